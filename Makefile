@@ -1,0 +1,90 @@
+# pcl — Performance Counters for Linux, rebuilt.  GNU make.
+PREFIX  ?= /usr/local
+CC      ?= cc
+PKGS     = libtraceevent libtracefs libelf libdw libzstd
+STAMP    = build/.deps-stamp
+
+WARN     = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wno-format-nonliteral
+CFLAGS  ?= -O2 -g
+BASEFLAGS = -std=gnu11 $(WARN) -Isrc -D_GNU_SOURCE \
+	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -llzma -lm -lpthread
+SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+LIB_SRC  = $(sort $(wildcard src/core/*.c src/ui/*.c src/util/*.c) $(filter-out src/pcl.c,$(wildcard src/*.c)))
+LIB_OBJ  = $(LIB_SRC:src/%.c=build/obj/%.o)
+ASAN_OBJ = $(LIB_SRC:src/%.c=build/asan/%.o)
+UNIT_SRC = $(wildcard tests/unit/test-*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/unit/%)
+ASAN_BIN = $(UNIT_SRC:tests/unit/%.c=build/unit-asan/%)
+FIX_SRC  = $(wildcard tests/fixtures/*.c)
+FIX_BIN  = $(FIX_SRC:tests/fixtures/%.c=build/fixtures/%)
+DEPFILES = $(LIB_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) build/obj/pcl.d
+
+.PHONY: all deps install check unit unit-asan e2e demo clean fixtures
+.DELETE_ON_ERROR:
+
+all: pcl
+
+$(STAMP): scripts/deps.sh
+	@mkdir -p build
+	scripts/deps.sh
+	@touch $@
+
+deps: $(STAMP)
+
+build/obj/%.o: src/%.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+build/asan/%.o: src/%.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(SANFLAGS) -MMD -MP -c $< -o $@
+
+build/libpcl.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+build/libpcl-asan.a: $(ASAN_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+pcl: build/obj/pcl.o build/libpcl.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+build/unit/%: tests/unit/%.c build/libpcl.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -Itests/unit -o $@ $< build/libpcl.a $(LIBS) -lcmocka
+
+build/unit-asan/%: tests/unit/%.c build/libpcl-asan.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< build/libpcl-asan.a $(LIBS) -lcmocka
+
+# Fixtures are tiny workloads for the tests: frame pointers kept, debug info on.
+build/fixtures/%: tests/fixtures/%.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
+
+fixtures: $(FIX_BIN)
+
+unit: $(UNIT_BIN)
+unit-asan: $(ASAN_BIN)
+
+check: pcl $(UNIT_BIN) $(ASAN_BIN) $(FIX_BIN)
+	@scripts/check.sh $(UNIT_BIN) -- $(ASAN_BIN)
+
+e2e: pcl $(FIX_BIN)
+	/usr/bin/python3 -m pytest -q tests/e2e
+
+demo: pcl $(FIX_BIN)
+	@scripts/demo.sh
+
+install: pcl
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 pcl $(DESTDIR)$(PREFIX)/bin/pcl
+	install -m 0644 docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build pcl
+
+-include $(DEPFILES)

@@ -1,0 +1,19 @@
+/* The command table: every `pcl CMD` is a cmd_CMD(argc, argv) in src/cmd-CMD.c.
+ * argv[0] is the command name; the return value is the exit status. */
+#ifndef PCL_BUILTIN_H
+#define PCL_BUILTIN_H
+
+#define PCL_VERSION "0.1.0"
+
+struct pcl_cmd {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;
+};
+
+int cmd_version(int argc, const char **argv);
+int cmd_help(int argc, const char **argv);
+
+extern const struct pcl_cmd pcl_commands[];
+
+#endif

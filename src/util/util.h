@@ -1,0 +1,29 @@
+/* Small helpers shared by every layer: checked allocation and strings. */
+#ifndef PCL_UTIL_H
+#define PCL_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Allocation that cannot fail: out of memory aborts with a message. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Levenshtein distance, for "did you mean" suggestions. */
+int edit_distance(const char *a, const char *b);
+
+/* Reads a whole small file (sysfs/procfs) into a NUL-terminated buffer; NULL on error. */
+char *read_file_str(const char *path);
+
+/* Trims trailing whitespace in place; returns s. */
+char *strrtrim(char *s);
+
+bool str_starts_with(const char *s, const char *prefix);
+
+#endif

@@ -1,0 +1,45 @@
+"""Shared helpers for pcl's end-to-end tests: run pcl and perf 6.1 side by side."""
+import os
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+PCL = os.path.join(ROOT, "pcl")
+PERF = shutil.which("perf") or "/usr/bin/perf"
+FIXTURES = os.path.join(ROOT, "build", "fixtures")
+
+
+def fixture(name):
+    """Path of a fixture workload built by make (tests/fixtures/NAME.c)."""
+    path = os.path.join(FIXTURES, name)
+    if not os.path.exists(path):
+        subprocess.run(["make", "-C", ROOT, "fixtures"], check=True,
+                       stdout=subprocess.DEVNULL)
+    return path
+
+
+def run(argv, **kw):
+    """Runs a command, returning CompletedProcess with text stdout/stderr."""
+    kw.setdefault("stdout", subprocess.PIPE)
+    kw.setdefault("stderr", subprocess.PIPE)
+    kw.setdefault("text", True)
+    kw.setdefault("timeout", 120)
+    return subprocess.run(argv, **kw)
+
+
+def pcl(*args, **kw):
+    return run([PCL, *args], **kw)
+
+
+def perf(*args, **kw):
+    return run([PERF, *args], **kw)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def tracefs_mounted():
+    """Tracepoint tests need tracefs; mount it as perf would."""
+    if not os.path.exists("/sys/kernel/tracing/events"):
+        subprocess.run(["mount", "-t", "tracefs", "nodev", "/sys/kernel/tracing"],
+                       stderr=subprocess.DEVNULL)
