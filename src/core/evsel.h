@@ -1,0 +1,70 @@
+/* evsel / evlist: the events a command measures, as the event grammar
+ * produced them (attr, name, group, terms), plus the runtime state of an
+ * opened event (one fd per cpu x thread).
+ *
+ * Ownership: parse-events fills the description part; evlist.c opens,
+ * enables, reads and closes.  Fields may be added; keep this file the one
+ * place the data model lives.
+ */
+#ifndef PCL_EVSEL_H
+#define PCL_EVSEL_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Tool events are measured by pcl itself, not the kernel (perf's "Tool event"). */
+enum tool_event {
+	TOOL_NONE = 0,
+	TOOL_DURATION_TIME,
+	TOOL_USER_TIME,
+	TOOL_SYSTEM_TIME,
+};
+
+struct evsel {
+	struct perf_event_attr attr;
+	char *name;		/* as perf prints it: "cycles:u", "sched:sched_switch" */
+	char *pmu_name;		/* "cpu", "software", "msr", "tracepoint", ... */
+	char *filter;		/* --filter text for tracepoints, or NULL */
+	enum tool_event tool;
+
+	/* groups: leader points to itself when the event is alone */
+	struct evsel *leader;
+	int nr_members;		/* on a leader: events in its group (1 if alone) */
+	char *group_name;	/* "{a,b}" groups may be named; NULL if none */
+	int idx;		/* position in the evlist */
+
+	/* per-event terms (-1 / NULL when not given) */
+	int max_stack;
+	char *call_graph;	/* call-graph=fp|dwarf|lbr|no */
+	int stack_size;		/* stack-size=N */
+	bool period_set, freq_set;	/* period=/freq= terms given */
+
+	/* runtime: fds[cpu_idx * nr_threads + thread_idx], -1 when not open */
+	int *fds;
+	uint64_t *ids;
+	int nr_cpus, nr_threads;
+	bool supported;		/* false when the kernel refused it (<not supported>) */
+
+	struct evsel *next;
+};
+
+struct evlist {
+	struct evsel *first, *last;
+	int nr_entries;
+	int nr_groups;
+};
+
+void evlist__init(struct evlist *evlist);
+/* Appends evsel and sets its idx. */
+void evlist__add(struct evlist *evlist, struct evsel *evsel);
+/* Frees every evsel (and its runtime state). */
+void evlist__exit(struct evlist *evlist);
+
+struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name);
+void evsel__delete(struct evsel *evsel);
+
+#define evlist__for_each(evlist, pos) \
+	for (struct evsel *pos = (evlist)->first; pos; pos = pos->next)
+
+#endif
