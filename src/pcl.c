@@ -8,6 +8,7 @@
 #include "util/util.h"
 
 const struct pcl_cmd pcl_commands[] = {
+	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
 	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
 	{ "version",	cmd_version,	"Display the version of pcl" },
 	{ NULL, NULL, NULL },
