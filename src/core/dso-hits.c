@@ -1,6 +1,6 @@
 /* dso-hits: the DSOs samples hit, with their build ids (see dso-hits.h). */
 #include "core/dso-hits.h"
-#include "core/perf-data-format.h"
+#include "core/perf-record.h"
 #include "util/util.h"
 
 #include <stdio.h>
@@ -206,19 +206,19 @@ void dso_hits__record(struct dso_hits *h, const void *record)
 
 	switch (hdr->type) {
 	case PERF_RECORD_MMAP: {
-		const struct perf_record_mmap *m = record;
+		const struct perf_rec_mmap *m = record;
 
 		dso_hits__mmap(h, (int32_t)m->pid, m->start, m->len, m->filename);
 		break;
 	}
 	case PERF_RECORD_MMAP2: {
-		const struct perf_record_mmap2 *m = record;
+		const struct perf_rec_mmap2 *m = record;
 
 		dso_hits__mmap(h, (int32_t)m->pid, m->start, m->len, m->filename);
 		break;
 	}
 	case PERF_RECORD_FORK: {
-		const struct perf_record_fork *f = record;
+		const struct perf_rec_fork *f = record;
 
 		dso_hits__fork(h, (int32_t)f->pid, (int32_t)f->ppid);
 		break;

@@ -1,7 +1,8 @@
 /* header-features: feature section payloads (see header-features.h). */
 #include "core/header-features.h"
 #include "core/perf-data-write.h"
-#include "core/tracing-data.h"
+#include "core/perf-record.h"
+#include "core/trace-data-write.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -18,6 +19,7 @@
 
 #define SYS_CPU	"/sys/devices/system/cpu"
 #define MAX_CACHE_INDEX	4
+#define COMP_ZSTD	1	/* COMPRESSED feature: the zstd type */
 
 void feat_u32(struct strbuf *sb, uint32_t v)
 {
@@ -32,8 +34,8 @@ void feat_u64(struct strbuf *sb, uint64_t v)
 void feat_string(struct strbuf *sb, const char *s)
 {
 	size_t n = strlen(s) + 1;
-	size_t len = (n + NAME_ALIGN - 1) & ~(size_t)(NAME_ALIGN - 1);
-	static const char zeros[NAME_ALIGN];
+	size_t len = (n + PERF_NAME_ALIGN - 1) & ~(size_t)(PERF_NAME_ALIGN - 1);
+	static const char zeros[PERF_NAME_ALIGN];
 
 	feat_u32(sb, (uint32_t)len);
 	strbuf_add(sb, s, n);
@@ -517,12 +519,12 @@ static void write_cache(struct perf_data_writer *w)
 
 void feat_build_build_ids(struct strbuf *sb, const struct hit_dso *dsos, size_t nr)
 {
-	static const char zeros[NAME_ALIGN];
+	static const char zeros[PERF_NAME_ALIGN];
 
 	for (size_t i = 0; i < nr; i++) {
-		struct perf_record_header_build_id b;
+		struct perf_rec_build_id b;
 		size_t n = strlen(dsos[i].filename) + 1;
-		size_t len = (n + NAME_ALIGN - 1) & ~(size_t)(NAME_ALIGN - 1);
+		size_t len = (n + PERF_NAME_ALIGN - 1) & ~(size_t)(PERF_NAME_ALIGN - 1);
 
 		if (!dsos[i].bid.size)
 			continue;
@@ -531,8 +533,8 @@ void feat_build_build_ids(struct strbuf *sb, const struct hit_dso *dsos, size_t 
 				PERF_RECORD_MISC_BUILD_ID_SIZE;
 		b.header.size = (uint16_t)(sizeof(b) + len);
 		b.pid = -1;	/* the host machine */
-		memcpy(b.data, dsos[i].bid.data, dsos[i].bid.size);
-		b.size = (uint8_t)dsos[i].bid.size;
+		memcpy(b.build_id, dsos[i].bid.data, dsos[i].bid.size);
+		b.build_id[BUILD_ID_MAX] = (uint8_t)dsos[i].bid.size;
 		strbuf_add(sb, &b, sizeof(b));
 		strbuf_add(sb, dsos[i].filename, n);
 		strbuf_add(sb, zeros, len - n);
@@ -566,8 +568,8 @@ int header_features__write(struct perf_data_writer *w, const struct header_env *
 	struct utsname u;
 	int err = 0;
 
-	if (tracing_data__needed(env->evlist)) {
-		err = tracing_data__build(&sb, env->evlist, env->tracefs);
+	if (trace_data__needed(env->evlist)) {
+		err = trace_data__build(&sb, env->evlist, env->tracefs);
 		if (err) {
 			strbuf_release(&sb);
 			return err;
@@ -608,7 +610,7 @@ int header_features__write(struct perf_data_writer *w, const struct header_env *
 		write_clock_features(w, env->clockid);
 	if (env->compressed) {
 		feat_u32(&sb, 0);	/* version */
-		feat_u32(&sb, PERF_COMP_ZSTD);
+		feat_u32(&sb, COMP_ZSTD);
 		feat_u32(&sb, env->comp_level);
 		feat_u32(&sb, env->comp_ratio);
 		feat_u32(&sb, env->comp_mmap_len);

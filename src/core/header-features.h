@@ -15,6 +15,9 @@
 #include "core/evsel.h"
 #include "util/strbuf.h"
 
+/* Feature strings and build id file names are padded to this. */
+#define PERF_NAME_ALIGN	64
+
 struct perf_data_writer;
 
 /* A DSO samples hit, for the BUILD_ID feature. */

@@ -10,6 +10,12 @@
 #include <unistd.h>
 #include <zstd.h>
 
+/* An entry of the attrs section: the attr, then where its ids are. */
+struct perf_file_attr {
+	struct perf_event_attr attr;
+	struct perf_file_section ids;
+};
+
 _Static_assert(sizeof(struct perf_file_header) == 104, "perf.data header is 104 bytes");
 _Static_assert(sizeof(struct perf_event_attr) >= PERF_ATTR_SIZE_VER7, "attr too old");
 

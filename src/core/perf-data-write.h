@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/perf-data-format.h"
+#include "core/perf-data.h"
 
 /* One event as the attrs section stores it. */
 struct perf_data_writer_attr {

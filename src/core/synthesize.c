@@ -15,27 +15,13 @@
 #define REC_MAX		65536
 #define ALIGN8(x)	(((x) + 7) & ~(size_t)7)
 
-size_t synth__id_hdr_size(uint64_t sample_type)
-{
-	static const uint64_t bits[] = {
-		PERF_SAMPLE_TID, PERF_SAMPLE_TIME, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID,
-		PERF_SAMPLE_CPU, PERF_SAMPLE_IDENTIFIER,
-	};
-	size_t n = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(bits); i++)
-		if (sample_type & bits[i])
-			n += sizeof(uint64_t);
-	return n;
-}
-
-void synth__init(struct synth *s, uint64_t sample_type, bool mmap_data,
+void synth__init(struct synth *s, const struct perf_event_attr *attr, bool mmap_data,
 		 synth_emit_fn emit, void *ctx)
 {
 	memset(s, 0, sizeof(*s));
 	s->emit = emit;
 	s->ctx = ctx;
-	s->id_hdr_size = synth__id_hdr_size(sample_type);
+	s->id_hdr_size = perf_sample__id_hdr_size(attr);
 	s->mmap_data = mmap_data;
 	s->proc = "/proc";
 	s->buf = xcalloc(1, REC_MAX);
@@ -79,7 +65,7 @@ int synth__header_only(struct synth *s, uint32_t type)
 
 int synth__time_conv(struct synth *s, const struct perf_event_mmap_page *pc)
 {
-	struct perf_record_time_conv *t;
+	struct perf_rec_time_conv *t;
 
 	if (!pc || !pc->cap_user_time_zero)
 		return 0;
@@ -94,14 +80,14 @@ int synth__time_conv(struct synth *s, const struct perf_event_mmap_page *pc)
 	return rec_emit(s, sizeof(*t), false);
 }
 
-int synth__id_index(struct synth *s, const struct id_index_entry *entries, size_t nr)
+int synth__id_index(struct synth *s, const struct synth_id *entries, size_t nr)
 {
-	const size_t per_rec = (REC_MAX - 1 - sizeof(struct perf_record_id_index)) /
-			       sizeof(struct id_index_entry);
+	const size_t per_rec = (REC_MAX - 1 - sizeof(struct perf_rec_id_index)) /
+			       sizeof(struct synth_id);
 
 	while (nr) {
 		size_t n = nr < per_rec ? nr : per_rec;
-		struct perf_record_id_index *r = rec_begin(s, PERF_RECORD_ID_INDEX, 0);
+		struct perf_rec_id_index *r = rec_begin(s, PERF_RECORD_ID_INDEX, 0);
 		int err;
 
 		r->nr = n;
@@ -137,9 +123,9 @@ static int read_comm(struct synth *s, pid_t pid, pid_t tid, char *comm, size_t l
 
 int synth__thread_map(struct synth *s, const pid_t *tids, size_t nr)
 {
-	const size_t per_rec = (REC_MAX - 1 - sizeof(struct perf_record_thread_map)) /
-			       sizeof(struct perf_record_thread_map_entry);
-	struct perf_record_thread_map *r;
+	const size_t per_rec = (REC_MAX - 1 - sizeof(struct perf_rec_thread_map)) /
+			       sizeof(((struct perf_rec_thread_map *)0)->entries[0]);
+	struct perf_rec_thread_map *r;
 
 	if (nr > per_rec)
 		nr = per_rec;	/* a THREAD_MAP is one record; readers rarely need it */
@@ -167,7 +153,7 @@ int synth__cpu_map(struct synth *s, const int *cpus, size_t nr)
 		range = cpus[i] == cpus[i - 1] + 1;
 	if (range || nr == first) {
 		/* { u16 type; u8 any_cpu; u8 pad; u16 start; u16 end; } */
-		u16 = PERF_CPU_MAP__RANGE_CPUS;
+		u16 = SYNTH_CPU_MAP_RANGE_CPUS;
 		memcpy(d, &u16, 2);
 		d[2] = any;
 		u16 = (uint16_t)(nr > first ? cpus[first] : 0);
@@ -179,7 +165,7 @@ int synth__cpu_map(struct synth *s, const int *cpus, size_t nr)
 	/* { u16 type; u16 nr; u16 cpu[nr]; } */
 	if (nr > (REC_MAX - 64) / 2)
 		return -E2BIG;
-	u16 = PERF_CPU_MAP__CPUS;
+	u16 = SYNTH_CPU_MAP_CPUS;
 	memcpy(d, &u16, 2);
 	u16 = (uint16_t)nr;
 	memcpy(d + 2, &u16, 2);
@@ -217,7 +203,7 @@ int kallsyms__symbol_addr(const char *path, const char *name, uint64_t *addr)
 static int emit_kernel_map(struct synth *s, const char *name, uint64_t start, uint64_t len,
 			   uint64_t pgoff)
 {
-	struct perf_record_mmap *m = rec_begin(s, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	struct perf_rec_mmap *m = rec_begin(s, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
 	size_t n = strlen(name) + 1;
 
 	if (n > 4096)
@@ -325,7 +311,7 @@ int synth__modules(struct synth *s)
 
 int synth__comm(struct synth *s, pid_t pid, pid_t tid, const char *comm)
 {
-	struct perf_record_comm *c = rec_begin(s, PERF_RECORD_COMM, 0);
+	struct perf_rec_comm *c = rec_begin(s, PERF_RECORD_COMM, 0);
 	size_t n = strnlen(comm, 15) + 1;
 
 	c->pid = (uint32_t)pid;
@@ -336,7 +322,7 @@ int synth__comm(struct synth *s, pid_t pid, pid_t tid, const char *comm)
 
 static int synth_fork(struct synth *s, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid)
 {
-	struct perf_record_fork *f = rec_begin(s, PERF_RECORD_FORK, 0);
+	struct perf_rec_fork *f = rec_begin(s, PERF_RECORD_FORK, 0);
 
 	f->pid = (uint32_t)pid;
 	f->ppid = (uint32_t)ppid;
@@ -368,7 +354,7 @@ static int read_ids(struct synth *s, pid_t tid, pid_t *tgid, pid_t *ppid)
 
 static int parse_maps_line(struct synth *s, char *line, pid_t pid, pid_t tid)
 {
-	struct perf_record_mmap2 *m;
+	struct perf_rec_mmap2 *m;
 	unsigned long long start, end, pgoff, ino;
 	unsigned int maj, min;
 	char perms[5];

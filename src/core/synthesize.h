@@ -19,7 +19,19 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "core/perf-data-format.h"
+#include "core/perf-record.h"
+
+/* CPU_MAP payload kinds. */
+enum {
+	SYNTH_CPU_MAP_CPUS = 0,		/* u16 nr, u16 cpu[nr] */
+	SYNTH_CPU_MAP_MASK = 1,
+	SYNTH_CPU_MAP_RANGE_CPUS = 2,	/* u8 any_cpu, u8 pad, u16 start, u16 end */
+};
+
+/* One ID_INDEX entry: which event (idx in the attrs), cpu and thread an id is. */
+struct synth_id {
+	uint64_t id, idx, cpu, tid;
+};
 
 typedef int (*synth_emit_fn)(void *ctx, const struct perf_event_header *rec);
 
@@ -32,10 +44,8 @@ struct synth {
 	char *buf;		/* one record being built */
 };
 
-/* Size of the sample_id_all trailer for this sample_type. */
-size_t synth__id_hdr_size(uint64_t sample_type);
-
-void synth__init(struct synth *s, uint64_t sample_type, bool mmap_data,
+/* attr: the events' attr, for the sample_id_all trailer's size. */
+void synth__init(struct synth *s, const struct perf_event_attr *attr, bool mmap_data,
 		 synth_emit_fn emit, void *ctx);
 void synth__exit(struct synth *s);
 
@@ -45,7 +55,7 @@ int synth__time_conv(struct synth *s, const struct perf_event_mmap_page *pc);
 
 /* ID_INDEX: which event (idx), cpu and thread every id belongs to;
  * split over several records when it does not fit in one. */
-int synth__id_index(struct synth *s, const struct id_index_entry *entries, size_t nr);
+int synth__id_index(struct synth *s, const struct synth_id *entries, size_t nr);
 
 /* THREAD_MAP (-1 is "any thread") and CPU_MAP (-1 is "any cpu"). */
 int synth__thread_map(struct synth *s, const pid_t *tids, size_t nr);

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "core/dso-hits.h"
-#include "core/perf-data-format.h"
+#include "core/perf-record.h"
 
 /* Binaries that exist here with build ids (Debian builds with them). */
 #define LIBC	"/usr/lib/x86_64-linux-gnu/libc.so.6"
@@ -87,7 +87,7 @@ static void records_feed_maps(void **state)
 	struct dso_hits *h = dso_hits__new();
 	const struct hit_dso *d;
 	union {
-		struct perf_record_mmap2 m;
+		struct perf_rec_mmap2 m;
 		char buf[256];
 	} r;
 

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "core/header-features.h"
-#include "core/perf-data-format.h"
+#include "core/perf-record.h"
 #include "core/perf-data-write.h"
 
 static uint32_t get_u32(const struct strbuf *sb, size_t *off)
@@ -29,7 +29,7 @@ static const char *get_string(const struct strbuf *sb, size_t *off)
 	uint32_t len = get_u32(sb, off);
 	const char *s = sb->buf + *off;
 
-	assert_int_equal(len % NAME_ALIGN, 0);
+	assert_int_equal(len % PERF_NAME_ALIGN, 0);
 	assert_true(strlen(s) < len);
 	for (uint32_t i = (uint32_t)strlen(s); i < len; i++)
 		assert_int_equal(s[i], 0);
@@ -153,7 +153,7 @@ static void build_id_entries(void **state)
 		{ "/no/build/id", false, { { 0 }, 0 } },
 	};
 	struct strbuf sb = STRBUF_INIT;
-	struct perf_record_header_build_id b;
+	struct perf_rec_build_id b;
 	size_t off = 0;
 
 	feat_build_build_ids(&sb, dsos, 3);
@@ -162,8 +162,8 @@ static void build_id_entries(void **state)
 	assert_int_equal(b.header.misc, PERF_RECORD_MISC_KERNEL | PERF_RECORD_MISC_BUILD_ID_SIZE);
 	assert_int_equal(b.header.size, 36 + 64);
 	assert_int_equal(b.pid, -1);
-	assert_int_equal(b.size, 20);
-	assert_int_equal(b.data[0], 0xab);
+	assert_int_equal(b.build_id[20], 20);
+	assert_int_equal(b.build_id[0], 0xab);
 	assert_string_equal(sb.buf + 36, "[kernel.kallsyms]");
 	off = b.header.size;
 	memcpy(&b, sb.buf + off, sizeof(b));

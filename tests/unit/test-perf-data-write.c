@@ -70,7 +70,8 @@ static void header_layout(void **state)
 	struct perf_data_writer_attr attrs[] = { { &a1, ids1, 2 }, { &a2, ids2, 2 } };
 	unsigned char rec[48], *file;
 	struct perf_file_header h;
-	struct perf_file_attr fa;
+	struct perf_event_attr fattr;
+	struct perf_file_section fids;
 	struct perf_file_section sec[2];
 	size_t len;
 	uint64_t got[2];
@@ -101,11 +102,14 @@ static void header_layout(void **state)
 	assert_int_equal(h.attrs.size, 2 * h.attr_size);
 	assert_true(h.attrs.offset + h.attrs.size <= h.data.offset);
 	for (int i = 0; i < 2; i++) {
-		memcpy(&fa, file + h.attrs.offset + i * h.attr_size, sizeof(fa));
-		assert_int_equal(fa.attr.size, sizeof(struct perf_event_attr));
-		assert_int_equal(fa.attr.config, (uint64_t)i);
-		assert_int_equal(fa.ids.size, 16);
-		memcpy(got, file + fa.ids.offset, 16);
+		const unsigned char *e = file + h.attrs.offset + i * h.attr_size;
+
+		memcpy(&fattr, e, sizeof(fattr));
+		memcpy(&fids, e + sizeof(fattr), sizeof(fids));
+		assert_int_equal(fattr.size, sizeof(struct perf_event_attr));
+		assert_int_equal(fattr.config, (uint64_t)i);
+		assert_int_equal(fids.size, 16);
+		memcpy(got, file + fids.offset, 16);
 		assert_int_equal(got[0], i ? 21 : 11);
 		assert_int_equal(got[1], i ? 22 : 12);
 	}

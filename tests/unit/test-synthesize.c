@@ -88,23 +88,25 @@ static const struct perf_event_header *rec_at(size_t *off)
 	return h;
 }
 
-static void id_hdr_sizes(void **state)
+/* An attr with sample_id_all and the given sample_type. */
+static struct perf_event_attr *attr_of(uint64_t sample_type)
 {
-	assert_int_equal(synth__id_hdr_size(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-					    PERF_SAMPLE_PERIOD), 16);
-	assert_int_equal(synth__id_hdr_size(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-					    PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER), 32);
-	assert_int_equal(synth__id_hdr_size(PERF_SAMPLE_IP), 0);
+	static struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.sample_type = sample_type;
+	a.sample_id_all = 1;
+	return &a;
 }
 
 static void kernel_map(void **state)
 {
 	struct synth s;
 	char *ks = xasprintf("%s/kallsyms", root);
-	const struct perf_record_mmap *m;
+	const struct perf_rec_mmap *m;
 	size_t off = 0;
 
-	synth__init(&s, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME, false, collect, NULL);
+	synth__init(&s, attr_of(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME), false, collect, NULL);
 	assert_int_equal(synth__kernel_mmap(&s, ks), 0);
 	m = (const void *)rec_at(&off);
 	assert_int_equal(m->header.type, PERF_RECORD_MMAP);
@@ -123,11 +125,11 @@ static void thread_with_maps(void **state)
 {
 	struct synth s;
 	const struct perf_event_header *h;
-	const struct perf_record_comm *c;
-	const struct perf_record_mmap2 *m;
+	const struct perf_rec_comm *c;
+	const struct perf_rec_mmap2 *m;
 	size_t off = 0;
 
-	synth__init(&s, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME, false, collect, NULL);
+	synth__init(&s, attr_of(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME), false, collect, NULL);
 	s.proc = root;
 	assert_int_equal(synth__thread(&s, 100, true), 0);
 	assert_int_equal(synth__thread(&s, 101, true), 0);	/* not main: COMM only */
@@ -172,11 +174,11 @@ static void thread_with_maps(void **state)
 static void data_maps_with_d(void **state)
 {
 	struct synth s;
-	const struct perf_record_mmap2 *m;
+	const struct perf_rec_mmap2 *m;
 	size_t off = 0;
 	int n = 0;
 
-	synth__init(&s, PERF_SAMPLE_IP | PERF_SAMPLE_TID, true, collect, NULL);
+	synth__init(&s, attr_of(PERF_SAMPLE_IP | PERF_SAMPLE_TID), true, collect, NULL);
 	s.proc = root;
 	assert_int_equal(synth__mmaps(&s, 100, 100), 0);
 	while ((m = (const void *)rec_at(&off))) {
@@ -196,11 +198,11 @@ static void data_maps_with_d(void **state)
 static void all_threads_has_forks(void **state)
 {
 	struct synth s;
-	const struct perf_record_fork *f;
+	const struct perf_rec_fork *f;
 	const struct perf_event_header *h;
 	size_t off = 0;
 
-	synth__init(&s, PERF_SAMPLE_IP | PERF_SAMPLE_TID, false, collect, NULL);
+	synth__init(&s, attr_of(PERF_SAMPLE_IP | PERF_SAMPLE_TID), false, collect, NULL);
 	s.proc = root;
 	assert_int_equal(synth__all_threads(&s), 0);
 	f = (const void *)rec_at(&off);
@@ -228,14 +230,14 @@ static void maps_and_index(void **state)
 	struct synth s;
 	int cpus_range[] = { 0, 1, 2, 3 }, cpus_list[] = { 0, 2, 5 }, any[] = { -1 };
 	pid_t tids[] = { 100, 101 };
-	struct id_index_entry idx[] = { { 7, 0, 0, 100 }, { 8, 0, 1, 100 } };
-	const struct perf_record_thread_map *tm;
-	const struct perf_record_id_index *ii;
+	struct synth_id idx[] = { { 7, 0, 0, 100 }, { 8, 0, 1, 100 } };
+	const struct perf_rec_thread_map *tm;
+	const struct perf_rec_id_index *ii;
 	const unsigned char *p;
 	size_t off = 0;
 	uint16_t u;
 
-	synth__init(&s, PERF_SAMPLE_IP | PERF_SAMPLE_TID, false, collect, NULL);
+	synth__init(&s, attr_of(PERF_SAMPLE_IP | PERF_SAMPLE_TID), false, collect, NULL);
 	s.proc = root;
 	assert_int_equal(synth__cpu_map(&s, cpus_range, 4), 0);
 	assert_int_equal(synth__cpu_map(&s, cpus_list, 3), 0);
@@ -247,7 +249,7 @@ static void maps_and_index(void **state)
 	p = (const void *)rec_at(&off);		/* range 0-3 */
 	assert_int_equal(((const struct perf_event_header *)p)->size, 16);
 	memcpy(&u, p + 8, 2);
-	assert_int_equal(u, PERF_CPU_MAP__RANGE_CPUS);
+	assert_int_equal(u, SYNTH_CPU_MAP_RANGE_CPUS);
 	assert_int_equal(p[10], 0);
 	memcpy(&u, p + 12, 2);
 	assert_int_equal(u, 0);
@@ -255,7 +257,7 @@ static void maps_and_index(void **state)
 	assert_int_equal(u, 3);
 	p = (const void *)rec_at(&off);		/* list 0,2,5 */
 	memcpy(&u, p + 8, 2);
-	assert_int_equal(u, PERF_CPU_MAP__CPUS);
+	assert_int_equal(u, SYNTH_CPU_MAP_CPUS);
 	memcpy(&u, p + 10, 2);
 	assert_int_equal(u, 3);
 	memcpy(&u, p + 16, 2);
@@ -280,11 +282,11 @@ static void time_conv_only_when_offered(void **state)
 {
 	struct synth s;
 	struct perf_event_mmap_page pc;
-	const struct perf_record_time_conv *t;
+	const struct perf_rec_time_conv *t;
 	size_t off = 0;
 
 	memset(&pc, 0, sizeof(pc));
-	synth__init(&s, PERF_SAMPLE_IP, false, collect, NULL);
+	synth__init(&s, attr_of(PERF_SAMPLE_IP), false, collect, NULL);
 	assert_int_equal(synth__time_conv(&s, &pc), 0);
 	assert_int_equal(out_len, 0);
 	pc.cap_user_time_zero = 1;
@@ -314,7 +316,6 @@ static void symbol_lookup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(id_hdr_sizes),
 		cmocka_unit_test_setup_teardown(kernel_map, setup, teardown),
 		cmocka_unit_test_setup_teardown(thread_with_maps, setup, teardown),
 		cmocka_unit_test_setup_teardown(data_maps_with_d, setup, teardown),

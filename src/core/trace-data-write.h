@@ -1,4 +1,4 @@
-/* tracing-data: the TRACING_DATA feature, which lets perf script and report
+/* trace-data-write: the TRACING_DATA feature, which lets perf script and report
  * decode tracepoint samples: the ring buffer page/event headers and the
  * tracefs "format" of every recorded tracepoint, grouped by system.
  *
@@ -9,8 +9,8 @@
  *   u32 kallsyms size (0), u32 printk formats size + text,
  *   u64 saved cmdlines size + text
  */
-#ifndef PCL_TRACING_DATA_H
-#define PCL_TRACING_DATA_H
+#ifndef PCL_TRACE_DATA_WRITE_H
+#define PCL_TRACE_DATA_WRITE_H
 
 #include <stdbool.h>
 
@@ -18,10 +18,10 @@
 #include "util/strbuf.h"
 
 /* True when the evlist has a tracepoint event. */
-bool tracing_data__needed(const struct evlist *evlist);
+bool trace_data__needed(const struct evlist *evlist);
 
 /* Builds the payload for the evlist's tracepoints.  events_dir is tracefs's
  * "events" directory (NULL: look it up).  Returns 0 or -errno. */
-int tracing_data__build(struct strbuf *sb, const struct evlist *evlist, const char *events_dir);
+int trace_data__build(struct strbuf *sb, const struct evlist *evlist, const char *events_dir);
 
 #endif

@@ -1,6 +1,5 @@
-/* tracing-data: the TRACING_DATA feature payload (see tracing-data.h). */
-#include "core/tracing-data.h"
-#include "core/perf-data-format.h"
+/* trace-data-write: the TRACING_DATA feature payload (see trace-data-write.h). */
+#include "core/trace-data-write.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -12,7 +11,10 @@
 #include <tracefs.h>
 #include <unistd.h>
 
-bool tracing_data__needed(const struct evlist *evlist)
+#define TRACING_DATA_MAGIC	"\x17\x08\x44tracing"
+#define TRACING_DATA_VERSION	"0.6"
+
+bool trace_data__needed(const struct evlist *evlist)
 {
 	evlist__for_each(evlist, pos)
 		if (pos->attr.type == PERF_TYPE_TRACEPOINT)
@@ -99,7 +101,7 @@ static int add_file_u64(struct strbuf *sb, const char *path)
 	return 0;
 }
 
-int tracing_data__build(struct strbuf *sb, const struct evlist *evlist, const char *events_dir)
+int trace_data__build(struct strbuf *sb, const struct evlist *evlist, const char *events_dir)
 {
 	char *events = events_dir ? xstrdup(events_dir) : NULL;
 	struct tp *tps = NULL;
