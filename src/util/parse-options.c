@@ -1,6 +1,7 @@
 /* parse-options: table-driven command-line parsing with perf's habits.
  * See parse-options.h for the supported forms. */
 #include "util/parse-options.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -385,4 +386,31 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 		argv[out++] = argv[i];
 	argv[out] = NULL;
 	return out;
+}
+
+void parse_options_usage(const char *const usage[], const struct option *opts,
+			 const char *name, bool is_short)
+{
+	if (usage) {
+		fprintf(stderr, "\n Usage: %s\n", usage[0]);
+		for (size_t i = 1; usage[i]; i++)
+			fprintf(stderr, "    or: %s\n", usage[i]);
+		fputc('\n', stderr);
+	}
+	for (const struct option *o = opts; o->type != OPT_END_T; o++) {
+		if (o->type == OPT_GROUP_T)
+			continue;
+		if (is_short) {
+			if (o->short_name == *name) {
+				print_option(stderr, o);
+				break;
+			}
+			continue;
+		}
+		if (!o->long_name)
+			continue;
+		if (str_starts_with(o->long_name, name) ||
+		    (str_starts_with(name, "no-") && str_starts_with(o->long_name, name + 3)))
+			print_option(stderr, o);
+	}
 }
