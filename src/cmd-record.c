@@ -390,6 +390,8 @@ static int add_default_event(void)
 	}
 	free(rec.evlist.first->name);
 	rec.evlist.first->name = xstrdup("cycles");
+	if (!record__can_profile_kernel())
+		rec.evlist.first->attr.exclude_kernel = 1;
 	return 0;
 }
 
@@ -662,8 +664,7 @@ static int make_maps(struct cpu_map **cpus, struct thread_map **threads)
 		fprintf(stderr, "Invalid cpu list: %s\n", t->cpu_list);
 		return -EINVAL;
 	default:
-		fprintf(stderr, "Couldn't create thread/CPU maps: %s\n",
-			strerror(errno ? errno : ESRCH));
+		fprintf(stderr, "Couldn't create thread/CPU maps: %s\n", strerror(ESRCH));
 		return -ESRCH;
 	}
 	/* perf record samples into per-CPU buffers even for tasks. */
@@ -724,7 +725,6 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 	err = make_maps(&cpus, &threads);
 	if (err)
 		return 255;
-	install_signals();
 	if (cmd_argc) {
 		err = workload__prepare(&r.workload, cmd_argv);
 		if (err) {
@@ -737,6 +737,8 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 			threads = thread_map__new_pid(r.workload.pid);
 		}
 	}
+	/* After the fork: the child must not run our handlers before its exec. */
+	install_signals();
 	record__config(&rec.evlist, &rec.opts);
 	err = record_session__open(&r.rs, &rec.evlist, cpus, threads, &rec.opts, &failed,
 				   &filter_failed);
@@ -760,9 +762,6 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 		goto out_kill;
 
 	err = record_loop(&r);
-	if (!rec.quiet)
-		fprintf(stderr, "[ pcl record: Woken up %ld times to write data ]\n", r.wakeups);
-
 	if (r.have_workload) {
 		if (!child_exited && !workload__poll_exit(&r.workload))
 			kill(r.workload.pid, SIGTERM);
@@ -776,6 +775,8 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 			goto out_maps;
 		}
 	}
+	if (!rec.quiet)
+		fprintf(stderr, "[ pcl record: Woken up %ld times to write data ]\n", r.wakeups);
 	/* Whatever the last drain left: samples written while stopping. */
 	if (!err && record_session__drain(&r.rs) < 0)
 		err = -EIO;

@@ -226,10 +226,35 @@ void record__config(struct evlist *evlist, const struct record_opts *opts)
 	}
 }
 
+bool record__can_profile_kernel(void)
+{
+	char *s;
+	int level;
+
+	if (geteuid() == 0)
+		return true;
+	s = read_file_str("/proc/sys/kernel/perf_event_paranoid");
+	level = s ? atoi(s) : 2;
+	free(s);
+	return level <= 1;
+}
+
 bool record__fallback(struct evsel *e, int err)
 {
 	char *name;
 
+	/* Not allowed to watch the kernel: watch user space only. */
+	if (err == EACCES && !e->attr.exclude_kernel && !e->attr.exclude_user &&
+	    !record__can_profile_kernel()) {
+		bool has_sep = strchr(e->name, ':') || strchr(e->name, '/');
+
+		name = xasprintf("%s%su", e->name, has_sep ? "" : ":");
+		free(e->name);
+		e->name = name;
+		e->attr.exclude_kernel = 1;
+		e->attr.exclude_hv = 1;
+		return true;
+	}
 	if (err != ENOENT && err != ENODEV && err != EOPNOTSUPP && err != ENXIO &&
 	    err != EINVAL)
 		return false;

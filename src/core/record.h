@@ -72,9 +72,14 @@ int record_opts__parse_callgraph(struct record_opts *opts, const char *arg,
  */
 void record__config(struct evlist *evlist, const struct record_opts *opts);
 
-/* Changes a hardware cycles event the machine lacks into cpu-clock, keeping
- * its modifiers (perf's fallback).  Returns true when it changed something. */
+/* perf's fallbacks after a failed open: a hardware cycles event the machine
+ * lacks becomes cpu-clock (keeping its modifiers); an event refused for
+ * watching the kernel (perf_event_paranoid) watches user space only.
+ * Returns true when it changed something worth another try. */
 bool record__fallback(struct evsel *evsel, int err);
+
+/* Whether this user may sample the kernel (root, or perf_event_paranoid <= 1). */
+bool record__can_profile_kernel(void);
 
 struct record_session {
 	const struct record_opts *opts;
