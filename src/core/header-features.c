@@ -389,6 +389,88 @@ static void write_numa_topology(struct perf_data_writer *w)
 	set_feature(w, HEADER_NUMA_TOPOLOGY, &sb);
 }
 
+/* Which memory blocks each NUMA node holds: u64 version 1, u64 block size,
+ * u64 nr nodes, then per node u64 node, u64 nr bits, u64 nr bits again and
+ * the bitmap words. */
+static void write_mem_topology(struct perf_data_writer *w)
+{
+	char *bs = sysfs_str("/sys/devices/system/memory/block_size_bytes");
+	char *online = sysfs_str("/sys/devices/system/node/online");
+	struct strbuf sb = STRBUF_INIT, nodes = STRBUF_INIT;
+	uint64_t nr = 0;
+	const char *p = online;
+
+	if (!bs || !online) {
+		free(bs);
+		free(online);
+		return;
+	}
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p)
+			break;
+		b = a;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (long node = a; node <= b; node++) {
+			char dir[64];
+			DIR *d;
+			struct dirent *de;
+			uint64_t *bits = NULL, nbits = 0;
+
+			snprintf(dir, sizeof(dir), "/sys/devices/system/node/node%ld", node);
+			d = opendir(dir);
+			if (!d)
+				continue;
+			while ((de = readdir(d))) {
+				unsigned long m;
+				char c;
+
+				if (sscanf(de->d_name, "memory%lu%c", &m, &c) != 1)
+					continue;
+				if (m + 1 > nbits) {
+					size_t old = (size_t)(nbits + 63) / 64, words = (m + 64) / 64;
+
+					bits = xrealloc(bits, words * sizeof(uint64_t));
+					memset(bits + old, 0, (words - old) * sizeof(uint64_t));
+					nbits = m + 1;
+				}
+				bits[m / 64] |= 1ULL << (m % 64);
+			}
+			closedir(d);
+			feat_u64(&nodes, (uint64_t)node);
+			feat_u64(&nodes, nbits);
+			feat_u64(&nodes, nbits);
+			if (nbits)
+				strbuf_add(&nodes, bits, (size_t)(nbits + 63) / 64 * sizeof(uint64_t));
+			free(bits);
+			nr++;
+		}
+		p = end;
+		if (*p == ',')
+			p++;
+	}
+	feat_u64(&sb, 1);
+	feat_u64(&sb, strtoull(bs, NULL, 16));
+	feat_u64(&sb, nr);
+	strbuf_add(&sb, nodes.buf, nodes.len);
+	strbuf_release(&nodes);
+	free(bs);
+	free(online);
+	set_feature(w, HEADER_MEM_TOPOLOGY, &sb);
+}
+
+/* A feature perf always writes that pcl has nothing for: a zero count. */
+static void write_empty_count(struct perf_data_writer *w, int feat)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	feat_u32(&sb, 0);
+	set_feature(w, feat, &sb);
+}
+
 static void write_pmu_mappings(struct perf_data_writer *w)
 {
 	DIR *d = opendir("/sys/bus/event_source/devices");
@@ -606,8 +688,13 @@ int header_features__write(struct perf_data_writer *w, const struct header_env *
 		feat_u64(&sb, env->last_sample_time);
 		set_feature(w, HEADER_SAMPLE_TIME, &sb);
 	}
+	write_mem_topology(w);
 	if (env->use_clockid)
 		write_clock_features(w, env->clockid);
+	/* No BPF programs or PMU capabilities to describe. */
+	write_empty_count(w, HEADER_BPF_PROG_INFO);
+	write_empty_count(w, HEADER_BPF_BTF);
+	write_empty_count(w, HEADER_PMU_CAPS);
 	if (env->compressed) {
 		feat_u32(&sb, 0);	/* version */
 		feat_u32(&sb, COMP_ZSTD);
