@@ -1,5 +1,6 @@
 /* pmu: sysfs PMU discovery (types, formats, named events). */
 #include "core/pmu.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -244,6 +245,26 @@ const struct pmu_alias *pmu__find_alias(const struct pmu *pmu, const char *name)
 		if (!strcasecmp(pmu->aliases[i].name, name))
 			return &pmu->aliases[i];
 	return NULL;
+}
+
+char *pmu_alias__slashed_name(const struct pmu *pmu, const struct pmu_alias *alias)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *terms = xstrdup(alias->terms), *save = NULL;
+
+	strbuf_addf(&sb, "%s/%s", pmu->name, alias->name);
+	for (char *t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '='), *end;
+
+		if (!eq)
+			continue;
+		strtoull(eq + 1, &end, 0);
+		if (end == eq + 1 || *end)	/* not a number: a parameter */
+			strbuf_addf(&sb, ",%s", t);
+	}
+	strbuf_addch(&sb, '/');
+	free(terms);
+	return strbuf_detach(&sb);
 }
 
 uint64_t pmu_format__max_value(const struct pmu_format *fmt)

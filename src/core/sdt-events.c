@@ -1,0 +1,180 @@
+/* sdt-events: SDT markers recorded in the build-id cache. */
+#include "core/sdt-events.h"
+#include "util/glob.h"
+#include "util/util.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <elfutils/libdwelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *cache_dir(void)
+{
+	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+
+	if (env && *env)
+		return xstrdup(env);
+	return home ? xasprintf("%s/.debug", home) : NULL;
+}
+
+static char *file_build_id(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	const void *id = NULL;
+	ssize_t len;
+	char *hex = NULL;
+
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	len = elf ? dwelf_elf_gnu_build_id(elf, &id) : -1;
+	if (len > 0) {
+		hex = xmalloc((size_t)len * 2 + 1);
+		for (ssize_t i = 0; i < len; i++)
+			sprintf(hex + 2 * i, "%02x", ((const unsigned char *)id)[i]);
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return hex;
+}
+
+/* .build-id/xx/yyyy -> ../../PATH/xxyyyy: the binary PATH, if it still has that id */
+static char *valid_origin(const char *link, const char *build_id)
+{
+	char target[PATH_MAX], *slash, *path, *now;
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+
+	if (n <= 0)
+		return NULL;
+	target[n] = '\0';
+	slash = strrchr(target, '/');
+	if (!slash || strncmp(target, "../..", 5) || target[5] != '/')
+		return NULL;
+	*slash = '\0';
+	path = xstrdup(target + 5);	/* only real files: not [kernel.kallsyms], [vdso] */
+	now = file_build_id(path);
+	if (!now || strcmp(now, build_id)) {
+		free(path);
+		path = NULL;
+	}
+	free(now);
+	return path;
+}
+
+static void scan_probes(const char *probes, const char *gglob, const char *eglob,
+			const char *build_id, const char *path,
+			struct sdt_event **out, int *n)
+{
+	char *text = read_file_str(probes), *save = NULL;
+
+	if (!text)
+		return;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *colon, *end;
+
+		if (line[0] != '%')	/* '%' starts an SDT entry, other lines are its probes */
+			continue;
+		colon = strchr(line + 1, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		end = colon + 1 + strcspn(colon + 1, "= ");
+		*end = '\0';
+		if ((gglob && !glob_match(gglob, line + 1)) || (eglob && !glob_match(eglob, colon + 1)))
+			continue;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[*n].name = xasprintf("%s:%s", line + 1, colon + 1);
+		(*out)[*n].build_id = xstrdup(build_id);
+		(*out)[*n].path = xstrdup(path);
+		(*n)++;
+	}
+	free(text);
+}
+
+static int cmp_sdt(const void *a, const void *b)
+{
+	const struct sdt_event *x = a, *y = b;
+	int r = strcmp(x->name, y->name);
+
+	return r ? r : strcmp(x->build_id, y->build_id);
+}
+
+int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out)
+{
+	char *dir = cache_dir(), *ids;
+	DIR *top;
+	struct dirent *de;
+	int n = 0, kept = 0;
+
+	*out = NULL;
+	if (!dir)
+		return 0;
+	ids = xasprintf("%s/.build-id", dir);
+	top = opendir(ids);
+	while (top && (de = readdir(top))) {
+		char *sub;
+		DIR *d;
+		struct dirent *e;
+
+		if (strlen(de->d_name) != 2)
+			continue;
+		sub = xasprintf("%s/%s", ids, de->d_name);
+		d = opendir(sub);
+		while (d && (e = readdir(d))) {
+			char *link, *bid, *path, *probes;
+
+			if (e->d_name[0] == '.')
+				continue;
+			link = xasprintf("%s/%s", sub, e->d_name);
+			bid = xasprintf("%s%s", de->d_name, e->d_name);
+			path = valid_origin(link, bid);
+			if (path) {
+				probes = xasprintf("%s/probes", link);
+				scan_probes(probes, group_glob, event_glob, bid, path, out, &n);
+				free(probes);
+			}
+			free(path);
+			free(bid);
+			free(link);
+		}
+		if (d)
+			closedir(d);
+		free(sub);
+	}
+	if (top)
+		closedir(top);
+	free(ids);
+	free(dir);
+	if (n)
+		qsort(*out, n, sizeof(**out), cmp_sdt);
+	/* the same marker listed twice for one binary counts once */
+	for (int i = 0; i < n; i++) {
+		if (kept && !cmp_sdt(&(*out)[i], &(*out)[kept - 1])) {
+			free((*out)[i].name);
+			free((*out)[i].build_id);
+			free((*out)[i].path);
+			continue;
+		}
+		(*out)[kept++] = (*out)[i];
+	}
+	n = kept;
+	return n;
+}
+
+void sdt_events__free(struct sdt_event *evs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(evs[i].name);
+		free(evs[i].build_id);
+		free(evs[i].path);
+	}
+	free(evs);
+}
