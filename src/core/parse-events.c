@@ -125,12 +125,6 @@ static struct evsel *add_evsel(struct parser *ps, const struct perf_event_attr *
 	return e;
 }
 
-static void drop_evsels(struct parser *ps, int from)
-{
-	while (ps->nr_evs > from)
-		evsel__delete(ps->evs[--ps->nr_evs]);
-}
-
 static int add_numeric(struct parser *ps, uint32_t type, uint64_t config,
 		       const struct terms *terms)
 {
@@ -943,7 +937,8 @@ int parse_events(struct evlist *evlist, const char *str, struct parse_events_err
 	ret = parse_all(&ps);
 	free(ps.toks);
 	if (ret) {
-		drop_evsels(&ps, 0);
+		for (int i = 0; i < ps.nr_evs; i++)
+			evsel__delete(ps.evs[i]);
 		free(ps.evs);
 		return -1;
 	}

@@ -99,12 +99,17 @@ static void scan_probes(const char *probes, const char *gglob, const char *eglob
 	free(text);
 }
 
+/* The order of "NAME@BUILD_ID" strings, which is how perf sorts them. */
 static int cmp_sdt(const void *a, const void *b)
 {
 	const struct sdt_event *x = a, *y = b;
-	int r = strcmp(x->name, y->name);
+	char *kx = xasprintf("%s@%s", x->name, x->build_id);
+	char *ky = xasprintf("%s@%s", y->name, y->build_id);
+	int r = strcmp(kx, ky);
 
-	return r ? r : strcmp(x->build_id, y->build_id);
+	free(kx);
+	free(ky);
+	return r;
 }
 
 int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out)

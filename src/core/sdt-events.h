@@ -16,7 +16,7 @@ struct sdt_event {
 
 /*
  * Cached SDT events whose group and event match the globs (NULL matches
- * all), sorted by name then build id, without duplicates.  Returns the
+ * all), sorted as "NAME@BUILD_ID" strings, without duplicates.  Returns the
  * count and sets *out (free with sdt_events__free).
  */
 int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out);

@@ -7,19 +7,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <errno.h>
-#include <ftw.h>
 #include <linux/hw_breakpoint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/event-names.h"
 #include "core/parse-events.h"
 #include "core/pmu.h"
 #include "core/tracepoint.h"
+#include "fake-fs.h"
 #include "util/util.h"
 
 static struct evlist evlist;
@@ -491,91 +488,22 @@ static void test_filter(void **state)
 
 /* --- PMUs from a fake sysfs ---------------------------------------------- */
 
-static char sysfs[64];
-
-static void put(const char *rel, const char *text)
-{
-	char *path = xasprintf("%s/bus/event_source/devices/%s", sysfs, rel);
-	char *dir = xstrdup(path);
-	FILE *f;
-
-	for (char *p = dir + strlen(sysfs) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		mkdir(dir, 0700);
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	free(dir);
-	free(path);
-}
+static char sysfs[] = "/tmp/pcl-sysfs-XXXXXX";
 
 static int setup_pmus(void **state)
 {
 	strcpy(sysfs, "/tmp/pcl-sysfs-XXXXXX");
-	assert_non_null(mkdtemp(sysfs));
-	put("cpu/type", "4\n");
-	put("cpu/format/event", "config:0-7\n");
-	put("cpu/format/umask", "config:8-15\n");
-	put("cpu/format/inv", "config:23\n");
-	put("cpu/format/cmask", "config:24-31\n");
-	put("cpu/format/split", "config:0-3,40-43\n");
-	put("cpu/format/ldlat", "config1:0-15\n");
-	put("cpu/events/cpu-cycles", "event=0x3c\n");
-	put("cpu/events/mem-loads", "event=0xcd,umask=0x1,ldlat=3\n");
-	put("cpu/events/ev-param", "event=0x12,ldlat=?\n");
-	put("power/type", "23\n");
-	put("power/format/event", "config:0-7\n");
-	put("power/events/energy-pkg", "event=0x02\n");
-	put("power/events/energy-pkg.unit", "Joules\n");
-	put("power/events/energy-pkg.scale", "2.3283064365386962890625e-10\n");
-	put("msr/type", "9\n");
-	put("msr/format/event", "config:0-63\n");
-	put("msr/events/tsc", "event=0x00\n");
-	put("uncore_imc_0/type", "30\n");
-	put("uncore_imc_0/format/event", "config:0-7\n");
-	put("uncore_imc_1/type", "31\n");
-	put("uncore_imc_1/format/event", "config:0-7\n");
+	fake_fs_create(sysfs);
+	fake_fs_pmus(sysfs);
 	pmus__set_sysfs_root(sysfs);
 	return setup(state);
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
 }
 
 static int teardown_pmus(void **state)
 {
 	pmus__set_sysfs_root(NULL);
-	nftw(sysfs, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	fake_fs_remove(sysfs);
 	return teardown(state);
-}
-
-static void test_pmu_discovery(void **state)
-{
-	const struct pmu *cpu = pmus__find("cpu");
-	const struct pmu_format *split;
-	struct perf_event_attr attr = { 0 };
-	char *s;
-
-	assert_non_null(cpu);
-	assert_int_equal(cpu->type, 4);
-	assert_true(cpu->is_core);
-	assert_false(pmus__find("msr")->is_core);
-	split = pmu__find_format(cpu, "split");
-	assert_int_equal(split->field, 0);
-	assert_int_equal(split->mask, 0xfULL | (0xfULL << 40));
-	assert_int_equal(pmu_format__max_value(split), 0xff);
-	pmu_format__apply(split, 0xa5, &attr);
-	assert_int_equal(attr.config, 0x5ULL | (0xaULL << 40));
-	assert_int_equal(pmu__find_format(cpu, "ldlat")->field, 1);
-	assert_non_null(pmu__find_alias(cpu, "CPU-CYCLES"));
-	s = pmu_alias__slashed_name(cpu, pmu__find_alias(cpu, "ev-param"));
-	assert_string_equal(s, "cpu/ev-param,ldlat=?/");
-	free(s);
 }
 
 static void test_pmu_terms(void **state)
@@ -684,56 +612,6 @@ static void test_error_print_pmu(void **state)
 	free(s);
 }
 
-static void test_event_name_for_attr(void **state)
-{
-	struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE, .config = 0,
-				     .exclude_guest = 1 };
-	char *s;
-
-	s = event_name_for_attr(&a);
-	assert_string_equal(s, "cpu-cycles");
-	free(s);
-	a.exclude_kernel = a.exclude_hv = 1;
-	s = event_name_for_attr(&a);
-	assert_string_equal(s, "cpu-cycles:uH");	/* as perf evlist shows it */
-	free(s);
-	a = (struct perf_event_attr){ .type = PERF_TYPE_SOFTWARE, .config = 1, .exclude_guest = 1,
-				      .precise_ip = 2 };
-	s = event_name_for_attr(&a);
-	assert_string_equal(s, "task-clock:ppH");
-	free(s);
-	a = (struct perf_event_attr){ .type = PERF_TYPE_HW_CACHE, .config = 0x10002,
-				      .exclude_guest = 1 };
-	s = event_name_for_attr(&a);
-	assert_string_equal(s, "LLC-load-misses");
-	free(s);
-	a.config = 0x104;	/* iTLB has no stores */
-	s = event_name_for_attr(&a);
-	assert_string_equal(s, "invalid-cache");
-	free(s);
-	a = (struct perf_event_attr){ .type = PERF_TYPE_BREAKPOINT, .bp_addr = 0x1000,
-				      .bp_type = HW_BREAKPOINT_R | HW_BREAKPOINT_W,
-				      .exclude_guest = 1 };
-	s = event_name_for_attr(&a);
-	assert_string_equal(s, "mem:0x1000:rw");
-	free(s);
-	a = (struct perf_event_attr){ .type = PERF_TYPE_RAW, .config = 0x3c, .exclude_guest = 1 };
-	s = event_name_for_attr(&a);
-	assert_string_equal(s, "raw 0x3c");
-	free(s);
-	a = (struct perf_event_attr){ .type = PERF_TYPE_SOFTWARE, .config = 0 };
-	s = event_name_for_attr(&a);
-	assert_string_equal(s, "cpu-clock:HG");	/* guest counted: perf shows both */
-	free(s);
-	if (tracepoint__id("sched", "sched_switch") >= 0) {
-		a = (struct perf_event_attr){ .type = PERF_TYPE_TRACEPOINT,
-			.config = (uint64_t)tracepoint__id("sched", "sched_switch") };
-		s = event_name_for_attr(&a);
-		assert_string_equal(s, "sched:sched_switch");
-		free(s);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -749,8 +627,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tracepoints, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_error_print, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_event_name_for_attr, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pmu_discovery, setup_pmus, teardown_pmus),
 		cmocka_unit_test_setup_teardown(test_pmu_terms, setup_pmus, teardown_pmus),
 		cmocka_unit_test_setup_teardown(test_error_print_pmu, setup_pmus, teardown_pmus),
 	};
