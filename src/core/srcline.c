@@ -102,6 +102,8 @@ static void read_elf_funcs(struct srcline_cache *c)
 		}
 		break;
 	}
+	if (!c->nr_funcs)
+		return;
 	/* Keep, per address, the first symbol unless a later one is bigger. */
 	for (size_t i = 0; i < c->nr_funcs; i++)
 		c->funcs[i].size = (c->funcs[i].size << 20) | (0xfffff - (i & 0xfffff));
