@@ -389,6 +389,7 @@ int machine__resolve_callchain(struct machine *m, struct thread *thread,
 		}
 		frames[n].ip = ip;
 		frames[n].inlined = false;
+		frames[n].srcline = NULL;
 		machine__lookup(m, thread, cpumode, ip, &frames[n].al);
 		n++;
 	}

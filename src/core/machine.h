@@ -140,6 +140,11 @@ struct callchain_frame {
 	uint64_t ip;
 	struct addr_location al;
 	bool inlined;
+	/* DWARF-expanded entries: the entry's source line (the address's for
+	 * the innermost, the call site in the caller for the others), as
+	 * perf prints them with -F srcline; NULL otherwise (use
+	 * dso__srcline()). */
+	const char *srcline;
 };
 
 /* Walks a PERF_SAMPLE_CALLCHAIN array callee first, the way perf does:

@@ -32,6 +32,7 @@ struct a2l_record {
 	int nr;			/* functions, innermost first; 0 = not found */
 	char *srcline;		/* "file:line" of the address, NULL for "??:0" */
 	const char *names[MAX_INLINE];
+	char *lines[MAX_INLINE];	/* per function: srcline, then call sites */
 	struct inline_frame *frames;	/* perf's symbols for names (lazy) */
 	struct symbol *fake;
 };
@@ -297,6 +298,21 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 	if (!nr)
 		r->names[nr++] = "??";
 	r->nr = nr;
+	/* Each caller's line is where it called the function inside it. */
+	for (int i = 1; i < nr; i++) {
+		Dwarf_Attribute attr;
+		Dwarf_Word file = 0, lineno = 0;
+		Dwarf_Files *files;
+		const char *name = NULL, *base;
+
+		if (dwarf_formudata(dwarf_attr(&dies[i - 1], DW_AT_call_file, &attr), &file) ||
+		    dwarf_formudata(dwarf_attr(&dies[i - 1], DW_AT_call_line, &attr), &lineno) ||
+		    dwarf_getsrcfiles(cu, &files, NULL) ||
+		    !(name = dwarf_filesrc(files, file, NULL, NULL)))
+			continue;
+		base = strrchr(name, '/');
+		r->lines[i] = xasprintf("%s:%u", base ? base + 1 : name, (unsigned)lineno);
+	}
 	if (line) {
 		int lineno = 0;
 		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
@@ -379,6 +395,7 @@ const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
 				r->frames[i].sym = f;
 				r->frames[i].inlined = true;
 			}
+			r->frames[i].srcline = i ? r->lines[i] : r->srcline;
 			free(demangled);
 		}
 	}
@@ -405,6 +422,8 @@ void dso__srcline_release(struct dso *dso)
 		struct a2l_record *r = c->records.vals[i];
 
 		if (c->records.keys[i] && r) {
+			for (int k = 0; k < r->nr; k++)
+				free(r->lines[k]);
 			free(r->srcline);
 			free(r->frames);
 			free(r->fake);

@@ -115,6 +115,7 @@ void dso__srcline_release(struct dso *dso);
 struct inline_frame {
 	struct symbol *sym;
 	bool inlined;
+	const char *srcline;	/* its line: the address's, then call sites */
 };
 const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
 					struct symbol *sym, int *nr);

@@ -284,6 +284,7 @@ static int add_user_frame(struct machine *m, struct thread *thread, uint64_t ip,
 			frames[n].ip = ip;
 			frames[n].al = al;
 			frames[n].inlined = false;
+			frames[n].srcline = NULL;
 			n++;
 		}
 		return n;
@@ -293,6 +294,7 @@ static int add_user_frame(struct machine *m, struct thread *thread, uint64_t ip,
 		frames[n].al = al;
 		frames[n].al.sym = inl[i].sym;
 		frames[n].inlined = inl[i].inlined;
+		frames[n].srcline = inl[i].srcline;
 	}
 	return n;
 }
