@@ -1,13 +1,12 @@
 /* sdt-events: SDT markers recorded in the build-id cache. */
 #include "core/sdt-events.h"
+#include "core/symbols.h"
 #include "util/glob.h"
 #include "util/util.h"
 
 #include <dirent.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <elfutils/libdwelf.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,51 +21,32 @@ static char *cache_dir(void)
 	return home ? xasprintf("%s/.debug", home) : NULL;
 }
 
-static char *file_build_id(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf;
-	const void *id = NULL;
-	ssize_t len;
-	char *hex = NULL;
-
-	if (fd < 0)
-		return NULL;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	len = elf ? dwelf_elf_gnu_build_id(elf, &id) : -1;
-	if (len > 0) {
-		hex = xmalloc((size_t)len * 2 + 1);
-		for (ssize_t i = 0; i < len; i++)
-			sprintf(hex + 2 * i, "%02x", ((const unsigned char *)id)[i]);
-	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return hex;
-}
-
-/* .build-id/xx/yyyy -> ../../PATH/xxyyyy: the binary PATH, if it still has that id */
+/* .build-id/xx/yyyy -> ../../ORIGIN/xxyyyy: ORIGIN (a file or
+ * [kernel.kallsyms]) if it still has that build id, as perf checks. */
 static char *valid_origin(const char *link, const char *build_id)
 {
-	char target[PATH_MAX], *slash, *path, *now;
+	char target[PATH_MAX], hex[41], *slash;
+	uint8_t id[20];
+	int size;
 	ssize_t n = readlink(link, target, sizeof(target) - 1);
 
 	if (n <= 0)
 		return NULL;
 	target[n] = '\0';
 	slash = strrchr(target, '/');
-	if (!slash || strncmp(target, "../..", 5) || target[5] != '/')
+	if (!slash || strncmp(target, "../../", 6))
 		return NULL;
 	*slash = '\0';
-	path = xstrdup(target + 5);	/* only real files: not [kernel.kallsyms], [vdso] */
-	now = file_build_id(path);
-	if (!now || strcmp(now, build_id)) {
-		free(path);
-		path = NULL;
-	}
-	free(now);
-	return path;
+	if (!strcmp(target + 6, "[kernel.kallsyms]"))
+		size = sysfs__read_kernel_build_id(id, sizeof(id));
+	else if (target[5] == '/' && target[6] != '[')
+		size = elf_file__read_build_id(target + 5, id, sizeof(id));
+	else
+		return NULL;	/* [vdso] and the like cannot be checked */
+	build_id__hex(id, size, hex);
+	if (size <= 0 || strcmp(hex, build_id))
+		return NULL;
+	return xstrdup(target[6] == '[' ? target + 6 : target + 5);
 }
 
 static void scan_probes(const char *probes, const char *gglob, const char *eglob,
