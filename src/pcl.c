@@ -9,7 +9,7 @@
 
 const struct pcl_cmd pcl_commands[] = {
 	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
-	{ "list",	cmd_list,	"List all symbolic event types" },
+	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
 	{ "version",	cmd_version,	"Display the version of pcl" },
 	{ NULL, NULL, NULL },
 };
