@@ -10,6 +10,7 @@
 const struct pcl_cmd pcl_commands[] = {
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
 	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
+	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
 	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
 	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
 	{ "version",	cmd_version,	"Display the version of pcl" },
