@@ -481,13 +481,11 @@ static uint64_t tv_ns(struct timeval tv)
 	return (uint64_t)tv.tv_sec * 1000000000ULL + (uint64_t)tv.tv_usec * 1000ULL;
 }
 
-/* The value of a tool event now; final once the workload was reaped. */
+/* user_time or system_time now; final once the workload was reaped. */
 static uint64_t tool_value(struct session *s, enum tool_event tool, bool final)
 {
 	uint64_t times[2];
 
-	if (tool == TOOL_DURATION_TIME)
-		return now_ns() - s->t0;
 	if (final && s->forks) {
 		struct rusage *ru = &s->workload.rusage;
 
@@ -499,7 +497,8 @@ static uint64_t tool_value(struct session *s, enum tool_event tool, bool final)
 
 /* --- reading and processing --- */
 
-static void read_counters(struct session *s, bool final, uint64_t duration)
+/* Reads every event; elapsed (ns since the start) is duration_time's value. */
+static void read_counters(struct session *s, bool final, uint64_t elapsed)
 {
 	int i = 0;
 
@@ -508,7 +507,7 @@ static void read_counters(struct session *s, bool final, uint64_t duration)
 
 		if (pos->tool != TOOL_NONE) {
 			struct counts_values *v = evsel_counts__at(c, 0, 0);
-			uint64_t val = pos->tool == TOOL_DURATION_TIME && final ? duration :
+			uint64_t val = pos->tool == TOOL_DURATION_TIME ? elapsed :
 				       tool_value(s, pos->tool, final);
 
 			/* perf reports a tool time that never moved as not counted */
@@ -516,8 +515,7 @@ static void read_counters(struct session *s, bool final, uint64_t duration)
 			c->failed = false;
 			continue;
 		}
-		if (evsel_counts__read(c, pos) && verbose > 0)
-			fprintf(stderr, "failed to read counter %s\n", pos->name);
+		evsel_counts__read(c, pos);
 		if (verbose > 1 && !c->failed)
 			for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
 				struct counts_values *v = evsel_counts__at(c, cpu, 0);
@@ -537,6 +535,8 @@ static void process_counters(struct session *s, bool interval_mode)
 		struct evsel_counts *c = &s->counts[i];
 		const struct evsel *evsel = sc->evsel;
 
+		if (c->failed && verbose > 0)
+			fprintf(stderr, "failed to read counter %s\n", evsel->name);
 		if (aggr_mode == AGGR_GLOBAL) {
 			evsel_counts__aggr_global(c, interval_mode, scale_opt, &sc->values[0]);
 			if (c->failed || !evsel->supported) {
@@ -578,7 +578,7 @@ static void process_interval(struct session *s)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	rs = ts_diff(now, s->ref_time);
 	shadow_stats__reset(&s->shadow);
-	read_counters(s, false, 0);
+	read_counters(s, false, (uint64_t)rs.tv_sec * 1000000000ULL + (uint64_t)rs.tv_nsec);
 	process_counters(s, true);
 	stats__init(&s->shadow.walltime);
 	stats__update(&s->shadow.walltime, (double)interval * 1000000.0);
@@ -692,8 +692,8 @@ static int run_once(struct session *s, int run_idx)
 		evlist__enable(&evlist);
 		fprintf(stderr, "Events enabled\n");
 	}
-	s->t0 = now_ns();
 	clock_gettime(CLOCK_MONOTONIC, &s->ref_time);
+	s->t0 = (uint64_t)s->ref_time.tv_sec * 1000000000ULL + (uint64_t)s->ref_time.tv_nsec;
 	proc_times(s->forks ? s->workload.pid : tool_pid(s), s->times_start);
 	if (s->forks) {
 		if (interval || timeout)
@@ -802,11 +802,9 @@ static FILE *open_output(void)
 				close(fd);
 			return NULL;
 		}
-		if (!json) {
-			time_t t = time(NULL);
+		time_t t = time(NULL);
 
-			fprintf(out, "# started on %s\n", ctime(&t));
-		}
+		fprintf(out, "# started on %s\n", ctime(&t));
 	} else if (log_fd > 0) {
 		out = fdopen(log_fd, append_file ? "a" : "w");
 		if (!out) {

@@ -208,6 +208,7 @@ int evlist__open(struct evlist *evlist, const struct cpu_map *cpus,
 
 		if (pos->tool != TOOL_NONE) {
 			evsel__open(pos, tool_cpus, threads);
+			pos->supported = true;
 			continue;
 		}
 		/* A member of a group whose leader could not open stays out. */
