@@ -69,8 +69,11 @@ static int parse_event_opt(const struct option *opt, const char *arg, bool unset
 
 static int parse_filter_opt(const struct option *opt, const char *arg, bool unset)
 {
-	if (!parse_events_filter(&evlist, arg))
+	int err = parse_events_filter(&evlist, arg);
+
+	if (!err)
 		return 0;
+	fprintf(stderr, "%s\n", parse_events_filter_strerror(err));
 	parse_options_usage(stat_usage, stat_options, "filter", false);
 	exit(PARSE_OPT_USAGE_EXIT);
 }
@@ -1055,6 +1058,7 @@ int cmd_stat(int argc, const char **argv)
 	setlocale(LC_ALL, "");
 	evlist__init(&evlist);
 	stat_options = options;
+	parse_events__stat_terms(true);
 	argc = parse_options(argc, argv, options, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 
 	if (csv_sep && !strcmp(csv_sep, "\\t"))

@@ -63,6 +63,13 @@ int evsel__open(struct evsel *evsel, const struct cpu_map *cpus,
 			if (evsel->leader != evsel)
 				group_fd = evsel__fd(evsel->leader, c, t);
 			fd = sys_perf_event_open(&evsel->attr, pid, cpus->map[c], group_fd, flags);
+			/* Some PMUs (msr) refuse the guest/host bits: perf drops them. */
+			if (fd < 0 && errno == EINVAL &&
+			    (evsel->attr.exclude_guest || evsel->attr.exclude_host)) {
+				evsel->attr.exclude_guest = 0;
+				evsel->attr.exclude_host = 0;
+				fd = sys_perf_event_open(&evsel->attr, pid, cpus->map[c], group_fd, flags);
+			}
 			if (fd < 0) {
 				int err = errno;
 
@@ -190,12 +197,16 @@ const char *evsel__unit(const struct evsel *evsel)
 {
 	if (evsel->tool != TOOL_NONE)
 		return "ns";
-	return evsel__is_clock(evsel) ? "msec" : "";
+	if (evsel__is_clock(evsel))
+		return "msec";
+	return evsel->unit ? evsel->unit : "";
 }
 
 double evsel__scale(const struct evsel *evsel)
 {
-	return evsel__is_clock(evsel) ? 1e-6 : 1.0;
+	if (evsel__is_clock(evsel))
+		return 1e-6;
+	return evsel->unit ? evsel->scale : 1.0;
 }
 
 int evlist__open(struct evlist *evlist, const struct cpu_map *cpus,
