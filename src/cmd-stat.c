@@ -43,6 +43,7 @@ static struct target target;
 static int aggr_mode = AGGR_GLOBAL;
 static bool no_merge, group_run, no_inherit, null_run, sync_run, json, append_file;
 static bool quiet, all_user, all_kernel, run_table, scale_opt = true;
+static bool summary, no_csv_summary, interval_clear;
 static int detailed, verbose, big_num_opt = -1, log_fd, interval_count;
 static int run_count = 1;
 static unsigned int interval, timeout;
@@ -163,6 +164,9 @@ static const struct option options[] = {
 	  .argh = "n", .callback = set_interval,
 	  .help = "print counts at regular interval in ms (overhead is possible for values <= 100ms)" },
 	OPT_INTEGER(0, "interval-count", &interval_count, "print counts for fixed number of times"),
+	OPT_BOOLEAN(0, "interval-clear", &interval_clear, "clear screen in between new interval"),
+	OPT_BOOLEAN(0, "summary", &summary, "print summary for interval mode"),
+	OPT_BOOLEAN(0, "no-csv-summary", &no_csv_summary, "don't print 'summary' for CSV summary output"),
 	OPT_UINTEGER(0, "timeout", &timeout,
 		     "stop workload and print counts after a timeout period in ms (>= 10ms)"),
 	OPT_SET_INT(0, "per-socket", &aggr_mode, "aggregate counts per processor socket", AGGR_SOCKET),
@@ -726,8 +730,16 @@ static int run_once(struct session *s, int run_idx)
 	s->display.ru_utime = s->workload.rusage.ru_utime;
 	s->display.ru_stime = s->workload.rusage.ru_stime;
 	read_counters(s, true, duration);
-	if (!interval)
+	if (!interval) {
 		process_counters(s, false);
+	} else if (summary) {
+		/* --summary: the totals since the start, shown as without -I */
+		s->display.interval = 0;
+		shadow_stats__reset(&s->shadow);
+		stats__init(&s->shadow.walltime);
+		stats__update(&s->shadow.walltime, (double)duration);
+		process_counters(s, false);
+	}
 	evlist__close(&evlist);
 	return s->forks ? WEXITSTATUS(s->workload.status) : 0;
 }
@@ -979,6 +991,8 @@ static void setup_session(struct session *s, int argc, const char **argv)
 		.null_run = null_run,
 		.ru_display = run_count == 1 && target__none(&target),
 		.per_thread_skip_zero = target__has_per_thread(&target),
+		.csv_summary = summary && !no_csv_summary,
+		.interval_clear = interval_clear,
 		.target_desc = describe_target(argc, argv),
 		.tool_name = "pcl",
 		.counters = s->counters,
@@ -1044,7 +1058,7 @@ static int run_all(struct session *s)
 		if (done && !s->forks)
 			break;
 	}
-	if (!forever && status != -1 && !interval)
+	if (!forever && status != -1 && (!interval || summary))
 		print_counters(s, NULL);
 	return status;
 }
@@ -1073,6 +1087,7 @@ int cmd_stat(int argc, const char **argv)
 			goto out;
 		}
 	}
+
 	if (csv_sep && big_num_opt == 1) {
 		fprintf(stderr, "-B option not supported with -x\n");
 		usage_pair("B", true, "x", true);
