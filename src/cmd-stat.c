@@ -351,132 +351,7 @@ static void prepare_attrs(void)
 	}
 }
 
-/* --- -G cgroups --- */
-
-/* The cgroup filesystem perf events use: a v1 perf_event hierarchy, else v2. */
-static char *cgroup_mountpoint(void)
-{
-	FILE *f = fopen("/proc/mounts", "r");
-	char dev[256], dir[4096], type[64], opts[1024];
-	char *v2 = NULL, *v1 = NULL;
-
-	while (f && fscanf(f, "%255s %4095s %63s %1023s %*d %*d\n", dev, dir, type, opts) == 4) {
-		if (!strcmp(type, "cgroup2") && !v2)
-			v2 = xstrdup(dir);
-		else if (!strcmp(type, "cgroup") && strstr(opts, "perf_event") && !v1)
-			v1 = xstrdup(dir);
-	}
-	if (f)
-		fclose(f);
-	if (v1) {
-		free(v2);
-		return v1;
-	}
-	return v2;
-}
-
-static void free_cgroups(void)
-{
-	evlist__for_each(&evlist, pos) {
-		if (!pos->cgrp)
-			continue;
-		/* events share a cgroup: free it with its last user */
-		bool shared_later = false;
-
-		for (struct evsel *q = pos->next; q; q = q->next)
-			if (q->cgrp == pos->cgrp)
-				shared_later = true;
-		if (!shared_later) {
-			if (pos->cgrp->fd >= 0)
-				close(pos->cgrp->fd);
-			free(pos->cgrp->name);
-			free(pos->cgrp);
-		}
-		pos->cgrp = NULL;
-	}
-	for (int i = 0; i < nr_cgroup_names; i++)
-		free(cgroup_names[i]);
-	free(cgroup_names);
-	cgroup_names = NULL;
-	nr_cgroup_names = 0;
-}
-
-/* Opens the -G cgroups and attaches them: the i-th name to the i-th event,
- * or a single name to every event.  Returns 0 or -1 (message printed). */
-static int attach_cgroups(void)
-{
-	char *mnt;
-	int i = 0;
-
-	if (!nr_cgroup_names)
-		return 0;
-	mnt = cgroup_mountpoint();
-	evlist__for_each(&evlist, pos) {
-		const char *name = nr_cgroup_names == 1 ? cgroup_names[0] :
-				   i < nr_cgroup_names ? cgroup_names[i] : NULL;
-		struct evsel *prev = pos->idx ? evlist.first : NULL;
-		char *path;
-		int fd;
-
-		i++;
-		if (!name || !*name)
-			continue;
-		/* reuse the fd of an earlier event in the same cgroup */
-		for (; prev && prev != pos; prev = prev->next)
-			if (prev->cgrp && !strcmp(prev->cgrp->name, name))
-				break;
-		if (prev && prev != pos) {
-			pos->cgrp = prev->cgrp;
-			continue;
-		}
-		path = xasprintf("%s/%s", mnt ? mnt : "/sys/fs/cgroup", name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			fprintf(stderr, "no access to cgroup %s\n", path);
-			free(path);
-			free(mnt);
-			return -1;
-		}
-		free(path);
-		pos->cgrp = xcalloc(1, sizeof(*pos->cgrp));
-		pos->cgrp->name = xstrdup(name);
-		pos->cgrp->fd = fd;
-	}
-	free(mnt);
-	return 0;
-}
-
 /* --- tool events: measured by pcl --- */
-
-/* User and system time (ns) of a task from /proc/PID/stat, or of the whole
- * machine from /proc/stat for pid -1. */
-static void proc_times(int pid, uint64_t out[2])
-{
-	long tck = sysconf(_SC_CLK_TCK);
-	unsigned long long ut = 0, st = 0;
-	char *path, *s, *p;
-
-	out[0] = out[1] = 0;
-	if (pid < 0) {
-		s = read_file_str("/proc/stat");
-		if (s && sscanf(s, "cpu %llu %*u %llu", &ut, &st) != 2)
-			ut = st = 0;
-	} else {
-		path = xasprintf("/proc/%d/stat", pid);
-		s = read_file_str(path);
-		free(path);
-		/* after the comm's closing parenthesis: state is field 3, utime 14 */
-		p = s ? strrchr(s, ')') : NULL;
-		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-				&ut, &st) != 2)
-			ut = st = 0;
-	}
-	free(s);
-	if (tck > 0) {
-		out[0] = ut * (1000000000ULL / (unsigned long long)tck);
-		out[1] = st * (1000000000ULL / (unsigned long long)tck);
-	}
-}
 
 static int tool_pid(const struct session *s)
 {
@@ -498,7 +373,7 @@ static uint64_t tool_value(struct session *s, enum tool_event tool, bool final)
 
 		return tool == TOOL_USER_TIME ? tv_ns(ru->ru_utime) : tv_ns(ru->ru_stime);
 	}
-	proc_times(tool_pid(s), times);
+	target__cpu_times(tool_pid(s), times);
 	return times[tool == TOOL_SYSTEM_TIME] - s->times_start[tool == TOOL_SYSTEM_TIME];
 }
 
@@ -701,7 +576,7 @@ static int run_once(struct session *s, int run_idx)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &s->ref_time);
 	s->t0 = (uint64_t)s->ref_time.tv_sec * 1000000000ULL + (uint64_t)s->ref_time.tv_nsec;
-	proc_times(s->forks ? s->workload.pid : tool_pid(s), s->times_start);
+	target__cpu_times(s->forks ? s->workload.pid : tool_pid(s), s->times_start);
 	if (s->forks) {
 		if (interval || timeout)
 			dispatch_events(s, &intervals_left);
@@ -1067,6 +942,7 @@ int cmd_stat(int argc, const char **argv)
 {
 	struct session s = { 0 };
 	enum target_conflict conflict;
+	char *bad_cgroup;
 	int ret;
 
 	setlocale(LC_ALL, "");
@@ -1106,7 +982,9 @@ int cmd_stat(int argc, const char **argv)
 	add_default_events();
 	if (group_run)
 		make_one_group();
-	if (attach_cgroups()) {
+	if (evlist__attach_cgroups(&evlist, cgroup_names, nr_cgroup_names, &bad_cgroup)) {
+		fprintf(stderr, "no access to cgroup %s\n", bad_cgroup);
+		free(bad_cgroup);
 		parse_options_usage(stat_usage, stat_options, "G", true);
 		ret = PARSE_OPT_USAGE_EXIT;
 		goto out;
@@ -1122,7 +1000,10 @@ int cmd_stat(int argc, const char **argv)
 	ret = run_all(&s) & 0xff;
 out:
 	teardown_session(&s);
-	free_cgroups();
+	evlist__release_cgroups(&evlist);
+	for (int i = 0; i < nr_cgroup_names; i++)
+		free(cgroup_names[i]);
+	free(cgroup_names);
 	evlist__exit(&evlist);
 	return ret;
 }

@@ -123,6 +123,8 @@ static int make_tree(void **state)
 	mkpath("proc/101");
 	write_file("proc/100/comm", "main\n");
 	write_file("proc/101/comm", "worker\n");
+	write_file("proc/200/stat", "200 (a (b) c) S 1 200 200 0 -1 4194304 90 0 0 0 250 50 0 0 20 0 1\n");
+	write_file("proc/stat", "cpu  1000 7 300 5000 0 0 0 0 0 0\ncpu0 1 2 3\n");
 	mkpath("sys/devices/system/cpu/cpu0/topology");
 	mkpath("sys/devices/system/cpu/cpu1/topology");
 	mkpath("sys/devices/system/node/node0/cpu0");
@@ -216,6 +218,22 @@ static void topology(void **state)
 	assert_non_null(online);
 	assert_int_equal(online->nr, 2);
 	cpu_map__delete(online);
+}
+
+static void cpu_times(void **state)
+{
+	uint64_t t[2];
+	uint64_t tick = 1000000000ULL / (uint64_t)sysconf(_SC_CLK_TCK);
+
+	/* the comm may hold parentheses: fields count from the last one */
+	target__cpu_times(200, t);
+	assert_true(t[0] == 250 * tick);
+	assert_true(t[1] == 50 * tick);
+	target__cpu_times(-1, t);	/* the machine: user and system of "cpu" */
+	assert_true(t[0] == 1000 * tick);
+	assert_true(t[1] == 300 * tick);
+	target__cpu_times(4242, t);	/* gone: zero */
+	assert_true(t[0] == 0 && t[1] == 0);
 }
 
 static void conflicts(void **state)
@@ -344,6 +362,7 @@ int main(void)
 		cmocka_unit_test(all_threads),
 		cmocka_unit_test(topology),
 		cmocka_unit_test(maps),
+		cmocka_unit_test(cpu_times),
 		cmocka_unit_test(conflicts),
 		cmocka_unit_test(uids),
 		cmocka_unit_test(workload_exec_failure),
