@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -32,6 +33,19 @@ void evsel__close(struct evsel *evsel)
 			close(evsel->fds[i]);
 	free(evsel->fds);
 	evsel->fds = NULL;
+}
+
+/* Out of fds: raise the soft limit to the hard one, once, as perf does. */
+static bool increase_nofile(void)
+{
+	static bool tried;
+	struct rlimit l;
+
+	if (tried || getrlimit(RLIMIT_NOFILE, &l) || l.rlim_cur >= l.rlim_max)
+		return false;
+	tried = true;
+	l.rlim_cur = l.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &l) == 0;
 }
 
 int evsel__open(struct evsel *evsel, const struct cpu_map *cpus,
@@ -70,6 +84,8 @@ int evsel__open(struct evsel *evsel, const struct cpu_map *cpus,
 				evsel->attr.exclude_host = 0;
 				fd = sys_perf_event_open(&evsel->attr, pid, cpus->map[c], group_fd, flags);
 			}
+			if (fd < 0 && errno == EMFILE && increase_nofile())
+				fd = sys_perf_event_open(&evsel->attr, pid, cpus->map[c], group_fd, flags);
 			if (fd < 0) {
 				int err = errno;
 
