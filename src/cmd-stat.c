@@ -527,9 +527,10 @@ static int open_counters(struct session *s)
 		if ((int)strlen(evsel__unit(pos)) > s->display.unit_width)
 			s->display.unit_width = (int)strlen(evsel__unit(pos));
 	}
-	if (evlist__apply_filters(&evlist, &failed)) {
+	err = evlist__apply_filters(&evlist, &failed);
+	if (err) {
 		fprintf(stderr, "failed to set filter \"%s\" on event %s with %d (%s)\n",
-			failed->filter, failed->name, errno, strerror(errno));
+			failed->filter, failed->name, -err, strerror(-err));
 		return -1;
 	}
 	return 0;

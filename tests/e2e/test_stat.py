@@ -259,6 +259,40 @@ def test_pre_post_and_null_run():
     assert shapes(b.stderr) == shapes(a.stderr)
 
 
+@pytest.mark.parametrize("args", [
+    ["-D", "100", "-e", "task-clock", "sleep", "0.2"],        # "Events disabled/enabled"
+    ["--timeout", "150", "-e", "task-clock", "sleep", "1"],   # kills the workload
+    ["-I", "100", "--summary", "-x,", "--no-csv-summary", "-e", "task-clock", "true"],
+    ["--table", "-r", "3", "-n", "true"],
+    ["--no-big-num", "-S", "-e", "page-faults", "true"],
+    ["--all-user", "-g", "-e", "task-clock,page-faults", "true"],
+    ["-i", "-e", "task-clock", "sh", "-c", "true"],
+    ["-a", "-G", "/", "-e", "cpu-clock,context-switches", "sleep", "0.05"],
+    ["-a", "-C", "0", "-A", "-x,", "-e", "cpu-clock", "sleep", "0.05"],
+    ["-e", "duration_time,user_time", "-x,", "sleep", "0.05"],
+], ids=lambda a: " ".join(a))
+def test_options_same_shape(args):
+    a, b = both(*args)
+    assert a.returncode == b.returncode
+    keep = lambda r: [l for l in shapes(r.stderr) if "seconds user" not in l and "seconds sys" not in l
+                      and not l.startswith("N (")]
+    assert keep(b) == keep(a)
+
+
+def test_summary_rows():
+    a, b = both("-I", "100", "--summary", "-x,", "-e", "task-clock", "sleep", "0.15")
+    assert b.stderr.splitlines()[-1].startswith("         summary,")
+    assert a.stderr.splitlines()[-1].startswith("         summary,")
+
+
+def test_log_fd(tmp_path):
+    out = tmp_path / "log"
+    r = subprocess.run(["sh", "-c", f'exec 3>"{out}"; exec "$@"', "sh", PCL, "stat", "--log-fd", "3",
+                        "-x,", "-e", "task-clock", "true"], stderr=subprocess.PIPE, text=True)
+    assert r.returncode == 0 and r.stderr == ""
+    assert ",msec,task-clock," in out.read_text()
+
+
 # --- exit status and signals ----------------------------------------------
 
 def test_exit_status_is_the_workloads():
