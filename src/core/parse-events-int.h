@@ -68,7 +68,6 @@ struct term {
 	enum term_type type;
 	char *config;		/* the name as written (TERM_USER) */
 	bool is_str;
-	bool no_value;		/* "inv" alone: value 1 */
 	uint64_t num;
 	char *str;
 	int err_term, err_val;	/* columns to blame */

@@ -127,16 +127,16 @@ static size_t match_name_minus(const char *p)
 
 static size_t match_hex(const char *p)
 {
-	size_t n = run_of(p + 2, HEXDIGITS);
+	size_t n = p[0] == '0' && p[1] == 'x' ? run_of(p + 2, HEXDIGITS) : 0;
 
-	return p[0] == '0' && p[1] == 'x' && n ? 2 + n : 0;
+	return n ? 2 + n : 0;
 }
 
 static size_t match_raw(const char *p)
 {
-	size_t n = run_of(p + 1, HEXDIGITS);
+	size_t n = *p == 'r' ? run_of(p + 1, HEXDIGITS) : 0;
 
-	return *p == 'r' && n ? 1 + n : 0;
+	return n ? 1 + n : 0;
 }
 
 /* PREFIX-[a-z-]+ */

@@ -103,7 +103,6 @@ int terms__parse(const char *str, struct terms *terms)
 		t.config = item;
 		if (!eq) {
 			t.num = 1;
-			t.no_value = true;
 		} else {
 			t.num = strtoull(eq + 1, &end, 0);
 			if (*end || end == eq + 1) {

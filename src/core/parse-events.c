@@ -125,12 +125,6 @@ static struct evsel *add_evsel(struct parser *ps, const struct perf_event_attr *
 	return e;
 }
 
-static void drop_evsels(struct parser *ps, int from)
-{
-	while (ps->nr_evs > from)
-		evsel__delete(ps->evs[--ps->nr_evs]);
-}
-
 static int add_numeric(struct parser *ps, uint32_t type, uint64_t config,
 		       const struct terms *terms)
 {
@@ -357,6 +351,20 @@ static void expand_aliases(const struct pmu *pmu, struct terms *terms, struct al
 	*terms = out;
 }
 
+static int resolve_param(const struct terms *terms, const struct term *param, uint64_t *value)
+{
+	for (int i = 0; i < terms->n; i++) {
+		const struct term *t = &terms->v[i];
+
+		if (t != param && t->type == TERM_USER && !t->is_str &&
+		    !strcmp(t->config, param->config)) {
+			*value = t->num;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 static int pmu_config(const struct pmu *pmu, const struct terms *terms,
 		      struct perf_event_attr *attr, struct parse_events_error *err)
 {
@@ -364,6 +372,7 @@ static int pmu_config(const struct pmu *pmu, const struct terms *terms,
 	for (int i = 0; i < terms->n; i++) {
 		const struct term *t = &terms->v[i];
 		const struct pmu_format *fmt;
+		uint64_t value;
 
 		if (t->type != TERM_USER)
 			continue;
@@ -379,21 +388,26 @@ static int pmu_config(const struct pmu *pmu, const struct terms *terms,
 			strbuf_release(&formats);
 			return -1;
 		}
-		if (t->is_str) {
+		value = t->num;
+		if (t->is_str && !strcmp(t->str, "?")) {
+			/* a sysfs event's parameter: the user gives it as NAME=value */
+			if (resolve_param(terms, t, &value)) {
+				pe_error(err, t->err_term,
+					 xasprintf("Required parameter '%s' not specified", t->config),
+					 NULL);
+				return -1;
+			}
+		} else if (t->is_str) {
 			pe_error(err, t->err_val, xstrdup("expected numeric value"), NULL);
 			return -1;
 		}
-		if (t->no_value && __builtin_popcountll(fmt->mask) > 1) {
-			pe_error(err, t->err_val, xstrdup("no value assigned for term"), NULL);
-			return -1;
-		}
-		if (t->num > pmu_format__max_value(fmt)) {
+		if (value > pmu_format__max_value(fmt)) {
 			pe_error(err, t->err_val,
 				 xasprintf("value too big for format, maximum is %llu",
 					   (unsigned long long)pmu_format__max_value(fmt)), NULL);
 			return -1;
 		}
-		pmu_format__apply(fmt, t->num, attr);
+		pmu_format__apply(fmt, value, attr);
 	}
 	return 0;
 }
@@ -511,8 +525,7 @@ static int parse_term(struct parser *ps, struct terms *terms)
 		}
 		take(ps);
 	} else {
-		t.num = 1;
-		t.no_value = true;
+		t.num = 1;	/* "inv" alone sets a flag */
 	}
 	if (!ret)
 		terms__add(terms, &t);
@@ -924,7 +937,8 @@ int parse_events(struct evlist *evlist, const char *str, struct parse_events_err
 	ret = parse_all(&ps);
 	free(ps.toks);
 	if (ret) {
-		drop_evsels(&ps, 0);
+		for (int i = 0; i < ps.nr_evs; i++)
+			evsel__delete(ps.evs[i]);
 		free(ps.evs);
 		return -1;
 	}

@@ -1,5 +1,6 @@
 /* pmu: sysfs PMU discovery (types, formats, named events). */
 #include "core/pmu.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -114,6 +115,25 @@ static int alias_cmp(const void *a, const void *b)
 		      ((const struct pmu_alias *)b)->name);
 }
 
+/* ALIAS.unit, ALIAS.scale, ALIAS.per-pkg and ALIAS.snapshot describe ALIAS. */
+static bool is_alias_attribute(const char *name)
+{
+	static const char *const suffixes[] = { ".unit", ".scale", ".per-pkg", ".snapshot" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
+		if (has_suffix(name, suffixes[i]))
+			return true;
+	return false;
+}
+
+static char *read_alias_attribute(const char *dir, const char *alias, const char *suffix)
+{
+	char *name = xasprintf("%s%s", alias, suffix), *s = read_trimmed(dir, name);
+
+	free(name);
+	return s;
+}
+
 static void load_aliases(struct pmu *pmu, const char *dir)
 {
 	char *edir = xasprintf("%s/events", dir);
@@ -122,27 +142,19 @@ static void load_aliases(struct pmu *pmu, const char *dir)
 
 	while (d && (de = readdir(d))) {
 		struct pmu_alias alias = { .scale = 1.0 };
-		char *aux;
+		char *scale;
 
-		/* ALIAS.unit, ALIAS.scale, ALIAS.per-pkg, ALIAS.snapshot describe ALIAS */
-		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
+		if (de->d_name[0] == '.' || is_alias_attribute(de->d_name))
 			continue;
 		alias.terms = read_trimmed(edir, de->d_name);
 		if (!alias.terms)
 			continue;
 		alias.name = xstrdup(de->d_name);
-		aux = xasprintf("%s.unit", de->d_name);
-		alias.unit = read_trimmed(edir, aux);
-		free(aux);
-		aux = xasprintf("%s.scale", de->d_name);
-		{
-			char *s = read_trimmed(edir, aux);
-
-			if (s)
-				alias.scale = strtod(s, NULL);
-			free(s);
-		}
-		free(aux);
+		alias.unit = read_alias_attribute(edir, de->d_name, ".unit");
+		scale = read_alias_attribute(edir, de->d_name, ".scale");
+		if (scale)
+			alias.scale = strtod(scale, NULL);
+		free(scale);
 		pmu->aliases = xrealloc(pmu->aliases, (pmu->nr_aliases + 1) * sizeof(alias));
 		pmu->aliases[pmu->nr_aliases++] = alias;
 	}
@@ -175,8 +187,8 @@ static void load_pmus(void)
 		}
 		pmu.name = xstrdup(de->d_name);
 		pmu.type = (uint32_t)strtoul(type, NULL, 0);
-		pmu.is_core = !strcmp(pmu.name, "cpu") || has_suffix(pmu.name, "cpu_core") ||
-			      has_suffix(pmu.name, "cpu_atom");
+		pmu.is_core = !strcmp(pmu.name, "cpu") || !strcmp(pmu.name, "cpu_core") ||
+			      !strcmp(pmu.name, "cpu_atom");
 		free(type);
 		load_formats(&pmu, dir);
 		load_aliases(&pmu, dir);
@@ -244,6 +256,26 @@ const struct pmu_alias *pmu__find_alias(const struct pmu *pmu, const char *name)
 		if (!strcasecmp(pmu->aliases[i].name, name))
 			return &pmu->aliases[i];
 	return NULL;
+}
+
+char *pmu_alias__slashed_name(const struct pmu *pmu, const struct pmu_alias *alias)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *terms = xstrdup(alias->terms), *save = NULL;
+
+	strbuf_addf(&sb, "%s/%s", pmu->name, alias->name);
+	for (char *t = strtok_r(terms, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '='), *end;
+
+		if (!eq)
+			continue;
+		strtoull(eq + 1, &end, 0);
+		if (end == eq + 1 || *end)	/* not a number: a parameter */
+			strbuf_addf(&sb, ",%s", t);
+	}
+	strbuf_addch(&sb, '/');
+	free(terms);
+	return strbuf_detach(&sb);
 }
 
 uint64_t pmu_format__max_value(const struct pmu_format *fmt)

@@ -47,6 +47,10 @@ void pmus__set_sysfs_root(const char *root);
 const struct pmu_format *pmu__find_format(const struct pmu *pmu, const char *name);
 const struct pmu_alias *pmu__find_alias(const struct pmu *pmu, const char *name);
 
+/* How perf lists a sysfs event: "msr/tsc/", with any "term=?" parameters
+ * the event needs ("pmu/ev,ch_mask=?/").  Caller frees. */
+char *pmu_alias__slashed_name(const struct pmu *pmu, const struct pmu_alias *alias);
+
 /* Largest value a format can hold. */
 uint64_t pmu_format__max_value(const struct pmu_format *fmt);
 /* ORs value into the attr field the format describes. */
