@@ -43,6 +43,7 @@ static struct target target;
 static int aggr_mode = AGGR_GLOBAL;
 static bool no_merge, group_run, no_inherit, null_run, sync_run, json, append_file;
 static bool quiet, all_user, all_kernel, run_table, scale_opt = true;
+static bool summary, no_csv_summary, interval_clear;
 static int detailed, verbose, big_num_opt = -1, log_fd, interval_count;
 static int run_count = 1;
 static unsigned int interval, timeout;
@@ -69,8 +70,11 @@ static int parse_event_opt(const struct option *opt, const char *arg, bool unset
 
 static int parse_filter_opt(const struct option *opt, const char *arg, bool unset)
 {
-	if (!parse_events_filter(&evlist, arg))
+	int err = parse_events_filter(&evlist, arg);
+
+	if (!err)
 		return 0;
+	fprintf(stderr, "%s\n", parse_events_filter_strerror(err));
 	parse_options_usage(stat_usage, stat_options, "filter", false);
 	exit(PARSE_OPT_USAGE_EXIT);
 }
@@ -160,6 +164,9 @@ static const struct option options[] = {
 	  .argh = "n", .callback = set_interval,
 	  .help = "print counts at regular interval in ms (overhead is possible for values <= 100ms)" },
 	OPT_INTEGER(0, "interval-count", &interval_count, "print counts for fixed number of times"),
+	OPT_BOOLEAN(0, "interval-clear", &interval_clear, "clear screen in between new interval"),
+	OPT_BOOLEAN(0, "summary", &summary, "print summary for interval mode"),
+	OPT_BOOLEAN(0, "no-csv-summary", &no_csv_summary, "don't print 'summary' for CSV summary output"),
 	OPT_UINTEGER(0, "timeout", &timeout,
 		     "stop workload and print counts after a timeout period in ms (>= 10ms)"),
 	OPT_SET_INT(0, "per-socket", &aggr_mode, "aggregate counts per processor socket", AGGR_SOCKET),
@@ -344,132 +351,7 @@ static void prepare_attrs(void)
 	}
 }
 
-/* --- -G cgroups --- */
-
-/* The cgroup filesystem perf events use: a v1 perf_event hierarchy, else v2. */
-static char *cgroup_mountpoint(void)
-{
-	FILE *f = fopen("/proc/mounts", "r");
-	char dev[256], dir[4096], type[64], opts[1024];
-	char *v2 = NULL, *v1 = NULL;
-
-	while (f && fscanf(f, "%255s %4095s %63s %1023s %*d %*d\n", dev, dir, type, opts) == 4) {
-		if (!strcmp(type, "cgroup2") && !v2)
-			v2 = xstrdup(dir);
-		else if (!strcmp(type, "cgroup") && strstr(opts, "perf_event") && !v1)
-			v1 = xstrdup(dir);
-	}
-	if (f)
-		fclose(f);
-	if (v1) {
-		free(v2);
-		return v1;
-	}
-	return v2;
-}
-
-static void free_cgroups(void)
-{
-	evlist__for_each(&evlist, pos) {
-		if (!pos->cgrp)
-			continue;
-		/* events share a cgroup: free it with its last user */
-		bool shared_later = false;
-
-		for (struct evsel *q = pos->next; q; q = q->next)
-			if (q->cgrp == pos->cgrp)
-				shared_later = true;
-		if (!shared_later) {
-			if (pos->cgrp->fd >= 0)
-				close(pos->cgrp->fd);
-			free(pos->cgrp->name);
-			free(pos->cgrp);
-		}
-		pos->cgrp = NULL;
-	}
-	for (int i = 0; i < nr_cgroup_names; i++)
-		free(cgroup_names[i]);
-	free(cgroup_names);
-	cgroup_names = NULL;
-	nr_cgroup_names = 0;
-}
-
-/* Opens the -G cgroups and attaches them: the i-th name to the i-th event,
- * or a single name to every event.  Returns 0 or -1 (message printed). */
-static int attach_cgroups(void)
-{
-	char *mnt;
-	int i = 0;
-
-	if (!nr_cgroup_names)
-		return 0;
-	mnt = cgroup_mountpoint();
-	evlist__for_each(&evlist, pos) {
-		const char *name = nr_cgroup_names == 1 ? cgroup_names[0] :
-				   i < nr_cgroup_names ? cgroup_names[i] : NULL;
-		struct evsel *prev = pos->idx ? evlist.first : NULL;
-		char *path;
-		int fd;
-
-		i++;
-		if (!name || !*name)
-			continue;
-		/* reuse the fd of an earlier event in the same cgroup */
-		for (; prev && prev != pos; prev = prev->next)
-			if (prev->cgrp && !strcmp(prev->cgrp->name, name))
-				break;
-		if (prev && prev != pos) {
-			pos->cgrp = prev->cgrp;
-			continue;
-		}
-		path = xasprintf("%s/%s", mnt ? mnt : "/sys/fs/cgroup", name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			fprintf(stderr, "no access to cgroup %s\n", path);
-			free(path);
-			free(mnt);
-			return -1;
-		}
-		free(path);
-		pos->cgrp = xcalloc(1, sizeof(*pos->cgrp));
-		pos->cgrp->name = xstrdup(name);
-		pos->cgrp->fd = fd;
-	}
-	free(mnt);
-	return 0;
-}
-
 /* --- tool events: measured by pcl --- */
-
-/* User and system time (ns) of a task from /proc/PID/stat, or of the whole
- * machine from /proc/stat for pid -1. */
-static void proc_times(int pid, uint64_t out[2])
-{
-	long tck = sysconf(_SC_CLK_TCK);
-	unsigned long long ut = 0, st = 0;
-	char *path, *s, *p;
-
-	out[0] = out[1] = 0;
-	if (pid < 0) {
-		s = read_file_str("/proc/stat");
-		if (s && sscanf(s, "cpu %llu %*u %llu", &ut, &st) != 2)
-			ut = st = 0;
-	} else {
-		path = xasprintf("/proc/%d/stat", pid);
-		s = read_file_str(path);
-		free(path);
-		/* after the comm's closing parenthesis: state is field 3, utime 14 */
-		p = s ? strrchr(s, ')') : NULL;
-		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
-				&ut, &st) != 2)
-			ut = st = 0;
-	}
-	free(s);
-	if (tck > 0) {
-		out[0] = ut * (1000000000ULL / (unsigned long long)tck);
-		out[1] = st * (1000000000ULL / (unsigned long long)tck);
-	}
-}
 
 static int tool_pid(const struct session *s)
 {
@@ -481,25 +363,24 @@ static uint64_t tv_ns(struct timeval tv)
 	return (uint64_t)tv.tv_sec * 1000000000ULL + (uint64_t)tv.tv_usec * 1000ULL;
 }
 
-/* The value of a tool event now; final once the workload was reaped. */
+/* user_time or system_time now; final once the workload was reaped. */
 static uint64_t tool_value(struct session *s, enum tool_event tool, bool final)
 {
 	uint64_t times[2];
 
-	if (tool == TOOL_DURATION_TIME)
-		return now_ns() - s->t0;
 	if (final && s->forks) {
 		struct rusage *ru = &s->workload.rusage;
 
 		return tool == TOOL_USER_TIME ? tv_ns(ru->ru_utime) : tv_ns(ru->ru_stime);
 	}
-	proc_times(tool_pid(s), times);
+	target__cpu_times(tool_pid(s), times);
 	return times[tool == TOOL_SYSTEM_TIME] - s->times_start[tool == TOOL_SYSTEM_TIME];
 }
 
 /* --- reading and processing --- */
 
-static void read_counters(struct session *s, bool final, uint64_t duration)
+/* Reads every event; elapsed (ns since the start) is duration_time's value. */
+static void read_counters(struct session *s, bool final, uint64_t elapsed)
 {
 	int i = 0;
 
@@ -508,7 +389,7 @@ static void read_counters(struct session *s, bool final, uint64_t duration)
 
 		if (pos->tool != TOOL_NONE) {
 			struct counts_values *v = evsel_counts__at(c, 0, 0);
-			uint64_t val = pos->tool == TOOL_DURATION_TIME && final ? duration :
+			uint64_t val = pos->tool == TOOL_DURATION_TIME ? elapsed :
 				       tool_value(s, pos->tool, final);
 
 			/* perf reports a tool time that never moved as not counted */
@@ -516,8 +397,7 @@ static void read_counters(struct session *s, bool final, uint64_t duration)
 			c->failed = false;
 			continue;
 		}
-		if (evsel_counts__read(c, pos) && verbose > 0)
-			fprintf(stderr, "failed to read counter %s\n", pos->name);
+		evsel_counts__read(c, pos);
 		if (verbose > 1 && !c->failed)
 			for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
 				struct counts_values *v = evsel_counts__at(c, cpu, 0);
@@ -537,6 +417,8 @@ static void process_counters(struct session *s, bool interval_mode)
 		struct evsel_counts *c = &s->counts[i];
 		const struct evsel *evsel = sc->evsel;
 
+		if (c->failed && verbose > 0)
+			fprintf(stderr, "failed to read counter %s\n", evsel->name);
 		if (aggr_mode == AGGR_GLOBAL) {
 			evsel_counts__aggr_global(c, interval_mode, scale_opt, &sc->values[0]);
 			if (c->failed || !evsel->supported) {
@@ -578,7 +460,7 @@ static void process_interval(struct session *s)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	rs = ts_diff(now, s->ref_time);
 	shadow_stats__reset(&s->shadow);
-	read_counters(s, false, 0);
+	read_counters(s, false, (uint64_t)rs.tv_sec * 1000000000ULL + (uint64_t)rs.tv_nsec);
 	process_counters(s, true);
 	stats__init(&s->shadow.walltime);
 	stats__update(&s->shadow.walltime, (double)interval * 1000000.0);
@@ -645,9 +527,10 @@ static int open_counters(struct session *s)
 		if ((int)strlen(evsel__unit(pos)) > s->display.unit_width)
 			s->display.unit_width = (int)strlen(evsel__unit(pos));
 	}
-	if (evlist__apply_filters(&evlist, &failed)) {
+	err = evlist__apply_filters(&evlist, &failed);
+	if (err) {
 		fprintf(stderr, "failed to set filter \"%s\" on event %s with %d (%s)\n",
-			failed->filter, failed->name, errno, strerror(errno));
+			failed->filter, failed->name, -err, strerror(-err));
 		return -1;
 	}
 	return 0;
@@ -692,9 +575,9 @@ static int run_once(struct session *s, int run_idx)
 		evlist__enable(&evlist);
 		fprintf(stderr, "Events enabled\n");
 	}
-	s->t0 = now_ns();
 	clock_gettime(CLOCK_MONOTONIC, &s->ref_time);
-	proc_times(s->forks ? s->workload.pid : tool_pid(s), s->times_start);
+	s->t0 = (uint64_t)s->ref_time.tv_sec * 1000000000ULL + (uint64_t)s->ref_time.tv_nsec;
+	target__cpu_times(s->forks ? s->workload.pid : tool_pid(s), s->times_start);
 	if (s->forks) {
 		if (interval || timeout)
 			dispatch_events(s, &intervals_left);
@@ -723,8 +606,16 @@ static int run_once(struct session *s, int run_idx)
 	s->display.ru_utime = s->workload.rusage.ru_utime;
 	s->display.ru_stime = s->workload.rusage.ru_stime;
 	read_counters(s, true, duration);
-	if (!interval)
+	if (!interval) {
 		process_counters(s, false);
+	} else if (summary) {
+		/* --summary: the totals since the start, shown as without -I */
+		s->display.interval = 0;
+		shadow_stats__reset(&s->shadow);
+		stats__init(&s->shadow.walltime);
+		stats__update(&s->shadow.walltime, (double)duration);
+		process_counters(s, false);
+	}
 	evlist__close(&evlist);
 	return s->forks ? WEXITSTATUS(s->workload.status) : 0;
 }
@@ -802,11 +693,9 @@ static FILE *open_output(void)
 				close(fd);
 			return NULL;
 		}
-		if (!json) {
-			time_t t = time(NULL);
+		time_t t = time(NULL);
 
-			fprintf(out, "# started on %s\n", ctime(&t));
-		}
+		fprintf(out, "# started on %s\n", ctime(&t));
 	} else if (log_fd > 0) {
 		out = fdopen(log_fd, append_file ? "a" : "w");
 		if (!out) {
@@ -978,6 +867,8 @@ static void setup_session(struct session *s, int argc, const char **argv)
 		.null_run = null_run,
 		.ru_display = run_count == 1 && target__none(&target),
 		.per_thread_skip_zero = target__has_per_thread(&target),
+		.csv_summary = summary && !no_csv_summary,
+		.interval_clear = interval_clear,
 		.target_desc = describe_target(argc, argv),
 		.tool_name = "pcl",
 		.counters = s->counters,
@@ -1043,7 +934,7 @@ static int run_all(struct session *s)
 		if (done && !s->forks)
 			break;
 	}
-	if (!forever && status != -1 && !interval)
+	if (!forever && status != -1 && (!interval || summary))
 		print_counters(s, NULL);
 	return status;
 }
@@ -1052,11 +943,13 @@ int cmd_stat(int argc, const char **argv)
 {
 	struct session s = { 0 };
 	enum target_conflict conflict;
+	char *bad_cgroup;
 	int ret;
 
 	setlocale(LC_ALL, "");
 	evlist__init(&evlist);
 	stat_options = options;
+	parse_events__stat_terms(true);
 	argc = parse_options(argc, argv, options, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 
 	if (csv_sep && !strcmp(csv_sep, "\\t"))
@@ -1071,6 +964,7 @@ int cmd_stat(int argc, const char **argv)
 			goto out;
 		}
 	}
+
 	if (csv_sep && big_num_opt == 1) {
 		fprintf(stderr, "-B option not supported with -x\n");
 		usage_pair("B", true, "x", true);
@@ -1089,7 +983,9 @@ int cmd_stat(int argc, const char **argv)
 	add_default_events();
 	if (group_run)
 		make_one_group();
-	if (attach_cgroups()) {
+	if (evlist__attach_cgroups(&evlist, cgroup_names, nr_cgroup_names, &bad_cgroup)) {
+		fprintf(stderr, "no access to cgroup %s\n", bad_cgroup);
+		free(bad_cgroup);
 		parse_options_usage(stat_usage, stat_options, "G", true);
 		ret = PARSE_OPT_USAGE_EXIT;
 		goto out;
@@ -1105,7 +1001,10 @@ int cmd_stat(int argc, const char **argv)
 	ret = run_all(&s) & 0xff;
 out:
 	teardown_session(&s);
-	free_cgroups();
+	evlist__release_cgroups(&evlist);
+	for (int i = 0; i < nr_cgroup_names; i++)
+		free(cgroup_names[i]);
+	free(cgroup_names);
 	evlist__exit(&evlist);
 	return ret;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -32,6 +33,19 @@ void evsel__close(struct evsel *evsel)
 			close(evsel->fds[i]);
 	free(evsel->fds);
 	evsel->fds = NULL;
+}
+
+/* Out of fds: raise the soft limit to the hard one, once, as perf does. */
+static bool increase_nofile(void)
+{
+	static bool tried;
+	struct rlimit l;
+
+	if (tried || getrlimit(RLIMIT_NOFILE, &l) || l.rlim_cur >= l.rlim_max)
+		return false;
+	tried = true;
+	l.rlim_cur = l.rlim_max;
+	return setrlimit(RLIMIT_NOFILE, &l) == 0;
 }
 
 int evsel__open(struct evsel *evsel, const struct cpu_map *cpus,
@@ -63,6 +77,15 @@ int evsel__open(struct evsel *evsel, const struct cpu_map *cpus,
 			if (evsel->leader != evsel)
 				group_fd = evsel__fd(evsel->leader, c, t);
 			fd = sys_perf_event_open(&evsel->attr, pid, cpus->map[c], group_fd, flags);
+			/* Some PMUs (msr) refuse the guest/host bits: perf drops them. */
+			if (fd < 0 && errno == EINVAL &&
+			    (evsel->attr.exclude_guest || evsel->attr.exclude_host)) {
+				evsel->attr.exclude_guest = 0;
+				evsel->attr.exclude_host = 0;
+				fd = sys_perf_event_open(&evsel->attr, pid, cpus->map[c], group_fd, flags);
+			}
+			if (fd < 0 && errno == EMFILE && increase_nofile())
+				fd = sys_perf_event_open(&evsel->attr, pid, cpus->map[c], group_fd, flags);
 			if (fd < 0) {
 				int err = errno;
 
@@ -205,12 +228,16 @@ const char *evsel__unit(const struct evsel *evsel)
 {
 	if (evsel->tool != TOOL_NONE)
 		return "ns";
-	return evsel__is_clock(evsel) ? "msec" : "";
+	if (evsel__is_clock(evsel))
+		return "msec";
+	return evsel->unit ? evsel->unit : "";
 }
 
 double evsel__scale(const struct evsel *evsel)
 {
-	return evsel__is_clock(evsel) ? 1e-6 : 1.0;
+	if (evsel__is_clock(evsel))
+		return 1e-6;
+	return evsel->unit ? evsel->scale : 1.0;
 }
 
 int evlist__open(struct evlist *evlist, const struct cpu_map *cpus,
@@ -223,6 +250,7 @@ int evlist__open(struct evlist *evlist, const struct cpu_map *cpus,
 
 		if (pos->tool != TOOL_NONE) {
 			evsel__open(pos, tool_cpus, threads);
+			pos->supported = true;
 			continue;
 		}
 		/* A member of a group whose leader could not open stays out. */

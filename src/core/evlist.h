@@ -11,14 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/cgroup.h"
 #include "core/cpumap.h"
 #include "core/evsel.h"
-
-/* A -G cgroup: its name as given and an fd on its directory. */
-struct cgroup {
-	char *name;
-	int fd;
-};
 
 /* One read of a counter: value, time enabled, time running (ns). */
 struct counts_values {

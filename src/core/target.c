@@ -7,6 +7,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -141,6 +142,36 @@ enum target_map_error target__create_maps(const struct target *t,
 		return TARGET_MAPS_BAD_CPUS;
 	}
 	return TARGET_MAPS_OK;
+}
+
+void target__cpu_times(int pid, uint64_t out[2])
+{
+	long tck = sysconf(_SC_CLK_TCK);
+	unsigned long long ut = 0, st = 0;
+	char *path, *s, *p;
+
+	out[0] = out[1] = 0;
+	if (pid < 0) {
+		path = xasprintf("%s/stat", cpumap_procfs_root);
+		s = read_file_str(path);
+		free(path);
+		if (s && sscanf(s, "cpu %llu %*u %llu", &ut, &st) != 2)
+			ut = st = 0;
+	} else {
+		path = xasprintf("%s/%d/stat", cpumap_procfs_root, pid);
+		s = read_file_str(path);
+		free(path);
+		/* after the comm's closing parenthesis: state is field 3, utime 14 */
+		p = s ? strrchr(s, ')') : NULL;
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+				&ut, &st) != 2)
+			ut = st = 0;
+	}
+	free(s);
+	if (tck > 0) {
+		out[0] = ut * (1000000000ULL / (unsigned long long)tck);
+		out[1] = st * (1000000000ULL / (unsigned long long)tck);
+	}
 }
 
 /* --- the workload --- */

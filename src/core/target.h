@@ -7,6 +7,7 @@
 #define PCL_TARGET_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -67,6 +68,12 @@ enum target_map_error {
  */
 enum target_map_error target__create_maps(const struct target *target,
 					  struct cpu_map **cpus, struct thread_map **threads);
+
+/*
+ * User and system CPU time (ns) used so far by task pid (/proc/PID/stat),
+ * or by the whole machine for pid -1 (/proc/stat): user_time/system_time.
+ */
+void target__cpu_times(int pid, uint64_t out[2]);
 
 struct workload {
 	pid_t pid;		/* -1 when there is none */

@@ -315,6 +315,8 @@ static void print_row(struct stat_display *d, const char *prefix, const struct s
 
 	r.nfields = 3 + aggr_fields[d->aggr_mode] + (cgroup_name(c) ? 1 : 0);
 	fputs(prefix, d->out);
+	if (d->csv_summary && d->csv && !d->interval)
+		fprintf(d->out, "%16s%s", "summary", d->sep);
 	if (!v->counted) {
 		print_uncounted(&r, v->run, v->ena, noise_avg);
 		fputc('\n', d->out);
@@ -374,7 +376,9 @@ static void print_interval_header(struct stat_display *d)
 		[AGGR_THREAD] = "#           time             comm-pid                  counts %*s events\n",
 	};
 
-	if (d->interval_rows == 0 && !d->csv && !d->json)
+	if (d->interval_clear)
+		puts("\033[H\033[2J");
+	if ((d->interval_rows == 0 && !d->csv && !d->json) || d->interval_clear)
 		fprintf(d->out, heads[d->aggr_mode], d->unit_width, "unit");
 	if (++d->interval_rows == 25)
 		d->interval_rows = 0;

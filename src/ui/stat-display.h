@@ -35,6 +35,8 @@ struct stat_display {
 	bool null_run;			/* -n */
 	bool ru_display;		/* footer shows user/sys times */
 	bool per_thread_skip_zero;	/* --per-thread -a: hide idle tasks */
+	bool csv_summary;		/* --summary with -x: rows start with "summary" */
+	bool interval_clear;		/* --interval-clear: clear the screen each interval */
 	const char *target_desc;	/* "'true'", "'system wide'", "process id '42'" */
 	const char *tool_name;		/* "pcl", in the NMI watchdog hint */
 

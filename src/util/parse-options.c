@@ -189,7 +189,8 @@ static int cmp_opts(const void *a, const void *b)
 		int lx = tolower(x->short_name), ly = tolower(y->short_name);
 		if (lx != ly)
 			return lx - ly;
-		return x->short_name - y->short_name;	/* 'A' before 'a' */
+		/* -a/-A: perf breaks the tie on the long names */
+		return strcmp(x->long_name ? x->long_name : "", y->long_name ? y->long_name : "");
 	}
 	if (x->short_name || y->short_name)
 		return x->short_name ? -1 : 1;
