@@ -1,8 +1,10 @@
 /* dso-hits: the DSOs samples hit, with their build ids (see dso-hits.h). */
 #include "core/dso-hits.h"
 #include "core/perf-record.h"
+#include "core/symbols.h"
 #include "util/util.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,36 +271,38 @@ static void mark_hits(struct dso_hits *h)
 	}
 }
 
-static int read_build_id(const struct dso_entry *d, struct build_id *bid)
+/* The vDSO is the same image in every process: read ours. */
+static int vdso_build_id(uint8_t *id, size_t max)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (!n && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end;
+
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &start, &end) == 2)
+			n = elf_buf__read_build_id((const void *)(uintptr_t)start,
+						   (size_t)(end - start), id, max);
+	}
+	fclose(f);
+	return n;
+}
+
+/* The build id of a DSO as its map named it; 0 when it has none we can read. */
+static int read_build_id(const struct dso_entry *d, uint8_t *id, size_t max)
 {
 	const char *n = d->name;
 
 	if (d->kernel && !strcmp(n, "[kernel.kallsyms]"))
-		return build_id__read_kernel(bid);
+		return sysfs__read_kernel_build_id(id, max);
 	if (!d->kernel && !strcmp(n, "[vdso]"))
-		return build_id__read_vdso(bid);
-	if (d->kernel && n[0] == '[') {
-		/* A module known by name only: its notes in sysfs. */
-		char *path = xasprintf("/sys/module/%.*s/notes/.note.gnu.build-id",
-				       (int)strcspn(n + 1, "]"), n + 1);
-		char *raw = NULL;
-		size_t len = 0;
-		int ret = -1;
-		FILE *f = fopen(path, "r");
-
-		if (f) {
-			raw = xmalloc(4096);
-			len = fread(raw, 1, 4096, f);
-			fclose(f);
-			ret = build_id__from_notes(raw, len, bid);
-		}
-		free(raw);
-		free(path);
-		return ret;
-	}
+		return vdso_build_id(id, max);
 	if (n[0] != '/' || strstr(n, " (deleted)"))
-		return -1;	/* anonymous memory, [heap], memfd, ... */
-	return build_id__read_file(n, bid);
+		return 0;	/* anonymous memory, [heap], memfd, a module without a file */
+	return elf_file__read_build_id(n, id, max);
 }
 
 size_t dso_hits__resolve(struct dso_hits *h, bool all, const struct hit_dso **out)
@@ -315,7 +319,8 @@ size_t dso_hits__resolve(struct dso_hits *h, bool all, const struct hit_dso **ou
 
 			if (d->kernel != (pass == 0) || !(d->hit || all))
 				continue;
-			if (read_build_id(d, &o->bid))
+			o->build_id_size = read_build_id(d, o->build_id, sizeof(o->build_id));
+			if (o->build_id_size <= 0)
 				continue;
 			o->filename = d->name;
 			o->kernel = d->kernel;

@@ -608,15 +608,15 @@ void feat_build_build_ids(struct strbuf *sb, const struct hit_dso *dsos, size_t 
 		size_t n = strlen(dsos[i].filename) + 1;
 		size_t len = (n + PERF_NAME_ALIGN - 1) & ~(size_t)(PERF_NAME_ALIGN - 1);
 
-		if (!dsos[i].bid.size)
+		if (dsos[i].build_id_size <= 0)
 			continue;
 		memset(&b, 0, sizeof(b));
 		b.header.misc = (dsos[i].kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER) |
 				PERF_RECORD_MISC_BUILD_ID_SIZE;
 		b.header.size = (uint16_t)(sizeof(b) + len);
 		b.pid = -1;	/* the host machine */
-		memcpy(b.build_id, dsos[i].bid.data, dsos[i].bid.size);
-		b.build_id[BUILD_ID_MAX] = (uint8_t)dsos[i].bid.size;
+		memcpy(b.build_id, dsos[i].build_id, (size_t)dsos[i].build_id_size);
+		b.build_id[BUILD_ID_MAX] = (uint8_t)dsos[i].build_id_size;
 		strbuf_add(sb, &b, sizeof(b));
 		strbuf_add(sb, dsos[i].filename, n);
 		strbuf_add(sb, zeros, len - n);

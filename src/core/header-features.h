@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/build-id.h"
 #include "core/evsel.h"
 #include "util/strbuf.h"
 
@@ -24,7 +23,8 @@ struct perf_data_writer;
 struct hit_dso {
 	const char *filename;	/* "[kernel.kallsyms]", "[vdso]", a path, a module */
 	bool kernel;
-	struct build_id bid;
+	uint8_t build_id[20];
+	int build_id_size;	/* 0: none */
 };
 
 struct header_env {

@@ -148,9 +148,9 @@ static void group_desc_only_real_groups(void **state)
 static void build_id_entries(void **state)
 {
 	struct hit_dso dsos[3] = {
-		{ "[kernel.kallsyms]", true, { { 0xab, 0xcd }, 20 } },
-		{ "/usr/lib/x86_64-linux-gnu/libc.so.6", false, { { 1, 2, 3 }, 20 } },
-		{ "/no/build/id", false, { { 0 }, 0 } },
+		{ "[kernel.kallsyms]", true, { 0xab, 0xcd }, 20 },
+		{ "/usr/lib/x86_64-linux-gnu/libc.so.6", false, { 1, 2, 3 }, 20 },
+		{ "/no/build/id", false, { 0 }, 0 },
 	};
 	struct strbuf sb = STRBUF_INIT;
 	struct perf_rec_build_id b;
