@@ -775,7 +775,7 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 			goto out_maps;
 		}
 	}
-	if (!rec.quiet)
+	if (!rec.quiet && !err)
 		fprintf(stderr, "[ pcl record: Woken up %ld times to write data ]\n", r.wakeups);
 	/* Whatever the last drain left: samples written while stopping. */
 	if (!err && record_session__drain(&r.rs) < 0)

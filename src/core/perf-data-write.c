@@ -79,6 +79,8 @@ static int data_out(struct perf_data_writer *w, const void *buf, size_t len)
 
 int perf_data_writer__open(struct perf_data_writer *w, const char *path)
 {
+	struct stat st;
+
 	memset(w, 0, sizeof(*w));
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (w->fd < 0) {
@@ -87,8 +89,9 @@ int perf_data_writer__open(struct perf_data_writer *w, const char *path)
 		w->fd = -1;
 		return err;
 	}
-	/* An existing file keeps its mode through O_TRUNC: perf.data is private. */
-	if (fchmod(w->fd, 0600) < 0) {
+	/* An existing file keeps its mode through O_TRUNC: perf.data is private.
+	 * (Never touch the mode of a device someone pointed -o at.) */
+	if (fstat(w->fd, &st) == 0 && S_ISREG(st.st_mode) && fchmod(w->fd, 0600) < 0) {
 		int err = -errno;
 
 		close(w->fd);
