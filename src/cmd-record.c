@@ -692,10 +692,10 @@ static void print_summary(struct run *r, const struct record_finish *fin, bool s
 		fprintf(stderr, "Warning:\nProcessed %llu samples and lost %3.2f%%!\n\n",
 			(unsigned long long)(nsamples + lost),
 			100.0 * (double)lost / (double)(nsamples + lost));
-	if (r->rs.lost_records)
-		fprintf(stderr, "Warning:\nLost %llu samples to ring buffer overruns!\n"
-			"Check IO/CPU overload, or use a bigger -m.\n\n",
-			(unsigned long long)r->rs.lost_records);
+	if (r->rs.lost_chunks)
+		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\n"
+			"Check IO/CPU overload!\n\n", (unsigned long long)r->rs.nr_records,
+			(unsigned long long)r->rs.lost_chunks);
 	if (nsamples && !rec.no_buildid && !rec.comp_level)
 		snprintf(samples, sizeof(samples), " (%llu samples)", (unsigned long long)nsamples);
 	fprintf(stderr, "[ pcl record: Captured and wrote %.3f MB %s%s%s",

@@ -495,7 +495,7 @@ int record_session__create_file(struct record_session *rs, const char *path,
 	free(attrs);
 	if (err)
 		return err;
-	rs->samples = rs->lost_records = 0;
+	rs->samples = rs->nr_records = rs->lost_chunks = 0;
 	rs->first_time = rs->last_time = 0;
 	rs->track_hits = build_ids;
 	dso_hits__delete(rs->hits);
@@ -537,6 +537,7 @@ static const struct perf_event_attr *attr_of_sample(const struct record_session 
 /* What the file needs to know about a record on its way out. */
 static void note_record(struct record_session *rs, const struct perf_event_header *rec)
 {
+	rs->nr_records++;
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE: {
 		const struct perf_event_attr *attr = attr_of_sample(rs, rec);
@@ -558,7 +559,7 @@ static void note_record(struct record_session *rs, const struct perf_event_heade
 		break;
 	}
 	case PERF_RECORD_LOST:
-		rs->lost_records += ((const struct perf_rec_lost *)rec)->lost;
+		rs->lost_chunks++;
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:

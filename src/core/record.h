@@ -102,7 +102,8 @@ struct record_session {
 	size_t nr_ids;
 
 	uint64_t samples;		/* SAMPLE records written to the current file */
-	uint64_t lost_records;		/* PERF_RECORD_LOST: ring buffer overruns */
+	uint64_t nr_records;		/* every record drained into the current file */
+	uint64_t lost_chunks;		/* PERF_RECORD_LOST records: ring buffer overruns */
 	uint64_t lost_samples;		/* dropped by the kernel (read_format LOST) */
 	uint64_t first_time, last_time;	/* of samples, for SAMPLE_TIME */
 	uint64_t round_bytes;		/* written in the last drain */
