@@ -452,6 +452,7 @@ static int finish_file(struct run *r, struct record_finish *fin)
 	fin->argc = r->argc;
 	fin->argv = r->argv;
 	fin->buildid_all = rec.buildid_all;
+	fin->buildid_cache = !rec.no_buildid_cache;
 	err = record_session__finish_file(&r->rs, fin);
 	if (err)
 		fprintf(stderr, "failed to write '%s': %s\n", rec.output, strerror(-err));

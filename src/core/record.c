@@ -1,5 +1,6 @@
 /* record: the sampling engine (see record.h). */
 #include "core/record.h"
+#include "core/buildid-cache.h"
 #include "core/event-names.h"
 #include "core/evlist.h"
 #include "core/header-features.h"
@@ -676,6 +677,15 @@ int record_session__finish_file(struct record_session *rs, struct record_finish 
 		err = perf_data_writer__flush(w);
 	if (!err && rs->hits)
 		env.nr_dsos = dso_hits__resolve(rs->hits, fin->buildid_all, &env.dsos);
+	if (!err && fin->buildid_cache && env.nr_dsos) {
+		char *dir = build_id_cache__dir();
+
+		/* Best effort, as perf: a cache that cannot be written is no error. */
+		for (size_t i = 0; i < env.nr_dsos; i++)
+			build_id_cache__add(dir, env.dsos[i].filename, env.dsos[i].build_id,
+					    env.dsos[i].build_id_size);
+		free(dir);
+	}
 	fin->raw_bytes = w->raw_size;
 	fin->written_bytes = w->data_size;
 	fin->data_end = w->data_offset + w->data_size;

@@ -144,6 +144,7 @@ struct record_finish {
 	int argc;
 	const char **argv;
 	bool buildid_all;
+	bool buildid_cache;		/* add the DSOs hit to ~/.debug */
 	/* filled in: data bytes before and after compression, and where the
 	 * data ended in the file (its size before the features) */
 	uint64_t raw_bytes, written_bytes, data_end;

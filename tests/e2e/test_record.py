@@ -424,3 +424,23 @@ def test_disk_full(tmp):
         assert "No space left on device" in r.stderr
     finally:
         subprocess.run(["umount", str(mnt)])
+
+
+def test_buildid_cache(tmp):
+    """The DSOs hit land in ~/.debug as perf lays it out; -N leaves it alone."""
+    env = dict(os.environ, HOME=str(tmp))
+    out = str(tmp / "c.data")
+    r = pcl("record", "-q", "-o", out, "--", *burner(100), env=env)
+    assert r.returncode == 0, r.stderr
+    listed = set(perf("buildid-cache", "-l", env=env).stdout.splitlines())
+    ids = perf_clean("buildid-list", "-i", out)
+    # perf's listing leaves out the vDSO, which is cached all the same
+    hit = {l for l in ids.splitlines() if not l.endswith("[vdso]")}
+    assert hit and listed >= hit
+    assert os.path.isfile(tmp / ".debug" / "[kernel.kallsyms]" /
+                          ids.split()[0] / "kallsyms")
+    home2 = tmp / "other"
+    home2.mkdir()
+    env["HOME"] = str(home2)
+    r = pcl("record", "-q", "-N", "-o", out, "--", *burner(50), env=env)
+    assert r.returncode == 0 and not (home2 / ".debug").exists()
