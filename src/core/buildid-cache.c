@@ -133,7 +133,8 @@ int build_id_cache__add(const char *dir, const char *name, const uint8_t *id, in
 	bool kernel = !strcmp(name, "[kernel.kallsyms]"), vdso = !strcmp(name, "[vdso]");
 	int err;
 
-	if (size <= 0 || (!kernel && !vdso && name[0] != '/'))
+	/* Only files have something to keep ("//anon" is anonymous memory). */
+	if (size <= 0 || (!kernel && !vdso && (name[0] != '/' || name[1] == '/')))
 		return -EINVAL;
 	build_id__hex(id, size, hex);
 	entry = xasprintf("%s%s%s/%s", dir, name[0] == '/' ? "" : "/", name, hex);
@@ -164,6 +165,8 @@ int build_id_cache__add(const char *dir, const char *name, const uint8_t *id, in
 		free(dst);
 	}
 	free(file);
+	if (err)
+		rmdir(entry);	/* no half entries */
 	if (!err)
 		err = mkdir_p(link_dir);
 	if (!err) {
