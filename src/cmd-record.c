@@ -681,6 +681,38 @@ static int make_maps(struct cpu_map **cpus, struct thread_map **threads)
 	return 0;
 }
 
+/* Removes the threads that no longer exist, as perf does for -p and -u.
+ * Returns false when none was removed (or none is left). */
+static bool drop_dead_threads(struct thread_map **threads)
+{
+	struct thread_map *old = *threads, *t;
+	int n = 0;
+
+	t = xcalloc(1, sizeof(*t) + (size_t)old->nr * sizeof(t->map[0]));
+	for (int i = 0; i < old->nr; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d", old->map[i].pid);
+		if (access(path, F_OK)) {
+			if (!rec.quiet)
+				fprintf(stderr, "WARNING: Ignored open failure for pid %d\n",
+					old->map[i].pid);
+			continue;
+		}
+		t->map[n].pid = old->map[i].pid;
+		t->map[n].comm = old->map[i].comm ? xstrdup(old->map[i].comm) : NULL;
+		n++;
+	}
+	t->nr = n;
+	if (n == old->nr || !n) {
+		thread_map__delete(t);
+		return false;
+	}
+	thread_map__delete(old);
+	*threads = t;
+	return true;
+}
+
 static void print_summary(struct run *r, const struct record_finish *fin, bool switched)
 {
 	char samples[64] = "";
@@ -741,8 +773,17 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 	/* After the fork: the child must not run our handlers before its exec. */
 	install_signals();
 	record__config(&rec.evlist, &rec.opts);
-	err = record_session__open(&r.rs, &rec.evlist, cpus, threads, &rec.opts, &failed,
-				   &filter_failed);
+	for (;;) {
+		err = record_session__open(&r.rs, &rec.evlist, cpus, threads, &rec.opts, &failed,
+					   &filter_failed);
+		/* Threads of -p/-u that ended since the map was made are dropped. */
+		if (err != -ESRCH || filter_failed ||
+		    !(rec.opts.target.pid || rec.opts.target.uid_str))
+			break;
+		record_session__close(&r.rs);
+		if (!drop_dead_threads(&threads))
+			break;
+	}
 	if (err) {
 		if (filter_failed)
 			fprintf(stderr, "failed to set filter \"%s\" on event %s with %d (%s)\n",

@@ -198,6 +198,11 @@ void evsel__open_strerror(const struct evsel *evsel, int err, bool has_cpu_list,
 		}
 		break;
 	case EOPNOTSUPP:
+		if (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) {
+			snprintf(buf, size, "%s: PMU Hardware or event type doesn't support branch stack sampling.",
+				 evsel->name);
+			return;
+		}
 		if (evsel->attr.sample_period) {
 			snprintf(buf, size, "%s: PMU Hardware doesn't support sampling/overflow-interrupts. Try 'perf stat'",
 				 evsel->name);
