@@ -439,8 +439,11 @@ static int open_file(struct run *r)
 	int err = record_session__create_file(&r->rs, rec.output, rec.comp_level, !rec.no_buildid,
 					      r->have_workload ? r->workload.pid : -1);
 
-	if (err)
-		fprintf(stderr, "failed to create '%s': %s\n", rec.output, strerror(-err));
+	if (err && !r->rs.writer.data_offset)	/* the file itself, not its first records */
+		fprintf(stderr, "failed to open %s : %s\nPerf session creation failed.\n",
+			rec.output, strerror(-err));
+	else if (err)
+		fprintf(stderr, "failed to write perf data, error: %s\n", strerror(-err));
 	return err;
 }
 
