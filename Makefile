@@ -1,14 +1,14 @@
 # pcl — Performance Counters for Linux, rebuilt.  GNU make.
 PREFIX  ?= /usr/local
 CC      ?= cc
-PKGS     = libtraceevent libtracefs libelf libdw libzstd
+PKGS     = libtraceevent libtracefs libelf libdw libzstd liblzma
 STAMP    = build/.deps-stamp
 
 WARN     = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wno-format-nonliteral
 CFLAGS  ?= -O2 -g
 BASEFLAGS = -std=gnu11 $(WARN) -Isrc -D_GNU_SOURCE \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -llzma -lm -lpthread
+LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lpthread
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 LIB_SRC  = $(sort $(wildcard src/core/*.c src/ui/*.c src/util/*.c) $(filter-out src/pcl.c,$(wildcard src/*.c)))

@@ -3,7 +3,7 @@
 # Packages already present are skipped, so re-running is cheap.
 set -e
 PKGS="build-essential pkg-config
-libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev liblzma-dev
+libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev liblzma-dev libiberty-dev
 libcapstone-dev libncurses-dev
 libcmocka-dev python3-pytest
 linux-perf"

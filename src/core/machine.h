@@ -7,6 +7,10 @@
  * binary-searched); each distinct address is resolved once (cached).
  * This is the agreed interface between the perf.data reader and the symbol
  * engine; the implementation may add fields and functions, but keep these.
+ *
+ * Lifetime: the machine owns every thread, map, dso and symbol it ever
+ * created; pointers handed out stay valid until machine__delete(), even
+ * after a map was replaced by an overlapping MMAP or a thread id reused.
  */
 #ifndef PCL_MACHINE_H
 #define PCL_MACHINE_H
@@ -16,7 +20,11 @@
 #include <sys/types.h>
 
 struct symbol {
-	uint64_t start, end;	/* DSO-relative (ELF vaddr / kallsyms address) */
+	/* DSO-relative, [start, end): for ELF files the address space of
+	 * map__map_ip() (file offsets, as perf 6.1: st_value moved by the
+	 * p_vaddr - p_offset of its PT_LOAD); kallsyms addresses for the
+	 * kernel, absolute addresses for JIT maps (perf-PID.map). */
+	uint64_t start, end;
 	const char *name;	/* demangled as perf shows it */
 };
 
@@ -35,11 +43,16 @@ struct map {
 	uint64_t start, end;	/* [start, end) in the address space */
 	uint64_t pgoff;
 	struct dso *dso;
+	uint32_t prot, flags;	/* MMAP2 prot/flags (PROT_EXEC assumed for MMAP) */
+	bool identity;		/* ip is the DSO address (kernel, anon/JIT maps) */
 };
 
 struct thread {
 	pid_t pid, tid;
-	char *comm;		/* current comm; "[unknown]"-style default like perf */
+	pid_t ppid;		/* parent tid from FORK, -1 when unknown */
+	char *comm;		/* current comm; ":TID" until a COMM arrives, like perf */
+	bool comm_set;		/* a COMM (or an inherited one) was seen */
+	bool dead;		/* EXIT seen; kept for late samples, like perf */
 	void *priv;
 };
 
@@ -61,6 +74,11 @@ void machine__delete(struct machine *m);
 
 /* Optional overrides: --kallsyms FILE, --symfs DIR. */
 void machine__set_kallsyms(struct machine *m, const char *path);
+void machine__set_symfs(struct machine *m, const char *dir);
+/* -f: use perf-PID.map files whoever owns them. */
+void machine__set_force(struct machine *m, bool force);
+/* Build-id cache directory (default $PERF_BUILDID_DIR, else ~/.debug). */
+void machine__set_buildid_dir(struct machine *m, const char *dir);
 
 int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec);
 int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid);
@@ -69,25 +87,73 @@ int machine__process_exit(struct machine *m, pid_t pid, pid_t tid);
 int machine__process_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start,
 			  uint64_t len, uint64_t pgoff, const char *filename,
 			  uint8_t cpumode, const uint8_t *build_id, int build_id_size);
+/* MMAP2 with its prot/flags (anon executable maps become perf-PID.map,
+ * data maps do not get JIT symbols); machine__process_mmap() is this with
+ * prot = PROT_EXEC, flags = 0. */
+int machine__process_mmap2(struct machine *m, pid_t pid, pid_t tid, uint64_t start,
+			   uint64_t len, uint64_t pgoff, const char *filename,
+			   uint8_t cpumode, const uint8_t *build_id, int build_id_size,
+			   uint32_t prot, uint32_t flags);
 /* HEADER_BUILD_ID entries: tells which build id a path has. */
 void machine__set_build_id(struct machine *m, const char *filename,
 			   const uint8_t *build_id, int size);
 
 /* Finds (or creates, like perf) the thread. */
 struct thread *machine__findnew_thread(struct machine *m, pid_t pid, pid_t tid);
+/* Finds the thread, or NULL. */
+struct thread *machine__find_thread(struct machine *m, pid_t pid, pid_t tid);
 
 /* Resolves ip in thread's address space for the given cpumode. Returns
- * false when no map covers it (al still filled with thread/level). */
+ * false when no map covers it (al still filled with thread/level).
+ * Marks the DSO as hit. */
 bool machine__resolve(struct machine *m, struct thread *thread, uint8_t cpumode,
 		      uint64_t ip, struct addr_location *al);
 
 /* Symbol covering a DSO-relative address, or NULL. */
 struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
 
-/* "file.c:123" for a DSO-relative address, or NULL (libdw, cached). */
+/* "file.c:123" for a DSO-relative address, or NULL (libdw, cached).
+ * perf prints an unknown srcline as "<dso short name>[<addr in hex>]". */
 const char *dso__srcline(struct dso *dso, uint64_t addr);
 
 /* Every DSO the machine knows, for buildid-list; iterate with the callback. */
 void machine__for_each_dso(struct machine *m, void (*fn)(struct dso *dso, void *arg), void *arg);
+
+/* Fills dso->build_id from the DSO's file (ELF note, or /sys/kernel/notes
+ * for the kernel) when unknown; returns build_id_size (0: none found). */
+int dso__read_build_id(struct machine *m, struct dso *dso);
+
+/* Address -> DSO-relative address through a map (perf's map__map_ip). */
+uint64_t map__map_ip(const struct map *map, uint64_t ip);
+uint64_t map__unmap_ip(const struct map *map, uint64_t addr);
+
+/* Callchains ------------------------------------------------------------ */
+
+/* One resolved frame: ip as perf script prints it, and where it lies. */
+struct callchain_frame {
+	uint64_t ip;
+	struct addr_location al;
+};
+
+/* Walks a PERF_SAMPLE_CALLCHAIN array callee first, the way perf does:
+ * PERF_CONTEXT_* markers switch the cpumode and are not frames (the
+ * walk starts in user mode), at most max_frames frames are kept. An
+ * invalid context marker discards the whole chain (returns 0), as perf.
+ * Returns the number of frames written. */
+int machine__resolve_callchain(struct machine *m, struct thread *thread,
+			       const uint64_t *ips, uint64_t nr,
+			       struct callchain_frame *frames, int max_frames);
+
+/* DWARF unwinding of a --call-graph dwarf sample (x86_64): regs are the
+ * PERF_SAMPLE_REGS_USER values for the bits set in regs_mask (perf reg
+ * order AX BX CX DX SI DI BP SP IP FLAGS CS SS DS ES FS GS R8..R15), stack
+ * the PERF_SAMPLE_STACK_USER bytes (dyn_size of them) copied from SP.
+ * Appends at most max_frames user frames (caller frames at return
+ * address - 1, like perf). Returns the number written, 0 when the sample
+ * has no registers or stack. */
+int machine__unwind(struct machine *m, struct thread *thread,
+		    uint64_t regs_mask, const uint64_t *regs,
+		    const uint8_t *stack, uint64_t stack_size,
+		    struct callchain_frame *frames, int max_frames);
 
 #endif
