@@ -13,6 +13,7 @@ struct pcl_cmd {
 
 int cmd_version(int argc, const char **argv);
 int cmd_evlist(int argc, const char **argv);
+int cmd_script(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 
 extern const struct pcl_cmd pcl_commands[];

@@ -699,23 +699,6 @@ static int handle_user_record(struct perf_session *s, struct perf_event_header *
 		}
 		break;
 	}
-	case PERF_RECORD_ID_INDEX: {
-		struct perf_rec_id_index *ix = (void *)rec;
-
-		for (uint64_t i = 0; i < ix->nr; i++) {
-			uint64_t idx = ix->entries[i].idx;
-
-			if (idx < (uint64_t)s->evlist.nr_entries) {
-				struct evsel *e = s->evlist.first;
-
-				while (e && (uint64_t)e->idx != idx)
-					e = e->next;
-				if (e)
-					id_hash_insert(s, ix->entries[i].id, e);
-			}
-		}
-		break;
-	}
 	case PERF_RECORD_HEADER_BUILD_ID: {
 		struct perf_rec_build_id *b = (void *)rec;
 		struct perf_header *h = &s->header;
