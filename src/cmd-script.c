@@ -37,6 +37,7 @@ struct script {
 	struct machine *machine;
 	bool dump;
 	bool show_task, show_mmap;
+	bool header, full_header;	/* --header, -I */
 	struct name_list comms, syms;
 	struct name_list pids, tids;
 	bool cpu_filter;
@@ -322,6 +323,13 @@ static void update_machine(struct script *sc, const struct perf_event_header *re
 	}
 }
 
+static int script_attr(struct perf_tool *tool, struct perf_session *s, struct evsel *evsel)
+{
+	struct script *sc = (struct script *)tool;
+
+	return script_config__add_event(&sc->cfg, s, evsel) < 0 ? -2 : 0;
+}
+
 static int script_record(struct perf_tool *tool, struct perf_session *s,
 			 const struct perf_event_header *rec, struct perf_sample *sample,
 			 struct evsel *evsel, uint64_t off)
@@ -372,10 +380,14 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 	case PERF_RECORD_HEADER_BUILD_ID:
 		update_machine(sc, rec);
 		break;
-	case PERF_RECORD_HEADER_ATTR:
-		if (script_config__add_event(&sc->cfg, s, s->evlist.last) < 0)
-			return -2;
+	case PERF_RECORD_HEADER_FEATURE: {
+		uint64_t feat = ((const struct perf_rec_feature *)(const void *)rec)->feat_id;
+
+		/* a pipe's header arrives piecewise */
+		if (sc->header && feat < HEADER_LAST_FEATURE)
+			header_print_feature(stdout, s, (int)feat, sc->full_header);
 		break;
+	}
 	default:
 		break;
 	}
@@ -402,6 +414,8 @@ int cmd_script(int argc, const char **argv)
 			   "and -field to remove."),
 		OPT_BOOLEAN(0, "header", &o.header, "Show data header."),
 		OPT_BOOLEAN(0, "header-only", &o.header_only, "Show only data header."),
+		OPT_BOOLEAN('I', "show-info", &sc.full_header,
+			    "display extended information from perf.data file"),
 		OPT_BOOLEAN('G', "hide-call-graph", &o.hide_callgraph,
 			    "When printing symbols do not display call chain"),
 		OPT_INTEGER(0, "max-stack", &o.max_stack,
@@ -410,7 +424,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "show-task-events", &sc.show_task,
 			    "Show the fork/comm/exit events"),
 		OPT_BOOLEAN(0, "show-mmap-events", &sc.show_mmap, "Show the mmap events"),
-		OPT_STRING(0, "comms", &o.comms, "comm[,comm...]",
+		OPT_STRING('c', "comms", &o.comms, "comm[,comm...]",
 			   "only display events for these comms"),
 		OPT_STRING(0, "pids", &o.pids, "pid[,pid...]",
 			   "only consider symbols in these pids"),
@@ -476,7 +490,8 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 	if (o.header || o.header_only) {
-		header_print(stdout, sc.session, false);
+		sc.header = true;
+		header_print(stdout, sc.session, sc.full_header);
 		if (o.header_only)
 			goto out;
 	}
@@ -512,6 +527,7 @@ int cmd_script(int argc, const char **argv)
 	/* output is meant for pipes into awk and flame graph tools: buffer it */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	sc.tool.record = script_record;
+	sc.tool.attr = script_attr;
 	sc.tool.ordered = true;
 	ret = perf_session__process(sc.session, &sc.tool);
 	fflush(stdout);

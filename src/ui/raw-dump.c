@@ -3,6 +3,7 @@
 #include "util/util.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -183,7 +184,7 @@ static void cpu_list(FILE *fp, const uint16_t *cpus, size_t n)
 
 static void dump_cpu_map(FILE *fp, const struct perf_rec_cpu_map *m)
 {
-	size_t body = m->header.size - sizeof(*m);
+	size_t body = m->header.size - offsetof(struct perf_rec_cpu_map, data);
 	uint16_t cpus[4096];
 	size_t n = 0;
 
@@ -411,9 +412,29 @@ static void dump_user_record(FILE *fp, const struct perf_event_header *rec)
 	case PERF_RECORD_HEADER_BUILD_ID:
 		break;		/* perf prints nothing more (and no newline) */
 	case PERF_RECORD_FINISHED_ROUND:
-	case PERF_RECORD_EVENT_UPDATE:
 		fputc('\n', fp);
 		break;
+	case PERF_RECORD_EVENT_UPDATE: {
+		const struct perf_rec_event_update *u = (const void *)rec;
+		size_t n = rec->size - sizeof(*u);
+
+		fprintf(fp, "\n... id:    %" PRIu64 "\n", u->id);
+		if (u->type == 0) {
+			fprintf(fp, "... unit:  %.*s\n", (int)strnlen((const char *)u->data, n), u->data);
+		} else if (u->type == 1 && n >= 8) {
+			double scale;
+
+			memcpy(&scale, u->data, 8);
+			fprintf(fp, "... scale: %f\n", scale);
+		} else if (u->type == 2) {
+			fprintf(fp, "... name:  %.*s\n", (int)strnlen((const char *)u->data, n), u->data);
+		} else if (u->type == 3) {
+			fputs("... ", fp);
+		} else {
+			fputs("... unknown type\n", fp);
+		}
+		break;
+	}
 	case PERF_RECORD_ID_INDEX: {
 		const struct perf_rec_id_index *ix = (const void *)rec;
 
