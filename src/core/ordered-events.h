@@ -1,0 +1,61 @@
+/* ordered-events: puts kernel records from several per-CPU ring buffers back
+ * into time order.
+ *
+ * perf record drains every buffer once per pass and then writes a
+ * FINISHED_ROUND.  A record of round N+1 may be older than one of round N,
+ * but never older than anything seen before round N started.  So at each
+ * FINISHED_ROUND we deliver everything up to the newest timestamp of the
+ * previous round, and keep the rest.  Records are copied into reference-
+ * counted chunks; memory is bounded by max_bytes (beyond it the oldest half
+ * is delivered early, with a count of what may come out of order).
+ */
+#ifndef PCL_ORDERED_EVENTS_H
+#define PCL_ORDERED_EVENTS_H
+
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct oe_chunk;
+
+struct oe_event {
+	uint64_t timestamp;
+	uint64_t seq;		/* arrival order breaks timestamp ties */
+	uint64_t file_offset;
+	struct perf_event_header *rec;
+	struct oe_chunk *chunk;
+};
+
+struct ordered_events;
+typedef int (*oe_deliver_fn)(struct ordered_events *oe, const struct oe_event *ev, void *arg);
+
+struct ordered_events {
+	struct oe_event *pending;
+	size_t nr, alloc;
+	size_t sorted;		/* pending[0..sorted) is in order */
+	struct oe_chunk *cur, *spare;
+	size_t bytes;		/* record bytes held */
+	size_t max_bytes;
+	uint64_t seq;
+	uint64_t max_timestamp;	/* newest queued so far */
+	uint64_t next_flush;	/* a round flush delivers up to here */
+	uint64_t last_flush;	/* newest delivered */
+	uint64_t nr_unordered;	/* arrived older than last_flush */
+	oe_deliver_fn deliver;
+	void *arg;
+};
+
+void ordered_events__init(struct ordered_events *oe, oe_deliver_fn deliver, void *arg);
+void ordered_events__exit(struct ordered_events *oe);
+
+/* Queues a copy of rec.  May deliver early when over max_bytes.  Returns
+ * what a delivery returned (non-zero stops). */
+int ordered_events__queue(struct ordered_events *oe, const struct perf_event_header *rec,
+			  uint64_t timestamp, uint64_t file_offset);
+
+/* FINISHED_ROUND: delivers up to the previous round's newest timestamp. */
+int ordered_events__flush_round(struct ordered_events *oe);
+/* End of input: delivers everything. */
+int ordered_events__flush_all(struct ordered_events *oe);
+
+#endif

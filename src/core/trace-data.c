@@ -1,0 +1,201 @@
+/* trace-data: tracing data blob -> libtraceevent handle. */
+#include "core/trace-data.h"
+#include "util/util.h"
+
+#include <byteswap.h>
+#include <event-parse.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+
+static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+struct tcur {
+	const char *start, *p, *end;
+	bool swap;
+	const char *err;
+};
+
+static bool t_need(struct tcur *c, uint64_t n, const char *what)
+{
+	if (c->err)
+		return false;
+	if ((uint64_t)(c->end - c->p) < n) {
+		c->err = what;
+		return false;
+	}
+	return true;
+}
+
+static uint32_t t_u32(struct tcur *c, const char *what)
+{
+	uint32_t v;
+
+	if (!t_need(c, 4, what))
+		return 0;
+	memcpy(&v, c->p, 4);
+	c->p += 4;
+	return c->swap ? bswap_32(v) : v;
+}
+
+static uint64_t t_u64(struct tcur *c, const char *what)
+{
+	uint64_t v;
+
+	if (!t_need(c, 8, what))
+		return 0;
+	memcpy(&v, c->p, 8);
+	c->p += 8;
+	return c->swap ? bswap_64(v) : v;
+}
+
+/* A NUL-terminated string in place; NULL when it runs off the end. */
+static const char *t_str(struct tcur *c, const char *what)
+{
+	const char *s = c->p, *nul;
+
+	if (c->err)
+		return NULL;
+	nul = memchr(c->p, 0, (size_t)(c->end - c->p));
+	if (!nul) {
+		c->err = what;
+		return NULL;
+	}
+	c->p = nul + 1;
+	return s;
+}
+
+/* A counted blob copied out NUL-terminated (libtraceevent wants strings). */
+static char *t_blob(struct tcur *c, uint64_t size, const char *what)
+{
+	char *b;
+
+	if (!t_need(c, size, what))
+		return NULL;
+	b = xmalloc(size + 1);
+	memcpy(b, c->p, size);
+	b[size] = 0;
+	c->p += size;
+	return b;
+}
+
+static void parse_formats(struct tep_handle *tep, struct tcur *c, const char *sys)
+{
+	uint32_t count = t_u32(c, "truncated event format count");
+
+	for (uint32_t i = 0; i < count && !c->err; i++) {
+		uint64_t size = t_u64(c, "truncated event format size");
+		char *fmt = t_blob(c, size, "event format runs past the tracing data");
+
+		/* an event libtraceevent cannot parse is skipped, as perf does */
+		if (fmt)
+			tep_parse_event(tep, fmt, size, sys);
+		free(fmt);
+	}
+}
+
+struct tep_handle *trace_data__parse(const void *buf, size_t size, const char **err,
+				     size_t *err_off)
+{
+	struct tcur c = { buf, buf, (const char *)buf + size, false, NULL };
+	struct tep_handle *tep;
+	const char *version, *name;
+	uint8_t big_endian, long_size;
+	uint32_t page_size, nr_sys;
+	uint64_t len;
+	char *blob;
+	bool host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	double ver;
+
+	if (size < sizeof(magic) || memcmp(buf, magic, sizeof(magic))) {
+		*err = "bad tracing data magic";
+		*err_off = 0;
+		return NULL;
+	}
+	c.p += sizeof(magic);
+	version = t_str(&c, "truncated tracing data version");
+	if (!t_need(&c, 2, "truncated tracing data header"))
+		goto bad;
+	big_endian = (uint8_t)c.p[0];
+	long_size = (uint8_t)c.p[1];
+	c.p += 2;
+	c.swap = big_endian != host_big;
+	page_size = t_u32(&c, "truncated tracing data header");
+	if (c.err)
+		goto bad;
+	ver = strtod(version, NULL);
+
+	tep = tep_alloc();
+	if (!tep) {
+		*err = "out of memory";
+		*err_off = 0;
+		return NULL;
+	}
+	tep_set_file_bigendian(tep, big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, host_big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, long_size);
+	tep_set_page_size(tep, (int)page_size);
+
+	name = t_str(&c, "truncated header_page");
+	if (!name || strcmp(name, "header_page")) {
+		c.err = c.err ? c.err : "header_page missing";
+		goto bad_tep;
+	}
+	len = t_u64(&c, "truncated header_page");
+	blob = t_blob(&c, len, "header_page runs past the tracing data");
+	if (blob)
+		tep_parse_header_page(tep, blob, len, long_size);
+	free(blob);
+
+	name = t_str(&c, "truncated header_event");
+	if (!name || strcmp(name, "header_event")) {
+		c.err = c.err ? c.err : "header_event missing";
+		goto bad_tep;
+	}
+	len = t_u64(&c, "truncated header_event");
+	if (!t_need(&c, len, "header_event runs past the tracing data"))
+		goto bad_tep;
+	c.p += len;
+
+	parse_formats(tep, &c, "ftrace");
+	nr_sys = t_u32(&c, "truncated system count");
+	for (uint32_t i = 0; i < nr_sys && !c.err; i++) {
+		const char *sys = t_str(&c, "truncated system name");
+
+		if (sys)
+			parse_formats(tep, &c, sys);
+	}
+	if (c.err)
+		goto bad_tep;
+
+	len = t_u32(&c, "truncated kallsyms size");
+	blob = t_blob(&c, len, "kallsyms run past the tracing data");
+	if (blob && len)
+		tep_parse_kallsyms(tep, blob);
+	free(blob);
+
+	len = t_u32(&c, "truncated printk formats size");
+	blob = t_blob(&c, len, "printk formats run past the tracing data");
+	if (blob && len)
+		tep_parse_printk_formats(tep, blob);
+	free(blob);
+
+	if (ver >= 0.6 && c.p < c.end) {
+		len = t_u64(&c, "truncated saved cmdlines size");
+		blob = t_blob(&c, len, "saved cmdlines run past the tracing data");
+		if (blob && len)
+			tep_parse_saved_cmdlines(tep, blob);
+		free(blob);
+	}
+	if (c.err)
+		goto bad_tep;
+	return tep;
+
+bad_tep:
+	tep_free(tep);
+bad:
+	*err = c.err;
+	*err_off = (size_t)(c.p - c.start);
+	return NULL;
+}
