@@ -512,7 +512,8 @@ static int deliver(struct perf_session *s, const struct perf_event_header *rec,
 		struct perf_event_attr none = { 0 };
 
 		perf_sample__parse(&none, rec, &sample, &why);
-		sample.time = 0;
+		sample.time = 0;	/* what perf shows for tool records */
+		sample.cpu = 0;
 	}
 	return s->tool->record(s->tool, s, rec, &sample, evsel, file_offset);
 }
@@ -636,6 +637,7 @@ static int process_compressed(struct perf_session *s, const struct perf_event_he
 static int handle_user_record(struct perf_session *s, struct perf_event_header *rec,
 			      uint64_t off, struct input *in)
 {
+	struct evsel *evsel;
 	char *herr = NULL;
 	int ret;
 
@@ -659,8 +661,11 @@ static int handle_user_record(struct perf_session *s, struct perf_event_header *
 			da = perf_header__add_attr(&s->header, &attr, ids, nr);
 			free(ids);
 		}
-		add_event(s, da);
-		break;
+		ret = deliver(s, rec, off);
+		if (ret)
+			return ret;
+		evsel = add_event(s, da);
+		return s->tool->attr ? s->tool->attr(s->tool, s, evsel) : 0;
 	}
 	case PERF_RECORD_HEADER_FEATURE: {
 		struct perf_rec_feature *f = (void *)rec;
@@ -687,32 +692,15 @@ static int handle_user_record(struct perf_session *s, struct perf_event_header *
 	}
 	case PERF_RECORD_EVENT_UPDATE: {
 		struct perf_rec_event_update *u = (void *)rec;
-		struct evsel *evsel = id_hash_find(s, u->id);
+		struct evsel *target = id_hash_find(s, u->id);
 
-		if (!evsel && s->evlist.nr_entries == 1)
-			evsel = s->evlist.first;
-		if (evsel && u->type == 2) {	/* NAME */
+		if (!target && s->evlist.nr_entries == 1)
+			target = s->evlist.first;
+		if (target && u->type == 2) {	/* NAME */
 			size_t n = rec->size - sizeof(*u);
 
-			free(evsel->name);
-			evsel->name = xstrndup((const char *)u->data, n);
-		}
-		break;
-	}
-	case PERF_RECORD_ID_INDEX: {
-		struct perf_rec_id_index *ix = (void *)rec;
-
-		for (uint64_t i = 0; i < ix->nr; i++) {
-			uint64_t idx = ix->entries[i].idx;
-
-			if (idx < (uint64_t)s->evlist.nr_entries) {
-				struct evsel *e = s->evlist.first;
-
-				while (e && (uint64_t)e->idx != idx)
-					e = e->next;
-				if (e)
-					id_hash_insert(s, ix->entries[i].id, e);
-			}
+			free(target->name);
+			target->name = xstrndup((const char *)u->data, n);
 		}
 		break;
 	}

@@ -38,6 +38,9 @@ struct perf_tool {
 	int (*record)(struct perf_tool *tool, struct perf_session *session,
 		      const struct perf_event_header *rec, struct perf_sample *sample,
 		      struct evsel *evsel, uint64_t file_offset);
+	/* A pipe's HEADER_ATTR added evsel (after the record was delivered,
+	 * so that a dump still sees the events before it).  Optional. */
+	int (*attr)(struct perf_tool *tool, struct perf_session *session, struct evsel *evsel);
 	bool ordered;		/* deliver kernel records in time order */
 };
 

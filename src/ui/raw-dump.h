@@ -1,0 +1,23 @@
+/* raw-dump: perf's -D/--dump-raw-trace view of a record: the offset, a hex
+ * and ASCII dump, the timestamp, and the decoded "PERF_RECORD_*" line with
+ * the type's details (samples: callchain, registers, stack, read values). */
+#ifndef PCL_RAW_DUMP_H
+#define PCL_RAW_DUMP_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/session.h"
+
+void raw_dump_record(FILE *fp, struct perf_session *s, const struct perf_event_header *rec,
+		     const struct perf_sample *sample, struct evsel *evsel, uint64_t file_offset);
+
+/* What follows "PERF_RECORD_<TYPE>" for a kernel record (perf's
+ * perf_event__fprintf details; samples get their dump). */
+void raw_dump_details(FILE *fp, const struct perf_event_header *rec,
+		      const struct perf_sample *sample, const struct evsel *evsel);
+
+/* perf's x86 register names ("AX", "FLAGS", "R15", "XMM0"). */
+const char *raw_dump_reg_name(int idx);
+
+#endif
