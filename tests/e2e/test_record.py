@@ -53,6 +53,14 @@ def burner(ms=300):
 
 # --- perf reads pcl files ------------------------------------------------
 
+def test_pcl_script_matches_perf_script_on_pcl_files(tmp):
+    for args in (["-g"], ["-z"], ["-e", "sched:sched_switch", "-a"]):
+        path, _ = record(tmp, *args, "--", *burner(100))
+        ours = pcl("script", "-i", path)
+        assert ours.returncode == 0, ours.stderr
+        assert ours.stdout == perf_clean("script", "-i", path), args
+
+
 def test_perf_reads_pcl_file_without_warnings(tmp):
     path, r = record(tmp, "--", *burner())
     assert re.search(r"\[ pcl record: Woken up \d+ times to write data \]", r.stderr)
@@ -353,6 +361,10 @@ def test_killed_recording_keeps_whole_records(tmp):
         p, n = p + s, n + 1
     assert len(raw) - p < 65536
     assert 82 in types and 9 in types      # FINISHED_INIT and samples made it
+    # pcl's reader walks such a file to its end
+    r = pcl("script", "-i", out)
+    assert r.returncode == 0 and "burner" in r.stdout
+    assert "data size in the header is 0" in r.stderr
 
 
 # --- exit status and errors ------------------------------------------------
