@@ -602,9 +602,9 @@ static int record_loop(struct run *r)
 		    record_session__file_size(rs) >= rec.switch_size)
 			switch_requested = 1;
 		if (switch_requested && !done) {
-			switch_requested = 0;
 			struct record_finish fin = { 0 };
 
+			switch_requested = 0;
 			err = switch_output(r, false, &fin);
 			if (err)
 				break;

@@ -498,7 +498,6 @@ int record_session__create_file(struct record_session *rs, const char *path,
 		return err;
 	rs->samples = rs->nr_records = rs->lost_chunks = 0;
 	rs->first_time = rs->last_time = 0;
-	rs->track_hits = build_ids;
 	dso_hits__delete(rs->hits);
 	rs->hits = build_ids ? dso_hits__new() : NULL;
 	err = synthesize(rs, workload_pid);
@@ -602,7 +601,6 @@ long record_session__drain(struct record_session *rs)
 		err = perf_data_writer__write_uncompressed(&rs->writer, &round, sizeof(round));
 	if (!err && rs->writing)
 		err = perf_data_writer__flush(&rs->writer);
-	rs->round_bytes = (uint64_t)total;
 	return err ? err : total;
 }
 

@@ -95,7 +95,6 @@ struct record_session {
 	struct perf_data_writer writer;
 	bool writing;
 	struct dso_hits *hits;
-	bool track_hits;		/* build ids wanted */
 
 	/* id -> event, for samples of several events */
 	struct { uint64_t id; struct evsel *evsel; } *id_map;
@@ -106,7 +105,6 @@ struct record_session {
 	uint64_t lost_chunks;		/* PERF_RECORD_LOST records: ring buffer overruns */
 	uint64_t lost_samples;		/* dropped by the kernel (read_format LOST) */
 	uint64_t first_time, last_time;	/* of samples, for SAMPLE_TIME */
-	uint64_t round_bytes;		/* written in the last drain */
 };
 
 /*

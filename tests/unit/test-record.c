@@ -171,10 +171,6 @@ static void cycles_falls_back_to_cpu_clock(void **state)
 	assert_false(record__fallback(el.first, ENOENT));
 }
 
-struct counter {
-	int records;
-};
-
 static void live_session_samples_itself(void **state)
 {
 	struct record_session rs;
