@@ -795,6 +795,8 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 			print_open_error(failed, err);
 		goto out_kill;
 	}
+	if (rec.verbose && r.rs.fallback_msg[0])
+		fprintf(stderr, "Warning:\n%s\n", r.rs.fallback_msg);
 	if (rec.verbose) {
 		evlist__for_each(&rec.evlist, e)
 			fprintf(stderr, "%s: opened on %d cpus x %d threads\n", e->name,

@@ -227,20 +227,21 @@ void record__config(struct evlist *evlist, const struct record_opts *opts)
 	}
 }
 
-bool record__can_profile_kernel(void)
+static int paranoid_level(void)
 {
-	char *s;
-	int level;
+	char *s = read_file_str("/proc/sys/kernel/perf_event_paranoid");
+	int level = s ? atoi(s) : 2;
 
-	if (geteuid() == 0)
-		return true;
-	s = read_file_str("/proc/sys/kernel/perf_event_paranoid");
-	level = s ? atoi(s) : 2;
 	free(s);
-	return level <= 1;
+	return level;
 }
 
-bool record__fallback(struct evsel *e, int err)
+bool record__can_profile_kernel(void)
+{
+	return geteuid() == 0 || paranoid_level() <= 1;
+}
+
+bool record__fallback(struct evsel *e, int err, char *msg, size_t size)
 {
 	char *name;
 
@@ -254,6 +255,8 @@ bool record__fallback(struct evsel *e, int err)
 		e->name = name;
 		e->attr.exclude_kernel = 1;
 		e->attr.exclude_hv = 1;
+		snprintf(msg, size, "kernel.perf_event_paranoid=%d, trying to fall back to excluding "
+			 "kernel and hypervisor  samples", paranoid_level());
 		return true;
 	}
 	if (err != ENOENT && err != ENODEV && err != EOPNOTSUPP && err != ENXIO &&
@@ -261,6 +264,8 @@ bool record__fallback(struct evsel *e, int err)
 		return false;
 	if (e->attr.type != PERF_TYPE_HARDWARE || e->attr.config != PERF_COUNT_HW_CPU_CYCLES)
 		return false;
+	snprintf(msg, size, "The %s event is not supported, trying to fall back to cpu-clock-ticks",
+		 e->name);
 	e->attr.type = PERF_TYPE_SOFTWARE;
 	e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	name = event_name_for_attr(&e->attr);
@@ -271,15 +276,15 @@ bool record__fallback(struct evsel *e, int err)
 
 /* --- opening and mapping --- */
 
-static int open_with_fallbacks(struct evsel *e, const struct cpu_map *cpus,
-			       const struct thread_map *threads)
+static int open_with_fallbacks(struct record_session *rs, struct evsel *e,
+			       const struct cpu_map *cpus, const struct thread_map *threads)
 {
 	for (;;) {
 		int err = evsel__open(e, cpus, threads);
 
 		if (!err)
 			return 0;
-		if (record__fallback(e, -err))
+		if (record__fallback(e, -err, rs->fallback_msg, sizeof(rs->fallback_msg)))
 			continue;
 		/* Precise levels the PMU lacks: step down like perf. */
 		if (e->precise_max && e->attr.precise_ip && (err == -EOPNOTSUPP || err == -EINVAL)) {
@@ -380,7 +385,7 @@ int record_session__open(struct record_session *rs, struct evlist *evlist,
 	*filter_failed = false;
 	evlist__for_each(evlist, e) {
 		/* A member of a group only opens with its leader. */
-		err = open_with_fallbacks(e, cpus, threads);
+		err = open_with_fallbacks(rs, e, cpus, threads);
 		if (err) {
 			*failed = e;
 			return err;

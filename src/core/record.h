@@ -75,8 +75,9 @@ void record__config(struct evlist *evlist, const struct record_opts *opts);
 /* perf's fallbacks after a failed open: a hardware cycles event the machine
  * lacks becomes cpu-clock (keeping its modifiers); an event refused for
  * watching the kernel (perf_event_paranoid) watches user space only.
- * Returns true when it changed something worth another try. */
-bool record__fallback(struct evsel *evsel, int err);
+ * Returns true when it changed something worth another try, with perf's
+ * explanation in msg. */
+bool record__fallback(struct evsel *evsel, int err, char *msg, size_t size);
 
 /* Whether this user may sample the kernel (root, or perf_event_paranoid <= 1). */
 bool record__can_profile_kernel(void);
@@ -99,6 +100,8 @@ struct record_session {
 	/* id -> event, for samples of several events */
 	struct { uint64_t id; struct evsel *evsel; } *id_map;
 	size_t nr_ids;
+
+	char fallback_msg[256];		/* the last fallback taken at open, "" if none */
 
 	uint64_t samples;		/* SAMPLE records written to the current file */
 	uint64_t nr_records;		/* every record drained into the current file */

@@ -163,12 +163,15 @@ static void callgraph_modes(void **state)
 static void cycles_falls_back_to_cpu_clock(void **state)
 {
 	parse("cycles:P");
-	assert_false(record__fallback(el.first, EACCES + 1000));
-	assert_true(record__fallback(el.first, ENOENT));
+	char msg[256] = "";
+
+	assert_false(record__fallback(el.first, EACCES + 1000, msg, sizeof(msg)));
+	assert_true(record__fallback(el.first, ENOENT, msg, sizeof(msg)));
+	assert_string_equal(msg, "The cycles:P event is not supported, trying to fall back to cpu-clock-ticks");
 	assert_int_equal(el.first->attr.type, PERF_TYPE_SOFTWARE);
 	assert_int_equal(el.first->attr.config, PERF_COUNT_SW_CPU_CLOCK);
 	/* Not a cycles event any more: no second fallback. */
-	assert_false(record__fallback(el.first, ENOENT));
+	assert_false(record__fallback(el.first, ENOENT, msg, sizeof(msg)));
 }
 
 static void live_session_samples_itself(void **state)
