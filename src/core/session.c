@@ -629,7 +629,8 @@ static int process_compressed(struct perf_session *s, const struct perf_event_he
 		done += h.size;
 		ret = process_record(s, (struct perf_event_header *)aligned, off, NULL);
 	}
-	memmove(s->decomp, s->decomp + done, s->decomp_len - done);
+	if (done && done < s->decomp_len)
+		memmove(s->decomp, s->decomp + done, s->decomp_len - done);
 	s->decomp_len -= done;
 	return ret;
 }
