@@ -483,7 +483,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING(0, "symfs", &o.symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
 		OPT_BOOLEAN(0, "show-kernel-path", &o.show_kernel_path,
-			    "Show the path of [kernel.kallsyms]"),
+			    "Show the path of [kernel.kallsyms] (accepted, no effect)"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
 		OPT_END(),
@@ -502,7 +502,6 @@ int cmd_script(int argc, const char **argv)
 	sc.cfg.max_stack = o.max_stack;
 	sc.cfg.use_callchain = !o.hide_callgraph;
 	sc.cfg.dump = sc.dump;
-	sc.cfg.show_kernel_path = o.show_kernel_path;
 	if (o.comms)
 		list_parse(&sc.comms, o.comms);
 	if (o.pids)
