@@ -105,6 +105,12 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool);
 struct evsel *perf_session__evsel_by_id(struct perf_session *s, uint64_t id);
 struct session_event *perf_session__event(struct perf_session *s, const struct evsel *evsel);
 
+/* Feeds a COMM/FORK/EXIT/MMAP/MMAP2/HEADER_BUILD_ID record into the
+ * address-space model (others are ignored). */
+void perf_session__feed_machine(struct machine *m, const struct perf_event_header *rec);
+/* Tells the machine the build ids of the header's table. */
+void perf_session__machine_build_ids(struct perf_session *s, struct machine *m);
+
 /* perf's name for an attr when the file names none ("cpu-clock", "sched:sched_switch"). */
 char *perf_session__attr_name(struct perf_session *s, const struct perf_event_attr *attr);
 
