@@ -25,7 +25,7 @@ def unified(a, b):
 # Differences that come from the symbol engine (src/core/machine.h), not
 # from the reader: a frame both tools print at the same address with the
 # same layout, but named differently, in one of these known ways.
-_FRAME = re.compile(r"^\s*([0-9a-f]+) (\S+)(?: \((.*?)\))?( \(inlined\))?$")
+_FRAME = re.compile(r"^\s*([0-9a-f]+) (\S+)(?: \((.*)\))?$")
 
 
 def symbol_engine_gap(perf_line, pcl_line):
@@ -36,7 +36,8 @@ def symbol_engine_gap(perf_line, pcl_line):
     kernel = len(p.group(1)) == 16 and p.group(1).startswith("ffff")
     if kernel and "[unknown]" in names:
         return "kernel text outside the _text map (init text) resolved differently"
-    if any("@plt" in n for n in names) or p.group(4) or q.group(4):
+    inlined = perf_line.endswith(" (inlined)") or pcl_line.endswith(" (inlined)")
+    if any("@plt" in n for n in names) or inlined:
         return "PLT entries / inlined expansion of PLT frames named differently"
     return None
 
