@@ -375,6 +375,24 @@ static int default_max_stack(void)
 	return v > 0 ? v : 127;
 }
 
+/* perf's end-of-run warnings about what the recording lost or we skipped */
+static void warn_about_losses(const struct session_stats *st)
+{
+	uint64_t samples = st->nr_records[PERF_RECORD_SAMPLE] + st->total_lost_samples;
+
+	if (st->nr_records[PERF_RECORD_LOST])
+		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\n"
+			"Check IO/CPU overload!\n\n", (unsigned long long)st->nr_events,
+			(unsigned long long)st->nr_records[PERF_RECORD_LOST]);
+	if (samples && (double)st->total_lost_samples / (double)samples > 0.05)
+		fprintf(stderr, "Warning:\nProcessed %llu samples and lost %3.2f%%!\n\n",
+			(unsigned long long)samples,
+			100.0 * (double)st->total_lost_samples / (double)samples);
+	if (st->nr_unknown)
+		fprintf(stderr, "Warning:\nSkipped %llu records of unknown type.\n\n",
+			(unsigned long long)st->nr_unknown);
+}
+
 struct script_opts {
 	const char *input, *fields, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms;
 	const char *symfs;
@@ -505,9 +523,7 @@ int cmd_script(int argc, const char **argv)
 	sc.tool.ordered = true;
 	ret = perf_session__process(sc.session, &sc.tool);
 	fflush(stdout);
-	if (sc.session->stats.nr_unknown)
-		fprintf(stderr, "Warning: %llu records of unknown type were skipped.\n",
-			(unsigned long long)sc.session->stats.nr_unknown);
+	warn_about_losses(&sc.session->stats);
 	if (ret == -2) {
 		ret = 255;
 	} else if (ret < 0) {

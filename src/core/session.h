@@ -52,10 +52,11 @@ struct session_event {
 };
 
 struct session_stats {
+	uint64_t nr_events;		/* every record read, of any type */
 	uint64_t nr_records[PERF_RECORD_HEADER_MAX];
 	uint64_t nr_unknown;		/* records of unknown type, skipped */
 	uint64_t nr_unknown_id;		/* samples whose id matches no event */
-	uint64_t nr_lost, nr_lost_samples;
+	uint64_t total_lost_samples;	/* summed from LOST_SAMPLES records */
 	uint64_t nr_unordered;
 	uint64_t nr_bad_samples;
 };
