@@ -13,6 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct cpu_map;
+struct thread_map;
+struct cgroup;
+
 /* Tool events are measured by pcl itself, not the kernel (perf's "Tool event"). */
 enum tool_event {
 	TOOL_NONE = 0,
@@ -68,6 +72,9 @@ struct evsel {
 	uint64_t *ids;
 	int nr_cpus, nr_threads;
 	bool supported;		/* false when the kernel refused it (<not supported>) */
+	const struct cpu_map *cpus;		/* what the fds were opened on (borrowed) */
+	const struct thread_map *threads;
+	struct cgroup *cgrp;	/* -G: count only inside this cgroup, or NULL */
 
 	struct evsel *next;
 };
