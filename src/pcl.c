@@ -11,6 +11,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "buildid-list", cmd_buildid_list, "List the buildids in a perf.data file" },
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
 	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
+	{ "report",	cmd_report,	"Read perf.data (created by perf record) and display the profile" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },
 	{ "version",	cmd_version,	"Display the version of pcl" },
 	{ NULL, NULL, NULL },
