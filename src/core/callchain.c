@@ -226,13 +226,21 @@ static uint32_t dso_rank(struct cc_resolver *r, const struct dso *dso)
 	return rank_get(r, dso);
 }
 
-static void frame_set_keys(struct cc_frame *f, enum chain_key key)
+/* What perf's match_chain compares: the source line (srcline key), the
+ * name of an inlined function, the symbol, else the address; the tag in
+ * key1's low bits keeps the kinds apart (DSO pointers are aligned). */
+enum { KEY_ADDR = 0, KEY_SYM = 1, KEY_STRING = 2 };
+
+static void frame_set_keys(struct cc_frame *f, enum chain_key key, struct strset *strings)
 {
 	if (key == CCKEY_SRCLINE && f->srcline) {
-		f->key1 = 2;
+		f->key1 = KEY_STRING;
 		f->key2 = (uintptr_t)f->srcline;
+	} else if (key != CCKEY_ADDRESS && f->sym && f->inlined) {
+		f->key1 = KEY_STRING;
+		f->key2 = (uintptr_t)strset_intern(strings, f->sym->name);
 	} else if (key != CCKEY_ADDRESS && f->sym) {
-		f->key1 = (uintptr_t)f->dso | 1;
+		f->key1 = (uintptr_t)f->dso | KEY_SYM;
 		f->key2 = (uintptr_t)f->sym;
 	} else {
 		f->key1 = (uintptr_t)f->dso;
@@ -285,7 +293,7 @@ static const struct cc_frame *frame_intern(struct cc_resolver *r, struct cc_fram
 		if (frame_equal(r->frames[i], tmpl))
 			return r->frames[i];
 	tmpl->dso_order = dso_rank(r, tmpl->dso);
-	frame_set_keys(tmpl, r->param->key);
+	frame_set_keys(tmpl, r->param->key, r->strings);
 	f = arena_alloc(&r->arena, sizeof(*f));
 	*f = *tmpl;
 	r->frames[i] = f;
@@ -480,32 +488,18 @@ static void add_unwound(struct callchain_cursor *c, struct cc_resolver *r, struc
 	n = machine__unwind(r->machine, thread, sample->user_regs.mask, sample->user_regs.regs,
 			    sample->user_stack.data, sample->user_stack.dyn_size, r->max_stack,
 			    r->unwound, max);
-	/* Frames come callee first; inlined functions of one address stay
-	 * innermost first even in caller order, as perf appends them. */
-	for (int k = 0; k < n;) {
-		int start, end;
+	/* Frames come callee first (inlined functions innermost first); perf
+	 * reverses the lot, inline lists included, for caller order. */
+	for (int k = 0; k < n; k++) {
+		const struct callchain_frame *u =
+			&r->unwound[r->param->order == ORDER_CALLEE ? k : n - 1 - k];
+		struct cc_frame f = { .ip = u->ip, .dso = u->al.dso, .sym = u->al.sym,
+				      .inlined = u->inlined };
 
-		if (r->param->order == ORDER_CALLEE) {
-			start = k;
-			for (end = k + 1; end < n && r->unwound[end].ip == r->unwound[start].ip; end++)
-				;
-		} else {
-			end = n - k;
-			for (start = end - 1; start > 0 && r->unwound[start - 1].ip == r->unwound[end - 1].ip;
-			     start--)
-				;
-		}
-		for (int i = start; i < end; i++) {
-			const struct callchain_frame *u = &r->unwound[i];
-			struct cc_frame f = { .ip = u->ip, .dso = u->al.dso, .sym = u->al.sym,
-					      .inlined = u->inlined };
-
-			if (r->param->key != CCKEY_FUNCTION && u->al.dso)
-				f.srcline = u->srcline ? strset_intern(r->strings, u->srcline) :
-					    frame_srcline(r, u->al.dso, u->al.sym, u->al.addr);
-			cursor_add(c, r, frame_intern(r, &f));
-		}
-		k += end - start;
+		if (r->param->key != CCKEY_FUNCTION && u->al.dso)
+			f.srcline = u->srcline ? strset_intern(r->strings, u->srcline) :
+				    frame_srcline(r, u->al.dso, u->al.sym, u->al.addr);
+		cursor_add(c, r, frame_intern(r, &f));
 	}
 }
 
@@ -697,16 +691,17 @@ const struct callchain_node *callchain_node__run_end(const struct callchain_node
 /* perf's input order of siblings: by the compared key, largest first. */
 static int key_order(const struct cc_frame *a, const struct cc_frame *b)
 {
-	if (a->key1 == 2 && b->key1 == 2)
+	uint64_t x, y;
+
+	if (a->key1 == KEY_STRING && b->key1 == KEY_STRING)
 		return -strcmp((const char *)(uintptr_t)a->key2, (const char *)(uintptr_t)b->key2);
+	if (a->sym && b->sym && (a->inlined || b->inlined))
+		return -strcmp(a->sym->name, b->sym->name);
 	if (a->dso_order != b->dso_order)
 		return a->dso_order > b->dso_order ? -1 : 1;
-	{
-		uint64_t x = (a->key1 & 1) && (b->key1 & 1) ? a->sym->start : a->ip;
-		uint64_t y = (a->key1 & 1) && (b->key1 & 1) ? b->sym->start : b->ip;
-
-		return x > y ? -1 : x < y;
-	}
+	x = (a->key1 & KEY_SYM) && (b->key1 & KEY_SYM) ? a->sym->start : a->ip;
+	y = (a->key1 & KEY_SYM) && (b->key1 & KEY_SYM) ? b->sym->start : b->ip;
+	return x > y ? -1 : x < y;
 }
 
 static int graph_cmp(const void *pa, const void *pb)

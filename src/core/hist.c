@@ -1,6 +1,7 @@
 /* hist: histogram entries, their totals and output order (see hist.h). */
 #include "core/hist.h"
 #include "core/evsel.h"
+#include "util/rbtree.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -189,6 +190,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 			.dso = f->dso,
 			.sym = f->sym,
 			.ip = f->ip,	/* perf keeps the absolute address here */
+			.inlined = f->inlined,
 			.parent = c->parent,
 			.trace = s->trace,
 			.cpu = s->cpu,
@@ -373,10 +375,10 @@ static int value_cmp(const struct hist_entry *a, const struct hist_entry *b, enu
 	return 0;
 }
 
-static int output_cmp(const void *pa, const void *pb)
+/* perf's hist_entry__sort: the output sort keys only.  Not always
+ * transitive (equal Children compare by depth only within a thread). */
+static int output_order(const struct hist_entry *a, const struct hist_entry *b)
 {
-	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
-	const struct hist_entry *b = *(const struct hist_entry *const *)pb;
 	const struct hist_layout *l = &a->hists->opts->layout;
 	int ret;
 
@@ -390,8 +392,50 @@ static int output_cmp(const void *pa, const void *pb)
 		if (ret)
 			return ret;
 	}
-	/* perf inserts in identity order; later equals go after */
-	return hist_layout__cmp(l, a, b);
+	return 0;
+}
+
+static int identity_cmp(const void *pa, const void *pb)
+{
+	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
+	const struct hist_entry *b = *(const struct hist_entry *const *)pb;
+
+	return hist_layout__cmp(&a->hists->opts->layout, a, b);
+}
+
+struct out_node {
+	struct rb_node rb;
+	struct hist_entry *he;
+};
+
+/*
+ * perf walks its entries in identity order and inserts each into a
+ * red-black tree (equal ones to the right).  As the comparison is not
+ * always transitive, the output depends on that tree's shape, so the
+ * same insertion is done here.
+ */
+static void sort_for_output(struct hist_entry **v, size_t n)
+{
+	struct out_node *nodes = xmalloc((n ? n : 1) * sizeof(*nodes));
+	struct rb_root root = { NULL };
+	size_t k = 0;
+
+	qsort(v, n, sizeof(*v), identity_cmp);
+	for (size_t i = 0; i < n; i++) {
+		struct rb_node **link = &root.node, *parent = NULL;
+
+		nodes[i].he = v[i];
+		while (*link) {
+			struct out_node *it = (struct out_node *)*link;
+
+			parent = *link;
+			link = output_order(v[i], it->he) < 0 ? &parent->left : &parent->right;
+		}
+		rb_insert(&root, &nodes[i].rb, parent, link);
+	}
+	for (struct rb_node *nd = rb_first(&root); nd; nd = rb_next(nd))
+		v[k++] = ((struct out_node *)nd)->he;
+	free(nodes);
 }
 
 void hists__output_resort(struct hists *h)
@@ -415,5 +459,5 @@ void hists__output_resort(struct hists *h)
 		}
 	}
 	h->nr_sorted = n;
-	qsort(h->sorted, n, sizeof(*h->sorted), output_cmp);
+	sort_for_output(h->sorted, n);
 }

@@ -46,6 +46,7 @@ struct hist_entry {
 	const char *trace;		/* interned, with the trace key */
 	int32_t cpu;
 	char level;			/* 'k', '.', 'H' ... as [k] [.] */
+	bool inlined;			/* sym is an inlined function (DWARF stacks) */
 	bool filtered;			/* a --comm/--dso/... filter hides it */
 	struct he_stat stat;		/* Self */
 	struct he_stat stat_acc;	/* Children */

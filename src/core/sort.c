@@ -18,11 +18,6 @@ static uint64_t mix(uint64_t h)
 	return h;
 }
 
-static int cmp_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? -1 : a > b;
-}
-
 /* Absent things sort after present ones. */
 static int cmp_null(const void *a, const void *b)
 {
@@ -97,12 +92,21 @@ static uint64_t dso_hash(const struct hist_entry *he)
 
 /* --- symbol --------------------------------------------------------------- */
 
+/* perf compares addresses by the sign of their difference, so one in the
+ * upper half sorts before a small one. */
+static int cmp_addr(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return d < 0 ? -1 : d > 0;
+}
+
 static int sym_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
 	int ret;
 
 	if (!a->sym && !b->sym)
-		return cmp_u64(a->ip, b->ip);
+		return cmp_addr(a->ip, b->ip);
 	ret = dso_cmp(a, b);
 	if (ret)
 		return ret;
@@ -110,9 +114,17 @@ static int sym_cmp(const struct hist_entry *a, const struct hist_entry *b)
 		return cmp_null(a->sym, b->sym);
 	if (a->sym == b->sym)
 		return 0;
+	/* inlined functions (of DWARF stacks) are told apart by name */
+	if (a->inlined || b->inlined) {
+		ret = strcmp(a->sym->name, b->sym->name);
+		if (ret)
+			return ret;
+		if (a->sym->start <= b->sym->end && a->sym->end >= b->sym->start)
+			return 0;
+	}
 	if (a->sym->start != b->sym->start)
-		return cmp_u64(a->sym->start, b->sym->start);
-	return cmp_u64(a->sym->end, b->sym->end);
+		return cmp_addr(a->sym->start, b->sym->start);
+	return cmp_addr(a->sym->end, b->sym->end);
 }
 
 static int sym_sort(const struct hist_entry *a, const struct hist_entry *b)
@@ -127,8 +139,8 @@ static int sym_print(const struct hist_entry *he, char *buf, size_t size, unsign
 	int n = snprintf(buf, size, "[%c] ", he->level);
 
 	if (he->sym)
-		n += snprintf(buf + n, size - n, "%.*s", width > 4 ? (int)width - 4 : 0,
-			      he->sym->name);
+		n += snprintf(buf + n, size - n, "%.*s%s", width > 4 ? (int)width - 4 : 0,
+			      he->sym->name, he->inlined ? " (inlined)" : "");
 	else
 		n += snprintf(buf + n, size - n, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, he->ip);
 	return n;
@@ -138,7 +150,8 @@ static uint64_t sym_hash(const struct hist_entry *he)
 {
 	if (!he->sym)
 		return mix(he->ip);
-	return mix(dso_name_hash(he->dso) ^ mix(he->sym->start) ^ he->sym->end);
+	/* by name: an inlined function equals another symbol of its name */
+	return mix(dso_name_hash(he->dso) ^ mix(strset_hash(he->sym->name, strlen(he->sym->name))));
 }
 
 /* --- parent --------------------------------------------------------------- */
