@@ -1,5 +1,6 @@
 /* callchain: resolving stacks and folding them into tries (see callchain.h). */
 #include "core/callchain.h"
+#include "core/srcline-text.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -302,29 +303,25 @@ static const struct cc_frame *frame_intern(struct cc_resolver *r, struct cc_fram
 }
 
 /* What perf 6.1 keeps as a call-graph entry's source line (only for the
- * address and srcline keys): "file:line", else "??:0" for the srcline
- * key, "+offset" or "dso[addr]" for the address key. */
+ * address and srcline keys): "file:line"; unknown, nothing for the
+ * srcline key, "+offset" or "dso[addr]" for the address key. */
 static const char *frame_srcline(struct cc_resolver *r, struct dso *dso, struct symbol *sym,
 				 uint64_t addr)
 {
 	const char *line;
-	char buf[64];
-	size_t n;
+	char buf[512];
 
 	if (!dso || r->param->key == CCKEY_FUNCTION)
 		return NULL;
-	line = dso__srcline(dso, addr);
-	if (!line)
-		return strset_intern(r->strings, "??:0");
-	/* dso__srcline() answers "dso[addr]" when addr2line knows nothing */
-	n = strlen(dso->short_name);
-	if (strncmp(line, dso->short_name, n) || line[n] != '[')
+	line = srcline_known(dso, addr);
+	if (line)
 		return strset_intern(r->strings, line);
 	if (r->param->key != CCKEY_ADDRESS)
-		return strset_intern(r->strings, "??:0");
-	if (!sym)
-		return strset_intern(r->strings, line);
-	snprintf(buf, sizeof(buf), "+%" PRIu64, addr - sym->start);
+		return NULL;
+	if (sym)
+		snprintf(buf, sizeof(buf), "+%" PRIu64, addr - sym->start);
+	else
+		srcline_unknown(buf, sizeof(buf), dso, addr);
 	return strset_intern(r->strings, buf);
 }
 

@@ -1,6 +1,7 @@
 /* hist: histogram entries, their totals and output order (see hist.h). */
 #include "core/hist.h"
 #include "core/evsel.h"
+#include "core/srcline-text.h"
 #include "util/rbtree.h"
 #include "util/util.h"
 
@@ -148,23 +149,22 @@ static struct hist_entry *findnew(struct hists *h, struct hist_entry *tmpl, bool
 	return he;
 }
 
-/* perf's srcline of an entry: its address's line, "??:0" when the
- * DWARF has no line there, else "sym+offset" or "dso[addr]". */
+/* perf's srcline of an entry: its address's line, else "sym+offset"
+ * (decimal) or "dso[addr]"; "??:0" without a map. */
 static const char *entry_srcline(struct hists *h, struct dso *dso, struct symbol *sym, uint64_t ip)
 {
 	const char *line;
-	size_t n;
 	char buf[512];
 
 	if (!dso)
 		return strset_intern(h->strings, "??:0");
-	line = dso__srcline(dso, ip);
-	if (!line)
-		return strset_intern(h->strings, "??:0");
-	n = strlen(dso->short_name);
-	if (!sym || strncmp(line, dso->short_name, n) || line[n] != '[')
+	line = srcline_known(dso, ip);
+	if (line)
 		return strset_intern(h->strings, line);
-	snprintf(buf, sizeof(buf), "%s+%" PRIu64, sym->name, ip - sym->start);
+	if (sym)
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, sym->name, ip - sym->start);
+	else
+		srcline_unknown(buf, sizeof(buf), dso, ip);
 	return strset_intern(h->strings, buf);
 }
 
