@@ -630,6 +630,7 @@ int cmd_report(int argc, const char **argv)
 	evlist__for_each(&r.session->evlist, pos) {
 		struct hists *h = report__hists(&r, pos);
 
+		hists__collapse(h);
 		if (r.hopts.event_group && h->leader != h)
 			hists__link_group(h->leader, h, (int)(pos->idx - h->leader->evsel->idx));
 	}

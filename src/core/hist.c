@@ -6,6 +6,7 @@
 #include "util/util.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,25 @@ static void stat_add_cpumode(struct he_stat *st, uint8_t cpumode, uint64_t perio
 	}
 }
 
+static struct hist_entry *node_entry(const struct rb_node *n, size_t off)
+{
+	return (struct hist_entry *)(void *)((char *)n - off);
+}
+
+/* perf's insertion into an entry tree: smaller identity to the left. */
+static void tree_insert(struct rb_root *root, struct hist_entry *he, size_t off)
+{
+	struct rb_node **link = &root->node, *parent = NULL;
+	struct rb_node *node = (struct rb_node *)(void *)((char *)he + off);
+
+	while (*link) {
+		parent = *link;
+		link = hist_layout__cmp(&he->hists->opts->layout, he, node_entry(parent, off)) < 0 ?
+		       &parent->left : &parent->right;
+	}
+	rb_insert(root, node, parent, link);
+}
+
 static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tmpl)
 {
 	struct hist_entry *he = arena_alloc(&h->arena, sizeof(*he));
@@ -119,6 +139,9 @@ static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tm
 		table_grow(h);
 	table_insert(h, he);
 	h->nr_entries++;
+	tree_insert(h->is_collapsed ? &h->collapsed : &h->in, he,
+		    h->is_collapsed ? offsetof(struct hist_entry, rb_collapsed) :
+				      offsetof(struct hist_entry, rb_in));
 	return he;
 }
 
@@ -249,6 +272,19 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 				       s->period);
 	if (h->opts->cumulate && s->cursor)
 		add_cumulative(h, s, he);
+}
+
+void hists__collapse(struct hists *h)
+{
+	const struct hist_layout *l = &h->opts->layout;
+	const size_t in_off = offsetof(struct hist_entry, rb_in);
+
+	if (h->is_collapsed || !l->need_collapse)
+		return;
+	for (struct rb_node *nd = rb_first(&h->in); nd; nd = rb_next(nd))
+		tree_insert(&h->collapsed, node_entry(nd, in_off),
+			    offsetof(struct hist_entry, rb_collapsed));
+	h->is_collapsed = true;
 }
 
 /* --- groups --------------------------------------------------------------- */
@@ -395,14 +431,6 @@ static int output_order(const struct hist_entry *a, const struct hist_entry *b)
 	return 0;
 }
 
-static int identity_cmp(const void *pa, const void *pb)
-{
-	const struct hist_entry *a = *(const struct hist_entry *const *)pa;
-	const struct hist_entry *b = *(const struct hist_entry *const *)pb;
-
-	return hist_layout__cmp(&a->hists->opts->layout, a, b);
-}
-
 struct out_node {
 	struct rb_node rb;
 	struct hist_entry *he;
@@ -414,34 +442,37 @@ struct out_node {
  * always transitive, the output depends on that tree's shape, so the
  * same insertion is done here.
  */
-static void sort_for_output(struct hist_entry **v, size_t n)
+static void sort_for_output(struct hists *h)
 {
-	struct out_node *nodes = xmalloc((n ? n : 1) * sizeof(*nodes));
+	struct out_node *nodes = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*nodes));
 	struct rb_root root = { NULL };
-	size_t k = 0;
+	size_t off = h->is_collapsed ? offsetof(struct hist_entry, rb_collapsed) :
+				       offsetof(struct hist_entry, rb_in);
+	size_t n = 0;
 
-	qsort(v, n, sizeof(*v), identity_cmp);
-	for (size_t i = 0; i < n; i++) {
+	for (struct rb_node *nd = rb_first(h->is_collapsed ? &h->collapsed : &h->in); nd;
+	     nd = rb_next(nd), n++) {
+		struct hist_entry *he = node_entry(nd, off);
 		struct rb_node **link = &root.node, *parent = NULL;
 
-		nodes[i].he = v[i];
+		nodes[n].he = he;
 		while (*link) {
 			struct out_node *it = (struct out_node *)*link;
 
 			parent = *link;
-			link = output_order(v[i], it->he) < 0 ? &parent->left : &parent->right;
+			link = output_order(he, it->he) < 0 ? &parent->left : &parent->right;
 		}
-		rb_insert(&root, &nodes[i].rb, parent, link);
+		rb_insert(&root, &nodes[n].rb, parent, link);
 	}
+	n = 0;
 	for (struct rb_node *nd = rb_first(&root); nd; nd = rb_next(nd))
-		v[k++] = ((struct out_node *)nd)->he;
+		h->sorted[n++] = ((struct out_node *)nd)->he;
 	free(nodes);
 }
 
 void hists__output_resort(struct hists *h)
 {
-	size_t n = 0;
-
+	hists__collapse(h);
 	h->stats.total_period = h->stats.total_non_filtered_period = 0;
 	memset(h->col_len, 0, sizeof(h->col_len));
 	free(h->sorted);
@@ -455,9 +486,8 @@ void hists__output_resort(struct hists *h)
 				h->stats.total_non_filtered_period += he->stat.period;
 				calc_col_len(h, he);
 			}
-			h->sorted[n++] = he;
 		}
 	}
-	h->nr_sorted = n;
-	sort_for_output(h->sorted, n);
+	h->nr_sorted = h->nr_entries;
+	sort_for_output(h);
 }

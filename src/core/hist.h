@@ -21,6 +21,7 @@
 #include "core/callchain.h"
 #include "core/machine.h"
 #include "core/sort.h"
+#include "util/rbtree.h"
 #include "util/strset.h"
 
 struct evsel;
@@ -35,6 +36,8 @@ struct hist_entry {
 	struct hists *hists;
 	struct hist_entry *next;	/* hash chain */
 	uint64_t hash;
+	/* perf's entry trees, whose shapes decide the order of equals */
+	struct rb_node rb_in, rb_collapsed;
 	/* the keys, as the first sample of the entry resolved them */
 	struct thread *thread;
 	const char *comm;		/* interned; the thread's comm then */
@@ -84,6 +87,9 @@ struct hists {
 	struct callchain_store *store;
 	struct hist_entry **table;	/* hash of entries */
 	size_t table_cap, nr_entries;
+	struct rb_root in;		/* entries in identity order, as created */
+	struct rb_root collapsed;	/* ... re-inserted (keys that collapse) */
+	bool is_collapsed;
 	struct hist_entry **sorted;	/* after output_resort */
 	size_t nr_sorted;
 	struct hists_stats stats;
@@ -112,6 +118,10 @@ struct hists *hists__new(const struct hist_opts *opts, struct evsel *evsel,
 void hists__delete(struct hists *h);
 
 void hists__add_sample(struct hists *h, const struct hist_sample *s);
+
+/* perf's collapse pass: re-sorts entries when a key needs it (comm,
+ * srcline).  Call once after the last sample, before linking groups. */
+void hists__collapse(struct hists *h);
 
 /* --group: member's entries become pairs of the leader's (adding empty
  * leader entries for those only the member has). */

@@ -372,10 +372,15 @@ static int parse_list(struct hist_layout *l, const char *list, bool output, char
 			ret = -1;
 			break;
 		}
-		if (output)
+		if (output) {
 			add_output(l, f, NULL);
-		else
+		} else {
 			add_sort(l, f);
+			l->has_parent |= f->col == HISTC_PARENT && f->is_key;
+			/* comm and srcline entries are merged again by name */
+			l->need_collapse |= f->is_key && (f->col == HISTC_COMM ||
+							  f->col == HISTC_SRCLINE);
+		}
 	}
 	free(copy);
 	return ret;
@@ -445,12 +450,8 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		if (!f->is_key)
 			continue;
 		l->keys[l->nr_keys++] = f;
-		l->has_sym |= f->col == HISTC_SYMBOL;
-		l->has_dso |= f->col == HISTC_DSO;
-		l->has_parent |= f->col == HISTC_PARENT;
 		l->has_srcline |= f->col == HISTC_SRCLINE;
 		l->has_trace |= f->col == HISTC_TRACE;
-		l->has_comm |= f->col == HISTC_COMM;
 	}
 	return 0;
 }

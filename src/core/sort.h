@@ -81,7 +81,9 @@ struct hist_layout {
 	int nr_sorts;
 	const struct hist_field *keys[HIST_MAX_FIELDS];	/* identity */
 	int nr_keys;
-	bool has_sym, has_dso, has_parent, has_srcline, has_trace, has_comm;
+	bool has_srcline, has_trace;	/* shown or sorted by */
+	/* perf's hists__has() flags: set by -s (or the default order) only */
+	bool has_parent, need_collapse;
 };
 
 struct sort_setup {
