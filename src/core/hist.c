@@ -421,6 +421,8 @@ static int output_order(const struct hist_entry *a, const struct hist_entry *b)
 	for (int i = 0; i < l->nr_sorts; i++) {
 		const struct hist_field *f = l->sorts[i];
 
+		if (hist_layout__elided(l, f))
+			continue;
 		if (f->is_key)
 			ret = f->sort ? f->sort(a, b) : f->cmp(a, b);
 		else

@@ -495,6 +495,14 @@ void hist_layout__elide(struct hist_layout *l, const char *const only[HISTC_NR_C
 		l->fields[i].elide = false;
 }
 
+bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f)
+{
+	for (int i = 0; i < l->nr_fields; i++)
+		if (l->fields[i].field == f)
+			return l->fields[i].elide;
+	return false;
+}
+
 int hist_layout__cmp(const struct hist_layout *l, const struct hist_entry *a,
 		     const struct hist_entry *b)
 {

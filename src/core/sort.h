@@ -107,6 +107,9 @@ void hist_layout__cancel_cumulate(struct hist_layout *l);
  * index HISTC_COMM/DSO/SYMBOL -> the filter's only value, or NULL. */
 void hist_layout__elide(struct hist_layout *l, const char *const only[HISTC_NR_COLS]);
 
+/* An elided column does not sort the output either (perf). */
+bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f);
+
 /* The default sort order perf uses for the file. */
 const char *sort_default_order(bool tracepoints_only);
 
