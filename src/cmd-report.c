@@ -527,18 +527,20 @@ int cmd_report(int argc, const char **argv)
 		      "options.\n#\n", stdout);
 	}
 
-	/* what the file has decides the defaults, as in perf */
-	sample_type = combined_sample_type(r.session);
+	/* what the file has decides the defaults, as in perf; a pipe has told
+	 * nothing yet, so it gets call graphs but not --children */
+	sample_type = r.session->is_pipe ? 0 : combined_sample_type(r.session);
 	r.hopts.cumulate = o.children != 0;
-	if (!(sample_type & PERF_SAMPLE_CALLCHAIN) && !r.session->is_pipe) {
-		r.hopts.cumulate = false;
-	} else if (!o.call_graph_set && r.hopts.cc.mode != CHAIN_NONE) {
-		r.hopts.use_callchain = true;
-	}
 	if (o.inverted)
 		r.hopts.cc.order = ORDER_CALLER;
 	if (r.hopts.cumulate && !r.hopts.cc.order_set)
 		r.hopts.cc.order = ORDER_CALLER;
+	if ((sample_type & PERF_SAMPLE_CALLCHAIN) || r.session->is_pipe) {
+		if (!o.call_graph_set && r.hopts.cc.mode != CHAIN_NONE)
+			r.hopts.use_callchain = true;
+	}
+	if (!(sample_type & PERF_SAMPLE_CALLCHAIN))
+		r.hopts.cumulate = false;
 	if (o.sort_order && strstr(o.sort_order, "ipc"))
 		usage_with_options(report_usage, opts);
 	if (o.sort_order && strstr(o.sort_order, "symbol"))
