@@ -644,22 +644,24 @@ static struct callchain_node *add_child(struct callchain_store *s, struct callch
 	return c;
 }
 
-void callchain_root__append(struct callchain_store *s, struct callchain_root *root,
-			    const struct cc_frame *const *frames, uint32_t nr, uint64_t period)
+struct callchain_node *callchain_root__append(struct callchain_store *s,
+					      struct callchain_root *root,
+					      const struct cc_frame *const *frames, uint32_t nr,
+					      uint64_t period)
 {
 	struct callchain_node *node = &root->node;
 
 	if (!nr)
-		return;
+		return NULL;
 	for (uint32_t i = 0; i < nr; i++) {
 		struct callchain_node *c = find_child(s, node, frames[i]);
 
 		node = c ? c : add_child(s, node, frames[i]);
 	}
-	node->hit += period;
-	node->count++;
+	callchain_node__add(node, period);
 	if (nr > root->max_depth)
 		root->max_depth = nr;
+	return node;
 }
 
 static void finalize_node(struct callchain_node *n)

@@ -144,9 +144,19 @@ void callchain_store__exit(struct callchain_store *s);
 
 struct callchain_root *callchain_root__new(struct callchain_store *s);
 
-/* Appends frames[0..nr) with period.  nr == 0 appends nothing. */
-void callchain_root__append(struct callchain_store *s, struct callchain_root *root,
-			    const struct cc_frame *const *frames, uint32_t nr, uint64_t period);
+/* Appends frames[0..nr) with period; returns the node the stack ends at
+ * (NULL when nr == 0: nothing appended).  Adding another period to that
+ * node later (callchain_node__add) is the same as appending again. */
+struct callchain_node *callchain_root__append(struct callchain_store *s,
+					      struct callchain_root *root,
+					      const struct cc_frame *const *frames, uint32_t nr,
+					      uint64_t period);
+
+static inline void callchain_node__add(struct callchain_node *n, uint64_t period)
+{
+	n->hit += period;
+	n->count++;
+}
 
 /* Computes children_hit/children_count of every node (after appending). */
 void callchain_root__finalize(struct callchain_root *root);

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void memo_release(struct hists *h);
+
 struct hists *hists__new(const struct hist_opts *opts, struct evsel *evsel,
 			 struct strset *strings, struct callchain_store *store)
 {
@@ -30,6 +32,7 @@ void hists__delete(struct hists *h)
 {
 	if (!h)
 		return;
+	memo_release(h);
 	free(h->table);
 	free(h->sorted);
 	free(h->members);
@@ -145,17 +148,11 @@ static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tm
 	return he;
 }
 
-/* perf's hists__findnew_entry: self samples count in Self (and in the
+/* A sample's share of an entry: self samples count in Self (and in the
  * callchain total), every sample in Children. */
-static struct hist_entry *findnew(struct hists *h, struct hist_entry *tmpl, bool self,
-				  uint64_t period, uint8_t cpumode)
+static void account(struct hists *h, struct hist_entry *he, bool self, uint64_t period,
+		    uint8_t cpumode)
 {
-	struct hist_entry *he;
-
-	tmpl->hash = hist_layout__hash(&h->opts->layout, tmpl);
-	he = table_find(h, tmpl, tmpl->hash);
-	if (!he)
-		he = entry_new(h, tmpl);
 	if (self) {
 		stat_add(&he->stat, period);
 		stat_add_cpumode(&he->stat, cpumode, period);
@@ -169,6 +166,19 @@ static struct hist_entry *findnew(struct hists *h, struct hist_entry *tmpl, bool
 		stat_add(&he->stat_acc, period);
 		stat_add_cpumode(&he->stat_acc, cpumode, period);
 	}
+}
+
+/* perf's hists__findnew_entry. */
+static struct hist_entry *findnew(struct hists *h, struct hist_entry *tmpl, bool self,
+				  uint64_t period, uint8_t cpumode)
+{
+	struct hist_entry *he;
+
+	tmpl->hash = hist_layout__hash(&h->opts->layout, tmpl);
+	he = table_find(h, tmpl, tmpl->hash);
+	if (!he)
+		he = entry_new(h, tmpl);
+	account(h, he, self, period, cpumode);
 	return he;
 }
 
@@ -191,10 +201,47 @@ static const char *entry_srcline(struct hists *h, struct dso *dso, struct symbol
 	return strset_intern(h->strings, buf);
 }
 
+/*
+ * Samples with the same stack (and everything else that decides their
+ * entries) land in the same entries and trie nodes; a direct-mapped memo
+ * of recent stacks replays them without resolving entries again.
+ */
+#define MEMO_SLOTS 4096
+
+struct memo_target {
+	struct hist_entry *he;
+	struct callchain_node *leaf;	/* where the stack ended in he's trie */
+	uint8_t cpumode;
+};
+
+struct stack_memo {
+	uint64_t hash;
+	struct hist_entry key;		/* the sample's own entry template */
+	uint8_t cpumode;
+	const struct cc_frame **frames;
+	uint32_t nr_frames;
+	struct memo_target *targets;	/* [0]: the sample's own entry */
+	uint32_t nr_targets, alloc_targets;
+};
+
+
+static void record_target(struct memo_record *rec, struct hist_entry *he,
+			  struct callchain_node *leaf, uint8_t cpumode)
+{
+	if (!rec)
+		return;
+	if (rec->nr == rec->alloc) {
+		rec->alloc = rec->alloc ? rec->alloc * 2 : 32;
+		rec->v = xrealloc(rec->v, rec->alloc * sizeof(*rec->v));
+	}
+	rec->v[rec->nr++] = (struct memo_target){ he, leaf, cpumode };
+}
+
 /* With --children every distinct function of the stack gets the sample
  * in its Children total, with the part of the stack from it onwards as
  * its callchain (perf's cumulative entries). */
-static void add_cumulative(struct hists *h, const struct hist_sample *s, struct hist_entry *self)
+static void add_cumulative(struct hists *h, const struct hist_sample *s, struct hist_entry *self,
+			   struct memo_record *rec)
 {
 	const struct callchain_cursor *c = s->cursor;
 	struct hist_entry *seen_stack[64], **seen = seen_stack;
@@ -219,6 +266,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 			.cpu = s->cpu,
 			.filtered = s->filtered,
 		};
+		struct callchain_node *leaf = NULL;
 		struct hist_entry *he;
 		bool dup = false;
 
@@ -230,19 +278,86 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		tmpl.level = level;
 		if (h->opts->layout.has_srcline)
 			tmpl.srcline = entry_srcline(h, f->dso, f->sym, f->ip);
+		tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
 		/* recursion: a function counts once per sample */
 		for (uint32_t k = 0; k < nr_seen && !dup; k++)
-			dup = !hist_layout__cmp(&h->opts->layout, seen[k], &tmpl);
+			dup = seen[k]->hash == tmpl.hash &&
+			      !hist_layout__cmp(&h->opts->layout, seen[k], &tmpl);
 		if (dup)
 			continue;
 		he = findnew(h, &tmpl, false, s->period, cpumode);
 		seen[nr_seen++] = he;
 		if (he->callchain)
-			callchain_root__append(h->store, he->callchain, c->frames + i, c->nr - i,
-					       s->period);
+			leaf = callchain_root__append(h->store, he->callchain, c->frames + i,
+						      c->nr - i, s->period);
+		record_target(rec, he, leaf, cpumode);
 	}
 	if (seen != seen_stack)
 		free(seen);
+}
+
+static uint64_t memo_hash(const struct hist_entry *k, uint8_t cpumode,
+			  const struct callchain_cursor *c)
+{
+	uint64_t h = k->ip ^ ((uintptr_t)k->thread << 7) ^ ((uintptr_t)k->comm << 13) ^
+		     ((uintptr_t)k->sym << 17) ^ (uint64_t)(uint32_t)k->cpu ^
+		     ((uintptr_t)k->trace << 3) ^ cpumode;
+
+	for (uint32_t i = 0; i < c->nr; i++)
+		h = (h ^ (uintptr_t)c->frames[i]) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+static bool memo_match(const struct stack_memo *m, uint64_t hash, const struct hist_entry *k,
+		       uint8_t cpumode, const struct callchain_cursor *c)
+{
+	return m->frames && m->hash == hash && m->cpumode == cpumode && m->nr_frames == c->nr &&
+	       m->key.thread == k->thread && m->key.comm == k->comm && m->key.dso == k->dso &&
+	       m->key.sym == k->sym && m->key.ip == k->ip && m->key.parent == k->parent &&
+	       m->key.trace == k->trace && m->key.cpu == k->cpu && m->key.level == k->level &&
+	       m->key.filtered == k->filtered &&
+	       !memcmp(m->frames, c->frames, c->nr * sizeof(*c->frames));
+}
+
+static void memo_replay(struct hists *h, const struct stack_memo *m, uint64_t period)
+{
+	for (uint32_t i = 0; i < m->nr_targets; i++) {
+		const struct memo_target *t = &m->targets[i];
+
+		account(h, t->he, i == 0, period, t->cpumode);
+		if (t->leaf)
+			callchain_node__add(t->leaf, period);
+	}
+}
+
+static void memo_store(struct stack_memo *m, uint64_t hash, const struct hist_entry *k,
+		       uint8_t cpumode, const struct callchain_cursor *c,
+		       const struct memo_record *rec)
+{
+	free(m->frames);
+	m->hash = hash;
+	m->key = *k;
+	m->cpumode = cpumode;
+	m->nr_frames = c->nr;
+	m->frames = xmalloc((c->nr ? c->nr : 1) * sizeof(*m->frames));
+	memcpy(m->frames, c->frames, c->nr * sizeof(*c->frames));
+	if (m->alloc_targets < rec->nr) {
+		m->alloc_targets = rec->nr;
+		m->targets = xrealloc(m->targets, rec->nr * sizeof(*m->targets));
+	}
+	memcpy(m->targets, rec->v, rec->nr * sizeof(*rec->v));
+	m->nr_targets = rec->nr;
+}
+
+static void memo_release(struct hists *h)
+{
+	for (size_t i = 0; h->memo && i < MEMO_SLOTS; i++) {
+		free(h->memo[i].frames);
+		free(h->memo[i].targets);
+	}
+	free(h->memo);
+	free(h->memo_rec.v);
+	h->memo = NULL;
 }
 
 void hists__add_sample(struct hists *h, const struct hist_sample *s)
@@ -259,19 +374,37 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		.level = s->level,
 		.filtered = s->filtered,
 	};
+	struct memo_record *rec = s->cursor ? &h->memo_rec : NULL;
+	struct stack_memo *slot = NULL;
+	struct callchain_node *leaf = NULL;
 	struct hist_entry *he;
+	uint64_t hash = 0;
 
-	if (h->opts->layout.has_srcline)
-		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
-	he = findnew(h, &tmpl, true, s->period, s->cpumode);
 	h->stats.nr_samples++;
 	if (!s->filtered)
 		h->stats.nr_non_filtered_samples++;
+	if (rec) {
+		if (!h->memo)
+			h->memo = xcalloc(MEMO_SLOTS, sizeof(*h->memo));
+		hash = memo_hash(&tmpl, s->cpumode, s->cursor);
+		slot = &h->memo[hash % MEMO_SLOTS];
+		if (memo_match(slot, hash, &tmpl, s->cpumode, s->cursor)) {
+			memo_replay(h, slot, s->period);
+			return;
+		}
+		rec->nr = 0;
+	}
+	if (h->opts->layout.has_srcline)
+		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
+	he = findnew(h, &tmpl, true, s->period, s->cpumode);
 	if (he->callchain && s->cursor)
-		callchain_root__append(h->store, he->callchain, s->cursor->frames, s->cursor->nr,
-				       s->period);
+		leaf = callchain_root__append(h->store, he->callchain, s->cursor->frames,
+					      s->cursor->nr, s->period);
+	record_target(rec, he, leaf, s->cpumode);
 	if (h->opts->cumulate && s->cursor)
-		add_cumulative(h, s, he);
+		add_cumulative(h, s, he, rec);
+	if (slot)
+		memo_store(slot, hash, &tmpl, s->cpumode, s->cursor, rec);
 }
 
 void hists__collapse(struct hists *h)

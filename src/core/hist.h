@@ -95,6 +95,11 @@ struct hists {
 	struct hists_stats stats;
 	uint16_t col_len[HISTC_NR_COLS];
 	struct arena arena;
+	struct stack_memo *memo;	/* recent stacks, replayed (hist.c) */
+	struct memo_record {		/* scratch: what one sample touched */
+		struct memo_target *v;
+		uint32_t nr, alloc;
+	} memo_rec;
 };
 
 /* What one sample resolved to; the caller fills it. */

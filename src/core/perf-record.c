@@ -234,6 +234,8 @@ int perf_sample__parse(const struct perf_event_attr *attr, const struct perf_eve
 	struct words w = { (const uint8_t *)(rec + 1), (const uint8_t *)rec + rec->size, NULL };
 
 	sample_defaults(s, rec);
+	/* without PERF_SAMPLE_PERIOD a sample weighs the attr's period (perf) */
+	s->period = attr->sample_period;
 	if (rec->size < sizeof(*rec)) {
 		*err = "record smaller than its header";
 		return -1;
