@@ -312,16 +312,21 @@ static void print_elided(const struct hist_layout *l, const struct sample_filter
 	}
 }
 
+/* Beyond perf: truncated user stacks are the first thing to fix. */
 static void print_broken_stacks(const struct report *r)
 {
+	bool dwarf = combined_sample_type(r->session) & PERF_SAMPLE_STACK_USER;
 	uint64_t pct;
 
 	if (!r->nr_user_stacks)
 		return;
 	pct = r->nr_broken_stacks * 100 / r->nr_user_stacks;
-	if (pct >= 10)
-		fprintf(stderr, "%" PRIu64 "%% of stacks end outside main/thread start: build with "
-			"-fno-omit-frame-pointer or use --call-graph dwarf\n", pct);
+	if (pct < 10)
+		return;
+	fprintf(stderr, "%" PRIu64 "%% of stacks end outside main/thread start: %s\n", pct,
+		dwarf ? "record a bigger stack copy (--call-graph dwarf,65528) or check for "
+			"missing debug info (CFI)" :
+			"build with -fno-omit-frame-pointer or use --call-graph dwarf");
 }
 
 static int report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
