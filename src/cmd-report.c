@@ -56,6 +56,8 @@ struct report {
 	regex_t parent_regex;
 	bool parent_regex_set;
 	bool need_cursor;
+	bool print_features, full_header;	/* --header, -I: a pipe's come late */
+	bool header_only;
 	struct trace_seq seq;
 	uint64_t total_lost_samples;
 	uint64_t nr_user_stacks, nr_broken_stacks;
@@ -216,6 +218,14 @@ static int report_record(struct perf_tool *tool, struct perf_session *s,
 {
 	struct report *r = (struct report *)tool;
 
+	if (rec->type == PERF_RECORD_HEADER_FEATURE && r->print_features) {
+		uint64_t feat = ((const struct perf_rec_feature *)(const void *)rec)->feat_id;
+
+		if (feat < HEADER_LAST_FEATURE)
+			header_print_feature(stdout, s, (int)feat, r->full_header);
+	}
+	if (r->header_only)
+		return 0;
 	progress(r, off, false);
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
@@ -521,9 +531,42 @@ int cmd_report(int argc, const char **argv)
 		free(err);
 		return 255;
 	}
-	if (o.header || o.header_only) {
+	if (o.sort_order && strstr(o.sort_order, "ipc"))
+		usage_with_options(report_usage, opts);
+	if (o.sort_order && strstr(o.sort_order, "symbol"))
+		o.sort_order = sort_tmp = xasprintf("%s,ipc_null", o.sort_order);
+	/* as perf: the columns first (bad keys stop here), the header next,
+	 * then what the file holds decides the rest */
+	ss.sort_order = o.sort_order;
+	ss.field_order = o.field_order;
+	ss.tracepoints_only = tracepoints_only(r.session);
+	ss.cumulate = o.children != 0;
+	ss.show_cpu_utilization = o.show_cpu_utilization;
+	ss.show_nr_samples = o.show_nr_samples;
+	ss.show_total_period = o.show_total_period;
+	if (o.parent_pattern && strcmp(o.parent_pattern, DEFAULT_PARENT_PATTERN)) {
+		/* a custom --parent pattern implies the parent column (perf) */
+		char *more = xasprintf("%s,parent", o.sort_order ? o.sort_order :
+				       sort_default_order(ss.tracepoints_only));
+
+		free(sort_tmp);
+		ss.sort_order = o.sort_order = sort_tmp = more;
+	}
+	if (hist_layout__setup(&r.hopts.layout, &ss, &err) < 0) {
+		ret = report_error("%s", err);
+		free(err);
+		goto out;
+	}
+	if ((o.header || o.header_only) && !o.quiet) {
+		r.print_features = true;
+		r.full_header = o.show_full_info;
 		header_print(stdout, r.session, o.show_full_info);
 		if (o.header_only) {
+			/* a pipe's features come as records */
+			if (r.session->is_pipe) {
+				r.header_only = true;
+				perf_session__process(r.session, &r.tool);
+			}
 			ret = 0;
 			goto out;
 		}
@@ -532,8 +575,7 @@ int cmd_report(int argc, const char **argv)
 		      "options.\n#\n", stdout);
 	}
 
-	/* what the file has decides the defaults, as in perf; a pipe has told
-	 * nothing yet, so it gets call graphs but not --children */
+	/* a pipe has told nothing yet: call graphs, but no --children */
 	sample_type = r.session->is_pipe ? 0 : combined_sample_type(r.session);
 	r.hopts.cumulate = o.children != 0;
 	if (o.inverted)
@@ -546,36 +588,6 @@ int cmd_report(int argc, const char **argv)
 	}
 	if (!(sample_type & PERF_SAMPLE_CALLCHAIN))
 		r.hopts.cumulate = false;
-	if (o.sort_order && strstr(o.sort_order, "ipc"))
-		usage_with_options(report_usage, opts);
-	if (o.sort_order && strstr(o.sort_order, "symbol"))
-		o.sort_order = sort_tmp = xasprintf("%s,ipc_null", o.sort_order);
-
-	ss.sort_order = o.sort_order;
-	ss.field_order = o.field_order;
-	ss.tracepoints_only = tracepoints_only(r.session);
-	ss.cumulate = r.hopts.cumulate;
-	ss.show_cpu_utilization = o.show_cpu_utilization;
-	ss.show_nr_samples = o.show_nr_samples;
-	ss.show_total_period = o.show_total_period;
-	if (hist_layout__setup(&r.hopts.layout, &ss, &err) < 0) {
-		ret = report_error("%s", err);
-		free(err);
-		goto out;
-	}
-	if (o.parent_pattern && strcmp(o.parent_pattern, DEFAULT_PARENT_PATTERN)) {
-		/* a custom --parent pattern implies the parent column (perf) */
-		char *more = xasprintf("%s,parent", o.sort_order ? o.sort_order :
-				       sort_default_order(ss.tracepoints_only));
-
-		free(sort_tmp);
-		ss.sort_order = o.sort_order = sort_tmp = more;
-		if (hist_layout__setup(&r.hopts.layout, &ss, &err) < 0) {
-			ret = report_error("%s", err);
-			free(err);
-			goto out;
-		}
-	}
 	if (!r.session->is_pipe && !(sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		if (r.hopts.layout.has_parent) {
 			ret = report_error("Selected --sort parent, but no callchain data. Did you "
@@ -588,7 +600,7 @@ int cmd_report(int argc, const char **argv)
 			goto out;
 		}
 	}
-	if (!r.hopts.cumulate)
+	if (!r.hopts.cumulate && !(o.field_order && o.field_order[0] != '+'))
 		hist_layout__cancel_cumulate(&r.hopts.layout);
 	if (r.hopts.layout.has_parent) {
 		if (regcomp(&r.parent_regex, o.parent_pattern ? o.parent_pattern :

@@ -493,9 +493,12 @@ static void add_unwound(struct callchain_cursor *c, struct cc_resolver *r, struc
 		struct cc_frame f = { .ip = u->ip, .dso = u->al.dso, .sym = u->al.sym,
 				      .inlined = u->inlined };
 
-		if (r->param->key != CCKEY_FUNCTION && u->al.dso)
-			f.srcline = u->srcline ? strset_intern(r->strings, u->srcline) :
-				    frame_srcline(r, u->al.dso, u->al.sym, u->al.addr);
+		/* DWARF-expanded frames carry their line whatever the key (perf's
+		 * inline list); --children entries of them show it */
+		if (u->srcline)
+			f.srcline = strset_intern(r->strings, u->srcline);
+		else if (u->al.dso)
+			f.srcline = frame_srcline(r, u->al.dso, u->al.sym, u->al.addr);
 		cursor_add(c, r, frame_intern(r, &f));
 	}
 }

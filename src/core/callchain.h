@@ -53,7 +53,8 @@ struct cc_frame {
 	uint64_t ip;		/* as sampled; printed when there is no symbol */
 	struct dso *dso;	/* NULL: no map covers ip */
 	struct symbol *sym;
-	const char *srcline;	/* only computed for the address/srcline keys */
+	const char *srcline;	/* for the address/srcline keys, and of
+				 * DWARF-expanded frames always (perf) */
 	uint64_t key1, key2;	/* what the trie compares */
 	uint32_t dso_order;	/* the DSO's creation rank (ties in output) */
 	bool kernel;		/* resolved in the kernel's address space */

@@ -277,7 +277,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		}
 		tmpl.level = level;
 		if (h->opts->layout.has_srcline)
-			tmpl.srcline = entry_srcline(h, f->dso, f->sym, f->ip);
+			tmpl.srcline = f->srcline ? f->srcline : entry_srcline(h, f->dso, f->sym, f->ip);
 		tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
 		/* recursion: a function counts once per sample */
 		for (uint32_t k = 0; k < nr_seen && !dup; k++)

@@ -282,6 +282,8 @@ static const struct hist_field key_fields[] = {
 	KEY("local_p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("addr", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	/* beyond perf 6.1 (which only has pid, keyed by thread id anyway) */
+	KEY("tid", "    Tid:Command", HISTC_THREAD, pid_cmp, NULL, pid_print, pid_hash),
 };
 
 #define VALUE(n, h, v, l, pct) \
