@@ -667,6 +667,38 @@ struct callchain_node *callchain_root__append(struct callchain_store *s,
 	return node;
 }
 
+struct merge_path {
+	const struct cc_frame **v;
+	uint32_t nr, alloc;
+};
+
+static void merge_walk(struct callchain_store *s, struct callchain_root *dst,
+		       const struct callchain_node *n, struct merge_path *p)
+{
+	if (n->frame) {
+		if (p->nr == p->alloc) {
+			p->alloc = p->alloc ? p->alloc * 2 : 64;
+			p->v = xrealloc(p->v, p->alloc * sizeof(*p->v));
+		}
+		p->v[p->nr++] = n->frame;
+		if (n->hit)
+			callchain_root__append(s, dst, p->v, p->nr, n->hit);
+	}
+	for (const struct callchain_node *c = n->child; c; c = c->sibling)
+		merge_walk(s, dst, c, p);
+	if (n->frame)
+		p->nr--;
+}
+
+void callchain_root__merge(struct callchain_store *s, struct callchain_root *dst,
+			   const struct callchain_root *src)
+{
+	struct merge_path p = { NULL, 0, 0 };
+
+	merge_walk(s, dst, &src->node, &p);
+	free(p.v);
+}
+
 static void finalize_node(struct callchain_node *n)
 {
 	n->children_hit = 0;

@@ -159,6 +159,11 @@ static inline void callchain_node__add(struct callchain_node *n, uint64_t period
 	n->count++;
 }
 
+/* Adds src's stacks to dst (perf's callchain_merge: each node where
+ * stacks end counts once). */
+void callchain_root__merge(struct callchain_store *s, struct callchain_root *dst,
+			   const struct callchain_root *src);
+
 /* Computes children_hit/children_count of every node (after appending). */
 void callchain_root__finalize(struct callchain_root *root);
 

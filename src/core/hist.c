@@ -33,7 +33,6 @@ void hists__delete(struct hists *h)
 	if (!h)
 		return;
 	memo_release(h);
-	free(h->table);
 	free(h->sorted);
 	free(h->members);
 	arena_release(&h->arena);
@@ -41,45 +40,6 @@ void hists__delete(struct hists *h)
 }
 
 /* --- entries -------------------------------------------------------------- */
-
-static void table_insert(struct hists *h, struct hist_entry *he)
-{
-	size_t i = he->hash & (h->table_cap - 1);
-
-	he->next = h->table[i];
-	h->table[i] = he;
-}
-
-static void table_grow(struct hists *h)
-{
-	struct hist_entry **old = h->table;
-	size_t old_cap = h->table_cap;
-
-	h->table_cap = old_cap ? old_cap * 2 : 1024;
-	h->table = xcalloc(h->table_cap, sizeof(*h->table));
-	for (size_t i = 0; i < old_cap; i++) {
-		struct hist_entry *he = old[i];
-
-		while (he) {
-			struct hist_entry *next = he->next;
-
-			table_insert(h, he);
-			he = next;
-		}
-	}
-	free(old);
-}
-
-static struct hist_entry *table_find(const struct hists *h, const struct hist_entry *key,
-				     uint64_t hash)
-{
-	if (!h->table_cap)
-		return NULL;
-	for (struct hist_entry *he = h->table[hash & (h->table_cap - 1)]; he; he = he->next)
-		if (he->hash == hash && !hist_layout__cmp(&h->opts->layout, he, key))
-			return he;
-	return NULL;
-}
 
 static void stat_add(struct he_stat *st, uint64_t period)
 {
@@ -112,40 +72,76 @@ static struct hist_entry *node_entry(const struct rb_node *n, size_t off)
 	return (struct hist_entry *)(void *)((char *)n - off);
 }
 
-/* perf's insertion into an entry tree: smaller identity to the left. */
-static void tree_insert(struct rb_root *root, struct hist_entry *he, size_t off)
+static struct rb_node *entry_node(struct hist_entry *he, size_t off)
 {
-	struct rb_node **link = &root->node, *parent = NULL;
-	struct rb_node *node = (struct rb_node *)(void *)((char *)he + off);
-
-	while (*link) {
-		parent = *link;
-		link = hist_layout__cmp(&he->hists->opts->layout, he, node_entry(parent, off)) < 0 ?
-		       &parent->left : &parent->right;
-	}
-	rb_insert(root, node, parent, link);
+	return (struct rb_node *)(void *)((char *)he + off);
 }
 
-static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tmpl)
+/* The tree entries live in: perf's entries_in, after the collapse pass
+ * (for keys that need one) its entries_collapsed. */
+static struct rb_root *entry_tree(struct hists *h, size_t *off)
+{
+	*off = h->is_collapsed ? offsetof(struct hist_entry, rb_collapsed) :
+				 offsetof(struct hist_entry, rb_in);
+	return h->is_collapsed ? &h->collapsed : &h->in;
+}
+
+/*
+ * perf's search of an entry tree: returns the equal entry, or NULL and
+ * where a new one goes.  As perf compares inlined functions by name and
+ * others by address, the comparison is not always transitive and the walk
+ * may miss an equal entry; perf then has two, and so does pcl.
+ */
+static struct hist_entry *tree_find(const struct hist_layout *l, struct rb_root *root, size_t off,
+				    const struct hist_entry *key, struct rb_node ***plink,
+				    struct rb_node **pparent)
+{
+	struct rb_node **link = &root->node, *parent = NULL;
+
+	while (*link) {
+		int cmp;
+
+		parent = *link;
+		cmp = hist_layout__cmp(l, key, node_entry(parent, off));
+		if (!cmp)
+			return node_entry(parent, off);
+		link = cmp < 0 ? &parent->left : &parent->right;
+	}
+	if (plink) {
+		*plink = link;
+		*pparent = parent;
+	}
+	return NULL;
+}
+
+static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tmpl,
+				    struct rb_node *parent, struct rb_node **link)
 {
 	struct hist_entry *he = arena_alloc(&h->arena, sizeof(*he));
+	size_t off;
+	struct rb_root *root = entry_tree(h, &off);
 
 	*he = *tmpl;
 	he->hists = h;
-	he->next = NULL;
 	memset(&he->stat, 0, sizeof(he->stat));
 	memset(&he->stat_acc, 0, sizeof(he->stat_acc));
 	he->callchain = h->opts->use_callchain ? callchain_root__new(h->store) : NULL;
 	if (h->nr_members > 1)
 		he->pairs = arena_alloc(&h->arena, (size_t)(h->nr_members - 1) * sizeof(*he->pairs));
-	if ((h->nr_entries + 1) > h->table_cap)
-		table_grow(h);
-	table_insert(h, he);
+	rb_insert(root, entry_node(he, off), parent, link);
 	h->nr_entries++;
-	tree_insert(h->is_collapsed ? &h->collapsed : &h->in, he,
-		    h->is_collapsed ? offsetof(struct hist_entry, rb_collapsed) :
-				      offsetof(struct hist_entry, rb_in));
 	return he;
+}
+
+/* perf's findnew: the entry of tmpl's keys, created when the walk finds none. */
+static struct hist_entry *entry_findnew(struct hists *h, const struct hist_entry *tmpl)
+{
+	struct rb_node **link, *parent;
+	size_t off;
+	struct rb_root *root = entry_tree(h, &off);
+	struct hist_entry *he = tree_find(&h->opts->layout, root, off, tmpl, &link, &parent);
+
+	return he ? he : entry_new(h, tmpl, parent, link);
 }
 
 /* A sample's share of an entry: self samples count in Self (and in the
@@ -168,16 +164,12 @@ static void account(struct hists *h, struct hist_entry *he, bool self, uint64_t 
 	}
 }
 
-/* perf's hists__findnew_entry. */
+/* perf's hists__findnew_entry (tmpl->hash set by the caller). */
 static struct hist_entry *findnew(struct hists *h, struct hist_entry *tmpl, bool self,
 				  uint64_t period, uint8_t cpumode)
 {
-	struct hist_entry *he;
+	struct hist_entry *he = entry_findnew(h, tmpl);
 
-	tmpl->hash = hist_layout__hash(&h->opts->layout, tmpl);
-	he = table_find(h, tmpl, tmpl->hash);
-	if (!he)
-		he = entry_new(h, tmpl);
 	account(h, he, self, period, cpumode);
 	return he;
 }
@@ -279,7 +271,8 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		if (h->opts->layout.has_srcline)
 			tmpl.srcline = f->srcline ? f->srcline : entry_srcline(h, f->dso, f->sym, f->ip);
 		tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
-		/* recursion: a function counts once per sample */
+		/* recursion: a function counts once per sample (the hash only
+		 * spares comparisons) */
 		for (uint32_t k = 0; k < nr_seen && !dup; k++)
 			dup = seen[k]->hash == tmpl.hash &&
 			      !hist_layout__cmp(&h->opts->layout, seen[k], &tmpl);
@@ -396,6 +389,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 	}
 	if (h->opts->layout.has_srcline)
 		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
+	tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
 	he = findnew(h, &tmpl, true, s->period, s->cpumode);
 	if (he->callchain && s->cursor)
 		leaf = callchain_root__append(h->store, he->callchain, s->cursor->frames,
@@ -407,16 +401,41 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		memo_store(slot, hash, &tmpl, s->cpumode, s->cursor, rec);
 }
 
+static void stat_merge(struct he_stat *into, const struct he_stat *st)
+{
+	into->period += st->period;
+	into->period_sys += st->period_sys;
+	into->period_us += st->period_us;
+	into->period_guest_sys += st->period_guest_sys;
+	into->period_guest_us += st->period_guest_us;
+	into->nr_events += st->nr_events;
+}
+
+/* perf's collapse pass: entries re-inserted one by one; equal ones merge
+ * (which also catches some perf's first walk missed). */
 void hists__collapse(struct hists *h)
 {
 	const struct hist_layout *l = &h->opts->layout;
 	const size_t in_off = offsetof(struct hist_entry, rb_in);
+	const size_t off = offsetof(struct hist_entry, rb_collapsed);
 
 	if (h->is_collapsed || !l->need_collapse)
 		return;
-	for (struct rb_node *nd = rb_first(&h->in); nd; nd = rb_next(nd))
-		tree_insert(&h->collapsed, node_entry(nd, in_off),
-			    offsetof(struct hist_entry, rb_collapsed));
+	for (struct rb_node *nd = rb_first(&h->in); nd; nd = rb_next(nd)) {
+		struct hist_entry *he = node_entry(nd, in_off), *into;
+		struct rb_node **link, *parent;
+
+		into = tree_find(l, &h->collapsed, off, he, &link, &parent);
+		if (!into) {
+			rb_insert(&h->collapsed, entry_node(he, off), parent, link);
+			continue;
+		}
+		stat_merge(&into->stat, &he->stat);
+		stat_merge(&into->stat_acc, &he->stat_acc);
+		if (into->callchain && he->callchain)
+			callchain_root__merge(h->store, into->callchain, he->callchain);
+		h->nr_entries--;
+	}
 	h->is_collapsed = true;
 }
 
@@ -424,22 +443,29 @@ void hists__collapse(struct hists *h)
 
 void hists__link_group(struct hists *leader, struct hists *member, int member_idx)
 {
+	const struct hist_layout *l = &leader->opts->layout;
 	int slot = member_idx - 1;
+	size_t loff, moff;
+	struct rb_root *lroot = entry_tree(leader, &loff), *mroot = entry_tree(member, &moff);
 
-	for (size_t i = 0; i < leader->table_cap; i++)
-		for (struct hist_entry *he = leader->table[i]; he; he = he->next)
-			he->pairs[slot] = table_find(member, he, he->hash);
+	for (struct rb_node *nd = rb_first(lroot); nd; nd = rb_next(nd)) {
+		struct hist_entry *he = node_entry(nd, loff);
+
+		he->pairs[slot] = tree_find(l, mroot, moff, he, NULL, NULL);
+		if (he->pairs[slot])
+			he->pairs[slot]->paired = true;
+	}
 	/* entries only the member has get an empty twin in the leader */
-	for (size_t i = 0; i < member->table_cap; i++) {
-		for (struct hist_entry *pos = member->table[i]; pos; pos = pos->next) {
-			struct hist_entry *twin = table_find(leader, pos, pos->hash);
+	for (struct rb_node *nd = rb_first(mroot); nd; nd = rb_next(nd)) {
+		struct hist_entry *pos = node_entry(nd, moff), *twin;
+		struct rb_node **link, *parent;
 
-			if (!twin) {
-				twin = entry_new(leader, pos);
-				twin->hash = pos->hash;
-			}
-			twin->pairs[slot] = pos;
-		}
+		if (pos->paired)
+			continue;
+		twin = tree_find(l, lroot, loff, pos, &link, &parent);
+		if (!twin)
+			twin = entry_new(leader, pos, parent, link);
+		twin->pairs[slot] = pos;
 	}
 }
 
@@ -612,15 +638,18 @@ void hists__output_resort(struct hists *h)
 	memset(h->col_len, 0, sizeof(h->col_len));
 	free(h->sorted);
 	h->sorted = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*h->sorted));
-	for (size_t i = 0; i < h->table_cap; i++) {
-		for (struct hist_entry *he = h->table[i]; he; he = he->next) {
-			if (he->callchain)
-				callchain_root__finalize(he->callchain);
-			h->stats.total_period += he->stat.period;
-			if (!he->filtered) {
-				h->stats.total_non_filtered_period += he->stat.period;
-				calc_col_len(h, he);
-			}
+	size_t off;
+	struct rb_root *root = entry_tree(h, &off);
+
+	for (struct rb_node *nd = rb_first(root); nd; nd = rb_next(nd)) {
+		struct hist_entry *he = node_entry(nd, off);
+
+		if (he->callchain)
+			callchain_root__finalize(he->callchain);
+		h->stats.total_period += he->stat.period;
+		if (!he->filtered) {
+			h->stats.total_non_filtered_period += he->stat.period;
+			calc_col_len(h, he);
 		}
 	}
 	h->nr_sorted = h->nr_entries;

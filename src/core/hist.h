@@ -34,8 +34,7 @@ struct he_stat {
 
 struct hist_entry {
 	struct hists *hists;
-	struct hist_entry *next;	/* hash chain */
-	uint64_t hash;
+	uint64_t hash;			/* of the keys: spares comparisons */
 	/* perf's entry trees, whose shapes decide the order of equals */
 	struct rb_node rb_in, rb_collapsed;
 	/* the keys, as the first sample of the entry resolved them */
@@ -56,6 +55,7 @@ struct hist_entry {
 	struct callchain_root *callchain;	/* NULL without callchains */
 	/* --group: the members' entries (index = member position - 1) */
 	struct hist_entry **pairs;
+	bool paired;			/* a member's entry some leader's pairs */
 };
 
 /* Settings shared by every histogram of a report. */
@@ -85,8 +85,7 @@ struct hists {
 	struct hists *leader;		/* itself when alone */
 	struct strset *strings;
 	struct callchain_store *store;
-	struct hist_entry **table;	/* hash of entries */
-	size_t table_cap, nr_entries;
+	size_t nr_entries;
 	struct rb_root in;		/* entries in identity order, as created */
 	struct rb_root collapsed;	/* ... re-inserted (keys that collapse) */
 	bool is_collapsed;

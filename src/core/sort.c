@@ -114,9 +114,10 @@ static int sym_cmp(const struct hist_entry *a, const struct hist_entry *b)
 		return cmp_null(a->sym, b->sym);
 	if (a->sym == b->sym)
 		return 0;
-	/* inlined functions (of DWARF stacks) are told apart by name */
+	/* inlined functions (of DWARF stacks) are told apart by name, in
+	 * perf's order: names descending, unlike addresses */
 	if (a->inlined || b->inlined) {
-		ret = strcmp(a->sym->name, b->sym->name);
+		ret = strcmp(b->sym->name, a->sym->name);
 		if (ret)
 			return ret;
 		if (a->sym->start <= b->sym->end && a->sym->end >= b->sym->start)

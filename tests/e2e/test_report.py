@@ -62,32 +62,55 @@ def compare(data, kind, *args):
     return got
 
 
+COLUMNS = [
+    [], ["--no-children"], ["-n"], ["--show-cpu-utilization"], ["-s", "pid"],
+    ["-s", "dso,sym"], ["-F", "overhead,sym,comm"], ["-t", ","], ["--group"],
+]
+MORE_COLUMNS = [
+    ["--show-total-period"], ["-s", "comm"], ["-s", "dso"], ["-s", "sym"], ["-s", "symbol"],
+    ["-s", "cpu"], ["-s", "sym,comm", "--no-children"], ["-s", "overhead_sys,overhead_us"],
+    ["-s", "comm,overhead_sys"], ["-F", "+period"], ["-F", "sample,comm,dso"],
+    ["--percent-limit", "5"], ["-t", "|", "-n"], ["-q"], ["--no-group"],
+]
+GRAPHS = [
+    ["-g", "flat"], ["-g", "folded", "--no-children"], ["-g", "fractal"], ["-g", "caller"],
+    ["--no-children", "-G"], ["--max-stack", "3"], ["-g", "fractal,0,count"],
+]
+MORE_GRAPHS = [
+    ["-g", "folded"], ["-g", "graph,2"], ["-g", "callee"], ["-G"],
+    ["--no-children", "--max-stack", "5"], ["-g", "none"], ["-g", "fractal,0.5,callee"],
+    ["-g", "graph,0.5,period"], ["-g", "flat,0.5,callee", "--no-children"],
+    ["-g", "graph,1,3"], ["-g", "fractal,10,caller", "--no-children"],
+    ["--percent-limit", "10", "--no-children"], ["-s", "parent"],
+    ["-s", "sym", "--no-children"], ["-t", ",", "-g", "folded", "--no-children"],
+]
+
+
+def name(args):
+    return " ".join(args) or "default"
+
+
 @pytest.mark.parametrize("kind", ALL_KINDS)
-@pytest.mark.parametrize("args", [
-    [], ["--no-children"], ["-n"], ["--show-cpu-utilization"], ["--show-total-period"],
-    ["-s", "pid"], ["-s", "comm"], ["-s", "dso"], ["-s", "sym"], ["-s", "symbol"],
-    ["-s", "cpu"], ["-s", "dso,sym"], ["-s", "sym,comm", "--no-children"],
-    ["-s", "overhead_sys,overhead_us"], ["-s", "comm,overhead_sys"],
-    ["-F", "overhead,sym,comm"], ["-F", "+period"], ["-F", "sample,comm,dso"],
-    ["--percent-limit", "5"], ["-t", ","], ["-t", "|", "-n"], ["-q"],
-    ["--group"], ["--no-group"],
-], ids=lambda a: " ".join(a) or "default")
+@pytest.mark.parametrize("args", COLUMNS, ids=name)
 def test_columns_and_keys(report_data, kind, args):
     compare(report_data, kind, *args)
 
 
+@pytest.mark.parametrize("kind", ["fp", "multi", "sched"])
+@pytest.mark.parametrize("args", MORE_COLUMNS, ids=name)
+def test_more_columns_and_keys(report_data, kind, args):
+    compare(report_data, kind, *args)
+
+
 @pytest.mark.parametrize("kind", CALLCHAIN_KINDS)
-@pytest.mark.parametrize("args", [
-    ["-g", "flat"], ["-g", "folded"], ["-g", "fractal"], ["-g", "graph,2"],
-    ["-g", "caller"], ["-g", "callee"], ["-G"], ["--no-children", "-G"],
-    ["--max-stack", "3"], ["--no-children", "--max-stack", "5"], ["-g", "none"],
-    ["-g", "fractal,0.5,callee"], ["-g", "graph,0.5,period"], ["-g", "fractal,0,count"],
-    ["-g", "folded", "--no-children"], ["-g", "flat,0.5,callee", "--no-children"],
-    ["-g", "graph,1,3"], ["-g", "fractal,10,caller", "--no-children"],
-    ["--percent-limit", "10", "--no-children"], ["-s", "parent"],
-    ["-s", "sym", "--no-children"], ["-t", ",", "-g", "folded", "--no-children"],
-], ids=lambda a: " ".join(a))
+@pytest.mark.parametrize("args", GRAPHS, ids=name)
 def test_call_graphs(report_data, kind, args):
+    compare(report_data, kind, *args)
+
+
+@pytest.mark.parametrize("kind", ["fp", "group", "dwarf"])
+@pytest.mark.parametrize("args", MORE_GRAPHS, ids=name)
+def test_more_call_graphs(report_data, kind, args):
     compare(report_data, kind, *args)
 
 
@@ -98,7 +121,7 @@ def test_call_graphs(report_data, kind, args):
     ["--dsos", "[kernel.kallsyms]", "--no-children"],
     ["--symbols", "hot_spin,hot_math"], ["--symbols", "hot_spin", "--percentage", "relative"],
     ["--pid", "1"],
-], ids=lambda a: " ".join(a))
+], ids=name)
 def test_filters(report_data, kind, args):
     compare(report_data, kind, *args)
 
@@ -120,14 +143,14 @@ def test_time_and_cpu(report_data, kind):
 
 @pytest.mark.parametrize("kind", ["fp", "tracepoints", "group", "pipe"])
 @pytest.mark.parametrize("args", [["--header"], ["--header-only"], ["--header-only", "-I"]],
-                         ids=lambda a: " ".join(a))
+                         ids=name)
 def test_headers(report_data, kind, args):
     compare(report_data, kind, *args)
 
 
 @pytest.mark.parametrize("args", [[], ["-s", "trace,comm"], ["--no-children", "-s", "sym"],
                                   ["--group"], ["-F", "overhead,trace"]],
-                         ids=lambda a: " ".join(a) or "default")
+                         ids=name)
 def test_trace_output(report_data, args):
     compare(report_data, "tracepoints", *args)
 
@@ -143,7 +166,7 @@ def test_srcline_of_the_workload(report_data):
 
 @pytest.mark.parametrize("args", [
     ["-s", "parent"], ["-g"], ["-s", "nosuchkey"], ["-F", "nosuchfield"],
-], ids=lambda a: " ".join(a))
+], ids=name)
 def test_errors_like_perf(report_data, args):
     """Errors perf reports (and its exit status, 0 for these)."""
     want = perf("report", "--stdio", "-i", report_data["plain"], *args)
