@@ -374,8 +374,6 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 	uint64_t hash = 0;
 
 	h->stats.nr_samples++;
-	if (!s->filtered)
-		h->stats.nr_non_filtered_samples++;
 	if (rec) {
 		if (!h->memo)
 			h->memo = xcalloc(MEMO_SLOTS, sizeof(*h->memo));
@@ -383,6 +381,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		slot = &h->memo[hash % MEMO_SLOTS];
 		if (memo_match(slot, hash, &tmpl, s->cpumode, s->cursor)) {
 			memo_replay(h, slot, s->period);
+			h->stats.nr_non_filtered_samples += !slot->targets[0].he->filtered;
 			return;
 		}
 		rec->nr = 0;
@@ -391,6 +390,8 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
 	tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
 	he = findnew(h, &tmpl, true, s->period, s->cpumode);
+	/* an entry stays as filtered as the sample that made it (perf) */
+	h->stats.nr_non_filtered_samples += !he->filtered;
 	if (he->callchain && s->cursor)
 		leaf = callchain_root__append(h->store, he->callchain, s->cursor->frames,
 					      s->cursor->nr, s->period);
@@ -580,7 +581,7 @@ static int output_order(const struct hist_entry *a, const struct hist_entry *b)
 	for (int i = 0; i < l->nr_sorts; i++) {
 		const struct hist_field *f = l->sorts[i];
 
-		if (hist_layout__elided(l, f))
+		if (l->sort_elided[i])
 			continue;
 		if (f->is_key)
 			ret = f->sort ? f->sort(a, b) : f->cmp(a, b);

@@ -491,11 +491,12 @@ void hist_layout__elide(struct hist_layout *l, const char *const only[HISTC_NR_C
 		l->fields[i].elide = only[f->col] != NULL;
 		all &= l->fields[i].elide;
 	}
-	if (!all)
-		return;
 	/* hiding every key would show nothing: perf shows them all again */
-	for (int i = 0; i < l->nr_fields; i++)
-		l->fields[i].elide = false;
+	if (all)
+		for (int i = 0; i < l->nr_fields; i++)
+			l->fields[i].elide = false;
+	for (int i = 0; i < l->nr_sorts; i++)
+		l->sort_elided[i] = hist_layout__elided(l, l->sorts[i]);
 }
 
 bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f)

@@ -78,6 +78,7 @@ struct hist_layout {
 	struct hist_column_cfg fields[HIST_MAX_FIELDS];
 	int nr_fields;
 	const struct hist_field *sorts[HIST_MAX_FIELDS];	/* output order */
+	bool sort_elided[HIST_MAX_FIELDS];	/* sorts[i] is an elided column */
 	int nr_sorts;
 	const struct hist_field *keys[HIST_MAX_FIELDS];	/* identity */
 	int nr_keys;
@@ -107,7 +108,7 @@ void hist_layout__cancel_cumulate(struct hist_layout *l);
  * index HISTC_COMM/DSO/SYMBOL -> the filter's only value, or NULL. */
 void hist_layout__elide(struct hist_layout *l, const char *const only[HISTC_NR_COLS]);
 
-/* An elided column does not sort the output either (perf). */
+/* Whether f is an elided column (which does not sort the output either). */
 bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f);
 
 /* The default sort order perf uses for the file. */
