@@ -25,15 +25,16 @@ def unified(a, b):
 # Differences that come from the symbol engine (src/core/machine.h), not
 # from the reader: a frame both tools print at the same address with the
 # same layout, but named differently, in one of these known ways.
-_FRAME = re.compile(r"^\s*([0-9a-f]+) (\S+)(?: \((.*)\))?$")
+# a frame line, or a sample line ending in "ip sym+off (dso)"
+_FRAME = re.compile(r"^(.*?)([0-9a-f]+) (\S+)(?: \((.*)\))?$")
 
 
 def symbol_engine_gap(perf_line, pcl_line):
     p, q = _FRAME.match(perf_line), _FRAME.match(pcl_line)
-    if not p or not q or p.group(1) != q.group(1):
+    if not p or not q or p.group(1) != q.group(1) or p.group(2) != q.group(2):
         return None
-    names = (p.group(2), q.group(2))
-    kernel = len(p.group(1)) == 16 and p.group(1).startswith("ffff")
+    names = (p.group(3), q.group(3))
+    kernel = len(p.group(2)) == 16 and p.group(2).startswith("ffff")
     if kernel and "[unknown]" in names:
         return "kernel text outside the _text map (init text) resolved differently"
     inlined = perf_line.endswith(" (inlined)") or pcl_line.endswith(" (inlined)")
