@@ -2,6 +2,7 @@
  * perf.data file as text, the way perf script does. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,11 +146,69 @@ static int parse_timestamp(const char *s, size_t len, uint64_t *ns)
 	return 0;
 }
 
-/* --time start,stop[,start,stop...] */
+/* "a%/n" (the n-th slice of a%), "a%-b%" or "a%" (the first a%) of the
+ * recording's span, rounded to ns the way perf does. */
+static int parse_percent_range(const char *item, uint64_t first, uint64_t last,
+			       struct time_range *r)
+{
+	double a, b, span = (double)(last - first);
+	char *end;
+	long n = 1;
+
+	a = strtod(item, &end) / 100.0;
+	if (end == item || *end++ != '%')
+		return -1;
+	b = a;
+	if (*end == '/') {
+		n = strtol(end + 1, &end, 10);
+		if (n < 1 || *end)
+			return -1;
+		a = b * (double)(n - 1);
+		b = b * (double)n;
+	} else if (*end == '-') {
+		char *e2;
+
+		b = strtod(end + 1, &e2) / 100.0;
+		if (e2 == end + 1 || e2[0] != '%' || e2[1])
+			return -1;
+	} else if (*end) {
+		return -1;
+	} else {
+		a = 0;
+	}
+	if (a < 0 || a > 1 || b < 0 || b > 1 || b < a)
+		return -1;
+	r->start = first + (uint64_t)llround(a * span);
+	r->end = first + (uint64_t)llround(b * span);
+	if (r->end > r->start && r->end != last)
+		r->end--;
+	return 0;
+}
+
+/* --time start,stop[,start,stop...] in seconds, or percent slices */
 static int parse_time_ranges(struct script *sc, const char *arg)
 {
+	const struct perf_header *h = &sc->session->header;
 	const char *p = arg;
 
+	if (strchr(arg, '%')) {
+		char *copy = xstrdup(arg), *save = NULL;
+		int ret = 0;
+
+		if (!h->last_sample_time)
+			ret = -1;
+		for (char *t = strtok_r(copy, ",", &save); t && !ret; t = strtok_r(NULL, ",", &save)) {
+			struct time_range r;
+
+			ret = parse_percent_range(t, h->first_sample_time, h->last_sample_time, &r);
+			if (!ret) {
+				sc->ranges = xrealloc(sc->ranges, (sc->nr_ranges + 1) * sizeof(r));
+				sc->ranges[sc->nr_ranges++] = r;
+			}
+		}
+		free(copy);
+		return ret;
+	}
 	while (*p) {
 		const char *comma = strchr(p, ','), *next;
 		struct time_range r = { 0, UINT64_MAX };
@@ -481,16 +540,16 @@ int cmd_script(int argc, const char **argv)
 		}
 		sc.cpu_filter = true;
 	}
-	if (o.time && parse_time_ranges(&sc, o.time) < 0) {
-		fprintf(stderr, "Invalid time string\n");
-		ret = 255;
-		goto out;
-	}
 
 	sc.session = perf_session__open(o.input ? o.input : "perf.data", &err);
 	if (!sc.session) {
 		fprintf(stderr, "pcl script: %s\n", err);
 		free(err);
+		ret = 255;
+		goto out;
+	}
+	if (o.time && parse_time_ranges(&sc, o.time) < 0) {
+		fprintf(stderr, "Invalid time string\n");
 		ret = 255;
 		goto out;
 	}

@@ -120,7 +120,8 @@ def test_fields(perf_data, kind, fields):
     ["--show-task-events"], ["--show-mmap-events"],
     ["--show-task-events", "--show-mmap-events", "-F", "comm,tid,time,event,ip,sym"],
     ["--comms", "burner"], ["--pid", "1,2"], ["--tid", "0"],
-    ["-C", "1"], ["-C", "0-1"], ["--time", "0,999999"],
+    ["-C", "1"], ["-C", "0-1"], ["--time", "0,999999"], ["--time", "10%/2"],
+    ["--time", "0%-10%,30%-40%"],
     ["-S", "leaf_spin,leaf_math,spin_work"],
     ["--ns"], ["--reltime"], ["--deltatime"],
 ], ids=lambda a: " ".join(a))
