@@ -106,7 +106,7 @@ FIELD_SETS = [
 ]
 
 
-@pytest.mark.parametrize("kind", ["fp", "threads", "syscalls", "sched", "pipe"])
+@pytest.mark.parametrize("kind", ["fp", "syscalls", "sched"])
 @pytest.mark.parametrize("fields", FIELD_SETS, ids=lambda f: " ".join(f))
 def test_fields(perf_data, kind, fields):
     if "srcline" in fields[1] and kind != "syscalls":
@@ -125,7 +125,7 @@ def test_fields(perf_data, kind, fields):
     ["-S", "leaf_spin,leaf_math,spin_work"],
     ["--ns"], ["--reltime"], ["--deltatime"],
 ], ids=lambda a: " ".join(a))
-@pytest.mark.parametrize("kind", ["fp", "threads", "system", "sched", "pipe"])
+@pytest.mark.parametrize("kind", ["fp", "system", "sched"])
 def test_options(perf_data, kind, args):
     compare(perf_data[kind], *args)
 
