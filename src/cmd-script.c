@@ -39,7 +39,7 @@ struct script {
 	bool dump;
 	bool show_task, show_mmap;
 	bool header, full_header;	/* --header, -I */
-	struct name_list comms, syms;
+	struct name_list comms, syms, dsos;
 	struct name_list pids, tids;
 	bool cpu_filter;
 	uint8_t cpus[4096 / 8];
@@ -259,6 +259,15 @@ static bool thread_filtered(const struct script *sc, const struct thread *t)
 	return false;
 }
 
+static bool dso_filtered(const struct script *sc, const struct addr_location *al)
+{
+	const struct dso *d = al->map ? al->map->dso : NULL;
+
+	if (!sc->dsos.n)
+		return false;
+	return !d || !(list_has(&sc->dsos, d->short_name) || list_has(&sc->dsos, d->long_name));
+}
+
 static bool sym_filtered(const struct script *sc, const struct addr_location *al)
 {
 	char addr[32];
@@ -291,7 +300,7 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 		printf(" ...... dso: %s\n", al.map ? al.map->dso->long_name :
 		       al.level == 'H' ? "[hypervisor]" : "<not found>");
 	}
-	if (thread_filtered(sc, thread) || sym_filtered(sc, &al))
+	if (thread_filtered(sc, thread) || dso_filtered(sc, &al) || sym_filtered(sc, &al))
 		return;
 	script_print_sample(stdout, &sc->cfg, sc->session, sc->machine, evsel, sample, &al);
 }
@@ -463,7 +472,7 @@ static void warn_about_losses(const struct session_stats *st)
 }
 
 struct script_opts {
-	const char *input, *fields, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms;
+	const char *input, *fields, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms, *dsos;
 	const char *symfs;
 	bool header, header_only, hide_callgraph, force, show_kernel_path;
 	int max_stack;
@@ -509,6 +518,8 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING('C', "cpu", &o.cpus, "cpu", "list of cpus to profile"),
 		OPT_STRING(0, "time", &o.time, "str",
 			   "Time span of interest (start,stop)"),
+		OPT_STRING(0, "dsos", &o.dsos, "dso[,dso...]",
+			   "only consider symbols in these DSOs"),
 		OPT_STRING('S', "symbols", &o.syms, "symbol[,symbol...]",
 			   "only consider these symbols"),
 		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
@@ -542,6 +553,8 @@ int cmd_script(int argc, const char **argv)
 		list_parse(&sc.tids, o.tids);
 	if (o.syms)
 		list_parse(&sc.syms, o.syms);
+	if (o.dsos)
+		list_parse(&sc.dsos, o.dsos);
 	if (o.cpus) {
 		if (parse_cpu_list(sc.cpus, sizeof(sc.cpus) * 8, o.cpus) < 0) {
 			fprintf(stderr, "Invalid cpu_list\n");
@@ -609,6 +622,7 @@ out:
 	list_free(&sc.pids);
 	list_free(&sc.tids);
 	list_free(&sc.syms);
+	list_free(&sc.dsos);
 	free(sc.ranges);
 	return ret;
 }

@@ -122,7 +122,7 @@ def test_fields(perf_data, kind, fields):
     ["--comms", "burner"], ["--pid", "1,2"], ["--tid", "0"],
     ["-C", "1"], ["-C", "0-1"], ["--time", "0,999999"], ["--time", "10%/2"],
     ["--time", "0%-10%,30%-40%"],
-    ["-S", "leaf_spin,leaf_math,spin_work"],
+    ["-S", "leaf_spin,leaf_math,spin_work"], ["--dsos", "[kernel.kallsyms],libc.so.6"],
     ["--ns"], ["--reltime"], ["--deltatime"],
 ], ids=lambda a: " ".join(a))
 @pytest.mark.parametrize("kind", ["fp", "system", "sched"])
