@@ -61,6 +61,14 @@ def known_gaps(a, b):
     return reasons
 
 
+def assert_same(a, b, what):
+    if a != b:
+        gaps = known_gaps(a, b)
+        if gaps:
+            pytest.xfail("symbol engine: " + "; ".join(sorted(gaps)))
+    assert a == b, f"{what} differs from perf:\n" + unified(a, b)
+
+
 def compare(path, *args, filt=None, check_rc=True):
     """Runs perf script and pcl script with args; asserts equal stdout.
     Differences wholly explained by known symbol-engine gaps xfail."""
@@ -69,11 +77,7 @@ def compare(path, *args, filt=None, check_rc=True):
     a, b = want.stdout, got.stdout
     if filt:
         a, b = filt(a), filt(b)
-    if a != b:
-        gaps = known_gaps(a, b)
-        if gaps:
-            pytest.xfail("symbol engine: " + "; ".join(sorted(gaps)))
-    assert a == b, f"pcl script {' '.join(args)} differs from perf:\n" + unified(a, b)
+    assert_same(a, b, f"pcl script {' '.join(args)}")
     if check_rc:
         assert got.returncode == (0 if want.returncode == 0 else 255), got.stderr
     return got
@@ -155,7 +159,7 @@ def test_pipe_from_stdin(perf_data):
                                   timeout=120)
     want, got = run_stdin(PERF), run_stdin(PCL)
     assert got.returncode == 0, got.stderr
-    assert got.stdout == want.stdout
+    assert_same(want.stdout.decode(), got.stdout.decode(), "pcl script -i - < pipe.data")
 
 
 def test_bad_field_is_usage_error(perf_data):
