@@ -19,7 +19,6 @@
 #include "builtin.h"
 #include "core/callchain.h"
 #include "core/hist.h"
-#include "core/machine-feed.h"
 #include "core/sample-filter.h"
 #include "core/session.h"
 #include "ui/header-print.h"
@@ -236,7 +235,11 @@ static int report_record(struct perf_tool *tool, struct perf_session *s,
 		r->total_lost_samples += ((const struct perf_rec_lost_samples *)(const void *)rec)->lost;
 		break;
 	default:
-		if (machine__feed(r->machine, rec))
+		perf_session__feed_machine(r->machine, rec);
+		/* what an address resolves to may have changed */
+		if (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2 ||
+		    rec->type == PERF_RECORD_FORK ||
+		    (rec->type == PERF_RECORD_COMM && (rec->misc & PERF_RECORD_MISC_COMM_EXEC)))
 			cc_resolver__invalidate(&r->resolver);
 		break;
 	}
@@ -627,7 +630,7 @@ int cmd_report(int argc, const char **argv)
 	if (o.symfs)
 		machine__set_symfs(r.machine, o.symfs);
 	machine__set_force(r.machine, o.force);
-	machine__feed_build_ids(r.machine, &r.session->header);
+	perf_session__machine_build_ids(r.session, r.machine);
 	cc_resolver__init(&r.resolver, r.machine, &r.hopts.cc, &r.strings);
 	r.resolver.max_stack = o.max_stack;
 	r.resolver.parent_regex = r.parent_regex_set ? &r.parent_regex : NULL;

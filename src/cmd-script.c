@@ -2,6 +2,7 @@
  * perf.data file as text, the way perf script does. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,7 @@ struct script {
 	bool dump;
 	bool show_task, show_mmap;
 	bool header, full_header;	/* --header, -I */
-	struct name_list comms, syms;
+	struct name_list comms, syms, dsos;
 	struct name_list pids, tids;
 	bool cpu_filter;
 	uint8_t cpus[4096 / 8];
@@ -145,11 +146,69 @@ static int parse_timestamp(const char *s, size_t len, uint64_t *ns)
 	return 0;
 }
 
-/* --time start,stop[,start,stop...] */
+/* "a%/n" (the n-th slice of a%), "a%-b%" or "a%" (the first a%) of the
+ * recording's span, rounded to ns the way perf does. */
+static int parse_percent_range(const char *item, uint64_t first, uint64_t last,
+			       struct time_range *r)
+{
+	double a, b, span = (double)(last - first);
+	char *end;
+	long n = 1;
+
+	a = strtod(item, &end) / 100.0;
+	if (end == item || *end++ != '%')
+		return -1;
+	b = a;
+	if (*end == '/') {
+		n = strtol(end + 1, &end, 10);
+		if (n < 1 || *end)
+			return -1;
+		a = b * (double)(n - 1);
+		b = b * (double)n;
+	} else if (*end == '-') {
+		char *e2;
+
+		b = strtod(end + 1, &e2) / 100.0;
+		if (e2 == end + 1 || e2[0] != '%' || e2[1])
+			return -1;
+	} else if (*end) {
+		return -1;
+	} else {
+		a = 0;
+	}
+	if (a < 0 || a > 1 || b < 0 || b > 1 || b < a)
+		return -1;
+	r->start = first + (uint64_t)llround(a * span);
+	r->end = first + (uint64_t)llround(b * span);
+	if (r->end > r->start && r->end != last)
+		r->end--;
+	return 0;
+}
+
+/* --time start,stop[,start,stop...] in seconds, or percent slices */
 static int parse_time_ranges(struct script *sc, const char *arg)
 {
+	const struct perf_header *h = &sc->session->header;
 	const char *p = arg;
 
+	if (strchr(arg, '%')) {
+		char *copy = xstrdup(arg), *save = NULL;
+		int ret = 0;
+
+		if (!h->last_sample_time)
+			ret = -1;
+		for (char *t = strtok_r(copy, ",", &save); t && !ret; t = strtok_r(NULL, ",", &save)) {
+			struct time_range r;
+
+			ret = parse_percent_range(t, h->first_sample_time, h->last_sample_time, &r);
+			if (!ret) {
+				sc->ranges = xrealloc(sc->ranges, (sc->nr_ranges + 1) * sizeof(r));
+				sc->ranges[sc->nr_ranges++] = r;
+			}
+		}
+		free(copy);
+		return ret;
+	}
 	while (*p) {
 		const char *comma = strchr(p, ','), *next;
 		struct time_range r = { 0, UINT64_MAX };
@@ -200,6 +259,15 @@ static bool thread_filtered(const struct script *sc, const struct thread *t)
 	return false;
 }
 
+static bool dso_filtered(const struct script *sc, const struct addr_location *al)
+{
+	const struct dso *d = al->map ? al->map->dso : NULL;
+
+	if (!sc->dsos.n)
+		return false;
+	return !d || !(list_has(&sc->dsos, d->short_name) || list_has(&sc->dsos, d->long_name));
+}
+
 static bool sym_filtered(const struct script *sc, const struct addr_location *al)
 {
 	char addr[32];
@@ -232,7 +300,7 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 		printf(" ...... dso: %s\n", al.map ? al.map->dso->long_name :
 		       al.level == 'H' ? "[hypervisor]" : "<not found>");
 	}
-	if (thread_filtered(sc, thread) || sym_filtered(sc, &al))
+	if (thread_filtered(sc, thread) || dso_filtered(sc, &al) || sym_filtered(sc, &al))
 		return;
 	script_print_sample(stdout, &sc->cfg, sc->session, sc->machine, evsel, sample, &al);
 }
@@ -265,61 +333,6 @@ static void print_side(struct script *sc, const struct perf_event_header *rec,
 	script_print_side_event(stdout, &sc->cfg, sc->session, evsel, rec, sample, thread);
 }
 
-static void update_machine(struct script *sc, const struct perf_event_header *rec)
-{
-	struct machine *m = sc->machine;
-
-	switch (rec->type) {
-	case PERF_RECORD_COMM: {
-		const struct perf_rec_comm *c = (const void *)rec;
-
-		machine__process_comm(m, (pid_t)c->pid, (pid_t)c->tid, c->comm,
-				      rec->misc & PERF_RECORD_MISC_COMM_EXEC);
-		break;
-	}
-	case PERF_RECORD_FORK: {
-		const struct perf_rec_fork *f = (const void *)rec;
-
-		machine__process_fork(m, (pid_t)f->pid, (pid_t)f->ppid, (pid_t)f->tid,
-				      (pid_t)f->ptid);
-		break;
-	}
-	case PERF_RECORD_EXIT: {
-		const struct perf_rec_fork *f = (const void *)rec;
-
-		machine__process_exit(m, (pid_t)f->pid, (pid_t)f->tid);
-		break;
-	}
-	case PERF_RECORD_MMAP: {
-		const struct perf_rec_mmap *mm = (const void *)rec;
-
-		machine__process_mmap(m, (pid_t)mm->pid, (pid_t)mm->tid, mm->start, mm->len,
-				      mm->pgoff, mm->filename,
-				      rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, NULL, 0);
-		break;
-	}
-	case PERF_RECORD_MMAP2: {
-		const struct perf_rec_mmap2 *mm = (const void *)rec;
-		bool bid = rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID;
-
-		machine__process_mmap2(m, (pid_t)mm->pid, (pid_t)mm->tid, mm->start, mm->len,
-				       mm->pgoff, mm->filename,
-				       rec->misc & PERF_RECORD_MISC_CPUMODE_MASK,
-				       bid ? mm->build_id : NULL, bid ? mm->build_id_size : 0,
-				       mm->prot, mm->flags);
-		break;
-	}
-	case PERF_RECORD_HEADER_BUILD_ID: {
-		const struct perf_rec_build_id *b = (const void *)rec;
-
-		machine__set_build_id(m, b->filename, b->build_id, perf_rec_build_id__size(b));
-		break;
-	}
-	default:
-		break;
-	}
-}
-
 static int script_attr(struct perf_tool *tool, struct perf_session *s, struct evsel *evsel)
 {
 	struct script *sc = (struct script *)tool;
@@ -341,7 +354,7 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 			process_sample(sc, evsel, sample);
 		break;
 	case PERF_RECORD_COMM:
-		update_machine(sc, rec);
+		perf_session__feed_machine(sc->machine, rec);
 		if (sc->show_task) {
 			const struct perf_rec_comm *c = (const void *)rec;
 
@@ -349,7 +362,7 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 		}
 		break;
 	case PERF_RECORD_FORK:
-		update_machine(sc, rec);
+		perf_session__feed_machine(sc->machine, rec);
 		if (sc->show_task) {
 			const struct perf_rec_fork *f = (const void *)rec;
 
@@ -363,11 +376,11 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 
 			print_side(sc, rec, sample, (pid_t)f->pid, (pid_t)f->tid, f->time);
 		}
-		update_machine(sc, rec);
+		perf_session__feed_machine(sc->machine, rec);
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		update_machine(sc, rec);
+		perf_session__feed_machine(sc->machine, rec);
 		if (sc->show_mmap) {
 			const struct perf_rec_mmap *mm = (const void *)rec;
 
@@ -375,7 +388,7 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 		}
 		break;
 	case PERF_RECORD_HEADER_BUILD_ID:
-		update_machine(sc, rec);
+		perf_session__feed_machine(sc->machine, rec);
 		break;
 	case PERF_RECORD_HEADER_FEATURE: {
 		uint64_t feat = ((const struct perf_rec_feature *)(const void *)rec)->feat_id;
@@ -430,8 +443,36 @@ static int default_max_stack(void)
 	return v > 0 ? v : 127;
 }
 
+/* perf's end-of-run warnings about what the recording lost or we skipped */
+static void warn_about_losses(const struct session_stats *st)
+{
+	uint64_t samples = st->nr_records[PERF_RECORD_SAMPLE] + st->total_lost_samples;
+
+	if (st->nr_records[PERF_RECORD_LOST])
+		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\n"
+			"Check IO/CPU overload!\n\n", (unsigned long long)st->nr_events,
+			(unsigned long long)st->nr_records[PERF_RECORD_LOST]);
+	if (samples && (double)st->total_lost_samples / (double)samples > 0.05)
+		fprintf(stderr, "Warning:\nProcessed %llu samples and lost %3.2f%%!\n\n",
+			(unsigned long long)samples,
+			100.0 * (double)st->total_lost_samples / (double)samples);
+	if (st->nr_unknown)
+		fprintf(stderr, "Warning:\nFound %llu unknown events!\n\n"
+			"Is this an older tool processing a perf.data file generated by a more "
+			"recent tool?\n\n", (unsigned long long)st->nr_unknown);
+	if (st->nr_unknown_id)
+		fprintf(stderr, "Warning:\n%llu samples with id not present in the header\n",
+			(unsigned long long)st->nr_unknown_id);
+	if (st->nr_bad_samples > 1)
+		fprintf(stderr, "Warning:\n%llu records could not be decoded and were skipped.\n",
+			(unsigned long long)st->nr_bad_samples);
+	if (st->nr_unordered)
+		fprintf(stderr, "Warning:\n%llu out of order events recorded.\n",
+			(unsigned long long)st->nr_unordered);
+}
+
 struct script_opts {
-	const char *input, *fields, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms;
+	const char *input, *fields, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms, *dsos;
 	const char *symfs;
 	bool header, header_only, hide_callgraph, force, show_kernel_path;
 	int max_stack;
@@ -477,13 +518,15 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING('C', "cpu", &o.cpus, "cpu", "list of cpus to profile"),
 		OPT_STRING(0, "time", &o.time, "str",
 			   "Time span of interest (start,stop)"),
+		OPT_STRING(0, "dsos", &o.dsos, "dso[,dso...]",
+			   "only consider symbols in these DSOs"),
 		OPT_STRING('S', "symbols", &o.syms, "symbol[,symbol...]",
 			   "only consider these symbols"),
 		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
 		OPT_STRING(0, "symfs", &o.symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
 		OPT_BOOLEAN(0, "show-kernel-path", &o.show_kernel_path,
-			    "Show the path of [kernel.kallsyms]"),
+			    "Show the path of [kernel.kallsyms] (accepted, no effect)"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
 		OPT_END(),
@@ -502,7 +545,6 @@ int cmd_script(int argc, const char **argv)
 	sc.cfg.max_stack = o.max_stack;
 	sc.cfg.use_callchain = !o.hide_callgraph;
 	sc.cfg.dump = sc.dump;
-	sc.cfg.show_kernel_path = o.show_kernel_path;
 	if (o.comms)
 		list_parse(&sc.comms, o.comms);
 	if (o.pids)
@@ -511,6 +553,8 @@ int cmd_script(int argc, const char **argv)
 		list_parse(&sc.tids, o.tids);
 	if (o.syms)
 		list_parse(&sc.syms, o.syms);
+	if (o.dsos)
+		list_parse(&sc.dsos, o.dsos);
 	if (o.cpus) {
 		if (parse_cpu_list(sc.cpus, sizeof(sc.cpus) * 8, o.cpus) < 0) {
 			fprintf(stderr, "Invalid cpu_list\n");
@@ -519,16 +563,16 @@ int cmd_script(int argc, const char **argv)
 		}
 		sc.cpu_filter = true;
 	}
-	if (o.time && parse_time_ranges(&sc, o.time) < 0) {
-		fprintf(stderr, "Invalid time string\n");
-		ret = 255;
-		goto out;
-	}
 
 	sc.session = perf_session__open(o.input ? o.input : "perf.data", &err);
 	if (!sc.session) {
 		fprintf(stderr, "pcl script: %s\n", err);
 		free(err);
+		ret = 255;
+		goto out;
+	}
+	if (o.time && parse_time_ranges(&sc, o.time) < 0) {
+		fprintf(stderr, "Invalid time string\n");
 		ret = 255;
 		goto out;
 	}
@@ -552,11 +596,7 @@ int cmd_script(int argc, const char **argv)
 	if (o.symfs)
 		machine__set_symfs(sc.machine, o.symfs);
 	machine__set_force(sc.machine, o.force);
-	for (uint32_t i = 0; i < sc.session->header.nr_build_ids; i++) {
-		const struct perf_build_id_entry *b = &sc.session->header.build_ids[i];
-
-		machine__set_build_id(sc.machine, b->filename, b->build_id, b->size);
-	}
+	perf_session__machine_build_ids(sc.session, sc.machine);
 
 	/* output is meant for pipes into awk and flame graph tools: buffer it */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
@@ -565,6 +605,7 @@ int cmd_script(int argc, const char **argv)
 	sc.tool.ordered = true;
 	ret = perf_session__process(sc.session, &sc.tool);
 	fflush(stdout);
+	warn_about_losses(&sc.session->stats);
 	if (ret == -2) {
 		ret = 255;
 	} else if (ret < 0) {
@@ -581,6 +622,7 @@ out:
 	list_free(&sc.pids);
 	list_free(&sc.tids);
 	list_free(&sc.syms);
+	list_free(&sc.dsos);
 	free(sc.ranges);
 	return ret;
 }
