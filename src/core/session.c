@@ -404,9 +404,11 @@ static int deliver(struct perf_session *s, const struct perf_event_header *rec,
 			return 0;
 		}
 		if (evsel && perf_sample__parse(&evsel->attr, rec, &sample, &why) < 0) {
-			s->stats.nr_bad_samples++;
-			fprintf(s->warn, "%s: skipping a %s record at offset %#llx: %s\n", s->path,
-				perf_record_name(rec->type), (unsigned long long)file_offset, why);
+			/* the first one is described, the rest only counted */
+			if (!s->stats.nr_bad_samples++)
+				fprintf(s->warn, "Warning: %s: skipping a %s record at offset %#llx: "
+					"%s\n", s->path, perf_record_name(rec->type),
+					(unsigned long long)file_offset, why);
 			return 0;
 		}
 		if (!evsel) {
@@ -414,8 +416,6 @@ static int deliver(struct perf_session *s, const struct perf_event_header *rec,
 
 			perf_sample__parse(&none, rec, &sample, &why);
 		}
-		if (evsel && rec->type == PERF_RECORD_SAMPLE)
-			s->events[evsel->idx].nr_samples++;
 		if (rec->type == PERF_RECORD_LOST_SAMPLES)
 			s->stats.total_lost_samples +=
 				((const struct perf_rec_lost_samples *)(const void *)rec)->lost;

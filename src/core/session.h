@@ -48,7 +48,6 @@ struct perf_tool {
 struct session_event {
 	size_t id_hdr_size;
 	struct tep_event *tp_format;		/* tracepoints, when tracing data exists */
-	uint64_t nr_samples;
 };
 
 struct session_stats {

@@ -1,0 +1,199 @@
+/* sample-filter: sample filters shared by readers (see sample-filter.h). */
+#include "core/sample-filter.h"
+#include "util/util.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void name_list__add(struct name_list *l, const char *arg)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+
+	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+		l->v[l->n++] = xstrdup(t);
+	}
+	free(copy);
+}
+
+bool name_list__has(const struct name_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], name))
+			return true;
+	return false;
+}
+
+static bool name_list__has_int(const struct name_list *l, long v)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strtol(l->v[i], NULL, 0) == v)
+			return true;
+	return false;
+}
+
+void name_list__exit(struct name_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+int sample_filter__set_cpus(struct sample_filter *f, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0)
+			return -1;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtol(p, &end, 10);
+			if (end == p || b < a)
+				return -1;
+		}
+		if (b >= SAMPLE_FILTER_MAX_CPUS)
+			return -1;
+		for (long c = a; c <= b; c++)
+			f->cpus[c / 8] |= (uint8_t)(1u << (c % 8));
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	f->cpu_filter = true;
+	return 0;
+}
+
+/* perf's parse_nsec_time: "sec[.frac]" with at most 9 decimals. */
+static int parse_seconds(const char *s, uint64_t *ns)
+{
+	char *end;
+	uint64_t sec = strtoull(s, &end, 10), frac = 0;
+
+	if (end == s || (*end && *end != '.'))
+		return -1;
+	if (*end == '.') {
+		const char *f = end + 1;
+		size_t digits = strlen(f);
+
+		if (digits > 9)
+			return -1;
+		for (size_t i = 0; i < 9; i++) {
+			if (i < digits && (f[i] < '0' || f[i] > '9'))
+				return -1;
+			frac = frac * 10 + (i < digits ? (uint64_t)(f[i] - '0') : 0);
+		}
+	}
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
+int sample_filter__set_time(struct sample_filter *f, const char *arg)
+{
+	char *copy = xstrdup(arg), *p = copy;
+	int ret = 0;
+
+	for (;;) {
+		char *comma = strchr(p, ','), *next;
+		struct time_range r = { 0, 0 };
+
+		if (!comma) {
+			ret = *p ? -1 : 0;
+			break;
+		}
+		*comma = '\0';
+		next = strchr(comma + 1, ',');
+		if (next)
+			*next = '\0';
+		if ((*p && parse_seconds(p, &r.start) < 0) ||
+		    (comma[1] && parse_seconds(comma + 1, &r.end) < 0) ||
+		    (r.end && r.end < r.start)) {
+			ret = -1;
+			break;
+		}
+		f->ranges = xrealloc(f->ranges, (f->nr_ranges + 1) * sizeof(*f->ranges));
+		f->ranges[f->nr_ranges++] = r;
+		if (!next)
+			break;
+		p = next + 1;
+	}
+	free(copy);
+	return ret;
+}
+
+void sample_filter__exit(struct sample_filter *f)
+{
+	name_list__exit(&f->comms);
+	name_list__exit(&f->dsos);
+	name_list__exit(&f->syms);
+	name_list__exit(&f->pids);
+	name_list__exit(&f->tids);
+	free(f->ranges);
+	f->ranges = NULL;
+	f->nr_ranges = 0;
+}
+
+bool sample_filter__skip_cpu(const struct sample_filter *f, uint32_t cpu)
+{
+	if (!f->cpu_filter)
+		return false;
+	return cpu >= SAMPLE_FILTER_MAX_CPUS || !(f->cpus[cpu / 8] & (1u << (cpu % 8)));
+}
+
+bool sample_filter__skip_time(const struct sample_filter *f, uint64_t t)
+{
+	if (!f->nr_ranges || !t)
+		return false;
+	for (size_t i = 0; i < f->nr_ranges; i++) {
+		const struct time_range *r = &f->ranges[i];
+
+		if ((!r->start || t >= r->start) && (!r->end || t <= r->end))
+			return false;
+	}
+	return true;
+}
+
+bool sample_filter__thread(const struct sample_filter *f, const struct thread *t)
+{
+	if (f->comms.n && !name_list__has(&f->comms, t->comm))
+		return true;
+	if (f->pids.n && !name_list__has_int(&f->pids, t->pid))
+		return true;
+	if (f->tids.n && !name_list__has_int(&f->tids, t->tid))
+		return true;
+	return false;
+}
+
+bool sample_filter__dso(const struct sample_filter *f, const struct addr_location *al)
+{
+	if (!f->dsos.n)
+		return false;
+	if (!al->map || !al->dso)
+		return true;
+	return !name_list__has(&f->dsos, al->dso->short_name) &&
+	       !name_list__has(&f->dsos, al->dso->long_name);
+}
+
+bool sample_filter__symbol(const struct sample_filter *f, const struct addr_location *al)
+{
+	char addr[32];
+
+	if (!f->syms.n)
+		return false;
+	if (!al->sym)
+		return true;
+	if (name_list__has(&f->syms, al->sym->name))
+		return false;
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, map__unmap_ip(al->map, al->sym->start));
+	return !name_list__has(&f->syms, addr);
+}
