@@ -41,6 +41,7 @@ void dso__delete(struct dso *dso)
 	free(p->elf_path);
 	free(p->debug_path);
 	free(p->loads);
+	free(p->image);
 	free(p);
 	free(dso->long_name);
 	free(dso->short_name);

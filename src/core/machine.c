@@ -320,8 +320,8 @@ int machine__process_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t star
 
 /* --- resolving ----------------------------------------------------------- */
 
-static bool machine__lookup(struct machine *m, struct thread *thread, uint8_t cpumode,
-			    uint64_t ip, struct addr_location *al)
+bool machine__lookup(struct machine *m, struct thread *thread, uint8_t cpumode,
+		     uint64_t ip, struct addr_location *al)
 {
 	struct maps *maps = NULL;
 
@@ -388,6 +388,8 @@ int machine__resolve_callchain(struct machine *m, struct thread *thread,
 			continue;
 		}
 		frames[n].ip = ip;
+		frames[n].inlined = false;
+		frames[n].srcline = NULL;
 		machine__lookup(m, thread, cpumode, ip, &frames[n].al);
 		n++;
 	}

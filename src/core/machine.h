@@ -112,8 +112,10 @@ bool machine__resolve(struct machine *m, struct thread *thread, uint8_t cpumode,
 /* Symbol covering a DSO-relative address, or NULL. */
 struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
 
-/* "file.c:123" for a DSO-relative address, or NULL (libdw, cached).
- * perf prints an unknown srcline as "<dso short name>[<addr in hex>]". */
+/* What perf 6.1 shows as the srcline of a DSO-relative address (libdw,
+ * cached): "file.c:123", "<dso short name>[<vaddr>]" when nothing is
+ * known about the address, or NULL when perf prints nothing (its "??:0").
+ */
 const char *dso__srcline(struct dso *dso, uint64_t addr);
 
 /* Every DSO the machine knows, for buildid-list; iterate with the callback. */
@@ -129,10 +131,20 @@ uint64_t map__unmap_ip(const struct map *map, uint64_t addr);
 
 /* Callchains ------------------------------------------------------------ */
 
-/* One resolved frame: ip as perf script prints it, and where it lies. */
+/* One resolved frame: ip as perf script prints it, and where it lies.
+ * DWARF-unwound frames are expanded into their inlined functions (same
+ * ip): al.sym is then the function's symbol, or, when its DWARF name
+ * differs, a symbol with that name and the real one's start, marked
+ * inlined (perf prints "(inlined)" instead of the dso for those). */
 struct callchain_frame {
 	uint64_t ip;
 	struct addr_location al;
+	bool inlined;
+	/* DWARF-expanded entries: the entry's source line (the address's for
+	 * the innermost, the call site in the caller for the others), as
+	 * perf prints them with -F srcline; NULL otherwise (use
+	 * dso__srcline()). */
+	const char *srcline;
 };
 
 /* Walks a PERF_SAMPLE_CALLCHAIN array callee first, the way perf does:
@@ -148,12 +160,14 @@ int machine__resolve_callchain(struct machine *m, struct thread *thread,
  * PERF_SAMPLE_REGS_USER values for the bits set in regs_mask (perf reg
  * order AX BX CX DX SI DI BP SP IP FLAGS CS SS DS ES FS GS R8..R15), stack
  * the PERF_SAMPLE_STACK_USER bytes (dyn_size of them) copied from SP.
- * Appends at most max_frames user frames (caller frames at return
- * address - 1, like perf). Returns the number written, 0 when the sample
- * has no registers or stack. */
+ * Unwinds at most max_stack frames (caller frames at return address - 1,
+ * like perf), writes at most max_frames entries (inlined functions add
+ * entries). Returns the number written, 0 when the sample has no
+ * registers or stack. perf script puts these after the kernel part of
+ * the sample's callchain (machine__resolve_callchain). */
 int machine__unwind(struct machine *m, struct thread *thread,
 		    uint64_t regs_mask, const uint64_t *regs,
-		    const uint8_t *stack, uint64_t stack_size,
+		    const uint8_t *stack, uint64_t stack_size, int max_stack,
 		    struct callchain_frame *frames, int max_frames);
 
 #endif

@@ -1,24 +1,53 @@
-/* srcline: "file.c:123" for an address, from the DWARF line table of the
- * file the DSO's symbols came from (as perf asks addr2line), read in
- * process with libdw and cached per address.
+/* srcline: source lines and inlined-function chains for DSO addresses,
+ * from the DWARF of the file the DSO's symbols came from, read in process
+ * with libdw and cached per address.
+ *
+ * perf 6.1 asks binutils' addr2line ("-a -i -f") for these, so this file
+ * reproduces its answers: the innermost function DWARF names (of equal
+ * ranges, the last one), by linkage name, or DW_AT_name in C-family units;
+ * for a function without either, or code DWARF names no function for, the
+ * ELF symbol that starts there (which addr2line then keeps for that
+ * function for the rest of the run); "??:0" when nothing covers the
+ * address.
  */
 #include "core/symbols.h"
 #include "util/util.h"
 
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#define MAX_INLINE 64
+
+struct elf_func {		/* the debug file's function symbols, bfd's view */
+	uint64_t value, size;
+	const char *name;
+};
+
+struct a2l_record {
+	int nr;			/* functions, innermost first; 0 = not found */
+	char *srcline;		/* "file:line" of the address, NULL for "??:0" */
+	const char *names[MAX_INLINE];
+	char *lines[MAX_INLINE];	/* per function: srcline, then call sites */
+	struct inline_frame *frames;	/* perf's symbols for names (lazy) */
+	struct symbol *fake;
+};
 
 struct srcline_cache {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
-	struct u64map lines;	/* addr -> char* (or &no_line) */
+	Dwarf_Addr bias;
+	struct strpool names;
+	struct elf_func *funcs;
+	size_t nr_funcs;
+	struct u64map renamed;	/* DIE offset -> ELF name addr2line switched to */
+	struct u64map records;	/* addr -> struct a2l_record* */
 	bool failed;
 };
-
-static char no_line;
 
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
@@ -26,14 +55,106 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-static struct srcline_cache *srcline_open(struct dso *dso)
+static int elf_func_cmp(const void *a, const void *b)
+{
+	const struct elf_func *x = a, *y = b;
+
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* FUNC and NOTYPE symbols in table order (qsort is not stable: ties are
+ * resolved when the table is built). */
+static void read_elf_funcs(struct srcline_cache *c)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(c->mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t alloc = 0;
+
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < shdr.sh_size / shdr.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+			int type;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			type = GELF_ST_TYPE(sym.st_info);
+			if ((type != STT_FUNC && type != STT_NOTYPE) || sym.st_shndx == SHN_UNDEF ||
+			    sym.st_shndx >= SHN_LORESERVE || !sym.st_name)
+				continue;
+			name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			if (c->nr_funcs == alloc) {
+				alloc = alloc ? alloc * 2 : 256;
+				c->funcs = xrealloc(c->funcs, alloc * sizeof(*c->funcs));
+			}
+			c->funcs[c->nr_funcs].value = sym.st_value;
+			c->funcs[c->nr_funcs].size = sym.st_size;
+			c->funcs[c->nr_funcs].name = strpool_add(&c->names, name, strlen(name));
+			c->nr_funcs++;
+		}
+		break;
+	}
+	if (!c->nr_funcs)
+		return;
+	/* Keep, per address, the first symbol unless a later one is bigger. */
+	for (size_t i = 0; i < c->nr_funcs; i++)
+		c->funcs[i].size = (c->funcs[i].size << 20) | (0xfffff - (i & 0xfffff));
+	qsort(c->funcs, c->nr_funcs, sizeof(*c->funcs), elf_func_cmp);
+	{
+		size_t n = 0;
+
+		for (size_t i = 0; i < c->nr_funcs; i++) {
+			if (n && c->funcs[n - 1].value == c->funcs[i].value) {
+				if (c->funcs[i].size > c->funcs[n - 1].size)
+					c->funcs[n - 1] = c->funcs[i];
+				continue;
+			}
+			c->funcs[n++] = c->funcs[i];
+		}
+		c->nr_funcs = n;
+	}
+	for (size_t i = 0; i < c->nr_funcs; i++)
+		c->funcs[i].size >>= 20;
+}
+
+/* The ELF symbol bfd names the function at vaddr with: the closest one
+ * starting at or below it. */
+static const struct elf_func *elf_func_at(const struct srcline_cache *c, uint64_t vaddr)
+{
+	size_t lo = 0, hi = c->nr_funcs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->funcs[mid].value <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	if (c->funcs[lo - 1].size && vaddr >= c->funcs[lo - 1].value + c->funcs[lo - 1].size)
+		return NULL;
+	return &c->funcs[lo - 1];
+}
+
+static struct srcline_cache *dso__srcline_cache(struct dso *dso)
 {
 	struct dso_priv *p = dso__priv(dso);
 	struct srcline_cache *c = xcalloc(1, sizeof(*c));
 
 	p->srcline = c;
 	dso__load(dso);
-	/* perf gives no source lines for the kernel, vdso or JIT code. */
+	/* perf has no source lines for the kernel, vdso or JIT code. */
 	if (!p->debug_path || p->kind == DSO_KERNEL || p->kind == DSO_PERF_MAP ||
 	    dso->long_name[0] == '[') {
 		c->failed = true;
@@ -45,62 +166,276 @@ static struct srcline_cache *srcline_open(struct dso *dso)
 		c->mod = dwfl_report_offline(c->dwfl, dso->short_name, p->debug_path, -1);
 		dwfl_report_end(c->dwfl, NULL, NULL);
 	}
-	if (!c->mod)
+	if (!c->mod || !dwfl_module_getelf(c->mod, &c->bias)) {
 		c->failed = true;
+		return c;
+	}
+	read_elf_funcs(c);
 	return c;
 }
 
-static char *srcline_lookup(struct srcline_cache *c, uint64_t vaddr)
+/* Languages whose names are not mangled: bfd takes DW_AT_name as the
+ * linkage name there. */
+static bool lang_unmangled(Dwarf_Die *cu)
 {
-	Dwarf_Addr bias;
-	Dwfl_Line *line;
-	const char *file, *base;
-	int lineno = 0;
+	switch (dwarf_srclang(cu)) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Ada83: case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85: case DW_LANG_Fortran77: case DW_LANG_Pascal83:
+	case DW_LANG_C99: case DW_LANG_Ada95: case DW_LANG_PLI: case DW_LANG_UPC:
+	case DW_LANG_C11: case DW_LANG_Mips_Assembler:
+		return true;
+	default:
+		return false;
+	}
+}
 
-	if (!dwfl_module_getdwarf(c->mod, &bias))
+/* The name addr2line gives a DIE: its linkage name when it has one. */
+static const char *die_name(Dwarf_Die *die, bool unmangled, bool *linkage)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	*linkage = true;
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+	if (name)
+		return name;
+	*linkage = unmangled;
+	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+}
+
+static bool die_low_pc(Dwarf_Die *die, Dwarf_Addr *low)
+{
+	Dwarf_Addr base, end;
+	ptrdiff_t off;
+
+	if (!dwarf_lowpc(die, low))
+		return true;
+	off = dwarf_ranges(die, 0, &base, low, &end);
+	return off > 0;
+}
+
+static bool same_range(Dwarf_Die *a, Dwarf_Die *b)
+{
+	Dwarf_Addr la, ha, lb, hb;
+
+	return !dwarf_lowpc(a, &la) && !dwarf_highpc(a, &ha) && !dwarf_lowpc(b, &lb) &&
+	       !dwarf_highpc(b, &hb) && la == lb && ha == hb;
+}
+
+/* Of sibling functions with the same range (gas describes each alias of
+ * an assembler function), bfd picks the last. */
+static void last_twin(Dwarf_Die *die)
+{
+	Dwarf_Die next = *die;
+
+	while (dwarf_siblingof(&next, &next) == 0)
+		if (dwarf_tag(&next) == dwarf_tag(die) && same_range(&next, die))
+			*die = next;
+}
+
+/* The functions around vaddr, innermost first, as DIEs (physical nesting). */
+static int function_dies(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
+{
+	Dwarf_Die *scopes = NULL, *chain = NULL, inner;
+	int n = dwarf_getscopes(cu, pc, &scopes), nr = 0;
+
+	if (n <= 0 || !dwarf_offdie(dwarf_cu_getdwarf(cu->cu), dwarf_dieoffset(&scopes[0]), &inner)) {
+		free(scopes);
+		return 0;
+	}
+	free(scopes);
+	n = dwarf_getscopes_die(&inner, &chain);
+	for (int i = 0; i < n && nr < max; i++) {
+		int tag = dwarf_tag(&chain[i]);
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		out[nr] = chain[i];
+		if (!nr)
+			last_twin(&out[0]);
+		nr++;
+		if (tag == DW_TAG_subprogram)
+			break;
+	}
+	free(chain);
+	return nr;
+}
+
+static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
+{
+	struct a2l_record *r = xcalloc(1, sizeof(*r));
+	Dwarf_Addr pc = vaddr + c->bias, cu_bias;
+	Dwfl_Line *line = dwfl_module_getsrc(c->mod, pc);
+	Dwarf_Die *cu = dwfl_module_addrdie(c->mod, pc, &cu_bias);
+	Dwarf_Die dies[MAX_INLINE];
+	int nr = cu ? function_dies(cu, pc - cu_bias, dies, MAX_INLINE) : 0;
+	const struct elf_func *ef = elf_func_at(c, vaddr);
+	bool unmangled = cu && lang_unmangled(cu);
+
+	for (int i = 0; i < nr; i++) {
+		bool linkage;
+		const char *renamed = u64map_get(&c->renamed, dwarf_dieoffset(&dies[i]));
+
+		r->names[i] = renamed ? renamed : die_name(&dies[i], unmangled, &linkage);
+		/* bfd prefers the symbol table's name for a plain function
+		 * starting where a symbol does, and keeps it. */
+		if (i == 0 && !renamed && !linkage && ef &&
+		    dwarf_tag(&dies[0]) == DW_TAG_subprogram) {
+			Dwarf_Addr low;
+
+			if (die_low_pc(&dies[0], &low) && low + cu_bias - c->bias == ef->value) {
+				r->names[0] = ef->name;
+				u64map_put(&c->renamed, dwarf_dieoffset(&dies[0]), (void *)ef->name);
+			}
+		}
+	}
+	if (!nr && ef)
+		r->names[nr++] = ef->name;
+	if (!nr && !line)
+		return r;	/* "??:0": not found */
+	if (!nr)
+		r->names[nr++] = "??";
+	r->nr = nr;
+	/* Each caller's line is where it called the function inside it. */
+	for (int i = 1; i < nr; i++) {
+		Dwarf_Attribute attr;
+		Dwarf_Word file = 0, lineno = 0;
+		Dwarf_Files *files;
+		const char *name = NULL, *base;
+
+		if (dwarf_formudata(dwarf_attr(&dies[i - 1], DW_AT_call_file, &attr), &file) ||
+		    dwarf_formudata(dwarf_attr(&dies[i - 1], DW_AT_call_line, &attr), &lineno) ||
+		    dwarf_getsrcfiles(cu, &files, NULL) ||
+		    !(name = dwarf_filesrc(files, file, NULL, NULL)))
+			continue;
+		base = strrchr(name, '/');
+		r->lines[i] = xasprintf("%s:%u", base ? base + 1 : name, (unsigned)lineno);
+	}
+	if (line) {
+		int lineno = 0;
+		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+		const char *base = file ? strrchr(file, '/') : NULL;
+
+		file = file ? file : "??";
+		r->srcline = xasprintf("%s:%d", base ? base + 1 : file, lineno);
+	} else {
+		r->srcline = xstrdup("??:0");
+	}
+	return r;
+}
+
+static struct a2l_record *dso__a2l(struct dso *dso, uint64_t addr, struct srcline_cache **cp)
+{
+	struct srcline_cache *c = dso__priv(dso)->srcline;
+	struct a2l_record *r;
+
+	if (!c)
+		c = dso__srcline_cache(dso);
+	*cp = c;
+	if (c->failed)
 		return NULL;
-	line = dwfl_module_getsrc(c->mod, vaddr + bias);
-	if (!line)
-		return NULL;
-	file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-	if (!file)
-		file = "";
-	base = strrchr(file, '/');
-	return xasprintf("%s:%d", base ? base + 1 : file, lineno);
+	r = u64map_get(&c->records, addr);
+	if (!r) {
+		r = a2l_lookup(c, dso__addr_to_vaddr(dso, addr));
+		u64map_put(&c->records, addr, r);
+	}
+	return r;
 }
 
 const char *dso__srcline(struct dso *dso, uint64_t addr)
 {
 	struct dso_priv *p;
 	struct srcline_cache *c;
-	char *s;
+	struct a2l_record *r;
 
 	if (!dso)
 		return NULL;
 	p = dso__priv(dso);
-	c = p->srcline ? p->srcline : srcline_open(dso);
-	if (c->failed)
+	r = dso__a2l(dso, addr, &c);
+	if (r && r->nr)
+		return strcmp(r->srcline, "??:0") ? r->srcline : NULL;
+	/* Not found: perf shows "dso[address]" (the address addr2line got). */
+	if (!p->srcline_fallback)
+		p->srcline_fallback = xcalloc(1, sizeof(*p->srcline_fallback));
+	if (!u64map_get(p->srcline_fallback, addr))
+		u64map_put(p->srcline_fallback, addr,
+			   xasprintf("%s[%" PRIx64 "]", dso->short_name, dso__addr_to_vaddr(dso, addr)));
+	return u64map_get(p->srcline_fallback, addr);
+}
+
+const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
+					struct symbol *sym, int *nr)
+{
+	struct srcline_cache *c;
+	struct a2l_record *r;
+
+	*nr = 0;
+	if (!dso || !sym || !(r = dso__a2l(dso, addr, &c)) || !r->nr)
 		return NULL;
-	s = u64map_get(&c->lines, addr);
-	if (!s) {
-		s = srcline_lookup(c, dso__addr_to_vaddr(dso, addr));
-		u64map_put(&c->lines, addr, s ? s : &no_line);
+	if (!r->frames) {
+		int nfake = 0;
+
+		r->frames = xcalloc((size_t)r->nr, sizeof(*r->frames));
+		r->fake = xcalloc((size_t)r->nr, sizeof(*r->fake));
+		for (int i = 0; i < r->nr; i++) {
+			char *demangled = sym_demangle(r->names[i] ? r->names[i] : "??");
+			const char *name = demangled ? demangled : r->names[i] ? r->names[i] : "??";
+
+			/* perf reuses the ELF symbol when the names agree. */
+			if (!strcmp(name, sym->name)) {
+				r->frames[i].sym = sym;
+			} else {
+				struct symbol *f = &r->fake[nfake++];
+
+				f->start = sym->start;
+				f->end = sym->end;
+				f->name = strpool_add(&c->names, name, strlen(name));
+				r->frames[i].sym = f;
+				r->frames[i].inlined = true;
+			}
+			r->frames[i].srcline = i ? r->lines[i] : r->srcline;
+			free(demangled);
+		}
 	}
-	return s == &no_line ? NULL : s;
+	*nr = r->nr;
+	return r->frames;
 }
 
 void dso__srcline_release(struct dso *dso)
 {
-	struct srcline_cache *c = dso__priv(dso)->srcline;
+	struct dso_priv *p = dso__priv(dso);
+	struct srcline_cache *c = p->srcline;
 
+	if (p->srcline_fallback) {
+		for (size_t i = 0; i < p->srcline_fallback->cap; i++)
+			if (p->srcline_fallback->keys[i])
+				free(p->srcline_fallback->vals[i]);
+		u64map_release(p->srcline_fallback);
+		free(p->srcline_fallback);
+		p->srcline_fallback = NULL;
+	}
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->lines.cap; i++)
-		if (c->lines.keys[i] && c->lines.vals[i] != &no_line)
-			free(c->lines.vals[i]);
-	u64map_release(&c->lines);
+	for (size_t i = 0; i < c->records.cap; i++) {
+		struct a2l_record *r = c->records.vals[i];
+
+		if (c->records.keys[i] && r) {
+			for (int k = 0; k < r->nr; k++)
+				free(r->lines[k]);
+			free(r->srcline);
+			free(r->frames);
+			free(r->fake);
+			free(r);
+		}
+	}
+	u64map_release(&c->records);
+	u64map_release(&c->renamed);
+	strpool_release(&c->names);
+	free(c->funcs);
 	if (c->dwfl)
 		dwfl_end(c->dwfl);
 	free(c);
-	dso__priv(dso)->srcline = NULL;
+	p->srcline = NULL;
 }

@@ -91,6 +91,8 @@ struct dso_priv {
 	struct elf_load *loads;	/* PT_LOAD segments of the runtime image */
 	size_t nr_loads;
 	struct srcline_cache *srcline;
+	struct u64map *srcline_fallback;	/* addr -> "dso[vaddr]" */
+	struct dso_unwind *unwind;
 	struct dso *next_in_bucket;
 };
 
@@ -106,6 +108,17 @@ void dso__set_build_id(struct dso *dso, const uint8_t *id, int size);
 /* Converts a DSO-relative (file offset) address to the ELF vaddr. */
 uint64_t dso__addr_to_vaddr(struct dso *dso, uint64_t addr);
 void dso__srcline_release(struct dso *dso);
+
+/* The functions inlined at a DSO address, innermost first, ending with
+ * the function they were inlined into (addr2line -i), named as perf
+ * names them against sym; NULL / *nr = 0 when DWARF has nothing. */
+struct inline_frame {
+	struct symbol *sym;
+	bool inlined;
+	const char *srcline;	/* its line: the address's, then call sites */
+};
+const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
+					struct symbol *sym, int *nr);
 
 /* --- machine ------------------------------------------------------------ */
 struct machine {
@@ -134,6 +147,10 @@ struct dso *machine__find_module_dso(struct machine *m, const char *name);
 struct dso *machine__kernel_dso(struct machine *m);
 /* Maps of the kernel address space (kernel + modules). */
 struct maps *machine__kmaps(struct machine *m);
+
+/* Fills al for ip without marking the DSO hit (callchain entries). */
+bool machine__lookup(struct machine *m, struct thread *thread, uint8_t cpumode,
+		     uint64_t ip, struct addr_location *al);
 
 /* --- maps --------------------------------------------------------------- */
 struct maps {

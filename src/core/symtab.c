@@ -199,7 +199,8 @@ void symtab_fixup(struct symtab_builder *b, bool kallsyms)
 {
 	size_t n = 0;
 
-	qsort(b->v, b->nr, sizeof(*b->v), sym_raw_cmp);
+	if (b->nr)
+		qsort(b->v, b->nr, sizeof(*b->v), sym_raw_cmp);
 
 	/* Zero-size symbols end where the next one starts; in kallsyms the
 	 * kernel/module boundary instead ends them on the next page. */
@@ -247,7 +248,8 @@ void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
 		symtab_release(late);
 	}
 	n = b->nr;
-	qsort(b->v, n, sizeof(*b->v), sym_raw_cmp);
+	if (n)
+		qsort(b->v, n, sizeof(*b->v), sym_raw_cmp);
 
 	free(p->syms);
 	p->syms = xcalloc(n ? n : 1, sizeof(*p->syms));

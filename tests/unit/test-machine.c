@@ -1,0 +1,263 @@
+/* Unit tests for core/machine: threads, maps (overlaps, fork, exit), DSO
+ * interning and callchain walking.  No files are read: DSO paths here do
+ * not exist, so lookups stop at the map level.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+
+#include "core/machine.h"
+
+#define USER PERF_RECORD_MISC_USER
+#define KERNEL PERF_RECORD_MISC_KERNEL
+
+static struct machine *m;
+
+static int setup(void **state)
+{
+	m = machine__new();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	machine__delete(m);
+	return 0;
+}
+
+/* The dso and DSO-relative address an ip resolves to in thread t. */
+static const char *where(struct thread *t, uint64_t ip, uint64_t *addr)
+{
+	struct addr_location al;
+
+	if (!machine__resolve(m, t, USER, ip, &al))
+		return NULL;
+	*addr = al.addr;
+	return al.dso->long_name;
+}
+
+static void test_overlap_splits(void **state)
+{
+	struct thread *t = machine__findnew_thread(m, 10, 10);
+	uint64_t addr;
+
+	machine__process_mmap(m, 10, 10, 0x1000, 0x4000, 0, "/no/a", USER, NULL, 0);
+	machine__process_mmap(m, 10, 10, 0x2000, 0x1000, 0x7000, "/no/b", USER, NULL, 0);
+	assert_string_equal(where(t, 0x1800, &addr), "/no/a");
+	assert_int_equal(addr, 0x800);
+	assert_string_equal(where(t, 0x2800, &addr), "/no/b");
+	assert_int_equal(addr, 0x7800);
+	/* The piece after the hole keeps mapping the same file offsets. */
+	assert_string_equal(where(t, 0x3800, &addr), "/no/a");
+	assert_int_equal(addr, 0x2800);
+	assert_null(where(t, 0x5000, &addr));
+
+	/* A mapping over everything replaces every piece. */
+	machine__process_mmap(m, 10, 10, 0x0, 0x6000, 0, "/no/c", USER, NULL, 0);
+	assert_string_equal(where(t, 0x1800, &addr), "/no/c");
+	assert_string_equal(where(t, 0x2800, &addr), "/no/c");
+	assert_string_equal(where(t, 0x5fff, &addr), "/no/c");
+	assert_int_equal(addr, 0x5fff);
+}
+
+static void test_threads_share_process_maps(void **state)
+{
+	struct thread *leader = machine__findnew_thread(m, 10, 10);
+	struct thread *worker = machine__findnew_thread(m, 10, 11);
+	uint64_t addr;
+
+	assert_ptr_not_equal(leader, worker);
+	assert_string_equal(worker->comm, ":11");
+	machine__process_mmap(m, 10, 11, 0x1000, 0x1000, 0, "/no/lib", USER, NULL, 0);
+	assert_string_equal(where(leader, 0x1100, &addr), "/no/lib");
+	assert_ptr_equal(machine__findnew_thread(m, 10, 11), worker);
+	assert_ptr_equal(machine__find_thread(m, 10, 11), worker);
+	assert_null(machine__find_thread(m, 99, 99));
+}
+
+static void test_fork_copies_maps_and_comm(void **state)
+{
+	struct thread *parent = machine__findnew_thread(m, 10, 10), *child;
+	uint64_t addr;
+
+	machine__process_comm(m, 10, 10, "parent", false);
+	machine__process_mmap(m, 10, 10, 0x1000, 0x1000, 0, "/no/p", USER, NULL, 0);
+	machine__process_fork(m, 20, 10, 20, 10);
+	child = machine__find_thread(m, 20, 20);
+	assert_non_null(child);
+	assert_string_equal(child->comm, "parent");
+	assert_int_equal(child->ppid, 10);
+	assert_string_equal(where(child, 0x1100, &addr), "/no/p");
+
+	/* After the fork the address spaces are separate. */
+	machine__process_mmap(m, 20, 20, 0x1000, 0x1000, 0, "/no/q", USER, NULL, 0);
+	assert_string_equal(where(child, 0x1100, &addr), "/no/q");
+	assert_string_equal(where(parent, 0x1100, &addr), "/no/p");
+
+	/* exec renames; the maps stay until new MMAPs replace them. */
+	machine__process_comm(m, 20, 20, "child", true);
+	assert_string_equal(child->comm, "child");
+	assert_string_equal(parent->comm, "parent");
+}
+
+static void test_fork_of_thread_shares_maps(void **state)
+{
+	struct thread *t;
+	uint64_t addr;
+
+	machine__findnew_thread(m, 10, 10);
+	machine__process_fork(m, 10, 10, 12, 10);	/* pthread_create */
+	machine__process_mmap(m, 10, 10, 0x1000, 0x1000, 0, "/no/late", USER, NULL, 0);
+	t = machine__find_thread(m, 10, 12);
+	assert_string_equal(where(t, 0x1000, &addr), "/no/late");
+}
+
+static void test_exit_keeps_thread_and_tid_reuse_replaces(void **state)
+{
+	struct thread *old = machine__findnew_thread(m, 30, 30), *fresh;
+
+	machine__process_comm(m, 30, 30, "first", false);
+	machine__process_exit(m, 30, 30);
+	assert_true(old->dead);
+	assert_ptr_equal(machine__find_thread(m, 30, 30), old);
+
+	/* A FORK that reuses the tid makes a new thread; the old pointer
+	 * stays valid for whoever still holds it. */
+	machine__process_fork(m, 30, 1, 30, 1);
+	fresh = machine__find_thread(m, 30, 30);
+	assert_ptr_not_equal(fresh, old);
+	assert_false(fresh->dead);
+	assert_string_equal(old->comm, "first");
+}
+
+static void count_dso(struct dso *dso, void *arg)
+{
+	(*(int *)arg)++;
+}
+
+static void test_dsos_are_interned(void **state)
+{
+	struct addr_location a, b;
+	struct thread *t1 = machine__findnew_thread(m, 40, 40);
+	struct thread *t2 = machine__findnew_thread(m, 41, 41);
+	uint8_t id[20] = { 0xab, 0xcd };
+	int n = 0;
+
+	machine__process_mmap(m, 40, 40, 0x1000, 0x1000, 0, "/no/shared.so", USER, NULL, 0);
+	machine__process_mmap(m, 41, 41, 0x9000, 0x1000, 0, "/no/shared.so", USER, NULL, 0);
+	assert_true(machine__resolve(m, t1, USER, 0x1000, &a));
+	assert_true(machine__resolve(m, t2, USER, 0x9000, &b));
+	assert_ptr_equal(a.dso, b.dso);
+	assert_string_equal(a.dso->short_name, "shared.so");
+	assert_true(a.dso->hit);
+	assert_int_equal(a.level, '.');
+
+	machine__set_build_id(m, "/no/shared.so", id, 20);
+	assert_int_equal(a.dso->build_id_size, 20);
+	assert_int_equal(a.dso->build_id[1], 0xcd);
+	machine__set_build_id(m, "/no/other.so", id, 20);
+	machine__for_each_dso(m, count_dso, &n);
+	assert_int_equal(n, 2);
+}
+
+static void test_special_mappings(void **state)
+{
+	struct thread *t = machine__findnew_thread(m, 50, 50);
+	struct addr_location al;
+
+	/* Executable anonymous memory is JIT code, looked up in perf-PID.map
+	 * by absolute address. */
+	machine__process_mmap2(m, 50, 50, 0x7000, 0x1000, 0x7000, "//anon", USER, NULL, 0,
+			       PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	assert_true(machine__resolve(m, t, USER, 0x7010, &al));
+	assert_string_equal(al.dso->long_name, "/tmp/perf-50.map");
+	assert_int_equal(al.addr, 0x7010);
+
+	/* The vdso is always mapped from its start. */
+	machine__process_mmap(m, 50, 50, 0x9000, 0x2000, 0x1234, "[vdso]", USER, NULL, 0);
+	assert_true(machine__resolve(m, t, USER, 0x9010, &al));
+	assert_string_equal(al.dso->short_name, "[vdso]");
+	assert_int_equal(al.addr, 0x10);
+
+	/* Data in the heap has a map but no DSO symbols. */
+	machine__process_mmap2(m, 50, 50, 0xa000, 0x1000, 0, "[heap]", USER, NULL, 0,
+			       PROT_READ | PROT_WRITE, MAP_PRIVATE);
+	assert_true(machine__resolve(m, t, USER, 0xa010, &al));
+	assert_null(al.sym);
+}
+
+static void test_kernel_and_other_cpumodes(void **state)
+{
+	struct thread *t = machine__findnew_thread(m, 60, 60);
+	struct addr_location al;
+
+	machine__process_mmap(m, -1, 0, 0xffffffff81000000, 0x1000000, 0xffffffff81000000,
+			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
+	machine__set_kallsyms(m, "/nonexistent/kallsyms");
+	assert_true(machine__resolve(m, t, KERNEL, 0xffffffff81000010, &al));
+	assert_string_equal(al.dso->long_name, "[kernel.kallsyms]");
+	assert_true(al.dso->kernel);
+	assert_int_equal(al.addr, 0xffffffff81000010);
+	assert_int_equal(al.level, 'k');
+	/* The same address in user mode is not the kernel's. */
+	assert_false(machine__resolve(m, t, USER, 0xffffffff81000010, &al));
+	assert_false(machine__resolve(m, t, PERF_RECORD_MISC_HYPERVISOR, 0x1000, &al));
+	assert_int_equal(al.level, 'H');
+}
+
+static void test_callchain_markers(void **state)
+{
+	struct thread *t = machine__findnew_thread(m, 70, 70);
+	struct callchain_frame f[8];
+	const uint64_t chain[] = {
+		PERF_CONTEXT_KERNEL, 0xffffffff81000100, 0xffffffff81000200,
+		PERF_CONTEXT_USER, 0x1100, 0x1200, 0xdead0000,
+	};
+	const uint64_t bad[] = { PERF_CONTEXT_USER, 0x1100, PERF_CONTEXT_GUEST, 0x1200 };
+	int n;
+
+	machine__process_mmap(m, -1, 0, 0xffffffff81000000, 0x1000000, 0xffffffff81000000,
+			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
+	machine__set_kallsyms(m, "/nonexistent/kallsyms");
+	machine__process_mmap(m, 70, 70, 0x1000, 0x1000, 0, "/no/app", USER, NULL, 0);
+	n = machine__resolve_callchain(m, t, chain, 7, f, 8);
+	assert_int_equal(n, 5);
+	assert_int_equal(f[0].ip, 0xffffffff81000100);
+	assert_int_equal(f[0].al.cpumode, KERNEL);
+	assert_string_equal(f[1].al.dso->long_name, "[kernel.kallsyms]");
+	assert_int_equal(f[2].ip, 0x1100);
+	assert_int_equal(f[2].al.cpumode, USER);
+	assert_string_equal(f[3].al.dso->long_name, "/no/app");
+	assert_null(f[4].al.map);	/* outside every map */
+
+	/* max_frames counts frames, not markers. */
+	assert_int_equal(machine__resolve_callchain(m, t, chain, 7, f, 3), 3);
+	assert_int_equal(f[2].ip, 0x1100);
+
+	/* A context perf does not know discards the chain. */
+	assert_int_equal(machine__resolve_callchain(m, t, bad, 4, f, 8), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_overlap_splits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_threads_share_process_maps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fork_copies_maps_and_comm, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fork_of_thread_shares_maps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_keeps_thread_and_tid_reuse_replaces,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dsos_are_interned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_special_mappings, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_and_other_cpumodes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_callchain_markers, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,449 @@
+/* Unit tests for the symbol engine: ELF symbols against nm and readelf,
+ * srcline and function names against addr2line, kallsyms and perf-map
+ * parsing from synthesized files, demangling against c++filt.
+ * The ELF fixture is build/fixtures/symtab (tests run from the repo root).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/symbols.h"
+
+#define FIXTURE "build/fixtures/symtab"
+#define USER PERF_RECORD_MISC_USER
+#define KERNEL PERF_RECORD_MISC_KERNEL
+#define BASE 0x555555550000ULL	/* where the fixture is "mapped" */
+
+struct nm_sym {
+	uint64_t vaddr, size;
+	char type;
+	char name[128];
+};
+
+struct load {
+	uint64_t offset, vaddr, filesz;
+};
+
+static char fixture[4096];
+static struct nm_sym syms[256];
+static int nsyms;
+static struct load loads[8];
+static int nloads;
+
+/* File offset of a vaddr, from readelf's PT_LOAD table. */
+static uint64_t file_offset(uint64_t vaddr)
+{
+	for (int i = 0; i < nloads; i++)
+		if (vaddr >= loads[i].vaddr && vaddr < loads[i].vaddr + loads[i].filesz)
+			return vaddr - loads[i].vaddr + loads[i].offset;
+	fail_msg("vaddr %#lx in no PT_LOAD", (unsigned long)vaddr);
+	return 0;
+}
+
+static int read_oracles(void **state)
+{
+	char cmd[8192], line[512];
+	FILE *p;
+
+	if (!realpath(FIXTURE, fixture))
+		fail_msg("%s missing: run make fixtures", FIXTURE);
+	snprintf(cmd, sizeof(cmd), "nm -nS --defined-only %s", fixture);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p) && nsyms < 256) {
+		struct nm_sym *s = &syms[nsyms];
+		unsigned long v, sz;
+
+		if (sscanf(line, "%lx %lx %c %127s", &v, &sz, &s->type, s->name) == 4) {
+			s->vaddr = v;
+			s->size = sz;
+			nsyms++;
+		} else if (sscanf(line, "%lx %c %127s", &v, &s->type, s->name) == 3) {
+			s->vaddr = v;
+			s->size = 0;
+			nsyms++;
+		}
+	}
+	pclose(p);
+	snprintf(cmd, sizeof(cmd), "readelf -lW %s", fixture);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p) && nloads < 8) {
+		unsigned long off, va, pa, fsz;
+
+		if (sscanf(line, " LOAD %lx %lx %lx %lx", &off, &va, &pa, &fsz) == 4)
+			loads[nloads++] = (struct load){ off, va, fsz };
+	}
+	pclose(p);
+	assert_true(nsyms > 10);
+	assert_true(nloads >= 2);
+	return 0;
+}
+
+static const struct nm_sym *nm_find(const char *name)
+{
+	for (int i = 0; i < nsyms; i++)
+		if (!strcmp(syms[i].name, name))
+			return &syms[i];
+	fail_msg("nm has no %s", name);
+	return NULL;
+}
+
+static bool is_text(const struct nm_sym *s)
+{
+	return strchr("TtWw", s->type) != NULL;
+}
+
+/* A machine where pid 1 maps the whole fixture at BASE. */
+static struct machine *fixture_machine(struct thread **t)
+{
+	struct machine *m = machine__new();
+
+	machine__set_buildid_dir(m, "/nonexistent");
+	machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, fixture, USER, NULL, 0);
+	*t = machine__findnew_thread(m, 1, 1);
+	return m;
+}
+
+static struct symbol *lookup(struct machine *m, struct thread *t, uint64_t vaddr,
+			     struct addr_location *al)
+{
+	assert_true(machine__resolve(m, t, USER, BASE + file_offset(vaddr), al));
+	return al->sym;
+}
+
+static void test_symbols_match_nm(void **state)
+{
+	struct thread *t;
+	struct machine *m = fixture_machine(&t);
+	struct addr_location al;
+	int checked = 0;
+
+	for (int i = 0; i < nsyms; i++) {
+		const struct nm_sym *s = &syms[i];
+		struct symbol *sym;
+		bool alias = (i > 0 && syms[i - 1].vaddr == s->vaddr) ||
+			     (i + 1 < nsyms && syms[i + 1].vaddr == s->vaddr);
+
+		if (!is_text(s) || !s->size || alias)
+			continue;
+		sym = lookup(m, t, s->vaddr, &al);
+		assert_non_null(sym);
+		assert_string_equal(sym->name, s->name);
+		assert_int_equal(sym->start, file_offset(s->vaddr));
+		assert_int_equal(sym->end - sym->start, s->size);
+		/* Its last byte is still it. */
+		assert_ptr_equal(lookup(m, t, s->vaddr + s->size - 1, &al), sym);
+		assert_int_equal(al.addr - sym->start, s->size - 1);
+		checked++;
+	}
+	assert_true(checked >= 5);
+	machine__delete(m);
+}
+
+static void test_zero_size_and_alias(void **state)
+{
+	struct thread *t;
+	struct machine *m = fixture_machine(&t);
+	struct addr_location al;
+	const struct nm_sym *zero = nm_find("zero_size_fn"), *next = NULL;
+	struct symbol *sym;
+
+	assert_int_equal(zero->size, 0);
+	for (int i = 0; i < nsyms; i++)
+		if (syms[i].vaddr > zero->vaddr && !next)
+			next = &syms[i];
+	/* Without a size it reaches the next symbol, as in perf. */
+	sym = lookup(m, t, zero->vaddr + 3, &al);
+	assert_non_null(sym);
+	assert_string_equal(sym->name, "zero_size_fn");
+	assert_int_equal(sym->end, file_offset(next->vaddr));
+
+	/* Two global names, same address and size: perf keeps the longer. */
+	assert_int_equal(nm_find("chain_a")->vaddr, nm_find("chain_alias")->vaddr);
+	sym = lookup(m, t, nm_find("chain_a")->vaddr, &al);
+	assert_string_equal(sym->name, "chain_alias");
+
+	/* Data objects are symbols too (static table in .data). */
+	sym = dso__find_symbol(al.dso, file_offset(nm_find("table")->vaddr) + 4);
+	assert_non_null(sym);
+	assert_string_equal(sym->name, "table");
+	machine__delete(m);
+}
+
+/* 200 random addresses inside the fixture's functions: function name and
+ * srcline as addr2line gives them. */
+static void test_against_addr2line(void **state)
+{
+	struct thread *t;
+	struct machine *m = fixture_machine(&t);
+	uint64_t addrs[200];
+	char *cmd = NULL, line[1024], fn[512];
+	size_t cmdlen = 0;
+	FILE *cmdf = open_memstream(&cmd, &cmdlen), *p;
+	int text[256], ntext = 0;
+
+	for (int i = 0; i < nsyms; i++)
+		if (is_text(&syms[i]) && syms[i].size)
+			text[ntext++] = i;
+	assert_true(ntext > 3);
+	srand(42);
+	fprintf(cmdf, "addr2line -f -e %s", fixture);
+	for (int i = 0; i < 200; i++) {
+		const struct nm_sym *s = &syms[text[rand() % ntext]];
+
+		addrs[i] = s->vaddr + (uint64_t)rand() % s->size;
+		fprintf(cmdf, " %#lx", (unsigned long)addrs[i]);
+	}
+	fclose(cmdf);
+	p = popen(cmd, "r");
+	for (int i = 0; i < 200; i++) {
+		struct addr_location al;
+		struct symbol *sym = lookup(m, t, addrs[i], &al);
+		const char *ours = dso__srcline(al.dso, al.addr);
+		char *base, *disc;
+
+		assert_non_null(fgets(fn, sizeof(fn), p));
+		assert_non_null(fgets(line, sizeof(line), p));
+		fn[strcspn(fn, "\n")] = '\0';
+		line[strcspn(line, "\n")] = '\0';
+		if ((disc = strstr(line, " (discriminator")))
+			*disc = '\0';
+		base = strrchr(line, '/');
+		base = base ? base + 1 : line;
+		/* DWARF names chain_a where the symbol table keeps the alias. */
+		if (strcmp(sym->name, fn))
+			assert_int_equal(nm_find(sym->name)->vaddr, nm_find(fn)->vaddr);
+		if (!strcmp(base, "??:?") || !strcmp(base, "??:0"))
+			assert_null(ours);
+		else
+			assert_string_equal(ours, base);
+	}
+	pclose(p);
+	free(cmd);
+	machine__delete(m);
+}
+
+static char *write_temp(const char *content)
+{
+	char *path = strdup("/tmp/pcl-test-XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, content, strlen(content)), (ssize_t)strlen(content));
+	close(fd);
+	return path;
+}
+
+static const char kallsyms_text[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000000 T startup_64\n"
+	"ffffffff81000100 t local_fn\n"
+	"ffffffff81000180 W weak_fn\n"
+	"ffffffff81000200 r rodata_sym\n"
+	"ffffffff81000300 D data_sym\n"
+	"ffffffff81000400 T last_fn\n"
+	"0000000000000000 A fixed_percpu\n"
+	"garbage line\n"
+	"ffffffffc0000000 t mod_fn\t[mymod]\n"
+	"ffffffffc0000040 t mod_fn2\t[mymod]\n";
+
+static const char *kresolve(struct machine *m, uint64_t ip, uint64_t *off)
+{
+	struct addr_location al;
+
+	if (!machine__resolve(m, machine__findnew_thread(m, 0, 0), KERNEL, ip, &al) || !al.sym)
+		return NULL;
+	*off = al.addr - al.sym->start;
+	return al.sym->name;
+}
+
+static void test_kallsyms(void **state)
+{
+	char *path = write_temp(kallsyms_text);
+	struct machine *m = machine__new();
+	struct addr_location al;
+	uint64_t off;
+
+	machine__set_kallsyms(m, path);
+	machine__process_mmap(m, -1, 0, 0xffffffff81000000, 0x1000, 0xffffffff81000000,
+			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
+	machine__process_mmap(m, -1, 0, 0xffffffffc0000000, 0x1000, 0, "[mymod]", KERNEL, NULL, 0);
+	assert_string_equal(kresolve(m, 0xffffffff81000110, &off), "local_fn");
+	assert_int_equal(off, 0x10);
+	/* _text and startup_64 share an address: the one with a size wins. */
+	assert_string_equal(kresolve(m, 0xffffffff81000010, &off), "startup_64");
+	/* 'r' symbols are not kept: weak_fn runs up to data_sym. */
+	assert_string_equal(kresolve(m, 0xffffffff81000250, &off), "weak_fn");
+	assert_int_equal(off, 0xd0);
+	assert_string_equal(kresolve(m, 0xffffffff81000310, &off), "data_sym");
+	assert_string_equal(kresolve(m, 0xffffffff81000ff0, &off), "last_fn");
+	/* Module symbols land in the module, relative to its map. */
+	assert_true(machine__resolve(m, NULL, KERNEL, 0xffffffffc0000050, &al));
+	assert_string_equal(al.dso->short_name, "[mymod]");
+	assert_string_equal(al.sym->name, "mod_fn2");
+	assert_int_equal(al.addr - al.sym->start, 0x10);
+	machine__delete(m);
+
+	/* Recorded at another KASLR offset: _text in the record moves all. */
+	m = machine__new();
+	machine__set_kallsyms(m, path);
+	machine__process_mmap(m, -1, 0, 0xffffffff80000000, 0x1000, 0xffffffff80000000,
+			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
+	assert_string_equal(kresolve(m, 0xffffffff80000110, &off), "local_fn");
+	assert_int_equal(off, 0x10);
+	machine__delete(m);
+	unlink(path);
+	free(path);
+}
+
+static void test_perf_map(void **state)
+{
+	struct machine *m = machine__new();
+	pid_t pid = 4194000 + (getpid() % 300);
+	char path[64];
+	struct addr_location al;
+	struct thread *t;
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	dprintf(fd, "1000 20 jit one\n1020 10 LazyCompile:*two foo.js:1\nnot a line\n"
+		    "2000 0 zero\n");
+	close(fd);
+
+	machine__process_mmap2(m, pid, pid, 0x1000, 0x2000, 0, "//anon", USER, NULL, 0,
+			       PROT_READ | PROT_EXEC, MAP_PRIVATE);
+	t = machine__findnew_thread(m, pid, pid);
+	assert_true(machine__resolve(m, t, USER, 0x1005, &al));
+	assert_string_equal(al.dso->long_name, path);
+	assert_string_equal(al.sym->name, "jit one");
+	assert_int_equal(al.addr - al.sym->start, 5);
+	assert_true(machine__resolve(m, t, USER, 0x102f, &al));
+	assert_string_equal(al.sym->name, "LazyCompile:*two foo.js:1");
+	/* Sizes are taken as written: zero covers its first byte only. */
+	assert_true(machine__resolve(m, t, USER, 0x2000, &al));
+	assert_string_equal(al.sym->name, "zero");
+	assert_true(machine__resolve(m, t, USER, 0x2001, &al));
+	assert_null(al.sym);
+	machine__delete(m);
+
+	/* Someone else's map is refused (we are that someone when root). */
+	if (geteuid() == 0 && chown(path, 12345, 12345) == 0) {
+		assert_false(perf_map__owner_ok(path, 0));
+		assert_true(perf_map__owner_ok(path, 12345));
+		m = machine__new();
+		machine__process_mmap2(m, pid, pid, 0x1000, 0x2000, 0, "//anon", USER, NULL, 0,
+				       PROT_READ | PROT_EXEC, MAP_PRIVATE);
+		t = machine__findnew_thread(m, pid, pid);
+		assert_true(machine__resolve(m, t, USER, 0x1005, &al));
+		assert_null(al.sym);
+		machine__delete(m);
+	} else {
+		assert_true(perf_map__owner_ok(path, geteuid()));
+		assert_false(perf_map__owner_ok(path, geteuid() + 1) && geteuid() != 0);
+	}
+	unlink(path);
+}
+
+static void test_demangle(void **state)
+{
+	const char *cxx[] = {
+		"_ZN2ns3Foo4workIlEElT_RSt6vectorIiSaIiEE",
+		"_ZNKSt6vectorIiSaIiEE4sizeEv",
+		"_ZN9__gnu_cxx13new_allocatorIcED2Ev",
+		"_Z3fooPKc",
+	};
+	char *d;
+
+	for (size_t i = 0; i < sizeof(cxx) / sizeof(cxx[0]); i++) {
+		char cmd[256], want[512];
+		FILE *p;
+
+		/* perf shows names without parameter lists: c++filt -p. */
+		snprintf(cmd, sizeof(cmd), "c++filt -p '%s'", cxx[i]);
+		p = popen(cmd, "r");
+		assert_non_null(fgets(want, sizeof(want), p));
+		pclose(p);
+		want[strcspn(want, "\n")] = '\0';
+		d = sym_demangle(cxx[i]);
+		assert_non_null(d);
+		assert_string_equal(d, want);
+		free(d);
+	}
+	/* Rust legacy (hash dropped) and v0. */
+	d = sym_demangle("_ZN4core3fmt5write17h0123456789abcdefE");
+	assert_string_equal(d, "core::fmt::write");
+	free(d);
+	d = sym_demangle("_RNvCs1234_7mycrate3foo");
+	assert_string_equal(d, "mycrate::foo");
+	free(d);
+	assert_null(sym_demangle("main"));
+	assert_null(sym_demangle("_Z"));
+}
+
+static void test_build_ids(void **state)
+{
+	struct thread *t;
+	struct machine *m = fixture_machine(&t);
+	struct addr_location al;
+	char cmd[4200], line[256], hex[41] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "readelf -n %s", fixture);
+	p = popen(cmd, "r");
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, " Build ID: %40s", hex) == 1)
+			break;
+	pclose(p);
+	assert_int_equal(strlen(hex), 40);
+	assert_true(machine__resolve(m, t, USER, BASE + 0x1000, &al));
+	assert_int_equal(dso__read_build_id(m, al.dso), 20);
+	{
+		char got[41];
+
+		build_id__hex(al.dso->build_id, al.dso->build_id_size, got);
+		assert_string_equal(got, hex);
+	}
+	machine__delete(m);
+
+	/* A recorded build id that differs: the file is not that DSO. */
+	m = machine__new();
+	{
+		uint8_t other[20] = { 1, 2, 3 };
+
+		machine__set_buildid_dir(m, "/nonexistent");
+		machine__set_build_id(m, fixture, other, 20);
+		machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, fixture, USER, NULL, 0);
+		t = machine__findnew_thread(m, 1, 1);
+		assert_true(machine__resolve(m, t, USER, BASE + file_offset(nm_find("spin")->vaddr),
+					     &al));
+		assert_null(al.sym);
+	}
+	machine__delete(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_symbols_match_nm),
+		cmocka_unit_test(test_zero_size_and_alias),
+		cmocka_unit_test(test_against_addr2line),
+		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_perf_map),
+		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_build_ids),
+	};
+
+	return cmocka_run_group_tests(tests, read_oracles, NULL);
+}

@@ -1,0 +1,179 @@
+/* Unit tests for DWARF unwinding: the test captures its own registers and
+ * stack the way the kernel does for PERF_SAMPLE_REGS_USER/STACK_USER, in
+ * a known call chain, describes its own mappings from /proc/self/maps,
+ * and expects the chain back from machine__unwind().
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core/machine.h"
+
+/* perf register numbers kept: AX..IP (0-8) and R8..R15 (16-23) */
+#define REGS_MASK 0xff01ffULL
+#define NREGS 17
+
+struct capture {
+	uint64_t regs[NREGS];	/* packed in bit order of REGS_MASK */
+	uint8_t stack[32768];
+	uint64_t stack_size;
+};
+
+static struct capture cap;
+
+static uint64_t stack_end(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	unsigned long start, end = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "[stack]") && sscanf(line, "%lx-%lx", &start, &end) == 2)
+			break;
+	if (f)
+		fclose(f);
+	return end;
+}
+
+/* Registers at the capture point, then the stack above SP, as the kernel
+ * copies them for a sample (byte by byte: ASan must not see this read
+ * across other frames' redzones). */
+static __attribute__((noinline, no_sanitize("address"))) void capture_here(void)
+{
+	uint64_t raw[24], sp, top;
+	int k = 0;
+
+	__asm__ volatile(
+		"mov %%rax, 0(%0)\n\t"
+		"mov %%rbx, 8(%0)\n\t"
+		"mov %%rcx, 16(%0)\n\t"
+		"mov %%rdx, 24(%0)\n\t"
+		"mov %%rsi, 32(%0)\n\t"
+		"mov %%rdi, 40(%0)\n\t"
+		"mov %%rbp, 48(%0)\n\t"
+		"mov %%rsp, 56(%0)\n\t"
+		"lea 0(%%rip), %%rax\n\t"
+		"mov %%rax, 64(%0)\n\t"
+		"mov %%r8, 128(%0)\n\t"
+		"mov %%r9, 136(%0)\n\t"
+		"mov %%r10, 144(%0)\n\t"
+		"mov %%r11, 152(%0)\n\t"
+		"mov %%r12, 160(%0)\n\t"
+		"mov %%r13, 168(%0)\n\t"
+		"mov %%r14, 176(%0)\n\t"
+		"mov %%r15, 184(%0)\n\t"
+		: : "r"(raw) : "rax", "memory");
+	for (int i = 0; i < 24; i++)
+		if (REGS_MASK & (1ULL << i))
+			cap.regs[k++] = raw[i];
+	sp = raw[7];
+	top = stack_end();
+	cap.stack_size = top > sp && top - sp < sizeof(cap.stack) ? top - sp : sizeof(cap.stack);
+	for (uint64_t i = 0; i < cap.stack_size; i++)
+		cap.stack[i] = ((const volatile uint8_t *)sp)[i];
+}
+
+static __attribute__((noinline)) int unwind_c(int x)
+{
+	capture_here();
+	__asm__ volatile("" ::: "memory");
+	return x + 1;
+}
+
+static __attribute__((noinline)) int unwind_b(int x)
+{
+	int r = unwind_c(x + 1);
+
+	__asm__ volatile("" ::: "memory");
+	return r * 2;
+}
+
+static __attribute__((noinline)) int unwind_a(int x)
+{
+	int r = unwind_b(x + 2);
+
+	__asm__ volatile("" ::: "memory");
+	return r * 3;
+}
+
+/* This process's executable mappings, as MMAP2 records would give them. */
+static struct machine *self_machine(struct thread **t)
+{
+	struct machine *m = machine__new();
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024];
+	pid_t pid = getpid();
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long start, end, pgoff;
+		char perms[8], path[512] = "";
+
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %511s", &start, &end, perms, &pgoff,
+			   path) < 4 || perms[2] != 'x' || !path[0])
+			continue;
+		machine__process_mmap2(m, pid, pid, start, end - start, pgoff, path,
+				       PERF_RECORD_MISC_USER, NULL, 0, PROT_READ | PROT_EXEC,
+				       MAP_PRIVATE);
+	}
+	if (f)
+		fclose(f);
+	*t = machine__findnew_thread(m, pid, pid);
+	return m;
+}
+
+static void test_unwind_own_stack(void **state)
+{
+	static struct callchain_frame frames[256];
+	const char *want[] = { "capture_here", "unwind_c", "unwind_b", "unwind_a",
+			       "test_unwind_own_stack" };
+	struct thread *t;
+	struct machine *m;
+	int n;
+
+	assert_int_equal(unwind_a(1), 30);
+	m = self_machine(&t);
+	n = machine__unwind(m, t, REGS_MASK, cap.regs, cap.stack, cap.stack_size, 127,
+			    frames, 256);
+	assert_true(n >= 5);
+	for (int i = 0; i < 5; i++) {
+		assert_non_null(frames[i].al.sym);
+		struct symbol *elf = dso__find_symbol(frames[i].al.dso, frames[i].al.addr);
+
+		assert_string_equal(frames[i].al.sym->name, want[i]);
+		/* gcc may clone (unwind_c.constprop.0): perf then shows the
+		 * DWARF name, marked inlined. */
+		assert_int_equal(frames[i].inlined, strcmp(elf->name, want[i]) != 0);
+	}
+	/* The first frame is the IP itself, callers are return address - 1. */
+	assert_int_equal(frames[0].ip, cap.regs[8]);
+	assert_true(frames[1].al.addr > frames[1].al.sym->start);
+	assert_true(frames[1].al.addr < frames[1].al.sym->end);
+
+	/* max_stack bounds the frames unwound; the Dwfl is reused. */
+	assert_int_equal(machine__unwind(m, t, REGS_MASK, cap.regs, cap.stack, cap.stack_size,
+					 2, frames, 256), 2);
+	assert_string_equal(frames[1].al.sym->name, "unwind_c");
+
+	/* Nothing to unwind without a stack. */
+	assert_int_equal(machine__unwind(m, t, REGS_MASK, cap.regs, cap.stack, 0, 127,
+					 frames, 256), 0);
+	machine__delete(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unwind_own_stack),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
