@@ -245,16 +245,13 @@ static void print_side(struct script *sc, const struct perf_event_header *rec,
 	struct evsel *evsel = NULL;
 	struct thread *thread = NULL;
 
-	if (sc->session->evlist.nr_entries == 1 || !sample->id || sample->id == ~0ULL)
+	/* perf's id -> event rule for records: one event or id 0 (synthesized)
+	 * means the first; an unknown id is only the first without trailers */
+	if (sc->session->evlist.nr_entries == 1 || !sample->id)
 		evsel = sc->session->evlist.first;
-	if (sample->id && sample->id != ~0ULL && sc->session->evlist.nr_entries > 1) {
-		evsel = perf_session__evsel_by_id(sc->session, sample->id);
-		if (!evsel && !sc->session->evlist.first->attr.sample_id_all)
-			evsel = sc->session->evlist.first;
-	} else if (sc->session->evlist.nr_entries > 1 &&
-		   sc->session->evlist.first->attr.sample_id_all) {
-		evsel = NULL;
-	}
+	else if (!(evsel = perf_session__evsel_by_id(sc->session, sample->id)) &&
+		 sc->session->evlist.first && !sc->session->evlist.first->attr.sample_id_all)
+		evsel = sc->session->evlist.first;
 	if (evsel && !evsel->attr.sample_id_all) {
 		sample->cpu = 0;
 		sample->time = time;
@@ -394,6 +391,45 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
+/* -C needs CPU in every kind of sample, and CPUs the machine had. */
+static int check_cpu_filter(struct script *sc)
+{
+	uint32_t nr_cpus = sc->session->header.nr_cpus_avail;
+
+	for (int type = 0; type < PERF_TYPE_MAX; type++) {
+		evlist__for_each(&sc->session->evlist, pos) {
+			if (pos->attr.type != (uint32_t)type)
+				continue;
+			if (!(pos->attr.sample_type & PERF_SAMPLE_CPU)) {
+				fprintf(stderr, "File does not contain CPU events. Remove -C option "
+					"to proceed.\n");
+				return -1;
+			}
+			break;
+		}
+	}
+	if (nr_cpus > sizeof(sc->cpus) * 8)
+		nr_cpus = sizeof(sc->cpus) * 8;
+	for (uint32_t cpu = nr_cpus; cpu < sizeof(sc->cpus) * 8; cpu++) {
+		if (sc->cpus[cpu / 8] & (1u << (cpu % 8))) {
+			fprintf(stderr, "Requested CPU %u too large. Consider raising MAX_NR_CPUS\n",
+				cpu);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* perf's default: the kernel's perf_event_max_stack sysctl, else 127 */
+static int default_max_stack(void)
+{
+	char *s = read_file_str("/proc/sys/kernel/perf_event_max_stack");
+	int v = s ? atoi(s) : 0;
+
+	free(s);
+	return v > 0 ? v : 127;
+}
+
 struct script_opts {
 	const char *input, *fields, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms;
 	const char *symfs;
@@ -404,8 +440,8 @@ struct script_opts {
 
 int cmd_script(int argc, const char **argv)
 {
-	struct script sc;
-	struct script_opts o = { .max_stack = 127 };
+	struct script sc = { 0 };
+	struct script_opts o = { .max_stack = default_max_stack() };
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_BOOLEAN('D', "dump-raw-trace", &sc.dump, "dump raw trace in ASCII"),
@@ -426,10 +462,18 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "show-mmap-events", &sc.show_mmap, "Show the mmap events"),
 		OPT_STRING('c', "comms", &o.comms, "comm[,comm...]",
 			   "only display events for these comms"),
-		OPT_STRING(0, "pids", &o.pids, "pid[,pid...]",
+		OPT_STRING(0, "pid", &o.pids, "pid[,pid...]",
 			   "only consider symbols in these pids"),
-		OPT_STRING(0, "tids", &o.tids, "tid[,tid...]",
+		OPT_STRING(0, "tid", &o.tids, "tid[,tid...]",
 			   "only consider symbols in these tids"),
+		{ .type = OPT_STRING_T, .long_name = "pids", .value = &o.pids, .argh = "pid",
+		  .flags = OPTF_HIDDEN },
+		{ .type = OPT_STRING_T, .long_name = "tids", .value = &o.tids, .argh = "tid",
+		  .flags = OPTF_HIDDEN },
+		OPT_BOOLEAN(0, "ns", &sc.cfg.nanosecs, "Use 9 decimal places when displaying time"),
+		OPT_BOOLEAN(0, "reltime", &sc.cfg.reltime, "Show time stamps relative to start"),
+		OPT_BOOLEAN(0, "deltatime", &sc.cfg.deltatime,
+			    "Show time stamps relative to previous event"),
 		OPT_STRING('C', "cpu", &o.cpus, "cpu", "list of cpus to profile"),
 		OPT_STRING(0, "time", &o.time, "str",
 			   "Time span of interest (start,stop)"),
@@ -447,7 +491,6 @@ int cmd_script(int argc, const char **argv)
 	char *err = NULL;
 	int ret = 0;
 
-	memset(&sc, 0, sizeof(sc));
 	script_config__init(&sc.cfg);
 	argc = parse_options(argc, argv, opts, script_usage, 0);
 	if (argc)
@@ -495,18 +538,9 @@ int cmd_script(int argc, const char **argv)
 		if (o.header_only)
 			goto out;
 	}
-	if (sc.cpu_filter) {
-		bool has_cpu = false;
-
-		evlist__for_each(&sc.session->evlist, pos)
-			if (pos->attr.sample_type & PERF_SAMPLE_CPU)
-				has_cpu = true;
-		if (!has_cpu && !sc.session->is_pipe) {
-			fprintf(stderr, "File does not contain CPU events. Remove -C option to "
-				"proceed.\n");
-			ret = 255;
-			goto out;
-		}
+	if (sc.cpu_filter && check_cpu_filter(&sc) < 0) {
+		ret = 255;
+		goto out;
 	}
 	if (!sc.session->is_pipe && script_config__check(&sc.cfg, sc.session) < 0) {
 		ret = 255;

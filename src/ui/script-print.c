@@ -153,8 +153,10 @@ int script_config__parse_fields(struct script_config *c, const char *arg)
 		for (size_t i = 0; i < ARRAY_SIZE(field_names); i++)
 			if (!strcmp(tok, field_names[i].name))
 				f = field_names[i].field;
-		if (!f && !strcmp(tok, "flags"))
-			continue;	/* branch flags: nothing to show without them */
+		if (!f && !strcmp(tok, "flags")) {
+			c->print_flags = change != REMOVE;
+			continue;
+		}
 		if (!f) {
 			fprintf(stderr, "Invalid field requested.\n");
 			rc = -1;
@@ -475,7 +477,7 @@ static void print_frames(FILE *fp, const struct script_config *c, unsigned opts,
 	}
 }
 
-static void print_start(FILE *fp, const struct script_config *c, const struct evsel *evsel,
+static void print_start(FILE *fp, struct script_config *c, const struct evsel *evsel,
 			const struct perf_sample *sample, const char *comm)
 {
 	const struct script_output *o = &c->output[script_output_type(evsel->attr.type)];
@@ -499,9 +501,21 @@ static void print_start(FILE *fp, const struct script_config *c, const struct ev
 		char buf[64];
 		uint64_t t = sample->time;
 
-		snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, t / 1000000000,
-			 (t % 1000000000) / 1000);
-		fprintf(fp, "%12s: ", buf);
+		if (c->reltime) {
+			if (!c->initial_time)
+				c->initial_time = sample->time;
+			t = sample->time - c->initial_time;
+		} else if (c->deltatime) {
+			t = c->previous_time ? sample->time - c->previous_time : 0;
+			c->previous_time = sample->time;
+		}
+		if (c->nanosecs) {
+			fprintf(fp, "%5" PRIu64 ".%09" PRIu64 ": ", t / 1000000000, t % 1000000000);
+		} else {
+			snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, t / 1000000000,
+				 (t % 1000000000) / 1000);
+			fprintf(fp, "%12s: ", buf);
+		}
 	}
 }
 
@@ -630,6 +644,8 @@ void script_print_sample(FILE *fp, struct script_config *c, struct perf_session 
 			c->name_width = max_name_len(s);
 		fprintf(fp, "%*s: ", c->name_width, evsel->name);
 	}
+	if (c->print_flags)
+		fprintf(fp, "  %-21s ", "");	/* branch flags: none outside AUX traces */
 	if ((f & SF_TRACE) && sample->raw_data)
 		print_trace(fp, s, evsel, sample);
 	if (f & SF_ADDR)

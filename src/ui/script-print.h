@@ -81,6 +81,9 @@ struct script_config {
 	bool show_kernel_path;
 	bool dump;		/* -D: thread/dso lines before each sample */
 	int name_width;		/* widest event name, computed at the first sample */
+	bool print_flags;	/* -F flags */
+	bool nanosecs, reltime, deltatime;	/* --ns, --reltime, --deltatime */
+	uint64_t initial_time, previous_time;
 	struct callchain_frame *frames;	/* scratch, max_stack * 2 entries */
 };
 
