@@ -1,0 +1,256 @@
+/* pcl buildid-list: the build ids of the binaries a perf.data file refers to. */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "core/machine.h"
+#include "core/session.h"
+#include "util/parse-options.h"
+#include "util/util.h"
+
+static const char *const buildid_usage[] = { "pcl buildid-list [<options>]", NULL };
+
+/* One DSO as perf lists it: the build id the file recorded (none when it
+ * recorded none) and whether a sample landed in it. */
+struct bid_entry {
+	char *name;
+	uint8_t id[BUILD_ID_MAX];
+	int size;
+	bool hit;
+};
+
+struct bid_list {
+	struct perf_tool tool;
+	struct machine *machine;
+	struct bid_entry *v;
+	size_t n;
+};
+
+static struct bid_entry *find_or_add(struct bid_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].name, name))
+			return &l->v[i];
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	memset(&l->v[l->n], 0, sizeof(l->v[0]));
+	l->v[l->n].name = xstrdup(name);
+	return &l->v[l->n++];
+}
+
+static void set_id(struct bid_entry *e, const uint8_t *id, int size)
+{
+	if (size > BUILD_ID_MAX)
+		size = BUILD_ID_MAX;
+	memcpy(e->id, id, (size_t)size);
+	e->size = size;
+}
+
+/* The DSO name a map record creates ("[kernel.kallsyms]_text" is the kernel). */
+static const char *map_dso_name(const char *filename, uint32_t pid)
+{
+	if ((int32_t)pid == -1 && str_starts_with(filename, "[kernel.kallsyms]"))
+		return "[kernel.kallsyms]";
+	return filename;
+}
+
+static void mark_hit(struct dso *dso, void *arg)
+{
+	struct bid_list *l = arg;
+
+	if (!dso->hit)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].name, dso->long_name))
+			l->v[i].hit = true;
+}
+
+static int bid_record(struct perf_tool *tool, struct perf_session *s,
+		      const struct perf_event_header *rec, struct perf_sample *sample,
+		      struct evsel *evsel, uint64_t off)
+{
+	struct bid_list *l = (struct bid_list *)tool;
+	struct machine *m = l->machine;
+
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE: {
+		struct thread *t = machine__findnew_thread(m, (pid_t)sample->pid,
+							   (pid_t)sample->tid);
+		struct addr_location al;
+
+		/* machine__resolve() marks the DSO hit */
+		memset(&al, 0, sizeof(al));
+		machine__resolve(m, t, sample->cpumode, sample->ip, &al);
+		break;
+	}
+	case PERF_RECORD_MMAP: {
+		const struct perf_rec_mmap *mm = (const void *)rec;
+
+		find_or_add(l, map_dso_name(mm->filename, mm->pid));
+		machine__process_mmap(m, (pid_t)mm->pid, (pid_t)mm->tid, mm->start, mm->len,
+				      mm->pgoff, mm->filename,
+				      rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, NULL, 0);
+		break;
+	}
+	case PERF_RECORD_MMAP2: {
+		const struct perf_rec_mmap2 *mm = (const void *)rec;
+		bool bid = rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID;
+		struct bid_entry *e = find_or_add(l, map_dso_name(mm->filename, mm->pid));
+
+		if (bid && !e->size)
+			set_id(e, mm->build_id, mm->build_id_size);
+		machine__process_mmap2(m, (pid_t)mm->pid, (pid_t)mm->tid, mm->start, mm->len,
+				       mm->pgoff, mm->filename,
+				       rec->misc & PERF_RECORD_MISC_CPUMODE_MASK,
+				       bid ? mm->build_id : NULL, bid ? mm->build_id_size : 0,
+				       mm->prot, mm->flags);
+		break;
+	}
+	case PERF_RECORD_COMM: {
+		const struct perf_rec_comm *c = (const void *)rec;
+
+		machine__process_comm(m, (pid_t)c->pid, (pid_t)c->tid, c->comm,
+				      rec->misc & PERF_RECORD_MISC_COMM_EXEC);
+		break;
+	}
+	case PERF_RECORD_FORK: {
+		const struct perf_rec_fork *f = (const void *)rec;
+
+		machine__process_fork(m, (pid_t)f->pid, (pid_t)f->ppid, (pid_t)f->tid,
+				      (pid_t)f->ptid);
+		break;
+	}
+	case PERF_RECORD_EXIT: {
+		const struct perf_rec_fork *f = (const void *)rec;
+
+		machine__process_exit(m, (pid_t)f->pid, (pid_t)f->tid);
+		break;
+	}
+	case PERF_RECORD_HEADER_BUILD_ID: {
+		const struct perf_rec_build_id *b = (const void *)rec;
+		int size = perf_rec_build_id__size(b);
+
+		set_id(find_or_add(l, b->filename), b->build_id, size);
+		machine__set_build_id(m, b->filename, b->build_id, size);
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* The running kernel's build id from /sys/kernel/notes (an ELF note list). */
+static int kernel_build_id(char *hex, size_t len)
+{
+	FILE *f = fopen("/sys/kernel/notes", "r");
+	uint8_t buf[4096];
+	size_t n, off = 0;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (off + sizeof(Elf64_Nhdr) <= n) {
+		Elf64_Nhdr nh;
+		size_t name_sz, desc_sz;
+
+		memcpy(&nh, buf + off, sizeof(nh));
+		off += sizeof(nh);
+		name_sz = (nh.n_namesz + 3) & ~3u;
+		desc_sz = (nh.n_descsz + 3) & ~3u;
+		if (name_sz > n - off || desc_sz > n - off - name_sz)
+			break;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp(buf + off, "GNU", 4) && nh.n_descsz * 2 < len) {
+			for (uint32_t i = 0; i < nh.n_descsz; i++)
+				sprintf(hex + 2 * i, "%02x", buf[off + name_sz + i]);
+			return 0;
+		}
+		off += name_sz + desc_sz;
+	}
+	return -1;
+}
+
+int cmd_buildid_list(int argc, const char **argv)
+{
+	const char *input = "perf.data";
+	bool with_hits = false, kernel = false, force = false;
+	int verbose = 0;
+	const struct option opts[] = {
+		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
+		OPT_BOOLEAN('H', "with-hits", &with_hits, "Show only DSOs with hits"),
+		OPT_STRING('i', "input", &input, "file", "input file name"),
+		OPT_BOOLEAN('k', "kernel", &kernel, "Show current kernel build id"),
+		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
+		OPT_END(),
+	};
+	struct bid_list l;
+	struct perf_session *s;
+	char *err = NULL;
+	int ret = 0;
+
+	argc = parse_options(argc, argv, opts, buildid_usage, 0);
+	if (argc)
+		usage_with_options(buildid_usage, opts);
+	if (kernel) {
+		char hex[2 * BUILD_ID_MAX + 1] = "";
+
+		if (kernel_build_id(hex, sizeof(hex)) < 0) {
+			fprintf(stderr, "pcl buildid-list: cannot read the kernel build id from "
+				"/sys/kernel/notes\n");
+			return 1;
+		}
+		printf("%s\n", hex);
+		return 0;
+	}
+	s = perf_session__open(input, &err);
+	if (!s) {
+		fprintf(stderr, "pcl buildid-list: %s\n", err);
+		free(err);
+		return 1;
+	}
+	memset(&l, 0, sizeof(l));
+	/* the header's table comes first, in its order */
+	for (uint32_t i = 0; i < s->header.nr_build_ids; i++) {
+		const struct perf_build_id_entry *b = &s->header.build_ids[i];
+
+		set_id(find_or_add(&l, b->filename), b->build_id, b->size);
+	}
+	/* perf's rules: AUX traces are not decoded (list everything); a file
+	 * without a build id table can only show what samples hit */
+	if (!s->is_pipe && perf_header__has_feat(&s->header, HEADER_AUXTRACE))
+		with_hits = false;
+	if (!perf_header__has_feat(&s->header, HEADER_BUILD_ID))
+		with_hits = true;
+	if (with_hits || s->is_pipe) {
+		l.machine = machine__new();
+		for (uint32_t i = 0; i < s->header.nr_build_ids; i++) {
+			const struct perf_build_id_entry *b = &s->header.build_ids[i];
+
+			machine__set_build_id(l.machine, b->filename, b->build_id, b->size);
+		}
+		l.tool.record = bid_record;
+		l.tool.ordered = true;
+		if (perf_session__process(s, &l.tool) < 0) {
+			fprintf(stderr, "pcl buildid-list: %s\n", s->err);
+			ret = 1;
+		}
+		machine__for_each_dso(l.machine, mark_hit, &l);
+		machine__delete(l.machine);
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		char hex[2 * BUILD_ID_MAX + 1] = "";
+
+		if (!ret && (!with_hits || l.v[i].hit)) {
+			for (int j = 0; j < l.v[i].size; j++)
+				sprintf(hex + 2 * j, "%02x", l.v[i].id[j]);
+			printf("%-40s %s\n", hex, l.v[i].name);
+		}
+		free(l.v[i].name);
+	}
+	free(l.v);
+	perf_session__delete(s);
+	return ret;
+}
