@@ -178,10 +178,9 @@ void perf_event_attr__swap(struct perf_event_attr *attr, size_t size)
 		} else {
 			uint64_t v;
 			memcpy(&v, p + off, 8);
-			v = bswap_64(v);
-			/* bitfields are allocated from the other end of the word too */
-			if (!attr_layout[i])
-				v = swap_bits_in_bytes(v);
+			/* bitfields are allocated from the other end of the word:
+			 * reversing each byte's bits puts every flag in place */
+			v = attr_layout[i] ? bswap_64(v) : swap_bits_in_bytes(v);
 			memcpy(p + off, &v, 8);
 		}
 		off += w;

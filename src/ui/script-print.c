@@ -319,8 +319,9 @@ static void set_print_ip_opts(struct script_output *o)
 static void alloc_frames(struct script_config *c)
 {
 	free(c->frames);
-	/* kernel chain plus, for dwarf, as many unwound user frames */
-	c->frames = xcalloc((size_t)c->max_stack * 2 + 2, sizeof(*c->frames));
+	/* kernel chain plus, for dwarf, unwound user frames and their inlines */
+	c->nr_frames = (size_t)c->max_stack * 4 + 16;	/* inlined frames add entries */
+	c->frames = xcalloc(c->nr_frames, sizeof(*c->frames));
 }
 
 int script_config__check(struct script_config *c, struct perf_session *s)
@@ -421,13 +422,14 @@ static void print_symname(FILE *fp, const struct symbol *sym, const struct map *
 	}
 }
 
-static void print_srcline(FILE *fp, const struct map *map, uint64_t addr)
+static void print_srcline(FILE *fp, const struct map *map, uint64_t addr, const char *known)
 {
-	const char *line;
+	const char *line = known;
 
 	if (!map || !map->dso)
 		return;
-	line = dso__srcline(map->dso, addr);
+	if (!line)
+		line = dso__srcline(map->dso, addr);
 	if (line)
 		fprintf(fp, "\n  %s", line);
 	else
@@ -449,7 +451,7 @@ static void print_sym_single(FILE *fp, const struct script_config *c, unsigned o
 		fputc(')', fp);
 	}
 	if (opts & PRINT_SRCLINE)
-		print_srcline(fp, al->map, al->addr);
+		print_srcline(fp, al->map, al->addr, NULL);
 }
 
 static void print_frames(FILE *fp, const struct script_config *c, unsigned opts,
@@ -466,13 +468,15 @@ static void print_frames(FILE *fp, const struct script_config *c, unsigned opts,
 			fputc(' ', fp);
 			print_symname(fp, al->sym, al->map, al->addr, opts & PRINT_SYMOFFSET);
 		}
-		if (opts & PRINT_DSO) {
+		if ((opts & PRINT_DSO) && !frames[i].inlined) {
 			fputs(" (", fp);
 			print_dso_name(fp, c, al->map);
 			fputc(')', fp);
 		}
 		if (opts & PRINT_SRCLINE)
-			print_srcline(fp, al->map, al->addr);
+			print_srcline(fp, al->map, al->addr, frames[i].srcline);
+		if (frames[i].inlined)
+			fputs(" (inlined)", fp);
 		fputc('\n', fp);
 	}
 }
@@ -622,7 +626,7 @@ static int resolve_chain(struct script_config *c, struct machine *m, struct evse
 	    sample->user_regs.regs && sample->user_stack.size)
 		n += machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
 				     sample->user_stack.data, sample->user_stack.dyn_size,
-				     c->frames + n, c->max_stack);
+				     c->max_stack, c->frames + n, (int)c->nr_frames - n);
 	return n;
 }
 

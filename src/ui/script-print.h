@@ -84,7 +84,8 @@ struct script_config {
 	bool print_flags;	/* -F flags */
 	bool nanosecs, reltime, deltatime;	/* --ns, --reltime, --deltatime */
 	uint64_t initial_time, previous_time;
-	struct callchain_frame *frames;	/* scratch, max_stack * 2 entries */
+	struct callchain_frame *frames;	/* scratch for resolved callchains */
+	size_t nr_frames;
 };
 
 void script_config__init(struct script_config *c);
