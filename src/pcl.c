@@ -9,6 +9,7 @@
 
 const struct pcl_cmd pcl_commands[] = {
 	{ "buildid-list", cmd_buildid_list, "List the buildids in a perf.data file" },
+	{ "collapse",	cmd_collapse,	"Fold the stacks of perf.data or perf script output (stackcollapse)" },
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
 	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },

@@ -1,0 +1,67 @@
+/* machine-events: perf.data records -> machine (see machine-events.h). */
+#include "core/machine-events.h"
+#include "core/machine.h"
+#include "core/perf-record.h"
+#include "core/session.h"
+
+void machine__process_record(struct machine *m, const struct perf_event_header *rec)
+{
+	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	switch (rec->type) {
+	case PERF_RECORD_COMM: {
+		const struct perf_rec_comm *c = (const void *)rec;
+
+		machine__process_comm(m, (pid_t)c->pid, (pid_t)c->tid, c->comm,
+				      rec->misc & PERF_RECORD_MISC_COMM_EXEC);
+		break;
+	}
+	case PERF_RECORD_FORK: {
+		const struct perf_rec_fork *f = (const void *)rec;
+
+		machine__process_fork(m, (pid_t)f->pid, (pid_t)f->ppid, (pid_t)f->tid,
+				      (pid_t)f->ptid);
+		break;
+	}
+	case PERF_RECORD_EXIT: {
+		const struct perf_rec_fork *f = (const void *)rec;
+
+		machine__process_exit(m, (pid_t)f->pid, (pid_t)f->tid);
+		break;
+	}
+	case PERF_RECORD_MMAP: {
+		const struct perf_rec_mmap *mm = (const void *)rec;
+
+		machine__process_mmap(m, (pid_t)mm->pid, (pid_t)mm->tid, mm->start, mm->len,
+				      mm->pgoff, mm->filename, cpumode, NULL, 0);
+		break;
+	}
+	case PERF_RECORD_MMAP2: {
+		const struct perf_rec_mmap2 *mm = (const void *)rec;
+		bool bid = rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID;
+
+		machine__process_mmap2(m, (pid_t)mm->pid, (pid_t)mm->tid, mm->start, mm->len,
+				       mm->pgoff, mm->filename, cpumode,
+				       bid ? mm->build_id : NULL, bid ? mm->build_id_size : 0,
+				       mm->prot, mm->flags);
+		break;
+	}
+	case PERF_RECORD_HEADER_BUILD_ID: {
+		const struct perf_rec_build_id *b = (const void *)rec;
+
+		machine__set_build_id(m, b->filename, b->build_id, perf_rec_build_id__size(b));
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+void machine__add_session_build_ids(struct machine *m, const struct perf_session *s)
+{
+	for (uint32_t i = 0; i < s->header.nr_build_ids; i++) {
+		const struct perf_build_id_entry *b = &s->header.build_ids[i];
+
+		machine__set_build_id(m, b->filename, b->build_id, b->size);
+	}
+}
