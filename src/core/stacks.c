@@ -475,6 +475,22 @@ struct stacks *stacks__chart(const struct stacks *st)
 	return c;
 }
 
+void stacks__merge_base(struct stacks *st, const struct stacks *base)
+{
+	uint32_t *map = xcalloc(base->nr_nodes, sizeof(*map));
+
+	/* parents come before children: map them first */
+	for (uint32_t i = 1; i < base->nr_nodes; i++) {
+		const struct stack_node *n = &base->nodes[i];
+
+		map[i] = stacks__child(st, map[n->parent], copy_name(st, base, n->name));
+		if (n->self)
+			stacks__add_base(st, map[i], n->self);
+	}
+	st->diff = true;
+	free(map);
+}
+
 void stacks__normalize_base(struct stacks *st)
 {
 	double scale;

@@ -103,6 +103,8 @@ struct stacks *stacks__reversed(const struct stacks *st);
 /* New stacks for a flame chart: the kept samples in time order, merged
  * only with the adjacent (last) sibling, so x is time. */
 struct stacks *stacks__chart(const struct stacks *st);
+/* Adds base's stacks (their new weights) as the base profile of st. */
+void stacks__merge_base(struct stacks *st, const struct stacks *base);
 /* Scales base weights so that their total equals the new total. */
 void stacks__normalize_base(struct stacks *st);
 
