@@ -398,6 +398,7 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 	int ret;
 
 	memset(stats, 0, sizeof(*stats));
+	st->timed = st->keep_samples;
 	b.nr_frames = b.max_stack * 4 + 16;	/* inlined entries add frames */
 	b.frames = xcalloc((size_t)b.nr_frames, sizeof(*b.frames));
 	b.machine = machine__new();

@@ -414,6 +414,7 @@ struct stacks *stacks__reversed(const struct stacks *st)
 	uint32_t *map = xcalloc(st->nr_nodes, sizeof(*map));
 	uint32_t *path = NULL, alloc = 0;
 
+	r->timed = st->timed;
 	for (uint32_t i = 1; i < st->nr_nodes; i++) {
 		uint32_t len, node = 0;
 
@@ -444,6 +445,7 @@ struct stacks *stacks__chart(const struct stacks *st)
 	uint32_t *last_child = xcalloc(1, sizeof(*last_child));
 	uint32_t *path = NULL, alloc = 0, last_alloc = 1;
 
+	c->timed = st->timed;
 	for (size_t i = 0; i < st->nr_samples; i++) {
 		const struct stack_sample *s = &st->samples[i];
 		uint32_t len = node_path(st, s->node, &path, &alloc), node = 0;

@@ -61,6 +61,7 @@ struct stacks {
 	uint32_t node_hash_size;
 
 	bool keep_samples;
+	bool timed;		/* sample times are perf clock ns, not input order */
 	struct stack_sample *samples;
 	size_t nr_samples, samples_alloc;
 

@@ -8,6 +8,7 @@
 #include "core/stacks.h"
 #include "ui/flame-colors.h"
 #include "ui/flamegraph-svg.h"
+#include "ui/markup.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -42,44 +43,6 @@ const char *flamegraph_opts__title(const struct flamegraph_opts *o, bool diff)
 	return o->inverted ? "Icicle Graph" : "Flame Graph";
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 :
-		   (s[0] & 0xf8) == 0xf0 ? 4 : 0;
-
-	if (n == 2 && s[0] < 0xc2)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
-void xml_escape(struct strbuf *sb, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	while (*s) {
-		size_t n = utf8_len(s);
-
-		if (!n || (*s < 0x20 && *s != '\t')) {
-			strbuf_addch(sb, '?');
-			s++;
-			continue;
-		}
-		switch (*s) {
-		case '&': strbuf_addstr(sb, "&amp;"); break;
-		case '<': strbuf_addstr(sb, "&lt;"); break;
-		case '>': strbuf_addstr(sb, "&gt;"); break;
-		case '"': strbuf_addstr(sb, "&quot;"); break;
-		case '\'': strbuf_addstr(sb, "&apos;"); break;
-		default: strbuf_add(sb, s, n); break;
-		}
-		s += n;
-	}
-}
-
 /* "1,234,567" */
 static void add_count(struct strbuf *sb, uint64_t v)
 {
@@ -104,9 +67,10 @@ static void fit_label(struct strbuf *sb, const char *name, double w,
 	if (fit < 3)
 		return;
 	for (size_t i = 0; s[i]; chars++) {
-		size_t n = utf8_len(s + i);
-
-		i += n ? n : 1;
+		/* count characters: skip UTF-8 continuation bytes */
+		i++;
+		while ((s[i] & 0xc0) == 0x80)
+			i++;
 		if (chars + 1 == fit - 2)
 			cut = i;
 		if (chars + 1 > fit) {

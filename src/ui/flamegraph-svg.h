@@ -41,9 +41,4 @@ const char *flamegraph_opts__title(const struct flamegraph_opts *o, bool diff);
 /* Writes the SVG; returns 0, or -1 on a write error. */
 int flamegraph_svg_write(FILE *out, const struct stacks *st, const struct flamegraph_opts *o);
 
-/* Text for XML: &, <, >, quotes escaped; control bytes and invalid UTF-8
- * become '?'. */
-struct strbuf;
-void xml_escape(struct strbuf *sb, const char *s);
-
 #endif

@@ -1,0 +1,13 @@
+/* markup: text made safe for SVG/XML, HTML and JSON inside <script>. */
+#ifndef PCL_MARKUP_H
+#define PCL_MARKUP_H
+
+struct strbuf;
+
+/* &, <, >, quotes escaped; control bytes and invalid UTF-8 become '?'. */
+void xml_escape(struct strbuf *sb, const char *s);
+/* A JSON string literal of valid UTF-8 (invalid bytes become '?') that
+ * can sit inside <script>: "</" is written "<\/". */
+void json_string(struct strbuf *sb, const char *s);
+
+#endif
