@@ -29,7 +29,7 @@ struct flamegraph_args {
 	struct stacks_filter_args fa;
 	struct flamegraph_opts fo;
 	const char *input, *output, *folded, *format, *colors, *minwidth;
-	bool diff, reverse, normalize, html;
+	bool diff, reverse, normalize, html, folded_out;
 };
 
 static int opt_double(const struct option *opt, const char *arg, bool unset)
@@ -122,9 +122,11 @@ static int settle(struct flamegraph_args *a, const struct option *opts)
 	if (!a->output)
 		a->output = isatty(1) ? "flamegraph.svg" : "-";
 	if (a->format) {
-		if (strcmp(a->format, "svg") && strcmp(a->format, "html"))
-			usage_error(flamegraph_usage, opts, "--format is svg or html");
+		if (strcmp(a->format, "svg") && strcmp(a->format, "html") &&
+		    strcmp(a->format, "folded"))
+			usage_error(flamegraph_usage, opts, "--format is svg, html or folded");
 		a->html = !strcmp(a->format, "html");
+		a->folded_out = !strcmp(a->format, "folded");
 	} else {
 		a->html = ends_with_ci(a->output, ".html") || ends_with_ci(a->output, ".htm");
 	}
@@ -227,7 +229,9 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_STRING('o', "output", &a.output, "file",
 			   "out.svg or out.html ('-': stdout; default: stdout when not a terminal, "
 			   "else flamegraph.svg)"),
-		OPT_STRING(0, "format", &a.format, "svg|html", "output format (default: by extension)"),
+		OPT_STRING(0, "format", &a.format, "svg|html|folded",
+			   "output format (default: by extension); folded writes the stacks "
+			   "(with --diff: 'stack BASE NEW', like difffolded.pl)"),
 		OPT_STRING(0, "title", &a.fo.title, "text", "change the title text"),
 		OPT_STRING(0, "subtitle", &a.fo.subtitle, "text", "second level title"),
 		OPT_INTEGER(0, "width", &a.fo.width, "width of the image (default 1200)"),
@@ -279,7 +283,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		ret = 255;
 		goto out;
 	}
-	if ((a.html ? flamegraph_html_write(out, st, &a.fo) :
+	if ((a.folded_out ? stacks__write_folded(st, out) :
+	     a.html ? flamegraph_html_write(out, st, &a.fo) :
 		      flamegraph_svg_write(out, st, &a.fo)) < 0) {
 		fprintf(stderr, "pcl flamegraph: %s: write error\n", a.output);
 		ret = 255;

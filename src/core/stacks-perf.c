@@ -71,9 +71,10 @@ struct stack_builder {
 
 static uint64_t hash_ptrs(const void *a, const void *b, uint32_t flags)
 {
-	uint64_t h = (uint64_t)(uintptr_t)a * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = (uint64_t)(uintptr_t)a ^ ((uint64_t)(uintptr_t)b + flags) * 0x9e3779b97f4a7c15ULL;
 
-	h ^= ((uint64_t)(uintptr_t)b + flags) * 0xc2b2ae3d27d4eb4fULL;
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
 	return h ^ (h >> 31);
 }
 

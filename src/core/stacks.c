@@ -21,11 +21,14 @@ static uint64_t hash_bytes(const char *s, size_t len)
 	return h;
 }
 
+/* splitmix64's finalizer: every input bit reaches the low (index) bits */
 static uint64_t hash_pair(uint32_t a, uint32_t b)
 {
-	uint64_t h = ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = (uint64_t)a << 32 | b;
 
-	return h ^ (h >> 29);
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
 }
 
 struct stacks *stacks__new(bool keep_samples)

@@ -685,7 +685,7 @@ window.addEventListener("error", function (e) {
 	window.__pclTest = api;
 
 	// "#pcltest=[["search","x"],["state"]]" runs the calls after loading and
-	// writes their results as JSON into <pre id="pcl-test-out">.
+	// writes their results as JSON into the element #pcl-test-out.
 	function runHashTest() {
 		var m = /^#pcltest=(.*)$/.exec(location.hash), out = [];
 
