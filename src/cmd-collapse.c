@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -67,6 +68,14 @@ static bool file_is_perf_data(const char *path)
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	return n > 0 && is_perf_magic(buf, (size_t)n);
+}
+
+const char *default_input(void)
+{
+	struct stat st;
+
+	/* like perf: a pipe on stdin is the input */
+	return !fstat(0, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 }
 
 bool input_is_perf_data(const char *path)
@@ -198,7 +207,7 @@ int cmd_collapse(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &input, "file",
 			   "perf.data or perf script text ('-': stdin; default: stdin when it "
-			   "is not a terminal, else perf.data)"),
+			   "is a pipe, else perf.data)"),
 		OPT_STRING('o', "output", &output, "file", "write the folded stacks here"),
 		OPT_STRING(0, "event", &o.event, "name",
 			   "use this event's samples (default: the first sample's event)"),
@@ -229,7 +238,7 @@ int cmd_collapse(int argc, const char **argv)
 		input = argv[0];
 	}
 	if (!input)
-		input = isatty(0) ? "perf.data" : "-";
+		input = default_input();
 	if (input_is_perf_data(input)) {
 		ret = folded_from_perf_data("collapse", input, &o, &fa, output);
 	} else {

@@ -30,6 +30,9 @@ struct stacks_filter_args {
 int stacks_opts_apply(struct stacks_opts *o, const struct stacks_filter_args *a);
 bool stacks_filter_args_given(const struct stacks_filter_args *a);
 
+/* "-" when stdin is a pipe, else "perf.data" (perf's rule). */
+const char *default_input(void);
+
 /* Whether path ("-": stdin, not consumed) starts like perf.data. */
 bool input_is_perf_data(const char *path);
 

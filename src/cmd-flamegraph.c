@@ -183,7 +183,7 @@ static struct stacks *build(struct flamegraph_args *a, int argc, const char **ar
 	} else if (a->folded) {
 		st = load(a, a->folded, true, keep);
 	} else {
-		st = load(a, a->input ? a->input : argc ? argv[0] : "perf.data", false, keep);
+		st = load(a, a->input ? a->input : argc ? argv[0] : default_input(), false, keep);
 	}
 	if (st && a->reverse) {
 		t = stacks__reversed(st);
@@ -204,7 +204,8 @@ int cmd_flamegraph(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_GROUP("Input"),
 		OPT_STRING('i', "input", &a.input, "file",
-			   "perf.data or folded stacks (default: perf.data)"),
+			   "perf.data or folded stacks (default: stdin when it is a pipe, else "
+			   "perf.data)"),
 		OPT_STRING(0, "folded", &a.folded, "file",
 			   "folded stacks 'a;b;c COUNT' from any tool ('-': stdin)"),
 		OPT_BOOLEAN(0, "diff", &a.diff,

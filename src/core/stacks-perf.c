@@ -63,6 +63,8 @@ struct stack_builder {
 	uint32_t *name_ids;
 	uint32_t nr_name_ids, name_ids_alloc;
 
+	char *err;			/* why processing stopped */
+
 	/* off-CPU */
 	struct tep_format_field *next_pid;
 	struct off_entry *off;
@@ -256,19 +258,46 @@ static uint32_t stack_of(struct stack_builder *b, struct thread *thread, int n)
 	return node;
 }
 
-static void process_sample(struct stack_builder *b, struct evsel *evsel,
-			   const struct perf_sample *sample)
+/* The event whose samples make stacks: by name (--event, or
+ * sched:sched_switch for off-CPU), else the first sample's. */
+static const char *wanted_event(const struct stacks_opts *o)
+{
+	return o->event ? o->event : o->off_cpu ? "sched:sched_switch" : NULL;
+}
+
+static int use_event(struct stack_builder *b, struct evsel *evsel)
+{
+	b->event = evsel;
+	b->stats->event_name = xstrdup(evsel->name ? evsel->name : "");
+	if (!b->o->off_cpu)
+		return 0;
+	if (!(evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		b->err = xasprintf("%s has no callchains: record with -g", b->stats->event_name);
+		return -1;
+	}
+	{
+		struct session_event *se = perf_session__event(b->session, evsel);
+
+		if (se && se->tp_format)
+			b->next_pid = tep_find_field(se->tp_format, "next_pid");
+	}
+	off_slot(b, 0);	/* allocates the table: off-CPU bookkeeping is on */
+	return 0;
+}
+
+static int process_sample(struct stack_builder *b, struct evsel *evsel,
+			  const struct perf_sample *sample)
 {
 	const struct stacks_opts *o = b->o;
+	const char *want = wanted_event(o);
 	struct addr_location al;
 	struct thread *thread;
 	uint32_t node;
 	int n;
 
-	if (!b->event) {
-		b->event = evsel;
-		b->stats->event_name = xstrdup(evsel->name ? evsel->name : "");
-	}
+	/* a pipe announces its events as it goes: choose at the first sample */
+	if (!b->event && (!want || event_matches(evsel, want)) && use_event(b, evsel) < 0)
+		return -1;
 	if (b->off_size) {
 		unsigned long long next;
 
@@ -282,7 +311,7 @@ static void process_sample(struct stack_builder *b, struct evsel *evsel,
 	}
 	if (evsel != b->event) {
 		b->stats->nr_other_event++;
-		return;
+		return 0;
 	}
 	thread = machine__findnew_thread(b->machine, (pid_t)sample->pid, (pid_t)sample->tid);
 	memset(&al, 0, sizeof(al));
@@ -293,7 +322,7 @@ static void process_sample(struct stack_builder *b, struct evsel *evsel,
 	    !sample_filter__thread_ok(&o->filter, thread) ||
 	    !sample_filter__dso_ok(&o->filter, al.map ? al.map->dso : NULL)) {
 		b->stats->nr_filtered++;
-		return;
+		return 0;
 	}
 	n = sample_frames(b, evsel, sample, thread, &al);
 	node = stack_of(b, thread, n);
@@ -305,10 +334,11 @@ static void process_sample(struct stack_builder *b, struct evsel *evsel,
 		e->pending = true;
 		e->node = node;
 		e->time = sample->time;
-		return;
+		return 0;
 	}
 	stacks__add(b->st, node, sample->period ? sample->period : 1, sample->time);
 	b->stats->nr_samples++;
+	return 0;
 }
 
 static int builder_record(struct perf_tool *tool, struct perf_session *s,
@@ -319,8 +349,8 @@ static int builder_record(struct perf_tool *tool, struct perf_session *s,
 
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
-		if (evsel)
-			process_sample(b, evsel, sample);
+		if (evsel && process_sample(b, evsel, sample) < 0)
+			return -2;
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
@@ -334,59 +364,46 @@ static int builder_record(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
-/* The event to use: by name, or (off-CPU) sched:sched_switch. */
-static int choose_event(struct stack_builder *b, char **err)
+static char *event_not_found(struct stack_builder *b)
 {
-	const struct stacks_opts *o = b->o;
-	const char *want = o->event ? o->event : o->off_cpu ? "sched:sched_switch" : NULL;
+	struct strbuf names = STRBUF_INIT;
+	char *msg;
 
-	if (o->filter.cpus) {
+	evlist__for_each(&b->session->evlist, pos)
+		strbuf_addf(&names, "%s%s", names.len ? ", " : "", pos->name ? pos->name : "?");
+	if (b->o->off_cpu && !b->o->event)
+		msg = xasprintf("no sched:sched_switch event in the file (events: %s); record "
+				"with: perf record -e sched:sched_switch -g --switch-events ...",
+				strbuf_str(&names));
+	else
+		msg = xasprintf("event '%s' not found in the file (events: %s)", b->o->event,
+				strbuf_str(&names));
+	strbuf_release(&names);
+	return msg;
+}
+
+/* Checks what can be checked before reading: a file lists its events in
+ * the header (a pipe's come later). */
+static int check_events(struct stack_builder *b)
+{
+	const char *want = wanted_event(b->o);
+
+	if (b->o->filter.cpus) {
 		evlist__for_each(&b->session->evlist, pos) {
 			if (!(pos->attr.sample_type & PERF_SAMPLE_CPU)) {
-				*err = xstrdup("File does not contain CPU events. Remove -C option "
-					       "to proceed.");
+				b->err = xstrdup("File does not contain CPU events. Remove -C option "
+						 "to proceed.");
 				return -1;
 			}
 		}
 	}
-	if (!want)
+	if (!want || !b->session->evlist.nr_entries)
 		return 0;
-	evlist__for_each(&b->session->evlist, pos) {
-		if (event_matches(pos, want)) {
-			b->event = pos;
-			b->stats->event_name = xstrdup(pos->name);
-			break;
-		}
-	}
-	if (!b->event) {
-		struct strbuf names = STRBUF_INIT;
-
-		evlist__for_each(&b->session->evlist, pos)
-			strbuf_addf(&names, "%s%s", names.len ? ", " : "",
-				    pos->name ? pos->name : "?");
-		*err = o->off_cpu && !o->event ?
-			xasprintf("no sched:sched_switch event in the file (events: %s); record "
-				  "with: perf record -e sched:sched_switch -g --switch-events ...",
-				  strbuf_str(&names)) :
-			xasprintf("event '%s' not found in the file (events: %s)", want,
-				  strbuf_str(&names));
-		strbuf_release(&names);
-		return -1;
-	}
-	if (!o->off_cpu)
-		return 0;
-	if (!(b->event->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
-		*err = xasprintf("%s has no callchains: record with -g", b->event->name);
-		return -1;
-	}
-	{
-		struct session_event *se = perf_session__event(b->session, b->event);
-
-		if (se && se->tp_format)
-			b->next_pid = tep_find_field(se->tp_format, "next_pid");
-	}
-	off_slot(b, 0);	/* allocates the table: off-CPU bookkeeping is on */
-	return 0;
+	evlist__for_each(&b->session->evlist, pos)
+		if (event_matches(pos, want))
+			return use_event(b, pos);
+	b->err = event_not_found(b);
+	return -1;
 }
 
 int stacks__add_session(struct stacks *st, struct perf_session *s,
@@ -409,14 +426,20 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 		machine__set_symfs(b.machine, o->symfs);
 	machine__set_force(b.machine, o->force);
 	machine__add_session_build_ids(b.machine, s);
-	ret = choose_event(&b, err);
+	ret = check_events(&b);
 	if (!ret) {
 		b.tool.record = builder_record;
 		b.tool.ordered = true;
 		ret = perf_session__process(s, &b.tool);
-		if (ret < 0)
-			*err = xstrdup(s->err ? s->err : "cannot read the file");
+		if (ret == -1 && !b.err)
+			b.err = xstrdup(s->err ? s->err : "cannot read the file");
 	}
+	if (!ret && !b.event && wanted_event(o)) {
+		b.err = event_not_found(&b);
+		ret = -1;
+	}
+	if (ret)
+		*err = b.err;
 	if (b.event)
 		stats->has_callchain = b.event->attr.sample_type & PERF_SAMPLE_CALLCHAIN;
 	for (uint32_t i = 0; i < b.off_size; i++)

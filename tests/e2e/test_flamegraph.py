@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import fixture, pcl, perf
+from conftest import PCL, PERF, fixture, pcl, perf
 
 # --- an independent reading of stackcollapse-perf.pl's default rules -------
 # (regular expressions here; pcl's C implementation scans by hand)
@@ -144,6 +144,19 @@ def test_collapse_reads_perf_script_text(cpu_data):
     # and from a file argument
     r2 = pcl("collapse", "-i", "-", input=text)
     assert r2.stdout == r.stdout
+
+
+def test_pipe_mode_perf_data(cpu_data):
+    """perf.data in pipe format on stdin (perf inject -o -), events chosen by name."""
+    r = subprocess.run("%s inject -i %s -o - | %s collapse --event cpu-clock" %
+                       (PERF, cpu_data, PCL), shell=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == pcl("collapse", "-i", cpu_data).stdout
+    r = subprocess.run("%s inject -i %s -o - | %s collapse --event nope" %
+                       (PERF, cpu_data, PCL), shell=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=120)
+    assert r.returncode != 0 and "'nope' not found" in r.stderr
 
 
 def test_folded_weights_and_shape(cpu_data):
