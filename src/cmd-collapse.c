@@ -74,8 +74,8 @@ const char *default_input(void)
 {
 	struct stat st;
 
-	/* like perf: a pipe on stdin is the input */
-	return !fstat(0, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	/* like perf, a pipe on stdin is the input; so is a redirected file */
+	return !fstat(0, &st) && (S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode)) ? "-" : "perf.data";
 }
 
 bool input_is_perf_data(const char *path)

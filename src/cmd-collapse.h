@@ -30,7 +30,7 @@ struct stacks_filter_args {
 int stacks_opts_apply(struct stacks_opts *o, const struct stacks_filter_args *a);
 bool stacks_filter_args_given(const struct stacks_filter_args *a);
 
-/* "-" when stdin is a pipe, else "perf.data" (perf's rule). */
+/* "-" when stdin is a pipe or a file, else "perf.data". */
 const char *default_input(void);
 
 /* Whether path ("-": stdin, not consumed) starts like perf.data. */
