@@ -18,6 +18,8 @@ int cmd_collapse(int argc, const char **argv);
 int cmd_flamegraph(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
+int cmd_list(int argc, const char **argv);
+int cmd_stat(int argc, const char **argv);
 
 extern const struct pcl_cmd pcl_commands[];
 

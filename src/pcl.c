@@ -13,7 +13,9 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
 	{ "flamegraph",	cmd_flamegraph,	"Draw a flame graph (SVG or HTML) from perf.data or folded stacks" },
 	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
+	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },
+	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
 	{ "version",	cmd_version,	"Display the version of pcl" },
 	{ NULL, NULL, NULL },
 };

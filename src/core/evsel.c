@@ -45,6 +45,11 @@ struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
 	e->nr_members = 1;
 	e->max_stack = -1;
 	e->stack_size = -1;
+	e->inherit = -1;
+	e->overwrite = -1;
+	e->sample_time = -1;
+	e->max_events = -1;
+	e->scale = 1.0;
 	e->supported = true;
 	return e;
 }
@@ -58,6 +63,7 @@ void evsel__delete(struct evsel *evsel)
 	free(evsel->filter);
 	free(evsel->group_name);
 	free(evsel->call_graph);
+	free(evsel->unit);
 	free(evsel->fds);
 	free(evsel->ids);
 	free(evsel);

@@ -13,6 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct cpu_map;
+struct thread_map;
+struct cgroup;
+
 /* Tool events are measured by pcl itself, not the kernel (perf's "Tool event"). */
 enum tool_event {
 	TOOL_NONE = 0,
@@ -21,12 +25,22 @@ enum tool_event {
 	TOOL_SYSTEM_TIME,
 };
 
+/*
+ * parse-events fills type/config/config1/config2/bp_*, the exclude_* bits,
+ * precise_ip, pinned, exclusive and the per-event term values below; the
+ * commands add sample/read fields.  As in perf, tracepoints come with
+ * sample_period 1 and sample_type RAW|TIME|CPU|PERIOD, breakpoints with
+ * sample_period 1, and a period=/freq= term sets sample_period (freq 0) or
+ * sample_freq (freq 1): commands keep those and OR their sample bits in.
+ */
 struct evsel {
 	struct perf_event_attr attr;
 	char *name;		/* as perf prints it: "cycles:u", "sched:sched_switch" */
-	char *pmu_name;		/* "cpu", "software", "msr", "tracepoint", ... */
+	char *pmu_name;		/* the PMU of a pmu/.../ event ("msr", "cpu"), else NULL */
 	char *filter;		/* --filter text for tracepoints, or NULL */
 	enum tool_event tool;
+	char *unit;		/* sysfs ALIAS.unit of a PMU event, or NULL */
+	double scale;		/* sysfs ALIAS.scale, 1.0 by default */
 
 	/* groups: leader points to itself when the event is alone */
 	struct evsel *leader;
@@ -39,12 +53,28 @@ struct evsel {
 	char *call_graph;	/* call-graph=fp|dwarf|lbr|no */
 	int stack_size;		/* stack-size=N */
 	bool period_set, freq_set;	/* period=/freq= terms given */
+	int inherit;		/* inherit=/no-inherit: -1, 0 or 1 */
+	int overwrite;		/* overwrite/no-overwrite: -1, 0 or 1 */
+	int sample_time;	/* time=0|1, -1 when not given */
+	int max_events;		/* nr=N, -1 when not given */
+	bool percore, aux_output;
+
+	/* modifiers that live outside the attr */
+	bool sample_read;	/* S */
+	bool precise_max;	/* P: the highest precise_ip the kernel takes */
+	bool weak_group;	/* W: on failure open the group's events alone */
+	bool exclude_GH;	/* G or H was given */
+
+	bool cmdline_group_boundary;	/* last event of one -e string */
 
 	/* runtime: fds[cpu_idx * nr_threads + thread_idx], -1 when not open */
 	int *fds;
 	uint64_t *ids;
 	int nr_cpus, nr_threads;
 	bool supported;		/* false when the kernel refused it (<not supported>) */
+	const struct cpu_map *cpus;		/* what the fds were opened on (borrowed) */
+	const struct thread_map *threads;
+	struct cgroup *cgrp;	/* -G: count only inside this cgroup, or NULL */
 
 	struct evsel *next;
 };

@@ -1,6 +1,7 @@
 /* parse-options: table-driven command-line parsing with perf's habits.
  * See parse-options.h for the supported forms. */
 #include "util/parse-options.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -188,7 +189,8 @@ static int cmp_opts(const void *a, const void *b)
 		int lx = tolower(x->short_name), ly = tolower(y->short_name);
 		if (lx != ly)
 			return lx - ly;
-		return x->short_name - y->short_name;	/* 'A' before 'a' */
+		/* -a/-A: perf breaks the tie on the long names */
+		return strcmp(x->long_name ? x->long_name : "", y->long_name ? y->long_name : "");
 	}
 	if (x->short_name || y->short_name)
 		return x->short_name ? -1 : 1;
@@ -385,4 +387,31 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 		argv[out++] = argv[i];
 	argv[out] = NULL;
 	return out;
+}
+
+void parse_options_usage(const char *const usage[], const struct option *opts,
+			 const char *name, bool is_short)
+{
+	if (usage) {
+		fprintf(stderr, "\n Usage: %s\n", usage[0]);
+		for (size_t i = 1; usage[i]; i++)
+			fprintf(stderr, "    or: %s\n", usage[i]);
+		fputc('\n', stderr);
+	}
+	for (const struct option *o = opts; o->type != OPT_END_T; o++) {
+		if (o->type == OPT_GROUP_T)
+			continue;
+		if (is_short) {
+			if (o->short_name == *name) {
+				print_option(stderr, o);
+				break;
+			}
+			continue;
+		}
+		if (!o->long_name)
+			continue;
+		if (str_starts_with(o->long_name, name) ||
+		    (str_starts_with(name, "no-") && str_starts_with(o->long_name, name + 3)))
+			print_option(stderr, o);
+	}
 }

@@ -83,6 +83,14 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 /* Prints the usage text built from the table to stderr. */
 void usage_with_options_msg(const char *const usage[], const struct option *opts);
 
+/*
+ * perf's short usage after a semantic error: the usage lines (when usage is
+ * not NULL), then the help line of the option(s) named — a short option
+ * when is_short, else every long option starting with name.
+ */
+void parse_options_usage(const char *const usage[], const struct option *opts,
+			 const char *name, bool is_short);
+
 /* Exit status of -h/--help: 129 like perf; `pcl help CMD` sets it to 0. */
 extern int parse_options_help_exit;
 

@@ -1,0 +1,25 @@
+/* sdt-events: the SDT (USDT) markers the build-id cache knows about.
+ *
+ * When a binary enters the build-id cache (~/.debug, or $PERF_BUILDID_DIR)
+ * its .note.stapsdt markers are written to a "probes" file next to it:
+ * "%GROUP:EVENT=..." lines.  `list` shows them as "GROUP:EVENT [SDT event]",
+ * for the binaries that still exist with the same build id.
+ */
+#ifndef PCL_SDT_EVENTS_H
+#define PCL_SDT_EVENTS_H
+
+struct sdt_event {
+	char *name;		/* "sdt_libstdcxx:throw" */
+	char *build_id;		/* hex */
+	char *path;		/* the binary: "/usr/lib/.../libstdc++.so.6" */
+};
+
+/*
+ * Cached SDT events whose group and event match the globs (NULL matches
+ * all), sorted as "NAME@BUILD_ID" strings, without duplicates.  Returns the
+ * count and sets *out (free with sdt_events__free).
+ */
+int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out);
+void sdt_events__free(struct sdt_event *evs, int n);
+
+#endif

@@ -1,0 +1,25 @@
+"""pcl buildid-list against perf buildid-list 6.1 on the same perf.data files."""
+import pytest
+
+from conftest import pcl, perf
+from perfdata_corpus import normalize_vdso, perf_data  # noqa: F401 (fixture)
+
+KINDS = ["fp", "dwarf", "threads", "nocallchain", "syscalls", "sched", "system", "pipe",
+         "compressed"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("args", [[], ["-H"]], ids=lambda a: " ".join(a) or "default")
+def test_buildid_list_matches_perf(perf_data, kind, args):
+    want = perf("buildid-list", "-i", perf_data[kind], *args)
+    got = pcl("buildid-list", "-i", perf_data[kind], *args)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == normalize_vdso(want.stdout)
+    assert got.stdout, "every recording hits at least the kernel or the workload"
+
+
+def test_kernel_build_id():
+    want, got = perf("buildid-list", "-k"), pcl("buildid-list", "-k")
+    assert got.returncode == 0
+    assert got.stdout == want.stdout
+    assert len(got.stdout.strip()) == 40

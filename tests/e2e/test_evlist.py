@@ -1,0 +1,41 @@
+"""pcl evlist against perf evlist 6.1 on the same perf.data files."""
+import pytest
+
+from conftest import pcl, perf
+from perfdata_corpus import perf_data  # noqa: F401 (fixture)
+
+KINDS = ["fp", "dwarf", "threads", "nocallchain", "syscalls", "sched", "system", "pipe",
+         "compressed"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("args", [[], ["-v"], ["-F"], ["-g"], ["--trace-fields"],
+                                  ["-v", "--trace-fields"]], ids=lambda a: " ".join(a))
+def test_evlist_matches_perf(perf_data, kind, args):
+    want = perf("evlist", "-i", perf_data[kind], *args)
+    got = pcl("evlist", "-i", perf_data[kind], *args)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout
+
+
+def test_group_with_other_options_is_refused(perf_data):
+    r = pcl("evlist", "-g", "-v", "-i", perf_data["fp"])
+    assert r.returncode == 129
+    assert "--group option is not compatible with other options" in r.stderr
+
+
+def test_groups(tmp_path):
+    path = str(tmp_path / "group.data")
+    rec = perf("record", "-q", "-o", path, "-e", "{cpu-clock,task-clock}", "-e", "page-faults",
+               "-c", "100000", "--", "true")
+    assert rec.returncode == 0, rec.stderr
+    for args in ([], ["-g"], ["-v"]):
+        assert pcl("evlist", "-i", path, *args).stdout == perf("evlist", "-i", path, *args).stdout
+
+
+def test_not_a_perf_data_file(tmp_path):
+    junk = tmp_path / "junk"
+    junk.write_bytes(b"\0" * 200)
+    r = pcl("evlist", "-i", str(junk))
+    assert r.returncode == 1
+    assert "bad magic" in r.stderr
