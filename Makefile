@@ -97,3 +97,23 @@ clean:
 	rm -rf build pcl
 
 -include $(DEPFILES)
+
+# libFuzzer target for the perf.data reader (clang only): `make fuzz`, then
+# build/fuzz/fuzz-perf-data -max_total_time=300 build/fuzz/corpus
+FUZZ_CC   = clang
+FUZZFLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+	    -fno-omit-frame-pointer
+FUZZ_OBJ  = $(LIB_SRC:src/%.c=build/fuzz-obj/%.o)
+
+build/fuzz-obj/%.o: src/%.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZFLAGS) -c $< -o $@
+
+build/fuzz/fuzz-perf-data: tests/fuzz/fuzz-perf-data.c $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASEFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -o $@ $^ $(LIBS)
+
+.PHONY: fuzz
+fuzz: build/fuzz/fuzz-perf-data
+$(FUZZ_OBJ): | $(GEN_INC)

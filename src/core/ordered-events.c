@@ -104,7 +104,8 @@ static int flush_upto(struct ordered_events *oe, uint64_t limit, size_t max_coun
 		oe->bytes -= ev->rec->size;
 		release(oe, ev->chunk);
 	}
-	memmove(oe->pending, oe->pending + n, (oe->nr - n) * sizeof(*oe->pending));
+	if (n && n < oe->nr)
+		memmove(oe->pending, oe->pending + n, (oe->nr - n) * sizeof(*oe->pending));
 	oe->nr -= n;
 	oe->sorted = oe->nr;
 	return ret;

@@ -409,8 +409,8 @@ static void parse_mem_topology(struct perf_header *h, struct cursor *c)
 
 	h->mem_version = cur_u64(c);
 	h->mem_block_size = cur_u64(c);
-	n = cur_count(c, (uint32_t)cur_u64(c));
-	if (h->mem_version != 1) {
+	n = cur_u64(c);
+	if (n > MAX_ITEMS || h->mem_version != 1) {
 		c->bad = true;
 		return;
 	}
@@ -422,9 +422,14 @@ static void parse_mem_topology(struct perf_header *h, struct cursor *c)
 		m->node = cur_u64(c);
 		m->size = cur_u64(c);
 		bits = cur_u64(c);
+		if (bits > (1ULL << 32)) {
+			c->bad = true;
+			return;
+		}
 		words = (bits + 63) / 64;
 		if (!cur_need(c, words * 8))
 			return;
+		m->nbits = bits;
 		m->set = xcalloc(words ? words : 1, 8);
 		for (uint64_t w = 0; w < words; w++)
 			m->set[w] = cur_u64(c);

@@ -150,7 +150,8 @@ struct perf_cache_level {
 
 struct perf_mem_node {
 	uint64_t node;
-	uint64_t size;		/* number of bits in set */
+	uint64_t size;		/* as recorded (the number of memory blocks) */
+	uint64_t nbits;		/* bits in set */
 	uint64_t *set;
 };
 

@@ -203,7 +203,6 @@ static void sample_defaults(struct perf_sample *s, const struct perf_event_heade
 	s->pid = s->tid = s->cpu = (uint32_t)-1;
 	s->time = ~0ULL;
 	s->stream_id = s->id = ~0ULL;
-	s->period = 1;
 	s->misc = rec->misc;
 	s->cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 }
@@ -234,6 +233,8 @@ int perf_sample__parse(const struct perf_event_attr *attr, const struct perf_eve
 	struct words w = { (const uint8_t *)(rec + 1), (const uint8_t *)rec + rec->size, NULL };
 
 	sample_defaults(s, rec);
+	/* without PERIOD in the sample, the attr's fixed period applies */
+	s->period = attr->sample_period;
 	if (rec->size < sizeof(*rec)) {
 		*err = "record smaller than its header";
 		return -1;

@@ -1,7 +1,7 @@
 /* session: streaming perf.data reader (see session.h). */
 #include "core/session.h"
 #include "core/trace-data.h"
-#include "util/strbuf.h"
+#include "core/event-names.h"
 #include "util/util.h"
 
 #include <byteswap.h>
@@ -87,109 +87,17 @@ static struct evsel *id_hash_find(struct perf_session *s, uint64_t id)
 	return NULL;
 }
 
-static const char *const hw_names[] = {
-	"cycles", "instructions", "cache-references", "cache-misses", "branches",
-	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
-	"ref-cycles",
-};
-
-static const char *const sw_names[] = {
-	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
-	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
-	"bpf-output", "cgroup-switches",
-};
-
-static const char *const cache_names[] = {
-	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
-};
-static const char *const cache_ops[] = { "load", "store", "prefetch" };
-static const char *const cache_results[] = { "refs", "misses" };
-
-/* perf's modifier suffix (":u", ":ppp", ":HG") for an attr. */
-static void add_modifiers(struct strbuf *sb, const struct perf_event_attr *a)
-{
-	size_t colon = 0;
-	bool guest_default = false;
-
-#define MOD(excl, c) do { if (!(excl)) { if (!colon) { strbuf_addch(sb, ':'); colon = 1; } \
-			strbuf_addch(sb, c); } } while (0)
-	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
-		MOD(a->exclude_kernel, 'k');
-		MOD(a->exclude_user, 'u');
-		MOD(a->exclude_hv, 'h');
-		guest_default = true;
-	}
-	if (a->precise_ip) {
-		if (!colon) {
-			strbuf_addch(sb, ':');
-			colon = 1;
-		}
-		strbuf_add(sb, "ppp", a->precise_ip);
-		guest_default = true;
-	}
-	if (a->exclude_host || a->exclude_guest == guest_default) {
-		MOD(a->exclude_host, 'H');
-		MOD(a->exclude_guest, 'G');
-	}
-#undef MOD
-}
-
 char *perf_session__attr_name(struct perf_session *s, const struct perf_event_attr *a)
 {
-	struct strbuf sb = STRBUF_INIT;
-	uint64_t c = a->config;
-
-	switch (a->type) {
-	case PERF_TYPE_HARDWARE:
-		if (c < ARRAY_SIZE(hw_names))
-			strbuf_addstr(&sb, hw_names[c]);
-		else
-			strbuf_addf(&sb, "unknown-hardware:%#llx", (unsigned long long)c);
-		add_modifiers(&sb, a);
-		break;
-	case PERF_TYPE_SOFTWARE:
-		if (c < ARRAY_SIZE(sw_names))
-			strbuf_addstr(&sb, sw_names[c]);
-		else
-			strbuf_addf(&sb, "unknown-software:%#llx", (unsigned long long)c);
-		add_modifiers(&sb, a);
-		break;
-	case PERF_TYPE_TRACEPOINT: {
-		struct tep_event *ev = s && s->tep ? tep_find_event(s->tep, (int)c) : NULL;
+	/* tracepoint ids are the recording machine's: look them up in the
+	 * file's own tracing data when it has some */
+	if (a->type == PERF_TYPE_TRACEPOINT && s && s->tep) {
+		struct tep_event *ev = tep_find_event(s->tep, (int)a->config);
 
 		if (ev)
-			strbuf_addf(&sb, "%s:%s", ev->system, ev->name);
-		else
-			strbuf_addstr(&sb, "unknown tracepoint");
-		break;
+			return xasprintf("%s:%s", ev->system, ev->name);
 	}
-	case PERF_TYPE_HW_CACHE: {
-		unsigned type = c & 0xff, op = (c >> 8) & 0xff, res = (c >> 16) & 0xff;
-
-		if (type < ARRAY_SIZE(cache_names) && op < ARRAY_SIZE(cache_ops) &&
-		    res < ARRAY_SIZE(cache_results))
-			strbuf_addf(&sb, "%s-%s%s%s", cache_names[type], cache_ops[op],
-				    res ? "-" : "s", res ? cache_results[res] : "");
-		else
-			strbuf_addstr(&sb, "unknown-ext-hardware-cache-type");
-		add_modifiers(&sb, a);
-		break;
-	}
-	case PERF_TYPE_RAW:
-		strbuf_addf(&sb, "raw %#llx", (unsigned long long)c);
-		add_modifiers(&sb, a);
-		break;
-	case PERF_TYPE_BREAKPOINT:
-		strbuf_addf(&sb, "mem:0x%llx:%s%s%s", (unsigned long long)a->bp_addr,
-			    a->bp_type & 1 ? "r" : "", a->bp_type & 2 ? "w" : "",
-			    a->bp_type & 4 ? "x" : "");
-		add_modifiers(&sb, a);
-		break;
-	default:
-		strbuf_addf(&sb, "unknown attr type: %u", a->type);
-		break;
-	}
-	return strbuf_detach(&sb);
+	return event_name_for_attr(a);
 }
 
 static void recompute_id_pos(struct perf_session *s)
@@ -629,7 +537,8 @@ static int process_compressed(struct perf_session *s, const struct perf_event_he
 		done += h.size;
 		ret = process_record(s, (struct perf_event_header *)aligned, off, NULL);
 	}
-	memmove(s->decomp, s->decomp + done, s->decomp_len - done);
+	if (done && done < s->decomp_len)
+		memmove(s->decomp, s->decomp + done, s->decomp_len - done);
 	s->decomp_len -= done;
 	return ret;
 }

@@ -80,6 +80,29 @@ static char *t_blob(struct tcur *c, uint64_t size, const char *what)
 	return b;
 }
 
+/* libtraceevent trusts its printk format lines ('ADDR : "fmt"') and reads
+ * outside of short ones: keep only lines with a colon, an address before
+ * it and a format of a few characters after it. */
+static void keep_sound_printk_lines(char *buf)
+{
+	char *out = buf, *line = buf;
+
+	while (*line) {
+		char *nl = strchr(line, '\n'), *colon;
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		colon = memchr(line, ':', len);
+		if (line[0] != ':' && colon && line + len - (colon + 1) >= 5) {
+			memmove(out, line, len);
+			out += len;
+			if (nl)
+				*out++ = '\n';
+		}
+		line += len + (nl ? 1 : 0);
+	}
+	*out = 0;
+}
+
 static void parse_formats(struct tep_handle *tep, struct tcur *c, const char *sys)
 {
 	uint32_t count = t_u32(c, "truncated event format count");
@@ -177,8 +200,10 @@ struct tep_handle *trace_data__parse(const void *buf, size_t size, const char **
 
 	len = t_u32(&c, "truncated printk formats size");
 	blob = t_blob(&c, len, "printk formats run past the tracing data");
-	if (blob && len)
+	if (blob && len) {
+		keep_sound_printk_lines(blob);
 		tep_parse_printk_formats(tep, blob);
+	}
 	free(blob);
 
 	if (ver >= 0.6 && c.p < c.end) {

@@ -106,14 +106,14 @@ static void print_mem_topology(FILE *fp, const struct perf_header *h)
 		char map[100];
 		int u = 0;
 
-		for (uint64_t b = 0; b < n->size; b++)
+		for (uint64_t b = 0; b < n->nbits; b++)
 			weight += (n->set[b / 64] >> (b % 64)) & 1;
 		size = h->mem_block_size * weight;
 		while (size / 1024 > 1 && u < 3) {
 			size /= 1024;
 			u++;
 		}
-		bitmap_list(map, sizeof(map), n->set, n->size);
+		bitmap_list(map, sizeof(map), n->set, n->nbits);
 		fprintf(fp, "#  %3" PRIu64 " [%" PRIu64 "%c]: %s\n", n->node, size, units[u], map);
 	}
 }
