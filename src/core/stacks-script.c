@@ -179,18 +179,15 @@ struct collapse_state {
 static void finish_sample(struct collapse_state *cs)
 {
 	struct strbuf *path = &cs->path;
-	size_t end;
 
 	if (!cs->in_sample)
 		goto reset;
 	strbuf_reset(path);
 	strbuf_add(path, cs->pname.buf, cs->pname.len);
 	/* frame lines come leaf first: emit them in reverse */
-	end = cs->frames.len;
 	for (size_t k = cs->nr_ends; k > 0; k--) {
-		size_t start = k > 1 ? cs->ends[k - 2] : 0;
+		size_t start = k > 1 ? cs->ends[k - 2] : 0, end = cs->ends[k - 1];
 
-		end = cs->ends[k - 1];
 		if (end == start)
 			continue;
 		strbuf_addch(path, ';');

@@ -137,12 +137,8 @@ int flamegraph_html_write(FILE *out, const struct stacks *st, const struct flame
 	strbuf_addstr(&sb, "</title>\n<style>\n");
 	strbuf_addstr(&sb, html_style);
 	strbuf_addstr(&sb, "</style>\n</head>\n<body>\n");
-	if (o->notes) {
-		strbuf_addstr(&sb, "<!-- NOTES: ");
-		for (const char *p = o->notes; *p; p++)
-			strbuf_addch(&sb, *p == '-' ? '_' : *p == '>' ? ')' : *p);
-		strbuf_addstr(&sb, " -->\n");
-	}
+	if (o->notes)
+		xml_comment(&sb, "NOTES: ", o->notes);
 	strbuf_addstr(&sb, "<script id=\"pcl-data\" type=\"application/json\">");
 	write_data(&sb, st, o);
 	strbuf_addstr(&sb, "</script>\n<script>\n");

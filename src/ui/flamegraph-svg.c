@@ -218,17 +218,8 @@ static void header(struct strbuf *sb, struct svg_layout *l, double width)
 		    "xmlns=\"http://www.w3.org/2000/svg\" "
 		    "xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
 		    "<!-- Flame graph written by pcl. -->\n", width, h, width, h);
-	if (o->notes) {
-		struct strbuf notes = STRBUF_INIT;
-
-		xml_escape(&notes, o->notes);
-		/* "--" may not appear in a comment */
-		for (size_t i = 0; i + 1 < notes.len; i++)
-			if (notes.buf[i] == '-' && notes.buf[i + 1] == '-')
-				notes.buf[i + 1] = '_';
-		strbuf_addf(sb, "<!-- NOTES: %s -->\n", strbuf_str(&notes));
-		strbuf_release(&notes);
-	}
+	if (o->notes)
+		xml_comment(sb, "NOTES: ", o->notes);
 	strbuf_addf(sb, "<defs><linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">"
 		    "<stop stop-color=\"%s\" offset=\"5%%\"/><stop stop-color=\"%s\" "
 		    "offset=\"95%%\"/></linearGradient></defs>\n",
@@ -283,21 +274,12 @@ static void script(struct strbuf *sb, struct svg_layout *l, double width)
 
 	strbuf_addf(sb, "<script type=\"text/ecmascript\"><![CDATA[\n"
 		    "var fgConf = { xpad: %.1f, width: %.1f, fontsize: %.2f, fontwidth: %.3f, "
-		    "inverted: %s, nametype: \"", XPAD, width, o->fontsize, o->fontwidth,
+		    "inverted: %s, nametype: ", XPAD, width, o->fontsize, o->fontwidth,
 		    o->inverted ? "true" : "false");
-	/* JS string: the name type is the user's; keep it a plain literal */
-	for (const char *p = o->nametype; *p; p++)
-		if (*p != '"' && *p != '\\' && *p != ']' && (unsigned char)*p >= 0x20)
-			strbuf_addch(sb, *p);
-	strbuf_addstr(sb, "\", search: \"");
-	for (const char *p = o->search ? o->search : ""; *p; p++) {
-		if (*p == ']' || (unsigned char)*p < 0x20)
-			continue;
-		if (*p == '"' || *p == '\\')
-			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, *p);
-	}
-	strbuf_addstr(sb, "\" };\n");
+	json_string(sb, o->nametype);
+	strbuf_addstr(sb, ", search: ");
+	json_string(sb, o->search ? o->search : "");
+	strbuf_addstr(sb, " };\n");
 	strbuf_addstr(sb, svg_script);
 	strbuf_addstr(sb, "]]></script>\n");
 }

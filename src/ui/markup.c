@@ -42,6 +42,20 @@ void xml_escape(struct strbuf *sb, const char *str)
 	}
 }
 
+void xml_comment(struct strbuf *sb, const char *label, const char *text)
+{
+	size_t start;
+
+	strbuf_addf(sb, "<!-- %s", label);
+	start = sb->len;
+	xml_escape(sb, text);
+	/* "--" may not appear inside a comment */
+	for (size_t i = start; i + 1 < sb->len; i++)
+		if (sb->buf[i] == '-' && sb->buf[i + 1] == '-')
+			sb->buf[i + 1] = '_';
+	strbuf_addstr(sb, " -->\n");
+}
+
 void json_string(struct strbuf *sb, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -58,7 +72,9 @@ void json_string(struct strbuf *sb, const char *str)
 		if (*s == '"' || *s == '\\' || (*s == '/' && s > (const unsigned char *)str &&
 						   s[-1] == '<'))
 			strbuf_addch(sb, '\\');
-		if (*s < 0x20)
+		/* "]]>" would end a CDATA section */
+		if (*s < 0x20 || (*s == '>' && s >= (const unsigned char *)str + 2 &&
+				  s[-1] == ']' && s[-2] == ']'))
 			strbuf_addf(sb, "\\u%04x", *s);
 		else
 			strbuf_add(sb, s, n);
