@@ -4,6 +4,11 @@
 // they cover.  fgConf is written by pcl before this script.
 "use strict";
 
+var fgErrors = [];
+window.addEventListener("error", function (e) {
+	fgErrors.push(String(e.message || e));
+});
+
 var fg = {
 	frames: [],	// { g, rect, text, title, name, x, w, y, fill }
 	zoomed: null,
@@ -221,7 +226,47 @@ window.pclFlame = {
 		return fg.frames.filter(function (f) {
 			return !f.g.classList.contains("hide");
 		}).length;
+	},
+	// where the first frame of that name is drawn now
+	frame: function (name) {
+		for (var i = 0; i < fg.frames.length; i++) {
+			var f = fg.frames[i];
+
+			if (f.name === name)
+				return { x: parseFloat(f.rect.getAttribute("x")),
+					 width: parseFloat(f.rect.getAttribute("width")),
+					 hidden: f.g.classList.contains("hide"),
+					 label: f.text.textContent };
+		}
+		return null;
+	},
+	errors: function () {
+		return fgErrors.slice();
 	}
 };
 
-window.addEventListener("load", fgInit);
+// "#pcltest=[["zoom","f"],["visible"]]" runs the calls after loading and
+// leaves their results as JSON in a hidden text element, #pcl-test-out.
+function fgRunHashTest() {
+	var m = /^#pcltest=(.*)$/.exec(location.hash), out = [], node;
+
+	if (!m)
+		return;
+	try {
+		JSON.parse(decodeURIComponent(m[1])).forEach(function (call) {
+			out.push(window.pclFlame[call[0]].apply(null, call.slice(1)));
+		});
+	} catch (e) {
+		fgErrors.push("test hook: " + e);
+	}
+	node = document.createElementNS("http://www.w3.org/2000/svg", "text");
+	node.setAttribute("id", "pcl-test-out");
+	node.setAttribute("class", "hide");
+	node.textContent = JSON.stringify({ results: out, errors: fgErrors });
+	document.documentElement.appendChild(node);
+}
+
+window.addEventListener("load", function () {
+	fgInit();
+	fgRunHashTest();
+});
