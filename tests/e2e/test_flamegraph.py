@@ -611,4 +611,6 @@ def test_html_large_profile_stays_fast(tmp):
                                                  ["zoom", "fn_0_3"], ["state"]])
     elapsed = time.time() - t
     assert state["frames"] > 1000 and matched > 0 and zoomed and z["focus"] == "fn_0_3"
-    assert elapsed < 120
+    # drawing is bounded by pixels, not by stacks (generous: the machine is shared)
+    assert state["renderMs"] < 2000 and z["renderMs"] < 2000
+    assert elapsed < 150

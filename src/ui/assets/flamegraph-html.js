@@ -139,8 +139,11 @@ window.addEventListener("error", function (e) {
 		return red ? "rgb(255," + x + "," + x + ")" : "rgb(" + x + "," + x + ",255)";
 	}
 
+	// the search is run once per name, not per frame
+	var nameHit = null;
+
 	function matches(n) {
-		return state.re !== null && state.re.test(names[nameOf[n]]);
+		return nameHit !== null && nameHit[nameOf[n]] === 1;
 	}
 
 	// --- the flame graph ----------------------------------------------------
@@ -181,6 +184,7 @@ window.addEventListener("error", function (e) {
 	}
 
 	function render() {
+		var started = performance.now();
 		var canvas = el.flame, width = el.flameWrap.clientWidth || 1200;
 		var frames = layout(width), deepest = 0, dpr = window.devicePixelRatio || 1;
 		var height, ctx;
@@ -220,6 +224,7 @@ window.addEventListener("error", function (e) {
 		state.height = height;
 		el.unzoom.disabled = state.focus === 0;
 		updateMatched();
+		state.renderMs = performance.now() - started;
 	}
 
 	function frameAt(px, py) {
@@ -284,12 +289,18 @@ window.addEventListener("error", function (e) {
 		state.re = null;
 		el.search.value = state.term;
 		el.search.style.background = "";
+		nameHit = null;
 		if (state.term) {
 			try {
 				state.re = new RegExp(state.term, el.ignorecase.checked ? "i" : "");
 			} catch (e) {
 				el.search.style.background = "#fcc";
 			}
+		}
+		if (state.re !== null) {
+			nameHit = new Uint8Array(names.length);
+			for (var i = 0; i < names.length; i++)
+				nameHit[i] = state.re.test(names[i]) ? 1 : 0;
 		}
 		render();
 	}
@@ -454,11 +465,14 @@ window.addEventListener("error", function (e) {
 	}
 
 	function refresh() {
+		var started = performance.now();
+
 		aggregate();
 		render();
 		renderTop();
 		if (heat)
 			drawHeat();
+		state.refreshMs = performance.now() - started;
 	}
 
 	// --- the page -----------------------------------------------------------
@@ -627,6 +641,7 @@ window.addEventListener("error", function (e) {
 				frames: state.drawn, total: total[state.focus], rootTotal: total[0],
 				focus: names[nameOf[state.focus]], matched: state.matched,
 				range: state.range, timed: timed, samples: nSamples,
+				renderMs: state.renderMs, refreshMs: state.refreshMs,
 				heatColumns: heat ? heat.cols : 0,
 				heatCells: heat ? Array.prototype.filter.call(heat.cells, Boolean).length : 0,
 				top: (state.top || []).slice(0, 10)
