@@ -73,6 +73,7 @@ static int bid_record(struct perf_tool *tool, struct perf_session *s,
 	struct bid_list *l = (struct bid_list *)tool;
 	struct machine *m = l->machine;
 
+	perf_session__feed_machine(m, rec);
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE: {
 		struct thread *t = machine__findnew_thread(m, (pid_t)sample->pid,
@@ -88,51 +89,20 @@ static int bid_record(struct perf_tool *tool, struct perf_session *s,
 		const struct perf_rec_mmap *mm = (const void *)rec;
 
 		find_or_add(l, map_dso_name(mm->filename, mm->pid));
-		machine__process_mmap(m, (pid_t)mm->pid, (pid_t)mm->tid, mm->start, mm->len,
-				      mm->pgoff, mm->filename,
-				      rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, NULL, 0);
 		break;
 	}
 	case PERF_RECORD_MMAP2: {
 		const struct perf_rec_mmap2 *mm = (const void *)rec;
-		bool bid = rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID;
 		struct bid_entry *e = find_or_add(l, map_dso_name(mm->filename, mm->pid));
 
-		if (bid && !e->size)
+		if ((rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && !e->size)
 			set_id(e, mm->build_id, mm->build_id_size);
-		machine__process_mmap2(m, (pid_t)mm->pid, (pid_t)mm->tid, mm->start, mm->len,
-				       mm->pgoff, mm->filename,
-				       rec->misc & PERF_RECORD_MISC_CPUMODE_MASK,
-				       bid ? mm->build_id : NULL, bid ? mm->build_id_size : 0,
-				       mm->prot, mm->flags);
-		break;
-	}
-	case PERF_RECORD_COMM: {
-		const struct perf_rec_comm *c = (const void *)rec;
-
-		machine__process_comm(m, (pid_t)c->pid, (pid_t)c->tid, c->comm,
-				      rec->misc & PERF_RECORD_MISC_COMM_EXEC);
-		break;
-	}
-	case PERF_RECORD_FORK: {
-		const struct perf_rec_fork *f = (const void *)rec;
-
-		machine__process_fork(m, (pid_t)f->pid, (pid_t)f->ppid, (pid_t)f->tid,
-				      (pid_t)f->ptid);
-		break;
-	}
-	case PERF_RECORD_EXIT: {
-		const struct perf_rec_fork *f = (const void *)rec;
-
-		machine__process_exit(m, (pid_t)f->pid, (pid_t)f->tid);
 		break;
 	}
 	case PERF_RECORD_HEADER_BUILD_ID: {
 		const struct perf_rec_build_id *b = (const void *)rec;
-		int size = perf_rec_build_id__size(b);
 
-		set_id(find_or_add(l, b->filename), b->build_id, size);
-		machine__set_build_id(m, b->filename, b->build_id, size);
+		set_id(find_or_add(l, b->filename), b->build_id, perf_rec_build_id__size(b));
 		break;
 	}
 	default:
@@ -226,11 +196,7 @@ int cmd_buildid_list(int argc, const char **argv)
 		with_hits = true;
 	if (with_hits || s->is_pipe) {
 		l.machine = machine__new();
-		for (uint32_t i = 0; i < s->header.nr_build_ids; i++) {
-			const struct perf_build_id_entry *b = &s->header.build_ids[i];
-
-			machine__set_build_id(l.machine, b->filename, b->build_id, b->size);
-		}
+		perf_session__machine_build_ids(s, l.machine);
 		l.tool.record = bid_record;
 		l.tool.ordered = true;
 		if (perf_session__process(s, &l.tool) < 0) {

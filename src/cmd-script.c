@@ -266,61 +266,6 @@ static void print_side(struct script *sc, const struct perf_event_header *rec,
 	script_print_side_event(stdout, &sc->cfg, sc->session, evsel, rec, sample, thread);
 }
 
-static void update_machine(struct script *sc, const struct perf_event_header *rec)
-{
-	struct machine *m = sc->machine;
-
-	switch (rec->type) {
-	case PERF_RECORD_COMM: {
-		const struct perf_rec_comm *c = (const void *)rec;
-
-		machine__process_comm(m, (pid_t)c->pid, (pid_t)c->tid, c->comm,
-				      rec->misc & PERF_RECORD_MISC_COMM_EXEC);
-		break;
-	}
-	case PERF_RECORD_FORK: {
-		const struct perf_rec_fork *f = (const void *)rec;
-
-		machine__process_fork(m, (pid_t)f->pid, (pid_t)f->ppid, (pid_t)f->tid,
-				      (pid_t)f->ptid);
-		break;
-	}
-	case PERF_RECORD_EXIT: {
-		const struct perf_rec_fork *f = (const void *)rec;
-
-		machine__process_exit(m, (pid_t)f->pid, (pid_t)f->tid);
-		break;
-	}
-	case PERF_RECORD_MMAP: {
-		const struct perf_rec_mmap *mm = (const void *)rec;
-
-		machine__process_mmap(m, (pid_t)mm->pid, (pid_t)mm->tid, mm->start, mm->len,
-				      mm->pgoff, mm->filename,
-				      rec->misc & PERF_RECORD_MISC_CPUMODE_MASK, NULL, 0);
-		break;
-	}
-	case PERF_RECORD_MMAP2: {
-		const struct perf_rec_mmap2 *mm = (const void *)rec;
-		bool bid = rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID;
-
-		machine__process_mmap2(m, (pid_t)mm->pid, (pid_t)mm->tid, mm->start, mm->len,
-				       mm->pgoff, mm->filename,
-				       rec->misc & PERF_RECORD_MISC_CPUMODE_MASK,
-				       bid ? mm->build_id : NULL, bid ? mm->build_id_size : 0,
-				       mm->prot, mm->flags);
-		break;
-	}
-	case PERF_RECORD_HEADER_BUILD_ID: {
-		const struct perf_rec_build_id *b = (const void *)rec;
-
-		machine__set_build_id(m, b->filename, b->build_id, perf_rec_build_id__size(b));
-		break;
-	}
-	default:
-		break;
-	}
-}
-
 static int script_attr(struct perf_tool *tool, struct perf_session *s, struct evsel *evsel)
 {
 	struct script *sc = (struct script *)tool;
@@ -342,7 +287,7 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 			process_sample(sc, evsel, sample);
 		break;
 	case PERF_RECORD_COMM:
-		update_machine(sc, rec);
+		perf_session__feed_machine(sc->machine, rec);
 		if (sc->show_task) {
 			const struct perf_rec_comm *c = (const void *)rec;
 
@@ -350,7 +295,7 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 		}
 		break;
 	case PERF_RECORD_FORK:
-		update_machine(sc, rec);
+		perf_session__feed_machine(sc->machine, rec);
 		if (sc->show_task) {
 			const struct perf_rec_fork *f = (const void *)rec;
 
@@ -364,11 +309,11 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 
 			print_side(sc, rec, sample, (pid_t)f->pid, (pid_t)f->tid, f->time);
 		}
-		update_machine(sc, rec);
+		perf_session__feed_machine(sc->machine, rec);
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		update_machine(sc, rec);
+		perf_session__feed_machine(sc->machine, rec);
 		if (sc->show_mmap) {
 			const struct perf_rec_mmap *mm = (const void *)rec;
 
@@ -376,7 +321,7 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 		}
 		break;
 	case PERF_RECORD_HEADER_BUILD_ID:
-		update_machine(sc, rec);
+		perf_session__feed_machine(sc->machine, rec);
 		break;
 	case PERF_RECORD_HEADER_FEATURE: {
 		uint64_t feat = ((const struct perf_rec_feature *)(const void *)rec)->feat_id;
@@ -429,6 +374,24 @@ static int default_max_stack(void)
 
 	free(s);
 	return v > 0 ? v : 127;
+}
+
+/* perf's end-of-run warnings about what the recording lost or we skipped */
+static void warn_about_losses(const struct session_stats *st)
+{
+	uint64_t samples = st->nr_records[PERF_RECORD_SAMPLE] + st->total_lost_samples;
+
+	if (st->nr_records[PERF_RECORD_LOST])
+		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\n"
+			"Check IO/CPU overload!\n\n", (unsigned long long)st->nr_events,
+			(unsigned long long)st->nr_records[PERF_RECORD_LOST]);
+	if (samples && (double)st->total_lost_samples / (double)samples > 0.05)
+		fprintf(stderr, "Warning:\nProcessed %llu samples and lost %3.2f%%!\n\n",
+			(unsigned long long)samples,
+			100.0 * (double)st->total_lost_samples / (double)samples);
+	if (st->nr_unknown)
+		fprintf(stderr, "Warning:\nSkipped %llu records of unknown type.\n\n",
+			(unsigned long long)st->nr_unknown);
 }
 
 struct script_opts {
@@ -485,7 +448,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING(0, "symfs", &o.symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
 		OPT_BOOLEAN(0, "show-kernel-path", &o.show_kernel_path,
-			    "Show the path of [kernel.kallsyms]"),
+			    "Show the path of [kernel.kallsyms] (accepted, no effect)"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
 		OPT_BOOLEAN(0, "folded", &o.folded,
@@ -517,7 +480,6 @@ int cmd_script(int argc, const char **argv)
 	sc.cfg.max_stack = o.max_stack;
 	sc.cfg.use_callchain = !o.hide_callgraph;
 	sc.cfg.dump = sc.dump;
-	sc.cfg.show_kernel_path = o.show_kernel_path;
 	if (o.comms)
 		list_parse(&sc.comms, o.comms);
 	if (o.pids)
@@ -567,11 +529,7 @@ int cmd_script(int argc, const char **argv)
 	if (o.symfs)
 		machine__set_symfs(sc.machine, o.symfs);
 	machine__set_force(sc.machine, o.force);
-	for (uint32_t i = 0; i < sc.session->header.nr_build_ids; i++) {
-		const struct perf_build_id_entry *b = &sc.session->header.build_ids[i];
-
-		machine__set_build_id(sc.machine, b->filename, b->build_id, b->size);
-	}
+	perf_session__machine_build_ids(sc.session, sc.machine);
 
 	/* output is meant for pipes into awk and flame graph tools: buffer it */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
@@ -580,6 +538,7 @@ int cmd_script(int argc, const char **argv)
 	sc.tool.ordered = true;
 	ret = perf_session__process(sc.session, &sc.tool);
 	fflush(stdout);
+	warn_about_losses(&sc.session->stats);
 	if (ret == -2) {
 		ret = 255;
 	} else if (ret < 0) {

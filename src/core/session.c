@@ -416,6 +416,9 @@ static int deliver(struct perf_session *s, const struct perf_event_header *rec,
 		}
 		if (evsel && rec->type == PERF_RECORD_SAMPLE)
 			s->events[evsel->idx].nr_samples++;
+		if (rec->type == PERF_RECORD_LOST_SAMPLES)
+			s->stats.total_lost_samples +=
+				((const struct perf_rec_lost_samples *)(const void *)rec)->lost;
 	} else {
 		struct perf_event_attr none = { 0 };
 
@@ -443,6 +446,7 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 	const char *why;
 	struct perf_sample sample;
 
+	s->stats.nr_events++;
 	if (rec->type < PERF_RECORD_MAX)
 		s->stats.nr_records[rec->type]++;
 	if (rec->type >= PERF_RECORD_USER_TYPE_START) {

@@ -52,10 +52,11 @@ struct session_event {
 };
 
 struct session_stats {
+	uint64_t nr_events;		/* every record read, of any type */
 	uint64_t nr_records[PERF_RECORD_HEADER_MAX];
 	uint64_t nr_unknown;		/* records of unknown type, skipped */
 	uint64_t nr_unknown_id;		/* samples whose id matches no event */
-	uint64_t nr_lost, nr_lost_samples;
+	uint64_t total_lost_samples;	/* summed from LOST_SAMPLES records */
 	uint64_t nr_unordered;
 	uint64_t nr_bad_samples;
 };
@@ -104,6 +105,12 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool);
 /* The event a sample id belongs to (single-event files need no id). */
 struct evsel *perf_session__evsel_by_id(struct perf_session *s, uint64_t id);
 struct session_event *perf_session__event(struct perf_session *s, const struct evsel *evsel);
+
+/* Feeds a COMM/FORK/EXIT/MMAP/MMAP2/HEADER_BUILD_ID record into the
+ * address-space model (others are ignored). */
+void perf_session__feed_machine(struct machine *m, const struct perf_event_header *rec);
+/* Tells the machine the build ids of the header's table. */
+void perf_session__machine_build_ids(struct perf_session *s, struct machine *m);
 
 /* perf's name for an attr when the file names none ("cpu-clock", "sched:sched_switch"). */
 char *perf_session__attr_name(struct perf_session *s, const struct perf_event_attr *attr);

@@ -17,7 +17,6 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 
-#include "core/machine-events.h"
 #include "core/machine.h"
 #include "core/session.h"
 #include "core/stacks.h"
@@ -358,7 +357,7 @@ static int builder_record(struct perf_tool *tool, struct perf_session *s,
 			switched_in(b, sample->tid, sample->time);
 		break;
 	default:
-		machine__process_record(b->machine, rec);
+		perf_session__feed_machine(b->machine, rec);
 		break;
 	}
 	return 0;
@@ -425,7 +424,7 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 	if (o->symfs)
 		machine__set_symfs(b.machine, o->symfs);
 	machine__set_force(b.machine, o->force);
-	machine__add_session_build_ids(b.machine, s);
+	perf_session__machine_build_ids(s, b.machine);
 	ret = check_events(&b);
 	if (!ret) {
 		b.tool.record = builder_record;

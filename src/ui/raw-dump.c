@@ -299,7 +299,8 @@ void raw_dump_details(FILE *fp, const struct perf_event_header *rec,
 		break;
 	}
 	case PERF_RECORD_LOST_SAMPLES:
-		fprintf(fp, ": lost:%" PRIu64 "\n", ((const struct perf_rec_lost_samples *)(const void *)rec)->lost);
+		fprintf(fp, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", sample ? sample->id : 0,
+			((const struct perf_rec_lost_samples *)(const void *)rec)->lost);
 		break;
 	case PERF_RECORD_READ: {
 		const struct perf_rec_read *r = (const void *)rec;

@@ -397,7 +397,7 @@ int script_config__add_event(struct script_config *c, struct perf_session *s, st
 
 /* ---- printing ---- */
 
-static void print_dso_name(FILE *fp, const struct script_config *c, const struct map *map)
+static void print_dso_name(FILE *fp, const struct map *map)
 {
 	const char *name = "[unknown]";
 
@@ -436,7 +436,7 @@ static void print_srcline(FILE *fp, const struct map *map, uint64_t addr, const 
 		fprintf(fp, "\n  %s[%" PRIx64 "]", map->dso->short_name, addr);
 }
 
-static void print_sym_single(FILE *fp, const struct script_config *c, unsigned opts,
+static void print_sym_single(FILE *fp, unsigned opts,
 			     const struct perf_sample *sample, const struct addr_location *al)
 {
 	if (opts & PRINT_IP)
@@ -447,14 +447,14 @@ static void print_sym_single(FILE *fp, const struct script_config *c, unsigned o
 	}
 	if (opts & PRINT_DSO) {
 		fputs(" (", fp);
-		print_dso_name(fp, c, al->map);
+		print_dso_name(fp, al->map);
 		fputc(')', fp);
 	}
 	if (opts & PRINT_SRCLINE)
 		print_srcline(fp, al->map, al->addr, NULL);
 }
 
-static void print_frames(FILE *fp, const struct script_config *c, unsigned opts,
+static void print_frames(FILE *fp, unsigned opts,
 			 const struct callchain_frame *frames, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -470,7 +470,7 @@ static void print_frames(FILE *fp, const struct script_config *c, unsigned opts,
 		}
 		if ((opts & PRINT_DSO) && !frames[i].inlined) {
 			fputs(" (", fp);
-			print_dso_name(fp, c, al->map);
+			print_dso_name(fp, al->map);
 			fputc(')', fp);
 		}
 		if (opts & PRINT_SRCLINE)
@@ -596,7 +596,7 @@ static void print_addr(FILE *fp, const struct script_config *c, struct machine *
 	}
 	if (f & SF_DSO) {
 		fputs(" (", fp);
-		print_dso_name(fp, c, al.map);
+		print_dso_name(fp, al.map);
 		fputc(')', fp);
 	}
 }
@@ -667,9 +667,9 @@ void script_print_sample(FILE *fp, struct script_config *c, struct perf_session 
 			n = resolve_chain(c, m, evsel, sample, al->thread);
 		fputc(n >= 0 ? '\n' : ' ', fp);
 		if (n >= 0)
-			print_frames(fp, c, o->print_ip_opts, c->frames, n);
+			print_frames(fp, o->print_ip_opts, c->frames, n);
 		else
-			print_sym_single(fp, c, o->print_ip_opts, sample, al);
+			print_sym_single(fp, o->print_ip_opts, sample, al);
 	}
 	if (f & SF_IREGS)
 		print_regs(fp, sample->intr_regs.abi, evsel->attr.sample_regs_intr,

@@ -78,7 +78,6 @@ struct script_config {
 	struct script_output output[SCRIPT_NR_TYPES];
 	bool use_callchain;	/* false with -G, or when no event has callchains */
 	int max_stack;		/* --max-stack */
-	bool show_kernel_path;
 	bool dump;		/* -D: thread/dso lines before each sample */
 	int name_width;		/* widest event name, computed at the first sample */
 	bool print_flags;	/* -F flags */

@@ -40,7 +40,8 @@ def corpus():
     global _DIR
     if _DIR is None:
         _DIR = tempfile.mkdtemp(prefix="pcl-corpus-")
-        atexit.register(shutil.rmtree, _DIR, True)
+        if not os.environ.get("PCL_KEEP_CORPUS"):   # set it to debug a failure
+            atexit.register(shutil.rmtree, _DIR, True)
         burner, threads, syscalls = fixture("burner"), fixture("threads"), fixture("syscalls")
         _record("fp", ["-g"], [burner, "300"])
         _record("dwarf", ["--call-graph", "dwarf,4096"], [burner, "200"])

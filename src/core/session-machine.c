@@ -1,10 +1,9 @@
-/* machine-events: perf.data records -> machine (see machine-events.h). */
-#include "core/machine-events.h"
+/* session-machine: builds the address-space model from the records that
+ * describe it (COMM, FORK, EXIT, MMAP, MMAP2, HEADER_BUILD_ID). */
 #include "core/machine.h"
-#include "core/perf-record.h"
 #include "core/session.h"
 
-void machine__process_record(struct machine *m, const struct perf_event_header *rec)
+void perf_session__feed_machine(struct machine *m, const struct perf_event_header *rec)
 {
 	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
@@ -57,7 +56,7 @@ void machine__process_record(struct machine *m, const struct perf_event_header *
 	}
 }
 
-void machine__add_session_build_ids(struct machine *m, const struct perf_session *s)
+void perf_session__machine_build_ids(struct perf_session *s, struct machine *m)
 {
 	for (uint32_t i = 0; i < s->header.nr_build_ids; i++) {
 		const struct perf_build_id_entry *b = &s->header.build_ids[i];
