@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "cmd-collapse.h"
+#include "core/sample-filter.h"
 #include "core/session.h"
 #include "core/stacks.h"
 #include "util/parse-options.h"
@@ -125,22 +126,18 @@ struct stacks *stacks_from_perf_data(const char *cmd, const char *input,
 }
 
 /* Options shared by collapse and flamegraph for reading perf.data. */
-int stacks_opts_apply(struct stacks_opts *o, const struct stacks_filter_args *a)
+int stacks_opts_apply(struct stacks_opts *o, struct sample_filter *f,
+		      const struct stacks_filter_args *a)
 {
-	struct sample_filter *f = &o->filter;
-
+	o->filter = f;
 	if (a->comms)
-		sample_filter__set_comms(f, a->comms);
+		name_list__add(&f->comms, a->comms);
 	if (a->dsos)
-		sample_filter__set_dsos(f, a->dsos);
-	if (a->pids && sample_filter__set_pids(f, a->pids) < 0) {
-		fprintf(stderr, "Invalid pid list: %s\n", a->pids);
-		return -1;
-	}
-	if (a->tids && sample_filter__set_tids(f, a->tids) < 0) {
-		fprintf(stderr, "Invalid tid list: %s\n", a->tids);
-		return -1;
-	}
+		name_list__add(&f->dsos, a->dsos);
+	if (a->pids)
+		name_list__add(&f->pids, a->pids);
+	if (a->tids)
+		name_list__add(&f->tids, a->tids);
 	if (a->cpus && sample_filter__set_cpus(f, a->cpus) < 0) {
 		fprintf(stderr, "Invalid cpu_list: %s\n", a->cpus);
 		return -1;
@@ -191,12 +188,18 @@ static int write_and_free(const char *cmd, struct stacks *st, const char *output
 int folded_from_perf_data(const char *cmd, const char *input, struct stacks_opts *o,
 			  const struct stacks_filter_args *fa, const char *output)
 {
+	struct sample_filter filter = { 0 };
 	struct stacks *st;
+	int ret = 255;
 
-	if (stacks_opts_apply(o, fa) < 0)
-		return 255;
-	st = stacks_from_perf_data(cmd, input, o, false);
-	return st ? write_and_free(cmd, st, output) : 255;
+	if (stacks_opts_apply(o, &filter, fa) == 0) {
+		st = stacks_from_perf_data(cmd, input, o, false);
+		if (st)
+			ret = write_and_free(cmd, st, output);
+	}
+	sample_filter__exit(&filter);
+	o->filter = NULL;
+	return ret;
 }
 
 int cmd_collapse(int argc, const char **argv)
@@ -270,6 +273,5 @@ int cmd_collapse(int argc, const char **argv)
 		if (in != stdin)
 			fclose(in);
 	}
-	sample_filter__exit(&o.filter);
 	return ret;
 }

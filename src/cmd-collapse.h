@@ -8,6 +8,8 @@
 
 #include "core/stacks.h"
 
+struct sample_filter;
+
 /* The filter options as given on the command line. */
 struct stacks_filter_args {
 	const char *comms, *pids, *tids, *dsos, *cpus, *time;
@@ -25,9 +27,10 @@ struct stacks_filter_args {
 	OPT_STRING('C', "cpu", &(fa).cpus, "cpu", "list of cpus to consider"), \
 	OPT_STRING(0, "time", &(fa).time, "str", "Time span of interest (start,stop)")
 
-/* Parses the filter options into o->filter; prints and returns -1 on a
- * malformed one. */
-int stacks_opts_apply(struct stacks_opts *o, const struct stacks_filter_args *a);
+/* Parses the filter options into f and points o->filter at it; prints and
+ * returns -1 on a malformed one. */
+int stacks_opts_apply(struct stacks_opts *o, struct sample_filter *f,
+		      const struct stacks_filter_args *a);
 bool stacks_filter_args_given(const struct stacks_filter_args *a);
 
 /* "-" when stdin is a pipe or a file, else "perf.data". */

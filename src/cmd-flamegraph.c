@@ -11,6 +11,7 @@
 
 #include "builtin.h"
 #include "cmd-collapse.h"
+#include "core/sample-filter.h"
 #include "core/stacks.h"
 #include "ui/flame-colors.h"
 #include "ui/flamegraph-html.h"
@@ -26,6 +27,7 @@ static const char *const flamegraph_usage[] = {
 
 struct flamegraph_args {
 	struct stacks_opts so;
+	struct sample_filter filter;
 	struct stacks_filter_args fa;
 	struct flamegraph_opts fo;
 	const char *input, *output, *folded, *format, *colors, *minwidth;
@@ -270,8 +272,8 @@ int cmd_flamegraph(int argc, const char **argv)
 	if (a.diff ? argc != 2 : argc > 1 || (argc == 1 && (a.input || a.folded)))
 		usage_error(flamegraph_usage, opts, a.diff ? "--diff takes two files: <base> <new>" :
 			    "give one input");
-	if (settle(&a, opts) < 0 || stacks_opts_apply(&a.so, &a.fa) < 0) {
-		sample_filter__exit(&a.so.filter);
+	if (settle(&a, opts) < 0 || stacks_opts_apply(&a.so, &a.filter, &a.fa) < 0) {
+		sample_filter__exit(&a.filter);
 		return 255;
 	}
 	st = build(&a, argc, argv);
@@ -296,6 +298,6 @@ int cmd_flamegraph(int argc, const char **argv)
 		fprintf(stderr, "pcl flamegraph: wrote %s\n", a.output);
 out:
 	stacks__delete(st);
-	sample_filter__exit(&a.so.filter);
+	sample_filter__exit(&a.filter);
 	return ret;
 }

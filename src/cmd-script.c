@@ -470,7 +470,6 @@ int cmd_script(int argc, const char **argv)
 
 		ret = folded_from_perf_data("script", o.input ? o.input : "perf.data", &so, &fa,
 					    NULL);
-		sample_filter__exit(&so.filter);
 		goto out;
 	}
 	if (o.fields && script_config__parse_fields(&sc.cfg, o.fields) < 0)

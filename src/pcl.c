@@ -14,6 +14,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "flamegraph",	cmd_flamegraph,	"Draw a flame graph (SVG or HTML) from perf.data or folded stacks" },
 	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
+	{ "report",	cmd_report,	"Read perf.data (created by perf record) and display the profile" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },
 	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
 	{ "version",	cmd_version,	"Display the version of pcl" },

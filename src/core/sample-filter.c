@@ -1,89 +1,51 @@
-/* sample-filter: comm/pid/tid/dso/cpu/time filters shared by the
- * commands that aggregate samples (see sample-filter.h). */
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "core/machine.h"
+/* sample-filter: sample filters shared by readers (see sample-filter.h). */
 #include "core/sample-filter.h"
 #include "util/util.h"
 
-/* Splits "a,b" into a new string array (names may hold spaces); returns
- * its length. */
-static size_t split_list(const char *list, char ***out)
-{
-	char *s = xstrdup(list), *save = NULL;
-	char **v = NULL;
-	size_t n = 0;
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-	for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		v = xrealloc(v, (n + 1) * sizeof(*v));
-		v[n++] = xstrdup(t);
+void name_list__add(struct name_list *l, const char *arg)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+
+	/* commas only, as perf: comm and symbol names may hold blanks */
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+		l->v[l->n++] = xstrdup(t);
 	}
-	free(s);
-	*out = v;
-	return n;
+	free(copy);
 }
 
-static void free_list(char **v, size_t n)
+bool name_list__has(const struct name_list *l, const char *name)
 {
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], name))
+			return true;
+	return false;
 }
 
-int sample_filter__set_comms(struct sample_filter *f, const char *list)
+static bool name_list__has_int(const struct name_list *l, long v)
 {
-	free_list(f->comms, f->nr_comms);
-	f->nr_comms = split_list(list, &f->comms);
-	return 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (strtol(l->v[i], NULL, 0) == v)
+			return true;
+	return false;
 }
 
-int sample_filter__set_dsos(struct sample_filter *f, const char *list)
+void name_list__exit(struct name_list *l)
 {
-	free_list(f->dsos, f->nr_dsos);
-	f->nr_dsos = split_list(list, &f->dsos);
-	return 0;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
 }
 
-static int parse_ids(const char *list, long **out, size_t *nr)
-{
-	char **v;
-	size_t n = split_list(list, &v);
-	long *ids = xcalloc(n ? n : 1, sizeof(*ids));
-
-	for (size_t i = 0; i < n; i++) {
-		char *end;
-
-		errno = 0;
-		ids[i] = strtol(v[i], &end, 0);
-		if (errno || *end || end == v[i]) {
-			free_list(v, n);
-			free(ids);
-			return -1;
-		}
-	}
-	free_list(v, n);
-	free(*out);
-	*out = ids;
-	*nr = n;
-	return 0;
-}
-
-int sample_filter__set_pids(struct sample_filter *f, const char *list)
-{
-	return parse_ids(list, &f->pids, &f->nr_pids);
-}
-
-int sample_filter__set_tids(struct sample_filter *f, const char *list)
-{
-	return parse_ids(list, &f->tids, &f->nr_tids);
-}
-
-/* "0-3,7" */
 int sample_filter__set_cpus(struct sample_filter *f, const char *arg)
 {
-	uint8_t *bits = xcalloc(MAX_FILTER_CPUS / 8, 1);
 	const char *p = arg;
 
 	while (*p) {
@@ -91,161 +53,148 @@ int sample_filter__set_cpus(struct sample_filter *f, const char *arg)
 		long a = strtol(p, &end, 10), b;
 
 		if (end == p || a < 0)
-			goto bad;
+			return -1;
 		b = a;
 		if (*end == '-') {
 			p = end + 1;
 			b = strtol(p, &end, 10);
 			if (end == p || b < a)
-				goto bad;
+				return -1;
 		}
-		if (b >= MAX_FILTER_CPUS)
-			goto bad;
+		if (b >= SAMPLE_FILTER_MAX_CPUS)
+			return -1;
 		for (long c = a; c <= b; c++)
-			bits[c / 8] |= (uint8_t)(1u << (c % 8));
+			f->cpus[c / 8] |= (uint8_t)(1u << (c % 8));
 		p = end;
 		if (*p == ',')
 			p++;
 		else if (*p)
-			goto bad;
+			return -1;
 	}
-	free(f->cpus);
-	f->cpus = bits;
+	f->cpu_filter = true;
 	return 0;
-bad:
-	free(bits);
-	return -1;
 }
 
-int parse_timestamp_ns(const char *s, size_t len, uint64_t *ns)
+/* perf's parse_nsec_time: "sec[.frac]" with at most 9 decimals. */
+static int parse_seconds(const char *s, uint64_t *ns)
 {
-	char buf[64], *dot, *end;
-	uint64_t sec, frac = 0;
+	char *end;
+	uint64_t sec = strtoull(s, &end, 10), frac = 0;
 
-	if (len >= sizeof(buf))
+	if (end == s || (*end && *end != '.'))
 		return -1;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	dot = strchr(buf, '.');
-	if (dot)
-		*dot = 0;
-	errno = 0;
-	sec = strtoull(buf, &end, 10);
-	if (errno || *end || end == buf || buf[0] == '-')
-		return -1;
-	if (dot) {
-		size_t flen = strlen(dot + 1);
+	if (*end == '.') {
+		const char *f = end + 1;
+		size_t digits = strlen(f);
 
-		if (flen > 9)
+		if (digits > 9)
 			return -1;
-		frac = flen ? strtoull(dot + 1, &end, 10) : 0;
-		if (flen && *end)
-			return -1;
-		while (flen++ < 9)
-			frac *= 10;
+		for (size_t i = 0; i < 9; i++) {
+			if (i < digits && (f[i] < '0' || f[i] > '9'))
+				return -1;
+			frac = frac * 10 + (i < digits ? (uint64_t)(f[i] - '0') : 0);
+		}
 	}
 	*ns = sec * 1000000000ULL + frac;
 	return 0;
 }
 
-int sample_filter__set_time(struct sample_filter *f, const char *spec)
+int sample_filter__set_time(struct sample_filter *f, const char *arg)
 {
-	struct sample_time_range *ranges = NULL;
-	size_t n = 0;
-	const char *p = spec;
+	char *copy = xstrdup(arg), *p = copy;
+	int ret = 0;
 
-	while (*p) {
-		const char *comma = strchr(p, ','), *next;
-		struct sample_time_range r = { 0, UINT64_MAX };
-		size_t len;
+	for (;;) {
+		char *comma = strchr(p, ','), *next;
+		struct time_range r = { 0, 0 };
 
-		if (!comma)
-			goto bad;
-		if (comma > p && parse_timestamp_ns(p, (size_t)(comma - p), &r.start) < 0)
-			goto bad;
+		if (!comma) {
+			ret = *p ? -1 : 0;
+			break;
+		}
+		*comma = '\0';
 		next = strchr(comma + 1, ',');
-		len = next ? (size_t)(next - comma - 1) : strlen(comma + 1);
-		if (len && parse_timestamp_ns(comma + 1, len, &r.end) < 0)
-			goto bad;
-		if (r.end < r.start)
-			goto bad;
-		ranges = xrealloc(ranges, (n + 1) * sizeof(*ranges));
-		ranges[n++] = r;
-		p = next ? next + 1 : comma + 1 + len;
+		if (next)
+			*next = '\0';
+		if ((*p && parse_seconds(p, &r.start) < 0) ||
+		    (comma[1] && parse_seconds(comma + 1, &r.end) < 0) ||
+		    (r.end && r.end < r.start)) {
+			ret = -1;
+			break;
+		}
+		f->ranges = xrealloc(f->ranges, (f->nr_ranges + 1) * sizeof(*f->ranges));
+		f->ranges[f->nr_ranges++] = r;
+		if (!next)
+			break;
+		p = next + 1;
 	}
-	if (!n)
-		goto bad;
-	free(f->ranges);
-	f->ranges = ranges;
-	f->nr_ranges = n;
-	return 0;
-bad:
-	free(ranges);
-	return -1;
+	free(copy);
+	return ret;
 }
 
 void sample_filter__exit(struct sample_filter *f)
 {
-	free_list(f->comms, f->nr_comms);
-	free_list(f->dsos, f->nr_dsos);
-	free(f->pids);
-	free(f->tids);
-	free(f->cpus);
+	name_list__exit(&f->comms);
+	name_list__exit(&f->dsos);
+	name_list__exit(&f->syms);
+	name_list__exit(&f->pids);
+	name_list__exit(&f->tids);
 	free(f->ranges);
-	memset(f, 0, sizeof(*f));
+	f->ranges = NULL;
+	f->nr_ranges = 0;
 }
 
-bool sample_filter__time_ok(const struct sample_filter *f, uint64_t time)
+bool sample_filter__skip_cpu(const struct sample_filter *f, uint32_t cpu)
 {
-	if (!f->nr_ranges)
-		return true;
-	for (size_t i = 0; i < f->nr_ranges; i++)
-		if (time >= f->ranges[i].start && time <= f->ranges[i].end)
-			return true;
-	return false;
+	if (!f->cpu_filter)
+		return false;
+	return cpu >= SAMPLE_FILTER_MAX_CPUS || !(f->cpus[cpu / 8] & (1u << (cpu % 8)));
 }
 
-bool sample_filter__cpu_ok(const struct sample_filter *f, uint32_t cpu)
+bool sample_filter__skip_time(const struct sample_filter *f, uint64_t t)
 {
-	if (!f->cpus || cpu == (uint32_t)-1)
-		return true;
-	return cpu < MAX_FILTER_CPUS && (f->cpus[cpu / 8] & (1u << (cpu % 8)));
-}
+	if (!f->nr_ranges || !t)
+		return false;
+	for (size_t i = 0; i < f->nr_ranges; i++) {
+		const struct time_range *r = &f->ranges[i];
 
-static bool has_id(const long *v, size_t n, long id)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i] == id)
-			return true;
-	return false;
-}
-
-bool sample_filter__thread_ok(const struct sample_filter *f, const struct thread *t)
-{
-	if (f->nr_comms) {
-		size_t i;
-
-		for (i = 0; i < f->nr_comms; i++)
-			if (!strcmp(f->comms[i], t->comm))
-				break;
-		if (i == f->nr_comms)
+		if ((!r->start || t >= r->start) && (!r->end || t <= r->end))
 			return false;
 	}
-	if (f->nr_pids && !has_id(f->pids, f->nr_pids, t->pid))
-		return false;
-	if (f->nr_tids && !has_id(f->tids, f->nr_tids, t->tid))
-		return false;
 	return true;
 }
 
-bool sample_filter__dso_ok(const struct sample_filter *f, const struct dso *dso)
+bool sample_filter__thread(const struct sample_filter *f, const struct thread *t)
 {
-	if (!f->nr_dsos)
+	if (f->comms.n && !name_list__has(&f->comms, t->comm))
 		return true;
-	if (!dso)
-		return false;
-	for (size_t i = 0; i < f->nr_dsos; i++)
-		if (!strcmp(f->dsos[i], dso->short_name) || !strcmp(f->dsos[i], dso->long_name))
-			return true;
+	if (f->pids.n && !name_list__has_int(&f->pids, t->pid))
+		return true;
+	if (f->tids.n && !name_list__has_int(&f->tids, t->tid))
+		return true;
 	return false;
+}
+
+bool sample_filter__dso(const struct sample_filter *f, const struct addr_location *al)
+{
+	if (!f->dsos.n)
+		return false;
+	if (!al->map || !al->dso)
+		return true;
+	return !name_list__has(&f->dsos, al->dso->short_name) &&
+	       !name_list__has(&f->dsos, al->dso->long_name);
+}
+
+bool sample_filter__symbol(const struct sample_filter *f, const struct addr_location *al)
+{
+	char addr[32];
+
+	if (!f->syms.n)
+		return false;
+	if (!al->sym)
+		return true;
+	if (name_list__has(&f->syms, al->sym->name))
+		return false;
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, map__unmap_ip(al->map, al->sym->start));
+	return !name_list__has(&f->syms, addr);
 }

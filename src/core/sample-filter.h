@@ -1,52 +1,55 @@
-/* sample-filter: the sample filters perf report and friends share
- * (--comm, --pid, --tid, --dso, --cpu, --time), parsed once and asked
- * per sample.  Lists are comma-separated; --time takes absolute
- * timestamps "start,stop[,start,stop...]" in seconds (either end may be
- * empty: open), like perf.
+/* sample-filter: the --comms/--pid/--tid/--dsos/--symbols/--cpu/--time
+ * filters of the commands that read samples, with perf's rules: --cpu and
+ * --time drop samples; the others mark them filtered (they still count in
+ * absolute percentages).
  */
 #ifndef PCL_SAMPLE_FILTER_H
 #define PCL_SAMPLE_FILTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-struct thread;
-struct dso;
+#include "core/machine.h"
 
-struct sample_time_range {
-	uint64_t start, end;	/* ns; 0 / UINT64_MAX when open */
+struct name_list {
+	char **v;
+	size_t n;
 };
 
+struct time_range {
+	uint64_t start, end;	/* ns; 0 means open */
+};
+
+#define SAMPLE_FILTER_MAX_CPUS 4096
+
 struct sample_filter {
-	char **comms;
-	long *pids, *tids;
-	char **dsos;		/* short or long DSO names */
-	size_t nr_comms, nr_pids, nr_tids, nr_dsos;
-	uint8_t *cpus;		/* bitmap of MAX_FILTER_CPUS bits, NULL = all */
-	struct sample_time_range *ranges;
+	struct name_list comms, dsos, syms, pids, tids;
+	bool cpu_filter;
+	uint8_t cpus[SAMPLE_FILTER_MAX_CPUS / 8];
+	struct time_range *ranges;
 	size_t nr_ranges;
 };
 
-#define MAX_FILTER_CPUS 4096
+/* "a,b" (comma-separated; names may hold blanks) appended to l. */
+void name_list__add(struct name_list *l, const char *arg);
+bool name_list__has(const struct name_list *l, const char *name);
+void name_list__exit(struct name_list *l);
 
-/* Each setter returns 0, or -1 for a malformed argument (the filter is
- * then unchanged). */
-int sample_filter__set_comms(struct sample_filter *f, const char *list);
-int sample_filter__set_pids(struct sample_filter *f, const char *list);
-int sample_filter__set_tids(struct sample_filter *f, const char *list);
-int sample_filter__set_dsos(struct sample_filter *f, const char *list);
-int sample_filter__set_cpus(struct sample_filter *f, const char *list);
-int sample_filter__set_time(struct sample_filter *f, const char *spec);
+/* "0-3,7"; -1 when malformed or beyond SAMPLE_FILTER_MAX_CPUS. */
+int sample_filter__set_cpus(struct sample_filter *f, const char *arg);
+/* "start,stop[,start,stop...]" in seconds ("123.456789"); -1 if malformed. */
+int sample_filter__set_time(struct sample_filter *f, const char *arg);
 void sample_filter__exit(struct sample_filter *f);
 
-/* "sec[.frac]" -> ns; returns -1 when malformed. */
-int parse_timestamp_ns(const char *s, size_t len, uint64_t *ns);
+bool sample_filter__skip_cpu(const struct sample_filter *f, uint32_t cpu);
+bool sample_filter__skip_time(const struct sample_filter *f, uint64_t time);
 
-bool sample_filter__time_ok(const struct sample_filter *f, uint64_t time);
-/* cpu (uint32_t)-1 = unknown, always accepted */
-bool sample_filter__cpu_ok(const struct sample_filter *f, uint32_t cpu);
-bool sample_filter__thread_ok(const struct sample_filter *f, const struct thread *t);
-/* dso NULL (unmapped address) never matches a --dso list */
-bool sample_filter__dso_ok(const struct sample_filter *f, const struct dso *dso);
+/* Hidden by --comms/--pid/--tid (the thread's current comm). */
+bool sample_filter__thread(const struct sample_filter *f, const struct thread *t);
+/* Hidden by --dsos (short or long name; no map is hidden too). */
+bool sample_filter__dso(const struct sample_filter *f, const struct addr_location *al);
+/* Hidden by --symbols (name, or the symbol's start address as "0x..."). */
+bool sample_filter__symbol(const struct sample_filter *f, const struct addr_location *al);
 
 #endif

@@ -18,6 +18,7 @@
 #include <traceevent/event-parse.h>
 
 #include "core/machine.h"
+#include "core/sample-filter.h"
 #include "core/session.h"
 #include "core/stacks.h"
 #include "util/strbuf.h"
@@ -316,10 +317,10 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 	memset(&al, 0, sizeof(al));
 	machine__resolve(b->machine, thread, sample->cpumode, sample->ip, &al);
 	al.thread = thread;
-	if (!sample_filter__time_ok(&o->filter, sample->time) ||
-	    !sample_filter__cpu_ok(&o->filter, sample->cpu) ||
-	    !sample_filter__thread_ok(&o->filter, thread) ||
-	    !sample_filter__dso_ok(&o->filter, al.map ? al.map->dso : NULL)) {
+	if (o->filter && (sample_filter__skip_time(o->filter, sample->time) ||
+			  sample_filter__skip_cpu(o->filter, sample->cpu) ||
+			  sample_filter__thread(o->filter, thread) ||
+			  sample_filter__dso(o->filter, &al))) {
 		b->stats->nr_filtered++;
 		return 0;
 	}
@@ -387,7 +388,7 @@ static int check_events(struct stack_builder *b)
 {
 	const char *want = wanted_event(b->o);
 
-	if (b->o->filter.cpus) {
+	if (b->o->filter && b->o->filter->cpu_filter) {
 		evlist__for_each(&b->session->evlist, pos) {
 			if (!(pos->attr.sample_type & PERF_SAMPLE_CPU)) {
 				b->err = xstrdup("File does not contain CPU events. Remove -C option "

@@ -23,9 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/sample-filter.h"
-
 struct perf_session;
+struct sample_filter;
 
 enum frame_kind {
 	FRAME_USER = 0,
@@ -150,7 +149,7 @@ void fold_comm(struct strbuf *out, const char *comm, int pid, int tid,
 /* From perf.data ------------------------------------------------------- */
 
 struct stacks_opts {
-	struct sample_filter filter;
+	const struct sample_filter *filter;	/* NULL: every sample */
 	const char *event;	/* event name; NULL: the first sample's event */
 	bool off_cpu;		/* weight sched_switch stacks by time off CPU */
 	bool include_pid, include_tid;

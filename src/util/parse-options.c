@@ -307,6 +307,9 @@ static void handle_long(const char *arg, int *i, int argc, const char **argv)
 			bad_option();
 		}
 		val = eq + 1;
+	} else if (takes_arg(o) && !unset && (o->flags & OPTF_LASTARG_DEFAULT)) {
+		if (*i + 1 < argc)
+			val = argv[++*i];
 	} else if (takes_arg(o) && !unset && !(o->flags & OPTF_OPTARG)) {
 		if (*i + 1 >= argc) {
 			fprintf(stderr, "  Error: option `%s' requires a value\n", o->long_name);
@@ -341,7 +344,7 @@ static void handle_short_cluster(const char *arg, int *i, int argc, const char *
 				bad_option();
 			return;
 		}
-		if (o->flags & OPTF_OPTARG) {
+		if ((o->flags & OPTF_OPTARG) && (!(o->flags & OPTF_LASTARG_DEFAULT) || *i + 1 >= argc)) {
 			if (apply(o, NULL, false, true))
 				bad_option();
 			return;

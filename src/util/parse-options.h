@@ -31,6 +31,9 @@ enum {
 	OPTF_NOARG = 2,		/* callback takes no argument */
 	OPTF_NONEG = 4,		/* --no-X is refused */
 	OPTF_HIDDEN = 8,	/* not shown in usage */
+	OPTF_LASTARG_DEFAULT = 16,	/* with OPTARG: the next argument is the value,
+					 * the default only when none follows (perf's
+					 * "-g caller") */
 };
 
 struct option;

@@ -320,30 +320,32 @@ static void samples_sorted_stably(void **state)
 
 static void filter_parsing(void **state)
 {
-	struct sample_filter f = { 0 };
-	uint64_t ns;
+	struct sample_filter f = { 0 }, t1 = { 0 }, t2 = { 0 }, bad = { 0 };
 
 	assert_int_equal(sample_filter__set_cpus(&f, "0-2,5"), 0);
-	assert_true(sample_filter__cpu_ok(&f, 1));
-	assert_false(sample_filter__cpu_ok(&f, 3));
-	assert_true(sample_filter__cpu_ok(&f, (uint32_t)-1));
-	assert_int_equal(sample_filter__set_cpus(&f, "3-1"), -1);
-	assert_int_equal(sample_filter__set_cpus(&f, "x"), -1);
-	assert_true(sample_filter__cpu_ok(&f, 5));	/* unchanged by bad input */
-	assert_int_equal(sample_filter__set_time(&f, "10.5,11"), 0);
-	assert_false(sample_filter__time_ok(&f, 10400000000ULL));
-	assert_true(sample_filter__time_ok(&f, 10500000000ULL));
-	assert_true(sample_filter__time_ok(&f, 11000000000ULL));
-	assert_int_equal(sample_filter__set_time(&f, ",5,20,"), 0);
-	assert_true(sample_filter__time_ok(&f, 1));
-	assert_false(sample_filter__time_ok(&f, 6000000000ULL));
-	assert_true(sample_filter__time_ok(&f, 30000000000ULL));
-	assert_int_equal(sample_filter__set_time(&f, "5"), -1);
-	assert_int_equal(sample_filter__set_time(&f, "9,8"), -1);
-	assert_int_equal(sample_filter__set_pids(&f, "1,x"), -1);
-	assert_int_equal(parse_timestamp_ns("1.000000001", 11, &ns), 0);
-	assert_int_equal(ns, 1000000001);
+	assert_false(sample_filter__skip_cpu(&f, 1));
+	assert_true(sample_filter__skip_cpu(&f, 3));
+	assert_false(sample_filter__skip_cpu(&f, 5));
+	assert_int_equal(sample_filter__set_cpus(&bad, "3-1"), -1);
+	assert_int_equal(sample_filter__set_cpus(&bad, "x"), -1);
+	assert_int_equal(sample_filter__set_time(&t1, "10.5,11"), 0);
+	assert_true(sample_filter__skip_time(&t1, 10400000000ULL));
+	assert_false(sample_filter__skip_time(&t1, 10500000000ULL));
+	assert_false(sample_filter__skip_time(&t1, 11000000000ULL));
+	assert_int_equal(sample_filter__set_time(&t2, ",5,20,"), 0);
+	assert_false(sample_filter__skip_time(&t2, 1));
+	assert_true(sample_filter__skip_time(&t2, 6000000000ULL));
+	assert_false(sample_filter__skip_time(&t2, 30000000000ULL));
+	assert_int_equal(sample_filter__set_time(&bad, "5"), -1);
+	assert_int_equal(sample_filter__set_time(&bad, "9,8"), -1);
+	/* lists split at commas only: comm names hold blanks */
+	name_list__add(&f.comms, "spin worker,x");
+	assert_int_equal(f.comms.n, 2);
+	assert_true(name_list__has(&f.comms, "spin worker"));
 	sample_filter__exit(&f);
+	sample_filter__exit(&t1);
+	sample_filter__exit(&t2);
+	sample_filter__exit(&bad);
 }
 
 /* ---- from a perf.data stream ---- */
@@ -477,6 +479,7 @@ static void session_stacks(void **state)
 {
 	char *path = stream(), *out;
 	struct stacks_opts o = { 0 };
+	struct sample_filter filter = { 0 };
 	struct stacks_stats stats;
 
 	/* the first sample's event: cpu-clock, weighted by period */
@@ -497,15 +500,15 @@ static void session_stacks(void **state)
 	free(stats.event_name);
 	free(out);
 
-	o = (struct stacks_opts){ 0 };
-	assert_int_equal(sample_filter__set_comms(&o.filter, "my proc"), 0);
-	assert_int_equal(sample_filter__set_time(&o.filter, "0.000000200,"), 0);
+	o = (struct stacks_opts){ .filter = &filter };
+	name_list__add(&filter.comms, "my proc");
+	assert_int_equal(sample_filter__set_time(&filter, "0.000000200,"), 0);
 	out = session_folded(path, &o, &stats, false);
 	assert_string_equal(out, "my_proc;[unknown];[libfoo.so] 2000\n");
 	assert_int_equal(stats.nr_filtered, 2);
 	free(stats.event_name);
 	free(out);
-	sample_filter__exit(&o.filter);
+	sample_filter__exit(&filter);
 
 	o = (struct stacks_opts){ .event = "nope" };
 	{

@@ -1,0 +1,667 @@
+/* pcl report: perf report --stdio — histograms of a perf.data file by
+ * command, DSO, symbol and more, with call graphs.
+ *
+ * Reads through the session, builds the machine model from the side-band
+ * records, resolves each sample (and its stack) and adds it to its event's
+ * histogram (core/hist), then prints every event's table (ui/report-stdio).
+ * Without --stdio the output is the same: the TUI is not written yet.
+ */
+#include <event-parse.h>
+#include <inttypes.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "core/callchain.h"
+#include "core/hist.h"
+#include "core/machine-feed.h"
+#include "core/sample-filter.h"
+#include "core/session.h"
+#include "ui/header-print.h"
+#include "ui/report-stdio.h"
+#include "util/parse-options.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+static const char *const report_usage[] = { "pcl report [<options>]", NULL };
+
+#define DEFAULT_PARENT_PATTERN "^sys_|^do_page_fault"
+
+/* pcl's own tips, shown where perf shows one of its tips. */
+static const char *const tips[] = {
+	"Sort by source line with in-process DWARF: pcl report -s srcline",
+	"Show only entries above 5%: pcl report --percent-limit 5",
+	"Fold stacks for flame graphs: pcl report --no-children -g folded",
+	"See who calls a function: pcl report --no-children -G -S <symbol>",
+	"Group events side by side: pcl report --group",
+};
+
+struct report {
+	struct perf_tool tool;
+	struct perf_session *session;
+	struct machine *machine;
+	struct hist_opts hopts;
+	struct strset strings;
+	struct callchain_store store;
+	struct cc_resolver resolver;
+	struct callchain_cursor cursor;
+	struct hists **hists;		/* by evsel idx */
+	int nr_hists;
+	struct sample_filter filter;
+	regex_t parent_regex;
+	bool parent_regex_set;
+	bool need_cursor;
+	struct trace_seq seq;
+	uint64_t total_lost_samples;
+	uint64_t nr_user_stacks, nr_broken_stacks;
+	/* progress */
+	bool progress_tty;
+	struct timespec started;
+	uint64_t next_check;
+	bool progress_shown;
+};
+
+struct report_opts {
+	const char *input, *sort_order, *field_order, *call_graph, *percentage, *parent_pattern;
+	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time_str, *field_sep;
+	const char *kallsyms, *symfs, *percent_limit;
+	int children;			/* -1: default */
+	int group;			/* -1: default (on when the file has groups) */
+	bool call_graph_set, inverted;
+	bool show_nr_samples, show_cpu_utilization, show_total_period;
+	bool header, header_only, show_full_info;
+	bool stdio, tui, quiet, force;
+	int max_stack;
+	int verbose;
+};
+
+/* --- helpers -------------------------------------------------------------- */
+
+static int default_max_stack(void)
+{
+	char *s = read_file_str("/proc/sys/kernel/perf_event_max_stack");
+	int v = s ? atoi(s) : 0;
+
+	free(s);
+	return v > 0 ? v : 127;
+}
+
+static uint64_t combined_sample_type(const struct perf_session *s)
+{
+	uint64_t t = 0;
+
+	evlist__for_each(&s->evlist, pos)
+		t |= pos->attr.sample_type;
+	return t;
+}
+
+static bool tracepoints_only(const struct perf_session *s)
+{
+	if (!s->evlist.first)
+		return false;
+	evlist__for_each(&s->evlist, pos)
+		if (pos->attr.type != PERF_TYPE_TRACEPOINT)
+			return false;
+	return true;
+}
+
+static struct hists *report__hists(struct report *r, const struct evsel *evsel)
+{
+	if (evsel->idx >= r->nr_hists) {
+		r->hists = xrealloc(r->hists, (size_t)(evsel->idx + 1) * sizeof(*r->hists));
+		while (r->nr_hists <= evsel->idx)
+			r->hists[r->nr_hists++] = NULL;
+	}
+	if (!r->hists[evsel->idx])
+		r->hists[evsel->idx] = hists__new(&r->hopts, (struct evsel *)evsel, &r->strings,
+						  &r->store);
+	return r->hists[evsel->idx];
+}
+
+static const char *trace_output(struct report *r, const struct evsel *evsel,
+				const struct perf_sample *sample)
+{
+	struct tep_event *tp = perf_session__event(r->session, evsel)->tp_format;
+	struct tep_record rec = { .data = (void *)sample->raw_data, .size = (int)sample->raw_size };
+	const char *out;
+
+	if (evsel->attr.type != PERF_TYPE_TRACEPOINT)
+		return NULL;
+	if (!tp || !sample->raw_data)
+		return strset_intern(&r->strings, "");
+	trace_seq_reset(&r->seq);
+	tep_print_event(tp->tep, &r->seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&r->seq);
+	out = strset_intern_len(&r->strings, r->seq.buffer, r->seq.len);
+	return out;
+}
+
+/* A progress line on a terminal once processing takes more than a second. */
+static void progress(struct report *r, uint64_t offset, bool done)
+{
+	struct timespec now;
+	double elapsed;
+	uint64_t start = r->session->data_offset, end = r->session->data_end;
+
+	if (!r->progress_tty)
+		return;
+	if (done) {
+		if (r->progress_shown)
+			fputs("\r\033[K", stderr);
+		return;
+	}
+	if (offset < r->next_check)
+		return;
+	r->next_check = offset + (1u << 20);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	elapsed = (double)(now.tv_sec - r->started.tv_sec) +
+		  (double)(now.tv_nsec - r->started.tv_nsec) / 1e9;
+	if (elapsed < 1.0 || end <= start)
+		return;
+	fprintf(stderr, "\rProcessing events... %3d%%",
+		(int)((offset - start) * 100 / (end - start)));
+	r->progress_shown = true;
+}
+
+/* --- samples -------------------------------------------------------------- */
+
+static void process_sample(struct report *r, struct evsel *evsel, const struct perf_sample *sample)
+{
+	struct addr_location al;
+	struct thread *thread;
+	struct hist_sample hs;
+	bool filtered;
+
+	if (sample_filter__skip_time(&r->filter, sample->time))
+		return;
+	thread = machine__findnew_thread(r->machine, (pid_t)sample->pid, (pid_t)sample->tid);
+	machine__resolve(r->machine, thread, sample->cpumode, sample->ip, &al);
+	filtered = sample_filter__thread(&r->filter, thread) ||
+		   sample_filter__dso(&r->filter, &al) || sample_filter__symbol(&r->filter, &al);
+	if (sample_filter__skip_cpu(&r->filter, sample->cpu))
+		return;
+	hs = (struct hist_sample){
+		.thread = thread,
+		.comm = strset_intern(&r->strings, thread->comm ? thread->comm : ""),
+		.dso = al.map ? al.dso : NULL,
+		.sym = al.map ? al.sym : NULL,
+		.addr = al.addr,
+		.level = al.level,
+		.cpumode = sample->cpumode,
+		.cpu = (int32_t)sample->cpu,
+		.period = sample->period,
+		.filtered = filtered,
+	};
+	if (r->hopts.layout.has_trace)
+		hs.trace = trace_output(r, evsel, sample);
+	if (r->need_cursor && sample->callchain) {
+		callchain_cursor__resolve(&r->cursor, &r->resolver, thread, &evsel->attr, sample);
+		hs.cursor = &r->cursor;
+		if (r->cursor.has_user) {
+			r->nr_user_stacks++;
+			r->nr_broken_stacks += r->cursor.broken;
+		}
+	}
+	hists__add_sample(report__hists(r, evsel), &hs);
+}
+
+static int report_record(struct perf_tool *tool, struct perf_session *s,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel, uint64_t off)
+{
+	struct report *r = (struct report *)tool;
+
+	progress(r, off, false);
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		if (evsel)
+			process_sample(r, evsel, sample);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		r->total_lost_samples += ((const struct perf_rec_lost_samples *)(const void *)rec)->lost;
+		break;
+	default:
+		if (machine__feed(r->machine, rec))
+			cc_resolver__invalidate(&r->resolver);
+		break;
+	}
+	return 0;
+}
+
+static int report_attr(struct perf_tool *tool, struct perf_session *s, struct evsel *evsel)
+{
+	report__hists((struct report *)tool, evsel);
+	return 0;
+}
+
+/* --- setup ---------------------------------------------------------------- */
+
+static int parse_percent_limit(struct report *r, const char *arg)
+{
+	char *end;
+	float v = strtof(arg, &end);
+
+	if (end == arg)
+		return -1;
+	r->hopts.percent_limit = v;
+	/* perf makes it the call graph threshold too */
+	r->hopts.cc.min_percent = v;
+	return 0;
+}
+
+/* perf: --group on a file without groups makes one group of all events. */
+static void setup_groups(struct report *r, bool forced)
+{
+	evlist__for_each(&r->session->evlist, pos) {
+		struct hists *h = report__hists(r, pos);
+
+		h->leader = report__hists(r, forced ? r->session->evlist.first : pos->leader);
+	}
+	evlist__for_each(&r->session->evlist, pos) {
+		struct hists *h = report__hists(r, pos);
+
+		if (h->leader == h)
+			continue;
+		h->leader->members = xrealloc(h->leader->members,
+					      (size_t)h->leader->nr_members * sizeof(struct hists *));
+		h->leader->members[h->leader->nr_members - 1] = h;
+		h->leader->nr_members++;
+	}
+}
+
+/* "anon group { a, b }", or "a, b" for a group --group made up. */
+static char *group_desc(struct report *r, const struct hists *h, bool forced)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!forced)
+		strbuf_addf(&sb, "%s { ", h->evsel->group_name ? h->evsel->group_name : "anon group");
+	strbuf_addstr(&sb, h->evsel->name);
+	for (int i = 0; i < h->nr_members - 1; i++)
+		strbuf_addf(&sb, ", %s", h->members[i]->evsel->name);
+	if (!forced)
+		strbuf_addstr(&sb, " }");
+	return strbuf_detach(&sb);
+}
+
+static void print_elided(const struct hist_layout *l, const struct sample_filter *f,
+			 const char *only[HISTC_NR_COLS])
+{
+	const struct { enum hist_column col; const char *name; const struct name_list *list; } lists[] = {
+		{ HISTC_SYMBOL, "symbol", &f->syms },
+		{ HISTC_DSO, "dso", &f->dsos },
+		{ HISTC_COMM, "comm", &f->comms },
+	};
+
+	for (int i = 0; i < l->nr_fields; i++) {
+		const struct hist_field *field = l->fields[i].field;
+
+		if (!field->is_key)
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(lists); k++) {
+			if (field->col != lists[k].col || lists[k].list->n != 1)
+				continue;
+			printf("# %s: %s\n", lists[k].name, lists[k].list->v[0]);
+			only[field->col] = lists[k].list->v[0];
+		}
+	}
+}
+
+/* Beyond perf: truncated user stacks are the first thing to fix. */
+static void print_broken_stacks(const struct report *r)
+{
+	bool dwarf = combined_sample_type(r->session) & PERF_SAMPLE_STACK_USER;
+	uint64_t pct;
+
+	if (!r->nr_user_stacks)
+		return;
+	pct = r->nr_broken_stacks * 100 / r->nr_user_stacks;
+	if (pct < 10)
+		return;
+	fprintf(stderr, "%" PRIu64 "%% of stacks end outside main/thread start: %s\n", pct,
+		dwarf ? "record a bigger stack copy (--call-graph dwarf,65528) or check for "
+			"missing debug info (CFI)" :
+			"build with -fno-omit-frame-pointer or use --call-graph dwarf");
+}
+
+static int report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int report_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("Error:\n", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 0;	/* perf report exits 0 after these */
+}
+
+static int setup_filters(struct report *r, const struct report_opts *o)
+{
+	if (o->comms)
+		name_list__add(&r->filter.comms, o->comms);
+	if (o->dsos)
+		name_list__add(&r->filter.dsos, o->dsos);
+	if (o->syms)
+		name_list__add(&r->filter.syms, o->syms);
+	if (o->pids)
+		name_list__add(&r->filter.pids, o->pids);
+	if (o->tids)
+		name_list__add(&r->filter.tids, o->tids);
+	if (o->time_str && sample_filter__set_time(&r->filter, o->time_str) < 0) {
+		fprintf(stderr, "Invalid time string\n");
+		return -1;
+	}
+	if (o->cpus) {
+		bool has_cpu = true;
+
+		evlist__for_each(&r->session->evlist, pos)
+			has_cpu &= !!(pos->attr.sample_type & PERF_SAMPLE_CPU);
+		if (!has_cpu) {
+			fprintf(stderr, "File does not contain CPU events. Remove -C option to "
+				"proceed.\n");
+			return -1;
+		}
+		if (sample_filter__set_cpus(&r->filter, o->cpus) < 0) {
+			fprintf(stderr, "Error:\nfailed to set cpu bitmap\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* --- output ---------------------------------------------------------------- */
+
+/* perf: --group or --no-group on a file without groups makes one group
+ * of all its events, shown together or not. */
+static bool forced_group(const struct report *r, const struct report_opts *o)
+{
+	return o->group != -1 && !r->session->evlist.nr_groups && r->session->evlist.nr_entries > 1;
+}
+
+static bool leads_group(const struct report *r, const struct report_opts *o,
+			const struct evsel *evsel)
+{
+	if (forced_group(r, o))
+		return evsel == r->session->evlist.first;
+	return evsel->leader == evsel && evsel->nr_members > 1;
+}
+
+static void print_report(struct report *r, const struct report_opts *o)
+{
+	struct report_stdio rs = {
+		.skip_first_sym = !o->field_order && o->sort_order &&
+				  !strncmp(o->sort_order, "sym", 3),
+		.time_str = o->time_str,
+	};
+	uint64_t total = 0;
+
+	if (!o->quiet)
+		printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", r->total_lost_samples);
+	evlist__for_each(&r->session->evlist, pos) {
+		struct hists *h = report__hists(r, pos);
+		char *desc = NULL;
+
+		total += h->stats.nr_samples;
+		if (r->hopts.event_group && h->leader != h)
+			continue;
+		if (!h->stats.nr_samples)
+			continue;
+		if (r->hopts.event_group && h->nr_members > 1)
+			desc = group_desc(r, h, forced_group(r, o));
+		if (!o->quiet)
+			report_stdio__nr_samples(stdout, h, desc ? desc : pos->name,
+						 leads_group(r, o, pos), &rs);
+		report_stdio__hists(stdout, h, &rs, !o->quiet);
+		fputs("\n\n", stdout);
+		free(desc);
+	}
+	if (!o->quiet)
+		printf("#\n# (Tip: %s)\n#\n", tips[total % ARRAY_SIZE(tips)]);
+}
+
+int cmd_report(int argc, const char **argv)
+{
+	struct report r = { .tool = { .record = report_record, .attr = report_attr, .ordered = true } };
+	struct report_opts o = { .children = -1, .group = -1, .max_stack = default_max_stack() };
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &o.input, "file", "input file name"),
+		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
+		OPT_BOOLEAN('q', "quiet", &o.quiet, "Do not show any warnings or messages"),
+		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
+		OPT_BOOLEAN('n', "show-nr-samples", &o.show_nr_samples,
+			    "Show a column with the number of samples"),
+		OPT_BOOLEAN(0, "show-cpu-utilization", &o.show_cpu_utilization,
+			    "Show sample percentage for different cpu modes"),
+		OPT_BOOLEAN(0, "show-total-period", &o.show_total_period,
+			    "Show a column with the sum of periods"),
+		OPT_STRING('s', "sort", &o.sort_order, "key[,key2...]",
+			   "sort by key(s): overhead overhead_sys overhead_us overhead_children "
+			   "sample period pid tid comm dso symbol parent cpu srcline trace"),
+		OPT_STRING('F', "fields", &o.field_order, "key[,keys...]",
+			   "output field(s): overhead overhead_sys overhead_us overhead_children "
+			   "sample period pid tid comm dso symbol parent cpu srcline trace"),
+		OPT_STRING('p', "parent", &o.parent_pattern, "regex",
+			   "regex filter to identify parent, see: '--sort parent'"),
+		{ .type = OPT_STRING_T, .short_name = 'g', .long_name = "call-graph",
+		  .value = &o.call_graph, .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT,
+		  .defstr = "graph,0.5,caller,function,percent",
+		  .argh = "print_type,threshold[,print_limit],order,sort_key,value",
+		  .help = "Display call graph (graph|flat|fractal|folded|none), threshold, "
+			  "print limit, order (caller|callee), key (function|address|srcline), "
+			  "value (percent|period|count). Default: graph,0.5,caller,function,percent" },
+		OPT_BOOLEAN('G', "inverted", &o.inverted, "alias for inverted call graph"),
+		OPT_SET_INT(0, "children", &o.children,
+			    "Accumulate callchains of children and show total overhead as well. "
+			    "Enabled by default, use --no-children to disable.", 1),
+		OPT_INTEGER(0, "max-stack", &o.max_stack,
+			    "Set the maximum stack depth when parsing the callchain"),
+		OPT_STRING(0, "percent-limit", &o.percent_limit, "percent",
+			   "Don't show entries under that percent"),
+		OPT_STRING(0, "percentage", &o.percentage, "relative|absolute",
+			   "how to display percentage of filtered entries"),
+		OPT_STRING('t', "field-separator", &o.field_sep, "separator",
+			   "separator for columns, no spaces will be added between columns"),
+		OPT_BOOLEAN(0, "header", &o.header, "Show data header."),
+		OPT_BOOLEAN(0, "header-only", &o.header_only, "Show only data header."),
+		OPT_BOOLEAN('I', "show-info", &o.show_full_info,
+			    "Display extended information about perf.data file"),
+		OPT_SET_INT(0, "group", &o.group, "Show event group information together", 1),
+		OPT_STRING('c', "comms", &o.comms, "comm[,comm...]",
+			   "only consider symbols in these comms"),
+		OPT_STRING(0, "pid", &o.pids, "pid[,pid...]", "only consider symbols in these pids"),
+		OPT_STRING(0, "tid", &o.tids, "tid[,tid...]", "only consider symbols in these tids"),
+		OPT_STRING('d', "dsos", &o.dsos, "dso[,dso...]", "only consider symbols in these dsos"),
+		OPT_STRING('S', "symbols", &o.syms, "symbol[,symbol...]",
+			   "only consider these symbols"),
+		OPT_STRING('C', "cpu", &o.cpus, "cpu", "list of cpus to profile"),
+		OPT_STRING(0, "time", &o.time_str, "str", "Time span of interest (start,stop)"),
+		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
+		OPT_STRING(0, "symfs", &o.symfs, "directory",
+			   "Look for files with symbols relative to this directory"),
+		OPT_BOOLEAN(0, "stdio", &o.stdio, "Use the stdio interface"),
+		OPT_BOOLEAN(0, "tui", &o.tui, "Use the TUI interface (for now the same as --stdio)"),
+		OPT_END(),
+	};
+	struct sort_setup ss = { 0 };
+	const char *only[HISTC_NR_COLS] = { NULL };
+	char *err = NULL, *sort_tmp = NULL;
+	uint64_t sample_type;
+	int ret = 1;
+
+	argc = parse_options(argc, argv, opts, report_usage, 0);
+	if (argc)
+		usage_with_options(report_usage, opts);
+	callchain_param__init(&r.hopts.cc);
+	r.hopts.field_sep = o.field_sep;
+	if (o.call_graph) {
+		if (callchain_param__parse(&r.hopts.cc, o.call_graph, &r.hopts.use_callchain) < 0)
+			usage_error(report_usage, opts, "Invalid call graph option: %s", o.call_graph);
+		o.call_graph_set = true;
+	}
+	if (o.percentage) {
+		if (!strcmp(o.percentage, "relative"))
+			r.hopts.filter_relative = true;
+		else if (strcmp(o.percentage, "absolute"))
+			usage_with_options(report_usage, opts);
+	}
+	if (o.percent_limit && parse_percent_limit(&r, o.percent_limit) < 0)
+		usage_with_options(report_usage, opts);
+
+	r.session = perf_session__open(o.input ? o.input : "perf.data", &err);
+	if (!r.session) {
+		fprintf(stderr, "failed to open %s\n", err);
+		free(err);
+		return 255;
+	}
+	if (o.header || o.header_only) {
+		header_print(stdout, r.session, o.show_full_info);
+		if (o.header_only) {
+			ret = 0;
+			goto out;
+		}
+	} else if (!o.quiet) {
+		fputs("# To display the perf.data header info, please use --header/--header-only "
+		      "options.\n#\n", stdout);
+	}
+
+	/* what the file has decides the defaults, as in perf; a pipe has told
+	 * nothing yet, so it gets call graphs but not --children */
+	sample_type = r.session->is_pipe ? 0 : combined_sample_type(r.session);
+	r.hopts.cumulate = o.children != 0;
+	if (o.inverted)
+		r.hopts.cc.order = ORDER_CALLER;
+	if (r.hopts.cumulate && !r.hopts.cc.order_set)
+		r.hopts.cc.order = ORDER_CALLER;
+	if ((sample_type & PERF_SAMPLE_CALLCHAIN) || r.session->is_pipe) {
+		if (!o.call_graph_set && r.hopts.cc.mode != CHAIN_NONE)
+			r.hopts.use_callchain = true;
+	}
+	if (!(sample_type & PERF_SAMPLE_CALLCHAIN))
+		r.hopts.cumulate = false;
+	if (o.sort_order && strstr(o.sort_order, "ipc"))
+		usage_with_options(report_usage, opts);
+	if (o.sort_order && strstr(o.sort_order, "symbol"))
+		o.sort_order = sort_tmp = xasprintf("%s,ipc_null", o.sort_order);
+
+	ss.sort_order = o.sort_order;
+	ss.field_order = o.field_order;
+	ss.tracepoints_only = tracepoints_only(r.session);
+	ss.cumulate = r.hopts.cumulate;
+	ss.show_cpu_utilization = o.show_cpu_utilization;
+	ss.show_nr_samples = o.show_nr_samples;
+	ss.show_total_period = o.show_total_period;
+	if (hist_layout__setup(&r.hopts.layout, &ss, &err) < 0) {
+		ret = report_error("%s", err);
+		free(err);
+		goto out;
+	}
+	if (o.parent_pattern && strcmp(o.parent_pattern, DEFAULT_PARENT_PATTERN)) {
+		/* a custom --parent pattern implies the parent column (perf) */
+		char *more = xasprintf("%s,parent", o.sort_order ? o.sort_order :
+				       sort_default_order(ss.tracepoints_only));
+
+		free(sort_tmp);
+		ss.sort_order = o.sort_order = sort_tmp = more;
+		if (hist_layout__setup(&r.hopts.layout, &ss, &err) < 0) {
+			ret = report_error("%s", err);
+			free(err);
+			goto out;
+		}
+	}
+	if (!r.session->is_pipe && !(sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		if (r.hopts.layout.has_parent) {
+			ret = report_error("Selected --sort parent, but no callchain data. Did you "
+					   "call 'perf record' without -g?");
+			goto out;
+		}
+		if (r.hopts.use_callchain) {
+			ret = report_error("Selected -g or --branch-history.\nBut no callchain or "
+					   "branch data.\nDid you call 'perf record' without -g or -b?");
+			goto out;
+		}
+	}
+	if (!r.hopts.cumulate)
+		hist_layout__cancel_cumulate(&r.hopts.layout);
+	if (r.hopts.layout.has_parent) {
+		if (regcomp(&r.parent_regex, o.parent_pattern ? o.parent_pattern :
+			    DEFAULT_PARENT_PATTERN, REG_EXTENDED)) {
+			ret = report_error("Invalid regex: %s", o.parent_pattern);
+			goto out;
+		}
+		r.parent_regex_set = true;
+	}
+	if (setup_filters(&r, &o) < 0)
+		goto out;
+	r.hopts.dso_filter = r.filter.dsos.n > 0;
+	print_elided(&r.hopts.layout, &r.filter, only);
+	hist_layout__elide(&r.hopts.layout, only);
+
+	/* groups: on by default when the file recorded some */
+	r.hopts.event_group = o.group == 1 || (o.group == -1 && r.session->evlist.nr_groups > 0);
+	if (r.hopts.event_group)
+		setup_groups(&r, forced_group(&r, &o));
+
+	r.machine = machine__new();
+	if (o.kallsyms)
+		machine__set_kallsyms(r.machine, o.kallsyms);
+	if (o.symfs)
+		machine__set_symfs(r.machine, o.symfs);
+	machine__set_force(r.machine, o.force);
+	machine__feed_build_ids(r.machine, &r.session->header);
+	cc_resolver__init(&r.resolver, r.machine, &r.hopts.cc, &r.strings);
+	r.resolver.max_stack = o.max_stack;
+	r.resolver.parent_regex = r.parent_regex_set ? &r.parent_regex : NULL;
+	r.need_cursor = r.hopts.use_callchain || r.hopts.cumulate || r.hopts.layout.has_parent;
+	callchain_store__init(&r.store);
+	trace_seq_init(&r.seq);
+	evlist__for_each(&r.session->evlist, pos)
+		report__hists(&r, pos);
+
+	r.progress_tty = isatty(STDERR_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &r.started);
+	if (perf_session__process(r.session, &r.tool) < 0) {
+		progress(&r, 0, true);
+		fprintf(stderr, "pcl report: %s\n", r.session->err);
+		goto out_machine;
+	}
+	progress(&r, 0, true);
+
+	evlist__for_each(&r.session->evlist, pos) {
+		struct hists *h = report__hists(&r, pos);
+
+		hists__collapse(h);
+		if (r.hopts.event_group && h->leader != h)
+			hists__link_group(h->leader, h, (int)(pos->idx - h->leader->evsel->idx));
+	}
+	for (int i = 0; i < r.nr_hists; i++)
+		if (r.hists[i])
+			hists__output_resort(r.hists[i]);
+	print_report(&r, &o);
+	print_broken_stacks(&r);
+	ret = 0;
+out_machine:
+	trace_seq_destroy(&r.seq);
+	for (int i = 0; i < r.nr_hists; i++)
+		hists__delete(r.hists[i]);
+	free(r.hists);
+	callchain_cursor__exit(&r.cursor);
+	cc_resolver__exit(&r.resolver);
+	callchain_store__exit(&r.store);
+	machine__delete(r.machine);
+out:
+	if (r.parent_regex_set)
+		regfree(&r.parent_regex);
+	strset_release(&r.strings);
+	sample_filter__exit(&r.filter);
+	perf_session__delete(r.session);
+	free(sort_tmp);
+	return ret;
+}

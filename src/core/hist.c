@@ -1,0 +1,628 @@
+/* hist: histogram entries, their totals and output order (see hist.h). */
+#include "core/hist.h"
+#include "core/evsel.h"
+#include "core/srcline-text.h"
+#include "util/rbtree.h"
+#include "util/util.h"
+
+#include <inttypes.h>
+#include <stddef.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void memo_release(struct hists *h);
+
+struct hists *hists__new(const struct hist_opts *opts, struct evsel *evsel,
+			 struct strset *strings, struct callchain_store *store)
+{
+	struct hists *h = xcalloc(1, sizeof(*h));
+
+	h->opts = opts;
+	h->evsel = evsel;
+	h->strings = strings;
+	h->store = store;
+	h->leader = h;
+	h->nr_members = 1;
+	return h;
+}
+
+void hists__delete(struct hists *h)
+{
+	if (!h)
+		return;
+	memo_release(h);
+	free(h->table);
+	free(h->sorted);
+	free(h->members);
+	arena_release(&h->arena);
+	free(h);
+}
+
+/* --- entries -------------------------------------------------------------- */
+
+static void table_insert(struct hists *h, struct hist_entry *he)
+{
+	size_t i = he->hash & (h->table_cap - 1);
+
+	he->next = h->table[i];
+	h->table[i] = he;
+}
+
+static void table_grow(struct hists *h)
+{
+	struct hist_entry **old = h->table;
+	size_t old_cap = h->table_cap;
+
+	h->table_cap = old_cap ? old_cap * 2 : 1024;
+	h->table = xcalloc(h->table_cap, sizeof(*h->table));
+	for (size_t i = 0; i < old_cap; i++) {
+		struct hist_entry *he = old[i];
+
+		while (he) {
+			struct hist_entry *next = he->next;
+
+			table_insert(h, he);
+			he = next;
+		}
+	}
+	free(old);
+}
+
+static struct hist_entry *table_find(const struct hists *h, const struct hist_entry *key,
+				     uint64_t hash)
+{
+	if (!h->table_cap)
+		return NULL;
+	for (struct hist_entry *he = h->table[hash & (h->table_cap - 1)]; he; he = he->next)
+		if (he->hash == hash && !hist_layout__cmp(&h->opts->layout, he, key))
+			return he;
+	return NULL;
+}
+
+static void stat_add(struct he_stat *st, uint64_t period)
+{
+	st->period += period;
+	st->nr_events++;
+}
+
+static void stat_add_cpumode(struct he_stat *st, uint8_t cpumode, uint64_t period)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		st->period_sys += period;
+		break;
+	case PERF_RECORD_MISC_USER:
+		st->period_us += period;
+		break;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		st->period_guest_sys += period;
+		break;
+	case PERF_RECORD_MISC_GUEST_USER:
+		st->period_guest_us += period;
+		break;
+	default:
+		break;
+	}
+}
+
+static struct hist_entry *node_entry(const struct rb_node *n, size_t off)
+{
+	return (struct hist_entry *)(void *)((char *)n - off);
+}
+
+/* perf's insertion into an entry tree: smaller identity to the left. */
+static void tree_insert(struct rb_root *root, struct hist_entry *he, size_t off)
+{
+	struct rb_node **link = &root->node, *parent = NULL;
+	struct rb_node *node = (struct rb_node *)(void *)((char *)he + off);
+
+	while (*link) {
+		parent = *link;
+		link = hist_layout__cmp(&he->hists->opts->layout, he, node_entry(parent, off)) < 0 ?
+		       &parent->left : &parent->right;
+	}
+	rb_insert(root, node, parent, link);
+}
+
+static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tmpl)
+{
+	struct hist_entry *he = arena_alloc(&h->arena, sizeof(*he));
+
+	*he = *tmpl;
+	he->hists = h;
+	he->next = NULL;
+	memset(&he->stat, 0, sizeof(he->stat));
+	memset(&he->stat_acc, 0, sizeof(he->stat_acc));
+	he->callchain = h->opts->use_callchain ? callchain_root__new(h->store) : NULL;
+	if (h->nr_members > 1)
+		he->pairs = arena_alloc(&h->arena, (size_t)(h->nr_members - 1) * sizeof(*he->pairs));
+	if ((h->nr_entries + 1) > h->table_cap)
+		table_grow(h);
+	table_insert(h, he);
+	h->nr_entries++;
+	tree_insert(h->is_collapsed ? &h->collapsed : &h->in, he,
+		    h->is_collapsed ? offsetof(struct hist_entry, rb_collapsed) :
+				      offsetof(struct hist_entry, rb_in));
+	return he;
+}
+
+/* A sample's share of an entry: self samples count in Self (and in the
+ * callchain total), every sample in Children. */
+static void account(struct hists *h, struct hist_entry *he, bool self, uint64_t period,
+		    uint8_t cpumode)
+{
+	if (self) {
+		stat_add(&he->stat, period);
+		stat_add_cpumode(&he->stat, cpumode, period);
+		if (he->callchain) {
+			h->stats.callchain_period += period;
+			if (!he->filtered)
+				h->stats.callchain_non_filtered_period += period;
+		}
+	}
+	if (h->opts->cumulate) {
+		stat_add(&he->stat_acc, period);
+		stat_add_cpumode(&he->stat_acc, cpumode, period);
+	}
+}
+
+/* perf's hists__findnew_entry. */
+static struct hist_entry *findnew(struct hists *h, struct hist_entry *tmpl, bool self,
+				  uint64_t period, uint8_t cpumode)
+{
+	struct hist_entry *he;
+
+	tmpl->hash = hist_layout__hash(&h->opts->layout, tmpl);
+	he = table_find(h, tmpl, tmpl->hash);
+	if (!he)
+		he = entry_new(h, tmpl);
+	account(h, he, self, period, cpumode);
+	return he;
+}
+
+/* perf's srcline of an entry: its address's line, else "sym+offset"
+ * (decimal) or "dso[addr]"; "??:0" without a map. */
+static const char *entry_srcline(struct hists *h, struct dso *dso, struct symbol *sym, uint64_t ip)
+{
+	const char *line;
+	char buf[512];
+
+	if (!dso)
+		return strset_intern(h->strings, "??:0");
+	line = srcline_known(dso, ip);
+	if (line)
+		return strset_intern(h->strings, line);
+	if (sym)
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, sym->name, ip - sym->start);
+	else
+		srcline_unknown(buf, sizeof(buf), dso, ip);
+	return strset_intern(h->strings, buf);
+}
+
+/*
+ * Samples with the same stack (and everything else that decides their
+ * entries) land in the same entries and trie nodes; a direct-mapped memo
+ * of recent stacks replays them without resolving entries again.
+ */
+#define MEMO_SLOTS 4096
+
+struct memo_target {
+	struct hist_entry *he;
+	struct callchain_node *leaf;	/* where the stack ended in he's trie */
+	uint8_t cpumode;
+};
+
+struct stack_memo {
+	uint64_t hash;
+	struct hist_entry key;		/* the sample's own entry template */
+	uint8_t cpumode;
+	const struct cc_frame **frames;
+	uint32_t nr_frames;
+	struct memo_target *targets;	/* [0]: the sample's own entry */
+	uint32_t nr_targets, alloc_targets;
+};
+
+
+static void record_target(struct memo_record *rec, struct hist_entry *he,
+			  struct callchain_node *leaf, uint8_t cpumode)
+{
+	if (!rec)
+		return;
+	if (rec->nr == rec->alloc) {
+		rec->alloc = rec->alloc ? rec->alloc * 2 : 32;
+		rec->v = xrealloc(rec->v, rec->alloc * sizeof(*rec->v));
+	}
+	rec->v[rec->nr++] = (struct memo_target){ he, leaf, cpumode };
+}
+
+/* With --children every distinct function of the stack gets the sample
+ * in its Children total, with the part of the stack from it onwards as
+ * its callchain (perf's cumulative entries). */
+static void add_cumulative(struct hists *h, const struct hist_sample *s, struct hist_entry *self,
+			   struct memo_record *rec)
+{
+	const struct callchain_cursor *c = s->cursor;
+	struct hist_entry *seen_stack[64], **seen = seen_stack;
+	uint32_t nr_seen = 0;
+	char level = s->level;
+	uint8_t cpumode = s->cpumode;
+
+	if (c->nr + 1 > ARRAY_SIZE(seen_stack))
+		seen = xmalloc((c->nr + 1) * sizeof(*seen));
+	seen[nr_seen++] = self;
+	for (uint32_t i = 0; i < c->nr; i++) {
+		const struct cc_frame *f = c->frames[i];
+		struct hist_entry tmpl = {
+			.thread = s->thread,
+			.comm = s->comm,
+			.dso = f->dso,
+			.sym = f->sym,
+			.ip = f->ip,	/* perf keeps the absolute address here */
+			.inlined = f->inlined,
+			.parent = c->parent,
+			.trace = s->trace,
+			.cpu = s->cpu,
+			.filtered = s->filtered,
+		};
+		struct callchain_node *leaf = NULL;
+		struct hist_entry *he;
+		bool dup = false;
+
+		/* an unresolved frame outside any map keeps the mode before it */
+		if (f->sym || f->dso) {
+			cpumode = f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+			level = f->kernel ? 'k' : '.';
+		}
+		tmpl.level = level;
+		if (h->opts->layout.has_srcline)
+			tmpl.srcline = entry_srcline(h, f->dso, f->sym, f->ip);
+		tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
+		/* recursion: a function counts once per sample */
+		for (uint32_t k = 0; k < nr_seen && !dup; k++)
+			dup = seen[k]->hash == tmpl.hash &&
+			      !hist_layout__cmp(&h->opts->layout, seen[k], &tmpl);
+		if (dup)
+			continue;
+		he = findnew(h, &tmpl, false, s->period, cpumode);
+		seen[nr_seen++] = he;
+		if (he->callchain)
+			leaf = callchain_root__append(h->store, he->callchain, c->frames + i,
+						      c->nr - i, s->period);
+		record_target(rec, he, leaf, cpumode);
+	}
+	if (seen != seen_stack)
+		free(seen);
+}
+
+static uint64_t memo_hash(const struct hist_entry *k, uint8_t cpumode,
+			  const struct callchain_cursor *c)
+{
+	uint64_t h = k->ip ^ ((uintptr_t)k->thread << 7) ^ ((uintptr_t)k->comm << 13) ^
+		     ((uintptr_t)k->sym << 17) ^ (uint64_t)(uint32_t)k->cpu ^
+		     ((uintptr_t)k->trace << 3) ^ cpumode;
+
+	for (uint32_t i = 0; i < c->nr; i++)
+		h = (h ^ (uintptr_t)c->frames[i]) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
+}
+
+static bool memo_match(const struct stack_memo *m, uint64_t hash, const struct hist_entry *k,
+		       uint8_t cpumode, const struct callchain_cursor *c)
+{
+	return m->frames && m->hash == hash && m->cpumode == cpumode && m->nr_frames == c->nr &&
+	       m->key.thread == k->thread && m->key.comm == k->comm && m->key.dso == k->dso &&
+	       m->key.sym == k->sym && m->key.ip == k->ip && m->key.parent == k->parent &&
+	       m->key.trace == k->trace && m->key.cpu == k->cpu && m->key.level == k->level &&
+	       m->key.filtered == k->filtered &&
+	       !memcmp(m->frames, c->frames, c->nr * sizeof(*c->frames));
+}
+
+static void memo_replay(struct hists *h, const struct stack_memo *m, uint64_t period)
+{
+	for (uint32_t i = 0; i < m->nr_targets; i++) {
+		const struct memo_target *t = &m->targets[i];
+
+		account(h, t->he, i == 0, period, t->cpumode);
+		if (t->leaf)
+			callchain_node__add(t->leaf, period);
+	}
+}
+
+static void memo_store(struct stack_memo *m, uint64_t hash, const struct hist_entry *k,
+		       uint8_t cpumode, const struct callchain_cursor *c,
+		       const struct memo_record *rec)
+{
+	free(m->frames);
+	m->hash = hash;
+	m->key = *k;
+	m->cpumode = cpumode;
+	m->nr_frames = c->nr;
+	m->frames = xmalloc((c->nr ? c->nr : 1) * sizeof(*m->frames));
+	memcpy(m->frames, c->frames, c->nr * sizeof(*c->frames));
+	if (m->alloc_targets < rec->nr) {
+		m->alloc_targets = rec->nr;
+		m->targets = xrealloc(m->targets, rec->nr * sizeof(*m->targets));
+	}
+	memcpy(m->targets, rec->v, rec->nr * sizeof(*rec->v));
+	m->nr_targets = rec->nr;
+}
+
+static void memo_release(struct hists *h)
+{
+	for (size_t i = 0; h->memo && i < MEMO_SLOTS; i++) {
+		free(h->memo[i].frames);
+		free(h->memo[i].targets);
+	}
+	free(h->memo);
+	free(h->memo_rec.v);
+	h->memo = NULL;
+}
+
+void hists__add_sample(struct hists *h, const struct hist_sample *s)
+{
+	struct hist_entry tmpl = {
+		.thread = s->thread,
+		.comm = s->comm,
+		.dso = s->dso,
+		.sym = s->sym,
+		.ip = s->addr,
+		.parent = s->cursor ? s->cursor->parent : NULL,
+		.trace = s->trace,
+		.cpu = s->cpu,
+		.level = s->level,
+		.filtered = s->filtered,
+	};
+	struct memo_record *rec = s->cursor ? &h->memo_rec : NULL;
+	struct stack_memo *slot = NULL;
+	struct callchain_node *leaf = NULL;
+	struct hist_entry *he;
+	uint64_t hash = 0;
+
+	h->stats.nr_samples++;
+	if (!s->filtered)
+		h->stats.nr_non_filtered_samples++;
+	if (rec) {
+		if (!h->memo)
+			h->memo = xcalloc(MEMO_SLOTS, sizeof(*h->memo));
+		hash = memo_hash(&tmpl, s->cpumode, s->cursor);
+		slot = &h->memo[hash % MEMO_SLOTS];
+		if (memo_match(slot, hash, &tmpl, s->cpumode, s->cursor)) {
+			memo_replay(h, slot, s->period);
+			return;
+		}
+		rec->nr = 0;
+	}
+	if (h->opts->layout.has_srcline)
+		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
+	he = findnew(h, &tmpl, true, s->period, s->cpumode);
+	if (he->callchain && s->cursor)
+		leaf = callchain_root__append(h->store, he->callchain, s->cursor->frames,
+					      s->cursor->nr, s->period);
+	record_target(rec, he, leaf, s->cpumode);
+	if (h->opts->cumulate && s->cursor)
+		add_cumulative(h, s, he, rec);
+	if (slot)
+		memo_store(slot, hash, &tmpl, s->cpumode, s->cursor, rec);
+}
+
+void hists__collapse(struct hists *h)
+{
+	const struct hist_layout *l = &h->opts->layout;
+	const size_t in_off = offsetof(struct hist_entry, rb_in);
+
+	if (h->is_collapsed || !l->need_collapse)
+		return;
+	for (struct rb_node *nd = rb_first(&h->in); nd; nd = rb_next(nd))
+		tree_insert(&h->collapsed, node_entry(nd, in_off),
+			    offsetof(struct hist_entry, rb_collapsed));
+	h->is_collapsed = true;
+}
+
+/* --- groups --------------------------------------------------------------- */
+
+void hists__link_group(struct hists *leader, struct hists *member, int member_idx)
+{
+	int slot = member_idx - 1;
+
+	for (size_t i = 0; i < leader->table_cap; i++)
+		for (struct hist_entry *he = leader->table[i]; he; he = he->next)
+			he->pairs[slot] = table_find(member, he, he->hash);
+	/* entries only the member has get an empty twin in the leader */
+	for (size_t i = 0; i < member->table_cap; i++) {
+		for (struct hist_entry *pos = member->table[i]; pos; pos = pos->next) {
+			struct hist_entry *twin = table_find(leader, pos, pos->hash);
+
+			if (!twin) {
+				twin = entry_new(leader, pos);
+				twin->hash = pos->hash;
+			}
+			twin->pairs[slot] = pos;
+		}
+	}
+}
+
+/* --- totals and output order ---------------------------------------------- */
+
+uint64_t hists__total_period(const struct hists *h)
+{
+	return h->opts->filter_relative ? h->stats.total_non_filtered_period : h->stats.total_period;
+}
+
+double hist_entry__percent_limit(const struct hist_entry *he)
+{
+	uint64_t total = hists__total_period(he->hists);
+	uint64_t period = he->hists->opts->cumulate ? he->stat_acc.period : he->stat.period;
+
+	return total ? period * 100.0 / total : 0;
+}
+
+uint64_t hist_entry__value(const struct hist_entry *he, enum hist_value v)
+{
+	switch (v) {
+	case HV_OVERHEAD:
+		return he->stat.period;
+	case HV_OVERHEAD_SYS:
+		return he->stat.period_sys;
+	case HV_OVERHEAD_US:
+		return he->stat.period_us;
+	case HV_OVERHEAD_GUEST_SYS:
+		return he->stat.period_guest_sys;
+	case HV_OVERHEAD_GUEST_US:
+		return he->stat.period_guest_us;
+	case HV_OVERHEAD_ACC:
+		return he->stat_acc.period;
+	case HV_SAMPLES:
+		return he->stat.nr_events;
+	case HV_PERIOD:
+		return he->stat.period;
+	}
+	return 0;
+}
+
+static void col_len_max(struct hists *h, enum hist_column col, size_t len)
+{
+	if (len > h->col_len[col])
+		h->col_len[col] = (uint16_t)(len > 0xffff ? 0xffff : len);
+}
+
+/* perf's hists__calc_col_len: widths from what entries will show. */
+static void calc_col_len(struct hists *h, const struct hist_entry *he)
+{
+	size_t comm_len = he->thread->comm ? strlen(he->thread->comm) : 0;
+
+	if (he->sym) {
+		col_len_max(h, HISTC_SYMBOL, strlen(he->sym->name) + 4);
+	} else {
+		col_len_max(h, HISTC_SYMBOL, UNRESOLVED_ADDR_WIDTH + 4 + 2);
+		if (!h->opts->field_sep && !h->opts->dso_filter)
+			col_len_max(h, HISTC_DSO, UNRESOLVED_ADDR_WIDTH);
+	}
+	if (comm_len > h->col_len[HISTC_COMM]) {
+		h->col_len[HISTC_COMM] = (uint16_t)comm_len;
+		h->col_len[HISTC_THREAD] = (uint16_t)(comm_len + 8);
+	}
+	if (he->dso)
+		col_len_max(h, HISTC_DSO, strlen(he->dso->short_name));
+	if (he->parent)
+		col_len_max(h, HISTC_PARENT, strlen(he->parent->name));
+	col_len_max(h, HISTC_CPU, 3);
+	col_len_max(h, HISTC_SOCKET, 6);
+	if (he->srcline)
+		col_len_max(h, HISTC_SRCLINE, strlen(he->srcline) > 11 ? strlen(he->srcline) : 11);
+	if (he->trace)
+		col_len_max(h, HISTC_TRACE, strlen(he->trace));
+}
+
+static int value_cmp(const struct hist_entry *a, const struct hist_entry *b, enum hist_value v)
+{
+	uint64_t x = hist_entry__value(a, v), y = hist_entry__value(b, v);
+	int nr = a->hists->nr_members;
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	if (v == HV_OVERHEAD_ACC) {
+		const struct hist_opts *o = a->hists->opts;
+		int ret;
+
+		/* equal Children: the caller above its callee */
+		if (a->thread != b->thread || !a->callchain || !b->callchain)
+			return 0;
+		ret = a->callchain->max_depth < b->callchain->max_depth ? -1 :
+		      a->callchain->max_depth > b->callchain->max_depth;
+		return o->cc.order == ORDER_CALLER ? -ret : ret;
+	}
+	if (!a->hists->opts->event_group)
+		return 0;
+	for (int i = 0; i < nr - 1; i++) {
+		x = a->pairs[i] ? hist_entry__value(a->pairs[i], v) : 0;
+		y = b->pairs[i] ? hist_entry__value(b->pairs[i], v) : 0;
+		if (x != y)
+			return x > y ? -1 : 1;
+	}
+	return 0;
+}
+
+/* perf's hist_entry__sort: the output sort keys only.  Not always
+ * transitive (equal Children compare by depth only within a thread). */
+static int output_order(const struct hist_entry *a, const struct hist_entry *b)
+{
+	const struct hist_layout *l = &a->hists->opts->layout;
+	int ret;
+
+	for (int i = 0; i < l->nr_sorts; i++) {
+		const struct hist_field *f = l->sorts[i];
+
+		if (hist_layout__elided(l, f))
+			continue;
+		if (f->is_key)
+			ret = f->sort ? f->sort(a, b) : f->cmp(a, b);
+		else
+			ret = value_cmp(a, b, f->value);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+struct out_node {
+	struct rb_node rb;
+	struct hist_entry *he;
+};
+
+/*
+ * perf walks its entries in identity order and inserts each into a
+ * red-black tree (equal ones to the right).  As the comparison is not
+ * always transitive, the output depends on that tree's shape, so the
+ * same insertion is done here.
+ */
+static void sort_for_output(struct hists *h)
+{
+	struct out_node *nodes = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*nodes));
+	struct rb_root root = { NULL };
+	size_t off = h->is_collapsed ? offsetof(struct hist_entry, rb_collapsed) :
+				       offsetof(struct hist_entry, rb_in);
+	size_t n = 0;
+
+	for (struct rb_node *nd = rb_first(h->is_collapsed ? &h->collapsed : &h->in); nd;
+	     nd = rb_next(nd), n++) {
+		struct hist_entry *he = node_entry(nd, off);
+		struct rb_node **link = &root.node, *parent = NULL;
+
+		nodes[n].he = he;
+		while (*link) {
+			struct out_node *it = (struct out_node *)*link;
+
+			parent = *link;
+			link = output_order(he, it->he) < 0 ? &parent->left : &parent->right;
+		}
+		rb_insert(&root, &nodes[n].rb, parent, link);
+	}
+	n = 0;
+	for (struct rb_node *nd = rb_first(&root); nd; nd = rb_next(nd))
+		h->sorted[n++] = ((struct out_node *)nd)->he;
+	free(nodes);
+}
+
+void hists__output_resort(struct hists *h)
+{
+	hists__collapse(h);
+	h->stats.total_period = h->stats.total_non_filtered_period = 0;
+	memset(h->col_len, 0, sizeof(h->col_len));
+	free(h->sorted);
+	h->sorted = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*h->sorted));
+	for (size_t i = 0; i < h->table_cap; i++) {
+		for (struct hist_entry *he = h->table[i]; he; he = he->next) {
+			if (he->callchain)
+				callchain_root__finalize(he->callchain);
+			h->stats.total_period += he->stat.period;
+			if (!he->filtered) {
+				h->stats.total_non_filtered_period += he->stat.period;
+				calc_col_len(h, he);
+			}
+		}
+	}
+	h->nr_sorted = h->nr_entries;
+	sort_for_output(h);
+}

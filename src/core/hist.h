@@ -1,0 +1,147 @@
+/* hist: histograms of samples, one per event, as perf report builds them.
+ *
+ * Every sample becomes (or adds to) a hist entry: the entry of its sort
+ * keys (comm, dso, symbol, ...).  With --children the sample also adds to
+ * the entry of every distinct function on its stack (perf's "cumulative"
+ * entries), so those carry a Children total next to their Self one.  The
+ * callchain of each sample is folded into its entries' tries.
+ *
+ * After all samples, hists__output_resort() totals, finalizes callchains,
+ * computes column widths and sorts entries for output; --group links the
+ * members' histograms to their leader first (hists__link_group()).
+ * Used by report now, by top, diff and flame graphs later.
+ */
+#ifndef PCL_HIST_H
+#define PCL_HIST_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/callchain.h"
+#include "core/machine.h"
+#include "core/sort.h"
+#include "util/rbtree.h"
+#include "util/strset.h"
+
+struct evsel;
+
+struct he_stat {
+	uint64_t period;
+	uint64_t period_sys, period_us, period_guest_sys, period_guest_us;
+	uint64_t nr_events;
+};
+
+struct hist_entry {
+	struct hists *hists;
+	struct hist_entry *next;	/* hash chain */
+	uint64_t hash;
+	/* perf's entry trees, whose shapes decide the order of equals */
+	struct rb_node rb_in, rb_collapsed;
+	/* the keys, as the first sample of the entry resolved them */
+	struct thread *thread;
+	const char *comm;		/* interned; the thread's comm then */
+	struct dso *dso;		/* NULL: no map */
+	struct symbol *sym;
+	uint64_t ip;			/* DSO-relative; absolute for stack entries */
+	struct symbol *parent;
+	const char *srcline;		/* interned, with the srcline key */
+	const char *trace;		/* interned, with the trace key */
+	int32_t cpu;
+	char level;			/* 'k', '.', 'H' ... as [k] [.] */
+	bool inlined;			/* sym is an inlined function (DWARF stacks) */
+	bool filtered;			/* a --comm/--dso/... filter hides it */
+	struct he_stat stat;		/* Self */
+	struct he_stat stat_acc;	/* Children */
+	struct callchain_root *callchain;	/* NULL without callchains */
+	/* --group: the members' entries (index = member position - 1) */
+	struct hist_entry **pairs;
+};
+
+/* Settings shared by every histogram of a report. */
+struct hist_opts {
+	struct hist_layout layout;
+	struct callchain_param cc;
+	bool cumulate;			/* --children */
+	bool use_callchain;		/* keep call graphs */
+	bool filter_relative;		/* --percentage relative */
+	bool event_group;		/* --group */
+	double percent_limit;		/* --percent-limit */
+	const char *field_sep;		/* -t */
+	bool dso_filter;		/* --dsos given (no unresolved DSO width) */
+};
+
+struct hists_stats {
+	uint64_t total_period, total_non_filtered_period;
+	uint64_t nr_samples, nr_non_filtered_samples;
+	uint64_t callchain_period, callchain_non_filtered_period;
+};
+
+struct hists {
+	const struct hist_opts *opts;
+	struct evsel *evsel;
+	int nr_members;			/* --group: events shown side by side */
+	struct hists **members;		/* [nr_members - 1], leaders only */
+	struct hists *leader;		/* itself when alone */
+	struct strset *strings;
+	struct callchain_store *store;
+	struct hist_entry **table;	/* hash of entries */
+	size_t table_cap, nr_entries;
+	struct rb_root in;		/* entries in identity order, as created */
+	struct rb_root collapsed;	/* ... re-inserted (keys that collapse) */
+	bool is_collapsed;
+	struct hist_entry **sorted;	/* after output_resort */
+	size_t nr_sorted;
+	struct hists_stats stats;
+	uint16_t col_len[HISTC_NR_COLS];
+	struct arena arena;
+	struct stack_memo *memo;	/* recent stacks, replayed (hist.c) */
+	struct memo_record {		/* scratch: what one sample touched */
+		struct memo_target *v;
+		uint32_t nr, alloc;
+	} memo_rec;
+};
+
+/* What one sample resolved to; the caller fills it. */
+struct hist_sample {
+	struct thread *thread;
+	const char *comm;		/* interned */
+	struct dso *dso;
+	struct symbol *sym;
+	uint64_t addr;			/* DSO-relative (or the ip when no map) */
+	char level;
+	uint8_t cpumode;
+	int32_t cpu;
+	uint64_t period;
+	bool filtered;
+	const char *trace;		/* interned trace output (trace key) */
+	const struct callchain_cursor *cursor;	/* NULL: no callchain */
+};
+
+struct hists *hists__new(const struct hist_opts *opts, struct evsel *evsel,
+			 struct strset *strings, struct callchain_store *store);
+void hists__delete(struct hists *h);
+
+void hists__add_sample(struct hists *h, const struct hist_sample *s);
+
+/* perf's collapse pass: re-sorts entries when a key needs it (comm,
+ * srcline).  Call once after the last sample, before linking groups. */
+void hists__collapse(struct hists *h);
+
+/* --group: member's entries become pairs of the leader's (adding empty
+ * leader entries for those only the member has). */
+void hists__link_group(struct hists *leader, struct hists *member, int member_idx);
+
+/* Totals, callchain tries, widths, then the output order in h->sorted. */
+void hists__output_resort(struct hists *h);
+
+/* The total percentages are taken of (absolute or relative). */
+uint64_t hists__total_period(const struct hists *h);
+
+/* Percent of an entry's Self, or Children with --children (--percent-limit). */
+double hist_entry__percent_limit(const struct hist_entry *he);
+
+/* Value of a value field for an entry (one event). */
+uint64_t hist_entry__value(const struct hist_entry *he, enum hist_value v);
+
+#endif

@@ -1,0 +1,127 @@
+/* sort: the columns of a report and the keys its entries are grouped and
+ * ordered by (perf's "hpp" fields and sort dimensions).
+ *
+ * A field is either a value (Overhead, Children, sys, usr, Samples,
+ * Period: numbers summed over an entry) or a key (comm, pid, dso, symbol,
+ * cpu, srcline, parent, trace, ...: what makes two samples one entry).
+ * A layout holds three lists built the way perf builds them from -s and
+ * -F: the output columns, the output sort order, and the identity keys.
+ *
+ * Comparators here use the natural convention: negative means "a first".
+ */
+#ifndef PCL_SORT_H
+#define PCL_SORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hist_entry;
+struct hists;
+
+/* Width slots shared by fields that show the same thing. */
+enum hist_column {
+	HISTC_SYMBOL,
+	HISTC_DSO,
+	HISTC_THREAD,
+	HISTC_COMM,
+	HISTC_PARENT,
+	HISTC_CPU,
+	HISTC_SOCKET,
+	HISTC_SRCLINE,
+	HISTC_SRCFILE,
+	HISTC_TRACE,
+	HISTC_IPC,
+	HISTC_SYM_SIZE,
+	HISTC_DSO_SIZE,
+	HISTC_NR_COLS,
+};
+
+/* What a value field sums. */
+enum hist_value {
+	HV_OVERHEAD,
+	HV_OVERHEAD_SYS,
+	HV_OVERHEAD_US,
+	HV_OVERHEAD_GUEST_SYS,
+	HV_OVERHEAD_GUEST_US,
+	HV_OVERHEAD_ACC,	/* Children */
+	HV_SAMPLES,
+	HV_PERIOD,
+};
+
+struct hist_field {
+	const char *name;	/* as given to -s / -F */
+	const char *header;
+	bool is_key;
+	/* values */
+	enum hist_value value;
+	int len;		/* column width of one event's value */
+	bool percent;
+	/* keys */
+	enum hist_column col;
+	int (*cmp)(const struct hist_entry *a, const struct hist_entry *b);
+	int (*sort)(const struct hist_entry *a, const struct hist_entry *b);	/* NULL: cmp */
+	int (*print)(const struct hist_entry *he, char *buf, size_t size, unsigned int width);
+	uint64_t (*hash)(const struct hist_entry *he);
+};
+
+struct hist_column_cfg {
+	const struct hist_field *field;
+	bool elide;		/* hidden: a filter leaves one value */
+	/* The header "Self" instead of "Overhead" with --children. */
+	const char *header;
+};
+
+#define HIST_MAX_FIELDS 32
+
+struct hist_layout {
+	struct hist_column_cfg fields[HIST_MAX_FIELDS];
+	int nr_fields;
+	const struct hist_field *sorts[HIST_MAX_FIELDS];	/* output order */
+	int nr_sorts;
+	const struct hist_field *keys[HIST_MAX_FIELDS];	/* identity */
+	int nr_keys;
+	bool has_srcline, has_trace;	/* shown or sorted by */
+	/* perf's hists__has() flags: set by -s (or the default order) only */
+	bool has_parent, need_collapse;
+};
+
+struct sort_setup {
+	const char *sort_order;		/* -s, or NULL */
+	const char *field_order;	/* -F, or NULL */
+	bool tracepoints_only;		/* every event is a tracepoint: sort by trace */
+	bool cumulate;			/* Children + Self columns */
+	bool show_cpu_utilization;
+	bool show_nr_samples;
+	bool show_total_period;
+};
+
+/* Builds the lists.  Returns 0, or -1 with *err (caller frees) naming the
+ * bad key the way perf does ("Invalid --sort key: `foo'"). */
+int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char **err);
+
+/* Drops the Children column (the file has no callchains after all). */
+void hist_layout__cancel_cumulate(struct hist_layout *l);
+
+/* Marks columns a single-entry filter makes pointless (perf's elide):
+ * index HISTC_COMM/DSO/SYMBOL -> the filter's only value, or NULL. */
+void hist_layout__elide(struct hist_layout *l, const char *const only[HISTC_NR_COLS]);
+
+/* An elided column does not sort the output either (perf). */
+bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f);
+
+/* The default sort order perf uses for the file. */
+const char *sort_default_order(bool tracepoints_only);
+
+/* Identity order of two entries over the layout's keys (0: same entry). */
+int hist_layout__cmp(const struct hist_layout *l, const struct hist_entry *a,
+		     const struct hist_entry *b);
+uint64_t hist_layout__hash(const struct hist_layout *l, const struct hist_entry *he);
+
+/* The header perf prints for a key column: "Shared Object", ... */
+const char *hist_field__header(const struct hist_column_cfg *c);
+
+/* perf's column width of the unresolved-address form, "0x" + 16 digits. */
+#define UNRESOLVED_ADDR_WIDTH 16
+
+#endif

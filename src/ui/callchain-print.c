@@ -1,0 +1,275 @@
+/* callchain-print: perf's stdio call graphs (see callchain-print.h). */
+#include "ui/callchain-print.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+struct graph {
+	FILE *fp;
+	const struct callchain_print *p;
+	char name[1024];
+};
+
+static void left_margin(FILE *fp, int margin)
+{
+	fprintf(fp, "%*s", 12 + margin, "");
+}
+
+/* perf keeps the open branch columns in an int shifted by the depth; on
+ * x86 the shift count wraps at 32, and so do deep graphs' columns. */
+static uint32_t bit(int i)
+{
+	return 1u << (i & 31);
+}
+
+static bool mask_bit(uint32_t mask, int i)
+{
+	return mask & bit(i);
+}
+
+static void print_value(FILE *fp, const struct callchain_param *param, uint64_t period,
+			uint32_t count, uint64_t total)
+{
+	switch (param->value) {
+	case CCVAL_PERIOD:
+		fprintf(fp, "%" PRIu64, period);
+		break;
+	case CCVAL_COUNT:
+		fprintf(fp, "%u", count);
+		break;
+	default:
+		fprintf(fp, "%.2f%%", total ? period * 100.0 / total : 0.0);
+		break;
+	}
+}
+
+static void node_value(FILE *fp, const struct callchain_param *param,
+		       const struct callchain_node *n, uint64_t total)
+{
+	if (param->mode == CHAIN_FOLDED)
+		print_value(fp, param, n->hit, n->count, total);
+	else
+		print_value(fp, param, callchain_node__cumul_hits(n),
+			    callchain_node__cumul_counts(n), total);
+}
+
+static const char *frame_name(struct graph *g, const struct cc_frame *f)
+{
+	return cc_frame__name(f, g->p->param->key, g->name, sizeof(g->name));
+}
+
+static void graph_line(struct graph *g, int depth, uint32_t mask, int margin)
+{
+	left_margin(g->fp, margin);
+	for (int i = 0; i < depth; i++)
+		fputs(mask_bit(mask, i) ? "|          " : "           ", g->fp);
+	fputc('\n', g->fp);
+}
+
+/* One frame line; the first of a node carries its value. */
+static void graph_frame(struct graph *g, const char *name, int depth, uint32_t mask, bool first,
+			uint64_t period, uint32_t count, uint64_t total, int margin)
+{
+	left_margin(g->fp, margin);
+	for (int i = 0; i < depth; i++) {
+		fputc(mask_bit(mask, i) ? '|' : ' ', g->fp);
+		if (first && i == depth - 1) {
+			fputs("--", g->fp);
+			print_value(g->fp, g->p->param, period, count, total);
+			fputs("--", g->fp);
+		} else {
+			fputs("          ", g->fp);
+		}
+	}
+	fputs(name, g->fp);
+	fputc('\n', g->fp);
+}
+
+static uint64_t children_min_hit(const struct callchain_print *p, const struct callchain_node *n)
+{
+	if (p->param->mode == CHAIN_GRAPH_REL)
+		return (uint64_t)ceil(n->children_hit * (p->param->min_percent / 100.0));
+	return p->min_hit;
+}
+
+/* The children of the compressed node ending at parent (perf's
+ * __callchain__fprintf_graph).  Returns whether it printed anything. */
+static bool graph_level(struct graph *g, const struct callchain_node *parent, uint64_t total,
+			int depth, uint32_t depth_mask, int margin)
+{
+	const struct callchain_param *param = g->p->param;
+	const struct callchain_node **kids;
+	uint32_t nr = callchain_node__sorted_children(parent, children_min_hit(g->p, parent), &kids);
+	uint32_t new_mask = depth_mask, printed = 0;
+	uint64_t remaining = total;
+	int64_t cumul_count = 0;
+	bool any = nr > 0;
+
+	for (uint32_t k = 0; k < nr; k++) {
+		const struct callchain_node *child = kids[k];
+		const struct callchain_node *end = callchain_node__run_end(child);
+		uint64_t cumul = callchain_node__cumul_hits(child);
+		bool first = true;
+
+		remaining -= cumul;
+		cumul_count += callchain_node__cumul_counts(child);
+		/* the last child closes its column, unless "[...]" follows */
+		if (k + 1 == nr && (param->mode != CHAIN_GRAPH_REL || !remaining))
+			new_mask &= ~bit(depth - 1);
+		graph_line(g, depth, depth_mask, margin);
+		for (const struct callchain_node *n = child;; n = n->child) {
+			graph_frame(g, frame_name(g, n->frame), depth, new_mask, first, cumul,
+				    callchain_node__cumul_counts(child), total, margin);
+			first = false;
+			if (n == end)
+				break;
+		}
+		graph_level(g, end, param->mode == CHAIN_GRAPH_REL ? end->children_hit : total,
+			    depth + 1, new_mask | bit(depth), margin);
+		if (++printed == param->print_limit)
+			break;
+	}
+	if (param->mode == CHAIN_GRAPH_REL && remaining && remaining != total) {
+		int64_t count = 0;
+
+		if (param->value == CCVAL_COUNT && nr) {
+			count = (int64_t)parent->children_count - cumul_count;
+			if (count <= 0) {
+				free(kids);
+				return any;
+			}
+		}
+		new_mask &= ~bit(depth - 1);
+		graph_frame(g, "[...]", depth, new_mask, true, remaining, (uint32_t)count, total,
+			    margin);
+		any = true;
+	}
+	free(kids);
+	return any;
+}
+
+static bool need_percent(const struct callchain_node *const *kids, uint32_t nr,
+			 uint64_t parent_samples)
+{
+	return nr > 1 || callchain_node__cumul_hits(kids[0]) != parent_samples;
+}
+
+static void print_graph(FILE *fp, const struct hist_entry *he, uint64_t total,
+			const struct callchain_print *p)
+{
+	struct graph g = { fp, p, "" };
+	const struct callchain_node *root = &he->callchain->node;
+	const struct callchain_node **kids;
+	uint64_t parent_samples = he->hists->opts->cumulate ? he->stat_acc.period : he->stat.period;
+	uint32_t nr = callchain_node__sorted_children(root, children_min_hit(p, root), &kids);
+	bool printed_any = false;
+	int margin = 0;
+
+	if (nr && !need_percent(kids, nr, parent_samples)) {
+		const struct callchain_node *end = callchain_node__run_end(kids[0]);
+		bool printed = false;
+		uint32_t entries = 0;
+		int i = 0;
+
+		for (const struct callchain_node *n = kids[0];; n = n->child) {
+			if (!(i++ == 0 && p->skip_first_sym)) {
+				if (!printed) {
+					left_margin(fp, margin);
+					fputs("|\n", fp);
+					left_margin(fp, margin);
+					fputs("---", fp);
+					margin += 3;
+					printed = true;
+				} else {
+					left_margin(fp, margin);
+				}
+				fprintf(fp, "%s\n", frame_name(&g, n->frame));
+				printed_any = true;
+				if (++entries == p->param->print_limit)
+					break;
+			}
+			if (n == end)
+				break;
+		}
+		root = end;
+	}
+	if (p->param->mode == CHAIN_GRAPH_REL)
+		total = parent_samples;
+	/* perf adds the blank line only when the graph printed something */
+	if (graph_level(&g, root, total, 1, 1, margin) || printed_any)
+		fputc('\n', fp);
+	free(kids);
+}
+
+/* The frames from the root down to n, in order. */
+static uint32_t path_of(const struct callchain_node *n, const struct cc_frame ***out)
+{
+	uint32_t depth = 0, i;
+	const struct cc_frame **v;
+
+	for (const struct callchain_node *k = n; k->frame; k = k->parent)
+		depth++;
+	v = malloc((depth ? depth : 1) * sizeof(*v));
+	i = depth;
+	for (const struct callchain_node *k = n; k->frame; k = k->parent)
+		v[--i] = k->frame;
+	*out = v;
+	return depth;
+}
+
+static void print_flat(FILE *fp, const struct hist_entry *he, uint64_t total,
+		       const struct callchain_print *p, bool folded)
+{
+	const struct callchain_node **nodes;
+	uint32_t nr = callchain_root__flat(he->callchain, p->min_hit, &nodes);
+	const char *sep = p->field_sep ? p->field_sep : ";";
+	struct graph g = { fp, p, "" };
+
+	for (uint32_t k = 0; k < nr; k++) {
+		const struct cc_frame **path;
+		uint32_t depth = path_of(nodes[k], &path);
+
+		if (!folded) {
+			fputs("           ", fp);
+			node_value(fp, p->param, nodes[k], total);
+			fputc('\n', fp);
+			for (uint32_t i = 0; i < depth; i++)
+				fprintf(fp, "                %s\n", frame_name(&g, path[i]));
+			fputc('\n', fp);
+		} else {
+			node_value(fp, p->param, nodes[k], total);
+			fputc(' ', fp);
+			for (uint32_t i = 0; i < depth; i++)
+				fprintf(fp, "%s%s", i ? sep : "", frame_name(&g, path[i]));
+			fputc('\n', fp);
+		}
+		free(path);
+		if (k + 1 == p->param->print_limit)
+			break;
+	}
+	free(nodes);
+}
+
+void callchain_print_entry(FILE *fp, const struct hist_entry *he, uint64_t total,
+			   const struct callchain_print *p)
+{
+	if (!he->callchain)
+		return;
+	switch (p->param->mode) {
+	case CHAIN_GRAPH_ABS:
+	case CHAIN_GRAPH_REL:
+		print_graph(fp, he, total, p);
+		break;
+	case CHAIN_FLAT:
+		print_flat(fp, he, total, p, false);
+		break;
+	case CHAIN_FOLDED:
+		print_flat(fp, he, total, p, true);
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,25 @@
+/* callchain-print: a hist entry's call graph as perf report --stdio draws
+ * it: graph/fractal trees with "|--NN.NN%--" branches, "---" for a single
+ * chain and "[...]" for what the threshold hid, flat lists, folded lines.
+ */
+#ifndef PCL_CALLCHAIN_PRINT_H
+#define PCL_CALLCHAIN_PRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/hist.h"
+
+struct callchain_print {
+	const struct callchain_param *param;
+	uint64_t min_hit;		/* graph (absolute), flat, folded */
+	const char *field_sep;		/* folded: between frames (";" if NULL) */
+	bool skip_first_sym;		/* -s starting with "sym": the entry is the frame */
+};
+
+/* Prints he's call graph; total is the event's total period. */
+void callchain_print_entry(FILE *fp, const struct hist_entry *he, uint64_t total,
+			   const struct callchain_print *p);
+
+#endif

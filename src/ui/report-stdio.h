@@ -1,0 +1,30 @@
+/* report-stdio: perf report --stdio's text for one event's histogram:
+ * the "# Samples" lines, the column header and dotted rule, one row per
+ * entry and its call graph.
+ */
+#ifndef PCL_REPORT_STDIO_H
+#define PCL_REPORT_STDIO_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/hist.h"
+#include "ui/callchain-print.h"
+
+struct report_stdio {
+	bool skip_first_sym;		/* -s given and starting with "sym" */
+	const char *time_str;		/* --time, shown after the event name */
+};
+
+/* "# Samples: 1K of event 'cycles'" and "# Event count (approx.): N";
+ * evname is the event's (or group's) name, "events" when it leads a group
+ * (shown together or not). */
+void report_stdio__nr_samples(FILE *fp, const struct hists *h, const char *evname,
+			      bool leads_group, const struct report_stdio *r);
+
+/* The column header and rule (show_header), then every row with its
+ * call graph. */
+void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_stdio *r,
+			 bool show_header);
+
+#endif

@@ -1,0 +1,357 @@
+/* Unit tests for core/sort and core/hist: the layouts -s/-F build, entries
+ * keyed by sort keys, Self and Children totals (recursion counted once),
+ * filters, groups, and perf's output order.  Threads, DSOs and symbols are
+ * made by hand; stacks are hand-made frames.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <linux/perf_event.h>
+
+#include "core/hist.h"
+
+/* --- layouts ----------------------------------------------------------------- */
+
+static struct hist_layout layout_of(const char *sort, const char *fields, bool cumulate,
+				    char **err)
+{
+	struct sort_setup ss = { .sort_order = sort, .field_order = fields, .cumulate = cumulate };
+	struct hist_layout l;
+
+	*err = NULL;
+	hist_layout__setup(&l, &ss, err);
+	return l;
+}
+
+static const char *column(const struct hist_layout *l, int i)
+{
+	return hist_field__header(&l->fields[i]);
+}
+
+static void test_layout_defaults(void **state)
+{
+	char *err;
+	struct hist_layout l = layout_of(NULL, NULL, false, &err);
+
+	assert_null(err);
+	assert_int_equal(l.nr_fields, 4);
+	assert_string_equal(column(&l, 0), "Overhead");
+	assert_string_equal(column(&l, 1), "Command");
+	assert_string_equal(column(&l, 2), "Shared Object");
+	assert_string_equal(column(&l, 3), "Symbol");
+	assert_int_equal(l.nr_keys, 3);
+	assert_true(l.need_collapse);
+
+	l = layout_of(NULL, NULL, true, &err);
+	assert_int_equal(l.nr_fields, 5);
+	assert_string_equal(column(&l, 0), "Children");
+	assert_string_equal(column(&l, 1), "Self");
+	assert_string_equal(l.sorts[0]->name, "overhead_children");
+	hist_layout__cancel_cumulate(&l);
+	assert_int_equal(l.nr_fields, 4);
+	assert_string_equal(column(&l, 0), "Overhead");
+}
+
+static void test_layout_sort_and_fields(void **state)
+{
+	char *err;
+	struct hist_layout l = layout_of("dso,s", NULL, false, &err);
+
+	/* prefixes: "s" is symbol */
+	assert_null(err);
+	assert_int_equal(l.nr_keys, 2);
+	assert_string_equal(l.keys[1]->name, "symbol");
+	assert_false(l.need_collapse);
+
+	/* a list naming an overhead gets no Overhead put in front */
+	l = layout_of("comm,overhead_sys", NULL, false, &err);
+	assert_string_equal(l.sorts[0]->name, "comm");
+	assert_string_equal(column(&l, 0), "Overhead");
+	assert_string_equal(column(&l, 2), "sys");
+
+	/* -F alone decides the columns; sort keys follow them */
+	l = layout_of(NULL, "overhead,sym,comm", true, &err);
+	assert_int_equal(l.nr_fields, 3);
+	assert_string_equal(column(&l, 0), "Overhead");
+	assert_string_equal(l.sorts[1]->name, "symbol");
+	assert_false(l.need_collapse);
+
+	/* -F +x adds to the defaults, -s keys are shown after */
+	l = layout_of("pid", "+period", false, &err);
+	assert_string_equal(column(&l, 1), "Period");
+	assert_string_equal(column(&l, 2), "    Pid:Command");
+
+	l = layout_of("comm,nosuchkey", NULL, false, &err);
+	assert_string_equal(err, "Unknown --sort key: `nosuchkey'");
+	free(err);
+	l = layout_of(NULL, "+", false, &err);
+	assert_string_equal(err, "Invalid --fields key: `+'");
+	free(err);
+}
+
+static void test_layout_elide(void **state)
+{
+	char *err;
+	struct hist_layout l = layout_of(NULL, NULL, false, &err);
+	const char *only[HISTC_NR_COLS] = { NULL };
+
+	only[HISTC_DSO] = "libc.so.6";
+	hist_layout__elide(&l, only);
+	assert_true(l.fields[2].elide);
+	assert_true(hist_layout__elided(&l, l.fields[2].field));
+	assert_false(l.fields[1].elide);
+
+	/* eliding every key would leave nothing: none is elided */
+	l = layout_of("dso", NULL, false, &err);
+	hist_layout__elide(&l, only);
+	assert_false(l.fields[1].elide);
+}
+
+/* --- histograms ---------------------------------------------------------------- */
+
+struct world {
+	struct thread t1, t2;
+	struct dso exe, libc;
+	struct symbol main_sym, work, rec, memcpy_sym;
+	struct cc_frame f_main, f_work, f_rec, f_memcpy;
+	struct hist_opts opts;
+	struct strset strings;
+	struct callchain_store store;
+	struct hists *h;
+};
+
+static struct world *world_new(const char *sort, bool cumulate)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	struct sort_setup ss = { .sort_order = sort, .cumulate = cumulate };
+	char *err = NULL;
+
+	w->t1 = (struct thread){ .pid = 10, .tid = 10, .comm = "prog" };
+	w->t2 = (struct thread){ .pid = 10, .tid = 11, .comm = "helper" };
+	w->exe = (struct dso){ .long_name = "/bin/prog", .short_name = "prog" };
+	w->libc = (struct dso){ .long_name = "/lib/libc.so.6", .short_name = "libc.so.6" };
+	w->main_sym = (struct symbol){ 0x100, 0x200, "main" };
+	w->work = (struct symbol){ 0x200, 0x300, "work" };
+	w->rec = (struct symbol){ 0x300, 0x400, "recurse" };
+	w->memcpy_sym = (struct symbol){ 0x500, 0x600, "memcpy" };
+#define FRAME(f, d, s, ip_) w->f = (struct cc_frame){ .ip = (ip_), .dso = &w->d, .sym = &w->s, \
+	.key1 = (uintptr_t)&w->d | 1, .key2 = (uintptr_t)&w->s }
+	FRAME(f_main, exe, main_sym, 0x400150);
+	FRAME(f_work, exe, work, 0x400250);
+	FRAME(f_rec, exe, rec, 0x400350);
+	FRAME(f_memcpy, libc, memcpy_sym, 0x7f0000000550);
+#undef FRAME
+	hist_layout__setup(&w->opts.layout, &ss, &err);
+	assert_null(err);
+	if (!cumulate)
+		hist_layout__cancel_cumulate(&w->opts.layout);
+	callchain_param__init(&w->opts.cc);
+	w->opts.cc.order = ORDER_CALLER;
+	w->opts.cumulate = cumulate;
+	w->opts.use_callchain = true;
+	callchain_store__init(&w->store);
+	w->h = hists__new(&w->opts, NULL, &w->strings, &w->store);
+	return w;
+}
+
+static void world_free(struct world *w)
+{
+	hists__delete(w->h);
+	callchain_store__exit(&w->store);
+	strset_release(&w->strings);
+	free(w);
+}
+
+/* One sample of thread t in sym at ip, with a stack (caller first). */
+static void sample(struct world *w, struct thread *t, struct dso *dso, struct symbol *sym,
+		   uint64_t period, const struct cc_frame **stack, uint32_t depth)
+{
+	struct callchain_cursor c = { .frames = stack, .nr = depth };
+	struct hist_sample s = {
+		.thread = t,
+		.comm = strset_intern(&w->strings, t->comm),
+		.dso = dso,
+		.sym = sym,
+		.addr = sym ? sym->start + 8 : 0x123,
+		.level = '.',
+		.cpumode = PERF_RECORD_MISC_USER,
+		.cpu = 0,
+		.period = period,
+		.cursor = depth ? &c : NULL,
+	};
+
+	hists__add_sample(w->h, &s);
+}
+
+static const struct hist_entry *entry(struct world *w, const char *sym_name, const char *comm)
+{
+	for (size_t i = 0; i < w->h->nr_sorted; i++) {
+		const struct hist_entry *he = w->h->sorted[i];
+
+		if (he->sym && !strcmp(he->sym->name, sym_name) && !strcmp(he->comm, comm))
+			return he;
+	}
+	return NULL;
+}
+
+static void test_entries_merge_by_keys(void **state)
+{
+	struct world *w = world_new(NULL, false);
+
+	sample(w, &w->t1, &w->exe, &w->work, 100, NULL, 0);
+	sample(w, &w->t1, &w->exe, &w->work, 50, NULL, 0);
+	sample(w, &w->t2, &w->exe, &w->work, 30, NULL, 0);
+	sample(w, &w->t1, &w->libc, &w->memcpy_sym, 20, NULL, 0);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 3);
+	assert_int_equal(w->h->stats.total_period, 200);
+	assert_int_equal(w->h->stats.nr_samples, 4);
+	assert_int_equal(entry(w, "work", "prog")->stat.period, 150);
+	assert_int_equal(entry(w, "work", "prog")->stat.nr_events, 2);
+	assert_int_equal(entry(w, "work", "helper")->stat.period, 30);
+	/* largest first */
+	assert_ptr_equal(w->h->sorted[0], entry(w, "work", "prog"));
+	assert_ptr_equal(w->h->sorted[2], entry(w, "memcpy", "prog"));
+	/* widths come from what is shown */
+	assert_int_equal(w->h->col_len[HISTC_COMM], 6);
+	assert_int_equal(w->h->col_len[HISTC_DSO], 9);
+	assert_int_equal(w->h->col_len[HISTC_SYMBOL], 10);
+	world_free(w);
+
+	/* by dso only: the first sample's symbol stays with the entry */
+	w = world_new("dso", false);
+	sample(w, &w->t1, &w->exe, &w->work, 100, NULL, 0);
+	sample(w, &w->t2, &w->exe, &w->main_sym, 100, NULL, 0);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 1);
+	assert_ptr_equal(w->h->sorted[0]->sym, &w->work);
+	world_free(w);
+}
+
+static void test_equal_periods_sort_by_keys(void **state)
+{
+	struct world *w = world_new(NULL, false);
+
+	sample(w, &w->t1, &w->exe, &w->work, 10, NULL, 0);
+	sample(w, &w->t1, &w->exe, &w->main_sym, 10, NULL, 0);
+	sample(w, &w->t2, &w->exe, &w->work, 10, NULL, 0);
+	sample(w, &w->t1, NULL, NULL, 10, NULL, 0);
+	hists__output_resort(w->h);
+	/* comm, then dso by name (none last), then symbol by name */
+	assert_string_equal(w->h->sorted[0]->comm, "helper");
+	assert_string_equal(w->h->sorted[1]->sym->name, "main");
+	assert_string_equal(w->h->sorted[2]->sym->name, "work");
+	assert_null(w->h->sorted[3]->dso);
+	world_free(w);
+}
+
+static void test_children_and_recursion(void **state)
+{
+	struct world *w = world_new(NULL, true);
+	const struct cc_frame *deep[] = { &w->f_main, &w->f_rec, &w->f_rec, &w->f_rec, &w->f_memcpy };
+	const struct cc_frame *flat[] = { &w->f_main, &w->f_work };
+	const struct hist_entry *he;
+
+	sample(w, &w->t1, &w->libc, &w->memcpy_sym, 100, deep, 5);
+	sample(w, &w->t1, &w->libc, &w->memcpy_sym, 100, deep, 5);	/* replayed */
+	sample(w, &w->t1, &w->exe, &w->work, 50, flat, 2);
+	hists__output_resort(w->h);
+
+	he = entry(w, "main", "prog");
+	assert_int_equal(he->stat.period, 0);
+	assert_int_equal(he->stat_acc.period, 250);
+	/* three frames of recurse, counted once per sample */
+	he = entry(w, "recurse", "prog");
+	assert_int_equal(he->stat_acc.period, 200);
+	assert_int_equal(he->stat_acc.nr_events, 2);
+	he = entry(w, "memcpy", "prog");
+	assert_int_equal(he->stat.period, 200);
+	assert_int_equal(he->stat_acc.period, 200);
+	assert_int_equal(w->h->stats.total_period, 250);
+	assert_int_equal(w->h->stats.nr_samples, 3);
+
+	/* main's trie holds both stacks from main on */
+	he = entry(w, "main", "prog");
+	assert_int_equal(he->callchain->node.children_hit, 250);
+	assert_int_equal(he->callchain->max_depth, 5);
+	/* the caller above the callee when Children tie */
+	assert_ptr_equal(w->h->sorted[0], entry(w, "main", "prog"));
+	world_free(w);
+}
+
+static void test_filtered_and_percentages(void **state)
+{
+	struct world *w = world_new(NULL, false);
+	struct hist_sample s = {
+		.thread = &w->t2, .dso = &w->exe, .sym = &w->work, .addr = 0x208,
+		.level = '.', .cpumode = PERF_RECORD_MISC_KERNEL, .period = 300, .filtered = true,
+	};
+
+	s.comm = strset_intern(&w->strings, "helper");
+	sample(w, &w->t1, &w->exe, &w->work, 100, NULL, 0);
+	hists__add_sample(w->h, &s);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->stats.total_period, 400);
+	assert_int_equal(w->h->stats.total_non_filtered_period, 100);
+	assert_int_equal(w->h->stats.nr_non_filtered_samples, 1);
+	assert_true(hist_entry__percent_limit(entry(w, "work", "prog")) == 25.0);
+	w->opts.filter_relative = true;
+	assert_true(hist_entry__percent_limit(entry(w, "work", "prog")) == 100.0);
+	/* kernel-mode periods go to sys */
+	assert_int_equal(hist_entry__value(entry(w, "work", "helper"), HV_OVERHEAD_SYS), 300);
+	assert_int_equal(hist_entry__value(entry(w, "work", "helper"), HV_OVERHEAD_US), 0);
+	/* filtered entries do not widen columns */
+	assert_int_equal(w->h->col_len[HISTC_COMM], 4);
+	world_free(w);
+}
+
+static void test_group_pairs(void **state)
+{
+	struct world *w = world_new(NULL, false);
+	struct hists *member = hists__new(&w->opts, NULL, &w->strings, &w->store);
+	struct hists *leader = w->h;
+
+	leader->nr_members = 2;
+	leader->members = calloc(1, sizeof(*leader->members));
+	leader->members[0] = member;
+	member->leader = leader;
+	w->opts.event_group = true;
+	sample(w, &w->t1, &w->exe, &w->work, 10, NULL, 0);
+	w->h = member;
+	sample(w, &w->t1, &w->exe, &w->work, 7, NULL, 0);
+	sample(w, &w->t1, &w->libc, &w->memcpy_sym, 5, NULL, 0);
+	w->h = leader;
+	hists__collapse(leader);
+	hists__collapse(member);
+	hists__link_group(leader, member, 1);
+	hists__output_resort(member);
+	hists__output_resort(leader);
+	/* the member's own entry got an empty twin in the leader */
+	assert_int_equal(leader->nr_sorted, 2);
+	assert_int_equal(entry(w, "work", "prog")->pairs[0]->stat.period, 7);
+	assert_int_equal(entry(w, "memcpy", "prog")->stat.period, 0);
+	assert_int_equal(entry(w, "memcpy", "prog")->pairs[0]->stat.period, 5);
+	hists__delete(member);
+	world_free(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layout_defaults),
+		cmocka_unit_test(test_layout_sort_and_fields),
+		cmocka_unit_test(test_layout_elide),
+		cmocka_unit_test(test_entries_merge_by_keys),
+		cmocka_unit_test(test_equal_periods_sort_by_keys),
+		cmocka_unit_test(test_children_and_recursion),
+		cmocka_unit_test(test_filtered_and_percentages),
+		cmocka_unit_test(test_group_pairs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
