@@ -32,7 +32,7 @@ s=$(date +%s%N); dd if=/dev/zero of=/dev/null bs=512 count=400000 2>/dev/null; e
 echo "$s $e" >"$1"
 EOF
 cat >"$TMP/flood.sh" <<'EOF'
-dd if=/dev/zero of=/dev/null bs=512 count=40000 2>/dev/null
+dd if=/dev/zero of=/dev/null bs=512 count=10000 2>/dev/null
 EOF
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
