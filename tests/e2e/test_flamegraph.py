@@ -167,7 +167,10 @@ def test_folded_weights_and_shape(cpu_data):
     assert sum(got.values()) == total
     # comm with a space became '_'; the thread's stacks are under it
     worker = {k: v for k, v in got.items() if k.startswith("spin_worker;")}
-    assert worker and all("worker_loop" in k for k in worker)
+    # nearly all of it under worker_loop (thread start/exit and page faults
+    # outside the loop may take a few samples)
+    in_loop = sum(v for k, v in worker.items() if "worker_loop" in k)
+    assert worker and in_loop >= 0.9 * sum(worker.values())
     # hot_a calls hot_leaf three times for hot_b's once
     a = sum(v for k, v in got.items() if "hot_a;hot_leaf" in k)
     b = sum(v for k, v in got.items() if "hot_b;hot_leaf" in k)
@@ -556,7 +559,12 @@ def test_html_search_and_zoom(tmp, cpu_data):
         ["state"], ["search", "^hot_leaf$"], ["zoom", "hot_a"], ["state"],
         ["search", "hot_b"], ["reset"]])
     assert abs(matched - 100 * leaf / total) < 0.01
-    assert zoomed and after["focus"] == "hot_a" and after["total"] == with_a
+    # zoom shows one hot_a node; a sample taken in hot_a's prologue (before
+    # its frame pointer is pushed) files hot_a under another parent, so the
+    # focused total may miss a sample or two of with_a
+    period = min(folded.values())  # the lightest stack: one sample
+    assert zoomed and after["focus"] == "hot_a"
+    assert 0 <= with_a - after["total"] <= 2 * period
     assert after["frames"] < before["frames"]
     assert matched2 == 0          # nothing of hot_b under hot_a
 

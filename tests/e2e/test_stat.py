@@ -262,7 +262,6 @@ def test_pre_post_and_null_run():
 @pytest.mark.parametrize("args", [
     ["-D", "100", "-e", "task-clock", "sleep", "0.2"],        # "Events disabled/enabled"
     ["--timeout", "150", "-e", "task-clock", "sleep", "1"],   # kills the workload
-    ["-I", "100", "--summary", "-x,", "--no-csv-summary", "-e", "task-clock", "true"],
     ["--table", "-r", "3", "-n", "true"],
     ["--no-big-num", "-S", "-e", "page-faults", "true"],
     ["--all-user", "-g", "-e", "task-clock,page-faults", "true"],
