@@ -83,6 +83,7 @@ MORE_GRAPHS = [
     ["-g", "graph,1,3"], ["-g", "fractal,10,caller", "--no-children"],
     ["--percent-limit", "10", "--no-children"], ["-s", "parent"],
     ["-s", "sym", "--no-children"], ["-t", ",", "-g", "folded", "--no-children"],
+    ["-s", "parent,sym", "-p", "^hot_"], ["-x", "-s", "parent", "-p", "^hot_|^write"],
 ]
 
 
