@@ -55,6 +55,7 @@ struct report {
 	regex_t parent_regex;
 	bool parent_regex_set;
 	bool need_cursor;
+	bool exclude_other;		/* -x: only entries with a parent */
 	bool print_features, full_header;	/* --header, -I: a pipe's come late */
 	bool header_only;
 	struct trace_seq seq;
@@ -208,6 +209,8 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 			r->nr_broken_stacks += r->cursor.broken;
 		}
 	}
+	if (r->exclude_other && !(hs.cursor && hs.cursor->parent))
+		hs.filtered = true;
 	hists__add_sample(report__hists(r, evsel), &hs);
 }
 
@@ -463,6 +466,8 @@ int cmd_report(int argc, const char **argv)
 			   "sample period pid tid comm dso symbol parent cpu srcline trace"),
 		OPT_STRING('p', "parent", &o.parent_pattern, "regex",
 			   "regex filter to identify parent, see: '--sort parent'"),
+		OPT_BOOLEAN('x', "exclude-other", &r.exclude_other,
+			    "Only display entries with parent-match"),
 		{ .type = OPT_STRING_T, .short_name = 'g', .long_name = "call-graph",
 		  .value = &o.call_graph, .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT,
 		  .defstr = "graph,0.5,caller,function,percent",

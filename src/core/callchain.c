@@ -760,7 +760,8 @@ uint32_t callchain_node__sorted_children(const struct callchain_node *n, uint64_
 	for (const struct callchain_node *c = n->child; c; c = c->sibling)
 		if (callchain_node__cumul_hits(c) >= min_hit)
 			v[nr++] = c;
-	qsort(v, nr, sizeof(*v), graph_cmp);
+	if (nr > 1)
+		qsort(v, nr, sizeof(*v), graph_cmp);
 	*out = v;
 	return nr;
 }
@@ -789,7 +790,8 @@ static void flat_walk(const struct callchain_node *n, struct flat_list *l)
 		kids = xmalloc(n->nr_children * sizeof(*kids));
 		for (const struct callchain_node *c = n->child; c; c = c->sibling)
 			kids[nr++] = c;
-		qsort(kids, nr, sizeof(*kids), sibling_key_cmp);
+		if (nr > 1)
+			qsort(kids, nr, sizeof(*kids), sibling_key_cmp);
 		for (uint32_t i = 0; i < nr; i++)
 			flat_walk(kids[i], l);
 		free(kids);
@@ -828,7 +830,8 @@ uint32_t callchain_root__flat(const struct callchain_root *root, uint64_t min_hi
 	items = xmalloc((l.nr ? l.nr : 1) * sizeof(*items));
 	for (uint32_t i = 0; i < l.nr; i++)
 		items[i] = (struct flat_item){ l.v[i], i };
-	qsort(items, l.nr, sizeof(*items), flat_cmp);
+	if (l.nr > 1)
+		qsort(items, l.nr, sizeof(*items), flat_cmp);
 	for (uint32_t i = 0; i < l.nr; i++)
 		l.v[i] = items[i].node;
 	free(items);

@@ -309,7 +309,7 @@ static bool memo_match(const struct stack_memo *m, uint64_t hash, const struct h
 	       m->key.sym == k->sym && m->key.ip == k->ip && m->key.parent == k->parent &&
 	       m->key.trace == k->trace && m->key.cpu == k->cpu && m->key.level == k->level &&
 	       m->key.filtered == k->filtered &&
-	       !memcmp(m->frames, c->frames, c->nr * sizeof(*c->frames));
+	       (!c->nr || !memcmp(m->frames, c->frames, c->nr * sizeof(*c->frames)));
 }
 
 static void memo_replay(struct hists *h, const struct stack_memo *m, uint64_t period)
@@ -333,7 +333,8 @@ static void memo_store(struct stack_memo *m, uint64_t hash, const struct hist_en
 	m->cpumode = cpumode;
 	m->nr_frames = c->nr;
 	m->frames = xmalloc((c->nr ? c->nr : 1) * sizeof(*m->frames));
-	memcpy(m->frames, c->frames, c->nr * sizeof(*c->frames));
+	if (c->nr)
+		memcpy(m->frames, c->frames, c->nr * sizeof(*c->frames));
 	if (m->alloc_targets < rec->nr) {
 		m->alloc_targets = rec->nr;
 		m->targets = xrealloc(m->targets, rec->nr * sizeof(*m->targets));

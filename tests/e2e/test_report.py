@@ -83,6 +83,7 @@ MORE_GRAPHS = [
     ["-g", "graph,1,3"], ["-g", "fractal,10,caller", "--no-children"],
     ["--percent-limit", "10", "--no-children"], ["-s", "parent"],
     ["-s", "sym", "--no-children"], ["-t", ",", "-g", "folded", "--no-children"],
+    ["-s", "parent,sym", "-p", "^hot_"], ["-x", "-s", "parent", "-p", "^hot_|^write"],
 ]
 
 
@@ -212,3 +213,24 @@ def test_broken_stacks_hint(report_data):
     for kind in ("multi", "plain"):
         assert "of stacks end outside" not in pcl(
             "report", "--stdio", "-i", report_data[kind]).stderr
+
+
+def test_damaged_files(report_data, tmp_path):
+    """A cut file reports what it holds (with a warning); garbage is a
+    clear error, never a crash."""
+    data = open(report_data["fp"], "rb").read()
+    cut = tmp_path / "cut.data"
+    cut.write_bytes(data[:len(data) // 2])
+    got = pcl("report", "--stdio", "-i", str(cut))
+    assert got.returncode == 0
+    assert "Warning:" in got.stderr and "# Samples:" in got.stdout
+    junk = tmp_path / "junk.data"
+    junk.write_bytes(bytes(range(256)) * 4)
+    got = pcl("report", "--stdio", "-i", str(junk))
+    assert got.returncode == 255 and "junk.data" in got.stderr
+    bad = tmp_path / "bad.data"
+    bad.write_bytes(data[:20000] + b"\xff" * 4000 + data[24000:])
+    got = pcl("report", "--stdio", "-i", str(bad))
+    assert got.returncode in (0, 1)	# a signal would be negative
+    if got.returncode:
+        assert "bad.data" in got.stderr
