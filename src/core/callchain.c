@@ -876,16 +876,21 @@ static int sibling_key_cmp(const void *pa, const void *pb)
 	return key_order(a->frame, b->frame);
 }
 
-/* Post order, siblings in input order: perf's insertion order. */
+/* Post order, siblings in input order: perf's insertion order.  A subtree
+ * below min_hit in total holds no node to keep. */
 static void flat_walk(const struct callchain_node *n, struct flat_list *l)
 {
-	const struct callchain_node **kids;
-	uint32_t nr = 0;
+	if (n->frame && callchain_node__cumul_hits(n) < l->min_hit)
+		return;
+	if (n->nr_children == 1) {
+		flat_walk(n->child, l);
+	} else if (n->nr_children > 1) {
+		const struct callchain_node **kids = xmalloc(n->nr_children * sizeof(*kids));
+		uint32_t nr = 0;
 
-	if (n->nr_children) {
-		kids = xmalloc(n->nr_children * sizeof(*kids));
 		for (const struct callchain_node *c = n->child; c; c = c->sibling)
-			kids[nr++] = c;
+			if (callchain_node__cumul_hits(c) >= l->min_hit)
+				kids[nr++] = c;
 		if (nr > 1)
 			qsort(kids, nr, sizeof(*kids), sibling_key_cmp);
 		for (uint32_t i = 0; i < nr; i++)
