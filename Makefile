@@ -6,7 +6,7 @@ STAMP    = build/.deps-stamp
 
 WARN     = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wno-format-nonliteral
 CFLAGS  ?= -O2 -g
-BASEFLAGS = -std=gnu11 $(WARN) -Isrc -D_GNU_SOURCE \
+BASEFLAGS = -std=gnu11 $(WARN) -Isrc -Ibuild/gen -D_GNU_SOURCE \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lpthread
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -20,6 +20,9 @@ ASAN_BIN = $(UNIT_SRC:tests/unit/%.c=build/unit-asan/%)
 FIX_SRC  = $(wildcard tests/fixtures/*.c)
 FIX_BIN  = $(FIX_SRC:tests/fixtures/%.c=build/fixtures/%)
 DEPFILES = $(LIB_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) build/obj/pcl.d
+# JS/CSS of the flame graph views, compiled in as C string literals
+ASSETS   = $(wildcard src/ui/assets/*)
+GEN_INC  = $(ASSETS:src/ui/assets/%=build/gen/%.inc)
 
 .PHONY: all deps install check unit unit-asan e2e demo clean fixtures
 .DELETE_ON_ERROR:
@@ -40,6 +43,12 @@ build/obj/%.o: src/%.c | $(STAMP)
 build/asan/%.o: src/%.c | $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(SANFLAGS) -MMD -MP -c $< -o $@
+
+build/gen/%.inc: src/ui/assets/% scripts/embed-asset.sh
+	@mkdir -p $(dir $@)
+	scripts/embed-asset.sh $< > $@
+
+$(LIB_OBJ) $(ASAN_OBJ): | $(GEN_INC)
 
 build/libpcl.a: $(LIB_OBJ)
 	@rm -f $@
@@ -107,3 +116,4 @@ build/fuzz/fuzz-perf-data: tests/fuzz/fuzz-perf-data.c $(FUZZ_OBJ)
 
 .PHONY: fuzz
 fuzz: build/fuzz/fuzz-perf-data
+$(FUZZ_OBJ): | $(GEN_INC)

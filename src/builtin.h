@@ -14,10 +14,13 @@ struct pcl_cmd {
 int cmd_version(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
 int cmd_evlist(int argc, const char **argv);
+int cmd_collapse(int argc, const char **argv);
+int cmd_flamegraph(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
-int cmd_list(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
+int cmd_record(int argc, const char **argv);
+int cmd_list(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 
 extern const struct pcl_cmd pcl_commands[];

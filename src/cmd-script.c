@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "cmd-collapse.h"
 #include "core/machine.h"
 #include "core/session.h"
 #include "ui/header-print.h"
@@ -475,6 +476,7 @@ struct script_opts {
 	const char *input, *fields, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms, *dsos;
 	const char *symfs;
 	bool header, header_only, hide_callgraph, force, show_kernel_path;
+	bool folded;
 	int max_stack;
 	int verbose;
 };
@@ -529,6 +531,8 @@ int cmd_script(int argc, const char **argv)
 			    "Show the path of [kernel.kallsyms] (accepted, no effect)"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
+		OPT_BOOLEAN(0, "folded", &o.folded,
+			    "print folded stacks 'comm;caller;...;leaf PERIOD' (as pcl collapse)"),
 		OPT_END(),
 	};
 	char *err = NULL;
@@ -538,6 +542,16 @@ int cmd_script(int argc, const char **argv)
 	argc = parse_options(argc, argv, opts, script_usage, 0);
 	if (argc)
 		usage_with_options(script_usage, opts);
+	if (o.folded) {
+		struct stacks_opts so = { .max_stack = o.max_stack, .kallsyms = o.kallsyms,
+					  .symfs = o.symfs, .force = o.force };
+		struct stacks_filter_args fa = { .comms = o.comms, .pids = o.pids,
+						 .tids = o.tids, .cpus = o.cpus, .time = o.time };
+
+		ret = folded_from_perf_data("script", o.input ? o.input : "perf.data", &so, &fa,
+					    NULL);
+		goto out;
+	}
 	if (o.fields && script_config__parse_fields(&sc.cfg, o.fields) < 0)
 		usage_with_options(script_usage, opts);
 	if (o.max_stack < 0)

@@ -9,9 +9,12 @@
 
 const struct pcl_cmd pcl_commands[] = {
 	{ "buildid-list", cmd_buildid_list, "List the buildids in a perf.data file" },
+	{ "collapse",	cmd_collapse,	"Fold the stacks of perf.data or perf script output (stackcollapse)" },
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
+	{ "flamegraph",	cmd_flamegraph,	"Draw a flame graph (SVG or HTML) from perf.data or folded stacks" },
 	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
+	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
 	{ "report",	cmd_report,	"Read perf.data (created by perf record) and display the profile" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },
 	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },

@@ -160,13 +160,28 @@ void evsel__open_strerror(const struct evsel *evsel, int err, bool has_cpu_list,
 {
 	switch (err) {
 	case EPERM:
-	case EACCES:
+	case EACCES: {
+		char *level = read_file_str("/proc/sys/kernel/perf_event_paranoid");
+
 		snprintf(buf, size,
 			 "Access to performance monitoring and observability operations is limited.\n"
 			 "Consider adjusting /proc/sys/kernel/perf_event_paranoid setting to open\n"
 			 "access to performance monitoring and observability operations for processes\n"
-			 "without CAP_PERFMON, CAP_SYS_PTRACE or CAP_SYS_ADMIN Linux capability.");
+			 "without CAP_PERFMON, CAP_SYS_PTRACE or CAP_SYS_ADMIN Linux capability.\n"
+			 "More information can be found at 'Perf events and tool security' document:\n"
+			 "https://www.kernel.org/doc/html/latest/admin-guide/perf-security.html\n"
+			 "perf_event_paranoid setting is %d:\n"
+			 "  -1: Allow use of (almost) all events by all users\n"
+			 "      Ignore mlock limit after perf_event_mlock_kb without CAP_IPC_LOCK\n"
+			 ">= 0: Disallow raw and ftrace function tracepoint access\n"
+			 ">= 1: Disallow CPU event access\n"
+			 ">= 2: Disallow kernel profiling\n"
+			 "To make the adjusted perf_event_paranoid setting permanent preserve it\n"
+			 "in /etc/sysctl.conf (e.g. kernel.perf_event_paranoid = <setting>)",
+			 level ? atoi(level) : 2);
+		free(level);
 		return;
+	}
 	case ENOENT:
 		snprintf(buf, size, "The %s event is not supported.", evsel->name);
 		return;
@@ -183,6 +198,11 @@ void evsel__open_strerror(const struct evsel *evsel, int err, bool has_cpu_list,
 		}
 		break;
 	case EOPNOTSUPP:
+		if (evsel->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) {
+			snprintf(buf, size, "%s: PMU Hardware or event type doesn't support branch stack sampling.",
+				 evsel->name);
+			return;
+		}
 		if (evsel->attr.sample_period) {
 			snprintf(buf, size, "%s: PMU Hardware doesn't support sampling/overflow-interrupts. Try 'perf stat'",
 				 evsel->name);

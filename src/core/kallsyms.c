@@ -92,6 +92,23 @@ static struct map *kmaps__find_dso(struct maps *kmaps, const struct dso *dso)
 	return NULL;
 }
 
+/* The kernel MMAP record's length stops at _etext, yet samples land in
+ * init text too: like perf, stretch the kernel map over its last symbol,
+ * short of the next map. */
+static void kmap__cover_symbols(struct maps *kmaps, struct map *kmap,
+				const struct dso_priv *p)
+{
+	uint64_t end;
+
+	if (!p->nr_syms || (end = p->syms[p->nr_syms - 1].end) <= kmap->end)
+		return;
+	for (size_t i = 0; i < kmaps->nr; i++)
+		if (kmaps->v[i]->start >= kmap->end && kmaps->v[i]->start < end)
+			end = kmaps->v[i]->start;
+	kmap->end = end;
+	kmaps->generation++;
+}
+
 struct module_syms {
 	struct dso *dso;
 	struct map *map;
@@ -163,5 +180,7 @@ int dso__load_kallsyms(struct dso *kernel, const char *path_override)
 	free(mods);
 	free(all.v);
 	dso__install_symbols(kernel, &ksyms, NULL, true);
+	if (kmap)
+		kmap__cover_symbols(kmaps, kmap, p);
 	return 0;
 }

@@ -343,6 +343,11 @@ bool machine__lookup(struct machine *m, struct thread *thread, uint8_t cpumode,
 		return false;
 	}
 	al->map = maps ? maps__find(maps, ip) : NULL;
+	/* Loading kallsyms may stretch the kernel map over init text. */
+	if (!al->map && maps == m->kmaps && m->kernel && !dso__priv(m->kernel)->loaded) {
+		dso__load(m->kernel);
+		al->map = maps__find(maps, ip);
+	}
 	if (!al->map)
 		return false;
 	al->dso = al->map->dso;

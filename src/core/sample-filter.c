@@ -11,7 +11,8 @@ void name_list__add(struct name_list *l, const char *arg)
 {
 	char *copy = xstrdup(arg), *save = NULL;
 
-	for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+	/* commas only, as perf: comm and symbol names may hold blanks */
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
 		l->v[l->n++] = xstrdup(t);
 	}

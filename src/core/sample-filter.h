@@ -31,7 +31,7 @@ struct sample_filter {
 	size_t nr_ranges;
 };
 
-/* "a,b c" (commas or blanks) appended to l. */
+/* "a,b" (comma-separated; names may hold blanks) appended to l. */
 void name_list__add(struct name_list *l, const char *arg);
 bool name_list__has(const struct name_list *l, const char *name);
 void name_list__exit(struct name_list *l);

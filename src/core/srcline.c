@@ -25,6 +25,7 @@
 
 struct elf_func {		/* the debug file's function symbols, bfd's view */
 	uint64_t value, size;
+	uint64_t section_end;	/* bfd never names an address outside its section */
 	const char *name;
 };
 
@@ -80,6 +81,8 @@ static void read_elf_funcs(struct srcline_cache *c)
 		data = elf_getdata(scn, NULL);
 		for (size_t i = 0; data && i < shdr.sh_size / shdr.sh_entsize; i++) {
 			GElf_Sym sym;
+			GElf_Shdr secshdr;
+			Elf_Scn *sec;
 			const char *name;
 			int type;
 
@@ -92,12 +95,16 @@ static void read_elf_funcs(struct srcline_cache *c)
 			name = elf_strptr(elf, shdr.sh_link, sym.st_name);
 			if (!name || !*name)
 				continue;
+			sec = elf_getscn(elf, sym.st_shndx);
+			if (!sec || !gelf_getshdr(sec, &secshdr))
+				continue;
 			if (c->nr_funcs == alloc) {
 				alloc = alloc ? alloc * 2 : 256;
 				c->funcs = xrealloc(c->funcs, alloc * sizeof(*c->funcs));
 			}
 			c->funcs[c->nr_funcs].value = sym.st_value;
 			c->funcs[c->nr_funcs].size = sym.st_size;
+			c->funcs[c->nr_funcs].section_end = secshdr.sh_addr + secshdr.sh_size;
 			c->funcs[c->nr_funcs].name = strpool_add(&c->names, name, strlen(name));
 			c->nr_funcs++;
 		}
@@ -127,7 +134,8 @@ static void read_elf_funcs(struct srcline_cache *c)
 }
 
 /* The ELF symbol bfd names the function at vaddr with: the closest one
- * starting at or below it. */
+ * starting at or below it in the same section (so PLT entries are not
+ * taken for _init). */
 static const struct elf_func *elf_func_at(const struct srcline_cache *c, uint64_t vaddr)
 {
 	size_t lo = 0, hi = c->nr_funcs;
@@ -143,6 +151,8 @@ static const struct elf_func *elf_func_at(const struct srcline_cache *c, uint64_
 	if (!lo)
 		return NULL;
 	if (c->funcs[lo - 1].size && vaddr >= c->funcs[lo - 1].value + c->funcs[lo - 1].size)
+		return NULL;
+	if (vaddr >= c->funcs[lo - 1].section_end)
 		return NULL;
 	return &c->funcs[lo - 1];
 }

@@ -280,6 +280,12 @@ void workload__kill(struct workload *w, int sig)
 {
 	if (w->pid < 0)
 		return;
+	/* A child still waiting for the go byte leaves on EOF, even if the
+	 * signal came before it reset its handlers. */
+	if (w->go_fd >= 0) {
+		close(w->go_fd);
+		w->go_fd = -1;
+	}
 	kill(w->pid, sig);
 	workload__wait(w);
 }

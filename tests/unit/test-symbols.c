@@ -232,6 +232,46 @@ static void test_against_addr2line(void **state)
 	machine__delete(m);
 }
 
+/* PLT entries are named "fn@plt" and, having no DWARF, are not expanded
+ * into inlined functions: bfd does not name them after _init (the last
+ * function before them, but in another section). */
+static void test_plt_entries(void **state)
+{
+	struct thread *t;
+	struct machine *m = fixture_machine(&t);
+	char cmd[4200], line[512], name[256];
+	unsigned long vaddr;
+	int nplt = 0;
+	bool in_plt = false;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "objdump -d %s", fixture);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p)) {
+		struct addr_location al;
+		struct symbol *sym;
+		int nr = -1;
+		size_t len;
+
+		if (!strncmp(line, "Disassembly of section ", 23))
+			in_plt = !strcmp(line, "Disassembly of section .plt:\n");
+		/* objdump labels .plt entries "<fn@plt>:" (and the header after
+		 * one); .plt.got entries get no symbol of their own. */
+		if (!in_plt || sscanf(line, "%lx <%255[^>]>:", &vaddr, name) != 2 ||
+		    (len = strlen(name)) < 4 || strcmp(name + len - 4, "@plt"))
+			continue;
+		sym = lookup(m, t, vaddr, &al);
+		assert_non_null(sym);
+		assert_string_equal(sym->name, name);
+		assert_null(dso__inlines(al.dso, al.addr, sym, &nr));
+		assert_int_equal(nr, 0);
+		nplt++;
+	}
+	pclose(p);
+	assert_true(nplt > 0);
+	machine__delete(m);
+}
+
 static char *write_temp(const char *content)
 {
 	char *path = strdup("/tmp/pcl-test-XXXXXX");
@@ -300,6 +340,47 @@ static void test_kallsyms(void **state)
 			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
 	assert_string_equal(kresolve(m, 0xffffffff80000110, &off), "local_fn");
 	assert_int_equal(off, 0x10);
+	machine__delete(m);
+	unlink(path);
+	free(path);
+}
+
+/* The kernel MMAP record ends at _etext; init text past it still belongs
+ * to the kernel, up to its last symbol or the next map. */
+static void test_kallsyms_init_text(void **state)
+{
+	char *path = write_temp("ffffffff81000000 T _text\n"
+				"ffffffff81000100 T text_fn\n"
+				"ffffffff82000000 T _sinittext\n"
+				"ffffffff82000100 T start_kernel\n"
+				"ffffffff82000200 T x86_64_start_kernel\n"
+				"ffffffffc0000000 t mod_fn\t[mymod]\n");
+	struct machine *m = machine__new();
+	struct addr_location al;
+	uint64_t off;
+
+	machine__set_kallsyms(m, path);
+	machine__process_mmap(m, -1, 0, 0xffffffff81000000, 0x1000, 0xffffffff81000000,
+			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
+	/* The first lookup is outside the recorded map: it loads kallsyms. */
+	assert_string_equal(kresolve(m, 0xffffffff82000110, &off), "start_kernel");
+	assert_int_equal(off, 0x10);
+	assert_string_equal(kresolve(m, 0xffffffff82000200, &off), "x86_64_start_kernel");
+	assert_string_equal(kresolve(m, 0xffffffff81000110, &off), "text_fn");
+	/* Beyond the last kernel symbol nothing is mapped. */
+	assert_false(machine__resolve(m, NULL, KERNEL, 0xffffffff90000000, &al));
+	machine__delete(m);
+
+	/* A module mapped right after start_kernel bounds the kernel map. */
+	m = machine__new();
+	machine__set_kallsyms(m, path);
+	machine__process_mmap(m, -1, 0, 0xffffffff81000000, 0x1000, 0xffffffff81000000,
+			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
+	machine__process_mmap(m, -1, 0, 0xffffffff82000180, 0x1000, 0, "[mymod]", KERNEL, NULL, 0);
+	assert_true(machine__resolve(m, NULL, KERNEL, 0xffffffff82000110, &al));
+	assert_string_equal(al.dso->short_name, "[kernel.kallsyms]");
+	assert_true(machine__resolve(m, NULL, KERNEL, 0xffffffff82000200, &al));
+	assert_string_equal(al.dso->short_name, "[mymod]");
 	machine__delete(m);
 	unlink(path);
 	free(path);
@@ -439,7 +520,9 @@ int main(void)
 		cmocka_unit_test(test_symbols_match_nm),
 		cmocka_unit_test(test_zero_size_and_alias),
 		cmocka_unit_test(test_against_addr2line),
+		cmocka_unit_test(test_plt_entries),
 		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_kallsyms_init_text),
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_build_ids),

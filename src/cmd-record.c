@@ -1,0 +1,916 @@
+/* pcl record: sample a command, processes, threads or the whole system into
+ * perf.data (options, messages and the poll loop; the engine is core/record). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "core/evlist.h"
+#include "core/parse-events.h"
+#include "core/record.h"
+#include "util/parse-options.h"
+#include "util/util.h"
+
+static const char *const record_usage[] = {
+	"pcl record [<options>] [<command>]",
+	"pcl record [<options>] -- <command> [<options>]",
+	NULL
+};
+
+enum switch_mode { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME };
+
+static struct {
+	struct record_opts opts;
+	struct evlist evlist;
+	const char *output;
+	const char *freq_str, *callgraph_str, *mmap_str, *max_size_str, *switch_str;
+	const char *clockid_str;
+	uint64_t count;
+	bool count_set, callgraph_fp, strict_freq;
+	bool no_buildid, no_buildid_cache, buildid_all;
+	int comp_level, quiet, verbose;
+
+	uint64_t max_size;
+	enum switch_mode switch_mode;
+	uint64_t switch_size;
+	unsigned int switch_secs;
+} rec;
+
+static const struct option *record_options;
+
+static volatile sig_atomic_t done, child_exited, switch_requested;
+
+static void sig_done(int sig)
+{
+	done = 1;
+}
+
+static void sig_child(int sig)
+{
+	child_exited = 1;
+	done = 1;
+}
+
+static void sig_switch(int sig)
+{
+	switch_requested = 1;
+}
+
+/* --- options --- */
+
+static int parse_event_opt(const struct option *opt, const char *arg, bool unset)
+{
+	struct parse_events_error err = { .idx = -1 };
+
+	if (!parse_events(&rec.evlist, arg, &err))
+		return 0;
+	parse_events_error__print(&err, arg);
+	parse_events_error__exit(&err);
+	parse_options_usage(record_usage, record_options, "e", true);
+	exit(PARSE_OPT_USAGE_EXIT);
+}
+
+static int parse_filter_opt(const struct option *opt, const char *arg, bool unset)
+{
+	int err = parse_events_filter(&rec.evlist, arg);
+
+	if (!err)
+		return 0;
+	fprintf(stderr, "%s\n", parse_events_filter_strerror(err));
+	parse_options_usage(record_usage, record_options, "filter", false);
+	exit(PARSE_OPT_USAGE_EXIT);
+}
+
+static int set_count(const struct option *opt, const char *arg, bool unset)
+{
+	char *end;
+
+	errno = 0;
+	rec.count = strtoull(arg, &end, 0);
+	if (!*arg || *end || errno || *arg == '-') {
+		fprintf(stderr, "  Error: switch `c' expects a numerical value\n");
+		return -1;
+	}
+	rec.count_set = true;
+	return 0;
+}
+
+static int set_callgraph_fp(const struct option *opt, const char *arg, bool unset)
+{
+	rec.callgraph_fp = !unset;
+	return 0;
+}
+
+static int set_compression(const struct option *opt, const char *arg, bool unset)
+{
+	char *end;
+	long v;
+
+	if (unset) {
+		rec.comp_level = 0;
+		return 0;
+	}
+	v = strtol(arg, &end, 0);
+	if (!*arg || *end || v < 1 || v > 22) {
+		fprintf(stderr, "Compression level must be between 1 and 22\n");
+		return -1;
+	}
+	rec.comp_level = (int)v;
+	return 0;
+}
+
+static const struct option options[] = {
+	OPT_CALLBACK('e', "event", NULL, "event",
+		     "event selector. use 'pcl list' to list available events", parse_event_opt),
+	OPT_CALLBACK(0, "filter", NULL, "filter", "event filter", parse_filter_opt),
+	OPT_STRING('p', "pid", &rec.opts.target.pid, "pid", "record events on existing process id"),
+	OPT_STRING('t', "tid", &rec.opts.target.tid, "tid", "record events on existing thread id"),
+	OPT_BOOLEAN('a', "all-cpus", &rec.opts.target.system_wide,
+		    "system-wide collection from all CPUs"),
+	OPT_STRING('C', "cpu", &rec.opts.target.cpu_list, "cpu", "list of cpus to monitor"),
+	OPT_STRING('u', "uid", &rec.opts.target.uid_str, "user", "user to profile"),
+	OPT_CALLBACK('c', "count", NULL, "n", "event period to sample", set_count),
+	OPT_STRING('o', "output", &rec.output, "file", "output file name"),
+	OPT_BOOLEAN('i', "no-inherit", &rec.opts.no_inherit, "child tasks do not inherit counters"),
+	OPT_STRING('F', "freq", &rec.freq_str, "freq or 'max'",
+		   "profile at this frequency"),
+	OPT_BOOLEAN(0, "strict-freq", &rec.strict_freq,
+		    "Fail if the specified frequency can't be used"),
+	OPT_STRING('m', "mmap-pages", &rec.mmap_str, "pages[,pages]",
+		   "number of mmap data pages (a power of two, or a size with B/K/M/G)"),
+	OPT_CALLBACK_NOOPT('g', NULL, NULL, "enables call-graph recording", set_callgraph_fp),
+	OPT_STRING(0, "call-graph", &rec.callgraph_str, "record_mode[,record_size]",
+		   "setup and enables call-graph (stack chain/backtrace): fp, dwarf[,size] or lbr"),
+	OPT_INCR('v', "verbose", &rec.verbose, "be more verbose (show counter open errors, etc)"),
+	OPT_INCR('q', "quiet", &rec.quiet, "don't print any warnings or messages"),
+	OPT_BOOLEAN('d', "data", &rec.opts.sample_address, "Record the sample addresses"),
+	OPT_BOOLEAN('R', "raw-samples", &rec.opts.raw_samples,
+		    "collect raw sample records from all opened counters"),
+	OPT_INTEGER('D', "delay", &rec.opts.target.initial_delay,
+		    "ms to wait before starting measurement after program start (-1: start with events disabled)"),
+	OPT_STRING('k', "clockid", &rec.clockid_str, "clockid",
+		   "clockid to use for events, see clock_gettime()"),
+	OPT_BOOLEAN('B', "no-buildid", &rec.no_buildid, "do not collect buildids in perf.data"),
+	OPT_BOOLEAN('N', "no-buildid-cache", &rec.no_buildid_cache,
+		    "do not update the buildid cache"),
+	OPT_BOOLEAN(0, "buildid-all", &rec.buildid_all,
+		    "Record build-id of all DSOs regardless of hits"),
+	OPT_CALLBACK_OPTARG('z', "compression-level", NULL, "n",
+			    "Compress records using specified level (default: 1 - fastest compression, 22 - greatest compression)",
+			    set_compression, "1"),
+	OPT_STRING(0, "max-size", &rec.max_size_str, "size",
+		   "Limit the maximum size of the output file"),
+	OPT_STRING_OPTARG(0, "switch-output", &rec.switch_str, "signal or size[BKMG] or time[smhd]",
+			  "Switch output when receiving SIGUSR2 (signal) or cross a size or time threshold",
+			  "signal"),
+	OPT_END(),
+};
+
+/* "10M", "512K", "1G", "100" (bytes).  Returns 0 or -1. */
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 10), mult = 1;
+
+	if (end == s)
+		return -1;
+	switch (*end) {
+	case 'B': case 'b': mult = 1; end++; break;
+	case 'K': case 'k': mult = 1ULL << 10; end++; break;
+	case 'M': case 'm': mult = 1ULL << 20; end++; break;
+	case 'G': case 'g': mult = 1ULL << 30; end++; break;
+	default: break;
+	}
+	if (*end || !v)
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+static int parse_switch_output(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	if (!strcmp(s, "signal")) {
+		rec.switch_mode = SWITCH_SIGNAL;
+		return 0;
+	}
+	if (!parse_size(s, &rec.switch_size)) {
+		rec.switch_mode = SWITCH_SIZE;
+		return 0;
+	}
+	v = strtoul(s, &end, 10);
+	if (end != s && v && end[0] && !end[1] && strchr("smhd", end[0])) {
+		unsigned long mult = end[0] == 's' ? 1 : end[0] == 'm' ? 60 :
+				     end[0] == 'h' ? 3600 : 86400;
+
+		rec.switch_mode = SWITCH_TIME;
+		rec.switch_secs = (unsigned int)(v * mult);
+		return 0;
+	}
+	return -1;
+}
+
+static const struct { const char *name; int id; } clockids[] = {
+	{ "monotonic", CLOCK_MONOTONIC }, { "mono", CLOCK_MONOTONIC },
+	{ "monotonic_raw", CLOCK_MONOTONIC_RAW }, { "raw", CLOCK_MONOTONIC_RAW },
+	{ "realtime", CLOCK_REALTIME }, { "real", CLOCK_REALTIME },
+	{ "boottime", CLOCK_BOOTTIME }, { "boot", CLOCK_BOOTTIME },
+	{ "tai", CLOCK_TAI },
+};
+
+static int parse_clockid(const char *s)
+{
+	char *end;
+	long v;
+
+	if (!strncasecmp(s, "CLOCK_", 6))
+		s += 6;
+	for (size_t i = 0; i < ARRAY_SIZE(clockids); i++) {
+		if (!strcasecmp(s, clockids[i].name)) {
+			rec.opts.clockid = clockids[i].id;
+			rec.opts.use_clockid = true;
+			return 0;
+		}
+	}
+	v = strtol(s, &end, 0);
+	if (end == s || *end || v < 0)
+		return -1;
+	rec.opts.clockid = (int)v;
+	rec.opts.use_clockid = true;
+	return 0;
+}
+
+static unsigned int max_sample_rate(void)
+{
+	char *s = read_file_str("/proc/sys/kernel/perf_event_max_sample_rate");
+	unsigned int v = s ? (unsigned int)strtoul(s, NULL, 10) : 0;
+
+	free(s);
+	return v;
+}
+
+/* perf's frequency/period rules: -F and -c exclude each other, a frequency
+ * above the kernel's limit is throttled (or refused with --strict-freq). */
+static int config_freq(void)
+{
+	struct record_opts *o = &rec.opts;
+	unsigned int max = max_sample_rate();
+
+	if (rec.freq_str) {
+		char *end;
+
+		if (!strcmp(rec.freq_str, "max")) {
+			if (!max) {
+				fprintf(stderr, "weird: couldn't get the maximum frequency\n");
+				return -1;
+			}
+			o->freq = max;
+			if (!rec.quiet)
+				fprintf(stderr, "info: Using a maximum frequency rate of %u Hz\n", max);
+		} else {
+			unsigned long v = strtoul(rec.freq_str, &end, 0);
+
+			if (!*rec.freq_str || *end || *rec.freq_str == '-' || v > UINT_MAX) {
+				fprintf(stderr, "  Error: switch `F' expects a frequency or 'max'\n");
+				usage_with_options_msg(record_usage, options);
+				return -2;
+			}
+			o->freq = (unsigned int)v;
+		}
+		o->user_freq = true;
+	}
+	if (rec.count_set) {
+		if (o->user_freq) {
+			fprintf(stderr, "cannot set frequency and period at the same time\n");
+			return -EINVAL;
+		}
+		o->interval = rec.count;
+		o->user_interval = true;
+	}
+	if (o->interval) {
+		o->freq = 0;
+	} else if (!o->freq) {
+		fprintf(stderr, "frequency and count are zero, aborting\n");
+		return -1;
+	}
+	if (!max || !o->freq || o->freq <= max)
+		return 0;
+	if (o->user_freq && rec.strict_freq) {
+		fprintf(stderr,
+			"error: Maximum frequency rate (%u Hz) exceeded.\n"
+			"       Please use -F freq option with a lower value or consider\n"
+			"       tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n", max);
+		return -1;
+	}
+	if (o->user_freq) {
+		if (!rec.quiet)
+			fprintf(stderr,
+				"warning: Maximum frequency rate (%u Hz) exceeded, throttling from %u Hz to %u Hz.\n"
+				"         The limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate.\n"
+				"         The kernel will lower it when perf's interrupts take too long.\n"
+				"         Use --strict-freq to disable this throttling, refusing to record.\n",
+				max, o->freq, max);
+	} else if (!rec.quiet) {
+		fprintf(stderr, "Lowering default frequency rate from %u to %u.\n"
+			"Please consider tweaking /proc/sys/kernel/perf_event_max_sample_rate.\n",
+			o->freq, max);
+	}
+	o->freq = max;
+	return 0;
+}
+
+static int config_options(void)
+{
+	struct record_opts *o = &rec.opts;
+	char msg[256];
+	const char *why;
+
+	if (rec.callgraph_str) {
+		if (record_opts__parse_callgraph(o, rec.callgraph_str, msg, sizeof(msg), &why)) {
+			fprintf(stderr, "%s\n", why);
+			parse_options_usage(record_usage, options, "call-graph", false);
+			return -2;
+		}
+	} else if (rec.callgraph_fp) {
+		o->call_graph = CALLGRAPH_FP;
+	}
+	if (rec.mmap_str) {
+		size_t pages, rounded;
+
+		if (ringbuf__parse_pages(rec.mmap_str, &pages)) {
+			fprintf(stderr, "Invalid argument for --mmap_pages/-m\n");
+			parse_options_usage(record_usage, options, "m", true);
+			return -2;
+		}
+		rounded = ringbuf__round_pages(pages);
+		if (rounded != pages && !rec.quiet)
+			fprintf(stderr, "rounding mmap pages size to %zu%s (%zu pages)\n",
+				rounded * (size_t)sysconf(_SC_PAGESIZE) >= (1 << 20) ?
+				rounded * (size_t)sysconf(_SC_PAGESIZE) >> 20 :
+				rounded * (size_t)sysconf(_SC_PAGESIZE) >> 10,
+				rounded * (size_t)sysconf(_SC_PAGESIZE) >= (1 << 20) ? "M" : "K",
+				rounded);
+		o->mmap_pages = rounded;
+	}
+	if (rec.max_size_str && parse_size(rec.max_size_str, &rec.max_size)) {
+		fprintf(stderr, "  Error: switch `max-size' expects a size (e.g. 10M)\n");
+		return -2;
+	}
+	if (rec.switch_str && parse_switch_output(rec.switch_str)) {
+		fprintf(stderr, "  Error: switch `switch-output' expects signal, a size[BKMG] or a time[smhd]\n");
+		return -2;
+	}
+	if (rec.clockid_str && parse_clockid(rec.clockid_str)) {
+		fprintf(stderr, "unknown clockid %s, check man page\n", rec.clockid_str);
+		return -2;
+	}
+	return config_freq();
+}
+
+/* The default event: cycles at the highest precision the PMU offers,
+ * named like perf names it. */
+static int add_default_event(void)
+{
+	struct parse_events_error err = { .idx = -1 };
+
+	if (parse_events(&rec.evlist, "cycles:P", &err)) {
+		parse_events_error__exit(&err);
+		return -1;
+	}
+	free(rec.evlist.first->name);
+	rec.evlist.first->name = xstrdup("cycles");
+	if (!record__can_profile_kernel())
+		rec.evlist.first->attr.exclude_kernel = 1;
+	return 0;
+}
+
+/* --- the output file --- */
+
+/* perf keeps the previous recording as FILE.old. */
+static void rotate_old(const char *path)
+{
+	struct stat st;
+	char *old;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
+		return;
+	old = xasprintf("%s.old", path);
+	if (rename(path, old) && rec.verbose)
+		fprintf(stderr, "Can't move data file: %s\n", strerror(errno));
+	free(old);
+}
+
+/* "perf.data.2026112201550043": local time to the hundredth of a second. */
+static char *timestamped(const char *path)
+{
+	struct timeval tv;
+	struct tm tm;
+	char buf[32];
+
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	strftime(buf, sizeof(buf), "%Y%m%d%H%M%S", &tm);
+	return xasprintf("%s.%s%02d", path, buf, (int)(tv.tv_usec / 10000));
+}
+
+struct run {
+	struct record_session rs;
+	struct workload workload;
+	bool have_workload, workload_started;
+	int argc;
+	const char **argv;
+	long wakeups;
+	uint64_t total_samples;
+};
+
+static int open_file(struct run *r)
+{
+	int err = record_session__create_file(&r->rs, rec.output, rec.comp_level, !rec.no_buildid,
+					      r->have_workload ? r->workload.pid : -1);
+
+	if (err && !r->rs.writer.data_offset)	/* the file itself, not its first records */
+		fprintf(stderr, "failed to open %s : %s\nPerf session creation failed.\n",
+			rec.output, strerror(-err));
+	else if (err)
+		fprintf(stderr, "failed to write perf data, error: %s\n", strerror(-err));
+	return err;
+}
+
+static int finish_file(struct run *r, struct record_finish *fin)
+{
+	int err;
+
+	fin->version = PCL_VERSION;
+	fin->argc = r->argc;
+	fin->argv = r->argv;
+	fin->buildid_all = rec.buildid_all;
+	fin->buildid_cache = !rec.no_buildid_cache;
+	err = record_session__finish_file(&r->rs, fin);
+	if (err)
+		fprintf(stderr, "failed to write '%s': %s\n", rec.output, strerror(-err));
+	return err;
+}
+
+/* --switch-output: the current file gets its timestamped name and a new
+ * one starts in its place. */
+static int switch_output(struct run *r, bool at_exit, struct record_finish *fin)
+{
+	char *name;
+	int err;
+
+	r->total_samples += r->rs.samples;
+	r->rs.samples = 0;
+	err = finish_file(r, fin);
+	if (err)
+		return err;
+	name = timestamped(rec.output);
+	if (rename(rec.output, name)) {
+		fprintf(stderr, "failed to rename %s: %s\n", rec.output, strerror(errno));
+		free(name);
+		return -errno;
+	}
+	if (!rec.quiet) {
+		if (!at_exit)
+			fprintf(stderr, "[ pcl record: dump data: Woken up %ld times ]\n", r->wakeups);
+		fprintf(stderr, "[ pcl record: Dump %s ]\n", name);
+	}
+	free(name);
+	r->wakeups = 0;
+	return at_exit ? 0 : open_file(r);
+}
+
+/* --- the loop --- */
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = sig_done;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = sig_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_flags = 0;
+	sa.sa_handler = sig_switch;
+	if (rec.switch_mode == SWITCH_SIGNAL)
+		sigaction(SIGUSR2, &sa, NULL);
+	if (rec.switch_mode == SWITCH_TIME)
+		sigaction(SIGALRM, &sa, NULL);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits for data, a signal, or the end of the delay.  Returns false when
+ * every event fd hung up (all the tasks watched are gone). */
+static bool wait_for_data(struct run *r, const sigset_t *unblocked, int64_t deadline)
+{
+	struct record_session *rs = &r->rs;
+	struct timespec ts, *tsp = NULL;
+	int n, alive = 0;
+
+	if (deadline >= 0) {
+		int64_t left = deadline - now_ms();
+
+		if (left < 0)
+			left = 0;
+		ts.tv_sec = left / 1000;
+		ts.tv_nsec = (left % 1000) * 1000000;
+		tsp = &ts;
+	}
+	n = ppoll(rs->pollfds, rs->nr_pollfds, tsp, unblocked);
+	if (n != 0)
+		r->wakeups++;
+	if (n <= 0)
+		return true;
+	for (size_t i = 0; i < rs->nr_pollfds; i++) {
+		if (rs->pollfds[i].revents & (POLLHUP | POLLERR))
+			rs->pollfds[i].fd = -1;	/* ppoll skips negative fds */
+		if (rs->pollfds[i].fd >= 0)
+			alive++;
+	}
+	return alive > 0;
+}
+
+static int record_loop(struct run *r)
+{
+	struct record_session *rs = &r->rs;
+	const struct target *t = &rec.opts.target;
+	sigset_t block, orig;
+	int64_t enable_at = -1;
+	bool draining = false, disabled = false;
+	int err = 0;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGUSR2);
+	sigaddset(&block, SIGALRM);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+
+	if (t->initial_delay) {
+		if (!rec.quiet)
+			fprintf(stderr, "Events disabled\n");
+		if (t->initial_delay > 0)
+			enable_at = now_ms() + t->initial_delay;
+	} else if (!target__none(t)) {
+		evlist__enable(rs->evlist);
+	}
+	if (r->have_workload) {
+		/* enable_on_exec starts the events at the exec. */
+		if (workload__start(&r->workload) == 0)
+			r->workload_started = true;
+	}
+	if (rec.switch_mode == SWITCH_TIME)
+		alarm(rec.switch_secs);
+
+	for (;;) {
+		long n = record_session__drain(rs);
+
+		if (n < 0) {
+			err = (int)n;
+			fprintf(stderr, "failed to write perf data, error: %s\n", strerror(-err));
+			break;
+		}
+		if (rec.max_size && record_session__file_size(rs) >= rec.max_size && !done) {
+			if (!rec.quiet)
+				fprintf(stderr, "[ pcl record: perf size limit reached (%llu KB), stopping session ]\n",
+					(unsigned long long)(record_session__file_size(rs) >> 10));
+			done = 1;
+		}
+		if (rec.switch_mode == SWITCH_SIZE &&
+		    record_session__file_size(rs) >= rec.switch_size)
+			switch_requested = 1;
+		if (switch_requested && !done) {
+			struct record_finish fin = { 0 };
+
+			switch_requested = 0;
+			err = switch_output(r, false, &fin);
+			if (err)
+				break;
+			if (rec.switch_mode == SWITCH_TIME)
+				alarm(rec.switch_secs);
+		}
+		if (enable_at >= 0 && now_ms() >= enable_at) {
+			evlist__enable(rs->evlist);
+			enable_at = -1;
+			if (!rec.quiet)
+				fprintf(stderr, "Events enabled\n");
+		}
+		if (n == 0) {
+			if (done || draining)
+				break;
+			if (!wait_for_data(r, &orig, enable_at))
+				draining = true;
+		}
+		/* Stop the events (not a workload's: they end with it) and drain
+		 * what they wrote before leaving. */
+		if (done && !disabled && !target__none(t)) {
+			evlist__disable(rs->evlist);
+			disabled = true;
+		}
+	}
+	if (rec.switch_mode == SWITCH_TIME)
+		alarm(0);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	return err;
+}
+
+/* --- errors --- */
+
+static void print_open_error(struct evsel *failed, int err)
+{
+	char msg[2048];
+
+	if (!failed) {
+		if (err == -EPERM || err == -ENOMEM)
+			fprintf(stderr,
+				"Permission error mapping pages.\n"
+				"Consider increasing /proc/sys/kernel/perf_event_mlock_kb,\n"
+				"or try again with a smaller value of -m/--mmap_pages.\n"
+				"(current value: %zu)\n", rec.opts.mmap_pages);
+		else
+			fprintf(stderr, "failed to mmap with %d (%s)\n", -err, strerror(-err));
+		return;
+	}
+	evsel__open_strerror(failed, -err, rec.opts.target.cpu_list != NULL, msg, sizeof(msg));
+	fprintf(stderr, "Error:\n%s\n", msg);
+}
+
+static int make_maps(struct cpu_map **cpus, struct thread_map **threads)
+{
+	struct target *t = &rec.opts.target;
+
+	switch (target__create_maps(t, cpus, threads)) {
+	case TARGET_MAPS_OK:
+		break;
+	case TARGET_MAPS_BAD_CPUS:
+		fprintf(stderr, "Invalid cpu list: %s\n", t->cpu_list);
+		return -EINVAL;
+	default:
+		fprintf(stderr, "Couldn't create thread/CPU maps: %s\n", strerror(ESRCH));
+		return -ESRCH;
+	}
+	/* perf record samples into per-CPU buffers even for tasks. */
+	if (cpu_map__is_any(*cpus) && !target__has_per_thread(t)) {
+		cpu_map__delete(*cpus);
+		*cpus = cpu_map__new_online();
+		if (!*cpus) {
+			thread_map__delete(*threads);
+			fprintf(stderr, "Couldn't read the online CPUs\n");
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/* Removes the threads that no longer exist, as perf does for -p and -u.
+ * Returns false when none was removed (or none is left). */
+static bool drop_dead_threads(struct thread_map **threads)
+{
+	struct thread_map *old = *threads, *t;
+	int n = 0;
+
+	t = xcalloc(1, sizeof(*t) + (size_t)old->nr * sizeof(t->map[0]));
+	for (int i = 0; i < old->nr; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d", old->map[i].pid);
+		if (access(path, F_OK)) {
+			if (!rec.quiet)
+				fprintf(stderr, "WARNING: Ignored open failure for pid %d\n",
+					old->map[i].pid);
+			continue;
+		}
+		t->map[n].pid = old->map[i].pid;
+		t->map[n].comm = old->map[i].comm ? xstrdup(old->map[i].comm) : NULL;
+		n++;
+	}
+	t->nr = n;
+	if (n == old->nr || !n) {
+		thread_map__delete(t);
+		return false;
+	}
+	thread_map__delete(old);
+	*threads = t;
+	return true;
+}
+
+static void print_summary(struct run *r, const struct record_finish *fin, bool switched)
+{
+	char samples[64] = "";
+	uint64_t nsamples = r->total_samples + r->rs.samples;
+	uint64_t lost = r->rs.lost_samples;
+
+	if (rec.quiet)
+		return;
+	if (lost && (double)lost / (double)(nsamples + lost) > 0.05)
+		fprintf(stderr, "Warning:\nProcessed %llu samples and lost %3.2f%%!\n\n",
+			(unsigned long long)(nsamples + lost),
+			100.0 * (double)lost / (double)(nsamples + lost));
+	if (r->rs.lost_chunks)
+		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\n"
+			"Check IO/CPU overload!\n\n", (unsigned long long)r->rs.nr_records,
+			(unsigned long long)r->rs.lost_chunks);
+	if (nsamples && !rec.no_buildid && !rec.comp_level)
+		snprintf(samples, sizeof(samples), " (%llu samples)", (unsigned long long)nsamples);
+	fprintf(stderr, "[ pcl record: Captured and wrote %.3f MB %s%s%s",
+		(double)fin->data_end / 1024.0 / 1024.0,
+		rec.output, switched ? ".<timestamp>" : "", samples);
+	if (rec.comp_level && fin->written_bytes)
+		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
+			(double)fin->raw_bytes / 1024.0 / 1024.0,
+			(double)fin->raw_bytes / (double)fin->written_bytes);
+	fprintf(stderr, " ]\n");
+}
+
+static int run_record(int argc, const char **argv, const char **cmd_argv, int cmd_argc)
+{
+	struct run r;
+	struct cpu_map *cpus = NULL;
+	struct thread_map *threads = NULL;
+	struct record_finish fin = { 0 };
+	struct evsel *failed;
+	bool filter_failed;
+	int err, status = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.argc = argc;
+	r.argv = argv;
+	r.workload.pid = -1;
+	err = make_maps(&cpus, &threads);
+	if (err)
+		return 255;
+	if (cmd_argc) {
+		err = workload__prepare(&r.workload, cmd_argv);
+		if (err) {
+			fprintf(stderr, "Couldn't run the workload!\n");
+			goto out_maps;
+		}
+		r.have_workload = true;
+		if (target__none(&rec.opts.target)) {
+			thread_map__delete(threads);
+			threads = thread_map__new_pid(r.workload.pid);
+		}
+	}
+	/* After the fork: the child must not run our handlers before its exec. */
+	install_signals();
+	record__config(&rec.evlist, &rec.opts);
+	for (;;) {
+		err = record_session__open(&r.rs, &rec.evlist, cpus, threads, &rec.opts, &failed,
+					   &filter_failed);
+		/* Threads of -p/-u that ended since the map was made are dropped. */
+		if (err != -ESRCH || filter_failed ||
+		    !(rec.opts.target.pid || rec.opts.target.uid_str))
+			break;
+		record_session__close(&r.rs);
+		if (!drop_dead_threads(&threads))
+			break;
+	}
+	if (err) {
+		if (filter_failed)
+			fprintf(stderr, "failed to set filter \"%s\" on event %s with %d (%s)\n",
+				failed->filter, failed->name, -err, strerror(-err));
+		else
+			print_open_error(failed, err);
+		goto out_kill;
+	}
+	if (rec.verbose && r.rs.fallback_msg[0])
+		fprintf(stderr, "Warning:\n%s\n", r.rs.fallback_msg);
+	if (rec.verbose) {
+		evlist__for_each(&rec.evlist, e)
+			fprintf(stderr, "%s: opened on %d cpus x %d threads\n", e->name,
+				e->nr_cpus, e->nr_threads);
+	}
+	if (rec.switch_mode == SWITCH_NONE)
+		rotate_old(rec.output);
+	err = open_file(&r);
+	if (err)
+		goto out_kill;
+
+	err = record_loop(&r);
+	if (r.have_workload) {
+		if (!child_exited && !workload__poll_exit(&r.workload))
+			kill(r.workload.pid, SIGTERM);
+		workload__wait(&r.workload);
+		status = r.workload.status;
+		if (r.workload.exec_errno) {
+			fprintf(stderr, "Failed to collect '%s' for the '%s' workload: %s\n",
+				rec.evlist.first->name, cmd_argv[0], strerror(r.workload.exec_errno));
+			record_session__close(&r.rs);
+			err = -r.workload.exec_errno;
+			goto out_maps;
+		}
+	}
+	if (!rec.quiet && !err)
+		fprintf(stderr, "[ pcl record: Woken up %ld times to write data ]\n", r.wakeups);
+	/* Whatever the last drain left: samples written while stopping. */
+	if (!err && record_session__drain(&r.rs) < 0)
+		err = -EIO;
+	if (!err) {
+		if (rec.switch_mode != SWITCH_NONE)
+			err = switch_output(&r, true, &fin);
+		else
+			err = finish_file(&r, &fin);
+	}
+	if (!err)
+		print_summary(&r, &fin, rec.switch_mode != SWITCH_NONE);
+	record_session__close(&r.rs);
+	goto out_maps;
+
+out_kill:
+	if (r.have_workload)
+		workload__kill(&r.workload, SIGTERM);
+	record_session__close(&r.rs);
+out_maps:
+	workload__close(&r.workload);
+	thread_map__delete(threads);
+	cpu_map__delete(cpus);
+	if (err)
+		return err == -EINVAL ? 234 : 255;
+	if (r.have_workload && WIFSIGNALED(status)) {
+		fprintf(stderr, "%s\n", strsignal(WTERMSIG(status)));
+		return 128 + WTERMSIG(status);
+	}
+	if (r.have_workload && WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 0;
+}
+
+int cmd_record(int argc, const char **argv)
+{
+	int cmd_argc, ret;
+	const char **cmd_argv, **orig_argv;
+	enum target_conflict conflict;
+
+	memset(&rec, 0, sizeof(rec));
+	record_opts__init(&rec.opts);
+	evlist__init(&rec.evlist);
+	rec.output = "perf.data";
+	record_options = options;
+	done = child_exited = switch_requested = 0;
+
+	/* parse_options() reorders argv: keep the command line as typed for
+	 * the file's header. */
+	orig_argv = xcalloc((size_t)argc + 1, sizeof(*orig_argv));
+	memcpy(orig_argv, argv, (size_t)argc * sizeof(*argv));
+	cmd_argc = parse_options(argc, argv, options, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	cmd_argv = argv;
+	if (rec.quiet)
+		rec.verbose = 0;
+	/* No command and no target: the whole system until interrupted. */
+	if (!cmd_argc && target__none(&rec.opts.target))
+		rec.opts.target.system_wide = true;
+	conflict = target__validate(&rec.opts.target);
+	if (conflict != TARGET_OK && !rec.quiet)
+		fprintf(stderr, "Warning:\n%s\n", target__conflict_str(conflict));
+	if (rec.opts.target.uid_str && target__parse_uid(&rec.opts.target)) {
+		fprintf(stderr, "Error:\nInvalid User: %s\n", rec.opts.target.uid_str);
+		evlist__exit(&rec.evlist);
+		free(orig_argv);
+		return 255;
+	}
+	if (!strcmp(rec.output, "-")) {
+		fprintf(stderr, "Error:\npcl record cannot write to a pipe yet (-o -)\n");
+		evlist__exit(&rec.evlist);
+		free(orig_argv);
+		return 255;
+	}
+	ret = config_options();
+	if (ret) {
+		evlist__exit(&rec.evlist);
+		free(orig_argv);
+		return ret == -2 ? PARSE_OPT_USAGE_EXIT : ret == -EINVAL ? 234 : 255;
+	}
+	if (!rec.evlist.nr_entries && add_default_event()) {
+		fprintf(stderr, "Not enough memory for event selector list\n");
+		free(orig_argv);
+		return 255;
+	}
+	/* The command line that made the file goes into its header, argv[0]
+	 * included ("record"); cmd_argv points into the same array. */
+	ret = run_record(argc, orig_argv, cmd_argv, cmd_argc);
+	evlist__exit(&rec.evlist);
+	free(orig_argv);
+	return ret;
+}

@@ -1,0 +1,26 @@
+/* buildid-cache: adding DSOs to perf's build-id cache, so that a recording
+ * can be reported after the binaries changed or on another machine.
+ *
+ *   DIR/<path>/<hex>/elf            the binary (hard link, else a copy)
+ *   DIR/<path>/<hex>/debug          its separate debug info, when installed
+ *   DIR/[kernel.kallsyms]/<hex>/kallsyms   a copy of /proc/kallsyms
+ *   DIR/[vdso]/<hex>/vdso           the vDSO image
+ *   DIR/.build-id/<xx>/<rest>  ->   ../../<path>/<hex>
+ *
+ * DIR is $PERF_BUILDID_DIR or ~/.debug, as perf has it.
+ */
+#ifndef PCL_BUILDID_CACHE_H
+#define PCL_BUILDID_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The cache directory (caller frees). */
+char *build_id_cache__dir(void);
+
+/* Adds the DSO named as in the BUILD_ID feature ("/usr/lib/libc.so.6",
+ * "[kernel.kallsyms]", "[vdso]").  An entry already there is left alone.
+ * Returns 0, or -errno. */
+int build_id_cache__add(const char *dir, const char *name, const uint8_t *id, int size);
+
+#endif

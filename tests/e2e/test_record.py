@@ -1,0 +1,458 @@
+"""`pcl record` against perf 6.1: perf must read pcl's files without a single
+warning and see in them what it sees in its own recordings of the same
+workload (hot functions, call chains, tracepoint fields, attrs)."""
+import os
+import re
+import shutil
+import signal
+import stat as st
+import struct
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+from conftest import PCL, PERF, fixture, pcl, perf
+
+WARN = re.compile(r"warning|error|failed|unexpected|invalid|bogus", re.I)
+
+
+@pytest.fixture
+def tmp(tmp_path):
+    return tmp_path
+
+
+def record(tmp, *args, name="pcl.data", check=True, **kw):
+    out = str(tmp / name)
+    r = pcl("record", "-o", out, *args, **kw)
+    if check:
+        assert r.returncode == 0, r.stderr
+    return out, r
+
+
+def perf_clean(*args):
+    """Runs perf; its stderr must carry no warning of any kind."""
+    r = perf(*args)
+    assert r.returncode == 0, r.stderr
+    assert not WARN.search(r.stderr), r.stderr
+    return r.stdout
+
+
+def evlist(path):
+    return perf_clean("evlist", "-v", "-i", path)
+
+
+def report(path, *args):
+    return perf_clean("report", "--stdio", "-i", path, *args)
+
+
+def burner(ms=300):
+    return [fixture("burner"), str(ms)]
+
+
+# --- perf reads pcl files ------------------------------------------------
+
+def test_pcl_script_matches_perf_script_on_pcl_files(tmp):
+    for args in (["-g"], ["-z"], ["-e", "sched:sched_switch", "-a"]):
+        path, _ = record(tmp, *args, "--", *burner(100))
+        ours = pcl("script", "-i", path)
+        assert ours.returncode == 0, ours.stderr
+        assert ours.stdout == perf_clean("script", "-i", path), args
+
+
+def test_perf_reads_pcl_file_without_warnings(tmp):
+    path, r = record(tmp, "--", *burner())
+    assert re.search(r"\[ pcl record: Woken up \d+ times to write data \]", r.stderr)
+    assert re.search(r"\[ pcl record: Captured and wrote [\d.]+ MB .*pcl\.data "
+                     r"\(\d+ samples\) \]", r.stderr)
+    out = report(path)
+    for sym in ("leaf_spin", "leaf_math"):
+        assert sym in out
+    assert "burner" in out
+    script = perf_clean("script", "-i", path)
+    assert "leaf_spin" in script
+    header = perf_clean("report", "--header-only", "-I", "-i", path)
+    for key in ("hostname", "os release", "arch", "nrcpus online", "cpudesc", "cpuid",
+                "total memory", "cmdline", "sibling sockets", "node0", "pmu mappings",
+                "CPU cache info", "time of first sample", "memory nodes"):
+        assert f"# {key}" in header, key
+    assert "missing features: TRACING_DATA BRANCH_STACK GROUP_DESC AUXTRACE STAT " \
+           "CLOCKID DIR_FORMAT COMPRESSED CPU_PMU_CAPS CLOCK_DATA HYBRID_TOPOLOGY" in header
+    evlist(path)
+
+
+def test_header_features_match_perfs(tmp):
+    """The same feature sections as perf's own file, with the same host facts."""
+    ours, _ = record(tmp, "--", *burner(50))
+    theirs = str(tmp / "perf.data")
+    perf("record", "-o", theirs, "--", *burner(50))
+    skip = re.compile(r"captured on|data size|feat offset|cmdline|perf version|"
+                      r"event :|free =|time of|duration|data offset")
+
+    def facts(p):
+        return [l for l in perf_clean("report", "--header-only", "-I", "-i", p).splitlines()
+                if not skip.search(l)]
+    assert facts(ours) == facts(theirs)
+
+
+ATTR_CASES = [
+    [], ["-g"], ["--call-graph", "dwarf"], ["--call-graph", "dwarf,4096"], ["-c", "10000"],
+    ["-F", "999"], ["-d"], ["-R"], ["-i"], ["-a"], ["-C", "0"],
+    ["-e", "{cpu-clock,task-clock}"], ["-e", "cpu-clock,page-faults"],
+    ["-e", "sched:sched_switch"], ["-e", "sched:sched_switch", "-g"], ["-e", "cycles:u"],
+    ["-D", "10"], ["-k", "mono"], ["-e", "cpu-clock/period=12345/"],
+]
+
+
+@pytest.mark.parametrize("args", ATTR_CASES, ids=lambda a: " ".join(a) or "default")
+def test_attrs_match_perf(tmp, args):
+    ours, _ = record(tmp, *args, "--", *burner(20))
+    theirs = str(tmp / "perf.data")
+    r = perf("record", "-o", theirs, *args, "--", *burner(20))
+    assert r.returncode == 0, r.stderr
+    assert evlist(ours) == evlist(theirs)
+
+
+def test_build_ids_of_hit_dsos(tmp):
+    path, _ = record(tmp, "--", *burner(200))
+    out = perf_clean("buildid-list", "-i", path)
+    names = [l.split()[1] for l in out.splitlines()]
+    assert any(n.endswith("/burner") for n in names)
+    assert any("libm.so" in n for n in names)
+    ids = [l.split()[0] for l in out.splitlines()]
+    assert all(re.fullmatch(r"[0-9a-f]{40}", i) for i in ids)
+
+
+def test_no_buildid(tmp):
+    path, r = record(tmp, "-B", "--", *burner(50))
+    assert "samples)" not in r.stderr        # perf counts samples only with build ids
+    header = perf_clean("report", "--header-only", "-i", path)
+    assert re.search(r"missing features: .*\bBUILD_ID\b", header)
+    # perf then lists the DSOs hit without ids
+    assert not re.search(r"^[0-9a-f]{40} ", perf_clean("buildid-list", "-i", path), re.M)
+
+
+# --- call chains ---------------------------------------------------------
+
+def chain_below(report_text, leaf):
+    """The callers listed under the first call graph of `leaf`."""
+    lines = report_text.splitlines()
+    for i, l in enumerate(lines):
+        if l.rstrip().endswith(leaf) and "%" in l:
+            return [x.strip(" |-") for x in lines[i + 1:i + 40]]
+    return []
+
+
+def test_fp_call_chains(tmp):
+    path, _ = record(tmp, "-g", "--", *burner())
+    out = report(path, "--no-children")
+    chain = " ".join(chain_below(out, "leaf_spin"))
+    assert re.search(r"leaf_spin\s+level\s+level.*middle\s+outer\s+main", chain, re.S), chain
+
+
+def test_dwarf_call_chains(tmp):
+    path, _ = record(tmp, "--call-graph", "dwarf", "--", *burner())
+    assert "REGS_USER|STACK_USER" in evlist(path)
+    out = report(path, "--no-children")
+    chain = " ".join(chain_below(out, "__sin_fma"))
+    # libm has no frame pointers: only the DWARF unwind finds leaf_math here.
+    assert re.search(r"leaf_math\s+level.*middle\s+outer\s+main", chain, re.S), chain
+
+
+# --- tracepoints and filters ---------------------------------------------
+
+def test_tracepoint_fields_in_perf_script(tmp):
+    path, _ = record(tmp, "-e", "sched:sched_switch", "-a", "--", "sleep", "0.2")
+    out = perf_clean("script", "-i", path)
+    assert "sched:sched_switch:" in out
+    assert re.search(r"prev_comm=\S+ prev_pid=\d+ .* ==> next_comm=", out)
+    assert "TRACING_DATA" not in perf_clean("report", "--header-only", "-i", path)
+
+
+def test_filter_records_only_matching_events(tmp):
+    cat = ["cat", "/etc/hostname"]
+    allp, _ = record(tmp, "-e", "syscalls:sys_enter_openat", "--", *cat, name="all.data")
+    flt, _ = record(tmp, "-e", "syscalls:sys_enter_openat", "--filter", "flags == 0",
+                    "--", *cat, name="flt.data")
+    every = perf_clean("script", "-i", allp).splitlines()
+    kept = perf_clean("script", "-i", flt).splitlines()
+    assert kept and all("flags: 0x00000000" in l for l in kept)
+    assert any("flags: 0x00000000" not in l for l in every)     # the filter removed some
+    assert len(kept) < len(every)
+
+
+def test_filter_needs_a_tracepoint():
+    r = pcl("record", "-e", "cpu-clock", "--filter", "x == 1", "true")
+    assert r.returncode == 129
+    assert "filter" in r.stderr
+
+
+# --- targets -------------------------------------------------------------
+
+def test_system_wide(tmp):
+    path, _ = record(tmp, "-a", "--", "sleep", "0.3")
+    assert "IDENTIFIER" in evlist(path) and "dummy:HG" in evlist(path)
+    out = report(path, "--sort", "comm")
+    assert "sleep" in out or "swapper" in out
+
+
+def test_no_command_is_system_wide_until_interrupted(tmp):
+    out = str(tmp / "sw.data")
+    p = subprocess.Popen([PCL, "record", "-o", out], stderr=subprocess.PIPE, text=True)
+    time.sleep(1)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert "Captured and wrote" in err
+    assert "CPU" in evlist(out)
+
+
+def spawn_burner(ms=8000):
+    p = subprocess.Popen(burner(ms))
+    time.sleep(0.3)
+    return p
+
+
+@pytest.mark.parametrize("opt", ["-p", "-t"])
+def test_attach_to_running_process(tmp, opt):
+    b = spawn_burner()
+    try:
+        path, _ = record(tmp, opt, str(b.pid), "-g", "--", "sleep", "0.5")
+    finally:
+        b.kill()
+        b.wait()
+    out = report(path, "--sort", "comm,pid")
+    assert f"burner" in out and str(b.pid) in out
+    script = perf_clean("script", "-i", path, "-F", "pid")
+    assert {int(x) for x in script.split()} == {b.pid}
+    assert "leaf_spin" in report(path)
+
+
+def test_cpu_list(tmp):
+    path, _ = record(tmp, "-C", "0", "--", *burner(200))
+    cpus = set(perf_clean("script", "-i", path, "-F", "cpu").split())
+    assert cpus == {"[000]"}
+
+
+def test_count_vs_frequency(tmp):
+    cpath, _ = record(tmp, "-c", "100000", "--", *burner(100), name="c.data")
+    periods = set(perf_clean("script", "-i", cpath, "-F", "period").split())
+    assert periods == {"100000"}
+    fpath, _ = record(tmp, "-F", "1000", "--", *burner(100), name="f.data")
+    assert "sample_freq }: 1000" in evlist(fpath)
+    r = pcl("record", "-c", "5", "-F", "100", "-o", str(tmp / "x.data"), "true")
+    assert r.returncode != 0
+    assert "cannot set frequency and period at the same time" in r.stderr
+
+
+def test_frequency_above_the_kernel_limit(tmp):
+    limit = int(open("/proc/sys/kernel/perf_event_max_sample_rate").read())
+    r = pcl("record", "-F", str(limit * 2), "-o", str(tmp / "x.data"), "true")
+    assert r.returncode == 0
+    assert f"Maximum frequency rate ({limit} Hz) exceeded, throttling" in r.stderr
+    assert f"sample_freq }}: {limit}," in evlist(str(tmp / "x.data"))
+    r = pcl("record", "--strict-freq", "-F", str(limit * 2), "-o", str(tmp / "y.data"), "true")
+    assert r.returncode != 0
+    assert "perf_event_max_sample_rate" in r.stderr
+
+
+def test_group(tmp):
+    path, _ = record(tmp, "-e", "{cpu-clock,task-clock}", "--", *burner(100))
+    header = perf_clean("report", "--header-only", "-I", "-i", path)
+    assert "# group: {cpu-clock,task-clock}" in header
+    out = report(path, "--group")
+    assert "cpu-clock" in out and "task-clock" in out
+
+
+def test_threads_are_followed(tmp):
+    path, _ = record(tmp, "--", fixture("threads"))
+    tids = set(perf_clean("script", "-i", path, "-F", "tid").split())
+    assert len(tids) >= 3
+
+
+# --- output --------------------------------------------------------------
+
+def test_compression(tmp):
+    path, r = record(tmp, "-z", "--", *burner(200))
+    assert re.search(r"compressed \(original [\d.]+ MB, ratio is [\d.]+\)", r.stderr)
+    header = perf_clean("report", "--header-only", "-i", path)
+    assert "# compressed : Zstd, level = 1" in header
+    assert "leaf_spin" in report(path)
+    # The data really is made of COMPRESSED records.
+    raw = open(path, "rb").read()
+    off, size = struct.unpack_from("<QQ", raw, 0x28)
+    types = set()
+    p = off
+    while p < off + size:
+        t, _, s = struct.unpack_from("<IHH", raw, p)
+        types.add(t)
+        p += s
+    assert 81 in types and 9 not in types
+
+
+def test_old_file_is_kept_and_mode_is_private(tmp, monkeypatch):
+    monkeypatch.chdir(tmp)
+    for _ in range(2):
+        r = pcl("record", "-q", "--", *burner(30))
+        assert r.returncode == 0 and r.stderr == ""
+    assert os.path.exists("perf.data") and os.path.exists("perf.data.old")
+    for f in ("perf.data", "perf.data.old"):
+        assert st.S_IMODE(os.stat(f).st_mode) == 0o600
+    os.chmod("perf.data", 0o644)
+    pcl("record", "-q", "--", *burner(30))
+    assert st.S_IMODE(os.stat("perf.data").st_mode) == 0o600
+
+
+def test_switch_output_on_signal(tmp):
+    out = str(tmp / "sw.data")
+    p = subprocess.Popen([PCL, "record", "--switch-output", "-o", out, "--", *burner(2500)],
+                         stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    p.send_signal(signal.SIGUSR2)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert "[ pcl record: dump data: Woken up" in err
+    files = sorted(f for f in os.listdir(tmp) if re.fullmatch(r"sw\.data\.\d{16}", f))
+    assert len(files) == 2, (files, err)
+    assert not os.path.exists(out)
+    for f in files:
+        assert f"[ pcl record: Dump {tmp / f} ]" in err
+        report(str(tmp / f))
+
+
+def test_switch_output_by_size(tmp):
+    out = str(tmp / "sz.data")
+    r = pcl("record", "--switch-output=20K", "-o", out, "--", *burner(600))
+    assert r.returncode == 0, r.stderr
+    files = [f for f in os.listdir(tmp) if f.startswith("sz.data.")]
+    assert len(files) >= 2
+    for f in files:
+        evlist(str(tmp / f))
+
+
+def test_max_size_stops_the_session(tmp):
+    out = str(tmp / "m.data")
+    r = pcl("record", "--max-size=40K", "-m", "4", "-o", out, "--", *burner(5000), timeout=60)
+    assert "perf size limit reached" in r.stderr
+    assert os.path.getsize(out) < 200 * 1024
+    report(out)
+
+
+def test_killed_recording_keeps_whole_records(tmp):
+    out = str(tmp / "k.data")
+    p = subprocess.Popen([PCL, "record", "-m", "1", "-o", out, "--", *burner(5000)],
+                         stderr=subprocess.DEVNULL)
+    time.sleep(1.5)
+    p.kill()
+    p.wait()
+    subprocess.run(["pkill", "-f", "burner 5000"])
+    raw = open(out, "rb").read()
+    assert raw[:8] == b"PERFILE2"
+    off, size = struct.unpack_from("<QQ", raw, 0x28)
+    assert size == 0                       # never finished: the reader walks to EOF
+    p, n, types = off, 0, set()
+    while p + 8 <= len(raw):
+        t, _, s = struct.unpack_from("<IHH", raw, p)
+        assert s >= 8
+        if p + s > len(raw):
+            break                          # a torn last record at most
+        types.add(t)
+        p, n = p + s, n + 1
+    assert len(raw) - p < 65536
+    assert 82 in types and 9 in types      # FINISHED_INIT and samples made it
+    # pcl's reader walks such a file to its end
+    r = pcl("script", "-i", out)
+    assert r.returncode == 0 and "burner" in r.stdout
+    assert "data size in the header is 0" in r.stderr
+
+
+# --- exit status and errors ------------------------------------------------
+
+def test_workload_exit_status_is_passed_on(tmp):
+    _, r = record(tmp, "--", "sh", "-c", "exit 3", check=False)
+    assert r.returncode == 3
+    _, r = record(tmp, "--", "sh", "-c", "kill -TERM $$", check=False)
+    assert r.returncode == 128 + signal.SIGTERM
+    assert "Terminated" in r.stderr
+
+
+def test_workload_not_found(tmp):
+    _, r = record(tmp, "--", "/nonexistent/cmd", check=False)
+    assert r.returncode == 255
+    assert "Failed to collect 'cpu-clock:ppp' for the '/nonexistent/cmd' workload: " \
+           "No such file or directory" in r.stderr
+    assert "Woken up" not in r.stderr
+
+
+def test_bad_event(tmp):
+    _, r = record(tmp, "-e", "nosuchevent", "true", check=False)
+    assert r.returncode == 129
+    assert "event syntax error: 'nosuchevent'" in r.stderr
+
+
+def test_pid_gone(tmp):
+    _, r = record(tmp, "-p", "999999999", "sleep", "0.1", check=False)
+    assert r.returncode != 0
+    assert "Couldn't create thread/CPU maps: No such process" in r.stderr
+    # a thread that vanished between the map and the open: perf's syscall message
+    _, r = record(tmp, "-t", "999999999", "sleep", "0.1", check=False)
+    assert r.returncode != 0
+    assert "No such process" in r.stderr
+
+
+def test_bad_call_graph(tmp):
+    _, r = record(tmp, "--call-graph", "dwarf,70000", "true", check=False)
+    assert r.returncode == 129
+    assert "callchain: Incorrect stack dump size (max 65528): 70000" in r.stderr
+
+
+def test_paranoid_user_falls_back_to_user_space(tmp):
+    if os.geteuid() != 0 or int(open("/proc/sys/kernel/perf_event_paranoid").read()) < 2:
+        pytest.skip("needs root to drop privileges and perf_event_paranoid >= 2")
+    d = tempfile.mkdtemp()      # pytest's own tmp dirs are private to root
+    os.chmod(d, 0o777)
+    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    out = os.path.join(d, "u.data")
+    r = subprocess.run(drop + [PCL, "record", "-o", out, "--", *burner(50)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "cpu-clock:uhppp" in perf("evlist", "-f", "-i", out).stdout
+    r = subprocess.run(drop + [PCL, "record", "-a", "-o", out + "2", "true"],
+                       capture_output=True, text=True)
+    shutil.rmtree(d)
+    assert r.returncode == 255
+    assert "perf_event_paranoid setting is" in r.stderr
+
+
+def test_disk_full(tmp):
+    mnt = tmp / "small"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)]).returncode:
+        pytest.skip("cannot mount a small tmpfs")
+    try:
+        r = pcl("record", "-F", "4000", "-o", str(mnt / "f.data"), "--", *burner(3000))
+        assert r.returncode != 0
+        assert "No space left on device" in r.stderr
+    finally:
+        subprocess.run(["umount", str(mnt)])
+
+
+def test_buildid_cache(tmp):
+    """The DSOs hit land in ~/.debug as perf lays it out; -N leaves it alone."""
+    env = dict(os.environ, HOME=str(tmp))
+    out = str(tmp / "c.data")
+    r = pcl("record", "-q", "-o", out, "--", *burner(100), env=env)
+    assert r.returncode == 0, r.stderr
+    listed = set(perf("buildid-cache", "-l", env=env).stdout.splitlines())
+    ids = perf_clean("buildid-list", "-i", out)
+    # perf's listing leaves out the vDSO, which is cached all the same
+    hit = {l for l in ids.splitlines() if not l.endswith("[vdso]")}
+    assert hit and listed >= hit
+    assert os.path.isfile(tmp / ".debug" / "[kernel.kallsyms]" /
+                          ids.split()[0] / "kallsyms")
+    home2 = tmp / "other"
+    home2.mkdir()
+    env["HOME"] = str(home2)
+    r = pcl("record", "-q", "-N", "-o", out, "--", *burner(50), env=env)
+    assert r.returncode == 0 and not (home2 / ".debug").exists()

@@ -1,0 +1,241 @@
+/* Unit tests for core/record: attrs configured as perf record configures
+ * them, --call-graph parsing, fallbacks, and a live session that samples
+ * this very process into a file. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/evlist.h"
+#include "core/parse-events.h"
+#include "core/record.h"
+
+static struct evlist el;
+static struct record_opts opts;
+
+static int setup(void **state)
+{
+	evlist__init(&el);
+	record_opts__init(&opts);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	evlist__exit(&el);
+	return 0;
+}
+
+static void parse(const char *str)
+{
+	struct parse_events_error err = { .idx = -1 };
+
+	assert_int_equal(parse_events(&el, str, &err), 0);
+	parse_events_error__exit(&err);
+}
+
+static void defaults_for_a_workload(void **state)
+{
+	struct perf_event_attr *a;
+
+	parse("cpu-clock");
+	record__config(&el, &opts);
+	assert_int_equal(el.nr_entries, 1);
+	a = &el.first->attr;
+	assert_int_equal(a->sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					  PERF_SAMPLE_PERIOD);
+	assert_int_equal(a->read_format, PERF_FORMAT_ID | PERF_FORMAT_LOST);
+	assert_true(a->freq);
+	assert_int_equal(a->sample_freq, 4000);
+	assert_true(a->disabled && a->inherit && a->enable_on_exec && a->sample_id_all);
+	/* The only event tracks the side-band records. */
+	assert_true(a->mmap && a->mmap2 && a->comm && a->comm_exec && a->task);
+	assert_true(a->ksymbol && a->bpf_event);
+	assert_false(a->mmap_data);
+}
+
+static void period_instead_of_frequency(void **state)
+{
+	parse("cpu-clock");
+	opts.freq = 0;
+	opts.interval = 10000;
+	opts.user_interval = true;
+	record__config(&el, &opts);
+	assert_false(el.first->attr.freq);
+	assert_int_equal(el.first->attr.sample_period, 10000);
+	assert_false(el.first->attr.sample_type & PERF_SAMPLE_PERIOD);
+}
+
+static void tracepoints_keep_their_period(void **state)
+{
+	parse("sched:sched_switch");
+	record__config(&el, &opts);
+	assert_false(el.first->attr.freq);
+	assert_int_equal(el.first->attr.sample_period, 1);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_RAW);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_CPU);
+}
+
+static void system_wide_adds_a_dummy(void **state)
+{
+	struct evsel *dummy;
+
+	parse("cpu-clock");
+	opts.target.system_wide = true;
+	record__config(&el, &opts);
+	assert_int_equal(el.nr_entries, 2);
+	dummy = el.last;
+	assert_string_equal(dummy->name, "dummy:HG");
+	assert_int_equal(dummy->attr.config, PERF_COUNT_SW_DUMMY);
+	/* The dummy tracks from the start; the sampler waits to be enabled. */
+	assert_true(dummy->attr.mmap && dummy->attr.comm && !dummy->attr.disabled);
+	assert_false(el.first->attr.mmap || el.first->attr.enable_on_exec);
+	assert_true(el.first->attr.disabled);
+	/* Different sample types: samples carry IDENTIFIER. */
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_IDENTIFIER);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_CPU);
+	assert_false(dummy->attr.sample_type & PERF_SAMPLE_PERIOD);
+	assert_true(dummy->attr.sample_type & PERF_SAMPLE_IDENTIFIER);
+}
+
+static void delay_enables_the_dummy_at_exec(void **state)
+{
+	parse("cpu-clock");
+	opts.target.initial_delay = 10;
+	record__config(&el, &opts);
+	assert_int_equal(el.nr_entries, 2);
+	assert_true(el.last->attr.enable_on_exec && el.last->attr.disabled);
+	assert_false(el.first->attr.enable_on_exec);
+}
+
+static void groups_and_same_types(void **state)
+{
+	parse("{cpu-clock,task-clock},page-faults");
+	record__config(&el, &opts);
+	/* Same sample_type everywhere: ID, not IDENTIFIER. */
+	evlist__for_each(&el, e) {
+		assert_true(e->attr.sample_type & PERF_SAMPLE_ID);
+		assert_false(e->attr.sample_type & PERF_SAMPLE_IDENTIFIER);
+	}
+	/* A group member neither starts disabled nor tracks. */
+	assert_false(el.first->next->attr.disabled);
+	assert_false(el.first->next->attr.enable_on_exec);
+	assert_false(el.first->next->attr.mmap);
+	assert_true(el.last->attr.disabled);
+}
+
+static void callgraph_modes(void **state)
+{
+	char buf[128];
+	const char *msg;
+
+	assert_int_equal(record_opts__parse_callgraph(&opts, "fp", buf, sizeof(buf), &msg), 0);
+	assert_int_equal(opts.call_graph, CALLGRAPH_FP);
+	assert_int_equal(record_opts__parse_callgraph(&opts, "dwarf", buf, sizeof(buf), &msg), 0);
+	assert_int_equal(opts.stack_size, 8192);
+	assert_true(opts.sample_address);
+	assert_int_equal(record_opts__parse_callgraph(&opts, "dwarf,4001", buf, sizeof(buf), &msg), 0);
+	assert_int_equal(opts.stack_size, 4008);	/* rounded up to 8 */
+	assert_int_equal(record_opts__parse_callgraph(&opts, "dwarf,70000", buf, sizeof(buf), &msg), -1);
+	assert_string_equal(msg, "callchain: Incorrect stack dump size (max 65528): 70000");
+	assert_int_equal(record_opts__parse_callgraph(&opts, "bogus", buf, sizeof(buf), &msg), -1);
+	assert_string_equal(msg, "callchain: Unknown --call-graph option value: bogus");
+	assert_int_equal(record_opts__parse_callgraph(&opts, "fp,12", buf, sizeof(buf), &msg), -1);
+
+	assert_int_equal(record_opts__parse_callgraph(&opts, "dwarf,1024", buf, sizeof(buf), &msg), 0);
+	parse("cpu-clock");
+	record__config(&el, &opts);
+	assert_int_equal(el.first->attr.sample_stack_user, 1024);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_REGS_USER);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_STACK_USER);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+	assert_true(el.first->attr.exclude_callchain_user);
+	assert_true(el.first->attr.mmap_data);
+	assert_int_equal(el.first->attr.sample_regs_user, 0xff0fff);
+}
+
+static void cycles_falls_back_to_cpu_clock(void **state)
+{
+	parse("cycles:P");
+	char msg[256] = "";
+
+	assert_false(record__fallback(el.first, EACCES + 1000, msg, sizeof(msg)));
+	assert_true(record__fallback(el.first, ENOENT, msg, sizeof(msg)));
+	assert_string_equal(msg, "The cycles:P event is not supported, trying to fall back to cpu-clock-ticks");
+	assert_int_equal(el.first->attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(el.first->attr.config, PERF_COUNT_SW_CPU_CLOCK);
+	/* Not a cycles event any more: no second fallback. */
+	assert_false(record__fallback(el.first, ENOENT, msg, sizeof(msg)));
+}
+
+static void live_session_samples_itself(void **state)
+{
+	struct record_session rs;
+	struct cpu_map *cpus = cpu_map__new_online();
+	struct thread_map *threads = thread_map__new_pid(getpid());
+	struct evsel *failed;
+	bool filter_failed;
+	char path[] = "/tmp/pcl-record-XXXXXX";
+	struct record_finish fin = { .version = "test" };
+	const char *argv[] = { "record" };
+	volatile unsigned long spin = 0;
+	int fd = mkstemp(path);
+	long n = 0;
+
+	assert_true(fd >= 0);
+	close(fd);
+	parse("task-clock");
+	opts.freq = 1000;
+	opts.target.pid = "self";	/* a task target: events enabled by hand */
+	record__config(&el, &opts);
+	if (record_session__open(&rs, &el, cpus, threads, &opts, &failed, &filter_failed)) {
+		record_session__close(&rs);
+		cpu_map__delete(cpus);
+		thread_map__delete(threads);
+		unlink(path);
+		skip();
+	}
+	assert_int_equal(rs.nr_rbs, (size_t)cpus->nr);
+	assert_int_equal(record_session__create_file(&rs, path, 0, true, -1), 0);
+	evlist__enable(&el);
+	for (int i = 0; i < 50 && rs.samples < 20; i++) {
+		for (unsigned long j = 0; j < 2000000; j++)
+			spin += j;
+		n = record_session__drain(&rs);
+		assert_true(n >= 0);
+	}
+	evlist__disable(&el);
+	record_session__drain(&rs);
+	assert_true(rs.samples > 0);
+	assert_true(rs.last_time >= rs.first_time);
+	fin.argc = 1;
+	fin.argv = argv;
+	assert_int_equal(record_session__finish_file(&rs, &fin), 0);
+	assert_true(fin.data_end > fin.written_bytes);
+	record_session__close(&rs);
+	cpu_map__delete(cpus);
+	thread_map__delete(threads);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(defaults_for_a_workload, setup, teardown),
+		cmocka_unit_test_setup_teardown(period_instead_of_frequency, setup, teardown),
+		cmocka_unit_test_setup_teardown(tracepoints_keep_their_period, setup, teardown),
+		cmocka_unit_test_setup_teardown(system_wide_adds_a_dummy, setup, teardown),
+		cmocka_unit_test_setup_teardown(delay_enables_the_dummy_at_exec, setup, teardown),
+		cmocka_unit_test_setup_teardown(groups_and_same_types, setup, teardown),
+		cmocka_unit_test_setup_teardown(callgraph_modes, setup, teardown),
+		cmocka_unit_test_setup_teardown(cycles_falls_back_to_cpu_clock, setup, teardown),
+		cmocka_unit_test_setup_teardown(live_session_samples_itself, setup, teardown),
+	};
+	return cmocka_run_group_tests_name("record", tests, NULL, NULL);
+}
