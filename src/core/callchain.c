@@ -105,6 +105,21 @@ int callchain_param__parse(struct callchain_param *p, const char *arg, bool *use
 
 /* --- frames ------------------------------------------------------------- */
 
+#define STACK_SLOTS 4096	/* resolved stacks kept (see callchain_cursor__resolve) */
+
+struct cc_stack {
+	uint32_t generation;		/* 0: empty */
+	const struct thread *thread;
+	uint64_t hash;
+	uint64_t *ips;
+	uint32_t nr_ips;
+	const struct cc_frame **frames;
+	uint32_t nr_frames;
+	struct symbol *parent;
+	bool has_user, broken;
+};
+
+
 struct cc_ip_slot {
 	const void *space;	/* thread, or NULL for the kernel */
 	uint64_t ip;
@@ -131,6 +146,11 @@ void cc_resolver__init(struct cc_resolver *r, struct machine *m,
 
 void cc_resolver__exit(struct cc_resolver *r)
 {
+	for (size_t i = 0; r->stacks && i < STACK_SLOTS; i++) {
+		free(r->stacks[i].ips);
+		free(r->stacks[i].frames);
+	}
+	free(r->stacks);
 	free(r->ips);
 	free(r->frames);
 	free(r->ranks);
@@ -536,12 +556,86 @@ static void check_bottom(struct callchain_cursor *c, bool callee)
 	c->broken = bottom && !is_stack_bottom(bottom->sym);
 }
 
+/*
+ * Resolved frame-pointer stacks, by thread and addresses: profiles repeat
+ * the same few stacks, and this spares resolving them frame by frame.
+ * (DWARF stacks depend on the stack copy too and are not cached.)
+ */
+
+static uint64_t stack_hash(const struct thread *t, const uint64_t *ips, uint64_t nr)
+{
+	uint64_t h = mix64((uintptr_t)t ^ nr);
+
+	for (uint64_t i = 0; i < nr; i++)
+		h = (h ^ ips[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static struct cc_stack *stack_slot(struct cc_resolver *r, const struct thread *t,
+				   const struct perf_sample *sample, uint64_t *hash)
+{
+	if (!r->stacks)
+		r->stacks = xcalloc(STACK_SLOTS, sizeof(*r->stacks));
+	*hash = stack_hash(t, sample->callchain, sample->callchain_nr);
+	return &r->stacks[*hash % STACK_SLOTS];
+}
+
+static bool stack_hit(const struct cc_resolver *r, const struct cc_stack *st,
+		      const struct thread *t, uint64_t hash, const struct perf_sample *sample)
+{
+	return st->generation == r->generation && st->hash == hash && st->thread == t &&
+	       st->nr_ips == sample->callchain_nr &&
+	       (!st->nr_ips || !memcmp(st->ips, sample->callchain, st->nr_ips * sizeof(*st->ips)));
+}
+
+static void stack_store(struct cc_resolver *r, struct cc_stack *st, const struct thread *t,
+			uint64_t hash, const struct perf_sample *sample,
+			const struct callchain_cursor *c)
+{
+	free(st->ips);
+	free(st->frames);
+	st->generation = r->generation;
+	st->thread = t;
+	st->hash = hash;
+	st->nr_ips = (uint32_t)sample->callchain_nr;
+	st->ips = xmalloc((st->nr_ips ? st->nr_ips : 1) * sizeof(*st->ips));
+	if (st->nr_ips)
+		memcpy(st->ips, sample->callchain, st->nr_ips * sizeof(*st->ips));
+	st->nr_frames = c->nr;
+	st->frames = xmalloc((c->nr ? c->nr : 1) * sizeof(*st->frames));
+	if (c->nr)
+		memcpy(st->frames, c->frames, c->nr * sizeof(*c->frames));
+	st->parent = c->parent;
+	st->has_user = c->has_user;
+	st->broken = c->broken;
+}
+
 void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r,
 			       struct thread *thread, const struct perf_event_attr *attr,
 			       const struct perf_sample *sample)
 {
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	struct cc_stack *st = NULL;
+	uint64_t hash = 0;
+
 	c->nr = 0;
 	c->parent = NULL;
+	if ((attr->sample_type & dwarf) != dwarf && sample->callchain) {
+		st = stack_slot(r, thread, sample, &hash);
+		if (stack_hit(r, st, thread, hash, sample)) {
+			while (c->alloc < st->nr_frames) {
+				c->alloc = c->alloc ? c->alloc * 2 : 64;
+				c->frames = xrealloc(c->frames, c->alloc * sizeof(*c->frames));
+			}
+			if (st->nr_frames)
+				memcpy(c->frames, st->frames, st->nr_frames * sizeof(*c->frames));
+			c->nr = st->nr_frames;
+			c->parent = st->parent;
+			c->has_user = st->has_user;
+			c->broken = st->broken;
+			return;
+		}
+	}
 	if (r->param->order == ORDER_CALLEE) {
 		add_sample_chain(c, r, thread, sample);
 		add_unwound(c, r, thread, attr, sample);
@@ -550,6 +644,8 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 		add_sample_chain(c, r, thread, sample);
 	}
 	check_bottom(c, r->param->order == ORDER_CALLEE);
+	if (st)
+		stack_store(r, st, thread, hash, sample, c);
 }
 
 /* --- the trie ----------------------------------------------------------- */
@@ -780,16 +876,21 @@ static int sibling_key_cmp(const void *pa, const void *pb)
 	return key_order(a->frame, b->frame);
 }
 
-/* Post order, siblings in input order: perf's insertion order. */
+/* Post order, siblings in input order: perf's insertion order.  A subtree
+ * below min_hit in total holds no node to keep. */
 static void flat_walk(const struct callchain_node *n, struct flat_list *l)
 {
-	const struct callchain_node **kids;
-	uint32_t nr = 0;
+	if (n->frame && callchain_node__cumul_hits(n) < l->min_hit)
+		return;
+	if (n->nr_children == 1) {
+		flat_walk(n->child, l);
+	} else if (n->nr_children > 1) {
+		const struct callchain_node **kids = xmalloc(n->nr_children * sizeof(*kids));
+		uint32_t nr = 0;
 
-	if (n->nr_children) {
-		kids = xmalloc(n->nr_children * sizeof(*kids));
 		for (const struct callchain_node *c = n->child; c; c = c->sibling)
-			kids[nr++] = c;
+			if (callchain_node__cumul_hits(c) >= l->min_hit)
+				kids[nr++] = c;
 		if (nr > 1)
 			qsort(kids, nr, sizeof(*kids), sibling_key_cmp);
 		for (uint32_t i = 0; i < nr; i++)

@@ -79,6 +79,7 @@ struct cc_resolver {
 	struct cc_dso_rank *ranks;
 	size_t ranks_cap, ranks_used;
 	uint32_t generation;		/* bumped when address spaces change */
+	struct cc_stack *stacks;	/* resolved stacks by addresses */
 	/* scratch for DWARF unwinding */
 	struct callchain_frame *unwound;
 	int unwound_cap;
