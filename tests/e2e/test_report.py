@@ -32,10 +32,11 @@ def unified(a, b):
 
 @functools.lru_cache(maxsize=None)
 def unwinding_differs(path):
-    """Whether perf's and pcl's DWARF-unwound stacks of path differ: perf's
-    libdw unwinder ends some stacks with a frame at address -1 and now and
-    then stops a frame early or late where pcl's does not (known deviation,
-    issue 4).  Checked on the frame addresses alone, so that a report
+    """Whether perf's and pcl's DWARF-unwound stacks of path differ.  Debian's
+    perf 6.1 unwinds with libunwind, pcl with libdw: libunwind ends a stack
+    whose return address lies beyond the saved stack with a frame at -1 and
+    falls back to frame pointers where the CFI cannot be followed, so now
+    and then a stack ends a frame earlier or later (known deviation).  Checked on the frame addresses alone, so that a report
     difference with equal stacks still fails."""
     return perf("script", "-i", path, "-F", "ip").stdout != pcl("script", "-i", path, "-F", "ip").stdout
 

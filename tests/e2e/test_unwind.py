@@ -9,8 +9,9 @@ from conftest import fixture, pcl, perf
 
 
 def drop_end_markers(text):
-    """perf's unwinder ends a stack whose return address it cannot read
-    with a frame at address -1; pcl stops there (known deviation)."""
+    """perf's unwinder (libunwind in Debian's perf 6.1) ends a stack whose
+    return address lies beyond the saved stack with a frame at address -1;
+    pcl's (libdw) stops there (known deviation)."""
     return re.sub(r"^\s*ffffffffffffffff \[unknown\]\n", "", text, flags=re.M)
 
 
