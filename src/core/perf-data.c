@@ -8,13 +8,11 @@
 #include "util/util.h"
 
 #include <byteswap.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const feature_names[HEADER_LAST_FEATURE] = {
 	[HEADER_TRACING_DATA] = "TRACING_DATA",
@@ -586,22 +584,6 @@ int perf_header__parse_feature(struct perf_header *h, int feat, const void *buf,
 
 /* ---- normal-mode file ---- */
 
-static int read_at(int fd, void *buf, size_t size, uint64_t off)
-{
-	size_t done = 0;
-
-	while (done < size) {
-		ssize_t n = pread(fd, (char *)buf + done, size - done, (off_t)(off + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
 static bool section_ok(const struct perf_file_section *s, uint64_t file_size)
 {
 	return s->offset <= file_size && s->size <= file_size - s->offset;
@@ -641,7 +623,7 @@ static int read_attrs(struct perf_header *h, int fd, uint64_t file_size, char **
 		uint64_t *idv;
 		struct perf_data_attr *a;
 
-		if (read_at(fd, raw, f->attr_size, off) < 0) {
+		if (read_full(fd, raw, f->attr_size, (off_t)off) < 0) {
 			*err = errf("cannot read attr %llu at offset %#llx", (unsigned long long)i,
 				    (unsigned long long)off);
 			goto fail;
@@ -658,7 +640,7 @@ static int read_attrs(struct perf_header *h, int fd, uint64_t file_size, char **
 			goto fail;
 		}
 		idv = xmalloc(ids.size ? ids.size : 1);
-		if (ids.size && read_at(fd, idv, ids.size, ids.offset) < 0) {
+		if (ids.size && read_full(fd, idv, ids.size, (off_t)ids.offset) < 0) {
 			free(idv);
 			*err = errf("cannot read ids at offset %#llx", (unsigned long long)ids.offset);
 			goto fail;
@@ -700,7 +682,7 @@ static int read_features(struct perf_header *h, int fd, uint64_t file_size, char
 
 		if (!((f->adds_features[feat / 64] >> (feat % 64)) & 1))
 			continue;
-		if (read_at(fd, &s, sizeof(s), table + 16 * (uint64_t)i++) < 0)
+		if (read_full(fd, &s, sizeof(s), (off_t)(table + 16 * (uint64_t)i++)) < 0)
 			return *err = errf("cannot read the feature table at %#llx",
 					   (unsigned long long)table), -1;
 		if (h->needs_swap)
@@ -715,7 +697,7 @@ static int read_features(struct perf_header *h, int fd, uint64_t file_size, char
 		}
 		h->feat_sec[feat] = s;
 		buf = xmalloc(s.size ? s.size : 1);
-		if (read_at(fd, buf, s.size, s.offset) < 0) {
+		if (read_full(fd, buf, s.size, (off_t)s.offset) < 0) {
 			free(buf);
 			*err = errf("cannot read the %s feature at offset %#llx",
 				    perf_feature_name(feat), (unsigned long long)s.offset);
@@ -746,22 +728,6 @@ static void swap_file_header(struct perf_file_header *f)
 		f->adds_features[i] = bswap_64(f->adds_features[i]);
 }
 
-static int read_full(int fd, void *buf, size_t size)
-{
-	size_t done = 0;
-
-	while (done < size) {
-		ssize_t n = read(fd, (char *)buf + done, size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
 int perf_header__read(struct perf_header *h, int fd, bool is_pipe, uint64_t file_size,
 		      char **err)
 {
@@ -772,7 +738,7 @@ int perf_header__read(struct perf_header *h, int fd, bool is_pipe, uint64_t file
 	if (is_pipe) {
 		struct perf_pipe_file_header ph;
 
-		if (read_full(fd, &ph, sizeof(ph)) < 0) {
+		if (read_full(fd, &ph, sizeof(ph), -1) < 0) {
 			*err = errf("cannot read the pipe header: the input is empty or too short");
 			return -1;
 		}
@@ -792,7 +758,7 @@ int perf_header__read(struct perf_header *h, int fd, bool is_pipe, uint64_t file
 		f->size = ph.size;
 		return 0;
 	}
-	if (file_size < sizeof(*f) || read_at(fd, f, sizeof(*f), 0) < 0) {
+	if (file_size < sizeof(*f) || read_full(fd, f, sizeof(*f), 0) < 0) {
 		*err = errf("file too small for a perf.data header (%llu bytes)",
 			    (unsigned long long)file_size);
 		return -1;
