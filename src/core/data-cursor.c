@@ -107,3 +107,15 @@ void str_list__free(char **v, uint32_t nr)
 		free(v[i]);
 	free(v);
 }
+
+void swap_in_place(void *p, size_t width)
+{
+	uint8_t *b = p;
+
+	for (size_t i = 0; i < width / 2; i++) {
+		uint8_t t = b[i];
+
+		b[i] = b[width - 1 - i];
+		b[width - 1 - i] = t;
+	}
+}

@@ -50,4 +50,8 @@ char **data_cursor__str_list(struct data_cursor *c, uint32_t *nr);
 
 void str_list__free(char **v, uint32_t nr);
 
+/* Reverses the byte order of the width-byte (2, 4 or 8) word at p, in place
+ * and with no alignment needed. */
+void swap_in_place(void *p, size_t width);
+
 #endif

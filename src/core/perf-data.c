@@ -85,22 +85,15 @@ void perf_event_attr__swap(struct perf_event_attr *attr, size_t size)
 
 		if (off + w > size)
 			break;
-		if (w == 2) {
-			uint16_t v;
-			memcpy(&v, p + off, 2);
-			v = bswap_16(v);
-			memcpy(p + off, &v, 2);
-		} else if (w == 4) {
-			uint32_t v;
-			memcpy(&v, p + off, 4);
-			v = bswap_32(v);
-			memcpy(p + off, &v, 4);
+		if (attr_layout[i]) {
+			swap_in_place(p + off, w);
 		} else {
 			uint64_t v;
-			memcpy(&v, p + off, 8);
+
 			/* bitfields are allocated from the other end of the word:
 			 * reversing each byte's bits puts every flag in place */
-			v = attr_layout[i] ? bswap_64(v) : swap_bits_in_bytes(v);
+			memcpy(&v, p + off, 8);
+			v = swap_bits_in_bytes(v);
 			memcpy(p + off, &v, 8);
 		}
 		off += w;

@@ -204,6 +204,27 @@ static void absurd_list_count(void **state)
 	strbuf_release(&sb);
 }
 
+static void swaps_words_in_place(void **state)
+{
+	uint8_t buf[9] = { 0xaa, 1, 2, 3, 4, 5, 6, 7, 8 };	/* +1: unaligned */
+	uint64_t v64;
+	uint32_t v32;
+	uint16_t v16;
+
+	memcpy(&v64, buf + 1, 8);
+	swap_in_place(buf + 1, 8);
+	assert_true(memcmp(buf, (uint8_t[]){ 0xaa, 8, 7, 6, 5, 4, 3, 2, 1 }, 9) == 0);
+	swap_in_place(buf + 1, 8);
+	assert_true(memcmp(buf + 1, &v64, 8) == 0);
+
+	v32 = 0x11223344;
+	swap_in_place(&v32, 4);
+	assert_int_equal(v32, 0x44332211);
+	v16 = 0xabcd;
+	swap_in_place(&v16, 2);
+	assert_int_equal(v16, 0xcdab);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +238,7 @@ int main(void)
 		cmocka_unit_test(swapped_string_length),
 		cmocka_unit_test(string_lists),
 		cmocka_unit_test(absurd_list_count),
+		cmocka_unit_test(swaps_words_in_place),
 	};
 	return cmocka_run_group_tests_name("data-cursor", tests, NULL, NULL);
 }
