@@ -103,6 +103,19 @@ static void keep_sound_printk_lines(char *buf)
 	*out = 0;
 }
 
+/* libtraceevent crashes on control and non-ASCII bytes in a print format
+ * (found by fuzzing); the kernel writes plain ASCII text. */
+static bool is_format_text(const char *s, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch >= 0x7f)
+			return false;
+	}
+	return true;
+}
+
 static void parse_formats(struct tep_handle *tep, struct tcur *c, const char *sys)
 {
 	uint32_t count = t_u32(c, "truncated event format count");
@@ -112,7 +125,7 @@ static void parse_formats(struct tep_handle *tep, struct tcur *c, const char *sy
 		char *fmt = t_blob(c, size, "event format runs past the tracing data");
 
 		/* an event libtraceevent cannot parse is skipped, as perf does */
-		if (fmt)
+		if (fmt && is_format_text(fmt, size))
 			tep_parse_event(tep, fmt, size, sys);
 		free(fmt);
 	}
