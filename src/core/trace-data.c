@@ -1,8 +1,8 @@
 /* trace-data: tracing data blob -> libtraceevent handle. */
 #include "core/trace-data.h"
+#include "core/data-cursor.h"
 #include "util/util.h"
 
-#include <byteswap.h>
 #include <event-parse.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -11,72 +11,62 @@
 
 static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
+/* A data_cursor that remembers why it first failed. */
 struct tcur {
-	const char *start, *p, *end;
-	bool swap;
+	struct data_cursor dc;
+	const char *start;
 	const char *err;
 };
 
-static bool t_need(struct tcur *c, uint64_t n, const char *what)
+/* True while all reads fitted; else notes what (unless already noted). */
+static bool t_ok(struct tcur *c, const char *what)
 {
-	if (c->err)
-		return false;
-	if ((uint64_t)(c->end - c->p) < n) {
+	if (c->dc.bad && !c->err)
 		c->err = what;
-		return false;
-	}
-	return true;
+	return !c->dc.bad;
 }
 
 static uint32_t t_u32(struct tcur *c, const char *what)
 {
-	uint32_t v;
+	uint32_t v = data_cursor__u32(&c->dc);
 
-	if (!t_need(c, 4, what))
-		return 0;
-	memcpy(&v, c->p, 4);
-	c->p += 4;
-	return c->swap ? bswap_32(v) : v;
+	t_ok(c, what);
+	return v;
 }
 
 static uint64_t t_u64(struct tcur *c, const char *what)
 {
-	uint64_t v;
+	uint64_t v = data_cursor__u64(&c->dc);
 
-	if (!t_need(c, 8, what))
-		return 0;
-	memcpy(&v, c->p, 8);
-	c->p += 8;
-	return c->swap ? bswap_64(v) : v;
+	t_ok(c, what);
+	return v;
 }
 
 /* A NUL-terminated string in place; NULL when it runs off the end. */
 static const char *t_str(struct tcur *c, const char *what)
 {
-	const char *s = c->p, *nul;
+	size_t left = data_cursor__left(&c->dc);
+	const char *s = (const char *)c->dc.p, *nul = left ? memchr(s, 0, left) : NULL;
 
-	if (c->err)
+	if (!nul)
+		c->dc.bad = true;
+	if (!t_ok(c, what))
 		return NULL;
-	nul = memchr(c->p, 0, (size_t)(c->end - c->p));
-	if (!nul) {
-		c->err = what;
-		return NULL;
-	}
-	c->p = nul + 1;
+	data_cursor__skip(&c->dc, (size_t)(nul + 1 - s));
 	return s;
 }
 
 /* A counted blob copied out NUL-terminated (libtraceevent wants strings). */
 static char *t_blob(struct tcur *c, uint64_t size, const char *what)
 {
+	const void *p = data_cursor__skip(&c->dc, size);
 	char *b;
 
-	if (!t_need(c, size, what))
+	if (!t_ok(c, what))
 		return NULL;
 	b = xmalloc(size + 1);
-	memcpy(b, c->p, size);
+	memcpy(b, p, size);
 	b[size] = 0;
-	c->p += size;
 	return b;
 }
 
@@ -134,7 +124,8 @@ static void parse_formats(struct tep_handle *tep, struct tcur *c, const char *sy
 struct tep_handle *trace_data__parse(const void *buf, size_t size, const char **err,
 				     size_t *err_off)
 {
-	struct tcur c = { buf, buf, (const char *)buf + size, false, NULL };
+	struct tcur c = { .start = buf };
+	const uint8_t *flags;
 	struct tep_handle *tep;
 	const char *version, *name;
 	uint8_t big_endian, long_size;
@@ -149,14 +140,15 @@ struct tep_handle *trace_data__parse(const void *buf, size_t size, const char **
 		*err_off = 0;
 		return NULL;
 	}
-	c.p += sizeof(magic);
+	data_cursor__init(&c.dc, buf, size, false);
+	data_cursor__skip(&c.dc, sizeof(magic));
 	version = t_str(&c, "truncated tracing data version");
-	if (!t_need(&c, 2, "truncated tracing data header"))
+	flags = data_cursor__skip(&c.dc, 2);
+	if (!t_ok(&c, "truncated tracing data header"))
 		goto bad;
-	big_endian = (uint8_t)c.p[0];
-	long_size = (uint8_t)c.p[1];
-	c.p += 2;
-	c.swap = big_endian != host_big;
+	big_endian = flags[0];
+	long_size = flags[1];
+	c.dc.swap = big_endian != host_big;
 	page_size = t_u32(&c, "truncated tracing data header");
 	if (c.err)
 		goto bad;
@@ -190,9 +182,9 @@ struct tep_handle *trace_data__parse(const void *buf, size_t size, const char **
 		goto bad_tep;
 	}
 	len = t_u64(&c, "truncated header_event");
-	if (!t_need(&c, len, "header_event runs past the tracing data"))
+	data_cursor__skip(&c.dc, len);
+	if (!t_ok(&c, "header_event runs past the tracing data"))
 		goto bad_tep;
-	c.p += len;
 
 	parse_formats(tep, &c, "ftrace");
 	nr_sys = t_u32(&c, "truncated system count");
@@ -219,7 +211,7 @@ struct tep_handle *trace_data__parse(const void *buf, size_t size, const char **
 	}
 	free(blob);
 
-	if (ver >= 0.6 && c.p < c.end) {
+	if (ver >= 0.6 && data_cursor__left(&c.dc)) {
 		len = t_u64(&c, "truncated saved cmdlines size");
 		blob = t_blob(&c, len, "saved cmdlines run past the tracing data");
 		if (blob && len)
@@ -234,6 +226,6 @@ bad_tep:
 	tep_free(tep);
 bad:
 	*err = c.err;
-	*err_off = (size_t)(c.p - c.start);
+	*err_off = (size_t)((const char *)c.dc.p - c.start);
 	return NULL;
 }
