@@ -93,14 +93,47 @@ static void keep_sound_printk_lines(char *buf)
 	*out = 0;
 }
 
-/* libtraceevent crashes on control and non-ASCII bytes in a print format
- * (found by fuzzing); the kernel writes plain ASCII text. */
-static bool is_format_text(const char *s, uint64_t n)
+static bool is_ident_char(char ch)
 {
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_';
+}
+
+/* Whether the field list declares name ("field:TYPE NAME;" or "NAME[N];"). */
+static bool declares_field(const char *fields, const char *end, const char *name, size_t n)
+{
+	for (const char *p = fields; (p = memmem(p, (size_t)(end - p), name, n)); p++) {
+		char before = p > fields ? p[-1] : 0, after = p + n < end ? p[n] : 0;
+
+		if ((before == ' ' || before == '*' || before == '\t') && (after == ';' || after == '['))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * libtraceevent crashes on control and non-ASCII bytes in a format, and on
+ * a print format using a field the format does not declare (both found by
+ * fuzzing): such an event is skipped like one it cannot parse.  The kernel
+ * writes plain ASCII text naming its own fields.
+ */
+static bool is_sound_format(const char *fmt, uint64_t n)
+{
+	const char *print, *end = fmt + n;
+
 	for (uint64_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
+		unsigned char ch = (unsigned char)fmt[i];
 
 		if ((ch < 0x20 && ch != '\t' && ch != '\n') || ch >= 0x7f)
+			return false;
+	}
+	print = memmem(fmt, n, "print fmt:", 10);
+	for (const char *p = print; p && (p = memmem(p, (size_t)(end - p), "REC->", 5)); ) {
+		const char *name = p += 5;
+
+		while (p < end && is_ident_char(*p))
+			p++;
+		if (!declares_field(fmt, print, name, (size_t)(p - name)))
 			return false;
 	}
 	return true;
@@ -115,7 +148,7 @@ static void parse_formats(struct tep_handle *tep, struct tcur *c, const char *sy
 		char *fmt = t_blob(c, size, "event format runs past the tracing data");
 
 		/* an event libtraceevent cannot parse is skipped, as perf does */
-		if (fmt && is_format_text(fmt, size))
+		if (fmt && is_sound_format(fmt, size))
 			tep_parse_event(tep, fmt, size, sys);
 		free(fmt);
 	}
