@@ -2,6 +2,7 @@
 default rules make of perf 6.1's `perf script` output, the SVG and HTML views
 are well-formed and interactive, diff and off-CPU give sane numbers."""
 import collections
+import functools
 import os
 import re
 import subprocess
@@ -79,6 +80,24 @@ def parse_folded(text):
         assert stack not in out, "stack printed twice: " + stack
         out[stack] = int(count)
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def collapsed(path, *args):
+    """pcl collapse's stacks of a perf.data file (shared: do not modify)."""
+    r = pcl("collapse", "-i", path, *args)
+    assert r.returncode == 0, r.stderr
+    return parse_folded(r.stdout)
+
+
+def through(folded, name):
+    """The weight of the stacks with a frame called name."""
+    return sum(v for k, v in folded.items() if name in k.split(";"))
+
+
+def share(folded, name):
+    """The percentage of the profile in stacks through name."""
+    return 100 * through(folded, name) / sum(folded.values())
 
 
 def test_tidy_rules():
@@ -160,7 +179,7 @@ def test_pipe_mode_perf_data(cpu_data):
 
 
 def test_folded_weights_and_shape(cpu_data):
-    got = parse_folded(pcl("collapse", "-i", cpu_data).stdout)
+    got = collapsed(cpu_data)
     # the root total is the total period of the samples
     script = perf("script", "-i", cpu_data, "-F", "period")
     total = sum(int(x) for x in script.stdout.split())
@@ -243,7 +262,7 @@ def flamegraph(tmp, name, *args):
 
 
 def test_svg_is_valid_and_matches_folded(tmp, cpu_data):
-    folded = parse_folded(pcl("collapse", "-i", cpu_data).stdout)
+    folded = collapsed(cpu_data)
     total = sum(folded.values())
     root, frames = svg_frames(flamegraph(tmp, "cpu.svg", "-i", cpu_data))
     assert root.get("width") == "1200"
@@ -258,7 +277,7 @@ def test_svg_is_valid_and_matches_folded(tmp, cpu_data):
     assert by_name["flame"] == sum(v for k, v in folded.items() if k.startswith("flame;"))
     # every frame's count is the sum of the stacks through it
     for name in ("hot_a", "hot_b", "worker_loop", "run_cpu"):
-        expect = sum(v for k, v in folded.items() if name in k.split(";"))
+        expect = through(folded, name)
         assert by_name[name] == expect, name
     # a parent is at least as wide as its children and sits one row lower
     ys = sorted({f[3] for f in frames})
@@ -389,7 +408,7 @@ def test_diff_perf_data(tmp, cpu_data):
     r = pcl("flamegraph", "--diff", cpu_data, other, "--format", "folded", "-o", "-")
     assert r.returncode == 0, r.stderr
     rows = [l.rsplit(" ", 2) for l in r.stdout.splitlines()]
-    base = parse_folded(pcl("collapse", "-i", cpu_data).stdout)
+    base = collapsed(cpu_data)
     new = parse_folded(pcl("collapse", "-i", other).stdout)
     assert {s: (int(a), int(b)) for s, a, b in rows} == {
         s: (base.get(s, 0), new.get(s, 0)) for s in set(base) | set(new)}
@@ -648,7 +667,7 @@ def test_html_draws_without_errors(tmp, cpu_data):
     text = open(html).read()
     assert "http://" not in text.replace("http://www.w3.org", "") and "https://" not in text
     state, ink = page(tmp, html, [["state"], ["ink"]])
-    folded = parse_folded(pcl("collapse", "-i", cpu_data).stdout)
+    folded = collapsed(cpu_data)
     assert state["rootTotal"] == sum(folded.values())
     assert state["frames"] > 5 and ink > 10000 and state["timed"]
     assert state["top"][0][0] == "hot_leaf"
@@ -684,7 +703,7 @@ def test_html_screenshots_follow_the_data(tmp, cpu_data):
     warm frames covering the area the data says, search hits in magenta,
     zoom and reset redraw."""
     html = flamegraph(tmp, "shot.html", "-i", cpu_data)
-    folded = parse_folded(pcl("collapse", "-i", cpu_data).stdout)
+    folded = collapsed(cpu_data)
     with Browser(tmp) as b:
         b.open(html)
         b.painted()
@@ -705,7 +724,7 @@ def test_html_screenshots_follow_the_data(tmp, cpu_data):
     assert 0.6 * leaf_area <= hits <= 1.02 * leaf_area
     assert count(searched, warm) < count(first, warm) - 0.5 * hits
     # zoomed into hot_a: hot_a is the full width, its hot_leaf child its share
-    in_a = sum(v for k, v in folded.items() if "hot_a" in k.split(";"))
+    in_a = through(folded, "hot_a")
     leaf_in_a = sum(v for k, v in folded.items() if "hot_a;hot_leaf" in k)
     zoom_hits = (width - 20) * 15 * leaf_in_a / in_a
     assert 0.6 * zoom_hits <= count(zoomed, lambda px: px == SEARCH_HIT) <= 1.02 * zoom_hits
@@ -741,15 +760,13 @@ def test_html_heat_map_selection_redraws(tmp, phases_data):
 @needs_chromium
 def test_svg_zoom_and_search_in_browser(tmp, cpu_data):
     svg = flamegraph(tmp, "live.svg", "-i", cpu_data)
-    folded = parse_folded(pcl("collapse", "-i", cpu_data).stdout)
-    total = sum(folded.values())
-    leaf = sum(v for k, v in folded.items() if "hot_leaf" in k.split(";"))
     (before, a0, matched, zoomed, after, a1, worker, main, matched_b, _, restored,
      a2) = page(tmp, svg, [
          ["visible"], ["frame", "hot_a"], ["search", "^hot_leaf$"], ["zoom", "hot_a"],
          ["visible"], ["frame", "hot_a"], ["frame", "worker_loop"], ["frame", "main"],
          ["search", "^hot_b$"], ["reset"], ["visible"], ["frame", "hot_a"]])
-    assert abs(matched - 100 * leaf / total) < 0.2      # pixel-based in the SVG
+    # pixel-based in the SVG
+    assert abs(matched - share(collapsed(cpu_data), "hot_leaf")) < 0.2
     assert zoomed and after < before
     # the zoomed frame and its ancestors span the width; others are hidden
     assert a1["x"] == 10 and a1["width"] == 1180 and a0["width"] < 1180
@@ -761,20 +778,17 @@ def test_svg_zoom_and_search_in_browser(tmp, cpu_data):
 @needs_chromium
 def test_html_search_and_zoom(tmp, cpu_data):
     html = flamegraph(tmp, "sz.html", "-i", cpu_data)
-    folded = parse_folded(pcl("collapse", "-i", cpu_data).stdout)
-    total = sum(folded.values())
-    with_a = sum(v for k, v in folded.items() if "hot_a" in k.split(";"))
-    leaf = sum(v for k, v in folded.items() if "hot_leaf" in k.split(";"))
     before, matched, zoomed, after, matched2, reset = page(tmp, html, [
         ["state"], ["search", "^hot_leaf$"], ["zoom", "hot_a"], ["state"],
         ["search", "hot_b"], ["reset"]])
-    assert abs(matched - 100 * leaf / total) < 0.01
+    folded = collapsed(cpu_data)
+    assert abs(matched - share(folded, "hot_leaf")) < 0.01
     # zoom shows one hot_a node; a sample taken in hot_a's prologue (before
     # its frame pointer is pushed) files hot_a under another parent, so the
     # focused total may miss a sample or two of with_a
     period = min(folded.values())  # the lightest stack: one sample
     assert zoomed and after["focus"] == "hot_a"
-    assert 0 <= with_a - after["total"] <= 2 * period
+    assert 0 <= through(folded, "hot_a") - after["total"] <= 2 * period
     assert after["frames"] < before["frames"]
     assert matched2 == 0          # nothing of hot_b under hot_a
 
