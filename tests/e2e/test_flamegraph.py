@@ -20,7 +20,7 @@ EVENT = re.compile(r":\s*(\d+)*\s+(\S+):\s*$")
 FRAME = re.compile(r"^\s*(\w+)\s*(.+) \((\S*)\)")
 
 
-def tidy(func, mod, pname):
+def tidy(func, mod, pname, kernel=False):
     names = []
     parts = func.split("->")
     while parts and parts[-1] == "":  # Perl's split drops trailing empties
@@ -34,16 +34,20 @@ def tidy(func, mod, pname):
         f = f.replace('"', "").replace("'", "")
         if pname == "java" and "/" in f:
             f = re.sub(r"^L", "", f)
+        if kernel and re.search(r"kernel\.|vmlinux$", mod):
+            f += "_[k]"
         if i:
             f += "_[i]"
         names.append(f)
     return names
 
 
-def collapse_text(text):
-    """perf script text -> {folded stack: weight}"""
+def collapse_text(text, event_filter=None, include_pid=False, include_tid=False,
+                  kernel=False):
+    """perf script text -> {folded stack: weight}; the options are
+    stackcollapse-perf.pl's --event-filter, --pid, --tid and --kernel."""
     out = collections.Counter()
-    stack, pname, period, event_filter = [], None, 1, None
+    stack, pname, period = [], None, 1
     for line in text.split("\n"):
         if line.startswith("#"):
             continue
@@ -62,14 +66,19 @@ def collapse_text(text):
                     pname = None
                     continue
                 period = int(e.group(1)) if e.group(1) else 1
-            pname = m.group(1).replace(" ", "_")
+            comm, pid, tid = m.groups()
+            if not tid:     # perf script's default shows the TID only
+                pid, tid = "?", pid
+            pname = comm + ("-%s/%s" % (pid, tid) if include_tid else
+                            "-" + pid if include_pid else "")
+            pname = pname.replace(" ", "_")
             continue
         m = FRAME.match(line)
         if m and pname is not None:
             func = re.sub(r"\+0x[\da-f]+$", "", m.group(2))
             if func.startswith("("):
                 continue
-            stack[0:0] = tidy(func, m.group(3), pname)
+            stack[0:0] = tidy(func, m.group(3), pname, kernel)
     return out
 
 
@@ -200,6 +209,21 @@ def test_script_folded(cpu_data):
     r = pcl("script", "--folded", "-i", cpu_data)
     assert r.returncode == 0, r.stderr
     assert r.stdout == pcl("collapse", "-i", cpu_data).stdout
+    # script's own filter options apply
+    for ours, theirs in ((["--comms", "spin worker"], ["--comm", "spin worker"]),
+                         (["--dsos", "flame"], ["--dso", "flame"]),
+                         (["--max-stack", "3"], ["--max-stack", "3"])):
+        r = pcl("script", "--folded", "-i", cpu_data, *ours)
+        assert r.returncode == 0, r.stderr
+        got = parse_folded(r.stdout)
+        assert got == collapsed(cpu_data, *theirs) != collapsed(cpu_data), ours
+
+
+@pytest.mark.parametrize("depth", ["1", "3"])
+def test_collapse_max_stack_matches_perf_script(cpu_data, depth):
+    expected = collapse_text(perf_script(cpu_data, "--max-stack", depth))
+    assert collapsed(cpu_data, "--max-stack", depth) == expected
+    assert max(k.count(";") for k in expected) <= int(depth)
 
 
 def sample_times(text):
@@ -233,6 +257,120 @@ def test_collapse_filters_match_perf_script(cpu_data):
         "sample_type")[-1].split("\n")[0].lower()
     bad = pcl("collapse", "-i", cpu_data, "--cpu", "x")
     assert bad.returncode != 0 and "cpu" in bad.stderr.lower()
+
+
+# perf script with the PID shown, as stackcollapse's --pid and --tid want it
+WITH_PID = ["-F", "comm,pid,tid,time,period,event,ip,sym,dso"]
+
+
+@pytest.mark.parametrize("option", ["--include-pid", "--include-tid", "--kernel"])
+def test_collapse_naming_options(cpu_data, option):
+    text = perf_script(cpu_data, *WITH_PID)
+    expected = collapse_text(text, **{option[2:].replace("-", "_"): True})
+    got = collapsed(cpu_data, option)
+    assert got == expected
+    assert got != collapsed(cpu_data)
+    # the same from the text
+    r = pcl("collapse", option, input=text)
+    assert r.returncode == 0, r.stderr
+    assert parse_folded(r.stdout) == expected
+    # perf script's default output has no PID: stackcollapse writes "?"
+    if option != "--kernel":
+        text = perf_script(cpu_data)
+        r = pcl("collapse", option, input=text)
+        assert parse_folded(r.stdout) == collapse_text(
+            text, **{option[2:].replace("-", "_"): True})
+        assert all(k.split(";")[0].split("-")[-1].startswith("?") for k in
+                   parse_folded(r.stdout))
+
+
+@pytest.fixture(scope="module")
+def two_events_data(tmp):
+    """Two events, both with callchains, and the CPU in each sample."""
+    return record(tmp, "two.data", [fixture("flame"), "cpu", "400"],
+                  ["-e", "cpu-clock", "-e", "task-clock", "-F", "1000", "--sample-cpu"])
+
+
+def test_event_choice(tmp, two_events_data):
+    text = perf_script(two_events_data)
+    first = EVENT.search([l for l in text.splitlines() if HEAD.match(l)][0]).group(2)
+    # by default the first sample's event, like stackcollapse
+    assert collapsed(two_events_data) == collapse_text(text)
+    stacks = {}
+    for event in ("cpu-clock", "task-clock"):
+        stacks[event] = collapsed(two_events_data, "--event", event)
+        assert stacks[event] == collapse_text(text, event_filter=event)
+        assert sum(stacks[event].values()) > 0
+        r = pcl("flamegraph", "-i", two_events_data, "--event", event, "--format", "folded",
+                "-o", "-")
+        assert parse_folded(r.stdout) == stacks[event]
+    assert stacks["cpu-clock"] != stacks["task-clock"]
+    assert collapsed(two_events_data) == stacks[first]
+    r = pcl("flamegraph", "-i", two_events_data, "--event", "cycles", "-o", "-")
+    assert r.returncode != 0 and "'cycles' not found" in r.stderr
+
+
+def test_filters_tid_pid_cpu_match_perf_script(tmp, two_events_data):
+    text = perf_script(two_events_data)
+    heads = [HEAD.match(l) for l in text.splitlines() if HEAD.match(l)]
+    worker_tid = [m.group(2) for m in heads if m.group(1) == "spin worker"][0]
+    pid = [m.group(2) for m in heads if m.group(1) == "flame"][0]
+    cpu = re.search(r"\[(\d+)\]", text).group(1)
+    full = collapse_text(text, "cpu-clock")
+    for ours, theirs in ((["--tid", worker_tid], ["--tid", worker_tid]),
+                         (["--pid", pid], ["--pid", pid]),
+                         (["--cpu", cpu], ["--cpu", cpu]),
+                         (["-C", cpu], ["--cpu", cpu])):
+        expected = collapse_text(perf_script(two_events_data, *theirs), "cpu-clock")
+        got = collapsed(two_events_data, "--event", "cpu-clock", *ours)
+        assert got == expected, ours
+        assert sum(got.values()) > 0, ours
+        # flamegraph takes the same filters
+        r = pcl("flamegraph", "-i", two_events_data, "--event", "cpu-clock", *ours,
+                "--format", "folded", "-o", "-")
+        assert parse_folded(r.stdout) == expected, ours
+    assert sum(collapsed(two_events_data, "--event", "cpu-clock", "--tid",
+                         worker_tid).values()) < sum(full.values())
+    r = pcl("collapse", "-i", two_events_data, "--tid", "1")
+    assert r.returncode == 0 and r.stdout == "" and "no samples" in r.stderr
+
+
+def test_flamegraph_filters_change_the_graph(tmp, cpu_data):
+    """The SVG's root is the filtered total."""
+    _, frames = svg_frames(flamegraph(tmp, "comm.svg", "-i", cpu_data, "--comm",
+                                      "spin worker", "--dso", "flame"))
+    expect = collapsed(cpu_data, "--comm", "spin worker", "--dso", "flame")
+    root = [f for f in frames if f[0] == "all"][0]
+    assert root[1] == sum(expect.values()) < sum(collapsed(cpu_data).values())
+    assert "spin_worker" in {f[0] for f in frames} and "flame" not in {f[0] for f in frames}
+
+
+def test_report_folded_stacks_equal_perf_script_stacks(cpu_data):
+    """pcl report -g folded (counts, by comm) holds the stacks perf script
+    prints, counted once per sample; like perf report, it names unresolved
+    frames by their address (C's %#x)."""
+    r = pcl("report", "-i", cpu_data, "--stdio", "--no-children", "--sort", "comm",
+            "-g", "folded,0,caller,count")
+    assert r.returncode == 0, r.stderr
+    got, comm = collections.Counter(), None
+    for line in r.stdout.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        m = re.match(r"^\s+[\d.]+%\s+(.*?)\s*$", line)
+        if m:
+            comm = m.group(1)
+            continue
+        n, stack = line.split(" ", 1)
+        got[comm + ";" + stack] += int(n)
+    expected = collections.Counter()
+    for block in perf_script(cpu_data).split("\n\n"):
+        lines = [l for l in block.splitlines() if l.strip()]
+        if lines:
+            frames = [re.sub(r"\+0x[\da-f]+$", "", m.group(2)) if m.group(2) != "[unknown]"
+                      else "%#x" % int(m.group(1), 16) if int(m.group(1), 16) else "0"
+                      for m in map(FRAME.match, lines[1:])]
+            expected[HEAD.match(lines[0]).group(1) + ";" + ";".join(reversed(frames))] += 1
+    assert len(expected) > 5 and got == expected
 
 
 # --- SVG --------------------------------------------------------------------
@@ -336,6 +474,98 @@ def test_svg_options(tmp, cpu_data):
     assert bad.returncode != 0 and "palette" in bad.stderr
 
 
+def test_svg_width_and_minwidth_pixels(tmp, cpu_data):
+    folded = collapsed(cpu_data)
+    total = sum(folded.values())
+    _, frames = svg_frames(flamegraph(tmp, "w.svg", "-i", cpu_data, "--width", "800"))
+    for name, count, x, y, w, h, fill in frames:
+        assert abs(w - 780 * count / total) < 0.2, name
+        assert 10 - 0.05 <= x and x + w <= 790 + 0.2
+    _, wide = svg_frames(flamegraph(tmp, "mw.svg", "-i", cpu_data, "--width", "800",
+                                    "--minwidth", "50"))
+    assert all(f[4] >= 50 - 0.01 for f in wide)
+    assert len(wide) < len(frames)
+    assert {f[0] for f in frames if f[4] >= 50.01} <= {f[0] for f in wide}
+
+
+def hue_in(px, band):
+    """Whether the colour's hue (degrees) lies in band; bands may pass 360."""
+    h = rgb_hue(px)
+    return band[0] <= h <= band[1] or band[0] <= h + 360 <= band[1]
+
+
+RED, ORANGE, YELLOW, GREEN = (340, 375), (15, 45), (40, 70), (90, 150)
+AQUA, BLUE, PURPLE = (165, 200), (195, 250), (270, 310)
+# flamegraph.pl's palettes for ordinary names: the hue band they stay in
+PALETTE_HUES = {
+    "hot": (350, 390), "mem": (80, 180), "io": (195, 280), "wakeup": AQUA, "chain": BLUE,
+    "red": RED, "green": GREEN, "blue": BLUE, "aqua": AQUA, "yellow": YELLOW,
+    "purple": PURPLE, "orange": ORANGE,
+}
+# the language palettes colour by the shape of the name
+LANGUAGE_HUES = {
+    "java": {"java/util/Map.get": GREEN, "Foo::bar": YELLOW, "plain_fn": RED,
+             "kfn_[k]": ORANGE, "inl_fn_[i]": AQUA, "jit_fn_[j]": GREEN},
+    "js": {"lib/app.js": GREEN, "Foo::bar": YELLOW, "ns:fn": AQUA, "plain_fn": RED,
+           "kfn_[k]": ORANGE},
+    "perl": {"Perl_pp_add": GREEN, "Foo::bar": YELLOW, "plain_fn": RED, "kfn_[k]": ORANGE},
+}
+SHAPES = ["plain_fn", "Foo::bar", "java/util/Map.get", "lib/app.js", "ns:fn", "Perl_pp_add",
+          "inl_fn_[i]", "jit_fn_[j]", "kfn_[k]", "wake_[w]"]
+
+
+def html_colours(path):
+    """{name: (r, g, b)} from the data block of a flame graph page."""
+    import json
+    text = open(path).read()
+    data = json.loads(re.search(r'<script id="pcl-data" type="application/json">(.*?)'
+                                r'</script>', text, re.S).group(1))
+    return {n: (c >> 16, (c >> 8) & 255, c & 255) for n, c in zip(data["names"],
+                                                                   data["colors"])}
+
+
+@pytest.mark.parametrize("palette", sorted(PALETTE_HUES) + sorted(LANGUAGE_HUES))
+def test_palettes(tmp, palette):
+    src = os.path.join(tmp, "shapes.folded")
+    with open(src, "w") as f:
+        f.writelines("p;%s %d\n" % (name, 10 + i) for i, name in enumerate(SHAPES))
+    _, frames = svg_frames(flamegraph(tmp, palette + ".svg", "--folded", src, "--colors",
+                                      palette, "--hash"))
+    svg = {f[0]: f[6] for f in frames}
+    html = html_colours(flamegraph(tmp, palette + ".html", "--folded", src, "--colors",
+                                   palette))
+    if palette in LANGUAGE_HUES:
+        expect = LANGUAGE_HUES[palette]
+    else:
+        expect = {n: PALETTE_HUES[palette] for n in SHAPES if not n.endswith("]")}
+        expect["plain_fn"] = PALETTE_HUES[palette]
+        if palette == "hot":
+            expect["kfn_[k]"] = (30, 60)       # kernel frames apart from user ones
+        if palette == "chain":
+            expect["wake_[w]"] = AQUA          # wakeup stacks
+    for name, band in expect.items():
+        assert hue_in(svg[name], band), (palette, name, svg[name])
+        assert hue_in(html[name], band), (palette, name, html[name])
+
+
+def test_hash_colours_follow_names(tmp, cpu_data):
+    a, b = os.path.join(tmp, "ha.folded"), os.path.join(tmp, "hb.folded")
+    open(a, "w").write("p;alpha;beta 10\np;gamma 5\n")
+    open(b, "w").write("q;gamma;alpha 3\nq;delta;beta 7\nq;beta 1\n")
+    colours = collections.defaultdict(set)
+    for path in (a, b):
+        for f in svg_frames(flamegraph(tmp, "h.svg", "--folded", path, "--hash"))[1]:
+            colours[f[0]].add(f[6])
+    assert all(len(c) == 1 for c in colours.values())
+    assert len({next(iter(c)) for c in colours.values()}) > 3
+    # without --hash each frame draws its own colour, like flamegraph.pl
+    _, frames = svg_frames(flamegraph(tmp, "nohash.svg", "-i", cpu_data))
+    seen = collections.defaultdict(set)
+    for f in frames:
+        seen[f[0]].add(f[6])
+    assert max(len(c) for c in seen.values()) > 1
+
+
 def test_svg_inverted_reverse_flamechart(tmp):
     data = record(tmp, "phases.data", [fixture("flame"), "phases", "400"], ["-F", "2000"])
     _, normal = svg_frames(flamegraph(tmp, "n.svg", "-i", data))
@@ -414,15 +644,30 @@ def test_diff_perf_data(tmp, cpu_data):
         s: (base.get(s, 0), new.get(s, 0)) for s in set(base) | set(new)}
     _, frames = svg_frames(flamegraph(tmp, "dp.svg", "--diff", cpu_data, other))
     f = {x[0]: x for x in frames}
-    # phase_a is only in the new profile: it grew; run_cpu vanished (not drawn)
-    assert f["phase_a"][6][0] == 255 and "run_cpu" not in f
+    red = lambda c: c[0] == 255 and c[2] < 255
+    blue = lambda c: c[2] == 255 and c[0] < 255
+    # phase_a is only in the new profile: it grew; run_cpu vanished (not
+    # drawn); the new profile is the smaller one: the root shrank
+    assert sum(base.values()) > sum(new.values()) == f["all"][1]
+    assert red(f["phase_a"][6]) and blue(f["all"][6]) and "run_cpu" not in f
+    _, frames = svg_frames(flamegraph(tmp, "dpn.svg", "--diff", "--negate", cpu_data, other))
+    g = {x[0]: x for x in frames}
+    assert blue(g["phase_a"][6]) and red(g["all"][6])
+    assert {k: v[1] for k, v in g.items()} == {k: v[1] for k, v in f.items()}
 
 
 # --- off-CPU ------------------------------------------------------------------
-def test_off_cpu(tmp, cpu_data):
-    naps = 10
-    data = record(tmp, "off.data", [fixture("flame"), "sleep", str(naps)],
+NAPS = 10
+
+
+@pytest.fixture(scope="module")
+def off_data(tmp):
+    return record(tmp, "off.data", [fixture("flame"), "sleep", str(NAPS)],
                   ["-e", "sched:sched_switch", "--switch-events"])
+
+
+def test_off_cpu(tmp, cpu_data, off_data):
+    naps, data = NAPS, off_data
     r = pcl("collapse", "--off-cpu", "-i", data)
     assert r.returncode == 0, r.stderr
     got = parse_folded(r.stdout)
@@ -673,6 +918,20 @@ def test_html_draws_without_errors(tmp, cpu_data):
     assert state["top"][0][0] == "hot_leaf"
 
 
+def flame_shots(tmp, html, calls):
+    """Screenshots (width, height, rows) of a page's flame graph as loaded
+    and after each test-API call."""
+    with Browser(tmp) as b:
+        b.open(html)
+        b.painted()
+        shots = [b.shot("#flame")]
+        for call in calls:
+            b.api(*call)
+            shots.append(b.shot("#flame"))
+        assert b.errors == []
+    return shots
+
+
 def warm(px):
     """A hot-palette colour: red to yellow, saturated, bright."""
     import colorsys
@@ -704,17 +963,9 @@ def test_html_screenshots_follow_the_data(tmp, cpu_data):
     zoom and reset redraw."""
     html = flamegraph(tmp, "shot.html", "-i", cpu_data)
     folded = collapsed(cpu_data)
-    with Browser(tmp) as b:
-        b.open(html)
-        b.painted()
-        width, height, first = b.shot("#flame")
-        b.api("search", "^hot_leaf$")
-        _, _, searched = b.shot("#flame")
-        b.api("zoom", "hot_a")
-        _, _, zoomed = b.shot("#flame")
-        b.api("reset")
-        _, _, reset = b.shot("#flame")
-        assert b.errors == []
+    shots = flame_shots(tmp, html, [["search", "^hot_leaf$"], ["zoom", "hot_a"], ["reset"]])
+    width = shots[0][0]
+    first, searched, zoomed, reset = (rows for _, _, rows in shots)
     area = frames_area(folded, width)
     # labels take some of each wide frame's pixels
     assert 0.6 * area <= count(first, warm) <= 1.02 * area
@@ -755,6 +1006,122 @@ def test_html_heat_map_selection_redraws(tmp, phases_data):
     assert bluer >= 10 * 3 * 5
     assert len({str(flame_all), str(flame_start), str(flame_end)}) == 3
     assert flame_cleared == flame_all
+
+
+@needs_chromium
+def test_html_options(tmp, cpu_data):
+    html = flamegraph(tmp, "opts.html", "-i", cpu_data, "--title", "T <x>", "--subtitle",
+                      "sub & t", "--countname", "periods", "--nametype", "Func:",
+                      "--fonttype", "Courier", "--fontsize", "10", "--height", "20",
+                      "--notes", "my notes")
+    narrow = flamegraph(tmp, "narrow.html", "-i", cpu_data, "--minwidth", "5%")
+    preset = flamegraph(tmp, "preset.html", "-i", cpu_data, "--search", "^hot_leaf$")
+    assert "<!-- NOTES: my notes -->" in open(html).read()
+    folded = collapsed(cpu_data)
+    with Browser(tmp) as b:
+        b.open(html)
+        b.painted()
+        texts = b.js("[document.title, document.querySelector('h1').textContent,"
+                     " document.getElementById('subtitle').textContent,"
+                     " document.querySelectorAll('#top thead th')[2].textContent,"
+                     " document.getElementById('flame').getContext('2d').font]")
+        width, height, shot = b.shot("#flame")
+        # hover over the root row: the details line names and counts it
+        details = b.js("(function () { var c = document.getElementById('flame'),"
+                       " r = c.getBoundingClientRect();"
+                       " c.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + 20,"
+                       " clientY: r.bottom - 15, bubbles: true}));"
+                       " return document.getElementById('details').textContent; })()")
+        frames = b.js("__pclTest.state().frames")
+        b.open(narrow)
+        b.painted()
+        narrow_frames = b.js("__pclTest.state().frames")
+        b.open(preset)
+        b.painted()
+        preset_matched = b.js("__pclTest.state().matched")
+        assert b.errors == []
+    assert texts == ["T <x>", "T <x>", "sub & t", "Func", "10px Courier"]
+    assert details == "Func: all ({:,} periods, 100.00%)".format(sum(folded.values()))
+    # the root row: --height 20 makes it 19 pixels of colour
+    # (each row leaves a line of background above the next: the root fills
+    # 19 lines above the 10-pixel margin and that line)
+    y = height - 10 - 2
+    assert warm_share(shot[y + 1], width) == 0
+    while warm_share(shot[y], width) > 0.9:
+        y -= 1
+    assert height - 10 - 2 - y == 19
+    assert 0 < narrow_frames < frames
+    assert abs(preset_matched - share(folded, "hot_leaf")) < 0.01
+
+
+def mean_x(rows, pred):
+    xs = [x for row in rows for x, px in enumerate(row) if pred(px)]
+    return sum(xs) / len(xs)
+
+
+def warm_share(row, width):
+    """The share of warm pixels in one pixel row of a flame graph, inside its margins."""
+    return sum(1 for px in row[10:width - 10] if warm(px)) / (width - 20)
+
+
+@needs_chromium
+def test_html_inverted_and_flamechart(tmp, phases_data):
+    """Icicle: the root row on top; flame chart: time order (phase_z ran
+    first), where name order puts phase_a first."""
+    shots = {}
+    for kind, args in (("flame", []), ("icicle", ["--inverted"]), ("chart", ["--flamechart"])):
+        html = flamegraph(tmp, kind + ".html", "-i", phases_data, *args)
+        plain, z, a = flame_shots(tmp, html, [["search", "^phase_z$"],
+                                              ["search", "^phase_a$"]])
+        shots[kind] = plain + (z[2], a[2])
+    for kind in shots:
+        width, height, plain, z, a = shots[kind]
+        top, bottom = plain[10 + 4], plain[height - 10 - 4]
+        if kind == "icicle":
+            assert warm_share(top, width) > 0.9 and warm_share(bottom, width) < 0.5
+        else:
+            assert warm_share(bottom, width) > 0.9 and warm_share(top, width) < 0.5
+        hit = lambda px: px == SEARCH_HIT
+        if kind == "chart":
+            assert mean_x(z, hit) < mean_x(a, hit)
+        else:
+            assert mean_x(a, hit) < mean_x(z, hit)
+
+
+@needs_chromium
+def test_html_top_functions_table(tmp, cpu_data):
+    html = flamegraph(tmp, "top.html", "-i", cpu_data)
+    rows_js = ("Array.from(document.querySelectorAll('#top tbody tr')).map(function (tr) {"
+               " return Array.from(tr.cells).map(function (td) { return td.textContent; });"
+               " })")
+    with Browser(tmp) as b:
+        b.open(html)
+        b.painted()
+        by_self = b.js(rows_js)
+        b.js("document.querySelectorAll('#top thead th')[1].click()")
+        by_total = b.js(rows_js)
+        # a click on a name searches for that function
+        b.js("document.querySelector('#top tbody td.name').click()")
+        b.painted()
+        search = b.js("document.getElementById('search').value")
+        matched = b.js("__pclTest.state().matched")
+        assert b.errors == []
+    folded = collapsed(cpu_data)
+    root = sum(folded.values())
+    self_w, total_w = collections.Counter(), collections.Counter()
+    for stack, v in folded.items():
+        names = stack.split(";")
+        self_w[names[-1]] += v
+        for n in set(names):       # once per stack, however often it recurses
+            total_w[n] += v
+    cell = lambda v: "{:,} ({:.2f}%)".format(v, 100 * v / root)
+    for rows, first, second in ((by_self, self_w, total_w), (by_total, total_w, self_w)):
+        order = sorted(total_w, key=lambda n: (-first[n], -second[n], n))[:100]
+        assert [r[2] for r in rows] == order
+        assert all(r[0] == cell(self_w[r[2]]) and r[1] == cell(total_w[r[2]]) for r in rows)
+    top = by_total[0][2]
+    assert search == "^" + re.sub(r"([.*+?^${}()|\[\]\\])", r"\\\1", top) + "$"
+    assert abs(matched - share(folded, top)) < 0.01
 
 
 @needs_chromium
@@ -817,7 +1184,7 @@ def test_html_heat_map_selects_time(tmp, phases_data):
 
 
 @needs_chromium
-def test_html_folded_diff_and_offcpu_inputs(tmp):
+def test_html_folded_diff_and_offcpu_inputs(tmp, off_data):
     base = os.path.join(tmp, "hb.folded")
     new = os.path.join(tmp, "hn.folded")
     open(base, "w").write("p;a;b 100\np;a;c 100\n")
@@ -825,6 +1192,14 @@ def test_html_folded_diff_and_offcpu_inputs(tmp):
     html = flamegraph(tmp, "diff.html", "--diff", base, new)
     state, ink = page(tmp, html, [["state"], ["ink"]])
     assert not state["timed"] and state["rootTotal"] == 350 and ink > 1000
+    # off-CPU: nanoseconds per stack, placed in time on the heat map
+    html = flamegraph(tmp, "off.html", "-i", off_data, "--off-cpu")
+    folded = collapsed(off_data, "--off-cpu")
+    sleep = [f for k in folded for f in k.split(";") if f.startswith("clock_nanosleep")][0]
+    state, cells, nap = page(tmp, html, [["state"], ["busiestCells"], ["totalOf", sleep]])
+    assert state["timed"] and state["rootTotal"] == sum(folded.values())
+    assert nap == through(folded, sleep) >= NAPS * 20e6 * 0.95
+    assert cells[0] >= 0 and state["heatCells"] >= 1
 
 
 @needs_chromium

@@ -24,7 +24,7 @@ window.addEventListener("error", function (e) {
 	var timed = D.timed, nSamples = timed ? D.node.length : 0;
 	var sTime = null, sNode = null, sWeight = null;
 	var PAD = 10, ROW = D.frameheight, FONT = D.fontsize + "px " + (D.fonttype || "Verdana");
-	var GLYPH = D.fontsize * 0.59, CELL_US = 20000, ROWS = 50;
+	var GLYPH = D.fontsize * D.fontwidth, CELL_US = 20000, ROWS = 50;
 	var state = { focus: 0, re: null, term: "", range: null, drawn: 0, matched: null };
 	var rows = [];		// per depth: [x, w, node] triples of drawn frames
 	var el = {};
