@@ -254,7 +254,8 @@ int cmd_flamegraph(int argc, const char **argv)
 	flamegraph_opts__init(&a.fo);
 	a.fo.countname = NULL;	/* the default depends on --off-cpu */
 	argc = parse_options(argc, argv, opts, flamegraph_usage, 0);
-	if (a.diff ? argc != 2 : argc > 1 || (argc == 1 && (a.input || a.folded)))
+	if (a.diff ? argc != 2 || a.input || a.folded :
+		     argc > 1 || (argc == 1 && (a.input || a.folded)))
 		usage_error(flamegraph_usage, opts, a.diff ? "--diff takes two files: <base> <new>" :
 			    "give one input");
 	if (settle(&a, opts) < 0 || stacks_opts_apply(&a.so, &a.filter, &a.fa) < 0) {

@@ -609,6 +609,10 @@ def test_diff_folded(tmp):
     rows = {l.rsplit(" ", 2)[0]: tuple(map(int, l.rsplit(" ", 2)[1:]))
             for l in r.stdout.splitlines()}
     assert rows == {"p;a;b": (100, 300), "p;a;c": (100, 50), "p;d": (0, 10), "p;gone": (40, 0)}
+    # the two profiles are the arguments: nothing else may name an input
+    for extra in (["-i", new], ["--folded", new], [new]):
+        r = pcl("flamegraph", "--diff", base, new, *extra, "-o", "-")
+        assert r.returncode == 129 and "two files" in r.stderr, extra
     _, frames = svg_frames(flamegraph(tmp, "d.svg", "--diff", base, new))
     f = {x[0]: x for x in frames}
     assert f["all"][1] == 360                     # widths from the new profile
