@@ -718,17 +718,26 @@ class Browser:
         self.proc, self.errors, self.buf, self.next_id = None, [], b"", 0
         # only the launch is retried (a loaded machine can make Chromium
         # fail to start); what the page does is asserted once
-        for attempt in range(3):
+        for _ in range(3):
             try:
                 self._launch(tmp)
                 return
             except (OSError, EOFError, TimeoutError) as e:
                 self.close()
-                why = "%s: %s" % (type(e).__name__, e)
+                why = "%s: %s\n%s" % (type(e).__name__, e, self.log_tail())
         raise AssertionError("chromium did not start three times: " + why)
+
+    def log_tail(self):
+        """The end of Chromium's stderr, for failure messages."""
+        try:
+            with open(self.log, errors="replace") as f:
+                return f.read()[-2000:]
+        except (AttributeError, OSError):
+            return ""
 
     def _launch(self, tmp):
         profile = tempfile.mkdtemp(prefix="chromium-", dir=tmp)
+        self.log = os.path.join(profile, "stderr.txt")
         cmd_r, self.cmd_w = os.pipe()
         self.res_r, res_w = os.pipe()
         cmd_r, res_w = fd_above_4(cmd_r), fd_above_4(res_w)
@@ -738,9 +747,10 @@ class Browser:
                 "--user-data-dir=" + profile, "--window-size=1200,1000",
                 "--remote-debugging-pipe", "about:blank"]
         try:
-            self.proc = subprocess.Popen(
-                ["/bin/bash", "-c", 'exec "$@" 3<&%d 4>&%d' % (cmd_r, res_w), "bash", *argv],
-                pass_fds=(cmd_r, res_w), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            with open(self.log, "w") as log:
+                self.proc = subprocess.Popen(
+                    ["/bin/bash", "-c", 'exec "$@" 3<&%d 4>&%d' % (cmd_r, res_w), "bash",
+                     *argv], pass_fds=(cmd_r, res_w), stdout=subprocess.DEVNULL, stderr=log)
         finally:
             os.close(cmd_r)
             os.close(res_w)
@@ -802,14 +812,18 @@ class Browser:
             time.sleep(0.05)
 
     def open(self, path, fragment=""):
+        import json
         self.call("Page.navigate", session=True, url="file://" + path + fragment)
-        self.wait("document.readyState === 'complete'", "the page to load")
+        # the previous document may still be there (and complete) at first
+        self.wait("location.pathname === %s && document.readyState === 'complete'"
+                  % json.dumps(path), "the page to load")
 
     def painted(self):
         """Waits until every canvas draw so far is on screen (the page sets
         data-pcl-painted two animation frames after its latest draw)."""
-        self.wait("document.documentElement.getAttribute('data-pcl-painted') === "
-                  "String(__pclTest.state().draws)", "the page's painted signal")
+        self.wait("window.__pclTest && document.documentElement.getAttribute("
+                  "'data-pcl-painted') === String(__pclTest.state().draws)",
+                  "the page's painted signal")
 
     def api(self, name, *args):
         """Calls the page's test API, waits until its drawing is painted."""
