@@ -181,6 +181,12 @@ def test_pipe_mode_perf_data(cpu_data):
                        stderr=subprocess.PIPE, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout == pcl("collapse", "-i", cpu_data).stdout
+    # flamegraph reads a piped perf.data on stdin by default
+    r = subprocess.run("%s inject -i %s -o - | %s flamegraph --format folded" %
+                       (PERF, cpu_data, PCL), shell=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert parse_folded(r.stdout) == collapsed(cpu_data)
     r = subprocess.run("%s inject -i %s -o - | %s collapse --event nope" %
                        (PERF, cpu_data, PCL), shell=True, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=120)
