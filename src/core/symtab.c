@@ -149,8 +149,8 @@ static int sym_raw_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Symbol tables (kallsyms, most ELF files) usually come in address order
- * already: checking first spares a full sort of 100K+ kernel symbols. */
+/* kallsyms comes in address order (and a table once fixed up stays so):
+ * checking first spares a full sort of 100K+ kernel symbols. */
 static void sym_raw_sort(struct sym_raw *v, size_t n)
 {
 	for (size_t i = 1; i < n; i++)
