@@ -407,6 +407,15 @@ static void mmap_lib(struct buf *b, uint32_t tid)
 	rec_end(b, r);
 }
 
+/* Threads 5 (named first_comm) and 6 ("other"), both with libfoo mapped. */
+static void two_threads(struct buf *b, const char *first_comm)
+{
+	comm(b, 5, first_comm);
+	comm(b, 6, "other");
+	mmap_lib(b, 5);
+	mmap_lib(b, 6);
+}
+
 /* A sample whose chain is leaf 0x10100 (libfoo), then 0x500 (unmapped). */
 static void chain_sample(struct buf *b, uint32_t tid, uint64_t time, uint64_t id,
 			 uint64_t period)
@@ -443,10 +452,7 @@ static char *stream(void)
 	b_u64(&b, 16);
 	attr_record(&b, PERF_COUNT_SW_CPU_CLOCK, 100);
 	attr_record(&b, PERF_COUNT_SW_PAGE_FAULTS, 200);
-	comm(&b, 5, "my proc");
-	comm(&b, 6, "other");
-	mmap_lib(&b, 5);
-	mmap_lib(&b, 6);
+	two_threads(&b, "my proc");
 	chain_sample(&b, 5, 100, 100, 1000);
 	chain_sample(&b, 6, 200, 200, 7);	/* page fault */
 	chain_sample(&b, 5, 300, 100, 2000);
@@ -543,10 +549,7 @@ static void session_comm_changes(void **state)
 	b_u64(&b, 0x32454c4946524550ULL);	/* pipe header */
 	b_u64(&b, 16);
 	attr_record(&b, PERF_COUNT_SW_CPU_CLOCK, 100);
-	comm(&b, 5, "first");
-	comm(&b, 6, "other");
-	mmap_lib(&b, 5);
-	mmap_lib(&b, 6);
+	two_threads(&b, "first");
 	chain_sample(&b, 5, 100, 100, 1);
 	chain_sample(&b, 6, 110, 100, 10);
 	chain_sample(&b, 5, 120, 100, 100);
