@@ -546,7 +546,8 @@ int cmd_script(int argc, const char **argv)
 		struct stacks_opts so = { .max_stack = o.max_stack, .kallsyms = o.kallsyms,
 					  .symfs = o.symfs, .force = o.force };
 		struct stacks_filter_args fa = { .comms = o.comms, .pids = o.pids,
-						 .tids = o.tids, .cpus = o.cpus, .time = o.time };
+						 .tids = o.tids, .cpus = o.cpus, .time = o.time,
+						 .dsos = o.dsos };
 
 		ret = folded_from_perf_data("script", o.input ? o.input : "perf.data", &so, &fa,
 					    NULL);

@@ -149,6 +149,17 @@ static int sym_raw_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* kallsyms comes in address order (and a table once fixed up stays so):
+ * checking first spares a full sort of 100K+ kernel symbols. */
+static void sym_raw_sort(struct sym_raw *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (sym_raw_cmp(&v[i - 1], &v[i]) > 0) {
+			qsort(v, n, sizeof(*v), sym_raw_cmp);
+			return;
+		}
+}
+
 static size_t leading_underscores(const char *s)
 {
 	size_t n = 0;
@@ -199,8 +210,7 @@ void symtab_fixup(struct symtab_builder *b, bool kallsyms)
 {
 	size_t n = 0;
 
-	if (b->nr)
-		qsort(b->v, b->nr, sizeof(*b->v), sym_raw_cmp);
+	sym_raw_sort(b->v, b->nr);
 
 	/* Zero-size symbols end where the next one starts; in kallsyms the
 	 * kernel/module boundary instead ends them on the next page. */
@@ -248,8 +258,7 @@ void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
 		symtab_release(late);
 	}
 	n = b->nr;
-	if (n)
-		qsort(b->v, n, sizeof(*b->v), sym_raw_cmp);
+	sym_raw_sort(b->v, n);
 
 	free(p->syms);
 	p->syms = xcalloc(n ? n : 1, sizeof(*p->syms));
