@@ -63,6 +63,7 @@ struct report {
 	uint64_t nr_user_stacks, nr_broken_stacks;
 	/* progress */
 	bool progress_tty;
+	double progress_after;		/* seconds */
 	struct timespec started;
 	uint64_t next_check;
 	bool progress_shown;
@@ -159,11 +160,11 @@ static void progress(struct report *r, uint64_t offset, bool done)
 	}
 	if (offset < r->next_check)
 		return;
-	r->next_check = offset + (1u << 20);
+	r->next_check = offset + (1u << 18);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	elapsed = (double)(now.tv_sec - r->started.tv_sec) +
 		  (double)(now.tv_nsec - r->started.tv_nsec) / 1e9;
-	if (elapsed < 1.0 || end <= start)
+	if (elapsed < r->progress_after || end <= start)
 		return;
 	fprintf(stderr, "\rProcessing events... %3d%%",
 		(int)((offset - start) * 100 / (end - start)));
@@ -646,6 +647,10 @@ int cmd_report(int argc, const char **argv)
 		report__hists(&r, pos);
 
 	r.progress_tty = isatty(STDERR_FILENO);
+	r.progress_after = 1.0;
+	/* for tests only: show the progress line sooner (milliseconds) */
+	if (getenv("PCL_PROGRESS_AFTER_MS"))
+		r.progress_after = atof(getenv("PCL_PROGRESS_AFTER_MS")) / 1000;
 	clock_gettime(CLOCK_MONOTONIC, &r.started);
 	if (perf_session__process(r.session, &r.tool) < 0) {
 		progress(&r, 0, true);

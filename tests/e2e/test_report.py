@@ -234,3 +234,49 @@ def test_damaged_files(report_data, tmp_path):
     assert got.returncode in (0, 1)	# a signal would be negative
     if got.returncode:
         assert "bad.data" in got.stderr
+
+
+def report_on_terminal(path, env_extra, stderr_tty=True):
+    """pcl report with stderr on a pseudo-terminal (stdout a pipe): returns
+    (stdout, everything written to the terminal)."""
+    import os
+    import pty
+    import subprocess
+    from conftest import PCL
+    master, slave = pty.openpty()
+    env = dict(os.environ, **env_extra)
+    proc = subprocess.Popen([PCL, "report", "--stdio", "-i", path], env=env,
+                            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            stderr=slave if stderr_tty else subprocess.PIPE)
+    os.close(slave)
+    out, err = proc.communicate(timeout=120)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:		# EIO: the child's end is closed
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert proc.returncode == 0
+    return out.decode(), (seen if stderr_tty else err).decode(errors="replace")
+
+
+def test_progress_on_terminal(report_data):
+    """The progress line shows on a terminal once processing takes longer
+    than a threshold (1 s; PCL_PROGRESS_AFTER_MS lowers it for the test),
+    and is erased before the report; never on a pipe, never on fast runs."""
+    path = report_data["system"]
+    out, tty = report_on_terminal(path, {"PCL_PROGRESS_AFTER_MS": "0"})
+    assert re.search(r"\rProcessing events\.\.\. +\d+%", tty), repr(tty[:200])
+    assert "\r\x1b[K" in tty.split("Processing events")[-1]	# erased at the end
+    assert "Processing" not in out and out.startswith("# To display")
+    # runs shorter than the threshold: nothing (a huge threshold, so that a
+    # loaded machine cannot make this run slow enough)
+    _, tty = report_on_terminal(path, {"PCL_PROGRESS_AFTER_MS": "600000"})
+    assert "Processing" not in tty
+    # stderr not a terminal: never
+    _, err = report_on_terminal(path, {"PCL_PROGRESS_AFTER_MS": "0"}, stderr_tty=False)
+    assert "Processing" not in err
