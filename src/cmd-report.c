@@ -637,6 +637,7 @@ int cmd_report(int argc, const char **argv)
 		machine__set_symfs(r.machine, o.symfs);
 	machine__set_force(r.machine, o.force);
 	perf_session__machine_build_ids(r.session, r.machine);
+	machine__prefetch_kallsyms(r.machine);
 	cc_resolver__init(&r.resolver, r.machine, &r.hopts.cc, &r.strings);
 	r.resolver.max_stack = o.max_stack;
 	r.resolver.parent_regex = r.parent_regex_set ? &r.parent_regex : NULL;
@@ -680,6 +681,7 @@ out_machine:
 	callchain_cursor__exit(&r.cursor);
 	cc_resolver__exit(&r.resolver);
 	callchain_store__exit(&r.store);
+	kallsyms_prefetch_end();
 	machine__delete(r.machine);
 out:
 	if (r.parent_regex_set)

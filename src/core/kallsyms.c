@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <elf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,65 @@ static char *kallsyms_for(struct dso *kernel)
 	return xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", machine__buildid_dir(m), hex);
 }
 
+/* The kernel takes ~70 ms to format /proc/kallsyms: a reader that will
+ * need the kernel's symbols starts that read on another thread while it
+ * goes through the events.  One prefetch per process. */
+static struct {
+	pthread_t thread;
+	char *path, *buf;
+	bool running;
+} prefetch;
+
+static void *prefetch_main(void *arg)
+{
+	prefetch.buf = read_file_str(prefetch.path);
+	return NULL;
+}
+
+void machine__prefetch_kallsyms(struct machine *m)
+{
+	struct dso *kernel = NULL;
+
+	for (size_t i = 0; i < m->nr_dsos && !kernel; i++)
+		if (!strcmp(m->dsos[i]->long_name, "[kernel.kallsyms]"))
+			kernel = m->dsos[i];
+	/* the file's build-id table names the kernel only when it was hit */
+	if (prefetch.running || !kernel || !kernel->build_id_size)
+		return;
+	prefetch.path = kallsyms_for(kernel);
+	prefetch.buf = NULL;
+	prefetch.running = !pthread_create(&prefetch.thread, NULL, prefetch_main, NULL);
+	if (!prefetch.running) {
+		free(prefetch.path);
+		prefetch.path = NULL;
+	}
+}
+
+/* The prefetched text of path, or NULL (then read it now). */
+static char *prefetched(const char *path)
+{
+	char *buf;
+
+	if (!prefetch.running)
+		return NULL;
+	pthread_join(prefetch.thread, NULL);
+	prefetch.running = false;
+	buf = prefetch.buf;
+	if (strcmp(prefetch.path, path)) {
+		free(buf);
+		buf = NULL;
+	}
+	free(prefetch.path);
+	prefetch.path = NULL;
+	prefetch.buf = NULL;
+	return buf;
+}
+
+void kallsyms_prefetch_end(void)
+{
+	free(prefetched(""));
+}
+
 static bool kallsyms_type_wanted(char type)
 {
 	type = (char)toupper((unsigned char)type);
@@ -46,41 +106,57 @@ static uint8_t kallsyms_bind(char type)
 	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
 }
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
 /* Parses kallsyms lines into b; sets *text to the _text address (0 if
- * absent). Returns the number of symbols or -1 when unreadable. */
+ * absent). Returns the number of symbols or -1 when unreadable.  The file
+ * is read whole and parsed in place: /proc/kallsyms has 100K+ lines. */
 static int kallsyms__parse(const char *path, struct symtab_builder *b, uint64_t *text)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	char *buf = prefetched(path), *line, *next;
 	int n = 0;
 
 	*text = 0;
-	if (!f)
+	if (!buf)
+		buf = read_file_str(path);
+	if (!buf)
 		return -1;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		char *end, *name;
-		uint64_t addr = strtoull(line, &end, 16);
+	for (line = buf; *line; line = next) {
+		char *p = line, *name, *eol = strchr(line, '\n');
+		uint64_t addr = 0;
+		size_t len;
 		char type;
-		struct sym_raw *s;
+		int d;
 
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (end == line || *end != ' ' || !end[1] || end[2] != ' ' || !end[3])
+		next = eol ? eol + 1 : line + strlen(line);
+		if (!eol)
+			eol = next;
+		while (eol > line && eol[-1] == '\r')
+			eol--;
+		while ((d = hex_digit(*p)) >= 0) {
+			addr = addr << 4 | (uint64_t)d;
+			p++;
+		}
+		if (p == line || p + 3 >= eol || p[0] != ' ' || p[2] != ' ')
 			continue;
-		type = end[1];
-		name = end + 3;
-		if (!*text && !strcmp(name, "_text"))
+		type = p[1];
+		name = p + 3;
+		len = (size_t)(eol - name);
+		if (!*text && len == 5 && !memcmp(name, "_text", 5))
 			*text = addr;
-		if (!kallsyms_type_wanted(type) || strlen(name) >= 512)
+		if (!kallsyms_type_wanted(type) || len >= 512)
 			continue;
-		s = symtab_add(b, addr, 0, kallsyms_bind(type), name, strlen(name));
-		s->module_sym = strchr(name, '[') != NULL;
+		symtab_add(b, addr, 0, kallsyms_bind(type), name, len)->module_sym =
+			memchr(name, '[', len) != NULL;
 		n++;
 	}
-	free(line);
-	fclose(f);
+	free(buf);
 	return n;
 }
 
@@ -139,7 +215,7 @@ int dso__load_kallsyms(struct dso *kernel, const char *path_override)
 
 	for (size_t i = 0; i < all.nr; i++) {
 		struct sym_raw s = all.v[i];
-		char *tab = strchr(s.name, '\t');
+		char *tab = s.module_sym ? strchr(s.name, '\t') : NULL;
 		struct module_syms *ms = NULL;
 		char modname[256];
 
