@@ -630,6 +630,7 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 			if (st->nr_frames)
 				memcpy(c->frames, st->frames, st->nr_frames * sizeof(*c->frames));
 			c->nr = st->nr_frames;
+			c->hash = hash;
 			c->parent = st->parent;
 			c->has_user = st->has_user;
 			c->broken = st->broken;
@@ -644,8 +645,14 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 		add_sample_chain(c, r, thread, sample);
 	}
 	check_bottom(c, r->param->order == ORDER_CALLEE);
-	if (st)
+	if (st) {
 		stack_store(r, st, thread, hash, sample, c);
+		c->hash = hash;
+	} else {
+		c->hash = mix64(c->nr);
+		for (uint32_t i = 0; i < c->nr; i++)
+			c->hash = (c->hash ^ (uintptr_t)c->frames[i]) * 0x100000001b3ULL;
+	}
 }
 
 /* --- the trie ----------------------------------------------------------- */

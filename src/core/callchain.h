@@ -100,6 +100,8 @@ struct callchain_cursor {
 	const struct cc_frame **frames;
 	uint32_t nr, alloc;
 	struct symbol *parent;		/* first frame matching the parent regex */
+	uint64_t hash;			/* of the stack: equal frames, equal hash
+					 * (mostly the raw addresses' hash) */
 	bool has_user;			/* the stack reached user space */
 	bool broken;			/* ... but not a thread start (see below) */
 };

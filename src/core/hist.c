@@ -289,26 +289,33 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		free(seen);
 }
 
-static uint64_t memo_hash(const struct hist_entry *k, uint8_t cpumode,
-			  const struct callchain_cursor *c)
+static struct symbol *sample_parent(const struct hist_sample *s)
 {
-	uint64_t h = k->ip ^ ((uintptr_t)k->thread << 7) ^ ((uintptr_t)k->comm << 13) ^
-		     ((uintptr_t)k->sym << 17) ^ (uint64_t)(uint32_t)k->cpu ^
-		     ((uintptr_t)k->trace << 3) ^ cpumode;
+	return s->cursor ? s->cursor->parent : NULL;
+}
 
-	for (uint32_t i = 0; i < c->nr; i++)
-		h = (h ^ (uintptr_t)c->frames[i]) * 0x100000001b3ULL;
+/* Keyed by the sample itself, so that a replayed one builds no entry template. */
+static uint64_t memo_hash(const struct hist_sample *s)
+{
+	const struct callchain_cursor *c = s->cursor;
+	uint64_t h = s->addr ^ ((uintptr_t)s->thread << 7) ^ ((uintptr_t)s->comm << 13) ^
+		     ((uintptr_t)s->sym << 17) ^ (uint64_t)(uint32_t)s->cpu ^
+		     ((uintptr_t)s->trace << 3) ^ s->cpumode;
+
+	h ^= c->hash;
 	return h ^ (h >> 29);
 }
 
-static bool memo_match(const struct stack_memo *m, uint64_t hash, const struct hist_entry *k,
-		       uint8_t cpumode, const struct callchain_cursor *c)
+static bool memo_match(const struct stack_memo *m, uint64_t hash, const struct hist_sample *s)
 {
-	return m->frames && m->hash == hash && m->cpumode == cpumode && m->nr_frames == c->nr &&
-	       m->key.thread == k->thread && m->key.comm == k->comm && m->key.dso == k->dso &&
-	       m->key.sym == k->sym && m->key.ip == k->ip && m->key.parent == k->parent &&
-	       m->key.trace == k->trace && m->key.cpu == k->cpu && m->key.level == k->level &&
-	       m->key.filtered == k->filtered &&
+	const struct callchain_cursor *c = s->cursor;
+
+	return m->frames && m->hash == hash && m->cpumode == s->cpumode && m->nr_frames == c->nr &&
+	       m->key.thread == s->thread && m->key.comm == s->comm && m->key.dso == s->dso &&
+	       m->key.sym == s->sym && m->key.ip == s->addr &&
+	       m->key.parent == sample_parent(s) && m->key.trace == s->trace &&
+	       m->key.cpu == s->cpu && m->key.level == s->level &&
+	       m->key.filtered == s->filtered &&
 	       (!c->nr || !memcmp(m->frames, c->frames, c->nr * sizeof(*c->frames)));
 }
 
@@ -356,37 +363,37 @@ static void memo_release(struct hists *h)
 
 void hists__add_sample(struct hists *h, const struct hist_sample *s)
 {
-	struct hist_entry tmpl = {
-		.thread = s->thread,
-		.comm = s->comm,
-		.dso = s->dso,
-		.sym = s->sym,
-		.ip = s->addr,
-		.parent = s->cursor ? s->cursor->parent : NULL,
-		.trace = s->trace,
-		.cpu = s->cpu,
-		.level = s->level,
-		.filtered = s->filtered,
-	};
 	struct memo_record *rec = s->cursor ? &h->memo_rec : NULL;
 	struct stack_memo *slot = NULL;
 	struct callchain_node *leaf = NULL;
-	struct hist_entry *he;
+	struct hist_entry *he, tmpl;
 	uint64_t hash = 0;
 
 	h->stats.nr_samples++;
 	if (rec) {
 		if (!h->memo)
 			h->memo = xcalloc(MEMO_SLOTS, sizeof(*h->memo));
-		hash = memo_hash(&tmpl, s->cpumode, s->cursor);
+		hash = memo_hash(s);
 		slot = &h->memo[hash % MEMO_SLOTS];
-		if (memo_match(slot, hash, &tmpl, s->cpumode, s->cursor)) {
+		if (memo_match(slot, hash, s)) {
 			memo_replay(h, slot, s->period);
 			h->stats.nr_non_filtered_samples += !slot->targets[0].he->filtered;
 			return;
 		}
 		rec->nr = 0;
 	}
+	tmpl = (struct hist_entry){
+		.thread = s->thread,
+		.comm = s->comm,
+		.dso = s->dso,
+		.sym = s->sym,
+		.ip = s->addr,
+		.parent = sample_parent(s),
+		.trace = s->trace,
+		.cpu = s->cpu,
+		.level = s->level,
+		.filtered = s->filtered,
+	};
 	if (h->opts->layout.has_srcline)
 		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
 	tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);

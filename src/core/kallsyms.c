@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Does every module symbol of the kallsyms text buf lie in that module as
  * /proc/modules places it now, and is every loaded module there?  bpf
@@ -73,7 +74,7 @@ static bool kallsyms_modules_current(const char *buf)
  * same symbols, and reading it takes a few ms where the kernel spends ~70
  * ms formatting /proc/kallsyms.
  */
-static char *kallsyms_for(struct dso *kernel)
+static char *kallsyms_for(struct dso *kernel, bool *running_copy)
 {
 	struct machine *m = dso__priv(kernel)->machine;
 	const char *forced = machine__kallsyms_path(m);
@@ -81,6 +82,7 @@ static char *kallsyms_for(struct dso *kernel)
 	int n;
 	char hex[41], *cached;
 
+	*running_copy = false;
 	if (forced)
 		return xstrdup(forced);
 	n = sysfs__read_kernel_build_id(running, sizeof(running));
@@ -89,13 +91,11 @@ static char *kallsyms_for(struct dso *kernel)
 	build_id__hex(kernel->build_id, kernel->build_id_size, hex);
 	cached = xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", machine__buildid_dir(m), hex);
 	if (n == kernel->build_id_size && !memcmp(running, kernel->build_id, (size_t)n)) {
-		char *text = read_file_str(cached);
-
-		if (!text || !kallsyms_modules_current(text)) {
+		if (access(cached, R_OK)) {
 			free(cached);
-			cached = xstrdup("/proc/kallsyms");
+			return xstrdup("/proc/kallsyms");
 		}
-		free(text);
+		*running_copy = true;
 	}
 	return cached;
 }
@@ -118,6 +118,7 @@ static void *prefetch_main(void *arg)
 void machine__prefetch_kallsyms(struct machine *m)
 {
 	struct dso *kernel = NULL;
+	bool running_copy;
 
 	for (size_t i = 0; i < m->nr_dsos && !kernel; i++)
 		if (!strcmp(m->dsos[i]->long_name, "[kernel.kallsyms]"))
@@ -125,7 +126,7 @@ void machine__prefetch_kallsyms(struct machine *m)
 	/* the file's build-id table names the kernel only when it was hit */
 	if (prefetch.running || !kernel || !kernel->build_id_size)
 		return;
-	prefetch.path = kallsyms_for(kernel);
+	prefetch.path = kallsyms_for(kernel, &running_copy);
 	prefetch.buf = NULL;
 	prefetch.running = !pthread_create(&prefetch.thread, NULL, prefetch_main, NULL);
 	if (!prefetch.running) {
@@ -183,7 +184,8 @@ static int hex_digit(char c)
 /* Parses kallsyms lines into b; sets *text to the _text address (0 if
  * absent). Returns the number of symbols or -1 when unreadable.  The file
  * is read whole and parsed in place: /proc/kallsyms has 100K+ lines. */
-static int kallsyms__parse(const char *path, struct symtab_builder *b, uint64_t *text)
+static int kallsyms__parse(const char *path, bool running_copy, struct symtab_builder *b,
+			   uint64_t *text)
 {
 	char *buf = prefetched(path), *line, *next;
 	int n = 0;
@@ -193,6 +195,10 @@ static int kallsyms__parse(const char *path, struct symtab_builder *b, uint64_t 
 		buf = read_file_str(path);
 	if (!buf)
 		return -1;
+	if (running_copy && !kallsyms_modules_current(buf)) {
+		free(buf);
+		return kallsyms__parse("/proc/kallsyms", false, b, text);
+	}
 	for (line = buf; *line; line = next) {
 		char *p = line, *name, *eol = strchr(line, '\n');
 		uint64_t addr = 0;
@@ -266,10 +272,11 @@ int dso__load_kallsyms(struct dso *kernel, const char *path_override)
 	struct module_syms *mods = NULL;
 	size_t nmods = 0;
 	struct map *kmap = kmaps__find_dso(kmaps, kernel);
-	char *path = path_override ? xstrdup(path_override) : kallsyms_for(kernel);
+	bool running_copy = false;
+	char *path = path_override ? xstrdup(path_override) : kallsyms_for(kernel, &running_copy);
 	uint64_t text, delta = 0;
 
-	if (kallsyms__parse(path, &all, &text) < 0) {
+	if (kallsyms__parse(path, running_copy, &all, &text) < 0) {
 		free(path);
 		return -1;
 	}
