@@ -450,6 +450,8 @@ static bool prev_cpumode(const uint64_t *ips, long ent, uint8_t *cpumode)
 
 static void cursor_add(struct callchain_cursor *c, struct cc_resolver *r, const struct cc_frame *f)
 {
+	if (r->hide_unresolved && !f->sym)
+		return;
 	if (r->parent_regex && !c->parent && f->sym &&
 	    !regexec(r->parent_regex, f->sym->name, 0, NULL, 0))
 		c->parent = f->sym;

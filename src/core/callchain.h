@@ -68,6 +68,7 @@ struct cc_resolver {
 	struct strset *strings;		/* srclines are interned here */
 	regex_t *parent_regex;		/* for the "parent" sort key, or NULL */
 	int max_stack;
+	bool hide_unresolved;		/* -U: frames without a symbol left out */
 	/* ip cache: (address space, ip, cpumode) -> frame */
 	struct cc_ip_slot *ips;
 	size_t ips_cap, ips_used;

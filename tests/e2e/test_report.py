@@ -166,7 +166,8 @@ def test_srcline_of_the_workload(report_data):
 
 
 @pytest.mark.parametrize("args", [
-    ["-s", "parent"], ["-g"], ["-s", "nosuchkey"], ["-F", "nosuchfield"],
+    ["-s", "parent"], ["-g"], ["-s", "nosuchkey"], ["-F", "nosuchfield"], ["-b"],
+    ["--branch-stack", "--no-children"],
 ], ids=name)
 def test_errors_like_perf(report_data, args):
     """Errors perf reports (and its exit status, 0 for these)."""
@@ -280,3 +281,32 @@ def test_progress_on_terminal(report_data):
     # stderr not a terminal: never
     _, err = report_on_terminal(path, {"PCL_PROGRESS_AFTER_MS": "0"}, stderr_tty=False)
     assert "Processing" not in err
+
+
+@pytest.mark.parametrize("kind", ["fp", "multi", "sched", "system", "pipe", "tracepoints"])
+@pytest.mark.parametrize("args", [["--stats"], ["--tasks"]], ids=name)
+def test_stats_and_tasks(report_data, kind, args):
+    """Record counts by type and per event; the tree of threads by fork."""
+    want = perf("report", "--stdio", "-i", report_data[kind], *args)
+    got = pcl("report", "--stdio", "-i", report_data[kind], *args)
+    assert got.stdout.strip(), got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+    assert got.returncode == want.returncode
+
+
+def test_hide_unresolved(report_data):
+    """-U drops samples without a symbol and such frames from stacks; perf's
+    own (stripped) binary gives unresolved ones in the system-wide file."""
+    for args in (["-U", "--comms", "perf"], ["-U", "--comms", "perf", "-g", "caller"],
+                 ["-U", "-s", "dso,sym"]):
+        compare(report_data, "system", *args, "--no-children")
+    compare(report_data, "fp", "-U")
+
+
+@pytest.mark.parametrize("args", [["-s", "trace"], ["-s", "trace,comm", "--no-children"]],
+                         ids=name)
+def test_raw_trace(report_data, args):
+    """--raw-trace: the fields as name=value, perf 6.1's number formats."""
+    compare(report_data, "tracepoints", "--raw-trace", *args)
+    compare(report_data, "sched", "--raw-trace", *args)
+
