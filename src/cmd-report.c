@@ -436,7 +436,8 @@ static int report_error(const char *fmt, ...)
 	return 0;	/* perf report exits 0 after these */
 }
 
-static int setup_filters(struct report *r, const struct report_opts *o)
+/* Returns -1 with *status perf's exit status for what was wrong. */
+static int setup_filters(struct report *r, const struct report_opts *o, int *status)
 {
 	if (o->comms)
 		name_list__add(&r->filter.comms, o->comms);
@@ -448,8 +449,25 @@ static int setup_filters(struct report *r, const struct report_opts *o)
 		name_list__add(&r->filter.pids, o->pids);
 	if (o->tids)
 		name_list__add(&r->filter.tids, o->tids);
-	if (o->time_str && sample_filter__set_time(&r->filter, o->time_str) < 0) {
+	if (o->time_str && strchr(o->time_str, '%')) {
+		const struct perf_header *h = &r->session->header;
+
+		if (!h->first_sample_time && !h->last_sample_time) {
+			fprintf(stderr, "HINT: no first/last sample time found in perf data.\n"
+				"Please use latest perf binary to execute 'perf record'\n"
+				"(if '--buildid-all' is enabled, please set '--timestamp-boundary').\n");
+			*status = 234;	/* perf's -EINVAL */
+			return -1;
+		}
+		if (sample_filter__set_time_percent(&r->filter, o->time_str, h->first_sample_time,
+						    h->last_sample_time) < 0) {
+			fprintf(stderr, "Invalid time string\n");
+			*status = 234;
+			return -1;
+		}
+	} else if (o->time_str && sample_filter__set_time(&r->filter, o->time_str) < 0) {
 		fprintf(stderr, "Invalid time string\n");
+		*status = 234;
 		return -1;
 	}
 	if (o->cpus) {
@@ -459,11 +477,13 @@ static int setup_filters(struct report *r, const struct report_opts *o)
 			has_cpu &= !!(pos->attr.sample_type & PERF_SAMPLE_CPU);
 		if (!has_cpu) {
 			fprintf(stderr, "File does not contain CPU events. Remove -C option to "
-				"proceed.\n");
+				"proceed.\nError:\nfailed to set cpu bitmap\n");
+			*status = 0;
 			return -1;
 		}
 		if (sample_filter__set_cpus(&r->filter, o->cpus) < 0) {
 			fprintf(stderr, "Error:\nfailed to set cpu bitmap\n");
+			*status = 0;
 			return -1;
 		}
 	}
@@ -831,7 +851,7 @@ int cmd_report(int argc, const char **argv)
 		}
 		r.parent_regex_set = true;
 	}
-	if (setup_filters(&r, &o) < 0)
+	if (setup_filters(&r, &o, &ret) < 0)
 		goto out;
 	r.hopts.dso_filter = r.filter.dsos.n > 0;
 	print_elided(&r.hopts.layout, &r.filter, only);

@@ -310,3 +310,20 @@ def test_raw_trace(report_data, args):
     compare(report_data, "tracepoints", "--raw-trace", *args)
     compare(report_data, "sched", "--raw-trace", *args)
 
+
+@pytest.mark.parametrize("kind", ["fp", "system"])
+@pytest.mark.parametrize("slices", ["10%/2", "0%-10%", "50%", "10%/1,10%/3", "0%-10%,30%-40%",
+                                    "25%/4", "100%/1"])
+def test_time_percent_slices(report_data, kind, slices):
+    """--time in percent of the recording (its first to last sample)."""
+    compare(report_data, kind, "--time", slices)
+
+
+@pytest.mark.parametrize("args", [["--time", "5%-x"], ["--time", "bad%"], ["--time", "abc"],
+                                  ["-C", "0"]], ids=name)
+def test_filter_errors_exit_like_perf(report_data, args):
+    want = perf("report", "--stdio", "-i", report_data["fp"], *args)
+    got = pcl("report", "--stdio", "-i", report_data["fp"], *args)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
+    assert want.stderr.strip().splitlines()[-1] in got.stderr
+
