@@ -237,6 +237,15 @@ static void progress(struct report *r, uint64_t offset, bool done)
 
 /* --- samples -------------------------------------------------------------- */
 
+static int32_t cpu_socket(const struct report *r, uint32_t cpu)
+{
+	const struct perf_header *h = &r->session->header;
+
+	if (cpu == (uint32_t)-1 || !h->cpu_topo || cpu >= h->nr_cpus_avail)
+		return -1;
+	return h->cpu_topo[cpu].socket_id;
+}
+
 static void process_sample(struct report *r, struct evsel *evsel, const struct perf_sample *sample)
 {
 	struct addr_location al;
@@ -263,6 +272,11 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		.level = al.level,
 		.cpumode = sample->cpumode,
 		.cpu = (int32_t)sample->cpu,
+		.socket = cpu_socket(r, sample->cpu),
+		/* perf's --time-quantum default: 100 ms */
+		.time = sample->time - sample->time % 100000000ULL,
+		.weight = sample->weight,
+		.map_size = al.map ? al.map->end - al.map->start : 0,
 		.period = sample->period,
 		.filtered = filtered,
 	};

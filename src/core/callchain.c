@@ -355,6 +355,7 @@ static const struct cc_frame *resolve_frame(struct cc_resolver *r, struct thread
 		f.dso = al.dso;
 		f.sym = al.sym;
 		f.srcline = frame_srcline(r, al.dso, al.sym, al.addr);
+		f.map_size = al.map->end - al.map->start;
 	}
 	f.kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	return frame_intern(r, &f);
@@ -513,7 +514,8 @@ static void add_unwound(struct callchain_cursor *c, struct cc_resolver *r, struc
 		const struct callchain_frame *u =
 			&r->unwound[r->param->order == ORDER_CALLEE ? k : n - 1 - k];
 		struct cc_frame f = { .ip = u->ip, .dso = u->al.dso, .sym = u->al.sym,
-				      .inlined = u->inlined };
+				      .inlined = u->inlined,
+				      .map_size = u->al.map ? u->al.map->end - u->al.map->start : 0 };
 
 		/* DWARF-expanded frames carry their line whatever the key (perf's
 		 * inline list); --children entries of them show it */

@@ -56,6 +56,7 @@ struct cc_frame {
 	const char *srcline;	/* for the address/srcline keys, and of
 				 * DWARF-expanded frames always (perf) */
 	uint64_t key1, key2;	/* what the trie compares */
+	uint64_t map_size;	/* of the map ip is in (dso_size key) */
 	uint32_t dso_order;	/* the DSO's creation rank (ties in output) */
 	bool kernel;		/* resolved in the kernel's address space */
 	bool inlined;		/* DWARF-expanded inlined function */

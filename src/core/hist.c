@@ -193,6 +193,15 @@ static const char *entry_srcline(struct hists *h, struct dso *dso, struct symbol
 	return strset_intern(h->strings, buf);
 }
 
+/* perf's srcfile: the file of the address's line, "" when unknown. */
+static const char *entry_srcfile(struct hists *h, struct dso *dso, uint64_t addr)
+{
+	const char *line = dso ? srcline_known(dso, addr) : NULL;
+	const char *colon = line ? strchr(line, ':') : NULL;
+
+	return strset_intern_len(h->strings, line ? line : "", colon ? (size_t)(colon - line) : 0);
+}
+
 /*
  * Samples with the same stack (and everything else that decides their
  * entries) land in the same entries and trie nodes; a direct-mapped memo
@@ -256,10 +265,15 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 			.parent = c->parent,
 			.trace = s->trace,
 			.cpu = s->cpu,
+			.socket = s->socket,
+			.time = s->time,
+			.weight = s->weight,
+			.map_size = f->map_size,
 			.filtered = s->filtered,
 		};
 		struct callchain_node *leaf = NULL;
-		struct hist_entry *he;
+		struct hist_entry *he, blind;
+		const struct hist_entry *probe;
 		bool dup = false;
 
 		/* an unresolved frame outside any map keeps the mode before it */
@@ -270,12 +284,24 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		tmpl.level = level;
 		if (h->opts->layout.has_srcline)
 			tmpl.srcline = f->srcline ? f->srcline : entry_srcline(h, f->dso, f->sym, f->ip);
+		if (h->opts->layout.has_srcfile)
+			tmpl.srcfile = entry_srcfile(h, f->dso, f->ip);	/* absolute: perf's */
 		tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
+		probe = &tmpl;
+		if (h->opts->layout.has_sample_keys) {
+			/* perf looks for the frame's entry among those the sample
+			 * already reached without its socket, time and weight */
+			blind = tmpl;
+			blind.socket = 0;
+			blind.time = blind.weight = 0;
+			blind.hash = hist_layout__hash(&h->opts->layout, &blind);
+			probe = &blind;
+		}
 		/* recursion: a function counts once per sample (the hash only
 		 * spares comparisons) */
 		for (uint32_t k = 0; k < nr_seen && !dup; k++)
-			dup = seen[k]->hash == tmpl.hash &&
-			      !hist_layout__cmp(&h->opts->layout, seen[k], &tmpl);
+			dup = seen[k]->hash == probe->hash &&
+			      !hist_layout__cmp(&h->opts->layout, seen[k], probe);
 		if (dup)
 			continue;
 		he = findnew(h, &tmpl, false, s->period, cpumode);
@@ -363,7 +389,7 @@ static void memo_release(struct hists *h)
 
 void hists__add_sample(struct hists *h, const struct hist_sample *s)
 {
-	struct memo_record *rec = s->cursor ? &h->memo_rec : NULL;
+	struct memo_record *rec = s->cursor && !h->opts->layout.has_sample_keys ? &h->memo_rec : NULL;
 	struct stack_memo *slot = NULL;
 	struct callchain_node *leaf = NULL;
 	struct hist_entry *he, tmpl;
@@ -391,11 +417,17 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		.parent = sample_parent(s),
 		.trace = s->trace,
 		.cpu = s->cpu,
+		.socket = s->socket,
+		.time = s->time,
+		.weight = s->weight,
+		.map_size = s->map_size,
 		.level = s->level,
 		.filtered = s->filtered,
 	};
 	if (h->opts->layout.has_srcline)
 		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
+	if (h->opts->layout.has_srcfile)
+		tmpl.srcfile = entry_srcfile(h, s->dso, s->addr);
 	tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
 	he = findnew(h, &tmpl, true, s->period, s->cpumode);
 	/* an entry stays as filtered as the sample that made it (perf) */
@@ -548,6 +580,11 @@ static void calc_col_len(struct hists *h, const struct hist_entry *he)
 		col_len_max(h, HISTC_SRCLINE, strlen(he->srcline) > 11 ? strlen(he->srcline) : 11);
 	if (he->trace)
 		col_len_max(h, HISTC_TRACE, strlen(he->trace));
+	if (he->srcfile)
+		col_len_max(h, HISTC_SRCFILE, strlen(he->srcfile));
+	col_len_max(h, HISTC_TIME, 12);
+	col_len_max(h, HISTC_WEIGHT, 12);
+	col_len_max(h, HISTC_LOCAL_WEIGHT, 12);
 }
 
 static int value_cmp(const struct hist_entry *a, const struct hist_entry *b, enum hist_value v)

@@ -34,6 +34,9 @@ enum hist_column {
 	HISTC_IPC,
 	HISTC_SYM_SIZE,
 	HISTC_DSO_SIZE,
+	HISTC_TIME,
+	HISTC_WEIGHT,
+	HISTC_LOCAL_WEIGHT,
 	HISTC_NR_COLS,
 };
 
@@ -83,6 +86,8 @@ struct hist_layout {
 	const struct hist_field *keys[HIST_MAX_FIELDS];	/* identity */
 	int nr_keys;
 	bool has_srcline, has_trace;	/* shown or sorted by */
+	bool has_srcfile;
+	bool has_sample_keys;		/* time, weight, socket (see add_cumulative) */
 	/* perf's hists__has() flags: set by -s (or the default order) only */
 	bool has_parent, need_collapse;
 };

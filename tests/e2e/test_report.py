@@ -327,3 +327,20 @@ def test_filter_errors_exit_like_perf(report_data, args):
     assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
     assert want.stderr.strip().splitlines()[-1] in got.stderr
 
+
+MORE_KEYS = [
+    ["-s", "symbol_size,sym"], ["-s", "dso_size,sym"], ["-s", "dso_size"], ["-s", "socket,comm"],
+    ["-s", "socket,cpu"], ["-s", "time"], ["-s", "time,comm", "-g", "none"],
+    ["-s", "weight,sym"], ["-s", "local_weight"], ["-F", "overhead,time,sym"],
+    ["-s", "srcfile", "--dsos", "report_work"], ["-s", "srcfile,sym", "--dsos", "report_work"],
+]
+
+
+@pytest.mark.parametrize("kind", ["fp", "multi", "system"])
+@pytest.mark.parametrize("children", [[], ["--no-children"]], ids=["children", "self"])
+@pytest.mark.parametrize("args", MORE_KEYS, ids=name)
+def test_more_sort_keys(report_data, kind, children, args):
+    """symbol_size, dso_size, socket, time (100 ms slots), weight,
+    local_weight (0 without PERF_SAMPLE_WEIGHT) and srcfile."""
+    compare(report_data, kind, *args, *children)
+
