@@ -54,8 +54,8 @@ struct report {
 	struct hists **hists;		/* by evsel idx */
 	int nr_hists;
 	struct sample_filter filter;
-	regex_t parent_regex;
-	bool parent_regex_set;
+	regex_t parent_regex, ignore_callees_regex;
+	bool parent_regex_set, ignore_callees_set;
 	bool need_cursor;
 	bool exclude_other;		/* -x: only entries with a parent */
 	bool hide_unresolved;		/* -U: samples without a symbol dropped */
@@ -77,7 +77,7 @@ struct report {
 struct report_opts {
 	const char *input, *sort_order, *field_order, *call_graph, *percentage, *parent_pattern;
 	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time_str, *field_sep;
-	const char *kallsyms, *symfs, *percent_limit;
+	const char *kallsyms, *symfs, *percent_limit, *ignore_callees;
 	int children;			/* -1: default */
 	int group;			/* -1: default (on when the file has groups) */
 	bool call_graph_set, inverted;
@@ -285,6 +285,19 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 	if (r->need_cursor && sample->callchain) {
 		callchain_cursor__resolve(&r->cursor, &r->resolver, thread, &evsel->attr, sample);
 		hs.cursor = &r->cursor;
+		if (r->cursor.root) {
+			/* --ignore-callees: the sample is the matching function's */
+			const struct cc_frame *f = r->cursor.root;
+
+			hs.dso = f->dso;
+			hs.sym = f->sym;
+			hs.addr = f->addr;
+			hs.map_size = f->map_size;
+			hs.level = f->kernel ? 'k' : '.';
+			hs.cpumode = f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+			/* perf takes the frame's location whole: no filter marks */
+			hs.filtered = false;
+		}
 		if (r->cursor.has_user) {
 			r->nr_user_stacks++;
 			r->nr_broken_stacks += r->cursor.broken;
@@ -741,6 +754,8 @@ int cmd_report(int argc, const char **argv)
 			    "Show raw trace event output (do not use print fmt or plugins)"),
 		OPT_BOOLEAN('b', "branch-stack", &o.branch_stack,
 			    "use branch records for per branch histogram filling"),
+		OPT_STRING(0, "ignore-callees", &o.ignore_callees, "regex",
+			   "ignore callees of these functions in call graphs"),
 		OPT_BOOLEAN(0, "stats", &r.stats_mode, "Display event stats"),
 		OPT_BOOLEAN(0, "tasks", &r.tasks_mode, "Display recorded tasks"),
 		OPT_BOOLEAN(0, "stdio", &o.stdio, "Use the stdio interface"),
@@ -865,6 +880,13 @@ int cmd_report(int argc, const char **argv)
 		}
 		r.parent_regex_set = true;
 	}
+	if (o.ignore_callees) {
+		if (regcomp(&r.ignore_callees_regex, o.ignore_callees, REG_EXTENDED)) {
+			ret = report_error("Invalid regex: %s", o.ignore_callees);
+			goto out;
+		}
+		r.ignore_callees_set = true;
+	}
 	if (setup_filters(&r, &o, &ret) < 0)
 		goto out;
 	r.hopts.dso_filter = r.filter.dsos.n > 0;
@@ -888,6 +910,7 @@ int cmd_report(int argc, const char **argv)
 	r.resolver.max_stack = o.max_stack;
 	r.resolver.parent_regex = r.parent_regex_set ? &r.parent_regex : NULL;
 	r.resolver.hide_unresolved = r.hide_unresolved;
+	r.resolver.ignore_callees = r.ignore_callees_set ? &r.ignore_callees_regex : NULL;
 	r.need_cursor = r.hopts.use_callchain || r.hopts.cumulate || r.hopts.layout.has_parent;
 	callchain_store__init(&r.store);
 	trace_seq_init(&r.seq);
@@ -941,6 +964,8 @@ out_machine:
 out:
 	if (r.parent_regex_set)
 		regfree(&r.parent_regex);
+	if (r.ignore_callees_set)
+		regfree(&r.ignore_callees_regex);
 	strset_release(&r.strings);
 	sample_filter__exit(&r.filter);
 	perf_session__delete(r.session);

@@ -116,6 +116,7 @@ struct cc_stack {
 	const struct cc_frame **frames;
 	uint32_t nr_frames;
 	struct symbol *parent;
+	const struct cc_frame *root;
 	bool has_user, broken;
 };
 
@@ -355,6 +356,7 @@ static const struct cc_frame *resolve_frame(struct cc_resolver *r, struct thread
 		f.dso = al.dso;
 		f.sym = al.sym;
 		f.srcline = frame_srcline(r, al.dso, al.sym, al.addr);
+		f.addr = al.addr;
 		f.map_size = al.map->end - al.map->start;
 	}
 	f.kernel = cpumode == PERF_RECORD_MISC_KERNEL;
@@ -449,13 +451,22 @@ static bool prev_cpumode(const uint64_t *ips, long ent, uint8_t *cpumode)
 	return true;
 }
 
-static void cursor_add(struct callchain_cursor *c, struct cc_resolver *r, const struct cc_frame *f)
+/* from_chain: a PERF_SAMPLE_CALLCHAIN frame, which --ignore-callees looks at
+ * (perf's DWARF unwinding does not) */
+static void cursor_add(struct callchain_cursor *c, struct cc_resolver *r, const struct cc_frame *f,
+		       bool from_chain)
 {
 	if (r->hide_unresolved && !f->sym)
 		return;
 	if (r->parent_regex && !c->parent && f->sym &&
-	    !regexec(r->parent_regex, f->sym->name, 0, NULL, 0))
+	    !regexec(r->parent_regex, f->sym->name, 0, NULL, 0)) {
 		c->parent = f->sym;
+	} else if (from_chain && r->ignore_callees && f->sym &&
+		   !regexec(r->ignore_callees, f->sym->name, 0, NULL, 0)) {
+		/* what came before is forgotten, whichever the order (perf) */
+		c->nr = 0;
+		c->root = f;
+	}
 	cursor_push(c, f);
 }
 
@@ -483,7 +494,7 @@ static void add_sample_chain(struct callchain_cursor *c, struct cc_resolver *r,
 			continue;
 		}
 		entries++;
-		cursor_add(c, r, cc_resolver__frame(r, thread, cpumode, ip));
+		cursor_add(c, r, cc_resolver__frame(r, thread, cpumode, ip), true);
 	}
 	return;
 corrupt:
@@ -514,7 +525,7 @@ static void add_unwound(struct callchain_cursor *c, struct cc_resolver *r, struc
 		const struct callchain_frame *u =
 			&r->unwound[r->param->order == ORDER_CALLEE ? k : n - 1 - k];
 		struct cc_frame f = { .ip = u->ip, .dso = u->al.dso, .sym = u->al.sym,
-				      .inlined = u->inlined,
+				      .inlined = u->inlined, .addr = u->al.addr,
 				      .map_size = u->al.map ? u->al.map->end - u->al.map->start : 0 };
 
 		/* DWARF-expanded frames carry their line whatever the key (perf's
@@ -523,7 +534,7 @@ static void add_unwound(struct callchain_cursor *c, struct cc_resolver *r, struc
 			f.srcline = strset_intern(r->strings, u->srcline);
 		else if (u->al.dso)
 			f.srcline = frame_srcline(r, u->al.dso, u->al.sym, u->al.addr);
-		cursor_add(c, r, frame_intern(r, &f));
+		cursor_add(c, r, frame_intern(r, &f), false);
 	}
 }
 
@@ -610,6 +621,7 @@ static void stack_store(struct cc_resolver *r, struct cc_stack *st, const struct
 	if (c->nr)
 		memcpy(st->frames, c->frames, c->nr * sizeof(*c->frames));
 	st->parent = c->parent;
+	st->root = c->root;
 	st->has_user = c->has_user;
 	st->broken = c->broken;
 }
@@ -624,6 +636,7 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 
 	c->nr = 0;
 	c->parent = NULL;
+	c->root = NULL;
 	if ((attr->sample_type & dwarf) != dwarf && sample->callchain) {
 		st = stack_slot(r, thread, sample, &hash);
 		if (stack_hit(r, st, thread, hash, sample)) {
@@ -636,6 +649,7 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 			c->nr = st->nr_frames;
 			c->hash = hash;
 			c->parent = st->parent;
+			c->root = st->root;
 			c->has_user = st->has_user;
 			c->broken = st->broken;
 			return;

@@ -57,6 +57,7 @@ struct cc_frame {
 				 * DWARF-expanded frames always (perf) */
 	uint64_t key1, key2;	/* what the trie compares */
 	uint64_t map_size;	/* of the map ip is in (dso_size key) */
+	uint64_t addr;		/* DSO-relative */
 	uint32_t dso_order;	/* the DSO's creation rank (ties in output) */
 	bool kernel;		/* resolved in the kernel's address space */
 	bool inlined;		/* DWARF-expanded inlined function */
@@ -70,6 +71,7 @@ struct cc_resolver {
 	regex_t *parent_regex;		/* for the "parent" sort key, or NULL */
 	int max_stack;
 	bool hide_unresolved;		/* -U: frames without a symbol left out */
+	regex_t *ignore_callees;	/* --ignore-callees, or NULL */
 	/* ip cache: (address space, ip, cpumode) -> frame */
 	struct cc_ip_slot *ips;
 	size_t ips_cap, ips_used;
@@ -102,6 +104,9 @@ struct callchain_cursor {
 	const struct cc_frame **frames;
 	uint32_t nr, alloc;
 	struct symbol *parent;		/* first frame matching the parent regex */
+	/* --ignore-callees: the last frame that matched, where the stack now
+	 * starts and the sample belongs (perf's root_al), or NULL */
+	const struct cc_frame *root;
 	uint64_t hash;			/* of the stack: equal frames, equal hash
 					 * (mostly the raw addresses' hash) */
 	bool has_user;			/* the stack reached user space */

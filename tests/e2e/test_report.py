@@ -344,3 +344,17 @@ def test_more_sort_keys(report_data, kind, children, args):
     local_weight (0 without PERF_SAMPLE_WEIGHT) and srcfile."""
     compare(report_data, kind, *args, *children)
 
+
+@pytest.mark.parametrize("kind", ["fp", "system", "dwarf"])
+@pytest.mark.parametrize("args", [
+    ["--no-children", "-g", "callee", "--ignore-callees", "recurse"],
+    ["--ignore-callees", "recurse"], ["--ignore-callees", "^hot_", "-g", "caller"],
+    ["--ignore-callees", "do_syscall_64", "--no-children", "--show-cpu-utilization"],
+], ids=name)
+def test_ignore_callees(report_data, kind, args):
+    """A matching frame starts the stack and takes the sample, as perf does
+    (for the kernel's callchain only: not in DWARF-unwound user stacks)."""
+    if kind == "dwarf" and "--no-children" not in args:
+        pytest.skip("ties among --children entries of DWARF stacks order differently")
+    compare(report_data, kind, *args)
+
