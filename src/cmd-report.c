@@ -91,15 +91,6 @@ struct report_opts {
 
 /* --- helpers -------------------------------------------------------------- */
 
-static int default_max_stack(void)
-{
-	char *s = read_file_str("/proc/sys/kernel/perf_event_max_stack");
-	int v = s ? atoi(s) : 0;
-
-	free(s);
-	return v > 0 ? v : 127;
-}
-
 static uint64_t combined_sample_type(const struct perf_session *s)
 {
 	uint64_t t = 0;
@@ -690,7 +681,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 int cmd_report(int argc, const char **argv)
 {
 	struct report r = { .tool = { .record = report_record, .attr = report_attr, .ordered = true } };
-	struct report_opts o = { .children = -1, .group = -1, .max_stack = default_max_stack() };
+	struct report_opts o = { .children = -1, .group = -1, .max_stack = callchain_max_stack_default() };
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
@@ -898,13 +889,7 @@ int cmd_report(int argc, const char **argv)
 	if (r.hopts.event_group)
 		setup_groups(&r, forced_group(&r, &o));
 
-	r.machine = machine__new();
-	if (o.kallsyms)
-		machine__set_kallsyms(r.machine, o.kallsyms);
-	if (o.symfs)
-		machine__set_symfs(r.machine, o.symfs);
-	machine__set_force(r.machine, o.force);
-	perf_session__machine_build_ids(r.session, r.machine);
+	r.machine = perf_session__new_machine(r.session, o.kallsyms, o.symfs, o.force);
 	machine__prefetch_kallsyms(r.machine);
 	cc_resolver__init(&r.resolver, r.machine, &r.hopts.cc, &r.strings);
 	r.resolver.max_stack = o.max_stack;

@@ -21,6 +21,7 @@
 
 #include "core/machine.h"
 #include "core/perf-record.h"
+#include "core/symbols.h"
 #include "util/arena.h"
 #include "util/strset.h"
 
@@ -39,6 +40,10 @@ struct callchain_param {
 	enum chain_key key;
 	enum chain_value value;
 };
+
+/* The stack depth perf keeps by default: the kernel's perf_event_max_stack
+ * sysctl, else 127. */
+int callchain_max_stack_default(void);
 
 /* perf report's defaults: graph, 0.5%, callee order, function key, percent. */
 void callchain_param__init(struct callchain_param *p);
@@ -79,9 +84,7 @@ struct cc_resolver {
 	struct cc_frame **frames;
 	size_t frames_cap, frames_used;
 	struct arena arena;
-	/* DSO -> creation rank */
-	struct cc_dso_rank *ranks;
-	size_t ranks_cap, ranks_used;
+	struct u64map ranks;		/* DSO -> creation rank */
 	uint32_t generation;		/* bumped when address spaces change */
 	struct cc_stack *stacks;	/* resolved stacks by addresses */
 	/* scratch for DWARF unwinding */
