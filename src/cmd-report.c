@@ -764,6 +764,7 @@ int cmd_report(int argc, const char **argv)
 		usage_with_options(report_usage, opts);
 	callchain_param__init(&r.hopts.cc);
 	r.hopts.field_sep = o.field_sep;
+	r.hopts.verbose = o.verbose > 0;
 	if (o.call_graph) {
 		if (callchain_param__parse(&r.hopts.cc, o.call_graph, &r.hopts.use_callchain) < 0)
 			usage_error(report_usage, opts, "Invalid call graph option: %s", o.call_graph);

@@ -256,6 +256,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 	for (uint32_t i = 0; i < c->nr; i++) {
 		const struct cc_frame *f = c->frames[i];
 		struct hist_entry tmpl = {
+			.hists = h,
 			.thread = s->thread,
 			.comm = s->comm,
 			.dso = f->dso,
@@ -409,6 +410,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		rec->nr = 0;
 	}
 	tmpl = (struct hist_entry){
+		.hists = h,
 		.thread = s->thread,
 		.comm = s->comm,
 		.dso = s->dso,
@@ -559,10 +561,13 @@ static void calc_col_len(struct hists *h, const struct hist_entry *he)
 {
 	size_t comm_len = he->thread->comm ? strlen(he->thread->comm) : 0;
 
+	/* -v puts "address origin " before the symbol */
+	size_t verbose_len = h->opts->verbose ? VERBOSE_ADDR_WIDTH + 3 : 0;
+
 	if (he->sym) {
-		col_len_max(h, HISTC_SYMBOL, strlen(he->sym->name) + 4);
+		col_len_max(h, HISTC_SYMBOL, strlen(he->sym->name) + 4 + verbose_len);
 	} else {
-		col_len_max(h, HISTC_SYMBOL, UNRESOLVED_ADDR_WIDTH + 4 + 2);
+		col_len_max(h, HISTC_SYMBOL, UNRESOLVED_ADDR_WIDTH + 4 + 2 + verbose_len);
 		if (!h->opts->field_sep && !h->opts->dso_filter)
 			col_len_max(h, HISTC_DSO, UNRESOLVED_ADDR_WIDTH);
 	}
@@ -571,7 +576,8 @@ static void calc_col_len(struct hists *h, const struct hist_entry *he)
 		h->col_len[HISTC_THREAD] = (uint16_t)(comm_len + 8);
 	}
 	if (he->dso)
-		col_len_max(h, HISTC_DSO, strlen(he->dso->short_name));
+		col_len_max(h, HISTC_DSO, strlen(h->opts->verbose ? he->dso->long_name :
+						  he->dso->short_name));
 	if (he->parent)
 		col_len_max(h, HISTC_PARENT, strlen(he->parent->name));
 	col_len_max(h, HISTC_CPU, 3);

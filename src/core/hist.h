@@ -74,6 +74,7 @@ struct hist_opts {
 	double percent_limit;		/* --percent-limit */
 	const char *field_sep;		/* -t */
 	bool dso_filter;		/* --dsos given (no unresolved DSO width) */
+	bool verbose;			/* -v: DSO paths, symbol addresses */
 };
 
 struct hists_stats {

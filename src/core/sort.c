@@ -1,6 +1,7 @@
 /* sort: report columns and sort keys (see sort.h). */
 #include "core/sort.h"
 #include "core/hist.h"
+#include "core/symbols.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -66,17 +67,60 @@ static uint64_t comm_hash(const struct hist_entry *he)
 
 /* --- dso ------------------------------------------------------------------ */
 
+/* The name the dso key shows and compares: -v makes it the path. */
+static const char *dso_name(const struct hist_entry *he)
+{
+	return he->hists->opts->verbose ? he->dso->long_name : he->dso->short_name;
+}
+
 static int dso_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
 	if (!a->dso || !b->dso)
 		return cmp_null(a->dso, b->dso);
-	return a->dso == b->dso ? 0 : strcmp(a->dso->short_name, b->dso->short_name);
+	return a->dso == b->dso ? 0 : strcmp(dso_name(a), dso_name(b));
 }
 
 static int dso_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
 {
 	return snprintf(buf, size, "%-*.*s", (int)width, (int)width,
-			he->dso ? he->dso->short_name : "[unknown]");
+			he->dso ? dso_name(he) : "[unknown]");
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+/* perf -v's letter for where a DSO's symbols were read: k kallsyms, B/D
+ * the build-id cache's binary/debug file, b, f, u /usr/lib/debug by build
+ * id, path.debug or path, l a debuglink, d the file itself, j a perf map. */
+static char symtab_origin(const struct dso *dso)
+{
+	const struct dso_priv *p = dso__priv(dso);
+	const char *path = p->debug_path;
+	const char *cache = machine__buildid_dir(p->machine);
+
+	switch (p->kind) {
+	case DSO_KERNEL:
+		return 'k';
+	case DSO_PERF_MAP:
+		return 'j';
+	case DSO_MODULE:
+		return 'K';
+	default:
+		break;
+	}
+	if (!path)
+		return '!';
+	if (cache && *cache && !strncmp(path, cache, strlen(cache)))
+		return ends_with(path, "/debug") ? 'D' : 'B';
+	if (!strncmp(path, "/usr/lib/debug/.build-id/", 25))
+		return 'b';
+	if (!strncmp(path, "/usr/lib/debug/", 15))
+		return ends_with(path, ".debug") ? 'f' : 'u';
+	return ends_with(path, dso->long_name) ? 'd' : 'l';
 }
 
 /* Entries of equally named DSOs are one entry, as perf compares names. */
@@ -137,7 +181,14 @@ static int sym_sort(const struct hist_entry *a, const struct hist_entry *b)
 
 static int sym_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
 {
-	int n = snprintf(buf, size, "[%c] ", he->level);
+	int n = 0;
+
+	if (he->hists->opts->verbose) {
+		n = snprintf(buf, size, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH, he->ip,
+			     he->dso ? symtab_origin(he->dso) : '!');
+		width = width > (unsigned int)n ? width - (unsigned int)n : 0;
+	}
+	n += snprintf(buf + n, size - n, "[%c] ", he->level);
 
 	if (he->sym)
 		n += snprintf(buf + n, size - n, "%.*s%s", width > 4 ? (int)width - 4 : 0,

@@ -129,5 +129,7 @@ const char *hist_field__header(const struct hist_column_cfg *c);
 
 /* perf's column width of the unresolved-address form, "0x" + 16 digits. */
 #define UNRESOLVED_ADDR_WIDTH 16
+/* -v: the address before a symbol, "0x" and 16 digits, left aligned (perf) */
+#define VERBOSE_ADDR_WIDTH 18
 
 #endif

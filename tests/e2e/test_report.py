@@ -358,3 +358,13 @@ def test_ignore_callees(report_data, kind, args):
         pytest.skip("ties among --children entries of DWARF stacks order differently")
     compare(report_data, kind, *args)
 
+
+@pytest.mark.parametrize("kind", ["fp", "multi", "plain"])
+@pytest.mark.parametrize("args", [["-v"], ["-v", "--no-children"], ["-v", "-s", "dso,sym"]],
+                         ids=name)
+def test_verbose_addresses(report_data, kind, args):
+    """-v: DSO paths, and each symbol's address and where its symbols came
+    from (k kallsyms, B/D build-id cache ...).  Only C programs here: perf -v
+    demangles C++ names with their parameters."""
+    compare(report_data, kind, *args)
+
