@@ -216,9 +216,13 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
-	if (!dwfl_frame_pc(state, &pc, &activation))
+	/* Asking for activation unwinds this frame, which needs its module's
+	 * CFI: report the module first or libdw falls back to frame pointers. */
+	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
 	report_module(u, pc);
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
 	if (!activation)
 		pc--;
 	u->ips[u->nr_ips++] = pc;

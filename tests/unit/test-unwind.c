@@ -4,6 +4,7 @@
  * and expects the chain back from machine__unwind().
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -169,10 +170,53 @@ static void test_unwind_own_stack(void **state)
 	machine__delete(m);
 }
 
+static bool captured_in_compare;
+
+static int compare_and_capture(const void *a, const void *b)
+{
+	if (!captured_in_compare) {
+		captured_in_compare = true;
+		capture_here();
+	}
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Frames in another DSO (libc's qsort, built without frame pointers, or
+ * ASan's interceptor of it) are unwound through its CFI back into ours. */
+static void test_unwind_through_libc(void **state)
+{
+	static struct callchain_frame frames[256];
+	int values[] = { 3, 1, 2 };
+	struct thread *t;
+	struct machine *m;
+	int n, dso_frames = 0, caller = -1;
+
+	captured_in_compare = false;
+	qsort(values, 3, sizeof(values[0]), compare_and_capture);
+	assert_true(captured_in_compare);
+	m = self_machine(&t);
+	n = machine__unwind(m, t, REGS_MASK, cap.regs, cap.stack, cap.stack_size, 127,
+			    frames, 256);
+	assert_true(n >= 4);
+	assert_string_equal(frames[1].al.sym->name, "compare_and_capture");
+	for (int i = 2; i < n && caller < 0; i++) {
+		assert_non_null(frames[i].al.dso);
+		if (frames[i].al.dso != frames[1].al.dso)
+			dso_frames++;
+		else if (frames[i].al.sym && !strcmp(frames[i].al.sym->name, "test_unwind_through_libc"))
+			caller = i;
+	}
+	/* libc's qsort, or ASan's interceptor of it */
+	assert_true(dso_frames > 0);
+	assert_int_equal(caller, 2 + dso_frames);
+	machine__delete(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unwind_own_stack),
+		cmocka_unit_test(test_unwind_through_libc),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
