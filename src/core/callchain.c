@@ -790,8 +790,11 @@ void callchain_root__merge(struct callchain_store *s, struct callchain_root *dst
 			   const struct callchain_root *src)
 {
 	struct merge_path p = { NULL, 0, 0 };
+	/* perf's merge leaves the depth (a tie-break of the output order) alone */
+	uint32_t depth = dst->max_depth;
 
 	merge_walk(s, dst, &src->node, &p);
+	dst->max_depth = depth;
 	free(p.v);
 }
 
