@@ -519,7 +519,8 @@ static void add_unwound(struct callchain_cursor *c, struct cc_resolver *r, struc
 			f.srcline = strset_intern(r->strings, u->srcline);
 		else if (u->al.dso)
 			f.srcline = frame_srcline(r, u->al.dso, u->al.sym, u->al.addr);
-		cursor_add(c, r, frame_intern(r, &f));
+		/* perf looks for the parent (-p) in the sampled chain only */
+		cursor_push(c, frame_intern(r, &f));
 	}
 }
 
