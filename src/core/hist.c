@@ -214,6 +214,7 @@ struct stack_memo {
 	uint32_t nr_frames;
 	struct memo_target *targets;	/* [0]: the sample's own entry */
 	uint32_t nr_targets, alloc_targets;
+	size_t nr_entries;		/* the tree's size when stored */
 };
 
 
@@ -302,9 +303,10 @@ static uint64_t memo_hash(const struct hist_entry *k, uint8_t cpumode,
 }
 
 static bool memo_match(const struct stack_memo *m, uint64_t hash, const struct hist_entry *k,
-		       uint8_t cpumode, const struct callchain_cursor *c)
+		       uint8_t cpumode, const struct callchain_cursor *c, size_t nr_entries)
 {
 	return m->frames && m->hash == hash && m->cpumode == cpumode && m->nr_frames == c->nr &&
+	       m->nr_entries == nr_entries &&
 	       m->key.thread == k->thread && m->key.comm == k->comm && m->key.dso == k->dso &&
 	       m->key.sym == k->sym && m->key.ip == k->ip && m->key.parent == k->parent &&
 	       m->key.trace == k->trace && m->key.cpu == k->cpu && m->key.level == k->level &&
@@ -325,13 +327,14 @@ static void memo_replay(struct hists *h, const struct stack_memo *m, uint64_t pe
 
 static void memo_store(struct stack_memo *m, uint64_t hash, const struct hist_entry *k,
 		       uint8_t cpumode, const struct callchain_cursor *c,
-		       const struct memo_record *rec)
+		       const struct memo_record *rec, size_t nr_entries)
 {
 	free(m->frames);
 	m->hash = hash;
 	m->key = *k;
 	m->cpumode = cpumode;
 	m->nr_frames = c->nr;
+	m->nr_entries = nr_entries;
 	m->frames = xmalloc((c->nr ? c->nr : 1) * sizeof(*m->frames));
 	if (c->nr)
 		memcpy(m->frames, c->frames, c->nr * sizeof(*c->frames));
@@ -380,7 +383,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 			h->memo = xcalloc(MEMO_SLOTS, sizeof(*h->memo));
 		hash = memo_hash(&tmpl, s->cpumode, s->cursor);
 		slot = &h->memo[hash % MEMO_SLOTS];
-		if (memo_match(slot, hash, &tmpl, s->cpumode, s->cursor)) {
+		if (memo_match(slot, hash, &tmpl, s->cpumode, s->cursor, h->nr_entries)) {
 			memo_replay(h, slot, s->period);
 			h->stats.nr_non_filtered_samples += !slot->targets[0].he->filtered;
 			return;
@@ -400,7 +403,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 	if (h->opts->cumulate && s->cursor)
 		add_cumulative(h, s, he, rec);
 	if (slot)
-		memo_store(slot, hash, &tmpl, s->cpumode, s->cursor, rec);
+		memo_store(slot, hash, &tmpl, s->cpumode, s->cursor, rec, h->nr_entries);
 }
 
 static void stat_merge(struct he_stat *into, const struct he_stat *st)
