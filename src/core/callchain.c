@@ -401,14 +401,14 @@ static bool prev_cpumode(const uint64_t *ips, long ent, uint8_t *cpumode)
 	return true;
 }
 
-/* from_chain: a PERF_SAMPLE_CALLCHAIN frame, which --ignore-callees looks at
- * (perf's DWARF unwinding does not) */
+/* from_chain: a PERF_SAMPLE_CALLCHAIN frame, where perf looks for the
+ * parent (-p) and --ignore-callees (not among DWARF-unwound frames) */
 static void cursor_add(struct callchain_cursor *c, struct cc_resolver *r, const struct cc_frame *f,
 		       bool from_chain)
 {
 	if (r->hide_unresolved && !f->sym)
 		return;
-	if (r->parent_regex && !c->parent && f->sym &&
+	if (from_chain && r->parent_regex && !c->parent && f->sym &&
 	    !regexec(r->parent_regex, f->sym->name, 0, NULL, 0)) {
 		c->parent = f->sym;
 	} else if (from_chain && r->ignore_callees && f->sym &&
@@ -759,8 +759,11 @@ void callchain_root__merge(struct callchain_store *s, struct callchain_root *dst
 			   const struct callchain_root *src)
 {
 	struct merge_path p = { NULL, 0, 0 };
+	/* perf's merge leaves the depth (a tie-break of the output order) alone */
+	uint32_t depth = dst->max_depth;
 
 	merge_walk(s, dst, &src->node, &p);
+	dst->max_depth = depth;
 	free(p.v);
 }
 

@@ -173,7 +173,7 @@ static inline void callchain_node__add(struct callchain_node *n, uint64_t period
 }
 
 /* Adds src's stacks to dst (perf's callchain_merge: each node where
- * stacks end counts once). */
+ * stacks end counts once; dst's max_depth stays as it was). */
 void callchain_root__merge(struct callchain_store *s, struct callchain_root *dst,
 			   const struct callchain_root *src);
 

@@ -223,6 +223,7 @@ struct stack_memo {
 	uint32_t nr_frames;
 	struct memo_target *targets;	/* [0]: the sample's own entry */
 	uint32_t nr_targets, alloc_targets;
+	size_t nr_entries;		/* the tree's size when stored */
 };
 
 
@@ -333,11 +334,13 @@ static uint64_t memo_hash(const struct hist_sample *s)
 	return h ^ (h >> 29);
 }
 
-static bool memo_match(const struct stack_memo *m, uint64_t hash, const struct hist_sample *s)
+static bool memo_match(const struct stack_memo *m, uint64_t hash, const struct hist_sample *s,
+		       size_t nr_entries)
 {
 	const struct callchain_cursor *c = s->cursor;
 
 	return m->frames && m->hash == hash && m->cpumode == s->cpumode && m->nr_frames == c->nr &&
+	       m->nr_entries == nr_entries &&
 	       m->key.thread == s->thread && m->key.comm == s->comm && m->key.dso == s->dso &&
 	       m->key.sym == s->sym && m->key.ip == s->addr &&
 	       m->key.parent == sample_parent(s) && m->key.trace == s->trace &&
@@ -359,13 +362,14 @@ static void memo_replay(struct hists *h, const struct stack_memo *m, uint64_t pe
 
 static void memo_store(struct stack_memo *m, uint64_t hash, const struct hist_entry *k,
 		       uint8_t cpumode, const struct callchain_cursor *c,
-		       const struct memo_record *rec)
+		       const struct memo_record *rec, size_t nr_entries)
 {
 	free(m->frames);
 	m->hash = hash;
 	m->key = *k;
 	m->cpumode = cpumode;
 	m->nr_frames = c->nr;
+	m->nr_entries = nr_entries;
 	m->frames = xmalloc((c->nr ? c->nr : 1) * sizeof(*m->frames));
 	if (c->nr)
 		memcpy(m->frames, c->frames, c->nr * sizeof(*c->frames));
@@ -402,7 +406,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 			h->memo = xcalloc(MEMO_SLOTS, sizeof(*h->memo));
 		hash = memo_hash(s);
 		slot = &h->memo[hash % MEMO_SLOTS];
-		if (memo_match(slot, hash, s)) {
+		if (memo_match(slot, hash, s, h->nr_entries)) {
 			memo_replay(h, slot, s->period);
 			h->stats.nr_non_filtered_samples += !slot->targets[0].he->filtered;
 			return;
@@ -441,7 +445,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 	if (h->opts->cumulate && s->cursor)
 		add_cumulative(h, s, he, rec);
 	if (slot)
-		memo_store(slot, hash, &tmpl, s->cpumode, s->cursor, rec);
+		memo_store(slot, hash, &tmpl, s->cpumode, s->cursor, rec, h->nr_entries);
 }
 
 static void stat_merge(struct he_stat *into, const struct he_stat *st)

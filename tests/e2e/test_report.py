@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from conftest import pcl, perf
+from conftest import fixture, pcl, perf
 from report_corpus import SYSTEM_COMMS, SYSTEM_WIDE, report_data  # noqa: F401 (fixture)
 
 CALLCHAIN_KINDS = ["fp", "dwarf", "multi", "group", "tracepoints", "sched", "system", "pipe"]
@@ -135,6 +135,49 @@ def test_filters(report_data, kind, args):
 def first_sample_times(path, n):
     out = perf("script", "-i", path, "-F", "time").stdout.split()
     return [t.rstrip(":") for t in out[:n]]
+
+
+@pytest.fixture(scope="module")
+def inline_ties_data(tmp_path_factory):
+    """Three DWARF recordings of the inline_ties fixture.  Recording starts
+    20 ms late (-D), after the dynamic loader's work, whose stacks perf's
+    libunwind and pcl's libdw end differently now and then."""
+    paths = []
+    for i in range(3):
+        data = str(tmp_path_factory.mktemp("inline") / f"inline{i}.data")
+        rec = perf("record", "-q", "-o", data, "-D", "20", "--call-graph", "dwarf,4096", "--",
+                   fixture("inline_ties"), "150")
+        assert rec.returncode == 0, rec.stderr
+        paths.append(data)
+    return paths
+
+
+@pytest.mark.parametrize("args", [[], ["-g", "callee"], ["--no-children"]], ids=name)
+def test_inlined_ties_like_perf(inline_ties_data, args):
+    """Equal Children on DWARF stacks with an inlined function: perf's
+    entry tree, comparing inlined functions by name and others by address,
+    at times misses an equal entry and merges the two in its collapse pass,
+    where the survivor keeps its own callchain depth (which orders equal
+    totals).  The fixture makes that likely, not certain (the unit test
+    test_collapse_keeps_depth always hits it): each recording is compared
+    when perf's and pcl's unwound stacks agree."""
+    compared = [compare({"dwarf": data}, "dwarf", *args)
+                for data in inline_ties_data if not unwinding_differs(data)]
+    if not compared:
+        pytest.xfail("perf's and pcl's DWARF unwinding differ on every recording "
+                     "(known deviation)")
+
+
+@pytest.mark.parametrize("args", [["-s", "parent,sym", "-p", "^outer|^nested"],
+                                  ["-x", "-s", "parent", "-p", "^ab_|^finish_task"]], ids=name)
+def test_dwarf_parent_like_perf(inline_ties_data, args):
+    """perf looks for the parent (-p) among the sampled (kernel) frames
+    only, not among the DWARF-unwound user frames."""
+    compared = [compare({"dwarf": data}, "dwarf", *args)
+                for data in inline_ties_data if not unwinding_differs(data)]
+    if not compared:
+        pytest.xfail("perf's and pcl's DWARF unwinding differ on every recording "
+                     "(known deviation)")
 
 
 @pytest.mark.parametrize("kind", ["fp", "system", "sched"])

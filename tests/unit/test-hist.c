@@ -284,6 +284,75 @@ static void test_children_and_recursion(void **state)
 	world_free(w);
 }
 
+/*
+ * An inlined function is compared by name, others by address, so the
+ * first tree walk can miss an equal entry: two entries of "inl" exist
+ * until the collapse pass merges them.  perf's merge keeps the surviving
+ * entry's callchain depth, which orders equal Children.
+ */
+static void test_collapse_keeps_depth(void **state)
+{
+	struct world *w = world_new(NULL, true);
+	struct symbol regs[8], inl1 = { 0x200, 0x300, "inl" }, inl2 = inl1;
+	struct cc_frame f_inl1 = { .ip = 0x400210, .dso = &w->exe, .sym = &inl1, .inlined = true,
+				   .key1 = (uintptr_t)&w->exe | 1, .key2 = (uintptr_t)&inl1 };
+	struct cc_frame f_inl2 = f_inl1;
+	struct cc_frame f_reg = { .ip = 0x400010, .dso = &w->exe, .sym = &regs[0],
+				  .key1 = (uintptr_t)&w->exe | 1, .key2 = (uintptr_t)&regs[0] };
+	const struct cc_frame *shallow[] = { &f_inl1, &f_reg };
+	const struct cc_frame *deep[] = { &f_inl2, &w->f_main, &f_reg };
+	const char *names[] = { "b", "p", "q", "r", "s", "t", "u", "v" };
+	size_t nr_in;
+
+	f_inl2.sym = &inl2;
+	f_inl2.key2 = (uintptr_t)&inl2;
+	for (int i = 0; i < 8; i++)
+		regs[i] = (struct symbol){ 0x1000 * (i + 1), 0x1000 * (i + 1) + 0x100, names[i] };
+	/* "b" then "inl" (left of it by name), then regular symbols at growing
+	 * addresses: rotations put one named after "inl" above it */
+	sample(w, &w->t1, &w->exe, &regs[0], 10, shallow, 2);
+	for (int i = 1; i < 8; i++)
+		sample(w, &w->t1, &w->exe, &regs[i], 10, NULL, 0);
+	sample(w, &w->t1, &w->exe, &regs[0], 10, deep, 3);
+	nr_in = w->h->nr_entries;
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, nr_in - 1);
+	assert_int_equal(entry(w, "inl", "prog")->stat_acc.period, 20);
+	assert_int_equal(entry(w, "inl", "prog")->callchain->max_depth, 2);
+	world_free(w);
+}
+
+/* A stack seen before is replayed only while the tree has not grown:
+ * perf walks the tree again for every sample, and a walk that found an
+ * inlined function's entry can miss it once new entries rebalanced the
+ * tree (see above). */
+static void test_replay_walks_again_after_growth(void **state)
+{
+	struct world *w = world_new(NULL, true);
+	struct symbol regs[8], inl = { 0x200, 0x300, "inl" };
+	struct cc_frame f_inl = { .ip = 0x400210, .dso = &w->exe, .sym = &inl, .inlined = true,
+				  .key1 = (uintptr_t)&w->exe | 1, .key2 = (uintptr_t)&inl };
+	struct cc_frame f_reg = { .ip = 0x400010, .dso = &w->exe, .sym = &regs[0],
+				  .key1 = (uintptr_t)&w->exe | 1, .key2 = (uintptr_t)&regs[0] };
+	const struct cc_frame *stack[] = { &f_inl, &f_reg };
+	const char *names[] = { "b", "p", "q", "r", "s", "t", "u", "v" };
+	size_t nr;
+
+	for (int i = 0; i < 8; i++)
+		regs[i] = (struct symbol){ 0x1000 * (i + 1), 0x1000 * (i + 1) + 0x100, names[i] };
+	sample(w, &w->t1, &w->exe, &regs[0], 10, stack, 2);
+	sample(w, &w->t1, &w->exe, &regs[0], 10, stack, 2);	/* replayed */
+	nr = w->h->nr_entries;
+	for (int i = 1; i < 8; i++)
+		sample(w, &w->t1, &w->exe, &regs[i], 10, NULL, 0);
+	/* the same stack again: the walk for "inl" now goes astray */
+	sample(w, &w->t1, &w->exe, &regs[0], 10, stack, 2);
+	assert_int_equal(w->h->nr_entries, nr + 7 + 1);
+	hists__output_resort(w->h);
+	assert_int_equal(entry(w, "inl", "prog")->stat_acc.period, 30);
+	world_free(w);
+}
+
 static void test_filtered_and_percentages(void **state)
 {
 	struct world *w = world_new(NULL, false);
@@ -349,6 +418,8 @@ int main(void)
 		cmocka_unit_test(test_entries_merge_by_keys),
 		cmocka_unit_test(test_equal_periods_sort_by_keys),
 		cmocka_unit_test(test_children_and_recursion),
+		cmocka_unit_test(test_collapse_keeps_depth),
+		cmocka_unit_test(test_replay_walks_again_after_growth),
 		cmocka_unit_test(test_filtered_and_percentages),
 		cmocka_unit_test(test_group_pairs),
 	};
