@@ -216,12 +216,15 @@ enum { KEY_ADDR = 0, KEY_SYM = 1, KEY_STRING = 2 };
 
 static void frame_set_keys(struct cc_frame *f, enum chain_key key, struct strset *strings)
 {
+	f->name_key = NULL;
+	if (key != CCKEY_ADDRESS && !(key == CCKEY_SRCLINE && f->srcline) && f->sym)
+		f->name_key = strset_intern(strings, f->sym->name);
 	if (key == CCKEY_SRCLINE && f->srcline) {
 		f->key1 = KEY_STRING;
 		f->key2 = (uintptr_t)f->srcline;
 	} else if (key != CCKEY_ADDRESS && f->sym && f->inlined) {
 		f->key1 = KEY_STRING;
-		f->key2 = (uintptr_t)strset_intern(strings, f->sym->name);
+		f->key2 = (uintptr_t)f->name_key;
 	} else if (key != CCKEY_ADDRESS && f->sym) {
 		f->key1 = (uintptr_t)f->dso | KEY_SYM;
 		f->key2 = (uintptr_t)f->sym;
@@ -655,42 +658,89 @@ static uint64_t edge_hash(const struct callchain_node *parent, uint64_t key1, ui
 	return mix64((uintptr_t)parent ^ mix64(key1 ^ mix64(key2)));
 }
 
-static void edge_put(struct callchain_store *s, struct callchain_node *child)
+static void edge_put(struct callchain_store *s, struct callchain_node *child,
+		     uint64_t key1, uint64_t key2)
 {
-	const struct cc_frame *f = child->frame;
 	struct cc_edge *old;
 	size_t mask, i, old_cap;
 
 	old = oa_grow(&s->edges, sizeof(*s->edges), &s->edges_cap, &s->edges_used, 1024, &old_cap);
 	for (size_t k = 0; old && k < old_cap; k++)
 		if (old[k].child)
-			edge_put(s, old[k].child);
+			edge_put(s, old[k].child, old[k].key1, old[k].key2);
 	free(old);
 	mask = s->edges_cap - 1;
-	for (i = edge_hash(child->parent, f->key1, f->key2) & mask; s->edges[i].child;
+	for (i = edge_hash(child->parent, key1, key2) & mask; s->edges[i].child;
 	     i = (i + 1) & mask)
 		;
-	s->edges[i] = (struct cc_edge){ child->parent, f->key1, f->key2, child };
+	s->edges[i] = (struct cc_edge){ child->parent, key1, key2, child };
 	s->edges_used++;
+}
+
+static struct callchain_node *edge_get(const struct callchain_store *s,
+				       const struct callchain_node *node, uint64_t key1, uint64_t key2)
+{
+	size_t mask = s->edges_cap - 1;
+
+	for (size_t i = edge_hash(node, key1, key2) & mask; s->edges[i].child; i = (i + 1) & mask)
+		if (s->edges[i].parent == node && s->edges[i].key1 == key1 &&
+		    s->edges[i].key2 == key2)
+			return s->edges[i].child;
+	return NULL;
+}
+
+/* A wide node's child is found by its keys and, for a symbol that is not
+ * inlined, also by name under this tag (inlined ones are keyed by name). */
+enum { KEY_SYMBOL_NAME = 3 };
+
+static void edges_put_child(struct callchain_store *s, struct callchain_node *child)
+{
+	const struct cc_frame *f = child->frame;
+
+	edge_put(s, child, f->key1, f->key2);
+	if (f->name_key && !f->inlined &&
+	    !edge_get(s, child->parent, KEY_SYMBOL_NAME, (uintptr_t)f->name_key))
+		edge_put(s, child, KEY_SYMBOL_NAME, (uintptr_t)f->name_key);
+}
+
+/* perf's match_chain: equal keys, or the same name when one of the two is
+ * an inlined function.  Of several such children the earliest is taken
+ * (the first one added names the node). */
+static bool same_name_one_inlined(const struct cc_frame *a, const struct cc_frame *b)
+{
+	return a->name_key && a->name_key == b->name_key && a->inlined != b->inlined;
 }
 
 static struct callchain_node *find_child(struct callchain_store *s, struct callchain_node *node,
 					 const struct cc_frame *f)
 {
-	if (node->nr_children > WIDE_NODE) {
-		size_t mask = s->edges_cap - 1;
+	struct callchain_node *by_name = NULL;
 
-		for (size_t i = edge_hash(node, f->key1, f->key2) & mask; s->edges[i].child;
-		     i = (i + 1) & mask)
-			if (s->edges[i].parent == node && s->edges[i].key1 == f->key1 &&
-			    s->edges[i].key2 == f->key2)
-				return s->edges[i].child;
-		return NULL;
+	if (node->nr_children > WIDE_NODE) {
+		struct callchain_node *c = edge_get(s, node, f->key1, f->key2);
+
+		if (c || !f->name_key)
+			return c;
+		return f->inlined ? edge_get(s, node, KEY_SYMBOL_NAME, (uintptr_t)f->name_key) :
+				    edge_get(s, node, KEY_STRING, (uintptr_t)f->name_key);
 	}
-	for (struct callchain_node *c = node->child; c; c = c->sibling)
+	for (struct callchain_node *c = node->child; c; c = c->sibling) {
 		if (c->frame->key1 == f->key1 && c->frame->key2 == f->key2)
 			return c;
-	return NULL;
+		if (same_name_one_inlined(c->frame, f))
+			by_name = c;	/* children are listed newest first */
+	}
+	return by_name;
+}
+
+/* A node turning wide hashes its children in the order they came (the
+ * list is newest first), so the earliest keeps a shared name. */
+static void edges_put_siblings_oldest_first(struct callchain_store *s, struct callchain_node *c)
+{
+	if (!c)
+		return;
+	edges_put_siblings_oldest_first(s, c->sibling);
+	edges_put_child(s, c);
 }
 
 static struct callchain_node *add_child(struct callchain_store *s, struct callchain_node *node,
@@ -704,10 +754,9 @@ static struct callchain_node *add_child(struct callchain_store *s, struct callch
 	node->child = c;
 	node->nr_children++;
 	if (node->nr_children == WIDE_NODE + 1) {
-		for (struct callchain_node *k = node->child; k; k = k->sibling)
-			edge_put(s, k);
+		edges_put_siblings_oldest_first(s, node->child);
 	} else if (node->nr_children > WIDE_NODE) {
-		edge_put(s, c);
+		edges_put_child(s, c);
 	}
 	return c;
 }

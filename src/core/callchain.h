@@ -61,6 +61,8 @@ struct cc_frame {
 	const char *srcline;	/* for the address/srcline keys, and of
 				 * DWARF-expanded frames always (perf) */
 	uint64_t key1, key2;	/* what the trie compares */
+	const char *name_key;	/* interned symbol name: perf matches an inlined
+				 * function and a symbol by name (NULL: never) */
 	uint64_t map_size;	/* of the map ip is in (dso_size key) */
 	uint64_t addr;		/* DSO-relative */
 	uint32_t dso_order;	/* the DSO's creation rank (ties in output) */

@@ -203,6 +203,56 @@ static void test_trie_wide_nodes(void **state)
 	callchain_store__exit(&s);
 }
 
+/* perf's match_chain compares an inlined function with any symbol by name,
+ * two symbols by address: an inlined "open" and the symbol "open" share a
+ * node, two distinct symbols named "open" do not.  Narrow and wide nodes. */
+static void test_trie_inlined_matches_symbol_by_name(void **state)
+{
+	static const char name[] = "open";
+	static struct cc_frame filler[12], inl, sym1, sym2;
+	const struct cc_frame *v[1];
+
+	for (int wide = 0; wide < 2; wide++) {
+		struct callchain_store s;
+		struct callchain_root *root;
+		const struct callchain_node *first = NULL;
+
+		callchain_store__init(&s);
+		root = callchain_root__new(&s);
+		for (int i = 0; wide && i < 12; i++) {
+			filler[i] = (struct cc_frame){ .ip = 0x9000 + (uint64_t)i, .key2 = 0x9000 + (uint64_t)i };
+			v[0] = &filler[i];
+			callchain_root__append(&s, root, v, 1, 1);
+		}
+		inl = (struct cc_frame){ .ip = 0x100, .inlined = true, .key1 = 2,
+					 .key2 = (uintptr_t)name, .name_key = name };
+		sym1 = (struct cc_frame){ .ip = 0x200, .key1 = 0x1001, .key2 = 0x200, .name_key = name };
+		sym2 = (struct cc_frame){ .ip = 0x300, .key1 = 0x1001, .key2 = 0x300, .name_key = name };
+		v[0] = &sym1;
+		callchain_root__append(&s, root, v, 1, 10);
+		v[0] = &inl;
+		callchain_root__append(&s, root, v, 1, 20);
+		v[0] = &sym2;
+		callchain_root__append(&s, root, v, 1, 40);
+		v[0] = &inl;
+		callchain_root__append(&s, root, v, 1, 80);
+		callchain_root__finalize(root);
+		assert_int_equal(root->node.nr_children, (wide ? 12 : 0) + 2);
+		for (const struct callchain_node *c = root->node.child; c; c = c->sibling) {
+			if (c->frame == &sym1)
+				assert_int_equal(c->hit, 10 + 20 + 80);
+			else if (c->frame == &sym2)
+				assert_int_equal(c->hit, 40);
+			else
+				assert_true(c->frame >= filler && c->frame < filler + 12);
+			if (c->frame == &sym1)
+				first = c;
+		}
+		assert_non_null(first);
+		callchain_store__exit(&s);
+	}
+}
+
 static void test_frame_names(void **state)
 {
 	struct symbol sym = { .start = 0x10, .end = 0x20, .name = "func" };
@@ -368,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_trie_counts_and_compression),
 		cmocka_unit_test(test_trie_ties_and_flat_order),
 		cmocka_unit_test(test_trie_wide_nodes),
+		cmocka_unit_test(test_trie_inlined_matches_symbol_by_name),
 		cmocka_unit_test(test_frame_names),
 		cmocka_unit_test(test_oa_grow_doubles_when_half_full),
 		cmocka_unit_test_setup_teardown(test_cursor_orders, cursor_setup, cursor_teardown),
