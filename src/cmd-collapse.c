@@ -154,23 +154,23 @@ bool stacks_filter_args_given(const struct stacks_filter_args *a)
 	return a->comms || a->dsos || a->pids || a->tids || a->cpus || a->time;
 }
 
-static FILE *open_output(const char *output)
+FILE *open_private_output(const char *path)
 {
 	int fd;
 	FILE *f;
 
-	if (!output)
+	if (!path || !strcmp(path, "-"))
 		return stdout;
-	fd = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f)
-		perror(output);
+		perror(path);
 	return f;
 }
 
 static int write_and_free(const char *cmd, struct stacks *st, const char *output)
 {
-	FILE *out = open_output(output);
+	FILE *out = open_private_output(output);
 	int ret = 0;
 
 	if (out && stacks__write_folded(st, out) < 0) {

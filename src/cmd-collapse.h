@@ -5,6 +5,7 @@
 #define PCL_CMD_COLLAPSE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "core/stacks.h"
 
@@ -38,6 +39,10 @@ const char *default_input(void);
 
 /* Whether path ("-": stdin, not consumed) starts like perf.data. */
 bool input_is_perf_data(const char *path);
+
+/* The output file (created 0600), or stdout for NULL or "-"; prints the
+ * error and returns NULL when it cannot be opened. */
+FILE *open_private_output(const char *path);
 
 /* Reads a perf.data file into new stacks, printing errors and warnings
  * prefixed "pcl CMD: "; NULL on error. */

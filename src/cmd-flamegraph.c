@@ -2,7 +2,6 @@
  * graph, or a self-contained HTML page with a heat map; differential and
  * off-CPU graphs too.  The one-step replacement of
  * `perf script | stackcollapse-perf.pl | flamegraph.pl`. */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,20 +101,6 @@ static bool ends_with_ci(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 
 	return n >= m && !strcasecmp(s + n - m, suffix);
-}
-
-static FILE *open_output(const char *path)
-{
-	int fd;
-	FILE *f;
-
-	if (!strcmp(path, "-"))
-		return stdout;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f)
-		perror(path);
-	return f;
 }
 
 /* Chooses output, format and the defaults that depend on the data. */
@@ -269,7 +254,8 @@ int cmd_flamegraph(int argc, const char **argv)
 	flamegraph_opts__init(&a.fo);
 	a.fo.countname = NULL;	/* the default depends on --off-cpu */
 	argc = parse_options(argc, argv, opts, flamegraph_usage, 0);
-	if (a.diff ? argc != 2 : argc > 1 || (argc == 1 && (a.input || a.folded)))
+	if (a.diff ? argc != 2 || a.input || a.folded :
+		     argc > 1 || (argc == 1 && (a.input || a.folded)))
 		usage_error(flamegraph_usage, opts, a.diff ? "--diff takes two files: <base> <new>" :
 			    "give one input");
 	if (settle(&a, opts) < 0 || stacks_opts_apply(&a.so, &a.filter, &a.fa) < 0) {
@@ -281,7 +267,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		ret = 255;
 		goto out;
 	}
-	out = open_output(a.output);
+	out = open_private_output(a.output);
 	if (!out) {
 		ret = 255;
 		goto out;

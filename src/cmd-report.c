@@ -6,6 +6,7 @@
  * histogram (core/hist), then prints every event's table (ui/report-stdio).
  * Without --stdio the output is the same: the TUI is not written yet.
  */
+#include <ctype.h>
 #include <event-parse.h>
 #include <inttypes.h>
 #include <regex.h>
@@ -21,6 +22,7 @@
 #include "core/hist.h"
 #include "core/sample-filter.h"
 #include "core/session.h"
+#include "core/symbols.h"
 #include "ui/header-print.h"
 #include "ui/report-stdio.h"
 #include "util/parse-options.h"
@@ -52,10 +54,13 @@ struct report {
 	struct hists **hists;		/* by evsel idx */
 	int nr_hists;
 	struct sample_filter filter;
-	regex_t parent_regex;
-	bool parent_regex_set;
+	regex_t parent_regex, ignore_callees_regex;
+	bool parent_regex_set, ignore_callees_set;
 	bool need_cursor;
 	bool exclude_other;		/* -x: only entries with a parent */
+	bool hide_unresolved;		/* -U: samples without a symbol dropped */
+	bool stats_mode, tasks_mode;	/* --stats, --tasks: counts, thread tree */
+	bool raw_trace;			/* --raw-trace: fields as name=value */
 	bool print_features, full_header;	/* --header, -I: a pipe's come late */
 	bool header_only;
 	struct trace_seq seq;
@@ -63,6 +68,7 @@ struct report {
 	uint64_t nr_user_stacks, nr_broken_stacks;
 	/* progress */
 	bool progress_tty;
+	double progress_after;		/* seconds */
 	struct timespec started;
 	uint64_t next_check;
 	bool progress_shown;
@@ -71,27 +77,19 @@ struct report {
 struct report_opts {
 	const char *input, *sort_order, *field_order, *call_graph, *percentage, *parent_pattern;
 	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time_str, *field_sep;
-	const char *kallsyms, *symfs, *percent_limit;
+	const char *kallsyms, *symfs, *percent_limit, *ignore_callees;
 	int children;			/* -1: default */
 	int group;			/* -1: default (on when the file has groups) */
 	bool call_graph_set, inverted;
 	bool show_nr_samples, show_cpu_utilization, show_total_period;
 	bool header, header_only, show_full_info;
 	bool stdio, tui, quiet, force;
+	bool branch_stack;
 	int max_stack;
 	int verbose;
 };
 
 /* --- helpers -------------------------------------------------------------- */
-
-static int default_max_stack(void)
-{
-	char *s = read_file_str("/proc/sys/kernel/perf_event_max_stack");
-	int v = s ? atoi(s) : 0;
-
-	free(s);
-	return v > 0 ? v : 127;
-}
 
 static uint64_t combined_sample_type(const struct perf_session *s)
 {
@@ -125,6 +123,61 @@ static struct hists *report__hists(struct report *r, const struct evsel *evsel)
 	return r->hists[evsel->idx];
 }
 
+static bool printable_bytes(const unsigned char *p, int len)
+{
+	for (int i = 0; i < len && p[i]; i++)
+		if (!isprint(p[i]) && !isspace(p[i]))
+			return false;
+	return len > 0;
+}
+
+/* --raw-trace: " name=value" per field, values as perf 6.1's own
+ * traceevent library prints them (decimal unless a pointer or a long). */
+static void raw_trace_fields(struct trace_seq *s, struct tep_event *ev, const unsigned char *data,
+			     int size)
+{
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
+		unsigned long long v;
+		int off = f->offset, len = f->size;
+
+		trace_seq_printf(s, " %s=", f->name);
+		if (off < 0 || len < 0 || off + len > size)
+			continue;
+		if (f->flags & TEP_FIELD_IS_ARRAY) {
+			if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+				v = tep_read_number(ev->tep, data + off, len);
+				off = (int)(v & 0xffff) +
+				      ((f->flags & TEP_FIELD_IS_RELATIVE) ? f->offset + f->size : 0);
+				len = (int)((v >> 16) & 0xffff);
+				if (off + len > size)
+					continue;
+			}
+			if ((f->flags & TEP_FIELD_IS_STRING) && printable_bytes(data + off, len)) {
+				trace_seq_printf(s, "%.*s", len, (const char *)data + off);
+				continue;
+			}
+			trace_seq_puts(s, "ARRAY[");
+			for (int i = 0; i < len; i++)
+				trace_seq_printf(s, "%s%02x", i ? ", " : "", data[off + i]);
+			trace_seq_putc(s, ']');
+			continue;
+		}
+		v = tep_read_number(ev->tep, data + off, len);
+		if (f->flags & TEP_FIELD_IS_POINTER)
+			trace_seq_printf(s, "0x%llx", v);
+		else if (!(f->flags & TEP_FIELD_IS_SIGNED))
+			trace_seq_printf(s, (f->flags & TEP_FIELD_IS_LONG) ? "0x%llx" : "%llu", v);
+		else if (len == 4)
+			trace_seq_printf(s, (f->flags & TEP_FIELD_IS_LONG) ? "0x%x" : "%d", (int)v);
+		else if (len == 2)
+			trace_seq_printf(s, "%2d", (short)v);
+		else if (len == 1)
+			trace_seq_printf(s, "%1d", (signed char)v);
+		else
+			trace_seq_printf(s, "%lld", (long long)v);
+	}
+}
+
 static const char *trace_output(struct report *r, const struct evsel *evsel,
 				const struct perf_sample *sample)
 {
@@ -137,7 +190,10 @@ static const char *trace_output(struct report *r, const struct evsel *evsel,
 	if (!tp || !sample->raw_data)
 		return strset_intern(&r->strings, "");
 	trace_seq_reset(&r->seq);
-	tep_print_event(tp->tep, &r->seq, &rec, "%s", TEP_PRINT_INFO);
+	if (r->raw_trace)
+		raw_trace_fields(&r->seq, tp, rec.data, rec.size);
+	else
+		tep_print_event(tp->tep, &r->seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&r->seq);
 	out = strset_intern_len(&r->strings, r->seq.buffer, r->seq.len);
 	return out;
@@ -159,11 +215,11 @@ static void progress(struct report *r, uint64_t offset, bool done)
 	}
 	if (offset < r->next_check)
 		return;
-	r->next_check = offset + (1u << 20);
+	r->next_check = offset + (1u << 18);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	elapsed = (double)(now.tv_sec - r->started.tv_sec) +
 		  (double)(now.tv_nsec - r->started.tv_nsec) / 1e9;
-	if (elapsed < 1.0 || end <= start)
+	if (elapsed < r->progress_after || end <= start)
 		return;
 	fprintf(stderr, "\rProcessing events... %3d%%",
 		(int)((offset - start) * 100 / (end - start)));
@@ -171,6 +227,15 @@ static void progress(struct report *r, uint64_t offset, bool done)
 }
 
 /* --- samples -------------------------------------------------------------- */
+
+static int32_t cpu_socket(const struct report *r, uint32_t cpu)
+{
+	const struct perf_header *h = &r->session->header;
+
+	if (cpu == (uint32_t)-1 || !h->cpu_topo || cpu >= h->nr_cpus_avail)
+		return -1;
+	return h->cpu_topo[cpu].socket_id;
+}
 
 static void process_sample(struct report *r, struct evsel *evsel, const struct perf_sample *sample)
 {
@@ -183,6 +248,8 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		return;
 	thread = machine__findnew_thread(r->machine, (pid_t)sample->pid, (pid_t)sample->tid);
 	machine__resolve(r->machine, thread, sample->cpumode, sample->ip, &al);
+	if (r->hide_unresolved && !(al.map && al.sym))
+		return;
 	filtered = sample_filter__thread(&r->filter, thread) ||
 		   sample_filter__dso(&r->filter, &al) || sample_filter__symbol(&r->filter, &al);
 	if (sample_filter__skip_cpu(&r->filter, sample->cpu))
@@ -196,6 +263,11 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		.level = al.level,
 		.cpumode = sample->cpumode,
 		.cpu = (int32_t)sample->cpu,
+		.socket = cpu_socket(r, sample->cpu),
+		/* perf's --time-quantum default: 100 ms */
+		.time = sample->time - sample->time % 100000000ULL,
+		.weight = sample->weight,
+		.map_size = al.map ? al.map->end - al.map->start : 0,
 		.period = sample->period,
 		.filtered = filtered,
 	};
@@ -204,6 +276,19 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 	if (r->need_cursor && sample->callchain) {
 		callchain_cursor__resolve(&r->cursor, &r->resolver, thread, &evsel->attr, sample);
 		hs.cursor = &r->cursor;
+		if (r->cursor.root) {
+			/* --ignore-callees: the sample is the matching function's */
+			const struct cc_frame *f = r->cursor.root;
+
+			hs.dso = f->dso;
+			hs.sym = f->sym;
+			hs.addr = f->addr;
+			hs.map_size = f->map_size;
+			hs.level = f->kernel ? 'k' : '.';
+			hs.cpumode = f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+			/* perf takes the frame's location whole: no filter marks */
+			hs.filtered = false;
+		}
 		if (r->cursor.has_user) {
 			r->nr_user_stacks++;
 			r->nr_broken_stacks += r->cursor.broken;
@@ -228,6 +313,16 @@ static int report_record(struct perf_tool *tool, struct perf_session *s,
 	}
 	if (r->header_only)
 		return 0;
+	if (r->stats_mode || r->tasks_mode) {
+		/* perf's counting tools: samples only counted, threads followed */
+		if (rec->type == PERF_RECORD_SAMPLE && evsel)
+			report__hists(r, evsel)->stats.nr_samples++;
+		else if (r->tasks_mode && (rec->type == PERF_RECORD_COMM ||
+					   rec->type == PERF_RECORD_FORK ||
+					   rec->type == PERF_RECORD_EXIT))
+			perf_session__feed_machine(r->machine, rec);
+		return 0;
+	}
 	progress(r, off, false);
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
@@ -359,7 +454,8 @@ static int report_error(const char *fmt, ...)
 	return 0;	/* perf report exits 0 after these */
 }
 
-static int setup_filters(struct report *r, const struct report_opts *o)
+/* Returns -1 with *status perf's exit status for what was wrong. */
+static int setup_filters(struct report *r, const struct report_opts *o, int *status)
 {
 	if (o->comms)
 		name_list__add(&r->filter.comms, o->comms);
@@ -371,8 +467,25 @@ static int setup_filters(struct report *r, const struct report_opts *o)
 		name_list__add(&r->filter.pids, o->pids);
 	if (o->tids)
 		name_list__add(&r->filter.tids, o->tids);
-	if (o->time_str && sample_filter__set_time(&r->filter, o->time_str) < 0) {
+	if (o->time_str && strchr(o->time_str, '%')) {
+		const struct perf_header *h = &r->session->header;
+
+		if (!h->first_sample_time && !h->last_sample_time) {
+			fprintf(stderr, "HINT: no first/last sample time found in perf data.\n"
+				"Please use latest perf binary to execute 'perf record'\n"
+				"(if '--buildid-all' is enabled, please set '--timestamp-boundary').\n");
+			*status = 234;	/* perf's -EINVAL */
+			return -1;
+		}
+		if (sample_filter__set_time_percent(&r->filter, o->time_str, h->first_sample_time,
+						    h->last_sample_time) < 0) {
+			fprintf(stderr, "Invalid time string\n");
+			*status = 234;
+			return -1;
+		}
+	} else if (o->time_str && sample_filter__set_time(&r->filter, o->time_str) < 0) {
 		fprintf(stderr, "Invalid time string\n");
+		*status = 234;
 		return -1;
 	}
 	if (o->cpus) {
@@ -382,11 +495,13 @@ static int setup_filters(struct report *r, const struct report_opts *o)
 			has_cpu &= !!(pos->attr.sample_type & PERF_SAMPLE_CPU);
 		if (!has_cpu) {
 			fprintf(stderr, "File does not contain CPU events. Remove -C option to "
-				"proceed.\n");
+				"proceed.\nError:\nfailed to set cpu bitmap\n");
+			*status = 0;
 			return -1;
 		}
 		if (sample_filter__set_cpus(&r->filter, o->cpus) < 0) {
 			fprintf(stderr, "Error:\nfailed to set cpu bitmap\n");
+			*status = 0;
 			return -1;
 		}
 	}
@@ -394,6 +509,126 @@ static int setup_filters(struct report *r, const struct report_opts *o)
 }
 
 /* --- output ---------------------------------------------------------------- */
+
+/* One "NAME events: count (pct)" line per record type seen. */
+static void print_record_counts(const uint64_t *counts, size_t n, uint64_t total, bool with_total)
+{
+	if (with_total)
+		printf("%16s events: %10" PRIu64 "\n", "TOTAL", total);
+	for (size_t type = 1; type < n; type++) {
+		const char *name = perf_record_name((uint32_t)type);
+
+		if (!counts[type] || !strcmp(name, "UNKNOWN"))
+			continue;
+		if (with_total)
+			printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", name, counts[type],
+			       total ? 100.0 * (double)counts[type] / (double)total : 0.0);
+		else
+			printf("%16s events: %10" PRIu64 "\n", name, counts[type]);
+	}
+}
+
+/* --stats: the records of the file by type, then each event's samples. */
+static void print_stats(struct report *r)
+{
+	const struct session_stats *st = &r->session->stats;
+
+	printf("\nAggregated stats:\n");
+	print_record_counts(st->nr_records, PERF_RECORD_HEADER_MAX, st->nr_events, true);
+	evlist__for_each(&r->session->evlist, pos) {
+		uint64_t counts[PERF_RECORD_SAMPLE + 1] = { 0 };
+
+		counts[PERF_RECORD_SAMPLE] = report__hists(r, pos)->stats.nr_samples;
+		if (!counts[PERF_RECORD_SAMPLE])
+			continue;
+		printf("%s stats:\n", pos->name);
+		print_record_counts(counts, ARRAY_SIZE(counts), 0, false);
+	}
+}
+
+struct task {
+	struct thread *thread;
+	struct task **children;
+	size_t nr_children;
+	bool listed;
+};
+
+static void print_task(const struct task *t, int level)
+{
+	printf("  %8d %8d %8d |%*s%s\n", t->thread->pid, t->thread->tid, t->thread->ppid, level, "",
+	       t->thread->comm ? t->thread->comm : "");
+	for (size_t i = 0; i < t->nr_children; i++)
+		print_task(t->children[i], level + 1);
+}
+
+/* perf keeps threads in 256 trees by tid: that is the order it lists them. */
+static int task_order(const void *a, const void *b)
+{
+	const struct task *x = a, *y = b;
+	int bx = x->thread->tid & 255, by = y->thread->tid & 255;
+
+	if (bx != by)
+		return bx - by;
+	return (x->thread->tid > y->thread->tid) - (x->thread->tid < y->thread->tid);
+}
+
+static struct task *task_of(struct task *tasks, size_t n, pid_t tid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tasks[i].thread->tid == tid)
+			return &tasks[i];
+	return NULL;
+}
+
+/* --tasks: the threads as a tree of who forked whom. */
+static int print_tasks(struct report *r)
+{
+	struct machine *m = r->machine;
+	struct task *tasks = xcalloc(m->nr_threads + 1, sizeof(*tasks)), **roots;
+	size_t n = 0, nr_roots = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < m->nr_threads; i++) {
+		struct thread *t = m->all_threads[i];
+
+		/* a thread whose tid came back later is perf's no more */
+		if (machine__find_thread(m, t->pid, t->tid) == t)
+			tasks[n++].thread = t;
+	}
+	qsort(tasks, n, sizeof(*tasks), task_order);
+	roots = xcalloc(n + 1, sizeof(*roots));
+	for (size_t i = 0; i < n && !ret; i++) {
+		/* walk up to the first listed ancestor, linking on the way */
+		for (struct task *t = &tasks[i]; !t->listed; ) {
+			struct task *parent;
+
+			t->listed = true;
+			if (t->thread->ppid == -1) {
+				roots[nr_roots++] = t;
+				break;
+			}
+			parent = task_of(tasks, n, t->thread->ppid);
+			if (!parent) {
+				ret = report_error("failed to process tasks");
+				break;
+			}
+			parent->children = xrealloc(parent->children, (parent->nr_children + 1) *
+						    sizeof(*parent->children));
+			parent->children[parent->nr_children++] = t;
+			t = parent;
+		}
+	}
+	if (!ret) {
+		printf("# %8s %8s %8s  %s\n", "pid", "tid", "ppid", "comm");
+		for (size_t i = 0; i < nr_roots; i++)
+			print_task(roots[i], 0);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(tasks[i].children);
+	free(tasks);
+	free(roots);
+	return ret;
+}
 
 /* perf: --group or --no-group on a file without groups makes one group
  * of all its events, shown together or not. */
@@ -446,7 +681,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 int cmd_report(int argc, const char **argv)
 {
 	struct report r = { .tool = { .record = report_record, .attr = report_attr, .ordered = true } };
-	struct report_opts o = { .children = -1, .group = -1, .max_stack = default_max_stack() };
+	struct report_opts o = { .children = -1, .group = -1, .max_stack = callchain_max_stack_default() };
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
@@ -504,6 +739,16 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
 		OPT_STRING(0, "symfs", &o.symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
+		OPT_BOOLEAN('U', "hide-unresolved", &r.hide_unresolved,
+			    "Only display entries resolved to a symbol"),
+		OPT_BOOLEAN(0, "raw-trace", &r.raw_trace,
+			    "Show raw trace event output (do not use print fmt or plugins)"),
+		OPT_BOOLEAN('b', "branch-stack", &o.branch_stack,
+			    "use branch records for per branch histogram filling"),
+		OPT_STRING(0, "ignore-callees", &o.ignore_callees, "regex",
+			   "ignore callees of these functions in call graphs"),
+		OPT_BOOLEAN(0, "stats", &r.stats_mode, "Display event stats"),
+		OPT_BOOLEAN(0, "tasks", &r.tasks_mode, "Display recorded tasks"),
 		OPT_BOOLEAN(0, "stdio", &o.stdio, "Use the stdio interface"),
 		OPT_BOOLEAN(0, "tui", &o.tui, "Use the TUI interface (for now the same as --stdio)"),
 		OPT_END(),
@@ -519,6 +764,7 @@ int cmd_report(int argc, const char **argv)
 		usage_with_options(report_usage, opts);
 	callchain_param__init(&r.hopts.cc);
 	r.hopts.field_sep = o.field_sep;
+	r.hopts.verbose = o.verbose > 0;
 	if (o.call_graph) {
 		if (callchain_param__parse(&r.hopts.cc, o.call_graph, &r.hopts.use_callchain) < 0)
 			usage_error(report_usage, opts, "Invalid call graph option: %s", o.call_graph);
@@ -578,7 +824,7 @@ int cmd_report(int argc, const char **argv)
 			ret = 0;
 			goto out;
 		}
-	} else if (!o.quiet) {
+	} else if (!o.quiet && !r.stats_mode && !r.tasks_mode) {
 		fputs("# To display the perf.data header info, please use --header/--header-only "
 		      "options.\n#\n", stdout);
 	}
@@ -593,6 +839,14 @@ int cmd_report(int argc, const char **argv)
 	if ((sample_type & PERF_SAMPLE_CALLCHAIN) || r.session->is_pipe) {
 		if (!o.call_graph_set && r.hopts.cc.mode != CHAIN_NONE)
 			r.hopts.use_callchain = true;
+	}
+	if (o.branch_stack) {
+		if (!r.session->is_pipe && !(sample_type & PERF_SAMPLE_BRANCH_STACK))
+			ret = report_error("Selected -b but no branch data. Did you call perf "
+					   "record without -b?");
+		else
+			ret = report_error("pcl report does not show branch stacks yet");
+		goto out;
 	}
 	if (!(sample_type & PERF_SAMPLE_CALLCHAIN))
 		r.hopts.cumulate = false;
@@ -618,7 +872,14 @@ int cmd_report(int argc, const char **argv)
 		}
 		r.parent_regex_set = true;
 	}
-	if (setup_filters(&r, &o) < 0)
+	if (o.ignore_callees) {
+		if (regcomp(&r.ignore_callees_regex, o.ignore_callees, REG_EXTENDED)) {
+			ret = report_error("Invalid regex: %s", o.ignore_callees);
+			goto out;
+		}
+		r.ignore_callees_set = true;
+	}
+	if (setup_filters(&r, &o, &ret) < 0)
 		goto out;
 	r.hopts.dso_filter = r.filter.dsos.n > 0;
 	print_elided(&r.hopts.layout, &r.filter, only);
@@ -629,16 +890,13 @@ int cmd_report(int argc, const char **argv)
 	if (r.hopts.event_group)
 		setup_groups(&r, forced_group(&r, &o));
 
-	r.machine = machine__new();
-	if (o.kallsyms)
-		machine__set_kallsyms(r.machine, o.kallsyms);
-	if (o.symfs)
-		machine__set_symfs(r.machine, o.symfs);
-	machine__set_force(r.machine, o.force);
-	perf_session__machine_build_ids(r.session, r.machine);
+	r.machine = perf_session__new_machine(r.session, o.kallsyms, o.symfs, o.force);
+	machine__prefetch_kallsyms(r.machine);
 	cc_resolver__init(&r.resolver, r.machine, &r.hopts.cc, &r.strings);
 	r.resolver.max_stack = o.max_stack;
 	r.resolver.parent_regex = r.parent_regex_set ? &r.parent_regex : NULL;
+	r.resolver.hide_unresolved = r.hide_unresolved;
+	r.resolver.ignore_callees = r.ignore_callees_set ? &r.ignore_callees_regex : NULL;
 	r.need_cursor = r.hopts.use_callchain || r.hopts.cumulate || r.hopts.layout.has_parent;
 	callchain_store__init(&r.store);
 	trace_seq_init(&r.seq);
@@ -646,6 +904,10 @@ int cmd_report(int argc, const char **argv)
 		report__hists(&r, pos);
 
 	r.progress_tty = isatty(STDERR_FILENO);
+	r.progress_after = 1.0;
+	/* for tests only: show the progress line sooner (milliseconds) */
+	if (getenv("PCL_PROGRESS_AFTER_MS"))
+		r.progress_after = atof(getenv("PCL_PROGRESS_AFTER_MS")) / 1000;
 	clock_gettime(CLOCK_MONOTONIC, &r.started);
 	if (perf_session__process(r.session, &r.tool) < 0) {
 		progress(&r, 0, true);
@@ -653,6 +915,14 @@ int cmd_report(int argc, const char **argv)
 		goto out_machine;
 	}
 	progress(&r, 0, true);
+	if (r.stats_mode || r.tasks_mode) {
+		ret = 0;
+		if (r.stats_mode)
+			print_stats(&r);
+		else
+			ret = print_tasks(&r);
+		goto out_machine;
+	}
 
 	evlist__for_each(&r.session->evlist, pos) {
 		struct hists *h = report__hists(&r, pos);
@@ -675,10 +945,13 @@ out_machine:
 	callchain_cursor__exit(&r.cursor);
 	cc_resolver__exit(&r.resolver);
 	callchain_store__exit(&r.store);
+	kallsyms_prefetch_end();
 	machine__delete(r.machine);
 out:
 	if (r.parent_regex_set)
 		regfree(&r.parent_regex);
+	if (r.ignore_callees_set)
+		regfree(&r.ignore_callees_regex);
 	strset_release(&r.strings);
 	sample_filter__exit(&r.filter);
 	perf_session__delete(r.session);

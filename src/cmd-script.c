@@ -9,6 +9,7 @@
 
 #include "builtin.h"
 #include "cmd-collapse.h"
+#include "core/callchain.h"
 #include "core/machine.h"
 #include "core/session.h"
 #include "ui/header-print.h"
@@ -434,16 +435,6 @@ static int check_cpu_filter(struct script *sc)
 	return 0;
 }
 
-/* perf's default: the kernel's perf_event_max_stack sysctl, else 127 */
-static int default_max_stack(void)
-{
-	char *s = read_file_str("/proc/sys/kernel/perf_event_max_stack");
-	int v = s ? atoi(s) : 0;
-
-	free(s);
-	return v > 0 ? v : 127;
-}
-
 /* perf's end-of-run warnings about what the recording lost or we skipped */
 static void warn_about_losses(const struct session_stats *st)
 {
@@ -484,7 +475,7 @@ struct script_opts {
 int cmd_script(int argc, const char **argv)
 {
 	struct script sc = { 0 };
-	struct script_opts o = { .max_stack = default_max_stack() };
+	struct script_opts o = { .max_stack = callchain_max_stack_default() };
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_BOOLEAN('D', "dump-raw-trace", &sc.dump, "dump raw trace in ASCII"),
@@ -546,7 +537,8 @@ int cmd_script(int argc, const char **argv)
 		struct stacks_opts so = { .max_stack = o.max_stack, .kallsyms = o.kallsyms,
 					  .symfs = o.symfs, .force = o.force };
 		struct stacks_filter_args fa = { .comms = o.comms, .pids = o.pids,
-						 .tids = o.tids, .cpus = o.cpus, .time = o.time };
+						 .tids = o.tids, .cpus = o.cpus, .time = o.time,
+						 .dsos = o.dsos };
 
 		ret = folded_from_perf_data("script", o.input ? o.input : "perf.data", &so, &fa,
 					    NULL);
@@ -604,13 +596,7 @@ int cmd_script(int argc, const char **argv)
 		ret = 255;
 		goto out;
 	}
-	sc.machine = machine__new();
-	if (o.kallsyms)
-		machine__set_kallsyms(sc.machine, o.kallsyms);
-	if (o.symfs)
-		machine__set_symfs(sc.machine, o.symfs);
-	machine__set_force(sc.machine, o.force);
-	perf_session__machine_build_ids(sc.session, sc.machine);
+	sc.machine = perf_session__new_machine(sc.session, o.kallsyms, o.symfs, o.force);
 
 	/* output is meant for pipes into awk and flame graph tools: buffer it */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);

@@ -44,19 +44,11 @@ static int mkdir_p(const char *path)
 static int write_file(const char *path, const void *buf, size_t len, mode_t mode)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	const char *p = buf;
-	int err = 0;
+	int err;
 
 	if (fd < 0)
 		return -errno;
-	while (len && !err) {
-		ssize_t n = write(fd, p, len);
-
-		if (n <= 0)
-			err = n < 0 ? -errno : -ENOSPC;
-		else
-			p += n, len -= (size_t)n;
-	}
+	err = write_full(fd, buf, len, -1);
 	if (close(fd) && !err)
 		err = -errno;
 	if (err)

@@ -1,6 +1,7 @@
 /* callchain: resolving stacks and folding them into tries (see callchain.h). */
 #include "core/callchain.h"
 #include "core/srcline-text.h"
+#include "util/oa-grow.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -116,6 +117,7 @@ struct cc_stack {
 	const struct cc_frame **frames;
 	uint32_t nr_frames;
 	struct symbol *parent;
+	const struct cc_frame *root;
 	bool has_user, broken;
 };
 
@@ -128,10 +130,14 @@ struct cc_ip_slot {
 	const struct cc_frame *frame;
 };
 
-struct cc_dso_rank {
-	const struct dso *dso;
-	uint32_t rank;
-};
+int callchain_max_stack_default(void)
+{
+	char *s = read_file_str("/proc/sys/kernel/perf_event_max_stack");
+	int v = s ? atoi(s) : 0;
+
+	free(s);
+	return v > 0 ? v : 127;
+}
 
 void cc_resolver__init(struct cc_resolver *r, struct machine *m,
 		       const struct callchain_param *param, struct strset *strings)
@@ -153,7 +159,7 @@ void cc_resolver__exit(struct cc_resolver *r)
 	free(r->stacks);
 	free(r->ips);
 	free(r->frames);
-	free(r->ranks);
+	u64map_release(&r->ranks);
 	free(r->unwound);
 	arena_release(&r->arena);
 	memset(r, 0, sizeof(*r));
@@ -180,52 +186,11 @@ struct rank_walk {
 	uint32_t next;
 };
 
-static void rank_put(struct cc_resolver *r, const struct dso *dso, uint32_t rank);
-
 static void rank_one(struct dso *dso, void *arg)
 {
 	struct rank_walk *w = arg;
 
-	rank_put(w->r, dso, ++w->next);
-}
-
-static void rank_put(struct cc_resolver *r, const struct dso *dso, uint32_t rank)
-{
-	size_t mask, i;
-
-	if ((r->ranks_used + 1) * 2 > r->ranks_cap) {
-		struct cc_dso_rank *old = r->ranks;
-		size_t old_cap = r->ranks_cap;
-
-		r->ranks_cap = old_cap ? old_cap * 2 : 64;
-		r->ranks = xcalloc(r->ranks_cap, sizeof(*r->ranks));
-		r->ranks_used = 0;
-		for (size_t k = 0; k < old_cap; k++)
-			if (old[k].dso)
-				rank_put(r, old[k].dso, old[k].rank);
-		free(old);
-	}
-	mask = r->ranks_cap - 1;
-	for (i = mix64((uintptr_t)dso) & mask; r->ranks[i].dso; i = (i + 1) & mask)
-		if (r->ranks[i].dso == dso) {
-			r->ranks[i].rank = rank;
-			return;
-		}
-	r->ranks[i].dso = dso;
-	r->ranks[i].rank = rank;
-	r->ranks_used++;
-}
-
-static uint32_t rank_get(const struct cc_resolver *r, const struct dso *dso)
-{
-	size_t mask = r->ranks_cap - 1;
-
-	if (!r->ranks_cap)
-		return 0;
-	for (size_t i = mix64((uintptr_t)dso) & mask; r->ranks[i].dso; i = (i + 1) & mask)
-		if (r->ranks[i].dso == dso)
-			return r->ranks[i].rank;
-	return 0;
+	u64map_put(&w->r->ranks, (uintptr_t)dso, (void *)(uintptr_t)++w->next);
 }
 
 /*
@@ -235,16 +200,13 @@ static uint32_t rank_get(const struct cc_resolver *r, const struct dso *dso)
  */
 static uint32_t dso_rank(struct cc_resolver *r, const struct dso *dso)
 {
-	uint32_t rank;
 	struct rank_walk w = { r, 0 };
 
 	if (!dso)
 		return 0;
-	rank = rank_get(r, dso);
-	if (rank)
-		return rank;
-	machine__for_each_dso(r->machine, rank_one, &w);
-	return rank_get(r, dso);
+	if (!u64map_get(&r->ranks, (uintptr_t)dso))
+		machine__for_each_dso(r->machine, rank_one, &w);
+	return (uint32_t)(uintptr_t)u64map_get(&r->ranks, (uintptr_t)dso);
 }
 
 /* What perf's match_chain compares: the source line (srcline key), the
@@ -294,21 +256,15 @@ static void frames_insert(struct cc_resolver *r, const struct cc_frame *f, uint6
 static const struct cc_frame *frame_intern(struct cc_resolver *r, struct cc_frame *tmpl)
 {
 	uint64_t h = frame_hash(tmpl);
-	struct cc_frame *f;
-	size_t mask, i;
+	struct cc_frame *f, **old;
+	size_t mask, i, old_cap;
 
-	if ((r->frames_used + 1) * 2 > r->frames_cap) {
-		struct cc_frame **old = r->frames;
-		size_t old_cap = r->frames_cap;
-
-		r->frames_cap = old_cap ? old_cap * 2 : 1024;
-		r->frames = xcalloc(r->frames_cap, sizeof(*r->frames));
-		r->frames_used = 0;
-		for (size_t k = 0; k < old_cap; k++)
-			if (old[k])
-				frames_insert(r, old[k], frame_hash(old[k]));
-		free(old);
-	}
+	old = oa_grow(&r->frames, sizeof(*r->frames), &r->frames_cap, &r->frames_used, 1024,
+		      &old_cap);
+	for (size_t k = 0; old && k < old_cap; k++)
+		if (old[k])
+			frames_insert(r, old[k], frame_hash(old[k]));
+	free(old);
 	mask = r->frames_cap - 1;
 	for (i = h & mask; r->frames[i]; i = (i + 1) & mask)
 		if (frame_equal(r->frames[i], tmpl))
@@ -355,6 +311,8 @@ static const struct cc_frame *resolve_frame(struct cc_resolver *r, struct thread
 		f.dso = al.dso;
 		f.sym = al.sym;
 		f.srcline = frame_srcline(r, al.dso, al.sym, al.addr);
+		f.addr = al.addr;
+		f.map_size = al.map->end - al.map->start;
 	}
 	f.kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	return frame_intern(r, &f);
@@ -364,16 +322,11 @@ const struct cc_frame *cc_resolver__frame(struct cc_resolver *r, struct thread *
 					  uint8_t cpumode, uint64_t ip)
 {
 	const void *space = cpumode == PERF_RECORD_MISC_KERNEL ? NULL : thread;
-	struct cc_ip_slot *slot;
-	size_t mask, i;
+	struct cc_ip_slot *slot, *old;
+	size_t mask, i, old_cap;
 
-	if ((r->ips_used + 1) * 2 > r->ips_cap) {
-		struct cc_ip_slot *old = r->ips;
-		size_t old_cap = r->ips_cap;
-
-		r->ips_cap = old_cap ? old_cap * 2 : 4096;
-		r->ips = xcalloc(r->ips_cap, sizeof(*r->ips));
-		r->ips_used = 0;
+	old = oa_grow(&r->ips, sizeof(*r->ips), &r->ips_cap, &r->ips_used, 4096, &old_cap);
+	if (old) {
 		for (size_t k = 0; k < old_cap; k++) {
 			if (old[k].generation != r->generation)
 				continue;
@@ -448,11 +401,22 @@ static bool prev_cpumode(const uint64_t *ips, long ent, uint8_t *cpumode)
 	return true;
 }
 
-static void cursor_add(struct callchain_cursor *c, struct cc_resolver *r, const struct cc_frame *f)
+/* from_chain: a PERF_SAMPLE_CALLCHAIN frame, where perf looks for the
+ * parent (-p) and --ignore-callees (not among DWARF-unwound frames) */
+static void cursor_add(struct callchain_cursor *c, struct cc_resolver *r, const struct cc_frame *f,
+		       bool from_chain)
 {
-	if (r->parent_regex && !c->parent && f->sym &&
-	    !regexec(r->parent_regex, f->sym->name, 0, NULL, 0))
+	if (r->hide_unresolved && !f->sym)
+		return;
+	if (from_chain && r->parent_regex && !c->parent && f->sym &&
+	    !regexec(r->parent_regex, f->sym->name, 0, NULL, 0)) {
 		c->parent = f->sym;
+	} else if (from_chain && r->ignore_callees && f->sym &&
+		   !regexec(r->ignore_callees, f->sym->name, 0, NULL, 0)) {
+		/* what came before is forgotten, whichever the order (perf) */
+		c->nr = 0;
+		c->root = f;
+	}
 	cursor_push(c, f);
 }
 
@@ -480,7 +444,7 @@ static void add_sample_chain(struct callchain_cursor *c, struct cc_resolver *r,
 			continue;
 		}
 		entries++;
-		cursor_add(c, r, cc_resolver__frame(r, thread, cpumode, ip));
+		cursor_add(c, r, cc_resolver__frame(r, thread, cpumode, ip), true);
 	}
 	return;
 corrupt:
@@ -511,7 +475,8 @@ static void add_unwound(struct callchain_cursor *c, struct cc_resolver *r, struc
 		const struct callchain_frame *u =
 			&r->unwound[r->param->order == ORDER_CALLEE ? k : n - 1 - k];
 		struct cc_frame f = { .ip = u->ip, .dso = u->al.dso, .sym = u->al.sym,
-				      .inlined = u->inlined };
+				      .inlined = u->inlined, .addr = u->al.addr,
+				      .map_size = u->al.map ? u->al.map->end - u->al.map->start : 0 };
 
 		/* DWARF-expanded frames carry their line whatever the key (perf's
 		 * inline list); --children entries of them show it */
@@ -519,8 +484,7 @@ static void add_unwound(struct callchain_cursor *c, struct cc_resolver *r, struc
 			f.srcline = strset_intern(r->strings, u->srcline);
 		else if (u->al.dso)
 			f.srcline = frame_srcline(r, u->al.dso, u->al.sym, u->al.addr);
-		/* perf looks for the parent (-p) in the sampled chain only */
-		cursor_push(c, frame_intern(r, &f));
+		cursor_add(c, r, frame_intern(r, &f), false);
 	}
 }
 
@@ -607,6 +571,7 @@ static void stack_store(struct cc_resolver *r, struct cc_stack *st, const struct
 	if (c->nr)
 		memcpy(st->frames, c->frames, c->nr * sizeof(*c->frames));
 	st->parent = c->parent;
+	st->root = c->root;
 	st->has_user = c->has_user;
 	st->broken = c->broken;
 }
@@ -621,6 +586,7 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 
 	c->nr = 0;
 	c->parent = NULL;
+	c->root = NULL;
 	if ((attr->sample_type & dwarf) != dwarf && sample->callchain) {
 		st = stack_slot(r, thread, sample, &hash);
 		if (stack_hit(r, st, thread, hash, sample)) {
@@ -631,7 +597,9 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 			if (st->nr_frames)
 				memcpy(c->frames, st->frames, st->nr_frames * sizeof(*c->frames));
 			c->nr = st->nr_frames;
+			c->hash = hash;
 			c->parent = st->parent;
+			c->root = st->root;
 			c->has_user = st->has_user;
 			c->broken = st->broken;
 			return;
@@ -645,8 +613,14 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 		add_sample_chain(c, r, thread, sample);
 	}
 	check_bottom(c, r->param->order == ORDER_CALLEE);
-	if (st)
+	if (st) {
 		stack_store(r, st, thread, hash, sample, c);
+		c->hash = hash;
+	} else {
+		c->hash = mix64(c->nr);
+		for (uint32_t i = 0; i < c->nr; i++)
+			c->hash = (c->hash ^ (uintptr_t)c->frames[i]) * 0x100000001b3ULL;
+	}
 }
 
 /* --- the trie ----------------------------------------------------------- */
@@ -684,20 +658,14 @@ static uint64_t edge_hash(const struct callchain_node *parent, uint64_t key1, ui
 static void edge_put(struct callchain_store *s, struct callchain_node *child)
 {
 	const struct cc_frame *f = child->frame;
-	size_t mask, i;
+	struct cc_edge *old;
+	size_t mask, i, old_cap;
 
-	if ((s->edges_used + 1) * 2 > s->edges_cap) {
-		struct cc_edge *old = s->edges;
-		size_t old_cap = s->edges_cap;
-
-		s->edges_cap = old_cap ? old_cap * 2 : 1024;
-		s->edges = xcalloc(s->edges_cap, sizeof(*s->edges));
-		s->edges_used = 0;
-		for (size_t k = 0; k < old_cap; k++)
-			if (old[k].child)
-				edge_put(s, old[k].child);
-		free(old);
-	}
+	old = oa_grow(&s->edges, sizeof(*s->edges), &s->edges_cap, &s->edges_used, 1024, &old_cap);
+	for (size_t k = 0; old && k < old_cap; k++)
+		if (old[k].child)
+			edge_put(s, old[k].child);
+	free(old);
 	mask = s->edges_cap - 1;
 	for (i = edge_hash(child->parent, f->key1, f->key2) & mask; s->edges[i].child;
 	     i = (i + 1) & mask)

@@ -21,6 +21,7 @@
 
 #include "core/machine.h"
 #include "core/perf-record.h"
+#include "core/symbols.h"
 #include "util/arena.h"
 #include "util/strset.h"
 
@@ -40,6 +41,10 @@ struct callchain_param {
 	enum chain_value value;
 };
 
+/* The stack depth perf keeps by default: the kernel's perf_event_max_stack
+ * sysctl, else 127. */
+int callchain_max_stack_default(void);
+
 /* perf report's defaults: graph, 0.5%, callee order, function key, percent. */
 void callchain_param__init(struct callchain_param *p);
 
@@ -56,6 +61,8 @@ struct cc_frame {
 	const char *srcline;	/* for the address/srcline keys, and of
 				 * DWARF-expanded frames always (perf) */
 	uint64_t key1, key2;	/* what the trie compares */
+	uint64_t map_size;	/* of the map ip is in (dso_size key) */
+	uint64_t addr;		/* DSO-relative */
 	uint32_t dso_order;	/* the DSO's creation rank (ties in output) */
 	bool kernel;		/* resolved in the kernel's address space */
 	bool inlined;		/* DWARF-expanded inlined function */
@@ -68,6 +75,8 @@ struct cc_resolver {
 	struct strset *strings;		/* srclines are interned here */
 	regex_t *parent_regex;		/* for the "parent" sort key, or NULL */
 	int max_stack;
+	bool hide_unresolved;		/* -U: frames without a symbol left out */
+	regex_t *ignore_callees;	/* --ignore-callees, or NULL */
 	/* ip cache: (address space, ip, cpumode) -> frame */
 	struct cc_ip_slot *ips;
 	size_t ips_cap, ips_used;
@@ -75,9 +84,7 @@ struct cc_resolver {
 	struct cc_frame **frames;
 	size_t frames_cap, frames_used;
 	struct arena arena;
-	/* DSO -> creation rank */
-	struct cc_dso_rank *ranks;
-	size_t ranks_cap, ranks_used;
+	struct u64map ranks;		/* DSO -> creation rank */
 	uint32_t generation;		/* bumped when address spaces change */
 	struct cc_stack *stacks;	/* resolved stacks by addresses */
 	/* scratch for DWARF unwinding */
@@ -100,6 +107,11 @@ struct callchain_cursor {
 	const struct cc_frame **frames;
 	uint32_t nr, alloc;
 	struct symbol *parent;		/* first frame matching the parent regex */
+	/* --ignore-callees: the last frame that matched, where the stack now
+	 * starts and the sample belongs (perf's root_al), or NULL */
+	const struct cc_frame *root;
+	uint64_t hash;			/* of the stack: equal frames, equal hash
+					 * (mostly the raw addresses' hash) */
 	bool has_user;			/* the stack reached user space */
 	bool broken;			/* ... but not a thread start (see below) */
 };

@@ -279,12 +279,13 @@ int evlist__open(struct evlist *evlist, const struct cpu_map *cpus,
 	return 0;
 }
 
-int evlist__enable(struct evlist *evlist)
+/* Applies op to every event that opened; returns the first error. */
+static int for_each_supported(struct evlist *evlist, int (*op)(struct evsel *evsel))
 {
 	int ret = 0;
 
 	evlist__for_each(evlist, pos) {
-		int err = pos->supported ? evsel__enable(pos) : 0;
+		int err = pos->supported ? op(pos) : 0;
 
 		if (err && !ret)
 			ret = err;
@@ -292,17 +293,14 @@ int evlist__enable(struct evlist *evlist)
 	return ret;
 }
 
+int evlist__enable(struct evlist *evlist)
+{
+	return for_each_supported(evlist, evsel__enable);
+}
+
 int evlist__disable(struct evlist *evlist)
 {
-	int ret = 0;
-
-	evlist__for_each(evlist, pos) {
-		int err = pos->supported ? evsel__disable(pos) : 0;
-
-		if (err && !ret)
-			ret = err;
-	}
-	return ret;
+	return for_each_supported(evlist, evsel__disable);
 }
 
 void evlist__close(struct evlist *evlist)

@@ -31,30 +31,26 @@ void feat_u64(struct strbuf *sb, uint64_t v)
 	strbuf_add(sb, &v, sizeof(v));
 }
 
+/* The bytes s takes with its NUL, padded to PERF_NAME_ALIGN. */
+static size_t padded_len(const char *s)
+{
+	return (strlen(s) + PERF_NAME_ALIGN) & ~(size_t)(PERF_NAME_ALIGN - 1);
+}
+
+/* s, its NUL and zeros up to padded_len(s). */
+static void add_padded(struct strbuf *sb, const char *s)
+{
+	static const char zeros[PERF_NAME_ALIGN];
+	size_t n = strlen(s) + 1;
+
+	strbuf_add(sb, s, n);
+	strbuf_add(sb, zeros, padded_len(s) - n);
+}
+
 void feat_string(struct strbuf *sb, const char *s)
 {
-	size_t n = strlen(s) + 1;
-	size_t len = (n + PERF_NAME_ALIGN - 1) & ~(size_t)(PERF_NAME_ALIGN - 1);
-	static const char zeros[PERF_NAME_ALIGN];
-
-	feat_u32(sb, (uint32_t)len);
-	strbuf_add(sb, s, n);
-	strbuf_add(sb, zeros, len - n);
-}
-
-static void set_feature(struct perf_data_writer *w, int feat, struct strbuf *sb)
-{
-	size_t len = sb->len;
-
-	perf_data_writer__set_feature(w, feat, strbuf_detach(sb), len);
-}
-
-static void set_string_feature(struct perf_data_writer *w, int feat, const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	feat_string(&sb, s);
-	set_feature(w, feat, &sb);
+	feat_u32(sb, (uint32_t)padded_len(s));
+	add_padded(sb, s);
 }
 
 /* A sysfs/procfs value, trimmed; NULL when unreadable. */
@@ -127,53 +123,68 @@ static char *cpuinfo_value(const char *key)
 	return val;
 }
 
-static void write_cpuid(struct perf_data_writer *w)
+static int build_cpuid(struct strbuf *sb, const struct header_env *env, int feat)
 {
 	char *vendor = cpuinfo_value("vendor_id"), *family = cpuinfo_value("cpu family");
 	char *model = cpuinfo_value("model"), *stepping = cpuinfo_value("stepping");
+	bool ok = vendor && family && model && stepping;
 
-	if (vendor && family && model && stepping) {
+	if (ok) {
 		char *s = xasprintf("%s,%s,%s,%s", vendor, family, model, stepping);
 
-		set_string_feature(w, HEADER_CPUID, s);
+		feat_string(sb, s);
 		free(s);
 	}
 	free(vendor);
 	free(family);
 	free(model);
 	free(stepping);
+	return ok;
 }
 
-static void write_cpudesc(struct perf_data_writer *w)
+static int build_cpudesc(struct strbuf *sb, const struct header_env *env, int feat)
 {
 	char *desc = cpuinfo_value("model name");
 
 	if (!desc)
 		desc = cpuinfo_value("Processor");	/* arm */
-	if (desc)
-		set_string_feature(w, HEADER_CPUDESC, desc);
+	if (!desc)
+		return 0;
+	feat_string(sb, desc);
 	free(desc);
+	return 1;
+}
+
+/* Highest cpu number in a list like "0-3,8" plus one; 0 if unreadable. */
+/* Steps through a list like "0-3,8": sets [*lo, *hi] to the next range and
+ * returns what follows it, or NULL at the end (or at something else). */
+static const char *next_range(const char *p, long *lo, long *hi)
+{
+	char *end;
+
+	if (!p || !*p)
+		return NULL;
+	*lo = strtol(p, &end, 10);
+	if (end == p)
+		return NULL;
+	*hi = *lo;
+	if (*end == '-')
+		*hi = strtol(end + 1, &end, 10);
+	return *end == ',' ? end + 1 : end;
 }
 
 /* Highest cpu number in a list like "0-3,8" plus one; 0 if unreadable. */
 static int cpu_list_max(const char *list)
 {
-	int max = -1;
-	const char *p = list;
+	long lo, hi, max = -1;
 
-	while (p && *p) {
-		char *end;
-		long v = strtol(p, &end, 10);
-
-		if (end == p)
-			break;
-		if (v > max)
-			max = (int)v;
-		p = end;
-		if (*p == '-' || *p == ',')
-			p++;
+	for (const char *p = list; (p = next_range(p, &lo, &hi));) {
+		if (lo > max)
+			max = lo;
+		if (hi > max)
+			max = hi;
 	}
-	return max + 1;
+	return (int)max + 1;
 }
 
 static int nr_cpus_present(void)
@@ -198,28 +209,22 @@ static bool cpu_online(int cpu)
 	return on;
 }
 
-static void write_nrcpus(struct perf_data_writer *w)
+static int build_nrcpus(struct strbuf *sb, const struct header_env *env, int feat)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	feat_u32(&sb, (uint32_t)nr_cpus_present());
-	feat_u32(&sb, (uint32_t)sysconf(_SC_NPROCESSORS_ONLN));
-	set_feature(w, HEADER_NRCPUS, &sb);
+	feat_u32(sb, (uint32_t)nr_cpus_present());
+	feat_u32(sb, (uint32_t)sysconf(_SC_NPROCESSORS_ONLN));
+	return 1;
 }
 
-static void write_total_mem(struct perf_data_writer *w)
+static int build_total_mem(struct strbuf *sb, const struct header_env *env, int feat)
 {
-	char *mi = read_file_str("/proc/meminfo"), *p;
-	struct strbuf sb = STRBUF_INIT;
+	char *mi = read_file_str("/proc/meminfo");
+	char *p = mi ? strstr(mi, "MemTotal:") : NULL;
 
-	if (!mi)
-		return;
-	p = strstr(mi, "MemTotal:");
-	if (p) {
-		feat_u64(&sb, strtoull(p + 9, NULL, 10));
-		set_feature(w, HEADER_TOTAL_MEM, &sb);
-	}
+	if (p)
+		feat_u64(sb, strtoull(p + 9, NULL, 10));
 	free(mi);
+	return p != NULL;
 }
 
 void feat_build_cmdline(struct strbuf *sb, int argc, const char **argv)
@@ -299,9 +304,8 @@ static void write_string_list(struct strbuf *sb, char **list, uint32_t nr)
 	free(list);
 }
 
-static void write_cpu_topology(struct perf_data_writer *w)
+static int build_cpu_topology(struct strbuf *sb, const struct header_env *env, int feat)
 {
-	struct strbuf sb = STRBUF_INIT;
 	char **pkg = NULL, **core = NULL, **die = NULL;
 	uint32_t npkg = 0, ncore = 0, ndie = 0;
 	int nr = nr_cpus_present();
@@ -327,159 +331,146 @@ static void write_cpu_topology(struct perf_data_writer *w)
 		if (s)
 			add_unique(&core, &ncore, s);
 	}
-	write_string_list(&sb, pkg, npkg);
-	write_string_list(&sb, core, ncore);
+	write_string_list(sb, pkg, npkg);
+	write_string_list(sb, core, ncore);
 	for (int cpu = 0; cpu < nr; cpu++) {
 		bool on = cpu_online(cpu);
 
-		feat_u32(&sb, (uint32_t)(on ? sysfs_int(-1, SYS_CPU "/cpu%d/topology/core_id", cpu) : -1));
-		feat_u32(&sb, (uint32_t)(on ? sysfs_int(-1, SYS_CPU "/cpu%d/topology/physical_package_id", cpu) : -1));
+		feat_u32(sb, (uint32_t)(on ? sysfs_int(-1, SYS_CPU "/cpu%d/topology/core_id", cpu) : -1));
+		feat_u32(sb, (uint32_t)(on ? sysfs_int(-1, SYS_CPU "/cpu%d/topology/physical_package_id", cpu) : -1));
 	}
 	if (has_die) {
-		write_string_list(&sb, die, ndie);
+		write_string_list(sb, die, ndie);
 		for (int cpu = 0; cpu < nr; cpu++)
-			feat_u32(&sb, (uint32_t)(cpu_online(cpu) ?
+			feat_u32(sb, (uint32_t)(cpu_online(cpu) ?
 				 sysfs_int(-1, SYS_CPU "/cpu%d/topology/die_id", cpu) : -1));
 	} else {
 		free(die);
 	}
-	set_feature(w, HEADER_CPU_TOPOLOGY, &sb);
+	return 1;
 }
 
-static void write_numa_topology(struct perf_data_writer *w)
+#define SYS_NODE	"/sys/devices/system/node"
+
+/* Appends each online NUMA node with add(), which says whether it did.
+ * Returns how many it added, or -1 when the node list is unreadable. */
+static int64_t add_online_nodes(struct strbuf *nodes, bool (*add)(struct strbuf *nodes, long node))
 {
-	char *online = sysfs_str("/sys/devices/system/node/online");
-	struct strbuf sb = STRBUF_INIT, nodes = STRBUF_INIT;
-	uint32_t nr = 0;
-	const char *p = online;
+	char *online = sysfs_str(SYS_NODE "/online");
+	int64_t nr = 0;
+	long lo, hi;
 
 	if (!online)
-		return;
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p)
-			break;
-		b = a;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		for (long node = a; node <= b; node++) {
-			char *mi = sysfs_str("/sys/devices/system/node/node%ld/meminfo", node);
-			char *cpus = sysfs_str("/sys/devices/system/node/node%ld/cpulist", node);
-			char *t = mi ? strstr(mi, "MemTotal:") : NULL;
-			char *f = mi ? strstr(mi, "MemFree:") : NULL;
-
-			feat_u32(&nodes, (uint32_t)node);
-			feat_u64(&nodes, t ? strtoull(t + 9, NULL, 10) : 0);
-			feat_u64(&nodes, f ? strtoull(f + 8, NULL, 10) : 0);
-			feat_string(&nodes, cpus ? cpus : "");
-			free(mi);
-			free(cpus);
-			nr++;
-		}
-		p = end;
-		if (*p == ',')
-			p++;
-	}
+		return -1;
+	for (const char *p = online; (p = next_range(p, &lo, &hi));)
+		for (long node = lo; node <= hi; node++)
+			nr += add(nodes, node);
 	free(online);
-	feat_u32(&sb, nr);
-	strbuf_add(&sb, nodes.buf, nodes.len);
+	return nr;
+}
+
+static bool add_numa_node(struct strbuf *nodes, long node)
+{
+	char *mi = sysfs_str(SYS_NODE "/node%ld/meminfo", node);
+	char *cpus = sysfs_str(SYS_NODE "/node%ld/cpulist", node);
+	char *t = mi ? strstr(mi, "MemTotal:") : NULL;
+	char *f = mi ? strstr(mi, "MemFree:") : NULL;
+
+	feat_u32(nodes, (uint32_t)node);
+	feat_u64(nodes, t ? strtoull(t + 9, NULL, 10) : 0);
+	feat_u64(nodes, f ? strtoull(f + 8, NULL, 10) : 0);
+	feat_string(nodes, cpus ? cpus : "");
+	free(mi);
+	free(cpus);
+	return true;
+}
+
+static int build_numa_topology(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	struct strbuf nodes = STRBUF_INIT;
+	int64_t nr = add_online_nodes(&nodes, add_numa_node);
+
+	if (nr >= 0) {
+		feat_u32(sb, (uint32_t)nr);
+		strbuf_add(sb, nodes.buf, nodes.len);
+	}
 	strbuf_release(&nodes);
-	set_feature(w, HEADER_NUMA_TOPOLOGY, &sb);
+	return nr >= 0;
+}
+
+/* A node's memory blocks: u64 node, u64 nr bits, u64 nr bits again and the
+ * bitmap words. */
+static bool add_mem_node(struct strbuf *nodes, long node)
+{
+	char dir[64];
+	DIR *d;
+	struct dirent *de;
+	uint64_t *bits = NULL, nbits = 0;
+
+	snprintf(dir, sizeof(dir), SYS_NODE "/node%ld", node);
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while ((de = readdir(d))) {
+		unsigned long m;
+		char c;
+
+		if (sscanf(de->d_name, "memory%lu%c", &m, &c) != 1)
+			continue;
+		if (m + 1 > nbits) {
+			size_t old = (size_t)(nbits + 63) / 64, words = (m + 64) / 64;
+
+			bits = xrealloc(bits, words * sizeof(uint64_t));
+			memset(bits + old, 0, (words - old) * sizeof(uint64_t));
+			nbits = m + 1;
+		}
+		bits[m / 64] |= 1ULL << (m % 64);
+	}
+	closedir(d);
+	feat_u64(nodes, (uint64_t)node);
+	feat_u64(nodes, nbits);
+	feat_u64(nodes, nbits);
+	if (nbits)
+		strbuf_add(nodes, bits, (size_t)(nbits + 63) / 64 * sizeof(uint64_t));
+	free(bits);
+	return true;
 }
 
 /* Which memory blocks each NUMA node holds: u64 version 1, u64 block size,
- * u64 nr nodes, then per node u64 node, u64 nr bits, u64 nr bits again and
- * the bitmap words. */
-static void write_mem_topology(struct perf_data_writer *w)
+ * u64 nr nodes, then the nodes. */
+static int build_mem_topology(struct strbuf *sb, const struct header_env *env, int feat)
 {
 	char *bs = sysfs_str("/sys/devices/system/memory/block_size_bytes");
-	char *online = sysfs_str("/sys/devices/system/node/online");
-	struct strbuf sb = STRBUF_INIT, nodes = STRBUF_INIT;
-	uint64_t nr = 0;
-	const char *p = online;
+	struct strbuf nodes = STRBUF_INIT;
+	int64_t nr = bs ? add_online_nodes(&nodes, add_mem_node) : -1;
 
-	if (!bs || !online) {
-		free(bs);
-		free(online);
-		return;
+	if (nr >= 0) {
+		feat_u64(sb, 1);
+		feat_u64(sb, strtoull(bs, NULL, 16));
+		feat_u64(sb, (uint64_t)nr);
+		strbuf_add(sb, nodes.buf, nodes.len);
 	}
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p)
-			break;
-		b = a;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		for (long node = a; node <= b; node++) {
-			char dir[64];
-			DIR *d;
-			struct dirent *de;
-			uint64_t *bits = NULL, nbits = 0;
-
-			snprintf(dir, sizeof(dir), "/sys/devices/system/node/node%ld", node);
-			d = opendir(dir);
-			if (!d)
-				continue;
-			while ((de = readdir(d))) {
-				unsigned long m;
-				char c;
-
-				if (sscanf(de->d_name, "memory%lu%c", &m, &c) != 1)
-					continue;
-				if (m + 1 > nbits) {
-					size_t old = (size_t)(nbits + 63) / 64, words = (m + 64) / 64;
-
-					bits = xrealloc(bits, words * sizeof(uint64_t));
-					memset(bits + old, 0, (words - old) * sizeof(uint64_t));
-					nbits = m + 1;
-				}
-				bits[m / 64] |= 1ULL << (m % 64);
-			}
-			closedir(d);
-			feat_u64(&nodes, (uint64_t)node);
-			feat_u64(&nodes, nbits);
-			feat_u64(&nodes, nbits);
-			if (nbits)
-				strbuf_add(&nodes, bits, (size_t)(nbits + 63) / 64 * sizeof(uint64_t));
-			free(bits);
-			nr++;
-		}
-		p = end;
-		if (*p == ',')
-			p++;
-	}
-	feat_u64(&sb, 1);
-	feat_u64(&sb, strtoull(bs, NULL, 16));
-	feat_u64(&sb, nr);
-	strbuf_add(&sb, nodes.buf, nodes.len);
 	strbuf_release(&nodes);
 	free(bs);
-	free(online);
-	set_feature(w, HEADER_MEM_TOPOLOGY, &sb);
+	return nr >= 0;
 }
 
 /* A feature perf always writes that pcl has nothing for: a zero count. */
-static void write_empty_count(struct perf_data_writer *w, int feat)
+static int build_empty_count(struct strbuf *sb, const struct header_env *env, int feat)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	feat_u32(&sb, 0);
-	set_feature(w, feat, &sb);
+	feat_u32(sb, 0);
+	return 1;
 }
 
-static void write_pmu_mappings(struct perf_data_writer *w)
+static int build_pmu_mappings(struct strbuf *sb, const struct header_env *env, int feat)
 {
 	DIR *d = opendir("/sys/bus/event_source/devices");
-	struct strbuf sb = STRBUF_INIT, pmus = STRBUF_INIT;
+	struct strbuf pmus = STRBUF_INIT;
 	struct dirent *de;
 	uint32_t nr = 0;
 
 	if (!d)
-		return;
+		return 0;
 	while ((de = readdir(d))) {
 		int type;
 
@@ -493,10 +484,10 @@ static void write_pmu_mappings(struct perf_data_writer *w)
 		nr++;
 	}
 	closedir(d);
-	feat_u32(&sb, nr);
-	strbuf_add(&sb, pmus.buf, pmus.len);
+	feat_u32(sb, nr);
+	strbuf_add(sb, pmus.buf, pmus.len);
 	strbuf_release(&pmus);
-	set_feature(w, HEADER_PMU_MAPPINGS, &sb);
+	return 1;
 }
 
 struct cache_level {
@@ -546,10 +537,9 @@ static bool cache_same(const struct cache_level *a, const struct cache_level *b)
 	       !strcmp(a->map, b->map);
 }
 
-static void write_cache(struct perf_data_writer *w)
+static int build_cache(struct strbuf *sb, const struct header_env *env, int feat)
 {
 	struct cache_level *caches = NULL;
-	struct strbuf sb = STRBUF_INIT;
 	size_t cnt = 0;
 	int nr = nr_cpus_present();
 
@@ -571,7 +561,7 @@ static void write_cache(struct perf_data_writer *w)
 		}
 	}
 	if (!cnt)
-		return;
+		return 0;
 	/* By level, keeping cpu order within a level (a stable insertion sort). */
 	for (size_t i = 1; i < cnt; i++) {
 		struct cache_level v = caches[i];
@@ -583,30 +573,27 @@ static void write_cache(struct perf_data_writer *w)
 		}
 		caches[j] = v;
 	}
-	feat_u32(&sb, 1);	/* version */
-	feat_u32(&sb, (uint32_t)cnt);
+	feat_u32(sb, 1);	/* version */
+	feat_u32(sb, (uint32_t)cnt);
 	for (size_t i = 0; i < cnt; i++) {
-		feat_u32(&sb, caches[i].level);
-		feat_u32(&sb, caches[i].line_size);
-		feat_u32(&sb, caches[i].sets);
-		feat_u32(&sb, caches[i].ways);
-		feat_string(&sb, caches[i].type);
-		feat_string(&sb, caches[i].size);
-		feat_string(&sb, caches[i].map);
+		feat_u32(sb, caches[i].level);
+		feat_u32(sb, caches[i].line_size);
+		feat_u32(sb, caches[i].sets);
+		feat_u32(sb, caches[i].ways);
+		feat_string(sb, caches[i].type);
+		feat_string(sb, caches[i].size);
+		feat_string(sb, caches[i].map);
 		cache_free(&caches[i]);
 	}
 	free(caches);
-	set_feature(w, HEADER_CACHE, &sb);
+	return 1;
 }
 
 void feat_build_build_ids(struct strbuf *sb, const struct hit_dso *dsos, size_t nr)
 {
-	static const char zeros[PERF_NAME_ALIGN];
-
 	for (size_t i = 0; i < nr; i++) {
 		struct perf_rec_build_id b;
-		size_t n = strlen(dsos[i].filename) + 1;
-		size_t len = (n + PERF_NAME_ALIGN - 1) & ~(size_t)(PERF_NAME_ALIGN - 1);
+		size_t len = padded_len(dsos[i].filename);
 
 		if (dsos[i].build_id_size <= 0)
 			continue;
@@ -618,91 +605,161 @@ void feat_build_build_ids(struct strbuf *sb, const struct hit_dso *dsos, size_t 
 		memcpy(b.build_id, dsos[i].build_id, (size_t)dsos[i].build_id_size);
 		b.build_id[BUILD_ID_MAX] = (uint8_t)dsos[i].build_id_size;
 		strbuf_add(sb, &b, sizeof(b));
-		strbuf_add(sb, dsos[i].filename, n);
-		strbuf_add(sb, zeros, len - n);
+		add_padded(sb, dsos[i].filename);
 	}
 }
 
-static void write_clock_features(struct perf_data_writer *w, int clockid)
+static uint64_t timespec_ns(const struct timespec *t)
 {
-	struct strbuf sb = STRBUF_INIT;
+	return (uint64_t)t->tv_sec * 1000000000ULL + (uint64_t)t->tv_nsec;
+}
+
+/* CLOCKID holds the clock's resolution in ns (perf shows it as a frequency). */
+static int build_clockid(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	struct timespec res;
+
+	if (!env->use_clockid || clock_getres(env->clockid, &res))
+		return 0;
+	feat_u64(sb, timespec_ns(&res));
+	return 1;
+}
+
+/* CLOCK_DATA pairs a wall-clock time with the same instant on the clock. */
+static int build_clock_data(struct strbuf *sb, const struct header_env *env, int feat)
+{
 	struct timespec res, tod, clk;
 
-	/* CLOCKID holds the clock's resolution in ns (perf shows it as a frequency). */
-	if (clock_getres(clockid, &res))
-		return;
-	feat_u64(&sb, (uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec);
-	set_feature(w, HEADER_CLOCKID, &sb);
-
-	/* CLOCK_DATA pairs a wall-clock time with the same instant on clockid. */
-	if (clock_gettime(CLOCK_REALTIME, &tod) || clock_gettime(clockid, &clk))
-		return;
-	feat_u32(&sb, 1);
-	feat_u32(&sb, (uint32_t)clockid);
-	feat_u64(&sb, (uint64_t)tod.tv_sec * 1000000000ULL + (uint64_t)tod.tv_nsec);
-	feat_u64(&sb, (uint64_t)clk.tv_sec * 1000000000ULL + (uint64_t)clk.tv_nsec);
-	set_feature(w, HEADER_CLOCK_DATA, &sb);
+	if (!env->use_clockid || clock_getres(env->clockid, &res) ||
+	    clock_gettime(CLOCK_REALTIME, &tod) || clock_gettime(env->clockid, &clk))
+		return 0;
+	feat_u32(sb, 1);
+	feat_u32(sb, (uint32_t)env->clockid);
+	feat_u64(sb, timespec_ns(&tod));
+	feat_u64(sb, timespec_ns(&clk));
+	return 1;
 }
+
+static int build_tracing_data(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	int err;
+
+	if (!trace_data__needed(env->evlist))
+		return 0;
+	err = trace_data__build(sb, env->evlist, env->tracefs);
+	return err ? err : 1;
+}
+
+static int build_build_ids(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	feat_build_build_ids(sb, env->dsos, env->nr_dsos);
+	return sb->len > 0;
+}
+
+static int build_uname(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return 0;
+	feat_string(sb, feat == HEADER_HOSTNAME ? u.nodename :
+			feat == HEADER_OSRELEASE ? u.release : u.machine);
+	return 1;
+}
+
+static int build_version(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	feat_string(sb, env->version ? env->version : "");
+	return 1;
+}
+
+static int build_cmdline(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	feat_build_cmdline(sb, env->argc, env->argv);
+	return 1;
+}
+
+static int build_event_desc(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	feat_build_event_desc(sb, env->evlist);
+	return 1;
+}
+
+static int build_group_desc(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	return feat_build_group_desc(sb, env->evlist) > 0;
+}
+
+static int build_sample_time(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	if (!env->have_sample_time)
+		return 0;
+	feat_u64(sb, env->first_sample_time);
+	feat_u64(sb, env->last_sample_time);
+	return 1;
+}
+
+static int build_compressed(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	if (!env->compressed)
+		return 0;
+	feat_u32(sb, 0);	/* version */
+	feat_u32(sb, COMP_ZSTD);
+	feat_u32(sb, env->comp_level);
+	feat_u32(sb, env->comp_ratio);
+	feat_u32(sb, env->comp_mmap_len);
+	return 1;
+}
+
+/* Each feature's payload builder: 1 when it wrote one, 0 when the feature
+ * does not apply, or -errno.  Tracing data first: a reader needs it, so its
+ * failure stops everything. */
+static int (*const builders[HEADER_LAST_FEATURE])(struct strbuf *sb,
+						 const struct header_env *env, int feat) = {
+	[HEADER_TRACING_DATA] = build_tracing_data,
+	[HEADER_BUILD_ID] = build_build_ids,
+	[HEADER_HOSTNAME] = build_uname,
+	[HEADER_OSRELEASE] = build_uname,
+	[HEADER_VERSION] = build_version,
+	[HEADER_ARCH] = build_uname,
+	[HEADER_NRCPUS] = build_nrcpus,
+	[HEADER_CPUDESC] = build_cpudesc,
+	[HEADER_CPUID] = build_cpuid,
+	[HEADER_TOTAL_MEM] = build_total_mem,
+	[HEADER_CMDLINE] = build_cmdline,
+	[HEADER_EVENT_DESC] = build_event_desc,
+	[HEADER_CPU_TOPOLOGY] = build_cpu_topology,
+	[HEADER_NUMA_TOPOLOGY] = build_numa_topology,
+	[HEADER_PMU_MAPPINGS] = build_pmu_mappings,
+	[HEADER_GROUP_DESC] = build_group_desc,
+	[HEADER_CACHE] = build_cache,
+	[HEADER_SAMPLE_TIME] = build_sample_time,
+	[HEADER_MEM_TOPOLOGY] = build_mem_topology,
+	[HEADER_CLOCKID] = build_clockid,
+	[HEADER_COMPRESSED] = build_compressed,
+	[HEADER_CLOCK_DATA] = build_clock_data,
+	/* no BPF programs or PMU capabilities to describe */
+	[HEADER_BPF_PROG_INFO] = build_empty_count,
+	[HEADER_BPF_BTF] = build_empty_count,
+	[HEADER_PMU_CAPS] = build_empty_count,
+};
 
 int header_features__write(struct perf_data_writer *w, const struct header_env *env)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct utsname u;
-	int err = 0;
 
-	if (trace_data__needed(env->evlist)) {
-		err = trace_data__build(&sb, env->evlist, env->tracefs);
-		if (err) {
+	for (int feat = 1; feat < HEADER_LAST_FEATURE; feat++) {
+		int ret = builders[feat] ? builders[feat](&sb, env, feat) : 0;
+		size_t len = sb.len;
+
+		if (ret < 0) {
 			strbuf_release(&sb);
-			return err;
+			return ret;
 		}
-		set_feature(w, HEADER_TRACING_DATA, &sb);
-	}
-	if (env->nr_dsos) {
-		feat_build_build_ids(&sb, env->dsos, env->nr_dsos);
-		if (sb.len)
-			set_feature(w, HEADER_BUILD_ID, &sb);
-	}
-	if (!uname(&u)) {
-		set_string_feature(w, HEADER_HOSTNAME, u.nodename);
-		set_string_feature(w, HEADER_OSRELEASE, u.release);
-		set_string_feature(w, HEADER_ARCH, u.machine);
-	}
-	set_string_feature(w, HEADER_VERSION, env->version ? env->version : "");
-	write_nrcpus(w);
-	write_cpudesc(w);
-	write_cpuid(w);
-	write_total_mem(w);
-	feat_build_cmdline(&sb, env->argc, env->argv);
-	set_feature(w, HEADER_CMDLINE, &sb);
-	feat_build_event_desc(&sb, env->evlist);
-	set_feature(w, HEADER_EVENT_DESC, &sb);
-	write_cpu_topology(w);
-	write_numa_topology(w);
-	write_pmu_mappings(w);
-	if (feat_build_group_desc(&sb, env->evlist))
-		set_feature(w, HEADER_GROUP_DESC, &sb);
-	write_cache(w);
-	if (env->have_sample_time) {
-		feat_u64(&sb, env->first_sample_time);
-		feat_u64(&sb, env->last_sample_time);
-		set_feature(w, HEADER_SAMPLE_TIME, &sb);
-	}
-	write_mem_topology(w);
-	if (env->use_clockid)
-		write_clock_features(w, env->clockid);
-	/* No BPF programs or PMU capabilities to describe. */
-	write_empty_count(w, HEADER_BPF_PROG_INFO);
-	write_empty_count(w, HEADER_BPF_BTF);
-	write_empty_count(w, HEADER_PMU_CAPS);
-	if (env->compressed) {
-		feat_u32(&sb, 0);	/* version */
-		feat_u32(&sb, COMP_ZSTD);
-		feat_u32(&sb, env->comp_level);
-		feat_u32(&sb, env->comp_ratio);
-		feat_u32(&sb, env->comp_mmap_len);
-		set_feature(w, HEADER_COMPRESSED, &sb);
+		if (ret)
+			perf_data_writer__set_feature(w, feat, strbuf_detach(&sb), len);
+		strbuf_reset(&sb);
 	}
 	strbuf_release(&sb);
-	return err;
+	return 0;
 }

@@ -193,6 +193,15 @@ static const char *entry_srcline(struct hists *h, struct dso *dso, struct symbol
 	return strset_intern(h->strings, buf);
 }
 
+/* perf's srcfile: the file of the address's line, "" when unknown. */
+static const char *entry_srcfile(struct hists *h, struct dso *dso, uint64_t addr)
+{
+	const char *line = dso ? srcline_known(dso, addr) : NULL;
+	const char *colon = line ? strchr(line, ':') : NULL;
+
+	return strset_intern_len(h->strings, line ? line : "", colon ? (size_t)(colon - line) : 0);
+}
+
 /*
  * Samples with the same stack (and everything else that decides their
  * entries) land in the same entries and trie nodes; a direct-mapped memo
@@ -248,6 +257,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 	for (uint32_t i = 0; i < c->nr; i++) {
 		const struct cc_frame *f = c->frames[i];
 		struct hist_entry tmpl = {
+			.hists = h,
 			.thread = s->thread,
 			.comm = s->comm,
 			.dso = f->dso,
@@ -257,10 +267,15 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 			.parent = c->parent,
 			.trace = s->trace,
 			.cpu = s->cpu,
+			.socket = s->socket,
+			.time = s->time,
+			.weight = s->weight,
+			.map_size = f->map_size,
 			.filtered = s->filtered,
 		};
 		struct callchain_node *leaf = NULL;
-		struct hist_entry *he;
+		struct hist_entry *he, blind;
+		const struct hist_entry *probe;
 		bool dup = false;
 
 		/* an unresolved frame outside any map keeps the mode before it */
@@ -271,12 +286,24 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		tmpl.level = level;
 		if (h->opts->layout.has_srcline)
 			tmpl.srcline = f->srcline ? f->srcline : entry_srcline(h, f->dso, f->sym, f->ip);
+		if (h->opts->layout.has_srcfile)
+			tmpl.srcfile = entry_srcfile(h, f->dso, f->ip);	/* absolute: perf's */
 		tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
+		probe = &tmpl;
+		if (h->opts->layout.has_sample_keys) {
+			/* perf looks for the frame's entry among those the sample
+			 * already reached without its socket, time and weight */
+			blind = tmpl;
+			blind.socket = 0;
+			blind.time = blind.weight = 0;
+			blind.hash = hist_layout__hash(&h->opts->layout, &blind);
+			probe = &blind;
+		}
 		/* recursion: a function counts once per sample (the hash only
 		 * spares comparisons) */
 		for (uint32_t k = 0; k < nr_seen && !dup; k++)
-			dup = seen[k]->hash == tmpl.hash &&
-			      !hist_layout__cmp(&h->opts->layout, seen[k], &tmpl);
+			dup = seen[k]->hash == probe->hash &&
+			      !hist_layout__cmp(&h->opts->layout, seen[k], probe);
 		if (dup)
 			continue;
 		he = findnew(h, &tmpl, false, s->period, cpumode);
@@ -290,27 +317,35 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		free(seen);
 }
 
-static uint64_t memo_hash(const struct hist_entry *k, uint8_t cpumode,
-			  const struct callchain_cursor *c)
+static struct symbol *sample_parent(const struct hist_sample *s)
 {
-	uint64_t h = k->ip ^ ((uintptr_t)k->thread << 7) ^ ((uintptr_t)k->comm << 13) ^
-		     ((uintptr_t)k->sym << 17) ^ (uint64_t)(uint32_t)k->cpu ^
-		     ((uintptr_t)k->trace << 3) ^ cpumode;
+	return s->cursor ? s->cursor->parent : NULL;
+}
 
-	for (uint32_t i = 0; i < c->nr; i++)
-		h = (h ^ (uintptr_t)c->frames[i]) * 0x100000001b3ULL;
+/* Keyed by the sample itself, so that a replayed one builds no entry template. */
+static uint64_t memo_hash(const struct hist_sample *s)
+{
+	const struct callchain_cursor *c = s->cursor;
+	uint64_t h = s->addr ^ ((uintptr_t)s->thread << 7) ^ ((uintptr_t)s->comm << 13) ^
+		     ((uintptr_t)s->sym << 17) ^ (uint64_t)(uint32_t)s->cpu ^
+		     ((uintptr_t)s->trace << 3) ^ s->cpumode;
+
+	h ^= c->hash;
 	return h ^ (h >> 29);
 }
 
-static bool memo_match(const struct stack_memo *m, uint64_t hash, const struct hist_entry *k,
-		       uint8_t cpumode, const struct callchain_cursor *c, size_t nr_entries)
+static bool memo_match(const struct stack_memo *m, uint64_t hash, const struct hist_sample *s,
+		       size_t nr_entries)
 {
-	return m->frames && m->hash == hash && m->cpumode == cpumode && m->nr_frames == c->nr &&
+	const struct callchain_cursor *c = s->cursor;
+
+	return m->frames && m->hash == hash && m->cpumode == s->cpumode && m->nr_frames == c->nr &&
 	       m->nr_entries == nr_entries &&
-	       m->key.thread == k->thread && m->key.comm == k->comm && m->key.dso == k->dso &&
-	       m->key.sym == k->sym && m->key.ip == k->ip && m->key.parent == k->parent &&
-	       m->key.trace == k->trace && m->key.cpu == k->cpu && m->key.level == k->level &&
-	       m->key.filtered == k->filtered &&
+	       m->key.thread == s->thread && m->key.comm == s->comm && m->key.dso == s->dso &&
+	       m->key.sym == s->sym && m->key.ip == s->addr &&
+	       m->key.parent == sample_parent(s) && m->key.trace == s->trace &&
+	       m->key.cpu == s->cpu && m->key.level == s->level &&
+	       m->key.filtered == s->filtered &&
 	       (!c->nr || !memcmp(m->frames, c->frames, c->nr * sizeof(*c->frames)));
 }
 
@@ -359,39 +394,46 @@ static void memo_release(struct hists *h)
 
 void hists__add_sample(struct hists *h, const struct hist_sample *s)
 {
-	struct hist_entry tmpl = {
-		.thread = s->thread,
-		.comm = s->comm,
-		.dso = s->dso,
-		.sym = s->sym,
-		.ip = s->addr,
-		.parent = s->cursor ? s->cursor->parent : NULL,
-		.trace = s->trace,
-		.cpu = s->cpu,
-		.level = s->level,
-		.filtered = s->filtered,
-	};
-	struct memo_record *rec = s->cursor ? &h->memo_rec : NULL;
+	struct memo_record *rec = s->cursor && !h->opts->layout.has_sample_keys ? &h->memo_rec : NULL;
 	struct stack_memo *slot = NULL;
 	struct callchain_node *leaf = NULL;
-	struct hist_entry *he;
+	struct hist_entry *he, tmpl;
 	uint64_t hash = 0;
 
 	h->stats.nr_samples++;
 	if (rec) {
 		if (!h->memo)
 			h->memo = xcalloc(MEMO_SLOTS, sizeof(*h->memo));
-		hash = memo_hash(&tmpl, s->cpumode, s->cursor);
+		hash = memo_hash(s);
 		slot = &h->memo[hash % MEMO_SLOTS];
-		if (memo_match(slot, hash, &tmpl, s->cpumode, s->cursor, h->nr_entries)) {
+		if (memo_match(slot, hash, s, h->nr_entries)) {
 			memo_replay(h, slot, s->period);
 			h->stats.nr_non_filtered_samples += !slot->targets[0].he->filtered;
 			return;
 		}
 		rec->nr = 0;
 	}
+	tmpl = (struct hist_entry){
+		.hists = h,
+		.thread = s->thread,
+		.comm = s->comm,
+		.dso = s->dso,
+		.sym = s->sym,
+		.ip = s->addr,
+		.parent = sample_parent(s),
+		.trace = s->trace,
+		.cpu = s->cpu,
+		.socket = s->socket,
+		.time = s->time,
+		.weight = s->weight,
+		.map_size = s->map_size,
+		.level = s->level,
+		.filtered = s->filtered,
+	};
 	if (h->opts->layout.has_srcline)
 		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
+	if (h->opts->layout.has_srcfile)
+		tmpl.srcfile = entry_srcfile(h, s->dso, s->addr);
 	tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
 	he = findnew(h, &tmpl, true, s->period, s->cpumode);
 	/* an entry stays as filtered as the sample that made it (perf) */
@@ -523,10 +565,13 @@ static void calc_col_len(struct hists *h, const struct hist_entry *he)
 {
 	size_t comm_len = he->thread->comm ? strlen(he->thread->comm) : 0;
 
+	/* -v puts "address origin " before the symbol */
+	size_t verbose_len = h->opts->verbose ? VERBOSE_ADDR_WIDTH + 3 : 0;
+
 	if (he->sym) {
-		col_len_max(h, HISTC_SYMBOL, strlen(he->sym->name) + 4);
+		col_len_max(h, HISTC_SYMBOL, strlen(he->sym->name) + 4 + verbose_len);
 	} else {
-		col_len_max(h, HISTC_SYMBOL, UNRESOLVED_ADDR_WIDTH + 4 + 2);
+		col_len_max(h, HISTC_SYMBOL, UNRESOLVED_ADDR_WIDTH + 4 + 2 + verbose_len);
 		if (!h->opts->field_sep && !h->opts->dso_filter)
 			col_len_max(h, HISTC_DSO, UNRESOLVED_ADDR_WIDTH);
 	}
@@ -535,7 +580,8 @@ static void calc_col_len(struct hists *h, const struct hist_entry *he)
 		h->col_len[HISTC_THREAD] = (uint16_t)(comm_len + 8);
 	}
 	if (he->dso)
-		col_len_max(h, HISTC_DSO, strlen(he->dso->short_name));
+		col_len_max(h, HISTC_DSO, strlen(h->opts->verbose ? he->dso->long_name :
+						  he->dso->short_name));
 	if (he->parent)
 		col_len_max(h, HISTC_PARENT, strlen(he->parent->name));
 	col_len_max(h, HISTC_CPU, 3);
@@ -544,6 +590,11 @@ static void calc_col_len(struct hists *h, const struct hist_entry *he)
 		col_len_max(h, HISTC_SRCLINE, strlen(he->srcline) > 11 ? strlen(he->srcline) : 11);
 	if (he->trace)
 		col_len_max(h, HISTC_TRACE, strlen(he->trace));
+	if (he->srcfile)
+		col_len_max(h, HISTC_SRCFILE, strlen(he->srcfile));
+	col_len_max(h, HISTC_TIME, 12);
+	col_len_max(h, HISTC_WEIGHT, 12);
+	col_len_max(h, HISTC_LOCAL_WEIGHT, 12);
 }
 
 static int value_cmp(const struct hist_entry *a, const struct hist_entry *b, enum hist_value v)

@@ -47,6 +47,11 @@ struct hist_entry {
 	const char *srcline;		/* interned, with the srcline key */
 	const char *trace;		/* interned, with the trace key */
 	int32_t cpu;
+	int32_t socket;			/* of the cpu (header topology), or -1 */
+	uint64_t time;			/* time key: the sample's, to 100 ms */
+	uint64_t weight;		/* the sample's (weight keys) */
+	uint64_t map_size;		/* dso_size key: of the map; 0 without */
+	const char *srcfile;		/* interned, with the srcfile key */
 	char level;			/* 'k', '.', 'H' ... as [k] [.] */
 	bool inlined;			/* sym is an inlined function (DWARF stacks) */
 	bool filtered;			/* a --comm/--dso/... filter hides it */
@@ -69,6 +74,7 @@ struct hist_opts {
 	double percent_limit;		/* --percent-limit */
 	const char *field_sep;		/* -t */
 	bool dso_filter;		/* --dsos given (no unresolved DSO width) */
+	bool verbose;			/* -v: DSO paths, symbol addresses */
 };
 
 struct hists_stats {
@@ -111,6 +117,9 @@ struct hist_sample {
 	char level;
 	uint8_t cpumode;
 	int32_t cpu;
+	int32_t socket;
+	uint64_t time, weight;
+	uint64_t map_size;		/* of the sample's map */
 	uint64_t period;
 	bool filtered;
 	const char *trace;		/* interned trace output (trace key) */

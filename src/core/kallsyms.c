@@ -10,27 +10,154 @@
 
 #include <ctype.h>
 #include <elf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* Which kallsyms file describes the recorded kernel: perf's choice. */
-static char *kallsyms_for(struct dso *kernel)
+/* Does every module symbol of the kallsyms text buf lie in that module as
+ * /proc/modules places it now, and is every loaded module there?  bpf
+ * programs and ftrace trampolines ("[bpf]", "[__builtin__...]") come and go
+ * but belong to no mapped module: readers drop them anyway. */
+static bool kallsyms_modules_current(const char *buf)
+{
+	char *mods = read_file_str("/proc/modules");
+	size_t nr_loaded = 0, nr_seen = 0;
+	struct loaded { char name[64]; uint64_t start, end; bool seen; } *loaded = NULL;
+	bool ok = true;
+
+	for (char *line = mods; line && *line; ) {
+		char *eol = strchrnul(line, '\n');
+		unsigned long long size, addr;
+		char name[64];
+
+		if (sscanf(line, "%63s %llu %*s %*s %*s %llx", name, &size, &addr) == 3) {
+			loaded = xrealloc(loaded, (nr_loaded + 1) * sizeof(*loaded));
+			snprintf(loaded[nr_loaded].name, sizeof(loaded->name), "%s", name);
+			loaded[nr_loaded].start = addr;
+			loaded[nr_loaded].end = addr + size;
+			loaded[nr_loaded++].seen = false;
+		}
+		line = *eol ? eol + 1 : eol;
+	}
+	free(mods);
+	for (const char *tab = strstr(buf, "\t["); ok && tab; tab = strstr(tab + 2, "\t[")) {
+		const char *bol = tab, *name = tab + 2, *close = strchr(name, ']');
+		size_t len = close ? (size_t)(close - name) : 0;
+		uint64_t addr;
+		size_t i;
+
+		while (bol > buf && bol[-1] != '\n')
+			bol--;
+		addr = strtoull(bol, NULL, 16);
+		if ((len == 3 && !memcmp(name, "bpf", 3)) || !strncmp(name, "__builtin__", 11))
+			continue;
+		for (i = 0; i < nr_loaded; i++)
+			if (strlen(loaded[i].name) == len && !memcmp(loaded[i].name, name, len))
+				break;
+		ok = i < nr_loaded && addr >= loaded[i].start && addr < loaded[i].end;
+		if (ok && !loaded[i].seen) {
+			loaded[i].seen = true;
+			nr_seen++;
+		}
+	}
+	free(loaded);
+	return ok && nr_seen == nr_loaded;
+}
+
+/*
+ * Which kallsyms file describes the recorded kernel: perf's choice, except
+ * that when the running kernel is the recorded one, the copy perf record
+ * left in the build-id cache is read instead of /proc/kallsyms as long as
+ * its modules still sit where they are loaded now.  That copy holds the
+ * same symbols, and reading it takes a few ms where the kernel spends ~70
+ * ms formatting /proc/kallsyms.
+ */
+static char *kallsyms_for(struct dso *kernel, bool *running_copy)
 {
 	struct machine *m = dso__priv(kernel)->machine;
 	const char *forced = machine__kallsyms_path(m);
 	uint8_t running[20];
 	int n;
-	char hex[41];
+	char hex[41], *cached;
 
+	*running_copy = false;
 	if (forced)
 		return xstrdup(forced);
 	n = sysfs__read_kernel_build_id(running, sizeof(running));
-	if (!kernel->build_id_size ||
-	    (n == kernel->build_id_size && !memcmp(running, kernel->build_id, (size_t)n)))
+	if (!kernel->build_id_size)
 		return xstrdup("/proc/kallsyms");
 	build_id__hex(kernel->build_id, kernel->build_id_size, hex);
-	return xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", machine__buildid_dir(m), hex);
+	cached = xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", machine__buildid_dir(m), hex);
+	if (n == kernel->build_id_size && !memcmp(running, kernel->build_id, (size_t)n)) {
+		if (access(cached, R_OK)) {
+			free(cached);
+			return xstrdup("/proc/kallsyms");
+		}
+		*running_copy = true;
+	}
+	return cached;
+}
+
+/* The kernel takes ~70 ms to format /proc/kallsyms: a reader that will
+ * need the kernel's symbols starts that read on another thread while it
+ * goes through the events.  One prefetch per process. */
+static struct {
+	pthread_t thread;
+	char *path, *buf;
+	bool running;
+} prefetch;
+
+static void *prefetch_main(void *arg)
+{
+	prefetch.buf = read_file_str(prefetch.path);
+	return NULL;
+}
+
+void machine__prefetch_kallsyms(struct machine *m)
+{
+	struct dso *kernel = NULL;
+	bool running_copy;
+
+	for (size_t i = 0; i < m->nr_dsos && !kernel; i++)
+		if (!strcmp(m->dsos[i]->long_name, "[kernel.kallsyms]"))
+			kernel = m->dsos[i];
+	/* the file's build-id table names the kernel only when it was hit */
+	if (prefetch.running || !kernel || !kernel->build_id_size)
+		return;
+	prefetch.path = kallsyms_for(kernel, &running_copy);
+	prefetch.buf = NULL;
+	prefetch.running = !pthread_create(&prefetch.thread, NULL, prefetch_main, NULL);
+	if (!prefetch.running) {
+		free(prefetch.path);
+		prefetch.path = NULL;
+	}
+}
+
+/* The prefetched text of path, or NULL (then read it now). */
+static char *prefetched(const char *path)
+{
+	char *buf;
+
+	if (!prefetch.running)
+		return NULL;
+	pthread_join(prefetch.thread, NULL);
+	prefetch.running = false;
+	buf = prefetch.buf;
+	if (strcmp(prefetch.path, path)) {
+		free(buf);
+		buf = NULL;
+	}
+	free(prefetch.path);
+	prefetch.path = NULL;
+	prefetch.buf = NULL;
+	return buf;
+}
+
+void kallsyms_prefetch_end(void)
+{
+	free(prefetched(""));
 }
 
 static bool kallsyms_type_wanted(char type)
@@ -46,41 +173,62 @@ static uint8_t kallsyms_bind(char type)
 	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
 }
 
-/* Parses kallsyms lines into b; sets *text to the _text address (0 if
- * absent). Returns the number of symbols or -1 when unreadable. */
-static int kallsyms__parse(const char *path, struct symtab_builder *b, uint64_t *text)
+static int hex_digit(char c)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Parses kallsyms lines into b; sets *text to the _text address (0 if
+ * absent). Returns the number of symbols or -1 when unreadable.  The file
+ * is read whole and parsed in place: /proc/kallsyms has 100K+ lines. */
+static int kallsyms__parse(const char *path, bool running_copy, struct symtab_builder *b,
+			   uint64_t *text)
+{
+	char *buf = prefetched(path), *line, *next;
 	int n = 0;
 
 	*text = 0;
-	if (!f)
+	if (!buf)
+		buf = read_file_str(path);
+	if (!buf)
 		return -1;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		char *end, *name;
-		uint64_t addr = strtoull(line, &end, 16);
+	if (running_copy && !kallsyms_modules_current(buf)) {
+		free(buf);
+		return kallsyms__parse("/proc/kallsyms", false, b, text);
+	}
+	for (line = buf; *line; line = next) {
+		char *p = line, *name, *eol = strchr(line, '\n');
+		uint64_t addr = 0;
+		size_t len;
 		char type;
-		struct sym_raw *s;
+		int d;
 
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (end == line || *end != ' ' || !end[1] || end[2] != ' ' || !end[3])
+		next = eol ? eol + 1 : line + strlen(line);
+		if (!eol)
+			eol = next;
+		while (eol > line && eol[-1] == '\r')
+			eol--;
+		while ((d = hex_digit(*p)) >= 0) {
+			addr = addr << 4 | (uint64_t)d;
+			p++;
+		}
+		if (p == line || p + 3 >= eol || p[0] != ' ' || p[2] != ' ')
 			continue;
-		type = end[1];
-		name = end + 3;
-		if (!*text && !strcmp(name, "_text"))
+		type = p[1];
+		name = p + 3;
+		len = (size_t)(eol - name);
+		if (!*text && len == 5 && !memcmp(name, "_text", 5))
 			*text = addr;
-		if (!kallsyms_type_wanted(type) || strlen(name) >= 512)
+		if (!kallsyms_type_wanted(type) || len >= 512)
 			continue;
-		s = symtab_add(b, addr, 0, kallsyms_bind(type), name, strlen(name));
-		s->module_sym = strchr(name, '[') != NULL;
+		symtab_add(b, addr, 0, kallsyms_bind(type), name, len)->module_sym =
+			memchr(name, '[', len) != NULL;
 		n++;
 	}
-	free(line);
-	fclose(f);
+	free(buf);
 	return n;
 }
 
@@ -124,10 +272,11 @@ int dso__load_kallsyms(struct dso *kernel, const char *path_override)
 	struct module_syms *mods = NULL;
 	size_t nmods = 0;
 	struct map *kmap = kmaps__find_dso(kmaps, kernel);
-	char *path = path_override ? xstrdup(path_override) : kallsyms_for(kernel);
+	bool running_copy = false;
+	char *path = path_override ? xstrdup(path_override) : kallsyms_for(kernel, &running_copy);
 	uint64_t text, delta = 0;
 
-	if (kallsyms__parse(path, &all, &text) < 0) {
+	if (kallsyms__parse(path, running_copy, &all, &text) < 0) {
 		free(path);
 		return -1;
 	}
@@ -139,7 +288,7 @@ int dso__load_kallsyms(struct dso *kernel, const char *path_override)
 
 	for (size_t i = 0; i < all.nr; i++) {
 		struct sym_raw s = all.v[i];
-		char *tab = strchr(s.name, '\t');
+		char *tab = s.module_sym ? strchr(s.name, '\t') : NULL;
 		struct module_syms *ms = NULL;
 		char modname[256];
 

@@ -72,6 +72,12 @@ struct addr_location {
 struct machine *machine__new(void);
 void machine__delete(struct machine *m);
 
+/* Starts reading the kernel's symbols on another thread when the file's
+ * build ids say the kernel was sampled; kallsyms_prefetch_end() joins it
+ * (call it before exiting). */
+void machine__prefetch_kallsyms(struct machine *m);
+void kallsyms_prefetch_end(void);
+
 /* Optional overrides: --kallsyms FILE, --symfs DIR. */
 void machine__set_kallsyms(struct machine *m, const char *path);
 void machine__set_symfs(struct machine *m, const char *dir);

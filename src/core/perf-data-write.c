@@ -22,47 +22,6 @@ _Static_assert(sizeof(struct perf_event_attr) >= PERF_ATTR_SIZE_VER7, "attr too 
 /* The largest payload of one COMPRESSED record (header.size is a u16). */
 #define COMP_RECORD_MAX	(0xffff - sizeof(struct perf_event_header))
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -ENOSPC;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int pwrite_all(int fd, const void *buf, size_t len, off_t off)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -ENOSPC;
-		p += n;
-		off += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Writes to the data section, keeping its size and the sticky error. */
 static int data_out(struct perf_data_writer *w, const void *buf, size_t len)
 {
@@ -70,7 +29,7 @@ static int data_out(struct perf_data_writer *w, const void *buf, size_t len)
 
 	if (w->err)
 		return w->err;
-	err = write_all(w->fd, buf, len);
+	err = write_full(w->fd, buf, len, -1);
 	if (err)
 		return w->err = err;
 	w->data_size += len;
@@ -117,7 +76,7 @@ int perf_data_writer__write_header(struct perf_data_writer *w,
 	h->attr_size = sizeof(struct perf_file_attr);
 
 	/* Layout like perf: header, every event's ids, the attrs, the data. */
-	err = pwrite_all(w->fd, h, sizeof(*h), 0);
+	err = write_full(w->fd, h, sizeof(*h), 0);
 	for (size_t i = 0; i < nr_attrs && !err; i++) {
 		size_t n = attrs[i].nr_ids * sizeof(uint64_t);
 
@@ -126,19 +85,19 @@ int perf_data_writer__write_header(struct perf_data_writer *w,
 		fattrs[i].ids.offset = off;
 		fattrs[i].ids.size = n;
 		if (n)
-			err = pwrite_all(w->fd, attrs[i].ids, n, (off_t)off);
+			err = write_full(w->fd, attrs[i].ids, n, (off_t)off);
 		off += n;
 	}
 	h->attrs.offset = off;
 	h->attrs.size = nr_attrs * sizeof(*fattrs);
 	if (!err)
-		err = pwrite_all(w->fd, fattrs, h->attrs.size, (off_t)off);
+		err = write_full(w->fd, fattrs, h->attrs.size, (off_t)off);
 	free(fattrs);
 	off += h->attrs.size;
 	h->data.offset = off;
 	h->data.size = 0;
 	if (!err)
-		err = pwrite_all(w->fd, h, sizeof(*h), 0);
+		err = write_full(w->fd, h, sizeof(*h), 0);
 	if (!err && lseek(w->fd, (off_t)off, SEEK_SET) < 0)
 		err = -errno;
 	w->data_offset = off;
@@ -297,14 +256,14 @@ static int write_features(struct perf_data_writer *w)
 			continue;
 		sec[nr].offset = off;
 		sec[nr].size = w->features[f].size;
-		err = pwrite_all(w->fd, w->features[f].data, w->features[f].size, (off_t)off);
+		err = write_full(w->fd, w->features[f].data, w->features[f].size, (off_t)off);
 		if (err)
 			return err;
 		off += w->features[f].size;
 		w->header.adds_features[f / 64] |= 1ULL << (f % 64);
 		nr++;
 	}
-	return pwrite_all(w->fd, sec, nr * sizeof(sec[0]), (off_t)table);
+	return write_full(w->fd, sec, nr * sizeof(sec[0]), (off_t)table);
 }
 
 static void writer_release(struct perf_data_writer *w)
@@ -334,7 +293,7 @@ int perf_data_writer__finish(struct perf_data_writer *w)
 		err = write_features(w);
 	if (!err) {
 		w->header.data.size = w->data_size;
-		err = pwrite_all(w->fd, &w->header, sizeof(w->header), 0);
+		err = write_full(w->fd, &w->header, sizeof(w->header), 0);
 	}
 	if (!err && close(w->fd) < 0)
 		err = -errno;

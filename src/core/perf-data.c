@@ -4,15 +4,15 @@
  * yields an error naming the offset, never a read outside the buffer.
  */
 #include "core/perf-data.h"
+#include "core/data-cursor.h"
 #include "util/util.h"
 
 #include <byteswap.h>
-#include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const feature_names[HEADER_LAST_FEATURE] = {
 	[HEADER_TRACING_DATA] = "TRACING_DATA",
@@ -55,86 +55,6 @@ const char *perf_feature_name(int feat)
 	return feature_names[feat];
 }
 
-/* Guards against absurd counts in a corrupt file before allocating. */
-#define MAX_ITEMS	(1u << 20)
-
-/* A bounds-checked cursor over a feature payload in file byte order. */
-struct cursor {
-	const uint8_t *start, *p, *end;
-	bool swap;
-	bool bad;
-};
-
-static bool cur_need(struct cursor *c, size_t n)
-{
-	if (c->bad || (size_t)(c->end - c->p) < n) {
-		c->bad = true;
-		return false;
-	}
-	return true;
-}
-
-static uint32_t cur_u32(struct cursor *c)
-{
-	uint32_t v;
-
-	if (!cur_need(c, 4))
-		return 0;
-	memcpy(&v, c->p, 4);
-	c->p += 4;
-	return c->swap ? bswap_32(v) : v;
-}
-
-static uint64_t cur_u64(struct cursor *c)
-{
-	uint64_t v;
-
-	if (!cur_need(c, 8))
-		return 0;
-	memcpy(&v, c->p, 8);
-	c->p += 8;
-	return c->swap ? bswap_64(v) : v;
-}
-
-/* perf string: u32 len (padded length), then a NUL-terminated string. */
-static char *cur_str(struct cursor *c)
-{
-	uint32_t len = cur_u32(c);
-
-	if (!cur_need(c, len))
-		return NULL;
-	char *s = xstrndup((const char *)c->p, len);
-	c->p += len;
-	return s;
-}
-
-static uint32_t cur_count(struct cursor *c, uint32_t n)
-{
-	if (n > MAX_ITEMS)
-		c->bad = true;
-	return c->bad ? 0 : n;
-}
-
-static char **cur_str_list(struct cursor *c, uint32_t *nr)
-{
-	uint32_t n = cur_count(c, cur_u32(c));
-	char **v = xcalloc(n ? n : 1, sizeof(*v));
-
-	for (uint32_t i = 0; i < n && !c->bad; i++)
-		v[i] = cur_str(c);
-	*nr = n;
-	return v;
-}
-
-static void free_str_list(char **v, uint32_t n)
-{
-	if (!v)
-		return;
-	for (uint32_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 static uint64_t swap_bits_in_bytes(uint64_t v)
 {
 	uint64_t r = 0;
@@ -165,22 +85,15 @@ void perf_event_attr__swap(struct perf_event_attr *attr, size_t size)
 
 		if (off + w > size)
 			break;
-		if (w == 2) {
-			uint16_t v;
-			memcpy(&v, p + off, 2);
-			v = bswap_16(v);
-			memcpy(p + off, &v, 2);
-		} else if (w == 4) {
-			uint32_t v;
-			memcpy(&v, p + off, 4);
-			v = bswap_32(v);
-			memcpy(p + off, &v, 4);
+		if (attr_layout[i]) {
+			swap_in_place(p + off, w);
 		} else {
 			uint64_t v;
-			memcpy(&v, p + off, 8);
+
 			/* bitfields are allocated from the other end of the word:
 			 * reversing each byte's bits puts every flag in place */
-			v = attr_layout[i] ? bswap_64(v) : swap_bits_in_bytes(v);
+			memcpy(&v, p + off, 8);
+			v = swap_bits_in_bytes(v);
 			memcpy(p + off, &v, 8);
 		}
 		off += w;
@@ -225,47 +138,169 @@ static char *errf(const char *fmt, ...)
 
 /* ---- features ---- */
 
-static void parse_build_ids(struct perf_header *h, struct cursor *c)
-{
-	while (!c->bad && c->p < c->end) {
-		struct perf_event_header eh;
-		struct perf_build_id_entry *e;
-		const uint8_t *rec = c->p;
-		size_t fixed = sizeof(eh) + 4 + 24;
+/*
+ * Most features are a fixed sequence of u32/u64/string fields, perhaps
+ * followed by a u32 count and that many records of such fields: those are
+ * described by a layout and read (and freed) by the generic code below.
+ * The others have their own parse and clear functions.
+ */
+enum field_type {
+	FIELD_END,
+	FIELD_U32,
+	FIELD_U64,
+	FIELD_STR,
+	FIELD_VERSION_1,	/* a u32 layout version; only 1 is known */
+	FIELD_OWNED,		/* a malloc'ed pointer a parse function fills */
+};
 
-		eh.type = cur_u32(c);
-		if (!cur_need(c, 4))
-			break;
-		memcpy(&eh.misc, c->p, 2);
-		memcpy(&eh.size, c->p + 2, 2);
-		if (c->swap) {
-			eh.misc = bswap_16(eh.misc);
-			eh.size = bswap_16(eh.size);
+struct field {
+	enum field_type type;
+	size_t off;		/* in struct perf_header, or in a list record */
+};
+
+struct feat_list {
+	size_t array_off, nr_off;	/* the array and its uint32_t count in the header */
+	size_t rec_size;
+	const struct field *fields;
+};
+
+struct feat_layout {
+	const struct field *fields;	/* read into the header first */
+	const struct feat_list *list;	/* then this, unless parse reads it */
+	void (*parse)(struct perf_header *h, struct data_cursor *c);
+	void (*clear)(struct perf_header *h);
+};
+
+#define FIELD(type, st, member)	{ FIELD_##type, offsetof(st, member) }
+#define HDR(type, member)	FIELD(type, struct perf_header, member)
+#define FIELDS(...)		((const struct field[]){ __VA_ARGS__, { FIELD_END, 0 } })
+/* The offset of a list's count, which must be a uint32_t. */
+#define NR_OFF(array)	(offsetof(struct perf_header, nr_##array) + 0 * sizeof(struct {	\
+	_Static_assert(sizeof(((struct perf_header *)0)->nr_##array) == 4,		\
+		       "nr_" #array " must be a uint32_t");				\
+	int unused; }))
+#define LIST(array, ...)	(&(const struct feat_list){				\
+	offsetof(struct perf_header, array), NR_OFF(array),				\
+	sizeof(*((struct perf_header *)0)->array), FIELDS(__VA_ARGS__) })
+
+/* Pointer members are reached by offset: copy them in and out rather than
+ * cast (a char * and a struct pointer are not the same type to C). */
+static void *get_ptr(const void *base, size_t off)
+{
+	void *p;
+
+	memcpy(&p, (const char *)base + off, sizeof(p));
+	return p;
+}
+
+static void set_ptr(void *base, size_t off, void *p)
+{
+	memcpy((char *)base + off, &p, sizeof(p));
+}
+
+static void read_fields(struct data_cursor *c, const struct field *f, void *base)
+{
+	for (; f && f->type != FIELD_END; f++) {
+		char *dst = (char *)base + f->off;
+
+		if (f->type == FIELD_U32)
+			*(uint32_t *)(void *)dst = data_cursor__u32(c);
+		else if (f->type == FIELD_U64)
+			*(uint64_t *)(void *)dst = data_cursor__u64(c);
+		else if (f->type == FIELD_STR)
+			set_ptr(base, f->off, data_cursor__str(c));
+		else if (f->type == FIELD_VERSION_1 && data_cursor__u32(c) != 1)
+			c->bad = true;
+	}
+}
+
+static void free_fields(const struct field *f, void *base)
+{
+	for (; f && f->type != FIELD_END; f++) {
+		if (f->type == FIELD_STR || f->type == FIELD_OWNED) {
+			free(get_ptr(base, f->off));
+			set_ptr(base, f->off, NULL);
 		}
-		c->p += 4;
-		if (eh.size < fixed || (size_t)(c->end - rec) < eh.size) {
+	}
+}
+
+static void read_list(struct data_cursor *c, const struct feat_list *l, struct perf_header *h)
+{
+	uint32_t n = data_cursor__count(c, data_cursor__u32(c));
+	uint32_t *nr = (uint32_t *)(void *)((char *)h + l->nr_off);
+	char *array = xcalloc(n ? n : 1, l->rec_size);
+
+	set_ptr(h, l->array_off, array);
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
+		read_fields(c, l->fields, array + i * l->rec_size);
+		*nr = i + 1;
+	}
+}
+
+static void free_list(const struct feat_list *l, struct perf_header *h)
+{
+	uint32_t *nr = (uint32_t *)(void *)((char *)h + l->nr_off);
+	char *array = get_ptr(h, l->array_off);
+
+	for (uint32_t i = 0; array && i < *nr; i++)
+		free_fields(l->fields, array + i * l->rec_size);
+	free(array);
+	set_ptr(h, l->array_off, NULL);
+	*nr = 0;
+}
+
+static void parse_tracing_data(struct perf_header *h, struct data_cursor *c)
+{
+	size_t size = data_cursor__left(c);
+
+	h->tracing_data = xmalloc(size ? size : 1);
+	memcpy(h->tracing_data, data_cursor__skip(c, size), size);
+	h->tracing_data_size = size;
+}
+
+static void clear_tracing_data(struct perf_header *h)
+{
+	free(h->tracing_data);
+	h->tracing_data = NULL;
+	h->tracing_data_size = 0;
+}
+
+static void parse_build_ids(struct perf_header *h, struct data_cursor *c)
+{
+	/* perf_event_header, pid, build id, then the padded file name */
+	const size_t fixed = sizeof(struct perf_event_header) + 4 + 24;
+
+	while (data_cursor__left(c)) {
+		const uint8_t *rec = c->p, *id;
+		struct perf_build_id_entry *e;
+		uint16_t misc, size;
+
+		data_cursor__u32(c);	/* type */
+		misc = data_cursor__u16(c);
+		size = data_cursor__u16(c);
+		if (c->bad || size < fixed || (size_t)(c->end - rec) < size) {
 			c->bad = true;
 			break;
 		}
 		h->build_ids = xrealloc(h->build_ids, (h->nr_build_ids + 1) * sizeof(*e));
 		e = &h->build_ids[h->nr_build_ids++];
 		memset(e, 0, sizeof(*e));
-		e->misc = eh.misc;
-		e->pid = (int32_t)cur_u32(c);
-		memcpy(e->build_id, c->p, BUILD_ID_MAX);
-		e->size = (eh.misc & PERF_RECORD_MISC_BUILD_ID_SIZE) ? c->p[20] : BUILD_ID_MAX;
+		e->misc = misc;
+		e->pid = (int32_t)data_cursor__u32(c);
+		id = data_cursor__skip(c, 24);
+		memcpy(e->build_id, id, BUILD_ID_MAX);
+		e->size = (misc & PERF_RECORD_MISC_BUILD_ID_SIZE) ? id[20] : BUILD_ID_MAX;
 		if (e->size > BUILD_ID_MAX)
 			e->size = BUILD_ID_MAX;
-		c->p += 24;
-		e->filename = xstrndup((const char *)c->p, eh.size - fixed);
-		c->p = rec + eh.size;
+		e->filename = xstrndup((const char *)c->p, size - fixed);
+		c->p = rec + size;
 	}
 }
 
-static void parse_event_desc(struct perf_header *h, struct cursor *c)
+static void parse_event_desc(struct perf_header *h, struct data_cursor *c)
 {
-	uint32_t nre = cur_count(c, cur_u32(c));
-	uint32_t sz = cur_u32(c);
+	uint32_t nre = data_cursor__count(c, data_cursor__u32(c));
+	uint32_t sz = data_cursor__u32(c);
 
 	if (c->bad)
 		return;
@@ -274,28 +309,28 @@ static void parse_event_desc(struct perf_header *h, struct cursor *c)
 		return;
 	}
 	for (uint32_t i = 0; i < nre && !c->bad; i++) {
+		const void *on_disk = data_cursor__skip(c, sz);
 		struct perf_event_attr attr;
 		uint8_t raw[4096];
 		uint32_t nr;
 		char *name;
 		uint64_t *ids;
 
-		if (!cur_need(c, sz))
+		if (!on_disk)
 			return;
-		memcpy(raw, c->p, sz);
-		c->p += sz;
+		memcpy(raw, on_disk, sz);
 		if (c->swap)
 			perf_event_attr__swap((struct perf_event_attr *)(void *)raw, sz);
 		perf_event_attr__from_disk(&attr, raw, sz);
-		nr = cur_count(c, cur_u32(c));
-		name = cur_str(c);
-		if (c->bad || !cur_need(c, (size_t)nr * 8)) {
+		nr = data_cursor__count(c, data_cursor__u32(c));
+		name = data_cursor__str(c);
+		if (c->bad || !data_cursor__need(c, (size_t)nr * 8)) {
 			free(name);
 			return;
 		}
 		ids = xcalloc(nr ? nr : 1, 8);
 		for (uint32_t j = 0; j < nr; j++)
-			ids[j] = cur_u64(c);
+			ids[j] = data_cursor__u64(c);
 		/* Names go to the matching attr (same index); a pipe file or a
 		 * header without attrs gets its events from here. */
 		if (i < h->nr_attrs) {
@@ -309,142 +344,91 @@ static void parse_event_desc(struct perf_header *h, struct cursor *c)
 	}
 }
 
-static void parse_cpu_topology(struct perf_header *h, struct cursor *c)
+static void parse_cpu_topology(struct perf_header *h, struct data_cursor *c)
 {
 	uint32_t n = h->nr_cpus_avail;
 
-	h->sibling_cores = cur_str_list(c, &h->nr_sibling_cores);
-	h->sibling_threads = cur_str_list(c, &h->nr_sibling_threads);
+	h->sibling_cores = data_cursor__str_list(c, &h->nr_sibling_cores);
+	h->sibling_threads = data_cursor__str_list(c, &h->nr_sibling_threads);
 	if (c->bad)
 		return;
-	if (c->p == c->end)
+	if (!data_cursor__left(c))
 		return;		/* very old files: no per-cpu ids */
-	if (n > MAX_ITEMS) {
+	if (n > DATA_CURSOR_MAX_ITEMS) {
 		c->bad = true;
 		return;
 	}
 	h->cpu_topo = xcalloc(n ? n : 1, sizeof(*h->cpu_topo));
 	h->nr_cpu_topo = n;
 	for (uint32_t i = 0; i < n; i++) {
-		h->cpu_topo[i].core_id = (int32_t)cur_u32(c);
-		h->cpu_topo[i].socket_id = (int32_t)cur_u32(c);
+		h->cpu_topo[i].core_id = (int32_t)data_cursor__u32(c);
+		h->cpu_topo[i].socket_id = (int32_t)data_cursor__u32(c);
 		h->cpu_topo[i].die_id = -1;
 	}
-	if (c->bad || c->p == c->end)
+	if (!data_cursor__left(c))
 		return;
-	h->sibling_dies = cur_str_list(c, &h->nr_sibling_dies);
+	h->sibling_dies = data_cursor__str_list(c, &h->nr_sibling_dies);
 	for (uint32_t i = 0; i < n; i++)
-		h->cpu_topo[i].die_id = (int32_t)cur_u32(c);
+		h->cpu_topo[i].die_id = (int32_t)data_cursor__u32(c);
 	h->has_die_topo = !c->bad;
 }
 
-static void parse_numa(struct perf_header *h, struct cursor *c)
+static void clear_cpu_topology(struct perf_header *h)
 {
-	uint32_t n = cur_count(c, cur_u32(c));
-
-	h->numa_nodes = xcalloc(n ? n : 1, sizeof(*h->numa_nodes));
-	for (uint32_t i = 0; i < n && !c->bad; i++) {
-		struct perf_numa_node *nd = &h->numa_nodes[i];
-
-		nd->node = cur_u32(c);
-		nd->mem_total = cur_u64(c);
-		nd->mem_free = cur_u64(c);
-		nd->cpus = cur_str(c);
-		h->nr_numa_nodes = i + 1;
-	}
+	str_list__free(h->sibling_cores, h->nr_sibling_cores);
+	str_list__free(h->sibling_threads, h->nr_sibling_threads);
+	str_list__free(h->sibling_dies, h->nr_sibling_dies);
+	free(h->cpu_topo);
+	h->sibling_cores = h->sibling_threads = h->sibling_dies = NULL;
+	h->nr_sibling_cores = h->nr_sibling_threads = h->nr_sibling_dies = 0;
+	h->cpu_topo = NULL;
+	h->nr_cpu_topo = 0;
+	h->has_die_topo = false;
 }
 
-static void parse_pmu_mappings(struct perf_header *h, struct cursor *c)
-{
-	uint32_t n = cur_count(c, cur_u32(c));
-
-	h->pmu_mappings = xcalloc(n ? n : 1, sizeof(*h->pmu_mappings));
-	for (uint32_t i = 0; i < n && !c->bad; i++) {
-		h->pmu_mappings[i].type = cur_u32(c);
-		h->pmu_mappings[i].name = cur_str(c);
-		h->nr_pmu_mappings = i + 1;
-	}
-}
-
-static void parse_group_desc(struct perf_header *h, struct cursor *c)
-{
-	uint32_t n = cur_count(c, cur_u32(c));
-
-	h->groups = xcalloc(n ? n : 1, sizeof(*h->groups));
-	for (uint32_t i = 0; i < n && !c->bad; i++) {
-		h->groups[i].name = cur_str(c);
-		h->groups[i].leader_idx = cur_u32(c);
-		h->groups[i].nr_members = cur_u32(c);
-		h->nr_groups = i + 1;
-	}
-}
-
-static void parse_cache(struct perf_header *h, struct cursor *c)
-{
-	uint32_t version = cur_u32(c), n;
-
-	if (version != 1) {
-		c->bad = true;
-		return;
-	}
-	n = cur_count(c, cur_u32(c));
-	h->caches = xcalloc(n ? n : 1, sizeof(*h->caches));
-	for (uint32_t i = 0; i < n && !c->bad; i++) {
-		struct perf_cache_level *l = &h->caches[i];
-
-		l->level = cur_u32(c);
-		l->line_size = cur_u32(c);
-		l->sets = cur_u32(c);
-		l->ways = cur_u32(c);
-		l->type = cur_str(c);
-		l->size = cur_str(c);
-		l->map = cur_str(c);
-		h->nr_caches = i + 1;
-	}
-}
-
-static void parse_mem_topology(struct perf_header *h, struct cursor *c)
+static void parse_mem_topology(struct perf_header *h, struct data_cursor *c)
 {
 	uint64_t n;
 
-	h->mem_version = cur_u64(c);
-	h->mem_block_size = cur_u64(c);
-	n = cur_u64(c);
-	if (n > MAX_ITEMS || h->mem_version != 1) {
+	h->mem_version = data_cursor__u64(c);
+	h->mem_block_size = data_cursor__u64(c);
+	n = data_cursor__u64(c);
+	if (n > DATA_CURSOR_MAX_ITEMS || h->mem_version != 1) {
 		c->bad = true;
 		return;
 	}
 	h->mem_nodes = xcalloc(n ? n : 1, sizeof(*h->mem_nodes));
-	for (uint64_t i = 0; i < n && !c->bad; i++) {
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
 		struct perf_mem_node *m = &h->mem_nodes[i];
 		uint64_t bits, words;
 
-		m->node = cur_u64(c);
-		m->size = cur_u64(c);
-		bits = cur_u64(c);
+		m->node = data_cursor__u64(c);
+		m->size = data_cursor__u64(c);
+		bits = data_cursor__u64(c);
 		if (bits > (1ULL << 32)) {
 			c->bad = true;
 			return;
 		}
 		words = (bits + 63) / 64;
-		if (!cur_need(c, words * 8))
+		if (!data_cursor__need(c, words * 8))
 			return;
 		m->nbits = bits;
 		m->set = xcalloc(words ? words : 1, 8);
 		for (uint64_t w = 0; w < words; w++)
-			m->set[w] = cur_u64(c);
+			m->set[w] = data_cursor__u64(c);
 		h->nr_mem_nodes = i + 1;
 	}
 }
 
-static char **parse_caps(struct cursor *c, uint32_t *nr)
+/* u32 count, then (name, value) string pairs, kept as "name=value". */
+static char **parse_caps(struct data_cursor *c, uint32_t *nr)
 {
-	uint32_t n = cur_count(c, cur_u32(c));
+	uint32_t n = data_cursor__count(c, data_cursor__u32(c));
 	char **caps = xcalloc(n ? n : 1, sizeof(*caps));
 
 	*nr = 0;
 	for (uint32_t i = 0; i < n && !c->bad; i++) {
-		char *name = cur_str(c), *value = cur_str(c);
+		char *name = data_cursor__str(c), *value = data_cursor__str(c);
 
 		if (name && value)
 			caps[(*nr)++] = xasprintf("%s=%s", name, value);
@@ -454,240 +438,131 @@ static char **parse_caps(struct cursor *c, uint32_t *nr)
 	return caps;
 }
 
-static void parse_hybrid(struct perf_header *h, struct cursor *c)
+static void parse_cpu_pmu_caps(struct perf_header *h, struct data_cursor *c)
 {
-	uint32_t n = cur_count(c, cur_u32(c));
-
-	h->hybrid_nodes = xcalloc(n ? n : 1, sizeof(*h->hybrid_nodes));
-	for (uint32_t i = 0; i < n && !c->bad; i++) {
-		h->hybrid_nodes[i].pmu_name = cur_str(c);
-		h->hybrid_nodes[i].cpus = cur_str(c);
-		h->nr_hybrid_nodes = i + 1;
-	}
+	h->cpu_pmu_caps = parse_caps(c, &h->nr_cpu_pmu_caps);
 }
 
-static void parse_pmu_caps(struct perf_header *h, struct cursor *c)
+static void clear_cpu_pmu_caps(struct perf_header *h)
 {
-	uint32_t n = cur_count(c, cur_u32(c));
+	str_list__free(h->cpu_pmu_caps, h->nr_cpu_pmu_caps);
+	h->cpu_pmu_caps = NULL;
+	h->nr_cpu_pmu_caps = 0;
+}
+
+static void parse_pmu_caps(struct perf_header *h, struct data_cursor *c)
+{
+	uint32_t n = data_cursor__count(c, data_cursor__u32(c));
 
 	h->pmu_caps = xcalloc(n ? n : 1, sizeof(*h->pmu_caps));
 	for (uint32_t i = 0; i < n && !c->bad; i++) {
 		struct perf_pmu_caps *pc = &h->pmu_caps[i];
 
 		pc->caps = parse_caps(c, &pc->nr_caps);
-		pc->pmu_name = cur_str(c);
+		pc->pmu_name = data_cursor__str(c);
 		h->nr_pmu_caps = i + 1;
 	}
 }
 
-static void replace_str(char **dst, char *s)
+static void clear_pmu_caps(struct perf_header *h)
 {
-	free(*dst);
-	*dst = s;
+	for (uint32_t i = 0; i < h->nr_pmu_caps; i++) {
+		str_list__free(h->pmu_caps[i].caps, h->pmu_caps[i].nr_caps);
+		free(h->pmu_caps[i].pmu_name);
+	}
+	free(h->pmu_caps);
+	h->pmu_caps = NULL;
+	h->nr_pmu_caps = 0;
+}
+
+/* BRANCH_STACK and STAT have no payload; the AUXTRACE index is not used. */
+static const struct feat_layout feat_layouts[HEADER_LAST_FEATURE] = {
+	[HEADER_TRACING_DATA] = { .parse = parse_tracing_data, .clear = clear_tracing_data },
+	[HEADER_BUILD_ID] = { .parse = parse_build_ids,
+		.list = LIST(build_ids, FIELD(STR, struct perf_build_id_entry, filename)) },
+	[HEADER_HOSTNAME] = { .fields = FIELDS(HDR(STR, hostname)) },
+	[HEADER_OSRELEASE] = { .fields = FIELDS(HDR(STR, osrelease)) },
+	[HEADER_VERSION] = { .fields = FIELDS(HDR(STR, version)) },
+	[HEADER_ARCH] = { .fields = FIELDS(HDR(STR, arch)) },
+	[HEADER_NRCPUS] = { .fields = FIELDS(HDR(U32, nr_cpus_avail), HDR(U32, nr_cpus_online)) },
+	[HEADER_CPUDESC] = { .fields = FIELDS(HDR(STR, cpudesc)) },
+	[HEADER_CPUID] = { .fields = FIELDS(HDR(STR, cpuid)) },
+	[HEADER_TOTAL_MEM] = { .fields = FIELDS(HDR(U64, total_mem)) },
+	[HEADER_CMDLINE] = { .list = LIST(cmdline, { FIELD_STR, 0 }) },
+	[HEADER_EVENT_DESC] = { .parse = parse_event_desc },
+	[HEADER_CPU_TOPOLOGY] = { .parse = parse_cpu_topology, .clear = clear_cpu_topology },
+	[HEADER_NUMA_TOPOLOGY] = { .list = LIST(numa_nodes,
+		FIELD(U32, struct perf_numa_node, node),
+		FIELD(U64, struct perf_numa_node, mem_total),
+		FIELD(U64, struct perf_numa_node, mem_free),
+		FIELD(STR, struct perf_numa_node, cpus)) },
+	[HEADER_PMU_MAPPINGS] = { .list = LIST(pmu_mappings,
+		FIELD(U32, struct perf_pmu_mapping, type),
+		FIELD(STR, struct perf_pmu_mapping, name)) },
+	[HEADER_GROUP_DESC] = { .list = LIST(groups,
+		FIELD(STR, struct perf_group_desc, name),
+		FIELD(U32, struct perf_group_desc, leader_idx),
+		FIELD(U32, struct perf_group_desc, nr_members)) },
+	[HEADER_CACHE] = { .fields = FIELDS({ FIELD_VERSION_1, 0 }), .list = LIST(caches,
+		FIELD(U32, struct perf_cache_level, level),
+		FIELD(U32, struct perf_cache_level, line_size),
+		FIELD(U32, struct perf_cache_level, sets),
+		FIELD(U32, struct perf_cache_level, ways),
+		FIELD(STR, struct perf_cache_level, type),
+		FIELD(STR, struct perf_cache_level, size),
+		FIELD(STR, struct perf_cache_level, map)) },
+	[HEADER_SAMPLE_TIME] = { .fields = FIELDS(HDR(U64, first_sample_time),
+		HDR(U64, last_sample_time)) },
+	[HEADER_MEM_TOPOLOGY] = { .parse = parse_mem_topology,
+		.list = LIST(mem_nodes, FIELD(OWNED, struct perf_mem_node, set)) },
+	[HEADER_CLOCKID] = { .fields = FIELDS(HDR(U64, clockid_res_ns)) },
+	[HEADER_DIR_FORMAT] = { .fields = FIELDS(HDR(U64, dir_format_version)) },
+	[HEADER_BPF_PROG_INFO] = { .fields = FIELDS(HDR(U32, nr_bpf_prog_info)) },
+	[HEADER_BPF_BTF] = { .fields = FIELDS(HDR(U32, nr_bpf_btf)) },
+	[HEADER_COMPRESSED] = { .fields = FIELDS(HDR(U32, comp_ver), HDR(U32, comp_type),
+		HDR(U32, comp_level), HDR(U32, comp_ratio), HDR(U32, comp_mmap_len)) },
+	[HEADER_CPU_PMU_CAPS] = { .parse = parse_cpu_pmu_caps, .clear = clear_cpu_pmu_caps },
+	[HEADER_CLOCK_DATA] = { .fields = FIELDS(HDR(U32, clock_version), HDR(U32, clockid),
+		HDR(U64, clock_tod_ns), HDR(U64, clock_clockid_ns)) },
+	[HEADER_HYBRID_TOPOLOGY] = { .list = LIST(hybrid_nodes,
+		FIELD(STR, struct perf_hybrid_node, pmu_name),
+		FIELD(STR, struct perf_hybrid_node, cpus)) },
+	[HEADER_PMU_CAPS] = { .parse = parse_pmu_caps, .clear = clear_pmu_caps },
+};
+
+static const struct feat_layout *feat_layout(int feat)
+{
+	return feat > 0 && feat < HEADER_LAST_FEATURE ? &feat_layouts[feat] : NULL;
 }
 
 /* Frees what an earlier copy of the feature left (a pipe may repeat one). */
 static void clear_feature(struct perf_header *h, int feat)
 {
-	switch (feat) {
-	case HEADER_BUILD_ID:
-		for (uint32_t i = 0; i < h->nr_build_ids; i++)
-			free(h->build_ids[i].filename);
-		free(h->build_ids);
-		h->build_ids = NULL;
-		h->nr_build_ids = 0;
-		break;
-	case HEADER_CMDLINE:
-		free_str_list(h->cmdline, h->nr_cmdline);
-		h->cmdline = NULL;
-		h->nr_cmdline = 0;
-		break;
-	case HEADER_CPU_TOPOLOGY:
-		free_str_list(h->sibling_cores, h->nr_sibling_cores);
-		free_str_list(h->sibling_threads, h->nr_sibling_threads);
-		free_str_list(h->sibling_dies, h->nr_sibling_dies);
-		free(h->cpu_topo);
-		h->sibling_cores = h->sibling_threads = h->sibling_dies = NULL;
-		h->nr_sibling_cores = h->nr_sibling_threads = h->nr_sibling_dies = 0;
-		h->cpu_topo = NULL;
-		h->nr_cpu_topo = 0;
-		h->has_die_topo = false;
-		break;
-	case HEADER_NUMA_TOPOLOGY:
-		for (uint32_t i = 0; i < h->nr_numa_nodes; i++)
-			free(h->numa_nodes[i].cpus);
-		free(h->numa_nodes);
-		h->numa_nodes = NULL;
-		h->nr_numa_nodes = 0;
-		break;
-	case HEADER_PMU_MAPPINGS:
-		for (uint32_t i = 0; i < h->nr_pmu_mappings; i++)
-			free(h->pmu_mappings[i].name);
-		free(h->pmu_mappings);
-		h->pmu_mappings = NULL;
-		h->nr_pmu_mappings = 0;
-		break;
-	case HEADER_GROUP_DESC:
-		for (uint32_t i = 0; i < h->nr_groups; i++)
-			free(h->groups[i].name);
-		free(h->groups);
-		h->groups = NULL;
-		h->nr_groups = 0;
-		break;
-	case HEADER_CACHE:
-		for (uint32_t i = 0; i < h->nr_caches; i++) {
-			free(h->caches[i].type);
-			free(h->caches[i].size);
-			free(h->caches[i].map);
-		}
-		free(h->caches);
-		h->caches = NULL;
-		h->nr_caches = 0;
-		break;
-	case HEADER_MEM_TOPOLOGY:
-		for (uint64_t i = 0; i < h->nr_mem_nodes; i++)
-			free(h->mem_nodes[i].set);
-		free(h->mem_nodes);
-		h->mem_nodes = NULL;
-		h->nr_mem_nodes = 0;
-		break;
-	case HEADER_CPU_PMU_CAPS:
-		free_str_list(h->cpu_pmu_caps, h->nr_cpu_pmu_caps);
-		h->cpu_pmu_caps = NULL;
-		h->nr_cpu_pmu_caps = 0;
-		break;
-	case HEADER_HYBRID_TOPOLOGY:
-		for (uint32_t i = 0; i < h->nr_hybrid_nodes; i++) {
-			free(h->hybrid_nodes[i].pmu_name);
-			free(h->hybrid_nodes[i].cpus);
-		}
-		free(h->hybrid_nodes);
-		h->hybrid_nodes = NULL;
-		h->nr_hybrid_nodes = 0;
-		break;
-	case HEADER_PMU_CAPS:
-		for (uint32_t i = 0; i < h->nr_pmu_caps; i++) {
-			free_str_list(h->pmu_caps[i].caps, h->pmu_caps[i].nr_caps);
-			free(h->pmu_caps[i].pmu_name);
-		}
-		free(h->pmu_caps);
-		h->pmu_caps = NULL;
-		h->nr_pmu_caps = 0;
-		break;
-	case HEADER_TRACING_DATA:
-		free(h->tracing_data);
-		h->tracing_data = NULL;
-		h->tracing_data_size = 0;
-		break;
-	default:
-		break;
-	}
+	const struct feat_layout *l = feat_layout(feat);
+
+	if (!l)
+		return;
+	free_fields(l->fields, h);
+	if (l->list)
+		free_list(l->list, h);
+	if (l->clear)
+		l->clear(h);
 }
 
 int perf_header__parse_feature(struct perf_header *h, int feat, const void *buf, size_t size,
 			       char **err)
 {
-	struct cursor c = { buf, buf, (const uint8_t *)buf + size, h->needs_swap, false };
+	const struct feat_layout *l = feat_layout(feat);
+	struct data_cursor c;
 
+	data_cursor__init(&c, buf, size, h->needs_swap);
 	clear_feature(h, feat);
-	switch (feat) {
-	case HEADER_TRACING_DATA:
-		h->tracing_data = xmalloc(size ? size : 1);
-		memcpy(h->tracing_data, buf, size);
-		h->tracing_data_size = size;
-		break;
-	case HEADER_BUILD_ID:
-		parse_build_ids(h, &c);
-		break;
-	case HEADER_HOSTNAME:
-		replace_str(&h->hostname, cur_str(&c));
-		break;
-	case HEADER_OSRELEASE:
-		replace_str(&h->osrelease, cur_str(&c));
-		break;
-	case HEADER_VERSION:
-		replace_str(&h->version, cur_str(&c));
-		break;
-	case HEADER_ARCH:
-		replace_str(&h->arch, cur_str(&c));
-		break;
-	case HEADER_CPUDESC:
-		replace_str(&h->cpudesc, cur_str(&c));
-		break;
-	case HEADER_CPUID:
-		replace_str(&h->cpuid, cur_str(&c));
-		break;
-	case HEADER_NRCPUS:
-		h->nr_cpus_avail = cur_u32(&c);
-		h->nr_cpus_online = cur_u32(&c);
-		break;
-	case HEADER_TOTAL_MEM:
-		h->total_mem = cur_u64(&c);
-		break;
-	case HEADER_CMDLINE:
-		h->cmdline = cur_str_list(&c, &h->nr_cmdline);
-		break;
-	case HEADER_EVENT_DESC:
-		parse_event_desc(h, &c);
-		break;
-	case HEADER_CPU_TOPOLOGY:
-		parse_cpu_topology(h, &c);
-		break;
-	case HEADER_NUMA_TOPOLOGY:
-		parse_numa(h, &c);
-		break;
-	case HEADER_PMU_MAPPINGS:
-		parse_pmu_mappings(h, &c);
-		break;
-	case HEADER_GROUP_DESC:
-		parse_group_desc(h, &c);
-		break;
-	case HEADER_CACHE:
-		parse_cache(h, &c);
-		break;
-	case HEADER_SAMPLE_TIME:
-		h->first_sample_time = cur_u64(&c);
-		h->last_sample_time = cur_u64(&c);
-		break;
-	case HEADER_MEM_TOPOLOGY:
-		parse_mem_topology(h, &c);
-		break;
-	case HEADER_CLOCKID:
-		h->clockid_res_ns = cur_u64(&c);
-		break;
-	case HEADER_DIR_FORMAT:
-		h->dir_format_version = cur_u64(&c);
-		break;
-	case HEADER_COMPRESSED:
-		h->comp_ver = cur_u32(&c);
-		h->comp_type = cur_u32(&c);
-		h->comp_level = cur_u32(&c);
-		h->comp_ratio = cur_u32(&c);
-		h->comp_mmap_len = cur_u32(&c);
-		break;
-	case HEADER_CPU_PMU_CAPS:
-		h->cpu_pmu_caps = parse_caps(&c, &h->nr_cpu_pmu_caps);
-		break;
-	case HEADER_CLOCK_DATA:
-		h->clock_version = cur_u32(&c);
-		h->clockid = cur_u32(&c);
-		h->clock_tod_ns = cur_u64(&c);
-		h->clock_clockid_ns = cur_u64(&c);
-		break;
-	case HEADER_HYBRID_TOPOLOGY:
-		parse_hybrid(h, &c);
-		break;
-	case HEADER_PMU_CAPS:
-		parse_pmu_caps(h, &c);
-		break;
-	case HEADER_BPF_PROG_INFO:
-		h->nr_bpf_prog_info = cur_u32(&c);
-		break;
-	case HEADER_BPF_BTF:
-		h->nr_bpf_btf = cur_u32(&c);
-		break;
-	default:	/* BRANCH_STACK, STAT: no payload; AUXTRACE: index unused */
-		break;
+	if (l) {
+		read_fields(&c, l->fields, h);
+		if (l->list && !l->parse && !c.bad)
+			read_list(&c, l->list, h);
+		if (l->parse)
+			l->parse(h, &c);
 	}
 	if (c.bad) {
 		*err = errf("corrupt %s feature section (%zu bytes)",
@@ -700,22 +575,6 @@ int perf_header__parse_feature(struct perf_header *h, int feat, const void *buf,
 }
 
 /* ---- normal-mode file ---- */
-
-static int read_at(int fd, void *buf, size_t size, uint64_t off)
-{
-	size_t done = 0;
-
-	while (done < size) {
-		ssize_t n = pread(fd, (char *)buf + done, size - done, (off_t)(off + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		done += (size_t)n;
-	}
-	return 0;
-}
 
 static bool section_ok(const struct perf_file_section *s, uint64_t file_size)
 {
@@ -756,7 +615,7 @@ static int read_attrs(struct perf_header *h, int fd, uint64_t file_size, char **
 		uint64_t *idv;
 		struct perf_data_attr *a;
 
-		if (read_at(fd, raw, f->attr_size, off) < 0) {
+		if (read_full(fd, raw, f->attr_size, (off_t)off) < 0) {
 			*err = errf("cannot read attr %llu at offset %#llx", (unsigned long long)i,
 				    (unsigned long long)off);
 			goto fail;
@@ -767,13 +626,13 @@ static int read_attrs(struct perf_header *h, int fd, uint64_t file_size, char **
 		memcpy(&ids, raw + asz, sizeof(ids));
 		if (h->needs_swap)
 			swap_section(&ids);
-		if (!section_ok(&ids, file_size) || ids.size % 8 || ids.size / 8 > MAX_ITEMS) {
+		if (!section_ok(&ids, file_size) || ids.size % 8 || ids.size / 8 > DATA_CURSOR_MAX_ITEMS) {
 			*err = errf("bad ids section of attr %llu at offset %#llx",
 				    (unsigned long long)i, (unsigned long long)(off + asz));
 			goto fail;
 		}
 		idv = xmalloc(ids.size ? ids.size : 1);
-		if (ids.size && read_at(fd, idv, ids.size, ids.offset) < 0) {
+		if (ids.size && read_full(fd, idv, ids.size, (off_t)ids.offset) < 0) {
 			free(idv);
 			*err = errf("cannot read ids at offset %#llx", (unsigned long long)ids.offset);
 			goto fail;
@@ -815,7 +674,7 @@ static int read_features(struct perf_header *h, int fd, uint64_t file_size, char
 
 		if (!((f->adds_features[feat / 64] >> (feat % 64)) & 1))
 			continue;
-		if (read_at(fd, &s, sizeof(s), table + 16 * (uint64_t)i++) < 0)
+		if (read_full(fd, &s, sizeof(s), (off_t)(table + 16 * (uint64_t)i++)) < 0)
 			return *err = errf("cannot read the feature table at %#llx",
 					   (unsigned long long)table), -1;
 		if (h->needs_swap)
@@ -830,7 +689,7 @@ static int read_features(struct perf_header *h, int fd, uint64_t file_size, char
 		}
 		h->feat_sec[feat] = s;
 		buf = xmalloc(s.size ? s.size : 1);
-		if (read_at(fd, buf, s.size, s.offset) < 0) {
+		if (read_full(fd, buf, s.size, (off_t)s.offset) < 0) {
 			free(buf);
 			*err = errf("cannot read the %s feature at offset %#llx",
 				    perf_feature_name(feat), (unsigned long long)s.offset);
@@ -861,22 +720,6 @@ static void swap_file_header(struct perf_file_header *f)
 		f->adds_features[i] = bswap_64(f->adds_features[i]);
 }
 
-static int read_full(int fd, void *buf, size_t size)
-{
-	size_t done = 0;
-
-	while (done < size) {
-		ssize_t n = read(fd, (char *)buf + done, size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
 int perf_header__read(struct perf_header *h, int fd, bool is_pipe, uint64_t file_size,
 		      char **err)
 {
@@ -887,7 +730,7 @@ int perf_header__read(struct perf_header *h, int fd, bool is_pipe, uint64_t file
 	if (is_pipe) {
 		struct perf_pipe_file_header ph;
 
-		if (read_full(fd, &ph, sizeof(ph)) < 0) {
+		if (read_full(fd, &ph, sizeof(ph), -1) < 0) {
 			*err = errf("cannot read the pipe header: the input is empty or too short");
 			return -1;
 		}
@@ -907,7 +750,7 @@ int perf_header__read(struct perf_header *h, int fd, bool is_pipe, uint64_t file
 		f->size = ph.size;
 		return 0;
 	}
-	if (file_size < sizeof(*f) || read_at(fd, f, sizeof(*f), 0) < 0) {
+	if (file_size < sizeof(*f) || read_full(fd, f, sizeof(*f), 0) < 0) {
 		*err = errf("file too small for a perf.data header (%llu bytes)",
 			    (unsigned long long)file_size);
 		return -1;
@@ -945,12 +788,6 @@ void perf_header__exit(struct perf_header *h)
 		free(h->attrs[i].name);
 	}
 	free(h->attrs);
-	free(h->hostname);
-	free(h->osrelease);
-	free(h->version);
-	free(h->arch);
-	free(h->cpudesc);
-	free(h->cpuid);
 	for (int feat = 1; feat < HEADER_LAST_FEATURE; feat++)
 		clear_feature(h, feat);
 	memset(h, 0, sizeof(*h));

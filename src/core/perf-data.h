@@ -205,7 +205,7 @@ struct perf_header {
 	uint64_t first_sample_time, last_sample_time;
 	uint64_t mem_version, mem_block_size;
 	struct perf_mem_node *mem_nodes;
-	uint64_t nr_mem_nodes;
+	uint32_t nr_mem_nodes;
 	uint64_t clockid_res_ns;
 	uint64_t dir_format_version;
 	uint32_t comp_ver, comp_type, comp_level, comp_ratio, comp_mmap_len;

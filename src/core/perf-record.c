@@ -1,8 +1,8 @@
 /* perf-record: record names, validation, byte swapping, sample decoding. */
 #include "core/perf-record.h"
+#include "core/data-cursor.h"
 #include "util/util.h"
 
-#include <byteswap.h>
 #include <string.h>
 
 static const char *const record_names[] = {
@@ -87,114 +87,109 @@ int perf_sample__is_pos(uint64_t st)
 	return 1 + __builtin_popcountll(st & (PERF_SAMPLE_CPU | PERF_SAMPLE_STREAM_ID));
 }
 
-/* Bounds-checked reader over the u64 words of a record body. */
-struct words {
-	const uint8_t *p, *end;
-	const char *err;
+/* The fixed-size fields of a sample and of a sample_id_all trailer: a u64,
+ * or a pair of u32s, present when their sample_type bit is set. */
+#define DROPPED	SIZE_MAX	/* the second u32 of CPU is reserved */
+
+struct sample_field {
+	uint64_t bit;
+	size_t off, off2;	/* in struct perf_sample; off2 only for a u32 pair */
 };
 
-static bool w_need(struct words *w, uint64_t bytes)
+#define U64_FIELD(bit, m)	{ PERF_SAMPLE_##bit, offsetof(struct perf_sample, m), 0 }
+#define U32_PAIR(bit, a, b)	{ PERF_SAMPLE_##bit, offsetof(struct perf_sample, a), b }
+#define PAIR_SECOND(m)		offsetof(struct perf_sample, m)
+
+static const struct sample_field sample_head[] = {
+	U64_FIELD(IDENTIFIER, id), U64_FIELD(IP, ip), U32_PAIR(TID, pid, PAIR_SECOND(tid)),
+	U64_FIELD(TIME, time), U64_FIELD(ADDR, addr), U64_FIELD(ID, id),
+	U64_FIELD(STREAM_ID, stream_id), U32_PAIR(CPU, cpu, DROPPED), U64_FIELD(PERIOD, period),
+};
+
+static const struct sample_field sample_data_src[] = {
+	U64_FIELD(DATA_SRC, data_src), U64_FIELD(TRANSACTION, transaction),
+};
+
+static const struct sample_field sample_tail[] = {
+	U64_FIELD(PHYS_ADDR, phys_addr), U64_FIELD(CGROUP, cgroup),
+	U64_FIELD(DATA_PAGE_SIZE, data_page_size), U64_FIELD(CODE_PAGE_SIZE, code_page_size),
+};
+
+static const struct sample_field id_trailer[] = {
+	U32_PAIR(TID, pid, PAIR_SECOND(tid)), U64_FIELD(TIME, time), U64_FIELD(ID, id),
+	U64_FIELD(STREAM_ID, stream_id), U32_PAIR(CPU, cpu, DROPPED), U64_FIELD(IDENTIFIER, id),
+};
+
+static bool is_u32_pair(const struct sample_field *f)
 {
-	if (w->err)
-		return false;
-	if ((uint64_t)(w->end - w->p) < bytes) {
-		w->err = "sample extends past the end of the record";
-		return false;
+	return f->bit == PERF_SAMPLE_TID || f->bit == PERF_SAMPLE_CPU;
+}
+
+static void read_sample_fields(struct data_cursor *c, const struct sample_field *f, size_t n,
+			       uint64_t st, struct perf_sample *s)
+{
+	for (const struct sample_field *end = f + n; f < end; f++) {
+		const uint8_t *p;
+
+		if (!(st & f->bit))
+			continue;
+		p = data_cursor__skip(c, 8);
+		if (!p)
+			return;
+		if (!is_u32_pair(f)) {
+			memcpy((char *)s + f->off, p, 8);
+			continue;
+		}
+		memcpy((char *)s + f->off, p, 4);
+		if (f->off2 != DROPPED)
+			memcpy((char *)s + f->off2, p + 4, 4);
 	}
-	return true;
 }
 
-static uint64_t w_u64(struct words *w)
-{
-	uint64_t v;
-
-	if (!w_need(w, 8))
-		return 0;
-	memcpy(&v, w->p, 8);
-	w->p += 8;
-	return v;
-}
-
-static void w_u32x2(struct words *w, uint32_t *a, uint32_t *b)
-{
-	if (!w_need(w, 8))
-		return;
-	memcpy(a, w->p, 4);
-	memcpy(b, w->p + 4, 4);
-	w->p += 8;
-}
-
-static const void *w_skip(struct words *w, uint64_t bytes)
-{
-	const void *p = w->p;
-
-	if (!w_need(w, bytes))
-		return NULL;
-	w->p += bytes;
-	return p;
-}
-
-static void parse_id_trailer(struct words *w, uint64_t st, struct perf_sample *s)
-{
-	if (st & PERF_SAMPLE_TID)
-		w_u32x2(w, &s->pid, &s->tid);
-	if (st & PERF_SAMPLE_TIME)
-		s->time = w_u64(w);
-	if (st & PERF_SAMPLE_ID)
-		s->id = w_u64(w);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = w_u64(w);
-	if (st & PERF_SAMPLE_CPU) {
-		uint32_t res;
-		w_u32x2(w, &s->cpu, &res);
-	}
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		s->id = w_u64(w);
-}
+#define READ_SAMPLE_FIELDS(c, table, st, s) read_sample_fields(c, table, ARRAY_SIZE(table), st, s)
 
 static int read_stride(uint64_t rf)
 {
 	return 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
 }
 
-static void parse_read(struct words *w, uint64_t rf, struct perf_sample *s)
+static const char *parse_read(struct data_cursor *c, uint64_t rf, struct perf_sample *s)
 {
 	s->read.stride = read_stride(rf);
 	if (rf & PERF_FORMAT_GROUP) {
-		uint64_t nr = w_u64(w);
+		uint64_t nr = data_cursor__u64(c);
 
 		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-			s->read.time_enabled = w_u64(w);
+			s->read.time_enabled = data_cursor__u64(c);
 		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-			s->read.time_running = w_u64(w);
-		if (nr > (1u << 16)) {
-			w->err = "group read with too many values";
-			return;
-		}
+			s->read.time_running = data_cursor__u64(c);
+		if (nr > (1u << 16))
+			return "group read with too many values";
 		s->read.nr = nr;
-		s->read.values = w_skip(w, nr * 8 * (uint64_t)s->read.stride);
-		return;
+		s->read.values = data_cursor__skip(c, nr * 8 * (uint64_t)s->read.stride);
+		return NULL;
 	}
 	s->read.nr = 1;
-	s->read.values = (const uint64_t *)(const void *)w->p;
-	s->read.one.value = w_u64(w);
+	s->read.values = (const uint64_t *)(const void *)c->p;
+	s->read.one.value = data_cursor__u64(c);
 	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		s->read.time_enabled = w_u64(w);
+		s->read.time_enabled = data_cursor__u64(c);
 	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		s->read.time_running = w_u64(w);
+		s->read.time_running = data_cursor__u64(c);
 	if (rf & PERF_FORMAT_ID)
-		s->read.one.id = w_u64(w);
+		s->read.one.id = data_cursor__u64(c);
 	if (rf & PERF_FORMAT_LOST)
-		s->read.one.lost = w_u64(w);
+		s->read.one.lost = data_cursor__u64(c);
+	return NULL;
 }
 
-static void parse_regs(struct words *w, uint64_t mask, uint64_t *abi, uint64_t *m,
+static void parse_regs(struct data_cursor *c, uint64_t mask, uint64_t *abi, uint64_t *m,
 		       const uint64_t **regs)
 {
-	*abi = w_u64(w);
+	*abi = data_cursor__u64(c);
 	*m = mask;
 	if (*abi)
-		*regs = w_skip(w, 8 * (uint64_t)__builtin_popcountll(mask));
+		*regs = data_cursor__skip(c, 8 * (size_t)__builtin_popcountll(mask));
 }
 
 static void sample_defaults(struct perf_sample *s, const struct perf_event_header *rec)
@@ -211,7 +206,7 @@ static int parse_trailer(const struct perf_event_attr *attr, const struct perf_e
 			 struct perf_sample *s, const char **err)
 {
 	size_t n = perf_sample__id_hdr_size(attr);
-	struct words w;
+	struct data_cursor c;
 
 	if (!n)
 		return 0;
@@ -219,18 +214,85 @@ static int parse_trailer(const struct perf_event_attr *attr, const struct perf_e
 		*err = "record too small for its sample_id_all trailer";
 		return -1;
 	}
-	w.p = (const uint8_t *)rec + rec->size - n;
-	w.end = (const uint8_t *)rec + rec->size;
-	w.err = NULL;
-	parse_id_trailer(&w, attr->sample_type, s);
+	data_cursor__init(&c, (const uint8_t *)rec + rec->size - n, n, false);
+	READ_SAMPLE_FIELDS(&c, id_trailer, attr->sample_type, s);
 	return 0;
+}
+
+/* The variable-size middle of a sample, from READ to REGS_INTR; NULL or why
+ * it is malformed. */
+static const char *parse_sample_body(const struct perf_event_attr *attr, struct data_cursor *c,
+				     struct perf_sample *s)
+{
+	uint64_t st = attr->sample_type;
+	const char *err;
+
+	if ((st & PERF_SAMPLE_READ) && (err = parse_read(c, attr->read_format, s)))
+		return err;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		s->callchain_nr = data_cursor__u64(c);
+		if (s->callchain_nr > (1u << 16))
+			return "callchain too long";
+		s->callchain = data_cursor__skip(c, s->callchain_nr * 8);
+	}
+	if ((st & PERF_SAMPLE_RAW) && data_cursor__need(c, 4)) {
+		uint32_t size = data_cursor__u32(c);
+
+		/* the kernel pads size so that u32 + data ends on a u64 */
+		if ((size + 4u) % 8)
+			return "raw data size not aligned";
+		s->raw_size = size;
+		s->raw_data = c->p;
+		data_cursor__skip(c, size);
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		s->branch_nr = data_cursor__u64(c);
+		if (s->branch_nr > (1u << 16))
+			return "branch stack too long";
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
+			s->branch_has_hw_idx = true;
+			s->branch_hw_idx = data_cursor__u64(c);
+		}
+		s->branch_entries = data_cursor__skip(c, s->branch_nr *
+							 sizeof(struct perf_branch_entry));
+	}
+	if (st & PERF_SAMPLE_REGS_USER)
+		parse_regs(c, attr->sample_regs_user, &s->user_regs.abi, &s->user_regs.mask,
+			   &s->user_regs.regs);
+	if (st & PERF_SAMPLE_STACK_USER) {
+		s->user_stack.size = data_cursor__u64(c);
+		if (s->user_stack.size) {
+			if (s->user_stack.size % 8)
+				return "user stack size not aligned";
+			s->user_stack.data = data_cursor__skip(c, s->user_stack.size);
+			s->user_stack.dyn_size = data_cursor__u64(c);
+			if (s->user_stack.dyn_size > s->user_stack.size)
+				s->user_stack.dyn_size = s->user_stack.size;
+		}
+	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		uint64_t v = data_cursor__u64(c);
+
+		if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
+			s->weight = v & 0xffffffffu;
+			s->ins_lat = (v >> 32) & 0xffff;
+			s->p_stage_cyc = (v >> 48) & 0xffff;
+		} else {
+			s->weight = v;
+		}
+	}
+	READ_SAMPLE_FIELDS(c, sample_data_src, st, s);
+	if (st & PERF_SAMPLE_REGS_INTR)
+		parse_regs(c, attr->sample_regs_intr, &s->intr_regs.abi, &s->intr_regs.mask,
+			   &s->intr_regs.regs);
+	return NULL;
 }
 
 int perf_sample__parse(const struct perf_event_attr *attr, const struct perf_event_header *rec,
 		       struct perf_sample *s, const char **err)
 {
 	uint64_t st = attr->sample_type;
-	struct words w = { (const uint8_t *)(rec + 1), (const uint8_t *)rec + rec->size, NULL };
+	struct data_cursor c;
 
 	sample_defaults(s, rec);
 	/* without PERIOD in the sample, the attr's fixed period applies */
@@ -242,115 +304,22 @@ int perf_sample__parse(const struct perf_event_attr *attr, const struct perf_eve
 	if (rec->type != PERF_RECORD_SAMPLE)
 		return parse_trailer(attr, rec, s, err);
 
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		s->id = w_u64(&w);
-	if (st & PERF_SAMPLE_IP)
-		s->ip = w_u64(&w);
-	if (st & PERF_SAMPLE_TID)
-		w_u32x2(&w, &s->pid, &s->tid);
-	if (st & PERF_SAMPLE_TIME)
-		s->time = w_u64(&w);
-	if (st & PERF_SAMPLE_ADDR)
-		s->addr = w_u64(&w);
-	if (st & PERF_SAMPLE_ID)
-		s->id = w_u64(&w);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = w_u64(&w);
-	if (st & PERF_SAMPLE_CPU) {
-		uint32_t res;
-		w_u32x2(&w, &s->cpu, &res);
-	}
-	if (st & PERF_SAMPLE_PERIOD)
-		s->period = w_u64(&w);
-	if (st & PERF_SAMPLE_READ)
-		parse_read(&w, attr->read_format, s);
-	if (st & PERF_SAMPLE_CALLCHAIN) {
-		s->callchain_nr = w_u64(&w);
-		if (s->callchain_nr > (1u << 16)) {
-			*err = "callchain too long";
-			return -1;
-		}
-		s->callchain = w_skip(&w, s->callchain_nr * 8);
-	}
-	if (st & PERF_SAMPLE_RAW) {
-		uint32_t size;
-
-		if (w_need(&w, 4)) {
-			memcpy(&size, w.p, 4);
-			/* the kernel pads size so that u32 + data ends on a u64 */
-			if ((size + 4u) % 8) {
-				*err = "raw data size not aligned";
-				return -1;
-			}
-			s->raw_size = size;
-			s->raw_data = w.p + 4;
-			w_skip(&w, 4 + (uint64_t)size);
-		}
-	}
-	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		s->branch_nr = w_u64(&w);
-		if (s->branch_nr > (1u << 16)) {
-			*err = "branch stack too long";
-			return -1;
-		}
-		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
-			s->branch_has_hw_idx = true;
-			s->branch_hw_idx = w_u64(&w);
-		}
-		s->branch_entries = w_skip(&w, s->branch_nr * sizeof(struct perf_branch_entry));
-	}
-	if (st & PERF_SAMPLE_REGS_USER)
-		parse_regs(&w, attr->sample_regs_user, &s->user_regs.abi, &s->user_regs.mask,
-			   &s->user_regs.regs);
-	if (st & PERF_SAMPLE_STACK_USER) {
-		s->user_stack.size = w_u64(&w);
-		if (s->user_stack.size) {
-			if (s->user_stack.size % 8) {
-				*err = "user stack size not aligned";
-				return -1;
-			}
-			s->user_stack.data = w_skip(&w, s->user_stack.size);
-			s->user_stack.dyn_size = w_u64(&w);
-			if (s->user_stack.dyn_size > s->user_stack.size)
-				s->user_stack.dyn_size = s->user_stack.size;
-		}
-	}
-	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
-		uint64_t v = w_u64(&w);
-
-		if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
-			s->weight = v & 0xffffffffu;
-			s->ins_lat = (v >> 32) & 0xffff;
-			s->p_stage_cyc = (v >> 48) & 0xffff;
-		} else {
-			s->weight = v;
-		}
-	}
-	if (st & PERF_SAMPLE_DATA_SRC)
-		s->data_src = w_u64(&w);
-	if (st & PERF_SAMPLE_TRANSACTION)
-		s->transaction = w_u64(&w);
-	if (st & PERF_SAMPLE_REGS_INTR)
-		parse_regs(&w, attr->sample_regs_intr, &s->intr_regs.abi, &s->intr_regs.mask,
-			   &s->intr_regs.regs);
-	if (st & PERF_SAMPLE_PHYS_ADDR)
-		s->phys_addr = w_u64(&w);
-	if (st & PERF_SAMPLE_CGROUP)
-		s->cgroup = w_u64(&w);
-	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
-		s->data_page_size = w_u64(&w);
-	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
-		s->code_page_size = w_u64(&w);
+	data_cursor__init(&c, rec + 1, rec->size - sizeof(*rec), false);
+	READ_SAMPLE_FIELDS(&c, sample_head, st, s);
+	*err = parse_sample_body(attr, &c, s);
+	if (*err)
+		return -1;
+	READ_SAMPLE_FIELDS(&c, sample_tail, st, s);
 	if (st & PERF_SAMPLE_AUX) {
-		s->aux.size = w_u64(&w);
+		s->aux.size = data_cursor__u64(&c);
 		if (s->aux.size % 8) {
 			*err = "aux sample size not aligned";
 			return -1;
 		}
-		s->aux.data = w_skip(&w, s->aux.size);
+		s->aux.data = data_cursor__skip(&c, s->aux.size);
 	}
-	if (w.err) {
-		*err = w.err;
+	if (c.bad) {
+		*err = "sample extends past the end of the record";
 		return -1;
 	}
 	return 0;
@@ -406,6 +375,68 @@ static bool str_ends_before(const char *s, const void *end)
 	return s <= (const char *)end && memchr(s, 0, (size_t)((const char *)end - s)) != NULL;
 }
 
+/* Records whose body ends with a NUL-terminated string. */
+static const struct {
+	uint32_t type;
+	size_t off;
+	const char *why;
+} rec_strings[] = {
+	{ PERF_RECORD_MMAP, offsetof(struct perf_rec_mmap, filename),
+	  "MMAP file name not terminated" },
+	{ PERF_RECORD_MMAP2, offsetof(struct perf_rec_mmap2, filename),
+	  "MMAP2 file name not terminated" },
+	{ PERF_RECORD_COMM, offsetof(struct perf_rec_comm, comm), "COMM name not terminated" },
+	{ PERF_RECORD_KSYMBOL, offsetof(struct perf_rec_ksymbol, name),
+	  "KSYMBOL name not terminated" },
+	{ PERF_RECORD_CGROUP, offsetof(struct perf_rec_cgroup, path), "CGROUP path not terminated" },
+	{ PERF_RECORD_HEADER_BUILD_ID, offsetof(struct perf_rec_build_id, filename),
+	  "BUILD_ID file name not terminated" },
+};
+
+/* Records with a u64 count of fixed-size entries. */
+#define COUNTED(type, st, nr, entries, size)						\
+	{ PERF_RECORD_##type, offsetof(st, nr), offsetof(st, entries), size,		\
+	  #type " count exceeds the record" }
+
+static const struct {
+	uint32_t type;
+	size_t nr_off, entries_off, entry_size;
+	const char *why;
+} rec_arrays[] = {
+	COUNTED(NAMESPACES, struct perf_rec_namespaces, nr_namespaces, link_info, 16),
+	COUNTED(ID_INDEX, struct perf_rec_id_index, nr, entries, 32),
+	COUNTED(THREAD_MAP, struct perf_rec_thread_map, nr, entries, 24),
+	COUNTED(STAT_CONFIG, struct perf_rec_stat_config, nr, data, 16),
+};
+
+/* Checks the strings and arrays inside a record's body, which ends at end. */
+static const char *check_body(const struct perf_event_header *rec, const uint8_t *end)
+{
+	const uint8_t *base = (const uint8_t *)rec;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rec_strings); i++)
+		if (rec->type == rec_strings[i].type &&
+		    !str_ends_before((const char *)base + rec_strings[i].off, end))
+			return rec_strings[i].why;
+	for (size_t i = 0; i < ARRAY_SIZE(rec_arrays); i++) {
+		uint64_t nr;
+
+		if (rec->type != rec_arrays[i].type)
+			continue;
+		memcpy(&nr, base + rec_arrays[i].nr_off, 8);
+		if (nr > (size_t)(end - (base + rec_arrays[i].entries_off)) /
+			 rec_arrays[i].entry_size)
+			return rec_arrays[i].why;
+	}
+	if (rec->type == PERF_RECORD_TEXT_POKE) {
+		const struct perf_rec_text_poke *tp = (const void *)rec;
+
+		if ((size_t)tp->old_len + tp->new_len > (size_t)(end - tp->bytes))
+			return "TEXT_POKE bytes exceed the record";
+	}
+	return NULL;
+}
+
 const char *perf_record__check(const struct perf_event_header *rec, size_t id_hdr_size)
 {
 	size_t fixed = fixed_size(rec->type);
@@ -420,195 +451,120 @@ const char *perf_record__check(const struct perf_event_header *rec, size_t id_hd
 			id_hdr_size = 0;	/* synthesized without trailer */
 		end -= id_hdr_size;
 	}
-	switch (rec->type) {
-	case PERF_RECORD_MMAP:
-		if (!str_ends_before(((const struct perf_rec_mmap *)rec)->filename, end))
-			return "MMAP file name not terminated";
-		break;
-	case PERF_RECORD_MMAP2:
-		if (!str_ends_before(((const struct perf_rec_mmap2 *)rec)->filename, end))
-			return "MMAP2 file name not terminated";
-		break;
-	case PERF_RECORD_COMM:
-		if (!str_ends_before(((const struct perf_rec_comm *)rec)->comm, end))
-			return "COMM name not terminated";
-		break;
-	case PERF_RECORD_KSYMBOL:
-		if (!str_ends_before(((const struct perf_rec_ksymbol *)rec)->name, end))
-			return "KSYMBOL name not terminated";
-		break;
-	case PERF_RECORD_CGROUP:
-		if (!str_ends_before(((const struct perf_rec_cgroup *)rec)->path, end))
-			return "CGROUP path not terminated";
-		break;
-	case PERF_RECORD_HEADER_BUILD_ID:
-		if (!str_ends_before(((const struct perf_rec_build_id *)rec)->filename, end))
-			return "BUILD_ID file name not terminated";
-		break;
-	case PERF_RECORD_NAMESPACES: {
-		const struct perf_rec_namespaces *ns = (const void *)rec;
-
-		if (ns->nr_namespaces > (size_t)(end - (const uint8_t *)ns->link_info) / 16)
-			return "NAMESPACES count exceeds the record";
-		break;
-	}
-	case PERF_RECORD_TEXT_POKE: {
-		const struct perf_rec_text_poke *tp = (const void *)rec;
-
-		if ((size_t)tp->old_len + tp->new_len > (size_t)(end - tp->bytes))
-			return "TEXT_POKE bytes exceed the record";
-		break;
-	}
-	case PERF_RECORD_ID_INDEX: {
-		const struct perf_rec_id_index *ix = (const void *)rec;
-
-		if (ix->nr > (size_t)(end - (const uint8_t *)ix->entries) / 32)
-			return "ID_INDEX count exceeds the record";
-		break;
-	}
-	case PERF_RECORD_THREAD_MAP: {
-		const struct perf_rec_thread_map *tm = (const void *)rec;
-
-		if (tm->nr > (size_t)(end - (const uint8_t *)tm->entries) / 24)
-			return "THREAD_MAP count exceeds the record";
-		break;
-	}
-	case PERF_RECORD_STAT_CONFIG: {
-		const struct perf_rec_stat_config *sc = (const void *)rec;
-
-		if (sc->nr > (size_t)(end - (const uint8_t *)sc->data) / 16)
-			return "STAT_CONFIG count exceeds the record";
-		break;
-	}
-	default:
-		break;
-	}
-	return NULL;
+	return check_body(rec, end);
 }
 
 /* ---- byte swapping ---- */
 
 static void swap64(void *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	v = bswap_64(v);
-	memcpy(p, &v, 8);
+	swap_in_place(p, 8);
 }
 
 static void swap32(void *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	v = bswap_32(v);
-	memcpy(p, &v, 4);
+	swap_in_place(p, 4);
 }
 
 static void swap16(void *p)
 {
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	v = bswap_16(v);
-	memcpy(p, &v, 2);
+	swap_in_place(p, 2);
 }
 
-/* Swaps n u64 words starting at p, staying before end. */
+/* Swaps n words of width bytes starting at p, staying before end (which
+ * may lie before p: then nothing is swapped). */
+static uint8_t *swap_words(uint8_t *p, const uint8_t *end, uint64_t n, size_t width)
+{
+	for (uint64_t i = 0; i < n && end - p >= (ptrdiff_t)width; i++, p += width)
+		swap_in_place(p, width);
+	return p;
+}
+
 static uint8_t *swap64s(uint8_t *p, const uint8_t *end, uint64_t n)
 {
-	for (uint64_t i = 0; i < n && p + 8 <= end; i++, p += 8)
-		swap64(p);
-	return p;
+	return swap_words(p, end, n, 8);
 }
 
 static uint8_t *swap32s(uint8_t *p, const uint8_t *end, uint64_t n)
 {
-	for (uint64_t i = 0; i < n && p + 4 <= end; i++, p += 4)
-		swap32(p);
+	return swap_words(p, end, n, 4);
+}
+
+/* Swaps the fields of a sample_field table that st has, from p on. */
+static uint8_t *swap_sample_fields(uint8_t *p, const uint8_t *end, const struct sample_field *f,
+				   size_t n, uint64_t st)
+{
+	for (const struct sample_field *last = f + n; f < last; f++)
+		if (st & f->bit)
+			p = is_u32_pair(f) ? swap32s(p, end, 2) : swap64s(p, end, 1);
 	return p;
+}
+
+#define SWAP_SAMPLE_FIELDS(p, end, table, st) \
+	swap_sample_fields(p, end, table, ARRAY_SIZE(table), st)
+
+/* Swaps the u64 count at *p and moves past it; false when it is not all
+ * inside the record. */
+static bool swap_count(uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	if (end - *p < 8)
+		return false;
+	swap64(*p);
+	memcpy(v, *p, 8);
+	*p += 8;
+	return true;
+}
+
+/* u64 abi, then (when not 0) one u64 per bit of mask. */
+static bool swap_regs(uint8_t **p, const uint8_t *end, uint64_t mask)
+{
+	uint64_t abi;
+
+	if (!swap_count(p, end, &abi))
+		return false;
+	if (abi)
+		*p = swap64s(*p, end, (uint64_t)__builtin_popcountll(mask));
+	return true;
 }
 
 static void swap_trailer(struct perf_event_header *rec, const struct perf_event_attr *attr)
 {
 	size_t n = attr ? perf_sample__id_hdr_size(attr) : 0;
-	uint8_t *end = (uint8_t *)rec + rec->size, *p;
-	uint64_t st;
+	uint8_t *end = (uint8_t *)rec + rec->size;
 
 	if (!n || rec->size < sizeof(*rec) + n)
 		return;
-	p = end - n;
-	st = attr->sample_type;
-	if (st & PERF_SAMPLE_TID)
-		p = swap32s(p, end, 2);
-	if (st & PERF_SAMPLE_TIME)
-		p = swap64s(p, end, 1);
-	if (st & PERF_SAMPLE_ID)
-		p = swap64s(p, end, 1);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		p = swap64s(p, end, 1);
-	if (st & PERF_SAMPLE_CPU)
-		p = swap32s(p, end, 2);
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		swap64s(p, end, 1);
+	SWAP_SAMPLE_FIELDS(end - n, end, id_trailer, attr->sample_type);
 }
 
-static const char *swap_sample(struct perf_event_header *rec, const struct perf_event_attr *attr)
+/* The variable-size middle of a sample, from READ to REGS_INTR. */
+static const char *swap_sample_body(uint8_t **pp, const uint8_t *end,
+				    const struct perf_event_attr *attr)
 {
-	uint8_t *p = (uint8_t *)(rec + 1), *end = (uint8_t *)rec + rec->size;
-	uint64_t st, v;
+	uint64_t st = attr->sample_type, v;
+	uint8_t *p = *pp;
 
-	if (!attr)
-		return "sample of an unknown event";
-	st = attr->sample_type;
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		p = swap64s(p, end, 1);
-	if (st & PERF_SAMPLE_IP)
-		p = swap64s(p, end, 1);
-	if (st & PERF_SAMPLE_TID)
-		p = swap32s(p, end, 2);
-	if (st & PERF_SAMPLE_TIME)
-		p = swap64s(p, end, 1);
-	if (st & PERF_SAMPLE_ADDR)
-		p = swap64s(p, end, 1);
-	if (st & PERF_SAMPLE_ID)
-		p = swap64s(p, end, 1);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		p = swap64s(p, end, 1);
-	if (st & PERF_SAMPLE_CPU)
-		p = swap32s(p, end, 2);
-	if (st & PERF_SAMPLE_PERIOD)
-		p = swap64s(p, end, 1);
 	if (st & PERF_SAMPLE_READ) {
 		uint64_t rf = attr->read_format;
+		uint64_t times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+				 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
 
-		if (rf & PERF_FORMAT_GROUP) {
-			if (p + 8 > end)
-				return "truncated sample";
-			swap64(p);
-			memcpy(&v, p, 8);
-			p += 8;
-			p = swap64s(p, end, !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-					    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) +
-					    v * (uint64_t)read_stride(rf));
-		} else {
-			p = swap64s(p, end, (uint64_t)read_stride(rf) +
-					    !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-					    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING));
-		}
+		if (!(rf & PERF_FORMAT_GROUP))
+			p = swap64s(p, end, (uint64_t)read_stride(rf) + times);
+		else if (swap_count(&p, end, &v))
+			p = swap64s(p, end, times + v * (uint64_t)read_stride(rf));
+		else
+			return "truncated sample";
 	}
 	if (st & PERF_SAMPLE_CALLCHAIN) {
-		if (p + 8 > end)
+		if (!swap_count(&p, end, &v))
 			return "truncated sample";
-		swap64(p);
-		memcpy(&v, p, 8);
-		p = swap64s(p + 8, end, v);
+		p = swap64s(p, end, v);
 	}
 	if (st & PERF_SAMPLE_RAW) {
 		uint32_t size;
 
-		if (p + 4 > end)
+		if (end - p < 4)
 			return "truncated sample";
 		swap32(p);
 		memcpy(&size, p, 4);
@@ -618,30 +574,17 @@ static const char *swap_sample(struct perf_event_header *rec, const struct perf_
 		p += 4 + (uint64_t)size;
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		if (p + 8 > end)
+		if (!swap_count(&p, end, &v))
 			return "truncated sample";
-		swap64(p);
-		memcpy(&v, p, 8);
-		p += 8;
 		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
 			p = swap64s(p, end, 1);
 		p = swap64s(p, end, v * 3);
 	}
-	if (st & PERF_SAMPLE_REGS_USER) {
-		if (p + 8 > end)
-			return "truncated sample";
-		swap64(p);
-		memcpy(&v, p, 8);
-		p += 8;
-		if (v)
-			p = swap64s(p, end, (uint64_t)__builtin_popcountll(attr->sample_regs_user));
-	}
+	if ((st & PERF_SAMPLE_REGS_USER) && !swap_regs(&p, end, attr->sample_regs_user))
+		return "truncated sample";
 	if (st & PERF_SAMPLE_STACK_USER) {
-		if (p + 8 > end)
+		if (!swap_count(&p, end, &v))
 			return "truncated sample";
-		swap64(p);
-		memcpy(&v, p, 8);
-		p += 8;
 		if (v) {
 			if ((uint64_t)(end - p) < v)
 				return "truncated sample";
@@ -650,7 +593,7 @@ static const char *swap_sample(struct perf_event_header *rec, const struct perf_
 		}
 	}
 	if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
-		if (p + 8 > end)
+		if (end - p < 8)
 			return "truncated sample";
 		swap32(p);
 		swap16(p + 4);
@@ -659,120 +602,124 @@ static const char *swap_sample(struct perf_event_header *rec, const struct perf_
 	} else if (st & PERF_SAMPLE_WEIGHT) {
 		p = swap64s(p, end, 1);
 	}
-	if (st & PERF_SAMPLE_DATA_SRC)
-		p = swap64s(p, end, 1);
-	if (st & PERF_SAMPLE_TRANSACTION)
-		p = swap64s(p, end, 1);
-	if (st & PERF_SAMPLE_REGS_INTR) {
-		if (p + 8 > end)
-			return "truncated sample";
-		swap64(p);
-		memcpy(&v, p, 8);
-		p += 8;
-		if (v)
-			p = swap64s(p, end, (uint64_t)__builtin_popcountll(attr->sample_regs_intr));
-	}
-	p = swap64s(p, end, !!(st & PERF_SAMPLE_PHYS_ADDR) + !!(st & PERF_SAMPLE_CGROUP) +
-			    !!(st & PERF_SAMPLE_DATA_PAGE_SIZE) +
-			    !!(st & PERF_SAMPLE_CODE_PAGE_SIZE));
-	if (st & PERF_SAMPLE_AUX)
+	p = SWAP_SAMPLE_FIELDS(p, end, sample_data_src, st);
+	if ((st & PERF_SAMPLE_REGS_INTR) && !swap_regs(&p, end, attr->sample_regs_intr))
+		return "truncated sample";
+	*pp = p;
+	return NULL;
+}
+
+static const char *swap_sample(struct perf_event_header *rec, const struct perf_event_attr *attr)
+{
+	uint8_t *p = (uint8_t *)(rec + 1), *end = (uint8_t *)rec + rec->size;
+	const char *err;
+
+	if (!attr)
+		return "sample of an unknown event";
+	p = SWAP_SAMPLE_FIELDS(p, end, sample_head, attr->sample_type);
+	err = swap_sample_body(&p, end, attr);
+	if (err)
+		return err;
+	p = SWAP_SAMPLE_FIELDS(p, end, sample_tail, attr->sample_type);
+	if (attr->sample_type & PERF_SAMPLE_AUX)
 		swap64s(p, end, 1);
 	return NULL;
+}
+
+/* Field widths (bytes) of the fixed part of each record body that is all
+ * plain numbers; what follows them is handled below. */
+static const char *const rec_layouts[] = {
+	[PERF_RECORD_MMAP] = "44888",
+	[PERF_RECORD_MMAP2] = "44888",
+	[PERF_RECORD_COMM] = "44",
+	[PERF_RECORD_ITRACE_START] = "44",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "44",
+	[PERF_RECORD_FORK] = "44448",
+	[PERF_RECORD_EXIT] = "44448",
+	[PERF_RECORD_LOST] = "88",
+	[PERF_RECORD_LOST_SAMPLES] = "8",
+	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "8",
+	[PERF_RECORD_CGROUP] = "8",
+	[PERF_RECORD_THROTTLE] = "888",
+	[PERF_RECORD_UNTHROTTLE] = "888",
+	[PERF_RECORD_AUX] = "888",
+	[PERF_RECORD_READ] = "44",
+	[PERF_RECORD_NAMESPACES] = "448",
+	[PERF_RECORD_KSYMBOL] = "8422",
+	[PERF_RECORD_BPF_EVENT] = "224",
+	[PERF_RECORD_TEXT_POKE] = "822",
+	[PERF_RECORD_HEADER_TRACING_DATA] = "4",
+	[PERF_RECORD_HEADER_BUILD_ID] = "4",
+	[PERF_RECORD_TIME_CONV] = "88888",	/* then byte flags */
+	[PERF_RECORD_HEADER_FEATURE] = "8",	/* the payload is parsed swap-aware */
+	[PERF_RECORD_AUXTRACE_INFO] = "44",
+	[PERF_RECORD_AUXTRACE] = "888444",
+	[PERF_RECORD_AUXTRACE_ERROR] = "44444488",
+	[PERF_RECORD_STAT] = "844888",
+	[PERF_RECORD_EVENT_UPDATE] = "88",
+	[PERF_RECORD_THREAD_MAP] = "8",
+	[PERF_RECORD_CPU_MAP] = "2",
+};
+
+/* Swaps fields of the given widths ("448": u32, u32, u64) from p on. */
+static uint8_t *swap_fields(uint8_t *p, const uint8_t *end, const char *widths)
+{
+	for (; widths && *widths; widths++)
+		p = swap_words(p, end, 1, (size_t)(*widths - '0'));
+	return p;
+}
+
+/* CPU_MAP data: a u16 list, a u16 header and long masks, or a u16 range. */
+static void swap_cpu_map(struct perf_rec_cpu_map *cm, const uint8_t *end, size_t body)
+{
+	uint16_t nr, long_size;
+
+	if (cm->type == 0) {
+		swap16(cm->data);
+		memcpy(&nr, cm->data, 2);
+		for (uint32_t i = 0; i < nr && 2 + 2 * (size_t)(i + 1) <= body - 2; i++)
+			swap16(cm->data + 2 + 2 * i);
+	} else if (cm->type == 1) {
+		swap16(cm->data);
+		swap16(cm->data + 2);
+		memcpy(&nr, cm->data, 2);
+		memcpy(&long_size, cm->data + 2, 2);
+		if (long_size == 4)
+			swap32s(cm->data + 4, end, nr);
+		else if (long_size == 8)
+			swap64s(cm->data + 6, end, nr);
+	} else if (cm->type == 2) {
+		swap16(cm->data + 2);
+		swap16(cm->data + 4);
+	}
 }
 
 const char *perf_record__swap(struct perf_event_header *rec, const struct perf_event_attr *attr)
 {
 	uint8_t *b = (uint8_t *)(rec + 1), *end = (uint8_t *)rec + rec->size;
 	size_t body = rec->size >= sizeof(*rec) ? rec->size - sizeof(*rec) : 0;
+	uint8_t *p;
 
 	if (rec->size < fixed_size(rec->type))
 		return "record too small for its type";
-	switch (rec->type) {
-	case PERF_RECORD_SAMPLE:
+	if (rec->type == PERF_RECORD_SAMPLE)
 		return swap_sample(rec, attr);
-	case PERF_RECORD_MMAP:
-		swap32s(b, end, 2);
-		swap64s(b + 8, end, 3);
-		break;
-	case PERF_RECORD_MMAP2: {
-		struct perf_rec_mmap2 *m = (void *)rec;
-
-		swap32s(b, end, 2);
-		swap64s(b + 8, end, 3);
-		if (!(rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
-			swap32(&m->maj);
-			swap32(&m->min);
-			swap64(&m->ino);
-			swap64(&m->ino_generation);
-		}
-		swap32(&m->prot);
-		swap32(&m->flags);
-		break;
-	}
-	case PERF_RECORD_COMM:
-	case PERF_RECORD_ITRACE_START:
-		swap32s(b, end, 2);
-		break;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		swap32s(b, end, 4);
-		swap64s(b + 16, end, 1);
-		break;
-	case PERF_RECORD_LOST:
-		swap64s(b, end, 2);
-		break;
-	case PERF_RECORD_LOST_SAMPLES:
-	case PERF_RECORD_AUX_OUTPUT_HW_ID:
-		swap64s(b, end, 1);
-		break;
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
-	case PERF_RECORD_AUX:
-		swap64s(b, end, 3);
+	p = swap_fields(b, end, rec->type < ARRAY_SIZE(rec_layouts) ? rec_layouts[rec->type] : NULL);
+	switch (rec->type) {
+	case PERF_RECORD_MMAP2:
+		/* maj, min, ino, ino_generation, unless a build id stands there */
+		if (!(rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+			swap_fields(p, end, "4488");
+		swap_fields(p + 24, end, "44");	/* prot, flags */
 		break;
 	case PERF_RECORD_READ:
-		swap32s(b, end, 2);
-		swap64s(b + 8, end - (attr ? perf_sample__id_hdr_size(attr) : 0),
-			(body - 8) / 8);
-		break;
-	case PERF_RECORD_SWITCH_CPU_WIDE:
-		swap32s(b, end, 2);
+		swap64s(p, end - (attr ? perf_sample__id_hdr_size(attr) : 0), (body - 8) / 8);
 		break;
 	case PERF_RECORD_NAMESPACES: {
 		struct perf_rec_namespaces *ns = (void *)rec;
 
-		swap32s(b, end, 2);
-		swap64(&ns->nr_namespaces);
 		if (ns->nr_namespaces <= body / 16)
 			swap64s((uint8_t *)ns->link_info, end, 2 * ns->nr_namespaces);
-		break;
-	}
-	case PERF_RECORD_KSYMBOL: {
-		struct perf_rec_ksymbol *k = (void *)rec;
-
-		swap64(&k->addr);
-		swap32(&k->len);
-		swap16(&k->ksym_type);
-		swap16(&k->flags);
-		break;
-	}
-	case PERF_RECORD_BPF_EVENT: {
-		struct perf_rec_bpf_event *e = (void *)rec;
-
-		swap16(&e->type);
-		swap16(&e->flags);
-		swap32(&e->id);
-		break;
-	}
-	case PERF_RECORD_CGROUP:
-		swap64s(b, end, 1);
-		break;
-	case PERF_RECORD_TEXT_POKE: {
-		struct perf_rec_text_poke *t = (void *)rec;
-
-		swap64(&t->addr);
-		swap16(&t->old_len);
-		swap16(&t->new_len);
 		break;
 	}
 	case PERF_RECORD_HEADER_ATTR: {
@@ -780,115 +727,46 @@ const char *perf_record__swap(struct perf_event_header *rec, const struct perf_e
 		uint32_t asz;
 
 		memcpy(&asz, b + 4, 4);
-		asz = bswap_32(asz);
+		swap32(&asz);
 		if (asz < PERF_ATTR_SIZE_VER0 || asz > body)
 			return "bad attr size in HEADER_ATTR";
 		perf_event_attr__swap(&a->attr, asz);
 		swap64s(b + asz, end, (body - asz) / 8);
-		return NULL;	/* no trailer */
+		break;
 	}
-	case PERF_RECORD_HEADER_TRACING_DATA:
-		swap32s(b, end, 1);
-		return NULL;
-	case PERF_RECORD_HEADER_BUILD_ID:
-		swap32s(b, end, 1);
-		return NULL;
 	case PERF_RECORD_ID_INDEX:
 	case PERF_RECORD_STAT_CONFIG:
 	case PERF_RECORD_STAT_ROUND:
 		swap64s(b, end, body / 8);	/* all-u64 bodies */
-		return NULL;
-	case PERF_RECORD_TIME_CONV:
-		swap64s(b, end, 5);		/* then byte flags */
-		return NULL;
-	case PERF_RECORD_HEADER_FEATURE:
-		swap64s(b, end, 1);		/* the payload is parsed swap-aware */
-		return NULL;
+		break;
 	case PERF_RECORD_AUXTRACE_INFO:
-		swap32s(b, end, 2);
-		swap64s(b + 8, end, (body - 8) / 8);
-		return NULL;
+		swap64s(p, end, (body - 8) / 8);
+		break;
 	case PERF_RECORD_THREAD_MAP: {
 		struct perf_rec_thread_map *tm = (void *)rec;
 
-		swap64(&tm->nr);
 		for (uint64_t i = 0; i < tm->nr && i < body / 24; i++)
 			swap64(&tm->entries[i].pid);
-		return NULL;
-	}
-	case PERF_RECORD_CPU_MAP: {
-		struct perf_rec_cpu_map *cm = (void *)rec;
-
-		swap16(&cm->type);
-		/* the layouts are u16 lists, or a u16 header and long masks */
-		if (cm->type == 0) {
-			uint16_t nr;
-
-			swap16(cm->data);
-			memcpy(&nr, cm->data, 2);
-			for (uint32_t i = 0; i < nr && 2 + 2 * (size_t)(i + 1) <= body - 2; i++)
-				swap16(cm->data + 2 + 2 * i);
-		} else if (cm->type == 1) {
-			uint16_t nr, long_size;
-
-			swap16(cm->data);
-			swap16(cm->data + 2);
-			memcpy(&nr, cm->data, 2);
-			memcpy(&long_size, cm->data + 2, 2);
-			if (long_size == 4)
-				swap32s(cm->data + 4, end, nr);
-			else if (long_size == 8)
-				swap64s(cm->data + 6, end, nr);
-		} else if (cm->type == 2) {
-			swap16(cm->data + 2);
-			swap16(cm->data + 4);
-		}
-		return NULL;
-	}
-	case PERF_RECORD_AUXTRACE: {
-		struct perf_rec_auxtrace *a = (void *)rec;
-
-		swap64s(b, end, 3);
-		swap32(&a->idx);
-		swap32(&a->tid);
-		swap32(&a->cpu);
-		return NULL;
-	}
-	case PERF_RECORD_AUXTRACE_ERROR: {
-		struct perf_rec_auxtrace_error *e = (void *)rec;
-
-		swap32s(b, end, 6);
-		swap64(&e->ip);
-		swap64(&e->time);
-		if (rec->size >= sizeof(*e))
-			swap32s((uint8_t *)&e->machine_pid, end, 2);
-		return NULL;
-	}
-	case PERF_RECORD_STAT: {
-		struct perf_rec_stat *s = (void *)rec;
-
-		swap64(&s->id);
-		swap32(&s->cpu);
-		swap32(&s->thread);
-		swap64s((uint8_t *)&s->val, end, 3);
-		return NULL;
-	}
-	case PERF_RECORD_EVENT_UPDATE: {
-		struct perf_rec_event_update *u = (void *)rec;
-
-		swap64(&u->type);
-		swap64(&u->id);
-		/* SCALE (1) carries a double */
-		if (u->type == 1)
-			swap64s(u->data, end, 1);
-		return NULL;
-	}
-	default:
-		if (rec->type >= PERF_RECORD_USER_TYPE_START)
-			return NULL;
 		break;
 	}
-	swap_trailer(rec, attr);
+	case PERF_RECORD_CPU_MAP:
+		swap_cpu_map((void *)rec, end, body);
+		break;
+	case PERF_RECORD_AUXTRACE_ERROR:
+		if (rec->size >= sizeof(struct perf_rec_auxtrace_error))
+			swap32s((uint8_t *)&((struct perf_rec_auxtrace_error *)rec)->machine_pid, end, 2);
+		break;
+	case PERF_RECORD_EVENT_UPDATE:
+		/* SCALE (1) carries a double */
+		if (((struct perf_rec_event_update *)rec)->type == 1)
+			swap64s(((struct perf_rec_event_update *)rec)->data, end, 1);
+		break;
+	default:
+		break;
+	}
+	/* kernel records end with the sample_id_all trailer */
+	if (rec->type < PERF_RECORD_USER_TYPE_START)
+		swap_trailer(rec, attr);
 	return NULL;
 }
 

@@ -132,6 +132,74 @@ int sample_filter__set_time(struct sample_filter *f, const char *arg)
 	return ret;
 }
 
+/* "P%" as a fraction in [0, 1]; the '%' must end it. */
+static int parse_fraction(const char *s, size_t len, double *v)
+{
+	char buf[64], *end;
+
+	if (!len || len >= sizeof(buf) || s[len - 1] != '%')
+		return -1;
+	memcpy(buf, s, len - 1);
+	buf[len - 1] = '\0';
+	*v = strtod(buf, &end) / 100.0;
+	return end == buf || *end || *v < 0.0 || *v > 1.0 ? -1 : 0;
+}
+
+static void add_range(struct sample_filter *f, uint64_t start, uint64_t end)
+{
+	f->ranges = xrealloc(f->ranges, (f->nr_ranges + 1) * sizeof(*f->ranges));
+	f->ranges[f->nr_ranges++] = (struct time_range){ start, end };
+}
+
+int sample_filter__set_time_percent(struct sample_filter *f, const char *arg, uint64_t first,
+				    uint64_t last)
+{
+	bool slices = strchr(arg, '/'), spans = !slices && strchr(arg, '-');
+	const char *p = arg;
+
+	if (!slices && !spans && strchr(arg, ','))
+		return -1;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		const char *sep = slices ? memchr(p, '/', len) : spans ? memchr(p, '-', len) : NULL;
+		double from, to;
+		uint64_t total = last - first, start, end;
+
+		if (slices) {
+			char *tail;
+			long i;
+
+			if (!sep || parse_fraction(p, (size_t)(sep - p), &from) < 0 || from <= 0.0)
+				return -1;
+			i = strtol(sep + 1, &tail, 10);
+			if (tail != p + len || tail == sep + 1)
+				return -1;
+			to = from * (double)i;
+			from *= (double)(i - 1);
+			if (from < 0.0 || to > 1.0)
+				return -1;
+		} else if (spans) {
+			if (!sep || parse_fraction(p, (size_t)(sep - p), &from) < 0 ||
+			    parse_fraction(sep + 1, len - (size_t)(sep + 1 - p), &to) < 0)
+				return -1;
+		} else {
+			/* "P%": the first slice of that size */
+			if (parse_fraction(p, len, &to) < 0 || to <= 0.0)
+				return -1;
+			from = 0.0;
+		}
+		/* a slice ends just before the next one starts, except the last */
+		start = first + (uint64_t)(from * (double)total + 0.5);
+		end = first + (uint64_t)(to * (double)total + 0.5);
+		if (end > start && to != 1.0)
+			end--;
+		add_range(f, start, end);
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 void sample_filter__exit(struct sample_filter *f)
 {
 	name_list__exit(&f->comms);

@@ -40,6 +40,10 @@ void name_list__exit(struct name_list *l);
 int sample_filter__set_cpus(struct sample_filter *f, const char *arg);
 /* "start,stop[,start,stop...]" in seconds ("123.456789"); -1 if malformed. */
 int sample_filter__set_time(struct sample_filter *f, const char *arg);
+/* perf's percent slices of the recording, first..last sample time:
+ * "10%/2" (the second tenth), "0%-10%,30%-40%", "25%" (the first quarter). */
+int sample_filter__set_time_percent(struct sample_filter *f, const char *arg, uint64_t first,
+				    uint64_t last);
 void sample_filter__exit(struct sample_filter *f);
 
 bool sample_filter__skip_cpu(const struct sample_filter *f, uint32_t cpu);

@@ -64,3 +64,17 @@ void perf_session__machine_build_ids(struct perf_session *s, struct machine *m)
 		machine__set_build_id(m, b->filename, b->build_id, b->size);
 	}
 }
+
+struct machine *perf_session__new_machine(struct perf_session *s, const char *kallsyms,
+					  const char *symfs, bool force)
+{
+	struct machine *m = machine__new();
+
+	if (kallsyms)
+		machine__set_kallsyms(m, kallsyms);
+	if (symfs)
+		machine__set_symfs(m, symfs);
+	machine__set_force(m, force);
+	perf_session__machine_build_ids(s, m);
+	return m;
+}

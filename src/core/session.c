@@ -437,6 +437,31 @@ static int deliver_queued(struct ordered_events *oe, const struct oe_event *ev, 
 static int handle_user_record(struct perf_session *s, struct perf_event_header *rec,
 			      uint64_t off, struct input *in);
 
+/* The timestamp a record is ordered by (~0 when it has none), read without
+ * decoding the whole sample: the queue needs only that, delivery decodes. */
+static uint64_t record_time(const struct perf_event_attr *attr, const struct perf_event_header *rec)
+{
+	uint64_t st = attr->sample_type, time;
+	size_t pos;
+
+	if (!(st & PERF_SAMPLE_TIME))
+		return ~0ULL;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		pos = sizeof(*rec) + 8 * (size_t)__builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER |
+			PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+	} else {
+		size_t trailer = perf_sample__id_hdr_size(attr);
+
+		if (!trailer || rec->size < sizeof(*rec) + trailer)
+			return ~0ULL;
+		pos = rec->size - trailer + 8 * !!(st & PERF_SAMPLE_TID);
+	}
+	if (pos + 8 > rec->size)
+		return ~0ULL;
+	memcpy(&time, (const char *)rec + pos, sizeof(time));
+	return time;
+}
+
 /* Takes a host-order record; routes it.  swap says the body still needs
  * swapping.  Returns 0, a tool's return, or -1 on a malformed record. */
 static int process_record(struct perf_session *s, struct perf_event_header *rec, uint64_t off,
@@ -444,7 +469,6 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 {
 	struct evsel *evsel = NULL;
 	const char *why;
-	struct perf_sample sample;
 
 	s->stats.nr_events++;
 	if (rec->type < PERF_RECORD_MAX)
@@ -479,9 +503,12 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 	if ((why = perf_record__check(rec, evsel ? s->events[evsel->idx].id_hdr_size : 0)))
 		return fail(s, "%s record at offset %#llx: %s", perf_record_name(rec->type),
 			    (unsigned long long)off, why);
-	if (s->tool->ordered && evsel && perf_sample__parse(&evsel->attr, rec, &sample, &why) == 0 &&
-	    sample.time && sample.time != ~0ULL)
-		return ordered_events__queue(&s->oe, rec, sample.time, off);
+	if (s->tool->ordered && evsel) {
+		uint64_t time = record_time(&evsel->attr, rec);
+
+		if (time && time != ~0ULL)
+			return ordered_events__queue(&s->oe, rec, time, off);
+	}
 	return deliver(s, rec, off);
 }
 

@@ -110,6 +110,10 @@ struct session_event *perf_session__event(struct perf_session *s, const struct e
 void perf_session__feed_machine(struct machine *m, const struct perf_event_header *rec);
 /* Tells the machine the build ids of the header's table. */
 void perf_session__machine_build_ids(struct perf_session *s, struct machine *m);
+/* A machine for the file's samples: the --kallsyms/--symfs overrides
+ * (NULL: none) and -f applied, the header's build ids known. */
+struct machine *perf_session__new_machine(struct perf_session *s, const char *kallsyms,
+					  const char *symfs, bool force);
 
 /* perf's name for an attr when the file names none ("cpu-clock", "sched:sched_switch"). */
 char *perf_session__attr_name(struct perf_session *s, const struct perf_event_attr *attr);

@@ -1,6 +1,7 @@
 /* sort: report columns and sort keys (see sort.h). */
 #include "core/sort.h"
 #include "core/hist.h"
+#include "core/symbols.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -66,17 +67,60 @@ static uint64_t comm_hash(const struct hist_entry *he)
 
 /* --- dso ------------------------------------------------------------------ */
 
+/* The name the dso key shows and compares: -v makes it the path. */
+static const char *dso_name(const struct hist_entry *he)
+{
+	return he->hists->opts->verbose ? he->dso->long_name : he->dso->short_name;
+}
+
 static int dso_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
 	if (!a->dso || !b->dso)
 		return cmp_null(a->dso, b->dso);
-	return a->dso == b->dso ? 0 : strcmp(a->dso->short_name, b->dso->short_name);
+	return a->dso == b->dso ? 0 : strcmp(dso_name(a), dso_name(b));
 }
 
 static int dso_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
 {
 	return snprintf(buf, size, "%-*.*s", (int)width, (int)width,
-			he->dso ? he->dso->short_name : "[unknown]");
+			he->dso ? dso_name(he) : "[unknown]");
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+/* perf -v's letter for where a DSO's symbols were read: k kallsyms, B/D
+ * the build-id cache's binary/debug file, b, f, u /usr/lib/debug by build
+ * id, path.debug or path, l a debuglink, d the file itself, j a perf map. */
+static char symtab_origin(const struct dso *dso)
+{
+	const struct dso_priv *p = dso__priv(dso);
+	const char *path = p->debug_path;
+	const char *cache = machine__buildid_dir(p->machine);
+
+	switch (p->kind) {
+	case DSO_KERNEL:
+		return 'k';
+	case DSO_PERF_MAP:
+		return 'j';
+	case DSO_MODULE:
+		return 'K';
+	default:
+		break;
+	}
+	if (!path)
+		return '!';
+	if (cache && *cache && !strncmp(path, cache, strlen(cache)))
+		return ends_with(path, "/debug") ? 'D' : 'B';
+	if (!strncmp(path, "/usr/lib/debug/.build-id/", 25))
+		return 'b';
+	if (!strncmp(path, "/usr/lib/debug/", 15))
+		return ends_with(path, ".debug") ? 'f' : 'u';
+	return ends_with(path, dso->long_name) ? 'd' : 'l';
 }
 
 /* Entries of equally named DSOs are one entry, as perf compares names. */
@@ -137,7 +181,14 @@ static int sym_sort(const struct hist_entry *a, const struct hist_entry *b)
 
 static int sym_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
 {
-	int n = snprintf(buf, size, "[%c] ", he->level);
+	int n = 0;
+
+	if (he->hists->opts->verbose) {
+		n = snprintf(buf, size, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH, he->ip,
+			     he->dso ? symtab_origin(he->dso) : '!');
+		width = width > (unsigned int)n ? width - (unsigned int)n : 0;
+	}
+	n += snprintf(buf + n, size - n, "[%c] ", he->level);
 
 	if (he->sym)
 		n += snprintf(buf + n, size - n, "%.*s%s", width > 4 ? (int)width - 4 : 0,
@@ -233,6 +284,130 @@ static uint64_t trace_hash(const struct hist_entry *he)
 	return mix((uintptr_t)he->trace);
 }
 
+/* --- socket, srcfile, sizes, time, weights -------------------------------- */
+
+static int int_cmp(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int socket_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp(a->socket, b->socket);
+}
+
+static int socket_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%*.*d", (int)width, (int)width - 3, (int)he->socket);
+}
+
+static uint64_t socket_hash(const struct hist_entry *he)
+{
+	return mix((uint64_t)(uint32_t)he->socket);
+}
+
+static int srcfile_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return str_cmp(a->srcfile, b->srcfile);
+}
+
+static int srcfile_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%-.*s", (int)width, he->srcfile ? he->srcfile : "");
+}
+
+static uint64_t srcfile_hash(const struct hist_entry *he)
+{
+	return mix((uintptr_t)he->srcfile);
+}
+
+static uint64_t sym_size(const struct hist_entry *he)
+{
+	return he->sym ? he->sym->end - he->sym->start : 0;
+}
+
+static int sym_size_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)sym_size(a), (int64_t)sym_size(b));
+}
+
+static int sym_size_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	if (!he->sym)
+		return snprintf(buf, size, "%*s", (int)width, "unknown");
+	return snprintf(buf, size, "%*d", (int)width, (int)sym_size(he));
+}
+
+static uint64_t sym_size_hash(const struct hist_entry *he)
+{
+	return mix(sym_size(he));
+}
+
+static int dso_size_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)a->map_size, (int64_t)b->map_size);
+}
+
+static int dso_size_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	if (!he->dso)
+		return snprintf(buf, size, "%*s", (int)width, "unknown");
+	return snprintf(buf, size, "%*d", (int)width, (int)he->map_size);
+}
+
+static uint64_t dso_size_hash(const struct hist_entry *he)
+{
+	return mix(he->map_size);
+}
+
+static int time_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)a->time, (int64_t)b->time);
+}
+
+static int time_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	char when[32];
+
+	snprintf(when, sizeof(when), "%" PRIu64 ".%06" PRIu64, (uint64_t)(he->time / 1000000000u),
+		 (uint64_t)(he->time % 1000000000u / 1000));
+	return snprintf(buf, size, "%-*.*s", (int)width, (int)width, when);
+}
+
+static uint64_t time_hash(const struct hist_entry *he)
+{
+	return mix(he->time);
+}
+
+/* the entry's own samples' weight, as perf keys it: local is the weight
+ * of the sample that made the entry, the total that times its samples */
+static int local_weight_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)b->weight, (int64_t)a->weight);
+}
+
+static int local_weight_print(const struct hist_entry *he, char *buf, size_t size,
+			      unsigned int width)
+{
+	return snprintf(buf, size, "%-*" PRIu64, (int)width, he->weight);
+}
+
+static int weight_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)(b->weight * b->stat.nr_events),
+		       (int64_t)(a->weight * a->stat.nr_events));
+}
+
+static int weight_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%-*" PRIu64, (int)width, he->weight * he->stat.nr_events);
+}
+
+static uint64_t weight_hash(const struct hist_entry *he)
+{
+	return mix(he->weight);
+}
+
 /* --- ipc_null: what perf shows without LBR cycles ------------------------- */
 
 static int nop_cmp(const struct hist_entry *a, const struct hist_entry *b)
@@ -264,19 +439,23 @@ static const struct hist_field key_fields[] = {
 	KEY("symbol", "Symbol", HISTC_SYMBOL, sym_cmp, sym_sort, sym_print, sym_hash),
 	KEY("parent", "Parent symbol", HISTC_PARENT, parent_cmp, NULL, parent_print, parent_hash),
 	KEY("cpu", "CPU", HISTC_CPU, cpu_cmp, NULL, cpu_print, cpu_hash),
-	KEY("socket", NULL, HISTC_SOCKET, NULL, NULL, NULL, NULL),
+	KEY("socket", "Socket", HISTC_SOCKET, socket_cmp, NULL, socket_print, socket_hash),
 	KEY("srcline", "Source:Line", HISTC_SRCLINE, srcline_cmp, NULL, srcline_print, srcline_hash),
-	KEY("srcfile", NULL, HISTC_SRCFILE, NULL, NULL, NULL, NULL),
-	KEY("local_weight", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
-	KEY("weight", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("srcfile", "Source File", HISTC_SRCFILE, srcfile_cmp, NULL, srcfile_print,
+	    srcfile_hash),
+	KEY("local_weight", "Local Weight", HISTC_LOCAL_WEIGHT, local_weight_cmp, NULL,
+	    local_weight_print, weight_hash),
+	KEY("weight", "Weight", HISTC_WEIGHT, weight_cmp, NULL, weight_print, weight_hash),
 	KEY("transaction", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("trace", "Trace output", HISTC_TRACE, trace_cmp, NULL, trace_print, trace_hash),
-	KEY("symbol_size", NULL, HISTC_SYM_SIZE, NULL, NULL, NULL, NULL),
-	KEY("dso_size", NULL, HISTC_DSO_SIZE, NULL, NULL, NULL, NULL),
+	KEY("symbol_size", "Symbol size", HISTC_SYM_SIZE, sym_size_cmp, NULL, sym_size_print,
+	    sym_size_hash),
+	KEY("dso_size", "DSO size", HISTC_DSO_SIZE, dso_size_cmp, NULL, dso_size_print,
+	    dso_size_hash),
 	KEY("cgroup", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("cgroup_id", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, nop_cmp, NULL, ipc_null_print, nop_hash),
-	KEY("time", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("time", "Time", HISTC_TIME, time_cmp, NULL, time_print, time_hash),
 	KEY("code_page_size", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("local_ins_lat", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("ins_lat", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
@@ -455,6 +634,9 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		l->keys[l->nr_keys++] = f;
 		l->has_srcline |= f->col == HISTC_SRCLINE;
 		l->has_trace |= f->col == HISTC_TRACE;
+		l->has_srcfile |= f->col == HISTC_SRCFILE;
+		l->has_sample_keys |= f->col == HISTC_TIME || f->col == HISTC_WEIGHT ||
+				      f->col == HISTC_LOCAL_WEIGHT || f->col == HISTC_SOCKET;
 	}
 	return 0;
 }

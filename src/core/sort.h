@@ -34,6 +34,9 @@ enum hist_column {
 	HISTC_IPC,
 	HISTC_SYM_SIZE,
 	HISTC_DSO_SIZE,
+	HISTC_TIME,
+	HISTC_WEIGHT,
+	HISTC_LOCAL_WEIGHT,
 	HISTC_NR_COLS,
 };
 
@@ -83,6 +86,8 @@ struct hist_layout {
 	const struct hist_field *keys[HIST_MAX_FIELDS];	/* identity */
 	int nr_keys;
 	bool has_srcline, has_trace;	/* shown or sorted by */
+	bool has_srcfile;
+	bool has_sample_keys;		/* time, weight, socket (see add_cumulative) */
 	/* perf's hists__has() flags: set by -s (or the default order) only */
 	bool has_parent, need_collapse;
 };
@@ -124,5 +129,7 @@ const char *hist_field__header(const struct hist_column_cfg *c);
 
 /* perf's column width of the unresolved-address form, "0x" + 16 digits. */
 #define UNRESOLVED_ADDR_WIDTH 16
+/* -v: the address before a symbol, "0x" and 16 digits, left aligned (perf) */
+#define VERBOSE_ADDR_WIDTH 18
 
 #endif

@@ -58,6 +58,12 @@ struct stack_builder {
 	int max_stack, nr_frames;
 	struct strbuf sb;
 
+	/* the last sample's process frame: consecutive samples mostly share it */
+	char *comm_seen;
+	int comm_pid, comm_tid;
+	uint32_t comm_node;
+	bool comm_java;
+
 	struct name_entry *names;
 	uint32_t names_size, names_used;
 	uint32_t *name_ids;
@@ -238,19 +244,33 @@ static int sample_frames(struct stack_builder *b, const struct evsel *evsel,
 	return n;
 }
 
-static uint32_t stack_of(struct stack_builder *b, struct thread *thread, int n)
+/* The node of the process frame (comm, maybe with pid/tid) of thread. */
+static uint32_t comm_node(struct stack_builder *b, const struct thread *thread)
 {
 	const struct stacks_opts *o = b->o;
-	bool java;
-	uint32_t node;
 
+	if (b->comm_seen && thread->pid == b->comm_pid && thread->tid == b->comm_tid &&
+	    !strcmp(thread->comm, b->comm_seen))
+		return b->comm_node;
 	strbuf_reset(&b->sb);
 	fold_comm(&b->sb, thread->comm, thread->pid, thread->tid, o->include_pid,
 		  o->include_tid);
-	java = !strcmp(strbuf_str(&b->sb), "java");
-	node = stacks__child(b->st, 0, stacks__name(b->st, b->sb.buf, b->sb.len, FRAME_COMM));
+	free(b->comm_seen);
+	b->comm_seen = xstrdup(thread->comm);
+	b->comm_pid = thread->pid;
+	b->comm_tid = thread->tid;
+	b->comm_java = !strcmp(strbuf_str(&b->sb), "java");
+	b->comm_node = stacks__child(b->st, 0,
+				     stacks__name(b->st, b->sb.buf, b->sb.len, FRAME_COMM));
+	return b->comm_node;
+}
+
+static uint32_t stack_of(struct stack_builder *b, struct thread *thread, int n)
+{
+	uint32_t node = comm_node(b, thread);
+
 	for (int i = n; i-- > 0;) {
-		const struct name_entry *e = frame_names(b, &b->frames[i], java);
+		const struct name_entry *e = frame_names(b, &b->frames[i], b->comm_java);
 
 		for (uint32_t k = 0; k < e->count; k++)
 			node = stacks__child(b->st, node, b->name_ids[e->first + k]);
@@ -452,6 +472,7 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 	free(b.names);
 	free(b.name_ids);
 	free(b.off);
+	free(b.comm_seen);
 	strbuf_release(&b.sb);
 	return ret ? -1 : 0;
 }

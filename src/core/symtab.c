@@ -140,13 +140,59 @@ struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t si
 	return s;
 }
 
-static int sym_raw_cmp(const void *a, const void *b)
+static bool sym_raw_before(const struct sym_raw *x, const struct sym_raw *y)
 {
-	const struct sym_raw *x = a, *y = b;
+	return x->start != y->start ? x->start < y->start : x->seq < y->seq;
+}
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* Sorts by address, then insertion order.  Tables mostly come in a few
+ * ascending runs (kallsyms: the kernel, then each module; a table sorted
+ * once and pushed again: one), so this merges the runs found: linear on
+ * sorted input, where qsort is not. */
+static void symtab_sort(struct symtab_builder *b)
+{
+	struct sym_raw *src = b->v, *dst, *tmp;
+	size_t n = b->nr, *runs, nr_runs = 0;
+
+	if (n < 2)
+		return;
+	runs = xmalloc((n + 1) * sizeof(*runs));
+	runs[nr_runs++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (sym_raw_before(&src[i], &src[i - 1]))
+			runs[nr_runs++] = i;
+	if (nr_runs == 1) {
+		free(runs);
+		return;
+	}
+	runs[nr_runs] = n;
+	dst = xmalloc(n * sizeof(*dst));
+	while (nr_runs > 1) {
+		size_t out = 0;
+
+		for (size_t r = 0; r < nr_runs; r += 2) {
+			size_t i = runs[r], mid = runs[r + 1 < nr_runs ? r + 1 : nr_runs],
+			       end = runs[r + 2 < nr_runs ? r + 2 : nr_runs], k = i, j = mid;
+
+			runs[out++] = i;
+			while (k < mid && j < end)
+				dst[i++] = sym_raw_before(&src[j], &src[k]) ? src[j++] : src[k++];
+			memcpy(dst + i, src + k, (mid - k) * sizeof(*dst));
+			i += mid - k;
+			memcpy(dst + i, src + j, (end - j) * sizeof(*dst));
+		}
+		runs[out] = n;
+		nr_runs = out;
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	if (src != b->v) {
+		memcpy(b->v, src, n * sizeof(*src));
+		dst = src;
+	}
+	free(dst);
+	free(runs);
 }
 
 static size_t leading_underscores(const char *s)
@@ -199,8 +245,7 @@ void symtab_fixup(struct symtab_builder *b, bool kallsyms)
 {
 	size_t n = 0;
 
-	if (b->nr)
-		qsort(b->v, b->nr, sizeof(*b->v), sym_raw_cmp);
+	symtab_sort(b);
 
 	/* Zero-size symbols end where the next one starts; in kallsyms the
 	 * kernel/module boundary instead ends them on the next page. */
@@ -247,9 +292,8 @@ void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
 			symtab_push(b, &late->v[i]);
 		symtab_release(late);
 	}
+	symtab_sort(b);
 	n = b->nr;
-	if (n)
-		qsort(b->v, n, sizeof(*b->v), sym_raw_cmp);
 
 	free(p->syms);
 	p->syms = xcalloc(n ? n : 1, sizeof(*p->syms));

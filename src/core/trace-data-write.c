@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,11 +88,20 @@ static int find_tracepoint(const char *events, const struct evsel *evsel, struct
 	return found;
 }
 
-static int add_file_u64(struct strbuf *sb, const char *path)
+/* u64 size, then the text of the file at the printf-style path. */
+static int add_file_u64(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int add_file_u64(struct strbuf *sb, const char *fmt, ...)
 {
-	char *text = read_file_str(path);
+	struct strbuf path = STRBUF_INIT;
+	va_list ap;
+	char *text;
 	uint64_t n;
 
+	va_start(ap, fmt);
+	strbuf_vaddf(&path, fmt, ap);
+	va_end(ap);
+	text = read_file_str(path.buf);
+	strbuf_release(&path);
 	if (!text)
 		return -ENOENT;
 	n = strlen(text);
@@ -99,6 +109,13 @@ static int add_file_u64(struct strbuf *sb, const char *path)
 	strbuf_add(sb, text, n);
 	free(text);
 	return 0;
+}
+
+/* name\0, then the size and text of that file in events (header_page...). */
+static int add_header_file(struct strbuf *sb, const char *events, const char *name)
+{
+	strbuf_add(sb, name, strlen(name) + 1);
+	return add_file_u64(sb, "%s/%s", events, name);
 }
 
 int trace_data__build(struct strbuf *sb, const struct evlist *evlist, const char *events_dir)
@@ -148,16 +165,9 @@ int trace_data__build(struct strbuf *sb, const struct evlist *evlist, const char
 	u32 = (uint32_t)sysconf(_SC_PAGESIZE);
 	strbuf_add(sb, &u32, 4);
 
-	strbuf_add(sb, "header_page", sizeof("header_page"));
-	path = xasprintf("%s/header_page", events);
-	err = add_file_u64(sb, path);
-	free(path);
-	if (err)
-		goto out;
-	strbuf_add(sb, "header_event", sizeof("header_event"));
-	path = xasprintf("%s/header_event", events);
-	err = add_file_u64(sb, path);
-	free(path);
+	err = add_header_file(sb, events, "header_page");
+	if (!err)
+		err = add_header_file(sb, events, "header_event");
 	if (err)
 		goto out;
 
@@ -169,9 +179,7 @@ int trace_data__build(struct strbuf *sb, const struct evlist *evlist, const char
 	for (size_t i = 0; i < nr && !err; i++) {
 		if (strcmp(tps[i].sys, "ftrace"))
 			continue;
-		path = xasprintf("%s/ftrace/%s/format", events, tps[i].name);
-		err = add_file_u64(sb, path);
-		free(path);
+		err = add_file_u64(sb, "%s/ftrace/%s/format", events, tps[i].name);
 	}
 
 	/* Systems in first-seen order, each with its events. */
@@ -199,9 +207,7 @@ int trace_data__build(struct strbuf *sb, const struct evlist *evlist, const char
 		for (size_t j = i; j < nr && !err; j++) {
 			if (strcmp(tps[j].sys, tps[i].sys))
 				continue;
-			path = xasprintf("%s/%s/%s/format", events, tps[j].sys, tps[j].name);
-			err = add_file_u64(sb, path);
-			free(path);
+			err = add_file_u64(sb, "%s/%s/%s/format", events, tps[j].sys, tps[j].name);
 		}
 	}
 	if (err)
@@ -219,9 +225,7 @@ int trace_data__build(struct strbuf *sb, const struct evlist *evlist, const char
 	if (text)
 		strbuf_add(sb, text, u32);
 	free(text);
-	path = xasprintf("%s/../saved_cmdlines", events);
-	err = add_file_u64(sb, path);
-	free(path);
+	err = add_file_u64(sb, "%s/../saved_cmdlines", events);
 	if (err) {
 		uint64_t zero = 0;
 

@@ -113,12 +113,13 @@ static void write_data(struct strbuf *sb, const struct stacks *st,
 	json_field(sb, "nametype", o->nametype);
 	json_field(sb, "fonttype", o->fonttype);
 	json_field(sb, "search", o->search);
-	strbuf_addf(sb, "\"fontsize\":%.2f,\"frameheight\":%d,\"minwidth\":%.3f,"
-		    "\"minwidthPercent\":%s,\"inverted\":%s,\"chart\":%s,\"diff\":%s,"
-		    "\"negate\":%s,\"timed\":%s,\n", o->fontsize, o->frame_height, o->minwidth,
-		    o->minwidth_percent ? "true" : "false", o->inverted ? "true" : "false",
-		    o->flamechart ? "true" : "false", st->diff ? "true" : "false",
-		    o->negate ? "true" : "false", timed ? "true" : "false");
+	strbuf_addf(sb, "\"fontsize\":%.2f,\"fontwidth\":%.3f,\"frameheight\":%d,"
+		    "\"minwidth\":%.3f,\"minwidthPercent\":%s,\"inverted\":%s,\"chart\":%s,"
+		    "\"diff\":%s,\"negate\":%s,\"timed\":%s,\n", o->fontsize, o->fontwidth,
+		    o->frame_height, o->minwidth, o->minwidth_percent ? "true" : "false",
+		    o->inverted ? "true" : "false", o->flamechart ? "true" : "false",
+		    st->diff ? "true" : "false", o->negate ? "true" : "false",
+		    timed ? "true" : "false");
 	write_names(sb, st, o);
 	write_nodes(sb, st, !timed);
 	if (timed)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
+#include <errno.h>
+#include <unistd.h>
 
 static void *oom(size_t n)
 {
@@ -98,6 +100,39 @@ char *read_file_str(const char *path)
 	fclose(f);
 	buf[len] = '\0';
 	return buf;
+}
+
+static int transfer(int fd, char *p, size_t len, off_t off, bool out)
+{
+	while (len) {
+		ssize_t n;
+
+		if (out)
+			n = off < 0 ? write(fd, p, len) : pwrite(fd, p, len, off);
+		else
+			n = off < 0 ? read(fd, p, len) : pread(fd, p, len, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return out ? -ENOSPC : -EIO;
+		p += n;
+		len -= (size_t)n;
+		if (off >= 0)
+			off += n;
+	}
+	return 0;
+}
+
+int read_full(int fd, void *buf, size_t len, off_t off)
+{
+	return transfer(fd, buf, len, off, false);
+}
+
+int write_full(int fd, const void *buf, size_t len, off_t off)
+{
+	return transfer(fd, (char *)buf, len, off, true);
 }
 
 char *strrtrim(char *s)

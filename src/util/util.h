@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -20,6 +21,12 @@ int edit_distance(const char *a, const char *b);
 
 /* Reads a whole small file (sysfs/procfs) into a NUL-terminated buffer; NULL on error. */
 char *read_file_str(const char *path);
+
+/* Reads or writes exactly len bytes at off (at the current position when
+ * off < 0), going on after short transfers and EINTR.  0, or -errno; a read
+ * that meets the end of the file gives -EIO, a write of nothing -ENOSPC. */
+int read_full(int fd, void *buf, size_t len, off_t off);
+int write_full(int fd, const void *buf, size_t len, off_t off);
 
 /* Trims trailing whitespace in place; returns s. */
 char *strrtrim(char *s);

@@ -214,7 +214,8 @@ def test_srcline_of_the_workload(report_data):
 
 
 @pytest.mark.parametrize("args", [
-    ["-s", "parent"], ["-g"], ["-s", "nosuchkey"], ["-F", "nosuchfield"],
+    ["-s", "parent"], ["-g"], ["-s", "nosuchkey"], ["-F", "nosuchfield"], ["-b"],
+    ["--branch-stack", "--no-children"],
 ], ids=name)
 def test_errors_like_perf(report_data, args):
     """Errors perf reports (and its exit status, 0 for these)."""
@@ -282,3 +283,136 @@ def test_damaged_files(report_data, tmp_path):
     assert got.returncode in (0, 1)	# a signal would be negative
     if got.returncode:
         assert "bad.data" in got.stderr
+
+
+def report_on_terminal(path, env_extra, stderr_tty=True):
+    """pcl report with stderr on a pseudo-terminal (stdout a pipe): returns
+    (stdout, everything written to the terminal)."""
+    import os
+    import pty
+    import subprocess
+    from conftest import PCL
+    master, slave = pty.openpty()
+    env = dict(os.environ, **env_extra)
+    proc = subprocess.Popen([PCL, "report", "--stdio", "-i", path], env=env,
+                            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            stderr=slave if stderr_tty else subprocess.PIPE)
+    os.close(slave)
+    out, err = proc.communicate(timeout=120)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:		# EIO: the child's end is closed
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert proc.returncode == 0
+    return out.decode(), (seen if stderr_tty else err).decode(errors="replace")
+
+
+def test_progress_on_terminal(report_data):
+    """The progress line shows on a terminal once processing takes longer
+    than a threshold (1 s; PCL_PROGRESS_AFTER_MS lowers it for the test),
+    and is erased before the report; never on a pipe, never on fast runs."""
+    path = report_data["system"]
+    out, tty = report_on_terminal(path, {"PCL_PROGRESS_AFTER_MS": "0"})
+    assert re.search(r"\rProcessing events\.\.\. +\d+%", tty), repr(tty[:200])
+    assert "\r\x1b[K" in tty.split("Processing events")[-1]	# erased at the end
+    assert "Processing" not in out and out.startswith("# To display")
+    # runs shorter than the threshold: nothing (a huge threshold, so that a
+    # loaded machine cannot make this run slow enough)
+    _, tty = report_on_terminal(path, {"PCL_PROGRESS_AFTER_MS": "600000"})
+    assert "Processing" not in tty
+    # stderr not a terminal: never
+    _, err = report_on_terminal(path, {"PCL_PROGRESS_AFTER_MS": "0"}, stderr_tty=False)
+    assert "Processing" not in err
+
+
+@pytest.mark.parametrize("kind", ["fp", "multi", "sched", "system", "pipe", "tracepoints"])
+@pytest.mark.parametrize("args", [["--stats"], ["--tasks"]], ids=name)
+def test_stats_and_tasks(report_data, kind, args):
+    """Record counts by type and per event; the tree of threads by fork."""
+    want = perf("report", "--stdio", "-i", report_data[kind], *args)
+    got = pcl("report", "--stdio", "-i", report_data[kind], *args)
+    assert got.stdout.strip(), got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+    assert got.returncode == want.returncode
+
+
+def test_hide_unresolved(report_data):
+    """-U drops samples without a symbol and such frames from stacks; perf's
+    own (stripped) binary gives unresolved ones in the system-wide file."""
+    for args in (["-U", "--comms", "perf"], ["-U", "--comms", "perf", "-g", "caller"],
+                 ["-U", "-s", "dso,sym"]):
+        compare(report_data, "system", *args, "--no-children")
+    compare(report_data, "fp", "-U")
+
+
+@pytest.mark.parametrize("args", [["-s", "trace"], ["-s", "trace,comm", "--no-children"]],
+                         ids=name)
+def test_raw_trace(report_data, args):
+    """--raw-trace: the fields as name=value, perf 6.1's number formats."""
+    compare(report_data, "tracepoints", "--raw-trace", *args)
+    compare(report_data, "sched", "--raw-trace", *args)
+
+
+@pytest.mark.parametrize("kind", ["fp", "system"])
+@pytest.mark.parametrize("slices", ["10%/2", "0%-10%", "50%", "10%/1,10%/3", "0%-10%,30%-40%",
+                                    "25%/4", "100%/1"])
+def test_time_percent_slices(report_data, kind, slices):
+    """--time in percent of the recording (its first to last sample)."""
+    compare(report_data, kind, "--time", slices)
+
+
+@pytest.mark.parametrize("args", [["--time", "5%-x"], ["--time", "bad%"], ["--time", "abc"],
+                                  ["-C", "0"]], ids=name)
+def test_filter_errors_exit_like_perf(report_data, args):
+    want = perf("report", "--stdio", "-i", report_data["fp"], *args)
+    got = pcl("report", "--stdio", "-i", report_data["fp"], *args)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
+    assert want.stderr.strip().splitlines()[-1] in got.stderr
+
+
+MORE_KEYS = [
+    ["-s", "symbol_size,sym"], ["-s", "dso_size,sym"], ["-s", "dso_size"], ["-s", "socket,comm"],
+    ["-s", "socket,cpu"], ["-s", "time"], ["-s", "time,comm", "-g", "none"],
+    ["-s", "weight,sym"], ["-s", "local_weight"], ["-F", "overhead,time,sym"],
+    ["-s", "srcfile", "--dsos", "report_work"], ["-s", "srcfile,sym", "--dsos", "report_work"],
+]
+
+
+@pytest.mark.parametrize("kind", ["fp", "multi", "system"])
+@pytest.mark.parametrize("children", [[], ["--no-children"]], ids=["children", "self"])
+@pytest.mark.parametrize("args", MORE_KEYS, ids=name)
+def test_more_sort_keys(report_data, kind, children, args):
+    """symbol_size, dso_size, socket, time (100 ms slots), weight,
+    local_weight (0 without PERF_SAMPLE_WEIGHT) and srcfile."""
+    compare(report_data, kind, *args, *children)
+
+
+@pytest.mark.parametrize("kind", ["fp", "system", "dwarf"])
+@pytest.mark.parametrize("args", [
+    ["--no-children", "-g", "callee", "--ignore-callees", "recurse"],
+    ["--ignore-callees", "recurse"], ["--ignore-callees", "^hot_", "-g", "caller"],
+    ["--ignore-callees", "do_syscall_64", "--no-children", "--show-cpu-utilization"],
+], ids=name)
+def test_ignore_callees(report_data, kind, args):
+    """A matching frame starts the stack and takes the sample, as perf does
+    (for the kernel's callchain only: not in DWARF-unwound user stacks)."""
+    if kind == "dwarf" and "--no-children" not in args:
+        pytest.skip("ties among --children entries of DWARF stacks order differently")
+    compare(report_data, kind, *args)
+
+
+@pytest.mark.parametrize("kind", ["fp", "multi", "plain"])
+@pytest.mark.parametrize("args", [["-v"], ["-v", "--no-children"], ["-v", "-s", "dso,sym"]],
+                         ids=name)
+def test_verbose_addresses(report_data, kind, args):
+    """-v: DSO paths, and each symbol's address and where its symbols came
+    from (k kallsyms, B/D build-id cache ...).  Only C programs here: perf -v
+    demangles C++ names with their parameters."""
+    compare(report_data, kind, *args)
+

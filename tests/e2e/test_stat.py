@@ -261,7 +261,9 @@ def test_pre_post_and_null_run():
 
 @pytest.mark.parametrize("args", [
     ["-D", "100", "-e", "task-clock", "sleep", "0.2"],        # "Events disabled/enabled"
-    ["--timeout", "150", "-e", "task-clock", "sleep", "1"],   # kills the workload
+    # kills the workload; long enough for the exec to happen on a loaded machine
+    # (killed before it, the counter stays disabled: <not counted>)
+    ["--timeout", "600", "-e", "task-clock", "sleep", "3"],
     ["--table", "-r", "3", "-n", "true"],
     ["--no-big-num", "-S", "-e", "page-faults", "true"],
     ["--all-user", "-g", "-e", "task-clock,page-faults", "true"],

@@ -323,51 +323,42 @@ static void killed_recording(void **state)
 	close_all(s, path, &b);
 }
 
-static void garbage_file(void **state)
+/* Opening b fails with an error saying why; frees b. */
+static void expect_open_error(struct buf *b, const char *why)
 {
-	struct buf b = { 0 };
 	char *path, *err = NULL;
-	struct perf_session *s;
+	struct perf_session *s = open_buf(b, &path, &err);
 
-	for (int i = 0; i < 500; i++)
-		b_u32(&b, (uint32_t)i * 2654435761u);
-	s = open_buf(&b, &path, &err);
 	assert_null(s);
-	assert_non_null(strstr(err, "bad magic at offset 0"));
+	assert_non_null(strstr(err, why));
 	free(err);
 	unlink(path);
 	free(path);
-	free(b.p);
+	free(b->p);
+}
+
+static void garbage_file(void **state)
+{
+	struct buf b = { 0 };
+
+	for (int i = 0; i < 500; i++)
+		b_u32(&b, (uint32_t)i * 2654435761u);
+	expect_open_error(&b, "bad magic at offset 0");
 }
 
 static void tiny_file(void **state)
 {
 	struct buf b = { 0 };
-	char *path, *err = NULL;
-	struct perf_session *s;
 
 	b_u64(&b, 0x32454c4946524550ULL);
-	s = open_buf(&b, &path, &err);
-	assert_null(s);
-	assert_non_null(strstr(err, "too small"));
-	free(err);
-	unlink(path);
-	free(path);
-	free(b.p);
+	expect_open_error(&b, "too small");
 }
 
 static void bad_attr_ids(void **state)
 {
 	struct buf b = build(false, BAD_ATTRS);
-	char *path, *err = NULL;
-	struct perf_session *s = open_buf(&b, &path, &err);
 
-	assert_null(s);
-	assert_non_null(strstr(err, "bad ids section of attr 1 at offset"));
-	free(err);
-	unlink(path);
-	free(path);
-	free(b.p);
+	expect_open_error(&b, "bad ids section of attr 1 at offset");
 }
 
 static void bad_record_size(void **state)

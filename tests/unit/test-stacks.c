@@ -374,7 +374,7 @@ static void trailer(struct buf *b, uint32_t tid, uint64_t time, uint64_t id)
 	b_u64(b, id);
 }
 
-static void comm(struct buf *b, uint32_t tid, const char *name)
+static void comm_at(struct buf *b, uint32_t tid, const char *name, uint64_t time)
 {
 	size_t r = rec_begin(b, PERF_RECORD_COMM, 0), n = strlen(name) + 1;
 
@@ -382,8 +382,13 @@ static void comm(struct buf *b, uint32_t tid, const char *name)
 	b_u32(b, tid);
 	b_bytes(b, name, n);
 	b_zero(b, ((n + 7) & ~(size_t)7) - n);
-	trailer(b, tid, 1, 100);
+	trailer(b, tid, time, 100);
 	rec_end(b, r);
+}
+
+static void comm(struct buf *b, uint32_t tid, const char *name)
+{
+	comm_at(b, tid, name, 1);
 }
 
 static void mmap_lib(struct buf *b, uint32_t tid)
@@ -400,6 +405,15 @@ static void mmap_lib(struct buf *b, uint32_t tid)
 	b_zero(b, ((sizeof(name) + 7) & ~(size_t)7) - sizeof(name));
 	trailer(b, tid, 1, 100);
 	rec_end(b, r);
+}
+
+/* Threads 5 (named first_comm) and 6 ("other"), both with libfoo mapped. */
+static void two_threads(struct buf *b, const char *first_comm)
+{
+	comm(b, 5, first_comm);
+	comm(b, 6, "other");
+	mmap_lib(b, 5);
+	mmap_lib(b, 6);
 }
 
 /* A sample whose chain is leaf 0x10100 (libfoo), then 0x500 (unmapped). */
@@ -438,10 +452,7 @@ static char *stream(void)
 	b_u64(&b, 16);
 	attr_record(&b, PERF_COUNT_SW_CPU_CLOCK, 100);
 	attr_record(&b, PERF_COUNT_SW_PAGE_FAULTS, 200);
-	comm(&b, 5, "my proc");
-	comm(&b, 6, "other");
-	mmap_lib(&b, 5);
-	mmap_lib(&b, 6);
+	two_threads(&b, "my proc");
 	chain_sample(&b, 5, 100, 100, 1000);
 	chain_sample(&b, 6, 200, 200, 7);	/* page fault */
 	chain_sample(&b, 5, 300, 100, 2000);
@@ -527,6 +538,36 @@ static void session_stacks(void **state)
 	free(path);
 }
 
+/* The process frame follows the thread's comm as it changes (exec). */
+static void session_comm_changes(void **state)
+{
+	struct buf b = { 0 };
+	struct stacks_opts o = { 0 };
+	struct stacks_stats stats;
+	char *path, *out;
+
+	b_u64(&b, 0x32454c4946524550ULL);	/* pipe header */
+	b_u64(&b, 16);
+	attr_record(&b, PERF_COUNT_SW_CPU_CLOCK, 100);
+	two_threads(&b, "first");
+	chain_sample(&b, 5, 100, 100, 1);
+	chain_sample(&b, 6, 110, 100, 10);
+	chain_sample(&b, 5, 120, 100, 100);
+	comm_at(&b, 5, "second one", 150);
+	chain_sample(&b, 5, 200, 100, 1000);
+	rec_end(&b, rec_begin(&b, PERF_RECORD_FINISHED_ROUND, 0));
+	path = b_to_file(&b);
+	free(b.p);
+	out = session_folded(path, &o, &stats, false);
+	assert_string_equal(out, "first;[unknown];[libfoo.so] 101\n"
+				 "other;[unknown];[libfoo.so] 10\n"
+				 "second_one;[unknown];[libfoo.so] 1000\n");
+	free(stats.event_name);
+	free(out);
+	unlink(path);
+	free(path);
+}
+
 static void session_off_cpu(void **state)
 {
 	char *path = stream(), *out;
@@ -565,6 +606,7 @@ int main(void)
 		cmocka_unit_test(samples_sorted_stably),
 		cmocka_unit_test(filter_parsing),
 		cmocka_unit_test(session_stacks),
+		cmocka_unit_test(session_comm_changes),
 		cmocka_unit_test(session_off_cpu),
 	};
 

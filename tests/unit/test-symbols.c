@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <elf.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <sys/mman.h>
@@ -514,6 +515,44 @@ static void test_build_ids(void **state)
 	machine__delete(m);
 }
 
+/* Tables come in runs (kallsyms: kernel, then modules): any mix of runs,
+ * ties included, ends sorted by address with one symbol per address, the
+ * first pushed of equals kept. */
+static void test_symtab_runs_sorted(void **state)
+{
+	static const int lens[] = { 1, 2, 3, 500, 7, 1000, 1 };
+	struct strpool pool = { 0 };
+	struct symtab_builder b = { .pool = &pool };
+	uint32_t first_seq[4096];
+	size_t distinct = 0;
+	uint64_t x = 12345;
+
+	(void)state;
+	memset(first_seq, 0xff, sizeof(first_seq));
+	for (size_t r = 0; r < sizeof(lens) / sizeof(lens[0]); r++) {
+		uint64_t base = (x = x * 6364136223846793005ULL + 1) >> 52;
+
+		for (int i = 0; i < lens[r]; i++) {
+			uint64_t addr = (base + (uint64_t)i * 3) % 4096;
+			struct sym_raw *s = symtab_add(&b, addr * 16, 8, STB_GLOBAL, "f", 1);
+
+			if (first_seq[addr] == UINT32_MAX) {
+				first_seq[addr] = s->seq;
+				distinct++;
+			}
+		}
+	}
+	symtab_fixup(&b, false);
+	assert_int_equal(b.nr, distinct);
+	for (size_t i = 0; i < b.nr; i++) {
+		if (i)
+			assert_true(b.v[i - 1].start < b.v[i].start);
+		assert_int_equal(b.v[i].seq, first_seq[b.v[i].start / 16]);
+	}
+	free(b.v);
+	strpool_release(&pool);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_build_ids),
+		cmocka_unit_test(test_symtab_runs_sorted),
 	};
 
 	return cmocka_run_group_tests(tests, read_oracles, NULL);

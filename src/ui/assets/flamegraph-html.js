@@ -24,10 +24,27 @@ window.addEventListener("error", function (e) {
 	var timed = D.timed, nSamples = timed ? D.node.length : 0;
 	var sTime = null, sNode = null, sWeight = null;
 	var PAD = 10, ROW = D.frameheight, FONT = D.fontsize + "px " + (D.fonttype || "Verdana");
-	var GLYPH = D.fontsize * 0.59, CELL_US = 20000, ROWS = 50;
+	var GLYPH = D.fontsize * D.fontwidth, CELL_US = 20000, ROWS = 50;
 	var state = { focus: 0, re: null, term: "", range: null, drawn: 0, matched: null };
 	var rows = [];		// per depth: [x, w, node] triples of drawn frames
 	var el = {};
+
+	// <html data-pcl-painted="N">: the first N canvas draws are on screen.
+	// Set two animation frames after a draw (the first runs before the
+	// frame is painted), so tests and scripts can wait for it instead of
+	// guessing how long the browser needs.
+	var draws = 0;
+
+	function drawn() {
+		var n = ++draws;
+
+		requestAnimationFrame(function () {
+			requestAnimationFrame(function () {
+				if (n === draws)
+					document.documentElement.setAttribute("data-pcl-painted", String(n));
+			});
+		});
+	}
 
 	// --- the trie ---------------------------------------------------------
 	(function buildTree() {
@@ -225,6 +242,7 @@ window.addEventListener("error", function (e) {
 		el.unzoom.disabled = state.focus === 0;
 		updateMatched();
 		state.renderMs = performance.now() - started;
+		drawn();
 	}
 
 	function frameAt(px, py) {
@@ -424,6 +442,7 @@ window.addEventListener("error", function (e) {
 		ctx.textBaseline = "top";
 		for (var col = 0; col < heat.cols; col += step)
 			ctx.fillText(col + " s", heat.left + col * heat.cw, heat.top + ROWS * heat.ch + 6);
+		drawn();
 	}
 
 	function cellAt(e) {
@@ -640,7 +659,7 @@ window.addEventListener("error", function (e) {
 			return {
 				frames: state.drawn, total: total[state.focus], rootTotal: total[0],
 				focus: names[nameOf[state.focus]], matched: state.matched,
-				range: state.range, timed: timed, samples: nSamples,
+				range: state.range, timed: timed, samples: nSamples, draws: draws,
 				renderMs: state.renderMs, refreshMs: state.refreshMs,
 				heatColumns: heat ? heat.cols : 0,
 				heatCells: heat ? Array.prototype.filter.call(heat.cells, Boolean).length : 0,
