@@ -467,26 +467,22 @@ static int setup_filters(struct report *r, const struct report_opts *o, int *sta
 		name_list__add(&r->filter.pids, o->pids);
 	if (o->tids)
 		name_list__add(&r->filter.tids, o->tids);
-	if (o->time_str && strchr(o->time_str, '%')) {
+	if (o->time_str) {
 		const struct perf_header *h = &r->session->header;
+		int err = sample_filter__set_time_arg(&r->filter, o->time_str,
+						      h->first_sample_time, h->last_sample_time);
 
-		if (!h->first_sample_time && !h->last_sample_time) {
+		if (err == -2)
 			fprintf(stderr, "HINT: no first/last sample time found in perf data.\n"
 				"Please use latest perf binary to execute 'perf record'\n"
-				"(if '--buildid-all' is enabled, please set '--timestamp-boundary').\n");
+				"(if '--buildid-all' is enabled, please set "
+				"'--timestamp-boundary').\n");
+		else if (err < 0)
+			fprintf(stderr, "Invalid time string\n");
+		if (err < 0) {
 			*status = 234;	/* perf's -EINVAL */
 			return -1;
 		}
-		if (sample_filter__set_time_percent(&r->filter, o->time_str, h->first_sample_time,
-						    h->last_sample_time) < 0) {
-			fprintf(stderr, "Invalid time string\n");
-			*status = 234;
-			return -1;
-		}
-	} else if (o->time_str && sample_filter__set_time(&r->filter, o->time_str) < 0) {
-		fprintf(stderr, "Invalid time string\n");
-		*status = 234;
-		return -1;
 	}
 	if (o->cpus) {
 		bool has_cpu = true;

@@ -1,8 +1,5 @@
 /* pcl script: print every sample (and optionally task/mmap events) of a
  * perf.data file as text, the way perf script does. */
-#include <errno.h>
-#include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +8,7 @@
 #include "cmd-collapse.h"
 #include "core/callchain.h"
 #include "core/machine.h"
+#include "core/sample-filter.h"
 #include "core/session.h"
 #include "ui/header-print.h"
 #include "ui/raw-dump.h"
@@ -23,16 +21,6 @@ static const char *const script_usage[] = {
 	NULL
 };
 
-/* A comma-separated list of names or numbers (--comms, --pids, -S). */
-struct name_list {
-	char **v;
-	size_t n;
-};
-
-struct time_range {
-	uint64_t start, end;	/* 0 / UINT64_MAX when open */
-};
-
 struct script {
 	struct perf_tool tool;
 	struct script_config cfg;
@@ -41,248 +29,13 @@ struct script {
 	bool dump;
 	bool show_task, show_mmap;
 	bool header, full_header;	/* --header, -I */
-	struct name_list comms, syms, dsos;
-	struct name_list pids, tids;
-	bool cpu_filter;
-	uint8_t cpus[4096 / 8];
-	struct time_range *ranges;
-	size_t nr_ranges;
+	struct sample_filter filter;
 };
 
-static void list_parse(struct name_list *l, const char *arg)
-{
-	char *s = xstrdup(arg), *save = NULL;
-
-	for (char *t = strtok_r(s, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
-		l->v[l->n++] = xstrdup(t);
-	}
-	free(s);
-}
-
-static bool list_has(const struct name_list *l, const char *name)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], name))
-			return true;
-	return false;
-}
-
-static bool list_has_int(const struct name_list *l, long v)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strtol(l->v[i], NULL, 0) == v)
-			return true;
-	return false;
-}
-
-static void list_free(struct name_list *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-}
-
-/* "0-3,7" -> bitmap; returns -1 on a malformed list. */
-static int parse_cpu_list(uint8_t *bits, size_t nbits, const char *arg)
-{
-	const char *p = arg;
-
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p || a < 0)
-			return -1;
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a)
-				return -1;
-		}
-		if ((size_t)b >= nbits)
-			return -1;
-		for (long c = a; c <= b; c++)
-			bits[c / 8] |= (uint8_t)(1u << (c % 8));
-		p = end;
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -1;
-	}
-	return 0;
-}
-
-/* "sec.usec" (or nanoseconds with 9 decimals) -> ns; empty is 'open'. */
-static int parse_timestamp(const char *s, size_t len, uint64_t *ns)
-{
-	char buf[64], *dot, *end;
-	uint64_t sec, frac = 0;
-	size_t flen = 0;
-
-	if (len >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	dot = strchr(buf, '.');
-	if (dot)
-		*dot = 0;
-	errno = 0;
-	sec = strtoull(buf, &end, 10);
-	if (errno || *end || end == buf)
-		return -1;
-	if (dot) {
-		char *f = dot + 1;
-
-		flen = strlen(f);
-		if (flen > 9)
-			return -1;
-		frac = strtoull(f, &end, 10);
-		if (*end)
-			return -1;
-		while (flen++ < 9)
-			frac *= 10;
-	}
-	*ns = sec * 1000000000ULL + frac;
-	return 0;
-}
-
-/* "a%/n" (the n-th slice of a%), "a%-b%" or "a%" (the first a%) of the
- * recording's span, rounded to ns the way perf does. */
-static int parse_percent_range(const char *item, uint64_t first, uint64_t last,
-			       struct time_range *r)
-{
-	double a, b, span = (double)(last - first);
-	char *end;
-	long n = 1;
-
-	a = strtod(item, &end) / 100.0;
-	if (end == item || *end++ != '%')
-		return -1;
-	b = a;
-	if (*end == '/') {
-		n = strtol(end + 1, &end, 10);
-		if (n < 1 || *end)
-			return -1;
-		a = b * (double)(n - 1);
-		b = b * (double)n;
-	} else if (*end == '-') {
-		char *e2;
-
-		b = strtod(end + 1, &e2) / 100.0;
-		if (e2 == end + 1 || e2[0] != '%' || e2[1])
-			return -1;
-	} else if (*end) {
-		return -1;
-	} else {
-		a = 0;
-	}
-	if (a < 0 || a > 1 || b < 0 || b > 1 || b < a)
-		return -1;
-	r->start = first + (uint64_t)llround(a * span);
-	r->end = first + (uint64_t)llround(b * span);
-	if (r->end > r->start && r->end != last)
-		r->end--;
-	return 0;
-}
-
-/* --time start,stop[,start,stop...] in seconds, or percent slices */
-static int parse_time_ranges(struct script *sc, const char *arg)
-{
-	const struct perf_header *h = &sc->session->header;
-	const char *p = arg;
-
-	if (strchr(arg, '%')) {
-		char *copy = xstrdup(arg), *save = NULL;
-		int ret = 0;
-
-		if (!h->last_sample_time)
-			ret = -1;
-		for (char *t = strtok_r(copy, ",", &save); t && !ret; t = strtok_r(NULL, ",", &save)) {
-			struct time_range r;
-
-			ret = parse_percent_range(t, h->first_sample_time, h->last_sample_time, &r);
-			if (!ret) {
-				sc->ranges = xrealloc(sc->ranges, (sc->nr_ranges + 1) * sizeof(r));
-				sc->ranges[sc->nr_ranges++] = r;
-			}
-		}
-		free(copy);
-		return ret;
-	}
-	while (*p) {
-		const char *comma = strchr(p, ','), *next;
-		struct time_range r = { 0, UINT64_MAX };
-		size_t len;
-
-		if (!comma)
-			return -1;
-		if (comma > p && parse_timestamp(p, (size_t)(comma - p), &r.start) < 0)
-			return -1;
-		next = strchr(comma + 1, ',');
-		len = next ? (size_t)(next - comma - 1) : strlen(comma + 1);
-		if (len && parse_timestamp(comma + 1, len, &r.end) < 0)
-			return -1;
-		if (r.end < r.start)
-			return -1;
-		sc->ranges = xrealloc(sc->ranges, (sc->nr_ranges + 1) * sizeof(*sc->ranges));
-		sc->ranges[sc->nr_ranges++] = r;
-		p = next ? next + 1 : comma + 1 + len;
-	}
-	return 0;
-}
-
-static bool time_skip(const struct script *sc, uint64_t t)
-{
-	if (!sc->nr_ranges)
-		return false;
-	for (size_t i = 0; i < sc->nr_ranges; i++)
-		if (t >= sc->ranges[i].start && t <= sc->ranges[i].end)
-			return false;
-	return true;
-}
-
+/* samples without a CPU (side events of files without it) pass -C */
 static bool cpu_skip(const struct script *sc, const struct perf_sample *sample)
 {
-	if (!sc->cpu_filter || sample->cpu == (uint32_t)-1)
-		return false;
-	return sample->cpu >= 4096 || !(sc->cpus[sample->cpu / 8] & (1u << (sample->cpu % 8)));
-}
-
-static bool thread_filtered(const struct script *sc, const struct thread *t)
-{
-	if (sc->comms.n && !list_has(&sc->comms, t->comm))
-		return true;
-	if (sc->pids.n && !list_has_int(&sc->pids, t->pid))
-		return true;
-	if (sc->tids.n && !list_has_int(&sc->tids, t->tid))
-		return true;
-	return false;
-}
-
-static bool dso_filtered(const struct script *sc, const struct addr_location *al)
-{
-	const struct dso *d = al->map ? al->map->dso : NULL;
-
-	if (!sc->dsos.n)
-		return false;
-	return !d || !(list_has(&sc->dsos, d->short_name) || list_has(&sc->dsos, d->long_name));
-}
-
-static bool sym_filtered(const struct script *sc, const struct addr_location *al)
-{
-	char addr[32];
-
-	if (!sc->syms.n)
-		return false;
-	if (!al->sym)
-		return true;
-	if (list_has(&sc->syms, al->sym->name))
-		return false;
-	snprintf(addr, sizeof(addr), "0x%llx",
-		 (unsigned long long)map__unmap_ip(al->map, al->sym->start));
-	return !list_has(&sc->syms, addr);
+	return sample->cpu != (uint32_t)-1 && sample_filter__skip_cpu(&sc->filter, sample->cpu);
 }
 
 static void process_sample(struct script *sc, struct evsel *evsel,
@@ -291,7 +44,7 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 	struct addr_location al;
 	struct thread *thread;
 
-	if (time_skip(sc, sample->time) || cpu_skip(sc, sample))
+	if (sample_filter__skip_time(&sc->filter, sample->time) || cpu_skip(sc, sample))
 		return;
 	thread = machine__findnew_thread(sc->machine, (pid_t)sample->pid, (pid_t)sample->tid);
 	memset(&al, 0, sizeof(al));
@@ -302,7 +55,8 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 		printf(" ...... dso: %s\n", al.map ? al.map->dso->long_name :
 		       al.level == 'H' ? "[hypervisor]" : "<not found>");
 	}
-	if (thread_filtered(sc, thread) || dso_filtered(sc, &al) || sym_filtered(sc, &al))
+	if (sample_filter__thread(&sc->filter, thread) || sample_filter__dso(&sc->filter, &al) ||
+	    sample_filter__symbol(&sc->filter, &al))
 		return;
 	script_print_sample(stdout, &sc->cfg, sc->session, sc->machine, evsel, sample, &al);
 }
@@ -423,10 +177,8 @@ static int check_cpu_filter(struct script *sc)
 			break;
 		}
 	}
-	if (nr_cpus > sizeof(sc->cpus) * 8)
-		nr_cpus = sizeof(sc->cpus) * 8;
-	for (uint32_t cpu = nr_cpus; cpu < sizeof(sc->cpus) * 8; cpu++) {
-		if (sc->cpus[cpu / 8] & (1u << (cpu % 8))) {
+	for (uint32_t cpu = nr_cpus; cpu < SAMPLE_FILTER_MAX_CPUS; cpu++) {
+		if (!sample_filter__skip_cpu(&sc->filter, cpu)) {
 			fprintf(stderr, "Requested CPU %u too large. Consider raising MAX_NR_CPUS\n",
 				cpu);
 			return -1;
@@ -552,22 +304,19 @@ int cmd_script(int argc, const char **argv)
 	sc.cfg.use_callchain = !o.hide_callgraph;
 	sc.cfg.dump = sc.dump;
 	if (o.comms)
-		list_parse(&sc.comms, o.comms);
+		name_list__add(&sc.filter.comms, o.comms);
 	if (o.pids)
-		list_parse(&sc.pids, o.pids);
+		name_list__add(&sc.filter.pids, o.pids);
 	if (o.tids)
-		list_parse(&sc.tids, o.tids);
+		name_list__add(&sc.filter.tids, o.tids);
 	if (o.syms)
-		list_parse(&sc.syms, o.syms);
+		name_list__add(&sc.filter.syms, o.syms);
 	if (o.dsos)
-		list_parse(&sc.dsos, o.dsos);
-	if (o.cpus) {
-		if (parse_cpu_list(sc.cpus, sizeof(sc.cpus) * 8, o.cpus) < 0) {
-			fprintf(stderr, "Invalid cpu_list\n");
-			ret = 255;
-			goto out;
-		}
-		sc.cpu_filter = true;
+		name_list__add(&sc.filter.dsos, o.dsos);
+	if (o.cpus && sample_filter__set_cpus(&sc.filter, o.cpus) < 0) {
+		fprintf(stderr, "Invalid cpu_list\n");
+		ret = 255;
+		goto out;
 	}
 
 	sc.session = perf_session__open(o.input ? o.input : "perf.data", &err);
@@ -577,7 +326,9 @@ int cmd_script(int argc, const char **argv)
 		ret = 255;
 		goto out;
 	}
-	if (o.time && parse_time_ranges(&sc, o.time) < 0) {
+	if (o.time && sample_filter__set_time_arg(&sc.filter, o.time,
+						  sc.session->header.first_sample_time,
+						  sc.session->header.last_sample_time) < 0) {
 		fprintf(stderr, "Invalid time string\n");
 		ret = 255;
 		goto out;
@@ -588,7 +339,7 @@ int cmd_script(int argc, const char **argv)
 		if (o.header_only)
 			goto out;
 	}
-	if (sc.cpu_filter && check_cpu_filter(&sc) < 0) {
+	if (sc.filter.cpu_filter && check_cpu_filter(&sc) < 0) {
 		ret = 255;
 		goto out;
 	}
@@ -618,11 +369,6 @@ out:
 		machine__delete(sc.machine);
 	perf_session__delete(sc.session);
 	script_config__exit(&sc.cfg);
-	list_free(&sc.comms);
-	list_free(&sc.pids);
-	list_free(&sc.tids);
-	list_free(&sc.syms);
-	list_free(&sc.dsos);
-	free(sc.ranges);
+	sample_filter__exit(&sc.filter);
 	return ret;
 }

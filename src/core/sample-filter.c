@@ -200,6 +200,16 @@ int sample_filter__set_time_percent(struct sample_filter *f, const char *arg, ui
 	}
 }
 
+int sample_filter__set_time_arg(struct sample_filter *f, const char *arg, uint64_t first,
+				uint64_t last)
+{
+	if (!strchr(arg, '%'))
+		return sample_filter__set_time(f, arg);
+	if (!first && !last)
+		return -2;
+	return sample_filter__set_time_percent(f, arg, first, last);
+}
+
 void sample_filter__exit(struct sample_filter *f)
 {
 	name_list__exit(&f->comms);

@@ -44,6 +44,10 @@ int sample_filter__set_time(struct sample_filter *f, const char *arg);
  * "10%/2" (the second tenth), "0%-10%,30%-40%", "25%" (the first quarter). */
 int sample_filter__set_time_percent(struct sample_filter *f, const char *arg, uint64_t first,
 				    uint64_t last);
+/* --time as the user gave it: percent slices when it holds '%', else
+ * seconds.  -1 when malformed, -2 for percents without first..last. */
+int sample_filter__set_time_arg(struct sample_filter *f, const char *arg, uint64_t first,
+				uint64_t last);
 void sample_filter__exit(struct sample_filter *f);
 
 bool sample_filter__skip_cpu(const struct sample_filter *f, uint32_t cpu);
