@@ -371,7 +371,8 @@ static int time_print(const struct hist_entry *he, char *buf, size_t size, unsig
 
 	snprintf(when, sizeof(when), "%" PRIu64 ".%06" PRIu64, (uint64_t)(he->time / 1000000000u),
 		 (uint64_t)(he->time % 1000000000u / 1000));
-	return snprintf(buf, size, "%-*.*s", (int)width, (int)width, when);
+	/* cut to the width, never padded: a last Time column has no blanks */
+	return snprintf(buf, size, "%.*s", (int)width, when);
 }
 
 static uint64_t time_hash(const struct hist_entry *he)
