@@ -53,6 +53,9 @@ struct unwind_space {
 	uint64_t stack_size, sp;
 	uint64_t ips[MAX_UNWIND];
 	int nr_ips, max_ips;
+	/* the memory reads since the last frame came out: how many, the last value */
+	int nr_reads;
+	uint64_t last_read;
 };
 
 /* Per-DSO state: an open fd for memory reads outside the stack copy. */
@@ -89,16 +92,16 @@ static int dso__data_fd(struct dso *dso)
 	return du->fd;
 }
 
-/* Reads a word of a mapped file: what the process saw at addr, as long as
- * the mapping was not written to. */
-static bool read_from_dso(struct unwind_space *u, uint64_t addr, uint64_t *out)
+/* Reads a word of the file mapped at addr: what the process saw there, as
+ * long as the mapping was not written to.  False when the file cannot be
+ * read at that offset (no file behind the map, or past its end). */
+static bool read_from_map(struct map *map, uint64_t addr, uint64_t *out)
 {
-	struct map *map = maps__find(u->maps, addr);
 	struct dso_priv *p;
 	uint64_t off;
 	int fd;
 
-	if (!map || map->identity)
+	if (map->identity)
 		return false;
 	p = dso__priv(map->dso);
 	off = map__map_ip(map, addr);
@@ -109,21 +112,38 @@ static bool read_from_dso(struct unwind_space *u, uint64_t addr, uint64_t *out)
 	return fd >= 0 && pread(fd, out, 8, (off_t)off) == 8;
 }
 
+/*
+ * A word of the sampled process's memory, as perf 6.1's unwinder reads it
+ * (these rules decide where its stacks end):
+ *  - from the stack copy, except its last word: the copy is used only when
+ *    the whole word ends before the copy's last byte;
+ *  - else from the file of the map holding addr; addr in no map at all is
+ *    a failed read (the unwinding stops there);
+ *  - a map whose file cannot be read there ([stack] beyond the copy, heap,
+ *    anonymous memory, past the file's end) reads as 0, successfully: a
+ *    return address found so ends the stack with a frame at 0 - 1.
+ */
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct unwind_space *u = arg;
+	struct map *map;
 	uint64_t v;
 
 	if (addr + 8 < addr)
 		return false;
-	if (addr >= u->sp && addr + 8 <= u->sp + u->stack_size) {
+	u->nr_reads++;
+	u->last_read = 1;
+	if (addr >= u->sp && addr + 8 < u->sp + u->stack_size) {
 		memcpy(&v, u->stack + (addr - u->sp), 8);
-		*result = v;
+		*result = u->last_read = v;
 		return true;
 	}
-	if (!read_from_dso(u, addr, &v))
+	map = maps__find(u->maps, addr);
+	if (!map)
 		return false;
-	*result = v;
+	if (!read_from_map(map, addr, &v))
+		v = 0;
+	*result = u->last_read = v;
 	return true;
 }
 
@@ -220,6 +240,7 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	 * CFI: report the module first or libdw falls back to frame pointers. */
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
+	u->nr_reads = 0;
 	report_module(u, pc);
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
@@ -331,8 +352,13 @@ int machine__unwind(struct machine *m, struct thread *thread,
 		report_module(u, ip);
 		if (!u->attached)
 			u->attached = dwfl_attach_state(u->dwfl, NULL, u->tid, &thread_callbacks, u);
-		if (u->attached)
-			dwfl_getthread_frames(u->dwfl, u->tid, frame_callback, u);
+		/* The stack ends normally where the return address unwound from
+		 * the last frame is 0: when that 0 was read from memory (not an
+		 * undefined return address), perf's unwinder still takes it as a
+		 * frame, printed at 0 - 1. */
+		if (u->attached && !dwfl_getthread_frames(u->dwfl, u->tid, frame_callback, u) &&
+		    u->nr_ips && u->nr_ips < u->max_ips && u->nr_reads && !u->last_read)
+			u->ips[u->nr_ips++] = UINT64_MAX;
 	}
 	/* The sampled IP is a frame even when nothing could be unwound. */
 	if (!u->nr_ips)
