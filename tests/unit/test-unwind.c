@@ -212,11 +212,84 @@ static void test_unwind_through_libc(void **state)
 	machine__delete(m);
 }
 
+/* Where in the stack copy the return address of frame i lies, or -1. */
+static long ra_offset(const struct callchain_frame *frames, int i)
+{
+	uint64_t ra = frames[i].ip + 1;
+
+	for (uint64_t off = 0; off + 8 <= cap.stack_size; off += 8)
+		if (!memcmp(cap.stack + off, &ra, 8))
+			return (long)off;
+	return -1;
+}
+
+static int count_real_frames(const struct callchain_frame *frames, int n, uint64_t ip)
+{
+	int k = 0;
+
+	while (k < n && frames[k].ip != ip)
+		k++;
+	return k;
+}
+
+/* perf 6.1's unwinder reads memory its own way, which decides where its
+ * stacks end: the stack copy's last word is not taken from the copy, a
+ * word of a map with no data behind it ([stack] beyond the copy) reads as
+ * 0, which as a return address is one last frame at -1, and a word in no
+ * map at all is a failed read that ends the stack. */
+static void test_unwind_ends_like_perf(void **state)
+{
+	static struct callchain_frame frames[256];
+	struct thread *t;
+	struct machine *m;
+	long off;
+	int n, c;
+
+	assert_int_equal(unwind_a(1), 30);
+	m = self_machine(&t);
+	n = machine__unwind(m, t, REGS_MASK, cap.regs, cap.stack, cap.stack_size, 127,
+			    frames, 256);
+	/* unwind_c (maybe expanded into inlined frames) returns into unwind_b */
+	c = 1;
+	while (c < n && frames[c].ip == frames[1].ip)
+		c++;
+	assert_true(c < n);
+	off = ra_offset(frames, c);
+	assert_true(off >= 0);
+
+	/* The return address is the copy's last word, no map holds it: the
+	 * read fails, the stack ends at unwind_c. */
+	n = machine__unwind(m, t, REGS_MASK, cap.regs, cap.stack, (uint64_t)off + 8, 127,
+			    frames, 256);
+	assert_int_equal(n, c);
+
+	/* With the stack's mapping known, the same word reads as 0: a last
+	 * frame at -1 follows. */
+	machine__process_mmap2(m, getpid(), getpid(), cap.regs[7] & ~4095ULL, 1 << 20, 0,
+			       "[stack]", PERF_RECORD_MISC_USER, NULL, 0,
+			       PROT_READ | PROT_WRITE, MAP_PRIVATE);
+	n = machine__unwind(m, t, REGS_MASK, cap.regs, cap.stack, (uint64_t)off + 8, 127,
+			    frames, 256);
+	assert_int_equal(n, c + 1);
+	assert_true(frames[c].ip == UINT64_MAX);
+	assert_null(frames[c].al.sym);
+
+	/* A byte more and the copy holds it: unwind_b is there, and its own
+	 * return address beyond the copy reads as 0 again. */
+	n = machine__unwind(m, t, REGS_MASK, cap.regs, cap.stack, (uint64_t)off + 9, 127,
+			    frames, 256);
+	assert_true(n > c + 1);
+	assert_string_equal(frames[c].al.sym->name, "unwind_b");
+	assert_int_equal(count_real_frames(frames, n, UINT64_MAX), n - 1);
+	machine__delete(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unwind_own_stack),
 		cmocka_unit_test(test_unwind_through_libc),
+		cmocka_unit_test(test_unwind_ends_like_perf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
