@@ -4,7 +4,6 @@ print the same lines.  Only perf's random "Tip" line and trailing blank
 lines are left out of the comparison (and one bit perf prints from
 uninitialized memory, see normalize())."""
 import difflib
-import functools
 import re
 
 import pytest
@@ -30,18 +29,6 @@ def unified(a, b):
                                         "perf", "pcl", n=2))[:20000]
 
 
-@functools.lru_cache(maxsize=None)
-def unwinding_differs(path):
-    """Whether perf's and pcl's DWARF-unwound stacks of path differ.  Debian's
-    perf 6.1 unwinds with libunwind, pcl with libdw: libunwind ends a stack
-    whose return address lies beyond the saved stack with a frame at -1 and
-    falls back to frame pointers where the CFI cannot be followed, so now
-    and then a stack ends a frame earlier or later (known deviation).
-    Checked on the frame addresses alone, so that a report difference with
-    equal stacks still fails."""
-    return perf("script", "-i", path, "-F", "ip").stdout != pcl("script", "-i", path, "-F", "ip").stdout
-
-
 def compare(data, kind, *args):
     """perf report and pcl report with args on one file: same stdout."""
     args = list(args)
@@ -58,9 +45,6 @@ def compare(data, kind, *args):
     want = perf("report", "--stdio", "-i", data[kind], *args)
     got = pcl("report", "--stdio", "-i", data[kind], *args)
     a, b = normalize(want.stdout), normalize(got.stdout)
-    if a != b and kind == "dwarf" and unwinding_differs(data[kind]):
-        pytest.xfail("perf's and pcl's DWARF unwinding yield different frames on this "
-                     "recording (known deviation)")
     if a != b and kind == "dwarf" and sorted(a.splitlines()) == sorted(b.splitlines()):
         # The same lines in another order: perf compares inlined functions
         # by name and other symbols by address, so where the dynamic
@@ -149,8 +133,8 @@ def first_sample_times(path, n):
 @pytest.fixture(scope="module")
 def inline_ties_data(tmp_path_factory):
     """Three DWARF recordings of the inline_ties fixture.  Recording starts
-    20 ms late (-D), after the dynamic loader's work, whose stacks perf's
-    libunwind and pcl's libdw end differently now and then."""
+    20 ms late (-D), after the dynamic loader's work, whose inlined and
+    plain frames perf orders by its trees' shapes where they tie."""
     paths = []
     for i in range(3):
         data = str(tmp_path_factory.mktemp("inline") / f"inline{i}.data")
@@ -168,13 +152,9 @@ def test_inlined_ties_like_perf(inline_ties_data, args):
     at times misses an equal entry and merges the two in its collapse pass,
     where the survivor keeps its own callchain depth (which orders equal
     totals).  The fixture makes that likely, not certain (the unit test
-    test_collapse_keeps_depth always hits it): each recording is compared
-    when perf's and pcl's unwound stacks agree."""
-    compared = [compare({"dwarf": data}, "dwarf", *args)
-                for data in inline_ties_data if not unwinding_differs(data)]
-    if not compared:
-        pytest.xfail("perf's and pcl's DWARF unwinding differ on every recording "
-                     "(known deviation)")
+    test_collapse_keeps_depth always hits it): each recording is compared."""
+    for data in inline_ties_data:
+        compare({"dwarf": data}, "dwarf", *args)
 
 
 @pytest.mark.parametrize("args", [["-s", "parent,sym", "-p", "^outer|^nested"],
@@ -182,11 +162,8 @@ def test_inlined_ties_like_perf(inline_ties_data, args):
 def test_dwarf_parent_like_perf(inline_ties_data, args):
     """perf looks for the parent (-p) among the sampled (kernel) frames
     only, not among the DWARF-unwound user frames."""
-    compared = [compare({"dwarf": data}, "dwarf", *args)
-                for data in inline_ties_data if not unwinding_differs(data)]
-    if not compared:
-        pytest.xfail("perf's and pcl's DWARF unwinding differ on every recording "
-                     "(known deviation)")
+    for data in inline_ties_data:
+        compare({"dwarf": data}, "dwarf", *args)
 
 
 @pytest.mark.parametrize("kind", ["fp", "system", "sched"])

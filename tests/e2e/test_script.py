@@ -41,21 +41,13 @@ def symbol_engine_gap(perf_line, pcl_line):
     return None
 
 
-def is_frame(line):
-    return line.startswith("\t") and _FRAME.match(line) is not None
-
-
-def known_gaps(a, b, unwound=False):
+def known_gaps(a, b):
     """The set of known symbol-engine gaps explaining every difference, or
-    None when some difference is not one of them.  unwound: the stacks
-    come from DWARF unwinding, whose frames may differ in number too."""
+    None when some difference is not one of them."""
     al, bl = a.splitlines(), b.splitlines()
     reasons = set()
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, al, bl, autojunk=False).get_opcodes():
         if op == "equal":
-            continue
-        if unwound and all(is_frame(x) for x in al[i1:i2] + bl[j1:j2]):
-            reasons.add("DWARF unwinding yields different frames")
             continue
         if op != "replace" or i2 - i1 != j2 - j1:
             return None
@@ -67,15 +59,15 @@ def known_gaps(a, b, unwound=False):
     return reasons
 
 
-def assert_same(a, b, what, unwound=False):
+def assert_same(a, b, what):
     if a != b:
-        gaps = known_gaps(a, b, unwound)
+        gaps = known_gaps(a, b)
         if gaps:
             pytest.xfail("symbol engine: " + "; ".join(sorted(gaps)))
     assert a == b, f"{what} differs from perf:\n" + unified(a, b)
 
 
-def compare(path, *args, filt=None, check_rc=True, unwound=False):
+def compare(path, *args, filt=None, check_rc=True):
     """Runs perf script and pcl script with args; asserts equal stdout.
     Differences wholly explained by known symbol-engine gaps xfail."""
     want = perf("script", "-i", path, *args)
@@ -83,22 +75,15 @@ def compare(path, *args, filt=None, check_rc=True, unwound=False):
     a, b = want.stdout, got.stdout
     if filt:
         a, b = filt(a), filt(b)
-    assert_same(a, b, f"pcl script {' '.join(args)}", unwound)
+    assert_same(a, b, f"pcl script {' '.join(args)}")
     if check_rc:
         assert got.returncode == (0 if want.returncode == 0 else 255), got.stderr
     return got
 
 
-def drop_unwind_end_markers(text):
-    """perf 6.1's libdw unwinder ends some DWARF stacks with a frame at
-    address -1 that pcl does not produce (known deviation)."""
-    return re.sub(r"\t\s*ffffffffffffffff \[unknown\] \(\[unknown\]\)\n", "", text)
-
-
 @pytest.mark.parametrize("kind", ALL)
 def test_default_output(perf_data, kind):
-    dwarf = kind == "dwarf"
-    compare(perf_data[kind], filt=drop_unwind_end_markers if dwarf else None, unwound=dwarf)
+    compare(perf_data[kind])
 
 
 FIELD_SETS = [
