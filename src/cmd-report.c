@@ -84,7 +84,7 @@ struct report_opts {
 	bool show_nr_samples, show_cpu_utilization, show_total_period;
 	bool header, header_only, show_full_info;
 	bool stdio, tui, quiet, force;
-	bool branch_stack;
+	bool branch_stack, show_inline;
 	int max_stack;
 	int verbose;
 };
@@ -677,7 +677,8 @@ static void print_report(struct report *r, const struct report_opts *o)
 int cmd_report(int argc, const char **argv)
 {
 	struct report r = { .tool = { .record = report_record, .attr = report_attr, .ordered = true } };
-	struct report_opts o = { .children = -1, .group = -1, .max_stack = callchain_max_stack_default() };
+	struct report_opts o = { .children = -1, .group = -1, .max_stack = callchain_max_stack_default(),
+				 .show_inline = true };
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
@@ -712,6 +713,7 @@ int cmd_report(int argc, const char **argv)
 			    "Enabled by default, use --no-children to disable.", 1),
 		OPT_INTEGER(0, "max-stack", &o.max_stack,
 			    "Set the maximum stack depth when parsing the callchain"),
+		OPT_BOOLEAN(0, "inline", &o.show_inline, "Show inline function"),
 		OPT_STRING(0, "percent-limit", &o.percent_limit, "percent",
 			   "Don't show entries under that percent"),
 		OPT_STRING(0, "percentage", &o.percentage, "relative|absolute",
@@ -887,6 +889,7 @@ int cmd_report(int argc, const char **argv)
 		setup_groups(&r, forced_group(&r, &o));
 
 	r.machine = perf_session__new_machine(r.session, o.kallsyms, o.symfs, o.force);
+	machine__set_inline(r.machine, o.show_inline);
 	machine__prefetch_kallsyms(r.machine);
 	cc_resolver__init(&r.resolver, r.machine, &r.hopts.cc, &r.strings);
 	r.resolver.max_stack = o.max_stack;

@@ -219,7 +219,7 @@ struct script_opts {
 	const char *input, *fields, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms, *dsos;
 	const char *symfs;
 	bool header, header_only, hide_callgraph, force, show_kernel_path;
-	bool folded;
+	bool folded, show_inline;
 	int max_stack;
 	int verbose;
 };
@@ -227,7 +227,7 @@ struct script_opts {
 int cmd_script(int argc, const char **argv)
 {
 	struct script sc = { 0 };
-	struct script_opts o = { .max_stack = callchain_max_stack_default() };
+	struct script_opts o = { .max_stack = callchain_max_stack_default(), .show_inline = true };
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_BOOLEAN('D', "dump-raw-trace", &sc.dump, "dump raw trace in ASCII"),
@@ -274,6 +274,7 @@ int cmd_script(int argc, const char **argv)
 			    "Show the path of [kernel.kallsyms] (accepted, no effect)"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
+		OPT_BOOLEAN(0, "inline", &o.show_inline, "Show inline function"),
 		OPT_BOOLEAN(0, "folded", &o.folded,
 			    "print folded stacks 'comm;caller;...;leaf PERIOD' (as pcl collapse)"),
 		OPT_END(),
@@ -348,6 +349,7 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 	sc.machine = perf_session__new_machine(sc.session, o.kallsyms, o.symfs, o.force);
+	machine__set_inline(sc.machine, o.show_inline);
 
 	/* output is meant for pipes into awk and flame graph tools: buffer it */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);

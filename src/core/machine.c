@@ -80,6 +80,11 @@ void machine__set_force(struct machine *m, bool force)
 	m->force = force;
 }
 
+void machine__set_inline(struct machine *m, bool show)
+{
+	m->no_inline = !show;
+}
+
 bool machine__force(const struct machine *m)
 {
 	return m->force;

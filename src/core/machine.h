@@ -83,6 +83,9 @@ void machine__set_kallsyms(struct machine *m, const char *path);
 void machine__set_symfs(struct machine *m, const char *dir);
 /* -f: use perf-PID.map files whoever owns them. */
 void machine__set_force(struct machine *m, bool force);
+/* Whether DWARF-unwound frames are expanded into the functions inlined
+ * there (perf's --inline, on by default; FP callchains never are). */
+void machine__set_inline(struct machine *m, bool show);
 /* Build-id cache directory (default $PERF_BUILDID_DIR, else ~/.debug). */
 void machine__set_buildid_dir(struct machine *m, const char *dir);
 

@@ -134,6 +134,7 @@ struct machine {
 	struct dso *kernel;
 	char *kallsyms, *symfs, *buildid_dir;
 	bool force;
+	bool no_inline;		/* --no-inline: unwound frames not expanded */
 };
 
 void thread__delete(struct thread *t);

@@ -294,7 +294,8 @@ static struct unwind_space *maps__unwind_space(struct maps *maps)
 	return u;
 }
 
-/* Appends the frame for ip, expanded into its inlined functions. */
+/* Appends the frame for ip, expanded into its inlined functions unless
+ * --no-inline. */
 static int add_user_frame(struct machine *m, struct thread *thread, uint64_t ip,
 			  struct callchain_frame *frames, int n, int max_frames)
 {
@@ -303,7 +304,7 @@ static int add_user_frame(struct machine *m, struct thread *thread, uint64_t ip,
 	int nr_inl = 0;
 
 	machine__lookup(m, thread, PERF_RECORD_MISC_USER, ip, &al);
-	inl = al.sym ? dso__inlines(al.dso, al.addr, al.sym, &nr_inl) : NULL;
+	inl = al.sym && !m->no_inline ? dso__inlines(al.dso, al.addr, al.sym, &nr_inl) : NULL;
 	if (!nr_inl) {
 		if (n < max_frames) {
 			frames[n].ip = ip;

@@ -430,10 +430,9 @@ static void print_srcline(FILE *fp, const struct map *map, uint64_t addr, const 
 		return;
 	if (!line)
 		line = dso__srcline(map->dso, addr);
+	/* NULL: perf's "??:0", which it does not print */
 	if (line)
 		fprintf(fp, "\n  %s", line);
-	else
-		fprintf(fp, "\n  %s[%" PRIx64 "]", map->dso->short_name, addr);
 }
 
 static void print_sym_single(FILE *fp, unsigned opts,
