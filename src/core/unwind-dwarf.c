@@ -12,7 +12,9 @@
 #include "core/symbols.h"
 #include "util/util.h"
 
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -41,26 +43,27 @@ static const int dwarf_to_perf[17] = {
 struct unwind_space {
 	Dwfl *dwfl;
 	uint64_t generation;
-	bool attached;
-	struct u64map reported;		/* dso pointer -> dso */
+	struct u64map reported;		/* load bias + 1 -> dso reported there */
+	struct u64map perf_bias;	/* dso pointer -> perf's bias for it + 1 */
 	/* the sample being unwound */
 	struct machine *machine;
 	struct maps *maps;
-	pid_t tid;
 	uint64_t regs_mask;
 	const uint64_t *regs;
 	const uint8_t *stack;
 	uint64_t stack_size, sp;
 	uint64_t ips[MAX_UNWIND];
 	int nr_ips, max_ips;
-	/* the memory reads since the last frame came out: how many, the last value */
-	int nr_reads;
-	uint64_t last_read;
 };
 
-/* Per-DSO state: an open fd for memory reads outside the stack copy. */
+/* Per-DSO state: an open fd for memory reads outside the stack copy, and
+ * what perf's unwinder takes from its ELF headers. */
 struct dso_unwind {
 	int fd;
+	bool elf_read;
+	bool has_eh_frame_hdr;
+	uint64_t eh_frame_hdr;		/* its address in the file's vaddrs */
+	uint64_t elf_base;		/* first program header's vaddr, page down */
 };
 
 static bool sample_reg(const struct unwind_space *u, int idx, uint64_t *val)
@@ -123,19 +126,16 @@ static bool read_from_map(struct map *map, uint64_t addr, uint64_t *out)
  *    anonymous memory, past the file's end) reads as 0, successfully: a
  *    return address found so ends the stack with a frame at 0 - 1.
  */
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+static bool memory_read(struct unwind_space *u, uint64_t addr, uint64_t *result)
 {
-	struct unwind_space *u = arg;
 	struct map *map;
 	uint64_t v;
 
 	if (addr + 8 < addr)
 		return false;
-	u->nr_reads++;
-	u->last_read = 1;
 	if (addr >= u->sp && addr + 8 < u->sp + u->stack_size) {
 		memcpy(&v, u->stack + (addr - u->sp), 8);
-		*result = u->last_read = v;
+		*result = v;
 		return true;
 	}
 	map = maps__find(u->maps, addr);
@@ -143,48 +143,9 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		return false;
 	if (!read_from_map(map, addr, &v))
 		v = 0;
-	*result = u->last_read = v;
+	*result = v;
 	return true;
 }
-
-static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
-{
-	struct unwind_space *u = arg;
-
-	if (*thread_argp)
-		return 0;
-	*thread_argp = u;
-	return u->tid;
-}
-
-static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
-{
-	struct unwind_space *u = arg;
-
-	*thread_argp = u;
-	return tid == u->tid;
-}
-
-static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
-{
-	struct unwind_space *u = arg;
-	Dwarf_Word regs[17];
-
-	for (int i = 0; i < 17; i++) {
-		uint64_t v = 0;
-
-		sample_reg(u, dwarf_to_perf[i], &v);
-		regs[i] = v;
-	}
-	return dwfl_thread_state_registers(thread, 0, 17, regs);
-}
-
-static const Dwfl_Thread_Callbacks thread_callbacks = {
-	.next_thread = next_thread,
-	.get_thread = get_thread,
-	.memory_read = memory_read,
-	.set_initial_registers = set_initial_registers,
-};
 
 /* A file libdw can open for dso: its runtime image, or for the running
  * vdso a memfd holding the copy. */
@@ -208,7 +169,7 @@ static int dso__unwind_file(struct dso *dso, const char **path)
 	return fd;
 }
 
-/* Tells libdw about the DSO mapped at pc, once. */
+/* Tells libdw about the DSO mapped at pc, once per load address. */
 static void report_module(struct unwind_space *u, uint64_t pc)
 {
 	struct map *map;
@@ -218,9 +179,9 @@ static void report_module(struct unwind_space *u, uint64_t pc)
 	if (dwfl_addrmodule(u->dwfl, pc))
 		return;
 	map = maps__find(u->maps, pc);
-	if (!map || map->identity || u64map_get(&u->reported, (uintptr_t)map->dso))
+	if (!map || map->identity || u64map_get(&u->reported, map->start - map->pgoff + 1))
 		return;
-	u64map_put(&u->reported, (uintptr_t)map->dso, map->dso);
+	u64map_put(&u->reported, map->start - map->pgoff + 1, map->dso);
 	fd = dso__unwind_file(map->dso, &path);
 	if (fd < 0)
 		return;
@@ -230,24 +191,456 @@ static void report_module(struct unwind_space *u, uint64_t pc)
 	dwfl_report_end(u->dwfl, NULL, NULL);
 }
 
-static int frame_callback(Dwfl_Frame *state, void *arg)
-{
-	struct unwind_space *u = arg;
-	Dwarf_Addr pc;
-	bool activation;
+/* --- perf 6.1's unwinder, step by step ------------------------------------
+ *
+ * Debian's perf 6.1 unwinds with libunwind.  Its answers are reproduced
+ * here with libdw's CFI, following the rules that decide its frames:
+ *  - a register's whereabouts: undefined, a sampled register, a word in
+ *    memory, or a value; SP is always the CFA of the frame below;
+ *  - CFI is looked up at the return address - 1, except for the first
+ *    frame and the one interrupted by a signal;
+ *  - perf finds a DSO's .eh_frame_hdr at a load address it computes once
+ *    per DSO from the lowest map of that file in the thread: a file mapped
+ *    twice (a process that exec'd keeps its parent's maps in perf) gets the
+ *    wrong one when the older mapping is lower, and its CFI is not found;
+ *  - where no CFI is found, an old-style PLT entry is stepped over, else
+ *    the frame pointer is followed if it points at most 16 KB above the
+ *    CFA, else the stack ends;
+ *  - a step whose return address reads as 0 still makes a frame (-1).
+ */
+#define X86_RBP 6
+#define X86_RSP 7
+#define X86_RA 16
+#define NR_DWARF_REGS 17
+#define UNW_ENOINFO 10		/* libunwind's "no unwind info" */
 
-	/* Asking for activation unwinds this frame, which needs its module's
-	 * CFI: report the module first or libdw falls back to frame pointers. */
-	if (!dwfl_frame_pc(state, &pc, NULL))
-		return DWARF_CB_ABORT;
-	u->nr_reads = 0;
+enum loc_kind { LOC_NULL, LOC_REG, LOC_MEM, LOC_VAL };
+
+struct loc {
+	enum loc_kind kind;
+	uint64_t v;		/* register number, address or value */
+};
+
+struct cursor {
+	uint64_t ip, cfa;
+	struct loc loc[NR_DWARF_REGS];
+	bool use_prev_instr;
+};
+
+/* A sampled register, by DWARF number. */
+static bool dwarf_reg(const struct unwind_space *u, uint64_t regno, uint64_t *val)
+{
+	return regno < NR_DWARF_REGS && sample_reg(u, dwarf_to_perf[regno], val);
+}
+
+static bool loc_get(struct unwind_space *u, struct loc l, uint64_t *val)
+{
+	switch (l.kind) {
+	case LOC_REG:
+		return dwarf_reg(u, l.v, val);
+	case LOC_MEM:
+		return memory_read(u, l.v, val);
+	case LOC_VAL:
+		*val = l.v;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A register of the frame the cursor is at: SP is its CFA, IP its ip. */
+static bool cursor_reg(struct unwind_space *u, const struct cursor *c, uint64_t regno,
+		       uint64_t *val)
+{
+	if (regno == X86_RSP) {
+		*val = c->cfa;
+		return true;
+	}
+	if (regno == X86_RA) {
+		*val = c->ip;
+		return true;
+	}
+	return regno < NR_DWARF_REGS && loc_get(u, c->loc[regno], val);
+}
+
+/* Evaluates a CFI expression in the frame of c; cfa is the caller's CFA
+ * (DW_OP_call_frame_cfa).  *is_value: it ended with DW_OP_stack_value. */
+static bool eval_ops(struct unwind_space *u, const struct cursor *c, uint64_t cfa,
+		     const Dwarf_Op *ops, size_t nops, uint64_t *out, bool *is_value)
+{
+	uint64_t st[64], a, b;
+	int sp = 0, steps = 0;
+
+	*is_value = false;
+#define PUSH(x) do { uint64_t v_ = (x); if (sp >= 64) return false; st[sp++] = v_; } while (0)
+#define NEED(k) do { if (sp < (k)) return false; } while (0)
+	for (size_t i = 0; i < nops; i++) {
+		const Dwarf_Op *op = &ops[i];
+		uint8_t atom = op->atom;
+
+		if (++steps > 1000)
+			return false;
+		if (atom >= DW_OP_lit0 && atom <= DW_OP_lit31) {
+			PUSH(atom - DW_OP_lit0);
+			continue;
+		}
+		if (atom >= DW_OP_breg0 && atom <= DW_OP_breg31) {
+			if (!cursor_reg(u, c, atom - DW_OP_breg0, &a))
+				return false;
+			PUSH(a + op->number);
+			continue;
+		}
+		switch (atom) {
+		case DW_OP_call_frame_cfa:
+			PUSH(cfa);
+			break;
+		case DW_OP_bregx:
+			if (!cursor_reg(u, c, op->number, &a))
+				return false;
+			PUSH(a + op->number2);
+			break;
+		case DW_OP_addr: case DW_OP_const1u: case DW_OP_const1s: case DW_OP_const2u:
+		case DW_OP_const2s: case DW_OP_const4u: case DW_OP_const4s: case DW_OP_const8u:
+		case DW_OP_const8s: case DW_OP_constu: case DW_OP_consts:
+			PUSH(op->number);
+			break;
+		case DW_OP_dup:
+			NEED(1);
+			PUSH(st[sp - 1]);
+			break;
+		case DW_OP_drop:
+			NEED(1);
+			sp--;
+			break;
+		case DW_OP_over:
+			NEED(2);
+			PUSH(st[sp - 2]);
+			break;
+		case DW_OP_pick:
+			if (op->number >= (uint64_t)sp)
+				return false;
+			PUSH(st[sp - 1 - op->number]);
+			break;
+		case DW_OP_swap:
+			NEED(2);
+			a = st[sp - 1], st[sp - 1] = st[sp - 2], st[sp - 2] = a;
+			break;
+		case DW_OP_rot:
+			NEED(3);
+			a = st[sp - 1], st[sp - 1] = st[sp - 2], st[sp - 2] = st[sp - 3], st[sp - 3] = a;
+			break;
+		case DW_OP_deref:
+			NEED(1);
+			if (!memory_read(u, st[sp - 1], &st[sp - 1]))
+				return false;
+			break;
+		case DW_OP_deref_size:
+			NEED(1);
+			if (!memory_read(u, st[sp - 1], &st[sp - 1]))
+				return false;
+			if (op->number < 8)
+				st[sp - 1] &= (1ULL << (op->number * 8)) - 1;
+			break;
+		case DW_OP_plus_uconst:
+			NEED(1);
+			st[sp - 1] += op->number;
+			break;
+		case DW_OP_neg:
+			NEED(1);
+			st[sp - 1] = -st[sp - 1];
+			break;
+		case DW_OP_not:
+			NEED(1);
+			st[sp - 1] = ~st[sp - 1];
+			break;
+		case DW_OP_abs:
+			NEED(1);
+			if ((int64_t)st[sp - 1] < 0)
+				st[sp - 1] = -st[sp - 1];
+			break;
+		case DW_OP_plus: case DW_OP_minus: case DW_OP_mul: case DW_OP_and:
+		case DW_OP_or: case DW_OP_xor: case DW_OP_shl: case DW_OP_shr: case DW_OP_shra:
+		case DW_OP_div: case DW_OP_mod: case DW_OP_eq: case DW_OP_ne: case DW_OP_lt:
+		case DW_OP_le: case DW_OP_gt: case DW_OP_ge:
+			NEED(2);
+			b = st[--sp];
+			a = st[sp - 1];
+			switch (atom) {
+			case DW_OP_plus: a += b; break;
+			case DW_OP_minus: a -= b; break;
+			case DW_OP_mul: a *= b; break;
+			case DW_OP_and: a &= b; break;
+			case DW_OP_or: a |= b; break;
+			case DW_OP_xor: a ^= b; break;
+			case DW_OP_shl: a = b < 64 ? a << b : 0; break;
+			case DW_OP_shr: a = b < 64 ? a >> b : 0; break;
+			case DW_OP_shra: a = (uint64_t)((int64_t)a >> (b < 64 ? b : 63)); break;
+			case DW_OP_div:
+				if (!b)
+					return false;
+				a = (uint64_t)((int64_t)a / (int64_t)b);
+				break;
+			case DW_OP_mod:
+				if (!b)
+					return false;
+				a %= b;
+				break;
+			case DW_OP_eq: a = a == b; break;
+			case DW_OP_ne: a = a != b; break;
+			case DW_OP_lt: a = (int64_t)a < (int64_t)b; break;
+			case DW_OP_le: a = (int64_t)a <= (int64_t)b; break;
+			case DW_OP_gt: a = (int64_t)a > (int64_t)b; break;
+			default: a = (int64_t)a >= (int64_t)b; break;
+			}
+			st[sp - 1] = a;
+			break;
+		case DW_OP_skip: case DW_OP_bra: {
+			uint64_t target;
+			size_t k;
+
+			if (atom == DW_OP_bra) {
+				NEED(1);
+				if (!st[--sp])
+					break;
+			}
+			target = op->offset + 3 + (uint64_t)(int64_t)(int16_t)op->number;
+			for (k = 0; k < nops && ops[k].offset != target; k++)
+				;
+			if (k == nops)
+				return false;
+			i = k - 1;
+			break;
+		}
+		case DW_OP_nop:
+			break;
+		case DW_OP_stack_value:
+			*is_value = true;
+			i = nops;
+			break;
+		default:
+			return false;
+		}
+	}
+#undef PUSH
+#undef NEED
+	if (!sp)
+		return false;
+	*out = st[sp - 1];
+	return true;
+}
+
+/* What perf reads from a DSO's ELF headers for its unwinder. */
+static struct dso_unwind *dso__unwind_elf(struct dso *dso, Dwfl_Module *mod)
+{
+	struct dso_unwind *du;
+	Dwarf_Addr bias;
+	Elf *elf;
+	size_t shstrndx;
+	GElf_Phdr phdr;
+
+	dso__data_fd(dso);
+	du = dso__priv(dso)->unwind;
+	if (du->elf_read)
+		return du;
+	du->elf_read = true;
+	elf = dwfl_module_getelf(mod, &bias);
+	if (!elf)
+		return du;
+	if (gelf_getphdr(elf, 0, &phdr))
+		du->elf_base = phdr.p_vaddr & ~(uint64_t)(getpagesize() - 1);
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return du;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr) || !(name = elf_strptr(elf, shstrndx, shdr.sh_name)))
+			continue;
+		if (!strcmp(name, ".eh_frame_hdr")) {
+			du->has_eh_frame_hdr = shdr.sh_offset != 0;
+			du->eh_frame_hdr = shdr.sh_addr;
+		}
+	}
+	return du;
+}
+
+/* The load bias perf uses for dso's .eh_frame_hdr: the lowest start of
+ * the file's maps in the thread, less the first program header's page. */
+static uint64_t perf_bias(struct unwind_space *u, struct dso *dso, const struct dso_unwind *du)
+{
+	uint64_t low = UINT64_MAX;
+	void *got = u64map_get(&u->perf_bias, (uintptr_t)dso);
+
+	if (got)
+		return (uint64_t)(uintptr_t)got - 1;
+	for (size_t i = 0; i < u->maps->nr; i++)
+		if (u->maps->v[i]->dso == dso && u->maps->v[i]->start < low)
+			low = u->maps->v[i]->start;
+	low -= du->elf_base;
+	u64map_put(&u->perf_bias, (uintptr_t)dso, (void *)(uintptr_t)(low + 1));
+	return low;
+}
+
+/* One step through the CFI: 1 with the caller in c, -UNW_ENOINFO where
+ * perf finds no CFI for c->ip, another negative value on failure. */
+static int dwarf_step(struct unwind_space *u, struct cursor *c)
+{
+	uint64_t pc = c->ip - (c->use_prev_instr ? 1 : 0), cfa, ra, val;
+	struct loc loc[NR_DWARF_REGS];
+	struct map *map = maps__find(u->maps, pc);
+	struct dso_unwind *du;
+	Dwfl_Module *mod;
+	Dwarf_CFI *cfi;
+	Dwarf_Addr bias, start, end;
+	Dwarf_Frame *frame;
+	Dwarf_Op ops_mem[3], *ops;
+	size_t nops;
+	bool signal, is_value;
+	int ra_col;
+
+	if (!map || map->identity)
+		return -1;
 	report_module(u, pc);
-	if (!dwfl_frame_pc(state, &pc, &activation))
-		return DWARF_CB_ABORT;
-	if (!activation)
-		pc--;
-	u->ips[u->nr_ips++] = pc;
-	return u->nr_ips >= u->max_ips ? DWARF_CB_ABORT : DWARF_CB_OK;
+	mod = dwfl_addrmodule(u->dwfl, pc);
+	cfi = mod ? dwfl_module_eh_cfi(mod, &bias) : NULL;
+	if (!cfi)
+		return -1;
+	du = dso__unwind_elf(map->dso, mod);
+	if (!du->has_eh_frame_hdr)
+		return -1;
+	if (perf_bias(u, map->dso, du) != bias) {
+		/* perf searches the table where this mapping does not have it */
+		struct map *hdr = maps__find(u->maps, perf_bias(u, map->dso, du) + du->eh_frame_hdr);
+
+		return hdr && hdr->dso == map->dso ? -UNW_ENOINFO : -1;
+	}
+	if (dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+		return -UNW_ENOINFO;
+	ra_col = dwarf_frame_info(frame, &start, &end, &signal);
+	if (ra_col < 0 || ra_col >= NR_DWARF_REGS ||
+	    dwarf_frame_cfa(frame, &ops, &nops) || !nops ||
+	    !eval_ops(u, c, 0, ops, nops, &cfa, &is_value)) {
+		free(frame);
+		return -1;
+	}
+	memcpy(loc, c->loc, sizeof(loc));
+	for (int r = 0; r < NR_DWARF_REGS; r++) {
+		if (dwarf_frame_register(frame, r, ops_mem, &ops, &nops)) {
+			free(frame);
+			return -1;
+		}
+		if (!nops) {
+			if (ops == ops_mem)		/* undefined */
+				loc[r] = (struct loc){ LOC_NULL, 0 };
+			continue;			/* same value */
+		}
+		/* "in register N": libunwind reads N as sampled */
+		if (nops == 2 && ops[0].atom == DW_OP_bregx && !ops[0].number2 &&
+		    ops[1].atom == DW_OP_stack_value) {
+			loc[r] = (struct loc){ LOC_REG, ops[0].number };
+			continue;
+		}
+		if (!eval_ops(u, c, cfa, ops, nops, &val, &is_value)) {
+			free(frame);
+			return -1;
+		}
+		loc[r] = (struct loc){ is_value ? LOC_VAL : LOC_MEM, val };
+	}
+	free(frame);
+	if (!loc_get(u, loc[ra_col], &ra))
+		return -1;
+	if (ra == c->ip && cfa == c->cfa)
+		return -1;
+	memcpy(c->loc, loc, sizeof(loc));
+	c->cfa = cfa;
+	c->ip = ra;
+	c->use_prev_instr = !signal;
+	return 1;
+}
+
+static bool read_code(struct unwind_space *u, uint64_t addr, uint64_t *w0, uint64_t *w1)
+{
+	return memory_read(u, addr, w0) && memory_read(u, addr + 8, w1);
+}
+
+/* Linux x86_64's signal return trampoline: mov $15,%rax; syscall */
+static bool is_sigreturn(struct unwind_space *u, uint64_t ip)
+{
+	uint64_t w0, w1;
+
+	return read_code(u, ip, &w0, &w1) && w0 == 0x0f0000000fc0c748ULL &&
+	       (w1 & 0xff) == 0x05;
+}
+
+/* An old-style PLT entry: jmp *x(%rip); push $n; jmp PLT0 */
+static bool is_plt_entry(struct unwind_space *u, uint64_t ip)
+{
+	uint64_t w0, w1;
+
+	return read_code(u, ip, &w0, &w1) && (w0 & 0xffff) == 0x25ff &&
+	       ((w0 >> 48) & 0xff) == 0x68 && ((w1 >> 24) & 0xff) == 0xe9;
+}
+
+/* One step as perf's unwinder takes it: > 0 with a frame in c (its ip may
+ * be 0), 0 at the end of the stack, < 0 on failure (also the end). */
+static int unwind_step(struct unwind_space *u, struct cursor *c)
+{
+	uint64_t prev_ip = c->ip, prev_cfa = c->cfa, rbp, word;
+	int ret = dwarf_step(u, c);
+
+	if (ret < 0 && ret != -UNW_ENOINFO)
+		return ret;
+	if (ret >= 0)
+		return c->loc[X86_RBP].kind == LOC_NULL ? 0 : ret;
+	/* No CFI: guess. */
+	if (is_sigreturn(u, c->ip)) {
+		return 0;
+	} else if (is_plt_entry(u, c->ip)) {
+		c->loc[X86_RA] = (struct loc){ LOC_MEM, c->cfa };
+		c->cfa += 8;
+	} else if (c->loc[X86_RBP].kind == LOC_NULL) {
+		return 0;
+	} else {
+		struct loc rbp_loc = { LOC_NULL, 0 }, ra_loc = { LOC_NULL, 0 };
+
+		if (!loc_get(u, c->loc[X86_RBP], &rbp))
+			return -1;
+		if (rbp) {
+			rbp_loc = (struct loc){ LOC_MEM, rbp };
+			ra_loc = (struct loc){ LOC_MEM, rbp + 8 };
+			/* a frame pointer at most 16 KB above the CFA */
+			if (!memory_read(u, rbp, &word) || rbp < c->cfa || rbp - c->cfa > 0x4000)
+				rbp_loc = ra_loc = (struct loc){ LOC_NULL, 0 };
+			c->cfa += 16;
+		}
+		for (int r = 0; r < NR_DWARF_REGS; r++)
+			c->loc[r] = (struct loc){ LOC_NULL, 0 };
+		c->loc[X86_RBP] = rbp_loc;
+		c->loc[X86_RA] = ra_loc;
+		c->use_prev_instr = true;
+	}
+	if (c->loc[X86_RBP].kind == LOC_NULL)
+		return 0;
+	if (c->loc[X86_RA].kind == LOC_NULL)
+		return -1;
+	if (!loc_get(u, c->loc[X86_RA], &c->ip))
+		return -1;
+	if (c->ip == prev_ip && c->cfa == prev_cfa)
+		return -1;
+	return 1;
+}
+
+/* perf's list of addresses: the sampled IP, then each frame's ip - 1
+ * (exact for a signal trampoline), up to max_ips. */
+static void unwind_ips(struct unwind_space *u, uint64_t ip, uint64_t sp)
+{
+	struct cursor c = { .ip = ip, .cfa = sp };
+
+	for (int r = 0; r < NR_DWARF_REGS; r++)
+		c.loc[r] = (struct loc){ LOC_REG, (uint64_t)r };
+	u->ips[u->nr_ips++] = ip;
+	while (u->nr_ips < u->max_ips && unwind_step(u, &c) > 0)
+		u->ips[u->nr_ips++] = is_sigreturn(u, c.ip) ? c.ip : c.ip - 1;
 }
 
 static void unwind_space__free(struct unwind_space *u)
@@ -257,6 +650,7 @@ static void unwind_space__free(struct unwind_space *u)
 	if (u->dwfl)
 		dwfl_end(u->dwfl);
 	u64map_release(&u->reported);
+	u64map_release(&u->perf_bias);
 	free(u);
 }
 
@@ -339,7 +733,6 @@ int machine__unwind(struct machine *m, struct thread *thread,
 		return 0;
 	u = maps__unwind_space(maps);
 	u->machine = m;
-	u->tid = thread->tid > 0 ? thread->tid : 1;
 	u->regs_mask = regs_mask;
 	u->regs = regs;
 	u->stack = stack;
@@ -349,23 +742,13 @@ int machine__unwind(struct machine *m, struct thread *thread,
 	if (!sample_reg(u, PERF_X86_IP, &ip) || !sample_reg(u, PERF_X86_SP, &sp))
 		return 0;
 	u->sp = sp;
-	if (u->dwfl) {
-		report_module(u, ip);
-		if (!u->attached)
-			u->attached = dwfl_attach_state(u->dwfl, NULL, u->tid, &thread_callbacks, u);
-		/* The stack ends normally where the return address unwound from
-		 * the last frame is 0: when that 0 was read from memory (not an
-		 * undefined return address), perf's unwinder still takes it as a
-		 * frame, printed at 0 - 1. */
-		if (u->attached && !dwfl_getthread_frames(u->dwfl, u->tid, frame_callback, u) &&
-		    u->nr_ips && u->nr_ips < u->max_ips && u->nr_reads && !u->last_read)
-			u->ips[u->nr_ips++] = UINT64_MAX;
-	}
+	if (u->dwfl)
+		unwind_ips(u, ip, sp);
 	/* The sampled IP is a frame even when nothing could be unwound. */
 	if (!u->nr_ips)
 		u->ips[u->nr_ips++] = ip;
-	for (int i = 0; i < u->nr_ips; i++)
-		if (u->ips[i])
-			n = add_user_frame(m, thread, u->ips[i], frames, n, max_frames);
+	/* perf stops at a 0 */
+	for (int i = 0; i < u->nr_ips && u->ips[i]; i++)
+		n = add_user_frame(m, thread, u->ips[i], frames, n, max_frames);
 	return n;
 }

@@ -106,7 +106,8 @@ static __attribute__((noinline)) int unwind_a(int x)
 	return r * 3;
 }
 
-/* This process's executable mappings, as MMAP2 records would give them. */
+/* This process's file mappings, as the MMAP2 records of a --call-graph
+ * dwarf recording give them (perf's unwinder needs the whole file's). */
 static struct machine *self_machine(struct thread **t)
 {
 	struct machine *m = machine__new();
@@ -119,11 +120,11 @@ static struct machine *self_machine(struct thread **t)
 		char perms[8], path[512] = "";
 
 		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %511s", &start, &end, perms, &pgoff,
-			   path) < 4 || perms[2] != 'x' || !path[0])
+			   path) < 4 || path[0] != '/')
 			continue;
 		machine__process_mmap2(m, pid, pid, start, end - start, pgoff, path,
-				       PERF_RECORD_MISC_USER, NULL, 0, PROT_READ | PROT_EXEC,
-				       MAP_PRIVATE);
+				       PERF_RECORD_MISC_USER, NULL, 0,
+				       PROT_READ | (perms[2] == 'x' ? PROT_EXEC : 0), MAP_PRIVATE);
 	}
 	if (f)
 		fclose(f);
@@ -284,12 +285,90 @@ static void test_unwind_ends_like_perf(void **state)
 	machine__delete(m);
 }
 
+/* The path of the file mapped at addr in this process. */
+static bool mapped_path(uint64_t addr, char *path, size_t size)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024], p[512];
+	unsigned long start, end;
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %511s", &start, &end, p) == 3 &&
+		    addr >= start && addr < end) {
+			snprintf(path, size, "%s", p);
+			found = true;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* perf looks for a DSO's .eh_frame_hdr at the lowest of its maps in the
+ * thread (a process that exec'd keeps its parent's in perf): an older
+ * mapping of the same file below the live one hides the CFI. */
+static void test_unwind_lower_stale_mapping_hides_cfi(void **state)
+{
+	static struct callchain_frame frames[256];
+	static uint8_t stack[32768];
+	uint64_t regs[NREGS], ra;
+	char path[512];
+	struct thread *t;
+	struct machine *m;
+	int n;
+
+	assert_int_equal(unwind_a(1), 30);
+	m = self_machine(&t);
+	n = machine__unwind(m, t, REGS_MASK, cap.regs, cap.stack, cap.stack_size, 127,
+			    frames, 256);
+	assert_true(n >= 5);
+	ra = frames[3].ip + 1;		/* into unwind_a */
+	assert_true(mapped_path(cap.regs[8], path, sizeof(path)));
+
+	/* a stale page of the file, too small to hold the table: the lookup
+	 * fails and the stack ends at the sampled IP */
+	machine__process_mmap2(m, getpid(), getpid(), 0x100000, 0x1000, 0, path,
+			       PERF_RECORD_MISC_USER, NULL, 0, PROT_READ, MAP_PRIVATE);
+	n = machine__unwind(m, t, REGS_MASK, cap.regs, cap.stack, cap.stack_size, 127,
+			    frames, 256);
+	assert_int_equal(count_real_frames(frames, n, UINT64_MAX), 1);
+	assert_int_equal(frames[0].ip, cap.regs[8]);
+
+	/* a stale mapping of the whole file: no CFI found, so the frame
+	 * pointer is followed: RBP 64 bytes above SP, saved RBP 0 there and
+	 * the return address into unwind_a next to it; unwind_a then has no
+	 * CFI either and its RBP (0) ends the stack */
+	machine__process_mmap2(m, getpid(), getpid(), 0x100000, 64 << 20, 0, path,
+			       PERF_RECORD_MISC_USER, NULL, 0, PROT_READ, MAP_PRIVATE);
+	memcpy(regs, cap.regs, sizeof(regs));
+	memset(stack, 0, sizeof(stack));
+	regs[6] = regs[7] + 64;
+	memcpy(stack + 72, &ra, 8);
+	n = machine__unwind(m, t, REGS_MASK, regs, stack, 4096, 127, frames, 256);
+	assert_int_equal(count_real_frames(frames, n, UINT64_MAX), n);
+	assert_true(n >= 2);
+	assert_int_equal(frames[0].ip, regs[8]);
+	assert_int_equal(frames[n - 1].ip, ra - 1);
+	assert_string_equal(frames[n - 1].al.sym->name, "unwind_a");
+
+	/* a frame pointer below the CFA (SP) is not followed */
+	regs[6] = regs[7] - 64;
+	n = machine__unwind(m, t, REGS_MASK, regs, stack, 4096, 127, frames, 256);
+	assert_int_equal(n, 1);
+	/* nor one more than 16 KB above it */
+	regs[6] = regs[7] + 0x4008;
+	n = machine__unwind(m, t, REGS_MASK, regs, stack, 32768, 127, frames, 256);
+	assert_int_equal(n, 1);
+	machine__delete(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unwind_own_stack),
 		cmocka_unit_test(test_unwind_through_libc),
 		cmocka_unit_test(test_unwind_ends_like_perf),
+		cmocka_unit_test(test_unwind_lower_stale_mapping_hides_cfi),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
