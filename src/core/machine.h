@@ -91,6 +91,10 @@ void machine__set_buildid_dir(struct machine *m, const char *dir);
 
 int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec);
 int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid);
+/* The same, for a FORK record of misc: perf's synthesized ones of processes
+ * that have exec'd since (PERF_RECORD_MISC_FORK_EXEC) copy no maps. */
+int machine__process_fork_misc(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid,
+			       uint16_t misc);
 int machine__process_exit(struct machine *m, pid_t pid, pid_t tid);
 /* MMAP and MMAP2 (pid -1 = kernel map: "[kernel.kallsyms]_text" or a module). */
 int machine__process_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start,

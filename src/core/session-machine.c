@@ -18,8 +18,8 @@ void perf_session__feed_machine(struct machine *m, const struct perf_event_heade
 	case PERF_RECORD_FORK: {
 		const struct perf_rec_fork *f = (const void *)rec;
 
-		machine__process_fork(m, (pid_t)f->pid, (pid_t)f->ppid, (pid_t)f->tid,
-				      (pid_t)f->ptid);
+		machine__process_fork_misc(m, (pid_t)f->pid, (pid_t)f->ppid, (pid_t)f->tid,
+					   (pid_t)f->ptid, rec->misc);
 		break;
 	}
 	case PERF_RECORD_EXIT: {

@@ -1,13 +1,15 @@
-/* unwind-dwarf: --call-graph dwarf samples unwound offline with libdw.
+/* unwind-dwarf: --call-graph dwarf samples unwound offline, as perf 6.1
+ * (Debian's, built with libunwind) unwinds them, on libdw's CFI.
  *
  * A sample carries the user registers and a copy of the user stack from SP.
- * libdw's unwinder walks the CFI of the mapped ELF files; its memory reads
- * come from the stack copy, or, outside it, from the files themselves.  One
- * Dwfl per address space is kept while the maps do not change, with each
- * DSO reported to it the first time a frame lands in it (as perf does), so
- * CFI is parsed once per DSO.  Frames come out as perf prints them: the
- * first at IP, the callers at return address - 1, each expanded into its
- * inlined functions from DWARF.
+ * Each step finds the CFI of the mapped ELF file with libdw and applies it
+ * the way libunwind does (see "perf's unwinder, step by step" below); its
+ * memory reads come from the stack copy, or, outside it, from the mapped
+ * files, with perf's rules.  One Dwfl per address space is kept while the
+ * maps do not change, with each DSO reported to it the first time a frame
+ * lands in it, so CFI is parsed once per DSO.  Frames come out as perf
+ * prints them: the first at IP, the callers at return address - 1, each
+ * expanded into its inlined functions from DWARF (unless --no-inline).
  */
 #include "core/symbols.h"
 #include "util/util.h"
@@ -225,6 +227,7 @@ struct cursor {
 	uint64_t ip, cfa;
 	struct loc loc[NR_DWARF_REGS];
 	bool use_prev_instr;
+	bool signal;		/* the last step went through a signal frame */
 };
 
 /* A sampled register, by DWARF number. */
@@ -555,21 +558,13 @@ static int dwarf_step(struct unwind_space *u, struct cursor *c)
 	c->cfa = cfa;
 	c->ip = ra;
 	c->use_prev_instr = !signal;
+	c->signal = signal;
 	return 1;
 }
 
 static bool read_code(struct unwind_space *u, uint64_t addr, uint64_t *w0, uint64_t *w1)
 {
 	return memory_read(u, addr, w0) && memory_read(u, addr + 8, w1);
-}
-
-/* Linux x86_64's signal return trampoline: mov $15,%rax; syscall */
-static bool is_sigreturn(struct unwind_space *u, uint64_t ip)
-{
-	uint64_t w0, w1;
-
-	return read_code(u, ip, &w0, &w1) && w0 == 0x0f0000000fc0c748ULL &&
-	       (w1 & 0xff) == 0x05;
 }
 
 /* An old-style PLT entry: jmp *x(%rip); push $n; jmp PLT0 */
@@ -586,16 +581,18 @@ static bool is_plt_entry(struct unwind_space *u, uint64_t ip)
 static int unwind_step(struct unwind_space *u, struct cursor *c)
 {
 	uint64_t prev_ip = c->ip, prev_cfa = c->cfa, rbp, word;
-	int ret = dwarf_step(u, c);
+	int ret;
+
+	c->signal = false;
+	ret = dwarf_step(u, c);
+
 
 	if (ret < 0 && ret != -UNW_ENOINFO)
 		return ret;
 	if (ret >= 0)
 		return c->loc[X86_RBP].kind == LOC_NULL ? 0 : ret;
 	/* No CFI: guess. */
-	if (is_sigreturn(u, c->ip)) {
-		return 0;
-	} else if (is_plt_entry(u, c->ip)) {
+	if (is_plt_entry(u, c->ip)) {
 		c->loc[X86_RA] = (struct loc){ LOC_MEM, c->cfa };
 		c->cfa += 8;
 	} else if (c->loc[X86_RBP].kind == LOC_NULL) {
@@ -631,7 +628,8 @@ static int unwind_step(struct unwind_space *u, struct cursor *c)
 }
 
 /* perf's list of addresses: the sampled IP, then each frame's ip - 1
- * (exact for a signal trampoline), up to max_ips. */
+ * (exact when the step went through a signal frame's CFI: the frame the
+ * signal interrupted), up to max_ips. */
 static void unwind_ips(struct unwind_space *u, uint64_t ip, uint64_t sp)
 {
 	struct cursor c = { .ip = ip, .cfa = sp };
@@ -640,7 +638,7 @@ static void unwind_ips(struct unwind_space *u, uint64_t ip, uint64_t sp)
 		c.loc[r] = (struct loc){ LOC_REG, (uint64_t)r };
 	u->ips[u->nr_ips++] = ip;
 	while (u->nr_ips < u->max_ips && unwind_step(u, &c) > 0)
-		u->ips[u->nr_ips++] = is_sigreturn(u, c.ip) ? c.ip : c.ip - 1;
+		u->ips[u->nr_ips++] = c.signal ? c.ip : c.ip - 1;
 }
 
 static void unwind_space__free(struct unwind_space *u)

@@ -106,6 +106,22 @@ static void test_fork_copies_maps_and_comm(void **state)
 	assert_string_equal(parent->comm, "parent");
 }
 
+/* perf synthesizes a FORK for each process it finds running, flagged as
+ * already exec'd: its own maps follow, none are copied from the parent. */
+static void test_synthesized_fork_of_execd_process_copies_no_maps(void **state)
+{
+	struct thread *child;
+	uint64_t addr;
+
+	machine__process_comm(m, 10, 10, "parent", false);
+	machine__process_mmap(m, 10, 10, 0x1000, 0x1000, 0, "/no/p", USER, NULL, 0);
+	machine__process_fork_misc(m, 20, 10, 20, 10, PERF_RECORD_MISC_FORK_EXEC);
+	child = machine__find_thread(m, 20, 20);
+	assert_non_null(child);
+	assert_int_equal(child->ppid, 10);
+	assert_null(where(child, 0x1100, &addr));
+}
+
 static void test_fork_of_thread_shares_maps(void **state)
 {
 	struct thread *t;
@@ -251,6 +267,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_threads_share_process_maps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork_copies_maps_and_comm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork_of_thread_shares_maps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_synthesized_fork_of_execd_process_copies_no_maps,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exit_keeps_thread_and_tid_reuse_replaces,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dsos_are_interned, setup, teardown),

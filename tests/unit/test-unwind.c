@@ -14,7 +14,9 @@
 #include <cmocka.h>
 
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "core/machine.h"
@@ -362,6 +364,41 @@ static void test_unwind_lower_stale_mapping_hides_cfi(void **state)
 	machine__delete(m);
 }
 
+static uint64_t interrupted_ip;
+
+static void capture_in_handler(int sig, siginfo_t *si, void *ctx)
+{
+	interrupted_ip = (uint64_t)((ucontext_t *)ctx)->uc_mcontext.gregs[REG_RIP];
+	capture_here();
+}
+
+/* Through a signal frame: perf gives the return address into the signal
+ * trampoline less 1, like any caller, but the interrupted frame's address
+ * exactly (its CFI is looked up there too). */
+static void test_unwind_through_signal_frame(void **state)
+{
+	static struct callchain_frame frames[256];
+	struct sigaction sa = { .sa_sigaction = capture_in_handler, .sa_flags = SA_SIGINFO };
+	struct sigaction old;
+	struct thread *t;
+	struct machine *m;
+	int n, k;
+
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+	raise(SIGUSR1);
+	assert_int_equal(sigaction(SIGUSR1, NULL, &old), 0);
+	signal(SIGUSR1, SIG_DFL);
+	m = self_machine(&t);
+	n = machine__unwind(m, t, REGS_MASK, cap.regs, cap.stack, cap.stack_size, 127,
+			    frames, 256);
+	for (k = 0; k < n && frames[k].ip + 1 != (uint64_t)(uintptr_t)old.sa_restorer; k++)
+		;
+	assert_true(k + 1 < n);
+	assert_int_equal(frames[k + 1].ip, interrupted_ip);
+	machine__delete(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_unwind_through_libc),
 		cmocka_unit_test(test_unwind_ends_like_perf),
 		cmocka_unit_test(test_unwind_lower_stale_mapping_hides_cfi),
+		cmocka_unit_test(test_unwind_through_signal_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
