@@ -1,8 +1,8 @@
-"""DWARF unwinding (--call-graph dwarf) against perf 6.1 on a workload whose
-stacks cross three DSOs: vdso -> libc -> the fixture.  libdw learns about
-each DSO only when the unwinder reaches it; a DSO it has not been told of
-yet gets frame-pointer guesses instead of its CFI, which skipped a frame on
-the first such stack of a file."""
+"""DWARF unwinding (--call-graph dwarf) against perf 6.1, whose unwinder
+(libunwind in Debian's build) pcl reproduces frame for frame: stacks
+across DSOs (vdso -> libc -> the fixture, each DSO reported to libdw when
+the unwinder first reaches it), stacks beyond the saved copy, through a
+signal frame, and in processes a shell exec'd."""
 import re
 
 from conftest import fixture, pcl, perf
@@ -35,3 +35,33 @@ def test_stack_beyond_the_copy_ends_like_perf(tmp_path):
     assert got.returncode == 0, got.stderr
     assert "ffffffffffffffff [unknown] ([unknown])" in want
     assert got.stdout == want
+
+
+def test_signal_frames_like_perf(tmp_path):
+    """A handler's stack goes through the signal trampoline into the code
+    the signal interrupted: perf shows the trampoline's return address
+    less 1 and the interrupted address as it is."""
+    data = str(tmp_path / "sig.data")
+    rec = perf("record", "-q", "-o", data, "-F", "2000", "--call-graph", "dwarf", "--",
+               fixture("sigwork"), "200")
+    assert rec.returncode == 0, rec.stderr
+    want = perf("script", "-i", data).stdout
+    got = pcl("script", "-i", data)
+    assert got.returncode == 0, got.stderr
+    assert re.search(r"on_alarm\+0x\w+ \(.*\)\n.*\n\s+\w+ (churn|main)\+", want)
+    assert got.stdout == want
+
+
+def test_exec_in_a_shell_like_perf(tmp_path):
+    """sh -c forks and execs: perf keeps the shell's maps in the children,
+    which (when the shell's copy of libc lies lower) hides libc's CFI from
+    its unwinder, so it guesses from frame pointers there."""
+    data = str(tmp_path / "sh.data")
+    rec = perf("record", "-q", "-o", data, "-F", "4000", "--call-graph", "dwarf,8192", "--",
+               "sh", "-c", "head -c 4000000 /dev/urandom | gzip -1 | sort -R > /dev/null")
+    assert rec.returncode == 0, rec.stderr
+    for fields in [[], ["-F", "comm,tid,ip,sym,dso"]]:
+        want = perf("script", "-i", data, *fields).stdout
+        got = pcl("script", "-i", data, *fields)
+        assert got.returncode == 0, got.stderr
+        assert got.stdout == want
