@@ -538,6 +538,12 @@ static int dwarf_step(struct unwind_space *u, struct cursor *c)
 			continue;			/* same value */
 		}
 		/* "in register N": libunwind reads N as sampled */
+		if (nops == 1 && (ops[0].atom == DW_OP_regx ||
+				  (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31))) {
+			loc[r] = (struct loc){ LOC_REG, ops[0].atom == DW_OP_regx ?
+						       ops[0].number : (uint64_t)(ops[0].atom - DW_OP_reg0) };
+			continue;
+		}
 		if (nops == 2 && ops[0].atom == DW_OP_bregx && !ops[0].number2 &&
 		    ops[1].atom == DW_OP_stack_value) {
 			loc[r] = (struct loc){ LOC_REG, ops[0].number };

@@ -65,3 +65,17 @@ def test_exec_in_a_shell_like_perf(tmp_path):
         got = pcl("script", "-i", data, *fields)
         assert got.returncode == 0, got.stderr
         assert got.stdout == want
+
+
+def test_return_address_in_a_register_like_perf(tmp_path):
+    """__libc_vfork keeps its return address in a register across the
+    system call (CFI register rule): the stack goes on to its caller."""
+    data = str(tmp_path / "vfork.data")
+    rec = perf("record", "-q", "-o", data, "-F", "4000", "--call-graph", "dwarf", "--",
+               fixture("vforks"), "300")
+    assert rec.returncode == 0, rec.stderr
+    want = perf("script", "-i", data).stdout
+    got = pcl("script", "-i", data)
+    assert got.returncode == 0, got.stderr
+    assert re.search(r"vfork.*\n\s+\w+ spawn_one\+", got.stdout)
+    assert got.stdout == want
