@@ -273,6 +273,48 @@ static int function_dies(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 	return nr;
 }
 
+/* The file binutils' addr2line (2.40) names for a line-table row.  In a
+ * DWARF 5 line program the file register starts at 1 in each sequence;
+ * bfd resolves that initial 1 as entry 0 (the unit's primary file), and
+ * only a file set explicitly by its entry.  gcc makes entry 1 the first
+ * file code comes from, so this shows only in units whose first function
+ * is from a header (glibc's libc-start.c: __libc_start_call_main).  Rows
+ * of a sequence are in address order, as the program emitted them: the
+ * row still has the initial file when every row from the sequence's start
+ * to it names entry 1. */
+static const char *bfd_line_file(Dwfl_Line *line, const char *file)
+{
+	Dwarf_Addr bias;
+	Dwarf_Line *dl = dwfl_dwarf_line(line, &bias);
+	Dwarf_Die *cu = dl ? dwfl_linecu(line) : NULL;
+	Dwarf_Lines *lines;
+	Dwarf_Files *files;
+	size_t nlines, nfiles, i;
+	const char *first, *zero;
+
+	if (!cu || dwarf_getsrclines(cu, &lines, &nlines) || dwarf_getsrcfiles(cu, &files, &nfiles) ||
+	    nfiles < 2 || !(first = dwarf_filesrc(files, 1, NULL, NULL)) ||
+	    !(zero = dwarf_filesrc(files, 0, NULL, NULL)) || !file || strcmp(file, first))
+		return file;
+	for (i = 0; i < nlines && dwarf_onesrcline(lines, i) != dl; i++)
+		;
+	if (i == nlines)
+		return file;
+	while (i > 0) {
+		Dwarf_Line *prev = dwarf_onesrcline(lines, i - 1);
+		bool end = false;
+		const char *name;
+
+		if (dwarf_lineendsequence(prev, &end) || end)
+			break;
+		name = dwarf_linesrc(prev, NULL, NULL);
+		if (!name || strcmp(name, first))
+			return file;
+		i--;
+	}
+	return zero;
+}
+
 static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 {
 	struct a2l_record *r = xcalloc(1, sizeof(*r));
@@ -325,7 +367,8 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 	}
 	if (line) {
 		int lineno = 0;
-		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+		const char *file = bfd_line_file(line, dwfl_lineinfo(line, NULL, &lineno, NULL,
+								  NULL, NULL));
 		const char *base = file ? strrchr(file, '/') : NULL;
 
 		file = file ? file : "??";

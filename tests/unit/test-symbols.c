@@ -233,6 +233,66 @@ static void test_against_addr2line(void **state)
 	machine__delete(m);
 }
 
+/* A unit whose first function comes from a header: gcc makes the header
+ * line-table entry 1, which each sequence starts with, and bfd names that
+ * initial entry by entry 0 (the .c file).  srcline says what addr2line
+ * says, built and asked here. */
+static void test_header_first_unit_like_addr2line(void **state)
+{
+	char dir[] = "/tmp/pcl-srcline-XXXXXX", cmd[2048], line[512], exe[600];
+	FILE *f, *p;
+	unsigned long fn = 0;
+	struct machine *m;
+	struct thread *t;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "%s/first.h", dir);
+	f = fopen(cmd, "w");
+	assert_non_null(f);
+	fputs("static __attribute__((noinline)) int hfunc(int x)\n{\n\tint s = 0;\n\n"
+	      "\tfor (int i = 0; i < x; i++)\n\t\ts += i * x;\n\treturn s;\n}\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s/main.c", dir);
+	f = fopen(cmd, "w");
+	assert_non_null(f);
+	fputs("#include \"first.h\"\nint main(int argc, char **argv)\n{\n"
+	      "\treturn hfunc(argc * 1000) & 1;\n}\n", f);
+	fclose(f);
+	snprintf(exe, sizeof(exe), "%s/prog", dir);
+	snprintf(cmd, sizeof(cmd), "cc -O1 -g -o %s %s/main.c && nm %s", exe, dir, exe);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p))
+		if (strstr(line, " hfunc"))
+			sscanf(line, "%lx", &fn);
+	assert_int_equal(pclose(p), 0);
+	assert_true(fn != 0);
+
+	m = machine__new();
+	machine__set_buildid_dir(m, "/nonexistent");
+	machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, exe, USER, NULL, 0);
+	t = machine__findnew_thread(m, 1, 1);
+	for (unsigned long off = 0; off < 8; off += 4) {
+		struct addr_location al;
+		const char *ours, *base;
+
+		snprintf(cmd, sizeof(cmd), "addr2line -e %s %#lx", exe, fn + off);
+		p = popen(cmd, "r");
+		assert_non_null(fgets(line, sizeof(line), p));
+		pclose(p);
+		line[strcspn(line, "\n")] = '\0';
+		base = strrchr(line, '/') ? strrchr(line, '/') + 1 : line;
+		/* the mapping starts at file offset 0: vaddr = offset here */
+		assert_true(machine__resolve(m, t, USER, BASE + fn + off, &al));
+		ours = dso__srcline(al.dso, al.addr);
+		assert_non_null(ours);
+		assert_string_equal(ours, base);
+		assert_non_null(strstr(ours, "main.c:"));
+	}
+	machine__delete(m);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* PLT entries are named "fn@plt" and, having no DWARF, are not expanded
  * into inlined functions: bfd does not name them after _init (the last
  * function before them, but in another section). */
@@ -559,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_symbols_match_nm),
 		cmocka_unit_test(test_zero_size_and_alias),
 		cmocka_unit_test(test_against_addr2line),
+		cmocka_unit_test(test_header_first_unit_like_addr2line),
 		cmocka_unit_test(test_plt_entries),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_init_text),
