@@ -27,6 +27,7 @@ struct elf_func {		/* the debug file's function symbols, bfd's view */
 	uint64_t value, size;
 	uint64_t section_end;	/* bfd never names an address outside its section */
 	const char *name;
+	const char *file;	/* the file bfd gives it (STT_FILE), or NULL */
 };
 
 struct a2l_record {
@@ -71,6 +72,8 @@ static void read_elf_funcs(struct srcline_cache *c)
 	Elf *elf = dwfl_module_getelf(c->mod, &bias);
 	Elf_Scn *scn = NULL;
 	size_t alloc = 0;
+	const char *file = NULL;
+	bool file_after_symbol = false, symbol_seen = false;
 
 	while (elf && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr shdr;
@@ -89,6 +92,17 @@ static void read_elf_funcs(struct srcline_cache *c)
 			if (!gelf_getsym(data, (int)i, &sym))
 				break;
 			type = GELF_ST_TYPE(sym.st_info);
+			/* bfd takes a function's file from the STT_FILE symbol
+			 * before it; for a global one only while no file symbol
+			 * has followed another symbol (else it cannot tell). */
+			if (type == STT_FILE) {
+				name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+				file = name ? strpool_add(&c->names, name, strlen(name)) : NULL;
+				file_after_symbol |= symbol_seen;
+				continue;
+			}
+			if (i)
+				symbol_seen = true;
 			if ((type != STT_FUNC && type != STT_NOTYPE) || sym.st_shndx == SHN_UNDEF ||
 			    sym.st_shndx >= SHN_LORESERVE || !sym.st_name)
 				continue;
@@ -106,6 +120,8 @@ static void read_elf_funcs(struct srcline_cache *c)
 			c->funcs[c->nr_funcs].size = sym.st_size;
 			c->funcs[c->nr_funcs].section_end = secshdr.sh_addr + secshdr.sh_size;
 			c->funcs[c->nr_funcs].name = strpool_add(&c->names, name, strlen(name));
+			c->funcs[c->nr_funcs].file =
+				GELF_ST_BIND(sym.st_info) == STB_LOCAL || !file_after_symbol ? file : NULL;
 			c->nr_funcs++;
 		}
 		break;
@@ -322,7 +338,7 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 	Dwfl_Line *line = dwfl_module_getsrc(c->mod, pc);
 	Dwarf_Die *cu = dwfl_module_addrdie(c->mod, pc, &cu_bias);
 	Dwarf_Die dies[MAX_INLINE];
-	int nr = cu ? function_dies(cu, pc - cu_bias, dies, MAX_INLINE) : 0;
+	int nr = cu ? function_dies(cu, pc - cu_bias, dies, MAX_INLINE) : 0, nr_dies = nr;
 	const struct elf_func *ef = elf_func_at(c, vaddr);
 	bool unmangled = cu && lang_unmangled(cu);
 
@@ -365,7 +381,12 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 		base = strrchr(name, '/');
 		r->lines[i] = xasprintf("%s:%u", base ? base + 1 : name, (unsigned)lineno);
 	}
-	if (line) {
+	if (!line && !nr_dies && ef && ef->file) {
+		/* no DWARF for it: bfd's answer is from the symbol table */
+		const char *base = strrchr(ef->file, '/');
+
+		r->srcline = xasprintf("%s:0", base ? base + 1 : ef->file);
+	} else if (line) {
 		int lineno = 0;
 		const char *file = bfd_line_file(line, dwfl_lineinfo(line, NULL, &lineno, NULL,
 								  NULL, NULL));

@@ -293,6 +293,74 @@ static void test_header_first_unit_like_addr2line(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Code without DWARF: bfd names the file from the STT_FILE symbol before
+ * the function, for a local one (addr2line "lfunc.s:?", perf "lfunc.s:0"),
+ * not for a global one after other files' symbols ("??:?": nothing). */
+static void test_file_symbol_without_dwarf_like_addr2line(void **state)
+{
+	char dir[] = "/tmp/pcl-srcline-XXXXXX", cmd[2048], line[512], exe[600];
+	const char *names[] = { "lfunc", "gfunc" };
+	FILE *f, *p;
+	struct machine *m;
+	struct thread *t;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "%s/funcs.s", dir);
+	f = fopen(cmd, "w");
+	assert_non_null(f);
+	fputs("\t.file \"funcs.s\"\n\t.text\n\t.type lfunc, @function\nlfunc:\n\tnop\n\tnop\n\tret\n"
+	      "\t.size lfunc, .-lfunc\n\t.globl gfunc\n\t.type gfunc, @function\ngfunc:\n"
+	      "\tcall lfunc\n\tret\n\t.size gfunc, .-gfunc\n"
+	      "\t.section .note.GNU-stack,\"\",@progbits\n", f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s/main.c", dir);
+	f = fopen(cmd, "w");
+	assert_non_null(f);
+	fputs("void gfunc(void);\nint main(void)\n{\n\tgfunc();\n\treturn 0;\n}\n", f);
+	fclose(f);
+	snprintf(exe, sizeof(exe), "%s/prog", dir);
+	snprintf(cmd, sizeof(cmd), "cc -c -o %s/funcs.o %s/funcs.s && cc -O1 -g -o %s %s/main.c %s/funcs.o",
+		 dir, dir, exe, dir, dir);
+	assert_int_equal(system(cmd), 0);
+
+	m = machine__new();
+	machine__set_buildid_dir(m, "/nonexistent");
+	machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, exe, USER, NULL, 0);
+	t = machine__findnew_thread(m, 1, 1);
+	for (int i = 0; i < 2; i++) {
+		struct addr_location al;
+		unsigned long fn = 0;
+		const char *ours;
+		char want[512], *q;
+
+		snprintf(cmd, sizeof(cmd), "nm %s | grep ' %s$'", exe, names[i]);
+		p = popen(cmd, "r");
+		assert_non_null(fgets(line, sizeof(line), p));
+		pclose(p);
+		sscanf(line, "%lx", &fn);
+		snprintf(cmd, sizeof(cmd), "addr2line -e %s %#lx", exe, fn + 1);
+		p = popen(cmd, "r");
+		assert_non_null(fgets(line, sizeof(line), p));
+		pclose(p);
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(want, sizeof(want), "%s", line);
+		if ((q = strstr(want, ":?")))
+			strcpy(q, ":0");
+		assert_true(machine__resolve(m, t, USER, BASE + fn + 1, &al));
+		ours = dso__srcline(al.dso, al.addr);
+		if (!strcmp(want, "??:0")) {
+			assert_null(ours);
+		} else {
+			assert_non_null(ours);
+			assert_string_equal(ours, want);
+		}
+		assert_string_equal(want, i ? "??:0" : "funcs.s:0");
+	}
+	machine__delete(m);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* PLT entries are named "fn@plt" and, having no DWARF, are not expanded
  * into inlined functions: bfd does not name them after _init (the last
  * function before them, but in another section). */
@@ -620,6 +688,7 @@ int main(void)
 		cmocka_unit_test(test_zero_size_and_alias),
 		cmocka_unit_test(test_against_addr2line),
 		cmocka_unit_test(test_header_first_unit_like_addr2line),
+		cmocka_unit_test(test_file_symbol_without_dwarf_like_addr2line),
 		cmocka_unit_test(test_plt_entries),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_init_text),
