@@ -198,7 +198,8 @@ static void report_module(struct unwind_space *u, uint64_t pc)
  * Debian's perf 6.1 unwinds with libunwind.  Its answers are reproduced
  * here with libdw's CFI, following the rules that decide its frames:
  *  - a register's whereabouts: undefined, a sampled register, a word in
- *    memory, or a value; SP is always the CFA of the frame below;
+ *    memory, or a value; SP is always the CFA of the frame below; one the
+ *    CFI does not mention stays where it was (libdw's defaults differ);
  *  - CFI is looked up at the return address - 1, except for the first
  *    frame and the one interrupted by a signal;
  *  - perf finds a DSO's .eh_frame_hdr at a load address it computes once
@@ -532,10 +533,14 @@ static int dwarf_step(struct unwind_space *u, struct cursor *c)
 			free(frame);
 			return -1;
 		}
+		/* No rule, or "same value": libunwind keeps where the register
+		 * was.  libdw also says "undefined" for registers the CFI does
+		 * not mention outside its ABI list (which has rbx as rax), so
+		 * only the return address is taken as really undefined. */
 		if (!nops) {
-			if (ops == ops_mem)		/* undefined */
+			if (ops == ops_mem && r == ra_col)
 				loc[r] = (struct loc){ LOC_NULL, 0 };
-			continue;			/* same value */
+			continue;
 		}
 		/* "in register N": libunwind reads N as sampled */
 		if (nops == 1 && (ops[0].atom == DW_OP_regx ||

@@ -79,3 +79,18 @@ def test_return_address_in_a_register_like_perf(tmp_path):
     assert got.returncode == 0, got.stderr
     assert re.search(r"vfork.*\n\s+\w+ spawn_one\+", got.stdout)
     assert got.stdout == want
+
+
+def test_register_the_cfi_does_not_mention_like_perf(tmp_path):
+    """A frame whose CFA is %rbx-based above a leaf whose CFI never
+    mentions %rbx (glibc's lazy binding trampoline has this shape): perf
+    keeps %rbx as sampled and goes on to main."""
+    data = str(tmp_path / "rbx.data")
+    rec = perf("record", "-q", "-o", data, "-F", "2000", "--call-graph", "dwarf", "--",
+               fixture("rbx_frame"), "200")
+    assert rec.returncode == 0, rec.stderr
+    want = perf("script", "-i", data).stdout
+    got = pcl("script", "-i", data)
+    assert got.returncode == 0, got.stderr
+    assert re.search(r"leaf_spin\+0x\w+ \(.*\)\n\s+\w+ rbx_based\+0x\w+ \(.*\)\n\s+\w+ main\+", want)
+    assert got.stdout == want

@@ -399,6 +399,88 @@ static void test_unwind_through_signal_frame(void **state)
 	machine__delete(m);
 }
 
+/* A capture in assembly whose CFI mentions nothing but the CFA, called
+ * from a frame whose CFA is %rbx-based (like glibc's lazy binding
+ * trampoline): regs in perf's order AX..R15 and IP, 4 KB of stack. */
+__attribute__((visibility("hidden"))) uint64_t asm_regs[24];
+__attribute__((visibility("hidden"))) uint8_t asm_stack[4096];
+void asm_capture(void);
+void rbx_frame(void);
+__asm__(".text\n"
+	".globl asm_capture\n"
+	".type asm_capture, @function\n"
+	"asm_capture:\n"
+	"\t.cfi_startproc\n"
+	"\tmovq %rax, asm_regs+0(%rip)\n"
+	"\tmovq %rbx, asm_regs+8(%rip)\n"
+	"\tmovq %rcx, asm_regs+16(%rip)\n"
+	"\tmovq %rdx, asm_regs+24(%rip)\n"
+	"\tmovq %rsi, asm_regs+32(%rip)\n"
+	"\tmovq %rdi, asm_regs+40(%rip)\n"
+	"\tmovq %rbp, asm_regs+48(%rip)\n"
+	"\tmovq %rsp, asm_regs+56(%rip)\n"
+	"\tleaq asm_capture(%rip), %rax\n"
+	"\tmovq %rax, asm_regs+64(%rip)\n"
+	"\tmovq %r8, asm_regs+128(%rip)\n"
+	"\tmovq %r9, asm_regs+136(%rip)\n"
+	"\tmovq %r10, asm_regs+144(%rip)\n"
+	"\tmovq %r11, asm_regs+152(%rip)\n"
+	"\tmovq %r12, asm_regs+160(%rip)\n"
+	"\tmovq %r13, asm_regs+168(%rip)\n"
+	"\tmovq %r14, asm_regs+176(%rip)\n"
+	"\tmovq %r15, asm_regs+184(%rip)\n"
+	"\tmovq %rsp, %rsi\n"
+	"\tleaq asm_stack(%rip), %rdi\n"
+	"\tmovl $4096, %ecx\n"
+	"\trep movsb\n"
+	"\tret\n"
+	"\t.cfi_endproc\n"
+	".size asm_capture, .-asm_capture\n"
+	".globl rbx_frame\n"
+	".type rbx_frame, @function\n"
+	"rbx_frame:\n"
+	"\t.cfi_startproc\n"
+	"\tpushq %rbx\n"
+	"\t.cfi_adjust_cfa_offset 8\n"
+	"\t.cfi_rel_offset %rbx, 0\n"
+	"\tmovq %rsp, %rbx\n"
+	"\t.cfi_def_cfa_register %rbx\n"
+	"\tandq $-64, %rsp\n"
+	"\tcall asm_capture\n"
+	"\tmovq %rbx, %rsp\n"
+	"\t.cfi_def_cfa_register %rsp\n"
+	"\tpopq %rbx\n"
+	"\t.cfi_adjust_cfa_offset -8\n"
+	"\t.cfi_restore %rbx\n"
+	"\tret\n"
+	"\t.cfi_endproc\n"
+	".size rbx_frame, .-rbx_frame\n");
+
+/* A register the CFI does not mention keeps its value in the caller, as
+ * libunwind has it (libdw's x86_64 defaults take %rbx as undefined). */
+static __attribute__((noinline)) void test_unwind_unmentioned_register_is_kept(void **state)
+{
+	static struct callchain_frame frames[256];
+	uint64_t regs[NREGS];
+	struct thread *t;
+	struct machine *m;
+	int n, k = 0;
+
+	rbx_frame();
+	__asm__ volatile("" ::: "memory");
+	for (int i = 0; i < 24; i++)
+		if (REGS_MASK & (1ULL << i))
+			regs[k++] = asm_regs[i];
+	m = self_machine(&t);
+	n = machine__unwind(m, t, REGS_MASK, regs, asm_stack, sizeof(asm_stack), 127,
+			    frames, 256);
+	assert_true(n >= 3);
+	assert_string_equal(frames[0].al.sym->name, "asm_capture");
+	assert_string_equal(frames[1].al.sym->name, "rbx_frame");
+	assert_string_equal(frames[2].al.sym->name, "test_unwind_unmentioned_register_is_kept");
+	machine__delete(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_unwind_ends_like_perf),
 		cmocka_unit_test(test_unwind_lower_stale_mapping_hides_cfi),
 		cmocka_unit_test(test_unwind_through_signal_frame),
+		cmocka_unit_test(test_unwind_unmentioned_register_is_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
