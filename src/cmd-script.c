@@ -28,6 +28,7 @@ struct script {
 	struct machine *machine;
 	bool dump;
 	bool show_task, show_mmap;
+	bool show_switch, show_lost, show_round, show_ns, show_cgroup, show_bpf, show_text_poke;
 	bool header, full_header;	/* --header, -I */
 	struct sample_filter filter;
 };
@@ -143,6 +144,43 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 			print_side(sc, rec, sample, (pid_t)mm->pid, (pid_t)mm->tid, 0);
 		}
 		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (sc->show_switch)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
+	case PERF_RECORD_LOST:
+		if (sc->show_lost)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
+	case PERF_RECORD_NAMESPACES:
+		if (sc->show_ns) {
+			const struct perf_rec_namespaces *ns = (const void *)rec;
+
+			print_side(sc, rec, sample, (pid_t)ns->pid, (pid_t)ns->tid, 0);
+		}
+		break;
+	case PERF_RECORD_CGROUP:
+		if (sc->show_cgroup)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
+	case PERF_RECORD_KSYMBOL:
+		/* perf routes ksymbols to the printer for either option */
+		if (sc->show_bpf || sc->show_text_poke)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		if (sc->show_bpf)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
+	case PERF_RECORD_TEXT_POKE:
+		if (sc->show_text_poke)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
+	case PERF_RECORD_FINISHED_ROUND:
+		if (sc->show_round)
+			script_print_record_line(stdout, sc->machine, rec);
+		break;
 	case PERF_RECORD_HEADER_BUILD_ID:
 		perf_session__feed_machine(sc->machine, rec);
 		break;
@@ -188,11 +226,12 @@ static int check_cpu_filter(struct script *sc)
 }
 
 /* perf's end-of-run warnings about what the recording lost or we skipped */
-static void warn_about_losses(const struct session_stats *st)
+static void warn_about_losses(const struct session_stats *st, bool lost_shown)
 {
 	uint64_t samples = st->nr_records[PERF_RECORD_SAMPLE] + st->total_lost_samples;
 
-	if (st->nr_records[PERF_RECORD_LOST])
+	/* --show-lost-events printed them: perf does not count them then */
+	if (st->nr_records[PERF_RECORD_LOST] && !lost_shown)
 		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\n"
 			"Check IO/CPU overload!\n\n", (unsigned long long)st->nr_events,
 			(unsigned long long)st->nr_records[PERF_RECORD_LOST]);
@@ -246,6 +285,18 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "show-task-events", &sc.show_task,
 			    "Show the fork/comm/exit events"),
 		OPT_BOOLEAN(0, "show-mmap-events", &sc.show_mmap, "Show the mmap events"),
+		OPT_BOOLEAN(0, "show-switch-events", &sc.show_switch,
+			    "Show context switch events (if recorded)"),
+		OPT_BOOLEAN(0, "show-namespace-events", &sc.show_ns,
+			    "Show namespace events (if recorded)"),
+		OPT_BOOLEAN(0, "show-cgroup-events", &sc.show_cgroup,
+			    "Show cgroup events (if recorded)"),
+		OPT_BOOLEAN(0, "show-lost-events", &sc.show_lost, "Show lost events (if recorded)"),
+		OPT_BOOLEAN(0, "show-round-events", &sc.show_round,
+			    "Show round events (if recorded)"),
+		OPT_BOOLEAN(0, "show-bpf-events", &sc.show_bpf, "Show bpf related events (if recorded)"),
+		OPT_BOOLEAN(0, "show-text-poke-events", &sc.show_text_poke,
+			    "Show text poke related events (if recorded)"),
 		OPT_STRING('c', "comms", &o.comms, "comm[,comm...]",
 			   "only display events for these comms"),
 		OPT_STRING(0, "pid", &o.pids, "pid[,pid...]",
@@ -348,15 +399,17 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 	sc.machine = perf_session__new_machine(sc.session, o.kallsyms, o.symfs, o.force);
+	sc.cfg.machine = sc.machine;
 
 	/* output is meant for pipes into awk and flame graph tools: buffer it */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	sc.tool.record = script_record;
 	sc.tool.attr = script_attr;
-	sc.tool.ordered = true;
+	/* rounds are shown where the file has them: records in file order */
+	sc.tool.ordered = !sc.show_round;
 	ret = perf_session__process(sc.session, &sc.tool);
 	fflush(stdout);
-	warn_about_losses(&sc.session->stats);
+	warn_about_losses(&sc.session->stats, sc.show_lost);
 	if (ret == -2) {
 		ret = 255;
 	} else if (ret < 0) {

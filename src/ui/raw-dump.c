@@ -347,8 +347,8 @@ void raw_dump_details(FILE *fp, const struct perf_event_header *rec,
 		} else {
 			const struct perf_rec_switch *sw = (const void *)rec;
 
-			fprintf(fp, " %s  %s pid/tid: %5u/%-5u\n", io, out ? "next" : "prev",
-				sw->next_prev_pid, sw->next_prev_tid);
+			fprintf(fp, " %s  %s pid/tid: %5d/%-5d\n", io, out ? "next" : "prev",
+				(int)sw->next_prev_pid, (int)sw->next_prev_tid);
 		}
 		break;
 	}
@@ -385,7 +385,7 @@ void raw_dump_details(FILE *fp, const struct perf_event_header *rec,
 	case PERF_RECORD_CGROUP: {
 		const struct perf_rec_cgroup *c = (const void *)rec;
 
-		fprintf(fp, ": cgroup: %" PRIu64 " %s\n", c->id, c->path);
+		fprintf(fp, " cgroup: %" PRIu64 " %s\n", c->id, c->path);
 		break;
 	}
 	case PERF_RECORD_TEXT_POKE: {

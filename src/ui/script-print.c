@@ -686,12 +686,6 @@ void script_print_sample(FILE *fp, struct script_config *c, struct perf_session 
 	fputc('\n', fp);
 }
 
-void script_print_record_line(FILE *fp, const struct perf_event_header *rec)
-{
-	fprintf(fp, "PERF_RECORD_%s", perf_record_name(rec->type));
-	raw_dump_details(fp, rec, NULL, NULL);
-}
-
 void script_print_side_event(FILE *fp, struct script_config *c, struct perf_session *s,
 			     struct evsel *evsel, const struct perf_event_header *rec,
 			     const struct perf_sample *sample, struct thread *thread)
@@ -701,5 +695,5 @@ void script_print_side_event(FILE *fp, struct script_config *c, struct perf_sess
 			c->name_width = max_name_len(s);
 		print_start(fp, c, evsel, sample, thread ? thread->comm : ":-1");
 	}
-	script_print_record_line(fp, rec);
+	script_print_record_line(fp, c->machine, rec);
 }

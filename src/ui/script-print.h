@@ -85,6 +85,7 @@ struct script_config {
 	uint64_t initial_time, previous_time;
 	struct callchain_frame *frames;	/* scratch for resolved callchains */
 	size_t nr_frames;
+	struct machine *machine;	/* side events resolve kernel addresses here */
 };
 
 void script_config__init(struct script_config *c);
@@ -115,7 +116,8 @@ void script_print_side_event(FILE *fp, struct script_config *c, struct perf_sess
 			     struct evsel *evsel, const struct perf_event_header *rec,
 			     const struct perf_sample *sample, struct thread *thread);
 
-/* perf's "PERF_RECORD_COMM exec: sleep:42/42" text of a side record. */
-void script_print_record_line(FILE *fp, const struct perf_event_header *rec);
+/* perf's "PERF_RECORD_COMM exec: sleep:42/42" text of a side record
+ * (script-events.c; m resolves TEXT_POKE addresses, may be NULL). */
+void script_print_record_line(FILE *fp, struct machine *m, const struct perf_event_header *rec);
 
 #endif
