@@ -26,7 +26,7 @@ struct script {
 	struct script_config cfg;
 	struct perf_session *session;
 	struct machine *machine;
-	bool dump;
+	bool dump, dump_unsorted;	/* -D, --dump-unsorted-raw-trace */
 	bool show_task, show_mmap;
 	bool show_switch, show_lost, show_round, show_ns, show_cgroup, show_bpf, show_text_poke;
 	bool header, full_header;	/* --header, -I */
@@ -180,6 +180,8 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 	case PERF_RECORD_FINISHED_ROUND:
 		if (sc->show_round)
 			script_print_record_line(stdout, sc->machine, rec);
+		else if (sc->dump)
+			fputs(sc->tool.ordered ? "\n" : ": unhandled!\n", stdout);
 		break;
 	case PERF_RECORD_HEADER_BUILD_ID:
 		perf_session__feed_machine(sc->machine, rec);
@@ -270,6 +272,8 @@ int cmd_script(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_BOOLEAN('D', "dump-raw-trace", &sc.dump, "dump raw trace in ASCII"),
+		OPT_BOOLEAN(0, "dump-unsorted-raw-trace", &sc.dump_unsorted,
+			    "dump unsorted raw trace in ASCII"),
 		OPT_STRING('F', "fields", &o.fields, "str",
 			   "comma separated output fields prepend with 'type:'. +field to add "
 			   "and -field to remove."),
@@ -353,6 +357,8 @@ int cmd_script(int argc, const char **argv)
 		o.max_stack = 0;
 	sc.cfg.max_stack = o.max_stack;
 	sc.cfg.use_callchain = !o.hide_callgraph;
+	if (sc.dump_unsorted)
+		sc.dump = true;
 	sc.cfg.dump = sc.dump;
 	if (o.comms)
 		name_list__add(&sc.filter.comms, o.comms);
@@ -405,8 +411,9 @@ int cmd_script(int argc, const char **argv)
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	sc.tool.record = script_record;
 	sc.tool.attr = script_attr;
-	/* rounds are shown where the file has them: records in file order */
-	sc.tool.ordered = !sc.show_round;
+	/* rounds are shown where the file has them, and an unsorted dump is
+	 * the file as it is: records in file order */
+	sc.tool.ordered = !sc.show_round && !sc.dump_unsorted;
 	ret = perf_session__process(sc.session, &sc.tool);
 	fflush(stdout);
 	warn_about_losses(&sc.session->stats, sc.show_lost);

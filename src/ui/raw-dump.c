@@ -413,8 +413,7 @@ static void dump_user_record(FILE *fp, const struct perf_event_header *rec)
 	case PERF_RECORD_HEADER_BUILD_ID:
 		break;		/* perf prints nothing more (and no newline) */
 	case PERF_RECORD_FINISHED_ROUND:
-		fputc('\n', fp);
-		break;
+		break;		/* the caller ends the line (what perf's round handler says) */
 	case PERF_RECORD_EVENT_UPDATE: {
 		const struct perf_rec_event_update *u = (const void *)rec;
 		size_t n = rec->size - sizeof(*u);

@@ -9,6 +9,9 @@
 
 #include "core/session.h"
 
+/* A FINISHED_ROUND line is left open: perf ends it with what its round
+ * handler prints ("\n" sorting, ": unhandled!\n" unsorted, or the
+ * --show-round-events line). */
 void raw_dump_record(FILE *fp, struct perf_session *s, const struct perf_event_header *rec,
 		     const struct perf_sample *sample, struct evsel *evsel, uint64_t file_offset);
 
