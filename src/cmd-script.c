@@ -31,6 +31,8 @@ struct script {
 	bool show_switch, show_lost, show_round, show_ns, show_cgroup, show_bpf, show_text_poke;
 	bool header, full_header;	/* --header, -I */
 	struct sample_filter filter;
+	bool per_event_dump;
+	struct script_dumps dumps;
 };
 
 /* samples without a CPU (side events of files without it) pass -C */
@@ -44,6 +46,7 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 {
 	struct addr_location al;
 	struct thread *thread;
+	FILE *fp;
 
 	if (sample_filter__skip_time(&sc->filter, sample->time) || cpu_skip(sc, sample))
 		return;
@@ -59,7 +62,14 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 	if (sample_filter__thread(&sc->filter, thread) || sample_filter__dso(&sc->filter, &al) ||
 	    sample_filter__symbol(&sc->filter, &al))
 		return;
-	script_print_sample(stdout, &sc->cfg, sc->session, sc->machine, evsel, sample, &al);
+	fp = stdout;
+	if (sc->per_event_dump) {
+		/* perf counts what it prints, into the event's own file */
+		if (!sc->cfg.output[script_output_type(evsel->attr.type)].fields ||
+		    !(fp = script_dumps__fp(&sc->dumps, evsel)))
+			return;
+	}
+	script_print_sample(fp, &sc->cfg, sc->session, sc->machine, evsel, sample, &al);
 }
 
 /* --show-task-events / --show-mmap-events: perf prints the leading sample
@@ -94,6 +104,8 @@ static int script_attr(struct perf_tool *tool, struct perf_session *s, struct ev
 {
 	struct script *sc = (struct script *)tool;
 
+	if (sc->per_event_dump && script_dumps__open(&sc->dumps, s, evsel) < 0)
+		return -2;
 	return script_config__add_event(&sc->cfg, s, evsel) < 0 ? -2 : 0;
 }
 
@@ -298,6 +310,8 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "show-lost-events", &sc.show_lost, "Show lost events (if recorded)"),
 		OPT_BOOLEAN(0, "show-round-events", &sc.show_round,
 			    "Show round events (if recorded)"),
+		OPT_BOOLEAN(0, "per-event-dump", &sc.per_event_dump,
+			    "Dump trace output to files named by the monitored events"),
 		OPT_BOOLEAN(0, "show-bpf-events", &sc.show_bpf, "Show bpf related events (if recorded)"),
 		OPT_BOOLEAN(0, "show-text-poke-events", &sc.show_text_poke,
 			    "Show text poke related events (if recorded)"),
@@ -404,6 +418,14 @@ int cmd_script(int argc, const char **argv)
 		ret = 255;
 		goto out;
 	}
+	if (sc.per_event_dump) {
+		evlist__for_each(&sc.session->evlist, pos) {
+			if (script_dumps__open(&sc.dumps, sc.session, pos) < 0) {
+				ret = 255;
+				goto out;
+			}
+		}
+	}
 	sc.machine = perf_session__new_machine(sc.session, o.kallsyms, o.symfs, o.force);
 	sc.cfg.machine = sc.machine;
 
@@ -415,6 +437,8 @@ int cmd_script(int argc, const char **argv)
 	 * the file as it is: records in file order */
 	sc.tool.ordered = !sc.show_round && !sc.dump_unsorted;
 	ret = perf_session__process(sc.session, &sc.tool);
+	if (sc.per_event_dump)
+		script_dumps__close(&sc.dumps, stdout);
 	fflush(stdout);
 	warn_about_losses(&sc.session->stats, sc.show_lost);
 	if (ret == -2) {
@@ -424,6 +448,7 @@ int cmd_script(int argc, const char **argv)
 		ret = 255;
 	}
 out:
+	script_dumps__close(&sc.dumps, NULL);
 	fflush(stdout);
 	if (sc.machine)
 		machine__delete(sc.machine);

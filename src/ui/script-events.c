@@ -2,11 +2,15 @@
  * lost, cgroup, namespaces, bpf, text poke, round, task, mmap events).
  * Mostly what -D shows after "PERF_RECORD_<TYPE>"; the types whose
  * script text differs from the dump's are handled here. */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ui/raw-dump.h"
 #include "ui/script-print.h"
+#include "util/util.h"
 
 /* "            Old bytes: 0f 1f 44 00 00" lines, 16 bytes a line */
 static void print_poke_bytes(FILE *fp, const char *what, const uint8_t *bytes, unsigned n)
@@ -55,4 +59,72 @@ void script_print_record_line(FILE *fp, struct machine *m, const struct perf_eve
 		raw_dump_details(fp, rec, NULL, NULL);
 		break;
 	}
+}
+
+/* ---- --per-event-dump ---- */
+
+static char *dump_name(const struct perf_session *s, const struct evsel *evsel)
+{
+	/* perf names the files after the input as given; stdin has no name */
+	const char *in = s->is_pipe && !strcmp(s->path, "-") ? "(null)" : s->path;
+	size_t n = strlen(in) + strlen(evsel->name) + sizeof("..dump");
+	char *name = xmalloc(n);
+
+	snprintf(name, n, "%s.%s.dump", in, evsel->name);
+	return name;
+}
+
+int script_dumps__open(struct script_dumps *d, const struct perf_session *s,
+		       const struct evsel *evsel)
+{
+	struct script_dump *e;
+
+	if (evsel->idx >= d->nr) {
+		int nr = evsel->idx + 1;
+
+		d->files = xrealloc(d->files, (size_t)nr * sizeof(*d->files));
+		memset(d->files + d->nr, 0, (size_t)(nr - d->nr) * sizeof(*d->files));
+		d->nr = nr;
+	}
+	e = &d->files[evsel->idx];
+	if (e->fp)
+		return 0;
+	e->name = dump_name(s, evsel);
+	e->fp = fopen(e->name, "w");
+	if (!e->fp) {
+		fprintf(stderr, "Failed to open %s: %s\n", e->name, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+FILE *script_dumps__fp(struct script_dumps *d, const struct evsel *evsel)
+{
+	if (evsel->idx >= d->nr || !d->files[evsel->idx].fp)
+		return NULL;
+	d->files[evsel->idx].samples++;
+	return d->files[evsel->idx].fp;
+}
+
+void script_dumps__close(struct script_dumps *d, FILE *report)
+{
+	for (int i = 0; i < d->nr; i++) {
+		struct script_dump *e = &d->files[i];
+		struct stat st;
+
+		if (!e->fp)
+			continue;
+		/* perf measures the file before closing it: what stdio has
+		 * written out so far, not the bytes still buffered */
+		if (report) {
+			if (fstat(fileno(e->fp), &st) < 0)
+				st.st_size = 0;
+			fprintf(report, "[ perf script: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+				(double)st.st_size / 1024.0 / 1024.0, e->name, e->samples);
+		}
+		fclose(e->fp);
+		free(e->name);
+	}
+	free(d->files);
+	memset(d, 0, sizeof(*d));
 }

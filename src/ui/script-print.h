@@ -120,4 +120,25 @@ void script_print_side_event(FILE *fp, struct script_config *c, struct perf_sess
  * (script-events.c; m resolves TEXT_POKE addresses, may be NULL). */
 void script_print_record_line(FILE *fp, struct machine *m, const struct perf_event_header *rec);
 
+/* --per-event-dump: one "<input>.<event>.dump" file per event, and
+ * perf's "[ perf script: Wrote ... ]" line for each at the end. */
+struct script_dump {
+	FILE *fp;
+	char *name;
+	uint64_t samples;
+};
+
+struct script_dumps {
+	struct script_dump *files;	/* by evsel->idx */
+	int nr;
+};
+
+/* Creates evsel's file (once); -1 with a message when it cannot. */
+int script_dumps__open(struct script_dumps *d, const struct perf_session *s,
+		       const struct evsel *evsel);
+/* The file for one more of evsel's samples (counted), or NULL. */
+FILE *script_dumps__fp(struct script_dumps *d, const struct evsel *evsel);
+/* Prints the "Wrote" lines to report (NULL: none) and closes the files. */
+void script_dumps__close(struct script_dumps *d, FILE *report);
+
 #endif
