@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "builtin.h"
 #include "cmd-collapse.h"
@@ -390,7 +391,13 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 
-	sc.session = perf_session__open(o.input ? o.input : "perf.data", &err);
+	if (!o.input) {
+		struct stat st;
+
+		/* perf reads a pipe on stdin without -i - */
+		o.input = !fstat(0, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	}
+	sc.session = perf_session__open(o.input, &err);
 	if (!sc.session) {
 		fprintf(stderr, "pcl script: %s\n", err);
 		free(err);
