@@ -1,13 +1,17 @@
 /* pcl script: print every sample (and optionally task/mmap events) of a
  * perf.data file as text, the way perf script does. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <errno.h>
 
 #include "builtin.h"
 #include "cmd-collapse.h"
 #include "core/callchain.h"
+#include "core/evswitch.h"
 #include "core/machine.h"
 #include "core/sample-filter.h"
 #include "core/session.h"
@@ -34,6 +38,10 @@ struct script {
 	struct sample_filter filter;
 	bool per_event_dump;
 	struct script_dumps dumps;
+	struct evswitch evswitch;	/* --switch-on/--switch-off */
+	bool no_samples;	/* --graph-function: no branch flags, no sample starts one */
+	bool debug_mode;	/* --debug-mode: check the samples' order, print none */
+	uint64_t last_time, nr_misordered;
 };
 
 /* samples without a CPU (side events of files without it) pass -C */
@@ -49,7 +57,18 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 	struct thread *thread;
 	FILE *fp;
 
-	if (sample_filter__skip_time(&sc->filter, sample->time) || cpu_skip(sc, sample))
+	if (sample_filter__skip_time(&sc->filter, sample->time))
+		return;
+	if (sc->debug_mode) {
+		if (sample->time < sc->last_time) {
+			fprintf(stderr, "Samples misordered, previous: %" PRIu64 " this: %" PRIu64 "\n",
+				sc->last_time, sample->time);
+			sc->nr_misordered++;
+		}
+		sc->last_time = sample->time;
+		return;
+	}
+	if (cpu_skip(sc, sample))
 		return;
 	thread = machine__findnew_thread(sc->machine, (pid_t)sample->pid, (pid_t)sample->tid);
 	memset(&al, 0, sizeof(al));
@@ -62,6 +81,8 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 	}
 	if (sample_filter__thread(&sc->filter, thread) || sample_filter__dso(&sc->filter, &al) ||
 	    sample_filter__symbol(&sc->filter, &al))
+		return;
+	if (sc->no_samples || evswitch__discard(&sc->evswitch, evsel))
 		return;
 	fp = stdout;
 	if (sc->per_event_dump) {
@@ -269,6 +290,42 @@ static void warn_about_losses(const struct session_stats *st, bool lost_shown)
 			(unsigned long long)st->nr_unordered);
 }
 
+/* --xed: perf pipes its output through the xed disassembler */
+static FILE *xed_pipe;
+
+static int start_xed(void)
+{
+	const char *cmd = isatty(1) ? "xed -F insn: -A -64 | less" : "xed -F insn: -A -64";
+
+	fflush(stdout);
+	xed_pipe = popen(cmd, "w");
+	if (!xed_pipe || dup2(fileno(xed_pipe), 1) < 0) {
+		fprintf(stderr, "pcl script: cannot run '%s': %s\n", cmd, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void end_xed(void)
+{
+	if (!xed_pipe)
+		return;
+	fflush(stdout);
+	close(1);
+	pclose(xed_pipe);
+	xed_pipe = NULL;
+}
+
+/* --stitch-lbr needs LBR call stacks (record --call-graph lbr) */
+static bool has_lbr_callstack(struct perf_session *s)
+{
+	evlist__for_each(&s->evlist, pos)
+		if ((pos->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+		    (pos->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+			return true;
+	return false;
+}
+
 struct script_opts {
 	const char *input, *fields, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms, *dsos;
 	const char *symfs;
@@ -276,7 +333,56 @@ struct script_opts {
 	bool folded;
 	int max_stack;
 	int verbose;
+	/* perf script's options for other data (AUX traces, LBR, guests,
+	 * scripting engines): accepted, with perf's behaviour on our files */
+	const char *graph_function, *stop_bt, *itrace, *dlfilter, *dlarg, *gen_script, *script;
+	const char *vmlinux, *guestmount, *guestkallsyms, *guestmodules, *guestvmlinux;
+	bool all_cpus, call_trace, call_ret_trace, insn_trace, xed, stitch_lbr, list_dlfilters;
+	bool list_scripts, guest_code, demangle, demangle_kernel, full_source_path;
+	int max_blocks, addr_range;
 };
+
+/* Options for what pcl does not have (scripting engines, dlfilters):
+ * says so.  Returns the exit code, or -1 to go on. */
+static int script_unsupported(const struct script_opts *o)
+{
+	if (o->list_scripts) {
+		printf("List of available trace scripts:\n");	/* pcl ships none */
+		return 0;
+	}
+	if (o->list_dlfilters) {
+		printf("List of available dlfilters:\n");
+		return 0;
+	}
+	if (o->script || o->gen_script) {
+		fprintf(stderr, "pcl script: scripting is not supported: pcl has no Perl or Python "
+			"engine (%s %s)\n", o->script ? "-s" : "-g", o->script ? o->script :
+			o->gen_script);
+		return 255;
+	}
+	if (o->dlfilter) {
+		if (access(o->dlfilter, R_OK))
+			fprintf(stderr, "dlopen failed for: '%s'\n", o->dlfilter);
+		else
+			fprintf(stderr, "pcl script: dlfilters are not supported (%s)\n", o->dlfilter);
+		return 255;
+	}
+	return -1;
+}
+
+/* --call-trace, --call-ret-trace, --insn-trace: perf's -F presets for
+ * instruction traces, in nanoseconds (applied before -F) */
+static int trace_presets(struct script_config *c, const struct script_opts *o)
+{
+	const char *fields = o->call_ret_trace ? "-ip,-addr,-event,-period,+callindent,+flags" :
+			     o->call_trace ? "-ip,-addr,-event,-period,+callindent" :
+			     o->insn_trace ? "+insn,-event,-period" : NULL;
+
+	if (!fields)
+		return 0;
+	c->nanosecs = true;
+	return script_config__parse_fields(c, fields);
+}
 
 int cmd_script(int argc, const char **argv)
 {
@@ -344,6 +450,60 @@ int cmd_script(int argc, const char **argv)
 			    "Show the path of [kernel.kallsyms] (accepted, no effect)"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
+		OPT_STRING(0, "switch-on", &sc.evswitch.on_name, "event",
+			   "Consider events after the ocurrence of this event"),
+		OPT_STRING(0, "switch-off", &sc.evswitch.off_name, "event",
+			   "Stop considering events after the ocurrence of this event"),
+		OPT_BOOLEAN(0, "show-on-off-events", &sc.evswitch.show_on_off_events,
+			    "Show the on/off switch events, used with --switch-on and --switch-off"),
+		OPT_STRING(0, "stop-bt", &o.stop_bt, "symbol[,symbol...]",
+			   "Stop display of callgraph at these symbols"),
+		OPT_BOOLEAN(0, "full-source-path", &o.full_source_path,
+			    "Show full source file name path for source lines"),
+		OPT_BOOLEAN(0, "demangle", &o.demangle,
+			    "Enable symbol demangling"),
+		OPT_BOOLEAN(0, "demangle-kernel", &o.demangle_kernel,
+			    "Enable kernel symbol demangling"),
+		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
+		OPT_BOOLEAN(0, "debug-mode", &sc.debug_mode,
+			    "Run in debug mode: check the samples' order, print none"),
+		OPT_BOOLEAN('a', "all-cpus", &o.all_cpus,
+			    "system-wide collection from all CPUs (for recording scripts: no effect)"),
+		OPT_STRING(0, "graph-function", &o.graph_function, "symbol[,symbol...]",
+			   "Only print call graphs that start in these functions (branch traces)"),
+		OPT_INTEGER(0, "max-blocks", &o.max_blocks,
+			    "Maximum number of code blocks to dump with brstackinsn"),
+		OPT_BOOLEAN(0, "call-trace", &o.call_trace,
+			    "Decode calls from itrace (-F -ip,-addr,-event,-period,+callindent --ns)"),
+		OPT_BOOLEAN(0, "call-ret-trace", &o.call_ret_trace,
+			    "Decode calls and returns from itrace (as --call-trace, +flags)"),
+		OPT_BOOLEAN(0, "insn-trace", &o.insn_trace,
+			    "Decode instructions from itrace (-F +insn,-event,-period --ns)"),
+		OPT_STRING_OPTARG(0, "itrace", &o.itrace, "opts",
+				  "Instruction Tracing options (AUX area traces: no effect here)", ""),
+		OPT_BOOLEAN(0, "xed", &o.xed, "Run xed disassembler on output"),
+		OPT_INTEGER(0, "addr-range", &o.addr_range,
+			    "Use with -S to list traced records within address range (no effect)"),
+		OPT_BOOLEAN(0, "stitch-lbr", &o.stitch_lbr,
+			    "Enable LBR callgraph stitching approach"),
+		OPT_STRING(0, "dlfilter", &o.dlfilter, "file", "filter .so file name (not supported)"),
+		OPT_STRING(0, "dlarg", &o.dlarg, "argument", "filter argument"),
+		OPT_BOOLEAN(0, "list-dlfilters", &o.list_dlfilters, "list available dlfilters"),
+		OPT_BOOLEAN('l', "list", &o.list_scripts, "list available scripts"),
+		OPT_STRING('s', "script", &o.script, "name",
+			   "script file name (lang:script name, script name): not supported"),
+		OPT_STRING('g', "gen-script", &o.gen_script, "lang",
+			   "generate perf-script.xx script in specified language: not supported"),
+		OPT_STRING(0, "guestmount", &o.guestmount, "directory",
+			   "guest mount directory under which every guest os instance has a subdir"),
+		OPT_STRING(0, "guestvmlinux", &o.guestvmlinux, "file",
+			   "file saving guest os vmlinux"),
+		OPT_STRING(0, "guestkallsyms", &o.guestkallsyms, "file",
+			   "file saving guest os /proc/kallsyms"),
+		OPT_STRING(0, "guestmodules", &o.guestmodules, "file",
+			   "file saving guest os /proc/modules"),
+		OPT_BOOLEAN(0, "guest-code", &o.guest_code,
+			    "Indicate that guest code can be found in the hypervisor process"),
 		OPT_BOOLEAN(0, "folded", &o.folded,
 			    "print folded stacks 'comm;caller;...;leaf PERIOD' (as pcl collapse)"),
 		OPT_END(),
@@ -352,9 +512,14 @@ int cmd_script(int argc, const char **argv)
 	int ret = 0;
 
 	script_config__init(&sc.cfg);
+	o.demangle = true;
 	argc = parse_options(argc, argv, opts, script_usage, 0);
 	if (argc)
 		usage_with_options(script_usage, opts);
+	ret = script_unsupported(&o);
+	if (ret >= 0)
+		goto out;
+	ret = 0;
 	if (o.folded) {
 		struct stacks_opts so = { .max_stack = o.max_stack, .kallsyms = o.kallsyms,
 					  .symfs = o.symfs, .force = o.force };
@@ -366,6 +531,8 @@ int cmd_script(int argc, const char **argv)
 					    NULL);
 		goto out;
 	}
+	if (trace_presets(&sc.cfg, &o) < 0)
+		usage_with_options(script_usage, opts);
 	if (o.fields && script_config__parse_fields(&sc.cfg, o.fields) < 0)
 		usage_with_options(script_usage, opts);
 	if (o.max_stack < 0)
@@ -375,6 +542,15 @@ int cmd_script(int argc, const char **argv)
 	if (sc.dump_unsorted)
 		sc.dump = true;
 	sc.cfg.dump = sc.dump;
+	sc.cfg.stop_bt = o.stop_bt;
+	sc.no_samples = o.graph_function != NULL;
+	sym_demangle_enable(o.demangle);
+	srcline__full_filename(o.full_source_path);
+	if (o.vmlinux && access(o.vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", o.vmlinux);
+		ret = 255;
+		goto out;
+	}
 	if (o.comms)
 		name_list__add(&sc.filter.comms, o.comms);
 	if (o.pids)
@@ -411,6 +587,10 @@ int cmd_script(int argc, const char **argv)
 		ret = 255;
 		goto out;
 	}
+	if (evswitch__init(&sc.evswitch, &sc.session->evlist, stderr) < 0) {
+		ret = 254;	/* perf's -ENOENT */
+		goto out;
+	}
 	if (o.header || o.header_only) {
 		sc.header = true;
 		header_print(stdout, sc.session, sc.full_header);
@@ -433,7 +613,18 @@ int cmd_script(int argc, const char **argv)
 			}
 		}
 	}
-	sc.machine = perf_session__new_machine(sc.session, o.kallsyms, o.symfs, o.force);
+	/* -k: perf reads kernel symbols from that file only; pcl does not load
+	 * vmlinux images, so they stay unknown, as perf leaves them when the
+	 * file is not the recorded kernel's (build id) or not an ELF image */
+	sc.machine = perf_session__new_machine(sc.session, o.vmlinux ? "/dev/null" : o.kallsyms,
+					       o.symfs, o.force);
+	if (o.stitch_lbr && !has_lbr_callstack(sc.session))
+		fprintf(stderr, "Can't find LBR callchain. Switch off --stitch-lbr.\n"
+			"Please apply --call-graph lbr when recording.\n");
+	if (o.xed && start_xed() < 0) {
+		ret = 255;
+		goto out;
+	}
 	sc.cfg.machine = sc.machine;
 
 	/* output is meant for pipes into awk and flame graph tools: buffer it */
@@ -446,6 +637,8 @@ int cmd_script(int argc, const char **argv)
 	ret = perf_session__process(sc.session, &sc.tool);
 	if (sc.per_event_dump)
 		script_dumps__close(&sc.dumps, stdout);
+	if (sc.debug_mode)
+		fprintf(stderr, "Misordered timestamps: %" PRIu64 "\n", sc.nr_misordered);
 	fflush(stdout);
 	warn_about_losses(&sc.session->stats, sc.show_lost);
 	if (ret == -2) {
@@ -457,6 +650,8 @@ int cmd_script(int argc, const char **argv)
 out:
 	script_dumps__close(&sc.dumps, NULL);
 	fflush(stdout);
+	if (o.xed)
+		end_xed();
 	if (sc.machine)
 		machine__delete(sc.machine);
 	perf_session__delete(sc.session);

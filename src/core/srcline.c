@@ -50,6 +50,9 @@ struct srcline_cache {
 	bool failed;
 };
 
+/* --full-source-path: file names as the line table has them */
+static bool full_filename;
+
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
@@ -273,6 +276,18 @@ static int function_dies(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 	return nr;
 }
 
+/* --full-source-path: "dir/file.c:12" as addr2line names the file: a
+ * relative name (libdw joined any relative include directory) is under
+ * the CU's compilation directory. */
+static char *srcline_full(Dwarf_Die *cu, const char *file, unsigned lineno)
+{
+	Dwarf_Attribute attr;
+	const char *dir = file[0] != '/' && cu ?
+			  dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr)) : NULL;
+
+	return dir ? xasprintf("%s/%s:%u", dir, file, lineno) : xasprintf("%s:%u", file, lineno);
+}
+
 static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 {
 	struct a2l_record *r = xcalloc(1, sizeof(*r));
@@ -321,15 +336,20 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 		    !(name = dwarf_filesrc(files, file, NULL, NULL)))
 			continue;
 		base = strrchr(name, '/');
-		r->lines[i] = xasprintf("%s:%u", base ? base + 1 : name, (unsigned)lineno);
+		if (full_filename)
+			r->lines[i] = srcline_full(cu, name, (unsigned)lineno);
+		else
+			r->lines[i] = xasprintf("%s:%u", base ? base + 1 : name, (unsigned)lineno);
 	}
 	if (line) {
 		int lineno = 0;
 		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 		const char *base = file ? strrchr(file, '/') : NULL;
 
-		file = file ? file : "??";
-		r->srcline = xasprintf("%s:%d", base ? base + 1 : file, lineno);
+		if (full_filename && file)
+			r->srcline = srcline_full(dwfl_linecu(line), file, (unsigned)lineno);
+		else
+			r->srcline = xasprintf("%s:%d", base ? base + 1 : file ? file : "??", lineno);
 	} else {
 		r->srcline = xstrdup("??:0");
 	}
@@ -352,6 +372,11 @@ static struct a2l_record *dso__a2l(struct dso *dso, uint64_t addr, struct srclin
 		u64map_put(&c->records, addr, r);
 	}
 	return r;
+}
+
+void srcline__full_filename(bool on)
+{
+	full_filename = on;
 }
 
 const char *dso__srcline(struct dso *dso, uint64_t addr)

@@ -197,6 +197,9 @@ bool perf_map__owner_ok(const char *path, uid_t uid);
 /* Demangles C++ and Rust symbols the way perf 6.1 shows them (no
  * parameter lists); NULL when name is not mangled. Caller frees. */
 char *sym_demangle(const char *name);
+/* --no-demangle: sym_demangle() returns NULL for every name from now on
+ * (set before any symbol table is loaded). */
+void sym_demangle_enable(bool on);
 
 /* Build-id helpers */
 void build_id__hex(const uint8_t *id, int size, char *out);	/* out: 41 bytes */

@@ -61,6 +61,32 @@ void script_print_record_line(FILE *fp, struct machine *m, const struct perf_eve
 	}
 }
 
+/* ---- --stop-bt ---- */
+
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+int script_stop_bt(const char *list, const struct callchain_frame *frames, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (frames[i].al.sym && in_list(list, frames[i].al.sym->name))
+			return i + 1;
+	return n;
+}
+
 /* ---- --per-event-dump ---- */
 
 static char *dump_name(const struct perf_session *s, const struct evsel *evsel)

@@ -627,7 +627,7 @@ static int resolve_chain(struct script_config *c, struct machine *m, struct evse
 		n += machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
 				     sample->user_stack.data, sample->user_stack.dyn_size,
 				     c->max_stack, c->frames + n, (int)c->nr_frames - n);
-	return n;
+	return c->stop_bt ? script_stop_bt(c->stop_bt, c->frames, n) : n;
 }
 
 void script_print_sample(FILE *fp, struct script_config *c, struct perf_session *s,

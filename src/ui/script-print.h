@@ -86,6 +86,7 @@ struct script_config {
 	struct callchain_frame *frames;	/* scratch for resolved callchains */
 	size_t nr_frames;
 	struct machine *machine;	/* side events resolve kernel addresses here */
+	const char *stop_bt;	/* --stop-bt: callchains end after these symbols */
 };
 
 void script_config__init(struct script_config *c);
@@ -119,6 +120,10 @@ void script_print_side_event(FILE *fp, struct script_config *c, struct perf_sess
 /* perf's "PERF_RECORD_COMM exec: sleep:42/42" text of a side record
  * (script-events.c; m resolves TEXT_POKE addresses, may be NULL). */
 void script_print_record_line(FILE *fp, struct machine *m, const struct perf_event_header *rec);
+
+/* --stop-bt "a,b": how many of the n frames perf prints (up to and
+ * including the first whose symbol is listed). */
+int script_stop_bt(const char *list, const struct callchain_frame *frames, int n);
 
 /* --per-event-dump: one "<input>.<event>.dump" file per event, and
  * perf's "[ perf script: Wrote ... ]" line for each at the end. */
