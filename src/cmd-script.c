@@ -138,7 +138,7 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 	struct script *sc = (struct script *)tool;
 
 	if (sc->dump)
-		raw_dump_record(stdout, s, rec, sample, evsel, off);
+		raw_dump_record(stdout, s, sc->machine, rec, sample, evsel, off);
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
 		if (evsel)

@@ -242,7 +242,36 @@ static void print_tstamp(FILE *fp, struct perf_session *s, const struct perf_eve
 		fprintf(fp, "%" PRIu64 " ", sample->time);
 }
 
-void raw_dump_details(FILE *fp, const struct perf_event_header *rec,
+/* "            Old bytes: 0f 1f 44 00 00" lines, 16 bytes a line */
+static void print_poke_bytes(FILE *fp, const char *what, const uint8_t *bytes, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (i % 16 == 0)
+			fprintf(fp, "            %s bytes:", what);
+		fprintf(fp, " %02x", bytes[i]);
+		if ((i + 1) % 16 == 0 || i + 1 == n)
+			fputc('\n', fp);
+	}
+}
+
+static void print_text_poke(FILE *fp, struct machine *m, const struct perf_rec_text_poke *t)
+{
+	struct addr_location al;
+
+	fprintf(fp, " %" PRIx64 " ", t->addr);
+	memset(&al, 0, sizeof(al));
+	if (m && machine__resolve(m, NULL, PERF_RECORD_MISC_KERNEL, t->addr, &al) && al.sym) {
+		uint64_t off = al.addr < al.sym->end ? al.addr - al.sym->start :
+			       al.addr - al.map->start - al.sym->start;
+
+		fprintf(fp, "%s+0x%" PRIx64, al.sym->name, off);
+	}
+	fprintf(fp, " old len %u new len %u\n", t->old_len, t->new_len);
+	print_poke_bytes(fp, "Old", t->bytes, t->old_len);
+	print_poke_bytes(fp, "New", t->bytes + t->old_len, t->new_len);
+}
+
+void raw_dump_details(FILE *fp, struct machine *machine, const struct perf_event_header *rec,
 		      const struct perf_sample *sample, const struct evsel *evsel)
 {
 	switch (rec->type) {
@@ -388,12 +417,9 @@ void raw_dump_details(FILE *fp, const struct perf_event_header *rec,
 		fprintf(fp, " cgroup: %" PRIu64 " %s\n", c->id, c->path);
 		break;
 	}
-	case PERF_RECORD_TEXT_POKE: {
-		const struct perf_rec_text_poke *t = (const void *)rec;
-
-		fprintf(fp, " %" PRIx64 " old len %u new len %u\n", t->addr, t->old_len, t->new_len);
+	case PERF_RECORD_TEXT_POKE:
+		print_text_poke(fp, machine, (const void *)rec);
 		break;
-	}
 	case PERF_RECORD_AUX_OUTPUT_HW_ID:
 		fprintf(fp, " hw_id: %#" PRIx64 "\n",
 			((const struct perf_rec_aux_output_hw_id *)(const void *)rec)->hw_id);
@@ -502,7 +528,8 @@ static void dump_user_record(FILE *fp, const struct perf_event_header *rec)
 	}
 }
 
-void raw_dump_record(FILE *fp, struct perf_session *s, const struct perf_event_header *rec,
+void raw_dump_record(FILE *fp, struct perf_session *s, struct machine *m,
+		     const struct perf_event_header *rec,
 		     const struct perf_sample *sample, struct evsel *evsel, uint64_t off)
 {
 	/* decompressed records are dumped one by one, not their container */
@@ -513,7 +540,7 @@ void raw_dump_record(FILE *fp, struct perf_session *s, const struct perf_event_h
 	print_tstamp(fp, s, rec, sample);
 	fprintf(fp, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", off, rec->size, perf_record_name(rec->type));
 	if (rec->type < PERF_RECORD_USER_TYPE_START)
-		raw_dump_details(fp, rec, sample, evsel);
+		raw_dump_details(fp, m, rec, sample, evsel);
 	else
 		dump_user_record(fp, rec);
 }

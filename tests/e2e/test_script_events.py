@@ -276,3 +276,48 @@ def cpp_data(tmp_path_factory):
 def test_demangle(cpp_data, args):
     out = compare(cpp_data, *args).stdout
     assert ("_ZN2ns3Foo4workIlEEdT_" in out) == ("--no-demangle" in args)
+
+
+def _with_text_pokes(src, dst, addr):
+    """Copies a pipe-mode perf.data and appends two TEXT_POKE records (no
+    kernel here makes them without Intel PT), each with the sample_id_all
+    trailer of the file's EXIT record."""
+    import struct
+    data = open(src, "rb").read()
+    pos, sample_type, trailer = 16, None, None
+    while pos + 8 <= len(data):
+        rtype, _, size = struct.unpack_from("<IHH", data, pos)
+        if rtype == 64 and sample_type is None:        # HEADER_ATTR: attr.sample_type
+            sample_type = struct.unpack_from("<Q", data, pos + 8 + 24)[0]
+        if rtype == 4:                                 # EXIT
+            # TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER go in the trailer
+            n = 8 * sum(1 for bit in (1, 2, 6, 9, 7, 16) if sample_type & (1 << bit))
+            trailer = data[pos + size - n:pos + size]
+        pos += size
+    assert trailer is not None
+
+    def poke(old, new):
+        body = struct.pack("<QHH", addr, len(old), len(new)) + bytes(old) + bytes(new)
+        body += bytes(-(8 + len(body)) % 8)
+        return struct.pack("<IHH", 20, 1, 8 + len(body) + len(trailer)) + body + trailer
+    with open(dst, "wb") as f:
+        f.write(data + poke([0x0f, 0x1f, 0x44, 0, 0], [0xe8, 1, 2, 3, 4]) +
+                poke(list(range(20)), []))
+
+
+@pytest.mark.parametrize("args", [["--show-text-poke-events"], ["-D"],
+                                  ["--dump-unsorted-raw-trace", "--show-text-poke-events"],
+                                  []], ids=" ".join)
+def test_text_poke(perf_data, tmp_path, args):
+    addr = None
+    with open("/proc/kallsyms") as f:
+        for line in f:
+            a, t, name = line.split()[:3]
+            if name == "schedule" and t in "tT":
+                addr = int(a, 16) + 4
+    if not addr:
+        pytest.skip("no kernel symbol addresses in /proc/kallsyms")
+    path = tmp_path / "poke.data"
+    _with_text_pokes(perf_data["pipe"], path, addr)
+    out = compare(str(path), *args, filt=normalize_vdso).stdout
+    assert ("schedule+0x4 old len 5 new len 5" in out) == bool(args)
