@@ -483,7 +483,7 @@ int cmd_script(int argc, const char **argv)
 				  "Instruction Tracing options (AUX area traces: no effect here)", ""),
 		OPT_BOOLEAN(0, "xed", &o.xed, "Run xed disassembler on output"),
 		OPT_INTEGER(0, "addr-range", &o.addr_range,
-			    "Use with -S to list traced records within address range (no effect)"),
+			    "Use with -S to list traced records within address range"),
 		OPT_BOOLEAN(0, "stitch-lbr", &o.stitch_lbr,
 			    "Enable LBR callgraph stitching approach"),
 		OPT_STRING(0, "dlfilter", &o.dlfilter, "file", "filter .so file name (not supported)"),
@@ -559,6 +559,7 @@ int cmd_script(int argc, const char **argv)
 		name_list__add(&sc.filter.tids, o.tids);
 	if (o.syms)
 		name_list__add(&sc.filter.syms, o.syms);
+	sc.filter.addr_range = o.addr_range;
 	if (o.dsos)
 		name_list__add(&sc.filter.dsos, o.dsos);
 	if (o.cpus && sample_filter__set_cpus(&sc.filter, o.cpus) < 0) {

@@ -321,3 +321,20 @@ def test_text_poke(perf_data, tmp_path, args):
     _with_text_pokes(perf_data["pipe"], path, addr)
     out = compare(str(path), *args, filt=normalize_vdso).stdout
     assert ("schedule+0x4 old len 5 new len 5" in out) == bool(args)
+
+
+def test_symbols_by_address(perf_data):
+    """-S takes hex addresses: samples at exactly that ip, or within
+    --addr-range bytes from it (a symbol's start address no longer names
+    the whole symbol)."""
+    path = perf_data["fp"]
+    ips = perf("script", "-i", path, "-G", "-F", "ip").stdout.split()
+    top = max(set(ips), key=ips.count)
+    for args in (["-S", "0x" + top], ["-S", top], ["-S", "0x%x" % (int(top, 16) - 2)],
+                 ["-S", "0x%x" % (int(top, 16) - 2), "--addr-range", "3"],
+                 ["-S", "leaf_math,0x" + top], ["-S", "0x" + top, "--addr-range", "64"]):
+        out = compare(path, "-G", "-F", "ip,sym,symoff", *args).stdout
+        if args[1].endswith(top) or "--addr-range" in args:
+            assert out.count(top) == ips.count(top)
+        elif "%x" % (int(top, 16) - 2) not in ips:     # not a sampled ip: nothing
+            assert out == ""
