@@ -336,8 +336,9 @@ struct script_opts {
 	/* perf script's options for other data (AUX traces, LBR, guests,
 	 * scripting engines): accepted, with perf's behaviour on our files */
 	const char *graph_function, *stop_bt, *itrace, *dlfilter, *dlarg, *gen_script, *script;
+	const char *call_trace, *call_ret_trace, *insn_trace, *xed;	/* optional values ignored */
 	const char *vmlinux, *guestmount, *guestkallsyms, *guestmodules, *guestvmlinux;
-	bool all_cpus, call_trace, call_ret_trace, insn_trace, xed, stitch_lbr, list_dlfilters;
+	bool all_cpus, stitch_lbr, list_dlfilters;
 	bool list_scripts, guest_code, demangle, demangle_kernel, full_source_path;
 	int max_blocks, addr_range;
 };
@@ -465,23 +466,23 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "demangle-kernel", &o.demangle_kernel,
 			    "Enable kernel symbol demangling"),
 		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
-		OPT_BOOLEAN(0, "debug-mode", &sc.debug_mode,
-			    "Run in debug mode: check the samples' order, print none"),
+		OPT_BOOLEAN('d', "debug-mode", &sc.debug_mode,
+			    "do various checks like samples ordering and lost events"),
 		OPT_BOOLEAN('a', "all-cpus", &o.all_cpus,
 			    "system-wide collection from all CPUs (for recording scripts: no effect)"),
 		OPT_STRING(0, "graph-function", &o.graph_function, "symbol[,symbol...]",
 			   "Only print call graphs that start in these functions (branch traces)"),
 		OPT_INTEGER(0, "max-blocks", &o.max_blocks,
 			    "Maximum number of code blocks to dump with brstackinsn"),
-		OPT_BOOLEAN(0, "call-trace", &o.call_trace,
-			    "Decode calls from itrace (-F -ip,-addr,-event,-period,+callindent --ns)"),
-		OPT_BOOLEAN(0, "call-ret-trace", &o.call_ret_trace,
-			    "Decode calls and returns from itrace (as --call-trace, +flags)"),
-		OPT_BOOLEAN(0, "insn-trace", &o.insn_trace,
-			    "Decode instructions from itrace (-F +insn,-event,-period --ns)"),
+		OPT_STRING_OPTARG(0, "call-trace", &o.call_trace, "...", "Decode calls from itrace",
+				  ""),
+		OPT_STRING_OPTARG(0, "call-ret-trace", &o.call_ret_trace, "...",
+				  "Decode calls and returns from itrace", ""),
+		OPT_STRING_OPTARG(0, "insn-trace", &o.insn_trace, "raw|disasm",
+				  "Decode instructions from itrace", ""),
 		OPT_STRING_OPTARG(0, "itrace", &o.itrace, "opts",
 				  "Instruction Tracing options (AUX area traces: no effect here)", ""),
-		OPT_BOOLEAN(0, "xed", &o.xed, "Run xed disassembler on output"),
+		OPT_STRING_OPTARG(0, "xed", &o.xed, "...", "Run xed disassembler on output", ""),
 		OPT_INTEGER(0, "addr-range", &o.addr_range,
 			    "Use with -S to list traced records within address range"),
 		OPT_BOOLEAN(0, "stitch-lbr", &o.stitch_lbr,
@@ -514,8 +515,13 @@ int cmd_script(int argc, const char **argv)
 	script_config__init(&sc.cfg);
 	o.demangle = true;
 	argc = parse_options(argc, argv, opts, script_usage, 0);
-	if (argc)
-		usage_with_options(script_usage, opts);
+	if (argc) {
+		/* perf runs "perf script <script> ..." */
+		fprintf(stderr, "pcl script: scripting is not supported: pcl has no Perl or Python "
+			"engine (%s)\n", argv[0]);
+		ret = 255;
+		goto out;
+	}
 	ret = script_unsupported(&o);
 	if (ret >= 0)
 		goto out;

@@ -207,7 +207,7 @@ NO_EFFECT = [
 EFFECT = [
     ["--stop-bt", "main"], ["--stop-bt", "leaf_math,main,__libc_start_call_main"],
     ["--graph-function", "main"],          # no branch flags: no sample is shown
-    ["--call-trace"], ["--call-ret-trace"],
+    ["--call-trace"], ["--call-ret-trace"], ["--call-trace=x"], ["-d"],
     ["-k", "/bin/ls"],                     # not the kernel's image: kernel symbols unknown
     ["--debug-mode"], ["--stitch-lbr"],
 ]
@@ -234,7 +234,8 @@ def test_dlfilter_missing(perf_data):
 
 
 @pytest.mark.parametrize("args", [["-s", "x.py"], ["--script", "perl:x.pl"],
-                                  ["-g", "python"], ["--gen-script", "perl"]], ids=" ".join)
+                                  ["-g", "python"], ["--gen-script", "perl"], ["rwtop"]],
+                         ids=" ".join)
 def test_scripting_is_not_supported(perf_data, tmp_path, args):
     r = subprocess.run([PCL, "script", "-i", perf_data["fp"], *args], cwd=tmp_path,
                        capture_output=True, text=True, timeout=60)
