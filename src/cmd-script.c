@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "cmd-collapse.h"
 #include "core/callchain.h"
+#include "core/dlfilter.h"
 #include "core/evswitch.h"
 #include "core/machine.h"
 #include "core/sample-filter.h"
@@ -42,12 +43,26 @@ struct script {
 	bool no_samples;	/* --graph-function: no branch flags, no sample starts one */
 	bool debug_mode;	/* --debug-mode: check the samples' order, print none */
 	uint64_t last_time, nr_misordered;
+	struct dlfilter *dlfilter;	/* --dlfilter */
+	int dlfilter_err;		/* a filter function's error */
 };
 
 /* samples without a CPU (side events of files without it) pass -C */
 static bool cpu_skip(const struct script *sc, const struct perf_sample *sample)
 {
 	return sample->cpu != (uint32_t)-1 && sample_filter__skip_cpu(&sc->filter, sample->cpu);
+}
+
+/* --dlfilter: asks the object; true when the sample is dropped (an error
+ * stops processing) */
+static bool dlfilter_drops(struct script *sc, bool early, struct evsel *evsel,
+			   const struct perf_sample *sample)
+{
+	int r = dlfilter__filter(sc->dlfilter, early, sc->machine, &sc->filter, evsel, sample);
+
+	if (r < 0)
+		sc->dlfilter_err = r;
+	return r != 0;
 }
 
 static void process_sample(struct script *sc, struct evsel *evsel,
@@ -57,6 +72,8 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 	struct thread *thread;
 	FILE *fp;
 
+	if (sc->dlfilter && dlfilter_drops(sc, true, evsel, sample))
+		return;
 	if (sample_filter__skip_time(&sc->filter, sample->time))
 		return;
 	if (sc->debug_mode) {
@@ -83,6 +100,8 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 	    sample_filter__symbol(&sc->filter, &al))
 		return;
 	if (sc->no_samples || evswitch__discard(&sc->evswitch, evsel))
+		return;
+	if (sc->dlfilter && dlfilter_drops(sc, false, evsel, sample))
 		return;
 	fp = stdout;
 	if (sc->per_event_dump) {
@@ -143,6 +162,8 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 	case PERF_RECORD_SAMPLE:
 		if (evsel)
 			process_sample(sc, evsel, sample);
+		if (sc->dlfilter_err)
+			return -2;
 		break;
 	case PERF_RECORD_COMM:
 		perf_session__feed_machine(sc->machine, rec);
@@ -335,13 +356,25 @@ struct script_opts {
 	int verbose;
 	/* perf script's options for other data (AUX traces, LBR, guests,
 	 * scripting engines): accepted, with perf's behaviour on our files */
-	const char *graph_function, *stop_bt, *itrace, *dlfilter, *dlarg, *gen_script, *script;
+	const char *graph_function, *stop_bt, *itrace, *dlfilter, *gen_script, *script;
+	struct dlargs { int argc; char **argv; } dlargs;	/* --dlarg, in order */
 	const char *call_trace, *call_ret_trace, *insn_trace, *xed;	/* optional values ignored */
 	const char *vmlinux, *guestmount, *guestkallsyms, *guestmodules, *guestvmlinux;
 	bool all_cpus, stitch_lbr, list_dlfilters;
 	bool list_scripts, guest_code, demangle, demangle_kernel, full_source_path;
 	int max_blocks, addr_range;
 };
+
+static int add_dlarg(const struct option *opt, const char *arg, bool unset)
+{
+	struct dlargs *a = opt->value;
+
+	(void)unset;
+	a->argv = xrealloc(a->argv, (size_t)(a->argc + 2) * sizeof(*a->argv));
+	a->argv[a->argc++] = xstrdup(arg);
+	a->argv[a->argc] = NULL;
+	return 0;
+}
 
 /* Options for what pcl does not have (scripting engines, dlfilters):
  * says so.  Returns the exit code, or -1 to go on. */
@@ -353,19 +386,14 @@ static int script_unsupported(const struct script_opts *o)
 	}
 	if (o->list_dlfilters) {
 		printf("List of available dlfilters:\n");
+		dlfilter__list(stdout, ".");
+		dlfilter__list(stdout, PERF_DLFILTER_DIR);	/* pcl installs none of its own */
 		return 0;
 	}
 	if (o->script || o->gen_script) {
 		fprintf(stderr, "pcl script: scripting is not supported: pcl has no Perl or Python "
 			"engine (%s %s)\n", o->script ? "-s" : "-g", o->script ? o->script :
 			o->gen_script);
-		return 255;
-	}
-	if (o->dlfilter) {
-		if (access(o->dlfilter, R_OK))
-			fprintf(stderr, "dlopen failed for: '%s'\n", o->dlfilter);
-		else
-			fprintf(stderr, "pcl script: dlfilters are not supported (%s)\n", o->dlfilter);
 		return 255;
 	}
 	return -1;
@@ -487,8 +515,8 @@ int cmd_script(int argc, const char **argv)
 			    "Use with -S to list traced records within address range"),
 		OPT_BOOLEAN(0, "stitch-lbr", &o.stitch_lbr,
 			    "Enable LBR callgraph stitching approach"),
-		OPT_STRING(0, "dlfilter", &o.dlfilter, "file", "filter .so file name (not supported)"),
-		OPT_STRING(0, "dlarg", &o.dlarg, "argument", "filter argument"),
+		OPT_STRING(0, "dlfilter", &o.dlfilter, "file", "filter .so file name"),
+		OPT_CALLBACK(0, "dlarg", &o.dlargs, "argument", "filter argument", add_dlarg),
 		OPT_BOOLEAN(0, "list-dlfilters", &o.list_dlfilters, "list available dlfilters"),
 		OPT_BOOLEAN('l', "list", &o.list_scripts, "list available scripts"),
 		OPT_STRING('s', "script", &o.script, "name",
@@ -574,6 +602,13 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 
+	/* perf loads the filter first, starts it once the file is checked,
+	 * and stops it whatever happens */
+	if (o.dlfilter &&
+	    !(sc.dlfilter = dlfilter__new(o.dlfilter, o.dlargs.argc, o.dlargs.argv, stderr))) {
+		ret = 255;
+		goto out;
+	}
 	if (!o.input) {
 		struct stat st;
 
@@ -605,6 +640,10 @@ int cmd_script(int argc, const char **argv)
 			goto out;
 	}
 	if (sc.filter.cpu_filter && check_cpu_filter(&sc) < 0) {
+		ret = 255;
+		goto out;
+	}
+	if (dlfilter__start(sc.dlfilter) < 0) {
 		ret = 255;
 		goto out;
 	}
@@ -655,6 +694,11 @@ int cmd_script(int argc, const char **argv)
 		ret = 255;
 	}
 out:
+	/* perf stops the filter unless the file could not be opened */
+	dlfilter__delete(sc.dlfilter, sc.session != NULL);
+	for (int i = 0; i < o.dlargs.argc; i++)
+		free(o.dlargs.argv[i]);
+	free(o.dlargs.argv);
 	script_dumps__close(&sc.dumps, NULL);
 	fflush(stdout);
 	if (o.xed)

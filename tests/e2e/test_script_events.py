@@ -339,3 +339,60 @@ def test_symbols_by_address(perf_data):
             assert out.count(top) == ips.count(top)
         elif "%x" % (int(top, 16) - 2) not in ips:     # not a sampled ip: nothing
             assert out == ""
+
+
+@pytest.fixture(scope="module")
+def dlfilter_so(tmp_path_factory):
+    if not os.path.exists("/usr/include/perf/perf_dlfilter.h"):
+        pytest.skip("no <perf/perf_dlfilter.h>")
+    d = tmp_path_factory.mktemp("dlfilter")
+    src = os.path.join(os.path.dirname(__file__), "..", "fixtures", "dlfilter", "test-filter.c")
+    subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", str(d / "test-filter.so"), src],
+                   check=True)
+    return str(d / "test-filter.so")
+
+
+DLFILTER_ARGS = [
+    ["--dlarg", "leaf_spin", "--dlarg", "leaf_math"],
+    ["--dlarg", "spin_work", "--comms", "burner"],
+    ["--dlarg", "leaf_spin", "--time", "10%-60%", "-F", "comm,tid,time,ip,sym"],
+    ["--dlarg", "leaf_spin", "--switch-on", "page-faults", "--show-on-off-events"],
+    ["-C", "0"],                 # the file has no CPU: an error after the filter loaded
+    ["--header"],
+    ["--header-only"],
+]
+
+
+@pytest.mark.parametrize("kind", ["fp", "two", "switch"])
+@pytest.mark.parametrize("args", DLFILTER_ARGS, ids=" ".join)
+def test_dlfilter(perf_data, rec, dlfilter_so, kind, args):
+    path = perf_data["fp"] if kind == "fp" else rec[kind]
+    if "--switch-on" in args and kind != "two":
+        pytest.skip("page-faults only in 'two'")
+    got = compare(path, "--dlfilter", dlfilter_so, *args)
+    want = perf("script", "-i", path, "--dlfilter", dlfilter_so, *args)
+    assert got.stderr == want.stderr
+    if "--header-only" not in args and "-C" not in args:     # started once the file checks
+        assert got.stdout.startswith("start: ") or "# ========" in got.stdout
+    assert got.stdout.endswith("stop\n")
+
+
+PERF_DLFILTERS = "/usr/lib/perf-core/dlfilters"
+
+
+def test_perf_dlfilter_by_name(perf_data):
+    """perf's own objects, by bare name as perf finds them."""
+    if not os.path.exists(os.path.join(PERF_DLFILTERS, "dlfilter-show-cycles.so")):
+        pytest.skip("perf's dlfilters are not installed")
+    out = compare(perf_data["fp"], "--dlfilter", "dlfilter-show-cycles.so").stdout
+    assert out.startswith("         0 ")
+
+
+def test_list_dlfilters(dlfilter_so, tmp_path):
+    shutil.copy(dlfilter_so, tmp_path / "mine.so")
+    want = subprocess.run([PERF, "script", "--list-dlfilters"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    got = subprocess.run([PCL, "script", "--list-dlfilters"], cwd=tmp_path,
+                         capture_output=True, text=True)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
+    assert "mine.so" in got.stdout and "keeps samples in the symbols" in got.stdout
