@@ -413,6 +413,86 @@ static int trace_presets(struct script_config *c, const struct script_opts *o)
 	return script_config__parse_fields(c, fields);
 }
 
+/* The options' settings, before the file is opened: 0, or the exit code. */
+static int script_setup(struct script *sc, struct script_opts *o)
+{
+	if (o->max_stack < 0)
+		o->max_stack = 0;
+	sc->cfg.max_stack = o->max_stack;
+	sc->cfg.use_callchain = !o->hide_callgraph;
+	if (sc->dump_unsorted)
+		sc->dump = true;
+	sc->cfg.dump = sc->dump;
+	sc->cfg.stop_bt = o->stop_bt;
+	sc->no_samples = o->graph_function != NULL;
+	sym_demangle_enable(o->demangle);
+	srcline__full_filename(o->full_source_path);
+	if (o->vmlinux && access(o->vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", o->vmlinux);
+		return 255;
+	}
+	if (o->comms)
+		name_list__add(&sc->filter.comms, o->comms);
+	if (o->pids)
+		name_list__add(&sc->filter.pids, o->pids);
+	if (o->tids)
+		name_list__add(&sc->filter.tids, o->tids);
+	if (o->syms)
+		name_list__add(&sc->filter.syms, o->syms);
+	sc->filter.addr_range = o->addr_range;
+	if (o->dsos)
+		name_list__add(&sc->filter.dsos, o->dsos);
+	if (o->cpus && sample_filter__set_cpus(&sc->filter, o->cpus) < 0) {
+		fprintf(stderr, "Invalid cpu_list\n");
+		return 255;
+	}
+	return 0;
+}
+
+/* Checks the opened file against the options and sets up what reads it:
+ * 0, -1 when there is nothing more to do, or the exit code. */
+static int script_prepare(struct script *sc, struct script_opts *o)
+{
+	struct perf_session *s = sc->session;
+
+	if (o->time && sample_filter__set_time_arg(&sc->filter, o->time,
+						   s->header.first_sample_time,
+						   s->header.last_sample_time) < 0) {
+		fprintf(stderr, "Invalid time string\n");
+		return 255;
+	}
+	if (evswitch__init(&sc->evswitch, &s->evlist, stderr) < 0)
+		return 254;	/* perf's -ENOENT */
+	if (o->header || o->header_only) {
+		sc->header = true;
+		header_print(stdout, s, sc->full_header);
+		if (o->header_only)
+			return -1;
+	}
+	if (sc->filter.cpu_filter && check_cpu_filter(sc) < 0)
+		return 255;
+	if (dlfilter__start(sc->dlfilter) < 0)
+		return 255;
+	if (!s->is_pipe && script_config__check(&sc->cfg, s) < 0)
+		return 255;
+	if (sc->per_event_dump) {
+		evlist__for_each(&s->evlist, pos)
+			if (script_dumps__open(&sc->dumps, s, pos) < 0)
+				return 255;
+	}
+	/* -k: perf reads kernel symbols from that file only; pcl does not load
+	 * vmlinux images, so they stay unknown, as perf leaves them when the
+	 * file is not the recorded kernel's (build id) or not an ELF image */
+	sc->machine = perf_session__new_machine(s, o->vmlinux ? "/dev/null" : o->kallsyms,
+						o->symfs, o->force);
+	if (o->stitch_lbr && !has_lbr_callstack(s))
+		fprintf(stderr, "Can't find LBR callchain. Switch off --stitch-lbr.\n"
+			"Please apply --call-graph lbr when recording.\n");
+	if (o->xed && start_xed() < 0)
+		return 255;
+	return 0;
+}
+
 int cmd_script(int argc, const char **argv)
 {
 	struct script sc = { 0 };
@@ -569,38 +649,9 @@ int cmd_script(int argc, const char **argv)
 		usage_with_options(script_usage, opts);
 	if (o.fields && script_config__parse_fields(&sc.cfg, o.fields) < 0)
 		usage_with_options(script_usage, opts);
-	if (o.max_stack < 0)
-		o.max_stack = 0;
-	sc.cfg.max_stack = o.max_stack;
-	sc.cfg.use_callchain = !o.hide_callgraph;
-	if (sc.dump_unsorted)
-		sc.dump = true;
-	sc.cfg.dump = sc.dump;
-	sc.cfg.stop_bt = o.stop_bt;
-	sc.no_samples = o.graph_function != NULL;
-	sym_demangle_enable(o.demangle);
-	srcline__full_filename(o.full_source_path);
-	if (o.vmlinux && access(o.vmlinux, R_OK)) {
-		fprintf(stderr, "Invalid file: %s\n", o.vmlinux);
-		ret = 255;
+	ret = script_setup(&sc, &o);
+	if (ret)
 		goto out;
-	}
-	if (o.comms)
-		name_list__add(&sc.filter.comms, o.comms);
-	if (o.pids)
-		name_list__add(&sc.filter.pids, o.pids);
-	if (o.tids)
-		name_list__add(&sc.filter.tids, o.tids);
-	if (o.syms)
-		name_list__add(&sc.filter.syms, o.syms);
-	sc.filter.addr_range = o.addr_range;
-	if (o.dsos)
-		name_list__add(&sc.filter.dsos, o.dsos);
-	if (o.cpus && sample_filter__set_cpus(&sc.filter, o.cpus) < 0) {
-		fprintf(stderr, "Invalid cpu_list\n");
-		ret = 255;
-		goto out;
-	}
 
 	/* perf loads the filter first, starts it once the file is checked,
 	 * and stops it whatever happens */
@@ -622,53 +673,9 @@ int cmd_script(int argc, const char **argv)
 		ret = 255;
 		goto out;
 	}
-	if (o.time && sample_filter__set_time_arg(&sc.filter, o.time,
-						  sc.session->header.first_sample_time,
-						  sc.session->header.last_sample_time) < 0) {
-		fprintf(stderr, "Invalid time string\n");
-		ret = 255;
-		goto out;
-	}
-	if (evswitch__init(&sc.evswitch, &sc.session->evlist, stderr) < 0) {
-		ret = 254;	/* perf's -ENOENT */
-		goto out;
-	}
-	if (o.header || o.header_only) {
-		sc.header = true;
-		header_print(stdout, sc.session, sc.full_header);
-		if (o.header_only)
-			goto out;
-	}
-	if (sc.filter.cpu_filter && check_cpu_filter(&sc) < 0) {
-		ret = 255;
-		goto out;
-	}
-	if (dlfilter__start(sc.dlfilter) < 0) {
-		ret = 255;
-		goto out;
-	}
-	if (!sc.session->is_pipe && script_config__check(&sc.cfg, sc.session) < 0) {
-		ret = 255;
-		goto out;
-	}
-	if (sc.per_event_dump) {
-		evlist__for_each(&sc.session->evlist, pos) {
-			if (script_dumps__open(&sc.dumps, sc.session, pos) < 0) {
-				ret = 255;
-				goto out;
-			}
-		}
-	}
-	/* -k: perf reads kernel symbols from that file only; pcl does not load
-	 * vmlinux images, so they stay unknown, as perf leaves them when the
-	 * file is not the recorded kernel's (build id) or not an ELF image */
-	sc.machine = perf_session__new_machine(sc.session, o.vmlinux ? "/dev/null" : o.kallsyms,
-					       o.symfs, o.force);
-	if (o.stitch_lbr && !has_lbr_callstack(sc.session))
-		fprintf(stderr, "Can't find LBR callchain. Switch off --stitch-lbr.\n"
-			"Please apply --call-graph lbr when recording.\n");
-	if (o.xed && start_xed() < 0) {
-		ret = 255;
+	ret = script_prepare(&sc, &o);
+	if (ret) {
+		ret = ret < 0 ? 0 : ret;	/* --header-only is done */
 		goto out;
 	}
 	sc.cfg.machine = sc.machine;
