@@ -3,7 +3,6 @@
  * Mostly what -D shows after "PERF_RECORD_<TYPE>"; the types whose
  * script text differs from the dump's (LOST, FINISHED_ROUND) are handled
  * here. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +86,9 @@ int script_dumps__open(struct script_dumps *d, const struct perf_session *s,
 	e->name = dump_name(s, evsel);
 	e->fp = fopen(e->name, "w");
 	if (!e->fp) {
-		fprintf(stderr, "Failed to open %s: %s\n", e->name, strerror(errno));
+		fprintf(stderr, "Couldn't create the per event dump files\n");	/* perf's words */
+		free(e->name);
+		e->name = NULL;
 		return -1;
 	}
 	return 0;

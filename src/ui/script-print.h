@@ -138,7 +138,7 @@ struct script_dumps {
 	int nr;
 };
 
-/* Creates evsel's file (once); -1 with a message when it cannot. */
+/* Creates evsel's file (once); -1 with perf's message when it cannot. */
 int script_dumps__open(struct script_dumps *d, const struct perf_session *s,
 		       const struct evsel *evsel);
 /* The file for one more of evsel's samples (counted), or NULL. */
