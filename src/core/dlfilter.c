@@ -2,12 +2,14 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/dlfilter.h"
+#include "core/symbols.h"
 #include "util/util.h"
 
 #if __has_include(<perf/perf_dlfilter.h>)	/* Debian's linux-perf has the ABI header */
@@ -157,12 +159,19 @@ static const __u8 *fn_insn(void *ctx, __u32 *len)
 
 static const char *fn_srcline(void *ctx, __u32 *line)
 {
-	(void)ctx;
-	if (line)
-		*line = 0;
-	return NULL;
-}
+	struct dlfilter *d = ctx;
+	struct addr_location *al;
+	unsigned n = 0;
+	const char *file = NULL;
 
+	if (!d->in_call || !line)
+		return NULL;
+	al = sample_al(d);
+	if (al->map && al->map->dso)
+		file = dso__srcfile(al->map->dso, al->addr, &n);
+	*line = n;
+	return file;
+}
 static struct perf_event_attr *fn_attr(void *ctx)
 {
 	struct dlfilter *d = ctx;
@@ -170,12 +179,50 @@ static struct perf_event_attr *fn_attr(void *ctx)
 	return d->in_call ? (struct perf_event_attr *)&d->evsel->attr : NULL;
 }
 
+/* The bytes of the binary mapped at ip (user space: the file's bytes at
+ * the map's offset; the kernel's image is not read). */
 static __s32 fn_object_code(void *ctx, __u64 ip, void *buf, __u32 len)
 {
-	(void)ctx, (void)ip, (void)buf, (void)len;
-	return -1;
-}
+	struct dlfilter *d = ctx;
+	struct addr_location *al, other;
+	struct map *map;
+	const struct dso_priv *p;
+	const char *path;
+	uint64_t off;
+	ssize_t n;
+	int fd;
 
+	if (!d->in_call)
+		return -1;
+	al = sample_al(d);
+	map = al->map;
+	if (!map || ip < map->start || ip >= map->end ||
+	    kernel_ip(ip) != kernel_ip(d->sample->ip)) {
+		memset(&other, 0, sizeof(other));
+		machine__resolve(d->machine, al->thread, kernel_ip(ip) ? PERF_RECORD_MISC_KERNEL :
+				 PERF_RECORD_MISC_USER, ip, &other);
+		map = other.map;
+	}
+	if (!map || !map->dso || map->dso->kernel || map->identity)
+		return -1;
+	if (ip + len >= map->end)
+		len = (__u32)(map->end - ip);
+	off = map__map_ip(map, ip);
+	p = dso__priv(map->dso);
+	if (p->image) {		/* the vdso, read from this process */
+		if (off >= p->image_size)
+			return -1;
+		n = (ssize_t)(len < p->image_size - off ? len : p->image_size - off);
+		memcpy(buf, (const char *)p->image + off, (size_t)n);
+		return (__s32)n;
+	}
+	path = p->elf_path ? p->elf_path : map->dso->long_name;
+	if (path[0] != '/' || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = pread(fd, buf, len, (off_t)off);
+	close(fd);
+	return n < 0 ? -1 : (__s32)n;
+}
 static const struct perf_dlfilter_fns fns = {
 	.resolve_ip = fn_resolve_ip,
 	.resolve_addr = fn_resolve_addr,

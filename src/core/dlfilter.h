@@ -1,8 +1,10 @@
 /* dlfilter: perf script's --dlfilter shared objects, through perf's public
  * ABI (<perf/perf_dlfilter.h>): the object's start/stop/filter_event/
  * filter_event_early/filter_description, and the perf_dlfilter_fns table
- * it calls back (resolve_ip, resolve_addr, args, resolve_address, attr).
- * insn, srcline and object_code answer "nothing" (NULL, -1). */
+ * it calls back (resolve_ip, resolve_addr, args, resolve_address, attr,
+ * srcline, object_code).  insn answers nothing (no x86 length decoder
+ * here); object_code reads user-space binaries only, as perf does when
+ * there is no vmlinux. */
 #ifndef PCL_DLFILTER_H
 #define PCL_DLFILTER_H
 

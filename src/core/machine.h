@@ -123,6 +123,9 @@ struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
  * known about the address, or NULL when perf prints nothing (its "??:0").
  */
 const char *dso__srcline(struct dso *dso, uint64_t addr);
+/* The source file of a DSO-relative address with its directories, as
+ * addr2line names it, and its line; NULL (line 0) when unknown. */
+const char *dso__srcfile(struct dso *dso, uint64_t addr, unsigned *line);
 /* --full-source-path: srclines keep the file's directories (set before
  * the first lookup). */
 void srcline__full_filename(bool on);

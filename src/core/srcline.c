@@ -32,6 +32,8 @@ struct elf_func {		/* the debug file's function symbols, bfd's view */
 struct a2l_record {
 	int nr;			/* functions, innermost first; 0 = not found */
 	char *srcline;		/* "file:line" of the address, NULL for "??:0" */
+	char *file;		/* its file as addr2line names it (full), or NULL */
+	unsigned line;
 	const char *names[MAX_INLINE];
 	char *lines[MAX_INLINE];	/* per function: srcline, then call sites */
 	struct inline_frame *frames;	/* perf's symbols for names (lazy) */
@@ -279,15 +281,22 @@ static int function_dies(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 /* --full-source-path: "dir/file.c:12" as addr2line names the file: a
  * relative name (libdw joined any relative include directory) is under
  * the CU's compilation directory. */
-static char *srcline_full(Dwarf_Die *cu, const char *file, unsigned lineno)
+static char *full_path(Dwarf_Die *cu, const char *file)
 {
 	Dwarf_Attribute attr;
 	const char *dir = file[0] != '/' && cu ?
 			  dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr)) : NULL;
 
-	return dir ? xasprintf("%s/%s:%u", dir, file, lineno) : xasprintf("%s:%u", file, lineno);
+	return dir ? xasprintf("%s/%s", dir, file) : xstrdup(file);
 }
 
+static char *srcline_full(Dwarf_Die *cu, const char *file, unsigned lineno)
+{
+	char *path = full_path(cu, file), *s = xasprintf("%s:%u", path, lineno);
+
+	free(path);
+	return s;
+}
 static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 {
 	struct a2l_record *r = xcalloc(1, sizeof(*r));
@@ -346,8 +355,12 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 		const char *base = file ? strrchr(file, '/') : NULL;
 
+		if (file) {
+			r->file = full_path(dwfl_linecu(line), file);
+			r->line = (unsigned)lineno;
+		}
 		if (full_filename && file)
-			r->srcline = srcline_full(dwfl_linecu(line), file, (unsigned)lineno);
+			r->srcline = xasprintf("%s:%d", r->file, lineno);
 		else
 			r->srcline = xasprintf("%s:%d", base ? base + 1 : file ? file : "??", lineno);
 	} else {
@@ -377,6 +390,15 @@ static struct a2l_record *dso__a2l(struct dso *dso, uint64_t addr, struct srclin
 void srcline__full_filename(bool on)
 {
 	full_filename = on;
+}
+
+const char *dso__srcfile(struct dso *dso, uint64_t addr, unsigned *line)
+{
+	struct srcline_cache *c;
+	struct a2l_record *r = dso ? dso__a2l(dso, addr, &c) : NULL;
+
+	*line = r && r->file ? r->line : 0;
+	return r ? r->file : NULL;
 }
 
 const char *dso__srcline(struct dso *dso, uint64_t addr)
@@ -460,6 +482,7 @@ void dso__srcline_release(struct dso *dso)
 			for (int k = 0; k < r->nr; k++)
 				free(r->lines[k]);
 			free(r->srcline);
+			free(r->file);
 			free(r->frames);
 			free(r->fake);
 			free(r);
