@@ -193,10 +193,14 @@ static const char *entry_srcline(struct hists *h, struct dso *dso, struct symbol
 	return strset_intern(h->strings, buf);
 }
 
-/* perf's srcfile: the file of the address's line, "" when unknown. */
+/* perf's srcfile: the file of the address's line, "" when unknown
+ * (also for "??:0", a function found without a line). */
 static const char *entry_srcfile(struct hists *h, struct dso *dso, uint64_t addr)
 {
 	const char *line = dso ? srcline_known(dso, addr) : NULL;
+
+	if (line && !strcmp(line, "??:0"))
+		line = NULL;
 	const char *colon = line ? strchr(line, ':') : NULL;
 
 	return strset_intern_len(h->strings, line ? line : "", colon ? (size_t)(colon - line) : 0);
