@@ -1,14 +1,13 @@
 """Source lines as perf 6.1 prints them: perf asks binutils' addr2line,
 pcl reads the DWARF in process and keeps addr2line's answers, quirks and
 all (see src/core/srcline.c)."""
-import os
 import re
 import shutil
 import tempfile
 
 import pytest
 
-from conftest import fixture, pcl, perf
+from conftest import fixture, pcl, perf, perf_record_g
 
 
 @pytest.fixture(scope="module")
@@ -18,24 +17,17 @@ def tmp():
     shutil.rmtree(d, True)
 
 
-def record(tmp, name, *workload, extra=()):
-    path = os.path.join(tmp, name)
-    r = perf("record", "-q", "-g", *extra, "-o", path, "--", *workload)
-    assert r.returncode == 0, r.stderr
-    return path
-
-
 @pytest.fixture(scope="module")
 def header_data(tmp):
-    return record(tmp, "header.data", fixture("header_lines"), "200")
+    return perf_record_g(tmp, "header.data", [fixture("header_lines"), "200"])
 
 
 @pytest.fixture(scope="module")
 def stripped_data(tmp):
     """ls and its libraries: Debian's binaries are stripped, without debug
     info (addr2line finds their functions through .dynsym only)."""
-    return record(tmp, "stripped.data", "/bin/ls", "-lR", "/usr/share/doc",
-                  extra=["-c", "100000"])
+    return perf_record_g(tmp, "stripped.data", ["/bin/ls", "-lR", "/usr/share/doc"],
+                         ["-c", "100000"])
 
 
 def same(path, cmd, *args):
