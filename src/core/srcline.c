@@ -53,6 +53,9 @@ struct srcline_cache {
 	size_t nr_funcs;
 	struct u64map renamed;	/* DIE offset -> ELF name addr2line switched to */
 	struct u64map unit_starts;	/* CU DIE offset -> struct unit_start_rows* */
+	struct cu_range *cu_ranges;	/* without .debug_aranges (clang): CUs by address */
+	size_t nr_cu_ranges;
+	bool cu_ranges_read;
 	struct u64map records;	/* addr -> struct a2l_record* */
 	bool failed;
 };
@@ -379,12 +382,95 @@ static bool at_unit_start(struct srcline_cache *c, Dwarf_Die *cu, Dwarf_Addr pc)
 	return false;
 }
 
+/* A range of a unit's addresses (DWARF addresses, no bias). */
+struct cu_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Off cu;
+};
+
+static int cu_range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Every unit's ranges, sorted: libdw finds units through .debug_aranges
+ * only, which clang does not write (binutils reads the units' ranges). */
+static void read_cu_ranges(struct srcline_cache *c)
+{
+	Dwarf_Addr dwbias;
+	Dwarf *dw = dwfl_module_getdwarf(c->mod, &dwbias);
+	Dwarf_Off off = 0, next;
+	size_t hsize, alloc = 0;
+
+	c->cu_ranges_read = true;
+	while (dw && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t it = 0;
+
+		if (dwarf_offdie(dw, off + hsize, &cu)) {
+			while ((it = dwarf_ranges(&cu, it, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (c->nr_cu_ranges == alloc) {
+					alloc = alloc ? alloc * 2 : 64;
+					c->cu_ranges = xrealloc(c->cu_ranges,
+								alloc * sizeof(*c->cu_ranges));
+				}
+				c->cu_ranges[c->nr_cu_ranges++] =
+					(struct cu_range){ lo, hi, dwarf_dieoffset(&cu) };
+			}
+		}
+		off = next;
+	}
+	qsort(c->cu_ranges, c->nr_cu_ranges, sizeof(*c->cu_ranges), cu_range_cmp);
+}
+
+/* The unit DIE covering pc (a module address) and its bias. */
+static Dwarf_Die *unit_at(struct srcline_cache *c, Dwarf_Addr pc, Dwarf_Die *buf,
+			  Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(c->mod, pc, bias);
+	Dwarf *dw;
+	size_t lo = 0, hi;
+
+	if (cu)
+		return cu;
+	if (!c->cu_ranges_read)
+		read_cu_ranges(c);
+	dw = dwfl_module_getdwarf(c->mod, bias);
+	if (!dw)
+		return NULL;
+	hi = c->nr_cu_ranges;
+	while (lo < hi) {	/* the last range starting at or below pc */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->cu_ranges[mid].lo <= pc - *bias)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges of units may nest (a unit's whole span around others' code) */
+	for (size_t i = lo; i-- > 0;) {
+		const struct cu_range *r = &c->cu_ranges[i];
+
+		if (pc - *bias < r->hi)
+			return dwarf_offdie(dw, r->cu, buf);
+	}
+	return NULL;
+}
+
 static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 {
 	struct a2l_record *r = xcalloc(1, sizeof(*r));
 	Dwarf_Addr pc = vaddr + c->bias, cu_bias;
-	Dwfl_Line *line = dwfl_module_getsrc(c->mod, pc);
-	Dwarf_Die *cu = dwfl_module_addrdie(c->mod, pc, &cu_bias);
+	Dwfl_Line *dwfl_line = dwfl_module_getsrc(c->mod, pc);
+	Dwarf_Die cu_buf, *cu = unit_at(c, pc, &cu_buf, &cu_bias);
+	Dwarf_Addr line_bias;
+	Dwarf_Line *line = dwfl_line ? dwfl_dwarf_line(dwfl_line, &line_bias) :
+			   cu ? dwarf_getsrc_die(cu, pc - cu_bias) : NULL;
 	Dwarf_Die dies[MAX_INLINE];
 	int nr = cu ? function_dies(cu, pc - cu_bias, dies, MAX_INLINE) : 0;
 	const struct elf_func *ef = elf_func_at(c, vaddr);
@@ -430,15 +516,14 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 	}
 	if (line) {
 		int lineno = 0;
-		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+		const char *file = dwarf_linesrc(line, NULL, NULL);
 		const char *base = file ? strrchr(file, '/') : NULL;
-		Dwarf_Addr line_bias;
-		Dwarf_Line *dl = dwfl_dwarf_line(line, &line_bias);
 		Dwarf_Files *files;
 		size_t idx;
 
+		dwarf_lineno(line, &lineno);
 		file = base ? base + 1 : file;
-		if (cu && dl && !dwarf_line_file(dl, &files, &idx) && idx == 1 &&
+		if (cu && !dwarf_line_file(line, &files, &idx) && idx == 1 &&
 		    at_unit_start(c, cu, pc - cu_bias))
 			file = file_base(files, 0);
 		r->srcline = xasprintf("%s:%d", file ? file : "??", lineno);
@@ -567,6 +652,7 @@ void dso__srcline_release(struct dso *dso)
 		}
 	}
 	u64map_release(&c->unit_starts);
+	free(c->cu_ranges);
 	strpool_release(&c->names);
 	free(c->funcs);
 	if (c->dwfl)
