@@ -193,10 +193,19 @@ static const char *entry_srcline(struct hists *h, struct dso *dso, struct symbol
 	return strset_intern(h->strings, buf);
 }
 
-/* perf's srcfile: the file of the address's line, "" when unknown. */
-static const char *entry_srcfile(struct hists *h, struct dso *dso, uint64_t addr)
+/* perf's srcfile: the file of the address's line, "" when unknown
+ * (also for "??:0", a function found without a line).  perf cuts its
+ * "dso[addr]" stand-in at a colon too: a memfd DSO without a symbol is
+ * in srcfile "memfd". */
+static const char *entry_srcfile(struct hists *h, struct dso *dso, struct symbol *sym,
+				 uint64_t addr)
 {
 	const char *line = dso ? srcline_known(dso, addr) : NULL;
+
+	if (line && !strcmp(line, "??:0"))
+		line = NULL;
+	if (!line && dso && !sym && strchr(dso->short_name, ':'))
+		line = dso->short_name;
 	const char *colon = line ? strchr(line, ':') : NULL;
 
 	return strset_intern_len(h->strings, line ? line : "", colon ? (size_t)(colon - line) : 0);
@@ -287,7 +296,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		if (h->opts->layout.has_srcline)
 			tmpl.srcline = f->srcline ? f->srcline : entry_srcline(h, f->dso, f->sym, f->ip);
 		if (h->opts->layout.has_srcfile)
-			tmpl.srcfile = entry_srcfile(h, f->dso, f->ip);	/* absolute: perf's */
+			tmpl.srcfile = entry_srcfile(h, f->dso, f->sym, f->ip);	/* absolute: perf's */
 		tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
 		probe = &tmpl;
 		if (h->opts->layout.has_sample_keys) {
@@ -433,7 +442,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 	if (h->opts->layout.has_srcline)
 		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
 	if (h->opts->layout.has_srcfile)
-		tmpl.srcfile = entry_srcfile(h, s->dso, s->addr);
+		tmpl.srcfile = entry_srcfile(h, s->dso, s->sym, s->addr);
 	tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
 	he = findnew(h, &tmpl, true, s->period, s->cpumode);
 	/* an entry stays as filtered as the sample that made it (perf) */

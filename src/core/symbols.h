@@ -210,6 +210,8 @@ bool file__is_regular(const char *path);
 
 /* The running kernel's build id from /sys/kernel/notes (0 if none). */
 int sysfs__read_kernel_build_id(uint8_t *id, size_t max);
+/* The build id in a sysfs note file (/sys/module/M/notes/.note.gnu.build-id). */
+int sysfs__read_build_id(const char *path, uint8_t *id, size_t max);
 
 void dso__unwind_release(struct dso *dso);
 void maps__unwind_release(struct maps *maps);

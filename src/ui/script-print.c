@@ -430,6 +430,8 @@ static void print_srcline(FILE *fp, const struct map *map, uint64_t addr, const 
 		return;
 	if (!line)
 		line = dso__srcline(map->dso, addr);
+	if (line && !strcmp(line, "??:0"))
+		return;	/* a function without a line: perf prints nothing */
 	if (line)
 		fprintf(fp, "\n  %s", line);
 	else

@@ -75,12 +75,23 @@ def assert_same(a, b, what, unwound=False):
     assert a == b, f"{what} differs from perf:\n" + unified(a, b)
 
 
+def perf_killed_by_addr2line(run):
+    return run.returncode in (141, -13) and "could not read first record" in run.stderr
+
+
 def compare(path, *args, filt=None, check_rc=True, unwound=False):
     """Runs perf script and pcl script with args; asserts equal stdout.
     Differences wholly explained by known symbol-engine gaps xfail."""
     want = perf("script", "-i", path, *args)
     got = pcl("script", "-i", path, *args)
     a, b = want.stdout, got.stdout
+    if perf_killed_by_addr2line(want):
+        # perf 6.1 dies of SIGPIPE when addr2line cannot read a DSO (a
+        # memfd mapping of some other process, in system-wide files):
+        # pcl goes on; what perf printed before must match.
+        a = a[:a.rfind("\n") + 1]
+        b = b[:len(a)]
+        check_rc = False
     if filt:
         a, b = filt(a), filt(b)
     assert_same(a, b, f"pcl script {' '.join(args)}", unwound)
@@ -119,9 +130,6 @@ FIELD_SETS = [
 @pytest.mark.parametrize("kind", ["fp", "syscalls", "sched"])
 @pytest.mark.parametrize("fields", FIELD_SETS, ids=lambda f: " ".join(f))
 def test_fields(perf_data, kind, fields):
-    if "srcline" in fields[1] and kind != "syscalls":
-        pytest.skip("srcline for libc/ld.so frames depends on debug info details "
-                    "the symbol engine resolves differently (see README)")
     compare(perf_data[kind], *fields)
 
 
