@@ -252,9 +252,10 @@ def test_xed_pipes_the_output(perf_data):
     assert "xed: not found" in got.stderr and got.stderr == want.stderr
 
 
-def test_full_source_path(perf_data):
-    a = compare(perf_data["syscalls"], "-F", "comm,tid,time,ip,sym,srcline").stdout
-    b = compare(perf_data["syscalls"], "-F", "comm,tid,time,ip,sym,srcline",
+@pytest.mark.parametrize("kind", ["syscalls", "fp"])
+def test_full_source_path(perf_data, kind):
+    a = compare(perf_data[kind], "-F", "comm,tid,time,ip,sym,srcline").stdout
+    b = compare(perf_data[kind], "-F", "comm,tid,time,ip,sym,srcline",
                 "--full-source-path").stdout
     # the same lines, with the directories
     assert a != b and len(a.splitlines()) == len(b.splitlines())
