@@ -358,7 +358,7 @@ struct script_opts {
 	 * scripting engines): accepted, with perf's behaviour on our files */
 	const char *graph_function, *stop_bt, *itrace, *dlfilter, *gen_script, *script;
 	struct dlargs { int argc; char **argv; } dlargs;	/* --dlarg, in order */
-	const char *call_trace, *call_ret_trace, *insn_trace, *xed;	/* optional values ignored */
+	const char *xed;	/* --xed's optional value, ignored */
 	const char *vmlinux, *guestmount, *guestkallsyms, *guestmodules, *guestvmlinux;
 	bool all_cpus, stitch_lbr, list_dlfilters;
 	bool list_scripts, guest_code, demangle, demangle_kernel, full_source_path;
@@ -400,17 +400,30 @@ static int script_unsupported(const struct script_opts *o)
 }
 
 /* --call-trace, --call-ret-trace, --insn-trace: perf's -F presets for
- * instruction traces, in nanoseconds (applied before -F) */
-static int trace_presets(struct script_config *c, const struct script_opts *o)
+ * instruction traces, in nanoseconds, applied where they stand among the
+ * -F options (their values are ignored, as perf does on such files) */
+static int trace_preset(struct script_config *c, const char *fields)
 {
-	const char *fields = o->call_ret_trace ? "-ip,-addr,-event,-period,+callindent,+flags" :
-			     o->call_trace ? "-ip,-addr,-event,-period,+callindent" :
-			     o->insn_trace ? "+insn,-event,-period" : NULL;
-
-	if (!fields)
-		return 0;
 	c->nanosecs = true;
 	return script_config__parse_fields(c, fields);
+}
+
+static int call_trace_opt(const struct option *opt, const char *arg, bool unset)
+{
+	(void)arg, (void)unset;
+	return trace_preset(opt->value, "-ip,-addr,-event,-period,+callindent");
+}
+
+static int call_ret_trace_opt(const struct option *opt, const char *arg, bool unset)
+{
+	(void)arg, (void)unset;
+	return trace_preset(opt->value, "-ip,-addr,-event,-period,+callindent,+flags");
+}
+
+static int insn_trace_opt(const struct option *opt, const char *arg, bool unset)
+{
+	(void)arg, (void)unset;
+	return trace_preset(opt->value, "+insn,-event,-period");
 }
 
 /* The options' settings, before the file is opened: 0, or the exit code. */
@@ -582,12 +595,12 @@ int cmd_script(int argc, const char **argv)
 			   "Only print call graphs that start in these functions (branch traces)"),
 		OPT_INTEGER(0, "max-blocks", &o.max_blocks,
 			    "Maximum number of code blocks to dump with brstackinsn"),
-		OPT_STRING_OPTARG(0, "call-trace", &o.call_trace, "...", "Decode calls from itrace",
-				  ""),
-		OPT_STRING_OPTARG(0, "call-ret-trace", &o.call_ret_trace, "...",
-				  "Decode calls and returns from itrace", ""),
-		OPT_STRING_OPTARG(0, "insn-trace", &o.insn_trace, "raw|disasm",
-				  "Decode instructions from itrace", ""),
+		OPT_CALLBACK_OPTARG(0, "call-trace", &sc.cfg, "...", "Decode calls from itrace",
+				    call_trace_opt, ""),
+		OPT_CALLBACK_OPTARG(0, "call-ret-trace", &sc.cfg, "...",
+				    "Decode calls and returns from itrace", call_ret_trace_opt, ""),
+		OPT_CALLBACK_OPTARG(0, "insn-trace", &sc.cfg, "raw|disasm",
+				    "Decode instructions from itrace", insn_trace_opt, ""),
 		OPT_STRING_OPTARG(0, "itrace", &o.itrace, "opts",
 				  "Instruction Tracing options (AUX area traces: no effect here)", ""),
 		OPT_STRING_OPTARG(0, "xed", &o.xed, "...", "Run xed disassembler on output", ""),
@@ -645,8 +658,6 @@ int cmd_script(int argc, const char **argv)
 					    NULL);
 		goto out;
 	}
-	if (trace_presets(&sc.cfg, &o) < 0)
-		usage_with_options(script_usage, opts);
 	if (o.fields && script_config__parse_fields(&sc.cfg, o.fields) < 0)
 		usage_with_options(script_usage, opts);
 	ret = script_setup(&sc, &o);
