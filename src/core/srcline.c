@@ -569,6 +569,7 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 	} else if (ef && ef->file) {
 		const char *base = full_filename ? NULL : strrchr(ef->file, '/');
 
+		r->file = xstrdup(ef->file);	/* addr2line's file: the symbol's STT_FILE */
 		r->srcline = xasprintf("%s:0", base ? base + 1 : ef->file);
 	} else {
 		r->srcline = xstrdup("??:0");
