@@ -1,0 +1,20 @@
+/* insn: the machine instruction at a sampled address, as perf script's
+ * insn and insnlen fields show it: the bytes are read from the file
+ * mapped there and the first instruction's length is decoded (x86).
+ */
+#ifndef PCL_INSN_H
+#define PCL_INSN_H
+
+#include <stdint.h>
+
+#include "core/machine.h"
+
+#define INSN_MAX_BYTES 16
+
+/* Reads the code at ip in thread's address space into buf (user-space
+ * files and the vdso only: perf has no image of the kernel's text) and
+ * returns the length of the instruction there, or 0 when unknown. */
+int machine__fetch_insn(struct machine *m, struct thread *thread, uint64_t ip,
+			uint8_t buf[INSN_MAX_BYTES]);
+
+#endif
