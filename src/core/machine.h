@@ -123,6 +123,9 @@ struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
  * known about the address, or NULL when perf prints nothing (its "??:0").
  */
 const char *dso__srcline(struct dso *dso, uint64_t addr);
+/* The full path and line of the same answer (perf's get_srcline_split),
+ * or NULL when DWARF names no file for the address. */
+const char *dso__srcfile(struct dso *dso, uint64_t addr, unsigned *line);
 
 /* Every DSO the machine knows, for buildid-list; iterate with the callback. */
 void machine__for_each_dso(struct machine *m, void (*fn)(struct dso *dso, void *arg), void *arg);

@@ -32,6 +32,8 @@ struct elf_func {		/* the debug file's function symbols, bfd's view */
 struct a2l_record {
 	int nr;			/* functions, innermost first; 0 = not found */
 	char *srcline;		/* "file:line" of the address, NULL for "??:0" */
+	char *file;		/* that file's full path, NULL when unknown */
+	unsigned line;
 	const char *names[MAX_INLINE];
 	char *lines[MAX_INLINE];	/* per function: srcline, then call sites */
 	struct inline_frame *frames;	/* perf's symbols for names (lazy) */
@@ -328,6 +330,13 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 		const char *base = file ? strrchr(file, '/') : NULL;
 
+		if (file) {
+			const char *dir = dwfl_line_comp_dir(line);
+
+			/* addr2line's names are absolute: relative ones are in the unit's directory */
+			r->file = file[0] != '/' && dir ? xasprintf("%s/%s", dir, file) : xstrdup(file);
+			r->line = lineno > 0 ? (unsigned)lineno : 0;
+		}
 		file = file ? file : "??";
 		r->srcline = xasprintf("%s:%d", base ? base + 1 : file, lineno);
 	} else {
@@ -373,6 +382,17 @@ const char *dso__srcline(struct dso *dso, uint64_t addr)
 		u64map_put(p->srcline_fallback, addr,
 			   xasprintf("%s[%" PRIx64 "]", dso->short_name, dso__addr_to_vaddr(dso, addr)));
 	return u64map_get(p->srcline_fallback, addr);
+}
+
+const char *dso__srcfile(struct dso *dso, uint64_t addr, unsigned *line)
+{
+	struct srcline_cache *c;
+	struct a2l_record *r;
+
+	if (!dso || !(r = dso__a2l(dso, addr, &c)) || !r->nr || !r->file)
+		return NULL;
+	*line = r->line;
+	return r->file;
 }
 
 const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
@@ -435,6 +455,7 @@ void dso__srcline_release(struct dso *dso)
 			for (int k = 0; k < r->nr; k++)
 				free(r->lines[k]);
 			free(r->srcline);
+			free(r->file);
 			free(r->frames);
 			free(r->fake);
 			free(r);
