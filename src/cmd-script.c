@@ -216,13 +216,19 @@ static void warn_about_losses(const struct session_stats *st)
 }
 
 struct script_opts {
-	const char *input, *fields, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms, *dsos;
+	const char *input, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms, *dsos;
 	const char *symfs;
 	bool header, header_only, hide_callgraph, force, show_kernel_path;
 	bool folded;
 	int max_stack;
 	int verbose;
 };
+
+/* -F, applied in order: each one may override the ones before */
+static int parse_fields_opt(const struct option *opt, const char *arg, bool unset)
+{
+	return unset ? 0 : script_config__parse_fields(opt->value, arg);
+}
 
 int cmd_script(int argc, const char **argv)
 {
@@ -231,9 +237,9 @@ int cmd_script(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_BOOLEAN('D', "dump-raw-trace", &sc.dump, "dump raw trace in ASCII"),
-		OPT_STRING('F', "fields", &o.fields, "str",
-			   "comma separated output fields prepend with 'type:'. +field to add "
-			   "and -field to remove."),
+		OPT_CALLBACK('F', "fields", &sc.cfg, "str",
+			     "comma separated output fields prepend with 'type:'. +field to add "
+			     "and -field to remove.", parse_fields_opt),
 		OPT_BOOLEAN(0, "header", &o.header, "Show data header."),
 		OPT_BOOLEAN(0, "header-only", &o.header_only, "Show only data header."),
 		OPT_BOOLEAN('I', "show-info", &sc.full_header,
@@ -296,8 +302,6 @@ int cmd_script(int argc, const char **argv)
 					    NULL);
 		goto out;
 	}
-	if (o.fields && script_config__parse_fields(&sc.cfg, o.fields) < 0)
-		usage_with_options(script_usage, opts);
 	if (o.max_stack < 0)
 		o.max_stack = 0;
 	sc.cfg.max_stack = o.max_stack;
@@ -358,7 +362,7 @@ int cmd_script(int argc, const char **argv)
 	fflush(stdout);
 	warn_about_losses(&sc.session->stats);
 	if (ret == -2) {
-		ret = 255;
+		ret = 234;	/* perf's -EINVAL */
 	} else if (ret < 0) {
 		fprintf(stderr, "pcl script: %s\n", sc.session->err);
 		ret = 255;

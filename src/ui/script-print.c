@@ -3,10 +3,13 @@
 #include "ui/raw-dump.h"
 #include "util/util.h"
 
+#include "core/insn.h"
+
 #include <event-parse.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const struct {
 	const char *name;
@@ -35,14 +38,15 @@ static const char *field_name(uint64_t field)
 	return "unknown";
 }
 
+/* perf's messages name four types; raw, breakpoint, synth and other
+ * events are "unknown" there. */
 static const char *type_name(int type)
 {
-	static const char *const names[SCRIPT_NR_TYPES] = {
-		"hardware", "software", "tracepoint", "hardware-cache", "raw", "breakpoint",
-		"synth",
+	static const char *const names[] = {
+		"hardware", "software", "tracepoint", "hardware-cache",
 	};
 
-	return type >= 0 && type < SCRIPT_NR_TYPES ? names[type] : "unknown";
+	return type >= 0 && type < (int)ARRAY_SIZE(names) ? names[type] : "unknown";
 }
 
 #define SAMPLE_LINE (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVNAME)
@@ -56,7 +60,6 @@ void script_config__init(struct script_config *c)
 	c->output[PERF_TYPE_SOFTWARE].fields = SAMPLE_LINE | SYM_FIELDS | SF_PERIOD | SF_BPF_OUTPUT;
 	c->output[PERF_TYPE_SOFTWARE].invalid_fields = SF_TRACE;
 	c->output[PERF_TYPE_TRACEPOINT].fields = SAMPLE_LINE | SF_TRACE;
-	c->output[PERF_TYPE_TRACEPOINT].invalid_fields = SF_BPF_OUTPUT;
 	c->output[PERF_TYPE_HW_CACHE].fields = SAMPLE_LINE | SYM_FIELDS | SF_PERIOD;
 	c->output[PERF_TYPE_HW_CACHE].invalid_fields = SF_TRACE | SF_BPF_OUTPUT;
 	c->output[PERF_TYPE_RAW].fields = SAMPLE_LINE | SYM_FIELDS | SF_ADDR | SF_DATA_SRC |
@@ -67,6 +70,8 @@ void script_config__init(struct script_config *c)
 	c->output[PERF_TYPE_BREAKPOINT].invalid_fields = SF_TRACE | SF_BPF_OUTPUT;
 	c->output[SCRIPT_TYPE_SYNTH].fields = SAMPLE_LINE | SYM_FIELDS | SF_SYNTH;
 	c->output[SCRIPT_TYPE_SYNTH].invalid_fields = SF_TRACE | SF_BPF_OUTPUT;
+	c->output[SCRIPT_TYPE_OTHER].fields = SAMPLE_LINE | SYM_FIELDS | SF_PERIOD;
+	c->output[SCRIPT_TYPE_OTHER].invalid_fields = SF_TRACE | SF_BPF_OUTPUT;
 	c->use_callchain = true;
 	c->max_stack = 127;
 }
@@ -75,11 +80,21 @@ void script_config__exit(struct script_config *c)
 {
 	free(c->frames);
 	c->frames = NULL;
+	if (c->srccode) {
+		srccode__release(c->srccode);
+		free(c->srccode);
+		c->srccode = NULL;
+	}
 }
+
+/* the attr type of samples perf synthesizes from AUX data */
+#define PERF_TYPE_SYNTH (1U << 31)
 
 int script_output_type(uint32_t attr_type)
 {
-	return attr_type < PERF_TYPE_MAX ? (int)attr_type : PERF_TYPE_RAW;
+	if (attr_type == PERF_TYPE_SYNTH)
+		return SCRIPT_TYPE_SYNTH;
+	return attr_type < PERF_TYPE_MAX ? (int)attr_type : SCRIPT_TYPE_OTHER;
 }
 
 static bool any_user_set(const struct script_config *c)
@@ -98,8 +113,9 @@ int script_config__parse_fields(struct script_config *c, const char *arg)
 
 	colon = strchr(str, ':');
 	if (colon) {
-		static const char *const prefixes[] = { "hw", "sw", "trace", NULL, "raw", "break",
-							"synth" };
+		static const char *const prefixes[SCRIPT_NR_TYPES] = {
+			"hw", "sw", "trace", NULL, "raw", "break", "synth", NULL,
+		};
 
 		*colon = 0;
 		tok = colon + 1;
@@ -231,6 +247,15 @@ static int check_stype(struct script_output *o, const struct evsel *e, uint64_t 
 	return 0;
 }
 
+static uint64_t combined_branch_type(struct perf_session *s)
+{
+	uint64_t t = 0;
+
+	evlist__for_each(&s->evlist, pos)
+		t |= pos->attr.branch_sample_type;
+	return t;
+}
+
 static int check_attr(struct script_config *c, struct perf_session *s, const struct evsel *e)
 {
 	struct script_output *o = &c->output[script_output_type(e->attr.type)];
@@ -269,6 +294,12 @@ static int check_attr(struct script_config *c, struct perf_session *s, const str
 	if ((o->fields & (SF_SRCLINE | SF_SRCCODE)) && !(o->fields & SF_IP)) {
 		fprintf(stderr, "Display of source line number requested but sample IP is not\n"
 			"selected. Hence, no address to lookup the source line number.\n");
+		return -1;
+	}
+	if ((o->fields & (SF_BRSTACKINSN | SF_BRSTACKINSNLEN)) && !aux &&
+	    !(combined_branch_type(s) & PERF_SAMPLE_BRANCH_ANY)) {
+		fprintf(stderr, "Display of branch stack assembler requested, but non all-branch "
+			"filter set\nHint: run 'perf record -b ...'\n");
 		return -1;
 	}
 	if ((o->fields & (SF_PID | SF_TID)) &&
@@ -324,18 +355,23 @@ static void alloc_frames(struct script_config *c)
 	c->frames = xcalloc(c->nr_frames, sizeof(*c->frames));
 }
 
+/* CLOCK_DATA (perf record -k) ties sample times to the time of day. */
+static bool has_clock_data(const struct perf_session *s)
+{
+	return perf_header__has_feat(&s->header, HEADER_CLOCK_DATA) &&
+	       s->header.clock_version == 1;
+}
+
 int script_config__check(struct script_config *c, struct perf_session *s)
 {
-	bool use_callchain = false;
+	bool use_callchain = false, tod = false;
 
 	alloc_frames(c);
 	for (int j = 0; j < SCRIPT_NR_TYPES; j++) {
 		struct evsel *first = NULL;
 
 		evlist__for_each(&s->evlist, pos)
-			if (!first && script_output_type(pos->attr.type) == j &&
-			    (j != PERF_TYPE_RAW || pos->attr.type == PERF_TYPE_RAW ||
-			     pos->attr.type >= PERF_TYPE_MAX))
+			if (!first && script_output_type(pos->attr.type) == j)
 				first = pos;
 		if (!first && c->output[j].user_set && !c->output[j].wildcard_set &&
 		    j != SCRIPT_TYPE_SYNTH) {
@@ -345,8 +381,10 @@ int script_config__check(struct script_config *c, struct perf_session *s)
 		}
 		if (first && c->output[j].fields && check_attr(c, s, first))
 			return -1;
-		if (first)
-			set_print_ip_opts(&c->output[j]);
+		if (!first)
+			continue;
+		set_print_ip_opts(&c->output[j]);
+		tod |= !!(c->output[j].fields & SF_TOD);
 	}
 	evlist__for_each(&s->evlist, pos)
 		if (has_callchain(pos))
@@ -359,9 +397,14 @@ int script_config__check(struct script_config *c, struct perf_session *s)
 			if (pos->attr.type == PERF_TYPE_TRACEPOINT && has_callchain(pos)) {
 				c->output[PERF_TYPE_TRACEPOINT].fields |= SYM_FIELDS;
 				set_print_ip_opts(&c->output[PERF_TYPE_TRACEPOINT]);
-				break;
+				return 0;	/* perf skips the tod check then */
 			}
 		}
+	}
+	if (tod && !has_clock_data(s)) {
+		fprintf(stderr, "Can't provide 'tod' time, missing clock data. Please record with "
+			"-k/--clockid option.\n");
+		return -1;
 	}
 	return 0;
 }
@@ -373,7 +416,7 @@ int script_config__add_event(struct script_config *c, struct perf_session *s, st
 
 	if (!c->frames)
 		alloc_frames(c);
-	if (evsel->attr.type >= PERF_TYPE_MAX)
+	if (evsel->attr.type >= PERF_TYPE_MAX && evsel->attr.type != PERF_TYPE_SYNTH)
 		return 0;
 	/* only the first event of a type is checked, as for files */
 	evlist__for_each(&s->evlist, pos)
@@ -481,8 +524,82 @@ static void print_frames(FILE *fp, unsigned opts,
 	}
 }
 
-static void print_start(FILE *fp, struct script_config *c, const struct evsel *evsel,
-			const struct perf_sample *sample, const char *comm)
+/* -F misc: the record's misc bits as letters, padded to 6 columns.  perf
+ * tests each cpumode value as a mask: a hypervisor sample shows "KUH". */
+static void print_misc(FILE *fp, uint16_t misc, uint32_t rec_type)
+{
+	static const struct {
+		uint16_t bits;
+		char letter;
+	} modes[] = {
+		{ PERF_RECORD_MISC_KERNEL, 'K' }, { PERF_RECORD_MISC_USER, 'U' },
+		{ PERF_RECORD_MISC_HYPERVISOR, 'H' }, { PERF_RECORD_MISC_GUEST_KERNEL, 'G' },
+		{ PERF_RECORD_MISC_GUEST_USER, 'g' },
+	};
+	char buf[16];
+	int n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		if ((misc & modes[i].bits) == modes[i].bits)
+			buf[n++] = modes[i].letter;
+	switch (rec_type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (misc & PERF_RECORD_MISC_MMAP_DATA)
+			buf[n++] = 'M';
+		break;
+	case PERF_RECORD_COMM:
+		if (misc & PERF_RECORD_MISC_COMM_EXEC)
+			buf[n++] = 'E';
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (misc & PERF_RECORD_MISC_SWITCH_OUT) {
+			buf[n++] = 'S';
+			if (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)
+				buf[n++] = 'p';
+		}
+		break;
+	default:
+		break;
+	}
+	buf[n] = 0;
+	fprintf(fp, "%s%*s", buf, 6 - n, " ");
+}
+
+/* -F tod: the wall-clock time of a sample, from the file's CLOCK_DATA
+ * (a time of day and the sample clock's reading at the same instant). */
+static void print_tod(FILE *fp, const struct perf_session *s, uint64_t t, bool nanosecs)
+{
+	const struct perf_header *h = &s->header;
+	uint64_t tod = h->clock_tod_ns;
+	char date[64];
+	struct tm tm;
+	time_t sec;
+
+	if (!has_clock_data(s)) {
+		fputs("disabled ", fp);
+		return;
+	}
+	if (t > h->clock_clockid_ns)
+		tod += t - h->clock_clockid_ns;
+	else
+		tod -= h->clock_clockid_ns - t;
+	sec = (time_t)(tod / 1000000000);
+	if (!localtime_r(&sec, &tm)) {
+		fputs("failed ", fp);
+		return;
+	}
+	strftime(date, sizeof(date), "%F %H:%M:%S", &tm);
+	if (nanosecs)
+		fprintf(fp, "%s.%09" PRIu64 " ", date, tod % 1000000000);
+	else
+		fprintf(fp, "%s.%06" PRIu64 " ", date, tod % 1000000000 / 1000);
+}
+
+static void print_start(FILE *fp, struct script_config *c, const struct perf_session *s,
+			const struct evsel *evsel, const struct perf_sample *sample,
+			const char *comm, uint32_t rec_type)
 {
 	const struct script_output *o = &c->output[script_output_type(evsel->attr.type)];
 	uint64_t f = o->fields;
@@ -501,6 +618,10 @@ static void print_start(FILE *fp, struct script_config *c, const struct evsel *e
 		fprintf(fp, "%5d ", (int)sample->tid);
 	if (f & SF_CPU)
 		fprintf(fp, "[%03d] ", (int)sample->cpu);
+	if (f & SF_MISC)
+		print_misc(fp, sample->misc, rec_type);
+	if (f & SF_TOD)
+		print_tod(fp, s, sample->time, c->nanosecs);
 	if (f & SF_TIME) {
 		char buf[64];
 		uint64_t t = sample->time;
@@ -630,6 +751,41 @@ static int resolve_chain(struct script_config *c, struct machine *m, struct evse
 	return n;
 }
 
+/* -F insn,insnlen: the sampled instruction's length and bytes. */
+static void print_insn(FILE *fp, uint64_t f, struct machine *m, const struct perf_sample *sample,
+		       struct thread *thread)
+{
+	uint8_t insn[INSN_MAX_BYTES];
+	int len = machine__fetch_insn(m, thread, sample->ip, insn);
+
+	if (f & SF_INSNLEN)
+		fprintf(fp, " ilen: %d", len);
+	if ((f & SF_INSN) && len) {
+		fputs(" insn:", fp);
+		for (int i = 0; i < len; i++)
+			fprintf(fp, " %02x", insn[i]);
+	}
+}
+
+/* -F srccode: the source line of the sample, under it, when it differs
+ * from the last one shown for the thread. */
+static void print_srccode(FILE *fp, struct script_config *c, const struct addr_location *al)
+{
+	const char *path, *text;
+	unsigned line = 0;
+	int len;
+
+	if (!al->map || !al->map->dso || !(path = dso__srcfile(al->map->dso, al->addr, &line)))
+		return;
+	if (!c->srccode)
+		c->srccode = xcalloc(1, sizeof(*c->srccode));
+	if (srccode__is_last(c->srccode, al->thread, path, line) ||
+	    !(text = srccode__line(c->srccode, path, line, &len)))
+		return;
+	fprintf(fp, "|%-8u %.*s\n", line, len, text);
+	srccode__set_last(c->srccode, al->thread, path, line);
+}
+
 void script_print_sample(FILE *fp, struct script_config *c, struct perf_session *s,
 			 struct machine *m, struct evsel *evsel, const struct perf_sample *sample,
 			 const struct addr_location *al)
@@ -640,7 +796,8 @@ void script_print_sample(FILE *fp, struct script_config *c, struct perf_session 
 
 	if (!f)
 		return;
-	print_start(fp, c, evsel, sample, al->thread ? al->thread->comm : ":-1");
+	print_start(fp, c, s, evsel, sample, al->thread ? al->thread->comm : ":-1",
+		    PERF_RECORD_SAMPLE);
 	if (f & SF_PERIOD)
 		fprintf(fp, "%10" PRIu64 " ", sample->period);
 	if (f & SF_EVNAME) {
@@ -677,6 +834,8 @@ void script_print_sample(FILE *fp, struct script_config *c, struct perf_session 
 	if (f & SF_UREGS)
 		print_regs(fp, sample->user_regs.abi, evsel->attr.sample_regs_user,
 			   sample->user_regs.regs);
+	if (f & (SF_INSN | SF_INSNLEN))
+		print_insn(fp, f, m, sample, al->thread);
 	if (f & SF_PHYS_ADDR)
 		fprintf(fp, "%16" PRIx64, sample->phys_addr);
 	if (f & SF_DATA_PAGE_SIZE)
@@ -684,6 +843,8 @@ void script_print_sample(FILE *fp, struct script_config *c, struct perf_session 
 	if (f & SF_CODE_PAGE_SIZE)
 		fprintf(fp, " %s", page_size_name(sample->code_page_size, buf, sizeof(buf)));
 	fputc('\n', fp);
+	if (f & SF_SRCCODE)
+		print_srccode(fp, c, al);
 }
 
 void script_print_record_line(FILE *fp, const struct perf_event_header *rec)
@@ -699,7 +860,7 @@ void script_print_side_event(FILE *fp, struct script_config *c, struct perf_sess
 	if (evsel) {
 		if (!c->name_width)
 			c->name_width = max_name_len(s);
-		print_start(fp, c, evsel, sample, thread ? thread->comm : ":-1");
+		print_start(fp, c, s, evsel, sample, thread ? thread->comm : ":-1", rec->type);
 	}
 	script_print_record_line(fp, rec);
 }

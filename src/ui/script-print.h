@@ -14,6 +14,7 @@
 
 #include "core/machine.h"
 #include "core/session.h"
+#include "core/srccode.h"
 
 enum script_field {
 	SF_COMM = 1ULL << 0,
@@ -57,9 +58,10 @@ enum script_field {
 	SF_VCPU = 1ULL << 38,
 };
 
-/* perf's output types: the attr types, plus "synth" */
+/* perf's output types: the attr types, "synth", and "other" (dynamic PMUs) */
 #define SCRIPT_TYPE_SYNTH	PERF_TYPE_MAX
-#define SCRIPT_NR_TYPES		(PERF_TYPE_MAX + 1)
+#define SCRIPT_TYPE_OTHER	(PERF_TYPE_MAX + 1)
+#define SCRIPT_NR_TYPES		(PERF_TYPE_MAX + 2)
 
 /* what sample__fprintf_sym prints of an address */
 enum {
@@ -85,6 +87,7 @@ struct script_config {
 	uint64_t initial_time, previous_time;
 	struct callchain_frame *frames;	/* scratch for resolved callchains */
 	size_t nr_frames;
+	struct srccode *srccode;	/* -F srccode: source files and lines shown */
 };
 
 void script_config__init(struct script_config *c);
@@ -101,7 +104,7 @@ int script_config__check(struct script_config *c, struct perf_session *s);
 int script_config__add_event(struct script_config *c, struct perf_session *s,
 			     struct evsel *evsel);
 
-/* The output type of an attr type (dynamic PMU types count as raw). */
+/* The output type of an attr type. */
 int script_output_type(uint32_t attr_type);
 
 /* Prints one sample. al is where sample->ip resolved (thread set). */
