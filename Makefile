@@ -1,7 +1,7 @@
 # pcl — Performance Counters for Linux, rebuilt.  GNU make.
 PREFIX  ?= /usr/local
 CC      ?= cc
-PKGS     = libtraceevent libtracefs libelf libdw libzstd liblzma capstone
+PKGS     = libtraceevent libtracefs libelf libdw libzstd liblzma
 STAMP    = build/.deps-stamp
 
 WARN     = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wno-format-nonliteral

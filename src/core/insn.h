@@ -5,6 +5,8 @@
 #ifndef PCL_INSN_H
 #define PCL_INSN_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/machine.h"
@@ -16,5 +18,9 @@
  * returns the length of the instruction there, or 0 when unknown. */
 int machine__fetch_insn(struct machine *m, struct thread *thread, uint64_t ip,
 			uint8_t buf[INSN_MAX_BYTES]);
+
+/* The length of the x86 instruction at buf (64-bit or 32-bit code), or 0
+ * when it does not decode within len bytes. */
+int x86_insn_len(const uint8_t *buf, size_t len, bool mode64);
 
 #endif
