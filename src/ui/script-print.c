@@ -284,7 +284,7 @@ static int check_attr(struct script_config *c, struct perf_session *s, const str
 		return -1;
 	}
 	if ((o->fields & SF_SYMOFFSET) && !(o->fields & SF_SYM)) {
-		fprintf(stderr, "Display of offsets requested but symbol is not selected.\n");
+		fprintf(stderr, "Display of offsets requested but symbol is notselected.\n");
 		return -1;
 	}
 	if ((o->fields & SF_DSO) && !(st & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
