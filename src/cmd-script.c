@@ -27,7 +27,7 @@ struct script {
 	struct perf_session *session;
 	struct machine *machine;
 	bool dump;
-	bool show_task, show_mmap;
+	bool show_task, show_mmap, show_switch;
 	bool header, full_header;	/* --header, -I */
 	struct sample_filter filter;
 };
@@ -143,6 +143,11 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 			print_side(sc, rec, sample, (pid_t)mm->pid, (pid_t)mm->tid, 0);
 		}
 		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (sc->show_switch)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
 	case PERF_RECORD_HEADER_BUILD_ID:
 		perf_session__feed_machine(sc->machine, rec);
 		break;
@@ -252,6 +257,8 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "show-task-events", &sc.show_task,
 			    "Show the fork/comm/exit events"),
 		OPT_BOOLEAN(0, "show-mmap-events", &sc.show_mmap, "Show the mmap events"),
+		OPT_BOOLEAN(0, "show-switch-events", &sc.show_switch,
+			    "Show context switch events (if recorded)"),
 		OPT_STRING('c', "comms", &o.comms, "comm[,comm...]",
 			   "only display events for these comms"),
 		OPT_STRING(0, "pid", &o.pids, "pid[,pid...]",

@@ -347,8 +347,9 @@ void raw_dump_details(FILE *fp, const struct perf_event_header *rec,
 		} else {
 			const struct perf_rec_switch *sw = (const void *)rec;
 
-			fprintf(fp, " %s  %s pid/tid: %5u/%-5u\n", io, out ? "next" : "prev",
-				sw->next_prev_pid, sw->next_prev_tid);
+			/* signed: an idle CPU's task shows as -1 */
+			fprintf(fp, " %s  %s pid/tid: %5d/%-5d\n", io, out ? "next" : "prev",
+				(int)sw->next_prev_pid, (int)sw->next_prev_tid);
 		}
 		break;
 	}

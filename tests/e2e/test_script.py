@@ -301,6 +301,29 @@ def test_insn_system_wide(perf_data):
     compare(perf_data["system"], "-F", "+misc,+insn,+insnlen", "-G")
 
 
+@pytest.fixture(scope="module")
+def switch_data(tmp_path_factory):
+    """Context switches (--switch-events) of one workload and system-wide."""
+    d = tmp_path_factory.mktemp("switch")
+    files = {}
+    for name, args, work in [("task", [], [fixture("report_work"), "100"]),
+                             ("system", ["-a"], ["sleep", "0.1"])]:
+        files[name] = str(d / (name + ".data"))
+        subprocess.run([PERF, "record", "-q", "--switch-events", "-o", files[name], *args,
+                        "--", *work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=True, timeout=120)
+    return files
+
+
+@pytest.mark.parametrize("args", [
+    [], ["-F", "comm,tid,cpu,time,misc,event"], ["-F", "misc", "-G"], ["-C", "1"],
+], ids=lambda a: " ".join(a) or "default")
+@pytest.mark.parametrize("kind", ["task", "system"])
+def test_switch_events(switch_data, kind, args):
+    # misc shows S (switch out) and p (preempted) here
+    compare(switch_data[kind], "--show-switch-events", *args)
+
+
 @pytest.mark.parametrize("args", [
     ["-F", "+tod"], ["-F", "comm,tid,tod,ip,sym", "--ns"], ["-F", "tod,time,misc", "-G"],
     ["-F", "tod,comm,tid,event", "--show-task-events"],
