@@ -296,6 +296,11 @@ def test_more_fields(field_data, kind, fields):
     compare_all(field_data[kind], *fields)
 
 
+def test_srccode_per_thread(perf_data):
+    # a line is left out when it repeats the thread's last one, not the last printed
+    compare(perf_data["threads"], "-F", "comm,tid,ip,sym,srccode", "-G")
+
+
 def test_insn_system_wide(perf_data):
     # many DSOs and instruction sets (AVX-512 string functions of libc)
     compare(perf_data["system"], "-F", "+misc,+insn,+insnlen", "-G")
