@@ -440,7 +440,7 @@ int script_config__add_event(struct script_config *c, struct perf_session *s, st
 
 /* ---- printing ---- */
 
-static void print_dso_name(FILE *fp, const struct map *map)
+void script_print_dso_name(FILE *fp, const struct map *map)
 {
 	const char *name = "[unknown]";
 
@@ -449,7 +449,7 @@ static void print_dso_name(FILE *fp, const struct map *map)
 	fputs(name, fp);
 }
 
-static void print_symname(FILE *fp, const struct symbol *sym, const struct map *map,
+void script_print_symname(FILE *fp, const struct symbol *sym, const struct map *map,
 			  uint64_t addr, bool offsets)
 {
 	if (!sym) {
@@ -486,11 +486,11 @@ static void print_sym_single(FILE *fp, unsigned opts,
 		fprintf(fp, "%16" PRIx64, sample->ip);
 	if (opts & PRINT_SYM) {
 		fputc(' ', fp);
-		print_symname(fp, al->sym, al->map, al->addr, opts & PRINT_SYMOFFSET);
+		script_print_symname(fp, al->sym, al->map, al->addr, opts & PRINT_SYMOFFSET);
 	}
 	if (opts & PRINT_DSO) {
 		fputs(" (", fp);
-		print_dso_name(fp, al->map);
+		script_print_dso_name(fp, al->map);
 		fputc(')', fp);
 	}
 	if (opts & PRINT_SRCLINE)
@@ -509,11 +509,11 @@ static void print_frames(FILE *fp, unsigned opts,
 			fprintf(fp, "\t%16" PRIx64, rel ? al->addr : frames[i].ip);
 		if (opts & PRINT_SYM) {
 			fputc(' ', fp);
-			print_symname(fp, al->sym, al->map, al->addr, opts & PRINT_SYMOFFSET);
+			script_print_symname(fp, al->sym, al->map, al->addr, opts & PRINT_SYMOFFSET);
 		}
 		if ((opts & PRINT_DSO) && !frames[i].inlined) {
 			fputs(" (", fp);
-			print_dso_name(fp, al->map);
+			script_print_dso_name(fp, al->map);
 			fputc(')', fp);
 		}
 		if (opts & PRINT_SRCLINE)
@@ -711,13 +711,13 @@ static void print_addr(FILE *fp, const struct script_config *c, struct machine *
 	if (f & SF_SYM) {
 		fputc(' ', fp);
 		if (f & SF_SYMOFFSET)
-			print_symname(fp, al.sym, al.map, al.addr, true);
+			script_print_symname(fp, al.sym, al.map, al.addr, true);
 		else
 			fputs(al.sym ? al.sym->name : "[unknown]", fp);
 	}
 	if (f & SF_DSO) {
 		fputs(" (", fp);
-		print_dso_name(fp, al.map);
+		script_print_dso_name(fp, al.map);
 		fputc(')', fp);
 	}
 }
@@ -834,6 +834,8 @@ void script_print_sample(FILE *fp, struct script_config *c, struct perf_session 
 	if (f & SF_UREGS)
 		print_regs(fp, sample->user_regs.abi, evsel->attr.sample_regs_user,
 			   sample->user_regs.regs);
+	if (f & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
+		script_print_brstack(fp, f, m, sample, al->thread);
 	if (f & (SF_INSN | SF_INSNLEN))
 		print_insn(fp, f, m, sample, al->thread);
 	if (f & SF_PHYS_ADDR)

@@ -118,6 +118,17 @@ void script_print_side_event(FILE *fp, struct script_config *c, struct perf_sess
 			     struct evsel *evsel, const struct perf_event_header *rec,
 			     const struct perf_sample *sample, struct thread *thread);
 
+/* "(dso)" contents: the DSO's name, or "[unknown]". */
+void script_print_dso_name(FILE *fp, const struct map *map);
+/* "sym", "sym+0xoff" (offsets), or "[unknown]"; addr is DSO-relative. */
+void script_print_symname(FILE *fp, const struct symbol *sym, const struct map *map,
+			  uint64_t addr, bool offsets);
+
+/* -F brstack, brstacksym or brstackoff (the first of them asked for):
+ * the sample's branch stack (script-brstack.c). */
+void script_print_brstack(FILE *fp, uint64_t fields, struct machine *m,
+			  const struct perf_sample *sample, struct thread *thread);
+
 /* perf's "PERF_RECORD_COMM exec: sleep:42/42" text of a side record. */
 void script_print_record_line(FILE *fp, const struct perf_event_header *rec);
 

@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from conftest import PCL, PERF, fixture, pcl, perf
+from perfdata_branches import add_branch_stacks
 from perfdata_corpus import normalize_vdso, perf_data  # noqa: F401 (fixture)
 
 ALL = ["fp", "dwarf", "threads", "nocallchain", "syscalls", "sched", "system", "pipe",
@@ -367,3 +368,23 @@ def test_missing_sample_bits(perf_data, field, pipe):
 ], ids=lambda f: " ".join(f))
 def test_field_list_messages(perf_data, fields):
     compare_all(perf_data["fp"], "-F", *fields)
+
+
+@pytest.fixture(scope="module")
+def branch_data(field_data, tmp_path_factory):
+    """Recordings given made-up branch stacks (perfdata_branches.py): no
+    branch-recording hardware is needed to check how they print."""
+    d = tmp_path_factory.mktemp("branches")
+    files = {"fp": str(d / "fp.data"), "every_type": str(d / "every_type.data")}
+    add_branch_stacks(field_data["fp"], files["fp"])
+    add_branch_stacks(field_data["plain"], files["every_type"], every_type=True)
+    return files
+
+
+@pytest.mark.parametrize("fields", [
+    "+brstack", "comm,tid,ip,sym,brstack,dso", "ip,sym,dso,brstacksym", "brstacksym",
+    "ip,brstackoff,dso", "brstackoff", "brstack,brstacksym,brstackoff",
+])
+@pytest.mark.parametrize("kind", ["fp", "every_type"])
+def test_branch_stacks(branch_data, kind, fields):
+    compare_all(branch_data[kind], "-F", fields)
