@@ -24,7 +24,22 @@ struct x86_insn {
 	int map;			/* 0: one-byte, 1: 0f, 2: 0f38, 3: 0f3a */
 	bool vex;			/* VEX or EVEX */
 	uint8_t op;
+	int modrm;			/* -1: none */
 };
+
+/* One-byte opcodes perf's decoder takes as invalid in 64-bit code: it
+ * measures them as the opcode alone. */
+static bool invalid64(uint8_t op)
+{
+	switch (op) {
+	case 0x06: case 0x07: case 0x0e: case 0x16: case 0x17: case 0x1e: case 0x1f:
+	case 0x27: case 0x2f: case 0x37: case 0x3f: case 0x60: case 0x61: case 0x82:
+	case 0x9a: case 0xce: case 0xd4: case 0xd5: case 0xd6: case 0xea:
+		return true;
+	default:
+		return false;
+	}
+}
 
 static bool is_legacy_prefix(uint8_t b)
 {
@@ -146,10 +161,13 @@ static int modrm_size(const struct x86_insn *in, const uint8_t *p, const uint8_t
 	return n + (mod == 1 ? 1 : mod == 2 || (mod == 0 && rm == 5) ? 4 : 0);
 }
 
-int x86_insn_len(const uint8_t *buf, size_t len, bool mode64)
+/* Decodes the instruction at buf into in; returns its length, or 0 when
+ * it does not decode within len bytes. */
+static int x86_decode(const uint8_t *buf, size_t len, bool mode64, struct x86_insn *out)
 {
 	const uint8_t *p = buf, *end = buf + (len < MAX_INSN_LEN ? len : MAX_INSN_LEN);
-	struct x86_insn in = { .mode64 = mode64, .opnd_size = 4, .addr_size = mode64 ? 8 : 4 };
+	struct x86_insn in = { .mode64 = mode64, .opnd_size = 4, .addr_size = mode64 ? 8 : 4,
+			       .modrm = -1 };
 	int n;
 
 	for (; p < end && is_legacy_prefix(*p); p++) {
@@ -191,20 +209,52 @@ int x86_insn_len(const uint8_t *buf, size_t len, bool mode64)
 			}
 		}
 	}
-	if (has_modrm(&in)) {
+	if (mode64 && !in.vex && in.map == 0 && invalid64(in.op)) {
+		n = 0;
+	} else if (has_modrm(&in)) {
 		n = modrm_size(&in, p, end);
 		if (n < 0)
 			return 0;
+		in.modrm = *p;
 		p += n;
-		n = imm_size(&in, p[-n]);
+		n = imm_size(&in, (uint8_t)in.modrm);
 	} else {
 		n = imm_size(&in, 0);
 	}
 	p += n;
+	*out = in;
 	return p <= end ? (int)(p - buf) : 0;
 }
 
-static bool dso__is_64bit(struct dso *dso)
+int x86_insn_len(const uint8_t *buf, size_t len, bool mode64)
+{
+	struct x86_insn in;
+
+	return x86_decode(buf, len, mode64, &in);
+}
+
+bool x86_insn_is_branch(const uint8_t *buf, size_t len, bool mode64)
+{
+	struct x86_insn in;
+	int reg;
+
+	if (!x86_decode(buf, len, mode64, &in) || in.vex)
+		return false;
+	reg = in.modrm >= 0 ? in.modrm >> 3 & 7 : -1;
+	if (in.map == 1)
+		return in.op == 0x05 || in.op == 0x34 || in.op == 0x07 || in.op == 0x35 ||
+		       (in.op >= 0x80 && in.op <= 0x8f) ||
+		       (in.op == 0x01 && (in.modrm == 0xc2 || in.modrm == 0xc3));
+	if (in.map != 0)
+		return false;
+	return (in.op >= 0x70 && in.op <= 0x7f) || in.op == 0xc2 || in.op == 0xc3 ||
+	       in.op == 0xca || in.op == 0xcb || (in.op >= 0xcc && in.op <= 0xcf) ||
+	       in.op == 0xe8 || in.op == 0x9a || (in.op >= 0xe0 && in.op <= 0xe3) ||
+	       in.op == 0xe9 || in.op == 0xeb || in.op == 0xea ||
+	       (in.op == 0xff && reg >= 2 && reg <= 5);
+}
+
+bool dso__is_64bit(struct dso *dso)
 {
 	unsigned char ident[EI_NIDENT];
 

@@ -22,5 +22,11 @@ int machine__fetch_insn(struct machine *m, struct thread *thread, uint64_t ip,
 /* The length of the x86 instruction at buf (64-bit or 32-bit code), or 0
  * when it does not decode within len bytes. */
 int x86_insn_len(const uint8_t *buf, size_t len, bool mode64);
+/* Whether it is a branch, as perf's Intel PT decoder classes them (jumps,
+ * calls, returns, loops, interrupts, syscalls; not VEX-encoded ones). */
+bool x86_insn_is_branch(const uint8_t *buf, size_t len, bool mode64);
+
+/* Whether the DSO's image is 64-bit code (ELF class; true when unknown). */
+bool dso__is_64bit(struct dso *dso);
 
 #endif

@@ -752,8 +752,8 @@ static int resolve_chain(struct script_config *c, struct machine *m, struct evse
 }
 
 /* -F insn,insnlen: the sampled instruction's length and bytes. */
-static void print_insn(FILE *fp, uint64_t f, struct machine *m, const struct perf_sample *sample,
-		       struct thread *thread)
+static void print_insn(FILE *fp, struct script_config *c, uint64_t f, struct machine *m,
+		       const struct perf_sample *sample, struct thread *thread)
 {
 	uint8_t insn[INSN_MAX_BYTES];
 	int len = machine__fetch_insn(m, thread, sample->ip, insn);
@@ -765,11 +765,13 @@ static void print_insn(FILE *fp, uint64_t f, struct machine *m, const struct per
 		for (int i = 0; i < len; i++)
 			fprintf(fp, " %02x", insn[i]);
 	}
+	if (f & (SF_BRSTACKINSN | SF_BRSTACKINSNLEN))
+		script_print_brstackinsn(fp, c, f, m, sample, thread);
 }
 
 /* -F srccode: the source line of the sample, under it, when it differs
  * from the last one shown for the thread. */
-static void print_srccode(FILE *fp, struct script_config *c, const struct addr_location *al)
+void script_print_srccode(FILE *fp, struct script_config *c, const struct addr_location *al)
 {
 	const char *path, *text;
 	unsigned line = 0;
@@ -836,8 +838,8 @@ void script_print_sample(FILE *fp, struct script_config *c, struct perf_session 
 			   sample->user_regs.regs);
 	if (f & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
 		script_print_brstack(fp, f, m, sample, al->thread);
-	if (f & (SF_INSN | SF_INSNLEN))
-		print_insn(fp, f, m, sample, al->thread);
+	if (f & (SF_INSN | SF_INSNLEN | SF_BRSTACKINSN | SF_BRSTACKINSNLEN))
+		print_insn(fp, c, f, m, sample, al->thread);
 	if (f & SF_PHYS_ADDR)
 		fprintf(fp, "%16" PRIx64, sample->phys_addr);
 	if (f & SF_DATA_PAGE_SIZE)
@@ -846,7 +848,7 @@ void script_print_sample(FILE *fp, struct script_config *c, struct perf_session 
 		fprintf(fp, " %s", page_size_name(sample->code_page_size, buf, sizeof(buf)));
 	fputc('\n', fp);
 	if (f & SF_SRCCODE)
-		print_srccode(fp, c, al);
+		script_print_srccode(fp, c, al);
 }
 
 void script_print_record_line(FILE *fp, const struct perf_event_header *rec)

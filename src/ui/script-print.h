@@ -129,6 +129,13 @@ void script_print_symname(FILE *fp, const struct symbol *sym, const struct map *
 void script_print_brstack(FILE *fp, uint64_t fields, struct machine *m,
 			  const struct perf_sample *sample, struct thread *thread);
 
+/* -F brstackinsn(len): the instructions of the branch stack's blocks. */
+void script_print_brstackinsn(FILE *fp, struct script_config *c, uint64_t fields,
+			      struct machine *m, const struct perf_sample *sample,
+			      struct thread *thread);
+/* -F srccode: al's source line, unless the thread's last one was it. */
+void script_print_srccode(FILE *fp, struct script_config *c, const struct addr_location *al);
+
 /* perf's "PERF_RECORD_COMM exec: sleep:42/42" text of a side record. */
 void script_print_record_line(FILE *fp, const struct perf_event_header *rec);
 

@@ -2,7 +2,9 @@
 brstack fields on machines without branch-recording hardware: the attrs
 get BRANCH_STACK (branch_sample_type ANY) and each sample a stack of
 0 to 4 entries (or 18 covering every branch type) near its ip, with every
-flag set somewhere.  Samples may carry IP, TID, TIME, ADDR, ID, STREAM_ID,
+flag set somewhere.  With boundaries=True the entries are the thread's
+earlier sampled ips instead (instruction starts: brstackinsn decodes real
+code from them, not the middle of instructions).  Samples may carry IP, TID, TIME, ADDR, ID, STREAM_ID,
 CPU, PERIOD and CALLCHAIN; the feature sections move behind the new data."""
 import struct
 
@@ -27,7 +29,16 @@ def _entries(ip, n, every_type):
     return out
 
 
-def add_branch_stacks(src, dst, every_type=False):
+def _boundary_entries(history):
+    ips = sorted(set(history[-4:]), reverse=True)
+    out = struct.pack("<Q", len(ips))
+    for i, ip in enumerate(ips):
+        flags = (1 if i % 2 else 2) | (i * 5 & 0xffff) << 4 | (i % 3) << 20
+        out += struct.pack("<QQQ", ip, ip, flags)
+    return out
+
+
+def add_branch_stacks(src, dst, every_type=False, boundaries=False):
     d = bytearray(open(src, "rb").read())
     attr_size, = struct.unpack_from("<Q", d, 16)
     a_off, a_size, d_off, d_size = struct.unpack_from("<QQQQ", d, 24)
@@ -41,7 +52,7 @@ def add_branch_stacks(src, dst, every_type=False):
     assert len(types) == 1 and not types & {READ, RAW}
     st = types.pop()
     assert not st & (READ | RAW)
-    data, pos, k = bytearray(), d_off, 0
+    data, pos, k, history = bytearray(), d_off, 0, {}
     while pos < d_off + d_size:
         typ, size = struct.unpack_from("<I2xH", d, pos)
         rec = d[pos:pos + size]
@@ -50,12 +61,19 @@ def add_branch_stacks(src, dst, every_type=False):
             if st & IP:
                 ip, = struct.unpack_from("<Q", rec, p)
                 p += 8
+            tid = struct.unpack_from("<I", rec, p + 4)[0] if st & TID else 0
             p += 8 * sum(1 for bit in (TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD) if st & bit)
             if st & CALLCHAIN:
                 nr, = struct.unpack_from("<Q", rec, p)
                 p += 8 + 8 * nr
             k += 1
-            rec = rec[:p] + _entries(ip, 18 if every_type else k % 5, every_type) + rec[p:]
+            if boundaries:
+                seen = history.setdefault(tid, [])
+                stack = _boundary_entries(seen)
+                seen.append(ip)
+            else:
+                stack = _entries(ip, 18 if every_type else k % 5, every_type)
+            rec = rec[:p] + stack + rec[p:]
             struct.pack_into("<H", rec, 6, len(rec))
         data += rec
         pos += size

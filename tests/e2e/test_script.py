@@ -375,9 +375,11 @@ def branch_data(field_data, tmp_path_factory):
     """Recordings given made-up branch stacks (perfdata_branches.py): no
     branch-recording hardware is needed to check how they print."""
     d = tmp_path_factory.mktemp("branches")
-    files = {"fp": str(d / "fp.data"), "every_type": str(d / "every_type.data")}
+    files = {k: str(d / (k + ".data")) for k in ("fp", "every_type", "real_fp", "real")}
     add_branch_stacks(field_data["fp"], files["fp"])
     add_branch_stacks(field_data["plain"], files["every_type"], every_type=True)
+    add_branch_stacks(field_data["fp"], files["real_fp"], boundaries=True)
+    add_branch_stacks(field_data["realtime"], files["real"], boundaries=True)
     return files
 
 
@@ -387,4 +389,14 @@ def branch_data(field_data, tmp_path_factory):
 ])
 @pytest.mark.parametrize("kind", ["fp", "every_type"])
 def test_branch_stacks(branch_data, kind, fields):
+    compare_all(branch_data[kind], "-F", fields)
+
+
+@pytest.mark.parametrize("fields", [
+    "ip,sym,brstackinsn", "ip,sym,brstackinsnlen", "+brstackinsn,+insnlen",
+    "comm,tid,ip,sym,brstackinsn,srccode",
+])
+@pytest.mark.parametrize("kind", ["real_fp", "real"])
+def test_brstackinsn(branch_data, kind, fields):
+    # blocks between earlier sampled ips: real code, decoded from instruction starts
     compare_all(branch_data[kind], "-F", fields)
