@@ -76,6 +76,7 @@ static void legacy_64(void **state)
 		{ "0f 28 c1 90", 3 },			/* movaps %xmm1,%xmm0 */
 		{ "0f 31 90", 2 },			/* rdtsc */
 		{ "9b df e0", 1 },			/* fwait, on its own */
+		{ "9a 01 02 03 04 05 06", 1 },		/* invalid in 64-bit: perf says 1 */
 	};
 
 	(void)state;
@@ -127,6 +128,34 @@ static void short_buffers(void **state)
 	assert_int_equal(decode("66 66 66 66 66 66 66 66 66 66 66 66 66 66 66 90", true), 0);
 }
 
+static void branches(void **state)
+{
+	static const struct {
+		const char *hex;
+		bool branch;
+	} cases[] = {
+		{ "e8 00 00 00 00", true }, { "c3", true }, { "75 fe", true },
+		{ "0f 85 00 01 00 00", true }, { "ff 25 00 00 00 00", true },	/* jmp *rip */
+		{ "ff d0", true }, { "ff c0", false },				/* call *%rax, inc */
+		{ "0f 05", true }, { "cc", true }, { "e2 fe", true },
+		{ "48 89 e5", false }, { "90", false }, { "0f 1f 00", false },
+		{ "c5 f8 77", false },						/* vzeroupper */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint8_t buf[16];
+		size_t n = 0;
+		unsigned v;
+		int off;
+
+		for (const char *h = cases[i].hex; sscanf(h, "%2x%n", &v, &off) == 1; h += off)
+			buf[n++] = (uint8_t)v;
+		if (x86_insn_is_branch(buf, n, true) != cases[i].branch)
+			fail_msg("%s: branch %d", cases[i].hex, !cases[i].branch);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -134,6 +163,7 @@ int main(void)
 		cmocka_unit_test(vex_evex_64),
 		cmocka_unit_test(mode_32),
 		cmocka_unit_test(short_buffers),
+		cmocka_unit_test(branches),
 	};
 	return cmocka_run_group_tests_name("insn", tests, NULL, NULL);
 }
