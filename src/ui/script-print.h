@@ -104,6 +104,9 @@ int script_config__check(struct script_config *c, struct perf_session *s);
 int script_config__add_event(struct script_config *c, struct perf_session *s,
 			     struct evsel *evsel);
 
+/* CLOCK_DATA (perf record -k) ties sample times to the time of day. */
+bool script_has_clock_data(const struct perf_session *s);
+
 /* The output type of an attr type. */
 int script_output_type(uint32_t attr_type);
 
