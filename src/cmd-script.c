@@ -348,7 +348,7 @@ static bool has_lbr_callstack(struct perf_session *s)
 }
 
 struct script_opts {
-	const char *input, *fields, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms, *dsos;
+	const char *input, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms, *dsos;
 	const char *symfs;
 	bool header, header_only, hide_callgraph, force, show_kernel_path;
 	bool folded;
@@ -506,6 +506,12 @@ static int script_prepare(struct script *sc, struct script_opts *o)
 	return 0;
 }
 
+/* -F, applied in order: each one may override the ones before */
+static int parse_fields_opt(const struct option *opt, const char *arg, bool unset)
+{
+	return unset ? 0 : script_config__parse_fields(opt->value, arg);
+}
+
 int cmd_script(int argc, const char **argv)
 {
 	struct script sc = { 0 };
@@ -515,9 +521,9 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN('D', "dump-raw-trace", &sc.dump, "dump raw trace in ASCII"),
 		OPT_BOOLEAN(0, "dump-unsorted-raw-trace", &sc.dump_unsorted,
 			    "dump unsorted raw trace in ASCII"),
-		OPT_STRING('F', "fields", &o.fields, "str",
-			   "comma separated output fields prepend with 'type:'. +field to add "
-			   "and -field to remove."),
+		OPT_CALLBACK('F', "fields", &sc.cfg, "str",
+			     "comma separated output fields prepend with 'type:'. +field to add "
+			     "and -field to remove.", parse_fields_opt),
 		OPT_BOOLEAN(0, "header", &o.header, "Show data header."),
 		OPT_BOOLEAN(0, "header-only", &o.header_only, "Show only data header."),
 		OPT_BOOLEAN('I', "show-info", &sc.full_header,
@@ -658,8 +664,6 @@ int cmd_script(int argc, const char **argv)
 					    NULL);
 		goto out;
 	}
-	if (o.fields && script_config__parse_fields(&sc.cfg, o.fields) < 0)
-		usage_with_options(script_usage, opts);
 	ret = script_setup(&sc, &o);
 	if (ret)
 		goto out;
@@ -706,7 +710,7 @@ int cmd_script(int argc, const char **argv)
 	fflush(stdout);
 	warn_about_losses(&sc.session->stats, sc.show_lost);
 	if (ret == -2) {
-		ret = 255;
+		ret = 234;	/* perf's -EINVAL */
 	} else if (ret < 0) {
 		fprintf(stderr, "pcl script: %s\n", sc.session->err);
 		ret = 255;

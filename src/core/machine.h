@@ -115,6 +115,14 @@ struct thread *machine__find_thread(struct machine *m, pid_t pid, pid_t tid);
 bool machine__resolve(struct machine *m, struct thread *thread, uint8_t cpumode,
 		      uint64_t ip, struct addr_location *al);
 
+/* Branch-stack lookups (perf's thread__find_map_fb/_symbol_fb): with the
+ * sample's cpumode, else the mode the address belongs to.  The map one
+ * leaves the DSO's symbols unloaded. */
+bool machine__find_map_fb(struct machine *m, struct thread *thread, uint8_t cpumode,
+			  uint64_t addr, struct addr_location *al);
+bool machine__find_symbol_fb(struct machine *m, struct thread *thread, uint8_t cpumode,
+			     uint64_t addr, struct addr_location *al);
+
 /* Symbol covering a DSO-relative address, or NULL. */
 struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
 

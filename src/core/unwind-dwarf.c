@@ -55,11 +55,6 @@ struct unwind_space {
 	int nr_ips, max_ips;
 };
 
-/* Per-DSO state: an open fd for memory reads outside the stack copy. */
-struct dso_unwind {
-	int fd;
-};
-
 static bool sample_reg(const struct unwind_space *u, int idx, uint64_t *val)
 {
 	int pos;
@@ -76,37 +71,13 @@ static const Dwfl_Callbacks unwind_callbacks = {
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
-static int dso__data_fd(struct dso *dso)
-{
-	struct dso_priv *p = dso__priv(dso);
-	struct dso_unwind *du = p->unwind;
-
-	if (!du) {
-		du = p->unwind = xcalloc(1, sizeof(*du));
-		dso__load(dso);
-		du->fd = p->elf_path ? open(p->elf_path, O_RDONLY | O_CLOEXEC) : -1;
-	}
-	return du->fd;
-}
-
 /* Reads a word of a mapped file: what the process saw at addr, as long as
  * the mapping was not written to. */
 static bool read_from_dso(struct unwind_space *u, uint64_t addr, uint64_t *out)
 {
 	struct map *map = maps__find(u->maps, addr);
-	struct dso_priv *p;
-	uint64_t off;
-	int fd;
 
-	if (!map || map->identity)
-		return false;
-	p = dso__priv(map->dso);
-	off = map__map_ip(map, addr);
-	dso__load(map->dso);
-	if (p->image)
-		return off + 8 <= p->image_size && memcpy(out, (char *)p->image + off, 8);
-	fd = dso__data_fd(map->dso);
-	return fd >= 0 && pread(fd, out, 8, (off_t)off) == 8;
+	return map && !map->identity && dso__read(map->dso, map__map_ip(map, addr), out, 8) == 8;
 }
 
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
@@ -245,18 +216,6 @@ void maps__unwind_release(struct maps *maps)
 		return;
 	unwind_space__free(maps->unwind);
 	maps->unwind = NULL;
-}
-
-void dso__unwind_release(struct dso *dso)
-{
-	struct dso_unwind *du = dso__priv(dso)->unwind;
-
-	if (!du)
-		return;
-	if (du->fd >= 0)
-		close(du->fd);
-	free(du);
-	dso__priv(dso)->unwind = NULL;
 }
 
 static struct unwind_space *maps__unwind_space(struct maps *maps)

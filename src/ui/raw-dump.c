@@ -376,6 +376,7 @@ void raw_dump_details(FILE *fp, struct machine *machine, const struct perf_event
 		} else {
 			const struct perf_rec_switch *sw = (const void *)rec;
 
+			/* signed: an idle CPU's task shows as -1 */
 			fprintf(fp, " %s  %s pid/tid: %5d/%-5d\n", io, out ? "next" : "prev",
 				(int)sw->next_prev_pid, (int)sw->next_prev_tid);
 		}
