@@ -83,6 +83,7 @@ struct report_opts {
 	bool call_graph_set, inverted;
 	bool show_nr_samples, show_cpu_utilization, show_total_period;
 	bool header, header_only, show_full_info;
+	bool hierarchy;
 	bool stdio, tui, quiet, force;
 	bool branch_stack;
 	int max_stack;
@@ -242,7 +243,7 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 	struct addr_location al;
 	struct thread *thread;
 	struct hist_sample hs;
-	bool filtered;
+	uint8_t filtered;
 
 	if (sample_filter__skip_time(&r->filter, sample->time))
 		return;
@@ -250,8 +251,9 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 	machine__resolve(r->machine, thread, sample->cpumode, sample->ip, &al);
 	if (r->hide_unresolved && !(al.map && al.sym))
 		return;
-	filtered = sample_filter__thread(&r->filter, thread) ||
-		   sample_filter__dso(&r->filter, &al) || sample_filter__symbol(&r->filter, &al);
+	filtered = (sample_filter__thread(&r->filter, thread) ? HIST_FILTER_THREAD : 0) |
+		   (sample_filter__dso(&r->filter, &al) ? HIST_FILTER_DSO : 0) |
+		   (sample_filter__symbol(&r->filter, &al) ? HIST_FILTER_SYMBOL : 0);
 	if (sample_filter__skip_cpu(&r->filter, sample->cpu))
 		return;
 	hs = (struct hist_sample){
@@ -287,7 +289,7 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 			hs.level = f->kernel ? 'k' : '.';
 			hs.cpumode = f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 			/* perf takes the frame's location whole: no filter marks */
-			hs.filtered = false;
+			hs.filtered = 0;
 		}
 		if (r->cursor.has_user) {
 			r->nr_user_stacks++;
@@ -295,7 +297,7 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		}
 	}
 	if (r->exclude_other && !(hs.cursor && hs.cursor->parent))
-		hs.filtered = true;
+		hs.filtered |= HIST_FILTER_PARENT;
 	hists__add_sample(report__hists(r, evsel), &hs);
 }
 
@@ -743,6 +745,7 @@ int cmd_report(int argc, const char **argv)
 			    "use branch records for per branch histogram filling"),
 		OPT_STRING(0, "ignore-callees", &o.ignore_callees, "regex",
 			   "ignore callees of these functions in call graphs"),
+		OPT_BOOLEAN(0, "hierarchy", &o.hierarchy, "Show entries in a hierarchy"),
 		OPT_BOOLEAN(0, "stats", &r.stats_mode, "Display event stats"),
 		OPT_BOOLEAN(0, "tasks", &r.tasks_mode, "Display recorded tasks"),
 		OPT_BOOLEAN(0, "stdio", &o.stdio, "Use the stdio interface"),
@@ -753,6 +756,7 @@ int cmd_report(int argc, const char **argv)
 	const char *only[HISTC_NR_COLS] = { NULL };
 	char *err = NULL, *sort_tmp = NULL;
 	uint64_t sample_type;
+	size_t nr_entries;
 	int ret = 1;
 
 	argc = parse_options(argc, argv, opts, report_usage, 0);
@@ -774,6 +778,16 @@ int cmd_report(int argc, const char **argv)
 	}
 	if (o.percent_limit && parse_percent_limit(&r, o.percent_limit) < 0)
 		usage_with_options(report_usage, opts);
+	if (o.hierarchy) {
+		/* perf: the levels are the columns (no Children column, see below) */
+		if (o.field_order) {
+			fputs("Error: --hierarchy and --fields options cannot be used together\n",
+			      stderr);
+			parse_options_usage(report_usage, opts, "F", true);
+			parse_options_usage(NULL, opts, "hierarchy", false);
+			return 0;	/* perf's status */
+		}
+	}
 
 	r.session = perf_session__open(o.input ? o.input : "perf.data", &err);
 	if (!r.session) {
@@ -790,10 +804,11 @@ int cmd_report(int argc, const char **argv)
 	ss.sort_order = o.sort_order;
 	ss.field_order = o.field_order;
 	ss.tracepoints_only = tracepoints_only(r.session);
-	ss.cumulate = o.children != 0;
+	ss.cumulate = o.children != 0 && !o.hierarchy;
 	ss.show_cpu_utilization = o.show_cpu_utilization;
 	ss.show_nr_samples = o.show_nr_samples;
 	ss.show_total_period = o.show_total_period;
+	ss.hierarchy = o.hierarchy;
 	if (o.parent_pattern && strcmp(o.parent_pattern, DEFAULT_PARENT_PATTERN)) {
 		/* a custom --parent pattern implies the parent column (perf) */
 		char *more = xasprintf("%s,parent", o.sort_order ? o.sort_order :
@@ -807,6 +822,10 @@ int cmd_report(int argc, const char **argv)
 		free(err);
 		goto out;
 	}
+	/* perf sets the levels up from the events it knows before reading:
+	 * a pipe's come later, so its hierarchy has none (and no entries) */
+	if (o.hierarchy && r.session->is_pipe)
+		r.hopts.layout.nr_levels = 0;
 	if ((o.header || o.header_only) && !o.quiet) {
 		r.print_features = true;
 		r.full_header = o.show_full_info;
@@ -832,6 +851,9 @@ int cmd_report(int argc, const char **argv)
 		r.hopts.cc.order = ORDER_CALLER;
 	if (r.hopts.cumulate && !r.hopts.cc.order_set)
 		r.hopts.cc.order = ORDER_CALLER;
+	/* perf turns --children off for --hierarchy after choosing the order */
+	if (o.hierarchy)
+		r.hopts.cumulate = false;
 	if ((sample_type & PERF_SAMPLE_CALLCHAIN) || r.session->is_pipe) {
 		if (!o.call_graph_set && r.hopts.cc.mode != CHAIN_NONE)
 			r.hopts.use_callchain = true;
@@ -878,8 +900,12 @@ int cmd_report(int argc, const char **argv)
 	if (setup_filters(&r, &o, &ret) < 0)
 		goto out;
 	r.hopts.dso_filter = r.filter.dsos.n > 0;
+	r.hopts.thread_filter = r.filter.comms.n || r.filter.pids.n || r.filter.tids.n;
+	r.hopts.sym_filter = r.filter.syms.n > 0;
 	print_elided(&r.hopts.layout, &r.filter, only);
-	hist_layout__elide(&r.hopts.layout, only);
+	/* perf's hierarchy levels keep their columns */
+	if (!o.hierarchy)
+		hist_layout__elide(&r.hopts.layout, only);
 
 	/* groups: on by default when the file recorded some */
 	r.hopts.event_group = o.group == 1 || (o.group == -1 && r.session->evlist.nr_groups > 0);
@@ -920,12 +946,18 @@ int cmd_report(int argc, const char **argv)
 		goto out_machine;
 	}
 
+	nr_entries = 0;
 	evlist__for_each(&r.session->evlist, pos) {
 		struct hists *h = report__hists(&r, pos);
 
 		hists__collapse(h);
+		nr_entries += h->nr_entries;
 		if (r.hopts.event_group && h->leader != h)
 			hists__link_group(h->leader, h, (int)(pos->idx - h->leader->evsel->idx));
+	}
+	if (!nr_entries) {
+		ret = report_error("The %s data has no samples!", o.input ? o.input : "perf.data");
+		goto out_machine;
 	}
 	for (int i = 0; i < r.nr_hists; i++)
 		if (r.hists[i])

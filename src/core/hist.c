@@ -1,5 +1,6 @@
 /* hist: histogram entries, their totals and output order (see hist.h). */
 #include "core/hist.h"
+#include "core/hist-int.h"
 #include "core/evsel.h"
 #include "core/srcline-text.h"
 #include "util/rbtree.h"
@@ -25,6 +26,7 @@ struct hists *hists__new(const struct hist_opts *opts, struct evsel *evsel,
 	h->store = store;
 	h->leader = h;
 	h->nr_members = 1;
+	h->socket_filter = -1;
 	return h;
 }
 
@@ -33,6 +35,8 @@ void hists__delete(struct hists *h)
 	if (!h)
 		return;
 	memo_release(h);
+	if (h->opts->layout.hierarchy)
+		hists__hierarchy_free(h);
 	free(h->sorted);
 	free(h->members);
 	arena_release(&h->arena);
@@ -65,11 +69,6 @@ static void stat_add_cpumode(struct he_stat *st, uint8_t cpumode, uint64_t perio
 	default:
 		break;
 	}
-}
-
-static struct hist_entry *node_entry(const struct rb_node *n, size_t off)
-{
-	return (struct hist_entry *)(void *)((char *)n - off);
 }
 
 static struct rb_node *entry_node(struct hist_entry *he, size_t off)
@@ -448,7 +447,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		memo_store(slot, hash, &tmpl, s->cpumode, s->cursor, rec, h->nr_entries);
 }
 
-static void stat_merge(struct he_stat *into, const struct he_stat *st)
+void he_stat__merge(struct he_stat *into, const struct he_stat *st)
 {
 	into->period += st->period;
 	into->period_sys += st->period_sys;
@@ -468,6 +467,11 @@ void hists__collapse(struct hists *h)
 
 	if (h->is_collapsed || !l->need_collapse)
 		return;
+	if (l->hierarchy) {
+		hists__build_hierarchy(h);
+		h->is_collapsed = true;
+		return;
+	}
 	for (struct rb_node *nd = rb_first(&h->in); nd; nd = rb_next(nd)) {
 		struct hist_entry *he = node_entry(nd, in_off), *into;
 		struct rb_node **link, *parent;
@@ -477,8 +481,8 @@ void hists__collapse(struct hists *h)
 			rb_insert(&h->collapsed, entry_node(he, off), parent, link);
 			continue;
 		}
-		stat_merge(&into->stat, &he->stat);
-		stat_merge(&into->stat_acc, &he->stat_acc);
+		he_stat__merge(&into->stat, &he->stat);
+		he_stat__merge(&into->stat_acc, &he->stat_acc);
 		if (into->callchain && he->callchain)
 			callchain_root__merge(h->store, into->callchain, he->callchain);
 		h->nr_entries--;
@@ -494,6 +498,11 @@ void hists__link_group(struct hists *leader, struct hists *member, int member_id
 	int slot = member_idx - 1;
 	size_t loff, moff;
 	struct rb_root *lroot = entry_tree(leader, &loff), *mroot = entry_tree(member, &moff);
+
+	if (l->hierarchy) {
+		hists__hierarchy_link(leader, member, slot);
+		return;
+	}
 
 	for (struct rb_node *nd = rb_first(lroot); nd; nd = rb_next(nd)) {
 		struct hist_entry *he = node_entry(nd, loff);
@@ -561,7 +570,7 @@ static void col_len_max(struct hists *h, enum hist_column col, size_t len)
 }
 
 /* perf's hists__calc_col_len: widths from what entries will show. */
-static void calc_col_len(struct hists *h, const struct hist_entry *he)
+void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 {
 	size_t comm_len = he->thread->comm ? strlen(he->thread->comm) : 0;
 
@@ -628,7 +637,7 @@ static int value_cmp(const struct hist_entry *a, const struct hist_entry *b, enu
 
 /* perf's hist_entry__sort: the output sort keys only.  Not always
  * transitive (equal Children compare by depth only within a thread). */
-static int output_order(const struct hist_entry *a, const struct hist_entry *b)
+int hist_entry__output_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
 	const struct hist_layout *l = &a->hists->opts->layout;
 	int ret;
@@ -657,43 +666,45 @@ struct out_node {
  * perf walks its entries in identity order and inserts each into a
  * red-black tree (equal ones to the right).  As the comparison is not
  * always transitive, the output depends on that tree's shape, so the
- * same insertion is done here.
+ * same insertion is done here: v[0..n) in identity order becomes v in
+ * output order.
  */
-static void sort_for_output(struct hists *h)
+void hist_entries__sort_output(struct hist_entry **v, size_t n)
 {
-	struct out_node *nodes = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*nodes));
+	struct out_node *nodes = xmalloc((n ? n : 1) * sizeof(*nodes));
 	struct rb_root root = { NULL };
-	size_t off = h->is_collapsed ? offsetof(struct hist_entry, rb_collapsed) :
-				       offsetof(struct hist_entry, rb_in);
-	size_t n = 0;
 
-	for (struct rb_node *nd = rb_first(h->is_collapsed ? &h->collapsed : &h->in); nd;
-	     nd = rb_next(nd), n++) {
-		struct hist_entry *he = node_entry(nd, off);
+	for (size_t i = 0; i < n; i++) {
 		struct rb_node **link = &root.node, *parent = NULL;
 
-		nodes[n].he = he;
+		nodes[i].he = v[i];
 		while (*link) {
 			struct out_node *it = (struct out_node *)*link;
 
 			parent = *link;
-			link = output_order(he, it->he) < 0 ? &parent->left : &parent->right;
+			link = hist_entry__output_cmp(v[i], it->he) < 0 ? &parent->left :
+									   &parent->right;
 		}
-		rb_insert(&root, &nodes[n].rb, parent, link);
+		rb_insert(&root, &nodes[i].rb, parent, link);
 	}
 	n = 0;
 	for (struct rb_node *nd = rb_first(&root); nd; nd = rb_next(nd))
-		h->sorted[n++] = ((struct out_node *)nd)->he;
+		v[n++] = ((struct out_node *)nd)->he;
 	free(nodes);
 }
 
 void hists__output_resort(struct hists *h)
 {
 	hists__collapse(h);
+	if (h->opts->layout.hierarchy) {
+		hists__hierarchy_output_resort(h);
+		return;
+	}
 	h->stats.total_period = h->stats.total_non_filtered_period = 0;
 	memset(h->col_len, 0, sizeof(h->col_len));
 	free(h->sorted);
 	h->sorted = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*h->sorted));
+	h->nr_sorted = 0;
 	size_t off;
 	struct rb_root *root = entry_tree(h, &off);
 
@@ -705,9 +716,9 @@ void hists__output_resort(struct hists *h)
 		h->stats.total_period += he->stat.period;
 		if (!he->filtered) {
 			h->stats.total_non_filtered_period += he->stat.period;
-			calc_col_len(h, he);
+			hists__calc_col_len(h, he);
 		}
+		h->sorted[h->nr_sorted++] = he;
 	}
-	h->nr_sorted = h->nr_entries;
-	sort_for_output(h);
+	hist_entries__sort_output(h->sorted, h->nr_sorted);
 }

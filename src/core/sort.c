@@ -522,10 +522,12 @@ static bool has_output(const struct hist_layout *l, const struct hist_field *f)
 	return false;
 }
 
-static void add_sort(struct hist_layout *l, const struct hist_field *f)
+static void add_sort(struct hist_layout *l, const struct hist_field *f, int level)
 {
-	if (!has_sort(l, f) && l->nr_sorts < HIST_MAX_FIELDS)
-		l->sorts[l->nr_sorts++] = f;
+	if (has_sort(l, f) || l->nr_sorts >= HIST_MAX_FIELDS)
+		return;
+	l->sort_level[l->nr_sorts] = level;
+	l->sorts[l->nr_sorts++] = f;
 }
 
 static void add_output(struct hist_layout *l, const struct hist_field *f, const char *header)
@@ -538,35 +540,79 @@ static void add_output(struct hist_layout *l, const struct hist_field *f, const 
 	l->nr_fields++;
 }
 
-/* Splits a -s/-F list on ",", " " and hierarchy braces, perf's separators. */
+/*
+ * Splits a -s/-F list on ",", " " and braces, perf's separators.  Each key
+ * gets perf's level: the next one after a separator, the same one inside
+ * braces ("{comm,dso},sym": comm and dso on one --hierarchy level).
+ */
 static int parse_list(struct hist_layout *l, const char *list, bool output, char **err)
 {
-	char *copy = xstrdup(list), *tok, *save = NULL;
-	int ret = 0;
+	char *copy = xstrdup(list), *str = copy, *sep;
+	int ret = 0, level = 0, next_level;
+	bool in_group = false;
 
-	for (tok = strtok_r(copy, ", {}", &save); tok; tok = strtok_r(NULL, ", {}", &save)) {
-		bool unsupported;
-		const struct hist_field *f = find_field(tok, &unsupported);
+	do {
+		char *tok = str;
 
-		if (!f) {
-			*err = unsupported ?
-			       xasprintf("--%s key `%s' is not supported by pcl", output ? "fields" : "sort", tok) :
-			       xasprintf("Unknown --%s key: `%s'", output ? "fields" : "sort", tok);
-			ret = -1;
-			break;
+		next_level = level + 1;
+		sep = strpbrk(str, ", {}");
+		if (sep) {
+			next_level = in_group ? level : level + 1;
+			if (*sep == '{')
+				in_group = true;
+			else if (*sep == '}')
+				in_group = false;
+			*sep = '\0';
+			str = sep + 1;
 		}
-		if (output) {
-			add_output(l, f, NULL);
-		} else {
-			add_sort(l, f);
-			l->has_parent |= f->col == HISTC_PARENT && f->is_key;
-			/* comm and srcline entries are merged again by name */
-			l->need_collapse |= f->is_key && (f->col == HISTC_COMM ||
-							  f->col == HISTC_SRCLINE);
+		if (*tok) {
+			bool unsupported;
+			const struct hist_field *f = find_field(tok, &unsupported);
+
+			if (!f) {
+				*err = unsupported ?
+				       xasprintf("--%s key `%s' is not supported by pcl", output ? "fields" : "sort", tok) :
+				       xasprintf("Unknown --%s key: `%s'", output ? "fields" : "sort", tok);
+				ret = -1;
+				break;
+			}
+			if (output) {
+				add_output(l, f, NULL);
+			} else {
+				add_sort(l, f, level);
+				l->has_parent |= f->col == HISTC_PARENT && f->is_key;
+				/* comm and srcline entries are merged again by name */
+				l->need_collapse |= f->is_key && (f->col == HISTC_COMM ||
+								  f->col == HISTC_SRCLINE);
+			}
 		}
-	}
+		level = next_level;
+	} while (sep);
 	free(copy);
 	return ret;
+}
+
+/* --hierarchy: the keys grouped by level, levels in the order of their
+ * first key (perf's hpp_formats past the overhead node).  Value fields
+ * all stay in the columns before the hierarchy. */
+static void setup_levels(struct hist_layout *l)
+{
+	for (int i = 0; i < l->nr_sorts; i++) {
+		struct hist_level *lv = NULL;
+
+		if (!l->sorts[i]->is_key)
+			continue;
+		for (int k = 0; k < l->nr_levels && !lv; k++)
+			if (l->levels[k].level == l->sort_level[i])
+				lv = &l->levels[k];
+		if (!lv) {
+			lv = &l->levels[l->nr_levels++];
+			lv->level = l->sort_level[i];
+			lv->nr_keys = 0;
+		}
+		if (lv->nr_keys < HIST_LEVEL_MAX_KEYS)
+			lv->keys[lv->nr_keys++] = l->sorts[i];
+	}
 }
 
 const char *sort_default_order(bool tracepoints_only)
@@ -626,7 +672,7 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 	for (int i = 0; i < l->nr_sorts; i++)
 		add_output(l, l->sorts[i], NULL);
 	for (int i = 0; i < l->nr_fields; i++)
-		add_sort(l, l->fields[i].field);
+		add_sort(l, l->fields[i].field, 0);
 	for (int i = 0; i < l->nr_sorts; i++) {
 		const struct hist_field *f = l->sorts[i];
 
@@ -638,6 +684,12 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		l->has_srcfile |= f->col == HISTC_SRCFILE;
 		l->has_sample_keys |= f->col == HISTC_TIME || f->col == HISTC_WEIGHT ||
 				      f->col == HISTC_LOCAL_WEIGHT || f->col == HISTC_SOCKET;
+	}
+	l->hierarchy = s->hierarchy;
+	if (l->hierarchy) {
+		setup_levels(l);
+		/* perf merges the levels' entries in its collapse pass */
+		l->need_collapse = true;
 	}
 	return 0;
 }
@@ -714,4 +766,24 @@ uint64_t hist_layout__hash(const struct hist_layout *l, const struct hist_entry 
 const char *hist_field__header(const struct hist_column_cfg *c)
 {
 	return c->header ? c->header : c->field->header;
+}
+
+int hist_level__cmp(const struct hist_level *lv, const struct hist_entry *a,
+		    const struct hist_entry *b)
+{
+	for (int i = 0; i < lv->nr_keys; i++) {
+		int ret = lv->keys[i]->cmp(a, b);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+bool hist_level__has(const struct hist_level *lv, enum hist_column col)
+{
+	for (int i = 0; i < lv->nr_keys; i++)
+		if (lv->keys[i]->col == col)
+			return true;
+	return false;
 }

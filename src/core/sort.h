@@ -76,6 +76,14 @@ struct hist_column_cfg {
 };
 
 #define HIST_MAX_FIELDS 32
+#define HIST_LEVEL_MAX_KEYS 8
+
+/* --hierarchy: the keys of one level of nested entries. */
+struct hist_level {
+	int level;		/* perf's number: braces keep keys on one */
+	int nr_keys;
+	const struct hist_field *keys[HIST_LEVEL_MAX_KEYS];
+};
 
 struct hist_layout {
 	struct hist_column_cfg fields[HIST_MAX_FIELDS];
@@ -83,6 +91,7 @@ struct hist_layout {
 	const struct hist_field *sorts[HIST_MAX_FIELDS];	/* output order */
 	bool sort_elided[HIST_MAX_FIELDS];	/* sorts[i] is an elided column */
 	int nr_sorts;
+	int sort_level[HIST_MAX_FIELDS];	/* sorts[i]'s level (see parse_list) */
 	const struct hist_field *keys[HIST_MAX_FIELDS];	/* identity */
 	int nr_keys;
 	bool has_srcline, has_trace;	/* shown or sorted by */
@@ -90,6 +99,10 @@ struct hist_layout {
 	bool has_sample_keys;		/* time, weight, socket (see add_cumulative) */
 	/* perf's hists__has() flags: set by -s (or the default order) only */
 	bool has_parent, need_collapse;
+	/* --hierarchy: entries nested by the keys' levels */
+	bool hierarchy;
+	struct hist_level levels[HIST_MAX_FIELDS];
+	int nr_levels;
 };
 
 struct sort_setup {
@@ -100,11 +113,19 @@ struct sort_setup {
 	bool show_cpu_utilization;
 	bool show_nr_samples;
 	bool show_total_period;
+	bool hierarchy;			/* --hierarchy: keys by level */
 };
 
 /* Builds the lists.  Returns 0, or -1 with *err (caller frees) naming the
  * bad key the way perf does ("Invalid --sort key: `foo'"). */
 int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char **err);
+
+/* Order of two entries over one --hierarchy level's keys (0: the same). */
+int hist_level__cmp(const struct hist_level *lv, const struct hist_entry *a,
+		    const struct hist_entry *b);
+
+/* Whether one of the level's keys shows column col. */
+bool hist_level__has(const struct hist_level *lv, enum hist_column col);
 
 /* Drops the Children column (the file has no callchains after all). */
 void hist_layout__cancel_cumulate(struct hist_layout *l);

@@ -189,6 +189,179 @@ static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
 	fprintf(fp, "%s\n", strbuf_str(sb));
 }
 
+/* --- --hierarchy ----------------------------------------------------------- */
+
+#define HIERARCHY_INDENT 3
+
+static const char dots[] =
+	"................................................................................"
+	"................................................................................"
+	"................................................................................"
+	"................................................................................";
+
+/* perf's levels: the value columns' node, then one per key level. */
+static int hierarchy_nodes(const struct hists *h)
+{
+	return 1 + h->opts->layout.nr_levels;
+}
+
+/* Room for the deepest level's indent, before the value columns. */
+static int hierarchy_indent(const struct hists *h, int nodes)
+{
+	if (h->opts->field_sep || nodes < 2)
+		return 0;
+	return (nodes - 2) * HIERARCHY_INDENT;
+}
+
+static void put_dots(FILE *fp, int n)
+{
+	for (; n > 0; n -= (int)sizeof(dots) - 1)
+		fprintf(fp, "%.*s", n < (int)sizeof(dots) - 1 ? n : (int)sizeof(dots) - 1, dots);
+}
+
+/* The value columns, in perf's order of its sort list. */
+static int value_columns(const struct hist_layout *l, const struct hist_column_cfg **v)
+{
+	int n = 0;
+
+	for (int i = 0; i < l->nr_sorts; i++) {
+		if (l->sorts[i]->is_key)
+			continue;
+		for (int k = 0; k < l->nr_fields; k++)
+			if (l->fields[k].field == l->sorts[i])
+				v[n++] = &l->fields[k];
+	}
+	return n;
+}
+
+static int key_width(const struct hists *h, const struct hist_field *f)
+{
+	struct hist_column_cfg c = { .field = f };
+
+	return field_width(h, &c);
+}
+
+static void hierarchy_headers(FILE *fp, const struct hists *h)
+{
+	const struct hist_layout *l = &h->opts->layout;
+	const char *sep = h->opts->field_sep;
+	const struct hist_column_cfg *vals[HIST_MAX_FIELDS];
+	int nr_vals = value_columns(l, vals), indent = hierarchy_indent(h, hierarchy_nodes(h));
+	int header_width = 0;
+
+	fprintf(fp, "# %*s", indent, "");
+	for (int i = 0; i < nr_vals; i++)
+		fprintf(fp, "%*s%s", field_width(h, vals[i]), hist_field__header(vals[i]),
+			sep ? sep : "  ");
+	for (int i = 0; i < l->nr_levels; i++) {
+		const struct hist_level *lv = &l->levels[i];
+
+		if (i)
+			header_width += fprintf(fp, " / ");
+		for (int k = 0; k < lv->nr_keys; k++) {
+			const char *hdr = lv->keys[k]->header;
+			size_t len;
+
+			while (*hdr == ' ')
+				hdr++;
+			for (len = strlen(hdr); len && hdr[len - 1] == ' '; len--)
+				;
+			header_width += fprintf(fp, "%s%.*s", k ? "+" : "", (int)len, hdr);
+		}
+	}
+	fputs("\n# ", fp);
+	put_dots(fp, indent);
+	for (int i = 0; i < nr_vals; i++) {
+		if (i)
+			fputs(sep ? sep : "..", fp);
+		put_dots(fp, field_width(h, vals[i]));
+	}
+	for (int i = 0; i < l->nr_levels; i++) {
+		const struct hist_level *lv = &l->levels[i];
+		int w = i * HIERARCHY_INDENT + lv->nr_keys - 1;
+
+		for (int k = 0; k < lv->nr_keys; k++)
+			w += key_width(h, lv->keys[k]);
+		if (w > header_width)
+			header_width = w;
+	}
+	fputs(sep ? sep : "  ", fp);
+	put_dots(fp, header_width);
+	fputs("\n#\n", fp);
+}
+
+static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
+{
+	const struct hists *h = he->hists;
+	const struct hist_layout *l = &h->opts->layout;
+	const struct hist_level *lv = &l->levels[he->depth];
+	const char *sep = h->opts->field_sep;
+	const struct hist_column_cfg *vals[HIST_MAX_FIELDS];
+	int nr_vals = value_columns(l, vals);
+
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%*s", he->depth * HIERARCHY_INDENT, "");
+	for (int i = 0; i < nr_vals; i++) {
+		size_t start;
+		int w = field_width(h, vals[i]);
+
+		if (!sep || i)
+			strbuf_addstr(sb, sep ? sep : "  ");
+		start = sb->len;
+		print_value_field(sb, he, vals[i]->field);
+		if (sb->len - start < (size_t)w)
+			strbuf_addf(sb, "%-*s", (int)(w - (sb->len - start)), " ");
+	}
+	if (!sep)
+		strbuf_addf(sb, "%*s", hierarchy_indent(h, hierarchy_nodes(h)), "");
+	for (int k = 0; k < lv->nr_keys; k++) {
+		char buf[4096];
+		const char *p = buf;
+
+		lv->keys[k]->print(he, buf, sizeof(buf),
+				   (unsigned int)key_width(h, lv->keys[k]));
+		replace_sep(buf, sep);
+		while (*p == ' ')
+			p++;
+		strbuf_addstr(sb, sep ? sep : "  ");
+		strbuf_addstr(sb, p);
+	}
+	fprintf(fp, "%s\n", strbuf_str(sb));
+}
+
+/* Whether the first shown child of he passes the limit (perf). */
+static bool hierarchy_has_children(const struct hist_entry *he, double limit)
+{
+	for (uint32_t i = 0; i < he->nr_children; i++)
+		if (!he->children[i]->filtered)
+			return hist_entry__percent_limit(he->children[i]) >= limit;
+	return false;
+}
+
+static void hierarchy_entries(FILE *fp, const struct hists *h, const struct callchain_print *cp)
+{
+	const struct hist_opts *o = h->opts;
+	const struct hist_column_cfg *vals[HIST_MAX_FIELDS];
+	int nr_vals = value_columns(&o->layout, vals), overhead_width = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < nr_vals; i++)
+		overhead_width += field_width(h, vals[i]) + (i ? 2 : 0);
+	for (const struct hist_entry *he = h->nr_sorted ? h->sorted[0] : NULL; he;
+	     he = hist_entry__hierarchy_next(he)) {
+		if (he->filtered || hist_entry__percent_limit(he) < o->percent_limit)
+			continue;
+		hierarchy_row(fp, he, &sb);
+		if (he->leaf && o->use_callchain)
+			callchain_print_entry(fp, he, hists__total_period(h), cp);
+		if (!he->leaf && !hierarchy_has_children(he, o->percent_limit))
+			fprintf(fp, "%*s%*sno entry >= %.2f%%\n",
+				hierarchy_indent(h, hierarchy_nodes(h) + he->depth + 1), "",
+				overhead_width + 4, "", o->percent_limit);
+	}
+	strbuf_release(&sb);
+}
+
 void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_stdio *r,
 			 bool show_header)
 {
@@ -203,6 +376,12 @@ void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_st
 	};
 	struct strbuf sb = STRBUF_INIT;
 
+	if (o->layout.hierarchy) {
+		if (show_header)
+			hierarchy_headers(fp, h);
+		hierarchy_entries(fp, h, &cp);
+		return;
+	}
 	if (show_header)
 		print_headers(fp, h);
 	for (size_t i = 0; i < h->nr_sorted; i++) {
