@@ -78,6 +78,7 @@ struct report_opts {
 	const char *input, *sort_order, *field_order, *call_graph, *percentage, *parent_pattern;
 	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time_str, *field_sep;
 	const char *kallsyms, *symfs, *percent_limit, *ignore_callees;
+	const char *column_widths;
 	int children;			/* -1: default */
 	int group;			/* -1: default (on when the file has groups) */
 	bool call_graph_set, inverted;
@@ -745,6 +746,8 @@ int cmd_report(int argc, const char **argv)
 			    "use branch records for per branch histogram filling"),
 		OPT_STRING(0, "ignore-callees", &o.ignore_callees, "regex",
 			   "ignore callees of these functions in call graphs"),
+		OPT_STRING('w', "column-widths", &o.column_widths, "width[,width...]",
+			   "don't try to adjust column width, use these fixed values"),
 		OPT_BOOLEAN(0, "hierarchy", &o.hierarchy, "Show entries in a hierarchy"),
 		OPT_BOOLEAN(0, "stats", &r.stats_mode, "Display event stats"),
 		OPT_BOOLEAN(0, "tasks", &r.tasks_mode, "Display recorded tasks"),
@@ -882,6 +885,12 @@ int cmd_report(int argc, const char **argv)
 	}
 	if (!r.hopts.cumulate && !(o.field_order && o.field_order[0] != '+'))
 		hist_layout__cancel_cumulate(&r.hopts.layout);
+	if (o.column_widths) {
+		/* perf's hierarchy levels are copies the widths never reach */
+		if (!o.hierarchy)
+			hist_layout__set_user_widths(&r.hopts.layout, o.column_widths);
+		r.hopts.user_widths = true;
+	}
 	if (r.hopts.layout.has_parent) {
 		if (regcomp(&r.parent_regex, o.parent_pattern ? o.parent_pattern :
 			    DEFAULT_PARENT_PATTERN, REG_EXTENDED)) {

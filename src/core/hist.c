@@ -581,7 +581,7 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 		col_len_max(h, HISTC_SYMBOL, strlen(he->sym->name) + 4 + verbose_len);
 	} else {
 		col_len_max(h, HISTC_SYMBOL, UNRESOLVED_ADDR_WIDTH + 4 + 2 + verbose_len);
-		if (!h->opts->field_sep && !h->opts->dso_filter)
+		if (!h->opts->field_sep && !h->opts->dso_filter && !h->opts->user_widths)
 			col_len_max(h, HISTC_DSO, UNRESOLVED_ADDR_WIDTH);
 	}
 	if (comm_len > h->col_len[HISTC_COMM]) {

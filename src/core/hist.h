@@ -91,6 +91,7 @@ struct hist_opts {
 	double percent_limit;		/* --percent-limit */
 	const char *field_sep;		/* -t */
 	bool dso_filter;		/* --dsos given (no unresolved DSO width) */
+	bool user_widths;		/* -w given (no unresolved DSO width either) */
 	bool thread_filter, sym_filter;	/* --comms/--pid/--tid, --symbols given */
 	bool verbose;			/* -v: DSO paths, symbol addresses */
 };

@@ -190,8 +190,9 @@ static int sym_print(const struct hist_entry *he, char *buf, size_t size, unsign
 	}
 	n += snprintf(buf + n, size - n, "[%c] ", he->level);
 
+	/* what the width leaves (a -w narrower than the prefix: the whole name) */
 	if (he->sym)
-		n += snprintf(buf + n, size - n, "%.*s%s", width > 4 ? (int)width - 4 : 0,
+		n += snprintf(buf + n, size - n, "%.*s%s", (int)width - 4 < 0 ? -1 : (int)width - 4,
 			      he->sym->name, he->inlined ? " (inlined)" : "");
 	else
 		n += snprintf(buf + n, size - n, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, he->ip);
@@ -692,6 +693,18 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		l->need_collapse = true;
 	}
 	return 0;
+}
+
+void hist_layout__set_user_widths(struct hist_layout *l, const char *list)
+{
+	for (int i = 0; i < l->nr_fields; i++) {
+		char *end;
+
+		l->fields[i].user_len = (int)strtol(list, &end, 10);
+		if (*end != ',')
+			break;
+		list = end + 1;
+	}
 }
 
 void hist_layout__cancel_cumulate(struct hist_layout *l)

@@ -73,6 +73,7 @@ struct hist_column_cfg {
 	bool elide;		/* hidden: a filter leaves one value */
 	/* The header "Self" instead of "Overhead" with --children. */
 	const char *header;
+	int user_len;		/* -w: the width asked for, 0 for perf's */
 };
 
 #define HIST_MAX_FIELDS 32
@@ -126,6 +127,10 @@ int hist_level__cmp(const struct hist_level *lv, const struct hist_entry *a,
 
 /* Whether one of the level's keys shows column col. */
 bool hist_level__has(const struct hist_level *lv, enum hist_column col);
+
+/* -w: "w1,w2,..." the widths of the columns in order (0 or a word: as
+ * perf's own); stops at the first entry not followed by a comma. */
+void hist_layout__set_user_widths(struct hist_layout *l, const char *list);
 
 /* Drops the Children column (the file has no callchains after all). */
 void hist_layout__cancel_cumulate(struct hist_layout *l);

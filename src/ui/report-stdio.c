@@ -67,9 +67,11 @@ static int field_width(const struct hists *h, const struct hist_column_cfg *c)
 	if (f->is_key) {
 		size_t hl = strlen(hist_field__header(c));
 
+		if (c->user_len)
+			return c->user_len;
 		return h->col_len[f->col] > hl ? h->col_len[f->col] : (int)hl;
 	}
-	len = f->len;
+	len = c->user_len ? c->user_len : f->len;
 	if (h->opts->event_group && h->nr_members * f->len > len)
 		len = h->nr_members * f->len;
 	if (len < (int)strlen(hist_field__header(c)))
@@ -128,10 +130,11 @@ static void add_value(struct strbuf *sb, const struct hist_field *f, uint64_t v,
 
 /* A value for the entry and, in a group, for each member's twin. */
 static void print_value_field(struct strbuf *sb, const struct hist_entry *he,
-			      const struct hist_field *f)
+			      const struct hist_column_cfg *c)
 {
+	const struct hist_field *f = c->field;
 	const struct hists *h = he->hists;
-	int len = h->opts->field_sep ? (f->percent ? 3 : 2) : f->len;
+	int len = h->opts->field_sep ? (f->percent ? 3 : 2) : c->user_len ? c->user_len : f->len;
 
 	add_value(sb, f, hist_entry__value(he, f->value), hists__total_period(h), len);
 	if (!group_shown(h))
@@ -152,6 +155,25 @@ static void replace_sep(char *s, const char *sep)
 		return;
 	for (char *p = strchr(s, *sep); p; p = strchr(p, *sep))
 		*p = '.';
+}
+
+/* perf's hists__sort_list_width: the shown columns and their gaps. */
+static int line_width(const struct hists *h)
+{
+	const struct hist_layout *l = &h->opts->layout;
+	int w = 0, n = 0;
+	bool sym = false;
+
+	for (int i = 0; i < l->nr_fields; i++) {
+		if (l->fields[i].elide)
+			continue;
+		w += field_width(h, &l->fields[i]) + (n++ ? 2 : 0);
+	}
+	for (int i = 0; i < l->nr_keys; i++)
+		sym |= l->keys[i]->col == HISTC_SYMBOL;
+	if (h->opts->verbose && sym)
+		w += 3 + UNRESOLVED_ADDR_WIDTH;	/* address and origin */
+	return w;
 }
 
 static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
@@ -180,13 +202,15 @@ static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
 			replace_sep(buf, sep);
 			strbuf_addstr(sb, buf);
 		} else {
-			print_value_field(sb, he, c->field);
+			print_value_field(sb, he, c);
 		}
 		/* every column but the very last is padded to its width */
 		if (i + 1 < l->nr_fields && sb->len - start < (size_t)w)
 			strbuf_addf(sb, "%-*s", (int)(w - (sb->len - start)), " ");
 	}
-	fprintf(fp, "%s\n", strbuf_str(sb));
+	/* with -t, perf's line buffer holds the columns' widths and 3 more
+	 * (what -w makes narrower than a symbol is cut there) */
+	fprintf(fp, "%.*s\n", sep ? line_width(h) + 3 : (int)sb->len, strbuf_str(sb));
 }
 
 /* --- --hierarchy ----------------------------------------------------------- */
@@ -308,7 +332,7 @@ static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *
 		if (!sep || i)
 			strbuf_addstr(sb, sep ? sep : "  ");
 		start = sb->len;
-		print_value_field(sb, he, vals[i]->field);
+		print_value_field(sb, he, vals[i]);
 		if (sb->len - start < (size_t)w)
 			strbuf_addf(sb, "%-*s", (int)(w - (sb->len - start)), " ");
 	}

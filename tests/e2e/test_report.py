@@ -444,3 +444,16 @@ def test_hierarchy(report_data, kind, args):
     one level), filters decided level by level, "no entry >= x%" where the
     limit hides every child.  perf's pipe mode has no levels: "no samples"."""
     compare(report_data, kind, "--hierarchy", *args)
+
+
+@pytest.mark.parametrize("kind", ["fp", "group", "system"])
+@pytest.mark.parametrize("args", [
+    ["-w", "10,20,30"], ["-w", "5,5,5,5", "--no-children", "-g", "none"],
+    ["-w", "0,3,abc,12", "--no-children", "-n"], ["-w", "3,3,3,3,3,3", "-t", ","],
+    ["-w", "1,1,1,1,1", "-v"], ["-w", "2,2,2,2", "--hierarchy"],
+], ids=name)
+def test_column_widths(report_data, kind, args):
+    """-w: the columns' widths in order (0 or a word: perf's own); keys
+    cut to them, a symbol narrower than "[.] " shown whole, and with -t
+    the line cut at the columns' total (perf's line buffer)."""
+    compare(report_data, kind, *args)
