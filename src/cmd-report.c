@@ -65,6 +65,7 @@ struct report {
 	bool header_only;
 	struct trace_seq seq;
 	uint64_t total_lost_samples;
+	uint64_t time_quantum;		/* the time key's slot, ns */
 	uint64_t nr_user_stacks, nr_broken_stacks;
 	/* progress */
 	bool progress_tty;
@@ -78,13 +79,14 @@ struct report_opts {
 	const char *input, *sort_order, *field_order, *call_graph, *percentage, *parent_pattern;
 	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time_str, *field_sep;
 	const char *kallsyms, *symfs, *percent_limit, *ignore_callees;
-	const char *column_widths;
+	const char *column_widths, *symbol_filter, *time_quantum;
+	int socket_filter;
 	int children;			/* -1: default */
 	int group;			/* -1: default (on when the file has groups) */
 	bool call_graph_set, inverted;
 	bool show_nr_samples, show_cpu_utilization, show_total_period;
 	bool header, header_only, show_full_info;
-	bool hierarchy;
+	bool hierarchy, nanosecs;
 	bool stdio, tui, quiet, force;
 	bool branch_stack;
 	int max_stack;
@@ -267,8 +269,7 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		.cpumode = sample->cpumode,
 		.cpu = (int32_t)sample->cpu,
 		.socket = cpu_socket(r, sample->cpu),
-		/* perf's --time-quantum default: 100 ms */
-		.time = sample->time - sample->time % 100000000ULL,
+		.time = sample->time - sample->time % r->time_quantum,
 		.weight = sample->weight,
 		.map_size = al.map ? al.map->end - al.map->start : 0,
 		.period = sample->period,
@@ -366,6 +367,33 @@ static int parse_percent_limit(struct report *r, const char *arg)
 	/* perf makes it the call graph threshold too */
 	r->hopts.cc.min_percent = v;
 	return 0;
+}
+
+/* --time-quantum: a number of ns, or of s, ms, us with the unit after it. */
+static int parse_time_quantum(const char *arg, uint64_t *q)
+{
+	static const struct { const char *unit; uint64_t ns; } units[] = {
+		{ "", 1 }, { "s", 1000000000 }, { "ms", 1000000 }, { "us", 1000 }, { "ns", 1 },
+	};
+	char *end;
+
+	*q = strtoull(arg, &end, 0);
+	if (end == arg)
+		goto bad;
+	if (!*q) {
+		fputs("time quantum cannot be 0", stderr);
+		return -1;
+	}
+	while (isspace((unsigned char)*end))
+		end++;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(end, units[i].unit)) {
+			*q *= units[i].ns;
+			return 0;
+		}
+bad:
+	fprintf(stderr, "Cannot parse time quantum `%s'\n", arg);
+	return -1;
 }
 
 /* perf: --group on a file without groups makes one group of all events. */
@@ -650,6 +678,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 		.skip_first_sym = !o->field_order && o->sort_order &&
 				  !strncmp(o->sort_order, "sym", 3),
 		.time_str = o->time_str,
+		.socket_filter = o->socket_filter,
 	};
 	uint64_t total = 0;
 
@@ -680,7 +709,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 int cmd_report(int argc, const char **argv)
 {
 	struct report r = { .tool = { .record = report_record, .attr = report_attr, .ordered = true } };
-	struct report_opts o = { .children = -1, .group = -1, .max_stack = callchain_max_stack_default() };
+	struct report_opts o = { .children = -1, .group = -1, .socket_filter = -1, .max_stack = callchain_max_stack_default() };
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
@@ -735,6 +764,13 @@ int cmd_report(int argc, const char **argv)
 			   "only consider these symbols"),
 		OPT_STRING('C', "cpu", &o.cpus, "cpu", "list of cpus to profile"),
 		OPT_STRING(0, "time", &o.time_str, "str", "Time span of interest (start,stop)"),
+		OPT_BOOLEAN(0, "ns", &o.nanosecs, "Show times in nanosecs"),
+		OPT_STRING(0, "time-quantum", &o.time_quantum, "time (ms|us|ns|s)",
+			   "Set time quantum for time sort key (default 100ms)"),
+		OPT_STRING(0, "symbol-filter", &o.symbol_filter, "filter",
+			   "only show symbols that (partially) match with this filter"),
+		OPT_INTEGER(0, "socket-filter", &o.socket_filter,
+			    "only show processor socket that match with this filter"),
 		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
 		OPT_STRING(0, "symfs", &o.symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
@@ -781,6 +817,12 @@ int cmd_report(int argc, const char **argv)
 	}
 	if (o.percent_limit && parse_percent_limit(&r, o.percent_limit) < 0)
 		usage_with_options(report_usage, opts);
+	r.time_quantum = 100000000;	/* perf's default: 100 ms */
+	if (o.time_quantum && parse_time_quantum(o.time_quantum, &r.time_quantum) < 0) {
+		parse_options_usage(report_usage, opts, "time-quantum", false);
+		return 129;
+	}
+	r.hopts.nanosecs = o.nanosecs;
 	if (o.hierarchy) {
 		/* perf: the levels are the columns (no Children column, see below) */
 		if (o.field_order) {
@@ -931,8 +973,14 @@ int cmd_report(int argc, const char **argv)
 	r.need_cursor = r.hopts.use_callchain || r.hopts.cumulate || r.hopts.layout.has_parent;
 	callchain_store__init(&r.store);
 	trace_seq_init(&r.seq);
-	evlist__for_each(&r.session->evlist, pos)
-		report__hists(&r, pos);
+	evlist__for_each(&r.session->evlist, pos) {
+		struct hists *h = report__hists(&r, pos);
+
+		/* perf gives the first event only the --symbol-filter */
+		if (pos->idx == 0)
+			h->symbol_filter = o.symbol_filter;
+		h->socket_filter = o.socket_filter;
+	}
 
 	r.progress_tty = isatty(STDERR_FILENO);
 	r.progress_after = 1.0;

@@ -33,15 +33,6 @@ static void apply_filter(struct hist_entry *he, uint8_t bit, bool active, bool o
 	he->filtered |= he->parent_he ? (he->parent_he->filtered & bit) : bit;
 }
 
-/* perf's hists__apply_filters: --symbol-filter, --socket-filter. */
-static void apply_ui_filters(const struct hists *h, struct hist_entry *he)
-{
-	if (h->symbol_filter && (!he->sym || !strstr(he->sym->name, h->symbol_filter)))
-		he->filtered |= HIST_FILTER_SYMBOL;
-	if (h->socket_filter >= 0 && he->socket != h->socket_filter)
-		he->filtered |= HIST_FILTER_SOCKET;
-}
-
 static struct hist_entry *level_new(struct hists *h, const struct hist_level *lv,
 				    const struct hist_entry *tmpl, struct hist_entry *parent,
 				    int depth)
@@ -74,7 +65,7 @@ static struct hist_entry *level_new(struct hists *h, const struct hist_level *lv
 		     hist_level__has(lv, HISTC_THREAD) || hist_level__has(lv, HISTC_COMM));
 	apply_filter(he, HIST_FILTER_DSO, o->dso_filter, hist_level__has(lv, HISTC_DSO));
 	apply_filter(he, HIST_FILTER_SYMBOL, o->sym_filter, hist_level__has(lv, HISTC_SYMBOL));
-	apply_ui_filters(h, he);
+	hists__apply_ui_filters(h, he);
 	h->nr_entries++;
 	return he;
 }

@@ -12,6 +12,9 @@ static inline struct hist_entry *node_entry(const struct rb_node *n, size_t off)
 	return (struct hist_entry *)(void *)((char *)n - off);
 }
 
+/* perf's hists__apply_filters: --symbol-filter, --socket-filter. */
+void hists__apply_ui_filters(const struct hists *h, struct hist_entry *he);
+
 void he_stat__merge(struct he_stat *into, const struct he_stat *st);
 
 /* perf's hists__calc_col_len for one entry shown. */

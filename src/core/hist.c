@@ -457,8 +457,18 @@ void he_stat__merge(struct he_stat *into, const struct he_stat *st)
 	into->nr_events += st->nr_events;
 }
 
+void hists__apply_ui_filters(const struct hists *h, struct hist_entry *he)
+{
+	if (h->symbol_filter && (!he->sym || !strstr(he->sym->name, h->symbol_filter)))
+		he->filtered |= HIST_FILTER_SYMBOL;
+	if (h->socket_filter >= 0 && he->socket != h->socket_filter)
+		he->filtered |= HIST_FILTER_SOCKET;
+}
+
 /* perf's collapse pass: entries re-inserted one by one; equal ones merge
- * (which also catches some perf's first walk missed). */
+ * (which also catches some perf's first walk missed).  A new one meets
+ * --symbol-filter and --socket-filter here: perf has them nowhere else,
+ * so without a key that collapses they filter nothing. */
 void hists__collapse(struct hists *h)
 {
 	const struct hist_layout *l = &h->opts->layout;
@@ -479,6 +489,7 @@ void hists__collapse(struct hists *h)
 		into = tree_find(l, &h->collapsed, off, he, &link, &parent);
 		if (!into) {
 			rb_insert(&h->collapsed, entry_node(he, off), parent, link);
+			hists__apply_ui_filters(h, he);
 			continue;
 		}
 		he_stat__merge(&into->stat, &he->stat);
@@ -601,7 +612,7 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 		col_len_max(h, HISTC_TRACE, strlen(he->trace));
 	if (he->srcfile)
 		col_len_max(h, HISTC_SRCFILE, strlen(he->srcfile));
-	col_len_max(h, HISTC_TIME, 12);
+	col_len_max(h, HISTC_TIME, h->opts->nanosecs ? 16 : 12);
 	col_len_max(h, HISTC_WEIGHT, 12);
 	col_len_max(h, HISTC_LOCAL_WEIGHT, 12);
 }

@@ -94,6 +94,7 @@ struct hist_opts {
 	bool user_widths;		/* -w given (no unresolved DSO width either) */
 	bool thread_filter, sym_filter;	/* --comms/--pid/--tid, --symbols given */
 	bool verbose;			/* -v: DSO paths, symbol addresses */
+	bool nanosecs;			/* --ns: the time key to the ns */
 };
 
 struct hists_stats {

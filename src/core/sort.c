@@ -370,8 +370,12 @@ static int time_print(const struct hist_entry *he, char *buf, size_t size, unsig
 {
 	char when[32];
 
-	snprintf(when, sizeof(when), "%" PRIu64 ".%06" PRIu64, (uint64_t)(he->time / 1000000000u),
-		 (uint64_t)(he->time % 1000000000u / 1000));
+	if (he->hists->opts->nanosecs)
+		snprintf(when, sizeof(when), "%" PRIu64 ".%09" PRIu64,
+			 (uint64_t)(he->time / 1000000000u), (uint64_t)(he->time % 1000000000u));
+	else
+		snprintf(when, sizeof(when), "%" PRIu64 ".%06" PRIu64,
+			 (uint64_t)(he->time / 1000000000u), (uint64_t)(he->time % 1000000000u / 1000));
 	/* cut to the width, never padded: a last Time column has no blanks */
 	return snprintf(buf, size, "%.*s", (int)width, when);
 }

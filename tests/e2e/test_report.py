@@ -457,3 +457,29 @@ def test_column_widths(report_data, kind, args):
     cut to them, a symbol narrower than "[.] " shown whole, and with -t
     the line cut at the columns' total (perf's line buffer)."""
     compare(report_data, kind, *args)
+
+
+@pytest.mark.parametrize("kind", ["fp", "multi", "system"])
+@pytest.mark.parametrize("args", [
+    ["--symbol-filter", "hot"], ["--symbol-filter", "hot", "-s", "sym"],
+    ["--symbol-filter", "o", "--no-children", "-s", "comm,sym", "--percentage", "relative"],
+    ["--symbol-filter", "hot", "--hierarchy"], ["--socket-filter", "0", "-g", "none"],
+    ["--socket-filter", "1", "-s", "socket,comm"], ["--socket-filter", "0", "--hierarchy"],
+    ["--ns", "-s", "time", "-g", "none"], ["--ns", "-s", "time,sym"],
+    ["--time-quantum", "10ms", "-s", "time", "-g", "none"],
+    ["--time-quantum", "2500000", "-s", "time,comm", "--no-children"],
+    ["--time-quantum", "10us", "--ns", "-s", "time", "-g", "none"],
+], ids=name)
+def test_ui_filters_and_time(report_data, kind, args):
+    """--symbol-filter (first event only, and only where perf's collapse
+    pass runs: a comm or srcline key), --socket-filter ("# Processor
+    Socket" line; no socket without PERF_SAMPLE_CPU), --ns, --time-quantum."""
+    compare(report_data, kind, *args)
+
+
+@pytest.mark.parametrize("quantum", ["0", "abc", "5x"])
+def test_time_quantum_errors(report_data, quantum):
+    want = perf("report", "--stdio", "-i", report_data["fp"], "--time-quantum", quantum)
+    got = pcl("report", "--stdio", "-i", report_data["fp"], "--time-quantum", quantum)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
+    assert got.stderr == want.stderr.replace("perf report", "pcl report")
