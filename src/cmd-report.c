@@ -24,6 +24,7 @@
 #include "core/session.h"
 #include "core/symbols.h"
 #include "ui/header-print.h"
+#include "ui/read-values.h"
 #include "ui/report-stdio.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
@@ -60,6 +61,9 @@ struct report {
 	bool exclude_other;		/* -x: only entries with a parent */
 	bool hide_unresolved;		/* -U: samples without a symbol dropped */
 	bool stats_mode, tasks_mode;	/* --stats, --tasks: counts, thread tree */
+	bool skip_empty;		/* events without samples left out (perf's default) */
+	bool show_threads;		/* -T: the READ records' values by thread */
+	struct read_values thread_values;
 	bool raw_trace;			/* --raw-trace: fields as name=value */
 	bool print_features, full_header;	/* --header, -I: a pipe's come late */
 	bool header_only;
@@ -79,7 +83,7 @@ struct report_opts {
 	const char *input, *sort_order, *field_order, *call_graph, *percentage, *parent_pattern;
 	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time_str, *field_sep;
 	const char *kallsyms, *symfs, *percent_limit, *ignore_callees;
-	const char *column_widths, *symbol_filter, *time_quantum;
+	const char *column_widths, *symbol_filter, *time_quantum, *pretty;
 	int socket_filter;
 	int children;			/* -1: default */
 	int group;			/* -1: default (on when the file has groups) */
@@ -333,6 +337,14 @@ static int report_record(struct perf_tool *tool, struct perf_session *s,
 		if (evsel)
 			process_sample(r, evsel, sample);
 		break;
+	case PERF_RECORD_READ:
+		if (r->show_threads && evsel) {
+			const struct perf_rec_read *rd = (const void *)rec;
+
+			read_values__add(&r->thread_values, (int)rd->pid, (int)rd->tid, evsel->idx,
+					 evsel->name, rd->value);
+		}
+		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		r->total_lost_samples += ((const struct perf_rec_lost_samples *)(const void *)rec)->lost;
 		break;
@@ -538,14 +550,15 @@ static int setup_filters(struct report *r, const struct report_opts *o, int *sta
 /* --- output ---------------------------------------------------------------- */
 
 /* One "NAME events: count (pct)" line per record type seen. */
-static void print_record_counts(const uint64_t *counts, size_t n, uint64_t total, bool with_total)
+static void print_record_counts(const uint64_t *counts, size_t n, uint64_t total, bool with_total,
+				bool skip_empty)
 {
 	if (with_total)
 		printf("%16s events: %10" PRIu64 "\n", "TOTAL", total);
 	for (size_t type = 1; type < n; type++) {
 		const char *name = perf_record_name((uint32_t)type);
 
-		if (!counts[type] || !strcmp(name, "UNKNOWN"))
+		if ((skip_empty && !counts[type]) || !strcmp(name, "UNKNOWN"))
 			continue;
 		if (with_total)
 			printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", name, counts[type],
@@ -561,15 +574,16 @@ static void print_stats(struct report *r)
 	const struct session_stats *st = &r->session->stats;
 
 	printf("\nAggregated stats:\n");
-	print_record_counts(st->nr_records, PERF_RECORD_HEADER_MAX, st->nr_events, true);
+	print_record_counts(st->nr_records, PERF_RECORD_HEADER_MAX, st->nr_events, true,
+			    r->skip_empty);
 	evlist__for_each(&r->session->evlist, pos) {
 		uint64_t counts[PERF_RECORD_SAMPLE + 1] = { 0 };
 
 		counts[PERF_RECORD_SAMPLE] = report__hists(r, pos)->stats.nr_samples;
-		if (!counts[PERF_RECORD_SAMPLE])
+		if (r->skip_empty && !counts[PERF_RECORD_SAMPLE])
 			continue;
 		printf("%s stats:\n", pos->name);
-		print_record_counts(counts, ARRAY_SIZE(counts), 0, false);
+		print_record_counts(counts, ARRAY_SIZE(counts), 0, false, true);
 	}
 }
 
@@ -691,7 +705,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 		total += h->stats.nr_samples;
 		if (r->hopts.event_group && h->leader != h)
 			continue;
-		if (!h->stats.nr_samples)
+		if (r->skip_empty && !h->stats.nr_samples)
 			continue;
 		if (r->hopts.event_group && h->nr_members > 1)
 			desc = group_desc(r, h, forced_group(r, o));
@@ -704,11 +718,14 @@ static void print_report(struct report *r, const struct report_opts *o)
 	}
 	if (!o->quiet)
 		printf("#\n# (Tip: %s)\n#\n", tips[total % ARRAY_SIZE(tips)]);
+	if (r->show_threads)
+		read_values__print(stdout, &r->thread_values, o->pretty && !strcmp(o->pretty, "raw"));
 }
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report r = { .tool = { .record = report_record, .attr = report_attr, .ordered = true } };
+	struct report r = { .tool = { .record = report_record, .attr = report_attr, .ordered = true },
+			    .skip_empty = true };
 	struct report_opts o = { .children = -1, .group = -1, .socket_filter = -1, .max_stack = callchain_max_stack_default() };
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
@@ -785,6 +802,10 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('w', "column-widths", &o.column_widths, "width[,width...]",
 			   "don't try to adjust column width, use these fixed values"),
 		OPT_BOOLEAN(0, "hierarchy", &o.hierarchy, "Show entries in a hierarchy"),
+		OPT_BOOLEAN('T', "threads", &r.show_threads, "Show per-thread event counters"),
+		OPT_STRING(0, "pretty", &o.pretty, "key", "pretty printing style key: normal raw"),
+		OPT_BOOLEAN(0, "skip-empty", &r.skip_empty,
+			    "Do not display empty (or dummy) events in the output"),
 		OPT_BOOLEAN(0, "stats", &r.stats_mode, "Display event stats"),
 		OPT_BOOLEAN(0, "tasks", &r.tasks_mode, "Display recorded tasks"),
 		OPT_BOOLEAN(0, "stdio", &o.stdio, "Use the stdio interface"),
@@ -1024,6 +1045,7 @@ int cmd_report(int argc, const char **argv)
 	ret = 0;
 out_machine:
 	trace_seq_destroy(&r.seq);
+	read_values__exit(&r.thread_values);
 	for (int i = 0; i < r.nr_hists; i++)
 		hists__delete(r.hists[i]);
 	free(r.hists);

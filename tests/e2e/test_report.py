@@ -483,3 +483,35 @@ def test_time_quantum_errors(report_data, quantum):
     got = pcl("report", "--stdio", "-i", report_data["fp"], "--time-quantum", quantum)
     assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
     assert got.stderr == want.stderr.replace("perf report", "pcl report")
+
+
+@pytest.fixture(scope="module")
+def extra_data(tmp_path_factory):
+    """An event without samples next to one with (--skip-empty) and a
+    `perf record -s` file with PERF_RECORD_READ values by thread (-T)."""
+    d = tmp_path_factory.mktemp("extra")
+    files = {"empty": str(d / "empty.data"), "stat": str(d / "stat.data")}
+    for kind, args in (("empty", ["-e", "cpu-clock", "-e", "syscalls:sys_enter_fchmodat"]),
+                       ("stat", ["-s", "-e", "cpu-clock", "-e", "task-clock"])):
+        rec = perf("record", "-q", "-o", files[kind], *args, "--", fixture("report_work"), "50")
+        assert rec.returncode == 0, rec.stderr
+    return files
+
+
+@pytest.mark.parametrize("args", [
+    [], ["--no-skip-empty"], ["--skip-empty"], ["--stats"], ["--stats", "--no-skip-empty"],
+    ["--group", "--no-skip-empty"], ["--no-skip-empty", "--hierarchy"],
+], ids=name)
+def test_skip_empty(extra_data, args):
+    """Events without samples are left out (perf 6.1's default);
+    --no-skip-empty shows them, and every record type in --stats."""
+    compare(extra_data, "empty", "-g", "none", *args)
+
+
+@pytest.mark.parametrize("kind", ["stat", "empty"])
+@pytest.mark.parametrize("args", [["-T"], ["-T", "--pretty", "raw"], ["-T", "--pretty", "x"],
+                                  ["-T", "-q"]], ids=name)
+def test_thread_counters(extra_data, kind, args):
+    """-T: the READ records' counter values summed by thread after the
+    report (--pretty raw: perf 6.1's one-line form)."""
+    compare(extra_data, kind, "-g", "none", *args)
