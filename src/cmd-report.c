@@ -91,6 +91,7 @@ struct report_opts {
 	bool show_nr_samples, show_cpu_utilization, show_total_period;
 	bool header, header_only, show_full_info;
 	bool hierarchy, nanosecs;
+	bool full_source_path, demangle, demangle_kernel;
 	bool stdio, tui, quiet, force;
 	bool branch_stack;
 	int max_stack;
@@ -726,7 +727,7 @@ int cmd_report(int argc, const char **argv)
 {
 	struct report r = { .tool = { .record = report_record, .attr = report_attr, .ordered = true },
 			    .skip_empty = true };
-	struct report_opts o = { .children = -1, .group = -1, .socket_filter = -1, .max_stack = callchain_max_stack_default() };
+	struct report_opts o = { .children = -1, .group = -1, .socket_filter = -1, .demangle = true, .max_stack = callchain_max_stack_default() };
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
@@ -781,6 +782,11 @@ int cmd_report(int argc, const char **argv)
 			   "only consider these symbols"),
 		OPT_STRING('C', "cpu", &o.cpus, "cpu", "list of cpus to profile"),
 		OPT_STRING(0, "time", &o.time_str, "str", "Time span of interest (start,stop)"),
+		OPT_BOOLEAN(0, "full-source-path", &o.full_source_path,
+			    "Show full source file name path for source lines"),
+		OPT_BOOLEAN(0, "demangle", &o.demangle, "Disable symbol demangling"),
+		OPT_BOOLEAN(0, "demangle-kernel", &o.demangle_kernel,
+			    "Enable kernel symbol demangling"),
 		OPT_BOOLEAN(0, "ns", &o.nanosecs, "Show times in nanosecs"),
 		OPT_STRING(0, "time-quantum", &o.time_quantum, "time (ms|us|ns|s)",
 			   "Set time quantum for time sort key (default 100ms)"),
@@ -844,6 +850,10 @@ int cmd_report(int argc, const char **argv)
 		return 129;
 	}
 	r.hopts.nanosecs = o.nanosecs;
+	srcline_full_path(o.full_source_path);
+	/* the kernel's names are never mangled C++ here: --demangle-kernel
+	 * changes nothing pcl shows */
+	sym_demangle_enable(o.demangle);
 	if (o.hierarchy) {
 		/* perf: the levels are the columns (no Children column, see below) */
 		if (o.field_order) {

@@ -50,6 +50,32 @@ struct srcline_cache {
 	bool failed;
 };
 
+static bool full_path;	/* --full-source-path */
+
+void srcline_full_path(bool on)
+{
+	full_path = on;
+}
+
+/* "file:line", the file by its base name, or (--full-source-path) whole:
+ * relative to the unit's compilation directory, as addr2line shows it. */
+static char *line_text(Dwarf_Die *cu, const char *file, unsigned int line)
+{
+	const char *base, *dir;
+	Dwarf_Attribute attr;
+
+	if (!file)
+		return xasprintf("??:%u", line);
+	if (!full_path) {
+		base = strrchr(file, '/');
+		return xasprintf("%s:%u", base ? base + 1 : file, line);
+	}
+	dir = file[0] != '/' && cu ? dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr)) : NULL;
+	if (dir)
+		return xasprintf("%s/%s:%u", dir, file, line);
+	return xasprintf("%s:%u", file, line);
+}
+
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
@@ -313,23 +339,19 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 		Dwarf_Attribute attr;
 		Dwarf_Word file = 0, lineno = 0;
 		Dwarf_Files *files;
-		const char *name = NULL, *base;
+		const char *name = NULL;
 
 		if (dwarf_formudata(dwarf_attr(&dies[i - 1], DW_AT_call_file, &attr), &file) ||
 		    dwarf_formudata(dwarf_attr(&dies[i - 1], DW_AT_call_line, &attr), &lineno) ||
 		    dwarf_getsrcfiles(cu, &files, NULL) ||
 		    !(name = dwarf_filesrc(files, file, NULL, NULL)))
 			continue;
-		base = strrchr(name, '/');
-		r->lines[i] = xasprintf("%s:%u", base ? base + 1 : name, (unsigned)lineno);
+		r->lines[i] = line_text(cu, name, (unsigned)lineno);
 	}
 	if (line) {
 		int lineno = 0;
 		const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-		const char *base = file ? strrchr(file, '/') : NULL;
-
-		file = file ? file : "??";
-		r->srcline = xasprintf("%s:%d", base ? base + 1 : file, lineno);
+		r->srcline = line_text(dwfl_linecu(line), file, (unsigned)lineno);
 	} else {
 		r->srcline = xstrdup("??:0");
 	}

@@ -198,6 +198,14 @@ bool perf_map__owner_ok(const char *path, uid_t uid);
  * parameter lists); NULL when name is not mangled. Caller frees. */
 char *sym_demangle(const char *name);
 
+/* Process-wide, like perf's symbol_conf: set before symbols are loaded.
+ * --no-demangle keeps names as the symbol tables spell them. */
+void sym_demangle_enable(bool on);
+
+/* --full-source-path: source lines name the file by its whole path (the
+ * default is its base name). */
+void srcline_full_path(bool on);
+
 /* Build-id helpers */
 void build_id__hex(const uint8_t *id, int size, char *out);	/* out: 41 bytes */
 /* ~/.debug/.build-id/xx/rest[/basename] for this id, or NULL. */

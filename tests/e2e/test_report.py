@@ -515,3 +515,52 @@ def test_thread_counters(extra_data, kind, args):
     """-T: the READ records' counter values summed by thread after the
     report (--pretty raw: perf 6.1's one-line form)."""
     compare(extra_data, kind, "-g", "none", *args)
+
+
+@pytest.mark.parametrize("args", [
+    ["-s", "srcline", "--dsos", "report_work", "-g", "none"],
+    ["-s", "srcline,sym", "--symbols", "hot_spin,hot_math"],
+    ["-s", "srcfile", "--dsos", "report_work"],
+    ["-g", "srcline", "--no-children", "--max-stack", "4", "--dsos", "report_work"],
+], ids=name)
+def test_full_source_path(report_data, args):
+    """--full-source-path: source files by their whole path, relative ones
+    joined to the unit's compilation directory as addr2line does."""
+    compare(report_data, "fp", "--full-source-path", *args)
+
+
+CXX_SOURCE = r"""
+#include <cmath>
+volatile double sink;
+namespace ns { template <typename T> struct Foo {
+    __attribute__((noinline)) T work(T n) {
+        T s = 0;
+        for (T i = 0; i < n; i++) { sink = std::sin((double)i + sink); s += (T)sink; }
+        return s; } }; }
+int main() { ns::Foo<long> f; long t = 0; for (int k = 0; k < 100; k++) t += f.work(100000);
+             return (int)(t & 1); }
+"""
+
+
+@pytest.fixture(scope="module")
+def cxx_data(tmp_path_factory):
+    import shutil
+    if not shutil.which("g++"):
+        pytest.skip("no C++ compiler")
+    d = tmp_path_factory.mktemp("cxx")
+    (d / "cxx.cc").write_text(CXX_SOURCE)
+    from conftest import run
+    assert run(["g++", "-O1", "-g", "-fno-omit-frame-pointer", "-o", str(d / "cxx"),
+                str(d / "cxx.cc")]).returncode == 0
+    data = str(d / "cxx.data")
+    assert perf("record", "-q", "-g", "-o", data, str(d / "cxx")).returncode == 0
+    return {"cxx": data}
+
+
+@pytest.mark.parametrize("args", [[], ["--no-demangle"], ["--demangle"], ["--demangle-kernel"],
+                                  ["--no-demangle", "-g", "caller"]], ids=name)
+def test_demangle(cxx_data, args):
+    """C++ names demangled as perf shows them (no parameters), or kept as
+    the symbol table spells them with --no-demangle.  Entries under 5% are
+    left out: perf names the PLT stub _init where pcl says sin@plt."""
+    compare(cxx_data, "cxx", "--percent-limit", "5", "-s", "dso,sym", *args)
