@@ -10,6 +10,7 @@
 #include <event-parse.h>
 #include <inttypes.h>
 #include <regex.h>
+#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,7 @@ struct report {
 	bool exclude_other;		/* -x: only entries with a parent */
 	bool hide_unresolved;		/* -U: samples without a symbol dropped */
 	bool stats_mode, tasks_mode;	/* --stats, --tasks: counts, thread tree */
+	bool mmaps_mode;		/* --mmaps: --tasks with each thread's maps */
 	bool skip_empty;		/* events without samples left out (perf's default) */
 	bool show_threads;		/* -T: the READ records' values by thread */
 	struct read_values thread_values;
@@ -328,7 +330,9 @@ static int report_record(struct perf_tool *tool, struct perf_session *s,
 			report__hists(r, evsel)->stats.nr_samples++;
 		else if (r->tasks_mode && (rec->type == PERF_RECORD_COMM ||
 					   rec->type == PERF_RECORD_FORK ||
-					   rec->type == PERF_RECORD_EXIT))
+					   rec->type == PERF_RECORD_EXIT ||
+					   (r->mmaps_mode && (rec->type == PERF_RECORD_MMAP ||
+							      rec->type == PERF_RECORD_MMAP2))))
 			perf_session__feed_machine(r->machine, rec);
 		return 0;
 	}
@@ -595,12 +599,31 @@ struct task {
 	bool listed;
 };
 
-static void print_task(const struct task *t, int level)
+/* --mmaps: a thread's maps under it, as perf's map__fprintf_task. */
+static void print_task_maps(const struct thread *t, int indent)
 {
-	printf("  %8d %8d %8d |%*s%s\n", t->thread->pid, t->thread->tid, t->thread->ppid, level, "",
-	       t->thread->comm ? t->thread->comm : "");
+	const struct maps *maps = thread__maps(t);
+
+	for (size_t i = 0; maps && i < maps->nr; i++) {
+		const struct map *m = maps->v[i];
+
+		printf("%*s  %" PRIx64 "-%" PRIx64 " %c%c%c%c %08" PRIx64 " %" PRIu64 " %s\n",
+		       indent, "", m->start, m->end, m->prot & PROT_READ ? 'r' : '-',
+		       m->prot & PROT_WRITE ? 'w' : '-', m->prot & PROT_EXEC ? 'x' : '-',
+		       m->flags & MAP_SHARED ? 's' : 'p', m->pgoff, m->ino, m->dso->long_name);
+	}
+}
+
+static void print_task(const struct task *t, int level, bool maps)
+{
+	int indent = printf("  %8d %8d %8d |%*s", t->thread->pid, t->thread->tid,
+			    t->thread->ppid, level, "");
+
+	printf("%s\n", t->thread->comm ? t->thread->comm : "");
+	if (maps)
+		print_task_maps(t->thread, indent);
 	for (size_t i = 0; i < t->nr_children; i++)
-		print_task(t->children[i], level + 1);
+		print_task(t->children[i], level + 1, maps);
 }
 
 /* perf keeps threads in 256 trees by tid: that is the order it lists them. */
@@ -663,7 +686,7 @@ static int print_tasks(struct report *r)
 	if (!ret) {
 		printf("# %8s %8s %8s  %s\n", "pid", "tid", "ppid", "comm");
 		for (size_t i = 0; i < nr_roots; i++)
-			print_task(roots[i], 0);
+			print_task(roots[i], 0, r->mmaps_mode);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(tasks[i].children);
@@ -814,6 +837,7 @@ int cmd_report(int argc, const char **argv)
 			    "Do not display empty (or dummy) events in the output"),
 		OPT_BOOLEAN(0, "stats", &r.stats_mode, "Display event stats"),
 		OPT_BOOLEAN(0, "tasks", &r.tasks_mode, "Display recorded tasks"),
+		OPT_BOOLEAN(0, "mmaps", &r.mmaps_mode, "Display recorded tasks memory maps"),
 		OPT_BOOLEAN(0, "stdio", &o.stdio, "Use the stdio interface"),
 		OPT_BOOLEAN(0, "tui", &o.tui, "Use the TUI interface (for now the same as --stdio)"),
 		OPT_END(),
@@ -828,6 +852,7 @@ int cmd_report(int argc, const char **argv)
 	argc = parse_options(argc, argv, opts, report_usage, 0);
 	if (argc)
 		usage_with_options(report_usage, opts);
+	r.tasks_mode |= r.mmaps_mode;
 	callchain_param__init(&r.hopts.cc);
 	r.hopts.field_sep = o.field_sep;
 	r.hopts.verbose = o.verbose > 0;

@@ -342,9 +342,11 @@ def test_progress_on_terminal(report_data):
 
 
 @pytest.mark.parametrize("kind", ["fp", "multi", "sched", "system", "pipe", "tracepoints"])
-@pytest.mark.parametrize("args", [["--stats"], ["--tasks"]], ids=name)
+@pytest.mark.parametrize("args", [["--stats"], ["--tasks"], ["--mmaps"]], ids=name)
 def test_stats_and_tasks(report_data, kind, args):
-    """Record counts by type and per event; the tree of threads by fork."""
+    """Record counts by type and per event; the tree of threads by fork
+    (--mmaps: with each one's maps, where a FORK perf synthesized copies
+    no parent maps)."""
     want = perf("report", "--stdio", "-i", report_data[kind], *args)
     got = pcl("report", "--stdio", "-i", report_data[kind], *args)
     assert got.stdout.strip(), got.stderr
