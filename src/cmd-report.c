@@ -25,6 +25,7 @@
 #include "core/session.h"
 #include "core/symbols.h"
 #include "ui/header-print.h"
+#include "ui/raw-dump.h"
 #include "ui/read-values.h"
 #include "ui/report-stdio.h"
 #include "util/parse-options.h"
@@ -65,6 +66,7 @@ struct report {
 	bool mmaps_mode;		/* --mmaps: --tasks with each thread's maps */
 	bool skip_empty;		/* events without samples left out (perf's default) */
 	bool show_threads;		/* -T: the READ records' values by thread */
+	bool dump;			/* -D: every record dumped, then --stats */
 	struct read_values thread_values;
 	bool raw_trace;			/* --raw-trace: fields as name=value */
 	bool print_features, full_header;	/* --header, -I: a pipe's come late */
@@ -259,6 +261,8 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		return;
 	thread = machine__findnew_thread(r->machine, (pid_t)sample->pid, (pid_t)sample->tid);
 	machine__resolve(r->machine, thread, sample->cpumode, sample->ip, &al);
+	if (r->dump)
+		raw_dump_sample_location(stdout, thread, &al);
 	if (r->hide_unresolved && !(al.map && al.sym))
 		return;
 	filtered = (sample_filter__thread(&r->filter, thread) ? HIST_FILTER_THREAD : 0) |
@@ -337,6 +341,12 @@ static int report_record(struct perf_tool *tool, struct perf_session *s,
 		return 0;
 	}
 	progress(r, off, false);
+	if (r->dump) {
+		raw_dump_record(stdout, s, rec, sample, evsel, off);
+		/* perf report has no use for these (perf script has) */
+		if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP)
+			fputs(": unhandled!\n", stdout);
+	}
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
 		if (evsel)
@@ -831,6 +841,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('w', "column-widths", &o.column_widths, "width[,width...]",
 			   "don't try to adjust column width, use these fixed values"),
 		OPT_BOOLEAN(0, "hierarchy", &o.hierarchy, "Show entries in a hierarchy"),
+		OPT_BOOLEAN('D', "dump-raw-trace", &r.dump, "dump raw trace in ASCII"),
 		OPT_BOOLEAN('T', "threads", &r.show_threads, "Show per-thread event counters"),
 		OPT_STRING(0, "pretty", &o.pretty, "key", "pretty printing style key: normal raw"),
 		OPT_BOOLEAN(0, "skip-empty", &r.skip_empty,
@@ -1050,9 +1061,9 @@ int cmd_report(int argc, const char **argv)
 		goto out_machine;
 	}
 	progress(&r, 0, true);
-	if (r.stats_mode || r.tasks_mode) {
+	if (r.stats_mode || r.tasks_mode || r.dump) {
 		ret = 0;
-		if (r.stats_mode)
+		if (r.stats_mode || r.dump)
 			print_stats(&r);
 		else
 			ret = print_tasks(&r);

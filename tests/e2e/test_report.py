@@ -566,3 +566,15 @@ def test_demangle(cxx_data, args):
     the symbol table spells them with --no-demangle.  Entries under 5% are
     left out: perf names the PLT stub _init where pcl says sin@plt."""
     compare(cxx_data, "cxx", "--percent-limit", "5", "-s", "dso,sym", *args)
+
+
+@pytest.mark.parametrize("kind", ["fp", "tracepoints", "group", "system", "dwarf"])
+def test_dump_raw_trace(report_data, kind):
+    """-D: every record's raw dump (perf script -D's renderer) with the
+    sample's thread and DSO, ": unhandled!" where perf report has no use
+    for a record, then the --stats counts instead of the report.  (A pipe
+    is left out: perf names its vDSO after a random temporary file.)"""
+    want = perf("report", "--stdio", "-D", "-i", report_data[kind])
+    got = pcl("report", "--stdio", "-D", "-i", report_data[kind])
+    assert got.returncode == want.returncode
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
