@@ -25,6 +25,7 @@
 #include "core/session.h"
 #include "core/symbols.h"
 #include "ui/header-print.h"
+#include "ui/percent-color.h"
 #include "ui/raw-dump.h"
 #include "ui/read-values.h"
 #include "ui/report-stdio.h"
@@ -87,8 +88,8 @@ struct report_opts {
 	const char *input, *sort_order, *field_order, *call_graph, *percentage, *parent_pattern;
 	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time_str, *field_sep;
 	const char *kallsyms, *symfs, *percent_limit, *ignore_callees;
-	const char *column_widths, *symbol_filter, *time_quantum, *pretty;
-	int socket_filter;
+	const char *column_widths, *symbol_filter, *time_quantum, *pretty, *stdio_color;
+	int socket_filter, group_sort_idx;
 	int children;			/* -1: default */
 	int group;			/* -1: default (on when the file has groups) */
 	bool call_graph_set, inverted;
@@ -844,12 +845,18 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN('D', "dump-raw-trace", &r.dump, "dump raw trace in ASCII"),
 		OPT_BOOLEAN('T', "threads", &r.show_threads, "Show per-thread event counters"),
 		OPT_STRING(0, "pretty", &o.pretty, "key", "pretty printing style key: normal raw"),
+		OPT_INTEGER(0, "group-sort-idx", &o.group_sort_idx,
+			    "Sort the output by the event at the index n in group. If n is invalid, "
+			    "sort by the first event. WARNING: should be used on grouped events."),
 		OPT_BOOLEAN(0, "skip-empty", &r.skip_empty,
 			    "Do not display empty (or dummy) events in the output"),
 		OPT_BOOLEAN(0, "stats", &r.stats_mode, "Display event stats"),
 		OPT_BOOLEAN(0, "tasks", &r.tasks_mode, "Display recorded tasks"),
 		OPT_BOOLEAN(0, "mmaps", &r.mmaps_mode, "Display recorded tasks memory maps"),
 		OPT_BOOLEAN(0, "stdio", &o.stdio, "Use the stdio interface"),
+		{ .type = OPT_STRING_T, .long_name = "stdio-color", .value = &o.stdio_color,
+		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT, .defstr = "always", .argh = "mode",
+		  .help = "'always' (default), 'never' or 'auto' only applicable to --stdio mode" },
 		OPT_BOOLEAN(0, "tui", &o.tui, "Use the TUI interface (for now the same as --stdio)"),
 		OPT_END(),
 	};
@@ -866,6 +873,7 @@ int cmd_report(int argc, const char **argv)
 	r.tasks_mode |= r.mmaps_mode;
 	callchain_param__init(&r.hopts.cc);
 	r.hopts.field_sep = o.field_sep;
+	r.hopts.color = percent_color_mode(o.stdio_color);
 	r.hopts.verbose = o.verbose > 0;
 	if (o.call_graph) {
 		if (callchain_param__parse(&r.hopts.cc, o.call_graph, &r.hopts.use_callchain) < 0)
@@ -907,6 +915,12 @@ int cmd_report(int argc, const char **argv)
 		free(err);
 		return 255;
 	}
+	if (o.group_sort_idx && !r.session->evlist.nr_groups && !forced_group(&r, &o)) {
+		parse_options_usage(NULL, opts, "group-sort-idx", false);
+		ret = 234;	/* perf's -EINVAL */
+		goto out;
+	}
+	r.hopts.group_sort_idx = o.group_sort_idx;
 	if (o.sort_order && strstr(o.sort_order, "ipc"))
 		usage_with_options(report_usage, opts);
 	if (o.sort_order && strstr(o.sort_order, "symbol"))

@@ -617,11 +617,45 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 	col_len_max(h, HISTC_LOCAL_WEIGHT, 12);
 }
 
+/* A group member's value of an entry (0: the leader's own), 0 without. */
+static uint64_t member_value(const struct hist_entry *he, int i, enum hist_value v)
+{
+	if (!i)
+		return hist_entry__value(he, v);
+	return he->pairs[i - 1] ? hist_entry__value(he->pairs[i - 1], v) : 0;
+}
+
+/* --group-sort-idx N: member N's value first, then the other members'
+ * (perf leaves the leader's out of this order). */
+static int group_idx_cmp(const struct hist_entry *a, const struct hist_entry *b,
+			 enum hist_value v, int idx)
+{
+	for (int k = 0; k < a->hists->nr_members; k++) {
+		int i = k ? k : idx;	/* idx first, then 1, 2, ... but idx */
+		uint64_t x, y;
+
+		if (k && k == idx)
+			continue;
+		x = member_value(a, i, v);
+		y = member_value(b, i, v);
+		if (x != y)
+			return x > y ? -1 : 1;
+	}
+	return 0;
+}
+
 static int value_cmp(const struct hist_entry *a, const struct hist_entry *b, enum hist_value v)
 {
 	uint64_t x = hist_entry__value(a, v), y = hist_entry__value(b, v);
 	int nr = a->hists->nr_members;
+	int idx = a->hists->opts->group_sort_idx;
 
+	if (v != HV_OVERHEAD_ACC && a->hists->opts->event_group && idx) {
+		/* perf: an index outside the members sorts by the leader alone */
+		if (idx >= 1 && idx < nr)
+			return group_idx_cmp(a, b, v, idx);
+		return x == y ? 0 : x > y ? -1 : 1;
+	}
 	if (x != y)
 		return x > y ? -1 : 1;
 	if (v == HV_OVERHEAD_ACC) {

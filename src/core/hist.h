@@ -88,8 +88,10 @@ struct hist_opts {
 	bool use_callchain;		/* keep call graphs */
 	bool filter_relative;		/* --percentage relative */
 	bool event_group;		/* --group */
+	int group_sort_idx;		/* --group-sort-idx: the member sorting first */
 	double percent_limit;		/* --percent-limit */
 	const char *field_sep;		/* -t */
+	bool color;			/* percentages in perf's terminal colours */
 	bool dso_filter;		/* --dsos given (no unresolved DSO width) */
 	bool user_widths;		/* -w given (no unresolved DSO width either) */
 	bool thread_filter, sym_filter;	/* --comms/--pid/--tid, --symbols given */

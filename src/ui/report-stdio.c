@@ -1,5 +1,6 @@
 /* report-stdio: perf report --stdio tables (see report-stdio.h). */
 #include "ui/report-stdio.h"
+#include "ui/percent-color.h"
 #include "core/evsel.h"
 #include "util/strbuf.h"
 
@@ -123,10 +124,13 @@ static void print_headers(FILE *fp, const struct hists *h)
 }
 
 static void add_value(struct strbuf *sb, const struct hist_field *f, uint64_t v, uint64_t total,
-		      int len)
+		      int len, bool color)
 {
+	double pct = total ? 100.0 * v / total : 0.0;
+	const char *c = color && f->percent ? percent_color(pct) : NULL;
+
 	if (f->percent)
-		strbuf_addf(sb, " %*.2f%%", len - 2, total ? 100.0 * v / total : 0.0);
+		strbuf_addf(sb, "%s %*.2f%%%s", c ? c : "", len - 2, pct, c ? COLOR_RESET : "");
 	else
 		strbuf_addf(sb, " %*" PRIu64, len - 1, v);
 }
@@ -139,7 +143,10 @@ static void print_value_field(struct strbuf *sb, const struct hist_entry *he,
 	const struct hists *h = he->hists;
 	int len = h->opts->field_sep ? (f->percent ? 3 : 2) : c->user_len ? c->user_len : f->len;
 
-	add_value(sb, f, hist_entry__value(he, f->value), hists__total_period(h), len);
+	/* perf colours no -t column (its call graphs still) */
+	bool color = h->opts->color && !h->opts->field_sep;
+
+	add_value(sb, f, hist_entry__value(he, f->value), hists__total_period(h), len, color);
 	if (!group_shown(h))
 		return;
 	for (int i = 0; i < h->nr_members - 1; i++) {
@@ -147,7 +154,7 @@ static void print_value_field(struct strbuf *sb, const struct hist_entry *he,
 		uint64_t total = hists__total_period(h->members[i]);
 
 		add_value(sb, f, pair && total ? hist_entry__value(pair, f->value) : 0,
-			  pair && total ? total : 0, len);
+			  pair && total ? total : 0, len, color);
 	}
 }
 
@@ -400,6 +407,7 @@ void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_st
 		.min_hit = (uint64_t)(cc_total * (o->cc.min_percent / 100.0)),
 		.field_sep = o->field_sep,
 		.skip_first_sym = r->skip_first_sym,
+		.color = o->color,
 	};
 	struct strbuf sb = STRBUF_INIT;
 

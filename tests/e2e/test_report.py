@@ -578,3 +578,35 @@ def test_dump_raw_trace(report_data, kind):
     got = pcl("report", "--stdio", "-D", "-i", report_data[kind])
     assert got.returncode == want.returncode
     assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+
+
+@pytest.mark.parametrize("kind,args", [
+    ("group", ["--group-sort-idx", "1"]), ("group", ["--group-sort-idx", "1", "--no-children"]),
+    ("group", ["--group-sort-idx", "5", "--no-children"]),
+    ("group", ["--group-sort-idx", "-1", "--no-children", "-s", "sym"]),
+    ("group", ["--group-sort-idx", "1", "--no-group"]), ("group", ["--group-sort-idx", "1", "--hierarchy"]),
+    ("multi", ["--group-sort-idx", "1", "--group", "--no-children", "-n"]),
+    ("multi", ["--group-sort-idx", "1"]), ("fp", ["--group-sort-idx", "1", "--group"]),
+], ids=lambda v: v if isinstance(v, str) else name(v))
+def test_group_sort_idx(report_data, kind, args):
+    """--group-sort-idx N: a group's member N sorts first, then the other
+    members (not the leader); an index outside the group sorts by the
+    leader alone; files without (forced) groups are refused."""
+    compare(report_data, kind, "-g", "none", *args)
+
+
+@pytest.mark.parametrize("kind", ["fp", "group"])
+@pytest.mark.parametrize("args", [
+    ["--stdio-color", "always"], ["--stdio-color"], ["--stdio-color", "never"],
+    ["--stdio-color", "bogus"], ["--stdio-color", "always", "-g", "flat"],
+    ["--stdio-color", "always", "-g", "folded", "-t", ","], ["--stdio-color", "always", "-n",
+                                                             "--show-cpu-utilization"],
+    ["--stdio-color", "always", "--hierarchy"],
+], ids=name)
+def test_stdio_color(report_data, kind, args):
+    """--stdio-color: perf's red (from 5%) and green (above 0.5%)
+    percentages, in columns (not with -t) and call graphs; "auto" only on
+    a terminal."""
+    want = perf("report", "--stdio", "-i", report_data[kind], *args)
+    compare(report_data, kind, *args)
+    assert want.stderr.startswith("bad config") == ("bogus" in args)
