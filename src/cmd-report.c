@@ -58,6 +58,7 @@ struct report {
 	struct hists **hists;		/* by evsel idx */
 	int nr_hists;
 	struct sample_filter filter;
+	struct evswitch evswitch;	/* --switch-on/--switch-off */
 	regex_t parent_regex, ignore_callees_regex;
 	bool parent_regex_set, ignore_callees_set;
 	bool need_cursor;
@@ -89,6 +90,12 @@ struct report_opts {
 	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time_str, *field_sep;
 	const char *kallsyms, *symfs, *percent_limit, *ignore_callees;
 	const char *column_widths, *symbol_filter, *time_quantum, *pretty, *stdio_color;
+	const char *switch_on, *switch_off;
+	/* annotate's and hardware tracing's: accepted, nothing to show here */
+	const char *prefix, *prefix_strip, *objdump, *disassembler_style, *percent_type, *itrace;
+	int samples;
+	bool asm_raw, source, show_ref_call_graph, ignore_vmlinux, modules, total_cycles;
+	bool disable_order, stitch_lbr, mem_mode, branch_history;
 	int socket_filter, group_sort_idx;
 	int children;			/* -1: default */
 	int group;			/* -1: default (on when the file has groups) */
@@ -258,7 +265,8 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 	struct hist_sample hs;
 	uint8_t filtered;
 
-	if (sample_filter__skip_time(&r->filter, sample->time))
+	if (sample_filter__skip_time(&r->filter, sample->time) ||
+	    evswitch__discard(&r->evswitch, evsel))
 		return;
 	thread = machine__findnew_thread(r->machine, (pid_t)sample->pid, (pid_t)sample->tid);
 	machine__resolve(r->machine, thread, sample->cpumode, sample->ip, &al);
@@ -422,6 +430,33 @@ static int parse_time_quantum(const char *arg, uint64_t *q)
 bad:
 	fprintf(stderr, "Cannot parse time quantum `%s'\n", arg);
 	return -1;
+}
+
+/* --percent-type: "local" or "global", and "period" or "hits", either
+ * first, joined by '-'. */
+static bool percent_type_ok(const char *arg)
+{
+	const char *dash = strchr(arg, '-');
+	bool scope = false, kind = false;
+
+	if (!dash)
+		return false;
+	for (const char *w = arg; w; w = w == arg ? dash + 1 : NULL) {
+		size_t n = w == arg ? (size_t)(dash - arg) : strlen(w);
+
+		if ((n == 5 && !strncmp(w, "local", 5)) || (n == 6 && !strncmp(w, "global", 6)))
+			scope = true;
+		else if ((n == 6 && !strncmp(w, "period", 6)) || (n == 4 && !strncmp(w, "hits", 4)))
+			kind = true;
+	}
+	return scope && kind;
+}
+
+/* --itrace: only the letters, digits and signs of perf's option string
+ * (there is no instruction trace here to apply them to). */
+static bool itrace_ok(const char *arg)
+{
+	return strspn(arg, "ibcrxwpoIedfmtagGlLsqAZ0123456789+-nsu ") == strlen(arg);
 }
 
 /* perf: --group on a file without groups makes one group of all events. */
@@ -761,7 +796,8 @@ int cmd_report(int argc, const char **argv)
 {
 	struct report r = { .tool = { .record = report_record, .attr = report_attr, .ordered = true },
 			    .skip_empty = true };
-	struct report_opts o = { .children = -1, .group = -1, .socket_filter = -1, .demangle = true, .max_stack = callchain_max_stack_default() };
+	struct report_opts o = { .children = -1, .group = -1, .socket_filter = -1, .demangle = true,
+				 .source = true, .max_stack = callchain_max_stack_default() };
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
@@ -848,6 +884,40 @@ int cmd_report(int argc, const char **argv)
 		OPT_INTEGER(0, "group-sort-idx", &o.group_sort_idx,
 			    "Sort the output by the event at the index n in group. If n is invalid, "
 			    "sort by the first event. WARNING: should be used on grouped events."),
+		OPT_STRING(0, "switch-on", &o.switch_on, "event",
+			   "Consider events after the ocurrence of this event"),
+		OPT_STRING(0, "switch-off", &o.switch_off, "event",
+			   "Stop considering events after the ocurrence of this event"),
+		OPT_BOOLEAN(0, "show-on-off-events", &r.evswitch.show_on_off,
+			    "Show the on/off switch events, used with --switch-on and --switch-off"),
+		OPT_BOOLEAN(0, "disable-order", &o.disable_order, "Disable raw trace ordering"),
+		OPT_INTEGER(0, "samples", &o.samples,
+			    "Number of samples to save per histogram entry for individual browsing"),
+		OPT_STRING(0, "prefix", &o.prefix, "prefix",
+			   "Add prefix to source file path names in programs (with --prefix-strip)"),
+		OPT_STRING(0, "prefix-strip", &o.prefix_strip, "N",
+			   "Strip first N entries of source file path name in programs (with --prefix)"),
+		OPT_STRING(0, "objdump", &o.objdump, "path",
+			   "objdump binary to use for disassembly and annotations"),
+		OPT_BOOLEAN(0, "asm-raw", &o.asm_raw,
+			    "Display raw encoding of assembly instructions (default)"),
+		OPT_STRING('M', "disassembler-style", &o.disassembler_style, "disassembler style",
+			   "Specify disassembler style (e.g. -M intel for intel syntax)"),
+		OPT_BOOLEAN(0, "source", &o.source,
+			    "Interleave source code with assembly code (default)"),
+		OPT_STRING(0, "percent-type", &o.percent_type, "local-period",
+			   "Set percent type local/global-period/hits"),
+		OPT_BOOLEAN(0, "show-ref-call-graph", &o.show_ref_call_graph,
+			    "Show callgraph from reference event"),
+		OPT_BOOLEAN(0, "ignore-vmlinux", &o.ignore_vmlinux, "don't load vmlinux even if found"),
+		OPT_BOOLEAN('m', "modules", &o.modules,
+			    "load module symbols - WARNING: use only with -k and LIVE kernel"),
+		OPT_STRING_OPTARG(0, "itrace", &o.itrace, "opts", "Instruction Tracing options", ""),
+		OPT_BOOLEAN(0, "total-cycles", &o.total_cycles, "Sort all blocks by 'Sampled Cycles%'"),
+		OPT_BOOLEAN(0, "stitch-lbr", &o.stitch_lbr, "Enable LBR callgraph stitching approach"),
+		OPT_BOOLEAN(0, "mem-mode", &o.mem_mode, "mem access profile"),
+		OPT_BOOLEAN(0, "branch-history", &o.branch_history,
+			    "add last branch records to call history"),
 		OPT_BOOLEAN(0, "skip-empty", &r.skip_empty,
 			    "Do not display empty (or dummy) events in the output"),
 		OPT_BOOLEAN(0, "stats", &r.stats_mode, "Display event stats"),
@@ -863,6 +933,7 @@ int cmd_report(int argc, const char **argv)
 	struct sort_setup ss = { 0 };
 	const char *only[HISTC_NR_COLS] = { NULL };
 	char *err = NULL, *sort_tmp = NULL;
+	const char *which = NULL;
 	uint64_t sample_type;
 	size_t nr_entries;
 	int ret = 1;
@@ -871,6 +942,29 @@ int cmd_report(int argc, const char **argv)
 	if (argc)
 		usage_with_options(report_usage, opts);
 	r.tasks_mode |= r.mmaps_mode;
+	if (o.itrace && !itrace_ok(o.itrace)) {
+		/* perf names no option under its usage line here */
+		fprintf(stderr, "Bad Instruction Tracing options '%s'\n\n Usage: %s\n\n", o.itrace,
+			report_usage[0]);
+		return 129;
+	}
+	if (o.percent_type && !percent_type_ok(o.percent_type)) {
+		parse_options_usage(report_usage, opts, "percent-type", false);
+		return 129;
+	}
+	if (o.prefix_strip && !o.prefix) {
+		fputs("--prefix-strip requires --prefix\n", stderr);
+		return 234;	/* perf's -EINVAL */
+	}
+	if (o.mem_mode && o.branch_stack) {
+		fputs("branch and mem mode incompatible\n", stderr);
+		return 0;
+	}
+	/* --disable-order: perf 6.1 still reports what time order gives on
+	 * these files, where pcl without ordering would meet a thread's
+	 * samples before its COMM: accepted, records stay ordered */
+	if (o.branch_history)
+		o.call_graph_set = r.hopts.use_callchain = true;
 	callchain_param__init(&r.hopts.cc);
 	r.hopts.field_sep = o.field_sep;
 	r.hopts.color = percent_color_mode(o.stdio_color);
@@ -914,6 +1008,14 @@ int cmd_report(int argc, const char **argv)
 		fprintf(stderr, "failed to open %s\n", err);
 		free(err);
 		return 255;
+	}
+	if (evswitch__init(&r.evswitch, &r.session->evlist, o.switch_on, o.switch_off,
+			   &which) < 0) {
+		fprintf(stderr, "ERROR: %s event not found (%s)\n"
+			"HINT:  use 'perf evlist' to see the available event names\n", which,
+			!strcmp(which, "switch-on") ? o.switch_on : o.switch_off);
+		ret = 254;	/* perf's -ENOENT */
+		goto out;
 	}
 	if (o.group_sort_idx && !r.session->evlist.nr_groups && !forced_group(&r, &o)) {
 		parse_options_usage(NULL, opts, "group-sort-idx", false);
@@ -1006,6 +1108,24 @@ int cmd_report(int argc, const char **argv)
 			goto out;
 		}
 	}
+	if (o.mem_mode) {
+		ret = report_error(sample_type & PERF_SAMPLE_DATA_SRC ?
+				   "pcl report does not show memory accesses yet" :
+				   "Selected --mem-mode but no mem data. Did you call perf record "
+				   "without -d?");
+		goto out;
+	}
+	if (o.branch_history) {
+		/* perf 6.1 crashes here on a file without branch stacks */
+		ret = report_error(sample_type & PERF_SAMPLE_BRANCH_STACK ?
+				   "pcl report does not show branch stacks yet" :
+				   "Selected --branch-history but no branch data. Did you call perf "
+				   "record without -b?");
+		goto out;
+	}
+	if (o.stitch_lbr)
+		fputs("Warning:\nCan't find LBR callchain. Switch off --stitch-lbr.\n"
+		      "Please apply --call-graph lbr when recording.\n", stderr);
 	if (!r.hopts.cumulate && !(o.field_order && o.field_order[0] != '+'))
 		hist_layout__cancel_cumulate(&r.hopts.layout);
 	if (o.column_widths) {

@@ -1,5 +1,6 @@
 /* sample-filter: sample filters shared by readers (see sample-filter.h). */
 #include "core/sample-filter.h"
+#include "core/evsel.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -275,4 +276,50 @@ bool sample_filter__symbol(const struct sample_filter *f, const struct addr_loca
 		return false;
 	snprintf(addr, sizeof(addr), "0x%" PRIx64, map__unmap_ip(al->map, al->sym->start));
 	return !name_list__has(&f->syms, addr);
+}
+
+/* --- evswitch ------------------------------------------------------------- */
+
+static const struct evsel *evsel_by_name(const struct evlist *evlist, const char *name)
+{
+	evlist__for_each(evlist, pos)
+		if (!strcmp(pos->name, name))
+			return pos;
+	return NULL;
+}
+
+int evswitch__init(struct evswitch *sw, const struct evlist *evlist, const char *on,
+		   const char *off, const char **which)
+{
+	if (on) {
+		sw->on = evsel_by_name(evlist, on);
+		if (!sw->on) {
+			*which = "switch-on";
+			return -1;
+		}
+		sw->discarding = true;
+	}
+	if (off) {
+		sw->off = evsel_by_name(evlist, off);
+		if (!sw->off) {
+			*which = "switch-off";
+			return -1;
+		}
+	}
+	return 0;
+}
+
+bool evswitch__discard(struct evswitch *sw, const struct evsel *evsel)
+{
+	if (sw->on && sw->discarding) {
+		if (sw->on != evsel)
+			return true;
+		sw->discarding = false;
+		return !sw->show_on_off;
+	}
+	if (sw->off && !sw->discarding && sw->off == evsel) {
+		sw->discarding = true;
+		return !sw->show_on_off;
+	}
+	return false;
 }

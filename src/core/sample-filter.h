@@ -60,4 +60,26 @@ bool sample_filter__dso(const struct sample_filter *f, const struct addr_locatio
 /* Hidden by --symbols (name, or the symbol's start address as "0x..."). */
 bool sample_filter__symbol(const struct sample_filter *f, const struct addr_location *al);
 
+/*
+ * --switch-on/--switch-off (perf's evswitch): samples are dropped until one
+ * of the "on" event comes, and again after one of the "off" event, the
+ * switching samples themselves too unless show_on_off.  As perf 6.1 does,
+ * without an "on" event nothing is dropped after the first "off" one.
+ */
+struct evsel;
+
+struct evswitch {
+	const struct evsel *on, *off;
+	bool discarding, show_on_off;
+};
+
+struct evlist;
+struct evsel;
+
+/* Finds the events by name; -1 with *which "switch-on"/"switch-off" for
+ * one the file does not have. */
+int evswitch__init(struct evswitch *sw, const struct evlist *evlist, const char *on,
+		   const char *off, const char **which);
+bool evswitch__discard(struct evswitch *sw, const struct evsel *evsel);
+
 #endif

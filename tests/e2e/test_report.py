@@ -610,3 +610,42 @@ def test_stdio_color(report_data, kind, args):
     want = perf("report", "--stdio", "-i", report_data[kind], *args)
     compare(report_data, kind, *args)
     assert want.stderr.startswith("bad config") == ("bogus" in args)
+
+
+@pytest.mark.parametrize("kind,args", [
+    ("multi", ["--switch-on", "task-clock"]), ("multi", ["--switch-off", "task-clock"]),
+    ("multi", ["--switch-on", "task-clock", "--show-on-off-events"]),
+    ("multi", ["--switch-on", "cpu-clock", "--switch-off", "task-clock"]),
+    ("tracepoints", ["--switch-on", "syscalls:sys_enter_read", "--switch-off",
+                     "syscalls:sys_enter_write", "--show-on-off-events"]),
+    ("multi", ["--switch-on", "nosuch"]), ("fp", ["--switch-off", "cpu-clock"]),
+    ("pipe", ["--switch-on", "cpu-clock:ppp"]),
+], ids=lambda v: v if isinstance(v, str) else name(v))
+def test_switch_on_off(report_data, kind, args):
+    """--switch-on/--switch-off: perf's evswitch, samples dropped until an
+    "on" event's sample (and after an "off" one's); unknown names refused
+    (a pipe's events are not known yet)."""
+    got = compare(report_data, kind, "--no-children", "-s", "comm", *args)
+    if "nosuch" in args or "cpu-clock" in args and kind == "fp":
+        assert "event not found" in got.stderr
+
+
+@pytest.mark.parametrize("kind,args", [
+    ("fp", ["--disable-order"]), ("system", ["--disable-order"]), ("fp", ["--samples", "10"]),
+    ("fp", ["--prefix", "/x", "--prefix-strip", "2"]), ("fp", ["--prefix-strip", "2"]),
+    ("fp", ["--objdump", "/bin/true", "--asm-raw", "-M", "intel", "--source"]),
+    ("fp", ["--no-source", "--disassembler-style", "att"]),
+    ("fp", ["--percent-type", "hits-global"]), ("fp", ["--percent-type", "local"]),
+    ("fp", ["--show-ref-call-graph", "--ignore-vmlinux", "-m", "--total-cycles"]),
+    ("fp", ["--itrace"]), ("fp", ["--itrace=i100us"]), ("fp", ["--itrace=zzz"]),
+    ("fp", ["--stitch-lbr"]), ("fp", ["--mem-mode"]), ("plain", ["--mem-mode"]),
+    ("plain", ["--mem-mode", "-b"]), ("plain", ["--branch-history"]),
+], ids=lambda v: v if isinstance(v, str) else name(v))
+def test_accepted_options(report_data, kind, args):
+    """Options of perf's annotate, hardware tracing, LBR and memory modes:
+    accepted with perf's checks and messages where these files (no AUX,
+    LBR or data source samples) make them change nothing or fail."""
+    want = perf("report", "--stdio", "-i", report_data[kind], *args)
+    got = compare(report_data, kind, *args)
+    for line in want.stderr.splitlines()[:3]:
+        assert line.replace("perf report", "pcl report") in got.stderr
