@@ -416,19 +416,9 @@ static uint64_t weight_hash(const struct hist_entry *he)
 
 /* --- ipc_null: what perf shows without LBR cycles ------------------------- */
 
-static int nop_cmp(const struct hist_entry *a, const struct hist_entry *b)
-{
-	return 0;
-}
-
 static int ipc_null_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
 {
 	return snprintf(buf, size, "%-*s", (int)width, "-      -");
-}
-
-static uint64_t nop_hash(const struct hist_entry *he)
-{
-	return 0;
 }
 
 /* --- the tables ------------------------------------------------------------ */
@@ -460,7 +450,8 @@ static const struct hist_field key_fields[] = {
 	    dso_size_hash),
 	KEY("cgroup", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("cgroup_id", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
-	KEY("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, nop_cmp, NULL, ipc_null_print, nop_hash),
+	/* perf compares ipc_null entries as symbols (a --hierarchy level shows it) */
+	KEY("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, sym_cmp, NULL, ipc_null_print, sym_hash),
 	KEY("time", "Time", HISTC_TIME, time_cmp, NULL, time_print, time_hash),
 	KEY("code_page_size", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("local_ins_lat", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),

@@ -436,6 +436,7 @@ HIERARCHY = [
     ["-s", "comm,dso", "--percent-limit", "99", "-g", "none"], ["-t", ",", "-n", "-g", "none"],
     ["--comms", "rw-worker", "-g", "none"], ["-s", "dso,sym", "--comms", "rw-worker"],
     ["--dsos", "libc.so.6", "--percentage", "relative"], ["--show-cpu-utilization", "-s", "pid,sym"],
+    ["-s", "dso_size,symbol_size", "-g", "none"], ["-U", "-s", "parent,sym", "-p", "^hot_"],
 ]
 
 
