@@ -10,7 +10,6 @@
 #include <event-parse.h>
 #include <inttypes.h>
 #include <regex.h>
-#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include "ui/percent-color.h"
 #include "ui/raw-dump.h"
 #include "ui/read-values.h"
+#include "ui/tasks-print.h"
 #include "ui/report-stdio.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
@@ -638,109 +638,6 @@ static void print_stats(struct report *r)
 	}
 }
 
-struct task {
-	struct thread *thread;
-	struct task **children;
-	size_t nr_children;
-	bool listed;
-};
-
-/* --mmaps: a thread's maps under it, as perf's map__fprintf_task. */
-static void print_task_maps(const struct thread *t, int indent)
-{
-	const struct maps *maps = thread__maps(t);
-
-	for (size_t i = 0; maps && i < maps->nr; i++) {
-		const struct map *m = maps->v[i];
-
-		printf("%*s  %" PRIx64 "-%" PRIx64 " %c%c%c%c %08" PRIx64 " %" PRIu64 " %s\n",
-		       indent, "", m->start, m->end, m->prot & PROT_READ ? 'r' : '-',
-		       m->prot & PROT_WRITE ? 'w' : '-', m->prot & PROT_EXEC ? 'x' : '-',
-		       m->flags & MAP_SHARED ? 's' : 'p', m->pgoff, m->ino, m->dso->long_name);
-	}
-}
-
-static void print_task(const struct task *t, int level, bool maps)
-{
-	int indent = printf("  %8d %8d %8d |%*s", t->thread->pid, t->thread->tid,
-			    t->thread->ppid, level, "");
-
-	printf("%s\n", t->thread->comm ? t->thread->comm : "");
-	if (maps)
-		print_task_maps(t->thread, indent);
-	for (size_t i = 0; i < t->nr_children; i++)
-		print_task(t->children[i], level + 1, maps);
-}
-
-/* perf keeps threads in 256 trees by tid: that is the order it lists them. */
-static int task_order(const void *a, const void *b)
-{
-	const struct task *x = a, *y = b;
-	int bx = x->thread->tid & 255, by = y->thread->tid & 255;
-
-	if (bx != by)
-		return bx - by;
-	return (x->thread->tid > y->thread->tid) - (x->thread->tid < y->thread->tid);
-}
-
-static struct task *task_of(struct task *tasks, size_t n, pid_t tid)
-{
-	for (size_t i = 0; i < n; i++)
-		if (tasks[i].thread->tid == tid)
-			return &tasks[i];
-	return NULL;
-}
-
-/* --tasks: the threads as a tree of who forked whom. */
-static int print_tasks(struct report *r)
-{
-	struct machine *m = r->machine;
-	struct task *tasks = xcalloc(m->nr_threads + 1, sizeof(*tasks)), **roots;
-	size_t n = 0, nr_roots = 0;
-	int ret = 0;
-
-	for (size_t i = 0; i < m->nr_threads; i++) {
-		struct thread *t = m->all_threads[i];
-
-		/* a thread whose tid came back later is perf's no more */
-		if (machine__find_thread(m, t->pid, t->tid) == t)
-			tasks[n++].thread = t;
-	}
-	qsort(tasks, n, sizeof(*tasks), task_order);
-	roots = xcalloc(n + 1, sizeof(*roots));
-	for (size_t i = 0; i < n && !ret; i++) {
-		/* walk up to the first listed ancestor, linking on the way */
-		for (struct task *t = &tasks[i]; !t->listed; ) {
-			struct task *parent;
-
-			t->listed = true;
-			if (t->thread->ppid == -1) {
-				roots[nr_roots++] = t;
-				break;
-			}
-			parent = task_of(tasks, n, t->thread->ppid);
-			if (!parent) {
-				ret = report_error("failed to process tasks");
-				break;
-			}
-			parent->children = xrealloc(parent->children, (parent->nr_children + 1) *
-						    sizeof(*parent->children));
-			parent->children[parent->nr_children++] = t;
-			t = parent;
-		}
-	}
-	if (!ret) {
-		printf("# %8s %8s %8s  %s\n", "pid", "tid", "ppid", "comm");
-		for (size_t i = 0; i < nr_roots; i++)
-			print_task(roots[i], 0, r->mmaps_mode);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(tasks[i].children);
-	free(tasks);
-	free(roots);
-	return ret;
-}
-
 /* perf: --group or --no-group on a file without groups makes one group
  * of all its events, shown together or not. */
 static bool forced_group(const struct report *r, const struct report_opts *o)
@@ -1199,8 +1096,8 @@ int cmd_report(int argc, const char **argv)
 		ret = 0;
 		if (r.stats_mode || r.dump)
 			print_stats(&r);
-		else
-			ret = print_tasks(&r);
+		else if (tasks_print(stdout, r.machine, r.mmaps_mode) < 0)
+			report_error("failed to process tasks");
 		goto out_machine;
 	}
 
