@@ -49,6 +49,7 @@ static struct hist_entry *level_new(struct hists *h, const struct hist_level *lv
 	he->parent_he = parent;
 	he->depth = (uint8_t)depth;
 	he->leaf = false;
+	he->paired = false;
 	he->callchain = NULL;
 	if (h->nr_members > 1)
 		he->pairs = memset(arena_alloc(&h->arena, (size_t)(h->nr_members - 1) *
@@ -178,6 +179,7 @@ static void link_level(struct hists *leader, struct hist_entry *parent, struct r
 			twin->children = NULL;
 			twin->nr_children = 0;
 			twin->callchain = NULL;
+			twin->paired = false;
 			twin->parent_he = parent;
 			twin->pairs = memset(arena_alloc(&leader->arena, (size_t)(leader->nr_members - 1) *
 							 sizeof(*twin->pairs)),
