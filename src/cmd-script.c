@@ -91,11 +91,8 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 	memset(&al, 0, sizeof(al));
 	machine__resolve(sc->machine, thread, sample->cpumode, sample->ip, &al);
 	al.thread = thread;
-	if (sc->dump) {
-		printf(" ... thread: %s:%d\n", thread->comm, thread->tid);
-		printf(" ...... dso: %s\n", al.map ? al.map->dso->long_name :
-		       al.level == 'H' ? "[hypervisor]" : "<not found>");
-	}
+	if (sc->dump)
+		raw_dump_sample_location(stdout, thread, &al);
 	if (sample_filter__thread(&sc->filter, thread) || sample_filter__dso(&sc->filter, &al) ||
 	    sample_filter__symbol(&sc->filter, &al))
 		return;

@@ -44,6 +44,7 @@ struct map {
 	uint64_t pgoff;
 	struct dso *dso;
 	uint32_t prot, flags;	/* MMAP2 prot/flags (PROT_EXEC assumed for MMAP) */
+	uint64_t ino;		/* MMAP2's inode (0 with a build id instead) */
 	bool identity;		/* ip is the DSO address (kernel, anon/JIT maps) */
 };
 
@@ -87,7 +88,14 @@ void machine__set_force(struct machine *m, bool force);
 void machine__set_buildid_dir(struct machine *m, const char *dir);
 
 int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec);
-int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid);
+/* clone_maps: a new process copies its parent's maps, as the kernel did;
+ * not for a FORK perf record synthesized (PERF_RECORD_MISC_FORK_EXEC),
+ * whose maps come next as MMAP records. */
+int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid,
+			  bool clone_maps);
+
+/* perf's own misc bit of the FORK records it synthesizes. */
+#define PERF_RECORD_MISC_FORK_EXEC (1 << 13)
 int machine__process_exit(struct machine *m, pid_t pid, pid_t tid);
 /* MMAP and MMAP2 (pid -1 = kernel map: "[kernel.kallsyms]_text" or a module). */
 int machine__process_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start,

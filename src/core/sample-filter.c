@@ -1,5 +1,6 @@
 /* sample-filter: sample filters shared by readers (see sample-filter.h). */
 #include "core/sample-filter.h"
+#include "core/evsel.h"
 #include "util/util.h"
 
 #include <ctype.h>

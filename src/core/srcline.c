@@ -450,7 +450,8 @@ static void read_cu_ranges(struct srcline_cache *c)
 		}
 		off = next;
 	}
-	qsort(c->cu_ranges, c->nr_cu_ranges, sizeof(*c->cu_ranges), cu_range_cmp);
+	if (c->nr_cu_ranges)
+		qsort(c->cu_ranges, c->nr_cu_ranges, sizeof(*c->cu_ranges), cu_range_cmp);
 }
 
 /* The unit DIE covering pc (a module address) and its bias. */

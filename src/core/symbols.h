@@ -205,6 +205,10 @@ char *sym_demangle(const char *name);
  * (set before any symbol table is loaded). */
 void sym_demangle_enable(bool on);
 
+/* Process-wide, like perf's symbol_conf: set before symbols are loaded.
+ * --no-demangle keeps names as the symbol tables spell them. */
+void sym_demangle_enable(bool on);
+
 /* Build-id helpers */
 void build_id__hex(const uint8_t *id, int size, char *out);	/* out: 41 bytes */
 /* ~/.debug/.build-id/xx/rest[/basename] for this id, or NULL. */

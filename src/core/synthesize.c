@@ -230,7 +230,8 @@ int synth__comm(struct synth *s, pid_t pid, pid_t tid, const char *comm)
 
 static int synth_fork(struct synth *s, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid)
 {
-	struct perf_rec_fork *f = rec_begin(s, PERF_RECORD_FORK, 0);
+	/* perf marks the forks it makes up: no parent maps to copy */
+	struct perf_rec_fork *f = rec_begin(s, PERF_RECORD_FORK, PERF_RECORD_MISC_FORK_EXEC);
 
 	f->pid = (uint32_t)pid;
 	f->ppid = (uint32_t)ppid;

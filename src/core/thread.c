@@ -117,7 +117,8 @@ int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *c
 	return 0;
 }
 
-int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid)
+int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid,
+			  bool clone_maps)
 {
 	struct thread *t = machine__find_thread(m, pid, tid);
 	struct thread *parent = machine__findnew_thread(m, ppid, ptid);
@@ -136,7 +137,7 @@ int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, p
 		thread__set_comm(t, parent->comm);
 	t->ppid = parent->tid;
 	/* A new process gets a copy of its parent's address space. */
-	if (t->pid != parent->pid && thread__maps(t) != thread__maps(parent))
+	if (clone_maps && t->pid != parent->pid && thread__maps(t) != thread__maps(parent))
 		maps__clone(thread__maps(t), thread__maps(parent), m);
 	return 0;
 }

@@ -529,6 +529,14 @@ static void dump_user_record(FILE *fp, const struct perf_event_header *rec)
 	}
 }
 
+void raw_dump_sample_location(FILE *fp, const struct thread *thread,
+			      const struct addr_location *al)
+{
+	fprintf(fp, " ... thread: %s:%d\n", thread->comm, thread->tid);
+	fprintf(fp, " ...... dso: %s\n", al->map ? al->map->dso->long_name :
+		al->level == 'H' ? "[hypervisor]" : "<not found>");
+}
+
 void raw_dump_record(FILE *fp, struct perf_session *s, struct machine *m,
 		     const struct perf_event_header *rec,
 		     const struct perf_sample *sample, struct evsel *evsel, uint64_t off)

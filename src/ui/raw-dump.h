@@ -23,6 +23,11 @@ void raw_dump_record(FILE *fp, struct perf_session *s, struct machine *m,
 void raw_dump_details(FILE *fp, struct machine *m, const struct perf_event_header *rec,
 		      const struct perf_sample *sample, const struct evsel *evsel);
 
+/* The two lines perf's sample resolution adds under a sample's dump:
+ * its thread, and the path of the DSO its address is in. */
+void raw_dump_sample_location(FILE *fp, const struct thread *thread,
+			      const struct addr_location *al);
+
 /* perf's x86 register names ("AX", "FLAGS", "R15", "XMM0"). */
 const char *raw_dump_reg_name(int idx);
 
