@@ -99,7 +99,9 @@ clean:
 -include $(DEPFILES)
 
 # libFuzzer target for the perf.data reader (clang only): `make fuzz`, then
-# build/fuzz/fuzz-perf-data -max_total_time=300 build/fuzz/corpus
+# LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp \
+#   build/fuzz/fuzz-perf-data -max_total_time=300 build/fuzz/corpus tests/fuzz/seeds
+# (seeds: small perf 6.1 recordings: plain, -g, -z, pipe, tracepoint, -k, switch/namespaces)
 FUZZ_CC   = clang
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
 	    -fno-omit-frame-pointer

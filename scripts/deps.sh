@@ -5,7 +5,7 @@ set -e
 PKGS="build-essential pkg-config
 libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev liblzma-dev libiberty-dev
 libcapstone-dev libncurses-dev
-libcmocka-dev python3-pytest chromium
+libcmocka-dev python3-pytest chromium clang
 linux-perf"
 
 missing=""

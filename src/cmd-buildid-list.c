@@ -1,12 +1,14 @@
 /* pcl buildid-list: the build ids of the binaries a perf.data file refers to. */
-#include <elf.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
+#include "core/kernel-maps.h"
 #include "core/machine.h"
 #include "core/session.h"
+#include "core/symbols.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -111,48 +113,66 @@ static int bid_record(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
-/* The running kernel's build id from /sys/kernel/notes (an ELF note list). */
-static int kernel_build_id(char *hex, size_t len)
+/* The running kernel's build id as hex ("" when unknown). */
+static void kernel_build_id(char *hex)
 {
-	FILE *f = fopen("/sys/kernel/notes", "r");
-	uint8_t buf[4096];
-	size_t n, off = 0;
+	uint8_t id[BUILD_ID_MAX];
+	int n = sysfs__read_kernel_build_id(id, sizeof(id));
 
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	while (off + sizeof(Elf64_Nhdr) <= n) {
-		Elf64_Nhdr nh;
-		size_t name_sz, desc_sz;
+	hex[0] = '\0';
+	if (n > 0)
+		build_id__hex(id, n, hex);
+}
 
-		memcpy(&nh, buf + off, sizeof(nh));
-		off += sizeof(nh);
-		name_sz = (nh.n_namesz + 3) & ~3u;
-		desc_sz = (nh.n_descsz + 3) & ~3u;
-		if (name_sz > n - off || desc_sz > n - off - name_sz)
-			break;
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    !memcmp(buf + off, "GNU", 4) && nh.n_descsz * 2 < len) {
-			for (uint32_t i = 0; i < nh.n_descsz; i++)
-				sprintf(hex + 2 * i, "%02x", buf[off + name_sz + i]);
-			return 0;
-		}
-		off += name_sz + desc_sz;
+static void print_kernel_map(const char *hex, uint64_t start, uint64_t end, const char *name)
+{
+	printf("%s %16" PRIx64 " %16" PRIx64 " %s\n", hex, start, end, name);
+}
+
+static int print_module_map(const char *name, const char *path, uint64_t start, uint64_t size,
+			    void *arg)
+{
+	char *notes = xasprintf("/sys/module/%s/notes/.note.gnu.build-id", name);
+	char hex[2 * BUILD_ID_MAX + 1] = "", *label = path ? NULL : xasprintf("[%s]", name);
+	uint8_t id[BUILD_ID_MAX];
+	int n = sysfs__read_build_id(notes, id, sizeof(id));
+
+	if (n > 0)
+		build_id__hex(id, n, hex);
+	print_kernel_map(hex, start, start + size, path ? path : label);
+	free(notes);
+	free(label);
+	return 0;
+}
+
+/* -m: the running kernel's map and its modules', with their build ids. */
+static int show_kernel_maps(void)
+{
+	char hex[2 * BUILD_ID_MAX + 1];
+	uint64_t start, end;
+
+	if (kernel_text__range(NULL, &start, &end) < 0) {
+		fprintf(stderr, "pcl buildid-list: no _text in /proc/kallsyms: cannot place "
+			"the kernel map (is kptr_restrict hiding addresses?)\n");
+		return 1;
 	}
-	return -1;
+	kernel_build_id(hex);
+	print_kernel_map(hex, start, end, "[kernel.kallsyms]");
+	return running_modules__for_each(print_module_map, NULL);
 }
 
 int cmd_buildid_list(int argc, const char **argv)
 {
 	const char *input = "perf.data";
-	bool with_hits = false, kernel = false, force = false;
+	bool with_hits = false, kernel = false, kernel_maps = false, force = false;
 	int verbose = 0;
 	const struct option opts[] = {
 		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
 		OPT_BOOLEAN('H', "with-hits", &with_hits, "Show only DSOs with hits"),
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_BOOLEAN('k', "kernel", &kernel, "Show current kernel build id"),
+		OPT_BOOLEAN('m', "kernel-maps", &kernel_maps,
+			    "Show build id of current kernel + modules"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose"),
 		OPT_END(),
 	};
@@ -165,9 +185,10 @@ int cmd_buildid_list(int argc, const char **argv)
 	if (argc)
 		usage_with_options(buildid_usage, opts);
 	if (kernel) {
-		char hex[2 * BUILD_ID_MAX + 1] = "";
+		char hex[2 * BUILD_ID_MAX + 1];
 
-		if (kernel_build_id(hex, sizeof(hex)) < 0) {
+		kernel_build_id(hex);
+		if (!hex[0]) {
 			fprintf(stderr, "pcl buildid-list: cannot read the kernel build id from "
 				"/sys/kernel/notes\n");
 			return 1;
@@ -175,6 +196,8 @@ int cmd_buildid_list(int argc, const char **argv)
 		printf("%s\n", hex);
 		return 0;
 	}
+	if (kernel_maps)
+		return show_kernel_maps();
 	s = perf_session__open(input, &err);
 	if (!s) {
 		fprintf(stderr, "pcl buildid-list: %s\n", err);

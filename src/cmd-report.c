@@ -19,11 +19,16 @@
 
 #include "builtin.h"
 #include "core/callchain.h"
+#include "core/evswitch.h"
 #include "core/hist.h"
 #include "core/sample-filter.h"
 #include "core/session.h"
 #include "core/symbols.h"
 #include "ui/header-print.h"
+#include "ui/percent-color.h"
+#include "ui/raw-dump.h"
+#include "ui/read-values.h"
+#include "ui/tasks-print.h"
 #include "ui/report-stdio.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
@@ -54,17 +59,24 @@ struct report {
 	struct hists **hists;		/* by evsel idx */
 	int nr_hists;
 	struct sample_filter filter;
+	struct evswitch evswitch;	/* --switch-on/--switch-off */
 	regex_t parent_regex, ignore_callees_regex;
 	bool parent_regex_set, ignore_callees_set;
 	bool need_cursor;
 	bool exclude_other;		/* -x: only entries with a parent */
 	bool hide_unresolved;		/* -U: samples without a symbol dropped */
 	bool stats_mode, tasks_mode;	/* --stats, --tasks: counts, thread tree */
+	bool mmaps_mode;		/* --mmaps: --tasks with each thread's maps */
+	bool skip_empty;		/* events without samples left out (perf's default) */
+	bool show_threads;		/* -T: the READ records' values by thread */
+	bool dump;			/* -D: every record dumped, then --stats */
+	struct read_values thread_values;
 	bool raw_trace;			/* --raw-trace: fields as name=value */
 	bool print_features, full_header;	/* --header, -I: a pipe's come late */
 	bool header_only;
 	struct trace_seq seq;
 	uint64_t total_lost_samples;
+	uint64_t time_quantum;		/* the time key's slot, ns */
 	uint64_t nr_user_stacks, nr_broken_stacks;
 	/* progress */
 	bool progress_tty;
@@ -78,11 +90,21 @@ struct report_opts {
 	const char *input, *sort_order, *field_order, *call_graph, *percentage, *parent_pattern;
 	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time_str, *field_sep;
 	const char *kallsyms, *symfs, *percent_limit, *ignore_callees;
+	const char *column_widths, *symbol_filter, *time_quantum, *pretty, *stdio_color;
+	const char *switch_on, *switch_off;
+	/* annotate's and hardware tracing's: accepted, nothing to show here */
+	const char *prefix, *prefix_strip, *objdump, *disassembler_style, *percent_type, *itrace;
+	int samples;
+	bool asm_raw, source, show_ref_call_graph, ignore_vmlinux, modules, total_cycles;
+	bool disable_order, stitch_lbr, mem_mode, branch_history;
+	int socket_filter, group_sort_idx;
 	int children;			/* -1: default */
 	int group;			/* -1: default (on when the file has groups) */
 	bool call_graph_set, inverted;
 	bool show_nr_samples, show_cpu_utilization, show_total_period;
 	bool header, header_only, show_full_info;
+	bool hierarchy, nanosecs;
+	bool full_source_path, demangle, demangle_kernel;
 	bool stdio, tui, quiet, force;
 	bool branch_stack, show_inline;
 	int max_stack;
@@ -242,16 +264,20 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 	struct addr_location al;
 	struct thread *thread;
 	struct hist_sample hs;
-	bool filtered;
+	uint8_t filtered;
 
-	if (sample_filter__skip_time(&r->filter, sample->time))
+	if (sample_filter__skip_time(&r->filter, sample->time) ||
+	    evswitch__discard(&r->evswitch, evsel))
 		return;
 	thread = machine__findnew_thread(r->machine, (pid_t)sample->pid, (pid_t)sample->tid);
 	machine__resolve(r->machine, thread, sample->cpumode, sample->ip, &al);
+	if (r->dump)
+		raw_dump_sample_location(stdout, thread, &al);
 	if (r->hide_unresolved && !(al.map && al.sym))
 		return;
-	filtered = sample_filter__thread(&r->filter, thread) ||
-		   sample_filter__dso(&r->filter, &al) || sample_filter__symbol(&r->filter, &al);
+	filtered = (sample_filter__thread(&r->filter, thread) ? HIST_FILTER_THREAD : 0) |
+		   (sample_filter__dso(&r->filter, &al) ? HIST_FILTER_DSO : 0) |
+		   (sample_filter__symbol(&r->filter, &al) ? HIST_FILTER_SYMBOL : 0);
 	if (sample_filter__skip_cpu(&r->filter, sample->cpu))
 		return;
 	hs = (struct hist_sample){
@@ -264,8 +290,7 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		.cpumode = sample->cpumode,
 		.cpu = (int32_t)sample->cpu,
 		.socket = cpu_socket(r, sample->cpu),
-		/* perf's --time-quantum default: 100 ms */
-		.time = sample->time - sample->time % 100000000ULL,
+		.time = sample->time - sample->time % r->time_quantum,
 		.weight = sample->weight,
 		.map_size = al.map ? al.map->end - al.map->start : 0,
 		.period = sample->period,
@@ -287,7 +312,7 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 			hs.level = f->kernel ? 'k' : '.';
 			hs.cpumode = f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 			/* perf takes the frame's location whole: no filter marks */
-			hs.filtered = false;
+			hs.filtered = 0;
 		}
 		if (r->cursor.has_user) {
 			r->nr_user_stacks++;
@@ -295,7 +320,7 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		}
 	}
 	if (r->exclude_other && !(hs.cursor && hs.cursor->parent))
-		hs.filtered = true;
+		hs.filtered |= HIST_FILTER_PARENT;
 	hists__add_sample(report__hists(r, evsel), &hs);
 }
 
@@ -319,15 +344,31 @@ static int report_record(struct perf_tool *tool, struct perf_session *s,
 			report__hists(r, evsel)->stats.nr_samples++;
 		else if (r->tasks_mode && (rec->type == PERF_RECORD_COMM ||
 					   rec->type == PERF_RECORD_FORK ||
-					   rec->type == PERF_RECORD_EXIT))
+					   rec->type == PERF_RECORD_EXIT ||
+					   (r->mmaps_mode && (rec->type == PERF_RECORD_MMAP ||
+							      rec->type == PERF_RECORD_MMAP2))))
 			perf_session__feed_machine(r->machine, rec);
 		return 0;
 	}
 	progress(r, off, false);
+	if (r->dump) {
+		raw_dump_record(stdout, s, r->machine, rec, sample, evsel, off);
+		/* perf report has no use for these (perf script has) */
+		if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP)
+			fputs(": unhandled!\n", stdout);
+	}
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
 		if (evsel)
 			process_sample(r, evsel, sample);
+		break;
+	case PERF_RECORD_READ:
+		if (r->show_threads && evsel) {
+			const struct perf_rec_read *rd = (const void *)rec;
+
+			read_values__add(&r->thread_values, (int)rd->pid, (int)rd->tid, evsel->idx,
+					 evsel->name, rd->value);
+		}
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		r->total_lost_samples += ((const struct perf_rec_lost_samples *)(const void *)rec)->lost;
@@ -363,6 +404,60 @@ static int parse_percent_limit(struct report *r, const char *arg)
 	/* perf makes it the call graph threshold too */
 	r->hopts.cc.min_percent = v;
 	return 0;
+}
+
+/* --time-quantum: a number of ns, or of s, ms, us with the unit after it. */
+static int parse_time_quantum(const char *arg, uint64_t *q)
+{
+	static const struct { const char *unit; uint64_t ns; } units[] = {
+		{ "", 1 }, { "s", 1000000000 }, { "ms", 1000000 }, { "us", 1000 }, { "ns", 1 },
+	};
+	char *end;
+
+	*q = strtoull(arg, &end, 0);
+	if (end == arg)
+		goto bad;
+	if (!*q) {
+		fputs("time quantum cannot be 0", stderr);
+		return -1;
+	}
+	while (isspace((unsigned char)*end))
+		end++;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(end, units[i].unit)) {
+			*q *= units[i].ns;
+			return 0;
+		}
+bad:
+	fprintf(stderr, "Cannot parse time quantum `%s'\n", arg);
+	return -1;
+}
+
+/* --percent-type: "local" or "global", and "period" or "hits", either
+ * first, joined by '-'. */
+static bool percent_type_ok(const char *arg)
+{
+	const char *dash = strchr(arg, '-');
+	bool scope = false, kind = false;
+
+	if (!dash)
+		return false;
+	for (const char *w = arg; w; w = w == arg ? dash + 1 : NULL) {
+		size_t n = w == arg ? (size_t)(dash - arg) : strlen(w);
+
+		if ((n == 5 && !strncmp(w, "local", 5)) || (n == 6 && !strncmp(w, "global", 6)))
+			scope = true;
+		else if ((n == 6 && !strncmp(w, "period", 6)) || (n == 4 && !strncmp(w, "hits", 4)))
+			kind = true;
+	}
+	return scope && kind;
+}
+
+/* --itrace: only the letters, digits and signs of perf's option string
+ * (there is no instruction trace here to apply them to). */
+static bool itrace_ok(const char *arg)
+{
+	return strspn(arg, "ibcrxwpoIedfmtagGlLsqAZ0123456789+-nsu ") == strlen(arg);
 }
 
 /* perf: --group on a file without groups makes one group of all events. */
@@ -507,14 +602,15 @@ static int setup_filters(struct report *r, const struct report_opts *o, int *sta
 /* --- output ---------------------------------------------------------------- */
 
 /* One "NAME events: count (pct)" line per record type seen. */
-static void print_record_counts(const uint64_t *counts, size_t n, uint64_t total, bool with_total)
+static void print_record_counts(const uint64_t *counts, size_t n, uint64_t total, bool with_total,
+				bool skip_empty)
 {
 	if (with_total)
 		printf("%16s events: %10" PRIu64 "\n", "TOTAL", total);
 	for (size_t type = 1; type < n; type++) {
 		const char *name = perf_record_name((uint32_t)type);
 
-		if (!counts[type] || !strcmp(name, "UNKNOWN"))
+		if ((skip_empty && !counts[type]) || !strcmp(name, "UNKNOWN"))
 			continue;
 		if (with_total)
 			printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", name, counts[type],
@@ -530,100 +626,17 @@ static void print_stats(struct report *r)
 	const struct session_stats *st = &r->session->stats;
 
 	printf("\nAggregated stats:\n");
-	print_record_counts(st->nr_records, PERF_RECORD_HEADER_MAX, st->nr_events, true);
+	print_record_counts(st->nr_records, PERF_RECORD_HEADER_MAX, st->nr_events, true,
+			    r->skip_empty);
 	evlist__for_each(&r->session->evlist, pos) {
 		uint64_t counts[PERF_RECORD_SAMPLE + 1] = { 0 };
 
 		counts[PERF_RECORD_SAMPLE] = report__hists(r, pos)->stats.nr_samples;
-		if (!counts[PERF_RECORD_SAMPLE])
+		if (r->skip_empty && !counts[PERF_RECORD_SAMPLE])
 			continue;
 		printf("%s stats:\n", pos->name);
-		print_record_counts(counts, ARRAY_SIZE(counts), 0, false);
+		print_record_counts(counts, ARRAY_SIZE(counts), 0, false, true);
 	}
-}
-
-struct task {
-	struct thread *thread;
-	struct task **children;
-	size_t nr_children;
-	bool listed;
-};
-
-static void print_task(const struct task *t, int level)
-{
-	printf("  %8d %8d %8d |%*s%s\n", t->thread->pid, t->thread->tid, t->thread->ppid, level, "",
-	       t->thread->comm ? t->thread->comm : "");
-	for (size_t i = 0; i < t->nr_children; i++)
-		print_task(t->children[i], level + 1);
-}
-
-/* perf keeps threads in 256 trees by tid: that is the order it lists them. */
-static int task_order(const void *a, const void *b)
-{
-	const struct task *x = a, *y = b;
-	int bx = x->thread->tid & 255, by = y->thread->tid & 255;
-
-	if (bx != by)
-		return bx - by;
-	return (x->thread->tid > y->thread->tid) - (x->thread->tid < y->thread->tid);
-}
-
-static struct task *task_of(struct task *tasks, size_t n, pid_t tid)
-{
-	for (size_t i = 0; i < n; i++)
-		if (tasks[i].thread->tid == tid)
-			return &tasks[i];
-	return NULL;
-}
-
-/* --tasks: the threads as a tree of who forked whom. */
-static int print_tasks(struct report *r)
-{
-	struct machine *m = r->machine;
-	struct task *tasks = xcalloc(m->nr_threads + 1, sizeof(*tasks)), **roots;
-	size_t n = 0, nr_roots = 0;
-	int ret = 0;
-
-	for (size_t i = 0; i < m->nr_threads; i++) {
-		struct thread *t = m->all_threads[i];
-
-		/* a thread whose tid came back later is perf's no more */
-		if (machine__find_thread(m, t->pid, t->tid) == t)
-			tasks[n++].thread = t;
-	}
-	qsort(tasks, n, sizeof(*tasks), task_order);
-	roots = xcalloc(n + 1, sizeof(*roots));
-	for (size_t i = 0; i < n && !ret; i++) {
-		/* walk up to the first listed ancestor, linking on the way */
-		for (struct task *t = &tasks[i]; !t->listed; ) {
-			struct task *parent;
-
-			t->listed = true;
-			if (t->thread->ppid == -1) {
-				roots[nr_roots++] = t;
-				break;
-			}
-			parent = task_of(tasks, n, t->thread->ppid);
-			if (!parent) {
-				ret = report_error("failed to process tasks");
-				break;
-			}
-			parent->children = xrealloc(parent->children, (parent->nr_children + 1) *
-						    sizeof(*parent->children));
-			parent->children[parent->nr_children++] = t;
-			t = parent;
-		}
-	}
-	if (!ret) {
-		printf("# %8s %8s %8s  %s\n", "pid", "tid", "ppid", "comm");
-		for (size_t i = 0; i < nr_roots; i++)
-			print_task(roots[i], 0);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(tasks[i].children);
-	free(tasks);
-	free(roots);
-	return ret;
 }
 
 /* perf: --group or --no-group on a file without groups makes one group
@@ -647,6 +660,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 		.skip_first_sym = !o->field_order && o->sort_order &&
 				  !strncmp(o->sort_order, "sym", 3),
 		.time_str = o->time_str,
+		.socket_filter = o->socket_filter,
 	};
 	uint64_t total = 0;
 
@@ -659,7 +673,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 		total += h->stats.nr_samples;
 		if (r->hopts.event_group && h->leader != h)
 			continue;
-		if (!h->stats.nr_samples)
+		if (r->skip_empty && !h->stats.nr_samples)
 			continue;
 		if (r->hopts.event_group && h->nr_members > 1)
 			desc = group_desc(r, h, forced_group(r, o));
@@ -672,12 +686,16 @@ static void print_report(struct report *r, const struct report_opts *o)
 	}
 	if (!o->quiet)
 		printf("#\n# (Tip: %s)\n#\n", tips[total % ARRAY_SIZE(tips)]);
+	if (r->show_threads)
+		read_values__print(stdout, &r->thread_values, o->pretty && !strcmp(o->pretty, "raw"));
 }
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report r = { .tool = { .record = report_record, .attr = report_attr, .ordered = true } };
-	struct report_opts o = { .children = -1, .group = -1, .max_stack = callchain_max_stack_default(),
+	struct report r = { .tool = { .record = report_record, .attr = report_attr, .ordered = true },
+			    .skip_empty = true };
+	struct report_opts o = { .children = -1, .group = -1, .socket_filter = -1, .demangle = true,
+				 .source = true, .max_stack = callchain_max_stack_default(),
 				 .show_inline = true };
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
@@ -734,6 +752,18 @@ int cmd_report(int argc, const char **argv)
 			   "only consider these symbols"),
 		OPT_STRING('C', "cpu", &o.cpus, "cpu", "list of cpus to profile"),
 		OPT_STRING(0, "time", &o.time_str, "str", "Time span of interest (start,stop)"),
+		OPT_BOOLEAN(0, "full-source-path", &o.full_source_path,
+			    "Show full source file name path for source lines"),
+		OPT_BOOLEAN(0, "demangle", &o.demangle, "Disable symbol demangling"),
+		OPT_BOOLEAN(0, "demangle-kernel", &o.demangle_kernel,
+			    "Enable kernel symbol demangling"),
+		OPT_BOOLEAN(0, "ns", &o.nanosecs, "Show times in nanosecs"),
+		OPT_STRING(0, "time-quantum", &o.time_quantum, "time (ms|us|ns|s)",
+			   "Set time quantum for time sort key (default 100ms)"),
+		OPT_STRING(0, "symbol-filter", &o.symbol_filter, "filter",
+			   "only show symbols that (partially) match with this filter"),
+		OPT_INTEGER(0, "socket-filter", &o.socket_filter,
+			    "only show processor socket that match with this filter"),
 		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
 		OPT_STRING(0, "symfs", &o.symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
@@ -745,9 +775,58 @@ int cmd_report(int argc, const char **argv)
 			    "use branch records for per branch histogram filling"),
 		OPT_STRING(0, "ignore-callees", &o.ignore_callees, "regex",
 			   "ignore callees of these functions in call graphs"),
+		OPT_STRING('w', "column-widths", &o.column_widths, "width[,width...]",
+			   "don't try to adjust column width, use these fixed values"),
+		OPT_BOOLEAN(0, "hierarchy", &o.hierarchy, "Show entries in a hierarchy"),
+		OPT_BOOLEAN('D', "dump-raw-trace", &r.dump, "dump raw trace in ASCII"),
+		OPT_BOOLEAN('T', "threads", &r.show_threads, "Show per-thread event counters"),
+		OPT_STRING(0, "pretty", &o.pretty, "key", "pretty printing style key: normal raw"),
+		OPT_INTEGER(0, "group-sort-idx", &o.group_sort_idx,
+			    "Sort the output by the event at the index n in group. If n is invalid, "
+			    "sort by the first event. WARNING: should be used on grouped events."),
+		OPT_STRING(0, "switch-on", &o.switch_on, "event",
+			   "Consider events after the ocurrence of this event"),
+		OPT_STRING(0, "switch-off", &o.switch_off, "event",
+			   "Stop considering events after the ocurrence of this event"),
+		OPT_BOOLEAN(0, "show-on-off-events", &r.evswitch.show_on_off_events,
+			    "Show the on/off switch events, used with --switch-on and --switch-off"),
+		OPT_BOOLEAN(0, "disable-order", &o.disable_order, "Disable raw trace ordering"),
+		OPT_INTEGER(0, "samples", &o.samples,
+			    "Number of samples to save per histogram entry for individual browsing"),
+		OPT_STRING(0, "prefix", &o.prefix, "prefix",
+			   "Add prefix to source file path names in programs (with --prefix-strip)"),
+		OPT_STRING(0, "prefix-strip", &o.prefix_strip, "N",
+			   "Strip first N entries of source file path name in programs (with --prefix)"),
+		OPT_STRING(0, "objdump", &o.objdump, "path",
+			   "objdump binary to use for disassembly and annotations"),
+		OPT_BOOLEAN(0, "asm-raw", &o.asm_raw,
+			    "Display raw encoding of assembly instructions (default)"),
+		OPT_STRING('M', "disassembler-style", &o.disassembler_style, "disassembler style",
+			   "Specify disassembler style (e.g. -M intel for intel syntax)"),
+		OPT_BOOLEAN(0, "source", &o.source,
+			    "Interleave source code with assembly code (default)"),
+		OPT_STRING(0, "percent-type", &o.percent_type, "local-period",
+			   "Set percent type local/global-period/hits"),
+		OPT_BOOLEAN(0, "show-ref-call-graph", &o.show_ref_call_graph,
+			    "Show callgraph from reference event"),
+		OPT_BOOLEAN(0, "ignore-vmlinux", &o.ignore_vmlinux, "don't load vmlinux even if found"),
+		OPT_BOOLEAN('m', "modules", &o.modules,
+			    "load module symbols - WARNING: use only with -k and LIVE kernel"),
+		OPT_STRING_OPTARG(0, "itrace", &o.itrace, "opts", "Instruction Tracing options", ""),
+		OPT_BOOLEAN(0, "total-cycles", &o.total_cycles, "Sort all blocks by 'Sampled Cycles%'"),
+		OPT_BOOLEAN(0, "stitch-lbr", &o.stitch_lbr, "Enable LBR callgraph stitching approach"),
+		OPT_BOOLEAN(0, "mem-mode", &o.mem_mode, "mem access profile"),
+		OPT_BOOLEAN(0, "branch-history", &o.branch_history,
+			    "add last branch records to call history"),
+		OPT_BOOLEAN(0, "skip-empty", &r.skip_empty,
+			    "Do not display empty (or dummy) events in the output"),
 		OPT_BOOLEAN(0, "stats", &r.stats_mode, "Display event stats"),
 		OPT_BOOLEAN(0, "tasks", &r.tasks_mode, "Display recorded tasks"),
+		OPT_BOOLEAN(0, "mmaps", &r.mmaps_mode, "Display recorded tasks memory maps"),
 		OPT_BOOLEAN(0, "stdio", &o.stdio, "Use the stdio interface"),
+		{ .type = OPT_STRING_T, .long_name = "stdio-color", .value = &o.stdio_color,
+		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT, .defstr = "always", .argh = "mode",
+		  .help = "'always' (default), 'never' or 'auto' only applicable to --stdio mode" },
 		OPT_BOOLEAN(0, "tui", &o.tui, "Use the TUI interface (for now the same as --stdio)"),
 		OPT_END(),
 	};
@@ -755,13 +834,39 @@ int cmd_report(int argc, const char **argv)
 	const char *only[HISTC_NR_COLS] = { NULL };
 	char *err = NULL, *sort_tmp = NULL;
 	uint64_t sample_type;
+	size_t nr_entries;
 	int ret = 1;
 
 	argc = parse_options(argc, argv, opts, report_usage, 0);
 	if (argc)
 		usage_with_options(report_usage, opts);
+	r.tasks_mode |= r.mmaps_mode;
+	if (o.itrace && !itrace_ok(o.itrace)) {
+		/* perf names no option under its usage line here */
+		fprintf(stderr, "Bad Instruction Tracing options '%s'\n\n Usage: %s\n\n", o.itrace,
+			report_usage[0]);
+		return 129;
+	}
+	if (o.percent_type && !percent_type_ok(o.percent_type)) {
+		parse_options_usage(report_usage, opts, "percent-type", false);
+		return 129;
+	}
+	if (o.prefix_strip && !o.prefix) {
+		fputs("--prefix-strip requires --prefix\n", stderr);
+		return 234;	/* perf's -EINVAL */
+	}
+	if (o.mem_mode && o.branch_stack) {
+		fputs("branch and mem mode incompatible\n", stderr);
+		return 0;
+	}
+	/* --disable-order: perf 6.1 still reports what time order gives on
+	 * these files, where pcl without ordering would meet a thread's
+	 * samples before its COMM: accepted, records stay ordered */
+	if (o.branch_history)
+		o.call_graph_set = r.hopts.use_callchain = true;
 	callchain_param__init(&r.hopts.cc);
 	r.hopts.field_sep = o.field_sep;
+	r.hopts.color = percent_color_mode(o.stdio_color);
 	r.hopts.verbose = o.verbose > 0;
 	if (o.call_graph) {
 		if (callchain_param__parse(&r.hopts.cc, o.call_graph, &r.hopts.use_callchain) < 0)
@@ -776,6 +881,26 @@ int cmd_report(int argc, const char **argv)
 	}
 	if (o.percent_limit && parse_percent_limit(&r, o.percent_limit) < 0)
 		usage_with_options(report_usage, opts);
+	r.time_quantum = 100000000;	/* perf's default: 100 ms */
+	if (o.time_quantum && parse_time_quantum(o.time_quantum, &r.time_quantum) < 0) {
+		parse_options_usage(report_usage, opts, "time-quantum", false);
+		return 129;
+	}
+	r.hopts.nanosecs = o.nanosecs;
+	srcline__full_filename(o.full_source_path);
+	/* the kernel's names are never mangled C++ here: --demangle-kernel
+	 * changes nothing pcl shows */
+	sym_demangle_enable(o.demangle);
+	if (o.hierarchy) {
+		/* perf: the levels are the columns (no Children column, see below) */
+		if (o.field_order) {
+			fputs("Error: --hierarchy and --fields options cannot be used together\n",
+			      stderr);
+			parse_options_usage(report_usage, opts, "F", true);
+			parse_options_usage(NULL, opts, "hierarchy", false);
+			return 0;	/* perf's status */
+		}
+	}
 
 	r.session = perf_session__open(o.input ? o.input : "perf.data", &err);
 	if (!r.session) {
@@ -783,6 +908,18 @@ int cmd_report(int argc, const char **argv)
 		free(err);
 		return 255;
 	}
+	r.evswitch.on_name = o.switch_on;
+	r.evswitch.off_name = o.switch_off;
+	if (evswitch__init(&r.evswitch, &r.session->evlist, stderr) < 0) {
+		ret = 254;	/* perf's -ENOENT */
+		goto out;
+	}
+	if (o.group_sort_idx && !r.session->evlist.nr_groups && !forced_group(&r, &o)) {
+		parse_options_usage(NULL, opts, "group-sort-idx", false);
+		ret = 234;	/* perf's -EINVAL */
+		goto out;
+	}
+	r.hopts.group_sort_idx = o.group_sort_idx;
 	if (o.sort_order && strstr(o.sort_order, "ipc"))
 		usage_with_options(report_usage, opts);
 	if (o.sort_order && strstr(o.sort_order, "symbol"))
@@ -792,10 +929,11 @@ int cmd_report(int argc, const char **argv)
 	ss.sort_order = o.sort_order;
 	ss.field_order = o.field_order;
 	ss.tracepoints_only = tracepoints_only(r.session);
-	ss.cumulate = o.children != 0;
+	ss.cumulate = o.children != 0 && !o.hierarchy;
 	ss.show_cpu_utilization = o.show_cpu_utilization;
 	ss.show_nr_samples = o.show_nr_samples;
 	ss.show_total_period = o.show_total_period;
+	ss.hierarchy = o.hierarchy;
 	if (o.parent_pattern && strcmp(o.parent_pattern, DEFAULT_PARENT_PATTERN)) {
 		/* a custom --parent pattern implies the parent column (perf) */
 		char *more = xasprintf("%s,parent", o.sort_order ? o.sort_order :
@@ -809,6 +947,10 @@ int cmd_report(int argc, const char **argv)
 		free(err);
 		goto out;
 	}
+	/* perf sets the levels up from the events it knows before reading:
+	 * a pipe's come later, so its hierarchy has none (and no entries) */
+	if (o.hierarchy && r.session->is_pipe)
+		r.hopts.layout.nr_levels = 0;
 	if ((o.header || o.header_only) && !o.quiet) {
 		r.print_features = true;
 		r.full_header = o.show_full_info;
@@ -834,6 +976,9 @@ int cmd_report(int argc, const char **argv)
 		r.hopts.cc.order = ORDER_CALLER;
 	if (r.hopts.cumulate && !r.hopts.cc.order_set)
 		r.hopts.cc.order = ORDER_CALLER;
+	/* perf turns --children off for --hierarchy after choosing the order */
+	if (o.hierarchy)
+		r.hopts.cumulate = false;
 	if ((sample_type & PERF_SAMPLE_CALLCHAIN) || r.session->is_pipe) {
 		if (!o.call_graph_set && r.hopts.cc.mode != CHAIN_NONE)
 			r.hopts.use_callchain = true;
@@ -860,8 +1005,32 @@ int cmd_report(int argc, const char **argv)
 			goto out;
 		}
 	}
+	if (o.mem_mode) {
+		ret = report_error(sample_type & PERF_SAMPLE_DATA_SRC ?
+				   "pcl report does not show memory accesses yet" :
+				   "Selected --mem-mode but no mem data. Did you call perf record "
+				   "without -d?");
+		goto out;
+	}
+	if (o.branch_history) {
+		/* perf 6.1 crashes here on a file without branch stacks */
+		ret = report_error(sample_type & PERF_SAMPLE_BRANCH_STACK ?
+				   "pcl report does not show branch stacks yet" :
+				   "Selected --branch-history but no branch data. Did you call perf "
+				   "record without -b?");
+		goto out;
+	}
+	if (o.stitch_lbr)
+		fputs("Warning:\nCan't find LBR callchain. Switch off --stitch-lbr.\n"
+		      "Please apply --call-graph lbr when recording.\n", stderr);
 	if (!r.hopts.cumulate && !(o.field_order && o.field_order[0] != '+'))
 		hist_layout__cancel_cumulate(&r.hopts.layout);
+	if (o.column_widths) {
+		/* perf's hierarchy levels are copies the widths never reach */
+		if (!o.hierarchy)
+			hist_layout__set_user_widths(&r.hopts.layout, o.column_widths);
+		r.hopts.user_widths = true;
+	}
 	if (r.hopts.layout.has_parent) {
 		if (regcomp(&r.parent_regex, o.parent_pattern ? o.parent_pattern :
 			    DEFAULT_PARENT_PATTERN, REG_EXTENDED)) {
@@ -880,8 +1049,12 @@ int cmd_report(int argc, const char **argv)
 	if (setup_filters(&r, &o, &ret) < 0)
 		goto out;
 	r.hopts.dso_filter = r.filter.dsos.n > 0;
+	r.hopts.thread_filter = r.filter.comms.n || r.filter.pids.n || r.filter.tids.n;
+	r.hopts.sym_filter = r.filter.syms.n > 0;
 	print_elided(&r.hopts.layout, &r.filter, only);
-	hist_layout__elide(&r.hopts.layout, only);
+	/* perf's hierarchy levels keep their columns */
+	if (!o.hierarchy)
+		hist_layout__elide(&r.hopts.layout, only);
 
 	/* groups: on by default when the file recorded some */
 	r.hopts.event_group = o.group == 1 || (o.group == -1 && r.session->evlist.nr_groups > 0);
@@ -899,8 +1072,14 @@ int cmd_report(int argc, const char **argv)
 	r.need_cursor = r.hopts.use_callchain || r.hopts.cumulate || r.hopts.layout.has_parent;
 	callchain_store__init(&r.store);
 	trace_seq_init(&r.seq);
-	evlist__for_each(&r.session->evlist, pos)
-		report__hists(&r, pos);
+	evlist__for_each(&r.session->evlist, pos) {
+		struct hists *h = report__hists(&r, pos);
+
+		/* perf gives the first event only the --symbol-filter */
+		if (pos->idx == 0)
+			h->symbol_filter = o.symbol_filter;
+		h->socket_filter = o.socket_filter;
+	}
 
 	r.progress_tty = isatty(STDERR_FILENO);
 	r.progress_after = 1.0;
@@ -914,21 +1093,27 @@ int cmd_report(int argc, const char **argv)
 		goto out_machine;
 	}
 	progress(&r, 0, true);
-	if (r.stats_mode || r.tasks_mode) {
+	if (r.stats_mode || r.tasks_mode || r.dump) {
 		ret = 0;
-		if (r.stats_mode)
+		if (r.stats_mode || r.dump)
 			print_stats(&r);
-		else
-			ret = print_tasks(&r);
+		else if (tasks_print(stdout, r.machine, r.mmaps_mode) < 0)
+			report_error("failed to process tasks");
 		goto out_machine;
 	}
 
+	nr_entries = 0;
 	evlist__for_each(&r.session->evlist, pos) {
 		struct hists *h = report__hists(&r, pos);
 
 		hists__collapse(h);
+		nr_entries += h->nr_entries;
 		if (r.hopts.event_group && h->leader != h)
 			hists__link_group(h->leader, h, (int)(pos->idx - h->leader->evsel->idx));
+	}
+	if (!nr_entries) {
+		ret = report_error("The %s data has no samples!", o.input ? o.input : "perf.data");
+		goto out_machine;
 	}
 	for (int i = 0; i < r.nr_hists; i++)
 		if (r.hists[i])
@@ -938,6 +1123,7 @@ int cmd_report(int argc, const char **argv)
 	ret = 0;
 out_machine:
 	trace_seq_destroy(&r.seq);
+	read_values__exit(&r.thread_values);
 	for (int i = 0; i < r.nr_hists; i++)
 		hists__delete(r.hists[i]);
 	free(r.hists);

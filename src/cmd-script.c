@@ -1,12 +1,18 @@
 /* pcl script: print every sample (and optionally task/mmap events) of a
  * perf.data file as text, the way perf script does. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <errno.h>
 
 #include "builtin.h"
 #include "cmd-collapse.h"
 #include "core/callchain.h"
+#include "core/dlfilter.h"
+#include "core/evswitch.h"
 #include "core/machine.h"
 #include "core/sample-filter.h"
 #include "core/session.h"
@@ -26,10 +32,19 @@ struct script {
 	struct script_config cfg;
 	struct perf_session *session;
 	struct machine *machine;
-	bool dump;
+	bool dump, dump_unsorted;	/* -D, --dump-unsorted-raw-trace */
 	bool show_task, show_mmap;
+	bool show_switch, show_lost, show_round, show_ns, show_cgroup, show_bpf, show_text_poke;
 	bool header, full_header;	/* --header, -I */
 	struct sample_filter filter;
+	bool per_event_dump;
+	struct script_dumps dumps;
+	struct evswitch evswitch;	/* --switch-on/--switch-off */
+	bool no_samples;	/* --graph-function: no branch flags, no sample starts one */
+	bool debug_mode;	/* --debug-mode: check the samples' order, print none */
+	uint64_t last_time, nr_misordered;
+	struct dlfilter *dlfilter;	/* --dlfilter */
+	int dlfilter_err;		/* a filter function's error */
 };
 
 /* samples without a CPU (side events of files without it) pass -C */
@@ -38,27 +53,61 @@ static bool cpu_skip(const struct script *sc, const struct perf_sample *sample)
 	return sample->cpu != (uint32_t)-1 && sample_filter__skip_cpu(&sc->filter, sample->cpu);
 }
 
+/* --dlfilter: asks the object; true when the sample is dropped (an error
+ * stops processing) */
+static bool dlfilter_drops(struct script *sc, bool early, struct evsel *evsel,
+			   const struct perf_sample *sample)
+{
+	int r = dlfilter__filter(sc->dlfilter, early, sc->machine, &sc->filter, evsel, sample);
+
+	if (r < 0)
+		sc->dlfilter_err = r;
+	return r != 0;
+}
+
 static void process_sample(struct script *sc, struct evsel *evsel,
 			   const struct perf_sample *sample)
 {
 	struct addr_location al;
 	struct thread *thread;
+	FILE *fp;
 
-	if (sample_filter__skip_time(&sc->filter, sample->time) || cpu_skip(sc, sample))
+	if (sc->dlfilter && dlfilter_drops(sc, true, evsel, sample))
+		return;
+	if (sample_filter__skip_time(&sc->filter, sample->time))
+		return;
+	if (sc->debug_mode) {
+		if (sample->time < sc->last_time) {
+			fprintf(stderr, "Samples misordered, previous: %" PRIu64 " this: %" PRIu64 "\n",
+				sc->last_time, sample->time);
+			sc->nr_misordered++;
+		}
+		sc->last_time = sample->time;
+		return;
+	}
+	if (cpu_skip(sc, sample))
 		return;
 	thread = machine__findnew_thread(sc->machine, (pid_t)sample->pid, (pid_t)sample->tid);
 	memset(&al, 0, sizeof(al));
 	machine__resolve(sc->machine, thread, sample->cpumode, sample->ip, &al);
 	al.thread = thread;
-	if (sc->dump) {
-		printf(" ... thread: %s:%d\n", thread->comm, thread->tid);
-		printf(" ...... dso: %s\n", al.map ? al.map->dso->long_name :
-		       al.level == 'H' ? "[hypervisor]" : "<not found>");
-	}
+	if (sc->dump)
+		raw_dump_sample_location(stdout, thread, &al);
 	if (sample_filter__thread(&sc->filter, thread) || sample_filter__dso(&sc->filter, &al) ||
 	    sample_filter__symbol(&sc->filter, &al))
 		return;
-	script_print_sample(stdout, &sc->cfg, sc->session, sc->machine, evsel, sample, &al);
+	if (sc->no_samples || evswitch__discard(&sc->evswitch, evsel))
+		return;
+	if (sc->dlfilter && dlfilter_drops(sc, false, evsel, sample))
+		return;
+	fp = stdout;
+	if (sc->per_event_dump) {
+		/* perf counts what it prints, into the event's own file */
+		if (!sc->cfg.output[script_output_type(evsel->attr.type)].fields ||
+		    !(fp = script_dumps__fp(&sc->dumps, evsel)))
+			return;
+	}
+	script_print_sample(fp, &sc->cfg, sc->session, sc->machine, evsel, sample, &al);
 }
 
 /* --show-task-events / --show-mmap-events: perf prints the leading sample
@@ -93,6 +142,8 @@ static int script_attr(struct perf_tool *tool, struct perf_session *s, struct ev
 {
 	struct script *sc = (struct script *)tool;
 
+	if (sc->per_event_dump && script_dumps__open(&sc->dumps, s, evsel) < 0)
+		return -2;
 	return script_config__add_event(&sc->cfg, s, evsel) < 0 ? -2 : 0;
 }
 
@@ -103,11 +154,13 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 	struct script *sc = (struct script *)tool;
 
 	if (sc->dump)
-		raw_dump_record(stdout, s, rec, sample, evsel, off);
+		raw_dump_record(stdout, s, sc->machine, rec, sample, evsel, off);
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
 		if (evsel)
 			process_sample(sc, evsel, sample);
+		if (sc->dlfilter_err)
+			return -2;
 		break;
 	case PERF_RECORD_COMM:
 		perf_session__feed_machine(sc->machine, rec);
@@ -142,6 +195,45 @@ static int script_record(struct perf_tool *tool, struct perf_session *s,
 
 			print_side(sc, rec, sample, (pid_t)mm->pid, (pid_t)mm->tid, 0);
 		}
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (sc->show_switch)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
+	case PERF_RECORD_LOST:
+		if (sc->show_lost)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
+	case PERF_RECORD_NAMESPACES:
+		if (sc->show_ns) {
+			const struct perf_rec_namespaces *ns = (const void *)rec;
+
+			print_side(sc, rec, sample, (pid_t)ns->pid, (pid_t)ns->tid, 0);
+		}
+		break;
+	case PERF_RECORD_CGROUP:
+		if (sc->show_cgroup)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
+	case PERF_RECORD_KSYMBOL:
+		/* perf routes ksymbols to the printer for either option */
+		if (sc->show_bpf || sc->show_text_poke)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		if (sc->show_bpf)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
+	case PERF_RECORD_TEXT_POKE:
+		if (sc->show_text_poke)
+			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+		break;
+	case PERF_RECORD_FINISHED_ROUND:
+		if (sc->show_round)
+			script_print_record_line(stdout, sc->machine, rec);
+		else if (sc->dump)
+			fputs(sc->tool.ordered ? "\n" : ": unhandled!\n", stdout);
 		break;
 	case PERF_RECORD_HEADER_BUILD_ID:
 		perf_session__feed_machine(sc->machine, rec);
@@ -188,11 +280,12 @@ static int check_cpu_filter(struct script *sc)
 }
 
 /* perf's end-of-run warnings about what the recording lost or we skipped */
-static void warn_about_losses(const struct session_stats *st)
+static void warn_about_losses(const struct session_stats *st, bool lost_shown)
 {
 	uint64_t samples = st->nr_records[PERF_RECORD_SAMPLE] + st->total_lost_samples;
 
-	if (st->nr_records[PERF_RECORD_LOST])
+	/* --show-lost-events printed them: perf does not count them then */
+	if (st->nr_records[PERF_RECORD_LOST] && !lost_shown)
 		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\n"
 			"Check IO/CPU overload!\n\n", (unsigned long long)st->nr_events,
 			(unsigned long long)st->nr_records[PERF_RECORD_LOST]);
@@ -215,14 +308,207 @@ static void warn_about_losses(const struct session_stats *st)
 			(unsigned long long)st->nr_unordered);
 }
 
+/* --xed: perf pipes its output through the xed disassembler */
+static FILE *xed_pipe;
+
+static int start_xed(void)
+{
+	const char *cmd = isatty(1) ? "xed -F insn: -A -64 | less" : "xed -F insn: -A -64";
+
+	fflush(stdout);
+	xed_pipe = popen(cmd, "w");
+	if (!xed_pipe || dup2(fileno(xed_pipe), 1) < 0) {
+		fprintf(stderr, "pcl script: cannot run '%s': %s\n", cmd, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void end_xed(void)
+{
+	if (!xed_pipe)
+		return;
+	fflush(stdout);
+	close(1);
+	pclose(xed_pipe);
+	xed_pipe = NULL;
+}
+
+/* --stitch-lbr needs LBR call stacks (record --call-graph lbr) */
+static bool has_lbr_callstack(struct perf_session *s)
+{
+	evlist__for_each(&s->evlist, pos)
+		if ((pos->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+		    (pos->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+			return true;
+	return false;
+}
+
 struct script_opts {
-	const char *input, *fields, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms, *dsos;
+	const char *input, *comms, *pids, *tids, *cpus, *time, *syms, *kallsyms, *dsos;
 	const char *symfs;
 	bool header, header_only, hide_callgraph, force, show_kernel_path;
 	bool folded, show_inline;
 	int max_stack;
 	int verbose;
+	/* perf script's options for other data (AUX traces, LBR, guests,
+	 * scripting engines): accepted, with perf's behaviour on our files */
+	const char *graph_function, *stop_bt, *itrace, *dlfilter, *gen_script, *script;
+	struct dlargs { int argc; char **argv; } dlargs;	/* --dlarg, in order */
+	const char *xed;	/* --xed's optional value, ignored */
+	const char *vmlinux, *guestmount, *guestkallsyms, *guestmodules, *guestvmlinux;
+	bool all_cpus, stitch_lbr, list_dlfilters;
+	bool list_scripts, guest_code, demangle, demangle_kernel, full_source_path;
+	int max_blocks, addr_range;
 };
+
+static int add_dlarg(const struct option *opt, const char *arg, bool unset)
+{
+	struct dlargs *a = opt->value;
+
+	(void)unset;
+	a->argv = xrealloc(a->argv, (size_t)(a->argc + 2) * sizeof(*a->argv));
+	a->argv[a->argc++] = xstrdup(arg);
+	a->argv[a->argc] = NULL;
+	return 0;
+}
+
+/* Options for what pcl does not have (scripting engines, dlfilters):
+ * says so.  Returns the exit code, or -1 to go on. */
+static int script_unsupported(const struct script_opts *o)
+{
+	if (o->list_scripts) {
+		printf("List of available trace scripts:\n");	/* pcl ships none */
+		return 0;
+	}
+	if (o->list_dlfilters) {
+		printf("List of available dlfilters:\n");
+		dlfilter__list(stdout, ".");
+		dlfilter__list(stdout, PERF_DLFILTER_DIR);	/* pcl installs none of its own */
+		return 0;
+	}
+	if (o->script || o->gen_script) {
+		fprintf(stderr, "pcl script: scripting is not supported: pcl has no Perl or Python "
+			"engine (%s %s)\n", o->script ? "-s" : "-g", o->script ? o->script :
+			o->gen_script);
+		return 255;
+	}
+	return -1;
+}
+
+/* --call-trace, --call-ret-trace, --insn-trace: perf's -F presets for
+ * instruction traces, in nanoseconds, applied where they stand among the
+ * -F options (their values are ignored, as perf does on such files) */
+static int trace_preset(struct script_config *c, const char *fields)
+{
+	c->nanosecs = true;
+	return script_config__parse_fields(c, fields);
+}
+
+static int call_trace_opt(const struct option *opt, const char *arg, bool unset)
+{
+	(void)arg, (void)unset;
+	return trace_preset(opt->value, "-ip,-addr,-event,-period,+callindent");
+}
+
+static int call_ret_trace_opt(const struct option *opt, const char *arg, bool unset)
+{
+	(void)arg, (void)unset;
+	return trace_preset(opt->value, "-ip,-addr,-event,-period,+callindent,+flags");
+}
+
+static int insn_trace_opt(const struct option *opt, const char *arg, bool unset)
+{
+	(void)arg, (void)unset;
+	return trace_preset(opt->value, "+insn,-event,-period");
+}
+
+/* The options' settings, before the file is opened: 0, or the exit code. */
+static int script_setup(struct script *sc, struct script_opts *o)
+{
+	if (o->max_stack < 0)
+		o->max_stack = 0;
+	sc->cfg.max_stack = o->max_stack;
+	sc->cfg.use_callchain = !o->hide_callgraph;
+	if (sc->dump_unsorted)
+		sc->dump = true;
+	sc->cfg.dump = sc->dump;
+	sc->cfg.stop_bt = o->stop_bt;
+	sc->no_samples = o->graph_function != NULL;
+	sym_demangle_enable(o->demangle);
+	srcline__full_filename(o->full_source_path);
+	if (o->vmlinux && access(o->vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", o->vmlinux);
+		return 255;
+	}
+	if (o->comms)
+		name_list__add(&sc->filter.comms, o->comms);
+	if (o->pids)
+		name_list__add(&sc->filter.pids, o->pids);
+	if (o->tids)
+		name_list__add(&sc->filter.tids, o->tids);
+	if (o->syms)
+		name_list__add(&sc->filter.syms, o->syms);
+	sc->filter.addr_range = o->addr_range;
+	if (o->dsos)
+		name_list__add(&sc->filter.dsos, o->dsos);
+	if (o->cpus && sample_filter__set_cpus(&sc->filter, o->cpus) < 0) {
+		fprintf(stderr, "Invalid cpu_list\n");
+		return 255;
+	}
+	return 0;
+}
+
+/* Checks the opened file against the options and sets up what reads it:
+ * 0, -1 when there is nothing more to do, or the exit code. */
+static int script_prepare(struct script *sc, struct script_opts *o)
+{
+	struct perf_session *s = sc->session;
+
+	if (o->time && sample_filter__set_time_arg(&sc->filter, o->time,
+						   s->header.first_sample_time,
+						   s->header.last_sample_time) < 0) {
+		fprintf(stderr, "Invalid time string\n");
+		return 255;
+	}
+	if (evswitch__init(&sc->evswitch, &s->evlist, stderr) < 0)
+		return 254;	/* perf's -ENOENT */
+	if (o->header || o->header_only) {
+		sc->header = true;
+		header_print(stdout, s, sc->full_header);
+		if (o->header_only)
+			return -1;
+	}
+	if (sc->filter.cpu_filter && check_cpu_filter(sc) < 0)
+		return 255;
+	if (dlfilter__start(sc->dlfilter) < 0)
+		return 255;
+	if (!s->is_pipe && script_config__check(&sc->cfg, s) < 0)
+		return 255;
+	if (sc->per_event_dump) {
+		evlist__for_each(&s->evlist, pos)
+			if (script_dumps__open(&sc->dumps, s, pos) < 0)
+				return 255;
+	}
+	/* -k: perf reads kernel symbols from that file only; pcl does not load
+	 * vmlinux images, so they stay unknown, as perf leaves them when the
+	 * file is not the recorded kernel's (build id) or not an ELF image */
+	sc->machine = perf_session__new_machine(s, o->vmlinux ? "/dev/null" : o->kallsyms,
+						o->symfs, o->force);
+	machine__set_inline(sc->machine, o->show_inline);
+	if (o->stitch_lbr && !has_lbr_callstack(s))
+		fprintf(stderr, "Can't find LBR callchain. Switch off --stitch-lbr.\n"
+			"Please apply --call-graph lbr when recording.\n");
+	if (o->xed && start_xed() < 0)
+		return 255;
+	return 0;
+}
+
+/* -F, applied in order: each one may override the ones before */
+static int parse_fields_opt(const struct option *opt, const char *arg, bool unset)
+{
+	return unset ? 0 : script_config__parse_fields(opt->value, arg);
+}
 
 int cmd_script(int argc, const char **argv)
 {
@@ -231,9 +517,11 @@ int cmd_script(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_BOOLEAN('D', "dump-raw-trace", &sc.dump, "dump raw trace in ASCII"),
-		OPT_STRING('F', "fields", &o.fields, "str",
-			   "comma separated output fields prepend with 'type:'. +field to add "
-			   "and -field to remove."),
+		OPT_BOOLEAN(0, "dump-unsorted-raw-trace", &sc.dump_unsorted,
+			    "dump unsorted raw trace in ASCII"),
+		OPT_CALLBACK('F', "fields", &sc.cfg, "str",
+			     "comma separated output fields prepend with 'type:'. +field to add "
+			     "and -field to remove.", parse_fields_opt),
 		OPT_BOOLEAN(0, "header", &o.header, "Show data header."),
 		OPT_BOOLEAN(0, "header-only", &o.header_only, "Show only data header."),
 		OPT_BOOLEAN('I', "show-info", &sc.full_header,
@@ -246,6 +534,20 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "show-task-events", &sc.show_task,
 			    "Show the fork/comm/exit events"),
 		OPT_BOOLEAN(0, "show-mmap-events", &sc.show_mmap, "Show the mmap events"),
+		OPT_BOOLEAN(0, "show-switch-events", &sc.show_switch,
+			    "Show context switch events (if recorded)"),
+		OPT_BOOLEAN(0, "show-namespace-events", &sc.show_ns,
+			    "Show namespace events (if recorded)"),
+		OPT_BOOLEAN(0, "show-cgroup-events", &sc.show_cgroup,
+			    "Show cgroup events (if recorded)"),
+		OPT_BOOLEAN(0, "show-lost-events", &sc.show_lost, "Show lost events (if recorded)"),
+		OPT_BOOLEAN(0, "show-round-events", &sc.show_round,
+			    "Show round events (if recorded)"),
+		OPT_BOOLEAN(0, "per-event-dump", &sc.per_event_dump,
+			    "Dump trace output to files named by the monitored events"),
+		OPT_BOOLEAN(0, "show-bpf-events", &sc.show_bpf, "Show bpf related events (if recorded)"),
+		OPT_BOOLEAN(0, "show-text-poke-events", &sc.show_text_poke,
+			    "Show text poke related events (if recorded)"),
 		OPT_STRING('c', "comms", &o.comms, "comm[,comm...]",
 			   "only display events for these comms"),
 		OPT_STRING(0, "pid", &o.pids, "pid[,pid...]",
@@ -275,6 +577,60 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
 		OPT_BOOLEAN(0, "inline", &o.show_inline, "Show inline function"),
+		OPT_STRING(0, "switch-on", &sc.evswitch.on_name, "event",
+			   "Consider events after the ocurrence of this event"),
+		OPT_STRING(0, "switch-off", &sc.evswitch.off_name, "event",
+			   "Stop considering events after the ocurrence of this event"),
+		OPT_BOOLEAN(0, "show-on-off-events", &sc.evswitch.show_on_off_events,
+			    "Show the on/off switch events, used with --switch-on and --switch-off"),
+		OPT_STRING(0, "stop-bt", &o.stop_bt, "symbol[,symbol...]",
+			   "Stop display of callgraph at these symbols"),
+		OPT_BOOLEAN(0, "full-source-path", &o.full_source_path,
+			    "Show full source file name path for source lines"),
+		OPT_BOOLEAN(0, "demangle", &o.demangle,
+			    "Enable symbol demangling"),
+		OPT_BOOLEAN(0, "demangle-kernel", &o.demangle_kernel,
+			    "Enable kernel symbol demangling"),
+		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
+		OPT_BOOLEAN('d', "debug-mode", &sc.debug_mode,
+			    "do various checks like samples ordering and lost events"),
+		OPT_BOOLEAN('a', "all-cpus", &o.all_cpus,
+			    "system-wide collection from all CPUs (for recording scripts: no effect)"),
+		OPT_STRING(0, "graph-function", &o.graph_function, "symbol[,symbol...]",
+			   "Only print call graphs that start in these functions (branch traces)"),
+		OPT_INTEGER(0, "max-blocks", &o.max_blocks,
+			    "Maximum number of code blocks to dump with brstackinsn"),
+		OPT_CALLBACK_OPTARG(0, "call-trace", &sc.cfg, "...", "Decode calls from itrace",
+				    call_trace_opt, ""),
+		OPT_CALLBACK_OPTARG(0, "call-ret-trace", &sc.cfg, "...",
+				    "Decode calls and returns from itrace", call_ret_trace_opt, ""),
+		OPT_CALLBACK_OPTARG(0, "insn-trace", &sc.cfg, "raw|disasm",
+				    "Decode instructions from itrace", insn_trace_opt, ""),
+		OPT_STRING_OPTARG(0, "itrace", &o.itrace, "opts",
+				  "Instruction Tracing options (AUX area traces: no effect here)", ""),
+		OPT_STRING_OPTARG(0, "xed", &o.xed, "...", "Run xed disassembler on output", ""),
+		OPT_INTEGER(0, "addr-range", &o.addr_range,
+			    "Use with -S to list traced records within address range"),
+		OPT_BOOLEAN(0, "stitch-lbr", &o.stitch_lbr,
+			    "Enable LBR callgraph stitching approach"),
+		OPT_STRING(0, "dlfilter", &o.dlfilter, "file", "filter .so file name"),
+		OPT_CALLBACK(0, "dlarg", &o.dlargs, "argument", "filter argument", add_dlarg),
+		OPT_BOOLEAN(0, "list-dlfilters", &o.list_dlfilters, "list available dlfilters"),
+		OPT_BOOLEAN('l', "list", &o.list_scripts, "list available scripts"),
+		OPT_STRING('s', "script", &o.script, "name",
+			   "script file name (lang:script name, script name): not supported"),
+		OPT_STRING('g', "gen-script", &o.gen_script, "lang",
+			   "generate perf-script.xx script in specified language: not supported"),
+		OPT_STRING(0, "guestmount", &o.guestmount, "directory",
+			   "guest mount directory under which every guest os instance has a subdir"),
+		OPT_STRING(0, "guestvmlinux", &o.guestvmlinux, "file",
+			   "file saving guest os vmlinux"),
+		OPT_STRING(0, "guestkallsyms", &o.guestkallsyms, "file",
+			   "file saving guest os /proc/kallsyms"),
+		OPT_STRING(0, "guestmodules", &o.guestmodules, "file",
+			   "file saving guest os /proc/modules"),
+		OPT_BOOLEAN(0, "guest-code", &o.guest_code,
+			    "Indicate that guest code can be found in the hypervisor process"),
 		OPT_BOOLEAN(0, "folded", &o.folded,
 			    "print folded stacks 'comm;caller;...;leaf PERIOD' (as pcl collapse)"),
 		OPT_END(),
@@ -283,9 +639,19 @@ int cmd_script(int argc, const char **argv)
 	int ret = 0;
 
 	script_config__init(&sc.cfg);
+	o.demangle = true;
 	argc = parse_options(argc, argv, opts, script_usage, 0);
-	if (argc)
-		usage_with_options(script_usage, opts);
+	if (argc) {
+		/* perf runs "perf script <script> ..." */
+		fprintf(stderr, "pcl script: scripting is not supported: pcl has no Perl or Python "
+			"engine (%s)\n", argv[0]);
+		ret = 255;
+		goto out;
+	}
+	ret = script_unsupported(&o);
+	if (ret >= 0)
+		goto out;
+	ret = 0;
 	if (o.folded) {
 		struct stacks_opts so = { .max_stack = o.max_stack, .kallsyms = o.kallsyms,
 					  .symfs = o.symfs, .force = o.force };
@@ -297,76 +663,67 @@ int cmd_script(int argc, const char **argv)
 					    NULL);
 		goto out;
 	}
-	if (o.fields && script_config__parse_fields(&sc.cfg, o.fields) < 0)
-		usage_with_options(script_usage, opts);
-	if (o.max_stack < 0)
-		o.max_stack = 0;
-	sc.cfg.max_stack = o.max_stack;
-	sc.cfg.use_callchain = !o.hide_callgraph;
-	sc.cfg.dump = sc.dump;
-	if (o.comms)
-		name_list__add(&sc.filter.comms, o.comms);
-	if (o.pids)
-		name_list__add(&sc.filter.pids, o.pids);
-	if (o.tids)
-		name_list__add(&sc.filter.tids, o.tids);
-	if (o.syms)
-		name_list__add(&sc.filter.syms, o.syms);
-	if (o.dsos)
-		name_list__add(&sc.filter.dsos, o.dsos);
-	if (o.cpus && sample_filter__set_cpus(&sc.filter, o.cpus) < 0) {
-		fprintf(stderr, "Invalid cpu_list\n");
+	ret = script_setup(&sc, &o);
+	if (ret)
+		goto out;
+
+	/* perf loads the filter first, starts it once the file is checked,
+	 * and stops it whatever happens */
+	if (o.dlfilter &&
+	    !(sc.dlfilter = dlfilter__new(o.dlfilter, o.dlargs.argc, o.dlargs.argv, stderr))) {
 		ret = 255;
 		goto out;
 	}
+	if (!o.input) {
+		struct stat st;
 
-	sc.session = perf_session__open(o.input ? o.input : "perf.data", &err);
+		/* perf reads a pipe on stdin without -i - */
+		o.input = !fstat(0, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
+	}
+	sc.session = perf_session__open(o.input, &err);
 	if (!sc.session) {
 		fprintf(stderr, "pcl script: %s\n", err);
 		free(err);
 		ret = 255;
 		goto out;
 	}
-	if (o.time && sample_filter__set_time_arg(&sc.filter, o.time,
-						  sc.session->header.first_sample_time,
-						  sc.session->header.last_sample_time) < 0) {
-		fprintf(stderr, "Invalid time string\n");
-		ret = 255;
+	ret = script_prepare(&sc, &o);
+	if (ret) {
+		ret = ret < 0 ? 0 : ret;	/* --header-only is done */
 		goto out;
 	}
-	if (o.header || o.header_only) {
-		sc.header = true;
-		header_print(stdout, sc.session, sc.full_header);
-		if (o.header_only)
-			goto out;
-	}
-	if (sc.filter.cpu_filter && check_cpu_filter(&sc) < 0) {
-		ret = 255;
-		goto out;
-	}
-	if (!sc.session->is_pipe && script_config__check(&sc.cfg, sc.session) < 0) {
-		ret = 255;
-		goto out;
-	}
-	sc.machine = perf_session__new_machine(sc.session, o.kallsyms, o.symfs, o.force);
-	machine__set_inline(sc.machine, o.show_inline);
+	sc.cfg.machine = sc.machine;
 
 	/* output is meant for pipes into awk and flame graph tools: buffer it */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	sc.tool.record = script_record;
 	sc.tool.attr = script_attr;
-	sc.tool.ordered = true;
+	/* rounds are shown where the file has them, and an unsorted dump is
+	 * the file as it is: records in file order */
+	sc.tool.ordered = !sc.show_round && !sc.dump_unsorted;
 	ret = perf_session__process(sc.session, &sc.tool);
+	if (sc.per_event_dump)
+		script_dumps__close(&sc.dumps, stdout);
+	if (sc.debug_mode)
+		fprintf(stderr, "Misordered timestamps: %" PRIu64 "\n", sc.nr_misordered);
 	fflush(stdout);
-	warn_about_losses(&sc.session->stats);
+	warn_about_losses(&sc.session->stats, sc.show_lost);
 	if (ret == -2) {
-		ret = 255;
+		ret = 234;	/* perf's -EINVAL */
 	} else if (ret < 0) {
 		fprintf(stderr, "pcl script: %s\n", sc.session->err);
 		ret = 255;
 	}
 out:
+	/* perf stops the filter unless the file could not be opened */
+	dlfilter__delete(sc.dlfilter, sc.session != NULL);
+	for (int i = 0; i < o.dlargs.argc; i++)
+		free(o.dlargs.argv[i]);
+	free(o.dlargs.argv);
+	script_dumps__close(&sc.dumps, NULL);
 	fflush(stdout);
+	if (o.xed)
+		end_xed();
 	if (sc.machine)
 		machine__delete(sc.machine);
 	perf_session__delete(sc.session);

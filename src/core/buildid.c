@@ -140,8 +140,13 @@ int elf_file__read_build_id(const char *path, uint8_t *id, size_t max)
 
 int sysfs__read_kernel_build_id(uint8_t *id, size_t max)
 {
+	return sysfs__read_build_id("/sys/kernel/notes", id, max);
+}
+
+int sysfs__read_build_id(const char *path, uint8_t *id, size_t max)
+{
 	uint8_t buf[4096];
-	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0)

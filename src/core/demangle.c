@@ -5,10 +5,20 @@
 #include "core/symbols.h"
 
 #include <libiberty/demangle.h>
+#include <stdbool.h>
 #include <stdlib.h>
+
+static bool demangle = true;
+
+void sym_demangle_enable(bool on)
+{
+	demangle = on;
+}
 
 char *sym_demangle(const char *name)
 {
+	if (!demangle)
+		return NULL;	/* --no-demangle: names as the symbol table has them */
 	/* Every name, as perf does: "_GLOBAL__sub_I_x" demangles too. */
 	return cplus_demangle(name, DMGL_NO_OPTS);
 }

@@ -5,8 +5,11 @@
 #include "core/symbols.h"
 #include "util/util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct symbol no_symbol;	/* cache value for "looked up, none" */
 
@@ -34,7 +37,6 @@ void dso__delete(struct dso *dso)
 		return;
 	p = dso__priv(dso);
 	dso__srcline_release(dso);
-	dso__unwind_release(dso);
 	free(p->syms);
 	strpool_release(&p->pool);
 	u64map_release(&p->addr_cache);
@@ -42,10 +44,40 @@ void dso__delete(struct dso *dso)
 	free(p->debug_path);
 	free(p->loads);
 	free(p->image);
+	if (p->data_open && p->data_fd >= 0)
+		close(p->data_fd);
 	free(p);
 	free(dso->long_name);
 	free(dso->short_name);
 	free(dso);
+}
+
+long dso__read(struct dso *dso, uint64_t off, void *buf, size_t len)
+{
+	struct dso_priv *p = dso__priv(dso);
+	ssize_t n;
+
+	if (p->kind != DSO_USER && p->kind != DSO_VDSO)
+		return -1;
+	dso__load(dso);
+	if (p->image) {
+		if (off >= p->image_size)
+			return -1;
+		if (len > p->image_size - off)
+			len = (size_t)(p->image_size - off);
+		memcpy(buf, (char *)p->image + off, len);
+		return (long)len;
+	}
+	if (!p->data_open) {
+		p->data_open = true;
+		p->data_fd = p->elf_path ? open(p->elf_path, O_RDONLY | O_CLOEXEC) : -1;
+	}
+	if (p->data_fd < 0)
+		return -1;
+	do
+		n = pread(p->data_fd, buf, len, (off_t)off);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -1 : (long)n;
 }
 
 void dso__set_build_id(struct dso *dso, const uint8_t *id, int size)

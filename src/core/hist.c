@@ -1,5 +1,6 @@
 /* hist: histogram entries, their totals and output order (see hist.h). */
 #include "core/hist.h"
+#include "core/hist-int.h"
 #include "core/evsel.h"
 #include "core/srcline-text.h"
 #include "util/rbtree.h"
@@ -25,6 +26,7 @@ struct hists *hists__new(const struct hist_opts *opts, struct evsel *evsel,
 	h->store = store;
 	h->leader = h;
 	h->nr_members = 1;
+	h->socket_filter = -1;
 	return h;
 }
 
@@ -33,6 +35,8 @@ void hists__delete(struct hists *h)
 	if (!h)
 		return;
 	memo_release(h);
+	if (h->opts->layout.hierarchy)
+		hists__hierarchy_free(h);
 	free(h->sorted);
 	free(h->members);
 	arena_release(&h->arena);
@@ -65,11 +69,6 @@ static void stat_add_cpumode(struct he_stat *st, uint8_t cpumode, uint64_t perio
 	default:
 		break;
 	}
-}
-
-static struct hist_entry *node_entry(const struct rb_node *n, size_t off)
-{
-	return (struct hist_entry *)(void *)((char *)n - off);
 }
 
 static struct rb_node *entry_node(struct hist_entry *he, size_t off)
@@ -193,10 +192,19 @@ static const char *entry_srcline(struct hists *h, struct dso *dso, struct symbol
 	return strset_intern(h->strings, buf);
 }
 
-/* perf's srcfile: the file of the address's line, "" when unknown. */
-static const char *entry_srcfile(struct hists *h, struct dso *dso, uint64_t addr)
+/* perf's srcfile: the file of the address's line, "" when unknown
+ * (also for "??:0", a function found without a line).  perf cuts its
+ * "dso[addr]" stand-in at a colon too: a memfd DSO without a symbol is
+ * in srcfile "memfd". */
+static const char *entry_srcfile(struct hists *h, struct dso *dso, struct symbol *sym,
+				 uint64_t addr)
 {
 	const char *line = dso ? srcline_known(dso, addr) : NULL;
+
+	if (line && !strcmp(line, "??:0"))
+		line = NULL;
+	if (!line && dso && !sym && strchr(dso->short_name, ':'))
+		line = dso->short_name;
 	const char *colon = line ? strchr(line, ':') : NULL;
 
 	return strset_intern_len(h->strings, line ? line : "", colon ? (size_t)(colon - line) : 0);
@@ -287,7 +295,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		if (h->opts->layout.has_srcline)
 			tmpl.srcline = f->srcline ? f->srcline : entry_srcline(h, f->dso, f->sym, f->ip);
 		if (h->opts->layout.has_srcfile)
-			tmpl.srcfile = entry_srcfile(h, f->dso, f->ip);	/* absolute: perf's */
+			tmpl.srcfile = entry_srcfile(h, f->dso, f->sym, f->ip);	/* absolute: perf's */
 		tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
 		probe = &tmpl;
 		if (h->opts->layout.has_sample_keys) {
@@ -433,7 +441,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 	if (h->opts->layout.has_srcline)
 		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
 	if (h->opts->layout.has_srcfile)
-		tmpl.srcfile = entry_srcfile(h, s->dso, s->addr);
+		tmpl.srcfile = entry_srcfile(h, s->dso, s->sym, s->addr);
 	tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
 	he = findnew(h, &tmpl, true, s->period, s->cpumode);
 	/* an entry stays as filtered as the sample that made it (perf) */
@@ -448,7 +456,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		memo_store(slot, hash, &tmpl, s->cpumode, s->cursor, rec, h->nr_entries);
 }
 
-static void stat_merge(struct he_stat *into, const struct he_stat *st)
+void he_stat__merge(struct he_stat *into, const struct he_stat *st)
 {
 	into->period += st->period;
 	into->period_sys += st->period_sys;
@@ -458,8 +466,18 @@ static void stat_merge(struct he_stat *into, const struct he_stat *st)
 	into->nr_events += st->nr_events;
 }
 
+void hists__apply_ui_filters(const struct hists *h, struct hist_entry *he)
+{
+	if (h->symbol_filter && (!he->sym || !strstr(he->sym->name, h->symbol_filter)))
+		he->filtered |= HIST_FILTER_SYMBOL;
+	if (h->socket_filter >= 0 && he->socket != h->socket_filter)
+		he->filtered |= HIST_FILTER_SOCKET;
+}
+
 /* perf's collapse pass: entries re-inserted one by one; equal ones merge
- * (which also catches some perf's first walk missed). */
+ * (which also catches some perf's first walk missed).  A new one meets
+ * --symbol-filter and --socket-filter here: perf has them nowhere else,
+ * so without a key that collapses they filter nothing. */
 void hists__collapse(struct hists *h)
 {
 	const struct hist_layout *l = &h->opts->layout;
@@ -468,6 +486,11 @@ void hists__collapse(struct hists *h)
 
 	if (h->is_collapsed || !l->need_collapse)
 		return;
+	if (l->hierarchy) {
+		hists__build_hierarchy(h);
+		h->is_collapsed = true;
+		return;
+	}
 	for (struct rb_node *nd = rb_first(&h->in); nd; nd = rb_next(nd)) {
 		struct hist_entry *he = node_entry(nd, in_off), *into;
 		struct rb_node **link, *parent;
@@ -475,10 +498,11 @@ void hists__collapse(struct hists *h)
 		into = tree_find(l, &h->collapsed, off, he, &link, &parent);
 		if (!into) {
 			rb_insert(&h->collapsed, entry_node(he, off), parent, link);
+			hists__apply_ui_filters(h, he);
 			continue;
 		}
-		stat_merge(&into->stat, &he->stat);
-		stat_merge(&into->stat_acc, &he->stat_acc);
+		he_stat__merge(&into->stat, &he->stat);
+		he_stat__merge(&into->stat_acc, &he->stat_acc);
 		if (into->callchain && he->callchain)
 			callchain_root__merge(h->store, into->callchain, he->callchain);
 		h->nr_entries--;
@@ -494,6 +518,11 @@ void hists__link_group(struct hists *leader, struct hists *member, int member_id
 	int slot = member_idx - 1;
 	size_t loff, moff;
 	struct rb_root *lroot = entry_tree(leader, &loff), *mroot = entry_tree(member, &moff);
+
+	if (l->hierarchy) {
+		hists__hierarchy_link(leader, member, slot);
+		return;
+	}
 
 	for (struct rb_node *nd = rb_first(lroot); nd; nd = rb_next(nd)) {
 		struct hist_entry *he = node_entry(nd, loff);
@@ -561,7 +590,7 @@ static void col_len_max(struct hists *h, enum hist_column col, size_t len)
 }
 
 /* perf's hists__calc_col_len: widths from what entries will show. */
-static void calc_col_len(struct hists *h, const struct hist_entry *he)
+void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 {
 	size_t comm_len = he->thread->comm ? strlen(he->thread->comm) : 0;
 
@@ -572,7 +601,7 @@ static void calc_col_len(struct hists *h, const struct hist_entry *he)
 		col_len_max(h, HISTC_SYMBOL, strlen(he->sym->name) + 4 + verbose_len);
 	} else {
 		col_len_max(h, HISTC_SYMBOL, UNRESOLVED_ADDR_WIDTH + 4 + 2 + verbose_len);
-		if (!h->opts->field_sep && !h->opts->dso_filter)
+		if (!h->opts->field_sep && !h->opts->dso_filter && !h->opts->user_widths)
 			col_len_max(h, HISTC_DSO, UNRESOLVED_ADDR_WIDTH);
 	}
 	if (comm_len > h->col_len[HISTC_COMM]) {
@@ -592,16 +621,50 @@ static void calc_col_len(struct hists *h, const struct hist_entry *he)
 		col_len_max(h, HISTC_TRACE, strlen(he->trace));
 	if (he->srcfile)
 		col_len_max(h, HISTC_SRCFILE, strlen(he->srcfile));
-	col_len_max(h, HISTC_TIME, 12);
+	col_len_max(h, HISTC_TIME, h->opts->nanosecs ? 16 : 12);
 	col_len_max(h, HISTC_WEIGHT, 12);
 	col_len_max(h, HISTC_LOCAL_WEIGHT, 12);
+}
+
+/* A group member's value of an entry (0: the leader's own), 0 without. */
+static uint64_t member_value(const struct hist_entry *he, int i, enum hist_value v)
+{
+	if (!i)
+		return hist_entry__value(he, v);
+	return he->pairs[i - 1] ? hist_entry__value(he->pairs[i - 1], v) : 0;
+}
+
+/* --group-sort-idx N: member N's value first, then the other members'
+ * (perf leaves the leader's out of this order). */
+static int group_idx_cmp(const struct hist_entry *a, const struct hist_entry *b,
+			 enum hist_value v, int idx)
+{
+	for (int k = 0; k < a->hists->nr_members; k++) {
+		int i = k ? k : idx;	/* idx first, then 1, 2, ... but idx */
+		uint64_t x, y;
+
+		if (k && k == idx)
+			continue;
+		x = member_value(a, i, v);
+		y = member_value(b, i, v);
+		if (x != y)
+			return x > y ? -1 : 1;
+	}
+	return 0;
 }
 
 static int value_cmp(const struct hist_entry *a, const struct hist_entry *b, enum hist_value v)
 {
 	uint64_t x = hist_entry__value(a, v), y = hist_entry__value(b, v);
 	int nr = a->hists->nr_members;
+	int idx = a->hists->opts->group_sort_idx;
 
+	if (v != HV_OVERHEAD_ACC && a->hists->opts->event_group && idx) {
+		/* perf: an index outside the members sorts by the leader alone */
+		if (idx >= 1 && idx < nr)
+			return group_idx_cmp(a, b, v, idx);
+		return x == y ? 0 : x > y ? -1 : 1;
+	}
 	if (x != y)
 		return x > y ? -1 : 1;
 	if (v == HV_OVERHEAD_ACC) {
@@ -628,7 +691,7 @@ static int value_cmp(const struct hist_entry *a, const struct hist_entry *b, enu
 
 /* perf's hist_entry__sort: the output sort keys only.  Not always
  * transitive (equal Children compare by depth only within a thread). */
-static int output_order(const struct hist_entry *a, const struct hist_entry *b)
+int hist_entry__output_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
 	const struct hist_layout *l = &a->hists->opts->layout;
 	int ret;
@@ -657,43 +720,45 @@ struct out_node {
  * perf walks its entries in identity order and inserts each into a
  * red-black tree (equal ones to the right).  As the comparison is not
  * always transitive, the output depends on that tree's shape, so the
- * same insertion is done here.
+ * same insertion is done here: v[0..n) in identity order becomes v in
+ * output order.
  */
-static void sort_for_output(struct hists *h)
+void hist_entries__sort_output(struct hist_entry **v, size_t n)
 {
-	struct out_node *nodes = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*nodes));
+	struct out_node *nodes = xmalloc((n ? n : 1) * sizeof(*nodes));
 	struct rb_root root = { NULL };
-	size_t off = h->is_collapsed ? offsetof(struct hist_entry, rb_collapsed) :
-				       offsetof(struct hist_entry, rb_in);
-	size_t n = 0;
 
-	for (struct rb_node *nd = rb_first(h->is_collapsed ? &h->collapsed : &h->in); nd;
-	     nd = rb_next(nd), n++) {
-		struct hist_entry *he = node_entry(nd, off);
+	for (size_t i = 0; i < n; i++) {
 		struct rb_node **link = &root.node, *parent = NULL;
 
-		nodes[n].he = he;
+		nodes[i].he = v[i];
 		while (*link) {
 			struct out_node *it = (struct out_node *)*link;
 
 			parent = *link;
-			link = output_order(he, it->he) < 0 ? &parent->left : &parent->right;
+			link = hist_entry__output_cmp(v[i], it->he) < 0 ? &parent->left :
+									   &parent->right;
 		}
-		rb_insert(&root, &nodes[n].rb, parent, link);
+		rb_insert(&root, &nodes[i].rb, parent, link);
 	}
 	n = 0;
 	for (struct rb_node *nd = rb_first(&root); nd; nd = rb_next(nd))
-		h->sorted[n++] = ((struct out_node *)nd)->he;
+		v[n++] = ((struct out_node *)nd)->he;
 	free(nodes);
 }
 
 void hists__output_resort(struct hists *h)
 {
 	hists__collapse(h);
+	if (h->opts->layout.hierarchy) {
+		hists__hierarchy_output_resort(h);
+		return;
+	}
 	h->stats.total_period = h->stats.total_non_filtered_period = 0;
 	memset(h->col_len, 0, sizeof(h->col_len));
 	free(h->sorted);
 	h->sorted = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*h->sorted));
+	h->nr_sorted = 0;
 	size_t off;
 	struct rb_root *root = entry_tree(h, &off);
 
@@ -705,9 +770,9 @@ void hists__output_resort(struct hists *h)
 		h->stats.total_period += he->stat.period;
 		if (!he->filtered) {
 			h->stats.total_non_filtered_period += he->stat.period;
-			calc_col_len(h, he);
+			hists__calc_col_len(h, he);
 		}
+		h->sorted[h->nr_sorted++] = he;
 	}
-	h->nr_sorted = h->nr_entries;
-	sort_for_output(h);
+	hist_entries__sort_output(h->sorted, h->nr_sorted);
 }

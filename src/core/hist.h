@@ -26,6 +26,15 @@
 
 struct evsel;
 
+/* Why an entry is hidden (bits of hist_entry.filtered), as perf's. */
+enum hist_filter {
+	HIST_FILTER_THREAD = 1 << 0,	/* --comms, --pid, --tid */
+	HIST_FILTER_DSO = 1 << 1,	/* --dsos */
+	HIST_FILTER_SYMBOL = 1 << 2,	/* --symbols, --symbol-filter */
+	HIST_FILTER_PARENT = 1 << 3,	/* -x */
+	HIST_FILTER_SOCKET = 1 << 4,	/* --socket-filter */
+};
+
 struct he_stat {
 	uint64_t period;
 	uint64_t period_sys, period_us, period_guest_sys, period_guest_us;
@@ -54,13 +63,21 @@ struct hist_entry {
 	const char *srcfile;		/* interned, with the srcfile key */
 	char level;			/* 'k', '.', 'H' ... as [k] [.] */
 	bool inlined;			/* sym is an inlined function (DWARF stacks) */
-	bool filtered;			/* a --comm/--dso/... filter hides it */
+	uint8_t filtered;		/* enum hist_filter bits: hidden */
 	struct he_stat stat;		/* Self */
 	struct he_stat stat_acc;	/* Children */
 	struct callchain_root *callchain;	/* NULL without callchains */
 	/* --group: the members' entries (index = member position - 1) */
 	struct hist_entry **pairs;
 	bool paired;			/* a member's entry some leader's pairs */
+	/* --hierarchy (hist-hierarchy.c): entries of one level's keys */
+	struct hist_entry *parent_he;	/* a level up; NULL at the top */
+	struct rb_root hroot;		/* the next level's, by its keys */
+	struct hist_entry **children;	/* ... in output order */
+	uint32_t nr_children;
+	uint32_t sibling_idx;		/* in its parent's children (or sorted) */
+	uint8_t depth;			/* 0 at the top */
+	bool leaf;			/* the last level: has the callchain */
 };
 
 /* Settings shared by every histogram of a report. */
@@ -71,10 +88,15 @@ struct hist_opts {
 	bool use_callchain;		/* keep call graphs */
 	bool filter_relative;		/* --percentage relative */
 	bool event_group;		/* --group */
+	int group_sort_idx;		/* --group-sort-idx: the member sorting first */
 	double percent_limit;		/* --percent-limit */
 	const char *field_sep;		/* -t */
+	bool color;			/* percentages in perf's terminal colours */
 	bool dso_filter;		/* --dsos given (no unresolved DSO width) */
+	bool user_widths;		/* -w given (no unresolved DSO width either) */
+	bool thread_filter, sym_filter;	/* --comms/--pid/--tid, --symbols given */
 	bool verbose;			/* -v: DSO paths, symbol addresses */
+	bool nanosecs;			/* --ns: the time key to the ns */
 };
 
 struct hists_stats {
@@ -95,8 +117,11 @@ struct hists {
 	struct rb_root in;		/* entries in identity order, as created */
 	struct rb_root collapsed;	/* ... re-inserted (keys that collapse) */
 	bool is_collapsed;
-	struct hist_entry **sorted;	/* after output_resort */
-	size_t nr_sorted;
+	struct hist_entry **sorted;	/* after output_resort (--hierarchy: */
+	size_t nr_sorted;		/* the top level's entries) */
+	struct rb_root hroot;		/* --hierarchy: the top level's entries */
+	const char *symbol_filter;	/* --symbol-filter: names without it hidden */
+	int socket_filter;		/* --socket-filter, or -1 */
 	struct hists_stats stats;
 	uint16_t col_len[HISTC_NR_COLS];
 	struct arena arena;
@@ -121,7 +146,7 @@ struct hist_sample {
 	uint64_t time, weight;
 	uint64_t map_size;		/* of the sample's map */
 	uint64_t period;
-	bool filtered;
+	uint8_t filtered;		/* enum hist_filter bits */
 	const char *trace;		/* interned trace output (trace key) */
 	const struct callchain_cursor *cursor;	/* NULL: no callchain */
 };
@@ -140,8 +165,16 @@ void hists__collapse(struct hists *h);
  * leader entries for those only the member has). */
 void hists__link_group(struct hists *leader, struct hists *member, int member_idx);
 
-/* Totals, callchain tries, widths, then the output order in h->sorted. */
+/* Totals, callchain tries, widths, then the output order in h->sorted
+ * (with --hierarchy: of the top level, each entry's children below it). */
 void hists__output_resort(struct hists *h);
+
+/* --hierarchy: nests the collapsed entries by level, as perf's collapse
+ * pass does (called by hists__collapse). */
+void hists__build_hierarchy(struct hists *h);
+
+/* --hierarchy: the next entry in output order (depth first), or NULL. */
+const struct hist_entry *hist_entry__hierarchy_next(const struct hist_entry *he);
 
 /* The total percentages are taken of (absolute or relative). */
 uint64_t hists__total_period(const struct hists *h);

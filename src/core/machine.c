@@ -325,8 +325,9 @@ int machine__process_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t star
 
 /* --- resolving ----------------------------------------------------------- */
 
-bool machine__lookup(struct machine *m, struct thread *thread, uint8_t cpumode,
-		     uint64_t ip, struct addr_location *al)
+/* The map covering ip for cpumode, without loading the DSO's symbols. */
+static bool machine__find_map(struct machine *m, struct thread *thread, uint8_t cpumode,
+			      uint64_t ip, struct addr_location *al)
 {
 	struct maps *maps = NULL;
 
@@ -357,6 +358,41 @@ bool machine__lookup(struct machine *m, struct thread *thread, uint8_t cpumode,
 		return false;
 	al->dso = al->map->dso;
 	al->addr = map__map_ip(al->map, ip);
+	return true;
+}
+
+bool machine__lookup(struct machine *m, struct thread *thread, uint8_t cpumode,
+		     uint64_t ip, struct addr_location *al)
+{
+	if (!machine__find_map(m, thread, cpumode, ip, al))
+		return false;
+	al->sym = dso__find_symbol(al->dso, al->addr);
+	return true;
+}
+
+/* perf's "fb" lookups: an address the sample's mode has no map for is
+ * looked up in the mode its value belongs to (kernel or user). */
+static uint8_t addr_cpumode(uint8_t cpumode, uint64_t addr)
+{
+	if (cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_USER)
+		return cpumode;
+	return addr >= (1ULL << 63) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+}
+
+bool machine__find_map_fb(struct machine *m, struct thread *thread, uint8_t cpumode,
+			  uint64_t addr, struct addr_location *al)
+{
+	uint8_t mode = addr_cpumode(cpumode, addr);
+
+	return machine__find_map(m, thread, cpumode, addr, al) ||
+	       (mode != cpumode && machine__find_map(m, thread, mode, addr, al));
+}
+
+bool machine__find_symbol_fb(struct machine *m, struct thread *thread, uint8_t cpumode,
+			     uint64_t addr, struct addr_location *al)
+{
+	if (!machine__find_map_fb(m, thread, cpumode, addr, al))
+		return false;
 	al->sym = dso__find_symbol(al->dso, al->addr);
 	return true;
 }

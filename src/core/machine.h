@@ -44,6 +44,7 @@ struct map {
 	uint64_t pgoff;
 	struct dso *dso;
 	uint32_t prot, flags;	/* MMAP2 prot/flags (PROT_EXEC assumed for MMAP) */
+	uint64_t ino;		/* MMAP2's inode (0 with a build id instead) */
 	bool identity;		/* ip is the DSO address (kernel, anon/JIT maps) */
 };
 
@@ -90,11 +91,14 @@ void machine__set_inline(struct machine *m, bool show);
 void machine__set_buildid_dir(struct machine *m, const char *dir);
 
 int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec);
-int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid);
-/* The same, for a FORK record of misc: perf's synthesized ones of processes
- * that have exec'd since (PERF_RECORD_MISC_FORK_EXEC) copy no maps. */
-int machine__process_fork_misc(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid,
-			       uint16_t misc);
+/* clone_maps: a new process copies its parent's maps, as the kernel did;
+ * not for a FORK perf record synthesized (PERF_RECORD_MISC_FORK_EXEC),
+ * whose maps come next as MMAP records. */
+int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid,
+			  bool clone_maps);
+
+/* perf's own misc bit of the FORK records it synthesizes. */
+#define PERF_RECORD_MISC_FORK_EXEC (1 << 13)
 int machine__process_exit(struct machine *m, pid_t pid, pid_t tid);
 /* MMAP and MMAP2 (pid -1 = kernel map: "[kernel.kallsyms]_text" or a module). */
 int machine__process_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start,
@@ -122,6 +126,14 @@ struct thread *machine__find_thread(struct machine *m, pid_t pid, pid_t tid);
 bool machine__resolve(struct machine *m, struct thread *thread, uint8_t cpumode,
 		      uint64_t ip, struct addr_location *al);
 
+/* Branch-stack lookups (perf's thread__find_map_fb/_symbol_fb): with the
+ * sample's cpumode, else the mode the address belongs to.  The map one
+ * leaves the DSO's symbols unloaded. */
+bool machine__find_map_fb(struct machine *m, struct thread *thread, uint8_t cpumode,
+			  uint64_t addr, struct addr_location *al);
+bool machine__find_symbol_fb(struct machine *m, struct thread *thread, uint8_t cpumode,
+			     uint64_t addr, struct addr_location *al);
+
 /* Symbol covering a DSO-relative address, or NULL. */
 struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
 
@@ -130,6 +142,12 @@ struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
  * known about the address, or NULL when perf prints nothing (its "??:0").
  */
 const char *dso__srcline(struct dso *dso, uint64_t addr);
+/* The source file of a DSO-relative address with its directories, as
+ * addr2line names it, and its line; NULL (line 0) when unknown. */
+const char *dso__srcfile(struct dso *dso, uint64_t addr, unsigned *line);
+/* --full-source-path: srclines keep the file's directories (set before
+ * the first lookup). */
+void srcline__full_filename(bool on);
 
 /* Every DSO the machine knows, for buildid-list; iterate with the callback. */
 void machine__for_each_dso(struct machine *m, void (*fn)(struct dso *dso, void *arg), void *arg);

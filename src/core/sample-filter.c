@@ -1,7 +1,10 @@
 /* sample-filter: sample filters shared by readers (see sample-filter.h). */
 #include "core/sample-filter.h"
+#include "core/evsel.h"
 #include "util/util.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,16 +266,37 @@ bool sample_filter__dso(const struct sample_filter *f, const struct addr_locatio
 	       !name_list__has(&f->dsos, al->dso->long_name);
 }
 
+/* perf reads an entry as an address when strtoul(16) takes all of it
+ * but trailing blanks */
+static bool hex_entry(const char *str, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(str, &end, 16);
+	if (errno || end == str)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	return !*end;
+}
+
 bool sample_filter__symbol(const struct sample_filter *f, const struct addr_location *al)
 {
-	char addr[32];
+	uint64_t ip = al->map ? map__unmap_ip(al->map, al->addr) : 0;
 
 	if (!f->syms.n)
 		return false;
-	if (!al->sym)
-		return true;
-	if (name_list__has(&f->syms, al->sym->name))
-		return false;
-	snprintf(addr, sizeof(addr), "0x%" PRIx64, map__unmap_ip(al->map, al->sym->start));
-	return !name_list__has(&f->syms, addr);
+	for (size_t i = 0; i < f->syms.n; i++) {
+		uint64_t v;
+
+		if (!hex_entry(f->syms.v[i], &v)) {
+			if (al->sym && !strcmp(f->syms.v[i], al->sym->name))
+				return false;
+		} else if (al->map && (ip == v || (f->addr_range > 0 && ip >= v &&
+						   ip < v + (uint64_t)f->addr_range))) {
+			return false;
+		}
+	}
+	return true;
 }

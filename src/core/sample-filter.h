@@ -29,6 +29,7 @@ struct sample_filter {
 	uint8_t cpus[SAMPLE_FILTER_MAX_CPUS / 8];
 	struct time_range *ranges;
 	size_t nr_ranges;
+	int addr_range;		/* --addr-range: address entries of syms cover this many bytes */
 };
 
 /* "a,b" (comma-separated; names may hold blanks) appended to l. */
@@ -57,7 +58,9 @@ bool sample_filter__skip_time(const struct sample_filter *f, uint64_t time);
 bool sample_filter__thread(const struct sample_filter *f, const struct thread *t);
 /* Hidden by --dsos (short or long name; no map is hidden too). */
 bool sample_filter__dso(const struct sample_filter *f, const struct addr_location *al);
-/* Hidden by --symbols (name, or the symbol's start address as "0x..."). */
+/* Hidden by --symbols: an entry that reads as a hex number (perf's rule,
+ * "0x" optional) is an address the sample's ip must be (or, with
+ * addr_range, lie within addr_range bytes from); others are symbol names. */
 bool sample_filter__symbol(const struct sample_filter *f, const struct addr_location *al);
 
 #endif

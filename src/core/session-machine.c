@@ -2,6 +2,7 @@
  * describe it (COMM, FORK, EXIT, MMAP, MMAP2, HEADER_BUILD_ID). */
 #include "core/machine.h"
 #include "core/session.h"
+#include "core/symbols.h"
 
 void perf_session__feed_machine(struct machine *m, const struct perf_event_header *rec)
 {
@@ -18,8 +19,8 @@ void perf_session__feed_machine(struct machine *m, const struct perf_event_heade
 	case PERF_RECORD_FORK: {
 		const struct perf_rec_fork *f = (const void *)rec;
 
-		machine__process_fork_misc(m, (pid_t)f->pid, (pid_t)f->ppid, (pid_t)f->tid,
-					   (pid_t)f->ptid, rec->misc);
+		machine__process_fork(m, (pid_t)f->pid, (pid_t)f->ppid, (pid_t)f->tid,
+				      (pid_t)f->ptid, !(rec->misc & PERF_RECORD_MISC_FORK_EXEC));
 		break;
 	}
 	case PERF_RECORD_EXIT: {
@@ -43,6 +44,13 @@ void perf_session__feed_machine(struct machine *m, const struct perf_event_heade
 				       mm->pgoff, mm->filename, cpumode,
 				       bid ? mm->build_id : NULL, bid ? mm->build_id_size : 0,
 				       mm->prot, mm->flags);
+		if (!bid) {
+			struct thread *t = machine__find_thread(m, (pid_t)mm->pid, (pid_t)mm->tid);
+			struct map *map = t ? maps__find(thread__maps(t), mm->start) : NULL;
+
+			if (map && map->start == mm->start)
+				map->ino = mm->ino;
+		}
 		break;
 	}
 	case PERF_RECORD_HEADER_BUILD_ID: {

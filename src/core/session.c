@@ -605,7 +605,11 @@ static int handle_user_record(struct perf_session *s, struct perf_event_header *
 		if (ret)
 			return ret;
 		evsel = add_event(s, da);
-		return s->tool->attr ? s->tool->attr(s->tool, s, evsel) : 0;
+		ret = s->tool->attr ? s->tool->attr(s->tool, s, evsel) : 0;
+		if (ret < 0)	/* perf's words when a tool refuses a pipe's event */
+			fprintf(s->warn, "%#llx [%#x]: failed to process type: %u\n",
+				(unsigned long long)off, rec->size, rec->type);
+		return ret;
 	}
 	case PERF_RECORD_HEADER_FEATURE: {
 		struct perf_rec_feature *f = (void *)rec;

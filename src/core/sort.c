@@ -190,8 +190,9 @@ static int sym_print(const struct hist_entry *he, char *buf, size_t size, unsign
 	}
 	n += snprintf(buf + n, size - n, "[%c] ", he->level);
 
+	/* what the width leaves (a -w narrower than the prefix: the whole name) */
 	if (he->sym)
-		n += snprintf(buf + n, size - n, "%.*s%s", width > 4 ? (int)width - 4 : 0,
+		n += snprintf(buf + n, size - n, "%.*s%s", (int)width - 4 < 0 ? -1 : (int)width - 4,
 			      he->sym->name, he->inlined ? " (inlined)" : "");
 	else
 		n += snprintf(buf + n, size - n, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, he->ip);
@@ -369,8 +370,12 @@ static int time_print(const struct hist_entry *he, char *buf, size_t size, unsig
 {
 	char when[32];
 
-	snprintf(when, sizeof(when), "%" PRIu64 ".%06" PRIu64, (uint64_t)(he->time / 1000000000u),
-		 (uint64_t)(he->time % 1000000000u / 1000));
+	if (he->hists->opts->nanosecs)
+		snprintf(when, sizeof(when), "%" PRIu64 ".%09" PRIu64,
+			 (uint64_t)(he->time / 1000000000u), (uint64_t)(he->time % 1000000000u));
+	else
+		snprintf(when, sizeof(when), "%" PRIu64 ".%06" PRIu64,
+			 (uint64_t)(he->time / 1000000000u), (uint64_t)(he->time % 1000000000u / 1000));
 	/* cut to the width, never padded: a last Time column has no blanks */
 	return snprintf(buf, size, "%.*s", (int)width, when);
 }
@@ -411,19 +416,9 @@ static uint64_t weight_hash(const struct hist_entry *he)
 
 /* --- ipc_null: what perf shows without LBR cycles ------------------------- */
 
-static int nop_cmp(const struct hist_entry *a, const struct hist_entry *b)
-{
-	return 0;
-}
-
 static int ipc_null_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
 {
 	return snprintf(buf, size, "%-*s", (int)width, "-      -");
-}
-
-static uint64_t nop_hash(const struct hist_entry *he)
-{
-	return 0;
 }
 
 /* --- the tables ------------------------------------------------------------ */
@@ -455,7 +450,8 @@ static const struct hist_field key_fields[] = {
 	    dso_size_hash),
 	KEY("cgroup", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("cgroup_id", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
-	KEY("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, nop_cmp, NULL, ipc_null_print, nop_hash),
+	/* perf compares ipc_null entries as symbols (a --hierarchy level shows it) */
+	KEY("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, sym_cmp, NULL, ipc_null_print, sym_hash),
 	KEY("time", "Time", HISTC_TIME, time_cmp, NULL, time_print, time_hash),
 	KEY("code_page_size", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("local_ins_lat", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
@@ -522,10 +518,12 @@ static bool has_output(const struct hist_layout *l, const struct hist_field *f)
 	return false;
 }
 
-static void add_sort(struct hist_layout *l, const struct hist_field *f)
+static void add_sort(struct hist_layout *l, const struct hist_field *f, int level)
 {
-	if (!has_sort(l, f) && l->nr_sorts < HIST_MAX_FIELDS)
-		l->sorts[l->nr_sorts++] = f;
+	if (has_sort(l, f) || l->nr_sorts >= HIST_MAX_FIELDS)
+		return;
+	l->sort_level[l->nr_sorts] = level;
+	l->sorts[l->nr_sorts++] = f;
 }
 
 static void add_output(struct hist_layout *l, const struct hist_field *f, const char *header)
@@ -538,35 +536,79 @@ static void add_output(struct hist_layout *l, const struct hist_field *f, const 
 	l->nr_fields++;
 }
 
-/* Splits a -s/-F list on ",", " " and hierarchy braces, perf's separators. */
+/*
+ * Splits a -s/-F list on ",", " " and braces, perf's separators.  Each key
+ * gets perf's level: the next one after a separator, the same one inside
+ * braces ("{comm,dso},sym": comm and dso on one --hierarchy level).
+ */
 static int parse_list(struct hist_layout *l, const char *list, bool output, char **err)
 {
-	char *copy = xstrdup(list), *tok, *save = NULL;
-	int ret = 0;
+	char *copy = xstrdup(list), *str = copy, *sep;
+	int ret = 0, level = 0, next_level;
+	bool in_group = false;
 
-	for (tok = strtok_r(copy, ", {}", &save); tok; tok = strtok_r(NULL, ", {}", &save)) {
-		bool unsupported;
-		const struct hist_field *f = find_field(tok, &unsupported);
+	do {
+		char *tok = str;
 
-		if (!f) {
-			*err = unsupported ?
-			       xasprintf("--%s key `%s' is not supported by pcl", output ? "fields" : "sort", tok) :
-			       xasprintf("Unknown --%s key: `%s'", output ? "fields" : "sort", tok);
-			ret = -1;
-			break;
+		next_level = level + 1;
+		sep = strpbrk(str, ", {}");
+		if (sep) {
+			next_level = in_group ? level : level + 1;
+			if (*sep == '{')
+				in_group = true;
+			else if (*sep == '}')
+				in_group = false;
+			*sep = '\0';
+			str = sep + 1;
 		}
-		if (output) {
-			add_output(l, f, NULL);
-		} else {
-			add_sort(l, f);
-			l->has_parent |= f->col == HISTC_PARENT && f->is_key;
-			/* comm and srcline entries are merged again by name */
-			l->need_collapse |= f->is_key && (f->col == HISTC_COMM ||
-							  f->col == HISTC_SRCLINE);
+		if (*tok) {
+			bool unsupported;
+			const struct hist_field *f = find_field(tok, &unsupported);
+
+			if (!f) {
+				*err = unsupported ?
+				       xasprintf("--%s key `%s' is not supported by pcl", output ? "fields" : "sort", tok) :
+				       xasprintf("Unknown --%s key: `%s'", output ? "fields" : "sort", tok);
+				ret = -1;
+				break;
+			}
+			if (output) {
+				add_output(l, f, NULL);
+			} else {
+				add_sort(l, f, level);
+				l->has_parent |= f->col == HISTC_PARENT && f->is_key;
+				/* comm and srcline entries are merged again by name */
+				l->need_collapse |= f->is_key && (f->col == HISTC_COMM ||
+								  f->col == HISTC_SRCLINE);
+			}
 		}
-	}
+		level = next_level;
+	} while (sep);
 	free(copy);
 	return ret;
+}
+
+/* --hierarchy: the keys grouped by level, levels in the order of their
+ * first key (perf's hpp_formats past the overhead node).  Value fields
+ * all stay in the columns before the hierarchy. */
+static void setup_levels(struct hist_layout *l)
+{
+	for (int i = 0; i < l->nr_sorts; i++) {
+		struct hist_level *lv = NULL;
+
+		if (!l->sorts[i]->is_key)
+			continue;
+		for (int k = 0; k < l->nr_levels && !lv; k++)
+			if (l->levels[k].level == l->sort_level[i])
+				lv = &l->levels[k];
+		if (!lv) {
+			lv = &l->levels[l->nr_levels++];
+			lv->level = l->sort_level[i];
+			lv->nr_keys = 0;
+		}
+		if (lv->nr_keys < HIST_LEVEL_MAX_KEYS)
+			lv->keys[lv->nr_keys++] = l->sorts[i];
+	}
 }
 
 const char *sort_default_order(bool tracepoints_only)
@@ -626,7 +668,7 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 	for (int i = 0; i < l->nr_sorts; i++)
 		add_output(l, l->sorts[i], NULL);
 	for (int i = 0; i < l->nr_fields; i++)
-		add_sort(l, l->fields[i].field);
+		add_sort(l, l->fields[i].field, 0);
 	for (int i = 0; i < l->nr_sorts; i++) {
 		const struct hist_field *f = l->sorts[i];
 
@@ -639,7 +681,25 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		l->has_sample_keys |= f->col == HISTC_TIME || f->col == HISTC_WEIGHT ||
 				      f->col == HISTC_LOCAL_WEIGHT || f->col == HISTC_SOCKET;
 	}
+	l->hierarchy = s->hierarchy;
+	if (l->hierarchy) {
+		setup_levels(l);
+		/* perf merges the levels' entries in its collapse pass */
+		l->need_collapse = true;
+	}
 	return 0;
+}
+
+void hist_layout__set_user_widths(struct hist_layout *l, const char *list)
+{
+	for (int i = 0; i < l->nr_fields; i++) {
+		char *end;
+
+		l->fields[i].user_len = (int)strtol(list, &end, 10);
+		if (*end != ',')
+			break;
+		list = end + 1;
+	}
 }
 
 void hist_layout__cancel_cumulate(struct hist_layout *l)
@@ -714,4 +774,24 @@ uint64_t hist_layout__hash(const struct hist_layout *l, const struct hist_entry 
 const char *hist_field__header(const struct hist_column_cfg *c)
 {
 	return c->header ? c->header : c->field->header;
+}
+
+int hist_level__cmp(const struct hist_level *lv, const struct hist_entry *a,
+		    const struct hist_entry *b)
+{
+	for (int i = 0; i < lv->nr_keys; i++) {
+		int ret = lv->keys[i]->cmp(a, b);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+bool hist_level__has(const struct hist_level *lv, enum hist_column col)
+{
+	for (int i = 0; i < lv->nr_keys; i++)
+		if (lv->keys[i]->col == col)
+			return true;
+	return false;
 }

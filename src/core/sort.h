@@ -73,9 +73,18 @@ struct hist_column_cfg {
 	bool elide;		/* hidden: a filter leaves one value */
 	/* The header "Self" instead of "Overhead" with --children. */
 	const char *header;
+	int user_len;		/* -w: the width asked for, 0 for perf's */
 };
 
 #define HIST_MAX_FIELDS 32
+#define HIST_LEVEL_MAX_KEYS 8
+
+/* --hierarchy: the keys of one level of nested entries. */
+struct hist_level {
+	int level;		/* perf's number: braces keep keys on one */
+	int nr_keys;
+	const struct hist_field *keys[HIST_LEVEL_MAX_KEYS];
+};
 
 struct hist_layout {
 	struct hist_column_cfg fields[HIST_MAX_FIELDS];
@@ -83,6 +92,7 @@ struct hist_layout {
 	const struct hist_field *sorts[HIST_MAX_FIELDS];	/* output order */
 	bool sort_elided[HIST_MAX_FIELDS];	/* sorts[i] is an elided column */
 	int nr_sorts;
+	int sort_level[HIST_MAX_FIELDS];	/* sorts[i]'s level (see parse_list) */
 	const struct hist_field *keys[HIST_MAX_FIELDS];	/* identity */
 	int nr_keys;
 	bool has_srcline, has_trace;	/* shown or sorted by */
@@ -90,6 +100,10 @@ struct hist_layout {
 	bool has_sample_keys;		/* time, weight, socket (see add_cumulative) */
 	/* perf's hists__has() flags: set by -s (or the default order) only */
 	bool has_parent, need_collapse;
+	/* --hierarchy: entries nested by the keys' levels */
+	bool hierarchy;
+	struct hist_level levels[HIST_MAX_FIELDS];
+	int nr_levels;
 };
 
 struct sort_setup {
@@ -100,11 +114,23 @@ struct sort_setup {
 	bool show_cpu_utilization;
 	bool show_nr_samples;
 	bool show_total_period;
+	bool hierarchy;			/* --hierarchy: keys by level */
 };
 
 /* Builds the lists.  Returns 0, or -1 with *err (caller frees) naming the
  * bad key the way perf does ("Invalid --sort key: `foo'"). */
 int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char **err);
+
+/* Order of two entries over one --hierarchy level's keys (0: the same). */
+int hist_level__cmp(const struct hist_level *lv, const struct hist_entry *a,
+		    const struct hist_entry *b);
+
+/* Whether one of the level's keys shows column col. */
+bool hist_level__has(const struct hist_level *lv, enum hist_column col);
+
+/* -w: "w1,w2,..." the widths of the columns in order (0 or a word: as
+ * perf's own); stops at the first entry not followed by a comma. */
+void hist_layout__set_user_widths(struct hist_layout *l, const char *list);
 
 /* Drops the Children column (the file has no callchains after all). */
 void hist_layout__cancel_cumulate(struct hist_layout *l);

@@ -8,7 +8,12 @@
  * for a function without either, or code DWARF names no function for, the
  * ELF symbol that starts there (which addr2line then keeps for that
  * function for the rest of the run); "??:0" when nothing covers the
- * address.
+ * address.  Two quirks of binutils 2.40 are kept: in DWARF 5 line tables
+ * it starts each sequence with file entry 0 (the unit's own file) where
+ * DWARF says file 1, so rows before the sequence's first file change name
+ * the unit ("libc-start.c:74" for code from libc_start_call_main.h); and
+ * code without line rows gets the ELF symbol's STT_FILE name and line 0
+ * (":0" after the empty FILE symbol of linker-made locals).
  */
 #include "core/symbols.h"
 #include "util/util.h"
@@ -27,12 +32,14 @@ struct elf_func {		/* the debug file's function symbols, bfd's view */
 	uint64_t value, size;
 	uint64_t section_end;	/* bfd never names an address outside its section */
 	const char *name;
-	const char *file;	/* the file bfd gives it (STT_FILE), or NULL */
+	const char *file;	/* the STT_FILE bfd credits it to, or NULL */
 };
 
 struct a2l_record {
 	int nr;			/* functions, innermost first; 0 = not found */
 	char *srcline;		/* "file:line" of the address, NULL for "??:0" */
+	char *file;		/* its file as addr2line names it (full), or NULL */
+	unsigned line;
 	const char *names[MAX_INLINE];
 	char *lines[MAX_INLINE];	/* per function: srcline, then call sites */
 	struct inline_frame *frames;	/* perf's symbols for names (lazy) */
@@ -47,9 +54,16 @@ struct srcline_cache {
 	struct elf_func *funcs;
 	size_t nr_funcs;
 	struct u64map renamed;	/* DIE offset -> ELF name addr2line switched to */
+	struct u64map unit_starts;	/* CU DIE offset -> struct unit_start_rows* */
+	struct cu_range *cu_ranges;	/* without .debug_aranges (clang): CUs by address */
+	size_t nr_cu_ranges;
+	bool cu_ranges_read;
 	struct u64map records;	/* addr -> struct a2l_record* */
 	bool failed;
 };
+
+/* --full-source-path: file names as the line table has them */
+static bool full_filename;
 
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
@@ -64,6 +78,23 @@ static int elf_func_cmp(const void *a, const void *b)
 	return x->value < y->value ? -1 : x->value > y->value;
 }
 
+/* bfd's symbols: .symtab, or .dynsym in a stripped file. */
+static Elf_Scn *next_symbol_table(Elf *elf, Elf_Scn *scn)
+{
+	Elf_Scn *dynsym = NULL;
+	GElf_Shdr shdr;
+
+	if (scn)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) && gelf_getshdr(scn, &shdr)) {
+		if (shdr.sh_type == SHT_SYMTAB)
+			return scn;
+		if (shdr.sh_type == SHT_DYNSYM && !dynsym)
+			dynsym = scn;
+	}
+	return dynsym;
+}
+
 /* FUNC and NOTYPE symbols in table order (qsort is not stable: ties are
  * resolved when the table is built). */
 static void read_elf_funcs(struct srcline_cache *c)
@@ -73,13 +104,14 @@ static void read_elf_funcs(struct srcline_cache *c)
 	Elf_Scn *scn = NULL;
 	size_t alloc = 0;
 	const char *file = NULL;
-	bool file_after_symbol = false, symbol_seen = false;
+	/* bfd stops crediting globals to a FILE symbol that follows others */
+	bool sym_seen = false, file_after_sym = false;
 
-	while (elf && (scn = elf_nextscn(elf, scn))) {
+	while (elf && (scn = next_symbol_table(elf, scn))) {
 		GElf_Shdr shdr;
 		Elf_Data *data;
 
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize)
+		if (!gelf_getshdr(scn, &shdr) || !shdr.sh_entsize)
 			continue;
 		data = elf_getdata(scn, NULL);
 		for (size_t i = 0; data && i < shdr.sh_size / shdr.sh_entsize; i++) {
@@ -92,17 +124,15 @@ static void read_elf_funcs(struct srcline_cache *c)
 			if (!gelf_getsym(data, (int)i, &sym))
 				break;
 			type = GELF_ST_TYPE(sym.st_info);
-			/* bfd takes a function's file from the STT_FILE symbol
-			 * before it; for a global one only while no file symbol
-			 * has followed another symbol (else it cannot tell). */
+			if (!i)
+				continue;
 			if (type == STT_FILE) {
 				name = elf_strptr(elf, shdr.sh_link, sym.st_name);
 				file = name ? strpool_add(&c->names, name, strlen(name)) : NULL;
-				file_after_symbol |= symbol_seen;
+				file_after_sym = sym_seen;
 				continue;
 			}
-			if (i)
-				symbol_seen = true;
+			sym_seen = true;
 			if ((type != STT_FUNC && type != STT_NOTYPE) || sym.st_shndx == SHN_UNDEF ||
 			    sym.st_shndx >= SHN_LORESERVE || !sym.st_name)
 				continue;
@@ -121,7 +151,7 @@ static void read_elf_funcs(struct srcline_cache *c)
 			c->funcs[c->nr_funcs].section_end = secshdr.sh_addr + secshdr.sh_size;
 			c->funcs[c->nr_funcs].name = strpool_add(&c->names, name, strlen(name));
 			c->funcs[c->nr_funcs].file =
-				GELF_ST_BIND(sym.st_info) == STB_LOCAL || !file_after_symbol ? file : NULL;
+				GELF_ST_BIND(sym.st_info) == STB_LOCAL || !file_after_sym ? file : NULL;
 			c->nr_funcs++;
 		}
 		break;
@@ -151,7 +181,7 @@ static void read_elf_funcs(struct srcline_cache *c)
 
 /* The ELF symbol bfd names the function at vaddr with: the closest one
  * starting at or below it in the same section (so PLT entries are not
- * taken for _init). */
+ * taken for _init), however small it is. */
 static const struct elf_func *elf_func_at(const struct srcline_cache *c, uint64_t vaddr)
 {
 	size_t lo = 0, hi = c->nr_funcs;
@@ -165,8 +195,6 @@ static const struct elf_func *elf_func_at(const struct srcline_cache *c, uint64_
 			hi = mid;
 	}
 	if (!lo)
-		return NULL;
-	if (c->funcs[lo - 1].size && vaddr >= c->funcs[lo - 1].value + c->funcs[lo - 1].size)
 		return NULL;
 	if (vaddr >= c->funcs[lo - 1].section_end)
 		return NULL;
@@ -289,56 +317,188 @@ static int function_dies(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 	return nr;
 }
 
-/* The file binutils' addr2line (2.40) names for a line-table row.  In a
- * DWARF 5 line program the file register starts at 1 in each sequence;
- * bfd resolves that initial 1 as entry 0 (the unit's primary file), and
- * only a file set explicitly by its entry.  gcc makes entry 1 the first
- * file code comes from, so this shows only in units whose first function
- * is from a header (glibc's libc-start.c: __libc_start_call_main).  Rows
- * of a sequence are in address order, as the program emitted them: the
- * row still has the initial file when every row from the sequence's start
- * to it names entry 1. */
-static const char *bfd_line_file(Dwfl_Line *line, const char *file)
+/* --full-source-path: "dir/file.c:12" as addr2line names the file: a
+ * relative name (libdw joined any relative include directory) is under
+ * the CU's compilation directory. */
+static char *full_path(Dwarf_Die *cu, const char *file)
 {
-	Dwarf_Addr bias;
-	Dwarf_Line *dl = dwfl_dwarf_line(line, &bias);
-	Dwarf_Die *cu = dl ? dwfl_linecu(line) : NULL;
+	Dwarf_Attribute attr;
+	const char *dir = file[0] != '/' && cu ?
+			  dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr)) : NULL;
+
+	return dir ? xasprintf("%s/%s", dir, file) : xstrdup(file);
+}
+
+static char *srcline_full(Dwarf_Die *cu, const char *file, unsigned lineno)
+{
+	char *path = full_path(cu, file), *s = xasprintf("%s:%u", path, lineno);
+
+	free(path);
+	return s;
+}
+
+static const char *file_base(Dwarf_Files *files, size_t idx)
+{
+	const char *name = dwarf_filesrc(files, idx, NULL, NULL), *base;
+
+	base = name ? strrchr(name, '/') : NULL;
+	return base ? base + 1 : name;
+}
+
+/* A DWARF 5 unit's addresses [lo, hi) whose rows come before their
+ * sequence's first change of file: bfd names them by file entry 0. */
+struct unit_start_rows {
+	size_t nr;
+	Dwarf_Addr (*range)[2];
+};
+
+static struct unit_start_rows *unit_start_rows(struct srcline_cache *c, Dwarf_Die *cu)
+{
+	struct unit_start_rows *u = u64map_get(&c->unit_starts, dwarf_dieoffset(cu));
+	Dwarf_Half version = 0;
 	Dwarf_Lines *lines;
-	Dwarf_Files *files;
-	size_t nlines, nfiles, i;
-	const char *first, *zero;
+	size_t nr = 0, alloc = 0;
+	bool at_start = true;
 
-	if (!cu || dwarf_getsrclines(cu, &lines, &nlines) || dwarf_getsrcfiles(cu, &files, &nfiles) ||
-	    nfiles < 2 || !(first = dwarf_filesrc(files, 1, NULL, NULL)) ||
-	    !(zero = dwarf_filesrc(files, 0, NULL, NULL)) || !file || strcmp(file, first))
-		return file;
-	for (i = 0; i < nlines && dwarf_onesrcline(lines, i) != dl; i++)
-		;
-	if (i == nlines)
-		return file;
-	while (i > 0) {
-		Dwarf_Line *prev = dwarf_onesrcline(lines, i - 1);
+	if (u)
+		return u;
+	u = xcalloc(1, sizeof(*u));
+	u64map_put(&c->unit_starts, dwarf_dieoffset(cu), u);
+	if (dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) || version < 5 ||
+	    dwarf_getsrclines(cu, &lines, &nr))
+		return u;
+	for (size_t i = 0; i + 1 < nr; i++) {
+		Dwarf_Line *row = dwarf_onesrcline(lines, i), *next = dwarf_onesrcline(lines, i + 1);
+		Dwarf_Files *files;
+		Dwarf_Addr lo, hi;
+		size_t idx;
 		bool end = false;
-		const char *name;
 
-		if (dwarf_lineendsequence(prev, &end) || end)
-			break;
-		name = dwarf_linesrc(prev, NULL, NULL);
-		if (!name || strcmp(name, first))
-			return file;
-		i--;
+		dwarf_lineendsequence(row, &end);
+		if (end) {
+			at_start = true;
+			continue;
+		}
+		if (dwarf_line_file(row, &files, &idx) || idx != 1)
+			at_start = false;
+		if (!at_start || dwarf_lineaddr(row, &lo) || dwarf_lineaddr(next, &hi) || hi <= lo)
+			continue;
+		if (u->nr && u->range[u->nr - 1][1] == lo) {
+			u->range[u->nr - 1][1] = hi;
+			continue;
+		}
+		if (u->nr == alloc) {
+			alloc = alloc ? alloc * 2 : 16;
+			u->range = xrealloc(u->range, alloc * sizeof(*u->range));
+		}
+		u->range[u->nr][0] = lo;
+		u->range[u->nr++][1] = hi;
 	}
-	return zero;
+	return u;
+}
+
+static bool at_unit_start(struct srcline_cache *c, Dwarf_Die *cu, Dwarf_Addr pc)
+{
+	const struct unit_start_rows *u = unit_start_rows(c, cu);
+
+	for (size_t i = 0; i < u->nr; i++)
+		if (pc >= u->range[i][0] && pc < u->range[i][1])
+			return true;
+	return false;
+}
+
+/* A range of a unit's addresses (DWARF addresses, no bias). */
+struct cu_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Off cu;
+};
+
+static int cu_range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Every unit's ranges, sorted: libdw finds units through .debug_aranges
+ * only, which clang does not write (binutils reads the units' ranges). */
+static void read_cu_ranges(struct srcline_cache *c)
+{
+	Dwarf_Addr dwbias;
+	Dwarf *dw = dwfl_module_getdwarf(c->mod, &dwbias);
+	Dwarf_Off off = 0, next;
+	size_t hsize, alloc = 0;
+
+	c->cu_ranges_read = true;
+	while (dw && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t it = 0;
+
+		if (dwarf_offdie(dw, off + hsize, &cu)) {
+			while ((it = dwarf_ranges(&cu, it, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (c->nr_cu_ranges == alloc) {
+					alloc = alloc ? alloc * 2 : 64;
+					c->cu_ranges = xrealloc(c->cu_ranges,
+								alloc * sizeof(*c->cu_ranges));
+				}
+				c->cu_ranges[c->nr_cu_ranges++] =
+					(struct cu_range){ lo, hi, dwarf_dieoffset(&cu) };
+			}
+		}
+		off = next;
+	}
+	if (c->nr_cu_ranges)
+		qsort(c->cu_ranges, c->nr_cu_ranges, sizeof(*c->cu_ranges), cu_range_cmp);
+}
+
+/* The unit DIE covering pc (a module address) and its bias. */
+static Dwarf_Die *unit_at(struct srcline_cache *c, Dwarf_Addr pc, Dwarf_Die *buf,
+			  Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(c->mod, pc, bias);
+	Dwarf *dw;
+	size_t lo = 0, hi;
+
+	if (cu)
+		return cu;
+	if (!c->cu_ranges_read)
+		read_cu_ranges(c);
+	dw = dwfl_module_getdwarf(c->mod, bias);
+	if (!dw)
+		return NULL;
+	hi = c->nr_cu_ranges;
+	while (lo < hi) {	/* the last range starting at or below pc */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->cu_ranges[mid].lo <= pc - *bias)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges of units may nest (a unit's whole span around others' code) */
+	for (size_t i = lo; i-- > 0;) {
+		const struct cu_range *r = &c->cu_ranges[i];
+
+		if (pc - *bias < r->hi)
+			return dwarf_offdie(dw, r->cu, buf);
+	}
+	return NULL;
 }
 
 static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 {
 	struct a2l_record *r = xcalloc(1, sizeof(*r));
 	Dwarf_Addr pc = vaddr + c->bias, cu_bias;
-	Dwfl_Line *line = dwfl_module_getsrc(c->mod, pc);
-	Dwarf_Die *cu = dwfl_module_addrdie(c->mod, pc, &cu_bias);
+	Dwfl_Line *dwfl_line = dwfl_module_getsrc(c->mod, pc);
+	Dwarf_Die cu_buf, *cu = unit_at(c, pc, &cu_buf, &cu_bias);
+	Dwarf_Addr line_bias;
+	Dwarf_Line *line = dwfl_line ? dwfl_dwarf_line(dwfl_line, &line_bias) :
+			   cu ? dwarf_getsrc_die(cu, pc - cu_bias) : NULL;
 	Dwarf_Die dies[MAX_INLINE];
-	int nr = cu ? function_dies(cu, pc - cu_bias, dies, MAX_INLINE) : 0, nr_dies = nr;
+	int nr = cu ? function_dies(cu, pc - cu_bias, dies, MAX_INLINE) : 0;
 	const struct elf_func *ef = elf_func_at(c, vaddr);
 	bool unmangled = cu && lang_unmangled(cu);
 
@@ -371,29 +531,47 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 		Dwarf_Attribute attr;
 		Dwarf_Word file = 0, lineno = 0;
 		Dwarf_Files *files;
-		const char *name = NULL, *base;
+		const char *name = NULL;
 
 		if (dwarf_formudata(dwarf_attr(&dies[i - 1], DW_AT_call_file, &attr), &file) ||
 		    dwarf_formudata(dwarf_attr(&dies[i - 1], DW_AT_call_line, &attr), &lineno) ||
 		    dwarf_getsrcfiles(cu, &files, NULL) ||
-		    !(name = dwarf_filesrc(files, file, NULL, NULL)))
+		    !(name = file_base(files, file)))
 			continue;
-		base = strrchr(name, '/');
-		r->lines[i] = xasprintf("%s:%u", base ? base + 1 : name, (unsigned)lineno);
+		if (full_filename)
+			r->lines[i] = srcline_full(cu, dwarf_filesrc(files, file, NULL, NULL),
+						   (unsigned)lineno);
+		else
+			r->lines[i] = xasprintf("%s:%u", name, (unsigned)lineno);
 	}
-	if (!line && !nr_dies && ef && ef->file) {
-		/* no DWARF for it: bfd's answer is from the symbol table */
-		const char *base = strrchr(ef->file, '/');
-
-		r->srcline = xasprintf("%s:0", base ? base + 1 : ef->file);
-	} else if (line) {
+	if (line) {
 		int lineno = 0;
-		const char *file = bfd_line_file(line, dwfl_lineinfo(line, NULL, &lineno, NULL,
-								  NULL, NULL));
+		const char *file = dwarf_linesrc(line, NULL, NULL);
 		const char *base = file ? strrchr(file, '/') : NULL;
+		const char *full = file;	/* as the line table names it */
+		Dwarf_Files *files;
+		size_t idx;
 
-		file = file ? file : "??";
-		r->srcline = xasprintf("%s:%d", base ? base + 1 : file, lineno);
+		dwarf_lineno(line, &lineno);
+		file = base ? base + 1 : file;
+		if (cu && !dwarf_line_file(line, &files, &idx) && idx == 1 &&
+		    at_unit_start(c, cu, pc - cu_bias)) {
+			file = file_base(files, 0);
+			full = dwarf_filesrc(files, 0, NULL, NULL);
+		}
+		if (full) {
+			r->file = full_path(cu, full);
+			r->line = (unsigned)lineno;
+		}
+		if (full_filename && full)
+			r->srcline = xasprintf("%s:%d", r->file, lineno);
+		else
+			r->srcline = xasprintf("%s:%d", file ? file : "??", lineno);
+	} else if (ef && ef->file) {
+		const char *base = full_filename ? NULL : strrchr(ef->file, '/');
+
+		r->file = xstrdup(ef->file);	/* addr2line's file: the symbol's STT_FILE */
+		r->srcline = xasprintf("%s:0", base ? base + 1 : ef->file);
 	} else {
 		r->srcline = xstrdup("??:0");
 	}
@@ -418,6 +596,20 @@ static struct a2l_record *dso__a2l(struct dso *dso, uint64_t addr, struct srclin
 	return r;
 }
 
+void srcline__full_filename(bool on)
+{
+	full_filename = on;
+}
+
+const char *dso__srcfile(struct dso *dso, uint64_t addr, unsigned *line)
+{
+	struct srcline_cache *c;
+	struct a2l_record *r = dso ? dso__a2l(dso, addr, &c) : NULL;
+
+	*line = r && r->file ? r->line : 0;
+	return r ? r->file : NULL;
+}
+
 const char *dso__srcline(struct dso *dso, uint64_t addr)
 {
 	struct dso_priv *p;
@@ -429,7 +621,7 @@ const char *dso__srcline(struct dso *dso, uint64_t addr)
 	p = dso__priv(dso);
 	r = dso__a2l(dso, addr, &c);
 	if (r && r->nr)
-		return strcmp(r->srcline, "??:0") ? r->srcline : NULL;
+		return r->srcline;	/* "??:0" when a function but no line was found */
 	/* Not found: perf shows "dso[address]" (the address addr2line got). */
 	if (!p->srcline_fallback)
 		p->srcline_fallback = xcalloc(1, sizeof(*p->srcline_fallback));
@@ -499,6 +691,7 @@ void dso__srcline_release(struct dso *dso)
 			for (int k = 0; k < r->nr; k++)
 				free(r->lines[k]);
 			free(r->srcline);
+			free(r->file);
 			free(r->frames);
 			free(r->fake);
 			free(r);
@@ -506,6 +699,16 @@ void dso__srcline_release(struct dso *dso)
 	}
 	u64map_release(&c->records);
 	u64map_release(&c->renamed);
+	for (size_t i = 0; i < c->unit_starts.cap; i++) {
+		struct unit_start_rows *u = c->unit_starts.vals[i];
+
+		if (c->unit_starts.keys[i] && u) {
+			free(u->range);
+			free(u);
+		}
+	}
+	u64map_release(&c->unit_starts);
+	free(c->cu_ranges);
 	strpool_release(&c->names);
 	free(c->funcs);
 	if (c->dwfl)

@@ -73,7 +73,6 @@ struct elf_load {	/* an executable PT_LOAD: file offset <-> vaddr */
 };
 
 struct srcline_cache;
-struct dso_unwind;
 
 struct dso_priv {
 	struct machine *machine;
@@ -92,7 +91,8 @@ struct dso_priv {
 	size_t nr_loads;
 	struct srcline_cache *srcline;
 	struct u64map *srcline_fallback;	/* addr -> "dso[vaddr]" */
-	struct dso_unwind *unwind;
+	int data_fd;		/* elf_path opened for dso__read(), when data_open */
+	bool data_open;
 	struct dso *next_in_bucket;
 };
 
@@ -105,6 +105,10 @@ struct dso *dso__new(struct machine *m, const char *long_name, enum dso_kind kin
 void dso__delete(struct dso *dso);
 void dso__load(struct dso *dso);
 void dso__set_build_id(struct dso *dso, const uint8_t *id, int size);
+/* Reads up to len bytes of the DSO's image at file offset off (the
+ * address map__map_ip() gives); returns the bytes read, or -1.  The kernel
+ * and maps without a file have no image. */
+long dso__read(struct dso *dso, uint64_t off, void *buf, size_t len);
 /* Converts a DSO-relative (file offset) address to the ELF vaddr. */
 uint64_t dso__addr_to_vaddr(struct dso *dso, uint64_t addr);
 void dso__srcline_release(struct dso *dso);
@@ -198,6 +202,13 @@ bool perf_map__owner_ok(const char *path, uid_t uid);
 /* Demangles C++ and Rust symbols the way perf 6.1 shows them (no
  * parameter lists); NULL when name is not mangled. Caller frees. */
 char *sym_demangle(const char *name);
+/* --no-demangle: sym_demangle() returns NULL for every name from now on
+ * (set before any symbol table is loaded). */
+void sym_demangle_enable(bool on);
+
+/* Process-wide, like perf's symbol_conf: set before symbols are loaded.
+ * --no-demangle keeps names as the symbol tables spell them. */
+void sym_demangle_enable(bool on);
 
 /* Build-id helpers */
 void build_id__hex(const uint8_t *id, int size, char *out);	/* out: 41 bytes */
@@ -208,8 +219,9 @@ bool file__is_regular(const char *path);
 
 /* The running kernel's build id from /sys/kernel/notes (0 if none). */
 int sysfs__read_kernel_build_id(uint8_t *id, size_t max);
+/* The build id in a sysfs note file (/sys/module/M/notes/.note.gnu.build-id). */
+int sysfs__read_build_id(const char *path, uint8_t *id, size_t max);
 
-void dso__unwind_release(struct dso *dso);
 void maps__unwind_release(struct maps *maps);
 
 #endif

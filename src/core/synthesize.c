@@ -1,5 +1,6 @@
 /* synthesize: records describing the state before recording began (see synthesize.h). */
 #include "core/synthesize.h"
+#include "core/kernel-maps.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -10,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/utsname.h>
 
 #define REC_MAX		65536
 #define ALIGN8(x)	(((x) + 7) & ~(size_t)7)
@@ -176,30 +176,6 @@ int synth__cpu_map(struct synth *s, const int *cpus, size_t nr)
 	return rec_emit(s, sizeof(struct perf_event_header) + 4 + 2 * nr, false);
 }
 
-int kallsyms__symbol_addr(const char *path, const char *name, uint64_t *addr)
-{
-	FILE *f = fopen(path ? path : "/proc/kallsyms", "r");
-	char line[512];
-	int ret = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char sym[256], type;
-		unsigned long long a;
-
-		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3)
-			continue;
-		if (!strcmp(sym, name)) {
-			*addr = a;
-			ret = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
 static int emit_kernel_map(struct synth *s, const char *name, uint64_t start, uint64_t len,
 			   uint64_t pgoff)
 {
@@ -221,92 +197,24 @@ int synth__kernel_mmap(struct synth *s, const char *kallsyms)
 {
 	uint64_t text, etext;
 
-	if (kallsyms__symbol_addr(kallsyms, "_text", &text) &&
-	    kallsyms__symbol_addr(kallsyms, "_stext", &text))
+	if (kernel_text__range(kallsyms, &text, &etext) < 0)
 		return -ENOENT;
-	/* Without _etext the kernel map runs to the top of the address space. */
-	if (kallsyms__symbol_addr(kallsyms, "_etext", &etext) || etext <= text)
-		etext = ~0ULL;
 	return emit_kernel_map(s, "[kernel.kallsyms]_text", text, etext - text, text);
 }
 
-/* Finds a module's file under /lib/modules/<release> through modules.dep
- * ("kernel/fs/xfs/xfs.ko: deps..."), treating '-' and '_' as equal.
- * Returns a malloc'ed path or NULL. */
-static char *module_path(const char *name)
+static int emit_module_map(const char *name, const char *path, uint64_t start,
+			   uint64_t size, void *arg)
 {
-	struct utsname u;
-	char *dep, *path = NULL;
-	FILE *f;
-	char line[4096];
+	char *label = path ? xstrdup(path) : xasprintf("[%s]", name);
+	int err = emit_kernel_map(arg, label, start, size, 0);
 
-	if (uname(&u))
-		return NULL;
-	dep = xasprintf("/lib/modules/%s/modules.dep", u.release);
-	f = fopen(dep, "r");
-	free(dep);
-	if (!f)
-		return NULL;
-	while (!path && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':'), *base, *dot;
-		size_t i;
-
-		if (!colon)
-			continue;
-		*colon = 0;
-		base = strrchr(line, '/');
-		base = base ? base + 1 : line;
-		dot = strstr(base, ".ko");
-		if (!dot || (size_t)(dot - base) != strlen(name))
-			continue;
-		for (i = 0; name[i]; i++) {
-			char a = base[i] == '-' ? '_' : base[i];
-			char b = name[i] == '-' ? '_' : name[i];
-
-			if (a != b)
-				break;
-		}
-		if (!name[i])
-			path = line[0] == '/' ? xstrdup(line) :
-			       xasprintf("/lib/modules/%s/%s", u.release, line);
-	}
-	fclose(f);
-	return path;
+	free(label);
+	return err;
 }
 
 int synth__modules(struct synth *s)
 {
-	FILE *f = fopen("/proc/modules", "r");
-	char line[1024];
-	int err = 0;
-
-	if (!f)
-		return 0;	/* no modules (or no module support) */
-	while (!err && fgets(line, sizeof(line), f)) {
-		char name[256], *sect, *txt, *path, *label;
-		unsigned long long size, addr = 0;
-
-		if (sscanf(line, "%255s %llu %*s %*s %*s %llx", name, &size, &addr) < 2)
-			continue;
-		sect = xasprintf("/sys/module/%s/sections/.text", name);
-		txt = read_file_str(sect);
-		free(sect);
-		if (txt) {
-			unsigned long long t = strtoull(txt, NULL, 16);
-
-			if (t)
-				addr = t;
-			free(txt);
-		}
-		if (!addr)
-			continue;	/* addresses hidden (kptr_restrict) */
-		path = module_path(name);
-		label = path ? path : xasprintf("[%s]", name);
-		err = emit_kernel_map(s, label, addr, size, 0);
-		free(label);
-	}
-	fclose(f);
-	return err;
+	return running_modules__for_each(emit_module_map, s);
 }
 
 int synth__comm(struct synth *s, pid_t pid, pid_t tid, const char *comm)
@@ -322,7 +230,8 @@ int synth__comm(struct synth *s, pid_t pid, pid_t tid, const char *comm)
 
 static int synth_fork(struct synth *s, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid)
 {
-	struct perf_rec_fork *f = rec_begin(s, PERF_RECORD_FORK, 0);
+	/* perf marks the forks it makes up: no parent maps to copy */
+	struct perf_rec_fork *f = rec_begin(s, PERF_RECORD_FORK, PERF_RECORD_MISC_FORK_EXEC);
 
 	f->pid = (uint32_t)pid;
 	f->ppid = (uint32_t)ppid;

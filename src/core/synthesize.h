@@ -86,7 +86,5 @@ int synth__mmaps(struct synth *s, pid_t pid, pid_t tid);
 /* A bare tool record (FINISHED_INIT, FINISHED_ROUND). */
 int synth__header_only(struct synth *s, uint32_t type);
 
-/* Looks up a symbol's address in a kallsyms-format file; 0 and *addr set, or -1. */
-int kallsyms__symbol_addr(const char *path, const char *name, uint64_t *addr);
 
 #endif

@@ -5,7 +5,6 @@
 #include "core/symbols.h"
 #include "util/util.h"
 
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,13 +117,8 @@ int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *c
 	return 0;
 }
 
-int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid)
-{
-	return machine__process_fork_misc(m, pid, ppid, tid, ptid, 0);
-}
-
-int machine__process_fork_misc(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid,
-			       uint16_t misc)
+int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid,
+			  bool clone_maps)
 {
 	struct thread *t = machine__find_thread(m, pid, tid);
 	struct thread *parent = machine__findnew_thread(m, ppid, ptid);
@@ -142,10 +136,8 @@ int machine__process_fork_misc(struct machine *m, pid_t pid, pid_t ppid, pid_t t
 	if (parent->comm_set)
 		thread__set_comm(t, parent->comm);
 	t->ppid = parent->tid;
-	/* A new process gets a copy of its parent's address space (not one
-	 * perf found running, whose own maps follow). */
-	if (t->pid != parent->pid && thread__maps(t) != thread__maps(parent) &&
-	    !(misc & PERF_RECORD_MISC_FORK_EXEC))
+	/* A new process gets a copy of its parent's address space. */
+	if (clone_maps && t->pid != parent->pid && thread__maps(t) != thread__maps(parent))
 		maps__clone(thread__maps(t), thread__maps(parent), m);
 	return 0;
 }

@@ -47,6 +47,8 @@ struct unwind_space {
 	uint64_t generation;
 	struct u64map reported;		/* load bias + 1 -> dso reported there */
 	struct u64map perf_bias;	/* dso pointer -> perf's bias for it + 1 */
+	struct dso_elf_info *elf_infos;	/* per DSO met, read once */
+	size_t nr_elf_infos, alloc_elf_infos;
 	/* the sample being unwound */
 	struct machine *machine;
 	struct maps *maps;
@@ -58,11 +60,9 @@ struct unwind_space {
 	int nr_ips, max_ips;
 };
 
-/* Per-DSO state: an open fd for memory reads outside the stack copy, and
- * what perf's unwinder takes from its ELF headers. */
-struct dso_unwind {
-	int fd;
-	bool elf_read;
+/* What perf's unwinder takes from a DSO's ELF headers. */
+struct dso_elf_info {
+	struct dso *dso;
 	bool has_eh_frame_hdr;
 	uint64_t eh_frame_hdr;		/* its address in the file's vaddrs */
 	uint64_t elf_base;		/* first program header's vaddr, page down */
@@ -84,37 +84,12 @@ static const Dwfl_Callbacks unwind_callbacks = {
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 };
 
-static int dso__data_fd(struct dso *dso)
-{
-	struct dso_priv *p = dso__priv(dso);
-	struct dso_unwind *du = p->unwind;
-
-	if (!du) {
-		du = p->unwind = xcalloc(1, sizeof(*du));
-		dso__load(dso);
-		du->fd = p->elf_path ? open(p->elf_path, O_RDONLY | O_CLOEXEC) : -1;
-	}
-	return du->fd;
-}
-
 /* Reads a word of the file mapped at addr: what the process saw there, as
  * long as the mapping was not written to.  False when the file cannot be
  * read at that offset (no file behind the map, or past its end). */
 static bool read_from_map(struct map *map, uint64_t addr, uint64_t *out)
 {
-	struct dso_priv *p;
-	uint64_t off;
-	int fd;
-
-	if (map->identity)
-		return false;
-	p = dso__priv(map->dso);
-	off = map__map_ip(map, addr);
-	dso__load(map->dso);
-	if (p->image)
-		return off + 8 <= p->image_size && memcpy(out, (char *)p->image + off, 8);
-	fd = dso__data_fd(map->dso);
-	return fd >= 0 && pread(fd, out, 8, (off_t)off) == 8;
+	return !map->identity && dso__read(map->dso, map__map_ip(map, addr), out, 8) == 8;
 }
 
 /*
@@ -434,26 +409,31 @@ static bool eval_ops(struct unwind_space *u, const struct cursor *c, uint64_t cf
 }
 
 /* What perf reads from a DSO's ELF headers for its unwinder. */
-static struct dso_unwind *dso__unwind_elf(struct dso *dso, Dwfl_Module *mod)
+static const struct dso_elf_info *dso_elf_info(struct unwind_space *u, struct dso *dso,
+					       Dwfl_Module *mod)
 {
-	struct dso_unwind *du;
+	struct dso_elf_info *di;
 	Dwarf_Addr bias;
 	Elf *elf;
 	size_t shstrndx;
 	GElf_Phdr phdr;
 
-	dso__data_fd(dso);
-	du = dso__priv(dso)->unwind;
-	if (du->elf_read)
-		return du;
-	du->elf_read = true;
+	for (size_t i = 0; i < u->nr_elf_infos; i++)
+		if (u->elf_infos[i].dso == dso)
+			return &u->elf_infos[i];
+	if (u->nr_elf_infos == u->alloc_elf_infos) {
+		u->alloc_elf_infos = u->alloc_elf_infos ? 2 * u->alloc_elf_infos : 16;
+		u->elf_infos = xrealloc(u->elf_infos, u->alloc_elf_infos * sizeof(*u->elf_infos));
+	}
+	di = &u->elf_infos[u->nr_elf_infos++];
+	*di = (struct dso_elf_info){ .dso = dso };
 	elf = dwfl_module_getelf(mod, &bias);
 	if (!elf)
-		return du;
+		return di;
 	if (gelf_getphdr(elf, 0, &phdr))
-		du->elf_base = phdr.p_vaddr & ~(uint64_t)(getpagesize() - 1);
+		di->elf_base = phdr.p_vaddr & ~(uint64_t)(getpagesize() - 1);
 	if (elf_getshdrstrndx(elf, &shstrndx))
-		return du;
+		return di;
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr shdr;
 		const char *name;
@@ -461,16 +441,16 @@ static struct dso_unwind *dso__unwind_elf(struct dso *dso, Dwfl_Module *mod)
 		if (!gelf_getshdr(scn, &shdr) || !(name = elf_strptr(elf, shstrndx, shdr.sh_name)))
 			continue;
 		if (!strcmp(name, ".eh_frame_hdr")) {
-			du->has_eh_frame_hdr = shdr.sh_offset != 0;
-			du->eh_frame_hdr = shdr.sh_addr;
+			di->has_eh_frame_hdr = shdr.sh_offset != 0;
+			di->eh_frame_hdr = shdr.sh_addr;
 		}
 	}
-	return du;
+	return di;
 }
 
 /* The load bias perf uses for dso's .eh_frame_hdr: the lowest start of
  * the file's maps in the thread, less the first program header's page. */
-static uint64_t perf_bias(struct unwind_space *u, struct dso *dso, const struct dso_unwind *du)
+static uint64_t perf_bias(struct unwind_space *u, struct dso *dso, const struct dso_elf_info *du)
 {
 	uint64_t low = UINT64_MAX;
 	void *got = u64map_get(&u->perf_bias, (uintptr_t)dso);
@@ -492,7 +472,7 @@ static int dwarf_step(struct unwind_space *u, struct cursor *c)
 	uint64_t pc = c->ip - (c->use_prev_instr ? 1 : 0), cfa, ra, val;
 	struct loc loc[NR_DWARF_REGS];
 	struct map *map = maps__find(u->maps, pc);
-	struct dso_unwind *du;
+	const struct dso_elf_info *du;
 	Dwfl_Module *mod;
 	Dwarf_CFI *cfi;
 	Dwarf_Addr bias, start, end;
@@ -509,7 +489,7 @@ static int dwarf_step(struct unwind_space *u, struct cursor *c)
 	cfi = mod ? dwfl_module_eh_cfi(mod, &bias) : NULL;
 	if (!cfi)
 		return -1;
-	du = dso__unwind_elf(map->dso, mod);
+	du = dso_elf_info(u, map->dso, mod);
 	if (!du->has_eh_frame_hdr)
 		return -1;
 	if (perf_bias(u, map->dso, du) != bias) {
@@ -660,6 +640,7 @@ static void unwind_space__free(struct unwind_space *u)
 		dwfl_end(u->dwfl);
 	u64map_release(&u->reported);
 	u64map_release(&u->perf_bias);
+	free(u->elf_infos);
 	free(u);
 }
 
@@ -669,18 +650,6 @@ void maps__unwind_release(struct maps *maps)
 		return;
 	unwind_space__free(maps->unwind);
 	maps->unwind = NULL;
-}
-
-void dso__unwind_release(struct dso *dso)
-{
-	struct dso_unwind *du = dso__priv(dso)->unwind;
-
-	if (!du)
-		return;
-	if (du->fd >= 0)
-		close(du->fd);
-	free(du);
-	dso__priv(dso)->unwind = NULL;
 }
 
 static struct unwind_space *maps__unwind_space(struct maps *maps)

@@ -1,5 +1,6 @@
 /* callchain-print: perf's stdio call graphs (see callchain-print.h). */
 #include "ui/callchain-print.h"
+#include "ui/percent-color.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -30,10 +31,13 @@ static bool mask_bit(uint32_t mask, int i)
 	return mask & bit(i);
 }
 
-static void print_value(FILE *fp, const struct callchain_param *param, uint64_t period,
+static void print_value(FILE *fp, const struct callchain_print *p, uint64_t period,
 			uint32_t count, uint64_t total)
 {
-	switch (param->value) {
+	double pct = total ? period * 100.0 / total : 0.0;
+	const char *color = p->color ? percent_color(pct) : NULL;
+
+	switch (p->param->value) {
 	case CCVAL_PERIOD:
 		fprintf(fp, "%" PRIu64, period);
 		break;
@@ -41,18 +45,18 @@ static void print_value(FILE *fp, const struct callchain_param *param, uint64_t 
 		fprintf(fp, "%u", count);
 		break;
 	default:
-		fprintf(fp, "%.2f%%", total ? period * 100.0 / total : 0.0);
+		fprintf(fp, "%s%.2f%%%s", color ? color : "", pct, color ? COLOR_RESET : "");
 		break;
 	}
 }
 
-static void node_value(FILE *fp, const struct callchain_param *param,
+static void node_value(FILE *fp, const struct callchain_print *p,
 		       const struct callchain_node *n, uint64_t total)
 {
-	if (param->mode == CHAIN_FOLDED)
-		print_value(fp, param, n->hit, n->count, total);
+	if (p->param->mode == CHAIN_FOLDED)
+		print_value(fp, p, n->hit, n->count, total);
 	else
-		print_value(fp, param, callchain_node__cumul_hits(n),
+		print_value(fp, p, callchain_node__cumul_hits(n),
 			    callchain_node__cumul_counts(n), total);
 }
 
@@ -78,7 +82,7 @@ static void graph_frame(struct graph *g, const char *name, int depth, uint32_t m
 		fputc(mask_bit(mask, i) ? '|' : ' ', g->fp);
 		if (first && i == depth - 1) {
 			fputs("--", g->fp);
-			print_value(g->fp, g->p->param, period, count, total);
+			print_value(g->fp, g->p, period, count, total);
 			fputs("--", g->fp);
 		} else {
 			fputs("          ", g->fp);
@@ -234,13 +238,13 @@ static void print_flat(FILE *fp, const struct hist_entry *he, uint64_t total,
 
 		if (!folded) {
 			fputs("           ", fp);
-			node_value(fp, p->param, nodes[k], total);
+			node_value(fp, p, nodes[k], total);
 			fputc('\n', fp);
 			for (uint32_t i = 0; i < depth; i++)
 				fprintf(fp, "                %s\n", frame_name(&g, path[i]));
 			fputc('\n', fp);
 		} else {
-			node_value(fp, p->param, nodes[k], total);
+			node_value(fp, p, nodes[k], total);
 			fputc(' ', fp);
 			for (uint32_t i = 0; i < depth; i++)
 				fprintf(fp, "%s%s", i ? sep : "", frame_name(&g, path[i]));

@@ -16,6 +16,7 @@ struct callchain_print {
 	uint64_t min_hit;		/* graph (absolute), flat, folded */
 	const char *field_sep;		/* folded: between frames (";" if NULL) */
 	bool skip_first_sym;		/* -s starting with "sym": the entry is the frame */
+	bool color;			/* percentages coloured (perf's terminal colours) */
 };
 
 /* Prints he's call graph; total is the event's total period. */

@@ -242,7 +242,36 @@ static void print_tstamp(FILE *fp, struct perf_session *s, const struct perf_eve
 		fprintf(fp, "%" PRIu64 " ", sample->time);
 }
 
-void raw_dump_details(FILE *fp, const struct perf_event_header *rec,
+/* "            Old bytes: 0f 1f 44 00 00" lines, 16 bytes a line */
+static void print_poke_bytes(FILE *fp, const char *what, const uint8_t *bytes, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (i % 16 == 0)
+			fprintf(fp, "            %s bytes:", what);
+		fprintf(fp, " %02x", bytes[i]);
+		if ((i + 1) % 16 == 0 || i + 1 == n)
+			fputc('\n', fp);
+	}
+}
+
+static void print_text_poke(FILE *fp, struct machine *m, const struct perf_rec_text_poke *t)
+{
+	struct addr_location al;
+
+	fprintf(fp, " %" PRIx64 " ", t->addr);
+	memset(&al, 0, sizeof(al));
+	if (m && machine__resolve(m, NULL, PERF_RECORD_MISC_KERNEL, t->addr, &al) && al.sym) {
+		uint64_t off = al.addr < al.sym->end ? al.addr - al.sym->start :
+			       al.addr - al.map->start - al.sym->start;
+
+		fprintf(fp, "%s+0x%" PRIx64, al.sym->name, off);
+	}
+	fprintf(fp, " old len %u new len %u\n", t->old_len, t->new_len);
+	print_poke_bytes(fp, "Old", t->bytes, t->old_len);
+	print_poke_bytes(fp, "New", t->bytes + t->old_len, t->new_len);
+}
+
+void raw_dump_details(FILE *fp, struct machine *machine, const struct perf_event_header *rec,
 		      const struct perf_sample *sample, const struct evsel *evsel)
 {
 	switch (rec->type) {
@@ -347,8 +376,9 @@ void raw_dump_details(FILE *fp, const struct perf_event_header *rec,
 		} else {
 			const struct perf_rec_switch *sw = (const void *)rec;
 
-			fprintf(fp, " %s  %s pid/tid: %5u/%-5u\n", io, out ? "next" : "prev",
-				sw->next_prev_pid, sw->next_prev_tid);
+			/* signed: an idle CPU's task shows as -1 */
+			fprintf(fp, " %s  %s pid/tid: %5d/%-5d\n", io, out ? "next" : "prev",
+				(int)sw->next_prev_pid, (int)sw->next_prev_tid);
 		}
 		break;
 	}
@@ -385,15 +415,12 @@ void raw_dump_details(FILE *fp, const struct perf_event_header *rec,
 	case PERF_RECORD_CGROUP: {
 		const struct perf_rec_cgroup *c = (const void *)rec;
 
-		fprintf(fp, ": cgroup: %" PRIu64 " %s\n", c->id, c->path);
+		fprintf(fp, " cgroup: %" PRIu64 " %s\n", c->id, c->path);
 		break;
 	}
-	case PERF_RECORD_TEXT_POKE: {
-		const struct perf_rec_text_poke *t = (const void *)rec;
-
-		fprintf(fp, " %" PRIx64 " old len %u new len %u\n", t->addr, t->old_len, t->new_len);
+	case PERF_RECORD_TEXT_POKE:
+		print_text_poke(fp, machine, (const void *)rec);
 		break;
-	}
 	case PERF_RECORD_AUX_OUTPUT_HW_ID:
 		fprintf(fp, " hw_id: %#" PRIx64 "\n",
 			((const struct perf_rec_aux_output_hw_id *)(const void *)rec)->hw_id);
@@ -413,8 +440,7 @@ static void dump_user_record(FILE *fp, const struct perf_event_header *rec)
 	case PERF_RECORD_HEADER_BUILD_ID:
 		break;		/* perf prints nothing more (and no newline) */
 	case PERF_RECORD_FINISHED_ROUND:
-		fputc('\n', fp);
-		break;
+		break;		/* the caller ends the line (what perf's round handler says) */
 	case PERF_RECORD_EVENT_UPDATE: {
 		const struct perf_rec_event_update *u = (const void *)rec;
 		size_t n = rec->size - sizeof(*u);
@@ -503,7 +529,16 @@ static void dump_user_record(FILE *fp, const struct perf_event_header *rec)
 	}
 }
 
-void raw_dump_record(FILE *fp, struct perf_session *s, const struct perf_event_header *rec,
+void raw_dump_sample_location(FILE *fp, const struct thread *thread,
+			      const struct addr_location *al)
+{
+	fprintf(fp, " ... thread: %s:%d\n", thread->comm, thread->tid);
+	fprintf(fp, " ...... dso: %s\n", al->map ? al->map->dso->long_name :
+		al->level == 'H' ? "[hypervisor]" : "<not found>");
+}
+
+void raw_dump_record(FILE *fp, struct perf_session *s, struct machine *m,
+		     const struct perf_event_header *rec,
 		     const struct perf_sample *sample, struct evsel *evsel, uint64_t off)
 {
 	/* decompressed records are dumped one by one, not their container */
@@ -514,7 +549,7 @@ void raw_dump_record(FILE *fp, struct perf_session *s, const struct perf_event_h
 	print_tstamp(fp, s, rec, sample);
 	fprintf(fp, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", off, rec->size, perf_record_name(rec->type));
 	if (rec->type < PERF_RECORD_USER_TYPE_START)
-		raw_dump_details(fp, rec, sample, evsel);
+		raw_dump_details(fp, m, rec, sample, evsel);
 	else
 		dump_user_record(fp, rec);
 }

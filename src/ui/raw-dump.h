@@ -7,15 +7,26 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/machine.h"
 #include "core/session.h"
 
-void raw_dump_record(FILE *fp, struct perf_session *s, const struct perf_event_header *rec,
+/* A FINISHED_ROUND line is left open: perf ends it with what its round
+ * handler prints ("\n" sorting, ": unhandled!\n" unsorted, or the
+ * --show-round-events line). */
+void raw_dump_record(FILE *fp, struct perf_session *s, struct machine *m,
+		     const struct perf_event_header *rec,
 		     const struct perf_sample *sample, struct evsel *evsel, uint64_t file_offset);
 
 /* What follows "PERF_RECORD_<TYPE>" for a kernel record (perf's
- * perf_event__fprintf details; samples get their dump). */
-void raw_dump_details(FILE *fp, const struct perf_event_header *rec,
+ * perf_event__fprintf details; samples get their dump).  m (may be NULL)
+ * names the kernel symbol a TEXT_POKE patches. */
+void raw_dump_details(FILE *fp, struct machine *m, const struct perf_event_header *rec,
 		      const struct perf_sample *sample, const struct evsel *evsel);
+
+/* The two lines perf's sample resolution adds under a sample's dump:
+ * its thread, and the path of the DSO its address is in. */
+void raw_dump_sample_location(FILE *fp, const struct thread *thread,
+			      const struct addr_location *al);
 
 /* perf's x86 register names ("AX", "FLAGS", "R15", "XMM0"). */
 const char *raw_dump_reg_name(int idx);

@@ -1,5 +1,6 @@
 /* report-stdio: perf report --stdio tables (see report-stdio.h). */
 #include "ui/report-stdio.h"
+#include "ui/percent-color.h"
 #include "core/evsel.h"
 #include "util/strbuf.h"
 
@@ -54,7 +55,10 @@ void report_stdio__nr_samples(FILE *fp, const struct hists *h, const char *evnam
 		fprintf(fp, " of event%s '%s'", leads_group ? "s" : "", evname);
 	if (r->time_str)
 		fprintf(fp, " (time slices: %s)", r->time_str);
-	fprintf(fp, "\n# Event count (approx.): %" PRIu64 "\n#\n", nr_events);
+	fprintf(fp, "\n# Event count (approx.): %" PRIu64 "\n", nr_events);
+	if (r->socket_filter >= 0)
+		fprintf(fp, "# Processor Socket: %d\n", r->socket_filter);
+	fputs("#\n", fp);
 }
 
 /* --- columns --------------------------------------------------------------- */
@@ -67,9 +71,11 @@ static int field_width(const struct hists *h, const struct hist_column_cfg *c)
 	if (f->is_key) {
 		size_t hl = strlen(hist_field__header(c));
 
+		if (c->user_len)
+			return c->user_len;
 		return h->col_len[f->col] > hl ? h->col_len[f->col] : (int)hl;
 	}
-	len = f->len;
+	len = c->user_len ? c->user_len : f->len;
 	if (h->opts->event_group && h->nr_members * f->len > len)
 		len = h->nr_members * f->len;
 	if (len < (int)strlen(hist_field__header(c)))
@@ -118,22 +124,29 @@ static void print_headers(FILE *fp, const struct hists *h)
 }
 
 static void add_value(struct strbuf *sb, const struct hist_field *f, uint64_t v, uint64_t total,
-		      int len)
+		      int len, bool color)
 {
+	double pct = total ? 100.0 * v / total : 0.0;
+	const char *c = color && f->percent ? percent_color(pct) : NULL;
+
 	if (f->percent)
-		strbuf_addf(sb, " %*.2f%%", len - 2, total ? 100.0 * v / total : 0.0);
+		strbuf_addf(sb, "%s %*.2f%%%s", c ? c : "", len - 2, pct, c ? COLOR_RESET : "");
 	else
 		strbuf_addf(sb, " %*" PRIu64, len - 1, v);
 }
 
 /* A value for the entry and, in a group, for each member's twin. */
 static void print_value_field(struct strbuf *sb, const struct hist_entry *he,
-			      const struct hist_field *f)
+			      const struct hist_column_cfg *c)
 {
+	const struct hist_field *f = c->field;
 	const struct hists *h = he->hists;
-	int len = h->opts->field_sep ? (f->percent ? 3 : 2) : f->len;
+	int len = h->opts->field_sep ? (f->percent ? 3 : 2) : c->user_len ? c->user_len : f->len;
 
-	add_value(sb, f, hist_entry__value(he, f->value), hists__total_period(h), len);
+	/* perf colours no -t column (its call graphs still) */
+	bool color = h->opts->color && !h->opts->field_sep;
+
+	add_value(sb, f, hist_entry__value(he, f->value), hists__total_period(h), len, color);
 	if (!group_shown(h))
 		return;
 	for (int i = 0; i < h->nr_members - 1; i++) {
@@ -141,7 +154,7 @@ static void print_value_field(struct strbuf *sb, const struct hist_entry *he,
 		uint64_t total = hists__total_period(h->members[i]);
 
 		add_value(sb, f, pair && total ? hist_entry__value(pair, f->value) : 0,
-			  pair && total ? total : 0, len);
+			  pair && total ? total : 0, len, color);
 	}
 }
 
@@ -152,6 +165,25 @@ static void replace_sep(char *s, const char *sep)
 		return;
 	for (char *p = strchr(s, *sep); p; p = strchr(p, *sep))
 		*p = '.';
+}
+
+/* perf's hists__sort_list_width: the shown columns and their gaps. */
+static int line_width(const struct hists *h)
+{
+	const struct hist_layout *l = &h->opts->layout;
+	int w = 0, n = 0;
+	bool sym = false;
+
+	for (int i = 0; i < l->nr_fields; i++) {
+		if (l->fields[i].elide)
+			continue;
+		w += field_width(h, &l->fields[i]) + (n++ ? 2 : 0);
+	}
+	for (int i = 0; i < l->nr_keys; i++)
+		sym |= l->keys[i]->col == HISTC_SYMBOL;
+	if (h->opts->verbose && sym)
+		w += 3 + UNRESOLVED_ADDR_WIDTH;	/* address and origin */
+	return w;
 }
 
 static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
@@ -180,13 +212,188 @@ static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
 			replace_sep(buf, sep);
 			strbuf_addstr(sb, buf);
 		} else {
-			print_value_field(sb, he, c->field);
+			print_value_field(sb, he, c);
 		}
 		/* every column but the very last is padded to its width */
 		if (i + 1 < l->nr_fields && sb->len - start < (size_t)w)
 			strbuf_addf(sb, "%-*s", (int)(w - (sb->len - start)), " ");
 	}
+	/* with -t, perf's line buffer holds the columns' widths and 3 more
+	 * (what -w makes narrower than a symbol is cut there) */
+	fprintf(fp, "%.*s\n", sep ? line_width(h) + 3 : (int)sb->len, strbuf_str(sb));
+}
+
+/* --- --hierarchy ----------------------------------------------------------- */
+
+#define HIERARCHY_INDENT 3
+
+static const char dots[] =
+	"................................................................................"
+	"................................................................................"
+	"................................................................................"
+	"................................................................................";
+
+/* perf's levels: the value columns' node, then one per key level. */
+static int hierarchy_nodes(const struct hists *h)
+{
+	return 1 + h->opts->layout.nr_levels;
+}
+
+/* Room for the deepest level's indent, before the value columns. */
+static int hierarchy_indent(const struct hists *h, int nodes)
+{
+	if (h->opts->field_sep || nodes < 2)
+		return 0;
+	return (nodes - 2) * HIERARCHY_INDENT;
+}
+
+static void put_dots(FILE *fp, int n)
+{
+	for (; n > 0; n -= (int)sizeof(dots) - 1)
+		fprintf(fp, "%.*s", n < (int)sizeof(dots) - 1 ? n : (int)sizeof(dots) - 1, dots);
+}
+
+/* The value columns, in perf's order of its sort list. */
+static int value_columns(const struct hist_layout *l, const struct hist_column_cfg **v)
+{
+	int n = 0;
+
+	for (int i = 0; i < l->nr_sorts; i++) {
+		if (l->sorts[i]->is_key)
+			continue;
+		for (int k = 0; k < l->nr_fields; k++)
+			if (l->fields[k].field == l->sorts[i])
+				v[n++] = &l->fields[k];
+	}
+	return n;
+}
+
+static int key_width(const struct hists *h, const struct hist_field *f)
+{
+	struct hist_column_cfg c = { .field = f };
+
+	return field_width(h, &c);
+}
+
+static void hierarchy_headers(FILE *fp, const struct hists *h)
+{
+	const struct hist_layout *l = &h->opts->layout;
+	const char *sep = h->opts->field_sep;
+	const struct hist_column_cfg *vals[HIST_MAX_FIELDS];
+	int nr_vals = value_columns(l, vals), indent = hierarchy_indent(h, hierarchy_nodes(h));
+	int header_width = 0;
+
+	fprintf(fp, "# %*s", indent, "");
+	for (int i = 0; i < nr_vals; i++)
+		fprintf(fp, "%*s%s", field_width(h, vals[i]), hist_field__header(vals[i]),
+			sep ? sep : "  ");
+	for (int i = 0; i < l->nr_levels; i++) {
+		const struct hist_level *lv = &l->levels[i];
+
+		if (i)
+			header_width += fprintf(fp, " / ");
+		for (int k = 0; k < lv->nr_keys; k++) {
+			const char *hdr = lv->keys[k]->header;
+			size_t len;
+
+			while (*hdr == ' ')
+				hdr++;
+			for (len = strlen(hdr); len && hdr[len - 1] == ' '; len--)
+				;
+			header_width += fprintf(fp, "%s%.*s", k ? "+" : "", (int)len, hdr);
+		}
+	}
+	fputs("\n# ", fp);
+	put_dots(fp, indent);
+	for (int i = 0; i < nr_vals; i++) {
+		if (i)
+			fputs(sep ? sep : "..", fp);
+		put_dots(fp, field_width(h, vals[i]));
+	}
+	for (int i = 0; i < l->nr_levels; i++) {
+		const struct hist_level *lv = &l->levels[i];
+		int w = i * HIERARCHY_INDENT + lv->nr_keys - 1;
+
+		for (int k = 0; k < lv->nr_keys; k++)
+			w += key_width(h, lv->keys[k]);
+		if (w > header_width)
+			header_width = w;
+	}
+	fputs(sep ? sep : "  ", fp);
+	put_dots(fp, header_width);
+	fputs("\n#\n", fp);
+}
+
+static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
+{
+	const struct hists *h = he->hists;
+	const struct hist_layout *l = &h->opts->layout;
+	const struct hist_level *lv = &l->levels[he->depth];
+	const char *sep = h->opts->field_sep;
+	const struct hist_column_cfg *vals[HIST_MAX_FIELDS];
+	int nr_vals = value_columns(l, vals);
+
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%*s", he->depth * HIERARCHY_INDENT, "");
+	for (int i = 0; i < nr_vals; i++) {
+		size_t start;
+		int w = field_width(h, vals[i]);
+
+		if (!sep || i)
+			strbuf_addstr(sb, sep ? sep : "  ");
+		start = sb->len;
+		print_value_field(sb, he, vals[i]);
+		if (sb->len - start < (size_t)w)
+			strbuf_addf(sb, "%-*s", (int)(w - (sb->len - start)), " ");
+	}
+	if (!sep)
+		strbuf_addf(sb, "%*s", hierarchy_indent(h, hierarchy_nodes(h)), "");
+	for (int k = 0; k < lv->nr_keys; k++) {
+		char buf[4096];
+		const char *p = buf;
+
+		lv->keys[k]->print(he, buf, sizeof(buf),
+				   (unsigned int)key_width(h, lv->keys[k]));
+		replace_sep(buf, sep);
+		while (*p == ' ')
+			p++;
+		strbuf_addstr(sb, sep ? sep : "  ");
+		strbuf_addstr(sb, p);
+	}
 	fprintf(fp, "%s\n", strbuf_str(sb));
+}
+
+/* Whether the first shown child of he passes the limit (perf). */
+static bool hierarchy_has_children(const struct hist_entry *he, double limit)
+{
+	for (uint32_t i = 0; i < he->nr_children; i++)
+		if (!he->children[i]->filtered)
+			return hist_entry__percent_limit(he->children[i]) >= limit;
+	return false;
+}
+
+static void hierarchy_entries(FILE *fp, const struct hists *h, const struct callchain_print *cp)
+{
+	const struct hist_opts *o = h->opts;
+	const struct hist_column_cfg *vals[HIST_MAX_FIELDS];
+	int nr_vals = value_columns(&o->layout, vals), overhead_width = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < nr_vals; i++)
+		overhead_width += field_width(h, vals[i]) + (i ? 2 : 0);
+	for (const struct hist_entry *he = h->nr_sorted ? h->sorted[0] : NULL; he;
+	     he = hist_entry__hierarchy_next(he)) {
+		if (he->filtered || hist_entry__percent_limit(he) < o->percent_limit)
+			continue;
+		hierarchy_row(fp, he, &sb);
+		if (he->leaf && o->use_callchain)
+			callchain_print_entry(fp, he, hists__total_period(h), cp);
+		if (!he->leaf && !hierarchy_has_children(he, o->percent_limit))
+			fprintf(fp, "%*s%*sno entry >= %.2f%%\n",
+				hierarchy_indent(h, hierarchy_nodes(h) + he->depth + 1), "",
+				overhead_width + 4, "", o->percent_limit);
+	}
+	strbuf_release(&sb);
 }
 
 void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_stdio *r,
@@ -200,9 +407,16 @@ void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_st
 		.min_hit = (uint64_t)(cc_total * (o->cc.min_percent / 100.0)),
 		.field_sep = o->field_sep,
 		.skip_first_sym = r->skip_first_sym,
+		.color = o->color,
 	};
 	struct strbuf sb = STRBUF_INIT;
 
+	if (o->layout.hierarchy) {
+		if (show_header)
+			hierarchy_headers(fp, h);
+		hierarchy_entries(fp, h, &cp);
+		return;
+	}
 	if (show_header)
 		print_headers(fp, h);
 	for (size_t i = 0; i < h->nr_sorted; i++) {

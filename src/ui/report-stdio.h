@@ -14,6 +14,7 @@
 struct report_stdio {
 	bool skip_first_sym;		/* -s given and starting with "sym" */
 	const char *time_str;		/* --time, shown after the event name */
+	int socket_filter;		/* --socket-filter, or -1 */
 };
 
 /* "# Samples: 1K of event 'cycles'" and "# Event count (approx.): N";

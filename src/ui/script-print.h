@@ -14,6 +14,7 @@
 
 #include "core/machine.h"
 #include "core/session.h"
+#include "core/srccode.h"
 
 enum script_field {
 	SF_COMM = 1ULL << 0,
@@ -57,9 +58,10 @@ enum script_field {
 	SF_VCPU = 1ULL << 38,
 };
 
-/* perf's output types: the attr types, plus "synth" */
+/* perf's output types: the attr types, "synth", and "other" (dynamic PMUs) */
 #define SCRIPT_TYPE_SYNTH	PERF_TYPE_MAX
-#define SCRIPT_NR_TYPES		(PERF_TYPE_MAX + 1)
+#define SCRIPT_TYPE_OTHER	(PERF_TYPE_MAX + 1)
+#define SCRIPT_NR_TYPES		(PERF_TYPE_MAX + 2)
 
 /* what sample__fprintf_sym prints of an address */
 enum {
@@ -85,6 +87,9 @@ struct script_config {
 	uint64_t initial_time, previous_time;
 	struct callchain_frame *frames;	/* scratch for resolved callchains */
 	size_t nr_frames;
+	struct machine *machine;	/* side events resolve kernel addresses here */
+	const char *stop_bt;	/* --stop-bt: callchains end after these symbols */
+	struct srccode *srccode;	/* -F srccode: source files and lines shown */
 };
 
 void script_config__init(struct script_config *c);
@@ -101,7 +106,10 @@ int script_config__check(struct script_config *c, struct perf_session *s);
 int script_config__add_event(struct script_config *c, struct perf_session *s,
 			     struct evsel *evsel);
 
-/* The output type of an attr type (dynamic PMU types count as raw). */
+/* CLOCK_DATA (perf record -k) ties sample times to the time of day. */
+bool script_has_clock_data(const struct perf_session *s);
+
+/* The output type of an attr type. */
 int script_output_type(uint32_t attr_type);
 
 /* Prints one sample. al is where sample->ip resolved (thread set). */
@@ -115,7 +123,51 @@ void script_print_side_event(FILE *fp, struct script_config *c, struct perf_sess
 			     struct evsel *evsel, const struct perf_event_header *rec,
 			     const struct perf_sample *sample, struct thread *thread);
 
-/* perf's "PERF_RECORD_COMM exec: sleep:42/42" text of a side record. */
-void script_print_record_line(FILE *fp, const struct perf_event_header *rec);
+/* perf's "PERF_RECORD_COMM exec: sleep:42/42" text of a side record
+ * (script-events.c; m resolves TEXT_POKE addresses, may be NULL). */
+void script_print_record_line(FILE *fp, struct machine *m, const struct perf_event_header *rec);
+
+/* --stop-bt "a,b": how many of the n frames perf prints (up to and
+ * including the first whose symbol is listed). */
+int script_stop_bt(const char *list, const struct callchain_frame *frames, int n);
+
+/* --per-event-dump: one "<input>.<event>.dump" file per event, and
+ * perf's "[ perf script: Wrote ... ]" line for each at the end. */
+struct script_dump {
+	FILE *fp;
+	char *name;
+	uint64_t samples;
+};
+
+struct script_dumps {
+	struct script_dump *files;	/* by evsel->idx */
+	int nr;
+};
+
+/* Creates evsel's file (once); -1 with perf's message when it cannot. */
+int script_dumps__open(struct script_dumps *d, const struct perf_session *s,
+		       const struct evsel *evsel);
+/* The file for one more of evsel's samples (counted), or NULL. */
+FILE *script_dumps__fp(struct script_dumps *d, const struct evsel *evsel);
+/* Prints the "Wrote" lines to report (NULL: none) and closes the files. */
+void script_dumps__close(struct script_dumps *d, FILE *report);
+
+/* "(dso)" contents: the DSO's name, or "[unknown]". */
+void script_print_dso_name(FILE *fp, const struct map *map);
+/* "sym", "sym+0xoff" (offsets), or "[unknown]"; addr is DSO-relative. */
+void script_print_symname(FILE *fp, const struct symbol *sym, const struct map *map,
+			  uint64_t addr, bool offsets);
+
+/* -F brstack, brstacksym or brstackoff (the first of them asked for):
+ * the sample's branch stack (script-brstack.c). */
+void script_print_brstack(FILE *fp, uint64_t fields, struct machine *m,
+			  const struct perf_sample *sample, struct thread *thread);
+
+/* -F brstackinsn(len): the instructions of the branch stack's blocks. */
+void script_print_brstackinsn(FILE *fp, struct script_config *c, uint64_t fields,
+			      struct machine *m, const struct perf_sample *sample,
+			      struct thread *thread);
+/* -F srccode: al's source line, unless the thread's last one was it. */
+void script_print_srccode(FILE *fp, struct script_config *c, const struct addr_location *al);
 
 #endif

@@ -37,6 +37,14 @@ def perf(*args, **kw):
     return run([PERF, *args], **kw)
 
 
+def perf_record_g(directory, name, workload, extra=()):
+    """perf record -g of workload into directory/name; its path."""
+    path = os.path.join(directory, name)
+    r = perf("record", "-q", "-g", *extra, "-o", path, "--", *workload)
+    assert r.returncode == 0, r.stderr
+    return path
+
+
 @pytest.fixture(scope="session", autouse=True)
 def tracefs_mounted():
     """Tracepoint tests need tracefs; mount it as perf would."""

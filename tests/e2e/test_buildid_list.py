@@ -23,3 +23,12 @@ def test_kernel_build_id():
     assert got.returncode == 0
     assert got.stdout == want.stdout
     assert len(got.stdout.strip()) == 40
+
+
+def test_kernel_maps():
+    """-m: the running kernel's map (_text to _etext) and its modules', each
+    with its build id (this machine has no loadable modules to list)."""
+    want, got = perf("buildid-list", "-m"), pcl("buildid-list", "-m")
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout
+    assert got.stdout.split()[-1] == "[kernel.kallsyms]"

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import PCL, PERF, fixture, pcl, perf
+from conftest import PCL, PERF, fixture, pcl, perf, perf_record_g
 
 # --- an independent reading of stackcollapse-perf.pl's default rules -------
 # (regular expressions here; pcl's C implementation scans by hand)
@@ -127,11 +127,7 @@ def tmp():
         yield d
 
 
-def record(tmp, name, args, extra=()):
-    path = os.path.join(tmp, name)
-    r = perf("record", "-q", "-g", *extra, "-o", path, "--", *args)
-    assert r.returncode == 0, r.stderr
-    return path
+record = perf_record_g
 
 
 @pytest.fixture(scope="module")

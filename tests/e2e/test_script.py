@@ -10,7 +10,8 @@ import subprocess
 
 import pytest
 
-from conftest import PCL, PERF, pcl, perf
+from conftest import PCL, PERF, fixture, pcl, perf
+from perfdata_branches import add_branch_stacks
 from perfdata_corpus import normalize_vdso, perf_data  # noqa: F401 (fixture)
 
 ALL = ["fp", "dwarf", "threads", "nocallchain", "syscalls", "sched", "system", "pipe",
@@ -67,12 +68,23 @@ def assert_same(a, b, what):
     assert a == b, f"{what} differs from perf:\n" + unified(a, b)
 
 
+def perf_killed_by_addr2line(run):
+    return run.returncode in (141, -13) and "could not read first record" in run.stderr
+
+
 def compare(path, *args, filt=None, check_rc=True):
     """Runs perf script and pcl script with args; asserts equal stdout.
     Differences wholly explained by known symbol-engine gaps xfail."""
     want = perf("script", "-i", path, *args)
     got = pcl("script", "-i", path, *args)
     a, b = want.stdout, got.stdout
+    if perf_killed_by_addr2line(want):
+        # perf 6.1 dies of SIGPIPE when addr2line cannot read a DSO (a
+        # memfd mapping of some other process, in system-wide files):
+        # pcl goes on; what perf printed before must match.
+        a = a[:a.rfind("\n") + 1]
+        b = b[:len(a)]
+        check_rc = False
     if filt:
         a, b = filt(a), filt(b)
     assert_same(a, b, f"pcl script {' '.join(args)}")
@@ -104,9 +116,6 @@ FIELD_SETS = [
 @pytest.mark.parametrize("kind", ["fp", "syscalls", "sched"])
 @pytest.mark.parametrize("fields", FIELD_SETS, ids=lambda f: " ".join(f))
 def test_fields(perf_data, kind, fields):
-    if "srcline" in fields[1] and kind != "syscalls":
-        pytest.skip("srcline for libc/ld.so frames depends on debug info details "
-                    "the symbol engine resolves differently (see README)")
     compare(perf_data[kind], *fields)
 
 
@@ -220,3 +229,171 @@ def test_missing_file():
     r = pcl("script", "-i", "/nonexistent/perf.data")
     assert r.returncode == 255
     assert "No such file or directory" in r.stderr
+
+
+# ---- fields that read more than the sample: misc, tod, insn, srccode ----
+
+@pytest.fixture(scope="module")
+def field_data(tmp_path_factory):
+    """report_work (debug info, readable source) recorded plainly, with
+    callchains, with CLOCK_DATA (-k), and with a tracepoint: {kind: path}."""
+    d = tmp_path_factory.mktemp("fields")
+    work = [fixture("report_work"), "150", "cut"]
+    files = {}
+    for name, args in [("plain", []), ("fp", ["-g"]), ("mono", ["-k", "CLOCK_MONOTONIC"]),
+                       ("realtime", ["-g", "-k", "realtime"]),
+                       ("mixed", ["-g", "-e", "cpu-clock", "-e", "sched:sched_switch"])]:
+        files[name] = str(d / (name + ".data"))
+        subprocess.run([PERF, "record", "-q", "-o", files[name], *args, "--", *work],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True,
+                       timeout=120)
+    return files
+
+
+def compare_all(path, *args, stdin=None):
+    """perf and pcl agree on stdout, stderr and exit code.  Of a usage
+    error only the message before the (tool-specific) usage text counts."""
+    def run_tool(tool):
+        if stdin:
+            with open(stdin, "rb") as f:
+                r = subprocess.run([tool, "script", "-i", "-", *args], stdin=f,
+                                   capture_output=True, timeout=120)
+        else:
+            r = subprocess.run([tool, "script", "-i", path, *args], capture_output=True,
+                               timeout=120)
+        err = r.stderr.decode()
+        if r.returncode == 129:
+            err = err.split("\n Usage:")[0]
+        return r.stdout.decode(), err, r.returncode
+    want, got = run_tool(PERF), run_tool(PCL)
+    assert_same(want[0], got[0], f"pcl script {' '.join(args)}")
+    assert (got[1], got[2]) == (want[1], want[2])
+
+
+NEW_FIELDS = [
+    ["-F", "comm,tid,misc,ip,sym"],
+    ["-F", "+misc"],
+    ["-F", "comm,tid,ip,sym,dso,insn,insnlen", "-G"],
+    ["-F", "+insn,+insnlen"],
+    ["-F", "comm,tid,ip,sym,srccode"],
+    ["-F", "comm,tid,ip,sym,srccode", "-G"],
+    ["-F", "+srccode,+insn,+misc"],
+    ["-F", "comm,tid,time,misc,event", "--show-task-events", "--show-mmap-events"],
+    # nothing to show without branch stacks, AUX data or guests
+    ["-F", "+brstack,+brstacksym,+brstackoff,+ipc,+metric,+synth,+callindent"],
+    ["-F", "+machine_pid,+vcpu"],
+]
+
+
+@pytest.mark.parametrize("kind", ["plain", "fp"])
+@pytest.mark.parametrize("fields", NEW_FIELDS, ids=lambda f: " ".join(f))
+def test_more_fields(field_data, kind, fields):
+    compare_all(field_data[kind], *fields)
+
+
+def test_srccode_per_thread(perf_data):
+    # a line is left out when it repeats the thread's last one, not the last printed
+    compare(perf_data["threads"], "-F", "comm,tid,ip,sym,srccode", "-G")
+
+
+def test_insn_system_wide(perf_data):
+    # many DSOs and instruction sets (AVX-512 string functions of libc)
+    compare(perf_data["system"], "-F", "+misc,+insn,+insnlen", "-G")
+
+
+@pytest.fixture(scope="module")
+def switch_data(tmp_path_factory):
+    """Context switches (--switch-events) of one workload and system-wide."""
+    d = tmp_path_factory.mktemp("switch")
+    files = {}
+    for name, args, work in [("task", [], [fixture("report_work"), "100"]),
+                             ("system", ["-a"], ["sleep", "0.1"])]:
+        files[name] = str(d / (name + ".data"))
+        subprocess.run([PERF, "record", "-q", "--switch-events", "-o", files[name], *args,
+                        "--", *work], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       check=True, timeout=120)
+    return files
+
+
+@pytest.mark.parametrize("args", [
+    [], ["-F", "comm,tid,cpu,time,misc,event"], ["-F", "misc", "-G"], ["-C", "1"],
+], ids=lambda a: " ".join(a) or "default")
+@pytest.mark.parametrize("kind", ["task", "system"])
+def test_switch_events(switch_data, kind, args):
+    # misc shows S (switch out) and p (preempted) here
+    compare(switch_data[kind], "--show-switch-events", *args)
+
+
+@pytest.mark.parametrize("args", [
+    ["-F", "+tod"], ["-F", "comm,tid,tod,ip,sym", "--ns"], ["-F", "tod,time,misc", "-G"],
+    ["-F", "tod,comm,tid,event", "--show-task-events"],
+], ids=lambda a: " ".join(a))
+@pytest.mark.parametrize("kind", ["mono", "realtime"])
+def test_tod(field_data, kind, args):
+    compare_all(field_data[kind], *args)
+
+
+@pytest.mark.parametrize("fields", ["+tod", "tod,ip", "sw:tod"])
+@pytest.mark.parametrize("kind", ["plain", "mixed"])
+def test_tod_needs_clock_data(field_data, kind, fields):
+    # perf skips the check when tracepoints with callchains keep their
+    # default fields: then "sw:tod" prints "disabled"
+    compare_all(field_data[kind], "-F", fields)
+
+
+@pytest.mark.parametrize("field", ["brstackinsn", "brstackinsnlen"])
+def test_brstackinsn_needs_branch_stacks(field_data, field):
+    compare_all(field_data["fp"], "-F", "ip,sym," + field)
+
+
+@pytest.mark.parametrize("field", [
+    "weight", "data_src", "phys_addr", "uregs", "iregs", "code_page_size", "data_page_size",
+    "ins_lat", "addr", "cpu", "brstackinsn"])
+@pytest.mark.parametrize("pipe", [False, True], ids=["file", "pipe"])
+def test_missing_sample_bits(perf_data, field, pipe):
+    if pipe:
+        compare_all(None, "-F", "comm,ip," + field, stdin=perf_data["pipe"])
+    else:
+        compare_all(perf_data["nocallchain"], "-F", "comm,ip," + field)
+
+
+@pytest.mark.parametrize("fields", [
+    ["cgroup"], ["retire_lat"], ["dsoff"], ["bogus"], ["comm,bogus"],
+    ["bpf-output"], ["+bpf-output"], ["trace:bpf-output"], ["raw:bpf-output"],
+    ["synth:bpf-output"], ["hw:trace"], ["raw:ip", "-F", "raw:sym"],
+    ["ip,sym", "-F", "comm,ip"], ["symoff"], ["-sym"], ["bogus:ip"], [""], ["hw:"],
+], ids=lambda f: " ".join(f))
+def test_field_list_messages(perf_data, fields):
+    compare_all(perf_data["fp"], "-F", *fields)
+
+
+@pytest.fixture(scope="module")
+def branch_data(field_data, tmp_path_factory):
+    """Recordings given made-up branch stacks (perfdata_branches.py): no
+    branch-recording hardware is needed to check how they print."""
+    d = tmp_path_factory.mktemp("branches")
+    files = {k: str(d / (k + ".data")) for k in ("fp", "every_type", "real_fp", "real")}
+    add_branch_stacks(field_data["fp"], files["fp"])
+    add_branch_stacks(field_data["plain"], files["every_type"], every_type=True)
+    add_branch_stacks(field_data["fp"], files["real_fp"], boundaries=True)
+    add_branch_stacks(field_data["realtime"], files["real"], boundaries=True)
+    return files
+
+
+@pytest.mark.parametrize("fields", [
+    "+brstack", "comm,tid,ip,sym,brstack,dso", "ip,sym,dso,brstacksym", "brstacksym",
+    "ip,brstackoff,dso", "brstackoff", "brstack,brstacksym,brstackoff",
+])
+@pytest.mark.parametrize("kind", ["fp", "every_type"])
+def test_branch_stacks(branch_data, kind, fields):
+    compare_all(branch_data[kind], "-F", fields)
+
+
+@pytest.mark.parametrize("fields", [
+    "ip,sym,brstackinsn", "ip,sym,brstackinsnlen", "+brstackinsn,+insnlen",
+    "comm,tid,ip,sym,brstackinsn,srccode",
+])
+@pytest.mark.parametrize("kind", ["real_fp", "real"])
+def test_brstackinsn(branch_data, kind, fields):
+    # blocks between earlier sampled ips: real code, decoded from instruction starts
+    compare_all(branch_data[kind], "-F", fields)

@@ -18,7 +18,7 @@ static int dump(struct perf_tool *tool, struct perf_session *s,
 		const struct perf_event_header *rec, struct perf_sample *sample,
 		struct evsel *evsel, uint64_t off)
 {
-	raw_dump_record(devnull, s, rec, sample, evsel, off);
+	raw_dump_record(devnull, s, NULL, rec, sample, evsel, off);
 	return 0;
 }
 

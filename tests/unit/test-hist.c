@@ -125,10 +125,10 @@ struct world {
 	struct hists *h;
 };
 
-static struct world *world_new(const char *sort, bool cumulate)
+static struct world *world_make(const struct sort_setup *ss)
 {
 	struct world *w = calloc(1, sizeof(*w));
-	struct sort_setup ss = { .sort_order = sort, .cumulate = cumulate };
+	bool cumulate = ss->cumulate;
 	char *err = NULL;
 
 	w->t1 = (struct thread){ .pid = 10, .tid = 10, .comm = "prog" };
@@ -146,7 +146,7 @@ static struct world *world_new(const char *sort, bool cumulate)
 	FRAME(f_rec, exe, rec, 0x400350);
 	FRAME(f_memcpy, libc, memcpy_sym, 0x7f0000000550);
 #undef FRAME
-	hist_layout__setup(&w->opts.layout, &ss, &err);
+	hist_layout__setup(&w->opts.layout, ss, &err);
 	assert_null(err);
 	if (!cumulate)
 		hist_layout__cancel_cumulate(&w->opts.layout);
@@ -157,6 +157,13 @@ static struct world *world_new(const char *sort, bool cumulate)
 	callchain_store__init(&w->store);
 	w->h = hists__new(&w->opts, NULL, &w->strings, &w->store);
 	return w;
+}
+
+static struct world *world_new(const char *sort, bool cumulate)
+{
+	struct sort_setup ss = { .sort_order = sort, .cumulate = cumulate };
+
+	return world_make(&ss);
 }
 
 static void world_free(struct world *w)
@@ -358,7 +365,8 @@ static void test_filtered_and_percentages(void **state)
 	struct world *w = world_new(NULL, false);
 	struct hist_sample s = {
 		.thread = &w->t2, .dso = &w->exe, .sym = &w->work, .addr = 0x208,
-		.level = '.', .cpumode = PERF_RECORD_MISC_KERNEL, .period = 300, .filtered = true,
+		.level = '.', .cpumode = PERF_RECORD_MISC_KERNEL, .period = 300,
+		.filtered = HIST_FILTER_THREAD,
 	};
 
 	s.comm = strset_intern(&w->strings, "helper");
@@ -409,6 +417,109 @@ static void test_group_pairs(void **state)
 	world_free(w);
 }
 
+/* --- --hierarchy ------------------------------------------------------------ */
+
+static void test_hierarchy_levels(void **state)
+{
+	struct sort_setup ss = { .sort_order = "overhead,{comm,dso},sym", .hierarchy = true };
+	struct hist_layout l;
+	char *err = NULL;
+
+	assert_int_equal(hist_layout__setup(&l, &ss, &err), 0);
+	/* braces share a level; values are no level */
+	assert_int_equal(l.nr_levels, 2);
+	assert_int_equal(l.levels[0].nr_keys, 2);
+	assert_string_equal(l.levels[0].keys[0]->name, "comm");
+	assert_string_equal(l.levels[0].keys[1]->name, "dso");
+	assert_int_equal(l.levels[1].nr_keys, 1);
+	assert_string_equal(l.levels[1].keys[0]->name, "symbol");
+	assert_true(l.need_collapse);
+	assert_true(hist_level__has(&l.levels[0], HISTC_DSO));
+	assert_false(hist_level__has(&l.levels[1], HISTC_DSO));
+}
+
+static struct world *hierarchy_world(const char *sort, bool thread_filter)
+{
+	struct sort_setup ss = { .sort_order = sort, .hierarchy = true };
+	struct world *w = world_make(&ss);
+
+	w->opts.thread_filter = thread_filter;
+	w->opts.use_callchain = false;
+	return w;
+}
+
+static void test_hierarchy_entries(void **state)
+{
+	struct world *w = hierarchy_world("overhead,comm,sym", false);
+	const struct hist_entry *prog, *helper;
+
+	sample(w, &w->t1, &w->exe, &w->work, 100, NULL, 0);
+	sample(w, &w->t1, &w->libc, &w->memcpy_sym, 50, NULL, 0);
+	sample(w, &w->t2, &w->exe, &w->work, 30, NULL, 0);
+	sample(w, &w->t1, &w->exe, &w->work, 20, NULL, 0);
+	hists__collapse(w->h);
+	hists__output_resort(w->h);
+	/* the top level: comms, largest first, each with its symbols */
+	assert_int_equal(w->h->nr_sorted, 2);
+	prog = w->h->sorted[0];
+	helper = w->h->sorted[1];
+	assert_string_equal(prog->comm, "prog");
+	assert_int_equal(prog->stat.period, 170);
+	assert_false(prog->leaf);
+	assert_int_equal(prog->nr_children, 2);
+	assert_string_equal(prog->children[0]->sym->name, "work");
+	assert_int_equal(prog->children[0]->stat.period, 120);
+	assert_true(prog->children[0]->leaf);
+	assert_int_equal(prog->children[0]->depth, 1);
+	assert_ptr_equal(prog->children[0]->parent_he, prog);
+	assert_int_equal(helper->stat.period, 30);
+	assert_int_equal(w->h->stats.total_period, 200);
+	/* depth first */
+	assert_ptr_equal(hist_entry__hierarchy_next(prog), prog->children[0]);
+	assert_ptr_equal(hist_entry__hierarchy_next(prog->children[1]), helper);
+	assert_ptr_equal(hist_entry__hierarchy_next(helper), helper->children[0]);
+	assert_null(hist_entry__hierarchy_next(helper->children[0]));
+	world_free(w);
+}
+
+static void test_hierarchy_filters(void **state)
+{
+	/* a --comms filter with no comm level hides everything (perf) */
+	struct world *w = hierarchy_world("overhead,sym", true);
+	struct hist_sample s = {
+		.thread = &w->t2, .dso = &w->exe, .sym = &w->work, .addr = 0x208, .level = '.',
+		.cpumode = PERF_RECORD_MISC_USER, .period = 30, .filtered = HIST_FILTER_THREAD,
+	};
+
+	s.comm = strset_intern(&w->strings, "helper");
+	sample(w, &w->t1, &w->exe, &w->work, 100, NULL, 0);
+	hists__add_sample(w->h, &s);
+	hists__collapse(w->h);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 1);
+	assert_true(w->h->sorted[0]->filtered & HIST_FILTER_THREAD);
+	assert_int_equal(w->h->stats.total_non_filtered_period, 0);
+	world_free(w);
+
+	/* with one: the comm level decides, and its children follow it */
+	w = hierarchy_world("overhead,comm,sym", true);
+	s.thread = &w->t2;
+	s.dso = &w->exe;
+	s.sym = &w->work;
+	s.comm = strset_intern(&w->strings, "helper");
+	sample(w, &w->t1, &w->exe, &w->work, 100, NULL, 0);
+	hists__add_sample(w->h, &s);
+	hists__collapse(w->h);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 2);
+	assert_false(w->h->sorted[0]->filtered);
+	assert_false(w->h->sorted[0]->children[0]->filtered);
+	assert_true(w->h->sorted[1]->filtered);
+	assert_true(w->h->sorted[1]->children[0]->filtered);
+	assert_int_equal(w->h->stats.total_non_filtered_period, 100);
+	world_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +533,9 @@ int main(void)
 		cmocka_unit_test(test_replay_walks_again_after_growth),
 		cmocka_unit_test(test_filtered_and_percentages),
 		cmocka_unit_test(test_group_pairs),
+		cmocka_unit_test(test_hierarchy_levels),
+		cmocka_unit_test(test_hierarchy_entries),
+		cmocka_unit_test(test_hierarchy_filters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

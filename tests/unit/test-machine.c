@@ -88,7 +88,7 @@ static void test_fork_copies_maps_and_comm(void **state)
 
 	machine__process_comm(m, 10, 10, "parent", false);
 	machine__process_mmap(m, 10, 10, 0x1000, 0x1000, 0, "/no/p", USER, NULL, 0);
-	machine__process_fork(m, 20, 10, 20, 10);
+	machine__process_fork(m, 20, 10, 20, 10, true);
 	child = machine__find_thread(m, 20, 20);
 	assert_non_null(child);
 	assert_string_equal(child->comm, "parent");
@@ -115,7 +115,7 @@ static void test_synthesized_fork_of_execd_process_copies_no_maps(void **state)
 
 	machine__process_comm(m, 10, 10, "parent", false);
 	machine__process_mmap(m, 10, 10, 0x1000, 0x1000, 0, "/no/p", USER, NULL, 0);
-	machine__process_fork_misc(m, 20, 10, 20, 10, PERF_RECORD_MISC_FORK_EXEC);
+	machine__process_fork(m, 20, 10, 20, 10, false);
 	child = machine__find_thread(m, 20, 20);
 	assert_non_null(child);
 	assert_int_equal(child->ppid, 10);
@@ -128,7 +128,7 @@ static void test_fork_of_thread_shares_maps(void **state)
 	uint64_t addr;
 
 	machine__findnew_thread(m, 10, 10);
-	machine__process_fork(m, 10, 10, 12, 10);	/* pthread_create */
+	machine__process_fork(m, 10, 10, 12, 10, true);	/* pthread_create */
 	machine__process_mmap(m, 10, 10, 0x1000, 0x1000, 0, "/no/late", USER, NULL, 0);
 	t = machine__find_thread(m, 10, 12);
 	assert_string_equal(where(t, 0x1000, &addr), "/no/late");
@@ -145,7 +145,7 @@ static void test_exit_keeps_thread_and_tid_reuse_replaces(void **state)
 
 	/* A FORK that reuses the tid makes a new thread; the old pointer
 	 * stays valid for whoever still holds it. */
-	machine__process_fork(m, 30, 1, 30, 1);
+	machine__process_fork(m, 30, 1, 30, 1, true);
 	fresh = machine__find_thread(m, 30, 30);
 	assert_ptr_not_equal(fresh, old);
 	assert_false(fresh->dead);

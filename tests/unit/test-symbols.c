@@ -223,8 +223,10 @@ static void test_against_addr2line(void **state)
 		/* DWARF names chain_a where the symbol table keeps the alias. */
 		if (strcmp(sym->name, fn))
 			assert_int_equal(nm_find(sym->name)->vaddr, nm_find(fn)->vaddr);
+		/* a function without a line: perf reads addr2line's "??:?" as
+		 * "??:0" (and prints no srcline in script) */
 		if (!strcmp(base, "??:?") || !strcmp(base, "??:0"))
-			assert_null(ours);
+			assert_string_equal(ours, "??:0");
 		else
 			assert_string_equal(ours, base);
 	}
@@ -348,12 +350,7 @@ static void test_file_symbol_without_dwarf_like_addr2line(void **state)
 			strcpy(q, ":0");
 		assert_true(machine__resolve(m, t, USER, BASE + fn + 1, &al));
 		ours = dso__srcline(al.dso, al.addr);
-		if (!strcmp(want, "??:0")) {
-			assert_null(ours);
-		} else {
-			assert_non_null(ours);
-			assert_string_equal(ours, want);
-		}
+		assert_string_equal(ours ? ours : "??:0", want);
 		assert_string_equal(want, i ? "??:0" : "funcs.s:0");
 	}
 	machine__delete(m);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "core/kernel-maps.h"
 #include "core/synthesize.h"
 #include "util/util.h"
 

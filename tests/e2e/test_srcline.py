@@ -1,0 +1,121 @@
+"""Source lines as perf 6.1 prints them: perf asks binutils' addr2line,
+pcl reads the DWARF in process and keeps addr2line's answers, quirks and
+all (see src/core/srcline.c)."""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+from conftest import ROOT, fixture, pcl, perf, perf_record_g
+
+
+@pytest.fixture(scope="module")
+def tmp():
+    d = tempfile.mkdtemp(prefix="pcl-srcline-")
+    yield d
+    shutil.rmtree(d, True)
+
+
+@pytest.fixture(scope="module")
+def header_data(tmp):
+    return perf_record_g(tmp, "header.data", [fixture("header_lines"), "200"])
+
+
+@pytest.fixture(scope="module")
+def stripped_data(tmp):
+    """ls and its libraries: Debian's binaries are stripped, without debug
+    info (addr2line finds their functions through .dynsym only)."""
+    return perf_record_g(tmp, "stripped.data", ["/bin/ls", "-lR", "/usr/share/doc"],
+                         ["-c", "100000"])
+
+
+def same(path, cmd, *args):
+    want = perf(cmd, *(["--stdio"] if cmd == "report" else []), "-i", path, *args)
+    got = pcl(cmd, *(["--stdio"] if cmd == "report" else []), "-i", path, *args)
+    assert want.returncode == 0, want.stderr
+    strip = (lambda t: "\n".join(l for l in t.splitlines() if not l.startswith("#"))) \
+        if cmd == "report" else (lambda t: t)
+    assert strip(got.stdout) == strip(want.stdout), f"pcl {cmd} {' '.join(args)} differs"
+    return want.stdout
+
+
+def test_dwarf5_rows_before_the_first_file_change(header_data):
+    """header_spin's rows come first in the unit and say file 1
+    (header_lines.h): addr2line names them by entry 0, header_lines.c."""
+    out = same(header_data, "report", "-s", "srcline", "--no-children", "-g", "none")
+    assert "header_lines.c:" in out and "header_lines2.h:" in out
+    assert "header_lines.h:" not in out
+    same(header_data, "script", "-F", "comm,tid,ip,sym,srcline")
+    same(header_data, "report", "-s", "srcfile,sym", "--no-children")
+
+
+@pytest.mark.parametrize("args", [["-s", "dso,srcline", "--no-children", "-g", "none"],
+                                  ["-s", "srcfile,dso", "--no-children", "-g", "none"],
+                                  ["-g", "srcline", "--no-children"],
+                                  ["-g", "address", "--no-children"]],
+                         ids=lambda a: " ".join(a))
+def test_stripped_functions_without_lines(stripped_data, args):
+    """A function found (by .dynsym, whatever its size) without a line is
+    "??:0" in report, nothing in script; nothing found is "dso[addr]"."""
+    out = same(stripped_data, "report", *args)
+    if args[1] == "dso,srcline":
+        assert "??:0" in out and re.search(r"\[[0-9a-f]+\]$", out, re.M)
+
+
+def test_stripped_script_srcline(stripped_data):
+    out = same(stripped_data, "script", "-F", "comm,tid,ip,sym,dso,srcline")
+    assert "(/usr/bin/ls)" in out
+
+
+@pytest.fixture(scope="module")
+def clang_data(tmp):
+    """A clang build: no .debug_aranges, so units are found by their ranges."""
+    exe = os.path.join(tmp, "header_lines_clang")
+    src = os.path.join(ROOT, "tests", "fixtures", "header_lines.c")
+    r = subprocess.run(["clang", "-g", "-O1", "-fno-omit-frame-pointer", "-o", exe, src],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    sections = subprocess.run(["readelf", "-SW", exe], capture_output=True, text=True).stdout
+    assert ".debug_info" in sections and ".debug_aranges" not in sections
+    return perf_record_g(tmp, "clang.data", [exe, "200"])
+
+
+def test_units_without_aranges(clang_data):
+    out = same(clang_data, "report", "-s", "srcline", "--no-children", "-g", "none")
+    assert "header_lines" in out
+    same(clang_data, "script", "-F", "comm,tid,ip,sym,srcline")
+    same(clang_data, "report", "--no-children", "-g", "srcline")
+
+
+MEMFD_CODE = """
+import ctypes, os
+fd = os.memfd_create("pcl-test")
+code = bytes([0xB9, 0, 0, 0, 0x10, 0xFF, 0xC9, 0x75, 0xFC, 0xC3])  # a countdown loop
+os.write(fd, code + bytes(4096 - len(code)))
+libc = ctypes.CDLL(None)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_int, ctypes.c_long]
+run = ctypes.CFUNCTYPE(None)(libc.mmap(None, 4096, 5, 1, fd, 0))  # PROT_READ|EXEC, SHARED
+for _ in range(4):
+    run()
+"""
+
+
+def test_memfd_srcfile(tmp):
+    """Code run from a memfd: its DSO "memfd:pcl-test (deleted)" has no
+    file, and perf cuts its "dso[addr]" stand-in at the colon."""
+    data = perf_record_g(tmp, "memfd.data", ["/usr/bin/python3", "-c", MEMFD_CODE])
+    args = ["--stdio", "-i", data, "-s", "srcfile,dso", "--no-children", "-g", "none"]
+    for _ in range(5):  # perf dies of SIGPIPE at times when addr2line fails
+        want = perf("report", *args)
+        if want.returncode == 0:
+            break
+    assert want.returncode == 0, want.stderr
+    got = pcl("report", *args)
+    strip = lambda t: [l for l in t.splitlines() if not l.startswith("#")]
+    assert strip(got.stdout) == strip(want.stdout)
+    assert re.search(r"^\s+[\d.]+%\s+memfd\s+memfd:pcl-test", got.stdout, re.M)
