@@ -356,6 +356,8 @@ static int report_record(struct perf_tool *tool, struct perf_session *s,
 		/* perf report has no use for these (perf script has) */
 		if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP)
 			fputs(": unhandled!\n", stdout);
+		else if (rec->type == PERF_RECORD_FINISHED_ROUND)
+			fputc('\n', stdout);	/* what perf's round handler ends the line with */
 	}
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
