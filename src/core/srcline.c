@@ -290,6 +290,16 @@ static void last_twin(Dwarf_Die *die)
 }
 
 /* The functions around vaddr, innermost first, as DIEs (physical nesting). */
+/* binutils 2.40 takes a DW_FORM_rnglistx range list index (clang's DWARF
+ * 5) for an offset: it never finds such a function, so addr2line names
+ * no inlined function with scattered ranges in clang builds. */
+static bool bfd_reads_ranges(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	return !dwarf_attr(die, DW_AT_ranges, &attr) || dwarf_whatform(&attr) != DW_FORM_rnglistx;
+}
+
 static int function_dies(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 {
 	Dwarf_Die *scopes = NULL, *chain = NULL, inner;
@@ -306,6 +316,11 @@ static int function_dies(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
+		if (!bfd_reads_ranges(&chain[i])) {
+			if (tag == DW_TAG_subprogram)
+				break;
+			continue;
+		}
 		out[nr] = chain[i];
 		if (!nr)
 			last_twin(&out[0]);

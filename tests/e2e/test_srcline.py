@@ -119,3 +119,57 @@ def test_memfd_srcfile(tmp):
     strip = lambda t: [l for l in t.splitlines() if not l.startswith("#")]
     assert strip(got.stdout) == strip(want.stdout)
     assert re.search(r"^\s+[\d.]+%\s+memfd\s+memfd:pcl-test", got.stdout, re.M)
+
+
+CLANG_INLINE = r"""
+static volatile int sink;
+/* a loop: clang gives the inlined copy scattered ranges (DW_FORM_rnglistx) */
+static inline __attribute__((always_inline)) int scattered(int x)
+{
+	int s = 0;
+
+	for (int i = 0; i < x; i++)
+		s += i * sink;
+	return s;
+}
+static inline __attribute__((always_inline)) int straight(int x)
+{
+	sink = x;
+	return x * 3;
+}
+__attribute__((noinline)) int outer(int x)
+{
+	return scattered(x) + 1;
+}
+__attribute__((noinline)) int other(int x)
+{
+	return straight(x) + sink;
+}
+int main(int c, char **v)
+{
+	int s = 0;
+
+	for (int i = 0; i < 400; i++)
+		s += outer(c * 300000) + other(i);
+	return s == 42;
+}
+"""
+
+
+def test_clang_inlined_ranges(tmp):
+    """binutils 2.40 reads a DW_FORM_rnglistx index as an offset: addr2line
+    (so perf) shows no inlined function with scattered ranges in clang
+    builds, only contiguous ones."""
+    src, exe = os.path.join(tmp, "inl.c"), os.path.join(tmp, "inl-clang")
+    with open(src, "w") as f:
+        f.write(CLANG_INLINE)
+    r = subprocess.run(["clang", "-g", "-O2", "-o", exe, src], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    info = subprocess.run(["readelf", "--debug-dump=info", exe], capture_output=True,
+                          text=True).stdout
+    assert "DW_AT_ranges      : (index:" in info
+    data = perf_record_g(tmp, "inl.data", [exe], ["--call-graph", "dwarf"])
+    out = same(data, "script", "-F", "ip,sym,srcline")
+    assert "outer" in out
+    same(data, "script")
+    same(data, "report", "--no-children", "-s", "srcline,sym")
