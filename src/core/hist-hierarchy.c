@@ -225,7 +225,7 @@ static struct hist_entry **level_output(struct hists *h, struct rb_root *root, u
 		else if (he->callchain)
 			callchain_root__finalize(he->callchain);
 	}
-	hist_entries__sort_output(v, n);
+	hist_entries__sort_output(v, n, NULL);
 	for (uint32_t i = 0; i < n; i++)
 		v[i]->sibling_idx = i;
 	*nr = n;

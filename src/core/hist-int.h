@@ -20,11 +20,9 @@ void he_stat__merge(struct he_stat *into, const struct he_stat *st);
 /* perf's hists__calc_col_len for one entry shown. */
 void hists__calc_col_len(struct hists *h, const struct hist_entry *he);
 
-/* perf's hist_entry__sort: the output sort keys (negative: a first). */
-int hist_entry__output_cmp(const struct hist_entry *a, const struct hist_entry *b);
-
-/* v[0..n), in identity order, into output order (perf's tree insertion). */
-void hist_entries__sort_output(struct hist_entry **v, size_t n);
+/* v[0..n), in identity order, into output order (perf's tree insertion);
+ * with widths, each entry not filtered sizes its columns once inserted. */
+void hist_entries__sort_output(struct hist_entry **v, size_t n, struct hists *widths);
 
 /* hists__output_resort's --hierarchy half (hist-hierarchy.c). */
 void hists__hierarchy_output_resort(struct hists *h);

@@ -92,7 +92,7 @@ static struct rb_root *entry_tree(struct hists *h, size_t *off)
  * may miss an equal entry; perf then has two, and so does pcl.
  */
 static struct hist_entry *tree_find(const struct hist_layout *l, struct rb_root *root, size_t off,
-				    const struct hist_entry *key, struct rb_node ***plink,
+				    struct hist_entry *key, struct rb_node ***plink,
 				    struct rb_node **pparent)
 {
 	struct rb_node **link = &root->node, *parent = NULL;
@@ -101,7 +101,7 @@ static struct hist_entry *tree_find(const struct hist_layout *l, struct rb_root 
 		int cmp;
 
 		parent = *link;
-		cmp = hist_layout__cmp(l, key, node_entry(parent, off));
+		cmp = hist_layout__cmp_mark(l, key, node_entry(parent, off));
 		if (!cmp)
 			return node_entry(parent, off);
 		link = cmp < 0 ? &parent->left : &parent->right;
@@ -133,7 +133,7 @@ static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tm
 }
 
 /* perf's findnew: the entry of tmpl's keys, created when the walk finds none. */
-static struct hist_entry *entry_findnew(struct hists *h, const struct hist_entry *tmpl)
+static struct hist_entry *entry_findnew(struct hists *h, struct hist_entry *tmpl)
 {
 	struct rb_node **link, *parent;
 	size_t off;
@@ -283,7 +283,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		};
 		struct callchain_node *leaf = NULL;
 		struct hist_entry *he, blind;
-		const struct hist_entry *probe;
+		struct hist_entry *probe;
 		bool dup = false;
 
 		/* an unresolved frame outside any map keeps the mode before it */
@@ -311,7 +311,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		 * spares comparisons) */
 		for (uint32_t k = 0; k < nr_seen && !dup; k++)
 			dup = seen[k]->hash == probe->hash &&
-			      !hist_layout__cmp(&h->opts->layout, seen[k], probe);
+			      !hist_layout__cmp_mark(&h->opts->layout, seen[k], probe);
 		if (dup)
 			continue;
 		he = findnew(h, &tmpl, false, s->period, cpumode);
@@ -615,7 +615,9 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 		col_len_max(h, HISTC_PARENT, strlen(he->parent->name));
 	col_len_max(h, HISTC_CPU, 3);
 	col_len_max(h, HISTC_SOCKET, 6);
-	if (he->srcline)
+	/* perf computes source lines lazily: those it has not yet are not
+	 * measured (and get cut to the width when printed) */
+	if (he->srcline && (he->srcline_compared || h->opts->layout.hierarchy))
 		col_len_max(h, HISTC_SRCLINE, strlen(he->srcline) > 11 ? strlen(he->srcline) : 11);
 	if (he->trace)
 		col_len_max(h, HISTC_TRACE, strlen(he->trace));
@@ -691,7 +693,8 @@ static int value_cmp(const struct hist_entry *a, const struct hist_entry *b, enu
 
 /* perf's hist_entry__sort: the output sort keys only.  Not always
  * transitive (equal Children compare by depth only within a thread). */
-int hist_entry__output_cmp(const struct hist_entry *a, const struct hist_entry *b)
+static int output_cmp(const struct hist_entry *a, const struct hist_entry *b,
+		      bool *srcline_compared)
 {
 	const struct hist_layout *l = &a->hists->opts->layout;
 	int ret;
@@ -701,6 +704,8 @@ int hist_entry__output_cmp(const struct hist_entry *a, const struct hist_entry *
 
 		if (l->sort_elided[i])
 			continue;
+		if (f->is_key && !f->sort && f->col == HISTC_SRCLINE)
+			*srcline_compared = true;
 		if (f->is_key)
 			ret = f->sort ? f->sort(a, b) : f->cmp(a, b);
 		else
@@ -710,6 +715,7 @@ int hist_entry__output_cmp(const struct hist_entry *a, const struct hist_entry *
 	}
 	return 0;
 }
+
 
 struct out_node {
 	struct rb_node rb;
@@ -723,7 +729,7 @@ struct out_node {
  * same insertion is done here: v[0..n) in identity order becomes v in
  * output order.
  */
-void hist_entries__sort_output(struct hist_entry **v, size_t n)
+void hist_entries__sort_output(struct hist_entry **v, size_t n, struct hists *widths)
 {
 	struct out_node *nodes = xmalloc((n ? n : 1) * sizeof(*nodes));
 	struct rb_root root = { NULL };
@@ -735,11 +741,17 @@ void hist_entries__sort_output(struct hist_entry **v, size_t n)
 		while (*link) {
 			struct out_node *it = (struct out_node *)*link;
 
+			bool srcline = false;
+
 			parent = *link;
-			link = hist_entry__output_cmp(v[i], it->he) < 0 ? &parent->left :
-									   &parent->right;
+			link = output_cmp(v[i], it->he, &srcline) < 0 ? &parent->left : &parent->right;
+			if (srcline)
+				v[i]->srcline_compared = it->he->srcline_compared = true;
 		}
 		rb_insert(&root, &nodes[i].rb, parent, link);
+		/* perf sizes the columns entry by entry, as it inserts them */
+		if (widths && !v[i]->filtered)
+			hists__calc_col_len(widths, v[i]);
 	}
 	n = 0;
 	for (struct rb_node *nd = rb_first(&root); nd; nd = rb_next(nd))
@@ -768,11 +780,9 @@ void hists__output_resort(struct hists *h)
 		if (he->callchain)
 			callchain_root__finalize(he->callchain);
 		h->stats.total_period += he->stat.period;
-		if (!he->filtered) {
+		if (!he->filtered)
 			h->stats.total_non_filtered_period += he->stat.period;
-			hists__calc_col_len(h, he);
-		}
 		h->sorted[h->nr_sorted++] = he;
 	}
-	hist_entries__sort_output(h->sorted, h->nr_sorted);
+	hist_entries__sort_output(h->sorted, h->nr_sorted, h);
 }

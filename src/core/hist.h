@@ -54,6 +54,8 @@ struct hist_entry {
 	uint64_t ip;			/* DSO-relative; absolute for stack entries */
 	struct symbol *parent;
 	const char *srcline;		/* interned, with the srcline key */
+	bool srcline_compared;		/* perf computed it (lazily, in a comparison):
+					 * only those size the Source:Line column */
 	const char *trace;		/* interned, with the trace key */
 	int32_t cpu;
 	int32_t socket;			/* of the cpu (header topology), or -1 */

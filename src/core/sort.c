@@ -762,6 +762,21 @@ int hist_layout__cmp(const struct hist_layout *l, const struct hist_entry *a,
 	return 0;
 }
 
+int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
+			  struct hist_entry *b)
+{
+	for (int i = 0; i < l->nr_keys; i++) {
+		int ret;
+
+		if (l->keys[i]->col == HISTC_SRCLINE)
+			a->srcline_compared = b->srcline_compared = true;
+		ret = l->keys[i]->cmp(a, b);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 uint64_t hist_layout__hash(const struct hist_layout *l, const struct hist_entry *he)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL;
