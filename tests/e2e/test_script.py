@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import PCL, PERF, fixture, pcl, perf
+from conftest import PCL, PERF, fixture, pcl, perf, perf_killed_by_addr2line
 from perfdata_branches import add_branch_stacks
 from perfdata_corpus import normalize_vdso, perf_data  # noqa: F401 (fixture)
 
@@ -66,10 +66,6 @@ def assert_same(a, b, what):
         if gaps:
             pytest.xfail("symbol engine: " + "; ".join(sorted(gaps)))
     assert a == b, f"{what} differs from perf:\n" + unified(a, b)
-
-
-def perf_killed_by_addr2line(run):
-    return run.returncode in (141, -13) and "could not read first record" in run.stderr
 
 
 def compare(path, *args, filt=None, check_rc=True):

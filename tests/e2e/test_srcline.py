@@ -9,7 +9,7 @@ import tempfile
 
 import pytest
 
-from conftest import ROOT, fixture, pcl, perf, perf_record_g
+from conftest import ROOT, fixture, pcl, perf, perf_killed_by_addr2line, perf_record_g
 
 
 @pytest.fixture(scope="module")
@@ -110,15 +110,18 @@ def test_memfd_srcfile(tmp):
     file, and perf cuts its "dso[addr]" stand-in at the colon."""
     data = perf_record_g(tmp, "memfd.data", ["/usr/bin/python3", "-c", MEMFD_CODE])
     args = ["--stdio", "-i", data, "-s", "srcfile,dso", "--no-children", "-g", "none"]
-    for _ in range(5):  # perf dies of SIGPIPE at times when addr2line fails
+    got = pcl("report", *args)
+    assert re.search(r"^\s+[\d.]+%\s+memfd\s+memfd:pcl-test", got.stdout, re.M)
+    for _ in range(10):
         want = perf("report", *args)
         if want.returncode == 0:
             break
+    if perf_killed_by_addr2line(want):
+        pytest.xfail("perf 6.1 died of SIGPIPE in each of 10 runs (its addr2line "
+                     "cannot read the memfd)")
     assert want.returncode == 0, want.stderr
-    got = pcl("report", *args)
     strip = lambda t: [l for l in t.splitlines() if not l.startswith("#")]
     assert strip(got.stdout) == strip(want.stdout)
-    assert re.search(r"^\s+[\d.]+%\s+memfd\s+memfd:pcl-test", got.stdout, re.M)
 
 
 CLANG_INLINE = r"""
