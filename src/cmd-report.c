@@ -354,7 +354,8 @@ static int report_record(struct perf_tool *tool, struct perf_session *s,
 	if (r->dump) {
 		raw_dump_record(stdout, s, r->machine, rec, sample, evsel, off);
 		/* perf report has no use for these (perf script has) */
-		if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP)
+		if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP ||
+		    rec->type == PERF_RECORD_THROTTLE || rec->type == PERF_RECORD_UNTHROTTLE)
 			fputs(": unhandled!\n", stdout);
 		else if (rec->type == PERF_RECORD_FINISHED_ROUND)
 			fputc('\n', stdout);	/* what perf's round handler ends the line with */

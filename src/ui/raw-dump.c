@@ -421,6 +421,9 @@ void raw_dump_details(FILE *fp, struct machine *machine, const struct perf_event
 	case PERF_RECORD_TEXT_POKE:
 		print_text_poke(fp, machine, (const void *)rec);
 		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		break;		/* perf script's handler prints nothing (report's stub does) */
 	case PERF_RECORD_AUX_OUTPUT_HW_ID:
 		fprintf(fp, " hw_id: %#" PRIx64 "\n",
 			((const struct perf_rec_aux_output_hw_id *)(const void *)rec)->hw_id);

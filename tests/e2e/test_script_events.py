@@ -397,3 +397,19 @@ def test_list_dlfilters(dlfilter_so, tmp_path):
                          capture_output=True, text=True)
     assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
     assert "mine.so" in got.stdout and "keeps samples in the symbols" in got.stdout
+
+
+def test_throttle_records_in_raw_dumps(tmp_path):
+    """A 2 us cpu-clock period system wide gets throttled: perf script -D
+    prints nothing after PERF_RECORD_THROTTLE/UNTHROTTLE, perf report -D
+    its stub's ': unhandled!'."""
+    data = str(tmp_path / "throttle.data")
+    r = perf("record", "-q", "-a", "-c", "2000", "-e", "cpu-clock", "-o", data, "--",
+             "sh", "-c", "ls -lR /usr/share >/dev/null 2>&1 & sleep 0.5")
+    assert r.returncode == 0, r.stderr
+    for cmd in ("script", "report"):
+        want = perf(cmd, "-D", "-i", data)
+        got = pcl(cmd, "-D", "-i", data)
+        assert got.stdout == want.stdout, cmd
+    if "PERF_RECORD_THROTTLE" not in want.stdout:
+        pytest.skip("the kernel did not throttle this recording")
