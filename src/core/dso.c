@@ -3,6 +3,7 @@
  * a per-DSO cache so each distinct address is resolved once.
  */
 #include "core/symbols.h"
+#include "core/symtree.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -38,6 +39,7 @@ void dso__delete(struct dso *dso)
 	p = dso__priv(dso);
 	dso__srcline_release(dso);
 	free(p->syms);
+	symtree__delete(p->symtree);
 	strpool_release(&p->pool);
 	u64map_release(&p->addr_cache);
 	free(p->elf_path);
@@ -158,7 +160,8 @@ struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr)
 		return NULL;
 	s = u64map_get(&p->addr_cache, addr);
 	if (!s) {
-		s = symbols__search(p->syms, p->nr_syms, addr);
+		s = p->symtree ? symtree__find(p->symtree, addr) :
+				 symbols__search(p->syms, p->nr_syms, addr);
 		u64map_put(&p->addr_cache, addr, s ? s : &no_symbol);
 	}
 	return s == &no_symbol ? NULL : s;

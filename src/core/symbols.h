@@ -42,6 +42,9 @@ struct symtab_builder {
 	struct strpool *pool;
 };
 
+/* Of two symbols at one address, whether perf keeps a (it drops b). */
+bool sym_raw__prefer_first(const struct sym_raw *a, const struct sym_raw *b);
+
 /* Adds a symbol (name copied); size 0 = extends to the next one. */
 struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size,
 			   uint8_t bind, const char *name, size_t name_len);
@@ -79,6 +82,7 @@ struct dso_priv {
 	enum dso_kind kind;
 	bool loaded, build_id_read;
 	struct symbol *syms;
+	struct symtree *symtree;	/* perf's tree, where symbols overlap (symtree.h) */
 	size_t nr_syms;
 	struct strpool pool;
 	struct u64map addr_cache;	/* addr+1 -> symbol (or &no_symbol) */

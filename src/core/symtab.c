@@ -3,6 +3,7 @@
  * pool and a u64-keyed hash map).
  */
 #include "core/symbols.h"
+#include "core/symtree.h"
 #include "util/util.h"
 
 #include <elf.h>
@@ -207,7 +208,7 @@ static size_t leading_underscores(const char *s)
 /* Of two symbols at one address, is a the one to keep? perf's order of
  * preference: has a size, not weak, global, fewer leading underscores,
  * longer name, then the first seen. */
-static bool sym_prefer_first(const struct sym_raw *a, const struct sym_raw *b)
+bool sym_raw__prefer_first(const struct sym_raw *a, const struct sym_raw *b)
 {
 	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
 	size_t ua, ub, la, lb;
@@ -241,14 +242,11 @@ static void symtab_release(struct symtab_builder *b)
 	b->nr = b->alloc = 0;
 }
 
-void symtab_fixup(struct symtab_builder *b, bool kallsyms)
+/* Zero-size symbols end where the next one starts; in kallsyms the
+ * kernel/module boundary instead ends them on the next page. */
+static void symtab_fix_ends(struct symtab_builder *b, bool kallsyms)
 {
-	size_t n = 0;
-
 	symtab_sort(b);
-
-	/* Zero-size symbols end where the next one starts; in kallsyms the
-	 * kernel/module boundary instead ends them on the next page. */
 	for (size_t i = 0; i + 1 < b->nr; i++) {
 		struct sym_raw *prev = &b->v[i], *curr = &b->v[i + 1];
 
@@ -261,11 +259,16 @@ void symtab_fixup(struct symtab_builder *b, bool kallsyms)
 	}
 	if (b->nr && b->v[b->nr - 1].end == b->v[b->nr - 1].start)
 		b->v[b->nr - 1].end = page_roundup(b->v[b->nr - 1].start) + 4096;
+}
 
-	/* One symbol per address. */
+/* One symbol per address (perf's duplicate pass, after it fixed ends). */
+static void symtab_dedupe(struct symtab_builder *b)
+{
+	size_t n = 0;
+
 	for (size_t i = 0; i < b->nr; i++) {
 		if (n && b->v[n - 1].start == b->v[i].start) {
-			if (!sym_prefer_first(&b->v[n - 1], &b->v[i]))
+			if (!sym_raw__prefer_first(&b->v[n - 1], &b->v[i]))
 				b->v[n - 1] = b->v[i];
 			continue;
 		}
@@ -274,11 +277,53 @@ void symtab_fixup(struct symtab_builder *b, bool kallsyms)
 	b->nr = n;
 }
 
+void symtab_fixup(struct symtab_builder *b, bool kallsyms)
+{
+	symtab_fix_ends(b, kallsyms);
+	symtab_dedupe(b);
+}
+
+static int sym_raw_seq_cmp(const void *a, const void *b)
+{
+	const struct sym_raw *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Whether some symbol reaches into the next one. */
+static bool symbols_overlap(const struct symbol *syms, size_t nr)
+{
+	for (size_t i = 0; i + 1 < nr; i++)
+		if (syms[i].end > syms[i + 1].start)
+			return true;
+	return false;
+}
+
 void dso__install_symbols(struct dso *dso, struct symtab_builder *b,
 			  struct symtab_builder *late, bool kallsyms)
 {
-	symtab_fixup(b, kallsyms);
+	struct dso_priv *p = dso__priv(dso);
+	size_t nr_pre = b->nr, nr_late = late ? late->nr : 0;
+	struct sym_raw *pre = NULL, *plt = NULL;
+
+	symtab_fix_ends(b, kallsyms);
+	if (!kallsyms) {
+		/* perf's tree gets the table in its order, ends fixed as when it
+		 * chooses among duplicates */
+		pre = xmalloc((nr_pre + 1) * sizeof(*pre));
+		memcpy(pre, b->v, nr_pre * sizeof(*pre));
+		qsort(pre, nr_pre, sizeof(*pre), sym_raw_seq_cmp);
+		plt = xmalloc((nr_late + 1) * sizeof(*plt));
+		if (nr_late)
+			memcpy(plt, late->v, nr_late * sizeof(*plt));
+	}
+	symtab_dedupe(b);
 	dso__install_symbols_raw(dso, b, late);
+	/* perf's tree decides where symbols overlap (a size-less _init over .plt) */
+	if (pre && symbols_overlap(p->syms, p->nr_syms))
+		p->symtree = symtree__new(pre, nr_pre, plt, nr_late, p->syms, p->nr_syms);
+	free(pre);
+	free(plt);
 }
 
 void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
@@ -296,6 +341,8 @@ void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
 	n = b->nr;
 
 	free(p->syms);
+	symtree__delete(p->symtree);
+	p->symtree = NULL;
 	p->syms = xcalloc(n ? n : 1, sizeof(*p->syms));
 	for (size_t i = 0; i < n; i++) {
 		p->syms[i].start = b->v[i].start;

@@ -1,4 +1,4 @@
-/* rbtree: an intrusive red-black tree (insertion and in-order walks).
+/* rbtree: an intrusive red-black tree (insertion, erasure, in-order walks).
  *
  * perf orders report output by inserting entries one by one into a
  * red-black tree with a comparator that is not always transitive, so the
@@ -25,6 +25,10 @@ struct rb_root {
  * rebalances. */
 void rb_insert(struct rb_root *root, struct rb_node *node, struct rb_node *parent,
 	       struct rb_node **link);
+
+/* Unlinks node and rebalances, as Linux's rb_erase shapes the tree (perf
+ * erases duplicate symbols from its symbol trees). */
+void rb_erase(struct rb_root *root, struct rb_node *node);
 
 struct rb_node *rb_first(const struct rb_root *root);
 struct rb_node *rb_next(const struct rb_node *node);

@@ -1,4 +1,5 @@
 """Shared helpers for pcl's end-to-end tests: run pcl and perf 6.1 side by side."""
+import difflib
 import os
 import shutil
 import subprocess
@@ -27,6 +28,12 @@ def run(argv, **kw):
     kw.setdefault("text", True)
     kw.setdefault("timeout", 120)
     return subprocess.run(argv, **kw)
+
+
+def unified(a, b, limit=20000):
+    """A unified diff of perf's text a and pcl's text b, for failures."""
+    return "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True),
+                                        "perf", "pcl", n=2))[:limit]
 
 
 def pcl(*args, **kw):

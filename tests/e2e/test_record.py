@@ -14,7 +14,6 @@ import time
 import pytest
 
 from conftest import PCL, PERF, fixture, pcl, perf
-from script_gaps import known_gaps
 
 WARN = re.compile(r"warning|error|failed|unexpected|invalid|bogus", re.I)
 
@@ -55,18 +54,11 @@ def burner(ms=300):
 # --- perf reads pcl files ------------------------------------------------
 
 def test_pcl_script_matches_perf_script_on_pcl_files(tmp):
-    gaps = set()
     for args in (["-g"], ["-z"], ["-e", "sched:sched_switch", "-a"]):
         path, _ = record(tmp, *args, "--", *burner(100))
         ours = pcl("script", "-i", path)
         assert ours.returncode == 0, ours.stderr
-        theirs = perf_clean("script", "-i", path)
-        if ours.stdout != theirs and known_gaps(theirs, ours.stdout):
-            gaps.update(known_gaps(theirs, ours.stdout))
-            continue
-        assert ours.stdout == theirs, args
-    if gaps:
-        pytest.xfail("symbol engine: " + "; ".join(sorted(gaps)))
+        assert ours.stdout == perf_clean("script", "-i", path), args
 
 
 def test_perf_reads_pcl_file_without_warnings(tmp):

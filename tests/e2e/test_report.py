@@ -3,12 +3,11 @@ matrix of sort keys, columns, call-graph styles, filters and headers must
 print the same lines.  Only perf's random "Tip" line and trailing blank
 lines are left out of the comparison (and one bit perf prints from
 uninitialized memory, see normalize())."""
-import difflib
 import re
 
 import pytest
 
-from conftest import fixture, pcl, perf
+from conftest import fixture, pcl, perf, unified
 from report_corpus import SYSTEM_COMMS, SYSTEM_WIDE, report_data  # noqa: F401 (fixture)
 
 CALLCHAIN_KINDS = ["fp", "dwarf", "multi", "group", "tracepoints", "sched", "system", "pipe"]
@@ -22,11 +21,6 @@ def normalize(text):
     text = re.sub(r"^# \(Tip: .*\)\n", "", text, flags=re.M)
     text = text.replace("[...] (inlined)", "[...]")
     return text.rstrip("\n") + "\n"
-
-
-def unified(a, b):
-    return "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True),
-                                        "perf", "pcl", n=2))[:20000]
 
 
 def compare(data, kind, *args):

@@ -8,21 +8,16 @@ import subprocess
 
 import pytest
 
-from conftest import PCL, PERF, fixture, pcl, perf, perf_killed_by_addr2line
+from conftest import PCL, PERF, fixture, pcl, perf, perf_killed_by_addr2line, unified
 from perfdata_branches import add_branch_stacks
 from perfdata_corpus import normalize_vdso, perf_data  # noqa: F401 (fixture)
-from script_gaps import known_gaps, unified
 
 ALL = ["fp", "dwarf", "threads", "nocallchain", "syscalls", "sched", "system", "pipe",
        "compressed"]
 
 
 def assert_same(a, b, what):
-    if a != b:
-        gaps = known_gaps(a, b)
-        if gaps:
-            pytest.xfail("symbol engine: " + "; ".join(sorted(gaps)))
-    assert a == b, f"{what} differs from perf:\n" + unified(a, b)
+    assert a == b, f"{what} differs from perf:\n" + unified(a, b, 6000)
 
 
 def compare(path, *args, filt=None, check_rc=True):
