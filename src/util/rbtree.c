@@ -1,18 +1,25 @@
 /* rbtree: red-black insertion (see rbtree.h). */
 #include "util/rbtree.h"
 
+/* Puts v (maybe NULL) where u hangs. */
+static void transplant(struct rb_root *root, struct rb_node *u, struct rb_node *v)
+{
+	struct rb_node *p = u->parent;
+
+	if (!p)
+		root->node = v;
+	else if (p->left == u)
+		p->left = v;
+	else
+		p->right = v;
+	if (v)
+		v->parent = p;
+}
+
 /* Makes new take old's place under old's parent; old becomes new's child. */
 static void replace_child(struct rb_root *root, struct rb_node *old, struct rb_node *new)
 {
-	struct rb_node *p = old->parent;
-
-	new->parent = p;
-	if (!p)
-		root->node = new;
-	else if (p->left == old)
-		p->left = new;
-	else
-		p->right = new;
+	transplant(root, old, new);
 	old->parent = new;
 }
 
@@ -96,21 +103,6 @@ struct rb_node *rb_next(const struct rb_node *node)
 	while ((p = node->parent) && node == p->right)
 		node = p;
 	return (struct rb_node *)p;
-}
-
-/* Puts v (maybe NULL) where u hangs. */
-static void transplant(struct rb_root *root, struct rb_node *u, struct rb_node *v)
-{
-	struct rb_node *p = u->parent;
-
-	if (!p)
-		root->node = v;
-	else if (p->left == u)
-		p->left = v;
-	else
-		p->right = v;
-	if (v)
-		v->parent = p;
 }
 
 static bool is_red(const struct rb_node *n)
