@@ -293,7 +293,8 @@ static const char *frame_srcline(struct cc_resolver *r, struct dso *dso, struct 
 	if (!dso || r->param->key == CCKEY_FUNCTION)
 		return NULL;
 	line = srcline_known(dso, addr);
-	if (line && strcmp(line, "??:0"))
+	/* "??:0" (a function without a line) shows with a symbol only */
+	if (line && (sym || strcmp(line, "??:0")))
 		return strset_intern(r->strings, line);
 	if (r->param->key != CCKEY_ADDRESS)
 		return NULL;
