@@ -271,6 +271,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 			.dso = f->dso,
 			.sym = f->sym,
 			.ip = f->ip,	/* perf keeps the absolute address here */
+			.object_off = f->sym && f->sym->object ? f->addr - f->sym->start : 0,
 			.inlined = f->inlined,
 			.parent = c->parent,
 			.trace = s->trace,

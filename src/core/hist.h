@@ -52,6 +52,7 @@ struct hist_entry {
 	struct dso *dso;		/* NULL: no map */
 	struct symbol *sym;
 	uint64_t ip;			/* DSO-relative; absolute for stack entries */
+	uint64_t object_off;		/* a stack entry's offset into a data-object sym */
 	struct symbol *parent;
 	const char *srcline;		/* interned, with the srcline key */
 	bool srcline_compared;		/* perf computed it (lazily, in a comparison):

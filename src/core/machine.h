@@ -26,6 +26,7 @@ struct symbol {
 	 * kernel, absolute addresses for JIT maps (perf-PID.map). */
 	uint64_t start, end;
 	const char *name;	/* demangled as perf shows it */
+	bool object;		/* data (STT_OBJECT): report shows name+0xoffset */
 };
 
 struct dso {

@@ -191,7 +191,9 @@ static int sym_print(const struct hist_entry *he, char *buf, size_t size, unsign
 	n += snprintf(buf + n, size - n, "[%c] ", he->level);
 
 	/* what the width leaves (a -w narrower than the prefix: the whole name) */
-	if (he->sym)
+	if (he->sym && he->sym->object)	/* perf: data objects whole, with the offset */
+		n += snprintf(buf + n, size - n, "%s+0x%" PRIx64, he->sym->name, he->object_off);
+	else if (he->sym)
 		n += snprintf(buf + n, size - n, "%.*s%s", (int)width - 4 < 0 ? -1 : (int)width - 4,
 			      he->sym->name, he->inlined ? " (inlined)" : "");
 	else

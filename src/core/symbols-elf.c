@@ -319,21 +319,23 @@ static uint64_t sym_file_offset(Elf *runtime, uint64_t value, const GElf_Shdr *s
 	return value - (shdr->sh_addr - shdr->sh_offset);
 }
 
-static void add_name(struct symtab_builder *b, uint64_t start, uint64_t size, uint8_t bind,
-		     const char *name, const char *suffix)
+static struct sym_raw *add_name(struct symtab_builder *b, uint64_t start, uint64_t size,
+				uint8_t bind, const char *name, const char *suffix)
 {
 	char *demangled = sym_demangle(name);
 	const char *n = demangled ? demangled : name;
+	struct sym_raw *raw;
 
 	if (suffix) {
 		char *full = xasprintf("%s%s", n, suffix);
 
-		symtab_add(b, start, size, bind, full, strlen(full));
+		raw = symtab_add(b, start, size, bind, full, strlen(full));
 		free(full);
 	} else {
-		symtab_add(b, start, size, bind, n, strlen(n));
+		raw = symtab_add(b, start, size, bind, n, strlen(n));
 	}
 	free(demangled);
+	return raw;
 }
 
 static void read_symbols(struct symtab_builder *b, struct symsrc *syms, Elf_Scn *symsec,
@@ -385,7 +387,8 @@ static void read_symbols(struct symtab_builder *b, struct symsrc *syms, Elf_Scn 
 		if (!name)
 			continue;
 		add_name(b, sym_file_offset(runtime->elf, sym.st_value, &shdr), sym.st_size,
-			 GELF_ST_BIND(sym.st_info), name, NULL);
+			 GELF_ST_BIND(sym.st_info), name, NULL)->object =
+			GELF_ST_TYPE(sym.st_info) == STT_OBJECT;
 	}
 }
 

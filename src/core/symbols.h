@@ -34,6 +34,7 @@ struct sym_raw {
 	uint32_t seq;		/* insertion order: ties keep the earlier one */
 	uint8_t bind;		/* STB_* */
 	bool module_sym;	/* kallsyms "[module]" symbol */
+	bool object;		/* STT_OBJECT (data) */
 };
 
 struct symtab_builder {

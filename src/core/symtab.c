@@ -138,6 +138,7 @@ struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t si
 	s->seq = (uint32_t)b->nr++;
 	s->bind = bind;
 	s->module_sym = false;
+	s->object = false;
 	return s;
 }
 
@@ -348,6 +349,7 @@ void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
 		p->syms[i].start = b->v[i].start;
 		p->syms[i].end = b->v[i].end;
 		p->syms[i].name = b->v[i].name;
+		p->syms[i].object = b->v[i].object;
 	}
 	p->nr_syms = n;
 	u64map_release(&p->addr_cache);
