@@ -294,7 +294,7 @@ static const char *frame_srcline(struct cc_resolver *r, struct dso *dso, struct 
 		return NULL;
 	line = srcline_known(dso, addr);
 	/* "??:0" (a function without a line) shows with a symbol only */
-	if (line && (sym || strcmp(line, "??:0")))
+	if (line && (sym || !srcline_lineless(line)))
 		return strset_intern(r->strings, line);
 	if (r->param->key != CCKEY_ADDRESS)
 		return NULL;

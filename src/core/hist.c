@@ -201,7 +201,7 @@ static const char *entry_srcfile(struct hists *h, struct dso *dso, struct symbol
 {
 	const char *line = dso ? srcline_known(dso, addr) : NULL;
 
-	if (line && !strcmp(line, "??:0"))
+	if (srcline_lineless(line))
 		line = NULL;
 	if (!line && dso && !sym && strchr(dso->short_name, ':'))
 		line = dso->short_name;

@@ -752,18 +752,6 @@ bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f
 	return false;
 }
 
-int hist_layout__cmp(const struct hist_layout *l, const struct hist_entry *a,
-		     const struct hist_entry *b)
-{
-	for (int i = 0; i < l->nr_keys; i++) {
-		int ret = l->keys[i]->cmp(a, b);
-
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
 			  struct hist_entry *b)
 {

@@ -145,11 +145,9 @@ bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f
 /* The default sort order perf uses for the file. */
 const char *sort_default_order(bool tracepoints_only);
 
-/* Identity order of two entries over the layout's keys (0: same entry). */
-int hist_layout__cmp(const struct hist_layout *l, const struct hist_entry *a,
-		     const struct hist_entry *b);
-/* The same, marking both entries srcline_compared when it got as far as
- * the srcline key (where perf computes their source lines). */
+/* Identity order of two entries over the layout's keys (0: same entry),
+ * marking both srcline_compared when it got as far as the srcline key
+ * (where perf computes their source lines). */
 int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
 			  struct hist_entry *b);
 uint64_t hist_layout__hash(const struct hist_layout *l, const struct hist_entry *he);

@@ -20,6 +20,11 @@ const char *srcline_known(struct dso *dso, uint64_t addr)
 	return line;
 }
 
+bool srcline_lineless(const char *line)
+{
+	return line && !strcmp(line, "??:0");
+}
+
 void srcline_unknown(char *buf, size_t size, struct dso *dso, uint64_t addr)
 {
 	snprintf(buf, size, "%s[%" PRIx64 "]", dso->short_name, dso__addr_to_vaddr(dso, addr));

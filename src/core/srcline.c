@@ -289,7 +289,6 @@ static void last_twin(Dwarf_Die *die)
 			*die = next;
 }
 
-/* The functions around vaddr, innermost first, as DIEs (physical nesting). */
 /* binutils 2.40 takes a DW_FORM_rnglistx range list index (clang's DWARF
  * 5) for an offset: it never finds such a function, so addr2line names
  * no inlined function with scattered ranges in clang builds. */
@@ -300,6 +299,7 @@ static bool bfd_reads_ranges(Dwarf_Die *die)
 	return !dwarf_attr(die, DW_AT_ranges, &attr) || dwarf_whatform(&attr) != DW_FORM_rnglistx;
 }
 
+/* The functions around vaddr, innermost first, as DIEs (physical nesting). */
 static int function_dies(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 {
 	Dwarf_Die *scopes = NULL, *chain = NULL, inner;

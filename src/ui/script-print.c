@@ -5,6 +5,7 @@
 #include "util/util.h"
 
 #include "core/insn.h"
+#include "core/srcline-text.h"
 
 #include <event-parse.h>
 #include <inttypes.h>
@@ -47,7 +48,7 @@ static void print_srcline(FILE *fp, const struct map *map, uint64_t addr, const 
 	 * included; looked up, a function without a line prints nothing. */
 	if (!line) {
 		line = dso__srcline(map->dso, addr);
-		if (line && !strcmp(line, "??:0"))
+		if (srcline_lineless(line))
 			return;
 	}
 	if (line)
