@@ -11,7 +11,7 @@ BASEFLAGS = -std=gnu11 $(WARN) -Isrc -Ibuild/gen -D_GNU_SOURCE \
 LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lpthread
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-LIB_SRC  = $(sort $(wildcard src/core/*.c src/ui/*.c src/util/*.c) $(filter-out src/pcl.c,$(wildcard src/*.c)))
+LIB_SRC  = $(sort $(wildcard src/core/*.c src/core/*/*.c src/ui/*.c src/util/*.c) $(filter-out src/pcl.c,$(wildcard src/*.c)))
 LIB_OBJ  = $(LIB_SRC:src/%.c=build/obj/%.o)
 ASAN_OBJ = $(LIB_SRC:src/%.c=build/asan/%.o)
 UNIT_SRC = $(wildcard tests/unit/test-*.c)

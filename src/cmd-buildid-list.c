@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "core/kernel-maps.h"
-#include "core/machine.h"
-#include "core/session.h"
-#include "core/symbols.h"
+#include "core/symbols/kernel-maps.h"
+#include "core/symbols/machine.h"
+#include "core/data/session.h"
+#include "core/symbols/symbols.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 

@@ -10,9 +10,9 @@
 
 #include "builtin.h"
 #include "cmd-collapse.h"
-#include "core/sample-filter.h"
-#include "core/session.h"
-#include "core/stacks.h"
+#include "core/data/sample-filter.h"
+#include "core/data/session.h"
+#include "core/hist/stacks.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 

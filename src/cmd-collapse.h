@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "core/stacks.h"
+#include "core/hist/stacks.h"
 
 struct sample_filter;
 

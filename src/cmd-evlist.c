@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "core/session.h"
+#include "core/data/session.h"
 #include "ui/attr-print.h"
 #include "util/parse-options.h"
 

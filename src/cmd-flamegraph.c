@@ -10,8 +10,8 @@
 
 #include "builtin.h"
 #include "cmd-collapse.h"
-#include "core/sample-filter.h"
-#include "core/stacks.h"
+#include "core/data/sample-filter.h"
+#include "core/hist/stacks.h"
 #include "ui/flame-colors.h"
 #include "ui/flamegraph-html.h"
 #include "ui/flamegraph-svg.h"

@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "core/event-names.h"
-#include "core/pmu.h"
-#include "core/sdt-events.h"
-#include "core/tracepoint.h"
+#include "core/events/event-names.h"
+#include "core/events/pmu.h"
+#include "core/symbols/sdt-events.h"
+#include "core/events/tracepoint.h"
 #include "util/glob.h"
 #include "util/parse-options.h"
 #include "util/util.h"

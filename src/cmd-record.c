@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "core/evlist.h"
-#include "core/parse-events.h"
-#include "core/record.h"
+#include "core/events/evlist.h"
+#include "core/events/parse-events.h"
+#include "core/live/record.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 

@@ -18,12 +18,12 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "core/callchain.h"
-#include "core/evswitch.h"
-#include "core/hist.h"
-#include "core/sample-filter.h"
-#include "core/session.h"
-#include "core/symbols.h"
+#include "core/hist/callchain.h"
+#include "core/data/evswitch.h"
+#include "core/hist/hist.h"
+#include "core/data/sample-filter.h"
+#include "core/data/session.h"
+#include "core/symbols/symbols.h"
 #include "ui/header-print.h"
 #include "ui/percent-color.h"
 #include "ui/raw-dump.h"

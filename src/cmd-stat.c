@@ -19,11 +19,11 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "core/counts.h"
-#include "core/evlist.h"
-#include "core/metrics.h"
-#include "core/parse-events.h"
-#include "core/target.h"
+#include "core/hist/counts.h"
+#include "core/events/evlist.h"
+#include "core/hist/metrics.h"
+#include "core/events/parse-events.h"
+#include "core/live/target.h"
 #include "ui/stat-display.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"

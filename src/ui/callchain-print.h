@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/hist.h"
+#include "core/hist/hist.h"
 
 struct callchain_print {
 	const struct callchain_param *param;

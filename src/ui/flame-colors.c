@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/stacks.h"
+#include "core/hist/stacks.h"
 #include "ui/flame-colors.h"
 
 enum palette {

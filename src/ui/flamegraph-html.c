@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "core/stacks.h"
+#include "core/hist/stacks.h"
 #include "ui/flame-colors.h"
 #include "ui/flamegraph-html.h"
 #include "ui/markup.h"

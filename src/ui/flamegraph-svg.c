@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/stacks.h"
+#include "core/hist/stacks.h"
 #include "ui/flame-colors.h"
 #include "ui/flamegraph-svg.h"
 #include "ui/markup.h"

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "core/session.h"
+#include "core/data/session.h"
 
 /* The whole header block, "# ========" to "#".  full: -I (topologies,
  * caches, memory).  A pipe's features come later, one by one. */

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/machine.h"
-#include "core/session.h"
+#include "core/symbols/machine.h"
+#include "core/data/session.h"
 
 /* A FINISHED_ROUND line is left open: perf ends it with what its round
  * handler prints ("\n" sorting, ": unhandled!\n" unsorted, or the

@@ -1,7 +1,7 @@
 /* report-stdio: perf report --stdio tables (see report-stdio.h). */
 #include "ui/report-stdio.h"
 #include "ui/percent-color.h"
-#include "core/evsel.h"
+#include "core/events/evsel.h"
 #include "util/strbuf.h"
 
 #include <inttypes.h>

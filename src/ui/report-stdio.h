@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "core/hist.h"
+#include "core/hist/hist.h"
 #include "ui/callchain-print.h"
 
 struct report_stdio {

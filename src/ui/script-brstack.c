@@ -1,8 +1,8 @@
 /* script-brstack: perf script's brstack, brstacksym and brstackoff fields,
  * one " from/to/flags" group per branch stack entry (perf 6.1's layout). */
 #include "ui/script-print.h"
-#include "core/insn.h"
-#include "core/symbols.h"
+#include "core/symbols/insn.h"
+#include "core/symbols/symbols.h"
 #include "util/util.h"
 
 #include <inttypes.h>

@@ -4,8 +4,8 @@
 #include "ui/raw-dump.h"
 #include "util/util.h"
 
-#include "core/insn.h"
-#include "core/srcline-text.h"
+#include "core/symbols/insn.h"
+#include "core/symbols/srcline-text.h"
 
 #include <event-parse.h>
 #include <inttypes.h>

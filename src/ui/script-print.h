@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/machine.h"
-#include "core/session.h"
-#include "core/srccode.h"
+#include "core/symbols/machine.h"
+#include "core/data/session.h"
+#include "core/symbols/srccode.h"
 
 enum script_field {
 	SF_COMM = 1ULL << 0,

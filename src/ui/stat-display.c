@@ -6,7 +6,7 @@
  * running time before the metric.
  */
 #include "ui/stat-display.h"
-#include "core/evlist.h"
+#include "core/events/evlist.h"
 #include "util/util.h"
 
 #include <ctype.h>

@@ -11,8 +11,8 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "core/counts.h"
-#include "core/metrics.h"
+#include "core/hist/counts.h"
+#include "core/hist/metrics.h"
 
 /* One event as the display shows it. */
 struct stat_counter {

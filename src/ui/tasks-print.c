@@ -1,6 +1,6 @@
 /* tasks-print: the thread tree of --tasks and --mmaps (see tasks-print.h). */
 #include "ui/tasks-print.h"
-#include "core/symbols.h"
+#include "core/symbols/symbols.h"
 #include "util/util.h"
 
 #include <inttypes.h>

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "core/machine.h"
+#include "core/symbols/machine.h"
 
 /* -1 (nothing printed) when a thread's parent is not known, as perf. */
 int tasks_print(FILE *fp, struct machine *m, bool maps);

@@ -1,6 +1,6 @@
 """Source lines as perf 6.1 prints them: perf asks binutils' addr2line,
 pcl reads the DWARF in process and keeps addr2line's answers, quirks and
-all (see src/core/srcline.c)."""
+all (see src/core/symbols/srcline.c)."""
 import os
 import re
 import shutil

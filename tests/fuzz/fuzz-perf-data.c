@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/session.h"
+#include "core/data/session.h"
 #include "ui/header-print.h"
 #include "ui/raw-dump.h"
 

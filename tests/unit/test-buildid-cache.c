@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/buildid-cache.h"
-#include "core/symbols.h"
+#include "core/symbols/buildid-cache.h"
+#include "core/symbols/symbols.h"
 #include "util/util.h"
 
 #define LIBC "/usr/lib/x86_64-linux-gnu/libc.so.6"

@@ -14,7 +14,7 @@
 
 #include <linux/perf_event.h>
 
-#include "core/callchain.h"
+#include "core/hist/callchain.h"
 #include "util/oa-grow.h"
 
 /* --- -g parsing ------------------------------------------------------------ */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/counts.h"
+#include "core/hist/counts.h"
 
 static void statistics(void **state)
 {

@@ -8,7 +8,7 @@
 #include <byteswap.h>
 #include <cmocka.h>
 
-#include "core/data-cursor.h"
+#include "core/data/data-cursor.h"
 #include "util/strbuf.h"
 
 static void put_u32(struct strbuf *sb, uint32_t v)

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/dso-hits.h"
-#include "core/perf-record.h"
+#include "core/live/dso-hits.h"
+#include "core/data/perf-record.h"
 
 /* Binaries that exist here with build ids (Debian builds with them). */
 #define LIBC	"/usr/lib/x86_64-linux-gnu/libc.so.6"

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/event-names.h"
-#include "core/tracepoint.h"
+#include "core/events/event-names.h"
+#include "core/events/tracepoint.h"
 
 static void expect_name(struct perf_event_attr a, const char *want)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/evlist.h"
+#include "core/events/evlist.h"
 
 static struct evsel *sw(uint64_t config, const char *name)
 {

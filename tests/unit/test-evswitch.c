@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/evswitch.h"
+#include "core/data/evswitch.h"
 
 static struct evlist evlist;
 static struct evsel *a, *on, *off;

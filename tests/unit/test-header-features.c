@@ -9,9 +9,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/header-features.h"
-#include "core/perf-record.h"
-#include "core/perf-data-write.h"
+#include "core/data/header-features.h"
+#include "core/data/perf-record.h"
+#include "core/data/perf-data-write.h"
 
 static uint32_t get_u32(const struct strbuf *sb, size_t *off)
 {

@@ -13,7 +13,7 @@
 
 #include <linux/perf_event.h>
 
-#include "core/hist.h"
+#include "core/hist/hist.h"
 
 /* --- layouts ----------------------------------------------------------------- */
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/insn.h"
+#include "core/symbols/insn.h"
 
 struct case_ {
 	const char *hex;	/* the instruction, then bytes that follow it */

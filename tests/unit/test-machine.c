@@ -12,7 +12,7 @@
 #include <linux/perf_event.h>
 #include <sys/mman.h>
 
-#include "core/machine.h"
+#include "core/symbols/machine.h"
 
 #define USER PERF_RECORD_MISC_USER
 #define KERNEL PERF_RECORD_MISC_KERNEL

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/metrics.h"
+#include "core/hist/metrics.h"
 
 #define CACHE(c, op, res) ((c) | ((op) << 8) | ((res) << 16))
 #define READ_ACCESS(c) CACHE(c, PERF_COUNT_HW_CACHE_OP_READ, PERF_COUNT_HW_CACHE_RESULT_ACCESS)

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/parse-events.h"
-#include "core/pmu.h"
-#include "core/tracepoint.h"
+#include "core/events/parse-events.h"
+#include "core/events/pmu.h"
+#include "core/events/tracepoint.h"
 #include "fake-fs.h"
 #include "util/util.h"
 

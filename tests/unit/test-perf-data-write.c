@@ -15,7 +15,7 @@
 #include <zstd.h>
 #include <cmocka.h>
 
-#include "core/perf-data-write.h"
+#include "core/data/perf-data-write.h"
 
 static char path[64];
 

@@ -8,8 +8,8 @@
 #include <cmocka.h>
 
 #include "perf-data-builder.h"
-#include "core/perf-record.h"
-#include "core/session.h"
+#include "core/data/perf-record.h"
+#include "core/data/session.h"
 
 #define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
 	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)

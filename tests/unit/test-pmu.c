@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "core/pmu.h"
+#include "core/events/pmu.h"
 #include "fake-fs.h"
 
 static char sysfs[] = "/tmp/pcl-sysfs-XXXXXX";

@@ -12,9 +12,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/evlist.h"
-#include "core/parse-events.h"
-#include "core/record.h"
+#include "core/events/evlist.h"
+#include "core/events/parse-events.h"
+#include "core/live/record.h"
 
 static struct evlist el;
 static struct record_opts opts;

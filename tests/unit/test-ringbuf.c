@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/ringbuf.h"
+#include "core/live/ringbuf.h"
 
 struct fake {
 	int fd;

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/sdt-events.h"
+#include "core/symbols/sdt-events.h"
 #include "fake-fs.h"
 
 static char cache[] = "/tmp/pcl-buildid-XXXXXX";

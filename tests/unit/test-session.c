@@ -9,8 +9,8 @@
 #include <zstd.h>
 
 #include "perf-data-builder.h"
-#include "core/ordered-events.h"
-#include "core/session.h"
+#include "core/data/ordered-events.h"
+#include "core/data/session.h"
 
 /* ---- ordered-events in isolation ---- */
 

@@ -9,9 +9,9 @@
 #include <cmocka.h>
 
 #include "perf-data-builder.h"
-#include "core/sample-filter.h"
-#include "core/session.h"
-#include "core/stacks.h"
+#include "core/data/sample-filter.h"
+#include "core/data/session.h"
+#include "core/hist/stacks.h"
 #include "util/strbuf.h"
 
 /* ---- naming rules ---- */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core/evlist.h"
+#include "core/events/evlist.h"
 #include "ui/stat-display.h"
 
 static void value_formats(void **state)

@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/symbols.h"
+#include "core/symbols/symbols.h"
 
 #define FIXTURE "build/fixtures/symtab"
 #define USER PERF_RECORD_MISC_USER

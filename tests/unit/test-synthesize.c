@@ -12,8 +12,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/kernel-maps.h"
-#include "core/synthesize.h"
+#include "core/symbols/kernel-maps.h"
+#include "core/live/synthesize.h"
 #include "util/util.h"
 
 static char root[64];

@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/cpumap.h"
-#include "core/target.h"
+#include "core/events/cpumap.h"
+#include "core/live/target.h"
 
 /* Parses list and checks the CPUs (expect == NULL: the list is refused). */
 static void check_cpus(const char *list, const int *expect, int nr)

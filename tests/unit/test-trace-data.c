@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <event-parse.h>
 
-#include "core/trace-data.h"
+#include "core/data/trace-data.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 

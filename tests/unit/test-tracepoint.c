@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/tracepoint.h"
+#include "core/events/tracepoint.h"
 #include "util/util.h"
 
 static int need_tracefs(void **state)

@@ -19,7 +19,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "core/machine.h"
+#include "core/symbols/machine.h"
 
 /* perf register numbers kept: AX..IP (0-8) and R8..R15 (16-23) */
 #define REGS_MASK 0xff01ffULL

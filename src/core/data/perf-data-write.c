@@ -1,0 +1,311 @@
+/* perf-data-write: the perf.data writer (see perf-data-write.h). */
+#include "core/data/perf-data-write.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+/* An entry of the attrs section: the attr, then where its ids are. */
+struct perf_file_attr {
+	struct perf_event_attr attr;
+	struct perf_file_section ids;
+};
+
+_Static_assert(sizeof(struct perf_file_header) == 104, "perf.data header is 104 bytes");
+_Static_assert(sizeof(struct perf_event_attr) >= PERF_ATTR_SIZE_VER7, "attr too old");
+
+/* The largest payload of one COMPRESSED record (header.size is a u16). */
+#define COMP_RECORD_MAX	(0xffff - sizeof(struct perf_event_header))
+
+/* Writes to the data section, keeping its size and the sticky error. */
+static int data_out(struct perf_data_writer *w, const void *buf, size_t len)
+{
+	int err;
+
+	if (w->err)
+		return w->err;
+	err = write_full(w->fd, buf, len, -1);
+	if (err)
+		return w->err = err;
+	w->data_size += len;
+	return 0;
+}
+
+int perf_data_writer__open(struct perf_data_writer *w, const char *path)
+{
+	struct stat st;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->fd < 0) {
+		int err = -errno;
+
+		w->fd = -1;
+		return err;
+	}
+	/* An existing file keeps its mode through O_TRUNC: perf.data is private.
+	 * (Never touch the mode of a device someone pointed -o at.) */
+	if (fstat(w->fd, &st) == 0 && S_ISREG(st.st_mode) && fchmod(w->fd, 0600) < 0) {
+		int err = -errno;
+
+		close(w->fd);
+		w->fd = -1;
+		return err;
+	}
+	w->path = xstrdup(path);
+	w->buf = xmalloc(PERF_DATA_WRITE_BUF);
+	return 0;
+}
+
+int perf_data_writer__write_header(struct perf_data_writer *w,
+				   const struct perf_data_writer_attr *attrs, size_t nr_attrs)
+{
+	struct perf_file_header *h = &w->header;
+	struct perf_file_attr *fattrs = xcalloc(nr_attrs, sizeof(*fattrs));
+	uint64_t off = sizeof(*h);
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	h->magic = PERF_MAGIC2;
+	h->size = sizeof(*h);
+	h->attr_size = sizeof(struct perf_file_attr);
+
+	/* Layout like perf: header, every event's ids, the attrs, the data. */
+	err = write_full(w->fd, h, sizeof(*h), 0);
+	for (size_t i = 0; i < nr_attrs && !err; i++) {
+		size_t n = attrs[i].nr_ids * sizeof(uint64_t);
+
+		fattrs[i].attr = *attrs[i].attr;
+		fattrs[i].attr.size = sizeof(struct perf_event_attr);
+		fattrs[i].ids.offset = off;
+		fattrs[i].ids.size = n;
+		if (n)
+			err = write_full(w->fd, attrs[i].ids, n, (off_t)off);
+		off += n;
+	}
+	h->attrs.offset = off;
+	h->attrs.size = nr_attrs * sizeof(*fattrs);
+	if (!err)
+		err = write_full(w->fd, fattrs, h->attrs.size, (off_t)off);
+	free(fattrs);
+	off += h->attrs.size;
+	h->data.offset = off;
+	h->data.size = 0;
+	if (!err)
+		err = write_full(w->fd, h, sizeof(*h), 0);
+	if (!err && lseek(w->fd, (off_t)off, SEEK_SET) < 0)
+		err = -errno;
+	w->data_offset = off;
+	w->data_size = 0;
+	if (err)
+		w->err = err;
+	return err;
+}
+
+int perf_data_writer__set_compression(struct perf_data_writer *w, int level)
+{
+	int err = perf_data_writer__flush(w);
+
+	if (err)
+		return err;
+	if (!w->zstd) {
+		w->zstd = ZSTD_createCCtx();
+		if (!w->zstd)
+			return w->err = -ENOMEM;
+		w->zbuf = xmalloc(sizeof(struct perf_event_header) + COMP_RECORD_MAX);
+	}
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->zstd, ZSTD_c_compressionLevel, level)))
+		return -EINVAL;
+	w->comp_level = level;
+	return 0;
+}
+
+uint32_t perf_data_writer__comp_mmap_len(void)
+{
+	return PERF_DATA_WRITE_BUF + 2 * 65536;
+}
+
+/* Compresses the buffer into COMPRESSED records, flushing the zstd stream at
+ * the end so each record decompresses to whole-or-carried-over records. */
+static int compress_out(struct perf_data_writer *w)
+{
+	ZSTD_inBuffer in = { w->buf, w->buf_len, 0 };
+	struct perf_event_header *hdr = (struct perf_event_header *)w->zbuf;
+	size_t rem;
+
+	do {
+		ZSTD_outBuffer out = { w->zbuf + sizeof(*hdr), COMP_RECORD_MAX, 0 };
+		int err;
+
+		rem = ZSTD_compressStream2(w->zstd, &out, &in, ZSTD_e_flush);
+		if (ZSTD_isError(rem))
+			return w->err = -EIO;
+		if (!out.pos)
+			continue;
+		hdr->type = PERF_RECORD_COMPRESSED;
+		hdr->misc = 0;
+		hdr->size = (uint16_t)(sizeof(*hdr) + out.pos);
+		err = data_out(w, w->zbuf, hdr->size);
+		if (err)
+			return err;
+	} while (rem || in.pos < in.size);
+	return 0;
+}
+
+int perf_data_writer__flush(struct perf_data_writer *w)
+{
+	int err;
+
+	if (w->err)
+		return w->err;
+	if (!w->buf_len)
+		return 0;
+	err = w->zstd ? compress_out(w) : data_out(w, w->buf, w->buf_len);
+	w->buf_len = 0;
+	return err;
+}
+
+int perf_data_writer__write(struct perf_data_writer *w, const void *data, size_t len)
+{
+	int err;
+
+	if (w->err)
+		return w->err;
+	w->raw_size += len;
+	if (w->buf_len + len > PERF_DATA_WRITE_BUF) {
+		err = perf_data_writer__flush(w);
+		if (err)
+			return err;
+		/* Too big to buffer (only possible uncompressed): straight out. */
+		if (len > PERF_DATA_WRITE_BUF && !w->zstd)
+			return data_out(w, data, len);
+	}
+	while (len > PERF_DATA_WRITE_BUF) {
+		/* Compressed: feed big inputs in whole-record slices. */
+		const struct perf_event_header *h = data;
+		size_t n = 0;
+
+		while (n + h->size <= PERF_DATA_WRITE_BUF && h->size) {
+			n += h->size;
+			h = (const void *)((const char *)data + n);
+		}
+		if (!n)
+			return w->err = -EINVAL;
+		memcpy(w->buf, data, n);
+		w->buf_len = n;
+		err = perf_data_writer__flush(w);
+		if (err)
+			return err;
+		data = (const char *)data + n;
+		len -= n;
+	}
+	memcpy(w->buf + w->buf_len, data, len);
+	w->buf_len += len;
+	return 0;
+}
+
+int perf_data_writer__write_uncompressed(struct perf_data_writer *w, const void *data,
+					 size_t len)
+{
+	int err;
+
+	if (!w->zstd)
+		return perf_data_writer__write(w, data, len);
+	err = perf_data_writer__flush(w);
+	if (err)
+		return err;
+	w->raw_size += len;
+	return data_out(w, data, len);
+}
+
+void perf_data_writer__set_feature(struct perf_data_writer *w, int feat, void *data,
+				   size_t size)
+{
+	if (feat <= HEADER_RESERVED || feat >= HEADER_LAST_FEATURE) {
+		free(data);
+		return;
+	}
+	free(w->features[feat].data);
+	w->features[feat].data = data;
+	w->features[feat].size = size;
+}
+
+uint64_t perf_data_writer__size(const struct perf_data_writer *w)
+{
+	return w->data_offset + w->data_size;
+}
+
+static int write_features(struct perf_data_writer *w)
+{
+	struct perf_file_section sec[HEADER_LAST_FEATURE];
+	uint64_t table = w->data_offset + w->data_size, off;
+	int nr = 0, err;
+
+	for (int f = 1; f < HEADER_LAST_FEATURE; f++)
+		if (w->features[f].data)
+			nr++;
+	off = table + nr * sizeof(struct perf_file_section);
+	nr = 0;
+	for (int f = 1; f < HEADER_LAST_FEATURE; f++) {
+		if (!w->features[f].data)
+			continue;
+		sec[nr].offset = off;
+		sec[nr].size = w->features[f].size;
+		err = write_full(w->fd, w->features[f].data, w->features[f].size, (off_t)off);
+		if (err)
+			return err;
+		off += w->features[f].size;
+		w->header.adds_features[f / 64] |= 1ULL << (f % 64);
+		nr++;
+	}
+	return write_full(w->fd, sec, nr * sizeof(sec[0]), (off_t)table);
+}
+
+static void writer_release(struct perf_data_writer *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	w->fd = -1;
+	free(w->path);
+	w->path = NULL;
+	free(w->buf);
+	w->buf = NULL;
+	free(w->zbuf);
+	w->zbuf = NULL;
+	ZSTD_freeCCtx(w->zstd);
+	w->zstd = NULL;
+	for (int f = 0; f < HEADER_LAST_FEATURE; f++) {
+		free(w->features[f].data);
+		w->features[f].data = NULL;
+	}
+}
+
+int perf_data_writer__finish(struct perf_data_writer *w)
+{
+	int err = perf_data_writer__flush(w);
+
+	if (!err)
+		err = write_features(w);
+	if (!err) {
+		w->header.data.size = w->data_size;
+		err = write_full(w->fd, &w->header, sizeof(w->header), 0);
+	}
+	if (!err && close(w->fd) < 0)
+		err = -errno;
+	w->fd = -1;
+	writer_release(w);
+	if (err)
+		w->err = err;
+	return err;
+}
+
+void perf_data_writer__close(struct perf_data_writer *w)
+{
+	perf_data_writer__flush(w);
+	writer_release(w);
+}

@@ -1,0 +1,804 @@
+/* session: streaming perf.data reader (see session.h). */
+#include "core/data/session.h"
+#include "core/data/trace-data.h"
+#include "core/events/event-names.h"
+#include "util/util.h"
+
+#include <byteswap.h>
+#include <errno.h>
+#include <event-parse.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#define READ_BUF	(4u << 20)	/* streaming window */
+#define MAX_RECORD	(1u << 16)
+
+static int fail(struct perf_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct perf_session *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	free(s->err);
+	s->err = xasprintf("%s: %s", s->path, msg ? msg : "out of memory");
+	free(msg);
+	return -1;
+}
+
+/* ---- events and ids ---- */
+
+static uint64_t hash_id(uint64_t id)
+{
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdULL;
+	id ^= id >> 33;
+	return id;
+}
+
+static void id_hash_insert(struct perf_session *s, uint64_t id, struct evsel *evsel)
+{
+	size_t mask;
+
+	if ((s->id_hash_used + 1) * 2 > s->id_hash_size) {
+		size_t old_size = s->id_hash_size;
+		__typeof__(s->id_hash) old = s->id_hash;
+
+		s->id_hash_size = old_size ? old_size * 2 : 64;
+		s->id_hash = xcalloc(s->id_hash_size, sizeof(*s->id_hash));
+		s->id_hash_used = 0;
+		for (size_t i = 0; i < old_size; i++)
+			if (old[i].evsel)
+				id_hash_insert(s, old[i].id, old[i].evsel);
+		free(old);
+	}
+	mask = s->id_hash_size - 1;
+	for (size_t i = hash_id(id) & mask;; i = (i + 1) & mask) {
+		if (!s->id_hash[i].evsel) {
+			s->id_hash[i].id = id;
+			s->id_hash[i].evsel = evsel;
+			s->id_hash_used++;
+			return;
+		}
+		if (s->id_hash[i].id == id) {
+			s->id_hash[i].evsel = evsel;
+			return;
+		}
+	}
+}
+
+static struct evsel *id_hash_find(struct perf_session *s, uint64_t id)
+{
+	size_t mask = s->id_hash_size - 1;
+
+	if (!s->id_hash_size)
+		return NULL;
+	for (size_t i = hash_id(id) & mask; s->id_hash[i].evsel; i = (i + 1) & mask)
+		if (s->id_hash[i].id == id)
+			return s->id_hash[i].evsel;
+	return NULL;
+}
+
+char *perf_session__attr_name(struct perf_session *s, const struct perf_event_attr *a)
+{
+	/* tracepoint ids are the recording machine's: look them up in the
+	 * file's own tracing data when it has some */
+	if (a->type == PERF_TYPE_TRACEPOINT && s && s->tep) {
+		struct tep_event *ev = tep_find_event(s->tep, (int)a->config);
+
+		if (ev)
+			return xasprintf("%s:%s", ev->system, ev->name);
+	}
+	return event_name_for_attr(a);
+}
+
+static void recompute_id_pos(struct perf_session *s)
+{
+	struct evsel *first = s->evlist.first;
+
+	s->id_pos = first ? perf_sample__id_pos(first->attr.sample_type) : -1;
+	s->is_pos = first ? perf_sample__is_pos(first->attr.sample_type) : -1;
+}
+
+static struct evsel *add_event(struct perf_session *s, const struct perf_data_attr *da)
+{
+	char *name = da->name ? xstrdup(da->name) : perf_session__attr_name(s, &da->attr);
+	struct evsel *evsel = evsel__new(&da->attr, name);
+	struct session_event *se;
+
+	free(name);
+	evsel->attr.size = da->attr.size;
+	evlist__add(&s->evlist, evsel);
+	s->events = xrealloc(s->events, s->evlist.nr_entries * sizeof(*s->events));
+	se = &s->events[evsel->idx];
+	memset(se, 0, sizeof(*se));
+	se->id_hdr_size = perf_sample__id_hdr_size(&evsel->attr);
+	for (uint32_t i = 0; i < da->nr_ids; i++)
+		id_hash_insert(s, da->ids[i], evsel);
+	recompute_id_pos(s);
+	return evsel;
+}
+
+/* GROUP_DESC: leaders, members and group names. */
+static void apply_group_desc(struct perf_session *s)
+{
+	for (uint32_t g = 0; g < s->header.nr_groups; g++) {
+		const struct perf_group_desc *gd = &s->header.groups[g];
+		struct evsel *leader = NULL;
+		uint32_t n = 0;
+
+		evlist__for_each(&s->evlist, pos) {
+			if ((uint32_t)pos->idx == gd->leader_idx) {
+				leader = pos;
+				free(pos->group_name);
+				pos->group_name = gd->name && strcmp(gd->name, "{anon_group}") ?
+						  xstrdup(gd->name) : NULL;
+				pos->nr_members = (int)gd->nr_members;
+			}
+			if (leader && n < gd->nr_members) {
+				pos->leader = leader;
+				n++;
+			}
+		}
+	}
+	s->evlist.nr_groups = (int)s->header.nr_groups;
+}
+
+struct session_event *perf_session__event(struct perf_session *s, const struct evsel *evsel)
+{
+	return &s->events[evsel->idx];
+}
+
+struct evsel *perf_session__evsel_by_id(struct perf_session *s, uint64_t id)
+{
+	if (s->evlist.nr_entries == 1)
+		return s->evlist.first;
+	return id_hash_find(s, id);
+}
+
+/* Reads the u64 at word index idx of the record body, in host order. */
+static bool body_u64(const struct perf_event_header *rec, long idx, bool swap, uint64_t *v)
+{
+	long n = (long)(rec->size - sizeof(*rec)) / 8;
+
+	if (idx < 0 || idx >= n)
+		return false;
+	memcpy(v, (const uint8_t *)(rec + 1) + idx * 8, 8);
+	if (swap)
+		*v = bswap_64(*v);
+	return true;
+}
+
+/* Which event a kernel record belongs to (perf's rules: one event needs
+ * no id; records without trailer and synthesized ones (id 0) go to the
+ * first).  NULL when the id is unknown. */
+static struct evsel *record_evsel(struct perf_session *s, const struct perf_event_header *rec,
+				  bool swap)
+{
+	struct evsel *first = s->evlist.first;
+	uint64_t id;
+
+	if (!first)
+		return NULL;
+	if (s->evlist.nr_entries == 1)
+		return first;
+	if (rec->type != PERF_RECORD_SAMPLE && !first->attr.sample_id_all)
+		return first;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if (s->id_pos < 0 || !body_u64(rec, s->id_pos, swap, &id))
+			return first;
+	} else {
+		long n = (long)(rec->size - sizeof(*rec)) / 8;
+
+		if (s->is_pos < 0 || !body_u64(rec, n - s->is_pos, swap, &id))
+			return first;
+	}
+	if (!id)
+		return first;
+	return id_hash_find(s, id);
+}
+
+/* ---- opening ---- */
+
+static bool is_pipe_header(int fd)
+{
+	uint64_t h[2];
+
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return false;
+	return (h[0] == PERF_MAGIC2 && h[1] == 16) ||
+	       (h[0] == PERF_MAGIC2_SWAPPED && h[1] == bswap_64(16));
+}
+
+static int load_tracing_data(struct perf_session *s, const void *buf, size_t size,
+			     uint64_t where)
+{
+	const char *why = NULL;
+	size_t off = 0;
+
+	if (s->tep)
+		tep_free(s->tep);
+	s->tep = trace_data__parse(buf, size, &why, &off);
+	if (!s->tep)
+		return fail(s, "bad tracing data at offset %#llx: %s",
+			    (unsigned long long)(where + off), why);
+	/* the tracepoint events are looked up by their id (attr.config) */
+	evlist__for_each(&s->evlist, pos)
+		if (pos->attr.type == PERF_TYPE_TRACEPOINT)
+			s->events[pos->idx].tp_format = tep_find_event(s->tep, (int)pos->attr.config);
+	return 0;
+}
+
+struct perf_session *perf_session__open(const char *path, char **err)
+{
+	struct perf_session *s = xcalloc(1, sizeof(*s));
+	struct stat st;
+	char *herr = NULL;
+
+	s->path = xstrdup(path);
+	s->label = s->path;
+	s->warn = stderr;
+	s->fd = -1;
+	evlist__init(&s->evlist);
+	s->id_pos = s->is_pos = -1;
+	if (!strcmp(path, "-")) {
+		s->fd = STDIN_FILENO;
+		s->is_pipe = true;
+	} else {
+		s->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (s->fd < 0) {
+			*err = xasprintf("%s: %s", path, strerror(errno));
+			goto fail;
+		}
+	}
+	if (fstat(s->fd, &st) < 0) {
+		*err = xasprintf("%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode))
+		s->is_pipe = true;
+	else if (is_pipe_header(s->fd))
+		s->is_pipe = true;
+	s->file_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	if (s->is_pipe)
+		s->label = "pipe";
+	if (perf_header__read(&s->header, s->fd, s->is_pipe, s->file_size, &herr) < 0) {
+		*err = xasprintf("%s: %s", path, herr);
+		free(herr);
+		goto fail;
+	}
+	for (uint32_t i = 0; i < s->header.nr_attrs; i++)
+		add_event(s, &s->header.attrs[i]);
+	apply_group_desc(s);
+	if (!s->is_pipe) {
+		const struct perf_file_header *f = &s->header.file;
+
+		s->data_offset = f->data.offset;
+		s->data_end = f->data.size ? f->data.offset + f->data.size : s->file_size;
+		if (s->data_end > s->file_size || s->data_end < s->data_offset)
+			s->data_end = s->file_size;
+		if (s->header.tracing_data &&
+		    load_tracing_data(s, s->header.tracing_data, s->header.tracing_data_size,
+				      s->header.feat_sec[HEADER_TRACING_DATA].offset) < 0) {
+			*err = s->err;
+			s->err = NULL;
+			goto fail;
+		}
+	}
+	return s;
+fail:
+	perf_session__delete(s);
+	return NULL;
+}
+
+void perf_session__delete(struct perf_session *s)
+{
+	if (!s)
+		return;
+	if (s->fd > STDIN_FILENO)
+		close(s->fd);
+	ordered_events__exit(&s->oe);
+	evlist__exit(&s->evlist);
+	perf_header__exit(&s->header);
+	free(s->events);
+	free(s->id_hash);
+	if (s->tep)
+		tep_free(s->tep);
+	if (s->zstd)
+		ZSTD_freeDStream(s->zstd);
+	free(s->decomp);
+	free(s->err);
+	free(s->path);
+	free(s);
+}
+
+/* ---- streaming input ---- */
+
+struct input {
+	uint8_t *buf;
+	size_t start, end;	/* unread bytes are buf[start..end) */
+	uint64_t pos;		/* file offset of buf[start] */
+	uint64_t limit;		/* end of data (files); UINT64_MAX for pipes */
+	bool eof;
+	uint64_t *scratch;	/* aligned copy of a record */
+};
+
+static int input_fill(struct perf_session *s, struct input *in, size_t want)
+{
+	if (in->end - in->start >= want)
+		return 0;
+	if (in->start) {
+		memmove(in->buf, in->buf + in->start, in->end - in->start);
+		in->end -= in->start;
+		in->start = 0;
+	}
+	while (!in->eof && in->end < want) {
+		size_t room = READ_BUF - in->end;
+		uint64_t file_pos = in->pos + in->end;
+		ssize_t n;
+
+		if (!s->is_pipe) {
+			if (file_pos >= in->limit) {
+				in->eof = true;
+				break;
+			}
+			if (room > in->limit - file_pos)
+				room = in->limit - file_pos;
+			n = pread(s->fd, in->buf + in->end, room, (off_t)file_pos);
+		} else {
+			n = read(s->fd, in->buf + in->end, room);
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return fail(s, "read error at offset %#llx: %s",
+				    (unsigned long long)file_pos, strerror(errno));
+		if (n == 0)
+			in->eof = true;
+		in->end += (size_t)n;
+	}
+	return 0;
+}
+
+/* Skips n payload bytes that follow a record (AUXTRACE, TRACING_DATA). */
+static int input_skip(struct perf_session *s, struct input *in, uint64_t n)
+{
+	while (n) {
+		size_t have;
+
+		if (input_fill(s, in, 1) < 0)
+			return -1;
+		have = in->end - in->start;
+		if (!have)
+			return 1;	/* torn */
+		if (have > n)
+			have = (size_t)n;
+		in->start += have;
+		in->pos += have;
+		n -= have;
+	}
+	return 0;
+}
+
+/* ---- delivery ---- */
+
+static int deliver(struct perf_session *s, const struct perf_event_header *rec,
+		   uint64_t file_offset)
+{
+	struct perf_sample sample;
+	struct evsel *evsel = NULL;
+	const char *why = NULL;
+
+	if (rec->type < PERF_RECORD_USER_TYPE_START) {
+		evsel = record_evsel(s, rec, false);
+		if (!evsel && s->evlist.nr_entries) {
+			s->stats.nr_unknown_id++;
+			return 0;
+		}
+		if (evsel && perf_sample__parse(&evsel->attr, rec, &sample, &why) < 0) {
+			/* the first one is described, the rest only counted */
+			if (!s->stats.nr_bad_samples++)
+				fprintf(s->warn, "Warning: %s: skipping a %s record at offset %#llx: "
+					"%s\n", s->path, perf_record_name(rec->type),
+					(unsigned long long)file_offset, why);
+			return 0;
+		}
+		if (!evsel) {
+			struct perf_event_attr none = { 0 };
+
+			perf_sample__parse(&none, rec, &sample, &why);
+		}
+		if (rec->type == PERF_RECORD_LOST_SAMPLES)
+			s->stats.total_lost_samples +=
+				((const struct perf_rec_lost_samples *)(const void *)rec)->lost;
+	} else {
+		struct perf_event_attr none = { 0 };
+
+		perf_sample__parse(&none, rec, &sample, &why);
+		sample.time = 0;	/* what perf shows for tool records */
+		sample.cpu = 0;
+	}
+	return s->tool->record(s->tool, s, rec, &sample, evsel, file_offset);
+}
+
+static int deliver_queued(struct ordered_events *oe, const struct oe_event *ev, void *arg)
+{
+	return deliver(arg, ev->rec, ev->file_offset);
+}
+
+static int handle_user_record(struct perf_session *s, struct perf_event_header *rec,
+			      uint64_t off, struct input *in);
+
+/* The timestamp a record is ordered by (~0 when it has none), read without
+ * decoding the whole sample: the queue needs only that, delivery decodes. */
+static uint64_t record_time(const struct perf_event_attr *attr, const struct perf_event_header *rec)
+{
+	uint64_t st = attr->sample_type, time;
+	size_t pos;
+
+	if (!(st & PERF_SAMPLE_TIME))
+		return ~0ULL;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		pos = sizeof(*rec) + 8 * (size_t)__builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER |
+			PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+	} else {
+		size_t trailer = perf_sample__id_hdr_size(attr);
+
+		if (!trailer || rec->size < sizeof(*rec) + trailer)
+			return ~0ULL;
+		pos = rec->size - trailer + 8 * !!(st & PERF_SAMPLE_TID);
+	}
+	if (pos + 8 > rec->size)
+		return ~0ULL;
+	memcpy(&time, (const char *)rec + pos, sizeof(time));
+	return time;
+}
+
+/* Takes a host-order record; routes it.  swap says the body still needs
+ * swapping.  Returns 0, a tool's return, or -1 on a malformed record. */
+static int process_record(struct perf_session *s, struct perf_event_header *rec, uint64_t off,
+			  struct input *in)
+{
+	struct evsel *evsel = NULL;
+	const char *why;
+
+	s->stats.nr_events++;
+	if (rec->type < PERF_RECORD_MAX)
+		s->stats.nr_records[rec->type]++;
+	if (rec->type >= PERF_RECORD_USER_TYPE_START) {
+		if (rec->type >= PERF_RECORD_HEADER_MAX) {
+			s->stats.nr_unknown++;
+			return 0;
+		}
+		s->stats.nr_records[rec->type]++;
+		if (s->header.needs_swap && (why = perf_record__swap(rec, NULL)))
+			return fail(s, "%s record at offset %#llx: %s", perf_record_name(rec->type),
+				    (unsigned long long)off, why);
+		if ((why = perf_record__check(rec, 0)))
+			return fail(s, "%s record at offset %#llx: %s", perf_record_name(rec->type),
+				    (unsigned long long)off, why);
+		return handle_user_record(s, rec, off, in);
+	}
+	if (rec->type >= PERF_RECORD_MAX) {
+		s->stats.nr_unknown++;
+		return 0;
+	}
+	evsel = record_evsel(s, rec, s->header.needs_swap);
+	if (s->header.needs_swap && (why = perf_record__swap(rec, evsel ? &evsel->attr : NULL))) {
+		if (!evsel) {
+			s->stats.nr_unknown_id++;
+			return 0;
+		}
+		return fail(s, "%s record at offset %#llx: %s", perf_record_name(rec->type),
+			    (unsigned long long)off, why);
+	}
+	if ((why = perf_record__check(rec, evsel ? s->events[evsel->idx].id_hdr_size : 0)))
+		return fail(s, "%s record at offset %#llx: %s", perf_record_name(rec->type),
+			    (unsigned long long)off, why);
+	if (s->tool->ordered && evsel) {
+		uint64_t time = record_time(&evsel->attr, rec);
+
+		if (time && time != ~0ULL)
+			return ordered_events__queue(&s->oe, rec, time, off);
+	}
+	return deliver(s, rec, off);
+}
+
+static int process_compressed(struct perf_session *s, const struct perf_event_header *rec,
+			      uint64_t off)
+{
+	ZSTD_inBuffer zin = { rec + 1, rec->size - sizeof(*rec), 0 };
+	size_t done = 0;
+	int ret = 0;
+
+	if (!s->zstd) {
+		s->zstd = ZSTD_createDStream();
+		if (!s->zstd || ZSTD_isError(ZSTD_initDStream(s->zstd)))
+			return fail(s, "cannot set up zstd decompression");
+	}
+	while (zin.pos < zin.size) {
+		ZSTD_outBuffer zout;
+		size_t r;
+
+		if (s->decomp_alloc - s->decomp_len < (1u << 16)) {
+			s->decomp_alloc = s->decomp_alloc ? s->decomp_alloc * 2 : (1u << 20);
+			s->decomp = xrealloc(s->decomp, s->decomp_alloc);
+		}
+		zout.dst = s->decomp + s->decomp_len;
+		zout.size = s->decomp_alloc - s->decomp_len;
+		zout.pos = 0;
+		r = ZSTD_decompressStream(s->zstd, &zout, &zin);
+		if (ZSTD_isError(r))
+			return fail(s, "COMPRESSED record at offset %#llx: %s",
+				    (unsigned long long)off, ZSTD_getErrorName(r));
+		s->decomp_len += zout.pos;
+		if (!zout.pos && zin.pos < zin.size && zout.size)
+			return fail(s, "COMPRESSED record at offset %#llx: no progress",
+				    (unsigned long long)off);
+	}
+	/* every complete record inside carries the COMPRESSED record's offset */
+	while (!ret && s->decomp_len - done >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+		uint64_t aligned[MAX_RECORD / 8];
+
+		memcpy(&h, s->decomp + done, sizeof(h));
+		if (s->header.needs_swap) {
+			h.type = bswap_32(h.type);
+			h.misc = bswap_16(h.misc);
+			h.size = bswap_16(h.size);
+		}
+		if (h.size < sizeof(h))
+			return fail(s, "record of size %u inside the COMPRESSED record at offset %#llx",
+				    h.size, (unsigned long long)off);
+		if (s->decomp_len - done < h.size)
+			break;
+		if (h.type == PERF_RECORD_COMPRESSED)
+			return fail(s, "nested COMPRESSED record at offset %#llx",
+				    (unsigned long long)off);
+		memcpy(aligned, s->decomp + done, h.size);
+		memcpy(aligned, &h, sizeof(h));
+		done += h.size;
+		ret = process_record(s, (struct perf_event_header *)aligned, off, NULL);
+	}
+	if (done && done < s->decomp_len)
+		memmove(s->decomp, s->decomp + done, s->decomp_len - done);
+	s->decomp_len -= done;
+	return ret;
+}
+
+static int handle_user_record(struct perf_session *s, struct perf_event_header *rec,
+			      uint64_t off, struct input *in)
+{
+	struct evsel *evsel;
+	char *herr = NULL;
+	int ret;
+
+	switch (rec->type) {
+	case PERF_RECORD_HEADER_ATTR: {
+		struct perf_rec_header_attr *a = (void *)rec;
+		uint32_t asz = a->attr.size;
+		size_t body = rec->size - sizeof(*rec);
+		struct perf_event_attr attr;
+		struct perf_data_attr *da;
+
+		if (asz < PERF_ATTR_SIZE_VER0 || asz > body)
+			return fail(s, "ATTR record at offset %#llx: bad attr size %u",
+				    (unsigned long long)off, asz);
+		perf_event_attr__from_disk(&attr, &a->attr, asz);
+		{
+			uint32_t nr = (uint32_t)((body - asz) / 8);
+			uint64_t *ids = xcalloc(nr ? nr : 1, 8);
+
+			memcpy(ids, (uint8_t *)&a->attr + asz, nr * 8);
+			da = perf_header__add_attr(&s->header, &attr, ids, nr);
+			free(ids);
+		}
+		ret = deliver(s, rec, off);
+		if (ret)
+			return ret;
+		evsel = add_event(s, da);
+		ret = s->tool->attr ? s->tool->attr(s->tool, s, evsel) : 0;
+		if (ret < 0)	/* perf's words when a tool refuses a pipe's event */
+			fprintf(s->warn, "%#llx [%#x]: failed to process type: %u\n",
+				(unsigned long long)off, rec->size, rec->type);
+		return ret;
+	}
+	case PERF_RECORD_HEADER_FEATURE: {
+		struct perf_rec_feature *f = (void *)rec;
+
+		if (f->feat_id < HEADER_LAST_FEATURE &&
+		    perf_header__parse_feature(&s->header, (int)f->feat_id, f->data,
+					       rec->size - sizeof(*f), &herr) < 0) {
+			ret = fail(s, "FEATURE record at offset %#llx: %s", (unsigned long long)off,
+				   herr);
+			free(herr);
+			return ret;
+		}
+		if (f->feat_id == HEADER_GROUP_DESC)
+			apply_group_desc(s);
+		/* names may arrive after the attrs */
+		if (f->feat_id == HEADER_EVENT_DESC)
+			evlist__for_each(&s->evlist, pos)
+				if (pos->idx < (int)s->header.nr_attrs &&
+				    s->header.attrs[pos->idx].name) {
+					free(pos->name);
+					pos->name = xstrdup(s->header.attrs[pos->idx].name);
+				}
+		break;
+	}
+	case PERF_RECORD_EVENT_UPDATE: {
+		struct perf_rec_event_update *u = (void *)rec;
+		struct evsel *target = id_hash_find(s, u->id);
+
+		if (!target && s->evlist.nr_entries == 1)
+			target = s->evlist.first;
+		if (target && u->type == 2) {	/* NAME */
+			size_t n = rec->size - sizeof(*u);
+
+			free(target->name);
+			target->name = xstrndup((const char *)u->data, n);
+		}
+		break;
+	}
+	case PERF_RECORD_HEADER_BUILD_ID: {
+		struct perf_rec_build_id *b = (void *)rec;
+		struct perf_header *h = &s->header;
+		struct perf_build_id_entry *e;
+
+		h->build_ids = xrealloc(h->build_ids, (h->nr_build_ids + 1) * sizeof(*e));
+		e = &h->build_ids[h->nr_build_ids++];
+		memset(e, 0, sizeof(*e));
+		e->pid = b->pid;
+		e->misc = b->header.misc;
+		e->size = perf_rec_build_id__size(b);
+		memcpy(e->build_id, b->build_id, BUILD_ID_MAX);
+		e->filename = xstrdup(b->filename);
+		break;
+	}
+	case PERF_RECORD_HEADER_TRACING_DATA: {
+		uint32_t size = ((struct perf_rec_tracing_data *)(void *)rec)->size;
+		uint64_t padded = ((uint64_t)size + 7) & ~7ULL;
+		uint64_t where = off + rec->size;
+		void *blob;
+
+		if (!in)
+			return fail(s, "TRACING_DATA record inside a COMPRESSED one at %#llx",
+				    (unsigned long long)off);
+		if (padded > (256u << 20))
+			return fail(s, "TRACING_DATA record at offset %#llx: size %u too big",
+				    (unsigned long long)off, size);
+		/* the record is delivered before its payload is consumed */
+		ret = deliver(s, rec, off);
+		if (ret)
+			return ret;
+		if (input_fill(s, in, padded) < 0)
+			return -1;
+		if (in->end - in->start < padded)
+			return fail(s, "tracing data at offset %#llx is truncated",
+				    (unsigned long long)where);
+		blob = in->buf + in->start;
+		ret = load_tracing_data(s, blob, size, where);
+		in->start += padded;
+		in->pos += padded;
+		return ret;
+	}
+	case PERF_RECORD_AUXTRACE: {
+		uint64_t size = ((struct perf_rec_auxtrace *)(void *)rec)->size;
+
+		ret = deliver(s, rec, off);
+		if (ret)
+			return ret;
+		if (!in)
+			return fail(s, "AUXTRACE record inside a COMPRESSED one at %#llx",
+				    (unsigned long long)off);
+		ret = input_skip(s, in, size);
+		if (ret > 0) {
+			s->truncated = true;
+			fprintf(s->warn, "Warning: %s: AUX trace data at offset %#llx is truncated\n",
+				s->path, (unsigned long long)(off + rec->size));
+			return 0;
+		}
+		return ret;
+	}
+	case PERF_RECORD_COMPRESSED:
+		return process_compressed(s, rec, off);
+	case PERF_RECORD_FINISHED_ROUND:
+		ret = deliver(s, rec, off);
+		if (ret)
+			return ret;
+		return s->tool->ordered ? ordered_events__flush_round(&s->oe) : 0;
+	default:
+		break;
+	}
+	return deliver(s, rec, off);
+}
+
+static void warn_truncated(struct perf_session *s, uint64_t off, const char *why)
+{
+	s->truncated = true;
+	fprintf(s->warn, "Warning: %s: %s at offset %#llx; reading up to the last whole record.\n",
+		s->path, why, (unsigned long long)off);
+}
+
+int perf_session__process(struct perf_session *s, struct perf_tool *tool)
+{
+	struct input in = { 0 };
+	bool killed = !s->is_pipe && s->header.file.data.size == 0;
+	int ret = 0;
+
+	s->tool = tool;
+	ordered_events__init(&s->oe, deliver_queued, s);
+	in.buf = xmalloc(READ_BUF);
+	in.scratch = xmalloc(MAX_RECORD);
+	in.pos = s->is_pipe ? 0 : s->data_offset;
+	in.limit = s->is_pipe ? UINT64_MAX : s->data_end;
+	if (killed)
+		fprintf(s->warn, "Warning: %s: the data size in the header is 0: was the recording "
+			"killed? Reading the records up to the end of the file.\n", s->path);
+	else if (!s->is_pipe && s->header.file.data.offset + s->header.file.data.size > s->file_size)
+		warn_truncated(s, s->file_size, "the file is shorter than its header says");
+
+	for (;;) {
+		struct perf_event_header h, *rec;
+		uint64_t off = in.pos;
+
+		if ((ret = input_fill(s, &in, sizeof(h))) < 0)
+			break;
+		if (in.end - in.start == 0)
+			break;
+		if (in.end - in.start < sizeof(h)) {
+			warn_truncated(s, off, "torn record header");
+			break;
+		}
+		memcpy(&h, in.buf + in.start, sizeof(h));
+		if (s->header.needs_swap) {
+			h.type = bswap_32(h.type);
+			h.misc = bswap_16(h.misc);
+			h.size = bswap_16(h.size);
+		}
+		if (h.size < sizeof(h)) {
+			if (killed || s->truncated) {
+				warn_truncated(s, off, "zero-sized record (end of a killed recording?)");
+				break;
+			}
+			ret = fail(s, "record at offset %#llx has an invalid size %u (type %u)",
+				   (unsigned long long)off, h.size, h.type);
+			break;
+		}
+		if ((ret = input_fill(s, &in, h.size)) < 0)
+			break;
+		if (in.end - in.start < h.size) {
+			warn_truncated(s, off, "torn last record");
+			break;
+		}
+		/* records are handed out 8-aligned and writable (swapping) */
+		rec = (struct perf_event_header *)(void *)(in.buf + in.start);
+		if ((uintptr_t)rec % 8) {
+			memcpy(in.scratch, rec, h.size);
+			rec = (struct perf_event_header *)(void *)in.scratch;
+		}
+		memcpy(rec, &h, sizeof(h));
+		in.start += h.size;
+		in.pos += h.size;
+		ret = process_record(s, rec, off, &in);
+		if (ret)
+			break;
+	}
+	if (ret == 0 && tool->ordered)
+		ret = ordered_events__flush_all(&s->oe);
+	s->stats.nr_unordered = s->oe.nr_unordered;
+	if (ret == 0 && s->decomp_len)
+		fprintf(s->warn, "Warning: %s: %zu bytes of compressed data end in a torn record\n",
+			s->path, s->decomp_len);
+	free(in.buf);
+	free(in.scratch);
+	return ret;
+}

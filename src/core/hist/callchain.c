@@ -1,0 +1,976 @@
+/* callchain: resolving stacks and folding them into tries (see callchain.h). */
+#include "core/hist/callchain.h"
+#include "core/symbols/srcline-text.h"
+#include "util/oa-grow.h"
+#include "util/util.h"
+
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- parameters --------------------------------------------------------- */
+
+void callchain_param__init(struct callchain_param *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->mode = CHAIN_GRAPH_ABS;
+	p->min_percent = 0.5;
+	p->order = ORDER_CALLEE;
+	p->key = CCKEY_FUNCTION;
+	p->value = CCVAL_PERCENT;
+}
+
+/* perf matches each word as a prefix of the names, in this order. */
+static bool word_is(const char *word, const char *name)
+{
+	return !strncmp(word, name, strlen(word));
+}
+
+static bool parse_word(struct callchain_param *p, const char *w)
+{
+	static const struct { const char *name; enum chain_mode mode; } modes[] = {
+		{ "graph", CHAIN_GRAPH_ABS }, { "flat", CHAIN_FLAT },
+		{ "fractal", CHAIN_GRAPH_REL }, { "folded", CHAIN_FOLDED },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		if (word_is(w, modes[i].name)) {
+			p->mode = modes[i].mode;
+			return true;
+		}
+	if (word_is(w, "caller") || word_is(w, "callee")) {
+		p->order = word_is(w, "caller") ? ORDER_CALLER : ORDER_CALLEE;
+		p->order_set = true;
+		return true;
+	}
+	if (word_is(w, "function")) {
+		p->key = CCKEY_FUNCTION;
+		return true;
+	}
+	if (word_is(w, "address")) {
+		p->key = CCKEY_ADDRESS;
+		return true;
+	}
+	if (word_is(w, "srcline")) {
+		p->key = CCKEY_SRCLINE;
+		return true;
+	}
+	if (word_is(w, "branch"))	/* no LBR here: accepted and ignored */
+		return true;
+	if (word_is(w, "percent") || word_is(w, "period") || word_is(w, "count")) {
+		p->value = word_is(w, "percent") ? CCVAL_PERCENT :
+			   word_is(w, "period") ? CCVAL_PERIOD : CCVAL_COUNT;
+		return true;
+	}
+	return false;
+}
+
+int callchain_param__parse(struct callchain_param *p, const char *arg, bool *use_callchain)
+{
+	char *copy, *tok, *save = NULL;
+	bool threshold_set = false;
+	int ret = 0;
+
+	p->enabled = true;
+	*use_callchain = true;
+	if (!arg)
+		return 0;
+	copy = xstrdup(arg);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+
+		if (word_is(tok, "none")) {
+			p->mode = CHAIN_NONE;
+			p->enabled = false;
+			*use_callchain = false;
+			break;
+		}
+		if (parse_word(p, tok))
+			continue;
+		if (!threshold_set) {
+			p->min_percent = strtod(tok, &end);
+			threshold_set = true;
+		} else {
+			p->print_limit = (uint32_t)strtoul(tok, &end, 0);
+		}
+		if (end == tok) {
+			ret = -1;
+			break;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+/* --- frames ------------------------------------------------------------- */
+
+#define STACK_SLOTS 4096	/* resolved stacks kept (see callchain_cursor__resolve) */
+
+struct cc_stack {
+	uint32_t generation;		/* 0: empty */
+	const struct thread *thread;
+	uint64_t hash;
+	uint64_t *ips;
+	uint32_t nr_ips;
+	const struct cc_frame **frames;
+	uint32_t nr_frames;
+	struct symbol *parent;
+	const struct cc_frame *root;
+	bool has_user, broken;
+};
+
+
+struct cc_ip_slot {
+	const void *space;	/* thread, or NULL for the kernel */
+	uint64_t ip;
+	uint32_t generation;
+	uint8_t cpumode;
+	const struct cc_frame *frame;
+};
+
+int callchain_max_stack_default(void)
+{
+	char *s = read_file_str("/proc/sys/kernel/perf_event_max_stack");
+	int v = s ? atoi(s) : 0;
+
+	free(s);
+	return v > 0 ? v : 127;
+}
+
+void cc_resolver__init(struct cc_resolver *r, struct machine *m,
+		       const struct callchain_param *param, struct strset *strings)
+{
+	memset(r, 0, sizeof(*r));
+	r->machine = m;
+	r->param = param;
+	r->strings = strings;
+	r->max_stack = 127;
+	r->generation = 1;
+}
+
+void cc_resolver__exit(struct cc_resolver *r)
+{
+	for (size_t i = 0; r->stacks && i < STACK_SLOTS; i++) {
+		free(r->stacks[i].ips);
+		free(r->stacks[i].frames);
+	}
+	free(r->stacks);
+	free(r->ips);
+	free(r->frames);
+	u64map_release(&r->ranks);
+	free(r->unwound);
+	arena_release(&r->arena);
+	memset(r, 0, sizeof(*r));
+}
+
+void cc_resolver__invalidate(struct cc_resolver *r)
+{
+	r->generation++;
+	r->ips_used = 0;
+}
+
+static uint64_t mix64(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+struct rank_walk {
+	struct cc_resolver *r;
+	uint32_t next;
+};
+
+static void rank_one(struct dso *dso, void *arg)
+{
+	struct rank_walk *w = arg;
+
+	u64map_put(&w->r->ranks, (uintptr_t)dso, (void *)(uintptr_t)++w->next);
+}
+
+/*
+ * perf breaks ties between sibling call-graph nodes by comparing DSO
+ * pointers, i.e. allocation order, which follows creation order: the
+ * machine's DSO list order stands in for it.
+ */
+static uint32_t dso_rank(struct cc_resolver *r, const struct dso *dso)
+{
+	struct rank_walk w = { r, 0 };
+
+	if (!dso)
+		return 0;
+	if (!u64map_get(&r->ranks, (uintptr_t)dso))
+		machine__for_each_dso(r->machine, rank_one, &w);
+	return (uint32_t)(uintptr_t)u64map_get(&r->ranks, (uintptr_t)dso);
+}
+
+/* What perf's match_chain compares: the source line (srcline key), the
+ * name of an inlined function, the symbol, else the address; the tag in
+ * key1's low bits keeps the kinds apart (DSO pointers are aligned). */
+enum { KEY_ADDR = 0, KEY_SYM = 1, KEY_STRING = 2 };
+
+static void frame_set_keys(struct cc_frame *f, enum chain_key key, struct strset *strings)
+{
+	f->name_key = NULL;
+	if (key != CCKEY_ADDRESS && !(key == CCKEY_SRCLINE && f->srcline) && f->sym)
+		f->name_key = strset_intern(strings, f->sym->name);
+	if (key == CCKEY_SRCLINE && f->srcline) {
+		f->key1 = KEY_STRING;
+		f->key2 = (uintptr_t)f->srcline;
+	} else if (key != CCKEY_ADDRESS && f->sym && f->inlined) {
+		f->key1 = KEY_STRING;
+		f->key2 = (uintptr_t)f->name_key;
+	} else if (key != CCKEY_ADDRESS && f->sym) {
+		f->key1 = (uintptr_t)f->dso | KEY_SYM;
+		f->key2 = (uintptr_t)f->sym;
+	} else {
+		f->key1 = (uintptr_t)f->dso;
+		f->key2 = f->ip;
+	}
+}
+
+static uint64_t frame_hash(const struct cc_frame *f)
+{
+	return mix64(f->ip ^ mix64((uintptr_t)f->sym ^ ((uintptr_t)f->dso << 1)) ^
+		     ((uintptr_t)f->srcline << 3) ^ (uint64_t)(f->kernel | f->inlined << 1));
+}
+
+static bool frame_equal(const struct cc_frame *a, const struct cc_frame *b)
+{
+	return a->ip == b->ip && a->dso == b->dso && a->sym == b->sym &&
+	       a->srcline == b->srcline && a->kernel == b->kernel && a->inlined == b->inlined;
+}
+
+static void frames_insert(struct cc_resolver *r, const struct cc_frame *f, uint64_t h)
+{
+	size_t mask = r->frames_cap - 1, i;
+
+	for (i = h & mask; r->frames[i]; i = (i + 1) & mask)
+		;
+	r->frames[i] = (struct cc_frame *)f;
+	r->frames_used++;
+}
+
+static const struct cc_frame *frame_intern(struct cc_resolver *r, struct cc_frame *tmpl)
+{
+	uint64_t h = frame_hash(tmpl);
+	struct cc_frame *f, **old;
+	size_t mask, i, old_cap;
+
+	old = oa_grow(&r->frames, sizeof(*r->frames), &r->frames_cap, &r->frames_used, 1024,
+		      &old_cap);
+	for (size_t k = 0; old && k < old_cap; k++)
+		if (old[k])
+			frames_insert(r, old[k], frame_hash(old[k]));
+	free(old);
+	mask = r->frames_cap - 1;
+	for (i = h & mask; r->frames[i]; i = (i + 1) & mask)
+		if (frame_equal(r->frames[i], tmpl))
+			return r->frames[i];
+	tmpl->dso_order = dso_rank(r, tmpl->dso);
+	frame_set_keys(tmpl, r->param->key, r->strings);
+	f = arena_alloc(&r->arena, sizeof(*f));
+	*f = *tmpl;
+	r->frames[i] = f;
+	r->frames_used++;
+	return f;
+}
+
+/* What perf 6.1 keeps as a call-graph entry's source line (only for the
+ * address and srcline keys): "file:line"; unknown, nothing for the
+ * srcline key, "+offset" or "dso[addr]" for the address key. */
+static const char *frame_srcline(struct cc_resolver *r, struct dso *dso, struct symbol *sym,
+				 uint64_t addr)
+{
+	const char *line;
+	char buf[512];
+
+	if (!dso || r->param->key == CCKEY_FUNCTION)
+		return NULL;
+	line = srcline_known(dso, addr);
+	/* "??:0" (a function without a line) shows with a symbol only */
+	if (line && (sym || !srcline_lineless(line)))
+		return strset_intern(r->strings, line);
+	if (r->param->key != CCKEY_ADDRESS)
+		return NULL;
+	if (sym)
+		snprintf(buf, sizeof(buf), "+%" PRIu64, addr - sym->start);
+	else
+		srcline_unknown(buf, sizeof(buf), dso, addr);
+	return strset_intern(r->strings, buf);
+}
+
+static const struct cc_frame *resolve_frame(struct cc_resolver *r, struct thread *thread,
+					    uint8_t cpumode, uint64_t ip)
+{
+	struct addr_location al;
+	struct cc_frame f = { .ip = ip };
+
+	if (machine__resolve(r->machine, thread, cpumode, ip, &al)) {
+		f.dso = al.dso;
+		f.sym = al.sym;
+		f.srcline = frame_srcline(r, al.dso, al.sym, al.addr);
+		f.addr = al.addr;
+		f.map_size = al.map->end - al.map->start;
+	}
+	f.kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	return frame_intern(r, &f);
+}
+
+const struct cc_frame *cc_resolver__frame(struct cc_resolver *r, struct thread *thread,
+					  uint8_t cpumode, uint64_t ip)
+{
+	const void *space = cpumode == PERF_RECORD_MISC_KERNEL ? NULL : thread;
+	struct cc_ip_slot *slot, *old;
+	size_t mask, i, old_cap;
+
+	old = oa_grow(&r->ips, sizeof(*r->ips), &r->ips_cap, &r->ips_used, 4096, &old_cap);
+	if (old) {
+		for (size_t k = 0; k < old_cap; k++) {
+			if (old[k].generation != r->generation)
+				continue;
+			mask = r->ips_cap - 1;
+			for (i = mix64(old[k].ip ^ (uintptr_t)old[k].space) & mask;
+			     r->ips[i].generation == r->generation; i = (i + 1) & mask)
+				;
+			r->ips[i] = old[k];
+			r->ips_used++;
+		}
+		free(old);
+	}
+	mask = r->ips_cap - 1;
+	for (i = mix64(ip ^ (uintptr_t)space) & mask; r->ips[i].generation == r->generation;
+	     i = (i + 1) & mask) {
+		slot = &r->ips[i];
+		if (slot->ip == ip && slot->space == space && slot->cpumode == cpumode)
+			return slot->frame;
+	}
+	slot = &r->ips[i];
+	slot->space = space;
+	slot->ip = ip;
+	slot->cpumode = cpumode;
+	slot->generation = r->generation;
+	slot->frame = resolve_frame(r, thread, cpumode, ip);
+	r->ips_used++;
+	return slot->frame;
+}
+
+/* --- cursors ------------------------------------------------------------ */
+
+void callchain_cursor__exit(struct callchain_cursor *c)
+{
+	free(c->frames);
+	memset(c, 0, sizeof(*c));
+}
+
+static void cursor_push(struct callchain_cursor *c, const struct cc_frame *f)
+{
+	if (c->nr == c->alloc) {
+		c->alloc = c->alloc ? c->alloc * 2 : 64;
+		c->frames = xrealloc(c->frames, c->alloc * sizeof(*c->frames));
+	}
+	c->frames[c->nr++] = f;
+}
+
+/* A context marker switches the cpumode; false for a corrupt one. */
+static bool context_cpumode(uint64_t marker, uint8_t *cpumode)
+{
+	switch (marker) {
+	case PERF_CONTEXT_HV:
+		*cpumode = PERF_RECORD_MISC_HYPERVISOR;
+		return true;
+	case PERF_CONTEXT_KERNEL:
+		*cpumode = PERF_RECORD_MISC_KERNEL;
+		return true;
+	case PERF_CONTEXT_USER:
+		*cpumode = PERF_RECORD_MISC_USER;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Caller order walks the array backwards: the cpumode of an entry is
+ * given by the nearest marker before it. */
+static bool prev_cpumode(const uint64_t *ips, long ent, uint8_t *cpumode)
+{
+	while (--ent >= 0)
+		if (ips[ent] >= PERF_CONTEXT_MAX)
+			return context_cpumode(ips[ent], cpumode);
+	return true;
+}
+
+/* from_chain: a PERF_SAMPLE_CALLCHAIN frame, where perf looks for the
+ * parent (-p) and --ignore-callees (not among DWARF-unwound frames) */
+static void cursor_add(struct callchain_cursor *c, struct cc_resolver *r, const struct cc_frame *f,
+		       bool from_chain)
+{
+	if (r->hide_unresolved && !f->sym)
+		return;
+	if (from_chain && r->parent_regex && !c->parent && f->sym &&
+	    !regexec(r->parent_regex, f->sym->name, 0, NULL, 0)) {
+		c->parent = f->sym;
+	} else if (from_chain && r->ignore_callees && f->sym &&
+		   !regexec(r->ignore_callees, f->sym->name, 0, NULL, 0)) {
+		/* what came before is forgotten, whichever the order (perf) */
+		c->nr = 0;
+		c->root = f;
+	}
+	cursor_push(c, f);
+}
+
+/* The PERF_SAMPLE_CALLCHAIN part (perf's thread__resolve_callchain_sample). */
+static void add_sample_chain(struct callchain_cursor *c, struct cc_resolver *r,
+			     struct thread *thread, const struct perf_sample *sample)
+{
+	bool callee = r->param->order == ORDER_CALLEE;
+	const uint64_t *ips = sample->callchain;
+	long nr = ips ? (long)sample->callchain_nr : 0;
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	int entries = 0;
+
+	if (!nr)
+		return;
+	if (!callee && !prev_cpumode(ips, nr, &cpumode))
+		goto corrupt;
+	for (long i = 0; i < nr && entries < r->max_stack; i++) {
+		long j = callee ? i : nr - i - 1;
+		uint64_t ip = ips[j];
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (!(callee ? context_cpumode(ip, &cpumode) : prev_cpumode(ips, j, &cpumode)))
+				goto corrupt;
+			continue;
+		}
+		entries++;
+		cursor_add(c, r, cc_resolver__frame(r, thread, cpumode, ip), true);
+	}
+	return;
+corrupt:
+	c->nr = 0;
+	c->parent = NULL;
+}
+
+/* The --call-graph dwarf part: the user stack unwound offline. */
+static void add_unwound(struct callchain_cursor *c, struct cc_resolver *r, struct thread *thread,
+			const struct perf_event_attr *attr, const struct perf_sample *sample)
+{
+	const uint64_t need = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	int n, max = r->max_stack * 8 + 64;
+
+	if ((attr->sample_type & need) != need || !sample->user_regs.regs ||
+	    !sample->user_stack.size || !thread)
+		return;
+	if (r->unwound_cap < max) {
+		r->unwound_cap = max;
+		r->unwound = xrealloc(r->unwound, (size_t)max * sizeof(*r->unwound));
+	}
+	n = machine__unwind(r->machine, thread, sample->user_regs.mask, sample->user_regs.regs,
+			    sample->user_stack.data, sample->user_stack.dyn_size, r->max_stack,
+			    r->unwound, max);
+	/* Frames come callee first (inlined functions innermost first); perf
+	 * reverses the lot, inline lists included, for caller order. */
+	for (int k = 0; k < n; k++) {
+		const struct callchain_frame *u =
+			&r->unwound[r->param->order == ORDER_CALLEE ? k : n - 1 - k];
+		struct cc_frame f = { .ip = u->ip, .dso = u->al.dso, .sym = u->al.sym,
+				      .inlined = u->inlined, .addr = u->al.addr,
+				      .map_size = u->al.map ? u->al.map->end - u->al.map->start : 0 };
+
+		/* DWARF-expanded frames carry their line whatever the key (perf's
+		 * inline list); --children entries of them show it */
+		if (u->srcline)
+			f.srcline = strset_intern(r->strings, u->srcline);
+		else if (u->al.dso)
+			f.srcline = frame_srcline(r, u->al.dso, u->al.sym, u->al.addr);
+		cursor_add(c, r, frame_intern(r, &f), false);
+	}
+}
+
+/* Where a complete user stack ends: program and thread entry points. */
+static bool is_stack_bottom(const struct symbol *sym)
+{
+	static const char *const names[] = {
+		"main", "_start", "__libc_start_main", "__libc_start_call_main",
+		"__libc_start_main_impl", "start_thread", "clone", "clone3", "__clone",
+		"__clone3", "thread_start", "_dl_start", "_dl_start_user",
+	};
+
+	if (!sym)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(sym->name, names[i]))
+			return true;
+	return false;
+}
+
+static void check_bottom(struct callchain_cursor *c, bool callee)
+{
+	const struct cc_frame *bottom = NULL;
+
+	for (uint32_t i = 0; i < c->nr; i++) {
+		const struct cc_frame *f = c->frames[callee ? c->nr - 1 - i : i];
+
+		if (!f->kernel) {
+			bottom = f;
+			break;
+		}
+	}
+	c->has_user = bottom != NULL;
+	c->broken = bottom && !is_stack_bottom(bottom->sym);
+}
+
+/*
+ * Resolved frame-pointer stacks, by thread and addresses: profiles repeat
+ * the same few stacks, and this spares resolving them frame by frame.
+ * (DWARF stacks depend on the stack copy too and are not cached.)
+ */
+
+static uint64_t stack_hash(const struct thread *t, const uint64_t *ips, uint64_t nr)
+{
+	uint64_t h = mix64((uintptr_t)t ^ nr);
+
+	for (uint64_t i = 0; i < nr; i++)
+		h = (h ^ ips[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static struct cc_stack *stack_slot(struct cc_resolver *r, const struct thread *t,
+				   const struct perf_sample *sample, uint64_t *hash)
+{
+	if (!r->stacks)
+		r->stacks = xcalloc(STACK_SLOTS, sizeof(*r->stacks));
+	*hash = stack_hash(t, sample->callchain, sample->callchain_nr);
+	return &r->stacks[*hash % STACK_SLOTS];
+}
+
+static bool stack_hit(const struct cc_resolver *r, const struct cc_stack *st,
+		      const struct thread *t, uint64_t hash, const struct perf_sample *sample)
+{
+	return st->generation == r->generation && st->hash == hash && st->thread == t &&
+	       st->nr_ips == sample->callchain_nr &&
+	       (!st->nr_ips || !memcmp(st->ips, sample->callchain, st->nr_ips * sizeof(*st->ips)));
+}
+
+static void stack_store(struct cc_resolver *r, struct cc_stack *st, const struct thread *t,
+			uint64_t hash, const struct perf_sample *sample,
+			const struct callchain_cursor *c)
+{
+	free(st->ips);
+	free(st->frames);
+	st->generation = r->generation;
+	st->thread = t;
+	st->hash = hash;
+	st->nr_ips = (uint32_t)sample->callchain_nr;
+	st->ips = xmalloc((st->nr_ips ? st->nr_ips : 1) * sizeof(*st->ips));
+	if (st->nr_ips)
+		memcpy(st->ips, sample->callchain, st->nr_ips * sizeof(*st->ips));
+	st->nr_frames = c->nr;
+	st->frames = xmalloc((c->nr ? c->nr : 1) * sizeof(*st->frames));
+	if (c->nr)
+		memcpy(st->frames, c->frames, c->nr * sizeof(*c->frames));
+	st->parent = c->parent;
+	st->root = c->root;
+	st->has_user = c->has_user;
+	st->broken = c->broken;
+}
+
+void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r,
+			       struct thread *thread, const struct perf_event_attr *attr,
+			       const struct perf_sample *sample)
+{
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	struct cc_stack *st = NULL;
+	uint64_t hash = 0;
+
+	c->nr = 0;
+	c->parent = NULL;
+	c->root = NULL;
+	if ((attr->sample_type & dwarf) != dwarf && sample->callchain) {
+		st = stack_slot(r, thread, sample, &hash);
+		if (stack_hit(r, st, thread, hash, sample)) {
+			while (c->alloc < st->nr_frames) {
+				c->alloc = c->alloc ? c->alloc * 2 : 64;
+				c->frames = xrealloc(c->frames, c->alloc * sizeof(*c->frames));
+			}
+			if (st->nr_frames)
+				memcpy(c->frames, st->frames, st->nr_frames * sizeof(*c->frames));
+			c->nr = st->nr_frames;
+			c->hash = hash;
+			c->parent = st->parent;
+			c->root = st->root;
+			c->has_user = st->has_user;
+			c->broken = st->broken;
+			return;
+		}
+	}
+	if (r->param->order == ORDER_CALLEE) {
+		add_sample_chain(c, r, thread, sample);
+		add_unwound(c, r, thread, attr, sample);
+	} else {
+		add_unwound(c, r, thread, attr, sample);
+		add_sample_chain(c, r, thread, sample);
+	}
+	check_bottom(c, r->param->order == ORDER_CALLEE);
+	if (st) {
+		stack_store(r, st, thread, hash, sample, c);
+		c->hash = hash;
+	} else {
+		c->hash = mix64(c->nr);
+		for (uint32_t i = 0; i < c->nr; i++)
+			c->hash = (c->hash ^ (uintptr_t)c->frames[i]) * 0x100000001b3ULL;
+	}
+}
+
+/* --- the trie ----------------------------------------------------------- */
+
+#define WIDE_NODE 8	/* nodes with more children find them by hash */
+
+struct cc_edge {
+	const struct callchain_node *parent;
+	uint64_t key1, key2;
+	struct callchain_node *child;
+};
+
+void callchain_store__init(struct callchain_store *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void callchain_store__exit(struct callchain_store *s)
+{
+	free(s->edges);
+	arena_release(&s->arena);
+	memset(s, 0, sizeof(*s));
+}
+
+struct callchain_root *callchain_root__new(struct callchain_store *s)
+{
+	return arena_alloc(&s->arena, sizeof(struct callchain_root));
+}
+
+static uint64_t edge_hash(const struct callchain_node *parent, uint64_t key1, uint64_t key2)
+{
+	return mix64((uintptr_t)parent ^ mix64(key1 ^ mix64(key2)));
+}
+
+static void edge_put(struct callchain_store *s, struct callchain_node *child,
+		     uint64_t key1, uint64_t key2)
+{
+	struct cc_edge *old;
+	size_t mask, i, old_cap;
+
+	old = oa_grow(&s->edges, sizeof(*s->edges), &s->edges_cap, &s->edges_used, 1024, &old_cap);
+	for (size_t k = 0; old && k < old_cap; k++)
+		if (old[k].child)
+			edge_put(s, old[k].child, old[k].key1, old[k].key2);
+	free(old);
+	mask = s->edges_cap - 1;
+	for (i = edge_hash(child->parent, key1, key2) & mask; s->edges[i].child;
+	     i = (i + 1) & mask)
+		;
+	s->edges[i] = (struct cc_edge){ child->parent, key1, key2, child };
+	s->edges_used++;
+}
+
+static struct callchain_node *edge_get(const struct callchain_store *s,
+				       const struct callchain_node *node, uint64_t key1, uint64_t key2)
+{
+	size_t mask = s->edges_cap - 1;
+
+	for (size_t i = edge_hash(node, key1, key2) & mask; s->edges[i].child; i = (i + 1) & mask)
+		if (s->edges[i].parent == node && s->edges[i].key1 == key1 &&
+		    s->edges[i].key2 == key2)
+			return s->edges[i].child;
+	return NULL;
+}
+
+/* A wide node's child is found by its keys and, for a symbol that is not
+ * inlined, also by name under this tag (inlined ones are keyed by name). */
+enum { KEY_SYMBOL_NAME = 3 };
+
+static void edges_put_child(struct callchain_store *s, struct callchain_node *child)
+{
+	const struct cc_frame *f = child->frame;
+
+	edge_put(s, child, f->key1, f->key2);
+	if (f->name_key && !f->inlined &&
+	    !edge_get(s, child->parent, KEY_SYMBOL_NAME, (uintptr_t)f->name_key))
+		edge_put(s, child, KEY_SYMBOL_NAME, (uintptr_t)f->name_key);
+}
+
+/* perf's match_chain: equal keys, or the same name when one of the two is
+ * an inlined function.  Of several such children the earliest is taken
+ * (the first one added names the node). */
+static bool same_name_one_inlined(const struct cc_frame *a, const struct cc_frame *b)
+{
+	return a->name_key && a->name_key == b->name_key && a->inlined != b->inlined;
+}
+
+static struct callchain_node *find_child(struct callchain_store *s, struct callchain_node *node,
+					 const struct cc_frame *f)
+{
+	struct callchain_node *by_name = NULL;
+
+	if (node->nr_children > WIDE_NODE) {
+		struct callchain_node *c = edge_get(s, node, f->key1, f->key2);
+
+		if (c || !f->name_key)
+			return c;
+		return f->inlined ? edge_get(s, node, KEY_SYMBOL_NAME, (uintptr_t)f->name_key) :
+				    edge_get(s, node, KEY_STRING, (uintptr_t)f->name_key);
+	}
+	for (struct callchain_node *c = node->child; c; c = c->sibling) {
+		if (c->frame->key1 == f->key1 && c->frame->key2 == f->key2)
+			return c;
+		if (same_name_one_inlined(c->frame, f))
+			by_name = c;	/* children are listed newest first */
+	}
+	return by_name;
+}
+
+/* A node turning wide hashes its children in the order they came (the
+ * list is newest first), so the earliest keeps a shared name. */
+static void edges_put_siblings_oldest_first(struct callchain_store *s, struct callchain_node *c)
+{
+	if (!c)
+		return;
+	edges_put_siblings_oldest_first(s, c->sibling);
+	edges_put_child(s, c);
+}
+
+static struct callchain_node *add_child(struct callchain_store *s, struct callchain_node *node,
+					const struct cc_frame *f)
+{
+	struct callchain_node *c = arena_alloc(&s->arena, sizeof(*c));
+
+	c->parent = node;
+	c->frame = f;
+	c->sibling = node->child;
+	node->child = c;
+	node->nr_children++;
+	if (node->nr_children == WIDE_NODE + 1) {
+		edges_put_siblings_oldest_first(s, node->child);
+	} else if (node->nr_children > WIDE_NODE) {
+		edges_put_child(s, c);
+	}
+	return c;
+}
+
+struct callchain_node *callchain_root__append(struct callchain_store *s,
+					      struct callchain_root *root,
+					      const struct cc_frame *const *frames, uint32_t nr,
+					      uint64_t period)
+{
+	struct callchain_node *node = &root->node;
+
+	if (!nr)
+		return NULL;
+	for (uint32_t i = 0; i < nr; i++) {
+		struct callchain_node *c = find_child(s, node, frames[i]);
+
+		node = c ? c : add_child(s, node, frames[i]);
+	}
+	callchain_node__add(node, period);
+	if (nr > root->max_depth)
+		root->max_depth = nr;
+	return node;
+}
+
+struct merge_path {
+	const struct cc_frame **v;
+	uint32_t nr, alloc;
+};
+
+static void merge_walk(struct callchain_store *s, struct callchain_root *dst,
+		       const struct callchain_node *n, struct merge_path *p)
+{
+	if (n->frame) {
+		if (p->nr == p->alloc) {
+			p->alloc = p->alloc ? p->alloc * 2 : 64;
+			p->v = xrealloc(p->v, p->alloc * sizeof(*p->v));
+		}
+		p->v[p->nr++] = n->frame;
+		if (n->hit)
+			callchain_root__append(s, dst, p->v, p->nr, n->hit);
+	}
+	for (const struct callchain_node *c = n->child; c; c = c->sibling)
+		merge_walk(s, dst, c, p);
+	if (n->frame)
+		p->nr--;
+}
+
+void callchain_root__merge(struct callchain_store *s, struct callchain_root *dst,
+			   const struct callchain_root *src)
+{
+	struct merge_path p = { NULL, 0, 0 };
+	/* perf's merge leaves the depth (a tie-break of the output order) alone */
+	uint32_t depth = dst->max_depth;
+
+	merge_walk(s, dst, &src->node, &p);
+	dst->max_depth = depth;
+	free(p.v);
+}
+
+static void finalize_node(struct callchain_node *n)
+{
+	n->children_hit = 0;
+	n->children_count = 0;
+	for (struct callchain_node *c = n->child; c; c = c->sibling) {
+		finalize_node(c);
+		n->children_hit += callchain_node__cumul_hits(c);
+		n->children_count += callchain_node__cumul_counts(c);
+	}
+}
+
+void callchain_root__finalize(struct callchain_root *root)
+{
+	finalize_node(&root->node);
+}
+
+const struct callchain_node *callchain_node__run_end(const struct callchain_node *n)
+{
+	while (!n->hit && n->nr_children == 1)
+		n = n->child;
+	return n;
+}
+
+/* perf's input order of siblings: by the compared key, largest first. */
+static int key_order(const struct cc_frame *a, const struct cc_frame *b)
+{
+	uint64_t x, y;
+
+	if (a->key1 == KEY_STRING && b->key1 == KEY_STRING)
+		return -strcmp((const char *)(uintptr_t)a->key2, (const char *)(uintptr_t)b->key2);
+	if (a->sym && b->sym && (a->inlined || b->inlined))
+		return -strcmp(a->sym->name, b->sym->name);
+	if (a->dso_order != b->dso_order)
+		return a->dso_order > b->dso_order ? -1 : 1;
+	x = (a->key1 & KEY_SYM) && (b->key1 & KEY_SYM) ? a->sym->start : a->ip;
+	y = (a->key1 & KEY_SYM) && (b->key1 & KEY_SYM) ? b->sym->start : b->ip;
+	return x > y ? -1 : x < y;
+}
+
+static int graph_cmp(const void *pa, const void *pb)
+{
+	const struct callchain_node *a = *(const struct callchain_node *const *)pa;
+	const struct callchain_node *b = *(const struct callchain_node *const *)pb;
+	uint64_t ca = callchain_node__cumul_hits(a), cb = callchain_node__cumul_hits(b);
+
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	return key_order(a->frame, b->frame);
+}
+
+uint32_t callchain_node__sorted_children(const struct callchain_node *n, uint64_t min_hit,
+					 const struct callchain_node ***out)
+{
+	const struct callchain_node **v = NULL;
+	uint32_t nr = 0;
+
+	if (n->nr_children)
+		v = xmalloc(n->nr_children * sizeof(*v));
+	for (const struct callchain_node *c = n->child; c; c = c->sibling)
+		if (callchain_node__cumul_hits(c) >= min_hit)
+			v[nr++] = c;
+	if (nr > 1)
+		qsort(v, nr, sizeof(*v), graph_cmp);
+	*out = v;
+	return nr;
+}
+
+struct flat_list {
+	const struct callchain_node **v;
+	uint32_t nr, alloc;
+	uint64_t min_hit;
+};
+
+static int sibling_key_cmp(const void *pa, const void *pb)
+{
+	const struct callchain_node *a = *(const struct callchain_node *const *)pa;
+	const struct callchain_node *b = *(const struct callchain_node *const *)pb;
+
+	return key_order(a->frame, b->frame);
+}
+
+/* Post order, siblings in input order: perf's insertion order.  A subtree
+ * below min_hit in total holds no node to keep. */
+static void flat_walk(const struct callchain_node *n, struct flat_list *l)
+{
+	if (n->frame && callchain_node__cumul_hits(n) < l->min_hit)
+		return;
+	if (n->nr_children == 1) {
+		flat_walk(n->child, l);
+	} else if (n->nr_children > 1) {
+		const struct callchain_node **kids = xmalloc(n->nr_children * sizeof(*kids));
+		uint32_t nr = 0;
+
+		for (const struct callchain_node *c = n->child; c; c = c->sibling)
+			if (callchain_node__cumul_hits(c) >= l->min_hit)
+				kids[nr++] = c;
+		if (nr > 1)
+			qsort(kids, nr, sizeof(*kids), sibling_key_cmp);
+		for (uint32_t i = 0; i < nr; i++)
+			flat_walk(kids[i], l);
+		free(kids);
+	}
+	if (n->hit && n->hit >= l->min_hit) {
+		if (l->nr == l->alloc) {
+			l->alloc = l->alloc ? l->alloc * 2 : 16;
+			l->v = xrealloc(l->v, l->alloc * sizeof(*l->v));
+		}
+		l->v[l->nr++] = n;
+	}
+}
+
+struct flat_item {
+	const struct callchain_node *node;
+	uint32_t seq;
+};
+
+static int flat_cmp(const void *pa, const void *pb)
+{
+	const struct flat_item *a = pa, *b = pb;
+
+	if (a->node->hit != b->node->hit)
+		return a->node->hit > b->node->hit ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+uint32_t callchain_root__flat(const struct callchain_root *root, uint64_t min_hit,
+			      const struct callchain_node ***out)
+{
+	struct flat_list l = { .min_hit = min_hit };
+	struct flat_item *items;
+
+	flat_walk(&root->node, &l);
+	/* by period; equal ones in walk order */
+	items = xmalloc((l.nr ? l.nr : 1) * sizeof(*items));
+	for (uint32_t i = 0; i < l.nr; i++)
+		items[i] = (struct flat_item){ l.v[i], i };
+	if (l.nr > 1)
+		qsort(items, l.nr, sizeof(*items), flat_cmp);
+	for (uint32_t i = 0; i < l.nr; i++)
+		l.v[i] = items[i].node;
+	free(items);
+	*out = l.v;
+	return l.nr;
+}
+
+const char *cc_frame__name(const struct cc_frame *f, enum chain_key key, char *buf, size_t size)
+{
+	bool show_srcline = key != CCKEY_FUNCTION;
+
+	if (!f->sym)
+		snprintf(buf, size, "%#" PRIx64, f->ip);
+	else if (show_srcline && f->srcline)
+		snprintf(buf, size, "%s %s%s", f->sym->name, f->srcline, f->inlined ? " (inlined)" : "");
+	else
+		snprintf(buf, size, "%s%s", f->sym->name, f->inlined ? " (inlined)" : "");
+	return buf;
+}

@@ -1,0 +1,789 @@
+/* hist: histogram entries, their totals and output order (see hist.h). */
+#include "core/hist/hist.h"
+#include "core/hist/hist-int.h"
+#include "core/events/evsel.h"
+#include "core/symbols/srcline-text.h"
+#include "util/rbtree.h"
+#include "util/util.h"
+
+#include <inttypes.h>
+#include <stddef.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void memo_release(struct hists *h);
+
+struct hists *hists__new(const struct hist_opts *opts, struct evsel *evsel,
+			 struct strset *strings, struct callchain_store *store)
+{
+	struct hists *h = xcalloc(1, sizeof(*h));
+
+	h->opts = opts;
+	h->evsel = evsel;
+	h->strings = strings;
+	h->store = store;
+	h->leader = h;
+	h->nr_members = 1;
+	h->socket_filter = -1;
+	return h;
+}
+
+void hists__delete(struct hists *h)
+{
+	if (!h)
+		return;
+	memo_release(h);
+	if (h->opts->layout.hierarchy)
+		hists__hierarchy_free(h);
+	free(h->sorted);
+	free(h->members);
+	arena_release(&h->arena);
+	free(h);
+}
+
+/* --- entries -------------------------------------------------------------- */
+
+static void stat_add(struct he_stat *st, uint64_t period)
+{
+	st->period += period;
+	st->nr_events++;
+}
+
+static void stat_add_cpumode(struct he_stat *st, uint8_t cpumode, uint64_t period)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		st->period_sys += period;
+		break;
+	case PERF_RECORD_MISC_USER:
+		st->period_us += period;
+		break;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		st->period_guest_sys += period;
+		break;
+	case PERF_RECORD_MISC_GUEST_USER:
+		st->period_guest_us += period;
+		break;
+	default:
+		break;
+	}
+}
+
+static struct rb_node *entry_node(struct hist_entry *he, size_t off)
+{
+	return (struct rb_node *)(void *)((char *)he + off);
+}
+
+/* The tree entries live in: perf's entries_in, after the collapse pass
+ * (for keys that need one) its entries_collapsed. */
+static struct rb_root *entry_tree(struct hists *h, size_t *off)
+{
+	*off = h->is_collapsed ? offsetof(struct hist_entry, rb_collapsed) :
+				 offsetof(struct hist_entry, rb_in);
+	return h->is_collapsed ? &h->collapsed : &h->in;
+}
+
+/*
+ * perf's search of an entry tree: returns the equal entry, or NULL and
+ * where a new one goes.  As perf compares inlined functions by name and
+ * others by address, the comparison is not always transitive and the walk
+ * may miss an equal entry; perf then has two, and so does pcl.
+ */
+static struct hist_entry *tree_find(const struct hist_layout *l, struct rb_root *root, size_t off,
+				    struct hist_entry *key, struct rb_node ***plink,
+				    struct rb_node **pparent)
+{
+	struct rb_node **link = &root->node, *parent = NULL;
+
+	while (*link) {
+		int cmp;
+
+		parent = *link;
+		cmp = hist_layout__cmp_mark(l, key, node_entry(parent, off));
+		if (!cmp)
+			return node_entry(parent, off);
+		link = cmp < 0 ? &parent->left : &parent->right;
+	}
+	if (plink) {
+		*plink = link;
+		*pparent = parent;
+	}
+	return NULL;
+}
+
+static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tmpl,
+				    struct rb_node *parent, struct rb_node **link)
+{
+	struct hist_entry *he = arena_alloc(&h->arena, sizeof(*he));
+	size_t off;
+	struct rb_root *root = entry_tree(h, &off);
+
+	*he = *tmpl;
+	he->hists = h;
+	memset(&he->stat, 0, sizeof(he->stat));
+	memset(&he->stat_acc, 0, sizeof(he->stat_acc));
+	he->callchain = h->opts->use_callchain ? callchain_root__new(h->store) : NULL;
+	if (h->nr_members > 1)
+		he->pairs = arena_alloc(&h->arena, (size_t)(h->nr_members - 1) * sizeof(*he->pairs));
+	rb_insert(root, entry_node(he, off), parent, link);
+	h->nr_entries++;
+	return he;
+}
+
+/* perf's findnew: the entry of tmpl's keys, created when the walk finds none. */
+static struct hist_entry *entry_findnew(struct hists *h, struct hist_entry *tmpl)
+{
+	struct rb_node **link, *parent;
+	size_t off;
+	struct rb_root *root = entry_tree(h, &off);
+	struct hist_entry *he = tree_find(&h->opts->layout, root, off, tmpl, &link, &parent);
+
+	return he ? he : entry_new(h, tmpl, parent, link);
+}
+
+/* A sample's share of an entry: self samples count in Self (and in the
+ * callchain total), every sample in Children. */
+static void account(struct hists *h, struct hist_entry *he, bool self, uint64_t period,
+		    uint8_t cpumode)
+{
+	if (self) {
+		stat_add(&he->stat, period);
+		stat_add_cpumode(&he->stat, cpumode, period);
+		if (he->callchain) {
+			h->stats.callchain_period += period;
+			if (!he->filtered)
+				h->stats.callchain_non_filtered_period += period;
+		}
+	}
+	if (h->opts->cumulate) {
+		stat_add(&he->stat_acc, period);
+		stat_add_cpumode(&he->stat_acc, cpumode, period);
+	}
+}
+
+/* perf's hists__findnew_entry (tmpl->hash set by the caller). */
+static struct hist_entry *findnew(struct hists *h, struct hist_entry *tmpl, bool self,
+				  uint64_t period, uint8_t cpumode)
+{
+	struct hist_entry *he = entry_findnew(h, tmpl);
+
+	account(h, he, self, period, cpumode);
+	return he;
+}
+
+/* perf's srcline of an entry: its address's line, else "sym+offset"
+ * (decimal) or "dso[addr]"; "??:0" without a map. */
+static const char *entry_srcline(struct hists *h, struct dso *dso, struct symbol *sym, uint64_t ip)
+{
+	const char *line;
+	char buf[512];
+
+	if (!dso)
+		return strset_intern(h->strings, "??:0");
+	line = srcline_known(dso, ip);
+	if (line)
+		return strset_intern(h->strings, line);
+	if (sym)
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, sym->name, ip - sym->start);
+	else
+		srcline_unknown(buf, sizeof(buf), dso, ip);
+	return strset_intern(h->strings, buf);
+}
+
+/* perf's srcfile: the file of the address's line, "" when unknown
+ * (also for "??:0", a function found without a line).  perf cuts its
+ * "dso[addr]" stand-in at a colon too: a memfd DSO without a symbol is
+ * in srcfile "memfd". */
+static const char *entry_srcfile(struct hists *h, struct dso *dso, struct symbol *sym,
+				 uint64_t addr)
+{
+	const char *line = dso ? srcline_known(dso, addr) : NULL;
+
+	if (srcline_lineless(line))
+		line = NULL;
+	if (!line && dso && !sym && strchr(dso->short_name, ':'))
+		line = dso->short_name;
+	const char *colon = line ? strchr(line, ':') : NULL;
+
+	return strset_intern_len(h->strings, line ? line : "", colon ? (size_t)(colon - line) : 0);
+}
+
+/*
+ * Samples with the same stack (and everything else that decides their
+ * entries) land in the same entries and trie nodes; a direct-mapped memo
+ * of recent stacks replays them without resolving entries again.
+ */
+#define MEMO_SLOTS 4096
+
+struct memo_target {
+	struct hist_entry *he;
+	struct callchain_node *leaf;	/* where the stack ended in he's trie */
+	uint8_t cpumode;
+};
+
+struct stack_memo {
+	uint64_t hash;
+	struct hist_entry key;		/* the sample's own entry template */
+	uint8_t cpumode;
+	const struct cc_frame **frames;
+	uint32_t nr_frames;
+	struct memo_target *targets;	/* [0]: the sample's own entry */
+	uint32_t nr_targets, alloc_targets;
+	size_t nr_entries;		/* the tree's size when stored */
+};
+
+
+static void record_target(struct memo_record *rec, struct hist_entry *he,
+			  struct callchain_node *leaf, uint8_t cpumode)
+{
+	if (!rec)
+		return;
+	if (rec->nr == rec->alloc) {
+		rec->alloc = rec->alloc ? rec->alloc * 2 : 32;
+		rec->v = xrealloc(rec->v, rec->alloc * sizeof(*rec->v));
+	}
+	rec->v[rec->nr++] = (struct memo_target){ he, leaf, cpumode };
+}
+
+/* With --children every distinct function of the stack gets the sample
+ * in its Children total, with the part of the stack from it onwards as
+ * its callchain (perf's cumulative entries). */
+static void add_cumulative(struct hists *h, const struct hist_sample *s, struct hist_entry *self,
+			   struct memo_record *rec)
+{
+	const struct callchain_cursor *c = s->cursor;
+	struct hist_entry *seen_stack[64], **seen = seen_stack;
+	uint32_t nr_seen = 0;
+	char level = s->level;
+	uint8_t cpumode = s->cpumode;
+
+	if (c->nr + 1 > ARRAY_SIZE(seen_stack))
+		seen = xmalloc((c->nr + 1) * sizeof(*seen));
+	seen[nr_seen++] = self;
+	for (uint32_t i = 0; i < c->nr; i++) {
+		const struct cc_frame *f = c->frames[i];
+		struct hist_entry tmpl = {
+			.hists = h,
+			.thread = s->thread,
+			.comm = s->comm,
+			.dso = f->dso,
+			.sym = f->sym,
+			.ip = f->ip,	/* perf keeps the absolute address here */
+			.object_off = f->sym && f->sym->object ? f->addr - f->sym->start : 0,
+			.inlined = f->inlined,
+			.parent = c->parent,
+			.trace = s->trace,
+			.cpu = s->cpu,
+			.socket = s->socket,
+			.time = s->time,
+			.weight = s->weight,
+			.map_size = f->map_size,
+			.filtered = s->filtered,
+		};
+		struct callchain_node *leaf = NULL;
+		struct hist_entry *he, blind;
+		struct hist_entry *probe;
+		bool dup = false;
+
+		/* an unresolved frame outside any map keeps the mode before it */
+		if (f->sym || f->dso) {
+			cpumode = f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+			level = f->kernel ? 'k' : '.';
+		}
+		tmpl.level = level;
+		if (h->opts->layout.has_srcline)
+			tmpl.srcline = f->srcline ? f->srcline : entry_srcline(h, f->dso, f->sym, f->ip);
+		if (h->opts->layout.has_srcfile)
+			tmpl.srcfile = entry_srcfile(h, f->dso, f->sym, f->ip);	/* absolute: perf's */
+		tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
+		probe = &tmpl;
+		if (h->opts->layout.has_sample_keys) {
+			/* perf looks for the frame's entry among those the sample
+			 * already reached without its socket, time and weight */
+			blind = tmpl;
+			blind.socket = 0;
+			blind.time = blind.weight = 0;
+			blind.hash = hist_layout__hash(&h->opts->layout, &blind);
+			probe = &blind;
+		}
+		/* recursion: a function counts once per sample (the hash only
+		 * spares comparisons) */
+		for (uint32_t k = 0; k < nr_seen && !dup; k++)
+			dup = seen[k]->hash == probe->hash &&
+			      !hist_layout__cmp_mark(&h->opts->layout, seen[k], probe);
+		if (dup)
+			continue;
+		he = findnew(h, &tmpl, false, s->period, cpumode);
+		seen[nr_seen++] = he;
+		if (he->callchain)
+			leaf = callchain_root__append(h->store, he->callchain, c->frames + i,
+						      c->nr - i, s->period);
+		record_target(rec, he, leaf, cpumode);
+	}
+	if (seen != seen_stack)
+		free(seen);
+}
+
+static struct symbol *sample_parent(const struct hist_sample *s)
+{
+	return s->cursor ? s->cursor->parent : NULL;
+}
+
+/* Keyed by the sample itself, so that a replayed one builds no entry template. */
+static uint64_t memo_hash(const struct hist_sample *s)
+{
+	const struct callchain_cursor *c = s->cursor;
+	uint64_t h = s->addr ^ ((uintptr_t)s->thread << 7) ^ ((uintptr_t)s->comm << 13) ^
+		     ((uintptr_t)s->sym << 17) ^ (uint64_t)(uint32_t)s->cpu ^
+		     ((uintptr_t)s->trace << 3) ^ s->cpumode;
+
+	h ^= c->hash;
+	return h ^ (h >> 29);
+}
+
+static bool memo_match(const struct stack_memo *m, uint64_t hash, const struct hist_sample *s,
+		       size_t nr_entries)
+{
+	const struct callchain_cursor *c = s->cursor;
+
+	return m->frames && m->hash == hash && m->cpumode == s->cpumode && m->nr_frames == c->nr &&
+	       m->nr_entries == nr_entries &&
+	       m->key.thread == s->thread && m->key.comm == s->comm && m->key.dso == s->dso &&
+	       m->key.sym == s->sym && m->key.ip == s->addr &&
+	       m->key.parent == sample_parent(s) && m->key.trace == s->trace &&
+	       m->key.cpu == s->cpu && m->key.level == s->level &&
+	       m->key.filtered == s->filtered &&
+	       (!c->nr || !memcmp(m->frames, c->frames, c->nr * sizeof(*c->frames)));
+}
+
+static void memo_replay(struct hists *h, const struct stack_memo *m, uint64_t period)
+{
+	for (uint32_t i = 0; i < m->nr_targets; i++) {
+		const struct memo_target *t = &m->targets[i];
+
+		account(h, t->he, i == 0, period, t->cpumode);
+		if (t->leaf)
+			callchain_node__add(t->leaf, period);
+	}
+}
+
+static void memo_store(struct stack_memo *m, uint64_t hash, const struct hist_entry *k,
+		       uint8_t cpumode, const struct callchain_cursor *c,
+		       const struct memo_record *rec, size_t nr_entries)
+{
+	free(m->frames);
+	m->hash = hash;
+	m->key = *k;
+	m->cpumode = cpumode;
+	m->nr_frames = c->nr;
+	m->nr_entries = nr_entries;
+	m->frames = xmalloc((c->nr ? c->nr : 1) * sizeof(*m->frames));
+	if (c->nr)
+		memcpy(m->frames, c->frames, c->nr * sizeof(*c->frames));
+	if (m->alloc_targets < rec->nr) {
+		m->alloc_targets = rec->nr;
+		m->targets = xrealloc(m->targets, rec->nr * sizeof(*m->targets));
+	}
+	memcpy(m->targets, rec->v, rec->nr * sizeof(*rec->v));
+	m->nr_targets = rec->nr;
+}
+
+static void memo_release(struct hists *h)
+{
+	for (size_t i = 0; h->memo && i < MEMO_SLOTS; i++) {
+		free(h->memo[i].frames);
+		free(h->memo[i].targets);
+	}
+	free(h->memo);
+	free(h->memo_rec.v);
+	h->memo = NULL;
+}
+
+void hists__add_sample(struct hists *h, const struct hist_sample *s)
+{
+	struct memo_record *rec = s->cursor && !h->opts->layout.has_sample_keys ? &h->memo_rec : NULL;
+	struct stack_memo *slot = NULL;
+	struct callchain_node *leaf = NULL;
+	struct hist_entry *he, tmpl;
+	uint64_t hash = 0;
+
+	h->stats.nr_samples++;
+	if (rec) {
+		if (!h->memo)
+			h->memo = xcalloc(MEMO_SLOTS, sizeof(*h->memo));
+		hash = memo_hash(s);
+		slot = &h->memo[hash % MEMO_SLOTS];
+		if (memo_match(slot, hash, s, h->nr_entries)) {
+			memo_replay(h, slot, s->period);
+			h->stats.nr_non_filtered_samples += !slot->targets[0].he->filtered;
+			return;
+		}
+		rec->nr = 0;
+	}
+	tmpl = (struct hist_entry){
+		.hists = h,
+		.thread = s->thread,
+		.comm = s->comm,
+		.dso = s->dso,
+		.sym = s->sym,
+		.ip = s->addr,
+		.parent = sample_parent(s),
+		.trace = s->trace,
+		.cpu = s->cpu,
+		.socket = s->socket,
+		.time = s->time,
+		.weight = s->weight,
+		.map_size = s->map_size,
+		.level = s->level,
+		.filtered = s->filtered,
+	};
+	if (h->opts->layout.has_srcline)
+		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
+	if (h->opts->layout.has_srcfile)
+		tmpl.srcfile = entry_srcfile(h, s->dso, s->sym, s->addr);
+	tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
+	he = findnew(h, &tmpl, true, s->period, s->cpumode);
+	/* an entry stays as filtered as the sample that made it (perf) */
+	h->stats.nr_non_filtered_samples += !he->filtered;
+	if (he->callchain && s->cursor)
+		leaf = callchain_root__append(h->store, he->callchain, s->cursor->frames,
+					      s->cursor->nr, s->period);
+	record_target(rec, he, leaf, s->cpumode);
+	if (h->opts->cumulate && s->cursor)
+		add_cumulative(h, s, he, rec);
+	if (slot)
+		memo_store(slot, hash, &tmpl, s->cpumode, s->cursor, rec, h->nr_entries);
+}
+
+void he_stat__merge(struct he_stat *into, const struct he_stat *st)
+{
+	into->period += st->period;
+	into->period_sys += st->period_sys;
+	into->period_us += st->period_us;
+	into->period_guest_sys += st->period_guest_sys;
+	into->period_guest_us += st->period_guest_us;
+	into->nr_events += st->nr_events;
+}
+
+void hists__apply_ui_filters(const struct hists *h, struct hist_entry *he)
+{
+	if (h->symbol_filter && (!he->sym || !strstr(he->sym->name, h->symbol_filter)))
+		he->filtered |= HIST_FILTER_SYMBOL;
+	if (h->socket_filter >= 0 && he->socket != h->socket_filter)
+		he->filtered |= HIST_FILTER_SOCKET;
+}
+
+/* perf's collapse pass: entries re-inserted one by one; equal ones merge
+ * (which also catches some perf's first walk missed).  A new one meets
+ * --symbol-filter and --socket-filter here: perf has them nowhere else,
+ * so without a key that collapses they filter nothing. */
+void hists__collapse(struct hists *h)
+{
+	const struct hist_layout *l = &h->opts->layout;
+	const size_t in_off = offsetof(struct hist_entry, rb_in);
+	const size_t off = offsetof(struct hist_entry, rb_collapsed);
+
+	if (h->is_collapsed || !l->need_collapse)
+		return;
+	if (l->hierarchy) {
+		hists__build_hierarchy(h);
+		h->is_collapsed = true;
+		return;
+	}
+	for (struct rb_node *nd = rb_first(&h->in); nd; nd = rb_next(nd)) {
+		struct hist_entry *he = node_entry(nd, in_off), *into;
+		struct rb_node **link, *parent;
+
+		into = tree_find(l, &h->collapsed, off, he, &link, &parent);
+		if (!into) {
+			rb_insert(&h->collapsed, entry_node(he, off), parent, link);
+			hists__apply_ui_filters(h, he);
+			continue;
+		}
+		he_stat__merge(&into->stat, &he->stat);
+		he_stat__merge(&into->stat_acc, &he->stat_acc);
+		if (into->callchain && he->callchain)
+			callchain_root__merge(h->store, into->callchain, he->callchain);
+		h->nr_entries--;
+	}
+	h->is_collapsed = true;
+}
+
+/* --- groups --------------------------------------------------------------- */
+
+void hists__link_group(struct hists *leader, struct hists *member, int member_idx)
+{
+	const struct hist_layout *l = &leader->opts->layout;
+	int slot = member_idx - 1;
+	size_t loff, moff;
+	struct rb_root *lroot = entry_tree(leader, &loff), *mroot = entry_tree(member, &moff);
+
+	if (l->hierarchy) {
+		hists__hierarchy_link(leader, member, slot);
+		return;
+	}
+
+	for (struct rb_node *nd = rb_first(lroot); nd; nd = rb_next(nd)) {
+		struct hist_entry *he = node_entry(nd, loff);
+
+		he->pairs[slot] = tree_find(l, mroot, moff, he, NULL, NULL);
+		if (he->pairs[slot])
+			he->pairs[slot]->paired = true;
+	}
+	/* entries only the member has get an empty twin in the leader */
+	for (struct rb_node *nd = rb_first(mroot); nd; nd = rb_next(nd)) {
+		struct hist_entry *pos = node_entry(nd, moff), *twin;
+		struct rb_node **link, *parent;
+
+		if (pos->paired)
+			continue;
+		twin = tree_find(l, lroot, loff, pos, &link, &parent);
+		if (!twin)
+			twin = entry_new(leader, pos, parent, link);
+		twin->pairs[slot] = pos;
+	}
+}
+
+/* --- totals and output order ---------------------------------------------- */
+
+uint64_t hists__total_period(const struct hists *h)
+{
+	return h->opts->filter_relative ? h->stats.total_non_filtered_period : h->stats.total_period;
+}
+
+double hist_entry__percent_limit(const struct hist_entry *he)
+{
+	uint64_t total = hists__total_period(he->hists);
+	uint64_t period = he->hists->opts->cumulate ? he->stat_acc.period : he->stat.period;
+
+	return total ? period * 100.0 / total : 0;
+}
+
+uint64_t hist_entry__value(const struct hist_entry *he, enum hist_value v)
+{
+	switch (v) {
+	case HV_OVERHEAD:
+		return he->stat.period;
+	case HV_OVERHEAD_SYS:
+		return he->stat.period_sys;
+	case HV_OVERHEAD_US:
+		return he->stat.period_us;
+	case HV_OVERHEAD_GUEST_SYS:
+		return he->stat.period_guest_sys;
+	case HV_OVERHEAD_GUEST_US:
+		return he->stat.period_guest_us;
+	case HV_OVERHEAD_ACC:
+		return he->stat_acc.period;
+	case HV_SAMPLES:
+		return he->stat.nr_events;
+	case HV_PERIOD:
+		return he->stat.period;
+	}
+	return 0;
+}
+
+static void col_len_max(struct hists *h, enum hist_column col, size_t len)
+{
+	if (len > h->col_len[col])
+		h->col_len[col] = (uint16_t)(len > 0xffff ? 0xffff : len);
+}
+
+/* perf's hists__calc_col_len: widths from what entries will show. */
+void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
+{
+	size_t comm_len = he->thread->comm ? strlen(he->thread->comm) : 0;
+
+	/* -v puts "address origin " before the symbol */
+	size_t verbose_len = h->opts->verbose ? VERBOSE_ADDR_WIDTH + 3 : 0;
+
+	if (he->sym) {
+		col_len_max(h, HISTC_SYMBOL, strlen(he->sym->name) + 4 + verbose_len);
+	} else {
+		col_len_max(h, HISTC_SYMBOL, UNRESOLVED_ADDR_WIDTH + 4 + 2 + verbose_len);
+		if (!h->opts->field_sep && !h->opts->dso_filter && !h->opts->user_widths)
+			col_len_max(h, HISTC_DSO, UNRESOLVED_ADDR_WIDTH);
+	}
+	if (comm_len > h->col_len[HISTC_COMM]) {
+		h->col_len[HISTC_COMM] = (uint16_t)comm_len;
+		h->col_len[HISTC_THREAD] = (uint16_t)(comm_len + 8);
+	}
+	if (he->dso)
+		col_len_max(h, HISTC_DSO, strlen(h->opts->verbose ? he->dso->long_name :
+						  he->dso->short_name));
+	if (he->parent)
+		col_len_max(h, HISTC_PARENT, strlen(he->parent->name));
+	col_len_max(h, HISTC_CPU, 3);
+	col_len_max(h, HISTC_SOCKET, 6);
+	/* perf computes source lines lazily: those it has not yet are not
+	 * measured (and get cut to the width when printed) */
+	if (he->srcline && (he->srcline_compared || h->opts->layout.hierarchy))
+		col_len_max(h, HISTC_SRCLINE, strlen(he->srcline) > 11 ? strlen(he->srcline) : 11);
+	if (he->trace)
+		col_len_max(h, HISTC_TRACE, strlen(he->trace));
+	if (he->srcfile)
+		col_len_max(h, HISTC_SRCFILE, strlen(he->srcfile));
+	col_len_max(h, HISTC_TIME, h->opts->nanosecs ? 16 : 12);
+	col_len_max(h, HISTC_WEIGHT, 12);
+	col_len_max(h, HISTC_LOCAL_WEIGHT, 12);
+}
+
+/* A group member's value of an entry (0: the leader's own), 0 without. */
+static uint64_t member_value(const struct hist_entry *he, int i, enum hist_value v)
+{
+	if (!i)
+		return hist_entry__value(he, v);
+	return he->pairs[i - 1] ? hist_entry__value(he->pairs[i - 1], v) : 0;
+}
+
+/* --group-sort-idx N: member N's value first, then the other members'
+ * (perf leaves the leader's out of this order). */
+static int group_idx_cmp(const struct hist_entry *a, const struct hist_entry *b,
+			 enum hist_value v, int idx)
+{
+	for (int k = 0; k < a->hists->nr_members; k++) {
+		int i = k ? k : idx;	/* idx first, then 1, 2, ... but idx */
+		uint64_t x, y;
+
+		if (k && k == idx)
+			continue;
+		x = member_value(a, i, v);
+		y = member_value(b, i, v);
+		if (x != y)
+			return x > y ? -1 : 1;
+	}
+	return 0;
+}
+
+static int value_cmp(const struct hist_entry *a, const struct hist_entry *b, enum hist_value v)
+{
+	uint64_t x = hist_entry__value(a, v), y = hist_entry__value(b, v);
+	int nr = a->hists->nr_members;
+	int idx = a->hists->opts->group_sort_idx;
+
+	if (v != HV_OVERHEAD_ACC && a->hists->opts->event_group && idx) {
+		/* perf: an index outside the members sorts by the leader alone */
+		if (idx >= 1 && idx < nr)
+			return group_idx_cmp(a, b, v, idx);
+		return x == y ? 0 : x > y ? -1 : 1;
+	}
+	if (x != y)
+		return x > y ? -1 : 1;
+	if (v == HV_OVERHEAD_ACC) {
+		const struct hist_opts *o = a->hists->opts;
+		int ret;
+
+		/* equal Children: the caller above its callee */
+		if (a->thread != b->thread || !a->callchain || !b->callchain)
+			return 0;
+		ret = a->callchain->max_depth < b->callchain->max_depth ? -1 :
+		      a->callchain->max_depth > b->callchain->max_depth;
+		return o->cc.order == ORDER_CALLER ? -ret : ret;
+	}
+	if (!a->hists->opts->event_group)
+		return 0;
+	for (int i = 0; i < nr - 1; i++) {
+		x = a->pairs[i] ? hist_entry__value(a->pairs[i], v) : 0;
+		y = b->pairs[i] ? hist_entry__value(b->pairs[i], v) : 0;
+		if (x != y)
+			return x > y ? -1 : 1;
+	}
+	return 0;
+}
+
+/* perf's hist_entry__sort: the output sort keys only.  Not always
+ * transitive (equal Children compare by depth only within a thread). */
+static int output_cmp(const struct hist_entry *a, const struct hist_entry *b,
+		      bool *srcline_compared)
+{
+	const struct hist_layout *l = &a->hists->opts->layout;
+	int ret;
+
+	for (int i = 0; i < l->nr_sorts; i++) {
+		const struct hist_field *f = l->sorts[i];
+
+		if (l->sort_elided[i])
+			continue;
+		if (f->is_key && !f->sort && f->col == HISTC_SRCLINE)
+			*srcline_compared = true;
+		if (f->is_key)
+			ret = f->sort ? f->sort(a, b) : f->cmp(a, b);
+		else
+			ret = value_cmp(a, b, f->value);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+
+struct out_node {
+	struct rb_node rb;
+	struct hist_entry *he;
+};
+
+/*
+ * perf walks its entries in identity order and inserts each into a
+ * red-black tree (equal ones to the right).  As the comparison is not
+ * always transitive, the output depends on that tree's shape, so the
+ * same insertion is done here: v[0..n) in identity order becomes v in
+ * output order.
+ */
+void hist_entries__sort_output(struct hist_entry **v, size_t n, struct hists *widths)
+{
+	struct out_node *nodes = xmalloc((n ? n : 1) * sizeof(*nodes));
+	struct rb_root root = { NULL };
+
+	for (size_t i = 0; i < n; i++) {
+		struct rb_node **link = &root.node, *parent = NULL;
+
+		nodes[i].he = v[i];
+		while (*link) {
+			struct out_node *it = (struct out_node *)*link;
+
+			bool srcline = false;
+
+			parent = *link;
+			link = output_cmp(v[i], it->he, &srcline) < 0 ? &parent->left : &parent->right;
+			if (srcline)
+				v[i]->srcline_compared = it->he->srcline_compared = true;
+		}
+		rb_insert(&root, &nodes[i].rb, parent, link);
+		/* perf sizes the columns entry by entry, as it inserts them */
+		if (widths && !v[i]->filtered)
+			hists__calc_col_len(widths, v[i]);
+	}
+	n = 0;
+	for (struct rb_node *nd = rb_first(&root); nd; nd = rb_next(nd))
+		v[n++] = ((struct out_node *)nd)->he;
+	free(nodes);
+}
+
+void hists__output_resort(struct hists *h)
+{
+	hists__collapse(h);
+	if (h->opts->layout.hierarchy) {
+		hists__hierarchy_output_resort(h);
+		return;
+	}
+	h->stats.total_period = h->stats.total_non_filtered_period = 0;
+	memset(h->col_len, 0, sizeof(h->col_len));
+	free(h->sorted);
+	h->sorted = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*h->sorted));
+	h->nr_sorted = 0;
+	size_t off;
+	struct rb_root *root = entry_tree(h, &off);
+
+	for (struct rb_node *nd = rb_first(root); nd; nd = rb_next(nd)) {
+		struct hist_entry *he = node_entry(nd, off);
+
+		if (he->callchain)
+			callchain_root__finalize(he->callchain);
+		h->stats.total_period += he->stat.period;
+		if (!he->filtered)
+			h->stats.total_non_filtered_period += he->stat.period;
+		h->sorted[h->nr_sorted++] = he;
+	}
+	hist_entries__sort_output(h->sorted, h->nr_sorted, h);
+}

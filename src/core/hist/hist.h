@@ -1,0 +1,191 @@
+/* hist: histograms of samples, one per event, as perf report builds them.
+ *
+ * Every sample becomes (or adds to) a hist entry: the entry of its sort
+ * keys (comm, dso, symbol, ...).  With --children the sample also adds to
+ * the entry of every distinct function on its stack (perf's "cumulative"
+ * entries), so those carry a Children total next to their Self one.  The
+ * callchain of each sample is folded into its entries' tries.
+ *
+ * After all samples, hists__output_resort() totals, finalizes callchains,
+ * computes column widths and sorts entries for output; --group links the
+ * members' histograms to their leader first (hists__link_group()).
+ * Used by report now, by top, diff and flame graphs later.
+ */
+#ifndef PCL_HIST_H
+#define PCL_HIST_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/hist/callchain.h"
+#include "core/symbols/machine.h"
+#include "core/hist/sort.h"
+#include "util/rbtree.h"
+#include "util/strset.h"
+
+struct evsel;
+
+/* Why an entry is hidden (bits of hist_entry.filtered), as perf's. */
+enum hist_filter {
+	HIST_FILTER_THREAD = 1 << 0,	/* --comms, --pid, --tid */
+	HIST_FILTER_DSO = 1 << 1,	/* --dsos */
+	HIST_FILTER_SYMBOL = 1 << 2,	/* --symbols, --symbol-filter */
+	HIST_FILTER_PARENT = 1 << 3,	/* -x */
+	HIST_FILTER_SOCKET = 1 << 4,	/* --socket-filter */
+};
+
+struct he_stat {
+	uint64_t period;
+	uint64_t period_sys, period_us, period_guest_sys, period_guest_us;
+	uint64_t nr_events;
+};
+
+struct hist_entry {
+	struct hists *hists;
+	uint64_t hash;			/* of the keys: spares comparisons */
+	/* perf's entry trees, whose shapes decide the order of equals */
+	struct rb_node rb_in, rb_collapsed;
+	/* the keys, as the first sample of the entry resolved them */
+	struct thread *thread;
+	const char *comm;		/* interned; the thread's comm then */
+	struct dso *dso;		/* NULL: no map */
+	struct symbol *sym;
+	uint64_t ip;			/* DSO-relative; absolute for stack entries */
+	uint64_t object_off;		/* a stack entry's offset into a data-object sym */
+	struct symbol *parent;
+	const char *srcline;		/* interned, with the srcline key */
+	bool srcline_compared;		/* perf computed it (lazily, in a comparison):
+					 * only those size the Source:Line column */
+	const char *trace;		/* interned, with the trace key */
+	int32_t cpu;
+	int32_t socket;			/* of the cpu (header topology), or -1 */
+	uint64_t time;			/* time key: the sample's, to 100 ms */
+	uint64_t weight;		/* the sample's (weight keys) */
+	uint64_t map_size;		/* dso_size key: of the map; 0 without */
+	const char *srcfile;		/* interned, with the srcfile key */
+	char level;			/* 'k', '.', 'H' ... as [k] [.] */
+	bool inlined;			/* sym is an inlined function (DWARF stacks) */
+	uint8_t filtered;		/* enum hist_filter bits: hidden */
+	struct he_stat stat;		/* Self */
+	struct he_stat stat_acc;	/* Children */
+	struct callchain_root *callchain;	/* NULL without callchains */
+	/* --group: the members' entries (index = member position - 1) */
+	struct hist_entry **pairs;
+	bool paired;			/* a member's entry some leader's pairs */
+	/* --hierarchy (hist-hierarchy.c): entries of one level's keys */
+	struct hist_entry *parent_he;	/* a level up; NULL at the top */
+	struct rb_root hroot;		/* the next level's, by its keys */
+	struct hist_entry **children;	/* ... in output order */
+	uint32_t nr_children;
+	uint32_t sibling_idx;		/* in its parent's children (or sorted) */
+	uint8_t depth;			/* 0 at the top */
+	bool leaf;			/* the last level: has the callchain */
+};
+
+/* Settings shared by every histogram of a report. */
+struct hist_opts {
+	struct hist_layout layout;
+	struct callchain_param cc;
+	bool cumulate;			/* --children */
+	bool use_callchain;		/* keep call graphs */
+	bool filter_relative;		/* --percentage relative */
+	bool event_group;		/* --group */
+	int group_sort_idx;		/* --group-sort-idx: the member sorting first */
+	double percent_limit;		/* --percent-limit */
+	const char *field_sep;		/* -t */
+	bool color;			/* percentages in perf's terminal colours */
+	bool dso_filter;		/* --dsos given (no unresolved DSO width) */
+	bool user_widths;		/* -w given (no unresolved DSO width either) */
+	bool thread_filter, sym_filter;	/* --comms/--pid/--tid, --symbols given */
+	bool verbose;			/* -v: DSO paths, symbol addresses */
+	bool nanosecs;			/* --ns: the time key to the ns */
+};
+
+struct hists_stats {
+	uint64_t total_period, total_non_filtered_period;
+	uint64_t nr_samples, nr_non_filtered_samples;
+	uint64_t callchain_period, callchain_non_filtered_period;
+};
+
+struct hists {
+	const struct hist_opts *opts;
+	struct evsel *evsel;
+	int nr_members;			/* --group: events shown side by side */
+	struct hists **members;		/* [nr_members - 1], leaders only */
+	struct hists *leader;		/* itself when alone */
+	struct strset *strings;
+	struct callchain_store *store;
+	size_t nr_entries;
+	struct rb_root in;		/* entries in identity order, as created */
+	struct rb_root collapsed;	/* ... re-inserted (keys that collapse) */
+	bool is_collapsed;
+	struct hist_entry **sorted;	/* after output_resort (--hierarchy: */
+	size_t nr_sorted;		/* the top level's entries) */
+	struct rb_root hroot;		/* --hierarchy: the top level's entries */
+	const char *symbol_filter;	/* --symbol-filter: names without it hidden */
+	int socket_filter;		/* --socket-filter, or -1 */
+	struct hists_stats stats;
+	uint16_t col_len[HISTC_NR_COLS];
+	struct arena arena;
+	struct stack_memo *memo;	/* recent stacks, replayed (hist.c) */
+	struct memo_record {		/* scratch: what one sample touched */
+		struct memo_target *v;
+		uint32_t nr, alloc;
+	} memo_rec;
+};
+
+/* What one sample resolved to; the caller fills it. */
+struct hist_sample {
+	struct thread *thread;
+	const char *comm;		/* interned */
+	struct dso *dso;
+	struct symbol *sym;
+	uint64_t addr;			/* DSO-relative (or the ip when no map) */
+	char level;
+	uint8_t cpumode;
+	int32_t cpu;
+	int32_t socket;
+	uint64_t time, weight;
+	uint64_t map_size;		/* of the sample's map */
+	uint64_t period;
+	uint8_t filtered;		/* enum hist_filter bits */
+	const char *trace;		/* interned trace output (trace key) */
+	const struct callchain_cursor *cursor;	/* NULL: no callchain */
+};
+
+struct hists *hists__new(const struct hist_opts *opts, struct evsel *evsel,
+			 struct strset *strings, struct callchain_store *store);
+void hists__delete(struct hists *h);
+
+void hists__add_sample(struct hists *h, const struct hist_sample *s);
+
+/* perf's collapse pass: re-sorts entries when a key needs it (comm,
+ * srcline).  Call once after the last sample, before linking groups. */
+void hists__collapse(struct hists *h);
+
+/* --group: member's entries become pairs of the leader's (adding empty
+ * leader entries for those only the member has). */
+void hists__link_group(struct hists *leader, struct hists *member, int member_idx);
+
+/* Totals, callchain tries, widths, then the output order in h->sorted
+ * (with --hierarchy: of the top level, each entry's children below it). */
+void hists__output_resort(struct hists *h);
+
+/* --hierarchy: nests the collapsed entries by level, as perf's collapse
+ * pass does (called by hists__collapse). */
+void hists__build_hierarchy(struct hists *h);
+
+/* --hierarchy: the next entry in output order (depth first), or NULL. */
+const struct hist_entry *hist_entry__hierarchy_next(const struct hist_entry *he);
+
+/* The total percentages are taken of (absolute or relative). */
+uint64_t hists__total_period(const struct hists *h);
+
+/* Percent of an entry's Self, or Children with --children (--percent-limit). */
+double hist_entry__percent_limit(const struct hist_entry *he);
+
+/* Value of a value field for an entry (one event). */
+uint64_t hist_entry__value(const struct hist_entry *he, enum hist_value v);
+
+#endif

@@ -1,0 +1,802 @@
+/* sort: report columns and sort keys (see sort.h). */
+#include "core/hist/sort.h"
+#include "core/hist/hist.h"
+#include "core/symbols/symbols.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/* Absent things sort after present ones. */
+static int cmp_null(const void *a, const void *b)
+{
+	if (!a && !b)
+		return 0;
+	return !a ? 1 : -1;
+}
+
+/* --- pid ------------------------------------------------------------------ */
+
+static int pid_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return a->thread->tid < b->thread->tid ? -1 : a->thread->tid > b->thread->tid;
+}
+
+static int pid_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	unsigned int w = (width > 7 ? width : 7) - 8;
+
+	/* perf shows the thread's last comm here, not the sample's */
+	return snprintf(buf, size, "%7d:%-*.*s", (int)he->thread->tid, (int)w, (int)w,
+			he->thread->comm ? he->thread->comm : "");
+}
+
+static uint64_t pid_hash(const struct hist_entry *he)
+{
+	return mix((uint64_t)(uint32_t)he->thread->tid);
+}
+
+/* --- comm ----------------------------------------------------------------- */
+
+static int comm_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return a->comm == b->comm ? 0 : strcmp(a->comm, b->comm);
+}
+
+static int comm_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%-*.*s", (int)width, (int)width, he->comm);
+}
+
+static uint64_t comm_hash(const struct hist_entry *he)
+{
+	return mix((uintptr_t)he->comm);
+}
+
+/* --- dso ------------------------------------------------------------------ */
+
+/* The name the dso key shows and compares: -v makes it the path. */
+static const char *dso_name(const struct hist_entry *he)
+{
+	return he->hists->opts->verbose ? he->dso->long_name : he->dso->short_name;
+}
+
+static int dso_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (!a->dso || !b->dso)
+		return cmp_null(a->dso, b->dso);
+	return a->dso == b->dso ? 0 : strcmp(dso_name(a), dso_name(b));
+}
+
+static int dso_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%-*.*s", (int)width, (int)width,
+			he->dso ? dso_name(he) : "[unknown]");
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+/* perf -v's letter for where a DSO's symbols were read: k kallsyms, B/D
+ * the build-id cache's binary/debug file, b, f, u /usr/lib/debug by build
+ * id, path.debug or path, l a debuglink, d the file itself, j a perf map. */
+static char symtab_origin(const struct dso *dso)
+{
+	const struct dso_priv *p = dso__priv(dso);
+	const char *path = p->debug_path;
+	const char *cache = machine__buildid_dir(p->machine);
+
+	switch (p->kind) {
+	case DSO_KERNEL:
+		return 'k';
+	case DSO_PERF_MAP:
+		return 'j';
+	case DSO_MODULE:
+		return 'K';
+	default:
+		break;
+	}
+	if (!path)
+		return '!';
+	if (cache && *cache && !strncmp(path, cache, strlen(cache)))
+		return ends_with(path, "/debug") ? 'D' : 'B';
+	if (!strncmp(path, "/usr/lib/debug/.build-id/", 25))
+		return 'b';
+	if (!strncmp(path, "/usr/lib/debug/", 15))
+		return ends_with(path, ".debug") ? 'f' : 'u';
+	return ends_with(path, dso->long_name) ? 'd' : 'l';
+}
+
+/* Entries of equally named DSOs are one entry, as perf compares names. */
+static uint64_t dso_name_hash(const struct dso *dso)
+{
+	return dso ? strset_hash(dso->short_name, strlen(dso->short_name)) : 0;
+}
+
+static uint64_t dso_hash(const struct hist_entry *he)
+{
+	return mix(dso_name_hash(he->dso));
+}
+
+/* --- symbol --------------------------------------------------------------- */
+
+/* perf compares addresses by the sign of their difference, so one in the
+ * upper half sorts before a small one. */
+static int cmp_addr(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return d < 0 ? -1 : d > 0;
+}
+
+static int sym_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	int ret;
+
+	if (!a->sym && !b->sym)
+		return cmp_addr(a->ip, b->ip);
+	ret = dso_cmp(a, b);
+	if (ret)
+		return ret;
+	if (!a->sym || !b->sym)
+		return cmp_null(a->sym, b->sym);
+	if (a->sym == b->sym)
+		return 0;
+	/* inlined functions (of DWARF stacks) are told apart by name, in
+	 * perf's order: names descending, unlike addresses */
+	if (a->inlined || b->inlined) {
+		ret = strcmp(b->sym->name, a->sym->name);
+		if (ret)
+			return ret;
+		if (a->sym->start <= b->sym->end && a->sym->end >= b->sym->start)
+			return 0;
+	}
+	if (a->sym->start != b->sym->start)
+		return cmp_addr(a->sym->start, b->sym->start);
+	return cmp_addr(a->sym->end, b->sym->end);
+}
+
+static int sym_sort(const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (!a->sym || !b->sym)
+		return cmp_null(a->sym, b->sym);
+	return strcmp(a->sym->name, b->sym->name);
+}
+
+static int sym_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	int n = 0;
+
+	if (he->hists->opts->verbose) {
+		n = snprintf(buf, size, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH, he->ip,
+			     he->dso ? symtab_origin(he->dso) : '!');
+		width = width > (unsigned int)n ? width - (unsigned int)n : 0;
+	}
+	n += snprintf(buf + n, size - n, "[%c] ", he->level);
+
+	/* what the width leaves (a -w narrower than the prefix: the whole name) */
+	if (he->sym && he->sym->object)	/* perf: data objects whole, with the offset */
+		n += snprintf(buf + n, size - n, "%s+0x%" PRIx64, he->sym->name, he->object_off);
+	else if (he->sym)
+		n += snprintf(buf + n, size - n, "%.*s%s", (int)width - 4 < 0 ? -1 : (int)width - 4,
+			      he->sym->name, he->inlined ? " (inlined)" : "");
+	else
+		n += snprintf(buf + n, size - n, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, he->ip);
+	return n;
+}
+
+static uint64_t sym_hash(const struct hist_entry *he)
+{
+	if (!he->sym)
+		return mix(he->ip);
+	/* by name: an inlined function equals another symbol of its name */
+	return mix(dso_name_hash(he->dso) ^ mix(strset_hash(he->sym->name, strlen(he->sym->name))));
+}
+
+/* --- parent --------------------------------------------------------------- */
+
+static int parent_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	if (!a->parent || !b->parent)
+		return cmp_null(a->parent, b->parent);
+	return strcmp(a->parent->name, b->parent->name);
+}
+
+static int parent_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%-*.*s", (int)width, (int)width,
+			he->parent ? he->parent->name : "[other]");
+}
+
+static uint64_t parent_hash(const struct hist_entry *he)
+{
+	return he->parent ? strset_hash(he->parent->name, strlen(he->parent->name)) : 0;
+}
+
+/* --- cpu ------------------------------------------------------------------ */
+
+static int cpu_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+}
+
+static int cpu_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%*.*d", (int)width, (int)width, (int)he->cpu);
+}
+
+static uint64_t cpu_hash(const struct hist_entry *he)
+{
+	return mix((uint64_t)(uint32_t)he->cpu);
+}
+
+/* --- srcline, trace: interned strings ------------------------------------- */
+
+static int str_cmp(const char *a, const char *b)
+{
+	if (a == b)
+		return 0;
+	if (!a || !b)
+		return cmp_null(a, b);
+	return strcmp(a, b);
+}
+
+static int srcline_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return str_cmp(a->srcline, b->srcline);
+}
+
+static int srcline_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%-.*s", (int)width, he->srcline ? he->srcline : "??:0");
+}
+
+static uint64_t srcline_hash(const struct hist_entry *he)
+{
+	return mix((uintptr_t)he->srcline);
+}
+
+static int trace_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return str_cmp(a->trace, b->trace);
+}
+
+static int trace_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%-.*s", (int)width, he->trace ? he->trace : "N/A");
+}
+
+static uint64_t trace_hash(const struct hist_entry *he)
+{
+	return mix((uintptr_t)he->trace);
+}
+
+/* --- socket, srcfile, sizes, time, weights -------------------------------- */
+
+static int int_cmp(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int socket_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp(a->socket, b->socket);
+}
+
+static int socket_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%*.*d", (int)width, (int)width - 3, (int)he->socket);
+}
+
+static uint64_t socket_hash(const struct hist_entry *he)
+{
+	return mix((uint64_t)(uint32_t)he->socket);
+}
+
+static int srcfile_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return str_cmp(a->srcfile, b->srcfile);
+}
+
+static int srcfile_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%-.*s", (int)width, he->srcfile ? he->srcfile : "");
+}
+
+static uint64_t srcfile_hash(const struct hist_entry *he)
+{
+	return mix((uintptr_t)he->srcfile);
+}
+
+static uint64_t sym_size(const struct hist_entry *he)
+{
+	return he->sym ? he->sym->end - he->sym->start : 0;
+}
+
+static int sym_size_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)sym_size(a), (int64_t)sym_size(b));
+}
+
+static int sym_size_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	if (!he->sym)
+		return snprintf(buf, size, "%*s", (int)width, "unknown");
+	return snprintf(buf, size, "%*d", (int)width, (int)sym_size(he));
+}
+
+static uint64_t sym_size_hash(const struct hist_entry *he)
+{
+	return mix(sym_size(he));
+}
+
+static int dso_size_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)a->map_size, (int64_t)b->map_size);
+}
+
+static int dso_size_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	if (!he->dso)
+		return snprintf(buf, size, "%*s", (int)width, "unknown");
+	return snprintf(buf, size, "%*d", (int)width, (int)he->map_size);
+}
+
+static uint64_t dso_size_hash(const struct hist_entry *he)
+{
+	return mix(he->map_size);
+}
+
+static int time_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)a->time, (int64_t)b->time);
+}
+
+static int time_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	char when[32];
+
+	if (he->hists->opts->nanosecs)
+		snprintf(when, sizeof(when), "%" PRIu64 ".%09" PRIu64,
+			 (uint64_t)(he->time / 1000000000u), (uint64_t)(he->time % 1000000000u));
+	else
+		snprintf(when, sizeof(when), "%" PRIu64 ".%06" PRIu64,
+			 (uint64_t)(he->time / 1000000000u), (uint64_t)(he->time % 1000000000u / 1000));
+	/* cut to the width, never padded: a last Time column has no blanks */
+	return snprintf(buf, size, "%.*s", (int)width, when);
+}
+
+static uint64_t time_hash(const struct hist_entry *he)
+{
+	return mix(he->time);
+}
+
+/* the entry's own samples' weight, as perf keys it: local is the weight
+ * of the sample that made the entry, the total that times its samples */
+static int local_weight_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)b->weight, (int64_t)a->weight);
+}
+
+static int local_weight_print(const struct hist_entry *he, char *buf, size_t size,
+			      unsigned int width)
+{
+	return snprintf(buf, size, "%-*" PRIu64, (int)width, he->weight);
+}
+
+static int weight_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)(b->weight * b->stat.nr_events),
+		       (int64_t)(a->weight * a->stat.nr_events));
+}
+
+static int weight_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%-*" PRIu64, (int)width, he->weight * he->stat.nr_events);
+}
+
+static uint64_t weight_hash(const struct hist_entry *he)
+{
+	return mix(he->weight);
+}
+
+/* --- ipc_null: what perf shows without LBR cycles ------------------------- */
+
+static int ipc_null_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+{
+	return snprintf(buf, size, "%-*s", (int)width, "-      -");
+}
+
+/* --- the tables ------------------------------------------------------------ */
+
+#define KEY(n, h, c, cmpf, sortf, printf_, hashf) \
+	{ .name = (n), .header = (h), .is_key = true, .col = (c), .cmp = (cmpf), \
+	  .sort = (sortf), .print = (printf_), .hash = (hashf) }
+
+/* perf looks keys up in this order, by prefix: "s" is symbol, "t" is not trace. */
+static const struct hist_field key_fields[] = {
+	KEY("pid", "    Pid:Command", HISTC_THREAD, pid_cmp, NULL, pid_print, pid_hash),
+	KEY("comm", "Command", HISTC_COMM, comm_cmp, NULL, comm_print, comm_hash),
+	KEY("dso", "Shared Object", HISTC_DSO, dso_cmp, NULL, dso_print, dso_hash),
+	KEY("symbol", "Symbol", HISTC_SYMBOL, sym_cmp, sym_sort, sym_print, sym_hash),
+	KEY("parent", "Parent symbol", HISTC_PARENT, parent_cmp, NULL, parent_print, parent_hash),
+	KEY("cpu", "CPU", HISTC_CPU, cpu_cmp, NULL, cpu_print, cpu_hash),
+	KEY("socket", "Socket", HISTC_SOCKET, socket_cmp, NULL, socket_print, socket_hash),
+	KEY("srcline", "Source:Line", HISTC_SRCLINE, srcline_cmp, NULL, srcline_print, srcline_hash),
+	KEY("srcfile", "Source File", HISTC_SRCFILE, srcfile_cmp, NULL, srcfile_print,
+	    srcfile_hash),
+	KEY("local_weight", "Local Weight", HISTC_LOCAL_WEIGHT, local_weight_cmp, NULL,
+	    local_weight_print, weight_hash),
+	KEY("weight", "Weight", HISTC_WEIGHT, weight_cmp, NULL, weight_print, weight_hash),
+	KEY("transaction", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("trace", "Trace output", HISTC_TRACE, trace_cmp, NULL, trace_print, trace_hash),
+	KEY("symbol_size", "Symbol size", HISTC_SYM_SIZE, sym_size_cmp, NULL, sym_size_print,
+	    sym_size_hash),
+	KEY("dso_size", "DSO size", HISTC_DSO_SIZE, dso_size_cmp, NULL, dso_size_print,
+	    dso_size_hash),
+	KEY("cgroup", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("cgroup_id", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	/* perf compares ipc_null entries as symbols (a --hierarchy level shows it) */
+	KEY("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, sym_cmp, NULL, ipc_null_print, sym_hash),
+	KEY("time", "Time", HISTC_TIME, time_cmp, NULL, time_print, time_hash),
+	KEY("code_page_size", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("local_ins_lat", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("ins_lat", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("local_p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("addr", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	/* beyond perf 6.1 (which only has pid, keyed by thread id anyway) */
+	KEY("tid", "    Tid:Command", HISTC_THREAD, pid_cmp, NULL, pid_print, pid_hash),
+};
+
+#define VALUE(n, h, v, l, pct) \
+	{ .name = (n), .header = (h), .value = (v), .len = (l), .percent = (pct) }
+
+static const struct hist_field value_fields[] = {
+	VALUE("overhead", "Overhead", HV_OVERHEAD, 8, true),
+	VALUE("overhead_sys", "sys", HV_OVERHEAD_SYS, 8, true),
+	VALUE("overhead_us", "usr", HV_OVERHEAD_US, 8, true),
+	VALUE("overhead_guest_sys", "guest sys", HV_OVERHEAD_GUEST_SYS, 9, true),
+	VALUE("overhead_guest_us", "guest usr", HV_OVERHEAD_GUEST_US, 9, true),
+	VALUE("overhead_children", "Children", HV_OVERHEAD_ACC, 8, true),
+	VALUE("sample", "Samples", HV_SAMPLES, 12, false),
+	VALUE("period", "Period", HV_PERIOD, 12, false),
+};
+
+static const struct hist_field *find_value(enum hist_value v)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(value_fields); i++)
+		if (value_fields[i].value == v)
+			return &value_fields[i];
+	return NULL;
+}
+
+/* perf's lookup: keys first, then values, each by prefix, case-blind. */
+static const struct hist_field *find_field(const char *tok, bool *unsupported)
+{
+	size_t n = strlen(tok);
+
+	*unsupported = false;
+	for (size_t i = 0; i < ARRAY_SIZE(key_fields); i++)
+		if (!strncasecmp(tok, key_fields[i].name, n)) {
+			*unsupported = !key_fields[i].cmp;
+			return *unsupported ? NULL : &key_fields[i];
+		}
+	for (size_t i = 0; i < ARRAY_SIZE(value_fields); i++)
+		if (!strncasecmp(tok, value_fields[i].name, n))
+			return &value_fields[i];
+	return NULL;
+}
+
+static bool has_sort(const struct hist_layout *l, const struct hist_field *f)
+{
+	for (int i = 0; i < l->nr_sorts; i++)
+		if (l->sorts[i] == f)
+			return true;
+	return false;
+}
+
+static bool has_output(const struct hist_layout *l, const struct hist_field *f)
+{
+	for (int i = 0; i < l->nr_fields; i++)
+		if (l->fields[i].field == f)
+			return true;
+	return false;
+}
+
+static void add_sort(struct hist_layout *l, const struct hist_field *f, int level)
+{
+	if (has_sort(l, f) || l->nr_sorts >= HIST_MAX_FIELDS)
+		return;
+	l->sort_level[l->nr_sorts] = level;
+	l->sorts[l->nr_sorts++] = f;
+}
+
+static void add_output(struct hist_layout *l, const struct hist_field *f, const char *header)
+{
+	if (has_output(l, f) || l->nr_fields >= HIST_MAX_FIELDS)
+		return;
+	l->fields[l->nr_fields].field = f;
+	l->fields[l->nr_fields].elide = false;
+	l->fields[l->nr_fields].header = header;
+	l->nr_fields++;
+}
+
+/*
+ * Splits a -s/-F list on ",", " " and braces, perf's separators.  Each key
+ * gets perf's level: the next one after a separator, the same one inside
+ * braces ("{comm,dso},sym": comm and dso on one --hierarchy level).
+ */
+static int parse_list(struct hist_layout *l, const char *list, bool output, char **err)
+{
+	char *copy = xstrdup(list), *str = copy, *sep;
+	int ret = 0, level = 0, next_level;
+	bool in_group = false;
+
+	do {
+		char *tok = str;
+
+		next_level = level + 1;
+		sep = strpbrk(str, ", {}");
+		if (sep) {
+			next_level = in_group ? level : level + 1;
+			if (*sep == '{')
+				in_group = true;
+			else if (*sep == '}')
+				in_group = false;
+			*sep = '\0';
+			str = sep + 1;
+		}
+		if (*tok) {
+			bool unsupported;
+			const struct hist_field *f = find_field(tok, &unsupported);
+
+			if (!f) {
+				*err = unsupported ?
+				       xasprintf("--%s key `%s' is not supported by pcl", output ? "fields" : "sort", tok) :
+				       xasprintf("Unknown --%s key: `%s'", output ? "fields" : "sort", tok);
+				ret = -1;
+				break;
+			}
+			if (output) {
+				add_output(l, f, NULL);
+			} else {
+				add_sort(l, f, level);
+				l->has_parent |= f->col == HISTC_PARENT && f->is_key;
+				/* comm and srcline entries are merged again by name */
+				l->need_collapse |= f->is_key && (f->col == HISTC_COMM ||
+								  f->col == HISTC_SRCLINE);
+			}
+		}
+		level = next_level;
+	} while (sep);
+	free(copy);
+	return ret;
+}
+
+/* --hierarchy: the keys grouped by level, levels in the order of their
+ * first key (perf's hpp_formats past the overhead node).  Value fields
+ * all stay in the columns before the hierarchy. */
+static void setup_levels(struct hist_layout *l)
+{
+	for (int i = 0; i < l->nr_sorts; i++) {
+		struct hist_level *lv = NULL;
+
+		if (!l->sorts[i]->is_key)
+			continue;
+		for (int k = 0; k < l->nr_levels && !lv; k++)
+			if (l->levels[k].level == l->sort_level[i])
+				lv = &l->levels[k];
+		if (!lv) {
+			lv = &l->levels[l->nr_levels++];
+			lv->level = l->sort_level[i];
+			lv->nr_keys = 0;
+		}
+		if (lv->nr_keys < HIST_LEVEL_MAX_KEYS)
+			lv->keys[lv->nr_keys++] = l->sorts[i];
+	}
+}
+
+const char *sort_default_order(bool tracepoints_only)
+{
+	return tracepoints_only ? "trace" : "comm,dso,symbol";
+}
+
+int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char **err)
+{
+	const char *keys = s->sort_order;
+	bool strict = s->field_order && s->field_order[0] != '+';
+
+	memset(l, 0, sizeof(*l));
+	*err = NULL;
+	if (!keys && !strict)
+		keys = sort_default_order(s->tracepoints_only);
+	if (keys) {
+		struct strbuf sb = STRBUF_INIT;
+		int ret;
+
+		/* perf puts the overheads first unless -F takes over, or the
+		 * list mentions an overhead already (a substring test) */
+		if (!strict && s->cumulate && !strstr(keys, "overhead_children"))
+			strbuf_addstr(&sb, "overhead_children,");
+		if (!strict && !strstr(keys, "overhead"))
+			strbuf_addstr(&sb, "overhead,");
+		strbuf_addstr(&sb, keys);
+		ret = parse_list(l, sb.buf, false, err);
+		strbuf_release(&sb);
+		if (ret < 0)
+			return -1;
+	}
+	if (!strict) {
+		if (s->cumulate)
+			add_output(l, find_value(HV_OVERHEAD_ACC), NULL);
+		add_output(l, find_value(HV_OVERHEAD), s->cumulate ? "Self" : NULL);
+		if (s->show_cpu_utilization) {
+			add_output(l, find_value(HV_OVERHEAD_SYS), NULL);
+			add_output(l, find_value(HV_OVERHEAD_US), NULL);
+		}
+		if (s->show_nr_samples)
+			add_output(l, find_value(HV_SAMPLES), NULL);
+		if (s->show_total_period)
+			add_output(l, find_value(HV_PERIOD), NULL);
+	}
+	if (s->field_order) {
+		const char *list = strict ? s->field_order : s->field_order + 1;
+
+		if (!*list) {
+			*err = xstrdup("Invalid --fields key: `+'");
+			return -1;
+		}
+		if (parse_list(l, list, true, err) < 0)
+			return -1;
+	}
+	/* sort keys are shown too, and shown columns sort too */
+	for (int i = 0; i < l->nr_sorts; i++)
+		add_output(l, l->sorts[i], NULL);
+	for (int i = 0; i < l->nr_fields; i++)
+		add_sort(l, l->fields[i].field, 0);
+	for (int i = 0; i < l->nr_sorts; i++) {
+		const struct hist_field *f = l->sorts[i];
+
+		if (!f->is_key)
+			continue;
+		l->keys[l->nr_keys++] = f;
+		l->has_srcline |= f->col == HISTC_SRCLINE;
+		l->has_trace |= f->col == HISTC_TRACE;
+		l->has_srcfile |= f->col == HISTC_SRCFILE;
+		l->has_sample_keys |= f->col == HISTC_TIME || f->col == HISTC_WEIGHT ||
+				      f->col == HISTC_LOCAL_WEIGHT || f->col == HISTC_SOCKET;
+	}
+	l->hierarchy = s->hierarchy;
+	if (l->hierarchy) {
+		setup_levels(l);
+		/* perf merges the levels' entries in its collapse pass */
+		l->need_collapse = true;
+	}
+	return 0;
+}
+
+void hist_layout__set_user_widths(struct hist_layout *l, const char *list)
+{
+	for (int i = 0; i < l->nr_fields; i++) {
+		char *end;
+
+		l->fields[i].user_len = (int)strtol(list, &end, 10);
+		if (*end != ',')
+			break;
+		list = end + 1;
+	}
+}
+
+void hist_layout__cancel_cumulate(struct hist_layout *l)
+{
+	const struct hist_field *acc = find_value(HV_OVERHEAD_ACC);
+	int n = 0;
+
+	for (int i = 0; i < l->nr_fields; i++) {
+		if (l->fields[i].field == acc)
+			continue;
+		if (l->fields[i].field->value == HV_OVERHEAD && !l->fields[i].field->is_key)
+			l->fields[i].header = NULL;
+		l->fields[n++] = l->fields[i];
+	}
+	l->nr_fields = n;
+	n = 0;
+	for (int i = 0; i < l->nr_sorts; i++)
+		if (l->sorts[i] != acc)
+			l->sorts[n++] = l->sorts[i];
+	l->nr_sorts = n;
+}
+
+void hist_layout__elide(struct hist_layout *l, const char *const only[HISTC_NR_COLS])
+{
+	bool all = true;
+
+	for (int i = 0; i < l->nr_fields; i++) {
+		const struct hist_field *f = l->fields[i].field;
+
+		if (!f->is_key)
+			continue;
+		l->fields[i].elide = only[f->col] != NULL;
+		all &= l->fields[i].elide;
+	}
+	/* hiding every key would show nothing: perf shows them all again */
+	if (all)
+		for (int i = 0; i < l->nr_fields; i++)
+			l->fields[i].elide = false;
+	for (int i = 0; i < l->nr_sorts; i++)
+		l->sort_elided[i] = hist_layout__elided(l, l->sorts[i]);
+}
+
+bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f)
+{
+	for (int i = 0; i < l->nr_fields; i++)
+		if (l->fields[i].field == f)
+			return l->fields[i].elide;
+	return false;
+}
+
+int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
+			  struct hist_entry *b)
+{
+	for (int i = 0; i < l->nr_keys; i++) {
+		int ret;
+
+		if (l->keys[i]->col == HISTC_SRCLINE)
+			a->srcline_compared = b->srcline_compared = true;
+		ret = l->keys[i]->cmp(a, b);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+uint64_t hist_layout__hash(const struct hist_layout *l, const struct hist_entry *he)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+
+	for (int i = 0; i < l->nr_keys; i++)
+		h = mix(h ^ l->keys[i]->hash(he)) + (uint64_t)i;
+	return h;
+}
+
+const char *hist_field__header(const struct hist_column_cfg *c)
+{
+	return c->header ? c->header : c->field->header;
+}
+
+int hist_level__cmp(const struct hist_level *lv, const struct hist_entry *a,
+		    const struct hist_entry *b)
+{
+	for (int i = 0; i < lv->nr_keys; i++) {
+		int ret = lv->keys[i]->cmp(a, b);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+bool hist_level__has(const struct hist_level *lv, enum hist_column col)
+{
+	for (int i = 0; i < lv->nr_keys; i++)
+		if (lv->keys[i]->col == col)
+			return true;
+	return false;
+}

@@ -1,0 +1,332 @@
+/* dso-hits: the DSOs samples hit, with their build ids (see dso-hits.h). */
+#include "core/live/dso-hits.h"
+#include "core/data/perf-record.h"
+#include "core/symbols/symbols.h"
+#include "util/util.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGE_SHIFT	12
+#define KERNEL_PID	(-1)
+#define MAX_FORK_DEPTH	32
+#define PAGE_KEY_MASK	((1ULL << 40) - 1)
+
+struct hmap {
+	int dso;
+	uint64_t start, end;
+};
+
+struct proc {
+	int32_t pid, ppid;	/* ppid 0: none known */
+	struct hmap *maps;
+	size_t nr_maps, cap_maps;
+};
+
+struct dso_entry {
+	char *name;		/* as stored in BUILD_ID: the kernel is "[kernel.kallsyms]" */
+	bool kernel, hit;
+};
+
+/* Open-addressing set of u64 keys (0 is the empty slot marker). */
+struct u64set {
+	uint64_t *slots;
+	size_t cap, nr;
+};
+
+struct dso_hits {
+	struct proc *procs;
+	size_t nr_procs, cap_procs;
+	int32_t *proc_index;	/* hash: pid -> procs index + 1 */
+	size_t index_cap;
+
+	struct dso_entry *dsos;
+	size_t nr_dsos;
+
+	struct u64set user_hits, kernel_hits;	/* keys + 1: 0 marks empty slots */
+	struct hit_dso *out;
+};
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static void u64set_add(struct u64set *s, uint64_t key)
+{
+	if ((s->nr + 1) * 2 > s->cap) {
+		struct u64set n = { xcalloc(s->cap ? s->cap * 2 : 1024, sizeof(uint64_t)),
+				    s->cap ? s->cap * 2 : 1024, 0 };
+
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slots[i])
+				u64set_add(&n, s->slots[i]);
+		free(s->slots);
+		*s = n;
+	}
+	for (size_t i = mix(key) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+		if (s->slots[i] == key)
+			return;
+		if (!s->slots[i]) {
+			s->slots[i] = key;
+			s->nr++;
+			return;
+		}
+	}
+}
+
+struct dso_hits *dso_hits__new(void)
+{
+	return xcalloc(1, sizeof(struct dso_hits));
+}
+
+void dso_hits__delete(struct dso_hits *h)
+{
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->nr_procs; i++)
+		free(h->procs[i].maps);
+	free(h->procs);
+	free(h->proc_index);
+	for (size_t i = 0; i < h->nr_dsos; i++)
+		free(h->dsos[i].name);
+	free(h->dsos);
+	free(h->user_hits.slots);
+	free(h->kernel_hits.slots);
+	free(h->out);
+	free(h);
+}
+
+static void index_insert(struct dso_hits *h, int32_t pid, int32_t idx)
+{
+	size_t mask = h->index_cap - 1;
+
+	for (size_t i = mix((uint32_t)pid) & mask;; i = (i + 1) & mask) {
+		if (!h->proc_index[i]) {
+			h->proc_index[i] = idx + 1;
+			return;
+		}
+	}
+}
+
+static struct proc *find_proc(struct dso_hits *h, int32_t pid)
+{
+	size_t mask = h->index_cap - 1;
+
+	if (!h->index_cap)
+		return NULL;
+	for (size_t i = mix((uint32_t)pid) & mask; h->proc_index[i]; i = (i + 1) & mask) {
+		struct proc *p = &h->procs[h->proc_index[i] - 1];
+
+		if (p->pid == pid)
+			return p;
+	}
+	return NULL;
+}
+
+static struct proc *findnew_proc(struct dso_hits *h, int32_t pid)
+{
+	struct proc *p = find_proc(h, pid);
+
+	if (p)
+		return p;
+	if ((h->nr_procs + 1) * 2 > h->index_cap) {
+		h->index_cap = h->index_cap ? h->index_cap * 2 : 256;
+		free(h->proc_index);
+		h->proc_index = xcalloc(h->index_cap, sizeof(int32_t));
+		for (size_t i = 0; i < h->nr_procs; i++)
+			index_insert(h, h->procs[i].pid, (int32_t)i);
+	}
+	if (h->nr_procs == h->cap_procs) {
+		h->cap_procs = h->cap_procs ? h->cap_procs * 2 : 64;
+		h->procs = xrealloc(h->procs, h->cap_procs * sizeof(*h->procs));
+	}
+	p = &h->procs[h->nr_procs];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	index_insert(h, pid, (int32_t)h->nr_procs++);
+	return p;
+}
+
+static int findnew_dso(struct dso_hits *h, const char *name, bool kernel)
+{
+	for (size_t i = h->nr_dsos; i-- > 0;)
+		if (h->dsos[i].kernel == kernel && !strcmp(h->dsos[i].name, name))
+			return (int)i;
+	h->dsos = xrealloc(h->dsos, (h->nr_dsos + 1) * sizeof(*h->dsos));
+	h->dsos[h->nr_dsos].name = xstrdup(name);
+	h->dsos[h->nr_dsos].kernel = kernel;
+	h->dsos[h->nr_dsos].hit = false;
+	return (int)h->nr_dsos++;
+}
+
+void dso_hits__mmap(struct dso_hits *h, int32_t pid, uint64_t start, uint64_t len,
+		    const char *filename)
+{
+	bool kernel = pid == KERNEL_PID;
+	struct proc *p = findnew_proc(h, pid);
+	struct hmap *m;
+
+	/* The kernel map is named after its reference symbol ("..._text"). */
+	if (kernel && str_starts_with(filename, "[kernel.kallsyms]"))
+		filename = "[kernel.kallsyms]";
+	if (p->nr_maps == p->cap_maps) {
+		p->cap_maps = p->cap_maps ? p->cap_maps * 2 : 16;
+		p->maps = xrealloc(p->maps, p->cap_maps * sizeof(*p->maps));
+	}
+	m = &p->maps[p->nr_maps++];
+	m->dso = findnew_dso(h, filename, kernel);
+	m->start = start;
+	m->end = start + len;
+}
+
+void dso_hits__fork(struct dso_hits *h, int32_t pid, int32_t ppid)
+{
+	if (pid != ppid)
+		findnew_proc(h, pid)->ppid = ppid;
+}
+
+void dso_hits__sample(struct dso_hits *h, int32_t pid, uint64_t ip, bool kernel)
+{
+	/* User pages fit in 40 bits (47-bit address space); pid goes above.
+	 * Kernel pages share one address space: the page alone is the key. */
+	if (kernel)
+		u64set_add(&h->kernel_hits, (ip >> PAGE_SHIFT) + 1);
+	else
+		u64set_add(&h->user_hits, (((uint64_t)(uint32_t)pid << 40) |
+					   ((ip >> PAGE_SHIFT) & PAGE_KEY_MASK)) + 1);
+}
+
+void dso_hits__record(struct dso_hits *h, const void *record)
+{
+	const struct perf_event_header *hdr = record;
+
+	switch (hdr->type) {
+	case PERF_RECORD_MMAP: {
+		const struct perf_rec_mmap *m = record;
+
+		dso_hits__mmap(h, (int32_t)m->pid, m->start, m->len, m->filename);
+		break;
+	}
+	case PERF_RECORD_MMAP2: {
+		const struct perf_rec_mmap2 *m = record;
+
+		dso_hits__mmap(h, (int32_t)m->pid, m->start, m->len, m->filename);
+		break;
+	}
+	case PERF_RECORD_FORK: {
+		const struct perf_rec_fork *f = record;
+
+		dso_hits__fork(h, (int32_t)f->pid, (int32_t)f->ppid);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* The newest map of p (or of the processes it was forked from) covering addr. */
+static const struct hmap *find_map(struct dso_hits *h, struct proc *p, uint64_t addr)
+{
+	for (int depth = 0; p && depth < MAX_FORK_DEPTH; depth++) {
+		for (size_t i = p->nr_maps; i-- > 0;)
+			if (addr >= p->maps[i].start && addr < p->maps[i].end)
+				return &p->maps[i];
+		p = p->ppid ? find_proc(h, p->ppid) : NULL;
+	}
+	return NULL;
+}
+
+static void mark_hits(struct dso_hits *h)
+{
+	struct proc *kernel = find_proc(h, KERNEL_PID);
+
+	for (size_t i = 0; i < h->kernel_hits.cap; i++) {
+		uint64_t k = h->kernel_hits.slots[i];
+		const struct hmap *m;
+
+		if (!k || !kernel)
+			continue;
+		m = find_map(h, kernel, (k - 1) << PAGE_SHIFT);
+		if (m)
+			h->dsos[m->dso].hit = true;
+	}
+	for (size_t i = 0; i < h->user_hits.cap; i++) {
+		uint64_t k = h->user_hits.slots[i];
+		struct proc *p;
+		const struct hmap *m;
+
+		if (!k)
+			continue;
+		k--;
+		p = find_proc(h, (int32_t)(uint32_t)(k >> 40));
+		m = p ? find_map(h, p, (k & PAGE_KEY_MASK) << PAGE_SHIFT) : NULL;
+		if (m)
+			h->dsos[m->dso].hit = true;
+	}
+}
+
+/* The vDSO is the same image in every process: read ours. */
+static int vdso_build_id(uint8_t *id, size_t max)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (!n && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end;
+
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &start, &end) == 2)
+			n = elf_buf__read_build_id((const void *)(uintptr_t)start,
+						   (size_t)(end - start), id, max);
+	}
+	fclose(f);
+	return n;
+}
+
+/* The build id of a DSO as its map named it; 0 when it has none we can read. */
+static int read_build_id(const struct dso_entry *d, uint8_t *id, size_t max)
+{
+	const char *n = d->name;
+
+	if (d->kernel && !strcmp(n, "[kernel.kallsyms]"))
+		return sysfs__read_kernel_build_id(id, max);
+	if (!d->kernel && !strcmp(n, "[vdso]"))
+		return vdso_build_id(id, max);
+	if (n[0] != '/' || strstr(n, " (deleted)"))
+		return 0;	/* anonymous memory, [heap], memfd, a module without a file */
+	return elf_file__read_build_id(n, id, max);
+}
+
+size_t dso_hits__resolve(struct dso_hits *h, bool all, const struct hit_dso **out)
+{
+	size_t nr = 0;
+
+	mark_hits(h);
+	free(h->out);
+	h->out = xcalloc(h->nr_dsos + 1, sizeof(*h->out));
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < h->nr_dsos; i++) {
+			struct dso_entry *d = &h->dsos[i];
+			struct hit_dso *o = &h->out[nr];
+
+			if (d->kernel != (pass == 0) || !(d->hit || all))
+				continue;
+			o->build_id_size = read_build_id(d, o->build_id, sizeof(o->build_id));
+			if (o->build_id_size <= 0)
+				continue;
+			o->filename = d->name;
+			o->kernel = d->kernel;
+			nr++;
+		}
+	}
+	*out = h->out;
+	return nr;
+}

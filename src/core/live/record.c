@@ -1,0 +1,731 @@
+/* record: the sampling engine (see record.h). */
+#include "core/live/record.h"
+#include "core/symbols/buildid-cache.h"
+#include "core/events/event-names.h"
+#include "core/events/evlist.h"
+#include "core/data/header-features.h"
+#include "core/data/perf-record.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+/* x86-64 user registers perf records for DWARF unwinding: ax..flags, cs, ss
+ * and r8..r15 (not the segment registers ds, es, fs, gs). */
+#define DWARF_REGS_MASK	0xff0fffULL
+
+void record_opts__init(struct record_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->freq = 4000;
+	opts->stack_size = RECORD_STACK_SIZE_DEFAULT;
+	opts->mmap_pages = (512 * 1024) / (size_t)sysconf(_SC_PAGESIZE);
+}
+
+int record_opts__parse_callgraph(struct record_opts *opts, const char *arg,
+				 char *buf, size_t size, const char **msg)
+{
+	const char *comma = strchr(arg, ',');
+	size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
+
+	*msg = NULL;
+	if (len == 2 && !strncmp(arg, "fp", 2)) {
+		opts->call_graph = CALLGRAPH_FP;
+	} else if (len == 3 && !strncmp(arg, "lbr", 3)) {
+		opts->call_graph = CALLGRAPH_LBR;
+	} else if (len == 5 && !strncmp(arg, "dwarf", 5)) {
+		opts->call_graph = CALLGRAPH_DWARF;
+		/* DWARF unwinding wants the data addresses too (perf does so). */
+		opts->sample_address = true;
+		if (comma) {
+			char *end;
+			unsigned long long v = strtoull(comma + 1, &end, 0);
+
+			v = (v + 7) & ~7ULL;
+			if (*end || !v || v > RECORD_STACK_SIZE_MAX) {
+				snprintf(buf, size,
+					 "callchain: Incorrect stack dump size (max %d): %s",
+					 RECORD_STACK_SIZE_MAX, comma + 1);
+				*msg = buf;
+				return -1;
+			}
+			opts->stack_size = (uint32_t)v;
+		}
+		return 0;
+	} else {
+		snprintf(buf, size, "callchain: Unknown --call-graph option value: %s", arg);
+		*msg = buf;
+		return -1;
+	}
+	if (comma) {
+		snprintf(buf, size, "callchain: No more arguments needed for --call-graph %.*s",
+			 (int)len, arg);
+		*msg = buf;
+		return -1;
+	}
+	return 0;
+}
+
+static bool evsel__is_leader(const struct evsel *e)
+{
+	return e->leader == e;
+}
+
+/* The tracking event receives the mmap/comm/task side-band records. */
+static struct evsel *add_dummy(struct evlist *evlist)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.sample_period = 1,
+	};
+	struct evsel *dummy = evsel__new(&attr, "dummy:HG");
+
+	evlist__add(evlist, dummy);
+	return dummy;
+}
+
+static void config_callchain(struct evsel *e, const struct record_opts *opts,
+			     enum record_callgraph mode, uint32_t stack_size)
+{
+	struct perf_event_attr *a = &e->attr;
+
+	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (e->max_stack >= 0)
+		a->sample_max_stack = (uint16_t)e->max_stack;
+	if (mode == CALLGRAPH_LBR) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+					PERF_SAMPLE_BRANCH_NO_CYCLES |
+					PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_HW_INDEX;
+	} else if (mode == CALLGRAPH_DWARF) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = DWARF_REGS_MASK;
+		a->sample_stack_user = stack_size;
+		a->exclude_callchain_user = 1;
+	}
+}
+
+/* A call-graph=... term overrides the command line for its event. */
+static enum record_callgraph term_callgraph(const struct evsel *e, enum record_callgraph def)
+{
+	if (!e->call_graph)
+		return def;
+	if (!strcmp(e->call_graph, "fp"))
+		return CALLGRAPH_FP;
+	if (!strncmp(e->call_graph, "dwarf", 5))
+		return CALLGRAPH_DWARF;
+	if (!strcmp(e->call_graph, "lbr"))
+		return CALLGRAPH_LBR;
+	return CALLGRAPH_NONE;	/* "no" */
+}
+
+static void config_evsel(struct evsel *e, const struct record_opts *opts, bool track)
+{
+	struct perf_event_attr *a = &e->attr;
+	const struct target *t = &opts->target;
+	enum record_callgraph cg = term_callgraph(e, opts->call_graph);
+	bool dummy = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+
+	a->size = sizeof(*a);
+	a->sample_id_all = 1;
+	a->inherit = !opts->no_inherit;
+	if (e->inherit >= 0)
+		a->inherit = (unsigned)e->inherit;
+	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+
+	/* The command line's -F/-c beat the events' defaults, not their terms. */
+	if (!(e->period_set || e->freq_set) &&
+	    (!a->sample_period || opts->user_freq || opts->user_interval)) {
+		if (opts->freq) {
+			a->freq = 1;
+			a->sample_freq = opts->freq;
+		} else {
+			a->freq = 0;
+			a->sample_period = opts->interval;
+		}
+	}
+	if (a->freq)
+		a->sample_type |= PERF_SAMPLE_PERIOD;
+	if (opts->sample_address) {
+		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+		a->mmap_data = track;
+	}
+	if (cg != CALLGRAPH_NONE && !dummy)
+		config_callchain(e, opts, cg, e->stack_size > 0 ?
+				 (uint32_t)((e->stack_size + 7) & ~7) : opts->stack_size);
+	if (target__has_cpu(t))
+		a->sample_type |= PERF_SAMPLE_CPU;
+	if (e->sample_time != 0)
+		a->sample_type |= PERF_SAMPLE_TIME;
+	if (opts->raw_samples && !dummy)
+		a->sample_type |= PERF_SAMPLE_TIME | PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+
+	a->task = track;
+	a->mmap = track;
+	a->mmap2 = track;
+	a->comm = track;
+	a->comm_exec = track;
+	a->ksymbol = track;
+	a->bpf_event = track;
+
+	/* Only leaders start disabled: members follow them. */
+	if (evsel__is_leader(e))
+		a->disabled = 1;
+	if (target__none(t) && evsel__is_leader(e) && !t->initial_delay)
+		a->enable_on_exec = 1;
+	if (opts->use_clockid) {
+		a->use_clockid = 1;
+		a->clockid = opts->clockid;
+	}
+	if (e->precise_max)
+		a->precise_ip = 3;
+}
+
+void record__config(struct evlist *evlist, const struct record_opts *opts)
+{
+	const struct target *t = &opts->target;
+	struct evsel *tracking = evlist->first, *first;
+	bool same = true;
+
+	/* System-wide and delayed recordings track through a dummy event that
+	 * runs from the start while the sampling events wait. */
+	if (t->initial_delay || target__has_cpu(t))
+		tracking = add_dummy(evlist);
+	evlist__for_each(evlist, pos)
+		config_evsel(pos, opts, pos == tracking);
+	if (tracking != evlist->first) {
+		if (t->initial_delay && !target__has_cpu(t)) {
+			tracking->attr.enable_on_exec = 1;
+		} else {
+			/* Enabled immediately, at open. */
+			tracking->attr.disabled = 0;
+			tracking->attr.enable_on_exec = 0;
+		}
+	}
+
+	if (evlist->nr_entries <= 1)
+		return;
+	/* Several events: samples say which one they came from, as ID when all
+	 * sample the same fields, else as IDENTIFIER at a fixed place. */
+	first = evlist->first;
+	evlist__for_each(evlist, pos)
+		if (pos->attr.sample_type != first->attr.sample_type)
+			same = false;
+	evlist__for_each(evlist, pos) {
+		if (same) {
+			pos->attr.sample_type |= PERF_SAMPLE_ID;
+		} else {
+			pos->attr.sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
+			pos->attr.sample_type |= PERF_SAMPLE_IDENTIFIER;
+		}
+	}
+}
+
+static int paranoid_level(void)
+{
+	char *s = read_file_str("/proc/sys/kernel/perf_event_paranoid");
+	int level = s ? atoi(s) : 2;
+
+	free(s);
+	return level;
+}
+
+bool record__can_profile_kernel(void)
+{
+	return geteuid() == 0 || paranoid_level() <= 1;
+}
+
+bool record__fallback(struct evsel *e, int err, char *msg, size_t size)
+{
+	char *name;
+
+	/* Not allowed to watch the kernel: watch user space only. */
+	if (err == EACCES && !e->attr.exclude_kernel && !e->attr.exclude_user &&
+	    !record__can_profile_kernel()) {
+		bool has_sep = strchr(e->name, ':') || strchr(e->name, '/');
+
+		name = xasprintf("%s%su", e->name, has_sep ? "" : ":");
+		free(e->name);
+		e->name = name;
+		e->attr.exclude_kernel = 1;
+		e->attr.exclude_hv = 1;
+		snprintf(msg, size, "kernel.perf_event_paranoid=%d, trying to fall back to excluding "
+			 "kernel and hypervisor  samples", paranoid_level());
+		return true;
+	}
+	if (err != ENOENT && err != ENODEV && err != EOPNOTSUPP && err != ENXIO &&
+	    err != EINVAL)
+		return false;
+	if (e->attr.type != PERF_TYPE_HARDWARE || e->attr.config != PERF_COUNT_HW_CPU_CYCLES)
+		return false;
+	snprintf(msg, size, "The %s event is not supported, trying to fall back to cpu-clock-ticks",
+		 e->name);
+	e->attr.type = PERF_TYPE_SOFTWARE;
+	e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	name = event_name_for_attr(&e->attr);
+	free(e->name);
+	e->name = name;
+	return true;
+}
+
+/* --- opening and mapping --- */
+
+static int open_with_fallbacks(struct record_session *rs, struct evsel *e,
+			       const struct cpu_map *cpus, const struct thread_map *threads)
+{
+	for (;;) {
+		int err = evsel__open(e, cpus, threads);
+
+		if (!err)
+			return 0;
+		if (record__fallback(e, -err, rs->fallback_msg, sizeof(rs->fallback_msg)))
+			continue;
+		/* Precise levels the PMU lacks: step down like perf. */
+		if (e->precise_max && e->attr.precise_ip && (err == -EOPNOTSUPP || err == -EINVAL)) {
+			e->attr.precise_ip--;
+			continue;
+		}
+		return err;
+	}
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int read_ids(struct record_session *rs)
+{
+	size_t total = 0;
+
+	evlist__for_each(rs->evlist, e)
+		total += (size_t)e->nr_cpus * (size_t)e->nr_threads;
+	rs->id_map = xcalloc(total + 1, sizeof(*rs->id_map));
+	evlist__for_each(rs->evlist, e) {
+		size_t n = (size_t)e->nr_cpus * (size_t)e->nr_threads;
+
+		free(e->ids);
+		e->ids = xcalloc(n + 1, sizeof(uint64_t));
+		for (size_t i = 0; i < n; i++) {
+			if (e->fds[i] < 0 || ioctl(e->fds[i], PERF_EVENT_IOC_ID, &e->ids[i]) < 0)
+				return -errno;
+			rs->id_map[rs->nr_ids].id = e->ids[i];
+			rs->id_map[rs->nr_ids].evsel = e;
+			rs->nr_ids++;
+		}
+	}
+	qsort(rs->id_map, rs->nr_ids, sizeof(*rs->id_map), id_cmp);
+	return 0;
+}
+
+/* One buffer per CPU: the first fd opened on a CPU owns it and every other
+ * event and thread on that CPU redirects its records there (SET_OUTPUT).
+ * Without CPUs (per-thread), one buffer per thread. */
+static int mmap_buffers(struct record_session *rs)
+{
+	const struct cpu_map *cpus = rs->cpus;
+	const struct thread_map *threads = rs->threads;
+	bool per_cpu = !cpu_map__is_any(cpus);
+	size_t nr = per_cpu ? (size_t)cpus->nr : (size_t)threads->nr;
+
+	rs->rbs = xcalloc(nr, sizeof(*rs->rbs));
+	for (size_t i = 0; i < nr; i++)
+		rs->rbs[i].fd = -1;
+	rs->nr_rbs = nr;
+	rs->pollfds = xcalloc((size_t)rs->evlist->nr_entries * (size_t)cpus->nr *
+			      (size_t)threads->nr + 1, sizeof(*rs->pollfds));
+	for (int c = 0; c < cpus->nr; c++) {
+		for (int t = 0; t < threads->nr; t++) {
+			struct ringbuf *rb = &rs->rbs[per_cpu ? c : t];
+
+			evlist__for_each(rs->evlist, e) {
+				int fd = evsel__fd(e, c, t), err;
+
+				if (fd < 0)
+					continue;
+				if (rb->fd < 0) {
+					err = ringbuf__mmap(rb, fd, per_cpu ? cpus->map[c] : -1,
+							    rs->opts->mmap_pages);
+					if (err)
+						return err;
+				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rb->fd) < 0) {
+					return -errno;
+				}
+				rs->pollfds[rs->nr_pollfds].fd = fd;
+				rs->pollfds[rs->nr_pollfds].events = POLLIN;
+				rs->nr_pollfds++;
+			}
+		}
+	}
+	return 0;
+}
+
+int record_session__open(struct record_session *rs, struct evlist *evlist,
+			 const struct cpu_map *cpus, const struct thread_map *threads,
+			 const struct record_opts *opts, struct evsel **failed,
+			 bool *filter_failed)
+{
+	int err;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->opts = opts;
+	rs->evlist = evlist;
+	rs->cpus = cpus;
+	rs->threads = threads;
+	rs->writer.fd = -1;
+	*failed = NULL;
+	*filter_failed = false;
+	evlist__for_each(evlist, e) {
+		/* A member of a group only opens with its leader. */
+		err = open_with_fallbacks(rs, e, cpus, threads);
+		if (err) {
+			*failed = e;
+			return err;
+		}
+		e->supported = true;
+	}
+	err = read_ids(rs);
+	if (!err) {
+		err = evlist__apply_filters(evlist, failed);
+		if (err) {
+			*filter_failed = true;
+			return err;
+		}
+	}
+	if (!err)
+		err = mmap_buffers(rs);
+	return err;
+}
+
+/* --- the output file --- */
+
+static int emit_record(void *ctx, const struct perf_event_header *rec)
+{
+	struct record_session *rs = ctx;
+
+	if (rs->hits)
+		dso_hits__record(rs->hits, rec);
+	return perf_data_writer__write(&rs->writer, rec, rec->size);
+}
+
+static int synthesize(struct record_session *rs, pid_t workload_pid)
+{
+	const struct target *t = &rs->opts->target;
+	struct synth s;
+	size_t n = 0;
+	struct synth_id *ids;
+	pid_t *tids;
+	int err;
+
+	synth__init(&s, &rs->evlist->first->attr, rs->opts->sample_address, emit_record, rs);
+	err = synth__time_conv(&s, rs->nr_rbs ? rs->rbs[0].base : NULL);
+
+	ids = xcalloc(rs->nr_ids + 1, sizeof(*ids));
+	evlist__for_each(rs->evlist, e) {
+		for (int c = 0; c < e->nr_cpus; c++) {
+			for (int th = 0; th < e->nr_threads; th++) {
+				ids[n].id = e->ids[c * e->nr_threads + th];
+				ids[n].idx = (uint64_t)e->idx;
+				ids[n].cpu = (uint64_t)(int64_t)rs->cpus->map[c];
+				ids[n].tid = (uint64_t)(int64_t)rs->threads->map[th].pid;
+				n++;
+			}
+		}
+	}
+	if (!err)
+		err = synth__id_index(&s, ids, n);
+	free(ids);
+	/* Without kallsyms there is no kernel map: kernel samples stay unresolved. */
+	if (!err) {
+		err = synth__kernel_mmap(&s, NULL);
+		if (err == -ENOENT)
+			err = 0;
+	}
+	if (!err)
+		err = synth__modules(&s);
+
+	tids = xcalloc((size_t)rs->threads->nr + 1, sizeof(*tids));
+	for (int i = 0; i < rs->threads->nr; i++)
+		tids[i] = rs->threads->map[i].pid;
+	if (!err)
+		err = synth__thread_map(&s, tids, (size_t)rs->threads->nr);
+	free(tids);
+	if (!err)
+		err = synth__cpu_map(&s, rs->cpus->map, (size_t)rs->cpus->nr);
+
+	/* -a and -C: any task may run there. */
+	if (!err && target__has_cpu(t)) {
+		err = synth__all_threads(&s);
+	} else if (!err && target__has_task(t)) {
+		for (int i = 0; i < rs->threads->nr && !err; i++)
+			err = synth__thread(&s, rs->threads->map[i].pid, true);
+	}
+	/* The forked workload has not exec'd yet: its name only. */
+	if (!err && workload_pid > 0)
+		err = synth__thread(&s, workload_pid, false);
+	if (!err)
+		err = synth__header_only(&s, PERF_RECORD_FINISHED_INIT);
+	synth__exit(&s);
+	if (!err)
+		err = perf_data_writer__flush(&rs->writer);
+	return err;
+}
+
+int record_session__create_file(struct record_session *rs, const char *path,
+				int comp_level, bool build_ids, pid_t workload_pid)
+{
+	struct perf_data_writer_attr *attrs;
+	size_t n = 0;
+	int err;
+
+	err = perf_data_writer__open(&rs->writer, path);
+	if (err)
+		return err;
+	rs->writing = true;
+	attrs = xcalloc((size_t)rs->evlist->nr_entries + 1, sizeof(*attrs));
+	evlist__for_each(rs->evlist, e) {
+		attrs[n].attr = &e->attr;
+		attrs[n].ids = e->ids;
+		attrs[n].nr_ids = (size_t)e->nr_cpus * (size_t)e->nr_threads;
+		n++;
+	}
+	err = perf_data_writer__write_header(&rs->writer, attrs, n);
+	free(attrs);
+	if (err)
+		return err;
+	rs->samples = rs->nr_records = rs->lost_chunks = 0;
+	rs->first_time = rs->last_time = 0;
+	dso_hits__delete(rs->hits);
+	rs->hits = build_ids ? dso_hits__new() : NULL;
+	err = synthesize(rs, workload_pid);
+	/* Synthesized records stay uncompressed; the samples are squeezed. */
+	if (!err && comp_level > 0)
+		err = perf_data_writer__set_compression(&rs->writer, comp_level);
+	return err;
+}
+
+static const struct perf_event_attr *attr_of_sample(const struct record_session *rs,
+						    const struct perf_event_header *rec)
+{
+	const struct perf_event_attr *first = &rs->evlist->first->attr;
+	int pos;
+	uint64_t id;
+	size_t lo = 0, hi = rs->nr_ids;
+
+	if (rs->evlist->nr_entries == 1)
+		return first;
+	pos = perf_sample__id_pos(first->sample_type);
+	if (pos < 0 || (size_t)(pos + 1) * 8 + sizeof(*rec) > rec->size)
+		return NULL;
+	memcpy(&id, (const char *)(rec + 1) + (size_t)pos * 8, sizeof(id));
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (rs->id_map[mid].id < id)
+			lo = mid + 1;
+		else if (rs->id_map[mid].id > id)
+			hi = mid;
+		else
+			return &rs->id_map[mid].evsel->attr;
+	}
+	return NULL;
+}
+
+/* What the file needs to know about a record on its way out. */
+static void note_record(struct record_session *rs, const struct perf_event_header *rec)
+{
+	rs->nr_records++;
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE: {
+		const struct perf_event_attr *attr = attr_of_sample(rs, rec);
+		struct perf_sample s;
+		const char *why;
+
+		rs->samples++;
+		if (!attr || perf_sample__parse(attr, rec, &s, &why))
+			break;
+		if (attr->sample_type & PERF_SAMPLE_TIME) {
+			if (!rs->first_time || s.time < rs->first_time)
+				rs->first_time = s.time;
+			if (s.time > rs->last_time)
+				rs->last_time = s.time;
+		}
+		if (rs->hits)
+			dso_hits__sample(rs->hits, (int32_t)s.pid, s.ip,
+					 s.cpumode == PERF_RECORD_MISC_KERNEL);
+		break;
+	}
+	case PERF_RECORD_LOST:
+		rs->lost_chunks++;
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_FORK:
+		if (rs->hits)
+			dso_hits__record(rs->hits, rec);
+		break;
+	default:
+		break;
+	}
+}
+
+long record_session__drain(struct record_session *rs)
+{
+	static const struct perf_event_header round = {
+		.type = PERF_RECORD_FINISHED_ROUND, .misc = 0, .size = sizeof(round),
+	};
+	long total = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < rs->nr_rbs; i++) {
+		struct ringbuf *rb = &rs->rbs[i];
+		const struct perf_event_header *rec;
+		size_t avail = ringbuf__read_init(rb);
+
+		if (!avail)
+			continue;
+		while ((rec = ringbuf__read_event(rb))) {
+			if (rs->writing) {
+				note_record(rs, rec);
+				if (!err)
+					err = perf_data_writer__write(&rs->writer, rec, rec->size);
+			}
+		}
+		ringbuf__read_done(rb);
+		total += (long)avail;
+	}
+	if (total && rs->writing && !err)
+		err = perf_data_writer__write_uncompressed(&rs->writer, &round, sizeof(round));
+	if (!err && rs->writing)
+		err = perf_data_writer__flush(&rs->writer);
+	return err ? err : total;
+}
+
+uint64_t record_session__file_size(const struct record_session *rs)
+{
+	return perf_data_writer__size(&rs->writer);
+}
+
+/* A LOST_SAMPLES record per counter that dropped samples, with its trailer. */
+static int write_lost_samples(struct record_session *rs)
+{
+	evlist__for_each(rs->evlist, e) {
+		uint64_t st = e->attr.sample_type;
+
+		for (int c = 0; c < e->nr_cpus; c++) {
+			for (int t = 0; t < e->nr_threads; t++) {
+				uint64_t buf[4] = { 0 }, rec[16] = { 0 }, *p;
+				int fd = evsel__fd(e, c, t), err;
+				struct perf_event_header *h = (void *)rec;
+
+				if (fd < 0 || read(fd, buf, sizeof(buf)) < 24 || !buf[2])
+					continue;
+				rs->lost_samples += buf[2];
+				h->type = PERF_RECORD_LOST_SAMPLES;
+				rec[1] = buf[2];
+				p = &rec[2];
+				if (st & PERF_SAMPLE_TID) {
+					uint32_t pt[2] = { (uint32_t)rs->threads->map[t].pid,
+							   (uint32_t)rs->threads->map[t].pid };
+
+					memcpy(p++, pt, sizeof(pt));
+				}
+				if (st & PERF_SAMPLE_TIME)
+					p++;
+				if (st & PERF_SAMPLE_ID)
+					*p++ = buf[1];
+				if (st & PERF_SAMPLE_STREAM_ID)
+					*p++ = buf[1];
+				if (st & PERF_SAMPLE_CPU)
+					*p++ = (uint64_t)(uint32_t)rs->cpus->map[c];
+				if (st & PERF_SAMPLE_IDENTIFIER)
+					*p++ = buf[1];
+				h->size = (uint16_t)((char *)p - (char *)rec);
+				err = perf_data_writer__write(&rs->writer, rec, h->size);
+				if (err)
+					return err;
+			}
+		}
+	}
+	return 0;
+}
+
+int record_session__finish_file(struct record_session *rs, struct record_finish *fin)
+{
+	struct header_env env = {
+		.evlist = rs->evlist,
+		.version = fin->version,
+		.argc = fin->argc,
+		.argv = fin->argv,
+		.have_sample_time = rs->samples && rs->last_time,
+		.first_sample_time = rs->first_time,
+		.last_sample_time = rs->last_time,
+		.use_clockid = rs->opts->use_clockid,
+		.clockid = rs->opts->clockid,
+	};
+	struct perf_data_writer *w = &rs->writer;
+	int err;
+
+	rs->lost_samples = 0;
+	err = write_lost_samples(rs);
+	if (!err)
+		err = perf_data_writer__flush(w);
+	if (!err && rs->hits)
+		env.nr_dsos = dso_hits__resolve(rs->hits, fin->buildid_all, &env.dsos);
+	if (!err && fin->buildid_cache && env.nr_dsos) {
+		char *dir = build_id_cache__dir();
+
+		/* Best effort, as perf: a cache that cannot be written is no error. */
+		for (size_t i = 0; i < env.nr_dsos; i++)
+			build_id_cache__add(dir, env.dsos[i].filename, env.dsos[i].build_id,
+					    env.dsos[i].build_id_size);
+		free(dir);
+	}
+	fin->raw_bytes = w->raw_size;
+	fin->written_bytes = w->data_size;
+	fin->data_end = w->data_offset + w->data_size;
+	if (!err && w->zstd) {
+		env.compressed = true;
+		env.comp_level = (uint32_t)w->comp_level;
+		env.comp_ratio = w->data_size ? (uint32_t)(w->raw_size / w->data_size + 0.5) : 0;
+		env.comp_mmap_len = perf_data_writer__comp_mmap_len();
+	}
+	if (!err)
+		err = header_features__write(w, &env);
+	if (!err)
+		err = perf_data_writer__finish(w);
+	else
+		perf_data_writer__close(w);
+	rs->writing = false;
+	dso_hits__delete(rs->hits);
+	rs->hits = NULL;
+	return err;
+}
+
+void record_session__close(struct record_session *rs)
+{
+	for (size_t i = 0; i < rs->nr_rbs; i++)
+		ringbuf__munmap(&rs->rbs[i]);
+	free(rs->rbs);
+	rs->rbs = NULL;
+	rs->nr_rbs = 0;
+	free(rs->pollfds);
+	rs->pollfds = NULL;
+	rs->nr_pollfds = 0;
+	free(rs->id_map);
+	rs->id_map = NULL;
+	if (rs->writing)
+		perf_data_writer__close(&rs->writer);
+	rs->writing = false;
+	dso_hits__delete(rs->hits);
+	rs->hits = NULL;
+	evlist__close(rs->evlist);
+}

@@ -1,0 +1,162 @@
+/* record: the sampling engine behind `pcl record` (and, later, the commands
+ * that record through it: sched, lock, kmem, timechart ...).
+ *
+ *   record__config()          attrs as perf record sets them
+ *   record_session__open()    open the events (falling back like perf),
+ *                             read their ids, install filters, mmap the
+ *                             per-CPU ring buffers
+ *   record_session__create_file()  the perf.data header, then the records
+ *                             that describe the world before sampling
+ *   record_session__drain()   one round over every buffer into the file
+ *   record_session__finish_file()  lost counts, build ids, features
+ *
+ * The engine prints nothing: errors come back as -errno, with the event at
+ * fault where one is.
+ */
+#ifndef PCL_RECORD_H
+#define PCL_RECORD_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/events/cpumap.h"
+#include "core/live/dso-hits.h"
+#include "core/events/evsel.h"
+#include "core/data/perf-data-write.h"
+#include "core/live/ringbuf.h"
+#include "core/live/synthesize.h"
+#include "core/live/target.h"
+
+enum record_callgraph {
+	CALLGRAPH_NONE = 0,
+	CALLGRAPH_FP,
+	CALLGRAPH_DWARF,
+	CALLGRAPH_LBR,
+};
+
+/* The default and the largest user stack copy for --call-graph dwarf. */
+#define RECORD_STACK_SIZE_DEFAULT	8192
+#define RECORD_STACK_SIZE_MAX		65528
+
+struct record_opts {
+	struct target target;
+	unsigned int freq;		/* samples per second; 0 when -c is used */
+	uint64_t interval;		/* -c period; 0 in frequency mode */
+	bool user_freq, user_interval;	/* -F / -c given (they override terms' defaults) */
+	enum record_callgraph call_graph;
+	uint32_t stack_size;		/* dwarf user stack bytes */
+	bool sample_address;		/* -d (also set by --call-graph dwarf) */
+	bool raw_samples;		/* -R */
+	bool no_inherit;		/* -i */
+	bool use_clockid;		/* -k */
+	int clockid;
+	size_t mmap_pages;		/* data pages per buffer (power of two) */
+};
+
+/* Fills opts with perf record's defaults (4000 Hz, 512K buffers...). */
+void record_opts__init(struct record_opts *opts);
+
+/* Parses --call-graph "fp", "dwarf[,size]" or "lbr" into opts.  Returns 0,
+ * or -1 with *msg set to perf's complaint (static or in buf). */
+int record_opts__parse_callgraph(struct record_opts *opts, const char *arg,
+				 char *buf, size_t size, const char **msg);
+
+/*
+ * Sets up every event's attr as perf record does: sample_type bits, period
+ * or frequency, inherit, the tracking bits (mmap/comm/task...) on the first
+ * event, disabled/enable_on_exec, call-graph fields, ID or IDENTIFIER when
+ * several events share the file.  Adds a "dummy:HG" tracking event for
+ * system-wide recordings and with a start delay, as perf does.
+ */
+void record__config(struct evlist *evlist, const struct record_opts *opts);
+
+/* perf's fallbacks after a failed open: a hardware cycles event the machine
+ * lacks becomes cpu-clock (keeping its modifiers); an event refused for
+ * watching the kernel (perf_event_paranoid) watches user space only.
+ * Returns true when it changed something worth another try, with perf's
+ * explanation in msg. */
+bool record__fallback(struct evsel *evsel, int err, char *msg, size_t size);
+
+/* Whether this user may sample the kernel (root, or perf_event_paranoid <= 1). */
+bool record__can_profile_kernel(void);
+
+struct record_session {
+	const struct record_opts *opts;
+	struct evlist *evlist;
+	const struct cpu_map *cpus;
+	const struct thread_map *threads;
+
+	struct ringbuf *rbs;		/* one per CPU (or per thread without CPUs) */
+	size_t nr_rbs;
+	struct pollfd *pollfds;		/* every event fd: POLLHUP tells a task ended */
+	size_t nr_pollfds;
+
+	struct perf_data_writer writer;
+	bool writing;
+	struct dso_hits *hits;
+
+	/* id -> event, for samples of several events */
+	struct { uint64_t id; struct evsel *evsel; } *id_map;
+	size_t nr_ids;
+
+	char fallback_msg[256];		/* the last fallback taken at open, "" if none */
+
+	uint64_t samples;		/* SAMPLE records written to the current file */
+	uint64_t nr_records;		/* every record drained into the current file */
+	uint64_t lost_chunks;		/* PERF_RECORD_LOST records: ring buffer overruns */
+	uint64_t lost_samples;		/* dropped by the kernel (read_format LOST) */
+	uint64_t first_time, last_time;	/* of samples, for SAMPLE_TIME */
+};
+
+/*
+ * Opens the configured evlist on cpus x threads.  A hardware cycles event
+ * the machine lacks falls back to cpu-clock, a too high precise level is
+ * lowered.  Then reads the ids, installs the filters and maps the ring
+ * buffers (opts->mmap_pages each).  On error returns -errno, *failed set to
+ * the event at fault (NULL for buffer errors); *filter_failed tells a
+ * filter was refused.
+ */
+int record_session__open(struct record_session *rs, struct evlist *evlist,
+			 const struct cpu_map *cpus, const struct thread_map *threads,
+			 const struct record_opts *opts, struct evsel **failed,
+			 bool *filter_failed);
+
+/*
+ * Creates the output file: header with every event's attr and ids, then the
+ * synthesized records (TIME_CONV, ID_INDEX, kernel and module maps, thread
+ * and cpu maps, the threads already running, FINISHED_INIT).  workload_pid
+ * is the forked command's pid or -1.  comp_level > 0 compresses the records
+ * with zstd.  Returns 0 or -errno.
+ */
+int record_session__create_file(struct record_session *rs, const char *path,
+				int comp_level, bool build_ids, pid_t workload_pid);
+
+/* Drains every ring buffer once into the file, ending with FINISHED_ROUND
+ * when anything was written.  Returns bytes drained, or -errno (write error). */
+long record_session__drain(struct record_session *rs);
+
+/* Where the data written so far ends: the file size at this point. */
+uint64_t record_session__file_size(const struct record_session *rs);
+
+struct record_finish {
+	const char *version;
+	int argc;
+	const char **argv;
+	bool buildid_all;
+	bool buildid_cache;		/* add the DSOs hit to ~/.debug */
+	/* filled in: data bytes before and after compression, and where the
+	 * data ended in the file (its size before the features) */
+	uint64_t raw_bytes, written_bytes, data_end;
+};
+
+/* Finishes the file: LOST_SAMPLES records from the counters' lost counts,
+ * then the feature sections (with the build ids of the DSOs hit).  Returns
+ * 0 or -errno.  The session can create another file afterwards. */
+int record_session__finish_file(struct record_session *rs, struct record_finish *fin);
+
+/* Unmaps the buffers and closes the events. */
+void record_session__close(struct record_session *rs);
+
+#endif

@@ -1,0 +1,421 @@
+/* synthesize: records describing the state before recording began (see synthesize.h). */
+#include "core/live/synthesize.h"
+#include "core/symbols/kernel-maps.h"
+#include "util/util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define REC_MAX		65536
+#define ALIGN8(x)	(((x) + 7) & ~(size_t)7)
+
+void synth__init(struct synth *s, const struct perf_event_attr *attr, bool mmap_data,
+		 synth_emit_fn emit, void *ctx)
+{
+	memset(s, 0, sizeof(*s));
+	s->emit = emit;
+	s->ctx = ctx;
+	s->id_hdr_size = perf_sample__id_hdr_size(attr);
+	s->mmap_data = mmap_data;
+	s->proc = "/proc";
+	s->buf = xcalloc(1, REC_MAX);
+}
+
+void synth__exit(struct synth *s)
+{
+	free(s->buf);
+	s->buf = NULL;
+}
+
+/* Starts a record in the scratch buffer, zeroed. */
+static void *rec_begin(struct synth *s, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header *h = (struct perf_event_header *)s->buf;
+
+	memset(s->buf, 0, REC_MAX);
+	h->type = type;
+	h->misc = misc;
+	return s->buf;
+}
+
+/* Finishes a record whose fixed part and payload take len bytes: pads to 8,
+ * adds the (zero) sample_id_all trailer when asked, and emits it. */
+static int rec_emit(struct synth *s, size_t len, bool id_trailer)
+{
+	struct perf_event_header *h = (struct perf_event_header *)s->buf;
+	size_t size = ALIGN8(len) + (id_trailer ? s->id_hdr_size : 0);
+
+	if (size > 0xffff)
+		return -E2BIG;
+	h->size = (uint16_t)size;
+	return s->emit(s->ctx, h);
+}
+
+int synth__header_only(struct synth *s, uint32_t type)
+{
+	rec_begin(s, type, 0);
+	return rec_emit(s, sizeof(struct perf_event_header), false);
+}
+
+int synth__time_conv(struct synth *s, const struct perf_event_mmap_page *pc)
+{
+	struct perf_rec_time_conv *t;
+
+	if (!pc || !pc->cap_user_time_zero)
+		return 0;
+	t = rec_begin(s, PERF_RECORD_TIME_CONV, 0);
+	t->time_shift = pc->time_shift;
+	t->time_mult = pc->time_mult;
+	t->time_zero = pc->time_zero;
+	t->time_cycles = pc->time_cycles;
+	t->time_mask = pc->time_mask;
+	t->cap_user_time_zero = pc->cap_user_time_zero;
+	t->cap_user_time_short = pc->cap_user_time_short;
+	return rec_emit(s, sizeof(*t), false);
+}
+
+int synth__id_index(struct synth *s, const struct synth_id *entries, size_t nr)
+{
+	const size_t per_rec = (REC_MAX - 1 - sizeof(struct perf_rec_id_index)) /
+			       sizeof(struct synth_id);
+
+	while (nr) {
+		size_t n = nr < per_rec ? nr : per_rec;
+		struct perf_rec_id_index *r = rec_begin(s, PERF_RECORD_ID_INDEX, 0);
+		int err;
+
+		r->nr = n;
+		memcpy(r->entries, entries, n * sizeof(*entries));
+		err = rec_emit(s, sizeof(*r) + n * sizeof(*entries), false);
+		if (err)
+			return err;
+		entries += n;
+		nr -= n;
+	}
+	return 0;
+}
+
+/* Reads /proc/<tid>/comm (the thread's name, as COMM records carry it). */
+static int read_comm(struct synth *s, pid_t pid, pid_t tid, char *comm, size_t len)
+{
+	char path[128];
+	char *txt;
+
+	snprintf(path, sizeof(path), "%s/%d/task/%d/comm", s->proc, (int)pid, (int)tid);
+	txt = read_file_str(path);
+	if (!txt) {
+		snprintf(path, sizeof(path), "%s/%d/comm", s->proc, (int)tid);
+		txt = read_file_str(path);
+	}
+	if (!txt)
+		return -1;
+	strrtrim(txt);
+	snprintf(comm, len, "%s", txt);
+	free(txt);
+	return 0;
+}
+
+int synth__thread_map(struct synth *s, const pid_t *tids, size_t nr)
+{
+	const size_t per_rec = (REC_MAX - 1 - sizeof(struct perf_rec_thread_map)) /
+			       sizeof(((struct perf_rec_thread_map *)0)->entries[0]);
+	struct perf_rec_thread_map *r;
+
+	if (nr > per_rec)
+		nr = per_rec;	/* a THREAD_MAP is one record; readers rarely need it */
+	r = rec_begin(s, PERF_RECORD_THREAD_MAP, 0);
+	r->nr = nr;
+	for (size_t i = 0; i < nr; i++) {
+		r->entries[i].pid = (uint64_t)(int64_t)tids[i];
+		if (tids[i] >= 0)
+			read_comm(s, tids[i], tids[i], r->entries[i].comm,
+				  sizeof(r->entries[i].comm));
+	}
+	return rec_emit(s, sizeof(*r) + nr * sizeof(r->entries[0]), false);
+}
+
+int synth__cpu_map(struct synth *s, const int *cpus, size_t nr)
+{
+	unsigned char *p = rec_begin(s, PERF_RECORD_CPU_MAP, 0);
+	unsigned char *d = p + sizeof(struct perf_event_header);
+	bool any = nr && cpus[0] == -1;
+	size_t first = any ? 1 : 0;
+	bool range = nr > first;
+	uint16_t u16;
+
+	for (size_t i = first + 1; i < nr && range; i++)
+		range = cpus[i] == cpus[i - 1] + 1;
+	if (range || nr == first) {
+		/* { u16 type; u8 any_cpu; u8 pad; u16 start; u16 end; } */
+		u16 = SYNTH_CPU_MAP_RANGE_CPUS;
+		memcpy(d, &u16, 2);
+		d[2] = any;
+		u16 = (uint16_t)(nr > first ? cpus[first] : 0);
+		memcpy(d + 4, &u16, 2);
+		u16 = (uint16_t)(nr > first ? cpus[nr - 1] : 0);
+		memcpy(d + 6, &u16, 2);
+		return rec_emit(s, sizeof(struct perf_event_header) + 8, false);
+	}
+	/* { u16 type; u16 nr; u16 cpu[nr]; } */
+	if (nr > (REC_MAX - 64) / 2)
+		return -E2BIG;
+	u16 = SYNTH_CPU_MAP_CPUS;
+	memcpy(d, &u16, 2);
+	u16 = (uint16_t)nr;
+	memcpy(d + 2, &u16, 2);
+	for (size_t i = 0; i < nr; i++) {
+		u16 = (uint16_t)cpus[i];
+		memcpy(d + 4 + 2 * i, &u16, 2);
+	}
+	return rec_emit(s, sizeof(struct perf_event_header) + 4 + 2 * nr, false);
+}
+
+static int emit_kernel_map(struct synth *s, const char *name, uint64_t start, uint64_t len,
+			   uint64_t pgoff)
+{
+	struct perf_rec_mmap *m = rec_begin(s, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	size_t n = strlen(name) + 1;
+
+	if (n > 4096)
+		n = 4096;
+	m->pid = (uint32_t)-1;
+	m->tid = 0;
+	m->start = start;
+	m->len = len;
+	m->pgoff = pgoff;
+	memcpy(m->filename, name, n - 1);
+	return rec_emit(s, sizeof(*m) + n, true);
+}
+
+int synth__kernel_mmap(struct synth *s, const char *kallsyms)
+{
+	uint64_t text, etext;
+
+	if (kernel_text__range(kallsyms, &text, &etext) < 0)
+		return -ENOENT;
+	return emit_kernel_map(s, "[kernel.kallsyms]_text", text, etext - text, text);
+}
+
+static int emit_module_map(const char *name, const char *path, uint64_t start,
+			   uint64_t size, void *arg)
+{
+	char *label = path ? xstrdup(path) : xasprintf("[%s]", name);
+	int err = emit_kernel_map(arg, label, start, size, 0);
+
+	free(label);
+	return err;
+}
+
+int synth__modules(struct synth *s)
+{
+	return running_modules__for_each(emit_module_map, s);
+}
+
+int synth__comm(struct synth *s, pid_t pid, pid_t tid, const char *comm)
+{
+	struct perf_rec_comm *c = rec_begin(s, PERF_RECORD_COMM, 0);
+	size_t n = strnlen(comm, 15) + 1;
+
+	c->pid = (uint32_t)pid;
+	c->tid = (uint32_t)tid;
+	memcpy(c->comm, comm, n - 1);
+	return rec_emit(s, sizeof(*c) + n, true);
+}
+
+static int synth_fork(struct synth *s, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid)
+{
+	/* perf marks the forks it makes up: no parent maps to copy */
+	struct perf_rec_fork *f = rec_begin(s, PERF_RECORD_FORK, PERF_RECORD_MISC_FORK_EXEC);
+
+	f->pid = (uint32_t)pid;
+	f->ppid = (uint32_t)ppid;
+	f->tid = (uint32_t)tid;
+	f->ptid = (uint32_t)ptid;
+	return rec_emit(s, sizeof(*f), true);
+}
+
+/* Tgid and PPid of a thread from /proc/<tid>/status; -1 when it is gone. */
+static int read_ids(struct synth *s, pid_t tid, pid_t *tgid, pid_t *ppid)
+{
+	char path[64], *txt, *p;
+
+	snprintf(path, sizeof(path), "%s/%d/status", s->proc, (int)tid);
+	txt = read_file_str(path);
+	if (!txt)
+		return -1;
+	*tgid = tid;
+	*ppid = 0;
+	p = strstr(txt, "\nTgid:");
+	if (p)
+		*tgid = (pid_t)strtol(p + 6, NULL, 10);
+	p = strstr(txt, "\nPPid:");
+	if (p)
+		*ppid = (pid_t)strtol(p + 6, NULL, 10);
+	free(txt);
+	return 0;
+}
+
+static int parse_maps_line(struct synth *s, char *line, pid_t pid, pid_t tid)
+{
+	struct perf_rec_mmap2 *m;
+	unsigned long long start, end, pgoff, ino;
+	unsigned int maj, min;
+	char perms[5];
+	int name_off = 0;
+	char *name;
+	size_t n;
+
+	if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
+		   &maj, &min, &ino, &name_off) < 7)
+		return 0;
+	if (perms[2] != 'x' && !s->mmap_data)
+		return 0;
+	name = line + name_off;
+	strrtrim(name);
+	if (!*name)
+		name = "//anon";
+	m = rec_begin(s, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	if (perms[2] != 'x')
+		m->header.misc |= PERF_RECORD_MISC_MMAP_DATA;
+	m->pid = (uint32_t)pid;
+	m->tid = (uint32_t)tid;
+	m->start = start;
+	m->len = end - start;
+	m->pgoff = pgoff;
+	m->maj = maj;
+	m->min = min;
+	m->ino = ino;
+	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+		  (perms[2] == 'x' ? PROT_EXEC : 0);
+	m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+	n = strlen(name) + 1;
+	if (n > 4096)
+		n = 4096;
+	memcpy(m->filename, name, n - 1);
+	return rec_emit(s, sizeof(*m) + n, true);
+}
+
+int synth__mmaps(struct synth *s, pid_t pid, pid_t tid)
+{
+	char path[64], line[4096 + 256];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/%d/maps", s->proc, (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;	/* the process is gone: nothing to describe */
+	while (!err && fgets(line, sizeof(line), f))
+		err = parse_maps_line(s, line, pid, tid);
+	fclose(f);
+	return err;
+}
+
+int synth__thread(struct synth *s, pid_t tid, bool with_mmaps)
+{
+	pid_t tgid, ppid;
+	char comm[16];
+	int err;
+
+	if (read_ids(s, tid, &tgid, &ppid) || read_comm(s, tgid, tid, comm, sizeof(comm)))
+		return 0;
+	err = synth__comm(s, tgid, tid, comm);
+	if (!err && with_mmaps && tid == tgid)
+		err = synth__mmaps(s, tgid, tid);
+	return err;
+}
+
+static bool is_number(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* Numeric entries of a /proc directory, sorted (processes or tasks). */
+static size_t list_ids(const char *dir, pid_t **out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0, cap = 0;
+	pid_t *ids = NULL;
+
+	if (!d) {
+		*out = NULL;
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		if (!is_number(de->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			ids = xrealloc(ids, cap * sizeof(*ids));
+		}
+		ids[n++] = (pid_t)atoi(de->d_name);
+	}
+	closedir(d);
+	for (size_t i = 1; i < n; i++) {	/* small n: insertion sort */
+		pid_t v = ids[i];
+		size_t j = i;
+
+		while (j && ids[j - 1] > v) {
+			ids[j] = ids[j - 1];
+			j--;
+		}
+		ids[j] = v;
+	}
+	*out = ids;
+	return n;
+}
+
+static int synth_process_full(struct synth *s, pid_t pid)
+{
+	char dir[64];
+	pid_t *tids;
+	size_t n;
+	int err = 0;
+
+	snprintf(dir, sizeof(dir), "%s/%d/task", s->proc, (int)pid);
+	n = list_ids(dir, &tids);
+	for (size_t i = 0; i < n && !err; i++) {
+		pid_t tgid, ppid;
+		char comm[16];
+
+		if (read_ids(s, tids[i], &tgid, &ppid) ||
+		    read_comm(s, pid, tids[i], comm, sizeof(comm)))
+			continue;	/* exited meanwhile */
+		/* The main thread's parent is its PPid; other threads are
+		 * taken to be spawned by the main thread. */
+		if (tids[i] == pid)
+			err = synth_fork(s, pid, ppid, pid, ppid);
+		else
+			err = synth_fork(s, pid, pid, tids[i], pid);
+		if (!err)
+			err = synth__comm(s, pid, tids[i], comm);
+		if (!err && tids[i] == pid)
+			err = synth__mmaps(s, pid, pid);
+	}
+	free(tids);
+	return err;
+}
+
+int synth__all_threads(struct synth *s)
+{
+	pid_t *pids;
+	size_t n = list_ids(s->proc, &pids);
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err; i++)
+		err = synth_process_full(s, pids[i]);
+	free(pids);
+	return err;
+}

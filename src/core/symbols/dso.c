@@ -1,0 +1,168 @@
+/* dso: one loaded object (ELF file, kernel, module, vdso, JIT map) with its
+ * symbol table, loaded once on first use and searched by address through
+ * a per-DSO cache so each distinct address is resolved once.
+ */
+#include "core/symbols/symbols.h"
+#include "core/symbols/symtree.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct symbol no_symbol;	/* cache value for "looked up, none" */
+
+struct dso *dso__new(struct machine *m, const char *long_name, enum dso_kind kind)
+{
+	struct dso *dso = xcalloc(1, sizeof(*dso));
+	struct dso_priv *p = xcalloc(1, sizeof(*p));
+	const char *slash = strrchr(long_name, '/');
+
+	dso->priv = p;
+	p->machine = m;
+	p->kind = kind;
+	dso->long_name = xstrdup(long_name);
+	/* perf keeps "[vdso]", "[kernel.kallsyms]" and "[module]" whole. */
+	dso->short_name = xstrdup(slash && long_name[0] != '[' ? slash + 1 : long_name);
+	dso->kernel = kind == DSO_KERNEL || kind == DSO_MODULE;
+	return dso;
+}
+
+void dso__delete(struct dso *dso)
+{
+	struct dso_priv *p;
+
+	if (!dso)
+		return;
+	p = dso__priv(dso);
+	dso__srcline_release(dso);
+	free(p->syms);
+	symtree__delete(p->symtree);
+	strpool_release(&p->pool);
+	u64map_release(&p->addr_cache);
+	free(p->elf_path);
+	free(p->debug_path);
+	free(p->loads);
+	free(p->image);
+	if (p->data_open && p->data_fd >= 0)
+		close(p->data_fd);
+	free(p);
+	free(dso->long_name);
+	free(dso->short_name);
+	free(dso);
+}
+
+long dso__read(struct dso *dso, uint64_t off, void *buf, size_t len)
+{
+	struct dso_priv *p = dso__priv(dso);
+	ssize_t n;
+
+	if (p->kind != DSO_USER && p->kind != DSO_VDSO)
+		return -1;
+	dso__load(dso);
+	if (p->image) {
+		if (off >= p->image_size)
+			return -1;
+		if (len > p->image_size - off)
+			len = (size_t)(p->image_size - off);
+		memcpy(buf, (char *)p->image + off, len);
+		return (long)len;
+	}
+	if (!p->data_open) {
+		p->data_open = true;
+		p->data_fd = p->elf_path ? open(p->elf_path, O_RDONLY | O_CLOEXEC) : -1;
+	}
+	if (p->data_fd < 0)
+		return -1;
+	do
+		n = pread(p->data_fd, buf, len, (off_t)off);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -1 : (long)n;
+}
+
+void dso__set_build_id(struct dso *dso, const uint8_t *id, int size)
+{
+	if (size <= 0)
+		return;
+	if (size > (int)sizeof(dso->build_id))
+		size = sizeof(dso->build_id);
+	memcpy(dso->build_id, id, (size_t)size);
+	dso->build_id_size = size;
+	dso__priv(dso)->build_id_read = true;
+}
+
+void dso__load(struct dso *dso)
+{
+	struct dso_priv *p = dso__priv(dso);
+	struct dso *kernel;
+
+	if (p->loaded)
+		return;
+	p->loaded = true;
+	switch (p->kind) {
+	case DSO_KERNEL:
+		dso__load_kallsyms(dso, machine__kallsyms_path(p->machine));
+		break;
+	case DSO_MODULE:
+		/* Module symbols come with the kernel's kallsyms. */
+		kernel = machine__kernel_dso(p->machine);
+		if (kernel)
+			dso__load(kernel);
+		break;
+	case DSO_PERF_MAP:
+		dso__load_perf_map(dso);
+		break;
+	case DSO_USER:
+	case DSO_VDSO:
+		dso__load_elf(dso);
+		break;
+	case DSO_NONE:
+		break;
+	}
+}
+
+static struct symbol *symbols__search(struct symbol *syms, size_t nr, uint64_t addr)
+{
+	size_t lo = 0, hi = nr;
+
+	/* Last symbol starting at or below addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Symbols can nest (a sized symbol covering later ones): look back a
+	 * little for one that contains addr. */
+	for (size_t i = lo, seen = 0; i > 0 && seen < 16; i--, seen++) {
+		struct symbol *s = &syms[i - 1];
+
+		if (addr < s->end || (addr == s->start && s->end == s->start))
+			return s;
+	}
+	return NULL;
+}
+
+struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr)
+{
+	struct dso_priv *p;
+	struct symbol *s;
+
+	if (!dso)
+		return NULL;
+	p = dso__priv(dso);
+	dso__load(dso);
+	if (!p->nr_syms)
+		return NULL;
+	s = u64map_get(&p->addr_cache, addr);
+	if (!s) {
+		s = p->symtree ? symtree__find(p->symtree, addr) :
+				 symbols__search(p->syms, p->nr_syms, addr);
+		u64map_put(&p->addr_cache, addr, s ? s : &no_symbol);
+	}
+	return s == &no_symbol ? NULL : s;
+}

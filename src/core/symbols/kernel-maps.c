@@ -1,0 +1,121 @@
+/* kernel-maps: the running kernel's text and modules (see kernel-maps.h). */
+#include "core/symbols/kernel-maps.h"
+#include "util/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+int kallsyms__symbol_addr(const char *path, const char *name, uint64_t *addr)
+{
+	FILE *f = fopen(path ? path : "/proc/kallsyms", "r");
+	char line[512];
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char sym[256], type;
+		unsigned long long a;
+
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3)
+			continue;
+		if (!strcmp(sym, name)) {
+			*addr = a;
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+int kernel_text__range(const char *kallsyms, uint64_t *start, uint64_t *end)
+{
+	if (kallsyms__symbol_addr(kallsyms, "_text", start) &&
+	    kallsyms__symbol_addr(kallsyms, "_stext", start))
+		return -1;
+	/* Without _etext the kernel map runs to the top of the address space. */
+	if (kallsyms__symbol_addr(kallsyms, "_etext", end) || *end <= *start)
+		*end = ~0ULL;
+	return 0;
+}
+
+/* Finds a module's file under /lib/modules/<release> through modules.dep
+ * ("kernel/fs/xfs/xfs.ko: deps..."), treating '-' and '_' as equal.
+ * Returns a malloc'ed path or NULL. */
+static char *module_path(const char *name)
+{
+	struct utsname u;
+	char *dep, *path = NULL;
+	FILE *f;
+	char line[4096];
+
+	if (uname(&u))
+		return NULL;
+	dep = xasprintf("/lib/modules/%s/modules.dep", u.release);
+	f = fopen(dep, "r");
+	free(dep);
+	if (!f)
+		return NULL;
+	while (!path && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':'), *base, *dot;
+		size_t i;
+
+		if (!colon)
+			continue;
+		*colon = 0;
+		base = strrchr(line, '/');
+		base = base ? base + 1 : line;
+		dot = strstr(base, ".ko");
+		if (!dot || (size_t)(dot - base) != strlen(name))
+			continue;
+		for (i = 0; name[i]; i++) {
+			char a = base[i] == '-' ? '_' : base[i];
+			char b = name[i] == '-' ? '_' : name[i];
+
+			if (a != b)
+				break;
+		}
+		if (!name[i])
+			path = line[0] == '/' ? xstrdup(line) :
+			       xasprintf("/lib/modules/%s/%s", u.release, line);
+	}
+	fclose(f);
+	return path;
+}
+
+int running_modules__for_each(module_fn cb, void *arg)
+{
+	FILE *f = fopen("/proc/modules", "r");
+	char line[1024];
+	int err = 0;
+
+	if (!f)
+		return 0;	/* no modules (or no module support) */
+	while (!err && fgets(line, sizeof(line), f)) {
+		char name[256], *sect, *txt, *path;
+		unsigned long long size, addr = 0;
+
+		if (sscanf(line, "%255s %llu %*s %*s %*s %llx", name, &size, &addr) < 2)
+			continue;
+		sect = xasprintf("/sys/module/%s/sections/.text", name);
+		txt = read_file_str(sect);
+		free(sect);
+		if (txt) {
+			unsigned long long t = strtoull(txt, NULL, 16);
+
+			if (t)
+				addr = t;
+			free(txt);
+		}
+		if (!addr)
+			continue;	/* addresses hidden (kptr_restrict) */
+		path = module_path(name);
+		err = cb(name, path, addr, size, arg);
+		free(path);
+	}
+	fclose(f);
+	return err;
+}

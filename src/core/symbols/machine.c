@@ -1,0 +1,443 @@
+/* machine: the host's address spaces as perf.data records build them up —
+ * the kernel's maps, one maps set per process, and the DSOs they share
+ * (interned by path) — and the lookups readers make: an ip, a callchain.
+ */
+#include "core/symbols/symbols.h"
+#include "util/util.h"
+
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define KERNEL_MMAP_NAME "[kernel.kallsyms]"
+
+struct machine *machine__new(void)
+{
+	struct machine *m = xcalloc(1, sizeof(*m));
+	const char *dir = getenv("PERF_BUILDID_DIR");
+	const char *home = getenv("HOME");
+	struct thread *idle;
+
+	m->kmaps = maps__new();
+	if (dir && *dir)
+		m->buildid_dir = xstrdup(dir);
+	else
+		m->buildid_dir = xasprintf("%s/.debug", home && *home ? home : "");
+	/* perf registers the idle task as "swapper". */
+	idle = machine__findnew_thread(m, 0, 0);
+	free(idle->comm);
+	idle->comm = xstrdup("swapper");
+	idle->comm_set = true;
+	return m;
+}
+
+void machine__delete(struct machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr_threads; i++)
+		thread__delete(m->all_threads[i]);
+	maps__put(m->kmaps);
+	for (size_t i = 0; i < m->nr_maps; i++)
+		free(m->all_maps[i]);
+	for (size_t i = 0; i < m->nr_dsos; i++)
+		dso__delete(m->dsos[i]);
+	free(m->all_threads);
+	free(m->all_maps);
+	free(m->dsos);
+	u64map_release(&m->threads);
+	u64map_release(&m->dso_index);
+	free(m->kallsyms);
+	free(m->symfs);
+	free(m->buildid_dir);
+	free(m);
+}
+
+static void replace_str(char **dst, const char *src)
+{
+	free(*dst);
+	*dst = src && *src ? xstrdup(src) : NULL;
+}
+
+void machine__set_kallsyms(struct machine *m, const char *path)
+{
+	replace_str(&m->kallsyms, path);
+}
+
+void machine__set_symfs(struct machine *m, const char *dir)
+{
+	replace_str(&m->symfs, dir);
+}
+
+void machine__set_buildid_dir(struct machine *m, const char *dir)
+{
+	replace_str(&m->buildid_dir, dir);
+}
+
+void machine__set_force(struct machine *m, bool force)
+{
+	m->force = force;
+}
+
+void machine__set_inline(struct machine *m, bool show)
+{
+	m->no_inline = !show;
+}
+
+bool machine__force(const struct machine *m)
+{
+	return m->force;
+}
+
+const char *machine__symfs(const struct machine *m)
+{
+	return m->symfs ? m->symfs : "";
+}
+
+const char *machine__kallsyms_path(const struct machine *m)
+{
+	return m->kallsyms;
+}
+
+const char *machine__buildid_dir(const struct machine *m)
+{
+	return m->buildid_dir;
+}
+
+struct maps *machine__kmaps(struct machine *m)
+{
+	return m->kmaps;
+}
+
+struct dso *machine__kernel_dso(struct machine *m)
+{
+	return m->kernel;
+}
+
+struct map *machine__new_map(struct machine *m)
+{
+	if (m->nr_maps == m->alloc_maps) {
+		m->alloc_maps = m->alloc_maps ? m->alloc_maps * 2 : 64;
+		m->all_maps = xrealloc(m->all_maps, m->alloc_maps * sizeof(*m->all_maps));
+	}
+	return m->all_maps[m->nr_maps++] = xcalloc(1, sizeof(struct map));
+}
+
+/* --- DSOs ---------------------------------------------------------------- */
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static struct dso *machine__find_dso(struct machine *m, const char *name)
+{
+	for (struct dso *d = u64map_get(&m->dso_index, str_hash(name)); d;
+	     d = dso__priv(d)->next_in_bucket)
+		if (!strcmp(d->long_name, name))
+			return d;
+	return NULL;
+}
+
+static bool str_ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+/* What a path names: perf's conventions for special mappings. */
+static enum dso_kind dso_kind_of(const char *name, bool kernel_space)
+{
+	if (!strcmp(name, KERNEL_MMAP_NAME))
+		return DSO_KERNEL;
+	if (!strcmp(name, "[vdso]"))
+		return DSO_VDSO;
+	if (kernel_space)
+		return DSO_MODULE;
+	if (str_starts_with(name, "/tmp/perf-") && str_ends_with(name, ".map"))
+		return DSO_PERF_MAP;
+	if (name[0] == '[' || str_starts_with(name, "//anon") ||
+	    str_starts_with(name, "/dev/zero") || str_starts_with(name, "/anon_hugepage") ||
+	    str_starts_with(name, "/SYSV"))
+		return DSO_NONE;
+	return DSO_USER;
+}
+
+static struct dso *machine__findnew_dso(struct machine *m, const char *name, bool kernel_space)
+{
+	struct dso *d = machine__find_dso(m, name);
+	uint64_t h;
+
+	if (d)
+		return d;
+	d = dso__new(m, name, dso_kind_of(name, kernel_space));
+	h = str_hash(name);
+	dso__priv(d)->next_in_bucket = u64map_get(&m->dso_index, h);
+	u64map_put(&m->dso_index, h, d);
+	if (m->nr_dsos == m->alloc_dsos) {
+		m->alloc_dsos = m->alloc_dsos ? m->alloc_dsos * 2 : 32;
+		m->dsos = xrealloc(m->dsos, m->alloc_dsos * sizeof(*m->dsos));
+	}
+	m->dsos[m->nr_dsos++] = d;
+	if (dso__priv(d)->kind == DSO_KERNEL)
+		m->kernel = d;
+	return d;
+}
+
+/* "/lib/modules/.../e1000e.ko.xz" or "[e1000e]" -> "[e1000e]" (dashes to
+ * underscores, as the kernel names modules). */
+static char *module_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+	char *name;
+
+	if (path[0] == '[')
+		return xstrdup(path);
+	base = base ? base + 1 : path;
+	len = strcspn(base, ".");
+	name = xasprintf("[%.*s]", (int)len, base);
+	for (char *c = name; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	return name;
+}
+
+struct dso *machine__find_module_dso(struct machine *m, const char *name)
+{
+	for (size_t i = 0; i < m->nr_dsos; i++)
+		if (dso__priv(m->dsos[i])->kind == DSO_MODULE &&
+		    !strcmp(m->dsos[i]->short_name, name))
+			return m->dsos[i];
+	return NULL;
+}
+
+void machine__set_build_id(struct machine *m, const char *filename,
+			   const uint8_t *build_id, int size)
+{
+	bool module = str_ends_with(filename, ".ko") || strstr(filename, ".ko.") ||
+		      (filename[0] == '[' && strcmp(filename, KERNEL_MMAP_NAME) &&
+		       strcmp(filename, "[vdso]") && !str_starts_with(filename, "[anon"));
+	struct dso *d = machine__findnew_dso(m, filename, module);
+
+	if (module && filename[0] != '[') {
+		free(d->short_name);
+		d->short_name = module_name(filename);
+	}
+	dso__set_build_id(d, build_id, size);
+}
+
+void machine__for_each_dso(struct machine *m, void (*fn)(struct dso *dso, void *arg), void *arg)
+{
+	for (size_t i = 0; i < m->nr_dsos; i++)
+		fn(m->dsos[i], arg);
+}
+
+/* --- MMAP ---------------------------------------------------------------- */
+
+static int machine__process_kernel_mmap(struct machine *m, uint64_t start, uint64_t len,
+					uint64_t pgoff, const char *filename,
+					const uint8_t *build_id, int build_id_size)
+{
+	struct map *map = machine__new_map(m);
+	struct dso *dso;
+
+	if (str_starts_with(filename, KERNEL_MMAP_NAME)) {
+		/* pgoff is the address of the reference symbol (_text). */
+		dso = machine__findnew_dso(m, KERNEL_MMAP_NAME, true);
+		map->identity = true;
+	} else {
+		char *name = module_name(filename);
+
+		dso = machine__find_module_dso(m, name);
+		if (!dso) {
+			dso = machine__findnew_dso(m, filename, true);
+			free(dso->short_name);
+			dso->short_name = xstrdup(name);
+		}
+		free(name);
+		pgoff = 0;
+	}
+	map->start = start;
+	map->end = start + len < start ? UINT64_MAX : start + len;
+	map->pgoff = pgoff;
+	map->prot = PROT_EXEC | PROT_READ;
+	map->dso = dso;
+	dso__set_build_id(dso, build_id, build_id_size);
+	maps__insert(m->kmaps, map, m);
+	return 0;
+}
+
+int machine__process_mmap2(struct machine *m, pid_t pid, pid_t tid, uint64_t start,
+			   uint64_t len, uint64_t pgoff, const char *filename,
+			   uint8_t cpumode, const uint8_t *build_id, int build_id_size,
+			   uint32_t prot, uint32_t flags)
+{
+	struct thread *t;
+	struct map *map;
+	char *jit_name = NULL;
+	bool anon, no_dso;
+
+	if (!filename)
+		return -1;
+	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    pid == -1)
+		return machine__process_kernel_mmap(m, start, len, pgoff, filename,
+						    build_id, build_id_size);
+	t = machine__findnew_thread(m, pid, tid);
+	anon = !strcmp(filename, "//anon") || str_starts_with(filename, "/dev/zero") ||
+	       str_starts_with(filename, "/anon_hugepage") || (flags & MAP_HUGETLB);
+	no_dso = str_starts_with(filename, "[stack") || str_starts_with(filename, "/SYSV") ||
+		 !strcmp(filename, "[heap]");
+	/* Executable anonymous memory is JIT code: perf looks for perf-PID.map. */
+	if ((anon || no_dso) && (prot & PROT_EXEC))
+		filename = jit_name = xasprintf("/tmp/perf-%d.map", (int)t->pid);
+
+	map = machine__new_map(m);
+	map->start = start;
+	map->end = start + len;
+	map->pgoff = pgoff;
+	map->prot = prot;
+	map->flags = flags;
+	map->identity = anon || no_dso;
+	map->dso = machine__findnew_dso(m, filename, false);
+	if (dso__priv(map->dso)->kind == DSO_VDSO)
+		map->pgoff = 0;
+	dso__set_build_id(map->dso, build_id, build_id_size);
+	maps__insert(thread__maps(t), map, m);
+	free(jit_name);
+	return 0;
+}
+
+int machine__process_mmap(struct machine *m, pid_t pid, pid_t tid, uint64_t start,
+			  uint64_t len, uint64_t pgoff, const char *filename,
+			  uint8_t cpumode, const uint8_t *build_id, int build_id_size)
+{
+	return machine__process_mmap2(m, pid, tid, start, len, pgoff, filename, cpumode,
+				      build_id, build_id_size, PROT_EXEC | PROT_READ, 0);
+}
+
+/* --- resolving ----------------------------------------------------------- */
+
+/* The map covering ip for cpumode, without loading the DSO's symbols. */
+static bool machine__find_map(struct machine *m, struct thread *thread, uint8_t cpumode,
+			      uint64_t ip, struct addr_location *al)
+{
+	struct maps *maps = NULL;
+
+	memset(al, 0, sizeof(*al));
+	al->thread = thread;
+	al->addr = ip;
+	al->cpumode = cpumode;
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		al->level = 'k';
+		maps = m->kmaps;
+		break;
+	case PERF_RECORD_MISC_USER:
+		al->level = '.';
+		maps = thread ? thread__maps(thread) : NULL;
+		break;
+	default:	/* hypervisor, and guests (not modelled): no map */
+		al->level = 'H';
+		return false;
+	}
+	al->map = maps ? maps__find(maps, ip) : NULL;
+	/* Loading kallsyms may stretch the kernel map over init text. */
+	if (!al->map && maps == m->kmaps && m->kernel && !dso__priv(m->kernel)->loaded) {
+		dso__load(m->kernel);
+		al->map = maps__find(maps, ip);
+	}
+	if (!al->map)
+		return false;
+	al->dso = al->map->dso;
+	al->addr = map__map_ip(al->map, ip);
+	return true;
+}
+
+bool machine__lookup(struct machine *m, struct thread *thread, uint8_t cpumode,
+		     uint64_t ip, struct addr_location *al)
+{
+	if (!machine__find_map(m, thread, cpumode, ip, al))
+		return false;
+	al->sym = dso__find_symbol(al->dso, al->addr);
+	return true;
+}
+
+/* perf's "fb" lookups: an address the sample's mode has no map for is
+ * looked up in the mode its value belongs to (kernel or user). */
+static uint8_t addr_cpumode(uint8_t cpumode, uint64_t addr)
+{
+	if (cpumode != PERF_RECORD_MISC_KERNEL && cpumode != PERF_RECORD_MISC_USER)
+		return cpumode;
+	return addr >= (1ULL << 63) ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+}
+
+bool machine__find_map_fb(struct machine *m, struct thread *thread, uint8_t cpumode,
+			  uint64_t addr, struct addr_location *al)
+{
+	uint8_t mode = addr_cpumode(cpumode, addr);
+
+	return machine__find_map(m, thread, cpumode, addr, al) ||
+	       (mode != cpumode && machine__find_map(m, thread, mode, addr, al));
+}
+
+bool machine__find_symbol_fb(struct machine *m, struct thread *thread, uint8_t cpumode,
+			     uint64_t addr, struct addr_location *al)
+{
+	if (!machine__find_map_fb(m, thread, cpumode, addr, al))
+		return false;
+	al->sym = dso__find_symbol(al->dso, al->addr);
+	return true;
+}
+
+bool machine__resolve(struct machine *m, struct thread *thread, uint8_t cpumode,
+		      uint64_t ip, struct addr_location *al)
+{
+	bool found = machine__lookup(m, thread, cpumode, ip, al);
+
+	if (found)
+		al->dso->hit = true;
+	return found;
+}
+
+int machine__resolve_callchain(struct machine *m, struct thread *thread,
+			       const uint64_t *ips, uint64_t nr,
+			       struct callchain_frame *frames, int max_frames)
+{
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	int n = 0;
+
+	for (uint64_t i = 0; i < nr && n < max_frames; i++) {
+		uint64_t ip = ips[i];
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			switch (ip) {
+			case PERF_CONTEXT_HV:
+				cpumode = PERF_RECORD_MISC_HYPERVISOR;
+				break;
+			case PERF_CONTEXT_KERNEL:
+				cpumode = PERF_RECORD_MISC_KERNEL;
+				break;
+			case PERF_CONTEXT_USER:
+				cpumode = PERF_RECORD_MISC_USER;
+				break;
+			default:	/* corrupted chain: perf drops it all */
+				return 0;
+			}
+			continue;
+		}
+		frames[n].ip = ip;
+		frames[n].inlined = false;
+		frames[n].srcline = NULL;
+		machine__lookup(m, thread, cpumode, ip, &frames[n].al);
+		n++;
+	}
+	return n;
+}

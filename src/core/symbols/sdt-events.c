@@ -1,0 +1,165 @@
+/* sdt-events: SDT markers recorded in the build-id cache. */
+#include "core/symbols/sdt-events.h"
+#include "core/symbols/symbols.h"
+#include "util/glob.h"
+#include "util/util.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *cache_dir(void)
+{
+	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+
+	if (env && *env)
+		return xstrdup(env);
+	return home ? xasprintf("%s/.debug", home) : NULL;
+}
+
+/* .build-id/xx/yyyy -> ../../ORIGIN/xxyyyy: ORIGIN (a file or
+ * [kernel.kallsyms]) if it still has that build id, as perf checks. */
+static char *valid_origin(const char *link, const char *build_id)
+{
+	char target[PATH_MAX], hex[41], *slash;
+	uint8_t id[20];
+	int size;
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+
+	if (n <= 0)
+		return NULL;
+	target[n] = '\0';
+	slash = strrchr(target, '/');
+	if (!slash || strncmp(target, "../../", 6))
+		return NULL;
+	*slash = '\0';
+	if (!strcmp(target + 6, "[kernel.kallsyms]"))
+		size = sysfs__read_kernel_build_id(id, sizeof(id));
+	else if (target[5] == '/' && target[6] != '[')
+		size = elf_file__read_build_id(target + 5, id, sizeof(id));
+	else
+		return NULL;	/* [vdso] and the like cannot be checked */
+	build_id__hex(id, size, hex);
+	if (size <= 0 || strcmp(hex, build_id))
+		return NULL;
+	return xstrdup(target[6] == '[' ? target + 6 : target + 5);
+}
+
+static void scan_probes(const char *probes, const char *gglob, const char *eglob,
+			const char *build_id, const char *path,
+			struct sdt_event **out, int *n)
+{
+	char *text = read_file_str(probes), *save = NULL;
+
+	if (!text)
+		return;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *colon, *end;
+
+		if (line[0] != '%')	/* '%' starts an SDT entry, other lines are its probes */
+			continue;
+		colon = strchr(line + 1, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		end = colon + 1 + strcspn(colon + 1, "= ");
+		*end = '\0';
+		if ((gglob && !glob_match(gglob, line + 1)) || (eglob && !glob_match(eglob, colon + 1)))
+			continue;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[*n].name = xasprintf("%s:%s", line + 1, colon + 1);
+		(*out)[*n].build_id = xstrdup(build_id);
+		(*out)[*n].path = xstrdup(path);
+		(*n)++;
+	}
+	free(text);
+}
+
+/* The order of "NAME@BUILD_ID" strings, which is how perf sorts them. */
+static int cmp_sdt(const void *a, const void *b)
+{
+	const struct sdt_event *x = a, *y = b;
+	char *kx = xasprintf("%s@%s", x->name, x->build_id);
+	char *ky = xasprintf("%s@%s", y->name, y->build_id);
+	int r = strcmp(kx, ky);
+
+	free(kx);
+	free(ky);
+	return r;
+}
+
+int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out)
+{
+	char *dir = cache_dir(), *ids;
+	DIR *top;
+	struct dirent *de;
+	int n = 0, kept = 0;
+
+	*out = NULL;
+	if (!dir)
+		return 0;
+	ids = xasprintf("%s/.build-id", dir);
+	top = opendir(ids);
+	while (top && (de = readdir(top))) {
+		char *sub;
+		DIR *d;
+		struct dirent *e;
+
+		if (strlen(de->d_name) != 2)
+			continue;
+		sub = xasprintf("%s/%s", ids, de->d_name);
+		d = opendir(sub);
+		while (d && (e = readdir(d))) {
+			char *link, *bid, *path, *probes;
+
+			if (e->d_name[0] == '.')
+				continue;
+			link = xasprintf("%s/%s", sub, e->d_name);
+			bid = xasprintf("%s%s", de->d_name, e->d_name);
+			path = valid_origin(link, bid);
+			if (path) {
+				probes = xasprintf("%s/probes", link);
+				scan_probes(probes, group_glob, event_glob, bid, path, out, &n);
+				free(probes);
+			}
+			free(path);
+			free(bid);
+			free(link);
+		}
+		if (d)
+			closedir(d);
+		free(sub);
+	}
+	if (top)
+		closedir(top);
+	free(ids);
+	free(dir);
+	if (n)
+		qsort(*out, n, sizeof(**out), cmp_sdt);
+	/* the same marker listed twice for one binary counts once */
+	for (int i = 0; i < n; i++) {
+		if (kept && !cmp_sdt(&(*out)[i], &(*out)[kept - 1])) {
+			free((*out)[i].name);
+			free((*out)[i].build_id);
+			free((*out)[i].path);
+			continue;
+		}
+		(*out)[kept++] = (*out)[i];
+	}
+	n = kept;
+	return n;
+}
+
+void sdt_events__free(struct sdt_event *evs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(evs[i].name);
+		free(evs[i].build_id);
+		free(evs[i].path);
+	}
+	free(evs);
+}

@@ -1,0 +1,733 @@
+/* srcline: source lines and inlined-function chains for DSO addresses,
+ * from the DWARF of the file the DSO's symbols came from, read in process
+ * with libdw and cached per address.
+ *
+ * perf 6.1 asks binutils' addr2line ("-a -i -f") for these, so this file
+ * reproduces its answers: the innermost function DWARF names (of equal
+ * ranges, the last one), by linkage name, or DW_AT_name in C-family units;
+ * for a function without either, or code DWARF names no function for, the
+ * ELF symbol that starts there (which addr2line then keeps for that
+ * function for the rest of the run); "??:0" when nothing covers the
+ * address.  Two quirks of binutils 2.40 are kept: in DWARF 5 line tables
+ * it starts each sequence with file entry 0 (the unit's own file) where
+ * DWARF says file 1, so rows before the sequence's first file change name
+ * the unit ("libc-start.c:74" for code from libc_start_call_main.h); and
+ * code without line rows gets the ELF symbol's STT_FILE name and line 0
+ * (":0" after the empty FILE symbol of linker-made locals).
+ */
+#include "core/symbols/symbols.h"
+#include "util/util.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_INLINE 64
+
+struct elf_func {		/* the debug file's function symbols, bfd's view */
+	uint64_t value, size;
+	uint64_t section_end;	/* bfd never names an address outside its section */
+	const char *name;
+	const char *file;	/* the STT_FILE bfd credits it to, or NULL */
+};
+
+struct a2l_record {
+	int nr;			/* functions, innermost first; 0 = not found */
+	char *srcline;		/* "file:line" of the address, NULL for "??:0" */
+	char *file;		/* its file as addr2line names it (full), or NULL */
+	unsigned line;
+	const char *names[MAX_INLINE];
+	char *lines[MAX_INLINE];	/* per function: srcline, then call sites */
+	struct inline_frame *frames;	/* perf's symbols for names (lazy) */
+	struct symbol *fake;
+};
+
+struct srcline_cache {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	struct strpool names;
+	struct elf_func *funcs;
+	size_t nr_funcs;
+	struct u64map renamed;	/* DIE offset -> ELF name addr2line switched to */
+	struct u64map unit_starts;	/* CU DIE offset -> struct unit_start_rows* */
+	struct cu_range *cu_ranges;	/* without .debug_aranges (clang): CUs by address */
+	size_t nr_cu_ranges;
+	bool cu_ranges_read;
+	struct u64map records;	/* addr -> struct a2l_record* */
+	bool failed;
+};
+
+/* --full-source-path: file names as the line table has them */
+static bool full_filename;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static int elf_func_cmp(const void *a, const void *b)
+{
+	const struct elf_func *x = a, *y = b;
+
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* bfd's symbols: .symtab, or .dynsym in a stripped file. */
+static Elf_Scn *next_symbol_table(Elf *elf, Elf_Scn *scn)
+{
+	Elf_Scn *dynsym = NULL;
+	GElf_Shdr shdr;
+
+	if (scn)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) && gelf_getshdr(scn, &shdr)) {
+		if (shdr.sh_type == SHT_SYMTAB)
+			return scn;
+		if (shdr.sh_type == SHT_DYNSYM && !dynsym)
+			dynsym = scn;
+	}
+	return dynsym;
+}
+
+/* FUNC and NOTYPE symbols in table order (qsort is not stable: ties are
+ * resolved when the table is built). */
+static void read_elf_funcs(struct srcline_cache *c)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(c->mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t alloc = 0;
+	const char *file = NULL;
+	/* bfd stops crediting globals to a FILE symbol that follows others */
+	bool sym_seen = false, file_after_sym = false;
+
+	while (elf && (scn = next_symbol_table(elf, scn))) {
+		GElf_Shdr shdr;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr) || !shdr.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (size_t i = 0; data && i < shdr.sh_size / shdr.sh_entsize; i++) {
+			GElf_Sym sym;
+			GElf_Shdr secshdr;
+			Elf_Scn *sec;
+			const char *name;
+			int type;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			type = GELF_ST_TYPE(sym.st_info);
+			if (!i)
+				continue;
+			if (type == STT_FILE) {
+				name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+				file = name ? strpool_add(&c->names, name, strlen(name)) : NULL;
+				file_after_sym = sym_seen;
+				continue;
+			}
+			sym_seen = true;
+			if ((type != STT_FUNC && type != STT_NOTYPE) || sym.st_shndx == SHN_UNDEF ||
+			    sym.st_shndx >= SHN_LORESERVE || !sym.st_name)
+				continue;
+			name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			sec = elf_getscn(elf, sym.st_shndx);
+			if (!sec || !gelf_getshdr(sec, &secshdr))
+				continue;
+			if (c->nr_funcs == alloc) {
+				alloc = alloc ? alloc * 2 : 256;
+				c->funcs = xrealloc(c->funcs, alloc * sizeof(*c->funcs));
+			}
+			c->funcs[c->nr_funcs].value = sym.st_value;
+			c->funcs[c->nr_funcs].size = sym.st_size;
+			c->funcs[c->nr_funcs].section_end = secshdr.sh_addr + secshdr.sh_size;
+			c->funcs[c->nr_funcs].name = strpool_add(&c->names, name, strlen(name));
+			c->funcs[c->nr_funcs].file =
+				GELF_ST_BIND(sym.st_info) == STB_LOCAL || !file_after_sym ? file : NULL;
+			c->nr_funcs++;
+		}
+		break;
+	}
+	if (!c->nr_funcs)
+		return;
+	/* Keep, per address, the first symbol unless a later one is bigger. */
+	for (size_t i = 0; i < c->nr_funcs; i++)
+		c->funcs[i].size = (c->funcs[i].size << 20) | (0xfffff - (i & 0xfffff));
+	qsort(c->funcs, c->nr_funcs, sizeof(*c->funcs), elf_func_cmp);
+	{
+		size_t n = 0;
+
+		for (size_t i = 0; i < c->nr_funcs; i++) {
+			if (n && c->funcs[n - 1].value == c->funcs[i].value) {
+				if (c->funcs[i].size > c->funcs[n - 1].size)
+					c->funcs[n - 1] = c->funcs[i];
+				continue;
+			}
+			c->funcs[n++] = c->funcs[i];
+		}
+		c->nr_funcs = n;
+	}
+	for (size_t i = 0; i < c->nr_funcs; i++)
+		c->funcs[i].size >>= 20;
+}
+
+/* The ELF symbol bfd names the function at vaddr with: the closest one
+ * starting at or below it in the same section (so PLT entries are not
+ * taken for _init), however small it is. */
+static const struct elf_func *elf_func_at(const struct srcline_cache *c, uint64_t vaddr)
+{
+	size_t lo = 0, hi = c->nr_funcs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->funcs[mid].value <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	if (vaddr >= c->funcs[lo - 1].section_end)
+		return NULL;
+	return &c->funcs[lo - 1];
+}
+
+static struct srcline_cache *dso__srcline_cache(struct dso *dso)
+{
+	struct dso_priv *p = dso__priv(dso);
+	struct srcline_cache *c = xcalloc(1, sizeof(*c));
+
+	p->srcline = c;
+	dso__load(dso);
+	/* perf has no source lines for the kernel, vdso or JIT code. */
+	if (!p->debug_path || p->kind == DSO_KERNEL || p->kind == DSO_PERF_MAP ||
+	    dso->long_name[0] == '[') {
+		c->failed = true;
+		return c;
+	}
+	c->dwfl = dwfl_begin(&offline_callbacks);
+	if (c->dwfl) {
+		dwfl_report_begin(c->dwfl);
+		c->mod = dwfl_report_offline(c->dwfl, dso->short_name, p->debug_path, -1);
+		dwfl_report_end(c->dwfl, NULL, NULL);
+	}
+	if (!c->mod || !dwfl_module_getelf(c->mod, &c->bias)) {
+		c->failed = true;
+		return c;
+	}
+	read_elf_funcs(c);
+	return c;
+}
+
+/* Languages whose names are not mangled: bfd takes DW_AT_name as the
+ * linkage name there. */
+static bool lang_unmangled(Dwarf_Die *cu)
+{
+	switch (dwarf_srclang(cu)) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_Ada83: case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85: case DW_LANG_Fortran77: case DW_LANG_Pascal83:
+	case DW_LANG_C99: case DW_LANG_Ada95: case DW_LANG_PLI: case DW_LANG_UPC:
+	case DW_LANG_C11: case DW_LANG_Mips_Assembler:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The name addr2line gives a DIE: its linkage name when it has one. */
+static const char *die_name(Dwarf_Die *die, bool unmangled, bool *linkage)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	*linkage = true;
+	name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+	if (name)
+		return name;
+	*linkage = unmangled;
+	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+}
+
+static bool die_low_pc(Dwarf_Die *die, Dwarf_Addr *low)
+{
+	Dwarf_Addr base, end;
+	ptrdiff_t off;
+
+	if (!dwarf_lowpc(die, low))
+		return true;
+	off = dwarf_ranges(die, 0, &base, low, &end);
+	return off > 0;
+}
+
+static bool same_range(Dwarf_Die *a, Dwarf_Die *b)
+{
+	Dwarf_Addr la, ha, lb, hb;
+
+	return !dwarf_lowpc(a, &la) && !dwarf_highpc(a, &ha) && !dwarf_lowpc(b, &lb) &&
+	       !dwarf_highpc(b, &hb) && la == lb && ha == hb;
+}
+
+/* Of sibling functions with the same range (gas describes each alias of
+ * an assembler function), bfd picks the last. */
+static void last_twin(Dwarf_Die *die)
+{
+	Dwarf_Die next = *die;
+
+	while (dwarf_siblingof(&next, &next) == 0)
+		if (dwarf_tag(&next) == dwarf_tag(die) && same_range(&next, die))
+			*die = next;
+}
+
+/* binutils 2.40 takes a DW_FORM_rnglistx range list index (clang's DWARF
+ * 5) for an offset: it never finds such a function, so addr2line names
+ * no inlined function with scattered ranges in clang builds. */
+static bool bfd_reads_ranges(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+
+	return !dwarf_attr(die, DW_AT_ranges, &attr) || dwarf_whatform(&attr) != DW_FORM_rnglistx;
+}
+
+/* The functions around vaddr, innermost first, as DIEs (physical nesting). */
+static int function_dies(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
+{
+	Dwarf_Die *scopes = NULL, *chain = NULL, inner;
+	int n = dwarf_getscopes(cu, pc, &scopes), nr = 0;
+
+	if (n <= 0 || !dwarf_offdie(dwarf_cu_getdwarf(cu->cu), dwarf_dieoffset(&scopes[0]), &inner)) {
+		free(scopes);
+		return 0;
+	}
+	free(scopes);
+	n = dwarf_getscopes_die(&inner, &chain);
+	for (int i = 0; i < n && nr < max; i++) {
+		int tag = dwarf_tag(&chain[i]);
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		if (!bfd_reads_ranges(&chain[i])) {
+			if (tag == DW_TAG_subprogram)
+				break;
+			continue;
+		}
+		out[nr] = chain[i];
+		if (!nr)
+			last_twin(&out[0]);
+		nr++;
+		if (tag == DW_TAG_subprogram)
+			break;
+	}
+	free(chain);
+	return nr;
+}
+
+/* --full-source-path: "dir/file.c:12" as addr2line names the file: a
+ * relative name (libdw joined any relative include directory) is under
+ * the CU's compilation directory. */
+static char *full_path(Dwarf_Die *cu, const char *file)
+{
+	Dwarf_Attribute attr;
+	const char *dir = file[0] != '/' && cu ?
+			  dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr)) : NULL;
+
+	return dir ? xasprintf("%s/%s", dir, file) : xstrdup(file);
+}
+
+static char *srcline_full(Dwarf_Die *cu, const char *file, unsigned lineno)
+{
+	char *path = full_path(cu, file), *s = xasprintf("%s:%u", path, lineno);
+
+	free(path);
+	return s;
+}
+
+static const char *file_base(Dwarf_Files *files, size_t idx)
+{
+	const char *name = dwarf_filesrc(files, idx, NULL, NULL), *base;
+
+	base = name ? strrchr(name, '/') : NULL;
+	return base ? base + 1 : name;
+}
+
+/* A DWARF 5 unit's addresses [lo, hi) whose rows come before their
+ * sequence's first change of file: bfd names them by file entry 0. */
+struct unit_start_rows {
+	size_t nr;
+	Dwarf_Addr (*range)[2];
+};
+
+static struct unit_start_rows *unit_start_rows(struct srcline_cache *c, Dwarf_Die *cu)
+{
+	struct unit_start_rows *u = u64map_get(&c->unit_starts, dwarf_dieoffset(cu));
+	Dwarf_Half version = 0;
+	Dwarf_Lines *lines;
+	size_t nr = 0, alloc = 0;
+	bool at_start = true;
+
+	if (u)
+		return u;
+	u = xcalloc(1, sizeof(*u));
+	u64map_put(&c->unit_starts, dwarf_dieoffset(cu), u);
+	if (dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) || version < 5 ||
+	    dwarf_getsrclines(cu, &lines, &nr))
+		return u;
+	for (size_t i = 0; i + 1 < nr; i++) {
+		Dwarf_Line *row = dwarf_onesrcline(lines, i), *next = dwarf_onesrcline(lines, i + 1);
+		Dwarf_Files *files;
+		Dwarf_Addr lo, hi;
+		size_t idx;
+		bool end = false;
+
+		dwarf_lineendsequence(row, &end);
+		if (end) {
+			at_start = true;
+			continue;
+		}
+		if (dwarf_line_file(row, &files, &idx) || idx != 1)
+			at_start = false;
+		if (!at_start || dwarf_lineaddr(row, &lo) || dwarf_lineaddr(next, &hi) || hi <= lo)
+			continue;
+		if (u->nr && u->range[u->nr - 1][1] == lo) {
+			u->range[u->nr - 1][1] = hi;
+			continue;
+		}
+		if (u->nr == alloc) {
+			alloc = alloc ? alloc * 2 : 16;
+			u->range = xrealloc(u->range, alloc * sizeof(*u->range));
+		}
+		u->range[u->nr][0] = lo;
+		u->range[u->nr++][1] = hi;
+	}
+	return u;
+}
+
+static bool at_unit_start(struct srcline_cache *c, Dwarf_Die *cu, Dwarf_Addr pc)
+{
+	const struct unit_start_rows *u = unit_start_rows(c, cu);
+
+	for (size_t i = 0; i < u->nr; i++)
+		if (pc >= u->range[i][0] && pc < u->range[i][1])
+			return true;
+	return false;
+}
+
+/* A range of a unit's addresses (DWARF addresses, no bias). */
+struct cu_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Off cu;
+};
+
+static int cu_range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Every unit's ranges, sorted: libdw finds units through .debug_aranges
+ * only, which clang does not write (binutils reads the units' ranges). */
+static void read_cu_ranges(struct srcline_cache *c)
+{
+	Dwarf_Addr dwbias;
+	Dwarf *dw = dwfl_module_getdwarf(c->mod, &dwbias);
+	Dwarf_Off off = 0, next;
+	size_t hsize, alloc = 0;
+
+	c->cu_ranges_read = true;
+	while (dw && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		Dwarf_Die cu;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t it = 0;
+
+		if (dwarf_offdie(dw, off + hsize, &cu)) {
+			while ((it = dwarf_ranges(&cu, it, &base, &lo, &hi)) > 0) {
+				if (hi <= lo)
+					continue;
+				if (c->nr_cu_ranges == alloc) {
+					alloc = alloc ? alloc * 2 : 64;
+					c->cu_ranges = xrealloc(c->cu_ranges,
+								alloc * sizeof(*c->cu_ranges));
+				}
+				c->cu_ranges[c->nr_cu_ranges++] =
+					(struct cu_range){ lo, hi, dwarf_dieoffset(&cu) };
+			}
+		}
+		off = next;
+	}
+	if (c->nr_cu_ranges)
+		qsort(c->cu_ranges, c->nr_cu_ranges, sizeof(*c->cu_ranges), cu_range_cmp);
+}
+
+/* The unit DIE covering pc (a module address) and its bias. */
+static Dwarf_Die *unit_at(struct srcline_cache *c, Dwarf_Addr pc, Dwarf_Die *buf,
+			  Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(c->mod, pc, bias);
+	Dwarf *dw;
+	size_t lo = 0, hi;
+
+	if (cu)
+		return cu;
+	if (!c->cu_ranges_read)
+		read_cu_ranges(c);
+	dw = dwfl_module_getdwarf(c->mod, bias);
+	if (!dw)
+		return NULL;
+	hi = c->nr_cu_ranges;
+	while (lo < hi) {	/* the last range starting at or below pc */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->cu_ranges[mid].lo <= pc - *bias)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* ranges of units may nest (a unit's whole span around others' code) */
+	for (size_t i = lo; i-- > 0;) {
+		const struct cu_range *r = &c->cu_ranges[i];
+
+		if (pc - *bias < r->hi)
+			return dwarf_offdie(dw, r->cu, buf);
+	}
+	return NULL;
+}
+
+static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
+{
+	struct a2l_record *r = xcalloc(1, sizeof(*r));
+	Dwarf_Addr pc = vaddr + c->bias, cu_bias;
+	Dwfl_Line *dwfl_line = dwfl_module_getsrc(c->mod, pc);
+	Dwarf_Die cu_buf, *cu = unit_at(c, pc, &cu_buf, &cu_bias);
+	Dwarf_Addr line_bias;
+	Dwarf_Line *line = dwfl_line ? dwfl_dwarf_line(dwfl_line, &line_bias) :
+			   cu ? dwarf_getsrc_die(cu, pc - cu_bias) : NULL;
+	Dwarf_Die dies[MAX_INLINE];
+	int nr = cu ? function_dies(cu, pc - cu_bias, dies, MAX_INLINE) : 0;
+	const struct elf_func *ef = elf_func_at(c, vaddr);
+	bool unmangled = cu && lang_unmangled(cu);
+
+	for (int i = 0; i < nr; i++) {
+		bool linkage;
+		const char *renamed = u64map_get(&c->renamed, dwarf_dieoffset(&dies[i]));
+
+		r->names[i] = renamed ? renamed : die_name(&dies[i], unmangled, &linkage);
+		/* bfd prefers the symbol table's name for a plain function
+		 * starting where a symbol does, and keeps it. */
+		if (i == 0 && !renamed && !linkage && ef &&
+		    dwarf_tag(&dies[0]) == DW_TAG_subprogram) {
+			Dwarf_Addr low;
+
+			if (die_low_pc(&dies[0], &low) && low + cu_bias - c->bias == ef->value) {
+				r->names[0] = ef->name;
+				u64map_put(&c->renamed, dwarf_dieoffset(&dies[0]), (void *)ef->name);
+			}
+		}
+	}
+	if (!nr && ef)
+		r->names[nr++] = ef->name;
+	if (!nr && !line)
+		return r;	/* "??:0": not found */
+	if (!nr)
+		r->names[nr++] = "??";
+	r->nr = nr;
+	/* Each caller's line is where it called the function inside it. */
+	for (int i = 1; i < nr; i++) {
+		Dwarf_Attribute attr;
+		Dwarf_Word file = 0, lineno = 0;
+		Dwarf_Files *files;
+		const char *name = NULL;
+
+		if (dwarf_formudata(dwarf_attr(&dies[i - 1], DW_AT_call_file, &attr), &file) ||
+		    dwarf_formudata(dwarf_attr(&dies[i - 1], DW_AT_call_line, &attr), &lineno) ||
+		    dwarf_getsrcfiles(cu, &files, NULL) ||
+		    !(name = file_base(files, file)))
+			continue;
+		if (full_filename)
+			r->lines[i] = srcline_full(cu, dwarf_filesrc(files, file, NULL, NULL),
+						   (unsigned)lineno);
+		else
+			r->lines[i] = xasprintf("%s:%u", name, (unsigned)lineno);
+	}
+	if (line) {
+		int lineno = 0;
+		const char *file = dwarf_linesrc(line, NULL, NULL);
+		const char *base = file ? strrchr(file, '/') : NULL;
+		const char *full = file;	/* as the line table names it */
+		Dwarf_Files *files;
+		size_t idx;
+
+		dwarf_lineno(line, &lineno);
+		file = base ? base + 1 : file;
+		if (cu && !dwarf_line_file(line, &files, &idx) && idx == 1 &&
+		    at_unit_start(c, cu, pc - cu_bias)) {
+			file = file_base(files, 0);
+			full = dwarf_filesrc(files, 0, NULL, NULL);
+		}
+		if (full) {
+			r->file = full_path(cu, full);
+			r->line = (unsigned)lineno;
+		}
+		if (full_filename && full)
+			r->srcline = xasprintf("%s:%d", r->file, lineno);
+		else
+			r->srcline = xasprintf("%s:%d", file ? file : "??", lineno);
+	} else if (ef && ef->file) {
+		const char *base = full_filename ? NULL : strrchr(ef->file, '/');
+
+		r->file = xstrdup(ef->file);	/* addr2line's file: the symbol's STT_FILE */
+		r->srcline = xasprintf("%s:0", base ? base + 1 : ef->file);
+	} else {
+		r->srcline = xstrdup("??:0");
+	}
+	return r;
+}
+
+static struct a2l_record *dso__a2l(struct dso *dso, uint64_t addr, struct srcline_cache **cp)
+{
+	struct srcline_cache *c = dso__priv(dso)->srcline;
+	struct a2l_record *r;
+
+	if (!c)
+		c = dso__srcline_cache(dso);
+	*cp = c;
+	if (c->failed)
+		return NULL;
+	r = u64map_get(&c->records, addr);
+	if (!r) {
+		r = a2l_lookup(c, dso__addr_to_vaddr(dso, addr));
+		u64map_put(&c->records, addr, r);
+	}
+	return r;
+}
+
+void srcline__full_filename(bool on)
+{
+	full_filename = on;
+}
+
+const char *dso__srcfile(struct dso *dso, uint64_t addr, unsigned *line)
+{
+	struct srcline_cache *c;
+	struct a2l_record *r = dso ? dso__a2l(dso, addr, &c) : NULL;
+
+	*line = r && r->file ? r->line : 0;
+	return r ? r->file : NULL;
+}
+
+const char *dso__srcline(struct dso *dso, uint64_t addr)
+{
+	struct dso_priv *p;
+	struct srcline_cache *c;
+	struct a2l_record *r;
+
+	if (!dso)
+		return NULL;
+	p = dso__priv(dso);
+	r = dso__a2l(dso, addr, &c);
+	if (r && r->nr)
+		return r->srcline;	/* "??:0" when a function but no line was found */
+	/* Not found: perf shows "dso[address]" (the address addr2line got). */
+	if (!p->srcline_fallback)
+		p->srcline_fallback = xcalloc(1, sizeof(*p->srcline_fallback));
+	if (!u64map_get(p->srcline_fallback, addr))
+		u64map_put(p->srcline_fallback, addr,
+			   xasprintf("%s[%" PRIx64 "]", dso->short_name, dso__addr_to_vaddr(dso, addr)));
+	return u64map_get(p->srcline_fallback, addr);
+}
+
+const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
+					struct symbol *sym, int *nr)
+{
+	struct srcline_cache *c;
+	struct a2l_record *r;
+
+	*nr = 0;
+	if (!dso || !sym || !(r = dso__a2l(dso, addr, &c)) || !r->nr)
+		return NULL;
+	if (!r->frames) {
+		int nfake = 0;
+
+		r->frames = xcalloc((size_t)r->nr, sizeof(*r->frames));
+		r->fake = xcalloc((size_t)r->nr, sizeof(*r->fake));
+		for (int i = 0; i < r->nr; i++) {
+			char *demangled = sym_demangle(r->names[i] ? r->names[i] : "??");
+			const char *name = demangled ? demangled : r->names[i] ? r->names[i] : "??";
+
+			/* perf reuses the ELF symbol when the names agree. */
+			if (!strcmp(name, sym->name)) {
+				r->frames[i].sym = sym;
+			} else {
+				struct symbol *f = &r->fake[nfake++];
+
+				f->start = sym->start;
+				f->end = sym->end;
+				f->name = strpool_add(&c->names, name, strlen(name));
+				r->frames[i].sym = f;
+				r->frames[i].inlined = true;
+			}
+			r->frames[i].srcline = i ? r->lines[i] : r->srcline;
+			free(demangled);
+		}
+	}
+	*nr = r->nr;
+	return r->frames;
+}
+
+void dso__srcline_release(struct dso *dso)
+{
+	struct dso_priv *p = dso__priv(dso);
+	struct srcline_cache *c = p->srcline;
+
+	if (p->srcline_fallback) {
+		for (size_t i = 0; i < p->srcline_fallback->cap; i++)
+			if (p->srcline_fallback->keys[i])
+				free(p->srcline_fallback->vals[i]);
+		u64map_release(p->srcline_fallback);
+		free(p->srcline_fallback);
+		p->srcline_fallback = NULL;
+	}
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->records.cap; i++) {
+		struct a2l_record *r = c->records.vals[i];
+
+		if (c->records.keys[i] && r) {
+			for (int k = 0; k < r->nr; k++)
+				free(r->lines[k]);
+			free(r->srcline);
+			free(r->file);
+			free(r->frames);
+			free(r->fake);
+			free(r);
+		}
+	}
+	u64map_release(&c->records);
+	u64map_release(&c->renamed);
+	for (size_t i = 0; i < c->unit_starts.cap; i++) {
+		struct unit_start_rows *u = c->unit_starts.vals[i];
+
+		if (c->unit_starts.keys[i] && u) {
+			free(u->range);
+			free(u);
+		}
+	}
+	u64map_release(&c->unit_starts);
+	free(c->cu_ranges);
+	strpool_release(&c->names);
+	free(c->funcs);
+	if (c->dwfl)
+		dwfl_end(c->dwfl);
+	free(c);
+	p->srcline = NULL;
+}

@@ -1,0 +1,562 @@
+/* symbols-elf: a user DSO's symbols from ELF files, found where perf looks:
+ * .gnu_debuglink targets, the build-id cache (~/.debug), /usr/lib/debug
+ * (by path and by build id), the file itself under --symfs; for the vdso
+ * the cache or the running kernel's image.  .symtab wins over .dynsym;
+ * with only .dynsym, MiniDebugInfo (.gnu_debugdata, xz) adds the rest.
+ * Addresses are moved into file-offset space, as perf 6.1 does.
+ */
+#include "core/symbols/symbols.h"
+#include "util/util.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <lzma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct symsrc {
+	char *path;		/* NULL for in-memory images */
+	int fd;
+	Elf *elf;
+	void *mem;		/* owned buffer behind elf, if any */
+	GElf_Ehdr ehdr;
+	Elf_Scn *symtab, *dynsym;
+	size_t dynsym_idx;
+};
+
+static void symsrc__close(struct symsrc *ss)
+{
+	if (ss->elf)
+		elf_end(ss->elf);
+	if (ss->fd >= 0)
+		close(ss->fd);
+	free(ss->mem);
+	free(ss->path);
+	memset(ss, 0, sizeof(*ss));
+	ss->fd = -1;
+}
+
+static Elf_Scn *elf_section_by_name(Elf *elf, const char *name, GElf_Shdr *shdr_out,
+				    size_t *idx)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		const char *n;
+
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		n = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (n && !strcmp(n, name)) {
+			if (shdr_out)
+				*shdr_out = shdr;
+			if (idx)
+				*idx = elf_ndxscn(scn);
+			return scn;
+		}
+	}
+	return NULL;
+}
+
+static int symsrc__setup(struct symsrc *ss)
+{
+	GElf_Shdr shdr;
+
+	if (!ss->elf || elf_kind(ss->elf) != ELF_K_ELF || !gelf_getehdr(ss->elf, &ss->ehdr))
+		return -1;
+	ss->symtab = elf_section_by_name(ss->elf, ".symtab", &shdr, NULL);
+	if (ss->symtab && shdr.sh_type != SHT_SYMTAB)
+		ss->symtab = NULL;
+	ss->dynsym = elf_section_by_name(ss->elf, ".dynsym", &shdr, &ss->dynsym_idx);
+	if (ss->dynsym && shdr.sh_type != SHT_DYNSYM)
+		ss->dynsym = NULL;
+	return 0;
+}
+
+/* Images whose build id differs from the one recorded are not this DSO. */
+static bool build_id_matches(const struct dso *dso, Elf *elf)
+{
+	uint8_t id[20];
+	size_t size;
+	char *raw;
+	int n;
+
+	if (!dso->build_id_size)
+		return true;
+	raw = elf_rawfile(elf, &size);
+	n = raw ? elf_buf__read_build_id(raw, size, id, sizeof(id)) : 0;
+	return n == dso->build_id_size && !memcmp(id, dso->build_id, (size_t)n);
+}
+
+static int symsrc__open(struct symsrc *ss, struct dso *dso, const char *path)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ss->fd < 0)
+		return -1;
+	ss->elf = elf_begin(ss->fd, ELF_C_READ_MMAP, NULL);
+	ss->path = xstrdup(path);
+	if (symsrc__setup(ss) || !build_id_matches(dso, ss->elf)) {
+		symsrc__close(ss);
+		return -1;
+	}
+	return 0;
+}
+
+/* Takes ownership of buf. */
+static int symsrc__open_mem(struct symsrc *ss, struct dso *dso, void *buf, size_t size)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->fd = -1;
+	ss->mem = buf;
+	ss->elf = elf_memory(buf, size);
+	if (symsrc__setup(ss) || !build_id_matches(dso, ss->elf)) {
+		symsrc__close(ss);
+		return -1;
+	}
+	return 0;
+}
+
+/* --- where to look -------------------------------------------------------- */
+
+static char *read_debuglink(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *name = NULL;
+	GElf_Ehdr ehdr;
+	Elf *elf;
+
+	if (fd < 0)
+		return NULL;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && gelf_getehdr(elf, &ehdr)) {
+		Elf_Scn *scn = elf_section_by_name(elf, ".gnu_debuglink", NULL, NULL);
+		Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+
+		if (data && data->d_buf && data->d_size > 1 &&
+		    memchr(data->d_buf, '\0', data->d_size))
+			name = xstrdup(data->d_buf);
+	}
+	elf_end(elf);
+	close(fd);
+	return name;
+}
+
+/* The first existing file named by the executable's .gnu_debuglink, in
+ * the places gdb and perf look. */
+static char *debuglink_target(struct dso *dso, const char *self)
+{
+	const char *symfs = machine__symfs(dso__priv(dso)->machine);
+	const char *slash = strrchr(dso->long_name, '/');
+	int dirlen = slash ? (int)(slash - dso->long_name) : 0;
+	char *link = read_debuglink(self), *found = NULL;
+
+	if (!link)
+		return NULL;
+	for (int i = 0; i < 4 && !found; i++) {
+		char *path;
+
+		switch (i) {
+		case 0: path = xstrdup(link); break;
+		case 1: path = xasprintf("%s%.*s/%s", symfs, dirlen, dso->long_name, link); break;
+		case 2: path = xasprintf("%s%.*s/.debug/%s", symfs, dirlen, dso->long_name, link); break;
+		default: path = xasprintf("%s/usr/lib/debug%.*s/%s", symfs, dirlen, dso->long_name, link);
+		}
+		if (file__is_regular(path))
+			found = path;
+		else
+			free(path);
+	}
+	free(link);
+	return found;
+}
+
+/* The files perf tries, in its order, for a DSO's symbols. */
+static size_t dso__candidates(struct dso *dso, char **out, size_t max)
+{
+	struct dso_priv *p = dso__priv(dso);
+	struct machine *m = p->machine;
+	const char *symfs = machine__symfs(m);
+	char *self = xasprintf("%s%s", symfs, dso->long_name);
+	char *c;
+	size_t n = 0;
+
+#define ADD(expr) do { char *s_ = (expr); if (s_ && n < max) out[n++] = s_; else free(s_); } while (0)
+	if (p->kind == DSO_VDSO) {
+		ADD(build_id__cache_path(m, dso->build_id, dso->build_id_size, "vdso"));
+		free(self);
+		return n;
+	}
+	if (file__is_regular(self) && (c = debuglink_target(dso, self)))
+		ADD(c);
+	if (dso->build_id_size) {
+		ADD(build_id__cache_path(m, dso->build_id, dso->build_id_size, "elf"));
+		ADD(build_id__cache_path(m, dso->build_id, dso->build_id_size, "debug"));
+	}
+	ADD(xasprintf("%s/usr/lib/debug%s.debug", symfs, dso->long_name));
+	ADD(xasprintf("%s/usr/lib/debug%s", symfs, dso->long_name));
+	if (dso->build_id_size) {
+		char hex[41];
+
+		build_id__hex(dso->build_id, dso->build_id_size, hex);
+		ADD(xasprintf("%s/usr/lib/debug/.build-id/%.2s/%s.debug", symfs, hex, hex + 2));
+	}
+	ADD(self);
+#undef ADD
+	return n;
+}
+
+/* --- the running vdso and MiniDebugInfo: ELF images in memory ------------- */
+
+/* Copies this process's [vdso] (the same image every process of the
+ * running kernel maps). */
+static void *running_vdso(size_t *size)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	void *copy = NULL;
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end;
+
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &start, &end) == 2 &&
+		    end > start) {
+			*size = end - start;
+			copy = xmalloc(*size);
+			memcpy(copy, (void *)start, *size);
+			break;
+		}
+	}
+	fclose(f);
+	return copy;
+}
+
+/* .gnu_debugdata: an xz-compressed ELF holding the .symtab that was
+ * stripped from the file (Fedora's MiniDebugInfo). */
+static void *minidebuginfo(Elf *elf, size_t *out_size)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = elf_section_by_name(elf, ".gnu_debugdata", &shdr, NULL);
+	Elf_Data *data = scn && shdr.sh_type == SHT_PROGBITS ? elf_getdata(scn, NULL) : NULL;
+	lzma_stream strm = LZMA_STREAM_INIT;
+	size_t cap = 0;
+	uint8_t *out = NULL;
+	lzma_ret ret;
+
+	if (!data || !data->d_buf || !data->d_size)
+		return NULL;
+	if (lzma_stream_decoder(&strm, 256u << 20, 0) != LZMA_OK)
+		return NULL;
+	strm.next_in = data->d_buf;
+	strm.avail_in = data->d_size;
+	do {
+		if (strm.avail_out == 0) {
+			size_t used = cap;
+
+			cap = cap ? cap * 2 : data->d_size * 4 + 4096;
+			out = xrealloc(out, cap);
+			strm.next_out = out + used;
+			strm.avail_out = cap - used;
+		}
+		ret = lzma_code(&strm, LZMA_FINISH);
+	} while (ret == LZMA_OK);
+	*out_size = cap - strm.avail_out;
+	lzma_end(&strm);
+	if (ret != LZMA_STREAM_END) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* --- reading symbols ------------------------------------------------------- */
+
+static bool sym_is_label(const GElf_Sym *sym)
+{
+	return GELF_ST_TYPE(sym->st_info) == STT_NOTYPE && sym->st_name &&
+	       sym->st_shndx != SHN_UNDEF && sym->st_shndx != SHN_ABS &&
+	       GELF_ST_VISIBILITY(sym->st_other) != STV_HIDDEN &&
+	       GELF_ST_VISIBILITY(sym->st_other) != STV_INTERNAL;
+}
+
+/* Functions and data objects, as perf keeps them. */
+static bool sym_is_wanted(const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	return (type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT) &&
+	       sym->st_name && sym->st_shndx != SHN_UNDEF;
+}
+
+/* perf 6.1 moves ELF symbols by the PT_LOAD that holds them so that
+ * (ip - map start + pgoff) finds them. */
+static uint64_t sym_file_offset(Elf *runtime, uint64_t value, const GElf_Shdr *shdr)
+{
+	size_t nphdr;
+
+	if (!elf_getphdrnum(runtime, &nphdr)) {
+		for (size_t i = 0; i < nphdr; i++) {
+			GElf_Phdr ph;
+			uint64_t sz;
+
+			if (!gelf_getphdr(runtime, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			sz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
+			if (sz && value >= ph.p_vaddr && value < ph.p_vaddr + sz)
+				return value - (ph.p_vaddr - ph.p_offset);
+		}
+	}
+	return value - (shdr->sh_addr - shdr->sh_offset);
+}
+
+static struct sym_raw *add_name(struct symtab_builder *b, uint64_t start, uint64_t size,
+				uint8_t bind, const char *name, const char *suffix)
+{
+	char *demangled = sym_demangle(name);
+	const char *n = demangled ? demangled : name;
+	struct sym_raw *raw;
+
+	if (suffix) {
+		char *full = xasprintf("%s%s", n, suffix);
+
+		raw = symtab_add(b, start, size, bind, full, strlen(full));
+		free(full);
+	} else {
+		raw = symtab_add(b, start, size, bind, n, strlen(n));
+	}
+	free(demangled);
+	return raw;
+}
+
+static void read_symbols(struct symtab_builder *b, struct symsrc *syms, Elf_Scn *symsec,
+			 struct symsrc *runtime)
+{
+	GElf_Shdr symshdr;
+	Elf_Data *data = elf_getdata(symsec, NULL);
+	size_t shstrndx, rt_shstrndx, nr;
+
+	if (!data || !gelf_getshdr(symsec, &symshdr) || !symshdr.sh_entsize ||
+	    elf_getshdrstrndx(syms->elf, &shstrndx) ||
+	    elf_getshdrstrndx(runtime->elf, &rt_shstrndx))
+		return;
+	nr = symshdr.sh_size / symshdr.sh_entsize;
+	for (size_t i = 0; i < nr; i++) {
+		GElf_Sym sym;
+		GElf_Shdr shdr;
+		Elf_Scn *sec;
+		const char *name;
+		bool label;
+		size_t strndx = shstrndx;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		label = sym_is_label(&sym);
+		if (!label && !sym_is_wanted(&sym))
+			continue;
+		if (sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		sec = elf_getscn(syms->elf, sym.st_shndx);
+		if (!sec || !gelf_getshdr(sec, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
+			continue;
+		/* Debug files keep section headers but not contents (NOBITS);
+		 * the runtime image has the real offsets. */
+		if (shdr.sh_type == SHT_NOBITS) {
+			sec = elf_getscn(runtime->elf, sym.st_shndx);
+			if (!sec || !gelf_getshdr(sec, &shdr))
+				continue;
+			strndx = rt_shstrndx;
+		}
+		if (label) {
+			const char *secname = elf_strptr(strndx == shstrndx ? syms->elf : runtime->elf,
+							 strndx, shdr.sh_name);
+
+			if (!secname || !strstr(secname, "text"))
+				continue;
+		}
+		name = elf_strptr(syms->elf, symshdr.sh_link, sym.st_name);
+		if (!name)
+			continue;
+		add_name(b, sym_file_offset(runtime->elf, sym.st_value, &shdr), sym.st_size,
+			 GELF_ST_BIND(sym.st_info), name, NULL)->object =
+			GELF_ST_TYPE(sym.st_info) == STT_OBJECT;
+	}
+}
+
+/* "name@plt" for each .rela.plt slot, .plt entries after its header, as
+ * perf 6.1 synthesizes them. */
+static void read_plt_symbols(struct symtab_builder *b, struct symsrc *ss)
+{
+	GElf_Shdr plt, rel, dynshdr;
+	Elf_Scn *relscn;
+	Elf_Data *reldata, *dyndata;
+	uint64_t offset, entsize;
+	size_t nr;
+
+	if (!ss->dynsym || !elf_section_by_name(ss->elf, ".plt", &plt, NULL))
+		return;
+	relscn = elf_section_by_name(ss->elf, ".rela.plt", &rel, NULL);
+	if (!relscn)
+		relscn = elf_section_by_name(ss->elf, ".rel.plt", &rel, NULL);
+	if (!relscn || rel.sh_link != ss->dynsym_idx || !rel.sh_entsize ||
+	    (rel.sh_type != SHT_RELA && rel.sh_type != SHT_REL))
+		return;
+	reldata = elf_getdata(relscn, NULL);
+	dyndata = elf_getdata(ss->dynsym, NULL);
+	if (!reldata || !dyndata || !gelf_getshdr(ss->dynsym, &dynshdr))
+		return;
+	entsize = plt.sh_entsize;
+	offset = plt.sh_offset + entsize;
+	nr = rel.sh_size / rel.sh_entsize;
+	for (size_t i = 0; i < nr; i++, offset += entsize) {
+		GElf_Rela rela;
+		GElf_Rel r;
+		GElf_Sym sym;
+		uint64_t info;
+		const char *name;
+
+		if (rel.sh_type == SHT_RELA) {
+			if (!gelf_getrela(reldata, (int)i, &rela))
+				break;
+			info = rela.r_info;
+		} else {
+			if (!gelf_getrel(reldata, (int)i, &r))
+				break;
+			info = r.r_info;
+		}
+		if (!gelf_getsym(dyndata, (int)GELF_R_SYM(info), &sym))
+			continue;
+		name = elf_strptr(ss->elf, dynshdr.sh_link, sym.st_name);
+		if (name)
+			add_name(b, offset, entsize, STB_GLOBAL, name, "@plt");
+	}
+}
+
+static void dso__read_layout(struct dso *dso, struct symsrc *runtime)
+{
+	struct dso_priv *p = dso__priv(dso);
+	GElf_Shdr text;
+	size_t nphdr;
+
+	if (elf_section_by_name(runtime->elf, ".text", &text, NULL))
+		p->text_offset = text.sh_addr - text.sh_offset;
+	free(p->loads);
+	p->loads = NULL;
+	p->nr_loads = 0;
+	if (elf_getphdrnum(runtime->elf, &nphdr))
+		return;
+	p->loads = xcalloc(nphdr ? nphdr : 1, sizeof(*p->loads));
+	for (size_t i = 0; i < nphdr; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(runtime->elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+			p->loads[p->nr_loads].offset = ph.p_offset;
+			p->loads[p->nr_loads].vaddr = ph.p_vaddr;
+			p->loads[p->nr_loads].filesz = ph.p_filesz;
+			p->nr_loads++;
+		}
+	}
+}
+
+uint64_t dso__addr_to_vaddr(struct dso *dso, uint64_t addr)
+{
+	struct dso_priv *p = dso__priv(dso);
+
+	if (p->kind == DSO_KERNEL || p->kind == DSO_PERF_MAP)
+		return addr;
+	dso__load(dso);
+	return addr + p->text_offset;
+}
+
+int dso__load_elf(struct dso *dso)
+{
+	struct dso_priv *p = dso__priv(dso);
+	struct symtab_builder b = { .pool = &p->pool }, plt = { .pool = &p->pool };
+	struct symsrc found[8], *syms = NULL, *runtime = NULL, mini;
+	char *cands[8];
+	size_t ncand, nfound = 0;
+	bool have_mini = false;
+
+	elf_version(EV_CURRENT);
+	if (p->kind == DSO_USER)
+		dso__read_build_id(p->machine, dso);
+	ncand = dso__candidates(dso, cands, 8);
+	for (size_t i = 0; i < ncand; i++) {
+		struct symsrc *ss = &found[nfound];
+		bool used = false;
+
+		if (syms && runtime)
+			break;
+		if (symsrc__open(ss, dso, cands[i]))
+			continue;
+		if (!syms && ss->symtab)
+			syms = ss, used = true;
+		if (!runtime && ss->dynsym)
+			runtime = ss, used = true;
+		if (used)
+			nfound++;
+		else
+			symsrc__close(ss);
+	}
+	for (size_t i = 0; i < ncand; i++)
+		free(cands[i]);
+	if (!syms && !runtime && p->kind == DSO_VDSO) {
+		size_t size = 0;
+		void *image = running_vdso(&size);
+
+		if (image && !symsrc__open_mem(&found[0], dso, image, size)) {
+			/* Keep a copy: the unwinder reads the image too. */
+			p->image = xmalloc(size);
+			memcpy(p->image, image, size);
+			p->image_size = size;
+			syms = runtime = &found[0];
+			nfound = 1;
+		}
+	}
+	if (!runtime)
+		runtime = syms;
+	if (!syms)
+		syms = runtime;
+	if (!syms)
+		return -1;
+
+	if (!syms->symtab && runtime) {
+		size_t size;
+		void *buf = minidebuginfo(runtime->elf, &size);
+
+		if (buf && !symsrc__open_mem(&mini, dso, buf, size) && mini.symtab)
+			have_mini = true;
+		else if (buf)
+			symsrc__close(&mini);
+	}
+	dso__read_layout(dso, runtime);
+	read_symbols(&b, syms, syms->symtab ? syms->symtab : syms->dynsym, runtime);
+	if (have_mini) {
+		/* Its symbols complete .dynsym (gdb's reading of it). */
+		read_symbols(&b, &mini, mini.symtab, runtime);
+		symsrc__close(&mini);
+	}
+	if (b.nr)
+		read_plt_symbols(&plt, runtime);
+	if (syms->path) {
+		free(p->debug_path);
+		p->debug_path = xstrdup(syms->path);
+	}
+	if (runtime->path) {
+		free(p->elf_path);
+		p->elf_path = xstrdup(runtime->path);
+	}
+	dso__install_symbols(dso, &b, &plt, false);
+	for (size_t i = 0; i < nfound; i++)
+		symsrc__close(&found[i]);
+	return 0;
+}

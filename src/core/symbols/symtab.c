@@ -1,0 +1,357 @@
+/* symtab: building a DSO's sorted symbol table the way perf shapes it,
+ * plus the two small containers the symbol engine lives on (a string
+ * pool and a u64-keyed hash map).
+ */
+#include "core/symbols/symbols.h"
+#include "core/symbols/symtree.h"
+#include "util/util.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- string pool --------------------------------------------------------- */
+
+struct strpool_chunk {
+	struct strpool_chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+const char *strpool_add(struct strpool *p, const char *s, size_t len)
+{
+	struct strpool_chunk *c = p->head;
+	char *out;
+
+	if (!c || c->size - c->used < len + 1) {
+		size_t size = len + 1 > 65536 ? len + 1 : 65536;
+
+		c = xmalloc(sizeof(*c) + size);
+		c->size = size;
+		c->used = 0;
+		c->next = p->head;
+		p->head = c;
+	}
+	out = c->data + c->used;
+	memcpy(out, s, len);
+	out[len] = '\0';
+	c->used += len + 1;
+	return out;
+}
+
+void strpool_release(struct strpool *p)
+{
+	while (p->head) {
+		struct strpool_chunk *next = p->head->next;
+
+		free(p->head);
+		p->head = next;
+	}
+}
+
+/* --- u64 map ------------------------------------------------------------- */
+
+/* Key 0 marks an empty slot, so keys are stored plus one. */
+static size_t u64map_slot(uint64_t key, size_t cap)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return (size_t)key & (cap - 1);
+}
+
+void *u64map_get(const struct u64map *h, uint64_t key)
+{
+	if (!h->cap)
+		return NULL;
+	for (size_t i = u64map_slot(key + 1, h->cap);; i = (i + 1) & (h->cap - 1)) {
+		if (h->keys[i] == key + 1)
+			return h->vals[i];
+		if (!h->keys[i])
+			return NULL;
+	}
+}
+
+static void u64map_grow(struct u64map *h)
+{
+	struct u64map n = { NULL, NULL, h->cap ? h->cap * 2 : 64, 0 };
+
+	n.keys = xcalloc(n.cap, sizeof(*n.keys));
+	n.vals = xcalloc(n.cap, sizeof(*n.vals));
+	for (size_t i = 0; i < h->cap; i++)
+		if (h->keys[i])
+			u64map_put(&n, h->keys[i] - 1, h->vals[i]);
+	u64map_release(h);
+	*h = n;
+}
+
+void u64map_put(struct u64map *h, uint64_t key, void *val)
+{
+	size_t i;
+
+	if ((h->used + 1) * 4 > h->cap * 3)
+		u64map_grow(h);
+	for (i = u64map_slot(key + 1, h->cap); h->keys[i]; i = (i + 1) & (h->cap - 1))
+		if (h->keys[i] == key + 1) {
+			h->vals[i] = val;
+			return;
+		}
+	h->keys[i] = key + 1;
+	h->vals[i] = val;
+	h->used++;
+}
+
+void u64map_release(struct u64map *h)
+{
+	free(h->keys);
+	free(h->vals);
+	memset(h, 0, sizeof(*h));
+}
+
+/* --- symbol tables ------------------------------------------------------- */
+
+static struct sym_raw *symtab_slot(struct symtab_builder *b)
+{
+	if (b->nr == b->alloc) {
+		b->alloc = b->alloc ? b->alloc * 2 : 256;
+		b->v = xrealloc(b->v, b->alloc * sizeof(*b->v));
+	}
+	return &b->v[b->nr];
+}
+
+void symtab_push(struct symtab_builder *b, const struct sym_raw *s)
+{
+	struct sym_raw *slot = symtab_slot(b);
+
+	*slot = *s;
+	slot->seq = (uint32_t)b->nr++;
+}
+
+struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size,
+			   uint8_t bind, const char *name, size_t name_len)
+{
+	struct sym_raw *s = symtab_slot(b);
+
+	s->start = start;
+	s->end = start + size;
+	s->name = strpool_add(b->pool, name, name_len);
+	s->seq = (uint32_t)b->nr++;
+	s->bind = bind;
+	s->module_sym = false;
+	s->object = false;
+	return s;
+}
+
+static bool sym_raw_before(const struct sym_raw *x, const struct sym_raw *y)
+{
+	return x->start != y->start ? x->start < y->start : x->seq < y->seq;
+}
+
+/* Sorts by address, then insertion order.  Tables mostly come in a few
+ * ascending runs (kallsyms: the kernel, then each module; a table sorted
+ * once and pushed again: one), so this merges the runs found: linear on
+ * sorted input, where qsort is not. */
+static void symtab_sort(struct symtab_builder *b)
+{
+	struct sym_raw *src = b->v, *dst, *tmp;
+	size_t n = b->nr, *runs, nr_runs = 0;
+
+	if (n < 2)
+		return;
+	runs = xmalloc((n + 1) * sizeof(*runs));
+	runs[nr_runs++] = 0;
+	for (size_t i = 1; i < n; i++)
+		if (sym_raw_before(&src[i], &src[i - 1]))
+			runs[nr_runs++] = i;
+	if (nr_runs == 1) {
+		free(runs);
+		return;
+	}
+	runs[nr_runs] = n;
+	dst = xmalloc(n * sizeof(*dst));
+	while (nr_runs > 1) {
+		size_t out = 0;
+
+		for (size_t r = 0; r < nr_runs; r += 2) {
+			size_t i = runs[r], mid = runs[r + 1 < nr_runs ? r + 1 : nr_runs],
+			       end = runs[r + 2 < nr_runs ? r + 2 : nr_runs], k = i, j = mid;
+
+			runs[out++] = i;
+			while (k < mid && j < end)
+				dst[i++] = sym_raw_before(&src[j], &src[k]) ? src[j++] : src[k++];
+			memcpy(dst + i, src + k, (mid - k) * sizeof(*dst));
+			i += mid - k;
+			memcpy(dst + i, src + j, (end - j) * sizeof(*dst));
+		}
+		runs[out] = n;
+		nr_runs = out;
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	if (src != b->v) {
+		memcpy(b->v, src, n * sizeof(*src));
+		dst = src;
+	}
+	free(dst);
+	free(runs);
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Of two symbols at one address, is a the one to keep? perf's order of
+ * preference: has a size, not weak, global, fewer leading underscores,
+ * longer name, then the first seen. */
+bool sym_raw__prefer_first(const struct sym_raw *a, const struct sym_raw *b)
+{
+	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
+	size_t ua, ub, la, lb;
+
+	if (a_sized != b_sized)
+		return a_sized;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return b->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return a->bind == STB_GLOBAL;
+	ua = leading_underscores(a->name);
+	ub = leading_underscores(b->name);
+	if (ua != ub)
+		return ua < ub;
+	la = strlen(a->name);
+	lb = strlen(b->name);
+	if (la != lb)
+		return la > lb;
+	return true;
+}
+
+static uint64_t page_roundup(uint64_t x)
+{
+	return (x + 4095) & ~4095ULL;
+}
+
+static void symtab_release(struct symtab_builder *b)
+{
+	free(b->v);
+	b->v = NULL;
+	b->nr = b->alloc = 0;
+}
+
+/* Zero-size symbols end where the next one starts; in kallsyms the
+ * kernel/module boundary instead ends them on the next page. */
+static void symtab_fix_ends(struct symtab_builder *b, bool kallsyms)
+{
+	symtab_sort(b);
+	for (size_t i = 0; i + 1 < b->nr; i++) {
+		struct sym_raw *prev = &b->v[i], *curr = &b->v[i + 1];
+
+		if (prev->end != prev->start)
+			continue;
+		if (kallsyms && prev->module_sym != curr->module_sym)
+			prev->end = page_roundup(prev->end + 4096);
+		else
+			prev->end = curr->start;
+	}
+	if (b->nr && b->v[b->nr - 1].end == b->v[b->nr - 1].start)
+		b->v[b->nr - 1].end = page_roundup(b->v[b->nr - 1].start) + 4096;
+}
+
+/* One symbol per address (perf's duplicate pass, after it fixed ends). */
+static void symtab_dedupe(struct symtab_builder *b)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->nr; i++) {
+		if (n && b->v[n - 1].start == b->v[i].start) {
+			if (!sym_raw__prefer_first(&b->v[n - 1], &b->v[i]))
+				b->v[n - 1] = b->v[i];
+			continue;
+		}
+		b->v[n++] = b->v[i];
+	}
+	b->nr = n;
+}
+
+void symtab_fixup(struct symtab_builder *b, bool kallsyms)
+{
+	symtab_fix_ends(b, kallsyms);
+	symtab_dedupe(b);
+}
+
+static int sym_raw_seq_cmp(const void *a, const void *b)
+{
+	const struct sym_raw *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Whether some symbol reaches into the next one. */
+static bool symbols_overlap(const struct symbol *syms, size_t nr)
+{
+	for (size_t i = 0; i + 1 < nr; i++)
+		if (syms[i].end > syms[i + 1].start)
+			return true;
+	return false;
+}
+
+void dso__install_symbols(struct dso *dso, struct symtab_builder *b,
+			  struct symtab_builder *late, bool kallsyms)
+{
+	struct dso_priv *p = dso__priv(dso);
+	size_t nr_pre = b->nr, nr_late = late ? late->nr : 0;
+	struct sym_raw *pre = NULL, *plt = NULL;
+
+	symtab_fix_ends(b, kallsyms);
+	if (!kallsyms) {
+		/* perf's tree gets the table in its order, ends fixed as when it
+		 * chooses among duplicates */
+		pre = xmalloc((nr_pre + 1) * sizeof(*pre));
+		memcpy(pre, b->v, nr_pre * sizeof(*pre));
+		qsort(pre, nr_pre, sizeof(*pre), sym_raw_seq_cmp);
+		plt = xmalloc((nr_late + 1) * sizeof(*plt));
+		if (nr_late)
+			memcpy(plt, late->v, nr_late * sizeof(*plt));
+	}
+	symtab_dedupe(b);
+	dso__install_symbols_raw(dso, b, late);
+	/* perf's tree decides where symbols overlap (a size-less _init over .plt) */
+	if (pre && symbols_overlap(p->syms, p->nr_syms))
+		p->symtree = symtree__new(pre, nr_pre, plt, nr_late, p->syms, p->nr_syms);
+	free(pre);
+	free(plt);
+}
+
+void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
+			      struct symtab_builder *late)
+{
+	struct dso_priv *p = dso__priv(dso);
+	size_t n = b->nr;
+
+	if (late && late->nr) {
+		for (size_t i = 0; i < late->nr; i++)
+			symtab_push(b, &late->v[i]);
+		symtab_release(late);
+	}
+	symtab_sort(b);
+	n = b->nr;
+
+	free(p->syms);
+	symtree__delete(p->symtree);
+	p->symtree = NULL;
+	p->syms = xcalloc(n ? n : 1, sizeof(*p->syms));
+	for (size_t i = 0; i < n; i++) {
+		p->syms[i].start = b->v[i].start;
+		p->syms[i].end = b->v[i].end;
+		p->syms[i].name = b->v[i].name;
+		p->syms[i].object = b->v[i].object;
+	}
+	p->nr_syms = n;
+	u64map_release(&p->addr_cache);
+	symtab_release(b);
+}

@@ -1,0 +1,152 @@
+/* thread: tasks as COMM/FORK/EXIT records describe them.  Threads of one
+ * process share one address space (maps); a FORK of a new process copies
+ * the parent's maps, as the kernel did.
+ */
+#include "core/symbols/symbols.h"
+#include "util/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct maps *thread__maps(const struct thread *t)
+{
+	return ((struct thread_priv *)t->priv)->maps;
+}
+
+static void thread__set_maps(struct thread *t, struct maps *maps)
+{
+	struct thread_priv *p = t->priv;
+
+	if (p->maps != maps) {
+		maps__put(p->maps);
+		p->maps = maps__get(maps);
+	}
+}
+
+static void thread__set_comm(struct thread *t, const char *comm)
+{
+	free(t->comm);
+	t->comm = xstrdup(comm);
+	t->comm_set = true;
+}
+
+static struct thread *thread__new(struct machine *m, pid_t pid, pid_t tid)
+{
+	struct thread *t = xcalloc(1, sizeof(*t));
+	struct thread_priv *p = xcalloc(1, sizeof(*p));
+
+	t->priv = p;
+	t->pid = pid;
+	t->tid = tid;
+	t->ppid = -1;
+	t->comm = xasprintf(":%d", (int)tid);
+	if (m->nr_threads == m->alloc_threads) {
+		m->alloc_threads = m->alloc_threads ? m->alloc_threads * 2 : 64;
+		m->all_threads = xrealloc(m->all_threads, m->alloc_threads * sizeof(*m->all_threads));
+	}
+	m->all_threads[m->nr_threads++] = t;
+	u64map_put(&m->threads, (uint64_t)(uint32_t)tid, t);
+	return t;
+}
+
+void thread__delete(struct thread *t)
+{
+	struct thread_priv *p = t->priv;
+
+	maps__put(p->maps);
+	free(p);
+	free(t->comm);
+	free(t);
+}
+
+struct thread *machine__find_thread(struct machine *m, pid_t pid, pid_t tid)
+{
+	return u64map_get(&m->threads, (uint64_t)(uint32_t)tid);
+}
+
+/* A thread's address space is its process leader's. */
+static void thread__join_leader(struct machine *m, struct thread *t)
+{
+	struct thread *leader;
+
+	if (t->pid == t->tid || t->pid == -1) {
+		if (!thread__maps(t)) {
+			struct maps *maps = maps__new();
+
+			thread__set_maps(t, maps);
+			maps__put(maps);
+		}
+		return;
+	}
+	leader = machine__findnew_thread(m, t->pid, t->pid);
+	thread__set_maps(t, thread__maps(leader));
+}
+
+struct thread *machine__findnew_thread(struct machine *m, pid_t pid, pid_t tid)
+{
+	struct thread *t = machine__find_thread(m, pid, tid);
+
+	if (t) {
+		/* A thread first seen without its pid learns it now. */
+		if (t->pid == -1 && pid != -1 && pid != t->pid) {
+			t->pid = pid;
+			thread__join_leader(m, t);
+		}
+		return t;
+	}
+	t = thread__new(m, pid, tid);
+	thread__join_leader(m, t);
+	return t;
+}
+
+static void machine__forget_thread(struct machine *m, struct thread *t)
+{
+	/* Stays allocated (callers may hold it); only unreachable by tid. */
+	if (machine__find_thread(m, t->pid, t->tid) == t)
+		u64map_put(&m->threads, (uint64_t)(uint32_t)t->tid, NULL);
+}
+
+int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec)
+{
+	struct thread *t = machine__findnew_thread(m, pid, tid);
+
+	thread__set_comm(t, comm);
+	if (exec)
+		maps__unwind_release(thread__maps(t));
+	return 0;
+}
+
+int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid,
+			  bool clone_maps)
+{
+	struct thread *t = machine__find_thread(m, pid, tid);
+	struct thread *parent = machine__findnew_thread(m, ppid, ptid);
+
+	/* A stale thread under the parent's tid (lost EXIT) is replaced. */
+	if (parent->pid != ppid) {
+		machine__forget_thread(m, parent);
+		parent = machine__findnew_thread(m, ppid, ptid);
+	}
+	if (t)
+		machine__forget_thread(m, t);
+	t = machine__findnew_thread(m, pid, tid);
+	if (t == parent)
+		return 0;
+	if (parent->comm_set)
+		thread__set_comm(t, parent->comm);
+	t->ppid = parent->tid;
+	/* A new process gets a copy of its parent's address space. */
+	if (clone_maps && t->pid != parent->pid && thread__maps(t) != thread__maps(parent))
+		maps__clone(thread__maps(t), thread__maps(parent), m);
+	return 0;
+}
+
+int machine__process_exit(struct machine *m, pid_t pid, pid_t tid)
+{
+	struct thread *t = machine__find_thread(m, pid, tid);
+
+	if (t)
+		t->dead = true;
+	return 0;
+}
