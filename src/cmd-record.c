@@ -390,7 +390,7 @@ static int add_default_event(void)
 	}
 	free(rec.evlist.first->name);
 	rec.evlist.first->name = xstrdup("cycles");
-	if (!record__can_profile_kernel())
+	if (!evsel__can_profile_kernel())
 		rec.evlist.first->attr.exclude_kernel = 1;
 	return 0;
 }

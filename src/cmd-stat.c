@@ -511,7 +511,7 @@ static int open_counters(struct session *s)
 	int err;
 
 	err = evlist__open(&evlist, s->cpus, s->threads, s->tool_cpus,
-			   EVLIST_OPEN_SKIP_UNSUPPORTED, &failed);
+			   EVLIST_OPEN_SKIP_UNSUPPORTED | EVLIST_OPEN_FALLBACK_USER, &failed);
 	if (err) {
 		evsel__open_strerror(failed, -err, target.cpu_list != NULL, msg, sizeof(msg));
 		fprintf(stderr, "Error:\n%s\n", msg);

@@ -397,3 +397,32 @@ def test_interval_below_minimum_refused():
     assert b.returncode == 234
     assert b.stderr.splitlines()[0] == "print interval must be >= 1ms"
     assert pcl("stat", "-I", "1", "-e", "task-clock", "true").returncode == 0
+
+
+# --- an unprivileged user ---------------------------------------------------
+
+DROP = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def unprivileged(tool, *args):
+    return subprocess.run(DROP + [tool, "stat", *args], capture_output=True, text=True,
+                          cwd="/")
+
+
+@pytest.mark.parametrize("args", [
+    [],
+    ["-x,", "-e", "task-clock,cs,{cpu-clock,faults},cpu-clock/name=foo/"],
+    ["-e", "cpu-clock:k"],
+    ["-e", "sched:sched_switch"],
+])
+def test_unprivileged_user_counts_user_space(args):
+    """At perf_event_paranoid >= 2 a user may not count the kernel: perf
+    falls back to counting user space (NAME:u) and refuses what says :k."""
+    if os.geteuid() != 0 or int(open("/proc/sys/kernel/perf_event_paranoid").read()) < 2:
+        pytest.skip("needs root to drop privileges and perf_event_paranoid >= 2")
+    a = unprivileged(PERF, *args, "--", fixture("write1000"))
+    b = unprivileged(PCL, *args, "--", fixture("write1000"))
+    assert b.returncode == a.returncode
+    assert shapes(b.stderr) == shapes(a.stderr)
+    if not args:
+        assert b.returncode == 0 and "task-clock:u" in b.stderr

@@ -222,6 +222,37 @@ void evsel__open_strerror(const struct evsel *evsel, int err, bool has_cpu_list,
 		 err, strerror(err), evsel->name);
 }
 
+int perf_event_paranoid(void)
+{
+	char *s = read_file_str("/proc/sys/kernel/perf_event_paranoid");
+	int level = s ? atoi(s) : 2;
+
+	free(s);
+	return level;
+}
+
+bool evsel__can_profile_kernel(void)
+{
+	return geteuid() == 0 || perf_event_paranoid() <= 1;
+}
+
+bool evsel__fallback_user_only(struct evsel *evsel, int err)
+{
+	bool has_sep;
+	char *name;
+
+	if ((err != EACCES && err != EPERM) || evsel->attr.exclude_kernel ||
+	    evsel->attr.exclude_user || evsel__can_profile_kernel())
+		return false;
+	has_sep = strchr(evsel->name, ':') || strchr(evsel->name, '/');
+	name = xasprintf("%s%su", evsel->name, has_sep ? "" : ":");
+	free(evsel->name);
+	evsel->name = name;
+	evsel->attr.exclude_kernel = 1;
+	evsel->attr.exclude_hv = 1;
+	return true;
+}
+
 bool evsel__is_clock(const struct evsel *evsel)
 {
 	return evsel->tool == TOOL_NONE && evsel->attr.type == PERF_TYPE_SOFTWARE &&
@@ -264,6 +295,9 @@ int evlist__open(struct evlist *evlist, const struct cpu_map *cpus,
 			continue;
 		}
 		err = evsel__open(pos, cpus, threads);
+		if (err && (flags & EVLIST_OPEN_FALLBACK_USER) &&
+		    evsel__fallback_user_only(pos, -err))
+			err = evsel__open(pos, cpus, threads);
 		if (!err) {
 			pos->supported = true;
 			continue;

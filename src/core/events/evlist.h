@@ -46,6 +46,18 @@ bool evsel__errno_is_unsupported(int err);
 void evsel__open_strerror(const struct evsel *evsel, int err, bool has_cpu_list,
 			  char *buf, size_t size);
 
+/* /proc/sys/kernel/perf_event_paranoid (2, the kernel's default, when unreadable). */
+int perf_event_paranoid(void);
+/* Whether this process may watch the kernel (root, or perf_event_paranoid <= 1). */
+bool evsel__can_profile_kernel(void);
+/*
+ * perf's answer to an event refused for watching the kernel (EACCES or
+ * EPERM at perf_event_paranoid >= 2): watch user space only, renamed
+ * NAME:u (NAMEu after a ':' or '/' already in the name).  Returns false,
+ * changing nothing, when that does not apply.
+ */
+bool evsel__fallback_user_only(struct evsel *evsel, int err);
+
 /* Software task-clock or cpu-clock: counted in ns, shown in msec. */
 bool evsel__is_clock(const struct evsel *evsel);
 /* How perf shows the event's unit ("msec", "ns" or "") and scales its values. */
@@ -56,6 +68,9 @@ enum evlist_open_flags {
 	/* Mark events the machine lacks unsupported and go on (stat), instead
 	 * of failing (record).  A lacking group leader stays an error. */
 	EVLIST_OPEN_SKIP_UNSUPPORTED = 1,
+	/* Retry an event refused for watching the kernel on user space only
+	 * (evsel__fallback_user_only), as perf stat does. */
+	EVLIST_OPEN_FALLBACK_USER = 2,
 };
 
 /*

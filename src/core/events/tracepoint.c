@@ -160,7 +160,7 @@ char *tracepoint__strerror(int err, const char *sys, const char *name)
 		const char *dir = tracing_dir();
 
 		return xasprintf("Error:\tNo permissions to read %s/%s/%s\n"
-				 "Hint:\tTry 'sudo mount -o remount,mode=755 %s'\n",
+				 "Hint:\tTry 'sudo mount -o remount,mode=755 %s/'\n",
 				 events, sys, name ? name : "*", dir ? dir : "");
 	}
 	return xstrdup(strerror(err));

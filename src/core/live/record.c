@@ -227,36 +227,13 @@ void record__config(struct evlist *evlist, const struct record_opts *opts)
 	}
 }
 
-static int paranoid_level(void)
-{
-	char *s = read_file_str("/proc/sys/kernel/perf_event_paranoid");
-	int level = s ? atoi(s) : 2;
-
-	free(s);
-	return level;
-}
-
-bool record__can_profile_kernel(void)
-{
-	return geteuid() == 0 || paranoid_level() <= 1;
-}
-
 bool record__fallback(struct evsel *e, int err, char *msg, size_t size)
 {
 	char *name;
 
-	/* Not allowed to watch the kernel: watch user space only. */
-	if (err == EACCES && !e->attr.exclude_kernel && !e->attr.exclude_user &&
-	    !record__can_profile_kernel()) {
-		bool has_sep = strchr(e->name, ':') || strchr(e->name, '/');
-
-		name = xasprintf("%s%su", e->name, has_sep ? "" : ":");
-		free(e->name);
-		e->name = name;
-		e->attr.exclude_kernel = 1;
-		e->attr.exclude_hv = 1;
+	if (evsel__fallback_user_only(e, err)) {
 		snprintf(msg, size, "kernel.perf_event_paranoid=%d, trying to fall back to excluding "
-			 "kernel and hypervisor  samples", paranoid_level());
+			 "kernel and hypervisor  samples", perf_event_paranoid());
 		return true;
 	}
 	if (err != ENOENT && err != ENODEV && err != EOPNOTSUPP && err != ENXIO &&

@@ -79,8 +79,6 @@ void record__config(struct evlist *evlist, const struct record_opts *opts);
  * explanation in msg. */
 bool record__fallback(struct evsel *evsel, int err, char *msg, size_t size);
 
-/* Whether this user may sample the kernel (root, or perf_event_paranoid <= 1). */
-bool record__can_profile_kernel(void);
 
 struct record_session {
 	const struct record_opts *opts;
