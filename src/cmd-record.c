@@ -1,5 +1,6 @@
 /* pcl record: sample a command, processes, threads or the whole system into
  * perf.data (options, messages and the poll loop; the engine is core/record). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -397,18 +398,73 @@ static int add_default_event(void)
 
 /* --- the output file --- */
 
-/* perf keeps the previous recording as FILE.old. */
-static void rotate_old(const char *path)
+/* Whether name is one of the files of perf's directory format ("data",
+ * "data.*"): the only entries perf removes with a FILE.old directory. */
+static bool is_perf_data_entry(const char *name)
+{
+	return !strcmp(name, "data") || !strncmp(name, "data.", 5);
+}
+
+/* Removes FILE.old as perf does before moving FILE there: a file or
+ * link goes; a directory only when it holds nothing but perf data files.
+ * Returns 0, -errno, or -ENOTEMPTY for an entry perf would not remove. */
+static int remove_old(const char *old)
+{
+	struct dirent *ent;
+	struct stat st;
+	int err = 0;
+	DIR *dir;
+
+	if (lstat(old, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(old) ? -errno : 0;
+	dir = opendir(old);
+	if (!dir)
+		return -errno;
+	while (!err && (ent = readdir(dir))) {
+		char *entry;
+
+		if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
+			continue;
+		if (!is_perf_data_entry(ent->d_name)) {
+			err = -ENOTEMPTY;
+			break;
+		}
+		entry = xasprintf("%s/%s", old, ent->d_name);
+		if (unlink(entry))
+			err = -errno;
+		free(entry);
+	}
+	closedir(dir);
+	if (!err && rmdir(old))
+		err = -errno;
+	return err;
+}
+
+/* perf keeps the previous recording as FILE.old.  Where that cannot be
+ * done the recording is refused, so that no earlier profile is lost. */
+static int rotate_old(const char *path)
 {
 	struct stat st;
 	char *old;
+	int err;
 
 	if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
-		return;
+		return 0;
 	old = xasprintf("%s.old", path);
-	if (rename(path, old) && rec.verbose)
-		fprintf(stderr, "Can't move data file: %s\n", strerror(errno));
+	err = remove_old(old);
+	if (err && !rec.quiet)
+		fprintf(stderr, "Can't remove old data: %s (%s)\nPerf session creation failed.\n",
+			err == -ENOTEMPTY ? "Unknown file found" : strerror(-err), old);
+	else if (!err && rename(path, old)) {
+		err = -errno;
+		if (!rec.quiet)
+			fprintf(stderr, "Can't move data: %s (%s to %s)\n"
+				"Perf session creation failed.\n", strerror(-err), path, old);
+	}
 	free(old);
+	return err;
 }
 
 /* "perf.data.2026112201550043": local time to the hundredth of a second. */
@@ -802,8 +858,11 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 			fprintf(stderr, "%s: opened on %d cpus x %d threads\n", e->name,
 				e->nr_cpus, e->nr_threads);
 	}
-	if (rec.switch_mode == SWITCH_NONE)
-		rotate_old(rec.output);
+	if (rec.switch_mode == SWITCH_NONE) {
+		err = rotate_old(rec.output);
+		if (err)
+			goto out_kill;
+	}
 	err = open_file(&r);
 	if (err)
 		goto out_kill;

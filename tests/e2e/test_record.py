@@ -407,6 +407,62 @@ def test_bad_call_graph(tmp):
     assert "callchain: Incorrect stack dump size (max 65528): 70000" in r.stderr
 
 
+OLD_SETUPS = {
+    "dir with a stranger": lambda old: (os.mkdir(old), open(old + "/x", "w").close()),
+    "dir with a subdir": lambda old: os.makedirs(old + "/sub"),
+    "empty dir": lambda old: os.mkdir(old),
+    "dir of perf data files": lambda old: (os.mkdir(old), open(old + "/data", "w").close(),
+                                           open(old + "/data.1", "w").close()),
+    "dangling link": lambda old: os.symlink("/nonexistent", old),
+}
+
+
+def run_in(tool, d, *args, user=()):
+    return subprocess.run([*user, tool, "record", *args, "-o", "d.data", "true"], cwd=d,
+                          capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("setup", sorted(OLD_SETUPS))
+def test_old_file_that_cannot_go_keeps_the_recording(tmp, setup):
+    """Where FILE.old cannot be replaced perf refuses to record and keeps
+    FILE; pcl must never truncate a recording it could not move away."""
+    results = {}
+    for tool in (PERF, PCL):
+        d = tmp / os.path.basename(tool)
+        d.mkdir()
+        assert run_in(tool, d, "-q").returncode == 0
+        before = (d / "d.data").read_bytes()
+        OLD_SETUPS[setup](str(d / "d.data.old"))
+        r = run_in(tool, d)
+        kept = (d / "d.data").read_bytes() == before
+        results[tool] = (r.returncode, r.stderr if r.returncode else "", kept)
+    assert results[PCL] == results[PERF]
+
+
+def test_old_file_of_another_user_in_a_sticky_dir():
+    if os.geteuid() != 0:
+        pytest.skip("needs root to make files of two users")
+    d = tempfile.mkdtemp()
+    os.chmod(d, 0o1777)
+    try:
+        old = os.path.join(d, "d.data.old")
+        open(old, "w").close()
+        os.chown(old, 1, 1)         # daemon: a stranger to nobody
+        drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        for tool in (PERF, PCL):
+            data = os.path.join(d, "d.data")
+            if os.path.exists(data):
+                os.unlink(data)
+            assert run_in(tool, d, "-q", user=drop).returncode == 0
+            size = os.path.getsize(data)
+            r = run_in(tool, d, user=drop)
+            assert r.returncode == 255
+            assert "Can't remove old data: Operation not permitted (d.data.old)" in r.stderr
+            assert os.path.getsize(data) == size
+    finally:
+        shutil.rmtree(d)
+
+
 def test_paranoid_user_falls_back_to_user_space(tmp):
     if os.geteuid() != 0 or int(open("/proc/sys/kernel/perf_event_paranoid").read()) < 2:
         pytest.skip("needs root to drop privileges and perf_event_paranoid >= 2")
