@@ -667,6 +667,18 @@ static void print_summary(struct run *r, const struct record_finish *fin, bool s
 	fprintf(stderr, " ]\n");
 }
 
+/* -v: how the drain went (what to look at when samples are lost). */
+static void print_drain_stats(const struct drain_stats *st)
+{
+	fprintf(stderr, "drain: %llu wake-ups, %llu rounds, %.3f MB, largest round %llu KB, "
+		"%.1f ms draining (%.1f us a round), %llu LOST records (%llu events)\n",
+		(unsigned long long)st->wakeups, (unsigned long long)st->rounds,
+		(double)st->bytes / 1024.0 / 1024.0, (unsigned long long)(st->max_round >> 10),
+		(double)st->busy_ns / 1e6,
+		st->rounds ? (double)st->busy_ns / 1e3 / (double)st->rounds : 0.0,
+		(unsigned long long)st->lost_records, (unsigned long long)st->lost_events);
+}
+
 static int run_record(int argc, const char **argv, const char **cmd_argv, int cmd_argc)
 {
 	struct run r;
@@ -757,6 +769,8 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 		else
 			err = finish_file(&r, &fin);
 	}
+	if (!err && rec.verbose)
+		print_drain_stats(&r.rs.drain.stats);
 	if (!err)
 		print_summary(&r, &fin, rec.switch_mode != SWITCH_NONE);
 	record_session__close(&r.rs);

@@ -320,9 +320,16 @@ int drain__run(struct drain *d, const struct drain_consumer *c)
 			enable_at = -1;
 			note(c, DRAIN_EVENTS_ENABLED);
 		}
-		if (n == 0) {
-			if (d->stop != DRAIN_RUNNING || hung_up)
+		/* Stopping: drain until the rings are empty.  Running: sleep
+		 * after every round, even one that found records.  Draining again
+		 * at once spins on the few records written meanwhile, a write
+		 * each, and a task that spins loses the scheduler's favour to
+		 * the workload when the rings fill; poll wakes us at the
+		 * watermark (half a ring) with data worth a round. */
+		if (d->stop != DRAIN_RUNNING || hung_up) {
+			if (n == 0)
 				break;
+		} else {
 			hung_up = !wait_for_data(d, &orig, earliest(enable_at, stop_at));
 		}
 		/* Stop the events (not a workload's: they end with it) and drain
