@@ -11,10 +11,11 @@
  *   drain__catch_signals()  after forking its workload, before the loop
  *   drain__run()    the loop: enable the events (a forked workload's start at
  *                   its exec through enable_on_exec), start the workload, then
- *                   drain every ring, sleep in poll when they are empty, drain
- *                   again, until a stop condition; on stopping disable the
- *                   events (not a workload's: they end with it) and drain until
- *                   the rings are empty
+ *                   drain every ring and sleep in poll until the kernel's
+ *                   wake-up (a ring past its watermark, half of it by default),
+ *                   round after round, until a stop condition; on stopping
+ *                   disable the events (not a workload's: they end with it)
+ *                   and drain until the rings are empty
  *   drain__round()  one pass over every ring, for a last drain or a loop of
  *                   one's own
  *   drain__unmap()
