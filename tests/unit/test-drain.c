@@ -26,7 +26,7 @@ static struct {
 	unsigned char data[2 * 65536];
 	size_t len;
 	int chunks, records, rounds, ticks, cpus_seen;
-	int stop_after_records;		/* tick asks to stop once this many came (0: never) */
+	int stop_after_records;		/* tick stops the loop after this many (0: never) */
 	int raise_at_tick;		/* tick raises this signal once */
 	int chunk_error;
 } seen;

@@ -141,7 +141,8 @@ static void overwrite_ring_lapped_keeps_whole_records(void **state)
 	expect = fake.data_size / 200 * 200;
 	assert_int_equal(ringbuf__take(&rb, out), expect);
 	for (size_t i = 0; i < expect / 200; i++)
-		fake_ring__check(out, &pos, PERF_RECORD_SAMPLE, 200, (unsigned char)(n - 1 - (int)i));
+		fake_ring__check(out, &pos, PERF_RECORD_SAMPLE, 200,
+				 (unsigned char)(n - 1 - (int)i));
 	ringbuf__munmap(&rb);
 }
 

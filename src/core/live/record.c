@@ -513,6 +513,7 @@ static void note_sample(struct record_session *rs, const struct perf_event_heade
 	size_t nr = (rec->size - sizeof(*rec)) / sizeof(uint64_t), i = 0;
 	uint64_t st, ip = 0;
 	uint32_t pid = (uint32_t)-1;
+	bool kernel;
 
 	if (!attr)
 		return;
@@ -531,9 +532,9 @@ static void note_sample(struct record_session *rs, const struct perf_event_heade
 		if (time > rs->last_time)
 			rs->last_time = time;
 	}
+	kernel = (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 	if (rs->hits)
-		dso_hits__sample(rs->hits, (int32_t)pid, ip,
-				 (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL);
+		dso_hits__sample(rs->hits, (int32_t)pid, ip, kernel);
 }
 
 /* What the file's features need to know about the records on their way out. */

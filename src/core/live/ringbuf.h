@@ -35,7 +35,7 @@ struct ringbuf {
 	size_t mmap_len;
 	unsigned char *data;	/* the data pages */
 	size_t mask;		/* data size - 1 */
-	uint64_t tail;		/* where the next read starts (overwrite: the last head read) */
+	uint64_t tail;		/* the next read's start (overwrite: the last head read) */
 	bool overwrite;		/* read-only mapping written backward */
 };
 
