@@ -6,14 +6,17 @@
 #      a syscall loop), relative to the workload alone;
 #   2. time from the workload's end to the recorder's exit (file finishing);
 #   3. lost samples at a rate neither can keep up with (-F max, 64K buffers,
-#      all CPUs).
+#      all CPUs): the median lost fraction of each, and in how many rounds
+#      pcl lost no more than perf did in the same round.
 # Prints each measure for pcl and perf and the pcl/perf ratio (< 1: pcl better;
 # for the slowdown: the workload's run time under pcl over its time under perf).
 #
-# Usage: bench/record.sh [ROUNDS]      (default 5; needs root for -a)
+# Usage: bench/record.sh [ROUNDS] [lost]   (default 5; "lost": measure 3 only;
+#                                           needs root for -a)
 set -e
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-5}
+PART=${2:-all}
 PCL=${PCL:-./pcl}
 PERF=${PERF:-perf}
 make -s pcl fixtures >/dev/null
@@ -52,7 +55,7 @@ run_one() {
 }
 
 printf '%-44s %12s %12s %8s\n' "measure (median of $ROUNDS)" pcl perf pcl/perf
-for payload in cpu sys; do
+[ "$PART" = lost ] || for payload in cpu sys; do
 	: >"$TMP/none" ; : >"$TMP/pcl" ; : >"$TMP/perf"
 	for r in $(seq "$ROUNDS"); do
 		for tool in none pcl perf; do
@@ -91,3 +94,5 @@ done
 awk -v a="$(median <"$TMP/lpcl")" -v p="$(median <"$TMP/lperf")" 'BEGIN {
 	printf "%-44s %11.1f%% %11.1f%% %8.2f\n", "samples lost (-a -g -F max -m 16)",
 		100 * a, 100 * p, (p > 0 ? a / p : 1) }'
+paste "$TMP/lpcl" "$TMP/lperf" | awk -v n="$ROUNDS" '$1 <= $2 { k++ } END {
+	printf "%-44s %12s\n", "rounds where pcl lost no more than perf", (k + 0) "/" n }'

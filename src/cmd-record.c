@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,24 +48,6 @@ static struct {
 } rec;
 
 static const struct option *record_options;
-
-static volatile sig_atomic_t done, child_exited, switch_requested;
-
-static void sig_done(int sig)
-{
-	done = 1;
-}
-
-static void sig_child(int sig)
-{
-	child_exited = 1;
-	done = 1;
-}
-
-static void sig_switch(int sig)
-{
-	switch_requested = 1;
-}
 
 /* --- options --- */
 
@@ -483,12 +466,24 @@ static char *timestamped(const char *path)
 struct run {
 	struct record_session rs;
 	struct workload workload;
-	bool have_workload, workload_started;
+	bool have_workload;
 	int argc;
 	const char **argv;
-	long wakeups;
+	uint64_t wakeups_before;	/* the drain's wake-ups when the file began */
 	uint64_t total_samples;
+	int err;			/* a failed switch (already reported) */
 };
+
+/* The drain's callbacks get the session; the run holds it. */
+static struct run *run_of(void *rs)
+{
+	return (struct run *)((char *)rs - offsetof(struct run, rs));
+}
+
+static uint64_t wakeups(const struct run *r)
+{
+	return r->rs.drain.stats.wakeups - r->wakeups_before;
+}
 
 static int open_file(struct run *r)
 {
@@ -538,157 +533,85 @@ static int switch_output(struct run *r, bool at_exit, struct record_finish *fin)
 	}
 	if (!rec.quiet) {
 		if (!at_exit)
-			fprintf(stderr, "[ pcl record: dump data: Woken up %ld times ]\n", r->wakeups);
+			fprintf(stderr, "[ pcl record: dump data: Woken up %llu times ]\n",
+				(unsigned long long)wakeups(r));
 		fprintf(stderr, "[ pcl record: Dump %s ]\n", name);
 	}
 	free(name);
-	r->wakeups = 0;
+	r->wakeups_before = r->rs.drain.stats.wakeups;
 	return at_exit ? 0 : open_file(r);
 }
 
-/* --- the loop --- */
+/* --- the loop (core/live/drain) --- */
 
-static void install_signals(void)
+/* After each round: the size limit, and --switch-output's triggers. */
+static int record_tick(void *ctx, bool stopping)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = sig_done;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = sig_child;
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigaction(SIGCHLD, &sa, NULL);
-	sa.sa_flags = 0;
-	sa.sa_handler = sig_switch;
-	if (rec.switch_mode == SWITCH_SIGNAL)
-		sigaction(SIGUSR2, &sa, NULL);
-	if (rec.switch_mode == SWITCH_TIME)
-		sigaction(SIGALRM, &sa, NULL);
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Waits for data, a signal, or the end of the delay.  Returns false when
- * every event fd hung up (all the tasks watched are gone). */
-static bool wait_for_data(struct run *r, const sigset_t *unblocked, int64_t deadline)
-{
+	struct run *r = run_of(ctx);
 	struct record_session *rs = &r->rs;
-	struct timespec ts, *tsp = NULL;
-	int n, alive = 0;
+	struct record_finish fin = { 0 };
+	bool switch_now;
 
-	if (deadline >= 0) {
-		int64_t left = deadline - now_ms();
+	if (rec.max_size && record_session__file_size(rs) >= rec.max_size && !stopping) {
+		if (!rec.quiet)
+			fprintf(stderr, "[ pcl record: perf size limit reached (%llu KB), stopping session ]\n",
+				(unsigned long long)(record_session__file_size(rs) >> 10));
+		return 1;
+	}
+	switch_now = drain__take_signal(SIGUSR2) || drain__take_signal(SIGALRM) ||
+		     (rec.switch_mode == SWITCH_SIZE &&
+		      record_session__file_size(rs) >= rec.switch_size);
+	if (!switch_now || stopping)
+		return 0;
+	r->err = switch_output(r, false, &fin);
+	if (r->err)
+		return r->err;
+	if (rec.switch_mode == SWITCH_TIME)
+		alarm(rec.switch_secs);
+	return 0;
+}
 
-		if (left < 0)
-			left = 0;
-		ts.tv_sec = left / 1000;
-		ts.tv_nsec = (left % 1000) * 1000000;
-		tsp = &ts;
-	}
-	n = ppoll(rs->pollfds, rs->nr_pollfds, tsp, unblocked);
-	if (n != 0)
-		r->wakeups++;
-	if (n <= 0)
-		return true;
-	for (size_t i = 0; i < rs->nr_pollfds; i++) {
-		if (rs->pollfds[i].revents & (POLLHUP | POLLERR))
-			rs->pollfds[i].fd = -1;	/* ppoll skips negative fds */
-		if (rs->pollfds[i].fd >= 0)
-			alive++;
-	}
-	return alive > 0;
+static void record_note(void *ctx, enum drain_note what)
+{
+	if (rec.quiet)
+		return;
+	if (what == DRAIN_EVENTS_DISABLED)
+		fprintf(stderr, "Events disabled\n");
+	else if (what == DRAIN_EVENTS_ENABLED)
+		fprintf(stderr, "Events enabled\n");
+}
+
+/* SIGINT, SIGTERM, SIGCHLD, and --switch-output's signal or alarm. */
+static void catch_signals(void)
+{
+	int extra[2];
+	size_t nr_extra = 0;
+
+	if (rec.switch_mode == SWITCH_SIGNAL)
+		extra[nr_extra++] = SIGUSR2;
+	if (rec.switch_mode == SWITCH_TIME)
+		extra[nr_extra++] = SIGALRM;
+	drain__catch_signals(extra, nr_extra);
 }
 
 static int record_loop(struct run *r)
 {
-	struct record_session *rs = &r->rs;
-	const struct target *t = &rec.opts.target;
-	sigset_t block, orig;
-	int64_t enable_at = -1;
-	bool draining = false, disabled = false;
-	int err = 0;
+	struct drain_consumer c;
+	int err;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGCHLD);
-	sigaddset(&block, SIGUSR2);
-	sigaddset(&block, SIGALRM);
-	sigprocmask(SIG_BLOCK, &block, &orig);
-
-	if (t->initial_delay) {
-		if (!rec.quiet)
-			fprintf(stderr, "Events disabled\n");
-		if (t->initial_delay > 0)
-			enable_at = now_ms() + t->initial_delay;
-	} else if (!target__none(t)) {
-		evlist__enable(rs->evlist);
-	}
-	if (r->have_workload) {
-		/* enable_on_exec starts the events at the exec. */
-		if (workload__start(&r->workload) == 0)
-			r->workload_started = true;
-	}
+	record_session__consumer(&r->rs, &c);
+	c.tick = record_tick;
+	c.note = record_note;
+	if (r->have_workload)
+		r->rs.drain.opts.workload = &r->workload;
 	if (rec.switch_mode == SWITCH_TIME)
 		alarm(rec.switch_secs);
-
-	for (;;) {
-		long n = record_session__drain(rs);
-
-		if (n < 0) {
-			err = (int)n;
-			fprintf(stderr, "failed to write perf data, error: %s\n", strerror(-err));
-			break;
-		}
-		if (rec.max_size && record_session__file_size(rs) >= rec.max_size && !done) {
-			if (!rec.quiet)
-				fprintf(stderr, "[ pcl record: perf size limit reached (%llu KB), stopping session ]\n",
-					(unsigned long long)(record_session__file_size(rs) >> 10));
-			done = 1;
-		}
-		if (rec.switch_mode == SWITCH_SIZE &&
-		    record_session__file_size(rs) >= rec.switch_size)
-			switch_requested = 1;
-		if (switch_requested && !done) {
-			struct record_finish fin = { 0 };
-
-			switch_requested = 0;
-			err = switch_output(r, false, &fin);
-			if (err)
-				break;
-			if (rec.switch_mode == SWITCH_TIME)
-				alarm(rec.switch_secs);
-		}
-		if (enable_at >= 0 && now_ms() >= enable_at) {
-			evlist__enable(rs->evlist);
-			enable_at = -1;
-			if (!rec.quiet)
-				fprintf(stderr, "Events enabled\n");
-		}
-		if (n == 0) {
-			if (done || draining)
-				break;
-			if (!wait_for_data(r, &orig, enable_at))
-				draining = true;
-		}
-		/* Stop the events (not a workload's: they end with it) and drain
-		 * what they wrote before leaving. */
-		if (done && !disabled && !target__none(t)) {
-			evlist__disable(rs->evlist);
-			disabled = true;
-		}
-	}
+	err = drain__run(&r->rs.drain, &c);
 	if (rec.switch_mode == SWITCH_TIME)
 		alarm(0);
-	sigprocmask(SIG_SETMASK, &orig, NULL);
+	/* A failed switch said why; a failed write is said here. */
+	if (err && !r->err)
+		fprintf(stderr, "failed to write perf data, error: %s\n", strerror(-err));
 	return err;
 }
 
@@ -800,6 +723,18 @@ static void print_summary(struct run *r, const struct record_finish *fin, bool s
 	fprintf(stderr, " ]\n");
 }
 
+/* -v: how the drain went (what to look at when samples are lost). */
+static void print_drain_stats(const struct drain_stats *st)
+{
+	fprintf(stderr, "drain: %llu wake-ups, %llu rounds, %.3f MB, largest round %llu KB, "
+		"%.1f ms draining (%.1f us a round), %llu LOST records (%llu events)\n",
+		(unsigned long long)st->wakeups, (unsigned long long)st->rounds,
+		(double)st->bytes / 1024.0 / 1024.0, (unsigned long long)(st->max_round >> 10),
+		(double)st->busy_ns / 1e6,
+		st->rounds ? (double)st->busy_ns / 1e3 / (double)st->rounds : 0.0,
+		(unsigned long long)st->lost_records, (unsigned long long)st->lost_events);
+}
+
 static int run_record(int argc, const char **argv, const char **cmd_argv, int cmd_argc)
 {
 	struct run r;
@@ -830,7 +765,7 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 		}
 	}
 	/* After the fork: the child must not run our handlers before its exec. */
-	install_signals();
+	catch_signals();
 	record__config(&rec.evlist, &rec.opts);
 	for (;;) {
 		err = record_session__open(&r.rs, &rec.evlist, cpus, threads, &rec.opts, &failed,
@@ -869,7 +804,7 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 
 	err = record_loop(&r);
 	if (r.have_workload) {
-		if (!child_exited && !workload__poll_exit(&r.workload))
+		if (!workload__poll_exit(&r.workload))
 			kill(r.workload.pid, SIGTERM);
 		workload__wait(&r.workload);
 		status = r.workload.status;
@@ -882,7 +817,8 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 		}
 	}
 	if (!rec.quiet && !err)
-		fprintf(stderr, "[ pcl record: Woken up %ld times to write data ]\n", r.wakeups);
+		fprintf(stderr, "[ pcl record: Woken up %llu times to write data ]\n",
+			(unsigned long long)wakeups(&r));
 	/* Whatever the last drain left: samples written while stopping. */
 	if (!err && record_session__drain(&r.rs) < 0)
 		err = -EIO;
@@ -892,6 +828,8 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 		else
 			err = finish_file(&r, &fin);
 	}
+	if (!err && rec.verbose)
+		print_drain_stats(&r.rs.drain.stats);
 	if (!err)
 		print_summary(&r, &fin, rec.switch_mode != SWITCH_NONE);
 	record_session__close(&r.rs);
@@ -927,7 +865,6 @@ int cmd_record(int argc, const char **argv)
 	evlist__init(&rec.evlist);
 	rec.output = "perf.data";
 	record_options = options;
-	done = child_exited = switch_requested = 0;
 
 	/* parse_options() reorders argv: keep the command line as typed for
 	 * the file's header. */

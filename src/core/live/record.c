@@ -303,48 +303,6 @@ static int read_ids(struct record_session *rs)
 	return 0;
 }
 
-/* One buffer per CPU: the first fd opened on a CPU owns it and every other
- * event and thread on that CPU redirects its records there (SET_OUTPUT).
- * Without CPUs (per-thread), one buffer per thread. */
-static int mmap_buffers(struct record_session *rs)
-{
-	const struct cpu_map *cpus = rs->cpus;
-	const struct thread_map *threads = rs->threads;
-	bool per_cpu = !cpu_map__is_any(cpus);
-	size_t nr = per_cpu ? (size_t)cpus->nr : (size_t)threads->nr;
-
-	rs->rbs = xcalloc(nr, sizeof(*rs->rbs));
-	for (size_t i = 0; i < nr; i++)
-		rs->rbs[i].fd = -1;
-	rs->nr_rbs = nr;
-	rs->pollfds = xcalloc((size_t)rs->evlist->nr_entries * (size_t)cpus->nr *
-			      (size_t)threads->nr + 1, sizeof(*rs->pollfds));
-	for (int c = 0; c < cpus->nr; c++) {
-		for (int t = 0; t < threads->nr; t++) {
-			struct ringbuf *rb = &rs->rbs[per_cpu ? c : t];
-
-			evlist__for_each(rs->evlist, e) {
-				int fd = evsel__fd(e, c, t), err;
-
-				if (fd < 0)
-					continue;
-				if (rb->fd < 0) {
-					err = ringbuf__mmap(rb, fd, per_cpu ? cpus->map[c] : -1,
-							    rs->opts->mmap_pages);
-					if (err)
-						return err;
-				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rb->fd) < 0) {
-					return -errno;
-				}
-				rs->pollfds[rs->nr_pollfds].fd = fd;
-				rs->pollfds[rs->nr_pollfds].events = POLLIN;
-				rs->nr_pollfds++;
-			}
-		}
-	}
-	return 0;
-}
-
 int record_session__open(struct record_session *rs, struct evlist *evlist,
 			 const struct cpu_map *cpus, const struct thread_map *threads,
 			 const struct record_opts *opts, struct evsel **failed,
@@ -377,8 +335,14 @@ int record_session__open(struct record_session *rs, struct evlist *evlist,
 			return err;
 		}
 	}
-	if (!err)
-		err = mmap_buffers(rs);
+	if (!err) {
+		struct drain_opts dopts = {
+			.mmap_pages = opts->mmap_pages,
+			.target = &opts->target,
+		};
+
+		err = drain__mmap(&rs->drain, evlist, cpus, threads, &dopts);
+	}
 	return err;
 }
 
@@ -403,7 +367,7 @@ static int synthesize(struct record_session *rs, pid_t workload_pid)
 	int err;
 
 	synth__init(&s, &rs->evlist->first->attr, rs->opts->sample_address, emit_record, rs);
-	err = synth__time_conv(&s, rs->nr_rbs ? rs->rbs[0].base : NULL);
+	err = synth__time_conv(&s, rs->drain.nr_rbs ? rs->drain.rbs[0].base : NULL);
 
 	ids = xcalloc(rs->nr_ids + 1, sizeof(*ids));
 	evlist__for_each(rs->evlist, e) {
@@ -478,6 +442,7 @@ int record_session__create_file(struct record_session *rs, const char *path,
 	free(attrs);
 	if (err)
 		return err;
+	rs->file_start = rs->drain.stats;
 	rs->samples = rs->nr_records = rs->lost_chunks = 0;
 	rs->first_time = rs->last_time = 0;
 	dso_hits__delete(rs->hits);
@@ -516,74 +481,113 @@ static const struct perf_event_attr *attr_of_sample(const struct record_session 
 	return NULL;
 }
 
-/* What the file needs to know about a record on its way out. */
-static void note_record(struct record_session *rs, const struct perf_event_header *rec)
+/* A sample's pid, ip and time lead its fields (after IDENTIFIER): no
+ * need to parse the rest, which can be a long call chain. */
+static void note_sample(struct record_session *rs, const struct perf_event_header *rec)
 {
-	rs->nr_records++;
-	switch (rec->type) {
-	case PERF_RECORD_SAMPLE: {
-		const struct perf_event_attr *attr = attr_of_sample(rs, rec);
-		struct perf_sample s;
-		const char *why;
+	const struct perf_event_attr *attr = attr_of_sample(rs, rec);
+	const uint64_t *field = (const uint64_t *)(rec + 1);
+	size_t nr = (rec->size - sizeof(*rec)) / sizeof(uint64_t), i = 0;
+	uint64_t st, ip = 0;
+	uint32_t pid = (uint32_t)-1;
+	bool kernel;
 
-		rs->samples++;
-		if (!attr || perf_sample__parse(attr, rec, &s, &why))
-			break;
-		if (attr->sample_type & PERF_SAMPLE_TIME) {
-			if (!rs->first_time || s.time < rs->first_time)
-				rs->first_time = s.time;
-			if (s.time > rs->last_time)
-				rs->last_time = s.time;
-		}
-		if (rs->hits)
-			dso_hits__sample(rs->hits, (int32_t)s.pid, s.ip,
-					 s.cpumode == PERF_RECORD_MISC_KERNEL);
-		break;
+	if (!attr)
+		return;
+	st = attr->sample_type;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		i++;
+	if ((st & PERF_SAMPLE_IP) && i < nr)
+		ip = field[i++];
+	if ((st & PERF_SAMPLE_TID) && i < nr)
+		memcpy(&pid, &field[i++], sizeof(pid));
+	if ((st & PERF_SAMPLE_TIME) && i < nr) {
+		uint64_t time = field[i];
+
+		if (!rs->first_time || time < rs->first_time)
+			rs->first_time = time;
+		if (time > rs->last_time)
+			rs->last_time = time;
 	}
-	case PERF_RECORD_LOST:
-		rs->lost_chunks++;
-		break;
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-	case PERF_RECORD_FORK:
-		if (rs->hits)
-			dso_hits__record(rs->hits, rec);
-		break;
-	default:
-		break;
+	kernel = (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+	if (rs->hits)
+		dso_hits__sample(rs->hits, (int32_t)pid, ip, kernel);
+}
+
+/* What the file's features need to know about the records on their way out. */
+static void note_records(struct record_session *rs, const unsigned char *data, size_t len)
+{
+	for (size_t pos = 0; pos < len;) {
+		const struct perf_event_header *rec = (const void *)(data + pos);
+
+		switch (rec->type) {
+		case PERF_RECORD_SAMPLE:
+			note_sample(rs, rec);
+			break;
+		case PERF_RECORD_MMAP:
+		case PERF_RECORD_MMAP2:
+		case PERF_RECORD_FORK:
+			if (rs->hits)
+				dso_hits__record(rs->hits, rec);
+			break;
+		default:
+			break;
+		}
+		pos += rec->size;
 	}
 }
 
-long record_session__drain(struct record_session *rs)
+/* drain's chunk callback: the records go into the file as they are. */
+static int write_chunk(void *ctx, int cpu, const void *data, size_t len)
+{
+	struct record_session *rs = ctx;
+	int err;
+
+	(void)cpu;
+	if (!rs->writing)
+		return 0;
+	err = perf_data_writer__write(&rs->writer, data, len);
+	note_records(rs, data, len);
+	return err;
+}
+
+/* drain's round_end callback: the round is closed and on disk, so that a
+ * recording killed hard keeps it. */
+static int end_round(void *ctx, size_t bytes)
 {
 	static const struct perf_event_header round = {
 		.type = PERF_RECORD_FINISHED_ROUND, .misc = 0, .size = sizeof(round),
 	};
-	long total = 0;
-	int err = 0;
+	struct record_session *rs = ctx;
+	const struct drain_stats *now = &rs->drain.stats, *then = &rs->file_start;
+	int err;
 
-	for (size_t i = 0; i < rs->nr_rbs; i++) {
-		struct ringbuf *rb = &rs->rbs[i];
-		const struct perf_event_header *rec;
-		size_t avail = ringbuf__read_init(rb);
-
-		if (!avail)
-			continue;
-		while ((rec = ringbuf__read_event(rb))) {
-			if (rs->writing) {
-				note_record(rs, rec);
-				if (!err)
-					err = perf_data_writer__write(&rs->writer, rec, rec->size);
-			}
-		}
-		ringbuf__read_done(rb);
-		total += (long)avail;
-	}
-	if (total && rs->writing && !err)
-		err = perf_data_writer__write_uncompressed(&rs->writer, &round, sizeof(round));
-	if (!err && rs->writing)
+	(void)bytes;
+	if (!rs->writing)
+		return 0;
+	rs->samples = now->samples - then->samples;
+	rs->nr_records = now->records - then->records;
+	rs->lost_chunks = now->lost_records - then->lost_records;
+	err = perf_data_writer__write_uncompressed(&rs->writer, &round, sizeof(round));
+	if (!err)
 		err = perf_data_writer__flush(&rs->writer);
-	return err ? err : total;
+	return err;
+}
+
+void record_session__consumer(struct record_session *rs, struct drain_consumer *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->ctx = rs;
+	c->chunk = write_chunk;
+	c->round_end = end_round;
+}
+
+long record_session__drain(struct record_session *rs)
+{
+	struct drain_consumer c;
+
+	record_session__consumer(rs, &c);
+	return drain__round(&rs->drain, &c);
 }
 
 uint64_t record_session__file_size(const struct record_session *rs)
@@ -689,14 +693,7 @@ int record_session__finish_file(struct record_session *rs, struct record_finish 
 
 void record_session__close(struct record_session *rs)
 {
-	for (size_t i = 0; i < rs->nr_rbs; i++)
-		ringbuf__munmap(&rs->rbs[i]);
-	free(rs->rbs);
-	rs->rbs = NULL;
-	rs->nr_rbs = 0;
-	free(rs->pollfds);
-	rs->pollfds = NULL;
-	rs->nr_pollfds = 0;
+	drain__unmap(&rs->drain);
 	free(rs->id_map);
 	rs->id_map = NULL;
 	if (rs->writing)

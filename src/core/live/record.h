@@ -4,9 +4,11 @@
  *   record__config()          attrs as perf record sets them
  *   record_session__open()    open the events (falling back like perf),
  *                             read their ids, install filters, mmap the
- *                             per-CPU ring buffers
+ *                             per-CPU ring buffers (core/live/drain)
  *   record_session__create_file()  the perf.data header, then the records
  *                             that describe the world before sampling
+ *   record_session__consumer()  what drain__run() feeds the drained
+ *                             records to: the file
  *   record_session__drain()   one round over every buffer into the file
  *   record_session__finish_file()  lost counts, build ids, features
  *
@@ -23,6 +25,7 @@
 
 #include "core/events/cpumap.h"
 #include "core/live/dso-hits.h"
+#include "core/live/drain.h"
 #include "core/events/evsel.h"
 #include "core/data/perf-data-write.h"
 #include "core/live/ringbuf.h"
@@ -86,10 +89,9 @@ struct record_session {
 	const struct cpu_map *cpus;
 	const struct thread_map *threads;
 
-	struct ringbuf *rbs;		/* one per CPU (or per thread without CPUs) */
-	size_t nr_rbs;
-	struct pollfd *pollfds;		/* every event fd: POLLHUP tells a task ended */
-	size_t nr_pollfds;
+	/* The rings and the loop; a caller with a workload points
+	 * drain.opts.workload at it before drain__run(). */
+	struct drain drain;
 
 	struct perf_data_writer writer;
 	bool writing;
@@ -101,8 +103,10 @@ struct record_session {
 
 	char fallback_msg[256];		/* the last fallback taken at open, "" if none */
 
-	uint64_t samples;		/* SAMPLE records written to the current file */
-	uint64_t nr_records;		/* every record drained into the current file */
+	/* Of the current file, counted from the drain's stats since its start: */
+	struct drain_stats file_start;
+	uint64_t samples;		/* SAMPLE records written to it */
+	uint64_t nr_records;		/* every record drained into it */
 	uint64_t lost_chunks;		/* PERF_RECORD_LOST records: ring buffer overruns */
 	uint64_t lost_samples;		/* dropped by the kernel (read_format LOST) */
 	uint64_t first_time, last_time;	/* of samples, for SAMPLE_TIME */
@@ -131,8 +135,14 @@ int record_session__open(struct record_session *rs, struct evlist *evlist,
 int record_session__create_file(struct record_session *rs, const char *path,
 				int comp_level, bool build_ids, pid_t workload_pid);
 
-/* Drains every ring buffer once into the file, ending with FINISHED_ROUND
- * when anything was written.  Returns bytes drained, or -errno (write error). */
+/* The consumer that writes drained records into the current file, each
+ * round ending with FINISHED_ROUND, and notes what the file's features need
+ * (sample times, the DSOs hit).  Its ctx is rs: a command that adds a tick
+ * or a note gets rs there too. */
+void record_session__consumer(struct record_session *rs, struct drain_consumer *c);
+
+/* Drains every ring buffer once into the file (record_session__consumer).
+ * Returns bytes drained, or -errno (write error). */
 long record_session__drain(struct record_session *rs);
 
 /* Where the data written so far ends: the file size at this point. */

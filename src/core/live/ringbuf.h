@@ -1,21 +1,30 @@
 /* ringbuf: one perf_event_open mmap ring buffer, read from user space.
  *
  * The mapping is 1 + 2^n pages: a control page (struct perf_event_mmap_page)
- * and the data pages the kernel writes records into.  The kernel advances
- * data_head; we read [data_tail, data_head) and then move data_tail, which
- * hands the space back.  head is loaded with acquire ordering (so the record
- * bytes it covers are visible) and tail stored with release ordering (so we
- * are done reading before the kernel may overwrite).
+ * and the data pages the kernel writes records into.
  *
- * A read is a snapshot: ringbuf__read_init() takes head once, records are
- * then handed out one by one (a record that wraps around the end of the
- * buffer is copied into a scratch area so callers always see it whole), and
- * ringbuf__read_done() releases what was read.
+ * Forward rings (the default): the kernel advances data_head; we read
+ * [data_tail, data_head) and then move data_tail, which hands the space back.
+ * head is loaded with acquire ordering (so the record bytes it covers are
+ * visible) and tail stored with release ordering (so we are done reading
+ * before the kernel may overwrite).  When the ring is full the kernel drops
+ * records and later writes a PERF_RECORD_LOST saying how many.
+ *
+ * Overwrite rings (mapped read-only, events opened with write_backward): the
+ * kernel never waits for us.  It moves data_head down and writes each record
+ * below the previous one, overwriting the oldest; a reader pauses the ring,
+ * takes what lies between the new head and the last one it read (at most a
+ * buffer's worth, newest record first) and resumes it.
+ *
+ * ringbuf__take() copies everything new out in one go, as whole records in a
+ * linear buffer (a record that wraps around the end of the ring comes out in
+ * one piece), and hands the space back before returning.
  */
 #ifndef PCL_RINGBUF_H
 #define PCL_RINGBUF_H
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,13 +33,15 @@ struct ringbuf {
 	int cpu;		/* cpu the buffer collects, -1 when per-thread */
 	void *base;		/* control page, then the data pages */
 	size_t mmap_len;
+	unsigned char *data;	/* the data pages */
 	size_t mask;		/* data size - 1 */
-	uint64_t start, end;	/* the current snapshot: next record, head */
-	char *scratch;		/* one record's worth, for records that wrap */
+	uint64_t tail;		/* the next read's start (overwrite: the last head read) */
+	bool overwrite;		/* read-only mapping written backward */
 };
 
-/* Maps 1 + data_pages pages of fd (data_pages a power of two).  Returns 0 or -errno. */
-int ringbuf__mmap(struct ringbuf *rb, int fd, int cpu, size_t data_pages);
+/* Maps 1 + data_pages pages of fd (data_pages a power of two), read-only for
+ * an overwrite ring.  Returns 0 or -errno. */
+int ringbuf__mmap(struct ringbuf *rb, int fd, int cpu, size_t data_pages, bool overwrite);
 void ringbuf__munmap(struct ringbuf *rb);
 
 static inline size_t ringbuf__data_size(const struct ringbuf *rb)
@@ -38,16 +49,16 @@ static inline size_t ringbuf__data_size(const struct ringbuf *rb)
 	return rb->mask + 1;
 }
 
-/* Snapshots head; returns the number of unread bytes. */
-size_t ringbuf__read_init(struct ringbuf *rb);
-
-/* The next whole record of the snapshot (valid until the next call), or NULL
- * at its end.  A corrupt size (smaller than a header, or larger than what is
- * left) ends the snapshot: the rest is skipped rather than misread. */
-const struct perf_event_header *ringbuf__read_event(struct ringbuf *rb);
-
-/* Releases every record handed out so far to the kernel. */
-void ringbuf__read_done(struct ringbuf *rb);
+/*
+ * Copies the records written since the last take into dst (room for
+ * ringbuf__data_size() bytes), oldest first in a forward ring, newest first
+ * in an overwrite ring, and hands their space back to the kernel.  Returns
+ * the bytes copied: whole records only.  A corrupt size (smaller than a
+ * header, or running past what was written) ends the copy there and the rest
+ * is skipped rather than misread; so does, in an overwrite ring, the oldest
+ * record that was partly overwritten.
+ */
+size_t ringbuf__take(struct ringbuf *rb, void *dst);
 
 /* Rounds a data page count up to a power of two (0 becomes 1, as perf does). */
 size_t ringbuf__round_pages(size_t pages);
