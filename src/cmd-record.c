@@ -735,6 +735,16 @@ static void print_drain_stats(const struct drain_stats *st)
 		(unsigned long long)st->lost_records, (unsigned long long)st->lost_events);
 }
 
+/* As perf does, a recording stopped by SIGINT/SIGTERM, or whose workload a
+ * signal ended, ends by that signal once the file is complete: the shell
+ * sees what stopped the work, not a plain exit. */
+static void die_of_signal(int sig)
+{
+	signal(sig, SIG_DFL);
+	raise(sig);
+	exit(128 + sig);	/* the signal was blocked or ignored */
+}
+
 static int run_record(int argc, const char **argv, const char **cmd_argv, int cmd_argc)
 {
 	struct run r;
@@ -845,10 +855,10 @@ out_maps:
 	cpu_map__delete(cpus);
 	if (err)
 		return err == -EINVAL ? 234 : 255;
-	if (r.have_workload && WIFSIGNALED(status)) {
-		fprintf(stderr, "%s\n", strsignal(WTERMSIG(status)));
-		return 128 + WTERMSIG(status);
-	}
+	if (r.have_workload && WIFSIGNALED(status))
+		die_of_signal(WTERMSIG(status));
+	else if (drain__stop_signal())
+		die_of_signal(drain__stop_signal());
 	if (r.have_workload && WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 0;

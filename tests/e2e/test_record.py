@@ -203,7 +203,7 @@ def test_no_command_is_system_wide_until_interrupted(tmp):
     time.sleep(1)
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
-    assert p.returncode == 0, err
+    assert p.returncode == -signal.SIGINT, err
     assert "Captured and wrote" in err
     assert "CPU" in evlist(out)
 
@@ -373,8 +373,30 @@ def test_workload_exit_status_is_passed_on(tmp):
     _, r = record(tmp, "--", "sh", "-c", "exit 3", check=False)
     assert r.returncode == 3
     _, r = record(tmp, "--", "sh", "-c", "kill -TERM $$", check=False)
-    assert r.returncode == 128 + signal.SIGTERM
-    assert "Terminated" in r.stderr
+    assert r.returncode == -signal.SIGTERM      # as perf: it dies of the same signal
+    assert "Captured and wrote" in r.stderr
+
+
+def stopped_by(tool, tmp, sig, args):
+    """Runs `tool record ARGS` until its file exists, then sends sig."""
+    out = tmp / ("%s-%d.data" % (os.path.basename(tool), sig))
+    p = subprocess.Popen([tool, "record", "-o", str(out), *args], stderr=subprocess.PIPE,
+                         text=True)
+    deadline = time.time() + 60
+    while not out.exists() and time.time() < deadline:
+        time.sleep(0.05)
+    time.sleep(1)       # past the point where the signal handlers are in place
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=120)
+    return p.returncode, "Captured and wrote" in err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["INT", "TERM"])
+@pytest.mark.parametrize("args", [["-a"], ["--", "sleep", "30"]], ids=["system", "workload"])
+def test_stopped_by_a_signal_ends_as_perf_does(tmp, sig, args):
+    """perf finishes its file, then dies of the signal that stopped it (or of
+    the SIGTERM it sent its workload): the shell sees 130 or 143."""
+    assert stopped_by(PCL, tmp, sig, args) == stopped_by(PERF, tmp, sig, args)
 
 
 def test_workload_not_found(tmp):

@@ -19,8 +19,7 @@ static size_t nr_extra_signals;
 
 static void on_stop(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
 }
 
 static void on_child(int sig)
@@ -58,6 +57,11 @@ void drain__catch_signals(const int *extra, size_t nr_extra)
 		extra_signals[nr_extra_signals++] = extra[i];
 		sigaction(extra[i], &sa, NULL);
 	}
+}
+
+int drain__stop_signal(void)
+{
+	return stop_requested;
 }
 
 bool drain__take_signal(int sig)

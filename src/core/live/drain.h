@@ -125,6 +125,9 @@ void drain__unmap(struct drain *d);
  * process-wide: the state lives until the next call.
  */
 void drain__catch_signals(const int *extra, size_t nr_extra);
+/* The stop signal (SIGINT or SIGTERM) that arrived since
+ * drain__catch_signals(), or 0. */
+int drain__stop_signal(void);
 /* Whether sig (one of the extra ones) arrived since the last call. */
 bool drain__take_signal(int sig);
 
