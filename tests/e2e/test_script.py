@@ -153,6 +153,28 @@ def test_killed_recording_is_read(perf_data, tmp_path):
                                              .stdout.splitlines())
 
 
+@pytest.mark.parametrize("damage", [(b'"prev_comm', b'(prev_comm'),
+                                    (b"field:char prev_comm", b"fiXld:char prev_comm")],
+                         ids=["print-fmt", "field"])
+def test_damaged_event_format_is_said(tmp_path, damage):
+    """A tracepoint format the library cannot parse: its samples print
+    [FAILED TO PARSE] with their raw fields, and the library's error goes
+    to stderr, as with perf."""
+    path = tmp_path / "tp.data"
+    r = perf("record", "-q", "-e", "sched:sched_switch", "-o", str(path), "--", "sleep", "0.1")
+    assert r.returncode == 0, r.stderr
+    data = path.read_bytes()
+    fmt = data.find(b"name: sched_switch")
+    at = data.find(damage[0], fmt)
+    assert fmt > 0 and at > 0
+    path.write_bytes(data[:at] + damage[1] + data[at + len(damage[0]):])
+    a, b = perf("script", "-i", str(path)), pcl("script", "-i", str(path))
+    assert a.returncode == b.returncode == 0
+    assert b.stdout == a.stdout and "[FAILED TO PARSE]" in b.stdout
+    assert "Error: expected" in a.stderr
+    assert "Error: expected" in b.stderr
+
+
 def test_garbage_file_is_a_clear_error(tmp_path):
     junk = tmp_path / "junk.data"
     junk.write_bytes(os.urandom(4096))

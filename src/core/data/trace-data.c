@@ -255,6 +255,9 @@ struct tep_handle *trace_data__parse(const void *buf, size_t size, const char **
 		goto bad;
 	ver = strtod(version, NULL);
 
+	/* A format libtraceevent cannot parse is said on stderr, as perf's
+	 * library says it; its samples then print "[FAILED TO PARSE]". */
+	tep_set_loglevel(TEP_LOG_WARNING);
 	tep = tep_alloc();
 	if (!tep) {
 		*err = "out of memory";
