@@ -79,7 +79,6 @@ static int bid_sample(struct perf_tool *tool, struct perf_session *s,
 {
 	struct addr_location al;
 
-	(void)tool, (void)rec, (void)evsel;
 	perf_session__resolve_sample(s, sample, &al);
 	return 0;
 }
@@ -90,7 +89,6 @@ static int bid_mmap(struct perf_tool *tool, struct perf_session *s,
 {
 	const struct perf_rec_mmap *mm = (const void *)rec;
 
-	(void)s, (void)sample, (void)evsel;
 	find_or_add(bid_list_of(tool), map_dso_name(mm->filename, mm->pid));
 	return 0;
 }
@@ -102,7 +100,6 @@ static int bid_mmap2(struct perf_tool *tool, struct perf_session *s,
 	const struct perf_rec_mmap2 *mm = (const void *)rec;
 	struct bid_entry *e = find_or_add(bid_list_of(tool), map_dso_name(mm->filename, mm->pid));
 
-	(void)s, (void)sample, (void)evsel;
 	if ((rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && !e->size)
 		set_id(e, mm->build_id, mm->build_id_size);
 	return 0;
@@ -114,7 +111,6 @@ static int bid_build_id(struct perf_tool *tool, struct perf_session *s,
 {
 	const struct perf_rec_build_id *b = (const void *)rec;
 
-	(void)s, (void)sample, (void)evsel;
 	set_id(find_or_add(bid_list_of(tool), b->filename), b->build_id,
 	       perf_rec_build_id__size(b));
 	return 0;

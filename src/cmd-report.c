@@ -363,7 +363,6 @@ static int report_sample(struct perf_tool *tool, struct perf_session *s,
 {
 	struct report *r = report_of(tool);
 
-	(void)s, (void)rec;
 	/* perf's counting tools: samples only counted, threads followed */
 	if (r->stats_mode || r->tasks_mode)
 		report__hists(r, evsel)->stats.nr_samples++;
@@ -378,7 +377,6 @@ static int report_read(struct perf_tool *tool, struct perf_session *s,
 {
 	const struct perf_rec_read *rd = (const void *)rec;
 
-	(void)s, (void)sample;
 	if (evsel)
 		read_values__add(&report_of(tool)->thread_values, (int)rd->pid, (int)rd->tid,
 				 evsel->idx, evsel->name, rd->value);
@@ -389,7 +387,6 @@ static int report_lost_samples(struct perf_tool *tool, struct perf_session *s,
 			       const struct perf_event_header *rec, struct perf_sample *sample,
 			       struct evsel *evsel)
 {
-	(void)s, (void)sample, (void)evsel;
 	report_of(tool)->total_lost_samples +=
 		((const struct perf_rec_lost_samples *)(const void *)rec)->lost;
 	return 0;
@@ -397,7 +394,6 @@ static int report_lost_samples(struct perf_tool *tool, struct perf_session *s,
 
 static int report_attr(struct perf_tool *tool, struct perf_session *s, struct evsel *evsel)
 {
-	(void)s;
 	report__hists(report_of(tool), evsel);
 	return 0;
 }

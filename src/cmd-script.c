@@ -155,7 +155,6 @@ static int script_dump(struct perf_tool *tool, struct perf_session *s,
 		       struct evsel *evsel, uint64_t off)
 {
 	raw_dump_record(stdout, s, s->machine, rec, sample, evsel, off);
-	(void)tool;
 	return 0;
 }
 
@@ -165,7 +164,6 @@ static int script_sample(struct perf_tool *tool, struct perf_session *s,
 {
 	struct script *sc = script_of(tool);
 
-	(void)s, (void)rec;
 	process_sample(sc, evsel, sample);
 	return sc->dlfilter_err ? -2 : 0;
 }
@@ -177,7 +175,6 @@ static int script_task(struct perf_tool *tool, struct perf_session *s,
 {
 	const struct perf_rec_fork *f = (const void *)rec;
 
-	(void)s, (void)evsel;
 	if (rec->type == PERF_RECORD_COMM) {
 		const struct perf_rec_comm *c = (const void *)rec;
 
@@ -194,7 +191,6 @@ static int script_mmap(struct perf_tool *tool, struct perf_session *s,
 {
 	const struct perf_rec_mmap *mm = (const void *)rec;
 
-	(void)s, (void)evsel;
 	print_side(script_of(tool), rec, sample, (pid_t)mm->pid, (pid_t)mm->tid, 0);
 	return 0;
 }
@@ -205,7 +201,6 @@ static int script_namespaces(struct perf_tool *tool, struct perf_session *s,
 {
 	const struct perf_rec_namespaces *ns = (const void *)rec;
 
-	(void)s, (void)evsel;
 	print_side(script_of(tool), rec, sample, (pid_t)ns->pid, (pid_t)ns->tid, 0);
 	return 0;
 }
@@ -215,7 +210,6 @@ static int script_side(struct perf_tool *tool, struct perf_session *s,
 		       const struct perf_event_header *rec, struct perf_sample *sample,
 		       struct evsel *evsel)
 {
-	(void)s, (void)evsel;
 	print_side(script_of(tool), rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
 	return 0;
 }
@@ -226,7 +220,6 @@ static int script_round(struct perf_tool *tool, struct perf_session *s,
 {
 	struct script *sc = script_of(tool);
 
-	(void)sample, (void)evsel;
 	if (sc->show_round)
 		script_print_record_line(stdout, s->machine, rec);
 	else
@@ -241,7 +234,6 @@ static int script_feature(struct perf_tool *tool, struct perf_session *s,
 	struct script *sc = script_of(tool);
 	uint64_t feat = ((const struct perf_rec_feature *)(const void *)rec)->feat_id;
 
-	(void)sample, (void)evsel;
 	/* a pipe's header arrives piecewise */
 	if (feat < HEADER_LAST_FEATURE)
 		header_print_feature(stdout, s, (int)feat, sc->full_header);

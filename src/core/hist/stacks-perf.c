@@ -355,7 +355,6 @@ static int builder_sample(struct perf_tool *tool, struct perf_session *s,
 			  const struct perf_event_header *rec, struct perf_sample *sample,
 			  struct evsel *evsel)
 {
-	(void)s, (void)rec;
 	return process_sample(builder_of(tool), evsel, sample) < 0 ? -2 : 0;
 }
 
@@ -366,7 +365,6 @@ static int builder_switch(struct perf_tool *tool, struct perf_session *s,
 {
 	struct stack_builder *b = builder_of(tool);
 
-	(void)s, (void)evsel;
 	if (b->off_size && !(rec->misc & PERF_RECORD_MISC_SWITCH_OUT))
 		switched_in(b, sample->tid, sample->time);
 	return 0;
