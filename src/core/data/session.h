@@ -30,7 +30,14 @@
  * the kind's callback otherwise.  So a COMM's callback already finds the
  * new name, an MMAP's the new map; set before_machine[PERF_RECORD_EXIT]
  * to see the thread before it goes away.  NULL callbacks mean "not
- * interested"; the machine is fed whatever the tool sets.
+ * interested"; the machine is fed whatever the tool sets (nothing is fed
+ * without perf_session__new_machine(), and nothing can be resolved).  No
+ * command needs to know which records change what an address resolves
+ * to: caches of resolutions compare machine__maps_generation().
+ *
+ * Raw order (-D, --dump-unsorted-raw-trace, --show-round-events): set
+ * tool->record to see every record, and ordered = false to get them in
+ * the file's order instead of time order.
  *
  * Tool records (HEADER_ATTR, FEATURE, ID_INDEX, FINISHED_ROUND, ...) are
  * consumed by the session first, then shown to the tool too (for -D).
