@@ -73,7 +73,8 @@ void session_machine__take(struct machine *m, const struct perf_event_header *re
 	}
 }
 
-void perf_session__machine_build_ids(struct perf_session *s, struct machine *m)
+/* Tells the machine the build ids of the header's table. */
+static void machine_build_ids(struct perf_session *s, struct machine *m)
 {
 	for (uint32_t i = 0; i < s->header.nr_build_ids; i++) {
 		const struct perf_build_id_entry *b = &s->header.build_ids[i];
@@ -95,7 +96,7 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
 	if (symfs)
 		machine__set_symfs(m, symfs);
 	machine__set_force(m, force);
-	perf_session__machine_build_ids(s, m);
+	machine_build_ids(s, m);
 	return m;
 }
 

@@ -162,8 +162,6 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool);
 struct evsel *perf_session__evsel_by_id(struct perf_session *s, uint64_t id);
 struct session_event *perf_session__event(struct perf_session *s, const struct evsel *evsel);
 
-/* Tells the machine the build ids of the header's table. */
-void perf_session__machine_build_ids(struct perf_session *s, struct machine *m);
 /* The session's machine, fed from its records from now on: the
  * --kallsyms/--symfs overrides (NULL: none) and -f applied, the header's
  * build ids known.  The session owns it (replacing any earlier one). */
