@@ -25,7 +25,6 @@ struct bid_entry {
 
 struct bid_list {
 	struct perf_tool tool;
-	struct machine *machine;
 	struct bid_entry *v;
 	size_t n;
 };
@@ -68,48 +67,52 @@ static void mark_hit(struct dso *dso, void *arg)
 			l->v[i].hit = true;
 }
 
-static int bid_record(struct perf_tool *tool, struct perf_session *s,
-		      const struct perf_event_header *rec, struct perf_sample *sample,
-		      struct evsel *evsel, uint64_t off)
+static struct bid_list *bid_list_of(struct perf_tool *tool)
 {
-	struct bid_list *l = (struct bid_list *)tool;
-	struct machine *m = l->machine;
+	return (struct bid_list *)tool;
+}
 
-	perf_session__feed_machine(m, rec);
-	switch (rec->type) {
-	case PERF_RECORD_SAMPLE: {
-		struct thread *t = machine__findnew_thread(m, (pid_t)sample->pid,
-							   (pid_t)sample->tid);
-		struct addr_location al;
+/* resolving marks the DSO hit */
+static int bid_sample(struct perf_tool *tool, struct perf_session *s,
+		      const struct perf_event_header *rec, struct perf_sample *sample,
+		      struct evsel *evsel)
+{
+	struct addr_location al;
 
-		/* machine__resolve() marks the DSO hit */
-		memset(&al, 0, sizeof(al));
-		machine__resolve(m, t, sample->cpumode, sample->ip, &al);
-		break;
-	}
-	case PERF_RECORD_MMAP: {
-		const struct perf_rec_mmap *mm = (const void *)rec;
+	perf_session__resolve_sample(s, sample, &al);
+	return 0;
+}
 
-		find_or_add(l, map_dso_name(mm->filename, mm->pid));
-		break;
-	}
-	case PERF_RECORD_MMAP2: {
-		const struct perf_rec_mmap2 *mm = (const void *)rec;
-		struct bid_entry *e = find_or_add(l, map_dso_name(mm->filename, mm->pid));
+static int bid_mmap(struct perf_tool *tool, struct perf_session *s,
+		    const struct perf_event_header *rec, struct perf_sample *sample,
+		    struct evsel *evsel)
+{
+	const struct perf_rec_mmap *mm = (const void *)rec;
 
-		if ((rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && !e->size)
-			set_id(e, mm->build_id, mm->build_id_size);
-		break;
-	}
-	case PERF_RECORD_HEADER_BUILD_ID: {
-		const struct perf_rec_build_id *b = (const void *)rec;
+	find_or_add(bid_list_of(tool), map_dso_name(mm->filename, mm->pid));
+	return 0;
+}
 
-		set_id(find_or_add(l, b->filename), b->build_id, perf_rec_build_id__size(b));
-		break;
-	}
-	default:
-		break;
-	}
+static int bid_mmap2(struct perf_tool *tool, struct perf_session *s,
+		     const struct perf_event_header *rec, struct perf_sample *sample,
+		     struct evsel *evsel)
+{
+	const struct perf_rec_mmap2 *mm = (const void *)rec;
+	struct bid_entry *e = find_or_add(bid_list_of(tool), map_dso_name(mm->filename, mm->pid));
+
+	if ((rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && !e->size)
+		set_id(e, mm->build_id, mm->build_id_size);
+	return 0;
+}
+
+static int bid_build_id(struct perf_tool *tool, struct perf_session *s,
+			const struct perf_event_header *rec, struct perf_sample *sample,
+			struct evsel *evsel)
+{
+	const struct perf_rec_build_id *b = (const void *)rec;
+
+	set_id(find_or_add(bid_list_of(tool), b->filename), b->build_id,
+	       perf_rec_build_id__size(b));
 	return 0;
 }
 
@@ -218,16 +221,17 @@ int cmd_buildid_list(int argc, const char **argv)
 	if (!perf_header__has_feat(&s->header, HEADER_BUILD_ID))
 		with_hits = true;
 	if (with_hits || s->is_pipe) {
-		l.machine = machine__new();
-		perf_session__machine_build_ids(s, l.machine);
-		l.tool.record = bid_record;
+		perf_session__new_machine(s, NULL, NULL, false);
+		l.tool.sample = bid_sample;
+		l.tool.mmap = bid_mmap;
+		l.tool.mmap2 = bid_mmap2;
+		l.tool.build_id = bid_build_id;
 		l.tool.ordered = true;
 		if (perf_session__process(s, &l.tool) < 0) {
 			fprintf(stderr, "pcl buildid-list: %s\n", s->err);
 			ret = 1;
 		}
-		machine__for_each_dso(l.machine, mark_hit, &l);
-		machine__delete(l.machine);
+		machine__for_each_dso(s->machine, mark_hit, &l);
 	}
 	for (size_t i = 0; i < l.n; i++) {
 		char hex[2 * BUILD_ID_MAX + 1] = "";

@@ -70,13 +70,6 @@ static void print_evsel(struct perf_session *s, struct evsel *evsel, const struc
 	putchar('\n');
 }
 
-static int no_record(struct perf_tool *tool, struct perf_session *s,
-		     const struct perf_event_header *rec, struct perf_sample *sample,
-		     struct evsel *evsel, uint64_t off)
-{
-	return 0;
-}
-
 int cmd_evlist(int argc, const char **argv)
 {
 	struct evlist_opts o = { 0 };
@@ -109,7 +102,7 @@ int cmd_evlist(int argc, const char **argv)
 	}
 	/* a pipe announces its events in the stream */
 	if (s->is_pipe) {
-		struct perf_tool tool = { .record = no_record };
+		struct perf_tool tool = { 0 };	/* only the events: no callbacks */
 
 		if (perf_session__process(s, &tool) < 0) {
 			fprintf(stderr, "pcl evlist: %s\n", s->err);

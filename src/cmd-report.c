@@ -49,8 +49,7 @@ static const char *const tips[] = {
 
 struct report {
 	struct perf_tool tool;
-	struct perf_session *session;
-	struct machine *machine;
+	struct perf_session *session;	/* with the machine */
 	struct hist_opts hopts;
 	struct strset strings;
 	struct callchain_store store;
@@ -269,8 +268,8 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 	if (sample_filter__skip_time(&r->filter, sample->time) ||
 	    evswitch__discard(&r->evswitch, evsel))
 		return;
-	thread = machine__findnew_thread(r->machine, (pid_t)sample->pid, (pid_t)sample->tid);
-	machine__resolve(r->machine, thread, sample->cpumode, sample->ip, &al);
+	perf_session__resolve_sample(r->session, sample, &al);
+	thread = al.thread;
 	if (r->dump)
 		raw_dump_sample_location(stdout, thread, &al);
 	if (r->hide_unresolved && !(al.map && al.sym))
@@ -324,11 +323,18 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 	hists__add_sample(report__hists(r, evsel), &hs);
 }
 
-static int report_record(struct perf_tool *tool, struct perf_session *s,
-			 const struct perf_event_header *rec, struct perf_sample *sample,
-			 struct evsel *evsel, uint64_t off)
+static struct report *report_of(struct perf_tool *tool)
 {
-	struct report *r = (struct report *)tool;
+	return (struct report *)tool;
+}
+
+/* Every record, before the machine takes it: a pipe's header pieces,
+ * the progress line and -D's dump. */
+static int report_each(struct perf_tool *tool, struct perf_session *s,
+		       const struct perf_event_header *rec, struct perf_sample *sample,
+		       struct evsel *evsel, uint64_t off)
+{
+	struct report *r = report_of(tool);
 
 	if (rec->type == PERF_RECORD_HEADER_FEATURE && r->print_features) {
 		uint64_t feat = ((const struct perf_rec_feature *)(const void *)rec)->feat_id;
@@ -336,23 +342,11 @@ static int report_record(struct perf_tool *tool, struct perf_session *s,
 		if (feat < HEADER_LAST_FEATURE)
 			header_print_feature(stdout, s, (int)feat, r->full_header);
 	}
-	if (r->header_only)
+	if (r->header_only || r->stats_mode || r->tasks_mode)
 		return 0;
-	if (r->stats_mode || r->tasks_mode) {
-		/* perf's counting tools: samples only counted, threads followed */
-		if (rec->type == PERF_RECORD_SAMPLE && evsel)
-			report__hists(r, evsel)->stats.nr_samples++;
-		else if (r->tasks_mode && (rec->type == PERF_RECORD_COMM ||
-					   rec->type == PERF_RECORD_FORK ||
-					   rec->type == PERF_RECORD_EXIT ||
-					   (r->mmaps_mode && (rec->type == PERF_RECORD_MMAP ||
-							      rec->type == PERF_RECORD_MMAP2))))
-			perf_session__feed_machine(r->machine, rec);
-		return 0;
-	}
 	progress(r, off, false);
 	if (r->dump) {
-		raw_dump_record(stdout, s, r->machine, rec, sample, evsel, off);
+		raw_dump_record(stdout, s, s->machine, rec, sample, evsel, off);
 		/* perf report has no use for these (perf script has) */
 		if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP ||
 		    rec->type == PERF_RECORD_THROTTLE || rec->type == PERF_RECORD_UNTHROTTLE)
@@ -360,38 +354,65 @@ static int report_record(struct perf_tool *tool, struct perf_session *s,
 		else if (rec->type == PERF_RECORD_FINISHED_ROUND)
 			fputc('\n', stdout);	/* what perf's round handler ends the line with */
 	}
-	switch (rec->type) {
-	case PERF_RECORD_SAMPLE:
-		if (evsel)
-			process_sample(r, evsel, sample);
-		break;
-	case PERF_RECORD_READ:
-		if (r->show_threads && evsel) {
-			const struct perf_rec_read *rd = (const void *)rec;
+	return 0;
+}
 
-			read_values__add(&r->thread_values, (int)rd->pid, (int)rd->tid, evsel->idx,
-					 evsel->name, rd->value);
-		}
-		break;
-	case PERF_RECORD_LOST_SAMPLES:
-		r->total_lost_samples += ((const struct perf_rec_lost_samples *)(const void *)rec)->lost;
-		break;
-	default:
-		perf_session__feed_machine(r->machine, rec);
-		/* what an address resolves to may have changed */
-		if (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2 ||
-		    rec->type == PERF_RECORD_FORK ||
-		    (rec->type == PERF_RECORD_COMM && (rec->misc & PERF_RECORD_MISC_COMM_EXEC)))
-			cc_resolver__invalidate(&r->resolver);
-		break;
-	}
+static int report_sample(struct perf_tool *tool, struct perf_session *s,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel)
+{
+	struct report *r = report_of(tool);
+
+	/* perf's counting tools: samples only counted, threads followed */
+	if (r->stats_mode || r->tasks_mode)
+		report__hists(r, evsel)->stats.nr_samples++;
+	else
+		process_sample(r, evsel, sample);
+	return 0;
+}
+
+static int report_read(struct perf_tool *tool, struct perf_session *s,
+		       const struct perf_event_header *rec, struct perf_sample *sample,
+		       struct evsel *evsel)
+{
+	const struct perf_rec_read *rd = (const void *)rec;
+
+	if (evsel)
+		read_values__add(&report_of(tool)->thread_values, (int)rd->pid, (int)rd->tid,
+				 evsel->idx, evsel->name, rd->value);
+	return 0;
+}
+
+static int report_lost_samples(struct perf_tool *tool, struct perf_session *s,
+			       const struct perf_event_header *rec, struct perf_sample *sample,
+			       struct evsel *evsel)
+{
+	report_of(tool)->total_lost_samples +=
+		((const struct perf_rec_lost_samples *)(const void *)rec)->lost;
 	return 0;
 }
 
 static int report_attr(struct perf_tool *tool, struct perf_session *s, struct evsel *evsel)
 {
-	report__hists((struct report *)tool, evsel);
+	report__hists(report_of(tool), evsel);
 	return 0;
+}
+
+/* The callbacks the mode asks for. */
+static void report_tool(struct report *r)
+{
+	bool counting = r->stats_mode || r->tasks_mode;
+
+	r->tool.record = report_each;
+	r->tool.attr = report_attr;
+	r->tool.ordered = true;
+	if (r->header_only)
+		return;
+	r->tool.sample = report_sample;
+	if (!counting) {
+		r->tool.read = r->show_threads ? report_read : NULL;
+		r->tool.lost_samples = report_lost_samples;
+	}
 }
 
 /* --- setup ---------------------------------------------------------------- */
@@ -695,8 +716,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report r = { .tool = { .record = report_record, .attr = report_attr, .ordered = true },
-			    .skip_empty = true };
+	struct report r = { .skip_empty = true };
 	struct report_opts o = { .children = -1, .group = -1, .socket_filter = -1, .demangle = true,
 				 .source = true, .max_stack = callchain_max_stack_default(),
 				 .show_inline = true };
@@ -837,6 +857,7 @@ int cmd_report(int argc, const char **argv)
 	const char *only[HISTC_NR_COLS] = { NULL };
 	char *err = NULL, *sort_tmp = NULL;
 	uint64_t sample_type;
+	struct machine *machine;
 	size_t nr_entries;
 	int ret = 1;
 
@@ -962,6 +983,7 @@ int cmd_report(int argc, const char **argv)
 			/* a pipe's features come as records */
 			if (r.session->is_pipe) {
 				r.header_only = true;
+				report_tool(&r);
 				perf_session__process(r.session, &r.tool);
 			}
 			ret = 0;
@@ -1064,10 +1086,10 @@ int cmd_report(int argc, const char **argv)
 	if (r.hopts.event_group)
 		setup_groups(&r, forced_group(&r, &o));
 
-	r.machine = perf_session__new_machine(r.session, o.kallsyms, o.symfs, o.force);
-	machine__set_inline(r.machine, o.show_inline);
-	machine__prefetch_kallsyms(r.machine);
-	cc_resolver__init(&r.resolver, r.machine, &r.hopts.cc, &r.strings);
+	machine = perf_session__new_machine(r.session, o.kallsyms, o.symfs, o.force);
+	machine__set_inline(machine, o.show_inline);
+	machine__prefetch_kallsyms(machine);
+	cc_resolver__init(&r.resolver, machine, &r.hopts.cc, &r.strings);
 	r.resolver.max_stack = o.max_stack;
 	r.resolver.parent_regex = r.parent_regex_set ? &r.parent_regex : NULL;
 	r.resolver.hide_unresolved = r.hide_unresolved;
@@ -1090,6 +1112,7 @@ int cmd_report(int argc, const char **argv)
 	if (getenv("PCL_PROGRESS_AFTER_MS"))
 		r.progress_after = atof(getenv("PCL_PROGRESS_AFTER_MS")) / 1000;
 	clock_gettime(CLOCK_MONOTONIC, &r.started);
+	report_tool(&r);
 	if (perf_session__process(r.session, &r.tool) < 0) {
 		progress(&r, 0, true);
 		fprintf(stderr, "pcl report: %s\n", r.session->err);
@@ -1100,7 +1123,7 @@ int cmd_report(int argc, const char **argv)
 		ret = 0;
 		if (r.stats_mode || r.dump)
 			print_stats(&r);
-		else if (tasks_print(stdout, r.machine, r.mmaps_mode) < 0)
+		else if (tasks_print(stdout, machine, r.mmaps_mode) < 0)
 			report_error("failed to process tasks");
 		goto out_machine;
 	}
@@ -1134,7 +1157,6 @@ out_machine:
 	cc_resolver__exit(&r.resolver);
 	callchain_store__exit(&r.store);
 	kallsyms_prefetch_end();
-	machine__delete(r.machine);
 out:
 	if (r.parent_regex_set)
 		regfree(&r.parent_regex);

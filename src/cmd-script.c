@@ -30,8 +30,7 @@ static const char *const script_usage[] = {
 struct script {
 	struct perf_tool tool;
 	struct script_config cfg;
-	struct perf_session *session;
-	struct machine *machine;
+	struct perf_session *session;	/* owns the machine */
 	bool dump, dump_unsorted;	/* -D, --dump-unsorted-raw-trace */
 	bool show_task, show_mmap;
 	bool show_switch, show_lost, show_round, show_ns, show_cgroup, show_bpf, show_text_poke;
@@ -58,7 +57,7 @@ static bool cpu_skip(const struct script *sc, const struct perf_sample *sample)
 static bool dlfilter_drops(struct script *sc, bool early, struct evsel *evsel,
 			   const struct perf_sample *sample)
 {
-	int r = dlfilter__filter(sc->dlfilter, early, sc->machine, &sc->filter, evsel, sample);
+	int r = dlfilter__filter(sc->dlfilter, early, sc->session, &sc->filter, evsel, sample);
 
 	if (r < 0)
 		sc->dlfilter_err = r;
@@ -87,10 +86,8 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 	}
 	if (cpu_skip(sc, sample))
 		return;
-	thread = machine__findnew_thread(sc->machine, (pid_t)sample->pid, (pid_t)sample->tid);
-	memset(&al, 0, sizeof(al));
-	machine__resolve(sc->machine, thread, sample->cpumode, sample->ip, &al);
-	al.thread = thread;
+	perf_session__resolve_sample(sc->session, sample, &al);
+	thread = al.thread;
 	if (sc->dump)
 		raw_dump_sample_location(stdout, thread, &al);
 	if (sample_filter__thread(&sc->filter, thread) || sample_filter__dso(&sc->filter, &al) ||
@@ -107,7 +104,7 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 		    !(fp = script_dumps__fp(&sc->dumps, evsel)))
 			return;
 	}
-	script_print_sample(fp, &sc->cfg, sc->session, sc->machine, evsel, sample, &al);
+	script_print_sample(fp, &sc->cfg, sc->session, sc->session->machine, evsel, sample, &al);
 }
 
 /* --show-task-events / --show-mmap-events: perf prints the leading sample
@@ -134,7 +131,7 @@ static void print_side(struct script *sc, const struct perf_event_header *rec,
 	if (cpu_skip(sc, sample))
 		return;
 	if (tid != -1)
-		thread = machine__findnew_thread(sc->machine, pid, tid);
+		thread = machine__findnew_thread(sc->session->machine, pid, tid);
 	script_print_side_event(stdout, &sc->cfg, sc->session, evsel, rec, sample, thread);
 }
 
@@ -147,109 +144,139 @@ static int script_attr(struct perf_tool *tool, struct perf_session *s, struct ev
 	return script_config__add_event(&sc->cfg, s, evsel) < 0 ? -2 : 0;
 }
 
-static int script_record(struct perf_tool *tool, struct perf_session *s,
-			 const struct perf_event_header *rec, struct perf_sample *sample,
-			 struct evsel *evsel, uint64_t off)
+static struct script *script_of(struct perf_tool *tool)
 {
-	struct script *sc = (struct script *)tool;
+	return (struct script *)tool;
+}
 
-	if (sc->dump)
-		raw_dump_record(stdout, s, sc->machine, rec, sample, evsel, off);
-	switch (rec->type) {
-	case PERF_RECORD_SAMPLE:
-		if (evsel)
-			process_sample(sc, evsel, sample);
-		if (sc->dlfilter_err)
-			return -2;
-		break;
-	case PERF_RECORD_COMM:
-		perf_session__feed_machine(sc->machine, rec);
-		if (sc->show_task) {
-			const struct perf_rec_comm *c = (const void *)rec;
+/* -D: every record as it comes, before the machine takes it */
+static int script_dump(struct perf_tool *tool, struct perf_session *s,
+		       const struct perf_event_header *rec, struct perf_sample *sample,
+		       struct evsel *evsel, uint64_t off)
+{
+	raw_dump_record(stdout, s, s->machine, rec, sample, evsel, off);
+	return 0;
+}
 
-			print_side(sc, rec, sample, (pid_t)c->pid, (pid_t)c->tid, 0);
-		}
-		break;
-	case PERF_RECORD_FORK:
-		perf_session__feed_machine(sc->machine, rec);
-		if (sc->show_task) {
-			const struct perf_rec_fork *f = (const void *)rec;
+static int script_sample(struct perf_tool *tool, struct perf_session *s,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel)
+{
+	struct script *sc = script_of(tool);
 
-			print_side(sc, rec, sample, (pid_t)f->pid, (pid_t)f->tid, f->time);
-		}
-		break;
-	case PERF_RECORD_EXIT:
-		/* printed before the thread goes away */
-		if (sc->show_task) {
-			const struct perf_rec_fork *f = (const void *)rec;
+	process_sample(sc, evsel, sample);
+	return sc->dlfilter_err ? -2 : 0;
+}
 
-			print_side(sc, rec, sample, (pid_t)f->pid, (pid_t)f->tid, f->time);
-		}
-		perf_session__feed_machine(sc->machine, rec);
-		break;
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		perf_session__feed_machine(sc->machine, rec);
-		if (sc->show_mmap) {
-			const struct perf_rec_mmap *mm = (const void *)rec;
+/* COMM, FORK, EXIT (seen before the machine forgets the thread) */
+static int script_task(struct perf_tool *tool, struct perf_session *s,
+		       const struct perf_event_header *rec, struct perf_sample *sample,
+		       struct evsel *evsel)
+{
+	const struct perf_rec_fork *f = (const void *)rec;
 
-			print_side(sc, rec, sample, (pid_t)mm->pid, (pid_t)mm->tid, 0);
-		}
-		break;
-	case PERF_RECORD_SWITCH:
-	case PERF_RECORD_SWITCH_CPU_WIDE:
-		if (sc->show_switch)
-			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
-		break;
-	case PERF_RECORD_LOST:
-		if (sc->show_lost)
-			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
-		break;
-	case PERF_RECORD_NAMESPACES:
-		if (sc->show_ns) {
-			const struct perf_rec_namespaces *ns = (const void *)rec;
+	if (rec->type == PERF_RECORD_COMM) {
+		const struct perf_rec_comm *c = (const void *)rec;
 
-			print_side(sc, rec, sample, (pid_t)ns->pid, (pid_t)ns->tid, 0);
-		}
-		break;
-	case PERF_RECORD_CGROUP:
-		if (sc->show_cgroup)
-			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
-		break;
-	case PERF_RECORD_KSYMBOL:
-		/* perf routes ksymbols to the printer for either option */
-		if (sc->show_bpf || sc->show_text_poke)
-			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
-		break;
-	case PERF_RECORD_BPF_EVENT:
-		if (sc->show_bpf)
-			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
-		break;
-	case PERF_RECORD_TEXT_POKE:
-		if (sc->show_text_poke)
-			print_side(sc, rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
-		break;
-	case PERF_RECORD_FINISHED_ROUND:
-		if (sc->show_round)
-			script_print_record_line(stdout, sc->machine, rec);
-		else if (sc->dump)
-			fputs(sc->tool.ordered ? "\n" : ": unhandled!\n", stdout);
-		break;
-	case PERF_RECORD_HEADER_BUILD_ID:
-		perf_session__feed_machine(sc->machine, rec);
-		break;
-	case PERF_RECORD_HEADER_FEATURE: {
-		uint64_t feat = ((const struct perf_rec_feature *)(const void *)rec)->feat_id;
-
-		/* a pipe's header arrives piecewise */
-		if (sc->header && feat < HEADER_LAST_FEATURE)
-			header_print_feature(stdout, s, (int)feat, sc->full_header);
-		break;
-	}
-	default:
-		break;
+		print_side(script_of(tool), rec, sample, (pid_t)c->pid, (pid_t)c->tid, 0);
+	} else {
+		print_side(script_of(tool), rec, sample, (pid_t)f->pid, (pid_t)f->tid, f->time);
 	}
 	return 0;
+}
+
+static int script_mmap(struct perf_tool *tool, struct perf_session *s,
+		       const struct perf_event_header *rec, struct perf_sample *sample,
+		       struct evsel *evsel)
+{
+	const struct perf_rec_mmap *mm = (const void *)rec;
+
+	print_side(script_of(tool), rec, sample, (pid_t)mm->pid, (pid_t)mm->tid, 0);
+	return 0;
+}
+
+static int script_namespaces(struct perf_tool *tool, struct perf_session *s,
+			     const struct perf_event_header *rec, struct perf_sample *sample,
+			     struct evsel *evsel)
+{
+	const struct perf_rec_namespaces *ns = (const void *)rec;
+
+	print_side(script_of(tool), rec, sample, (pid_t)ns->pid, (pid_t)ns->tid, 0);
+	return 0;
+}
+
+/* side events whose pid/tid are the sample trailer's */
+static int script_side(struct perf_tool *tool, struct perf_session *s,
+		       const struct perf_event_header *rec, struct perf_sample *sample,
+		       struct evsel *evsel)
+{
+	print_side(script_of(tool), rec, sample, (pid_t)sample->pid, (pid_t)sample->tid, 0);
+	return 0;
+}
+
+static int script_round(struct perf_tool *tool, struct perf_session *s,
+			const struct perf_event_header *rec, struct perf_sample *sample,
+			struct evsel *evsel)
+{
+	struct script *sc = script_of(tool);
+
+	if (sc->show_round)
+		script_print_record_line(stdout, s->machine, rec);
+	else
+		fputs(sc->tool.ordered ? "\n" : ": unhandled!\n", stdout);	/* ends -D's line */
+	return 0;
+}
+
+static int script_feature(struct perf_tool *tool, struct perf_session *s,
+			  const struct perf_event_header *rec, struct perf_sample *sample,
+			  struct evsel *evsel)
+{
+	struct script *sc = script_of(tool);
+	uint64_t feat = ((const struct perf_rec_feature *)(const void *)rec)->feat_id;
+
+	/* a pipe's header arrives piecewise */
+	if (feat < HEADER_LAST_FEATURE)
+		header_print_feature(stdout, s, (int)feat, sc->full_header);
+	return 0;
+}
+
+/* The callbacks the options ask for. */
+static void script_tool(struct script *sc)
+{
+	struct perf_tool *t = &sc->tool;
+
+	t->record = sc->dump ? script_dump : NULL;
+	t->sample = script_sample;
+	t->attr = script_attr;
+	if (sc->show_task) {
+		t->comm = t->fork = t->exit = script_task;
+		/* perf prints an EXIT before the thread goes away */
+		t->before_machine[PERF_RECORD_EXIT] = true;
+	}
+	if (sc->show_mmap)
+		t->mmap = t->mmap2 = script_mmap;
+	if (sc->show_switch)
+		t->context_switch = script_side;
+	if (sc->show_lost)
+		t->lost = script_side;
+	if (sc->show_ns)
+		t->namespaces = script_namespaces;
+	if (sc->show_cgroup)
+		t->cgroup = script_side;
+	/* perf routes ksymbols to the printer for either option */
+	if (sc->show_bpf || sc->show_text_poke)
+		t->ksymbol = script_side;
+	if (sc->show_bpf)
+		t->bpf_event = script_side;
+	if (sc->show_text_poke)
+		t->text_poke = script_side;
+	if (sc->show_round || sc->dump)
+		t->finished_round = script_round;
+	if (sc->header)
+		t->feature = script_feature;
+	/* rounds are shown where the file has them, and an unsorted dump is
+	 * the file as it is: records in file order */
+	t->ordered = !sc->show_round && !sc->dump_unsorted;
 }
 
 /* -C needs CPU in every kind of sample, and CPUs the machine had. */
@@ -493,9 +520,8 @@ static int script_prepare(struct script *sc, struct script_opts *o)
 	/* -k: perf reads kernel symbols from that file only; pcl does not load
 	 * vmlinux images, so they stay unknown, as perf leaves them when the
 	 * file is not the recorded kernel's (build id) or not an ELF image */
-	sc->machine = perf_session__new_machine(s, o->vmlinux ? "/dev/null" : o->kallsyms,
-						o->symfs, o->force);
-	machine__set_inline(sc->machine, o->show_inline);
+	perf_session__new_machine(s, o->vmlinux ? "/dev/null" : o->kallsyms, o->symfs, o->force);
+	machine__set_inline(s->machine, o->show_inline);
 	if (o->stitch_lbr && !has_lbr_callstack(s))
 		fprintf(stderr, "Can't find LBR callchain. Switch off --stitch-lbr.\n"
 			"Please apply --call-graph lbr when recording.\n");
@@ -692,15 +718,11 @@ int cmd_script(int argc, const char **argv)
 		ret = ret < 0 ? 0 : ret;	/* --header-only is done */
 		goto out;
 	}
-	sc.cfg.machine = sc.machine;
+	sc.cfg.machine = sc.session->machine;
 
 	/* output is meant for pipes into awk and flame graph tools: buffer it */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	sc.tool.record = script_record;
-	sc.tool.attr = script_attr;
-	/* rounds are shown where the file has them, and an unsorted dump is
-	 * the file as it is: records in file order */
-	sc.tool.ordered = !sc.show_round && !sc.dump_unsorted;
+	script_tool(&sc);
 	ret = perf_session__process(sc.session, &sc.tool);
 	if (sc.per_event_dump)
 		script_dumps__close(&sc.dumps, stdout);
@@ -724,8 +746,6 @@ out:
 	fflush(stdout);
 	if (o.xed)
 		end_xed();
-	if (sc.machine)
-		machine__delete(sc.machine);
 	perf_session__delete(sc.session);
 	script_config__exit(&sc.cfg);
 	sample_filter__exit(&sc.filter);

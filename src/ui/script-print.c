@@ -313,19 +313,12 @@ static const char *page_size_name(uint64_t size, char *buf, size_t len)
 	return buf;
 }
 
-static int resolve_chain(struct script_config *c, struct machine *m, struct evsel *evsel,
+static int resolve_chain(struct script_config *c, struct perf_session *s, struct evsel *evsel,
 			 const struct perf_sample *sample, struct thread *thread)
 {
-	int n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
-					   c->frames, c->max_stack);
-	uint64_t st = evsel->attr.sample_type;
+	int n = perf_session__resolve_callchain(s, evsel, sample, thread, c->max_stack, c->frames,
+						(int)c->nr_frames);
 
-	/* --call-graph dwarf: the user part is unwound from regs + stack */
-	if ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER) &&
-	    sample->user_regs.regs && sample->user_stack.size)
-		n += machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
-				     sample->user_stack.data, sample->user_stack.dyn_size,
-				     c->max_stack, c->frames + n, (int)c->nr_frames - n);
 	return c->stop_bt ? script_stop_bt(c->stop_bt, c->frames, n) : n;
 }
 
@@ -401,7 +394,7 @@ void script_print_sample(FILE *fp, struct script_config *c, struct perf_session 
 		int n = -1;
 
 		if (c->use_callchain && sample->callchain)
-			n = resolve_chain(c, m, evsel, sample, al->thread);
+			n = resolve_chain(c, s, evsel, sample, al->thread);
 		fputc(n >= 0 ? '\n' : ' ', fp);
 		if (n >= 0)
 			print_frames(fp, o->print_ip_opts, c->frames, n);

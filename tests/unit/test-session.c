@@ -1,6 +1,7 @@
 /* Unit tests for the session: FINISHED_ROUND time ordering, its memory
- * bound, pipe streams (attrs and features inside the stream) and
- * zstd-compressed records. */
+ * bound, pipe streams (attrs and features inside the stream),
+ * zstd-compressed records, the per-kind tool callbacks and the machine
+ * the session feeds before them, and sample resolution. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include "perf-data-builder.h"
 #include "core/data/ordered-events.h"
 #include "core/data/session.h"
+#include "core/symbols/machine.h"
 
 /* ---- ordered-events in isolation ---- */
 
@@ -356,6 +358,336 @@ static void empty_pipe(void **state)
 	free(b.p);
 }
 
+/* ---- per-kind callbacks and the machine ---- */
+
+/* samples with a callchain; side records carry the same trailer */
+#define ST_CC (ST | PERF_SAMPLE_CALLCHAIN)
+#define WORKER 5
+#define MAP_START 0x400000ULL
+
+struct kinds {
+	struct perf_tool tool;
+	int order[32];			/* record types as the kind callbacks saw them */
+	int nr;
+	int raw[32];			/* ... as the raw callback saw them */
+	int nr_raw;
+	uint64_t sample_times[8];
+	int nr_samples;
+	bool comm_known_in_comm, comm_known_in_raw;
+	bool map_known_in_mmap;
+	bool dead_in_exit;
+	struct addr_location sample_al;	/* its pointers die with the session */
+	char sample_comm[16], sample_dso[64];
+	int nr_frames;
+	struct callchain_frame frames[8];
+	int max_stack;
+};
+
+static struct kinds *kinds_of(struct perf_tool *tool)
+{
+	return (struct kinds *)tool;
+}
+
+static void trailer(struct buf *b, uint64_t time)
+{
+	b_u32(b, WORKER);
+	b_u32(b, WORKER);
+	b_u64(b, time);
+	b_u64(b, 100);
+}
+
+/* a record's string: NUL-terminated, zero-padded to 8 bytes */
+static void rec_str(struct buf *b, const char *str)
+{
+	size_t n = strlen(str) + 1;
+
+	b_bytes(b, str, n);
+	b_zero(b, ((n + 7) & ~(size_t)7) - n);
+}
+
+static void comm_record(struct buf *b, const char *comm, uint64_t time)
+{
+	size_t r = rec_begin(b, PERF_RECORD_COMM, 0);
+
+	b_u32(b, WORKER);
+	b_u32(b, WORKER);
+	rec_str(b, comm);
+	trailer(b, time);
+	rec_end(b, r);
+}
+
+static void mmap_record(struct buf *b, uint64_t time)
+{
+	size_t r = rec_begin(b, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER);
+
+	b_u32(b, WORKER);
+	b_u32(b, WORKER);
+	b_u64(b, MAP_START);
+	b_u64(b, 0x1000);
+	b_u64(b, 0);
+	rec_str(b, "/nonexistent/pcl-test-worker");
+	trailer(b, time);
+	rec_end(b, r);
+}
+
+static void exit_record(struct buf *b, uint64_t time)
+{
+	size_t r = rec_begin(b, PERF_RECORD_EXIT, 0);
+
+	b_u32(b, WORKER);
+	b_u32(b, 1);
+	b_u32(b, WORKER);
+	b_u32(b, 1);
+	b_u64(b, time);
+	trailer(b, time);
+	rec_end(b, r);
+}
+
+/* a sample in the worker's map, called from two frames above it */
+static void chain_sample(struct buf *b, uint64_t time)
+{
+	size_t r = rec_begin(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+
+	b_u64(b, MAP_START + time);
+	b_u32(b, WORKER);
+	b_u32(b, WORKER);
+	b_u64(b, time);
+	b_u64(b, 100);
+	b_u64(b, 4);
+	b_u64(b, PERF_CONTEXT_USER);
+	b_u64(b, MAP_START + time);
+	b_u64(b, MAP_START + 0x800);
+	b_u64(b, 0x7fff0000);	/* no map there */
+	rec_end(b, r);
+}
+
+/* COMM, MMAP and samples out of time order in one round, then EXIT */
+static char *worker_stream(void)
+{
+	struct buf b = { 0 };
+	struct t_attr a = { PERF_TYPE_SOFTWARE, 0, 1, ST_CC, 0, 1ULL << 18 };
+	size_t r;
+	char *path;
+
+	pipe_header(&b);
+	r = rec_begin(&b, PERF_RECORD_HEADER_ATTR, 0);
+	b_attr(&b, &a);
+	b_u64(&b, 100);
+	rec_end(&b, r);
+	comm_record(&b, "worker", 1);
+	mmap_record(&b, 2);
+	chain_sample(&b, 30);
+	chain_sample(&b, 10);
+	round_end(&b);
+	exit_record(&b, 40);
+	round_end(&b);
+	path = b_to_file(&b);
+	free(b.p);
+	return path;
+}
+
+static bool worker_named(struct perf_session *s)
+{
+	struct thread *t = s->machine ? machine__find_thread(s->machine, WORKER, WORKER) : NULL;
+
+	return t && !strcmp(t->comm, "worker");
+}
+
+static void note(struct kinds *k, const struct perf_event_header *rec)
+{
+	if (k->nr < 32)
+		k->order[k->nr++] = (int)rec->type;
+}
+
+static int on_raw(struct perf_tool *tool, struct perf_session *s,
+		  const struct perf_event_header *rec, struct perf_sample *sample,
+		  struct evsel *evsel, uint64_t off)
+{
+	struct kinds *k = kinds_of(tool);
+
+	if (k->nr_raw < 32)
+		k->raw[k->nr_raw++] = (int)rec->type;
+	if (rec->type == PERF_RECORD_COMM)
+		k->comm_known_in_raw = worker_named(s);
+	return 0;
+}
+
+static int on_comm(struct perf_tool *tool, struct perf_session *s,
+		   const struct perf_event_header *rec, struct perf_sample *sample,
+		   struct evsel *evsel)
+{
+	note(kinds_of(tool), rec);
+	kinds_of(tool)->comm_known_in_comm = worker_named(s);
+	return 0;
+}
+
+static int on_mmap(struct perf_tool *tool, struct perf_session *s,
+		   const struct perf_event_header *rec, struct perf_sample *sample,
+		   struct evsel *evsel)
+{
+	struct perf_sample at = { .pid = WORKER, .tid = WORKER, .ip = MAP_START + 8,
+				  .cpumode = PERF_RECORD_MISC_USER };
+	struct addr_location al;
+
+	note(kinds_of(tool), rec);
+	kinds_of(tool)->map_known_in_mmap = perf_session__resolve_sample(s, &at, &al) &&
+					    al.map && al.map->start == MAP_START;
+	return 0;
+}
+
+static int on_exit_record(struct perf_tool *tool, struct perf_session *s,
+		   const struct perf_event_header *rec, struct perf_sample *sample,
+		   struct evsel *evsel)
+{
+	struct thread *t = machine__find_thread(s->machine, WORKER, WORKER);
+
+	note(kinds_of(tool), rec);
+	kinds_of(tool)->dead_in_exit = t && t->dead;
+	return 0;
+}
+
+static int on_sample(struct perf_tool *tool, struct perf_session *s,
+		     const struct perf_event_header *rec, struct perf_sample *sample,
+		     struct evsel *evsel)
+{
+	struct kinds *k = kinds_of(tool);
+
+	note(k, rec);
+	assert_non_null(evsel);
+	if (k->nr_samples < 8)
+		k->sample_times[k->nr_samples++] = sample->time;
+	perf_session__resolve_sample(s, sample, &k->sample_al);
+	snprintf(k->sample_comm, sizeof(k->sample_comm), "%s", k->sample_al.thread->comm);
+	snprintf(k->sample_dso, sizeof(k->sample_dso), "%s",
+		 k->sample_al.dso ? k->sample_al.dso->long_name : "");
+	k->nr_frames = perf_session__resolve_callchain(s, evsel, sample, k->sample_al.thread,
+						       k->max_stack, k->frames, 8);
+	return 0;
+}
+
+static void run_worker(struct kinds *k, bool with_machine)
+{
+	char *path = worker_stream(), *err = NULL;
+	struct perf_session *s = perf_session__open(path, &err);
+
+	assert_non_null(s);
+	if (with_machine)
+		assert_non_null(perf_session__new_machine(s, NULL, NULL, false));
+	assert_int_equal(perf_session__process(s, &k->tool), 0);
+	perf_session__delete(s);
+	unlink(path);
+	free(path);
+}
+
+static struct kinds worker_tool(void)
+{
+	return (struct kinds){ .tool = { .comm = on_comm, .mmap = on_mmap, .exit = on_exit_record,
+					 .sample = on_sample, .ordered = true },
+			       .max_stack = 127 };
+}
+
+static void kind_callbacks_see_their_records(void **state)
+{
+	struct kinds k = worker_tool();
+
+	run_worker(&k, true);
+	assert_int_equal(k.nr, 5);
+	assert_int_equal(k.order[0], PERF_RECORD_COMM);
+	assert_int_equal(k.order[1], PERF_RECORD_MMAP);
+	assert_int_equal(k.order[2], PERF_RECORD_SAMPLE);
+	assert_int_equal(k.order[3], PERF_RECORD_SAMPLE);
+	assert_int_equal(k.order[4], PERF_RECORD_EXIT);
+	assert_int_equal(k.nr_samples, 2);
+	assert_int_equal(k.sample_times[0], 10);	/* put back in time order */
+	assert_int_equal(k.sample_times[1], 30);
+}
+
+static void machine_takes_records_before_the_callback(void **state)
+{
+	struct kinds k = worker_tool();
+
+	k.tool.record = on_raw;
+	run_worker(&k, true);
+	assert_false(k.comm_known_in_raw);	/* the raw view comes first */
+	assert_true(k.comm_known_in_comm);
+	assert_true(k.map_known_in_mmap);
+	assert_true(k.dead_in_exit);
+
+	/* a tool may ask to see a kind before the machine takes it */
+	k = worker_tool();
+	k.tool.before_machine[PERF_RECORD_EXIT] = true;
+	k.tool.before_machine[PERF_RECORD_COMM] = true;
+	run_worker(&k, true);
+	assert_false(k.dead_in_exit);
+	assert_false(k.comm_known_in_comm);
+	assert_true(k.map_known_in_mmap);
+}
+
+static int count_sample(struct perf_tool *tool, struct perf_session *s,
+			const struct perf_event_header *rec, struct perf_sample *sample,
+			struct evsel *evsel)
+{
+	struct kinds *k = kinds_of(tool);
+
+	if (k->nr_samples < 8)
+		k->sample_times[k->nr_samples++] = sample->time;
+	return 0;
+}
+
+static void raw_callback_sees_every_record_in_file_order(void **state)
+{
+	const int file_order[] = {
+		PERF_RECORD_HEADER_ATTR, PERF_RECORD_COMM, PERF_RECORD_MMAP, PERF_RECORD_SAMPLE,
+		PERF_RECORD_SAMPLE, PERF_RECORD_FINISHED_ROUND, PERF_RECORD_EXIT,
+		PERF_RECORD_FINISHED_ROUND,
+	};
+	struct kinds k = { .tool = { .record = on_raw, .sample = count_sample,
+				     .ordered = false } };
+
+	run_worker(&k, false);	/* no machine: nothing is fed, samples still come */
+	assert_int_equal(k.nr_raw, 8);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(k.raw[i], file_order[i]);
+	assert_int_equal(k.nr_samples, 2);
+}
+
+static void unordered_mode_keeps_the_file_order(void **state)
+{
+	struct kinds k = { .tool = { .sample = count_sample, .ordered = false } };
+
+	run_worker(&k, false);
+	assert_int_equal(k.nr_samples, 2);
+	assert_int_equal(k.sample_times[0], 30);
+	assert_int_equal(k.sample_times[1], 10);
+}
+
+static void resolve_sample_and_callchain(void **state)
+{
+	struct kinds k = worker_tool();
+
+	run_worker(&k, true);
+	/* the last sample (time 30): its thread, map and DSO-relative address */
+	assert_non_null(k.sample_al.thread);
+	assert_string_equal(k.sample_comm, "worker");
+	assert_non_null(k.sample_al.map);
+	assert_string_equal(k.sample_dso, "/nonexistent/pcl-test-worker");
+	assert_int_equal(k.sample_al.addr, 30);
+	assert_null(k.sample_al.sym);
+	assert_int_equal(k.sample_al.cpumode, PERF_RECORD_MISC_USER);
+	/* the context marker is no frame; an address without a map still is */
+	assert_int_equal(k.nr_frames, 3);
+	assert_int_equal(k.frames[0].ip, MAP_START + 30);
+	assert_int_equal(k.frames[1].ip, MAP_START + 0x800);
+	assert_int_equal(k.frames[1].al.addr, 0x800);
+	assert_int_equal(k.frames[2].ip, 0x7fff0000);
+	assert_null(k.frames[2].al.map);
+
+	k = worker_tool();
+	k.max_stack = 2;
+	run_worker(&k, true);
+	assert_int_equal(k.nr_frames, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +700,11 @@ int main(void)
 		cmocka_unit_test(compressed_records),
 		cmocka_unit_test(corrupt_compressed),
 		cmocka_unit_test(empty_pipe),
+		cmocka_unit_test(kind_callbacks_see_their_records),
+		cmocka_unit_test(machine_takes_records_before_the_callback),
+		cmocka_unit_test(raw_callback_sees_every_record_in_file_order),
+		cmocka_unit_test(unordered_mode_keeps_the_file_order),
+		cmocka_unit_test(resolve_sample_and_callchain),
 	};
 	return cmocka_run_group_tests_name("session", tests, NULL, NULL);
 }

@@ -28,6 +28,7 @@ struct dlfilter {
 	bool in_start_stop;	/* args() answers there too */
 
 	/* the sample being asked about */
+	struct perf_session *session;	/* resolves the sample */
 	struct machine *machine;
 	const struct sample_filter *filter;
 	struct evsel *evsel;
@@ -67,12 +68,7 @@ static void to_d_al(const struct addr_location *al, struct perf_dlfilter_al *d)
 static struct addr_location *sample_al(struct dlfilter *d)
 {
 	if (!d->al_done) {
-		struct thread *t = machine__findnew_thread(d->machine, (pid_t)d->sample->pid,
-							   (pid_t)d->sample->tid);
-
-		memset(&d->al, 0, sizeof(d->al));
-		machine__resolve(d->machine, t, d->sample->cpumode, d->sample->ip, &d->al);
-		d->al.thread = t;
+		perf_session__resolve_sample(d->session, d->sample, &d->al);
 		d->al_done = true;
 	}
 	return &d->al;
@@ -311,7 +307,7 @@ static bool addr_correlates_sym(const struct perf_event_attr *a)
 		a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
 }
 
-int dlfilter__filter(struct dlfilter *d, bool early, struct machine *m,
+int dlfilter__filter(struct dlfilter *d, bool early, struct perf_session *session,
 		     const struct sample_filter *filter, struct evsel *evsel,
 		     const struct perf_sample *sample)
 {
@@ -352,7 +348,8 @@ int dlfilter__filter(struct dlfilter *d, bool early, struct machine *m,
 	s.addr_correlates_sym = addr_correlates_sym(&evsel->attr);
 	s.event = evsel->name;
 
-	d->machine = m;
+	d->session = session;
+	d->machine = session->machine;
 	d->filter = filter;
 	d->evsel = evsel;
 	d->sample = sample;
@@ -418,11 +415,11 @@ int dlfilter__delete(struct dlfilter *d, bool stop)
 	return 0;
 }
 
-int dlfilter__filter(struct dlfilter *d, bool early, struct machine *m,
+int dlfilter__filter(struct dlfilter *d, bool early, struct perf_session *session,
 		     const struct sample_filter *filter, struct evsel *evsel,
 		     const struct perf_sample *sample)
 {
-	(void)d, (void)early, (void)m, (void)filter, (void)evsel, (void)sample;
+	(void)d, (void)early, (void)session, (void)filter, (void)evsel, (void)sample;
 	return 0;
 }
 

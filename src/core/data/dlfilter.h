@@ -32,7 +32,7 @@ int dlfilter__delete(struct dlfilter *d, bool stop);
 /* Asks filter_event_early() (early: before pcl's filters) or
  * filter_event() about a sample.  1: drop it, 0: keep it, <0: error.
  * filter is used for resolve_ip()'s "filtered". */
-int dlfilter__filter(struct dlfilter *d, bool early, struct machine *m,
+int dlfilter__filter(struct dlfilter *d, bool early, struct perf_session *session,
 		     const struct sample_filter *filter, struct evsel *evsel,
 		     const struct perf_sample *sample);
 

@@ -1,10 +1,14 @@
 /* session-machine: builds the address-space model from the records that
- * describe it (COMM, FORK, EXIT, MMAP, MMAP2, HEADER_BUILD_ID). */
+ * describe it (COMM, FORK, EXIT, MMAP, MMAP2, HEADER_BUILD_ID), and
+ * resolves samples against it. */
 #include "core/symbols/machine.h"
 #include "core/data/session.h"
+#include "core/data/session-int.h"
 #include "core/symbols/symbols.h"
 
-void perf_session__feed_machine(struct machine *m, const struct perf_event_header *rec)
+#include <string.h>
+
+void session_machine__take(struct machine *m, const struct perf_event_header *rec)
 {
 	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
@@ -14,6 +18,8 @@ void perf_session__feed_machine(struct machine *m, const struct perf_event_heade
 
 		machine__process_comm(m, (pid_t)c->pid, (pid_t)c->tid, c->comm,
 				      rec->misc & PERF_RECORD_MISC_COMM_EXEC);
+		if (rec->misc & PERF_RECORD_MISC_COMM_EXEC)
+			machine__maps_changed(m);
 		break;
 	}
 	case PERF_RECORD_FORK: {
@@ -21,6 +27,7 @@ void perf_session__feed_machine(struct machine *m, const struct perf_event_heade
 
 		machine__process_fork(m, (pid_t)f->pid, (pid_t)f->ppid, (pid_t)f->tid,
 				      (pid_t)f->ptid, !(rec->misc & PERF_RECORD_MISC_FORK_EXEC));
+		machine__maps_changed(m);
 		break;
 	}
 	case PERF_RECORD_EXIT: {
@@ -34,6 +41,7 @@ void perf_session__feed_machine(struct machine *m, const struct perf_event_heade
 
 		machine__process_mmap(m, (pid_t)mm->pid, (pid_t)mm->tid, mm->start, mm->len,
 				      mm->pgoff, mm->filename, cpumode, NULL, 0);
+		machine__maps_changed(m);
 		break;
 	}
 	case PERF_RECORD_MMAP2: {
@@ -51,6 +59,7 @@ void perf_session__feed_machine(struct machine *m, const struct perf_event_heade
 			if (map && map->start == mm->start)
 				map->ino = mm->ino;
 		}
+		machine__maps_changed(m);
 		break;
 	}
 	case PERF_RECORD_HEADER_BUILD_ID: {
@@ -64,7 +73,8 @@ void perf_session__feed_machine(struct machine *m, const struct perf_event_heade
 	}
 }
 
-void perf_session__machine_build_ids(struct perf_session *s, struct machine *m)
+/* Tells the machine the build ids of the header's table. */
+static void machine_build_ids(struct perf_session *s, struct machine *m)
 {
 	for (uint32_t i = 0; i < s->header.nr_build_ids; i++) {
 		const struct perf_build_id_entry *b = &s->header.build_ids[i];
@@ -78,11 +88,46 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
 {
 	struct machine *m = machine__new();
 
+	if (s->machine)
+		machine__delete(s->machine);
+	s->machine = m;
 	if (kallsyms)
 		machine__set_kallsyms(m, kallsyms);
 	if (symfs)
 		machine__set_symfs(m, symfs);
 	machine__set_force(m, force);
-	perf_session__machine_build_ids(s, m);
+	machine_build_ids(s, m);
 	return m;
+}
+
+bool perf_session__resolve_sample(struct perf_session *s, const struct perf_sample *sample,
+				  struct addr_location *al)
+{
+	struct thread *thread = machine__findnew_thread(s->machine, (pid_t)sample->pid,
+							 (pid_t)sample->tid);
+	bool found;
+
+	memset(al, 0, sizeof(*al));
+	found = machine__resolve(s->machine, thread, sample->cpumode, sample->ip, al);
+	al->thread = thread;
+	return found;
+}
+
+int perf_session__resolve_callchain(struct perf_session *s, const struct evsel *evsel,
+				    const struct perf_sample *sample, struct thread *thread,
+				    int max_stack, struct callchain_frame *frames, int max_frames)
+{
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	int n = machine__resolve_callchain(s->machine, thread, sample->callchain,
+					   sample->callchain_nr, frames,
+					   max_stack < max_frames ? max_stack : max_frames);
+
+	/* --call-graph dwarf: the user part is unwound from registers + stack */
+	if ((evsel->attr.sample_type & dwarf) == dwarf && sample->user_regs.regs &&
+	    sample->user_stack.size)
+		n += machine__unwind(s->machine, thread, sample->user_regs.mask,
+				     sample->user_regs.regs, sample->user_stack.data,
+				     sample->user_stack.dyn_size, max_stack, frames + n,
+				     max_frames - n);
+	return n;
 }

@@ -1,5 +1,6 @@
 /* session: streaming perf.data reader (see session.h). */
 #include "core/data/session.h"
+#include "core/data/session-int.h"
 #include "core/data/trace-data.h"
 #include "core/events/event-names.h"
 #include "util/util.h"
@@ -308,6 +309,8 @@ void perf_session__delete(struct perf_session *s)
 	ordered_events__exit(&s->oe);
 	evlist__exit(&s->evlist);
 	perf_header__exit(&s->header);
+	if (s->machine)
+		machine__delete(s->machine);
 	free(s->events);
 	free(s->id_hash);
 	if (s->tep)
@@ -390,6 +393,72 @@ static int input_skip(struct perf_session *s, struct input *in, uint64_t n)
 
 /* ---- delivery ---- */
 
+/* The tool's callback for a record type, or NULL. */
+static perf_tool_fn kind_callback(const struct perf_tool *t, uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_SAMPLE:		return t->sample;
+	case PERF_RECORD_MMAP:			return t->mmap;
+	case PERF_RECORD_MMAP2:			return t->mmap2;
+	case PERF_RECORD_COMM:			return t->comm;
+	case PERF_RECORD_FORK:			return t->fork;
+	case PERF_RECORD_EXIT:			return t->exit;
+	case PERF_RECORD_LOST:			return t->lost;
+	case PERF_RECORD_LOST_SAMPLES:		return t->lost_samples;
+	case PERF_RECORD_THROTTLE:		return t->throttle;
+	case PERF_RECORD_UNTHROTTLE:		return t->unthrottle;
+	case PERF_RECORD_READ:			return t->read;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:	return t->context_switch;
+	case PERF_RECORD_NAMESPACES:		return t->namespaces;
+	case PERF_RECORD_CGROUP:		return t->cgroup;
+	case PERF_RECORD_KSYMBOL:		return t->ksymbol;
+	case PERF_RECORD_BPF_EVENT:		return t->bpf_event;
+	case PERF_RECORD_TEXT_POKE:		return t->text_poke;
+	case PERF_RECORD_AUX:			return t->aux;
+	case PERF_RECORD_ITRACE_START:		return t->itrace_start;
+	case PERF_RECORD_AUX_OUTPUT_HW_ID:	return t->aux_output_hw_id;
+	case PERF_RECORD_HEADER_BUILD_ID:	return t->build_id;
+	case PERF_RECORD_FINISHED_ROUND:	return t->finished_round;
+	case PERF_RECORD_FINISHED_INIT:		return t->finished_init;
+	case PERF_RECORD_EVENT_UPDATE:		return t->event_update;
+	case PERF_RECORD_HEADER_TRACING_DATA:	return t->tracing_data;
+	case PERF_RECORD_ID_INDEX:		return t->id_index;
+	case PERF_RECORD_STAT:			return t->stat;
+	case PERF_RECORD_STAT_ROUND:		return t->stat_round;
+	case PERF_RECORD_STAT_CONFIG:		return t->stat_config;
+	case PERF_RECORD_TIME_CONV:		return t->time_conv;
+	case PERF_RECORD_THREAD_MAP:		return t->thread_map;
+	case PERF_RECORD_CPU_MAP:		return t->cpu_map;
+	case PERF_RECORD_HEADER_FEATURE:	return t->feature;
+	case PERF_RECORD_AUXTRACE_INFO:		return t->auxtrace_info;
+	case PERF_RECORD_AUXTRACE:		return t->auxtrace;
+	case PERF_RECORD_AUXTRACE_ERROR:	return t->auxtrace_error;
+	default:				return NULL;
+	}
+}
+
+/* The raw view, the machine and the kind's callback, in the order session.h
+ * promises. */
+static int dispatch(struct perf_session *s, const struct perf_event_header *rec,
+		    struct perf_sample *sample, struct evsel *evsel, uint64_t file_offset)
+{
+	struct perf_tool *t = s->tool;
+	perf_tool_fn fn = kind_callback(t, rec->type);
+	bool early = t->before_machine[rec->type];
+	int ret;
+
+	if (t->record && (ret = t->record(t, s, rec, sample, evsel, file_offset)))
+		return ret;
+	if (rec->type == PERF_RECORD_SAMPLE && !evsel)
+		fn = NULL;	/* a pipe's sample before any event */
+	if (fn && early && (ret = fn(t, s, rec, sample, evsel)))
+		return ret;
+	if (s->machine)
+		session_machine__take(s->machine, rec);
+	return fn && !early ? fn(t, s, rec, sample, evsel) : 0;
+}
+
 static int deliver(struct perf_session *s, const struct perf_event_header *rec,
 		   uint64_t file_offset)
 {
@@ -426,7 +495,7 @@ static int deliver(struct perf_session *s, const struct perf_event_header *rec,
 		sample.time = 0;	/* what perf shows for tool records */
 		sample.cpu = 0;
 	}
-	return s->tool->record(s->tool, s, rec, &sample, evsel, file_offset);
+	return dispatch(s, rec, &sample, evsel, file_offset);
 }
 
 static int deliver_queued(struct ordered_events *oe, const struct oe_event *ev, void *arg)

@@ -4,11 +4,44 @@
  * decodes the header and events, streams the data section (bounded
  * buffers, never the whole file), inflates PERF_RECORD_COMPRESSED,
  * byte-swaps foreign-endian files, routes records to their event by sample
- * id, puts kernel records back in time order (ordered-events), and hands
- * each record with its decoded sample to the tool's callback.
+ * id, puts kernel records back in time order (ordered-events), keeps the
+ * address-space model (the machine: threads, maps, DSOs, build ids) up to
+ * date, and hands each record with its decoded sample to the tool.
+ *
+ * A reading command:
+ *
+ *	struct my_cmd { struct perf_tool tool; ... } c = {
+ *		.tool = { .sample = my_sample, .comm = my_comm, .ordered = true },
+ *	};
+ *	s = perf_session__open(path, &err);
+ *	perf_session__new_machine(s, kallsyms, symfs, force);	// if it resolves
+ *	perf_session__process(s, &c.tool);
+ *	perf_session__delete(s);			// the machine too
+ *
+ * and in my_sample:
+ *
+ *	struct addr_location al;
+ *	perf_session__resolve_sample(s, sample, &al);	// thread, map, symbol
+ *	n = perf_session__resolve_callchain(s, evsel, sample, al.thread,
+ *					    max_stack, frames, max_frames);
+ *
+ * Per record, in this order: tool->record (every record, the raw view),
+ * the kind's callback when its before_machine[] flag is set, the machine,
+ * the kind's callback otherwise.  So a COMM's callback already finds the
+ * new name, an MMAP's the new map; set before_machine[PERF_RECORD_EXIT]
+ * to see the thread before it goes away.  NULL callbacks mean "not
+ * interested"; the machine is fed whatever the tool sets (nothing is fed
+ * without perf_session__new_machine(), and nothing can be resolved).  No
+ * command needs to know which records change what an address resolves
+ * to: caches of resolutions compare machine__maps_generation().
+ *
+ * Raw order (-D, --dump-unsorted-raw-trace, --show-round-events): set
+ * tool->record to see every record, and ordered = false to get them in
+ * the file's order instead of time order.
  *
  * Tool records (HEADER_ATTR, FEATURE, ID_INDEX, FINISHED_ROUND, ...) are
- * consumed by the session first, then shown to the callback too (for -D).
+ * consumed by the session first, then shown to the tool too (for -D).
+ * COMPRESSED records are never shown: the records inside them are.
  */
 #ifndef PCL_SESSION_H
 #define PCL_SESSION_H
@@ -21,27 +54,50 @@
 #include "core/data/ordered-events.h"
 #include "core/data/perf-data.h"
 #include "core/data/perf-record.h"
+#include "core/symbols/machine.h"
 
 struct perf_session;
-struct machine;
+struct perf_tool;
 struct tep_handle;
 struct tep_event;
 
+/*
+ * A record of one kind.  sample is decoded for SAMPLE records and holds
+ * the sample_id_all trailer of others (or defaults); evsel is the record's
+ * event when known, else NULL (never NULL for samples).  A non-zero return
+ * stops processing and is returned by perf_session__process().
+ */
+typedef int (*perf_tool_fn)(struct perf_tool *tool, struct perf_session *session,
+			    const struct perf_event_header *rec, struct perf_sample *sample,
+			    struct evsel *evsel);
+
 struct perf_tool {
 	/*
-	 * Called for every record in delivery order.  sample is decoded for
-	 * SAMPLE records and holds the sample_id_all trailer of others (or
-	 * defaults); evsel is the record's event when known, else NULL.
-	 * A non-zero return stops processing and is returned by
-	 * perf_session__process().
+	 * Every record in delivery order, before the machine and the kind's
+	 * callback see it (-D dumps, progress).  file_offset is where the
+	 * record is in the file (a COMPRESSED record's for those inside).
 	 */
 	int (*record)(struct perf_tool *tool, struct perf_session *session,
 		      const struct perf_event_header *rec, struct perf_sample *sample,
 		      struct evsel *evsel, uint64_t file_offset);
+	/* kernel records */
+	perf_tool_fn sample, mmap, mmap2, comm, fork, exit, lost, lost_samples;
+	perf_tool_fn throttle, unthrottle, read;
+	perf_tool_fn context_switch;		/* SWITCH and SWITCH_CPU_WIDE */
+	perf_tool_fn namespaces, cgroup, ksymbol, bpf_event, text_poke;
+	perf_tool_fn aux, itrace_start, aux_output_hw_id;
+	/* records perf's tools write */
+	perf_tool_fn build_id, finished_round, finished_init, event_update, tracing_data;
+	perf_tool_fn id_index, stat, stat_round, stat_config, time_conv, thread_map, cpu_map;
+	perf_tool_fn feature, auxtrace_info, auxtrace, auxtrace_error;
 	/* A pipe's HEADER_ATTR added evsel (after the record was delivered,
-	 * so that a dump still sees the events before it).  Optional. */
+	 * so that a dump still sees the events before it). */
 	int (*attr)(struct perf_tool *tool, struct perf_session *session, struct evsel *evsel);
-	bool ordered;		/* deliver kernel records in time order */
+	/* by record type: the kind's callback runs before the machine takes
+	 * the record (perf script shows an EXIT while the thread still lives) */
+	bool before_machine[PERF_RECORD_HEADER_MAX];
+	bool ordered;		/* deliver kernel records in time order; false: the
+				 * file's order (--dump-unsorted-raw-trace, rounds) */
 };
 
 /* Per-event data the session keeps beside struct evsel (by evsel->idx). */
@@ -71,6 +127,7 @@ struct perf_session {
 	struct session_event *events;	/* [evlist.nr_entries] */
 	struct session_stats stats;
 	struct perf_tool *tool;
+	struct machine *machine;	/* fed by the session, or NULL (owned) */
 	struct ordered_events oe;
 	struct tep_handle *tep;	/* from the tracing data, or NULL */
 	bool truncated;		/* stopped at a torn record / killed recording */
@@ -105,15 +162,27 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool);
 struct evsel *perf_session__evsel_by_id(struct perf_session *s, uint64_t id);
 struct session_event *perf_session__event(struct perf_session *s, const struct evsel *evsel);
 
-/* Feeds a COMM/FORK/EXIT/MMAP/MMAP2/HEADER_BUILD_ID record into the
- * address-space model (others are ignored). */
-void perf_session__feed_machine(struct machine *m, const struct perf_event_header *rec);
-/* Tells the machine the build ids of the header's table. */
-void perf_session__machine_build_ids(struct perf_session *s, struct machine *m);
-/* A machine for the file's samples: the --kallsyms/--symfs overrides
- * (NULL: none) and -f applied, the header's build ids known. */
+/* The session's machine, fed from its records from now on: the
+ * --kallsyms/--symfs overrides (NULL: none) and -f applied, the header's
+ * build ids known.  The session owns it (replacing any earlier one). */
 struct machine *perf_session__new_machine(struct perf_session *s, const char *kallsyms,
 					  const char *symfs, bool force);
+
+/* What a sample's ip is: its thread (made when new), map, DSO, symbol and
+ * cpumode, in *al (al->thread set).  False when no map covers the ip.
+ * Marks the DSO hit (buildid-list --with-hits).  Needs a machine. */
+bool perf_session__resolve_sample(struct perf_session *s, const struct perf_sample *sample,
+				  struct addr_location *al);
+
+/* A sample's call stack, callee first, the way perf script prints it: the
+ * PERF_SAMPLE_CALLCHAIN entries (context markers switch the cpumode, at
+ * most max_stack kept), then for --call-graph dwarf the user stack unwound
+ * from its registers and stack copy, inlined functions expanded unless
+ * the machine's inline expansion is off (machine__set_inline).  Returns
+ * the number of frames written (at most max_frames). */
+int perf_session__resolve_callchain(struct perf_session *s, const struct evsel *evsel,
+				    const struct perf_sample *sample, struct thread *thread,
+				    int max_stack, struct callchain_frame *frames, int max_frames);
 
 /* perf's name for an attr when the file names none ("cpu-clock", "sched:sched_switch"). */
 char *perf_session__attr_name(struct perf_session *s, const struct perf_event_attr *attr);

@@ -148,6 +148,7 @@ void cc_resolver__init(struct cc_resolver *r, struct machine *m,
 	r->strings = strings;
 	r->max_stack = 127;
 	r->generation = 1;
+	r->maps_generation = machine__maps_generation(m);
 }
 
 void cc_resolver__exit(struct cc_resolver *r)
@@ -165,8 +166,14 @@ void cc_resolver__exit(struct cc_resolver *r)
 	memset(r, 0, sizeof(*r));
 }
 
-void cc_resolver__invalidate(struct cc_resolver *r)
+/* Forgets cached resolutions when the machine's maps changed (MMAP, exec). */
+static void sync_with_machine(struct cc_resolver *r)
 {
+	uint64_t now = machine__maps_generation(r->machine);
+
+	if (r->maps_generation == now)
+		return;
+	r->maps_generation = now;
 	r->generation++;
 	r->ips_used = 0;
 }
@@ -329,6 +336,7 @@ const struct cc_frame *cc_resolver__frame(struct cc_resolver *r, struct thread *
 	struct cc_ip_slot *slot, *old;
 	size_t mask, i, old_cap;
 
+	sync_with_machine(r);
 	old = oa_grow(&r->ips, sizeof(*r->ips), &r->ips_cap, &r->ips_used, 4096, &old_cap);
 	if (old) {
 		for (size_t k = 0; k < old_cap; k++) {
@@ -588,6 +596,7 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 	struct cc_stack *st = NULL;
 	uint64_t hash = 0;
 
+	sync_with_machine(r);
 	c->nr = 0;
 	c->parent = NULL;
 	c->root = NULL;

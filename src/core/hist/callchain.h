@@ -88,6 +88,7 @@ struct cc_resolver {
 	struct arena arena;
 	struct u64map ranks;		/* DSO -> creation rank */
 	uint32_t generation;		/* bumped when address spaces change */
+	uint64_t maps_generation;	/* the machine's, when last looked at */
 	struct cc_stack *stacks;	/* resolved stacks by addresses */
 	/* scratch for DWARF unwinding */
 	struct callchain_frame *unwound;
@@ -97,9 +98,6 @@ struct cc_resolver {
 void cc_resolver__init(struct cc_resolver *r, struct machine *m,
 		       const struct callchain_param *param, struct strset *strings);
 void cc_resolver__exit(struct cc_resolver *r);
-
-/* Forgets cached resolutions: call when maps change (MMAP, exec). */
-void cc_resolver__invalidate(struct cc_resolver *r);
 
 /* The frame for ip in thread's (or the kernel's) address space. */
 const struct cc_frame *cc_resolver__frame(struct cc_resolver *r, struct thread *thread,

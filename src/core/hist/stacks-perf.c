@@ -51,8 +51,7 @@ struct stack_builder {
 	struct stacks *st;
 	const struct stacks_opts *o;
 	struct stacks_stats *stats;
-	struct perf_session *session;
-	struct machine *machine;
+	struct perf_session *session;	/* resolves samples with its machine */
 	struct evsel *event;		/* the event whose samples make stacks */
 	struct callchain_frame *frames;
 	int max_stack, nr_frames;
@@ -222,26 +221,14 @@ static bool event_matches(const struct evsel *evsel, const char *want)
 }
 
 static int sample_frames(struct stack_builder *b, const struct evsel *evsel,
-			 const struct perf_sample *sample, struct thread *thread,
-			 const struct addr_location *al)
+			 const struct perf_sample *sample, const struct addr_location *al)
 {
-	uint64_t st = evsel->attr.sample_type;
-	int n;
-
-	if (!(st & PERF_SAMPLE_CALLCHAIN)) {
+	if (!(evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		b->frames[0] = (struct callchain_frame){ .ip = sample->ip, .al = *al };
 		return 1;
 	}
-	n = machine__resolve_callchain(b->machine, thread, sample->callchain,
-				       sample->callchain_nr, b->frames, b->max_stack);
-	/* --call-graph dwarf: the user part is unwound from registers + stack */
-	if ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER) &&
-	    sample->user_regs.regs && sample->user_stack.size)
-		n += machine__unwind(b->machine, thread, sample->user_regs.mask,
-				     sample->user_regs.regs, sample->user_stack.data,
-				     sample->user_stack.dyn_size, b->max_stack, b->frames + n,
-				     b->nr_frames - n);
-	return n;
+	return perf_session__resolve_callchain(b->session, evsel, sample, al->thread,
+					       b->max_stack, b->frames, b->nr_frames);
 }
 
 /* The node of the process frame (comm, maybe with pid/tid) of thread. */
@@ -333,10 +320,8 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 		b->stats->nr_other_event++;
 		return 0;
 	}
-	thread = machine__findnew_thread(b->machine, (pid_t)sample->pid, (pid_t)sample->tid);
-	memset(&al, 0, sizeof(al));
-	machine__resolve(b->machine, thread, sample->cpumode, sample->ip, &al);
-	al.thread = thread;
+	perf_session__resolve_sample(b->session, sample, &al);
+	thread = al.thread;
 	if (o->filter && (sample_filter__skip_time(o->filter, sample->time) ||
 			  sample_filter__skip_cpu(o->filter, sample->cpu) ||
 			  sample_filter__thread(o->filter, thread) ||
@@ -344,7 +329,7 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 		b->stats->nr_filtered++;
 		return 0;
 	}
-	n = sample_frames(b, evsel, sample, thread, &al);
+	n = sample_frames(b, evsel, sample, &al);
 	node = stack_of(b, thread, n);
 	if (b->off_size) {
 		struct off_entry *e = off_slot(b, sample->tid);
@@ -361,26 +346,27 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 	return 0;
 }
 
-static int builder_record(struct perf_tool *tool, struct perf_session *s,
-			  const struct perf_event_header *rec, struct perf_sample *sample,
-			  struct evsel *evsel, uint64_t off)
+static struct stack_builder *builder_of(struct perf_tool *tool)
 {
-	struct stack_builder *b = (struct stack_builder *)tool;
+	return (struct stack_builder *)tool;
+}
 
-	switch (rec->type) {
-	case PERF_RECORD_SAMPLE:
-		if (evsel && process_sample(b, evsel, sample) < 0)
-			return -2;
-		break;
-	case PERF_RECORD_SWITCH:
-	case PERF_RECORD_SWITCH_CPU_WIDE:
-		if (b->off_size && !(rec->misc & PERF_RECORD_MISC_SWITCH_OUT))
-			switched_in(b, sample->tid, sample->time);
-		break;
-	default:
-		perf_session__feed_machine(b->machine, rec);
-		break;
-	}
+static int builder_sample(struct perf_tool *tool, struct perf_session *s,
+			  const struct perf_event_header *rec, struct perf_sample *sample,
+			  struct evsel *evsel)
+{
+	return process_sample(builder_of(tool), evsel, sample) < 0 ? -2 : 0;
+}
+
+/* off-CPU: a switch in ends the time its thread was off */
+static int builder_switch(struct perf_tool *tool, struct perf_session *s,
+			  const struct perf_event_header *rec, struct perf_sample *sample,
+			  struct evsel *evsel)
+{
+	struct stack_builder *b = builder_of(tool);
+
+	if (b->off_size && !(rec->misc & PERF_RECORD_MISC_SWITCH_OUT))
+		switched_in(b, sample->tid, sample->time);
 	return 0;
 }
 
@@ -439,16 +425,11 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 	st->timed = st->keep_samples;
 	b.nr_frames = b.max_stack * 4 + 16;	/* inlined entries add frames */
 	b.frames = xcalloc((size_t)b.nr_frames, sizeof(*b.frames));
-	b.machine = machine__new();
-	if (o->kallsyms)
-		machine__set_kallsyms(b.machine, o->kallsyms);
-	if (o->symfs)
-		machine__set_symfs(b.machine, o->symfs);
-	machine__set_force(b.machine, o->force);
-	perf_session__machine_build_ids(s, b.machine);
+	perf_session__new_machine(s, o->kallsyms, o->symfs, o->force);
 	ret = check_events(&b);
 	if (!ret) {
-		b.tool.record = builder_record;
+		b.tool.sample = builder_sample;
+		b.tool.context_switch = builder_switch;
 		b.tool.ordered = true;
 		ret = perf_session__process(s, &b.tool);
 		if (ret == -1 && !b.err)
@@ -467,7 +448,6 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 			stats->nr_no_switch_in++;
 	if (o->off_cpu)
 		stacks__sort_samples(st);
-	machine__delete(b.machine);
 	free(b.frames);
 	free(b.names);
 	free(b.name_ids);

@@ -85,6 +85,16 @@ void machine__set_inline(struct machine *m, bool show)
 	m->no_inline = !show;
 }
 
+uint64_t machine__maps_generation(const struct machine *m)
+{
+	return m->maps_generation;
+}
+
+void machine__maps_changed(struct machine *m)
+{
+	m->maps_generation++;
+}
+
 bool machine__force(const struct machine *m)
 {
 	return m->force;

@@ -88,6 +88,12 @@ void machine__set_force(struct machine *m, bool force);
 /* Whether DWARF-unwound frames are expanded into the functions inlined
  * there (perf's --inline, on by default; FP callchains never are). */
 void machine__set_inline(struct machine *m, bool show);
+/* A count that changes whenever what an address resolves to may have
+ * (a map added, a process forked or exec'd): caches of resolved addresses
+ * drop what they hold when it moved.  The session bumps it as it feeds
+ * the records (machine__maps_changed). */
+uint64_t machine__maps_generation(const struct machine *m);
+void machine__maps_changed(struct machine *m);
 /* Build-id cache directory (default $PERF_BUILDID_DIR, else ~/.debug). */
 void machine__set_buildid_dir(struct machine *m, const char *dir);
 

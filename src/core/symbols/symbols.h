@@ -144,6 +144,7 @@ struct machine {
 	char *kallsyms, *symfs, *buildid_dir;
 	bool force;
 	bool no_inline;		/* --no-inline: unwound frames not expanded */
+	uint64_t maps_generation;	/* see machine__maps_generation() */
 };
 
 void thread__delete(struct thread *t);
