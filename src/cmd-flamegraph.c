@@ -15,6 +15,7 @@
 #include "ui/flame-colors.h"
 #include "ui/flamegraph-html.h"
 #include "ui/flamegraph-svg.h"
+#include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -260,23 +261,23 @@ int cmd_flamegraph(int argc, const char **argv)
 			    "give one input");
 	if (settle(&a, opts) < 0 || stacks_opts_apply(&a.so, &a.filter, &a.fa) < 0) {
 		sample_filter__exit(&a.filter);
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	st = build(&a, argc, argv);
 	if (!st) {
-		ret = 255;
+		ret = PCL_EXIT_ERROR;
 		goto out;
 	}
 	out = open_private_output(a.output);
 	if (!out) {
-		ret = 255;
+		ret = PCL_EXIT_ERROR;
 		goto out;
 	}
 	if ((a.folded_out ? stacks__write_folded(st, out) :
 	     a.html ? flamegraph_html_write(out, st, &a.fo) :
 		      flamegraph_svg_write(out, st, &a.fo)) < 0) {
 		fprintf(stderr, "pcl flamegraph: %s: write error\n", a.output);
-		ret = 255;
+		ret = PCL_EXIT_ERROR;
 	}
 	if (out != stdout)
 		fclose(out);

@@ -17,6 +17,7 @@
 #include "core/events/evlist.h"
 #include "core/events/parse-events.h"
 #include "core/live/record.h"
+#include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -76,7 +77,7 @@ static int parse_event_opt(const struct option *opt, const char *arg, bool unset
 	parse_events_error__print(&err, arg);
 	parse_events_error__exit(&err);
 	parse_options_usage(record_usage, record_options, "e", true);
-	exit(PARSE_OPT_USAGE_EXIT);
+	exit(PCL_EXIT_USAGE);
 }
 
 static int parse_filter_opt(const struct option *opt, const char *arg, bool unset)
@@ -87,7 +88,7 @@ static int parse_filter_opt(const struct option *opt, const char *arg, bool unse
 		return 0;
 	fprintf(stderr, "%s\n", parse_events_filter_strerror(err));
 	parse_options_usage(record_usage, record_options, "filter", false);
-	exit(PARSE_OPT_USAGE_EXIT);
+	exit(PCL_EXIT_USAGE);
 }
 
 static int set_count(const struct option *opt, const char *arg, bool unset)
@@ -760,7 +761,7 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 	r.workload.pid = -1;
 	err = make_maps(&cpus, &threads);
 	if (err)
-		return 255;
+		return PCL_EXIT_ERROR;
 	if (cmd_argc) {
 		err = workload__prepare(&r.workload, cmd_argv);
 		if (err) {
@@ -847,10 +848,10 @@ out_maps:
 	thread_map__delete(threads);
 	cpu_map__delete(cpus);
 	if (err)
-		return err == -EINVAL ? 234 : 255;
+		return err == -EINVAL ? PCL_EXIT_EINVAL : PCL_EXIT_ERROR;
 	if (r.have_workload && WIFSIGNALED(status)) {
 		fprintf(stderr, "%s\n", strsignal(WTERMSIG(status)));
-		return 128 + WTERMSIG(status);
+		return PCL_EXIT_SIGNAL + WTERMSIG(status);
 	}
 	if (r.have_workload && WIFEXITED(status))
 		return WEXITSTATUS(status);
@@ -888,24 +889,24 @@ int cmd_record(int argc, const char **argv)
 		fprintf(stderr, "Error:\nInvalid User: %s\n", rec.opts.target.uid_str);
 		evlist__exit(&rec.evlist);
 		free(orig_argv);
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	if (!strcmp(rec.output, "-")) {
 		fprintf(stderr, "Error:\npcl record cannot write to a pipe yet (-o -)\n");
 		evlist__exit(&rec.evlist);
 		free(orig_argv);
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	ret = config_options();
 	if (ret) {
 		evlist__exit(&rec.evlist);
 		free(orig_argv);
-		return ret == -2 ? PARSE_OPT_USAGE_EXIT : ret == -EINVAL ? 234 : 255;
+		return ret == -2 ? PCL_EXIT_USAGE : ret == -EINVAL ? PCL_EXIT_EINVAL : PCL_EXIT_ERROR;
 	}
 	if (!rec.evlist.nr_entries && add_default_event()) {
 		fprintf(stderr, "Not enough memory for event selector list\n");
 		free(orig_argv);
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	/* The command line that made the file goes into its header, argv[0]
 	 * included ("record"); cmd_argv points into the same array. */
