@@ -431,7 +431,7 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 	struct thread *thread;
 	const char *ev;
 	size_t ev_len;
-	uint64_t weight;
+	uint64_t weight = 0;	/* off-CPU stacks weigh their time */
 	uint32_t node;
 	int n;
 
@@ -449,10 +449,16 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 			switched_in(b, (uint32_t)next, sample->time);
 		}
 	}
-	weight = sample_line_event(b, evsel, sample, &ev, &ev_len);
-	if (want ? evsel != b->event : !fold_keep_event(&b->first_named, ev, ev_len)) {
+	if (want && evsel != b->event) {
 		b->stats->nr_other_event++;
 		return 0;
+	}
+	if (!o->off_cpu) {
+		weight = sample_line_event(b, evsel, sample, &ev, &ev_len);
+		if (!want && !fold_keep_event(&b->first_named, ev, ev_len)) {
+			b->stats->nr_other_event++;
+			return 0;
+		}
 	}
 	thread = machine__findnew_thread(b->machine, (pid_t)sample->pid, (pid_t)sample->tid);
 	memset(&al, 0, sizeof(al));
