@@ -3,6 +3,8 @@
 tracepoint beside cpu-clock, a plain -g profile, code run from a memfd (a DSO name with
 blanks).  Where stackcollapse-perf.pl is installed, it is the third witness; else the
 independent reading of its rules in test_flamegraph.py is."""
+import collections
+import re
 import shutil
 import subprocess
 import tempfile
@@ -171,3 +173,19 @@ def test_pipe_mode(tmp):
     assert r.returncode == 0, r.stderr
     assert r.stdout == from_text(text)
     assert parse_folded(r.stdout) == collapse_text(text)
+
+
+def test_filters_on_tracepoints(recordings):
+    """Sample filters (perf.data only) keep what perf script's own keep."""
+    path = recordings["tracepoints"]
+    text = script_text(path)
+    heads = [HEAD.match(l) for l in text.splitlines() if HEAD.match(l)]
+    comm = collections.Counter(m.group(1) for m in heads).most_common(1)[0][0]
+    cpu = re.search(r"\[(\d+)\]", text).group(1)
+    whole = sum(parse_folded(from_data(path)).values())
+    for ours, theirs in ((["--comm", comm], ["--comms", comm]),
+                         (["--cpu", cpu], ["--cpu", cpu]),
+                         (["--dso", "[kernel.kallsyms]"], ["--dsos", "[kernel.kallsyms]"])):
+        got = from_data(path, *ours)
+        assert got == from_text(script_text(path, None, *theirs)), ours
+        assert 0 < sum(parse_folded(got).values()) <= whole, ours
