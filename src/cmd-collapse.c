@@ -214,7 +214,8 @@ int cmd_collapse(int argc, const char **argv)
 			   "is a pipe, else perf.data)"),
 		OPT_STRING('o', "output", &output, "file", "write the folded stacks here"),
 		OPT_STRING(0, "event", &o.event, "name",
-			   "use this event's samples (default: the first sample's event)"),
+			   "use only this event's samples (default: as stackcollapse, the first "
+			   "event a sample line names, and tracepoints)"),
 		OPT_BOOLEAN(0, "off-cpu", &o.off_cpu,
 			    "weight sched:sched_switch stacks by the time spent off CPU (ns)"),
 		STACKS_FILTER_OPTIONS(fa),

@@ -203,7 +203,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_BOOLEAN(0, "off-cpu", &a.so.off_cpu,
 			    "weight sched:sched_switch stacks by the time off CPU"),
 		OPT_STRING(0, "event", &a.so.event, "name",
-			   "use this event's samples (default: the first sample's event)"),
+			   "use only this event's samples (default: as stackcollapse, the first "
+			   "event a sample line names, and tracepoints)"),
 		STACKS_FILTER_OPTIONS(a.fa),
 		OPT_BOOLEAN(0, "include-pid", &a.so.include_pid, "name processes comm-PID"),
 		OPT_BOOLEAN(0, "include-tid", &a.so.include_tid, "name processes comm-PID/TID"),
