@@ -9,6 +9,7 @@
 #include "core/symbols/machine.h"
 #include "core/data/session.h"
 #include "core/symbols/symbols.h"
+#include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -157,7 +158,7 @@ static int show_kernel_maps(void)
 	if (kernel_text__range(NULL, &start, &end) < 0) {
 		fprintf(stderr, "pcl buildid-list: no _text in /proc/kallsyms: cannot place "
 			"the kernel map (is kptr_restrict hiding addresses?)\n");
-		return 1;
+		return PCL_EXIT_FAILURE;
 	}
 	kernel_build_id(hex);
 	print_kernel_map(hex, start, end, "[kernel.kallsyms]");
@@ -194,7 +195,7 @@ int cmd_buildid_list(int argc, const char **argv)
 		if (!hex[0]) {
 			fprintf(stderr, "pcl buildid-list: cannot read the kernel build id from "
 				"/sys/kernel/notes\n");
-			return 1;
+			return PCL_EXIT_FAILURE;
 		}
 		printf("%s\n", hex);
 		return 0;
@@ -205,7 +206,7 @@ int cmd_buildid_list(int argc, const char **argv)
 	if (!s) {
 		fprintf(stderr, "pcl buildid-list: %s\n", err);
 		free(err);
-		return 1;
+		return PCL_EXIT_FAILURE;
 	}
 	memset(&l, 0, sizeof(l));
 	/* the header's table comes first, in its order */
@@ -229,7 +230,7 @@ int cmd_buildid_list(int argc, const char **argv)
 		l.tool.ordered = true;
 		if (perf_session__process(s, &l.tool) < 0) {
 			fprintf(stderr, "pcl buildid-list: %s\n", s->err);
-			ret = 1;
+			ret = PCL_EXIT_FAILURE;
 		}
 		machine__for_each_dso(s->machine, mark_hit, &l);
 	}

@@ -13,6 +13,7 @@
 #include "core/data/sample-filter.h"
 #include "core/data/session.h"
 #include "core/hist/stacks.h"
+#include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -175,10 +176,10 @@ static int write_and_free(const char *cmd, struct stacks *st, const char *output
 
 	if (out && stacks__write_folded(st, out) < 0) {
 		fprintf(stderr, "pcl %s: write error\n", cmd);
-		ret = 255;
+		ret = PCL_EXIT_ERROR;
 	}
 	if (!out)
-		ret = 255;
+		ret = PCL_EXIT_ERROR;
 	else if (out != stdout)
 		fclose(out);
 	stacks__delete(st);
@@ -190,7 +191,7 @@ int folded_from_perf_data(const char *cmd, const char *input, struct stacks_opts
 {
 	struct sample_filter filter = { 0 };
 	struct stacks *st;
-	int ret = 255;
+	int ret = PCL_EXIT_ERROR;
 
 	if (stacks_opts_apply(o, &filter, fa) == 0) {
 		st = stacks_from_perf_data(cmd, input, o, false);
@@ -213,7 +214,8 @@ int cmd_collapse(int argc, const char **argv)
 			   "is a pipe, else perf.data)"),
 		OPT_STRING('o', "output", &output, "file", "write the folded stacks here"),
 		OPT_STRING(0, "event", &o.event, "name",
-			   "use this event's samples (default: the first sample's event)"),
+			   "use only this event's samples (default: as stackcollapse, the first "
+			   "event a sample line names, and tracepoints)"),
 		OPT_BOOLEAN(0, "off-cpu", &o.off_cpu,
 			    "weight sched:sched_switch stacks by the time spent off CPU (ns)"),
 		STACKS_FILTER_OPTIONS(fa),
@@ -254,19 +256,19 @@ int cmd_collapse(int argc, const char **argv)
 
 		if (stacks_filter_args_given(&fa) || o.off_cpu) {
 			fprintf(stderr, "pcl collapse: filters and --off-cpu need perf.data input\n");
-			return 255;
+			return PCL_EXIT_ERROR;
 		}
 		in = strcmp(input, "-") ? fopen(input, "r") : stdin;
 		if (!in) {
 			perror(input);
-			return 255;
+			return PCL_EXIT_ERROR;
 		}
 		st = stacks__new(false);
 		if (stacks__read_perf_script(st, in, &so, &err) < 0) {
 			fprintf(stderr, "pcl collapse: %s: %s\n", input, err);
 			free(err);
 			stacks__delete(st);
-			ret = 255;
+			ret = PCL_EXIT_ERROR;
 		} else {
 			ret = write_and_free("collapse", st, output);
 		}

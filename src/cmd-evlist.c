@@ -7,6 +7,7 @@
 #include "builtin.h"
 #include "core/data/session.h"
 #include "ui/attr-print.h"
+#include "util/exit-codes.h"
 #include "util/parse-options.h"
 
 static const char *const evlist_usage[] = { "pcl evlist [<options>]", NULL };
@@ -98,7 +99,7 @@ int cmd_evlist(int argc, const char **argv)
 	if (!s) {
 		fprintf(stderr, "pcl evlist: %s\n", err);
 		free(err);
-		return 1;
+		return PCL_EXIT_FAILURE;
 	}
 	/* a pipe announces its events in the stream */
 	if (s->is_pipe) {
@@ -107,7 +108,7 @@ int cmd_evlist(int argc, const char **argv)
 		if (perf_session__process(s, &tool) < 0) {
 			fprintf(stderr, "pcl evlist: %s\n", s->err);
 			perf_session__delete(s);
-			return 1;
+			return PCL_EXIT_FAILURE;
 		}
 	}
 	evlist__for_each(&s->evlist, pos) {

@@ -15,6 +15,7 @@
 #include "ui/flame-colors.h"
 #include "ui/flamegraph-html.h"
 #include "ui/flamegraph-svg.h"
+#include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -202,7 +203,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_BOOLEAN(0, "off-cpu", &a.so.off_cpu,
 			    "weight sched:sched_switch stacks by the time off CPU"),
 		OPT_STRING(0, "event", &a.so.event, "name",
-			   "use this event's samples (default: the first sample's event)"),
+			   "use only this event's samples (default: as stackcollapse, the first "
+			   "event a sample line names, and tracepoints)"),
 		STACKS_FILTER_OPTIONS(a.fa),
 		OPT_BOOLEAN(0, "include-pid", &a.so.include_pid, "name processes comm-PID"),
 		OPT_BOOLEAN(0, "include-tid", &a.so.include_tid, "name processes comm-PID/TID"),
@@ -260,23 +262,23 @@ int cmd_flamegraph(int argc, const char **argv)
 			    "give one input");
 	if (settle(&a, opts) < 0 || stacks_opts_apply(&a.so, &a.filter, &a.fa) < 0) {
 		sample_filter__exit(&a.filter);
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	st = build(&a, argc, argv);
 	if (!st) {
-		ret = 255;
+		ret = PCL_EXIT_ERROR;
 		goto out;
 	}
 	out = open_private_output(a.output);
 	if (!out) {
-		ret = 255;
+		ret = PCL_EXIT_ERROR;
 		goto out;
 	}
 	if ((a.folded_out ? stacks__write_folded(st, out) :
 	     a.html ? flamegraph_html_write(out, st, &a.fo) :
 		      flamegraph_svg_write(out, st, &a.fo)) < 0) {
 		fprintf(stderr, "pcl flamegraph: %s: write error\n", a.output);
-		ret = 255;
+		ret = PCL_EXIT_ERROR;
 	}
 	if (out != stdout)
 		fclose(out);

@@ -19,6 +19,7 @@
 #include "core/events/evlist.h"
 #include "core/events/parse-events.h"
 #include "core/live/record.h"
+#include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -60,7 +61,7 @@ static int parse_event_opt(const struct option *opt, const char *arg, bool unset
 	parse_events_error__print(&err, arg);
 	parse_events_error__exit(&err);
 	parse_options_usage(record_usage, record_options, "e", true);
-	exit(PARSE_OPT_USAGE_EXIT);
+	exit(PCL_EXIT_USAGE);
 }
 
 static int parse_filter_opt(const struct option *opt, const char *arg, bool unset)
@@ -71,7 +72,7 @@ static int parse_filter_opt(const struct option *opt, const char *arg, bool unse
 		return 0;
 	fprintf(stderr, "%s\n", parse_events_filter_strerror(err));
 	parse_options_usage(record_usage, record_options, "filter", false);
-	exit(PARSE_OPT_USAGE_EXIT);
+	exit(PCL_EXIT_USAGE);
 }
 
 static int set_count(const struct option *opt, const char *arg, bool unset)
@@ -742,7 +743,7 @@ static void die_of_signal(int sig)
 {
 	signal(sig, SIG_DFL);
 	raise(sig);
-	exit(128 + sig);	/* the signal was blocked or ignored */
+	exit(PCL_EXIT_SIGNAL + sig);	/* the signal was blocked or ignored */
 }
 
 static int run_record(int argc, const char **argv, const char **cmd_argv, int cmd_argc)
@@ -761,7 +762,7 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 	r.workload.pid = -1;
 	err = make_maps(&cpus, &threads);
 	if (err)
-		return 255;
+		return PCL_EXIT_ERROR;
 	if (cmd_argc) {
 		err = workload__prepare(&r.workload, cmd_argv);
 		if (err) {
@@ -854,7 +855,7 @@ out_maps:
 	thread_map__delete(threads);
 	cpu_map__delete(cpus);
 	if (err)
-		return err == -EINVAL ? 234 : 255;
+		return err == -EINVAL ? PCL_EXIT_EINVAL : PCL_EXIT_ERROR;
 	if (r.have_workload && WIFSIGNALED(status))
 		die_of_signal(WTERMSIG(status));
 	else if (drain__stop_signal())
@@ -894,24 +895,24 @@ int cmd_record(int argc, const char **argv)
 		fprintf(stderr, "Error:\nInvalid User: %s\n", rec.opts.target.uid_str);
 		evlist__exit(&rec.evlist);
 		free(orig_argv);
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	if (!strcmp(rec.output, "-")) {
 		fprintf(stderr, "Error:\npcl record cannot write to a pipe yet (-o -)\n");
 		evlist__exit(&rec.evlist);
 		free(orig_argv);
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	ret = config_options();
 	if (ret) {
 		evlist__exit(&rec.evlist);
 		free(orig_argv);
-		return ret == -2 ? PARSE_OPT_USAGE_EXIT : ret == -EINVAL ? 234 : 255;
+		return ret == -2 ? PCL_EXIT_USAGE : ret == -EINVAL ? PCL_EXIT_EINVAL : PCL_EXIT_ERROR;
 	}
 	if (!rec.evlist.nr_entries && add_default_event()) {
 		fprintf(stderr, "Not enough memory for event selector list\n");
 		free(orig_argv);
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	/* The command line that made the file goes into its header, argv[0]
 	 * included ("record"); cmd_argv points into the same array. */

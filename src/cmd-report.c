@@ -30,6 +30,7 @@
 #include "ui/read-values.h"
 #include "ui/tasks-print.h"
 #include "ui/report-stdio.h"
+#include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -599,7 +600,7 @@ static int setup_filters(struct report *r, const struct report_opts *o, int *sta
 		else if (err < 0)
 			fprintf(stderr, "Invalid time string\n");
 		if (err < 0) {
-			*status = 234;	/* perf's -EINVAL */
+			*status = PCL_EXIT_EINVAL;
 			return -1;
 		}
 	}
@@ -869,15 +870,15 @@ int cmd_report(int argc, const char **argv)
 		/* perf names no option under its usage line here */
 		fprintf(stderr, "Bad Instruction Tracing options '%s'\n\n Usage: %s\n\n", o.itrace,
 			report_usage[0]);
-		return 129;
+		return PCL_EXIT_USAGE;
 	}
 	if (o.percent_type && !percent_type_ok(o.percent_type)) {
 		parse_options_usage(report_usage, opts, "percent-type", false);
-		return 129;
+		return PCL_EXIT_USAGE;
 	}
 	if (o.prefix_strip && !o.prefix) {
 		fputs("--prefix-strip requires --prefix\n", stderr);
-		return 234;	/* perf's -EINVAL */
+		return PCL_EXIT_EINVAL;
 	}
 	if (o.mem_mode && o.branch_stack) {
 		fputs("branch and mem mode incompatible\n", stderr);
@@ -908,7 +909,7 @@ int cmd_report(int argc, const char **argv)
 	r.time_quantum = 100000000;	/* perf's default: 100 ms */
 	if (o.time_quantum && parse_time_quantum(o.time_quantum, &r.time_quantum) < 0) {
 		parse_options_usage(report_usage, opts, "time-quantum", false);
-		return 129;
+		return PCL_EXIT_USAGE;
 	}
 	r.hopts.nanosecs = o.nanosecs;
 	srcline__full_filename(o.full_source_path);
@@ -930,17 +931,17 @@ int cmd_report(int argc, const char **argv)
 	if (!r.session) {
 		fprintf(stderr, "failed to open %s\n", err);
 		free(err);
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	r.evswitch.on_name = o.switch_on;
 	r.evswitch.off_name = o.switch_off;
 	if (evswitch__init(&r.evswitch, &r.session->evlist, stderr) < 0) {
-		ret = 254;	/* perf's -ENOENT */
+		ret = PCL_EXIT_ENOENT;
 		goto out;
 	}
 	if (o.group_sort_idx && !r.session->evlist.nr_groups && !forced_group(&r, &o)) {
 		parse_options_usage(NULL, opts, "group-sort-idx", false);
-		ret = 234;	/* perf's -EINVAL */
+		ret = PCL_EXIT_EINVAL;
 		goto out;
 	}
 	r.hopts.group_sort_idx = o.group_sort_idx;

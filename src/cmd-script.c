@@ -19,6 +19,7 @@
 #include "ui/header-print.h"
 #include "ui/raw-dump.h"
 #include "ui/script-print.h"
+#include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -418,7 +419,7 @@ static int script_unsupported(const struct script_opts *o)
 		fprintf(stderr, "pcl script: scripting is not supported: pcl has no Perl or Python "
 			"engine (%s %s)\n", o->script ? "-s" : "-g", o->script ? o->script :
 			o->gen_script);
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	return -1;
 }
@@ -466,7 +467,7 @@ static int script_setup(struct script *sc, struct script_opts *o)
 	srcline__full_filename(o->full_source_path);
 	if (o->vmlinux && access(o->vmlinux, R_OK)) {
 		fprintf(stderr, "Invalid file: %s\n", o->vmlinux);
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	if (o->comms)
 		name_list__add(&sc->filter.comms, o->comms);
@@ -481,7 +482,7 @@ static int script_setup(struct script *sc, struct script_opts *o)
 		name_list__add(&sc->filter.dsos, o->dsos);
 	if (o->cpus && sample_filter__set_cpus(&sc->filter, o->cpus) < 0) {
 		fprintf(stderr, "Invalid cpu_list\n");
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	return 0;
 }
@@ -496,10 +497,10 @@ static int script_prepare(struct script *sc, struct script_opts *o)
 						   s->header.first_sample_time,
 						   s->header.last_sample_time) < 0) {
 		fprintf(stderr, "Invalid time string\n");
-		return 255;
+		return PCL_EXIT_ERROR;
 	}
 	if (evswitch__init(&sc->evswitch, &s->evlist, stderr) < 0)
-		return 254;	/* perf's -ENOENT */
+		return PCL_EXIT_ENOENT;
 	if (o->header || o->header_only) {
 		sc->header = true;
 		header_print(stdout, s, sc->full_header);
@@ -507,15 +508,15 @@ static int script_prepare(struct script *sc, struct script_opts *o)
 			return -1;
 	}
 	if (sc->filter.cpu_filter && check_cpu_filter(sc) < 0)
-		return 255;
+		return PCL_EXIT_ERROR;
 	if (dlfilter__start(sc->dlfilter) < 0)
-		return 255;
+		return PCL_EXIT_ERROR;
 	if (!s->is_pipe && script_config__check(&sc->cfg, s) < 0)
-		return 255;
+		return PCL_EXIT_ERROR;
 	if (sc->per_event_dump) {
 		evlist__for_each(&s->evlist, pos)
 			if (script_dumps__open(&sc->dumps, s, pos) < 0)
-				return 255;
+				return PCL_EXIT_ERROR;
 	}
 	/* -k: perf reads kernel symbols from that file only; pcl does not load
 	 * vmlinux images, so they stay unknown, as perf leaves them when the
@@ -526,7 +527,7 @@ static int script_prepare(struct script *sc, struct script_opts *o)
 		fprintf(stderr, "Can't find LBR callchain. Switch off --stitch-lbr.\n"
 			"Please apply --call-graph lbr when recording.\n");
 	if (o->xed && start_xed() < 0)
-		return 255;
+		return PCL_EXIT_ERROR;
 	return 0;
 }
 
@@ -671,7 +672,7 @@ int cmd_script(int argc, const char **argv)
 		/* perf runs "perf script <script> ..." */
 		fprintf(stderr, "pcl script: scripting is not supported: pcl has no Perl or Python "
 			"engine (%s)\n", argv[0]);
-		ret = 255;
+		ret = PCL_EXIT_ERROR;
 		goto out;
 	}
 	ret = script_unsupported(&o);
@@ -697,7 +698,7 @@ int cmd_script(int argc, const char **argv)
 	 * and stops it whatever happens */
 	if (o.dlfilter &&
 	    !(sc.dlfilter = dlfilter__new(o.dlfilter, o.dlargs.argc, o.dlargs.argv, stderr))) {
-		ret = 255;
+		ret = PCL_EXIT_ERROR;
 		goto out;
 	}
 	if (!o.input) {
@@ -710,7 +711,7 @@ int cmd_script(int argc, const char **argv)
 	if (!sc.session) {
 		fprintf(stderr, "pcl script: %s\n", err);
 		free(err);
-		ret = 255;
+		ret = PCL_EXIT_ERROR;
 		goto out;
 	}
 	ret = script_prepare(&sc, &o);
@@ -731,10 +732,10 @@ int cmd_script(int argc, const char **argv)
 	fflush(stdout);
 	warn_about_losses(&sc.session->stats, sc.show_lost);
 	if (ret == -2) {
-		ret = 234;	/* perf's -EINVAL */
+		ret = PCL_EXIT_EINVAL;
 	} else if (ret < 0) {
 		fprintf(stderr, "pcl script: %s\n", sc.session->err);
-		ret = 255;
+		ret = PCL_EXIT_ERROR;
 	}
 out:
 	/* perf stops the filter unless the file could not be opened */

@@ -25,12 +25,12 @@
 #include "core/events/parse-events.h"
 #include "core/live/target.h"
 #include "ui/stat-display.h"
+#include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
 #define MAX_RUNS 100
-#define EXIT_EINVAL 234		/* perf returns -EINVAL: 234 as an exit status */
 
 static const char *const stat_usage[] = {
 	"pcl stat [<options>] [<command>]",
@@ -65,7 +65,7 @@ static int parse_event_opt(const struct option *opt, const char *arg, bool unset
 	parse_events_error__print(&err, arg);
 	parse_events_error__exit(&err);
 	parse_options_usage(stat_usage, stat_options, "e", true);
-	exit(PARSE_OPT_USAGE_EXIT);
+	exit(PCL_EXIT_USAGE);
 }
 
 static int parse_filter_opt(const struct option *opt, const char *arg, bool unset)
@@ -76,7 +76,7 @@ static int parse_filter_opt(const struct option *opt, const char *arg, bool unse
 		return 0;
 	fprintf(stderr, "%s\n", parse_events_filter_strerror(err));
 	parse_options_usage(stat_usage, stat_options, "filter", false);
-	exit(PARSE_OPT_USAGE_EXIT);
+	exit(PCL_EXIT_USAGE);
 }
 
 static int parse_cgroup_opt(const struct option *opt, const char *arg, bool unset)
@@ -86,7 +86,7 @@ static int parse_cgroup_opt(const struct option *opt, const char *arg, bool unse
 	if (!evlist.nr_entries) {
 		fprintf(stderr, "must define events before cgroups\n");
 		parse_options_usage(stat_usage, stat_options, "G", true);
-		exit(PARSE_OPT_USAGE_EXIT);
+		exit(PCL_EXIT_USAGE);
 	}
 	for (;;) {
 		const char *end = strchrnul(p, ',');
@@ -719,17 +719,17 @@ static int check_options(void)
 	if (output_name && log_fd) {
 		fprintf(stderr, "cannot use both --output and --log-fd\n");
 		usage_pair("o", true, "log-fd", false);
-		return EXIT_EINVAL;
+		return PCL_EXIT_EINVAL;
 	}
 	if (run_table && run_count <= 1) {
 		fprintf(stderr, "--table is only supported with -r\n");
 		usage_pair("r", true, "table", false);
-		return EXIT_EINVAL;
+		return PCL_EXIT_EINVAL;
 	}
 	if (log_fd < 0) {
 		fprintf(stderr, "argument to --log-fd must be a > 0\n");
 		parse_options_usage(stat_usage, stat_options, "log-fd", false);
-		return EXIT_EINVAL;
+		return PCL_EXIT_EINVAL;
 	}
 	if (all_user && all_kernel) {
 		fprintf(stderr, "  Error: --all-user and --all-kernel are mutually exclusive\n");
@@ -743,17 +743,17 @@ static int check_target_options(void)
 	if (run_count < 0) {
 		fprintf(stderr, "Run count must be a positive number\n");
 		parse_options_usage(stat_usage, stat_options, "r", true);
-		return EXIT_EINVAL;
+		return PCL_EXIT_EINVAL;
 	}
 	if (run_count > MAX_RUNS) {
 		fprintf(stderr, "Run count must be at most %d\n", MAX_RUNS);
 		parse_options_usage(stat_usage, stat_options, "r", true);
-		return EXIT_EINVAL;
+		return PCL_EXIT_EINVAL;
 	}
 	if (interval_given && !interval) {
 		fprintf(stderr, "print interval must be >= 1ms\n");
 		parse_options_usage(stat_usage, stat_options, "I", true);
-		return EXIT_EINVAL;
+		return PCL_EXIT_EINVAL;
 	}
 	if (aggr_mode == AGGR_THREAD && !target__has_task(&target) &&
 	    (!target.system_wide || target.cpu_list)) {
@@ -761,7 +761,7 @@ static int check_target_options(void)
 			"-p -t -a options or only --per-thread.\n");
 		parse_options_usage(NULL, stat_options, "p", true);
 		parse_options_usage(NULL, stat_options, "t", true);
-		return EXIT_EINVAL;
+		return PCL_EXIT_EINVAL;
 	}
 	if (((aggr_mode != AGGR_GLOBAL && aggr_mode != AGGR_THREAD) || nr_cgroup_names) &&
 	    !target__has_cpu(&target)) {
@@ -769,7 +769,7 @@ static int check_target_options(void)
 		parse_options_usage(stat_usage, stat_options, "G", true);
 		parse_options_usage(NULL, stat_options, "A", true);
 		parse_options_usage(NULL, stat_options, "a", true);
-		return EXIT_EINVAL;
+		return PCL_EXIT_EINVAL;
 	}
 	return 0;
 }
@@ -780,13 +780,13 @@ static int check_timing_options(void)
 		fprintf(stderr, "interval-count option should be used together with interval-print.\n");
 		parse_options_usage(stat_usage, stat_options, "interval-count", false);
 		parse_options_usage(stat_usage, stat_options, "I", true);
-		return EXIT_EINVAL;
+		return PCL_EXIT_EINVAL;
 	}
 	if (timeout && timeout < 100) {
 		if (timeout < 10) {
 			fprintf(stderr, "timeout must be >= 10ms.\n");
 			parse_options_usage(stat_usage, stat_options, "timeout", false);
-			return EXIT_EINVAL;
+			return PCL_EXIT_EINVAL;
 		}
 		fprintf(stderr, "timeout < 100ms. The overhead percentage could be high in some cases. "
 			"Please proceed with caution.\n");
@@ -795,7 +795,7 @@ static int check_timing_options(void)
 		fprintf(stderr, "timeout option is not supported with interval-print.\n");
 		parse_options_usage(stat_usage, stat_options, "timeout", false);
 		parse_options_usage(stat_usage, stat_options, "I", true);
-		return EXIT_EINVAL;
+		return PCL_EXIT_EINVAL;
 	}
 	return 0;
 }
@@ -807,13 +807,13 @@ static int create_maps(struct session *s)
 	if (err == TARGET_MAPS_BAD_THREADS) {
 		fprintf(stderr, "Problems finding threads of monitor\n");
 		usage_pair("p", true, "t", true);
-		return EXIT_EINVAL;
+		return PCL_EXIT_EINVAL;
 	}
 	if (err == TARGET_MAPS_BAD_CPUS) {
 		/* perf reports a bad list through a stale errno */
 		fprintf(stderr, "failed to parse CPUs map: %s\n", strerror(ENOENT));
 		usage_pair("C", true, "a", true);
-		return EXIT_EINVAL;
+		return PCL_EXIT_EINVAL;
 	}
 	/* tool events are measured once: on CPU 0 when counting CPUs */
 	if (target__has_cpu(&target) && !target__has_per_thread(&target)) {
@@ -960,7 +960,7 @@ int cmd_stat(int argc, const char **argv)
 	if (!quiet) {
 		s.out = open_output();
 		if (!s.out) {
-			ret = 255;
+			ret = PCL_EXIT_ERROR;
 			goto out;
 		}
 	}
@@ -968,7 +968,7 @@ int cmd_stat(int argc, const char **argv)
 	if (csv_sep && big_num_opt == 1) {
 		fprintf(stderr, "-B option not supported with -x\n");
 		usage_pair("B", true, "x", true);
-		ret = EXIT_EINVAL;
+		ret = PCL_EXIT_EINVAL;
 		goto out;
 	}
 	conflict = target__validate(&target);
@@ -987,7 +987,7 @@ int cmd_stat(int argc, const char **argv)
 		fprintf(stderr, "no access to cgroup %s\n", bad_cgroup);
 		free(bad_cgroup);
 		parse_options_usage(stat_usage, stat_options, "G", true);
-		ret = PARSE_OPT_USAGE_EXIT;
+		ret = PCL_EXIT_USAGE;
 		goto out;
 	}
 	ret = create_maps(&s);

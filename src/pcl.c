@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -58,7 +59,7 @@ int cmd_help(int argc, const char **argv)
 	if (!c || c->fn == cmd_help || c->fn == cmd_version) {
 		if (!c) {
 			fprintf(stderr, "pcl: '%s' is not a pcl command.\n", argv[1]);
-			return 1;
+			return PCL_EXIT_FAILURE;
 		}
 		printf("\n usage: pcl %s\n\n    %s\n\n", c->name, c->summary);
 		return 0;
@@ -105,7 +106,7 @@ int main(int argc, const char **argv)
 		fprintf(stderr, "pcl: '%s' is not a pcl-command. See 'pcl --help'.\n", name);
 		if (s)
 			fprintf(stderr, "\nDid you mean this?\n\t%s\n", s);
-		return 1;
+		return PCL_EXIT_FAILURE;
 	}
 	return c->fn(argc - 1, argv + 1);
 }

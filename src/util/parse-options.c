@@ -1,5 +1,6 @@
 /* parse-options: table-driven command-line parsing with perf's habits.
  * See parse-options.h for the supported forms. */
+#include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
@@ -254,7 +255,7 @@ void usage_with_options_msg(const char *const usage[], const struct option *opts
 	free(sorted);
 }
 
-int parse_options_help_exit = PARSE_OPT_USAGE_EXIT;
+int parse_options_help_exit = PCL_EXIT_USAGE;
 
 void usage_with_options(const char *const usage[], const struct option *opts)
 {
@@ -277,7 +278,7 @@ void usage_error(const char *const usage[], const struct option *opts, const cha
 static void __attribute__((noreturn)) bad_option(void)
 {
 	usage_with_options_msg(cur_usage, cur_opts);
-	exit(PARSE_OPT_USAGE_EXIT);
+	exit(PCL_EXIT_USAGE);
 }
 
 static void __attribute__((noreturn)) show_help(void)

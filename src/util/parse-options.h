@@ -71,14 +71,11 @@ enum {
 	PARSE_OPT_KEEP_DASHDASH = 2,
 };
 
-/* Exit status perf uses for usage errors and -h. */
-#define PARSE_OPT_USAGE_EXIT 129
-
 /*
  * Parses argv[1..argc-1] (argv[0] is the command name).  Returns the number
  * of leftover arguments, moved to the front of argv.  On -h/--help prints the
- * usage and exits 129; on a bad option prints "Error: ..." and the usage to
- * stderr and exits 129 (perf's behaviour).
+ * usage and exits PCL_EXIT_USAGE (129); on a bad option prints "Error: ..."
+ * and the usage to stderr and exits PCL_EXIT_USAGE (perf's behaviour).
  */
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const usage[], int flags);

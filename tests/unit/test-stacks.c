@@ -58,19 +58,87 @@ static void kernel_annotation(void **state)
 	strbuf_release(&sb);
 }
 
+static const char *comm_of(const char *line, bool include_pid, bool include_tid)
+{
+	static struct strbuf sb = STRBUF_INIT;
+	struct fold_head h;
+
+	strbuf_reset(&sb);
+	if (!fold_parse_head(line, strlen(line), &h))
+		return NULL;
+	fold_comm(&sb, &h, include_pid, include_tid);
+	return strbuf_str(&sb);
+}
+
 static void comm_names(void **state)
 {
-	struct strbuf sb = STRBUF_INIT;
+	assert_string_equal(comm_of("V8 Worker Thread 11 [000] 1.0: ", false, false),
+			    "V8_Worker_Thread");
+	assert_string_equal(comm_of("a b 10/11 1.0: ", true, false), "a_b-10");
+	assert_string_equal(comm_of("ab 10/11 1.0: ", true, true), "ab-10/11");
+	assert_string_equal(comm_of("ab    11 1.0: ", true, true), "ab-?/11");
+	/* the shortest name that digits follow: "worker 3" loses its " 3" */
+	assert_string_equal(comm_of("worker 3 10/11 1.0: ", false, false), "worker");
+	assert_null(comm_of(" lead 11 1.0: ", false, false));
+	assert_null(comm_of("\t    ffff8103 f+0x1b (m)", false, false));
+}
 
-	fold_comm(&sb, "V8 Worker Thread", 10, 11, false, false);
-	assert_string_equal(sb.buf, "V8_Worker_Thread");
+static const char *fold_line(const char *line)
+{
+	static struct strbuf sb = STRBUF_INIT;
+	struct fold_opts o = { 0 };
+
 	strbuf_reset(&sb);
-	fold_comm(&sb, "a b", 10, 11, true, false);
-	assert_string_equal(sb.buf, "a_b-10");
-	strbuf_reset(&sb);
-	fold_comm(&sb, "ab", 10, 11, true, true);
-	assert_string_equal(sb.buf, "ab-10/11");
-	strbuf_release(&sb);
+	if (fold_frame_line(&sb, line, strlen(line), &o) < 0)
+		return NULL;
+	return strbuf_str(&sb);
+}
+
+static void frame_lines(void **state)
+{
+	assert_string_equal(fold_line("\t 1139 leaf(int)+0x10 (/tmp/x)"), "leaf");
+	assert_string_equal(fold_line("\t 3 [unknown] (/usr/lib/libc.so.6)"), "[libc.so.6]");
+	/* a module with blanks: FUNC runs on into it */
+	assert_string_equal(fold_line("\t 3 [unknown] (/memfd:sealed-9 (deleted))"), "[unknown] ");
+	assert_string_equal(fold_line("\t 3 f+0x1 (inlined)"), "f");
+	assert_null(fold_line("\t 3 h (/lib/a b)"));
+	assert_null(fold_line("\t"));
+}
+
+static void sample_line_events(void **state)
+{
+	static const char *const named[] = {
+		"my prog 1234 [001] 10.000001:     250000 cpu-clock:ppp: ",
+		"p 1 1.0: cycles:u:",
+	};
+	const char *ev;
+	size_t len;
+	uint64_t period;
+
+	assert_true(fold_parse_event(named[0], strlen(named[0]), &ev, &len, &period));
+	assert_int_equal(len, 13);
+	assert_memory_equal(ev, "cpu-clock:ppp", 13);
+	assert_int_equal(period, 250000);
+	assert_true(fold_parse_event(named[1], strlen(named[1]), &ev, &len, &period));
+	assert_int_equal(period, 0);
+	/* a tracepoint's line ends with its fields, a frame's with its module */
+	assert_false(fold_parse_event("p 1 [000] 1.0: sched:sched_switch: prev_comm=p", 46, &ev,
+				      &len, &period));
+	assert_false(fold_parse_event("p 1 1.0: 10 ev: 1139 f+0x1 (/x)", 31, &ev, &len, &period));
+}
+
+static void event_choice(void **state)
+{
+	char *filter = NULL;
+
+	assert_true(fold_keep_event(&filter, NULL, 0));		/* names none */
+	assert_null(filter);
+	assert_true(fold_keep_event(&filter, "cycles", 6));		/* the first named */
+	assert_string_equal(filter, "cycles");
+	assert_false(fold_keep_event(&filter, "cycles:u", 8));
+	assert_true(fold_keep_event(&filter, NULL, 0));
+	assert_true(fold_keep_event(&filter, "cycles", 6));
+	free(filter);
 }
 
 /* ---- perf script text ---- */
@@ -171,6 +239,41 @@ static void script_text_odd_lines(void **state)
 	 * single-letter one runs on to the next " <digits> " */
 	out = collapse("a 1 [000] 2.5:     7 ev: \n\t 12 g (/m)\n\n", &o);
 	assert_string_equal(out, "a_1_[000]_2.5:;g 7\n");
+	free(out);
+}
+
+/* Tracepoint lines name no event at their end: stackcollapse keeps them
+ * all, whatever event it settled on; asked for one, only its samples. */
+static void script_text_tracepoints(void **state)
+{
+	static const char text[] =
+		"perf 20 [000] 1.1: sched:sched_wakeup: comm=m pid=18 prio=0 target_cpu=000\n"
+		"\t 5 try_to_wake_up+0x279 ([kernel.kallsyms])\n"
+		"\n"
+		"perf 20 [000] 1.2: sched:sched_switch: prev_comm=perf prev_pid=20 ==> next_pid=18\n"
+		"\t 6 __schedule+0x628 ([kernel.kallsyms])\n"
+		"\n"
+		"perf 20 [000] 1.3:     250000 cpu-clock: \n"
+		"\t 7 f+0x1 (/x)\n"
+		"\n"
+		"perf 20 [000] 1.4: sched:sched_switch: prev_comm=perf prev_pid=20 ==> next_pid=0\n"
+		"\t 6 __schedule+0x628 ([kernel.kallsyms])\n"
+		"\n"
+		"perf 20 [000] 1.5:          3 page-faults: \n"
+		"\t 7 f+0x1 (/x)\n"
+		"\n";
+	struct script_text_opts o = { 0 };
+	char *out = collapse(text, &o);
+
+	assert_string_equal(out, "perf;__schedule 2\nperf;f 250000\nperf;try_to_wake_up 1\n");
+	free(out);
+	o.event_filter = "sched:sched_switch";
+	out = collapse(text, &o);
+	assert_string_equal(out, "perf;__schedule 2\n");
+	free(out);
+	o.event_filter = "page-faults";
+	out = collapse(text, &o);
+	assert_string_equal(out, "perf;f 3\n");
 	free(out);
 }
 
@@ -594,6 +697,10 @@ int main(void)
 		cmocka_unit_test(frame_names),
 		cmocka_unit_test(kernel_annotation),
 		cmocka_unit_test(comm_names),
+		cmocka_unit_test(frame_lines),
+		cmocka_unit_test(sample_line_events),
+		cmocka_unit_test(event_choice),
+		cmocka_unit_test(script_text_tracepoints),
 		cmocka_unit_test(script_text_default),
 		cmocka_unit_test(script_text_options),
 		cmocka_unit_test(script_text_odd_lines),

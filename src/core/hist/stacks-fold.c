@@ -1,7 +1,10 @@
-/* stacks-fold: the naming rules stackcollapse-perf.pl applies by default
- * to perf script frames and process names (see fold_frame() in stacks.h).
- * Both the perf.data reader and the perf script text reader use these,
- * so that both give the same folded stacks. */
+/* stacks-fold: stackcollapse-perf.pl's default rules, the one place they
+ * live: how it reads the lines of perf script (the sample line's process
+ * name, event and period; a frame line's function and module) and the
+ * names it makes of them.  The perf script text reader applies them to
+ * the text; the perf.data reader to the text perf script would print, so
+ * that both give the same folded stacks. */
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,17 +140,180 @@ int fold_frame(struct strbuf *out, const char *func, size_t flen, const char *mo
 	}
 }
 
-void fold_comm(struct strbuf *out, const char *comm, int pid, int tid, bool include_pid,
-	       bool include_tid)
+void fold_comm(struct strbuf *out, const struct fold_head *h, bool include_pid, bool include_tid)
 {
 	size_t start = out->len;
 
-	strbuf_addstr(out, comm);
-	if (include_tid)
-		strbuf_addf(out, "-%d/%d", pid, tid);
-	else if (include_pid)
-		strbuf_addf(out, "-%d", pid);
+	strbuf_add(out, h->comm, h->comm_len);
+	if (include_pid || include_tid) {
+		strbuf_addch(out, '-');
+		if (h->pid)
+			strbuf_add(out, h->pid, h->pid_len);
+		else
+			strbuf_addch(out, '?');
+	}
+	if (include_tid) {
+		strbuf_addch(out, '/');
+		strbuf_add(out, h->tid, h->tid_len);
+	}
 	for (size_t i = start; i < out->len; i++)
 		if (out->buf[i] == ' ')
 			out->buf[i] = '_';
+}
+
+bool fold_keep_event(char **filter, const char *ev, size_t ev_len)
+{
+	if (!ev)
+		return true;
+	if (!*filter)
+		*filter = xstrndup(ev, ev_len);
+	return strlen(*filter) == ev_len && !memcmp(*filter, ev, ev_len);
+}
+
+/* Reading perf script's lines ------------------------------------------ */
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || c == '\n';
+}
+
+static bool is_word(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* COMM is the shortest run of at least two characters, the first not a
+ * blank, that whitespace, digits, optional '/' and digits, and whitespace
+ * follow. */
+bool fold_parse_head(const char *l, size_t len, struct fold_head *h)
+{
+	if (!len || is_space(l[0]))
+		return false;
+	for (size_t e = 2; e < len; e++) {
+		size_t i = e, d1, d2, s;
+
+		if (!is_space(l[e]))
+			continue;
+		while (i < len && is_space(l[i]))
+			i++;
+		d1 = i;
+		while (i < len && isdigit((unsigned char)l[i]))
+			i++;
+		if (i == d1)
+			continue;
+		s = i;
+		while (i < len && l[i] == '/')
+			i++;
+		d2 = i;
+		while (i < len && isdigit((unsigned char)l[i]))
+			i++;
+		if (i >= len || !is_space(l[i]))
+			continue;
+		h->comm = l;
+		h->comm_len = e;
+		if (i > d2) {
+			h->pid = l + d1;
+			h->pid_len = s - d1;
+			h->tid = l + d2;
+			h->tid_len = i - d2;
+		} else {
+			h->pid = NULL;
+			h->pid_len = 0;
+			h->tid = l + d1;
+			h->tid_len = s - d1;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* The end of a sample line: ": [PERIOD] EVENT:" and trailing blanks. */
+bool fold_parse_event(const char *l, size_t len, const char **ev, size_t *ev_len,
+			uint64_t *period)
+{
+	size_t e = len, tok, i, d;
+
+	while (e > 0 && is_space(l[e - 1]))
+		e--;
+	if (e < 2 || l[e - 1] != ':')
+		return false;
+	tok = e - 1;
+	while (tok > 0 && !is_space(l[tok - 1]))
+		tok--;
+	if (tok == e - 1 || tok == 0)
+		return false;
+	i = tok;
+	while (i > 0 && is_space(l[i - 1]))
+		i--;
+	d = i;
+	while (d > 0 && isdigit((unsigned char)l[d - 1]))
+		d--;
+	*period = 0;
+	if (d < i) {
+		size_t w = d;
+
+		while (w > 0 && is_space(l[w - 1]))
+			w--;
+		if (w > 0 && l[w - 1] == ':') {
+			*period = strtoull(l + d, NULL, 10);
+		} else {
+			/* no period: ':' must precede the blanks directly */
+			return false;
+		}
+	} else if (!(i > 0 && l[i - 1] == ':')) {
+		return false;
+	}
+	*ev = l + tok;
+	*ev_len = e - 1 - tok;
+	return true;
+}
+
+/* A frame line "  ADDR FUNC (MOD)": FUNC runs to the last " (" that opens
+ * a blank-free run containing ')', MOD to the last ')' of that run.  When
+ * that " (" comes right after ADDR, FUNC is the character before it (what
+ * the backtracking regular expression of stackcollapse yields). */
+static bool parse_frame_line(const char *l, size_t len, const char **func, size_t *flen,
+			const char **mod, size_t *mlen)
+{
+	size_t i = 0, w, q0, p;
+
+	while (i < len && is_space(l[i]))
+		i++;
+	w = i;
+	while (i < len && is_word(l[i]))
+		i++;
+	if (i == w)
+		return false;
+	while (i < len && is_space(l[i]))
+		i++;
+	q0 = i;
+	for (p = len; p-- > w + 1;) {
+		size_t r, close = 0;
+
+		if (l[p] != ' ' || p + 1 >= len || l[p + 1] != '(')
+			continue;
+		for (r = p + 2; r < len && !is_space(l[r]); r++)
+			if (l[r] == ')')
+				close = r;
+		if (!close)
+			continue;
+		if (q0 > p - 1)
+			q0 = p - 1;
+		*func = l + q0;
+		*flen = p - q0;
+		*mod = l + p + 2;
+		*mlen = close - (p + 2);
+		return true;
+	}
+	return false;
+}
+
+int fold_frame_line(struct strbuf *out, const char *line, size_t len, const struct fold_opts *o)
+{
+	const char *func, *mod;
+	size_t flen, mlen;
+
+	if (!parse_frame_line(line, len, &func, &flen, &mod, &mlen))
+		return -1;
+	return fold_frame(out, func, flen, mod, mlen, o);
 }

@@ -1,11 +1,17 @@
 /* stacks-perf: builds stacks from a perf.data session.
  *
- * Each sample of the chosen event becomes the stack perf script would
- * print for it, folded with stackcollapse's rules (fold_frame()) and
- * weighted by its period: the process name, then the callchain from the
- * outermost caller to the leaf.  Frame names are computed once per
- * (symbol, DSO) and cached, so a sample costs one hash look-up per frame.
- * Samples without a callchain contribute their ip as the only frame.
+ * Each sample becomes what stackcollapse makes of the text perf script
+ * prints for it by default: the pieces of that text that stackcollapse
+ * reads (the process name and PID, the end of the sample line, each
+ * frame line) are written as perf script writes them and read back with
+ * the text reader's rules (stacks-fold.c), so both paths fold alike.
+ * Frame names are computed once per (symbol, DSO) and cached, so a sample
+ * costs one hash look-up per frame.  Without --event, samples are kept as
+ * stackcollapse keeps them: those of the first event a sample line names
+ * at its end, and every sample whose line names none (tracepoints), each
+ * weighted by the period the line shows, else 1.  Samples without a
+ * callchain contribute their ip as the only frame (perf script prints it
+ * on the sample line, where stackcollapse would find no stack at all).
  *
  * Off-CPU mode: sched:sched_switch samples mark when a thread leaves the
  * CPU (the sample's thread, with the callchain where it blocked); the
@@ -36,6 +42,17 @@ enum {
 	NF_KERNEL = 1,
 	NF_INLINED = 2,
 	NF_JAVA = 4,
+	NF_BARE = 8,	/* the frame line shows the symbol alone */
+};
+
+/* How the sample line perf script prints for an event ends, as far as
+ * stackcollapse reads it (see sample_line_event()) */
+struct event_line {
+	bool known;
+	bool trace;		/* ends with the tracepoint's fields: read per sample */
+	bool shows_period;
+	bool bare_frames;	/* frames show the symbol alone: a tracepoint's in a pipe */
+	char *event;		/* the event the line names at its end, or NULL */
 };
 
 /* thread off CPU since time, with its stack */
@@ -55,7 +72,13 @@ struct stack_builder {
 	struct evsel *event;		/* the event whose samples make stacks */
 	struct callchain_frame *frames;
 	int max_stack, nr_frames;
-	struct strbuf sb;
+	struct strbuf sb, line;
+
+	/* stackcollapse's event choice (no --event) */
+	struct event_line *lines;	/* by evsel->idx */
+	int nr_lines;
+	char *first_named;		/* the first event a sample line named */
+	struct trace_seq trace;		/* a tracepoint's fields as perf script prints them */
 
 	/* the last sample's process frame: consecutive samples mostly share it */
 	char *comm_seen;
@@ -111,19 +134,16 @@ static void names_grow(struct stack_builder *b)
 
 /* What perf script prints for the frame, folded: cached name ids. */
 static const struct name_entry *frame_names(struct stack_builder *b,
-					    const struct callchain_frame *f, bool java)
+					    const struct callchain_frame *f, bool java, bool bare)
 {
 	const struct addr_location *al = &f->al;
 	const struct dso *dso = al->map ? al->map->dso : NULL;
 	bool kernel = al->cpumode == PERF_RECORD_MISC_KERNEL ||
 		      al->cpumode == PERF_RECORD_MISC_GUEST_KERNEL || (dso && dso->kernel);
 	uint32_t flags = (kernel ? NF_KERNEL : 0) | (f->inlined ? NF_INLINED : 0) |
-			 (java ? NF_JAVA : 0);
+			 (java ? NF_JAVA : 0) | (bare ? NF_BARE : 0);
 	struct name_entry *e;
 	struct fold_opts fo = { .java = java, .annotate_kernel = b->o->annotate_kernel };
-	const char *func = al->sym ? al->sym->name : "[unknown]";
-	/* perf script shows "(inlined)" in place of the DSO of inlined entries */
-	const char *mod = f->inlined ? "inlined" : dso ? dso->long_name : "[unknown]";
 	unsigned kind = (kernel ? FRAME_KERNEL : 0) | (f->inlined ? FRAME_INLINED : 0);
 	const char *p;
 
@@ -137,8 +157,15 @@ static const struct name_entry *frame_names(struct stack_builder *b,
 		.first = b->nr_name_ids, .used = true,
 	};
 	b->names_used++;
+	/* the frame line perf script prints (address and offset change no name);
+	 * inlined entries show "(inlined)" in place of the DSO */
+	strbuf_reset(&b->line);
+	strbuf_addf(&b->line, "0 %s", al->sym ? al->sym->name : "[unknown]");
+	if (!bare)
+		strbuf_addf(&b->line, "%s (%s)", al->sym ? "+0x0" : "",
+			    f->inlined ? "inlined" : dso ? dso->long_name : "[unknown]");
 	strbuf_reset(&b->sb);
-	fold_frame(&b->sb, func, strlen(func), mod, strlen(mod), &fo);
+	fold_frame_line(&b->sb, b->line.buf, b->line.len, &fo);
 	p = strbuf_str(&b->sb);
 	for (;;) {
 		const char *semi = strchr(p, ';');
@@ -231,38 +258,128 @@ static int sample_frames(struct stack_builder *b, const struct evsel *evsel,
 					       b->max_stack, b->frames, b->nr_frames);
 }
 
-/* The node of the process frame (comm, maybe with pid/tid) of thread. */
+/* The node of the process frame (comm, maybe with pid/tid) of thread, as
+ * stackcollapse reads it from perf script's "COMM PID/TID " (a COMM such
+ * as "worker 3" loses its " 3"); 0 when it reads none. */
 static uint32_t comm_node(struct stack_builder *b, const struct thread *thread)
 {
 	const struct stacks_opts *o = b->o;
+	struct fold_head h;
 
 	if (b->comm_seen && thread->pid == b->comm_pid && thread->tid == b->comm_tid &&
 	    !strcmp(thread->comm, b->comm_seen))
 		return b->comm_node;
-	strbuf_reset(&b->sb);
-	fold_comm(&b->sb, thread->comm, thread->pid, thread->tid, o->include_pid,
-		  o->include_tid);
 	free(b->comm_seen);
 	b->comm_seen = xstrdup(thread->comm);
 	b->comm_pid = thread->pid;
 	b->comm_tid = thread->tid;
+	b->comm_node = 0;
+	strbuf_reset(&b->line);
+	strbuf_addf(&b->line, "%s %d/%d ", thread->comm, thread->pid, thread->tid);
+	if (!fold_parse_head(b->line.buf, b->line.len, &h))
+		return 0;
+	strbuf_reset(&b->sb);
+	fold_comm(&b->sb, &h, o->include_pid, o->include_tid);
 	b->comm_java = !strcmp(strbuf_str(&b->sb), "java");
 	b->comm_node = stacks__child(b->st, 0,
 				     stacks__name(b->st, b->sb.buf, b->sb.len, FRAME_COMM));
 	return b->comm_node;
 }
 
-static uint32_t stack_of(struct stack_builder *b, struct thread *thread, int n)
+static uint32_t stack_of(struct stack_builder *b, struct thread *thread, int n, bool bare)
 {
 	uint32_t node = comm_node(b, thread);
 
+	if (!node)
+		return 0;
 	for (int i = n; i-- > 0;) {
-		const struct name_entry *e = frame_names(b, &b->frames[i], b->comm_java);
+		const struct name_entry *e = frame_names(b, &b->frames[i], b->comm_java, bare);
 
 		for (uint32_t k = 0; k < e->count; k++)
 			node = stacks__child(b->st, node, b->name_ids[e->first + k]);
 	}
 	return node;
+}
+
+/* The fields perf script prints after a raw event's name when the samples
+ * have them (the line then ends with a number, naming no event). */
+#define RAW_LINE_FIELDS (PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT | \
+			 PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_PHYS_ADDR | \
+			 PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
+/* the attr type of samples perf synthesises from AUX data */
+#define PERF_TYPE_SYNTH (1U << 31)
+
+/* The end of perf script's default sample line for evsel, read once:
+ * "PERIOD EVENT: " for most events, "EVENT: " for raw and synthesised
+ * ones, "EVENT: FIELDS" for tracepoints (read per sample). */
+static const struct event_line *event_line(struct stack_builder *b, const struct evsel *evsel)
+{
+	uint32_t type = evsel->attr.type;
+	struct event_line *l;
+	const char *ev;
+	size_t ev_len;
+	uint64_t period;
+
+	if (evsel->idx >= b->nr_lines) {
+		int n = evsel->idx + 8;
+
+		b->lines = xrealloc(b->lines, (size_t)n * sizeof(*b->lines));
+		memset(b->lines + b->nr_lines, 0, (size_t)(n - b->nr_lines) * sizeof(*b->lines));
+		b->nr_lines = n;
+	}
+	l = &b->lines[evsel->idx];
+	if (l->known)
+		return l;
+	l->known = true;
+	l->trace = type == PERF_TYPE_TRACEPOINT;
+	l->shows_period = !l->trace && type != PERF_TYPE_RAW && type != PERF_TYPE_SYNTH;
+	/* perf script adds a tracepoint's frames as the events of a pipe come */
+	l->bare_frames = l->trace && b->session->is_pipe;
+	if (l->trace)
+		return l;
+	strbuf_reset(&b->line);
+	strbuf_addf(&b->line, ": %s%s: ", l->shows_period ? "1 " : "", evsel->name);
+	if (type == PERF_TYPE_RAW && (evsel->attr.sample_type & RAW_LINE_FIELDS))
+		strbuf_addch(&b->line, '0');
+	if (fold_parse_event(b->line.buf, b->line.len, &ev, &ev_len, &period))
+		l->event = xstrndup(ev, ev_len);
+	return l;
+}
+
+/* What stackcollapse reads at the end of the sample line perf script
+ * prints for sample: the event it names (*ev, NULL when none; valid until
+ * the next line is built) and the sample's weight, the period shown or 1. */
+static uint64_t sample_line_event(struct stack_builder *b, const struct evsel *evsel,
+				  const struct perf_sample *sample, const char **ev,
+				  size_t *ev_len)
+{
+	const struct event_line *l = event_line(b, evsel);
+	struct session_event *se;
+	uint64_t period = 0;
+
+	*ev = l->event;
+	*ev_len = l->event ? strlen(l->event) : 0;
+	if (l->event && l->shows_period)
+		period = sample->period;
+	if (!l->trace)
+		return period ? period : 1;
+	strbuf_reset(&b->line);
+	strbuf_addf(&b->line, ": %s: ", evsel->name);
+	se = perf_session__event(b->session, evsel);
+	if (se && se->tp_format && sample->raw_data) {
+		struct tep_record rec = {
+			.cpu = (int)sample->cpu, .size = (int)sample->raw_size,
+			.data = (void *)sample->raw_data,
+		};
+
+		trace_seq_reset(&b->trace);
+		tep_print_event(se->tp_format->tep, &b->trace, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&b->trace);
+		strbuf_add(&b->line, b->trace.buffer, b->trace.len);
+	}
+	if (!fold_parse_event(b->line.buf, b->line.len, ev, ev_len, &period))
+		*ev = NULL;
+	return period ? period : 1;
 }
 
 /* The event whose samples make stacks: by name (--event, or
@@ -299,11 +416,14 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 	const char *want = wanted_event(o);
 	struct addr_location al;
 	struct thread *thread;
+	const char *ev;
+	size_t ev_len;
+	uint64_t weight = 0;	/* off-CPU stacks weigh their time */
 	uint32_t node;
 	int n;
 
 	/* a pipe announces its events as it goes: choose at the first sample */
-	if (!b->event && (!want || event_matches(evsel, want)) && use_event(b, evsel) < 0)
+	if (!b->event && want && event_matches(evsel, want) && use_event(b, evsel) < 0)
 		return -1;
 	if (b->off_size) {
 		unsigned long long next;
@@ -316,9 +436,16 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 			switched_in(b, (uint32_t)next, sample->time);
 		}
 	}
-	if (evsel != b->event) {
+	if (want && evsel != b->event) {
 		b->stats->nr_other_event++;
 		return 0;
+	}
+	if (!o->off_cpu) {
+		weight = sample_line_event(b, evsel, sample, &ev, &ev_len);
+		if (!want && !fold_keep_event(&b->first_named, ev, ev_len)) {
+			b->stats->nr_other_event++;
+			return 0;
+		}
 	}
 	perf_session__resolve_sample(b->session, sample, &al);
 	thread = al.thread;
@@ -330,7 +457,13 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 		return 0;
 	}
 	n = sample_frames(b, evsel, sample, &al);
-	node = stack_of(b, thread, n);
+	node = stack_of(b, thread, n, event_line(b, evsel)->bare_frames);
+	if (!node) {
+		b->stats->nr_filtered++;
+		return 0;
+	}
+	if (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
+		b->stats->has_callchain = true;
 	if (b->off_size) {
 		struct off_entry *e = off_slot(b, sample->tid);
 
@@ -341,7 +474,7 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 		e->time = sample->time;
 		return 0;
 	}
-	stacks__add(b->st, node, sample->period ? sample->period : 1, sample->time);
+	stacks__add(b->st, node, weight, sample->time);
 	b->stats->nr_samples++;
 	return 0;
 }
@@ -425,6 +558,7 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 	st->timed = st->keep_samples;
 	b.nr_frames = b.max_stack * 4 + 16;	/* inlined entries add frames */
 	b.frames = xcalloc((size_t)b.nr_frames, sizeof(*b.frames));
+	trace_seq_init(&b.trace);
 	perf_session__new_machine(s, o->kallsyms, o->symfs, o->force);
 	ret = check_events(&b);
 	if (!ret) {
@@ -441,8 +575,10 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 	}
 	if (ret)
 		*err = b.err;
-	if (b.event)
-		stats->has_callchain = b.event->attr.sample_type & PERF_SAMPLE_CALLCHAIN;
+	if (!b.event && b.first_named) {
+		stats->event_name = b.first_named;
+		b.first_named = NULL;
+	}
 	for (uint32_t i = 0; i < b.off_size; i++)
 		if (b.off[i].used && b.off[i].pending)
 			stats->nr_no_switch_in++;
@@ -453,6 +589,12 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 	free(b.name_ids);
 	free(b.off);
 	free(b.comm_seen);
+	for (int i = 0; i < b.nr_lines; i++)
+		free(b.lines[i].event);
+	free(b.lines);
+	free(b.first_named);
+	trace_seq_destroy(&b.trace);
 	strbuf_release(&b.sb);
+	strbuf_release(&b.line);
 	return ret ? -1 : 0;
 }

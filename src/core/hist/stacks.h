@@ -9,7 +9,9 @@
  *
  * Names follow stackcollapse-perf.pl's default rules (see fold_frame()):
  * the process name (comm, spaces made '_') is the first frame, then frames
- * from the outermost caller to the leaf.
+ * from the outermost caller to the leaf.  Stacks from perf.data are the
+ * ones stackcollapse makes of perf script's text: the same readers of
+ * that text (fold_parse_*, fold_frame_line) serve both.
  *
  * A second weight per node ("base") holds the first profile of a
  * differential flame graph.  Samples (time, stack, weight) are optionally
@@ -141,16 +143,45 @@ struct fold_opts {
 int fold_frame(struct strbuf *out, const char *func, size_t flen, const char *mod,
 	       size_t mlen, const struct fold_opts *o);
 
-/* Process name as stackcollapse makes it: spaces -> '_', with
- * "-PID" / "-PID/TID" when asked. */
-void fold_comm(struct strbuf *out, const char *comm, int pid, int tid,
-	       bool include_pid, bool include_tid);
+/* A perf script sample line as stackcollapse reads it:
+ * "COMM  PID[/TID] ...", the process name the text before the PID. */
+struct fold_head {
+	const char *comm;
+	size_t comm_len;
+	const char *pid, *tid;	/* digits in the line; pid NULL when not shown */
+	size_t pid_len, tid_len;
+};
+bool fold_parse_head(const char *line, size_t len, struct fold_head *h);
+
+/* The event a sample line names at its end, "[PERIOD] EVENT:" (*period 0
+ * when absent).  False when it names none: a tracepoint's line ends with
+ * its fields, a line without callchain with the sample's frame. */
+bool fold_parse_event(const char *line, size_t len, const char **ev, size_t *ev_len,
+		      uint64_t *period);
+
+/* Whether stackcollapse keeps a sample whose line names event ev (NULL:
+ * names none, always kept).  With no *filter, the first event named
+ * becomes it (allocated). */
+bool fold_keep_event(char **filter, const char *ev, size_t ev_len);
+
+/* Folds a frame line "ADDR FUNC (MOD)" with fold_frame(): FUNC runs to the
+ * last " (" that opens a blank-free run holding a ')', so a MOD with
+ * blanks ("/memfd:x (deleted)") cuts FUNC short.  Returns the number of
+ * names appended, -1 when the line is not a frame line. */
+int fold_frame_line(struct strbuf *out, const char *line, size_t len, const struct fold_opts *o);
+
+/* Process name as stackcollapse makes it: spaces -> '_', with "-PID" or
+ * "-PID/TID" when asked ('?' for a PID the line does not show). */
+void fold_comm(struct strbuf *out, const struct fold_head *h, bool include_pid,
+	       bool include_tid);
 
 /* From perf.data ------------------------------------------------------- */
 
 struct stacks_opts {
 	const struct sample_filter *filter;	/* NULL: every sample */
-	const char *event;	/* event name; NULL: the first sample's event */
+	/* event name: its samples only; NULL: stackcollapse's choice, the first
+	 * event a sample line names and the samples whose lines name none */
+	const char *event;
 	bool off_cpu;		/* weight sched_switch stacks by time off CPU */
 	bool include_pid, include_tid;
 	bool annotate_kernel;
@@ -176,7 +207,10 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 /* From `perf script` text (any perf version's default output) --------- */
 
 struct script_text_opts {
-	const char *event_filter;	/* NULL: the first event seen, like stackcollapse */
+	/* NULL: the first event a sample line names, like stackcollapse; given,
+	 * only that event's samples (a line that names no event at its end, as
+	 * a tracepoint's, is kept when " EVENT: " is in it) */
+	const char *event_filter;
 	bool include_pid, include_tid;
 	bool annotate_kernel;
 };
