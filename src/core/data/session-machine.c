@@ -2,7 +2,6 @@
  * describe it (COMM, FORK, EXIT, MMAP, MMAP2, HEADER_BUILD_ID). */
 #include "core/symbols/machine.h"
 #include "core/data/session.h"
-#include "core/symbols/symbols.h"
 
 void perf_session__feed_machine(struct machine *m, const struct perf_event_header *rec)
 {
@@ -77,12 +76,11 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
 					  const char *symfs, bool force)
 {
 	struct machine *m = machine__new();
+	struct symbols_config *symbols = machine__symbols_config(m);
 
-	if (kallsyms)
-		machine__set_kallsyms(m, kallsyms);
-	if (symfs)
-		machine__set_symfs(m, symfs);
-	machine__set_force(m, force);
+	symbols->kallsyms = kallsyms;
+	symbols->symfs = symfs;
+	symbols->force = force;
 	perf_session__machine_build_ids(s, m);
 	return m;
 }

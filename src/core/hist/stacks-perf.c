@@ -433,6 +433,7 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 		.st = st, .o = o, .stats = stats, .session = s,
 		.max_stack = o->max_stack > 0 ? o->max_stack : 127,
 	};
+	struct symbols_config *symbols;
 	int ret;
 
 	memset(stats, 0, sizeof(*stats));
@@ -440,11 +441,10 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 	b.nr_frames = b.max_stack * 4 + 16;	/* inlined entries add frames */
 	b.frames = xcalloc((size_t)b.nr_frames, sizeof(*b.frames));
 	b.machine = machine__new();
-	if (o->kallsyms)
-		machine__set_kallsyms(b.machine, o->kallsyms);
-	if (o->symfs)
-		machine__set_symfs(b.machine, o->symfs);
-	machine__set_force(b.machine, o->force);
+	symbols = machine__symbols_config(b.machine);
+	symbols->kallsyms = o->kallsyms;
+	symbols->symfs = o->symfs;
+	symbols->force = o->force;
 	perf_session__machine_build_ids(s, b.machine);
 	ret = check_events(&b);
 	if (!ret) {
