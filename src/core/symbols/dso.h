@@ -46,10 +46,10 @@ long dso__read(struct dso *dso, uint64_t off, void *buf, size_t len);
  * copy of it, or the running vdso); false before they are loaded. */
 bool dso__has_elf_image(const struct dso *dso);
 
-/* perf -v's letter for where the DSO's symbols were read (report's
- * "[k]"-style origin column): k kallsyms, K a module, j a perf map, B/D
- * the build-id cache's binary/debug file, b, f, u /usr/lib/debug by build
- * id, path.debug or path, l a debuglink, d the file itself, ! none. */
+/* The letter report -v shows before "[.]" for where the DSO's symbols
+ * were read: k kallsyms, K a module, j a perf map, B/D the build-id
+ * cache's binary/debug file, b, f, u /usr/lib/debug by build id,
+ * path.debug or path, l a debuglink, d the file itself, ! none. */
 char dso__symtab_origin(const struct dso *dso);
 
 /* Fills dso->build_id from the DSO's file (ELF note, or /sys/kernel/notes

@@ -22,7 +22,7 @@ struct thread {
 	void *priv;
 };
 
-/* The thread's address space (NULL for a thread without one). */
+/* The thread's address space, shared with its process's threads. */
 struct maps *thread__maps(const struct thread *t);
 
 #endif
