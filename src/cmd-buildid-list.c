@@ -8,7 +8,7 @@
 #include "core/symbols/kernel-maps.h"
 #include "core/symbols/machine.h"
 #include "core/data/session.h"
-#include "core/symbols/symbols.h"
+#include "core/symbols/buildid.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"

@@ -23,7 +23,7 @@
 #include "core/hist/hist.h"
 #include "core/data/sample-filter.h"
 #include "core/data/session.h"
-#include "core/symbols/symbols.h"
+#include "core/symbols/machine.h"
 #include "ui/header-print.h"
 #include "ui/percent-color.h"
 #include "ui/raw-dump.h"
@@ -860,6 +860,7 @@ int cmd_report(int argc, const char **argv)
 	uint64_t sample_type;
 	struct machine *machine;
 	size_t nr_entries;
+	struct symbols_config *symbols;
 	int ret = 1;
 
 	argc = parse_options(argc, argv, opts, report_usage, 0);
@@ -912,10 +913,6 @@ int cmd_report(int argc, const char **argv)
 		return PCL_EXIT_USAGE;
 	}
 	r.hopts.nanosecs = o.nanosecs;
-	srcline__full_filename(o.full_source_path);
-	/* the kernel's names are never mangled C++ here: --demangle-kernel
-	 * changes nothing pcl shows */
-	sym_demangle_enable(o.demangle);
 	if (o.hierarchy) {
 		/* perf: the levels are the columns (no Children column, see below) */
 		if (o.field_order) {
@@ -1088,7 +1085,12 @@ int cmd_report(int argc, const char **argv)
 		setup_groups(&r, forced_group(&r, &o));
 
 	machine = perf_session__new_machine(r.session, o.kallsyms, o.symfs, o.force);
-	machine__set_inline(machine, o.show_inline);
+	symbols = machine__symbols_config(machine);
+	symbols->inline_frames = o.show_inline;
+	/* the kernel's names are never mangled C++ here: --demangle-kernel
+	 * changes nothing pcl shows */
+	symbols->demangle = o.demangle;
+	symbols->full_source_path = o.full_source_path;
 	machine__prefetch_kallsyms(machine);
 	cc_resolver__init(&r.resolver, machine, &r.hopts.cc, &r.strings);
 	r.resolver.max_stack = o.max_stack;

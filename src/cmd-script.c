@@ -463,8 +463,6 @@ static int script_setup(struct script *sc, struct script_opts *o)
 	sc->cfg.dump = sc->dump;
 	sc->cfg.stop_bt = o->stop_bt;
 	sc->no_samples = o->graph_function != NULL;
-	sym_demangle_enable(o->demangle);
-	srcline__full_filename(o->full_source_path);
 	if (o->vmlinux && access(o->vmlinux, R_OK)) {
 		fprintf(stderr, "Invalid file: %s\n", o->vmlinux);
 		return PCL_EXIT_ERROR;
@@ -492,6 +490,7 @@ static int script_setup(struct script *sc, struct script_opts *o)
 static int script_prepare(struct script *sc, struct script_opts *o)
 {
 	struct perf_session *s = sc->session;
+	struct symbols_config *symbols;
 
 	if (o->time && sample_filter__set_time_arg(&sc->filter, o->time,
 						   s->header.first_sample_time,
@@ -522,7 +521,10 @@ static int script_prepare(struct script *sc, struct script_opts *o)
 	 * vmlinux images, so they stay unknown, as perf leaves them when the
 	 * file is not the recorded kernel's (build id) or not an ELF image */
 	perf_session__new_machine(s, o->vmlinux ? "/dev/null" : o->kallsyms, o->symfs, o->force);
-	machine__set_inline(s->machine, o->show_inline);
+	symbols = machine__symbols_config(s->machine);
+	symbols->inline_frames = o->show_inline;
+	symbols->demangle = o->demangle;
+	symbols->full_source_path = o->full_source_path;
 	if (o->stitch_lbr && !has_lbr_callstack(s))
 		fprintf(stderr, "Can't find LBR callchain. Switch off --stitch-lbr.\n"
 			"Please apply --call-graph lbr when recording.\n");

@@ -2,7 +2,6 @@
  * one " from/to/flags" group per branch stack entry (perf 6.1's layout). */
 #include "ui/script-print.h"
 #include "core/symbols/insn.h"
-#include "core/symbols/symbols.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -60,14 +59,11 @@ static void print_dso(FILE *fp, const struct addr_location *al)
  * its file offset until perf has read its ELF symbols, the address after. */
 static uint64_t branch_offset(const struct addr_location *al, uint64_t addr)
 {
-	const struct dso_priv *p;
-
 	if (!al->map)
 		return addr;
 	if (al->map->dso->kernel)
 		return addr - al->map->start;
-	p = dso__priv(al->map->dso);
-	if (p->loaded && (p->elf_path || p->image))
+	if (dso__has_elf_image(al->map->dso))
 		return addr;
 	return map__map_ip(al->map, addr);
 }

@@ -1,6 +1,6 @@
 /* tasks-print: the thread tree of --tasks and --mmaps (see tasks-print.h). */
 #include "ui/tasks-print.h"
-#include "core/symbols/symbols.h"
+#include "core/symbols/machine.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -14,19 +14,29 @@ struct task {
 	bool listed;
 };
 
+struct map_line {
+	FILE *fp;
+	int indent;
+};
+
+static void print_map(const struct map *m, void *arg)
+{
+	const struct map_line *l = arg;
+
+	fprintf(l->fp, "%*s  %" PRIx64 "-%" PRIx64 " %c%c%c%c %08" PRIx64 " %" PRIu64 " %s\n",
+		l->indent, "", m->start, m->end, m->prot & PROT_READ ? 'r' : '-',
+		m->prot & PROT_WRITE ? 'w' : '-', m->prot & PROT_EXEC ? 'x' : '-',
+		m->flags & MAP_SHARED ? 's' : 'p', m->pgoff, m->ino, m->dso->long_name);
+}
+
 /* --mmaps: a thread's maps under it, as perf's map__fprintf_task. */
 static void print_task_maps(FILE *fp, const struct thread *t, int indent)
 {
 	const struct maps *maps = thread__maps(t);
+	struct map_line l = { fp, indent };
 
-	for (size_t i = 0; maps && i < maps->nr; i++) {
-		const struct map *m = maps->v[i];
-
-		fprintf(fp, "%*s  %" PRIx64 "-%" PRIx64 " %c%c%c%c %08" PRIx64 " %" PRIu64 " %s\n",
-		       indent, "", m->start, m->end, m->prot & PROT_READ ? 'r' : '-',
-		       m->prot & PROT_WRITE ? 'w' : '-', m->prot & PROT_EXEC ? 'x' : '-',
-		       m->flags & MAP_SHARED ? 's' : 'p', m->pgoff, m->ino, m->dso->long_name);
-	}
+	if (maps)
+		maps__for_each_map(maps, print_map, &l);
 }
 
 static void print_task(FILE *fp, const struct task *t, int level, bool maps)
@@ -60,19 +70,36 @@ static struct task *task_of(struct task *tasks, size_t n, pid_t tid)
 	return NULL;
 }
 
+struct live_tasks {
+	struct machine *machine;
+	struct task *v;
+	size_t nr, alloc;
+};
+
+static void add_live_task(struct thread *t, void *arg)
+{
+	struct live_tasks *l = arg;
+
+	/* a thread whose tid came back later is perf's no more */
+	if (machine__find_thread(l->machine, t->pid, t->tid) != t)
+		return;
+	if (l->nr == l->alloc) {
+		l->alloc = l->alloc ? l->alloc * 2 : 64;
+		l->v = xrealloc(l->v, l->alloc * sizeof(*l->v));
+	}
+	l->v[l->nr++] = (struct task){ .thread = t };
+}
+
 int tasks_print(FILE *fp, struct machine *m, bool maps)
 {
-	struct task *tasks = xcalloc(m->nr_threads + 1, sizeof(*tasks)), **roots;
-	size_t n = 0, nr_roots = 0;
+	struct live_tasks live = { .machine = m };
+	struct task *tasks, **roots;
+	size_t n, nr_roots = 0;
 	int ret = 0;
 
-	for (size_t i = 0; i < m->nr_threads; i++) {
-		struct thread *t = m->all_threads[i];
-
-		/* a thread whose tid came back later is perf's no more */
-		if (machine__find_thread(m, t->pid, t->tid) == t)
-			tasks[n++].thread = t;
-	}
+	machine__for_each_thread(m, add_live_task, &live);
+	tasks = live.v;
+	n = live.nr;
 	qsort(tasks, n, sizeof(*tasks), task_order);
 	roots = xcalloc(n + 1, sizeof(*roots));
 	for (size_t i = 0; i < n && !ret; i++) {

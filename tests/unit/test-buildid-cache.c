@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "core/symbols/buildid-cache.h"
-#include "core/symbols/symbols.h"
+#include "core/symbols/buildid.h"
 #include "util/util.h"
 
 #define LIBC "/usr/lib/x86_64-linux-gnu/libc.so.6"

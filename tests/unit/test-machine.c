@@ -152,6 +152,54 @@ static void test_exit_keeps_thread_and_tid_reuse_replaces(void **state)
 	assert_string_equal(old->comm, "first");
 }
 
+/* Each release bumps the counter the cache is. */
+static void count_release(void *cache)
+{
+	(*(int *)cache)++;
+}
+
+static const struct cache_kind kind_a = { "a", count_release };
+static const struct cache_kind kind_b = { "b", count_release };
+
+/* Caches another module attaches to a dso or an address space are
+ * released once each: when replaced, on an exec, or with their object. */
+static void test_attached_caches_released_once(void **state)
+{
+	int replaced = 0, dso_a = 0, dso_b = 0, execd = 0, maps_a = 0, maps_b = 0;
+	struct thread *t = machine__findnew_thread(m, 20, 20);
+	struct thread *t2 = machine__findnew_thread(m, 20, 21);
+	struct addr_location al;
+
+	machine__process_mmap(m, 20, 20, 0x1000, 0x1000, 0, "/no/lib", USER, NULL, 0);
+	assert_true(machine__resolve(m, t, USER, 0x1800, &al));
+	assert_null(dso__cache(al.dso, &kind_a));
+	dso__set_cache(al.dso, &kind_a, &replaced);
+	dso__set_cache(al.dso, &kind_a, &dso_a);
+	assert_int_equal(replaced, 1);
+	dso__set_cache(al.dso, &kind_b, &dso_b);
+	dso__set_cache(al.dso, &kind_b, &dso_b);	/* the same: kept, not released */
+	assert_ptr_equal(dso__cache(al.dso, &kind_a), &dso_a);
+	assert_ptr_equal(dso__cache(al.dso, &kind_b), &dso_b);
+	assert_int_equal(dso_a + dso_b, 0);
+
+	/* an exec in either thread drops what was cached for the old image */
+	maps__set_cache(thread__maps(t), &kind_a, &execd);
+	machine__process_comm(m, 20, 21, "new", true);
+	assert_int_equal(execd, 1);
+	assert_null(maps__cache(thread__maps(t), &kind_a));
+	maps__set_cache(thread__maps(t2), &kind_a, &maps_a);
+	maps__set_cache(thread__maps(t), &kind_b, &maps_b);
+
+	machine__delete(m);
+	m = NULL;
+	assert_int_equal(replaced, 1);
+	assert_int_equal(dso_a, 1);
+	assert_int_equal(dso_b, 1);
+	assert_int_equal(execd, 1);
+	assert_int_equal(maps_a, 1);
+	assert_int_equal(maps_b, 1);
+}
+
 static void count_dso(struct dso *dso, void *arg)
 {
 	(*(int *)arg)++;
@@ -215,7 +263,7 @@ static void test_kernel_and_other_cpumodes(void **state)
 
 	machine__process_mmap(m, -1, 0, 0xffffffff81000000, 0x1000000, 0xffffffff81000000,
 			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
-	machine__set_kallsyms(m, "/nonexistent/kallsyms");
+	machine__symbols_config(m)->kallsyms = "/nonexistent/kallsyms";
 	assert_true(machine__resolve(m, t, KERNEL, 0xffffffff81000010, &al));
 	assert_string_equal(al.dso->long_name, "[kernel.kallsyms]");
 	assert_true(al.dso->kernel);
@@ -240,7 +288,7 @@ static void test_callchain_markers(void **state)
 
 	machine__process_mmap(m, -1, 0, 0xffffffff81000000, 0x1000000, 0xffffffff81000000,
 			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
-	machine__set_kallsyms(m, "/nonexistent/kallsyms");
+	machine__symbols_config(m)->kallsyms = "/nonexistent/kallsyms";
 	machine__process_mmap(m, 70, 70, 0x1000, 0x1000, 0, "/no/app", USER, NULL, 0);
 	n = machine__resolve_callchain(m, t, chain, 7, f, 8);
 	assert_int_equal(n, 5);
@@ -275,6 +323,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_special_mappings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_and_other_cpumodes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_callchain_markers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_attached_caches_released_once,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

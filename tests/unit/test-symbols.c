@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 
 #define FIXTURE "build/fixtures/symtab"
 #define USER PERF_RECORD_MISC_USER
@@ -108,7 +108,7 @@ static struct machine *fixture_machine(struct thread **t)
 {
 	struct machine *m = machine__new();
 
-	machine__set_buildid_dir(m, "/nonexistent");
+	machine__symbols_config(m)->buildid_dir = "/nonexistent";
 	machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, fixture, USER, NULL, 0);
 	*t = machine__findnew_thread(m, 1, 1);
 	return m;
@@ -270,7 +270,7 @@ static void test_header_first_unit_like_addr2line(void **state)
 	assert_true(fn != 0);
 
 	m = machine__new();
-	machine__set_buildid_dir(m, "/nonexistent");
+	machine__symbols_config(m)->buildid_dir = "/nonexistent";
 	machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, exe, USER, NULL, 0);
 	t = machine__findnew_thread(m, 1, 1);
 	for (unsigned long off = 0; off < 8; off += 4) {
@@ -326,7 +326,7 @@ static void test_file_symbol_without_dwarf_like_addr2line(void **state)
 	assert_int_equal(system(cmd), 0);
 
 	m = machine__new();
-	machine__set_buildid_dir(m, "/nonexistent");
+	machine__symbols_config(m)->buildid_dir = "/nonexistent";
 	machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, exe, USER, NULL, 0);
 	t = machine__findnew_thread(m, 1, 1);
 	for (int i = 0; i < 2; i++) {
@@ -445,7 +445,7 @@ static void test_kallsyms(void **state)
 	struct addr_location al;
 	uint64_t off;
 
-	machine__set_kallsyms(m, path);
+	machine__symbols_config(m)->kallsyms = path;
 	machine__process_mmap(m, -1, 0, 0xffffffff81000000, 0x1000, 0xffffffff81000000,
 			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
 	machine__process_mmap(m, -1, 0, 0xffffffffc0000000, 0x1000, 0, "[mymod]", KERNEL, NULL, 0);
@@ -467,7 +467,7 @@ static void test_kallsyms(void **state)
 
 	/* Recorded at another KASLR offset: _text in the record moves all. */
 	m = machine__new();
-	machine__set_kallsyms(m, path);
+	machine__symbols_config(m)->kallsyms = path;
 	machine__process_mmap(m, -1, 0, 0xffffffff80000000, 0x1000, 0xffffffff80000000,
 			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
 	assert_string_equal(kresolve(m, 0xffffffff80000110, &off), "local_fn");
@@ -491,7 +491,7 @@ static void test_kallsyms_init_text(void **state)
 	struct addr_location al;
 	uint64_t off;
 
-	machine__set_kallsyms(m, path);
+	machine__symbols_config(m)->kallsyms = path;
 	machine__process_mmap(m, -1, 0, 0xffffffff81000000, 0x1000, 0xffffffff81000000,
 			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
 	/* The first lookup is outside the recorded map: it loads kallsyms. */
@@ -505,7 +505,7 @@ static void test_kallsyms_init_text(void **state)
 
 	/* A module mapped right after start_kernel bounds the kernel map. */
 	m = machine__new();
-	machine__set_kallsyms(m, path);
+	machine__symbols_config(m)->kallsyms = path;
 	machine__process_mmap(m, -1, 0, 0xffffffff81000000, 0x1000, 0xffffffff81000000,
 			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
 	machine__process_mmap(m, -1, 0, 0xffffffff82000180, 0x1000, 0, "[mymod]", KERNEL, NULL, 0);
@@ -621,7 +621,7 @@ static void test_build_ids(void **state)
 	pclose(p);
 	assert_int_equal(strlen(hex), 40);
 	assert_true(machine__resolve(m, t, USER, BASE + 0x1000, &al));
-	assert_int_equal(dso__read_build_id(m, al.dso), 20);
+	assert_int_equal(dso__read_build_id(al.dso), 20);
 	{
 		char got[41];
 
@@ -635,7 +635,7 @@ static void test_build_ids(void **state)
 	{
 		uint8_t other[20] = { 1, 2, 3 };
 
-		machine__set_buildid_dir(m, "/nonexistent");
+		machine__symbols_config(m)->buildid_dir = "/nonexistent";
 		machine__set_build_id(m, fixture, other, 20);
 		machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, fixture, USER, NULL, 0);
 		t = machine__findnew_thread(m, 1, 1);

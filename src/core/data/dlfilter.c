@@ -2,14 +2,13 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/data/dlfilter.h"
-#include "core/symbols/symbols.h"
+#include "core/symbols/machine.h"
 #include "util/util.h"
 
 #if __has_include(<perf/perf_dlfilter.h>)	/* Debian's linux-perf has the ABI header */
@@ -182,11 +181,7 @@ static __s32 fn_object_code(void *ctx, __u64 ip, void *buf, __u32 len)
 	struct dlfilter *d = ctx;
 	struct addr_location *al, other;
 	struct map *map;
-	const struct dso_priv *p;
-	const char *path;
-	uint64_t off;
-	ssize_t n;
-	int fd;
+	long n;
 
 	if (!d->in_call)
 		return -1;
@@ -203,20 +198,7 @@ static __s32 fn_object_code(void *ctx, __u64 ip, void *buf, __u32 len)
 		return -1;
 	if (ip + len >= map->end)
 		len = (__u32)(map->end - ip);
-	off = map__map_ip(map, ip);
-	p = dso__priv(map->dso);
-	if (p->image) {		/* the vdso, read from this process */
-		if (off >= p->image_size)
-			return -1;
-		n = (ssize_t)(len < p->image_size - off ? len : p->image_size - off);
-		memcpy(buf, (const char *)p->image + off, (size_t)n);
-		return (__s32)n;
-	}
-	path = p->elf_path ? p->elf_path : map->dso->long_name;
-	if (path[0] != '/' || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	n = pread(fd, buf, len, (off_t)off);
-	close(fd);
+	n = dso__read(map->dso, map__map_ip(map, ip), buf, len);
 	return n < 0 ? -1 : (__s32)n;
 }
 static const struct perf_dlfilter_fns fns = {

@@ -4,7 +4,6 @@
 #include "core/symbols/machine.h"
 #include "core/data/session.h"
 #include "core/data/session-int.h"
-#include "core/symbols/symbols.h"
 
 #include <string.h>
 
@@ -87,15 +86,14 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
 					  const char *symfs, bool force)
 {
 	struct machine *m = machine__new();
+	struct symbols_config *symbols = machine__symbols_config(m);
 
 	if (s->machine)
 		machine__delete(s->machine);
 	s->machine = m;
-	if (kallsyms)
-		machine__set_kallsyms(m, kallsyms);
-	if (symfs)
-		machine__set_symfs(m, symfs);
-	machine__set_force(m, force);
+	symbols->kallsyms = kallsyms;
+	symbols->symfs = symfs;
+	symbols->force = force;
 	machine_build_ids(s, m);
 	return m;
 }

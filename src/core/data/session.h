@@ -178,7 +178,7 @@ bool perf_session__resolve_sample(struct perf_session *s, const struct perf_samp
  * PERF_SAMPLE_CALLCHAIN entries (context markers switch the cpumode, at
  * most max_stack kept), then for --call-graph dwarf the user stack unwound
  * from its registers and stack copy, inlined functions expanded unless
- * the machine's inline expansion is off (machine__set_inline).  Returns
+ * inline_frames is off in the machine's symbols_config.  Returns
  * the number of frames written (at most max_frames). */
 int perf_session__resolve_callchain(struct perf_session *s, const struct evsel *evsel,
 				    const struct perf_sample *sample, struct thread *thread,

@@ -21,7 +21,7 @@
 
 #include "core/symbols/machine.h"
 #include "core/data/perf-record.h"
-#include "core/symbols/symbols.h"
+#include "core/symbols/u64map.h"
 #include "util/arena.h"
 #include "util/strset.h"
 

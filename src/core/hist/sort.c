@@ -1,7 +1,7 @@
 /* sort: report columns and sort keys (see sort.h). */
 #include "core/hist/sort.h"
 #include "core/hist/hist.h"
-#include "core/symbols/symbols.h"
+#include "core/symbols/machine.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -86,43 +86,6 @@ static int dso_print(const struct hist_entry *he, char *buf, size_t size, unsign
 			he->dso ? dso_name(he) : "[unknown]");
 }
 
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), t = strlen(tail);
-
-	return n >= t && !strcmp(s + n - t, tail);
-}
-
-/* perf -v's letter for where a DSO's symbols were read: k kallsyms, B/D
- * the build-id cache's binary/debug file, b, f, u /usr/lib/debug by build
- * id, path.debug or path, l a debuglink, d the file itself, j a perf map. */
-static char symtab_origin(const struct dso *dso)
-{
-	const struct dso_priv *p = dso__priv(dso);
-	const char *path = p->debug_path;
-	const char *cache = machine__buildid_dir(p->machine);
-
-	switch (p->kind) {
-	case DSO_KERNEL:
-		return 'k';
-	case DSO_PERF_MAP:
-		return 'j';
-	case DSO_MODULE:
-		return 'K';
-	default:
-		break;
-	}
-	if (!path)
-		return '!';
-	if (cache && *cache && !strncmp(path, cache, strlen(cache)))
-		return ends_with(path, "/debug") ? 'D' : 'B';
-	if (!strncmp(path, "/usr/lib/debug/.build-id/", 25))
-		return 'b';
-	if (!strncmp(path, "/usr/lib/debug/", 15))
-		return ends_with(path, ".debug") ? 'f' : 'u';
-	return ends_with(path, dso->long_name) ? 'd' : 'l';
-}
-
 /* Entries of equally named DSOs are one entry, as perf compares names. */
 static uint64_t dso_name_hash(const struct dso *dso)
 {
@@ -185,7 +148,7 @@ static int sym_print(const struct hist_entry *he, char *buf, size_t size, unsign
 
 	if (he->hists->opts->verbose) {
 		n = snprintf(buf, size, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH, he->ip,
-			     he->dso ? symtab_origin(he->dso) : '!');
+			     he->dso ? dso__symtab_origin(he->dso) : '!');
 		width = width > (unsigned int)n ? width - (unsigned int)n : 0;
 	}
 	n += snprintf(buf + n, size - n, "[%c] ", he->level);

@@ -1,7 +1,7 @@
 /* dso-hits: the DSOs samples hit, with their build ids (see dso-hits.h). */
 #include "core/live/dso-hits.h"
 #include "core/data/perf-record.h"
-#include "core/symbols/symbols.h"
+#include "core/symbols/buildid.h"
 #include "util/util.h"
 
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* buildid-cache: adding DSOs to the build-id cache (see buildid-cache.h). */
 #include "core/symbols/buildid-cache.h"
-#include "core/symbols/symbols.h"
+#include "core/symbols/buildid.h"
 #include "util/util.h"
 
 #include <errno.h>

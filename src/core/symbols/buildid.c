@@ -1,7 +1,7 @@
 /* buildid: reading GNU build-id notes (ELF files, /sys/kernel/notes) and
  * naming files in perf's build-id cache (~/.debug/.build-id/xx/rest).
  */
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
 #include <elf.h>
@@ -28,10 +28,10 @@ bool file__is_regular(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-char *build_id__cache_path(struct machine *m, const uint8_t *id, int size,
+char *build_id__cache_path(const struct symbols_config *config, const uint8_t *id, int size,
 			   const char *basename)
 {
-	const char *dir = machine__buildid_dir(m);
+	const char *dir = config->buildid_dir;
 	char hex[41], *link, *path;
 
 	if (size <= 0 || !dir || !*dir)
@@ -156,7 +156,7 @@ int sysfs__read_build_id(const char *path, uint8_t *id, size_t max)
 	return n > 0 ? notes__find_build_id(buf, (size_t)n, id, max) : 0;
 }
 
-int dso__read_build_id(struct machine *m, struct dso *dso)
+int dso__read_build_id(struct dso *dso)
 {
 	struct dso_priv *p = dso__priv(dso);
 	uint8_t id[20];
@@ -168,7 +168,7 @@ int dso__read_build_id(struct machine *m, struct dso *dso)
 	if (p->kind == DSO_KERNEL) {
 		n = sysfs__read_kernel_build_id(id, sizeof(id));
 	} else if (p->kind == DSO_USER) {
-		char *path = xasprintf("%s%s", machine__symfs(m), dso->long_name);
+		char *path = xasprintf("%s%s", symbols_config__symfs(p->config), dso->long_name);
 
 		n = elf_file__read_build_id(path, id, sizeof(id));
 		free(path);

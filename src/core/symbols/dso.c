@@ -2,7 +2,7 @@
  * symbol table, loaded once on first use and searched by address through
  * a per-DSO cache so each distinct address is resolved once.
  */
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 #include "core/symbols/symtree.h"
 #include "util/util.h"
 
@@ -22,6 +22,7 @@ struct dso *dso__new(struct machine *m, const char *long_name, enum dso_kind kin
 
 	dso->priv = p;
 	p->machine = m;
+	p->config = &m->config;
 	p->kind = kind;
 	dso->long_name = xstrdup(long_name);
 	/* perf keeps "[vdso]", "[kernel.kallsyms]" and "[module]" whole. */
@@ -37,7 +38,7 @@ void dso__delete(struct dso *dso)
 	if (!dso)
 		return;
 	p = dso__priv(dso);
-	dso__srcline_release(dso);
+	cache_slots__release(&p->caches);
 	free(p->syms);
 	symtree__delete(p->symtree);
 	strpool_release(&p->pool);
@@ -82,6 +83,50 @@ long dso__read(struct dso *dso, uint64_t off, void *buf, size_t len)
 	return n < 0 ? -1 : (long)n;
 }
 
+bool dso__has_elf_image(const struct dso *dso)
+{
+	const struct dso_priv *p = dso__priv(dso);
+
+	return p->loaded && (p->elf_path || p->image);
+}
+
+char dso__symtab_origin(const struct dso *dso)
+{
+	const struct dso_priv *p = dso__priv(dso);
+	const char *path = p->debug_path;
+	const char *cache = p->config->buildid_dir;
+
+	switch (p->kind) {
+	case DSO_KERNEL:
+		return 'k';
+	case DSO_PERF_MAP:
+		return 'j';
+	case DSO_MODULE:
+		return 'K';
+	default:
+		break;
+	}
+	if (!path)
+		return '!';
+	if (cache && *cache && !strncmp(path, cache, strlen(cache)))
+		return str_ends_with(path, "/debug") ? 'D' : 'B';
+	if (!strncmp(path, "/usr/lib/debug/.build-id/", 25))
+		return 'b';
+	if (!strncmp(path, "/usr/lib/debug/", 15))
+		return str_ends_with(path, ".debug") ? 'f' : 'u';
+	return str_ends_with(path, dso->long_name) ? 'd' : 'l';
+}
+
+void *dso__cache(const struct dso *dso, const struct cache_kind *kind)
+{
+	return cache_slots__get(dso__priv(dso)->caches, kind);
+}
+
+void dso__set_cache(struct dso *dso, const struct cache_kind *kind, void *cache)
+{
+	cache_slots__set(&dso__priv(dso)->caches, kind, cache);
+}
+
 void dso__set_build_id(struct dso *dso, const uint8_t *id, int size)
 {
 	if (size <= 0)
@@ -103,7 +148,7 @@ void dso__load(struct dso *dso)
 	p->loaded = true;
 	switch (p->kind) {
 	case DSO_KERNEL:
-		dso__load_kallsyms(dso, machine__kallsyms_path(p->machine));
+		dso__load_kallsyms(dso, p->config);
 		break;
 	case DSO_MODULE:
 		/* Module symbols come with the kernel's kallsyms. */
@@ -112,11 +157,11 @@ void dso__load(struct dso *dso)
 			dso__load(kernel);
 		break;
 	case DSO_PERF_MAP:
-		dso__load_perf_map(dso);
+		dso__load_perf_map(dso, p->config);
 		break;
 	case DSO_USER:
 	case DSO_VDSO:
-		dso__load_elf(dso);
+		dso__load_elf(dso, p->config);
 		break;
 	case DSO_NONE:
 		break;

@@ -7,7 +7,6 @@
  * immediate they carry.
  */
 #include "core/symbols/insn.h"
-#include "core/symbols/symbols.h"
 
 #include <elf.h>
 #include <linux/perf_event.h>

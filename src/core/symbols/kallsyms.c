@@ -5,7 +5,7 @@
  * to its map.  When the kernel was relocated (KASLR) since the recording,
  * the _text address in the kernel MMAP record gives the shift.
  */
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -74,22 +74,22 @@ static bool kallsyms_modules_current(const char *buf)
  * same symbols, and reading it takes a few ms where the kernel spends ~70
  * ms formatting /proc/kallsyms.
  */
-static char *kallsyms_for(struct dso *kernel, bool *running_copy)
+static char *kallsyms_for(struct dso *kernel, const struct symbols_config *config,
+			  bool *running_copy)
 {
-	struct machine *m = dso__priv(kernel)->machine;
-	const char *forced = machine__kallsyms_path(m);
+	const char *forced = config->kallsyms;
 	uint8_t running[20];
 	int n;
 	char hex[41], *cached;
 
 	*running_copy = false;
-	if (forced)
+	if (forced && *forced)
 		return xstrdup(forced);
 	n = sysfs__read_kernel_build_id(running, sizeof(running));
 	if (!kernel->build_id_size)
 		return xstrdup("/proc/kallsyms");
 	build_id__hex(kernel->build_id, kernel->build_id_size, hex);
-	cached = xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", machine__buildid_dir(m), hex);
+	cached = xasprintf("%s/[kernel.kallsyms]/%s/kallsyms", config->buildid_dir, hex);
 	if (n == kernel->build_id_size && !memcmp(running, kernel->build_id, (size_t)n)) {
 		if (access(cached, R_OK)) {
 			free(cached);
@@ -126,7 +126,7 @@ void machine__prefetch_kallsyms(struct machine *m)
 	/* the file's build-id table names the kernel only when it was hit */
 	if (prefetch.running || !kernel || !kernel->build_id_size)
 		return;
-	prefetch.path = kallsyms_for(kernel, &running_copy);
+	prefetch.path = kallsyms_for(kernel, &m->config, &running_copy);
 	prefetch.buf = NULL;
 	prefetch.running = !pthread_create(&prefetch.thread, NULL, prefetch_main, NULL);
 	if (!prefetch.running) {
@@ -263,7 +263,7 @@ struct module_syms {
 	struct symtab_builder b;
 };
 
-int dso__load_kallsyms(struct dso *kernel, const char *path_override)
+int dso__load_kallsyms(struct dso *kernel, const struct symbols_config *config)
 {
 	struct dso_priv *p = dso__priv(kernel);
 	struct machine *m = p->machine;
@@ -273,7 +273,7 @@ int dso__load_kallsyms(struct dso *kernel, const char *path_override)
 	size_t nmods = 0;
 	struct map *kmap = kmaps__find_dso(kmaps, kernel);
 	bool running_copy = false;
-	char *path = path_override ? xstrdup(path_override) : kallsyms_for(kernel, &running_copy);
+	char *path = kallsyms_for(kernel, config, &running_copy);
 	uint64_t text, delta = 0;
 
 	if (kallsyms__parse(path, running_copy, &all, &text) < 0) {

@@ -2,7 +2,8 @@
  * the kernel's maps, one maps set per process, and the DSOs they share
  * (interned by path) — and the lookups readers make: an ip, a callchain.
  */
-#include "core/symbols/symbols.h"
+#include "core/symbols/buildid-cache.h"
+#include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
 #include <linux/perf_event.h>
@@ -15,15 +16,15 @@
 struct machine *machine__new(void)
 {
 	struct machine *m = xcalloc(1, sizeof(*m));
-	const char *dir = getenv("PERF_BUILDID_DIR");
-	const char *home = getenv("HOME");
 	struct thread *idle;
 
 	m->kmaps = maps__new();
-	if (dir && *dir)
-		m->buildid_dir = xstrdup(dir);
-	else
-		m->buildid_dir = xasprintf("%s/.debug", home && *home ? home : "");
+	m->default_buildid_dir = build_id_cache__dir();
+	m->config = (struct symbols_config){
+		.buildid_dir = m->default_buildid_dir,
+		.demangle = true,
+		.inline_frames = true,
+	};
 	/* perf registers the idle task as "swapper". */
 	idle = machine__findnew_thread(m, 0, 0);
 	free(idle->comm);
@@ -48,41 +49,18 @@ void machine__delete(struct machine *m)
 	free(m->dsos);
 	u64map_release(&m->threads);
 	u64map_release(&m->dso_index);
-	free(m->kallsyms);
-	free(m->symfs);
-	free(m->buildid_dir);
+	free(m->default_buildid_dir);
 	free(m);
 }
 
-static void replace_str(char **dst, const char *src)
+struct symbols_config *machine__symbols_config(struct machine *m)
 {
-	free(*dst);
-	*dst = src && *src ? xstrdup(src) : NULL;
+	return &m->config;
 }
 
-void machine__set_kallsyms(struct machine *m, const char *path)
+const char *symbols_config__symfs(const struct symbols_config *config)
 {
-	replace_str(&m->kallsyms, path);
-}
-
-void machine__set_symfs(struct machine *m, const char *dir)
-{
-	replace_str(&m->symfs, dir);
-}
-
-void machine__set_buildid_dir(struct machine *m, const char *dir)
-{
-	replace_str(&m->buildid_dir, dir);
-}
-
-void machine__set_force(struct machine *m, bool force)
-{
-	m->force = force;
-}
-
-void machine__set_inline(struct machine *m, bool show)
-{
-	m->no_inline = !show;
+	return config->symfs ? config->symfs : "";
 }
 
 uint64_t machine__maps_generation(const struct machine *m)
@@ -93,26 +71,6 @@ uint64_t machine__maps_generation(const struct machine *m)
 void machine__maps_changed(struct machine *m)
 {
 	m->maps_generation++;
-}
-
-bool machine__force(const struct machine *m)
-{
-	return m->force;
-}
-
-const char *machine__symfs(const struct machine *m)
-{
-	return m->symfs ? m->symfs : "";
-}
-
-const char *machine__kallsyms_path(const struct machine *m)
-{
-	return m->kallsyms;
-}
-
-const char *machine__buildid_dir(const struct machine *m)
-{
-	return m->buildid_dir;
 }
 
 struct maps *machine__kmaps(struct machine *m)
@@ -154,7 +112,7 @@ static struct dso *machine__find_dso(struct machine *m, const char *name)
 	return NULL;
 }
 
-static bool str_ends_with(const char *s, const char *suffix)
+bool str_ends_with(const char *s, const char *suffix)
 {
 	size_t ls = strlen(s), lx = strlen(suffix);
 
@@ -247,6 +205,13 @@ void machine__for_each_dso(struct machine *m, void (*fn)(struct dso *dso, void *
 {
 	for (size_t i = 0; i < m->nr_dsos; i++)
 		fn(m->dsos[i], arg);
+}
+
+void machine__for_each_thread(struct machine *m, void (*fn)(struct thread *t, void *arg),
+			      void *arg)
+{
+	for (size_t i = 0; i < m->nr_threads; i++)
+		fn(m->all_threads[i], arg);
 }
 
 /* --- MMAP ---------------------------------------------------------------- */

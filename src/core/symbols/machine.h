@@ -11,6 +11,11 @@
  * Lifetime: the machine owns every thread, map, dso and symbol it ever
  * created; pointers handed out stay valid until machine__delete(), even
  * after a map was replaced by an overlapping MMAP or a thread id reused.
+ *
+ * Public, with dso.h, map.h, thread.h and buildid.h: readers, the UI,
+ * hist/ and the commands include these only.  symbols-int.h holds the
+ * engine's internals (struct machine, the symbol tables, the loaders);
+ * only files in src/core/symbols/ and unit tests include it.
  */
 #ifndef PCL_MACHINE_H
 #define PCL_MACHINE_H
@@ -19,44 +24,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct symbol {
-	/* DSO-relative, [start, end): for ELF files the address space of
-	 * map__map_ip() (file offsets, as perf 6.1: st_value moved by the
-	 * p_vaddr - p_offset of its PT_LOAD); kallsyms addresses for the
-	 * kernel, absolute addresses for JIT maps (perf-PID.map). */
-	uint64_t start, end;
-	const char *name;	/* demangled as perf shows it */
-	bool object;		/* data (STT_OBJECT): report shows name+0xoffset */
-};
-
-struct dso {
-	char *long_name;	/* path as in the MMAP record, or "[kernel.kallsyms]" */
-	char *short_name;	/* basename, what perf prints in (dso) */
-	uint8_t build_id[20];
-	int build_id_size;	/* 0 when unknown */
-	bool kernel;		/* kernel or module */
-	bool hit;		/* a sample resolved into it (buildid-list) */
-	/* symbol table, loaded lazily by dso__find_symbol() */
-	void *priv;
-};
-
-struct map {
-	uint64_t start, end;	/* [start, end) in the address space */
-	uint64_t pgoff;
-	struct dso *dso;
-	uint32_t prot, flags;	/* MMAP2 prot/flags (PROT_EXEC assumed for MMAP) */
-	uint64_t ino;		/* MMAP2's inode (0 with a build id instead) */
-	bool identity;		/* ip is the DSO address (kernel, anon/JIT maps) */
-};
-
-struct thread {
-	pid_t pid, tid;
-	pid_t ppid;		/* parent tid from FORK, -1 when unknown */
-	char *comm;		/* current comm; ":TID" until a COMM arrives, like perf */
-	bool comm_set;		/* a COMM (or an inherited one) was seen */
-	bool dead;		/* EXIT seen; kept for late samples, like perf */
-	void *priv;
-};
+#include "core/symbols/dso.h"
+#include "core/symbols/map.h"
+#include "core/symbols/thread.h"
 
 struct machine;
 
@@ -80,22 +50,28 @@ void machine__delete(struct machine *m);
 void machine__prefetch_kallsyms(struct machine *m);
 void kallsyms_prefetch_end(void);
 
-/* Optional overrides: --kallsyms FILE, --symfs DIR. */
-void machine__set_kallsyms(struct machine *m, const char *path);
-void machine__set_symfs(struct machine *m, const char *dir);
-/* -f: use perf-PID.map files whoever owns them. */
-void machine__set_force(struct machine *m, bool force);
-/* Whether DWARF-unwound frames are expanded into the functions inlined
- * there (perf's --inline, on by default; FP callchains never are). */
-void machine__set_inline(struct machine *m, bool show);
+/* How the symbol loaders find and read symbols: perf's symbol_conf, but
+ * one per machine and handed to the loaders.  machine__new() fills in
+ * perf's defaults; a command changes them before any symbol is loaded.
+ * The strings are borrowed: they must outlive the machine. */
+struct symbols_config {
+	const char *symfs;	/* --symfs DIR, put before every path; NULL: none */
+	const char *kallsyms;	/* --kallsyms FILE; NULL: chosen by build id */
+	const char *buildid_dir;	/* $PERF_BUILDID_DIR, else ~/.debug */
+	bool force;		/* -f: perf-PID.map files whoever owns them */
+	bool demangle;		/* C++/Rust names demangled (--no-demangle) */
+	/* DWARF-unwound frames expanded into the functions inlined there
+	 * (perf's --inline; FP callchains never are) */
+	bool inline_frames;
+	bool full_source_path;	/* srclines keep the file's directories */
+};
+struct symbols_config *machine__symbols_config(struct machine *m);
 /* A count that changes whenever what an address resolves to may have
  * (a map added, a process forked or exec'd): caches of resolved addresses
  * drop what they hold when it moved.  The session bumps it as it feeds
  * the records (machine__maps_changed). */
 uint64_t machine__maps_generation(const struct machine *m);
 void machine__maps_changed(struct machine *m);
-/* Build-id cache directory (default $PERF_BUILDID_DIR, else ~/.debug). */
-void machine__set_buildid_dir(struct machine *m, const char *dir);
 
 int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec);
 /* clone_maps: a new process copies its parent's maps, as the kernel did;
@@ -132,6 +108,9 @@ struct thread *machine__find_thread(struct machine *m, pid_t pid, pid_t tid);
  * Marks the DSO as hit. */
 bool machine__resolve(struct machine *m, struct thread *thread, uint8_t cpumode,
 		      uint64_t ip, struct addr_location *al);
+/* The same without marking the DSO hit (callchain entries, branches). */
+bool machine__lookup(struct machine *m, struct thread *thread, uint8_t cpumode,
+		     uint64_t ip, struct addr_location *al);
 
 /* Branch-stack lookups (perf's thread__find_map_fb/_symbol_fb): with the
  * sample's cpumode, else the mode the address belongs to.  The map one
@@ -141,31 +120,12 @@ bool machine__find_map_fb(struct machine *m, struct thread *thread, uint8_t cpum
 bool machine__find_symbol_fb(struct machine *m, struct thread *thread, uint8_t cpumode,
 			     uint64_t addr, struct addr_location *al);
 
-/* Symbol covering a DSO-relative address, or NULL. */
-struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
-
-/* What perf 6.1 shows as the srcline of a DSO-relative address (libdw,
- * cached): "file.c:123", "<dso short name>[<vaddr>]" when nothing is
- * known about the address, or NULL when perf prints nothing (its "??:0").
- */
-const char *dso__srcline(struct dso *dso, uint64_t addr);
-/* The source file of a DSO-relative address with its directories, as
- * addr2line names it, and its line; NULL (line 0) when unknown. */
-const char *dso__srcfile(struct dso *dso, uint64_t addr, unsigned *line);
-/* --full-source-path: srclines keep the file's directories (set before
- * the first lookup). */
-void srcline__full_filename(bool on);
-
 /* Every DSO the machine knows, for buildid-list; iterate with the callback. */
 void machine__for_each_dso(struct machine *m, void (*fn)(struct dso *dso, void *arg), void *arg);
-
-/* Fills dso->build_id from the DSO's file (ELF note, or /sys/kernel/notes
- * for the kernel) when unknown; returns build_id_size (0: none found). */
-int dso__read_build_id(struct machine *m, struct dso *dso);
-
-/* Address -> DSO-relative address through a map (perf's map__map_ip). */
-uint64_t map__map_ip(const struct map *map, uint64_t ip);
-uint64_t map__unmap_ip(const struct map *map, uint64_t addr);
+/* Every thread the machine ever made (also those whose tid was reused
+ * since, see machine__find_thread()), in creation order. */
+void machine__for_each_thread(struct machine *m, void (*fn)(struct thread *t, void *arg),
+			      void *arg);
 
 /* Callchains ------------------------------------------------------------ */
 

@@ -2,7 +2,7 @@
  * sorted and non-overlapping, where a new mapping splits or replaces the
  * ones it overlaps, as mmap(2) does in the kernel.
  */
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -36,9 +36,25 @@ void maps__put(struct maps *maps)
 {
 	if (!maps || --maps->refcnt > 0)
 		return;
-	maps__unwind_release(maps);
+	cache_slots__release(&maps->caches);
 	free(maps->v);	/* the maps themselves belong to the machine */
 	free(maps);
+}
+
+void maps__release_caches(struct maps *maps)
+{
+	if (maps)
+		cache_slots__release(&maps->caches);
+}
+
+void *maps__cache(const struct maps *maps, const struct cache_kind *kind)
+{
+	return cache_slots__get(maps->caches, kind);
+}
+
+void maps__set_cache(struct maps *maps, const struct cache_kind *kind, void *cache)
+{
+	cache_slots__set(&maps->caches, kind, cache);
 }
 
 /* Index of the first map whose end is above addr. */
@@ -64,6 +80,13 @@ struct map *maps__find(const struct maps *maps, uint64_t addr)
 	if (i < maps->nr && maps->v[i]->start <= addr)
 		return maps->v[i];
 	return NULL;
+}
+
+void maps__for_each_map(const struct maps *maps, void (*fn)(const struct map *map, void *arg),
+			void *arg)
+{
+	for (size_t i = 0; i < maps->nr; i++)
+		fn(maps->v[i], arg);
 }
 
 static void maps__insert_at(struct maps *maps, size_t i, struct map *map)

@@ -3,7 +3,7 @@
  * ...).  Like perf, a map another user wrote is ignored with a warning:
  * it would let them name code in our profile.
  */
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
 #include <elf.h>
@@ -67,7 +67,7 @@ bool perf_map__owner_ok(const char *path, uid_t uid)
 	return !lstat(path, &st) && (st.st_uid == 0 || st.st_uid == uid);
 }
 
-int dso__load_perf_map(struct dso *dso)
+int dso__load_perf_map(struct dso *dso, const struct symbols_config *config)
 {
 	struct dso_priv *p = dso__priv(dso);
 	struct symtab_builder b = { .pool = &p->pool };
@@ -77,7 +77,7 @@ int dso__load_perf_map(struct dso *dso)
 
 	if (lstat(dso->long_name, &st))
 		return -1;
-	if (!machine__force(p->machine) && !perf_map__owner_ok(dso->long_name, geteuid())) {
+	if (!config->force && !perf_map__owner_ok(dso->long_name, geteuid())) {
 		fprintf(stderr, "File %s not owned by current user or root, "
 			"ignoring it (use -f to override).\n", dso->long_name);
 		return -1;

@@ -1,6 +1,6 @@
 /* sdt-events: SDT markers recorded in the build-id cache. */
 #include "core/symbols/sdt-events.h"
-#include "core/symbols/symbols.h"
+#include "core/symbols/buildid.h"
 #include "util/glob.h"
 #include "util/util.h"
 

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "core/symbols/symbols.h"
+#include "core/symbols/u64map.h"
 #include "util/strset.h"
 
 struct srccode {

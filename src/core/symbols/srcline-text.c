@@ -1,6 +1,6 @@
 /* srcline-text: perf's source-line strings (see srcline-text.h). */
 #include "core/symbols/srcline-text.h"
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 
 #include <inttypes.h>
 #include <stdio.h>

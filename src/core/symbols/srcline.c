@@ -15,7 +15,7 @@
  * code without line rows gets the ELF symbol's STT_FILE name and line 0
  * (":0" after the empty FILE symbol of linker-made locals).
  */
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
 #include <dwarf.h>
@@ -59,11 +59,10 @@ struct srcline_cache {
 	size_t nr_cu_ranges;
 	bool cu_ranges_read;
 	struct u64map records;	/* addr -> struct a2l_record* */
+	struct u64map fallback;	/* addr -> "dso[vaddr]" */
+	const struct symbols_config *config;	/* the dso's */
 	bool failed;
 };
-
-/* --full-source-path: file names as the line table has them */
-static bool full_filename;
 
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
@@ -201,12 +200,18 @@ static const struct elf_func *elf_func_at(const struct srcline_cache *c, uint64_
 	return &c->funcs[lo - 1];
 }
 
+static void srcline_cache__free(void *cache);
+
+/* Attached to each DSO looked up; the DSO frees it with itself. */
+static const struct cache_kind srcline_cache_kind = { "srcline", srcline_cache__free };
+
 static struct srcline_cache *dso__srcline_cache(struct dso *dso)
 {
 	struct dso_priv *p = dso__priv(dso);
 	struct srcline_cache *c = xcalloc(1, sizeof(*c));
 
-	p->srcline = c;
+	c->config = p->config;
+	dso__set_cache(dso, &srcline_cache_kind, c);
 	dso__load(dso);
 	/* perf has no source lines for the kernel, vdso or JIT code. */
 	if (!p->debug_path || p->kind == DSO_KERNEL || p->kind == DSO_PERF_MAP ||
@@ -553,7 +558,7 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 		    dwarf_getsrcfiles(cu, &files, NULL) ||
 		    !(name = file_base(files, file)))
 			continue;
-		if (full_filename)
+		if (c->config->full_source_path)
 			r->lines[i] = srcline_full(cu, dwarf_filesrc(files, file, NULL, NULL),
 						   (unsigned)lineno);
 		else
@@ -578,12 +583,12 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 			r->file = full_path(cu, full);
 			r->line = (unsigned)lineno;
 		}
-		if (full_filename && full)
+		if (c->config->full_source_path && full)
 			r->srcline = xasprintf("%s:%d", r->file, lineno);
 		else
 			r->srcline = xasprintf("%s:%d", file ? file : "??", lineno);
 	} else if (ef && ef->file) {
-		const char *base = full_filename ? NULL : strrchr(ef->file, '/');
+		const char *base = c->config->full_source_path ? NULL : strrchr(ef->file, '/');
 
 		r->file = xstrdup(ef->file);	/* addr2line's file: the symbol's STT_FILE */
 		r->srcline = xasprintf("%s:0", base ? base + 1 : ef->file);
@@ -595,7 +600,7 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 
 static struct a2l_record *dso__a2l(struct dso *dso, uint64_t addr, struct srcline_cache **cp)
 {
-	struct srcline_cache *c = dso__priv(dso)->srcline;
+	struct srcline_cache *c = dso__cache(dso, &srcline_cache_kind);
 	struct a2l_record *r;
 
 	if (!c)
@@ -611,11 +616,6 @@ static struct a2l_record *dso__a2l(struct dso *dso, uint64_t addr, struct srclin
 	return r;
 }
 
-void srcline__full_filename(bool on)
-{
-	full_filename = on;
-}
-
 const char *dso__srcfile(struct dso *dso, uint64_t addr, unsigned *line)
 {
 	struct srcline_cache *c;
@@ -627,23 +627,19 @@ const char *dso__srcfile(struct dso *dso, uint64_t addr, unsigned *line)
 
 const char *dso__srcline(struct dso *dso, uint64_t addr)
 {
-	struct dso_priv *p;
 	struct srcline_cache *c;
 	struct a2l_record *r;
 
 	if (!dso)
 		return NULL;
-	p = dso__priv(dso);
 	r = dso__a2l(dso, addr, &c);
 	if (r && r->nr)
 		return r->srcline;	/* "??:0" when a function but no line was found */
 	/* Not found: perf shows "dso[address]" (the address addr2line got). */
-	if (!p->srcline_fallback)
-		p->srcline_fallback = xcalloc(1, sizeof(*p->srcline_fallback));
-	if (!u64map_get(p->srcline_fallback, addr))
-		u64map_put(p->srcline_fallback, addr,
+	if (!u64map_get(&c->fallback, addr))
+		u64map_put(&c->fallback, addr,
 			   xasprintf("%s[%" PRIx64 "]", dso->short_name, dso__addr_to_vaddr(dso, addr)));
-	return u64map_get(p->srcline_fallback, addr);
+	return u64map_get(&c->fallback, addr);
 }
 
 const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
@@ -661,8 +657,9 @@ const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
 		r->frames = xcalloc((size_t)r->nr, sizeof(*r->frames));
 		r->fake = xcalloc((size_t)r->nr, sizeof(*r->fake));
 		for (int i = 0; i < r->nr; i++) {
-			char *demangled = sym_demangle(r->names[i] ? r->names[i] : "??");
-			const char *name = demangled ? demangled : r->names[i] ? r->names[i] : "??";
+			const char *dwarf_name = r->names[i] ? r->names[i] : "??";
+			char *demangled = sym_demangle_as(c->config, dwarf_name);
+			const char *name = demangled ? demangled : dwarf_name;
 
 			/* perf reuses the ELF symbol when the names agree. */
 			if (!strcmp(name, sym->name)) {
@@ -684,21 +681,14 @@ const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
 	return r->frames;
 }
 
-void dso__srcline_release(struct dso *dso)
+static void srcline_cache__free(void *cache)
 {
-	struct dso_priv *p = dso__priv(dso);
-	struct srcline_cache *c = p->srcline;
+	struct srcline_cache *c = cache;
 
-	if (p->srcline_fallback) {
-		for (size_t i = 0; i < p->srcline_fallback->cap; i++)
-			if (p->srcline_fallback->keys[i])
-				free(p->srcline_fallback->vals[i]);
-		u64map_release(p->srcline_fallback);
-		free(p->srcline_fallback);
-		p->srcline_fallback = NULL;
-	}
-	if (!c)
-		return;
+	for (size_t i = 0; i < c->fallback.cap; i++)
+		if (c->fallback.keys[i])
+			free(c->fallback.vals[i]);
+	u64map_release(&c->fallback);
 	for (size_t i = 0; i < c->records.cap; i++) {
 		struct a2l_record *r = c->records.vals[i];
 
@@ -729,5 +719,4 @@ void dso__srcline_release(struct dso *dso)
 	if (c->dwfl)
 		dwfl_end(c->dwfl);
 	free(c);
-	p->srcline = NULL;
 }

@@ -5,7 +5,7 @@
  * with only .dynsym, MiniDebugInfo (.gnu_debugdata, xz) adds the rest.
  * Addresses are moved into file-offset space, as perf 6.1 does.
  */
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
 #include <elf.h>
@@ -152,9 +152,8 @@ static char *read_debuglink(const char *path)
 
 /* The first existing file named by the executable's .gnu_debuglink, in
  * the places gdb and perf look. */
-static char *debuglink_target(struct dso *dso, const char *self)
+static char *debuglink_target(struct dso *dso, const char *symfs, const char *self)
 {
-	const char *symfs = machine__symfs(dso__priv(dso)->machine);
 	const char *slash = strrchr(dso->long_name, '/');
 	int dirlen = slash ? (int)(slash - dso->long_name) : 0;
 	char *link = read_debuglink(self), *found = NULL;
@@ -180,26 +179,26 @@ static char *debuglink_target(struct dso *dso, const char *self)
 }
 
 /* The files perf tries, in its order, for a DSO's symbols. */
-static size_t dso__candidates(struct dso *dso, char **out, size_t max)
+static size_t dso__candidates(struct dso *dso, const struct symbols_config *config,
+			      char **out, size_t max)
 {
 	struct dso_priv *p = dso__priv(dso);
-	struct machine *m = p->machine;
-	const char *symfs = machine__symfs(m);
+	const char *symfs = symbols_config__symfs(config);
 	char *self = xasprintf("%s%s", symfs, dso->long_name);
 	char *c;
 	size_t n = 0;
 
 #define ADD(expr) do { char *s_ = (expr); if (s_ && n < max) out[n++] = s_; else free(s_); } while (0)
 	if (p->kind == DSO_VDSO) {
-		ADD(build_id__cache_path(m, dso->build_id, dso->build_id_size, "vdso"));
+		ADD(build_id__cache_path(config, dso->build_id, dso->build_id_size, "vdso"));
 		free(self);
 		return n;
 	}
-	if (file__is_regular(self) && (c = debuglink_target(dso, self)))
+	if (file__is_regular(self) && (c = debuglink_target(dso, symfs, self)))
 		ADD(c);
 	if (dso->build_id_size) {
-		ADD(build_id__cache_path(m, dso->build_id, dso->build_id_size, "elf"));
-		ADD(build_id__cache_path(m, dso->build_id, dso->build_id_size, "debug"));
+		ADD(build_id__cache_path(config, dso->build_id, dso->build_id_size, "elf"));
+		ADD(build_id__cache_path(config, dso->build_id, dso->build_id_size, "debug"));
 	}
 	ADD(xasprintf("%s/usr/lib/debug%s.debug", symfs, dso->long_name));
 	ADD(xasprintf("%s/usr/lib/debug%s", symfs, dso->long_name));
@@ -319,10 +318,11 @@ static uint64_t sym_file_offset(Elf *runtime, uint64_t value, const GElf_Shdr *s
 	return value - (shdr->sh_addr - shdr->sh_offset);
 }
 
-static struct sym_raw *add_name(struct symtab_builder *b, uint64_t start, uint64_t size,
-				uint8_t bind, const char *name, const char *suffix)
+static struct sym_raw *add_name(struct symtab_builder *b, const struct symbols_config *config,
+				uint64_t start, uint64_t size, uint8_t bind, const char *name,
+				const char *suffix)
 {
-	char *demangled = sym_demangle(name);
+	char *demangled = sym_demangle_as(config, name);
 	const char *n = demangled ? demangled : name;
 	struct sym_raw *raw;
 
@@ -338,8 +338,8 @@ static struct sym_raw *add_name(struct symtab_builder *b, uint64_t start, uint64
 	return raw;
 }
 
-static void read_symbols(struct symtab_builder *b, struct symsrc *syms, Elf_Scn *symsec,
-			 struct symsrc *runtime)
+static void read_symbols(struct symtab_builder *b, const struct symbols_config *config,
+			 struct symsrc *syms, Elf_Scn *symsec, struct symsrc *runtime)
 {
 	GElf_Shdr symshdr;
 	Elf_Data *data = elf_getdata(symsec, NULL);
@@ -386,7 +386,7 @@ static void read_symbols(struct symtab_builder *b, struct symsrc *syms, Elf_Scn 
 		name = elf_strptr(syms->elf, symshdr.sh_link, sym.st_name);
 		if (!name)
 			continue;
-		add_name(b, sym_file_offset(runtime->elf, sym.st_value, &shdr), sym.st_size,
+		add_name(b, config, sym_file_offset(runtime->elf, sym.st_value, &shdr), sym.st_size,
 			 GELF_ST_BIND(sym.st_info), name, NULL)->object =
 			GELF_ST_TYPE(sym.st_info) == STT_OBJECT;
 	}
@@ -394,7 +394,8 @@ static void read_symbols(struct symtab_builder *b, struct symsrc *syms, Elf_Scn 
 
 /* "name@plt" for each .rela.plt slot, .plt entries after its header, as
  * perf 6.1 synthesizes them. */
-static void read_plt_symbols(struct symtab_builder *b, struct symsrc *ss)
+static void read_plt_symbols(struct symtab_builder *b, const struct symbols_config *config,
+			     struct symsrc *ss)
 {
 	GElf_Shdr plt, rel, dynshdr;
 	Elf_Scn *relscn;
@@ -437,7 +438,7 @@ static void read_plt_symbols(struct symtab_builder *b, struct symsrc *ss)
 			continue;
 		name = elf_strptr(ss->elf, dynshdr.sh_link, sym.st_name);
 		if (name)
-			add_name(b, offset, entsize, STB_GLOBAL, name, "@plt");
+			add_name(b, config, offset, entsize, STB_GLOBAL, name, "@plt");
 	}
 }
 
@@ -477,7 +478,7 @@ uint64_t dso__addr_to_vaddr(struct dso *dso, uint64_t addr)
 	return addr + p->text_offset;
 }
 
-int dso__load_elf(struct dso *dso)
+int dso__load_elf(struct dso *dso, const struct symbols_config *config)
 {
 	struct dso_priv *p = dso__priv(dso);
 	struct symtab_builder b = { .pool = &p->pool }, plt = { .pool = &p->pool };
@@ -488,8 +489,8 @@ int dso__load_elf(struct dso *dso)
 
 	elf_version(EV_CURRENT);
 	if (p->kind == DSO_USER)
-		dso__read_build_id(p->machine, dso);
-	ncand = dso__candidates(dso, cands, 8);
+		dso__read_build_id(dso);
+	ncand = dso__candidates(dso, config, cands, 8);
 	for (size_t i = 0; i < ncand; i++) {
 		struct symsrc *ss = &found[nfound];
 		bool used = false;
@@ -539,14 +540,14 @@ int dso__load_elf(struct dso *dso)
 			symsrc__close(&mini);
 	}
 	dso__read_layout(dso, runtime);
-	read_symbols(&b, syms, syms->symtab ? syms->symtab : syms->dynsym, runtime);
+	read_symbols(&b, config, syms, syms->symtab ? syms->symtab : syms->dynsym, runtime);
 	if (have_mini) {
 		/* Its symbols complete .dynsym (gdb's reading of it). */
-		read_symbols(&b, &mini, mini.symtab, runtime);
+		read_symbols(&b, config, &mini, mini.symtab, runtime);
 		symsrc__close(&mini);
 	}
 	if (b.nr)
-		read_plt_symbols(&plt, runtime);
+		read_plt_symbols(&plt, config, runtime);
 	if (syms->path) {
 		free(p->debug_path);
 		p->debug_path = xstrdup(syms->path);

@@ -2,7 +2,7 @@
  * plus the two small containers the symbol engine lives on (a string
  * pool and a u64-keyed hash map).
  */
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 #include "core/symbols/symtree.h"
 #include "util/util.h"
 

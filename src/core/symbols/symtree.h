@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "core/symbols/machine.h"
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 
 struct symtree;
 

@@ -2,7 +2,7 @@
  * process share one address space (maps); a FORK of a new process copies
  * the parent's maps, as the kernel did.
  */
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
 #include <stdio.h>
@@ -113,7 +113,7 @@ int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *c
 
 	thread__set_comm(t, comm);
 	if (exec)
-		maps__unwind_release(thread__maps(t));
+		maps__release_caches(thread__maps(t));
 	return 0;
 }
 

@@ -11,7 +11,7 @@
  * prints them: the first at IP, the callers at return address - 1, each
  * expanded into its inlined functions from DWARF (unless --no-inline).
  */
-#include "core/symbols/symbols.h"
+#include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
 #include <dwarf.h>
@@ -632,10 +632,10 @@ static void unwind_ips(struct unwind_space *u, uint64_t ip, uint64_t sp)
 		u->ips[u->nr_ips++] = c.signal ? c.ip : c.ip - 1;
 }
 
-static void unwind_space__free(struct unwind_space *u)
+static void unwind_space__free(void *space)
 {
-	if (!u)
-		return;
+	struct unwind_space *u = space;
+
 	if (u->dwfl)
 		dwfl_end(u->dwfl);
 	u64map_release(&u->reported);
@@ -644,22 +644,17 @@ static void unwind_space__free(struct unwind_space *u)
 	free(u);
 }
 
-void maps__unwind_release(struct maps *maps)
-{
-	if (!maps)
-		return;
-	unwind_space__free(maps->unwind);
-	maps->unwind = NULL;
-}
+/* One per address space unwound in, until its maps change. */
+static const struct cache_kind unwind_space_kind = { "unwind", unwind_space__free };
 
 static struct unwind_space *maps__unwind_space(struct maps *maps)
 {
-	struct unwind_space *u = maps->unwind;
+	struct unwind_space *u = maps__cache(maps, &unwind_space_kind);
 
 	if (u && u->generation == maps->generation)
 		return u;
-	unwind_space__free(u);
-	u = maps->unwind = xcalloc(1, sizeof(*u));
+	u = xcalloc(1, sizeof(*u));
+	maps__set_cache(maps, &unwind_space_kind, u);	/* frees the stale one */
 	u->generation = maps->generation;
 	u->maps = maps;
 	u->dwfl = dwfl_begin(&unwind_callbacks);
@@ -672,11 +667,12 @@ static int add_user_frame(struct machine *m, struct thread *thread, uint64_t ip,
 			  struct callchain_frame *frames, int n, int max_frames)
 {
 	struct addr_location al;
-	const struct inline_frame *inl;
+	const struct inline_frame *inl = NULL;
 	int nr_inl = 0;
 
 	machine__lookup(m, thread, PERF_RECORD_MISC_USER, ip, &al);
-	inl = al.sym && !m->no_inline ? dso__inlines(al.dso, al.addr, al.sym, &nr_inl) : NULL;
+	if (al.sym && m->config.inline_frames)
+		inl = dso__inlines(al.dso, al.addr, al.sym, &nr_inl);
 	if (!nr_inl) {
 		if (n < max_frames) {
 			frames[n].ip = ip;

@@ -1,11 +1,17 @@
-/* symbols: the engine's private interfaces between machine, thread, map,
- * dso and the symbol loaders (ELF, kallsyms, perf maps).  Readers use
- * machine.h only.
+/* symbols-int: the symbol engine's private interfaces between machine,
+ * thread, map, dso and the symbol loaders (ELF, kallsyms, perf maps,
+ * build-id cache, demangling).
+ *
+ * Private: only files in src/core/symbols/ include it (unit tests may).
+ * Everyone else uses the public headers: machine.h, dso.h, map.h,
+ * thread.h, buildid.h; add an accessor there rather than include this.
  */
-#ifndef PCL_SYMBOLS_H
-#define PCL_SYMBOLS_H
+#ifndef PCL_SYMBOLS_INT_H
+#define PCL_SYMBOLS_INT_H
 
+#include "core/symbols/buildid.h"
 #include "core/symbols/machine.h"
+#include "core/symbols/u64map.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -17,15 +23,16 @@ struct strpool {
 const char *strpool_add(struct strpool *p, const char *s, size_t len);
 void strpool_release(struct strpool *p);
 
-/* --- u64-keyed hash map (open addressing) ------------------------------ */
-struct u64map {
-	uint64_t *keys;
-	void **vals;
-	size_t cap, used;	/* cap is 0 or a power of two */
+/* --- caches other modules attach to a dso or maps (dso.h) --------------- */
+struct cache_slot {
+	const struct cache_kind *kind;
+	void *cache;
+	struct cache_slot *next;
 };
-void *u64map_get(const struct u64map *h, uint64_t key);
-void u64map_put(struct u64map *h, uint64_t key, void *val);
-void u64map_release(struct u64map *h);
+void *cache_slots__get(const struct cache_slot *slots, const struct cache_kind *kind);
+void cache_slots__set(struct cache_slot **slots, const struct cache_kind *kind, void *cache);
+/* Releases every cache, each once, and forgets them. */
+void cache_slots__release(struct cache_slot **slots);
 
 /* --- symbol table construction ------------------------------------------ */
 struct sym_raw {
@@ -76,10 +83,9 @@ struct elf_load {	/* an executable PT_LOAD: file offset <-> vaddr */
 	uint64_t offset, vaddr, filesz;
 };
 
-struct srcline_cache;
-
 struct dso_priv {
 	struct machine *machine;
+	const struct symbols_config *config;	/* the machine's */
 	enum dso_kind kind;
 	bool loaded, build_id_read;
 	struct symbol *syms;
@@ -94,8 +100,7 @@ struct dso_priv {
 	uint64_t text_offset;	/* .text sh_addr - sh_offset: file offset -> vaddr */
 	struct elf_load *loads;	/* PT_LOAD segments of the runtime image */
 	size_t nr_loads;
-	struct srcline_cache *srcline;
-	struct u64map *srcline_fallback;	/* addr -> "dso[vaddr]" */
+	struct cache_slot *caches;	/* other modules' (srcline's) */
 	int data_fd;		/* elf_path opened for dso__read(), when data_open */
 	bool data_open;
 	struct dso *next_in_bucket;
@@ -110,13 +115,8 @@ struct dso *dso__new(struct machine *m, const char *long_name, enum dso_kind kin
 void dso__delete(struct dso *dso);
 void dso__load(struct dso *dso);
 void dso__set_build_id(struct dso *dso, const uint8_t *id, int size);
-/* Reads up to len bytes of the DSO's image at file offset off (the
- * address map__map_ip() gives); returns the bytes read, or -1.  The kernel
- * and maps without a file have no image. */
-long dso__read(struct dso *dso, uint64_t off, void *buf, size_t len);
 /* Converts a DSO-relative (file offset) address to the ELF vaddr. */
 uint64_t dso__addr_to_vaddr(struct dso *dso, uint64_t addr);
-void dso__srcline_release(struct dso *dso);
 
 /* The functions inlined at a DSO address, innermost first, ending with
  * the function they were inlined into (addr2line -i), named as perf
@@ -141,27 +141,18 @@ struct machine {
 	struct u64map dso_index;	/* name hash -> bucket of dsos */
 	struct maps *kmaps;		/* kernel and modules */
 	struct dso *kernel;
-	char *kallsyms, *symfs, *buildid_dir;
-	bool force;
-	bool no_inline;		/* --no-inline: unwound frames not expanded */
+	struct symbols_config config;	/* what the loaders are handed */
+	char *default_buildid_dir;	/* config.buildid_dir's default (owned) */
 	uint64_t maps_generation;	/* see machine__maps_generation() */
 };
 
 void thread__delete(struct thread *t);
 
 /* --- machine internals used by the loaders ------------------------------ */
-const char *machine__symfs(const struct machine *m);
-const char *machine__kallsyms_path(const struct machine *m);
-const char *machine__buildid_dir(const struct machine *m);
-bool machine__force(const struct machine *m);
 struct dso *machine__find_module_dso(struct machine *m, const char *name);
 struct dso *machine__kernel_dso(struct machine *m);
 /* Maps of the kernel address space (kernel + modules). */
 struct maps *machine__kmaps(struct machine *m);
-
-/* Fills al for ip without marking the DSO hit (callchain entries). */
-bool machine__lookup(struct machine *m, struct thread *thread, uint8_t cpumode,
-		     uint64_t ip, struct addr_location *al);
 
 /* --- maps --------------------------------------------------------------- */
 struct maps {
@@ -169,7 +160,7 @@ struct maps {
 	size_t nr, alloc;
 	int refcnt;
 	uint64_t generation;	/* bumped on every change (unwind caches) */
-	void *unwind;		/* cached unwinder state for this address space */
+	struct cache_slot *caches;	/* other modules' (the unwinder's) */
 };
 
 struct maps *maps__new(void);
@@ -178,56 +169,44 @@ void maps__put(struct maps *maps);
 /* Inserts, splitting or replacing overlapped maps like the kernel does;
  * the pieces are new maps registered through keep(). */
 void maps__insert(struct maps *maps, struct map *map, struct machine *m);
-struct map *maps__find(const struct maps *maps, uint64_t addr);
 /* Copies every map of from into to (FORK of a new process). */
 void maps__clone(struct maps *to, const struct maps *from, struct machine *m);
+/* Releases the attached caches now (an exec: they describe the old image). */
+void maps__release_caches(struct maps *maps);
 struct map *machine__new_map(struct machine *m);
 
 /* --- thread internals --------------------------------------------------- */
 struct thread_priv {
 	struct maps *maps;
 };
-struct maps *thread__maps(const struct thread *t);
 
-/* --- loaders ------------------------------------------------------------ */
+/* --- loaders: each is handed the settings it reads ----------------------- */
 /* ELF: .symtab/.dynsym (+ MiniDebugInfo) of the best file for dso;
  * returns 0 when a symbol table was installed. */
-int dso__load_elf(struct dso *dso);
-/* Reads an ELF file's build-id note; returns its size or 0. */
-int elf_file__read_build_id(const char *path, uint8_t *id, size_t max);
-int elf_buf__read_build_id(const void *buf, size_t size, uint8_t *id, size_t max);
-/* kallsyms-format file into the kernel dso (module symbols to modules). */
-int dso__load_kallsyms(struct dso *kernel, const char *path);
+int dso__load_elf(struct dso *dso, const struct symbols_config *config);
+/* The kallsyms file (config->kallsyms, else the one that describes the
+ * recorded kernel) into the kernel dso (module symbols to modules). */
+int dso__load_kallsyms(struct dso *kernel, const struct symbols_config *config);
 /* Parses "START SIZE name" lines of a perf map file (no ownership check). */
 int perf_map__parse(FILE *f, struct symtab_builder *b);
-/* Loads /tmp/perf-PID.map into dso, refusing files another user owns. */
-int dso__load_perf_map(struct dso *dso);
+/* Loads /tmp/perf-PID.map into dso, refusing files another user owns
+ * unless config->force. */
+int dso__load_perf_map(struct dso *dso, const struct symbols_config *config);
 /* perf's ownership rule for perf-PID.map: owned by us or by root. */
 bool perf_map__owner_ok(const char *path, uid_t uid);
 
 /* Demangles C++ and Rust symbols the way perf 6.1 shows them (no
  * parameter lists); NULL when name is not mangled. Caller frees. */
 char *sym_demangle(const char *name);
-/* --no-demangle: sym_demangle() returns NULL for every name from now on
- * (set before any symbol table is loaded). */
-void sym_demangle_enable(bool on);
+/* The same when config asks for demangled names (NULL otherwise). */
+char *sym_demangle_as(const struct symbols_config *config, const char *name);
 
-/* Process-wide, like perf's symbol_conf: set before symbols are loaded.
- * --no-demangle keeps names as the symbol tables spell them. */
-void sym_demangle_enable(bool on);
-
-/* Build-id helpers */
-void build_id__hex(const uint8_t *id, int size, char *out);	/* out: 41 bytes */
-/* ~/.debug/.build-id/xx/rest[/basename] for this id, or NULL. */
-char *build_id__cache_path(struct machine *m, const uint8_t *id, int size,
+/* config's --symfs prefix, "" for none. */
+const char *symbols_config__symfs(const struct symbols_config *config);
+/* BUILDID_DIR/.build-id/xx/rest[/basename] for this id, or NULL. */
+char *build_id__cache_path(const struct symbols_config *config, const uint8_t *id, int size,
 			   const char *basename);
 bool file__is_regular(const char *path);
-
-/* The running kernel's build id from /sys/kernel/notes (0 if none). */
-int sysfs__read_kernel_build_id(uint8_t *id, size_t max);
-/* The build id in a sysfs note file (/sys/module/M/notes/.note.gnu.build-id). */
-int sysfs__read_build_id(const char *path, uint8_t *id, size_t max);
-
-void maps__unwind_release(struct maps *maps);
+bool str_ends_with(const char *s, const char *suffix);
 
 #endif
