@@ -204,21 +204,19 @@ static const char *trace_output(struct report *r, const struct evsel *evsel,
 				const struct perf_sample *sample)
 {
 	struct tep_event *tp = perf_session__event(r->session, evsel)->tp_format;
-	struct tep_record rec = { .data = (void *)sample->raw_data, .size = (int)sample->raw_size };
-	const char *out;
 
 	if (evsel->attr.type != PERF_TYPE_TRACEPOINT)
 		return NULL;
 	if (!tp || !sample->raw_data)
 		return strset_intern(&r->strings, "");
 	trace_seq_reset(&r->seq);
-	if (r->raw_trace)
-		raw_trace_fields(&r->seq, tp, rec.data, rec.size);
-	else
-		tep_print_event(tp->tep, &r->seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&r->seq);
-	out = strset_intern_len(&r->strings, r->seq.buffer, r->seq.len);
-	return out;
+	if (r->raw_trace) {
+		raw_trace_fields(&r->seq, tp, sample->raw_data, (int)sample->raw_size);
+		trace_seq_terminate(&r->seq);
+	} else {
+		perf_session__print_trace(r->session, evsel, sample, &r->seq);
+	}
+	return strset_intern_len(&r->strings, r->seq.buffer, r->seq.len);
 }
 
 /* A progress line on a terminal once processing takes more than a second. */

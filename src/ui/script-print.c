@@ -238,20 +238,11 @@ static int max_name_len(struct perf_session *s)
 static void print_trace(FILE *fp, struct perf_session *s, struct evsel *evsel,
 			const struct perf_sample *sample)
 {
-	struct tep_event *tp = perf_session__event(s, evsel)->tp_format;
-	struct tep_record rec;
 	struct trace_seq seq;
 
-	if (!tp)
-		return;
-	memset(&rec, 0, sizeof(rec));
-	rec.cpu = (int)sample->cpu;
-	rec.size = (int)sample->raw_size;
-	rec.data = (void *)sample->raw_data;
 	trace_seq_init(&seq);
-	tep_print_event(tp->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&seq);
-	fwrite(seq.buffer, 1, seq.len, fp);
+	if (perf_session__print_trace(s, evsel, sample, &seq))
+		fwrite(seq.buffer, 1, seq.len, fp);
 	trace_seq_destroy(&seq);
 }
 

@@ -158,6 +158,23 @@ struct session_event *perf_session__event(struct perf_session *s, const struct e
 	return &s->events[evsel->idx];
 }
 
+bool perf_session__print_trace(struct perf_session *s, const struct evsel *evsel,
+			       const struct perf_sample *sample, struct trace_seq *seq)
+{
+	struct tep_event *format = perf_session__event(s, evsel)->tp_format;
+	struct tep_record rec = {
+		.cpu = (int)sample->cpu,
+		.size = (int)sample->raw_size,
+		.data = (void *)sample->raw_data,
+	};
+
+	if (!format || !sample->raw_data)
+		return false;
+	tep_print_event(format->tep, seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(seq);
+	return true;
+}
+
 struct evsel *perf_session__evsel_by_id(struct perf_session *s, uint64_t id)
 {
 	if (s->evlist.nr_entries == 1)

@@ -60,6 +60,7 @@ struct perf_session;
 struct perf_tool;
 struct tep_handle;
 struct tep_event;
+struct trace_seq;
 
 /*
  * A record of one kind.  sample is decoded for SAMPLE records and holds
@@ -161,6 +162,11 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool);
 /* The event a sample id belongs to (single-event files need no id). */
 struct evsel *perf_session__evsel_by_id(struct perf_session *s, uint64_t id);
 struct session_event *perf_session__event(struct perf_session *s, const struct evsel *evsel);
+/* Appends a tracepoint sample's fields as perf prints them (the format's
+ * print fmt, through libtraceevent) to seq, terminated; false when the
+ * file has no format for evsel or the sample no raw data. */
+bool perf_session__print_trace(struct perf_session *s, const struct evsel *evsel,
+			       const struct perf_sample *sample, struct trace_seq *seq);
 
 /* The session's machine, fed from its records from now on: the
  * --kallsyms/--symfs overrides (NULL: none) and -f applied, the header's

@@ -354,7 +354,6 @@ static uint64_t sample_line_event(struct stack_builder *b, const struct evsel *e
 				  size_t *ev_len)
 {
 	const struct event_line *l = event_line(b, evsel);
-	struct session_event *se;
 	uint64_t period = 0;
 
 	*ev = l->event;
@@ -365,18 +364,9 @@ static uint64_t sample_line_event(struct stack_builder *b, const struct evsel *e
 		return period ? period : 1;
 	strbuf_reset(&b->line);
 	strbuf_addf(&b->line, ": %s: ", evsel->name);
-	se = perf_session__event(b->session, evsel);
-	if (se && se->tp_format && sample->raw_data) {
-		struct tep_record rec = {
-			.cpu = (int)sample->cpu, .size = (int)sample->raw_size,
-			.data = (void *)sample->raw_data,
-		};
-
-		trace_seq_reset(&b->trace);
-		tep_print_event(se->tp_format->tep, &b->trace, &rec, "%s", TEP_PRINT_INFO);
-		trace_seq_terminate(&b->trace);
+	trace_seq_reset(&b->trace);
+	if (perf_session__print_trace(b->session, evsel, sample, &b->trace))
 		strbuf_add(&b->line, b->trace.buffer, b->trace.len);
-	}
 	if (!fold_parse_event(b->line.buf, b->line.len, ev, ev_len, &period))
 		*ev = NULL;
 	return period ? period : 1;
