@@ -30,6 +30,7 @@
 #include "ui/read-values.h"
 #include "ui/tasks-print.h"
 #include "ui/report-stdio.h"
+#include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
@@ -550,7 +551,9 @@ static void print_broken_stacks(const struct report *r)
 	if (!r->nr_user_stacks)
 		return;
 	pct = r->nr_broken_stacks * 100 / r->nr_user_stacks;
-	if (pct < 10)
+	/* a few broken stacks are normal (signal frames, JIT code, start-up):
+	 * only most of them being broken says how the program was built */
+	if (pct <= 50)
 		return;
 	fprintf(stderr, "%" PRIu64 "%% of stacks end outside main/thread start: %s\n", pct,
 		dwarf ? "record a bigger stack copy (--call-graph dwarf,65528) or check for "
@@ -1120,6 +1123,8 @@ int cmd_report(int argc, const char **argv)
 		goto out_machine;
 	}
 	progress(&r, 0, true);
+	if (!o.quiet && !r.stats_mode && !r.tasks_mode)
+		session_warnings__print(stderr, &r.session->stats, false);
 	if (r.stats_mode || r.tasks_mode || r.dump) {
 		ret = 0;
 		if (r.stats_mode || r.dump)
@@ -1146,7 +1151,8 @@ int cmd_report(int argc, const char **argv)
 		if (r.hists[i])
 			hists__output_resort(r.hists[i]);
 	print_report(&r, &o);
-	print_broken_stacks(&r);
+	if (!o.quiet)
+		print_broken_stacks(&r);
 	ret = 0;
 out_machine:
 	trace_seq_destroy(&r.seq);
