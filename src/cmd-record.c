@@ -137,6 +137,23 @@ static const struct option options[] = {
 	OPT_INCR('v', "verbose", &rec.verbose, "be more verbose (show counter open errors, etc)"),
 	OPT_INCR('q', "quiet", &rec.quiet, "don't print any warnings or messages"),
 	OPT_BOOLEAN('d', "data", &rec.opts.sample_address, "Record the sample addresses"),
+	OPT_BOOLEAN('T', "timestamp", &rec.opts.sample_time, "Record the sample timestamps"),
+	OPT_BOOLEAN('P', "period", &rec.opts.sample_period, "Record the sample period"),
+	OPT_BOOLEAN(0, "sample-cpu", &rec.opts.sample_cpu, "Record the sample cpu"),
+	OPT_BOOLEAN('W', "weight", &rec.opts.sample_weight, "sample by weight (on special events only)"),
+	OPT_BOOLEAN(0, "phys-data", &rec.opts.sample_phys_addr,
+		    "Record the sample physical addresses"),
+	OPT_BOOLEAN(0, "data-page-size", &rec.opts.sample_data_page_size,
+		    "Record the sampled data address data page size"),
+	OPT_BOOLEAN(0, "sample-identifier", &rec.opts.sample_identifier,
+		    "Record the sample identifier"),
+	OPT_BOOLEAN('s', "stat", &rec.opts.inherit_stat, "per thread counts"),
+	OPT_BOOLEAN(0, "running-time", &rec.opts.running_time,
+		    "Record running/enabled time of read (:S) events"),
+	OPT_BOOLEAN(0, "namespaces", &rec.opts.record_namespaces,
+		    "Record namespaces events"),
+	OPT_BOOLEAN(0, "switch-events", &rec.opts.record_switch_events,
+		    "Record context switch events"),
 	OPT_BOOLEAN('R', "raw-samples", &rec.opts.raw_samples,
 		    "collect raw sample records from all opened counters"),
 	OPT_INTEGER('D', "delay", &rec.opts.target.initial_delay,
@@ -887,6 +904,9 @@ int cmd_record(int argc, const char **argv)
 	/* No command and no target: the whole system until interrupted. */
 	if (!cmd_argc && target__none(&rec.opts.target))
 		rec.opts.target.system_wide = true;
+	/* Threads given by id are watched alone, not their future children. */
+	if (rec.opts.target.tid)
+		rec.opts.no_inherit = true;
 	conflict = target__validate(&rec.opts.target);
 	if (conflict != TARGET_OK && !rec.quiet)
 		fprintf(stderr, "Warning:\n%s\n", target__conflict_str(conflict));

@@ -104,6 +104,75 @@ static void system_wide_adds_a_dummy(void **state)
 	assert_true(dummy->attr.sample_type & PERF_SAMPLE_IDENTIFIER);
 }
 
+/* perf evlist -v of perf 6.1's `record -a -g` / `-a --call-graph dwarf` / `-a -R`: the
+ * tracking dummy samples what the sampling event samples. */
+static void system_wide_dummy_gets_the_call_graph(void **state)
+{
+	const uint64_t dwarf_bits = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				    PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+	const char *msg;
+	char buf[128];
+	struct perf_event_attr *dummy;
+
+	parse("cpu-clock");
+	opts.target.system_wide = true;
+	opts.call_graph = CALLGRAPH_FP;
+	record__config(&el, &opts);
+	dummy = &el.last->attr;
+	assert_int_equal(dummy->sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					     PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_CPU |
+					     PERF_SAMPLE_IDENTIFIER);
+
+	evlist__exit(&el);
+	evlist__init(&el);
+	record_opts__init(&opts);
+	opts.target.system_wide = true;
+	opts.raw_samples = true;
+	assert_int_equal(record_opts__parse_callgraph(&opts, "dwarf", buf, sizeof(buf), &msg), 0);
+	parse("cpu-clock");
+	record__config(&el, &opts);
+	dummy = &el.last->attr;
+	assert_int_equal(dummy->sample_type & dwarf_bits, dwarf_bits);
+	assert_true(dummy->sample_type & PERF_SAMPLE_RAW);
+	assert_int_equal(dummy->sample_regs_user, 0xff0fff);
+	assert_int_equal(dummy->sample_stack_user, 8192);
+	assert_true(dummy->exclude_callchain_user && dummy->mmap_data);
+}
+
+/* -T -s --sample-cpu -W --phys-data --data-page-size --namespaces --switch-events
+ * --sample-identifier, as perf 6.1 sets them for one event and a workload. */
+static void sample_field_options(void **state)
+{
+	struct perf_event_attr *a;
+
+	parse("cpu-clock");
+	opts.sample_time = opts.sample_cpu = opts.sample_weight = true;
+	opts.sample_phys_addr = opts.sample_data_page_size = opts.sample_identifier = true;
+	opts.inherit_stat = opts.record_namespaces = opts.record_switch_events = true;
+	record__config(&el, &opts);
+	a = &el.first->attr;
+	assert_int_equal(a->sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+					  PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_PHYS_ADDR |
+					  PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_WEIGHT_STRUCT);
+	assert_int_equal(a->read_format, PERF_FORMAT_TOTAL_TIME_ENABLED |
+					  PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID |
+					  PERF_FORMAT_LOST);
+	assert_true(a->inherit_stat && a->namespaces && a->context_switch);
+}
+
+/* -P keeps the period in the samples even with -c. */
+static void period_option_with_count(void **state)
+{
+	parse("cpu-clock");
+	opts.freq = 0;
+	opts.interval = 1000;
+	opts.user_interval = true;
+	opts.sample_period = true;
+	record__config(&el, &opts);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_PERIOD);
+}
+
 static void delay_enables_the_dummy_at_exec(void **state)
 {
 	parse("cpu-clock");
@@ -231,6 +300,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(period_instead_of_frequency, setup, teardown),
 		cmocka_unit_test_setup_teardown(tracepoints_keep_their_period, setup, teardown),
 		cmocka_unit_test_setup_teardown(system_wide_adds_a_dummy, setup, teardown),
+		cmocka_unit_test_setup_teardown(system_wide_dummy_gets_the_call_graph, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(sample_field_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(period_option_with_count, setup, teardown),
 		cmocka_unit_test_setup_teardown(delay_enables_the_dummy_at_exec, setup, teardown),
 		cmocka_unit_test_setup_teardown(groups_and_same_types, setup, teardown),
 		cmocka_unit_test_setup_teardown(callgraph_modes, setup, teardown),

@@ -129,7 +129,6 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	struct perf_event_attr *a = &e->attr;
 	const struct target *t = &opts->target;
 	enum record_callgraph cg = term_callgraph(e, opts->call_graph);
-	bool dummy = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
 
 	a->size = sizeof(*a);
 	a->sample_id_all = 1;
@@ -137,6 +136,9 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	if (e->inherit >= 0)
 		a->inherit = (unsigned)e->inherit;
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	if (opts->inherit_stat || opts->running_time)
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a->inherit_stat = opts->inherit_stat;
 	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 
 	/* The command line's -F/-c beat the events' defaults, not their terms. */
@@ -150,21 +152,31 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 			a->sample_period = opts->interval;
 		}
 	}
-	if (a->freq)
+	if (a->freq || opts->sample_period)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
 	if (opts->sample_address) {
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 		a->mmap_data = track;
 	}
-	if (cg != CALLGRAPH_NONE && !dummy)
+	/* perf gives the tracking dummy the sampling events' call-graph setup
+	 * and sample fields too (perf evlist -v shows them). */
+	if (cg != CALLGRAPH_NONE)
 		config_callchain(e, opts, cg, e->stack_size > 0 ?
 				 (uint32_t)((e->stack_size + 7) & ~7) : opts->stack_size);
-	if (target__has_cpu(t))
+	if (target__has_cpu(t) || opts->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
-	if (e->sample_time != 0)
+	if (e->sample_time != 0 || opts->sample_time)
 		a->sample_type |= PERF_SAMPLE_TIME;
-	if (opts->raw_samples && !dummy)
+	if (opts->raw_samples)
 		a->sample_type |= PERF_SAMPLE_TIME | PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+	if (opts->sample_weight)
+		a->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+	if (opts->sample_phys_addr)
+		a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	if (opts->sample_data_page_size)
+		a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
+	if (opts->sample_identifier)
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 
 	a->task = track;
 	a->mmap = track;
@@ -173,6 +185,8 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	a->comm_exec = track;
 	a->ksymbol = track;
 	a->bpf_event = track;
+	a->namespaces = track && opts->record_namespaces;
+	a->context_switch = track && opts->record_switch_events;
 
 	/* Only leaders start disabled: members follow them. */
 	if (evsel__is_leader(e))
@@ -209,7 +223,7 @@ void record__config(struct evlist *evlist, const struct record_opts *opts)
 		}
 	}
 
-	if (evlist->nr_entries <= 1)
+	if (evlist->nr_entries <= 1 && !opts->sample_identifier)
 		return;
 	/* Several events: samples say which one they came from, as ID when all
 	 * sample the same fields, else as IDENTIFIER at a fixed place. */
@@ -218,7 +232,7 @@ void record__config(struct evlist *evlist, const struct record_opts *opts)
 		if (pos->attr.sample_type != first->attr.sample_type)
 			same = false;
 	evlist__for_each(evlist, pos) {
-		if (same) {
+		if (same && !opts->sample_identifier) {
 			pos->attr.sample_type |= PERF_SAMPLE_ID;
 		} else {
 			pos->attr.sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
@@ -599,19 +613,26 @@ uint64_t record_session__file_size(const struct record_session *rs)
 static int write_lost_samples(struct record_session *rs)
 {
 	evlist__for_each(rs->evlist, e) {
-		uint64_t st = e->attr.sample_type;
+		uint64_t st = e->attr.sample_type, rf = e->attr.read_format;
+		/* The lost count comes last: after the value, the times and the id. */
+		size_t lost_at = 1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+				 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) + !!(rf & PERF_FORMAT_ID);
 
 		for (int c = 0; c < e->nr_cpus; c++) {
 			for (int t = 0; t < e->nr_threads; t++) {
-				uint64_t buf[4] = { 0 }, rec[16] = { 0 }, *p;
+				uint64_t buf[6] = { 0 }, rec[16] = { 0 }, *p;
 				int fd = evsel__fd(e, c, t), err;
 				struct perf_event_header *h = (void *)rec;
+				ssize_t n;
 
-				if (fd < 0 || read(fd, buf, sizeof(buf)) < 24 || !buf[2])
+				if (fd < 0)
 					continue;
-				rs->lost_samples += buf[2];
+				n = read(fd, buf, sizeof(buf));
+				if (n < (ssize_t)((lost_at + 1) * sizeof(*buf)) || !buf[lost_at])
+					continue;
+				rs->lost_samples += buf[lost_at];
 				h->type = PERF_RECORD_LOST_SAMPLES;
-				rec[1] = buf[2];
+				rec[1] = buf[lost_at];
 				p = &rec[2];
 				if (st & PERF_SAMPLE_TID) {
 					uint32_t pt[2] = { (uint32_t)rs->threads->map[t].pid,

@@ -54,6 +54,17 @@ struct record_opts {
 	bool raw_samples;		/* -R */
 	bool no_inherit;		/* -i */
 	bool use_clockid;		/* -k */
+	bool sample_time;		/* -T */
+	bool sample_cpu;		/* --sample-cpu */
+	bool sample_period;		/* -P: the period even with -c */
+	bool sample_weight;		/* -W */
+	bool sample_phys_addr;		/* --phys-data */
+	bool sample_data_page_size;	/* --data-page-size */
+	bool sample_identifier;		/* --sample-identifier, even for one event */
+	bool inherit_stat;		/* -s: per-thread counts (with their times) */
+	bool running_time;		/* --running-time: enabled/running times */
+	bool record_namespaces;		/* --namespaces: on the tracking event */
+	bool record_switch_events;	/* --switch-events: on the tracking event */
 	int clockid;
 	size_t mmap_pages;		/* data pages per buffer (power of two) */
 };
