@@ -112,6 +112,54 @@ static int set_compression(const struct option *opt, const char *arg, bool unset
 	return 0;
 }
 
+static int parse_regs_opt(const struct option *opt, const char *arg, bool unset)
+{
+	char buf[256];
+	const char *msg, *hint;
+
+	if (unset) {
+		*(uint64_t *)opt->value = 0;
+		return 0;
+	}
+	/* perf names its short option for --intr-regs, the long one else. */
+	hint = opt->short_name == 'I' ? "-I?" : "--user-regs=?";
+	if (!record_opts__parse_regs(arg, hint, opt->value, buf, sizeof(buf), &msg))
+		return 0;
+	if (msg && !strcmp(arg, "?"))
+		fprintf(stderr, "%s\n", msg);
+	else if (msg)
+		fprintf(stderr, "Warning:\n%s\n", msg);
+	{
+		/* perf shows the usage lines alone here, no option's help. */
+		static const struct option none[] = { OPT_END() };
+
+		parse_options_usage(record_usage, none, NULL, false);
+	}
+	exit(PARSE_OPT_USAGE_EXIT);
+}
+
+static int set_branch_any(const struct option *opt, const char *arg, bool unset)
+{
+	rec.opts.branch_sample_type = unset ? 0 : PERF_SAMPLE_BRANCH_ANY;
+	return 0;
+}
+
+static int parse_branch_filter_opt(const struct option *opt, const char *arg, bool unset)
+{
+	char buf[128];
+	const char *msg;
+
+	if (unset) {
+		rec.opts.branch_sample_type = 0;
+		return 0;
+	}
+	if (!record_opts__parse_branch_filter(&rec.opts, arg, buf, sizeof(buf), &msg))
+		return 0;
+	fprintf(stderr, "%s\n", msg);
+	parse_options_usage(record_usage, record_options, "j", true);
+	exit(PARSE_OPT_USAGE_EXIT);
+}
+
 static const struct option options[] = {
 	OPT_CALLBACK('e', "event", NULL, "event",
 		     "event selector. use 'pcl list' to list available events", parse_event_opt),
@@ -154,6 +202,15 @@ static const struct option options[] = {
 		    "Record namespaces events"),
 	OPT_BOOLEAN(0, "switch-events", &rec.opts.record_switch_events,
 		    "Record context switch events"),
+	OPT_CALLBACK_OPTARG(0, "user-regs", &rec.opts.regs_user, "any register",
+			    "sample selected machine registers on interrupt, use '-user-regs=?' "
+			    "to list register names", parse_regs_opt, NULL),
+	OPT_CALLBACK_OPTARG('I', "intr-regs", &rec.opts.regs_intr, "any register",
+			    "sample selected machine registers on interrupt, use '--intr-regs=?' "
+			    "to list register names", parse_regs_opt, NULL),
+	OPT_CALLBACK_NOOPT('b', "branch-any", NULL, "sample any taken branches", set_branch_any),
+	OPT_CALLBACK('j', "branch-filter", NULL, "branch filter mask", "branch stack filter modes",
+		     parse_branch_filter_opt),
 	OPT_BOOLEAN('R', "raw-samples", &rec.opts.raw_samples,
 		    "collect raw sample records from all opened counters"),
 	OPT_INTEGER('D', "delay", &rec.opts.target.initial_delay,

@@ -12,8 +12,6 @@ from conftest import fixture, pcl, perf, unified
 
 # Command lines pcl does not accept (yet), with the reason, for xfail.
 NO_CGROUPS = "pcl record does not synthesize the cgroups --all-cgroups needs"
-NO_REGS = "pcl record has no --user-regs/--intr-regs yet"
-NO_BRANCH = "pcl record has no -b/-j yet (perf: no PMU branch stack here)"
 NO_OVERWRITE = "pcl's drain cannot read backward (--overwrite) ring buffers"
 NO_SYNTH = "pcl record always synthesizes at the start (--tail-synthesize, --synth)"
 NO_TS_NAME = "pcl record has no --timestamp-filename"
@@ -37,10 +35,13 @@ MATRIX = [
     (["-i"], None), (["-s"], None), (["--running-time"], None), (["-W"], None),
     (["--phys-data"], None), (["--namespaces"], None), (["--all-cgroups"], NO_CGROUPS),
     (["--switch-events"], None), (["--clockid", "monotonic"], None), (["-k", "mono"], None),
-    (["--user-regs=?"], NO_REGS), (["--intr-regs=?"], NO_REGS),
-    (["--intr-regs=ax,bx"], NO_REGS), (["-b"], NO_BRANCH), (["-j", "any"], NO_BRANCH), (["--delay", "10"], None), (["--no-buildid"], None),
+    (["--user-regs=?"], None), (["--intr-regs=?"], None), (["--user-regs=ax,r15"], None),
+    (["--intr-regs=ax,bx"], None), (["--intr-regs"], None), (["--user-regs=ds"], None),
+    (["-b"], None), (["-j", "any"], None), (["-j", "u"], None), (["-j", "bogus"], None),
+    (["--delay", "10"], None), (["--no-buildid"], None),
     (["--sample-identifier"], None), (["-N"], None), (["--tail-synthesize"], NO_SYNTH),
-    (["--overwrite"], NO_OVERWRITE), (["--timestamp-filename"], NO_TS_NAME), (["--max-size", "10M"], None),
+    (["--overwrite"], NO_OVERWRITE), (["--timestamp-filename"], NO_TS_NAME),
+    (["--max-size", "10M"], None),
     (["-z"], None), (["--aio"], NO_TUNING), (["--affinity", "cpu"], NO_TUNING), (["-m", "4"], None),
     (["--mmap-flush", "4"], NO_TUNING), (["--synth", "no"], NO_SYNTH),
 ]
@@ -82,7 +83,11 @@ def compare(tmp, args):
         sleeper.wait()
 
 
-@pytest.mark.parametrize("args,xfail", MATRIX, ids=lambda a: (" ".join(a) or "default") if isinstance(a, list) else "")
+def case_id(value):
+    return (" ".join(value) or "default") if isinstance(value, list) else ""
+
+
+@pytest.mark.parametrize("args,xfail", MATRIX, ids=case_id)
 def test_attrs_equal_perfs(tmp_path, args, xfail):
     if xfail:
         pytest.xfail(xfail)

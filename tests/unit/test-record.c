@@ -173,6 +173,43 @@ static void period_option_with_count(void **state)
 	assert_true(el.first->attr.sample_type & PERF_SAMPLE_PERIOD);
 }
 
+/* --user-regs/--intr-regs and -j as perf 6.1 takes them (its evlist -v masks). */
+static void register_and_branch_lists(void **state)
+{
+	char buf[256];
+	const char *msg;
+	uint64_t mask = 0;
+
+	assert_int_equal(record_opts__parse_regs("ax,R15", "--user-regs=?", &mask, buf,
+						 sizeof(buf), &msg), 0);
+	assert_int_equal(mask, 0x800001);
+	assert_int_equal(record_opts__parse_regs(NULL, "-I?", &mask, buf, sizeof(buf), &msg), 0);
+	assert_int_equal(mask, 0xff0fff);
+	assert_int_equal(record_opts__parse_regs("ds", "-I?", &mask, buf, sizeof(buf), &msg), -1);
+	assert_string_equal(msg, "Unknown register \"ds\", check man page or run "
+				 "\"perf record -I?\"");
+	assert_int_equal(record_opts__parse_regs("?", "-I?", &mask, buf, sizeof(buf), &msg), -1);
+	assert_string_equal(msg, "available registers: AX BX CX DX SI DI BP SP IP FLAGS CS SS "
+				 "R8 R9 R10 R11 R12 R13 R14 R15 ");
+
+	assert_int_equal(record_opts__parse_branch_filter(&opts, "u", buf, sizeof(buf), &msg), 0);
+	assert_int_equal(opts.branch_sample_type, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_ANY);
+	assert_int_equal(record_opts__parse_branch_filter(&opts, "any_call,k", buf, sizeof(buf),
+							  &msg), 0);
+	assert_int_equal(opts.branch_sample_type,
+			 PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_KERNEL);
+	assert_int_equal(record_opts__parse_branch_filter(&opts, "bogus", buf, sizeof(buf), &msg),
+			 -1);
+	assert_string_equal(msg, "unknown branch filter bogus, check man page");
+
+	opts.regs_intr = 0x3;
+	parse("cpu-clock");
+	record__config(&el, &opts);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_REGS_INTR);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_BRANCH_STACK);
+	assert_int_equal(el.first->attr.sample_regs_intr, 0x3);
+}
+
 static void delay_enables_the_dummy_at_exec(void **state)
 {
 	parse("cpu-clock");
@@ -304,6 +341,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(sample_field_options, setup, teardown),
 		cmocka_unit_test_setup_teardown(period_option_with_count, setup, teardown),
+		cmocka_unit_test_setup_teardown(register_and_branch_lists, setup, teardown),
 		cmocka_unit_test_setup_teardown(delay_enables_the_dummy_at_exec, setup, teardown),
 		cmocka_unit_test_setup_teardown(groups_and_same_types, setup, teardown),
 		cmocka_unit_test_setup_teardown(callgraph_modes, setup, teardown),

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -67,6 +68,102 @@ int record_opts__parse_callgraph(struct record_opts *opts, const char *arg,
 		*msg = buf;
 		return -1;
 	}
+	return 0;
+}
+
+/* x86-64 registers by their bit in the sample_regs masks; the segment
+ * registers ds..gs (bits 12-15) are not offered. */
+static const char *const reg_names[] = {
+	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
+	NULL, NULL, NULL, NULL,
+	"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+};
+
+int record_opts__parse_regs(const char *arg, const char *list_hint, uint64_t *mask,
+			    char *buf, size_t size, const char **msg)
+{
+	size_t nr = sizeof(reg_names) / sizeof(reg_names[0]);
+
+	*msg = NULL;
+	if (!arg) {
+		*mask = DWARF_REGS_MASK;
+		return 0;
+	}
+	if (!strcmp(arg, "?")) {
+		size_t len = (size_t)snprintf(buf, size, "available registers: ");
+
+		for (size_t i = 0; i < nr && len < size; i++)
+			if (reg_names[i])
+				len += (size_t)snprintf(buf + len, size - len, "%s ", reg_names[i]);
+		*msg = buf;
+		return -1;
+	}
+	*mask = 0;
+	for (const char *p = arg; *p;) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < nr; i++)
+			if (reg_names[i] && strlen(reg_names[i]) == len &&
+			    !strncasecmp(p, reg_names[i], len))
+				break;
+		if (i == nr) {
+			snprintf(buf, size, "Unknown register \"%.*s\", check man page or run "
+				 "\"perf record %s\"", (int)len, p, list_hint);
+			*msg = buf;
+			return -1;
+		}
+		*mask |= 1ULL << i;
+		p += len + (p[len] == ',');
+	}
+	return *mask ? 0 : -1;
+}
+
+static const struct { const char *name; uint64_t bits; } branch_filters[] = {
+	{ "u", PERF_SAMPLE_BRANCH_USER },
+	{ "k", PERF_SAMPLE_BRANCH_KERNEL },
+	{ "hv", PERF_SAMPLE_BRANCH_HV },
+	{ "any", PERF_SAMPLE_BRANCH_ANY },
+	{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
+	{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
+	{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
+	{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX },
+	{ "in_tx", PERF_SAMPLE_BRANCH_IN_TX },
+	{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX },
+	{ "cond", PERF_SAMPLE_BRANCH_COND },
+	{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP },
+	{ "call", PERF_SAMPLE_BRANCH_CALL },
+	{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+	{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK },
+};
+
+int record_opts__parse_branch_filter(struct record_opts *opts, const char *arg,
+				     char *buf, size_t size, const char **msg)
+{
+	const uint64_t levels = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |
+				PERF_SAMPLE_BRANCH_HV;
+	size_t nr = sizeof(branch_filters) / sizeof(branch_filters[0]);
+	uint64_t bits = 0;
+
+	*msg = NULL;
+	for (const char *p = arg; *p;) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < nr; i++)
+			if (strlen(branch_filters[i].name) == len &&
+			    !strncmp(p, branch_filters[i].name, len))
+				break;
+		if (i == nr) {
+			snprintf(buf, size, "unknown branch filter %.*s, check man page",
+				 (int)len, p);
+			*msg = buf;
+			return -1;
+		}
+		bits |= branch_filters[i].bits;
+		p += len + (p[len] == ',');
+	}
+	if (!(bits & ~levels))
+		bits |= PERF_SAMPLE_BRANCH_ANY;
+	opts->branch_sample_type = bits;
 	return 0;
 }
 
@@ -163,6 +260,18 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	if (cg != CALLGRAPH_NONE)
 		config_callchain(e, opts, cg, e->stack_size > 0 ?
 				 (uint32_t)((e->stack_size + 7) & ~7) : opts->stack_size);
+	if (opts->regs_user) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = opts->regs_user;
+	}
+	if (opts->regs_intr) {
+		a->sample_type |= PERF_SAMPLE_REGS_INTR;
+		a->sample_regs_intr = opts->regs_intr;
+	}
+	if (opts->branch_sample_type) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = opts->branch_sample_type;
+	}
 	if (target__has_cpu(t) || opts->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	if (e->sample_time != 0 || opts->sample_time)
