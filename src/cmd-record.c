@@ -36,6 +36,10 @@ static struct {
 	const char *output;
 	const char *freq_str, *callgraph_str, *mmap_str, *max_size_str, *switch_str;
 	const char *clockid_str;
+	/* --aio, --affinity, --mmap-flush: perf's write-path tuning, which
+	 * changes no byte of the file; accepted (perf takes any value) and
+	 * left alone. */
+	const char *write_tuning;
 	uint64_t count;
 	bool count_set, callgraph_fp, strict_freq;
 	bool no_buildid, no_buildid_cache, buildid_all;
@@ -211,6 +215,13 @@ static const struct option options[] = {
 	OPT_CALLBACK_NOOPT('b', "branch-any", NULL, "sample any taken branches", set_branch_any),
 	OPT_CALLBACK('j', "branch-filter", NULL, "branch filter mask", "branch stack filter modes",
 		     parse_branch_filter_opt),
+	OPT_STRING_OPTARG(0, "aio", &rec.write_tuning, "n",
+			  "Use <n> control blocks in asynchronous trace writing mode (no effect)",
+			  "1"),
+	OPT_STRING(0, "affinity", &rec.write_tuning, "node|cpu",
+		   "Set affinity mask of trace reading thread (no effect)"),
+	OPT_STRING(0, "mmap-flush", &rec.write_tuning, "number",
+		   "Minimal number of bytes that is extracted from mmap data pages (no effect)"),
 	OPT_BOOLEAN('R', "raw-samples", &rec.opts.raw_samples,
 		    "collect raw sample records from all opened counters"),
 	OPT_INTEGER('D', "delay", &rec.opts.target.initial_delay,

@@ -15,7 +15,6 @@ NO_CGROUPS = "pcl record does not synthesize the cgroups --all-cgroups needs"
 NO_OVERWRITE = "pcl's drain cannot read backward (--overwrite) ring buffers"
 NO_SYNTH = "pcl record always synthesizes at the start (--tail-synthesize, --synth)"
 NO_TS_NAME = "pcl record has no --timestamp-filename"
-NO_TUNING = "pcl record has no aio/affinity/mmap-flush tuning knobs"
 # perf 6.1 itself fails some runs: it dies reading the lost count of a thread
 # that exited meanwhile.  Such a run says nothing about the attrs.
 PERF_FLAKE = "read LOST count failed"
@@ -42,8 +41,8 @@ MATRIX = [
     (["--sample-identifier"], None), (["-N"], None), (["--tail-synthesize"], NO_SYNTH),
     (["--overwrite"], NO_OVERWRITE), (["--timestamp-filename"], NO_TS_NAME),
     (["--max-size", "10M"], None),
-    (["-z"], None), (["--aio"], NO_TUNING), (["--affinity", "cpu"], NO_TUNING), (["-m", "4"], None),
-    (["--mmap-flush", "4"], NO_TUNING), (["--synth", "no"], NO_SYNTH),
+    (["-z"], None), (["--aio"], None), (["--aio=2"], None), (["--affinity", "cpu"], None), (["-m", "4"], None),
+    (["--mmap-flush", "4"], None), (["--synth", "no"], NO_SYNTH),
 ]
 
 
