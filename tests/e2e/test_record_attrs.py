@@ -43,6 +43,13 @@ MATRIX = [
     (["--max-size", "10M"], None),
     (["-z"], None), (["--aio"], None), (["--aio=2"], None), (["--affinity", "cpu"], None), (["-m", "4"], None),
     (["--mmap-flush", "4"], None), (["--synth", "no"], NO_SYNTH),
+    # combinations: what the tracking dummy and the terms inherit
+    (["-a", "--user-regs=ax", "--intr-regs"], None), (["-a", "-c", "10000", "-P"], None),
+    (["-a", "-s", "--namespaces", "--switch-events", "--sample-identifier"], None),
+    (["-C", "0", "-g"], None), (["-p", "{pid}", "-g"], None), (["-a", "-R"], None),
+    (["-a", "--call-graph", "dwarf"], None), (["-D", "10", "-g"], None),
+    (["-a", "-e", "cpu-clock/call-graph=dwarf/"], None),
+    (["--call-graph", "dwarf", "-e", "cpu-clock/call-graph=fp/"], None),
 ]
 
 

@@ -208,6 +208,16 @@ static void register_and_branch_lists(void **state)
 	assert_true(el.first->attr.sample_type & PERF_SAMPLE_REGS_INTR);
 	assert_true(el.first->attr.sample_type & PERF_SAMPLE_BRANCH_STACK);
 	assert_int_equal(el.first->attr.sample_regs_intr, 0x3);
+
+	/* perf 6.1's record -a --intr-regs: not on the tracking dummy. */
+	evlist__exit(&el);
+	evlist__init(&el);
+	opts.target.system_wide = true;
+	parse("cpu-clock");
+	record__config(&el, &opts);
+	assert_false(el.last->attr.sample_type &
+		     (PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_BRANCH_STACK));
+	assert_int_equal(el.last->attr.sample_regs_intr, 0);
 }
 
 static void delay_enables_the_dummy_at_exec(void **state)

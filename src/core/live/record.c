@@ -199,8 +199,13 @@ static void config_callchain(struct evsel *e, const struct record_opts *opts,
 		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
 					PERF_SAMPLE_BRANCH_NO_CYCLES |
 					PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_HW_INDEX;
-	} else if (mode == CALLGRAPH_DWARF) {
+		return;
+	}
+	if (mode == CALLGRAPH_DWARF)
 		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	/* A call-graph=fp term over --call-graph dwarf: perf drops the register
+	 * and stack samples but keeps their settings. */
+	if (mode == CALLGRAPH_DWARF || opts->call_graph == CALLGRAPH_DWARF) {
 		a->sample_regs_user = DWARF_REGS_MASK;
 		a->sample_stack_user = stack_size;
 		a->exclude_callchain_user = 1;
@@ -226,6 +231,7 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	struct perf_event_attr *a = &e->attr;
 	const struct target *t = &opts->target;
 	enum record_callgraph cg = term_callgraph(e, opts->call_graph);
+	bool dummy = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
 
 	a->size = sizeof(*a);
 	a->sample_id_all = 1;
@@ -251,7 +257,8 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	}
 	if (a->freq || opts->sample_period)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
-	if (opts->sample_address) {
+	/* DWARF unwinding wants the data addresses, also from a term. */
+	if (opts->sample_address || cg == CALLGRAPH_DWARF) {
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 		a->mmap_data = track;
 	}
@@ -260,15 +267,17 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	if (cg != CALLGRAPH_NONE)
 		config_callchain(e, opts, cg, e->stack_size > 0 ?
 				 (uint32_t)((e->stack_size + 7) & ~7) : opts->stack_size);
-	if (opts->regs_user) {
+	/* Registers and branches are the sampling events' business: perf
+	 * leaves them off the tracking dummy. */
+	if (opts->regs_user && !dummy) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER;
 		a->sample_regs_user = opts->regs_user;
 	}
-	if (opts->regs_intr) {
+	if (opts->regs_intr && !dummy) {
 		a->sample_type |= PERF_SAMPLE_REGS_INTR;
 		a->sample_regs_intr = opts->regs_intr;
 	}
-	if (opts->branch_sample_type) {
+	if (opts->branch_sample_type && !dummy) {
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a->branch_sample_type = opts->branch_sample_type;
 	}
