@@ -37,6 +37,10 @@ static struct {
 	const char *output;
 	const char *freq_str, *callgraph_str, *mmap_str, *max_size_str, *switch_str;
 	const char *clockid_str;
+	/* --aio, --affinity, --mmap-flush: perf's write-path tuning, which
+	 * changes no byte of the file; accepted (perf takes any value) and
+	 * left alone. */
+	const char *write_tuning;
 	uint64_t count;
 	bool count_set, callgraph_fp, strict_freq;
 	bool no_buildid, no_buildid_cache, buildid_all;
@@ -113,6 +117,54 @@ static int set_compression(const struct option *opt, const char *arg, bool unset
 	return 0;
 }
 
+static int parse_regs_opt(const struct option *opt, const char *arg, bool unset)
+{
+	char buf[256];
+	const char *msg, *hint;
+
+	if (unset) {
+		*(uint64_t *)opt->value = 0;
+		return 0;
+	}
+	/* perf names its short option for --intr-regs, the long one else. */
+	hint = opt->short_name == 'I' ? "-I?" : "--user-regs=?";
+	if (!record_opts__parse_regs(arg, hint, opt->value, buf, sizeof(buf), &msg))
+		return 0;
+	if (msg && !strcmp(arg, "?"))
+		fprintf(stderr, "%s\n", msg);
+	else if (msg)
+		fprintf(stderr, "Warning:\n%s\n", msg);
+	{
+		/* perf shows the usage lines alone here, no option's help. */
+		static const struct option none[] = { OPT_END() };
+
+		parse_options_usage(record_usage, none, NULL, false);
+	}
+	exit(PARSE_OPT_USAGE_EXIT);
+}
+
+static int set_branch_any(const struct option *opt, const char *arg, bool unset)
+{
+	rec.opts.branch_sample_type = unset ? 0 : PERF_SAMPLE_BRANCH_ANY;
+	return 0;
+}
+
+static int parse_branch_filter_opt(const struct option *opt, const char *arg, bool unset)
+{
+	char buf[128];
+	const char *msg;
+
+	if (unset) {
+		rec.opts.branch_sample_type = 0;
+		return 0;
+	}
+	if (!record_opts__parse_branch_filter(&rec.opts, arg, buf, sizeof(buf), &msg))
+		return 0;
+	fprintf(stderr, "%s\n", msg);
+	parse_options_usage(record_usage, record_options, "j", true);
+	exit(PARSE_OPT_USAGE_EXIT);
+}
+
 static const struct option options[] = {
 	OPT_CALLBACK('e', "event", NULL, "event",
 		     "event selector. use 'pcl list' to list available events", parse_event_opt),
@@ -138,6 +190,39 @@ static const struct option options[] = {
 	OPT_INCR('v', "verbose", &rec.verbose, "be more verbose (show counter open errors, etc)"),
 	OPT_INCR('q', "quiet", &rec.quiet, "don't print any warnings or messages"),
 	OPT_BOOLEAN('d', "data", &rec.opts.sample_address, "Record the sample addresses"),
+	OPT_BOOLEAN('T', "timestamp", &rec.opts.sample_time, "Record the sample timestamps"),
+	OPT_BOOLEAN('P', "period", &rec.opts.sample_period, "Record the sample period"),
+	OPT_BOOLEAN(0, "sample-cpu", &rec.opts.sample_cpu, "Record the sample cpu"),
+	OPT_BOOLEAN('W', "weight", &rec.opts.sample_weight, "sample by weight (on special events only)"),
+	OPT_BOOLEAN(0, "phys-data", &rec.opts.sample_phys_addr,
+		    "Record the sample physical addresses"),
+	OPT_BOOLEAN(0, "data-page-size", &rec.opts.sample_data_page_size,
+		    "Record the sampled data address data page size"),
+	OPT_BOOLEAN(0, "sample-identifier", &rec.opts.sample_identifier,
+		    "Record the sample identifier"),
+	OPT_BOOLEAN('s', "stat", &rec.opts.inherit_stat, "per thread counts"),
+	OPT_BOOLEAN(0, "running-time", &rec.opts.running_time,
+		    "Record running/enabled time of read (:S) events"),
+	OPT_BOOLEAN(0, "namespaces", &rec.opts.record_namespaces,
+		    "Record namespaces events"),
+	OPT_BOOLEAN(0, "switch-events", &rec.opts.record_switch_events,
+		    "Record context switch events"),
+	OPT_CALLBACK_OPTARG(0, "user-regs", &rec.opts.regs_user, "any register",
+			    "sample selected machine registers on interrupt, use '-user-regs=?' "
+			    "to list register names", parse_regs_opt, NULL),
+	OPT_CALLBACK_OPTARG('I', "intr-regs", &rec.opts.regs_intr, "any register",
+			    "sample selected machine registers on interrupt, use '--intr-regs=?' "
+			    "to list register names", parse_regs_opt, NULL),
+	OPT_CALLBACK_NOOPT('b', "branch-any", NULL, "sample any taken branches", set_branch_any),
+	OPT_CALLBACK('j', "branch-filter", NULL, "branch filter mask", "branch stack filter modes",
+		     parse_branch_filter_opt),
+	OPT_STRING_OPTARG(0, "aio", &rec.write_tuning, "n",
+			  "Use <n> control blocks in asynchronous trace writing mode (no effect)",
+			  "1"),
+	OPT_STRING(0, "affinity", &rec.write_tuning, "node|cpu",
+		   "Set affinity mask of trace reading thread (no effect)"),
+	OPT_STRING(0, "mmap-flush", &rec.write_tuning, "number",
+		   "Minimal number of bytes that is extracted from mmap data pages (no effect)"),
 	OPT_BOOLEAN('R', "raw-samples", &rec.opts.raw_samples,
 		    "collect raw sample records from all opened counters"),
 	OPT_INTEGER('D', "delay", &rec.opts.target.initial_delay,
@@ -888,6 +973,9 @@ int cmd_record(int argc, const char **argv)
 	/* No command and no target: the whole system until interrupted. */
 	if (!cmd_argc && target__none(&rec.opts.target))
 		rec.opts.target.system_wide = true;
+	/* Threads given by id are watched alone, not their future children. */
+	if (rec.opts.target.tid)
+		rec.opts.no_inherit = true;
 	conflict = target__validate(&rec.opts.target);
 	if (conflict != TARGET_OK && !rec.quiet)
 		fprintf(stderr, "Warning:\n%s\n", target__conflict_str(conflict));

@@ -104,6 +104,122 @@ static void system_wide_adds_a_dummy(void **state)
 	assert_true(dummy->attr.sample_type & PERF_SAMPLE_IDENTIFIER);
 }
 
+/* perf evlist -v of perf 6.1's `record -a -g` / `-a --call-graph dwarf` / `-a -R`: the
+ * tracking dummy samples what the sampling event samples. */
+static void system_wide_dummy_gets_the_call_graph(void **state)
+{
+	const uint64_t dwarf_bits = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				    PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+	const char *msg;
+	char buf[128];
+	struct perf_event_attr *dummy;
+
+	parse("cpu-clock");
+	opts.target.system_wide = true;
+	opts.call_graph = CALLGRAPH_FP;
+	record__config(&el, &opts);
+	dummy = &el.last->attr;
+	assert_int_equal(dummy->sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					     PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_CPU |
+					     PERF_SAMPLE_IDENTIFIER);
+
+	evlist__exit(&el);
+	evlist__init(&el);
+	record_opts__init(&opts);
+	opts.target.system_wide = true;
+	opts.raw_samples = true;
+	assert_int_equal(record_opts__parse_callgraph(&opts, "dwarf", buf, sizeof(buf), &msg), 0);
+	parse("cpu-clock");
+	record__config(&el, &opts);
+	dummy = &el.last->attr;
+	assert_int_equal(dummy->sample_type & dwarf_bits, dwarf_bits);
+	assert_true(dummy->sample_type & PERF_SAMPLE_RAW);
+	assert_int_equal(dummy->sample_regs_user, 0xff0fff);
+	assert_int_equal(dummy->sample_stack_user, 8192);
+	assert_true(dummy->exclude_callchain_user && dummy->mmap_data);
+}
+
+/* -T -s --sample-cpu -W --phys-data --data-page-size --namespaces --switch-events
+ * --sample-identifier, as perf 6.1 sets them for one event and a workload. */
+static void sample_field_options(void **state)
+{
+	struct perf_event_attr *a;
+
+	parse("cpu-clock");
+	opts.sample_time = opts.sample_cpu = opts.sample_weight = true;
+	opts.sample_phys_addr = opts.sample_data_page_size = opts.sample_identifier = true;
+	opts.inherit_stat = opts.record_namespaces = opts.record_switch_events = true;
+	record__config(&el, &opts);
+	a = &el.first->attr;
+	assert_int_equal(a->sample_type, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					  PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+					  PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_PHYS_ADDR |
+					  PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_WEIGHT_STRUCT);
+	assert_int_equal(a->read_format, PERF_FORMAT_TOTAL_TIME_ENABLED |
+					  PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID |
+					  PERF_FORMAT_LOST);
+	assert_true(a->inherit_stat && a->namespaces && a->context_switch);
+}
+
+/* -P keeps the period in the samples even with -c. */
+static void period_option_with_count(void **state)
+{
+	parse("cpu-clock");
+	opts.freq = 0;
+	opts.interval = 1000;
+	opts.user_interval = true;
+	opts.sample_period = true;
+	record__config(&el, &opts);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_PERIOD);
+}
+
+/* --user-regs/--intr-regs and -j as perf 6.1 takes them (its evlist -v masks). */
+static void register_and_branch_lists(void **state)
+{
+	char buf[256];
+	const char *msg;
+	uint64_t mask = 0;
+
+	assert_int_equal(record_opts__parse_regs("ax,R15", "--user-regs=?", &mask, buf,
+						 sizeof(buf), &msg), 0);
+	assert_int_equal(mask, 0x800001);
+	assert_int_equal(record_opts__parse_regs(NULL, "-I?", &mask, buf, sizeof(buf), &msg), 0);
+	assert_int_equal(mask, 0xff0fff);
+	assert_int_equal(record_opts__parse_regs("ds", "-I?", &mask, buf, sizeof(buf), &msg), -1);
+	assert_string_equal(msg, "Unknown register \"ds\", check man page or run "
+				 "\"perf record -I?\"");
+	assert_int_equal(record_opts__parse_regs("?", "-I?", &mask, buf, sizeof(buf), &msg), -1);
+	assert_string_equal(msg, "available registers: AX BX CX DX SI DI BP SP IP FLAGS CS SS "
+				 "R8 R9 R10 R11 R12 R13 R14 R15 ");
+
+	assert_int_equal(record_opts__parse_branch_filter(&opts, "u", buf, sizeof(buf), &msg), 0);
+	assert_int_equal(opts.branch_sample_type, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_ANY);
+	assert_int_equal(record_opts__parse_branch_filter(&opts, "any_call,k", buf, sizeof(buf),
+							  &msg), 0);
+	assert_int_equal(opts.branch_sample_type,
+			 PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_KERNEL);
+	assert_int_equal(record_opts__parse_branch_filter(&opts, "bogus", buf, sizeof(buf), &msg),
+			 -1);
+	assert_string_equal(msg, "unknown branch filter bogus, check man page");
+
+	opts.regs_intr = 0x3;
+	parse("cpu-clock");
+	record__config(&el, &opts);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_REGS_INTR);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_BRANCH_STACK);
+	assert_int_equal(el.first->attr.sample_regs_intr, 0x3);
+
+	/* perf 6.1's record -a --intr-regs: not on the tracking dummy. */
+	evlist__exit(&el);
+	evlist__init(&el);
+	opts.target.system_wide = true;
+	parse("cpu-clock");
+	record__config(&el, &opts);
+	assert_false(el.last->attr.sample_type &
+		     (PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_BRANCH_STACK));
+	assert_int_equal(el.last->attr.sample_regs_intr, 0);
+}
+
 static void delay_enables_the_dummy_at_exec(void **state)
 {
 	parse("cpu-clock");
@@ -231,6 +347,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(period_instead_of_frequency, setup, teardown),
 		cmocka_unit_test_setup_teardown(tracepoints_keep_their_period, setup, teardown),
 		cmocka_unit_test_setup_teardown(system_wide_adds_a_dummy, setup, teardown),
+		cmocka_unit_test_setup_teardown(system_wide_dummy_gets_the_call_graph, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(sample_field_options, setup, teardown),
+		cmocka_unit_test_setup_teardown(period_option_with_count, setup, teardown),
+		cmocka_unit_test_setup_teardown(register_and_branch_lists, setup, teardown),
 		cmocka_unit_test_setup_teardown(delay_enables_the_dummy_at_exec, setup, teardown),
 		cmocka_unit_test_setup_teardown(groups_and_same_types, setup, teardown),
 		cmocka_unit_test_setup_teardown(callgraph_modes, setup, teardown),

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -70,6 +71,102 @@ int record_opts__parse_callgraph(struct record_opts *opts, const char *arg,
 	return 0;
 }
 
+/* x86-64 registers by their bit in the sample_regs masks; the segment
+ * registers ds..gs (bits 12-15) are not offered. */
+static const char *const reg_names[] = {
+	"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
+	NULL, NULL, NULL, NULL,
+	"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+};
+
+int record_opts__parse_regs(const char *arg, const char *list_hint, uint64_t *mask,
+			    char *buf, size_t size, const char **msg)
+{
+	size_t nr = sizeof(reg_names) / sizeof(reg_names[0]);
+
+	*msg = NULL;
+	if (!arg) {
+		*mask = DWARF_REGS_MASK;
+		return 0;
+	}
+	if (!strcmp(arg, "?")) {
+		size_t len = (size_t)snprintf(buf, size, "available registers: ");
+
+		for (size_t i = 0; i < nr && len < size; i++)
+			if (reg_names[i])
+				len += (size_t)snprintf(buf + len, size - len, "%s ", reg_names[i]);
+		*msg = buf;
+		return -1;
+	}
+	*mask = 0;
+	for (const char *p = arg; *p;) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < nr; i++)
+			if (reg_names[i] && strlen(reg_names[i]) == len &&
+			    !strncasecmp(p, reg_names[i], len))
+				break;
+		if (i == nr) {
+			snprintf(buf, size, "Unknown register \"%.*s\", check man page or run "
+				 "\"perf record %s\"", (int)len, p, list_hint);
+			*msg = buf;
+			return -1;
+		}
+		*mask |= 1ULL << i;
+		p += len + (p[len] == ',');
+	}
+	return *mask ? 0 : -1;
+}
+
+static const struct { const char *name; uint64_t bits; } branch_filters[] = {
+	{ "u", PERF_SAMPLE_BRANCH_USER },
+	{ "k", PERF_SAMPLE_BRANCH_KERNEL },
+	{ "hv", PERF_SAMPLE_BRANCH_HV },
+	{ "any", PERF_SAMPLE_BRANCH_ANY },
+	{ "any_call", PERF_SAMPLE_BRANCH_ANY_CALL },
+	{ "any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN },
+	{ "ind_call", PERF_SAMPLE_BRANCH_IND_CALL },
+	{ "abort_tx", PERF_SAMPLE_BRANCH_ABORT_TX },
+	{ "in_tx", PERF_SAMPLE_BRANCH_IN_TX },
+	{ "no_tx", PERF_SAMPLE_BRANCH_NO_TX },
+	{ "cond", PERF_SAMPLE_BRANCH_COND },
+	{ "ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP },
+	{ "call", PERF_SAMPLE_BRANCH_CALL },
+	{ "save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE },
+	{ "stack", PERF_SAMPLE_BRANCH_CALL_STACK },
+};
+
+int record_opts__parse_branch_filter(struct record_opts *opts, const char *arg,
+				     char *buf, size_t size, const char **msg)
+{
+	const uint64_t levels = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL |
+				PERF_SAMPLE_BRANCH_HV;
+	size_t nr = sizeof(branch_filters) / sizeof(branch_filters[0]);
+	uint64_t bits = 0;
+
+	*msg = NULL;
+	for (const char *p = arg; *p;) {
+		size_t len = strcspn(p, ","), i;
+
+		for (i = 0; i < nr; i++)
+			if (strlen(branch_filters[i].name) == len &&
+			    !strncmp(p, branch_filters[i].name, len))
+				break;
+		if (i == nr) {
+			snprintf(buf, size, "unknown branch filter %.*s, check man page",
+				 (int)len, p);
+			*msg = buf;
+			return -1;
+		}
+		bits |= branch_filters[i].bits;
+		p += len + (p[len] == ',');
+	}
+	if (!(bits & ~levels))
+		bits |= PERF_SAMPLE_BRANCH_ANY;
+	opts->branch_sample_type = bits;
+	return 0;
+}
+
 static bool evsel__is_leader(const struct evsel *e)
 {
 	return e->leader == e;
@@ -102,8 +199,13 @@ static void config_callchain(struct evsel *e, const struct record_opts *opts,
 		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
 					PERF_SAMPLE_BRANCH_NO_CYCLES |
 					PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_HW_INDEX;
-	} else if (mode == CALLGRAPH_DWARF) {
+		return;
+	}
+	if (mode == CALLGRAPH_DWARF)
 		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	/* A call-graph=fp term over --call-graph dwarf: perf drops the register
+	 * and stack samples but keeps their settings. */
+	if (mode == CALLGRAPH_DWARF || opts->call_graph == CALLGRAPH_DWARF) {
 		a->sample_regs_user = DWARF_REGS_MASK;
 		a->sample_stack_user = stack_size;
 		a->exclude_callchain_user = 1;
@@ -137,6 +239,9 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	if (e->inherit >= 0)
 		a->inherit = (unsigned)e->inherit;
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	if (opts->inherit_stat || opts->running_time)
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a->inherit_stat = opts->inherit_stat;
 	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID;
 
 	/* The command line's -F/-c beat the events' defaults, not their terms. */
@@ -150,21 +255,46 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 			a->sample_period = opts->interval;
 		}
 	}
-	if (a->freq)
+	if (a->freq || opts->sample_period)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
-	if (opts->sample_address) {
+	/* DWARF unwinding wants the data addresses, also from a term. */
+	if (opts->sample_address || cg == CALLGRAPH_DWARF) {
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 		a->mmap_data = track;
 	}
-	if (cg != CALLGRAPH_NONE && !dummy)
+	/* perf gives the tracking dummy the sampling events' call-graph setup
+	 * and sample fields too (perf evlist -v shows them). */
+	if (cg != CALLGRAPH_NONE)
 		config_callchain(e, opts, cg, e->stack_size > 0 ?
 				 (uint32_t)((e->stack_size + 7) & ~7) : opts->stack_size);
-	if (target__has_cpu(t))
+	/* Registers and branches are the sampling events' business: perf
+	 * leaves them off the tracking dummy. */
+	if (opts->regs_user && !dummy) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = opts->regs_user;
+	}
+	if (opts->regs_intr && !dummy) {
+		a->sample_type |= PERF_SAMPLE_REGS_INTR;
+		a->sample_regs_intr = opts->regs_intr;
+	}
+	if (opts->branch_sample_type && !dummy) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = opts->branch_sample_type;
+	}
+	if (target__has_cpu(t) || opts->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
-	if (e->sample_time != 0)
+	if (e->sample_time != 0 || opts->sample_time)
 		a->sample_type |= PERF_SAMPLE_TIME;
-	if (opts->raw_samples && !dummy)
+	if (opts->raw_samples)
 		a->sample_type |= PERF_SAMPLE_TIME | PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+	if (opts->sample_weight)
+		a->sample_type |= PERF_SAMPLE_WEIGHT_STRUCT;
+	if (opts->sample_phys_addr)
+		a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
+	if (opts->sample_data_page_size)
+		a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
+	if (opts->sample_identifier)
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 
 	a->task = track;
 	a->mmap = track;
@@ -173,6 +303,8 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	a->comm_exec = track;
 	a->ksymbol = track;
 	a->bpf_event = track;
+	a->namespaces = track && opts->record_namespaces;
+	a->context_switch = track && opts->record_switch_events;
 
 	/* Only leaders start disabled: members follow them. */
 	if (evsel__is_leader(e))
@@ -209,7 +341,7 @@ void record__config(struct evlist *evlist, const struct record_opts *opts)
 		}
 	}
 
-	if (evlist->nr_entries <= 1)
+	if (evlist->nr_entries <= 1 && !opts->sample_identifier)
 		return;
 	/* Several events: samples say which one they came from, as ID when all
 	 * sample the same fields, else as IDENTIFIER at a fixed place. */
@@ -218,7 +350,7 @@ void record__config(struct evlist *evlist, const struct record_opts *opts)
 		if (pos->attr.sample_type != first->attr.sample_type)
 			same = false;
 	evlist__for_each(evlist, pos) {
-		if (same) {
+		if (same && !opts->sample_identifier) {
 			pos->attr.sample_type |= PERF_SAMPLE_ID;
 		} else {
 			pos->attr.sample_type &= ~(uint64_t)PERF_SAMPLE_ID;
@@ -599,19 +731,26 @@ uint64_t record_session__file_size(const struct record_session *rs)
 static int write_lost_samples(struct record_session *rs)
 {
 	evlist__for_each(rs->evlist, e) {
-		uint64_t st = e->attr.sample_type;
+		uint64_t st = e->attr.sample_type, rf = e->attr.read_format;
+		/* The lost count comes last: after the value, the times and the id. */
+		size_t lost_at = 1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+				 !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) + !!(rf & PERF_FORMAT_ID);
 
 		for (int c = 0; c < e->nr_cpus; c++) {
 			for (int t = 0; t < e->nr_threads; t++) {
-				uint64_t buf[4] = { 0 }, rec[16] = { 0 }, *p;
+				uint64_t buf[6] = { 0 }, rec[16] = { 0 }, *p;
 				int fd = evsel__fd(e, c, t), err;
 				struct perf_event_header *h = (void *)rec;
+				ssize_t n;
 
-				if (fd < 0 || read(fd, buf, sizeof(buf)) < 24 || !buf[2])
+				if (fd < 0)
 					continue;
-				rs->lost_samples += buf[2];
+				n = read(fd, buf, sizeof(buf));
+				if (n < (ssize_t)((lost_at + 1) * sizeof(*buf)) || !buf[lost_at])
+					continue;
+				rs->lost_samples += buf[lost_at];
 				h->type = PERF_RECORD_LOST_SAMPLES;
-				rec[1] = buf[2];
+				rec[1] = buf[lost_at];
 				p = &rec[2];
 				if (st & PERF_SAMPLE_TID) {
 					uint32_t pt[2] = { (uint32_t)rs->threads->map[t].pid,

@@ -54,8 +54,21 @@ struct record_opts {
 	bool raw_samples;		/* -R */
 	bool no_inherit;		/* -i */
 	bool use_clockid;		/* -k */
+	bool sample_time;		/* -T */
+	bool sample_cpu;		/* --sample-cpu */
+	bool sample_period;		/* -P: the period even with -c */
+	bool sample_weight;		/* -W */
+	bool sample_phys_addr;		/* --phys-data */
+	bool sample_data_page_size;	/* --data-page-size */
+	bool sample_identifier;		/* --sample-identifier, even for one event */
+	bool inherit_stat;		/* -s: per-thread counts (with their times) */
+	bool running_time;		/* --running-time: enabled/running times */
+	bool record_namespaces;		/* --namespaces: on the tracking event */
+	bool record_switch_events;	/* --switch-events: on the tracking event */
 	int clockid;
 	size_t mmap_pages;		/* data pages per buffer (power of two) */
+	uint64_t regs_user, regs_intr;	/* --user-regs, --intr-regs masks */
+	uint64_t branch_sample_type;	/* -b, -j: 0 for no branch stack */
 };
 
 /* Fills opts with perf record's defaults (4000 Hz, 512K buffers...). */
@@ -65,6 +78,19 @@ void record_opts__init(struct record_opts *opts);
  * or -1 with *msg set to perf's complaint (static or in buf). */
 int record_opts__parse_callgraph(struct record_opts *opts, const char *arg,
 				 char *buf, size_t size, const char **msg);
+
+/* Parses --user-regs/--intr-regs' list of register names (any case) into
+ * *mask; NULL means all of them.  Returns 0, or -1 with *msg set (in buf) to
+ * the list of names for "?", perf's complaint for an unknown name (citing
+ * list_hint, the way to list them), or NULL for an empty list. */
+int record_opts__parse_regs(const char *arg, const char *list_hint, uint64_t *mask,
+			    char *buf, size_t size, const char **msg);
+
+/* Parses -j's comma-separated branch filter into opts->branch_sample_type;
+ * privilege levels alone mean any branch there.  Returns 0, or -1 with *msg
+ * set (in buf) to perf's complaint. */
+int record_opts__parse_branch_filter(struct record_opts *opts, const char *arg,
+				     char *buf, size_t size, const char **msg);
 
 /*
  * Sets up every event's attr as perf record does: sample_type bits, period
