@@ -140,7 +140,7 @@ static int parse_regs_opt(const struct option *opt, const char *arg, bool unset)
 
 		parse_options_usage(record_usage, none, NULL, false);
 	}
-	exit(PARSE_OPT_USAGE_EXIT);
+	exit(PCL_EXIT_USAGE);
 }
 
 static int set_branch_any(const struct option *opt, const char *arg, bool unset)
@@ -162,7 +162,7 @@ static int parse_branch_filter_opt(const struct option *opt, const char *arg, bo
 		return 0;
 	fprintf(stderr, "%s\n", msg);
 	parse_options_usage(record_usage, record_options, "j", true);
-	exit(PARSE_OPT_USAGE_EXIT);
+	exit(PCL_EXIT_USAGE);
 }
 
 static const struct option options[] = {
