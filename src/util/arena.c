@@ -13,24 +13,38 @@ struct arena_chunk {
 	max_align_t data[];
 };
 
-void *arena_alloc(struct arena *a, size_t size)
+/* size bytes at a->cur aligned to align (a power of two). */
+static char *arena_take(struct arena *a, size_t size, size_t align)
 {
-	char *p;
+	char *p = (char *)(((uintptr_t)a->cur + align - 1) & ~(uintptr_t)(align - 1));
 
-	size = (size + 15) & ~(size_t)15;
-	if ((size_t)(a->end - a->cur) < size) {
+	if (!a->cur || p > a->end || (size_t)(a->end - p) < size) {
 		size_t n = size > ARENA_CHUNK ? size : ARENA_CHUNK;
 		struct arena_chunk *c = xmalloc(sizeof(*c) + n);
 
 		c->next = a->chunks;
 		a->chunks = c;
-		a->cur = (char *)c->data;
-		a->end = a->cur + n;
+		p = (char *)c->data;
+		a->end = p + n;
 	}
-	p = a->cur;
-	a->cur += size;
-	a->total += size;
+	a->cur = p + size;
+	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	char *p = arena_take(a, size, 16);
+
 	memset(p, 0, size);
+	return p;
+}
+
+const char *arena_strndup(struct arena *a, const char *s, size_t len)
+{
+	char *p = arena_take(a, len + 1, 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
 	return p;
 }
 
