@@ -29,11 +29,11 @@ void hashmap__grow(struct hashmap *m)
 	m->slots = xcalloc(m->cap, m->slot_size);
 	for (size_t i = 0; i < old.cap; i++) {
 		uint64_t *t = hashmap__tag(&old, i);
-		size_t j;
+		size_t mask = m->cap - 1, j;
 
 		if (!*t)
 			continue;
-		for (j = hash_mix(*t) & (m->cap - 1); *hashmap__tag(m, j); j = (j + 1) & (m->cap - 1))
+		for (j = hash_mix(*t) & mask; *hashmap__tag(m, j); j = (j + 1) & mask)
 			;
 		memcpy(hashmap__tag(m, j), t, m->slot_size);
 	}

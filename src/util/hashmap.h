@@ -42,13 +42,20 @@ static inline uint64_t hash_mix(uint64_t x)
 	return x;
 }
 
+/* One step of FNV-1a: folds x into the running hash h of a sequence
+ * (the mixer is for the result, where all bits must count). */
+static inline uint64_t hash_add(uint64_t h, uint64_t x)
+{
+	return (h ^ x) * 0x100000001b3ULL;
+}
+
 /* The hash of len bytes (FNV-1a). */
 static inline uint64_t hash_string(const char *s, size_t len)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
 	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+		h = hash_add(h, (unsigned char)s[i]);
 	return h;
 }
 

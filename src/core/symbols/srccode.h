@@ -14,8 +14,8 @@
 
 struct srccode {
 	struct strset paths;	/* interned paths: keys of files and shown */
-	struct u64map files;	/* path -> struct srccode_file* */
-	struct u64map shown;	/* key -> struct srccode_pos*: the last line shown */
+	struct hashmap files;	/* path -> struct srccode_file* */
+	struct hashmap shown;	/* key -> struct srccode_pos*: the last line shown */
 };
 
 /* Line number line (from 1) of the file at path, without its newline, and

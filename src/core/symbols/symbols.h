@@ -6,26 +6,11 @@
 #define PCL_SYMBOLS_H
 
 #include "core/symbols/machine.h"
+#include "util/arena.h"
+#include "util/hashmap.h"
 
 #include <stddef.h>
 #include <stdio.h>
-
-/* --- string pool: many small names freed at once ----------------------- */
-struct strpool {
-	struct strpool_chunk *head;
-};
-const char *strpool_add(struct strpool *p, const char *s, size_t len);
-void strpool_release(struct strpool *p);
-
-/* --- u64-keyed hash map (open addressing) ------------------------------ */
-struct u64map {
-	uint64_t *keys;
-	void **vals;
-	size_t cap, used;	/* cap is 0 or a power of two */
-};
-void *u64map_get(const struct u64map *h, uint64_t key);
-void u64map_put(struct u64map *h, uint64_t key, void *val);
-void u64map_release(struct u64map *h);
 
 /* --- symbol table construction ------------------------------------------ */
 struct sym_raw {
@@ -40,7 +25,7 @@ struct sym_raw {
 struct symtab_builder {
 	struct sym_raw *v;
 	size_t nr, alloc;
-	struct strpool *pool;
+	struct arena *pool;
 };
 
 /* Of two symbols at one address, whether perf keeps a (it drops b). */
@@ -85,8 +70,8 @@ struct dso_priv {
 	struct symbol *syms;
 	struct symtree *symtree;	/* perf's tree, where symbols overlap (symtree.h) */
 	size_t nr_syms;
-	struct strpool pool;
-	struct u64map addr_cache;	/* addr+1 -> symbol (or &no_symbol) */
+	struct arena pool;
+	struct hashmap addr_cache;	/* addr+1 -> symbol (or &no_symbol) */
 	char *elf_path;		/* the runtime image found for this dso */
 	char *debug_path;	/* the symbol table's file: srcline reads its DWARF */
 	void *image;		/* in-memory ELF (the running vdso), or NULL */
@@ -95,7 +80,7 @@ struct dso_priv {
 	struct elf_load *loads;	/* PT_LOAD segments of the runtime image */
 	size_t nr_loads;
 	struct srcline_cache *srcline;
-	struct u64map *srcline_fallback;	/* addr -> "dso[vaddr]" */
+	struct hashmap *srcline_fallback;	/* addr -> "dso[vaddr]" */
 	int data_fd;		/* elf_path opened for dso__read(), when data_open */
 	bool data_open;
 	struct dso *next_in_bucket;
@@ -131,14 +116,14 @@ const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
 
 /* --- machine ------------------------------------------------------------ */
 struct machine {
-	struct u64map threads;		/* tid -> live thread */
+	struct hashmap threads;		/* tid -> live thread */
 	struct thread **all_threads;	/* every thread ever made (owned) */
 	size_t nr_threads, alloc_threads;
 	struct map **all_maps;		/* every map ever made (owned) */
 	size_t nr_maps, alloc_maps;
 	struct dso **dsos;		/* in creation order */
 	size_t nr_dsos, alloc_dsos;
-	struct u64map dso_index;	/* name hash -> bucket of dsos */
+	struct hashmap dso_index;	/* name hash -> bucket of dsos */
 	struct maps *kmaps;		/* kernel and modules */
 	struct dso *kernel;
 	char *kallsyms, *symfs, *buildid_dir;
