@@ -228,8 +228,8 @@ static void frame_set_keys(struct cc_frame *f, enum chain_key key, struct strset
 /* The frame table's tag (the table mixes it). */
 static uint64_t frame_hash(const struct cc_frame *f)
 {
-	return f->ip ^ hash_mix((uintptr_t)f->sym ^ ((uintptr_t)f->dso << 1)) ^
-	       ((uintptr_t)f->srcline << 3) ^ (uint64_t)(f->kernel | f->inlined << 1);
+	return f->ip ^ (uintptr_t)f->sym ^ ((uintptr_t)f->dso << 1) ^ ((uintptr_t)f->srcline << 3) ^
+	       (uint64_t)(f->kernel | f->inlined << 1);
 }
 
 static bool frame_equal(const void *value, const void *key)
@@ -312,8 +312,8 @@ const struct cc_frame *cc_resolver__frame(struct cc_resolver *r, struct thread *
 		.cpumode = cpumode,
 	};
 	bool added;
-	struct cc_ip_slot *slot = hashmap_findnew(&r->ips, ip ^ hash_mix((uintptr_t)key.space),
-						  ip_slot_equal, &key, &added);
+	struct cc_ip_slot *slot = hashmap_findnew(&r->ips, ip ^ (uintptr_t)key.space, ip_slot_equal,
+						  &key, &added);
 
 	if (added) {
 		*slot = key;

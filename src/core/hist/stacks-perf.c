@@ -102,7 +102,8 @@ static const struct name_entry *frame_names(struct stack_builder *b,
 	unsigned kind = (kernel ? FRAME_KERNEL : 0) | (f->inlined ? FRAME_INLINED : 0);
 	const char *p;
 
-	e = hashmap_findnew(&b->names, (uintptr_t)key.sym ^ hash_mix((uintptr_t)key.dso + flags),
+	/* one of sym and dso is NULL, the other 8-aligned: the tag is the key */
+	e = hashmap_findnew(&b->names, (uintptr_t)key.sym ^ (uintptr_t)key.dso ^ flags,
 			    name_entry_equal, &key, &added);
 	if (!added)
 		return e;
