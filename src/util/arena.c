@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_CHUNK (1u << 20)
+/* Chunks start small (a DSO's few names) and double up to the cap (a
+ * report's call-graph trie). */
+#define ARENA_FIRST_CHUNK (16u << 10)
+#define ARENA_MAX_CHUNK (1u << 20)
 
 struct arena_chunk {
 	struct arena_chunk *next;
@@ -19,9 +22,13 @@ static char *arena_take(struct arena *a, size_t size, size_t align)
 	char *p = (char *)(((uintptr_t)a->cur + align - 1) & ~(uintptr_t)(align - 1));
 
 	if (!a->cur || p > a->end || (size_t)(a->end - p) < size) {
-		size_t n = size > ARENA_CHUNK ? size : ARENA_CHUNK;
-		struct arena_chunk *c = xmalloc(sizeof(*c) + n);
+		size_t n;
+		struct arena_chunk *c;
 
+		a->chunk_size = !a->chunk_size ? ARENA_FIRST_CHUNK :
+				a->chunk_size < ARENA_MAX_CHUNK ? a->chunk_size * 2 : ARENA_MAX_CHUNK;
+		n = size > a->chunk_size ? size : a->chunk_size;
+		c = xmalloc(sizeof(*c) + n);
 		c->next = a->chunks;
 		a->chunks = c;
 		p = (char *)c->data;

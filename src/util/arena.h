@@ -9,6 +9,7 @@
 struct arena {
 	struct arena_chunk *chunks;
 	char *cur, *end;
+	size_t chunk_size;	/* of the last chunk (they double, up to a cap) */
 };
 
 /* Zeroed, 16-byte aligned memory. */
