@@ -6,31 +6,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_CHUNK (1u << 20)
+/* Chunks start small (a DSO's few names) and double up to the cap (a
+ * report's call-graph trie). */
+#define ARENA_FIRST_CHUNK (16u << 10)
+#define ARENA_MAX_CHUNK (1u << 20)
 
 struct arena_chunk {
 	struct arena_chunk *next;
 	max_align_t data[];
 };
 
-void *arena_alloc(struct arena *a, size_t size)
+/* size bytes at a->cur aligned to align (a power of two). */
+static char *arena_take(struct arena *a, size_t size, size_t align)
 {
-	char *p;
+	char *p = (char *)(((uintptr_t)a->cur + align - 1) & ~(uintptr_t)(align - 1));
 
-	size = (size + 15) & ~(size_t)15;
-	if ((size_t)(a->end - a->cur) < size) {
-		size_t n = size > ARENA_CHUNK ? size : ARENA_CHUNK;
-		struct arena_chunk *c = xmalloc(sizeof(*c) + n);
+	if (!a->cur || p > a->end || (size_t)(a->end - p) < size) {
+		size_t n;
+		struct arena_chunk *c;
 
+		a->chunk_size = !a->chunk_size ? ARENA_FIRST_CHUNK :
+				a->chunk_size < ARENA_MAX_CHUNK ? a->chunk_size * 2 : ARENA_MAX_CHUNK;
+		n = size > a->chunk_size ? size : a->chunk_size;
+		c = xmalloc(sizeof(*c) + n);
 		c->next = a->chunks;
 		a->chunks = c;
-		a->cur = (char *)c->data;
-		a->end = a->cur + n;
+		p = (char *)c->data;
+		a->end = p + n;
 	}
-	p = a->cur;
-	a->cur += size;
-	a->total += size;
+	a->cur = p + size;
+	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	char *p = arena_take(a, size, 16);
+
 	memset(p, 0, size);
+	return p;
+}
+
+const char *arena_strndup(struct arena *a, const char *s, size_t len)
+{
+	char *p = arena_take(a, len + 1, 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
 	return p;
 }
 

@@ -1,5 +1,6 @@
-/* arena: many small allocations freed at once (trie nodes, frames).
- * Memory comes in big chunks; nothing is freed before arena_release(). */
+/* arena: many small allocations freed at once (trie nodes, frames, the
+ * names of a symbol table).  Memory comes in big chunks; nothing is freed
+ * before arena_release().  A zeroed struct arena is empty. */
 #ifndef PCL_ARENA_H
 #define PCL_ARENA_H
 
@@ -8,11 +9,13 @@
 struct arena {
 	struct arena_chunk *chunks;
 	char *cur, *end;
-	size_t total;		/* bytes handed out */
+	size_t chunk_size;	/* of the last chunk (they double, up to a cap) */
 };
 
 /* Zeroed, 16-byte aligned memory. */
 void *arena_alloc(struct arena *a, size_t size);
+/* A NUL-terminated copy of the len bytes at s (packed: no alignment). */
+const char *arena_strndup(struct arena *a, const char *s, size_t len);
 void arena_release(struct arena *a);
 
 #endif

@@ -15,7 +15,6 @@
 #include <linux/perf_event.h>
 
 #include "core/hist/callchain.h"
-#include "util/oa-grow.h"
 
 /* --- -g parsing ------------------------------------------------------------ */
 
@@ -380,36 +379,6 @@ static void test_cursor_frames_interned(void **state)
 	assert_string_equal(e->c.frames[2]->dso->long_name, "/no/prog");
 }
 
-/* --- the tables' growth (util/oa-grow) -------------------------------------- */
-
-static void test_oa_grow_doubles_when_half_full(void **state)
-{
-	uint32_t *slots = NULL, *old;
-	size_t cap = 0, used = 0, old_cap;
-
-	(void)state;
-	/* the first call makes the first array, with nothing to move */
-	assert_null(oa_grow(&slots, sizeof(*slots), &cap, &used, 4, &old_cap));
-	assert_non_null(slots);
-	assert_int_equal(cap, 4);
-	slots[1] = 7;
-	used = 2;
-	/* a third entry would fill more than half: twice the room, old returned */
-	old = oa_grow(&slots, sizeof(*slots), &cap, &used, 4, &old_cap);
-	assert_ptr_not_equal(old, slots);
-	assert_int_equal(old_cap, 4);
-	assert_int_equal(old[1], 7);
-	assert_int_equal(cap, 8);
-	assert_int_equal(used, 0);
-	for (size_t i = 0; i < cap; i++)
-		assert_int_equal(slots[i], 0);
-	free(old);
-	used = 3;
-	assert_null(oa_grow(&slots, sizeof(*slots), &cap, &used, 4, &old_cap));
-	assert_int_equal(cap, 8);
-	free(slots);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -420,7 +389,6 @@ int main(void)
 		cmocka_unit_test(test_trie_wide_nodes),
 		cmocka_unit_test(test_trie_inlined_matches_symbol_by_name),
 		cmocka_unit_test(test_frame_names),
-		cmocka_unit_test(test_oa_grow_doubles_when_half_full),
 		cmocka_unit_test_setup_teardown(test_cursor_orders, cursor_setup, cursor_teardown),
 		cmocka_unit_test_setup_teardown(test_cursor_max_stack_and_corruption, cursor_setup,
 						cursor_teardown),

@@ -652,7 +652,7 @@ static void test_build_ids(void **state)
 static void test_symtab_runs_sorted(void **state)
 {
 	static const int lens[] = { 1, 2, 3, 500, 7, 1000, 1 };
-	struct strpool pool = { 0 };
+	struct arena pool = { 0 };
 	struct symtab_builder b = { .pool = &pool };
 	uint32_t first_seq[4096];
 	size_t distinct = 0;
@@ -681,7 +681,7 @@ static void test_symtab_runs_sorted(void **state)
 		assert_int_equal(b.v[i].seq, first_seq[b.v[i].start / 16]);
 	}
 	free(b.v);
-	strpool_release(&pool);
+	arena_release(&pool);
 }
 
 int main(void)

@@ -37,55 +37,14 @@ static int fail(struct perf_session *s, const char *fmt, ...)
 
 /* ---- events and ids ---- */
 
-static uint64_t hash_id(uint64_t id)
-{
-	id ^= id >> 33;
-	id *= 0xff51afd7ed558ccdULL;
-	id ^= id >> 33;
-	return id;
-}
-
 static void id_hash_insert(struct perf_session *s, uint64_t id, struct evsel *evsel)
 {
-	size_t mask;
-
-	if ((s->id_hash_used + 1) * 2 > s->id_hash_size) {
-		size_t old_size = s->id_hash_size;
-		__typeof__(s->id_hash) old = s->id_hash;
-
-		s->id_hash_size = old_size ? old_size * 2 : 64;
-		s->id_hash = xcalloc(s->id_hash_size, sizeof(*s->id_hash));
-		s->id_hash_used = 0;
-		for (size_t i = 0; i < old_size; i++)
-			if (old[i].evsel)
-				id_hash_insert(s, old[i].id, old[i].evsel);
-		free(old);
-	}
-	mask = s->id_hash_size - 1;
-	for (size_t i = hash_id(id) & mask;; i = (i + 1) & mask) {
-		if (!s->id_hash[i].evsel) {
-			s->id_hash[i].id = id;
-			s->id_hash[i].evsel = evsel;
-			s->id_hash_used++;
-			return;
-		}
-		if (s->id_hash[i].id == id) {
-			s->id_hash[i].evsel = evsel;
-			return;
-		}
-	}
+	hashmap_u64_put(&s->id_hash, id, evsel);
 }
 
 static struct evsel *id_hash_find(struct perf_session *s, uint64_t id)
 {
-	size_t mask = s->id_hash_size - 1;
-
-	if (!s->id_hash_size)
-		return NULL;
-	for (size_t i = hash_id(id) & mask; s->id_hash[i].evsel; i = (i + 1) & mask)
-		if (s->id_hash[i].id == id)
-			return s->id_hash[i].evsel;
-	return NULL;
+	return hashmap_u64_get(&s->id_hash, id);
 }
 
 char *perf_session__attr_name(struct perf_session *s, const struct perf_event_attr *a)
@@ -329,7 +288,7 @@ void perf_session__delete(struct perf_session *s)
 	if (s->machine)
 		machine__delete(s->machine);
 	free(s->events);
-	free(s->id_hash);
+	hashmap_release(&s->id_hash);
 	if (s->tep)
 		tep_free(s->tep);
 	if (s->zstd)

@@ -55,6 +55,7 @@
 #include "core/data/perf-data.h"
 #include "core/data/perf-record.h"
 #include "core/symbols/machine.h"
+#include "util/hashmap.h"
 
 struct perf_session;
 struct perf_tool;
@@ -135,8 +136,7 @@ struct perf_session {
 	uint64_t data_offset, data_end;
 
 	/* id -> evsel hash */
-	struct { uint64_t id; struct evsel *evsel; } *id_hash;
-	size_t id_hash_size, id_hash_used;
+	struct hashmap id_hash;		/* sample id -> struct evsel * */
 	int id_pos, is_pos;	/* -1 when samples carry no id */
 
 	void *zstd;		/* ZSTD_DStream for COMPRESSED records */

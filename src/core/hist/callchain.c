@@ -1,7 +1,7 @@
 /* callchain: resolving stacks and folding them into tries (see callchain.h). */
 #include "core/hist/callchain.h"
 #include "core/symbols/srcline-text.h"
-#include "util/oa-grow.h"
+#include "util/hashmap.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -125,7 +125,6 @@ struct cc_stack {
 struct cc_ip_slot {
 	const void *space;	/* thread, or NULL for the kernel */
 	uint64_t ip;
-	uint32_t generation;
 	uint8_t cpumode;
 	const struct cc_frame *frame;
 };
@@ -149,6 +148,8 @@ void cc_resolver__init(struct cc_resolver *r, struct machine *m,
 	r->max_stack = 127;
 	r->generation = 1;
 	r->maps_generation = machine__maps_generation(m);
+	hashmap_init(&r->ips, sizeof(struct cc_ip_slot));
+	hashmap_init(&r->frames, sizeof(struct cc_frame *));
 }
 
 void cc_resolver__exit(struct cc_resolver *r)
@@ -158,9 +159,9 @@ void cc_resolver__exit(struct cc_resolver *r)
 		free(r->stacks[i].frames);
 	}
 	free(r->stacks);
-	free(r->ips);
-	free(r->frames);
-	u64map_release(&r->ranks);
+	hashmap_release(&r->ips);
+	hashmap_release(&r->frames);
+	hashmap_release(&r->ranks);
 	free(r->unwound);
 	arena_release(&r->arena);
 	memset(r, 0, sizeof(*r));
@@ -175,17 +176,7 @@ static void sync_with_machine(struct cc_resolver *r)
 		return;
 	r->maps_generation = now;
 	r->generation++;
-	r->ips_used = 0;
-}
-
-static uint64_t mix64(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 33;
-	return h;
+	hashmap_release(&r->ips);
 }
 
 struct rank_walk {
@@ -197,7 +188,7 @@ static void rank_one(struct dso *dso, void *arg)
 {
 	struct rank_walk *w = arg;
 
-	u64map_put(&w->r->ranks, (uintptr_t)dso, (void *)(uintptr_t)++w->next);
+	hashmap_u64_put(&w->r->ranks, (uintptr_t)dso, (void *)(uintptr_t)++w->next);
 }
 
 /*
@@ -211,9 +202,9 @@ static uint32_t dso_rank(struct cc_resolver *r, const struct dso *dso)
 
 	if (!dso)
 		return 0;
-	if (!u64map_get(&r->ranks, (uintptr_t)dso))
+	if (!hashmap_u64_get(&r->ranks, (uintptr_t)dso))
 		machine__for_each_dso(r->machine, rank_one, &w);
-	return (uint32_t)(uintptr_t)u64map_get(&r->ranks, (uintptr_t)dso);
+	return (uint32_t)(uintptr_t)hashmap_u64_get(&r->ranks, (uintptr_t)dso);
 }
 
 /* What perf's match_chain compares: the source line (srcline key), the
@@ -241,51 +232,34 @@ static void frame_set_keys(struct cc_frame *f, enum chain_key key, struct strset
 	}
 }
 
+/* The frame table's tag (the table mixes it). */
 static uint64_t frame_hash(const struct cc_frame *f)
 {
-	return mix64(f->ip ^ mix64((uintptr_t)f->sym ^ ((uintptr_t)f->dso << 1)) ^
-		     ((uintptr_t)f->srcline << 3) ^ (uint64_t)(f->kernel | f->inlined << 1));
+	return f->ip ^ (uintptr_t)f->sym ^ ((uintptr_t)f->dso << 1) ^ ((uintptr_t)f->srcline << 3) ^
+	       (uint64_t)(f->kernel | f->inlined << 1);
 }
 
-static bool frame_equal(const struct cc_frame *a, const struct cc_frame *b)
+static bool frame_equal(const void *value, const void *key)
 {
+	const struct cc_frame *a = *(struct cc_frame *const *)value, *b = key;
+
 	return a->ip == b->ip && a->dso == b->dso && a->sym == b->sym &&
 	       a->srcline == b->srcline && a->kernel == b->kernel && a->inlined == b->inlined;
 }
 
-static void frames_insert(struct cc_resolver *r, const struct cc_frame *f, uint64_t h)
-{
-	size_t mask = r->frames_cap - 1, i;
-
-	for (i = h & mask; r->frames[i]; i = (i + 1) & mask)
-		;
-	r->frames[i] = (struct cc_frame *)f;
-	r->frames_used++;
-}
-
 static const struct cc_frame *frame_intern(struct cc_resolver *r, struct cc_frame *tmpl)
 {
-	uint64_t h = frame_hash(tmpl);
-	struct cc_frame *f, **old;
-	size_t mask, i, old_cap;
+	bool added;
+	struct cc_frame **f = hashmap_findnew(&r->frames, frame_hash(tmpl), frame_equal, tmpl,
+					      &added);
 
-	old = oa_grow(&r->frames, sizeof(*r->frames), &r->frames_cap, &r->frames_used, 1024,
-		      &old_cap);
-	for (size_t k = 0; old && k < old_cap; k++)
-		if (old[k])
-			frames_insert(r, old[k], frame_hash(old[k]));
-	free(old);
-	mask = r->frames_cap - 1;
-	for (i = h & mask; r->frames[i]; i = (i + 1) & mask)
-		if (frame_equal(r->frames[i], tmpl))
-			return r->frames[i];
+	if (!added)
+		return *f;
 	tmpl->dso_order = dso_rank(r, tmpl->dso);
 	frame_set_keys(tmpl, r->param->key, r->strings);
-	f = arena_alloc(&r->arena, sizeof(*f));
-	*f = *tmpl;
-	r->frames[i] = f;
-	r->frames_used++;
-	return f;
+	*f = arena_alloc(&r->arena, sizeof(**f));
+	**f = *tmpl;
+	return *f;
 }
 
 /* What perf 6.1 keeps as a call-graph entry's source line (only for the
@@ -329,42 +303,31 @@ static const struct cc_frame *resolve_frame(struct cc_resolver *r, struct thread
 	return frame_intern(r, &f);
 }
 
+static bool ip_slot_equal(const void *value, const void *key)
+{
+	const struct cc_ip_slot *a = value, *b = key;
+
+	return a->ip == b->ip && a->space == b->space && a->cpumode == b->cpumode;
+}
+
 const struct cc_frame *cc_resolver__frame(struct cc_resolver *r, struct thread *thread,
 					  uint8_t cpumode, uint64_t ip)
 {
-	const void *space = cpumode == PERF_RECORD_MISC_KERNEL ? NULL : thread;
-	struct cc_ip_slot *slot, *old;
-	size_t mask, i, old_cap;
+	struct cc_ip_slot key = {
+		.space = cpumode == PERF_RECORD_MISC_KERNEL ? NULL : thread,
+		.ip = ip,
+		.cpumode = cpumode,
+	};
+	struct cc_ip_slot *slot;
+	bool added;
 
 	sync_with_machine(r);
-	old = oa_grow(&r->ips, sizeof(*r->ips), &r->ips_cap, &r->ips_used, 4096, &old_cap);
-	if (old) {
-		for (size_t k = 0; k < old_cap; k++) {
-			if (old[k].generation != r->generation)
-				continue;
-			mask = r->ips_cap - 1;
-			for (i = mix64(old[k].ip ^ (uintptr_t)old[k].space) & mask;
-			     r->ips[i].generation == r->generation; i = (i + 1) & mask)
-				;
-			r->ips[i] = old[k];
-			r->ips_used++;
-		}
-		free(old);
+	slot = hashmap_findnew(&r->ips, ip ^ (uintptr_t)key.space, ip_slot_equal, &key, &added);
+	if (added) {
+		*slot = key;
+		/* resolving adds to other tables only: the slot stays put */
+		slot->frame = resolve_frame(r, thread, cpumode, ip);
 	}
-	mask = r->ips_cap - 1;
-	for (i = mix64(ip ^ (uintptr_t)space) & mask; r->ips[i].generation == r->generation;
-	     i = (i + 1) & mask) {
-		slot = &r->ips[i];
-		if (slot->ip == ip && slot->space == space && slot->cpumode == cpumode)
-			return slot->frame;
-	}
-	slot = &r->ips[i];
-	slot->space = space;
-	slot->ip = ip;
-	slot->cpumode = cpumode;
-	slot->generation = r->generation;
-	slot->frame = resolve_frame(r, thread, cpumode, ip);
-	r->ips_used++;
 	return slot->frame;
 }
 
@@ -541,10 +504,10 @@ static void check_bottom(struct callchain_cursor *c, bool callee)
 
 static uint64_t stack_hash(const struct thread *t, const uint64_t *ips, uint64_t nr)
 {
-	uint64_t h = mix64((uintptr_t)t ^ nr);
+	uint64_t h = hash_mix((uintptr_t)t ^ nr);
 
 	for (uint64_t i = 0; i < nr; i++)
-		h = (h ^ ips[i]) * 0x100000001b3ULL;
+		h = hash_add(h, ips[i]);
 	return h;
 }
 
@@ -630,9 +593,9 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 		stack_store(r, st, thread, hash, sample, c);
 		c->hash = hash;
 	} else {
-		c->hash = mix64(c->nr);
+		c->hash = hash_mix(c->nr);
 		for (uint32_t i = 0; i < c->nr; i++)
-			c->hash = (c->hash ^ (uintptr_t)c->frames[i]) * 0x100000001b3ULL;
+			c->hash = hash_add(c->hash, (uintptr_t)c->frames[i]);
 	}
 }
 
@@ -649,11 +612,12 @@ struct cc_edge {
 void callchain_store__init(struct callchain_store *s)
 {
 	memset(s, 0, sizeof(*s));
+	hashmap_init(&s->edges, sizeof(struct cc_edge));
 }
 
 void callchain_store__exit(struct callchain_store *s)
 {
-	free(s->edges);
+	hashmap_release(&s->edges);
 	arena_release(&s->arena);
 	memset(s, 0, sizeof(*s));
 }
@@ -663,40 +627,40 @@ struct callchain_root *callchain_root__new(struct callchain_store *s)
 	return arena_alloc(&s->arena, sizeof(struct callchain_root));
 }
 
+/* The edge table's tag (the table mixes it). */
 static uint64_t edge_hash(const struct callchain_node *parent, uint64_t key1, uint64_t key2)
 {
-	return mix64((uintptr_t)parent ^ mix64(key1 ^ mix64(key2)));
+	return (uintptr_t)parent ^ hash_mix(key1 ^ hash_mix(key2));
 }
 
+static bool edge_equal(const void *value, const void *key)
+{
+	const struct cc_edge *a = value, *b = key;
+
+	return a->parent == b->parent && a->key1 == b->key1 && a->key2 == b->key2;
+}
+
+/* The first child put under a key keeps it. */
 static void edge_put(struct callchain_store *s, struct callchain_node *child,
 		     uint64_t key1, uint64_t key2)
 {
-	struct cc_edge *old;
-	size_t mask, i, old_cap;
+	struct cc_edge key = { child->parent, key1, key2, child };
+	bool added;
+	struct cc_edge *e = hashmap_findnew(&s->edges, edge_hash(child->parent, key1, key2),
+					    edge_equal, &key, &added);
 
-	old = oa_grow(&s->edges, sizeof(*s->edges), &s->edges_cap, &s->edges_used, 1024, &old_cap);
-	for (size_t k = 0; old && k < old_cap; k++)
-		if (old[k].child)
-			edge_put(s, old[k].child, old[k].key1, old[k].key2);
-	free(old);
-	mask = s->edges_cap - 1;
-	for (i = edge_hash(child->parent, key1, key2) & mask; s->edges[i].child;
-	     i = (i + 1) & mask)
-		;
-	s->edges[i] = (struct cc_edge){ child->parent, key1, key2, child };
-	s->edges_used++;
+	if (added)
+		*e = key;
 }
 
 static struct callchain_node *edge_get(const struct callchain_store *s,
 				       const struct callchain_node *node, uint64_t key1, uint64_t key2)
 {
-	size_t mask = s->edges_cap - 1;
+	struct cc_edge key = { node, key1, key2, NULL };
+	const struct cc_edge *e = hashmap_find(&s->edges, edge_hash(node, key1, key2), edge_equal,
+					       &key);
 
-	for (size_t i = edge_hash(node, key1, key2) & mask; s->edges[i].child; i = (i + 1) & mask)
-		if (s->edges[i].parent == node && s->edges[i].key1 == key1 &&
-		    s->edges[i].key2 == key2)
-			return s->edges[i].child;
-	return NULL;
+	return e ? e->child : NULL;
 }
 
 /* A wide node's child is found by its keys and, for a symbol that is not

@@ -21,8 +21,8 @@
 
 #include "core/symbols/machine.h"
 #include "core/data/perf-record.h"
-#include "core/symbols/u64map.h"
 #include "util/arena.h"
+#include "util/hashmap.h"
 #include "util/strset.h"
 
 enum chain_mode { CHAIN_NONE, CHAIN_FLAT, CHAIN_GRAPH_ABS, CHAIN_GRAPH_REL, CHAIN_FOLDED };
@@ -79,14 +79,10 @@ struct cc_resolver {
 	int max_stack;
 	bool hide_unresolved;		/* -U: frames without a symbol left out */
 	regex_t *ignore_callees;	/* --ignore-callees, or NULL */
-	/* ip cache: (address space, ip, cpumode) -> frame */
-	struct cc_ip_slot *ips;
-	size_t ips_cap, ips_used;
-	/* frame table */
-	struct cc_frame **frames;
-	size_t frames_cap, frames_used;
+	struct hashmap ips;		/* (address space, ip, cpumode) -> frame */
+	struct hashmap frames;		/* the frames, each once */
 	struct arena arena;
-	struct u64map ranks;		/* DSO -> creation rank */
+	struct hashmap ranks;		/* DSO -> creation rank */
 	uint32_t generation;		/* bumped when address spaces change */
 	uint64_t maps_generation;	/* the machine's, when last looked at */
 	struct cc_stack *stacks;	/* resolved stacks by addresses */
@@ -149,8 +145,7 @@ struct callchain_root {
 /* Nodes of every tree of one report come from one store. */
 struct callchain_store {
 	struct arena arena;
-	struct cc_edge *edges;		/* (node, key) -> child for wide nodes */
-	size_t edges_cap, edges_used;
+	struct hashmap edges;		/* (node, key) -> child for wide nodes */
 };
 
 void callchain_store__init(struct callchain_store *s);

@@ -2,6 +2,7 @@
 #include "core/hist/sort.h"
 #include "core/hist/hist.h"
 #include "core/symbols/machine.h"
+#include "util/hashmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -10,14 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static uint64_t mix(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return h;
-}
 
 /* Absent things sort after present ones. */
 static int cmp_null(const void *a, const void *b)
@@ -45,7 +38,7 @@ static int pid_print(const struct hist_entry *he, char *buf, size_t size, unsign
 
 static uint64_t pid_hash(const struct hist_entry *he)
 {
-	return mix((uint64_t)(uint32_t)he->thread->tid);
+	return (uint64_t)(uint32_t)he->thread->tid;
 }
 
 /* --- comm ----------------------------------------------------------------- */
@@ -62,7 +55,7 @@ static int comm_print(const struct hist_entry *he, char *buf, size_t size, unsig
 
 static uint64_t comm_hash(const struct hist_entry *he)
 {
-	return mix((uintptr_t)he->comm);
+	return (uintptr_t)he->comm;
 }
 
 /* --- dso ------------------------------------------------------------------ */
@@ -89,12 +82,12 @@ static int dso_print(const struct hist_entry *he, char *buf, size_t size, unsign
 /* Entries of equally named DSOs are one entry, as perf compares names. */
 static uint64_t dso_name_hash(const struct dso *dso)
 {
-	return dso ? strset_hash(dso->short_name, strlen(dso->short_name)) : 0;
+	return dso ? hash_string(dso->short_name, strlen(dso->short_name)) : 0;
 }
 
 static uint64_t dso_hash(const struct hist_entry *he)
 {
-	return mix(dso_name_hash(he->dso));
+	return dso_name_hash(he->dso);
 }
 
 /* --- symbol --------------------------------------------------------------- */
@@ -167,9 +160,9 @@ static int sym_print(const struct hist_entry *he, char *buf, size_t size, unsign
 static uint64_t sym_hash(const struct hist_entry *he)
 {
 	if (!he->sym)
-		return mix(he->ip);
+		return he->ip;
 	/* by name: an inlined function equals another symbol of its name */
-	return mix(dso_name_hash(he->dso) ^ mix(strset_hash(he->sym->name, strlen(he->sym->name))));
+	return hash_add(dso_name_hash(he->dso), hash_string(he->sym->name, strlen(he->sym->name)));
 }
 
 /* --- parent --------------------------------------------------------------- */
@@ -189,7 +182,7 @@ static int parent_print(const struct hist_entry *he, char *buf, size_t size, uns
 
 static uint64_t parent_hash(const struct hist_entry *he)
 {
-	return he->parent ? strset_hash(he->parent->name, strlen(he->parent->name)) : 0;
+	return he->parent ? hash_string(he->parent->name, strlen(he->parent->name)) : 0;
 }
 
 /* --- cpu ------------------------------------------------------------------ */
@@ -206,7 +199,7 @@ static int cpu_print(const struct hist_entry *he, char *buf, size_t size, unsign
 
 static uint64_t cpu_hash(const struct hist_entry *he)
 {
-	return mix((uint64_t)(uint32_t)he->cpu);
+	return (uint64_t)(uint32_t)he->cpu;
 }
 
 /* --- srcline, trace: interned strings ------------------------------------- */
@@ -232,7 +225,7 @@ static int srcline_print(const struct hist_entry *he, char *buf, size_t size, un
 
 static uint64_t srcline_hash(const struct hist_entry *he)
 {
-	return mix((uintptr_t)he->srcline);
+	return (uintptr_t)he->srcline;
 }
 
 static int trace_cmp(const struct hist_entry *a, const struct hist_entry *b)
@@ -247,7 +240,7 @@ static int trace_print(const struct hist_entry *he, char *buf, size_t size, unsi
 
 static uint64_t trace_hash(const struct hist_entry *he)
 {
-	return mix((uintptr_t)he->trace);
+	return (uintptr_t)he->trace;
 }
 
 /* --- socket, srcfile, sizes, time, weights -------------------------------- */
@@ -269,7 +262,7 @@ static int socket_print(const struct hist_entry *he, char *buf, size_t size, uns
 
 static uint64_t socket_hash(const struct hist_entry *he)
 {
-	return mix((uint64_t)(uint32_t)he->socket);
+	return (uint64_t)(uint32_t)he->socket;
 }
 
 static int srcfile_cmp(const struct hist_entry *a, const struct hist_entry *b)
@@ -284,7 +277,7 @@ static int srcfile_print(const struct hist_entry *he, char *buf, size_t size, un
 
 static uint64_t srcfile_hash(const struct hist_entry *he)
 {
-	return mix((uintptr_t)he->srcfile);
+	return (uintptr_t)he->srcfile;
 }
 
 static uint64_t sym_size(const struct hist_entry *he)
@@ -306,7 +299,7 @@ static int sym_size_print(const struct hist_entry *he, char *buf, size_t size, u
 
 static uint64_t sym_size_hash(const struct hist_entry *he)
 {
-	return mix(sym_size(he));
+	return sym_size(he);
 }
 
 static int dso_size_cmp(const struct hist_entry *a, const struct hist_entry *b)
@@ -323,7 +316,7 @@ static int dso_size_print(const struct hist_entry *he, char *buf, size_t size, u
 
 static uint64_t dso_size_hash(const struct hist_entry *he)
 {
-	return mix(he->map_size);
+	return he->map_size;
 }
 
 static int time_cmp(const struct hist_entry *a, const struct hist_entry *b)
@@ -347,7 +340,7 @@ static int time_print(const struct hist_entry *he, char *buf, size_t size, unsig
 
 static uint64_t time_hash(const struct hist_entry *he)
 {
-	return mix(he->time);
+	return he->time;
 }
 
 /* the entry's own samples' weight, as perf keys it: local is the weight
@@ -376,7 +369,7 @@ static int weight_print(const struct hist_entry *he, char *buf, size_t size, uns
 
 static uint64_t weight_hash(const struct hist_entry *he)
 {
-	return mix(he->weight);
+	return he->weight;
 }
 
 /* --- ipc_null: what perf shows without LBR cycles ------------------------- */
@@ -730,12 +723,14 @@ int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
 	return 0;
 }
 
+/* Equal entries, equal hash: it only spares comparisons, so the keys'
+ * raw values, folded in, do (no mixing per sample and frame). */
 uint64_t hist_layout__hash(const struct hist_layout *l, const struct hist_entry *he)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL;
+	uint64_t h = 0;
 
 	for (int i = 0; i < l->nr_keys; i++)
-		h = mix(h ^ l->keys[i]->hash(he)) + (uint64_t)i;
+		h = hash_add(h, l->keys[i]->hash(he));
 	return h;
 }
 

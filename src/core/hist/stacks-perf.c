@@ -27,6 +27,7 @@
 #include "core/data/sample-filter.h"
 #include "core/data/session.h"
 #include "core/hist/stacks.h"
+#include "util/hashmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -35,7 +36,6 @@ struct name_entry {
 	const void *sym, *dso;
 	uint32_t flags;
 	uint32_t first, count;	/* into name_ids */
-	bool used;
 };
 
 enum {
@@ -57,8 +57,7 @@ struct event_line {
 
 /* thread off CPU since time, with its stack */
 struct off_entry {
-	uint32_t tid;
-	bool used, pending;
+	bool pending;
 	uint32_t node;
 	uint64_t time;
 };
@@ -86,8 +85,7 @@ struct stack_builder {
 	uint32_t comm_node;
 	bool comm_java;
 
-	struct name_entry *names;
-	uint32_t names_size, names_used;
+	struct hashmap names;		/* struct name_entry */
 	uint32_t *name_ids;
 	uint32_t nr_name_ids, name_ids_alloc;
 
@@ -95,41 +93,15 @@ struct stack_builder {
 
 	/* off-CPU */
 	struct tep_format_field *next_pid;
-	struct off_entry *off;
-	uint32_t off_size, off_used;
+	bool off_cpu;
+	struct hashmap off;		/* tid -> struct off_entry */
 };
 
-static uint64_t hash_ptrs(const void *a, const void *b, uint32_t flags)
+static bool name_entry_equal(const void *value, const void *key)
 {
-	uint64_t h = (uint64_t)(uintptr_t)a ^ ((uint64_t)(uintptr_t)b + flags) * 0x9e3779b97f4a7c15ULL;
+	const struct name_entry *a = value, *b = key;
 
-	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-	return h ^ (h >> 31);
-}
-
-static struct name_entry *name_slot(struct name_entry *tab, uint32_t size, const void *sym,
-				    const void *dso, uint32_t flags)
-{
-	uint64_t k = hash_ptrs(sym, dso, flags) & (size - 1);
-
-	while (tab[k].used && !(tab[k].sym == sym && tab[k].dso == dso && tab[k].flags == flags))
-		k = (k + 1) & (size - 1);
-	return &tab[k];
-}
-
-static void names_grow(struct stack_builder *b)
-{
-	uint32_t size = b->names_size ? b->names_size * 2 : 1024;
-	struct name_entry *tab = xcalloc(size, sizeof(*tab));
-
-	for (uint32_t i = 0; i < b->names_size; i++)
-		if (b->names[i].used)
-			*name_slot(tab, size, b->names[i].sym, b->names[i].dso,
-				   b->names[i].flags) = b->names[i];
-	free(b->names);
-	b->names = tab;
-	b->names_size = size;
+	return a->sym == b->sym && a->dso == b->dso && a->flags == b->flags;
 }
 
 /* What perf script prints for the frame, folded: cached name ids. */
@@ -142,21 +114,20 @@ static const struct name_entry *frame_names(struct stack_builder *b,
 		      al->cpumode == PERF_RECORD_MISC_GUEST_KERNEL || (dso && dso->kernel);
 	uint32_t flags = (kernel ? NF_KERNEL : 0) | (f->inlined ? NF_INLINED : 0) |
 			 (java ? NF_JAVA : 0) | (bare ? NF_BARE : 0);
+	struct name_entry key = { .sym = al->sym, .dso = al->sym ? NULL : dso, .flags = flags };
 	struct name_entry *e;
+	bool added;
 	struct fold_opts fo = { .java = java, .annotate_kernel = b->o->annotate_kernel };
 	unsigned kind = (kernel ? FRAME_KERNEL : 0) | (f->inlined ? FRAME_INLINED : 0);
 	const char *p;
 
-	if ((b->names_used + 1) * 2 > b->names_size)
-		names_grow(b);
-	e = name_slot(b->names, b->names_size, al->sym, al->sym ? NULL : dso, flags);
-	if (e->used)
+	/* one of sym and dso is NULL, the other 8-aligned: the tag is the key */
+	e = hashmap_findnew(&b->names, (uintptr_t)key.sym ^ (uintptr_t)key.dso ^ flags,
+			    name_entry_equal, &key, &added);
+	if (!added)
 		return e;
-	*e = (struct name_entry){
-		.sym = al->sym, .dso = al->sym ? NULL : dso, .flags = flags,
-		.first = b->nr_name_ids, .used = true,
-	};
-	b->names_used++;
+	*e = key;
+	e->first = b->nr_name_ids;
 	/* the frame line perf script prints (address and offset change no name);
 	 * inlined entries show "(inlined)" in place of the DSO */
 	strbuf_reset(&b->line);
@@ -188,32 +159,7 @@ static const struct name_entry *frame_names(struct stack_builder *b,
 
 static struct off_entry *off_slot(struct stack_builder *b, uint32_t tid)
 {
-	uint64_t k;
-
-	if ((b->off_used + 1) * 2 > b->off_size) {
-		uint32_t size = b->off_size ? b->off_size * 2 : 256;
-		struct off_entry *tab = xcalloc(size, sizeof(*tab));
-
-		for (uint32_t i = 0; i < b->off_size; i++) {
-			if (!b->off[i].used)
-				continue;
-			k = (b->off[i].tid * 0x9e3779b1u) & (size - 1);
-			while (tab[k].used)
-				k = (k + 1) & (size - 1);
-			tab[k] = b->off[i];
-		}
-		free(b->off);
-		b->off = tab;
-		b->off_size = size;
-	}
-	k = (tid * 0x9e3779b1u) & (b->off_size - 1);
-	while (b->off[k].used && b->off[k].tid != tid)
-		k = (k + 1) & (b->off_size - 1);
-	if (!b->off[k].used) {
-		b->off[k] = (struct off_entry){ .tid = tid, .used = true };
-		b->off_used++;
-	}
-	return &b->off[k];
+	return hashmap_u64_findnew(&b->off, tid, NULL);
 }
 
 /* The thread is running at time: close its off-CPU period. */
@@ -221,7 +167,7 @@ static void switched_in(struct stack_builder *b, uint32_t tid, uint64_t time)
 {
 	struct off_entry *e;
 
-	if (!b->off_size)
+	if (!b->off_cpu)
 		return;
 	e = off_slot(b, tid);
 	if (!e->pending)
@@ -395,7 +341,7 @@ static int use_event(struct stack_builder *b, struct evsel *evsel)
 		if (se && se->tp_format)
 			b->next_pid = tep_find_field(se->tp_format, "next_pid");
 	}
-	off_slot(b, 0);	/* allocates the table: off-CPU bookkeeping is on */
+	b->off_cpu = true;
 	return 0;
 }
 
@@ -415,7 +361,7 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 	/* a pipe announces its events as it goes: choose at the first sample */
 	if (!b->event && want && event_matches(evsel, want) && use_event(b, evsel) < 0)
 		return -1;
-	if (b->off_size) {
+	if (b->off_cpu) {
 		unsigned long long next;
 
 		/* any sample shows its thread running; a switch names the next */
@@ -454,7 +400,7 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 	}
 	if (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN)
 		b->stats->has_callchain = true;
-	if (b->off_size) {
+	if (b->off_cpu) {
 		struct off_entry *e = off_slot(b, sample->tid);
 
 		if (e->pending)
@@ -488,7 +434,7 @@ static int builder_switch(struct perf_tool *tool, struct perf_session *s,
 {
 	struct stack_builder *b = builder_of(tool);
 
-	if (b->off_size && !(rec->misc & PERF_RECORD_MISC_SWITCH_OUT))
+	if (b->off_cpu && !(rec->misc & PERF_RECORD_MISC_SWITCH_OUT))
 		switched_in(b, sample->tid, sample->time);
 	return 0;
 }
@@ -550,6 +496,8 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 	b.frames = xcalloc((size_t)b.nr_frames, sizeof(*b.frames));
 	trace_seq_init(&b.trace);
 	perf_session__new_machine(s, o->kallsyms, o->symfs, o->force);
+	hashmap_init(&b.names, sizeof(struct name_entry));
+	hashmap_init(&b.off, sizeof(struct off_entry));
 	ret = check_events(&b);
 	if (!ret) {
 		b.tool.sample = builder_sample;
@@ -569,15 +517,14 @@ int stacks__add_session(struct stacks *st, struct perf_session *s,
 		stats->event_name = b.first_named;
 		b.first_named = NULL;
 	}
-	for (uint32_t i = 0; i < b.off_size; i++)
-		if (b.off[i].used && b.off[i].pending)
-			stats->nr_no_switch_in++;
+	for (struct off_entry *e = NULL; (e = hashmap_next(&b.off, e));)
+		stats->nr_no_switch_in += e->pending;
 	if (o->off_cpu)
 		stacks__sort_samples(st);
 	free(b.frames);
-	free(b.names);
+	hashmap_release(&b.names);
 	free(b.name_ids);
-	free(b.off);
+	hashmap_release(&b.off);
 	free(b.comm_seen);
 	for (int i = 0; i < b.nr_lines; i++)
 		free(b.lines[i].event);

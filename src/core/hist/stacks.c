@@ -10,36 +10,19 @@
 #include "util/strbuf.h"
 #include "util/util.h"
 
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-/* splitmix64's finalizer: every input bit reaches the low (index) bits */
-static uint64_t hash_pair(uint32_t a, uint32_t b)
-{
-	uint64_t h = (uint64_t)a << 32 | b;
-
-	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-	return h ^ (h >> 31);
-}
+/* What the name table keeps per name. */
+struct name_id {
+	struct hashmap_str key;
+	uint32_t id;
+};
 
 struct stacks *stacks__new(bool keep_samples)
 {
 	struct stacks *st = xcalloc(1, sizeof(*st));
 
 	st->keep_samples = keep_samples;
-	st->name_hash_size = 1024;
-	st->name_hash = xcalloc(st->name_hash_size, sizeof(*st->name_hash));
-	st->node_hash_size = 4096;
-	st->node_hash = xcalloc(st->node_hash_size, sizeof(*st->node_hash));
+	hashmap_init(&st->name_ids, sizeof(struct name_id));
+	hashmap_init(&st->node_ids, sizeof(uint32_t));
 	/* node 0: the root, named "all" like flamegraph.pl's bottom frame */
 	stacks__name(st, "all", 3, FRAME_USER);
 	st->nodes_alloc = 1024;
@@ -52,59 +35,35 @@ void stacks__delete(struct stacks *st)
 {
 	if (!st)
 		return;
-	for (uint32_t i = 0; i < st->nr_names; i++)
-		free(st->names[i]);
 	free(st->names);
 	free(st->name_kind);
-	free(st->name_hash);
+	hashmap_release(&st->name_ids);
+	arena_release(&st->name_strings);
 	free(st->nodes);
-	free(st->node_hash);
+	hashmap_release(&st->node_ids);
 	free(st->samples);
 	free(st);
 }
 
-static void name_hash_grow(struct stacks *st)
-{
-	uint32_t size = st->name_hash_size * 2;
-	uint32_t *h = xcalloc(size, sizeof(*h));
-
-	for (uint32_t i = 0; i < st->nr_names; i++) {
-		uint64_t k = hash_bytes(st->names[i], strlen(st->names[i])) & (size - 1);
-
-		while (h[k])
-			k = (k + 1) & (size - 1);
-		h[k] = i + 1;
-	}
-	free(st->name_hash);
-	st->name_hash = h;
-	st->name_hash_size = size;
-}
-
 uint32_t stacks__name(struct stacks *st, const char *name, size_t len, unsigned kind)
 {
-	uint32_t mask = st->name_hash_size - 1;
-	uint64_t k = hash_bytes(name, len) & mask;
-	uint32_t id;
+	bool added;
+	struct name_id *n = hashmap_str_findnew(&st->name_ids, name, len, &st->name_strings,
+						&added);
 
-	for (; st->name_hash[k]; k = (k + 1) & mask) {
-		id = st->name_hash[k] - 1;
-		if (!strncmp(st->names[id], name, len) && st->names[id][len] == 0) {
-			st->name_kind[id] |= (uint8_t)kind;
-			return id;
-		}
+	if (!added) {
+		st->name_kind[n->id] |= (uint8_t)kind;
+		return n->id;
 	}
 	if (st->nr_names == st->names_alloc) {
 		st->names_alloc = st->names_alloc ? st->names_alloc * 2 : 256;
 		st->names = xrealloc(st->names, st->names_alloc * sizeof(*st->names));
 		st->name_kind = xrealloc(st->name_kind, st->names_alloc);
 	}
-	id = st->nr_names++;
-	st->names[id] = xstrndup(name, len);
-	st->name_kind[id] = (uint8_t)kind;
-	st->name_hash[k] = id + 1;
-	if (st->nr_names * 2 > st->name_hash_size)
-		name_hash_grow(st);
-	return id;
+	n->id = st->nr_names++;
+	st->names[n->id] = n->key.str;
+	st->name_kind[n->id] = (uint8_t)kind;
+	return n->id;
 }
 
 static uint32_t node_new(struct stacks *st, uint32_t parent, uint32_t name)
@@ -123,40 +82,14 @@ static uint32_t node_new(struct stacks *st, uint32_t parent, uint32_t name)
 	return st->nr_nodes++;
 }
 
-static void node_hash_grow(struct stacks *st)
-{
-	uint32_t size = st->node_hash_size * 2;
-	uint32_t *h = xcalloc(size, sizeof(*h));
-
-	for (uint32_t i = 1; i < st->nr_nodes; i++) {
-		uint64_t k = hash_pair(st->nodes[i].parent, st->nodes[i].name) & (size - 1);
-
-		while (h[k])
-			k = (k + 1) & (size - 1);
-		h[k] = i + 1;
-	}
-	free(st->node_hash);
-	st->node_hash = h;
-	st->node_hash_size = size;
-}
-
 uint32_t stacks__child(struct stacks *st, uint32_t parent, uint32_t name)
 {
-	uint32_t mask = st->node_hash_size - 1;
-	uint64_t k = hash_pair(parent, name) & mask;
-	uint32_t id;
+	bool added;
+	uint32_t *id = hashmap_u64_findnew(&st->node_ids, (uint64_t)parent << 32 | name, &added);
 
-	for (; st->node_hash[k]; k = (k + 1) & mask) {
-		const struct stack_node *n = &st->nodes[st->node_hash[k] - 1];
-
-		if (n->parent == parent && n->name == name)
-			return st->node_hash[k] - 1;
-	}
-	id = node_new(st, parent, name);
-	st->node_hash[k] = id + 1;
-	if ((uint64_t)st->nr_nodes * 2 > st->node_hash_size)
-		node_hash_grow(st);
-	return id;
+	if (added)
+		*id = node_new(st, parent, name);
+	return *id;
 }
 
 void stacks__add(struct stacks *st, uint32_t node, uint64_t weight, uint64_t time)

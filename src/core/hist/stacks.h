@@ -25,6 +25,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/arena.h"
+#include "util/hashmap.h"
+
 struct perf_session;
 struct sample_filter;
 
@@ -50,16 +53,15 @@ struct stack_sample {
 };
 
 struct stacks {
-	char **names;
+	const char **names;	/* in name_strings */
 	uint8_t *name_kind;	/* enum frame_kind bits, per name */
 	uint32_t nr_names, names_alloc;
-	uint32_t *name_hash;	/* open addressing: name index + 1, 0 empty */
-	uint32_t name_hash_size;
+	struct hashmap name_ids;	/* name -> struct name_id */
+	struct arena name_strings;
 
 	struct stack_node *nodes;
 	uint32_t nr_nodes, nodes_alloc;
-	uint32_t *node_hash;	/* (parent, name) -> node + 1 */
-	uint32_t node_hash_size;
+	struct hashmap node_ids;	/* parent << 32 | name -> node */
 
 	bool keep_samples;
 	bool timed;		/* sample times are perf clock ns, not input order */

@@ -2,6 +2,7 @@
 #include "core/live/dso-hits.h"
 #include "core/data/perf-record.h"
 #include "core/symbols/buildid.h"
+#include "util/hashmap.h"
 #include "util/util.h"
 
 #include <stdint.h>
@@ -30,59 +31,26 @@ struct dso_entry {
 	bool kernel, hit;
 };
 
-/* Open-addressing set of u64 keys (0 is the empty slot marker). */
-struct u64set {
-	uint64_t *slots;
-	size_t cap, nr;
-};
-
 struct dso_hits {
 	struct proc *procs;
 	size_t nr_procs, cap_procs;
-	int32_t *proc_index;	/* hash: pid -> procs index + 1 */
-	size_t index_cap;
+	struct hashmap proc_index;	/* pid -> size_t index into procs */
 
 	struct dso_entry *dsos;
 	size_t nr_dsos;
 
-	struct u64set user_hits, kernel_hits;	/* keys + 1: 0 marks empty slots */
+	struct hashmap user_hits, kernel_hits;	/* sets of page keys */
 	struct hit_dso *out;
 };
 
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static void u64set_add(struct u64set *s, uint64_t key)
-{
-	if ((s->nr + 1) * 2 > s->cap) {
-		struct u64set n = { xcalloc(s->cap ? s->cap * 2 : 1024, sizeof(uint64_t)),
-				    s->cap ? s->cap * 2 : 1024, 0 };
-
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->slots[i])
-				u64set_add(&n, s->slots[i]);
-		free(s->slots);
-		*s = n;
-	}
-	for (size_t i = mix(key) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-		if (s->slots[i] == key)
-			return;
-		if (!s->slots[i]) {
-			s->slots[i] = key;
-			s->nr++;
-			return;
-		}
-	}
-}
-
 struct dso_hits *dso_hits__new(void)
 {
-	return xcalloc(1, sizeof(struct dso_hits));
+	struct dso_hits *h = xcalloc(1, sizeof(*h));
+
+	hashmap_init(&h->proc_index, sizeof(size_t));
+	hashmap_init(&h->user_hits, 0);
+	hashmap_init(&h->kernel_hits, 0);
+	return h;
 }
 
 void dso_hits__delete(struct dso_hits *h)
@@ -92,64 +60,39 @@ void dso_hits__delete(struct dso_hits *h)
 	for (size_t i = 0; i < h->nr_procs; i++)
 		free(h->procs[i].maps);
 	free(h->procs);
-	free(h->proc_index);
+	hashmap_release(&h->proc_index);
 	for (size_t i = 0; i < h->nr_dsos; i++)
 		free(h->dsos[i].name);
 	free(h->dsos);
-	free(h->user_hits.slots);
-	free(h->kernel_hits.slots);
+	hashmap_release(&h->user_hits);
+	hashmap_release(&h->kernel_hits);
 	free(h->out);
 	free(h);
 }
 
-static void index_insert(struct dso_hits *h, int32_t pid, int32_t idx)
-{
-	size_t mask = h->index_cap - 1;
-
-	for (size_t i = mix((uint32_t)pid) & mask;; i = (i + 1) & mask) {
-		if (!h->proc_index[i]) {
-			h->proc_index[i] = idx + 1;
-			return;
-		}
-	}
-}
-
 static struct proc *find_proc(struct dso_hits *h, int32_t pid)
 {
-	size_t mask = h->index_cap - 1;
+	const size_t *idx = hashmap_u64_find(&h->proc_index, (uint32_t)pid);
 
-	if (!h->index_cap)
-		return NULL;
-	for (size_t i = mix((uint32_t)pid) & mask; h->proc_index[i]; i = (i + 1) & mask) {
-		struct proc *p = &h->procs[h->proc_index[i] - 1];
-
-		if (p->pid == pid)
-			return p;
-	}
-	return NULL;
+	return idx ? &h->procs[*idx] : NULL;
 }
 
 static struct proc *findnew_proc(struct dso_hits *h, int32_t pid)
 {
-	struct proc *p = find_proc(h, pid);
+	bool added;
+	size_t *idx = hashmap_u64_findnew(&h->proc_index, (uint32_t)pid, &added);
+	struct proc *p;
 
-	if (p)
-		return p;
-	if ((h->nr_procs + 1) * 2 > h->index_cap) {
-		h->index_cap = h->index_cap ? h->index_cap * 2 : 256;
-		free(h->proc_index);
-		h->proc_index = xcalloc(h->index_cap, sizeof(int32_t));
-		for (size_t i = 0; i < h->nr_procs; i++)
-			index_insert(h, h->procs[i].pid, (int32_t)i);
-	}
+	if (!added)
+		return &h->procs[*idx];
 	if (h->nr_procs == h->cap_procs) {
 		h->cap_procs = h->cap_procs ? h->cap_procs * 2 : 64;
 		h->procs = xrealloc(h->procs, h->cap_procs * sizeof(*h->procs));
 	}
-	p = &h->procs[h->nr_procs];
+	*idx = h->nr_procs++;
+	p = &h->procs[*idx];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
-	index_insert(h, pid, (int32_t)h->nr_procs++);
 	return p;
 }
 
@@ -196,10 +139,10 @@ void dso_hits__sample(struct dso_hits *h, int32_t pid, uint64_t ip, bool kernel)
 	/* User pages fit in 40 bits (47-bit address space); pid goes above.
 	 * Kernel pages share one address space: the page alone is the key. */
 	if (kernel)
-		u64set_add(&h->kernel_hits, (ip >> PAGE_SHIFT) + 1);
+		hashmap_u64_findnew(&h->kernel_hits, ip >> PAGE_SHIFT, NULL);
 	else
-		u64set_add(&h->user_hits, (((uint64_t)(uint32_t)pid << 40) |
-					   ((ip >> PAGE_SHIFT) & PAGE_KEY_MASK)) + 1);
+		hashmap_u64_findnew(&h->user_hits, ((uint64_t)(uint32_t)pid << 40) |
+						   ((ip >> PAGE_SHIFT) & PAGE_KEY_MASK), NULL);
 }
 
 void dso_hits__record(struct dso_hits *h, const void *record)
@@ -246,24 +189,17 @@ static void mark_hits(struct dso_hits *h)
 {
 	struct proc *kernel = find_proc(h, KERNEL_PID);
 
-	for (size_t i = 0; i < h->kernel_hits.cap; i++) {
-		uint64_t k = h->kernel_hits.slots[i];
-		const struct hmap *m;
+	for (const void *v = NULL; kernel && (v = hashmap_next(&h->kernel_hits, v));) {
+		const struct hmap *m = find_map(h, kernel, hashmap_u64_key(v) << PAGE_SHIFT);
 
-		if (!k || !kernel)
-			continue;
-		m = find_map(h, kernel, (k - 1) << PAGE_SHIFT);
 		if (m)
 			h->dsos[m->dso].hit = true;
 	}
-	for (size_t i = 0; i < h->user_hits.cap; i++) {
-		uint64_t k = h->user_hits.slots[i];
+	for (const void *v = NULL; (v = hashmap_next(&h->user_hits, v));) {
+		uint64_t k = hashmap_u64_key(v);
 		struct proc *p;
 		const struct hmap *m;
 
-		if (!k)
-			continue;
-		k--;
 		p = find_proc(h, (int32_t)(uint32_t)(k >> 40));
 		m = p ? find_map(h, p, (k & PAGE_KEY_MASK) << PAGE_SHIFT) : NULL;
 		if (m)

@@ -41,8 +41,8 @@ void dso__delete(struct dso *dso)
 	cache_slots__release(&p->caches);
 	free(p->syms);
 	symtree__delete(p->symtree);
-	strpool_release(&p->pool);
-	u64map_release(&p->addr_cache);
+	arena_release(&p->pool);
+	hashmap_release(&p->addr_cache);
 	free(p->elf_path);
 	free(p->debug_path);
 	free(p->loads);
@@ -203,11 +203,11 @@ struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr)
 	dso__load(dso);
 	if (!p->nr_syms)
 		return NULL;
-	s = u64map_get(&p->addr_cache, addr);
+	s = hashmap_u64_get(&p->addr_cache, addr);
 	if (!s) {
 		s = p->symtree ? symtree__find(p->symtree, addr) :
 				 symbols__search(p->syms, p->nr_syms, addr);
-		u64map_put(&p->addr_cache, addr, s ? s : &no_symbol);
+		hashmap_u64_put(&p->addr_cache, addr, s ? s : &no_symbol);
 	}
 	return s == &no_symbol ? NULL : s;
 }

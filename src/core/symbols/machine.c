@@ -47,8 +47,8 @@ void machine__delete(struct machine *m)
 	free(m->all_threads);
 	free(m->all_maps);
 	free(m->dsos);
-	u64map_release(&m->threads);
-	u64map_release(&m->dso_index);
+	hashmap_release(&m->threads);
+	hashmap_release(&m->dso_index);
 	free(m->default_buildid_dir);
 	free(m);
 }
@@ -94,18 +94,9 @@ struct map *machine__new_map(struct machine *m)
 
 /* --- DSOs ---------------------------------------------------------------- */
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
 static struct dso *machine__find_dso(struct machine *m, const char *name)
 {
-	for (struct dso *d = u64map_get(&m->dso_index, str_hash(name)); d;
+	for (struct dso *d = hashmap_u64_get(&m->dso_index, hash_string(name, strlen(name))); d;
 	     d = dso__priv(d)->next_in_bucket)
 		if (!strcmp(d->long_name, name))
 			return d;
@@ -145,9 +136,9 @@ static struct dso *machine__findnew_dso(struct machine *m, const char *name, boo
 	if (d)
 		return d;
 	d = dso__new(m, name, dso_kind_of(name, kernel_space));
-	h = str_hash(name);
-	dso__priv(d)->next_in_bucket = u64map_get(&m->dso_index, h);
-	u64map_put(&m->dso_index, h, d);
+	h = hash_string(name, strlen(name));
+	dso__priv(d)->next_in_bucket = hashmap_u64_get(&m->dso_index, h);
+	hashmap_u64_put(&m->dso_index, h, d);
 	if (m->nr_dsos == m->alloc_dsos) {
 		m->alloc_dsos = m->alloc_dsos ? m->alloc_dsos * 2 : 32;
 		m->dsos = xrealloc(m->dsos, m->alloc_dsos * sizeof(*m->dsos));

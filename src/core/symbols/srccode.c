@@ -44,12 +44,12 @@ static struct srccode_file *load_file(const char *path)
 const char *srccode__line(struct srccode *sc, const char *path, unsigned line, int *len)
 {
 	const char *key = strset_intern(&sc->paths, path);
-	struct srccode_file *f = u64map_get(&sc->files, (uintptr_t)key);
+	struct srccode_file *f = hashmap_u64_get(&sc->files, (uintptr_t)key);
 	const char *start, *nl;
 
 	if (!f) {
 		f = load_file(path);
-		u64map_put(&sc->files, (uintptr_t)key, f);
+		hashmap_u64_put(&sc->files, (uintptr_t)key, f);
 	}
 	if (!f->text || line == 0 || line > f->nr_lines)
 		return NULL;
@@ -61,18 +61,18 @@ const char *srccode__line(struct srccode *sc, const char *path, unsigned line, i
 
 bool srccode__is_last(struct srccode *sc, const void *key, const char *path, unsigned line)
 {
-	const struct srccode_pos *pos = u64map_get(&sc->shown, (uintptr_t)key);
+	const struct srccode_pos *pos = hashmap_u64_get(&sc->shown, (uintptr_t)key);
 
 	return pos && pos->line == line && !strcmp(pos->path, path);
 }
 
 void srccode__set_last(struct srccode *sc, const void *key, const char *path, unsigned line)
 {
-	struct srccode_pos *pos = u64map_get(&sc->shown, (uintptr_t)key);
+	struct srccode_pos *pos = hashmap_u64_get(&sc->shown, (uintptr_t)key);
 
 	if (!pos) {
 		pos = xcalloc(1, sizeof(*pos));
-		u64map_put(&sc->shown, (uintptr_t)key, pos);
+		hashmap_u64_put(&sc->shown, (uintptr_t)key, pos);
 	}
 	pos->path = strset_intern(&sc->paths, path);
 	pos->line = line;
@@ -80,19 +80,18 @@ void srccode__set_last(struct srccode *sc, const void *key, const char *path, un
 
 void srccode__release(struct srccode *sc)
 {
-	for (size_t i = 0; i < sc->files.cap; i++) {
-		struct srccode_file *f = sc->files.vals[i];
+	for (void **v = NULL; (v = hashmap_next(&sc->files, v));) {
+		struct srccode_file *f = *v;
 
-		if (sc->files.keys[i] && f) {
+		if (f) {
 			free(f->text);
 			free(f->lines);
 			free(f);
 		}
 	}
-	for (size_t i = 0; i < sc->shown.cap; i++)
-		if (sc->shown.keys[i])
-			free(sc->shown.vals[i]);
-	u64map_release(&sc->files);
-	u64map_release(&sc->shown);
+	for (void **v = NULL; (v = hashmap_next(&sc->shown, v));)
+		free(*v);
+	hashmap_release(&sc->files);
+	hashmap_release(&sc->shown);
 	strset_release(&sc->paths);
 }

@@ -9,13 +9,13 @@
 
 #include <stdbool.h>
 
-#include "core/symbols/u64map.h"
+#include "util/hashmap.h"
 #include "util/strset.h"
 
 struct srccode {
 	struct strset paths;	/* interned paths: keys of files and shown */
-	struct u64map files;	/* path -> struct srccode_file* */
-	struct u64map shown;	/* key -> struct srccode_pos*: the last line shown */
+	struct hashmap files;	/* path -> struct srccode_file* */
+	struct hashmap shown;	/* key -> struct srccode_pos*: the last line shown */
 };
 
 /* Line number line (from 1) of the file at path, without its newline, and

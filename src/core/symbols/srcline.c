@@ -50,16 +50,16 @@ struct srcline_cache {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
-	struct strpool names;
+	struct arena names;
 	struct elf_func *funcs;
 	size_t nr_funcs;
-	struct u64map renamed;	/* DIE offset -> ELF name addr2line switched to */
-	struct u64map unit_starts;	/* CU DIE offset -> struct unit_start_rows* */
+	struct hashmap renamed;	/* DIE offset -> ELF name addr2line switched to */
+	struct hashmap unit_starts;	/* CU DIE offset -> struct unit_start_rows* */
 	struct cu_range *cu_ranges;	/* without .debug_aranges (clang): CUs by address */
 	size_t nr_cu_ranges;
 	bool cu_ranges_read;
-	struct u64map records;	/* addr -> struct a2l_record* */
-	struct u64map fallback;	/* addr -> "dso[vaddr]" */
+	struct hashmap records;	/* addr -> struct a2l_record* */
+	struct hashmap fallback;	/* addr -> "dso[vaddr]" */
 	const struct symbols_config *config;	/* the dso's */
 	bool failed;
 };
@@ -127,7 +127,7 @@ static void read_elf_funcs(struct srcline_cache *c)
 				continue;
 			if (type == STT_FILE) {
 				name = elf_strptr(elf, shdr.sh_link, sym.st_name);
-				file = name ? strpool_add(&c->names, name, strlen(name)) : NULL;
+				file = name ? arena_strndup(&c->names, name, strlen(name)) : NULL;
 				file_after_sym = sym_seen;
 				continue;
 			}
@@ -148,7 +148,7 @@ static void read_elf_funcs(struct srcline_cache *c)
 			c->funcs[c->nr_funcs].value = sym.st_value;
 			c->funcs[c->nr_funcs].size = sym.st_size;
 			c->funcs[c->nr_funcs].section_end = secshdr.sh_addr + secshdr.sh_size;
-			c->funcs[c->nr_funcs].name = strpool_add(&c->names, name, strlen(name));
+			c->funcs[c->nr_funcs].name = arena_strndup(&c->names, name, strlen(name));
 			c->funcs[c->nr_funcs].file =
 				GELF_ST_BIND(sym.st_info) == STB_LOCAL || !file_after_sym ? file : NULL;
 			c->nr_funcs++;
@@ -374,7 +374,7 @@ struct unit_start_rows {
 
 static struct unit_start_rows *unit_start_rows(struct srcline_cache *c, Dwarf_Die *cu)
 {
-	struct unit_start_rows *u = u64map_get(&c->unit_starts, dwarf_dieoffset(cu));
+	struct unit_start_rows *u = hashmap_u64_get(&c->unit_starts, dwarf_dieoffset(cu));
 	Dwarf_Half version = 0;
 	Dwarf_Lines *lines;
 	size_t nr = 0, alloc = 0;
@@ -383,7 +383,7 @@ static struct unit_start_rows *unit_start_rows(struct srcline_cache *c, Dwarf_Di
 	if (u)
 		return u;
 	u = xcalloc(1, sizeof(*u));
-	u64map_put(&c->unit_starts, dwarf_dieoffset(cu), u);
+	hashmap_u64_put(&c->unit_starts, dwarf_dieoffset(cu), u);
 	if (dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) || version < 5 ||
 	    dwarf_getsrclines(cu, &lines, &nr))
 		return u;
@@ -524,7 +524,7 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 
 	for (int i = 0; i < nr; i++) {
 		bool linkage;
-		const char *renamed = u64map_get(&c->renamed, dwarf_dieoffset(&dies[i]));
+		const char *renamed = hashmap_u64_get(&c->renamed, dwarf_dieoffset(&dies[i]));
 
 		r->names[i] = renamed ? renamed : die_name(&dies[i], unmangled, &linkage);
 		/* bfd prefers the symbol table's name for a plain function
@@ -535,7 +535,8 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 
 			if (die_low_pc(&dies[0], &low) && low + cu_bias - c->bias == ef->value) {
 				r->names[0] = ef->name;
-				u64map_put(&c->renamed, dwarf_dieoffset(&dies[0]), (void *)ef->name);
+				hashmap_u64_put(&c->renamed, dwarf_dieoffset(&dies[0]),
+						(void *)ef->name);
 			}
 		}
 	}
@@ -608,10 +609,10 @@ static struct a2l_record *dso__a2l(struct dso *dso, uint64_t addr, struct srclin
 	*cp = c;
 	if (c->failed)
 		return NULL;
-	r = u64map_get(&c->records, addr);
+	r = hashmap_u64_get(&c->records, addr);
 	if (!r) {
 		r = a2l_lookup(c, dso__addr_to_vaddr(dso, addr));
-		u64map_put(&c->records, addr, r);
+		hashmap_u64_put(&c->records, addr, r);
 	}
 	return r;
 }
@@ -636,10 +637,11 @@ const char *dso__srcline(struct dso *dso, uint64_t addr)
 	if (r && r->nr)
 		return r->srcline;	/* "??:0" when a function but no line was found */
 	/* Not found: perf shows "dso[address]" (the address addr2line got). */
-	if (!u64map_get(&c->fallback, addr))
-		u64map_put(&c->fallback, addr,
-			   xasprintf("%s[%" PRIx64 "]", dso->short_name, dso__addr_to_vaddr(dso, addr)));
-	return u64map_get(&c->fallback, addr);
+	if (!hashmap_u64_get(&c->fallback, addr))
+		hashmap_u64_put(&c->fallback, addr,
+				xasprintf("%s[%" PRIx64 "]", dso->short_name,
+					  dso__addr_to_vaddr(dso, addr)));
+	return hashmap_u64_get(&c->fallback, addr);
 }
 
 const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
@@ -669,7 +671,7 @@ const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
 
 				f->start = sym->start;
 				f->end = sym->end;
-				f->name = strpool_add(&c->names, name, strlen(name));
+				f->name = arena_strndup(&c->names, name, strlen(name));
 				r->frames[i].sym = f;
 				r->frames[i].inlined = true;
 			}
@@ -685,14 +687,13 @@ static void srcline_cache__free(void *cache)
 {
 	struct srcline_cache *c = cache;
 
-	for (size_t i = 0; i < c->fallback.cap; i++)
-		if (c->fallback.keys[i])
-			free(c->fallback.vals[i]);
-	u64map_release(&c->fallback);
-	for (size_t i = 0; i < c->records.cap; i++) {
-		struct a2l_record *r = c->records.vals[i];
+	for (void **v = NULL; (v = hashmap_next(&c->fallback, v));)
+		free(*v);
+	hashmap_release(&c->fallback);
+	for (void **v = NULL; (v = hashmap_next(&c->records, v));) {
+		struct a2l_record *r = *v;
 
-		if (c->records.keys[i] && r) {
+		if (r) {
 			for (int k = 0; k < r->nr; k++)
 				free(r->lines[k]);
 			free(r->srcline);
@@ -702,19 +703,19 @@ static void srcline_cache__free(void *cache)
 			free(r);
 		}
 	}
-	u64map_release(&c->records);
-	u64map_release(&c->renamed);
-	for (size_t i = 0; i < c->unit_starts.cap; i++) {
-		struct unit_start_rows *u = c->unit_starts.vals[i];
+	hashmap_release(&c->records);
+	hashmap_release(&c->renamed);
+	for (void **v = NULL; (v = hashmap_next(&c->unit_starts, v));) {
+		struct unit_start_rows *u = *v;
 
-		if (c->unit_starts.keys[i] && u) {
+		if (u) {
 			free(u->range);
 			free(u);
 		}
 	}
-	u64map_release(&c->unit_starts);
+	hashmap_release(&c->unit_starts);
 	free(c->cu_ranges);
-	strpool_release(&c->names);
+	arena_release(&c->names);
 	free(c->funcs);
 	if (c->dwfl)
 		dwfl_end(c->dwfl);

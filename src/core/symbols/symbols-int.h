@@ -11,17 +11,11 @@
 
 #include "core/symbols/buildid.h"
 #include "core/symbols/machine.h"
-#include "core/symbols/u64map.h"
+#include "util/arena.h"
+#include "util/hashmap.h"
 
 #include <stddef.h>
 #include <stdio.h>
-
-/* --- string pool: many small names freed at once ----------------------- */
-struct strpool {
-	struct strpool_chunk *head;
-};
-const char *strpool_add(struct strpool *p, const char *s, size_t len);
-void strpool_release(struct strpool *p);
 
 /* --- caches other modules attach to a dso or maps (dso.h) --------------- */
 struct cache_slot {
@@ -47,7 +41,7 @@ struct sym_raw {
 struct symtab_builder {
 	struct sym_raw *v;
 	size_t nr, alloc;
-	struct strpool *pool;
+	struct arena *pool;
 };
 
 /* Of two symbols at one address, whether perf keeps a (it drops b). */
@@ -91,8 +85,8 @@ struct dso_priv {
 	struct symbol *syms;
 	struct symtree *symtree;	/* perf's tree, where symbols overlap (symtree.h) */
 	size_t nr_syms;
-	struct strpool pool;
-	struct u64map addr_cache;	/* addr+1 -> symbol (or &no_symbol) */
+	struct arena pool;
+	struct hashmap addr_cache;	/* addr+1 -> symbol (or &no_symbol) */
 	char *elf_path;		/* the runtime image found for this dso */
 	char *debug_path;	/* the symbol table's file: srcline reads its DWARF */
 	void *image;		/* in-memory ELF (the running vdso), or NULL */
@@ -131,14 +125,14 @@ const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
 
 /* --- machine ------------------------------------------------------------ */
 struct machine {
-	struct u64map threads;		/* tid -> live thread */
+	struct hashmap threads;		/* tid -> live thread */
 	struct thread **all_threads;	/* every thread ever made (owned) */
 	size_t nr_threads, alloc_threads;
 	struct map **all_maps;		/* every map ever made (owned) */
 	size_t nr_maps, alloc_maps;
 	struct dso **dsos;		/* in creation order */
 	size_t nr_dsos, alloc_dsos;
-	struct u64map dso_index;	/* name hash -> bucket of dsos */
+	struct hashmap dso_index;	/* name hash -> bucket of dsos */
 	struct maps *kmaps;		/* kernel and modules */
 	struct dso *kernel;
 	struct symbols_config config;	/* what the loaders are handed */

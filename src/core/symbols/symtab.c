@@ -1,7 +1,4 @@
-/* symtab: building a DSO's sorted symbol table the way perf shapes it,
- * plus the two small containers the symbol engine lives on (a string
- * pool and a u64-keyed hash map).
- */
+/* symtab: building a DSO's sorted symbol table the way perf shapes it. */
 #include "core/symbols/symbols-int.h"
 #include "core/symbols/symtree.h"
 #include "util/util.h"
@@ -9,104 +6,6 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* --- string pool --------------------------------------------------------- */
-
-struct strpool_chunk {
-	struct strpool_chunk *next;
-	size_t used, size;
-	char data[];
-};
-
-const char *strpool_add(struct strpool *p, const char *s, size_t len)
-{
-	struct strpool_chunk *c = p->head;
-	char *out;
-
-	if (!c || c->size - c->used < len + 1) {
-		size_t size = len + 1 > 65536 ? len + 1 : 65536;
-
-		c = xmalloc(sizeof(*c) + size);
-		c->size = size;
-		c->used = 0;
-		c->next = p->head;
-		p->head = c;
-	}
-	out = c->data + c->used;
-	memcpy(out, s, len);
-	out[len] = '\0';
-	c->used += len + 1;
-	return out;
-}
-
-void strpool_release(struct strpool *p)
-{
-	while (p->head) {
-		struct strpool_chunk *next = p->head->next;
-
-		free(p->head);
-		p->head = next;
-	}
-}
-
-/* --- u64 map ------------------------------------------------------------- */
-
-/* Key 0 marks an empty slot, so keys are stored plus one. */
-static size_t u64map_slot(uint64_t key, size_t cap)
-{
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return (size_t)key & (cap - 1);
-}
-
-void *u64map_get(const struct u64map *h, uint64_t key)
-{
-	if (!h->cap)
-		return NULL;
-	for (size_t i = u64map_slot(key + 1, h->cap);; i = (i + 1) & (h->cap - 1)) {
-		if (h->keys[i] == key + 1)
-			return h->vals[i];
-		if (!h->keys[i])
-			return NULL;
-	}
-}
-
-static void u64map_grow(struct u64map *h)
-{
-	struct u64map n = { NULL, NULL, h->cap ? h->cap * 2 : 64, 0 };
-
-	n.keys = xcalloc(n.cap, sizeof(*n.keys));
-	n.vals = xcalloc(n.cap, sizeof(*n.vals));
-	for (size_t i = 0; i < h->cap; i++)
-		if (h->keys[i])
-			u64map_put(&n, h->keys[i] - 1, h->vals[i]);
-	u64map_release(h);
-	*h = n;
-}
-
-void u64map_put(struct u64map *h, uint64_t key, void *val)
-{
-	size_t i;
-
-	if ((h->used + 1) * 4 > h->cap * 3)
-		u64map_grow(h);
-	for (i = u64map_slot(key + 1, h->cap); h->keys[i]; i = (i + 1) & (h->cap - 1))
-		if (h->keys[i] == key + 1) {
-			h->vals[i] = val;
-			return;
-		}
-	h->keys[i] = key + 1;
-	h->vals[i] = val;
-	h->used++;
-}
-
-void u64map_release(struct u64map *h)
-{
-	free(h->keys);
-	free(h->vals);
-	memset(h, 0, sizeof(*h));
-}
 
 /* --- symbol tables ------------------------------------------------------- */
 
@@ -134,7 +33,7 @@ struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t si
 
 	s->start = start;
 	s->end = start + size;
-	s->name = strpool_add(b->pool, name, name_len);
+	s->name = arena_strndup(b->pool, name, name_len);
 	s->seq = (uint32_t)b->nr++;
 	s->bind = bind;
 	s->module_sym = false;
@@ -352,6 +251,6 @@ void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
 		p->syms[i].object = b->v[i].object;
 	}
 	p->nr_syms = n;
-	u64map_release(&p->addr_cache);
+	hashmap_release(&p->addr_cache);
 	symtab_release(b);
 }

@@ -46,7 +46,7 @@ static struct thread *thread__new(struct machine *m, pid_t pid, pid_t tid)
 		m->all_threads = xrealloc(m->all_threads, m->alloc_threads * sizeof(*m->all_threads));
 	}
 	m->all_threads[m->nr_threads++] = t;
-	u64map_put(&m->threads, (uint64_t)(uint32_t)tid, t);
+	hashmap_u64_put(&m->threads, (uint64_t)(uint32_t)tid, t);
 	return t;
 }
 
@@ -62,7 +62,7 @@ void thread__delete(struct thread *t)
 
 struct thread *machine__find_thread(struct machine *m, pid_t pid, pid_t tid)
 {
-	return u64map_get(&m->threads, (uint64_t)(uint32_t)tid);
+	return hashmap_u64_get(&m->threads, (uint64_t)(uint32_t)tid);
 }
 
 /* A thread's address space is its process leader's. */
@@ -104,7 +104,7 @@ static void machine__forget_thread(struct machine *m, struct thread *t)
 {
 	/* Stays allocated (callers may hold it); only unreachable by tid. */
 	if (machine__find_thread(m, t->pid, t->tid) == t)
-		u64map_put(&m->threads, (uint64_t)(uint32_t)t->tid, NULL);
+		hashmap_u64_put(&m->threads, (uint64_t)(uint32_t)t->tid, NULL);
 }
 
 int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec)

@@ -45,8 +45,8 @@ static const int dwarf_to_perf[17] = {
 struct unwind_space {
 	Dwfl *dwfl;
 	uint64_t generation;
-	struct u64map reported;		/* load bias + 1 -> dso reported there */
-	struct u64map perf_bias;	/* dso pointer -> perf's bias for it + 1 */
+	struct hashmap reported;		/* load bias + 1 -> dso reported there */
+	struct hashmap perf_bias;	/* dso pointer -> perf's bias for it + 1 */
 	struct dso_elf_info *elf_infos;	/* per DSO met, read once */
 	size_t nr_elf_infos, alloc_elf_infos;
 	/* the sample being unwound */
@@ -156,9 +156,9 @@ static void report_module(struct unwind_space *u, uint64_t pc)
 	if (dwfl_addrmodule(u->dwfl, pc))
 		return;
 	map = maps__find(u->maps, pc);
-	if (!map || map->identity || u64map_get(&u->reported, map->start - map->pgoff + 1))
+	if (!map || map->identity || hashmap_u64_get(&u->reported, map->start - map->pgoff + 1))
 		return;
-	u64map_put(&u->reported, map->start - map->pgoff + 1, map->dso);
+	hashmap_u64_put(&u->reported, map->start - map->pgoff + 1, map->dso);
 	fd = dso__unwind_file(map->dso, &path);
 	if (fd < 0)
 		return;
@@ -453,7 +453,7 @@ static const struct dso_elf_info *dso_elf_info(struct unwind_space *u, struct ds
 static uint64_t perf_bias(struct unwind_space *u, struct dso *dso, const struct dso_elf_info *du)
 {
 	uint64_t low = UINT64_MAX;
-	void *got = u64map_get(&u->perf_bias, (uintptr_t)dso);
+	void *got = hashmap_u64_get(&u->perf_bias, (uintptr_t)dso);
 
 	if (got)
 		return (uint64_t)(uintptr_t)got - 1;
@@ -461,7 +461,7 @@ static uint64_t perf_bias(struct unwind_space *u, struct dso *dso, const struct 
 		if (u->maps->v[i]->dso == dso && u->maps->v[i]->start < low)
 			low = u->maps->v[i]->start;
 	low -= du->elf_base;
-	u64map_put(&u->perf_bias, (uintptr_t)dso, (void *)(uintptr_t)(low + 1));
+	hashmap_u64_put(&u->perf_bias, (uintptr_t)dso, (void *)(uintptr_t)(low + 1));
 	return low;
 }
 
@@ -638,8 +638,8 @@ static void unwind_space__free(void *space)
 
 	if (u->dwfl)
 		dwfl_end(u->dwfl);
-	u64map_release(&u->reported);
-	u64map_release(&u->perf_bias);
+	hashmap_release(&u->reported);
+	hashmap_release(&u->perf_bias);
 	free(u->elf_infos);
 	free(u);
 }
