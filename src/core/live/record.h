@@ -101,6 +101,8 @@ struct record_session {
 	struct { uint64_t id; struct evsel *evsel; } *id_map;
 	size_t nr_ids;
 
+	bool *clock_unit;		/* by idx: a clock event by name (msec units) */
+
 	char fallback_msg[256];		/* the last fallback taken at open, "" if none */
 
 	/* Of the current file, counted from the drain's stats since its start: */
@@ -125,15 +127,29 @@ int record_session__open(struct record_session *rs, struct evlist *evlist,
 			 const struct record_opts *opts, struct evsel **failed,
 			 bool *filter_failed);
 
+struct record_finish {
+	const char *version;
+	int argc;
+	const char **argv;
+	bool buildid_all;
+	bool buildid_cache;		/* add the DSOs hit to ~/.debug */
+	/* filled in: data bytes before and after compression, and where the
+	 * data ended in the file (its size before the features) */
+	uint64_t raw_bytes, written_bytes, data_end;
+};
+
 /*
  * Creates the output file: header with every event's attr and ids, then the
  * synthesized records (TIME_CONV, ID_INDEX, kernel and module maps, thread
  * and cpu maps, the threads already running, FINISHED_INIT).  workload_pid
  * is the forked command's pid or -1.  comp_level > 0 compresses the records
- * with zstd.  Returns 0 or -errno.
+ * with zstd.  path "-" writes perf's pipe format to stdout, the features
+ * (from fin's version and command line) first, event names as EVENT_UPDATE
+ * records, no build ids.  Returns 0 or -errno.
  */
 int record_session__create_file(struct record_session *rs, const char *path,
-				int comp_level, bool build_ids, pid_t workload_pid);
+				int comp_level, bool build_ids, pid_t workload_pid,
+				const struct record_finish *fin);
 
 /* The consumer that writes drained records into the current file, each
  * round ending with FINISHED_ROUND, and notes what the file's features need
@@ -147,17 +163,6 @@ long record_session__drain(struct record_session *rs);
 
 /* Where the data written so far ends: the file size at this point. */
 uint64_t record_session__file_size(const struct record_session *rs);
-
-struct record_finish {
-	const char *version;
-	int argc;
-	const char **argv;
-	bool buildid_all;
-	bool buildid_cache;		/* add the DSOs hit to ~/.debug */
-	/* filled in: data bytes before and after compression, and where the
-	 * data ended in the file (its size before the features) */
-	uint64_t raw_bytes, written_bytes, data_end;
-};
 
 /* Finishes the file: LOST_SAMPLES records from the counters' lost counts,
  * then the feature sections (with the build ids of the DSOs hit).  Returns
