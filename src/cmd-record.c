@@ -794,6 +794,8 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 	/* After the fork: the child must not run our handlers before its exec. */
 	catch_signals();
 	record__config(&rec.evlist, &rec.opts);
+	if (to_pipe())
+		record__config_pipe(&rec.evlist);
 	for (;;) {
 		err = record_session__open(&r.rs, &rec.evlist, cpus, threads, &rec.opts, &failed,
 					   &filter_failed);

@@ -227,6 +227,14 @@ void record__config(struct evlist *evlist, const struct record_opts *opts)
 	}
 }
 
+void record__config_pipe(struct evlist *evlist)
+{
+	evlist__for_each(evlist, e) {
+		if (!(e->attr.sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)))
+			e->attr.sample_type |= PERF_SAMPLE_ID;
+	}
+}
+
 bool record__fallback(struct evsel *e, int err, char *msg, size_t size)
 {
 	char *name;

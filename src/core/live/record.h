@@ -75,6 +75,10 @@ int record_opts__parse_callgraph(struct record_opts *opts, const char *arg,
  */
 void record__config(struct evlist *evlist, const struct record_opts *opts);
 
+/* For -o -: every event's samples carry an id, as perf sets for a pipe, where
+ * the EVENT_UPDATE records name events by id. */
+void record__config_pipe(struct evlist *evlist);
+
 /* perf's fallbacks after a failed open: a hardware cycles event the machine
  * lacks becomes cpu-clock (keeping its modifiers); an event refused for
  * watching the kernel (perf_event_paranoid) watches user space only.
