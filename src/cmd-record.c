@@ -921,6 +921,13 @@ int cmd_record(int argc, const char **argv)
 		free(orig_argv);
 		return ret == -2 ? PARSE_OPT_USAGE_EXIT : ret == -EINVAL ? 234 : 255;
 	}
+	/* perf 6.1 "dumps" a pipe into a file named -.TIMESTAMP; refuse instead. */
+	if (to_pipe() && rec.switch_mode != SWITCH_NONE) {
+		fprintf(stderr, "Error:\n--switch-output needs an output file, not a pipe (-o -)\n");
+		evlist__exit(&rec.evlist);
+		free(orig_argv);
+		return 255;
+	}
 	if (!rec.evlist.nr_entries && add_default_event()) {
 		fprintf(stderr, "Not enough memory for event selector list\n");
 		free(orig_argv);

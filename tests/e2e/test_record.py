@@ -656,3 +656,9 @@ def test_killed_pipe_recording_is_readable(tmp):
     assert "burner" in r.stdout and "leaf_spin" in r.stdout
     r = pcl("script", "-i", str(out))
     assert "burner" in r.stdout
+
+
+def test_switch_output_refuses_a_pipe():
+    r = pcl("record", "--switch-output", "-o", "-", "--", "true")
+    assert r.returncode == 255 and r.stdout == ""
+    assert "--switch-output needs an output file" in r.stderr
