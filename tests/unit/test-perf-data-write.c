@@ -257,6 +257,7 @@ static void pipe_stream_layout(void **state)
 	uint64_t ids[] = { 7, 8, 9 };
 	struct perf_data_writer_attr attrs[] = { { &a1, ids, 3 } };
 	unsigned char rec[24], buf[4096], *p = buf;
+	char *tracing;
 	struct perf_event_header h;
 	struct perf_event_attr attr;
 	uint64_t u64;
@@ -271,7 +272,9 @@ static void pipe_stream_layout(void **state)
 	perf_data_writer__set_feature(&w, HEADER_HOSTNAME, strdup("host"), 5);
 	perf_data_writer__set_feature(&w, HEADER_BUILD_ID, strdup("bid"), 4);
 	perf_data_writer__set_feature(&w, HEADER_CACHE, strdup("cache"), 6);
-	perf_data_writer__set_feature(&w, HEADER_TRACING_DATA, strdup("tracing"), 8 + 3);
+	tracing = calloc(1, 11);	/* not a multiple of 8: padded in the stream */
+	strcpy(tracing, "tracing");
+	perf_data_writer__set_feature(&w, HEADER_TRACING_DATA, tracing, 11);
 	assert_int_equal(perf_data_writer__write_pipe_features(&w), 0);
 	make_record(rec, PERF_RECORD_SAMPLE, sizeof(rec), 0x42);
 	assert_int_equal(perf_data_writer__write(&w, rec, sizeof(rec)), 0);
