@@ -571,10 +571,30 @@ static uint64_t wakeups(const struct run *r)
 	return r->rs.drain.stats.wakeups - r->wakeups_before;
 }
 
+/* What the file's header says of who made it. */
+static void describe_recording(const struct run *r, struct record_finish *fin)
+{
+	fin->version = PCL_VERSION;
+	fin->argc = r->argc;
+	fin->argv = r->argv;
+	fin->buildid_all = rec.buildid_all;
+	fin->buildid_cache = !rec.no_buildid_cache;
+}
+
+/* -o -: perf's pipe format on stdout. */
+static bool to_pipe(void)
+{
+	return !strcmp(rec.output, "-");
+}
+
 static int open_file(struct run *r)
 {
-	int err = record_session__create_file(&r->rs, rec.output, rec.comp_level, !rec.no_buildid,
-					      r->have_workload ? r->workload.pid : -1);
+	struct record_finish desc = { 0 };
+	int err;
+
+	describe_recording(r, &desc);
+	err = record_session__create_file(&r->rs, rec.output, rec.comp_level, !rec.no_buildid,
+					  r->have_workload ? r->workload.pid : -1, &desc);
 
 	if (err && !r->rs.writer.data_offset)	/* the file itself, not its first records */
 		fprintf(stderr, "failed to open %s : %s\nPerf session creation failed.\n",
@@ -588,11 +608,7 @@ static int finish_file(struct run *r, struct record_finish *fin)
 {
 	int err;
 
-	fin->version = PCL_VERSION;
-	fin->argc = r->argc;
-	fin->argv = r->argv;
-	fin->buildid_all = rec.buildid_all;
-	fin->buildid_cache = !rec.no_buildid_cache;
+	describe_recording(r, fin);
 	err = record_session__finish_file(&r->rs, fin);
 	if (err)
 		fprintf(stderr, "failed to write '%s': %s\n", rec.output, strerror(-err));
@@ -797,10 +813,11 @@ static void print_summary(struct run *r, const struct record_finish *fin, bool s
 		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\n"
 			"Check IO/CPU overload!\n\n", (unsigned long long)r->rs.nr_records,
 			(unsigned long long)r->rs.lost_chunks);
-	if (nsamples && !rec.no_buildid && !rec.comp_level)
+	/* Like perf, a pipe counts neither its size nor its samples. */
+	if (nsamples && !rec.no_buildid && !rec.comp_level && !to_pipe())
 		snprintf(samples, sizeof(samples), " (%llu samples)", (unsigned long long)nsamples);
 	fprintf(stderr, "[ pcl record: Captured and wrote %.3f MB %s%s%s",
-		(double)fin->data_end / 1024.0 / 1024.0,
+		to_pipe() ? 0.0 : (double)fin->data_end / 1024.0 / 1024.0,
 		rec.output, switched ? ".<timestamp>" : "", samples);
 	if (rec.comp_level && fin->written_bytes)
 		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
@@ -863,6 +880,8 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 	/* After the fork: the child must not run our handlers before its exec. */
 	catch_signals();
 	record__config(&rec.evlist, &rec.opts);
+	if (to_pipe())
+		record__config_pipe(&rec.evlist);
 	for (;;) {
 		err = record_session__open(&r.rs, &rec.evlist, cpus, threads, &rec.opts, &failed,
 					   &filter_failed);
@@ -889,7 +908,7 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 			fprintf(stderr, "%s: opened on %d cpus x %d threads\n", e->name,
 				e->nr_cpus, e->nr_threads);
 	}
-	if (rec.switch_mode == SWITCH_NONE) {
+	if (rec.switch_mode == SWITCH_NONE && !to_pipe()) {
 		err = rotate_old(rec.output);
 		if (err)
 			goto out_kill;
@@ -985,17 +1004,18 @@ int cmd_record(int argc, const char **argv)
 		free(orig_argv);
 		return PCL_EXIT_ERROR;
 	}
-	if (!strcmp(rec.output, "-")) {
-		fprintf(stderr, "Error:\npcl record cannot write to a pipe yet (-o -)\n");
-		evlist__exit(&rec.evlist);
-		free(orig_argv);
-		return PCL_EXIT_ERROR;
-	}
 	ret = config_options();
 	if (ret) {
 		evlist__exit(&rec.evlist);
 		free(orig_argv);
 		return ret == -2 ? PCL_EXIT_USAGE : ret == -EINVAL ? PCL_EXIT_EINVAL : PCL_EXIT_ERROR;
+	}
+	/* perf 6.1 "dumps" a pipe into a file named -.TIMESTAMP; refuse instead. */
+	if (to_pipe() && rec.switch_mode != SWITCH_NONE) {
+		fprintf(stderr, "Error:\n--switch-output needs an output file, not a pipe (-o -)\n");
+		evlist__exit(&rec.evlist);
+		free(orig_argv);
+		return PCL_EXIT_ERROR;
 	}
 	if (!rec.evlist.nr_entries && add_default_event()) {
 		fprintf(stderr, "Not enough memory for event selector list\n");

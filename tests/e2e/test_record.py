@@ -536,3 +536,129 @@ def test_buildid_cache(tmp):
     env["HOME"] = str(home2)
     r = pcl("record", "-q", "-N", "-o", out, "--", *burner(50), env=env)
     assert r.returncode == 0 and not (home2 / ".debug").exists()
+
+
+# --- pipe mode (-o -) ------------------------------------------------------
+
+PIPE_CASES = {
+    "plain": [],
+    "fp": ["-g"],
+    # a reader slower than 32 MB/s of stacks would stall the pipe and the rings
+    "dwarf": ["--call-graph", "dwarf", "-F", "500"],
+    "tracepoint": ["-e", "sched:sched_switch"],
+    "system-wide": ["-a"],
+    "compressed": ["-z"],
+    "two-events": ["-e", "cpu-clock,task-clock", "-g"],
+}
+
+# Record types whose number depends on the run (samples, maps, rounds...).
+VARYING_TYPES = {"SAMPLE", "MMAP", "MMAP2", "COMM", "EXIT", "FORK", "FINISHED_ROUND",
+                 "COMPRESSED", "LOST", "LOST_SAMPLES", "THROTTLE", "UNTHROTTLE"}
+
+
+def pipe_stream(tool, tmp, args, name, ms=150):
+    """`tool record -o - ARGS -- burner > name`: the stream, and the stderr."""
+    out = tmp / name
+    with open(out, "wb") as f:
+        r = subprocess.run([tool, "record", "-o", "-", *args, "--", *burner(ms)], stdout=f,
+                           stderr=subprocess.PIPE, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return str(out), r.stderr
+
+
+def from_stdin(path, *args):
+    with open(path, "rb") as f:
+        return subprocess.run(args, stdin=f, capture_output=True, text=True, timeout=120)
+
+
+def record_types(path):
+    """Multiset of record types perf report -D sees, the varying ones only
+    as present or not."""
+    r = from_stdin(path, PERF, "report", "-D", "-i", "-")
+    assert r.returncode == 0, r.stderr
+    counts = {}
+    for t in re.findall(r"\[0x[0-9a-f]+\]: PERF_RECORD_([A-Z_0-9]+)", r.stdout):
+        counts[t] = counts.get(t, 0) + 1
+    return {t: (1 if t in VARYING_TYPES else n) for t, n in counts.items()}
+
+
+@pytest.mark.parametrize("case", PIPE_CASES)
+def test_pipe_into_perf_report(tmp, case):
+    args = PIPE_CASES[case]
+    p = subprocess.Popen([PCL, "record", "-o", "-", *args, "--", *burner(300)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    rep = subprocess.run([PERF, "report", "-i", "-", "--stdio"], stdin=p.stdout,
+                         capture_output=True, text=True, timeout=120)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait() == 0, err
+    assert rep.returncode == 0 and not WARN.search(rep.stderr), rep.stderr
+    assert re.fullmatch(r"\[ pcl record: Woken up \d+ times to write data \]\n"
+                        r"\[ pcl record: Captured and wrote 0\.000 MB -"
+                        r"(, compressed \(original [\d.]+ MB, ratio is [\d.]+\))? \]\n", err), err
+    if case == "tracepoint":
+        assert "of event 'sched:sched_switch'" in rep.stdout
+    else:
+        assert "leaf_spin" in rep.stdout and "burner" in rep.stdout, rep.stdout[:2000]
+    if case == "two-events":
+        assert "of event 'cpu-clock'" in rep.stdout and "of event 'task-clock'" in rep.stdout
+
+
+@pytest.mark.parametrize("case", PIPE_CASES)
+def test_pipe_records_match_perfs(tmp, case):
+    args = PIPE_CASES[case]
+    ours, _ = pipe_stream(PCL, tmp, args, "pcl.pipe", ms=50)
+    theirs, _ = pipe_stream(PERF, tmp, ["-q", *args], "perf.pipe", ms=50)
+    assert record_types(ours) == record_types(theirs)
+    # the stream saved to a file is read from that file too
+    assert "of event" in report(ours)
+
+
+def without_tip(text):
+    return re.sub(r"^# \(Tip: .*\)\n", "", text, flags=re.M)
+
+
+@pytest.mark.parametrize("case", ["fp", "tracepoint", "compressed"])
+def test_pcl_reads_its_pipe_as_perf_does(tmp, case):
+    path, _ = pipe_stream(PCL, tmp, PIPE_CASES[case], "pcl.pipe")
+    for cmd in (["report", "--stdio"], ["script"]):
+        ours = from_stdin(path, PCL, *cmd, "-i", "-")
+        theirs = from_stdin(path, PERF, *cmd, "-i", "-")
+        assert ours.returncode == 0, ours.stderr
+        assert without_tip(ours.stdout) == without_tip(theirs.stdout), cmd
+
+
+@pytest.mark.parametrize("case", ["plain", "fp", "tracepoint", "system-wide", "two-events"])
+def test_pipe_attrs_match_perfs_pipe(tmp, case):
+    """perf evlist -v of the two streams; perf gives a piped event an id
+    (sample_type ID), so a pipe's attrs differ from a file's by that bit."""
+    args = PIPE_CASES[case]
+    ours, _ = pipe_stream(PCL, tmp, args, "pcl.pipe", ms=20)
+    theirs, _ = pipe_stream(PERF, tmp, ["-q", *args], "perf.pipe", ms=20)
+    got = [from_stdin(p, PERF, "evlist", "-v", "-i", "-") for p in (ours, theirs)]
+    assert got[0].returncode == 0, got[0].stderr
+    assert got[0].stdout == got[1].stdout
+    file, _ = record(tmp, *args, "--", *burner(20))
+    assert got[0].stdout.replace("|ID|", "|") == evlist(file).replace(
+        "sched:sched_switch", "unknown tracepoint").replace("|ID|", "|")
+
+
+def test_killed_pipe_recording_is_readable(tmp):
+    out = tmp / "k.pipe"
+    with open(out, "wb") as f:
+        p = subprocess.Popen([PCL, "record", "-m", "1", "-o", "-", "--", *burner(5000)],
+                             stdout=f, stderr=subprocess.DEVNULL)
+        time.sleep(1.5)
+        p.kill()
+        p.wait()
+    subprocess.run(["pkill", "-f", "burner 5000"])
+    r = from_stdin(str(out), PERF, "script", "-i", "-")
+    assert "burner" in r.stdout and "leaf_spin" in r.stdout
+    r = pcl("script", "-i", str(out))
+    assert "burner" in r.stdout
+
+
+def test_switch_output_refuses_a_pipe():
+    r = pcl("record", "--switch-output", "-o", "-", "--", "true")
+    assert r.returncode == 255 and r.stdout == ""
+    assert "--switch-output needs an output file" in r.stderr

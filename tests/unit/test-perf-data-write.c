@@ -1,6 +1,7 @@
 /* Unit tests for core/perf-data-write: the file layout perf reads, sizes
  * rewritten at the end, features after the data, compression as one zstd
- * stream cut into COMPRESSED records, sticky errors, mode 0600. */
+ * stream cut into COMPRESSED records, sticky errors, mode 0600, and the
+ * pipe format's records. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -244,6 +245,87 @@ static void errors_are_sticky(void **state)
 	assert_int_equal(perf_data_writer__finish(&w), -ENOSPC);
 }
 
+/* Pipe mode into a real pipe (which cannot seek): the short header, one
+ * HEADER_ATTR per event, the features as records in feature order without
+ * build ids or caches, the closing feature record, the tracing data record
+ * (its size padded) followed by the data, then the records; finish adds
+ * nothing. */
+static void pipe_stream_layout(void **state)
+{
+	struct perf_data_writer w;
+	struct perf_event_attr a1 = { .type = PERF_TYPE_SOFTWARE, .config = 0 };
+	uint64_t ids[] = { 7, 8, 9 };
+	struct perf_data_writer_attr attrs[] = { { &a1, ids, 3 } };
+	unsigned char rec[24], buf[4096], *p = buf;
+	char *tracing;
+	struct perf_event_header h;
+	struct perf_event_attr attr;
+	uint64_t u64;
+	uint32_t u32;
+	int fds[2];
+	ssize_t len;
+
+	assert_int_equal(pipe(fds), 0);
+	perf_data_writer__open_pipe(&w, fds[1]);
+	assert_int_equal(perf_data_writer__write_header(&w, attrs, 1), 0);
+	perf_data_writer__set_feature(&w, HEADER_ARCH, strdup("x86_64"), 7);
+	perf_data_writer__set_feature(&w, HEADER_HOSTNAME, strdup("host"), 5);
+	perf_data_writer__set_feature(&w, HEADER_BUILD_ID, strdup("bid"), 4);
+	perf_data_writer__set_feature(&w, HEADER_CACHE, strdup("cache"), 6);
+	tracing = calloc(1, 11);	/* not a multiple of 8: padded in the stream */
+	strcpy(tracing, "tracing");
+	perf_data_writer__set_feature(&w, HEADER_TRACING_DATA, tracing, 11);
+	assert_int_equal(perf_data_writer__write_pipe_features(&w), 0);
+	make_record(rec, PERF_RECORD_SAMPLE, sizeof(rec), 0x42);
+	assert_int_equal(perf_data_writer__write(&w, rec, sizeof(rec)), 0);
+	assert_int_equal(perf_data_writer__finish(&w), 0);	/* closes fds[1] */
+	len = read(fds[0], buf, sizeof(buf));
+	close(fds[0]);
+
+	memcpy(&u64, p, 8);
+	assert_true(u64 == PERF_MAGIC2);
+	memcpy(&u64, p + 8, 8);
+	assert_int_equal(u64, 16);
+	p += 16;
+
+	memcpy(&h, p, sizeof(h));
+	assert_int_equal(h.type, PERF_RECORD_HEADER_ATTR);
+	assert_int_equal(h.size, sizeof(h) + sizeof(attr) + sizeof(ids));
+	memcpy(&attr, p + sizeof(h), sizeof(attr));
+	assert_int_equal(attr.size, sizeof(attr));
+	assert_memory_equal(p + sizeof(h) + sizeof(attr), ids, sizeof(ids));
+	p += h.size;
+
+	for (int i = 0; i < 3; i++) {
+		static const int want_feat[] = { HEADER_HOSTNAME, HEADER_ARCH, HEADER_LAST_FEATURE };
+		static const char *const want_data[] = { "host", "x86_64", NULL };
+
+		memcpy(&h, p, sizeof(h));
+		memcpy(&u64, p + sizeof(h), 8);
+		assert_int_equal(h.type, PERF_RECORD_HEADER_FEATURE);
+		assert_int_equal(u64, want_feat[i]);
+		if (want_data[i]) {
+			assert_int_equal(h.size, 16 + strlen(want_data[i]) + 1);
+			assert_string_equal((char *)p + 16, want_data[i]);
+		} else {
+			assert_int_equal(h.size, 16);
+		}
+		p += h.size;
+	}
+
+	memcpy(&h, p, sizeof(h));
+	memcpy(&u32, p + sizeof(h), 4);
+	assert_int_equal(h.type, PERF_RECORD_HEADER_TRACING_DATA);
+	assert_int_equal(h.size, 16);
+	assert_int_equal(u32, 16);	/* 11 bytes, padded */
+	assert_string_equal((char *)p + 16, "tracing");
+	p += 16 + 16;
+
+	assert_memory_equal(p, rec, sizeof(rec));
+	p += sizeof(rec);
+	assert_int_equal(len, p - buf);
+}
+
 static void open_fails_cleanly(void **state)
 {
 	struct perf_data_writer w;
@@ -259,6 +341,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(big_writes_keep_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(compression_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(errors_are_sticky, setup, teardown),
+		cmocka_unit_test(pipe_stream_layout),
 		cmocka_unit_test(open_fails_cleanly),
 	};
 	return cmocka_run_group_tests_name("perf-data-write", tests, NULL, NULL);

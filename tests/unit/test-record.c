@@ -318,7 +318,7 @@ static void live_session_samples_itself(void **state)
 		skip();
 	}
 	assert_int_equal(rs.drain.nr_rbs, (size_t)cpus->nr);
-	assert_int_equal(record_session__create_file(&rs, path, 0, true, -1), 0);
+	assert_int_equal(record_session__create_file(&rs, path, 0, true, -1, NULL), 0);
 	evlist__enable(&el);
 	for (int i = 0; i < 50 && rs.samples < 20; i++) {
 		for (unsigned long j = 0; j < 2000000; j++)

@@ -1,9 +1,9 @@
 /* header-features: the feature sections perf record writes after the data
  * (host, CPU, memory, topology, events, build ids, tracing data...), each
- * built from /proc and /sys into the layout perf 6.1 reads.
+ * built from /proc and /sys into the layout perf 6.1 reads.  A pipe
+ * recording carries the same payloads as HEADER_FEATURE records.
  *
- * Payload building blocks (feat_*) are exported for tests and for other
- * writers (pipe mode HEADER_FEATURE records would reuse them).
+ * Payload building blocks (feat_*) are exported for tests.
  */
 #ifndef PCL_HEADER_FEATURES_H
 #define PCL_HEADER_FEATURES_H
@@ -32,7 +32,7 @@ struct header_env {
 	const char *version;		/* written as the perf version */
 	int argc;
 	const char **argv;		/* the command line, argv[0] = command name */
-	bool have_sample_time;
+	bool have_sample_time;		/* also with zero times: a pipe's placeholder */
 	uint64_t first_sample_time, last_sample_time;
 	bool use_clockid;
 	int clockid;

@@ -1,5 +1,6 @@
 /* perf-data-write: the perf.data writer (see perf-data-write.h). */
 #include "core/data/perf-data-write.h"
+#include "core/data/perf-record.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -62,14 +63,55 @@ int perf_data_writer__open(struct perf_data_writer *w, const char *path)
 	return 0;
 }
 
+void perf_data_writer__open_pipe(struct perf_data_writer *w, int fd)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = fd;
+	w->pipe = true;
+	w->buf = xmalloc(PERF_DATA_WRITE_BUF);
+}
+
+/* Pipe mode: the short header, then each event as a HEADER_ATTR record
+ * (the attr followed by its ids). */
+static int write_pipe_header(struct perf_data_writer *w,
+			     const struct perf_data_writer_attr *attrs, size_t nr_attrs)
+{
+	struct perf_pipe_file_header ph = { .magic = PERF_MAGIC2, .size = sizeof(ph) };
+	int err = data_out(w, &ph, sizeof(ph));
+
+	for (size_t i = 0; i < nr_attrs && !err; i++) {
+		size_t size = sizeof(struct perf_event_header) + sizeof(struct perf_event_attr) +
+			      attrs[i].nr_ids * sizeof(uint64_t);
+		struct perf_event_header *h = xcalloc(1, size);
+		struct perf_event_attr *attr = (void *)(h + 1);
+
+		if (size > UINT16_MAX) {
+			free(h);
+			return w->err = -E2BIG;
+		}
+		h->type = PERF_RECORD_HEADER_ATTR;
+		h->size = (uint16_t)size;
+		*attr = *attrs[i].attr;
+		attr->size = sizeof(*attr);
+		if (attrs[i].nr_ids)
+			memcpy(attr + 1, attrs[i].ids, attrs[i].nr_ids * sizeof(uint64_t));
+		err = data_out(w, h, size);
+		free(h);
+	}
+	return err;
+}
+
 int perf_data_writer__write_header(struct perf_data_writer *w,
 				   const struct perf_data_writer_attr *attrs, size_t nr_attrs)
 {
 	struct perf_file_header *h = &w->header;
-	struct perf_file_attr *fattrs = xcalloc(nr_attrs, sizeof(*fattrs));
+	struct perf_file_attr *fattrs;
 	uint64_t off = sizeof(*h);
 	int err;
 
+	if (w->pipe)
+		return write_pipe_header(w, attrs, nr_attrs);
+	fattrs = xcalloc(nr_attrs, sizeof(*fattrs));
 	memset(h, 0, sizeof(*h));
 	h->magic = PERF_MAGIC2;
 	h->size = sizeof(*h);
@@ -266,6 +308,60 @@ static int write_features(struct perf_data_writer *w)
 	return write_full(w->fd, sec, nr * sizeof(sec[0]), (off_t)table);
 }
 
+/* The tracing data travels after its record, padded to 8 bytes; the
+ * record's size counts the padding, as perf's reader checks. */
+static int write_tracing_data_record(struct perf_data_writer *w)
+{
+	static const char zeros[8];
+	const struct perf_data_feature *f = &w->features[HEADER_TRACING_DATA];
+	struct perf_rec_tracing_data rec = {
+		.header = { .type = PERF_RECORD_HEADER_TRACING_DATA, .size = sizeof(rec) },
+		.size = (uint32_t)((f->size + 7) & ~(size_t)7),
+	};
+	int err = data_out(w, &rec, sizeof(rec));
+
+	if (!err)
+		err = data_out(w, f->data, f->size);
+	if (!err && f->size % 8)
+		err = data_out(w, zeros, 8 - f->size % 8);
+	return err;
+}
+
+int perf_data_writer__write_pipe_features(struct perf_data_writer *w)
+{
+	struct perf_event_header h = { .type = PERF_RECORD_HEADER_FEATURE };
+	int err = 0;
+
+	for (uint64_t f = 1; f <= HEADER_LAST_FEATURE && !err; f++) {
+		const struct perf_data_feature *feat = f < HEADER_LAST_FEATURE ? &w->features[f]
+									   : NULL;
+		size_t size = sizeof(h) + sizeof(f) + (feat ? feat->size : 0);
+
+		/* Build ids are only known at the end, which a pipe never
+		 * revisits; the tracing data has a record of its own; perf
+		 * 6.1 does not put the caches in a pipe. */
+		if (f == HEADER_BUILD_ID || f == HEADER_TRACING_DATA || f == HEADER_CACHE ||
+		    (feat && !feat->data))
+			continue;
+		if (size > UINT16_MAX)
+			return w->err = -E2BIG;
+		h.size = (uint16_t)size;
+		err = data_out(w, &h, sizeof(h));
+		if (!err)
+			err = data_out(w, &f, sizeof(f));
+		/* A record with the id HEADER_LAST_FEATURE closes the list. */
+		if (!err && feat)
+			err = data_out(w, feat->data, feat->size);
+	}
+	if (!err && w->features[HEADER_TRACING_DATA].data)
+		err = write_tracing_data_record(w);
+	for (int f = 0; f < HEADER_LAST_FEATURE; f++) {
+		free(w->features[f].data);
+		w->features[f].data = NULL;
+	}
+	return err;
+}
+
 static void writer_release(struct perf_data_writer *w)
 {
 	if (w->fd >= 0)
@@ -289,9 +385,9 @@ int perf_data_writer__finish(struct perf_data_writer *w)
 {
 	int err = perf_data_writer__flush(w);
 
-	if (!err)
+	if (!err && !w->pipe)
 		err = write_features(w);
-	if (!err) {
+	if (!err && !w->pipe) {
 		w->header.data.size = w->data_size;
 		err = write_full(w->fd, &w->header, sizeof(w->header), 0);
 	}

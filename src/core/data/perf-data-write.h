@@ -10,6 +10,11 @@
  * PERF_RECORD_COMPRESSED records carrying a slice of one zstd stream, as
  * perf does.  Errors are sticky: the first failing write's errno is kept
  * and every later call returns it.
+ *
+ * Pipe mode (open_pipe) writes perf's stream format to a descriptor that
+ * never seeks: a 16-byte header, HEADER_ATTR records, then the features as
+ * HEADER_FEATURE records (write_pipe_features) before the data; finish only
+ * flushes.  perf reads it from a pipe or from a file alike.
  */
 #ifndef PCL_PERF_DATA_WRITE_H
 #define PCL_PERF_DATA_WRITE_H
@@ -34,7 +39,8 @@ struct perf_data_feature {
 
 struct perf_data_writer {
 	int fd;
-	char *path;
+	char *path;		/* NULL for a pipe */
+	bool pipe;
 	struct perf_file_header header;
 	uint64_t data_offset;
 	uint64_t data_size;	/* bytes of the data section written so far */
@@ -57,8 +63,12 @@ struct perf_data_writer {
 /* Creates (truncates) path with mode 0600.  Returns 0 or -errno. */
 int perf_data_writer__open(struct perf_data_writer *w, const char *path);
 
+/* Pipe mode on fd (say stdout), which the writer closes at the end. */
+void perf_data_writer__open_pipe(struct perf_data_writer *w, int fd);
+
 /* Writes the file header, the id arrays and the attrs; the data section
- * starts right after, with size 0 until finish.  Returns 0 or -errno. */
+ * starts right after, with size 0 until finish.  In pipe mode: the pipe
+ * header and one HEADER_ATTR record per event.  Returns 0 or -errno. */
 int perf_data_writer__write_header(struct perf_data_writer *w,
 				   const struct perf_data_writer_attr *attrs, size_t nr_attrs);
 
@@ -82,6 +92,12 @@ int perf_data_writer__flush(struct perf_data_writer *w);
 /* Sets a feature's payload; the writer takes ownership of data (malloc'ed). */
 void perf_data_writer__set_feature(struct perf_data_writer *w, int feat, void *data,
 				   size_t size);
+
+/* Pipe mode: writes the features set so far as HEADER_FEATURE records (in
+ * feature order, then the closing one) and the tracing data as its
+ * HEADER_TRACING_DATA record, as perf 6.1 does; the build ids are left out
+ * as perf leaves them.  The payloads are freed.  Returns 0 or -errno. */
+int perf_data_writer__write_pipe_features(struct perf_data_writer *w);
 
 /* Bytes in the file so far (header, attrs and data written). */
 uint64_t perf_data_writer__size(const struct perf_data_writer *w);

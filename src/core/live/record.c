@@ -359,6 +359,14 @@ void record__config(struct evlist *evlist, const struct record_opts *opts)
 	}
 }
 
+void record__config_pipe(struct evlist *evlist)
+{
+	evlist__for_each(evlist, e) {
+		if (!(e->attr.sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)))
+			e->attr.sample_type |= PERF_SAMPLE_ID;
+	}
+}
+
 bool record__fallback(struct evsel *e, int err, char *msg, size_t size)
 {
 	char *name;
@@ -435,6 +443,12 @@ static int read_ids(struct record_session *rs)
 	return 0;
 }
 
+static bool is_clock(const struct perf_event_attr *attr)
+{
+	return attr->type == PERF_TYPE_SOFTWARE && (attr->config == PERF_COUNT_SW_CPU_CLOCK ||
+						     attr->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
 int record_session__open(struct record_session *rs, struct evlist *evlist,
 			 const struct cpu_map *cpus, const struct thread_map *threads,
 			 const struct record_opts *opts, struct evsel **failed,
@@ -450,7 +464,9 @@ int record_session__open(struct record_session *rs, struct evlist *evlist,
 	rs->writer.fd = -1;
 	*failed = NULL;
 	*filter_failed = false;
+	rs->clock_unit = xcalloc((size_t)evlist->nr_entries + 1, sizeof(*rs->clock_unit));
 	evlist__for_each(evlist, e) {
+		rs->clock_unit[e->idx] = is_clock(&e->attr);
 		/* A member of a group only opens with its leader. */
 		err = open_with_fallbacks(rs, e, cpus, threads);
 		if (err) {
@@ -489,6 +505,56 @@ static int emit_record(void *ctx, const struct perf_event_header *rec)
 	return perf_data_writer__write(&rs->writer, rec, rec->size);
 }
 
+enum event_update_type { EVENT_UPDATE_UNIT, EVENT_UPDATE_SCALE, EVENT_UPDATE_NAME };
+
+/* One EVENT_UPDATE record about e.  perf sizes it as its 40-byte struct
+ * plus the payload, rounded up to 8 bytes. */
+static int write_event_update(struct record_session *rs, const struct evsel *e,
+			      enum event_update_type type, const void *data, size_t len)
+{
+	size_t size = (40 + len + 7) & ~(size_t)7;
+	struct perf_rec_event_update *u;
+	int err;
+
+	if (size > UINT16_MAX)
+		return 0;
+	u = xcalloc(1, size);
+	u->header.type = PERF_RECORD_EVENT_UPDATE;
+	u->header.size = (uint16_t)size;
+	u->type = type;
+	u->id = e->ids[0];
+	memcpy(u->data, data, len);
+	err = emit_record(rs, &u->header);
+	free(u);
+	return err;
+}
+
+/* Pipe mode: what a file's EVENT_DESC would say of each event, as perf
+ * sends it: the unit and scale of a clock event asked for by name (not one
+ * that cycles fell back to), then the name. */
+static int write_event_updates(struct record_session *rs)
+{
+	static const double msec_scale = 1e-6;
+	int err = 0;
+
+	evlist__for_each(rs->evlist, e) {
+		if (!evsel__nr_ids(e))
+			continue;
+		if (rs->clock_unit[e->idx]) {
+			err = write_event_update(rs, e, EVENT_UPDATE_UNIT, "msec", sizeof("msec"));
+			if (!err)
+				err = write_event_update(rs, e, EVENT_UPDATE_SCALE, &msec_scale,
+							 sizeof(msec_scale));
+		}
+		if (!err)
+			err = write_event_update(rs, e, EVENT_UPDATE_NAME, e->name,
+						 strlen(e->name) + 1);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int synthesize(struct record_session *rs, pid_t workload_pid)
 {
 	const struct target *t = &rs->opts->target;
@@ -524,6 +590,8 @@ static int synthesize(struct record_session *rs, pid_t workload_pid)
 	}
 	if (!err)
 		err = synth__modules(&s);
+	if (!err && rs->writer.pipe)
+		err = write_event_updates(rs);
 
 	tids = xcalloc((size_t)rs->threads->nr + 1, sizeof(*tids));
 	for (int i = 0; i < rs->threads->nr; i++)
@@ -552,17 +620,61 @@ static int synthesize(struct record_session *rs, pid_t workload_pid)
 	return err;
 }
 
+/* What the features know of a session before and after its samples. */
+static void describe(const struct record_session *rs, const struct record_finish *fin,
+		     struct header_env *env)
+{
+	memset(env, 0, sizeof(*env));
+	env->evlist = rs->evlist;
+	env->version = fin->version;
+	env->argc = fin->argc;
+	env->argv = fin->argv;
+	env->have_sample_time = rs->samples && rs->last_time;
+	env->first_sample_time = rs->first_time;
+	env->last_sample_time = rs->last_time;
+	env->use_clockid = rs->opts->use_clockid;
+	env->clockid = rs->opts->clockid;
+}
+
+/* A pipe's features go out before the data, as perf writes them: sample
+ * times and compression ratio are not known yet and stay zero. */
+static int write_pipe_features(struct record_session *rs, const struct record_finish *fin,
+			       int comp_level)
+{
+	struct header_env env;
+	int err;
+
+	describe(rs, fin, &env);
+	env.have_sample_time = true;
+	if (comp_level > 0) {
+		env.compressed = true;
+		env.comp_level = (uint32_t)comp_level;
+		env.comp_mmap_len = perf_data_writer__comp_mmap_len();
+	}
+	err = header_features__write(&rs->writer, &env);
+	if (!err)
+		err = perf_data_writer__write_pipe_features(&rs->writer);
+	return err;
+}
+
 int record_session__create_file(struct record_session *rs, const char *path,
-				int comp_level, bool build_ids, pid_t workload_pid)
+				int comp_level, bool build_ids, pid_t workload_pid,
+				const struct record_finish *fin)
 {
 	struct perf_data_writer_attr *attrs;
+	bool pipe = !strcmp(path, "-");
 	size_t n = 0;
 	int err;
 
-	err = perf_data_writer__open(&rs->writer, path);
-	if (err)
+	if (pipe)
+		perf_data_writer__open_pipe(&rs->writer, STDOUT_FILENO);
+	else
+		err = perf_data_writer__open(&rs->writer, path);
+	if (!pipe && err)
 		return err;
 	rs->writing = true;
+	rs->samples = rs->nr_records = rs->lost_chunks = 0;
+	rs->first_time = rs->last_time = 0;
 	attrs = xcalloc((size_t)rs->evlist->nr_entries + 1, sizeof(*attrs));
 	evlist__for_each(rs->evlist, e) {
 		attrs[n].attr = &e->attr;
@@ -572,13 +684,14 @@ int record_session__create_file(struct record_session *rs, const char *path,
 	}
 	err = perf_data_writer__write_header(&rs->writer, attrs, n);
 	free(attrs);
+	if (!err && pipe)
+		err = write_pipe_features(rs, fin, comp_level);
 	if (err)
 		return err;
 	rs->file_start = rs->drain.stats;
-	rs->samples = rs->nr_records = rs->lost_chunks = 0;
-	rs->first_time = rs->last_time = 0;
 	dso_hits__delete(rs->hits);
-	rs->hits = build_ids ? dso_hits__new() : NULL;
+	/* perf leaves build ids out of a pipe: it cannot go back for them. */
+	rs->hits = build_ids && !pipe ? dso_hits__new() : NULL;
 	err = synthesize(rs, workload_pid);
 	/* Synthesized records stay uncompressed; the samples are squeezed. */
 	if (!err && comp_level > 0)
@@ -780,20 +893,11 @@ static int write_lost_samples(struct record_session *rs)
 
 int record_session__finish_file(struct record_session *rs, struct record_finish *fin)
 {
-	struct header_env env = {
-		.evlist = rs->evlist,
-		.version = fin->version,
-		.argc = fin->argc,
-		.argv = fin->argv,
-		.have_sample_time = rs->samples && rs->last_time,
-		.first_sample_time = rs->first_time,
-		.last_sample_time = rs->last_time,
-		.use_clockid = rs->opts->use_clockid,
-		.clockid = rs->opts->clockid,
-	};
+	struct header_env env;
 	struct perf_data_writer *w = &rs->writer;
 	int err;
 
+	describe(rs, fin, &env);
 	rs->lost_samples = 0;
 	err = write_lost_samples(rs);
 	if (!err)
@@ -812,13 +916,14 @@ int record_session__finish_file(struct record_session *rs, struct record_finish 
 	fin->raw_bytes = w->raw_size;
 	fin->written_bytes = w->data_size;
 	fin->data_end = w->data_offset + w->data_size;
-	if (!err && w->zstd) {
+	if (!err && w->zstd && !w->pipe) {
 		env.compressed = true;
 		env.comp_level = (uint32_t)w->comp_level;
 		env.comp_ratio = w->data_size ? (uint32_t)(w->raw_size / w->data_size + 0.5) : 0;
 		env.comp_mmap_len = perf_data_writer__comp_mmap_len();
 	}
-	if (!err)
+	/* A pipe's features went out at its start. */
+	if (!err && !w->pipe)
 		err = header_features__write(w, &env);
 	if (!err)
 		err = perf_data_writer__finish(w);
@@ -835,6 +940,8 @@ void record_session__close(struct record_session *rs)
 	drain__unmap(&rs->drain);
 	free(rs->id_map);
 	rs->id_map = NULL;
+	free(rs->clock_unit);
+	rs->clock_unit = NULL;
 	if (rs->writing)
 		perf_data_writer__close(&rs->writer);
 	rs->writing = false;

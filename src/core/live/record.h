@@ -101,6 +101,10 @@ int record_opts__parse_branch_filter(struct record_opts *opts, const char *arg,
  */
 void record__config(struct evlist *evlist, const struct record_opts *opts);
 
+/* For -o -: every event's samples carry an id, as perf sets for a pipe, where
+ * the EVENT_UPDATE records name events by id. */
+void record__config_pipe(struct evlist *evlist);
+
 /* perf's fallbacks after a failed open: a hardware cycles event the machine
  * lacks becomes cpu-clock (keeping its modifiers); an event refused for
  * watching the kernel (perf_event_paranoid) watches user space only.
@@ -127,6 +131,8 @@ struct record_session {
 	struct { uint64_t id; struct evsel *evsel; } *id_map;
 	size_t nr_ids;
 
+	bool *clock_unit;		/* by idx: a clock event by name (msec units) */
+
 	char fallback_msg[256];		/* the last fallback taken at open, "" if none */
 
 	/* Of the current file, counted from the drain's stats since its start: */
@@ -151,15 +157,29 @@ int record_session__open(struct record_session *rs, struct evlist *evlist,
 			 const struct record_opts *opts, struct evsel **failed,
 			 bool *filter_failed);
 
+struct record_finish {
+	const char *version;
+	int argc;
+	const char **argv;
+	bool buildid_all;
+	bool buildid_cache;		/* add the DSOs hit to ~/.debug */
+	/* filled in: data bytes before and after compression, and where the
+	 * data ended in the file (its size before the features) */
+	uint64_t raw_bytes, written_bytes, data_end;
+};
+
 /*
  * Creates the output file: header with every event's attr and ids, then the
  * synthesized records (TIME_CONV, ID_INDEX, kernel and module maps, thread
  * and cpu maps, the threads already running, FINISHED_INIT).  workload_pid
  * is the forked command's pid or -1.  comp_level > 0 compresses the records
- * with zstd.  Returns 0 or -errno.
+ * with zstd.  path "-" writes perf's pipe format to stdout, the features
+ * (from fin's version and command line) first, event names as EVENT_UPDATE
+ * records, no build ids.  Returns 0 or -errno.
  */
 int record_session__create_file(struct record_session *rs, const char *path,
-				int comp_level, bool build_ids, pid_t workload_pid);
+				int comp_level, bool build_ids, pid_t workload_pid,
+				const struct record_finish *fin);
 
 /* The consumer that writes drained records into the current file, each
  * round ending with FINISHED_ROUND, and notes what the file's features need
@@ -173,17 +193,6 @@ long record_session__drain(struct record_session *rs);
 
 /* Where the data written so far ends: the file size at this point. */
 uint64_t record_session__file_size(const struct record_session *rs);
-
-struct record_finish {
-	const char *version;
-	int argc;
-	const char **argv;
-	bool buildid_all;
-	bool buildid_cache;		/* add the DSOs hit to ~/.debug */
-	/* filled in: data bytes before and after compression, and where the
-	 * data ended in the file (its size before the features) */
-	uint64_t raw_bytes, written_bytes, data_end;
-};
 
 /* Finishes the file: LOST_SAMPLES records from the counters' lost counts,
  * then the feature sections (with the build ids of the DSOs hit).  Returns
