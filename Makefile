@@ -80,6 +80,7 @@ unit: $(UNIT_BIN)
 unit-asan: $(ASAN_BIN)
 
 check: pcl $(UNIT_BIN) $(ASAN_BIN) $(FIX_BIN)
+	@scripts/check-layers.sh
 	@scripts/check.sh $(UNIT_BIN) -- $(ASAN_BIN)
 
 e2e: pcl $(FIX_BIN)
