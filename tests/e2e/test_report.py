@@ -3,6 +3,7 @@ matrix of sort keys, columns, call-graph styles, filters and headers must
 print the same lines.  Only perf's random "Tip" line and trailing blank
 lines are left out of the comparison (and one bit perf prints from
 uninitialized memory, see normalize())."""
+import os
 import re
 import subprocess
 
@@ -706,3 +707,25 @@ def test_lost_samples_warning_like_perf(tmp_path):
     b = pcl("report", "--stdio", "-i", data)
     assert without_hint(b.stderr) == a.stderr
     assert "Check IO/CPU overload!" in b.stderr or "samples and lost" in b.stderr
+
+
+@pytest.mark.parametrize("args", [[], ["-s", "dso"], ["-s", "dso,sym", "--no-children"],
+                                  ["-v", "-s", "dso"], ["-g", "none", "-s", "sym"]])
+def test_jit_map_dso_is_named_like_perf(tmp_path, args):
+    """Code a JIT describes in /tmp/perf-PID.map: perf names that DSO
+    "[JIT] tid PID" in report (script keeps the file's path)."""
+    data = str(tmp_path / "jit.data")
+    rec = perf("record", "-q", "-g", "-o", data, "--", fixture("jit_map"), "150")
+    assert rec.returncode == 0, rec.stderr
+    pids = set(re.findall(r"perf-(\d+)\.map", perf("script", "-i", data).stdout))
+    try:
+        a = perf("report", "--stdio", *args, "-i", data)
+        b = pcl("report", "--stdio", *args, "-i", data)
+        assert ("[JIT] tid" in b.stdout) == ("-v" not in args and "sym" not in args), b.stdout
+        assert normalize(b.stdout) == normalize(a.stdout), \
+            unified(normalize(a.stdout), normalize(b.stdout))
+        assert pcl("script", "-i", data).stdout == perf("script", "-i", data).stdout
+    finally:
+        for pid in pids:
+            if os.path.exists(f"/tmp/perf-{pid}.map"):
+                os.unlink(f"/tmp/perf-{pid}.map")

@@ -25,8 +25,12 @@ struct dso *dso__new(struct machine *m, const char *long_name, enum dso_kind kin
 	p->config = &m->config;
 	p->kind = kind;
 	dso->long_name = xstrdup(long_name);
-	/* perf keeps "[vdso]", "[kernel.kallsyms]" and "[module]" whole. */
-	dso->short_name = xstrdup(slash && long_name[0] != '[' ? slash + 1 : long_name);
+	/* perf keeps "[vdso]", "[kernel.kallsyms]" and "[module]" whole, and
+	 * calls a JIT's /tmp/perf-PID.map "[JIT] tid PID". */
+	if (kind == DSO_PERF_MAP)
+		dso->short_name = xasprintf("[JIT] tid %d", atoi(long_name + strlen("/tmp/perf-")));
+	else
+		dso->short_name = xstrdup(slash && long_name[0] != '[' ? slash + 1 : long_name);
 	dso->kernel = kind == DSO_KERNEL || kind == DSO_MODULE;
 	return dso;
 }
