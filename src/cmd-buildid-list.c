@@ -49,11 +49,22 @@ static void set_id(struct bid_entry *e, const uint8_t *id, int size)
 	e->size = size;
 }
 
-/* The DSO name a map record creates ("[kernel.kallsyms]_text" is the kernel). */
-static const char *map_dso_name(const char *filename, uint32_t pid)
+/* The DSO name a map record creates: "[kernel.kallsyms]_text" is the
+ * kernel; a user map is named as the machine (fed before us) named it, so
+ * executable anonymous memory is the JIT's /tmp/perf-PID.map, as in perf. */
+static const char *map_dso_name(struct perf_session *s, const char *filename, uint32_t pid,
+				uint32_t tid, uint64_t start)
 {
-	if ((int32_t)pid == -1 && str_starts_with(filename, "[kernel.kallsyms]"))
-		return "[kernel.kallsyms]";
+	struct addr_location al;
+	struct thread *thread;
+
+	if ((int32_t)pid == -1)
+		return str_starts_with(filename, "[kernel.kallsyms]") ? "[kernel.kallsyms]" :
+									  filename;
+	thread = machine__find_thread(s->machine, (pid_t)pid, (pid_t)tid);
+	if (thread && machine__lookup(s->machine, thread, PERF_RECORD_MISC_USER, start, &al) &&
+	    al.dso)
+		return al.dso->long_name;
 	return filename;
 }
 
@@ -90,7 +101,7 @@ static int bid_mmap(struct perf_tool *tool, struct perf_session *s,
 {
 	const struct perf_rec_mmap *mm = (const void *)rec;
 
-	find_or_add(bid_list_of(tool), map_dso_name(mm->filename, mm->pid));
+	find_or_add(bid_list_of(tool), map_dso_name(s, mm->filename, mm->pid, mm->tid, mm->start));
 	return 0;
 }
 
@@ -99,7 +110,7 @@ static int bid_mmap2(struct perf_tool *tool, struct perf_session *s,
 		     struct evsel *evsel)
 {
 	const struct perf_rec_mmap2 *mm = (const void *)rec;
-	struct bid_entry *e = find_or_add(bid_list_of(tool), map_dso_name(mm->filename, mm->pid));
+	struct bid_entry *e = find_or_add(bid_list_of(tool), map_dso_name(s, mm->filename, mm->pid, mm->tid, mm->start));
 
 	if ((rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && !e->size)
 		set_id(e, mm->build_id, mm->build_id_size);
