@@ -213,11 +213,11 @@ int cmd_buildid_list(int argc, const char **argv)
 	}
 	if (kernel_maps)
 		return show_kernel_maps();
-	s = perf_session__open(input, &err);
+	s = perf_session__open(input, force, &err);
 	if (!s) {
 		fprintf(stderr, "pcl buildid-list: %s\n", err);
 		free(err);
-		return PCL_EXIT_FAILURE;
+		return PCL_EXIT_ERROR;	/* perf's status for a file it cannot read */
 	}
 	memset(&l, 0, sizeof(l));
 	/* the header's table comes first, in its order */

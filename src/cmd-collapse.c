@@ -93,7 +93,7 @@ struct stacks *stacks_from_perf_data(const char *cmd, const char *input,
 	struct stacks *st;
 	char *err = NULL;
 
-	s = perf_session__open(input, &err);
+	s = perf_session__open(input, o->force, &err);
 	if (!s) {
 		fprintf(stderr, "pcl %s: %s\n", cmd, err);
 		free(err);

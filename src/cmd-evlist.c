@@ -95,11 +95,11 @@ int cmd_evlist(int argc, const char **argv)
 		usage_error(evlist_usage, opts, "--group option is not compatible with other options");
 	if (!input)
 		input = "perf.data";
-	s = perf_session__open(input, &err);
+	s = perf_session__open(input, o.force, &err);
 	if (!s) {
 		fprintf(stderr, "pcl evlist: %s\n", err);
 		free(err);
-		return PCL_EXIT_FAILURE;
+		return PCL_EXIT_ERROR;	/* perf's status for a file it cannot read */
 	}
 	/* a pipe announces its events in the stream */
 	if (s->is_pipe) {

@@ -925,7 +925,7 @@ int cmd_report(int argc, const char **argv)
 		}
 	}
 
-	r.session = perf_session__open(o.input ? o.input : "perf.data", &err);
+	r.session = perf_session__open(o.input ? o.input : "perf.data", o.force, &err);
 	if (!r.session) {
 		fprintf(stderr, "failed to open %s\n", err);
 		free(err);

@@ -681,7 +681,7 @@ int cmd_script(int argc, const char **argv)
 		/* perf reads a pipe on stdin without -i - */
 		o.input = !fstat(0, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
 	}
-	sc.session = perf_session__open(o.input, &err);
+	sc.session = perf_session__open(o.input, o.force, &err);
 	if (!sc.session) {
 		fprintf(stderr, "pcl script: %s\n", err);
 		free(err);

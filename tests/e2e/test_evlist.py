@@ -1,4 +1,6 @@
 """pcl evlist against perf evlist 6.1 on the same perf.data files."""
+import os
+
 import pytest
 
 from conftest import pcl, perf
@@ -37,5 +39,22 @@ def test_not_a_perf_data_file(tmp_path):
     junk = tmp_path / "junk"
     junk.write_bytes(b"\0" * 200)
     r = pcl("evlist", "-i", str(junk))
-    assert r.returncode == 1
+    assert r.returncode == perf("evlist", "-i", str(junk)).returncode == 255
     assert "bad magic" in r.stderr
+
+
+@pytest.mark.parametrize("cmd", [["evlist"], ["buildid-list"], ["script"], ["report", "--stdio"]])
+def test_another_users_file_needs_force(tmp_path, cmd):
+    """perf reads a recording another user owns only with -f: so does pcl."""
+    if os.geteuid() != 0:
+        pytest.skip("only root can give a file away")
+    path = str(tmp_path / "theirs.data")
+    rec = perf("record", "-q", "-o", path, "--", "true")
+    assert rec.returncode == 0, rec.stderr
+    os.chown(path, 1, 1)
+    a, b = perf(*cmd, "-i", path), pcl(*cmd, "-i", path)
+    assert b.returncode == a.returncode == 255
+    assert "not owned by current user or root (use -f to override)" in a.stderr
+    assert "not owned by current user or root (use -f to override)" in b.stderr
+    a, b = perf(*cmd, "-f", "-i", path), pcl(*cmd, "-f", "-i", path)
+    assert b.returncode == a.returncode == 0, b.stderr

@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
 		abort();
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	s = perf_session__open(path, &err);
+	s = perf_session__open(path, false, &err);
 	if (s) {
 		s->warn = devnull;
 		header_print(devnull, s, true);

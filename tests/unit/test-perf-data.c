@@ -204,7 +204,7 @@ static struct perf_session *open_buf(const struct buf *b, char **path, char **er
 	struct perf_session *s;
 
 	*path = b_to_file(b);
-	s = perf_session__open(*path, err);
+	s = perf_session__open(*path, false, err);
 	return s;
 }
 

@@ -237,7 +237,7 @@ static void check_pipe(bool be)
 	round_end(&b);
 
 	path = b_to_file(&b);
-	s = perf_session__open(path, &err);
+	s = perf_session__open(path, false, &err);
 	assert_non_null(s);
 	assert_true(s->is_pipe);
 	assert_string_equal(s->label, "pipe");
@@ -303,7 +303,7 @@ static void compressed_records(void **state)
 	round_end(&b);
 
 	path = b_to_file(&b);
-	s = perf_session__open(path, &err);
+	s = perf_session__open(path, false, &err);
 	assert_non_null(s);
 	assert_int_equal(perf_session__process(s, &w.tool), 0);
 	assert_int_equal(w.samples, 6);
@@ -332,7 +332,7 @@ static void corrupt_compressed(void **state)
 	b_bytes(&b, "not zstd at all!", 16);
 	rec_end(&b, r);
 	path = b_to_file(&b);
-	s = perf_session__open(path, &err);
+	s = perf_session__open(path, false, &err);
 	assert_non_null(s);
 	assert_int_equal(perf_session__process(s, &w.tool), -1);
 	assert_non_null(strstr(s->err, "COMPRESSED record at offset 0x"));
@@ -349,7 +349,7 @@ static void empty_pipe(void **state)
 	struct perf_session *s;
 
 	path = b_to_file(&b);
-	s = perf_session__open(path, &err);
+	s = perf_session__open(path, false, &err);
 	assert_null(s);
 	assert_non_null(err);
 	free(err);
@@ -568,7 +568,7 @@ static int on_sample(struct perf_tool *tool, struct perf_session *s,
 static void run_worker(struct kinds *k, bool with_machine)
 {
 	char *path = worker_stream(), *err = NULL;
-	struct perf_session *s = perf_session__open(path, &err);
+	struct perf_session *s = perf_session__open(path, false, &err);
 
 	assert_non_null(s);
 	if (with_machine)
@@ -688,6 +688,36 @@ static void resolve_sample_and_callchain(void **state)
 	assert_int_equal(k.nr_frames, 2);
 }
 
+/* perf reads someone else's recording only with -f (force). */
+static void another_users_file_needs_force(void **state)
+{
+	struct buf b = { 0 };
+	struct perf_session *s;
+	char *path, *err = NULL;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();		/* only root can give a file away */
+	pipe_header(&b);
+	attr_record(&b, 0, 100);
+	round_end(&b);
+	path = b_to_file(&b);
+	assert_int_equal(chown(path, 1, 1), 0);
+	assert_null(perf_session__open(path, false, &err));
+	assert_non_null(strstr(err, "not owned by current user or root (use -f to override)"));
+	free(err);
+	s = perf_session__open(path, true, &err);
+	assert_non_null(s);
+	perf_session__delete(s);
+	assert_int_equal(chown(path, 0, 0), 0);
+	s = perf_session__open(path, false, &err);
+	assert_non_null(s);
+	perf_session__delete(s);
+	unlink(path);
+	free(path);
+	free(b.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -705,6 +735,7 @@ int main(void)
 		cmocka_unit_test(raw_callback_sees_every_record_in_file_order),
 		cmocka_unit_test(unordered_mode_keeps_the_file_order),
 		cmocka_unit_test(resolve_sample_and_callchain),
+		cmocka_unit_test(another_users_file_needs_force),
 	};
 	return cmocka_run_group_tests_name("session", tests, NULL, NULL);
 }

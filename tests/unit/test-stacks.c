@@ -572,7 +572,7 @@ static char *session_folded(const char *path, struct stacks_opts *o, struct stac
 			    bool keep)
 {
 	char *err = NULL, *out;
-	struct perf_session *s = perf_session__open(path, &err);
+	struct perf_session *s = perf_session__open(path, false, &err);
 	struct stacks *st = stacks__new(keep);
 
 	assert_non_null(s);
@@ -627,7 +627,7 @@ static void session_stacks(void **state)
 	o = (struct stacks_opts){ .event = "nope" };
 	{
 		char *err = NULL;
-		struct perf_session *s = perf_session__open(path, &err);
+		struct perf_session *s = perf_session__open(path, false, &err);
 		struct stacks *st = stacks__new(false);
 
 		assert_int_equal(stacks__add_session(st, s, &o, &stats, &err), -1);

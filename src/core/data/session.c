@@ -214,7 +214,7 @@ static int load_tracing_data(struct perf_session *s, const void *buf, size_t siz
 	return 0;
 }
 
-struct perf_session *perf_session__open(const char *path, char **err)
+struct perf_session *perf_session__open(const char *path, bool force, char **err)
 {
 	struct perf_session *s = xcalloc(1, sizeof(*s));
 	struct stat st;
@@ -238,6 +238,12 @@ struct perf_session *perf_session__open(const char *path, char **err)
 	}
 	if (fstat(s->fd, &st) < 0) {
 		*err = xasprintf("%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	/* as perf: someone else's recording is read only when asked to (-f) */
+	if (S_ISREG(st.st_mode) && !force && st.st_uid != geteuid() && st.st_uid != 0) {
+		*err = xasprintf("%s: not owned by current user or root (use -f to override)",
+				 path);
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode))

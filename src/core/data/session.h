@@ -13,7 +13,7 @@
  *	struct my_cmd { struct perf_tool tool; ... } c = {
  *		.tool = { .sample = my_sample, .comm = my_comm, .ordered = true },
  *	};
- *	s = perf_session__open(path, &err);
+ *	s = perf_session__open(path, force, &err);
  *	perf_session__new_machine(s, kallsyms, symfs, force);	// if it resolves
  *	perf_session__process(s, &c.tool);
  *	perf_session__delete(s);			// the machine too
@@ -150,9 +150,11 @@ struct perf_session {
 /*
  * Opens path ("-" or a pipe/FIFO means pipe mode, as does a file starting
  * with the pipe header) and reads the header.  Returns NULL and prints
- * nothing on failure; *err receives "path: reason" (caller frees).
+ * nothing on failure; *err receives "path: reason" (caller frees).  A
+ * regular file another user (not root) owns is refused unless force (-f),
+ * as perf refuses it.
  */
-struct perf_session *perf_session__open(const char *path, char **err);
+struct perf_session *perf_session__open(const char *path, bool force, char **err);
 void perf_session__delete(struct perf_session *s);
 
 /* Streams all records to tool.  Returns 0, a tool's non-zero return, or
