@@ -115,10 +115,16 @@ struct stacks *stacks_from_perf_data(const char *cmd, const char *input,
 		fprintf(stderr, "pcl %s: %llu off-CPU periods have no switch-in and were left out "
 			"(record with -a or --switch-events)\n", cmd,
 			(unsigned long long)stats.nr_no_switch_in);
-	if (!stats.nr_samples)
-		fprintf(stderr, "pcl %s: no samples%s\n", cmd,
+	if (!stats.nr_samples) {
+		/* nothing to fold or draw: say so and fail, writing nothing */
+		fprintf(stderr, "pcl %s: %s: no samples%s\n", cmd, input,
 			stats.nr_filtered ? " left after filtering" : "");
-	else if (!stats.has_callchain)
+		free(stats.event_name);
+		stacks__delete(st);
+		perf_session__delete(s);
+		return NULL;
+	}
+	if (!stats.has_callchain)
 		fprintf(stderr, "pcl %s: the samples have no callchains (record with -g): "
 			"stacks are one frame deep\n", cmd);
 	free(stats.event_name);
@@ -267,6 +273,12 @@ int cmd_collapse(int argc, const char **argv)
 		if (stacks__read_perf_script(st, in, &so, &err) < 0) {
 			fprintf(stderr, "pcl collapse: %s: %s\n", input, err);
 			free(err);
+			stacks__delete(st);
+			ret = PCL_EXIT_ERROR;
+		} else if (!st->total) {
+			/* stackcollapse prints nothing; an empty result is a mistake */
+			fprintf(stderr, "pcl collapse: %s: no samples found (expected perf script "
+				"output or perf.data)\n", input);
 			stacks__delete(st);
 			ret = PCL_EXIT_ERROR;
 		} else {

@@ -74,6 +74,12 @@ static struct stacks *load(struct flamegraph_args *a, const char *path, bool fol
 		free(err);
 		stacks__delete(st);
 		st = NULL;
+	} else if (!st->total) {
+		/* no picture of nothing: flamegraph.pl fails too */
+		fprintf(stderr, "pcl flamegraph: %s: no stacks found (the input is empty)\n",
+			path);
+		stacks__delete(st);
+		st = NULL;
 	}
 	if (in != stdin)
 		fclose(in);

@@ -31,7 +31,10 @@ def recordings(tmp):
     with_tp = ["-e", "cpu-clock", "-e", "sched:sched_switch", "-F", "2000"]
     return {
         "tracepoints": perf_record_g(tmp, "tp.data", ["sleep", "0.3"], two_tp),
-        "mixed": perf_record_g(tmp, "mixed.data", [fixture("flame"), "phases", "300"],
+        # the nap guarantees a sched_switch with a stack: a busy loop may
+        # never be switched out on an idle machine
+        "mixed": perf_record_g(tmp, "mixed.data",
+                               ["sh", "-c", fixture("flame") + " phases 300 && sleep 0.05"],
                                with_tp),
         "cpu": perf_record_g(tmp, "cpu.data", [fixture("flame"), "cpu", "200"],
                              ["-F", "2000"]),

@@ -341,7 +341,24 @@ def test_filters_tid_pid_cpu_match_perf_script(tmp, two_events_data):
     assert sum(collapsed(two_events_data, "--event", "cpu-clock", "--tid",
                          worker_tid).values()) < sum(full.values())
     r = pcl("collapse", "-i", two_events_data, "--tid", "1")
-    assert r.returncode == 0 and r.stdout == "" and "no samples" in r.stderr
+    assert r.returncode == 255 and r.stdout == "" and "no samples left after filtering" in r.stderr
+
+
+@pytest.mark.parametrize("content", ["", "not a perf script line\n"], ids=["empty", "garbage"])
+def test_nothing_to_fold_or_draw_is_an_error(tmp_path, content):
+    """Empty or foreign input, or a perf.data without samples: collapse and
+    flamegraph say so and fail, and no empty picture is written."""
+    text = tmp_path / "in.txt"
+    text.write_text(content)
+    nosamples = str(tmp_path / "none.data")
+    rec = perf("record", "-q", "-e", "sched:sched_switch", "-o", nosamples, "--", "true")
+    assert rec.returncode == 0, rec.stderr
+    for src in (str(text), nosamples):
+        r = pcl("collapse", "-i", src)
+        assert r.returncode == 255 and r.stdout == "" and r.stderr, src
+        svg = tmp_path / "out.svg"
+        r = pcl("flamegraph", "-i", src, "-o", str(svg))
+        assert r.returncode == 255 and r.stderr and not svg.exists(), src
 
 
 def test_flamegraph_filters_change_the_graph(tmp, cpu_data):
