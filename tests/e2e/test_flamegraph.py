@@ -1173,6 +1173,24 @@ def test_svg_zoom_and_search_in_browser(tmp, cpu_data):
 
 
 @needs_chromium
+def test_svg_search_share_of_a_zoom(tmp):
+    """The SVG rounds x and width to 0.1 pixel, so a neighbour's frame can
+    start 0.1 pixel before the zoomed frame ends (here d_target at 20.1,
+    100.1 wide, e_next at 120.1): a search counts only the frames the zoom
+    shows, so nothing of e_next is found in d_target."""
+    src = os.path.join(tmp, "rounding.folded")
+    open(src, "w").write("p;c_first 1006\np;d_target 10006\np;e_next 106988\n")
+    svg = flamegraph(tmp, "rounding.svg", "--folded", src)
+    _, frames = svg_frames(svg)
+    x = {f[0]: (f[2], f[4]) for f in frames}
+    assert x["d_target"][0] + x["d_target"][1] > x["e_next"][0]     # the overlap is there
+    zoomed, other, own, parent = page(tmp, svg, [
+        ["zoom", "d_target"], ["search", "^e_next$"], ["search", "^d_target$"],
+        ["search", "^p$"]])
+    assert zoomed and other == 0 and own == 100 and parent == 100
+
+
+@needs_chromium
 def test_html_search_and_zoom(tmp, cpu_data):
     html = flamegraph(tmp, "sz.html", "-i", cpu_data)
     before, matched, zoomed, after, matched2, reset = page(tmp, html, [
