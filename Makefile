@@ -2,7 +2,11 @@
 PREFIX  ?= /usr/local
 CC      ?= cc
 PKGS     = libtraceevent libtracefs libelf libdw libzstd liblzma
-STAMP    = build/.deps-stamp
+# scripts/deps.sh SET checks (as root: installs) the Debian packages of one set; its stamp
+# says it passed.  Building needs the build set only; the goals below add the others.
+DEPS     = build/.deps-build \
+	   $(if $(filter check check-stress e2e unit unit-asan,$(MAKECMDGOALS)),build/.deps-test) \
+	   $(if $(filter fuzz,$(MAKECMDGOALS)),build/.deps-fuzz)
 
 WARN     = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wno-format-nonliteral
 CFLAGS  ?= -O2 -g
@@ -24,23 +28,36 @@ DEPFILES = $(LIB_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) build/obj/pcl.d
 ASSETS   = $(wildcard src/ui/assets/*)
 GEN_INC  = $(ASSETS:src/ui/assets/%=build/gen/%.inc)
 
-.PHONY: all deps install check unit unit-asan e2e demo clean fixtures
+.PHONY: all deps install check check-stress unit unit-asan e2e demo clean fixtures
 .DELETE_ON_ERROR:
 
 all: pcl
 
-$(STAMP): scripts/deps.sh
+build/.deps-%: scripts/deps.sh
 	@mkdir -p build
-	scripts/deps.sh
+	scripts/deps.sh $*
 	@touch $@
 
-deps: $(STAMP)
+# every set adds to the build set: one apt-get after the other
+build/.deps-test build/.deps-fuzz: build/.deps-build
 
-build/obj/%.o: src/%.c | $(STAMP)
+deps: $(DEPS)
+
+# src/core/data/dlfilter.c has --dlfilter only where <perf/perf_dlfilter.h> (linux-perf, a
+# test dependency) exists: recompile it when the header comes or goes.
+DLFILTER_H = /usr/include/perf/perf_dlfilter.h
+build/.dlfilter-header: FORCE | $(DEPS)
+	@have=$$(test -e $(DLFILTER_H) && echo yes || echo no); \
+	[ "$$(cat $@ 2>/dev/null)" = "$$have" ] || echo "$$have" >$@
+build/obj/core/data/dlfilter.o build/asan/core/data/dlfilter.o \
+build/fuzz-obj/core/data/dlfilter.o: build/.dlfilter-header
+.PHONY: FORCE
+
+build/obj/%.o: src/%.c | $(DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-build/asan/%.o: src/%.c | $(STAMP)
+build/asan/%.o: src/%.c | $(DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(SANFLAGS) -MMD -MP -c $< -o $@
 
@@ -61,16 +78,16 @@ build/libpcl-asan.a: $(ASAN_OBJ)
 pcl: build/obj/pcl.o build/libpcl.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
-build/unit/%: tests/unit/%.c build/libpcl.a
+build/unit/%: tests/unit/%.c build/libpcl.a | build/.deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -Itests/unit -o $@ $< build/libpcl.a $(LIBS) -lcmocka
 
-build/unit-asan/%: tests/unit/%.c build/libpcl-asan.a
+build/unit-asan/%: tests/unit/%.c build/libpcl-asan.a | build/.deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< build/libpcl-asan.a $(LIBS) -lcmocka
 
 # Fixtures are tiny workloads for the tests: frame pointers kept, debug info on.
-build/fixtures/%: tests/fixtures/%.c | $(STAMP)
+build/fixtures/%: tests/fixtures/%.c | $(DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
 
@@ -79,11 +96,19 @@ fixtures: $(FIX_BIN)
 unit: $(UNIT_BIN)
 unit-asan: $(ASAN_BIN)
 
-check: pcl $(UNIT_BIN) $(ASAN_BIN) $(FIX_BIN)
-	@scripts/check-layers.sh
-	@scripts/check.sh $(UNIT_BIN) -- $(ASAN_BIN)
+SUITE     = build/.deps-test pcl $(UNIT_BIN) $(ASAN_BIN) $(FIX_BIN)
+RUN_SUITE = scripts/check-layers.sh && scripts/check.sh $(UNIT_BIN) -- $(ASAN_BIN)
 
-e2e: pcl $(FIX_BIN)
+check: $(SUITE)
+	@$(RUN_SUITE)
+
+# the tests while stress-ng keeps two CPUs busy: they must hold on a loaded machine
+check-stress: $(SUITE)
+	@stress-ng --cpu 2 --timeout 3h >/dev/null 2>&1 & stress=$$!; \
+	$(RUN_SUITE); rc=$$?; \
+	kill $$stress; wait $$stress; exit $$rc
+
+e2e: build/.deps-test pcl $(FIX_BIN)
 	/usr/bin/python3 -m pytest -q tests/e2e
 
 demo: pcl $(FIX_BIN)
@@ -108,7 +133,7 @@ FUZZFLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-rec
 	    -fno-omit-frame-pointer
 FUZZ_OBJ  = $(LIB_SRC:src/%.c=build/fuzz-obj/%.o)
 
-build/fuzz-obj/%.o: src/%.c | $(STAMP)
+build/fuzz-obj/%.o: src/%.c | $(DEPS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(BASEFLAGS) $(FUZZFLAGS) -c $< -o $@
 

@@ -1,25 +1,48 @@
 #!/bin/sh
-# Install (with apt-get) every Debian package pcl needs to build, test and benchmark.
+# Usage: deps.sh SET...   SET: build, test, bench or fuzz (make demo needs the build set only).
+# Checks that the Debian 12 packages of each SET are installed and, as root, installs the
+# missing ones with apt-get; as another user it names them and the command that installs them.
 # Packages already present are skipped, so re-running is cheap.
 set -e
-PKGS="build-essential pkg-config
-libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev liblzma-dev libiberty-dev
-libcapstone-dev libncurses-dev
-libcmocka-dev python3-pytest chromium clang
-linux-perf"
+[ $# -gt 0 ] || set -- build
+
+# compiler and the libraries pcl links with (enough to build ./pcl and the fixtures)
+BUILD="build-essential pkg-config
+libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev liblzma-dev libiberty-dev"
+# unit tests (cmocka), end-to-end tests (pytest against perf 6.1, chromium for the flame
+# graph pages, clang for a clang-built workload), stress-ng to load the machine while they run;
+# linux-perf also has <perf/perf_dlfilter.h>, which pcl's --dlfilter is built with
+TEST="libcmocka-dev python3-pytest linux-perf chromium clang stress-ng"
+# bench/*.sh: perf side by side, /usr/bin/time for RSS, bc for the ratios
+BENCH="linux-perf time bc"
+FUZZ="clang"
+
+want=$BUILD
+for set in "$@"; do
+	case $set in
+	build) ;;
+	test) want="$want $TEST" ;;
+	bench) want="$want $BENCH" ;;
+	fuzz) want="$want $FUZZ" ;;
+	*) echo "deps.sh: unknown set '$set' (build, test, bench, fuzz)" >&2; exit 2 ;;
+	esac
+done
 
 missing=""
-for p in $PKGS; do
+for p in $want; do
+	case " $missing " in *" $p "*) continue ;; esac
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" != 0 ]; then
-	echo "deps.sh: missing packages:$missing (run as root to install them)" >&2
+	echo "deps.sh: '$*' needs these Debian packages, missing here:$missing" >&2
+	echo "deps.sh: install them as root with: apt-get install$missing" >&2
 	exit 1
 fi
 echo "deps.sh: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get install -y --no-install-recommends $missing ||
-	{ apt-get update && apt-get install -y --no-install-recommends $missing; }
+# waits for another apt-get (a parallel make, a second deps.sh) to release dpkg's lock
+install="apt-get install -y --no-install-recommends -o DPkg::Lock::Timeout=600"
+$install $missing || { apt-get update && $install $missing; }

@@ -1190,6 +1190,24 @@ def test_svg_zoom_and_search_in_browser(tmp, cpu_data):
 
 
 @needs_chromium
+def test_svg_search_share_of_a_zoom(tmp):
+    """The SVG rounds x and width to 0.1 pixel, so a neighbour's frame can
+    start 0.1 pixel before the zoomed frame ends (here d_target at 20.1,
+    100.1 wide, e_next at 120.1): a search counts only the frames the zoom
+    shows, so nothing of e_next is found in d_target."""
+    src = os.path.join(tmp, "rounding.folded")
+    open(src, "w").write("p;c_first 1006\np;d_target 10006\np;e_next 106988\n")
+    svg = flamegraph(tmp, "rounding.svg", "--folded", src)
+    _, frames = svg_frames(svg)
+    x = {f[0]: (f[2], f[4]) for f in frames}
+    assert x["d_target"][0] + x["d_target"][1] > x["e_next"][0]     # the overlap is there
+    zoomed, other, own, parent = page(tmp, svg, [
+        ["zoom", "d_target"], ["search", "^e_next$"], ["search", "^d_target$"],
+        ["search", "^p$"]])
+    assert zoomed and other == 0 and own == 100 and parent == 100
+
+
+@needs_chromium
 def test_html_search_and_zoom(tmp, cpu_data):
     html = flamegraph(tmp, "sz.html", "-i", cpu_data)
     before, matched, zoomed, after, matched2, reset = page(tmp, html, [
@@ -1210,11 +1228,14 @@ def test_html_search_and_zoom(tmp, cpu_data):
 @needs_chromium
 def test_html_heat_map_selects_time(tmp, phases_data):
     html = flamegraph(tmp, "ph.html", "-i", phases_data)
-    text = perf_script(phases_data)
-    samples = [(float(m.group(1)), int(m.group(2))) for m in
-               re.finditer(r" (\d+\.\d+):\s+(\d+) cpu-clock", text)]
+    # (time, period, frames) of each sample, as perf script prints them
+    samples = [(float(m.group(1)), int(m.group(2)), m.group(3)) for m in re.finditer(
+        r" (\d+\.\d+):\s+(\d+) cpu-clock\S*\s*\n((?:\t.*\n)*)", perf_script(phases_data))]
     t0 = samples[0][0]
-    first_200ms = sum(w for t, w in samples if t - t0 < 0.2)
+    first_200ms = sum(w for t, w, _ in samples if t - t0 < 0.2)
+    # phase_z runs 300 ms of CPU time first, so it fills the first 200 ms
+    # of wall time but for the start of the process
+    z_200ms = sum(w for t, w, stack in samples if t - t0 < 0.2 and " phase_z+" in stack)
     full, cells, picked, sel, zsel, asel, cleared = page(tmp, html, [
         ["state"], ["busiestCells"], ["selectCells", 0, 9], ["state"],
         ["totalOf", "phase_z"], ["totalOf", "phase_a"], ["clearSelection"]])
@@ -1224,7 +1245,7 @@ def test_html_heat_map_selects_time(tmp, phases_data):
     period = samples[0][1]
     assert abs(sel["rootTotal"] - first_200ms) <= 2 * period
     assert sel["rootTotal"] < full["rootTotal"]
-    assert zsel > 0.8 * sel["rootTotal"] and asel == 0
+    assert z_200ms > 0 and abs(zsel - z_200ms) <= 2 * period and asel == 0
     tail = page(tmp, html, [["selectCells", cells[1] - 4, cells[1]], ["totalOf", "phase_a"],
                             ["totalOf", "phase_z"], ["heatInk"]])
     assert tail[1] > 0 and tail[2] == 0 and tail[3] > 100
@@ -1261,10 +1282,24 @@ def test_html_large_profile_stays_fast(tmp):
     html = flamegraph(tmp, "big.html", "--folded", src)
     import time
     t = time.time()
-    state, matched, zoomed, z = page(tmp, html, [["state"], ["search", "^leaf_1"],
-                                                 ["zoom", "fn_0_3"], ["state"]])
+    with Browser(tmp) as b:
+        b.open(html)
+        b.painted()
+        state = b.js("__pclTest.state()")
+        # the whole graph drawn three times (as loaded, two searches), the
+        # zoom three times: the fastest of each counts, as a loaded machine
+        # can stall any one drawing for a while
+        full, zoomed = [state["renderMs"]], []
+        for term in ("^leaf_1", "^leaf_2"):
+            assert b.api("search", term) > 0
+            full.append(b.js("__pclTest.state().renderMs"))
+        for _ in range(3):
+            assert b.api("zoom", "fn_0_3")
+            z = b.js("__pclTest.state()")
+            zoomed.append(z["renderMs"])
+        assert b.errors == []
     elapsed = time.time() - t
-    assert state["frames"] > 1000 and matched > 0 and zoomed and z["focus"] == "fn_0_3"
+    assert state["frames"] > 1000 and z["focus"] == "fn_0_3" and z["frames"] > 1000
     # drawing is bounded by pixels, not by stacks (generous: the machine is shared)
-    assert state["renderMs"] < 2000 and z["renderMs"] < 2000
+    assert min(full) < 2000 and min(zoomed) < 2000, (full, zoomed)
     assert elapsed < 150

@@ -47,8 +47,10 @@ def report(path, *args):
     return perf_clean("report", "--stdio", "-i", path, *args)
 
 
-def burner(ms=300):
-    return [fixture("burner"), str(ms)]
+def burner(ms=300, cpu=False):
+    """The burner workload for ms of wall time or, with cpu, of its own CPU
+    time (what a test needs a given amount of samples from)."""
+    return [fixture("burner"), str(ms)] + (["cpu"] if cpu else [])
 
 
 # --- perf reads pcl files ------------------------------------------------
@@ -323,7 +325,8 @@ def test_switch_output_on_signal(tmp):
 
 def test_switch_output_by_size(tmp):
     out = str(tmp / "sz.data")
-    r = pcl("record", "--switch-output=20K", "-o", out, "--", *burner(600))
+    # 600 ms of CPU at 4000 Hz: 2400 samples, over 80 KB
+    r = pcl("record", "--switch-output=20K", "-o", out, "--", *burner(600, cpu=True))
     assert r.returncode == 0, r.stderr
     files = [f for f in os.listdir(tmp) if f.startswith("sz.data.")]
     assert len(files) >= 2
@@ -509,7 +512,8 @@ def test_disk_full(tmp):
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)]).returncode:
         pytest.skip("cannot mount a small tmpfs")
     try:
-        r = pcl("record", "-F", "4000", "-o", str(mnt / "f.data"), "--", *burner(3000))
+        # 1 s of CPU at 4000 Hz: 4000 samples, over 120 KB
+        r = pcl("record", "-F", "4000", "-o", str(mnt / "f.data"), "--", *burner(1000, cpu=True))
         assert r.returncode != 0
         assert "No space left on device" in r.stderr
     finally:

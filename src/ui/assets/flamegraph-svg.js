@@ -115,7 +115,8 @@ function fgSearch(term) {
 		var hit = re !== null && re.test(f.name);
 
 		f.rect.setAttribute("fill", hit ? "rgb(230,0,230)" : f.fill);
-		if (hit)
+		// a hidden neighbour can overlap the zoom by the 0.1 px of rounding
+		if (hit && !f.g.classList.contains("hide"))
 			spans.push([Math.max(f.x, lo), Math.min(f.x + f.w, hi)]);
 	});
 	// nested matches lie within their ancestors: count the union once
