@@ -64,7 +64,15 @@ FIELD_SETS = [
 @pytest.mark.parametrize("kind", ["fp", "syscalls", "sched"])
 @pytest.mark.parametrize("fields", FIELD_SETS, ids=lambda f: " ".join(f))
 def test_fields(perf_data, kind, fields):
-    compare(perf_data[kind], *fields)
+    filt = None
+    if kind == "sched" and "srcline" in fields[-1]:
+        # perf's own process is in this system-wide file; under load its
+        # addr2line gives up on /usr/bin/perf and perf prints "perf[addr]"
+        # where the line is known: compare the other processes' samples
+        def filt(text):
+            return "\n\n".join(b for b in text.split("\n\n")
+                               if not b.startswith(("perf ", "perf-exec ")))
+    compare(perf_data[kind], *fields, filt=filt)
 
 
 @pytest.mark.parametrize("args", [
@@ -138,7 +146,13 @@ def test_truncated_file_reads_whole_records(perf_data, tmp_path):
     full_blocks = collections.Counter(b for b in full.split("\n\n") if b.strip())
     assert len(part_blocks) > 10
     missing = collections.Counter(part_blocks) - full_blocks
-    assert not missing, "samples not in the full output:\n" + "\n\n".join(list(missing)[:3])
+    # near the cut the queue is flushed before the maps that a later round
+    # would have delivered first: such a sample may keep [unknown] frames
+    # the whole file resolves, but its sample line is the same
+    full_heads = {b.split("\n", 1)[0] for b in full_blocks}
+    missing = [b for b in missing
+               if "[unknown]" not in b or b.split("\n", 1)[0] not in full_heads]
+    assert not missing, "samples not in the full output:\n" + "\n\n".join(missing[:3])
 
 
 def test_killed_recording_is_read(perf_data, tmp_path):
