@@ -747,14 +747,20 @@ def long_names_data(tmp_path_factory):
             os.unlink(f"/tmp/perf-{pid}.map")
 
 
-@pytest.mark.parametrize("args", [["-s", "sym"], ["-s", "srcline"], ["-s", "sym,srcline"],
-                                  ["-g", "caller"], ["--no-children"],
-                                  ["-s", "srcline", "-g", "caller,0.5,callee,address"]],
+# With the JIT's map present, perf 6.1 sometimes fails to find the line
+# of a rare sample in the C functions (which pcl finds): the srcline runs
+# look at entries of 1% and more only.
+@pytest.mark.parametrize("args", [["-s", "sym"], ["-s", "srcline", "--percent-limit", "1"],
+                                  ["-s", "sym,srcline", "--percent-limit", "1"],
+                                  ["-g", "caller"], ["--no-children"], ["-g", "folded"],
+                                  ["-s", "srcline", "-g", "caller,0.5,callee,address",
+                                   "--percent-limit", "1"]],
                          ids=name)
 def test_long_symbol_names_like_perf(long_names_data, args):
     """Names and "name+offset" source lines longer than 4096 characters
-    are printed whole, in columns as wide as the longest (C++ templates):
-    four names alike in their first 1100 characters stay four entries."""
+    are printed whole in rows, in columns as wide as the longest (C++
+    templates): four names alike in their first 1100 characters stay four
+    entries.  perf cuts headers and call-graph frames at 1023 characters."""
     want = perf("report", "--stdio", "-i", long_names_data, *args)
     got = pcl("report", "--stdio", "-i", long_names_data, *args)
     assert normalize(got.stdout) == normalize(want.stdout), \
