@@ -230,11 +230,12 @@ static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
 
 #define HIERARCHY_INDENT 3
 
+/* perf 6.1 draws the hierarchy header's dots from a string this long:
+ * wider columns get no more. */
 static const char dots[] =
 	"................................................................................"
 	"................................................................................"
-	"................................................................................"
-	"................................................................................";
+	"...............................................";
 
 /* perf's levels: the value columns' node, then one per key level. */
 static int hierarchy_nodes(const struct hists *h)
@@ -252,8 +253,7 @@ static int hierarchy_indent(const struct hists *h, int nodes)
 
 static void put_dots(FILE *fp, int n)
 {
-	for (; n > 0; n -= (int)sizeof(dots) - 1)
-		fprintf(fp, "%.*s", n < (int)sizeof(dots) - 1 ? n : (int)sizeof(dots) - 1, dots);
+	fprintf(fp, "%.*s", n < (int)sizeof(dots) - 1 ? n : (int)sizeof(dots) - 1, dots);
 }
 
 /* The value columns, in perf's order of its sort list. */

@@ -753,6 +753,7 @@ def long_names_data(tmp_path_factory):
 @pytest.mark.parametrize("args", [["-s", "sym"], ["-s", "srcline", "--percent-limit", "1"],
                                   ["-s", "sym,srcline", "--percent-limit", "1"],
                                   ["-g", "caller"], ["--no-children"], ["-g", "folded"],
+                                  ["--hierarchy"], ["-s", "dso,sym", "--hierarchy", "-g", "none"],
                                   ["-s", "srcline", "-g", "caller,0.5,callee,address",
                                    "--percent-limit", "1"]],
                          ids=name)
