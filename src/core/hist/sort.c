@@ -33,7 +33,7 @@ static void pid_print(const struct hist_entry *he, struct strbuf *sb, unsigned i
 
 	/* perf shows the thread's last comm here, not the sample's */
 	strbuf_addf(sb, "%7d:%-*.*s", (int)he->thread->tid, (int)w, (int)w,
-			he->thread->comm ? he->thread->comm : "");
+		    he->thread->comm ? he->thread->comm : "");
 }
 
 static uint64_t pid_hash(const struct hist_entry *he)
@@ -76,7 +76,7 @@ static int dso_cmp(const struct hist_entry *a, const struct hist_entry *b)
 static void dso_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
 	strbuf_addf(sb, "%-*.*s", (int)width, (int)width,
-			he->dso ? dso_name(he) : "[unknown]");
+		    he->dso ? dso_name(he) : "[unknown]");
 }
 
 /* Entries of equally named DSOs are one entry, as perf compares names. */
@@ -177,7 +177,7 @@ static int parent_cmp(const struct hist_entry *a, const struct hist_entry *b)
 static void parent_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
 	strbuf_addf(sb, "%-*.*s", (int)width, (int)width,
-			he->parent ? he->parent->name : "[other]");
+		    he->parent ? he->parent->name : "[other]");
 }
 
 static uint64_t parent_hash(const struct hist_entry *he)
