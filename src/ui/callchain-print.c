@@ -11,7 +11,6 @@
 struct graph {
 	FILE *fp;
 	const struct callchain_print *p;
-	char name[1024];
 };
 
 static void left_margin(FILE *fp, int margin)
@@ -62,7 +61,14 @@ static void node_value(FILE *fp, const struct callchain_print *p,
 
 static const char *frame_name(struct graph *g, const struct cc_frame *f)
 {
-	return cc_frame__name(f, g->p->param->key, g->name, sizeof(g->name));
+	struct strbuf *name = g->p->names;
+
+	cc_frame__name(f, g->p->param->key, name);
+	if (name->len > PERF_SHORT_TEXT_MAX) {
+		name->len = PERF_SHORT_TEXT_MAX;
+		name->buf[name->len] = '\0';
+	}
+	return name->buf;
 }
 
 static void graph_line(struct graph *g, int depth, uint32_t mask, int margin)
@@ -164,7 +170,7 @@ static bool need_percent(const struct callchain_node *const *kids, uint32_t nr,
 static void print_graph(FILE *fp, const struct hist_entry *he, uint64_t total,
 			const struct callchain_print *p)
 {
-	struct graph g = { fp, p, "" };
+	struct graph g = { fp, p };
 	const struct callchain_node *root = &he->callchain->node;
 	const struct callchain_node **kids;
 	uint64_t parent_samples = he->hists->opts->cumulate ? he->stat_acc.period : he->stat.period;
@@ -230,7 +236,7 @@ static void print_flat(FILE *fp, const struct hist_entry *he, uint64_t total,
 	const struct callchain_node **nodes;
 	uint32_t nr = callchain_root__flat(he->callchain, p->min_hit, &nodes);
 	const char *sep = p->field_sep ? p->field_sep : ";";
-	struct graph g = { fp, p, "" };
+	struct graph g = { fp, p };
 
 	for (uint32_t k = 0; k < nr; k++) {
 		const struct cc_frame **path;

@@ -11,12 +11,18 @@
 
 #include "core/hist/hist.h"
 
+/* perf 6.1 formats a column's header and a call-graph frame's name in
+ * 1024-byte buffers: longer ones show this many characters (entries'
+ * rows are whole). */
+#define PERF_SHORT_TEXT_MAX 1023
+
 struct callchain_print {
 	const struct callchain_param *param;
 	uint64_t min_hit;		/* graph (absolute), flat, folded */
 	const char *field_sep;		/* folded: between frames (";" if NULL) */
 	bool skip_first_sym;		/* -s starting with "sym": the entry is the frame */
 	bool color;			/* percentages coloured (perf's terminal colours) */
+	struct strbuf *names;		/* scratch for frames' names, reused by all entries */
 };
 
 /* Prints he's call graph; total is the event's total period. */

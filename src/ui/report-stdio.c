@@ -99,10 +99,13 @@ static void print_headers(FILE *fp, const struct hists *h)
 		if (!first)
 			fputs(sep ? sep : "  ", fp);
 		first = false;
-		if (c->field->is_key)
-			fprintf(fp, "%-*.*s", w, w, hist_field__header(c));
-		else
+		if (c->field->is_key) {
+			int shown = w < PERF_SHORT_TEXT_MAX ? w : PERF_SHORT_TEXT_MAX;
+
+			fprintf(fp, "%-*.*s", shown, shown, hist_field__header(c));
+		} else {
 			fprintf(fp, "%*s", w, hist_field__header(c));
+		}
 	}
 	fputc('\n', fp);
 	if (sep)
@@ -158,12 +161,17 @@ static void print_value_field(struct strbuf *sb, const struct hist_entry *he,
 	}
 }
 
-/* perf replaces the separator in keys' text so columns stay parseable. */
-static void replace_sep(char *s, const char *sep)
+/* Appends a key's text; perf replaces the separator in it so columns
+ * stay parseable. */
+static void print_key(struct strbuf *sb, const struct hist_field *f, const struct hist_entry *he,
+		      int width, const char *sep)
 {
-	if (!sep)
+	size_t start = sb->len;
+
+	f->print(he, sb, (unsigned int)width);
+	if (!sep || sb->len == start)
 		return;
-	for (char *p = strchr(s, *sep); p; p = strchr(p, *sep))
+	for (char *p = sb->buf + start; (p = strchr(p, *sep));)
 		*p = '.';
 }
 
@@ -205,15 +213,10 @@ static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
 			strbuf_addstr(sb, sep ? sep : "  ");
 		first = false;
 		start = sb->len;
-		if (c->field->is_key) {
-			char buf[4096];
-
-			c->field->print(he, buf, sizeof(buf), (unsigned int)w);
-			replace_sep(buf, sep);
-			strbuf_addstr(sb, buf);
-		} else {
+		if (c->field->is_key)
+			print_key(sb, c->field, he, w, sep);
+		else
 			print_value_field(sb, he, c);
-		}
 		/* every column but the very last is padded to its width */
 		if (i + 1 < l->nr_fields && sb->len - start < (size_t)w)
 			strbuf_addf(sb, "%-*s", (int)(w - (sb->len - start)), " ");
@@ -227,11 +230,12 @@ static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
 
 #define HIERARCHY_INDENT 3
 
+/* perf 6.1 draws the hierarchy header's dots from a string this long:
+ * wider columns get no more. */
 static const char dots[] =
 	"................................................................................"
 	"................................................................................"
-	"................................................................................"
-	"................................................................................";
+	"...............................................";
 
 /* perf's levels: the value columns' node, then one per key level. */
 static int hierarchy_nodes(const struct hists *h)
@@ -249,8 +253,7 @@ static int hierarchy_indent(const struct hists *h, int nodes)
 
 static void put_dots(FILE *fp, int n)
 {
-	for (; n > 0; n -= (int)sizeof(dots) - 1)
-		fprintf(fp, "%.*s", n < (int)sizeof(dots) - 1 ? n : (int)sizeof(dots) - 1, dots);
+	fprintf(fp, "%.*s", n < (int)sizeof(dots) - 1 ? n : (int)sizeof(dots) - 1, dots);
 }
 
 /* The value columns, in perf's order of its sort list. */
@@ -349,16 +352,16 @@ static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *
 	if (!sep)
 		strbuf_addf(sb, "%*s", hierarchy_indent(h, hierarchy_nodes(h)), "");
 	for (int k = 0; k < lv->nr_keys; k++) {
-		char buf[4096];
-		const char *p = buf;
+		size_t start, blanks = 0;
 
-		lv->keys[k]->print(he, buf, sizeof(buf),
-				   (unsigned int)key_width(h, lv->keys[k]));
-		replace_sep(buf, sep);
-		while (*p == ' ')
-			p++;
 		strbuf_addstr(sb, sep ? sep : "  ");
-		strbuf_addstr(sb, p);
+		start = sb->len;
+		print_key(sb, lv->keys[k], he, key_width(h, lv->keys[k]), sep);
+		/* without the padding in front */
+		while (start + blanks < sb->len && sb->buf[start + blanks] == ' ')
+			blanks++;
+		memmove(sb->buf + start, sb->buf + start + blanks, sb->len - start - blanks + 1);
+		sb->len -= blanks;
 	}
 	fprintf(fp, "%s\n", strbuf_str(sb));
 }
@@ -402,19 +405,21 @@ void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_st
 	const struct hist_opts *o = h->opts;
 	uint64_t cc_total = o->filter_relative ? h->stats.callchain_non_filtered_period :
 			    h->stats.callchain_period;
+	struct strbuf sb = STRBUF_INIT, names = STRBUF_INIT;
 	struct callchain_print cp = {
 		.param = &o->cc,
 		.min_hit = (uint64_t)(cc_total * (o->cc.min_percent / 100.0)),
 		.field_sep = o->field_sep,
 		.skip_first_sym = r->skip_first_sym,
 		.color = o->color,
+		.names = &names,
 	};
-	struct strbuf sb = STRBUF_INIT;
 
 	if (o->layout.hierarchy) {
 		if (show_header)
 			hierarchy_headers(fp, h);
 		hierarchy_entries(fp, h, &cp);
+		strbuf_release(&names);
 		return;
 	}
 	if (show_header)
@@ -430,5 +435,6 @@ void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_st
 		if (o->use_callchain)
 			callchain_print_entry(fp, he, h->stats.total_period, &cp);
 	}
+	strbuf_release(&names);
 	strbuf_release(&sb);
 }

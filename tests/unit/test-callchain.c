@@ -256,16 +256,23 @@ static void test_frame_names(void **state)
 {
 	struct symbol sym = { .start = 0x10, .end = 0x20, .name = "func" };
 	struct cc_frame f = { .ip = 0x7f0012345678 };
-	char buf[64];
+	struct strbuf sb = STRBUF_INIT;
+	char long_name[5000];
 
-	assert_string_equal(cc_frame__name(&f, CCKEY_FUNCTION, buf, sizeof(buf)), "0x7f0012345678");
+	assert_string_equal(cc_frame__name(&f, CCKEY_FUNCTION, &sb), "0x7f0012345678");
 	f.sym = &sym;
 	f.srcline = "a.c:12";
-	assert_string_equal(cc_frame__name(&f, CCKEY_FUNCTION, buf, sizeof(buf)), "func");
-	assert_string_equal(cc_frame__name(&f, CCKEY_SRCLINE, buf, sizeof(buf)), "func a.c:12");
+	assert_string_equal(cc_frame__name(&f, CCKEY_FUNCTION, &sb), "func");
+	assert_string_equal(cc_frame__name(&f, CCKEY_SRCLINE, &sb), "func a.c:12");
 	f.inlined = true;
-	assert_string_equal(cc_frame__name(&f, CCKEY_ADDRESS, buf, sizeof(buf)),
-			    "func a.c:12 (inlined)");
+	assert_string_equal(cc_frame__name(&f, CCKEY_ADDRESS, &sb), "func a.c:12 (inlined)");
+	/* C++ names are as long as they like: never cut */
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	sym.name = long_name;
+	assert_int_equal(strlen(cc_frame__name(&f, CCKEY_ADDRESS, &sb)),
+			 sizeof(long_name) - 1 + strlen(" a.c:12 (inlined)"));
+	strbuf_release(&sb);
 }
 
 /* --- cursors from callchain arrays ----------------------------------------- */

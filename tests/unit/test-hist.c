@@ -482,6 +482,48 @@ static void test_hierarchy_entries(void **state)
 	world_free(w);
 }
 
+/* C++ names run to thousands of characters: entries keyed by the
+ * "sym+offset" srcline of code without lines stay apart however long
+ * their common prefix, and the keys print whole. */
+static void test_long_names_stay_apart(void **state)
+{
+	enum { LONG_NAME = 5000 };
+	struct world *w = world_new("srcline", false);
+	struct symbol long_a = w->work, long_b = w->rec;
+	char *name_a = malloc(LONG_NAME + 1), *name_b = malloc(LONG_NAME + 1);
+	struct strbuf sb = STRBUF_INIT;
+	/* a real DSO (of a file that does not exist: no source lines) */
+	struct machine *m = machine__new();
+	struct thread *t = machine__findnew_thread(m, 10, 10);
+	struct addr_location al;
+
+	machine__process_mmap(m, 10, 10, 0x1000, 0x4000, 0, "/no/prog", PERF_RECORD_MISC_USER,
+			      NULL, 0);
+	assert_true(machine__resolve(m, t, PERF_RECORD_MISC_USER, 0x1800, &al));
+
+	memset(name_a, 'x', LONG_NAME);
+	memcpy(name_b, name_a, LONG_NAME);
+	name_a[LONG_NAME - 1] = 'a';
+	name_b[LONG_NAME - 1] = 'b';
+	name_a[LONG_NAME] = name_b[LONG_NAME] = '\0';
+	long_a.name = name_a;
+	long_b.name = name_b;
+	sample(w, &w->t1, al.dso, &long_a, 100, NULL, 0);
+	sample(w, &w->t1, al.dso, &long_b, 50, NULL, 0);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 2);
+	assert_int_equal(strlen(w->h->sorted[0]->srcline), LONG_NAME + strlen("+8"));
+	assert_int_equal(w->h->col_len[HISTC_SRCLINE], LONG_NAME + strlen("+8"));
+	w->opts.layout.fields[w->opts.layout.nr_fields - 1].field->print(
+		w->h->sorted[1], &sb, w->h->col_len[HISTC_SRCLINE]);
+	assert_string_equal(strbuf_str(&sb) + LONG_NAME - 1, "b+8");
+	strbuf_release(&sb);
+	world_free(w);
+	machine__delete(m);
+	free(name_a);
+	free(name_b);
+}
+
 static void test_hierarchy_filters(void **state)
 {
 	/* a --comms filter with no comm level hides everything (perf) */
@@ -536,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_hierarchy_levels),
 		cmocka_unit_test(test_hierarchy_entries),
 		cmocka_unit_test(test_hierarchy_filters),
+		cmocka_unit_test(test_long_names_stay_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,6 +164,7 @@ void cc_resolver__exit(struct cc_resolver *r)
 	hashmap_release(&r->ranks);
 	free(r->unwound);
 	arena_release(&r->arena);
+	strbuf_release(&r->scratch);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -269,7 +270,6 @@ static const char *frame_srcline(struct cc_resolver *r, struct dso *dso, struct 
 				 uint64_t addr)
 {
 	const char *line;
-	char buf[512];
 
 	if (!dso || r->param->key == CCKEY_FUNCTION)
 		return NULL;
@@ -279,11 +279,12 @@ static const char *frame_srcline(struct cc_resolver *r, struct dso *dso, struct 
 		return strset_intern(r->strings, line);
 	if (r->param->key != CCKEY_ADDRESS)
 		return NULL;
+	strbuf_reset(&r->scratch);
 	if (sym)
-		snprintf(buf, sizeof(buf), "+%" PRIu64, addr - sym->start);
+		strbuf_addf(&r->scratch, "+%" PRIu64, addr - sym->start);
 	else
-		srcline_unknown(buf, sizeof(buf), dso, addr);
-	return strset_intern(r->strings, buf);
+		srcline_unknown(&r->scratch, dso, addr);
+	return strset_intern(r->strings, strbuf_str(&r->scratch));
 }
 
 static const struct cc_frame *resolve_frame(struct cc_resolver *r, struct thread *thread,
@@ -935,15 +936,16 @@ uint32_t callchain_root__flat(const struct callchain_root *root, uint64_t min_hi
 	return l.nr;
 }
 
-const char *cc_frame__name(const struct cc_frame *f, enum chain_key key, char *buf, size_t size)
+const char *cc_frame__name(const struct cc_frame *f, enum chain_key key, struct strbuf *sb)
 {
 	bool show_srcline = key != CCKEY_FUNCTION;
 
+	strbuf_reset(sb);
 	if (!f->sym)
-		snprintf(buf, size, "%#" PRIx64, f->ip);
+		strbuf_addf(sb, "%#" PRIx64, f->ip);
 	else if (show_srcline && f->srcline)
-		snprintf(buf, size, "%s %s%s", f->sym->name, f->srcline, f->inlined ? " (inlined)" : "");
+		strbuf_addf(sb, "%s %s%s", f->sym->name, f->srcline, f->inlined ? " (inlined)" : "");
 	else
-		snprintf(buf, size, "%s%s", f->sym->name, f->inlined ? " (inlined)" : "");
-	return buf;
+		strbuf_addf(sb, "%s%s", f->sym->name, f->inlined ? " (inlined)" : "");
+	return strbuf_str(sb);
 }

@@ -23,6 +23,7 @@
 #include "core/data/perf-record.h"
 #include "util/arena.h"
 #include "util/hashmap.h"
+#include "util/strbuf.h"
 #include "util/strset.h"
 
 enum chain_mode { CHAIN_NONE, CHAIN_FLAT, CHAIN_GRAPH_ABS, CHAIN_GRAPH_REL, CHAIN_FOLDED };
@@ -89,6 +90,7 @@ struct cc_resolver {
 	/* scratch for DWARF unwinding */
 	struct callchain_frame *unwound;
 	int unwound_cap;
+	struct strbuf scratch;		/* a srcline built before interning */
 };
 
 void cc_resolver__init(struct cc_resolver *r, struct machine *m,
@@ -202,7 +204,8 @@ uint32_t callchain_node__sorted_children(const struct callchain_node *n, uint64_
 uint32_t callchain_root__flat(const struct callchain_root *root, uint64_t min_hit,
 			      const struct callchain_node ***out);
 
-/* The name perf shows for a frame ("sym", "sym srcline", or "0x..."). */
-const char *cc_frame__name(const struct cc_frame *f, enum chain_key key, char *buf, size_t size);
+/* The name perf shows for a frame ("sym", "sym srcline", or "0x..."),
+ * written over sb. */
+const char *cc_frame__name(const struct cc_frame *f, enum chain_key key, struct strbuf *sb);
 
 #endif

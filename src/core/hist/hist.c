@@ -40,6 +40,7 @@ void hists__delete(struct hists *h)
 	free(h->sorted);
 	free(h->members);
 	arena_release(&h->arena);
+	strbuf_release(&h->scratch);
 	free(h);
 }
 
@@ -178,18 +179,18 @@ static struct hist_entry *findnew(struct hists *h, struct hist_entry *tmpl, bool
 static const char *entry_srcline(struct hists *h, struct dso *dso, struct symbol *sym, uint64_t ip)
 {
 	const char *line;
-	char buf[512];
 
 	if (!dso)
 		return strset_intern(h->strings, "??:0");
 	line = srcline_known(dso, ip);
 	if (line)
 		return strset_intern(h->strings, line);
+	strbuf_reset(&h->scratch);
 	if (sym)
-		snprintf(buf, sizeof(buf), "%s+%" PRIu64, sym->name, ip - sym->start);
+		strbuf_addf(&h->scratch, "%s+%" PRIu64, sym->name, ip - sym->start);
 	else
-		srcline_unknown(buf, sizeof(buf), dso, ip);
-	return strset_intern(h->strings, buf);
+		srcline_unknown(&h->scratch, dso, ip);
+	return strset_intern(h->strings, strbuf_str(&h->scratch));
 }
 
 /* perf's srcfile: the file of the address's line, "" when unknown

@@ -22,6 +22,7 @@
 #include "core/symbols/machine.h"
 #include "core/hist/sort.h"
 #include "util/rbtree.h"
+#include "util/strbuf.h"
 #include "util/strset.h"
 
 struct evsel;
@@ -133,6 +134,7 @@ struct hists {
 		struct memo_target *v;
 		uint32_t nr, alloc;
 	} memo_rec;
+	struct strbuf scratch;		/* a srcline built before interning */
 };
 
 /* What one sample resolved to; the caller fills it. */

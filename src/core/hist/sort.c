@@ -27,13 +27,13 @@ static int pid_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return a->thread->tid < b->thread->tid ? -1 : a->thread->tid > b->thread->tid;
 }
 
-static int pid_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void pid_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
 	unsigned int w = (width > 7 ? width : 7) - 8;
 
 	/* perf shows the thread's last comm here, not the sample's */
-	return snprintf(buf, size, "%7d:%-*.*s", (int)he->thread->tid, (int)w, (int)w,
-			he->thread->comm ? he->thread->comm : "");
+	strbuf_addf(sb, "%7d:%-*.*s", (int)he->thread->tid, (int)w, (int)w,
+		    he->thread->comm ? he->thread->comm : "");
 }
 
 static uint64_t pid_hash(const struct hist_entry *he)
@@ -48,9 +48,9 @@ static int comm_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return a->comm == b->comm ? 0 : strcmp(a->comm, b->comm);
 }
 
-static int comm_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void comm_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	return snprintf(buf, size, "%-*.*s", (int)width, (int)width, he->comm);
+	strbuf_addf(sb, "%-*.*s", (int)width, (int)width, he->comm);
 }
 
 static uint64_t comm_hash(const struct hist_entry *he)
@@ -73,10 +73,10 @@ static int dso_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return a->dso == b->dso ? 0 : strcmp(dso_name(a), dso_name(b));
 }
 
-static int dso_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void dso_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	return snprintf(buf, size, "%-*.*s", (int)width, (int)width,
-			he->dso ? dso_name(he) : "[unknown]");
+	strbuf_addf(sb, "%-*.*s", (int)width, (int)width,
+		    he->dso ? dso_name(he) : "[unknown]");
 }
 
 /* Entries of equally named DSOs are one entry, as perf compares names. */
@@ -135,26 +135,26 @@ static int sym_sort(const struct hist_entry *a, const struct hist_entry *b)
 	return strcmp(a->sym->name, b->sym->name);
 }
 
-static int sym_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void sym_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	int n = 0;
-
 	if (he->hists->opts->verbose) {
-		n = snprintf(buf, size, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH, he->ip,
-			     he->dso ? dso__symtab_origin(he->dso) : '!');
-		width = width > (unsigned int)n ? width - (unsigned int)n : 0;
+		size_t start = sb->len, n;
+
+		strbuf_addf(sb, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH, he->ip,
+			    he->dso ? dso__symtab_origin(he->dso) : '!');
+		n = sb->len - start;
+		width = width > n ? width - (unsigned int)n : 0;
 	}
-	n += snprintf(buf + n, size - n, "[%c] ", he->level);
+	strbuf_addf(sb, "[%c] ", he->level);
 
 	/* what the width leaves (a -w narrower than the prefix: the whole name) */
 	if (he->sym && he->sym->object)	/* perf: data objects whole, with the offset */
-		n += snprintf(buf + n, size - n, "%s+0x%" PRIx64, he->sym->name, he->object_off);
+		strbuf_addf(sb, "%s+0x%" PRIx64, he->sym->name, he->object_off);
 	else if (he->sym)
-		n += snprintf(buf + n, size - n, "%.*s%s", (int)width - 4 < 0 ? -1 : (int)width - 4,
-			      he->sym->name, he->inlined ? " (inlined)" : "");
+		strbuf_addf(sb, "%.*s%s", (int)width - 4 < 0 ? -1 : (int)width - 4,
+			    he->sym->name, he->inlined ? " (inlined)" : "");
 	else
-		n += snprintf(buf + n, size - n, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, he->ip);
-	return n;
+		strbuf_addf(sb, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, he->ip);
 }
 
 static uint64_t sym_hash(const struct hist_entry *he)
@@ -174,10 +174,10 @@ static int parent_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return strcmp(a->parent->name, b->parent->name);
 }
 
-static int parent_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void parent_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	return snprintf(buf, size, "%-*.*s", (int)width, (int)width,
-			he->parent ? he->parent->name : "[other]");
+	strbuf_addf(sb, "%-*.*s", (int)width, (int)width,
+		    he->parent ? he->parent->name : "[other]");
 }
 
 static uint64_t parent_hash(const struct hist_entry *he)
@@ -192,9 +192,9 @@ static int cpu_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
 }
 
-static int cpu_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void cpu_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	return snprintf(buf, size, "%*.*d", (int)width, (int)width, (int)he->cpu);
+	strbuf_addf(sb, "%*.*d", (int)width, (int)width, (int)he->cpu);
 }
 
 static uint64_t cpu_hash(const struct hist_entry *he)
@@ -218,9 +218,9 @@ static int srcline_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return str_cmp(a->srcline, b->srcline);
 }
 
-static int srcline_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void srcline_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	return snprintf(buf, size, "%-.*s", (int)width, he->srcline ? he->srcline : "??:0");
+	strbuf_addf(sb, "%-.*s", (int)width, he->srcline ? he->srcline : "??:0");
 }
 
 static uint64_t srcline_hash(const struct hist_entry *he)
@@ -233,9 +233,9 @@ static int trace_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return str_cmp(a->trace, b->trace);
 }
 
-static int trace_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void trace_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	return snprintf(buf, size, "%-.*s", (int)width, he->trace ? he->trace : "N/A");
+	strbuf_addf(sb, "%-.*s", (int)width, he->trace ? he->trace : "N/A");
 }
 
 static uint64_t trace_hash(const struct hist_entry *he)
@@ -255,9 +255,9 @@ static int socket_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return int_cmp(a->socket, b->socket);
 }
 
-static int socket_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void socket_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	return snprintf(buf, size, "%*.*d", (int)width, (int)width - 3, (int)he->socket);
+	strbuf_addf(sb, "%*.*d", (int)width, (int)width - 3, (int)he->socket);
 }
 
 static uint64_t socket_hash(const struct hist_entry *he)
@@ -270,9 +270,9 @@ static int srcfile_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return str_cmp(a->srcfile, b->srcfile);
 }
 
-static int srcfile_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void srcfile_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	return snprintf(buf, size, "%-.*s", (int)width, he->srcfile ? he->srcfile : "");
+	strbuf_addf(sb, "%-.*s", (int)width, he->srcfile ? he->srcfile : "");
 }
 
 static uint64_t srcfile_hash(const struct hist_entry *he)
@@ -290,11 +290,12 @@ static int sym_size_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return int_cmp((int64_t)sym_size(a), (int64_t)sym_size(b));
 }
 
-static int sym_size_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void sym_size_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
 	if (!he->sym)
-		return snprintf(buf, size, "%*s", (int)width, "unknown");
-	return snprintf(buf, size, "%*d", (int)width, (int)sym_size(he));
+		strbuf_addf(sb, "%*s", (int)width, "unknown");
+	else
+		strbuf_addf(sb, "%*d", (int)width, (int)sym_size(he));
 }
 
 static uint64_t sym_size_hash(const struct hist_entry *he)
@@ -307,11 +308,12 @@ static int dso_size_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return int_cmp((int64_t)a->map_size, (int64_t)b->map_size);
 }
 
-static int dso_size_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void dso_size_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
 	if (!he->dso)
-		return snprintf(buf, size, "%*s", (int)width, "unknown");
-	return snprintf(buf, size, "%*d", (int)width, (int)he->map_size);
+		strbuf_addf(sb, "%*s", (int)width, "unknown");
+	else
+		strbuf_addf(sb, "%*d", (int)width, (int)he->map_size);
 }
 
 static uint64_t dso_size_hash(const struct hist_entry *he)
@@ -324,7 +326,7 @@ static int time_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return int_cmp((int64_t)a->time, (int64_t)b->time);
 }
 
-static int time_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void time_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
 	char when[32];
 
@@ -335,7 +337,7 @@ static int time_print(const struct hist_entry *he, char *buf, size_t size, unsig
 		snprintf(when, sizeof(when), "%" PRIu64 ".%06" PRIu64,
 			 (uint64_t)(he->time / 1000000000u), (uint64_t)(he->time % 1000000000u / 1000));
 	/* cut to the width, never padded: a last Time column has no blanks */
-	return snprintf(buf, size, "%.*s", (int)width, when);
+	strbuf_addf(sb, "%.*s", (int)width, when);
 }
 
 static uint64_t time_hash(const struct hist_entry *he)
@@ -350,10 +352,10 @@ static int local_weight_cmp(const struct hist_entry *a, const struct hist_entry 
 	return int_cmp((int64_t)b->weight, (int64_t)a->weight);
 }
 
-static int local_weight_print(const struct hist_entry *he, char *buf, size_t size,
-			      unsigned int width)
+static void local_weight_print(const struct hist_entry *he, struct strbuf *sb,
+			       unsigned int width)
 {
-	return snprintf(buf, size, "%-*" PRIu64, (int)width, he->weight);
+	strbuf_addf(sb, "%-*" PRIu64, (int)width, he->weight);
 }
 
 static int weight_cmp(const struct hist_entry *a, const struct hist_entry *b)
@@ -362,9 +364,9 @@ static int weight_cmp(const struct hist_entry *a, const struct hist_entry *b)
 		       (int64_t)(a->weight * a->stat.nr_events));
 }
 
-static int weight_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void weight_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	return snprintf(buf, size, "%-*" PRIu64, (int)width, he->weight * he->stat.nr_events);
+	strbuf_addf(sb, "%-*" PRIu64, (int)width, he->weight * he->stat.nr_events);
 }
 
 static uint64_t weight_hash(const struct hist_entry *he)
@@ -374,9 +376,9 @@ static uint64_t weight_hash(const struct hist_entry *he)
 
 /* --- ipc_null: what perf shows without LBR cycles ------------------------- */
 
-static int ipc_null_print(const struct hist_entry *he, char *buf, size_t size, unsigned int width)
+static void ipc_null_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	return snprintf(buf, size, "%-*s", (int)width, "-      -");
+	strbuf_addf(sb, "%-*s", (int)width, "-      -");
 }
 
 /* --- the tables ------------------------------------------------------------ */

@@ -18,6 +18,7 @@
 
 struct hist_entry;
 struct hists;
+struct strbuf;
 
 /* Width slots shared by fields that show the same thing. */
 enum hist_column {
@@ -64,7 +65,8 @@ struct hist_field {
 	enum hist_column col;
 	int (*cmp)(const struct hist_entry *a, const struct hist_entry *b);
 	int (*sort)(const struct hist_entry *a, const struct hist_entry *b);	/* NULL: cmp */
-	int (*print)(const struct hist_entry *he, char *buf, size_t size, unsigned int width);
+	/* appends the entry's key, padded or cut to width as perf does */
+	void (*print)(const struct hist_entry *he, struct strbuf *sb, unsigned int width);
 	uint64_t (*hash)(const struct hist_entry *he);
 };
 

@@ -1,6 +1,7 @@
 /* srcline-text: perf's source-line strings (see srcline-text.h). */
 #include "core/symbols/srcline-text.h"
 #include "core/symbols/symbols-int.h"
+#include "util/strbuf.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -25,7 +26,7 @@ bool srcline_lineless(const char *line)
 	return line && !strcmp(line, "??:0");
 }
 
-void srcline_unknown(char *buf, size_t size, struct dso *dso, uint64_t addr)
+void srcline_unknown(struct strbuf *sb, struct dso *dso, uint64_t addr)
 {
-	snprintf(buf, size, "%s[%" PRIx64 "]", dso->short_name, dso__addr_to_vaddr(dso, addr));
+	strbuf_addf(sb, "%s[%" PRIx64 "]", dso->short_name, dso__addr_to_vaddr(dso, addr));
 }

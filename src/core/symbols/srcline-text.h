@@ -14,13 +14,15 @@
 
 #include "core/symbols/machine.h"
 
+struct strbuf;
+
 /* "file.c:123" (or "??:0") for a DSO-relative address, NULL when unknown. */
 const char *srcline_known(struct dso *dso, uint64_t addr);
 
 /* Whether a srcline is "??:0": addr2line found a function but no line. */
 bool srcline_lineless(const char *line);
 
-/* "dso[address]", the address as perf handed it to addr2line. */
-void srcline_unknown(char *buf, size_t size, struct dso *dso, uint64_t addr);
+/* Appends "dso[address]", the address as perf handed it to addr2line. */
+void srcline_unknown(struct strbuf *sb, struct dso *dso, uint64_t addr);
 
 #endif
