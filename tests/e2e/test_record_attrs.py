@@ -81,7 +81,11 @@ def compare(tmp, args):
             path = os.path.join(sub, "data")
             r = record(tool, path, args, sleeper.pid)
             if r.returncode != 0:
-                flake = name == "perf" and (r.returncode < 0 or PERF_LOST_COUNT in r.stderr)
+                # perf's own failures: killed, its LOST count read failing, or
+                # (-u) a silent 255 when some process's maps cannot be read
+                # ("couldn't open /proc/1/task/1/maps" with -v)
+                flake = name == "perf" and (r.returncode < 0 or PERF_LOST_COUNT in r.stderr or
+                                            (r.returncode == 255 and not r.stderr.strip()))
                 out.append("exit %d%s" % (r.returncode, " " + PERF_FLAKE if flake else ""))
             else:
                 out.append(evlist_of(path))
