@@ -522,6 +522,11 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 	const struct elf_func *ef = elf_func_at(c, vaddr);
 	bool unmangled = cu && lang_unmangled(cu);
 
+	/* libdw sorts a row at its sequence's end (gcc's last .loc after a
+	 * noreturn call) after the end_sequence marker, so it seems to cover
+	 * the code after the unit (a CRT's _start): bfd's sequences end there. */
+	if (line && cu && dwarf_haspc(cu, pc - cu_bias) != 1)
+		line = NULL;
 	for (int i = 0; i < nr; i++) {
 		bool linkage;
 		const char *renamed = hashmap_u64_get(&c->renamed, dwarf_dieoffset(&dies[i]));
