@@ -409,6 +409,33 @@ static void test_row_at_sequence_end_covers_nothing(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A library exporting nothing (.dynsym holds only its null entry): no
+ * symbols to install, none named (and no memcpy from a NULL table: UBSan
+ * in unit-asan). */
+static void test_library_without_functions(void **state)
+{
+	char dir[] = "/tmp/pcl-symtab-XXXXXX", cmd[2048], lib[600];
+	struct machine *m;
+	struct thread *t;
+	struct addr_location al;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(lib, sizeof(lib), "%s/libdata.so", dir);
+	snprintf(cmd, sizeof(cmd), "echo 'static int hidden = 1;' > %s/data.c && "
+		 "cc -shared -nostdlib -o %s %s/data.c && strip %s", dir, lib, dir, lib);
+	assert_int_equal(system(cmd), 0);
+	m = machine__new();
+	machine__symbols_config(m)->buildid_dir = "/nonexistent";
+	machine__process_mmap(m, 1, 1, BASE, 0x1000, 0, lib, USER, NULL, 0);
+	t = machine__findnew_thread(m, 1, 1);
+	assert_true(machine__resolve(m, t, USER, BASE + 0x10, &al));
+	assert_non_null(al.dso);
+	assert_null(al.sym);
+	machine__delete(m);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* PLT entries are named "fn@plt" (or _init where perf's tree says so) and,
  * having no DWARF, are not expanded into inlined functions: bfd does not
  * name them after _init (the last function before them, but in another
@@ -744,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_header_first_unit_like_addr2line),
 		cmocka_unit_test(test_file_symbol_without_dwarf_like_addr2line),
 		cmocka_unit_test(test_row_at_sequence_end_covers_nothing),
+		cmocka_unit_test(test_library_without_functions),
 		cmocka_unit_test(test_plt_entries),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_init_text),
