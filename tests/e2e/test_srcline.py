@@ -90,6 +90,50 @@ def test_units_without_aranges(clang_data):
     same(clang_data, "report", "--no-children", "-g", "srcline")
 
 
+EXIT_LAST = r"""
+#include <stdlib.h>
+static volatile int sink;
+__attribute__((noinline)) int work(int n)
+{
+	int s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += i * sink;
+	return s;
+}
+int main(int argc, char **argv)
+{
+	exit(work(argc * 150000000) & 1);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def exit_last_data(tmp):
+    """gcc -O2 puts main (.text.startup) just before the CRT's _start and
+    ends it with a row after the call to exit, at its sequence's end."""
+    src, exe = os.path.join(tmp, "exit_last.c"), os.path.join(tmp, "exit_last")
+    with open(src, "w") as f:
+        f.write(EXIT_LAST)
+    r = subprocess.run(["gcc", "-O2", "-g", "-o", exe, src], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    table = subprocess.run(["readelf", "--debug-dump=decodedline", exe], capture_output=True,
+                           text=True).stdout
+    rows = re.findall(r"^exit_last\.c\s+(\S+)\s+(0x[0-9a-f]+)", table, re.M)
+    assert any(end == "-" and addr == rows[i - 1][1]
+               for i, (end, addr) in enumerate(rows) if i), "no row at a sequence's end"
+    return perf_record_g(tmp, "exit_last.data", [exe],
+                         ["--call-graph", "dwarf", "-e", "cpu-clock:u"])
+
+
+def test_code_after_a_sequence_end_has_no_line(exit_last_data):
+    """_start (in callers' frames) is ??:0 as addr2line says, not main's
+    last row (exit_last.c:14)."""
+    out = same(exit_last_data, "report", "-s", "srcline", "-g", "none")
+    assert "??:0" in out
+    same(exit_last_data, "report", "--no-children", "-g", "srcline")
+
+
 MEMFD_CODE = """
 import ctypes, os
 fd = os.memfd_create("pcl-test")

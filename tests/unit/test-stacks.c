@@ -201,6 +201,16 @@ static void script_text_default(void **state)
 	free(out);
 }
 
+/* No samples, no lines (and no qsort of a NULL array: UBSan in unit-asan) */
+static void script_text_without_samples(void **state)
+{
+	struct script_text_opts o = { 0 };
+	char *out = collapse("\n", &o);
+
+	assert_string_equal(out, "");
+	free(out);
+}
+
 static void script_text_options(void **state)
 {
 	struct script_text_opts o = { .event_filter = "page-faults", .include_tid = true };
@@ -702,6 +712,7 @@ int main(void)
 		cmocka_unit_test(event_choice),
 		cmocka_unit_test(script_text_tracepoints),
 		cmocka_unit_test(script_text_default),
+		cmocka_unit_test(script_text_without_samples),
 		cmocka_unit_test(script_text_options),
 		cmocka_unit_test(script_text_odd_lines),
 		cmocka_unit_test(folded_round_trip),

@@ -358,6 +358,84 @@ static void test_file_symbol_without_dwarf_like_addr2line(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* gcc ends main with a row after its last call (exit does not return), at
+ * the address of the sequence's end: the CRT's _start after it has no line,
+ * for bfd as for the DWARF standard, not main's last one. */
+static void test_row_at_sequence_end_covers_nothing(void **state)
+{
+	char dir[] = "/tmp/pcl-srcline-XXXXXX", cmd[2048], line[512], exe[600];
+	unsigned long start = 0;
+	FILE *f, *p;
+	struct machine *m;
+	struct thread *t;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "%s/main.c", dir);
+	f = fopen(cmd, "w");
+	assert_non_null(f);
+	fputs("#include <stdlib.h>\n__attribute__((noinline)) int work(int n)\n{\n\tint s = 0;\n\n"
+	      "\tfor (int i = 0; i < n; i++)\n\t\ts += i * n;\n\treturn s;\n}\n"
+	      "int main(int argc, char **argv)\n{\n\texit(work(argc) & 1);\n}\n", f);
+	fclose(f);
+	snprintf(exe, sizeof(exe), "%s/prog", dir);
+	snprintf(cmd, sizeof(cmd), "cc -O2 -g -o %s %s/main.c && nm %s", exe, dir, exe);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p))
+		if (strstr(line, " T _start\n"))
+			sscanf(line, "%lx", &start);
+	assert_int_equal(pclose(p), 0);
+	assert_true(start != 0);
+
+	m = machine__new();
+	machine__symbols_config(m)->buildid_dir = "/nonexistent";
+	machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, exe, USER, NULL, 0);
+	t = machine__findnew_thread(m, 1, 1);
+	for (unsigned long off = 0; off < 8; off += 4) {
+		struct addr_location al;
+		const char *ours;
+
+		snprintf(cmd, sizeof(cmd), "addr2line -e %s %#lx", exe, start + off);
+		p = popen(cmd, "r");
+		assert_non_null(fgets(line, sizeof(line), p));
+		pclose(p);
+		assert_string_equal(line, "??:?\n");
+		assert_true(machine__resolve(m, t, USER, BASE + start + off, &al));
+		assert_string_equal(al.sym->name, "_start");
+		ours = dso__srcline(al.dso, al.addr);
+		assert_string_equal(ours ? ours : "??:0", "??:0");
+	}
+	machine__delete(m);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A library exporting nothing (.dynsym holds only its null entry): no
+ * symbols to install, none named (and no memcpy from a NULL table: UBSan
+ * in unit-asan). */
+static void test_library_without_functions(void **state)
+{
+	char dir[] = "/tmp/pcl-symtab-XXXXXX", cmd[2048], lib[600];
+	struct machine *m;
+	struct thread *t;
+	struct addr_location al;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(lib, sizeof(lib), "%s/libdata.so", dir);
+	snprintf(cmd, sizeof(cmd), "echo 'static int hidden = 1;' > %s/data.c && "
+		 "cc -shared -nostdlib -o %s %s/data.c && strip %s", dir, lib, dir, lib);
+	assert_int_equal(system(cmd), 0);
+	m = machine__new();
+	machine__symbols_config(m)->buildid_dir = "/nonexistent";
+	machine__process_mmap(m, 1, 1, BASE, 0x1000, 0, lib, USER, NULL, 0);
+	t = machine__findnew_thread(m, 1, 1);
+	assert_true(machine__resolve(m, t, USER, BASE + 0x10, &al));
+	assert_non_null(al.dso);
+	assert_null(al.sym);
+	machine__delete(m);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* PLT entries are named "fn@plt" (or _init where perf's tree says so) and,
  * having no DWARF, are not expanded into inlined functions: bfd does not
  * name them after _init (the last function before them, but in another
@@ -692,6 +770,8 @@ int main(void)
 		cmocka_unit_test(test_against_addr2line),
 		cmocka_unit_test(test_header_first_unit_like_addr2line),
 		cmocka_unit_test(test_file_symbol_without_dwarf_like_addr2line),
+		cmocka_unit_test(test_row_at_sequence_end_covers_nothing),
+		cmocka_unit_test(test_library_without_functions),
 		cmocka_unit_test(test_plt_entries),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_kallsyms_init_text),

@@ -235,7 +235,8 @@ int stacks__write_folded(const struct stacks *st, FILE *out)
 		};
 	}
 	/* stackcollapse sorts the stacks (its hash keys) by byte value */
-	qsort(lines, n, sizeof(*lines), cmp_line);
+	if (n)
+		qsort(lines, n, sizeof(*lines), cmp_line);
 	for (size_t i = 0; i < n; i++) {
 		if (st->diff)
 			fprintf(out, "%s %llu %llu\n", lines[i].text,

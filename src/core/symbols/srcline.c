@@ -508,6 +508,15 @@ static Dwarf_Die *unit_at(struct srcline_cache *c, Dwarf_Addr pc, Dwarf_Die *buf
 	return NULL;
 }
 
+/* Whether the unit's ranges hold pc; a unit without them (described by
+ * its line table alone) is taken at its word. */
+static bool unit_covers(Dwarf_Die *cu, Dwarf_Addr pc)
+{
+	if (!dwarf_hasattr(cu, DW_AT_ranges) && !dwarf_hasattr(cu, DW_AT_high_pc))
+		return true;
+	return dwarf_haspc(cu, pc) == 1;
+}
+
 static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 {
 	struct a2l_record *r = xcalloc(1, sizeof(*r));
@@ -522,6 +531,11 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 	const struct elf_func *ef = elf_func_at(c, vaddr);
 	bool unmangled = cu && lang_unmangled(cu);
 
+	/* libdw sorts a row at its sequence's end (gcc's last .loc after a
+	 * noreturn call) after the end_sequence marker, so it seems to cover
+	 * the code after the unit (a CRT's _start): bfd's sequences end there. */
+	if (line && cu && !unit_covers(cu, pc - cu_bias))
+		line = NULL;
 	for (int i = 0; i < nr; i++) {
 		bool linkage;
 		const char *renamed = hashmap_u64_get(&c->renamed, dwarf_dieoffset(&dies[i]));

@@ -211,8 +211,10 @@ void dso__install_symbols(struct dso *dso, struct symtab_builder *b,
 		/* perf's tree gets the table in its order, ends fixed as when it
 		 * chooses among duplicates */
 		pre = xmalloc((nr_pre + 1) * sizeof(*pre));
-		memcpy(pre, b->v, nr_pre * sizeof(*pre));
-		qsort(pre, nr_pre, sizeof(*pre), sym_raw_seq_cmp);
+		if (nr_pre) {	/* a table without functions has no array */
+			memcpy(pre, b->v, nr_pre * sizeof(*pre));
+			qsort(pre, nr_pre, sizeof(*pre), sym_raw_seq_cmp);
+		}
 		plt = xmalloc((nr_late + 1) * sizeof(*plt));
 		if (nr_late)
 			memcpy(plt, late->v, nr_late * sizeof(*plt));
