@@ -351,7 +351,10 @@ def test_nothing_to_fold_or_draw_is_an_error(tmp_path, content):
     text = tmp_path / "in.txt"
     text.write_text(content)
     nosamples = str(tmp_path / "none.data")
-    rec = perf("record", "-q", "-e", "sched:sched_switch", "-o", nosamples, "--", "true")
+    # a sample every 10^9 page faults: none in `true` (a switch-out could
+    # land a sched_switch sample under load)
+    rec = perf("record", "-q", "-e", "page-faults", "-c", "1000000000", "-o", nosamples,
+               "--", "true")
     assert rec.returncode == 0, rec.stderr
     for src in (str(text), nosamples):
         r = pcl("collapse", "-i", src)
