@@ -104,14 +104,20 @@ static bool is_text(const struct nm_sym *s)
 }
 
 /* A machine where pid 1 maps the whole fixture at BASE. */
-static struct machine *fixture_machine(struct thread **t)
+/* A machine where process 1 has exe mapped at BASE. */
+static struct machine *exe_machine(const char *exe, struct thread **t)
 {
 	struct machine *m = machine__new();
 
 	machine__symbols_config(m)->buildid_dir = "/nonexistent";
-	machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, fixture, USER, NULL, 0);
+	machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, exe, USER, NULL, 0);
 	*t = machine__findnew_thread(m, 1, 1);
 	return m;
+}
+
+static struct machine *fixture_machine(struct thread **t)
+{
+	return exe_machine(fixture, t);
 }
 
 static struct symbol *lookup(struct machine *m, struct thread *t, uint64_t vaddr,
@@ -269,10 +275,7 @@ static void test_header_first_unit_like_addr2line(void **state)
 	assert_int_equal(pclose(p), 0);
 	assert_true(fn != 0);
 
-	m = machine__new();
-	machine__symbols_config(m)->buildid_dir = "/nonexistent";
-	machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, exe, USER, NULL, 0);
-	t = machine__findnew_thread(m, 1, 1);
+	m = exe_machine(exe, &t);
 	for (unsigned long off = 0; off < 8; off += 4) {
 		struct addr_location al;
 		const char *ours, *base;
@@ -325,10 +328,7 @@ static void test_file_symbol_without_dwarf_like_addr2line(void **state)
 		 dir, dir, exe, dir, dir);
 	assert_int_equal(system(cmd), 0);
 
-	m = machine__new();
-	machine__symbols_config(m)->buildid_dir = "/nonexistent";
-	machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, exe, USER, NULL, 0);
-	t = machine__findnew_thread(m, 1, 1);
+	m = exe_machine(exe, &t);
 	for (int i = 0; i < 2; i++) {
 		struct addr_location al;
 		unsigned long fn = 0;
@@ -386,10 +386,7 @@ static void test_row_at_sequence_end_covers_nothing(void **state)
 	assert_int_equal(pclose(p), 0);
 	assert_true(start != 0);
 
-	m = machine__new();
-	machine__symbols_config(m)->buildid_dir = "/nonexistent";
-	machine__process_mmap(m, 1, 1, BASE, 0x10000, 0, exe, USER, NULL, 0);
-	t = machine__findnew_thread(m, 1, 1);
+	m = exe_machine(exe, &t);
 	for (unsigned long off = 0; off < 8; off += 4) {
 		struct addr_location al;
 		const char *ours;
