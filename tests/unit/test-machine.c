@@ -284,13 +284,14 @@ static void test_callchain_markers(void **state)
 		PERF_CONTEXT_USER, 0x1100, 0x1200, 0xdead0000,
 	};
 	const uint64_t bad[] = { PERF_CONTEXT_USER, 0x1100, PERF_CONTEXT_GUEST, 0x1200 };
+	const uint64_t bad_first[] = { PERF_CONTEXT_GUEST, 0x1100, PERF_CONTEXT_USER, 0x1200 };
 	int n;
 
 	machine__process_mmap(m, -1, 0, 0xffffffff81000000, 0x1000000, 0xffffffff81000000,
 			      "[kernel.kallsyms]_text", KERNEL, NULL, 0);
 	machine__symbols_config(m)->kallsyms = "/nonexistent/kallsyms";
 	machine__process_mmap(m, 70, 70, 0x1000, 0x1000, 0, "/no/app", USER, NULL, 0);
-	n = machine__resolve_callchain(m, t, chain, 7, f, 8);
+	n = machine__resolve_callchain(m, t, chain, 7, false, f, 8);
 	assert_int_equal(n, 5);
 	assert_int_equal(f[0].ip, 0xffffffff81000100);
 	assert_int_equal(f[0].al.cpumode, KERNEL);
@@ -301,11 +302,28 @@ static void test_callchain_markers(void **state)
 	assert_null(f[4].al.map);	/* outside every map */
 
 	/* max_frames counts frames, not markers. */
-	assert_int_equal(machine__resolve_callchain(m, t, chain, 7, f, 3), 3);
+	assert_int_equal(machine__resolve_callchain(m, t, chain, 7, false, f, 3), 3);
 	assert_int_equal(f[2].ip, 0x1100);
 
-	/* A context perf does not know discards the chain. */
-	assert_int_equal(machine__resolve_callchain(m, t, bad, 4, f, 8), 0);
+	/* Caller order keeps the outermost frames, each in its marker's mode. */
+	assert_int_equal(machine__resolve_callchain(m, t, chain, 7, true, f, 4), 4);
+	assert_int_equal(f[0].ip, 0xffffffff81000200);
+	assert_int_equal(f[0].al.cpumode, KERNEL);
+	assert_int_equal(f[1].ip, 0x1100);
+	assert_int_equal(f[1].al.cpumode, USER);
+	assert_int_equal(f[3].ip, 0xdead0000);
+	assert_int_equal(machine__resolve_callchain(m, t, chain, 7, true, f, 2), 2);
+	assert_int_equal(f[0].ip, 0x1200);
+	assert_int_equal(f[0].al.cpumode, USER);
+
+	/* A context perf does not know discards the chain... */
+	assert_int_equal(machine__resolve_callchain(m, t, bad, 4, false, f, 8), -1);
+	/* ... unless it lies beyond the part a caller-order walk reaches. */
+	assert_int_equal(machine__resolve_callchain(m, t, bad, 4, true, f, 1), -1);
+	assert_int_equal(machine__resolve_callchain(m, t, bad_first, 4, true, f, 1), 1);
+	assert_int_equal(f[0].ip, 0x1200);
+	assert_int_equal(f[0].al.cpumode, USER);
+	assert_int_equal(machine__resolve_callchain(m, t, bad_first, 4, false, f, 8), -1);
 }
 
 int main(void)

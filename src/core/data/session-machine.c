@@ -111,21 +111,35 @@ bool perf_session__resolve_sample(struct perf_session *s, const struct perf_samp
 	return found;
 }
 
+int perf_sample__resolve_callchain(const struct perf_sample *sample,
+				   const struct perf_event_attr *attr, struct machine *m,
+				   struct thread *thread, struct callchain_request *req,
+				   struct callchain_frame *frames, int max_frames)
+{
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	int n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
+					   req->keep_outermost, frames,
+					   req->max_stack < max_frames ? req->max_stack : max_frames);
+
+	req->corrupt = n < 0;
+	if (n < 0)
+		n = 0;
+	req->nr_chain = n;
+	/* --call-graph dwarf: the user part is unwound from registers + stack */
+	if ((attr->sample_type & dwarf) == dwarf && sample->user_regs.regs &&
+	    sample->user_stack.size && thread)
+		n += machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
+				     sample->user_stack.data, sample->user_stack.dyn_size,
+				     req->max_stack, frames + n, max_frames - n);
+	return n;
+}
+
 int perf_session__resolve_callchain(struct perf_session *s, const struct evsel *evsel,
 				    const struct perf_sample *sample, struct thread *thread,
 				    int max_stack, struct callchain_frame *frames, int max_frames)
 {
-	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	int n = machine__resolve_callchain(s->machine, thread, sample->callchain,
-					   sample->callchain_nr, frames,
-					   max_stack < max_frames ? max_stack : max_frames);
+	struct callchain_request req = { .max_stack = max_stack };
 
-	/* --call-graph dwarf: the user part is unwound from registers + stack */
-	if ((evsel->attr.sample_type & dwarf) == dwarf && sample->user_regs.regs &&
-	    sample->user_stack.size)
-		n += machine__unwind(s->machine, thread, sample->user_regs.mask,
-				     sample->user_regs.regs, sample->user_stack.data,
-				     sample->user_stack.dyn_size, max_stack, frames + n,
-				     max_frames - n);
-	return n;
+	return perf_sample__resolve_callchain(sample, &evsel->attr, s->machine, thread, &req,
+					      frames, max_frames);
 }

@@ -182,12 +182,29 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
 bool perf_session__resolve_sample(struct perf_session *s, const struct perf_sample *sample,
 				  struct addr_location *al);
 
-/* A sample's call stack, callee first, the way perf script prints it: the
- * PERF_SAMPLE_CALLCHAIN entries (context markers switch the cpumode, at
- * most max_stack kept), then for --call-graph dwarf the user stack unwound
- * from its registers and stack copy, inlined functions expanded unless
- * inline_frames is off in the machine's symbols_config.  Returns
- * the number of frames written (at most max_frames). */
+/* How much of a sample's stack to resolve, and what came of it. */
+struct callchain_request {
+	int max_stack;		/* in: entries kept of each part (chain, unwound) */
+	bool keep_outermost;	/* in: a longer chain keeps its outermost entries
+				 * (perf's caller order), not its innermost */
+	int nr_chain;		/* out: frames from PERF_SAMPLE_CALLCHAIN (the rest
+				 * were unwound) */
+	bool corrupt;		/* out: an invalid context marker dropped the chain */
+};
+
+/* A sample's call stack, callee first, the way perf resolves it for every
+ * command: the PERF_SAMPLE_CALLCHAIN entries (context markers switch the
+ * cpumode, req->max_stack entries kept), then for --call-graph dwarf the
+ * user stack unwound from its registers and stack copy, inlined functions
+ * expanded unless inline_frames is off in the machine's symbols_config.
+ * Returns the number of frames written (at most max_frames). */
+int perf_sample__resolve_callchain(const struct perf_sample *sample,
+				   const struct perf_event_attr *attr, struct machine *m,
+				   struct thread *thread, struct callchain_request *req,
+				   struct callchain_frame *frames, int max_frames);
+
+/* The same in the session's machine, innermost max_stack entries kept (as
+ * perf script prints them). */
 int perf_session__resolve_callchain(struct perf_session *s, const struct evsel *evsel,
 				    const struct perf_sample *sample, struct thread *thread,
 				    int max_stack, struct callchain_frame *frames, int max_frames);

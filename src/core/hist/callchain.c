@@ -1,5 +1,6 @@
 /* callchain: resolving stacks and folding them into tries (see callchain.h). */
 #include "core/hist/callchain.h"
+#include "core/data/session.h"
 #include "core/symbols/srcline-text.h"
 #include "util/hashmap.h"
 #include "util/util.h"
@@ -122,13 +123,6 @@ struct cc_stack {
 };
 
 
-struct cc_ip_slot {
-	const void *space;	/* thread, or NULL for the kernel */
-	uint64_t ip;
-	uint8_t cpumode;
-	const struct cc_frame *frame;
-};
-
 int callchain_max_stack_default(void)
 {
 	char *s = read_file_str("/proc/sys/kernel/perf_event_max_stack");
@@ -148,7 +142,6 @@ void cc_resolver__init(struct cc_resolver *r, struct machine *m,
 	r->max_stack = 127;
 	r->generation = 1;
 	r->maps_generation = machine__maps_generation(m);
-	hashmap_init(&r->ips, sizeof(struct cc_ip_slot));
 	hashmap_init(&r->frames, sizeof(struct cc_frame *));
 }
 
@@ -159,10 +152,9 @@ void cc_resolver__exit(struct cc_resolver *r)
 		free(r->stacks[i].frames);
 	}
 	free(r->stacks);
-	hashmap_release(&r->ips);
 	hashmap_release(&r->frames);
 	hashmap_release(&r->ranks);
-	free(r->unwound);
+	free(r->resolved);
 	arena_release(&r->arena);
 	strbuf_release(&r->scratch);
 	memset(r, 0, sizeof(*r));
@@ -177,7 +169,6 @@ static void sync_with_machine(struct cc_resolver *r)
 		return;
 	r->maps_generation = now;
 	r->generation++;
-	hashmap_release(&r->ips);
 }
 
 struct rank_walk {
@@ -287,51 +278,6 @@ static const char *frame_srcline(struct cc_resolver *r, struct dso *dso, struct 
 	return strset_intern(r->strings, strbuf_str(&r->scratch));
 }
 
-static const struct cc_frame *resolve_frame(struct cc_resolver *r, struct thread *thread,
-					    uint8_t cpumode, uint64_t ip)
-{
-	struct addr_location al;
-	struct cc_frame f = { .ip = ip };
-
-	if (machine__resolve(r->machine, thread, cpumode, ip, &al)) {
-		f.dso = al.dso;
-		f.sym = al.sym;
-		f.srcline = frame_srcline(r, al.dso, al.sym, al.addr);
-		f.addr = al.addr;
-		f.map_size = al.map->end - al.map->start;
-	}
-	f.kernel = cpumode == PERF_RECORD_MISC_KERNEL;
-	return frame_intern(r, &f);
-}
-
-static bool ip_slot_equal(const void *value, const void *key)
-{
-	const struct cc_ip_slot *a = value, *b = key;
-
-	return a->ip == b->ip && a->space == b->space && a->cpumode == b->cpumode;
-}
-
-const struct cc_frame *cc_resolver__frame(struct cc_resolver *r, struct thread *thread,
-					  uint8_t cpumode, uint64_t ip)
-{
-	struct cc_ip_slot key = {
-		.space = cpumode == PERF_RECORD_MISC_KERNEL ? NULL : thread,
-		.ip = ip,
-		.cpumode = cpumode,
-	};
-	struct cc_ip_slot *slot;
-	bool added;
-
-	sync_with_machine(r);
-	slot = hashmap_findnew(&r->ips, ip ^ (uintptr_t)key.space, ip_slot_equal, &key, &added);
-	if (added) {
-		*slot = key;
-		/* resolving adds to other tables only: the slot stays put */
-		slot->frame = resolve_frame(r, thread, cpumode, ip);
-	}
-	return slot->frame;
-}
-
 /* --- cursors ------------------------------------------------------------ */
 
 void callchain_cursor__exit(struct callchain_cursor *c)
@@ -347,34 +293,6 @@ static void cursor_push(struct callchain_cursor *c, const struct cc_frame *f)
 		c->frames = xrealloc(c->frames, c->alloc * sizeof(*c->frames));
 	}
 	c->frames[c->nr++] = f;
-}
-
-/* A context marker switches the cpumode; false for a corrupt one. */
-static bool context_cpumode(uint64_t marker, uint8_t *cpumode)
-{
-	switch (marker) {
-	case PERF_CONTEXT_HV:
-		*cpumode = PERF_RECORD_MISC_HYPERVISOR;
-		return true;
-	case PERF_CONTEXT_KERNEL:
-		*cpumode = PERF_RECORD_MISC_KERNEL;
-		return true;
-	case PERF_CONTEXT_USER:
-		*cpumode = PERF_RECORD_MISC_USER;
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* Caller order walks the array backwards: the cpumode of an entry is
- * given by the nearest marker before it. */
-static bool prev_cpumode(const uint64_t *ips, long ent, uint8_t *cpumode)
-{
-	while (--ent >= 0)
-		if (ips[ent] >= PERF_CONTEXT_MAX)
-			return context_cpumode(ips[ent], cpumode);
-	return true;
 }
 
 /* from_chain: a PERF_SAMPLE_CALLCHAIN frame, where perf looks for the
@@ -396,71 +314,55 @@ static void cursor_add(struct callchain_cursor *c, struct cc_resolver *r, const 
 	cursor_push(c, f);
 }
 
-/* The PERF_SAMPLE_CALLCHAIN part (perf's thread__resolve_callchain_sample). */
-static void add_sample_chain(struct callchain_cursor *c, struct cc_resolver *r,
-			     struct thread *thread, const struct perf_sample *sample)
+/* A resolved frame as the trie compares it. */
+static const struct cc_frame *intern_frame(struct cc_resolver *r, const struct callchain_frame *u)
 {
-	bool callee = r->param->order == ORDER_CALLEE;
-	const uint64_t *ips = sample->callchain;
-	long nr = ips ? (long)sample->callchain_nr : 0;
-	uint8_t cpumode = PERF_RECORD_MISC_USER;
-	int entries = 0;
+	const struct addr_location *al = &u->al;
+	struct cc_frame f = { .ip = u->ip, .inlined = u->inlined,
+			      .kernel = al->cpumode == PERF_RECORD_MISC_KERNEL };
 
-	if (!nr)
-		return;
-	if (!callee && !prev_cpumode(ips, nr, &cpumode))
-		goto corrupt;
-	for (long i = 0; i < nr && entries < r->max_stack; i++) {
-		long j = callee ? i : nr - i - 1;
-		uint64_t ip = ips[j];
-
-		if (ip >= PERF_CONTEXT_MAX) {
-			if (!(callee ? context_cpumode(ip, &cpumode) : prev_cpumode(ips, j, &cpumode)))
-				goto corrupt;
-			continue;
-		}
-		entries++;
-		cursor_add(c, r, cc_resolver__frame(r, thread, cpumode, ip), true);
+	if (al->map) {
+		f.dso = al->dso;
+		f.sym = al->sym;
+		f.addr = al->addr;
+		f.map_size = al->map->end - al->map->start;
 	}
-	return;
-corrupt:
-	c->nr = 0;
-	c->parent = NULL;
+	/* DWARF-expanded frames carry their line whatever the key (perf's
+	 * inline list); --children entries of them show it */
+	if (u->srcline)
+		f.srcline = strset_intern(r->strings, u->srcline);
+	else if (f.dso)
+		f.srcline = frame_srcline(r, f.dso, f.sym, f.addr);
+	return frame_intern(r, &f);
 }
 
-/* The --call-graph dwarf part: the user stack unwound offline. */
-static void add_unwound(struct callchain_cursor *c, struct cc_resolver *r, struct thread *thread,
-			const struct perf_event_attr *attr, const struct perf_sample *sample)
+/*
+ * The sample's stack as the session resolves it for every command (callee
+ * first: the PERF_SAMPLE_CALLCHAIN part, then the DWARF-unwound user
+ * part), taken in the report's order.
+ */
+static void add_frames(struct callchain_cursor *c, struct cc_resolver *r, struct thread *thread,
+		       const struct perf_event_attr *attr, const struct perf_sample *sample)
 {
-	const uint64_t need = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	int n, max = r->max_stack * 8 + 64;
+	bool callee = r->param->order == ORDER_CALLEE;
+	struct callchain_request req = { .max_stack = r->max_stack, .keep_outermost = !callee };
+	int n, max = r->max_stack * 9 + 64;	/* unwound inline lists add entries */
 
-	if ((attr->sample_type & need) != need || !sample->user_regs.regs ||
-	    !sample->user_stack.size || !thread)
-		return;
-	if (r->unwound_cap < max) {
-		r->unwound_cap = max;
-		r->unwound = xrealloc(r->unwound, (size_t)max * sizeof(*r->unwound));
+	if (r->resolved_cap < max) {
+		r->resolved_cap = max;
+		r->resolved = xrealloc(r->resolved, (size_t)max * sizeof(*r->resolved));
 	}
-	n = machine__unwind(r->machine, thread, sample->user_regs.mask, sample->user_regs.regs,
-			    sample->user_stack.data, sample->user_stack.dyn_size, r->max_stack,
-			    r->unwound, max);
-	/* Frames come callee first (inlined functions innermost first); perf
-	 * reverses the lot, inline lists included, for caller order. */
+	n = perf_sample__resolve_callchain(sample, attr, r->machine, thread, &req, r->resolved,
+					   max);
+	/* perf walks caller order unwound part first: a corrupt chain, met
+	 * last, empties the cursor of it too */
+	if (req.corrupt && !callee)
+		return;
+	/* caller order reverses the lot, inline lists included (perf) */
 	for (int k = 0; k < n; k++) {
-		const struct callchain_frame *u =
-			&r->unwound[r->param->order == ORDER_CALLEE ? k : n - 1 - k];
-		struct cc_frame f = { .ip = u->ip, .dso = u->al.dso, .sym = u->al.sym,
-				      .inlined = u->inlined, .addr = u->al.addr,
-				      .map_size = u->al.map ? u->al.map->end - u->al.map->start : 0 };
+		int i = callee ? k : n - 1 - k;
 
-		/* DWARF-expanded frames carry their line whatever the key (perf's
-		 * inline list); --children entries of them show it */
-		if (u->srcline)
-			f.srcline = strset_intern(r->strings, u->srcline);
-		else if (u->al.dso)
-			f.srcline = frame_srcline(r, u->al.dso, u->al.sym, u->al.addr);
-		cursor_add(c, r, frame_intern(r, &f), false);
+		cursor_add(c, r, intern_frame(r, &r->resolved[i]), i < req.nr_chain);
 	}
 }
 
@@ -582,13 +484,7 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 			return;
 		}
 	}
-	if (r->param->order == ORDER_CALLEE) {
-		add_sample_chain(c, r, thread, sample);
-		add_unwound(c, r, thread, attr, sample);
-	} else {
-		add_unwound(c, r, thread, attr, sample);
-		add_sample_chain(c, r, thread, sample);
-	}
+	add_frames(c, r, thread, attr, sample);
 	check_bottom(c, r->param->order == ORDER_CALLEE);
 	if (st) {
 		stack_store(r, st, thread, hash, sample, c);

@@ -80,26 +80,21 @@ struct cc_resolver {
 	int max_stack;
 	bool hide_unresolved;		/* -U: frames without a symbol left out */
 	regex_t *ignore_callees;	/* --ignore-callees, or NULL */
-	struct hashmap ips;		/* (address space, ip, cpumode) -> frame */
 	struct hashmap frames;		/* the frames, each once */
 	struct arena arena;
 	struct hashmap ranks;		/* DSO -> creation rank */
 	uint32_t generation;		/* bumped when address spaces change */
 	uint64_t maps_generation;	/* the machine's, when last looked at */
 	struct cc_stack *stacks;	/* resolved stacks by addresses */
-	/* scratch for DWARF unwinding */
-	struct callchain_frame *unwound;
-	int unwound_cap;
+	/* a sample's frames as the session resolves them */
+	struct callchain_frame *resolved;
+	int resolved_cap;
 	struct strbuf scratch;		/* a srcline built before interning */
 };
 
 void cc_resolver__init(struct cc_resolver *r, struct machine *m,
 		       const struct callchain_param *param, struct strset *strings);
 void cc_resolver__exit(struct cc_resolver *r);
-
-/* The frame for ip in thread's (or the kernel's) address space. */
-const struct cc_frame *cc_resolver__frame(struct cc_resolver *r, struct thread *thread,
-					  uint8_t cpumode, uint64_t ip);
 
 struct callchain_cursor {
 	const struct cc_frame **frames;

@@ -373,14 +373,42 @@ bool machine__resolve(struct machine *m, struct thread *thread, uint8_t cpumode,
 	return found;
 }
 
+/*
+ * Where a walk keeping the outermost max entries of ips starts: at the
+ * context marker governing the first kept entry, as perf's backward walk
+ * never looks further.  *skip: the entries between it and that entry.
+ */
+static uint64_t outermost_start(const uint64_t *ips, uint64_t nr, int max, uint64_t *skip)
+{
+	uint64_t entries = 0, first, begin;
+
+	*skip = 0;
+	for (uint64_t i = 0; i < nr; i++)
+		entries += ips[i] < PERF_CONTEXT_MAX;
+	if (entries <= (uint64_t)max)
+		return 0;
+	entries -= (uint64_t)max;	/* now: the entries left out */
+	for (first = 0;; first++)
+		if (ips[first] < PERF_CONTEXT_MAX && !entries--)
+			break;
+	for (begin = first; begin > 0 && ips[begin - 1] < PERF_CONTEXT_MAX; begin--)
+		;
+	*skip = first - begin;
+	if (begin > 0) {
+		begin--;	/* the marker itself */
+	}
+	return begin;
+}
+
 int machine__resolve_callchain(struct machine *m, struct thread *thread,
-			       const uint64_t *ips, uint64_t nr,
+			       const uint64_t *ips, uint64_t nr, bool keep_outermost,
 			       struct callchain_frame *frames, int max_frames)
 {
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	uint64_t skip = 0, i = keep_outermost ? outermost_start(ips, nr, max_frames, &skip) : 0;
 	int n = 0;
 
-	for (uint64_t i = 0; i < nr && n < max_frames; i++) {
+	for (; i < nr && n < max_frames; i++) {
 		uint64_t ip = ips[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
@@ -395,8 +423,12 @@ int machine__resolve_callchain(struct machine *m, struct thread *thread,
 				cpumode = PERF_RECORD_MISC_USER;
 				break;
 			default:	/* corrupted chain: perf drops it all */
-				return 0;
+				return -1;
 			}
+			continue;
+		}
+		if (skip) {
+			skip--;
 			continue;
 		}
 		frames[n].ip = ip;

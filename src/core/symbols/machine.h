@@ -147,11 +147,12 @@ struct callchain_frame {
 
 /* Walks a PERF_SAMPLE_CALLCHAIN array callee first, the way perf does:
  * PERF_CONTEXT_* markers switch the cpumode and are not frames (the
- * walk starts in user mode), at most max_frames frames are kept. An
- * invalid context marker discards the whole chain (returns 0), as perf.
- * Returns the number of frames written. */
+ * walk starts in user mode), at most max_frames frames are kept: the
+ * innermost, or with keep_outermost the outermost (perf's caller order
+ * walks from the other end).  Returns the number of frames written, or
+ * -1 for an invalid context marker (perf drops such a chain). */
 int machine__resolve_callchain(struct machine *m, struct thread *thread,
-			       const uint64_t *ips, uint64_t nr,
+			       const uint64_t *ips, uint64_t nr, bool keep_outermost,
 			       struct callchain_frame *frames, int max_frames);
 
 /* DWARF unwinding of a --call-graph dwarf sample (x86_64): regs are the
