@@ -124,24 +124,27 @@ clean:
 
 -include $(DEPFILES)
 
-# libFuzzer target for the perf.data reader (clang only): `make fuzz`, then
+# libFuzzer targets (clang only): `make fuzz`, then for each TARGET
 # LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp \
-#   build/fuzz/fuzz-perf-data -max_total_time=300 build/fuzz/corpus tests/fuzz/seeds
-# (seeds: small perf 6.1 recordings: plain, -g, -z, pipe, tracepoint, -k, switch/namespaces)
+#   build/fuzz/fuzz-TARGET -max_total_time=1800 build/fuzz/corpus-TARGET tests/fuzz/seeds-TARGET
+# perf-data: the perf.data reader (seeds: small perf 6.1 recordings: plain, -g, -z, pipe,
+# tracepoint, -k, switch/namespaces); events: -e and --filter strings; trace-data: the
+# tracing data blob; collapse: perf script text and folded stacks; notes: build-id notes.
 FUZZ_CC   = clang
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
 	    -fno-omit-frame-pointer
 FUZZ_OBJ  = $(LIB_SRC:src/%.c=build/fuzz-obj/%.o)
+FUZZ_BIN  = $(patsubst tests/fuzz/%.c,build/fuzz/%,$(wildcard tests/fuzz/fuzz-*.c))
 
 build/fuzz-obj/%.o: src/%.c | $(DEPS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(BASEFLAGS) $(FUZZFLAGS) -c $< -o $@
 
-build/fuzz/fuzz-perf-data: tests/fuzz/fuzz-perf-data.c $(FUZZ_OBJ)
+build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_OBJ)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(BASEFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -o $@ $^ $(LIBS)
 
 .PHONY: fuzz
-fuzz: build/fuzz/fuzz-perf-data
+fuzz: $(FUZZ_BIN)
 $(FUZZ_OBJ): | $(GEN_INC)

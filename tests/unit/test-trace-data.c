@@ -96,13 +96,18 @@ static void unsound_formats_skipped(void **state)
 		SMALL_FORMAT("undeclared", "v", "nosuchfield"),
 		SMALL_FORMAT("control\x01", "v", "v"),
 		SMALL_FORMAT("high\xe9", "v", "v"),
+		/* ending in "REC->" naming nothing (the fuzzer's: a search
+		 * that ran past the text) */
+		"name: noname\nID: 4243\nformat:\n\tfield:int v;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\nprint fmt: \"v=%d\", REC->",
 	};
-	struct tep_handle *tep = parse(f, 4);
+	struct tep_handle *tep = parse(f, 5);
 
 	assert_true(has_event(tep, "ok"));
 	assert_false(has_event(tep, "undeclared"));
 	assert_false(has_event(tep, "control\x01"));
 	assert_false(has_event(tep, "high\xe9"));
+	assert_false(has_event(tep, "noname"));
 	tep_free(tep);
 }
 

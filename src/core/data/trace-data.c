@@ -107,7 +107,9 @@ static bool is_ident_char(char ch)
 /* Whether the field list declares name ("field:TYPE NAME;" or "NAME[N];"). */
 static bool declares_field(const char *fields, const char *end, const char *name, size_t n)
 {
-	for (const char *p = fields; (p = memmem(p, (size_t)(end - p), name, n)); p++) {
+	if (!n)		/* "REC->" naming nothing */
+		return false;
+	for (const char *p = fields; p < end && (p = memmem(p, (size_t)(end - p), name, n)); p++) {
 		char before = p > fields ? p[-1] : 0, after = p + n < end ? p[n] : 0;
 
 		if ((before == ' ' || before == '*' || before == '\t') && (after == ';' || after == '['))
