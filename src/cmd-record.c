@@ -44,6 +44,7 @@ static struct {
 	uint64_t count;
 	bool count_set, callgraph_fp, strict_freq;
 	bool no_buildid, no_buildid_cache, buildid_all;
+	bool timestamp_filename;	/* the file gets its timestamped name at the end */
 	int comp_level, quiet, verbose;
 
 	uint64_t max_size;
@@ -242,6 +243,8 @@ static const struct option options[] = {
 	OPT_STRING_OPTARG(0, "switch-output", &rec.switch_str, "signal or size[BKMG] or time[smhd]",
 			  "Switch output when receiving SIGUSR2 (signal) or cross a size or time threshold",
 			  "signal"),
+	OPT_BOOLEAN(0, "timestamp-filename", &rec.timestamp_filename,
+		    "append timestamp to output filename"),
 	OPT_END(),
 };
 
@@ -534,6 +537,12 @@ static int rotate_old(const char *path)
 	}
 	free(old);
 	return err;
+}
+
+/* Whether the file ends under a timestamped name (--switch-output implies it). */
+static bool timestamped_output(void)
+{
+	return rec.switch_mode != SWITCH_NONE || rec.timestamp_filename;
 }
 
 /* "perf.data.2026112201550043": local time to the hundredth of a second. */
@@ -908,7 +917,7 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 			fprintf(stderr, "%s: opened on %d cpus x %d threads\n", e->name,
 				e->nr_cpus, e->nr_threads);
 	}
-	if (rec.switch_mode == SWITCH_NONE && !to_pipe()) {
+	if (!to_pipe()) {
 		err = rotate_old(rec.output);
 		if (err)
 			goto out_kill;
@@ -938,7 +947,7 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 	if (!err && record_session__drain(&r.rs) < 0)
 		err = -EIO;
 	if (!err) {
-		if (rec.switch_mode != SWITCH_NONE)
+		if (timestamped_output())
 			err = switch_output(&r, true, &fin);
 		else
 			err = finish_file(&r, &fin);
@@ -946,7 +955,7 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 	if (!err && rec.verbose)
 		print_drain_stats(&r.rs.drain.stats);
 	if (!err)
-		print_summary(&r, &fin, rec.switch_mode != SWITCH_NONE);
+		print_summary(&r, &fin, timestamped_output());
 	record_session__close(&r.rs);
 	goto out_maps;
 
@@ -1011,8 +1020,9 @@ int cmd_record(int argc, const char **argv)
 		return ret == -2 ? PCL_EXIT_USAGE : ret == -EINVAL ? PCL_EXIT_EINVAL : PCL_EXIT_ERROR;
 	}
 	/* perf 6.1 "dumps" a pipe into a file named -.TIMESTAMP; refuse instead. */
-	if (to_pipe() && rec.switch_mode != SWITCH_NONE) {
-		fprintf(stderr, "Error:\n--switch-output needs an output file, not a pipe (-o -)\n");
+	if (to_pipe() && timestamped_output()) {
+		fprintf(stderr, "Error:\n%s needs an output file, not a pipe (-o -)\n",
+			rec.switch_mode != SWITCH_NONE ? "--switch-output" : "--timestamp-filename");
 		evlist__exit(&rec.evlist);
 		free(orig_argv);
 		return PCL_EXIT_ERROR;

@@ -663,7 +663,29 @@ def test_killed_pipe_recording_is_readable(tmp):
     assert "burner" in r.stdout
 
 
-def test_switch_output_refuses_a_pipe():
-    r = pcl("record", "--switch-output", "-o", "-", "--", "true")
+@pytest.mark.parametrize("opt", ["--switch-output", "--timestamp-filename"])
+def test_timestamped_output_refuses_a_pipe(opt):
+    r = pcl("record", opt, "-o", "-", "--", "true")
     assert r.returncode == 255 and r.stdout == ""
-    assert "--switch-output needs an output file" in r.stderr
+    assert opt + " needs an output file" in r.stderr
+
+
+@pytest.mark.parametrize("opt", ["--switch-output", "--timestamp-filename"])
+def test_timestamped_output_keeps_the_old_file_as_perf(tmp, opt):
+    """The file is renamed FILE.TIMESTAMP at the end, and a FILE there before
+    becomes FILE.old (what perf 6.1 does with either option)."""
+    names = {}
+    for tool, name in ((perf, "perf"), (pcl, "pcl")):
+        d = tmp / name
+        d.mkdir()
+        (d / "x.data").write_text("an older recording")
+        r = tool("record", opt, "-o", str(d / "x.data"), "--", *burner(30))
+        assert r.returncode == 0, r.stderr
+        files = sorted(os.listdir(d))
+        names[name] = [re.sub(r"\.\d{16}$", ".TIMESTAMP", f) for f in files]
+        stamped = [f for f in files if re.fullmatch(r"x\.data\.\d{16}", f)]
+        assert len(stamped) == 1, files
+        assert f"record: Dump {d / stamped[0]} ]" in r.stderr
+        assert (d / "x.data.old").read_text() == "an older recording"
+        report(str(d / stamped[0]))
+    assert names["pcl"] == names["perf"] == ["x.data.TIMESTAMP", "x.data.old"]

@@ -14,7 +14,6 @@ from conftest import fixture, pcl, perf, unified
 NO_CGROUPS = "pcl record does not synthesize the cgroups --all-cgroups needs"
 NO_OVERWRITE = "pcl's drain cannot read backward (--overwrite) ring buffers"
 NO_SYNTH = "pcl record always synthesizes at the start (--tail-synthesize, --synth)"
-NO_TS_NAME = "pcl record has no --timestamp-filename"
 # perf 6.1 itself fails some runs of command lines it takes: -u root dies
 # reading the lost count of a thread that exited meanwhile, --affinity cpu
 # aborted once in six runs here.  Such a run says nothing about the attrs.
@@ -41,7 +40,7 @@ MATRIX = [
     (["-b"], None), (["-j", "any"], None), (["-j", "u"], None), (["-j", "bogus"], None),
     (["--delay", "10"], None), (["--no-buildid"], None),
     (["--sample-identifier"], None), (["-N"], None), (["--tail-synthesize"], NO_SYNTH),
-    (["--overwrite"], NO_OVERWRITE), (["--timestamp-filename"], NO_TS_NAME),
+    (["--overwrite"], NO_OVERWRITE), (["--timestamp-filename"], None),
     (["--max-size", "10M"], None),
     (["-z"], None), (["--aio"], None), (["--aio=2"], None), (["--affinity", "cpu"], None), (["-m", "4"], None),
     (["--mmap-flush", "4"], None), (["--synth", "no"], NO_SYNTH),
