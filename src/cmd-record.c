@@ -179,6 +179,7 @@ static const struct option options[] = {
 	OPT_CALLBACK('c', "count", NULL, "n", "event period to sample", set_count),
 	OPT_STRING('o', "output", &rec.output, "file", "output file name"),
 	OPT_BOOLEAN('i', "no-inherit", &rec.opts.no_inherit, "child tasks do not inherit counters"),
+	OPT_BOOLEAN(0, "overwrite", &rec.opts.overwrite, "use overwrite mode"),
 	OPT_STRING('F', "freq", &rec.freq_str, "freq or 'max'",
 		   "profile at this frequency"),
 	OPT_BOOLEAN(0, "strict-freq", &rec.strict_freq,
@@ -631,6 +632,9 @@ static int switch_output(struct run *r, bool at_exit, struct record_finish *fin)
 	char *name;
 	int err;
 
+	/* overwrite rings are read now: the file is their snapshot */
+	if (!at_exit && record_session__drain(&r->rs) < 0)
+		return -EIO;
 	r->total_samples += r->rs.samples;
 	r->rs.samples = 0;
 	err = finish_file(r, fin);

@@ -663,6 +663,21 @@ def test_killed_pipe_recording_is_readable(tmp):
     assert "burner" in r.stdout
 
 
+def test_overwrite_keeps_the_newest_records(tmp):
+    """--overwrite is a flight recorder: one-page rings (one per CPU) read at
+    the end hold only the last samples (32 bytes each here), as perf's do."""
+    for tool in (perf, pcl):
+        out = str(tmp / "ow.data")
+        r = tool("record", "-q", "--overwrite", "-m", "1", "-e", "cpu-clock", "-c", "100000",
+                 "-o", out, "--", *burner(1500, cpu=True))
+        assert r.returncode == 0, r.stderr
+        times = [float(line.split()[2].rstrip(":")) for line in
+                 perf("script", "-F", "comm,tid,time", "-i", out).stdout.splitlines()]
+        # 1.5 s of CPU every 0.1 ms would be 15000 samples; a page holds 128
+        assert 10 < len(times) <= os.cpu_count() * 4096 // 32, (tool, len(times))
+        assert times == sorted(times)
+
+
 @pytest.mark.parametrize("opt", ["--switch-output", "--timestamp-filename"])
 def test_timestamped_output_refuses_a_pipe(opt):
     r = pcl("record", opt, "-o", "-", "--", "true")

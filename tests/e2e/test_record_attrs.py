@@ -12,7 +12,6 @@ from conftest import fixture, pcl, perf, unified
 
 # Command lines pcl does not accept (yet), with the reason, for xfail.
 NO_CGROUPS = "pcl record does not synthesize the cgroups --all-cgroups needs"
-NO_OVERWRITE = "pcl's drain cannot read backward (--overwrite) ring buffers"
 NO_SYNTH = "pcl record always synthesizes at the start (--tail-synthesize, --synth)"
 # perf 6.1 itself fails some runs of command lines it takes: -u root dies
 # reading the lost count of a thread that exited meanwhile, --affinity cpu
@@ -40,7 +39,7 @@ MATRIX = [
     (["-b"], None), (["-j", "any"], None), (["-j", "u"], None), (["-j", "bogus"], None),
     (["--delay", "10"], None), (["--no-buildid"], None),
     (["--sample-identifier"], None), (["-N"], None), (["--tail-synthesize"], NO_SYNTH),
-    (["--overwrite"], NO_OVERWRITE), (["--timestamp-filename"], None),
+    (["--overwrite"], None), (["--timestamp-filename"], None),
     (["--max-size", "10M"], None),
     (["-z"], None), (["--aio"], None), (["--aio=2"], None), (["--affinity", "cpu"], None), (["-m", "4"], None),
     (["--mmap-flush", "4"], None), (["--synth", "no"], NO_SYNTH),
@@ -51,6 +50,8 @@ MATRIX = [
     (["-a", "--call-graph", "dwarf"], None), (["-D", "10", "-g"], None),
     (["-a", "-e", "cpu-clock/call-graph=dwarf/"], None),
     (["--call-graph", "dwarf", "-e", "cpu-clock/call-graph=fp/"], None),
+    (["-a", "--overwrite"], None), (["-e", "cpu-clock/overwrite/", "-e", "task-clock"], None),
+    (["--overwrite", "-e", "cpu-clock/no-overwrite/"], None),
 ]
 
 

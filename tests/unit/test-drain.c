@@ -29,6 +29,7 @@ static struct {
 	int stop_after_records;		/* tick stops the loop after this many (0: never) */
 	int raise_at_tick;		/* tick raises this signal once */
 	int chunk_error;
+	int records_at_first_tick;	/* -1 until the first tick */
 } seen;
 
 static int on_chunk(void *ctx, int cpu, const void *data, size_t len)
@@ -58,7 +59,8 @@ static int on_round(void *ctx, size_t bytes)
 
 static int on_tick(void *ctx, bool stopping)
 {
-	seen.ticks++;
+	if (!seen.ticks++)
+		seen.records_at_first_tick = seen.records;
 	if (seen.raise_at_tick) {
 		/* Blocked until the loop sleeps in ppoll. */
 		raise(seen.raise_at_tick);
@@ -77,7 +79,6 @@ static void map_fake_rings(bool overwrite)
 {
 	memset(&d, 0, sizeof(d));
 	d.opts.mmap_pages = 1;
-	d.opts.overwrite = overwrite;
 	d.opts.target = &no_target;
 	d.rbs = calloc(NR_RINGS, sizeof(*d.rbs));
 	d.nr_rbs = NR_RINGS;
@@ -177,6 +178,18 @@ static void overwrite_rings_give_newest_first(void **state)
 	assert_int_equal(seen.cpus_seen, 2);
 }
 
+/* A flight recorder: the loop reads overwrite rings only once stopping. */
+static void overwrite_rings_wait_for_the_stop(void **state)
+{
+	map_fake_rings(true);
+	fake_ring__write_backward(&rings[1], PERF_RECORD_SAMPLE, 40, 1);
+	seen.raise_at_tick = SIGINT;
+	assert_int_equal(drain__run(&d, &consumer), 0);
+	assert_int_equal(d.stop, DRAIN_STOP_SIGNAL);
+	assert_int_equal(seen.records_at_first_tick, 0);
+	assert_int_equal(seen.records, 1);
+}
+
 static void consumer_error_stops_but_rings_empty(void **state)
 {
 	map_fake_rings(false);
@@ -271,6 +284,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(lost_records_are_counted, setup, teardown),
 		cmocka_unit_test_setup_teardown(overwrite_rings_give_newest_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(overwrite_rings_wait_for_the_stop, setup, teardown),
 		cmocka_unit_test_setup_teardown(consumer_error_stops_but_rings_empty, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(tick_stops_after_draining_all, setup, teardown),

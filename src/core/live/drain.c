@@ -83,34 +83,38 @@ int drain__mmap(struct drain *d, struct evlist *evlist, const struct cpu_map *cp
 	memset(d, 0, sizeof(*d));
 	d->opts = *opts;
 	d->evlist = evlist;
-	d->rbs = xcalloc(nr, sizeof(*d->rbs));
-	for (size_t i = 0; i < nr; i++)
+	/* two slots per CPU (or thread): the forward ring, the backward one */
+	d->rbs = xcalloc(2 * nr, sizeof(*d->rbs));
+	for (size_t i = 0; i < 2 * nr; i++)
 		d->rbs[i].fd = -1;
-	d->nr_rbs = nr;
+	d->nr_rbs = 2 * nr;
 	d->pollfds = xcalloc((size_t)evlist->nr_entries * (size_t)cpus->nr *
 			     (size_t)threads->nr + 1, sizeof(*d->pollfds));
 	d->stage = xmalloc(opts->mmap_pages * (size_t)sysconf(_SC_PAGESIZE));
 	/* The first fd opened on a CPU owns its ring; every other event and
-	 * thread on that CPU redirects its records there (SET_OUTPUT). */
+	 * thread on that CPU writing in the same direction redirects its
+	 * records there (SET_OUTPUT). */
 	for (int c = 0; c < cpus->nr; c++) {
 		for (int t = 0; t < threads->nr; t++) {
-			struct ringbuf *rb = &d->rbs[per_cpu ? c : t];
-
 			evlist__for_each(evlist, e) {
+				bool backward = e->attr.write_backward;
+				struct ringbuf *rb = &d->rbs[2 * (per_cpu ? c : t) + backward];
 				int fd = evsel__fd(e, c, t), err;
 
 				if (fd < 0)
 					continue;
 				if (rb->fd < 0) {
 					err = ringbuf__mmap(rb, fd, per_cpu ? cpus->map[c] : -1,
-							    opts->mmap_pages, opts->overwrite);
+							    opts->mmap_pages, backward);
 					if (err)
 						return err;
 				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rb->fd) < 0) {
 					return -errno;
 				}
+				/* a backward ring is read when asked, not when it
+				 * fills: its fds only tell of hang-ups */
 				d->pollfds[d->nr_pollfds].fd = fd;
-				d->pollfds[d->nr_pollfds].events = POLLIN;
+				d->pollfds[d->nr_pollfds].events = backward ? 0 : POLLIN;
 				d->nr_pollfds++;
 			}
 		}
@@ -169,7 +173,8 @@ static int walk_records(struct drain *d, const struct drain_consumer *c, int cpu
 	return 0;
 }
 
-long drain__round(struct drain *d, const struct drain_consumer *c)
+/* One pass over the forward rings, and the backward ones too if asked. */
+static long drain_rings(struct drain *d, const struct drain_consumer *c, bool backward)
 {
 	int64_t start = now_ns();
 	size_t total = 0;
@@ -177,7 +182,7 @@ long drain__round(struct drain *d, const struct drain_consumer *c)
 
 	for (size_t i = 0; i < d->nr_rbs; i++) {
 		struct ringbuf *rb = &d->rbs[i];
-		size_t len = ringbuf__take(rb, d->stage);
+		size_t len = rb->overwrite && !backward ? 0 : ringbuf__take(rb, d->stage);
 
 		if (!len)
 			continue;
@@ -201,6 +206,11 @@ long drain__round(struct drain *d, const struct drain_consumer *c)
 	}
 	d->stats.busy_ns += (uint64_t)(now_ns() - start);
 	return err ? err : (long)total;
+}
+
+long drain__round(struct drain *d, const struct drain_consumer *c)
+{
+	return drain_rings(d, c, true);
 }
 
 /* --- the loop --- */
@@ -301,7 +311,9 @@ int drain__run(struct drain *d, const struct drain_consumer *c)
 		stop_at = now_ms() + d->opts.timeout_ms;
 
 	for (;;) {
-		long n = drain__round(d, c);
+		/* overwrite rings keep the newest records until the end */
+		bool stopping = d->stop != DRAIN_RUNNING || hung_up;
+		long n = drain_rings(d, c, stopping);
 
 		if (n < 0) {
 			err = (int)n;
@@ -331,7 +343,7 @@ int drain__run(struct drain *d, const struct drain_consumer *c)
 		 * the workload when the rings fill; poll wakes us at the
 		 * watermark (half a ring) with data worth a round. */
 		if (d->stop != DRAIN_RUNNING || hung_up) {
-			if (n == 0)
+			if (n == 0 && stopping)
 				break;
 		} else {
 			hung_up = !wait_for_data(d, &orig, earliest(enable_at, stop_at));

@@ -5,9 +5,10 @@
  *
  *   drain__mmap()   maps one ring per CPU (per thread when there are no CPUs)
  *                   and redirects every other event fd of that CPU into it;
- *                   forward rings, or overwrite rings for a command that only
- *                   wants the newest records (top: open the events with
- *                   attr.write_backward set)
+ *                   events opened with attr.write_backward (record
+ *                   --overwrite, the overwrite term, top) get a second,
+ *                   overwrite ring per CPU, which keeps only the newest records
+ *                   and is read when the loop stops or on drain__round()
  *   drain__catch_signals()  after forking its workload, before the loop
  *   drain__run()    the loop: enable the events (a forked workload's start at
  *                   its exec through enable_on_exec), start the workload, then
@@ -93,7 +94,6 @@ struct drain_stats {
 
 struct drain_opts {
 	size_t mmap_pages;	/* data pages per ring (a power of two) */
-	bool overwrite;		/* read-only rings written backward */
 	const struct target *target;	/* for drain__run: when to enable, start delay */
 	struct workload *workload;	/* for drain__run: started after enabling; or NULL */
 	int timeout_ms;		/* for drain__run: stop after this long; <= 0 never */
@@ -102,7 +102,9 @@ struct drain_opts {
 struct drain {
 	struct drain_opts opts;
 	struct evlist *evlist;
-	struct ringbuf *rbs;	/* one per CPU (or per thread without CPUs) */
+	struct ringbuf *rbs;	/* per CPU (or per thread without CPUs): the
+				 * forward ring, then the overwrite one (unused
+				 * slots unmapped) */
 	size_t nr_rbs;
 	struct pollfd *pollfds;	/* every event fd: POLLHUP tells a task ended */
 	size_t nr_pollfds;

@@ -238,6 +238,8 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	a->inherit = !opts->no_inherit;
 	if (e->inherit >= 0)
 		a->inherit = (unsigned)e->inherit;
+	/* written backward into a ring that keeps the newest records */
+	a->write_backward = e->overwrite >= 0 ? (unsigned)e->overwrite : opts->overwrite;
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	if (opts->inherit_stat || opts->running_time)
 		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;

@@ -53,6 +53,7 @@ struct record_opts {
 	bool sample_address;		/* -d (also set by --call-graph dwarf) */
 	bool raw_samples;		/* -R */
 	bool no_inherit;		/* -i */
+	bool overwrite;			/* --overwrite: a flight recorder's rings */
 	bool use_clockid;		/* -k */
 	bool sample_time;		/* -T */
 	bool sample_cpu;		/* --sample-cpu */
