@@ -180,6 +180,7 @@ static const struct option options[] = {
 	OPT_STRING('o', "output", &rec.output, "file", "output file name"),
 	OPT_BOOLEAN('i', "no-inherit", &rec.opts.no_inherit, "child tasks do not inherit counters"),
 	OPT_BOOLEAN(0, "overwrite", &rec.opts.overwrite, "use overwrite mode"),
+	OPT_BOOLEAN(0, "all-cgroups", &rec.opts.all_cgroups, "Record cgroup events"),
 	OPT_STRING('F', "freq", &rec.freq_str, "freq or 'max'",
 		   "profile at this frequency"),
 	OPT_BOOLEAN(0, "strict-freq", &rec.strict_freq,

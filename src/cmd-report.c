@@ -292,6 +292,12 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		.time = sample->time - sample->time % r->time_quantum,
 		.weight = sample->weight,
 		.map_size = al.map ? al.map->end - al.map->start : 0,
+		.cgroup = {
+			.id = sample->cgroup,
+			.path = machine__cgroup_path(r->session->machine, sample->cgroup),
+			.ns_dev = thread->cgroup_ns_dev,
+			.ns_ino = thread->cgroup_ns_ino,
+		},
 		.period = sample->period,
 		.filtered = filtered,
 	};

@@ -62,9 +62,14 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 
 void strbuf_reset(struct strbuf *sb)
 {
-	sb->len = 0;
+	strbuf_setlen(sb, 0);
+}
+
+void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	sb->len = len;
 	if (sb->buf)
-		sb->buf[0] = '\0';
+		sb->buf[len] = '\0';
 }
 
 char *strbuf_detach(struct strbuf *sb)

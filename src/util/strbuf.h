@@ -20,6 +20,8 @@ void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_reset(struct strbuf *sb);
+/* Cuts the string back to its first len bytes (len <= sb->len). */
+void strbuf_setlen(struct strbuf *sb, size_t len);
 /* Returns the string (never NULL) and leaves sb empty; caller frees. */
 char *strbuf_detach(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import PCL, PERF, fixture, pcl, perf
+from conftest import PCL, PERF, fixture, pcl, perf, unified
 
 WARN = re.compile(r"warning|error|failed|unexpected|invalid|bogus", re.I)
 
@@ -676,6 +676,30 @@ def test_overwrite_keeps_the_newest_records(tmp):
         # 1.5 s of CPU every 0.1 ms would be 15000 samples; a page holds 128
         assert 10 < len(times) <= os.cpu_count() * 4096 // 32, (tool, len(times))
         assert times == sorted(times)
+
+
+def cgroup_records(path):
+    return sorted(line.split(" ", 3)[3] for line in
+                  perf("script", "-D", "-i", path).stdout.splitlines()
+                  if "PERF_RECORD_CGROUP" in line)
+
+
+def test_all_cgroups_as_perf(tmp):
+    """--all-cgroups: CGROUP records for the cgroup tree, and samples that
+    name theirs; both reports agree by cgroup path and namespace id."""
+    paths = {}
+    for tool, name in ((perf, "perf"), (pcl, "pcl")):
+        paths[name] = str(tmp / (name + ".data"))
+        r = tool("record", "-q", "--all-cgroups", "--namespaces", "-o", paths[name], "--",
+                 *burner(50))
+        assert r.returncode == 0, r.stderr
+    assert cgroup_records(paths["pcl"]) == cgroup_records(paths["perf"]) != []
+    for path in paths.values():
+        for keys in ("cgroup", "cgroup_id,cgroup,comm"):
+            theirs = perf("report", "--stdio", "-s", keys, "-i", path).stdout
+            ours = pcl("report", "--stdio", "-s", keys, "-i", path).stdout
+            assert without_tip(ours) == without_tip(theirs), unified(theirs, ours)
+            assert "N/A" not in ours
 
 
 @pytest.mark.parametrize("opt", ["--switch-output", "--timestamp-filename"])

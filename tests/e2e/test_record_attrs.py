@@ -11,7 +11,6 @@ import pytest
 from conftest import fixture, pcl, perf, unified
 
 # Command lines pcl does not accept (yet), with the reason, for xfail.
-NO_CGROUPS = "pcl record does not synthesize the cgroups --all-cgroups needs"
 NO_SYNTH = "pcl record always synthesizes at the start (--tail-synthesize, --synth)"
 # perf 6.1 itself fails some runs of command lines it takes: -u root dies
 # reading the lost count of a thread that exited meanwhile, --affinity cpu
@@ -32,7 +31,7 @@ MATRIX = [
     (["-d"], None), (["-T"], None), (["-R"], None), (["--data-page-size"], None),
     (["-P"], None), (["--sample-cpu"], None), (["--period"], None), (["--no-inherit"], None),
     (["-i"], None), (["-s"], None), (["--running-time"], None), (["-W"], None),
-    (["--phys-data"], None), (["--namespaces"], None), (["--all-cgroups"], NO_CGROUPS),
+    (["--phys-data"], None), (["--namespaces"], None), (["--all-cgroups"], None),
     (["--switch-events"], None), (["--clockid", "monotonic"], None), (["-k", "mono"], None),
     (["--user-regs=?"], None), (["--intr-regs=?"], None), (["--user-regs=ax,r15"], None),
     (["--intr-regs=ax,bx"], None), (["--intr-regs"], None), (["--user-regs=ds"], None),
@@ -50,7 +49,7 @@ MATRIX = [
     (["-a", "--call-graph", "dwarf"], None), (["-D", "10", "-g"], None),
     (["-a", "-e", "cpu-clock/call-graph=dwarf/"], None),
     (["--call-graph", "dwarf", "-e", "cpu-clock/call-graph=fp/"], None),
-    (["-a", "--overwrite"], None), (["-e", "cpu-clock/overwrite/", "-e", "task-clock"], None),
+    (["-a", "--overwrite"], None), (["-a", "--all-cgroups"], None), (["-e", "cpu-clock/overwrite/", "-e", "task-clock"], None),
     (["--overwrite", "-e", "cpu-clock/no-overwrite/"], None),
 ]
 

@@ -326,10 +326,29 @@ static void test_callchain_markers(void **state)
 	assert_int_equal(machine__resolve_callchain(m, t, bad_first, 4, false, f, 8), -1);
 }
 
+static void test_cgroups_and_namespaces(void **state)
+{
+	struct thread *t;
+
+	assert_null(machine__cgroup_path(m, 1));
+	machine__process_cgroup(m, 1, "/");
+	machine__process_cgroup(m, 42, "/system.slice/old");
+	machine__process_cgroup(m, 42, "/system.slice/new");	/* the last record wins */
+	assert_string_equal(machine__cgroup_path(m, 1), "/");
+	assert_string_equal(machine__cgroup_path(m, 42), "/system.slice/new");
+	assert_null(machine__cgroup_path(m, 7));
+	machine__process_cgroup_ns(m, 80, 81, 4, 0xeffffffb);
+	t = machine__find_thread(m, 80, 81);
+	assert_non_null(t);
+	assert_int_equal(t->cgroup_ns_dev, 4);
+	assert_int_equal(t->cgroup_ns_ino, 0xeffffffb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_overlap_splits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cgroups_and_namespaces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_threads_share_process_maps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork_copies_maps_and_comm, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork_of_thread_shares_maps, setup, teardown),

@@ -303,6 +303,45 @@ static void time_conv_only_when_offered(void **state)
 	synth__exit(&s);
 }
 
+/* The cgroup tree: "/" for the mount itself, then each cgroup below its
+ * parent, with the id its directory's file handle gives. */
+static void cgroup_tree(void **state)
+{
+	char *mnt = xasprintf("%s/cg", root);
+	const char *seen[8];
+	struct synth s;
+	size_t off = 0;
+	int n = 0;
+
+	put("cg/a/b/tasks", "");
+	put("cg/c/tasks", "");
+	synth__init(&s, attr_of(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME), false, collect, NULL);
+	assert_int_equal(synth__cgroups(&s, mnt), 0);
+	synth__exit(&s);
+	if (!out_len) {
+		free(mnt);
+		skip();		/* no file handles on this file system */
+	}
+	while (off < out_len) {
+		const struct perf_rec_cgroup *c = (const void *)rec_at(&off);
+
+		assert_int_equal(c->header.type, PERF_RECORD_CGROUP);
+		assert_int_equal(c->header.size, 8 + 8 + ((strlen(c->path) + 8) & ~7u) + 16);
+		assert_true(c->id != 0);
+		assert_true(n < 8);
+		seen[n++] = c->path;
+	}
+	assert_int_equal(n, 4);
+	assert_string_equal(seen[0], "/");
+	for (int i = 1; i < n; i++) {
+		assert_true(!strcmp(seen[i], "/a") || !strcmp(seen[i], "/a/b") ||
+			    !strcmp(seen[i], "/c"));
+		if (!strcmp(seen[i], "/a/b"))
+			assert_string_equal(seen[i - 1], "/a");	/* parents first */
+	}
+	free(mnt);
+}
+
 static void symbol_lookup(void **state)
 {
 	char *ks = xasprintf("%s/kallsyms", root);
@@ -323,6 +362,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(all_threads_has_forks, setup, teardown),
 		cmocka_unit_test_setup_teardown(maps_and_index, setup, teardown),
 		cmocka_unit_test_setup_teardown(time_conv_only_when_offered, setup, teardown),
+		cmocka_unit_test_setup_teardown(cgroup_tree, setup, teardown),
 		cmocka_unit_test_setup_teardown(symbol_lookup, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("synthesize", tests, NULL, NULL);

@@ -61,6 +61,21 @@ void session_machine__take(struct machine *m, const struct perf_event_header *re
 		machine__maps_changed(m);
 		break;
 	}
+	case PERF_RECORD_CGROUP: {
+		const struct perf_rec_cgroup *c = (const void *)rec;
+
+		machine__process_cgroup(m, c->id, c->path);
+		break;
+	}
+	case PERF_RECORD_NAMESPACES: {
+		const struct perf_rec_namespaces *ns = (const void *)rec;
+
+		if (ns->nr_namespaces > CGROUP_NS_INDEX)
+			machine__process_cgroup_ns(m, (pid_t)ns->pid, (pid_t)ns->tid,
+						   ns->link_info[CGROUP_NS_INDEX].dev,
+						   ns->link_info[CGROUP_NS_INDEX].ino);
+		break;
+	}
 	case PERF_RECORD_HEADER_BUILD_ID: {
 		const struct perf_rec_build_id *b = (const void *)rec;
 

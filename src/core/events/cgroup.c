@@ -8,8 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The cgroup filesystem perf events use: a v1 perf_event hierarchy, else v2. */
-static char *cgroup_mountpoint(void)
+char *cgroup__mountpoint(void)
 {
 	FILE *f = fopen("/proc/mounts", "r");
 	char dev[256], dir[4096], type[64], opts[1024];
@@ -47,7 +46,7 @@ int evlist__attach_cgroups(struct evlist *evlist, char *const *names, int nr, ch
 	*bad_path = NULL;
 	if (!nr)
 		return 0;
-	mnt = cgroup_mountpoint();
+	mnt = cgroup__mountpoint();
 	evlist__for_each(evlist, pos) {
 		const char *name = nr == 1 ? names[0] : i < nr ? names[i] : NULL;
 		struct cgroup *cgrp;

@@ -13,6 +13,10 @@ struct cgroup {
 	int refcnt;	/* events sharing it */
 };
 
+/* The cgroup filesystem perf events use: a v1 perf_event hierarchy, else
+ * v2 (caller frees). */
+char *cgroup__mountpoint(void);
+
 /*
  * Attaches cgroups to the events: the i-th name to the i-th event, a single
  * name to every event, an empty name to none.  Events naming the same cgroup

@@ -281,6 +281,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 			.time = s->time,
 			.weight = s->weight,
 			.map_size = f->map_size,
+			.cgroup = s->cgroup,
 			.filtered = s->filtered,
 		};
 		struct callchain_node *leaf = NULL;
@@ -437,6 +438,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		.time = s->time,
 		.weight = s->weight,
 		.map_size = s->map_size,
+		.cgroup = s->cgroup,
 		.level = s->level,
 		.filtered = s->filtered,
 	};
@@ -617,6 +619,8 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 		col_len_max(h, HISTC_PARENT, strlen(he->parent->name));
 	col_len_max(h, HISTC_CPU, 3);
 	col_len_max(h, HISTC_SOCKET, 6);
+	if (he->cgroup.id)
+		col_len_max(h, HISTC_CGROUP, strlen(he->cgroup.path ? he->cgroup.path : "unknown"));
 	/* perf computes source lines lazily: those it has not yet are not
 	 * measured (and get cut to the width when printed) */
 	if (he->srcline && (he->srcline_compared || h->opts->layout.hierarchy))

@@ -42,6 +42,13 @@ struct he_stat {
 	uint64_t nr_events;
 };
 
+/* A sample's cgroup (--all-cgroups) and its thread's cgroup namespace. */
+struct hist_cgroup {
+	uint64_t id;		/* 0: the sample names none */
+	const char *path;	/* of id, NULL when no CGROUP record named it */
+	uint64_t ns_dev, ns_ino;	/* 0 without NAMESPACES records */
+};
+
 struct hist_entry {
 	struct hists *hists;
 	uint64_t hash;			/* of the keys: spares comparisons */
@@ -64,6 +71,7 @@ struct hist_entry {
 	uint64_t time;			/* time key: the sample's, to 100 ms */
 	uint64_t weight;		/* the sample's (weight keys) */
 	uint64_t map_size;		/* dso_size key: of the map; 0 without */
+	struct hist_cgroup cgroup;	/* cgroup, cgroup_id keys */
 	const char *srcfile;		/* interned, with the srcfile key */
 	char level;			/* 'k', '.', 'H' ... as [k] [.] */
 	bool inlined;			/* sym is an inlined function (DWARF stacks) */
@@ -150,6 +158,7 @@ struct hist_sample {
 	int32_t socket;
 	uint64_t time, weight;
 	uint64_t map_size;		/* of the sample's map */
+	struct hist_cgroup cgroup;
 	uint64_t period;
 	uint8_t filtered;		/* enum hist_filter bits */
 	const char *trace;		/* interned trace output (trace key) */

@@ -374,6 +374,45 @@ static uint64_t weight_hash(const struct hist_entry *he)
 	return he->weight;
 }
 
+/* --- cgroup, cgroup_id (--all-cgroups) -------------------------------------- */
+
+static int cgroup_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)a->cgroup.id, (int64_t)b->cgroup.id);
+}
+
+static void cgroup_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	/* perf ignores the width: not cut, and padded only before another column */
+	strbuf_addstr(sb, !he->cgroup.id ? "N/A" : he->cgroup.path ? he->cgroup.path : "unknown");
+}
+
+static uint64_t cgroup_hash(const struct hist_entry *he)
+{
+	return he->cgroup.id;
+}
+
+/* the cgroup namespace of the sample's thread, as perf keys cgroup_id */
+static int cgroup_id_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	int r = int_cmp((int64_t)b->cgroup.ns_dev, (int64_t)a->cgroup.ns_dev);
+
+	return r ? r : int_cmp((int64_t)b->cgroup.ns_ino, (int64_t)a->cgroup.ns_ino);
+}
+
+static void cgroup_id_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	char id[48];	/* two u64s */
+
+	snprintf(id, sizeof(id), "%" PRIu64 "/0x%" PRIx64, he->cgroup.ns_dev, he->cgroup.ns_ino);
+	strbuf_addstr(sb, id);
+}
+
+static uint64_t cgroup_id_hash(const struct hist_entry *he)
+{
+	return he->cgroup.ns_dev ^ he->cgroup.ns_ino;
+}
+
 /* --- ipc_null: what perf shows without LBR cycles ------------------------- */
 
 static void ipc_null_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
@@ -408,8 +447,9 @@ static const struct hist_field key_fields[] = {
 	    sym_size_hash),
 	KEY("dso_size", "DSO size", HISTC_DSO_SIZE, dso_size_cmp, NULL, dso_size_print,
 	    dso_size_hash),
-	KEY("cgroup", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
-	KEY("cgroup_id", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("cgroup", "Cgroup", HISTC_CGROUP, cgroup_cmp, NULL, cgroup_print, cgroup_hash),
+	KEY("cgroup_id", "cgroup id (dev/inode)", HISTC_CGROUP_ID, cgroup_id_cmp, NULL,
+	    cgroup_id_print, cgroup_id_hash),
 	/* perf compares ipc_null entries as symbols (a --hierarchy level shows it) */
 	KEY("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, sym_cmp, NULL, ipc_null_print, sym_hash),
 	KEY("time", "Time", HISTC_TIME, time_cmp, NULL, time_print, time_hash),

@@ -1,5 +1,6 @@
 /* record: the sampling engine (see record.h). */
 #include "core/live/record.h"
+#include "core/events/cgroup.h"
 #include "core/symbols/buildid-cache.h"
 #include "core/events/event-names.h"
 #include "core/events/evlist.h"
@@ -297,6 +298,8 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 		a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
 	if (opts->sample_identifier)
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
+	if (opts->all_cgroups)
+		a->sample_type |= PERF_SAMPLE_CGROUP;
 
 	a->task = track;
 	a->mmap = track;
@@ -307,6 +310,7 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	a->bpf_event = track;
 	a->namespaces = track && opts->record_namespaces;
 	a->context_switch = track && opts->record_switch_events;
+	a->cgroup = track && opts->all_cgroups;
 
 	/* Only leaders start disabled: members follow them. */
 	if (evsel__is_leader(e))
@@ -603,6 +607,12 @@ static int synthesize(struct record_session *rs, pid_t workload_pid)
 	free(tids);
 	if (!err)
 		err = synth__cpu_map(&s, rs->cpus->map, (size_t)rs->cpus->nr);
+	if (!err && rs->opts->all_cgroups) {
+		char *mnt = cgroup__mountpoint();
+
+		err = synth__cgroups(&s, mnt);
+		free(mnt);
+	}
 
 	/* -a and -C: any task may run there. */
 	if (!err && target__has_cpu(t)) {

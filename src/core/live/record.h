@@ -54,6 +54,7 @@ struct record_opts {
 	bool raw_samples;		/* -R */
 	bool no_inherit;		/* -i */
 	bool overwrite;			/* --overwrite: a flight recorder's rings */
+	bool all_cgroups;		/* --all-cgroups: samples say their cgroup */
 	bool use_clockid;		/* -k */
 	bool sample_time;		/* -T */
 	bool sample_cpu;		/* --sample-cpu */

@@ -1,11 +1,13 @@
 /* synthesize: records describing the state before recording began (see synthesize.h). */
 #include "core/live/synthesize.h"
 #include "core/symbols/kernel-maps.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -209,6 +211,60 @@ static int emit_module_map(const char *name, const char *path, uint64_t start,
 	int err = emit_kernel_map(arg, label, start, size, 0);
 
 	free(label);
+	return err;
+}
+
+/* The id perf_event_open reports for a cgroup: its directory's file handle. */
+static bool cgroup_id(const char *dir, uint64_t *id)
+{
+	struct {
+		struct file_handle fh;
+		uint64_t id;
+	} h = { .fh.handle_bytes = sizeof(uint64_t) };
+	int mount_id;
+
+	if (name_to_handle_at(AT_FDCWD, dir, &h.fh, &mount_id, 0) < 0)
+		return false;
+	*id = h.id;
+	return true;
+}
+
+/* One CGROUP record for dir (path: its name under the mount, "/" for the
+ * root), then its children, parents first. */
+static int synth_cgroup_tree(struct synth *s, struct strbuf *dir, size_t mnt_len)
+{
+	struct perf_rec_cgroup *c = rec_begin(s, PERF_RECORD_CGROUP, 0);
+	const char *path = dir->len > mnt_len ? dir->buf + mnt_len : "/";
+	size_t n = strlen(path) + 1, len = dir->len;
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	if (sizeof(*c) + n > REC_MAX - 64 || !cgroup_id(dir->buf, &c->id))
+		return 0;	/* too deep to name, or gone meanwhile */
+	memcpy(c->path, path, n);
+	err = rec_emit(s, sizeof(*c) + n, true);
+	d = opendir(dir->buf);
+	while (!err && d && (de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		strbuf_addf(dir, "/%s", de->d_name);
+		err = synth_cgroup_tree(s, dir, mnt_len);
+		strbuf_setlen(dir, len);
+	}
+	if (d)
+		closedir(d);
+	return err;
+}
+
+int synth__cgroups(struct synth *s, const char *mountpoint)
+{
+	struct strbuf dir = STRBUF_INIT;
+	int err;
+
+	strbuf_addstr(&dir, mountpoint);
+	err = synth_cgroup_tree(s, &dir, dir.len);
+	strbuf_release(&dir);
 	return err;
 }
 

@@ -57,6 +57,10 @@ int synth__time_conv(struct synth *s, const struct perf_event_mmap_page *pc);
  * split over several records when it does not fit in one. */
 int synth__id_index(struct synth *s, const struct synth_id *entries, size_t nr);
 
+/* A CGROUP record (id and path under the mount) for every cgroup below
+ * mountpoint, parents first: what --all-cgroups samples' ids refer to. */
+int synth__cgroups(struct synth *s, const char *mountpoint);
+
 /* THREAD_MAP (-1 is "any thread") and CPU_MAP (-1 is "any cpu"). */
 int synth__thread_map(struct synth *s, const pid_t *tids, size_t nr);
 int synth__cpu_map(struct synth *s, const int *cpus, size_t nr);

@@ -19,6 +19,7 @@ struct machine *machine__new(void)
 	struct thread *idle;
 
 	m->kmaps = maps__new();
+	hashmap_init(&m->cgroups, sizeof(char *));
 	m->default_buildid_dir = build_id_cache__dir();
 	m->config = (struct symbols_config){
 		.buildid_dir = m->default_buildid_dir,
@@ -49,6 +50,9 @@ void machine__delete(struct machine *m)
 	free(m->dsos);
 	hashmap_release(&m->threads);
 	hashmap_release(&m->dso_index);
+	for (char **path = NULL; (path = hashmap_next(&m->cgroups, path));)
+		free(*path);
+	hashmap_release(&m->cgroups);
 	free(m->default_buildid_dir);
 	free(m);
 }
@@ -398,6 +402,28 @@ static uint64_t outermost_start(const uint64_t *ips, uint64_t nr, int max, uint6
 		begin--;	/* the marker itself */
 	}
 	return begin;
+}
+
+void machine__process_cgroup(struct machine *m, uint64_t id, const char *path)
+{
+	char **slot = hashmap_u64_findnew(&m->cgroups, id, NULL);
+
+	free(*slot);
+	*slot = xstrdup(path);
+}
+
+const char *machine__cgroup_path(const struct machine *m, uint64_t id)
+{
+	return hashmap_u64_get(&m->cgroups, id);
+}
+
+void machine__process_cgroup_ns(struct machine *m, pid_t pid, pid_t tid, uint64_t dev,
+				uint64_t ino)
+{
+	struct thread *t = machine__findnew_thread(m, pid, tid);
+
+	t->cgroup_ns_dev = dev;
+	t->cgroup_ns_ino = ino;
 }
 
 int machine__resolve_callchain(struct machine *m, struct thread *thread,

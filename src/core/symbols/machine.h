@@ -94,6 +94,13 @@ int machine__process_mmap2(struct machine *m, pid_t pid, pid_t tid, uint64_t sta
 			   uint64_t len, uint64_t pgoff, const char *filename,
 			   uint8_t cpumode, const uint8_t *build_id, int build_id_size,
 			   uint32_t prot, uint32_t flags);
+/* CGROUP: the path (under the cgroup mount) of the cgroup id samples name. */
+void machine__process_cgroup(struct machine *m, uint64_t id, const char *path);
+/* The path of cgroup id, or NULL when no CGROUP record named it. */
+const char *machine__cgroup_path(const struct machine *m, uint64_t id);
+/* NAMESPACES: the thread's cgroup namespace (device and inode of its link). */
+void machine__process_cgroup_ns(struct machine *m, pid_t pid, pid_t tid, uint64_t dev,
+				uint64_t ino);
 /* HEADER_BUILD_ID entries: tells which build id a path has. */
 void machine__set_build_id(struct machine *m, const char *filename,
 			   const uint8_t *build_id, int size);

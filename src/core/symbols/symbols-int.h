@@ -138,6 +138,7 @@ struct machine {
 	struct symbols_config config;	/* what the loaders are handed */
 	char *default_buildid_dir;	/* config.buildid_dir's default (owned) */
 	uint64_t maps_generation;	/* see machine__maps_generation() */
+	struct hashmap cgroups;		/* cgroup id -> path (owned) */
 };
 
 void thread__delete(struct thread *t);

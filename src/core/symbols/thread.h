@@ -19,6 +19,7 @@ struct thread {
 	char *comm;		/* current comm; ":TID" until a COMM arrives, like perf */
 	bool comm_set;		/* a COMM (or an inherited one) was seen */
 	bool dead;		/* EXIT seen; kept for late samples, like perf */
+	uint64_t cgroup_ns_dev, cgroup_ns_ino;	/* its cgroup namespace (NAMESPACES) */
 	void *priv;
 };
 
