@@ -23,7 +23,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=build/unit/%)
 ASAN_BIN = $(UNIT_SRC:tests/unit/%.c=build/unit-asan/%)
 FIX_SRC  = $(wildcard tests/fixtures/*.c)
 FIX_BIN  = $(FIX_SRC:tests/fixtures/%.c=build/fixtures/%)
-DEPFILES = $(LIB_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) build/obj/pcl.d
+DEPFILES = $(LIB_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) build/obj/pcl.d build/asan/pcl.d
 # JS/CSS of the flame graph views, compiled in as C string literals
 ASSETS   = $(wildcard src/ui/assets/*)
 GEN_INC  = $(ASSETS:src/ui/assets/%=build/gen/%.inc)
@@ -78,6 +78,10 @@ build/libpcl-asan.a: $(ASAN_OBJ)
 pcl: build/obj/pcl.o build/libpcl.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
+# pcl under ASan+UBSan, for the end-to-end suite's second run
+build/pcl-asan: build/asan/pcl.o build/libpcl-asan.a
+	$(CC) $(SANFLAGS) -o $@ $^ $(LIBS)
+
 build/unit/%: tests/unit/%.c build/libpcl.a | build/.deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -Itests/unit -o $@ $< build/libpcl.a $(LIBS) -lcmocka
@@ -96,7 +100,7 @@ fixtures: $(FIX_BIN)
 unit: $(UNIT_BIN)
 unit-asan: $(ASAN_BIN)
 
-SUITE     = build/.deps-test pcl $(UNIT_BIN) $(ASAN_BIN) $(FIX_BIN)
+SUITE     = build/.deps-test pcl build/pcl-asan $(UNIT_BIN) $(ASAN_BIN) $(FIX_BIN)
 RUN_SUITE = scripts/check-layers.sh && scripts/check.sh $(UNIT_BIN) -- $(ASAN_BIN)
 
 check: $(SUITE)

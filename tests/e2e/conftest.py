@@ -7,7 +7,8 @@ import subprocess
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-PCL = os.path.join(ROOT, "pcl")
+# PCL_BIN: another build of pcl to test (make check also runs the suite on the sanitizer build)
+PCL = os.environ.get("PCL_BIN") or os.path.join(ROOT, "pcl")
 PERF = shutil.which("perf") or "/usr/bin/perf"
 FIXTURES = os.path.join(ROOT, "build", "fixtures")
 
