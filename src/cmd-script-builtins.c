@@ -1,0 +1,238 @@
+/* pcl script's built-in scripts: `-l`, `record NAME`, `report NAME` and
+ * `-s NAME`, the analyses perf 6.1 ships as Python and Perl scripts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "cmd-script-builtins.h"
+#include "core/analysis/script-builtins.h"
+#include "core/data/session.h"
+#include "core/events/pmu.h"
+#include "ui/script-builtins-print.h"
+#include "ui/session-warnings.h"
+#include "util/exit-codes.h"
+#include "util/util.h"
+
+int script_builtins_list(void)
+{
+	script_builtins_print_list(stdout);
+	return 0;
+}
+
+const struct script_builtin *script_builtin_named(const char *script)
+{
+	return script ? script_builtin__find(script) : NULL;
+}
+
+struct builtin_tool {
+	struct perf_tool tool;
+	struct script_builtin_run run;
+};
+
+static int builtin_sample(struct perf_tool *tool, struct perf_session *s,
+			  const struct perf_event_header *rec, struct perf_sample *sample,
+			  struct evsel *evsel)
+{
+	script_builtin_run__sample(&((struct builtin_tool *)tool)->run, s, evsel, sample);
+	return 0;
+}
+
+/* The usage line each script prints for arguments it cannot take. */
+static void print_usage(const struct script_builtin *sb)
+{
+	if (*sb->args)
+		fprintf(stderr, "usage: pcl script report %s %s\n", sb->name, sb->args);
+	else
+		fprintf(stderr, "usage: pcl script report %s (takes no arguments)\n", sb->name);
+}
+
+static int no_data(const struct script_builtin *sb, const char *input)
+{
+	struct script_builtin_run run = { .sb = sb };
+
+	script_builtin_print_begin(stdout, &run);
+	script_builtin_print_end(stdout, &run, NULL);
+	fflush(stdout);
+	if (sb->id == SB_INTEL_PT_EVENTS)
+		fprintf(stderr, "pcl script: intel-pt-events: pcl does not decode Intel PT (AUX "
+			"area) traces; %s has none it could show\n", input);
+	else
+		fprintf(stderr, "pcl script: powerpc-hcalls: hypervisor calls are traced on "
+			"powerpc only (powerpc:hcall_entry/hcall_exit); %s has none\n", input);
+	return 0;
+}
+
+/* stackcollapse and flamegraph are pcl commands of their own */
+static int delegate(const struct script_builtin *sb, const char *input, bool force, int argc,
+		    const char **argv)
+{
+	const char **args = xcalloc((size_t)argc + 5, sizeof(*args));
+	int n = 0, ret;
+
+	args[n++] = sb->id == SB_STACKCOLLAPSE ? "collapse" : "flamegraph";
+	if (input) {
+		args[n++] = "-i";
+		args[n++] = input;
+	}
+	if (force)
+		args[n++] = "-f";
+	for (int i = 0; i < argc; i++)
+		args[n++] = argv[i];
+	ret = sb->id == SB_STACKCOLLAPSE ? cmd_collapse(n, args) : cmd_flamegraph(n, args);
+	free(args);
+	return ret;
+}
+
+int script_builtin_report(const struct script_builtin *sb, const char *input, bool force,
+			  int argc, const char **argv)
+{
+	struct builtin_tool bt = { .tool = { .sample = builtin_sample, .ordered = true } };
+	struct perf_session *s;
+	struct ksym_table ksyms = { 0 };
+	char *err = NULL;
+	int ret;
+
+	if (sb->kind == SB_DELEGATE)
+		return delegate(sb, input, force, argc, argv);
+	if (!input)
+		input = "perf.data";
+	if (sb->kind == SB_MISSING) {
+		fprintf(stderr, "pcl script: %s is not built into pcl yet\n", sb->name);
+		return PCL_EXIT_ERROR;
+	}
+	if (sb->kind == SB_NO_DATA)
+		return no_data(sb, input);
+	if (script_builtin_run__init(&bt.run, sb, argc, argv) < 0) {
+		print_usage(sb);
+		return PCL_EXIT_ERROR;
+	}
+	s = perf_session__open(input, force, &err);
+	if (!s) {
+		fprintf(stderr, "pcl script: %s\n", err);
+		free(err);
+		return PCL_EXIT_ERROR;
+	}
+	perf_session__new_machine(s, NULL, NULL, force);
+	script_builtin_print_begin(stdout, &bt.run);
+	ret = perf_session__process(s, &bt.tool);
+	if (ret < 0) {
+		fprintf(stderr, "pcl script: %s\n", s->err);
+		ret = PCL_EXIT_ERROR;
+	} else {
+		/* the script reads the symbols when it prints */
+		if (sb->id == SB_NET_DROPMONITOR)
+			ksym_table__load(&ksyms, NULL);
+		script_builtin_print_end(stdout, &bt.run, &ksyms);
+		ret = 0;
+	}
+	fflush(stdout);
+	session_warnings__print(stderr, &s->stats, false);
+	ksym_table__exit(&ksyms);
+	script_builtin_run__exit(&bt.run);
+	perf_session__delete(s);
+	return ret;
+}
+
+/* mem-phys-addr samples the loads event of Intel's CPUs, with :P */
+static const char *phys_addr_event(void)
+{
+	const struct pmu *cpu = pmus__find("cpu");
+
+	if (cpu && pmu__find_alias(cpu, "mem_inst_retired.all_loads"))
+		return "mem_inst_retired.all_loads:P";
+	if (cpu && pmu__find_alias(cpu, "mem_uops_retired.all_loads"))
+		return "mem_uops_retired.all_loads:P";
+	return NULL;
+}
+
+static bool args_name(int argc, const char **argv, const char *what)
+{
+	for (int i = 0; i < argc; i++)
+		if (strstr(argv[i], what))
+			return true;
+	return false;
+}
+
+/* `record NAME [record options] [--] [command]`: pcl record with the
+ * events perf's NAME-record script asks for, then the user's arguments */
+static int builtin_record(const struct script_builtin *sb, int argc, const char **argv)
+{
+	const char **args = xcalloc((size_t)argc + 24, sizeof(*args));
+	const char *phys = NULL;
+	int n = 0, ret;
+
+	if (sb->id == SB_INTEL_PT_EVENTS && !args_name(argc, argv, "intel_pt")) {
+		printf("Options must include the Intel PT event e.g. -e intel_pt/pwr_evt,ptw/\n"
+		       "and for power events it probably needs to be system wide i.e. -a option\n"
+		       "For example: -a -e intel_pt/pwr_evt,branch=0/ sleep 1\n");
+		free(args);
+		return PCL_EXIT_ERROR;
+	}
+	if (sb->id == SB_MEM_PHYS_ADDR && !(phys = phys_addr_event())) {
+		printf("There is no event to count all retired load instructions/uops.\n");
+		free(args);
+		return PCL_EXIT_ERROR;
+	}
+	args[n++] = "record";
+	for (const char *const *a = sb->record_args; a && *a; a++)
+		args[n++] = *a;
+	if (phys) {
+		args[n++] = "-e";
+		args[n++] = phys;
+	}
+	for (int i = 0; i < argc; i++)
+		args[n++] = argv[i];
+	ret = cmd_record(n, args);
+	free(args);
+	return ret;
+}
+
+/* report's arguments: the script's (those before the first option, as
+ * perf's NAME-report wrappers take them), then -i FILE / -f */
+static int builtin_report_args(const struct script_builtin *sb, int argc, const char **argv)
+{
+	const char *input = NULL;
+	bool force = false;
+	int nargs = 0;
+
+	if (sb->kind == SB_DELEGATE)
+		return script_builtin_report(sb, NULL, false, argc, argv);
+	while (nargs < argc && argv[nargs][0] != '-')
+		nargs++;
+	for (int i = nargs; i < argc; i++) {
+		if ((!strcmp(argv[i], "-i") || !strcmp(argv[i], "--input")) && i + 1 < argc) {
+			input = argv[++i];
+		} else if (str_starts_with(argv[i], "--input=")) {
+			input = argv[i] + strlen("--input=");
+		} else if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--force")) {
+			force = true;
+		} else {
+			fprintf(stderr, "pcl script report %s: unknown option '%s' (takes -i FILE "
+				"and -f)\n", sb->name, argv[i]);
+			return PCL_EXIT_ERROR;
+		}
+	}
+	return script_builtin_report(sb, input, force, nargs, argv);
+}
+
+int script_builtin_cmd(int argc, const char **argv)
+{
+	const struct script_builtin *sb;
+	bool record = !strcmp(argv[0], "record");
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: pcl script %s NAME [args] (pcl script -l lists them)\n",
+			argv[0]);
+		return PCL_EXIT_ERROR;
+	}
+	sb = script_builtin__find(argv[1]);
+	if (!sb) {
+		fprintf(stderr, "pcl script: unknown script '%s' (pcl script -l lists them)\n",
+			argv[1]);
+		return PCL_EXIT_ERROR;
+	}
+	if (record)
+		return builtin_record(sb, argc - 2, argv + 2);
+	return builtin_report_args(sb, argc - 2, argv + 2);
+}

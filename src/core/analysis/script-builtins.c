@@ -1,0 +1,532 @@
+/* script-builtins: the catalogue of perf's bundled scripts and the
+ * analyses pcl has built in for them. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "core/analysis/script-builtins.h"
+#include "core/data/session.h"
+#include "core/symbols/thread.h"
+#include "util/util.h"
+
+#define EVENTS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define SYSCALL_RW_EVENTS EVENTS("-e", "syscalls:sys_enter_read", "-e", "syscalls:sys_exit_read", \
+				 "-e", "syscalls:sys_enter_write", "-e", "syscalls:sys_exit_write")
+
+static const struct script_builtin builtins[SB_NR] = {
+	{ SB_RWTOP, "rwtop", "[interval]", "system-wide r/w top", SYSCALL_RW_EVENTS, 1,
+	  SB_MISSING },
+	{ SB_RW_BY_PID, "rw-by-pid", "", "system-wide r/w activity", SYSCALL_RW_EVENTS, 0,
+	  SB_TRACE },
+	{ SB_WAKEUP_LATENCY, "wakeup-latency", "", "system-wide min/max/avg wakeup latency",
+	  EVENTS("-e", "sched:sched_switch", "-e", "sched:sched_wakeup"), 0, SB_TRACE },
+	{ SB_FAILED_SYSCALLS, "failed-syscalls", "[comm]", "system-wide failed syscalls",
+	  EVENTS("-e", "raw_syscalls:sys_exit"), 1, SB_TRACE },
+	{ SB_RW_BY_FILE, "rw-by-file", "<comm>", "r/w activity for a program, by file",
+	  EVENTS("-e", "syscalls:sys_enter_read", "-e", "syscalls:sys_enter_write"), 1,
+	  SB_TRACE },
+	{ SB_SCHED_MIGRATION, "sched-migration", "", "sched migration overview",
+	  EVENTS("-m", "16384", "-e", "sched:sched_wakeup", "-e", "sched:sched_wakeup_new",
+		 "-e", "sched:sched_switch", "-e", "sched:sched_migrate_task"), 0, SB_MISSING },
+	{ SB_EXPORT_TO_SQLITE, "export-to-sqlite", "[database name] [columns] [calls]",
+	  "export perf data to a sqlite3 database", NULL, 3, SB_MISSING },
+	{ SB_NET_DROPMONITOR, "net_dropmonitor", "", "display a table of dropped frames",
+	  EVENTS("-e", "skb:kfree_skb"), 0, SB_TRACE },
+	{ SB_SCTOP, "sctop", "[comm] [interval]", "syscall top",
+	  EVENTS("-e", "raw_syscalls:sys_enter"), 2, SB_MISSING },
+	{ SB_COMPACTION_TIMES, "compaction-times",
+	  "[-h] [-u] [-p|-pv] [-t | [-m] [-fs] [-ms]] [pid|pid-range|comm-regex]",
+	  "display time taken by mm compaction",
+	  EVENTS("-e", "compaction:mm_compaction_begin", "-e", "compaction:mm_compaction_end",
+		 "-e", "compaction:mm_compaction_migratepages",
+		 "-e", "compaction:mm_compaction_isolate_migratepages",
+		 "-e", "compaction:mm_compaction_isolate_freepages"), 0, SB_MISSING },
+	{ SB_MEM_PHYS_ADDR, "mem-phys-addr", "", "resolve physical address samples",
+	  EVENTS("--phys-data"), 0, SB_MISSING },
+	{ SB_SYSCALL_COUNTS_BY_PID, "syscall-counts-by-pid", "[comm]",
+	  "system-wide syscall counts, by pid", EVENTS("-e", "raw_syscalls:sys_enter"), 1,
+	  SB_TRACE },
+	{ SB_SYSCALL_COUNTS, "syscall-counts", "[comm]", "system-wide syscall counts",
+	  EVENTS("-e", "raw_syscalls:sys_enter"), 1, SB_TRACE },
+	{ SB_POWERPC_HCALLS, "powerpc-hcalls", "", "",
+	  EVENTS("-e", "{powerpc:hcall_entry,powerpc:hcall_exit}"), 0, SB_NO_DATA },
+	{ SB_FUTEX_CONTENTION, "futex-contention", "", "futext contention measurement",
+	  EVENTS("-e", "syscalls:sys_enter_futex", "-e", "syscalls:sys_exit_futex"), 0,
+	  SB_TRACE },
+	{ SB_INTEL_PT_EVENTS, "intel-pt-events", "",
+	  "print Intel PT Events including Power Events and PTWRITE", NULL, 0, SB_NO_DATA },
+	{ SB_FLAMEGRAPH, "flamegraph", "", "create flame graphs", EVENTS("-g"), 0, SB_DELEGATE },
+	{ SB_FAILED_SYSCALLS_BY_PID, "failed-syscalls-by-pid", "[comm]",
+	  "system-wide failed syscalls, by pid", EVENTS("-e", "raw_syscalls:sys_exit"), 1,
+	  SB_TRACE },
+	{ SB_EVENT_ANALYZING_SAMPLE, "event_analyzing_sample", "", "analyze all perf samples",
+	  NULL, 0, SB_MISSING },
+	{ SB_STACKCOLLAPSE, "stackcollapse", "",
+	  "produce callgraphs in short form for scripting use", NULL, 0, SB_DELEGATE },
+	{ SB_NETDEV_TIMES, "netdev-times", "[tx] [rx] [dev=] [debug]",
+	  "display a process of packet and processing time",
+	  EVENTS("-e", "net:net_dev_xmit", "-e", "net:net_dev_queue",
+		 "-e", "net:netif_receive_skb", "-e", "net:netif_rx", "-e", "skb:consume_skb",
+		 "-e", "skb:kfree_skb", "-e", "skb:skb_copy_datagram_iovec", "-e", "napi:napi_poll",
+		 "-e", "irq:irq_handler_entry", "-e", "irq:irq_handler_exit",
+		 "-e", "irq:softirq_entry", "-e", "irq:softirq_exit", "-e", "irq:softirq_raise"),
+	  4, SB_MISSING },
+	{ SB_EXPORT_TO_POSTGRESQL, "export-to-postgresql", "[database name] [columns] [calls]",
+	  "export perf data to a postgresql database", NULL, 3, SB_MISSING },
+};
+
+const struct script_builtin *script_builtins(size_t *nr)
+{
+	*nr = SB_NR;
+	return builtins;
+}
+
+const struct script_builtin *script_builtin__find(const char *name)
+{
+	for (int i = 0; i < SB_NR; i++)
+		if (!strcmp(builtins[i].name, name))
+			return &builtins[i];
+	return NULL;
+}
+
+/* --- tallies --- */
+
+struct tally_key {
+	const struct sb_tally *t;
+	const char *str;
+	int64_t key[3];
+};
+
+static bool row_matches(const struct sb_row *row, const struct tally_key *k)
+{
+	if (memcmp(row->key, k->key, sizeof(row->key)))
+		return false;
+	if (!row->str || !k->str)
+		return row->str == k->str;
+	return !strcmp(row->str, k->str);
+}
+
+static bool tally_eq(const void *value, const void *key)
+{
+	const struct tally_key *k = key;
+
+	return row_matches(&k->t->rows[*(const size_t *)value], k);
+}
+
+static uint64_t tally_hash(const struct tally_key *k)
+{
+	uint64_t h = k->str ? hash_string(k->str, strlen(k->str)) : 0;
+
+	for (int i = 0; i < 3; i++)
+		h = hash_add(h, (uint64_t)k->key[i]);
+	return h;
+}
+
+struct sb_row *sb_tally__find(const struct sb_tally *t, const char *str, int64_t a, int64_t b,
+			      int64_t c)
+{
+	struct tally_key k = { t, str, { a, b, c } };
+	size_t *idx = hashmap_find(&t->index, tally_hash(&k), tally_eq, &k);
+
+	return idx ? &t->rows[*idx] : NULL;
+}
+
+struct sb_row *sb_tally__get(struct sb_tally *t, const char *str, int64_t a, int64_t b,
+			     int64_t c)
+{
+	struct tally_key k = { t, str, { a, b, c } };
+	bool added = false;
+	size_t *idx;
+
+	if (!t->index.slot_size)
+		hashmap_init(&t->index, sizeof(size_t));
+	idx = hashmap_findnew(&t->index, tally_hash(&k), tally_eq, &k, &added);
+	if (!added)
+		return &t->rows[*idx];
+	if (t->nr == t->alloc) {
+		t->alloc = t->alloc ? 2 * t->alloc : 16;
+		t->rows = xrealloc(t->rows, t->alloc * sizeof(*t->rows));
+	}
+	*idx = t->nr;
+	t->rows[t->nr] = (struct sb_row){ .str = str ? xstrdup(str) : NULL,
+					  .key = { a, b, c } };
+	return &t->rows[t->nr++];
+}
+
+static void sb_tally__exit(struct sb_tally *t)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		free(t->rows[i].str);
+		free(t->rows[i].comm);
+	}
+	free(t->rows);
+	hashmap_release(&t->index);
+	memset(t, 0, sizeof(*t));
+}
+
+static const struct sb_tally *sort_tally;
+static int (*sort_cmp)(const struct sb_row *, const struct sb_row *);
+
+static int by_cmp_then_index(const void *a, const void *b)
+{
+	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+	int c = sort_cmp(&sort_tally->rows[ia], &sort_tally->rows[ib]);
+
+	return c ? c : (ia > ib) - (ia < ib);
+}
+
+size_t *sb_tally__sorted(const struct sb_tally *t,
+			 int (*cmp)(const struct sb_row *, const struct sb_row *))
+{
+	size_t *order = xmalloc((t->nr + 1) * sizeof(*order));
+
+	for (size_t i = 0; i < t->nr; i++)
+		order[i] = i;
+	sort_tally = t;
+	sort_cmp = cmp;
+	qsort(order, t->nr, sizeof(*order), by_cmp_then_index);
+	return order;
+}
+
+/* --- arguments --- */
+
+int script_builtin_run__init(struct script_builtin_run *run, const struct script_builtin *sb,
+			     int argc, const char **argv)
+{
+	memset(run, 0, sizeof(*run));
+	run->sb = sb;
+	run->min_latency = 1000000000;
+	if (argc > sb->max_args || (sb->id == SB_RW_BY_FILE && argc < 1))
+		return -1;
+	if (argc < 1)
+		return 0;
+	/* the by-pid scripts take a pid where the argument is a number */
+	if (sb->id == SB_SYSCALL_COUNTS_BY_PID || sb->id == SB_FAILED_SYSCALLS_BY_PID) {
+		char *end;
+		long pid = strtol(argv[0], &end, 10);
+
+		if (*argv[0] && !*end) {
+			run->for_pid = pid;
+			return 0;
+		}
+	}
+	run->for_comm = argv[0];
+	return 0;
+}
+
+void script_builtin_run__exit(struct script_builtin_run *run)
+{
+	struct sb_tally *tallies[] = { &run->counts, &run->reads, &run->read_errors, &run->writes,
+				       &run->write_errors, &run->unhandled, &run->pending,
+				       &run->names, &run->last_wakeup };
+
+	for (size_t i = 0; i < sizeof(tallies) / sizeof(tallies[0]); i++)
+		sb_tally__exit(tallies[i]);
+}
+
+/* --- samples --- */
+
+/* A tracepoint sample as the scripts' handlers see it. */
+struct tp_sample {
+	struct tep_event *tp;
+	const struct perf_sample *sample;
+	int64_t pid;		/* common_pid: the thread */
+	const char *comm;
+};
+
+static bool tp_field(const struct tp_sample *ts, const char *name, int64_t *out)
+{
+	struct tep_format_field *f = tep_find_any_field(ts->tp, name);
+	unsigned long long v;
+
+	if (!f || tep_read_number_field(f, ts->sample->raw_data, &v))
+		return false;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+		unsigned shift = 64 - 8 * (unsigned)f->size;
+
+		*out = (int64_t)(v << shift) >> shift;
+	} else {
+		*out = (int64_t)v;
+	}
+	return true;
+}
+
+static int64_t tp_value(const struct tp_sample *ts, const char *name)
+{
+	int64_t v = 0;
+
+	tp_field(ts, name, &v);
+	return v;
+}
+
+static bool is_event(const struct tp_sample *ts, const char *sys, const char *name)
+{
+	return !strcmp(ts->tp->system, sys) && !strcmp(ts->tp->name, name);
+}
+
+/* raw_syscalls:NAME, or the syscalls:NAME perf's record falls back to */
+static bool is_raw_syscall(const struct tp_sample *ts, const char *name)
+{
+	return is_event(ts, "raw_syscalls", name) || is_event(ts, "syscalls", name);
+}
+
+static bool comm_filtered(const struct script_builtin_run *run, const struct tp_sample *ts)
+{
+	return (run->for_comm && strcmp(ts->comm, run->for_comm)) ||
+	       (run->for_pid && ts->pid != run->for_pid);
+}
+
+/* Perl scripts count the events they have no handler for */
+static void unhandled(struct script_builtin_run *run, const struct tp_sample *ts)
+{
+	char *name = xasprintf("%s::%s", ts->tp->system, ts->tp->name);
+
+	sb_tally__get(&run->unhandled, name, 0, 0, 0)->count++;
+	free(name);
+}
+
+static void rw_by_pid(struct script_builtin_run *run, const struct tp_sample *ts)
+{
+	bool enter_read = is_event(ts, "syscalls", "sys_enter_read");
+	bool enter_write = is_event(ts, "syscalls", "sys_enter_write");
+	struct sb_row *row;
+	int64_t ret;
+
+	if (enter_read || enter_write) {
+		row = sb_tally__get(enter_read ? &run->reads : &run->writes, NULL, ts->pid, 0, 0);
+		row->val[0] += tp_value(ts, "count");	/* bytes requested / written */
+		row->count++;
+		free(row->comm);
+		row->comm = xstrdup(ts->comm);
+	} else if (is_event(ts, "syscalls", "sys_exit_read")) {
+		ret = tp_value(ts, "ret");
+		row = sb_tally__get(&run->reads, NULL, ts->pid, 0, 0);
+		row->has_val = true;
+		if (ret > 0)
+			row->val[1] += ret;
+		else
+			sb_tally__get(&run->read_errors, NULL, ts->pid, ret, 0)->count++;
+	} else if (is_event(ts, "syscalls", "sys_exit_write")) {
+		ret = tp_value(ts, "ret");
+		if (ret <= 0) {
+			sb_tally__get(&run->writes, NULL, ts->pid, 0, 0);
+			sb_tally__get(&run->write_errors, NULL, ts->pid, ret, 0)->count++;
+		}
+	} else {
+		unhandled(run, ts);
+	}
+}
+
+static void rw_by_file(struct script_builtin_run *run, const struct tp_sample *ts)
+{
+	bool enter_read = is_event(ts, "syscalls", "sys_enter_read");
+	struct sb_row *row;
+
+	if (!enter_read && !is_event(ts, "syscalls", "sys_enter_write")) {
+		unhandled(run, ts);
+		return;
+	}
+	if (strcmp(ts->comm, run->for_comm))
+		return;
+	row = sb_tally__get(enter_read ? &run->reads : &run->writes, NULL, tp_value(ts, "fd"),
+			    0, 0);
+	row->val[0] += tp_value(ts, "count");
+	row->count++;
+}
+
+static void wakeup_latency(struct script_builtin_run *run, const struct tp_sample *ts)
+{
+	struct sb_row *row;
+
+	if (is_event(ts, "sched", "sched_wakeup")) {
+		row = sb_tally__get(&run->last_wakeup, NULL, tp_value(ts, "target_cpu"), 0, 0);
+		row->val[0] = (int64_t)ts->sample->time;
+	} else if (is_event(ts, "sched", "sched_switch")) {
+		row = sb_tally__find(&run->last_wakeup, NULL, ts->sample->cpu, 0, 0);
+		if (row && row->val[0]) {
+			int64_t latency = (int64_t)ts->sample->time - row->val[0];
+
+			if (latency > run->max_latency)
+				run->max_latency = latency;
+			if (latency < run->min_latency)
+				run->min_latency = latency;
+			run->total_latency += latency;
+			run->wakeups++;
+		}
+		if (row)
+			row->val[0] = 0;
+	} else {
+		unhandled(run, ts);
+	}
+}
+
+#define FUTEX_CMD_MASK (~(128 | 256))	/* without PRIVATE_FLAG, CLOCK_REALTIME */
+#define FUTEX_WAIT_CMD 0
+
+static void futex_contention(struct script_builtin_run *run, const struct tp_sample *ts)
+{
+	struct sb_row *row, *wait;
+
+	if (is_event(ts, "syscalls", "sys_enter_futex")) {
+		if ((tp_value(ts, "op") & FUTEX_CMD_MASK) != FUTEX_WAIT_CMD)
+			return;
+		row = sb_tally__get(&run->names, NULL, ts->pid, 0, 0);
+		free(row->comm);
+		row->comm = xstrdup(ts->comm);
+		row = sb_tally__get(&run->pending, NULL, ts->pid, 0, 0);
+		row->val[0] = tp_value(ts, "uaddr");
+		row->val[1] = (int64_t)ts->sample->time;
+		row->has_val = true;
+	} else if (is_event(ts, "syscalls", "sys_exit_futex")) {
+		int64_t elapsed;
+
+		row = sb_tally__find(&run->pending, NULL, ts->pid, 0, 0);
+		if (!row || !row->has_val)
+			return;
+		elapsed = (int64_t)ts->sample->time - row->val[1];
+		row->has_val = false;
+		wait = sb_tally__get(&run->counts, NULL, ts->pid, row->val[0], 0);
+		if (!wait->count) {
+			wait->min = wait->max = elapsed;
+			wait->avg = (double)elapsed;
+		} else {
+			if (elapsed < wait->min)
+				wait->min = elapsed;
+			if (elapsed > wait->max)
+				wait->max = elapsed;
+			wait->avg = (wait->avg + (double)elapsed) / 2;
+		}
+		wait->count++;
+	}
+}
+
+static void syscall_events(struct script_builtin_run *run, const struct tp_sample *ts)
+{
+	enum script_builtin_id id = run->sb->id;
+	int64_t nr, ret;
+
+	if (id == SB_SYSCALL_COUNTS || id == SB_SYSCALL_COUNTS_BY_PID) {
+		if (!is_raw_syscall(ts, "sys_enter") || comm_filtered(run, ts))
+			return;
+		nr = tp_value(ts, "id");
+		if (id == SB_SYSCALL_COUNTS)
+			sb_tally__get(&run->counts, NULL, nr, 0, 0)->count++;
+		else
+			sb_tally__get(&run->counts, ts->comm, ts->pid, nr, 0)->count++;
+		return;
+	}
+	if (!is_raw_syscall(ts, "sys_exit"))
+		return;
+	ret = tp_value(ts, "ret");
+	if (ret >= 0)
+		return;
+	if (id == SB_FAILED_SYSCALLS) {
+		sb_tally__get(&run->counts, ts->comm, 0, 0, 0)->count++;
+	} else if (!comm_filtered(run, ts)) {
+		nr = tp_value(ts, "id");
+		sb_tally__get(&run->counts, ts->comm, ts->pid, nr, ret)->count++;
+	}
+}
+
+void script_builtin_run__sample(struct script_builtin_run *run, struct perf_session *s,
+				struct evsel *evsel, const struct perf_sample *sample)
+{
+	struct session_event *se = perf_session__event(s, evsel);
+	struct thread *thread;
+	struct tp_sample ts;
+
+	if (!se || !se->tp_format || !sample->raw_data)
+		return;	/* the scripts' handlers are for tracepoints */
+	thread = machine__findnew_thread(s->machine, (pid_t)sample->pid, (pid_t)sample->tid);
+	ts = (struct tp_sample){ .tp = se->tp_format, .sample = sample,
+				 .comm = thread ? thread->comm : "" };
+	ts.pid = tp_value(&ts, "common_pid");
+
+	switch (run->sb->id) {
+	case SB_RW_BY_PID:
+		rw_by_pid(run, &ts);
+		break;
+	case SB_RW_BY_FILE:
+		rw_by_file(run, &ts);
+		break;
+	case SB_WAKEUP_LATENCY:
+		wakeup_latency(run, &ts);
+		break;
+	case SB_FUTEX_CONTENTION:
+		futex_contention(run, &ts);
+		break;
+	case SB_NET_DROPMONITOR:
+		if (is_event(&ts, "skb", "kfree_skb"))
+			sb_tally__get(&run->counts, NULL, tp_value(&ts, "location"), 0, 0)->count++;
+		break;
+	case SB_SYSCALL_COUNTS:
+	case SB_SYSCALL_COUNTS_BY_PID:
+	case SB_FAILED_SYSCALLS:
+	case SB_FAILED_SYSCALLS_BY_PID:
+		syscall_events(run, &ts);
+		break;
+	default:
+		break;
+	}
+}
+
+/* --- kernel symbols --- */
+
+static int by_addr_then_name(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void ksym_table__load(struct ksym_table *t, const char *path)
+{
+	FILE *f = fopen(path ? path : "/proc/kallsyms", "r");
+	char line[1024], name[512];
+	unsigned long long addr;
+	size_t alloc = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %*s %511s", &addr, name) != 2)
+			continue;
+		if (t->nr == alloc) {
+			alloc = alloc ? 2 * alloc : 4096;
+			t->syms = xrealloc(t->syms, alloc * sizeof(*t->syms));
+		}
+		t->syms[t->nr++] = (struct ksym){ addr, xstrdup(name) };
+	}
+	fclose(f);
+	qsort(t->syms, t->nr, sizeof(*t->syms), by_addr_then_name);
+}
+
+const struct ksym *ksym_table__find(const struct ksym_table *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nr;	/* the last symbol at or before addr */
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < t->syms[mid].addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo ? &t->syms[lo - 1] : NULL;
+}
+
+void ksym_table__exit(struct ksym_table *t)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		free(t->syms[i].name);
+	free(t->syms);
+	memset(t, 0, sizeof(*t));
+}

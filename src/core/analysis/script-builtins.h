@@ -1,0 +1,136 @@
+/* script-builtins: the analyses perf ships as scripts (`perf script -l`),
+ * built in: their catalogue (names, arguments, the events their record step
+ * asks for) and what each one gathers from a recording's tracepoints.
+ * src/ui/script-builtins-print.c prints the results in perf's layouts. */
+#ifndef PCL_SCRIPT_BUILTINS_H
+#define PCL_SCRIPT_BUILTINS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/hashmap.h"
+
+struct perf_session;
+struct perf_sample;
+struct evsel;
+
+enum script_builtin_id {
+	SB_RWTOP,
+	SB_RW_BY_PID,
+	SB_WAKEUP_LATENCY,
+	SB_FAILED_SYSCALLS,
+	SB_RW_BY_FILE,
+	SB_SCHED_MIGRATION,
+	SB_EXPORT_TO_SQLITE,
+	SB_NET_DROPMONITOR,
+	SB_SCTOP,
+	SB_COMPACTION_TIMES,
+	SB_MEM_PHYS_ADDR,
+	SB_SYSCALL_COUNTS_BY_PID,
+	SB_SYSCALL_COUNTS,
+	SB_POWERPC_HCALLS,
+	SB_FUTEX_CONTENTION,
+	SB_INTEL_PT_EVENTS,
+	SB_FLAMEGRAPH,
+	SB_FAILED_SYSCALLS_BY_PID,
+	SB_EVENT_ANALYZING_SAMPLE,
+	SB_STACKCOLLAPSE,
+	SB_NETDEV_TIMES,
+	SB_EXPORT_TO_POSTGRESQL,
+	SB_NR
+};
+
+/* How a built-in runs its report. */
+enum script_builtin_kind {
+	SB_TRACE,	/* reads tracepoints here: script_builtin_run */
+	SB_DELEGATE,	/* another pcl command does it (collapse, flamegraph) */
+	SB_NO_DATA,	/* its data cannot exist in pcl's files: a message */
+	SB_MISSING,	/* not built in (yet): a message */
+};
+
+struct script_builtin {
+	enum script_builtin_id id;
+	const char *name;
+	const char *args;		/* the arguments -l shows, "" for none */
+	const char *description;	/* "" for none (perf has one such) */
+	/* what `record` passes before the user's options, NULL-terminated */
+	const char *const *record_args;
+	int max_args;			/* script arguments the report takes */
+	enum script_builtin_kind kind;
+};
+
+/* Every built-in, in the order `perf script -l` lists perf 6.1's scripts
+ * on Debian (its directory order, which differs between machines). */
+const struct script_builtin *script_builtins(size_t *nr);
+/* The built-in of that name, or NULL. */
+const struct script_builtin *script_builtin__find(const char *name);
+
+/* One row of a tally: a key (a string and up to three numbers) and what
+ * the analysis adds up for it. */
+struct sb_row {
+	char *str;		/* comm, event name; NULL when unused */
+	int64_t key[3];
+	char *comm;		/* a value: the last comm of a pid key */
+	uint64_t count;
+	int64_t val[3];		/* per analysis: bytes, timestamps, ... */
+	bool has_val;		/* val[] was set (Perl's "defined") */
+	int64_t min, max;
+	double avg;		/* Python's running (avg + value) / 2 */
+};
+
+/* Rows in first-seen order (Python dicts keep it), found by hash. */
+struct sb_tally {
+	struct sb_row *rows;
+	size_t nr, alloc;
+	struct hashmap index;	/* key hash -> row index */
+};
+
+/* The row of that key, created zeroed when new; valid until the next get. */
+struct sb_row *sb_tally__get(struct sb_tally *t, const char *str, int64_t a, int64_t b,
+			     int64_t c);
+/* ... or NULL when there is none. */
+struct sb_row *sb_tally__find(const struct sb_tally *t, const char *str, int64_t a, int64_t b,
+			      int64_t c);
+/* Row indexes stably sorted by cmp, for printing (caller frees). */
+size_t *sb_tally__sorted(const struct sb_tally *t,
+			 int (*cmp)(const struct sb_row *, const struct sb_row *));
+
+/* One analysis over one recording. */
+struct script_builtin_run {
+	const struct script_builtin *sb;
+	const char *for_comm;		/* [comm] argument */
+	long for_pid;			/* [pid] argument, 0: none */
+	struct sb_tally counts;		/* the main table of each analysis */
+	struct sb_tally reads, read_errors, writes, write_errors;	/* rw-by-* */
+	struct sb_tally unhandled;	/* Perl scripts: events without a handler */
+	struct sb_tally pending;	/* futex waits not yet returned, per tid */
+	struct sb_tally names;		/* futex-contention: comm per tid */
+	struct sb_tally last_wakeup;	/* wakeup-latency: per target cpu */
+	uint64_t wakeups;
+	int64_t min_latency, max_latency, total_latency;
+};
+
+/* Takes the report's script arguments: 0, or -1 when the script cannot
+ * take them (too many, or rw-by-file's missing comm). */
+int script_builtin_run__init(struct script_builtin_run *run, const struct script_builtin *sb,
+			     int argc, const char **argv);
+void script_builtin_run__exit(struct script_builtin_run *run);
+
+/* Feeds one sample (the session's machine has seen the records before it). */
+void script_builtin_run__sample(struct script_builtin_run *run, struct perf_session *s,
+				struct evsel *evsel, const struct perf_sample *sample);
+
+/* Kernel symbols for net_dropmonitor: sorted by address, then name. */
+struct ksym_table {
+	struct ksym { uint64_t addr; char *name; } *syms;
+	size_t nr;
+};
+/* Reads /proc/kallsyms (path, when not NULL); an unreadable file gives an
+ * empty table, as the script does. */
+void ksym_table__load(struct ksym_table *t, const char *path);
+/* The symbol at or before addr, or NULL. */
+const struct ksym *ksym_table__find(const struct ksym_table *t, uint64_t addr);
+void ksym_table__exit(struct ksym_table *t);
+
+#endif

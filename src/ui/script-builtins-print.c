@@ -1,0 +1,411 @@
+/* script-builtins-print: perf's scripts' tables, printed from the tallies. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/analysis/syscall-table.h"
+#include "util/util.h"
+#include "ui/script-builtins-print.h"
+
+#define DASHES40 "----------------------------------------"
+#define DASHES30 "------------------------------"
+#define DASHES20 "--------------------"
+
+void script_builtins_print_list(FILE *fp)
+{
+	size_t nr;
+	const struct script_builtin *sb = script_builtins(&nr);
+
+	fprintf(fp, "List of available trace scripts:\n");
+	for (size_t i = 0; i < nr; i++) {
+		char *head = xasprintf("%s%s%s", sb[i].name, *sb[i].args ? " " : "", sb[i].args);
+
+		fprintf(fp, "  %-36s %s\n", head, sb[i].description);
+		free(head);
+	}
+}
+
+void script_builtin_print_begin(FILE *fp, const struct script_builtin_run *run)
+{
+	switch (run->sb->id) {
+	case SB_SYSCALL_COUNTS:
+	case SB_SYSCALL_COUNTS_BY_PID:
+	case SB_FAILED_SYSCALLS_BY_PID:
+	case SB_FUTEX_CONTENTION:
+		fprintf(fp, "Press control+C to stop and show the summary\n");
+		break;
+	case SB_NET_DROPMONITOR:
+		fprintf(fp, "Starting trace (Ctrl-C to dump results)\n");
+		break;
+	case SB_INTEL_PT_EVENTS:
+		fprintf(fp, "Intel PT Branch Trace, Power Events, Event Trace and PTWRITE\n");
+		break;
+	default:
+		break;
+	}
+}
+
+static void print_syscall_name(FILE *fp, const char *fmt, int64_t nr)
+{
+	const char *name = syscall_table__name((long)nr);
+	char num[24];
+
+	if (!name) {
+		snprintf(num, sizeof(num), "%" PRId64, nr);
+		name = num;
+	}
+	fprintf(fp, fmt, name);
+}
+
+/* Python's sort by (count, key) in reverse */
+static int by_count_then_key_desc(const struct sb_row *a, const struct sb_row *b, int k)
+{
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return (a->key[k] < b->key[k]) - (a->key[k] > b->key[k]);
+}
+
+static int by_count_id_desc(const struct sb_row *a, const struct sb_row *b)
+{
+	return by_count_then_key_desc(a, b, 0);
+}
+
+static int by_count_nr_desc(const struct sb_row *a, const struct sb_row *b)
+{
+	return by_count_then_key_desc(a, b, 1);
+}
+
+static int by_count_ret_desc(const struct sb_row *a, const struct sb_row *b)
+{
+	return by_count_then_key_desc(a, b, 2);
+}
+
+static int by_count_desc(const struct sb_row *a, const struct sb_row *b)
+{
+	return (a->count < b->count) - (a->count > b->count);
+}
+
+/* Rows i and j share the comm and the first n numbers of their keys. */
+static bool same_group(const struct sb_row *a, const struct sb_row *b, int n)
+{
+	if (strcmp(a->str, b->str))
+		return false;
+	for (int k = 0; k < n; k++)
+		if (a->key[k] != b->key[k])
+			return false;
+	return true;
+}
+
+/* Whether row i is the first of its group (nested dicts list groups in
+ * the order their first entry came). */
+static bool first_of_group(const struct sb_tally *t, size_t i, int n)
+{
+	for (size_t j = 0; j < i; j++)
+		if (same_group(&t->rows[j], &t->rows[i], n))
+			return false;
+	return true;
+}
+
+static void print_syscall_counts(FILE *fp, const struct script_builtin_run *run)
+{
+	size_t *order = sb_tally__sorted(&run->counts, by_count_id_desc);
+
+	if (run->for_comm)
+		fprintf(fp, "\nsyscall events for %s:\n\n", run->for_comm);
+	else
+		fprintf(fp, "\nsyscall events:\n\n");
+	fprintf(fp, "%-40s  %10s\n", "event", "count");
+	fprintf(fp, "%-40s  %10s\n", DASHES40, "-----------");
+	for (size_t i = 0; i < run->counts.nr; i++) {
+		const struct sb_row *row = &run->counts.rows[order[i]];
+
+		print_syscall_name(fp, "%-40s", row->key[0]);
+		fprintf(fp, "  %10" PRIu64 "\n", row->count);
+	}
+	free(order);
+}
+
+/* The rows of one group (comm, pid [, id]) in order, sorted by cmp. */
+static void print_group(FILE *fp, const struct sb_tally *t, size_t first, int n,
+			int (*cmp)(const struct sb_row *, const struct sb_row *),
+			void (*print_row)(FILE *, const struct sb_row *))
+{
+	size_t *order = sb_tally__sorted(t, cmp);
+
+	for (size_t i = 0; i < t->nr; i++)
+		if (same_group(&t->rows[order[i]], &t->rows[first], n))
+			print_row(fp, &t->rows[order[i]]);
+	free(order);
+}
+
+static void print_count_row(FILE *fp, const struct sb_row *row)
+{
+	print_syscall_name(fp, "  %-38s", row->key[1]);
+	fprintf(fp, "  %10" PRIu64 "\n", row->count);
+}
+
+static void print_syscall_counts_by_pid(FILE *fp, const struct script_builtin_run *run)
+{
+	const struct sb_tally *t = &run->counts;
+
+	if (run->for_comm)
+		fprintf(fp, "\nsyscall events for %s:\n\n", run->for_comm);
+	else
+		fprintf(fp, "\nsyscall events by comm/pid:\n\n");
+	fprintf(fp, "%-40s  %10s\n", "comm [pid]/syscalls", "count");
+	fprintf(fp, "%-40s  %10s\n", DASHES40, "----------");
+	for (size_t c = 0; c < t->nr; c++) {
+		if (!first_of_group(t, c, 0))
+			continue;
+		for (size_t p = c; p < t->nr; p++) {
+			if (!same_group(&t->rows[p], &t->rows[c], 0) || !first_of_group(t, p, 1))
+				continue;
+			fprintf(fp, "\n%s [%" PRId64 "]\n", t->rows[p].str, t->rows[p].key[0]);
+			print_group(fp, t, p, 1, by_count_nr_desc, print_count_row);
+		}
+	}
+}
+
+static void print_error_row(FILE *fp, const struct sb_row *row)
+{
+	const char *name = errno_table__name((long)row->key[2]);
+	char unknown[48];
+
+	if (!name) {
+		snprintf(unknown, sizeof(unknown), "Unknown %" PRId64 " errno", row->key[2]);
+		name = unknown;
+	}
+	fprintf(fp, "    err = %-20s  %10" PRIu64 "\n", name, row->count);
+}
+
+static void print_failed_syscalls_by_pid(FILE *fp, const struct script_builtin_run *run)
+{
+	const struct sb_tally *t = &run->counts;
+
+	if (run->for_comm)
+		fprintf(fp, "\nsyscall errors for %s:\n\n", run->for_comm);
+	else
+		fprintf(fp, "\nsyscall errors:\n\n");
+	fprintf(fp, "%-30s  %10s\n", "comm [pid]", "count");
+	fprintf(fp, "%-30s  %10s\n", DASHES30, "----------");
+	for (size_t c = 0; c < t->nr; c++) {
+		if (!first_of_group(t, c, 0))
+			continue;
+		for (size_t p = c; p < t->nr; p++) {
+			if (!same_group(&t->rows[p], &t->rows[c], 0) || !first_of_group(t, p, 1))
+				continue;
+			fprintf(fp, "\n%s [%" PRId64 "]\n", t->rows[p].str, t->rows[p].key[0]);
+			for (size_t s = p; s < t->nr; s++) {
+				if (!same_group(&t->rows[s], &t->rows[p], 1) ||
+				    !first_of_group(t, s, 2))
+					continue;
+				print_syscall_name(fp, "  syscall: %-16s\n", t->rows[s].key[1]);
+				print_group(fp, t, s, 2, by_count_ret_desc, print_error_row);
+			}
+		}
+	}
+}
+
+static void print_failed_syscalls(FILE *fp, const struct script_builtin_run *run)
+{
+	size_t *order = sb_tally__sorted(&run->counts, by_count_desc);
+
+	fprintf(fp, "\nfailed syscalls by comm:\n\n");
+	fprintf(fp, "%-20s  %10s\n", "comm", "# errors");
+	/* the script gives its three-column format two values */
+	fprintf(fp, "%-20s  %6s  %10s\n", DASHES20, "----------", "");
+	for (size_t i = 0; i < run->counts.nr; i++) {
+		const struct sb_row *row = &run->counts.rows[order[i]];
+
+		if (run->for_comm && strcmp(row->str, run->for_comm))
+			continue;
+		fprintf(fp, "%-20s  %10" PRIu64 "\n", row->str, row->count);
+	}
+	free(order);
+}
+
+static void print_unhandled(FILE *fp, const struct script_builtin_run *run)
+{
+	if (!run->unhandled.nr)
+		return;
+	fprintf(fp, "\nunhandled events:\n\n");
+	fprintf(fp, "%-40s  %10s\n", "event", "count");
+	fprintf(fp, "%-40s  %10s\n", DASHES40, "-----------");
+	for (size_t i = 0; i < run->unhandled.nr; i++)
+		fprintf(fp, "%-40s  %10" PRIu64 "\n", run->unhandled.rows[i].str,
+			run->unhandled.rows[i].count);
+}
+
+static int by_bytes_read_desc(const struct sb_row *a, const struct sb_row *b)
+{
+	return (a->val[1] < b->val[1]) - (a->val[1] > b->val[1]);
+}
+
+static int by_bytes_desc(const struct sb_row *a, const struct sb_row *b)
+{
+	return (a->val[0] < b->val[0]) - (a->val[0] > b->val[0]);
+}
+
+/* The failed reads or writes: (pid, comm, error, count) by count. */
+static void print_rw_errors(FILE *fp, const char *what, const struct sb_tally *calls,
+			    const struct sb_tally *errors)
+{
+	size_t *order = sb_tally__sorted(errors, by_count_desc);
+
+	fprintf(fp, "\nfailed %s by pid:\n\n", what);
+	fprintf(fp, "%6s  %20s  %6s  %10s\n", "pid", "comm", "error #", "# errors");
+	fprintf(fp, "%6s  %20s  %6s  %10s\n", "------", DASHES20, "------", "----------");
+	for (size_t i = 0; i < errors->nr; i++) {
+		const struct sb_row *row = &errors->rows[order[i]];
+		const struct sb_row *call = sb_tally__find(calls, NULL, row->key[0], 0, 0);
+
+		fprintf(fp, "%6" PRId64 "  %-20s  %6" PRId64 "  %10" PRIu64 "\n", row->key[0],
+			call && call->comm ? call->comm : "", row->key[1], row->count);
+	}
+	free(order);
+}
+
+static void print_rw_by_pid(FILE *fp, const struct script_builtin_run *run)
+{
+	size_t *order = sb_tally__sorted(&run->reads, by_bytes_read_desc);
+
+	fprintf(fp, "read counts by pid:\n\n");
+	fprintf(fp, "%6s  %20s  %10s  %10s  %10s\n", "pid", "comm", "# reads", "bytes_requested",
+		"bytes_read");
+	fprintf(fp, "%6s  %-20s  %10s  %10s  %10s\n", "------", DASHES20, "-----------",
+		"----------", "----------");
+	for (size_t i = 0; i < run->reads.nr; i++) {
+		const struct sb_row *row = &run->reads.rows[order[i]];
+
+		fprintf(fp, "%6" PRId64 "  %-20s  %10" PRIu64 "  %10" PRId64 "  %10" PRId64 "\n",
+			row->key[0], row->comm ? row->comm : "", row->count, row->val[0],
+			row->val[1]);
+	}
+	free(order);
+	print_rw_errors(fp, "reads", &run->reads, &run->read_errors);
+
+	order = sb_tally__sorted(&run->writes, by_bytes_desc);
+	fprintf(fp, "\nwrite counts by pid:\n\n");
+	fprintf(fp, "%6s  %20s  %10s  %10s\n", "pid", "comm", "# writes", "bytes_written");
+	fprintf(fp, "%6s  %-20s  %10s  %10s\n", "------", DASHES20, "-----------", "----------");
+	for (size_t i = 0; i < run->writes.nr; i++) {
+		const struct sb_row *row = &run->writes.rows[order[i]];
+
+		fprintf(fp, "%6" PRId64 "  %-20s  %10" PRIu64 "  %10" PRId64 "\n", row->key[0],
+			row->comm ? row->comm : "", row->count, row->val[0]);
+	}
+	free(order);
+	print_rw_errors(fp, "writes", &run->writes, &run->write_errors);
+	print_unhandled(fp, run);
+}
+
+static void print_fd_counts(FILE *fp, const char *what, const char *bytes, const char *comm,
+			    const struct sb_tally *t)
+{
+	size_t *order = sb_tally__sorted(t, by_bytes_desc);
+
+	fprintf(fp, "file %s counts for %s:\n\n", what, comm);
+	fprintf(fp, "%6s  %10s  %10s\n", "fd", what[0] == 'r' ? "# reads" : "# writes", bytes);
+	fprintf(fp, "%6s  %10s  %10s\n", "------", "----------", "-----------");
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct sb_row *row = &t->rows[order[i]];
+
+		fprintf(fp, "%6" PRIu64 "  %10" PRIu64 "  %10" PRIu64 "\n", (uint64_t)row->key[0],
+			row->count, (uint64_t)row->val[0]);
+	}
+	free(order);
+}
+
+static void print_rw_by_file(FILE *fp, const struct script_builtin_run *run)
+{
+	print_fd_counts(fp, "read", "bytes_requested", run->for_comm, &run->reads);
+	fputc('\n', fp);
+	print_fd_counts(fp, "write", "bytes_written", run->for_comm, &run->writes);
+	print_unhandled(fp, run);
+}
+
+static void print_wakeup_latency(FILE *fp, const struct script_builtin_run *run)
+{
+	fprintf(fp, "wakeup_latency stats:\n\n");
+	fprintf(fp, "total_wakeups: %" PRIu64 "\n", run->wakeups);
+	if (run->wakeups)
+		fprintf(fp, "avg_wakeup_latency (ns): %" PRIu64 "\n",
+			(uint64_t)run->total_latency / run->wakeups);
+	else
+		fprintf(fp, "avg_wakeup_latency (ns): N/A\n");
+	fprintf(fp, "min_wakeup_latency (ns): %" PRId64 "\n", run->min_latency);
+	fprintf(fp, "max_wakeup_latency (ns): %" PRId64 "\n", run->max_latency);
+	print_unhandled(fp, run);
+}
+
+static void print_futex_contention(FILE *fp, const struct script_builtin_run *run)
+{
+	for (size_t i = 0; i < run->counts.nr; i++) {
+		const struct sb_row *row = &run->counts.rows[i];
+		const struct sb_row *name = sb_tally__find(&run->names, NULL, row->key[0], 0, 0);
+
+		fprintf(fp, "%s[%" PRId64 "] lock %" PRIx64 " contended %" PRIu64 " times, %" PRId64
+			" avg ns [max: %" PRId64 " ns, min %" PRId64 " ns]\n",
+			name && name->comm ? name->comm : "", row->key[0], (uint64_t)row->key[1],
+			row->count, (int64_t)row->avg, row->max, row->min);
+	}
+}
+
+static void print_net_dropmonitor(FILE *fp, const struct script_builtin_run *run,
+				  const struct ksym_table *ksyms)
+{
+	fprintf(fp, "Gathering kallsyms data\n");
+	fprintf(fp, "%25s %25s %25s\n", "LOCATION", "OFFSET", "COUNT");
+	for (size_t i = 0; i < run->counts.nr; i++) {
+		const struct sb_row *row = &run->counts.rows[i];
+		uint64_t loc = (uint64_t)row->key[0];
+		const struct ksym *sym = ksyms ? ksym_table__find(ksyms, loc) : NULL;
+
+		if (sym)
+			fprintf(fp, "%25s %25" PRIu64 " %25" PRIu64 "\n", sym->name, loc - sym->addr,
+				row->count);
+		else
+			fprintf(fp, "%25" PRIu64 " %25d %25" PRIu64 "\n", loc, 0, row->count);
+	}
+}
+
+void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
+			      const struct ksym_table *ksyms)
+{
+	switch (run->sb->id) {
+	case SB_SYSCALL_COUNTS:
+		print_syscall_counts(fp, run);
+		break;
+	case SB_SYSCALL_COUNTS_BY_PID:
+		print_syscall_counts_by_pid(fp, run);
+		break;
+	case SB_FAILED_SYSCALLS_BY_PID:
+		print_failed_syscalls_by_pid(fp, run);
+		break;
+	case SB_FAILED_SYSCALLS:
+		print_failed_syscalls(fp, run);
+		break;
+	case SB_RW_BY_PID:
+		print_rw_by_pid(fp, run);
+		break;
+	case SB_RW_BY_FILE:
+		print_rw_by_file(fp, run);
+		break;
+	case SB_WAKEUP_LATENCY:
+		print_wakeup_latency(fp, run);
+		break;
+	case SB_FUTEX_CONTENTION:
+		print_futex_contention(fp, run);
+		break;
+	case SB_NET_DROPMONITOR:
+		print_net_dropmonitor(fp, run, ksyms);
+		break;
+	case SB_POWERPC_HCALLS:
+		fprintf(fp, "%-28s%10s%10s%10s%10s\n", "hcall", "count", "min(ns)", "max(ns)",
+			"avg(ns)");
+		fprintf(fp, "%.68s\n", DASHES40 DASHES40);
+		break;
+	default:
+		break;
+	}
+}
