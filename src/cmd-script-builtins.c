@@ -34,7 +34,13 @@ static int builtin_sample(struct perf_tool *tool, struct perf_session *s,
 			  const struct perf_event_header *rec, struct perf_sample *sample,
 			  struct evsel *evsel)
 {
-	script_builtin_run__sample(&((struct builtin_tool *)tool)->run, s, evsel, sample);
+	struct script_builtin_run *run = &((struct builtin_tool *)tool)->run;
+
+	if (script_builtin_run__screen_due(run, sample->time)) {
+		script_builtin_print_screen(stdout, run);
+		script_builtin_run__clear_screen(run);
+	}
+	script_builtin_run__sample(run, s, evsel, sample);
 	return 0;
 }
 

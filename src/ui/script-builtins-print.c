@@ -106,7 +106,9 @@ static bool first_of_group(const struct sb_tally *t, size_t i, int n)
 	return true;
 }
 
-static void print_syscall_counts(FILE *fp, const struct script_builtin_run *run)
+/* syscall-counts and sctop (one dash less under "count") */
+static void print_syscall_counts(FILE *fp, const struct script_builtin_run *run,
+				 const char *count_dashes)
 {
 	size_t *order = sb_tally__sorted(&run->counts, by_count_id_desc);
 
@@ -115,7 +117,7 @@ static void print_syscall_counts(FILE *fp, const struct script_builtin_run *run)
 	else
 		fprintf(fp, "\nsyscall events:\n\n");
 	fprintf(fp, "%-40s  %10s\n", "event", "count");
-	fprintf(fp, "%-40s  %10s\n", DASHES40, "-----------");
+	fprintf(fp, "%-40s  %10s\n", DASHES40, count_dashes);
 	for (size_t i = 0; i < run->counts.nr; i++) {
 		const struct sb_row *row = &run->counts.rows[order[i]];
 
@@ -324,6 +326,50 @@ static void print_rw_by_file(FILE *fp, const struct script_builtin_run *run)
 	print_unhandled(fp, run);
 }
 
+#define RWTOP_LINES 20	/* rows per table */
+
+static void print_rwtop(FILE *fp, const struct script_builtin_run *run)
+{
+	size_t *order = sb_tally__sorted(&run->reads, by_bytes_read_desc);
+
+	fprintf(fp, "\nread counts by pid:\n\n");
+	fprintf(fp, "%6s  %20s  %10s  %10s  %10s\n", "pid", "comm", "# reads", "bytes_req",
+		"bytes_read");
+	fprintf(fp, "%6s  %-20s  %10s  %10s  %10s\n", "------", DASHES20, "----------",
+		"----------", "----------");
+	for (size_t i = 0; i < run->reads.nr && i < RWTOP_LINES; i++) {
+		const struct sb_row *row = &run->reads.rows[order[i]];
+
+		fprintf(fp, "%6" PRId64 "  %-20s  %10" PRIu64 "  %10" PRId64 "  %10" PRId64 "\n",
+			row->key[0], row->comm ? row->comm : "", row->count, row->val[0],
+			row->val[1]);
+	}
+	free(order);
+	order = sb_tally__sorted(&run->writes, by_bytes_desc);
+	fprintf(fp, "\nwrite counts by pid:\n\n");
+	fprintf(fp, "%6s  %20s  %10s  %13s\n", "pid", "comm", "# writes", "bytes_written");
+	fprintf(fp, "%6s  %-20s  %10s  %13s\n", "------", DASHES20, "----------", "-------------");
+	for (size_t i = 0; i < run->writes.nr && i < RWTOP_LINES; i++) {
+		const struct sb_row *row = &run->writes.rows[order[i]];
+
+		fprintf(fp, "%6" PRId64 "  %-20s  %10" PRIu64 "  %13" PRId64 "\n", row->key[0],
+			row->comm ? row->comm : "", row->count, row->val[0]);
+	}
+	free(order);
+}
+
+void script_builtin_print_screen(FILE *fp, const struct script_builtin_run *run)
+{
+	/* the scripts' clear_term(): Python's print() adds a newline */
+	if (run->sb->id == SB_SCTOP) {
+		fprintf(fp, "\x1b[H\x1b[2J\n");
+		print_syscall_counts(fp, run, "----------");
+	} else {
+		fprintf(fp, "\x1b[H\x1b[2J");
+		print_rwtop(fp, run);
+	}
+}
+
 static void print_wakeup_latency(FILE *fp, const struct script_builtin_run *run)
 {
 	fprintf(fp, "wakeup_latency stats:\n\n");
@@ -374,7 +420,14 @@ void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 {
 	switch (run->sb->id) {
 	case SB_SYSCALL_COUNTS:
-		print_syscall_counts(fp, run);
+		print_syscall_counts(fp, run, "-----------");
+		break;
+	case SB_SCTOP:
+		script_builtin_print_screen(fp, run);
+		break;
+	case SB_RWTOP:
+		print_unhandled(fp, run);
+		script_builtin_print_screen(fp, run);
 		break;
 	case SB_SYSCALL_COUNTS_BY_PID:
 		print_syscall_counts_by_pid(fp, run);

@@ -16,6 +16,9 @@ void script_builtin_print_begin(FILE *fp, const struct script_builtin_run *run);
 void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 			      const struct ksym_table *ksyms);
 
+/* rwtop, sctop: one screen of totals, after clearing the terminal. */
+void script_builtin_print_screen(FILE *fp, const struct script_builtin_run *run);
+
 /* The -l listing. */
 void script_builtins_print_list(FILE *fp);
 

@@ -19,7 +19,7 @@
 
 static const struct script_builtin builtins[SB_NR] = {
 	{ SB_RWTOP, "rwtop", "[interval]", "system-wide r/w top", SYSCALL_RW_EVENTS, 1,
-	  SB_MISSING },
+	  SB_TRACE },
 	{ SB_RW_BY_PID, "rw-by-pid", "", "system-wide r/w activity", SYSCALL_RW_EVENTS, 0,
 	  SB_TRACE },
 	{ SB_WAKEUP_LATENCY, "wakeup-latency", "", "system-wide min/max/avg wakeup latency",
@@ -37,7 +37,7 @@ static const struct script_builtin builtins[SB_NR] = {
 	{ SB_NET_DROPMONITOR, "net_dropmonitor", "", "display a table of dropped frames",
 	  EVENTS("-e", "skb:kfree_skb"), 0, SB_TRACE },
 	{ SB_SCTOP, "sctop", "[comm] [interval]", "syscall top",
-	  EVENTS("-e", "raw_syscalls:sys_enter"), 2, SB_MISSING },
+	  EVENTS("-e", "raw_syscalls:sys_enter"), 2, SB_TRACE },
 	{ SB_COMPACTION_TIMES, "compaction-times",
 	  "[-h] [-u] [-p|-pv] [-t | [-m] [-fs] [-ms]] [pid|pid-range|comm-regex]",
 	  "display time taken by mm compaction",
@@ -194,6 +194,35 @@ size_t *sb_tally__sorted(const struct sb_tally *t,
 
 /* --- arguments --- */
 
+#define NSEC_PER_SEC 1000000000ULL
+#define DEFAULT_SCREEN_SECS 3
+
+/* rwtop [interval]; sctop [comm] [interval] or sctop interval|comm */
+static int screen_args(struct script_builtin_run *run, int argc, const char **argv)
+{
+	long secs = DEFAULT_SCREEN_SECS;
+	char *end;
+
+	if (argc == 2) {
+		run->for_comm = argv[0];
+		secs = strtol(argv[1], &end, 10);
+		if (*end || !*argv[1])
+			return -1;
+	} else if (argc == 1) {
+		secs = strtol(argv[0], &end, 10);
+		if (*end || !*argv[0]) {
+			if (run->sb->id == SB_RWTOP)
+				return -1;
+			run->for_comm = argv[0];
+			secs = DEFAULT_SCREEN_SECS;
+		}
+	}
+	if (secs <= 0)	/* rwtop's "interval 0" means the default */
+		secs = DEFAULT_SCREEN_SECS;
+	run->interval_ns = (uint64_t)secs * NSEC_PER_SEC;
+	return 0;
+}
+
 int script_builtin_run__init(struct script_builtin_run *run, const struct script_builtin *sb,
 			     int argc, const char **argv)
 {
@@ -202,6 +231,8 @@ int script_builtin_run__init(struct script_builtin_run *run, const struct script
 	run->min_latency = 1000000000;
 	if (argc > sb->max_args || (sb->id == SB_RW_BY_FILE && argc < 1))
 		return -1;
+	if (sb->id == SB_RWTOP || sb->id == SB_SCTOP)
+		return screen_args(run, argc, argv);
 	if (argc < 1)
 		return 0;
 	/* the by-pid scripts take a pid where the argument is a number */
@@ -409,11 +440,11 @@ static void syscall_events(struct script_builtin_run *run, const struct tp_sampl
 	enum script_builtin_id id = run->sb->id;
 	int64_t nr, ret;
 
-	if (id == SB_SYSCALL_COUNTS || id == SB_SYSCALL_COUNTS_BY_PID) {
+	if (id == SB_SYSCALL_COUNTS || id == SB_SYSCALL_COUNTS_BY_PID || id == SB_SCTOP) {
 		if (!is_raw_syscall(ts, "sys_enter") || comm_filtered(run, ts))
 			return;
 		nr = tp_value(ts, "id");
-		if (id == SB_SYSCALL_COUNTS)
+		if (id != SB_SYSCALL_COUNTS_BY_PID)
 			sb_tally__get(&run->counts, NULL, nr, 0, 0)->count++;
 		else
 			sb_tally__get(&run->counts, ts->comm, ts->pid, nr, 0)->count++;
@@ -448,6 +479,7 @@ void script_builtin_run__sample(struct script_builtin_run *run, struct perf_sess
 
 	switch (run->sb->id) {
 	case SB_RW_BY_PID:
+	case SB_RWTOP:
 		rw_by_pid(run, &ts);
 		break;
 	case SB_RW_BY_FILE:
@@ -465,6 +497,7 @@ void script_builtin_run__sample(struct script_builtin_run *run, struct perf_sess
 		break;
 	case SB_SYSCALL_COUNTS:
 	case SB_SYSCALL_COUNTS_BY_PID:
+	case SB_SCTOP:
 	case SB_FAILED_SYSCALLS:
 	case SB_FAILED_SYSCALLS_BY_PID:
 		syscall_events(run, &ts);
@@ -472,6 +505,32 @@ void script_builtin_run__sample(struct script_builtin_run *run, struct perf_sess
 	default:
 		break;
 	}
+}
+
+bool script_builtin_run__screen_due(struct script_builtin_run *run, uint64_t time)
+{
+	bool due;
+
+	if (!run->interval_ns)
+		return false;
+	if (!run->next_screen) {
+		/* rwtop's first screen comes after a second, sctop's after an interval */
+		run->next_screen = time + (run->sb->id == SB_RWTOP ? NSEC_PER_SEC : run->interval_ns);
+		return false;
+	}
+	due = time >= run->next_screen;
+	while (time >= run->next_screen)
+		run->next_screen += run->interval_ns;
+	return due;
+}
+
+void script_builtin_run__clear_screen(struct script_builtin_run *run)
+{
+	sb_tally__exit(&run->counts);
+	sb_tally__exit(&run->reads);
+	sb_tally__exit(&run->writes);
+	sb_tally__exit(&run->read_errors);
+	sb_tally__exit(&run->write_errors);
 }
 
 /* --- kernel symbols --- */

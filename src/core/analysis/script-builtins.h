@@ -109,6 +109,8 @@ struct script_builtin_run {
 	struct sb_tally last_wakeup;	/* wakeup-latency: per target cpu */
 	uint64_t wakeups;
 	int64_t min_latency, max_latency, total_latency;
+	uint64_t interval_ns;		/* rwtop, sctop: between screens */
+	uint64_t next_screen;		/* the time of the next one, 0: not started */
 };
 
 /* Takes the report's script arguments: 0, or -1 when the script cannot
@@ -120,6 +122,15 @@ void script_builtin_run__exit(struct script_builtin_run *run);
 /* Feeds one sample (the session's machine has seen the records before it). */
 void script_builtin_run__sample(struct script_builtin_run *run, struct perf_session *s,
 				struct evsel *evsel, const struct perf_sample *sample);
+
+/*
+ * rwtop and sctop show their totals every interval, of the recording's
+ * time here (perf's scripts use the wall clock of the report): true when
+ * a sample at time ends an interval, so that the totals so far are shown
+ * and cleared (script_builtin_run__clear_screen) before it is fed.
+ */
+bool script_builtin_run__screen_due(struct script_builtin_run *run, uint64_t time);
+void script_builtin_run__clear_screen(struct script_builtin_run *run);
 
 /* Kernel symbols for net_dropmonitor: sorted by address, then name. */
 struct ksym_table {
