@@ -111,7 +111,13 @@ int script_builtin_report(const struct script_builtin *sb, const char *input, bo
 		return no_data(sb, input);
 	if (script_builtin_run__init(&bt.run, sb, argc, argv) < 0) {
 		print_usage(sb);
+		script_builtin_run__exit(&bt.run);
 		return PCL_EXIT_ERROR;
+	}
+	if (bt.run.compaction.help) {
+		script_builtin_print_compaction_help(stdout);
+		script_builtin_run__exit(&bt.run);
+		return 0;
 	}
 	s = perf_session__open(input, force, &err);
 	if (!s) {
@@ -194,6 +200,27 @@ static int builtin_record(const struct script_builtin *sb, int argc, const char 
 	return ret;
 }
 
+/* compaction-times: every argument but -i FILE and -f is the script's */
+static int compaction_report_args(const struct script_builtin *sb, int argc, const char **argv)
+{
+	const char **args = xcalloc((size_t)argc + 1, sizeof(*args));
+	const char *input = NULL;
+	bool force = false;
+	int n = 0, ret;
+
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-i") && i + 1 < argc)
+			input = argv[++i];
+		else if (!strcmp(argv[i], "-f"))
+			force = true;
+		else
+			args[n++] = argv[i];
+	}
+	ret = script_builtin_report(sb, input, force, n, args);
+	free(args);
+	return ret;
+}
+
 /* report's arguments: the script's (those before the first option, as
  * perf's NAME-report wrappers take them), then -i FILE / -f */
 static int builtin_report_args(const struct script_builtin *sb, int argc, const char **argv)
@@ -206,6 +233,8 @@ static int builtin_report_args(const struct script_builtin *sb, int argc, const 
 		return script_builtin_report(sb, NULL, false, argc, argv);
 	while (nargs < argc && argv[nargs][0] != '-')
 		nargs++;
+	if (sb->id == SB_COMPACTION_TIMES)	/* its own options start with '-' */
+		return compaction_report_args(sb, argc, argv);
 	for (int i = nargs; i < argc; i++) {
 		if ((!strcmp(argv[i], "-i") || !strcmp(argv[i], "--input")) && i + 1 < argc) {
 			input = argv[++i];

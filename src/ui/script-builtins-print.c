@@ -415,6 +415,72 @@ static void print_net_dropmonitor(FILE *fp, const struct script_builtin_run *run
 	}
 }
 
+#define COMPACTION_USAGE "usage: pcl script report compaction-times [-h] [-u] " \
+	"[-p|-pv] [-t | [-m] [-fs] [-ms]] [pid|pid-range|comm-regex]\n"
+
+void script_builtin_print_compaction_help(FILE *fp)
+{
+	fprintf(fp, COMPACTION_USAGE "\n"
+		"-h\tdisplay this help\n"
+		"-p\tdisplay by process\n"
+		"-pv\tdisplay by process (verbose)\n"
+		"-t\tdisplay stall times only\n"
+		"-m\tdisplay stats for migration\n"
+		"-fs\tdisplay stats for free scanner\n"
+		"-ms\tdisplay stats for migration scanner\n"
+		"-u\tdisplay results in microseconds (default nanoseconds)\n");
+}
+
+/* "123ns", or with -u the microseconds rounded half to even, as Python's round() */
+static void print_compaction(FILE *fp, const struct compaction_opts *o,
+			     const struct compaction *c)
+{
+	const char *sep = "";
+
+	if (o->micro) {
+		int64_t us = c->ns / 1000, rest = c->ns % 1000;
+
+		if (rest > 500 || (rest == 500 && us % 2))
+			us++;
+		fprintf(fp, "%" PRId64 "us ", us);
+	} else {
+		fprintf(fp, "%" PRId64 "ns ", c->ns);
+	}
+	if (o->show & COMPACTION_MIGRATION) {
+		fprintf(fp, "migration: moved=%" PRId64 " failed=%" PRId64, c->moved, c->failed);
+		sep = " ";
+	}
+	if (o->show & COMPACTION_FREE_SCANNER) {
+		fprintf(fp, "%sfree_scanner: scanned=%" PRId64 " isolated=%" PRId64, sep,
+			c->free_scanned, c->free_isolated);
+		sep = " ";
+	}
+	if (o->show & COMPACTION_MIGRATION_SCANNER)
+		fprintf(fp, "%smigration_scanner: scanned=%" PRId64 " isolated=%" PRId64, sep,
+			c->migrate_scanned, c->migrate_isolated);
+	fputc('\n', fp);
+}
+
+static void print_compaction_times(FILE *fp, const struct script_builtin_run *run)
+{
+	const struct compaction_opts *o = &run->compaction;
+
+	fprintf(fp, "total: ");
+	print_compaction(fp, o, &run->total);
+	for (size_t i = 0; o->by_task && i < run->nr_tasks; i++) {
+		const struct compaction_task *t = &run->tasks[i];
+
+		if (t->filtered)
+			continue;
+		fprintf(fp, "%" PRId64 "[%s]: ", t->pid, t->comm);
+		print_compaction(fp, o, &t->sum);
+		for (size_t k = 0; k < t->nr_done; k++) {
+			fprintf(fp, "%" PRId64 "[%s].%zu: ", t->pid, t->comm, k + 1);
+			print_compaction(fp, o, &t->done[k]);
+		}
+	}
+}
+
 void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 			      const struct ksym_table *ksyms)
 {
@@ -449,6 +515,9 @@ void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 		break;
 	case SB_FUTEX_CONTENTION:
 		print_futex_contention(fp, run);
+		break;
+	case SB_COMPACTION_TIMES:
+		print_compaction_times(fp, run);
 		break;
 	case SB_NET_DROPMONITOR:
 		print_net_dropmonitor(fp, run, ksyms);

@@ -19,6 +19,9 @@ void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 /* rwtop, sctop: one screen of totals, after clearing the terminal. */
 void script_builtin_print_screen(FILE *fp, const struct script_builtin_run *run);
 
+/* compaction-times -h */
+void script_builtin_print_compaction_help(FILE *fp);
+
 /* The -l listing. */
 void script_builtins_print_list(FILE *fp);
 

@@ -221,6 +221,62 @@ def test_wakeup_latency(rec):
     assert not re.search(r"^total_wakeups: 0$", got, re.M), got
 
 
+def test_rwtop_last_screen(rec):
+    """perf's rwtop prints from a timer of the report's wall clock, and its
+    last screen at the end: pcl's last screen is that one."""
+    want = perf_script(rec["rw"], "rwtop.pl", lang="perl")
+    got = report(rec["rw"], "rwtop")
+    assert got.startswith("\x1b[H\x1b[2J\nread counts by pid:\n")
+    last = got.rsplit("\x1b[H\x1b[2J", 1)[1]
+    assert last == want.rsplit("\x1b[H\x1b[2J", 1)[1], unified(want, got)
+    assert re.search(r"^ *\d+  script_work +%d +%d$" % (ROUNDS, 64 * ROUNDS), last, re.M)
+
+
+def test_sctop_screens(tmp_path):
+    """sctop 1 on a recording of ~2.4 s: a screen per second of it that has
+    syscalls after it, and the last one; together they count every syscall."""
+    path = str(tmp_path / "sc.data")
+    r = pcl("script", "record", "sctop", "-q", "-o", path, "--", "sh", "-c",
+            "sleep 1.2; sleep 1.2")
+    assert r.returncode == 0, r.stderr
+    got = report(path, "sctop", "1")
+    screens = got.split("\x1b[H\x1b[2J\n")[1:]
+    assert len(screens) >= 3, got
+    for screen in screens:
+        assert screen.startswith("\nsyscall events:\n\n%-40s  %10s\n%-40s  %10s\n" % (
+            "event", "count", "-" * 40, "-" * 10)), screen
+    total = sum(int(line.split()[-1]) for screen in screens
+                for line in screen.splitlines()[5:])
+    counts = report(path, "syscall-counts")
+    assert total == sum(int(line.split()[-1]) for line in counts.splitlines()[6:])
+    assert pcl("script", "report", "sctop", "sh", "1", "-i", path).stdout.count("\x1b") >= 3
+
+
+@pytest.fixture(scope="module")
+def compaction(rec):
+    path = os.path.join(rec["dir"], "compaction.data")
+    events = []
+    for e in ("begin", "end", "migratepages", "isolate_migratepages", "isolate_freepages"):
+        events += ["-e", "compaction:mm_compaction_" + e]
+    r = perf("record", "-q", "-o", path, *events, "--", "sh", "-c",
+             "echo 1 > /proc/sys/vm/compact_memory")
+    if r.returncode:
+        pytest.skip("cannot compact memory here: " + r.stderr)
+    return path
+
+
+@pytest.mark.parametrize("args", [[], ["-pv", "-u"], ["-p", "-t"], ["-m", "-fs"],
+                                  ["-p", "-ms", "sh"], ["-pv", "1-2"], ["-p", "nosuch"]],
+                         ids=str)
+def test_compaction_times(compaction, args):
+    want = perf("script", "-i", compaction, "-s", f"{SCRIPTS}/python/compaction-times.py",
+                "--", *args)
+    got = pcl("script", "report", "compaction-times", *args, "-i", compaction)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout), \
+        unified(want.stdout, got.stdout)
+    assert got.stdout.startswith("total: ")
+
+
 def test_s_and_report_agree(rec):
     a = pcl("script", "-i", rec["enter"], "-s", "syscall-counts", "script_work")
     b = pcl("script", "report", "syscall-counts", "script_work", "-i", rec["enter"])

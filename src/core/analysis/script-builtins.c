@@ -1,7 +1,8 @@
 /* script-builtins: the catalogue of perf's bundled scripts and the
  * analyses pcl has built in for them. */
-#include <ctype.h>
+#include <inttypes.h>
 #include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ static const struct script_builtin builtins[SB_NR] = {
 	  EVENTS("-e", "compaction:mm_compaction_begin", "-e", "compaction:mm_compaction_end",
 		 "-e", "compaction:mm_compaction_migratepages",
 		 "-e", "compaction:mm_compaction_isolate_migratepages",
-		 "-e", "compaction:mm_compaction_isolate_freepages"), 0, SB_MISSING },
+		 "-e", "compaction:mm_compaction_isolate_freepages"), INT32_MAX, SB_TRACE },
 	{ SB_MEM_PHYS_ADDR, "mem-phys-addr", "", "resolve physical address samples",
 	  EVENTS("--phys-data"), 0, SB_MISSING },
 	{ SB_SYSCALL_COUNTS_BY_PID, "syscall-counts-by-pid", "[comm]",
@@ -197,6 +198,61 @@ size_t *sb_tally__sorted(const struct sb_tally *t,
 #define NSEC_PER_SEC 1000000000ULL
 #define DEFAULT_SCREEN_SECS 3
 
+/* "N", "LO-HI" (either may be empty) or else a regex on the comm */
+static int compaction_filter(struct compaction_opts *o, const char *arg)
+{
+	const char *dash = strchr(arg, '-');
+	size_t digits = strspn(arg, "0123456789");
+
+	if (*arg && !arg[digits]) {
+		o->pid_filter = true;
+		o->pid_lo = o->pid_hi = atol(arg);
+		return 0;
+	}
+	if (dash && (size_t)(dash - arg) == digits && !dash[1 + strspn(dash + 1, "0123456789")]) {
+		o->pid_filter = true;
+		o->pid_lo = atol(arg);
+		o->pid_hi = atol(dash + 1);
+		return 0;
+	}
+	o->comm_re = xmalloc(sizeof(regex_t));
+	if (regcomp(o->comm_re, arg, REG_EXTENDED | REG_NOSUB)) {
+		free(o->comm_re);
+		o->comm_re = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* -h -p -pv -u -t -m -fs -ms, then a pid, pid range or comm regex last */
+static int compaction_args(struct compaction_opts *o, int argc, const char **argv)
+{
+	static const char *const shows[] = { "-t", "-m", "-fs", "-ms" };
+
+	o->show = COMPACTION_ALL;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		int show = -1;
+
+		for (int k = 0; k < 4; k++)
+			if (!strcmp(a, shows[k]))
+				show = k ? 1 << (k - 1) : 0;
+		if (show >= 0)	/* the first choice replaces "all", the others add */
+			o->show = o->show == COMPACTION_ALL ? (unsigned)show : o->show | (unsigned)show;
+		else if (!strcmp(a, "-h"))
+			o->help = true;
+		else if (!strcmp(a, "-p") || !strcmp(a, "-pv"))
+			o->by_task = a[2] ? 2 : 1;
+		else if (!strcmp(a, "-u"))
+			o->micro = true;
+		else if (a[0] == '-')
+			return -1;
+		else if (i == argc - 1 && compaction_filter(o, a) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* rwtop [interval]; sctop [comm] [interval] or sctop interval|comm */
 static int screen_args(struct script_builtin_run *run, int argc, const char **argv)
 {
@@ -233,6 +289,8 @@ int script_builtin_run__init(struct script_builtin_run *run, const struct script
 		return -1;
 	if (sb->id == SB_RWTOP || sb->id == SB_SCTOP)
 		return screen_args(run, argc, argv);
+	if (sb->id == SB_COMPACTION_TIMES)
+		return compaction_args(&run->compaction, argc, argv);
 	if (argc < 1)
 		return 0;
 	/* the by-pid scripts take a pid where the argument is a number */
@@ -251,6 +309,15 @@ int script_builtin_run__init(struct script_builtin_run *run, const struct script
 
 void script_builtin_run__exit(struct script_builtin_run *run)
 {
+	for (size_t i = 0; i < run->nr_tasks; i++) {
+		free(run->tasks[i].comm);
+		free(run->tasks[i].done);
+	}
+	free(run->tasks);
+	if (run->compaction.comm_re) {
+		regfree(run->compaction.comm_re);
+		free(run->compaction.comm_re);
+	}
 	struct sb_tally *tallies[] = { &run->counts, &run->reads, &run->read_errors, &run->writes,
 				       &run->write_errors, &run->unhandled, &run->pending,
 				       &run->names, &run->last_wakeup };
@@ -435,6 +502,87 @@ static void futex_contention(struct script_builtin_run *run, const struct tp_sam
 	}
 }
 
+static bool compaction_filtered(const struct compaction_opts *o, int64_t pid, const char *comm)
+{
+	if (o->pid_filter)
+		return !(pid >= o->pid_lo && (o->pid_hi == 0 || pid <= o->pid_hi));
+	return o->comm_re && regexec(o->comm_re, comm, 0, NULL, 0);
+}
+
+static void compaction_add(struct compaction *sum, const struct compaction *c)
+{
+	sum->ns += c->ns;
+	sum->moved += c->moved;
+	sum->failed += c->failed;
+	sum->free_scanned += c->free_scanned;
+	sum->free_isolated += c->free_isolated;
+	sum->migrate_scanned += c->migrate_scanned;
+	sum->migrate_isolated += c->migrate_isolated;
+}
+
+static struct compaction_task *compaction_task(struct script_builtin_run *run, int64_t pid,
+					       const char *comm)
+{
+	struct sb_row *row = sb_tally__find(&run->pending, NULL, pid, 0, 0);
+	struct compaction_task *task;
+
+	if (row)
+		return &run->tasks[row->val[0]];
+	if (!comm)
+		return NULL;
+	run->tasks = xrealloc(run->tasks, (run->nr_tasks + 1) * sizeof(*run->tasks));
+	task = &run->tasks[run->nr_tasks];
+	*task = (struct compaction_task){ .pid = pid, .comm = xstrdup(comm),
+		.filtered = compaction_filtered(&run->compaction, pid, comm) };
+	sb_tally__get(&run->pending, NULL, pid, 0, 0)->val[0] = (int64_t)run->nr_tasks++;
+	return task;
+}
+
+static void compaction_times(struct script_builtin_run *run, const struct tp_sample *ts)
+{
+	const char *name = ts->tp->name;
+	struct compaction_task *task;
+	struct compaction *c;
+
+	if (strcmp(ts->tp->system, "compaction"))
+		return;
+	if (!strcmp(name, "mm_compaction_begin")) {
+		task = compaction_task(run, ts->pid, ts->comm);
+		if (!task->filtered) {
+			task->pending = true;
+			task->current = (struct compaction){ .ns = (int64_t)ts->sample->time };
+		}
+		return;
+	}
+	task = compaction_task(run, ts->pid, NULL);
+	if (!task || task->filtered)
+		return;
+	if (!task->pending) {
+		fprintf(stderr, "missing start compaction event for pid %" PRId64 "\n", ts->pid);
+		return;
+	}
+	c = &task->current;
+	if (!strcmp(name, "mm_compaction_migratepages")) {
+		c->moved += tp_value(ts, "nr_migrated");
+		c->failed += tp_value(ts, "nr_failed");
+	} else if (!strcmp(name, "mm_compaction_isolate_freepages")) {
+		c->free_scanned += tp_value(ts, "nr_scanned");
+		c->free_isolated += tp_value(ts, "nr_taken");
+	} else if (!strcmp(name, "mm_compaction_isolate_migratepages")) {
+		c->migrate_scanned += tp_value(ts, "nr_scanned");
+		c->migrate_isolated += tp_value(ts, "nr_taken");
+	} else if (!strcmp(name, "mm_compaction_end")) {
+		c->ns = (int64_t)ts->sample->time - c->ns;
+		task->pending = false;
+		compaction_add(&run->total, c);
+		compaction_add(&task->sum, c);
+		if (run->compaction.by_task == 2) {
+			task->done = xrealloc(task->done, (task->nr_done + 1) * sizeof(*task->done));
+			task->done[task->nr_done++] = *c;
+		}
+	}
+}
+
 static void syscall_events(struct script_builtin_run *run, const struct tp_sample *ts)
 {
 	enum script_builtin_id id = run->sb->id;
@@ -490,6 +638,9 @@ void script_builtin_run__sample(struct script_builtin_run *run, struct perf_sess
 		break;
 	case SB_FUTEX_CONTENTION:
 		futex_contention(run, &ts);
+		break;
+	case SB_COMPACTION_TIMES:
+		compaction_times(run, &ts);
 		break;
 	case SB_NET_DROPMONITOR:
 		if (is_event(&ts, "skb", "kfree_skb"))

@@ -96,6 +96,41 @@ struct sb_row *sb_tally__find(const struct sb_tally *t, const char *str, int64_t
 size_t *sb_tally__sorted(const struct sb_tally *t,
 			 int (*cmp)(const struct sb_row *, const struct sb_row *));
 
+/* compaction-times: what one compaction (or a sum of them) did */
+struct compaction {
+	int64_t ns;			/* the start time while pending */
+	int64_t moved, failed;		/* pages migrated */
+	int64_t free_scanned, free_isolated;
+	int64_t migrate_scanned, migrate_isolated;
+};
+
+/* compaction-times: the compactions of one pid */
+struct compaction_task {
+	int64_t pid;
+	char *comm;			/* at its first compaction */
+	bool filtered, pending;
+	struct compaction current, sum;
+	struct compaction *done;	/* each one, for -pv */
+	size_t nr_done;
+};
+
+enum compaction_show {			/* -t, -m, -fs, -ms: 0 is the time alone */
+	COMPACTION_MIGRATION = 1,
+	COMPACTION_FREE_SCANNER = 2,
+	COMPACTION_MIGRATION_SCANNER = 4,
+	COMPACTION_ALL = 7,
+};
+
+struct compaction_opts {
+	int by_task;			/* 0, 1 (-p), 2 (-pv) */
+	unsigned show;			/* enum compaction_show bits */
+	bool micro;			/* -u */
+	bool help;			/* -h */
+	long pid_lo, pid_hi;		/* pid filter (hi 0: no upper bound) */
+	bool pid_filter;
+	void *comm_re;			/* regex_t * of a comm filter, or NULL */
+};
+
 /* One analysis over one recording. */
 struct script_builtin_run {
 	const struct script_builtin *sb;
@@ -109,6 +144,10 @@ struct script_builtin_run {
 	struct sb_tally last_wakeup;	/* wakeup-latency: per target cpu */
 	uint64_t wakeups;
 	int64_t min_latency, max_latency, total_latency;
+	struct compaction_opts compaction;
+	struct compaction_task *tasks;	/* compaction-times, in first-seen order */
+	size_t nr_tasks;
+	struct compaction total;
 	uint64_t interval_ns;		/* rwtop, sctop: between screens */
 	uint64_t next_screen;		/* the time of the next one, 0: not started */
 };
