@@ -481,6 +481,33 @@ static void print_compaction_times(FILE *fp, const struct script_builtin_run *ru
 	}
 }
 
+/* Python's sort by (count, name) in reverse */
+static int by_count_name_desc(const struct sb_row *a, const struct sb_row *b)
+{
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return -strcmp(a->str, b->str);
+}
+
+static void print_mem_phys_addr(FILE *fp, const struct script_builtin_run *run)
+{
+	size_t *order = sb_tally__sorted(&run->counts, by_count_name_desc);
+	uint64_t total = 0;
+
+	fprintf(fp, "Event: %s\n", run->first_event ? run->first_event : "None");
+	fprintf(fp, "%-40s  %10s  %10s\n", "Memory type", "count", "percentage");
+	fprintf(fp, "%-40s  %10s  %10s\n", DASHES40, "-----------", "-----------");
+	for (size_t i = 0; i < run->counts.nr; i++)
+		total += run->counts.rows[i].count;
+	for (size_t i = 0; i < run->counts.nr; i++) {
+		const struct sb_row *row = &run->counts.rows[order[i]];
+
+		fprintf(fp, "%-40s  %10" PRIu64 "  %10.1f%%\n", row->str, row->count,
+			100.0 * (double)row->count / (double)total);
+	}
+	free(order);
+}
+
 void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 			      const struct ksym_table *ksyms)
 {
@@ -518,6 +545,9 @@ void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 		break;
 	case SB_COMPACTION_TIMES:
 		print_compaction_times(fp, run);
+		break;
+	case SB_MEM_PHYS_ADDR:
+		print_mem_phys_addr(fp, run);
 		break;
 	case SB_NET_DROPMONITOR:
 		print_net_dropmonitor(fp, run, ksyms);

@@ -214,7 +214,8 @@ def test_net_dropmonitor(rec):
 
 def test_wakeup_latency(rec):
     script = fixed_copy(rec["dir"], f"{SCRIPTS}/perl/wakeup-latency.pl",
-                        "$comm, $pid, $prio, $success, $target_cpu", "$comm, $pid, $prio, $target_cpu")
+                        "$comm, $pid, $prio, $success, $target_cpu",
+                        "$comm, $pid, $prio, $target_cpu")
     want = perf_script(rec["wake"], script)
     got = report(rec["wake"], "wakeup-latency")
     assert got == want, unified(want, got)
@@ -275,6 +276,25 @@ def test_compaction_times(compaction, args):
     assert (got.returncode, got.stdout) == (want.returncode, want.stdout), \
         unified(want.stdout, got.stdout)
     assert got.stdout.startswith("total: ")
+
+
+def test_mem_phys_addr(rec):
+    path = os.path.join(rec["dir"], "phys.data")
+    r = perf("record", "-q", "-o", path, "--phys-data", "-d", "-e", "page-faults", "-c", "1",
+             "--", fixture("script_work"))
+    assert r.returncode == 0, r.stderr
+    want = perf_script(path, "mem-phys-addr.py")
+    got = report(path, "mem-phys-addr")
+    assert got == want, unified(want, got)
+    assert got.startswith("Event: page-faults\n")
+
+
+def test_mem_phys_addr_record_needs_the_loads_event():
+    if re.search(r"mem_(inst|uops)_retired\.all_loads", perf("list").stdout):
+        pytest.skip("this CPU has the loads event")
+    r = pcl("script", "record", "mem-phys-addr", "true")
+    assert r.returncode != 0
+    assert r.stdout == "There is no event to count all retired load instructions/uops.\n"
 
 
 def test_s_and_report_agree(rec):

@@ -47,7 +47,7 @@ static const struct script_builtin builtins[SB_NR] = {
 		 "-e", "compaction:mm_compaction_isolate_migratepages",
 		 "-e", "compaction:mm_compaction_isolate_freepages"), INT32_MAX, SB_TRACE },
 	{ SB_MEM_PHYS_ADDR, "mem-phys-addr", "", "resolve physical address samples",
-	  EVENTS("--phys-data"), 0, SB_MISSING },
+	  EVENTS("--phys-data"), 0, SB_TRACE },
 	{ SB_SYSCALL_COUNTS_BY_PID, "syscall-counts-by-pid", "[comm]",
 	  "system-wide syscall counts, by pid", EVENTS("-e", "raw_syscalls:sys_enter"), 1,
 	  SB_TRACE },
@@ -287,6 +287,8 @@ int script_builtin_run__init(struct script_builtin_run *run, const struct script
 	run->min_latency = 1000000000;
 	if (argc > sb->max_args || (sb->id == SB_RW_BY_FILE && argc < 1))
 		return -1;
+	if (sb->id == SB_MEM_PHYS_ADDR)
+		iomem_table__load(&run->iomem, NULL);
 	if (sb->id == SB_RWTOP || sb->id == SB_SCTOP)
 		return screen_args(run, argc, argv);
 	if (sb->id == SB_COMPACTION_TIMES)
@@ -314,6 +316,8 @@ void script_builtin_run__exit(struct script_builtin_run *run)
 		free(run->tasks[i].done);
 	}
 	free(run->tasks);
+	free(run->first_event);
+	iomem_table__exit(&run->iomem);
 	if (run->compaction.comm_re) {
 		regfree(run->compaction.comm_re);
 		free(run->compaction.comm_re);
@@ -618,8 +622,17 @@ void script_builtin_run__sample(struct script_builtin_run *run, struct perf_sess
 	struct thread *thread;
 	struct tp_sample ts;
 
+	if (run->sb->id == SB_MEM_PHYS_ADDR) {
+		if (se && se->tp_format)
+			return;	/* its handler is for the other samples */
+		if (!run->first_event)
+			run->first_event = xstrdup(evsel->name);
+		sb_tally__get(&run->counts, iomem_table__type(&run->iomem, sample->phys_addr),
+			      0, 0, 0)->count++;
+		return;
+	}
 	if (!se || !se->tp_format || !sample->raw_data)
-		return;	/* the scripts' handlers are for tracepoints */
+		return;	/* the other scripts' handlers are for tracepoints */
 	thread = machine__findnew_thread(s->machine, (pid_t)sample->pid, (pid_t)sample->tid);
 	ts = (struct tp_sample){ .tp = se->tp_format, .sample = sample,
 				 .comm = thread ? thread->comm : "" };
@@ -682,6 +695,91 @@ void script_builtin_run__clear_screen(struct script_builtin_run *run)
 	sb_tally__exit(&run->writes);
 	sb_tally__exit(&run->read_errors);
 	sb_tally__exit(&run->write_errors);
+}
+
+/* --- physical memory --- */
+
+static void push_range(uint64_t **list, size_t *nr, uint64_t start, uint64_t end)
+{
+	*list = xrealloc(*list, (*nr + 2) * sizeof(**list));
+	(*list)[(*nr)++] = start;
+	(*list)[(*nr)++] = end;
+}
+
+void iomem_table__load(struct iomem_table *t, const char *path)
+{
+	FILE *f = fopen(path ? path : "/proc/iomem", "r");
+	char *line = NULL;
+	size_t len = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!f)
+		return;
+	while (getline(&line, &len, f) > 0) {
+		/* "start-end : name": split at the first two '-' or ':' */
+		char *sep1 = strpbrk(line, "-:"), *sep2 = sep1 ? strpbrk(sep1 + 1, "-:") : NULL;
+		struct iomem_range r;
+		char *name, *end;
+
+		if (!sep2)
+			continue;
+		r = (struct iomem_range){ strtoull(line, NULL, 16), strtoull(sep1 + 1, NULL, 16),
+					  xstrdup(sep2 + 1) };
+		t->ranges = xrealloc(t->ranges, (t->nr + 1) * sizeof(*t->ranges));
+		t->ranges[t->nr++] = r;
+		for (name = r.rest; *name == ' ' || *name == '\t'; name++)
+			;
+		end = name + strlen(name);
+		while (end > name && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		if ((size_t)(end - name) == strlen("System RAM") && str_starts_with(name, "System RAM"))
+			push_range(&t->ram, &t->nr_ram, r.start, r.end);
+		else if ((size_t)(end - name) == strlen("Persistent Memory") &&
+			 str_starts_with(name, "Persistent Memory"))
+			push_range(&t->pmem, &t->nr_pmem, r.start, r.end);
+	}
+	free(line);
+	fclose(f);
+}
+
+/* Python's bisect_right: how many of the list's first entries are <= x */
+static size_t bisect_right(const uint64_t *list, size_t nr, uint64_t x)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x < list[mid])
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+const char *iomem_table__type(const struct iomem_table *t, uint64_t phys)
+{
+	if (!phys)
+		return "N/A";
+	if (bisect_right(t->ram, t->nr_ram, phys) % 2)
+		return "System RAM";
+	if (bisect_right(t->pmem, t->nr_pmem, phys) % 2)
+		return "Persistent Memory";
+	for (size_t i = 0; i < t->nr; i++)
+		if (t->ranges[i].start <= phys && phys <= t->ranges[i].end)
+			return t->ranges[i].rest;
+	return "N/A";
+}
+
+void iomem_table__exit(struct iomem_table *t)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		free(t->ranges[i].rest);
+	free(t->ranges);
+	free(t->ram);
+	free(t->pmem);
+	memset(t, 0, sizeof(*t));
 }
 
 /* --- kernel symbols --- */

@@ -131,6 +131,17 @@ struct compaction_opts {
 	void *comm_re;			/* regex_t * of a comm filter, or NULL */
 };
 
+/* mem-phys-addr: the ranges of /proc/iomem */
+struct iomem_table {
+	struct iomem_range {
+		uint64_t start, end;
+		char *rest;		/* the line after the ':', as the script keeps it */
+	} *ranges;
+	size_t nr;
+	uint64_t *ram, *pmem;		/* start, end, start, ... in file order */
+	size_t nr_ram, nr_pmem;
+};
+
 /* One analysis over one recording. */
 struct script_builtin_run {
 	const struct script_builtin *sb;
@@ -144,6 +155,8 @@ struct script_builtin_run {
 	struct sb_tally last_wakeup;	/* wakeup-latency: per target cpu */
 	uint64_t wakeups;
 	int64_t min_latency, max_latency, total_latency;
+	struct iomem_table iomem;	/* mem-phys-addr */
+	char *first_event;		/* mem-phys-addr: the first sample's event */
 	struct compaction_opts compaction;
 	struct compaction_task *tasks;	/* compaction-times, in first-seen order */
 	size_t nr_tasks;
@@ -170,6 +183,13 @@ void script_builtin_run__sample(struct script_builtin_run *run, struct perf_sess
  */
 bool script_builtin_run__screen_due(struct script_builtin_run *run, uint64_t time);
 void script_builtin_run__clear_screen(struct script_builtin_run *run);
+
+/* Reads /proc/iomem (path, when not NULL): an unreadable file gives none. */
+void iomem_table__load(struct iomem_table *t, const char *path);
+/* "System RAM", "Persistent Memory", the rest of the first line whose range
+ * holds phys, or "N/A" (also for 0), as mem-phys-addr names them. */
+const char *iomem_table__type(const struct iomem_table *t, uint64_t phys);
+void iomem_table__exit(struct iomem_table *t);
 
 /* Kernel symbols for net_dropmonitor: sorted by address, then name. */
 struct ksym_table {
