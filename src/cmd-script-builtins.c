@@ -1,5 +1,6 @@
 /* pcl script's built-in scripts: `-l`, `record NAME`, `report NAME` and
  * `-s NAME`, the analyses perf 6.1 ships as Python and Perl scripts. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,10 @@ int script_builtin_report(const struct script_builtin *sb, const char *input, bo
 		if (sb->id == SB_NET_DROPMONITOR)
 			ksym_table__load(&ksyms, NULL);
 		script_builtin_print_end(stdout, &bt.run, &ksyms);
+		if (bt.run.tracepoint_samples)
+			fprintf(stderr, "pcl script: %s: %" PRIu64 " tracepoint samples not shown "
+				"(perf's script dumps their fields)\n", sb->name,
+				bt.run.tracepoint_samples);
 		ret = 0;
 	}
 	fflush(stdout);

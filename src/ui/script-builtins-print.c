@@ -1,5 +1,6 @@
 /* script-builtins-print: perf's scripts' tables, printed from the tallies. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,9 @@ void script_builtin_print_begin(FILE *fp, const struct script_builtin_run *run)
 	case SB_FAILED_SYSCALLS_BY_PID:
 	case SB_FUTEX_CONTENTION:
 		fprintf(fp, "Press control+C to stop and show the summary\n");
+		break;
+	case SB_EVENT_ANALYZING_SAMPLE:
+		fprintf(fp, "In trace_begin:\n\n");
 		break;
 	case SB_NET_DROPMONITOR:
 		fprintf(fp, "Starting trace (Ctrl-C to dump results)\n");
@@ -508,6 +512,51 @@ static void print_mem_phys_addr(FILE *fp, const struct script_builtin_run *run)
 	free(order);
 }
 
+/* SQLite's "group by key order by -count(key)": by count, ties by key */
+static int by_count_desc_name(const struct sb_row *a, const struct sb_row *b)
+{
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return strcmp(a->str, b->str);
+}
+
+static void print_histogram(FILE *fp, int width, int rule, const char *what,
+			    const struct sb_tally *t)
+{
+	size_t *order = sb_tally__sorted(t, by_count_desc_name);
+
+	fprintf(fp, "\n%*s %8s %16s\n%.*s\n", width, what, "number", "histogram", rule,
+		"===================================================================="
+		"==========");
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct sb_row *row = &t->rows[order[i]];
+		/* the script's '#' * int(log2(n) + 1), with Python's log(x, 2) */
+		int bars = (int)(log((double)row->count) / log(2.0) + 1);
+
+		fprintf(fp, "%*s %8" PRIu64 "     %.*s\n", width, row->str, row->count, bars,
+			"################################################################");
+	}
+	free(order);
+}
+
+static void print_event_analysis(FILE *fp, const struct script_builtin_run *run)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < run->by_comm.nr; i++)
+		total += run->by_comm.rows[i].count;
+	fprintf(fp, "In trace_end:\n\n");
+	fprintf(fp, "There is %" PRIu64 " records in gen_events table\n", total);
+	if (total) {
+		fprintf(fp, "Statistics about the general events grouped by thread/symbol/dso: \n\n");
+		print_histogram(fp, 16, 42, "comm", &run->by_comm);
+		print_histogram(fp, 32, 58, "symbol", &run->by_symbol);
+		print_histogram(fp, 40, 74, "dso", &run->by_dso);
+	}
+	/* PEBS load latency records (raw data of a 2009 format) do not occur */
+	fprintf(fp, "There is 0 records in pebs_ll table\n");
+}
+
 void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 			      const struct ksym_table *ksyms)
 {
@@ -548,6 +597,9 @@ void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 		break;
 	case SB_MEM_PHYS_ADDR:
 		print_mem_phys_addr(fp, run);
+		break;
+	case SB_EVENT_ANALYZING_SAMPLE:
+		print_event_analysis(fp, run);
 		break;
 	case SB_NET_DROPMONITOR:
 		print_net_dropmonitor(fp, run, ksyms);

@@ -297,6 +297,24 @@ def test_mem_phys_addr_record_needs_the_loads_event():
     assert r.stdout == "There is no event to count all retired load instructions/uops.\n"
 
 
+def test_event_analyzing_sample(tmp_path):
+    """perf's script keeps its tables in /dev/shm/perf.db and adds to them
+    run after run: it starts from none here."""
+    path = str(tmp_path / "cycles.data")
+    r = perf("record", "-q", "-o", path, "-F", "2000", "--", "sh", "-c",
+             fixture("threads") + "; ls -R /usr/lib >/dev/null")
+    assert r.returncode == 0, r.stderr
+    if os.path.exists("/dev/shm/perf.db"):
+        os.unlink("/dev/shm/perf.db")
+    try:
+        want = perf_script(path, "event_analyzing_sample.py")
+    finally:
+        os.unlink("/dev/shm/perf.db")
+    got = report(path, "event_analyzing_sample")
+    assert got == want, unified(want, got)
+    assert "records in gen_events table" in got
+
+
 def test_s_and_report_agree(rec):
     a = pcl("script", "-i", rec["enter"], "-s", "syscall-counts", "script_work")
     b = pcl("script", "report", "syscall-counts", "script_work", "-i", rec["enter"])

@@ -11,6 +11,7 @@
 
 #include "core/analysis/script-builtins.h"
 #include "core/data/session.h"
+#include "core/symbols/dso.h"
 #include "core/symbols/thread.h"
 #include "util/util.h"
 
@@ -65,7 +66,7 @@ static const struct script_builtin builtins[SB_NR] = {
 	  "system-wide failed syscalls, by pid", EVENTS("-e", "raw_syscalls:sys_exit"), 1,
 	  SB_TRACE },
 	{ SB_EVENT_ANALYZING_SAMPLE, "event_analyzing_sample", "", "analyze all perf samples",
-	  NULL, 0, SB_MISSING },
+	  NULL, 0, SB_TRACE },
 	{ SB_STACKCOLLAPSE, "stackcollapse", "",
 	  "produce callgraphs in short form for scripting use", NULL, 0, SB_DELEGATE },
 	{ SB_NETDEV_TIMES, "netdev-times", "[tx] [rx] [dev=] [debug]",
@@ -324,7 +325,8 @@ void script_builtin_run__exit(struct script_builtin_run *run)
 	}
 	struct sb_tally *tallies[] = { &run->counts, &run->reads, &run->read_errors, &run->writes,
 				       &run->write_errors, &run->unhandled, &run->pending,
-				       &run->names, &run->last_wakeup };
+				       &run->names, &run->last_wakeup, &run->by_comm,
+				       &run->by_symbol, &run->by_dso };
 
 	for (size_t i = 0; i < sizeof(tallies) / sizeof(tallies[0]); i++)
 		sb_tally__exit(tallies[i]);
@@ -615,6 +617,24 @@ static void syscall_events(struct script_builtin_run *run, const struct tp_sampl
 	}
 }
 
+/* event_analyzing_sample: samples by comm, symbol and DSO (tracepoints
+ * go to the script's dump of their fields, which pcl does not print) */
+static void analyze_sample(struct script_builtin_run *run, struct perf_session *s,
+			   const struct session_event *se, const struct perf_sample *sample)
+{
+	struct addr_location al = { 0 };
+
+	if (se && se->tp_format) {
+		run->tracepoint_samples++;
+		return;
+	}
+	perf_session__resolve_sample(s, sample, &al);
+	sb_tally__get(&run->by_comm, al.thread ? al.thread->comm : "", 0, 0, 0)->count++;
+	sb_tally__get(&run->by_symbol, al.sym ? al.sym->name : "Unknown_symbol", 0, 0, 0)->count++;
+	sb_tally__get(&run->by_dso, al.map && al.dso ? al.dso->long_name : "Unknown_dso",
+		      0, 0, 0)->count++;
+}
+
 void script_builtin_run__sample(struct script_builtin_run *run, struct perf_session *s,
 				struct evsel *evsel, const struct perf_sample *sample)
 {
@@ -622,6 +642,10 @@ void script_builtin_run__sample(struct script_builtin_run *run, struct perf_sess
 	struct thread *thread;
 	struct tp_sample ts;
 
+	if (run->sb->id == SB_EVENT_ANALYZING_SAMPLE) {
+		analyze_sample(run, s, se, sample);
+		return;
+	}
 	if (run->sb->id == SB_MEM_PHYS_ADDR) {
 		if (se && se->tp_format)
 			return;	/* its handler is for the other samples */

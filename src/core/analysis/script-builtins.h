@@ -155,6 +155,8 @@ struct script_builtin_run {
 	struct sb_tally last_wakeup;	/* wakeup-latency: per target cpu */
 	uint64_t wakeups;
 	int64_t min_latency, max_latency, total_latency;
+	struct sb_tally by_comm, by_symbol, by_dso;	/* event_analyzing_sample */
+	uint64_t tracepoint_samples;	/* event_analyzing_sample: not analyzed */
 	struct iomem_table iomem;	/* mem-phys-addr */
 	char *first_event;		/* mem-phys-addr: the first sample's event */
 	struct compaction_opts compaction;
