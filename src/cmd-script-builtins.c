@@ -175,9 +175,15 @@ static bool args_name(int argc, const char **argv, const char *what)
  * events perf's NAME-record script asks for, then the user's arguments */
 static int builtin_record(const struct script_builtin *sb, int argc, const char **argv)
 {
-	const char **args = xcalloc((size_t)argc + 24, sizeof(*args));
 	const char *phys = NULL;
+	const char **args;
 	int n = 0, ret;
+	size_t nr_record_args = 0;
+
+	while (sb->record_args && sb->record_args[nr_record_args])
+		nr_record_args++;
+	/* "record", perf's arguments, mem-phys-addr's event, the user's */
+	args = xcalloc(1 + nr_record_args + 2 + (size_t)argc + 1, sizeof(*args));
 
 	if (sb->id == SB_INTEL_PT_EVENTS && !args_name(argc, argv, "intel_pt")) {
 		printf("Options must include the Intel PT event e.g. -e intel_pt/pwr_evt,ptw/\n"

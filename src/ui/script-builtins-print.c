@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/analysis/netdev-times.h"
 #include "core/analysis/syscall-table.h"
 #include "util/util.h"
 #include "ui/script-builtins-print.h"
@@ -557,6 +558,91 @@ static void print_event_analysis(FILE *fp, const struct script_builtin_run *run)
 	fprintf(fp, "There is 0 records in pebs_ll table\n");
 }
 
+static double msecs_between(uint64_t from, uint64_t to)
+{
+	return (double)(int64_t)(to - from) / 1000000.0;
+}
+
+/* the script's "%d.%06dsec" of nanoseconds, through Python's true division */
+static void print_secs(FILE *fp, const char *fmt, uint64_t ns)
+{
+	fprintf(fp, fmt, (int64_t)((double)ns / 1e9), (int64_t)(ns % 1000000000 / 1000));
+}
+
+#define NETDEV_JOINT "         |\n"
+
+static void print_netdev_rx(FILE *fp, const struct netdev_times *nt,
+			    const struct netdev_hunk *h)
+{
+	uint64_t base = h->irqs[0].entry_time;
+	bool show = !nt->dev;
+
+	for (size_t i = 0; !show && i < h->nr_irqs; i++)
+		show = strstr(h->irqs[i].name, nt->dev) != NULL;
+	if (!show)
+		return;
+	print_secs(fp, "%" PRId64 ".%06" PRId64 "sec", base);
+	fprintf(fp, " cpu=%d\n", h->irqs[0].cpu);
+	for (size_t i = 0; i < h->nr_irqs; i++) {
+		const struct netdev_irq *irq = &h->irqs[i];
+
+		fprintf(fp, "  irq_entry(+%.3fmsec irq=%" PRId64 ":%s)\n" NETDEV_JOINT,
+			msecs_between(base, irq->entry_time), irq->irq, irq->name);
+		for (size_t k = 0; k < irq->nr_events; k++)
+			if (irq->events[k].netif_rx)
+				fprintf(fp, "         |---netif_rx(+%.3fmsec skb=%" PRIx64 ")\n"
+					NETDEV_JOINT, msecs_between(base, irq->events[k].time),
+					irq->events[k].skbaddr);
+	}
+	fprintf(fp, "  softirq_entry(+%.3fmsec)\n" NETDEV_JOINT,
+		msecs_between(base, h->softirq_entry));
+	for (size_t i = 0; i < h->nr_events; i++) {
+		const struct netdev_rx *rx = h->events[i];
+
+		if (rx->napi_poll) {
+			fprintf(fp, "  napi_poll_exit(+%.3fmsec %s)\n%s",
+				msecs_between(base, rx->time), rx->dev,
+				i == h->nr_events - 1 ? "\n" : NETDEV_JOINT);
+			continue;
+		}
+		fprintf(fp, "         |---netif_receive_skb(+%.3fmsec skb=%" PRIx64 " len=%" PRId64
+			")\n", msecs_between(base, rx->time), rx->skbaddr, rx->len);
+		/* the script shows a freed packet as copied too (both set its comm) */
+		if (rx->taken)
+			fprintf(fp, "         |            |\n"
+				"         |      skb_copy_datagram_iovec(+%.3fmsec %" PRId64 ":%s)\n",
+				msecs_between(base, rx->taken_time), rx->pid, rx->comm);
+		fprintf(fp, NETDEV_JOINT);
+	}
+}
+
+static void print_netdev_times(FILE *fp, const struct netdev_times *nt)
+{
+	for (size_t i = 0; nt->show_rx && i < nt->hunks.nr; i++)
+		print_netdev_rx(fp, nt, nt->hunks.items[i]);
+	if (nt->show_tx) {
+		fprintf(fp, "   dev    len      Qdisc               netdevice             free\n");
+		for (size_t i = 0; i < nt->tx_free.nr; i++) {
+			const struct netdev_tx *tx = nt->tx_free.items[i];
+
+			if (nt->dev && !strstr(tx->dev, nt->dev))
+				continue;
+			fprintf(fp, "%7s %5" PRId64 " ", tx->dev, tx->len);
+			print_secs(fp, "%6" PRId64 ".%06" PRId64 "sec", tx->queue_time);
+			fprintf(fp, " %12.3fmsec      %12.3fmsec\n",
+				msecs_between(tx->queue_time, tx->xmit_time),
+				msecs_between(tx->xmit_time, tx->free_time));
+		}
+	}
+	if (nt->debug)
+		fprintf(fp, "debug buffer status\n----------------------------\n"
+			"xmit Qdisc:remain:%zu overflow:%" PRIu64 "\n"
+			"xmit netdevice:remain:%zu overflow:%" PRIu64 "\n"
+			"receive:remain:%zu overflow:%" PRIu64 "\n",
+			nt->tx_queue.nr, nt->queue_overflow, nt->tx_xmit.nr, nt->xmit_overflow,
+			nt->rx_skbs.nr, nt->rx_overflow);
+}
+
 void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 			      const struct ksym_table *ksyms)
 {
@@ -600,6 +686,9 @@ void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 		break;
 	case SB_EVENT_ANALYZING_SAMPLE:
 		print_event_analysis(fp, run);
+		break;
+	case SB_NETDEV_TIMES:
+		print_netdev_times(fp, run->netdev);
 		break;
 	case SB_NET_DROPMONITOR:
 		print_net_dropmonitor(fp, run, ksyms);

@@ -9,7 +9,9 @@
 
 #include <traceevent/event-parse.h>
 
+#include "core/analysis/netdev-times.h"
 #include "core/analysis/script-builtins.h"
+#include "core/analysis/tp-fields.h"
 #include "core/data/session.h"
 #include "core/symbols/dso.h"
 #include "core/symbols/thread.h"
@@ -76,7 +78,7 @@ static const struct script_builtin builtins[SB_NR] = {
 		 "-e", "skb:kfree_skb", "-e", "skb:skb_copy_datagram_iovec", "-e", "napi:napi_poll",
 		 "-e", "irq:irq_handler_entry", "-e", "irq:irq_handler_exit",
 		 "-e", "irq:softirq_entry", "-e", "irq:softirq_exit", "-e", "irq:softirq_raise"),
-	  4, SB_MISSING },
+	  INT32_MAX, SB_TRACE },
 	{ SB_EXPORT_TO_POSTGRESQL, "export-to-postgresql", "[database name] [columns] [calls]",
 	  "export perf data to a postgresql database", NULL, 3, SB_MISSING },
 };
@@ -290,6 +292,11 @@ int script_builtin_run__init(struct script_builtin_run *run, const struct script
 		return -1;
 	if (sb->id == SB_MEM_PHYS_ADDR)
 		iomem_table__load(&run->iomem, NULL);
+	if (sb->id == SB_NETDEV_TIMES) {
+		run->netdev = xmalloc(sizeof(*run->netdev));
+		netdev_times__init(run->netdev, argc, argv);
+		return 0;
+	}
 	if (sb->id == SB_RWTOP || sb->id == SB_SCTOP)
 		return screen_args(run, argc, argv);
 	if (sb->id == SB_COMPACTION_TIMES)
@@ -318,6 +325,9 @@ void script_builtin_run__exit(struct script_builtin_run *run)
 	}
 	free(run->tasks);
 	free(run->first_event);
+	if (run->netdev)
+		netdev_times__exit(run->netdev);
+	free(run->netdev);
 	iomem_table__exit(&run->iomem);
 	if (run->compaction.comm_re) {
 		regfree(run->compaction.comm_re);
@@ -342,29 +352,9 @@ struct tp_sample {
 	const char *comm;
 };
 
-static bool tp_field(const struct tp_sample *ts, const char *name, int64_t *out)
+static int64_t field(const struct tp_sample *ts, const char *name)
 {
-	struct tep_format_field *f = tep_find_any_field(ts->tp, name);
-	unsigned long long v;
-
-	if (!f || tep_read_number_field(f, ts->sample->raw_data, &v))
-		return false;
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
-		unsigned shift = 64 - 8 * (unsigned)f->size;
-
-		*out = (int64_t)(v << shift) >> shift;
-	} else {
-		*out = (int64_t)v;
-	}
-	return true;
-}
-
-static int64_t tp_value(const struct tp_sample *ts, const char *name)
-{
-	int64_t v = 0;
-
-	tp_field(ts, name, &v);
-	return v;
+	return tp_value(ts->tp, ts->sample, name);
 }
 
 static bool is_event(const struct tp_sample *ts, const char *sys, const char *name)
@@ -402,12 +392,12 @@ static void rw_by_pid(struct script_builtin_run *run, const struct tp_sample *ts
 
 	if (enter_read || enter_write) {
 		row = sb_tally__get(enter_read ? &run->reads : &run->writes, NULL, ts->pid, 0, 0);
-		row->val[0] += tp_value(ts, "count");	/* bytes requested / written */
+		row->val[0] += field(ts, "count");	/* bytes requested / written */
 		row->count++;
 		free(row->comm);
 		row->comm = xstrdup(ts->comm);
 	} else if (is_event(ts, "syscalls", "sys_exit_read")) {
-		ret = tp_value(ts, "ret");
+		ret = field(ts, "ret");
 		row = sb_tally__get(&run->reads, NULL, ts->pid, 0, 0);
 		row->has_val = true;
 		if (ret > 0)
@@ -415,7 +405,7 @@ static void rw_by_pid(struct script_builtin_run *run, const struct tp_sample *ts
 		else
 			sb_tally__get(&run->read_errors, NULL, ts->pid, ret, 0)->count++;
 	} else if (is_event(ts, "syscalls", "sys_exit_write")) {
-		ret = tp_value(ts, "ret");
+		ret = field(ts, "ret");
 		if (ret <= 0) {
 			sb_tally__get(&run->writes, NULL, ts->pid, 0, 0);
 			sb_tally__get(&run->write_errors, NULL, ts->pid, ret, 0)->count++;
@@ -436,9 +426,9 @@ static void rw_by_file(struct script_builtin_run *run, const struct tp_sample *t
 	}
 	if (strcmp(ts->comm, run->for_comm))
 		return;
-	row = sb_tally__get(enter_read ? &run->reads : &run->writes, NULL, tp_value(ts, "fd"),
+	row = sb_tally__get(enter_read ? &run->reads : &run->writes, NULL, field(ts, "fd"),
 			    0, 0);
-	row->val[0] += tp_value(ts, "count");
+	row->val[0] += field(ts, "count");
 	row->count++;
 }
 
@@ -447,7 +437,7 @@ static void wakeup_latency(struct script_builtin_run *run, const struct tp_sampl
 	struct sb_row *row;
 
 	if (is_event(ts, "sched", "sched_wakeup")) {
-		row = sb_tally__get(&run->last_wakeup, NULL, tp_value(ts, "target_cpu"), 0, 0);
+		row = sb_tally__get(&run->last_wakeup, NULL, field(ts, "target_cpu"), 0, 0);
 		row->val[0] = (int64_t)ts->sample->time;
 	} else if (is_event(ts, "sched", "sched_switch")) {
 		row = sb_tally__find(&run->last_wakeup, NULL, ts->sample->cpu, 0, 0);
@@ -476,13 +466,13 @@ static void futex_contention(struct script_builtin_run *run, const struct tp_sam
 	struct sb_row *row, *wait;
 
 	if (is_event(ts, "syscalls", "sys_enter_futex")) {
-		if ((tp_value(ts, "op") & FUTEX_CMD_MASK) != FUTEX_WAIT_CMD)
+		if ((field(ts, "op") & FUTEX_CMD_MASK) != FUTEX_WAIT_CMD)
 			return;
 		row = sb_tally__get(&run->names, NULL, ts->pid, 0, 0);
 		free(row->comm);
 		row->comm = xstrdup(ts->comm);
 		row = sb_tally__get(&run->pending, NULL, ts->pid, 0, 0);
-		row->val[0] = tp_value(ts, "uaddr");
+		row->val[0] = field(ts, "uaddr");
 		row->val[1] = (int64_t)ts->sample->time;
 		row->has_val = true;
 	} else if (is_event(ts, "syscalls", "sys_exit_futex")) {
@@ -569,14 +559,14 @@ static void compaction_times(struct script_builtin_run *run, const struct tp_sam
 	}
 	c = &task->current;
 	if (!strcmp(name, "mm_compaction_migratepages")) {
-		c->moved += tp_value(ts, "nr_migrated");
-		c->failed += tp_value(ts, "nr_failed");
+		c->moved += field(ts, "nr_migrated");
+		c->failed += field(ts, "nr_failed");
 	} else if (!strcmp(name, "mm_compaction_isolate_freepages")) {
-		c->free_scanned += tp_value(ts, "nr_scanned");
-		c->free_isolated += tp_value(ts, "nr_taken");
+		c->free_scanned += field(ts, "nr_scanned");
+		c->free_isolated += field(ts, "nr_taken");
 	} else if (!strcmp(name, "mm_compaction_isolate_migratepages")) {
-		c->migrate_scanned += tp_value(ts, "nr_scanned");
-		c->migrate_isolated += tp_value(ts, "nr_taken");
+		c->migrate_scanned += field(ts, "nr_scanned");
+		c->migrate_isolated += field(ts, "nr_taken");
 	} else if (!strcmp(name, "mm_compaction_end")) {
 		c->ns = (int64_t)ts->sample->time - c->ns;
 		task->pending = false;
@@ -597,7 +587,7 @@ static void syscall_events(struct script_builtin_run *run, const struct tp_sampl
 	if (id == SB_SYSCALL_COUNTS || id == SB_SYSCALL_COUNTS_BY_PID || id == SB_SCTOP) {
 		if (!is_raw_syscall(ts, "sys_enter") || comm_filtered(run, ts))
 			return;
-		nr = tp_value(ts, "id");
+		nr = field(ts, "id");
 		if (id != SB_SYSCALL_COUNTS_BY_PID)
 			sb_tally__get(&run->counts, NULL, nr, 0, 0)->count++;
 		else
@@ -606,13 +596,13 @@ static void syscall_events(struct script_builtin_run *run, const struct tp_sampl
 	}
 	if (!is_raw_syscall(ts, "sys_exit"))
 		return;
-	ret = tp_value(ts, "ret");
+	ret = field(ts, "ret");
 	if (ret >= 0)
 		return;
 	if (id == SB_FAILED_SYSCALLS) {
 		sb_tally__get(&run->counts, ts->comm, 0, 0, 0)->count++;
 	} else if (!comm_filtered(run, ts)) {
-		nr = tp_value(ts, "id");
+		nr = field(ts, "id");
 		sb_tally__get(&run->counts, ts->comm, ts->pid, nr, ret)->count++;
 	}
 }
@@ -660,7 +650,7 @@ void script_builtin_run__sample(struct script_builtin_run *run, struct perf_sess
 	thread = machine__findnew_thread(s->machine, (pid_t)sample->pid, (pid_t)sample->tid);
 	ts = (struct tp_sample){ .tp = se->tp_format, .sample = sample,
 				 .comm = thread ? thread->comm : "" };
-	ts.pid = tp_value(&ts, "common_pid");
+	ts.pid = field(&ts, "common_pid");
 
 	switch (run->sb->id) {
 	case SB_RW_BY_PID:
@@ -679,9 +669,12 @@ void script_builtin_run__sample(struct script_builtin_run *run, struct perf_sess
 	case SB_COMPACTION_TIMES:
 		compaction_times(run, &ts);
 		break;
+	case SB_NETDEV_TIMES:
+		netdev_times__event(run->netdev, ts.tp, sample, ts.pid, ts.comm);
+		break;
 	case SB_NET_DROPMONITOR:
 		if (is_event(&ts, "skb", "kfree_skb"))
-			sb_tally__get(&run->counts, NULL, tp_value(&ts, "location"), 0, 0)->count++;
+			sb_tally__get(&run->counts, NULL, field(&ts, "location"), 0, 0)->count++;
 		break;
 	case SB_SYSCALL_COUNTS:
 	case SB_SYSCALL_COUNTS_BY_PID:

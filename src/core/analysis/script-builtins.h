@@ -13,6 +13,7 @@
 
 struct perf_session;
 struct perf_sample;
+struct netdev_times;
 struct evsel;
 
 enum script_builtin_id {
@@ -158,6 +159,7 @@ struct script_builtin_run {
 	struct sb_tally by_comm, by_symbol, by_dso;	/* event_analyzing_sample */
 	uint64_t tracepoint_samples;	/* event_analyzing_sample: not analyzed */
 	struct iomem_table iomem;	/* mem-phys-addr */
+	struct netdev_times *netdev;	/* netdev-times */
 	char *first_event;		/* mem-phys-addr: the first sample's event */
 	struct compaction_opts compaction;
 	struct compaction_task *tasks;	/* compaction-times, in first-seen order */
