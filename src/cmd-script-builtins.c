@@ -1,5 +1,6 @@
 /* pcl script's built-in scripts: `-l`, `record NAME`, `report NAME` and
  * `-s NAME`, the analyses perf 6.1 ships as Python and Perl scripts. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,9 +8,11 @@
 
 #include "builtin.h"
 #include "cmd-script-builtins.h"
+#include "core/analysis/sched-migration.h"
 #include "core/analysis/script-builtins.h"
 #include "core/data/session.h"
 #include "core/events/pmu.h"
+#include "ui/sched-migration-html.h"
 #include "ui/script-builtins-print.h"
 #include "ui/session-warnings.h"
 #include "util/exit-codes.h"
@@ -91,6 +94,29 @@ static int delegate(const struct script_builtin *sb, const char *input, bool for
 	return ret;
 }
 
+/* sched-migration: a page where perf's script opens a wxPython window */
+static int write_sched_page(const struct script_builtin_run *run, const char *input)
+{
+	FILE *fp = fopen(run->output, "w");
+	size_t rects;
+
+	if (!fp) {
+		fprintf(stderr, "pcl script: cannot write %s: %s\n", run->output, strerror(errno));
+		return PCL_EXIT_ERROR;
+	}
+	rects = sched_migration_write_html(fp, run->sched, input);
+	if (fclose(fp)) {
+		fprintf(stderr, "pcl script: cannot write %s: %s\n", run->output, strerror(errno));
+		return PCL_EXIT_ERROR;
+	}
+	if (run->sched->rejected)
+		fprintf(stderr, "pcl script: sched-migration: %" PRIu64 " switches from a task "
+			"not seen switched in (events lost)\n", run->sched->rejected);
+	fprintf(stderr, "pcl script: wrote %s (%zu time slices, %u CPUs, %zu rectangles)\n",
+		run->output, run->sched->nr, run->sched->nr_cpus, rects);
+	return 0;
+}
+
 int script_builtin_report(const struct script_builtin *sb, const char *input, bool force,
 			  int argc, const char **argv)
 {
@@ -128,8 +154,7 @@ int script_builtin_report(const struct script_builtin *sb, const char *input, bo
 	}
 	perf_session__new_machine(s, NULL, NULL, force);
 	script_builtin_print_begin(stdout, &bt.run);
-	ret = perf_session__process(s, &bt.tool);
-	if (ret < 0) {
+	if (perf_session__process(s, &bt.tool) < 0) {
 		fprintf(stderr, "pcl script: %s\n", s->err);
 		ret = PCL_EXIT_ERROR;
 	} else {
@@ -137,11 +162,11 @@ int script_builtin_report(const struct script_builtin *sb, const char *input, bo
 		if (sb->id == SB_NET_DROPMONITOR)
 			ksym_table__load(&ksyms, NULL);
 		script_builtin_print_end(stdout, &bt.run, &ksyms);
+		ret = sb->id == SB_SCHED_MIGRATION ? write_sched_page(&bt.run, input) : 0;
 		if (bt.run.tracepoint_samples)
 			fprintf(stderr, "pcl script: %s: %" PRIu64 " tracepoint samples not shown "
 				"(perf's script dumps their fields)\n", sb->name,
 				bt.run.tracepoint_samples);
-		ret = 0;
 	}
 	fflush(stdout);
 	session_warnings__print(stderr, &s->stats, false);

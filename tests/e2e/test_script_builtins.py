@@ -351,6 +351,31 @@ def test_netdev_times(netdev, args):
     assert got == want, unified(want, got)
 
 
+def test_sched_migration_page(tmp_path):
+    """perf's script needs wxPython; pcl writes the runqueues as an SVG page."""
+    import xml.etree.ElementTree as ET
+    path, page = str(tmp_path / "sm.data"), str(tmp_path / "sm.html")
+    r = pcl("script", "record", "sched-migration", "-q", "-a", "-o", path, "--",
+            fixture("threads"), "2", "100")
+    assert r.returncode == 0, r.stderr
+    assert [e for e in events(path) if e != "dummy:HG"] == [
+        "sched:sched_wakeup", "sched:sched_wakeup_new", "sched:sched_switch",
+        "sched:sched_migrate_task"]
+    r = pcl("script", "report", "sched-migration", page, "-i", path)
+    assert r.returncode == 0, r.stderr
+    assert "wrote " + page in r.stderr
+    with open(page) as f:
+        html = f.read()
+    svg = ET.fromstring(html[html.index("<svg"):html.index("</svg>") + 6])
+    ns = "{http://www.w3.org/2000/svg}"
+    labels = [t.text for t in svg.iter(ns + "text")]
+    assert labels and labels[0] == "CPU 0"
+    titles = [t.text for t in svg.iter(ns + "title")]
+    assert titles and all(t.startswith("CPU: ") and "\nLoad = " in t for t in titles)
+    # the workload's threads were queued somewhere
+    assert any(re.search(r"^threads:\d+ $", t, re.M) for t in titles)
+
+
 def test_s_and_report_agree(rec):
     a = pcl("script", "-i", rec["enter"], "-s", "syscall-counts", "script_work")
     b = pcl("script", "report", "syscall-counts", "script_work", "-i", rec["enter"])

@@ -10,6 +10,7 @@
 #include <traceevent/event-parse.h>
 
 #include "core/analysis/netdev-times.h"
+#include "core/analysis/sched-migration.h"
 #include "core/analysis/script-builtins.h"
 #include "core/analysis/tp-fields.h"
 #include "core/data/session.h"
@@ -35,7 +36,7 @@ static const struct script_builtin builtins[SB_NR] = {
 	  SB_TRACE },
 	{ SB_SCHED_MIGRATION, "sched-migration", "", "sched migration overview",
 	  EVENTS("-m", "16384", "-e", "sched:sched_wakeup", "-e", "sched:sched_wakeup_new",
-		 "-e", "sched:sched_switch", "-e", "sched:sched_migrate_task"), 0, SB_MISSING },
+		 "-e", "sched:sched_switch", "-e", "sched:sched_migrate_task"), 1, SB_TRACE },
 	{ SB_EXPORT_TO_SQLITE, "export-to-sqlite", "[database name] [columns] [calls]",
 	  "export perf data to a sqlite3 database", NULL, 3, SB_MISSING },
 	{ SB_NET_DROPMONITOR, "net_dropmonitor", "", "display a table of dropped frames",
@@ -292,6 +293,12 @@ int script_builtin_run__init(struct script_builtin_run *run, const struct script
 		return -1;
 	if (sb->id == SB_MEM_PHYS_ADDR)
 		iomem_table__load(&run->iomem, NULL);
+	if (sb->id == SB_SCHED_MIGRATION) {
+		run->sched = xmalloc(sizeof(*run->sched));
+		sched_migration__init(run->sched);
+		run->output = argc ? argv[0] : "sched-migration.html";
+		return 0;
+	}
 	if (sb->id == SB_NETDEV_TIMES) {
 		run->netdev = xmalloc(sizeof(*run->netdev));
 		netdev_times__init(run->netdev, argc, argv);
@@ -328,6 +335,9 @@ void script_builtin_run__exit(struct script_builtin_run *run)
 	if (run->netdev)
 		netdev_times__exit(run->netdev);
 	free(run->netdev);
+	if (run->sched)
+		sched_migration__exit(run->sched);
+	free(run->sched);
 	iomem_table__exit(&run->iomem);
 	if (run->compaction.comm_re) {
 		regfree(run->compaction.comm_re);
@@ -668,6 +678,9 @@ void script_builtin_run__sample(struct script_builtin_run *run, struct perf_sess
 		break;
 	case SB_COMPACTION_TIMES:
 		compaction_times(run, &ts);
+		break;
+	case SB_SCHED_MIGRATION:
+		sched_migration__event(run->sched, ts.tp, sample);
 		break;
 	case SB_NETDEV_TIMES:
 		netdev_times__event(run->netdev, ts.tp, sample, ts.pid, ts.comm);

@@ -14,6 +14,7 @@
 struct perf_session;
 struct perf_sample;
 struct netdev_times;
+struct sched_migration;
 struct evsel;
 
 enum script_builtin_id {
@@ -160,6 +161,8 @@ struct script_builtin_run {
 	uint64_t tracepoint_samples;	/* event_analyzing_sample: not analyzed */
 	struct iomem_table iomem;	/* mem-phys-addr */
 	struct netdev_times *netdev;	/* netdev-times */
+	struct sched_migration *sched;	/* sched-migration */
+	const char *output;		/* sched-migration: the page's path */
 	char *first_event;		/* mem-phys-addr: the first sample's event */
 	struct compaction_opts compaction;
 	struct compaction_task *tasks;	/* compaction-times, in first-seen order */
