@@ -4,7 +4,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "cmd-script-builtins.h"
@@ -285,6 +288,65 @@ static int builtin_report_args(const struct script_builtin *sb, int argc, const 
 		}
 	}
 	return script_builtin_report(sb, input, force, nargs, argv);
+}
+
+/* `pcl script NAME [args] [record options] [command]`, perf's shortcut:
+ * NAME's record into a pipe, read live by NAME's report.  The *top
+ * scripts take every argument and record system-wide; rw-by-file takes its
+ * comm; the other arguments are the recording's. */
+int script_builtin_live(const struct script_builtin *sb, int argc, const char **argv,
+			bool system_wide)
+{
+	bool top = sb->id == SB_RWTOP || sb->id == SB_SCTOP;
+	int report_args = top ? argc - 1 : sb->id == SB_RW_BY_FILE, pipefd[2], status, ret;
+	const char **args;
+	pid_t pid;
+	int n = 0;
+
+	if (argc - 1 < report_args) {
+		fprintf(stderr, "pcl script: `%s' script requires options (pcl script -l lists "
+			"them)\n", sb->name);
+		return PCL_EXIT_USAGE;
+	}
+	system_wide = system_wide || top;
+	if (!system_wide && argc - 1 == report_args) {
+		fprintf(stderr, "pcl script: %s: give the command to record, or -a\n", sb->name);
+		return PCL_EXIT_USAGE;
+	}
+	if (pipe(pipefd) < 0) {
+		fprintf(stderr, "pcl script: pipe: %s\n", strerror(errno));
+		return PCL_EXIT_ERROR;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "pcl script: fork: %s\n", strerror(errno));
+		return PCL_EXIT_ERROR;
+	}
+	if (!pid) {
+		args = xcalloc((size_t)argc + 5, sizeof(*args));
+		dup2(pipefd[1], 1);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		if (system_wide)
+			args[n++] = "-a";
+		args[n++] = "-q";
+		args[n++] = "-o";
+		args[n++] = "-";
+		for (int i = report_args + 1; i < argc; i++)
+			args[n++] = argv[i];
+		ret = builtin_record(sb, n, args);
+		fflush(stdout);
+		_exit(ret);
+	}
+	dup2(pipefd[0], 0);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	/* Ctrl-C stops the recording, which ends the stream: report all of it */
+	signal(SIGINT, SIG_IGN);
+	ret = script_builtin_report(sb, "-", false, report_args, argv + 1);
+	waitpid(pid, &status, 0);
+	return ret;
 }
 
 int script_builtin_cmd(int argc, const char **argv)

@@ -17,6 +17,11 @@ const struct script_builtin *script_builtin_named(const char *script);
 int script_builtin_report(const struct script_builtin *sb, const char *input, bool force,
 			  int argc, const char **argv);
 
+/* `pcl script NAME [args]`: record into a pipe, report from it (argv[0]
+ * is NAME). */
+int script_builtin_live(const struct script_builtin *sb, int argc, const char **argv,
+			bool system_wide);
+
 /* `pcl script record NAME ...` and `pcl script report NAME ...`: argv[0] is
  * "record" or "report". */
 int script_builtin_cmd(int argc, const char **argv);

@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "cmd-collapse.h"
 #include "cmd-script-builtins.h"
+#include "core/analysis/script-builtins.h"
 #include "core/hist/callchain.h"
 #include "core/data/dlfilter.h"
 #include "core/data/evswitch.h"
@@ -650,8 +651,12 @@ int cmd_script(int argc, const char **argv)
 					    argc, argv);
 		goto out;
 	}
+	if (argc && script_builtin__find(argv[0])) {
+		/* perf's "perf script <script> ...": record and report at once */
+		ret = script_builtin_live(script_builtin__find(argv[0]), argc, argv, o.all_cpus);
+		goto out;
+	}
 	if (argc) {
-		/* perf runs "perf script <script> ..." */
 		fprintf(stderr, "pcl script: scripting is not supported: pcl has no Perl or Python "
 			"engine (%s)\n", argv[0]);
 		ret = PCL_EXIT_ERROR;

@@ -433,6 +433,24 @@ def test_stackcollapse_is_pcl_collapse(rec):
     assert (a.returncode, a.stdout) == (b.returncode, b.stdout)
 
 
+def test_record_and_report_at_once():
+    """perf's `perf script NAME command`: NAME's record piped into its report."""
+    r = pcl("script", "failed-syscalls-by-pid", fixture("script_work"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("Press control+C to stop and show the summary\n\nsyscall errors:")
+    assert re.search(r"syscall: close +\n    err = EBADF +%d\n" % ROUNDS, r.stdout), r.stdout
+    r = pcl("script", "rw-by-file", "script_work", fixture("script_work"))
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"^ +\d+ +%d +%d$" % (ROUNDS, 64 * ROUNDS), r.stdout, re.M), r.stdout
+
+
+def test_record_and_report_needs_a_command():
+    r = pcl("script", "syscall-counts")
+    assert r.returncode == 129 and "command" in r.stderr
+    r = pcl("script", "rw-by-file")
+    assert r.returncode == 129 and "requires options" in r.stderr
+
+
 def test_unknown_script():
     r = pcl("script", "report", "no-such-script")
     assert r.returncode != 0 and "no-such-script" in r.stderr
