@@ -13,6 +13,7 @@
 #include "cmd-script-builtins.h"
 #include "core/analysis/sched-migration.h"
 #include "core/analysis/script-builtins.h"
+#include "core/data/sample-filter.h"
 #include "core/data/session.h"
 #include "core/events/pmu.h"
 #include "ui/sched-migration-html.h"
@@ -35,14 +36,30 @@ const struct script_builtin *script_builtin_named(const char *script)
 struct builtin_tool {
 	struct perf_tool tool;
 	struct script_builtin_run run;
+	const struct sample_filter *filter;	/* pcl script's -c/--pid/--tid/-C/--time */
 };
+
+static bool filtered_out(const struct sample_filter *f, struct perf_session *s,
+			 const struct perf_sample *sample)
+{
+	if (!f)
+		return false;
+	if (sample_filter__skip_time(f, sample->time) ||
+	    (sample->cpu != (uint32_t)-1 && sample_filter__skip_cpu(f, sample->cpu)))
+		return true;
+	return sample_filter__thread(f, machine__findnew_thread(s->machine, (pid_t)sample->pid,
+								(pid_t)sample->tid));
+}
 
 static int builtin_sample(struct perf_tool *tool, struct perf_session *s,
 			  const struct perf_event_header *rec, struct perf_sample *sample,
 			  struct evsel *evsel)
 {
-	struct script_builtin_run *run = &((struct builtin_tool *)tool)->run;
+	struct builtin_tool *bt = (struct builtin_tool *)tool;
+	struct script_builtin_run *run = &bt->run;
 
+	if (filtered_out(bt->filter, s, sample))
+		return 0;
 	if (script_builtin_run__screen_due(run, sample->time)) {
 		script_builtin_print_screen(stdout, run);
 		script_builtin_run__clear_screen(run);
@@ -121,9 +138,10 @@ static int write_sched_page(const struct script_builtin_run *run, const char *in
 }
 
 int script_builtin_report(const struct script_builtin *sb, const char *input, bool force,
-			  int argc, const char **argv)
+			  struct sample_filter *filter, const char *time, int argc, const char **argv)
 {
-	struct builtin_tool bt = { .tool = { .sample = builtin_sample, .ordered = true } };
+	struct builtin_tool bt = { .tool = { .sample = builtin_sample, .ordered = true },
+				   .filter = filter };
 	struct perf_session *s;
 	struct ksym_table ksyms = { 0 };
 	char *err = NULL;
@@ -153,6 +171,13 @@ int script_builtin_report(const struct script_builtin *sb, const char *input, bo
 	if (!s) {
 		fprintf(stderr, "pcl script: %s\n", err);
 		free(err);
+		return PCL_EXIT_ERROR;
+	}
+	if (time && sample_filter__set_time_arg(filter, time, s->header.first_sample_time,
+						s->header.last_sample_time) < 0) {
+		fprintf(stderr, "Invalid time string\n");
+		script_builtin_run__exit(&bt.run);
+		perf_session__delete(s);
 		return PCL_EXIT_ERROR;
 	}
 	perf_session__new_machine(s, NULL, NULL, force);
@@ -239,55 +264,41 @@ static int builtin_record(const struct script_builtin *sb, int argc, const char 
 	return ret;
 }
 
-/* compaction-times: every argument but -i FILE and -f is the script's */
-static int compaction_report_args(const struct script_builtin *sb, int argc, const char **argv)
-{
-	const char **args = xcalloc((size_t)argc + 1, sizeof(*args));
-	const char *input = NULL;
-	bool force = false;
-	int n = 0, ret;
-
-	for (int i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-i") && i + 1 < argc)
-			input = argv[++i];
-		else if (!strcmp(argv[i], "-f"))
-			force = true;
-		else
-			args[n++] = argv[i];
-	}
-	ret = script_builtin_report(sb, input, force, n, args);
-	free(args);
-	return ret;
-}
-
-/* report's arguments: the script's (those before the first option, as
- * perf's NAME-report wrappers take them), then -i FILE / -f */
+/* `report NAME [script arguments] [pcl script options]`: as perf's
+ * NAME-report wrappers, the arguments before the first option are the
+ * script's (compaction-times' own start with '-': all but -i FILE and -f
+ * are its); pcl script parses the rest, as `-s NAME`. */
 static int builtin_report_args(const struct script_builtin *sb, int argc, const char **argv)
 {
-	const char *input = NULL;
-	bool force = false;
-	int nargs = 0;
+	const char **args = xcalloc((size_t)argc + 5, sizeof(*args)), **script_args;
+	int n = 0, nr_script = 0, ret;
 
-	if (sb->kind == SB_DELEGATE)
-		return script_builtin_report(sb, NULL, false, argc, argv);
-	while (nargs < argc && argv[nargs][0] != '-')
-		nargs++;
-	if (sb->id == SB_COMPACTION_TIMES)	/* its own options start with '-' */
-		return compaction_report_args(sb, argc, argv);
-	for (int i = nargs; i < argc; i++) {
-		if ((!strcmp(argv[i], "-i") || !strcmp(argv[i], "--input")) && i + 1 < argc) {
-			input = argv[++i];
-		} else if (str_starts_with(argv[i], "--input=")) {
-			input = argv[i] + strlen("--input=");
-		} else if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--force")) {
-			force = true;
-		} else {
-			fprintf(stderr, "pcl script report %s: unknown option '%s' (takes -i FILE "
-				"and -f)\n", sb->name, argv[i]);
-			return PCL_EXIT_ERROR;
+	script_args = xcalloc((size_t)argc + 1, sizeof(*script_args));
+	args[n++] = "script";
+	for (int i = 0; i < argc; i++) {
+		bool option = argv[i][0] == '-' || nr_script < i;
+
+		if (sb->id == SB_COMPACTION_TIMES)
+			option = !strcmp(argv[i], "-i") || !strcmp(argv[i], "-f");
+		if (sb->kind == SB_DELEGATE)
+			option = false;	/* all of them are the command's */
+		if (!option) {
+			script_args[nr_script++] = argv[i];
+			continue;
 		}
+		args[n++] = argv[i];
+		if (sb->id == SB_COMPACTION_TIMES && !strcmp(argv[i], "-i") && i + 1 < argc)
+			args[n++] = argv[++i];
 	}
-	return script_builtin_report(sb, input, force, nargs, argv);
+	args[n++] = "-s";
+	args[n++] = sb->name;
+	args[n++] = "--";
+	for (int i = 0; i < nr_script; i++)
+		args[n++] = script_args[i];
+	ret = cmd_script(n, args);
+	free(script_args);
+	free(args);
+	return ret;
 }
 
 /* `pcl script NAME [args] [record options] [command]`, perf's shortcut:
@@ -344,7 +355,7 @@ int script_builtin_live(const struct script_builtin *sb, int argc, const char **
 	close(pipefd[1]);
 	/* Ctrl-C stops the recording, which ends the stream: report all of it */
 	signal(SIGINT, SIG_IGN);
-	ret = script_builtin_report(sb, "-", false, report_args, argv + 1);
+	ret = script_builtin_report(sb, "-", false, NULL, NULL, report_args, argv + 1);
 	waitpid(pid, &status, 0);
 	return ret;
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 struct script_builtin;
+struct sample_filter;
 
 /* -l: the built-ins as perf lists its scripts. */
 int script_builtins_list(void);
@@ -13,9 +14,11 @@ int script_builtins_list(void);
 const struct script_builtin *script_builtin_named(const char *script);
 
 /* Runs built-in sb's report on input (NULL: perf.data) with the script's
- * arguments.  Returns the exit code. */
+ * arguments, on the samples filter (NULL: all) keeps, time its --time
+ * (NULL: none).  Returns the exit code. */
 int script_builtin_report(const struct script_builtin *sb, const char *input, bool force,
-			  int argc, const char **argv);
+			  struct sample_filter *filter, const char *time, int argc,
+			  const char **argv);
 
 /* `pcl script NAME [args]`: record into a pipe, report from it (argv[0]
  * is NAME). */

@@ -647,8 +647,10 @@ int cmd_script(int argc, const char **argv)
 	argc = parse_options(argc, argv, opts, script_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (script_builtin_named(o.script)) {
 		/* -s NAME [args]: the arguments after the options are the script's */
-		ret = script_builtin_report(script_builtin_named(o.script), o.input, o.force,
-					    argc, argv);
+		ret = script_setup(&sc, &o);
+		if (!ret)
+			ret = script_builtin_report(script_builtin_named(o.script), o.input,
+						    o.force, &sc.filter, o.time, argc, argv);
 		goto out;
 	}
 	if (argc && script_builtin__find(argv[0])) {

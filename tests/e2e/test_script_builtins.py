@@ -376,6 +376,16 @@ def test_sched_migration_page(tmp_path):
     assert any(re.search(r"^threads:\d+ $", t, re.M) for t in titles)
 
 
+@pytest.mark.parametrize("opts", [["-C", "0"], ["-C", "1"], ["-c", "script_work"],
+                                  ["-c", "nosuch"], ["--time", "0,"]], ids=" ".join)
+def test_perf_script_filters(rec, opts):
+    """pcl script's sample filters apply to the built-ins as perf's to its scripts."""
+    want = name_syscalls(strip_audit_warning(
+        perf_script(rec["exit"], "failed-syscalls-by-pid.py", *opts)))
+    got = report(rec["exit"], "failed-syscalls-by-pid", *opts)
+    assert got == want, unified(want, got)
+
+
 def test_s_and_report_agree(rec):
     a = pcl("script", "-i", rec["enter"], "-s", "syscall-counts", "script_work")
     b = pcl("script", "report", "syscall-counts", "script_work", "-i", rec["enter"])
