@@ -152,7 +152,9 @@ struct script_builtin_run {
 	struct sb_tally counts;		/* the main table of each analysis */
 	struct sb_tally reads, read_errors, writes, write_errors;	/* rw-by-* */
 	struct sb_tally unhandled;	/* Perl scripts: events without a handler */
-	struct sb_tally pending;	/* futex waits not yet returned, per tid */
+	/* futex-contention: the waits not yet returned, per tid;
+	 * compaction-times: the index in tasks of each pid */
+	struct sb_tally pending;
 	struct sb_tally names;		/* futex-contention: comm per tid */
 	struct sb_tally last_wakeup;	/* wakeup-latency: per target cpu */
 	uint64_t wakeups;
