@@ -93,12 +93,37 @@ static int no_data(const struct script_builtin *sb, const char *input)
 	return 0;
 }
 
+/* flamegraph.py's -f html|json and its default flamegraph.html: pcl
+ * flamegraph writes the page (its HTML view), or says why it cannot */
+static int flamegraph_args(int argc, const char **argv, const char **args, int *n)
+{
+	bool output = false;
+
+	for (int i = 0; i < argc; i++) {
+		if ((!strcmp(argv[i], "-f") || !strcmp(argv[i], "--format")) && i + 1 < argc) {
+			if (strcmp(argv[++i], "html")) {
+				fprintf(stderr, "pcl script: flamegraph: pcl writes HTML or SVG "
+					"(pcl flamegraph), not d3-flame-graph's %s\n", argv[i]);
+				return -1;
+			}
+			continue;
+		}
+		output = output || !strcmp(argv[i], "-o") || !strcmp(argv[i], "--output");
+		args[(*n)++] = argv[i];
+	}
+	if (!output) {
+		args[(*n)++] = "-o";
+		args[(*n)++] = "flamegraph.html";
+	}
+	return 0;
+}
+
 /* stackcollapse and flamegraph are pcl commands of their own */
 static int delegate(const struct script_builtin *sb, const char *input, bool force, int argc,
 		    const char **argv)
 {
-	const char **args = xcalloc((size_t)argc + 5, sizeof(*args));
-	int n = 0, ret;
+	const char **args = xcalloc((size_t)argc + 7, sizeof(*args));
+	int n = 0, ret = PCL_EXIT_USAGE;
 
 	args[n++] = sb->id == SB_STACKCOLLAPSE ? "collapse" : "flamegraph";
 	if (input) {
@@ -107,9 +132,13 @@ static int delegate(const struct script_builtin *sb, const char *input, bool for
 	}
 	if (force)
 		args[n++] = "-f";
-	for (int i = 0; i < argc; i++)
-		args[n++] = argv[i];
-	ret = sb->id == SB_STACKCOLLAPSE ? cmd_collapse(n, args) : cmd_flamegraph(n, args);
+	if (sb->id == SB_STACKCOLLAPSE) {
+		for (int i = 0; i < argc; i++)
+			args[n++] = argv[i];
+		ret = cmd_collapse(n, args);
+	} else if (flamegraph_args(argc, argv, args, &n) == 0) {
+		ret = cmd_flamegraph(n, args);
+	}
 	free(args);
 	return ret;
 }

@@ -15,7 +15,7 @@ import tempfile
 
 import pytest
 
-from conftest import PERF, fixture, pcl, perf, run, unified
+from conftest import PCL, fixture, pcl, perf, run, unified
 
 SCRIPTS = "/usr/lib/perf-core/scripts"
 UNISTD = "/usr/include/x86_64-linux-gnu/asm/unistd_64.h"
@@ -459,6 +459,17 @@ def test_record_and_report_needs_a_command():
     assert r.returncode == 129 and "command" in r.stderr
     r = pcl("script", "rw-by-file")
     assert r.returncode == 129 and "requires options" in r.stderr
+
+
+def test_flamegraph_writes_flamegraph_html(rec, tmp_path):
+    """as perf's flamegraph script, by default into flamegraph.html"""
+    r = run([PCL, "script", "report", "flamegraph", "-i", rec["enter"]], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    with open(tmp_path / "flamegraph.html") as f:
+        assert f.read().startswith("<!DOCTYPE html>")
+    r = run([PCL, "script", "report", "flamegraph", "-f", "json", "-i", rec["enter"]],
+            cwd=tmp_path)
+    assert r.returncode != 0 and "json" in r.stderr
 
 
 def test_unknown_script():
