@@ -412,6 +412,31 @@ def test_record_uses_perfs_events(rec, tmp_path):
     assert got == want, unified(want, got)
 
 
+RECORDED = ["rwtop", "rw-by-pid", "wakeup-latency", "failed-syscalls", "rw-by-file",
+            "sched-migration", "export-to-sqlite", "net_dropmonitor", "sctop",
+            "compaction-times", "syscall-counts-by-pid", "syscall-counts", "futex-contention",
+            "flamegraph", "failed-syscalls-by-pid", "event_analyzing_sample", "stackcollapse",
+            "netdev-times", "export-to-postgresql"]
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_record_as_perfs_record_script(name, tmp_path):
+    """pcl script record NAME and perf script record NAME record the same
+    events with the same attributes (up to what differs between any two
+    recordings: ids, the file's own sizes)."""
+    mine, theirs = str(tmp_path / "pcl.data"), str(tmp_path / "perf.data")
+    r = pcl("script", "record", name, "-q", "-o", mine, "true")
+    assert r.returncode == 0, r.stderr
+    r = perf("script", "record", name, "-q", "-o", theirs, "true")
+    assert r.returncode == 0, r.stderr
+
+    def attrs(path):
+        out = perf("evlist", "-v", "-i", path).stdout
+        return [re.sub(r", id: \{[^}]*\}", "", line) for line in out.splitlines()
+                if not line.startswith("#")]
+    assert attrs(mine) == attrs(theirs)
+
+
 def test_record_rw_by_pid_events(tmp_path):
     path = str(tmp_path / "pcl.data")
     r = pcl("script", "record", "rw-by-pid", "-q", "-o", path, "--", "true")
