@@ -118,27 +118,22 @@ static int flamegraph_args(int argc, const char **argv, const char **args, int *
 	return 0;
 }
 
-/* stackcollapse and flamegraph are pcl commands of their own */
+/* flamegraph is a pcl command of its own */
 static int delegate(const struct script_builtin *sb, const char *input, bool force, int argc,
 		    const char **argv)
 {
 	const char **args = xcalloc((size_t)argc + 7, sizeof(*args));
 	int n = 0, ret = PCL_EXIT_USAGE;
 
-	args[n++] = sb->id == SB_STACKCOLLAPSE ? "collapse" : "flamegraph";
+	args[n++] = "flamegraph";
 	if (input) {
 		args[n++] = "-i";
 		args[n++] = input;
 	}
 	if (force)
 		args[n++] = "-f";
-	if (sb->id == SB_STACKCOLLAPSE) {
-		for (int i = 0; i < argc; i++)
-			args[n++] = argv[i];
-		ret = cmd_collapse(n, args);
-	} else if (flamegraph_args(argc, argv, args, &n) == 0) {
+	if (flamegraph_args(argc, argv, args, &n) == 0)
 		ret = cmd_flamegraph(n, args);
-	}
 	free(args);
 	return ret;
 }
@@ -295,8 +290,9 @@ static int builtin_record(const struct script_builtin *sb, int argc, const char 
 
 /* `report NAME [script arguments] [pcl script options]`: as perf's
  * NAME-report wrappers, the arguments before the first option are the
- * script's (compaction-times' own start with '-': all but -i FILE and -f
- * are its); pcl script parses the rest, as `-s NAME`. */
+ * script's (where the script's own start with '-', as compaction-times'
+ * and stackcollapse's, all but -i FILE and -f are its); pcl script parses
+ * the rest, as `-s NAME`. */
 static int builtin_report_args(const struct script_builtin *sb, int argc, const char **argv)
 {
 	const char **args = xcalloc((size_t)argc + 5, sizeof(*args)), **script_args;
@@ -307,7 +303,7 @@ static int builtin_report_args(const struct script_builtin *sb, int argc, const 
 	for (int i = 0; i < argc; i++) {
 		bool option = argv[i][0] == '-' || nr_script < i;
 
-		if (sb->id == SB_COMPACTION_TIMES)
+		if (sb->dash_args)
 			option = !strcmp(argv[i], "-i") || !strcmp(argv[i], "-f");
 		if (sb->kind == SB_DELEGATE)
 			option = false;	/* all of them are the command's */
@@ -316,7 +312,7 @@ static int builtin_report_args(const struct script_builtin *sb, int argc, const 
 			continue;
 		}
 		args[n++] = argv[i];
-		if (sb->id == SB_COMPACTION_TIMES && !strcmp(argv[i], "-i") && i + 1 < argc)
+		if (sb->dash_args && !strcmp(argv[i], "-i") && i + 1 < argc)
 			args[n++] = argv[++i];
 	}
 	args[n++] = "-s";

@@ -643,6 +643,21 @@ static void print_netdev_times(FILE *fp, const struct netdev_times *nt)
 			nt->rx_skbs.nr, nt->rx_overflow);
 }
 
+static int by_stack(const struct sb_row *a, const struct sb_row *b)
+{
+	return strcmp(a->str, b->str);
+}
+
+static void print_collapsed(FILE *fp, const struct script_builtin_run *run)
+{
+	size_t *order = sb_tally__sorted(&run->counts, by_stack);
+
+	for (size_t i = 0; i < run->counts.nr; i++)
+		fprintf(fp, "%s %" PRIu64 "\n", run->counts.rows[order[i]].str,
+			run->counts.rows[order[i]].count);
+	free(order);
+}
+
 void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 			      const struct ksym_table *ksyms)
 {
@@ -686,6 +701,9 @@ void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,
 		break;
 	case SB_EVENT_ANALYZING_SAMPLE:
 		print_event_analysis(fp, run);
+		break;
+	case SB_STACKCOLLAPSE:
+		print_collapsed(fp, run);
 		break;
 	case SB_NETDEV_TIMES:
 		print_netdev_times(fp, run->netdev);

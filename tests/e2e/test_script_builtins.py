@@ -462,10 +462,43 @@ def test_data_that_cannot_exist(rec, name, first):
     assert name in r.stderr
 
 
-def test_stackcollapse_is_pcl_collapse(rec):
-    a = pcl("script", "report", "stackcollapse", "-i", rec["enter"])
-    b = pcl("collapse", "-i", rec["enter"])
-    assert (a.returncode, a.stdout) == (b.returncode, b.stdout)
+@pytest.fixture(scope="module")
+def callgraphs(rec):
+    """-g and --call-graph dwarf recordings of a fixture with deep stacks."""
+    paths = {}
+    for mode in ("fp", "dwarf"):
+        path = os.path.join(rec["dir"], mode + ".data")
+        r = perf("record", "-q", "--call-graph", mode, "-F", "500", "-o", path, "--",
+                 fixture("burner"))
+        assert r.returncode == 0, r.stderr
+        paths[mode] = path
+    return paths
+
+
+@pytest.mark.parametrize("mode", ["fp", "dwarf"])
+@pytest.mark.parametrize("args", [[], ["--kernel"], ["--include-pid", "--include-tid"],
+                                  ["--no-comm"], ["--tidy-java"]], ids=str)
+def test_stackcollapse(callgraphs, mode, args):
+    path = callgraphs[mode]
+    want = perf("script", "-i", path, "-s", f"{SCRIPTS}/python/stackcollapse.py", "--", *args)
+    assert want.returncode == 0, want.stderr
+    got = report(path, "stackcollapse", *args)
+    assert got == want.stdout, unified(want.stdout, got)
+    assert re.search(r";main;", got) or "--no-comm" in args
+
+
+def test_stackcollapse_of_tracepoints_and_plain_samples(rec):
+    """tracepoints have a handler of their own (none here): nothing;
+    samples without callchains: the comm alone"""
+    assert report(rec["enter"], "stackcollapse") == ""
+    want = perf("script", "-i", rec["enter"], "-s", f"{SCRIPTS}/python/stackcollapse.py")
+    assert want.stdout == ""
+
+
+def test_stackcollapse_refuses_ids_without_comm(rec):
+    r = pcl("script", "report", "stackcollapse", "--include-tid", "--no-comm", "-i",
+            rec["enter"])
+    assert r.returncode != 0
 
 
 def test_record_and_report_at_once():

@@ -14,8 +14,10 @@
 #include "core/analysis/script-builtins.h"
 #include "core/analysis/tp-fields.h"
 #include "core/data/session.h"
+#include "core/hist/callchain.h"
 #include "core/symbols/dso.h"
 #include "core/symbols/thread.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 #define EVENTS(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -23,55 +25,55 @@
 				 "-e", "syscalls:sys_enter_write", "-e", "syscalls:sys_exit_write")
 
 static const struct script_builtin builtins[SB_NR] = {
-	{ SB_RWTOP, "rwtop", "[interval]", "system-wide r/w top", SYSCALL_RW_EVENTS, 1,
+	{ SB_RWTOP, "rwtop", "[interval]", "system-wide r/w top", SYSCALL_RW_EVENTS, 1, false,
 	  SB_TRACE },
-	{ SB_RW_BY_PID, "rw-by-pid", "", "system-wide r/w activity", SYSCALL_RW_EVENTS, 0,
+	{ SB_RW_BY_PID, "rw-by-pid", "", "system-wide r/w activity", SYSCALL_RW_EVENTS, 0, false,
 	  SB_TRACE },
 	{ SB_WAKEUP_LATENCY, "wakeup-latency", "", "system-wide min/max/avg wakeup latency",
-	  EVENTS("-e", "sched:sched_switch", "-e", "sched:sched_wakeup"), 0, SB_TRACE },
+	  EVENTS("-e", "sched:sched_switch", "-e", "sched:sched_wakeup"), 0, false, SB_TRACE },
 	{ SB_FAILED_SYSCALLS, "failed-syscalls", "[comm]", "system-wide failed syscalls",
-	  EVENTS("-e", "raw_syscalls:sys_exit"), 1, SB_TRACE },
+	  EVENTS("-e", "raw_syscalls:sys_exit"), 1, false, SB_TRACE },
 	{ SB_RW_BY_FILE, "rw-by-file", "<comm>", "r/w activity for a program, by file",
-	  EVENTS("-e", "syscalls:sys_enter_read", "-e", "syscalls:sys_enter_write"), 1,
+	  EVENTS("-e", "syscalls:sys_enter_read", "-e", "syscalls:sys_enter_write"), 1, false,
 	  SB_TRACE },
 	{ SB_SCHED_MIGRATION, "sched-migration", "", "sched migration overview",
 	  EVENTS("-m", "16384", "-e", "sched:sched_wakeup", "-e", "sched:sched_wakeup_new",
-		 "-e", "sched:sched_switch", "-e", "sched:sched_migrate_task"), 1, SB_TRACE },
+		 "-e", "sched:sched_switch", "-e", "sched:sched_migrate_task"), 1, false, SB_TRACE },
 	{ SB_EXPORT_TO_SQLITE, "export-to-sqlite", "[database name] [columns] [calls]",
-	  "export perf data to a sqlite3 database", NULL, 3, SB_MISSING },
+	  "export perf data to a sqlite3 database", NULL, 3, false, SB_MISSING },
 	{ SB_NET_DROPMONITOR, "net_dropmonitor", "", "display a table of dropped frames",
-	  EVENTS("-e", "skb:kfree_skb"), 0, SB_TRACE },
+	  EVENTS("-e", "skb:kfree_skb"), 0, false, SB_TRACE },
 	{ SB_SCTOP, "sctop", "[comm] [interval]", "syscall top",
-	  EVENTS("-e", "raw_syscalls:sys_enter"), 2, SB_TRACE },
+	  EVENTS("-e", "raw_syscalls:sys_enter"), 2, false, SB_TRACE },
 	{ SB_COMPACTION_TIMES, "compaction-times",
 	  "[-h] [-u] [-p|-pv] [-t | [-m] [-fs] [-ms]] [pid|pid-range|comm-regex]",
 	  "display time taken by mm compaction",
 	  EVENTS("-e", "compaction:mm_compaction_begin", "-e", "compaction:mm_compaction_end",
 		 "-e", "compaction:mm_compaction_migratepages",
 		 "-e", "compaction:mm_compaction_isolate_migratepages",
-		 "-e", "compaction:mm_compaction_isolate_freepages"), INT32_MAX, SB_TRACE },
+		 "-e", "compaction:mm_compaction_isolate_freepages"), INT32_MAX, true, SB_TRACE },
 	{ SB_MEM_PHYS_ADDR, "mem-phys-addr", "", "resolve physical address samples",
-	  EVENTS("--phys-data"), 0, SB_TRACE },
+	  EVENTS("--phys-data"), 0, false, SB_TRACE },
 	{ SB_SYSCALL_COUNTS_BY_PID, "syscall-counts-by-pid", "[comm]",
-	  "system-wide syscall counts, by pid", EVENTS("-e", "raw_syscalls:sys_enter"), 1,
+	  "system-wide syscall counts, by pid", EVENTS("-e", "raw_syscalls:sys_enter"), 1, false,
 	  SB_TRACE },
 	{ SB_SYSCALL_COUNTS, "syscall-counts", "[comm]", "system-wide syscall counts",
-	  EVENTS("-e", "raw_syscalls:sys_enter"), 1, SB_TRACE },
+	  EVENTS("-e", "raw_syscalls:sys_enter"), 1, false, SB_TRACE },
 	{ SB_POWERPC_HCALLS, "powerpc-hcalls", "", "",
-	  EVENTS("-e", "{powerpc:hcall_entry,powerpc:hcall_exit}"), 0, SB_NO_DATA },
+	  EVENTS("-e", "{powerpc:hcall_entry,powerpc:hcall_exit}"), 0, false, SB_NO_DATA },
 	{ SB_FUTEX_CONTENTION, "futex-contention", "", "futext contention measurement",
-	  EVENTS("-e", "syscalls:sys_enter_futex", "-e", "syscalls:sys_exit_futex"), 0,
+	  EVENTS("-e", "syscalls:sys_enter_futex", "-e", "syscalls:sys_exit_futex"), 0, false,
 	  SB_TRACE },
 	{ SB_INTEL_PT_EVENTS, "intel-pt-events", "",
-	  "print Intel PT Events including Power Events and PTWRITE", NULL, 0, SB_NO_DATA },
-	{ SB_FLAMEGRAPH, "flamegraph", "", "create flame graphs", EVENTS("-g"), 0, SB_DELEGATE },
+	  "print Intel PT Events including Power Events and PTWRITE", NULL, 0, false, SB_NO_DATA },
+	{ SB_FLAMEGRAPH, "flamegraph", "", "create flame graphs", EVENTS("-g"), 0, false, SB_DELEGATE },
 	{ SB_FAILED_SYSCALLS_BY_PID, "failed-syscalls-by-pid", "[comm]",
-	  "system-wide failed syscalls, by pid", EVENTS("-e", "raw_syscalls:sys_exit"), 1,
+	  "system-wide failed syscalls, by pid", EVENTS("-e", "raw_syscalls:sys_exit"), 1, false,
 	  SB_TRACE },
 	{ SB_EVENT_ANALYZING_SAMPLE, "event_analyzing_sample", "", "analyze all perf samples",
-	  NULL, 0, SB_TRACE },
+	  NULL, 0, false, SB_TRACE },
 	{ SB_STACKCOLLAPSE, "stackcollapse", "",
-	  "produce callgraphs in short form for scripting use", NULL, 0, SB_DELEGATE },
+	  "produce callgraphs in short form for scripting use", NULL, INT32_MAX, true, SB_TRACE },
 	{ SB_NETDEV_TIMES, "netdev-times", "[tx] [rx] [dev=] [debug]",
 	  "display a process of packet and processing time",
 	  EVENTS("-e", "net:net_dev_xmit", "-e", "net:net_dev_queue",
@@ -79,9 +81,9 @@ static const struct script_builtin builtins[SB_NR] = {
 		 "-e", "skb:kfree_skb", "-e", "skb:skb_copy_datagram_iovec", "-e", "napi:napi_poll",
 		 "-e", "irq:irq_handler_entry", "-e", "irq:irq_handler_exit",
 		 "-e", "irq:softirq_entry", "-e", "irq:softirq_exit", "-e", "irq:softirq_raise"),
-	  INT32_MAX, SB_TRACE },
+	  INT32_MAX, false, SB_TRACE },
 	{ SB_EXPORT_TO_POSTGRESQL, "export-to-postgresql", "[database name] [columns] [calls]",
-	  "export perf data to a postgresql database", NULL, 3, SB_MISSING },
+	  "export perf data to a postgresql database", NULL, 3, false, SB_MISSING },
 };
 
 const struct script_builtin *script_builtins(size_t *nr)
@@ -202,6 +204,27 @@ size_t *sb_tally__sorted(const struct sb_tally *t,
 #define NSEC_PER_SEC 1000000000ULL
 #define DEFAULT_SCREEN_SECS 3
 
+/* --include-tid --include-pid --no-comm --tidy-java --kernel */
+static int stackcollapse_args(struct stackcollapse_opts *o, int argc, const char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--include-tid"))
+			o->include_tid = true;
+		else if (!strcmp(argv[i], "--include-pid"))
+			o->include_pid = true;
+		else if (!strcmp(argv[i], "--no-comm"))
+			o->no_comm = true;
+		else if (!strcmp(argv[i], "--tidy-java"))
+			o->tidy_java = true;
+		else if (!strcmp(argv[i], "--kernel"))
+			o->annotate_kernel = true;
+		else
+			return -1;
+	}
+	/* the script refuses ids without the comm they follow */
+	return (o->include_tid || o->include_pid) && o->no_comm ? -1 : 0;
+}
+
 /* "N", "LO-HI" (either may be empty) or else a regex on the comm */
 static int compaction_filter(struct compaction_opts *o, const char *arg)
 {
@@ -308,6 +331,8 @@ int script_builtin_run__init(struct script_builtin_run *run, const struct script
 		return screen_args(run, argc, argv);
 	if (sb->id == SB_COMPACTION_TIMES)
 		return compaction_args(&run->compaction, argc, argv);
+	if (sb->id == SB_STACKCOLLAPSE)
+		return stackcollapse_args(&run->collapse, argc, argv);
 	if (argc < 1)
 		return 0;
 	/* the by-pid scripts take a pid where the argument is a number */
@@ -332,6 +357,7 @@ void script_builtin_run__exit(struct script_builtin_run *run)
 	}
 	free(run->tasks);
 	free(run->first_event);
+	free(run->frames);
 	if (run->netdev)
 		netdev_times__exit(run->netdev);
 	free(run->netdev);
@@ -635,6 +661,70 @@ static void analyze_sample(struct script_builtin_run *run, struct perf_session *
 		      0, 0, 0)->count++;
 }
 
+/* stackcollapse: a frame's name as the script makes it */
+static void collapse_frame(struct strbuf *sb, const struct stackcollapse_opts *o,
+			   const struct callchain_frame *f)
+{
+	const char *name = f->al.sym ? f->al.sym->name : "[unknown]";
+	size_t start = sb->len;
+
+	for (const char *c = name; *c; c++)
+		if (!o->tidy_java || (*c != '<' && *c != '>'))
+			strbuf_addch(sb, *c == ';' ? ':' : *c);
+	if (o->tidy_java) {
+		/* Java's "Lpkg/Class;method(args)": no leading L, no arguments */
+		char *paren;
+
+		if (sb->len > start && sb->buf[start] == 'L') {
+			memmove(sb->buf + start, sb->buf + start + 1, sb->len - start);
+			sb->len--;
+		}
+		paren = sb->len > start ? strchr(sb->buf + start, '(') : NULL;
+		if (paren) {
+			sb->len = (size_t)(paren - sb->buf);
+			*paren = 0;
+		}
+	}
+	if (o->annotate_kernel && f->al.map && f->al.dso &&
+	    !strcmp(f->al.dso->long_name, "[kernel.kallsyms]"))
+		strbuf_addstr(sb, "_[k]");
+}
+
+#define COLLAPSE_MAX_FRAMES 1024
+
+/* stackcollapse: "comm[-pid[/tid]];outermost;...;leaf", counted */
+static void collapse_sample(struct script_builtin_run *run, struct perf_session *s,
+			    struct evsel *evsel, const struct perf_sample *sample)
+{
+	const struct stackcollapse_opts *o = &run->collapse;
+	struct thread *thread = machine__findnew_thread(s->machine, (pid_t)sample->pid,
+							(pid_t)sample->tid);
+	struct strbuf sb = STRBUF_INIT;
+	int n = 0;
+
+	if (!run->frames)
+		run->frames = xcalloc(COLLAPSE_MAX_FRAMES, sizeof(*run->frames));
+	if (sample->callchain)
+		n = perf_session__resolve_callchain(s, evsel, sample, thread,
+						    callchain_max_stack_default(), run->frames,
+						    COLLAPSE_MAX_FRAMES);
+	if (!o->no_comm) {
+		for (const char *c = thread ? thread->comm : ""; *c; c++)
+			strbuf_addch(&sb, *c == ' ' ? '_' : *c);
+		if (o->include_pid)
+			strbuf_addf(&sb, "-%u", sample->pid);
+		if (o->include_tid)
+			strbuf_addf(&sb, "%c%u", o->include_pid ? '/' : '-', sample->tid);
+	}
+	for (int i = n - 1; i >= 0; i--) {
+		if (i < n - 1 || !o->no_comm)
+			strbuf_addch(&sb, ';');
+		collapse_frame(&sb, o, &run->frames[i]);
+	}
+	sb_tally__get(&run->counts, sb.buf ? sb.buf : "", 0, 0, 0)->count++;
+	strbuf_release(&sb);
+}
+
 void script_builtin_run__sample(struct script_builtin_run *run, struct perf_session *s,
 				struct evsel *evsel, const struct perf_sample *sample)
 {
@@ -644,6 +734,11 @@ void script_builtin_run__sample(struct script_builtin_run *run, struct perf_sess
 
 	if (run->sb->id == SB_EVENT_ANALYZING_SAMPLE) {
 		analyze_sample(run, s, se, sample);
+		return;
+	}
+	if (run->sb->id == SB_STACKCOLLAPSE) {
+		if (!se || !se->tp_format)	/* its handler is for the other samples */
+			collapse_sample(run, s, evsel, sample);
 		return;
 	}
 	if (run->sb->id == SB_MEM_PHYS_ADDR) {

@@ -14,6 +14,7 @@
 struct perf_session;
 struct perf_sample;
 struct netdev_times;
+struct callchain_frame;
 struct sched_migration;
 struct evsel;
 
@@ -46,7 +47,7 @@ enum script_builtin_id {
 /* How a built-in runs its report. */
 enum script_builtin_kind {
 	SB_TRACE,	/* reads tracepoints here: script_builtin_run */
-	SB_DELEGATE,	/* another pcl command does it (collapse, flamegraph) */
+	SB_DELEGATE,	/* another pcl command does it (flamegraph) */
 	SB_NO_DATA,	/* its data cannot exist in pcl's files: a message */
 	SB_MISSING,	/* not built in (yet): a message */
 };
@@ -59,6 +60,7 @@ struct script_builtin {
 	/* what `record` passes before the user's options, NULL-terminated */
 	const char *const *record_args;
 	int max_args;			/* script arguments the report takes */
+	bool dash_args;			/* its arguments start with '-' too */
 	enum script_builtin_kind kind;
 };
 
@@ -166,6 +168,10 @@ struct script_builtin_run {
 	struct sched_migration *sched;	/* sched-migration */
 	const char *output;		/* sched-migration: the page's path */
 	char *first_event;		/* mem-phys-addr: the first sample's event */
+	struct callchain_frame *frames;	/* stackcollapse: a sample's callchain */
+	struct stackcollapse_opts {
+		bool include_tid, include_pid, no_comm, tidy_java, annotate_kernel;
+	} collapse;
 	struct compaction_opts compaction;
 	struct compaction_task *tasks;	/* compaction-times, in first-seen order */
 	size_t nr_tasks;
@@ -175,7 +181,7 @@ struct script_builtin_run {
 };
 
 /* Takes the report's script arguments: 0, or -1 when the script cannot
- * take them (too many, or rw-by-file's missing comm). */
+ * take them (too many, rw-by-file's missing comm, an unknown option). */
 int script_builtin_run__init(struct script_builtin_run *run, const struct script_builtin *sb,
 			     int argc, const char **argv);
 void script_builtin_run__exit(struct script_builtin_run *run);
