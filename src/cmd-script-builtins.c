@@ -390,15 +390,11 @@ int script_builtin_cmd(int argc, const char **argv)
 	const struct script_builtin *sb;
 	bool record = !strcmp(argv[0], "record");
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: pcl script %s NAME [args] (pcl script -l lists them)\n",
-			argv[0]);
-		return PCL_EXIT_ERROR;
-	}
-	sb = script_builtin__find(argv[1]);
+	sb = argc < 2 ? NULL : script_builtin__find(argv[1]);
 	if (!sb) {
-		fprintf(stderr, "pcl script: unknown script '%s' (pcl script -l lists them)\n",
-			argv[1]);
+		/* perf's message */
+		fprintf(stderr, "Please specify a valid %s script(see 'pcl script -l' for "
+			"listing)\n", argv[0]);
 		return PCL_EXIT_ERROR;
 	}
 	if (record)

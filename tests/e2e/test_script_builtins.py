@@ -531,5 +531,11 @@ def test_flamegraph_writes_flamegraph_html(rec, tmp_path):
 
 
 def test_unknown_script():
-    r = pcl("script", "report", "no-such-script")
-    assert r.returncode != 0 and "no-such-script" in r.stderr
+    want = perf("script", "report", "no-such-script")
+    got = pcl("script", "report", "no-such-script")
+    assert got.returncode == want.returncode == 255
+    assert got.stderr == want.stderr.replace("'perf script -l'", "'pcl script -l'")
+    # perf's record message prints bytes of memory after its text: pcl's is whole
+    got = pcl("script", "record", "no-such-script")
+    assert (got.returncode, got.stderr) == (255, "Please specify a valid record script(see "
+                                            "'pcl script -l' for listing)\n")
