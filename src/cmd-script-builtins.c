@@ -16,6 +16,7 @@
 #include "core/data/sample-filter.h"
 #include "core/data/session.h"
 #include "core/events/pmu.h"
+#include "core/symbols/thread.h"
 #include "ui/sched-migration-html.h"
 #include "ui/script-builtins-print.h"
 #include "ui/session-warnings.h"
@@ -51,6 +52,19 @@ static bool filtered_out(const struct sample_filter *f, struct perf_session *s,
 								(pid_t)sample->tid));
 }
 
+/* event_analyzing_sample dumps the tracepoint samples it has no handler for */
+static void print_unhandled_tracepoint(struct perf_session *s, struct evsel *evsel,
+				       const struct perf_sample *sample)
+{
+	struct session_event *se = perf_session__event(s, evsel);
+	struct thread *thread;
+
+	if (!se || !se->tp_format || !sample->raw_data || sample->callchain)
+		return;
+	thread = machine__findnew_thread(s->machine, (pid_t)sample->pid, (pid_t)sample->tid);
+	script_builtin_print_fields(stdout, se->tp_format, sample, thread ? thread->comm : "");
+}
+
 static int builtin_sample(struct perf_tool *tool, struct perf_session *s,
 			  const struct perf_event_header *rec, struct perf_sample *sample,
 			  struct evsel *evsel)
@@ -65,6 +79,8 @@ static int builtin_sample(struct perf_tool *tool, struct perf_session *s,
 		script_builtin_run__clear_screen(run);
 	}
 	script_builtin_run__sample(run, s, evsel, sample);
+	if (run->sb->id == SB_EVENT_ANALYZING_SAMPLE)
+		print_unhandled_tracepoint(s, evsel, sample);
 	return 0;
 }
 
@@ -216,8 +232,8 @@ int script_builtin_report(const struct script_builtin *sb, const char *input, bo
 		script_builtin_print_end(stdout, &bt.run, &ksyms);
 		ret = sb->id == SB_SCHED_MIGRATION ? write_sched_page(&bt.run, input) : 0;
 		if (bt.run.tracepoint_samples)
-			fprintf(stderr, "pcl script: %s: %" PRIu64 " tracepoint samples not shown "
-				"(perf's script dumps their fields)\n", sb->name,
+			fprintf(stderr, "pcl script: %s: %" PRIu64 " tracepoint samples with "
+				"callchains not shown (perf's script dumps them)\n", sb->name,
 				bt.run.tracepoint_samples);
 	}
 	fflush(stdout);

@@ -1,11 +1,17 @@
 /* script-builtins-print: perf's scripts' tables, printed from the tallies. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <traceevent/event-parse.h>
+
 #include "core/analysis/netdev-times.h"
 #include "core/analysis/syscall-table.h"
+#include "core/analysis/tp-fields.h"
+#include "core/data/perf-record.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 #include "ui/script-builtins-print.h"
 
@@ -656,6 +662,117 @@ static void print_collapsed(FILE *fp, const struct script_builtin_run *run)
 		fprintf(fp, "%s %" PRIu64 "\n", run->counts.rows[order[i]].str,
 			run->counts.rows[order[i]].count);
 	free(order);
+}
+
+/* Python's repr() of a bytearray: single quotes unless there are ' and
+ * no ", and ' escaped whichever quotes */
+static void bytearray_repr(struct strbuf *sb, const unsigned char *p, size_t len)
+{
+	char quote = memchr(p, '\'', len) && !memchr(p, '"', len) ? '"' : '\'';
+
+	strbuf_addf(sb, "bytearray(b%c", quote);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = p[i];
+
+		if (c == '\\' || c == '\'')
+			strbuf_addf(sb, "\\%c", c);
+		else if (c == '\t' || c == '\n' || c == '\r')
+			strbuf_addf(sb, "\\%c", c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
+		else if (c < 0x20 || c >= 0x7f)
+			strbuf_addf(sb, "\\x%02x", c);
+		else
+			strbuf_addch(sb, (char)c);
+	}
+	strbuf_addf(sb, "%c)", quote);
+}
+
+/* perf's test for a string: NUL-terminated, printable up to the NUL */
+static bool printable_string(const unsigned char *p, size_t len)
+{
+	if (!len || p[len - 1])
+		return false;
+	for (size_t i = 0; i < len - 1 && p[i]; i++)
+		if (!isprint(p[i]) && !isspace(p[i]))
+			return false;
+	return true;
+}
+
+/* A field's value as perf's Python handlers get it; false when the
+ * sample is too short to hold it. */
+static bool field_value(struct strbuf *sb, struct tep_format_field *f,
+			const struct perf_sample *sample)
+{
+	const unsigned char *data = sample->raw_data;
+	size_t offset = (size_t)f->offset, len = (size_t)f->size;
+	unsigned long long v;
+
+	if (offset + len > sample->raw_size)
+		return false;
+	if (f->flags & TEP_FIELD_IS_ARRAY) {
+		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+			uint32_t loc;
+
+			memcpy(&loc, data + offset, sizeof(loc));
+			len = loc >> 16;
+			offset = (loc & 0xffff) + ((f->flags & TEP_FIELD_IS_RELATIVE) ?
+						   (size_t)f->offset + (size_t)f->size : 0);
+			if (offset + len > sample->raw_size)
+				return false;
+		}
+		if ((f->flags & TEP_FIELD_IS_STRING) && printable_string(data + offset, len))
+			strbuf_addstr(sb, (const char *)data + offset);
+		else
+			bytearray_repr(sb, data + offset, len);
+		return true;
+	}
+	v = tep_read_number(f->event->tep, data + offset, (int)len);
+	/* perf's Python reads the bytes unextended: only 8-byte values go negative */
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && len == 8)
+		strbuf_addf(sb, "%lld", (long long)v);
+	else
+		strbuf_addf(sb, "%llu", v);
+	return true;
+}
+
+struct field_text {
+	const char *name;
+	char *text;
+};
+
+static int by_field_name(const void *a, const void *b)
+{
+	return strcmp(((const struct field_text *)a)->name, ((const struct field_text *)b)->name);
+}
+
+void script_builtin_print_fields(FILE *fp, struct tep_event *tp,
+				 const struct perf_sample *sample, const char *comm)
+{
+	size_t nr = 0, alloc = 6 + (size_t)tp->format.nr_fields;
+	struct field_text *all = xcalloc(alloc, sizeof(*all));
+	struct strbuf sb = STRBUF_INIT;
+	int64_t pid = tp_value(tp, sample, "common_pid");
+
+	all[nr++] = (struct field_text){ "common_callchain", xstrdup("[]") };
+	all[nr++] = (struct field_text){ "common_comm", xstrdup(comm) };
+	all[nr++] = (struct field_text){ "common_cpu", xasprintf("%u", sample->cpu) };
+	all[nr++] = (struct field_text){ "common_ns", xasprintf("%" PRIu64,
+							     sample->time % 1000000000) };
+	all[nr++] = (struct field_text){ "common_pid", xasprintf("%" PRId64, pid) };
+	all[nr++] = (struct field_text){ "common_s", xasprintf("%" PRIu64,
+							    sample->time / 1000000000) };
+	for (struct tep_format_field *f = tp->format.fields; f && nr < alloc; f = f->next) {
+		strbuf_reset(&sb);
+		if (field_value(&sb, f, sample))
+			all[nr++] = (struct field_text){ f->name, xstrdup(sb.buf ? sb.buf : "") };
+	}
+	qsort(all, nr, sizeof(*all), by_field_name);
+	for (size_t i = 0; i < nr; i++) {
+		fprintf(fp, "%s%s=%s", i ? " " : "", all[i].name, all[i].text);
+		free(all[i].text);
+	}
+	fputc('\n', fp);
+	free(all);
+	strbuf_release(&sb);
 }
 
 void script_builtin_print_end(FILE *fp, const struct script_builtin_run *run,

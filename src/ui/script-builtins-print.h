@@ -6,6 +6,9 @@
 
 #include <stdio.h>
 
+struct tep_event;
+struct perf_sample;
+
 #include "core/analysis/script-builtins.h"
 
 /* What the script prints before the events (trace_begin). */
@@ -21,6 +24,12 @@ void script_builtin_print_screen(FILE *fp, const struct script_builtin_run *run)
 
 /* compaction-times -h */
 void script_builtin_print_compaction_help(FILE *fp);
+
+/* event_analyzing_sample's trace_unhandled: a tracepoint sample's
+ * common_* values and fields, "name=value" sorted by name, values as
+ * perf's Python gives them (str, int, bytearray).  comm is its thread's. */
+void script_builtin_print_fields(FILE *fp, struct tep_event *tp,
+				 const struct perf_sample *sample, const char *comm);
 
 /* The -l listing. */
 void script_builtins_print_list(FILE *fp);

@@ -315,6 +315,21 @@ def test_event_analyzing_sample(tmp_path):
     assert "records in gen_events table" in got
 
 
+@pytest.mark.parametrize("name", ["enter", "exit", "rw", "drop", "wake"])
+def test_event_analyzing_sample_dumps_tracepoints(rec, name):
+    """tracepoint samples (without callchains) go to the script's
+    trace_unhandled: their fields as perf's Python hands them over"""
+    if os.path.exists("/dev/shm/perf.db"):
+        os.unlink("/dev/shm/perf.db")
+    try:
+        want = perf_script(rec[name], "event_analyzing_sample.py")
+    finally:
+        os.unlink("/dev/shm/perf.db")
+    got = report(rec[name], "event_analyzing_sample")
+    assert got == want, unified(want, got)
+    assert "common_callchain=[] common_comm=" in got
+
+
 NETDEV_EVENTS = ["net:net_dev_xmit", "net:net_dev_queue", "net:netif_receive_skb",
                  "net:netif_rx", "skb:consume_skb", "skb:kfree_skb",
                  "skb:skb_copy_datagram_iovec", "napi:napi_poll", "irq:irq_handler_entry",

@@ -644,14 +644,16 @@ static void syscall_events(struct script_builtin_run *run, const struct tp_sampl
 }
 
 /* event_analyzing_sample: samples by comm, symbol and DSO (tracepoints
- * go to the script's dump of their fields, which pcl does not print) */
+ * go to the script's dump of their fields, printed as they come; those
+ * with callchains are counted, pcl does not print them) */
 static void analyze_sample(struct script_builtin_run *run, struct perf_session *s,
 			   const struct session_event *se, const struct perf_sample *sample)
 {
 	struct addr_location al = { 0 };
 
 	if (se && se->tp_format) {
-		run->tracepoint_samples++;
+		if (sample->callchain)
+			run->tracepoint_samples++;
 		return;
 	}
 	perf_session__resolve_sample(s, sample, &al);

@@ -162,7 +162,7 @@ struct script_builtin_run {
 	uint64_t wakeups;
 	int64_t min_latency, max_latency, total_latency;
 	struct sb_tally by_comm, by_symbol, by_dso;	/* event_analyzing_sample */
-	uint64_t tracepoint_samples;	/* event_analyzing_sample: not analyzed */
+	uint64_t tracepoint_samples;	/* event_analyzing_sample: with callchains, not shown */
 	struct iomem_table iomem;	/* mem-phys-addr */
 	struct netdev_times *netdev;	/* netdev-times */
 	struct sched_migration *sched;	/* sched-migration */
