@@ -96,25 +96,57 @@ static int by_count_desc(const struct sb_row *a, const struct sb_row *b)
 	return (a->count < b->count) - (a->count > b->count);
 }
 
-/* Rows i and j share the comm and the first n numbers of their keys. */
-static bool same_group(const struct sb_row *a, const struct sb_row *b, int n)
+/* A row in the order nested dicts print: the first row of its comm, of
+ * its comm and key[0], of its comm, key[0] and key[1]. */
+struct nested_row {
+	size_t idx;
+	size_t first[3];
+};
+
+static const struct sb_tally *nested_tally;
+static int nested_levels;
+static int (*nested_cmp)(const struct sb_row *, const struct sb_row *);
+
+static int by_nesting(const void *a, const void *b)
 {
-	if (strcmp(a->str, b->str))
-		return false;
-	for (int k = 0; k < n; k++)
-		if (a->key[k] != b->key[k])
-			return false;
-	return true;
+	const struct nested_row *x = a, *y = b;
+	int c;
+
+	for (int l = 0; l < nested_levels; l++)
+		if (x->first[l] != y->first[l])
+			return x->first[l] < y->first[l] ? -1 : 1;
+	c = nested_cmp(&nested_tally->rows[x->idx], &nested_tally->rows[y->idx]);
+	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* Whether row i is the first of its group (nested dicts list groups in
- * the order their first entry came). */
-static bool first_of_group(const struct sb_tally *t, size_t i, int n)
+/* The rows grouped by comm and the first levels - 1 key numbers, groups
+ * in the order their first row came, rows in a group by cmp (caller frees). */
+static struct nested_row *nested_order(const struct sb_tally *t, int levels,
+				       int (*cmp)(const struct sb_row *, const struct sb_row *))
 {
-	for (size_t j = 0; j < i; j++)
-		if (same_group(&t->rows[j], &t->rows[i], n))
-			return false;
-	return true;
+	struct nested_row *order = xcalloc(t->nr + 1, sizeof(*order));
+	struct sb_tally groups[3] = { { 0 } };
+
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct sb_row *row = &t->rows[i];
+
+		order[i].idx = i;
+		for (int l = 0; l < levels; l++) {
+			struct sb_row *g = sb_tally__get(&groups[l], row->str, l > 0 ? row->key[0] : 0,
+							 l > 1 ? row->key[1] : 0, 0);
+
+			if (!g->count++)
+				g->val[0] = (int64_t)i;
+			order[i].first[l] = (size_t)g->val[0];
+		}
+	}
+	for (int l = 0; l < levels; l++)
+		sb_tally__exit(&groups[l]);
+	nested_tally = t;
+	nested_levels = levels;
+	nested_cmp = cmp;
+	qsort(order, t->nr, sizeof(*order), by_nesting);
+	return order;
 }
 
 /* syscall-counts and sctop (one dash less under "count") */
@@ -138,19 +170,6 @@ static void print_syscall_counts(FILE *fp, const struct script_builtin_run *run,
 	free(order);
 }
 
-/* The rows of one group (comm, pid [, id]) in order, sorted by cmp. */
-static void print_group(FILE *fp, const struct sb_tally *t, size_t first, int n,
-			int (*cmp)(const struct sb_row *, const struct sb_row *),
-			void (*print_row)(FILE *, const struct sb_row *))
-{
-	size_t *order = sb_tally__sorted(t, cmp);
-
-	for (size_t i = 0; i < t->nr; i++)
-		if (same_group(&t->rows[order[i]], &t->rows[first], n))
-			print_row(fp, &t->rows[order[i]]);
-	free(order);
-}
-
 static void print_count_row(FILE *fp, const struct sb_row *row)
 {
 	print_syscall_name(fp, "  %-38s", row->key[1]);
@@ -160,6 +179,7 @@ static void print_count_row(FILE *fp, const struct sb_row *row)
 static void print_syscall_counts_by_pid(FILE *fp, const struct script_builtin_run *run)
 {
 	const struct sb_tally *t = &run->counts;
+	struct nested_row *order;
 
 	if (run->for_comm)
 		fprintf(fp, "\nsyscall events for %s:\n\n", run->for_comm);
@@ -167,16 +187,15 @@ static void print_syscall_counts_by_pid(FILE *fp, const struct script_builtin_ru
 		fprintf(fp, "\nsyscall events by comm/pid:\n\n");
 	fprintf(fp, "%-40s  %10s\n", "comm [pid]/syscalls", "count");
 	fprintf(fp, "%-40s  %10s\n", DASHES40, "----------");
-	for (size_t c = 0; c < t->nr; c++) {
-		if (!first_of_group(t, c, 0))
-			continue;
-		for (size_t p = c; p < t->nr; p++) {
-			if (!same_group(&t->rows[p], &t->rows[c], 0) || !first_of_group(t, p, 1))
-				continue;
-			fprintf(fp, "\n%s [%" PRId64 "]\n", t->rows[p].str, t->rows[p].key[0]);
-			print_group(fp, t, p, 1, by_count_nr_desc, print_count_row);
-		}
+	order = nested_order(t, 2, by_count_nr_desc);
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct sb_row *row = &t->rows[order[i].idx];
+
+		if (!i || order[i].first[1] != order[i - 1].first[1])
+			fprintf(fp, "\n%s [%" PRId64 "]\n", row->str, row->key[0]);
+		print_count_row(fp, row);
 	}
+	free(order);
 }
 
 static void print_error_row(FILE *fp, const struct sb_row *row)
@@ -194,6 +213,7 @@ static void print_error_row(FILE *fp, const struct sb_row *row)
 static void print_failed_syscalls_by_pid(FILE *fp, const struct script_builtin_run *run)
 {
 	const struct sb_tally *t = &run->counts;
+	struct nested_row *order;
 
 	if (run->for_comm)
 		fprintf(fp, "\nsyscall errors for %s:\n\n", run->for_comm);
@@ -201,22 +221,17 @@ static void print_failed_syscalls_by_pid(FILE *fp, const struct script_builtin_r
 		fprintf(fp, "\nsyscall errors:\n\n");
 	fprintf(fp, "%-30s  %10s\n", "comm [pid]", "count");
 	fprintf(fp, "%-30s  %10s\n", DASHES30, "----------");
-	for (size_t c = 0; c < t->nr; c++) {
-		if (!first_of_group(t, c, 0))
-			continue;
-		for (size_t p = c; p < t->nr; p++) {
-			if (!same_group(&t->rows[p], &t->rows[c], 0) || !first_of_group(t, p, 1))
-				continue;
-			fprintf(fp, "\n%s [%" PRId64 "]\n", t->rows[p].str, t->rows[p].key[0]);
-			for (size_t s = p; s < t->nr; s++) {
-				if (!same_group(&t->rows[s], &t->rows[p], 1) ||
-				    !first_of_group(t, s, 2))
-					continue;
-				print_syscall_name(fp, "  syscall: %-16s\n", t->rows[s].key[1]);
-				print_group(fp, t, s, 2, by_count_ret_desc, print_error_row);
-			}
-		}
+	order = nested_order(t, 3, by_count_ret_desc);
+	for (size_t i = 0; i < t->nr; i++) {
+		const struct sb_row *row = &t->rows[order[i].idx];
+
+		if (!i || order[i].first[1] != order[i - 1].first[1])
+			fprintf(fp, "\n%s [%" PRId64 "]\n", row->str, row->key[0]);
+		if (!i || order[i].first[2] != order[i - 1].first[2])
+			print_syscall_name(fp, "  syscall: %-16s\n", row->key[1]);
+		print_error_row(fp, row);
 	}
+	free(order);
 }
 
 static void print_failed_syscalls(FILE *fp, const struct script_builtin_run *run)

@@ -164,7 +164,7 @@ struct sb_row *sb_tally__get(struct sb_tally *t, const char *str, int64_t a, int
 	return &t->rows[t->nr++];
 }
 
-static void sb_tally__exit(struct sb_tally *t)
+void sb_tally__exit(struct sb_tally *t)
 {
 	for (size_t i = 0; i < t->nr; i++) {
 		free(t->rows[i].str);

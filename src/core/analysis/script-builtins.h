@@ -96,6 +96,8 @@ struct sb_row *sb_tally__get(struct sb_tally *t, const char *str, int64_t a, int
 /* ... or NULL when there is none. */
 struct sb_row *sb_tally__find(const struct sb_tally *t, const char *str, int64_t a, int64_t b,
 			      int64_t c);
+/* Frees the rows; the tally is empty and usable again. */
+void sb_tally__exit(struct sb_tally *t);
 /* Row indexes stably sorted by cmp, for printing (caller frees). */
 size_t *sb_tally__sorted(const struct sb_tally *t,
 			 int (*cmp)(const struct sb_row *, const struct sb_row *));
