@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -82,6 +83,15 @@ static int builtin_sample(struct perf_tool *tool, struct perf_session *s,
 	if (run->sb->id == SB_EVENT_ANALYZING_SAMPLE)
 		print_unhandled_tracepoint(s, evsel, sample);
 	return 0;
+}
+
+/* Syscall names are this machine's: a file of another architecture keeps
+ * its numbers. */
+static bool foreign_arch(const struct perf_session *s)
+{
+	struct utsname uts;
+
+	return s->header.arch && !uname(&uts) && strcmp(s->header.arch, uts.machine);
 }
 
 /* The usage line each script prints for arguments it cannot take. */
@@ -221,6 +231,7 @@ int script_builtin_report(const struct script_builtin *sb, const char *input, bo
 		return PCL_EXIT_ERROR;
 	}
 	perf_session__new_machine(s, NULL, NULL, force);
+	bt.run.numeric_syscalls = foreign_arch(s);
 	script_builtin_print_begin(stdout, &bt.run);
 	if (perf_session__process(s, &bt.tool) < 0) {
 		fprintf(stderr, "pcl script: %s\n", s->err);
@@ -229,6 +240,7 @@ int script_builtin_report(const struct script_builtin *sb, const char *input, bo
 		/* the script reads the symbols when it prints */
 		if (sb->id == SB_NET_DROPMONITOR)
 			ksym_table__load(&ksyms, NULL);
+		bt.run.numeric_syscalls = foreign_arch(s);	/* a pipe's header came late */
 		script_builtin_print_end(stdout, &bt.run, &ksyms);
 		ret = sb->id == SB_SCHED_MIGRATION ? write_sched_page(&bt.run, input) : 0;
 		if (bt.run.tracepoint_samples)

@@ -56,9 +56,10 @@ void script_builtin_print_begin(FILE *fp, const struct script_builtin_run *run)
 	}
 }
 
-static void print_syscall_name(FILE *fp, const char *fmt, int64_t nr)
+static void print_syscall_name(FILE *fp, const struct script_builtin_run *run, const char *fmt,
+			       int64_t nr)
 {
-	const char *name = syscall_table__name((long)nr);
+	const char *name = run->numeric_syscalls ? NULL : syscall_table__name((long)nr);
 	char num[24];
 
 	if (!name) {
@@ -164,15 +165,16 @@ static void print_syscall_counts(FILE *fp, const struct script_builtin_run *run,
 	for (size_t i = 0; i < run->counts.nr; i++) {
 		const struct sb_row *row = &run->counts.rows[order[i]];
 
-		print_syscall_name(fp, "%-40s", row->key[0]);
+		print_syscall_name(fp, run, "%-40s", row->key[0]);
 		fprintf(fp, "  %10" PRIu64 "\n", row->count);
 	}
 	free(order);
 }
 
-static void print_count_row(FILE *fp, const struct sb_row *row)
+static void print_count_row(FILE *fp, const struct script_builtin_run *run,
+			    const struct sb_row *row)
 {
-	print_syscall_name(fp, "  %-38s", row->key[1]);
+	print_syscall_name(fp, run, "  %-38s", row->key[1]);
 	fprintf(fp, "  %10" PRIu64 "\n", row->count);
 }
 
@@ -193,7 +195,7 @@ static void print_syscall_counts_by_pid(FILE *fp, const struct script_builtin_ru
 
 		if (!i || order[i].first[1] != order[i - 1].first[1])
 			fprintf(fp, "\n%s [%" PRId64 "]\n", row->str, row->key[0]);
-		print_count_row(fp, row);
+		print_count_row(fp, run, row);
 	}
 	free(order);
 }
@@ -228,7 +230,7 @@ static void print_failed_syscalls_by_pid(FILE *fp, const struct script_builtin_r
 		if (!i || order[i].first[1] != order[i - 1].first[1])
 			fprintf(fp, "\n%s [%" PRId64 "]\n", row->str, row->key[0]);
 		if (!i || order[i].first[2] != order[i - 1].first[2])
-			print_syscall_name(fp, "  syscall: %-16s\n", row->key[1]);
+			print_syscall_name(fp, run, "  syscall: %-16s\n", row->key[1]);
 		print_error_row(fp, row);
 	}
 	free(order);

@@ -114,6 +114,21 @@ def test_syscall_counts(rec, args):
     assert got == want, unified(want, got)
 
 
+def test_other_architectures_keep_numbers(rec, tmp_path):
+    """the names are this machine's: a file of another architecture (its
+    header says ppc64 here) keeps perf's numbers"""
+    with open(rec["exit"], "rb") as f:
+        data = f.read()
+    assert data.count(b"x86_64\x00") == 1	# the arch feature's string
+    path = str(tmp_path / "ppc64.data")
+    with open(path, "wb") as f:
+        f.write(data.replace(b"x86_64\x00", b"ppc64\x00\x00"))
+    want = strip_audit_warning(perf_script(path, "failed-syscalls-by-pid.py"))
+    got = report(path, "failed-syscalls-by-pid")
+    assert got == want, unified(want, got)
+    assert "syscall: 3 " in got
+
+
 @pytest.mark.parametrize("args", [[], ["script_work"]], ids=str)
 def test_syscall_counts_by_pid(rec, args):
     want = name_syscalls(strip_audit_warning(

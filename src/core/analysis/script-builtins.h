@@ -152,6 +152,7 @@ struct iomem_table {
 struct script_builtin_run {
 	const struct script_builtin *sb;
 	const char *for_comm;		/* [comm] argument */
+	bool numeric_syscalls;		/* another architecture's file: no names */
 	long for_pid;			/* [pid] argument, 0: none */
 	struct sb_tally counts;		/* the main table of each analysis */
 	struct sb_tally reads, read_errors, writes, write_errors;	/* rw-by-* */
