@@ -10,6 +10,8 @@
 
 #include "builtin.h"
 #include "cmd-collapse.h"
+#include "cmd-script-builtins.h"
+#include "core/analysis/script-builtins.h"
 #include "core/hist/callchain.h"
 #include "core/data/dlfilter.h"
 #include "core/data/evswitch.h"
@@ -377,10 +379,8 @@ static int add_dlarg(const struct option *opt, const char *arg, bool unset)
  * says so.  Returns the exit code, or -1 to go on. */
 static int script_unsupported(const struct script_opts *o)
 {
-	if (o->list_scripts) {
-		printf("List of available trace scripts:\n");	/* pcl ships none */
-		return 0;
-	}
+	if (o->list_scripts)
+		return script_builtins_list();
 	if (o->list_dlfilters) {
 		printf("List of available dlfilters:\n");
 		dlfilter__list(stdout, ".");
@@ -639,11 +639,26 @@ int cmd_script(int argc, const char **argv)
 	char *err = NULL;
 	int ret = 0;
 
+	/* the built-in scripts: record NAME ..., report NAME ... */
+	if (argc > 1 && (!strcmp(argv[1], "record") || !strcmp(argv[1], "report")))
+		return script_builtin_cmd(argc - 1, argv + 1);
 	script_config__init(&sc.cfg);
 	o.demangle = true;
-	argc = parse_options(argc, argv, opts, script_usage, 0);
+	argc = parse_options(argc, argv, opts, script_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (script_builtin_named(o.script)) {
+		/* -s NAME [args]: the arguments after the options are the script's */
+		ret = script_setup(&sc, &o);
+		if (!ret)
+			ret = script_builtin_report(script_builtin_named(o.script), o.input,
+						    o.force, &sc.filter, o.time, argc, argv);
+		goto out;
+	}
+	if (argc && script_builtin__find(argv[0])) {
+		/* perf's "perf script <script> ...": record and report at once */
+		ret = script_builtin_live(script_builtin__find(argv[0]), argc, argv, o.all_cpus);
+		goto out;
+	}
 	if (argc) {
-		/* perf runs "perf script <script> ..." */
 		fprintf(stderr, "pcl script: scripting is not supported: pcl has no Perl or Python "
 			"engine (%s)\n", argv[0]);
 		ret = PCL_EXIT_ERROR;

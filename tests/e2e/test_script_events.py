@@ -234,7 +234,7 @@ def test_dlfilter_missing(perf_data):
 
 
 @pytest.mark.parametrize("args", [["-s", "x.py"], ["--script", "perl:x.pl"],
-                                  ["-g", "python"], ["--gen-script", "perl"], ["rwtop"]],
+                                  ["-g", "python"], ["--gen-script", "perl"], ["no-such-script"]],
                          ids=" ".join)
 def test_scripting_is_not_supported(perf_data, tmp_path, args):
     r = subprocess.run([PCL, "script", "-i", perf_data["fp"], *args], cwd=tmp_path,
