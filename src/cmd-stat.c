@@ -60,8 +60,10 @@ static int parse_event_opt(const struct option *opt, const char *arg, bool unset
 {
 	struct parse_events_error err = { .idx = -1 };
 
-	if (!parse_events(&evlist, arg, &err))
+	if (!parse_events(&evlist, arg, &err)) {
+		parse_events_error__print_warnings(&err);
 		return 0;
+	}
 	parse_events_error__print(&err, arg);
 	parse_events_error__exit(&err);
 	parse_options_usage(stat_usage, stat_options, "e", true);

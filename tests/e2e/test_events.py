@@ -3,6 +3,8 @@
 The grammar itself is unit-tested (tests/unit/test-parse-events.c); here the
 error text and the event names are compared with perf 6.1 through `stat`.
 """
+import re
+
 import pytest
 
 from conftest import pcl, perf
@@ -47,6 +49,26 @@ def test_bad_event_error_matches_perf(event):
     want = perf("stat", "-e", event, "true")
     assert got.returncode != 0 and want.returncode != 0
     assert error_block(got.stderr, "pcl") == error_block(want.stderr, "perf")
+
+
+# globs that match nothing: no syntax error, but nothing to count (an empty
+# group is left out with a warning); the whole stderr must be perf's
+NOTHING_EVENTS = ["nosuch*:foo", "{nosuch*:foo}", "{nosuch*:foo}:", "{nosuch*:foo},cpu-clock",
+                  "cpu-clock,{nosuch*:foo}:u", "g{sched:nosuch*}"]
+
+
+@needs_stat
+@pytest.mark.parametrize("event", NOTHING_EVENTS)
+def test_events_matching_nothing_as_perf(event):
+    got = pcl("stat", "-x", ";", "-e", event, "true")
+    want = perf("stat", "-x", ";", "-e", event, "true")
+    assert got.returncode == want.returncode
+    # the warning has no newline: a counted event's row follows on its line
+    def head(text):
+        return re.sub(r"([0-9.]+|<not (counted|supported)>)$", "",
+                      text.split("\n", 1)[0].split(";", 1)[0])
+    assert head(got.stderr) == head(want.stderr).replace("perf", "pcl")
+    assert names(got.stderr) == names(want.stderr)
 
 
 def names(stderr):

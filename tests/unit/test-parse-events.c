@@ -612,6 +612,30 @@ static void test_error_print_pmu(void **state)
 	free(s);
 }
 
+/* Globs matching no tracepoint: "found nothing", and a group of nothing is
+ * left out with a warning (the fuzzer's: its leader was read past the end). */
+static void test_globs_matching_nothing(void **state)
+{
+	if (tracepoint__id("sched", "sched_switch") < 0)
+		skip();
+	assert_int_equal(parse_events(&evlist, "nosuch*:foo", &err), -1);
+	assert_true(err.found_nothing);
+	assert_false(err.empty_group);
+	assert_int_equal(err.num_errors, 0);
+	parse_events_error__exit(&err);
+	assert_int_equal(parse_events(&evlist, "{nosuch*:foo}", &err), -1);
+	assert_true(err.found_nothing && err.empty_group);
+	assert_int_equal(evlist.nr_entries, 0);
+	ok("{nosuch*:foo},cpu-clock", 1);
+	assert_true(err.empty_group);
+	assert_ptr_equal(evlist.first->leader, evlist.first);
+	assert_int_equal(evlist.nr_groups, 0);
+	ok("cpu-clock,g{nosys*:x}:u,task-clock", 2);
+	assert_true(err.empty_group);
+	bad("{nosuch*:foo}:", 14, "parser error");
+	assert_true(err.empty_group);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -627,6 +651,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_tracepoints, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_error_print, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_globs_matching_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pmu_terms, setup_pmus, teardown_pmus),
 		cmocka_unit_test_setup_teardown(test_error_print_pmu, setup_pmus, teardown_pmus),
 	};

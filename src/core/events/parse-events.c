@@ -46,6 +46,7 @@ struct parser {
 	struct evsel **evs;	/* the events parsed so far, in order */
 	int nr_evs;
 	int nr_groups;
+	bool empty_group;	/* a group whose events matched nothing */
 	struct parse_events_error *err;
 };
 
@@ -900,6 +901,13 @@ static int parse_group(struct parser *ps)
 	} while (accept(ps, ','));
 	if (expect(ps, '}'))
 		return -1;
+	if (ps->nr_evs == from) {
+		/* "{nosuch*:x}": perf warns and goes on without a group */
+		ps->empty_group = true;
+		if (accept(ps, ':') && !accept(ps, T_MODIFIER_EVENT))
+			return syntax_error(ps);
+		return 0;
+	}
 	leader = ps->evs[from];
 	for (int i = from; i < ps->nr_evs; i++)
 		ps->evs[i]->leader = leader;
@@ -940,10 +948,16 @@ int parse_events(struct evlist *evlist, const char *str, struct parse_events_err
 		for (int i = 0; i < ps.nr_evs; i++)
 			evsel__delete(ps.evs[i]);
 		free(ps.evs);
+		err->empty_group = ps.empty_group;
 		return -1;
 	}
 	/* a retried PMU may have failed on the way to success */
 	parse_events_error__exit(err);
+	err->empty_group = ps.empty_group;
+	if (!ps.nr_evs) {
+		err->found_nothing = true;	/* globs that matched no event */
+		return -1;
+	}
 	for (int i = 0; i < ps.nr_evs; i++) {
 		struct evsel *e = ps.evs[i];
 
@@ -1005,8 +1019,18 @@ static void print_error(int err_idx, const char *what, const char *help, const c
 	free(buf);
 }
 
+void parse_events_error__print_warnings(const struct parse_events_error *err)
+{
+	/* perf's text, without a newline */
+	if (err->empty_group)
+		fputs("WARNING: failed to set leader: empty list", stderr);
+}
+
 void parse_events_error__print(const struct parse_events_error *err, const char *str)
 {
+	parse_events_error__print_warnings(err);
+	if (err->found_nothing)
+		fputs("WARNING: event parser found nothing\n", stderr);
 	if (err->num_errors) {
 		print_error(err->idx, err->str, err->help, str);
 		if (err->num_errors > 1) {

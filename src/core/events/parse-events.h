@@ -24,6 +24,8 @@ struct parse_events_error {
 	char *help;	/* an optional hint ("valid terms: ...") or NULL */
 	int first_idx;
 	char *first_str, *first_help;
+	bool found_nothing;	/* no error, but no event either (globs) */
+	bool empty_group;	/* a warning, also on success: a group of nothing */
 };
 
 /*
@@ -46,6 +48,8 @@ void parse_events__stat_terms(bool only_stat_terms);
  * the pointer at `pcl list`. */
 void parse_events_error__print(const struct parse_events_error *err, const char *str);
 void parse_events_error__exit(struct parse_events_error *err);
+/* What parse_events() warns about even when it succeeds (perf's texts). */
+void parse_events_error__print_warnings(const struct parse_events_error *err);
 
 /*
  * Attaches a --filter to the events of the last -e (back to the previous
