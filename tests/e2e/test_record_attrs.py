@@ -44,7 +44,8 @@ MATRIX = [
     (["--overwrite"], NO_OVERWRITE), (["--timestamp-filename"], NO_TS_NAME),
     (["--max-size", "10M"], None),
     (["-z"], None), (["--aio"], None), (["--aio=2"], None), (["--affinity", "cpu"], None), (["-m", "4"], None),
-    (["--mmap-flush", "4"], None), (["--synth", "no"], NO_SYNTH),
+    (["--mmap-flush", "4"], None), (["--synth", "no"], NO_SYNTH), (["--synth", "task"], None),
+    (["--call-graph", "fp,8"], None),
     # combinations: what the tracking dummy and the terms inherit
     (["-a", "--user-regs=ax", "--intr-regs"], None), (["-a", "-c", "10000", "-P"], None),
     (["-a", "-s", "--namespaces", "--switch-events", "--sample-identifier"], None),

@@ -36,6 +36,14 @@ int record_opts__parse_callgraph(struct record_opts *opts, const char *arg,
 	*msg = NULL;
 	if (len == 2 && !strncmp(arg, "fp", 2)) {
 		opts->call_graph = CALLGRAPH_FP;
+		/* "fp,N": N frames at most, when below the kernel's limit */
+		if (comma) {
+			unsigned long n = strtoul(comma + 1, NULL, 0);
+
+			if (n < 127)
+				opts->callchain_max_stack = (int)n;
+		}
+		return 0;
 	} else if (len == 3 && !strncmp(arg, "lbr", 3)) {
 		opts->call_graph = CALLGRAPH_LBR;
 	} else if (len == 5 && !strncmp(arg, "dwarf", 5)) {
@@ -194,6 +202,8 @@ static void config_callchain(struct evsel *e, const struct record_opts *opts,
 	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (e->max_stack >= 0)
 		a->sample_max_stack = (uint16_t)e->max_stack;
+	else if (opts->callchain_max_stack > 0)
+		a->sample_max_stack = (uint16_t)opts->callchain_max_stack;
 	if (mode == CALLGRAPH_LBR) {
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a->branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
@@ -607,7 +617,8 @@ static int synthesize(struct record_session *rs, pid_t workload_pid)
 		err = synth__all_threads(&s);
 	} else if (!err && target__has_task(t)) {
 		for (int i = 0; i < rs->threads->nr && !err; i++)
-			err = synth__thread(&s, rs->threads->map[i].pid, true);
+			err = synth__thread(&s, rs->threads->map[i].pid,
+					    !rs->opts->synth_no_mmaps);
 	}
 	/* The forked workload has not exec'd yet: its name only. */
 	if (!err && workload_pid > 0)

@@ -50,6 +50,8 @@ struct record_opts {
 	bool user_freq, user_interval;	/* -F / -c given (they override terms' defaults) */
 	enum record_callgraph call_graph;
 	uint32_t stack_size;		/* dwarf user stack bytes */
+	int callchain_max_stack;	/* --call-graph fp,N: sample_max_stack (0: none) */
+	bool synth_no_mmaps;		/* --synth without mmap: threads' names only */
 	bool sample_address;		/* -d (also set by --call-graph dwarf) */
 	bool raw_samples;		/* -R */
 	bool no_inherit;		/* -i */
