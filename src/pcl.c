@@ -16,6 +16,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
 	{ "kmem",	cmd_kmem,	"Trace and measure the kernel's slab and page allocations" },
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
+	{ "lock",	cmd_lock,	"Analyze lock contention (perf lock)" },
 	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
 	{ "report",	cmd_report,	"Read perf.data (created by perf record) and display the profile" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },

@@ -1,0 +1,475 @@
+/* lock: lock contention statistics from lock:contention_* (see lock.h). */
+#include "core/analysis/lock.h"
+
+#include <event-parse.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+/* perf's hash_long(): the golden-ratio multiply of the kernel's hash_64 */
+#define GOLDEN_RATIO_64 0x61C8864680B583EBull
+#define LOCKHASH_BITS 12
+
+enum seq_state { SEQ_UNINITIALIZED, SEQ_CONTENDED, SEQ_ACQUIRED };
+
+struct seq_entry {
+	uint64_t tid, addr;
+	uint64_t prev_time;
+	enum seq_state state;
+};
+
+struct key_entry {
+	uint64_t key;
+	uint32_t index;
+};
+
+static bool seq_eq(const void *value, const void *key)
+{
+	const struct seq_entry *a = value, *b = key;
+
+	return a->tid == b->tid && a->addr == b->addr;
+}
+
+static bool key_eq(const void *value, const void *key)
+{
+	return ((const struct key_entry *)value)->key == *(const uint64_t *)key;
+}
+
+void lock_analysis__init(struct lock_analysis *la)
+{
+	memset(la, 0, sizeof(*la));
+	hashmap_init(&la->by_key, sizeof(struct key_entry));
+	hashmap_init(&la->seqs, sizeof(struct seq_entry));
+	hashmap_init(&la->threads, 0);
+	hashmap_init(&la->comms, 0);
+	la->max_stack = 8;
+	la->stack_skip = 3;
+}
+
+void lock_analysis__exit(struct lock_analysis *la)
+{
+	free(la->stats);
+	hashmap_release(&la->by_key);
+	hashmap_release(&la->seqs);
+	hashmap_release(&la->threads);
+	for (void *p = hashmap_next(&la->comms, NULL); p; p = hashmap_next(&la->comms, p))
+		free(*(char **)p);
+	hashmap_release(&la->comms);
+}
+
+void lock_analysis__comm(struct lock_analysis *la, uint64_t tid, const char *comm)
+{
+	char **slot;
+
+	if (tid == UINT64_MAX)
+		return;
+	slot = hashmap_u64_findnew(&la->comms, tid, NULL);
+	free(*slot);
+	*slot = xstrdup(comm);
+}
+
+const char *lock_analysis__task_name(const struct lock_analysis *la, uint64_t tid, char *buf,
+				     size_t size)
+{
+	const char *comm = tid == UINT64_MAX ? NULL : hashmap_u64_get(&la->comms, tid);
+
+	if (comm)
+		return comm;
+	snprintf(buf, size, ":%d", (int)tid);
+	return buf;
+}
+
+static struct lock_stat *stat_find(struct lock_analysis *la, uint64_t key)
+{
+	struct key_entry *e = hashmap_find(&la->by_key, hash_mix(key), key_eq, &key);
+
+	return e ? &la->stats[e->index] : NULL;
+}
+
+static struct lock_stat *stat_new(struct lock_analysis *la, uint64_t key, const char *name,
+				  uint32_t flags)
+{
+	bool added;
+	struct key_entry *e = hashmap_findnew(&la->by_key, hash_mix(key), key_eq, &key, &added);
+	struct lock_stat *ls;
+
+	if (la->nr_stats == la->alloc_stats) {
+		la->alloc_stats = la->alloc_stats ? la->alloc_stats * 2 : 256;
+		la->stats = xrealloc(la->stats, la->alloc_stats * sizeof(*la->stats));
+	}
+	e->key = key;
+	e->index = (uint32_t)la->nr_stats;
+	ls = memset(&la->stats[la->nr_stats++], 0, sizeof(*ls));
+	ls->key = key;
+	snprintf(ls->name, sizeof(ls->name), "%s", name);
+	ls->flags = flags;
+	ls->wait_time_min = UINT64_MAX;
+	ls->seq = e->index;
+	return ls;
+}
+
+static uint64_t field(struct perf_session *s, struct evsel *evsel,
+		      const struct perf_sample *sample, const char *name)
+{
+	struct tep_event *tp = perf_session__event(s, evsel)->tp_format;
+	struct tep_format_field *f = tp ? tep_find_field(tp, name) : NULL;
+	unsigned long long v = 0;
+
+	if (!f || !sample->raw_data || f->offset + f->size > (int)sample->raw_size)
+		return 0;
+	tep_read_number_field(f, sample->raw_data, &v);
+	return v;
+}
+
+/* Mutexes and rwsems live in the scheduler's text, spinlocks in the
+ * lock text: perf looks for callers beyond both. */
+static bool is_lock_function(struct lock_analysis *la, struct machine *m, uint64_t addr)
+{
+	if (!la->bounds_loaded) {
+		const struct symbol *sym = machine__find_kernel_symbol_by_name(m, "__sched_text_start");
+
+		la->bounds_loaded = true;
+		if (sym) {
+			const struct symbol *end = machine__find_kernel_symbol_by_name(m, "__sched_text_end");
+			const struct symbol *ls = machine__find_kernel_symbol_by_name(m, "__lock_text_start");
+			const struct symbol *le = machine__find_kernel_symbol_by_name(m, "__lock_text_end");
+
+			la->have_bounds = end && ls && le;
+			la->sched_start = sym->start;
+			la->sched_end = end ? end->start : 0;
+			la->lock_start = ls ? ls->start : 0;
+			la->lock_end = le ? le->start : 0;
+		}
+	}
+	if (!la->have_bounds)
+		return false;
+	return (la->sched_start <= addr && addr < la->sched_end) ||
+	       (la->lock_start <= addr && addr < la->lock_end);
+}
+
+static int resolve_chain(struct lock_analysis *la, struct perf_session *s, struct evsel *evsel,
+			 const struct perf_sample *sample, struct callchain_frame *frames, int max)
+{
+	/* perf resolves through the process's main thread */
+	struct thread *thread = machine__findnew_thread(s->machine, (pid_t)sample->pid,
+							(pid_t)sample->pid);
+	int n = max < la->max_stack ? max : la->max_stack;
+
+	return perf_session__resolve_callchain(s, evsel, sample, thread, n, frames, max);
+}
+
+/* perf's callchain_id: the frames past the lock code, hashed together. */
+static uint64_t chain_key(struct lock_analysis *la, struct perf_session *s, struct evsel *evsel,
+			  const struct perf_sample *sample)
+{
+	struct callchain_frame frames[256];
+	int n = resolve_chain(la, s, evsel, sample, frames, 256);
+	uint64_t hash = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (i < la->stack_skip)
+			continue;
+		if (frames[i].al.sym && is_lock_function(la, s->machine, frames[i].ip))
+			continue;
+		hash ^= frames[i].ip * GOLDEN_RATIO_64;
+	}
+	return hash;
+}
+
+/* The first caller past the lock code, "func+0x12"; false when none. */
+static bool chain_caller(struct lock_analysis *la, struct perf_session *s, struct evsel *evsel,
+			 const struct perf_sample *sample, char *buf, size_t size)
+{
+	struct callchain_frame frames[256];
+	int n = resolve_chain(la, s, evsel, sample, frames, 256);
+
+	for (int i = la->stack_skip; i < n; i++) {
+		const struct symbol *sym = frames[i].al.sym;
+		uint64_t offset;
+
+		if (!sym || is_lock_function(la, s->machine, frames[i].ip))
+			continue;
+		offset = frames[i].al.addr - sym->start;
+		if (offset)
+			snprintf(buf, size, "%s+%#lx", sym->name, (unsigned long)offset);
+		else
+			snprintf(buf, size, "%s", sym->name);
+		return true;
+	}
+	return false;
+}
+
+static uint64_t aggr_key(struct lock_analysis *la, struct perf_session *s, struct evsel *evsel,
+			 const struct perf_sample *sample, uint64_t addr)
+{
+	switch (la->aggr) {
+	case LOCK_AGGR_CALLER:
+		return chain_key(la, s, evsel, sample);
+	case LOCK_AGGR_TASK:
+		return sample->tid;
+	default:
+		return addr;
+	}
+}
+
+static struct seq_entry *get_seq(struct lock_analysis *la, uint64_t tid, uint64_t addr)
+{
+	struct seq_entry key = { .tid = tid, .addr = addr };
+	uint64_t h = hash_mix(hash_add(tid, addr));
+	bool added;
+	struct seq_entry *e = hashmap_findnew(&la->seqs, h, seq_eq, &key, &added);
+
+	if (added)
+		*e = key;
+	return e;
+}
+
+static int contention_begin(struct lock_analysis *la, struct perf_session *s,
+			    struct evsel *evsel, const struct perf_sample *sample)
+{
+	uint64_t addr = field(s, evsel, sample, "lock_addr");
+	uint64_t key = aggr_key(la, s, evsel, sample, addr);
+	struct lock_stat *ls = stat_find(la, key);
+	struct seq_entry *seq;
+
+	if (!ls) {
+		char name[128];
+
+		if (la->thread_names || !chain_caller(la, s, evsel, sample, name, sizeof(name)))
+			snprintf(name, sizeof(name), "Unknown");
+		ls = stat_new(la, key, name, (uint32_t)field(s, evsel, sample, "flags"));
+	}
+	if (sample->tid + 1 != 0)
+		hashmap_u64_findnew(&la->threads, sample->tid, NULL);
+	seq = get_seq(la, sample->tid, addr);
+	/* a nested begin (mutex spinning) keeps the first one */
+	if (seq->state == SEQ_CONTENDED)
+		return 0;
+	seq->state = SEQ_CONTENDED;
+	seq->prev_time = sample->time;
+	ls->nr_contended++;
+	return 0;
+}
+
+static int contention_end(struct lock_analysis *la, struct perf_session *s,
+			  struct evsel *evsel, const struct perf_sample *sample)
+{
+	uint64_t addr = field(s, evsel, sample, "lock_addr");
+	struct lock_stat *ls = stat_find(la, aggr_key(la, s, evsel, sample, addr));
+	struct seq_entry *seq;
+	uint64_t term;
+
+	if (!ls || !hashmap_u64_find(&la->threads, sample->tid))
+		return 0;
+	seq = get_seq(la, sample->tid, addr);
+	switch (seq->state) {
+	case SEQ_UNINITIALIZED:
+		return 0;
+	case SEQ_ACQUIRED:
+		/* an end without its begin: perf counts the broken sequence and
+		 * forgets the lock's state for this task */
+		if (!ls->broken) {
+			ls->broken = true;
+			la->bad_hist[LOCK_BROKEN_ACQUIRED]++;
+		}
+		seq->state = SEQ_UNINITIALIZED;
+		return 0;
+	case SEQ_CONTENDED:
+		break;
+	}
+	term = sample->time - seq->prev_time;
+	ls->wait_time_total += term;
+	if (term < ls->wait_time_min)
+		ls->wait_time_min = term;
+	if (ls->wait_time_max < term)
+		ls->wait_time_max = term;
+	seq->state = SEQ_ACQUIRED;
+	ls->nr_acquired++;
+	ls->avg_wait_time = ls->wait_time_total / ls->nr_acquired;
+	return 0;
+}
+
+int lock_analysis__sample(struct lock_analysis *la, struct perf_session *s,
+			  struct evsel *evsel, const struct perf_sample *sample)
+{
+	if (evsel->attr.type != PERF_TYPE_TRACEPOINT)
+		return 0;
+	if (!strcmp(evsel->name, "lock:contention_begin"))
+		return contention_begin(la, s, evsel, sample);
+	if (!strcmp(evsel->name, "lock:contention_end"))
+		return contention_end(la, s, evsel, sample);
+	return 0;
+}
+
+/* ---- perf's orders ---------------------------------------------------- */
+
+static unsigned int bucket_of(uint64_t key)
+{
+	return (unsigned int)((key * GOLDEN_RATIO_64) >> (64 - LOCKHASH_BITS));
+}
+
+/* perf's hash table walk: buckets in turn, the newest lock first in each */
+static int table_cmp(const void *pa, const void *pb)
+{
+	const struct lock_stat *a = *(const struct lock_stat *const *)pa;
+	const struct lock_stat *b = *(const struct lock_stat *const *)pb;
+	unsigned int ba = bucket_of(a->key), bb = bucket_of(b->key);
+
+	if (ba != bb)
+		return ba < bb ? -1 : 1;
+	return a->seq > b->seq ? -1 : a->seq < b->seq;
+}
+
+struct lock_stat **lock_analysis__table_order(struct lock_analysis *la, size_t *nr)
+{
+	struct lock_stat **v = xmalloc((la->nr_stats + 1) * sizeof(*v));
+
+	for (size_t i = 0; i < la->nr_stats; i++)
+		v[i] = &la->stats[i];
+	qsort(v, la->nr_stats, sizeof(*v), table_cmp);
+	*nr = la->nr_stats;
+	return v;
+}
+
+struct name_entry {
+	const char *name;
+	struct lock_stat *first;
+};
+
+static bool name_eq(const void *value, const void *key)
+{
+	return !strcmp(((const struct name_entry *)value)->name, key);
+}
+
+static void merge_into(struct lock_stat *p, struct lock_stat *st)
+{
+	p->nr_acquired += st->nr_acquired;
+	p->nr_contended += st->nr_contended;
+	p->wait_time_total += st->wait_time_total;
+	/* perf averages combined locks over their contentions */
+	if (p->nr_contended)
+		p->avg_wait_time = p->wait_time_total / p->nr_contended;
+	if (p->wait_time_min > st->wait_time_min)
+		p->wait_time_min = st->wait_time_min;
+	if (p->wait_time_max < st->wait_time_max)
+		p->wait_time_max = st->wait_time_max;
+	p->broken |= st->broken;
+	st->combined = true;
+}
+
+void lock_analysis__combine(struct lock_analysis *la)
+{
+	size_t nr;
+	struct lock_stat **v = lock_analysis__table_order(la, &nr);
+	struct hashmap by_name;
+
+	hashmap_init(&by_name, sizeof(struct name_entry));
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t h = hash_mix(hash_string(v[i]->name, strlen(v[i]->name)));
+		bool added;
+		struct name_entry *e = hashmap_findnew(&by_name, h, name_eq, v[i]->name, &added);
+
+		if (added)
+			*e = (struct name_entry){ v[i]->name, v[i] };
+		else
+			merge_into(e->first, v[i]);
+	}
+	hashmap_release(&by_name);
+	free(v);
+}
+
+static uint64_t key_value(const struct lock_stat *ls, enum lock_key key)
+{
+	switch (key) {
+	case LOCK_KEY_ACQUIRED:
+		return ls->nr_acquired;
+	case LOCK_KEY_CONTENDED:
+		return ls->nr_contended;
+	case LOCK_KEY_AVG_WAIT:
+		return ls->avg_wait_time;
+	case LOCK_KEY_WAIT_TOTAL:
+		return ls->wait_time_total;
+	case LOCK_KEY_WAIT_MAX:
+		return ls->wait_time_max;
+	case LOCK_KEY_WAIT_MIN:
+		return ls->wait_time_min == UINT64_MAX ? 0 : ls->wait_time_min;
+	}
+	return 0;
+}
+
+struct ranked {
+	struct lock_stat *ls;
+	uint64_t value;
+	size_t pos;
+};
+
+static int ranked_cmp(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+
+	if (a->value != b->value)
+		return a->value > b->value ? -1 : 1;
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+struct lock_stat **lock_analysis__sorted(struct lock_analysis *la, enum lock_key key,
+					 size_t *nr)
+{
+	size_t n, kept = 0;
+	struct lock_stat **v = lock_analysis__table_order(la, &n);
+	struct ranked *r = xmalloc((n + 1) * sizeof(*r));
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i]->combined)
+			continue;
+		r[kept] = (struct ranked){ v[i], key_value(v[i], key), kept };
+		kept++;
+	}
+	qsort(r, kept, sizeof(*r), ranked_cmp);
+	for (size_t i = 0; i < kept; i++)
+		v[i] = r[i].ls;
+	free(r);
+	*nr = kept;
+	return v;
+}
+
+static int u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+uint64_t *lock_analysis__threads(struct lock_analysis *la, size_t *nr)
+{
+	uint64_t *v = xmalloc((la->threads.used + 1) * sizeof(*v));
+	size_t n = 0;
+
+	for (void *p = hashmap_next(&la->threads, NULL); p; p = hashmap_next(&la->threads, p))
+		v[n++] = hashmap_u64_key(p);
+	qsort(v, n, sizeof(*v), u64_cmp);
+	*nr = n;
+	return v;
+}
+
+/* The LCB_F_* flag combinations perf 6.1 names. */
+const char *lock_type_name(uint32_t flags)
+{
+	enum { SPIN = 1, READ = 2, WRITE = 4, RT = 8, PERCPU = 16 };
+	static const struct {
+		uint32_t flags;
+		const char *name;
+	} types[] = {
+		{ 0, "semaphore" }, { SPIN, "spinlock" }, { SPIN | READ, "rwlock:R" },
+		{ SPIN | WRITE, "rwlock:W" }, { READ, "rwsem:R" }, { WRITE, "rwsem:W" },
+		{ RT, "rtmutex" }, { RT | READ, "rwlock-rt:R" }, { RT | WRITE, "rwlock-rt:W" },
+		{ PERCPU | READ, "pcpu-sem:R" }, { PERCPU | WRITE, "pcpu-sem:W" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
+		if (types[i].flags == flags)
+			return types[i].name;
+	return "unknown";
+}
