@@ -8,7 +8,8 @@
 
 #include "util/util.h"
 
-/* perf's hash_long(): the golden-ratio multiply of the kernel's hash_64 */
+/* perf's hash_long(): the golden-ratio multiply of the kernel's hash_64,
+ * the top bits kept, as a u32 */
 #define GOLDEN_RATIO_64 0x61C8864680B583EBull
 #define LOCKHASH_BITS 12
 
@@ -43,7 +44,7 @@ void lock_analysis__init(struct lock_analysis *la)
 	hashmap_init(&la->by_key, sizeof(struct key_entry));
 	hashmap_init(&la->seqs, sizeof(struct seq_entry));
 	hashmap_init(&la->threads, 0);
-	hashmap_init(&la->comms, 0);
+	/* comms: zeroed, a map of pointers */
 	la->max_stack = 8;
 	la->stack_skip = 3;
 }
@@ -173,7 +174,8 @@ static uint64_t chain_key(struct lock_analysis *la, struct perf_session *s, stru
 			continue;
 		if (frames[i].al.sym && is_lock_function(la, s->machine, frames[i].ip))
 			continue;
-		hash ^= frames[i].ip * GOLDEN_RATIO_64;
+		/* perf's hash_long() returns 32 bits */
+		hash ^= (uint32_t)(frames[i].ip * GOLDEN_RATIO_64);
 	}
 	return hash;
 }
@@ -457,7 +459,7 @@ uint64_t *lock_analysis__threads(struct lock_analysis *la, size_t *nr)
 /* The LCB_F_* flag combinations perf 6.1 names. */
 const char *lock_type_name(uint32_t flags)
 {
-	enum { SPIN = 1, READ = 2, WRITE = 4, RT = 8, PERCPU = 16 };
+	enum { SPIN = 1, READ = 2, WRITE = 4, RT = 8, PERCPU = 16, MUTEX = 32 };
 	static const struct {
 		uint32_t flags;
 		const char *name;
@@ -466,6 +468,7 @@ const char *lock_type_name(uint32_t flags)
 		{ SPIN | WRITE, "rwlock:W" }, { READ, "rwsem:R" }, { WRITE, "rwsem:W" },
 		{ RT, "rtmutex" }, { RT | READ, "rwlock-rt:R" }, { RT | WRITE, "rwlock-rt:W" },
 		{ PERCPU | READ, "pcpu-sem:R" }, { PERCPU | WRITE, "pcpu-sem:W" },
+		{ MUTEX, "mutex" }, { MUTEX | SPIN, "mutex" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
