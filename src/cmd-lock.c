@@ -117,46 +117,38 @@ static const struct option contention_options[] = {
 static int lock_record(int argc, const char **argv)
 {
 	static const char *const lockdep[] = {
-		"lock_acquire", "lock_acquired", "lock_contended", "lock_release",
+		"lock:lock_acquire", "lock:lock_acquired", "lock:lock_contended", "lock:lock_release",
 	};
-	static const char *const contention[] = { "contention_begin", "contention_end" };
+	static const char *const contention[] = { "lock:contention_begin", "lock:contention_end" };
+	static const char *const common[] = {
+		"record", "-R", "-m", "1024", "-c", "1", "--synth", "task",
+	};
 	const char **rec = xcalloc((size_t)argc + 32, sizeof(*rec));
 	bool has_lockdep = true;
 	int n = 0, ret;
 
 	for (size_t i = 0; i < ARRAY_SIZE(lockdep) && has_lockdep; i++)
-		has_lockdep = tracepoint__id("lock", lockdep[i]) >= 0;
-	if (!has_lockdep) {
-		for (size_t i = 0; i < ARRAY_SIZE(contention); i++) {
-			if (tracepoint__id("lock", contention[i]) < 0) {
-				fprintf(stderr, "tracepoint lock:%s is not enabled.\n", contention[i]);
-				free(rec);
-				return PCL_EXIT_FAILURE;
-			}
+		has_lockdep = tracepoint__id("lock", lockdep[i] + 5) >= 0;
+	for (size_t i = 0; i < ARRAY_SIZE(contention) && !has_lockdep; i++) {
+		if (tracepoint__id("lock", contention[i] + 5) < 0) {
+			fprintf(stderr, "tracepoint %s is not enabled.\n", contention[i]);
+			free(rec);
+			return PCL_EXIT_FAILURE;
 		}
 	}
-	for (const char *const *a = (const char *const[]){ "record", "-R", "-m", "1024", "-c", "1",
-							   "--synth", "task", NULL }; *a; a++)
-		rec[n++] = *a;
-	if (has_lockdep) {
-		for (size_t i = 0; i < ARRAY_SIZE(lockdep); i++) {
-			rec[n++] = "-e";
-			rec[n++] = xasprintf("lock:%s", lockdep[i]);
-		}
-	} else {
-		for (size_t i = 0; i < ARRAY_SIZE(contention); i++) {
-			rec[n++] = "-e";
-			rec[n++] = xasprintf("lock:%s", contention[i]);
-		}
+	for (size_t i = 0; i < ARRAY_SIZE(common); i++)
+		rec[n++] = common[i];
+	for (size_t i = 0; i < (has_lockdep ? ARRAY_SIZE(lockdep) : ARRAY_SIZE(contention)); i++) {
+		rec[n++] = "-e";
+		rec[n++] = has_lockdep ? lockdep[i] : contention[i];
+	}
+	if (!has_lockdep) {
 		rec[n++] = "--call-graph";
 		rec[n++] = "fp,8";
 	}
 	for (int i = 1; i < argc; i++)
 		rec[n++] = argv[i];
 	ret = cmd_record(n, rec);
-	for (int i = 0; i < n; i++)
-		if (!strncmp(rec[i], "lock:", 5))
-			free((char *)rec[i]);
 	free(rec);
 	return ret;
 }
