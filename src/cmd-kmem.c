@@ -170,7 +170,7 @@ static int kmem_sample(struct perf_tool *tool, struct perf_session *s,
 	machine__findnew_thread(s->machine, (pid_t)sample->pid, (pid_t)sample->tid);
 	if (sample_filter__skip_time(&kc.filter, sample->time))
 		return 0;
-	return kmem__sample(&kc.k, s, evsel, sample) < 0 ? -1 : 0;
+	return kmem__sample(&kc.k, s, evsel, sample);
 }
 
 static bool has_tracepoint(struct perf_session *s, const char *name)
@@ -190,6 +190,7 @@ static int kmem_stat(struct perf_session *s, const char *subcmd)
 		.raw_ip = kc.raw_ip,
 	};
 	struct machine *machine;
+	int ret;
 
 	if (kc.time && sample_filter__set_time(&kc.filter, kc.time) < 0) {
 		fputs("Invalid time string\n", stderr);
@@ -201,12 +202,16 @@ static int kmem_stat(struct perf_session *s, const char *subcmd)
 	machine = perf_session__new_machine(s, NULL, NULL, kc.force);
 	machine__prefetch_kallsyms(machine);
 	kmem__setup(&kc.k, s);
-	if (perf_session__process(s, &tool) < 0) {
-		fprintf(stderr, "error during process events: %s\n",
-			s->err ? s->err : "a handler failed");
+	ret = perf_session__process(s, &tool);
+	if (ret < 0 && s->err) {
+		fprintf(stderr, "pcl kmem: %s\n", s->err);
 		return PCL_EXIT_ERROR;
 	}
 	session_warnings__print(stderr, &s->stats, false);
+	if (ret < 0) {	/* a handler's status, as perf reports it */
+		fprintf(stderr, "error during process events: %d\n", ret);
+		return ret & 0xff;
+	}
 	kmem__sort(&kc.k);
 	kmem_print(stdout, &kc.k, machine, &po);
 	return 0;

@@ -2,6 +2,7 @@
 #include "core/analysis/kmem.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <event-parse.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,7 @@ void kmem__exit(struct kmem *k)
 		free(k->gfps[i].compact);
 	}
 	free(k->gfps);
+	free(k->events);
 	if (k->seq) {
 		trace_seq_destroy(k->seq);
 		free(k->seq);
@@ -184,18 +186,78 @@ void kmem__setup(struct kmem *k, struct perf_session *s)
 
 /* ---- fields ------------------------------------------------------------- */
 
-static uint64_t field(struct perf_session *s, struct evsel *evsel,
-		      const struct perf_sample *sample, const char *name, bool *found)
+enum kmem_handler { H_NONE, H_SLAB_ALLOC, H_SLAB_FREE, H_PAGE_ALLOC, H_PAGE_FREE };
+enum kmem_field {
+	F_PTR, F_CALL_SITE, F_BYTES_REQ, F_BYTES_ALLOC, F_NODE, F_ORDER, F_GFP, F_MIGRATE, F_PAGE,
+	F_NR
+};
+
+/* What one event is to kmem, looked up once. */
+struct kmem_event {
+	bool known;
+	enum kmem_handler handler;
+	struct tep_format_field *fields[F_NR];
+};
+
+static enum kmem_handler handler_of(const struct evsel *evsel)
 {
-	struct tep_event *tp = perf_session__event(s, evsel)->tp_format;
-	struct tep_format_field *f = tp ? tep_find_field(tp, name) : NULL;
+	static const struct {
+		const char *name;
+		enum kmem_handler handler;
+	} handlers[] = {
+		{ "kmem:kmalloc", H_SLAB_ALLOC }, { "kmem:kmem_cache_alloc", H_SLAB_ALLOC },
+		{ "kmem:kmalloc_node", H_SLAB_ALLOC }, { "kmem:kmem_cache_alloc_node", H_SLAB_ALLOC },
+		{ "kmem:kfree", H_SLAB_FREE }, { "kmem:kmem_cache_free", H_SLAB_FREE },
+		{ "kmem:mm_page_alloc", H_PAGE_ALLOC }, { "kmem:mm_page_free", H_PAGE_FREE },
+	};
+
+	if (evsel->attr.type != PERF_TYPE_TRACEPOINT)
+		return H_NONE;
+	for (size_t i = 0; i < ARRAY_SIZE(handlers); i++)
+		if (!strcmp(evsel->name, handlers[i].name))
+			return handlers[i].handler;
+	return H_NONE;
+}
+
+static const struct kmem_event *event_of(struct kmem *k, struct perf_session *s,
+					 const struct evsel *evsel)
+{
+	static const char *const names[F_NR] = {
+		"ptr", "call_site", "bytes_req", "bytes_alloc", "node", "order", "gfp_flags",
+		"migratetype", "page",
+	};
+	struct kmem_event *e;
+	struct tep_event *tp;
+
+	if (evsel->idx >= k->nr_events) {
+		int n = evsel->idx + 1;
+
+		k->events = xrealloc(k->events, (size_t)n * sizeof(*k->events));
+		memset(k->events + k->nr_events, 0, (size_t)(n - k->nr_events) * sizeof(*k->events));
+		k->nr_events = n;
+	}
+	e = &k->events[evsel->idx];
+	if (e->known)
+		return e;
+	e->known = true;
+	e->handler = handler_of(evsel);
+	tp = perf_session__event(s, evsel)->tp_format;
+	for (int f = 0; tp && f < F_NR; f++)
+		e->fields[f] = tep_find_field(tp, f == F_PAGE && k->use_pfn ? "pfn" : names[f]);
+	return e;
+}
+
+static uint64_t field(const struct kmem_event *e, const struct perf_sample *sample,
+		      enum kmem_field which, bool *found)
+{
+	const struct tep_format_field *f = e->fields[which];
 	unsigned long long v = 0;
 
 	if (found)
 		*found = f != NULL;
 	if (!f || !sample->raw_data || f->offset + f->size > (int)sample->raw_size)
 		return 0;
-	tep_read_number_field(f, sample->raw_data, &v);
+	tep_read_number_field((struct tep_format_field *)f, sample->raw_data, &v);
 	return v;
 }
 
@@ -224,14 +286,14 @@ static struct kmem_slab_stat *slab_find(struct kmem_stat_vec *vec, struct hashma
 	return i ? SLAB_AT(vec, *i) : NULL;
 }
 
-static int slab_alloc(struct kmem *k, struct perf_session *s, struct evsel *evsel,
+static int slab_alloc(struct kmem *k, const struct kmem_event *e,
 		      const struct perf_sample *sample)
 {
-	uint64_t ptr = field(s, evsel, sample, "ptr", NULL);
-	uint64_t call_site = field(s, evsel, sample, "call_site", NULL);
+	uint64_t ptr = field(e, sample, F_PTR, NULL);
+	uint64_t call_site = field(e, sample, F_CALL_SITE, NULL);
 	/* perf keeps the sizes in ints */
-	int bytes_req = (int)field(s, evsel, sample, "bytes_req", NULL);
-	int bytes_alloc = (int)field(s, evsel, sample, "bytes_alloc", NULL);
+	int bytes_req = (int)field(e, sample, F_BYTES_REQ, NULL);
+	int bytes_alloc = (int)field(e, sample, F_BYTES_ALLOC, NULL);
 	struct kmem_slab_stat *st;
 	bool added, has_node;
 	int node;
@@ -261,7 +323,7 @@ static int slab_alloc(struct kmem *k, struct perf_session *s, struct evsel *evse
 
 	/* the allocation is cross-node when the tracepoint names a node
 	 * (not NUMA_NO_NODE) other than the CPU's */
-	node = (int)field(s, evsel, sample, "node", &has_node);
+	node = (int)field(e, sample, F_NODE, &has_node);
 	if (has_node && node != -1) {
 		int cpu_node = sample->cpu < ARRAY_SIZE(k->cpu_node) ? k->cpu_node[sample->cpu] : -1;
 
@@ -271,10 +333,10 @@ static int slab_alloc(struct kmem *k, struct perf_session *s, struct evsel *evse
 	return 0;
 }
 
-static int slab_free(struct kmem *k, struct perf_session *s, struct evsel *evsel,
+static int slab_free(struct kmem *k, const struct kmem_event *e,
 		     const struct perf_sample *sample)
 {
-	uint64_t ptr = field(s, evsel, sample, "ptr", NULL);
+	uint64_t ptr = field(e, sample, F_PTR, NULL);
 	struct kmem_slab_stat *st = slab_find(&k->slab_allocs, &k->slab_alloc_idx, ptr);
 
 	if (!st)
@@ -286,7 +348,7 @@ static int slab_free(struct kmem *k, struct perf_session *s, struct evsel *evsel
 
 		st->pingpong++;
 		if (!caller)
-			return -1;
+			return -1;	/* perf's status for a lost call site */
 		caller->pingpong++;
 	}
 	st->alloc_cpu = -1;
@@ -380,7 +442,7 @@ static int learn_gfp(struct kmem *k, struct perf_session *s, struct evsel *evsel
 			continue;
 		compact = compact_names(tok + 10);
 		if (!compact)
-			return -1;
+			return -ENOMEM;	/* as perf, which fails on unknown names */
 		if ((int)strlen(compact) > k->max_gfp_len)
 			k->max_gfp_len = (int)strlen(compact);
 		k->gfps = xrealloc(k->gfps, (size_t)(k->nr_gfps + 1) * sizeof(*k->gfps));
@@ -448,13 +510,13 @@ static struct kmem_page_stat *live_page(struct kmem *k, uint64_t page)
 	return st && !st->gone ? st : NULL;
 }
 
-static int page_alloc(struct kmem *k, struct perf_session *s, struct evsel *evsel,
-		      const struct perf_sample *sample)
+static int page_alloc(struct kmem *k, const struct kmem_event *e, struct perf_session *s,
+		      struct evsel *evsel, const struct perf_sample *sample)
 {
-	int order = (int)field(s, evsel, sample, "order", NULL);
-	uint32_t gfp = (uint32_t)field(s, evsel, sample, "gfp_flags", NULL);
-	uint32_t migrate_type = (uint32_t)field(s, evsel, sample, "migratetype", NULL);
-	uint64_t page = field(s, evsel, sample, k->use_pfn ? "pfn" : "page", NULL);
+	int order = (int)field(e, sample, F_ORDER, NULL);
+	uint32_t gfp = (uint32_t)field(e, sample, F_GFP, NULL);
+	uint32_t migrate_type = (uint32_t)field(e, sample, F_MIGRATE, NULL);
+	uint64_t page = field(e, sample, F_PAGE, NULL);
 	uint64_t bytes = k->page_size << order, callsite;
 	struct group_key key = { page, order, migrate_type, gfp, 0 };
 	struct kmem_page_stat *st;
@@ -467,7 +529,7 @@ static int page_alloc(struct kmem *k, struct perf_session *s, struct evsel *evse
 		return 0;
 	}
 	if (learn_gfp(k, s, evsel, sample, gfp) < 0)
-		return -1;
+		return -ENOMEM;
 	callsite = page_callsite(s, evsel, sample);
 
 	/* the page keeps the gfp and type of its first allocation */
@@ -506,11 +568,11 @@ static int page_alloc(struct kmem *k, struct perf_session *s, struct evsel *evse
 	return 0;
 }
 
-static int page_free(struct kmem *k, struct perf_session *s, struct evsel *evsel,
+static int page_free(struct kmem *k, const struct kmem_event *e,
 		     const struct perf_sample *sample)
 {
-	int order = (int)field(s, evsel, sample, "order", NULL);
-	uint64_t page = field(s, evsel, sample, k->use_pfn ? "pfn" : "page", NULL);
+	int order = (int)field(e, sample, F_ORDER, NULL);
+	uint64_t page = field(e, sample, F_PAGE, NULL);
 	uint64_t bytes = k->page_size << order;
 	struct kmem_page_stat *st = live_page(k, page);
 	struct group_key key;
@@ -533,15 +595,15 @@ static int page_free(struct kmem *k, struct perf_session *s, struct evsel *evsel
 		struct kmem_page_stat *group =
 			group_findnew(&k->page_allocs, &k->page_alloc_idx, &key, false);
 
-		if (!group)
-			return -1;
+		if (!group)	/* freed with another order: perf gives up */
+			return -ENOMEM;
 		group->nr_free++;
 		group->free_bytes += bytes;
 	}
 	key.id = st->callsite;
 	st = group_findnew(&k->page_callers, &k->page_caller_idx, &key, false);
 	if (!st || st->gone)
-		return -1;
+		return -ENOENT;
 	st->nr_free++;
 	st->free_bytes += bytes;
 	if (k->live) {
@@ -558,21 +620,20 @@ static int page_free(struct kmem *k, struct perf_session *s, struct evsel *evsel
 int kmem__sample(struct kmem *k, struct perf_session *s, struct evsel *evsel,
 		 const struct perf_sample *sample)
 {
-	const char *name = evsel->name;
+	const struct kmem_event *e = event_of(k, s, evsel);
 
-	if (evsel->attr.type != PERF_TYPE_TRACEPOINT || strncmp(name, "kmem:", 5))
+	switch (e->handler) {
+	case H_SLAB_ALLOC:
+		return slab_alloc(k, e, sample);
+	case H_SLAB_FREE:
+		return slab_free(k, e, sample);
+	case H_PAGE_ALLOC:
+		return page_alloc(k, e, s, evsel, sample);
+	case H_PAGE_FREE:
+		return page_free(k, e, sample);
+	default:
 		return 0;
-	name += 5;
-	if (!strcmp(name, "kmalloc") || !strcmp(name, "kmem_cache_alloc") ||
-	    !strcmp(name, "kmalloc_node") || !strcmp(name, "kmem_cache_alloc_node"))
-		return slab_alloc(k, s, evsel, sample);
-	if (!strcmp(name, "kfree") || !strcmp(name, "kmem_cache_free"))
-		return slab_free(k, s, evsel, sample);
-	if (!strcmp(name, "mm_page_alloc"))
-		return page_alloc(k, s, evsel, sample);
-	if (!strcmp(name, "mm_page_free"))
-		return page_free(k, s, evsel, sample);
-	return 0;
+	}
 }
 
 /* ---- sorting -------------------------------------------------------------- */

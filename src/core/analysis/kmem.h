@@ -60,6 +60,8 @@ struct kmem_stat_vec {
 	size_t nr, alloc;
 };
 
+struct kmem_event;
+
 struct kmem {
 	/* settings */
 	bool slab, page, live;
@@ -85,6 +87,8 @@ struct kmem {
 	struct kmem_gfp *gfps;		/* by flags */
 	int nr_gfps, max_gfp_len;
 	struct trace_seq *seq;
+	struct kmem_event *events;	/* per evsel idx: its handler and fields */
+	int nr_events;
 
 	/* kmem__sort()'s results */
 	const struct kmem_slab_stat **slab_caller_sorted, **slab_alloc_sorted;
@@ -104,9 +108,9 @@ int kmem__parse_sort(struct kmem_sort *sort, const char *arg, bool page, char **
  * tells (page size, pfn or page pointers). */
 void kmem__setup(struct kmem *k, struct perf_session *s);
 
-/* One sample of evsel (kmem:* tracepoints; others are ignored).  -1 on a
- * failure that stops perf's processing (an unknown gfp string, a free of
- * a page group that vanished). */
+/* One sample of evsel (kmem:* tracepoints; others are ignored).  perf's
+ * negative status on a failure that stops its processing (an unknown gfp
+ * name, a free whose page group or call site cannot be found). */
 int kmem__sample(struct kmem *k, struct perf_session *s, struct evsel *evsel,
 		 const struct perf_sample *sample);
 
