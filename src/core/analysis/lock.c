@@ -150,29 +150,77 @@ static bool is_lock_function(struct lock_analysis *la, struct machine *m, uint64
 	       (la->lock_start <= addr && addr < la->lock_end);
 }
 
-static int resolve_chain(struct lock_analysis *la, struct perf_session *s, struct evsel *evsel,
-			 const struct perf_sample *sample, struct callchain_frame *frames, int max)
+/* One frame of a sample's chain: its address and the mode it ran in. */
+struct chain_frame {
+	uint64_t ip;
+	uint8_t cpumode;
+};
+
+/* The chain's first max frames, context markers applied as perf applies
+ * them (a marker it does not know drops the whole chain).  Symbols are
+ * looked up later, and only where they matter: a user frame never is in
+ * the kernel's lock code, so most chains need no user DSO loaded. */
+static int chain_frames(const struct perf_sample *sample, int max, struct chain_frame *out)
+{
+	uint8_t cpumode = PERF_RECORD_MISC_USER;
+	int n = 0;
+
+	for (uint64_t i = 0; i < sample->callchain_nr && n < max; i++) {
+		uint64_t ip = sample->callchain[i];
+
+		if (ip < PERF_CONTEXT_MAX) {
+			out[n++] = (struct chain_frame){ ip, cpumode };
+			continue;
+		}
+		switch (ip) {
+		case PERF_CONTEXT_HV:
+			cpumode = PERF_RECORD_MISC_HYPERVISOR;
+			break;
+		case PERF_CONTEXT_KERNEL:
+			cpumode = PERF_RECORD_MISC_KERNEL;
+			break;
+		case PERF_CONTEXT_USER:
+			cpumode = PERF_RECORD_MISC_USER;
+			break;
+		default:
+			return 0;
+		}
+	}
+	return n;
+}
+
+static const struct symbol *frame_symbol(struct perf_session *s, const struct perf_sample *sample,
+					 const struct chain_frame *f, struct addr_location *al)
 {
 	/* perf resolves through the process's main thread */
-	struct thread *thread = machine__findnew_thread(s->machine, (pid_t)sample->pid,
-							(pid_t)sample->pid);
-	int n = max < la->max_stack ? max : la->max_stack;
+	struct thread *thread = f->cpumode == PERF_RECORD_MISC_USER ?
+		machine__findnew_thread(s->machine, (pid_t)sample->pid, (pid_t)sample->pid) : NULL;
 
-	return perf_session__resolve_callchain(s, evsel, sample, thread, n, frames, max);
+	if (!machine__lookup(s->machine, thread, f->cpumode, f->ip, al))
+		return NULL;
+	return al->sym;
+}
+
+/* A kernel frame in the lock code that has a symbol: perf looks past it. */
+static bool in_lock_code(struct lock_analysis *la, struct perf_session *s,
+			 const struct perf_sample *sample, const struct chain_frame *f)
+{
+	struct addr_location al;
+
+	return f->cpumode == PERF_RECORD_MISC_KERNEL && is_lock_function(la, s->machine, f->ip) &&
+	       frame_symbol(s, sample, f, &al);
 }
 
 /* perf's callchain_id: the frames past the lock code, hashed together. */
-static uint64_t chain_key(struct lock_analysis *la, struct perf_session *s, struct evsel *evsel,
+static uint64_t chain_key(struct lock_analysis *la, struct perf_session *s,
 			  const struct perf_sample *sample)
 {
-	struct callchain_frame frames[256];
-	int n = resolve_chain(la, s, evsel, sample, frames, 256);
+	struct chain_frame frames[256];
+	int n = chain_frames(sample, la->max_stack < 256 ? la->max_stack : 256, frames);
 	uint64_t hash = 0;
 
-	for (int i = 0; i < n; i++) {
-		if (i < la->stack_skip)
-			continue;
-		if (frames[i].al.sym && is_lock_function(la, s->machine, frames[i].ip))
+	for (int i = la->stack_skip > 0 ? la->stack_skip : 0; i < n; i++) {
+		if (in_lock_code(la, s, sample, &frames[i]))
 			continue;
 		/* perf's hash_long() returns 32 bits */
 		hash ^= (uint32_t)(frames[i].ip * GOLDEN_RATIO_64);
@@ -181,19 +229,21 @@ static uint64_t chain_key(struct lock_analysis *la, struct perf_session *s, stru
 }
 
 /* The first caller past the lock code, "func+0x12"; false when none. */
-static bool chain_caller(struct lock_analysis *la, struct perf_session *s, struct evsel *evsel,
+static bool chain_caller(struct lock_analysis *la, struct perf_session *s,
 			 const struct perf_sample *sample, char *buf, size_t size)
 {
-	struct callchain_frame frames[256];
-	int n = resolve_chain(la, s, evsel, sample, frames, 256);
+	struct chain_frame frames[256];
+	int n = chain_frames(sample, la->max_stack < 256 ? la->max_stack : 256, frames);
 
-	for (int i = la->stack_skip; i < n; i++) {
-		const struct symbol *sym = frames[i].al.sym;
+	for (int i = la->stack_skip > 0 ? la->stack_skip : 0; i < n; i++) {
+		struct addr_location al;
+		const struct symbol *sym = frame_symbol(s, sample, &frames[i], &al);
 		uint64_t offset;
 
-		if (!sym || is_lock_function(la, s->machine, frames[i].ip))
+		if (!sym || (frames[i].cpumode == PERF_RECORD_MISC_KERNEL &&
+			     is_lock_function(la, s->machine, frames[i].ip)))
 			continue;
-		offset = frames[i].al.addr - sym->start;
+		offset = al.addr - sym->start;
 		if (offset)
 			snprintf(buf, size, "%s+%#lx", sym->name, (unsigned long)offset);
 		else
@@ -203,12 +253,12 @@ static bool chain_caller(struct lock_analysis *la, struct perf_session *s, struc
 	return false;
 }
 
-static uint64_t aggr_key(struct lock_analysis *la, struct perf_session *s, struct evsel *evsel,
+static uint64_t aggr_key(struct lock_analysis *la, struct perf_session *s,
 			 const struct perf_sample *sample, uint64_t addr)
 {
 	switch (la->aggr) {
 	case LOCK_AGGR_CALLER:
-		return chain_key(la, s, evsel, sample);
+		return chain_key(la, s, sample);
 	case LOCK_AGGR_TASK:
 		return sample->tid;
 	default:
@@ -232,19 +282,18 @@ static int contention_begin(struct lock_analysis *la, struct perf_session *s,
 			    struct evsel *evsel, const struct perf_sample *sample)
 {
 	uint64_t addr = field(s, evsel, sample, "lock_addr");
-	uint64_t key = aggr_key(la, s, evsel, sample, addr);
+	uint64_t key = aggr_key(la, s, sample, addr);
 	struct lock_stat *ls = stat_find(la, key);
 	struct seq_entry *seq;
 
 	if (!ls) {
 		char name[128];
 
-		if (la->thread_names || !chain_caller(la, s, evsel, sample, name, sizeof(name)))
+		if (la->thread_names || !chain_caller(la, s, sample, name, sizeof(name)))
 			snprintf(name, sizeof(name), "Unknown");
 		ls = stat_new(la, key, name, (uint32_t)field(s, evsel, sample, "flags"));
 	}
-	if (sample->tid + 1 != 0)
-		hashmap_u64_findnew(&la->threads, sample->tid, NULL);
+	hashmap_u64_findnew(&la->threads, sample->tid, NULL);
 	seq = get_seq(la, sample->tid, addr);
 	/* a nested begin (mutex spinning) keeps the first one */
 	if (seq->state == SEQ_CONTENDED)
@@ -259,7 +308,7 @@ static int contention_end(struct lock_analysis *la, struct perf_session *s,
 			  struct evsel *evsel, const struct perf_sample *sample)
 {
 	uint64_t addr = field(s, evsel, sample, "lock_addr");
-	struct lock_stat *ls = stat_find(la, aggr_key(la, s, evsel, sample, addr));
+	struct lock_stat *ls = stat_find(la, aggr_key(la, s, sample, addr));
 	struct seq_entry *seq;
 	uint64_t term;
 
