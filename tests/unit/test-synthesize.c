@@ -205,7 +205,7 @@ static void all_threads_has_forks(void **state)
 
 	synth__init(&s, attr_of(PERF_SAMPLE_IP | PERF_SAMPLE_TID), false, collect, NULL);
 	s.proc = root;
-	assert_int_equal(synth__all_threads(&s), 0);
+	assert_int_equal(synth__all_threads(&s, true), 0);
 	f = (const void *)rec_at(&off);
 	assert_int_equal(f->header.type, PERF_RECORD_FORK);
 	assert_int_equal(f->pid, 100);

@@ -614,7 +614,7 @@ static int synthesize(struct record_session *rs, pid_t workload_pid)
 
 	/* -a and -C: any task may run there. */
 	if (!err && target__has_cpu(t)) {
-		err = synth__all_threads(&s);
+		err = synth__all_threads(&s, !rs->opts->synth_no_mmaps);
 	} else if (!err && target__has_task(t)) {
 		for (int i = 0; i < rs->threads->nr && !err; i++)
 			err = synth__thread(&s, rs->threads->map[i].pid,

@@ -377,7 +377,7 @@ static size_t list_ids(const char *dir, pid_t **out)
 	return n;
 }
 
-static int synth_process_full(struct synth *s, pid_t pid)
+static int synth_process_full(struct synth *s, pid_t pid, bool with_mmaps)
 {
 	char dir[64];
 	pid_t *tids;
@@ -401,21 +401,21 @@ static int synth_process_full(struct synth *s, pid_t pid)
 			err = synth_fork(s, pid, pid, tids[i], pid);
 		if (!err)
 			err = synth__comm(s, pid, tids[i], comm);
-		if (!err && tids[i] == pid)
+		if (!err && with_mmaps && tids[i] == pid)
 			err = synth__mmaps(s, pid, pid);
 	}
 	free(tids);
 	return err;
 }
 
-int synth__all_threads(struct synth *s)
+int synth__all_threads(struct synth *s, bool with_mmaps)
 {
 	pid_t *pids;
 	size_t n = list_ids(s->proc, &pids);
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++)
-		err = synth_process_full(s, pids[i]);
+		err = synth_process_full(s, pids[i], with_mmaps);
 	free(pids);
 	return err;
 }

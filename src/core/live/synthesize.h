@@ -77,8 +77,9 @@ int synth__comm(struct synth *s, pid_t pid, pid_t tid, const char *comm);
  * an error (returns 0). */
 int synth__thread(struct synth *s, pid_t tid, bool with_mmaps);
 
-/* Every process in /proc (-a): FORK, COMM and, for main threads, MMAP2s. */
-int synth__all_threads(struct synth *s);
+/* Every process in /proc (-a): FORK, COMM and, for main threads and when
+ * asked (not for --synth task), MMAP2s. */
+int synth__all_threads(struct synth *s, bool with_mmaps);
 
 /* MMAP2s of process pid from /proc/pid/maps. */
 int synth__mmaps(struct synth *s, pid_t pid, pid_t tid);
