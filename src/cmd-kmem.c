@@ -104,7 +104,8 @@ static const struct option options[] = {
 	OPT_STRING('i', "input", &kc.input, "file", "input file name"),
 	OPT_CALLBACK('l', "line", NULL, "num", "show n lines", opt_lines),
 	OPT_CALLBACK('s', "sort", NULL, "key[,key2...]",
-		     "sort by keys: ptr, callsite, bytes, hit, pingpong, frag, page, order, migtype, gfp",
+		     "sort by keys: ptr, callsite, bytes, hit, pingpong, frag, "
+		     "page, order, migtype, gfp",
 		     opt_sort),
 	OPT_INCR('v', "verbose", &kc.verbose, "be more verbose (show symbol address, etc)"),
 	OPT_CALLBACK_NOOPT(0, "alloc", NULL, "show per-allocation statistics", opt_alloc),
@@ -219,7 +220,8 @@ static int kmem_stat(struct perf_session *s, const char *subcmd)
 
 int cmd_kmem(int argc, const char **argv)
 {
-	static const char errmsg[] = "No %s allocation events found.  Have you run 'perf kmem record --%s'?\n";
+	static const char errmsg[] =
+		"No %s allocation events found.  Have you run 'perf kmem record --%s'?\n";
 	struct perf_session *s;
 	const char *path;
 	char *err = NULL;

@@ -47,11 +47,11 @@ static const struct option lock_options[] = {
 #define LOCK_PARENT_OPTIONS							\
 	{ .type = OPT_BOOL_T, .short_name = 'f', .long_name = "force", .value = &lo.force,	\
 	  .flags = OPTF_HIDDEN },						\
-	{ .type = OPT_STRING_T, .short_name = 'i', .long_name = "input", .value = &lo.input,	\
+	{ .type = OPT_STRING_T, .short_name = 'i', .long_name = "input", .value = &lo.input, \
 	  .flags = OPTF_HIDDEN },						\
 	{ .type = OPT_BOOL_T, .short_name = 'q', .long_name = "quiet", .value = &lo.quiet,	\
 	  .flags = OPTF_HIDDEN },						\
-	{ .type = OPT_INCR_T, .short_name = 'v', .long_name = "verbose", .value = &lo.verbose,	\
+	{ .type = OPT_INCR_T, .short_name = 'v', .long_name = "verbose", .value = &lo.verbose, \
 	  .flags = OPTF_HIDDEN },						\
 	{ .type = OPT_STRING_T, .long_name = "kallsyms", .value = &lo.kallsyms,		\
 	  .flags = OPTF_HIDDEN }
@@ -60,9 +60,11 @@ static const struct option report_options[] = {
 	OPT_BOOLEAN('c', "combine-locks", &lo.combine, "combine locks in the same class"),
 	OPT_INTEGER('E', "entries", &lo.entries, "display this many functions"),
 	OPT_STRING('F', "field", &lo.fields, NULL,
-		   "output fields (acquired / contended / avg_wait / wait_total / wait_max / wait_min)"),
+		   "output fields (acquired / contended / avg_wait / wait_total / "
+		   "wait_max / wait_min)"),
 	OPT_STRING('k', "key", &lo.sort_key, "acquired",
-		   "key for sorting (acquired / contended / avg_wait / wait_total / wait_max / wait_min)"),
+		   "key for sorting (acquired / contended / avg_wait / wait_total / "
+		   "wait_max / wait_min)"),
 	OPT_BOOLEAN('t', "threads", &lo.threads, "show per-thread lock stats"),
 	LOCK_PARENT_OPTIONS,
 	OPT_END(),
@@ -117,7 +119,8 @@ static const struct option contention_options[] = {
 static int lock_record(int argc, const char **argv)
 {
 	static const char *const lockdep[] = {
-		"lock:lock_acquire", "lock:lock_acquired", "lock:lock_contended", "lock:lock_release",
+		"lock:lock_acquire", "lock:lock_acquired", "lock:lock_contended",
+		"lock:lock_release",
 	};
 	static const char *const contention[] = { "lock:contention_begin", "lock:contention_end" };
 	static const char *const common[] = {
@@ -260,7 +263,9 @@ enum lock_mode { MODE_REPORT, MODE_CONTENTION, MODE_INFO };
 
 static int lock_analyse(enum lock_mode mode)
 {
-	struct lock_run r = { .tool = { .sample = lock_sample, .comm = lock_comm, .ordered = true } };
+	struct lock_run r = {
+		.tool = { .sample = lock_sample, .comm = lock_comm, .ordered = true },
+	};
 	const struct lock_column *cols[8];
 	struct lock_print_opts po = {
 		.cols = cols, .quiet = lo.quiet, .verbose = lo.verbose > 0,

@@ -4,7 +4,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#define RULE "---------------------------------------------------------------------------------------------------------"
+#define RULE "-----------------------------------------------------------------------" \
+	     "----------------------------------"
 
 /* perf's names of the migrate types, by the tracepoint's number */
 static const char *const migrate_names[KMEM_MIGRATE_TYPES] = {
@@ -48,19 +49,21 @@ static void slab_table(FILE *fp, const struct kmem_slab_stat *const *rows, size_
 		char name[256];
 
 		if (sym)
-			snprintf(name, sizeof(name), "%s+%" PRIx64, sym->name, al.addr - sym->start);
+			snprintf(name, sizeof(name), "%s+%" PRIx64, sym->name,
+				 al.addr - sym->start);
 		else
 			snprintf(name, sizeof(name), "%#" PRIx64, addr);
 		fprintf(fp, " %-34s |", name);
 		fprintf(fp, " %9llu/%-5lu | %9llu/%-5lu | %8lu | %9lu | %6.3f%%\n",
-			(unsigned long long)st->bytes_alloc, (unsigned long)(st->bytes_alloc / st->hit),
+			(unsigned long long)st->bytes_alloc,
+			(unsigned long)(st->bytes_alloc / st->hit),
 			(unsigned long long)st->bytes_req, (unsigned long)(st->bytes_req / st->hit),
 			(unsigned long)st->hit, (unsigned long)st->pingpong,
 			kmem__fragmentation(st->bytes_req, st->bytes_alloc));
 	}
 	if (ellipsis(lines, nr))
-		fputs(" ...                                | ...             | ...             | ...      | ...       | ...   \n",
-		      fp);
+		fputs(" ...                                | ...             | ...             "
+		      "| ...      | ...       | ...   \n", fp);
 	fprintf(fp, "%s\n", RULE);
 }
 
@@ -129,7 +132,8 @@ static void page_table(FILE *fp, const struct kmem *k, const struct kmem_page_st
 				(unsigned long long)st->page);
 		fprintf(fp, " %'16llu | %'9d | %5d | %8s | %-*s | %s\n",
 			(unsigned long long)(st->alloc_bytes / 1024), st->nr_alloc, st->order,
-			migrate_name(st->migrate_type), gfp_len, gfp_text(k, st->gfp_flags), caller);
+			migrate_name(st->migrate_type), gfp_len, gfp_text(k, st->gfp_flags),
+			caller);
 	}
 	if (ellipsis(lines, nr)) {
 		if (!is_caller)
@@ -162,7 +166,8 @@ static void page_summary(FILE *fp, const struct kmem *k)
 	fputc('\n', fp);
 	fprintf(fp, "%5s  %12s  %12s  %12s  %12s  %12s\n", "Order", "Unmovable", "Reclaimable",
 		"Movable", "Reserved", "CMA/Isolated");
-	fprintf(fp, "%.5s  %.12s  %.12s  %.12s  %.12s  %.12s\n", RULE, RULE, RULE, RULE, RULE, RULE);
+	fprintf(fp, "%.5s  %.12s  %.12s  %.12s  %.12s  %.12s\n", RULE, RULE, RULE, RULE, RULE,
+		RULE);
 	for (int o = 0; o < KMEM_MAX_ORDER; o++) {
 		fprintf(fp, "%5d", o);
 		for (int t = 0; t < KMEM_MIGRATE_TYPES - 1; t++) {

@@ -49,6 +49,12 @@ static void print_time(FILE *fp, uint64_t nsec, int len)
 	fprintf(fp, "%*llu %s", len - 3, (unsigned long long)nsec, "ns");
 }
 
+/* perf's name of a task: its last COMM, else ":TID" (in buf) */
+static const char *task(const struct lock_analysis *la, uint64_t tid, char buf[32])
+{
+	return lock_analysis__task_name(la, tid, buf, 32);
+}
+
 static void print_value(FILE *fp, const struct lock_column *c, const struct lock_stat *ls)
 {
 	switch (c->key) {
@@ -129,7 +135,7 @@ void lock_print_report(FILE *fp, struct lock_analysis *la, struct lock_stat **ro
 		if (!ls->nr_acquired)
 			continue;
 		if (strlen(ls->name) < 20) {
-			fprintf(fp, "%20s ", o->threads ? lock_analysis__task_name(la, ls->key, name, sizeof(name)) : ls->name);
+			fprintf(fp, "%20s ", o->threads ? task(la, ls->key, name) : ls->name);
 		} else {	/* cut to 16 characters and dots */
 			char cut[20];
 
@@ -165,7 +171,7 @@ void lock_print_contention(FILE *fp, struct lock_analysis *la, struct lock_stat 
 			bad++;
 		print_values(fp, o, ls);
 		if (o->threads)
-			fprintf(fp, "  %10d   %s\n", (int)ls->key, lock_analysis__task_name(la, ls->key, name, sizeof(name)));
+			fprintf(fp, "  %10d   %s\n", (int)ls->key, task(la, ls->key, name));
 		else
 			fprintf(fp, "  %10s   %s\n", lock_type_name(ls->flags), ls->name);
 		if (++printed >= o->entries)
@@ -183,7 +189,7 @@ void lock_print_threads(FILE *fp, struct lock_analysis *la)
 
 	fprintf(fp, "%10s: comm\n", "Thread ID");
 	for (size_t i = 0; i < nr; i++)
-		fprintf(fp, "%10d: %s\n", (int)tids[i], lock_analysis__task_name(la, tids[i], name, sizeof(name)));
+		fprintf(fp, "%10d: %s\n", (int)tids[i], task(la, tids[i], name));
 	free(tids);
 }
 

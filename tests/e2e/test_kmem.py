@@ -38,8 +38,9 @@ def test_record_attrs_match_perf(recordings, mode):
 
 STAT_ARGS = [
     [], ["--caller"], ["--alloc"], ["--caller", "--alloc", "-l", "7"],
-    ["--alloc", "--caller", "-l", "3", "--raw-ip"], ["--caller", "-s", "bytes,pingpong", "-l", "20"],
-    ["--alloc", "-s", "ptr", "-l", "10"], ["--alloc", "-s", "callsite,hit"], ["--caller", "-l", "0"],
+    ["--alloc", "--caller", "-l", "3", "--raw-ip"],
+    ["--caller", "-s", "bytes,pingpong", "-l", "20"], ["--alloc", "-s", "ptr", "-l", "10"],
+    ["--alloc", "-s", "callsite,hit"], ["--caller", "-l", "0"],
     ["--page"], ["--page", "--caller"], ["--page", "--alloc", "-l", "10"],
     ["--page", "--caller", "--alloc", "-s", "gfp,migtype,order"],
     ["--page", "--alloc", "-s", "page,order", "-l", "5"], ["--page", "--alloc", "-s", "hit"],

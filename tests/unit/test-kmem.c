@@ -50,10 +50,14 @@ static void slab_order(void **state)
 	kmem__init(&k);
 	k.slab = true;
 	/* filed in any order; two ties at 50% frag, 1 hit, 64 bytes */
-	v[0] = (struct kmem_slab_stat){ .ptr = 0x3000, .bytes_req = 32, .bytes_alloc = 64, .hit = 1 };
-	v[1] = (struct kmem_slab_stat){ .ptr = 0x1000, .bytes_req = 32, .bytes_alloc = 64, .hit = 1 };
-	v[2] = (struct kmem_slab_stat){ .ptr = 0x2000, .bytes_req = 64, .bytes_alloc = 64, .hit = 9 };
-	v[3] = (struct kmem_slab_stat){ .ptr = 0x4000, .bytes_req = 8, .bytes_alloc = 64, .hit = 1 };
+	v[0] = (struct kmem_slab_stat){ .ptr = 0x3000, .bytes_req = 32, .bytes_alloc = 64,
+					.hit = 1 };
+	v[1] = (struct kmem_slab_stat){ .ptr = 0x1000, .bytes_req = 32, .bytes_alloc = 64,
+					.hit = 1 };
+	v[2] = (struct kmem_slab_stat){ .ptr = 0x2000, .bytes_req = 64, .bytes_alloc = 64,
+					.hit = 9 };
+	v[3] = (struct kmem_slab_stat){ .ptr = 0x4000, .bytes_req = 8, .bytes_alloc = 64,
+					.hit = 1 };
 	k.slab_allocs = (struct kmem_stat_vec){ v, 4, 4 };
 	kmem__parse_sort(&k.slab_alloc_sort, "frag,hit", false, &bad, &copy);
 	free(copy);

@@ -206,7 +206,8 @@ static enum kmem_handler handler_of(const struct evsel *evsel)
 		enum kmem_handler handler;
 	} handlers[] = {
 		{ "kmem:kmalloc", H_SLAB_ALLOC }, { "kmem:kmem_cache_alloc", H_SLAB_ALLOC },
-		{ "kmem:kmalloc_node", H_SLAB_ALLOC }, { "kmem:kmem_cache_alloc_node", H_SLAB_ALLOC },
+		{ "kmem:kmalloc_node", H_SLAB_ALLOC },
+		{ "kmem:kmem_cache_alloc_node", H_SLAB_ALLOC },
 		{ "kmem:kfree", H_SLAB_FREE }, { "kmem:kmem_cache_free", H_SLAB_FREE },
 		{ "kmem:mm_page_alloc", H_PAGE_ALLOC }, { "kmem:mm_page_free", H_PAGE_FREE },
 	};
@@ -233,7 +234,8 @@ static const struct kmem_event *event_of(struct kmem *k, struct perf_session *s,
 		int n = evsel->idx + 1;
 
 		k->events = xrealloc(k->events, (size_t)n * sizeof(*k->events));
-		memset(k->events + k->nr_events, 0, (size_t)(n - k->nr_events) * sizeof(*k->events));
+		memset(k->events + k->nr_events, 0,
+		       (size_t)(n - k->nr_events) * sizeof(*k->events));
 		k->nr_events = n;
 	}
 	e = &k->events[evsel->idx];
@@ -325,7 +327,8 @@ static int slab_alloc(struct kmem *k, const struct kmem_event *e,
 	 * (not NUMA_NO_NODE) other than the CPU's */
 	node = (int)field(e, sample, F_NODE, &has_node);
 	if (has_node && node != -1) {
-		int cpu_node = sample->cpu < ARRAY_SIZE(k->cpu_node) ? k->cpu_node[sample->cpu] : -1;
+		int cpu_node = sample->cpu < ARRAY_SIZE(k->cpu_node) ?
+			       k->cpu_node[sample->cpu] : -1;
 
 		if (cpu_node != node)
 			k->nr_cross_allocs++;
@@ -558,7 +561,8 @@ static int page_alloc(struct kmem *k, const struct kmem_event *e, struct perf_se
 	key.id = callsite;
 	st = group_findnew(&k->page_callers, &k->page_caller_idx, &key, true);
 	if (st->gone)
-		memset(&st->alloc_bytes, 0, sizeof(*st) - offsetof(struct kmem_page_stat, alloc_bytes));
+		memset(&st->alloc_bytes, 0,
+		       sizeof(*st) - offsetof(struct kmem_page_stat, alloc_bytes));
 	st->callsite = callsite;
 	st->nr_alloc++;
 	st->alloc_bytes += bytes;

@@ -129,13 +129,14 @@ static uint64_t field(struct perf_session *s, struct evsel *evsel,
 static bool is_lock_function(struct lock_analysis *la, struct machine *m, uint64_t addr)
 {
 	if (!la->bounds_loaded) {
-		const struct symbol *sym = machine__find_kernel_symbol_by_name(m, "__sched_text_start");
+		const struct symbol *sym, *end, *ls, *le;
 
 		la->bounds_loaded = true;
+		sym = machine__find_kernel_symbol_by_name(m, "__sched_text_start");
 		if (sym) {
-			const struct symbol *end = machine__find_kernel_symbol_by_name(m, "__sched_text_end");
-			const struct symbol *ls = machine__find_kernel_symbol_by_name(m, "__lock_text_start");
-			const struct symbol *le = machine__find_kernel_symbol_by_name(m, "__lock_text_end");
+			end = machine__find_kernel_symbol_by_name(m, "__sched_text_end");
+			ls = machine__find_kernel_symbol_by_name(m, "__lock_text_start");
+			le = machine__find_kernel_symbol_by_name(m, "__lock_text_end");
 
 			la->have_bounds = end && ls && le;
 			la->sched_start = sym->start;
