@@ -208,6 +208,10 @@ static int kmem_stat(struct perf_session *s, const char *subcmd)
 		fprintf(stderr, "pcl kmem: %s\n", s->err);
 		return PCL_EXIT_ERROR;
 	}
+	if (ret < 0 && s->failed_rec.size)
+		fprintf(stderr, "%#llx [%#x]: failed to process type: %u [%s]\n",
+			(unsigned long long)s->failed_offset, s->failed_rec.size,
+			s->failed_rec.type, strerror(-ret));
 	session_warnings__print(stderr, &s->stats, false);
 	if (ret < 0) {	/* a handler's status, as perf reports it */
 		fprintf(stderr, "error during process events: %d\n", ret);

@@ -840,8 +840,13 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool)
 		in.start += h.size;
 		in.pos += h.size;
 		ret = process_record(s, rec, off, &in);
-		if (ret)
+		if (ret) {
+			if (!s->err) {
+				s->failed_rec = h;
+				s->failed_offset = off;
+			}
 			break;
+		}
 	}
 	if (ret == 0 && tool->ordered)
 		ret = ordered_events__flush_all(&s->oe);

@@ -144,6 +144,10 @@ struct perf_session {
 	size_t decomp_len, decomp_alloc;
 
 	char *err;		/* set when a call fails */
+	/* the record being processed when a tool's callback failed (perf
+	 * names it: "OFFSET [SIZE]: failed to process type: TYPE") */
+	struct perf_event_header failed_rec;
+	uint64_t failed_offset;
 	FILE *warn;		/* warnings go here (stderr) */
 };
 
