@@ -41,7 +41,8 @@ ARGS = [
     ["report", "-F", "contended,foo"], ["report", "-k", "bogus"], ["rep"],
     ["contention"], ["contention", "-t"], ["contention", "-k", "contended", "-E", "5"],
     ["contention", "-k", "wait_min", "-F", "wait_min,contended"], ["contention", "-k", "avg_wait"],
-    ["contention", "--stack-skip", "4", "--max-stack", "6"], ["contention", "-k", "acquired"],
+    ["contention", "--stack-skip", "4", "--max-stack", "6"], ["contention", "--stack-skip", "6"],
+    ["contention", "-k", "acquired"],
     ["contention", "-F", "foo"], ["contention", "-q"], ["contention", "-b"], ["cont", "-E", "2"],
     ["info", "-t"], ["info", "-m"], ["info", "-t", "-m"], ["info"],
 ]

@@ -159,8 +159,7 @@ struct chain_frame {
 
 /* The chain's first max frames, context markers applied as perf applies
  * them (a marker it does not know drops the whole chain).  Symbols are
- * looked up later, and only where they matter: a user frame never is in
- * the kernel's lock code, so most chains need no user DSO loaded. */
+ * looked up later, and only where they matter. */
 static int chain_frames(const struct perf_sample *sample, int max, struct chain_frame *out)
 {
 	uint8_t cpumode = PERF_RECORD_MISC_USER;
@@ -190,26 +189,25 @@ static int chain_frames(const struct perf_sample *sample, int max, struct chain_
 	return n;
 }
 
-static const struct symbol *frame_symbol(struct perf_session *s, const struct perf_sample *sample,
-					 const struct chain_frame *f, struct addr_location *al)
+/* The symbol perf lock sees at a frame: kernel ones only, because it
+ * does not read MMAP2 records, which map every user DSO today. */
+static const struct symbol *frame_symbol(struct perf_session *s, const struct chain_frame *f,
+					 struct addr_location *al)
 {
-	/* perf resolves through the process's main thread */
-	struct thread *thread = f->cpumode == PERF_RECORD_MISC_USER ?
-		machine__findnew_thread(s->machine, (pid_t)sample->pid, (pid_t)sample->pid) : NULL;
-
-	if (!machine__lookup(s->machine, thread, f->cpumode, f->ip, al))
+	if (f->cpumode != PERF_RECORD_MISC_KERNEL ||
+	    !machine__lookup(s->machine, NULL, f->cpumode, f->ip, al))
 		return NULL;
 	return al->sym;
 }
 
 /* A kernel frame in the lock code that has a symbol: perf looks past it. */
 static bool in_lock_code(struct lock_analysis *la, struct perf_session *s,
-			 const struct perf_sample *sample, const struct chain_frame *f)
+			 const struct chain_frame *f)
 {
 	struct addr_location al;
 
 	return f->cpumode == PERF_RECORD_MISC_KERNEL && is_lock_function(la, s->machine, f->ip) &&
-	       frame_symbol(s, sample, f, &al);
+	       frame_symbol(s, f, &al);
 }
 
 /* perf's callchain_id: the frames past the lock code, hashed together. */
@@ -221,7 +219,7 @@ static uint64_t chain_key(struct lock_analysis *la, struct perf_session *s,
 	uint64_t hash = 0;
 
 	for (int i = la->stack_skip > 0 ? la->stack_skip : 0; i < n; i++) {
-		if (in_lock_code(la, s, sample, &frames[i]))
+		if (in_lock_code(la, s, &frames[i]))
 			continue;
 		/* perf's hash_long() returns 32 bits */
 		hash ^= (uint32_t)(frames[i].ip * GOLDEN_RATIO_64);
@@ -238,7 +236,7 @@ static bool chain_caller(struct lock_analysis *la, struct perf_session *s,
 
 	for (int i = la->stack_skip > 0 ? la->stack_skip : 0; i < n; i++) {
 		struct addr_location al;
-		const struct symbol *sym = frame_symbol(s, sample, &frames[i], &al);
+		const struct symbol *sym = frame_symbol(s, &frames[i], &al);
 		uint64_t offset;
 
 		if (!sym || (frames[i].cpumode == PERF_RECORD_MISC_KERNEL &&
