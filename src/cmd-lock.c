@@ -299,11 +299,13 @@ static int lock_analyse(enum lock_mode mode)
 	r.la.aggr = lo.threads ? LOCK_AGGR_TASK
 		    : mode == MODE_CONTENTION ? LOCK_AGGR_CALLER : LOCK_AGGR_ADDR;
 	r.la.thread_names = lo.threads;
+	r.la.keep_callstacks = lo.verbose > 0;
 	r.la.max_stack = lo.max_stack;
 	r.la.stack_skip = lo.stack_skip;
 	m = perf_session__new_machine(s, lo.kallsyms, NULL, lo.force);
 	machine__symbols_config(m)->inline_frames = false;
 	machine__prefetch_kallsyms(m);
+	po.machine = m;
 	if (perf_session__process(s, &r.tool) < 0) {
 		fprintf(stderr, "pcl lock: %s\n", s->err);
 		ret = PCL_EXIT_ERROR;

@@ -150,6 +150,28 @@ void lock_print_report(FILE *fp, struct lock_analysis *la, struct lock_stat **ro
 	print_bad_events(fp, la, bad, total, o);
 }
 
+/* -v: the lock's first chain, kernel frames named */
+static void print_callstack(FILE *fp, const struct lock_analysis *la, const struct lock_stat *ls,
+			    struct machine *m)
+{
+	for (int i = 0; i < la->max_stack && ls->callstack && ls->callstack[i]; i++) {
+		uint64_t ip = ls->callstack[i];
+		struct addr_location al;
+		char buf[128] = "";
+
+		if (m && machine__lookup(m, NULL, PERF_RECORD_MISC_KERNEL, ip, &al) && al.sym) {
+			uint64_t offset = al.addr - al.sym->start;
+
+			if (offset)
+				snprintf(buf, sizeof(buf), "%s+%#lx", al.sym->name,
+					 (unsigned long)offset);
+			else
+				snprintf(buf, sizeof(buf), "%s", al.sym->name);
+		}
+		fprintf(fp, "\t\t\t%#lx  %s\n", (unsigned long)ip, buf);
+	}
+}
+
 void lock_print_contention(FILE *fp, struct lock_analysis *la, struct lock_stat **rows,
 			   size_t nr, const struct lock_print_opts *o)
 {
@@ -170,10 +192,13 @@ void lock_print_contention(FILE *fp, struct lock_analysis *la, struct lock_stat 
 		if (ls->broken)
 			bad++;
 		print_values(fp, o, ls);
-		if (o->threads)
+		if (o->threads) {
 			fprintf(fp, "  %10d   %s\n", (int)ls->key, task(la, ls->key, name));
-		else
+		} else {
 			fprintf(fp, "  %10s   %s\n", lock_type_name(ls->flags), ls->name);
+			if (o->verbose)
+				print_callstack(fp, la, ls, o->machine);
+		}
 		if (++printed >= o->entries)
 			break;
 	}

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "core/analysis/lock.h"
+#include "core/symbols/machine.h"
 
 /* A column: the -k/-F name, its header and width. */
 struct lock_column {
@@ -23,6 +24,7 @@ struct lock_print_opts {
 	bool quiet, verbose;
 	bool threads;		/* -t: rows are tasks */
 	int entries;		/* -E: at most this many rows */
+	struct machine *machine;	/* -v: names the frames of each chain */
 };
 
 void lock_print_report(FILE *fp, struct lock_analysis *la, struct lock_stat **rows, size_t nr,

@@ -85,3 +85,25 @@ def test_usage(tmp_path):
         want = perf("lock", *args, cwd=str(tmp_path))
         got = pcl("lock", *args, cwd=str(tmp_path))
         assert got.returncode == want.returncode
+
+
+def tables(text):
+    """From the table's header on: -v's debugging lines before it are perf's own."""
+    lines = text.splitlines(True)
+    for i, line in enumerate(lines):
+        if line.startswith(" contended") or line.lstrip().startswith("Name "):
+            return "".join(lines[i:])
+    return ""
+
+
+@pytest.mark.parametrize("mode", ["task", "system"])
+@pytest.mark.parametrize("args", [["contention", "-v"], ["contention", "-v", "--max-stack", "4"],
+                                  ["report", "-v"]], ids=" ".join)
+def test_verbose_matches_perf(recordings, mode, args):
+    """-v: each caller's first call chain under it, and the debugging footer."""
+    path = recordings[("perf", mode)]
+    want = perf("lock", "-i", path, *args)
+    got = pcl("lock", "-i", path, *args)
+    assert got.returncode == want.returncode == 0
+    assert tables(got.stderr) == tables(want.stderr), \
+        unified(tables(want.stderr), tables(got.stderr))

@@ -51,6 +51,8 @@ void lock_analysis__init(struct lock_analysis *la)
 
 void lock_analysis__exit(struct lock_analysis *la)
 {
+	for (size_t i = 0; i < la->nr_stats; i++)
+		free(la->stats[i].callstack);
 	free(la->stats);
 	hashmap_release(&la->by_key);
 	hashmap_release(&la->seqs);
@@ -291,6 +293,14 @@ static int contention_begin(struct lock_analysis *la, struct perf_session *s,
 		if (la->thread_names || !chain_caller(la, s, sample, name, sizeof(name)))
 			snprintf(name, sizeof(name), "Unknown");
 		ls = stat_new(la, key, name, (uint32_t)field(s, evsel, sample, "flags"));
+	}
+	if (la->keep_callstacks && !ls->callstack && la->max_stack > 0) {
+		struct chain_frame frames[256];
+		int n = chain_frames(sample, la->max_stack < 256 ? la->max_stack : 256, frames);
+
+		ls->callstack = xcalloc((size_t)la->max_stack, sizeof(*ls->callstack));
+		for (int i = 0; i < n; i++)
+			ls->callstack[i] = frames[i].ip;
 	}
 	hashmap_u64_findnew(&la->threads, sample->tid, NULL);
 	seq = get_seq(la, sample->tid, addr);

@@ -32,6 +32,7 @@ struct lock_stat {
 	uint64_t avg_wait_time, wait_time_total, wait_time_min, wait_time_max;
 	bool broken, combined;
 	uint32_t seq;		/* creation order */
+	uint64_t *callstack;	/* -v: the first contention's chain (max_stack, 0-ended) */
 };
 
 enum lock_broken { LOCK_BROKEN_ACQUIRE, LOCK_BROKEN_ACQUIRED, LOCK_BROKEN_CONTENDED,
@@ -41,6 +42,7 @@ struct lock_analysis {
 	/* settings */
 	enum lock_aggr aggr;
 	bool thread_names;	/* -t: locks are named after their task later */
+	bool keep_callstacks;	/* -v: contention shows each lock's first chain */
 	int max_stack, stack_skip;
 
 	struct lock_stat *stats;
