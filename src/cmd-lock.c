@@ -9,6 +9,7 @@
 #include "core/data/session.h"
 #include "core/events/tracepoint.h"
 #include "ui/lock-print.h"
+#include "ui/raw-dump.h"
 #include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -23,7 +24,7 @@ static const char *const contention_usage[] = { "pcl lock contention [<options>]
 
 static struct {
 	const char *input, *kallsyms;
-	bool force, quiet;
+	bool force, quiet, dump;
 	int verbose;
 	/* report, contention, info */
 	const char *sort_key, *fields;
@@ -35,6 +36,7 @@ static struct {
 } lo = { .entries = INT_MAX, .max_stack = 8, .stack_skip = 3, .map_entries = 16384 };
 
 static const struct option lock_options[] = {
+	OPT_BOOLEAN('D', "dump-raw-trace", &lo.dump, "dump raw trace in ASCII"),
 	OPT_BOOLEAN('f', "force", &lo.force, "don't complain, do it"),
 	OPT_STRING('i', "input", &lo.input, "file", "input file name"),
 	OPT_BOOLEAN('q', "quiet", &lo.quiet, "Do not show any warnings or messages"),
@@ -45,6 +47,8 @@ static const struct option lock_options[] = {
 
 /* perf's sub-commands take lock's own options too, without listing them */
 #define LOCK_PARENT_OPTIONS							\
+	{ .type = OPT_BOOL_T, .short_name = 'D', .long_name = "dump-raw-trace",		\
+	  .value = &lo.dump, .flags = OPTF_HIDDEN },					\
 	{ .type = OPT_BOOL_T, .short_name = 'f', .long_name = "force", .value = &lo.force,	\
 	  .flags = OPTF_HIDDEN },						\
 	{ .type = OPT_STRING_T, .short_name = 'i', .long_name = "input", .value = &lo.input, \
@@ -192,6 +196,48 @@ static int lock_sample(struct perf_tool *tool, struct perf_session *s,
 	return lock_analysis__sample(&r->la, s, evsel, sample);
 }
 
+/* -D: perf's dump of every record; the kinds perf lock has no handler
+ * for end in ": unhandled!" instead of their details. */
+static int lock_dump(struct perf_tool *tool, struct perf_session *s,
+		     const struct perf_event_header *rec, struct perf_sample *sample,
+		     struct evsel *evsel, uint64_t off)
+{
+	static const struct {
+		uint32_t type;
+		const char *name;
+	} unhandled[] = {
+		{ PERF_RECORD_MMAP2, "PERF_RECORD_MMAP2" }, { PERF_RECORD_FORK, "PERF_RECORD_FORK" },
+		{ PERF_RECORD_EXIT, "PERF_RECORD_EXIT" },
+		{ PERF_RECORD_ID_INDEX, "PERF_RECORD_ID_INDEX" },
+		{ PERF_RECORD_CGROUP, "PERF_RECORD_CGROUP" },
+	};
+	char *text = NULL, *cut;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	(void)tool;
+	raw_dump_record(mem, s, s->machine, rec, sample, evsel, off);
+	fclose(mem);
+	for (size_t i = 0; i < ARRAY_SIZE(unhandled); i++) {
+		if (rec->type != unhandled[i].type || !(cut = strstr(text, unhandled[i].name)))
+			continue;
+		cut += strlen(unhandled[i].name);
+		len = (size_t)(cut - text);
+		fwrite(text, 1, len, stdout);
+		fputs(": unhandled!\n", stdout);
+		free(text);
+		return 0;
+	}
+	fwrite(text, 1, len, stdout);
+	if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP ||
+	    rec->type == PERF_RECORD_THROTTLE || rec->type == PERF_RECORD_UNTHROTTLE)
+		fputs(": unhandled!\n", stdout);
+	else if (rec->type == PERF_RECORD_FINISHED_ROUND)
+		fputc('\n', stdout);	/* perf's round handler ends the line */
+	free(text);
+	return 0;
+}
+
 static int lock_comm(struct perf_tool *tool, struct perf_session *s,
 		     const struct perf_event_header *rec, struct perf_sample *sample,
 		     struct evsel *evsel)
@@ -306,6 +352,8 @@ static int lock_analyse(enum lock_mode mode)
 	machine__symbols_config(m)->inline_frames = false;
 	machine__prefetch_kallsyms(m);
 	po.machine = m;
+	if (lo.dump)
+		r.tool.record = lock_dump;
 	if (perf_session__process(s, &r.tool) < 0) {
 		fprintf(stderr, "pcl lock: %s\n", s->err);
 		ret = PCL_EXIT_ERROR;

@@ -107,3 +107,11 @@ def test_verbose_matches_perf(recordings, mode, args):
     assert got.returncode == want.returncode == 0
     assert tables(got.stderr) == tables(want.stderr), \
         unified(tables(want.stderr), tables(got.stderr))
+
+
+@pytest.mark.parametrize("tool", ["perf", "pcl"])
+@pytest.mark.parametrize("args", [["report"], ["contention"], ["info", "-t"]], ids=" ".join)
+def test_dump_raw_trace_matches_perf(recordings, tool, args):
+    """-D: every record dumped, ": unhandled!" for the kinds perf lock skips."""
+    path = recordings[(tool, "task")]
+    same(perf("lock", "-D", "-i", path, *args), pcl("lock", "-D", "-i", path, *args))
