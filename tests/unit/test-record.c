@@ -262,9 +262,11 @@ static void callgraph_modes(void **state)
 	assert_string_equal(msg, "callchain: Incorrect stack dump size (max 65528): 70000");
 	assert_int_equal(record_opts__parse_callgraph(&opts, "bogus", buf, sizeof(buf), &msg), -1);
 	assert_string_equal(msg, "callchain: Unknown --call-graph option value: bogus");
-	/* fp,N caps the kernel's stack walk (sample_max_stack), as perf 6.1 */
+	/* perf takes "fp,N" as the deepest stack to record (sample_max_stack) */
 	assert_int_equal(record_opts__parse_callgraph(&opts, "fp,12", buf, sizeof(buf), &msg), 0);
 	assert_int_equal(opts.callchain_max_stack, 12);
+	assert_int_equal(record_opts__parse_callgraph(&opts, "lbr,12", buf, sizeof(buf), &msg), -1);
+	assert_string_equal(msg, "callchain: No more arguments needed for --call-graph lbr");
 	opts.callchain_max_stack = 0;
 
 	assert_int_equal(record_opts__parse_callgraph(&opts, "dwarf,1024", buf, sizeof(buf), &msg), 0);
