@@ -15,6 +15,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "flamegraph",	cmd_flamegraph,	"Draw a flame graph (SVG or HTML) from perf.data or folded stacks" },
 	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
+	{ "probe",	cmd_probe,	"Define new dynamic tracepoints" },
 	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
 	{ "report",	cmd_report,	"Read perf.data (created by perf record) and display the profile" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },

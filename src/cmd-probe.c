@@ -1,0 +1,618 @@
+/* pcl probe: define, list and delete dynamic probes (uprobes on -x BINARY,
+ * kprobes otherwise) from functions, lines and variables, and show what
+ * can be probed (-F, -L, -V), with perf 6.1's texts. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "core/probe/probe-dwarf.h"
+#include "core/probe/probe-elf.h"
+#include "core/probe/probe-spec.h"
+#include "core/probe/probe-trace.h"
+#include "util/exit-codes.h"
+#include "util/parse-options.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+static const char *const probe_usage[] = {
+	"pcl probe [<options>] 'PROBEDEF' ['PROBEDEF' ...]",
+	"pcl probe [<options>] --add 'PROBEDEF' [--add 'PROBEDEF' ...]",
+	"pcl probe [<options>] --del '[GROUP:]EVENT' ...",
+	"pcl probe --list [GROUP:]EVENT ...",
+	"pcl probe [<options>] --line 'LINEDESC'",
+	"pcl probe [<options>] --vars 'PROBEPOINT'",
+	"pcl probe [<options>] --funcs",
+	NULL,
+};
+
+struct strlist {
+	const char **items;
+	int nr;
+};
+
+static void strlist_add(struct strlist *l, const char *s)
+{
+	l->items = xrealloc(l->items, (l->nr + 1) * sizeof(*l->items));
+	l->items[l->nr++] = s;
+}
+
+struct probe_opts {
+	struct strlist adds, dels, lists;
+	bool list, funcs, dry_run, force, quiet, externs, no_inlines, range;
+	int verbose;
+	const char *exec, *line, *vars, *funcs_filter;
+	int max_probes;
+};
+
+static int opt_add(const struct option *opt, const char *arg, bool unset)
+{
+	strlist_add(&((struct probe_opts *)opt->value)->adds, arg);
+	return 0;
+}
+
+static int opt_del(const struct option *opt, const char *arg, bool unset)
+{
+	strlist_add(&((struct probe_opts *)opt->value)->dels, arg);
+	return 0;
+}
+
+static int opt_list(const struct option *opt, const char *arg, bool unset)
+{
+	struct probe_opts *o = opt->value;
+
+	o->list = true;
+	if (arg)
+		strlist_add(&o->lists, arg);
+	return 0;
+}
+
+static int opt_funcs(const struct option *opt, const char *arg, bool unset)
+{
+	struct probe_opts *o = opt->value;
+
+	o->funcs = true;
+	o->funcs_filter = arg;
+	return 0;
+}
+
+/* perf's exit status for a negative errno: its low byte. */
+static int exit_of(int err)
+{
+	return err < 0 ? (256 + err) & 0xff : err;
+}
+
+static void print_msgs(struct probe_msgs *msgs, const struct probe_opts *o)
+{
+	if (o->verbose)
+		fputs(strbuf_str(&msgs->debug), stderr);
+	if (!o->quiet)
+		fputs(strbuf_str(&msgs->notes), stderr);
+	strbuf_reset(&msgs->debug);
+	strbuf_reset(&msgs->notes);
+}
+
+static char *resolve_exec(const char *exec)
+{
+	char real[PATH_MAX];
+
+	return realpath(exec, real) ? xstrdup(real) : xstrdup(exec);
+}
+
+/* --- -F ------------------------------------------------------------------- */
+
+static int show_funcs(const struct probe_opts *o)
+{
+	struct probe_elf pe;
+	const char **names;
+	int ret;
+
+	if (!o->exec) {
+		fprintf(stderr, "  Error: -F needs -x BINARY here (kernel functions are not listed).\n");
+		return PCL_EXIT_ERROR;
+	}
+	ret = probe_elf__open(&pe, o->exec);
+	if (ret) {
+		fprintf(stderr, "Failed to load symbols in %s\n  Error: Failed to show functions.\n",
+			o->exec);
+		return exit_of(ret);
+	}
+	int n = probe_elf__filtered_names(&pe, o->funcs_filter, &names);
+
+	for (int i = 0; i < n; i++)
+		puts(names[i]);
+	free(names);
+	probe_elf__close(&pe);
+	return 0;
+}
+
+/* --- -L and -V ------------------------------------------------------------ */
+
+static struct probe_debug *open_debug(const struct probe_opts *o)
+{
+	struct probe_debug *dbg = o->exec ? probe_debug__open(o->exec) : NULL;
+
+	if (!dbg)
+		fprintf(stderr, "Failed to find the path for the %s: No such file or directory\n",
+			o->exec ? o->exec : "kernel");
+	return dbg;
+}
+
+static int show_lines(const struct probe_opts *o)
+{
+	struct probe_debug *dbg = open_debug(o);
+	struct probe_msgs msgs = { STRBUF_INIT, STRBUF_INIT };
+	struct strbuf out = STRBUF_INIT;
+	int ret;
+
+	if (!dbg) {
+		fputs("  Error: Failed to show lines.\n", stderr);
+		return PCL_EXIT_ENOENT;
+	}
+	ret = probe_debug__show_lines(dbg, o->line, &out, &msgs);
+	fputs(strbuf_str(&out), stdout);
+	print_msgs(&msgs, o);
+	if (ret)
+		fputs("  Error: Failed to show lines.\n", stderr);
+	strbuf_release(&out);
+	probe_debug__close(dbg);
+	return exit_of(ret);
+}
+
+static int show_vars(const struct probe_opts *o)
+{
+	struct probe_debug *dbg = open_debug(o);
+	struct probe_msgs msgs = { STRBUF_INIT, STRBUF_INIT };
+	struct strbuf out = STRBUF_INIT;
+	struct probe_spec spec;
+	char err[256];
+	int ret;
+
+	if (!dbg) {
+		fputs("  Error: Failed to show vars.\n", stderr);
+		return PCL_EXIT_ENOENT;
+	}
+	if (probe_spec__parse(&spec, o->vars, err, sizeof(err))) {
+		fprintf(stderr, "Semantic error :%s\n", err);
+		probe_debug__close(dbg);
+		return PCL_EXIT_USAGE;
+	}
+	ret = probe_debug__show_vars(dbg, &spec, o->externs, &out, &msgs);
+	fputs(strbuf_str(&out), stdout);
+	if (ret == -ENOENT && spec.point.function) {
+		/* perf words a missing function so for -V */
+		strbuf_reset(&msgs.notes);
+		strbuf_addf(&msgs.notes, "Failed to find the address of %s\n", spec.point.function);
+	}
+	print_msgs(&msgs, o);
+	if (ret)
+		fputs("  Error: Failed to show vars.\n", stderr);
+	strbuf_release(&out);
+	probe_spec__exit(&spec);
+	probe_debug__close(dbg);
+	return exit_of(ret);
+}
+
+/* --- -a ------------------------------------------------------------------- */
+
+/* An event added (or, with -n, that would be): what the summary lists. */
+struct added {
+	char *group, *event, *point, *with;
+};
+
+struct add_run {
+	const struct probe_opts *o;
+	struct probe_event *existing;
+	int nr_existing;
+	struct added *added;
+	int nr_added;
+	struct probe_msgs msgs;
+};
+
+static bool name_taken(const struct add_run *r, const char *group, const char *event)
+{
+	for (int i = 0; i < r->nr_existing; i++)
+		if (!strcmp(r->existing[i].group, group) && !strcmp(r->existing[i].event, event))
+			return true;
+	for (int i = 0; i < r->nr_added; i++)
+		if (!strcmp(r->added[i].group, group) && !strcmp(r->added[i].event, event))
+			return true;
+	return false;
+}
+
+/* The event name of a spec's site: EVENT=, else the function with
+ * "_L<line>" for a line and "__return" for a return probe. */
+static char *event_name(const struct probe_spec *spec, const char *function)
+{
+	const struct probe_point *pp = &spec->point;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, spec->event ? spec->event : function);
+	if (!spec->event && pp->function && pp->has_line && pp->line)
+		strbuf_addf(&sb, "_L%u", pp->line);
+	if (pp->retprobe)
+		strbuf_addstr(&sb, "__return");
+	return strbuf_detach(&sb);
+}
+
+static char *with_text(const struct probe_spec *spec)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < spec->nr_args; i++) {
+		char *t = probe_arg__text(&spec->args[i]);
+
+		strbuf_addf(&sb, " %s", t);
+		free(t);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* The sites from symbols alone: FUNC[+OFF] and its raw arguments. */
+static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spec,
+			struct probe_msgs *msgs, struct probe_site **sites)
+{
+	const struct probe_sym *sym = spec->point.function ?
+					      probe_elf__find_function(pe, spec->point.function) :
+					      NULL;
+
+	if (!sym || probe_spec__needs_dwarf(spec)) {
+		char *point = probe_spec__point_text(spec);
+
+		strbuf_addf(&msgs->notes, "Probe point '%s' not found.\n", point);
+		free(point);
+		return -ENOENT;
+	}
+	struct probe_site *site = xcalloc(1, sizeof(*site));
+
+	site->addr = sym->addr + spec->point.offset;
+	site->function = xstrdup(sym->name);
+	for (int i = 0; i < spec->nr_args; i++) {
+		const struct probe_arg *arg = &spec->args[i];
+
+		site->args = xrealloc(site->args, (site->nr_args + 1) * sizeof(char *));
+		site->args[site->nr_args++] = arg->named ? xasprintf("%s=%s", arg->name, arg->var)
+							 : xstrdup(arg->var);
+	}
+	*sites = site;
+	return 1;
+}
+
+static void forget_added(struct add_run *r, int from)
+{
+	for (int i = from; i < r->nr_added; i++) {
+		free(r->added[i].group);
+		free(r->added[i].event);
+		free(r->added[i].point);
+		free(r->added[i].with);
+	}
+	r->nr_added = from;
+}
+
+/* Adds the uprobes of one definition; a failure removes what it added. */
+static int add_uprobe(struct add_run *r, const char *def, const char *binary,
+		      struct probe_elf *pe, struct probe_debug *dbg)
+{
+	const struct probe_opts *o = r->o;
+	struct probe_spec spec;
+	struct probe_site *sites = NULL;
+	char err[256];
+	int nr, ret = 0, first = r->nr_added;
+
+	if (probe_spec__parse(&spec, def, err, sizeof(err))) {
+		fprintf(stderr, "Semantic error :%s\n", err);
+		return -EINVAL;
+	}
+	strbuf_addf(&r->msgs.debug, "probe-definition(0): %s\n", def);
+	nr = dbg ? probe_debug__find_sites(dbg, &spec, &r->msgs, &sites) : -ENOENT;
+	if (nr == -ENOENT && (!dbg || !probe_spec__needs_dwarf(&spec)) &&
+	    !strstr(strbuf_str(&r->msgs.notes), "debuginfo analysis")) {
+		strbuf_reset(&r->msgs.notes);
+		nr = symbol_sites(pe, &spec, &r->msgs, &sites);
+	}
+	if (nr < 0) {
+		ret = nr;
+		goto out;
+	}
+	char *group = spec.group ? xstrdup(spec.group) : probe_default_group(binary);
+	char *point = probe_spec__point_text(&spec);
+	char *with = with_text(&spec);
+	char *event = event_name(&spec, sites[0].function);
+
+	if (name_taken(r, group, event)) {
+		if (!o->force) {
+			print_msgs(&r->msgs, o);
+			fprintf(stderr,
+				"Error: event \"%s\" already exists.\n"
+				" Hint: Remove existing event by 'pcl probe -d'\n"
+				"       or force duplicates by 'pcl probe -f'\n"
+				"       or set 'force=yes' in BPF source.\n",
+				event);
+			ret = -EEXIST;
+		} else {
+			char *base = event;
+
+			event = NULL;
+			for (int k = 1; !event || name_taken(r, group, event); k++) {
+				free(event);
+				event = xasprintf("%s_%d", base, k);
+			}
+			free(base);
+		}
+	}
+	for (int i = 0; i < nr && !ret; i++) {
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addf(&line, "%c:%s/%s %s:0x%lx", spec.point.retprobe ? 'r' : 'p', group, event,
+			    binary, (unsigned long)probe_elf__file_offset(pe, sites[i].addr));
+		for (int k = 0; k < sites[i].nr_args; k++)
+			strbuf_addf(&line, " %s", sites[i].args[k]);
+		strbuf_addf(&r->msgs.debug, "Writing event: %s\n", line.buf);
+		print_msgs(&r->msgs, o);
+		if (!o->dry_run)
+			ret = probe_events__write("uprobe_events", line.buf);
+		strbuf_release(&line);
+		if (ret)
+			break;
+		r->added = xrealloc(r->added, (r->nr_added + 1) * sizeof(*r->added));
+		r->added[r->nr_added++] = (struct added){ xstrdup(group), xstrdup(event),
+							  xstrdup(point), xstrdup(with) };
+	}
+	if (ret && !o->dry_run && r->nr_added > first)
+		probe_events__delete("uprobe_events", group, event);
+	if (ret && ret != -EEXIST)
+		forget_added(r, first);
+	free(group);
+	free(point);
+	free(with);
+	free(event);
+out:
+	print_msgs(&r->msgs, o);
+	probe_sites__free(sites, nr > 0 ? nr : 0);
+	probe_spec__exit(&spec);
+	return ret;
+}
+
+static void print_added(const struct add_run *r, const char *binary)
+{
+	if (!r->nr_added || r->o->quiet)
+		return;
+	fprintf(stderr, "Added new event%s:\n", r->nr_added > 1 ? "s" : "");
+	for (int i = 0; i < r->nr_added; i++) {
+		const struct added *a = &r->added[i];
+		char *name = xasprintf("%s:%s", a->group, a->event);
+
+		fprintf(stderr, "  %-20s (on %s in %s%s%s)\n", name, a->point, binary,
+			*a->with ? " with" : "", a->with);
+		free(name);
+	}
+	const struct added *last = &r->added[r->nr_added - 1];
+
+	fprintf(stderr, "\nYou can now use it in all pcl tools, such as:\n\n"
+			"\tpcl record -e %s:%s -aR sleep 1\n\n",
+		last->group, last->event);
+}
+
+static int add_kprobes(const struct probe_opts *o)
+{
+	/* perf opens kprobe_events before anything else, even for -n */
+	if (!probe_tracefs_has("kprobe_events")) {
+		fprintf(stderr, "%s/kprobe_events does not exist.\n"
+				"Please rebuild kernel with CONFIG_KPROBE_EVENTS=y.\n",
+			probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
+		fprintf(stderr, "  Error: Failed to add events.%s\n",
+			o->verbose ? " Reason: No such file or directory (Code: -2)" : "");
+		return PCL_EXIT_ENOENT;
+	}
+	fprintf(stderr, "  Error: kernel probes need the kernel's debug information, "
+			"which pcl does not read yet.\n");
+	return PCL_EXIT_ENOENT;
+}
+
+static int add_probes(const struct probe_opts *o)
+{
+	struct add_run r = { .o = o, .msgs = { STRBUF_INIT, STRBUF_INIT } };
+	struct probe_elf pe;
+	struct probe_debug *dbg;
+	char *binary;
+	int ret = 0;
+
+	if (!o->exec)
+		return add_kprobes(o);
+	binary = resolve_exec(o->exec);
+	ret = probe_elf__open(&pe, binary);
+	if (ret) {
+		fprintf(stderr, "Failed to open %s: %s\n  Error: Failed to add events.\n", binary,
+			strerror(-ret));
+		free(binary);
+		return exit_of(ret);
+	}
+	if (!probe_tracefs_has("uprobe_events")) {
+		fprintf(stderr, "%s/uprobe_events does not exist.\n"
+				"Please rebuild kernel with CONFIG_UPROBE_EVENTS=y.\n"
+				"  Error: Failed to add events.\n",
+			probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
+		probe_elf__close(&pe);
+		free(binary);
+		return PCL_EXIT_ENOENT;
+	}
+	dbg = probe_debug__open(binary);
+	r.nr_existing = probe_events__read(&r.existing);
+	for (int i = 0; i < o->adds.nr && !ret; i++)
+		ret = add_uprobe(&r, o->adds.items[i], binary, &pe, dbg);
+	if (!ret)
+		print_added(&r, binary);
+	else if (ret != -EINVAL || r.nr_added)
+		fprintf(stderr, "  Error: Failed to add events.%s", o->verbose ? "" : "\n");
+	if (ret && o->verbose)
+		fprintf(stderr, " Reason: %s (Code: %d)\n", strerror(-ret), ret);
+	forget_added(&r, 0);
+	free(r.added);
+	probe_events__free(r.existing, r.nr_existing);
+	strbuf_release(&r.msgs.notes);
+	strbuf_release(&r.msgs.debug);
+	probe_debug__close(dbg);
+	probe_elf__close(&pe);
+	free(binary);
+	return exit_of(ret);
+}
+
+/* --- -l and -d ------------------------------------------------------------ */
+
+static bool matches_any(const struct probe_event *ev, const struct strlist *filters)
+{
+	if (!filters->nr)
+		return true;
+	for (int i = 0; i < filters->nr; i++)
+		if (probe_event__matches(ev, filters->items[i]))
+			return true;
+	return false;
+}
+
+/* Where a listed uprobe is: "work:2@/src.c" from the binary's debug
+ * information, else its offset. */
+static char *uprobe_point(const struct probe_event *ev)
+{
+	struct probe_debug *dbg = probe_debug__open(ev->target);
+	struct probe_elf pe;
+	char *point = NULL;
+
+	if (dbg && !probe_elf__open(&pe, ev->target)) {
+		point = probe_debug__describe(dbg, probe_elf__vaddr(&pe, ev->offset), ev->retprobe);
+		probe_elf__close(&pe);
+	}
+	probe_debug__close(dbg);
+	return point ? point : xasprintf("0x%lx", (unsigned long)ev->offset);
+}
+
+static int list_probes(const struct probe_opts *o)
+{
+	struct probe_event *events;
+	int nr = probe_events__read(&events), shown = 0;
+
+	for (int i = 0; i < nr; i++) {
+		const struct probe_event *ev = &events[i];
+
+		if (!matches_any(ev, &o->lists))
+			continue;
+		char *name = xasprintf("%s:%s", ev->group, ev->event);
+		char *point = ev->uprobe ? uprobe_point(ev) : xstrdup(ev->target);
+
+		printf("  %-20s (on %s", name, point);
+		if (ev->uprobe)
+			printf(" in %s", ev->target);
+		for (int k = 0; k < ev->nr_args; k++)
+			printf("%s%s", k ? " " : " with ", ev->arg_names[k]);
+		puts(")");
+		free(name);
+		free(point);
+		shown++;
+	}
+	probe_events__free(events, nr);
+	return shown || !o->lists.nr ? 0 : PCL_EXIT_ENOENT;
+}
+
+static int del_probes(const struct probe_opts *o)
+{
+	struct probe_event *events;
+	int nr = probe_events__read(&events), ret = 0;
+
+	for (int f = 0; f < o->dels.nr && !ret; f++) {
+		struct strlist one = { &o->dels.items[f], 1 };
+		bool hit = false;
+
+		for (int i = 0; i < nr && !ret; i++) {
+			const struct probe_event *ev = &events[i];
+			bool done = false;
+
+			if (!matches_any(ev, &one))
+				continue;
+			/* the probes of one event share its name: delete it once */
+			for (int k = 0; k < i; k++)
+				done |= !strcmp(events[k].group, ev->group) &&
+					!strcmp(events[k].event, ev->event) && matches_any(&events[k], &one);
+			hit = true;
+			if (done)
+				continue;
+			ret = probe_events__delete(ev->uprobe ? "uprobe_events" : "kprobe_events",
+						   ev->group, ev->event);
+			if (!ret && !o->quiet)
+				printf("Removed event: %s:%s\n", ev->group, ev->event);
+		}
+		if (!hit) {
+			fprintf(stderr, "\"%s\" does not hit any event.\n", o->dels.items[f]);
+			ret = -ENOENT;
+		}
+	}
+	if (ret)
+		fprintf(stderr, "  Error: Failed to delete events.\n");
+	probe_events__free(events, nr);
+	return exit_of(ret);
+}
+
+int cmd_probe(int argc, const char **argv)
+{
+	struct probe_opts o = { .max_probes = 128 };
+	const struct option opts[] = {
+		OPT_INCR('v', "verbose", &o.verbose, "be more verbose (show parsed arguments, etc)"),
+		OPT_BOOLEAN('q', "quiet", &o.quiet, "be quiet (do not show any messages)"),
+		{ .type = OPT_CALLBACK_T, .short_name = 'l', .long_name = "list", .value = &o,
+		  .argh = "[GROUP:]EVENT", .help = "list up probe events", .callback = opt_list,
+		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT },
+		OPT_CALLBACK('d', "del", &o, "[GROUP:]EVENT", "delete a probe event.", opt_del),
+		OPT_CALLBACK('a', "add", &o,
+			     "[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
+			     "probe point definition", opt_add),
+		OPT_BOOLEAN('f', "force", &o.force, "forcibly add events with existing name"),
+		OPT_STRING('L', "line", &o.line, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
+			   "Show source code lines."),
+		OPT_STRING('V', "vars", &o.vars, "FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
+			   "Show accessible variables on PROBEDEF"),
+		OPT_BOOLEAN(0, "externs", &o.externs, "Show external variables too (with --vars only)"),
+		OPT_BOOLEAN(0, "range", &o.range, "Show variables location range in scope"),
+		OPT_BOOLEAN(0, "no-inlines", &o.no_inlines,
+			    "Don't search inlined functions (with --vars only)"),
+		OPT_BOOLEAN('n', "dry-run", &o.dry_run, "dry run"),
+		OPT_INTEGER(0, "max-probes", &o.max_probes,
+			    "Set how many probe points can be found for a probe."),
+		{ .type = OPT_CALLBACK_T, .short_name = 'F', .long_name = "funcs", .value = &o,
+		  .argh = "[FILTER]", .help = "Show potential probe-able functions.",
+		  .callback = opt_funcs, .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT },
+		OPT_STRING('x', "exec", &o.exec, "executable|path",
+			   "target executable name or path"),
+		OPT_END(),
+	};
+	int nargs = parse_options(argc, argv, opts, probe_usage, 0);
+	int ret;
+
+	/* words after the options are one definition, as in perf */
+	if (nargs) {
+		struct strbuf def = STRBUF_INIT;
+
+		for (int i = 0; i < nargs; i++)
+			strbuf_addf(&def, "%s%s", i ? " " : "", argv[i]);
+		strlist_add(&o.adds, strbuf_detach(&def));
+	}
+	if (o.funcs)
+		ret = show_funcs(&o);
+	else if (o.line)
+		ret = show_lines(&o);
+	else if (o.vars)
+		ret = show_vars(&o);
+	else if (o.list)
+		ret = list_probes(&o);
+	else if (o.dels.nr)
+		ret = del_probes(&o);
+	else if (o.adds.nr)
+		ret = add_probes(&o);
+	else
+		usage_with_options(probe_usage, opts);
+	if (nargs)
+		free((char *)o.adds.items[o.adds.nr - 1]);
+	free(o.adds.items);
+	free(o.dels.items);
+	free(o.lists.items);
+	return ret;
+}
