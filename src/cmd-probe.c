@@ -45,6 +45,7 @@ struct probe_opts {
 	int verbose;
 	const char *exec, *line, *vars, *funcs_filter;
 	int max_probes;
+	const struct option *table;	/* for the usage after a semantic error */
 };
 
 static int opt_add(const struct option *opt, const char *arg, bool unset)
@@ -176,16 +177,12 @@ static int show_vars(const struct probe_opts *o)
 	}
 	if (probe_spec__parse(&spec, o->vars, err, sizeof(err))) {
 		fprintf(stderr, "Semantic error :%s\n", err);
+		parse_options_usage(probe_usage, o->table, "V", true);
 		probe_debug__close(dbg);
 		return PCL_EXIT_USAGE;
 	}
 	ret = probe_debug__show_vars(dbg, &spec, o->externs, &out, &msgs);
 	fputs(strbuf_str(&out), stdout);
-	if (ret == -ENOENT && spec.point.function) {
-		/* perf words a missing function so for -V */
-		strbuf_reset(&msgs.notes);
-		strbuf_addf(&msgs.notes, "Failed to find the address of %s\n", spec.point.function);
-	}
 	print_msgs(&msgs, o);
 	if (ret)
 		fputs("  Error: Failed to show vars.\n", stderr);
@@ -303,6 +300,7 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 
 	if (probe_spec__parse(&spec, def, err, sizeof(err))) {
 		fprintf(stderr, "Semantic error :%s\n", err);
+		parse_options_usage(probe_usage, o->table, "a", true);
 		return -EINVAL;
 	}
 	strbuf_addf(&r->msgs.debug, "probe-definition(0): %s\n", def);
@@ -585,6 +583,8 @@ int cmd_probe(int argc, const char **argv)
 		OPT_END(),
 	};
 	int nargs = parse_options(argc, argv, opts, probe_usage, 0);
+
+	o.table = opts;
 	int ret;
 
 	/* words after the options are one definition, as in perf */

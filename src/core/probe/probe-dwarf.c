@@ -387,7 +387,7 @@ static char *fetch_text(const struct fetch *f)
 
 static int unsupported(struct probe_msgs *msgs, unsigned atom)
 {
-	strbuf_addf(&msgs->notes, "DW_OP %x is not supported.\n", atom);
+	strbuf_addf(&msgs->debug, "DW_OP %x is not supported.\n", atom);
 	return -EOPNOTSUPP;
 }
 
@@ -449,14 +449,28 @@ static int var_location(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Die *var
 	long off;
 	int ret;
 
-	if (!dwarf_attr_integrate(var, DW_AT_location, &attr) ||
-	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || !nops)
+	memset(f, 0, sizeof(*f));
+	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
+		Dwarf_Sword value;
+
+		/* a constant: an immediate fetch argument */
+		if (!dwarf_formsdata(dwarf_attr_integrate(var, DW_AT_const_value, &attr), &value)) {
+			f->base = xasprintf("\\%ld", (long)value);
+			return 0;
+		}
 		return -ENOENT;
+	}
+	if (dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || !nops)
+		return -ENOENT;
+	/* perf reads the first operation only */
 	unsigned atom = ops[0].atom;
 
-	if (nops > 1 && atom != DW_OP_fbreg)
-		return unsupported(msgs, ops[1].atom);
-	memset(f, 0, sizeof(*f));
+	if (atom == DW_OP_addr) {
+		/* a static variable: perf names it by symbol */
+		f->in_mem = true;
+		f->base = xasprintf("@%s", dwarf_diename(var));
+		return 0;
+	}
 	if (atom == DW_OP_fbreg) {
 		ret = frame_base(dbg, func, addr, &reg, &off, msgs);
 		if (ret)
@@ -793,8 +807,8 @@ struct site_search {
 	struct probe_msgs *msgs;
 	struct probe_site *sites;
 	int nr;
-	int err;
 	bool convert;	/* false for -V: addresses only */
+	bool not_found;	/* no site at all */
 };
 
 static bool spec_has_vars(const struct probe_spec *spec)
@@ -823,9 +837,6 @@ static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf
 
 		if (ret) {
 			site__clear(&site);
-			/* perf names the failure of its debuginfo analysis */
-			strbuf_addf(&s->msgs->notes, "An error occurred in debuginfo analysis (%d).\n",
-				    ret);
 			return ret;
 		}
 	}
@@ -864,8 +875,6 @@ static int add_line_sites(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func,
 			else
 				strbuf_addf(&s->msgs->notes, "Please try to probe at %s:%d instead.\n",
 					    file, line);
-			strbuf_addstr(&s->msgs->notes,
-				      "An error occurred in debuginfo analysis (-2).\n");
 			ret = -ENOENT;
 			break;
 		}
@@ -931,11 +940,7 @@ static int search_sites(struct site_search *s)
 	if (ret)
 		return ret;
 	if (!s->nr) {
-		char *point = probe_spec__point_text(s->spec);
-
-		strbuf_addf(&s->msgs->notes, "Probe point '%s%s' not found.\n",
-			    pp->function ? "" : "@", point);
-		free(point);
+		s->not_found = true;
 		return -ENOENT;
 	}
 	return s->nr;
@@ -944,10 +949,20 @@ static int search_sites(struct site_search *s)
 int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *spec,
 			    struct probe_msgs *msgs, struct probe_site **sites)
 {
-	struct site_search s = { dbg, spec, msgs, NULL, 0, 0, true };
+	struct site_search s = { dbg, spec, msgs, NULL, 0, true, false };
 	int ret = search_sites(&s);
 
 	if (ret < 0) {
+		char *point = probe_spec__point_text(spec);
+
+		if (s.not_found)
+			strbuf_addf(&msgs->notes, "Probe point '%s%s' not found.\n",
+				    spec->point.function ? "" : "@", point);
+		else
+			/* perf names the failure of its debuginfo analysis */
+			strbuf_addf(&msgs->notes, "An error occurred in debuginfo analysis (%d).\n",
+				    ret);
+		free(point);
 		probe_sites__free(s.sites, s.nr);
 		return ret;
 	}
@@ -1011,10 +1026,9 @@ static void vars_in_scope(struct vars_at *v, Dwarf_Die *scope, Dwarf_Die *func, 
 		int tag = dwarf_tag(&child);
 		struct fetch f;
 
+		/* -V lists what could be fetched here */
 		if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
-		    !dwarf_diename(&child))
-			continue;
-		if (var_location(v->dbg, func, &child, addr, &f, msgs))
+		    !dwarf_diename(&child) || var_location(v->dbg, func, &child, addr, &f, msgs))
 			continue;
 		free(f.base);
 		add_var_line(v, &child);
@@ -1024,12 +1038,16 @@ static void vars_in_scope(struct vars_at *v, Dwarf_Die *scope, Dwarf_Die *func, 
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
 			   struct strbuf *out, struct probe_msgs *msgs)
 {
-	struct site_search s = { dbg, spec, msgs, NULL, 0, 0, false };
+	struct site_search s = { dbg, spec, msgs, NULL, 0, false, false };
 	int ret = search_sites(&s);
-
-	if (ret < 0)
-		return ret;
 	char *point = probe_spec__point_text(spec);
+
+	if (ret < 0) {
+		strbuf_addf(&msgs->notes, "Failed to find the address of %s%s\n",
+			    spec->point.function ? "" : "@", point);
+		free(point);
+		return ret;
+	}
 
 	strbuf_addf(out, "Available variables at %s%s\n", spec->point.function ? "" : "@", point);
 	free(point);
@@ -1241,7 +1259,11 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, struct s
 		found = for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr) > 0;
 	else
 		found = range_file(dbg, &lr);
-	if (!found) {
+	bool numbered = false;
+
+	for (int l = 0; l < lr.nr_lines; l++)
+		numbered |= lr.numbered[l];
+	if (!found || !numbered) {
 		strbuf_addstr(&msgs->notes, "Specified source line is not found.\n");
 		ret = -ENOENT;
 		goto out;
