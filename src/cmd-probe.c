@@ -87,12 +87,9 @@ static int exit_of(int err)
 
 static void print_msgs(struct probe_msgs *msgs, const struct probe_opts *o)
 {
-	if (o->verbose)
-		fputs(strbuf_str(&msgs->debug), stderr);
 	if (!o->quiet)
-		fputs(strbuf_str(&msgs->notes), stderr);
-	strbuf_reset(&msgs->debug);
-	strbuf_reset(&msgs->notes);
+		fputs(strbuf_str(&msgs->text), stderr);
+	strbuf_reset(&msgs->text);
 }
 
 static char *resolve_exec(const char *exec)
@@ -144,7 +141,7 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 static int show_lines(const struct probe_opts *o)
 {
 	struct probe_debug *dbg = open_debug(o);
-	struct probe_msgs msgs = { STRBUF_INIT, STRBUF_INIT };
+	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
 	struct strbuf out = STRBUF_INIT;
 	int ret;
 
@@ -157,6 +154,7 @@ static int show_lines(const struct probe_opts *o)
 	print_msgs(&msgs, o);
 	if (ret)
 		fputs("  Error: Failed to show lines.\n", stderr);
+	strbuf_release(&msgs.text);
 	strbuf_release(&out);
 	probe_debug__close(dbg);
 	return exit_of(ret);
@@ -165,7 +163,7 @@ static int show_lines(const struct probe_opts *o)
 static int show_vars(const struct probe_opts *o)
 {
 	struct probe_debug *dbg = open_debug(o);
-	struct probe_msgs msgs = { STRBUF_INIT, STRBUF_INIT };
+	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
 	struct strbuf out = STRBUF_INIT;
 	struct probe_spec spec;
 	char err[256];
@@ -186,6 +184,7 @@ static int show_vars(const struct probe_opts *o)
 	print_msgs(&msgs, o);
 	if (ret)
 		fputs("  Error: Failed to show vars.\n", stderr);
+	strbuf_release(&msgs.text);
 	strbuf_release(&out);
 	probe_spec__exit(&spec);
 	probe_debug__close(dbg);
@@ -206,6 +205,7 @@ struct add_run {
 	struct added *added;
 	int nr_added;
 	struct probe_msgs msgs;
+	bool semantic_error;	/* reported with the usage already */
 };
 
 static bool name_taken(const struct add_run *r, const char *group, const char *event)
@@ -258,12 +258,14 @@ static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spe
 	if (!sym || probe_spec__needs_dwarf(spec)) {
 		char *point = probe_spec__point_text(spec);
 
-		strbuf_addf(&msgs->notes, "Probe point '%s' not found.\n", point);
+		probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
 		free(point);
 		return -ENOENT;
 	}
 	struct probe_site *site = xcalloc(1, sizeof(*site));
 
+	probe_msg(msgs, true, "Symbol %s address found : %lx\n", sym->name,
+		  (unsigned long)sym->addr);
 	site->addr = sym->addr + spec->point.offset;
 	site->function = xstrdup(sym->name);
 	for (int i = 0; i < spec->nr_args; i++) {
@@ -301,15 +303,13 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 	if (probe_spec__parse(&spec, def, err, sizeof(err))) {
 		fprintf(stderr, "Semantic error :%s\n", err);
 		parse_options_usage(probe_usage, o->table, "a", true);
+		r->semantic_error = true;
 		return -EINVAL;
 	}
-	strbuf_addf(&r->msgs.debug, "probe-definition(0): %s\n", def);
-	nr = dbg ? probe_debug__find_sites(dbg, &spec, &r->msgs, &sites) : -ENOENT;
-	if (nr == -ENOENT && (!dbg || !probe_spec__needs_dwarf(&spec)) &&
-	    !strstr(strbuf_str(&r->msgs.notes), "debuginfo analysis")) {
-		strbuf_reset(&r->msgs.notes);
+	probe_msg(&r->msgs, true, "probe-definition(0): %s\n", def);
+	nr = dbg ? probe_debug__find_sites(dbg, &spec, &r->msgs, &sites) : 0;
+	if (!nr)
 		nr = symbol_sites(pe, &spec, &r->msgs, &sites);
-	}
 	if (nr < 0) {
 		ret = nr;
 		goto out;
@@ -347,7 +347,7 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 			    binary, (unsigned long)probe_elf__file_offset(pe, sites[i].addr));
 		for (int k = 0; k < sites[i].nr_args; k++)
 			strbuf_addf(&line, " %s", sites[i].args[k]);
-		strbuf_addf(&r->msgs.debug, "Writing event: %s\n", line.buf);
+		probe_msg(&r->msgs, true, "Writing event: %s\n", line.buf);
 		print_msgs(&r->msgs, o);
 		if (!o->dry_run)
 			ret = probe_events__write("uprobe_events", line.buf);
@@ -411,7 +411,7 @@ static int add_kprobes(const struct probe_opts *o)
 
 static int add_probes(const struct probe_opts *o)
 {
-	struct add_run r = { .o = o, .msgs = { STRBUF_INIT, STRBUF_INIT } };
+	struct add_run r = { .o = o, .msgs = { STRBUF_INIT, o->verbose > 0 } };
 	struct probe_elf pe;
 	struct probe_debug *dbg;
 	char *binary;
@@ -442,19 +442,21 @@ static int add_probes(const struct probe_opts *o)
 		ret = add_uprobe(&r, o->adds.items[i], binary, &pe, dbg);
 	if (!ret)
 		print_added(&r, binary);
-	else if (ret != -EINVAL || r.nr_added)
-		fprintf(stderr, "  Error: Failed to add events.%s", o->verbose ? "" : "\n");
-	if (ret && o->verbose)
-		fprintf(stderr, " Reason: %s (Code: %d)\n", strerror(-ret), ret);
+	else if (!r.semantic_error && o->verbose && ret != -EEXIST)
+		fprintf(stderr, "  Error: Failed to add events. Reason: %s (Code: %d)\n",
+			strerror(-ret), ret);
+	else if (!r.semantic_error)
+		fputs("  Error: Failed to add events.\n", stderr);
+	if (r.semantic_error)
+		ret = -1;
 	forget_added(&r, 0);
 	free(r.added);
 	probe_events__free(r.existing, r.nr_existing);
-	strbuf_release(&r.msgs.notes);
-	strbuf_release(&r.msgs.debug);
+	strbuf_release(&r.msgs.text);
 	probe_debug__close(dbg);
 	probe_elf__close(&pe);
 	free(binary);
-	return exit_of(ret);
+	return r.semantic_error ? PCL_EXIT_USAGE : exit_of(ret);
 }
 
 /* --- -l and -d ------------------------------------------------------------ */
@@ -562,7 +564,19 @@ int cmd_probe(int argc, const char **argv)
 		OPT_CALLBACK('d', "del", &o, "[GROUP:]EVENT", "delete a probe event.", opt_del),
 		OPT_CALLBACK('a', "add", &o,
 			     "[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
-			     "probe point definition", opt_add),
+			     "probe point definition, where\n"
+			     "\t\tGROUP:\tGroup name (optional)\n"
+			     "\t\tEVENT:\tEvent name\n"
+			     "\t\tFUNC:\tFunction name\n"
+			     "\t\tOFF:\tOffset from function entry (in byte)\n"
+			     "\t\t%return:\tPut the probe at function return\n"
+			     "\t\tSRC:\tSource code path\n"
+			     "\t\tRL:\tRelative line number from function entry.\n"
+			     "\t\tAL:\tAbsolute line number in file.\n"
+			     "\t\tPT:\tLazy expression of line code.\n"
+			     "\t\tARG:\tProbe argument (local variable name or\n"
+			     "\t\t\tkprobe-tracer argument format.)\n",
+			     opt_add),
 		OPT_BOOLEAN('f', "force", &o.force, "forcibly add events with existing name"),
 		OPT_STRING('L', "line", &o.line, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
 			   "Show source code lines."),

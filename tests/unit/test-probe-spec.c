@@ -100,7 +100,7 @@ static void test_absolute_line(void **state)
 	assert_null(spec.point.function);
 	assert_string_equal(spec.point.file, "probe_prog.c");
 	assert_int_equal(spec.point.line, 21);
-	assert_point_text(&spec, "probe_prog.c:21");
+	assert_point_text(&spec, "@probe_prog.c:21");
 	probe_spec__exit(&spec);
 }
 

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,17 @@ void probe_debug__close(struct probe_debug *dbg)
 	close(dbg->fd);
 	close(dbg->image_fd);
 	free(dbg);
+}
+
+void probe_msg(struct probe_msgs *msgs, bool debug, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (debug && !msgs->verbose)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&msgs->text, fmt, ap);
+	va_end(ap);
 }
 
 static const char *const x86_64_regs[] = {
@@ -387,7 +399,7 @@ static char *fetch_text(const struct fetch *f)
 
 static int unsupported(struct probe_msgs *msgs, unsigned atom)
 {
-	strbuf_addf(&msgs->debug, "DW_OP %x is not supported.\n", atom);
+	probe_msg(msgs, true, "DW_OP %x is not supported.\n", atom);
 	return -EOPNOTSUPP;
 }
 
@@ -542,23 +554,23 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 		bool through_pointer = tag == DW_TAG_pointer_type;
 
 		if (field->name)
-			strbuf_addf(&msgs->debug, "converting %s in %s\n", field->name,
+			probe_msg(msgs, true, "converting %s in %s\n", field->name,
 				    i ? arg->fields[i - 1].name : arg->var);
 		else
-			strbuf_addf(&msgs->debug, "converting [%ld] in %s\n", field->index, arg->var);
+			probe_msg(msgs, true, "converting [%ld] in %s\n", field->index, arg->var);
 		if (field->name && field->ref != through_pointer) {
-			strbuf_addf(&msgs->notes, "Semantic error: %s must be referred by '%s'\n",
+			probe_msg(msgs, false, "Semantic error: %s must be referred by '%s'\n",
 				    field->name, through_pointer ? "->" : ".");
 			return -EINVAL;
 		}
 		if (!field->name && !through_pointer && tag != DW_TAG_array_type) {
-			strbuf_addf(&msgs->notes, "%s is not an array.\n", arg->var);
+			probe_msg(msgs, false, "%s is not a data structure nor a union.\n", arg->var);
 			return -EINVAL;
 		}
 		Dwarf_Die target = *type;
 
 		if ((through_pointer || tag == DW_TAG_array_type) && !real_type(type, &target)) {
-			strbuf_addf(&msgs->notes, "Failed to get the type of %s.\n", arg->var);
+			probe_msg(msgs, false, "Failed to get the type of %s.\n", arg->var);
 			return -ENOENT;
 		}
 		long off;
@@ -569,7 +581,7 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 			if (!member_of(&target, field->name, &member)) {
 				const char *tn = dwarf_diename(&target);
 
-				strbuf_addf(&msgs->notes, "%s(type:%s) has no member %s.\n",
+				probe_msg(msgs, false, "%s(type:%s) has no member %s.\n",
 					    i ? arg->fields[i - 1].name : arg->var, tn ? tn : "",
 					    field->name);
 				return -EINVAL;
@@ -595,7 +607,7 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 		} else if (f->in_mem) {
 			f->off += off;
 		} else {
-			strbuf_addf(&msgs->notes, "Semantic error: %s is in a register.\n", arg->var);
+			probe_msg(msgs, false, "Semantic error: %s is in a register.\n", arg->var);
 			return -EOPNOTSUPP;
 		}
 	}
@@ -618,16 +630,14 @@ static int type_suffix(const char *cast, Dwarf_Die *holder, Dwarf_Die *type, str
 		Dwarf_Die elem;
 
 		if (tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) {
-			strbuf_addf(&msgs->notes,
-				    "Failed to cast into string: %s(%s) is not a pointer nor array.\n",
+			probe_msg(msgs, false, "Failed to cast into string: %s(%s) is not a pointer nor array.\n",
 				    vname ? vname : "", dwarf_diename(type) ? dwarf_diename(type) : "");
 			return -EINVAL;
 		}
 		if (!real_type(type, &elem) || !dwarf_diename(&elem) ||
 		    (strcmp(dwarf_diename(&elem), "char") &&
 		     strcmp(dwarf_diename(&elem), "unsigned char"))) {
-			strbuf_addf(&msgs->notes,
-				    "Failed to cast into string: %s is not (unsigned) char *.\n",
+			probe_msg(msgs, false, "Failed to cast into string: %s is not (unsigned) char *.\n",
 				    vname ? vname : "");
 			return -EINVAL;
 		}
@@ -647,7 +657,7 @@ static int type_suffix(const char *cast, Dwarf_Die *holder, Dwarf_Die *type, str
 	if (size <= 0)
 		return 0;
 	if (size * 8 > 64) {
-		strbuf_addf(&msgs->notes, "%s exceeds max-bitwidth. Cut down to 64 bits.\n",
+		probe_msg(msgs, false, "%s exceeds max-bitwidth. Cut down to 64 bits.\n",
 			    dwarf_diename(type) ? dwarf_diename(type) : "");
 		size = 8;
 	}
@@ -671,8 +681,7 @@ static void push_arg(struct probe_site *site, char *text)
 
 static void missing_var(struct probe_msgs *msgs, const char *name)
 {
-	strbuf_addf(&msgs->notes,
-		    "Failed to find the location of the '%s' variable at this address.\n"
+	probe_msg(msgs, false, "Failed to find the location of the '%s' variable at this address.\n"
 		    " Perhaps it has been optimized out.\n"
 		    " Use -V with the --range option to show '%s' location range.\n",
 		    name, name);
@@ -685,7 +694,7 @@ static int convert_arg(const struct site_ctx *c, const struct probe_arg *arg, ch
 	struct fetch f;
 	int ret;
 
-	strbuf_addf(&c->msgs->debug, "Searching '%s' variable in context.\n", arg->var);
+	probe_msg(c->msgs, true, "Searching '%s' variable in context.\n", arg->var);
 	if (!find_var(c->cu, c->addr, arg->var, &var)) {
 		missing_var(c->msgs, arg->var);
 		return -ENOENT;
@@ -694,13 +703,13 @@ static int convert_arg(const struct site_ctx *c, const struct probe_arg *arg, ch
 	if (ret == -ENOENT)
 		missing_var(c->msgs, arg->var);
 	if (ret == -EOPNOTSUPP)
-		strbuf_addstr(&c->msgs->notes, "Sorry, we don't support this variable location yet.\n");
+		probe_msg(c->msgs, false, "Sorry, we don't support this variable location yet.\n");
 	if (ret)
 		return ret;
-	strbuf_addf(&c->msgs->debug, "Converting variable %s into trace event.\n", arg->var);
+	probe_msg(c->msgs, true, "Converting variable %s into trace event.\n", arg->var);
 	holder = var;
 	if (!real_type(&var, &type)) {
-		strbuf_addf(&c->msgs->notes, "Failed to get a type information of %s.\n", arg->var);
+		probe_msg(c->msgs, false, "Failed to get a type information of %s.\n", arg->var);
 		ret = -ENOENT;
 		goto out;
 	}
@@ -749,6 +758,7 @@ static void collect_vars(const struct site_ctx *c, bool locals, char ***names, i
 			if (var_location(c->dbg, c->func, &child, c->addr, &f, c->msgs))
 				continue;
 			free(f.base);
+			probe_msg(c->msgs, true, " %s", name);
 			*names = xrealloc(*names, (*nr + 1) * sizeof(**names));
 			(*names)[(*nr)++] = xstrdup(name);
 		} while (!dwarf_siblingof(&child, &child));
@@ -773,11 +783,10 @@ static int convert_args(const struct site_ctx *c, const struct probe_spec *spec,
 			char **names = NULL;
 			int nr = 0;
 
+			/* perf's words come as it goes, its failures in between */
+			probe_msg(c->msgs, true, "Expanding %s into:", arg->var);
 			collect_vars(c, arg->var[1] == 'v', &names, &nr);
-			strbuf_addf(&c->msgs->debug, "Expanding %s into:", arg->var);
-			for (int k = 0; k < nr; k++)
-				strbuf_addf(&c->msgs->debug, " %s", names[k]);
-			strbuf_addf(&c->msgs->debug, " (%d)\n", nr);
+			probe_msg(c->msgs, true, " (%d)\n", nr);
 			for (int k = 0; k < nr && !ret; k++) {
 				struct probe_arg plain = { .var = names[k] };
 
@@ -867,13 +876,12 @@ static int add_line_sites(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func,
 			const char *file = NULL;
 			int line = reverse_line(cu, rows, nr, r->addr, &file);
 
-			strbuf_addstr(&s->msgs->notes,
-				      "This line is sharing the address with other lines.\n");
+			probe_msg(s->msgs, false, "This line is sharing the address with other lines.\n");
 			if (func)
-				strbuf_addf(&s->msgs->notes, "Please try to probe at %s:%d instead.\n",
+				probe_msg(s->msgs, false, "Please try to probe at %s:%d instead.\n",
 					    dwarf_diename(func), line - decl_line_of(func));
 			else
-				strbuf_addf(&s->msgs->notes, "Please try to probe at %s:%d instead.\n",
+				probe_msg(s->msgs, false, "Please try to probe at %s:%d instead.\n",
 					    file, line);
 			ret = -ENOENT;
 			break;
@@ -893,14 +901,13 @@ static int function_sites(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 	const struct probe_point *pp = &s->spec->point;
 	Dwarf_Addr addr = entry_of(func);
 
-	strbuf_addf(&s->msgs->debug, "Matched function: %s [%lx]\n", dwarf_diename(func),
+	probe_msg(s->msgs, true, "Matched function: %s [%lx]\n", dwarf_diename(func),
 		    (unsigned long)dwarf_dieoffset(func));
 	if (pp->has_line && pp->line)
 		return add_line_sites(s, cu, func, decl_line_of(func) + (int)pp->line);
 	if (!pp->has_line && !pp->offset && !pp->retprobe && s->convert && spec_has_vars(s->spec) &&
 	    !cu_is_optimized(cu)) {
-		strbuf_addf(&s->msgs->notes,
-			    "Target program is compiled without optimization. Skipping prologue.\n"
+		probe_msg(s->msgs, false, "Target program is compiled without optimization. Skipping prologue.\n"
 			    "Probe on address 0x%lx to force probing at the function entry.\n\n",
 			    (unsigned long)addr);
 		addr = skip_prologue(cu, func, addr);
@@ -930,7 +937,7 @@ static int search_sites(struct site_search *s)
 	int ret;
 
 	if (pp->lazy) {
-		strbuf_addstr(&s->msgs->notes, "Lazy patterns are not supported yet.\n");
+		probe_msg(s->msgs, false, "Lazy patterns are not supported yet.\n");
 		return -EOPNOTSUPP;
 	}
 	if (pp->function)
@@ -952,17 +959,11 @@ int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *sp
 	struct site_search s = { dbg, spec, msgs, NULL, 0, true, false };
 	int ret = search_sites(&s);
 
+	if (s.not_found)
+		return 0;
 	if (ret < 0) {
-		char *point = probe_spec__point_text(spec);
-
-		if (s.not_found)
-			strbuf_addf(&msgs->notes, "Probe point '%s%s' not found.\n",
-				    spec->point.function ? "" : "@", point);
-		else
-			/* perf names the failure of its debuginfo analysis */
-			strbuf_addf(&msgs->notes, "An error occurred in debuginfo analysis (%d).\n",
-				    ret);
-		free(point);
+		/* perf names the failure of its debuginfo analysis */
+		probe_msg(msgs, false, "An error occurred in debuginfo analysis (%d).\n", ret);
 		probe_sites__free(s.sites, s.nr);
 		return ret;
 	}
@@ -1043,13 +1044,12 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 	char *point = probe_spec__point_text(spec);
 
 	if (ret < 0) {
-		strbuf_addf(&msgs->notes, "Failed to find the address of %s%s\n",
-			    spec->point.function ? "" : "@", point);
+		probe_msg(msgs, false, "Failed to find the address of %s\n", point);
 		free(point);
 		return ret;
 	}
 
-	strbuf_addf(out, "Available variables at %s%s\n", spec->point.function ? "" : "@", point);
+	strbuf_addf(out, "Available variables at %s\n", point);
 	free(point);
 	for (int i = 0; i < s.nr; i++) {
 		struct vars_at v = { dbg, externs, NULL, 0 };
@@ -1264,14 +1264,14 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, struct s
 	for (int l = 0; l < lr.nr_lines; l++)
 		numbered |= lr.numbered[l];
 	if (!found || !numbered) {
-		strbuf_addstr(&msgs->notes, "Specified source line is not found.\n");
+		probe_msg(msgs, false, "Specified source line is not found.\n");
 		ret = -ENOENT;
 		goto out;
 	}
 	FILE *src = fopen(lr.path, "r");
 
 	if (!src) {
-		strbuf_addf(&msgs->notes, "Failed to open %s: %s\n", lr.path, strerror(errno));
+		probe_msg(msgs, false, "Failed to open %s: %s\n", lr.path, strerror(errno));
 		ret = -errno;
 		goto out;
 	}

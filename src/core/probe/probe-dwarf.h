@@ -1,9 +1,8 @@
 /* probe-dwarf: the debug-information side of pcl probe, through libdw:
  * functions and source lines to addresses (with perf 6.1's prologue
  * skipping and line checks), variables to tracefs fetch arguments, and
- * the -L and -V listings.  Texts perf prints along the way are appended
- * to a notes buffer (always shown) or a debug buffer (shown with -v);
- * errors come back as -errno with perf's message in err. */
+ * the -L and -V listings.  Errors come back as -errno, perf's words for
+ * them in the messages. */
 #ifndef PCL_PROBE_DWARF_H
 #define PCL_PROBE_DWARF_H
 
@@ -15,10 +14,15 @@
 
 struct probe_debug;
 
+/* What perf prints along the way, in order: notes always, debug lines
+ * (perf's pr_debug) only when verbose. */
 struct probe_msgs {
-	struct strbuf notes;	/* perf's pr_info/pr_warning texts */
-	struct strbuf debug;	/* perf's pr_debug texts (-v) */
+	struct strbuf text;
+	bool verbose;
 };
+
+void probe_msg(struct probe_msgs *msgs, bool debug, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* One place to probe and its fetch arguments ("n=-20(%bp):s32"). */
 struct probe_site {
@@ -32,7 +36,8 @@ struct probe_site {
 struct probe_debug *probe_debug__open(const char *path);
 void probe_debug__close(struct probe_debug *dbg);
 
-/* The sites of a spec; returns their count or -errno. */
+/* The sites of a spec; returns their count (0: the point is not in the
+ * debug information) or -errno. */
 int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *spec,
 			    struct probe_msgs *msgs, struct probe_site **sites);
 void probe_sites__free(struct probe_site *sites, int nr);

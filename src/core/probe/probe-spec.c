@@ -336,7 +336,7 @@ char *probe_spec__point_text(const struct probe_spec *spec)
 		if (pp->file)
 			strbuf_addf(&sb, "@%s", pp->file);
 	} else if (pp->file) {
-		strbuf_addstr(&sb, pp->file);
+		strbuf_addf(&sb, "@%s", pp->file);
 		if (pp->has_line)
 			strbuf_addf(&sb, ":%u", pp->line);
 	}

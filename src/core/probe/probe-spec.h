@@ -62,7 +62,7 @@ void probe_arg__exit(struct probe_arg *arg);
 bool probe_spec__needs_dwarf(const struct probe_spec *spec);
 
 /* The probe point as perf writes it after "on " ("work%return",
- * "work+4", "probe_prog.c:21", "work@probe_prog.c"); caller frees. */
+ * "work+4", "@probe_prog.c:21", "work@probe_prog.c"); caller frees. */
 char *probe_spec__point_text(const struct probe_spec *spec);
 /* One argument as perf lists it after "with " ("x=p->x", "n:u8"); caller
  * frees. */
