@@ -1309,9 +1309,11 @@ char *probe_debug__describe(struct probe_debug *dbg, uint64_t addr, bool retprob
 			if (retprobe)
 				text = xasprintf("%s%%return@%s", dwarf_diename(&func),
 						 dwarf_decl_file(&func));
-			else if (line && file)
+			else if (line && file && line != decl_line_of(&func))
 				text = xasprintf("%s:%d@%s", dwarf_diename(&func),
 						 line - decl_line_of(&func), file);
+			else if (line && file)
+				text = xasprintf("%s@%s", dwarf_diename(&func), file);
 			else
 				text = xasprintf("%s+%lu@%s", dwarf_diename(&func),
 						 (unsigned long)(addr - entry_of(&func)),

@@ -87,26 +87,41 @@ static bool parse_line(char *line, bool uprobe, struct probe_event *ev)
 	return true;
 }
 
+static int cmp_lines(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The events of one file, in the order of their definition lines' text
+ * (perf's listing order). */
 static void read_file_events(const char *file, bool uprobe, struct probe_event **events, int *nr)
 {
 	char *path = tracefs_path(file);
 	FILE *f = path ? fopen(path, "r") : NULL;
-	char *line = NULL;
+	char *line = NULL, **lines = NULL;
 	size_t cap = 0;
+	int nr_lines = 0;
 
 	free(path);
 	if (!f)
 		return;
 	while (getline(&line, &cap, f) > 0) {
-		struct probe_event ev;
-
-		if (!parse_line(line, uprobe, &ev))
-			continue;
-		*events = xrealloc(*events, (*nr + 1) * sizeof(**events));
-		(*events)[(*nr)++] = ev;
+		lines = xrealloc(lines, (nr_lines + 1) * sizeof(*lines));
+		lines[nr_lines++] = xstrdup(line);
 	}
 	free(line);
 	fclose(f);
+	qsort(lines, nr_lines, sizeof(*lines), cmp_lines);
+	for (int i = 0; i < nr_lines; i++) {
+		struct probe_event ev;
+
+		if (parse_line(lines[i], uprobe, &ev)) {
+			*events = xrealloc(*events, (*nr + 1) * sizeof(**events));
+			(*events)[(*nr)++] = ev;
+		}
+		free(lines[i]);
+	}
+	free(lines);
 }
 
 int probe_events__read(struct probe_event **events)
