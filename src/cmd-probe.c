@@ -397,7 +397,7 @@ static int add_kprobes(const struct probe_opts *o)
 {
 	/* perf opens kprobe_events before anything else, even for -n */
 	if (!probe_tracefs_has("kprobe_events")) {
-		fprintf(stderr, "%s/kprobe_events does not exist.\n"
+		fprintf(stderr, "%s//kprobe_events does not exist.\n"
 				"Please rebuild kernel with CONFIG_KPROBE_EVENTS=y.\n",
 			probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
 		fprintf(stderr, "  Error: Failed to add events.%s\n",
@@ -428,7 +428,7 @@ static int add_probes(const struct probe_opts *o)
 		return exit_of(ret);
 	}
 	if (!probe_tracefs_has("uprobe_events")) {
-		fprintf(stderr, "%s/uprobe_events does not exist.\n"
+		fprintf(stderr, "%s//uprobe_events does not exist.\n"
 				"Please rebuild kernel with CONFIG_UPROBE_EVENTS=y.\n"
 				"  Error: Failed to add events.\n",
 			probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");

@@ -220,6 +220,18 @@ static bool cu_is_optimized(Dwarf_Die *cu)
 	return false;
 }
 
+/* A source file as perf shows it: relative names under the CU's
+ * compilation directory.  Caller frees. */
+static char *source_path(Dwarf_Die *cu, const char *file)
+{
+	Dwarf_Attribute attr;
+	const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+
+	if (!file)
+		return xstrdup("");
+	return file[0] == '/' || !dir ? xstrdup(file) : xasprintf("%s/%s", dir, file);
+}
+
 /* --- lines ----------------------------------------------------------------- */
 
 struct line_row {
@@ -829,7 +841,13 @@ static bool spec_has_vars(const struct probe_spec *spec)
 	return false;
 }
 
-static void site__clear(struct probe_site *site);
+static void site__clear(struct probe_site *site)
+{
+	for (int k = 0; k < site->nr_args; k++)
+		free(site->args[k]);
+	free(site->args);
+	free(site->function);
+}
 
 static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr addr)
 {
@@ -882,7 +900,7 @@ static int add_line_sites(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func,
 					    dwarf_diename(func), line - decl_line_of(func));
 			else
 				probe_msg(s->msgs, false, "Please try to probe at %s:%d instead.\n",
-					    file, line);
+					  file, line);
 			ret = -ENOENT;
 			break;
 		}
@@ -963,20 +981,12 @@ int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *sp
 		return 0;
 	if (ret < 0) {
 		/* perf names the failure of its debuginfo analysis */
-		probe_msg(msgs, false, "An error occurred in debuginfo analysis (%d).\n", ret);
+		probe_msg(msgs, true, "An error occurred in debuginfo analysis (%d).\n", ret);
 		probe_sites__free(s.sites, s.nr);
 		return ret;
 	}
 	*sites = s.sites;
 	return ret;
-}
-
-static void site__clear(struct probe_site *site)
-{
-	for (int k = 0; k < site->nr_args; k++)
-		free(site->args[k]);
-	free(site->args);
-	free(site->function);
 }
 
 void probe_sites__free(struct probe_site *sites, int nr)
@@ -1092,7 +1102,8 @@ struct line_range {
 	char *file;
 	int start, end;		/* relative to offset; end INT_MAX: open */
 	int offset;		/* the function's declaration line, or 0 */
-	char *path;		/* source found */
+	char *path;		/* source found, as the line table names it */
+	char *shown;		/* the same, as perf shows it (and where it is read) */
 	bool *numbered;		/* by absolute line */
 	int nr_lines;
 };
@@ -1139,6 +1150,7 @@ static int range_function_cb(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 	struct line_range *lr = arg;
 
 	lr->path = xstrdup(dwarf_decl_file(func) ? dwarf_decl_file(func) : "");
+	lr->shown = source_path(cu, lr->path);
 	lr->offset = decl_line_of(func);
 	if (in_range(lr, lr->offset))
 		mark_line(lr, lr->offset);
@@ -1174,6 +1186,7 @@ static bool range_file(struct probe_debug *dbg, struct line_range *lr)
 
 				if (f && tail_matches(f, lr->file)) {
 					lr->path = xstrdup(f);
+					lr->shown = source_path(&cu, f);
 					mark_cu_lines(lr, &cu, NULL);
 					dwarf_getfuncs(&cu, decl_lines_cb, lr, 0);
 					return true;
@@ -1268,23 +1281,24 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, struct s
 		ret = -ENOENT;
 		goto out;
 	}
-	FILE *src = fopen(lr.path, "r");
+	FILE *src = fopen(lr.shown, "r");
 
 	if (!src) {
-		probe_msg(msgs, false, "Failed to open %s: %s\n", lr.path, strerror(errno));
+		probe_msg(msgs, false, "Failed to open %s: %s\n", lr.shown, strerror(errno));
 		ret = -errno;
 		goto out;
 	}
 	if (lr.function)
-		strbuf_addf(out, "<%s@%s:%d>\n", lr.function, lr.path, lr.start);
+		strbuf_addf(out, "<%s@%s:%d>\n", lr.function, lr.shown, lr.start);
 	else
-		strbuf_addf(out, "<%s:%d>\n", lr.path, lr.start);
+		strbuf_addf(out, "<%s:%d>\n", lr.shown, lr.start);
 	print_source(&lr, src, out);
 	fclose(src);
 out:
 	free(lr.function);
 	free(lr.file);
 	free(lr.path);
+	free(lr.shown);
 	free(lr.numbered);
 	return ret;
 }
@@ -1304,20 +1318,21 @@ char *probe_debug__describe(struct probe_debug *dbg, uint64_t addr, bool retprob
 			int nr = cu_rows(&cu, &rows);
 			const char *file = NULL;
 			int line = reverse_line(&cu, rows, nr, addr, &file);
+			/* -l shows the file as the line table names it */
+			char *decl = xstrdup(dwarf_decl_file(&func) ? dwarf_decl_file(&func) : "");
+			const char *name = dwarf_diename(&func);
 			char *text;
 
 			if (retprobe)
-				text = xasprintf("%s%%return@%s", dwarf_diename(&func),
-						 dwarf_decl_file(&func));
+				text = xasprintf("%s%%return@%s", name, decl);
 			else if (line && file && line != decl_line_of(&func))
-				text = xasprintf("%s:%d@%s", dwarf_diename(&func),
-						 line - decl_line_of(&func), file);
+				text = xasprintf("%s:%d@%s", name, line - decl_line_of(&func), decl);
 			else if (line && file)
-				text = xasprintf("%s@%s", dwarf_diename(&func), file);
+				text = xasprintf("%s@%s", name, decl);
 			else
-				text = xasprintf("%s+%lu@%s", dwarf_diename(&func),
-						 (unsigned long)(addr - entry_of(&func)),
-						 dwarf_decl_file(&func));
+				text = xasprintf("%s+%lu@%s", name,
+						 (unsigned long)(addr - entry_of(&func)), decl);
+			free(decl);
 			free(rows);
 			return text;
 		}

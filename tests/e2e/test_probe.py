@@ -1,0 +1,204 @@
+"""pcl probe against perf 6.1 on the probe_prog fixture built -O0 -g, -O1 and
+-O2 -g: -F, -L and -V byte-equal, the definitions -n -v writes, and real
+uprobes added, listed, recorded and deleted.  Every test that adds probes
+uses a group of its own and removes it, whatever happens."""
+import os
+import re
+
+import pytest
+
+from conftest import fixture, pcl, perf, unified
+
+BINARIES = ["probe_prog_O0", "probe_prog", "probe_prog_O2"]
+LIBC = "/lib/x86_64-linux-gnu/libc.so.6"
+UPROBE_EVENTS = "/sys/kernel/tracing/uprobe_events"
+
+
+def both(*args):
+    """perf's and pcl's run of the same probe command line."""
+    return perf("probe", *args), pcl("probe", *args)
+
+
+def as_pcl(text):
+    """perf's text as pcl words it: its hints name pcl."""
+    return text.replace("perf probe", "pcl probe").replace("perf tools", "pcl tools") \
+        .replace("\tperf record", "\tpcl record")
+
+
+def assert_same(p, q, stderr=True):
+    assert q.stdout == p.stdout, unified(p.stdout, q.stdout)
+    if stderr:
+        assert q.stderr == as_pcl(p.stderr), unified(as_pcl(p.stderr), q.stderr)
+    assert q.returncode == p.returncode, (p.returncode, q.returncode, q.stderr)
+
+
+@pytest.mark.parametrize("binary", BINARIES)
+@pytest.mark.parametrize("filt", [None, "w*|m*", "*", "!*a*&*e*"])
+def test_funcs(binary, filt):
+    args = ["-x", fixture(binary), "-F"] + ([filt] if filt else [])
+    assert_same(*both(*args))
+
+
+@pytest.mark.skipif(not os.path.exists(LIBC), reason="no libc.so.6 here")
+@pytest.mark.parametrize("filt", [None, "mall*"])
+def test_funcs_stripped_library(filt):
+    """libc has no .symtab: its symbols come from the build-id debug file
+    when installed, else from .dynsym, for both tools."""
+    args = ["-x", LIBC, "-F"] + ([filt] if filt else [])
+    assert_same(*both(*args))
+
+
+LINE_RANGES = ["work", "main", "scale", "work:2-5", "work:2+3", "probe_prog.c:20-24",
+               "probe_prog.c:20", "probe_prog.c", "nosuch", "work@probe_prog.c"]
+
+
+@pytest.mark.parametrize("binary", BINARIES)
+@pytest.mark.parametrize("rng", LINE_RANGES)
+def test_lines(binary, rng):
+    assert_same(*both("-x", fixture(binary), "-L", rng))
+
+
+VAR_POINTS = ["work", "main", "scale", "work:6", "work%return", "probe_prog.c:22", "work+4",
+              "nosuch", "main:8"]
+
+
+@pytest.mark.parametrize("binary", BINARIES)
+@pytest.mark.parametrize("point", VAR_POINTS)
+@pytest.mark.parametrize("externs", [[], ["--externs"]])
+def test_vars(binary, point, externs):
+    assert_same(*both("-x", fixture(binary), "-V", point, *externs))
+
+
+DEFINITIONS = [
+    "work", "work+4", "work:5", "myev=work n", "grp:ev=work",
+    "work p->x p->name:string vals[2] n:u8 n:x32 nn=n +8(%sp):s16 %di",
+    "work $params", "work $vars", "scale v shift r", "work:6 sum i",
+    "main pt.name:string pt.y vals[1]", "work i", "work p->z", "work nosuch", "work n:q8",
+    "work@probe_prog.c", "work%return $retval", "work $stack", "work:0", "probe_prog.c:21",
+    "probe_prog.c:22", "work p.x", "main pt->x", "work n[1]", "work n:string", "main pt",
+    "nosuch", "work:3+4", "work%return n",
+]
+
+# perf -v's lines of its own machinery (files opened, symbol loading,
+# parsing traces) that pcl does not print
+PERF_ONLY = re.compile(r"^(Open|Looking|Try|symsrc|parsing arg|\d+ arguments|symbol:|.* type is|"
+                       r"Found \d+ probe_trace|Probe point found|Matched function|Converting|"
+                       r"Searching|Reversed|found inline|probe-definition|Symbol .* address|"
+                       r"No kprobe blacklist)")
+
+
+def verbose_text(text):
+    return "".join(line for line in text.splitlines(True) if not PERF_ONLY.match(line))
+
+
+@pytest.mark.parametrize("binary", BINARIES)
+@pytest.mark.parametrize("definition", DEFINITIONS)
+def test_dry_run(binary, definition):
+    """-n: the messages and the summary; -n -v: also the definitions written."""
+    path = fixture(binary)
+    assert_same(*both("-x", path, "-n", "-a", definition))
+    p, q = both("-x", path, "-n", "-v", "-a", definition)
+    assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
+        unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))
+    assert q.returncode == p.returncode
+
+
+def test_semantic_errors():
+    for definition in ["work:3+4", "work%return n", "1bad=work", "work%foo"]:
+        p, q = both("-x", fixture("probe_prog_O0"), "-n", "-a", definition)
+        assert q.stderr == as_pcl(p.stderr), unified(as_pcl(p.stderr), q.stderr)
+        assert q.returncode == p.returncode
+
+
+def test_kprobe_events_missing():
+    """This kernel has no kprobe_events: perf's words, even for -n."""
+    if os.path.exists("/sys/kernel/tracing/kprobe_events"):
+        pytest.skip("kprobe_events exists here")
+    for args in (["-n", "-a", "do_sys_open"], ["-n", "-v", "-a", "do_sys_open %di"]):
+        p, q = both(*args)
+        tail = lambda s: [l for l in s.splitlines() if not l.startswith("Opening") and
+                          ("kprobe_events" in l or "Error" in l or "CONFIG_KPROBE" in l)]
+        assert tail(q.stderr) == tail(p.stderr), (p.stderr, q.stderr)
+        assert q.returncode == p.returncode
+
+
+needs_uprobes = pytest.mark.skipif(os.geteuid() != 0 or not os.path.exists(UPROBE_EVENTS),
+                                   reason="needs root and uprobe_events")
+
+
+@pytest.fixture
+def group():
+    """A group name no other process uses; its probes go away afterwards."""
+    name = "pcltest%d" % os.getpid()
+    yield name
+    perf("probe", "-q", "-d", name + ":*")
+    assert name + "/" not in open(UPROBE_EVENTS).read()
+
+
+def added_by(tool, group, binary, definitions):
+    args = ["-x", binary]
+    for d in definitions:
+        args += ["-a", "%s:%s" % (group, d)]
+    return (pcl if tool == "pcl" else perf)("probe", *args)
+
+
+@needs_uprobes
+@pytest.mark.parametrize("binary", ["probe_prog_O0", "probe_prog_O2"])
+def test_add_list_delete(group, binary):
+    path = fixture(binary)
+    definitions = ["work=work n p->x p->name:string vals[1]", "ret=work%return $retval",
+                   "w6=work:6 sum"]
+    if binary == "probe_prog_O2":
+        definitions[2] = "w6=work:6 i"
+    p = added_by("perf", group, path, definitions)
+    assert p.returncode == 0, p.stderr
+    listed_by_perf = perf("probe", "-l", group + ":*").stdout
+    perf_events = open(UPROBE_EVENTS).read()
+    perf("probe", "-q", "-d", group + ":*")
+
+    q = added_by("pcl", group, path, definitions)
+    assert q.stderr == as_pcl(p.stderr), unified(as_pcl(p.stderr), q.stderr)
+    assert q.returncode == 0
+    assert open(UPROBE_EVENTS).read() == perf_events
+    assert_same(perf("probe", "-l", group + ":*"), pcl("probe", "-l", group + ":*"))
+    assert pcl("probe", "-l", group + ":*").stdout == listed_by_perf
+
+    # a second add of the same name is refused, -f makes it work_1
+    p, q = perf("probe", "-x", path, "-a", group + ":work=work"), \
+        pcl("probe", "-x", path, "-a", group + ":work=work")
+    assert q.stderr == as_pcl(p.stderr) and q.returncode == p.returncode == 239
+    q = pcl("probe", "-x", path, "-f", "-a", group + ":work=work")
+    assert "  %s:work_1 " % group in q.stderr
+
+    d = pcl("probe", "-d", group + ":w*")
+    assert d.returncode == 0
+    assert d.stdout == "".join("Removed event: %s:%s\n" % (group, e)
+                               for e in ["w6", "work", "work_1"])
+    d = pcl("probe", "-d", group + ":*")
+    assert d.stdout == "Removed event: %s:ret__return\n" % group
+    p, q = both("-d", group + ":*")
+    assert_same(p, q)
+
+
+@needs_uprobes
+def test_record_script(group, tmp_path):
+    """The arguments recorded are the values the program had: n = 1000 + r,
+    p->x = 3, p->name = "pt", vals[1] = 3, and work's sum as $retval."""
+    path = fixture("probe_prog_O0")
+    q = added_by("pcl", group, path, ["work=work n p->x p->name:string vals[1]",
+                                      "ret=work%return $retval"])
+    assert q.returncode == 0, q.stderr
+    data = str(tmp_path / "pcl.data")
+    r = pcl("record", "-q", "-o", data, "-e", group + ":work", "-e", group + ":ret__return",
+            "--", path, "2")
+    assert r.returncode == 0, r.stderr
+    out = pcl("script", "-i", data)
+    assert out.returncode == 0, out.stderr
+    args = [line.split(": ", 1)[1].split(") ", 1)[1] for line in out.stdout.splitlines()]
+    assert args == ['n=1000 x=3 name="pt" vals=3', "arg1=0x1c52",
+                    'n=1001 x=3 name="pt" vals=3', "arg1=0x1c57"]
+    perf_data = str(tmp_path / "perf.data")
+    r = perf("record", "-q", "-o", perf_data, "-e", group + ":work", "--", path, "2")
+    assert r.returncode == 0, r.stderr
+    p, q = perf("script", "-i", perf_data), pcl("script", "-i", perf_data)
+    assert q.stdout == p.stdout, unified(p.stdout, q.stdout)
