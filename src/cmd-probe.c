@@ -247,6 +247,14 @@ static char *with_text(const struct probe_spec *spec)
 	return strbuf_detach(&sb);
 }
 
+static bool spec_has_c_args(const struct probe_spec *spec)
+{
+	for (int i = 0; i < spec->nr_args; i++)
+		if (!spec->args[i].raw && spec->args[i].var[0] != '$')
+			return true;
+	return false;
+}
+
 /* The sites from symbols alone: FUNC[+OFF] and its raw arguments. */
 static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spec,
 			struct probe_msgs *msgs, struct probe_site **sites)
@@ -255,7 +263,9 @@ static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spe
 					      probe_elf__find_function(pe, spec->point.function) :
 					      NULL;
 
-	if (!sym || probe_spec__needs_dwarf(spec)) {
+	/* perf falls back to the symbol when the debug information has no
+	 * site, even for a line or a lazy pattern: the function's entry */
+	if (!sym || spec_has_c_args(spec)) {
 		char *point = probe_spec__point_text(spec);
 
 		probe_msg(msgs, false, "Probe point '%s' not found.\n", point);

@@ -77,6 +77,7 @@ DEFINITIONS = [
     "work@probe_prog.c", "work%return $retval", "work $stack", "work:0", "probe_prog.c:21",
     "probe_prog.c:22", "work p.x", "main pt->x", "work n[1]", "work n:string", "main pt",
     "nosuch", "work:3+4", "work%return n",
+    "work;sum*", "work;sum", "work;*sum*", "work;counter*", "work;for*", "work;sum+=* sum",
 ]
 
 # perf -v's lines of its own machinery (files opened, symbol loading,

@@ -913,6 +913,81 @@ static int add_line_sites(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func,
 	return ret;
 }
 
+/* s with its blanks taken out: lazy patterns ignore spacing. */
+static char *without_blanks(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+
+	for (; *s; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+			*o++ = *s;
+	*o = 0;
+	return out;
+}
+
+/* The lines of the function's source file that match its lazy pattern:
+ * a table indexed by line number, NULL when none matches. */
+static bool *lazy_lines(Dwarf_Die *cu, Dwarf_Die *func, const char *lazy, int *nr_lines)
+{
+	char *path = source_path(cu, dwarf_decl_file(func));
+	FILE *src = fopen(path, "r");
+	char *pattern = without_blanks(lazy), *line = NULL;
+	size_t cap = 0;
+	bool *match = NULL, any = false;
+
+	*nr_lines = 0;
+	for (int l = 1; src && getline(&line, &cap, src) > 0; l++) {
+		char *text = without_blanks(line);
+
+		match = xrealloc(match, (l + 1) * sizeof(*match));
+		match[0] = false;
+		match[l] = glob_match(pattern, text);
+		any |= match[l];
+		*nr_lines = l + 1;
+		free(text);
+	}
+	if (src)
+		fclose(src);
+	free(line);
+	free(pattern);
+	free(path);
+	if (!any) {
+		free(match);
+		return NULL;
+	}
+	return match;
+}
+
+static int lazy_sites(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func)
+{
+	int nr_lines, nr, ret = 0;
+	bool *match = lazy_lines(cu, func, s->spec->point.lazy, &nr_lines);
+	struct line_row *rows;
+	const char *file = dwarf_decl_file(func);
+
+	if (!match) {
+		char *path = source_path(cu, file);
+
+		probe_msg(s->msgs, false, "No matched lines found in %s.\n", path);
+		free(path);
+		return 0;
+	}
+	nr = cu_rows(cu, &rows);
+	for (int i = 0; i < nr && !ret; i++) {
+		const struct line_row *r = &rows[i];
+
+		if (!r->stmt || r->line >= nr_lines || !match[r->line] || !file ||
+		    strcmp(r->file, file) || dwarf_haspc(func, r->addr) <= 0)
+			continue;
+		probe_msg(s->msgs, true, "Probe line found: line:%d addr:0x%lx\n", r->line,
+			  (unsigned long)r->addr);
+		ret = add_site(s, cu, func, r->addr);
+	}
+	free(rows);
+	free(match);
+	return ret;
+}
+
 static int function_sites(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 {
 	struct site_search *s = arg;
@@ -921,6 +996,8 @@ static int function_sites(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 
 	probe_msg(s->msgs, true, "Matched function: %s [%lx]\n", dwarf_diename(func),
 		    (unsigned long)dwarf_dieoffset(func));
+	if (pp->lazy)
+		return lazy_sites(s, cu, func);
 	if (pp->has_line && pp->line)
 		return add_line_sites(s, cu, func, decl_line_of(func) + (int)pp->line);
 	if (!pp->has_line && !pp->offset && !pp->retprobe && s->convert && spec_has_vars(s->spec) &&
@@ -954,8 +1031,8 @@ static int search_sites(struct site_search *s)
 	const struct probe_point *pp = &s->spec->point;
 	int ret;
 
-	if (pp->lazy) {
-		probe_msg(s->msgs, false, "Lazy patterns are not supported yet.\n");
+	if (pp->lazy && !pp->function) {
+		probe_msg(s->msgs, false, "Lazy patterns need a function here.\n");
 		return -EOPNOTSUPP;
 	}
 	if (pp->function)

@@ -340,8 +340,7 @@ char *probe_spec__point_text(const struct probe_spec *spec)
 		if (pp->has_line)
 			strbuf_addf(&sb, ":%u", pp->line);
 	}
-	if (pp->lazy)
-		strbuf_addf(&sb, ";%s", pp->lazy);
+	/* perf leaves the lazy pattern out */
 	return strbuf_detach(&sb);
 }
 
