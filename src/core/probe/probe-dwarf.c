@@ -968,7 +968,7 @@ static int lazy_sites(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func)
 	if (!match) {
 		char *path = source_path(cu, file);
 
-		probe_msg(s->msgs, false, "No matched lines found in %s.\n", path);
+		probe_msg(s->msgs, true, "No matched lines found in %s.\n", path);
 		free(path);
 		return 0;
 	}
