@@ -12,6 +12,7 @@
 #include "core/probe/probe-elf.h"
 #include "core/probe/probe-spec.h"
 #include "core/probe/probe-trace.h"
+#include "core/symbols/sdt-events.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
@@ -195,7 +196,7 @@ static int show_vars(const struct probe_opts *o)
 
 /* An event added (or, with -n, that would be): what the summary lists. */
 struct added {
-	char *group, *event, *point, *with;
+	char *group, *event, *point, *with, *binary;
 };
 
 struct add_run {
@@ -208,15 +209,23 @@ struct add_run {
 	bool semantic_error;	/* reported with the usage already */
 };
 
-static bool name_taken(const struct add_run *r, const char *group, const char *event)
+/* Whether an event defined before this run, or one of the first nr_added
+ * of it, has the name (the sites of one definition share theirs). */
+static bool name_taken_before(const struct add_run *r, int nr_added, const char *group,
+			      const char *event)
 {
 	for (int i = 0; i < r->nr_existing; i++)
 		if (!strcmp(r->existing[i].group, group) && !strcmp(r->existing[i].event, event))
 			return true;
-	for (int i = 0; i < r->nr_added; i++)
+	for (int i = 0; i < nr_added; i++)
 		if (!strcmp(r->added[i].group, group) && !strcmp(r->added[i].event, event))
 			return true;
 	return false;
+}
+
+static bool name_taken(const struct add_run *r, const char *group, const char *event)
+{
+	return name_taken_before(r, r->nr_added, group, event);
 }
 
 /* The event name of a spec's site: EVENT=, else the function with
@@ -296,6 +305,7 @@ static void forget_added(struct add_run *r, int from)
 		free(r->added[i].event);
 		free(r->added[i].point);
 		free(r->added[i].with);
+		free(r->added[i].binary);
 	}
 	r->nr_added = from;
 }
@@ -366,7 +376,8 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 			break;
 		r->added = xrealloc(r->added, (r->nr_added + 1) * sizeof(*r->added));
 		r->added[r->nr_added++] = (struct added){ xstrdup(group), xstrdup(event),
-							  xstrdup(point), xstrdup(with) };
+							  xstrdup(point), xstrdup(with),
+							  xstrdup(binary) };
 	}
 	if (ret && !o->dry_run && r->nr_added > first)
 		probe_events__delete("uprobe_events", group, event);
@@ -383,7 +394,7 @@ out:
 	return ret;
 }
 
-static void print_added(const struct add_run *r, const char *binary)
+static void print_added(const struct add_run *r)
 {
 	if (!r->nr_added || r->o->quiet)
 		return;
@@ -392,7 +403,7 @@ static void print_added(const struct add_run *r, const char *binary)
 		const struct added *a = &r->added[i];
 		char *name = xasprintf("%s:%s", a->group, a->event);
 
-		fprintf(stderr, "  %-20s (on %s in %s%s%s)\n", name, a->point, binary,
+		fprintf(stderr, "  %-20s (on %s in %s%s%s)\n", name, a->point, a->binary,
 			*a->with ? " with" : "", a->with);
 		free(name);
 	}
@@ -401,6 +412,72 @@ static void print_added(const struct add_run *r, const char *binary)
 	fprintf(stderr, "\nYou can now use it in all pcl tools, such as:\n\n"
 			"\tpcl record -e %s:%s -aR sleep 1\n\n",
 		last->group, last->event);
+}
+
+/* "p:GROUP/EVENT /path:0x..." -> its group, event and path. */
+static bool split_definition(const char *def, char **group, char **event, char **path)
+{
+	const char *slash = strchr(def, '/'), *space = strchr(def, ' ');
+	const char *colon = space ? strchr(space, ':') : NULL;
+
+	if (strncmp(def, "p:", 2) || !slash || !space || slash > space || !colon)
+		return false;
+	*group = xstrndup(def + 2, slash - def - 2);
+	*event = xstrndup(slash + 1, space - slash - 1);
+	*path = xstrndup(space + 1, colon - space - 1);
+	return true;
+}
+
+/* Adds an SDT marker's uprobes as the build-id cache defines them: each
+ * binary that has it, with its semaphore (the kernel counts it up, so
+ * guarded markers fire). */
+static int add_sdt(struct add_run *r, const struct probe_spec *spec)
+{
+	const struct probe_opts *o = r->o;
+	struct sdt_event *evs;
+	int n = sdt_events__list(spec->group, spec->event, &evs), ret = 0, first = r->nr_added;
+
+	for (int i = 0; i < n && !ret; i++) {
+		char **defs;
+		int nr = sdt_event__definitions(&evs[i], &defs);
+
+		for (int k = 0; k < nr; k++) {
+			char *group, *event, *path;
+
+			if (!ret && split_definition(defs[k], &group, &event, &path)) {
+				if (name_taken_before(r, first, group, event) && !o->force) {
+					fprintf(stderr, "Error: event \"%s\" already exists.\n", event);
+					ret = -EEXIST;
+				}
+				probe_msg(&r->msgs, true, "Writing event: %s\n", defs[k]);
+				print_msgs(&r->msgs, o);
+				if (!ret && !o->dry_run)
+					ret = probe_events__write("uprobe_events", defs[k]);
+				if (!ret) {
+					/* perf shows the marker as asked for */
+					char *point = xasprintf("%%%s", spec->event);
+
+					r->added = xrealloc(r->added, (r->nr_added + 1) * sizeof(*r->added));
+					r->added[r->nr_added++] =
+						(struct added){ group, event, point, xstrdup(""), path };
+					group = event = path = NULL;
+				}
+				free(group);
+				free(event);
+				free(path);
+			}
+			free(defs[k]);
+		}
+		free(defs);
+	}
+	sdt_events__free(evs, n);
+	if (!n) {
+		probe_msg(&r->msgs, true, "No SDT event %s%s%s in the build-id cache.\n",
+			  spec->group ? spec->group : "", spec->group ? ":" : "", spec->event);
+		ret = -ENOENT;
+	}
+	print_msgs(&r->msgs, o);
+	return ret;
 }
 
 static int add_kprobes(const struct probe_opts *o)
@@ -419,53 +496,81 @@ static int add_kprobes(const struct probe_opts *o)
 	return PCL_EXIT_ENOENT;
 }
 
-static int add_probes(const struct probe_opts *o)
+static bool is_sdt(const char *def)
 {
-	struct add_run r = { .o = o, .msgs = { STRBUF_INIT, o->verbose > 0 } };
-	struct probe_elf pe;
-	struct probe_debug *dbg;
-	char *binary;
-	int ret = 0;
+	struct probe_spec spec;
+	char err[256];
+	bool sdt = !probe_spec__parse(&spec, def, err, sizeof(err)) && spec.sdt;
 
-	if (!o->exec)
-		return add_kprobes(o);
-	binary = resolve_exec(o->exec);
-	ret = probe_elf__open(&pe, binary);
+	if (sdt)
+		probe_spec__exit(&spec);
+	return sdt;
+}
+
+/* The uprobes of -x's binary, or SDT markers from the build-id cache. */
+static int add_uprobes(struct add_run *r, const char *exec)
+{
+	const struct probe_opts *o = r->o;
+	struct probe_elf pe = { .fd = -1 };
+	struct probe_debug *dbg = NULL;
+	char *binary = exec ? resolve_exec(exec) : NULL;
+	int ret = binary ? probe_elf__open(&pe, binary) : 0;
+
 	if (ret) {
-		fprintf(stderr, "Failed to open %s: %s\n  Error: Failed to add events.\n", binary,
-			strerror(-ret));
-		free(binary);
-		return exit_of(ret);
+		fprintf(stderr, "Failed to open %s: %s\n", binary, strerror(-ret));
+		goto out;
 	}
 	if (!probe_tracefs_has("uprobe_events")) {
 		fprintf(stderr, "%s//uprobe_events does not exist.\n"
-				"Please rebuild kernel with CONFIG_UPROBE_EVENTS=y.\n"
-				"  Error: Failed to add events.\n",
+				"Please rebuild kernel with CONFIG_UPROBE_EVENTS=y.\n",
 			probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
-		probe_elf__close(&pe);
-		free(binary);
-		return PCL_EXIT_ENOENT;
+		ret = -ENOENT;
+		goto out;
 	}
-	dbg = probe_debug__open(binary);
-	r.nr_existing = probe_events__read(&r.existing);
-	for (int i = 0; i < o->adds.nr && !ret; i++)
-		ret = add_uprobe(&r, o->adds.items[i], binary, &pe, dbg);
+	dbg = binary ? probe_debug__open(binary) : NULL;
+	r->nr_existing = probe_events__read(&r->existing);
+	for (int i = 0; i < o->adds.nr && !ret; i++) {
+		struct probe_spec spec;
+		char err[256];
+
+		if (is_sdt(o->adds.items[i]) &&
+		    !probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
+			ret = add_sdt(r, &spec);
+			probe_spec__exit(&spec);
+		} else if (binary) {
+			ret = add_uprobe(r, o->adds.items[i], binary, &pe, dbg);
+		}
+	}
+out:
+	probe_debug__close(dbg);
+	if (binary)
+		probe_elf__close(&pe);
+	free(binary);
+	return ret;
+}
+
+static int add_probes(const struct probe_opts *o)
+{
+	struct add_run r = { .o = o, .msgs = { STRBUF_INIT, o->verbose > 0 } };
+	bool all_sdt = true;
+	int ret;
+
+	for (int i = 0; i < o->adds.nr; i++)
+		all_sdt &= is_sdt(o->adds.items[i]);
+	if (!o->exec && !all_sdt)
+		return add_kprobes(o);
+	ret = add_uprobes(&r, o->exec);
 	if (!ret)
-		print_added(&r, binary);
+		print_added(&r);
 	else if (!r.semantic_error && o->verbose && ret != -EEXIST)
 		fprintf(stderr, "  Error: Failed to add events. Reason: %s (Code: %d)\n",
 			strerror(-ret), ret);
 	else if (!r.semantic_error)
 		fputs("  Error: Failed to add events.\n", stderr);
-	if (r.semantic_error)
-		ret = -1;
 	forget_added(&r, 0);
 	free(r.added);
 	probe_events__free(r.existing, r.nr_existing);
 	strbuf_release(&r.msgs.text);
-	probe_debug__close(dbg);
-	probe_elf__close(&pe);
-	free(binary);
 	return r.semantic_error ? PCL_EXIT_USAGE : exit_of(ret);
 }
 
