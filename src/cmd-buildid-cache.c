@@ -77,7 +77,7 @@ static void add_file(const char *dir, const char *file, bool verbose)
 		free(entry);
 	}
 	if (verbose || err)
-		fprintf(stderr, "Adding %s %s: %s\n", hex, real, err ? "FAIL" : "Ok");
+		fprintf(stderr, "Adding %s %s: %s\n", hex, file, err ? "FAIL" : "Ok");
 	if (err)
 		fprintf(stderr, "Couldn't add %s: %s\n", file, strerror(-err));
 }
@@ -95,7 +95,7 @@ static void remove_file(const char *dir, const char *file, bool verbose)
 	build_id__hex(id, size, hex);
 	err = build_id_cache__remove(dir, real, id, size);
 	if (verbose || err)
-		fprintf(stderr, "Removing %s %s: %s\n", hex, real, err ? "FAIL" : "Ok");
+		fprintf(stderr, "Removing %s %s: %s\n", hex, file, err ? "FAIL" : "Ok");
 	if (err)
 		fprintf(stderr, "%s wasn't in the cache\n", file);
 }

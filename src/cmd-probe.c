@@ -471,11 +471,8 @@ static int add_sdt(struct add_run *r, const struct probe_spec *spec)
 		free(defs);
 	}
 	sdt_events__free(evs, n);
-	if (!n) {
-		probe_msg(&r->msgs, true, "No SDT event %s%s%s in the build-id cache.\n",
-			  spec->group ? spec->group : "", spec->group ? ":" : "", spec->event);
-		ret = -ENOENT;
-	}
+	if (!n)
+		ret = -ENOENT;	/* not cached: perf says no more than that */
 	print_msgs(&r->msgs, o);
 	return ret;
 }

@@ -85,7 +85,8 @@ DEFINITIONS = [
 PERF_ONLY = re.compile(r"^(Open|Looking|Try|symsrc|parsing arg|\d+ arguments|symbol:|.* type is|"
                        r"Found \d+ probe_trace|Probe point found|Matched function|Converting|"
                        r"Searching|Reversed|found inline|probe-definition|Symbol .* address|"
-                       r"No kprobe blacklist)")
+                       r"No kprobe blacklist|Problems creating module maps|Parsing probe_events|"
+                       r"Group:\S+ Event:)")
 
 
 def verbose_text(text):
@@ -203,3 +204,89 @@ def test_record_script(group, tmp_path):
     assert r.returncode == 0, r.stderr
     p, q = perf("script", "-i", perf_data), pcl("script", "-i", perf_data)
     assert q.stdout == p.stdout, unified(p.stdout, q.stdout)
+
+
+PYTHON = "/usr/bin/python3.11"
+SDT_BINARIES = [PYTHON, "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"]
+needs_python = pytest.mark.skipif(not os.path.exists(PYTHON), reason="no python3.11 here")
+
+
+@pytest.fixture
+def caches(tmp_path):
+    """perf's and pcl's own build-id caches (perf through a config file)."""
+    conf = tmp_path / "perfconfig"
+    conf.write_text("[buildid]\n\tdir = %s\n" % (tmp_path / "perf-cache"))
+    perf_env = dict(os.environ, PERF_CONFIG=str(conf))
+    pcl_env = dict(os.environ, PERF_BUILDID_DIR=str(tmp_path / "pcl-cache"))
+    return tmp_path / "perf-cache", perf_env, tmp_path / "pcl-cache", pcl_env
+
+
+def tree(root):
+    """Every path under root with, for probes files, their text."""
+    out = {}
+    for d, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = os.path.join(d, name)
+            rel = os.path.relpath(path, root)
+            out[rel] = open(path).read() if name == "probes" else os.path.islink(path)
+    return out
+
+
+@needs_python
+def test_buildid_cache_sdt(caches):
+    """--add writes perf's layout and perf's probes files; list sdt, -l and
+    -r read and remove them alike."""
+    perf_dir, perf_env, pcl_dir, pcl_env = caches
+    files = [f for f in SDT_BINARIES if os.path.exists(f)]
+    for f in files:
+        p = perf("buildid-cache", "-a", f, env=perf_env)
+        q = pcl("buildid-cache", "-a", f, env=pcl_env)
+        assert (q.returncode, q.stderr) == (p.returncode, p.stderr)
+    assert tree(pcl_dir) == tree(perf_dir)
+    p, q = perf("list", "sdt", env=perf_env), pcl("list", "sdt", env=pcl_env)
+    assert q.stdout == p.stdout, unified(p.stdout, q.stdout)
+    p, q = perf("buildid-cache", "-l", env=perf_env), pcl("buildid-cache", "-l", env=pcl_env)
+    assert q.stdout == p.stdout, unified(p.stdout, q.stdout)
+    for f in files:
+        p = perf("buildid-cache", "-v", "-r", f, env=perf_env)
+        q = pcl("buildid-cache", "-v", "-r", f, env=pcl_env)
+        assert q.stderr.splitlines()[-1] == p.stderr.splitlines()[-1]
+    assert pcl("buildid-cache", "-l", env=pcl_env).stdout == ""
+
+
+@needs_python
+@pytest.mark.parametrize("marker", ["sdt_python:gc__start", "%sdt_python:gc__done", "%line",
+                                    "sdt_python:nosuch"])
+def test_sdt_dry_run(caches, marker):
+    perf_dir, perf_env, pcl_dir, pcl_env = caches
+    perf("buildid-cache", "-a", PYTHON, env=perf_env)
+    pcl("buildid-cache", "-a", PYTHON, env=pcl_env)
+    p = perf("probe", "-n", "-v", "-a", marker, env=perf_env)
+    q = pcl("probe", "-n", "-v", "-a", marker, env=pcl_env)
+    assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
+        unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))
+    assert q.returncode == p.returncode
+
+
+@needs_python
+@needs_uprobes
+def test_sdt_semaphore_fires(caches):
+    """python's gc__start is guarded by a semaphore: the definition enables
+    it, so each gc.collect() (generation 2) shows up."""
+    if "sdt_python/" in open(UPROBE_EVENTS).read():
+        pytest.skip("another sdt_python probe is defined")
+    _, _, _, pcl_env = caches
+    pcl("buildid-cache", "-a", PYTHON, env=pcl_env)
+    try:
+        q = pcl("probe", "-a", "sdt_python:gc__start", env=pcl_env)
+        assert q.returncode == 0, q.stderr
+        assert "(0x" in open(UPROBE_EVENTS).read().split("sdt_python/gc__start")[1]
+        data = str(caches[0].parent / "sdt.data")
+        r = pcl("record", "-q", "-o", data, "-e", "sdt_python:gc__start", "--", PYTHON, "-c",
+                "import gc\nfor _ in range(3): gc.collect()")
+        assert r.returncode == 0, r.stderr
+        out = pcl("script", "-i", data).stdout.splitlines()
+        assert [l.split()[-1] for l in out[-3:]] == ["arg1=2"] * 3
+    finally:
+        pcl("probe", "-q", "-d", "sdt_python:*")
+    assert "sdt_python/" not in open(UPROBE_EVENTS).read()
