@@ -43,6 +43,7 @@ static void strlist_add(struct strlist *l, const char *s)
 struct probe_opts {
 	struct strlist adds, dels, lists;
 	bool list, funcs, dry_run, force, quiet, externs, no_inlines, range;
+	bool definition;	/* -D: print the definitions instead of writing them */
 	int verbose;
 	const char *exec, *line, *vars, *funcs_filter;
 	int max_probes;
@@ -53,6 +54,12 @@ static int opt_add(const struct option *opt, const char *arg, bool unset)
 {
 	strlist_add(&((struct probe_opts *)opt->value)->adds, arg);
 	return 0;
+}
+
+static int opt_definition(const struct option *opt, const char *arg, bool unset)
+{
+	((struct probe_opts *)opt->value)->definition = true;
+	return opt_add(opt, arg, unset);
 }
 
 static int opt_del(const struct option *opt, const char *arg, bool unset)
@@ -118,6 +125,12 @@ static int show_funcs(const struct probe_opts *o)
 			o->exec);
 		return exit_of(ret);
 	}
+	if (!pe.nr_table_syms) {
+		fprintf(stderr, "Failed to load symbols in %s\n  Error: Failed to show functions.\n",
+			o->exec);
+		probe_elf__close(&pe);
+		return PCL_EXIT_ERROR;
+	}
 	int n = probe_elf__filtered_names(&pe, o->funcs_filter, &names);
 
 	for (int i = 0; i < n; i++)
@@ -133,9 +146,12 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 {
 	struct probe_debug *dbg = o->exec ? probe_debug__open(o->exec) : NULL;
 
-	if (!dbg)
-		fprintf(stderr, "Failed to find the path for the %s: No such file or directory\n",
-			o->exec ? o->exec : "kernel");
+	if (!dbg && o->exec)
+		fprintf(stderr, "The %s file has no debug information.\n"
+				"Rebuild with -g, or install an appropriate debuginfo package.\n",
+			o->exec);
+	else if (!dbg)
+		fprintf(stderr, "Failed to find the path for the kernel: No such file or directory\n");
 	return dbg;
 }
 
@@ -180,7 +196,16 @@ static int show_vars(const struct probe_opts *o)
 		probe_debug__close(dbg);
 		return PCL_EXIT_USAGE;
 	}
-	ret = probe_debug__show_vars(dbg, &spec, o->externs, &out, &msgs);
+	struct probe_elf pe;
+	uint64_t symbol_addr = 0;
+
+	if (spec.point.function && !probe_elf__open(&pe, o->exec)) {
+		const struct probe_sym *sym = probe_elf__find_function(&pe, spec.point.function);
+
+		symbol_addr = sym ? sym->addr : 0;
+		probe_elf__close(&pe);
+	}
+	ret = probe_debug__show_vars(dbg, &spec, o->externs, symbol_addr, &out, &msgs);
 	fputs(strbuf_str(&out), stdout);
 	print_msgs(&msgs, o);
 	if (ret)
@@ -277,7 +302,10 @@ static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spe
 	if (!sym || spec_has_c_args(spec)) {
 		char *point = probe_spec__point_text(spec);
 
-		probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
+		/* a symbol without debug information for its variables: perf
+		 * only says the add failed */
+		if (!sym)
+			probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
 		free(point);
 		return -ENOENT;
 	}
@@ -327,6 +355,13 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 		return -EINVAL;
 	}
 	probe_msg(&r->msgs, true, "probe-definition(0): %s\n", def);
+	if (!dbg && probe_spec__needs_dwarf(&spec)) {
+		fprintf(stderr, "The %s file has no debug information.\n"
+				"Rebuild with -g, or install an appropriate debuginfo package.\n",
+			binary);
+		probe_spec__exit(&spec);
+		return -ENOENT;
+	}
 	nr = dbg ? probe_debug__find_sites(dbg, &spec, &r->msgs, &sites) : 0;
 	if (!nr)
 		nr = symbol_sites(pe, &spec, &r->msgs, &sites);
@@ -367,10 +402,16 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 			    binary, (unsigned long)probe_elf__file_offset(pe, sites[i].addr));
 		for (int k = 0; k < sites[i].nr_args; k++)
 			strbuf_addf(&line, " %s", sites[i].args[k]);
-		probe_msg(&r->msgs, true, "Writing event: %s\n", line.buf);
 		print_msgs(&r->msgs, o);
-		if (!o->dry_run)
-			ret = probe_events__write("uprobe_events", line.buf);
+		if (o->definition) {
+			/* -D: the definition is the output */
+			puts(line.buf);
+		} else {
+			probe_msg(&r->msgs, true, "Writing event: %s\n", line.buf);
+			print_msgs(&r->msgs, o);
+			if (!o->dry_run)
+				ret = probe_events__write("uprobe_events", line.buf);
+		}
 		strbuf_release(&line);
 		if (ret)
 			break;
@@ -379,7 +420,7 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 							  xstrdup(point), xstrdup(with),
 							  xstrdup(binary) };
 	}
-	if (ret && !o->dry_run && r->nr_added > first)
+	if (ret && !o->dry_run && !o->definition && r->nr_added > first)
 		probe_events__delete("uprobe_events", group, event);
 	if (ret && ret != -EEXIST)
 		forget_added(r, first);
@@ -525,6 +566,12 @@ static int add_uprobes(struct add_run *r, const char *exec)
 		goto out;
 	}
 	dbg = binary ? probe_debug__open(binary) : NULL;
+	if (binary && !dbg && !pe.nr_table_syms) {
+		fprintf(stderr, "Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
+			binary);
+		ret = -ENOENT;
+		goto out;
+	}
 	r->nr_existing = probe_events__read(&r->existing);
 	for (int i = 0; i < o->adds.nr && !ret; i++) {
 		struct probe_spec spec;
@@ -557,9 +604,10 @@ static int add_probes(const struct probe_opts *o)
 	if (!o->exec && !all_sdt)
 		return add_kprobes(o);
 	ret = add_uprobes(&r, o->exec);
-	if (!ret)
-		print_added(&r);
-	else if (!r.semantic_error && o->verbose && ret != -EEXIST)
+	if (!ret) {
+		if (!o->definition)
+			print_added(&r);
+	} else if (!r.semantic_error && o->verbose && ret != -EEXIST)
 		fprintf(stderr, "  Error: Failed to add events. Reason: %s (Code: %d)\n",
 			strerror(-ret), ret);
 	else if (!r.semantic_error)
@@ -699,6 +747,10 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOLEAN(0, "no-inlines", &o.no_inlines,
 			    "Don't search inlined functions (with --vars only)"),
 		OPT_BOOLEAN('n', "dry-run", &o.dry_run, "dry run"),
+		OPT_CALLBACK('D', "definition", &o,
+			     "[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
+			     "Show trace event definition of given traceevent for k/uprobe_events.",
+			     opt_definition),
 		OPT_INTEGER(0, "max-probes", &o.max_probes,
 			    "Set how many probe points can be found for a probe."),
 		{ .type = OPT_CALLBACK_T, .short_name = 'F', .long_name = "funcs", .value = &o,
@@ -711,6 +763,10 @@ int cmd_probe(int argc, const char **argv)
 	int nargs = parse_options(argc, argv, opts, probe_usage, 0);
 
 	o.table = opts;
+	/* perf names the binary by its real path everywhere */
+	char *exec = o.exec ? resolve_exec(o.exec) : NULL;
+
+	o.exec = exec;
 	int ret;
 
 	/* words after the options are one definition, as in perf */
@@ -737,6 +793,7 @@ int cmd_probe(int argc, const char **argv)
 		usage_with_options(probe_usage, opts);
 	if (nargs)
 		free((char *)o.adds.items[o.adds.nr - 1]);
+	free(exec);
 	free(o.adds.items);
 	free(o.dels.items);
 	free(o.lists.items);

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import fixture, pcl, perf, unified
+from conftest import fixture, pcl, perf, run, unified
 
 BINARIES = ["probe_prog_O0", "probe_prog", "probe_prog_O2"]
 LIBC = "/lib/x86_64-linux-gnu/libc.so.6"
@@ -46,6 +46,47 @@ def test_funcs_stripped_library(filt):
     when installed, else from .dynsym, for both tools."""
     args = ["-x", LIBC, "-F"] + ([filt] if filt else [])
     assert_same(*both(*args))
+
+
+@pytest.mark.skipif(not os.path.exists(LIBC), reason="no libc.so.6 here")
+@pytest.mark.parametrize("func", ["malloc", "free", "fopen", "read"])
+def test_vars_library(func):
+    """libc's functions by their symbols' names (malloc is __libc_malloc in
+    its debug information), when libc6-dbg is installed; perf's error when
+    not."""
+    assert_same(*both("-x", LIBC, "-V", func))
+
+
+def test_stripped(tmp_path):
+    """A stripped program, its build id gone too (so that no cache can
+    stand in for it): perf's messages for -F, -V, -L and -a."""
+    stripped = str(tmp_path / "stripped")
+    r = run(["strip", "--remove-section=.note.gnu.build-id", "-o", stripped,
+             fixture("probe_prog_O0")])
+    assert r.returncode == 0, r.stderr
+    for args in (["-F"], ["-V", "work"], ["-L", "work"], ["-n", "-a", "work"]):
+        assert_same(*both("-x", stripped, *args))
+
+
+def test_stripped_cached(tmp_path):
+    """A stripped copy of a cached program: both tools find its symbols and
+    debug information in the build-id cache by its build id."""
+    path = fixture("probe_prog_O2")
+    assert perf("buildid-cache", "-a", path).returncode == 0
+    stripped = str(tmp_path / "stripped")
+    assert run(["strip", "-o", stripped, path]).returncode == 0
+    for args in (["-F"], ["-V", "work"], ["-n", "-a", "work n"]):
+        assert_same(*both("-x", stripped, *args))
+
+
+def test_definition():
+    """-D prints the definitions instead of writing them."""
+    path = fixture("probe_prog_O0")
+    for defs in (["work n"], ["work%return $retval", "main"], ["work:6 sum"]):
+        args = ["-x", path]
+        for d in defs:
+            args += ["-D", d]
+        assert_same(*both(*args))
 
 
 LINE_RANGES = ["work", "main", "scale", "work:2-5", "work:2+3", "probe_prog.c:20-24",

@@ -41,7 +41,7 @@ struct probe_debug *probe_debug__open(const char *path)
 	dw = dwarf_begin(fd, DWARF_C_READ);
 	if (!dw) {
 		/* a stripped binary: its debug file by build id */
-		char *debug = probe_elf__debug_path(path);
+		char *debug = probe_elf__debug_path(path, true);
 
 		close(fd);
 		fd = debug ? open(debug, O_RDONLY | O_CLOEXEC) : -1;
@@ -342,35 +342,31 @@ static bool real_type(Dwarf_Die *die, Dwarf_Die *type)
 }
 
 /* The type name -V shows: "int", "struct point*", "char**" (arrays as
- * pointers, as perf writes them). */
-static void add_type_name(struct strbuf *sb, Dwarf_Die *die)
+ * pointers, qualifiers left out, as perf writes them); false when the type
+ * ends in nothing (void). */
+static bool add_type_name(struct strbuf *sb, Dwarf_Die *die)
 {
 	Dwarf_Die type;
 
-	if (!die_type(die, &type)) {
-		strbuf_addstr(sb, "void");
-		return;
-	}
+	if (!die_type(die, &type))
+		return false;
 	int tag = dwarf_tag(&type);
 	const char *name = dwarf_diename(&type);
 
 	switch (tag) {
 	case DW_TAG_pointer_type:
 	case DW_TAG_array_type:
-		add_type_name(sb, &type);
+		if (!add_type_name(sb, &type))
+			return false;
 		strbuf_addch(sb, '*');
-		return;
+		return true;
 	case DW_TAG_const_type:
-		strbuf_addstr(sb, "const ");
-		add_type_name(sb, &type);
-		return;
 	case DW_TAG_volatile_type:
-		strbuf_addstr(sb, "volatile ");
-		add_type_name(sb, &type);
-		return;
+		/* perf leaves the qualifiers out */
+		return add_type_name(sb, &type);
 	case DW_TAG_subroutine_type:
 		strbuf_addstr(sb, "(function_type)");
-		return;
+		return true;
 	case DW_TAG_structure_type:
 		strbuf_addstr(sb, "struct ");
 		break;
@@ -382,6 +378,7 @@ static void add_type_name(struct strbuf *sb, Dwarf_Die *die)
 		break;
 	}
 	strbuf_addstr(sb, name ? name : "");
+	return true;
 }
 
 static bool type_is_signed(Dwarf_Die *type)
@@ -830,6 +827,7 @@ struct site_search {
 	int nr;
 	bool convert;	/* false for -V: addresses only */
 	bool not_found;	/* no site at all */
+	uint64_t symbol_addr;	/* where the function's symbol is, 0: unknown */
 };
 
 static bool spec_has_vars(const struct probe_spec *spec)
@@ -1026,6 +1024,24 @@ static int file_line_sites(struct site_search *s)
 	return ret;
 }
 
+/* A function known by another name in the debug information (libc's
+ * malloc is __libc_malloc): the one holding its symbol's address. */
+static int symbol_site(struct site_search *s)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(s->dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, func;
+
+		if (dwarf_offdie(s->dbg->dw, off + hsize, &cu) &&
+		    function_at(&cu, s->symbol_addr, &func))
+			return add_site(s, &cu, &func, s->symbol_addr + s->spec->point.offset);
+		off = next;
+	}
+	return 0;
+}
+
 static int search_sites(struct site_search *s)
 {
 	const struct probe_point *pp = &s->spec->point;
@@ -1041,6 +1057,10 @@ static int search_sites(struct site_search *s)
 		ret = file_line_sites(s);
 	if (ret)
 		return ret;
+	if (!s->nr && pp->function && s->symbol_addr)
+		ret = symbol_site(s);
+	if (ret)
+		return ret;
 	if (!s->nr) {
 		s->not_found = true;
 		return -ENOENT;
@@ -1051,7 +1071,7 @@ static int search_sites(struct site_search *s)
 int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *spec,
 			    struct probe_msgs *msgs, struct probe_site **sites)
 {
-	struct site_search s = { dbg, spec, msgs, NULL, 0, true, false };
+	struct site_search s = { dbg, spec, msgs, NULL, 0, true, false, 0 };
 	int ret = search_sites(&s);
 
 	if (s.not_found)
@@ -1092,7 +1112,10 @@ static void add_var_line(struct vars_at *v, Dwarf_Die *var)
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "\t\t");
-	add_type_name(&sb, var);
+	if (!add_type_name(&sb, var)) {
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "\t\t(unknown_type)");
+	}
 	strbuf_addf(&sb, "\t%s\n", dwarf_diename(var));
 	for (int i = 0; i < v->nr; i++)
 		if (!strcmp(v->lines[i], sb.buf)) {
@@ -1124,9 +1147,9 @@ static void vars_in_scope(struct vars_at *v, Dwarf_Die *scope, Dwarf_Die *func, 
 }
 
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
-			   struct strbuf *out, struct probe_msgs *msgs)
+			   uint64_t symbol_addr, struct strbuf *out, struct probe_msgs *msgs)
 {
-	struct site_search s = { dbg, spec, msgs, NULL, 0, false, false };
+	struct site_search s = { dbg, spec, msgs, NULL, 0, false, false, symbol_addr };
 	int ret = search_sites(&s);
 	char *point = probe_spec__point_text(spec);
 

@@ -47,9 +47,11 @@ void probe_sites__free(struct probe_site *sites, int nr);
 int probe_debug__show_lines(struct probe_debug *dbg, const char *range, struct strbuf *out,
 			    struct probe_msgs *msgs);
 
-/* -V: the variables available at each site of a spec. */
+/* -V: the variables available at each site of a spec; symbol_addr (0:
+ * none) is where the function's symbol is, for functions the debug
+ * information names otherwise. */
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
-			   struct strbuf *out, struct probe_msgs *msgs);
+			   uint64_t symbol_addr, struct strbuf *out, struct probe_msgs *msgs);
 
 /* For -l: "work:2@/path/src.c" (or "work%return@...") of an address;
  * NULL when the debug information does not cover it. */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/symbols/buildid-cache.h"
 #include "util/glob.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -125,7 +126,7 @@ static void read_plt(struct probe_elf *pe)
 	}
 }
 
-char *probe_elf__debug_path(const char *path)
+char *probe_elf__debug_path(const char *path, bool dwarf)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf *elf;
@@ -140,15 +141,30 @@ char *probe_elf__debug_path(const char *path)
 	len = elf ? dwelf_elf_gnu_build_id(elf, (const void **)&id) : -1;
 	if (len > 1) {
 		struct strbuf hex = STRBUF_INIT;
+		char *cache = build_id_cache__dir();
 
 		for (ssize_t i = 0; i < len; i++)
 			strbuf_addf(&hex, "%02x", id[i]);
-		debug = xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug", hex.buf, hex.buf + 2);
-		strbuf_release(&hex);
-		if (access(debug, R_OK)) {
-			free(debug);
-			debug = NULL;
+		/* the distribution's debug file, else the build-id cache's copies,
+		 * as perf looks for them */
+		char *candidates[] = {
+			xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug", hex.buf, hex.buf + 2),
+			xasprintf("%s/.build-id/%.2s/%s/debug", cache, hex.buf, hex.buf + 2),
+			xasprintf("%s/.build-id/%.2s/%s/elf", cache, hex.buf, hex.buf + 2),
+		};
+		/* perf reads symbols from the cached copy, never DWARF */
+		size_t nr = sizeof(candidates) / sizeof(*candidates) - (dwarf ? 1 : 0);
+
+		if (dwarf)
+			free(candidates[nr]);
+		for (size_t i = 0; i < nr; i++) {
+			if (!debug && !access(candidates[i], R_OK))
+				debug = candidates[i];
+			else
+				free(candidates[i]);
 		}
+		free(cache);
+		strbuf_release(&hex);
 	}
 	if (elf)
 		elf_end(elf);
@@ -159,7 +175,7 @@ char *probe_elf__debug_path(const char *path)
 /* Symbols from the separate debug file when the binary has no .symtab. */
 static void read_debug_symtab(struct probe_elf *pe)
 {
-	char *debug = probe_elf__debug_path(pe->path);
+	char *debug = probe_elf__debug_path(pe->path, false);
 	int fd = debug ? open(debug, O_RDONLY | O_CLOEXEC) : -1;
 	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 	Elf_Scn *symtab = elf ? section_of_type(elf, SHT_SYMTAB) : NULL;
@@ -193,6 +209,7 @@ int probe_elf__open(struct probe_elf *pe, const char *path)
 		read_symtab(pe, pe->elf, symtab);
 	else
 		read_debug_symtab(pe);
+	pe->nr_table_syms = pe->nr_syms;
 	read_plt(pe);
 	return 0;
 }
@@ -277,8 +294,12 @@ int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter,
 
 const struct probe_sym *probe_elf__find_function(const struct probe_elf *pe, const char *name)
 {
+	size_t len = strlen(name);
+
+	/* versioned names ("fopen@@GLIBC_2.2.5") answer to their base */
 	for (int i = 0; i < pe->nr_syms; i++)
-		if (pe->syms[i].function && !strcmp(pe->syms[i].name, name))
+		if (pe->syms[i].function && !strncmp(pe->syms[i].name, name, len) &&
+		    (!pe->syms[i].name[len] || pe->syms[i].name[len] == '@'))
 			return &pe->syms[i];
 	return NULL;
 }

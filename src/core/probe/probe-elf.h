@@ -21,6 +21,7 @@ struct probe_elf {
 	void *elf;	/* Elf * */
 	struct probe_sym *syms;
 	int nr_syms;
+	int nr_table_syms;	/* those of .symtab or .dynsym (PLT slots aside) */
 };
 
 /* Opens path and reads its symbols; -errno on failure. */
@@ -34,9 +35,11 @@ void probe_elf__close(struct probe_elf *pe);
 int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter,
 			      const char ***names);
 
-/* The separate debug file of path (/usr/lib/debug/.build-id/xx/yyyy.debug),
- * NULL when there is none; caller frees. */
-char *probe_elf__debug_path(const char *path);
+/* The separate debug file of path by its build id: the distribution's
+ * (/usr/lib/debug/.build-id/xx/yyyy.debug), else the build-id cache's
+ * debug copy, and for symbols (!dwarf) its elf copy; NULL when there is
+ * none.  Caller frees. */
+char *probe_elf__debug_path(const char *path, bool dwarf);
 
 /* The function symbol named name, or NULL. */
 const struct probe_sym *probe_elf__find_function(const struct probe_elf *pe, const char *name);
