@@ -119,6 +119,7 @@ DEFINITIONS = [
     "probe_prog.c:22", "work p.x", "main pt->x", "work n[1]", "work n:string", "main pt",
     "nosuch", "work:3+4", "work%return n",
     "work;sum*", "work;sum", "work;*sum*", "work;counter*", "work;for*", "work;sum+=* sum",
+    "take f->a", "take v.b", "take f->c", "take v.c:u8", "take f", "take v",
 ]
 
 # perf -v's lines of its own machinery (files opened, symbol loading,

@@ -296,17 +296,19 @@ static bool reversible(Dwarf_Die *cu, const struct line_row *rows, int nr,
 	return !line || (line == row->line && file && !strcmp(file, row->file));
 }
 
-/* perf's prologue skip: from the entry row, the next row of another line. */
+/* perf's prologue skip: the row after the entry's, whatever its line
+ * (a one-line function's second row too). */
 static Dwarf_Addr skip_prologue(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr entry)
 {
 	struct line_row *rows;
-	int nr = cu_rows(cu, &rows), entry_line = -1;
+	int nr = cu_rows(cu, &rows);
+	bool seen_entry = false;
 	Dwarf_Addr addr = entry;
 
 	for (int i = 0; i < nr; i++) {
-		if (rows[i].addr == entry && entry_line < 0) {
-			entry_line = rows[i].line;
-		} else if (entry_line >= 0 && rows[i].addr > entry && rows[i].line != entry_line &&
+		if (rows[i].addr == entry) {
+			seen_entry = true;
+		} else if (seen_entry && rows[i].addr > entry &&
 			   dwarf_haspc(func, rows[i].addr) > 0) {
 			addr = rows[i].addr;
 			break;
@@ -576,6 +578,10 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 			probe_msg(msgs, false, "%s is not a data structure nor a union.\n", arg->var);
 			return -EINVAL;
 		}
+		if (field->name && !through_pointer && !f->in_mem) {
+			probe_msg(msgs, false, "Structure on a register is not supported yet.\n");
+			return -EOPNOTSUPP;
+		}
 		Dwarf_Die target = *type;
 
 		if ((through_pointer || tag == DW_TAG_array_type) && !real_type(type, &target)) {
@@ -594,6 +600,15 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 					    i ? arg->fields[i - 1].name : arg->var, tn ? tn : "",
 					    field->name);
 				return -EINVAL;
+			}
+			Dwarf_Attribute loc;
+
+			/* perf 6.1 knows no DWARF 5 bitfield (data_bit_offset) */
+			if (dwarf_tag(&target) != DW_TAG_union_type &&
+			    !dwarf_attr(&member, DW_AT_data_member_location, &loc)) {
+				probe_msg(msgs, false, "Failed to get the offset of %s.\n",
+					  field->name);
+				return -ENOENT;
 			}
 			off = member_offset(&member);
 			*holder = member;
@@ -616,7 +631,7 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 		} else if (f->in_mem) {
 			f->off += off;
 		} else {
-			probe_msg(msgs, false, "Semantic error: %s is in a register.\n", arg->var);
+			probe_msg(msgs, false, "Structure on a register is not supported yet.\n");
 			return -EOPNOTSUPP;
 		}
 	}
