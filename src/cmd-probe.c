@@ -107,6 +107,22 @@ static char *resolve_exec(const char *exec)
 	return realpath(exec, real) ? xstrdup(real) : xstrdup(exec);
 }
 
+/* perf's words when tracefs is there but closed to us; true if so. */
+static bool no_permission(const char *file, bool write, const char *what)
+{
+	if (probe_tracefs_access(file, write) != -EACCES)
+		return false;
+	if (write)
+		fputs("No permission to write tracefs.\nPlease run this command again with sudo.\n",
+		      stderr);
+	else
+		fprintf(stderr, "No permission to read tracefs.\n"
+				"Please try 'sudo mount -o remount,mode=755 %s/'\n",
+			probe_tracefs_dir());
+	fprintf(stderr, "  Error: Failed to %s.\n", what);
+	return true;
+}
+
 /* --- -F ------------------------------------------------------------------- */
 
 static int show_funcs(const struct probe_opts *o)
@@ -603,6 +619,8 @@ static int add_probes(const struct probe_opts *o)
 		all_sdt &= is_sdt(o->adds.items[i]);
 	if (!o->exec && !all_sdt)
 		return add_kprobes(o);
+	if (!o->definition && no_permission("uprobe_events", true, "add events"))
+		return exit_of(-EACCES);
 	ret = add_uprobes(&r, o->exec);
 	if (!ret) {
 		if (!o->definition)
@@ -650,6 +668,9 @@ static char *uprobe_point(const struct probe_event *ev)
 static int list_probes(const struct probe_opts *o)
 {
 	struct probe_event *events;
+
+	if (no_permission("uprobe_events", false, "show event list"))
+		return exit_of(-EACCES);
 	int nr = probe_events__read(&events), shown = 0;
 
 	for (int i = 0; i < nr; i++) {
@@ -677,6 +698,9 @@ static int list_probes(const struct probe_opts *o)
 static int del_probes(const struct probe_opts *o)
 {
 	struct probe_event *events;
+
+	if (no_permission("uprobe_events", true, "delete events"))
+		return exit_of(-EACCES);
 	int nr = probe_events__read(&events), ret = 0;
 
 	for (int f = 0; f < o->dels.nr && !ret; f++) {

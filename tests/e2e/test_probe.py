@@ -4,10 +4,12 @@ uprobes added, listed, recorded and deleted.  Every test that adds probes
 uses a group of its own and removes it, whatever happens."""
 import os
 import re
+import shutil
+import tempfile
 
 import pytest
 
-from conftest import fixture, pcl, perf, run, unified
+from conftest import PCL, PERF, fixture, pcl, perf, run, unified
 
 BINARIES = ["probe_prog_O0", "probe_prog", "probe_prog_O2"]
 LIBC = "/lib/x86_64-linux-gnu/libc.so.6"
@@ -332,3 +334,35 @@ def test_sdt_semaphore_fires(caches):
     finally:
         pcl("probe", "-q", "-d", "sdt_python:*")
     assert "sdt_python/" not in open(UPROBE_EVENTS).read()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"),
+                    reason="needs root to become nobody")
+def test_not_root():
+    """As nobody: perf's words about tracefs's permissions."""
+    directory = tempfile.mkdtemp(prefix="pcl-probe-")
+    try:
+        os.chmod(directory, 0o755)
+        binary = os.path.join(directory, "prog")
+        shutil.copy(fixture("probe_prog_O0"), binary)
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        for args in (["-l"], ["-x", binary, "-a", "work"], ["-x", binary, "-n", "-a", "work"],
+                     ["-d", "pcl_nobody:*"]):
+            p = run(nobody + [PERF, "probe", *args])
+            q = run(nobody + [PCL, "probe", *args])
+            assert_same(p, q)
+    finally:
+        shutil.rmtree(directory)
+
+
+@needs_uprobes
+def test_stat_counts(group):
+    """pcl stat counts a probe's hits as perf stat does: once per call."""
+    path = fixture("probe_prog_O0")
+    assert added_by("pcl", group, path, ["work=work"]).returncode == 0
+    counts = []
+    for tool in (perf, pcl):
+        r = tool("stat", "-x,", "-e", group + ":work", "--", path, "5")
+        assert r.returncode == 0, r.stderr
+        counts.append([l.split(",")[0] for l in r.stderr.splitlines() if group in l])
+    assert counts[0] == counts[1] == [["5"]][0]

@@ -24,7 +24,8 @@ const char *probe_tracefs_dir(void)
 	for (int pass = 0; pass < 2 && !dir; pass++) {
 		for (size_t i = 0; i < sizeof(tracefs_dirs) / sizeof(*tracefs_dirs); i++) {
 			char *readme = xasprintf("%s/README", tracefs_dirs[i]);
-			bool ok = access(readme, F_OK) == 0;
+			/* a tracefs we may not enter is there all the same */
+			bool ok = access(readme, F_OK) == 0 || errno == EACCES;
 
 			free(readme);
 			if (ok) {
@@ -44,6 +45,19 @@ static char *tracefs_path(const char *file)
 	const char *dir = probe_tracefs_dir();
 
 	return dir ? xasprintf("%s/%s", dir, file) : NULL;
+}
+
+int probe_tracefs_access(const char *file, bool write)
+{
+	char *path = tracefs_path(file);
+	int ret = 0;
+
+	if (!path)
+		return -ENOENT;
+	if (access(path, write ? W_OK : R_OK))
+		ret = -errno;
+	free(path);
+	return ret;
 }
 
 bool probe_tracefs_has(const char *file)

@@ -22,6 +22,9 @@ struct probe_event {
 /* The tracefs directory (mounted if needed), NULL when there is none. */
 const char *probe_tracefs_dir(void);
 
+/* Whether FILE may be read (or written): 0, -EACCES or -ENOENT. */
+int probe_tracefs_access(const char *file, bool write);
+
 /* Whether the control file of the kind exists ("uprobe_events"). */
 bool probe_tracefs_has(const char *file);
 
