@@ -284,6 +284,38 @@ static char *event_name(const struct probe_spec *spec, const char *function)
 	return strbuf_detach(&sb);
 }
 
+/* The event of one site: sites of one function share it; a name taken
+ * before is refused, or with -f numbered (_1, _2, ...). */
+static char *site_event(const struct add_run *r, int first, const struct probe_spec *spec,
+			const char *group, const struct probe_site *sites, int site,
+			char **chosen, int *err)
+{
+	for (int i = 0; i < site; i++)
+		if (!strcmp(sites[i].function, sites[site].function))
+			return xstrdup(chosen[i]);
+	char *base = event_name(spec, sites[site].function), *event = NULL;
+
+	if (!name_taken_before(r, first, group, base))
+		return base;
+	if (!r->o->force) {
+		fprintf(stderr,
+			"Error: event \"%s\" already exists.\n"
+			" Hint: Remove existing event by 'pcl probe -d'\n"
+			"       or force duplicates by 'pcl probe -f'\n"
+			"       or set 'force=yes' in BPF source.\n",
+			base);
+		free(base);
+		*err = -EEXIST;
+		return NULL;
+	}
+	for (int k = 1; !event || name_taken(r, group, event); k++) {
+		free(event);
+		event = xasprintf("%s_%d", base, k);
+	}
+	free(base);
+	return event;
+}
+
 static char *with_text(const struct probe_spec *spec)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -388,34 +420,16 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 	char *group = spec.group ? xstrdup(spec.group) : probe_default_group(binary);
 	char *point = probe_spec__point_text(&spec);
 	char *with = with_text(&spec);
-	char *event = event_name(&spec, sites[0].function);
+	char **events = xcalloc(nr, sizeof(*events));
 
-	if (name_taken(r, group, event)) {
-		if (!o->force) {
-			print_msgs(&r->msgs, o);
-			fprintf(stderr,
-				"Error: event \"%s\" already exists.\n"
-				" Hint: Remove existing event by 'pcl probe -d'\n"
-				"       or force duplicates by 'pcl probe -f'\n"
-				"       or set 'force=yes' in BPF source.\n",
-				event);
-			ret = -EEXIST;
-		} else {
-			char *base = event;
-
-			event = NULL;
-			for (int k = 1; !event || name_taken(r, group, event); k++) {
-				free(event);
-				event = xasprintf("%s_%d", base, k);
-			}
-			free(base);
-		}
-	}
 	for (int i = 0; i < nr && !ret; i++) {
+		events[i] = site_event(r, first, &spec, group, sites, i, events, &ret);
+		if (ret)
+			break;
 		struct strbuf line = STRBUF_INIT;
 
-		strbuf_addf(&line, "%c:%s/%s %s:0x%lx", spec.point.retprobe ? 'r' : 'p', group, event,
-			    binary, (unsigned long)probe_elf__file_offset(pe, sites[i].addr));
+		strbuf_addf(&line, "%c:%s/%s %s:0x%lx", spec.point.retprobe ? 'r' : 'p', group,
+			    events[i], binary, (unsigned long)probe_elf__file_offset(pe, sites[i].addr));
 		for (int k = 0; k < sites[i].nr_args; k++)
 			strbuf_addf(&line, " %s", sites[i].args[k]);
 		print_msgs(&r->msgs, o);
@@ -432,18 +446,24 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 		if (ret)
 			break;
 		r->added = xrealloc(r->added, (r->nr_added + 1) * sizeof(*r->added));
-		r->added[r->nr_added++] = (struct added){ xstrdup(group), xstrdup(event),
+		r->added[r->nr_added++] = (struct added){ xstrdup(group), xstrdup(events[i]),
 							  xstrdup(point), xstrdup(with),
 							  xstrdup(binary) };
 	}
-	if (ret && !o->dry_run && !o->definition && r->nr_added > first)
-		probe_events__delete("uprobe_events", group, event);
-	if (ret && ret != -EEXIST)
-		forget_added(r, first);
+	if (ret) {
+		/* a failed definition leaves nothing behind */
+		for (int i = first; i < r->nr_added && !o->dry_run && !o->definition; i++)
+			if (i == first || strcmp(r->added[i].event, r->added[i - 1].event))
+				probe_events__delete("uprobe_events", group, r->added[i].event);
+		if (ret != -EEXIST)
+			forget_added(r, first);
+	}
+	for (int i = 0; i < nr; i++)
+		free(events[i]);
+	free(events);
 	free(group);
 	free(point);
 	free(with);
-	free(event);
 out:
 	print_msgs(&r->msgs, o);
 	probe_sites__free(sites, nr > 0 ? nr : 0);

@@ -122,6 +122,7 @@ DEFINITIONS = [
     "nosuch", "work:3+4", "work%return n",
     "work;sum*", "work;sum", "work;*sum*", "work;counter*", "work;for*", "work;sum+=* sum",
     "take f->a", "take v.b", "take f->c", "take v.c:u8", "take f", "take v",
+    "*a*", "w*", "*a* $params", "t*:1",
 ]
 
 # perf -v's lines of its own machinery (files opened, symbol loading,
@@ -130,7 +131,7 @@ PERF_ONLY = re.compile(r"^(Open|Looking|Try|symsrc|parsing arg|\d+ arguments|sym
                        r"Found \d+ probe_trace|Probe point found|Matched function|Converting|"
                        r"Searching|Reversed|found inline|probe-definition|Symbol .* address|"
                        r"No kprobe blacklist|Problems creating module maps|Parsing probe_events|"
-                       r"Group:\S+ Event:)")
+                       r"Group:\S+ Event:|Failed to open cache|Cache open error)")
 
 
 def verbose_text(text):

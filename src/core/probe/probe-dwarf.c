@@ -117,6 +117,7 @@ struct func_walk {
 	void *arg;
 	Dwarf_Die *cu;
 	int ret;
+	bool inlines;	/* the second pass: inlined instances */
 };
 
 static bool has_entry(Dwarf_Die *func)
@@ -126,14 +127,36 @@ static bool has_entry(Dwarf_Die *func)
 	return dwarf_entrypc(func, &pc) == 0;
 }
 
+static int func_walk_cb(Dwarf_Die *func, void *arg);
+
+static int inline_instance_cb(Dwarf_Die *instance, void *arg)
+{
+	struct func_walk *w = arg;
+
+	if (!has_entry(instance))
+		return DWARF_CB_OK;
+	w->ret = w->fn(w->cu, instance, w->arg);
+	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
 static int func_walk_cb(Dwarf_Die *func, void *arg)
 {
 	struct func_walk *w = arg;
 	const char *name = dwarf_diename(func);
 	const char *file;
 
-	if (!name || !has_entry(func))
+	if (!name)
 		return DWARF_CB_OK;
+	if (has_entry(func) == w->inlines)
+		return DWARF_CB_OK;
+	if (w->inlines) {
+		/* an inline function: its inlined instances are the places */
+		if (dwarf_func_inline(func) &&
+		    (!w->name || (is_glob(w->name) ? glob_match(w->name, name)
+						   : !strcmp(w->name, name))))
+			dwarf_func_inline_instances(func, inline_instance_cb, w);
+		return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+	}
 	if (w->name && (is_glob(w->name) ? !glob_match(w->name, name) : strcmp(w->name, name)))
 		return DWARF_CB_OK;
 	if (w->file && (!(file = dwarf_decl_file(func)) || !tail_matches(file, w->file)))
@@ -149,13 +172,16 @@ static int for_each_function(struct probe_debug *dbg, const char *name, const ch
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
-	struct func_walk w = { name, file, fn, arg, NULL, 0 };
+	struct func_walk w = { name, file, fn, arg, NULL, 0, false };
 
 	while (!w.ret && dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
-		if (dwarf_offdie(dbg->dw, off + hsize, &cu)) {
+		/* perf takes the functions with code first, then the inlined */
+		for (int pass = 0; pass < 2 && !w.ret && dwarf_offdie(dbg->dw, off + hsize, &cu);
+		     pass++) {
 			w.cu = &cu;
+			w.inlines = pass;
 			dwarf_getfuncs(&cu, func_walk_cb, &w, 0);
 		}
 		off = next;
