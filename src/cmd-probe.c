@@ -350,10 +350,11 @@ static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spe
 	if (!sym || spec_has_c_args(spec)) {
 		char *point = probe_spec__point_text(spec);
 
-		/* a symbol without debug information for its variables: perf
-		 * only says the add failed */
-		if (!sym)
+		/* with variables to fetch, perf only says the add failed */
+		if (!spec_has_c_args(spec))
 			probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
+		else
+			probe_msg(msgs, true, "An error occurred in debuginfo analysis (-2).\n");
 		free(point);
 		return -ENOENT;
 	}

@@ -91,7 +91,7 @@ def test_definition():
         assert_same(*both(*args))
 
 
-LINE_RANGES = ["work", "main", "scale", "work:2-5", "work:2+3", "probe_prog.c:20-24",
+LINE_RANGES = ["work", "main", "scale", "atoi", "work:2-5", "work:2+3", "probe_prog.c:20-24",
                "probe_prog.c:20", "probe_prog.c", "nosuch", "work@probe_prog.c"]
 
 
@@ -101,7 +101,7 @@ def test_lines(binary, rng):
     assert_same(*both("-x", fixture(binary), "-L", rng))
 
 
-VAR_POINTS = ["work", "main", "scale", "work:6", "work%return", "probe_prog.c:22", "work+4",
+VAR_POINTS = ["work", "main", "scale", "atoi", "work:6", "work%return", "probe_prog.c:22", "work+4",
               "nosuch", "main:8"]
 
 
@@ -122,14 +122,14 @@ DEFINITIONS = [
     "nosuch", "work:3+4", "work%return n",
     "work;sum*", "work;sum", "work;*sum*", "work;counter*", "work;for*", "work;sum+=* sum",
     "take f->a", "take v.b", "take f->c", "take v.c:u8", "take f", "take v",
-    "*a*", "w*", "*a* $params", "t*:1",
+    "*a*", "w*", "*a* $params", "t*:1", "atoi", "atoi __nptr",
 ]
 
 # perf -v's lines of its own machinery (files opened, symbol loading,
 # parsing traces) that pcl does not print
 PERF_ONLY = re.compile(r"^(Open|Looking|Try|symsrc|parsing arg|\d+ arguments|symbol:|.* type is|"
                        r"Found \d+ probe_trace|Probe point found|Matched function|Converting|"
-                       r"Searching|Reversed|found inline|probe-definition|Symbol .* address|"
+                       r"Searching|Reversed|probe-definition|Symbol .* address|"
                        r"No kprobe blacklist|Problems creating module maps|Parsing probe_events|"
                        r"Group:\S+ Event:|Failed to open cache|Cache open error)")
 

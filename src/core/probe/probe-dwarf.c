@@ -1033,8 +1033,12 @@ static int function_sites(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 	const struct probe_point *pp = &s->spec->point;
 	Dwarf_Addr addr = entry_of(func);
 
-	probe_msg(s->msgs, true, "Matched function: %s [%lx]\n", dwarf_diename(func),
-		    (unsigned long)dwarf_dieoffset(func));
+	/* perf's words for instances of inline functions, out-of-line too */
+	if (dwarf_hasattr(func, DW_AT_abstract_origin))
+		probe_msg(s->msgs, true, "found inline addr: 0x%lx\n", (unsigned long)addr);
+	else
+		probe_msg(s->msgs, true, "Matched function: %s [%lx]\n", dwarf_diename(func),
+			  (unsigned long)dwarf_dieoffset(func));
 	if (pp->lazy)
 		return lazy_sites(s, cu, func);
 	if (pp->has_line && pp->line)

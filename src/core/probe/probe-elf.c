@@ -299,7 +299,8 @@ const struct probe_sym *probe_elf__find_function(const struct probe_elf *pe, con
 	/* versioned names ("fopen@@GLIBC_2.2.5") answer to their base */
 	for (int i = 0; i < pe->nr_syms; i++)
 		if (pe->syms[i].function && !strncmp(pe->syms[i].name, name, len) &&
-		    (!pe->syms[i].name[len] || pe->syms[i].name[len] == '@'))
+		    (!pe->syms[i].name[len] ||
+		     (pe->syms[i].name[len] == '@' && strcmp(pe->syms[i].name + len, "@plt"))))
 			return &pe->syms[i];
 	return NULL;
 }
