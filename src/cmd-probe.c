@@ -162,6 +162,8 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 {
 	struct probe_debug *dbg = o->exec ? probe_debug__open(o->exec) : NULL;
 
+	if (dbg)
+		probe_debug__set_no_inlines(dbg, o->no_inlines);
 	if (!dbg && o->exec)
 		fprintf(stderr, "The %s file has no debug information.\n"
 				"Rebuild with -g, or install an appropriate debuginfo package.\n",
@@ -414,6 +416,12 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 	nr = dbg ? probe_debug__find_sites(dbg, &spec, &r->msgs, &sites) : 0;
 	if (!nr)
 		nr = symbol_sites(pe, &spec, &r->msgs, &sites);
+	if (nr > o->max_probes) {
+		probe_msg(&r->msgs, false, "Too many( > %d) probe point found.\n", o->max_probes);
+		probe_sites__free(sites, nr);
+		sites = NULL;
+		nr = -ERANGE;
+	}
 	if (nr < 0) {
 		ret = nr;
 		goto out;
@@ -603,6 +611,8 @@ static int add_uprobes(struct add_run *r, const char *exec)
 		goto out;
 	}
 	dbg = binary ? probe_debug__open(binary) : NULL;
+	if (dbg)
+		probe_debug__set_no_inlines(dbg, o->no_inlines);
 	if (binary && !dbg && !pe.nr_table_syms) {
 		fprintf(stderr, "Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
 			binary);
@@ -790,7 +800,7 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOLEAN(0, "externs", &o.externs, "Show external variables too (with --vars only)"),
 		OPT_BOOLEAN(0, "range", &o.range, "Show variables location range in scope"),
 		OPT_BOOLEAN(0, "no-inlines", &o.no_inlines,
-			    "Don't search inlined functions (with --vars only)"),
+			    "Don't search inlined functions"),
 		OPT_BOOLEAN('n', "dry-run", &o.dry_run, "dry run"),
 		OPT_CALLBACK('D', "definition", &o,
 			     "[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",

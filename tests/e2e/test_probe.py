@@ -81,6 +81,13 @@ def test_stripped_cached(tmp_path):
         assert_same(*both("-x", stripped, *args))
 
 
+def test_max_probes_no_inlines():
+    assert_same(*both("-x", fixture("probe_prog_O0"), "--max-probes", "2", "-n", "-a", "work:6"))
+    path = fixture("probe_prog_O2")
+    for args in (["-n", "-a", "atoi"], ["-V", "atoi"], ["-n", "-a", "*a*"]):
+        assert_same(*both("-x", path, "--no-inlines", *args))
+
+
 def test_definition():
     """-D prints the definitions instead of writing them."""
     path = fixture("probe_prog_O0")

@@ -24,6 +24,7 @@
 #include "util/util.h"
 
 struct probe_debug {
+	bool no_inlines;	/* leave inlined instances out */
 	int fd, image_fd;
 	Dwarf *dw;
 	Elf *image;	/* the binary itself, for its .eh_frame */
@@ -62,6 +63,11 @@ struct probe_debug *probe_debug__open(const char *path)
 	dbg->image = elf_begin(image_fd, ELF_C_READ_MMAP, NULL);
 	dbg->cfi = dbg->image ? dwarf_getcfi_elf(dbg->image) : NULL;
 	return dbg;
+}
+
+void probe_debug__set_no_inlines(struct probe_debug *dbg, bool no_inlines)
+{
+	dbg->no_inlines = no_inlines;
 }
 
 void probe_debug__close(struct probe_debug *dbg)
@@ -178,7 +184,8 @@ static int for_each_function(struct probe_debug *dbg, const char *name, const ch
 		Dwarf_Die cu;
 
 		/* perf takes the functions with code first, then the inlined */
-		for (int pass = 0; pass < 2 && !w.ret && dwarf_offdie(dbg->dw, off + hsize, &cu);
+		for (int pass = 0; pass < (dbg->no_inlines ? 1 : 2) && !w.ret &&
+				   dwarf_offdie(dbg->dw, off + hsize, &cu);
 		     pass++) {
 			w.cu = &cu;
 			w.inlines = pass;

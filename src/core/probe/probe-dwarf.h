@@ -35,6 +35,8 @@ struct probe_site {
 /* Opens the debug information of path: NULL when it has none. */
 struct probe_debug *probe_debug__open(const char *path);
 void probe_debug__close(struct probe_debug *dbg);
+/* --no-inlines: functions with code only, not their inlined instances. */
+void probe_debug__set_no_inlines(struct probe_debug *dbg, bool no_inlines);
 
 /* The sites of a spec; returns their count (0: the point is not in the
  * debug information) or -errno. */
