@@ -450,6 +450,8 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 			print_msgs(&r->msgs, o);
 			if (!o->dry_run)
 				ret = probe_events__write("uprobe_events", line.buf);
+			if (ret)
+				fprintf(stderr, "Failed to write event: %s\n", strerror(-ret));
 		}
 		strbuf_release(&line);
 		if (ret)
@@ -537,8 +539,12 @@ static int add_sdt(struct add_run *r, const struct probe_spec *spec)
 				}
 				probe_msg(&r->msgs, true, "Writing event: %s\n", defs[k]);
 				print_msgs(&r->msgs, o);
-				if (!ret && !o->dry_run)
+				if (!ret && !o->dry_run) {
 					ret = probe_events__write("uprobe_events", defs[k]);
+					if (ret)
+						fprintf(stderr, "Failed to write event: %s\n",
+							strerror(-ret));
+				}
 				if (!ret) {
 					/* perf shows the marker as asked for */
 					char *point = xasprintf("%%%s", spec->event);

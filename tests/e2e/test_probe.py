@@ -235,6 +235,18 @@ def test_add_list_delete(group, binary):
 
 
 @needs_uprobes
+def test_failed_add_leaves_nothing(group):
+    """The kernel refuses an argument: perf's words, nothing left behind."""
+    path = fixture("probe_prog_O0")
+    for args in (["-a"], ["-v", "-a"]):
+        p = perf("probe", "-x", path, *args, group + ":w=work:5 %bogus")
+        q = pcl("probe", "-x", path, *args, group + ":w=work:5 %bogus")
+        assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr))
+        assert q.returncode == p.returncode == 234
+        assert group + "/" not in open(UPROBE_EVENTS).read()
+
+
+@needs_uprobes
 def test_record_script(group, tmp_path):
     """The arguments recorded are the values the program had: n = 1000 + r,
     p->x = 3, p->name = "pt", vals[1] = 3, and work's sum as $retval."""
