@@ -223,7 +223,7 @@ static int show_vars(const struct probe_opts *o)
 		symbol_addr = sym ? sym->addr : 0;
 		probe_elf__close(&pe);
 	}
-	ret = probe_debug__show_vars(dbg, &spec, o->externs, symbol_addr, &out, &msgs);
+	ret = probe_debug__show_vars(dbg, &spec, o->externs, o->range, symbol_addr, &out, &msgs);
 	fputs(strbuf_str(&out), stdout);
 	print_msgs(&msgs, o);
 	if (ret)

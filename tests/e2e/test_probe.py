@@ -108,15 +108,15 @@ def test_lines(binary, rng):
     assert_same(*both("-x", fixture(binary), "-L", rng))
 
 
-VAR_POINTS = ["work", "main", "scale", "atoi", "work:6", "work%return", "probe_prog.c:22", "work+4",
+VAR_POINTS = ["work", "main", "scale", "atoi", "take", "main:3", "main:5", "work:5", "work:6", "work%return", "probe_prog.c:22", "work+4",
               "nosuch", "main:8"]
 
 
 @pytest.mark.parametrize("binary", BINARIES)
 @pytest.mark.parametrize("point", VAR_POINTS)
-@pytest.mark.parametrize("externs", [[], ["--externs"]])
-def test_vars(binary, point, externs):
-    assert_same(*both("-x", fixture(binary), "-V", point, *externs))
+@pytest.mark.parametrize("options", [[], ["--externs"], ["--range"], ["--range", "--externs"]])
+def test_vars(binary, point, options):
+    assert_same(*both("-x", fixture(binary), "-V", point, *options))
 
 
 DEFINITIONS = [

@@ -1154,21 +1154,62 @@ static int cmp_str(const void *a, const void *b)
 
 struct vars_at {
 	struct probe_debug *dbg;
-	bool externs;
+	bool range;		/* --range: where each variable has a location */
+	Dwarf_Die *func;
 	char **lines;
 	int nr;
 };
 
-static void add_var_line(struct vars_at *v, Dwarf_Die *var)
+/* --range: where the variable has a location, as offsets in the
+ * function: its scope's ranges for a single location, else each entry of
+ * its location list. */
+static void add_ranges(struct strbuf *sb, Dwarf_Die *var, Dwarf_Die *scope, Dwarf_Die *func)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr low = entry_of(func), base, start, end;
+	Dwarf_Op *expr;
+	size_t len;
+	ptrdiff_t off = 0;
+	bool first = true, whole = false;
+
+	strbuf_addf(sb, "\t@<%s+[", dwarf_diename(func));
+	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
+		strbuf_addstr(sb, "]>");
+		return;
+	}
+	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &expr, &len)) > 0) {
+		if (start == 0 && end == (Dwarf_Addr)-1) {
+			whole = true;
+			break;
+		}
+		strbuf_addf(sb, "%s%lu-%lu", first ? "" : ",", (unsigned long)(start - low),
+			    (unsigned long)(end - low));
+		first = false;
+	}
+	for (off = 0; whole && (off = dwarf_ranges(scope, off, &base, &start, &end)) > 0;) {
+		strbuf_addf(sb, "%s%lu-%lu", first ? "" : ",", (unsigned long)(start - low),
+			    (unsigned long)(end - low));
+		first = false;
+	}
+	strbuf_addstr(sb, "]>");
+}
+
+/* One -V line; with --range, its kind and (but for globals) its ranges. */
+static void add_var_line(struct vars_at *v, Dwarf_Die *var, Dwarf_Die *scope, const char *kind)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *prefix = v->range ? kind : "";
+	const char *sep = v->range ? "\t" : "";
 
-	strbuf_addstr(&sb, "\t\t");
+	strbuf_addf(&sb, "\t\t%s%s", prefix, sep);
 	if (!add_type_name(&sb, var)) {
 		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "\t\t(unknown_type)");
+		strbuf_addf(&sb, "\t\t%s%s(unknown_type)", prefix, sep);
 	}
-	strbuf_addf(&sb, "\t%s\n", dwarf_diename(var));
+	strbuf_addf(&sb, "\t%s", dwarf_diename(var));
+	if (v->range && strcmp(kind, "[EXT]"))
+		add_ranges(&sb, var, scope, v->func);
+	strbuf_addch(&sb, '\n');
 	for (int i = 0; i < v->nr; i++)
 		if (!strcmp(v->lines[i], sb.buf)) {
 			strbuf_release(&sb);
@@ -1178,28 +1219,67 @@ static void add_var_line(struct vars_at *v, Dwarf_Die *var)
 	v->lines[v->nr++] = strbuf_detach(&sb);
 }
 
-static void vars_in_scope(struct vars_at *v, Dwarf_Die *scope, Dwarf_Die *func, Dwarf_Addr addr,
+/* What -V says of a variable at addr: fetchable (VAL), located elsewhere
+ * only (INV, shown with --range), or nothing. */
+enum var_state { VAR_NONE, VAR_VAL, VAR_INV };
+
+static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr addr,
+				struct probe_msgs *msgs)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	struct fetch f;
+
+	if (v->range && !dwarf_attr_integrate(var, DW_AT_location, &attr))
+		return VAR_NONE;	/* constants have no range to show */
+	if (v->range && dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0) {
+		/* perf looks further on for the variable's next location and
+		 * lists it if that one could be fetched */
+		Dwarf_Addr base, start, end, next = (Dwarf_Addr)-1;
+		Dwarf_Op *expr;
+		size_t len;
+
+		for (ptrdiff_t off = 0;
+		     (off = dwarf_getlocations(&attr, off, &base, &start, &end, &expr, &len)) > 0;)
+			if (start > addr && start < next)
+				next = start;
+		if (next == (Dwarf_Addr)-1 || var_location(v->dbg, v->func, var, next, &f, msgs))
+			return VAR_NONE;
+		free(f.base);
+		return VAR_INV;
+	}
+	if (var_location(v->dbg, v->func, var, addr, &f, msgs))
+		return VAR_NONE;
+	free(f.base);
+	return VAR_VAL;
+}
+
+static void vars_in_scope(struct vars_at *v, Dwarf_Die *scope, Dwarf_Addr addr,
 			  struct probe_msgs *msgs)
 {
 	Dwarf_Die child;
+	bool global = dwarf_tag(scope) == DW_TAG_compile_unit;
 
 	if (dwarf_child(scope, &child))
 		return;
 	do {
 		int tag = dwarf_tag(&child);
-		struct fetch f;
+		enum var_state state;
 
-		/* -V lists what could be fetched here */
 		if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
-		    !dwarf_diename(&child) || var_location(v->dbg, func, &child, addr, &f, msgs))
+		    !dwarf_diename(&child))
 			continue;
-		free(f.base);
-		add_var_line(v, &child);
+		state = var_state(v, &child, addr, msgs);
+		if (state != VAR_NONE)
+			add_var_line(v, &child, scope, global ? "[EXT]" : state == VAR_VAL ? "[VAL]"
+											 : "[INV]");
 	} while (!dwarf_siblingof(&child, &child));
 }
 
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
-			   uint64_t symbol_addr, struct strbuf *out, struct probe_msgs *msgs)
+			   bool range, uint64_t symbol_addr, struct strbuf *out,
+			   struct probe_msgs *msgs)
 {
 	struct site_search s = { dbg, spec, msgs, NULL, 0, false, false, symbol_addr };
 	int ret = search_sites(&s);
@@ -1214,7 +1294,7 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 	strbuf_addf(out, "Available variables at %s\n", point);
 	free(point);
 	for (int i = 0; i < s.nr; i++) {
-		struct vars_at v = { dbg, externs, NULL, 0 };
+		struct vars_at v = { dbg, range, NULL, NULL, 0 };
 		Dwarf_Die *scopes, func;
 		Dwarf_Off off = 0, next;
 		size_t hsize;
@@ -1228,13 +1308,14 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 		}
 		if (!found)
 			continue;
+		v.func = &func;
 		strbuf_addf(out, "\t@<%s+%lu>\n", dwarf_diename(&func),
 			    (unsigned long)(s.sites[i].addr - entry_of(&func)));
 		int n = dwarf_getscopes(&cu, s.sites[i].addr, &scopes);
 
 		for (int k = 0; k < n; k++)
 			if (dwarf_tag(&scopes[k]) != DW_TAG_compile_unit || externs)
-				vars_in_scope(&v, &scopes[k], &func, s.sites[i].addr, msgs);
+				vars_in_scope(&v, &scopes[k], s.sites[i].addr, msgs);
 		free(scopes);
 		qsort(v.lines, v.nr, sizeof(*v.lines), cmp_str);
 		for (int k = 0; k < v.nr; k++) {

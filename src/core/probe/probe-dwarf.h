@@ -49,11 +49,13 @@ void probe_sites__free(struct probe_site *sites, int nr);
 int probe_debug__show_lines(struct probe_debug *dbg, const char *range, struct strbuf *out,
 			    struct probe_msgs *msgs);
 
-/* -V: the variables available at each site of a spec; symbol_addr (0:
- * none) is where the function's symbol is, for functions the debug
+/* -V: the variables available at each site of a spec (globals too with
+ * externs, with the ranges of their locations with range); symbol_addr
+ * (0: none) is where the function's symbol is, for functions the debug
  * information names otherwise. */
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
-			   uint64_t symbol_addr, struct strbuf *out, struct probe_msgs *msgs);
+			   bool range, uint64_t symbol_addr, struct strbuf *out,
+			   struct probe_msgs *msgs);
 
 /* For -l: "work:2@/path/src.c" (or "work%return@...") of an address;
  * NULL when the debug information does not cover it. */
