@@ -143,7 +143,8 @@ static void list_cache(const char *dir)
 	}
 	if (top)
 		closedir(top);
-	qsort(lines, nr, sizeof(*lines), cmp_str);
+	if (nr)
+		qsort(lines, nr, sizeof(*lines), cmp_str);
 	for (int i = 0; i < nr; i++) {
 		puts(lines[i]);
 		free(lines[i]);

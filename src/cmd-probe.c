@@ -589,10 +589,12 @@ static bool is_sdt(const char *def)
 {
 	struct probe_spec spec;
 	char err[256];
-	bool sdt = !probe_spec__parse(&spec, def, err, sizeof(err)) && spec.sdt;
+	bool sdt = false;
 
-	if (sdt)
+	if (!probe_spec__parse(&spec, def, err, sizeof(err))) {
+		sdt = spec.sdt;
 		probe_spec__exit(&spec);
+	}
 	return sdt;
 }
 

@@ -1468,7 +1468,8 @@ static void print_source(const struct line_range *lr, FILE *src, struct strbuf *
 {
 	char *line = NULL;
 	size_t cap = 0;
-	int first = lr->offset + lr->start, last = lr->offset + lr->end, lastnum = 0;
+	int first = lr->offset + lr->start, lastnum = 0;
+	int last = lr->end == INT_MAX ? INT_MAX : lr->offset + lr->end;
 
 	if (first < 1)
 		first = 1;

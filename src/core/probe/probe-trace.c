@@ -125,7 +125,8 @@ static void read_file_events(const char *file, bool uprobe, struct probe_event *
 	}
 	free(line);
 	fclose(f);
-	qsort(lines, nr_lines, sizeof(*lines), cmp_lines);
+	if (nr_lines)
+		qsort(lines, nr_lines, sizeof(*lines), cmp_lines);
 	for (int i = 0; i < nr_lines; i++) {
 		struct probe_event ev;
 
