@@ -406,6 +406,8 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 		return -EINVAL;
 	}
 	probe_msg(&r->msgs, true, "probe-definition(0): %s\n", def);
+	if (!dbg && !spec.point.retprobe)
+		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
 	if (!dbg && probe_spec__needs_dwarf(&spec)) {
 		fprintf(stderr, "The %s file has no debug information.\n"
 				"Rebuild with -g, or install an appropriate debuginfo package.\n",
@@ -696,8 +698,19 @@ static char *uprobe_point(const struct probe_event *ev)
 	struct probe_elf pe;
 	char *point = NULL;
 
-	if (dbg && !probe_elf__open(&pe, ev->target)) {
-		point = probe_debug__describe(dbg, probe_elf__vaddr(&pe, ev->offset), ev->retprobe);
+	if (!probe_elf__open(&pe, ev->target)) {
+		uint64_t addr = probe_elf__vaddr(&pe, ev->offset);
+		const struct probe_sym *sym = probe_elf__function_at(&pe, addr);
+
+		if (dbg)
+			point = probe_debug__describe(dbg, addr, ev->retprobe);
+		/* without debug information: the function's symbol */
+		if (!point && sym && ev->retprobe)
+			point = xasprintf("%s%%return", sym->name);
+		else if (!point && sym && addr > sym->addr)
+			point = xasprintf("%s+%lu", sym->name, (unsigned long)(addr - sym->addr));
+		else if (!point && sym)
+			point = xstrdup(sym->name);
 		probe_elf__close(&pe);
 	}
 	probe_debug__close(dbg);

@@ -247,6 +247,25 @@ def test_failed_add_leaves_nothing(group):
 
 
 @needs_uprobes
+def test_without_debug_info(group, tmp_path):
+    """A program built without -g: symbols only, for -a, -n -v and -l."""
+    binary = str(tmp_path / "nodebug")
+    source = os.path.join(os.path.dirname(fixture("probe_prog_O0")), "..", "..", "tests",
+                          "fixtures", "probe_prog.c")
+    assert run(["cc", "-O0", "-o", binary, source]).returncode == 0
+    definitions = ["work", "work+4", "work%return $retval", "main %di", "work n"]
+    for d in definitions:
+        p, q = both("-x", binary, "-n", "-v", "-a", d)
+        assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr))
+        assert q.returncode == p.returncode
+    args = ["-x", binary]
+    for d in ["w=work", "w4=work+4", "r=work%return $retval", "m=main %di"]:
+        args += ["-a", group + ":" + d]
+    assert perf("probe", "-q", *args).returncode == 0
+    assert_same(perf("probe", "-l", group + ":*"), pcl("probe", "-l", group + ":*"))
+
+
+@needs_uprobes
 def test_record_script(group, tmp_path):
     """The arguments recorded are the values the program had: n = 1000 + r,
     p->x = 3, p->name = "pt", vals[1] = 3, and work's sum as $retval."""

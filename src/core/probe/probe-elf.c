@@ -305,6 +305,17 @@ const struct probe_sym *probe_elf__find_function(const struct probe_elf *pe, con
 	return NULL;
 }
 
+const struct probe_sym *probe_elf__function_at(const struct probe_elf *pe, uint64_t addr)
+{
+	for (int i = 0; i < pe->nr_table_syms; i++) {
+		const struct probe_sym *sym = &pe->syms[i];
+
+		if (sym->function && addr >= sym->addr && addr < sym->addr + (sym->size ? sym->size : 1))
+			return sym;
+	}
+	return NULL;
+}
+
 /* Moves a between the address spaces of the executable PT_LOAD holding it:
  * to file offsets (to_file) or back to virtual addresses. */
 static uint64_t through_load(const struct probe_elf *pe, uint64_t a, bool to_file)

@@ -44,6 +44,9 @@ char *probe_elf__debug_path(const char *path, bool dwarf);
 /* The function symbol named name, or NULL. */
 const struct probe_sym *probe_elf__find_function(const struct probe_elf *pe, const char *name);
 
+/* The function symbol whose code holds addr, or NULL. */
+const struct probe_sym *probe_elf__function_at(const struct probe_elf *pe, uint64_t addr);
+
 /* The file offset of a virtual address (through the PT_LOAD holding it). */
 uint64_t probe_elf__file_offset(const struct probe_elf *pe, uint64_t addr);
 
