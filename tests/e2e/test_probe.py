@@ -157,6 +157,11 @@ def test_dry_run(binary, definition):
     assert q.returncode == p.returncode
 
 
+def test_list_nothing():
+    for filters in ([], ["pcl_nothing_here:*"], ["nothing_here"]):
+        assert_same(*both("-l", *filters))
+
+
 def test_semantic_errors():
     for definition in ["work:3+4", "work%return n", "1bad=work", "work%foo"]:
         p, q = both("-x", fixture("probe_prog_O0"), "-n", "-a", definition)
