@@ -45,7 +45,7 @@ struct probe_opts {
 	bool list, funcs, dry_run, force, quiet, externs, no_inlines, range;
 	bool definition;	/* -D: print the definitions instead of writing them */
 	int verbose;
-	const char *exec, *line, *vars, *funcs_filter;
+	const char *exec, *line, *vars, *funcs_filter, *source;
 	int max_probes;
 	const struct option *table;	/* for the usage after a semantic error */
 };
@@ -162,8 +162,10 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 {
 	struct probe_debug *dbg = o->exec ? probe_debug__open(o->exec) : NULL;
 
-	if (dbg)
+	if (dbg) {
 		probe_debug__set_no_inlines(dbg, o->no_inlines);
+		probe_debug__set_source_prefix(dbg, o->source);
+	}
 	if (!dbg && o->exec)
 		fprintf(stderr, "The %s file has no debug information.\n"
 				"Rebuild with -g, or install an appropriate debuginfo package.\n",
@@ -171,6 +173,24 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 	else if (!dbg)
 		fprintf(stderr, "Failed to find the path for the kernel: No such file or directory\n");
 	return dbg;
+}
+
+/* Where the function named at the start of text ("malloc:3") has its
+ * symbol in -x's binary, 0 when it has none. */
+static uint64_t symbol_address(const struct probe_opts *o, const char *text)
+{
+	struct probe_elf pe;
+	uint64_t addr = 0;
+	char *name = xstrndup(text, strcspn(text, ":+@%;"));
+
+	if (!probe_elf__open(&pe, o->exec)) {
+		const struct probe_sym *sym = probe_elf__find_function(&pe, name);
+
+		addr = sym ? sym->addr : 0;
+		probe_elf__close(&pe);
+	}
+	free(name);
+	return addr;
 }
 
 static int show_lines(const struct probe_opts *o)
@@ -184,7 +204,7 @@ static int show_lines(const struct probe_opts *o)
 		fputs("  Error: Failed to show lines.\n", stderr);
 		return PCL_EXIT_ENOENT;
 	}
-	ret = probe_debug__show_lines(dbg, o->line, &out, &msgs);
+	ret = probe_debug__show_lines(dbg, o->line, symbol_address(o, o->line), &out, &msgs);
 	fputs(strbuf_str(&out), stdout);
 	print_msgs(&msgs, o);
 	if (ret)
@@ -214,15 +234,8 @@ static int show_vars(const struct probe_opts *o)
 		probe_debug__close(dbg);
 		return PCL_EXIT_USAGE;
 	}
-	struct probe_elf pe;
-	uint64_t symbol_addr = 0;
+	uint64_t symbol_addr = spec.point.function ? symbol_address(o, spec.point.function) : 0;
 
-	if (spec.point.function && !probe_elf__open(&pe, o->exec)) {
-		const struct probe_sym *sym = probe_elf__find_function(&pe, spec.point.function);
-
-		symbol_addr = sym ? sym->addr : 0;
-		probe_elf__close(&pe);
-	}
 	ret = probe_debug__show_vars(dbg, &spec, o->externs, o->range, symbol_addr, &out, &msgs);
 	fputs(strbuf_str(&out), stdout);
 	print_msgs(&msgs, o);
@@ -833,13 +846,23 @@ int cmd_probe(int argc, const char **argv)
 		  .callback = opt_funcs, .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT },
 		OPT_STRING('x', "exec", &o.exec, "executable|path",
 			   "target executable name or path"),
+		OPT_STRING('s', "source", &o.source, "directory",
+			   "path to kernel source"),
 		OPT_END(),
 	};
 	int nargs = parse_options(argc, argv, opts, probe_usage, 0);
 
 	o.table = opts;
 	/* perf names the binary by its real path everywhere */
-	char *exec = o.exec ? resolve_exec(o.exec) : NULL;
+	char real[PATH_MAX], *exec = NULL;
+
+	if (o.exec && !realpath(o.exec, real)) {
+		fprintf(stderr, "Failed to get the absolute path of %s: %s\n", o.exec,
+			strerror(errno));
+		parse_options_usage(probe_usage, opts, "x", true);
+		return PCL_EXIT_USAGE;
+	}
+	exec = o.exec ? xstrdup(real) : NULL;
 
 	o.exec = exec;
 	int ret;

@@ -59,6 +59,29 @@ def test_vars_library(func):
     assert_same(*both("-x", LIBC, "-V", func))
 
 
+@pytest.mark.skipif(not os.path.exists(LIBC), reason="no libc.so.6 here")
+def test_lines_library():
+    """malloc is found by its symbol; its source is not installed."""
+    assert_same(*both("-x", LIBC, "-L", "malloc"))
+
+
+def test_source_prefix(tmp_path):
+    """-s DIR: the source under DIR, leading directories dropped as needed."""
+    (tmp_path / "fixtures").mkdir()
+    source = os.path.join(os.path.dirname(fixture("probe_prog_O0")), "..", "..", "tests",
+                          "fixtures", "probe_prog.c")
+    shutil.copy(source, str(tmp_path / "fixtures" / "probe_prog.c"))
+    path = fixture("probe_prog_O0")
+    for prefix, rng in ((str(tmp_path), "work"), (str(tmp_path), "probe_prog.c:20-22"),
+                        ("/nonexistent", "work:1-3")):
+        assert_same(*both("-x", path, "-s", prefix, "-L", rng))
+
+
+def test_missing_binary():
+    p, q = both("-x", "/nonexistent/prog", "-a", "work")
+    assert_same(p, q)
+
+
 def test_stripped(tmp_path):
     """A stripped program, its build id gone too (so that no cache can
     stand in for it): perf's messages for -F, -V, -L and -a."""

@@ -25,6 +25,7 @@
 
 struct probe_debug {
 	bool no_inlines;	/* leave inlined instances out */
+	const char *source_prefix;	/* -s: where -L finds the sources */
 	int fd, image_fd;
 	Dwarf *dw;
 	Elf *image;	/* the binary itself, for its .eh_frame */
@@ -68,6 +69,11 @@ struct probe_debug *probe_debug__open(const char *path)
 void probe_debug__set_no_inlines(struct probe_debug *dbg, bool no_inlines)
 {
 	dbg->no_inlines = no_inlines;
+}
+
+void probe_debug__set_source_prefix(struct probe_debug *dbg, const char *prefix)
+{
+	dbg->source_prefix = prefix;
 }
 
 void probe_debug__close(struct probe_debug *dbg)
@@ -239,6 +245,21 @@ static bool function_at(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *func)
 	if (f.ok)
 		*func = f.found;
 	return f.ok;
+}
+
+/* The CU and function whose code holds addr, in any CU. */
+static bool function_in_any_cu(struct probe_debug *dbg, Dwarf_Addr addr, Dwarf_Die *cu,
+			       Dwarf_Die *func)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dbg->dw, off + hsize, cu) && function_at(cu, addr, func))
+			return true;
+		off = next;
+	}
+	return false;
 }
 
 /* gcc records its flags in DW_AT_producer: any -O but -O0 optimizes. */
@@ -1080,18 +1101,11 @@ static int file_line_sites(struct site_search *s)
  * malloc is __libc_malloc): the one holding its symbol's address. */
 static int symbol_site(struct site_search *s)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	Dwarf_Die cu, func;
 
-	while (dwarf_nextcu(s->dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, func;
-
-		if (dwarf_offdie(s->dbg->dw, off + hsize, &cu) &&
-		    function_at(&cu, s->symbol_addr, &func))
-			return add_site(s, &cu, &func, s->symbol_addr + s->spec->point.offset);
-		off = next;
-	}
-	return 0;
+	if (!function_in_any_cu(s->dbg, s->symbol_addr, &cu, &func))
+		return 0;
+	return add_site(s, &cu, &func, s->symbol_addr + s->spec->point.offset);
 }
 
 static int search_sites(struct site_search *s)
@@ -1431,6 +1445,23 @@ static bool range_file(struct probe_debug *dbg, struct line_range *lr)
 	return false;
 }
 
+/* -s DIR: the source under DIR, as perf looks for it: DIR/PATH, then
+ * with PATH's leading directories dropped one by one. */
+static bool with_source_prefix(const char *prefix, const char *path, char **shown)
+{
+	for (const char *p = path; p; p = strchr(p + 1, '/')) {
+		char *candidate = xasprintf("%s/%s", prefix, p);
+
+		if (!access(candidate, R_OK)) {
+			free(*shown);
+			*shown = candidate;
+			return true;
+		}
+		free(candidate);
+	}
+	return false;
+}
+
 /* "NAME[:START[+NUM|-END]][@SRC]" into lr. */
 static int parse_range(struct line_range *lr, const char *text)
 {
@@ -1491,8 +1522,8 @@ static void print_source(const struct line_range *lr, FILE *src, struct strbuf *
 	free(line);
 }
 
-int probe_debug__show_lines(struct probe_debug *dbg, const char *range, struct strbuf *out,
-			    struct probe_msgs *msgs)
+int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t symbol_addr,
+			    struct strbuf *out, struct probe_msgs *msgs)
 {
 	struct line_range lr = { 0 };
 	bool found;
@@ -1502,10 +1533,16 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, struct s
 		ret = -EINVAL;
 		goto out;
 	}
-	if (lr.function)
+	if (lr.function) {
+		Dwarf_Die cu, func;
+
 		found = for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr) > 0;
-	else
+		/* a function the debug information names otherwise */
+		if (!found && symbol_addr && function_in_any_cu(dbg, symbol_addr, &cu, &func))
+			found = range_function_cb(&cu, &func, &lr) > 0;
+	} else {
 		found = range_file(dbg, &lr);
+	}
 	bool numbered = false;
 
 	for (int l = 0; l < lr.nr_lines; l++)
@@ -1515,11 +1552,13 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, struct s
 		ret = -ENOENT;
 		goto out;
 	}
-	FILE *src = fopen(lr.shown, "r");
+	FILE *src = NULL;
 
+	if (!dbg->source_prefix || with_source_prefix(dbg->source_prefix, lr.path, &lr.shown))
+		src = fopen(lr.shown, "r");
 	if (!src) {
-		probe_msg(msgs, false, "Failed to open %s: %s\n", lr.shown, strerror(errno));
-		ret = -errno;
+		probe_msg(msgs, false, "Failed to find source file path.\n");
+		ret = -ENOENT;
 		goto out;
 	}
 	if (lr.function)

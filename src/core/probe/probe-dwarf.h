@@ -35,6 +35,8 @@ struct probe_site {
 /* Opens the debug information of path: NULL when it has none. */
 struct probe_debug *probe_debug__open(const char *path);
 void probe_debug__close(struct probe_debug *dbg);
+/* -s DIR: where -L reads the sources (kept, not copied). */
+void probe_debug__set_source_prefix(struct probe_debug *dbg, const char *prefix);
 /* --no-inlines: functions with code only, not their inlined instances. */
 void probe_debug__set_no_inlines(struct probe_debug *dbg, bool no_inlines);
 
@@ -45,9 +47,9 @@ int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *sp
 void probe_sites__free(struct probe_site *sites, int nr);
 
 /* -L: the source of FUNC[:RLN[+NUM|-RLN2]][@SRC] or SRC[:ALN[+NUM|-ALN2]] with
- * probe-able lines numbered, as perf shows it. */
-int probe_debug__show_lines(struct probe_debug *dbg, const char *range, struct strbuf *out,
-			    struct probe_msgs *msgs);
+ * probe-able lines numbered, as perf shows it; symbol_addr as for -V. */
+int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t symbol_addr,
+			    struct strbuf *out, struct probe_msgs *msgs);
 
 /* -V: the variables available at each site of a spec (globals too with
  * externs, with the ranges of their locations with range); symbol_addr
