@@ -347,7 +347,7 @@ static char *with_text(const struct probe_spec *spec)
 static bool spec_has_c_args(const struct probe_spec *spec)
 {
 	for (int i = 0; i < spec->nr_args; i++)
-		if (!spec->args[i].raw && spec->args[i].var[0] != '$')
+		if (probe_arg__is_c_expr(&spec->args[i]))
 			return true;
 	return false;
 }
@@ -383,8 +383,7 @@ static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spe
 		const struct probe_arg *arg = &spec->args[i];
 
 		site->args = xrealloc(site->args, (site->nr_args + 1) * sizeof(char *));
-		site->args[site->nr_args++] = arg->named ? xasprintf("%s=%s", arg->name, arg->var)
-							 : xstrdup(arg->var);
+		site->args[site->nr_args++] = probe_arg__as_written(arg);
 	}
 	*sites = site;
 	return 1;

@@ -153,6 +153,9 @@ DEFINITIONS = [
     "work;sum*", "work;sum", "work;*sum*", "work;counter*", "work;for*", "work;sum+=* sum",
     "take f->a", "take v.b", "take f->c", "take v.c:u8", "take f", "take v",
     "*a*", "w*", "*a* $params", "t*:1", "atoi", "atoi __nptr",
+    "work%return $retval:s32", "work%return r=$retval:x32", "work $stack3", "work $comm",
+    "work n $retval", "work +0(%sp):u64 x=%ax", "work @counter", "work counter",
+    "work counter:x32", "work $argN",
 ]
 
 # perf -v's lines of its own machinery (files opened, symbol loading,

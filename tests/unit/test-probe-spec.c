@@ -260,6 +260,36 @@ static void test_arg_raw(void **state)
 	assert_arg("%ax", "%ax", "%ax");
 }
 
+static void test_arg_special(void **state)
+{
+	struct probe_arg arg = arg_ok("r=$retval:x32");
+	char *s = probe_arg__as_written(&arg);
+
+	assert_true(probe_arg__is_special(&arg));
+	assert_false(probe_arg__is_c_expr(&arg));
+	assert_string_equal(s, "r=$retval:x32");
+	free(s);
+	probe_arg__exit(&arg);
+	arg = arg_ok("$stack3");
+	assert_true(probe_arg__is_special(&arg));
+	probe_arg__exit(&arg);
+	arg = arg_ok("$params");
+	assert_false(probe_arg__is_special(&arg));
+	assert_true(probe_arg__is_c_expr(&arg));	/* it expands to variables */
+	probe_arg__exit(&arg);
+	arg = arg_ok("counter:x32");
+	assert_true(probe_arg__is_c_expr(&arg));
+	probe_arg__exit(&arg);
+
+	struct probe_spec spec = parse_ok("work $comm +8(%sp)");
+
+	assert_false(probe_spec__needs_dwarf(&spec));
+	probe_spec__exit(&spec);
+	spec = parse_ok("work $vars");
+	assert_true(probe_spec__needs_dwarf(&spec));
+	probe_spec__exit(&spec);
+}
+
 static void test_arg_errors(void **state)
 {
 	struct probe_arg arg;
@@ -288,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_point_errors),
 		cmocka_unit_test(test_arg_variables),
 		cmocka_unit_test(test_arg_raw),
+		cmocka_unit_test(test_arg_special),
 		cmocka_unit_test(test_arg_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

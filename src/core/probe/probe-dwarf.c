@@ -459,6 +459,9 @@ struct fetch {
 
 static char *fetch_text(const struct fetch *f)
 {
+	/* a static variable is "@name+OFF" */
+	if (f->in_mem && f->base[0] == '@')
+		return xasprintf("%s%+ld", f->base, f->off);
 	return f->in_mem ? xasprintf("%+ld(%s)", f->off, f->base) : xstrdup(f->base);
 }
 
@@ -852,9 +855,9 @@ static int convert_args(const struct site_ctx *c, const struct probe_spec *spec,
 		char *text = NULL;
 		int ret = 0;
 
-		if (arg->raw || !strcmp(arg->var, "$retval") || !strcmp(arg->var, "$stack")) {
-			push_arg(site, arg->named ? xasprintf("%s=%s", arg->name, arg->var)
-						  : xstrdup(arg->var));
+		if (!probe_arg__is_c_expr(arg) && strcmp(arg->var, "$params") &&
+		    strcmp(arg->var, "$vars")) {
+			push_arg(site, probe_arg__as_written(arg));
 			continue;
 		}
 		if (!strcmp(arg->var, "$params") || !strcmp(arg->var, "$vars")) {
@@ -902,8 +905,7 @@ struct site_search {
 static bool spec_has_vars(const struct probe_spec *spec)
 {
 	for (int i = 0; i < spec->nr_args; i++)
-		if (!spec->args[i].raw && strcmp(spec->args[i].var, "$retval") &&
-		    strcmp(spec->args[i].var, "$stack"))
+		if (probe_arg__is_c_expr(&spec->args[i]))
 			return true;
 	return false;
 }

@@ -305,18 +305,32 @@ void probe_spec__exit(struct probe_spec *spec)
 	memset(spec, 0, sizeof(*spec));
 }
 
+bool probe_arg__is_special(const struct probe_arg *arg)
+{
+	return !arg->raw && arg->var[0] == '$' && strcmp(arg->var, "$params") &&
+	       strcmp(arg->var, "$vars");
+}
+
+bool probe_arg__is_c_expr(const struct probe_arg *arg)
+{
+	return !arg->raw && !probe_arg__is_special(arg);
+}
+
+char *probe_arg__as_written(const struct probe_arg *arg)
+{
+	return xasprintf("%s%s%s%s%s", arg->named ? arg->name : "", arg->named ? "=" : "",
+			 arg->var, arg->type ? ":" : "", arg->type ? arg->type : "");
+}
+
 bool probe_spec__needs_dwarf(const struct probe_spec *spec)
 {
 	const struct probe_point *pp = &spec->point;
 
 	if (pp->file || pp->lazy || pp->has_line)
 		return true;
-	for (int i = 0; i < spec->nr_args; i++) {
-		const struct probe_arg *arg = &spec->args[i];
-
-		if (!arg->raw && strcmp(arg->var, "$retval") && strcmp(arg->var, "$stack"))
+	for (int i = 0; i < spec->nr_args; i++)
+		if (probe_arg__is_c_expr(&spec->args[i]))
 			return true;
-	}
 	return false;
 }
 

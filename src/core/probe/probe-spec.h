@@ -57,6 +57,17 @@ void probe_spec__exit(struct probe_spec *spec);
 int probe_arg__parse(struct probe_arg *arg, const char *text, char *err, size_t errlen);
 void probe_arg__exit(struct probe_arg *arg);
 
+/* Whether the argument is a tracefs special ($retval, $stack, $stackN,
+ * $comm, $argN, ...) passed as written: not $params nor $vars. */
+bool probe_arg__is_special(const struct probe_arg *arg);
+
+/* A raw or special argument as tracefs gets it: "[NAME=]TEXT[:TYPE]";
+ * caller frees. */
+char *probe_arg__as_written(const struct probe_arg *arg);
+
+/* Whether the argument names C variables (DWARF needed). */
+bool probe_arg__is_c_expr(const struct probe_arg *arg);
+
 /* Whether resolving the spec needs debug information (lines, lazy
  * patterns, files, C variables); without, a symbol and offset do. */
 bool probe_spec__needs_dwarf(const struct probe_spec *spec);
