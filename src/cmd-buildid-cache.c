@@ -121,7 +121,9 @@ static void list_cache(const char *dir)
 
 		for (struct dirent *e; dd && (e = readdir(dd));) {
 			char *link = xasprintf("%s/%s", sub, e->d_name), target[PATH_MAX];
-			ssize_t n = e->d_name[0] == '.' ? -1 : readlink(link, target, sizeof(target) - 1);
+			ssize_t n = e->d_name[0] == '.'
+					    ? -1
+					    : readlink(link, target, sizeof(target) - 1);
 
 			free(link);
 			if (n <= 6 || strncmp(target, "../..", 5))
@@ -135,7 +137,7 @@ static void list_cache(const char *dir)
 			lines = xrealloc(lines, (nr + 1) * sizeof(*lines));
 			lines[nr++] = xasprintf("%s%s %s", d->d_name, e->d_name,
 						target[5] == '/' && target[6] == '[' ? target + 6
-										      : target + 5);
+										     : target + 5);
 		}
 		if (dd)
 			closedir(dd);

@@ -116,8 +116,9 @@ static bool no_permission(const char *file, bool write, const char *what)
 		fputs("No permission to write tracefs.\nPlease run this command again with sudo.\n",
 		      stderr);
 	else
-		fprintf(stderr, "No permission to read tracefs.\n"
-				"Please try 'sudo mount -o remount,mode=755 %s/'\n",
+		fprintf(stderr,
+			"No permission to read tracefs.\n"
+			"Please try 'sudo mount -o remount,mode=755 %s/'\n",
 			probe_tracefs_dir());
 	fprintf(stderr, "  Error: Failed to %s.\n", what);
 	return true;
@@ -132,17 +133,20 @@ static int show_funcs(const struct probe_opts *o)
 	int ret;
 
 	if (!o->exec) {
-		fprintf(stderr, "  Error: -F needs -x BINARY here (kernel functions are not listed).\n");
+		fprintf(stderr,
+			"  Error: -F needs -x BINARY here (kernel functions are not listed).\n");
 		return PCL_EXIT_ERROR;
 	}
 	ret = probe_elf__open(&pe, o->exec);
 	if (ret) {
-		fprintf(stderr, "Failed to load symbols in %s\n  Error: Failed to show functions.\n",
+		fprintf(stderr,
+			"Failed to load symbols in %s\n  Error: Failed to show functions.\n",
 			o->exec);
 		return exit_of(ret);
 	}
 	if (!pe.nr_table_syms) {
-		fprintf(stderr, "Failed to load symbols in %s\n  Error: Failed to show functions.\n",
+		fprintf(stderr,
+			"Failed to load symbols in %s\n  Error: Failed to show functions.\n",
 			o->exec);
 		probe_elf__close(&pe);
 		return PCL_EXIT_ERROR;
@@ -167,11 +171,13 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 		probe_debug__set_source_prefix(dbg, o->source);
 	}
 	if (!dbg && o->exec)
-		fprintf(stderr, "The %s file has no debug information.\n"
-				"Rebuild with -g, or install an appropriate debuginfo package.\n",
+		fprintf(stderr,
+			"The %s file has no debug information.\n"
+			"Rebuild with -g, or install an appropriate debuginfo package.\n",
 			o->exec);
 	else if (!dbg)
-		fprintf(stderr, "Failed to find the path for the kernel: No such file or directory\n");
+		fprintf(stderr,
+			"Failed to find the path for the kernel: No such file or directory\n");
 	return dbg;
 }
 
@@ -302,8 +308,8 @@ static char *event_name(const struct probe_spec *spec, const char *function)
 /* The event of one site: sites of one function share it; a name taken
  * before is refused, or with -f numbered (_1, _2, ...). */
 static char *site_event(const struct add_run *r, int first, const struct probe_spec *spec,
-			const char *group, const struct probe_site *sites, int site,
-			char **chosen, int *err)
+			const char *group, const struct probe_site *sites, int site, char **chosen,
+			int *err)
 {
 	for (int i = 0; i < site; i++)
 		if (!strcmp(sites[i].function, sites[site].function))
@@ -356,9 +362,9 @@ static bool spec_has_c_args(const struct probe_spec *spec)
 static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spec,
 			struct probe_msgs *msgs, struct probe_site **sites)
 {
-	const struct probe_sym *sym = spec->point.function ?
-					      probe_elf__find_function(pe, spec->point.function) :
-					      NULL;
+	const struct probe_sym *sym = spec->point.function
+					      ? probe_elf__find_function(pe, spec->point.function)
+					      : NULL;
 
 	/* perf falls back to the symbol when the debug information has no
 	 * site, even for a line or a lazy pattern: the function's entry */
@@ -402,8 +408,8 @@ static void forget_added(struct add_run *r, int from)
 }
 
 /* Adds the uprobes of one definition; a failure removes what it added. */
-static int add_uprobe(struct add_run *r, const char *def, const char *binary,
-		      struct probe_elf *pe, struct probe_debug *dbg)
+static int add_uprobe(struct add_run *r, const char *def, const char *binary, struct probe_elf *pe,
+		      struct probe_debug *dbg)
 {
 	const struct probe_opts *o = r->o;
 	struct probe_spec spec;
@@ -421,8 +427,9 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 	if (!dbg && !spec.point.retprobe)
 		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
 	if (!dbg && probe_spec__needs_dwarf(&spec)) {
-		fprintf(stderr, "The %s file has no debug information.\n"
-				"Rebuild with -g, or install an appropriate debuginfo package.\n",
+		fprintf(stderr,
+			"The %s file has no debug information.\n"
+			"Rebuild with -g, or install an appropriate debuginfo package.\n",
 			binary);
 		probe_spec__exit(&spec);
 		return -ENOENT;
@@ -452,7 +459,8 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary,
 		struct strbuf line = STRBUF_INIT;
 
 		strbuf_addf(&line, "%c:%s/%s %s:0x%lx", spec.point.retprobe ? 'r' : 'p', group,
-			    events[i], binary, (unsigned long)probe_elf__file_offset(pe, sites[i].addr));
+			    events[i], binary,
+			    (unsigned long)probe_elf__file_offset(pe, sites[i].addr));
 		for (int k = 0; k < sites[i].nr_args; k++)
 			strbuf_addf(&line, " %s", sites[i].args[k]);
 		print_msgs(&r->msgs, o);
@@ -511,8 +519,9 @@ static void print_added(const struct add_run *r)
 	}
 	const struct added *last = &r->added[r->nr_added - 1];
 
-	fprintf(stderr, "\nYou can now use it in all pcl tools, such as:\n\n"
-			"\tpcl record -e %s:%s -aR sleep 1\n\n",
+	fprintf(stderr,
+		"\nYou can now use it in all pcl tools, such as:\n\n"
+		"\tpcl record -e %s:%s -aR sleep 1\n\n",
 		last->group, last->event);
 }
 
@@ -548,7 +557,8 @@ static int add_sdt(struct add_run *r, const struct probe_spec *spec)
 
 			if (!ret && split_definition(defs[k], &group, &event, &path)) {
 				if (name_taken_before(r, first, group, event) && !o->force) {
-					fprintf(stderr, "Error: event \"%s\" already exists.\n", event);
+					fprintf(stderr, "Error: event \"%s\" already exists.\n",
+						event);
 					ret = -EEXIST;
 				}
 				probe_msg(&r->msgs, true, "Writing event: %s\n", defs[k]);
@@ -563,9 +573,11 @@ static int add_sdt(struct add_run *r, const struct probe_spec *spec)
 					/* perf shows the marker as asked for */
 					char *point = xasprintf("%%%s", spec->event);
 
-					r->added = xrealloc(r->added, (r->nr_added + 1) * sizeof(*r->added));
-					r->added[r->nr_added++] =
-						(struct added){ group, event, point, xstrdup(""), path };
+					r->added = xrealloc(r->added,
+							    (r->nr_added + 1) * sizeof(*r->added));
+					r->added[r->nr_added++] = (struct added){
+						group, event, point, xstrdup(""), path
+					};
 					group = event = path = NULL;
 				}
 				free(group);
@@ -587,8 +599,9 @@ static int add_kprobes(const struct probe_opts *o)
 {
 	/* perf opens kprobe_events before anything else, even for -n */
 	if (!probe_tracefs_has("kprobe_events")) {
-		fprintf(stderr, "%s//kprobe_events does not exist.\n"
-				"Please rebuild kernel with CONFIG_KPROBE_EVENTS=y.\n",
+		fprintf(stderr,
+			"%s//kprobe_events does not exist.\n"
+			"Please rebuild kernel with CONFIG_KPROBE_EVENTS=y.\n",
 			probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
 		fprintf(stderr, "  Error: Failed to add events.%s\n",
 			o->verbose ? " Reason: No such file or directory (Code: -2)" : "");
@@ -626,8 +639,9 @@ static int add_uprobes(struct add_run *r, const char *exec)
 		goto out;
 	}
 	if (!probe_tracefs_has("uprobe_events")) {
-		fprintf(stderr, "%s//uprobe_events does not exist.\n"
-				"Please rebuild kernel with CONFIG_UPROBE_EVENTS=y.\n",
+		fprintf(stderr,
+			"%s//uprobe_events does not exist.\n"
+			"Please rebuild kernel with CONFIG_UPROBE_EVENTS=y.\n",
 			probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
 		ret = -ENOENT;
 		goto out;
@@ -636,7 +650,8 @@ static int add_uprobes(struct add_run *r, const char *exec)
 	if (dbg)
 		probe_debug__set_no_inlines(dbg, o->no_inlines);
 	if (binary && !dbg && !pe.nr_table_syms) {
-		fprintf(stderr, "Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
+		fprintf(stderr,
+			"Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
 			binary);
 		ret = -ENOENT;
 		goto out;
@@ -779,7 +794,8 @@ static int del_probes(const struct probe_opts *o)
 			/* the probes of one event share its name: delete it once */
 			for (int k = 0; k < i; k++)
 				done |= !strcmp(events[k].group, ev->group) &&
-					!strcmp(events[k].event, ev->event) && matches_any(&events[k], &one);
+					!strcmp(events[k].event, ev->event) &&
+					matches_any(&events[k], &one);
 			hit = true;
 			if (done)
 				continue;
@@ -803,50 +819,62 @@ int cmd_probe(int argc, const char **argv)
 {
 	struct probe_opts o = { .max_probes = 128 };
 	const struct option opts[] = {
-		OPT_INCR('v', "verbose", &o.verbose, "be more verbose (show parsed arguments, etc)"),
+		OPT_INCR('v', "verbose", &o.verbose,
+			 "be more verbose (show parsed arguments, etc)"),
 		OPT_BOOLEAN('q', "quiet", &o.quiet, "be quiet (do not show any messages)"),
-		{ .type = OPT_CALLBACK_T, .short_name = 'l', .long_name = "list", .value = &o,
-		  .argh = "[GROUP:]EVENT", .help = "list up probe events", .callback = opt_list,
+		{ .type = OPT_CALLBACK_T,
+		  .short_name = 'l',
+		  .long_name = "list",
+		  .value = &o,
+		  .argh = "[GROUP:]EVENT",
+		  .help = "list up probe events",
+		  .callback = opt_list,
 		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT },
 		OPT_CALLBACK('d', "del", &o, "[GROUP:]EVENT", "delete a probe event.", opt_del),
-		OPT_CALLBACK('a', "add", &o,
-			     "[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
-			     "probe point definition, where\n"
-			     "\t\tGROUP:\tGroup name (optional)\n"
-			     "\t\tEVENT:\tEvent name\n"
-			     "\t\tFUNC:\tFunction name\n"
-			     "\t\tOFF:\tOffset from function entry (in byte)\n"
-			     "\t\t%return:\tPut the probe at function return\n"
-			     "\t\tSRC:\tSource code path\n"
-			     "\t\tRL:\tRelative line number from function entry.\n"
-			     "\t\tAL:\tAbsolute line number in file.\n"
-			     "\t\tPT:\tLazy expression of line code.\n"
-			     "\t\tARG:\tProbe argument (local variable name or\n"
-			     "\t\t\tkprobe-tracer argument format.)\n",
-			     opt_add),
+		OPT_CALLBACK(
+			'a', "add", &o,
+			"[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
+			"probe point definition, where\n"
+			"\t\tGROUP:\tGroup name (optional)\n"
+			"\t\tEVENT:\tEvent name\n"
+			"\t\tFUNC:\tFunction name\n"
+			"\t\tOFF:\tOffset from function entry (in byte)\n"
+			"\t\t%return:\tPut the probe at function return\n"
+			"\t\tSRC:\tSource code path\n"
+			"\t\tRL:\tRelative line number from function entry.\n"
+			"\t\tAL:\tAbsolute line number in file.\n"
+			"\t\tPT:\tLazy expression of line code.\n"
+			"\t\tARG:\tProbe argument (local variable name or\n"
+			"\t\t\tkprobe-tracer argument format.)\n",
+			opt_add),
 		OPT_BOOLEAN('f', "force", &o.force, "forcibly add events with existing name"),
 		OPT_STRING('L', "line", &o.line, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
 			   "Show source code lines."),
 		OPT_STRING('V', "vars", &o.vars, "FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
 			   "Show accessible variables on PROBEDEF"),
-		OPT_BOOLEAN(0, "externs", &o.externs, "Show external variables too (with --vars only)"),
+		OPT_BOOLEAN(0, "externs", &o.externs,
+			    "Show external variables too (with --vars only)"),
 		OPT_BOOLEAN(0, "range", &o.range, "Show variables location range in scope"),
-		OPT_BOOLEAN(0, "no-inlines", &o.no_inlines,
-			    "Don't search inlined functions"),
+		OPT_BOOLEAN(0, "no-inlines", &o.no_inlines, "Don't search inlined functions"),
 		OPT_BOOLEAN('n', "dry-run", &o.dry_run, "dry run"),
-		OPT_CALLBACK('D', "definition", &o,
-			     "[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
-			     "Show trace event definition of given traceevent for k/uprobe_events.",
-			     opt_definition),
+		OPT_CALLBACK(
+			'D', "definition", &o,
+			"[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
+			"Show trace event definition of given traceevent for k/uprobe_events.",
+			opt_definition),
 		OPT_INTEGER(0, "max-probes", &o.max_probes,
 			    "Set how many probe points can be found for a probe."),
-		{ .type = OPT_CALLBACK_T, .short_name = 'F', .long_name = "funcs", .value = &o,
-		  .argh = "[FILTER]", .help = "Show potential probe-able functions.",
-		  .callback = opt_funcs, .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT },
+		{ .type = OPT_CALLBACK_T,
+		  .short_name = 'F',
+		  .long_name = "funcs",
+		  .value = &o,
+		  .argh = "[FILTER]",
+		  .help = "Show potential probe-able functions.",
+		  .callback = opt_funcs,
+		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT },
 		OPT_STRING('x', "exec", &o.exec, "executable|path",
 			   "target executable name or path"),
-		OPT_STRING('s', "source", &o.source, "directory",
-			   "path to kernel source"),
+		OPT_STRING('s', "source", &o.source, "directory", "path to kernel source"),
 		OPT_END(),
 	};
 	int nargs = parse_options(argc, argv, opts, probe_usage, 0);

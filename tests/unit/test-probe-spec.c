@@ -172,8 +172,10 @@ static void test_point_errors(void **state)
 	assert_error("work:3%return", "Offset/Line/Lazy pattern can't be used with return probe.");
 	assert_error("work+4%return", "Offset/Line/Lazy pattern can't be used with return probe.");
 	assert_error("work%foo", "%foo is not supported.");
-	assert_error("1bad=work", "1bad is bad for event name -it must follow C symbol-naming rule.");
-	assert_error("g:1ev=work", "1ev is bad for event name -it must follow C symbol-naming rule.");
+	assert_error("1bad=work",
+		     "1bad is bad for event name -it must follow C symbol-naming rule.");
+	assert_error("g:1ev=work",
+		     "1ev is bad for event name -it must follow C symbol-naming rule.");
 	assert_error("=work", " is bad for event name -it must follow C symbol-naming rule.");
 	assert_error("work:3x", "There is non-digit char in line number.");
 	assert_error("work+x", "There is non-digit character in offset.");

@@ -24,7 +24,7 @@
 #include "util/util.h"
 
 struct probe_debug {
-	bool no_inlines;	/* leave inlined instances out */
+	bool no_inlines;	   /* leave inlined instances out */
 	const char *source_prefix;	/* -s: where -L finds the sources */
 	int fd, image_fd;
 	Dwarf *dw;
@@ -102,8 +102,8 @@ void probe_msg(struct probe_msgs *msgs, bool debug, const char *fmt, ...)
 }
 
 static const char *const x86_64_regs[] = {
-	"%ax", "%dx", "%cx", "%bx", "%si", "%di", "%bp", "%sp",
-	"%r8", "%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15", "%ip",
+	"%ax", "%dx",  "%cx",  "%bx",  "%si",  "%di",  "%bp",  "%sp", "%r8",
+	"%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15", "%ip",
 };
 
 static const char *reg_name(unsigned n)
@@ -164,8 +164,8 @@ static int func_walk_cb(Dwarf_Die *func, void *arg)
 	if (w->inlines) {
 		/* an inline function: its inlined instances are the places */
 		if (dwarf_func_inline(func) &&
-		    (!w->name || (is_glob(w->name) ? glob_match(w->name, name)
-						   : !strcmp(w->name, name))))
+		    (!w->name ||
+		     (is_glob(w->name) ? glob_match(w->name, name) : !strcmp(w->name, name))))
 			dwarf_func_inline_instances(func, inline_instance_cb, w);
 		return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
 	}
@@ -498,8 +498,8 @@ static int cfa_at(struct probe_debug *dbg, Dwarf_Addr addr, const char **reg, lo
 }
 
 /* The frame base of func at addr, as a register and offset. */
-static int frame_base(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Addr addr,
-		      const char **reg, long *off, struct probe_msgs *msgs)
+static int frame_base(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Addr addr, const char **reg,
+		      long *off, struct probe_msgs *msgs)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
@@ -519,8 +519,8 @@ static int frame_base(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Addr addr,
 }
 
 /* The location of var at addr: -ENOENT when it has none there. */
-static int var_location(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Die *var,
-			Dwarf_Addr addr, struct fetch *f, struct probe_msgs *msgs)
+static int var_location(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Die *var, Dwarf_Addr addr,
+			struct fetch *f, struct probe_msgs *msgs)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
@@ -623,16 +623,17 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 
 		if (field->name)
 			probe_msg(msgs, true, "converting %s in %s\n", field->name,
-				    i ? arg->fields[i - 1].name : arg->var);
+				  i ? arg->fields[i - 1].name : arg->var);
 		else
 			probe_msg(msgs, true, "converting [%ld] in %s\n", field->index, arg->var);
 		if (field->name && field->ref != through_pointer) {
 			probe_msg(msgs, false, "Semantic error: %s must be referred by '%s'\n",
-				    field->name, through_pointer ? "->" : ".");
+				  field->name, through_pointer ? "->" : ".");
 			return -EINVAL;
 		}
 		if (!field->name && !through_pointer && tag != DW_TAG_array_type) {
-			probe_msg(msgs, false, "%s is not a data structure nor a union.\n", arg->var);
+			probe_msg(msgs, false, "%s is not a data structure nor a union.\n",
+				  arg->var);
 			return -EINVAL;
 		}
 		if (field->name && !through_pointer && !f->in_mem) {
@@ -654,8 +655,8 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 				const char *tn = dwarf_diename(&target);
 
 				probe_msg(msgs, false, "%s(type:%s) has no member %s.\n",
-					    i ? arg->fields[i - 1].name : arg->var, tn ? tn : "",
-					    field->name);
+					  i ? arg->fields[i - 1].name : arg->var, tn ? tn : "",
+					  field->name);
 				return -EINVAL;
 			}
 			Dwarf_Attribute loc;
@@ -711,15 +712,18 @@ static int type_suffix(const char *cast, Dwarf_Die *holder, Dwarf_Die *type, str
 		Dwarf_Die elem;
 
 		if (tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) {
-			probe_msg(msgs, false, "Failed to cast into string: %s(%s) is not a pointer nor array.\n",
-				    vname ? vname : "", dwarf_diename(type) ? dwarf_diename(type) : "");
+			probe_msg(
+				msgs, false,
+				"Failed to cast into string: %s(%s) is not a pointer nor array.\n",
+				vname ? vname : "", dwarf_diename(type) ? dwarf_diename(type) : "");
 			return -EINVAL;
 		}
 		if (!real_type(type, &elem) || !dwarf_diename(&elem) ||
 		    (strcmp(dwarf_diename(&elem), "char") &&
 		     strcmp(dwarf_diename(&elem), "unsigned char"))) {
-			probe_msg(msgs, false, "Failed to cast into string: %s is not (unsigned) char *.\n",
-				    vname ? vname : "");
+			probe_msg(msgs, false,
+				  "Failed to cast into string: %s is not (unsigned) char *.\n",
+				  vname ? vname : "");
 			return -EINVAL;
 		}
 		if (tag == DW_TAG_pointer_type) {
@@ -739,7 +743,7 @@ static int type_suffix(const char *cast, Dwarf_Die *holder, Dwarf_Die *type, str
 		return 0;
 	if (size * 8 > 64) {
 		probe_msg(msgs, false, "%s exceeds max-bitwidth. Cut down to 64 bits.\n",
-			    dwarf_diename(type) ? dwarf_diename(type) : "");
+			  dwarf_diename(type) ? dwarf_diename(type) : "");
 		size = 8;
 	}
 	strbuf_addf(out, ":%c%d", prefix, size * 8);
@@ -762,10 +766,11 @@ static void push_arg(struct probe_site *site, char *text)
 
 static void missing_var(struct probe_msgs *msgs, const char *name)
 {
-	probe_msg(msgs, false, "Failed to find the location of the '%s' variable at this address.\n"
-		    " Perhaps it has been optimized out.\n"
-		    " Use -V with the --range option to show '%s' location range.\n",
-		    name, name);
+	probe_msg(msgs, false,
+		  "Failed to find the location of the '%s' variable at this address.\n"
+		  " Perhaps it has been optimized out.\n"
+		  " Use -V with the --range option to show '%s' location range.\n",
+		  name, name);
 }
 
 /* One C-expression argument at the site: "name=LOC:TYPE". */
@@ -897,8 +902,8 @@ struct site_search {
 	struct probe_msgs *msgs;
 	struct probe_site *sites;
 	int nr;
-	bool convert;	/* false for -V: addresses only */
-	bool not_found;	/* no site at all */
+	bool convert;	      /* false for -V: addresses only */
+	bool not_found;	      /* no site at all */
 	uint64_t symbol_addr;	/* where the function's symbol is, 0: unknown */
 };
 
@@ -956,17 +961,19 @@ static int add_line_sites(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func,
 		if (!r->stmt || r->line != target)
 			continue;
 		if (func ? dwarf_haspc(func, r->addr) <= 0 ||
-				   strcmp(r->file, dwarf_decl_file(func) ? dwarf_decl_file(func) : "")
+				    strcmp(r->file,
+					   dwarf_decl_file(func) ? dwarf_decl_file(func) : "")
 			 : !tail_matches(r->file, pp->file))
 			continue;
 		if (!reversible(cu, rows, nr, r)) {
 			const char *file = NULL;
 			int line = reverse_line(cu, rows, nr, r->addr, &file);
 
-			probe_msg(s->msgs, false, "This line is sharing the address with other lines.\n");
+			probe_msg(s->msgs, false,
+				  "This line is sharing the address with other lines.\n");
 			if (func)
 				probe_msg(s->msgs, false, "Please try to probe at %s:%d instead.\n",
-					    dwarf_diename(func), line - decl_line_of(func));
+					  dwarf_diename(func), line - decl_line_of(func));
 			else
 				probe_msg(s->msgs, false, "Please try to probe at %s:%d instead.\n",
 					  file, line);
@@ -1075,9 +1082,10 @@ static int function_sites(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 		return add_line_sites(s, cu, func, decl_line_of(func) + (int)pp->line);
 	if (!pp->has_line && !pp->offset && !pp->retprobe && s->convert && spec_has_vars(s->spec) &&
 	    !cu_is_optimized(cu)) {
-		probe_msg(s->msgs, false, "Target program is compiled without optimization. Skipping prologue.\n"
-			    "Probe on address 0x%lx to force probing at the function entry.\n\n",
-			    (unsigned long)addr);
+		probe_msg(s->msgs, false,
+			  "Target program is compiled without optimization. Skipping prologue.\n"
+			  "Probe on address 0x%lx to force probing at the function entry.\n\n",
+			  (unsigned long)addr);
 		addr = skip_prologue(cu, func, addr);
 	}
 	return add_site(s, cu, func, addr + pp->offset);
@@ -1170,7 +1178,7 @@ static int cmp_str(const void *a, const void *b)
 
 struct vars_at {
 	struct probe_debug *dbg;
-	bool range;		/* --range: where each variable has a location */
+	bool range;	/* --range: where each variable has a location */
 	Dwarf_Die *func;
 	char **lines;
 	int nr;
@@ -1237,7 +1245,11 @@ static void add_var_line(struct vars_at *v, Dwarf_Die *var, Dwarf_Die *scope, co
 
 /* What -V says of a variable at addr: fetchable (VAL), located elsewhere
  * only (INV, shown with --range), or nothing. */
-enum var_state { VAR_NONE, VAR_VAL, VAR_INV };
+enum var_state {
+	VAR_NONE,
+	VAR_VAL,
+	VAR_INV
+};
 
 static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr addr,
 				struct probe_msgs *msgs)
@@ -1288,8 +1300,10 @@ static void vars_in_scope(struct vars_at *v, Dwarf_Die *scope, Dwarf_Addr addr,
 			continue;
 		state = var_state(v, &child, addr, msgs);
 		if (state != VAR_NONE)
-			add_var_line(v, &child, scope, global ? "[EXT]" : state == VAR_VAL ? "[VAL]"
-											 : "[INV]");
+			add_var_line(v, &child, scope,
+				     global		? "[EXT]"
+				     : state == VAR_VAL ? "[VAL]"
+							: "[INV]");
 	} while (!dwarf_siblingof(&child, &child));
 }
 
@@ -1349,11 +1363,11 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 struct line_range {
 	char *function;
 	char *file;
-	int start, end;		/* relative to offset; end INT_MAX: open */
-	int offset;		/* the function's declaration line, or 0 */
-	char *path;		/* source found, as the line table names it */
-	char *shown;		/* the same, as perf shows it (and where it is read) */
-	bool *numbered;		/* by absolute line */
+	int start, end;	/* relative to offset; end INT_MAX: open */
+	int offset;	/* the function's declaration line, or 0 */
+	char *path;	/* source found, as the line table names it */
+	char *shown;	/* the same, as perf shows it (and where it is read) */
+	bool *numbered;	/* by absolute line */
 	int nr_lines;
 };
 
@@ -1601,7 +1615,8 @@ char *probe_debug__describe(struct probe_debug *dbg, uint64_t addr, bool retprob
 			if (retprobe)
 				text = xasprintf("%s%%return@%s", name, decl);
 			else if (line && file && line != decl_line_of(&func))
-				text = xasprintf("%s:%d@%s", name, line - decl_line_of(&func), decl);
+				text = xasprintf("%s:%d@%s", name, line - decl_line_of(&func),
+						 decl);
 			else if (line && file)
 				text = xasprintf("%s@%s", name, decl);
 			else

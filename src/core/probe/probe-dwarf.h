@@ -26,8 +26,8 @@ void probe_msg(struct probe_msgs *msgs, bool debug, const char *fmt, ...)
 
 /* One place to probe and its fetch arguments ("n=-20(%bp):s32"). */
 struct probe_site {
-	uint64_t addr;		/* virtual address in the binary */
-	char *function;		/* the function holding it */
+	uint64_t addr;	/* virtual address in the binary */
+	char *function;	/* the function holding it */
 	char **args;
 	int nr_args;
 };

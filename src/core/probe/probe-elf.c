@@ -275,8 +275,7 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter,
-			      const char ***names)
+int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter, const char ***names)
 {
 	const char **out = xcalloc(pe->nr_syms + 1, sizeof(*out));
 	int n = 0;
@@ -310,7 +309,8 @@ const struct probe_sym *probe_elf__function_at(const struct probe_elf *pe, uint6
 	for (int i = 0; i < pe->nr_table_syms; i++) {
 		const struct probe_sym *sym = &pe->syms[i];
 
-		if (sym->function && addr >= sym->addr && addr < sym->addr + (sym->size ? sym->size : 1))
+		if (sym->function && addr >= sym->addr &&
+		    addr < sym->addr + (sym->size ? sym->size : 1))
 			return sym;
 	}
 	return NULL;

@@ -18,7 +18,7 @@ struct probe_sym {
 struct probe_elf {
 	char *path;
 	int fd;
-	void *elf;	/* Elf * */
+	void *elf; /* Elf * */
 	struct probe_sym *syms;
 	int nr_syms;
 	int nr_table_syms;	/* those of .symtab or .dynsym (PLT slots aside) */
@@ -32,8 +32,7 @@ void probe_elf__close(struct probe_elf *pe);
  * (globs joined by '&' and '|', negated by '!'), NULL for perf's default
  * "!_* & !*@plt".  Returns the count; *names is freed by the caller
  * (the strings belong to pe). */
-int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter,
-			      const char ***names);
+int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter, const char ***names);
 
 /* The separate debug file of path by its build id: the distribution's
  * (/usr/lib/debug/.build-id/xx/yyyy.debug), else the build-id cache's

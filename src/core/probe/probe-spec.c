@@ -57,13 +57,15 @@ static const char *parse_event_name(struct probe_spec *spec, const char *text, c
 	const char *event = colon ? colon + 1 : text;
 
 	if (!is_c_name(event, eq - event)) {
-		fail(err, errlen, "%.*s is bad for event name -it must follow C symbol-naming rule.",
+		fail(err, errlen,
+		     "%.*s is bad for event name -it must follow C symbol-naming rule.",
 		     (int)(eq - event), event);
 		return NULL;
 	}
 	if (colon) {
 		if (!is_c_name(text, colon - text)) {
-			fail(err, errlen, "%.*s is bad for event name -it must follow C symbol-naming rule.",
+			fail(err, errlen,
+			     "%.*s is bad for event name -it must follow C symbol-naming rule.",
 			     (int)(colon - text), text);
 			return NULL;
 		}
@@ -119,7 +121,8 @@ static int parse_point(struct probe_spec *spec, const char *text, char *err, siz
 			break;
 		case '%':
 			if ((size_t)(end - sep) != 6 || strncmp(sep, "return", 6))
-				return fail(err, errlen, "%%%.*s is not supported.", (int)(end - sep), sep);
+				return fail(err, errlen, "%%%.*s is not supported.",
+					    (int)(end - sep), sep);
 			pp->retprobe = true;
 			break;
 		}
@@ -239,9 +242,9 @@ static int parse_sdt(struct probe_spec *spec, const char *text)
 
 	spec->sdt = true;
 	if (colon) {
-		spec->group = str_starts_with(text, "sdt_") ? xstrndup(text, colon - text)
-							     : xasprintf("sdt_%.*s",
-									 (int)(colon - text), text);
+		spec->group = str_starts_with(text, "sdt_")
+				      ? xstrndup(text, colon - text)
+				      : xasprintf("sdt_%.*s", (int)(colon - text), text);
 		spec->event = xstrdup(colon + 1);
 	} else {
 		spec->event = xstrdup(text);
@@ -318,8 +321,8 @@ bool probe_arg__is_c_expr(const struct probe_arg *arg)
 
 char *probe_arg__as_written(const struct probe_arg *arg)
 {
-	return xasprintf("%s%s%s%s%s", arg->named ? arg->name : "", arg->named ? "=" : "",
-			 arg->var, arg->type ? ":" : "", arg->type ? arg->type : "");
+	return xasprintf("%s%s%s%s%s", arg->named ? arg->name : "", arg->named ? "=" : "", arg->var,
+			 arg->type ? ":" : "", arg->type ? arg->type : "");
 }
 
 bool probe_spec__needs_dwarf(const struct probe_spec *spec)

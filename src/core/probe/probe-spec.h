@@ -16,28 +16,28 @@
 
 struct probe_field {
 	char *name;	/* member name; NULL for an index */
-	bool ref;	/* reached through "->" */
+	bool ref;   /* reached through "->" */
 	long index;	/* for "[IDX]" */
 };
 
 struct probe_arg {
 	char *name;	/* NAME= given, or the last member's name; NULL: none */
-	char *var;	/* variable, $special, or the raw fetch argument */
+	char *var;  /* variable, $special, or the raw fetch argument */
 	char *type;	/* after ':', NULL when none */
 	struct probe_field *fields;
 	int nr_fields;
-	bool raw;	/* not a C expression: passed to tracefs as written */
+	bool raw;   /* not a C expression: passed to tracefs as written */
 	bool named;	/* NAME= was written */
 };
 
 struct probe_point {
 	char *function;
-	char *file;	/* @SRC, or SRC of SRC:ALN / SRC;LAZY */
-	char *lazy;	/* ;LAZY pattern */
+	char *file;    /* @SRC, or SRC of SRC:ALN / SRC;LAZY */
+	char *lazy;    /* ;LAZY pattern */
 	unsigned line;	/* :RLN (relative, with function) or :ALN (absolute) */
 	bool has_line;
 	unsigned long offset;	/* +OFF */
-	bool retprobe;	/* %return */
+	bool retprobe;	      /* %return */
 };
 
 struct probe_spec {
@@ -45,7 +45,7 @@ struct probe_spec {
 	struct probe_point point;
 	struct probe_arg *args;
 	int nr_args;
-	bool sdt;		/* %[PROVIDER:]NAME or sdt_PROVIDER:NAME */
+	bool sdt;	/* %[PROVIDER:]NAME or sdt_PROVIDER:NAME */
 };
 
 /* Parses one definition (the words of `-a`, joined by spaces).  Returns 0,

@@ -13,8 +13,8 @@ struct probe_event {
 	bool uprobe;
 	bool retprobe;
 	char *group, *event;
-	char *target;	/* uprobes: the binary; kprobes: SYMBOL[+OFF] */
-	uint64_t offset;	/* uprobes: file offset */
+	char *target;	  /* uprobes: the binary; kprobes: SYMBOL[+OFF] */
+	uint64_t offset;  /* uprobes: file offset */
 	char **arg_names;	/* the names before '=' */
 	int nr_args;
 };

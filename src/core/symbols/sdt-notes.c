@@ -81,8 +81,8 @@ static uint64_t file_offset(Elf *elf, uint64_t addr)
 }
 
 struct marker {
-	char *event;		/* "%sdt_python:gc__start=gc__start" */
-	char **defs;		/* its "p:" lines */
+	char *event;	/* "%sdt_python:gc__start=gc__start" */
+	char **defs;	/* its "p:" lines */
 	int nr_defs;
 };
 
@@ -115,8 +115,8 @@ static void add_def(struct marker **markers, int *nr, char *event, char *def)
 }
 
 /* One note: pc, base, semaphore, then provider, name and arguments. */
-static void read_note(Elf *elf, const char *path, const char *desc, size_t len,
-		      int64_t base_shift, struct marker **markers, int *nr)
+static void read_note(Elf *elf, const char *path, const char *desc, size_t len, int64_t base_shift,
+		      struct marker **markers, int *nr)
 {
 	uint64_t addr[3];
 
@@ -196,7 +196,8 @@ char *sdt_notes__probes_text(const char *path)
 		    nh.n_descsz < 3 * sizeof(uint64_t))
 			continue;
 		/* prelinking moves the code but not the recorded base */
-		memcpy(&base, (const char *)data->d_buf + desc_off + sizeof(uint64_t), sizeof(base));
+		memcpy(&base, (const char *)data->d_buf + desc_off + sizeof(uint64_t),
+		       sizeof(base));
 		base_shift = base_shdr.sh_addr && base ? (int64_t)(base_shdr.sh_addr - base) : 0;
 		read_note(elf, path, (const char *)data->d_buf + desc_off, nh.n_descsz, base_shift,
 			  &markers, &nr);
