@@ -436,3 +436,23 @@ def test_stat_counts(group):
         assert r.returncode == 0, r.stderr
         counts.append([l.split(",")[0] for l in r.stderr.splitlines() if group in l])
     assert counts[0] == counts[1] == [["5"]][0]
+
+
+@needs_python
+def test_buildid_cache_operations(caches):
+    """-a (file lists), -l, -r, -p, -u and -P on caches of their own: the
+    same messages, statuses and trees as perf's."""
+    perf_dir, perf_env, pcl_dir, pcl_env = caches
+    prog = fixture("probe_prog_O2")
+    other = fixture("probe_prog_O0")
+    steps = [["-a", prog], ["-a", "%s,%s" % (PYTHON, other)], ["-l"], ["-v", "-p", prog],
+             ["-v", "-p", prog], ["-a", prog], ["-v", "-u", prog], ["-l"],
+             ["-v", "-r", "%s,%s" % (prog, "/nonexistent/prog")], ["-v", "-P"], ["-l"],
+             ["-a", "/nonexistent/prog"]]
+    for args in steps:
+        p = perf("buildid-cache", *args, env=perf_env)
+        q = pcl("buildid-cache", *args, env=pcl_env)
+        perf_err = "".join(l for l in p.stderr.splitlines(True)
+                           if not l.startswith("DEBUGINFOD_URLS"))
+        assert (q.stdout, q.stderr, q.returncode) == (p.stdout, perf_err, p.returncode), args
+    assert tree(pcl_dir) == tree(perf_dir)
