@@ -100,6 +100,12 @@ build/fixtures/%: tests/fixtures/%.c | $(DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
 
+# pcl probe's fixture at both ends of optimization, as perf probe meets programs
+build/fixtures/probe_prog_O%: tests/fixtures/probe_prog.c | $(DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) -O$* -g -o $@ $<
+FIX_BIN += build/fixtures/probe_prog_O0 build/fixtures/probe_prog_O2
+
 fixtures: $(FIX_BIN)
 
 unit: $(UNIT_BIN)

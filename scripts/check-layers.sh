@@ -14,8 +14,9 @@ allowed() {	# allowed LAYER -> the layers it may include
 	live)     echo "util events symbols data live" ;;
 	hist)     echo "util events symbols data hist" ;;
 	analysis) echo "util events symbols data hist analysis" ;;
+	probe)    echo "util symbols probe" ;;
 	ui)       echo "util events symbols data hist analysis ui" ;;
-	cmd)      echo "util events symbols data live hist analysis ui cmd" ;;
+	cmd)      echo "util events symbols data live hist analysis probe ui cmd" ;;
 	esac
 }
 

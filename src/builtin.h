@@ -12,6 +12,7 @@ struct pcl_cmd {
 };
 
 int cmd_version(int argc, const char **argv);
+int cmd_buildid_cache(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
 int cmd_evlist(int argc, const char **argv);
 int cmd_collapse(int argc, const char **argv);
@@ -23,6 +24,7 @@ int cmd_record(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_kmem(int argc, const char **argv);
 int cmd_lock(int argc, const char **argv);
+int cmd_probe(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 
 extern const struct pcl_cmd pcl_commands[];

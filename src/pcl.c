@@ -9,6 +9,7 @@
 #include "util/util.h"
 
 const struct pcl_cmd pcl_commands[] = {
+	{ "buildid-cache", cmd_buildid_cache, "Manage build-id cache." },
 	{ "buildid-list", cmd_buildid_list, "List the buildids in a perf.data file" },
 	{ "collapse",	cmd_collapse,	"Fold the stacks of perf.data or perf script output (stackcollapse)" },
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
@@ -17,6 +18,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "kmem",	cmd_kmem,	"Trace and measure the kernel's slab and page allocations" },
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
 	{ "lock",	cmd_lock,	"Analyze lock contention (perf lock)" },
+	{ "probe",	cmd_probe,	"Define new dynamic tracepoints" },
 	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
 	{ "report",	cmd_report,	"Read perf.data (created by perf record) and display the profile" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },

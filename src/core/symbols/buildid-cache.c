@@ -174,3 +174,34 @@ out:
 	free(link_path);
 	return err;
 }
+
+char *build_id_cache__entry(const char *dir, const char *name, const uint8_t *id, int size)
+{
+	char hex[41];
+
+	build_id__hex(id, size, hex);
+	return xasprintf("%s%s%s/%s", dir, name[0] == '/' ? "" : "/", name, hex);
+}
+
+int build_id_cache__remove(const char *dir, const char *name, const uint8_t *id, int size)
+{
+	static const char *const files[] = { "elf", "debug", "probes", "kallsyms", "vdso" };
+	char hex[41], *entry = build_id_cache__entry(dir, name, id, size), *link_path;
+	int err = 0;
+
+	build_id__hex(id, size, hex);
+	link_path = xasprintf("%s/.build-id/%.2s/%s", dir, hex, hex + 2);
+	if (unlink(link_path))
+		err = -ENOENT;
+	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
+		char *file = xasprintf("%s/%s", entry, files[i]);
+
+		unlink(file);
+		free(file);
+	}
+	if (rmdir(entry) && !err)
+		err = -errno;
+	free(entry);
+	free(link_path);
+	return err;
+}

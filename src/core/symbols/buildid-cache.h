@@ -23,4 +23,12 @@ char *build_id_cache__dir(void);
  * Returns 0, or -errno. */
 int build_id_cache__add(const char *dir, const char *name, const uint8_t *id, int size);
 
+/* The entry directory of a file in the cache: DIR/<name>/<hex> (caller
+ * frees). */
+char *build_id_cache__entry(const char *dir, const char *name, const uint8_t *id, int size);
+
+/* Removes the entry of name (its files, its directory and its .build-id
+ * link).  Returns 0, or -ENOENT when it was not cached. */
+int build_id_cache__remove(const char *dir, const char *name, const uint8_t *id, int size);
+
 #endif

@@ -163,3 +163,30 @@ void sdt_events__free(struct sdt_event *evs, int n)
 	}
 	free(evs);
 }
+
+int sdt_event__definitions(const struct sdt_event *ev, char ***defs)
+{
+	char *dir = cache_dir();
+	char *probes = dir ? xasprintf("%s/.build-id/%.2s/%s/probes", dir, ev->build_id,
+				       ev->build_id + 2) : NULL;
+	char *text = probes ? read_file_str(probes) : NULL, *save = NULL;
+	char *head = xasprintf("%%%s=", ev->name);
+	bool mine = false;
+	int n = 0;
+
+	*defs = NULL;
+	for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '%') {
+			mine = str_starts_with(line, head);
+		} else if (mine) {
+			*defs = xrealloc(*defs, (n + 1) * sizeof(**defs));
+			(*defs)[n++] = xstrdup(line);
+		}
+	}
+	free(head);
+	free(text);
+	free(probes);
+	free(dir);
+	return n;
+}

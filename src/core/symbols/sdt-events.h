@@ -22,4 +22,9 @@ struct sdt_event {
 int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out);
 void sdt_events__free(struct sdt_event *evs, int n);
 
+/* The uprobe definitions cached for one event ("p:sdt_python/gc__start
+ * /usr/bin/python3.11:0x287f3(0x68326e) arg1=..."), in the probes file's
+ * order.  Returns the count and sets *defs (free each and the array). */
+int sdt_event__definitions(const struct sdt_event *ev, char ***defs);
+
 #endif

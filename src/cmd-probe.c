@@ -1,0 +1,926 @@
+/* pcl probe: define, list and delete dynamic probes (uprobes on -x BINARY,
+ * kprobes otherwise) from functions, lines and variables, and show what
+ * can be probed (-F, -L, -V), with perf 6.1's texts. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "core/probe/probe-dwarf.h"
+#include "core/probe/probe-elf.h"
+#include "core/probe/probe-spec.h"
+#include "core/probe/probe-trace.h"
+#include "core/symbols/sdt-events.h"
+#include "util/exit-codes.h"
+#include "util/parse-options.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+static const char *const probe_usage[] = {
+	"pcl probe [<options>] 'PROBEDEF' ['PROBEDEF' ...]",
+	"pcl probe [<options>] --add 'PROBEDEF' [--add 'PROBEDEF' ...]",
+	"pcl probe [<options>] --del '[GROUP:]EVENT' ...",
+	"pcl probe --list [GROUP:]EVENT ...",
+	"pcl probe [<options>] --line 'LINEDESC'",
+	"pcl probe [<options>] --vars 'PROBEPOINT'",
+	"pcl probe [<options>] --funcs",
+	NULL,
+};
+
+struct strlist {
+	const char **items;
+	int nr;
+};
+
+static void strlist_add(struct strlist *l, const char *s)
+{
+	l->items = xrealloc(l->items, (l->nr + 1) * sizeof(*l->items));
+	l->items[l->nr++] = s;
+}
+
+struct probe_opts {
+	struct strlist adds, dels, lists;
+	bool list, funcs, dry_run, force, quiet, externs, no_inlines, range;
+	bool definition;	/* -D: print the definitions instead of writing them */
+	int verbose;
+	const char *exec, *line, *vars, *funcs_filter, *source;
+	int max_probes;
+	const struct option *table;	/* for the usage after a semantic error */
+};
+
+static int opt_add(const struct option *opt, const char *arg, bool unset)
+{
+	strlist_add(&((struct probe_opts *)opt->value)->adds, arg);
+	return 0;
+}
+
+static int opt_definition(const struct option *opt, const char *arg, bool unset)
+{
+	((struct probe_opts *)opt->value)->definition = true;
+	return opt_add(opt, arg, unset);
+}
+
+static int opt_del(const struct option *opt, const char *arg, bool unset)
+{
+	strlist_add(&((struct probe_opts *)opt->value)->dels, arg);
+	return 0;
+}
+
+static int opt_list(const struct option *opt, const char *arg, bool unset)
+{
+	struct probe_opts *o = opt->value;
+
+	o->list = true;
+	if (arg)
+		strlist_add(&o->lists, arg);
+	return 0;
+}
+
+static int opt_funcs(const struct option *opt, const char *arg, bool unset)
+{
+	struct probe_opts *o = opt->value;
+
+	o->funcs = true;
+	o->funcs_filter = arg;
+	return 0;
+}
+
+/* perf's exit status for a negative errno: its low byte. */
+static int exit_of(int err)
+{
+	return err < 0 ? (256 + err) & 0xff : err;
+}
+
+static void print_msgs(struct probe_msgs *msgs, const struct probe_opts *o)
+{
+	if (!o->quiet)
+		fputs(strbuf_str(&msgs->text), stderr);
+	strbuf_reset(&msgs->text);
+}
+
+static char *resolve_exec(const char *exec)
+{
+	char real[PATH_MAX];
+
+	return realpath(exec, real) ? xstrdup(real) : xstrdup(exec);
+}
+
+/* perf's words when tracefs is there but closed to us; true if so. */
+static bool no_permission(const char *file, bool write, const char *what)
+{
+	if (probe_tracefs_access(file, write) != -EACCES)
+		return false;
+	if (write)
+		fputs("No permission to write tracefs.\nPlease run this command again with sudo.\n",
+		      stderr);
+	else
+		fprintf(stderr,
+			"No permission to read tracefs.\n"
+			"Please try 'sudo mount -o remount,mode=755 %s/'\n",
+			probe_tracefs_dir());
+	fprintf(stderr, "  Error: Failed to %s.\n", what);
+	return true;
+}
+
+/* --- -F ------------------------------------------------------------------- */
+
+static int show_funcs(const struct probe_opts *o)
+{
+	struct probe_elf pe;
+	const char **names;
+	int ret;
+
+	if (!o->exec) {
+		fprintf(stderr,
+			"  Error: -F needs -x BINARY here (kernel functions are not listed).\n");
+		return PCL_EXIT_ERROR;
+	}
+	ret = probe_elf__open(&pe, o->exec);
+	if (ret) {
+		fprintf(stderr,
+			"Failed to load symbols in %s\n  Error: Failed to show functions.\n",
+			o->exec);
+		return exit_of(ret);
+	}
+	if (!pe.nr_table_syms) {
+		fprintf(stderr,
+			"Failed to load symbols in %s\n  Error: Failed to show functions.\n",
+			o->exec);
+		probe_elf__close(&pe);
+		return PCL_EXIT_ERROR;
+	}
+	int n = probe_elf__filtered_names(&pe, o->funcs_filter, &names);
+
+	for (int i = 0; i < n; i++)
+		puts(names[i]);
+	free(names);
+	probe_elf__close(&pe);
+	return 0;
+}
+
+/* --- -L and -V ------------------------------------------------------------ */
+
+static struct probe_debug *open_debug(const struct probe_opts *o)
+{
+	struct probe_debug *dbg = o->exec ? probe_debug__open(o->exec) : NULL;
+
+	if (dbg) {
+		probe_debug__set_no_inlines(dbg, o->no_inlines);
+		probe_debug__set_source_prefix(dbg, o->source);
+	}
+	if (!dbg && o->exec)
+		fprintf(stderr,
+			"The %s file has no debug information.\n"
+			"Rebuild with -g, or install an appropriate debuginfo package.\n",
+			o->exec);
+	else if (!dbg)
+		fprintf(stderr,
+			"Failed to find the path for the kernel: No such file or directory\n");
+	return dbg;
+}
+
+/* Where the function named at the start of text ("malloc:3") has its
+ * symbol in -x's binary, 0 when it has none. */
+static uint64_t symbol_address(const struct probe_opts *o, const char *text)
+{
+	struct probe_elf pe;
+	uint64_t addr = 0;
+	char *name = xstrndup(text, strcspn(text, ":+@%;"));
+
+	if (!probe_elf__open(&pe, o->exec)) {
+		const struct probe_sym *sym = probe_elf__find_function(&pe, name);
+
+		addr = sym ? sym->addr : 0;
+		probe_elf__close(&pe);
+	}
+	free(name);
+	return addr;
+}
+
+static int show_lines(const struct probe_opts *o)
+{
+	struct probe_debug *dbg = open_debug(o);
+	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
+	struct strbuf out = STRBUF_INIT;
+	int ret;
+
+	if (!dbg) {
+		fputs("  Error: Failed to show lines.\n", stderr);
+		return PCL_EXIT_ENOENT;
+	}
+	ret = probe_debug__show_lines(dbg, o->line, symbol_address(o, o->line), &out, &msgs);
+	fputs(strbuf_str(&out), stdout);
+	print_msgs(&msgs, o);
+	if (ret)
+		fputs("  Error: Failed to show lines.\n", stderr);
+	strbuf_release(&msgs.text);
+	strbuf_release(&out);
+	probe_debug__close(dbg);
+	return exit_of(ret);
+}
+
+static int show_vars(const struct probe_opts *o)
+{
+	struct probe_debug *dbg = open_debug(o);
+	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
+	struct strbuf out = STRBUF_INIT;
+	struct probe_spec spec;
+	char err[256];
+	int ret;
+
+	if (!dbg) {
+		fputs("  Error: Failed to show vars.\n", stderr);
+		return PCL_EXIT_ENOENT;
+	}
+	if (probe_spec__parse(&spec, o->vars, err, sizeof(err))) {
+		fprintf(stderr, "Semantic error :%s\n", err);
+		parse_options_usage(probe_usage, o->table, "V", true);
+		probe_debug__close(dbg);
+		return PCL_EXIT_USAGE;
+	}
+	uint64_t symbol_addr = spec.point.function ? symbol_address(o, spec.point.function) : 0;
+
+	ret = probe_debug__show_vars(dbg, &spec, o->externs, o->range, symbol_addr, &out, &msgs);
+	fputs(strbuf_str(&out), stdout);
+	print_msgs(&msgs, o);
+	if (ret)
+		fputs("  Error: Failed to show vars.\n", stderr);
+	strbuf_release(&msgs.text);
+	strbuf_release(&out);
+	probe_spec__exit(&spec);
+	probe_debug__close(dbg);
+	return exit_of(ret);
+}
+
+/* --- -a ------------------------------------------------------------------- */
+
+/* An event added (or, with -n, that would be): what the summary lists. */
+struct added {
+	char *group, *event, *point, *with, *binary;
+};
+
+struct add_run {
+	const struct probe_opts *o;
+	struct probe_event *existing;
+	int nr_existing;
+	struct added *added;
+	int nr_added;
+	struct probe_msgs msgs;
+	bool semantic_error;	/* reported with the usage already */
+};
+
+/* Whether an event defined before this run, or one of the first nr_added
+ * of it, has the name (the sites of one definition share theirs). */
+static bool name_taken_before(const struct add_run *r, int nr_added, const char *group,
+			      const char *event)
+{
+	for (int i = 0; i < r->nr_existing; i++)
+		if (!strcmp(r->existing[i].group, group) && !strcmp(r->existing[i].event, event))
+			return true;
+	for (int i = 0; i < nr_added; i++)
+		if (!strcmp(r->added[i].group, group) && !strcmp(r->added[i].event, event))
+			return true;
+	return false;
+}
+
+static bool name_taken(const struct add_run *r, const char *group, const char *event)
+{
+	return name_taken_before(r, r->nr_added, group, event);
+}
+
+/* The event name of a spec's site: EVENT=, else the function with
+ * "_L<line>" for a line and "__return" for a return probe. */
+static char *event_name(const struct probe_spec *spec, const char *function)
+{
+	const struct probe_point *pp = &spec->point;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, spec->event ? spec->event : function);
+	if (!spec->event && pp->function && pp->has_line && pp->line)
+		strbuf_addf(&sb, "_L%u", pp->line);
+	if (pp->retprobe)
+		strbuf_addstr(&sb, "__return");
+	return strbuf_detach(&sb);
+}
+
+/* The event of one site: sites of one function share it; a name taken
+ * before is refused, or with -f numbered (_1, _2, ...). */
+static char *site_event(const struct add_run *r, int first, const struct probe_spec *spec,
+			const char *group, const struct probe_site *sites, int site, char **chosen,
+			int *err)
+{
+	for (int i = 0; i < site; i++)
+		if (!strcmp(sites[i].function, sites[site].function))
+			return xstrdup(chosen[i]);
+	char *base = event_name(spec, sites[site].function), *event = NULL;
+
+	if (!name_taken_before(r, first, group, base))
+		return base;
+	if (!r->o->force) {
+		fprintf(stderr,
+			"Error: event \"%s\" already exists.\n"
+			" Hint: Remove existing event by 'pcl probe -d'\n"
+			"       or force duplicates by 'pcl probe -f'\n"
+			"       or set 'force=yes' in BPF source.\n",
+			base);
+		free(base);
+		*err = -EEXIST;
+		return NULL;
+	}
+	for (int k = 1; !event || name_taken(r, group, event); k++) {
+		free(event);
+		event = xasprintf("%s_%d", base, k);
+	}
+	free(base);
+	return event;
+}
+
+static char *with_text(const struct probe_spec *spec)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < spec->nr_args; i++) {
+		char *t = probe_arg__text(&spec->args[i]);
+
+		strbuf_addf(&sb, " %s", t);
+		free(t);
+	}
+	return strbuf_detach(&sb);
+}
+
+static bool spec_has_c_args(const struct probe_spec *spec)
+{
+	for (int i = 0; i < spec->nr_args; i++)
+		if (probe_arg__is_c_expr(&spec->args[i]))
+			return true;
+	return false;
+}
+
+/* The sites from symbols alone: FUNC[+OFF] and its raw arguments. */
+static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spec,
+			struct probe_msgs *msgs, struct probe_site **sites)
+{
+	const struct probe_sym *sym = spec->point.function
+					      ? probe_elf__find_function(pe, spec->point.function)
+					      : NULL;
+
+	/* perf falls back to the symbol when the debug information has no
+	 * site, even for a line or a lazy pattern: the function's entry */
+	if (!sym || spec_has_c_args(spec)) {
+		char *point = probe_spec__point_text(spec);
+
+		/* with variables to fetch, perf only says the add failed */
+		if (!spec_has_c_args(spec))
+			probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
+		else
+			probe_msg(msgs, true, "An error occurred in debuginfo analysis (-2).\n");
+		free(point);
+		return -ENOENT;
+	}
+	struct probe_site *site = xcalloc(1, sizeof(*site));
+
+	probe_msg(msgs, true, "Symbol %s address found : %lx\n", sym->name,
+		  (unsigned long)sym->addr);
+	site->addr = sym->addr + spec->point.offset;
+	site->function = xstrdup(sym->name);
+	for (int i = 0; i < spec->nr_args; i++) {
+		const struct probe_arg *arg = &spec->args[i];
+
+		site->args = xrealloc(site->args, (site->nr_args + 1) * sizeof(char *));
+		site->args[site->nr_args++] = probe_arg__as_written(arg);
+	}
+	*sites = site;
+	return 1;
+}
+
+static void forget_added(struct add_run *r, int from)
+{
+	for (int i = from; i < r->nr_added; i++) {
+		free(r->added[i].group);
+		free(r->added[i].event);
+		free(r->added[i].point);
+		free(r->added[i].with);
+		free(r->added[i].binary);
+	}
+	r->nr_added = from;
+}
+
+/* Adds the uprobes of one definition; a failure removes what it added. */
+static int add_uprobe(struct add_run *r, const char *def, const char *binary, struct probe_elf *pe,
+		      struct probe_debug *dbg)
+{
+	const struct probe_opts *o = r->o;
+	struct probe_spec spec;
+	struct probe_site *sites = NULL;
+	char err[256];
+	int nr, ret = 0, first = r->nr_added;
+
+	if (probe_spec__parse(&spec, def, err, sizeof(err))) {
+		fprintf(stderr, "Semantic error :%s\n", err);
+		parse_options_usage(probe_usage, o->table, "a", true);
+		r->semantic_error = true;
+		return -EINVAL;
+	}
+	probe_msg(&r->msgs, true, "probe-definition(0): %s\n", def);
+	if (!dbg && !spec.point.retprobe)
+		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
+	if (!dbg && probe_spec__needs_dwarf(&spec)) {
+		fprintf(stderr,
+			"The %s file has no debug information.\n"
+			"Rebuild with -g, or install an appropriate debuginfo package.\n",
+			binary);
+		probe_spec__exit(&spec);
+		return -ENOENT;
+	}
+	nr = dbg ? probe_debug__find_sites(dbg, &spec, &r->msgs, &sites) : 0;
+	if (!nr)
+		nr = symbol_sites(pe, &spec, &r->msgs, &sites);
+	if (nr > o->max_probes) {
+		probe_msg(&r->msgs, false, "Too many( > %d) probe point found.\n", o->max_probes);
+		probe_sites__free(sites, nr);
+		sites = NULL;
+		nr = -ERANGE;
+	}
+	if (nr < 0) {
+		ret = nr;
+		goto out;
+	}
+	char *group = spec.group ? xstrdup(spec.group) : probe_default_group(binary);
+	char *point = probe_spec__point_text(&spec);
+	char *with = with_text(&spec);
+	char **events = xcalloc(nr, sizeof(*events));
+
+	for (int i = 0; i < nr && !ret; i++) {
+		events[i] = site_event(r, first, &spec, group, sites, i, events, &ret);
+		if (ret)
+			break;
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_addf(&line, "%c:%s/%s %s:0x%lx", spec.point.retprobe ? 'r' : 'p', group,
+			    events[i], binary,
+			    (unsigned long)probe_elf__file_offset(pe, sites[i].addr));
+		for (int k = 0; k < sites[i].nr_args; k++)
+			strbuf_addf(&line, " %s", sites[i].args[k]);
+		print_msgs(&r->msgs, o);
+		if (o->definition) {
+			/* -D: the definition is the output */
+			puts(line.buf);
+		} else {
+			probe_msg(&r->msgs, true, "Writing event: %s\n", line.buf);
+			print_msgs(&r->msgs, o);
+			if (!o->dry_run)
+				ret = probe_events__write("uprobe_events", line.buf);
+			if (ret)
+				fprintf(stderr, "Failed to write event: %s\n", strerror(-ret));
+		}
+		strbuf_release(&line);
+		if (ret)
+			break;
+		r->added = xrealloc(r->added, (r->nr_added + 1) * sizeof(*r->added));
+		r->added[r->nr_added++] = (struct added){ xstrdup(group), xstrdup(events[i]),
+							  xstrdup(point), xstrdup(with),
+							  xstrdup(binary) };
+	}
+	if (ret) {
+		/* a failed definition leaves nothing behind */
+		for (int i = first; i < r->nr_added && !o->dry_run && !o->definition; i++)
+			if (i == first || strcmp(r->added[i].event, r->added[i - 1].event))
+				probe_events__delete("uprobe_events", group, r->added[i].event);
+		if (ret != -EEXIST)
+			forget_added(r, first);
+	}
+	for (int i = 0; i < nr; i++)
+		free(events[i]);
+	free(events);
+	free(group);
+	free(point);
+	free(with);
+out:
+	print_msgs(&r->msgs, o);
+	probe_sites__free(sites, nr > 0 ? nr : 0);
+	probe_spec__exit(&spec);
+	return ret;
+}
+
+static void print_added(const struct add_run *r)
+{
+	if (!r->nr_added || r->o->quiet)
+		return;
+	fprintf(stderr, "Added new event%s:\n", r->nr_added > 1 ? "s" : "");
+	for (int i = 0; i < r->nr_added; i++) {
+		const struct added *a = &r->added[i];
+		char *name = xasprintf("%s:%s", a->group, a->event);
+
+		fprintf(stderr, "  %-20s (on %s in %s%s%s)\n", name, a->point, a->binary,
+			*a->with ? " with" : "", a->with);
+		free(name);
+	}
+	const struct added *last = &r->added[r->nr_added - 1];
+
+	fprintf(stderr,
+		"\nYou can now use it in all pcl tools, such as:\n\n"
+		"\tpcl record -e %s:%s -aR sleep 1\n\n",
+		last->group, last->event);
+}
+
+/* "p:GROUP/EVENT /path:0x..." -> its group, event and path. */
+static bool split_definition(const char *def, char **group, char **event, char **path)
+{
+	const char *slash = strchr(def, '/'), *space = strchr(def, ' ');
+	const char *colon = space ? strchr(space, ':') : NULL;
+
+	if (strncmp(def, "p:", 2) || !slash || !space || slash > space || !colon)
+		return false;
+	*group = xstrndup(def + 2, slash - def - 2);
+	*event = xstrndup(slash + 1, space - slash - 1);
+	*path = xstrndup(space + 1, colon - space - 1);
+	return true;
+}
+
+/* Adds an SDT marker's uprobes as the build-id cache defines them: each
+ * binary that has it, with its semaphore (the kernel counts it up, so
+ * guarded markers fire). */
+static int add_sdt(struct add_run *r, const struct probe_spec *spec)
+{
+	const struct probe_opts *o = r->o;
+	struct sdt_event *evs;
+	int n = sdt_events__list(spec->group, spec->event, &evs), ret = 0, first = r->nr_added;
+
+	for (int i = 0; i < n && !ret; i++) {
+		char **defs;
+		int nr = sdt_event__definitions(&evs[i], &defs);
+
+		for (int k = 0; k < nr; k++) {
+			char *group, *event, *path;
+
+			if (!ret && split_definition(defs[k], &group, &event, &path)) {
+				if (name_taken_before(r, first, group, event) && !o->force) {
+					fprintf(stderr, "Error: event \"%s\" already exists.\n",
+						event);
+					ret = -EEXIST;
+				}
+				probe_msg(&r->msgs, true, "Writing event: %s\n", defs[k]);
+				print_msgs(&r->msgs, o);
+				if (!ret && !o->dry_run) {
+					ret = probe_events__write("uprobe_events", defs[k]);
+					if (ret)
+						fprintf(stderr, "Failed to write event: %s\n",
+							strerror(-ret));
+				}
+				if (!ret) {
+					/* perf shows the marker as asked for */
+					char *point = xasprintf("%%%s", spec->event);
+
+					r->added = xrealloc(r->added,
+							    (r->nr_added + 1) * sizeof(*r->added));
+					r->added[r->nr_added++] = (struct added){
+						group, event, point, xstrdup(""), path
+					};
+					group = event = path = NULL;
+				}
+				free(group);
+				free(event);
+				free(path);
+			}
+			free(defs[k]);
+		}
+		free(defs);
+	}
+	sdt_events__free(evs, n);
+	if (!n)
+		ret = -ENOENT;	/* not cached: perf says no more than that */
+	print_msgs(&r->msgs, o);
+	return ret;
+}
+
+static int add_kprobes(const struct probe_opts *o)
+{
+	/* perf opens kprobe_events before anything else, even for -n */
+	if (!probe_tracefs_has("kprobe_events")) {
+		fprintf(stderr,
+			"%s//kprobe_events does not exist.\n"
+			"Please rebuild kernel with CONFIG_KPROBE_EVENTS=y.\n",
+			probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
+		fprintf(stderr, "  Error: Failed to add events.%s\n",
+			o->verbose ? " Reason: No such file or directory (Code: -2)" : "");
+		return PCL_EXIT_ENOENT;
+	}
+	fprintf(stderr, "  Error: kernel probes need the kernel's debug information, "
+			"which pcl does not read yet.\n");
+	return PCL_EXIT_ENOENT;
+}
+
+static bool is_sdt(const char *def)
+{
+	struct probe_spec spec;
+	char err[256];
+	bool sdt = false;
+
+	if (!probe_spec__parse(&spec, def, err, sizeof(err))) {
+		sdt = spec.sdt;
+		probe_spec__exit(&spec);
+	}
+	return sdt;
+}
+
+/* The uprobes of -x's binary, or SDT markers from the build-id cache. */
+static int add_uprobes(struct add_run *r, const char *exec)
+{
+	const struct probe_opts *o = r->o;
+	struct probe_elf pe = { .fd = -1 };
+	struct probe_debug *dbg = NULL;
+	char *binary = exec ? resolve_exec(exec) : NULL;
+	int ret = binary ? probe_elf__open(&pe, binary) : 0;
+
+	if (ret) {
+		fprintf(stderr, "Failed to open %s: %s\n", binary, strerror(-ret));
+		goto out;
+	}
+	if (!probe_tracefs_has("uprobe_events")) {
+		fprintf(stderr,
+			"%s//uprobe_events does not exist.\n"
+			"Please rebuild kernel with CONFIG_UPROBE_EVENTS=y.\n",
+			probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
+		ret = -ENOENT;
+		goto out;
+	}
+	dbg = binary ? probe_debug__open(binary) : NULL;
+	if (dbg)
+		probe_debug__set_no_inlines(dbg, o->no_inlines);
+	if (binary && !dbg && !pe.nr_table_syms) {
+		fprintf(stderr,
+			"Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
+			binary);
+		ret = -ENOENT;
+		goto out;
+	}
+	r->nr_existing = probe_events__read(&r->existing);
+	for (int i = 0; i < o->adds.nr && !ret; i++) {
+		struct probe_spec spec;
+		char err[256];
+
+		if (is_sdt(o->adds.items[i]) &&
+		    !probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
+			ret = add_sdt(r, &spec);
+			probe_spec__exit(&spec);
+		} else if (binary) {
+			ret = add_uprobe(r, o->adds.items[i], binary, &pe, dbg);
+		}
+	}
+out:
+	probe_debug__close(dbg);
+	if (binary)
+		probe_elf__close(&pe);
+	free(binary);
+	return ret;
+}
+
+static int add_probes(const struct probe_opts *o)
+{
+	struct add_run r = { .o = o, .msgs = { STRBUF_INIT, o->verbose > 0 } };
+	bool all_sdt = true;
+	int ret;
+
+	for (int i = 0; i < o->adds.nr; i++)
+		all_sdt &= is_sdt(o->adds.items[i]);
+	if (!o->exec && !all_sdt)
+		return add_kprobes(o);
+	if (!o->definition && no_permission("uprobe_events", true, "add events"))
+		return exit_of(-EACCES);
+	ret = add_uprobes(&r, o->exec);
+	if (!ret) {
+		if (!o->definition)
+			print_added(&r);
+	} else if (!r.semantic_error && o->verbose && ret != -EEXIST)
+		fprintf(stderr, "  Error: Failed to add events. Reason: %s (Code: %d)\n",
+			strerror(-ret), ret);
+	else if (!r.semantic_error)
+		fputs("  Error: Failed to add events.\n", stderr);
+	forget_added(&r, 0);
+	free(r.added);
+	probe_events__free(r.existing, r.nr_existing);
+	strbuf_release(&r.msgs.text);
+	return r.semantic_error ? PCL_EXIT_USAGE : exit_of(ret);
+}
+
+/* --- -l and -d ------------------------------------------------------------ */
+
+static bool matches_any(const struct probe_event *ev, const struct strlist *filters)
+{
+	if (!filters->nr)
+		return true;
+	for (int i = 0; i < filters->nr; i++)
+		if (probe_event__matches(ev, filters->items[i]))
+			return true;
+	return false;
+}
+
+/* Where a listed uprobe is: "work:2@/src.c" from the binary's debug
+ * information, else its offset. */
+static char *uprobe_point(const struct probe_event *ev)
+{
+	struct probe_debug *dbg = probe_debug__open(ev->target);
+	struct probe_elf pe;
+	char *point = NULL;
+
+	if (!probe_elf__open(&pe, ev->target)) {
+		uint64_t addr = probe_elf__vaddr(&pe, ev->offset);
+		const struct probe_sym *sym = probe_elf__function_at(&pe, addr);
+
+		if (dbg)
+			point = probe_debug__describe(dbg, addr, ev->retprobe);
+		/* without debug information: the function's symbol */
+		if (!point && sym && ev->retprobe)
+			point = xasprintf("%s%%return", sym->name);
+		else if (!point && sym && addr > sym->addr)
+			point = xasprintf("%s+%lu", sym->name, (unsigned long)(addr - sym->addr));
+		else if (!point && sym)
+			point = xstrdup(sym->name);
+		probe_elf__close(&pe);
+	}
+	probe_debug__close(dbg);
+	return point ? point : xasprintf("0x%lx", (unsigned long)ev->offset);
+}
+
+static int list_probes(const struct probe_opts *o)
+{
+	struct probe_event *events;
+
+	if (no_permission("uprobe_events", false, "show event list"))
+		return exit_of(-EACCES);
+	int nr = probe_events__read(&events);
+
+	for (int i = 0; i < nr; i++) {
+		const struct probe_event *ev = &events[i];
+
+		if (!matches_any(ev, &o->lists))
+			continue;
+		char *name = xasprintf("%s:%s", ev->group, ev->event);
+		char *point = ev->uprobe ? uprobe_point(ev) : xstrdup(ev->target);
+
+		printf("  %-20s (on %s", name, point);
+		if (ev->uprobe)
+			printf(" in %s", ev->target);
+		for (int k = 0; k < ev->nr_args; k++)
+			printf("%s%s", k ? " " : " with ", ev->arg_names[k]);
+		puts(")");
+		free(name);
+		free(point);
+	}
+	probe_events__free(events, nr);
+	return 0;	/* perf lists nothing without complaint */
+}
+
+static int del_probes(const struct probe_opts *o)
+{
+	struct probe_event *events;
+
+	if (no_permission("uprobe_events", true, "delete events"))
+		return exit_of(-EACCES);
+	int nr = probe_events__read(&events), ret = 0;
+
+	for (int f = 0; f < o->dels.nr && !ret; f++) {
+		struct strlist one = { &o->dels.items[f], 1 };
+		bool hit = false;
+
+		for (int i = 0; i < nr && !ret; i++) {
+			const struct probe_event *ev = &events[i];
+			bool done = false;
+
+			if (!matches_any(ev, &one))
+				continue;
+			/* the probes of one event share its name: delete it once */
+			for (int k = 0; k < i; k++)
+				done |= !strcmp(events[k].group, ev->group) &&
+					!strcmp(events[k].event, ev->event) &&
+					matches_any(&events[k], &one);
+			hit = true;
+			if (done)
+				continue;
+			ret = probe_events__delete(ev->uprobe ? "uprobe_events" : "kprobe_events",
+						   ev->group, ev->event);
+			if (!ret && !o->quiet)
+				printf("Removed event: %s:%s\n", ev->group, ev->event);
+		}
+		if (!hit) {
+			fprintf(stderr, "\"%s\" does not hit any event.\n", o->dels.items[f]);
+			ret = -ENOENT;
+		}
+	}
+	if (ret)
+		fprintf(stderr, "  Error: Failed to delete events.\n");
+	probe_events__free(events, nr);
+	return exit_of(ret);
+}
+
+int cmd_probe(int argc, const char **argv)
+{
+	struct probe_opts o = { .max_probes = 128 };
+	const struct option opts[] = {
+		OPT_INCR('v', "verbose", &o.verbose,
+			 "be more verbose (show parsed arguments, etc)"),
+		OPT_BOOLEAN('q', "quiet", &o.quiet, "be quiet (do not show any messages)"),
+		{ .type = OPT_CALLBACK_T,
+		  .short_name = 'l',
+		  .long_name = "list",
+		  .value = &o,
+		  .argh = "[GROUP:]EVENT",
+		  .help = "list up probe events",
+		  .callback = opt_list,
+		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT },
+		OPT_CALLBACK('d', "del", &o, "[GROUP:]EVENT", "delete a probe event.", opt_del),
+		OPT_CALLBACK(
+			'a', "add", &o,
+			"[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
+			"probe point definition, where\n"
+			"\t\tGROUP:\tGroup name (optional)\n"
+			"\t\tEVENT:\tEvent name\n"
+			"\t\tFUNC:\tFunction name\n"
+			"\t\tOFF:\tOffset from function entry (in byte)\n"
+			"\t\t%return:\tPut the probe at function return\n"
+			"\t\tSRC:\tSource code path\n"
+			"\t\tRL:\tRelative line number from function entry.\n"
+			"\t\tAL:\tAbsolute line number in file.\n"
+			"\t\tPT:\tLazy expression of line code.\n"
+			"\t\tARG:\tProbe argument (local variable name or\n"
+			"\t\t\tkprobe-tracer argument format.)\n",
+			opt_add),
+		OPT_BOOLEAN('f', "force", &o.force, "forcibly add events with existing name"),
+		OPT_STRING('L', "line", &o.line, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
+			   "Show source code lines."),
+		OPT_STRING('V', "vars", &o.vars, "FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
+			   "Show accessible variables on PROBEDEF"),
+		OPT_BOOLEAN(0, "externs", &o.externs,
+			    "Show external variables too (with --vars only)"),
+		OPT_BOOLEAN(0, "range", &o.range, "Show variables location range in scope"),
+		OPT_BOOLEAN(0, "no-inlines", &o.no_inlines, "Don't search inlined functions"),
+		OPT_BOOLEAN('n', "dry-run", &o.dry_run, "dry run"),
+		OPT_CALLBACK(
+			'D', "definition", &o,
+			"[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
+			"Show trace event definition of given traceevent for k/uprobe_events.",
+			opt_definition),
+		OPT_INTEGER(0, "max-probes", &o.max_probes,
+			    "Set how many probe points can be found for a probe."),
+		{ .type = OPT_CALLBACK_T,
+		  .short_name = 'F',
+		  .long_name = "funcs",
+		  .value = &o,
+		  .argh = "[FILTER]",
+		  .help = "Show potential probe-able functions.",
+		  .callback = opt_funcs,
+		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT },
+		OPT_STRING('x', "exec", &o.exec, "executable|path",
+			   "target executable name or path"),
+		OPT_STRING('s', "source", &o.source, "directory", "path to kernel source"),
+		OPT_END(),
+	};
+	int nargs = parse_options(argc, argv, opts, probe_usage, 0);
+
+	o.table = opts;
+	/* perf names the binary by its real path everywhere */
+	char real[PATH_MAX], *exec = NULL;
+
+	if (o.exec && !realpath(o.exec, real)) {
+		fprintf(stderr, "Failed to get the absolute path of %s: %s\n", o.exec,
+			strerror(errno));
+		parse_options_usage(probe_usage, opts, "x", true);
+		return PCL_EXIT_USAGE;
+	}
+	exec = o.exec ? xstrdup(real) : NULL;
+
+	o.exec = exec;
+	int ret;
+
+	/* words after the options are one definition, as in perf */
+	if (nargs) {
+		struct strbuf def = STRBUF_INIT;
+
+		for (int i = 0; i < nargs; i++)
+			strbuf_addf(&def, "%s%s", i ? " " : "", argv[i]);
+		strlist_add(&o.adds, strbuf_detach(&def));
+	}
+	if (o.funcs)
+		ret = show_funcs(&o);
+	else if (o.line)
+		ret = show_lines(&o);
+	else if (o.vars)
+		ret = show_vars(&o);
+	else if (o.list)
+		ret = list_probes(&o);
+	else if (o.dels.nr)
+		ret = del_probes(&o);
+	else if (o.adds.nr)
+		ret = add_probes(&o);
+	else
+		usage_with_options(probe_usage, opts);
+	if (nargs)
+		free((char *)o.adds.items[o.adds.nr - 1]);
+	free(exec);
+	free(o.adds.items);
+	free(o.dels.items);
+	free(o.lists.items);
+	return ret;
+}

@@ -1,0 +1,1632 @@
+/* probe-dwarf: functions, lines and variables of a binary's DWARF, turned
+ * into probe sites and tracefs fetch arguments as perf 6.1 does it.
+ *
+ * Line rules (perf's): a line table row counts when it begins a
+ * statement and lies in the function; a line is "reversible" when the
+ * address's first statement row (or, at a function's entry, the
+ * function's declaration line) names it back.  -L numbers reversible
+ * lines; probing a line whose row is not reversible is refused. */
+#include "core/probe/probe-dwarf.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/probe/probe-elf.h"
+#include "util/glob.h"
+#include "util/util.h"
+
+struct probe_debug {
+	bool no_inlines;	   /* leave inlined instances out */
+	const char *source_prefix;	/* -s: where -L finds the sources */
+	int fd, image_fd;
+	Dwarf *dw;
+	Elf *image;	/* the binary itself, for its .eh_frame */
+	Dwarf_CFI *cfi;
+};
+
+struct probe_debug *probe_debug__open(const char *path)
+{
+	int image_fd = open(path, O_RDONLY | O_CLOEXEC), fd;
+	Dwarf *dw;
+
+	if (image_fd < 0)
+		return NULL;
+	fd = dup(image_fd);
+	dw = dwarf_begin(fd, DWARF_C_READ);
+	if (!dw) {
+		/* a stripped binary: its debug file by build id */
+		char *debug = probe_elf__debug_path(path, true);
+
+		close(fd);
+		fd = debug ? open(debug, O_RDONLY | O_CLOEXEC) : -1;
+		dw = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
+		free(debug);
+	}
+	if (!dw) {
+		if (fd >= 0)
+			close(fd);
+		close(image_fd);
+		return NULL;
+	}
+	struct probe_debug *dbg = xcalloc(1, sizeof(*dbg));
+
+	dbg->fd = fd;
+	dbg->image_fd = image_fd;
+	dbg->dw = dw;
+	dbg->image = elf_begin(image_fd, ELF_C_READ_MMAP, NULL);
+	dbg->cfi = dbg->image ? dwarf_getcfi_elf(dbg->image) : NULL;
+	return dbg;
+}
+
+void probe_debug__set_no_inlines(struct probe_debug *dbg, bool no_inlines)
+{
+	dbg->no_inlines = no_inlines;
+}
+
+void probe_debug__set_source_prefix(struct probe_debug *dbg, const char *prefix)
+{
+	dbg->source_prefix = prefix;
+}
+
+void probe_debug__close(struct probe_debug *dbg)
+{
+	if (!dbg)
+		return;
+	if (dbg->cfi)
+		dwarf_cfi_end(dbg->cfi);
+	if (dbg->image)
+		elf_end(dbg->image);
+	dwarf_end(dbg->dw);
+	close(dbg->fd);
+	close(dbg->image_fd);
+	free(dbg);
+}
+
+void probe_msg(struct probe_msgs *msgs, bool debug, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (debug && !msgs->verbose)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&msgs->text, fmt, ap);
+	va_end(ap);
+}
+
+static const char *const x86_64_regs[] = {
+	"%ax", "%dx",  "%cx",  "%bx",  "%si",  "%di",  "%bp",  "%sp", "%r8",
+	"%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15", "%ip",
+};
+
+static const char *reg_name(unsigned n)
+{
+	return n < sizeof(x86_64_regs) / sizeof(x86_64_regs[0]) ? x86_64_regs[n] : NULL;
+}
+
+/* Whether s ends with tail on a path boundary-free suffix (perf's
+ * strtailcmp: "probe_prog.c" matches "/tmp/pp/probe_prog.c"). */
+static bool tail_matches(const char *s, const char *tail)
+{
+	size_t ls = strlen(s), lt = strlen(tail);
+
+	return ls >= lt && !strcmp(s + ls - lt, tail);
+}
+
+/* --- functions ------------------------------------------------------------ */
+
+struct func_walk {
+	const char *name;
+	const char *file;
+	int (*fn)(Dwarf_Die *cu, Dwarf_Die *func, void *arg);
+	void *arg;
+	Dwarf_Die *cu;
+	int ret;
+	bool inlines;	/* the second pass: inlined instances */
+};
+
+static bool has_entry(Dwarf_Die *func)
+{
+	Dwarf_Addr pc;
+
+	return dwarf_entrypc(func, &pc) == 0;
+}
+
+static int func_walk_cb(Dwarf_Die *func, void *arg);
+
+static int inline_instance_cb(Dwarf_Die *instance, void *arg)
+{
+	struct func_walk *w = arg;
+
+	if (!has_entry(instance))
+		return DWARF_CB_OK;
+	w->ret = w->fn(w->cu, instance, w->arg);
+	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+static int func_walk_cb(Dwarf_Die *func, void *arg)
+{
+	struct func_walk *w = arg;
+	const char *name = dwarf_diename(func);
+	const char *file;
+
+	if (!name)
+		return DWARF_CB_OK;
+	if (has_entry(func) == w->inlines)
+		return DWARF_CB_OK;
+	if (w->inlines) {
+		/* an inline function: its inlined instances are the places */
+		if (dwarf_func_inline(func) &&
+		    (!w->name ||
+		     (is_glob(w->name) ? glob_match(w->name, name) : !strcmp(w->name, name))))
+			dwarf_func_inline_instances(func, inline_instance_cb, w);
+		return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+	}
+	if (w->name && (is_glob(w->name) ? !glob_match(w->name, name) : strcmp(w->name, name)))
+		return DWARF_CB_OK;
+	if (w->file && (!(file = dwarf_decl_file(func)) || !tail_matches(file, w->file)))
+		return DWARF_CB_OK;
+	w->ret = w->fn(w->cu, func, w->arg);
+	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+/* Calls fn on each function with code named name (a glob; NULL: any) and
+ * declared in file (NULL: any), CU by CU; stops at a non-zero return. */
+static int for_each_function(struct probe_debug *dbg, const char *name, const char *file,
+			     int (*fn)(Dwarf_Die *cu, Dwarf_Die *func, void *arg), void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	struct func_walk w = { name, file, fn, arg, NULL, 0, false };
+
+	while (!w.ret && dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		/* perf takes the functions with code first, then the inlined */
+		for (int pass = 0; pass < (dbg->no_inlines ? 1 : 2) && !w.ret &&
+				   dwarf_offdie(dbg->dw, off + hsize, &cu);
+		     pass++) {
+			w.cu = &cu;
+			w.inlines = pass;
+			dwarf_getfuncs(&cu, func_walk_cb, &w, 0);
+		}
+		off = next;
+	}
+	return w.ret;
+}
+
+static Dwarf_Addr entry_of(Dwarf_Die *func)
+{
+	Dwarf_Addr pc = 0;
+
+	dwarf_entrypc(func, &pc);
+	return pc;
+}
+
+static int decl_line_of(Dwarf_Die *func)
+{
+	int line = 0;
+
+	dwarf_decl_line(func, &line);
+	return line;
+}
+
+struct func_at {
+	Dwarf_Addr addr;
+	Dwarf_Die found;
+	bool ok;
+};
+
+static int func_at_cb(Dwarf_Die *func, void *arg)
+{
+	struct func_at *f = arg;
+
+	if (has_entry(func) && dwarf_haspc(func, f->addr) > 0) {
+		f->found = *func;
+		f->ok = true;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+/* The function of the CU whose code holds addr. */
+static bool function_at(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *func)
+{
+	struct func_at f = { .addr = addr };
+
+	dwarf_getfuncs(cu, func_at_cb, &f, 0);
+	if (f.ok)
+		*func = f.found;
+	return f.ok;
+}
+
+/* The CU and function whose code holds addr, in any CU. */
+static bool function_in_any_cu(struct probe_debug *dbg, Dwarf_Addr addr, Dwarf_Die *cu,
+			       Dwarf_Die *func)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dbg->dw, off + hsize, cu) && function_at(cu, addr, func))
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+/* gcc records its flags in DW_AT_producer: any -O but -O0 optimizes. */
+static bool cu_is_optimized(Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+	const char *producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &attr));
+
+	for (const char *o = producer; o && (o = strstr(o, "-O")); o += 2)
+		if (o[2] != '0')
+			return true;
+	return false;
+}
+
+/* A source file as perf shows it: relative names under the CU's
+ * compilation directory.  Caller frees. */
+static char *source_path(Dwarf_Die *cu, const char *file)
+{
+	Dwarf_Attribute attr;
+	const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+
+	if (!file)
+		return xstrdup("");
+	return file[0] == '/' || !dir ? xstrdup(file) : xasprintf("%s/%s", dir, file);
+}
+
+/* --- lines ----------------------------------------------------------------- */
+
+struct line_row {
+	Dwarf_Addr addr;
+	int line;
+	const char *file;
+	bool stmt;
+};
+
+static int cu_rows(Dwarf_Die *cu, struct line_row **rows)
+{
+	Dwarf_Lines *lines;
+	size_t n;
+
+	*rows = NULL;
+	if (dwarf_getsrclines(cu, &lines, &n) || !n)
+		return 0;
+	*rows = xcalloc(n, sizeof(**rows));
+	int nr = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		struct line_row *r = &(*rows)[nr];
+		bool end = false;
+
+		if (!l || dwarf_lineaddr(l, &r->addr) || dwarf_lineno(l, &r->line) ||
+		    dwarf_lineendsequence(l, &end) || end)
+			continue;
+		dwarf_linebeginstatement(l, &r->stmt);
+		r->file = dwarf_linesrc(l, NULL, NULL);
+		if (r->file)
+			nr++;
+	}
+	return nr;
+}
+
+/* The line an address names back: the declaration line at a function's
+ * entry, else its first statement row's line; 0 when none. */
+static int reverse_line(Dwarf_Die *cu, const struct line_row *rows, int nr, Dwarf_Addr addr,
+			const char **file)
+{
+	Dwarf_Die func;
+
+	if (function_at(cu, addr, &func) && entry_of(&func) == addr) {
+		*file = dwarf_decl_file(&func);
+		return decl_line_of(&func);
+	}
+	for (int i = 0; i < nr; i++)
+		if (rows[i].addr == addr && rows[i].stmt) {
+			*file = rows[i].file;
+			return rows[i].line;
+		}
+	return 0;
+}
+
+static bool reversible(Dwarf_Die *cu, const struct line_row *rows, int nr,
+		       const struct line_row *row)
+{
+	const char *file = NULL;
+	int line = reverse_line(cu, rows, nr, row->addr, &file);
+
+	return !line || (line == row->line && file && !strcmp(file, row->file));
+}
+
+/* perf's prologue skip: the row after the entry's, whatever its line
+ * (a one-line function's second row too). */
+static Dwarf_Addr skip_prologue(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr entry)
+{
+	struct line_row *rows;
+	int nr = cu_rows(cu, &rows);
+	bool seen_entry = false;
+	Dwarf_Addr addr = entry;
+
+	for (int i = 0; i < nr; i++) {
+		if (rows[i].addr == entry) {
+			seen_entry = true;
+		} else if (seen_entry && rows[i].addr > entry &&
+			   dwarf_haspc(func, rows[i].addr) > 0) {
+			addr = rows[i].addr;
+			break;
+		}
+	}
+	free(rows);
+	return addr;
+}
+
+/* --- types ----------------------------------------------------------------- */
+
+static bool die_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &attr) && dwarf_formref_die(&attr, type);
+}
+
+/* The type under typedefs and qualifiers. */
+static bool real_type(Dwarf_Die *die, Dwarf_Die *type)
+{
+	if (!die_type(die, type))
+		return false;
+	for (;;) {
+		int tag = dwarf_tag(type);
+
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type)
+			return true;
+		if (!die_type(type, type))
+			return false;
+	}
+}
+
+/* The type name -V shows: "int", "struct point*", "char**" (arrays as
+ * pointers, qualifiers left out, as perf writes them); false when the type
+ * ends in nothing (void). */
+static bool add_type_name(struct strbuf *sb, Dwarf_Die *die)
+{
+	Dwarf_Die type;
+
+	if (!die_type(die, &type))
+		return false;
+	int tag = dwarf_tag(&type);
+	const char *name = dwarf_diename(&type);
+
+	switch (tag) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_array_type:
+		if (!add_type_name(sb, &type))
+			return false;
+		strbuf_addch(sb, '*');
+		return true;
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+		/* perf leaves the qualifiers out */
+		return add_type_name(sb, &type);
+	case DW_TAG_subroutine_type:
+		strbuf_addstr(sb, "(function_type)");
+		return true;
+	case DW_TAG_structure_type:
+		strbuf_addstr(sb, "struct ");
+		break;
+	case DW_TAG_union_type:
+		strbuf_addstr(sb, "union ");
+		break;
+	case DW_TAG_enumeration_type:
+		strbuf_addstr(sb, "enum ");
+		break;
+	}
+	strbuf_addstr(sb, name ? name : "");
+	return true;
+}
+
+static bool type_is_signed(Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word enc;
+
+	if (dwarf_formudata(dwarf_attr(type, DW_AT_encoding, &attr), &enc))
+		return false;
+	return enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+}
+
+/* --- variables to fetch arguments ----------------------------------------- */
+
+/* Where a value is: in a register (base "%di"), or in memory at off(base)
+ * where base is a register or the text of a pointer value. */
+struct fetch {
+	bool in_mem;
+	long off;
+	char *base;
+};
+
+static char *fetch_text(const struct fetch *f)
+{
+	/* a static variable is "@name+OFF" */
+	if (f->in_mem && f->base[0] == '@')
+		return xasprintf("%s%+ld", f->base, f->off);
+	return f->in_mem ? xasprintf("%+ld(%s)", f->off, f->base) : xstrdup(f->base);
+}
+
+static int unsupported(struct probe_msgs *msgs, unsigned atom)
+{
+	probe_msg(msgs, true, "DW_OP %x is not supported.\n", atom);
+	return -EOPNOTSUPP;
+}
+
+/* The CFA at addr as a register and offset (gcc's frame base). */
+static int cfa_at(struct probe_debug *dbg, Dwarf_Addr addr, const char **reg, long *off)
+{
+	Dwarf_Frame *frame;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (!dbg->cfi || dwarf_cfi_addrframe(dbg->cfi, addr, &frame))
+		return -ENOENT;
+	int ret = -ENOENT;
+
+	if (!dwarf_frame_cfa(frame, &ops, &nops) && nops == 1) {
+		if (ops[0].atom == DW_OP_bregx) {
+			*reg = reg_name(ops[0].number);
+			*off = (long)ops[0].number2;
+			ret = *reg ? 0 : -ENOENT;
+		} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+			*reg = reg_name(ops[0].atom - DW_OP_breg0);
+			*off = (long)ops[0].number;
+			ret = *reg ? 0 : -ENOENT;
+		}
+	}
+	free(frame);
+	return ret;
+}
+
+/* The frame base of func at addr, as a register and offset. */
+static int frame_base(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Addr addr, const char **reg,
+		      long *off, struct probe_msgs *msgs)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if (!dwarf_attr(func, DW_AT_frame_base, &attr) ||
+	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || nops != 1)
+		return -ENOENT;
+	if (ops[0].atom == DW_OP_call_frame_cfa)
+		return cfa_at(dbg, addr, reg, off);
+	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		*reg = reg_name(ops[0].atom - DW_OP_breg0);
+		*off = (long)ops[0].number;
+		return *reg ? 0 : -ENOENT;
+	}
+	return unsupported(msgs, ops[0].atom);
+}
+
+/* The location of var at addr: -ENOENT when it has none there. */
+static int var_location(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Die *var, Dwarf_Addr addr,
+			struct fetch *f, struct probe_msgs *msgs)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	const char *reg;
+	long off;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
+		Dwarf_Sword value;
+
+		/* a constant: an immediate fetch argument */
+		if (!dwarf_formsdata(dwarf_attr_integrate(var, DW_AT_const_value, &attr), &value)) {
+			f->base = xasprintf("\\%ld", (long)value);
+			return 0;
+		}
+		return -ENOENT;
+	}
+	if (dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || !nops)
+		return -ENOENT;
+	/* perf reads the first operation only */
+	unsigned atom = ops[0].atom;
+
+	if (atom == DW_OP_addr) {
+		/* a static variable: perf names it by symbol */
+		f->in_mem = true;
+		f->base = xasprintf("@%s", dwarf_diename(var));
+		return 0;
+	}
+	if (atom == DW_OP_fbreg) {
+		ret = frame_base(dbg, func, addr, &reg, &off, msgs);
+		if (ret)
+			return ret;
+		f->in_mem = true;
+		f->off = off + (long)ops[0].number;
+		f->base = xstrdup(reg);
+		return 0;
+	}
+	if (atom >= DW_OP_breg0 && atom <= DW_OP_breg31)
+		reg = reg_name(atom - DW_OP_breg0), f->in_mem = true, f->off = (long)ops[0].number;
+	else if (atom == DW_OP_bregx)
+		reg = reg_name(ops[0].number), f->in_mem = true, f->off = (long)ops[0].number2;
+	else if (atom >= DW_OP_reg0 && atom <= DW_OP_reg31)
+		reg = reg_name(atom - DW_OP_reg0);
+	else if (atom == DW_OP_regx)
+		reg = reg_name(ops[0].number);
+	else
+		return unsupported(msgs, atom);
+	if (!reg)
+		return unsupported(msgs, atom);
+	f->base = xstrdup(reg);
+	return 0;
+}
+
+/* Finds a variable visible at addr in func's scopes. */
+static bool find_var(Dwarf_Die *cu, Dwarf_Addr addr, const char *name, Dwarf_Die *var)
+{
+	Dwarf_Die *scopes;
+	int n = dwarf_getscopes(cu, addr, &scopes);
+
+	if (n <= 0)
+		return false;
+	int found = dwarf_getscopevar(scopes, n, name, 0, NULL, 0, 0, var);
+
+	free(scopes);
+	return found >= 0;
+}
+
+static bool member_of(Dwarf_Die *type, const char *name, Dwarf_Die *member)
+{
+	if (dwarf_child(type, member))
+		return false;
+	do {
+		const char *n = dwarf_diename(member);
+
+		if (dwarf_tag(member) == DW_TAG_member && n && !strcmp(n, name))
+			return true;
+	} while (!dwarf_siblingof(member, member));
+	return false;
+}
+
+static long member_offset(Dwarf_Die *member)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word off = 0;
+
+	dwarf_formudata(dwarf_attr(member, DW_AT_data_member_location, &attr), &off);
+	return (long)off;
+}
+
+/* Moves f and *type through arg's fields (p->x, pt.y, a[2]). */
+static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *type,
+		       Dwarf_Die *holder, struct probe_msgs *msgs)
+{
+	for (int i = 0; i < arg->nr_fields; i++) {
+		const struct probe_field *field = &arg->fields[i];
+		int tag = dwarf_tag(type);
+		bool through_pointer = tag == DW_TAG_pointer_type;
+
+		if (field->name)
+			probe_msg(msgs, true, "converting %s in %s\n", field->name,
+				  i ? arg->fields[i - 1].name : arg->var);
+		else
+			probe_msg(msgs, true, "converting [%ld] in %s\n", field->index, arg->var);
+		if (field->name && field->ref != through_pointer) {
+			probe_msg(msgs, false, "Semantic error: %s must be referred by '%s'\n",
+				  field->name, through_pointer ? "->" : ".");
+			return -EINVAL;
+		}
+		if (!field->name && !through_pointer && tag != DW_TAG_array_type) {
+			probe_msg(msgs, false, "%s is not a data structure nor a union.\n",
+				  arg->var);
+			return -EINVAL;
+		}
+		if (field->name && !through_pointer && !f->in_mem) {
+			probe_msg(msgs, false, "Structure on a register is not supported yet.\n");
+			return -EOPNOTSUPP;
+		}
+		Dwarf_Die target = *type;
+
+		if ((through_pointer || tag == DW_TAG_array_type) && !real_type(type, &target)) {
+			probe_msg(msgs, false, "Failed to get the type of %s.\n", arg->var);
+			return -ENOENT;
+		}
+		long off;
+
+		if (field->name) {
+			Dwarf_Die member;
+
+			if (!member_of(&target, field->name, &member)) {
+				const char *tn = dwarf_diename(&target);
+
+				probe_msg(msgs, false, "%s(type:%s) has no member %s.\n",
+					  i ? arg->fields[i - 1].name : arg->var, tn ? tn : "",
+					  field->name);
+				return -EINVAL;
+			}
+			Dwarf_Attribute loc;
+
+			/* perf 6.1 knows no DWARF 5 bitfield (data_bit_offset) */
+			if (dwarf_tag(&target) != DW_TAG_union_type &&
+			    !dwarf_attr(&member, DW_AT_data_member_location, &loc)) {
+				probe_msg(msgs, false, "Failed to get the offset of %s.\n",
+					  field->name);
+				return -ENOENT;
+			}
+			off = member_offset(&member);
+			*holder = member;
+			if (!real_type(&member, type))
+				return -ENOENT;
+		} else {
+			int size = dwarf_bytesize(&target);
+
+			off = field->index * (size > 0 ? size : 1);
+			*type = target;
+		}
+		if (through_pointer) {
+			/* the pointer's value is the new base */
+			char *base = fetch_text(f);
+
+			free(f->base);
+			f->base = base;
+			f->in_mem = true;
+			f->off = off;
+		} else if (f->in_mem) {
+			f->off += off;
+		} else {
+			probe_msg(msgs, false, "Structure on a register is not supported yet.\n");
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
+/* The ":TYPE" perf writes for a value of type (or the cast asked for). */
+static int type_suffix(const char *cast, Dwarf_Die *holder, Dwarf_Die *type, struct fetch *f,
+		       struct strbuf *out, struct probe_msgs *msgs)
+{
+	if (cast && strcmp(cast, "string") && strcmp(cast, "ustring") && strcmp(cast, "x") &&
+	    strcmp(cast, "s") && strcmp(cast, "u")) {
+		strbuf_addf(out, ":%s", cast);
+		return 0;
+	}
+	const char *vname = dwarf_diename(holder);
+
+	if (cast && (!strcmp(cast, "string") || !strcmp(cast, "ustring"))) {
+		int tag = dwarf_tag(type);
+		Dwarf_Die elem;
+
+		if (tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) {
+			probe_msg(
+				msgs, false,
+				"Failed to cast into string: %s(%s) is not a pointer nor array.\n",
+				vname ? vname : "", dwarf_diename(type) ? dwarf_diename(type) : "");
+			return -EINVAL;
+		}
+		if (!real_type(type, &elem) || !dwarf_diename(&elem) ||
+		    (strcmp(dwarf_diename(&elem), "char") &&
+		     strcmp(dwarf_diename(&elem), "unsigned char"))) {
+			probe_msg(msgs, false,
+				  "Failed to cast into string: %s is not (unsigned) char *.\n",
+				  vname ? vname : "");
+			return -EINVAL;
+		}
+		if (tag == DW_TAG_pointer_type) {
+			/* the string is where the pointer points */
+			char *base = fetch_text(f);
+
+			free(f->base);
+			*f = (struct fetch){ true, 0, base };
+		}
+		strbuf_addf(out, ":%s", cast);
+		return 0;
+	}
+	char prefix = cast ? cast[0] : type_is_signed(type) ? 's' : 'x';
+	int size = dwarf_bytesize(type);
+
+	if (size <= 0)
+		return 0;
+	if (size * 8 > 64) {
+		probe_msg(msgs, false, "%s exceeds max-bitwidth. Cut down to 64 bits.\n",
+			  dwarf_diename(type) ? dwarf_diename(type) : "");
+		size = 8;
+	}
+	strbuf_addf(out, ":%c%d", prefix, size * 8);
+	return 0;
+}
+
+struct site_ctx {
+	struct probe_debug *dbg;
+	Dwarf_Die *cu;
+	Dwarf_Die *func;
+	Dwarf_Addr addr;
+	struct probe_msgs *msgs;
+};
+
+static void push_arg(struct probe_site *site, char *text)
+{
+	site->args = xrealloc(site->args, (site->nr_args + 1) * sizeof(*site->args));
+	site->args[site->nr_args++] = text;
+}
+
+static void missing_var(struct probe_msgs *msgs, const char *name)
+{
+	probe_msg(msgs, false,
+		  "Failed to find the location of the '%s' variable at this address.\n"
+		  " Perhaps it has been optimized out.\n"
+		  " Use -V with the --range option to show '%s' location range.\n",
+		  name, name);
+}
+
+/* One C-expression argument at the site: "name=LOC:TYPE". */
+static int convert_arg(const struct site_ctx *c, const struct probe_arg *arg, char **text)
+{
+	Dwarf_Die var, type, holder;
+	struct fetch f;
+	int ret;
+
+	probe_msg(c->msgs, true, "Searching '%s' variable in context.\n", arg->var);
+	if (!find_var(c->cu, c->addr, arg->var, &var)) {
+		missing_var(c->msgs, arg->var);
+		return -ENOENT;
+	}
+	ret = var_location(c->dbg, c->func, &var, c->addr, &f, c->msgs);
+	if (ret == -ENOENT)
+		missing_var(c->msgs, arg->var);
+	if (ret == -EOPNOTSUPP)
+		probe_msg(c->msgs, false, "Sorry, we don't support this variable location yet.\n");
+	if (ret)
+		return ret;
+	probe_msg(c->msgs, true, "Converting variable %s into trace event.\n", arg->var);
+	holder = var;
+	if (!real_type(&var, &type)) {
+		probe_msg(c->msgs, false, "Failed to get a type information of %s.\n", arg->var);
+		ret = -ENOENT;
+		goto out;
+	}
+	ret = walk_fields(arg, &f, &type, &holder, c->msgs);
+	if (ret)
+		goto out;
+	struct strbuf suffix = STRBUF_INIT;
+
+	ret = type_suffix(arg->type, &holder, &type, &f, &suffix, c->msgs);
+	if (!ret) {
+		char *name = arg->name ? xstrdup(arg->name) : probe_arg__field_name(arg);
+		char *loc = fetch_text(&f);
+
+		*text = xasprintf("%s=%s%s", name, loc, strbuf_str(&suffix));
+		free(name);
+		free(loc);
+	}
+	strbuf_release(&suffix);
+out:
+	free(f.base);
+	return ret;
+}
+
+/* The parameters (and, for $vars, the variables) visible at the site, in
+ * declaration order, that have a location there. */
+static void collect_vars(const struct site_ctx *c, bool locals, char ***names, int *nr)
+{
+	Dwarf_Die *scopes;
+	int n = dwarf_getscopes(c->cu, c->addr, &scopes);
+
+	/* outermost function scope first, as perf walks them */
+	for (int s = n - 1; s >= 0; s--) {
+		Dwarf_Die child;
+		int tag = dwarf_tag(&scopes[s]);
+
+		if (tag == DW_TAG_compile_unit || dwarf_child(&scopes[s], &child))
+			continue;
+		do {
+			int ctag = dwarf_tag(&child);
+			const char *name = dwarf_diename(&child);
+			struct fetch f;
+
+			if (!name || !(ctag == DW_TAG_formal_parameter ||
+				       (locals && ctag == DW_TAG_variable)))
+				continue;
+			if (var_location(c->dbg, c->func, &child, c->addr, &f, c->msgs))
+				continue;
+			free(f.base);
+			probe_msg(c->msgs, true, " %s", name);
+			*names = xrealloc(*names, (*nr + 1) * sizeof(**names));
+			(*names)[(*nr)++] = xstrdup(name);
+		} while (!dwarf_siblingof(&child, &child));
+	}
+	free(scopes);
+}
+
+static int convert_args(const struct site_ctx *c, const struct probe_spec *spec,
+			struct probe_site *site)
+{
+	for (int i = 0; i < spec->nr_args; i++) {
+		const struct probe_arg *arg = &spec->args[i];
+		char *text = NULL;
+		int ret = 0;
+
+		if (!probe_arg__is_c_expr(arg) && strcmp(arg->var, "$params") &&
+		    strcmp(arg->var, "$vars")) {
+			push_arg(site, probe_arg__as_written(arg));
+			continue;
+		}
+		if (!strcmp(arg->var, "$params") || !strcmp(arg->var, "$vars")) {
+			char **names = NULL;
+			int nr = 0;
+
+			/* perf's words come as it goes, its failures in between */
+			probe_msg(c->msgs, true, "Expanding %s into:", arg->var);
+			collect_vars(c, arg->var[1] == 'v', &names, &nr);
+			probe_msg(c->msgs, true, " (%d)\n", nr);
+			for (int k = 0; k < nr && !ret; k++) {
+				struct probe_arg plain = { .var = names[k] };
+
+				ret = convert_arg(c, &plain, &text);
+				if (!ret)
+					push_arg(site, text);
+			}
+			for (int k = 0; k < nr; k++)
+				free(names[k]);
+			free(names);
+		} else {
+			ret = convert_arg(c, arg, &text);
+			if (!ret)
+				push_arg(site, text);
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* --- sites ----------------------------------------------------------------- */
+
+struct site_search {
+	struct probe_debug *dbg;
+	const struct probe_spec *spec;
+	struct probe_msgs *msgs;
+	struct probe_site *sites;
+	int nr;
+	bool convert;	      /* false for -V: addresses only */
+	bool not_found;	      /* no site at all */
+	uint64_t symbol_addr;	/* where the function's symbol is, 0: unknown */
+};
+
+static bool spec_has_vars(const struct probe_spec *spec)
+{
+	for (int i = 0; i < spec->nr_args; i++)
+		if (probe_arg__is_c_expr(&spec->args[i]))
+			return true;
+	return false;
+}
+
+static void site__clear(struct probe_site *site)
+{
+	for (int k = 0; k < site->nr_args; k++)
+		free(site->args[k]);
+	free(site->args);
+	free(site->function);
+}
+
+static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr addr)
+{
+	struct probe_site site = { .addr = addr, .function = xstrdup(dwarf_diename(func)) };
+	struct site_ctx c = { s->dbg, cu, func, addr, s->msgs };
+
+	for (int i = 0; i < s->nr; i++)
+		if (s->sites[i].addr == addr) {
+			free(site.function);
+			return 0;
+		}
+	if (s->convert) {
+		int ret = convert_args(&c, s->spec, &site);
+
+		if (ret) {
+			site__clear(&site);
+			return ret;
+		}
+	}
+	s->sites = xrealloc(s->sites, (s->nr + 1) * sizeof(*s->sites));
+	s->sites[s->nr++] = site;
+	return 0;
+}
+
+/* Rows of line target in the CU (in func when given): each must name its
+ * line back, or the probe is refused as perf refuses it. */
+static int add_line_sites(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, int target)
+{
+	struct line_row *rows;
+	int nr = cu_rows(cu, &rows), ret = 0;
+	const struct probe_point *pp = &s->spec->point;
+
+	for (int i = 0; i < nr && !ret; i++) {
+		const struct line_row *r = &rows[i];
+		Dwarf_Die in;
+
+		if (!r->stmt || r->line != target)
+			continue;
+		if (func ? dwarf_haspc(func, r->addr) <= 0 ||
+				    strcmp(r->file,
+					   dwarf_decl_file(func) ? dwarf_decl_file(func) : "")
+			 : !tail_matches(r->file, pp->file))
+			continue;
+		if (!reversible(cu, rows, nr, r)) {
+			const char *file = NULL;
+			int line = reverse_line(cu, rows, nr, r->addr, &file);
+
+			probe_msg(s->msgs, false,
+				  "This line is sharing the address with other lines.\n");
+			if (func)
+				probe_msg(s->msgs, false, "Please try to probe at %s:%d instead.\n",
+					  dwarf_diename(func), line - decl_line_of(func));
+			else
+				probe_msg(s->msgs, false, "Please try to probe at %s:%d instead.\n",
+					  file, line);
+			ret = -ENOENT;
+			break;
+		}
+		if (func)
+			ret = add_site(s, cu, func, r->addr);
+		else if (function_at(cu, r->addr, &in))
+			ret = add_site(s, cu, &in, r->addr);
+	}
+	free(rows);
+	return ret;
+}
+
+/* s with its blanks taken out: lazy patterns ignore spacing. */
+static char *without_blanks(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+
+	for (; *s; s++)
+		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+			*o++ = *s;
+	*o = 0;
+	return out;
+}
+
+/* The lines of the function's source file that match its lazy pattern:
+ * a table indexed by line number, NULL when none matches. */
+static bool *lazy_lines(Dwarf_Die *cu, Dwarf_Die *func, const char *lazy, int *nr_lines)
+{
+	char *path = source_path(cu, dwarf_decl_file(func));
+	FILE *src = fopen(path, "r");
+	char *pattern = without_blanks(lazy), *line = NULL;
+	size_t cap = 0;
+	bool *match = NULL, any = false;
+
+	*nr_lines = 0;
+	for (int l = 1; src && getline(&line, &cap, src) > 0; l++) {
+		char *text = without_blanks(line);
+
+		match = xrealloc(match, (l + 1) * sizeof(*match));
+		match[0] = false;
+		match[l] = glob_match(pattern, text);
+		any |= match[l];
+		*nr_lines = l + 1;
+		free(text);
+	}
+	if (src)
+		fclose(src);
+	free(line);
+	free(pattern);
+	free(path);
+	if (!any) {
+		free(match);
+		return NULL;
+	}
+	return match;
+}
+
+static int lazy_sites(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func)
+{
+	int nr_lines, nr, ret = 0;
+	bool *match = lazy_lines(cu, func, s->spec->point.lazy, &nr_lines);
+	struct line_row *rows;
+	const char *file = dwarf_decl_file(func);
+
+	if (!match) {
+		char *path = source_path(cu, file);
+
+		probe_msg(s->msgs, true, "No matched lines found in %s.\n", path);
+		free(path);
+		return 0;
+	}
+	nr = cu_rows(cu, &rows);
+	for (int i = 0; i < nr && !ret; i++) {
+		const struct line_row *r = &rows[i];
+
+		if (!r->stmt || r->line >= nr_lines || !match[r->line] || !file ||
+		    strcmp(r->file, file) || dwarf_haspc(func, r->addr) <= 0)
+			continue;
+		probe_msg(s->msgs, true, "Probe line found: line:%d addr:0x%lx\n", r->line,
+			  (unsigned long)r->addr);
+		ret = add_site(s, cu, func, r->addr);
+	}
+	free(rows);
+	free(match);
+	return ret;
+}
+
+static int function_sites(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
+{
+	struct site_search *s = arg;
+	const struct probe_point *pp = &s->spec->point;
+	Dwarf_Addr addr = entry_of(func);
+
+	/* perf's words for instances of inline functions, out-of-line too */
+	if (dwarf_hasattr(func, DW_AT_abstract_origin))
+		probe_msg(s->msgs, true, "found inline addr: 0x%lx\n", (unsigned long)addr);
+	else
+		probe_msg(s->msgs, true, "Matched function: %s [%lx]\n", dwarf_diename(func),
+			  (unsigned long)dwarf_dieoffset(func));
+	if (pp->lazy)
+		return lazy_sites(s, cu, func);
+	if (pp->has_line && pp->line)
+		return add_line_sites(s, cu, func, decl_line_of(func) + (int)pp->line);
+	if (!pp->has_line && !pp->offset && !pp->retprobe && s->convert && spec_has_vars(s->spec) &&
+	    !cu_is_optimized(cu)) {
+		probe_msg(s->msgs, false,
+			  "Target program is compiled without optimization. Skipping prologue.\n"
+			  "Probe on address 0x%lx to force probing at the function entry.\n\n",
+			  (unsigned long)addr);
+		addr = skip_prologue(cu, func, addr);
+	}
+	return add_site(s, cu, func, addr + pp->offset);
+}
+
+static int file_line_sites(struct site_search *s)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int ret = 0;
+
+	while (!ret && dwarf_nextcu(s->dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(s->dbg->dw, off + hsize, &cu))
+			ret = add_line_sites(s, &cu, NULL, (int)s->spec->point.line);
+		off = next;
+	}
+	return ret;
+}
+
+/* A function known by another name in the debug information (libc's
+ * malloc is __libc_malloc): the one holding its symbol's address. */
+static int symbol_site(struct site_search *s)
+{
+	Dwarf_Die cu, func;
+
+	if (!function_in_any_cu(s->dbg, s->symbol_addr, &cu, &func))
+		return 0;
+	return add_site(s, &cu, &func, s->symbol_addr + s->spec->point.offset);
+}
+
+static int search_sites(struct site_search *s)
+{
+	const struct probe_point *pp = &s->spec->point;
+	int ret;
+
+	if (pp->lazy && !pp->function) {
+		probe_msg(s->msgs, false, "Lazy patterns need a function here.\n");
+		return -EOPNOTSUPP;
+	}
+	if (pp->function)
+		ret = for_each_function(s->dbg, pp->function, pp->file, function_sites, s);
+	else
+		ret = file_line_sites(s);
+	if (ret)
+		return ret;
+	if (!s->nr && pp->function && s->symbol_addr)
+		ret = symbol_site(s);
+	if (ret)
+		return ret;
+	if (!s->nr) {
+		s->not_found = true;
+		return -ENOENT;
+	}
+	return s->nr;
+}
+
+int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *spec,
+			    struct probe_msgs *msgs, struct probe_site **sites)
+{
+	struct site_search s = { dbg, spec, msgs, NULL, 0, true, false, 0 };
+	int ret = search_sites(&s);
+
+	if (s.not_found)
+		return 0;
+	if (ret < 0) {
+		/* perf names the failure of its debuginfo analysis */
+		probe_msg(msgs, true, "An error occurred in debuginfo analysis (%d).\n", ret);
+		probe_sites__free(s.sites, s.nr);
+		return ret;
+	}
+	*sites = s.sites;
+	return ret;
+}
+
+void probe_sites__free(struct probe_site *sites, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		site__clear(&sites[i]);
+	free(sites);
+}
+
+/* --- -V -------------------------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct vars_at {
+	struct probe_debug *dbg;
+	bool range;	/* --range: where each variable has a location */
+	Dwarf_Die *func;
+	char **lines;
+	int nr;
+};
+
+/* --range: where the variable has a location, as offsets in the
+ * function: its scope's ranges for a single location, else each entry of
+ * its location list. */
+static void add_ranges(struct strbuf *sb, Dwarf_Die *var, Dwarf_Die *scope, Dwarf_Die *func)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr low = entry_of(func), base, start, end;
+	Dwarf_Op *expr;
+	size_t len;
+	ptrdiff_t off = 0;
+	bool first = true, whole = false;
+
+	strbuf_addf(sb, "\t@<%s+[", dwarf_diename(func));
+	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
+		strbuf_addstr(sb, "]>");
+		return;
+	}
+	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &expr, &len)) > 0) {
+		if (start == 0 && end == (Dwarf_Addr)-1) {
+			whole = true;
+			break;
+		}
+		strbuf_addf(sb, "%s%lu-%lu", first ? "" : ",", (unsigned long)(start - low),
+			    (unsigned long)(end - low));
+		first = false;
+	}
+	for (off = 0; whole && (off = dwarf_ranges(scope, off, &base, &start, &end)) > 0;) {
+		strbuf_addf(sb, "%s%lu-%lu", first ? "" : ",", (unsigned long)(start - low),
+			    (unsigned long)(end - low));
+		first = false;
+	}
+	strbuf_addstr(sb, "]>");
+}
+
+/* One -V line; with --range, its kind and (but for globals) its ranges. */
+static void add_var_line(struct vars_at *v, Dwarf_Die *var, Dwarf_Die *scope, const char *kind)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *prefix = v->range ? kind : "";
+	const char *sep = v->range ? "\t" : "";
+
+	strbuf_addf(&sb, "\t\t%s%s", prefix, sep);
+	if (!add_type_name(&sb, var)) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "\t\t%s%s(unknown_type)", prefix, sep);
+	}
+	strbuf_addf(&sb, "\t%s", dwarf_diename(var));
+	if (v->range && strcmp(kind, "[EXT]"))
+		add_ranges(&sb, var, scope, v->func);
+	strbuf_addch(&sb, '\n');
+	for (int i = 0; i < v->nr; i++)
+		if (!strcmp(v->lines[i], sb.buf)) {
+			strbuf_release(&sb);
+			return;
+		}
+	v->lines = xrealloc(v->lines, (v->nr + 1) * sizeof(*v->lines));
+	v->lines[v->nr++] = strbuf_detach(&sb);
+}
+
+/* What -V says of a variable at addr: fetchable (VAL), located elsewhere
+ * only (INV, shown with --range), or nothing. */
+enum var_state {
+	VAR_NONE,
+	VAR_VAL,
+	VAR_INV
+};
+
+static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr addr,
+				struct probe_msgs *msgs)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	struct fetch f;
+
+	if (v->range && !dwarf_attr_integrate(var, DW_AT_location, &attr))
+		return VAR_NONE;	/* constants have no range to show */
+	if (v->range && dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0) {
+		/* perf looks further on for the variable's next location and
+		 * lists it if that one could be fetched */
+		Dwarf_Addr base, start, end, next = (Dwarf_Addr)-1;
+		Dwarf_Op *expr;
+		size_t len;
+
+		for (ptrdiff_t off = 0;
+		     (off = dwarf_getlocations(&attr, off, &base, &start, &end, &expr, &len)) > 0;)
+			if (start > addr && start < next)
+				next = start;
+		if (next == (Dwarf_Addr)-1 || var_location(v->dbg, v->func, var, next, &f, msgs))
+			return VAR_NONE;
+		free(f.base);
+		return VAR_INV;
+	}
+	if (var_location(v->dbg, v->func, var, addr, &f, msgs))
+		return VAR_NONE;
+	free(f.base);
+	return VAR_VAL;
+}
+
+static void vars_in_scope(struct vars_at *v, Dwarf_Die *scope, Dwarf_Addr addr,
+			  struct probe_msgs *msgs)
+{
+	Dwarf_Die child;
+	bool global = dwarf_tag(scope) == DW_TAG_compile_unit;
+
+	if (dwarf_child(scope, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		enum var_state state;
+
+		if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
+		    !dwarf_diename(&child))
+			continue;
+		state = var_state(v, &child, addr, msgs);
+		if (state != VAR_NONE)
+			add_var_line(v, &child, scope,
+				     global		? "[EXT]"
+				     : state == VAR_VAL ? "[VAL]"
+							: "[INV]");
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
+			   bool range, uint64_t symbol_addr, struct strbuf *out,
+			   struct probe_msgs *msgs)
+{
+	struct site_search s = { dbg, spec, msgs, NULL, 0, false, false, symbol_addr };
+	int ret = search_sites(&s);
+	char *point = probe_spec__point_text(spec);
+
+	if (ret < 0) {
+		probe_msg(msgs, false, "Failed to find the address of %s\n", point);
+		free(point);
+		return ret;
+	}
+
+	strbuf_addf(out, "Available variables at %s\n", point);
+	free(point);
+	for (int i = 0; i < s.nr; i++) {
+		struct vars_at v = { dbg, range, NULL, NULL, 0 };
+		Dwarf_Die *scopes, func;
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+		Dwarf_Die cu;
+		bool found = false;
+
+		while (!found && dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+			found = dwarf_offdie(dbg->dw, off + hsize, &cu) &&
+				function_at(&cu, s.sites[i].addr, &func);
+			off = next;
+		}
+		if (!found)
+			continue;
+		v.func = &func;
+		strbuf_addf(out, "\t@<%s+%lu>\n", dwarf_diename(&func),
+			    (unsigned long)(s.sites[i].addr - entry_of(&func)));
+		int n = dwarf_getscopes(&cu, s.sites[i].addr, &scopes);
+
+		for (int k = 0; k < n; k++)
+			if (dwarf_tag(&scopes[k]) != DW_TAG_compile_unit || externs)
+				vars_in_scope(&v, &scopes[k], s.sites[i].addr, msgs);
+		free(scopes);
+		qsort(v.lines, v.nr, sizeof(*v.lines), cmp_str);
+		for (int k = 0; k < v.nr; k++) {
+			strbuf_addstr(out, v.lines[k]);
+			free(v.lines[k]);
+		}
+		free(v.lines);
+	}
+	probe_sites__free(s.sites, s.nr);
+	return 0;
+}
+
+/* --- -L -------------------------------------------------------------------- */
+
+struct line_range {
+	char *function;
+	char *file;
+	int start, end;	/* relative to offset; end INT_MAX: open */
+	int offset;	/* the function's declaration line, or 0 */
+	char *path;	/* source found, as the line table names it */
+	char *shown;	/* the same, as perf shows it (and where it is read) */
+	bool *numbered;	/* by absolute line */
+	int nr_lines;
+};
+
+static void mark_line(struct line_range *lr, int line)
+{
+	if (line <= 0)
+		return;
+	if (line >= lr->nr_lines) {
+		lr->numbered = xrealloc(lr->numbered, (line + 1) * sizeof(bool));
+		memset(lr->numbered + lr->nr_lines, 0, (line + 1 - lr->nr_lines) * sizeof(bool));
+		lr->nr_lines = line + 1;
+	}
+	lr->numbered[line] = true;
+}
+
+static bool in_range(const struct line_range *lr, int line)
+{
+	return line >= lr->offset + lr->start &&
+	       (lr->end == INT_MAX || line <= lr->offset + lr->end);
+}
+
+/* Marks the reversible lines of cu (of func when given) in the range. */
+static void mark_cu_lines(struct line_range *lr, Dwarf_Die *cu, Dwarf_Die *func)
+{
+	struct line_row *rows;
+	int nr = cu_rows(cu, &rows);
+
+	for (int i = 0; i < nr; i++) {
+		const struct line_row *r = &rows[i];
+
+		if (!r->stmt || !in_range(lr, r->line) || strcmp(r->file, lr->path))
+			continue;
+		if (func && dwarf_haspc(func, r->addr) <= 0)
+			continue;
+		if (reversible(cu, rows, nr, r))
+			mark_line(lr, r->line);
+	}
+	free(rows);
+}
+
+static int range_function_cb(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
+{
+	struct line_range *lr = arg;
+
+	lr->path = xstrdup(dwarf_decl_file(func) ? dwarf_decl_file(func) : "");
+	lr->shown = source_path(cu, lr->path);
+	lr->offset = decl_line_of(func);
+	if (in_range(lr, lr->offset))
+		mark_line(lr, lr->offset);
+	mark_cu_lines(lr, cu, func);
+	return 1;
+}
+
+static int decl_lines_cb(Dwarf_Die *func, void *arg)
+{
+	struct line_range *lr = arg;
+	const char *file = dwarf_decl_file(func);
+
+	if (has_entry(func) && file && !strcmp(file, lr->path) && in_range(lr, decl_line_of(func)))
+		mark_line(lr, decl_line_of(func));
+	return DWARF_CB_OK;
+}
+
+/* The CU holding file lr->file: its full path becomes lr->path. */
+static bool range_file(struct probe_debug *dbg, struct line_range *lr)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Files *files;
+		size_t nfiles;
+
+		if (dwarf_offdie(dbg->dw, off + hsize, &cu) &&
+		    !dwarf_getsrcfiles(&cu, &files, &nfiles)) {
+			for (size_t i = 0; i < nfiles; i++) {
+				const char *f = dwarf_filesrc(files, i, NULL, NULL);
+
+				if (f && tail_matches(f, lr->file)) {
+					lr->path = xstrdup(f);
+					lr->shown = source_path(&cu, f);
+					mark_cu_lines(lr, &cu, NULL);
+					dwarf_getfuncs(&cu, decl_lines_cb, lr, 0);
+					return true;
+				}
+			}
+		}
+		off = next;
+	}
+	return false;
+}
+
+/* -s DIR: the source under DIR, as perf looks for it: DIR/PATH, then
+ * with PATH's leading directories dropped one by one. */
+static bool with_source_prefix(const char *prefix, const char *path, char **shown)
+{
+	for (const char *p = path; p; p = strchr(p + 1, '/')) {
+		char *candidate = xasprintf("%s/%s", prefix, p);
+
+		if (!access(candidate, R_OK)) {
+			free(*shown);
+			*shown = candidate;
+			return true;
+		}
+		free(candidate);
+	}
+	return false;
+}
+
+/* "NAME[:START[+NUM|-END]][@SRC]" into lr. */
+static int parse_range(struct line_range *lr, const char *text)
+{
+	char *copy = xstrdup(text);
+	char *at = strchr(copy, '@');
+	char *colon, *end;
+
+	if (at) {
+		*at = 0;
+		lr->file = xstrdup(at + 1);
+	}
+	lr->end = INT_MAX;
+	colon = strchr(copy, ':');
+	if (colon) {
+		*colon = 0;
+		lr->start = (int)strtol(colon + 1, &end, 10);
+		if (*end == '+')
+			lr->end = lr->start + (int)strtol(end + 1, &end, 10) - 1;
+		else if (*end == '-')
+			lr->end = (int)strtol(end + 1, &end, 10);
+		if (*end) {
+			free(copy);
+			return -EINVAL;
+		}
+	}
+	if (strchr(copy, '.') && !at)
+		lr->file = xstrdup(copy);
+	else
+		lr->function = xstrdup(copy);
+	free(copy);
+	return 0;
+}
+
+static void print_source(const struct line_range *lr, FILE *src, struct strbuf *out)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int first = lr->offset + lr->start, lastnum = 0;
+	int last = lr->end == INT_MAX ? INT_MAX : lr->offset + lr->end;
+
+	if (first < 1)
+		first = 1;
+	for (int l = lr->nr_lines - 1; l > 0; l--)
+		if (lr->numbered[l]) {
+			lastnum = l;
+			break;
+		}
+	if (lr->end == INT_MAX)
+		last = (lastnum >= first ? lastnum + 1 : first) + 2;
+	for (int l = 1; getline(&line, &cap, src) > 0 && l <= last; l++) {
+		if (l < first)
+			continue;
+		if (l < lr->nr_lines && lr->numbered[l])
+			strbuf_addf(out, "%7d  %s", l - lr->offset, line);
+		else
+			strbuf_addf(out, "         %s", line);
+	}
+	free(line);
+}
+
+int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t symbol_addr,
+			    struct strbuf *out, struct probe_msgs *msgs)
+{
+	struct line_range lr = { 0 };
+	bool found;
+	int ret = 0;
+
+	if (parse_range(&lr, range)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (lr.function) {
+		Dwarf_Die cu, func;
+
+		found = for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr) > 0;
+		/* a function the debug information names otherwise */
+		if (!found && symbol_addr && function_in_any_cu(dbg, symbol_addr, &cu, &func))
+			found = range_function_cb(&cu, &func, &lr) > 0;
+	} else {
+		found = range_file(dbg, &lr);
+	}
+	bool numbered = false;
+
+	for (int l = 0; l < lr.nr_lines; l++)
+		numbered |= lr.numbered[l];
+	if (!found || !numbered) {
+		probe_msg(msgs, false, "Specified source line is not found.\n");
+		ret = -ENOENT;
+		goto out;
+	}
+	FILE *src = NULL;
+
+	if (!dbg->source_prefix || with_source_prefix(dbg->source_prefix, lr.path, &lr.shown))
+		src = fopen(lr.shown, "r");
+	if (!src) {
+		probe_msg(msgs, false, "Failed to find source file path.\n");
+		ret = -ENOENT;
+		goto out;
+	}
+	if (lr.function)
+		strbuf_addf(out, "<%s@%s:%d>\n", lr.function, lr.shown, lr.start);
+	else
+		strbuf_addf(out, "<%s:%d>\n", lr.shown, lr.start);
+	print_source(&lr, src, out);
+	fclose(src);
+out:
+	free(lr.function);
+	free(lr.file);
+	free(lr.path);
+	free(lr.shown);
+	free(lr.numbered);
+	return ret;
+}
+
+/* --- -l -------------------------------------------------------------------- */
+
+char *probe_debug__describe(struct probe_debug *dbg, uint64_t addr, bool retprobe)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, func;
+
+		if (dwarf_offdie(dbg->dw, off + hsize, &cu) && function_at(&cu, addr, &func)) {
+			struct line_row *rows;
+			int nr = cu_rows(&cu, &rows);
+			const char *file = NULL;
+			int line = reverse_line(&cu, rows, nr, addr, &file);
+			/* -l shows the file as the line table names it */
+			char *decl = xstrdup(dwarf_decl_file(&func) ? dwarf_decl_file(&func) : "");
+			const char *name = dwarf_diename(&func);
+			char *text;
+
+			if (retprobe)
+				text = xasprintf("%s%%return@%s", name, decl);
+			else if (line && file && line != decl_line_of(&func))
+				text = xasprintf("%s:%d@%s", name, line - decl_line_of(&func),
+						 decl);
+			else if (line && file)
+				text = xasprintf("%s@%s", name, decl);
+			else
+				text = xasprintf("%s+%lu@%s", name,
+						 (unsigned long)(addr - entry_of(&func)), decl);
+			free(decl);
+			free(rows);
+			return text;
+		}
+		off = next;
+	}
+	return NULL;
+}

@@ -1,0 +1,66 @@
+/* probe-dwarf: the debug-information side of pcl probe, through libdw:
+ * functions and source lines to addresses (with perf 6.1's prologue
+ * skipping and line checks), variables to tracefs fetch arguments, and
+ * the -L and -V listings.  Errors come back as -errno, perf's words for
+ * them in the messages. */
+#ifndef PCL_PROBE_DWARF_H
+#define PCL_PROBE_DWARF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/probe/probe-spec.h"
+#include "util/strbuf.h"
+
+struct probe_debug;
+
+/* What perf prints along the way, in order: notes always, debug lines
+ * (perf's pr_debug) only when verbose. */
+struct probe_msgs {
+	struct strbuf text;
+	bool verbose;
+};
+
+void probe_msg(struct probe_msgs *msgs, bool debug, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* One place to probe and its fetch arguments ("n=-20(%bp):s32"). */
+struct probe_site {
+	uint64_t addr;	/* virtual address in the binary */
+	char *function;	/* the function holding it */
+	char **args;
+	int nr_args;
+};
+
+/* Opens the debug information of path: NULL when it has none. */
+struct probe_debug *probe_debug__open(const char *path);
+void probe_debug__close(struct probe_debug *dbg);
+/* -s DIR: where -L reads the sources (kept, not copied). */
+void probe_debug__set_source_prefix(struct probe_debug *dbg, const char *prefix);
+/* --no-inlines: functions with code only, not their inlined instances. */
+void probe_debug__set_no_inlines(struct probe_debug *dbg, bool no_inlines);
+
+/* The sites of a spec; returns their count (0: the point is not in the
+ * debug information) or -errno. */
+int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *spec,
+			    struct probe_msgs *msgs, struct probe_site **sites);
+void probe_sites__free(struct probe_site *sites, int nr);
+
+/* -L: the source of FUNC[:RLN[+NUM|-RLN2]][@SRC] or SRC[:ALN[+NUM|-ALN2]] with
+ * probe-able lines numbered, as perf shows it; symbol_addr as for -V. */
+int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t symbol_addr,
+			    struct strbuf *out, struct probe_msgs *msgs);
+
+/* -V: the variables available at each site of a spec (globals too with
+ * externs, with the ranges of their locations with range); symbol_addr
+ * (0: none) is where the function's symbol is, for functions the debug
+ * information names otherwise. */
+int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
+			   bool range, uint64_t symbol_addr, struct strbuf *out,
+			   struct probe_msgs *msgs);
+
+/* For -l: "work:2@/path/src.c" (or "work%return@...") of an address;
+ * NULL when the debug information does not cover it. */
+char *probe_debug__describe(struct probe_debug *dbg, uint64_t addr, bool retprobe);
+
+#endif

@@ -1,0 +1,58 @@
+/* probe-elf: what pcl probe needs of an ELF file without its debug
+ * information: the symbol names perf 6.1 offers to -F (functions, data
+ * objects, labels of text and data sections, PLT slots) and the file
+ * offset a uprobe is placed at. */
+#ifndef PCL_PROBE_ELF_H
+#define PCL_PROBE_ELF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct probe_sym {
+	char *name;
+	uint64_t addr;	/* st_value, a virtual address */
+	uint64_t size;
+	bool function;
+};
+
+struct probe_elf {
+	char *path;
+	int fd;
+	void *elf; /* Elf * */
+	struct probe_sym *syms;
+	int nr_syms;
+	int nr_table_syms;	/* those of .symtab or .dynsym (PLT slots aside) */
+};
+
+/* Opens path and reads its symbols; -errno on failure. */
+int probe_elf__open(struct probe_elf *pe, const char *path);
+void probe_elf__close(struct probe_elf *pe);
+
+/* The sorted names -F shows: filter is perf's strfilter syntax
+ * (globs joined by '&' and '|', negated by '!'), NULL for perf's default
+ * "!_* & !*@plt".  Returns the count; *names is freed by the caller
+ * (the strings belong to pe). */
+int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter, const char ***names);
+
+/* The separate debug file of path by its build id: the distribution's
+ * (/usr/lib/debug/.build-id/xx/yyyy.debug), else the build-id cache's
+ * debug copy, and for symbols (!dwarf) its elf copy; NULL when there is
+ * none.  Caller frees. */
+char *probe_elf__debug_path(const char *path, bool dwarf);
+
+/* The function symbol named name, or NULL. */
+const struct probe_sym *probe_elf__find_function(const struct probe_elf *pe, const char *name);
+
+/* The function symbol whose code holds addr, or NULL. */
+const struct probe_sym *probe_elf__function_at(const struct probe_elf *pe, uint64_t addr);
+
+/* The file offset of a virtual address (through the PT_LOAD holding it). */
+uint64_t probe_elf__file_offset(const struct probe_elf *pe, uint64_t addr);
+
+/* The virtual address of a file offset (the inverse of the above). */
+uint64_t probe_elf__vaddr(const struct probe_elf *pe, uint64_t offset);
+
+/* Whether a strfilter expression matches s. */
+bool probe_strfilter_match(const char *filter, const char *s);
+
+#endif

@@ -1,0 +1,458 @@
+"""pcl probe against perf 6.1 on the probe_prog fixture built -O0 -g, -O1 and
+-O2 -g: -F, -L and -V byte-equal, the definitions -n -v writes, and real
+uprobes added, listed, recorded and deleted.  Every test that adds probes
+uses a group of its own and removes it, whatever happens."""
+import os
+import re
+import shutil
+import tempfile
+
+import pytest
+
+from conftest import PCL, PERF, fixture, pcl, perf, run, unified
+
+BINARIES = ["probe_prog_O0", "probe_prog", "probe_prog_O2"]
+LIBC = "/lib/x86_64-linux-gnu/libc.so.6"
+UPROBE_EVENTS = "/sys/kernel/tracing/uprobe_events"
+
+
+def both(*args):
+    """perf's and pcl's run of the same probe command line."""
+    return perf("probe", *args), pcl("probe", *args)
+
+
+def as_pcl(text):
+    """perf's text as pcl words it: its hints name pcl."""
+    return text.replace("perf probe", "pcl probe").replace("perf tools", "pcl tools") \
+        .replace("\tperf record", "\tpcl record")
+
+
+def assert_same(p, q, stderr=True):
+    assert q.stdout == p.stdout, unified(p.stdout, q.stdout)
+    if stderr:
+        assert q.stderr == as_pcl(p.stderr), unified(as_pcl(p.stderr), q.stderr)
+    assert q.returncode == p.returncode, (p.returncode, q.returncode, q.stderr)
+
+
+@pytest.mark.parametrize("binary", BINARIES)
+@pytest.mark.parametrize("filt", [None, "w*|m*", "*", "!*a*&*e*"])
+def test_funcs(binary, filt):
+    args = ["-x", fixture(binary), "-F"] + ([filt] if filt else [])
+    assert_same(*both(*args))
+
+
+@pytest.mark.skipif(not os.path.exists(LIBC), reason="no libc.so.6 here")
+@pytest.mark.parametrize("filt", [None, "mall*"])
+def test_funcs_stripped_library(filt):
+    """libc has no .symtab: its symbols come from the build-id debug file
+    when installed, else from .dynsym, for both tools."""
+    args = ["-x", LIBC, "-F"] + ([filt] if filt else [])
+    assert_same(*both(*args))
+
+
+@pytest.mark.skipif(not os.path.exists(LIBC), reason="no libc.so.6 here")
+@pytest.mark.parametrize("func", ["malloc", "free", "fopen", "read"])
+def test_vars_library(func):
+    """libc's functions by their symbols' names (malloc is __libc_malloc in
+    its debug information), when libc6-dbg is installed; perf's error when
+    not."""
+    assert_same(*both("-x", LIBC, "-V", func))
+
+
+@pytest.mark.skipif(not os.path.exists(LIBC), reason="no libc.so.6 here")
+def test_lines_library():
+    """malloc is found by its symbol; its source is not installed."""
+    assert_same(*both("-x", LIBC, "-L", "malloc"))
+
+
+def test_source_prefix(tmp_path):
+    """-s DIR: the source under DIR, leading directories dropped as needed."""
+    (tmp_path / "fixtures").mkdir()
+    source = os.path.join(os.path.dirname(fixture("probe_prog_O0")), "..", "..", "tests",
+                          "fixtures", "probe_prog.c")
+    shutil.copy(source, str(tmp_path / "fixtures" / "probe_prog.c"))
+    path = fixture("probe_prog_O0")
+    for prefix, rng in ((str(tmp_path), "work"), (str(tmp_path), "probe_prog.c:20-22"),
+                        ("/nonexistent", "work:1-3")):
+        assert_same(*both("-x", path, "-s", prefix, "-L", rng))
+
+
+def test_missing_binary():
+    p, q = both("-x", "/nonexistent/prog", "-a", "work")
+    assert_same(p, q)
+
+
+def test_stripped(tmp_path):
+    """A stripped program, its build id gone too (so that no cache can
+    stand in for it): perf's messages for -F, -V, -L and -a."""
+    stripped = str(tmp_path / "stripped")
+    r = run(["strip", "--remove-section=.note.gnu.build-id", "-o", stripped,
+             fixture("probe_prog_O0")])
+    assert r.returncode == 0, r.stderr
+    for args in (["-F"], ["-V", "work"], ["-L", "work"], ["-n", "-a", "work"]):
+        assert_same(*both("-x", stripped, *args))
+
+
+def test_stripped_cached(tmp_path):
+    """A stripped copy of a cached program: both tools find its symbols and
+    debug information in the build-id cache by its build id."""
+    path = fixture("probe_prog_O2")
+    assert perf("buildid-cache", "-a", path).returncode == 0
+    stripped = str(tmp_path / "stripped")
+    assert run(["strip", "-o", stripped, path]).returncode == 0
+    for args in (["-F"], ["-V", "work"], ["-n", "-a", "work n"]):
+        assert_same(*both("-x", stripped, *args))
+
+
+def test_max_probes_no_inlines():
+    assert_same(*both("-x", fixture("probe_prog_O0"), "--max-probes", "2", "-n", "-a", "work:6"))
+    path = fixture("probe_prog_O2")
+    for args in (["-n", "-a", "atoi"], ["-V", "atoi"], ["-n", "-a", "*a*"]):
+        assert_same(*both("-x", path, "--no-inlines", *args))
+
+
+def test_definition():
+    """-D prints the definitions instead of writing them."""
+    path = fixture("probe_prog_O0")
+    for defs in (["work n"], ["work%return $retval", "main"], ["work:6 sum"]):
+        args = ["-x", path]
+        for d in defs:
+            args += ["-D", d]
+        assert_same(*both(*args))
+
+
+LINE_RANGES = ["work", "main", "scale", "atoi", "work:2-5", "work:2+3", "probe_prog.c:20-24",
+               "probe_prog.c:20", "probe_prog.c", "nosuch", "work@probe_prog.c"]
+
+
+@pytest.mark.parametrize("binary", BINARIES)
+@pytest.mark.parametrize("rng", LINE_RANGES)
+def test_lines(binary, rng):
+    assert_same(*both("-x", fixture(binary), "-L", rng))
+
+
+VAR_POINTS = ["work", "main", "scale", "atoi", "take", "main:3", "main:5", "work:5", "work:6", "work%return", "probe_prog.c:22", "work+4",
+              "nosuch", "main:8"]
+
+
+@pytest.mark.parametrize("binary", BINARIES)
+@pytest.mark.parametrize("point", VAR_POINTS)
+@pytest.mark.parametrize("options", [[], ["--externs"], ["--range"], ["--range", "--externs"]])
+def test_vars(binary, point, options):
+    assert_same(*both("-x", fixture(binary), "-V", point, *options))
+
+
+DEFINITIONS = [
+    "work", "work+4", "work:5", "myev=work n", "grp:ev=work",
+    "work p->x p->name:string vals[2] n:u8 n:x32 nn=n +8(%sp):s16 %di",
+    "work $params", "work $vars", "scale v shift r", "work:6 sum i",
+    "main pt.name:string pt.y vals[1]", "work i", "work p->z", "work nosuch", "work n:q8",
+    "work@probe_prog.c", "work%return $retval", "work $stack", "work:0", "probe_prog.c:21",
+    "probe_prog.c:22", "work p.x", "main pt->x", "work n[1]", "work n:string", "main pt",
+    "nosuch", "work:3+4", "work%return n",
+    "work;sum*", "work;sum", "work;*sum*", "work;counter*", "work;for*", "work;sum+=* sum",
+    "take f->a", "take v.b", "take f->c", "take v.c:u8", "take f", "take v",
+    "*a*", "w*", "*a* $params", "t*:1", "atoi", "atoi __nptr",
+    "work%return $retval:s32", "work%return r=$retval:x32", "work $stack3", "work $comm",
+    "work n $retval", "work +0(%sp):u64 x=%ax", "work @counter", "work counter",
+    "work counter:x32", "work $argN",
+]
+
+# perf -v's lines of its own machinery (files opened, symbol loading,
+# parsing traces) that pcl does not print
+PERF_ONLY = re.compile(r"^(Open|Looking|Try|symsrc|parsing arg|\d+ arguments|symbol:|.* type is|"
+                       r"Found \d+ probe_trace|Probe point found|Matched function|Converting|"
+                       r"Searching|Reversed|probe-definition|Symbol .* address|"
+                       r"No kprobe blacklist|Problems creating module maps|Parsing probe_events|"
+                       r"Group:\S+ Event:|Failed to open cache|Cache open error)")
+
+
+def verbose_text(text):
+    return "".join(line for line in text.splitlines(True) if not PERF_ONLY.match(line))
+
+
+@pytest.mark.parametrize("binary", BINARIES)
+@pytest.mark.parametrize("definition", DEFINITIONS)
+def test_dry_run(binary, definition):
+    """-n: the messages and the summary; -n -v: also the definitions written."""
+    path = fixture(binary)
+    assert_same(*both("-x", path, "-n", "-a", definition))
+    p, q = both("-x", path, "-n", "-v", "-a", definition)
+    assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
+        unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))
+    assert q.returncode == p.returncode
+
+
+def test_list_nothing():
+    for filters in (["pcl_nothing_here:*"], ["nothing_here"]):
+        assert_same(*both("-l", *filters))
+
+
+def test_semantic_errors():
+    for definition in ["work:3+4", "work%return n", "1bad=work", "work%foo"]:
+        p, q = both("-x", fixture("probe_prog_O0"), "-n", "-a", definition)
+        assert q.stderr == as_pcl(p.stderr), unified(as_pcl(p.stderr), q.stderr)
+        assert q.returncode == p.returncode
+
+
+def test_kprobe_events_missing():
+    """This kernel has no kprobe_events: perf's words, even for -n."""
+    if os.path.exists("/sys/kernel/tracing/kprobe_events"):
+        pytest.skip("kprobe_events exists here")
+    for args in (["-n", "-a", "do_sys_open"], ["-n", "-v", "-a", "do_sys_open %di"]):
+        p, q = both(*args)
+        tail = lambda s: [l for l in s.splitlines() if not l.startswith("Opening") and
+                          ("kprobe_events" in l or "Error" in l or "CONFIG_KPROBE" in l)]
+        assert tail(q.stderr) == tail(p.stderr), (p.stderr, q.stderr)
+        assert q.returncode == p.returncode
+
+
+needs_uprobes = pytest.mark.skipif(os.geteuid() != 0 or not os.path.exists(UPROBE_EVENTS),
+                                   reason="needs root and uprobe_events")
+
+
+@pytest.fixture
+def group():
+    """A group name no other process uses; its probes go away afterwards."""
+    name = "pcltest%d" % os.getpid()
+    yield name
+    perf("probe", "-q", "-d", name + ":*")
+    assert name + "/" not in open(UPROBE_EVENTS).read()
+
+
+def added_by(tool, group, binary, definitions):
+    args = ["-x", binary]
+    for d in definitions:
+        args += ["-a", "%s:%s" % (group, d)]
+    return (pcl if tool == "pcl" else perf)("probe", *args)
+
+
+@needs_uprobes
+@pytest.mark.parametrize("binary", ["probe_prog_O0", "probe_prog_O2"])
+def test_add_list_delete(group, binary):
+    path = fixture(binary)
+    definitions = ["work=work n p->x p->name:string vals[1]", "ret=work%return $retval",
+                   "w6=work:6 sum"]
+    if binary == "probe_prog_O2":
+        definitions[2] = "w6=work:6 i"
+    p = added_by("perf", group, path, definitions)
+    assert p.returncode == 0, p.stderr
+    listed_by_perf = perf("probe", "-l", group + ":*").stdout
+    perf_events = open(UPROBE_EVENTS).read()
+    perf("probe", "-q", "-d", group + ":*")
+
+    q = added_by("pcl", group, path, definitions)
+    assert q.stderr == as_pcl(p.stderr), unified(as_pcl(p.stderr), q.stderr)
+    assert q.returncode == 0
+    assert open(UPROBE_EVENTS).read() == perf_events
+    assert_same(perf("probe", "-l", group + ":*"), pcl("probe", "-l", group + ":*"))
+    assert pcl("probe", "-l", group + ":*").stdout == listed_by_perf
+
+    # a second add of the same name is refused, -f makes it work_1
+    p, q = perf("probe", "-x", path, "-a", group + ":work=work"), \
+        pcl("probe", "-x", path, "-a", group + ":work=work")
+    assert q.stderr == as_pcl(p.stderr) and q.returncode == p.returncode == 239
+    q = pcl("probe", "-x", path, "-f", "-a", group + ":work=work")
+    assert "  %s:work_1 " % group in q.stderr
+
+    d = pcl("probe", "-d", group + ":w*")
+    assert d.returncode == 0
+    assert d.stdout == "".join("Removed event: %s:%s\n" % (group, e)
+                               for e in ["w6", "work", "work_1"])
+    d = pcl("probe", "-d", group + ":*")
+    assert d.stdout == "Removed event: %s:ret__return\n" % group
+    p, q = both("-d", group + ":*")
+    assert_same(p, q)
+
+
+@needs_uprobes
+def test_failed_add_leaves_nothing(group):
+    """The kernel refuses an argument: perf's words, nothing left behind."""
+    path = fixture("probe_prog_O0")
+    for args in (["-a"], ["-v", "-a"]):
+        p = perf("probe", "-x", path, *args, group + ":w=work:5 %bogus")
+        q = pcl("probe", "-x", path, *args, group + ":w=work:5 %bogus")
+        assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr))
+        assert q.returncode == p.returncode == 234
+        assert group + "/" not in open(UPROBE_EVENTS).read()
+
+
+@needs_uprobes
+def test_without_debug_info(group, tmp_path):
+    """A program built without -g: symbols only, for -a, -n -v and -l."""
+    binary = str(tmp_path / "nodebug")
+    source = os.path.join(os.path.dirname(fixture("probe_prog_O0")), "..", "..", "tests",
+                          "fixtures", "probe_prog.c")
+    assert run(["cc", "-O0", "-o", binary, source]).returncode == 0
+    definitions = ["work", "work+4", "work%return $retval", "main %di", "work n"]
+    for d in definitions:
+        p, q = both("-x", binary, "-n", "-v", "-a", d)
+        assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr))
+        assert q.returncode == p.returncode
+    args = ["-x", binary]
+    for d in ["w=work", "w4=work+4", "r=work%return $retval", "m=main %di"]:
+        args += ["-a", group + ":" + d]
+    assert perf("probe", "-q", *args).returncode == 0
+    assert_same(perf("probe", "-l", group + ":*"), pcl("probe", "-l", group + ":*"))
+
+
+@needs_uprobes
+def test_record_script(group, tmp_path):
+    """The arguments recorded are the values the program had: n = 1000 + r,
+    p->x = 3, p->name = "pt", vals[1] = 3, and work's sum as $retval."""
+    path = fixture("probe_prog_O0")
+    q = added_by("pcl", group, path, ["work=work n p->x p->name:string vals[1]",
+                                      "ret=work%return $retval"])
+    assert q.returncode == 0, q.stderr
+    data = str(tmp_path / "pcl.data")
+    r = pcl("record", "-q", "-o", data, "-e", group + ":work", "-e", group + ":ret__return",
+            "--", path, "2")
+    assert r.returncode == 0, r.stderr
+    out = pcl("script", "-i", data)
+    assert out.returncode == 0, out.stderr
+    args = [line.split(": ", 1)[1].split(") ", 1)[1] for line in out.stdout.splitlines()]
+    assert args == ['n=1000 x=3 name="pt" vals=3', "arg1=0x1c52",
+                    'n=1001 x=3 name="pt" vals=3', "arg1=0x1c57"]
+    perf_data = str(tmp_path / "perf.data")
+    r = perf("record", "-q", "-o", perf_data, "-e", group + ":work", "--", path, "2")
+    assert r.returncode == 0, r.stderr
+    p, q = perf("script", "-i", perf_data), pcl("script", "-i", perf_data)
+    assert q.stdout == p.stdout, unified(p.stdout, q.stdout)
+
+
+PYTHON = "/usr/bin/python3.11"
+SDT_BINARIES = [PYTHON, "/usr/lib/x86_64-linux-gnu/libstdc++.so.6"]
+needs_python = pytest.mark.skipif(not os.path.exists(PYTHON), reason="no python3.11 here")
+
+
+@pytest.fixture
+def caches(tmp_path):
+    """perf's and pcl's own build-id caches (perf through a config file)."""
+    conf = tmp_path / "perfconfig"
+    conf.write_text("[buildid]\n\tdir = %s\n" % (tmp_path / "perf-cache"))
+    perf_env = dict(os.environ, PERF_CONFIG=str(conf))
+    pcl_env = dict(os.environ, PERF_BUILDID_DIR=str(tmp_path / "pcl-cache"))
+    return tmp_path / "perf-cache", perf_env, tmp_path / "pcl-cache", pcl_env
+
+
+def tree(root):
+    """Every path under root with, for probes files, their text."""
+    out = {}
+    for d, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = os.path.join(d, name)
+            rel = os.path.relpath(path, root)
+            out[rel] = open(path).read() if name == "probes" else os.path.islink(path)
+    return out
+
+
+@needs_python
+def test_buildid_cache_sdt(caches):
+    """--add writes perf's layout and perf's probes files; list sdt, -l and
+    -r read and remove them alike."""
+    perf_dir, perf_env, pcl_dir, pcl_env = caches
+    files = [f for f in SDT_BINARIES if os.path.exists(f)]
+    for f in files:
+        p = perf("buildid-cache", "-a", f, env=perf_env)
+        q = pcl("buildid-cache", "-a", f, env=pcl_env)
+        assert (q.returncode, q.stderr) == (p.returncode, p.stderr)
+    assert tree(pcl_dir) == tree(perf_dir)
+    p, q = perf("list", "sdt", env=perf_env), pcl("list", "sdt", env=pcl_env)
+    assert q.stdout == p.stdout, unified(p.stdout, q.stdout)
+    p, q = perf("buildid-cache", "-l", env=perf_env), pcl("buildid-cache", "-l", env=pcl_env)
+    assert q.stdout == p.stdout, unified(p.stdout, q.stdout)
+    for f in files:
+        p = perf("buildid-cache", "-v", "-r", f, env=perf_env)
+        q = pcl("buildid-cache", "-v", "-r", f, env=pcl_env)
+        assert q.stderr.splitlines()[-1] == p.stderr.splitlines()[-1]
+    assert pcl("buildid-cache", "-l", env=pcl_env).stdout == ""
+
+
+@needs_python
+@pytest.mark.parametrize("marker", ["sdt_python:gc__start", "%sdt_python:gc__done", "%line",
+                                    "sdt_python:nosuch"])
+def test_sdt_dry_run(caches, marker):
+    perf_dir, perf_env, pcl_dir, pcl_env = caches
+    perf("buildid-cache", "-a", PYTHON, env=perf_env)
+    pcl("buildid-cache", "-a", PYTHON, env=pcl_env)
+    p = perf("probe", "-n", "-v", "-a", marker, env=perf_env)
+    q = pcl("probe", "-n", "-v", "-a", marker, env=pcl_env)
+    assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
+        unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))
+    assert q.returncode == p.returncode
+
+
+@needs_python
+@needs_uprobes
+def test_sdt_semaphore_fires(caches):
+    """python's gc__start is guarded by a semaphore: the definition enables
+    it, so each gc.collect() (generation 2) shows up."""
+    if "sdt_python/" in open(UPROBE_EVENTS).read():
+        pytest.skip("another sdt_python probe is defined")
+    _, _, _, pcl_env = caches
+    pcl("buildid-cache", "-a", PYTHON, env=pcl_env)
+    try:
+        q = pcl("probe", "-a", "sdt_python:gc__start", env=pcl_env)
+        assert q.returncode == 0, q.stderr
+        assert "(0x" in open(UPROBE_EVENTS).read().split("sdt_python/gc__start")[1]
+        data = str(caches[0].parent / "sdt.data")
+        r = pcl("record", "-q", "-o", data, "-e", "sdt_python:gc__start", "--", PYTHON, "-c",
+                "import gc\nfor _ in range(3): gc.collect()")
+        assert r.returncode == 0, r.stderr
+        out = pcl("script", "-i", data).stdout.splitlines()
+        assert [l.split()[-1] for l in out[-3:]] == ["arg1=2"] * 3
+    finally:
+        pcl("probe", "-q", "-d", "sdt_python:*")
+    assert "sdt_python/" not in open(UPROBE_EVENTS).read()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"),
+                    reason="needs root to become nobody")
+def test_not_root():
+    """As nobody: perf's words about tracefs's permissions."""
+    directory = tempfile.mkdtemp(prefix="pcl-probe-")
+    try:
+        os.chmod(directory, 0o755)
+        binary = os.path.join(directory, "prog")
+        shutil.copy(fixture("probe_prog_O0"), binary)
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        for args in (["-l"], ["-x", binary, "-a", "work"], ["-x", binary, "-n", "-a", "work"],
+                     ["-d", "pcl_nobody:*"]):
+            p = run(nobody + [PERF, "probe", *args])
+            q = run(nobody + [PCL, "probe", *args])
+            assert_same(p, q)
+    finally:
+        shutil.rmtree(directory)
+
+
+@needs_uprobes
+def test_stat_counts(group):
+    """pcl stat counts a probe's hits as perf stat does: once per call."""
+    path = fixture("probe_prog_O0")
+    assert added_by("pcl", group, path, ["work=work"]).returncode == 0
+    counts = []
+    for tool in (perf, pcl):
+        r = tool("stat", "-x,", "-e", group + ":work", "--", path, "5")
+        assert r.returncode == 0, r.stderr
+        counts.append([l.split(",")[0] for l in r.stderr.splitlines() if group in l])
+    assert counts[0] == counts[1] == [["5"]][0]
+
+
+@needs_python
+def test_buildid_cache_operations(caches):
+    """-a (file lists), -l, -r, -p, -u and -P on caches of their own: the
+    same messages, statuses and trees as perf's."""
+    perf_dir, perf_env, pcl_dir, pcl_env = caches
+    prog = fixture("probe_prog_O2")
+    other = fixture("probe_prog_O0")
+    steps = [["-a", prog], ["-a", "%s,%s" % (PYTHON, other)], ["-l"], ["-v", "-p", prog],
+             ["-v", "-p", prog], ["-a", prog], ["-v", "-u", prog], ["-l"],
+             ["-v", "-r", "%s,%s" % (prog, "/nonexistent/prog")], ["-v", "-P"], ["-l"],
+             ["-a", "/nonexistent/prog"]]
+    for args in steps:
+        p = perf("buildid-cache", *args, env=perf_env)
+        q = pcl("buildid-cache", *args, env=pcl_env)
+        perf_err = "".join(l for l in p.stderr.splitlines(True)
+                           if not l.startswith("DEBUGINFOD_URLS"))
+        assert (q.stdout, q.stderr, q.returncode) == (p.stdout, perf_err, p.returncode), args
+    assert tree(pcl_dir) == tree(perf_dir)
