@@ -1,0 +1,116 @@
+/* syscalls: what pcl trace knows about each system call.
+ *
+ * Numbers and names come from the kernel headers (generated at build time),
+ * argument names and types from the syscalls:sys_enter_NAME tracepoint
+ * formats in tracefs, parsed with libtraceevent; a small table adds what the
+ * formats cannot say (which arguments are flags, which return values are
+ * addresses or pids), choosing the beautifiers perf 6.1 uses.
+ *
+ * syscall_args__format() prints the raw_syscalls:sys_enter arguments the way
+ * perf trace does: "name: value" pairs, zero values left out, values decoded
+ * (open flags, mmap prot, fds, signals, ...).
+ */
+#ifndef PCL_SYSCALLS_H
+#define PCL_SYSCALLS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/strbuf.h"
+
+#define SYSCALL_MAX_ARGS 6
+
+/* How one argument is shown. */
+enum syscall_arg_kind {
+	SCA_LONG,		/* %ld, the default */
+	SCA_INT,		/* %d */
+	SCA_HEX,		/* %#lx; pointers too */
+	SCA_FILENAME,		/* a user pointer we cannot read: %#x, as perf without BPF */
+	SCA_FD,			/* fd, with its path when known */
+	SCA_FDAT,		/* dirfd: CWD for AT_FDCWD */
+	SCA_CLOSE_FD,		/* an fd that stops being open */
+	SCA_PID,		/* pid, with the task's comm when known */
+	SCA_MODE_T,
+	SCA_OPEN_FLAGS,		/* hides the mode argument without O_CREAT */
+	SCA_MMAP_PROT,
+	SCA_MMAP_FLAGS,		/* hides fd and offset of anonymous maps */
+	SCA_ACCMODE,
+	SCA_SIGNUM,
+	SCA_STRARRAY,		/* a name from a list, shown even when zero */
+	SCA_ARCH_PRCTL,
+	SCA_FUTEX_OP,		/* hides the arguments the op ignores */
+	SCA_FUTEX_VAL3,
+	SCA_CLONE_FLAGS,	/* hides the pointers the flags do not use */
+	SCA_PIPE_FLAGS,
+	SCA_GETRANDOM_FLAGS,
+	SCA_WAITID_OPTIONS,
+	SCA_SK_TYPE,
+	SCA_EFD_FLAGS,
+};
+
+struct syscall_arg_fmt {
+	const char *name;		/* the format's field name */
+	enum syscall_arg_kind kind;
+	const struct strarray *strarray; /* SCA_STRARRAY */
+	bool show_zero;
+};
+
+struct syscall {
+	const char *name;		/* NULL: no such syscall number */
+	int nr_args;
+	bool is_exit;			/* exit, exit_group: no sys_exit follows */
+	bool is_open;
+	bool has_fmt;			/* perf has a table entry: its ret rules apply */
+	bool hexret, errpid, timeout;
+	struct syscall_arg_fmt args[SYSCALL_MAX_ARGS];
+};
+
+/* A list of names for consecutive values starting at offset; next is
+ * searched when the value is outside this one (fcntl's two ranges). */
+struct strarray {
+	int offset, nr;
+	const char *const *names;
+	const struct strarray *next;
+};
+
+/* The number -> name map of this machine's kernel headers. */
+const char *syscall__name(int nr);
+int syscall__max_nr(void);
+/* The number of a syscall name, or -1. */
+int syscall__id(const char *name);
+/* "ENOENT" for 2; NULL when unknown. */
+const char *errno__name(int err);
+
+struct syscall_table;
+
+/* Formats are read lazily, each syscall once, from tracefs. */
+struct syscall_table *syscall_table__new(void);
+void syscall_table__delete(struct syscall_table *t);
+/* The syscall's description, or NULL when the number is unknown or its
+ * tracepoint format missing (perf skips those events). */
+const struct syscall *syscall_table__get(struct syscall_table *t, int nr);
+
+/* What the argument printer asks of its caller. */
+struct syscall_args_ctx {
+	/* the path of fd in the calling thread, or NULL */
+	const char *(*fd_path)(void *priv, int fd);
+	/* fd is being closed (its path is forgotten) */
+	void (*fd_closed)(void *priv, int fd);
+	/* the comm of pid, or NULL */
+	const char *(*pid_comm)(void *priv, pid_t pid);
+	void *priv;
+};
+
+/* Appends sc's arguments from the six raw values, as perf trace shows them
+ * between the parentheses. */
+void syscall_args__format(const struct syscall *sc, const uint64_t args[SYSCALL_MAX_ARGS],
+			  const struct syscall_args_ctx *ctx, struct strbuf *out);
+
+/* The flag beautifiers on their own (unit tests, pcl script later). */
+void syscall_args__open_flags(struct strbuf *out, unsigned long flags);
+void syscall_args__mmap_prot(struct strbuf *out, unsigned long prot);
+void syscall_args__mmap_flags(struct strbuf *out, unsigned long flags);
+void syscall_args__mode(struct strbuf *out, unsigned long mode);
+
+#endif

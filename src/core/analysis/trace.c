@@ -1,0 +1,329 @@
+/* trace: pairs sys_enter/sys_exit per thread and formats perf trace's lines. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/analysis/trace.h"
+#include "util/util.h"
+
+/* The column where perf starts "= result". */
+#define ARGS_ALIGNMENT 70
+#define NSEC_PER_MSEC 1000000ULL
+
+void trace__init(struct trace *t, const struct trace_config *cfg, struct machine *m)
+{
+	memset(t, 0, sizeof(*t));
+	t->cfg = *cfg;
+	t->table = syscall_table__new();
+	t->machine = m;
+	hashmap_init(&t->threads, sizeof(struct trace_thread *));
+}
+
+static void trace_thread__free(struct trace_thread *tt)
+{
+	if (tt->stats) {
+		for (int nr = 0; nr <= syscall__max_nr(); nr++) {
+			if (tt->stats[nr])
+				free(tt->stats[nr]->errnos);
+			free(tt->stats[nr]);
+		}
+		free(tt->stats);
+	}
+	for (int fd = 0; fd < tt->nr_fd_paths; fd++)
+		free(tt->fd_paths[fd]);
+	free(tt->fd_paths);
+	strbuf_release(&tt->entry_str);
+	free(tt);
+}
+
+void trace__exit(struct trace *t)
+{
+	for (struct trace_thread **v = hashmap_next(&t->threads, NULL); v;
+	     v = hashmap_next(&t->threads, v))
+		trace_thread__free(*v);
+	hashmap_release(&t->threads);
+	syscall_table__delete(t->table);
+	strbuf_release(&t->out);
+}
+
+const char *trace__errno_name(int err)
+{
+	const char *name = errno__name(err);
+
+	return name ? name : "(unknown)";
+}
+
+struct trace_thread *trace__thread(const struct trace *t, const struct thread *thread)
+{
+	return hashmap_u64_get(&t->threads, (uintptr_t)thread);
+}
+
+/* The thread's state, counting one more event of it. */
+static struct trace_thread *thread__trace(struct trace *t, struct thread *thread)
+{
+	struct trace_thread *tt = trace__thread(t, thread);
+
+	if (!tt) {
+		tt = xcalloc(1, sizeof(*tt));
+		hashmap_u64_put(&t->threads, (uintptr_t)thread, tt);
+	}
+	tt->nr_events++;
+	return tt;
+}
+
+void trace__account(struct trace *t, uint64_t time, bool has_time, bool is_syscall)
+{
+	if (!t->base_time && !t->cfg.full_time && has_time)
+		t->base_time = time;
+	if (is_syscall)
+		t->nr_events++;
+}
+
+/* fd paths: live only, learnt from /proc the first time an fd is shown */
+static void fd_path__set(struct trace_thread *tt, int fd, const char *path)
+{
+	if (fd >= tt->nr_fd_paths) {
+		int n = fd + 1;
+
+		tt->fd_paths = xrealloc(tt->fd_paths, n * sizeof(*tt->fd_paths));
+		memset(tt->fd_paths + tt->nr_fd_paths, 0,
+		       (n - tt->nr_fd_paths) * sizeof(*tt->fd_paths));
+		tt->nr_fd_paths = n;
+	}
+	free(tt->fd_paths[fd]);
+	tt->fd_paths[fd] = path ? xstrdup(path) : NULL;
+}
+
+struct args_ctx {
+	struct trace *trace;
+	struct thread *thread;
+};
+
+static const char *ctx_fd_path(void *priv, int fd)
+{
+	struct args_ctx *c = priv;
+	struct trace_thread *tt = trace__thread(c->trace, c->thread);
+	char link[64], path[PATH_MAX];
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	if (fd < tt->nr_fd_paths && tt->fd_paths[fd])
+		return tt->fd_paths[fd];
+	if (!c->trace->cfg.live)
+		return NULL;
+	if (c->thread->pid == c->thread->tid)
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", c->thread->pid, fd);
+	else
+		snprintf(link, sizeof(link), "/proc/%d/task/%d/fd/%d", c->thread->pid,
+			 c->thread->tid, fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n < 0)
+		return NULL;
+	path[n] = '\0';
+	fd_path__set(tt, fd, path);
+	return tt->fd_paths[fd];
+}
+
+static void ctx_fd_closed(void *priv, int fd)
+{
+	struct args_ctx *c = priv;
+	struct trace_thread *tt = trace__thread(c->trace, c->thread);
+
+	if (fd >= 0 && fd < tt->nr_fd_paths) {
+		free(tt->fd_paths[fd]);
+		tt->fd_paths[fd] = NULL;
+	}
+}
+
+static const char *ctx_pid_comm(void *priv, pid_t pid)
+{
+	struct args_ctx *c = priv;
+	struct thread *th = machine__find_thread(c->trace->machine, pid, pid);
+
+	return th && th->comm_set ? th->comm : NULL;
+}
+
+/* "  1.234 ( 0.012 ms): comm/tid " */
+static void print_head(struct trace *t, struct thread *thread, uint64_t duration,
+		       bool duration_known, uint64_t tstamp)
+{
+	struct strbuf *o = &t->out;
+
+	if (tstamp)
+		strbuf_addf(o, "%10.3f ", (double)(tstamp - t->base_time) / NSEC_PER_MSEC);
+	else
+		strbuf_addstr(o, "         ? ");
+	strbuf_addch(o, '(');
+	if (duration_known)
+		strbuf_addf(o, "%6.3f ms", (double)duration / NSEC_PER_MSEC);
+	else
+		strbuf_addstr(o, "         ");
+	strbuf_addstr(o, "): ");
+	strbuf_addf(o, "%.14s/%d ", thread->comm, thread->tid);
+}
+
+/* The pending call of the thread whose sys_enter came last, cut short
+ * by another event: "name(args) ...". */
+static void print_interrupted_entry(struct trace *t)
+{
+	struct trace_thread *tt;
+	int len;
+
+	if (t->cfg.failure_only || !t->current)
+		return;
+	tt = trace__thread(t, t->current);
+	if (!tt || !tt->entry_pending)
+		return;
+	print_head(t, t->current, 0, false, tt->entry_time);
+	strbuf_addf(&t->out, "%s)", strbuf_str(&tt->entry_str));
+	len = (int)tt->entry_str.len + 1;
+	if (len < ARGS_ALIGNMENT - 4)
+		strbuf_addf(&t->out, "%-*s", ARGS_ALIGNMENT - 4 - len, " ");
+	strbuf_addstr(&t->out, " ...\n");
+	tt->entry_pending = false;
+	t->nr_printed++;
+}
+
+void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, long id,
+		      const uint64_t args[SYSCALL_MAX_ARGS])
+{
+	const struct syscall *sc = syscall_table__get(t->table, (int)id);
+	struct args_ctx c = { t, thread };
+	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c };
+	struct trace_thread *tt;
+	bool quiet = t->cfg.duration_ms > 0 || t->cfg.summary_only;
+
+	if (!sc)
+		return;
+	tt = thread__trace(t, thread);
+	if (!quiet)
+		print_interrupted_entry(t);
+	tt->entry_time = time;
+	strbuf_reset(&tt->entry_str);
+	strbuf_addf(&tt->entry_str, "%s(", sc->name);
+	syscall_args__format(sc, args, &ctx, &tt->entry_str);
+
+	if (sc->is_exit) {
+		if (!quiet && !t->cfg.failure_only) {
+			int printed = (int)tt->entry_str.len + 1;
+
+			print_head(t, thread, 0, false, tt->entry_time);
+			strbuf_addf(&t->out, "%s)%*s= ?\n", strbuf_str(&tt->entry_str),
+				    printed < ARGS_ALIGNMENT ? ARGS_ALIGNMENT - printed : 0, " ");
+		}
+	} else {
+		tt->entry_pending = true;
+	}
+	t->current = thread;
+}
+
+static void update_stats(struct trace_thread *tt, int id, uint64_t time, long ret,
+			 bool by_errno)
+{
+	struct syscall_stats *s;
+	uint64_t duration = 0;
+
+	if (!tt->stats)
+		tt->stats = xcalloc(syscall__max_nr() + 1, sizeof(*tt->stats));
+	s = tt->stats[id];
+	if (!s) {
+		s = xcalloc(1, sizeof(*s));
+		s->min = UINT64_MAX;
+		tt->stats[id] = s;
+	}
+	if (tt->entry_time && time > tt->entry_time)
+		duration = time - tt->entry_time;
+	stats__update(&s->stats, (double)duration);
+	if (duration > s->max)
+		s->max = duration;
+	if (duration < s->min)
+		s->min = duration;
+	if (ret >= 0)
+		return;
+	s->nr_failures++;
+	if (!by_errno || -ret > INT_MAX)
+		return;
+	if (-ret > s->max_errno) {
+		int n = (int)-ret;
+
+		s->errnos = xrealloc(s->errnos, n * sizeof(*s->errnos));
+		memset(s->errnos + s->max_errno, 0, (n - s->max_errno) * sizeof(*s->errnos));
+		s->max_errno = n;
+	}
+	s->errnos[-ret - 1]++;
+}
+
+static void print_ret(struct trace *t, const struct syscall *sc, long ret)
+{
+	struct strbuf *o = &t->out;
+
+	if (ret < 0) {
+		char buf[128];
+
+		strbuf_addf(o, "-1 %s (%s)", trace__errno_name((int)-ret),
+			    strerror_r((int)-ret, buf, sizeof(buf)));
+	} else if (ret == 0 && sc->timeout) {
+		strbuf_addstr(o, "0 (Timeout)");
+	} else if (sc->hexret) {
+		strbuf_addf(o, "%#lx", ret);
+	} else if (sc->errpid) {
+		struct thread *child = machine__find_thread(t->machine, (pid_t)ret, (pid_t)ret);
+
+		/* perf prints nothing for a pid it does not know */
+		if (child) {
+			strbuf_addf(o, "%ld", ret);
+			if (child->comm_set)
+				strbuf_addf(o, " (%s)", child->comm);
+		}
+	} else {
+		strbuf_addf(o, "%ld", ret);
+	}
+}
+
+void trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long id, long ret)
+{
+	const struct syscall *sc = syscall_table__get(t->table, (int)id);
+	struct trace_thread *tt;
+	uint64_t duration = 0;
+	bool duration_known = false;
+	int printed;
+
+	if (!sc)
+		return;
+	tt = thread__trace(t, thread);
+	if (t->cfg.summary)
+		update_stats(tt, (int)id, time, ret, t->cfg.errno_summary);
+
+	if (tt->entry_time) {
+		duration = time - tt->entry_time;
+		if ((double)duration < t->cfg.duration_ms * NSEC_PER_MSEC)
+			goto out;
+		duration_known = true;
+	} else if (t->cfg.duration_ms > 0) {
+		goto out;
+	}
+	if (t->cfg.summary_only || (ret >= 0 && t->cfg.failure_only))
+		goto out;
+
+	print_head(t, thread, duration, duration_known, tt->entry_time);
+	if (tt->entry_pending) {
+		strbuf_addstr(&t->out, strbuf_str(&tt->entry_str));
+		printed = (int)tt->entry_str.len;
+	} else {
+		strbuf_addf(&t->out, " ... [continued]: %s()", sc->name);
+		printed = 20 + (int)strlen(sc->name);
+	}
+	printed++;	/* the ')' */
+	strbuf_addf(&t->out, ")%*s= ", printed < ARGS_ALIGNMENT ? ARGS_ALIGNMENT - printed : 0,
+		    " ");
+	print_ret(t, sc, ret);
+	strbuf_addch(&t->out, '\n');
+	if (++t->nr_printed == t->cfg.max_events && t->cfg.max_events)
+		t->done = true;
+out:
+	tt->entry_pending = false;
+}

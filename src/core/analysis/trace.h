@@ -1,0 +1,86 @@
+/* trace: the strace-like analysis of pcl trace over raw_syscalls:sys_enter /
+ * sys_exit samples, live or from a file.
+ *
+ * Per thread it pairs each sys_enter with its sys_exit, formats the lines
+ * perf trace prints (timestamp, duration, comm/tid, call with decoded
+ * arguments, result; "..." for a call another thread's event interrupted,
+ * "[continued]" for an exit without its entry) and keeps the per-syscall
+ * statistics of -s/-S.  The lines are appended to trace->out, which the
+ * command writes out and empties; the engine prints nothing itself.
+ */
+#ifndef PCL_TRACE_H
+#define PCL_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/analysis/syscalls.h"
+#include "core/hist/counts.h"
+#include "core/symbols/machine.h"
+#include "util/hashmap.h"
+#include "util/strbuf.h"
+
+struct trace_config {
+	bool summary;		/* -s/-S: keep statistics */
+	bool summary_only;	/* -s: no lines */
+	bool errno_summary;	/* --errno-summary: failures by errno */
+	bool failure_only;	/* --failure */
+	bool full_time;		/* -T: absolute timestamps */
+	bool live;		/* fd paths may be read from /proc */
+	double duration_ms;	/* --duration: shorter calls are not shown */
+	unsigned long max_events; /* --max-events, 0: no limit */
+};
+
+/* One syscall's statistics in one thread. */
+struct syscall_stats {
+	struct stats stats;	/* durations in ns */
+	uint64_t min, max;
+	uint64_t nr_failures;
+	int max_errno;
+	unsigned int *errnos;	/* [max_errno], failures by errno - 1 */
+};
+
+/* What the trace keeps per thread. */
+struct trace_thread {
+	uint64_t entry_time;
+	bool entry_pending;
+	unsigned long nr_events;
+	struct strbuf entry_str;	/* "name(args" of the pending call */
+	struct syscall_stats **stats;	/* [syscall__max_nr() + 1], NULL until seen */
+	char **fd_paths;		/* live: known paths by fd */
+	int nr_fd_paths;
+};
+
+struct trace {
+	struct trace_config cfg;
+	struct syscall_table *table;
+	struct machine *machine;
+	struct thread *current;		/* whose sys_enter came last */
+	struct hashmap threads;		/* struct thread * -> struct trace_thread * */
+	uint64_t base_time;
+	unsigned long nr_events;	/* syscall samples seen */
+	unsigned long nr_printed;
+	bool done;			/* --max-events reached */
+	struct strbuf out;		/* lines not yet written */
+};
+
+void trace__init(struct trace *t, const struct trace_config *cfg, struct machine *m);
+void trace__exit(struct trace *t);
+
+/* A raw_syscalls sample of thread: its time and id, the six arguments
+ * (enter) or the return value (exit). */
+void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, long id,
+		      const uint64_t args[SYSCALL_MAX_ARGS]);
+void trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long id, long ret);
+
+/* Sets the time base (the first sample unless -T) and counts syscall
+ * samples in the total: call before the handlers above, for every sample. */
+void trace__account(struct trace *t, uint64_t time, bool has_time, bool is_syscall);
+
+/* The thread's trace state, or NULL when it has no syscalls seen. */
+struct trace_thread *trace__thread(const struct trace *t, const struct thread *thread);
+
+/* The errno name perf shows ("(unknown)" past the table). */
+const char *trace__errno_name(int err);
+
+#endif
