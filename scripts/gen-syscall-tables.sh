@@ -17,3 +17,18 @@ echo '#include <asm/errno.h>' | $cc -E -dM - |
 	awk '$1 == "#define" && $2 ~ /^E[A-Z0-9]+$/ && $3 ~ /^[0-9]+$/ { print $3, $2 }' |
 	sort -n -u -k1,1 | awk '{ printf "\t[%d] = \"%s\", \\\n", $1, $2 }'
 echo
+# "name value" lines -> "[value] = "name"," initializer lines, the last name
+# of a value winning (as in perf's generated arrays)
+to_init() {
+	sort -n -s -k2,2 | awk '{ name[$2] = $1; if (!($2 in seen)) { seen[$2] = 1; order[n++] = $2 } }
+		END { for (i = 0; i < n; i++) printf "\t[%d] = \"%s\", \\\n", order[i], name[order[i]] }'
+}
+inc=$(echo '#include <linux/prctl.h>' | $cc -E -H - 2>&1 >/dev/null | awk '/linux\/prctl.h$/ { print $2; exit }')
+echo '#define PRCTL_OPTIONS_INIT \'
+sed -nE 's/^#define[[:space:]]PR_([A-Za-z0-9_]+)[[:space:]]*([0-9]+)([[:space:]]*\/.*)?$/\1 \2/p' "$inc" | to_init
+echo
+inc=$(echo '#include <asm-generic/mman-common.h>' | $cc -E -H - 2>&1 >/dev/null |
+	awk '/mman-common.h$/ { print $2; exit }')
+echo '#define MADVISE_BEHAVIORS_INIT \'
+sed -nE 's/^[[:space:]]*#[[:space:]]*define[[:space:]]+MADV_([[:alnum:]_]+)[[:space:]]+([[:digit:]]+).*/\1 \2/p' "$inc" | to_init
+echo

@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/analysis/syscalls.h"
+#include "syscall-tables.inc"
 
 /* One flag bit (or multi-bit value) and its name. */
 struct flag_name {
@@ -64,6 +66,7 @@ void syscall_args__open_flags(struct strbuf *out, unsigned long flags)
 	static const struct flag_name names[] = {
 		FLAG(O_, RDWR), FLAG(O_, APPEND), FLAG(O_, ASYNC), FLAG(O_, CLOEXEC),
 		FLAG(O_, CREAT), FLAG(O_, DIRECT), FLAG(O_, DIRECTORY), FLAG(O_, EXCL),
+		{ 0100000, "LARGEFILE" },	/* the kernel's value; glibc says 0 on 64 bits */
 		FLAG(O_, NOFOLLOW), FLAG(O_, TMPFILE), FLAG(O_, NOATIME), FLAG(O_, NOCTTY),
 		FLAG(O_, NONBLOCK), FLAG(O_, PATH),
 	};
@@ -140,7 +143,8 @@ void syscall_args__mmap_flags(struct strbuf *out, unsigned long flags)
 void syscall_args__mode(struct strbuf *out, unsigned long mode)
 {
 	static const struct flag_name names[] = {
-		FLAG(S_, IFSOCK), FLAG(S_, IFLNK), FLAG(S_, IFREG), FLAG(S_, IFBLK),
+		{ 07777, "IALLUGO" }, { 0777, "IRWXUGO" }, { 0444, "IRUGO" }, { 0222, "IWUGO" },
+		{ 0111, "IXUGO" }, FLAG(S_, IFMT), FLAG(S_, IFSOCK), FLAG(S_, IFLNK), FLAG(S_, IFREG), FLAG(S_, IFBLK),
 		FLAG(S_, IFDIR), FLAG(S_, IFCHR), FLAG(S_, IFIFO), FLAG(S_, ISUID),
 		FLAG(S_, ISGID), FLAG(S_, ISVTX), FLAG(S_, IRWXU), FLAG(S_, IRUSR),
 		FLAG(S_, IWUSR), FLAG(S_, IXUSR), FLAG(S_, IRWXG), FLAG(S_, IRGRP),
@@ -333,6 +337,117 @@ static void print_sk_type(struct strbuf *out, int type)
 		strbuf_addf(out, "|%#x", (unsigned int)rest);
 }
 
+static void print_prctl_option(struct strbuf *out, const struct strarray *options,
+			       unsigned long option, unsigned int *mask)
+{
+	enum { ARG2 = ARG_BIT(1), ALL_BUT2 = ARG_BIT(2) | ARG_BIT(3) | ARG_BIT(4) | ARG_BIT(5) };
+	static const unsigned char hide[] = {
+		[PR_GET_DUMPABLE] = ARG2 | ALL_BUT2, [PR_SET_DUMPABLE] = ALL_BUT2,
+		[PR_SET_NAME] = ALL_BUT2, [PR_GET_CHILD_SUBREAPER] = ALL_BUT2,
+		[PR_SET_CHILD_SUBREAPER] = ALL_BUT2, [PR_GET_SECUREBITS] = ARG2 | ALL_BUT2,
+		[PR_SET_SECUREBITS] = ALL_BUT2,
+		[PR_SET_MM] = ARG_BIT(3) | ARG_BIT(4) | ARG_BIT(5),
+		[PR_GET_PDEATHSIG] = ARG2 | ALL_BUT2, [PR_SET_PDEATHSIG] = ALL_BUT2,
+	};
+
+	if (option < NR(hide))
+		*mask |= hide[option];
+	print_strarray(out, options, (int)option);
+}
+
+static void print_madvise_behavior(struct strbuf *out, int behavior)
+{
+	static const char *const names[] = { MADVISE_BEHAVIORS_INIT };
+
+	if (behavior >= 0 && behavior < (int)NR(names) && names[behavior])
+		strbuf_addf(out, "MADV_%s", names[behavior]);
+	else
+		strbuf_addf(out, "%#x", behavior);
+}
+
+/* perf names the tty ioctls by their number, other types by direction,
+ * type, number and size */
+static void print_ioctl_cmd(struct strbuf *out, unsigned long cmd)
+{
+	static const char *const tty_cmds[] = {
+		[1] = "TCGETS", "TCSETS", "TCSETSW", "TCSETSF", "TCGETA", "TCSETA", "TCSETAW",
+		"TCSETAF", "TCSBRK", "TCXONC", "TCFLSH", "TIOCEXCL", "TIOCNXCL", "TIOCSCTTY",
+		"TIOCGPGRP", "TIOCSPGRP", "TIOCOUTQ", "TIOCSTI", "TIOCGWINSZ", "TIOCSWINSZ",
+		"TIOCMGET", "TIOCMBIS", "TIOCMBIC", "TIOCMSET", "TIOCGSOFTCAR", "TIOCSSOFTCAR",
+		"FIONREAD", "TIOCLINUX", "TIOCCONS", "TIOCGSERIAL", "TIOCSSERIAL", "TIOCPKT",
+		"FIONBIO", "TIOCNOTTY", "TIOCSETD", "TIOCGETD", "TCSBRKP",
+		[0x27] = "TIOCSBRK", "TIOCCBRK", "TIOCGSID", "TCGETS2", "TCSETS2", "TCSETSW2",
+		"TCSETSF2", "TIOCGRS48", "TIOCSRS485", "TIOCGPTN", "TIOCSPTLCK", "TIOCGDEV",
+		"TCSETX", "TCGETX", "TIOCSIG", "TIOCVHANGUP", "TIOCGPKT", "TIOCGPTLCK",
+		[0x40] = "TIOCGEXCL", "TIOCGPTPEER", "TIOCGISO7816", "TIOCSISO7816",
+		[0x50] = "FIONCLEX", "FIOCLEX", "FIOASYNC", "TIOCSERCONFIG", "TIOCSERGWILD",
+		"TIOCSERSWILD", "TIOCGLCKTRMIOS", "TIOCSLCKTRMIOS", "TIOCSERGSTRUCT",
+		"TIOCSERGETLSR", "TIOCSERGETMULTI", "TIOCSERSETMULTI", "TIOCMIWAIT", "TIOCGICOUNT",
+	};
+	unsigned int dir = (cmd >> 30) & 3, type = (cmd >> 8) & 0xff, nr = cmd & 0xff;
+	unsigned int size = (cmd >> 16) & 0x3fff;
+
+	if (type == 'T') {
+		if (nr < NR(tty_cmds) && tty_cmds[nr])
+			strbuf_addstr(out, tty_cmds[nr]);
+		else
+			strbuf_addf(out, "(%#x, %#x, %#x)", 'T', nr, dir);
+		return;
+	}
+	strbuf_addch(out, '(');
+	if (!dir)
+		strbuf_addstr(out, "NONE");
+	if (dir & 2)
+		strbuf_addstr(out, "READ");
+	if (dir & 1)
+		strbuf_addf(out, "%sWRITE", dir & 2 ? "|" : "");
+	strbuf_addf(out, ", %#x, %#x, %#x)", type, nr, size);
+}
+
+static void print_fcntl_getfd(struct strbuf *out, unsigned long val)
+{
+	/* perf 6.1 has these two the wrong way round; shown as it shows them */
+	strbuf_addstr(out, val ? "0" : "CLOEXEC");
+}
+
+static void print_fcntl_lease(struct strbuf *out, int lease)
+{
+	if (lease == F_RDLCK)
+		strbuf_addstr(out, "RDLCK");
+	else if (lease == F_WRLCK)
+		strbuf_addstr(out, "WRLCK");
+	else if (lease == F_UNLCK)
+		strbuf_addstr(out, "UNLCK");
+	else
+		strbuf_addf(out, "%#x", lease);
+}
+
+static enum syscall_ret_kind fcntl_cmd_ret(unsigned long cmd, unsigned int *mask)
+{
+	switch (cmd) {
+	case F_GETFL:
+		*mask |= ARG_BIT(2);
+		return SCR_OPEN_FLAGS;
+	case F_GETFD:
+		*mask |= ARG_BIT(2);
+		return SCR_FCNTL_GETFD;
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		return SCR_FD;
+	case F_GETOWN:
+		*mask |= ARG_BIT(2);
+		return SCR_PID;
+	case F_GETLEASE:
+		*mask |= ARG_BIT(2);
+		return SCR_FCNTL_LEASE;
+	case F_GET_SEALS:
+	case F_GETSIG:
+		*mask |= ARG_BIT(2);
+		break;
+	}
+	return SCR_DEFAULT;
+}
+
 static void print_fd(struct strbuf *out, int fd, const struct syscall_args_ctx *ctx)
 {
 	const char *path = ctx && ctx->fd_path ? ctx->fd_path(ctx->priv, fd) : NULL;
@@ -342,14 +457,75 @@ static void print_fd(struct strbuf *out, int fd, const struct syscall_args_ctx *
 		strbuf_addf(out, "<%s>", path);
 }
 
+static void print_pid(struct strbuf *out, pid_t pid, const struct syscall_args_ctx *ctx)
+{
+	const char *comm = ctx && ctx->pid_comm ? ctx->pid_comm(ctx->priv, pid) : NULL;
+
+	strbuf_addf(out, "%d", pid);
+	if (comm)
+		strbuf_addf(out, " (%s)", comm);
+}
+
+static void print_fcntl_arg(struct strbuf *out, int cmd, unsigned long val,
+			    const struct syscall_args_ctx *ctx)
+{
+	switch (cmd) {
+	case F_DUPFD:
+		print_fd(out, (int)val, ctx);
+		return;
+	case F_SETFD:
+		print_fcntl_getfd(out, val);
+		return;
+	case F_SETFL:
+		syscall_args__open_flags(out, (unsigned int)val);
+		return;
+	case F_SETOWN:
+		print_pid(out, (pid_t)val, ctx);
+		return;
+	case F_SETLEASE:
+		print_fcntl_lease(out, (int)val);
+		return;
+	case F_SETLK: case F_SETLKW: case F_GETLK: case F_OFD_SETLK: case F_OFD_SETLKW:
+	case F_OFD_GETLK: case F_GETOWN_EX: case F_SETOWN_EX: case F_GET_RW_HINT:
+	case F_SET_RW_HINT: case F_GET_FILE_RW_HINT: case F_SET_FILE_RW_HINT:
+		strbuf_addf(out, "%#lx", val);
+		return;
+	}
+	strbuf_addf(out, "%ld", (long)val);
+}
+
+void syscall_ret__format(enum syscall_ret_kind kind, long ret, const struct syscall_args_ctx *ctx,
+			 struct strbuf *out)
+{
+	switch (kind) {
+	case SCR_DEFAULT:
+		strbuf_addf(out, "%ld", ret);
+		break;
+	case SCR_FD:
+		print_fd(out, (int)ret, ctx);
+		break;
+	case SCR_PID:
+		print_pid(out, (pid_t)ret, ctx);
+		break;
+	case SCR_OPEN_FLAGS:
+		syscall_args__open_flags(out, (unsigned int)ret);
+		break;
+	case SCR_FCNTL_GETFD:
+		print_fcntl_getfd(out, (unsigned long)ret);
+		break;
+	case SCR_FCNTL_LEASE:
+		print_fcntl_lease(out, (int)ret);
+		break;
+	}
+}
+
 static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
-			const struct syscall_args_ctx *ctx, unsigned int idx, unsigned int *mask,
-			struct strbuf *out)
+			const uint64_t *args, const struct syscall_args_ctx *ctx, unsigned int idx,
+			unsigned int *mask, enum syscall_ret_kind *ret, struct strbuf *out)
 {
 	static const struct flag_name pipe_flags[] = { FLAG(O_, CLOEXEC), FLAG(O_, NONBLOCK) };
 	static const struct flag_name random_flags[] = { { 2, "RANDOM" }, { 1, "NONBLOCK" } };
 	static const struct flag_name efd_flags[] = { FLAG(O_, CLOEXEC), FLAG(O_, NONBLOCK) };
-	const char *comm;
 
 	switch (a->kind) {
 	case SCA_LONG:
@@ -380,10 +556,7 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 			ctx->fd_closed(ctx->priv, (int)val);
 		break;
 	case SCA_PID:
-		strbuf_addf(out, "%d", (int)val);
-		comm = ctx && ctx->pid_comm ? ctx->pid_comm(ctx->priv, (pid_t)val) : NULL;
-		if (comm)
-			strbuf_addf(out, " (%s)", comm);
+		print_pid(out, (pid_t)val, ctx);
 		break;
 	case SCA_MODE_T:
 		syscall_args__mode(out, val);
@@ -440,12 +613,44 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 	case SCA_EFD_FLAGS:
 		print_two_flags(out, (unsigned int)val, efd_flags);
 		break;
+	case SCA_PRCTL_OPTION:
+		print_prctl_option(out, a->strarray, val, mask);
+		break;
+	case SCA_PRCTL_ARG2:
+		if ((int)args[0] == PR_SET_NAME)
+			strbuf_addf(out, "%#lx", val);
+		else
+			strbuf_addf(out, "%ld", (long)val);
+		break;
+	case SCA_PRCTL_ARG3:
+		if ((int)args[0] == PR_SET_MM)
+			strbuf_addf(out, "%#lx", val);
+		else
+			strbuf_addf(out, "%ld", (long)val);
+		break;
+	case SCA_MADV_BHV:
+		print_madvise_behavior(out, (int)val);
+		break;
+	case SCA_IOCTL_CMD:
+		print_ioctl_cmd(out, val);
+		break;
+	case SCA_FCNTL_CMD:
+		*ret = fcntl_cmd_ret(val, mask);
+		print_strarray(out, a->strarray, (int)val);
+		break;
+	case SCA_FCNTL_ARG:
+		print_fcntl_arg(out, (int)args[1], val, ctx);
+		break;
+	case SCA_EMPTY:
+		break;
 	}
 }
 
-void syscall_args__format(const struct syscall *sc, const uint64_t args[SYSCALL_MAX_ARGS],
-			  const struct syscall_args_ctx *ctx, struct strbuf *out)
+enum syscall_ret_kind syscall_args__format(const struct syscall *sc,
+					   const uint64_t args[SYSCALL_MAX_ARGS],
+					   const struct syscall_args_ctx *ctx, struct strbuf *out)
 {
+	enum syscall_ret_kind ret = SCR_DEFAULT;
 	unsigned int mask = 0;
 	size_t start = out->len;
 
@@ -461,6 +666,7 @@ void syscall_args__format(const struct syscall *sc, const uint64_t args[SYSCALL_
 		if (out->len > start)
 			strbuf_addstr(out, ", ");
 		strbuf_addf(out, "%s: ", a->name);
-		print_value(a, val, ctx, i, &mask, out);
+		print_value(a, val, args, ctx, i, &mask, &ret, out);
 	}
+	return ret;
 }

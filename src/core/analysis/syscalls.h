@@ -47,6 +47,24 @@ enum syscall_arg_kind {
 	SCA_WAITID_OPTIONS,
 	SCA_SK_TYPE,
 	SCA_EFD_FLAGS,
+	SCA_PRCTL_OPTION,	/* hides the arguments the option ignores */
+	SCA_PRCTL_ARG2,
+	SCA_PRCTL_ARG3,
+	SCA_MADV_BHV,
+	SCA_IOCTL_CMD,
+	SCA_FCNTL_CMD,		/* also picks how the result is shown */
+	SCA_FCNTL_ARG,
+	SCA_EMPTY,		/* perf 6.1 prints statx's flags and mask as nothing */
+};
+
+/* How a result is shown when an argument decides it (fcntl's cmd). */
+enum syscall_ret_kind {
+	SCR_DEFAULT,
+	SCR_FD,
+	SCR_PID,
+	SCR_OPEN_FLAGS,
+	SCR_FCNTL_GETFD,
+	SCR_FCNTL_LEASE,
 };
 
 struct syscall_arg_fmt {
@@ -103,9 +121,13 @@ struct syscall_args_ctx {
 };
 
 /* Appends sc's arguments from the six raw values, as perf trace shows them
- * between the parentheses. */
-void syscall_args__format(const struct syscall *sc, const uint64_t args[SYSCALL_MAX_ARGS],
+ * between the parentheses; returns how its result is to be shown. */
+enum syscall_ret_kind syscall_args__format(const struct syscall *sc, const uint64_t args[SYSCALL_MAX_ARGS],
 			  const struct syscall_args_ctx *ctx, struct strbuf *out);
+
+/* A result an argument gave a kind to (not SCR_DEFAULT). */
+void syscall_ret__format(enum syscall_ret_kind kind, long ret, const struct syscall_args_ctx *ctx,
+			 struct strbuf *out);
 
 /* The flag beautifiers on their own (unit tests, pcl script later). */
 void syscall_args__open_flags(struct strbuf *out, unsigned long flags);

@@ -205,7 +205,7 @@ void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, lon
 	tt->entry_time = time;
 	strbuf_reset(&tt->entry_str);
 	strbuf_addf(&tt->entry_str, "%s(", sc->name);
-	syscall_args__format(sc, args, &ctx, &tt->entry_str);
+	tt->ret_kind = syscall_args__format(sc, args, &ctx, &tt->entry_str);
 
 	if (sc->is_exit) {
 		if (!quiet && !t->cfg.failure_only) {
@@ -257,8 +257,11 @@ static void update_stats(struct trace_thread *tt, int id, uint64_t time, long re
 	s->errnos[-ret - 1]++;
 }
 
-static void print_ret(struct trace *t, const struct syscall *sc, long ret)
+static void print_ret(struct trace *t, struct thread *thread, struct trace_thread *tt,
+		      const struct syscall *sc, long ret)
 {
+	struct args_ctx c = { t, thread };
+	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c };
 	struct strbuf *o = &t->out;
 
 	if (ret < 0) {
@@ -268,6 +271,9 @@ static void print_ret(struct trace *t, const struct syscall *sc, long ret)
 			    strerror_r((int)-ret, buf, sizeof(buf)));
 	} else if (ret == 0 && sc->timeout) {
 		strbuf_addstr(o, "0 (Timeout)");
+	} else if (tt->ret_kind != SCR_DEFAULT) {
+		syscall_ret__format(tt->ret_kind, ret, &ctx, o);
+		tt->ret_kind = SCR_DEFAULT;
 	} else if (sc->hexret) {
 		strbuf_addf(o, "%#lx", ret);
 	} else if (sc->errpid) {
@@ -320,7 +326,7 @@ void trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long
 	printed++;	/* the ')' */
 	strbuf_addf(&t->out, ")%*s= ", printed < ARGS_ALIGNMENT ? ARGS_ALIGNMENT - printed : 0,
 		    " ");
-	print_ret(t, sc, ret);
+	print_ret(t, thread, tt, sc, ret);
 	strbuf_addch(&t->out, '\n');
 	if (++t->nr_printed == t->cfg.max_events && t->cfg.max_events)
 		t->done = true;

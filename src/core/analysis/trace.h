@@ -46,6 +46,7 @@ struct trace_thread {
 	bool entry_pending;
 	unsigned long nr_events;
 	struct strbuf entry_str;	/* "name(args" of the pending call */
+	enum syscall_ret_kind ret_kind;	/* what its arguments say of its result */
 	struct syscall_stats **stats;	/* [syscall__max_nr() + 1], NULL until seen */
 	char **fd_paths;		/* live: known paths by fd */
 	int nr_fd_paths;
