@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event-parse.h>
 
@@ -99,7 +100,7 @@ static int replay_sample(struct perf_tool *tool, struct perf_session *s,
 		fwrite(t->out.buf, 1, t->out.len, r->out);
 		strbuf_reset(&t->out);
 	}
-	return t->done ? 1 : 0;
+	return 0;	/* perf replays the whole file whatever --max-events says */
 }
 
 /* The machine only follows the records a tool takes. */
@@ -145,6 +146,32 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 	return ret < 0 ? PCL_EXIT_FAILURE : 0;
 }
 
+/* perf trace record: perf record with trace's event set, leaving out the
+ * recorder's own syscalls. */
+static int trace_record(int argc, const char **argv)
+{
+	const char **rec_argv = xcalloc(argc + 12, sizeof(*rec_argv));
+	char *filter = xasprintf("common_pid != %d", (int)getpid());
+	int n = 0, ret;
+
+	rec_argv[n++] = "record";
+	rec_argv[n++] = "-R";
+	rec_argv[n++] = "-m";
+	rec_argv[n++] = "1024";
+	rec_argv[n++] = "-c";
+	rec_argv[n++] = "1";
+	rec_argv[n++] = "-e";
+	rec_argv[n++] = "raw_syscalls:sys_enter,raw_syscalls:sys_exit";
+	rec_argv[n++] = "--filter";
+	rec_argv[n++] = filter;
+	for (int i = 0; i < argc; i++)
+		rec_argv[n++] = argv[i];
+	ret = cmd_record(n, rec_argv);
+	free(filter);
+	free(rec_argv);
+	return ret;
+}
+
 int cmd_trace(int argc, const char **argv)
 {
 	struct trace_opts o = { 0 };
@@ -166,6 +193,8 @@ int cmd_trace(int argc, const char **argv)
 	int ret;
 
 	argc = parse_options(argc, argv, opts, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc >= 1 && !strcmp(argv[0], "record"))
+		return trace_record(argc - 1, argv + 1);
 	if (!o.input)
 		usage_with_options(trace_usage, opts);
 	cfg.summary = o.summary_only || o.with_summary;
