@@ -20,15 +20,21 @@ echo
 # "name value" lines -> "[value] = "name"," initializer lines, the last name
 # of a value winning (as in perf's generated arrays)
 to_init() {
-	sort -n -s -k2,2 | awk '{ name[$2] = $1; if (!($2 in seen)) { seen[$2] = 1; order[n++] = $2 } }
-		END { for (i = 0; i < n; i++) printf "\t[%d] = \"%s\", \\\n", order[i], name[order[i]] }'
+	sort -n -s -k2,2 |
+	awk '{ name[$2] = $1; if (!($2 in seen)) { seen[$2] = 1; order[n++] = $2 } }
+	     END { for (i = 0; i < n; i++)
+			printf "\t[%d] = \"%s\", \\\n", order[i], name[order[i]] }'
 }
-inc=$(echo '#include <linux/prctl.h>' | $cc -E -H - 2>&1 >/dev/null | awk '/linux\/prctl.h$/ { print $2; exit }')
+inc=$(echo '#include <linux/prctl.h>' | $cc -E -H - 2>&1 >/dev/null |
+	awk '/linux\/prctl.h$/ { print $2; exit }')
 echo '#define PRCTL_OPTIONS_INIT \'
-sed -nE 's/^#define[[:space:]]PR_([A-Za-z0-9_]+)[[:space:]]*([0-9]+)([[:space:]]*\/.*)?$/\1 \2/p' "$inc" | to_init
+# "#define PR_X N" lines only: "# define" ones are the values of options
+pr='^#define[[:space:]]PR_([A-Za-z0-9_]+)[[:space:]]*([0-9]+)([[:space:]]*\/.*)?$'
+sed -nE "s/$pr/\\1 \\2/p" "$inc" | to_init
 echo
 inc=$(echo '#include <asm-generic/mman-common.h>' | $cc -E -H - 2>&1 >/dev/null |
 	awk '/mman-common.h$/ { print $2; exit }')
 echo '#define MADVISE_BEHAVIORS_INIT \'
-sed -nE 's/^[[:space:]]*#[[:space:]]*define[[:space:]]+MADV_([[:alnum:]_]+)[[:space:]]+([[:digit:]]+).*/\1 \2/p' "$inc" | to_init
+madv='^[[:space:]]*#[[:space:]]*define[[:space:]]+MADV_([[:alnum:]_]+)[[:space:]]+([[:digit:]]+).*'
+sed -nE "s/$madv/\\1 \\2/p" "$inc" | to_init
 echo

@@ -144,7 +144,8 @@ void syscall_args__mode(struct strbuf *out, unsigned long mode)
 {
 	static const struct flag_name names[] = {
 		{ 07777, "IALLUGO" }, { 0777, "IRWXUGO" }, { 0444, "IRUGO" }, { 0222, "IWUGO" },
-		{ 0111, "IXUGO" }, FLAG(S_, IFMT), FLAG(S_, IFSOCK), FLAG(S_, IFLNK), FLAG(S_, IFREG), FLAG(S_, IFBLK),
+		{ 0111, "IXUGO" }, FLAG(S_, IFMT), FLAG(S_, IFSOCK), FLAG(S_, IFLNK),
+		FLAG(S_, IFREG), FLAG(S_, IFBLK),
 		FLAG(S_, IFDIR), FLAG(S_, IFCHR), FLAG(S_, IFIFO), FLAG(S_, ISUID),
 		FLAG(S_, ISGID), FLAG(S_, ISVTX), FLAG(S_, IRWXU), FLAG(S_, IRUSR),
 		FLAG(S_, IWUSR), FLAG(S_, IXUSR), FLAG(S_, IRWXG), FLAG(S_, IRGRP),

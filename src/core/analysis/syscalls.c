@@ -9,6 +9,7 @@
 #include "core/analysis/syscalls.h"
 #include "core/events/tracepoint.h"
 #include "syscall-tables.inc"
+#include "util/glob.h"
 #include "util/util.h"
 
 static const char *const syscall_names[] = { SYSCALL_NAMES_INIT };
@@ -154,7 +155,8 @@ static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "poll", .timeout = true },
 	{ .name = "ppoll", .timeout = true },
 	{ .name = "prctl",
-	  .arg = { [0] = { .kind = SCA_PRCTL_OPTION, .strarray = &sa_prctl_options }, [1] = K(SCA_PRCTL_ARG2),
+	  .arg = { [0] = { .kind = SCA_PRCTL_OPTION, .strarray = &sa_prctl_options },
+		   [1] = K(SCA_PRCTL_ARG2),
 		   [2] = K(SCA_PRCTL_ARG3) } },
 	{ .name = "pread", .alias = "pread64" },
 	{ .name = "preadv", .alias = "pread" },
@@ -316,4 +318,41 @@ const struct syscall *syscall_table__get(struct syscall_table *t, int nr)
 	if (!t->state[nr])
 		t->state[nr] = syscall__load(t, nr, &t->calls[nr]) ? 1 : 2;
 	return t->state[nr] == 1 ? &t->calls[nr] : NULL;
+}
+
+bool *syscall_filter__parse(const char *expr, char **bad)
+{
+	int n = syscall__max_nr() + 1;
+	bool *on = xcalloc(n, sizeof(*on));
+	bool any_positive = false;
+	char *copy = xstrdup(expr), *save = NULL;
+
+	*bad = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (*tok != '!')
+			any_positive = true;
+	if (!any_positive)
+		for (int nr = 0; nr < n; nr++)
+			on[nr] = syscall_names[nr] != NULL;
+	strcpy(copy, expr);
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		bool negate = *tok == '!';
+		const char *pat = tok + negate;
+		bool matched = false;
+
+		for (int nr = 0; nr < n; nr++) {
+			if (!syscall_names[nr] || !glob_match(pat, syscall_names[nr]))
+				continue;
+			on[nr] = !negate;
+			matched = true;
+		}
+		if (!matched) {
+			*bad = xstrdup(pat);
+			free(on);
+			on = NULL;
+			break;
+		}
+	}
+	free(copy);
+	return on;
 }

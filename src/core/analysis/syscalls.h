@@ -122,12 +122,21 @@ struct syscall_args_ctx {
 
 /* Appends sc's arguments from the six raw values, as perf trace shows them
  * between the parentheses; returns how its result is to be shown. */
-enum syscall_ret_kind syscall_args__format(const struct syscall *sc, const uint64_t args[SYSCALL_MAX_ARGS],
-			  const struct syscall_args_ctx *ctx, struct strbuf *out);
+enum syscall_ret_kind syscall_args__format(const struct syscall *sc,
+					   const uint64_t args[SYSCALL_MAX_ARGS],
+					   const struct syscall_args_ctx *ctx, struct strbuf *out);
 
 /* A result an argument gave a kind to (not SCR_DEFAULT). */
 void syscall_ret__format(enum syscall_ret_kind kind, long ret, const struct syscall_args_ctx *ctx,
 			 struct strbuf *out);
+
+/*
+ * -e/--expr: which syscalls to trace, from "name,glob*,!name": names and
+ * globs add syscalls, "!" entries take them away (alone, from all of
+ * them).  Returns a bitmap of syscall__max_nr() + 1 booleans, or NULL with
+ * *bad set to the first entry that names no syscall (caller frees it).
+ */
+bool *syscall_filter__parse(const char *expr, char **bad);
 
 /* The flag beautifiers on their own (unit tests, pcl script later). */
 void syscall_args__open_flags(struct strbuf *out, unsigned long flags);
