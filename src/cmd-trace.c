@@ -1,5 +1,7 @@
 /* pcl trace: strace-like syscall tracing (perf trace), replaying a file
  * recorded with `trace record`; `pcl trace record` writes one. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,10 @@
 #include "builtin.h"
 #include "core/analysis/trace.h"
 #include "core/data/session.h"
+#include "core/events/parse-events.h"
+#include "core/live/drain.h"
+#include "core/live/record.h"
+#include "core/live/target.h"
 #include "ui/trace-summary.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -27,7 +33,10 @@ struct trace_opts {
 	const char *input, *output;
 	bool summary_only, with_summary, errno_summary, failure, full_time, force;
 	const char *duration;
+	const char *expr;		/* -e: syscalls to trace */
 	unsigned int max_events;
+	unsigned int mmap_pages;
+	struct target target;
 };
 
 /* Where the fields of a raw_syscalls event are in its payload. */
@@ -72,6 +81,23 @@ static uint64_t raw_u64(const struct perf_sample *sample, int off)
 	return v;
 }
 
+/* A raw_syscalls sample of thread, to the analysis. */
+static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct thread *thread,
+			   const struct perf_sample *sample, bool enter)
+{
+	long id = (long)raw_u64(sample, tp->id_off);
+
+	if (enter) {
+		uint64_t args[SYSCALL_MAX_ARGS];
+
+		for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
+			args[i] = raw_u64(sample, tp->data_off + 8 * i);
+		trace__sys_enter(t, thread, sample->time, id, args);
+	} else {
+		trace__sys_exit(t, thread, sample->time, id, (long)raw_u64(sample, tp->data_off));
+	}
+}
+
 static int replay_sample(struct perf_tool *tool, struct perf_session *s,
 			 const struct perf_event_header *rec, struct perf_sample *sample,
 			 struct evsel *evsel)
@@ -79,23 +105,13 @@ static int replay_sample(struct perf_tool *tool, struct perf_session *s,
 	struct trace_replay *r = (struct trace_replay *)tool;
 	struct trace *t = &r->trace;
 	bool enter = evsel == r->enter.evsel, exit = evsel == r->exit.evsel;
-	struct thread *thread = machine__findnew_thread(s->machine, sample->pid, sample->tid);
-	const struct syscall_tp *tp = enter ? &r->enter : &r->exit;
 
 	trace__account(t, sample->time, evsel->attr.sample_type & PERF_SAMPLE_TIME,
 		       enter || exit);
 	if (!enter && !exit)
 		return 0;
-	if (enter) {
-		uint64_t args[SYSCALL_MAX_ARGS];
-
-		for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
-			args[i] = raw_u64(sample, tp->data_off + 8 * i);
-		trace__sys_enter(t, thread, sample->time, (long)raw_u64(sample, tp->id_off), args);
-	} else {
-		trace__sys_exit(t, thread, sample->time, (long)raw_u64(sample, tp->id_off),
-				(long)raw_u64(sample, tp->data_off));
-	}
+	syscall_sample(t, enter ? &r->enter : &r->exit,
+		       machine__findnew_thread(s->machine, sample->pid, sample->tid), sample, enter);
 	if (t->out.len) {
 		fwrite(t->out.buf, 1, t->out.len, r->out);
 		strbuf_reset(&t->out);
@@ -146,6 +162,294 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 	return ret < 0 ? PCL_EXIT_FAILURE : 0;
 }
 
+/* Live tracing: raw_syscalls on the drain loop, each round's records put in
+ * time order (rings of several CPUs interleave) and fed to the analysis. */
+struct live_record {
+	uint64_t time;
+	size_t seq;			/* arrival order, for equal times */
+	struct perf_event_header *rec;	/* a copy */
+};
+
+struct trace_live {
+	struct trace trace;
+	struct record_session rs;
+	struct machine *machine;
+	struct syscall_tp enter, exit;
+	const struct perf_event_attr *attr;	/* the events' common sample layout */
+	struct live_record *pending;
+	size_t nr_pending, alloc_pending;
+	FILE *out;
+};
+
+static struct evsel *live_evsel(struct trace_live *l, uint64_t id)
+{
+	for (size_t i = 0; i < l->rs.nr_ids; i++)
+		if (l->rs.id_map[i].id == id)
+			return l->rs.id_map[i].evsel;
+	return NULL;
+}
+
+static int live_collect(void *ctx, int cpu, const struct perf_event_header *rec)
+{
+	struct trace_live *l = ctx;
+	struct perf_sample sample;
+	const char *err;
+	struct live_record *r;
+
+	if (l->nr_pending == l->alloc_pending) {
+		l->alloc_pending = l->alloc_pending ? 2 * l->alloc_pending : 4096;
+		l->pending = xrealloc(l->pending, l->alloc_pending * sizeof(*l->pending));
+	}
+	r = &l->pending[l->nr_pending];
+	r->time = perf_sample__parse(l->attr, rec, &sample, &err) ? 0 : sample.time;
+	r->seq = l->nr_pending++;
+	r->rec = xmalloc(rec->size);
+	memcpy(r->rec, rec, rec->size);
+	return 0;
+}
+
+static int live_record_cmp(const void *pa, const void *pb)
+{
+	const struct live_record *a = pa, *b = pb;
+
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The thread of a sample, named from /proc when no COMM told its name. */
+static struct thread *live_thread(struct trace_live *l, pid_t pid, pid_t tid)
+{
+	struct thread *thread = machine__findnew_thread(l->machine, pid, tid);
+	char path[64], *comm;
+
+	if (thread->comm_set)
+		return thread;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	comm = read_file_str(path);
+	if (comm) {
+		machine__process_comm(l->machine, pid, tid, strrtrim(comm), false);
+		free(comm);
+	}
+	return thread;
+}
+
+static void live_dispatch(struct trace_live *l, const struct perf_event_header *rec)
+{
+	const struct perf_rec_comm *comm = (const void *)rec;
+	const struct perf_rec_fork *fork = (const void *)rec;
+	struct perf_sample sample;
+	const char *err;
+	struct evsel *evsel;
+
+	switch (rec->type) {
+	case PERF_RECORD_COMM:
+		machine__process_comm(l->machine, comm->pid, comm->tid, comm->comm,
+				      rec->misc & PERF_RECORD_MISC_COMM_EXEC);
+		return;
+	case PERF_RECORD_FORK:
+		machine__process_fork(l->machine, fork->pid, fork->ppid, fork->tid, fork->ptid,
+				      true);
+		return;
+	case PERF_RECORD_EXIT:
+		machine__process_exit(l->machine, fork->pid, fork->tid);
+		return;
+	case PERF_RECORD_LOST:
+		strbuf_addf(&l->trace.out, "LOST %llu events!\n",
+			    (unsigned long long)((const struct perf_rec_lost *)rec)->lost);
+		return;
+	case PERF_RECORD_SAMPLE:
+		break;
+	default:
+		return;
+	}
+	if (perf_sample__parse(l->attr, rec, &sample, &err))
+		return;
+	evsel = live_evsel(l, sample.id);
+	trace__account(&l->trace, sample.time, true,
+		       evsel == l->enter.evsel || evsel == l->exit.evsel);
+	if (evsel == l->enter.evsel || evsel == l->exit.evsel)
+		syscall_sample(&l->trace, evsel == l->enter.evsel ? &l->enter : &l->exit,
+			       live_thread(l, sample.pid, sample.tid), &sample,
+			       evsel == l->enter.evsel);
+}
+
+static int live_round(void *ctx, size_t bytes)
+{
+	struct trace_live *l = ctx;
+
+	qsort(l->pending, l->nr_pending, sizeof(*l->pending), live_record_cmp);
+	for (size_t i = 0; i < l->nr_pending; i++) {
+		if (!l->trace.done)
+			live_dispatch(l, l->pending[i].rec);
+		free(l->pending[i].rec);
+	}
+	l->nr_pending = 0;
+	if (l->trace.out.len) {
+		fwrite(l->trace.out.buf, 1, l->trace.out.len, l->out);
+		fflush(l->out);
+		strbuf_reset(&l->trace.out);
+	}
+	return 0;
+}
+
+static int live_tick(void *ctx, bool stopping)
+{
+	struct trace_live *l = ctx;
+
+	return l->trace.done ? 1 : 0;
+}
+
+/* The tracepoint filter: the syscalls of -e, in the kernel, never our own:
+ * the shorter of "id == a || ..." and "id != x && ...". */
+static char *live_filter(const bool *on)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int nr_on = 0, nr_calls = syscall__max_nr() + 1;
+	bool list_on;
+	const char *sep = "";
+
+	strbuf_addf(&sb, "common_pid != %d", (int)getpid());
+	if (!on)
+		return strbuf_detach(&sb);
+	for (int nr = 0; nr < nr_calls; nr++)
+		nr_on += on[nr];
+	list_on = nr_on <= nr_calls / 2;
+	strbuf_addstr(&sb, " && (");
+	for (int nr = 0; nr < nr_calls; nr++) {
+		if (on[nr] != list_on)
+			continue;
+		strbuf_addf(&sb, "%sid %s %d", sep, list_on ? "==" : "!=", nr);
+		sep = list_on ? " || " : " && ";
+	}
+	if (!*sep)
+		strbuf_addstr(&sb, list_on ? "id == -1" : "id != -1");
+	strbuf_addch(&sb, ')');
+	return strbuf_detach(&sb);
+}
+
+static int live_maps(struct target *t, struct cpu_map **cpus, struct thread_map **threads)
+{
+	if (target__create_maps(t, cpus, threads) != TARGET_MAPS_OK) {
+		fprintf(stderr, "Couldn't create thread/CPU maps: %s\n", strerror(ESRCH));
+		return -ESRCH;
+	}
+	if (cpu_map__is_any(*cpus) && !target__has_per_thread(t)) {
+		cpu_map__delete(*cpus);
+		*cpus = cpu_map__new_online();
+	}
+	return *cpus ? 0 : -ENOENT;
+}
+
+static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE *out,
+		      const bool *on, const char **cmd_argv, int cmd_argc)
+{
+	struct trace_live l = { .out = out };
+	struct record_opts ropts;
+	struct evlist evlist;
+	struct workload wl = { .pid = -1 };
+	struct cpu_map *cpus = NULL;
+	struct thread_map *threads = NULL;
+	struct parse_events_error perr = { .idx = -1 };
+	struct drain_consumer c = { .ctx = &l, .record = live_collect, .round_end = live_round,
+				    .tick = live_tick };
+	struct evsel *failed = NULL;
+	bool filter_failed = false;
+	char *filter = live_filter(on);
+	int err, status = 0;
+
+	record_opts__init(&ropts);
+	ropts.target = o->target;
+	ropts.raw_samples = true;
+	ropts.freq = 0;
+	ropts.interval = 1;
+	ropts.user_interval = true;
+	ropts.mmap_pages = o->mmap_pages ? o->mmap_pages : 1024;
+	evlist__init(&evlist);
+	if (parse_events(&evlist, "raw_syscalls:sys_enter,raw_syscalls:sys_exit", &perr)) {
+		parse_events_error__print(&perr, "raw_syscalls:sys_enter");
+		parse_events_error__exit(&perr);
+		err = -ENOENT;
+		goto out;
+	}
+	evlist__for_each(&evlist, e)
+		e->filter = xstrdup(filter);
+	err = live_maps(&ropts.target, &cpus, &threads);
+	if (err)
+		goto out;
+	if (cmd_argc) {
+		err = workload__prepare(&wl, cmd_argv);
+		if (err) {
+			fprintf(stderr, "Couldn't run the workload!\n");
+			goto out;
+		}
+		if (target__none(&ropts.target)) {
+			thread_map__delete(threads);
+			threads = thread_map__new_pid(wl.pid);
+		}
+	}
+	drain__catch_signals(NULL, 0);
+	record__config(&evlist, &ropts);
+	err = record_session__open(&l.rs, &evlist, cpus, threads, &ropts, &failed,
+				   &filter_failed);
+	if (err) {
+		char msg[512];
+
+		if (filter_failed)
+			fprintf(stderr, "failed to set filter \"%s\" on event %s with %d (%s)\n",
+				failed->filter, failed->name, -err, strerror(-err));
+		else if (failed) {
+			evsel__open_strerror(failed, -err, ropts.target.cpu_list != NULL, msg,
+					     sizeof(msg));
+			fprintf(stderr, "Error:\n%s\n", msg);
+		} else {
+			fprintf(stderr, "failed to mmap with %d (%s)\n", -err, strerror(-err));
+		}
+		if (wl.pid > 0)
+			workload__kill(&wl, SIGTERM);
+		goto out_close;
+	}
+	l.machine = machine__new();
+	trace__init(&l.trace, cfg, l.machine);
+	l.attr = &evlist.first->attr;
+	evlist__for_each(&evlist, e) {
+		struct syscall_tp *tp = strstr(e->name, "enter") ? &l.enter : &l.exit;
+
+		tp->evsel = e;
+		tp->id_off = 8;		/* raw_syscalls' "long id" */
+		tp->data_off = 16;	/* "args[6]" / "long ret" */
+	}
+	l.rs.drain.opts.workload = wl.pid > 0 ? &wl : NULL;
+	err = drain__run(&l.rs.drain, &c);
+	live_round(&l, 0);
+	if (wl.pid > 0) {
+		if (!workload__poll_exit(&wl))
+			kill(wl.pid, SIGTERM);
+		workload__wait(&wl);
+		status = wl.status;
+		if (wl.exec_errno)
+			fprintf(stderr, "Failed to run '%s': %s\n", cmd_argv[0],
+				strerror(wl.exec_errno));
+	}
+	if (!err && cfg->summary)
+		trace_summary__print(out, &l.trace);
+	trace__exit(&l.trace);
+	machine__delete(l.machine);
+	free(l.pending);
+out_close:
+	record_session__close(&l.rs);
+out:
+	workload__close(&wl);
+	thread_map__delete(threads);
+	cpu_map__delete(cpus);
+	evlist__exit(&evlist);
+	free(filter);
+	if (err)
+		return PCL_EXIT_FAILURE;
+	(void)status;
+	return 0;
+}
+
 /* perf trace record: perf record with trace's event set, leaving out the
  * recorder's own syscalls. */
 static int trace_record(int argc, const char **argv)
@@ -176,44 +480,85 @@ int cmd_trace(int argc, const char **argv)
 {
 	struct trace_opts o = { 0 };
 	const struct option opts[] = {
+		OPT_STRING('e', "expr", &o.expr, "expr", "list of syscalls/events to trace"),
 		OPT_STRING('i', "input", &o.input, "file", "Analyze events in file"),
 		OPT_STRING('o', "output", &o.output, "file", "output file name"),
-		OPT_BOOLEAN('s', "summary", &o.summary_only, "Show only syscall summary with statistics"),
-		OPT_BOOLEAN('S', "with-summary", &o.with_summary, "Show all syscalls and summary with statistics"),
-		OPT_BOOLEAN(0, "errno-summary", &o.errno_summary, "Show errno stats per syscall, use with -s or -S"),
+		OPT_STRING('p', "pid", &o.target.pid, "pid", "trace events on existing process id"),
+		OPT_STRING('t', "tid", &o.target.tid, "tid", "trace events on existing thread id"),
+		OPT_BOOLEAN('a', "all-cpus", &o.target.system_wide, "system-wide collection from all CPUs"),
+		OPT_STRING('C', "cpu", &o.target.cpu_list, "cpu", "list of cpus to monitor"),
+		OPT_STRING('u', "uid", &o.target.uid_str, "user", "user to profile"),
+		OPT_UINTEGER('m', "mmap-pages", &o.mmap_pages, "number of mmap data pages"),
+		OPT_BOOLEAN('s', "summary", &o.summary_only,
+			    "Show only syscall summary with statistics"),
+		OPT_BOOLEAN('S', "with-summary", &o.with_summary,
+			    "Show all syscalls and summary with statistics"),
+		OPT_BOOLEAN(0, "errno-summary", &o.errno_summary,
+			    "Show errno stats per syscall, use with -s or -S"),
 		OPT_BOOLEAN(0, "failure", &o.failure, "Show only syscalls that failed"),
-		OPT_STRING(0, "duration", &o.duration, "float", "show only events with duration > N.M ms"),
-		OPT_BOOLEAN('T', "time", &o.full_time, "Show full timestamp, not time relative to first start"),
-		OPT_UINTEGER(0, "max-events", &o.max_events, "Set the maximum number of events to print, exit after that is reached. "),
+		OPT_STRING(0, "duration", &o.duration, "float",
+			   "show only events with duration > N.M ms"),
+		OPT_BOOLEAN('T', "time", &o.full_time,
+			    "Show full timestamp, not time relative to first start"),
+		OPT_UINTEGER(0, "max-events", &o.max_events,
+			     "Set the maximum number of events to print, exit after that is reached. "),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_END(),
 	};
 	struct trace_config cfg = { 0 };
 	FILE *out = stderr;
+	bool *on = NULL;
 	int ret;
 
 	argc = parse_options(argc, argv, opts, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc >= 1 && !strcmp(argv[0], "record"))
 		return trace_record(argc - 1, argv + 1);
-	if (!o.input)
-		usage_with_options(trace_usage, opts);
 	cfg.summary = o.summary_only || o.with_summary;
 	cfg.summary_only = o.summary_only;
 	cfg.errno_summary = o.errno_summary;
 	cfg.failure_only = o.failure;
 	cfg.full_time = o.full_time;
 	cfg.max_events = o.max_events;
+	cfg.live = !o.input;
 	if (o.duration)
 		cfg.duration_ms = atof(o.duration);
+	if (o.expr) {
+		char *bad;
+
+		on = syscall_filter__parse(o.expr, &bad);
+		if (!on) {
+			struct evlist evlist;
+			struct parse_events_error err = { .idx = -1 };
+
+			/* not a syscall: perf's complaint about an event */
+			evlist__init(&evlist);
+			if (parse_events(&evlist, bad, &err))
+				parse_events_error__print(&err, bad);
+			else
+				fprintf(stderr, "pcl trace: only syscalls can be traced: '%s'\n", bad);
+			parse_events_error__exit(&err);
+			evlist__exit(&evlist);
+			free(bad);
+			usage_with_options_msg(trace_usage, opts);
+			return PCL_EXIT_USAGE;
+		}
+	}
+	if (!o.input && !argc && target__none(&o.target))
+		o.target.system_wide = true;	/* perf trace alone watches everything */
 	if (o.output) {
 		out = fopen(o.output, "w");
 		if (!out) {
 			fprintf(stderr, "pcl trace: %s: %m\n", o.output);
+			free(on);
 			return PCL_EXIT_FAILURE;
 		}
 	}
-	ret = trace_replay(&o, &cfg, out);
+	if (o.input)
+		ret = trace_replay(&o, &cfg, out);
+	else
+		ret = trace_live(&o, &cfg, out, on, argv, argc);
 	if (out != stderr)
 		fclose(out);
+	free(on);
 	return ret;
 }
