@@ -1,10 +1,13 @@
 """pcl trace against perf trace 6.1: replaying `trace record` files byte for byte,
 pcl trace record's files read by perf."""
 import os
+import re
+import subprocess
+import time
 
 import pytest
 
-from conftest import fixture, pcl, perf, unified
+from conftest import PCL, fixture, pcl, perf, unified
 
 # workloads recorded with perf trace record: one thread, threads, forks,
 # signals, failing calls, a shell's redirections and fcntls
@@ -83,3 +86,112 @@ def test_missing_file():
     r = pcl("trace", "-i", "/nonexistent/perf.data")
     assert r.returncode != 0
     assert "/nonexistent/perf.data" in r.stderr
+
+
+# Live tracing: shapes and exact counts (timings differ from run to run).
+LINE = re.compile(r"^ {0,6}\d+\.\d{3} \( ?\d+\.\d{3} ms\): \S+/\d+ \w+\(.*\) += .+$"
+                  r"|^ {0,6}\d+\.\d{3} \( {9}\): \S+/\d+ exit_group\(.*\) += \?$"
+                  r"|^ {9}\? \( {9}\): \S+/\d+  \.\.\. \[continued\]: execve\(\)\) += 0$")
+
+
+def test_live_lines_are_perfs_shape():
+    """Every line has perf's layout; the calls are the fixture's, in order."""
+    want = perf("trace", "--", fixture("syscalls"), "3")
+    got = pcl("trace", "--", fixture("syscalls"), "3")
+    assert got.returncode == 0, got.stderr
+    lines = got.stderr.splitlines()
+    assert all(LINE.match(line) for line in lines), got.stderr
+
+    def calls(text):
+        return [line.split(": ", 1)[1].split(" ", 1)[1].split("(")[0]
+                for line in text.splitlines() if "): " in line]
+    assert calls(got.stderr) == calls(want.stderr)
+    assert "openat(dfd: CWD, filename: 0x" in got.stderr
+    assert re.search(r"write\(fd: 3, buf: 0x[0-9a-f]+, count: 64\) += 64$", got.stderr, re.M)
+
+
+def summary_row(text, name):
+    rows = [line.split() for line in text.splitlines() if line.startswith(f"   {name} ")]
+    assert len(rows) == 1, text
+    return rows[0]
+
+
+def test_live_summary_counts_exactly():
+    """-s loses nothing: write1000's 1000 writes are 1000 calls."""
+    got = pcl("trace", "-s", "--", fixture("write1000"))
+    assert got.returncode == 0, got.stderr
+    assert summary_row(got.stderr, "write")[1:3] == ["1000", "0"]
+    assert "\n Summary of events:\n\n write1000 (" in got.stderr
+    assert not re.search(r"^ +\d+\.\d{3} \(", got.stderr, re.M)  # summary only
+
+
+def test_live_syscall_storm_counts_exactly():
+    """dd's 30000 one-byte copies: every read and write counted."""
+    got = pcl("trace", "-s", "--", "dd", "if=/dev/zero", "of=/dev/null", "bs=1",
+              "count=30000")
+    assert got.returncode == 0, got.stderr
+    assert "LOST" not in got.stderr
+    assert int(summary_row(got.stderr, "write")[1]) == 30000 + 3  # dd's own messages
+    assert int(summary_row(got.stderr, "read")[1]) >= 30000
+
+
+@pytest.mark.parametrize("expr,names", [("write", {"write"}),
+                                        ("open*,close", {"openat", "close"}),
+                                        ("!write,!read", None)])
+def test_live_expr(expr, names):
+    got = pcl("trace", "-e", expr, "--", fixture("syscalls"), "3")
+    assert got.returncode == 0, got.stderr
+    seen = {line.split(": ", 1)[1].split(" ", 1)[1].split("(")[0]
+            for line in got.stderr.splitlines() if re.match(r"^ +\d+\.\d+ \(", line)}
+    if names is None:
+        assert seen and not seen & {"write", "read"}
+    else:
+        assert seen == names
+
+
+def test_live_failure_output_file_max_events(tmp_path):
+    out = tmp_path / "trace.txt"
+    got = pcl("trace", "--failure", "-o", str(out), "--", "cat", "/nonexistent")
+    assert got.stderr.startswith("cat: ")  # the workload's, ours went to the file
+    lines = out.read_text().splitlines()
+    assert lines and all(" = -1 E" in line for line in lines)
+    assert any("ENOENT (No such file or directory)" in line for line in lines)
+    got = pcl("trace", "--max-events", "5", "--", fixture("write1000"))
+    assert len(got.stderr.splitlines()) == 5
+
+
+def perf_event_fds(pid):
+    fd_dir = f"/proc/{pid}/fd"
+    try:
+        return sum("perf_event" in os.readlink(os.path.join(fd_dir, fd))
+                   for fd in os.listdir(fd_dir))
+    except OSError:
+        return 0
+
+
+def test_live_pid(tmp_path):
+    """-p: a running process until it ends, counts exact.  The process waits
+    for a flag file until pcl has its events open."""
+    flag = tmp_path / "go"
+    proc = subprocess.Popen(["sh", "-c", f"while [ ! -e {flag} ]; do sleep 0.05; done; "
+                                         f"exec {fixture('write1000')}"])
+    tracer = subprocess.Popen([PCL, "trace", "-p", str(proc.pid), "-s"],
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 60
+        while not perf_event_fds(tracer.pid) and time.time() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # from open to enabled rings
+        flag.write_text("")
+        _, err = tracer.communicate(timeout=120)
+    finally:
+        proc.wait()
+    assert tracer.returncode == 0, err
+    assert summary_row(err, "write")[1] == "1000"
+
+
+def test_bad_syscall_name():
+    got = pcl("trace", "-e", "nosuchcall", "--", "true")
+    want = perf("trace", "-e", "nosuchcall", "--", "true")
+    assert got.returncode == want.returncode == 129
+    assert "event syntax error: 'nosuchcall'" in got.stderr
