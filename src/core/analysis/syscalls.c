@@ -266,6 +266,23 @@ static enum syscall_arg_kind kind_from_field(const struct tep_format_field *f)
 	return SCA_LONG;
 }
 
+static bool returns_fd(const char *name)
+{
+	static const char *const names[] = {
+		"open", "openat", "openat2", "creat", "dup", "dup2", "dup3", "socket", "accept",
+		"accept4", "epoll_create", "epoll_create1", "eventfd", "eventfd2", "memfd_create",
+		"memfd_secret", "timerfd_create", "signalfd", "signalfd4", "inotify_init",
+		"inotify_init1", "fanotify_init", "perf_event_open", "pidfd_open", "pidfd_getfd",
+		"open_by_handle_at", "open_tree", "fsopen", "fspick", "fsmount", "userfaultfd",
+		"io_uring_setup",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
 static bool syscall__load(struct syscall_table *t, int nr, struct syscall *sc)
 {
 	const char *name = syscall__name(nr);
@@ -286,6 +303,7 @@ static bool syscall__load(struct syscall_table *t, int nr, struct syscall *sc)
 	sc->name = name;
 	sc->is_exit = !strcmp(name, "exit_group") || !strcmp(name, "exit");
 	sc->is_open = !strcmp(name, "open") || !strcmp(name, "openat");
+	sc->returns_fd = returns_fd(name);
 	if (fmt) {
 		sc->has_fmt = true;
 		sc->hexret = fmt->hexret;

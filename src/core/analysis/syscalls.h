@@ -79,6 +79,7 @@ struct syscall {
 	int nr_args;
 	bool is_exit;			/* exit, exit_group: no sys_exit follows */
 	bool is_open;
+	bool returns_fd;		/* a new fd on success (open, dup2, socket ...) */
 	bool has_fmt;			/* perf has a table entry: its ret rules apply */
 	bool hexret, errpid, timeout;
 	struct syscall_arg_fmt args[SYSCALL_MAX_ARGS];

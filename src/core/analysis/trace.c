@@ -13,6 +13,76 @@
 #define ARGS_ALIGNMENT 70
 #define NSEC_PER_MSEC 1000000ULL
 
+/* fd paths, live only: one table per process (its threads share their
+ * fds), learnt from /proc when an fd is first shown or just returned, and
+ * forgotten when it is closed or replaced, or at exec. */
+struct fd_table {
+	char **paths;
+	int nr;
+};
+
+static struct fd_table *fd_table(struct trace *t, pid_t pid)
+{
+	struct fd_table *ft = hashmap_u64_get(&t->fd_tables, (uint32_t)pid);
+
+	if (!ft) {
+		ft = xcalloc(1, sizeof(*ft));
+		hashmap_u64_put(&t->fd_tables, (uint32_t)pid, ft);
+	}
+	return ft;
+}
+
+static void fd_table__free(struct fd_table *ft)
+{
+	for (int fd = 0; fd < ft->nr; fd++)
+		free(ft->paths[fd]);
+	free(ft->paths);
+	free(ft);
+}
+
+static void fd_forget(struct trace *t, pid_t pid, int fd)
+{
+	struct fd_table *ft = fd_table(t, pid);
+
+	if (fd >= 0 && fd < ft->nr) {
+		free(ft->paths[fd]);
+		ft->paths[fd] = NULL;
+	}
+}
+
+static void fd_forget_all(struct trace *t, pid_t pid)
+{
+	struct fd_table *ft = fd_table(t, pid);
+
+	for (int fd = 0; fd < ft->nr; fd++)
+		fd_forget(t, pid, fd);
+}
+
+static const char *fd_path(struct trace *t, pid_t pid, int fd)
+{
+	struct fd_table *ft;
+	char link[64], path[PATH_MAX];
+	ssize_t n;
+
+	if (fd < 0 || !t->cfg.live)
+		return NULL;
+	ft = fd_table(t, pid);
+	if (fd < ft->nr && ft->paths[fd])
+		return ft->paths[fd];
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n < 0)
+		return NULL;
+	path[n] = '\0';
+	if (fd >= ft->nr) {
+		ft->paths = xrealloc(ft->paths, (fd + 1) * sizeof(*ft->paths));
+		memset(ft->paths + ft->nr, 0, (fd + 1 - ft->nr) * sizeof(*ft->paths));
+		ft->nr = fd + 1;
+	}
+	ft->paths[fd] = xstrdup(path);
+	return ft->paths[fd];
+}
+
 void trace__init(struct trace *t, const struct trace_config *cfg, struct machine *m)
 {
 	memset(t, 0, sizeof(*t));
@@ -20,6 +90,7 @@ void trace__init(struct trace *t, const struct trace_config *cfg, struct machine
 	t->table = syscall_table__new();
 	t->machine = m;
 	hashmap_init(&t->threads, sizeof(struct trace_thread *));
+	hashmap_init(&t->fd_tables, sizeof(struct fd_table *));
 }
 
 static void trace_thread__free(struct trace_thread *tt)
@@ -32,9 +103,6 @@ static void trace_thread__free(struct trace_thread *tt)
 		}
 		free(tt->stats);
 	}
-	for (int fd = 0; fd < tt->nr_fd_paths; fd++)
-		free(tt->fd_paths[fd]);
-	free(tt->fd_paths);
 	strbuf_release(&tt->entry_str);
 	free(tt);
 }
@@ -45,6 +113,10 @@ void trace__exit(struct trace *t)
 	     v = hashmap_next(&t->threads, v))
 		trace_thread__free(*v);
 	hashmap_release(&t->threads);
+	for (struct fd_table **v = hashmap_next(&t->fd_tables, NULL); v;
+	     v = hashmap_next(&t->fd_tables, v))
+		fd_table__free(*v);
+	hashmap_release(&t->fd_tables);
 	syscall_table__delete(t->table);
 	strbuf_release(&t->out);
 }
@@ -82,21 +154,6 @@ void trace__account(struct trace *t, uint64_t time, bool has_time, bool is_sysca
 		t->nr_events++;
 }
 
-/* fd paths: live only, learnt from /proc the first time an fd is shown */
-static void fd_path__set(struct trace_thread *tt, int fd, const char *path)
-{
-	if (fd >= tt->nr_fd_paths) {
-		int n = fd + 1;
-
-		tt->fd_paths = xrealloc(tt->fd_paths, n * sizeof(*tt->fd_paths));
-		memset(tt->fd_paths + tt->nr_fd_paths, 0,
-		       (n - tt->nr_fd_paths) * sizeof(*tt->fd_paths));
-		tt->nr_fd_paths = n;
-	}
-	free(tt->fd_paths[fd]);
-	tt->fd_paths[fd] = path ? xstrdup(path) : NULL;
-}
-
 struct args_ctx {
 	struct trace *trace;
 	struct thread *thread;
@@ -105,38 +162,15 @@ struct args_ctx {
 static const char *ctx_fd_path(void *priv, int fd)
 {
 	struct args_ctx *c = priv;
-	struct trace_thread *tt = trace__thread(c->trace, c->thread);
-	char link[64], path[PATH_MAX];
-	ssize_t n;
 
-	if (fd < 0)
-		return NULL;
-	if (fd < tt->nr_fd_paths && tt->fd_paths[fd])
-		return tt->fd_paths[fd];
-	if (!c->trace->cfg.live)
-		return NULL;
-	if (c->thread->pid == c->thread->tid)
-		snprintf(link, sizeof(link), "/proc/%d/fd/%d", c->thread->pid, fd);
-	else
-		snprintf(link, sizeof(link), "/proc/%d/task/%d/fd/%d", c->thread->pid,
-			 c->thread->tid, fd);
-	n = readlink(link, path, sizeof(path) - 1);
-	if (n < 0)
-		return NULL;
-	path[n] = '\0';
-	fd_path__set(tt, fd, path);
-	return tt->fd_paths[fd];
+	return fd_path(c->trace, c->thread->pid, fd);
 }
 
 static void ctx_fd_closed(void *priv, int fd)
 {
 	struct args_ctx *c = priv;
-	struct trace_thread *tt = trace__thread(c->trace, c->thread);
 
-	if (fd >= 0 && fd < tt->nr_fd_paths) {
-		free(tt->fd_paths[fd]);
-		tt->fd_paths[fd] = NULL;
-	}
+	fd_forget(c->trace, c->thread->pid, fd);
 }
 
 static const char *ctx_pid_comm(void *priv, pid_t pid)
@@ -290,6 +324,21 @@ static void print_ret(struct trace *t, struct thread *thread, struct trace_threa
 	}
 }
 
+/* A new fd replaces what was known of its number: read its path now,
+ * while it is still open; an exec closes the close-on-exec ones. */
+static void track_fds(struct trace *t, struct thread *thread, const struct syscall *sc,
+		      const struct trace_thread *tt, long ret)
+{
+	if (ret < 0)
+		return;
+	if (sc->returns_fd || tt->ret_kind == SCR_FD) {
+		fd_forget(t, thread->pid, (int)ret);
+		fd_path(t, thread->pid, (int)ret);
+	} else if (!ret && !strcmp(sc->name, "execve")) {
+		fd_forget_all(t, thread->pid);
+	}
+}
+
 void trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long id, long ret)
 {
 	const struct syscall *sc = syscall_table__get(t->table, (int)id);
@@ -303,6 +352,8 @@ void trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long
 	tt = thread__trace(t, thread);
 	if (t->cfg.summary)
 		update_stats(tt, (int)id, time, ret, t->cfg.errno_summary);
+	if (t->cfg.live)
+		track_fds(t, thread, sc, tt, ret);
 
 	if (tt->entry_time) {
 		duration = time - tt->entry_time;

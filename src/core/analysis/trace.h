@@ -48,8 +48,6 @@ struct trace_thread {
 	struct strbuf entry_str;	/* "name(args" of the pending call */
 	enum syscall_ret_kind ret_kind;	/* what its arguments say of its result */
 	struct syscall_stats **stats;	/* [syscall__max_nr() + 1], NULL until seen */
-	char **fd_paths;		/* live: known paths by fd */
-	int nr_fd_paths;
 };
 
 struct trace {
@@ -58,6 +56,7 @@ struct trace {
 	struct machine *machine;
 	struct thread *current;		/* whose sys_enter came last */
 	struct hashmap threads;		/* struct thread * -> struct trace_thread * */
+	struct hashmap fd_tables;	/* live: pid -> its fds' paths */
 	uint64_t base_time;
 	unsigned long nr_events;	/* syscall samples seen */
 	unsigned long nr_printed;
