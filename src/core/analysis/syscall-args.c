@@ -575,6 +575,9 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 			*mask |= ARG_BIT(4) | ARG_BIT(5);
 		syscall_args__mmap_flags(out, val);
 		break;
+	case SCA_BITS:
+		print_bit_names(out, val, a->strarray->names, a->strarray->nr);
+		break;
 	case SCA_ACCMODE:
 		print_accmode(out, (int)val);
 		break;

@@ -65,6 +65,9 @@ STRARRAY(sa_sighow, 0, "BLOCK", "UNBLOCK", "SETMASK");
 STRARRAY(sa_clockid, 0, "REALTIME", "MONOTONIC", "PROCESS_CPUTIME_ID", "THREAD_CPUTIME_ID",
 	 "MONOTONIC_RAW", "REALTIME_COARSE", "MONOTONIC_COARSE", "BOOTTIME", "REALTIME_ALARM",
 	 "BOOTTIME_ALARM", "SGI_CYCLE", "TAI");
+/* names by bit number, lowest first */
+STRARRAY(sa_mremap_flags, 0, "MAYMOVE", "FIXED", "DONTUNMAP");
+STRARRAY(sa_rename_flags, 0, "NOREPLACE", "EXCHANGE", "WHITEOUT");
 static const char *const sa_prctl_options_names[] = { PRCTL_OPTIONS_INIT };
 static const struct strarray sa_prctl_options = { 0, ARRAY_LEN(sa_prctl_options_names),
 						  sa_prctl_options_names, NULL };
@@ -92,6 +95,7 @@ struct syscall_fmt {
 
 #define K(k) { .kind = (k) }
 #define SA(a) { .kind = SCA_STRARRAY, .strarray = &(a) }
+#define BITS(a) { .kind = SCA_BITS, .strarray = &(a) }
 
 static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "access", .arg = { [1] = K(SCA_ACCMODE) } },
@@ -141,7 +145,7 @@ static const struct syscall_fmt syscall_fmts[] = {
 		   [3] = K(SCA_FILENAME) } },
 	{ .name = "mprotect", .arg = { [0] = K(SCA_HEX), [2] = K(SCA_MMAP_PROT) } },
 	{ .name = "mq_unlink", .arg = { [0] = K(SCA_FILENAME) } },
-	{ .name = "mremap", .hexret = true },
+	{ .name = "mremap", .hexret = true, .arg = { [3] = BITS(sa_mremap_flags) } },
 	{ .name = "name_to_handle_at", .arg = { [0] = K(SCA_FDAT) } },
 	{ .name = "newfstatat", .arg = { [0] = K(SCA_FDAT) } },
 	{ .name = "open", .arg = { [1] = K(SCA_OPEN_FLAGS) } },
@@ -164,7 +168,8 @@ static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "pwrite", .alias = "pwrite64" },
 	{ .name = "readlinkat", .arg = { [0] = K(SCA_FDAT) } },
 	{ .name = "renameat", .arg = { [0] = K(SCA_FDAT), [2] = K(SCA_FDAT) } },
-	{ .name = "renameat2", .arg = { [0] = K(SCA_FDAT), [2] = K(SCA_FDAT) } },
+	{ .name = "renameat2",
+	  .arg = { [0] = K(SCA_FDAT), [2] = K(SCA_FDAT), [4] = BITS(sa_rename_flags) } },
 	{ .name = "rt_sigaction", .arg = { [0] = K(SCA_SIGNUM) } },
 	{ .name = "rt_sigprocmask", .arg = { [0] = SA(sa_sighow) } },
 	{ .name = "rt_sigqueueinfo", .arg = { [1] = K(SCA_SIGNUM) } },

@@ -35,6 +35,7 @@ enum syscall_arg_kind {
 	SCA_OPEN_FLAGS,		/* hides the mode argument without O_CREAT */
 	SCA_MMAP_PROT,
 	SCA_MMAP_FLAGS,		/* hides fd and offset of anonymous maps */
+	SCA_BITS,		/* flags named bit by bit from a list (strarray) */
 	SCA_ACCMODE,
 	SCA_SIGNUM,
 	SCA_STRARRAY,		/* a name from a list, shown even when zero */
