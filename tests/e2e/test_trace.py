@@ -1,5 +1,5 @@
 """pcl trace against perf trace 6.1: replaying `trace record` files byte for byte,
-pcl trace record's files read by perf."""
+pcl trace record's files read by perf, live tracing's shapes and counts."""
 import os
 import re
 import subprocess
@@ -19,6 +19,13 @@ WORKLOADS = {
     "write1000": lambda tmp: [fixture("write1000")],
     "ls": lambda tmp: ["sh", "-c", "ls /nonexistent / || true"],
     "shell": lambda tmp: ["sh", "-c", f"echo hi > {tmp}/x; cat {tmp}/x; exec 3<{tmp}/x"],
+    # sockets, signals, pipes, lseek, an interpreter's startup
+    "python": lambda tmp: ["python3", "-c", "import os, signal, socket; "
+                           "socket.socket().close(); os.kill(os.getpid(), 0); "
+                           "signal.signal(signal.SIGUSR1, signal.SIG_IGN); "
+                           "os.pipe2(os.O_CLOEXEC); "
+                           "os.lseek(os.open('/etc/passwd', os.O_RDONLY), 5, os.SEEK_END); "
+                           f"open('{tmp}/y', 'w').write('x')"],
 }
 
 OPTIONS = [[], ["-s"], ["-S"], ["--failure"], ["--duration", "0.005"],

@@ -388,6 +388,18 @@ static void print_ioctl_cmd(struct strbuf *out, unsigned long cmd)
 	unsigned int dir = (cmd >> 30) & 3, type = (cmd >> 8) & 0xff, nr = cmd & 0xff;
 	unsigned int size = (cmd >> 16) & 0x3fff;
 
+	static const char *const perf_cmds[] = {
+		"ENABLE", "DISABLE", "REFRESH", "RESET", "PERIOD", "SET_OUTPUT", "SET_FILTER", "ID",
+		"SET_BPF", "PAUSE_OUTPUT", "QUERY_BPF", "MODIFY_ATTRIBUTES",
+	};
+
+	if (type == '$') {
+		if (nr < NR(perf_cmds))
+			strbuf_addf(out, "PERF_%s", perf_cmds[nr]);
+		else	/* perf prints KVM's type here */
+			strbuf_addf(out, "(%#x, %#x, %#x)", 0xAE, nr, dir);
+		return;
+	}
 	if (type == 'T') {
 		if (nr < NR(tty_cmds) && tty_cmds[nr])
 			strbuf_addstr(out, tty_cmds[nr]);
@@ -527,6 +539,9 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 	static const struct flag_name pipe_flags[] = { FLAG(O_, CLOEXEC), FLAG(O_, NONBLOCK) };
 	static const struct flag_name random_flags[] = { { 2, "RANDOM" }, { 1, "NONBLOCK" } };
 	static const struct flag_name efd_flags[] = { FLAG(O_, CLOEXEC), FLAG(O_, NONBLOCK) };
+	static const struct flag_name perf_flags[] = {
+		{ 1, "FD_NO_GROUP" }, { 2, "FD_OUTPUT" }, { 4, "PID_CGROUP" }, { 8, "FD_CLOEXEC" },
+	};
 
 	switch (a->kind) {
 	case SCA_LONG:
@@ -644,6 +659,9 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 		break;
 	case SCA_FCNTL_ARG:
 		print_fcntl_arg(out, (int)args[1], val, ctx);
+		break;
+	case SCA_PERF_FLAGS:
+		print_rest(out, val, print_any_flags(out, &val, perf_flags, NR(perf_flags), false));
 		break;
 	case SCA_EMPTY:
 		break;

@@ -46,7 +46,13 @@ const char *errno__name(int err)
 	static const struct strarray var = { off, ARRAY_LEN(var##_names), var##_names, NULL }
 
 STRARRAY(sa_bpf_cmd, 0, "MAP_CREATE", "MAP_LOOKUP_ELEM", "MAP_UPDATE_ELEM", "MAP_DELETE_ELEM",
-	 "MAP_GET_NEXT_KEY", "PROG_LOAD");
+	 "MAP_GET_NEXT_KEY", "PROG_LOAD", "OBJ_PIN", "OBJ_GET", "PROG_ATTACH", "PROG_DETACH",
+	 "PROG_TEST_RUN", "PROG_GET_NEXT_ID", "MAP_GET_NEXT_ID", "PROG_GET_FD_BY_ID",
+	 "MAP_GET_FD_BY_ID", "OBJ_GET_INFO_BY_FD", "PROG_QUERY", "RAW_TRACEPOINT_OPEN",
+	 "BTF_LOAD", "BTF_GET_FD_BY_ID", "TASK_FD_QUERY", "MAP_LOOKUP_AND_DELETE_ELEM",
+	 "MAP_FREEZE", "BTF_GET_NEXT_ID", "MAP_LOOKUP_BATCH", "MAP_LOOKUP_AND_DELETE_BATCH",
+	 "MAP_UPDATE_BATCH", "MAP_DELETE_BATCH", "LINK_CREATE", "LINK_UPDATE", "LINK_GET_FD_BY_ID",
+	 "LINK_GET_NEXT_ID", "ENABLE_STATS", "ITER_CREATE", "LINK_DETACH", "PROG_BIND_MAP");
 STRARRAY(sa_epoll_ctl_ops, 1, "ADD", "DEL", "MOD");
 STRARRAY(sa_itimers, 0, "REAL", "VIRTUAL", "PROF");
 STRARRAY(sa_whences, 0, "SET", "CUR", "END", "DATA", "HOLE");
@@ -151,7 +157,8 @@ static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "open", .arg = { [1] = K(SCA_OPEN_FLAGS) } },
 	{ .name = "open_by_handle_at", .arg = { [0] = K(SCA_FDAT), [2] = K(SCA_OPEN_FLAGS) } },
 	{ .name = "openat", .arg = { [0] = K(SCA_FDAT), [2] = K(SCA_OPEN_FLAGS) } },
-	{ .name = "perf_event_open", .arg = { [2] = K(SCA_INT), [3] = K(SCA_FD) } },
+	{ .name = "perf_event_open",
+	  .arg = { [2] = K(SCA_INT), [3] = K(SCA_FD), [4] = K(SCA_PERF_FLAGS) } },
 	{ .name = "pipe2", .arg = { [1] = K(SCA_PIPE_FLAGS) } },
 	{ .name = "pkey_free", .arg = { [0] = K(SCA_INT) } },
 	{ .name = "pkey_mprotect",

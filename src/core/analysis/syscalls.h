@@ -55,6 +55,7 @@ enum syscall_arg_kind {
 	SCA_IOCTL_CMD,
 	SCA_FCNTL_CMD,		/* also picks how the result is shown */
 	SCA_FCNTL_ARG,
+	SCA_PERF_FLAGS,
 	SCA_EMPTY,		/* perf 6.1 prints statx's flags and mask as nothing */
 };
 
