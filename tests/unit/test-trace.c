@@ -136,6 +136,17 @@ static void test_failure_only(void **state)
 	assert_non_null(strstr(strbuf_str(&f->t.out), "= -1 EAGAIN (Resource temporarily"));
 }
 
+/* perf's message for the kernel-internal ERESTART* numbers libc cannot name */
+static void test_internal_errno(void **state)
+{
+	struct fixture *f = *state;
+
+	enter(f, f->a, T0, "getpid", no_args);
+	leave(f, f->a, T0 + 1000, "getpid", -514);
+	assert_non_null(strstr(strbuf_str(&f->t.out),
+			       "= -1 (unknown) (INTERNAL ERROR: strerror_r(514, [buf], 128)=22)\n"));
+}
+
 static void test_stats(void **state)
 {
 	struct fixture *f = *state;
@@ -164,6 +175,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_errno_and_continued, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interrupted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failure_only, setup_failure, teardown),
+		cmocka_unit_test_setup_teardown(test_internal_errno, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stats, setup, teardown),
 	};
 

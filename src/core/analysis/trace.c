@@ -299,10 +299,17 @@ static void print_ret(struct trace *t, struct thread *thread, struct trace_threa
 	struct strbuf *o = &t->out;
 
 	if (ret < 0) {
+		int err = (int)-ret;
 		char buf[128];
 
-		strbuf_addf(o, "-1 %s (%s)", trace__errno_name((int)-ret),
-			    strerror_r((int)-ret, buf, sizeof(buf)));
+		strbuf_addf(o, "-1 %s (", trace__errno_name(err));
+		/* perf's XSI strerror_r refuses a number libc has no text for
+		 * (the kernel-internal ERESTART* ones) and says so */
+		if (strerrorname_np(err))
+			strbuf_addf(o, "%s)", strerror_r(err, buf, sizeof(buf)));
+		else
+			strbuf_addf(o, "INTERNAL ERROR: strerror_r(%d, [buf], %zu)=%d)", err,
+				    sizeof(buf), EINVAL);
 	} else if (ret == 0 && sc->timeout) {
 		strbuf_addstr(o, "0 (Timeout)");
 	} else if (tt->ret_kind != SCR_DEFAULT) {
