@@ -33,7 +33,9 @@ struct trace_opts {
 	const char *input, *output;
 	bool summary_only, with_summary, errno_summary, failure, full_time, force;
 	const char *duration;
-	const char *expr;		/* -e: syscalls to trace */
+	const char *expr;		/* -e: syscalls and events to trace */
+	const char *filter;		/* --filter for the tracepoint events */
+	bool no_syscalls;
 	unsigned int max_events;
 	unsigned int mmap_pages;
 	struct target target;
@@ -111,7 +113,8 @@ static int replay_sample(struct perf_tool *tool, struct perf_session *s,
 	if (!enter && !exit)
 		return 0;
 	syscall_sample(t, enter ? &r->enter : &r->exit,
-		       machine__findnew_thread(s->machine, sample->pid, sample->tid), sample, enter);
+		       machine__findnew_thread(s->machine, sample->pid, sample->tid), sample,
+		       enter);
 	if (t->out.len) {
 		fwrite(t->out.buf, 1, t->out.len, r->out);
 		strbuf_reset(&t->out);
@@ -176,6 +179,7 @@ struct trace_live {
 	struct machine *machine;
 	struct syscall_tp enter, exit;
 	const struct perf_event_attr *attr;	/* the events' common sample layout */
+	struct tep_event **formats;		/* by evsel->idx: other tracepoints */
 	struct live_record *pending;
 	size_t nr_pending, alloc_pending;
 	FILE *out;
@@ -268,10 +272,16 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 	evsel = live_evsel(l, sample.id);
 	trace__account(&l->trace, sample.time, true,
 		       evsel == l->enter.evsel || evsel == l->exit.evsel);
+	if (!evsel)
+		return;
 	if (evsel == l->enter.evsel || evsel == l->exit.evsel)
 		syscall_sample(&l->trace, evsel == l->enter.evsel ? &l->enter : &l->exit,
 			       live_thread(l, sample.pid, sample.tid), &sample,
 			       evsel == l->enter.evsel);
+	else
+		trace__tp_event(&l->trace, live_thread(l, sample.pid, sample.tid), sample.time,
+				evsel->name, l->formats[evsel->idx], sample.raw_data,
+				sample.raw_size);
 }
 
 static int live_round(void *ctx, size_t bytes)
@@ -342,7 +352,7 @@ static int live_maps(struct target *t, struct cpu_map **cpus, struct thread_map 
 }
 
 static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE *out,
-		      const bool *on, const char **cmd_argv, int cmd_argc)
+		      const bool *on, const char *events, const char **cmd_argv, int cmd_argc)
 {
 	struct trace_live l = { .out = out };
 	struct record_opts ropts;
@@ -366,14 +376,25 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	ropts.user_interval = true;
 	ropts.mmap_pages = o->mmap_pages ? o->mmap_pages : 1024;
 	evlist__init(&evlist);
-	if (parse_events(&evlist, "raw_syscalls:sys_enter,raw_syscalls:sys_exit", &perr)) {
-		parse_events_error__print(&perr, "raw_syscalls:sys_enter");
-		parse_events_error__exit(&perr);
-		err = -ENOENT;
+	if (!cfg->no_syscalls) {
+		if (parse_events(&evlist, "raw_syscalls:sys_enter,raw_syscalls:sys_exit", &perr)) {
+			parse_events_error__print(&perr, "raw_syscalls:sys_enter");
+			err = -ENOENT;
+			goto out;
+		}
+		evlist__for_each(&evlist, e)
+			e->filter = xstrdup(filter);
+	}
+	if (events && parse_events(&evlist, events, &perr)) {
+		parse_events_error__print(&perr, events);
+		err = -EINVAL;
 		goto out;
 	}
-	evlist__for_each(&evlist, e)
-		e->filter = xstrdup(filter);
+	if (o->filter) {
+		evlist__for_each(&evlist, e)
+			if (!e->filter)
+				e->filter = xstrdup(o->filter);
+	}
 	err = live_maps(&ropts.target, &cpus, &threads);
 	if (err)
 		goto out;
@@ -412,12 +433,21 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	l.machine = machine__new();
 	trace__init(&l.trace, cfg, l.machine);
 	l.attr = &evlist.first->attr;
+	l.formats = xcalloc(evlist.nr_entries, sizeof(*l.formats));
 	evlist__for_each(&evlist, e) {
-		struct syscall_tp *tp = strstr(e->name, "enter") ? &l.enter : &l.exit;
+		struct syscall_tp *tp = !strcmp(e->name, "raw_syscalls:sys_enter") ? &l.enter :
+					!strcmp(e->name, "raw_syscalls:sys_exit") ? &l.exit : NULL;
+		char *sys = xstrdup(e->name), *name = strchr(sys, ':');
 
-		tp->evsel = e;
-		tp->id_off = 8;		/* raw_syscalls' "long id" */
-		tp->data_off = 16;	/* "args[6]" / "long ret" */
+		if (tp) {
+			tp->evsel = e;
+			tp->id_off = 8;		/* raw_syscalls' "long id" */
+			tp->data_off = 16;	/* "args[6]" / "long ret" */
+		} else if (name) {
+			*name++ = '\0';
+			l.formats[e->idx] = syscall_table__tp_format(l.trace.table, sys, name);
+		}
+		free(sys);
 	}
 	l.rs.drain.opts.workload = wl.pid > 0 ? &wl : NULL;
 	err = drain__run(&l.rs.drain, &c);
@@ -436,6 +466,7 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	trace__exit(&l.trace);
 	machine__delete(l.machine);
 	free(l.pending);
+	free(l.formats);
 out_close:
 	record_session__close(&l.rs);
 out:
@@ -444,10 +475,44 @@ out:
 	cpu_map__delete(cpus);
 	evlist__exit(&evlist);
 	free(filter);
+	parse_events_error__exit(&perr);
 	if (err)
-		return PCL_EXIT_FAILURE;
+		return err == -EINVAL ? PCL_EXIT_USAGE : PCL_EXIT_FAILURE;
 	(void)status;
 	return 0;
+}
+
+/* -e's entries: "sys:event" ones are tracepoints, the others syscalls. */
+static void split_expr(const char *expr, char **syscalls, char **events)
+{
+	struct strbuf sc = STRBUF_INIT, ev = STRBUF_INIT;
+	char *copy = xstrdup(expr), *save = NULL;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct strbuf *sb = strchr(tok, ':') ? &ev : &sc;
+
+		if (sb->len)
+			strbuf_addch(sb, ',');
+		strbuf_addstr(sb, tok);
+	}
+	free(copy);
+	*syscalls = sc.len ? strbuf_detach(&sc) : NULL;
+	*events = ev.len ? strbuf_detach(&ev) : NULL;
+}
+
+/* perf's complaint about a name that is no syscall: an event syntax error */
+static void bad_syscall(const char *name)
+{
+	struct evlist evlist;
+	struct parse_events_error err = { .idx = -1 };
+
+	evlist__init(&evlist);
+	if (parse_events(&evlist, name, &err))
+		parse_events_error__print(&err, name);
+	else
+		fprintf(stderr, "pcl trace: '%s' is no syscall\n", name);
+	parse_events_error__exit(&err);
+	evlist__exit(&evlist);
 }
 
 /* perf trace record: perf record with trace's event set, leaving out the
@@ -480,12 +545,17 @@ int cmd_trace(int argc, const char **argv)
 {
 	struct trace_opts o = { 0 };
 	const struct option opts[] = {
-		OPT_STRING('e', "expr", &o.expr, "expr", "list of syscalls/events to trace"),
+		OPT_STRING('e', "event", &o.expr, "event",
+			   "event/syscall selector. use 'perf list' to list available events"),
+		OPT_STRING(0, "expr", &o.expr, "expr", "list of syscalls/events to trace"),
+		OPT_STRING(0, "filter", &o.filter, "filter", "event filter"),
+		OPT_BOOLEAN(0, "no-syscalls", &o.no_syscalls, "Don't trace syscalls"),
 		OPT_STRING('i', "input", &o.input, "file", "Analyze events in file"),
 		OPT_STRING('o', "output", &o.output, "file", "output file name"),
 		OPT_STRING('p', "pid", &o.target.pid, "pid", "trace events on existing process id"),
 		OPT_STRING('t', "tid", &o.target.tid, "tid", "trace events on existing thread id"),
-		OPT_BOOLEAN('a', "all-cpus", &o.target.system_wide, "system-wide collection from all CPUs"),
+		OPT_BOOLEAN('a', "all-cpus", &o.target.system_wide,
+			    "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &o.target.cpu_list, "cpu", "list of cpus to monitor"),
 		OPT_STRING('u', "uid", &o.target.uid_str, "user", "user to profile"),
 		OPT_UINTEGER('m', "mmap-pages", &o.mmap_pages, "number of mmap data pages"),
@@ -501,13 +571,15 @@ int cmd_trace(int argc, const char **argv)
 		OPT_BOOLEAN('T', "time", &o.full_time,
 			    "Show full timestamp, not time relative to first start"),
 		OPT_UINTEGER(0, "max-events", &o.max_events,
-			     "Set the maximum number of events to print, exit after that is reached. "),
+			     "Set the maximum number of events to print, "
+			     "exit after that is reached. "),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_END(),
 	};
 	struct trace_config cfg = { 0 };
 	FILE *out = stderr;
 	bool *on = NULL;
+	char *tp_events = NULL;
 	int ret;
 
 	argc = parse_options(argc, argv, opts, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
@@ -523,26 +595,25 @@ int cmd_trace(int argc, const char **argv)
 	if (o.duration)
 		cfg.duration_ms = atof(o.duration);
 	if (o.expr) {
-		char *bad;
+		char *syscalls = NULL, *events = NULL, *bad;
 
-		on = syscall_filter__parse(o.expr, &bad);
-		if (!on) {
-			struct evlist evlist;
-			struct parse_events_error err = { .idx = -1 };
-
-			/* not a syscall: perf's complaint about an event */
-			evlist__init(&evlist);
-			if (parse_events(&evlist, bad, &err))
-				parse_events_error__print(&err, bad);
-			else
-				fprintf(stderr, "pcl trace: only syscalls can be traced: '%s'\n", bad);
-			parse_events_error__exit(&err);
-			evlist__exit(&evlist);
-			free(bad);
-			usage_with_options_msg(trace_usage, opts);
-			return PCL_EXIT_USAGE;
+		split_expr(o.expr, &syscalls, &events);
+		if (syscalls) {
+			on = syscall_filter__parse(syscalls, &bad);
+			free(syscalls);
+			if (!on) {
+				bad_syscall(bad);
+				free(bad);
+				free(events);
+				usage_with_options_msg(trace_usage, opts);
+				return PCL_EXIT_USAGE;
+			}
+		} else if (events) {
+			o.no_syscalls = true;	/* events alone: perf traces no syscalls */
 		}
+		tp_events = events;
 	}
+	cfg.no_syscalls = o.no_syscalls;
 	if (!o.input && !argc && target__none(&o.target))
 		o.target.system_wide = true;	/* perf trace alone watches everything */
 	if (o.output) {
@@ -556,9 +627,10 @@ int cmd_trace(int argc, const char **argv)
 	if (o.input)
 		ret = trace_replay(&o, &cfg, out);
 	else
-		ret = trace_live(&o, &cfg, out, on, argv, argc);
+		ret = trace_live(&o, &cfg, out, on, tp_events, argv, argc);
 	if (out != stderr)
 		fclose(out);
 	free(on);
+	free(tp_events);
 	return ret;
 }

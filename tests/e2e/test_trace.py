@@ -202,3 +202,29 @@ def test_bad_syscall_name():
     want = perf("trace", "-e", "nosuchcall", "--", "true")
     assert got.returncode == want.returncode == 129
     assert "event syntax error: 'nosuchcall'" in got.stderr
+
+
+def normalize(text):
+    """Times and pids vary between runs: what is left must match."""
+    text = re.sub(r"^ +\d+\.\d{3} ", "T ", text, flags=re.M)
+    return re.sub(r"\d+", "N", text)
+
+
+def test_live_tracepoints_as_perf():
+    """-e with tracepoints only: perf's lines, no syscalls, same fields."""
+    args = ["-e", "sched:sched_process_exec,sched:sched_process_exit", "--",
+            "sh", "-c", "true; /bin/true"]
+    want, got = perf("trace", *args), pcl("trace", *args)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert normalize(got.stderr) == normalize(want.stderr), unified(want.stderr, got.stderr)
+    assert 'sched:sched_process_exec(filename: "/bin/true", pid: ' in got.stderr
+
+
+def test_live_syscalls_and_tracepoints():
+    got = pcl("trace", "-e", "write,sched:sched_process_exit", "--", "sh", "-c", "echo hi")
+    assert got.returncode == 0, got.stderr
+    lines = [line for line in got.stderr.splitlines() if "): " in line]
+    assert len(lines) == 2, got.stderr
+    assert re.search(r"\): sh/\d+ write\(fd: 1, buf: 0x[0-9a-f]+, count: 3\) += 3$", lines[0])
+    assert re.search(r"\(         \): sh/\d+ sched:sched_process_exit\(comm: \"sh\", pid: \d+ "
+                     r"\(sh\), prio: \d+, group_dead: 1\)$", lines[1])

@@ -38,7 +38,8 @@ static void test_open_flags(void **state)
 {
 	ASSERT_FMT(syscall_args__open_flags(&sb, O_RDONLY | O_CLOEXEC), "RDONLY|CLOEXEC");
 	ASSERT_FMT(syscall_args__open_flags(&sb, O_WRONLY), "WRONLY");
-	ASSERT_FMT(syscall_args__open_flags(&sb, O_WRONLY | O_CREAT | O_TRUNC), "CREAT|TRUNC|WRONLY");
+	ASSERT_FMT(syscall_args__open_flags(&sb, O_WRONLY | O_CREAT | O_TRUNC),
+		   "CREAT|TRUNC|WRONLY");
 	ASSERT_FMT(syscall_args__open_flags(&sb, O_RDONLY | 0100000), "RDONLY|LARGEFILE");
 	ASSERT_FMT(syscall_args__open_flags(&sb, O_RDWR | 0x40000000), "RDWR|0x40000000");
 }
@@ -108,7 +109,8 @@ static void test_format_openat(void **state)
 	args[2] = O_WRONLY | O_CREAT;
 	syscall_args__format(sc, args, NULL, &sb);
 	assert_string_equal(strbuf_str(&sb),
-			    "dfd: CWD, filename: 0x7abf70b1, flags: CREAT|WRONLY, mode: IRUGO|IWUSR");
+			    "dfd: CWD, filename: 0x7abf70b1, flags: CREAT|WRONLY, "
+			    "mode: IRUGO|IWUSR");
 	strbuf_release(&sb);
 
 	sc = syscall_table__get(t, syscall__id("mmap"));

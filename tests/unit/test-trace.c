@@ -144,7 +144,8 @@ static void test_internal_errno(void **state)
 	enter(f, f->a, T0, "getpid", no_args);
 	leave(f, f->a, T0 + 1000, "getpid", -514);
 	assert_non_null(strstr(strbuf_str(&f->t.out),
-			       "= -1 (unknown) (INTERNAL ERROR: strerror_r(514, [buf], 128)=22)\n"));
+			       "= -1 (unknown) "
+			       "(INTERNAL ERROR: strerror_r(514, [buf], 128)=22)\n"));
 }
 
 static void test_stats(void **state)

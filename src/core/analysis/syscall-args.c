@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <event-parse.h>
+
 #include "core/analysis/syscalls.h"
 #include "syscall-tables.inc"
 
@@ -663,6 +665,7 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 	case SCA_PERF_FLAGS:
 		print_rest(out, val, print_any_flags(out, &val, perf_flags, NR(perf_flags), false));
 		break;
+	case SCA_CHAR_ARRAY:	/* tp_fields__format prints these */
 	case SCA_EMPTY:
 		break;
 	}
@@ -691,4 +694,78 @@ enum syscall_ret_kind syscall_args__format(const struct syscall *sc,
 		print_value(a, val, args, ctx, i, &mask, &ret, out);
 	}
 	return ret;
+}
+
+/* A field's integer, unsigned, of its size. */
+static uint64_t field_value(const struct tep_format_field *f, const unsigned char *raw)
+{
+	uint64_t v = 0;
+
+	switch (f->size) {
+	case 1:
+		return raw[f->offset];
+	case 2: {
+		uint16_t v16;
+
+		memcpy(&v16, raw + f->offset, 2);
+		return v16;
+	}
+	case 4: {
+		uint32_t v32;
+
+		memcpy(&v32, raw + f->offset, 4);
+		return v32;
+	}
+	case 8:
+		memcpy(&v, raw + f->offset, 8);
+		return v;
+	}
+	return 0;
+}
+
+void tp_fields__format(const struct tep_event *ev, const void *raw, size_t raw_size,
+		       const struct syscall_args_ctx *ctx, struct strbuf *out)
+{
+	const unsigned char *data = raw;
+	size_t start = out->len;
+	unsigned int mask = 0;
+	enum syscall_ret_kind ret = SCR_DEFAULT;
+	int idx = 0;
+
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next, idx++) {
+		struct syscall_arg_fmt a = { .name = f->name, .kind = syscall_arg__kind(f) };
+		uint64_t args[SYSCALL_MAX_ARGS] = { 0 };
+
+		if ((size_t)f->offset + f->size > raw_size)
+			continue;
+		if (a.kind == SCA_CHAR_ARRAY) {
+			size_t off = f->offset, len = f->arraylen;
+			const char *str;
+
+			if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+				uint32_t loc = (uint32_t)field_value(f, data);
+
+				off = loc & 0xffff;
+				len = loc >> 16;
+				if (f->flags & TEP_FIELD_IS_RELATIVE)
+					off += f->offset + f->size;
+			}
+			if (off + len > raw_size)
+				continue;
+			str = (const char *)data + off;
+			if (out->len > start)
+				strbuf_addstr(out, ", ");
+			strbuf_addf(out, "%s: \"%.*s\"", f->name, (int)strnlen(str, len), str);
+			continue;
+		}
+		if (f->flags & TEP_FIELD_IS_ARRAY)
+			continue;
+		args[0] = field_value(f, data);
+		if (!args[0])
+			continue;
+		if (out->len > start)
+			strbuf_addstr(out, ", ");
+		strbuf_addf(out, "%s: ", f->name);
+		print_value(&a, (unsigned long)args[0], args, ctx, idx & 31, &mask, &ret, out);
+	}
 }

@@ -239,7 +239,8 @@ void syscall_table__delete(struct syscall_table *t)
 	free(t);
 }
 
-static struct tep_event *read_enter_format(struct syscall_table *t, const char *name)
+struct tep_event *syscall_table__tp_format(struct syscall_table *t, const char *sys,
+					   const char *name)
 {
 	const char *events = tracing_events_path();
 	struct tep_event *ev = NULL;
@@ -247,19 +248,27 @@ static struct tep_event *read_enter_format(struct syscall_table *t, const char *
 
 	if (!events || !t->tep)
 		return NULL;
-	path = xasprintf("%s/syscalls/sys_enter_%s/format", events, name);
+	path = xasprintf("%s/%s/%s/format", events, sys, name);
 	text = read_file_str(path);
 	free(path);
 	if (!text)
 		return NULL;
-	if (tep_parse_format(t->tep, &ev, text, strlen(text), "syscalls") != TEP_ERRNO__SUCCESS)
+	if (tep_parse_format(t->tep, &ev, text, strlen(text), sys) != TEP_ERRNO__SUCCESS)
 		ev = NULL;
 	free(text);
 	return ev;
 }
 
-/* perf's choice for an argument no rule names, from its type and name. */
-static enum syscall_arg_kind kind_from_field(const struct tep_format_field *f)
+static struct tep_event *read_enter_format(struct syscall_table *t, const char *name)
+{
+	char *tp = xasprintf("sys_enter_%s", name);
+	struct tep_event *ev = syscall_table__tp_format(t, "syscalls", tp);
+
+	free(tp);
+	return ev;
+}
+
+enum syscall_arg_kind syscall_arg__kind(const struct tep_format_field *f)
 {
 	size_t len = strlen(f->name);
 
@@ -272,6 +281,8 @@ static enum syscall_arg_kind kind_from_field(const struct tep_format_field *f)
 		return SCA_PID;
 	if (!strcmp(f->type, "umode_t"))
 		return SCA_MODE_T;
+	if ((f->flags & TEP_FIELD_IS_ARRAY) && strstr(f->type, "char"))
+		return SCA_CHAR_ARRAY;
 	if ((!strcmp(f->type, "int") || !strcmp(f->type, "unsigned int") ||
 	     !strcmp(f->type, "long")) && len >= 2 && !strcmp(f->name + len - 2, "fd"))
 		return SCA_FD;
@@ -334,7 +345,7 @@ static bool syscall__load(struct syscall_table *t, int nr, struct syscall *sc)
 			a->strarray = fmt->arg[i].strarray;
 			a->show_zero = fmt->arg[i].show_zero;
 		} else {
-			a->kind = kind_from_field(f);
+			a->kind = syscall_arg__kind(f);
 		}
 	}
 	sc->nr_args = i;

@@ -56,6 +56,7 @@ enum syscall_arg_kind {
 	SCA_FCNTL_CMD,		/* also picks how the result is shown */
 	SCA_FCNTL_ARG,
 	SCA_PERF_FLAGS,
+	SCA_CHAR_ARRAY,		/* a tracepoint's char[] field, as a quoted string */
 	SCA_EMPTY,		/* perf 6.1 prints statx's flags and mask as nothing */
 };
 
@@ -112,6 +113,18 @@ void syscall_table__delete(struct syscall_table *t);
  * tracepoint format missing (perf skips those events). */
 const struct syscall *syscall_table__get(struct syscall_table *t, int nr);
 
+struct tep_event;
+struct tep_format_field;
+
+/* The format of tracepoint sys:name from tracefs, parsed once with the
+ * table's libtraceevent handle (which owns it), or NULL. */
+struct tep_event *syscall_table__tp_format(struct syscall_table *t, const char *sys,
+					   const char *name);
+
+/* perf's choice for an argument or field no rule names, from its type and
+ * name: filenames, pointers, pids, modes, fds, strings, else a number. */
+enum syscall_arg_kind syscall_arg__kind(const struct tep_format_field *f);
+
 /* What the argument printer asks of its caller. */
 struct syscall_args_ctx {
 	/* the path of fd in the calling thread, or NULL */
@@ -132,6 +145,12 @@ enum syscall_ret_kind syscall_args__format(const struct syscall *sc,
 /* A result an argument gave a kind to (not SCR_DEFAULT). */
 void syscall_ret__format(enum syscall_ret_kind kind, long ret, const struct syscall_args_ctx *ctx,
 			 struct strbuf *out);
+
+/* Appends the fields of a tracepoint sample (raw payload) the way perf
+ * trace shows them: "name: value" pairs, zeros left out, char arrays as
+ * strings; other arrays are left out. */
+void tp_fields__format(const struct tep_event *ev, const void *raw, size_t raw_size,
+		       const struct syscall_args_ctx *ctx, struct strbuf *out);
 
 /*
  * -e/--expr: which syscalls to trace, from "name,glob*,!name": names and

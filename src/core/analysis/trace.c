@@ -391,3 +391,24 @@ void trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long
 out:
 	tt->entry_pending = false;
 }
+
+void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, const char *name,
+		     const struct tep_event *format, const void *raw, size_t raw_size)
+{
+	struct args_ctx c = { t, thread };
+	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c };
+	struct strbuf *o = &t->out;
+
+	if (t->cfg.summary_only || t->done)
+		return;
+	print_interrupted_entry(t);
+	strbuf_addf(o, "%10.3f ", (double)(time - t->base_time) / NSEC_PER_MSEC);
+	if (!t->cfg.no_syscalls)
+		strbuf_addstr(o, "(         ): ");
+	strbuf_addf(o, "%.14s/%d %s(", thread->comm, thread->tid, name);
+	if (format)
+		tp_fields__format(format, raw, raw_size, &ctx, o);
+	strbuf_addstr(o, ")\n");
+	if (++t->nr_printed == t->cfg.max_events && t->cfg.max_events)
+		t->done = true;
+}

@@ -27,6 +27,7 @@ struct trace_config {
 	bool failure_only;	/* --failure */
 	bool full_time;		/* -T: absolute timestamps */
 	bool live;		/* fd paths may be read from /proc */
+	bool no_syscalls;	/* only tracepoint events: lines have no duration */
 	double duration_ms;	/* --duration: shorter calls are not shown */
 	unsigned long max_events; /* --max-events, 0: no limit */
 };
@@ -72,6 +73,10 @@ void trace__exit(struct trace *t);
 void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, long id,
 		      const uint64_t args[SYSCALL_MAX_ARGS]);
 void trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long id, long ret);
+
+/* A tracepoint event other than raw_syscalls: "name(field: value, ...)". */
+void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, const char *name,
+		     const struct tep_event *format, const void *raw, size_t raw_size);
 
 /* Sets the time base (the first sample unless -T) and counts syscall
  * samples in the total: call before the handlers above, for every sample. */
