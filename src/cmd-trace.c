@@ -51,8 +51,18 @@ struct trace_replay {
 	struct perf_tool tool;
 	struct trace trace;
 	struct syscall_tp enter, exit;
+	const char *pids, *tids;	/* -p/-t: the only tasks shown */
 	FILE *out;
 };
+
+/* Whether id is in a comma-separated list of numbers. */
+static bool in_list(const char *list, int id)
+{
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (atoi(p) == id)
+			return true;
+	return false;
+}
 
 static bool syscall_tp__init(struct syscall_tp *tp, struct perf_session *s, const char *name,
 			     const char *data_field)
@@ -107,14 +117,17 @@ static int replay_sample(struct perf_tool *tool, struct perf_session *s,
 	struct trace_replay *r = (struct trace_replay *)tool;
 	struct trace *t = &r->trace;
 	bool enter = evsel == r->enter.evsel, exit = evsel == r->exit.evsel;
+	struct thread *thread = machine__findnew_thread(s->machine, sample->pid, sample->tid);
 
+	/* perf's -p keeps a process's main thread only, -t any thread */
+	if ((r->pids && (thread->pid != thread->tid || !in_list(r->pids, thread->tid))) ||
+	    (r->tids && !in_list(r->tids, thread->tid)))
+		return 0;
 	trace__account(t, sample->time, evsel->attr.sample_type & PERF_SAMPLE_TIME,
 		       enter || exit);
 	if (!enter && !exit)
 		return 0;
-	syscall_sample(t, enter ? &r->enter : &r->exit,
-		       machine__findnew_thread(s->machine, sample->pid, sample->tid), sample,
-		       enter);
+	syscall_sample(t, enter ? &r->enter : &r->exit, thread, sample, enter);
 	if (t->out.len) {
 		fwrite(t->out.buf, 1, t->out.len, r->out);
 		strbuf_reset(&t->out);
@@ -136,6 +149,8 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 		.tool = { .sample = replay_sample, .comm = take_record, .fork = take_record,
 			  .exit = take_record, .mmap = take_record, .mmap2 = take_record,
 			  .ordered = true },
+		.pids = o->target.pid,
+		.tids = o->target.tid,
 		.out = out,
 	};
 	char *err = NULL;

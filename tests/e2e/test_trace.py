@@ -228,3 +228,16 @@ def test_live_syscalls_and_tracepoints():
     assert re.search(r"\): sh/\d+ write\(fd: 1, buf: 0x[0-9a-f]+, count: 3\) += 3$", lines[0])
     assert re.search(r"\(         \): sh/\d+ sched:sched_process_exit\(comm: \"sh\", pid: \d+ "
                      r"\(sh\), prio: \d+, group_dead: 1\)$", lines[1])
+
+
+@pytest.mark.parametrize("name", ["threads", "vforks"])
+def test_replay_pid_tid_filters(recordings, name):
+    """-p and -t in a replay keep the tasks perf keeps (by pid, by tid)."""
+    full = perf("trace", "-i", recordings[name]).stderr
+    tids = sorted({int(t) for t in re.findall(r"\): \S*?/(\d+) ", full)})
+    assert len(tids) > 1
+    for args in (["-p", str(tids[0])], ["-t", str(tids[-1])], ["-t", f"{tids[0]},{tids[-1]}"],
+                 ["-p", str(tids[-1]), "-S"]):
+        want = perf("trace", "-i", recordings[name], *args)
+        got = pcl("trace", "-i", recordings[name], *args)
+        assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
