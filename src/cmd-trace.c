@@ -35,7 +35,7 @@ struct trace_opts {
 	const char *duration;
 	const char *expr;		/* -e: syscalls and events to trace */
 	const char *filter;		/* --filter for the tracepoint events */
-	bool no_syscalls;
+	bool no_syscalls, comm, no_inherit;
 	unsigned int max_events;
 	unsigned int mmap_pages;
 	struct target target;
@@ -261,6 +261,9 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 	const char *err;
 	struct evsel *evsel;
 
+	/* perf's live total (the summary's percentages) counts every record */
+	if (rec->type != PERF_RECORD_SAMPLE)
+		l->trace.nr_events++;
 	switch (rec->type) {
 	case PERF_RECORD_COMM:
 		machine__process_comm(l->machine, comm->pid, comm->tid, comm->comm,
@@ -285,8 +288,7 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 	if (perf_sample__parse(l->attr, rec, &sample, &err))
 		return;
 	evsel = live_evsel(l, sample.id);
-	trace__account(&l->trace, sample.time, true,
-		       evsel == l->enter.evsel || evsel == l->exit.evsel);
+	trace__account(&l->trace, sample.time, true, true);
 	if (!evsel)
 		return;
 	if (evsel == l->enter.evsel || evsel == l->exit.evsel)
@@ -386,6 +388,7 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	record_opts__init(&ropts);
 	ropts.target = o->target;
 	ropts.raw_samples = true;
+	ropts.no_inherit = o->no_inherit;
 	ropts.freq = 0;
 	ropts.interval = 1;
 	ropts.user_interval = true;
@@ -558,7 +561,7 @@ static int trace_record(int argc, const char **argv)
 
 int cmd_trace(int argc, const char **argv)
 {
-	struct trace_opts o = { 0 };
+	struct trace_opts o = { .comm = true };
 	const struct option opts[] = {
 		OPT_STRING('e', "event", &o.expr, "event",
 			   "event/syscall selector. use 'perf list' to list available events"),
@@ -588,6 +591,8 @@ int cmd_trace(int argc, const char **argv)
 		OPT_UINTEGER(0, "max-events", &o.max_events,
 			     "Set the maximum number of events to print, "
 			     "exit after that is reached. "),
+		OPT_BOOLEAN(0, "comm", &o.comm, "show the thread COMM next to its id"),
+		OPT_BOOLEAN(0, "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_END(),
 	};
@@ -629,6 +634,7 @@ int cmd_trace(int argc, const char **argv)
 		tp_events = events;
 	}
 	cfg.no_syscalls = o.no_syscalls;
+	cfg.hide_comm = !o.comm;
 	if (!o.input && !argc && target__none(&o.target))
 		o.target.system_wide = true;	/* perf trace alone watches everything */
 	if (o.output) {

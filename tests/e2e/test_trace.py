@@ -241,3 +241,34 @@ def test_replay_pid_tid_filters(recordings, name):
         want = perf("trace", "-i", recordings[name], *args)
         got = pcl("trace", "-i", recordings[name], *args)
         assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+
+
+def summary_counts(text):
+    """The summary without what timing decides: per thread (comm, events, %)
+    and its syscalls' calls and errors, in a stable order."""
+    threads, rows = [], None
+    for line in text.splitlines():
+        m = re.match(r"^ (\S+) \(\d+\), (\d+ events, [\d.]+%)$", line)
+        if m:
+            rows = []
+            threads.append((m.group(1), m.group(2), rows))
+        elif rows is not None and re.match(r"^   [a-z]\w* +\d+ +\d+ ", line):
+            rows.append(tuple(line.split()[:3]))
+    return sorted((comm, events, sorted(r)) for comm, events, r in threads)
+
+
+@pytest.mark.parametrize("args", [[], ["--no-inherit"]], ids=["inherit", "no-inherit"])
+def test_live_summary_matches_perf(args):
+    """Live -s: the same threads, event counts, percentages, calls and errors
+    as perf trace -s (durations aside)."""
+    cmd = ["-s", *args, "--", fixture("syscalls"), "20"]
+    want, got = perf("trace", *cmd), pcl("trace", *cmd)
+    assert summary_counts(got.stderr) == summary_counts(want.stderr), \
+        unified(want.stderr, got.stderr)
+    assert len(summary_counts(got.stderr)) == 1
+
+
+def test_no_comm(recordings):
+    want = perf("trace", "-i", recordings["threads"], "--no-comm", "-S")
+    got = pcl("trace", "-i", recordings["threads"], "--no-comm", "-S")
+    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)

@@ -181,6 +181,13 @@ static const char *ctx_pid_comm(void *priv, pid_t pid)
 	return th && th->comm_set ? th->comm : NULL;
 }
 
+static void print_comm_tid(struct trace *t, const struct thread *thread)
+{
+	if (!t->cfg.hide_comm)
+		strbuf_addf(&t->out, "%.14s/", thread->comm);
+	strbuf_addf(&t->out, "%d ", thread->tid);
+}
+
 /* "  1.234 ( 0.012 ms): comm/tid " */
 static void print_head(struct trace *t, struct thread *thread, uint64_t duration,
 		       bool duration_known, uint64_t tstamp)
@@ -197,7 +204,7 @@ static void print_head(struct trace *t, struct thread *thread, uint64_t duration
 	else
 		strbuf_addstr(o, "         ");
 	strbuf_addstr(o, "): ");
-	strbuf_addf(o, "%.14s/%d ", thread->comm, thread->tid);
+	print_comm_tid(t, thread);
 }
 
 /* The pending call of the thread whose sys_enter came last, cut short
@@ -405,7 +412,8 @@ void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, cons
 	strbuf_addf(o, "%10.3f ", (double)(time - t->base_time) / NSEC_PER_MSEC);
 	if (!t->cfg.no_syscalls)
 		strbuf_addstr(o, "(         ): ");
-	strbuf_addf(o, "%.14s/%d %s(", thread->comm, thread->tid, name);
+	print_comm_tid(t, thread);
+	strbuf_addf(o, "%s(", name);
 	if (format)
 		tp_fields__format(format, raw, raw_size, &ctx, o);
 	strbuf_addstr(o, ")\n");

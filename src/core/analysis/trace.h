@@ -28,6 +28,7 @@ struct trace_config {
 	bool full_time;		/* -T: absolute timestamps */
 	bool live;		/* fd paths may be read from /proc */
 	bool no_syscalls;	/* only tracepoint events: lines have no duration */
+	bool hide_comm;		/* --no-comm: tids alone */
 	double duration_ms;	/* --duration: shorter calls are not shown */
 	unsigned long max_events; /* --max-events, 0: no limit */
 };
