@@ -47,6 +47,9 @@ struct syscall_tp {
 	int id_off, data_off;		/* data: args (enter) or ret (exit) */
 };
 
+/* perf's default --max-stack for a file */
+#define TRACE_MAX_STACK 127
+
 struct trace_replay {
 	struct perf_tool tool;
 	struct trace trace;
@@ -93,21 +96,21 @@ static uint64_t raw_u64(const struct perf_sample *sample, int off)
 	return v;
 }
 
-/* A raw_syscalls sample of thread, to the analysis. */
-static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct thread *thread,
+/* A raw_syscalls sample of thread, to the analysis; returns whether an
+ * exit made a line. */
+static bool syscall_sample(struct trace *t, const struct syscall_tp *tp, struct thread *thread,
 			   const struct perf_sample *sample, bool enter)
 {
 	long id = (long)raw_u64(sample, tp->id_off);
+	uint64_t args[SYSCALL_MAX_ARGS];
 
-	if (enter) {
-		uint64_t args[SYSCALL_MAX_ARGS];
-
-		for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
-			args[i] = raw_u64(sample, tp->data_off + 8 * i);
-		trace__sys_enter(t, thread, sample->time, id, args);
-	} else {
-		trace__sys_exit(t, thread, sample->time, id, (long)raw_u64(sample, tp->data_off));
-	}
+	if (!enter)
+		return trace__sys_exit(t, thread, sample->time, id,
+				       (long)raw_u64(sample, tp->data_off));
+	for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
+		args[i] = raw_u64(sample, tp->data_off + 8 * i);
+	trace__sys_enter(t, thread, sample->time, id, args);
+	return false;
 }
 
 static int replay_sample(struct perf_tool *tool, struct perf_session *s,
@@ -127,7 +130,15 @@ static int replay_sample(struct perf_tool *tool, struct perf_session *s,
 		       enter || exit);
 	if (!enter && !exit)
 		return 0;
-	syscall_sample(t, enter ? &r->enter : &r->exit, thread, sample, enter);
+	if (syscall_sample(t, enter ? &r->enter : &r->exit, thread, sample, enter) &&
+	    sample->callchain_nr) {
+		/* the recorded chain only: perf trace unwinds no user stacks */
+		struct callchain_frame frames[TRACE_MAX_STACK];
+		int n = machine__resolve_callchain(s->machine, thread, sample->callchain,
+						   sample->callchain_nr, frames, TRACE_MAX_STACK);
+
+		trace__callchain(t, frames, n);
+	}
 	if (t->out.len) {
 		fwrite(t->out.buf, 1, t->out.len, r->out);
 		strbuf_reset(&t->out);

@@ -272,3 +272,19 @@ def test_no_comm(recordings):
     want = perf("trace", "-i", recordings["threads"], "--no-comm", "-S")
     got = pcl("trace", "-i", recordings["threads"], "--no-comm", "-S")
     assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+
+
+@pytest.mark.parametrize("callgraph", ["fp", "dwarf"])
+@pytest.mark.parametrize("workload", ["syscalls", "threads"])
+def test_replay_callchains(tmp_path, callgraph, workload):
+    """trace record --call-graph: each exit line's chain, kernel and user
+    frames as recorded (perf trace unwinds no stacks), byte for byte."""
+    path = str(tmp_path / "cg.data")
+    r = perf("trace", "record", "--call-graph", callgraph, "-o", path, "--",
+             *WORKLOADS[workload](tmp_path), stdout=open(os.devnull, "w"))
+    assert r.returncode == 0, r.stderr
+    for args in ([], ["--failure", "-S"]):
+        want = perf("trace", "-i", path, *args)
+        got = pcl("trace", "-i", path, *args)
+        assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    assert "do_syscall_64 ([kernel.kallsyms])" in got.stderr

@@ -1,5 +1,6 @@
 /* trace: pairs sys_enter/sys_exit per thread and formats perf trace's lines. */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,16 +354,16 @@ static void track_fds(struct trace *t, struct thread *thread, const struct sysca
 	}
 }
 
-void trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long id, long ret)
+bool trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long id, long ret)
 {
 	const struct syscall *sc = syscall_table__get(t->table, (int)id);
 	struct trace_thread *tt;
 	uint64_t duration = 0;
-	bool duration_known = false;
+	bool duration_known = false, shown = false;
 	int printed;
 
 	if (!sc)
-		return;
+		return false;
 	tt = thread__trace(t, thread);
 	if (t->cfg.summary)
 		update_stats(tt, (int)id, time, ret, t->cfg.errno_summary);
@@ -395,8 +396,10 @@ void trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long
 	strbuf_addch(&t->out, '\n');
 	if (++t->nr_printed == t->cfg.max_events && t->cfg.max_events)
 		t->done = true;
+	shown = true;
 out:
 	tt->entry_pending = false;
+	return shown;
 }
 
 void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, const char *name,
@@ -419,4 +422,22 @@ void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, cons
 	strbuf_addstr(o, ")\n");
 	if (++t->nr_printed == t->cfg.max_events && t->cfg.max_events)
 		t->done = true;
+}
+
+void trace__callchain(struct trace *t, const struct callchain_frame *frames, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct addr_location *al = &frames[i].al;
+		const struct map *map = al->map;
+
+		strbuf_addf(&t->out, "%38s ", "");
+		if (al->sym)
+			strbuf_addstr(&t->out, al->sym->name);
+		else	/* perf's map-relative address, 0 without a map */
+			strbuf_addf(&t->out, "[%#" PRIx64 "]", map ? al->addr : 0);
+		strbuf_addf(&t->out, " (%s)", map && map->dso ? map->dso->long_name : "[unknown]");
+		if (frames[i].inlined)
+			strbuf_addstr(&t->out, " (inlined)");
+		strbuf_addch(&t->out, '\n');
+	}
 }

@@ -73,7 +73,8 @@ void trace__exit(struct trace *t);
  * (enter) or the return value (exit). */
 void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, long id,
 		      const uint64_t args[SYSCALL_MAX_ARGS]);
-void trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long id, long ret);
+/* Returns whether the exit made a line (a call chain may follow it). */
+bool trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long id, long ret);
 
 /* A tracepoint event other than raw_syscalls: "name(field: value, ...)". */
 void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, const char *name,
@@ -85,6 +86,10 @@ void trace__account(struct trace *t, uint64_t time, bool has_time, bool is_sysca
 
 /* The thread's trace state, or NULL when it has no syscalls seen. */
 struct trace_thread *trace__thread(const struct trace *t, const struct thread *thread);
+
+/* The frames of a sys_exit's call chain under its line, as perf prints
+ * them: "sym (dso)" at column 39, "[0xaddr]" for an unknown symbol. */
+void trace__callchain(struct trace *t, const struct callchain_frame *frames, int n);
 
 /* The errno name perf shows ("(unknown)" past the table). */
 const char *trace__errno_name(int err);
