@@ -169,9 +169,9 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 	int ret;
 
 	if (!s) {
-		fprintf(stderr, "pcl trace: %s\n", err);
+		fprintf(stderr, "failed to open %s\n", err);	/* perf's words and status */
 		free(err);
-		return PCL_EXIT_FAILURE;
+		return PCL_EXIT_ERROR;
 	}
 	trace__init(&r.trace, cfg, perf_session__new_machine(s, NULL, NULL, o->force));
 	if (!syscall_tp__init(&r.enter, s, "raw_syscalls:sys_enter", "args") ||

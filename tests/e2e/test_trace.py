@@ -90,9 +90,21 @@ def test_pcl_record_is_perfs(tmp_path):
 
 
 def test_missing_file():
-    r = pcl("trace", "-i", "/nonexistent/perf.data")
-    assert r.returncode != 0
-    assert "/nonexistent/perf.data" in r.stderr
+    want = perf("trace", "-i", "/nonexistent/perf.data")
+    got = pcl("trace", "-i", "/nonexistent/perf.data")
+    assert got.returncode == want.returncode == 255
+    assert got.stderr == want.stderr == \
+        "failed to open /nonexistent/perf.data: No such file or directory\n"
+
+
+def test_file_without_syscalls(tmp_path):
+    """A recording of other events: nothing to show, an empty summary."""
+    path = str(tmp_path / "plain.data")
+    assert perf("record", "-q", "-o", path, "--", "true").returncode == 0
+    for args in ([], ["-s"]):
+        want, got = perf("trace", "-i", path, *args), pcl("trace", "-i", path, *args)
+        assert got.returncode == want.returncode == 0
+        assert got.stderr == want.stderr
 
 
 # Live tracing: shapes and exact counts (timings differ from run to run).
