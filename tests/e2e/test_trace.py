@@ -9,6 +9,49 @@ import pytest
 
 from conftest import PCL, fixture, pcl, perf, unified
 
+PYTHON_WORKLOAD = """
+import fcntl, os, select, signal, socket, threading, time
+a = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+a.bind(("127.0.0.1", 0))
+b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM | socket.SOCK_NONBLOCK)
+b.sendto(b"hi", a.getsockname())
+a.recvfrom(10)
+a.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+select.select([a], [], [], 0.001)
+p = select.poll()
+p.register(a)
+p.poll(1)
+e = select.epoll()
+e.register(a.fileno(), select.EPOLLIN)
+e.poll(0.001)
+s = socket.socketpair()
+s[0].sendmsg([b"x"])
+s[1].recvmsg(10)
+r, w = os.pipe2(os.O_NONBLOCK)
+fcntl.fcntl(r, fcntl.F_SETFL, os.O_NONBLOCK | os.O_APPEND)
+fcntl.fcntl(r, fcntl.F_GETFL)
+fcntl.fcntl(r, fcntl.F_GETFD)
+fcntl.fcntl(r, fcntl.F_DUPFD_CLOEXEC, 20)
+os.dup2(r, 30)
+os.getppid(); os.getpgid(0); threading.get_native_id(); os.umask(0o22)
+signal.setitimer(signal.ITIMER_REAL, 0)
+signal.signal(signal.SIGUSR1, signal.SIG_IGN)
+os.kill(os.getpid(), 0)
+fd = os.open("{tmp}/f", os.O_CREAT | os.O_RDWR | os.O_TRUNC, 0o640)
+os.lseek(fd, 5, os.SEEK_END)
+os.close(fd)
+os.chmod("{tmp}/f", 0o600)
+os.rename("{tmp}/f", "{tmp}/g")
+os.access("/etc/passwd", os.R_OK | os.W_OK)
+t = threading.Thread(target=lambda: time.sleep(0.01))
+t.start()
+t.join()
+pid = os.fork()
+if pid == 0:
+    os._exit(3)
+os.waitpid(pid, 0)
+"""
+
 # workloads recorded with perf trace record: one thread, threads, forks,
 # signals, failing calls, a shell's redirections and fcntls
 WORKLOADS = {
@@ -19,13 +62,8 @@ WORKLOADS = {
     "write1000": lambda tmp: [fixture("write1000")],
     "ls": lambda tmp: ["sh", "-c", "ls /nonexistent / || true"],
     "shell": lambda tmp: ["sh", "-c", f"echo hi > {tmp}/x; cat {tmp}/x; exec 3<{tmp}/x"],
-    # sockets, signals, pipes, lseek, an interpreter's startup
-    "python": lambda tmp: ["python3", "-c", "import os, signal, socket; "
-                           "socket.socket().close(); os.kill(os.getpid(), 0); "
-                           "signal.signal(signal.SIGUSR1, signal.SIG_IGN); "
-                           "os.pipe2(os.O_CLOEXEC); "
-                           "os.lseek(os.open('/etc/passwd', os.O_RDONLY), 5, os.SEEK_END); "
-                           f"open('{tmp}/y', 'w').write('x')"],
+    # sockets, polls, fcntls, pids, files, a thread and a fork from an interpreter
+    "python": lambda tmp: ["python3", "-c", PYTHON_WORKLOAD.format(tmp=tmp)],
 }
 
 OPTIONS = [[], ["-s"], ["-S"], ["--failure"], ["--duration", "0.005"],
