@@ -15,6 +15,7 @@
 #include "core/events/parse-events.h"
 #include "core/live/drain.h"
 #include "core/live/record.h"
+#include "core/live/synthesize.h"
 #include "core/live/target.h"
 #include "ui/trace-summary.h"
 #include "util/exit-codes.h"
@@ -36,6 +37,9 @@ struct trace_opts {
 	const char *expr;		/* -e: syscalls and events to trace */
 	const char *filter;		/* --filter for the tracepoint events */
 	bool no_syscalls, comm, no_inherit;
+	const char *call_graph;		/* --call-graph fp|dwarf[,size] */
+	bool kernel_syscall_graph;
+	unsigned int max_stack;
 	unsigned int max_events;
 	unsigned int mmap_pages;
 	struct target target;
@@ -113,6 +117,22 @@ static bool syscall_sample(struct trace *t, const struct syscall_tp *tp, struct 
 	return false;
 }
 
+/* A sys_exit's chain under its line: the recorded one, then live (not in
+ * a replay, as perf) the user stack of --call-graph dwarf unwound. */
+static void print_callchain(struct trace *t, struct machine *m, struct thread *thread,
+			    const struct perf_sample *sample, int max_stack, bool unwind)
+{
+	struct callchain_frame frames[TRACE_MAX_STACK];
+	int n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
+					   frames, max_stack);
+
+	if (unwind && sample->user_regs.regs && sample->user_stack.size && n < max_stack)
+		n += machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
+				     sample->user_stack.data, sample->user_stack.dyn_size,
+				     max_stack - n, frames + n, TRACE_MAX_STACK - n);
+	trace__callchain(t, frames, n);
+}
+
 static int replay_sample(struct perf_tool *tool, struct perf_session *s,
 			 const struct perf_event_header *rec, struct perf_sample *sample,
 			 struct evsel *evsel)
@@ -131,14 +151,8 @@ static int replay_sample(struct perf_tool *tool, struct perf_session *s,
 	if (!enter && !exit)
 		return 0;
 	if (syscall_sample(t, enter ? &r->enter : &r->exit, thread, sample, enter) &&
-	    sample->callchain_nr) {
-		/* the recorded chain only: perf trace unwinds no user stacks */
-		struct callchain_frame frames[TRACE_MAX_STACK];
-		int n = machine__resolve_callchain(s->machine, thread, sample->callchain,
-						   sample->callchain_nr, frames, TRACE_MAX_STACK);
-
-		trace__callchain(t, frames, n);
-	}
+	    sample->callchain_nr)
+		print_callchain(t, s->machine, thread, sample, TRACE_MAX_STACK, false);
 	if (t->out.len) {
 		fwrite(t->out.buf, 1, t->out.len, r->out);
 		strbuf_reset(&t->out);
@@ -206,6 +220,7 @@ struct trace_live {
 	struct syscall_tp enter, exit;
 	const struct perf_event_attr *attr;	/* the events' common sample layout */
 	struct tep_event **formats;		/* by evsel->idx: other tracepoints */
+	int max_stack;				/* frames of --call-graph chains */
 	struct live_record *pending;
 	size_t nr_pending, alloc_pending;
 	FILE *out;
@@ -266,8 +281,6 @@ static struct thread *live_thread(struct trace_live *l, pid_t pid, pid_t tid)
 
 static void live_dispatch(struct trace_live *l, const struct perf_event_header *rec)
 {
-	const struct perf_rec_comm *comm = (const void *)rec;
-	const struct perf_rec_fork *fork = (const void *)rec;
 	struct perf_sample sample;
 	const char *err;
 	struct evsel *evsel;
@@ -276,17 +289,6 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 	if (rec->type != PERF_RECORD_SAMPLE)
 		l->trace.nr_events++;
 	switch (rec->type) {
-	case PERF_RECORD_COMM:
-		machine__process_comm(l->machine, comm->pid, comm->tid, comm->comm,
-				      rec->misc & PERF_RECORD_MISC_COMM_EXEC);
-		return;
-	case PERF_RECORD_FORK:
-		machine__process_fork(l->machine, fork->pid, fork->ppid, fork->tid, fork->ptid,
-				      true);
-		return;
-	case PERF_RECORD_EXIT:
-		machine__process_exit(l->machine, fork->pid, fork->tid);
-		return;
 	case PERF_RECORD_LOST:
 		strbuf_addf(&l->trace.out, "LOST %llu events!\n",
 			    (unsigned long long)((const struct perf_rec_lost *)rec)->lost);
@@ -294,6 +296,7 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 	case PERF_RECORD_SAMPLE:
 		break;
 	default:
+		machine__take_record(l->machine, rec);
 		return;
 	}
 	if (perf_sample__parse(l->attr, rec, &sample, &err))
@@ -302,11 +305,15 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 	trace__account(&l->trace, sample.time, true, true);
 	if (!evsel)
 		return;
-	if (evsel == l->enter.evsel || evsel == l->exit.evsel)
-		syscall_sample(&l->trace, evsel == l->enter.evsel ? &l->enter : &l->exit,
-			       live_thread(l, sample.pid, sample.tid), &sample,
-			       evsel == l->enter.evsel);
-	else
+	if (evsel == l->enter.evsel || evsel == l->exit.evsel) {
+		struct thread *thread = live_thread(l, sample.pid, sample.tid);
+
+		if (syscall_sample(&l->trace, evsel == l->enter.evsel ? &l->enter : &l->exit,
+				   thread, &sample, evsel == l->enter.evsel) &&
+		    (sample.callchain_nr || sample.user_stack.size))
+			print_callchain(&l->trace, l->machine, thread, &sample, l->max_stack,
+					true);
+	} else
 		trace__tp_event(&l->trace, live_thread(l, sample.pid, sample.tid), sample.time,
 				evsel->name, l->formats[evsel->idx], sample.raw_data,
 				sample.raw_size);
@@ -336,6 +343,30 @@ static int live_tick(void *ctx, bool stopping)
 	struct trace_live *l = ctx;
 
 	return l->trace.done ? 1 : 0;
+}
+
+static int live_take(void *ctx, const struct perf_event_header *rec)
+{
+	machine__take_record(ctx, rec);
+	return 0;
+}
+
+/* What call chains resolve against: the kernel, its modules and, for
+ * tasks already running, their maps (a workload's come as it execs). */
+static void live_synthesize(struct trace_live *l, const struct target *target,
+			    const struct thread_map *threads, const struct evsel *first)
+{
+	struct synth s;
+
+	synth__init(&s, &first->attr, false, live_take, l->machine);
+	synth__kernel_mmap(&s, NULL);
+	synth__modules(&s);
+	if (target->system_wide || target->cpu_list)
+		synth__all_threads(&s);
+	else if (!target__none(target))
+		for (int i = 0; i < threads->nr; i++)
+			synth__thread(&s, threads->map[i].pid, true);
+	synth__exit(&s);
 }
 
 /* The tracepoint filter: the syscalls of -e, in the kernel, never our own:
@@ -400,6 +431,16 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	ropts.target = o->target;
 	ropts.raw_samples = true;
 	ropts.no_inherit = o->no_inherit;
+	if (o->call_graph) {
+		char buf[256];
+		const char *msg;
+
+		if (record_opts__parse_callgraph(&ropts, o->call_graph, buf, sizeof(buf), &msg)) {
+			fprintf(stderr, "%s\n", msg);
+			free(filter);
+			return PCL_EXIT_USAGE;
+		}
+	}
 	ropts.freq = 0;
 	ropts.interval = 1;
 	ropts.user_interval = true;
@@ -440,6 +481,11 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	}
 	drain__catch_signals(NULL, 0);
 	record__config(&evlist, &ropts);
+	/* the kernel's part of a syscall's chain is its exit path: left out
+	 * unless asked for, as perf does */
+	evlist__for_each(&evlist, e)
+		if (o->call_graph && !o->kernel_syscall_graph && !strncmp(e->name, "raw_syscalls:", 13))
+			e->attr.exclude_callchain_kernel = 1;
 	err = record_session__open(&l.rs, &evlist, cpus, threads, &ropts, &failed,
 				   &filter_failed);
 	if (err) {
@@ -460,7 +506,11 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 		goto out_close;
 	}
 	l.machine = machine__new();
+	l.max_stack = o->max_stack && o->max_stack < TRACE_MAX_STACK ? (int)o->max_stack :
+		      TRACE_MAX_STACK;
 	trace__init(&l.trace, cfg, l.machine);
+	if (o->call_graph)
+		live_synthesize(&l, &ropts.target, threads, evlist.first);
 	l.attr = &evlist.first->attr;
 	l.formats = xcalloc(evlist.nr_entries, sizeof(*l.formats));
 	evlist__for_each(&evlist, e) {
@@ -602,6 +652,12 @@ int cmd_trace(int argc, const char **argv)
 		OPT_UINTEGER(0, "max-events", &o.max_events,
 			     "Set the maximum number of events to print, "
 			     "exit after that is reached. "),
+		OPT_STRING(0, "call-graph", &o.call_graph, "record_mode[,record_size]",
+			   "setup and enables call-graph (stack chain/backtrace): fp, dwarf"),
+		OPT_BOOLEAN(0, "kernel-syscall-graph", &o.kernel_syscall_graph,
+			    "Show the kernel callchains on the syscall exit path"),
+		OPT_UINTEGER(0, "max-stack", &o.max_stack,
+			     "Set the maximum stack depth when parsing the callchain"),
 		OPT_BOOLEAN(0, "comm", &o.comm, "show the thread COMM next to its id"),
 		OPT_BOOLEAN(0, "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),

@@ -257,7 +257,8 @@ def test_bad_syscall_name():
 def normalize(text):
     """Times and pids vary between runs: what is left must match."""
     text = re.sub(r"^ +\d+\.\d{3} ", "T ", text, flags=re.M)
-    return re.sub(r"\d+", "N", text)
+    text = re.sub(r"0x[0-9a-f]+", "X", text)
+    return re.sub(r"\d+", "N", re.sub(r" {2,}", " ", text))
 
 
 def test_live_tracepoints_as_perf():
@@ -338,3 +339,15 @@ def test_replay_callchains(tmp_path, callgraph, workload):
         got = pcl("trace", "-i", path, *args)
         assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
     assert "do_syscall_64 ([kernel.kallsyms])" in got.stderr
+
+
+@pytest.mark.parametrize("args", [["--call-graph", "fp"], ["--call-graph", "dwarf"],
+                                  ["--call-graph", "fp", "--kernel-syscall-graph"]],
+                         ids=lambda a: " ".join(a))
+def test_live_callchains_as_perf(args):
+    """Live call chains: the frames perf shows under each exit line."""
+    cmd = [*args, "-e", "write,getpid", "--", fixture("syscalls"), "2"]
+    want, got = perf("trace", *cmd), pcl("trace", *cmd)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert normalize(got.stderr) == normalize(want.stderr), unified(want.stderr, got.stderr)
+    assert " __libc_start_call_main (/usr/lib/x86_64-linux-gnu/libc.so.6)\n" in got.stderr

@@ -435,9 +435,12 @@ void trace__callchain(struct trace *t, const struct callchain_frame *frames, int
 			strbuf_addstr(&t->out, al->sym->name);
 		else	/* perf's map-relative address, 0 without a map */
 			strbuf_addf(&t->out, "[%#" PRIx64 "]", map ? al->addr : 0);
-		strbuf_addf(&t->out, " (%s)", map && map->dso ? map->dso->long_name : "[unknown]");
+		/* an inlined function's frame names no dso */
 		if (frames[i].inlined)
 			strbuf_addstr(&t->out, " (inlined)");
+		else
+			strbuf_addf(&t->out, " (%s)",
+				    map && map->dso ? map->dso->long_name : "[unknown]");
 		strbuf_addch(&t->out, '\n');
 	}
 }
