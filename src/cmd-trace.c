@@ -484,7 +484,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	/* the kernel's part of a syscall's chain is its exit path: left out
 	 * unless asked for, as perf does */
 	evlist__for_each(&evlist, e)
-		if (o->call_graph && !o->kernel_syscall_graph && !strncmp(e->name, "raw_syscalls:", 13))
+		if (o->call_graph && !o->kernel_syscall_graph &&
+		    !strncmp(e->name, "raw_syscalls:", 13))
 			e->attr.exclude_callchain_kernel = 1;
 	err = record_session__open(&l.rs, &evlist, cpus, threads, &ropts, &failed,
 				   &filter_failed);
