@@ -425,7 +425,7 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	struct evsel *failed = NULL;
 	bool filter_failed = false;
 	char *filter = live_filter(on);
-	int err, status = 0;
+	int err;
 
 	record_opts__init(&ropts);
 	ropts.target = o->target;
@@ -536,10 +536,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 		if (!workload__poll_exit(&wl))
 			kill(wl.pid, SIGTERM);
 		workload__wait(&wl);
-		status = wl.status;
-		if (wl.exec_errno)
-			fprintf(stderr, "Failed to run '%s': %s\n", cmd_argv[0],
-				strerror(wl.exec_errno));
+		if (wl.exec_errno)	/* perf's words; its status stays 0 */
+			fprintf(stderr, "%s: %s\n", cmd_argv[0], strerror(wl.exec_errno));
 	}
 	if (!err && cfg->summary)
 		trace_summary__print(out, &l.trace);
@@ -558,7 +556,6 @@ out:
 	parse_events_error__exit(&perr);
 	if (err)
 		return err == -EINVAL ? PCL_EXIT_USAGE : PCL_EXIT_FAILURE;
-	(void)status;
 	return 0;
 }
 
