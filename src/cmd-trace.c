@@ -38,6 +38,7 @@ struct trace_opts {
 	const char *filter;		/* --filter for the tracepoint events */
 	bool no_syscalls, comm, no_inherit;
 	const char *call_graph;		/* --call-graph fp|dwarf[,size] */
+	const char *pf;			/* -F: page faults, maj|min|all */
 	bool kernel_syscall_graph;
 	unsigned int max_stack;
 	unsigned int max_events;
@@ -228,10 +229,30 @@ struct trace_live {
 
 static struct evsel *live_evsel(struct trace_live *l, uint64_t id)
 {
+	/* one event: its samples carry no id */
+	if (!(l->attr->sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)))
+		return l->rs.evlist->first;
 	for (size_t i = 0; i < l->rs.nr_ids; i++)
 		if (l->rs.id_map[i].id == id)
 			return l->rs.id_map[i].evsel;
 	return NULL;
+}
+
+/* The layout of a record: a sample's is its event's (events of several
+ * layouts carry PERF_SAMPLE_IDENTIFIER first), the others' trailers are
+ * the same for all. */
+static const struct perf_event_attr *live_attr(struct trace_live *l,
+					       const struct perf_event_header *rec)
+{
+	const struct evsel *evsel;
+	uint64_t id;
+
+	if (rec->type != PERF_RECORD_SAMPLE || !(l->attr->sample_type & PERF_SAMPLE_IDENTIFIER) ||
+	    rec->size < sizeof(*rec) + sizeof(id))
+		return l->attr;
+	memcpy(&id, rec + 1, sizeof(id));
+	evsel = live_evsel(l, id);
+	return evsel ? &evsel->attr : l->attr;
 }
 
 static int live_collect(void *ctx, int cpu, const struct perf_event_header *rec)
@@ -246,7 +267,7 @@ static int live_collect(void *ctx, int cpu, const struct perf_event_header *rec)
 		l->pending = xrealloc(l->pending, l->alloc_pending * sizeof(*l->pending));
 	}
 	r = &l->pending[l->nr_pending];
-	r->time = perf_sample__parse(l->attr, rec, &sample, &err) ? 0 : sample.time;
+	r->time = perf_sample__parse(live_attr(l, rec), rec, &sample, &err) ? 0 : sample.time;
 	r->seq = l->nr_pending++;
 	r->rec = xmalloc(rec->size);
 	memcpy(r->rec, rec, rec->size);
@@ -279,6 +300,20 @@ static struct thread *live_thread(struct trace_live *l, pid_t pid, pid_t tid)
 	return thread;
 }
 
+/* -F: a fault's ip and data address, resolved as perf resolves them */
+static void live_pgfault(struct trace_live *l, const struct evsel *evsel,
+			 const struct perf_sample *sample)
+{
+	struct thread *thread = live_thread(l, sample->pid, sample->tid);
+	struct addr_location ip = { 0 }, data = { 0 };
+
+	machine__lookup(l->machine, thread, sample->cpumode, sample->ip, &ip);
+	machine__lookup(l->machine, thread, sample->cpumode, sample->addr, &data);
+	trace__pgfault(&l->trace, thread, sample->time,
+		       evsel->attr.config == PERF_COUNT_SW_PAGE_FAULTS_MAJ, &ip, &data,
+		       sample->addr);
+}
+
 static void live_dispatch(struct trace_live *l, const struct perf_event_header *rec)
 {
 	struct perf_sample sample;
@@ -299,7 +334,7 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 		machine__take_record(l->machine, rec);
 		return;
 	}
-	if (perf_sample__parse(l->attr, rec, &sample, &err))
+	if (perf_sample__parse(live_attr(l, rec), rec, &sample, &err))
 		return;
 	evsel = live_evsel(l, sample.id);
 	trace__account(&l->trace, sample.time, true, true);
@@ -313,6 +348,8 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 		    (sample.callchain_nr || sample.user_stack.size))
 			print_callchain(&l->trace, l->machine, thread, &sample, l->max_stack,
 					true);
+	} else if (evsel->attr.type == PERF_TYPE_SOFTWARE) {
+		live_pgfault(l, evsel, &sample);
 	} else
 		trace__tp_event(&l->trace, live_thread(l, sample.pid, sample.tid), sample.time,
 				evsel->name, l->formats[evsel->idx], sample.raw_data,
@@ -354,11 +391,12 @@ static int live_take(void *ctx, const struct perf_event_header *rec)
 /* What call chains resolve against: the kernel, its modules and, for
  * tasks already running, their maps (a workload's come as it execs). */
 static void live_synthesize(struct trace_live *l, const struct target *target,
-			    const struct thread_map *threads, const struct evsel *first)
+			    const struct thread_map *threads, const struct evsel *first,
+			    bool data_maps)
 {
 	struct synth s;
 
-	synth__init(&s, &first->attr, false, live_take, l->machine);
+	synth__init(&s, &first->attr, data_maps, live_take, l->machine);
 	synth__kernel_mmap(&s, NULL);
 	synth__modules(&s);
 	if (target->system_wide || target->cpu_list)
@@ -431,6 +469,7 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	ropts.target = o->target;
 	ropts.raw_samples = true;
 	ropts.no_inherit = o->no_inherit;
+	ropts.sample_address = o->pf != NULL;	/* the faults' data addresses and maps */
 	if (o->call_graph) {
 		char buf[256];
 		const char *msg;
@@ -454,6 +493,13 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 		}
 		evlist__for_each(&evlist, e)
 			e->filter = xstrdup(filter);
+	}
+	if (o->pf && parse_events(&evlist, !strcmp(o->pf, "maj") ? "major-faults" :
+				  !strcmp(o->pf, "min") ? "minor-faults" :
+				  "major-faults,minor-faults", &perr)) {
+		parse_events_error__print(&perr, o->pf);
+		err = -EINVAL;
+		goto out;
 	}
 	if (events && parse_events(&evlist, events, &perr)) {
 		parse_events_error__print(&perr, events);
@@ -510,8 +556,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	l.max_stack = o->max_stack && o->max_stack < TRACE_MAX_STACK ? (int)o->max_stack :
 		      TRACE_MAX_STACK;
 	trace__init(&l.trace, cfg, l.machine);
-	if (o->call_graph)
-		live_synthesize(&l, &ropts.target, threads, evlist.first);
+	if (o->call_graph || o->pf)
+		live_synthesize(&l, &ropts.target, threads, evlist.first, o->pf != NULL);
 	l.attr = &evlist.first->attr;
 	l.formats = xcalloc(evlist.nr_entries, sizeof(*l.formats));
 	evlist__for_each(&evlist, e) {
@@ -656,6 +702,7 @@ int cmd_trace(int argc, const char **argv)
 			    "Show the kernel callchains on the syscall exit path"),
 		OPT_UINTEGER(0, "max-stack", &o.max_stack,
 			     "Set the maximum stack depth when parsing the callchain"),
+		OPT_STRING('F', "pf", &o.pf, "all|maj|min", "Trace pagefaults"),
 		OPT_BOOLEAN(0, "comm", &o.comm, "show the thread COMM next to its id"),
 		OPT_BOOLEAN(0, "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
@@ -698,6 +745,8 @@ int cmd_trace(int argc, const char **argv)
 		}
 		tp_events = events;
 	}
+	if (o.pf && !on)
+		o.no_syscalls = true;	/* -F alone: perf traces the faults only */
 	cfg.no_syscalls = o.no_syscalls;
 	cfg.hide_comm = !o.comm;
 	if (!o.input && !argc && target__none(&o.target))

@@ -120,8 +120,13 @@ void trace_summary__print(FILE *fp, struct trace *t)
 	for (size_t i = 0; i < l.n; i++) {
 		const struct trace_thread *tt = trace__thread(t, l.v[i]);
 
-		fprintf(fp, " %s (%d), %lu events, %.1f%%\n", l.v[i]->comm, l.v[i]->tid,
+		fprintf(fp, " %s (%d), %lu events, %.1f%%", l.v[i]->comm, l.v[i]->tid,
 			tt->nr_events, (double)tt->nr_events / t->nr_events * 100.0);
+		if (tt->majfaults)
+			fprintf(fp, ", %lu majfaults", tt->majfaults);
+		if (tt->minfaults)
+			fprintf(fp, ", %lu minfaults", tt->minfaults);
+		fputc('\n', fp);
 		print_stats(fp, t, tt);
 	}
 	free(l.v);

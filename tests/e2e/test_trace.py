@@ -351,3 +351,27 @@ def test_live_callchains_as_perf(args):
     assert got.returncode == want.returncode == 0, got.stderr
     assert normalize(got.stderr) == normalize(want.stderr), unified(want.stderr, got.stderr)
     assert " __libc_start_call_main (/usr/lib/x86_64-linux-gnu/libc.so.6)\n" in got.stderr
+
+
+def test_live_pagefaults():
+    """-F: perf's fault lines (where the ip is, what the address is) and the
+    summary's fault counts."""
+    got = pcl("trace", "-F", "all", "--no-syscalls", "--", fixture("syscalls"), "1")
+    assert got.returncode == 0, got.stderr
+    lines = got.stderr.splitlines()
+    assert lines and all(re.match(r"^ +\d+\.\d{3} \( 0\.000 ms\): syscalls/\d+ (min|maj)fault "
+                                  r"\[\S+\] => \S+ \([d?][.k]\)$", line) for line in lines), \
+        got.stderr
+    assert re.search(r"minfault \[_start\+0x0\] => /\S+/ld-linux-x86-64\.so\.2@0x[0-9a-f]+ "
+                     r"\(d\.\)$", got.stderr, re.M)
+    got = pcl("trace", "-F", "min", "-s", "--", fixture("syscalls"), "1")
+    assert re.search(r"^ syscalls \(\d+\), \d+ events, [\d.]+%, \d+ minfaults$", got.stderr,
+                     re.M), got.stderr
+
+
+def test_live_single_tracepoint():
+    """One event alone: its samples carry no id and still count."""
+    got = pcl("trace", "-e", "sched:sched_process_exec", "--", "/bin/true")
+    assert got.returncode == 0, got.stderr
+    assert re.match(r'^ +\d+\.\d{3} true/\d+ sched:sched_process_exec\(filename: "/bin/true", '
+                    r"pid: \d+ \(true\), old_pid: \d+ \(true\)\)\n$", got.stderr), got.stderr

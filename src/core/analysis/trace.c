@@ -444,3 +444,38 @@ void trace__callchain(struct trace *t, const struct callchain_frame *frames, int
 		strbuf_addch(&t->out, '\n');
 	}
 }
+
+/* perf's print_location(): dso@ when asked and known, sym+off when asked
+ * and known, else the map-relative address, else the sample's address. */
+static void print_location(struct strbuf *o, const struct addr_location *al, uint64_t addr,
+			   bool dso, bool sym)
+{
+	if (dso && al->map)
+		strbuf_addf(o, "%s@", al->map->dso->long_name);
+	if (sym && al->sym)
+		strbuf_addf(o, "%s+0x%" PRIx64, al->sym->name, al->addr - al->sym->start);
+	else
+		strbuf_addf(o, "0x%" PRIx64, al->map ? al->addr : addr);
+}
+
+void trace__pgfault(struct trace *t, struct thread *thread, uint64_t time, bool major,
+		    const struct addr_location *ip, const struct addr_location *data,
+		    uint64_t addr)
+{
+	struct trace_thread *tt = thread__trace(t, thread);
+
+	if (major)
+		tt->majfaults++;
+	else
+		tt->minfaults++;
+	if (t->cfg.summary_only || t->done)
+		return;
+	print_head(t, thread, 0, true, time);
+	strbuf_addf(&t->out, "%sfault [", major ? "maj" : "min");
+	print_location(&t->out, ip, addr, false, true);
+	strbuf_addstr(&t->out, "] => ");
+	print_location(&t->out, data, addr, true, false);
+	strbuf_addf(&t->out, " (%c%c)\n", data->map ? 'd' : '?', data->level);
+	if (++t->nr_printed == t->cfg.max_events && t->cfg.max_events)
+		t->done = true;
+}

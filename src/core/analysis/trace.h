@@ -47,6 +47,7 @@ struct trace_thread {
 	uint64_t entry_time;
 	bool entry_pending;
 	unsigned long nr_events;
+	unsigned long majfaults, minfaults;
 	struct strbuf entry_str;	/* "name(args" of the pending call */
 	enum syscall_ret_kind ret_kind;	/* what its arguments say of its result */
 	struct syscall_stats **stats;	/* [syscall__max_nr() + 1], NULL until seen */
@@ -79,6 +80,13 @@ bool trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long
 /* A tracepoint event other than raw_syscalls: "name(field: value, ...)". */
 void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, const char *name,
 		     const struct tep_event *format, const void *raw, size_t raw_size);
+
+/* A page fault of thread (-F): "majfault [sym+off] => dso@0xaddr (d.)", ip
+ * and data resolved by the caller (a NULL map: not found; addr is the
+ * sample's data address, shown for what has no map). */
+void trace__pgfault(struct trace *t, struct thread *thread, uint64_t time, bool major,
+		    const struct addr_location *ip, const struct addr_location *data,
+		    uint64_t addr);
 
 /* Sets the time base (the first sample unless -T) and counts syscall
  * samples in the total: call before the handlers above, for every sample. */
