@@ -745,6 +745,8 @@ int cmd_trace(int argc, const char **argv)
 		}
 		tp_events = events;
 	}
+	if (o.pf && strcmp(o.pf, "all") && strcmp(o.pf, "maj") && strcmp(o.pf, "min"))
+		usage_error(trace_usage, opts, "Invalid pagefault option: %s", o.pf);
 	if (o.pf && !on)
 		o.no_syscalls = true;	/* -F alone: perf traces the faults only */
 	cfg.no_syscalls = o.no_syscalls;
