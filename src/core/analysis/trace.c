@@ -246,8 +246,12 @@ void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, lon
 		print_interrupted_entry(t);
 	tt->entry_time = time;
 	strbuf_reset(&tt->entry_str);
-	strbuf_addf(&tt->entry_str, "%s(", sc->name);
-	tt->ret_kind = syscall_args__format(sc, args, &ctx, &tt->entry_str);
+	tt->ret_kind = SCR_DEFAULT;
+	/* -s shows no call: its arguments are never formatted */
+	if (!t->cfg.summary_only) {
+		strbuf_addf(&tt->entry_str, "%s(", sc->name);
+		tt->ret_kind = syscall_args__format(sc, args, &ctx, &tt->entry_str);
+	}
 
 	if (sc->is_exit) {
 		if (!quiet && !t->cfg.failure_only) {
