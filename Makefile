@@ -26,7 +26,8 @@ FIX_BIN  = $(FIX_SRC:tests/fixtures/%.c=build/fixtures/%)
 DEPFILES = $(LIB_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) build/obj/pcl.d build/asan/pcl.d
 # JS/CSS of the flame graph views, compiled in as C string literals
 ASSETS   = $(wildcard src/ui/assets/*)
-GEN_INC  = $(ASSETS:src/ui/assets/%=build/gen/%.inc) build/gen/syscall-names.inc
+GEN_INC  = $(ASSETS:src/ui/assets/%=build/gen/%.inc) build/gen/syscall-names.inc \
+	   build/gen/syscall-tables.inc
 
 .PHONY: all deps install check check-stress unit unit-asan e2e demo clean fixtures
 .DELETE_ON_ERROR:
@@ -69,6 +70,10 @@ build/gen/%.inc: src/ui/assets/% scripts/embed-asset.sh
 build/gen/syscall-names.inc: scripts/gen-syscall-names.sh
 	@mkdir -p $(dir $@)
 	scripts/gen-syscall-names.sh "$(CC)" > $@
+# syscall and errno names from the kernel headers (pcl trace)
+build/gen/syscall-tables.inc: scripts/gen-syscall-tables.sh
+	@mkdir -p $(dir $@)
+	scripts/gen-syscall-tables.sh $(CC) > $@
 
 $(LIB_OBJ) $(ASAN_OBJ): | $(GEN_INC)
 

@@ -26,6 +26,7 @@ int cmd_kmem(int argc, const char **argv);
 int cmd_lock(int argc, const char **argv);
 int cmd_probe(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+int cmd_trace(int argc, const char **argv);
 
 extern const struct pcl_cmd pcl_commands[];
 

@@ -23,6 +23,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "report",	cmd_report,	"Read perf.data (created by perf record) and display the profile" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },
 	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
+	{ "trace",	cmd_trace,	"strace inspired tool" },
 	{ "version",	cmd_version,	"Display the version of pcl" },
 	{ NULL, NULL, NULL },
 };

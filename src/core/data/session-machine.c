@@ -87,6 +87,11 @@ void session_machine__take(struct machine *m, const struct perf_event_header *re
 	}
 }
 
+void machine__take_record(struct machine *m, const struct perf_event_header *rec)
+{
+	session_machine__take(m, rec);
+}
+
 /* Tells the machine the build ids of the header's table. */
 static void machine_build_ids(struct perf_session *s, struct machine *m)
 {

@@ -213,6 +213,10 @@ int perf_session__resolve_callchain(struct perf_session *s, const struct evsel *
 				    const struct perf_sample *sample, struct thread *thread,
 				    int max_stack, struct callchain_frame *frames, int max_frames);
 
+/* Feeds one COMM, FORK, EXIT, MMAP, MMAP2 or HEADER_BUILD_ID record to m the
+ * way a session feeds its machine: for live commands, which have no file. */
+void machine__take_record(struct machine *m, const struct perf_event_header *rec);
+
 /* perf's name for an attr when the file names none ("cpu-clock", "sched:sched_switch"). */
 char *perf_session__attr_name(struct perf_session *s, const struct perf_event_attr *attr);
 

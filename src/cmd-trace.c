@@ -1,0 +1,776 @@
+/* pcl trace: strace-like syscall tracing (perf trace), replaying a file
+ * recorded with `trace record`; `pcl trace record` writes one. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "builtin.h"
+#include "core/analysis/trace.h"
+#include "core/data/session.h"
+#include "core/events/parse-events.h"
+#include "core/live/drain.h"
+#include "core/live/record.h"
+#include "core/live/synthesize.h"
+#include "core/live/target.h"
+#include "ui/trace-summary.h"
+#include "util/exit-codes.h"
+#include "util/parse-options.h"
+#include "util/util.h"
+
+static const char *const trace_usage[] = {
+	"pcl trace [<options>] [<command>]",
+	"pcl trace [<options>] -- <command> [<options>]",
+	"pcl trace record [<options>] [<command>]",
+	"pcl trace record [<options>] -- <command> [<options>]",
+	NULL,
+};
+
+struct trace_opts {
+	const char *input, *output;
+	bool summary_only, with_summary, errno_summary, failure, full_time, force;
+	const char *duration;
+	const char *expr;		/* -e: syscalls and events to trace */
+	const char *filter;		/* --filter for the tracepoint events */
+	bool no_syscalls, comm, no_inherit;
+	const char *call_graph;		/* --call-graph fp|dwarf[,size] */
+	const char *pf;			/* -F: page faults, maj|min|all */
+	bool kernel_syscall_graph;
+	unsigned int max_stack;
+	unsigned int max_events;
+	unsigned int mmap_pages;
+	struct target target;
+};
+
+/* Where the fields of a raw_syscalls event are in its payload. */
+struct syscall_tp {
+	struct evsel *evsel;
+	int id_off, data_off;		/* data: args (enter) or ret (exit) */
+};
+
+/* perf's default --max-stack for a file */
+#define TRACE_MAX_STACK 127
+
+struct trace_replay {
+	struct perf_tool tool;
+	struct trace trace;
+	struct syscall_tp enter, exit;
+	const char *pids, *tids;	/* -p/-t: the only tasks shown */
+	FILE *out;
+};
+
+/* Whether id is in a comma-separated list of numbers. */
+static bool in_list(const char *list, int id)
+{
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (atoi(p) == id)
+			return true;
+	return false;
+}
+
+static bool syscall_tp__init(struct syscall_tp *tp, struct perf_session *s, const char *name,
+			     const char *data_field)
+{
+	evlist__for_each(&s->evlist, pos) {
+		struct tep_event *ev = perf_session__event(s, pos)->tp_format;
+		struct tep_format_field *id, *data;
+
+		if (pos->attr.type != PERF_TYPE_TRACEPOINT || !pos->name || strcmp(pos->name, name))
+			continue;
+		if (!ev || !(id = tep_find_field(ev, "id")) ||
+		    !(data = tep_find_field(ev, data_field)))
+			return false;
+		tp->evsel = pos;
+		tp->id_off = id->offset;
+		tp->data_off = data->offset;
+		return true;
+	}
+	return true;
+}
+
+static uint64_t raw_u64(const struct perf_sample *sample, int off)
+{
+	uint64_t v = 0;
+
+	if (off >= 0 && (size_t)off + sizeof(v) <= sample->raw_size)
+		memcpy(&v, (const char *)sample->raw_data + off, sizeof(v));
+	return v;
+}
+
+/* A raw_syscalls sample of thread, to the analysis; returns whether an
+ * exit made a line. */
+static bool syscall_sample(struct trace *t, const struct syscall_tp *tp, struct thread *thread,
+			   const struct perf_sample *sample, bool enter)
+{
+	long id = (long)raw_u64(sample, tp->id_off);
+	uint64_t args[SYSCALL_MAX_ARGS];
+
+	if (!enter)
+		return trace__sys_exit(t, thread, sample->time, id,
+				       (long)raw_u64(sample, tp->data_off));
+	for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
+		args[i] = raw_u64(sample, tp->data_off + 8 * i);
+	trace__sys_enter(t, thread, sample->time, id, args);
+	return false;
+}
+
+/* A sys_exit's chain under its line: the recorded one, then live (not in
+ * a replay, as perf) the user stack of --call-graph dwarf unwound. */
+static void print_callchain(struct trace *t, struct machine *m, struct thread *thread,
+			    const struct perf_sample *sample, int max_stack, bool unwind)
+{
+	struct callchain_frame frames[TRACE_MAX_STACK];
+	int n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
+					   false, frames, max_stack);
+
+	if (n < 0)
+		n = 0;	/* a corrupt chain: nothing of it, as perf */
+
+	if (unwind && sample->user_regs.regs && sample->user_stack.size && n < max_stack)
+		n += machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
+				     sample->user_stack.data, sample->user_stack.dyn_size,
+				     max_stack - n, frames + n, TRACE_MAX_STACK - n);
+	trace__callchain(t, frames, n);
+}
+
+static int replay_sample(struct perf_tool *tool, struct perf_session *s,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel)
+{
+	struct trace_replay *r = (struct trace_replay *)tool;
+	struct trace *t = &r->trace;
+	bool enter = evsel == r->enter.evsel, exit = evsel == r->exit.evsel;
+	struct thread *thread = machine__findnew_thread(s->machine, sample->pid, sample->tid);
+
+	/* perf's -p keeps a process's main thread only, -t any thread */
+	if ((r->pids && (thread->pid != thread->tid || !in_list(r->pids, thread->tid))) ||
+	    (r->tids && !in_list(r->tids, thread->tid)))
+		return 0;
+	trace__account(t, sample->time, evsel->attr.sample_type & PERF_SAMPLE_TIME,
+		       enter || exit);
+	if (!enter && !exit)
+		return 0;
+	if (syscall_sample(t, enter ? &r->enter : &r->exit, thread, sample, enter) &&
+	    sample->callchain_nr)
+		print_callchain(t, s->machine, thread, sample, TRACE_MAX_STACK, false);
+	if (t->out.len) {
+		fwrite(t->out.buf, 1, t->out.len, r->out);
+		strbuf_reset(&t->out);
+	}
+	return 0;	/* perf replays the whole file whatever --max-events says */
+}
+
+/* The machine only follows the records a tool takes. */
+static int take_record(struct perf_tool *tool, struct perf_session *s,
+		       const struct perf_event_header *rec, struct perf_sample *sample,
+		       struct evsel *evsel)
+{
+	return 0;
+}
+
+static int trace_replay(const struct trace_opts *o, const struct trace_config *cfg, FILE *out)
+{
+	struct trace_replay r = {
+		.tool = { .sample = replay_sample, .comm = take_record, .fork = take_record,
+			  .exit = take_record, .mmap = take_record, .mmap2 = take_record,
+			  .ordered = true },
+		.pids = o->target.pid,
+		.tids = o->target.tid,
+		.out = out,
+	};
+	char *err = NULL;
+	struct perf_session *s = perf_session__open(o->input, o->force, &err);
+	int ret;
+
+	if (!s) {
+		fprintf(stderr, "failed to open %s\n", err);	/* perf's words and status */
+		free(err);
+		return PCL_EXIT_ERROR;
+	}
+	trace__init(&r.trace, cfg, perf_session__new_machine(s, NULL, NULL, o->force));
+	if (!syscall_tp__init(&r.enter, s, "raw_syscalls:sys_enter", "args") ||
+	    !syscall_tp__init(&r.exit, s, "raw_syscalls:sys_exit", "ret")) {
+		fprintf(stderr, "Error during initialize raw_syscalls:sys_enter event\n");
+		trace__exit(&r.trace);
+		perf_session__delete(s);
+		return PCL_EXIT_FAILURE;
+	}
+	ret = perf_session__process(s, &r.tool);
+	if (ret < 0)
+		fprintf(out, "Failed to process events, error %d", ret);
+	else if (cfg->summary)
+		trace_summary__print(out, &r.trace);
+	trace__exit(&r.trace);
+	perf_session__delete(s);
+	return ret < 0 ? PCL_EXIT_FAILURE : 0;
+}
+
+/* Live tracing: raw_syscalls on the drain loop, each round's records put in
+ * time order (rings of several CPUs interleave) and fed to the analysis. */
+struct live_record {
+	uint64_t time;
+	size_t seq;			/* arrival order, for equal times */
+	struct perf_event_header *rec;	/* a copy */
+};
+
+struct trace_live {
+	struct trace trace;
+	struct record_session rs;
+	struct machine *machine;
+	struct syscall_tp enter, exit;
+	const struct perf_event_attr *attr;	/* the events' common sample layout */
+	struct tep_event **formats;		/* by evsel->idx: other tracepoints */
+	int max_stack;				/* frames of --call-graph chains */
+	struct live_record *pending;
+	size_t nr_pending, alloc_pending;
+	FILE *out;
+};
+
+static struct evsel *live_evsel(struct trace_live *l, uint64_t id)
+{
+	/* one event: its samples carry no id */
+	if (!(l->attr->sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)))
+		return l->rs.evlist->first;
+	for (size_t i = 0; i < l->rs.nr_ids; i++)
+		if (l->rs.id_map[i].id == id)
+			return l->rs.id_map[i].evsel;
+	return NULL;
+}
+
+/* The layout of a record: a sample's is its event's (events of several
+ * layouts carry PERF_SAMPLE_IDENTIFIER first), the others' trailers are
+ * the same for all. */
+static const struct perf_event_attr *live_attr(struct trace_live *l,
+					       const struct perf_event_header *rec)
+{
+	const struct evsel *evsel;
+	uint64_t id;
+
+	if (rec->type != PERF_RECORD_SAMPLE || !(l->attr->sample_type & PERF_SAMPLE_IDENTIFIER) ||
+	    rec->size < sizeof(*rec) + sizeof(id))
+		return l->attr;
+	memcpy(&id, rec + 1, sizeof(id));
+	evsel = live_evsel(l, id);
+	return evsel ? &evsel->attr : l->attr;
+}
+
+static int live_collect(void *ctx, int cpu, const struct perf_event_header *rec)
+{
+	struct trace_live *l = ctx;
+	struct perf_sample sample;
+	const char *err;
+	struct live_record *r;
+
+	if (l->nr_pending == l->alloc_pending) {
+		l->alloc_pending = l->alloc_pending ? 2 * l->alloc_pending : 4096;
+		l->pending = xrealloc(l->pending, l->alloc_pending * sizeof(*l->pending));
+	}
+	r = &l->pending[l->nr_pending];
+	r->time = perf_sample__parse(live_attr(l, rec), rec, &sample, &err) ? 0 : sample.time;
+	r->seq = l->nr_pending++;
+	r->rec = xmalloc(rec->size);
+	memcpy(r->rec, rec, rec->size);
+	return 0;
+}
+
+static int live_record_cmp(const void *pa, const void *pb)
+{
+	const struct live_record *a = pa, *b = pb;
+
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* The thread of a sample, named from /proc when no COMM told its name. */
+static struct thread *live_thread(struct trace_live *l, pid_t pid, pid_t tid)
+{
+	struct thread *thread = machine__findnew_thread(l->machine, pid, tid);
+	char path[64], *comm;
+
+	if (thread->comm_set)
+		return thread;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	comm = read_file_str(path);
+	if (comm) {
+		machine__process_comm(l->machine, pid, tid, strrtrim(comm), false);
+		free(comm);
+	}
+	return thread;
+}
+
+/* -F: a fault's ip and data address, resolved as perf resolves them */
+static void live_pgfault(struct trace_live *l, const struct evsel *evsel,
+			 const struct perf_sample *sample)
+{
+	struct thread *thread = live_thread(l, sample->pid, sample->tid);
+	struct addr_location ip = { 0 }, data = { 0 };
+
+	machine__lookup(l->machine, thread, sample->cpumode, sample->ip, &ip);
+	machine__lookup(l->machine, thread, sample->cpumode, sample->addr, &data);
+	trace__pgfault(&l->trace, thread, sample->time,
+		       evsel->attr.config == PERF_COUNT_SW_PAGE_FAULTS_MAJ, &ip, &data,
+		       sample->addr);
+}
+
+static void live_dispatch(struct trace_live *l, const struct perf_event_header *rec)
+{
+	struct perf_sample sample;
+	const char *err;
+	struct evsel *evsel;
+
+	/* perf's live total (the summary's percentages) counts every record */
+	if (rec->type != PERF_RECORD_SAMPLE)
+		l->trace.nr_events++;
+	switch (rec->type) {
+	case PERF_RECORD_LOST:
+		strbuf_addf(&l->trace.out, "LOST %llu events!\n",
+			    (unsigned long long)((const struct perf_rec_lost *)rec)->lost);
+		return;
+	case PERF_RECORD_SAMPLE:
+		break;
+	default:
+		machine__take_record(l->machine, rec);
+		return;
+	}
+	if (perf_sample__parse(live_attr(l, rec), rec, &sample, &err))
+		return;
+	evsel = live_evsel(l, sample.id);
+	trace__account(&l->trace, sample.time, true, true);
+	if (!evsel)
+		return;
+	if (evsel == l->enter.evsel || evsel == l->exit.evsel) {
+		struct thread *thread = live_thread(l, sample.pid, sample.tid);
+
+		if (syscall_sample(&l->trace, evsel == l->enter.evsel ? &l->enter : &l->exit,
+				   thread, &sample, evsel == l->enter.evsel) &&
+		    (sample.callchain_nr || sample.user_stack.size))
+			print_callchain(&l->trace, l->machine, thread, &sample, l->max_stack,
+					true);
+	} else if (evsel->attr.type == PERF_TYPE_SOFTWARE) {
+		live_pgfault(l, evsel, &sample);
+	} else
+		trace__tp_event(&l->trace, live_thread(l, sample.pid, sample.tid), sample.time,
+				evsel->name, l->formats[evsel->idx], sample.raw_data,
+				sample.raw_size);
+}
+
+static int live_round(void *ctx, size_t bytes)
+{
+	struct trace_live *l = ctx;
+
+	qsort(l->pending, l->nr_pending, sizeof(*l->pending), live_record_cmp);
+	for (size_t i = 0; i < l->nr_pending; i++) {
+		if (!l->trace.done)
+			live_dispatch(l, l->pending[i].rec);
+		free(l->pending[i].rec);
+	}
+	l->nr_pending = 0;
+	if (l->trace.out.len) {
+		fwrite(l->trace.out.buf, 1, l->trace.out.len, l->out);
+		fflush(l->out);
+		strbuf_reset(&l->trace.out);
+	}
+	return 0;
+}
+
+static int live_tick(void *ctx, bool stopping)
+{
+	struct trace_live *l = ctx;
+
+	return l->trace.done ? 1 : 0;
+}
+
+static int live_take(void *ctx, const struct perf_event_header *rec)
+{
+	machine__take_record(ctx, rec);
+	return 0;
+}
+
+/* What call chains resolve against: the kernel, its modules and, for
+ * tasks already running, their maps (a workload's come as it execs). */
+static void live_synthesize(struct trace_live *l, const struct target *target,
+			    const struct thread_map *threads, const struct evsel *first,
+			    bool data_maps)
+{
+	struct synth s;
+
+	synth__init(&s, &first->attr, data_maps, live_take, l->machine);
+	synth__kernel_mmap(&s, NULL);
+	synth__modules(&s);
+	if (target->system_wide || target->cpu_list)
+		synth__all_threads(&s, true);
+	else if (!target__none(target))
+		for (int i = 0; i < threads->nr; i++)
+			synth__thread(&s, threads->map[i].pid, true);
+	synth__exit(&s);
+}
+
+/* The tracepoint filter: the syscalls of -e, in the kernel, never our own:
+ * the shorter of "id == a || ..." and "id != x && ...". */
+static char *live_filter(const bool *on)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int nr_on = 0, nr_calls = syscall__max_nr() + 1;
+	bool list_on;
+	const char *sep = "";
+
+	strbuf_addf(&sb, "common_pid != %d", (int)getpid());
+	if (!on)
+		return strbuf_detach(&sb);
+	for (int nr = 0; nr < nr_calls; nr++)
+		nr_on += on[nr];
+	list_on = nr_on <= nr_calls / 2;
+	strbuf_addstr(&sb, " && (");
+	for (int nr = 0; nr < nr_calls; nr++) {
+		if (on[nr] != list_on)
+			continue;
+		strbuf_addf(&sb, "%sid %s %d", sep, list_on ? "==" : "!=", nr);
+		sep = list_on ? " || " : " && ";
+	}
+	if (!*sep)
+		strbuf_addstr(&sb, list_on ? "id == -1" : "id != -1");
+	strbuf_addch(&sb, ')');
+	return strbuf_detach(&sb);
+}
+
+static int live_maps(struct target *t, struct cpu_map **cpus, struct thread_map **threads)
+{
+	if (target__create_maps(t, cpus, threads) != TARGET_MAPS_OK) {
+		fprintf(stderr, "Couldn't create thread/CPU maps: %s\n", strerror(ESRCH));
+		return -ESRCH;
+	}
+	if (cpu_map__is_any(*cpus) && !target__has_per_thread(t)) {
+		cpu_map__delete(*cpus);
+		*cpus = cpu_map__new_online();
+	}
+	return *cpus ? 0 : -ENOENT;
+}
+
+static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE *out,
+		      const bool *on, const char *events, const char **cmd_argv, int cmd_argc)
+{
+	struct trace_live l = { .out = out };
+	struct record_opts ropts;
+	struct evlist evlist;
+	struct workload wl = { .pid = -1 };
+	struct cpu_map *cpus = NULL;
+	struct thread_map *threads = NULL;
+	struct parse_events_error perr = { .idx = -1 };
+	struct drain_consumer c = { .ctx = &l, .record = live_collect, .round_end = live_round,
+				    .tick = live_tick };
+	struct evsel *failed = NULL;
+	bool filter_failed = false;
+	char *filter = live_filter(on);
+	int err;
+
+	record_opts__init(&ropts);
+	ropts.target = o->target;
+	ropts.raw_samples = true;
+	ropts.no_inherit = o->no_inherit;
+	ropts.sample_address = o->pf != NULL;	/* the faults' data addresses and maps */
+	if (o->call_graph) {
+		char buf[256];
+		const char *msg;
+
+		if (record_opts__parse_callgraph(&ropts, o->call_graph, buf, sizeof(buf), &msg)) {
+			fprintf(stderr, "%s\n", msg);
+			free(filter);
+			return PCL_EXIT_USAGE;
+		}
+	}
+	ropts.freq = 0;
+	ropts.interval = 1;
+	ropts.user_interval = true;
+	ropts.mmap_pages = o->mmap_pages ? o->mmap_pages : 1024;
+	evlist__init(&evlist);
+	if (!cfg->no_syscalls) {
+		if (parse_events(&evlist, "raw_syscalls:sys_enter,raw_syscalls:sys_exit", &perr)) {
+			parse_events_error__print(&perr, "raw_syscalls:sys_enter");
+			err = -ENOENT;
+			goto out;
+		}
+		evlist__for_each(&evlist, e)
+			e->filter = xstrdup(filter);
+	}
+	if (o->pf && parse_events(&evlist, !strcmp(o->pf, "maj") ? "major-faults" :
+				  !strcmp(o->pf, "min") ? "minor-faults" :
+				  "major-faults,minor-faults", &perr)) {
+		parse_events_error__print(&perr, o->pf);
+		err = -EINVAL;
+		goto out;
+	}
+	if (events && parse_events(&evlist, events, &perr)) {
+		parse_events_error__print(&perr, events);
+		err = -EINVAL;
+		goto out;
+	}
+	if (o->filter) {
+		evlist__for_each(&evlist, e)
+			if (!e->filter)
+				e->filter = xstrdup(o->filter);
+	}
+	err = live_maps(&ropts.target, &cpus, &threads);
+	if (err)
+		goto out;
+	if (cmd_argc) {
+		err = workload__prepare(&wl, cmd_argv);
+		if (err) {
+			fprintf(stderr, "Couldn't run the workload!\n");
+			goto out;
+		}
+		if (target__none(&ropts.target)) {
+			thread_map__delete(threads);
+			threads = thread_map__new_pid(wl.pid);
+		}
+	}
+	drain__catch_signals(NULL, 0);
+	record__config(&evlist, &ropts);
+	/* the kernel's part of a syscall's chain is its exit path: left out
+	 * unless asked for, as perf does */
+	evlist__for_each(&evlist, e)
+		if (o->call_graph && !o->kernel_syscall_graph &&
+		    !strncmp(e->name, "raw_syscalls:", 13))
+			e->attr.exclude_callchain_kernel = 1;
+	err = record_session__open(&l.rs, &evlist, cpus, threads, &ropts, &failed,
+				   &filter_failed);
+	if (err) {
+		char msg[512];
+
+		if (filter_failed)
+			fprintf(stderr, "failed to set filter \"%s\" on event %s with %d (%s)\n",
+				failed->filter, failed->name, -err, strerror(-err));
+		else if (failed) {
+			evsel__open_strerror(failed, -err, ropts.target.cpu_list != NULL, msg,
+					     sizeof(msg));
+			fprintf(stderr, "Error:\n%s\n", msg);
+		} else {
+			fprintf(stderr, "failed to mmap with %d (%s)\n", -err, strerror(-err));
+		}
+		if (wl.pid > 0)
+			workload__kill(&wl, SIGTERM);
+		goto out_close;
+	}
+	l.machine = machine__new();
+	l.max_stack = o->max_stack && o->max_stack < TRACE_MAX_STACK ? (int)o->max_stack :
+		      TRACE_MAX_STACK;
+	trace__init(&l.trace, cfg, l.machine);
+	if (o->call_graph || o->pf)
+		live_synthesize(&l, &ropts.target, threads, evlist.first, o->pf != NULL);
+	l.attr = &evlist.first->attr;
+	l.formats = xcalloc(evlist.nr_entries, sizeof(*l.formats));
+	evlist__for_each(&evlist, e) {
+		struct syscall_tp *tp = !strcmp(e->name, "raw_syscalls:sys_enter") ? &l.enter :
+					!strcmp(e->name, "raw_syscalls:sys_exit") ? &l.exit : NULL;
+		char *sys = xstrdup(e->name), *name = strchr(sys, ':');
+
+		if (tp) {
+			tp->evsel = e;
+			tp->id_off = 8;		/* raw_syscalls' "long id" */
+			tp->data_off = 16;	/* "args[6]" / "long ret" */
+		} else if (name) {
+			*name++ = '\0';
+			l.formats[e->idx] = syscall_table__tp_format(l.trace.table, sys, name);
+		}
+		free(sys);
+	}
+	l.rs.drain.opts.workload = wl.pid > 0 ? &wl : NULL;
+	err = drain__run(&l.rs.drain, &c);
+	live_round(&l, 0);
+	if (wl.pid > 0) {
+		if (!workload__poll_exit(&wl))
+			kill(wl.pid, SIGTERM);
+		workload__wait(&wl);
+		if (wl.exec_errno)	/* perf's words; its status stays 0 */
+			fprintf(stderr, "%s: %s\n", cmd_argv[0], strerror(wl.exec_errno));
+	}
+	if (!err && cfg->summary)
+		trace_summary__print(out, &l.trace);
+	trace__exit(&l.trace);
+	machine__delete(l.machine);
+	free(l.pending);
+	free(l.formats);
+out_close:
+	record_session__close(&l.rs);
+out:
+	workload__close(&wl);
+	thread_map__delete(threads);
+	cpu_map__delete(cpus);
+	evlist__exit(&evlist);
+	free(filter);
+	parse_events_error__exit(&perr);
+	if (err)
+		return err == -EINVAL ? PCL_EXIT_USAGE : PCL_EXIT_FAILURE;
+	return 0;
+}
+
+/* -e's entries: "sys:event" ones are tracepoints, the others syscalls. */
+static void split_expr(const char *expr, char **syscalls, char **events)
+{
+	struct strbuf sc = STRBUF_INIT, ev = STRBUF_INIT;
+	char *copy = xstrdup(expr), *save = NULL;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		struct strbuf *sb = strchr(tok, ':') ? &ev : &sc;
+
+		if (sb->len)
+			strbuf_addch(sb, ',');
+		strbuf_addstr(sb, tok);
+	}
+	free(copy);
+	*syscalls = sc.len ? strbuf_detach(&sc) : NULL;
+	*events = ev.len ? strbuf_detach(&ev) : NULL;
+}
+
+/* perf's complaint about a name that is no syscall: an event syntax error */
+static void bad_syscall(const char *name)
+{
+	struct evlist evlist;
+	struct parse_events_error err = { .idx = -1 };
+
+	evlist__init(&evlist);
+	if (parse_events(&evlist, name, &err))
+		parse_events_error__print(&err, name);
+	else
+		fprintf(stderr, "pcl trace: '%s' is no syscall\n", name);
+	parse_events_error__exit(&err);
+	evlist__exit(&evlist);
+}
+
+/* perf trace record: perf record with trace's event set, leaving out the
+ * recorder's own syscalls. */
+static int trace_record(int argc, const char **argv)
+{
+	const char **rec_argv = xcalloc(argc + 12, sizeof(*rec_argv));
+	char *filter = xasprintf("common_pid != %d", (int)getpid());
+	int n = 0, ret;
+
+	rec_argv[n++] = "record";
+	rec_argv[n++] = "-R";
+	rec_argv[n++] = "-m";
+	rec_argv[n++] = "1024";
+	rec_argv[n++] = "-c";
+	rec_argv[n++] = "1";
+	rec_argv[n++] = "-e";
+	rec_argv[n++] = "raw_syscalls:sys_enter,raw_syscalls:sys_exit";
+	rec_argv[n++] = "--filter";
+	rec_argv[n++] = filter;
+	for (int i = 0; i < argc; i++)
+		rec_argv[n++] = argv[i];
+	ret = cmd_record(n, rec_argv);
+	free(filter);
+	free(rec_argv);
+	return ret;
+}
+
+int cmd_trace(int argc, const char **argv)
+{
+	struct trace_opts o = { .comm = true };
+	const struct option opts[] = {
+		OPT_STRING('e', "event", &o.expr, "event",
+			   "event/syscall selector. use 'perf list' to list available events"),
+		OPT_STRING(0, "expr", &o.expr, "expr", "list of syscalls/events to trace"),
+		OPT_STRING(0, "filter", &o.filter, "filter", "event filter"),
+		OPT_BOOLEAN(0, "no-syscalls", &o.no_syscalls, "Don't trace syscalls"),
+		OPT_STRING('i', "input", &o.input, "file", "Analyze events in file"),
+		OPT_STRING('o', "output", &o.output, "file", "output file name"),
+		OPT_STRING('p', "pid", &o.target.pid, "pid", "trace events on existing process id"),
+		OPT_STRING('t', "tid", &o.target.tid, "tid", "trace events on existing thread id"),
+		OPT_BOOLEAN('a', "all-cpus", &o.target.system_wide,
+			    "system-wide collection from all CPUs"),
+		OPT_STRING('C', "cpu", &o.target.cpu_list, "cpu", "list of cpus to monitor"),
+		OPT_STRING('u', "uid", &o.target.uid_str, "user", "user to profile"),
+		OPT_UINTEGER('m', "mmap-pages", &o.mmap_pages, "number of mmap data pages"),
+		OPT_BOOLEAN('s', "summary", &o.summary_only,
+			    "Show only syscall summary with statistics"),
+		OPT_BOOLEAN('S', "with-summary", &o.with_summary,
+			    "Show all syscalls and summary with statistics"),
+		OPT_BOOLEAN(0, "errno-summary", &o.errno_summary,
+			    "Show errno stats per syscall, use with -s or -S"),
+		OPT_BOOLEAN(0, "failure", &o.failure, "Show only syscalls that failed"),
+		OPT_STRING(0, "duration", &o.duration, "float",
+			   "show only events with duration > N.M ms"),
+		OPT_BOOLEAN('T', "time", &o.full_time,
+			    "Show full timestamp, not time relative to first start"),
+		OPT_UINTEGER(0, "max-events", &o.max_events,
+			     "Set the maximum number of events to print, "
+			     "exit after that is reached. "),
+		OPT_STRING(0, "call-graph", &o.call_graph, "record_mode[,record_size]",
+			   "setup and enables call-graph (stack chain/backtrace): fp, dwarf"),
+		OPT_BOOLEAN(0, "kernel-syscall-graph", &o.kernel_syscall_graph,
+			    "Show the kernel callchains on the syscall exit path"),
+		OPT_UINTEGER(0, "max-stack", &o.max_stack,
+			     "Set the maximum stack depth when parsing the callchain"),
+		OPT_STRING('F', "pf", &o.pf, "all|maj|min", "Trace pagefaults"),
+		OPT_BOOLEAN(0, "comm", &o.comm, "show the thread COMM next to its id"),
+		OPT_BOOLEAN(0, "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
+		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
+		OPT_END(),
+	};
+	struct trace_config cfg = { 0 };
+	FILE *out = stderr;
+	bool *on = NULL;
+	char *tp_events = NULL;
+	int ret;
+
+	argc = parse_options(argc, argv, opts, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc >= 1 && !strcmp(argv[0], "record"))
+		return trace_record(argc - 1, argv + 1);
+	cfg.summary = o.summary_only || o.with_summary;
+	cfg.summary_only = o.summary_only;
+	cfg.errno_summary = o.errno_summary;
+	cfg.failure_only = o.failure;
+	cfg.full_time = o.full_time;
+	cfg.max_events = o.max_events;
+	cfg.live = !o.input;
+	if (o.duration)
+		cfg.duration_ms = atof(o.duration);
+	if (o.expr) {
+		char *syscalls = NULL, *events = NULL, *bad;
+
+		split_expr(o.expr, &syscalls, &events);
+		if (syscalls) {
+			on = syscall_filter__parse(syscalls, &bad);
+			free(syscalls);
+			if (!on) {
+				bad_syscall(bad);
+				free(bad);
+				free(events);
+				usage_with_options_msg(trace_usage, opts);
+				return PCL_EXIT_USAGE;
+			}
+		} else if (events) {
+			o.no_syscalls = true;	/* events alone: perf traces no syscalls */
+		}
+		tp_events = events;
+	}
+	if (o.pf && strcmp(o.pf, "all") && strcmp(o.pf, "maj") && strcmp(o.pf, "min"))
+		usage_error(trace_usage, opts, "Invalid pagefault option: %s", o.pf);
+	if (o.pf && !on)
+		o.no_syscalls = true;	/* -F alone: perf traces the faults only */
+	cfg.no_syscalls = o.no_syscalls;
+	cfg.hide_comm = !o.comm;
+	if (!o.input && !argc && target__none(&o.target))
+		o.target.system_wide = true;	/* perf trace alone watches everything */
+	if (o.output) {
+		out = fopen(o.output, "w");
+		if (!out) {
+			fprintf(stderr, "pcl trace: %s: %m\n", o.output);
+			free(on);
+			return PCL_EXIT_FAILURE;
+		}
+	}
+	if (o.input)
+		ret = trace_replay(&o, &cfg, out);
+	else
+		ret = trace_live(&o, &cfg, out, on, tp_events, argv, argc);
+	if (out != stderr)
+		fclose(out);
+	free(on);
+	free(tp_events);
+	return ret;
+}

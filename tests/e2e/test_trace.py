@@ -1,0 +1,377 @@
+"""pcl trace against perf trace 6.1: replaying `trace record` files byte for byte,
+pcl trace record's files read by perf, live tracing's shapes and counts."""
+import os
+import re
+import subprocess
+import time
+
+import pytest
+
+from conftest import PCL, fixture, pcl, perf, unified
+
+PYTHON_WORKLOAD = """
+import fcntl, os, select, signal, socket, threading, time
+a = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+a.bind(("127.0.0.1", 0))
+b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM | socket.SOCK_NONBLOCK)
+b.sendto(b"hi", a.getsockname())
+a.recvfrom(10)
+a.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+select.select([a], [], [], 0.001)
+p = select.poll()
+p.register(a)
+p.poll(1)
+e = select.epoll()
+e.register(a.fileno(), select.EPOLLIN)
+e.poll(0.001)
+s = socket.socketpair()
+s[0].sendmsg([b"x"])
+s[1].recvmsg(10)
+r, w = os.pipe2(os.O_NONBLOCK)
+fcntl.fcntl(r, fcntl.F_SETFL, os.O_NONBLOCK | os.O_APPEND)
+fcntl.fcntl(r, fcntl.F_GETFL)
+fcntl.fcntl(r, fcntl.F_GETFD)
+fcntl.fcntl(r, fcntl.F_DUPFD_CLOEXEC, 20)
+os.dup2(r, 30)
+os.getppid(); os.getpgid(0); threading.get_native_id(); os.umask(0o22)
+signal.setitimer(signal.ITIMER_REAL, 0)
+signal.signal(signal.SIGUSR1, signal.SIG_IGN)
+os.kill(os.getpid(), 0)
+fd = os.open("{tmp}/f", os.O_CREAT | os.O_RDWR | os.O_TRUNC, 0o640)
+os.lseek(fd, 5, os.SEEK_END)
+os.close(fd)
+os.chmod("{tmp}/f", 0o600)
+os.rename("{tmp}/f", "{tmp}/g")
+os.access("/etc/passwd", os.R_OK | os.W_OK)
+t = threading.Thread(target=lambda: time.sleep(0.01))
+t.start()
+t.join()
+pid = os.fork()
+if pid == 0:
+    os._exit(3)
+os.waitpid(pid, 0)
+"""
+
+# workloads recorded with perf trace record: one thread, threads, forks,
+# signals, failing calls, a shell's redirections and fcntls
+WORKLOADS = {
+    "syscalls": lambda tmp: [fixture("syscalls"), "5"],
+    "threads": lambda tmp: [fixture("threads")],
+    "vforks": lambda tmp: [fixture("vforks")],
+    "sigwork": lambda tmp: [fixture("sigwork")],
+    "write1000": lambda tmp: [fixture("write1000")],
+    "ls": lambda tmp: ["sh", "-c", "ls /nonexistent / || true"],
+    "shell": lambda tmp: ["sh", "-c", f"echo hi > {tmp}/x; cat {tmp}/x; exec 3<{tmp}/x"],
+    # sockets, polls, fcntls, pids, files, a thread and a fork from an interpreter
+    "python": lambda tmp: ["python3", "-c", PYTHON_WORKLOAD.format(tmp=tmp)],
+}
+
+OPTIONS = [[], ["-s"], ["-S"], ["--failure"], ["--duration", "0.005"],
+           ["-s", "--errno-summary"], ["-S", "--failure"], ["-T"], ["--max-events", "5"]]
+
+
+@pytest.fixture(scope="module")
+def recordings(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("trace")
+    files = {}
+    for name, workload in WORKLOADS.items():
+        path = str(tmp / f"{name}.data")
+        r = perf("trace", "record", "-o", path, "--", *workload(tmp),
+                 stdout=open(os.devnull, "w"))
+        assert r.returncode == 0, r.stderr
+        files[name] = path
+    return files
+
+
+@pytest.mark.parametrize("name", list(WORKLOADS))
+@pytest.mark.parametrize("args", OPTIONS, ids=lambda a: " ".join(a) or "plain")
+def test_replay_matches_perf(recordings, name, args):
+    want = perf("trace", "-i", recordings[name], *args)
+    got = pcl("trace", "-i", recordings[name], *args)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout == ""
+    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+
+
+def test_output_file(recordings, tmp_path):
+    """-o writes what would go to stderr."""
+    out = tmp_path / "out.txt"
+    got = pcl("trace", "-i", recordings["syscalls"], "-S", "-o", str(out))
+    want = perf("trace", "-i", recordings["syscalls"], "-S")
+    assert got.returncode == 0 and got.stderr == ""
+    assert out.read_text() == want.stderr
+
+
+def test_summary_counts_every_call(recordings):
+    """write1000 makes 1000 writes: the summary says so."""
+    got = pcl("trace", "-i", recordings["write1000"], "-s")
+    rows = [line.split() for line in got.stderr.splitlines() if line.startswith("   write ")]
+    assert rows and rows[0][1] == "1000", got.stderr
+
+
+def test_pcl_record_is_perfs(tmp_path):
+    """pcl trace record: perf's events and attrs; perf trace reads the file
+    and both tools print the same."""
+    ours, theirs = str(tmp_path / "pcl.data"), str(tmp_path / "perf.data")
+    workload = [fixture("syscalls"), "3"]
+    r = pcl("trace", "record", "-o", ours, "--", *workload)
+    assert r.returncode == 0, r.stderr
+    r = perf("trace", "record", "-o", theirs, "--", *workload)
+    assert r.returncode == 0, r.stderr
+    assert perf("evlist", "-v", "-i", ours).stdout == perf("evlist", "-v", "-i", theirs).stdout
+    for args in ([], ["-S"]):
+        want = perf("trace", "-i", ours, *args)
+        got = pcl("trace", "-i", ours, *args)
+        assert want.returncode == 0, want.stderr
+        assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    assert "write(fd: 3, buf: 0x" in want.stderr
+
+
+def test_missing_file():
+    want = perf("trace", "-i", "/nonexistent/perf.data")
+    got = pcl("trace", "-i", "/nonexistent/perf.data")
+    assert got.returncode == want.returncode == 255
+    assert got.stderr == want.stderr == \
+        "failed to open /nonexistent/perf.data: No such file or directory\n"
+
+
+def test_file_without_syscalls(tmp_path):
+    """A recording of other events: nothing to show, an empty summary."""
+    path = str(tmp_path / "plain.data")
+    assert perf("record", "-q", "-o", path, "--", "true").returncode == 0
+    for args in ([], ["-s"]):
+        want, got = perf("trace", "-i", path, *args), pcl("trace", "-i", path, *args)
+        assert got.returncode == want.returncode == 0
+        assert got.stderr == want.stderr
+
+
+# Live tracing: shapes and exact counts (timings differ from run to run).
+LINE = re.compile(r"^ {0,6}\d+\.\d{3} \( ?\d+\.\d{3} ms\): \S+/\d+ \w+\(.*\) += .+$"
+                  r"|^ {0,6}\d+\.\d{3} \( {9}\): \S+/\d+ exit_group\(.*\) += \?$"
+                  r"|^ {9}\? \( {9}\): \S+/\d+  \.\.\. \[continued\]: execve\(\)\) += 0$")
+
+
+def test_live_lines_are_perfs_shape():
+    """Every line has perf's layout; the calls are the fixture's, in order."""
+    want = perf("trace", "--", fixture("syscalls"), "3")
+    got = pcl("trace", "--", fixture("syscalls"), "3")
+    assert got.returncode == 0, got.stderr
+    lines = got.stderr.splitlines()
+    assert all(LINE.match(line) for line in lines), got.stderr
+
+    def calls(text):
+        return [line.split(": ", 1)[1].split(" ", 1)[1].split("(")[0]
+                for line in text.splitlines() if "): " in line]
+    assert calls(got.stderr) == calls(want.stderr)
+    assert "openat(dfd: CWD, filename: 0x" in got.stderr
+    assert re.search(r"write\(fd: 3, buf: 0x[0-9a-f]+, count: 64\) += 64$", got.stderr, re.M)
+
+
+def summary_row(text, name):
+    rows = [line.split() for line in text.splitlines() if line.startswith(f"   {name} ")]
+    assert len(rows) == 1, text
+    return rows[0]
+
+
+def test_live_summary_counts_exactly():
+    """-s loses nothing: write1000's 1000 writes are 1000 calls."""
+    got = pcl("trace", "-s", "--", fixture("write1000"))
+    assert got.returncode == 0, got.stderr
+    assert summary_row(got.stderr, "write")[1:3] == ["1000", "0"]
+    assert "\n Summary of events:\n\n write1000 (" in got.stderr
+    assert not re.search(r"^ +\d+\.\d{3} \(", got.stderr, re.M)  # summary only
+
+
+def test_live_syscall_storm_counts_exactly():
+    """dd's 30000 one-byte copies: every read and write counted."""
+    got = pcl("trace", "-s", "--", "dd", "if=/dev/zero", "of=/dev/null", "bs=1",
+              "count=30000")
+    assert got.returncode == 0, got.stderr
+    assert "LOST" not in got.stderr
+    assert int(summary_row(got.stderr, "write")[1]) == 30000 + 3  # dd's own messages
+    assert int(summary_row(got.stderr, "read")[1]) >= 30000
+
+
+@pytest.mark.parametrize("expr,names", [("write", {"write"}),
+                                        ("open*,close", {"openat", "close"}),
+                                        ("!write,!read", None)])
+def test_live_expr(expr, names):
+    got = pcl("trace", "-e", expr, "--", fixture("syscalls"), "3")
+    assert got.returncode == 0, got.stderr
+    seen = {line.split(": ", 1)[1].split(" ", 1)[1].split("(")[0]
+            for line in got.stderr.splitlines() if re.match(r"^ +\d+\.\d+ \(", line)}
+    if names is None:
+        assert seen and not seen & {"write", "read"}
+    else:
+        assert seen == names
+
+
+def test_live_failure_output_file_max_events(tmp_path):
+    out = tmp_path / "trace.txt"
+    got = pcl("trace", "--failure", "-o", str(out), "--", "cat", "/nonexistent")
+    assert got.stderr.startswith("cat: ")  # the workload's, ours went to the file
+    lines = out.read_text().splitlines()
+    assert lines and all(" = -1 E" in line for line in lines)
+    assert any("ENOENT (No such file or directory)" in line for line in lines)
+    got = pcl("trace", "--max-events", "5", "--", fixture("write1000"))
+    assert len(got.stderr.splitlines()) == 5
+
+
+def perf_event_fds(pid):
+    fd_dir = f"/proc/{pid}/fd"
+    try:
+        return sum("perf_event" in os.readlink(os.path.join(fd_dir, fd))
+                   for fd in os.listdir(fd_dir))
+    except OSError:
+        return 0
+
+
+def test_live_pid(tmp_path):
+    """-p: a running process until it ends, counts exact.  The process waits
+    for a flag file until pcl has its events open."""
+    flag = tmp_path / "go"
+    proc = subprocess.Popen(["sh", "-c", f"while [ ! -e {flag} ]; do sleep 0.05; done; "
+                                         f"exec {fixture('write1000')}"])
+    tracer = subprocess.Popen([PCL, "trace", "-p", str(proc.pid), "-s"],
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 60
+        while not perf_event_fds(tracer.pid) and time.time() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # from open to enabled rings
+        flag.write_text("")
+        _, err = tracer.communicate(timeout=120)
+    finally:
+        proc.wait()
+    assert tracer.returncode == 0, err
+    assert summary_row(err, "write")[1] == "1000"
+
+
+def test_bad_syscall_name():
+    got = pcl("trace", "-e", "nosuchcall", "--", "true")
+    want = perf("trace", "-e", "nosuchcall", "--", "true")
+    assert got.returncode == want.returncode == 129
+    assert "event syntax error: 'nosuchcall'" in got.stderr
+
+
+def normalize(text):
+    """Times and pids vary between runs: what is left must match."""
+    text = re.sub(r"^ +\d+\.\d{3} ", "T ", text, flags=re.M)
+    text = re.sub(r"0x[0-9a-f]+", "X", text)
+    return re.sub(r"\d+", "N", re.sub(r" {2,}", " ", text))
+
+
+def test_live_tracepoints_as_perf():
+    """-e with tracepoints only: perf's lines, no syscalls, same fields."""
+    args = ["-e", "sched:sched_process_exec,sched:sched_process_exit", "--",
+            "sh", "-c", "true; /bin/true"]
+    want, got = perf("trace", *args), pcl("trace", *args)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert normalize(got.stderr) == normalize(want.stderr), unified(want.stderr, got.stderr)
+    assert 'sched:sched_process_exec(filename: "/bin/true", pid: ' in got.stderr
+
+
+def test_live_syscalls_and_tracepoints():
+    got = pcl("trace", "-e", "write,sched:sched_process_exit", "--", "sh", "-c", "echo hi")
+    assert got.returncode == 0, got.stderr
+    lines = [line for line in got.stderr.splitlines() if "): " in line]
+    assert len(lines) == 2, got.stderr
+    assert re.search(r"\): sh/\d+ write\(fd: 1, buf: 0x[0-9a-f]+, count: 3\) += 3$", lines[0])
+    assert re.search(r"\(         \): sh/\d+ sched:sched_process_exit\(comm: \"sh\", pid: \d+ "
+                     r"\(sh\), prio: \d+, group_dead: 1\)$", lines[1])
+
+
+@pytest.mark.parametrize("name", ["threads", "vforks"])
+def test_replay_pid_tid_filters(recordings, name):
+    """-p and -t in a replay keep the tasks perf keeps (by pid, by tid)."""
+    full = perf("trace", "-i", recordings[name]).stderr
+    tids = sorted({int(t) for t in re.findall(r"\): \S*?/(\d+) ", full)})
+    assert len(tids) > 1
+    for args in (["-p", str(tids[0])], ["-t", str(tids[-1])], ["-t", f"{tids[0]},{tids[-1]}"],
+                 ["-p", str(tids[-1]), "-S"]):
+        want = perf("trace", "-i", recordings[name], *args)
+        got = pcl("trace", "-i", recordings[name], *args)
+        assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+
+
+def summary_counts(text):
+    """The summary without what timing decides: per thread (comm, events, %)
+    and its syscalls' calls and errors, in a stable order."""
+    threads, rows = [], None
+    for line in text.splitlines():
+        m = re.match(r"^ (\S+) \(\d+\), (\d+ events, [\d.]+%)$", line)
+        if m:
+            rows = []
+            threads.append((m.group(1), m.group(2), rows))
+        elif rows is not None and re.match(r"^   [a-z]\w* +\d+ +\d+ ", line):
+            rows.append(tuple(line.split()[:3]))
+    return sorted((comm, events, sorted(r)) for comm, events, r in threads)
+
+
+@pytest.mark.parametrize("args", [[], ["--no-inherit"]], ids=["inherit", "no-inherit"])
+def test_live_summary_matches_perf(args):
+    """Live -s: the same threads, event counts, percentages, calls and errors
+    as perf trace -s (durations aside)."""
+    cmd = ["-s", *args, "--", fixture("syscalls"), "20"]
+    want, got = perf("trace", *cmd), pcl("trace", *cmd)
+    assert summary_counts(got.stderr) == summary_counts(want.stderr), \
+        unified(want.stderr, got.stderr)
+    assert len(summary_counts(got.stderr)) == 1
+
+
+def test_no_comm(recordings):
+    want = perf("trace", "-i", recordings["threads"], "--no-comm", "-S")
+    got = pcl("trace", "-i", recordings["threads"], "--no-comm", "-S")
+    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+
+
+@pytest.mark.parametrize("callgraph", ["fp", "dwarf"])
+@pytest.mark.parametrize("workload", ["syscalls", "threads"])
+def test_replay_callchains(tmp_path, callgraph, workload):
+    """trace record --call-graph: each exit line's chain, kernel and user
+    frames as recorded (perf trace unwinds no stacks), byte for byte."""
+    path = str(tmp_path / "cg.data")
+    r = perf("trace", "record", "--call-graph", callgraph, "-o", path, "--",
+             *WORKLOADS[workload](tmp_path), stdout=open(os.devnull, "w"))
+    assert r.returncode == 0, r.stderr
+    for args in ([], ["--failure", "-S"]):
+        want = perf("trace", "-i", path, *args)
+        got = pcl("trace", "-i", path, *args)
+        assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    assert "do_syscall_64 ([kernel.kallsyms])" in got.stderr
+
+
+@pytest.mark.parametrize("args", [["--call-graph", "fp"], ["--call-graph", "dwarf"],
+                                  ["--call-graph", "fp", "--kernel-syscall-graph"]],
+                         ids=lambda a: " ".join(a))
+def test_live_callchains_as_perf(args):
+    """Live call chains: the frames perf shows under each exit line."""
+    cmd = [*args, "-e", "write,getpid", "--", fixture("syscalls"), "2"]
+    want, got = perf("trace", *cmd), pcl("trace", *cmd)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert normalize(got.stderr) == normalize(want.stderr), unified(want.stderr, got.stderr)
+    assert " __libc_start_call_main (/usr/lib/x86_64-linux-gnu/libc.so.6)\n" in got.stderr
+
+
+def test_live_pagefaults():
+    """-F: perf's fault lines (where the ip is, what the address is) and the
+    summary's fault counts."""
+    got = pcl("trace", "-F", "all", "--no-syscalls", "--", fixture("syscalls"), "1")
+    assert got.returncode == 0, got.stderr
+    lines = got.stderr.splitlines()
+    assert lines and all(re.match(r"^ +\d+\.\d{3} \( 0\.000 ms\): syscalls/\d+ (min|maj)fault "
+                                  r"\[\S+\] => \S+ \([d?][.k]\)$", line) for line in lines), \
+        got.stderr
+    assert re.search(r"minfault \[_start\+0x0\] => /\S+/ld-linux-x86-64\.so\.2@0x[0-9a-f]+ "
+                     r"\(d\.\)$", got.stderr, re.M)
+    got = pcl("trace", "-F", "min", "-s", "--", fixture("syscalls"), "1")
+    assert re.search(r"^ syscalls \(\d+\), \d+ events, [\d.]+%, \d+ minfaults$", got.stderr,
+                     re.M), got.stderr
+
+
+def test_live_single_tracepoint():
+    """One event alone: its samples carry no id and still count."""
+    got = pcl("trace", "-e", "sched:sched_process_exec", "--", "/bin/true")
+    assert got.returncode == 0, got.stderr
+    assert re.match(r'^ +\d+\.\d{3} true/\d+ sched:sched_process_exec\(filename: "/bin/true", '
+                    r"pid: \d+ \(true\), old_pid: \d+ \(true\)\)\n$", got.stderr), got.stderr
