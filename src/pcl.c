@@ -17,6 +17,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
 	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
 	{ "report",	cmd_report,	"Read perf.data (created by perf record) and display the profile" },
+	{ "sched",	cmd_sched,	"Tool to trace/measure scheduler properties (latencies)" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },
 	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
 	{ "version",	cmd_version,	"Display the version of pcl" },

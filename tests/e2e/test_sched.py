@@ -1,0 +1,63 @@
+"""pcl sched against perf sched 6.1 on the same recordings.
+
+Each recording is made once per module, by perf sched record and by pcl
+sched record, of the pingpong fixture (two threads bouncing a byte over
+pipes, then sleeping) and of the whole system for half a second.  Times
+and pids differ between recordings, so pcl is only ever compared with
+perf on the same file.
+"""
+import os
+
+import pytest
+
+from conftest import fixture, pcl, perf, unified
+
+RECORDINGS = ["perf-pingpong", "pcl-pingpong", "perf-system", "pcl-system"]
+
+
+@pytest.fixture(scope="module")
+def recordings(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("sched")
+    workloads = {"pingpong": ["--", fixture("pingpong"), "300"],
+                 "system": ["-a", "sleep", "0.5"]}
+    paths = {}
+    for name in RECORDINGS:
+        tool, workload = name.split("-")
+        path = str(directory / (name + ".data"))
+        run = perf if tool == "perf" else pcl
+        r = run("sched", "record", "-q", "-o", path, *workloads[workload])
+        assert r.returncode == 0, r.stderr
+        paths[name] = path
+    return paths
+
+
+def same_output(path, *args):
+    want = perf("sched", "-i", path, *args)
+    got = pcl("sched", "-i", path, *args)
+    assert got.returncode == want.returncode, got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+
+
+def test_record_has_perfs_events(recordings):
+    want = perf("evlist", "-v", "-i", recordings["perf-pingpong"]).stdout
+    got = perf("evlist", "-v", "-i", recordings["pcl-pingpong"]).stdout
+    assert got == want
+
+
+@pytest.mark.parametrize("name", RECORDINGS)
+@pytest.mark.parametrize("args", [[], ["-p"], ["-s", "max"], ["-s", "runtime,switch"],
+                                  ["-s", "avg,max", "-p"], ["-C", "1"], ["--pids", "-s", "pid"]],
+                         ids=lambda a: " ".join(a))
+def test_latency(recordings, name, args):
+    same_output(recordings[name], "latency", *args)
+
+
+def test_latency_bad_sort_key(recordings):
+    r = pcl("sched", "-i", recordings["perf-pingpong"], "latency", "-s", "bogus")
+    assert r.returncode == 129
+    assert "Unknown --sort key: `bogus'" in r.stderr
+
+
+def test_script_is_pcl_script(recordings):
+    path = recordings["pcl-pingpong"]
+    assert pcl("sched", "script", "-i", path).stdout == perf("sched", "script", "-i", path).stdout
