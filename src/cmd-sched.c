@@ -12,9 +12,11 @@
 #include "builtin.h"
 #include "core/analysis/sched-events.h"
 #include "core/analysis/sched-latency.h"
+#include "core/analysis/sched-timehist.h"
 #include "core/data/session.h"
 #include "core/events/tracepoint.h"
 #include "ui/sched-latency-print.h"
+#include "ui/sched-timehist-print.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
@@ -23,6 +25,7 @@ static const char *const sched_usage[] = {
 	"pcl sched [<options>] {record|latency|map|replay|script|timehist}", NULL
 };
 static const char *const latency_usage[] = { "pcl sched latency [<options>]", NULL };
+static const char *const timehist_usage[] = { "pcl sched timehist [<options>]", NULL };
 
 #define DEFAULT_SORT "avg, max, switch, runtime"
 
@@ -41,6 +44,9 @@ struct sched_cmd {
 	struct sched_decoder *decoder;
 	struct sched_latency *lat;
 	long nr_lost_events;
+	/* timehist */
+	struct sched_timehist *th;
+	struct th_printer printer;
 };
 
 #define SCHED_COMMON_OPTIONS(c)							\
@@ -188,6 +194,187 @@ static int sched_latency(struct sched_cmd *c, int argc, const char **argv)
 	return ret;
 }
 
+static int timehist_sample(struct perf_tool *tool, struct perf_session *s,
+			   const struct perf_event_header *rec, struct perf_sample *sample,
+			   struct evsel *evsel)
+{
+	struct sched_cmd *c = (struct sched_cmd *)tool;
+	struct sched_event ev;
+
+	sched_decoder__decode(c->decoder, evsel, sample, &ev);
+	sched_timehist__sample(c->th, s->machine, &ev, sample);
+	c->printer.max_cpu = sched_timehist__max_cpu(c->th);
+	return 0;
+}
+
+static void timehist_emit(const struct th_row *row, void *arg)
+{
+	th_print_row(arg, row);
+}
+
+/* "1,2 3" into a new array of *nr ints; NULL for no list */
+static int *parse_int_list(const char *str, int *nr)
+{
+	char *copy, *save = NULL;
+	int *list;
+
+	*nr = 0;
+	if (!str)
+		return NULL;
+	copy = xstrdup(str);
+	list = xcalloc(strlen(str) + 1, sizeof(*list));
+	for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
+		list[(*nr)++] = atoi(tok);
+	free(copy);
+	return list;
+}
+
+/* "0-2,5" into a table by CPU; NULL (with *nr = -1) when malformed */
+static bool *parse_cpu_list(const char *str, int *nr)
+{
+	char *copy = xstrdup(str), *save = NULL;
+	bool *cpus = NULL;
+
+	*nr = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long first = strtol(tok, &end, 10), last = first;
+
+		if (*end == '-')
+			last = strtol(end + 1, &end, 10);
+		if (*end || first < 0 || last < first || last > 4096) {
+			free(cpus);
+			free(copy);
+			*nr = -1;
+			return NULL;
+		}
+		if (last >= *nr) {
+			cpus = xrealloc(cpus, (size_t)(last + 1) * sizeof(*cpus));
+			memset(cpus + *nr, 0, (size_t)(last + 1 - *nr) * sizeof(*cpus));
+			*nr = (int)last + 1;
+		}
+		for (long i = first; i <= last; i++)
+			cpus[i] = true;
+	}
+	free(copy);
+	return cpus;
+}
+
+/* "sec.frac" into nanoseconds, at most 9 digits of fraction; "" is 0 */
+static bool parse_timestamp(const char *str, size_t len, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0;
+	size_t i = 0;
+	int digits = 0;
+
+	*ns = 0;
+	for (; i < len && str[i] >= '0' && str[i] <= '9'; i++)
+		sec = sec * 10 + (uint64_t)(str[i] - '0');
+	if (i < len && str[i] == '.') {
+		for (i++; i < len && str[i] >= '0' && str[i] <= '9'; i++, digits++)
+			frac = frac * 10 + (uint64_t)(str[i] - '0');
+		if (digits > 9)
+			return false;
+		for (; digits < 9; digits++)
+			frac *= 10;
+	}
+	if (i != len)
+		return false;
+	*ns = sec * 1000000000ULL + frac;
+	return true;
+}
+
+static bool parse_time_span(const char *str, uint64_t *start, uint64_t *end)
+{
+	const char *comma = strchr(str, ',');
+
+	if (!comma)
+		return parse_timestamp(str, strlen(str), start) && (*end = 0, true);
+	return parse_timestamp(str, (size_t)(comma - str), start) &&
+	       parse_timestamp(comma + 1, strlen(comma + 1), end) && (!*end || *start <= *end);
+}
+
+static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
+{
+	bool callchain = true, with_summary = false;
+	const char *pids = NULL, *tids = NULL, *cpu_list = NULL, *time_span = NULL;
+	struct th_opts o = { .emit = timehist_emit };
+	struct th_printer *p = &c->printer;
+	unsigned max_stack = 0;
+	const struct option opts[] = {
+		OPT_BOOLEAN('g', "call-graph", &callchain, "Display call chains if present (default on)"),
+		OPT_UINTEGER(0, "max-stack", &max_stack, "Maximum number of functions to display backtrace."),
+		OPT_BOOLEAN('s', "summary", &o.summary_only, "Show only syscall summary with statistics"),
+		OPT_BOOLEAN('S', "with-summary", &with_summary,
+			    "Show all syscalls and summary with statistics"),
+		OPT_BOOLEAN('w', "wakeups", &p->wakeups, "Show wakeup events"),
+		OPT_BOOLEAN('n', "next", &p->next, "Show next task"),
+		OPT_BOOLEAN('M', "migrations", &o.migrations, "Show migration events"),
+		OPT_BOOLEAN('V', "cpu-visual", &p->cpu_visual, "Add CPU visual"),
+		OPT_BOOLEAN('I', "idle-hist", &o.idle_hist, "Show idle events only"),
+		OPT_STRING(0, "time", &time_span, "str", "Time span for analysis (start,stop)"),
+		OPT_BOOLEAN(0, "state", &p->state, "Show task state when sched-out"),
+		OPT_STRING('p', "pid", &pids, "pid[,pid...]", "analyze events only for given process id(s)"),
+		OPT_STRING('t', "tid", &tids, "tid[,tid...]", "analyze events only for given thread id(s)"),
+		OPT_STRING('C', "cpu", &cpu_list, "cpu", "list of cpus to profile"),
+		SCHED_COMMON_OPTIONS(c),
+		OPT_END(),
+	};
+	struct th_summary summary;
+	int ret = PCL_EXIT_OK;
+
+	th_printer__init(p, stdout);
+	if (parse_options(argc, argv, opts, timehist_usage, 0))
+		usage_with_options(timehist_usage, opts);
+	if ((p->wakeups || p->next) && o.summary_only) {
+		fprintf(stderr, " Error: -s and -[n|w] are mutually exclusive.\n");
+		usage_with_options(timehist_usage, opts);
+	}
+	if (time_span && !parse_time_span(time_span, &o.time_start, &o.time_end)) {
+		fprintf(stderr, "Invalid time string\n");
+		return PCL_EXIT_EINVAL;
+	}
+	o.wakeups = p->wakeups;
+	p->idle_hist = o.idle_hist;
+	o.pids = parse_int_list(pids, &o.nr_pids);
+	o.tids = parse_int_list(tids, &o.nr_tids);
+	if (cpu_list) {
+		o.cpus = parse_cpu_list(cpu_list, &o.nr_cpus_in_list);
+		if (!o.cpus) {
+			fprintf(stderr, "Invalid cpu_list\n");
+			return PCL_EXIT_ERROR;
+		}
+	}
+	if (open_input(c))
+		return PCL_EXIT_ERROR;
+	evlist__for_each(&c->session->evlist, pos) {
+		if (callchain && !(pos->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+			fprintf(stderr, "Samples do not have callchains.\n");
+			callchain = false;
+		}
+	}
+	o.nr_cpus_online = (int)c->session->header.nr_cpus_online;
+	o.arg = p;
+	c->th = sched_timehist__new(&o);
+	p->max_cpu = sched_timehist__max_cpu(c->th);
+	if (!o.summary_only)
+		th_print_header(p);
+	c->tool.sample = timehist_sample;
+	if (process(c)) {
+		ret = PCL_EXIT_ERROR;
+	} else if (o.summary_only || with_summary) {
+		sched_timehist__summary(c->th, &summary);
+		th_print_summary(p, &summary, c->th, o.cpus, o.nr_cpus_in_list);
+		sched_timehist__summary_free(&summary);
+	}
+	sched_timehist__delete(c->th);
+	close_input(c);
+	free(o.pids);
+	free(o.tids);
+	free((void *)o.cpus);
+	return ret;
+}
+
 int cmd_sched(int argc, const char **argv)
 {
 	struct sched_cmd c = { .sort = DEFAULT_SORT, .profile_cpu = -1 };
@@ -205,6 +392,8 @@ int cmd_sched(int argc, const char **argv)
 		return sched_record(argc, argv);
 	if (!strncmp(sub, "lat", 3))
 		return sched_latency(&c, argc, argv);
+	if (!strcmp(sub, "timehist"))
+		return sched_timehist(&c, argc, argv);
 	if (strlen(sub) > 2 && !strncmp("script", sub, strlen(sub)))
 		return cmd_script(argc, argv);
 	usage_with_options(sched_usage, opts);

@@ -61,3 +61,40 @@ def test_latency_bad_sort_key(recordings):
 def test_script_is_pcl_script(recordings):
     path = recordings["pcl-pingpong"]
     assert pcl("sched", "script", "-i", path).stdout == perf("sched", "script", "-i", path).stdout
+
+
+TIMEHIST_ARGS = [[], ["-s"], ["-S"], ["-w"], ["-M"], ["-n"], ["-V"], ["--state"],
+                 ["-w", "-M", "-V", "-n", "--state"], ["-I"], ["-I", "-S"], ["--state", "-S"],
+                 ["--cpu", "1"], ["--cpu", "0", "-S"], ["-w", "-V", "-S"]]
+
+
+@pytest.mark.parametrize("name", RECORDINGS)
+@pytest.mark.parametrize("args", TIMEHIST_ARGS, ids=lambda a: " ".join(a))
+def test_timehist(recordings, name, args):
+    same_output(recordings[name], "timehist", *args)
+
+
+def switch_times(path):
+    """The times of perf's timehist rows, to pick windows inside the file."""
+    lines = perf("sched", "timehist", "-i", path).stdout.splitlines()[3:]
+    return [line.split()[0] for line in lines]
+
+
+@pytest.mark.parametrize("name", RECORDINGS)
+def test_timehist_time_window(recordings, name):
+    times = switch_times(recordings[name])
+    first, last = times[len(times) // 4], times[len(times) // 2]
+    for span in (f"{first},{last}", f"{first},", f",{last}"):
+        same_output(recordings[name], "timehist", "--time", span)
+        same_output(recordings[name], "timehist", "--time", span, "-S")
+
+
+@pytest.mark.parametrize("name", ["perf-pingpong", "pcl-pingpong"])
+def test_timehist_pid_and_tid_filters(recordings, name):
+    path = recordings[name]
+    lines = perf("sched", "timehist", "-i", path).stdout.splitlines()[3:]
+    task = next(line.split()[2] for line in lines if line.split()[2].startswith("pong["))
+    tid, pid = task[len("pong["):-1].split("/")
+    for args in (["-p", pid], ["-t", tid], ["-t", tid, "-S"], ["-p", pid, "-w"],
+                 ["-p", f"{pid},1", "-s"]):
+        same_output(path, "timehist", *args)

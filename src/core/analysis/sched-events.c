@@ -11,17 +11,18 @@
 
 enum sched_field {
 	F_PREV_PID, F_PREV_STATE, F_NEXT_PID, F_PID, F_RUNTIME, F_ORIG_CPU, F_DEST_CPU,
-	F_PARENT_PID, F_CHILD_PID, NR_FIELDS
+	F_PARENT_PID, F_CHILD_PID, F_NEXT_COMM, NR_FIELDS
 };
 
 static const char *const field_names[NR_FIELDS] = {
 	"prev_pid", "prev_state", "next_pid", "pid", "runtime", "orig_cpu", "dest_cpu",
-	"parent_pid", "child_pid",
+	"parent_pid", "child_pid", "next_comm",
 };
 
 /* The fields each kind needs, as bits of enum sched_field. */
 static const unsigned kind_fields[] = {
-	[SCHED_SWITCH] = 1u << F_PREV_PID | 1u << F_PREV_STATE | 1u << F_NEXT_PID,
+	[SCHED_SWITCH] = 1u << F_PREV_PID | 1u << F_PREV_STATE | 1u << F_NEXT_PID |
+			 1u << F_NEXT_COMM,
 	[SCHED_RUNTIME] = 1u << F_PID | 1u << F_RUNTIME,
 	[SCHED_WAKEUP] = 1u << F_PID,
 	[SCHED_WAKEUP_NEW] = 1u << F_PID,
@@ -136,5 +137,13 @@ bool sched_decoder__decode(struct sched_decoder *d, struct evsel *evsel,
 	ev->dest_cpu = (int)read_field(ef, F_DEST_CPU, sample);
 	ev->parent_pid = (uint32_t)read_field(ef, F_PARENT_PID, sample);
 	ev->child_pid = (uint32_t)read_field(ef, F_CHILD_PID, sample);
+	if (ef->field[F_NEXT_COMM]) {
+		const struct tep_format_field *f = ef->field[F_NEXT_COMM];
+		size_t len = f->size < (int)sizeof(ev->next_comm) - 1 ? (size_t)f->size
+								      : sizeof(ev->next_comm) - 1;
+
+		if (f->offset + len <= sample->raw_size)
+			memcpy(ev->next_comm, (const char *)sample->raw_data + f->offset, len);
+	}
 	return true;
 }

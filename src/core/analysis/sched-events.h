@@ -29,6 +29,7 @@ struct sched_event {
 	const char *name;	/* the event's name ("sched:sched_waking") */
 	uint32_t prev_pid, next_pid;	/* switch */
 	uint64_t prev_state;		/* switch */
+	char next_comm[17];		/* switch */
 	uint32_t pid;			/* runtime, wake-ups, migrate: the task */
 	uint64_t runtime;		/* runtime */
 	int orig_cpu, dest_cpu;		/* migrate */

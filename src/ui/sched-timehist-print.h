@@ -1,0 +1,23 @@
+/* sched-timehist-print: perf sched timehist's header, rows and summary. */
+#ifndef PCL_SCHED_TIMEHIST_PRINT_H
+#define PCL_SCHED_TIMEHIST_PRINT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/analysis/sched-timehist.h"
+
+struct th_printer {
+	FILE *fp;
+	bool cpu_visual, state, next, wakeups, idle_hist;
+	int comm_width;		/* grows with the longest name printed, as perf's */
+	int max_cpu;		/* for the -V columns (kept current by the caller) */
+};
+
+void th_printer__init(struct th_printer *p, FILE *fp);
+void th_print_header(struct th_printer *p);
+void th_print_row(struct th_printer *p, const struct th_row *row);
+void th_print_summary(struct th_printer *p, const struct th_summary *s,
+		      const struct sched_timehist *th, const bool *cpus, int nr_cpus_in_list);
+
+#endif
