@@ -6,16 +6,19 @@
  * `script` is pcl script.
  */
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
 #include "core/analysis/sched-events.h"
 #include "core/analysis/sched-latency.h"
+#include "core/analysis/sched-map.h"
 #include "core/analysis/sched-timehist.h"
 #include "core/data/session.h"
 #include "core/events/tracepoint.h"
 #include "ui/sched-latency-print.h"
+#include "ui/sched-map-print.h"
 #include "ui/sched-timehist-print.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -25,6 +28,7 @@ static const char *const sched_usage[] = {
 	"pcl sched [<options>] {record|latency|map|replay|script|timehist}", NULL
 };
 static const char *const latency_usage[] = { "pcl sched latency [<options>]", NULL };
+static const char *const map_usage[] = { "pcl sched map [<options>]", NULL };
 static const char *const timehist_usage[] = { "pcl sched timehist [<options>]", NULL };
 
 #define DEFAULT_SORT "avg, max, switch, runtime"
@@ -47,6 +51,8 @@ struct sched_cmd {
 	/* timehist */
 	struct sched_timehist *th;
 	struct th_printer printer;
+	/* map */
+	struct sched_map *map;
 };
 
 #define SCHED_COMMON_OPTIONS(c)							\
@@ -375,6 +381,82 @@ static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 	return ret;
 }
 
+static int map_sample(struct perf_tool *tool, struct perf_session *s,
+		      const struct perf_event_header *rec, struct perf_sample *sample,
+		      struct evsel *evsel)
+{
+	struct sched_cmd *c = (struct sched_cmd *)tool;
+	struct sched_event ev;
+
+	if (!sched_decoder__decode(c->decoder, evsel, sample, &ev) || ev.kind != SCHED_SWITCH)
+		return 0;
+	return sched_map__switch(c->map, s->machine, &ev, sample);
+}
+
+/* perf marks the COMM's task (by the record's sample id) to be named again */
+static int map_comm(struct perf_tool *tool, struct perf_session *s,
+		    const struct perf_event_header *rec, struct perf_sample *sample,
+		    struct evsel *evsel)
+{
+	struct sched_cmd *c = (struct sched_cmd *)tool;
+	struct thread *t = machine__find_thread(s->machine, (pid_t)sample->pid, (pid_t)sample->tid);
+
+	if (t)
+		sched_map__comm(c->map, t);
+	return 0;
+}
+
+static void map_emit(const struct map_row *row, void *arg)
+{
+	sched_map__print_row(arg, row);
+}
+
+static int sched_map(struct sched_cmd *c, int argc, const char **argv)
+{
+	const char *cpus = NULL, *color_pids = NULL, *color_cpus = NULL;
+	struct map_opts o = { .emit = map_emit, .arg = stdout };
+	const struct option opts[] = {
+		OPT_BOOLEAN(0, "compact", &o.compact, "map output in compact mode"),
+		OPT_STRING(0, "color-pids", &color_pids, "pids", "highlight given pids in map"),
+		OPT_STRING(0, "color-cpus", &color_cpus, "cpus", "highlight given CPUs in map"),
+		OPT_STRING(0, "cpus", &cpus, "cpus", "display given CPUs in map"),
+		SCHED_COMMON_OPTIONS(c),
+		OPT_END(),
+	};
+	const struct sched_lat_counts none = { 0 };
+	struct sched_lat_info info = { 0 };
+	int ret = PCL_EXIT_OK;
+
+	if (parse_options(argc, argv, opts, map_usage, 0))
+		usage_with_options(map_usage, opts);
+	if (cpus) {
+		o.cpus = parse_cpu_list(cpus, &o.nr_cpus_in_list);
+		if (!o.cpus) {
+			fprintf(stderr, "Invalid cpu_list\n");
+			return PCL_EXIT_ERROR;
+		}
+	}
+	o.verbose = c->verbose;
+	o.nr_cpus_conf = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (open_input(c))
+		return PCL_EXIT_ERROR;
+	c->map = sched_map__new(&o);
+	c->tool.sample = map_sample;
+	c->tool.comm = map_comm;
+	if (process(c)) {
+		ret = PCL_EXIT_ERROR;
+	} else {
+		info.nr_events = (long)c->session->stats.nr_events;
+		info.nr_lost_events = c->nr_lost_events;
+		info.nr_lost_chunks = (long)c->session->stats.nr_records[PERF_RECORD_LOST];
+		sched_latency__print_info(stdout, &none, &info);
+	}
+	sched_map__delete(c->map);
+	close_input(c);
+	free((void *)o.cpus);
+	return ret;
+}
+
 int cmd_sched(int argc, const char **argv)
 {
 	struct sched_cmd c = { .sort = DEFAULT_SORT, .profile_cpu = -1 };
@@ -392,6 +474,8 @@ int cmd_sched(int argc, const char **argv)
 		return sched_record(argc, argv);
 	if (!strncmp(sub, "lat", 3))
 		return sched_latency(&c, argc, argv);
+	if (!strncmp(sub, "map", 3))
+		return sched_map(&c, argc, argv);
 	if (!strcmp(sub, "timehist"))
 		return sched_timehist(&c, argc, argv);
 	if (strlen(sub) > 2 && !strncmp("script", sub, strlen(sub)))

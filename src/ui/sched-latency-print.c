@@ -35,7 +35,8 @@ static void print_row(FILE *fp, const struct sched_lat_task *t)
 		(double)t->max_lat / NSEC_PER_MSEC, start, end);
 }
 
-static void print_info(FILE *fp, const struct sched_lat_counts *c, const struct sched_lat_info *info)
+void sched_latency__print_info(FILE *fp, const struct sched_lat_counts *c,
+			       const struct sched_lat_info *info)
 {
 	if (c->nr_unordered_timestamps && c->nr_timestamps)
 		fprintf(fp, "  INFO: %.3f%% unordered timestamps (%ld out of %ld)\n",
@@ -88,6 +89,6 @@ void sched_latency__print(FILE *fp, struct sched_lat_task **rows, int nr,
 	fprintf(fp, "  TOTAL:                |%11.3f ms |%9" PRIu64 " |\n",
 		(double)all_runtime / NSEC_PER_MSEC, all_count);
 	rule(fp, 51);
-	print_info(fp, counts, info);
+	sched_latency__print_info(fp, counts, info);
 	fputc('\n', fp);
 }

@@ -15,4 +15,9 @@ struct sched_lat_info {
 void sched_latency__print(FILE *fp, struct sched_lat_task **rows, int nr,
 			  const struct sched_lat_counts *counts, const struct sched_lat_info *info);
 
+/* The INFO lines (unordered timestamps, lost events, context switch
+ * bugs) that end perf's latency and map output. */
+void sched_latency__print_info(FILE *fp, const struct sched_lat_counts *c,
+			       const struct sched_lat_info *info);
+
 #endif

@@ -98,3 +98,18 @@ def test_timehist_pid_and_tid_filters(recordings, name):
     for args in (["-p", pid], ["-t", tid], ["-t", tid, "-S"], ["-p", pid, "-w"],
                  ["-p", f"{pid},1", "-s"]):
         same_output(path, "timehist", *args)
+
+
+@pytest.mark.parametrize("name", RECORDINGS)
+@pytest.mark.parametrize("args", [[], ["--compact"], ["--cpus", "1"], ["--cpus", "0", "--compact"],
+                                  ["-v"]], ids=lambda a: " ".join(a))
+def test_map(recordings, name, args):
+    same_output(recordings[name], "map", *args)
+
+
+def test_map_color_options_are_plain_off_a_terminal(recordings):
+    # perf 6.1 crashes on --color-pids; off a terminal its colours are off anyway
+    path = recordings["pcl-pingpong"]
+    got = pcl("sched", "-i", path, "map", "--color-pids", "1", "--color-cpus", "0")
+    assert got.returncode == 0
+    assert got.stdout == perf("sched", "-i", path, "map").stdout
