@@ -32,6 +32,7 @@ static const char *const map_usage[] = { "pcl sched map [<options>]", NULL };
 static const char *const timehist_usage[] = { "pcl sched timehist [<options>]", NULL };
 
 #define DEFAULT_SORT "avg, max, switch, runtime"
+#define TH_MAX_FRAMES 256
 
 struct sched_cmd {
 	struct perf_tool tool;
@@ -51,6 +52,9 @@ struct sched_cmd {
 	/* timehist */
 	struct sched_timehist *th;
 	struct th_printer printer;
+	bool callchain;
+	int max_stack;
+	struct callchain_frame frames[TH_MAX_FRAMES];
 	/* map */
 	struct sched_map *map;
 };
@@ -208,6 +212,17 @@ static int timehist_sample(struct perf_tool *tool, struct perf_session *s,
 	struct sched_event ev;
 
 	sched_decoder__decode(c->decoder, evsel, sample, &ev);
+	/* the stack of a task leaving its CPU, resolved through its process
+	 * leader; kept until the next one, as perf keeps its cursor */
+	if (c->callchain && ev.kind == SCHED_SWITCH && ev.prev_pid && sample->callchain) {
+		struct thread *leader = machine__findnew_thread(s->machine, (pid_t)sample->pid,
+								(pid_t)sample->pid);
+		int max = c->max_stack + 2 < TH_MAX_FRAMES ? c->max_stack + 2 : TH_MAX_FRAMES;
+
+		c->printer.nr_frames = perf_session__resolve_callchain(s, evsel, sample, leader, max,
+								       c->frames, max);
+		c->printer.frames = c->frames;
+	}
 	sched_timehist__sample(c->th, s->machine, &ev, sample);
 	c->printer.max_cpu = sched_timehist__max_cpu(c->th);
 	return 0;
@@ -302,14 +317,15 @@ static bool parse_time_span(const char *str, uint64_t *start, uint64_t *end)
 
 static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 {
-	bool callchain = true, with_summary = false;
+	bool with_summary = false;
 	const char *pids = NULL, *tids = NULL, *cpu_list = NULL, *time_span = NULL;
 	struct th_opts o = { .emit = timehist_emit };
 	struct th_printer *p = &c->printer;
-	unsigned max_stack = 0;
 	const struct option opts[] = {
-		OPT_BOOLEAN('g', "call-graph", &callchain, "Display call chains if present (default on)"),
-		OPT_UINTEGER(0, "max-stack", &max_stack, "Maximum number of functions to display backtrace."),
+		OPT_BOOLEAN('g', "call-graph", &c->callchain,
+			    "Display call chains if present (default on)"),
+		OPT_INTEGER(0, "max-stack", &c->max_stack,
+			    "Maximum number of functions to display backtrace."),
 		OPT_BOOLEAN('s', "summary", &o.summary_only, "Show only syscall summary with statistics"),
 		OPT_BOOLEAN('S', "with-summary", &with_summary,
 			    "Show all syscalls and summary with statistics"),
@@ -330,6 +346,8 @@ static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 	int ret = PCL_EXIT_OK;
 
 	th_printer__init(p, stdout);
+	c->callchain = true;
+	c->max_stack = 5;
 	if (parse_options(argc, argv, opts, timehist_usage, 0))
 		usage_with_options(timehist_usage, opts);
 	if ((p->wakeups || p->next) && o.summary_only) {
@@ -354,11 +372,12 @@ static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 	if (open_input(c))
 		return PCL_EXIT_ERROR;
 	evlist__for_each(&c->session->evlist, pos) {
-		if (callchain && !(pos->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
+		if (c->callchain && !(pos->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
 			fprintf(stderr, "Samples do not have callchains.\n");
-			callchain = false;
+			c->callchain = false;
 		}
 	}
+	p->callchain = c->callchain;
 	o.nr_cpus_online = (int)c->session->header.nr_cpus_online;
 	o.arg = p;
 	c->th = sched_timehist__new(&o);

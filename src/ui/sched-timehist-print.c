@@ -4,7 +4,11 @@
 #include "ui/sched-timehist-print.h"
 
 #include <inttypes.h>
+#include <string.h>
 #include <strings.h>
+
+#include "core/data/perf-record.h"
+#include "core/symbols/dso.h"
 
 #include "core/symbols/thread.h"
 
@@ -95,6 +99,34 @@ static char state_char(int state)
 	return bit < (int)sizeof(letters) - 1 ? letters[bit] : '?';
 }
 
+/* Frames of the scheduler itself say nothing: perf leaves them out. */
+static bool ignored(const struct callchain_frame *f)
+{
+	const char *name = f->al.sym ? f->al.sym->name : NULL;
+
+	return name && (!strcmp(name, "schedule") || !strcmp(name, "__schedule") ||
+			!strcmp(name, "preempt_schedule"));
+}
+
+/* "a <- b <- c": the stack on one line, callee first.  perf's timehist
+ * reads no MMAP2 records, so it knows no user-space maps: user frames are
+ * [unknown] there, and here too. */
+static void print_callchain(struct th_printer *p)
+{
+	bool first = true;
+
+	for (int i = 0; i < p->nr_frames; i++) {
+		const struct callchain_frame *f = &p->frames[i];
+		bool user = f->al.cpumode == PERF_RECORD_MISC_USER;
+
+		if (ignored(f))
+			continue;
+		fprintf(p->fp, "%s %s", first ? "" : " <-",
+			f->al.sym && !user ? f->al.sym->name : "[unknown]");
+		first = false;
+	}
+}
+
 static void print_switch(struct th_printer *p, const struct th_row *row)
 {
 	FILE *fp = p->fp;
@@ -120,6 +152,12 @@ static void print_switch(struct th_printer *p, const struct th_row *row)
 	}
 	if (p->wakeups && !p->next)
 		fprintf(fp, "  %-*s", p->comm_width, "");
+	if (row->idle)
+		return;
+	if (p->callchain) {
+		fputs("  ", fp);
+		print_callchain(p);
+	}
 }
 
 void th_print_row(struct th_printer *p, const struct th_row *row)

@@ -6,12 +6,16 @@
 #include <stdio.h>
 
 #include "core/analysis/sched-timehist.h"
+#include "core/symbols/machine.h"
 
 struct th_printer {
 	FILE *fp;
 	bool cpu_visual, state, next, wakeups, idle_hist;
 	int comm_width;		/* grows with the longest name printed, as perf's */
 	int max_cpu;		/* for the -V columns (kept current by the caller) */
+	bool callchain;		/* -g: the stack after a task's row */
+	const struct callchain_frame *frames;	/* the last stack resolved */
+	int nr_frames;
 };
 
 void th_printer__init(struct th_printer *p, FILE *fp);

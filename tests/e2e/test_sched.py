@@ -13,15 +13,18 @@ import pytest
 from conftest import fixture, pcl, perf, unified
 
 RECORDINGS = ["perf-pingpong", "pcl-pingpong", "perf-system", "pcl-system"]
+# with callchains (record -g)
+STACK_RECORDINGS = ["perf-stacks", "pcl-stacks"]
 
 
 @pytest.fixture(scope="module")
 def recordings(tmp_path_factory):
     directory = tmp_path_factory.mktemp("sched")
     workloads = {"pingpong": ["--", fixture("pingpong"), "300"],
-                 "system": ["-a", "sleep", "0.5"]}
+                 "system": ["-a", "sleep", "0.5"],
+                 "stacks": ["-g", "--", fixture("pingpong"), "100"]}
     paths = {}
-    for name in RECORDINGS:
+    for name in RECORDINGS + STACK_RECORDINGS:
         tool, workload = name.split("-")
         path = str(directory / (name + ".data"))
         run = perf if tool == "perf" else pcl
@@ -113,3 +116,11 @@ def test_map_color_options_are_plain_off_a_terminal(recordings):
     got = pcl("sched", "-i", path, "map", "--color-pids", "1", "--color-cpus", "0")
     assert got.returncode == 0
     assert got.stdout == perf("sched", "-i", path, "map").stdout
+
+
+@pytest.mark.parametrize("name", STACK_RECORDINGS)
+@pytest.mark.parametrize("args", [[], ["-w", "-M"], ["--max-stack", "3"], ["--max-stack", "20", "-n"],
+                                  ["-V", "--state", "-S"], ["--no-call-graph"], ["-I"]],
+                         ids=lambda a: " ".join(a))
+def test_timehist_callchains(recordings, name, args):
+    same_output(recordings[name], "timehist", *args)
