@@ -17,6 +17,7 @@
 #include "core/analysis/sched-timehist.h"
 #include "core/data/session.h"
 #include "core/events/tracepoint.h"
+#include "ui/raw-dump.h"
 #include "ui/sched-latency-print.h"
 #include "ui/sched-map-print.h"
 #include "ui/sched-timehist-print.h"
@@ -153,10 +154,54 @@ static void close_input(struct sched_cmd *c)
 	perf_session__delete(c->session);
 }
 
+/* perf's sched tools handle samples, COMM, FORK, LOST and namespaces (and
+ * what every reader takes: attrs, features, tracing data, build ids);
+ * under -D the stubs of the others say so instead of the details. */
+static bool unhandled_record(const struct sched_cmd *c, uint32_t type)
+{
+	/* timehist's tool also takes MMAP and EXIT, but not namespaces */
+	if (c->th && (type == PERF_RECORD_MMAP || type == PERF_RECORD_EXIT))
+		return false;
+	if (c->th && type == PERF_RECORD_NAMESPACES)
+		return true;
+	switch (type) {
+	case PERF_RECORD_SAMPLE:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_NAMESPACES:
+		return false;
+	case PERF_RECORD_ID_INDEX:
+		return true;
+	default:
+		return type < PERF_RECORD_USER_TYPE_START;
+	}
+}
+
+/* -D: every record dumped as it is delivered, between the command's lines */
+static int dump_record(struct perf_tool *tool, struct perf_session *s,
+		       const struct perf_event_header *rec, struct perf_sample *sample,
+		       struct evsel *evsel, uint64_t off)
+{
+	if (unhandled_record((struct sched_cmd *)tool, rec->type)) {
+		if (raw_dump_record_head(stdout, s, rec, sample, off))
+			fputs(": unhandled!\n", stdout);
+		return 0;
+	}
+	raw_dump_record(stdout, s, s->machine, rec, sample, evsel, off);
+	if (rec->type == PERF_RECORD_FINISHED_ROUND)
+		fputc('\n', stdout);
+	else if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP)
+		fputs(": unhandled!\n", stdout);	/* printed, then left to a stub */
+	return 0;
+}
+
 static int process(struct sched_cmd *c)
 {
 	c->tool.ordered = true;
 	c->tool.lost = lost_event;
+	if (c->dump)
+		c->tool.record = dump_record;
 	if (perf_session__process(c->session, &c->tool) < 0) {
 		fprintf(stderr, "pcl sched: %s\n", c->session->err ? c->session->err : "failed");
 		return -1;
@@ -212,6 +257,13 @@ static int timehist_sample(struct perf_tool *tool, struct perf_session *s,
 	struct sched_event ev;
 
 	sched_decoder__decode(c->decoder, evsel, sample, &ev);
+	if (c->dump && ev.kind == SCHED_SWITCH) {
+		struct addr_location al;
+
+		/* perf resolves each switch: -D shows its thread and DSO */
+		perf_session__resolve_sample(s, sample, &al);
+		raw_dump_sample_location(stdout, al.thread, &al);
+	}
 	/* the stack of a task leaving its CPU, resolved through its process
 	 * leader; kept until the next one, as perf keeps its cursor */
 	if (c->callchain && ev.kind == SCHED_SWITCH && ev.prev_pid && sample->callchain) {
@@ -225,6 +277,20 @@ static int timehist_sample(struct perf_tool *tool, struct perf_session *s,
 	}
 	sched_timehist__sample(c->th, s->machine, &ev, sample);
 	c->printer.max_cpu = sched_timehist__max_cpu(c->th);
+	return 0;
+}
+
+/* -D: perf says when a FORK's parent is a thread it had made up (timehist
+ * makes woken tasks it has not met with pid 0) and replaces it */
+static int timehist_fork(struct perf_tool *tool, struct perf_session *s,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel)
+{
+	const struct perf_rec_fork *f = (const void *)rec;
+	struct thread *parent = machine__find_thread(s->machine, (pid_t)f->ppid, (pid_t)f->ptid);
+
+	if (parent && parent->pid != -1 && parent->pid != (pid_t)f->ppid)
+		printf("removing erroneous parent thread %d/%d\n", parent->pid, parent->tid);
 	return 0;
 }
 
@@ -385,6 +451,10 @@ static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 	if (!o.summary_only)
 		th_print_header(p);
 	c->tool.sample = timehist_sample;
+	if (c->dump) {
+		c->tool.fork = timehist_fork;
+		c->tool.before_machine[PERF_RECORD_FORK] = true;
+	}
 	if (process(c)) {
 		ret = PCL_EXIT_ERROR;
 	} else if (o.summary_only || with_summary) {

@@ -124,3 +124,13 @@ def test_map_color_options_are_plain_off_a_terminal(recordings):
                          ids=lambda a: " ".join(a))
 def test_timehist_callchains(recordings, name, args):
     same_output(recordings[name], "timehist", *args)
+
+
+@pytest.mark.parametrize("name", RECORDINGS)
+@pytest.mark.parametrize("args", [["latency"], ["map"], ["timehist"], ["timehist", "-w", "-M", "-S"]],
+                         ids=lambda a: " ".join(a))
+def test_dump_raw_trace(recordings, name, args):
+    want = perf("sched", "-i", recordings[name], "-D", *args)
+    got = pcl("sched", "-i", recordings[name], "-D", *args)
+    assert got.returncode == want.returncode, got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
