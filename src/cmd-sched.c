@@ -5,6 +5,7 @@
  * them (core/analysis/sched-events) and hand them to their analysis;
  * `script` is pcl script.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "core/analysis/sched-events.h"
 #include "core/analysis/sched-latency.h"
 #include "core/analysis/sched-map.h"
+#include "core/analysis/sched-replay.h"
 #include "core/analysis/sched-timehist.h"
 #include "core/data/session.h"
 #include "core/events/tracepoint.h"
@@ -29,6 +31,7 @@ static const char *const sched_usage[] = {
 	"pcl sched [<options>] {record|latency|map|replay|script|timehist}", NULL
 };
 static const char *const latency_usage[] = { "pcl sched latency [<options>]", NULL };
+static const char *const replay_usage[] = { "pcl sched replay [<options>]", NULL };
 static const char *const map_usage[] = { "pcl sched map [<options>]", NULL };
 static const char *const timehist_usage[] = { "pcl sched timehist [<options>]", NULL };
 
@@ -58,6 +61,8 @@ struct sched_cmd {
 	struct callchain_frame frames[TH_MAX_FRAMES];
 	/* map */
 	struct sched_map *map;
+	/* replay */
+	struct sched_replay *replay;
 };
 
 #define SCHED_COMMON_OPTIONS(c)							\
@@ -257,7 +262,7 @@ static int timehist_sample(struct perf_tool *tool, struct perf_session *s,
 	struct sched_event ev;
 
 	sched_decoder__decode(c->decoder, evsel, sample, &ev);
-	if (c->dump && ev.kind == SCHED_SWITCH) {
+	if (c->dump && ev.kind == SCHED_EV_SWITCH) {
 		struct addr_location al;
 
 		/* perf resolves each switch: -D shows its thread and DSO */
@@ -266,7 +271,7 @@ static int timehist_sample(struct perf_tool *tool, struct perf_session *s,
 	}
 	/* the stack of a task leaving its CPU, resolved through its process
 	 * leader; kept until the next one, as perf keeps its cursor */
-	if (c->callchain && ev.kind == SCHED_SWITCH && ev.prev_pid && sample->callchain) {
+	if (c->callchain && ev.kind == SCHED_EV_SWITCH && ev.prev_pid && sample->callchain) {
 		struct thread *leader = machine__findnew_thread(s->machine, (pid_t)sample->pid,
 								(pid_t)sample->pid);
 		int max = c->max_stack + 2 < TH_MAX_FRAMES ? c->max_stack + 2 : TH_MAX_FRAMES;
@@ -477,7 +482,7 @@ static int map_sample(struct perf_tool *tool, struct perf_session *s,
 	struct sched_cmd *c = (struct sched_cmd *)tool;
 	struct sched_event ev;
 
-	if (!sched_decoder__decode(c->decoder, evsel, sample, &ev) || ev.kind != SCHED_SWITCH)
+	if (!sched_decoder__decode(c->decoder, evsel, sample, &ev) || ev.kind != SCHED_EV_SWITCH)
 		return 0;
 	return sched_map__switch(c->map, s->machine, &ev, sample);
 }
@@ -546,6 +551,101 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	return ret;
 }
 
+static int replay_sample(struct perf_tool *tool, struct perf_session *s,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel)
+{
+	struct sched_cmd *c = (struct sched_cmd *)tool;
+	struct sched_event ev;
+
+	if (!sched_decoder__decode(c->decoder, evsel, sample, &ev))
+		return 0;
+	return sched_replay__event(c->replay, &ev, sample);
+}
+
+static int replay_fork(struct perf_tool *tool, struct perf_session *s,
+		       const struct perf_event_header *rec, struct perf_sample *sample,
+		       struct evsel *evsel)
+{
+	const struct perf_rec_fork *f = (const void *)rec;
+
+	sched_replay__fork(((struct sched_cmd *)tool)->replay, s->machine, (int)f->pid,
+			   (int)f->tid, (int)f->ppid, (int)f->ptid);
+	return 0;
+}
+
+static void replay_report(const struct replay_round *round, void *arg)
+{
+	if (!round) {
+		printf("------------------------------------------------------------\n");
+		return;
+	}
+	printf("#%-3lu: %0.3f, ", round->nr, (double)round->delta / 1e6);
+	printf("ravg: %0.2f, ", (double)round->run_avg / 1e6);
+	printf("cpu: %0.2f / %0.2f\n", (double)round->cpu_usage / 1e6,
+	       (double)round->runavg_cpu_usage / 1e6);
+	fflush(stdout);
+}
+
+static int sched_replay(struct sched_cmd *c, int argc, const char **argv)
+{
+	unsigned repeat = 10;
+	const struct option opts[] = {
+		OPT_UINTEGER('r', "repeat", &repeat,
+			     "repeat the workload replay N times (-1: infinite)"),
+		SCHED_COMMON_OPTIONS(c),
+		OPT_END(),
+	};
+	struct replay_calibration cal;
+	const struct replay_counts *n;
+	char *err = NULL;
+	int ret = PCL_EXIT_OK;
+
+	if (parse_options(argc, argv, opts, replay_usage, 0))
+		usage_with_options(replay_usage, opts);
+	c->replay = sched_replay__new();
+	sched_replay__calibrate(c->replay, &cal);
+	printf("run measurement overhead: %" PRIu64 " nsecs\n", cal.run_overhead);
+	printf("sleep measurement overhead: %" PRIu64 " nsecs\n", cal.sleep_overhead);
+	printf("the run test took %" PRIu64 " nsecs\n", cal.run_test);
+	printf("the sleep test took %" PRIu64 " nsecs\n", cal.sleep_test);
+	if (open_input(c)) {
+		sched_replay__delete(c->replay);
+		return PCL_EXIT_ERROR;
+	}
+	c->tool.sample = replay_sample;
+	c->tool.fork = replay_fork;
+	if (process(c)) {
+		ret = PCL_EXIT_ERROR;
+		goto out;
+	}
+	n = sched_replay__counts(c->replay);
+	printf("nr_run_events:        %ld\n", n->nr_run_events);
+	printf("nr_sleep_events:      %ld\n", n->nr_sleep_events);
+	printf("nr_wakeup_events:     %ld\n", n->nr_wakeup_events);
+	if (n->targetless_wakeups)
+		printf("target-less wakeups:  %ld\n", n->targetless_wakeups);
+	if (n->multitarget_wakeups)
+		printf("multi-target wakeups: %ld\n", n->multitarget_wakeups);
+	if (n->nr_run_events_optimized)
+		printf("run atoms optimized: %ld\n", n->nr_run_events_optimized);
+	for (int i = 0; i < sched_replay__nr_tasks(c->replay); i++) {
+		struct replay_task_info t = sched_replay__task(c->replay, i);
+
+		printf("task %6ld (%20s:%10lu), nr_events: %ld\n", t.nr, t.comm, t.pid, t.nr_events);
+	}
+	fflush(stdout);
+	if (sched_replay__run(c->replay, repeat, c->force, replay_report, NULL, &err) < 0) {
+		fputs(err, stderr);
+		free(err);
+		ret = PCL_EXIT_FAILURE;
+	}
+out:
+	close_input(c);
+	sched_replay__delete(c->replay);
+	return ret;
+}
+
 int cmd_sched(int argc, const char **argv)
 {
 	struct sched_cmd c = { .sort = DEFAULT_SORT, .profile_cpu = -1 };
@@ -563,6 +663,8 @@ int cmd_sched(int argc, const char **argv)
 		return sched_record(argc, argv);
 	if (!strncmp(sub, "lat", 3))
 		return sched_latency(&c, argc, argv);
+	if (!strncmp(sub, "rep", 3))
+		return sched_replay(&c, argc, argv);
 	if (!strncmp(sub, "map", 3))
 		return sched_map(&c, argc, argv);
 	if (!strcmp(sub, "timehist"))

@@ -134,3 +134,23 @@ def test_dump_raw_trace(recordings, name, args):
     got = pcl("sched", "-i", recordings[name], "-D", *args)
     assert got.returncode == want.returncode, got.stderr
     assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+
+
+def replay_structure(text):
+    """replay's lines without its measurements (times vary run to run)."""
+    lines = text.splitlines()
+    assert [line.split(":")[0] for line in lines[:4]] == [
+        "run measurement overhead", "sleep measurement overhead"] + [
+        line.split(":")[0] for line in lines[2:4]]
+    assert lines[2].startswith("the run test took ") and lines[3].startswith("the sleep test took ")
+    return [line for line in lines[4:] if not line.startswith("#")], \
+        [line.split(":")[0] for line in lines if line.startswith("#")]
+
+
+@pytest.mark.parametrize("name", ["perf-pingpong", "pcl-pingpong"])
+def test_replay(recordings, name):
+    want = perf("sched", "-i", recordings[name], "replay", "-r", "2")
+    got = pcl("sched", "-i", recordings[name], "replay", "-r", "2")
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert replay_structure(got.stdout) == replay_structure(want.stdout)
+    assert replay_structure(got.stdout)[1] == ["#1  ", "#2  "]

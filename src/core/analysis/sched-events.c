@@ -11,23 +11,23 @@
 
 enum sched_field {
 	F_PREV_PID, F_PREV_STATE, F_NEXT_PID, F_PID, F_RUNTIME, F_ORIG_CPU, F_DEST_CPU,
-	F_PARENT_PID, F_CHILD_PID, F_NEXT_COMM, NR_FIELDS
+	F_PARENT_PID, F_CHILD_PID, F_NEXT_COMM, F_PREV_COMM, F_COMM, NR_FIELDS
 };
 
 static const char *const field_names[NR_FIELDS] = {
 	"prev_pid", "prev_state", "next_pid", "pid", "runtime", "orig_cpu", "dest_cpu",
-	"parent_pid", "child_pid", "next_comm",
+	"parent_pid", "child_pid", "next_comm", "prev_comm", "comm",
 };
 
 /* The fields each kind needs, as bits of enum sched_field. */
 static const unsigned kind_fields[] = {
-	[SCHED_SWITCH] = 1u << F_PREV_PID | 1u << F_PREV_STATE | 1u << F_NEXT_PID |
-			 1u << F_NEXT_COMM,
-	[SCHED_RUNTIME] = 1u << F_PID | 1u << F_RUNTIME,
-	[SCHED_WAKEUP] = 1u << F_PID,
-	[SCHED_WAKEUP_NEW] = 1u << F_PID,
-	[SCHED_MIGRATE] = 1u << F_PID | 1u << F_ORIG_CPU | 1u << F_DEST_CPU,
-	[SCHED_FORK] = 1u << F_PARENT_PID | 1u << F_CHILD_PID,
+	[SCHED_EV_SWITCH] = 1u << F_PREV_PID | 1u << F_PREV_STATE | 1u << F_NEXT_PID |
+			 1u << F_NEXT_COMM | 1u << F_PREV_COMM,
+	[SCHED_EV_RUNTIME] = 1u << F_PID | 1u << F_RUNTIME,
+	[SCHED_EV_WAKEUP] = 1u << F_PID | 1u << F_COMM,
+	[SCHED_EV_WAKEUP_NEW] = 1u << F_PID | 1u << F_COMM,
+	[SCHED_EV_MIGRATE] = 1u << F_PID | 1u << F_ORIG_CPU | 1u << F_DEST_CPU,
+	[SCHED_EV_FORK] = 1u << F_PARENT_PID | 1u << F_CHILD_PID,
 };
 
 struct event_fields {
@@ -61,19 +61,19 @@ void sched_decoder__delete(struct sched_decoder *d)
 static enum sched_kind kind_of(const char *name)
 {
 	static const struct { const char *name; enum sched_kind kind; } kinds[] = {
-		{ "sched:sched_switch", SCHED_SWITCH },
-		{ "sched:sched_stat_runtime", SCHED_RUNTIME },
-		{ "sched:sched_wakeup", SCHED_WAKEUP },
-		{ "sched:sched_waking", SCHED_WAKEUP },
-		{ "sched:sched_wakeup_new", SCHED_WAKEUP_NEW },
-		{ "sched:sched_migrate_task", SCHED_MIGRATE },
-		{ "sched:sched_process_fork", SCHED_FORK },
+		{ "sched:sched_switch", SCHED_EV_SWITCH },
+		{ "sched:sched_stat_runtime", SCHED_EV_RUNTIME },
+		{ "sched:sched_wakeup", SCHED_EV_WAKEUP },
+		{ "sched:sched_waking", SCHED_EV_WAKEUP },
+		{ "sched:sched_wakeup_new", SCHED_EV_WAKEUP_NEW },
+		{ "sched:sched_migrate_task", SCHED_EV_MIGRATE },
+		{ "sched:sched_process_fork", SCHED_EV_FORK },
 	};
 
 	for (size_t i = 0; name && i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strcmp(name, kinds[i].name))
 			return kinds[i].kind;
-	return SCHED_OTHER;
+	return SCHED_EV_OTHER;
 }
 
 static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evsel)
@@ -92,10 +92,10 @@ static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evs
 	if (ef->known)
 		return ef;
 	ef->known = true;
-	ef->kind = evsel->attr.type == PERF_TYPE_TRACEPOINT ? kind_of(evsel->name) : SCHED_OTHER;
+	ef->kind = evsel->attr.type == PERF_TYPE_TRACEPOINT ? kind_of(evsel->name) : SCHED_EV_OTHER;
 	se = perf_session__event(d->session, evsel);
-	if (ef->kind == SCHED_OTHER || !se || !se->tp_format) {
-		ef->kind = SCHED_OTHER;
+	if (ef->kind == SCHED_EV_OTHER || !se || !se->tp_format) {
+		ef->kind = SCHED_EV_OTHER;
 		return ef;
 	}
 	for (int f = 0; f < NR_FIELDS; f++) {
@@ -103,7 +103,7 @@ static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evs
 			continue;
 		ef->field[f] = tep_find_field(se->tp_format, field_names[f]);
 		if (!ef->field[f])
-			ef->kind = SCHED_OTHER;
+			ef->kind = SCHED_EV_OTHER;
 	}
 	return ef;
 }
@@ -118,6 +118,20 @@ static uint64_t read_field(const struct event_fields *ef, enum sched_field f,
 	return v;
 }
 
+/* A char[] field into buf, NUL-terminated (left empty when absent). */
+static void read_string(const struct event_fields *ef, enum sched_field f,
+			const struct perf_sample *sample, char *buf, size_t size)
+{
+	const struct tep_format_field *field = ef->field[f];
+	size_t len;
+
+	if (!field)
+		return;
+	len = (size_t)field->size < size - 1 ? (size_t)field->size : size - 1;
+	if (field->offset + len <= sample->raw_size)
+		memcpy(buf, (const char *)sample->raw_data + field->offset, len);
+}
+
 bool sched_decoder__decode(struct sched_decoder *d, struct evsel *evsel,
 			   const struct perf_sample *sample, struct sched_event *ev)
 {
@@ -126,7 +140,7 @@ bool sched_decoder__decode(struct sched_decoder *d, struct evsel *evsel,
 	memset(ev, 0, sizeof(*ev));
 	ev->kind = ef->kind;
 	ev->name = evsel->name;
-	if (ef->kind == SCHED_OTHER || !sample->raw_data)
+	if (ef->kind == SCHED_EV_OTHER || !sample->raw_data)
 		return false;
 	ev->prev_pid = (uint32_t)read_field(ef, F_PREV_PID, sample);
 	ev->prev_state = read_field(ef, F_PREV_STATE, sample);
@@ -137,13 +151,8 @@ bool sched_decoder__decode(struct sched_decoder *d, struct evsel *evsel,
 	ev->dest_cpu = (int)read_field(ef, F_DEST_CPU, sample);
 	ev->parent_pid = (uint32_t)read_field(ef, F_PARENT_PID, sample);
 	ev->child_pid = (uint32_t)read_field(ef, F_CHILD_PID, sample);
-	if (ef->field[F_NEXT_COMM]) {
-		const struct tep_format_field *f = ef->field[F_NEXT_COMM];
-		size_t len = f->size < (int)sizeof(ev->next_comm) - 1 ? (size_t)f->size
-								      : sizeof(ev->next_comm) - 1;
-
-		if (f->offset + len <= sample->raw_size)
-			memcpy(ev->next_comm, (const char *)sample->raw_data + f->offset, len);
-	}
+	read_string(ef, F_NEXT_COMM, sample, ev->next_comm, sizeof(ev->next_comm));
+	read_string(ef, F_PREV_COMM, sample, ev->prev_comm, sizeof(ev->prev_comm));
+	read_string(ef, F_COMM, sample, ev->comm, sizeof(ev->comm));
 	return true;
 }

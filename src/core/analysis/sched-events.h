@@ -15,13 +15,13 @@ struct evsel;
 struct perf_sample;
 
 enum sched_kind {
-	SCHED_OTHER,		/* not a scheduler event the analyses read */
-	SCHED_SWITCH,
-	SCHED_RUNTIME,		/* sched_stat_runtime */
-	SCHED_WAKEUP,		/* sched_wakeup and sched_waking */
-	SCHED_WAKEUP_NEW,
-	SCHED_MIGRATE,
-	SCHED_FORK,		/* sched_process_fork */
+	SCHED_EV_OTHER,		/* not a scheduler event the analyses read */
+	SCHED_EV_SWITCH,
+	SCHED_EV_RUNTIME,		/* sched_stat_runtime */
+	SCHED_EV_WAKEUP,		/* sched_wakeup and sched_waking */
+	SCHED_EV_WAKEUP_NEW,
+	SCHED_EV_MIGRATE,
+	SCHED_EV_FORK,		/* sched_process_fork */
 };
 
 struct sched_event {
@@ -30,6 +30,8 @@ struct sched_event {
 	uint32_t prev_pid, next_pid;	/* switch */
 	uint64_t prev_state;		/* switch */
 	char next_comm[17];		/* switch */
+	char prev_comm[17];		/* switch */
+	char comm[17];			/* wake-ups, runtime, migrate */
 	uint32_t pid;			/* runtime, wake-ups, migrate: the task */
 	uint64_t runtime;		/* runtime */
 	int orig_cpu, dest_cpu;		/* migrate */
@@ -41,7 +43,7 @@ struct sched_decoder;
 struct sched_decoder *sched_decoder__new(struct perf_session *s);
 void sched_decoder__delete(struct sched_decoder *d);
 
-/* Decodes sample of evsel into *ev; false (kind SCHED_OTHER) for other
+/* Decodes sample of evsel into *ev; false (kind SCHED_EV_OTHER) for other
  * events, or when the file lacks a field the kind needs. */
 bool sched_decoder__decode(struct sched_decoder *d, struct evsel *evsel,
 			   const struct perf_sample *sample, struct sched_event *ev);

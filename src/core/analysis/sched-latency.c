@@ -203,7 +203,7 @@ int sched_latency__event(struct sched_latency *lat, struct machine *m,
 	int err = 0;
 
 	switch (ev->kind) {
-	case SCHED_SWITCH:
+	case SCHED_EV_SWITCH:
 		grow_cpus(lat, (int)sample->cpu);
 		if (lat->cpu_curr_pid[sample->cpu] != (uint32_t)-1 &&
 		    lat->cpu_curr_pid[sample->cpu] != ev->prev_pid)
@@ -211,19 +211,19 @@ int sched_latency__event(struct sched_latency *lat, struct machine *m,
 		err = on_switch(lat, m, ev, sample);
 		lat->cpu_curr_pid[sample->cpu] = ev->next_pid;
 		break;
-	case SCHED_RUNTIME:
+	case SCHED_EV_RUNTIME:
 		on_runtime(lat, m, ev, sample);
 		break;
-	case SCHED_WAKEUP:
+	case SCHED_EV_WAKEUP:
 		/* perf 6.1's latency reads sched_wakeup, not sched_waking,
 		 * although its record asks for sched_waking */
 		if (!strcmp(ev->name, "sched:sched_waking"))
 			break;
 		/* fall through */
-	case SCHED_WAKEUP_NEW:
+	case SCHED_EV_WAKEUP_NEW:
 		on_wakeup(lat, m, ev, sample);
 		break;
-	case SCHED_MIGRATE:
+	case SCHED_EV_MIGRATE:
 		on_migrate(lat, m, ev, sample);
 		break;
 	default:

@@ -356,14 +356,14 @@ int sched_timehist__sample(struct sched_timehist *th, struct machine *m,
 	if ((int)sample->cpu > th->max_cpu)
 		th->max_cpu = (int)sample->cpu;
 	switch (ev->kind) {
-	case SCHED_SWITCH:
+	case SCHED_EV_SWITCH:
 		on_switch(th, m, ev, sample);
 		break;
-	case SCHED_WAKEUP:
-	case SCHED_WAKEUP_NEW:
+	case SCHED_EV_WAKEUP:
+	case SCHED_EV_WAKEUP_NEW:
 		on_wakeup(th, m, ev, sample);
 		break;
-	case SCHED_MIGRATE:
+	case SCHED_EV_MIGRATE:
 		if (th->o.migrations)
 			on_migrate(th, m, ev, sample);
 		break;

@@ -75,7 +75,7 @@ struct sched_timehist *sched_timehist__new(const struct th_opts *o);
 void sched_timehist__delete(struct sched_timehist *th);
 
 /* Every sample goes here, sched events decoded in ev (others: kind
- * SCHED_OTHER): the highest CPU seen counts for the -V columns. */
+ * SCHED_EV_OTHER): the highest CPU seen counts for the -V columns. */
 int sched_timehist__sample(struct sched_timehist *th, struct machine *m,
 			   const struct sched_event *ev, const struct perf_sample *sample);
 
