@@ -502,13 +502,15 @@ static int map_comm(struct perf_tool *tool, struct perf_session *s,
 
 static void map_emit(const struct map_row *row, void *arg)
 {
-	sched_map__print_row(arg, row);
+	sched_map__print_row(stdout, row, arg);
 }
 
 static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 {
+	/* --color-pids changes nothing: perf 6.1 colours every task already */
 	const char *cpus = NULL, *color_pids = NULL, *color_cpus = NULL;
-	struct map_opts o = { .emit = map_emit, .arg = stdout };
+	struct map_opts o = { .emit = map_emit };
+	struct map_colors colors = { .on = isatty(STDOUT_FILENO) };
 	const struct option opts[] = {
 		OPT_BOOLEAN(0, "compact", &o.compact, "map output in compact mode"),
 		OPT_STRING(0, "color-pids", &color_pids, "pids", "highlight given pids in map"),
@@ -530,6 +532,15 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 			return PCL_EXIT_ERROR;
 		}
 	}
+	if (color_cpus) {
+		colors.cpus = parse_cpu_list(color_cpus, &colors.nr_cpus);
+		if (!colors.cpus) {
+			fprintf(stderr, "Invalid cpu_list\n");
+			free((void *)o.cpus);
+			return PCL_EXIT_ERROR;
+		}
+	}
+	o.arg = &colors;
 	o.verbose = c->verbose;
 	o.nr_cpus_conf = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (open_input(c))
@@ -548,6 +559,7 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	sched_map__delete(c->map);
 	close_input(c);
 	free((void *)o.cpus);
+	free((void *)colors.cpus);
 	return ret;
 }
 

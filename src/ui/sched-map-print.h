@@ -6,6 +6,16 @@
 
 #include "core/analysis/sched-map.h"
 
-void sched_map__print_row(FILE *fp, const struct map_row *row);
+#include <stdbool.h>
+
+/* On a terminal perf colours every task's name blue (6.1 marks them all)
+ * and the '*' of the --color-cpus CPUs red. */
+struct map_colors {
+	bool on;
+	const bool *cpus;	/* --color-cpus, by CPU (NULL: none) */
+	int nr_cpus;
+};
+
+void sched_map__print_row(FILE *fp, const struct map_row *row, const struct map_colors *colors);
 
 #endif
