@@ -201,6 +201,26 @@ static int dump_record(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
+/* perf reads nothing from a file without tracepoints, saying why */
+static bool has_tracepoints(struct sched_cmd *c)
+{
+	evlist__for_each(&c->session->evlist, pos) {
+		if (pos->attr.type == PERF_TYPE_TRACEPOINT)
+			return true;
+	}
+	fprintf(stderr, "No trace sample to read. Did you call 'perf record -R'?\n");
+	return false;
+}
+
+static bool has_switch_event(struct sched_cmd *c)
+{
+	evlist__for_each(&c->session->evlist, pos) {
+		if (pos->name && !strcmp(pos->name, "sched:sched_switch"))
+			return true;
+	}
+	return false;
+}
+
 static int process(struct sched_cmd *c)
 {
 	c->tool.ordered = true;
@@ -240,7 +260,7 @@ static int sched_latency(struct sched_cmd *c, int argc, const char **argv)
 		return PCL_EXIT_ERROR;
 	c->lat = sched_latency__new(c->profile_cpu);
 	c->tool.sample = latency_sample;
-	if (process(c)) {
+	if (has_tracepoints(c) && process(c)) {
 		ret = PCL_EXIT_ERROR;
 	} else {
 		rows = sched_latency__rows(c->lat, c->sort, c->per_pid, &nr);
@@ -449,6 +469,11 @@ static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 		}
 	}
 	p->callchain = c->callchain;
+	if (!has_switch_event(c)) {
+		fprintf(stderr, "No sched_switch events found. Have you run 'perf sched record'?\n");
+		close_input(c);
+		return PCL_EXIT_ERROR;
+	}
 	o.nr_cpus_online = (int)c->session->header.nr_cpus_online;
 	o.arg = p;
 	c->th = sched_timehist__new(&o);
@@ -548,7 +573,7 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	c->map = sched_map__new(&o);
 	c->tool.sample = map_sample;
 	c->tool.comm = map_comm;
-	if (process(c)) {
+	if (has_tracepoints(c) && process(c)) {
 		ret = PCL_EXIT_ERROR;
 	} else {
 		info.nr_events = (long)c->session->stats.nr_events;
@@ -627,7 +652,7 @@ static int sched_replay(struct sched_cmd *c, int argc, const char **argv)
 	}
 	c->tool.sample = replay_sample;
 	c->tool.fork = replay_fork;
-	if (process(c)) {
+	if (has_tracepoints(c) && process(c)) {
 		ret = PCL_EXIT_ERROR;
 		goto out;
 	}

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from conftest import fixture, pcl, perf, unified
+from conftest import PERF, fixture, pcl, perf, unified
 
 RECORDINGS = ["perf-pingpong", "pcl-pingpong", "perf-system", "pcl-system"]
 # with callchains (record -g)
@@ -154,3 +154,37 @@ def test_replay(recordings, name):
     assert got.returncode == want.returncode == 0, got.stderr
     assert replay_structure(got.stdout) == replay_structure(want.stdout)
     assert replay_structure(got.stdout)[1] == ["#1  ", "#2  "]
+
+
+@pytest.fixture(scope="module")
+def no_sched_events(tmp_path_factory):
+    """A recording without tracepoints, and one perf sched wrote to a pipe."""
+    directory = tmp_path_factory.mktemp("nosched")
+    plain = str(directory / "plain.data")
+    r = perf("record", "-q", "-o", plain, "--", "true")
+    assert r.returncode == 0, r.stderr
+    piped = str(directory / "pipe.data")
+    with open(piped, "wb") as out:
+        r = run_to(out, [PERF, "sched", "record", "-q", "-o", "-", "--", "true"])
+    assert r.returncode == 0
+    return {"plain": plain, "pipe": piped}
+
+
+def run_to(out, argv):
+    import subprocess
+    return subprocess.run(argv, stdout=out, stderr=subprocess.DEVNULL, timeout=120)
+
+
+@pytest.mark.parametrize("kind", ["plain", "pipe"])
+@pytest.mark.parametrize("sub", ["latency", "map", "timehist"])
+def test_files_without_sched_events(no_sched_events, kind, sub):
+    # like perf, nothing is read from them (a pipe's events come too late)
+    path = no_sched_events[kind]
+    source = "-" if kind == "pipe" else path
+    with open(path, "rb") as f:
+        want = perf("sched", "-i", source, sub, stdin=f)
+    with open(path, "rb") as f:
+        got = pcl("sched", "-i", source, sub, stdin=f)
+    assert got.returncode == want.returncode
+    assert got.stdout == want.stdout
+    assert got.stderr.splitlines()[-1] == want.stderr.splitlines()[-1]
