@@ -25,15 +25,33 @@ void sched_map__print_row(FILE *fp, const struct map_row *row, const struct map_
 			fputs(COLOR_CPU "*" COLOR_RESET, fp);
 		else
 			fputc('*', fp);
-		if (cell->shortname)
-			fprintf(fp, "%s%2s %s", task_on, cell->shortname, off);
-		else
+		if (cell->shortname) {
+			/* short names are two characters: "%2s " */
+			fputs(task_on, fp);
+			fputs(cell->shortname, fp);
+			fputc(' ', fp);
+			fputs(off, fp);
+		} else {
 			fputs("   ", fp);
+		}
 	}
 	if (row->shown) {
-		snprintf(stamp, sizeof(stamp), "%" PRIu64 ".%06" PRIu64, row->time / 1000000000,
-			 row->time % 1000000000 / 1000);
-		fprintf(fp, "  %12s secs ", stamp);
+		char *end = stamp + sizeof(stamp), *p = end;
+		uint64_t usec = row->time % 1000000000 / 1000, sec = row->time / 1000000000;
+
+		/* "  %12s secs " of sec.usec, without printf: a line per switch */
+		for (int i = 0; i < 6; i++, usec /= 10)
+			*--p = (char)('0' + usec % 10);
+		*--p = '.';
+		do {
+			*--p = (char)('0' + sec % 10);
+			sec /= 10;
+		} while (sec);
+		fputs("  ", fp);
+		for (long i = end - p; i < 12; i++)
+			fputc(' ', fp);
+		fwrite(p, 1, (size_t)(end - p), fp);
+		fputs(" secs ", fp);
 		if (row->announce)
 			fprintf(fp, "%s%s => %s:%d%s", task_on, row->shortname, row->comm, row->tid,
 				off);

@@ -41,20 +41,66 @@ static const char *name_str(struct th_printer *p, struct th_name n)
 	return buf;
 }
 
-/* msec.usec, truncated */
-static void print_time(FILE *fp, uint64_t ns, int width)
+/* Digits of v ending at end (written backwards), at least min_digits
+ * of them (zero-padded); returns where they start.  The rows are
+ * printed by the million: this is printf's "%0*lu" without printf. */
+static char *digits(char *end, uint64_t v, int min_digits)
 {
-	uint64_t ms = ns / NSEC_PER_MSEC;
-
-	fprintf(fp, "%*" PRIu64 ".%03" PRIu64 " ", width, ms, (uint64_t)((ns - ms * NSEC_PER_MSEC) / NSEC_PER_USEC));
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+		min_digits--;
+	} while (v || min_digits > 0);
+	return end;
 }
 
+/* s right-aligned in width columns */
+static void put_right(FILE *fp, const char *s, size_t len, int width)
+{
+	for (int i = (int)len; i < width; i++)
+		fputc(' ', fp);
+	fwrite(s, 1, len, fp);
+}
+
+/* msec.usec, truncated, right-aligned ("%*lu.%03lu ") */
+static void print_time(FILE *fp, uint64_t ns, int width)
+{
+	char buf[32], *end = buf + sizeof(buf), *p;
+	uint64_t ms = ns / NSEC_PER_MSEC;
+
+	p = digits(end, (ns - ms * NSEC_PER_MSEC) / NSEC_PER_USEC, 3);
+	*--p = '.';
+	p = digits(p, ms, 1);
+	put_right(fp, p, (size_t)(end - p) - 4, width);
+	fwrite(end - 4, 1, 4, fp);
+	fputc(' ', fp);
+}
+
+/* "%15s [%04d] " of the time as sec.usec */
 static void print_stamp(FILE *fp, uint64_t ns, int cpu)
 {
-	char buf[64];
+	char buf[48], *end = buf + sizeof(buf), *p;
 
-	snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, ns / 1000000000, ns % 1000000000 / 1000);
-	fprintf(fp, "%15s [%04d] ", buf, cpu);
+	p = digits(end, ns % 1000000000 / 1000, 6);
+	*--p = '.';
+	p = digits(p, ns / 1000000000, 1);
+	put_right(fp, p, (size_t)(end - p), 15);
+	fputs(" [", fp);
+	p = digits(end, (uint64_t)cpu, 4);
+	fwrite(p, 1, (size_t)(end - p), fp);
+	fputs("] ", fp);
+}
+
+/* " %-*s " */
+static void print_name(FILE *fp, const char *name, int width)
+{
+	size_t len = strlen(name);
+
+	fputc(' ', fp);
+	fwrite(name, 1, len, fp);
+	for (int i = (int)len; i < width; i++)
+		fputc(' ', fp);
+	fputc(' ', fp);
 }
 
 void th_print_header(struct th_printer *p)
@@ -138,7 +184,7 @@ static void print_switch(struct th_printer *p, const struct th_row *row)
 			fputc(i == row->cpu ? (row->idle ? 'i' : 's') : ' ', fp);
 		fputc(' ', fp);
 	}
-	fprintf(fp, " %-*s ", p->comm_width, name_str(p, row->who));
+	print_name(fp, name_str(p, row->who), p->comm_width);
 	print_time(fp, t->dt_sleep + t->dt_iowait + t->dt_preempt, 6);
 	print_time(fp, t->dt_delay, 6);
 	print_time(fp, t->dt_run, 6);

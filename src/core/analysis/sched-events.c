@@ -38,6 +38,7 @@ struct event_fields {
 
 struct sched_decoder {
 	struct perf_session *session;
+	bool swap;		/* the file's byte order is not ours */
 	struct event_fields *events;	/* by evsel->idx */
 	int nr_events;
 };
@@ -47,6 +48,7 @@ struct sched_decoder *sched_decoder__new(struct perf_session *s)
 	struct sched_decoder *d = xcalloc(1, sizeof(*d));
 
 	d->session = s;
+	d->swap = s->tep && tep_is_file_bigendian(s->tep) != tep_is_local_bigendian(s->tep);
 	return d;
 }
 
@@ -108,14 +110,43 @@ static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evs
 	return ef;
 }
 
-static uint64_t read_field(const struct event_fields *ef, enum sched_field f,
-			   const struct perf_sample *sample)
+static uint64_t read_field(const struct sched_decoder *d, const struct event_fields *ef,
+			   enum sched_field f, const struct perf_sample *sample)
 {
-	unsigned long long v = 0;
+	const struct tep_format_field *field = ef->field[f];
+	const uint8_t *p;
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
 
-	if (ef->field[f])
-		tep_read_number_field(ef->field[f], sample->raw_data, &v);
-	return v;
+	/* a torn sample reads as zeros, not past its end */
+	if (!field || (uint64_t)field->offset + (uint64_t)field->size > sample->raw_size)
+		return 0;
+	p = (const uint8_t *)sample->raw_data + field->offset;
+	if (d->swap) {
+		unsigned long long v = 0;
+
+		tep_read_number_field((struct tep_format_field *)field, sample->raw_data, &v);
+		return v;
+	}
+	/* our byte order: what tep_read_number_field() does, without the call */
+	switch (field->size) {
+	case 1:
+		memcpy(&u8, p, 1);
+		return u8;
+	case 2:
+		memcpy(&u16, p, 2);
+		return u16;
+	case 4:
+		memcpy(&u32, p, 4);
+		return u32;
+	case 8:
+		memcpy(&u64, p, 8);
+		return u64;
+	default:
+		return 0;
+	}
 }
 
 /* A char[] field into buf, NUL-terminated (left empty when absent). */
@@ -128,7 +159,7 @@ static void read_string(const struct event_fields *ef, enum sched_field f,
 	if (!field)
 		return;
 	len = (size_t)field->size < size - 1 ? (size_t)field->size : size - 1;
-	if (field->offset + len <= sample->raw_size)
+	if ((uint64_t)field->offset + len <= sample->raw_size)
 		memcpy(buf, (const char *)sample->raw_data + field->offset, len);
 }
 
@@ -142,15 +173,15 @@ bool sched_decoder__decode(struct sched_decoder *d, struct evsel *evsel,
 	ev->name = evsel->name;
 	if (ef->kind == SCHED_EV_OTHER || !sample->raw_data)
 		return false;
-	ev->prev_pid = (uint32_t)read_field(ef, F_PREV_PID, sample);
-	ev->prev_state = read_field(ef, F_PREV_STATE, sample);
-	ev->next_pid = (uint32_t)read_field(ef, F_NEXT_PID, sample);
-	ev->pid = (uint32_t)read_field(ef, F_PID, sample);
-	ev->runtime = read_field(ef, F_RUNTIME, sample);
-	ev->orig_cpu = (int)read_field(ef, F_ORIG_CPU, sample);
-	ev->dest_cpu = (int)read_field(ef, F_DEST_CPU, sample);
-	ev->parent_pid = (uint32_t)read_field(ef, F_PARENT_PID, sample);
-	ev->child_pid = (uint32_t)read_field(ef, F_CHILD_PID, sample);
+	ev->prev_pid = (uint32_t)read_field(d, ef, F_PREV_PID, sample);
+	ev->prev_state = read_field(d, ef, F_PREV_STATE, sample);
+	ev->next_pid = (uint32_t)read_field(d, ef, F_NEXT_PID, sample);
+	ev->pid = (uint32_t)read_field(d, ef, F_PID, sample);
+	ev->runtime = read_field(d, ef, F_RUNTIME, sample);
+	ev->orig_cpu = (int)read_field(d, ef, F_ORIG_CPU, sample);
+	ev->dest_cpu = (int)read_field(d, ef, F_DEST_CPU, sample);
+	ev->parent_pid = (uint32_t)read_field(d, ef, F_PARENT_PID, sample);
+	ev->child_pid = (uint32_t)read_field(d, ef, F_CHILD_PID, sample);
 	read_string(ef, F_NEXT_COMM, sample, ev->next_comm, sizeof(ev->next_comm));
 	read_string(ef, F_PREV_COMM, sample, ev->prev_comm, sizeof(ev->prev_comm));
 	read_string(ef, F_COMM, sample, ev->comm, sizeof(ev->comm));
