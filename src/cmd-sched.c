@@ -25,6 +25,7 @@
 #include "ui/sched-timehist-print.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 static const char *const sched_usage[] = {
@@ -59,6 +60,7 @@ struct sched_cmd {
 	bool callchain;
 	int max_stack;
 	struct callchain_frame frames[TH_MAX_FRAMES];
+	struct strbuf folded;		/* -I: the stack as "a;b;c" */
 	/* map */
 	struct sched_map *map;
 	/* replay */
@@ -279,6 +281,7 @@ static int timehist_sample(struct perf_tool *tool, struct perf_session *s,
 			   struct evsel *evsel)
 {
 	struct sched_cmd *c = (struct sched_cmd *)tool;
+	const char *stack = NULL;
 	struct sched_event ev;
 
 	sched_decoder__decode(c->decoder, evsel, sample, &ev);
@@ -299,7 +302,12 @@ static int timehist_sample(struct perf_tool *tool, struct perf_session *s,
 		c->printer.nr_frames = perf_session__resolve_callchain(s, evsel, sample, leader, max,
 								       c->frames, max);
 		c->printer.frames = c->frames;
+		if (c->printer.idle_hist) {
+			th_fold_stack(&c->folded, c->frames, c->printer.nr_frames);
+			stack = strbuf_str(&c->folded);
+		}
 	}
+	sched_timehist__set_stack(c->th, stack);
 	sched_timehist__sample(c->th, s->machine, &ev, sample);
 	c->printer.max_cpu = sched_timehist__max_cpu(c->th);
 	return 0;
@@ -493,6 +501,7 @@ static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 		sched_timehist__summary_free(&summary);
 	}
 	sched_timehist__delete(c->th);
+	strbuf_release(&c->folded);
 	close_input(c);
 	free(o.pids);
 	free(o.tids);

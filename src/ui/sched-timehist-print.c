@@ -145,6 +145,23 @@ static char state_char(int state)
 	return bit < (int)sizeof(letters) - 1 ? letters[bit] : '?';
 }
 
+void th_fold_stack(struct strbuf *sb, const struct callchain_frame *frames, int nr)
+{
+	strbuf_reset(sb);
+	strbuf_addstr(sb, "");
+	for (int i = 0; i < nr; i++) {
+		const struct callchain_frame *f = &frames[i];
+
+		if (i)
+			strbuf_addch(sb, ';');
+		/* no symbol (and no user map in perf's timehist): the address */
+		if (f->al.sym && f->al.cpumode != PERF_RECORD_MISC_USER)
+			strbuf_addstr(sb, f->al.sym->name);
+		else
+			strbuf_addf(sb, "%#" PRIx64, f->ip);
+	}
+}
+
 /* Frames of the scheduler itself say nothing: perf leaves them out. */
 static bool ignored(const struct callchain_frame *f)
 {
@@ -265,6 +282,28 @@ static void print_task(struct th_printer *p, const struct th_task *r)
 	fputc('\n', fp);
 }
 
+/* -I with stacks: per CPU, the idle time after each stack that went idle */
+static void print_idle_stacks(struct th_printer *p, const struct th_summary *s)
+{
+	FILE *fp = p->fp;
+
+	fprintf(fp, "\nIdle stats by callchain:\n");
+	for (int cpu = 0; cpu < s->nr_idle; cpu++) {
+		const struct th_task *idle = s->idle[cpu];
+
+		fprintf(fp, "  CPU %2d:", cpu);
+		print_time(fp, idle->total_run, 6);
+		fprintf(fp, " msec\n");
+		fprintf(fp, "  %16s  %8s  %s\n", "Idle time (msec)", "Count", "Callchains");
+		fprintf(fp, "  %.16s  %.8s  %.50s\n", dashes, dashes, dashes);
+		for (int i = 0; i < idle->nr_stacks; i++) {
+			print_time(fp, idle->stacks[i].time, 12);
+			fprintf(fp, "  %8d  %s\n", idle->stacks[i].count, idle->stacks[i].folded);
+		}
+		fputc('\n', fp);
+	}
+}
+
 void th_print_summary(struct th_printer *p, const struct th_summary *s,
 		      const struct sched_timehist *th, const bool *cpus, int nr_cpus_in_list)
 {
@@ -326,6 +365,8 @@ void th_print_summary(struct th_printer *p, const struct th_summary *s,
 			fprintf(fp, "    CPU %2d idle entire time window\n", cpu);
 		}
 	}
+	if (p->idle_hist && p->callchain)
+		print_idle_stacks(p, s);
 	fprintf(fp, "\n    Total number of unique tasks: %" PRIu64 "\n"
 		"Total number of context switches: %" PRIu64 "\n", nr_tasks, nr_switches);
 	fprintf(fp, "           Total run time (msec): ");

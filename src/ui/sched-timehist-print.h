@@ -7,6 +7,7 @@
 
 #include "core/analysis/sched-timehist.h"
 #include "core/symbols/machine.h"
+#include "util/strbuf.h"
 
 struct th_printer {
 	FILE *fp;
@@ -20,6 +21,9 @@ struct th_printer {
 
 void th_printer__init(struct th_printer *p, FILE *fp);
 void th_print_header(struct th_printer *p);
+/* -I: a stack as perf folds it for the idle summary, "a;b;c" callee
+ * first, the scheduler's frames included. */
+void th_fold_stack(struct strbuf *sb, const struct callchain_frame *frames, int nr);
 void th_print_row(struct th_printer *p, const struct th_row *row);
 void th_print_summary(struct th_printer *p, const struct th_summary *s,
 		      const struct sched_timehist *th, const bool *cpus, int nr_cpus_in_list);

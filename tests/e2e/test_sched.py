@@ -120,7 +120,8 @@ def test_map_color_options_are_plain_off_a_terminal(recordings):
 
 @pytest.mark.parametrize("name", STACK_RECORDINGS)
 @pytest.mark.parametrize("args", [[], ["-w", "-M"], ["--max-stack", "3"], ["--max-stack", "20", "-n"],
-                                  ["-V", "--state", "-S"], ["--no-call-graph"], ["-I"]],
+                                  ["-V", "--state", "-S"], ["--no-call-graph"], ["-I"],
+                                  ["-I", "-S"], ["-I", "-s", "--max-stack", "2"]],
                          ids=lambda a: " ".join(a))
 def test_timehist_callchains(recordings, name, args):
     same_output(recordings[name], "timehist", *args)

@@ -187,6 +187,40 @@ static void stats_as_perf(void **state)
 	sched_timehist__delete(th);
 }
 
+/* -I: idle time goes to the stack of the task that went idle last */
+static void idle_time_by_stack(void **state)
+{
+	struct th_opts o = opts();
+	struct sched_timehist *th;
+	struct th_summary s;
+	const struct th_task *idle;
+
+	o.idle_hist = true;
+	th = sched_timehist__new(&o);
+	sched_timehist__set_stack(th, "schedule;do_nanosleep");
+	sw(th, 1000, 0, 10, TASK_S, 0);
+	sched_timehist__set_stack(th, NULL);
+	sw(th, 1500, 0, 0, 0, 20);		/* 500 idle after do_nanosleep */
+	sched_timehist__set_stack(th, "schedule;pipe_read");
+	sw(th, 2000, 0, 20, TASK_S, 0);
+	sched_timehist__set_stack(th, NULL);
+	sw(th, 4000, 0, 0, 0, 10);		/* 2000 after pipe_read */
+	sched_timehist__set_stack(th, "schedule;do_nanosleep");
+	sw(th, 4100, 0, 10, TASK_S, 0);
+	sched_timehist__set_stack(th, NULL);
+	sw(th, 4400, 0, 0, 0, 20);		/* 300 more after do_nanosleep */
+	sched_timehist__summary(th, &s);
+	idle = s.idle[0];
+	assert_int_equal(idle->nr_stacks, 2);
+	assert_string_equal(idle->stacks[0].folded, "schedule;pipe_read");
+	assert_int_equal(idle->stacks[0].time, 2000);
+	assert_string_equal(idle->stacks[1].folded, "schedule;do_nanosleep");
+	assert_int_equal(idle->stacks[1].time, 800);
+	assert_int_equal(idle->stacks[1].count, 2);
+	sched_timehist__summary_free(&s);
+	sched_timehist__delete(th);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +230,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(summary_in_perfs_thread_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(stats_as_perf, setup, teardown),
+		cmocka_unit_test_setup_teardown(idle_time_by_stack, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
