@@ -15,6 +15,8 @@ from conftest import PERF, fixture, pcl, perf, unified
 RECORDINGS = ["perf-pingpong", "pcl-pingpong", "perf-system", "pcl-system"]
 # with callchains (record -g)
 STACK_RECORDINGS = ["perf-stacks", "pcl-stacks"]
+# compressed (record -z)
+ZSTD_RECORDINGS = ["perf-zstd", "pcl-zstd"]
 
 
 @pytest.fixture(scope="module")
@@ -22,9 +24,10 @@ def recordings(tmp_path_factory):
     directory = tmp_path_factory.mktemp("sched")
     workloads = {"pingpong": ["--", fixture("pingpong"), "300"],
                  "system": ["-a", "sleep", "0.5"],
-                 "stacks": ["-g", "--", fixture("pingpong"), "100"]}
+                 "stacks": ["-g", "--", fixture("pingpong"), "100"],
+                 "zstd": ["-z", "--", fixture("pingpong"), "100"]}
     paths = {}
-    for name in RECORDINGS + STACK_RECORDINGS:
+    for name in RECORDINGS + STACK_RECORDINGS + ZSTD_RECORDINGS:
         tool, workload = name.split("-")
         path = str(directory / (name + ".data"))
         run = perf if tool == "perf" else pcl
@@ -189,3 +192,10 @@ def test_files_without_sched_events(no_sched_events, kind, sub):
     assert got.returncode == want.returncode
     assert got.stdout == want.stdout
     assert got.stderr.splitlines()[-1] == want.stderr.splitlines()[-1]
+
+
+@pytest.mark.parametrize("name", ZSTD_RECORDINGS)
+@pytest.mark.parametrize("args", [["latency"], ["map"], ["timehist", "-S", "-w", "-M"],
+                                  ["-D", "latency"]], ids=lambda a: " ".join(a))
+def test_compressed(recordings, name, args):
+    same_output(recordings[name], *args)
