@@ -124,6 +124,15 @@ static int lost_event(struct perf_tool *tool, struct perf_session *s,
 	struct sched_cmd *c = (struct sched_cmd *)tool;
 
 	c->nr_lost_events += (long)((const struct perf_rec_lost *)rec)->lost;
+	/* timehist says so in its stream of lines, -s or not */
+	if (c->th) {
+		char stamp[32];
+
+		snprintf(stamp, sizeof(stamp), "%" PRIu64 ".%06" PRIu64, sample->time / 1000000000,
+			 sample->time % 1000000000 / 1000);
+		printf("%15s lost %" PRIu64 " events on cpu %d\n", stamp,
+		       (uint64_t)((const struct perf_rec_lost *)rec)->lost, (int)sample->cpu);
+	}
 	return 0;
 }
 
@@ -161,27 +170,27 @@ static void close_input(struct sched_cmd *c)
 	perf_session__delete(c->session);
 }
 
-/* perf's sched tools handle samples, COMM, FORK, LOST and namespaces (and
- * what every reader takes: attrs, features, tracing data, build ids);
- * under -D the stubs of the others say so instead of the details. */
+/* Under -D, perf's stubs say ": unhandled!" instead of a record's details.
+ * Its sched tools handle samples, COMM, FORK and LOST (latency and map
+ * also namespaces, timehist also MMAP and EXIT); perf's defaults handle
+ * the other kernel records but these, and ID_INDEX. */
 static bool unhandled_record(const struct sched_cmd *c, uint32_t type)
 {
-	/* timehist's tool also takes MMAP and EXIT, but not namespaces */
-	if (c->th && (type == PERF_RECORD_MMAP || type == PERF_RECORD_EXIT))
-		return false;
-	if (c->th && type == PERF_RECORD_NAMESPACES)
-		return true;
 	switch (type) {
-	case PERF_RECORD_SAMPLE:
-	case PERF_RECORD_COMM:
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_LOST:
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_EXIT:
+		return !c->th;
 	case PERF_RECORD_NAMESPACES:
-		return false;
+		return c->th;
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+	case PERF_RECORD_READ:
+	case PERF_RECORD_CGROUP:
 	case PERF_RECORD_ID_INDEX:
 		return true;
 	default:
-		return type < PERF_RECORD_USER_TYPE_START;
+		return false;
 	}
 }
 
@@ -190,6 +199,11 @@ static int dump_record(struct perf_tool *tool, struct perf_session *s,
 		       const struct perf_event_header *rec, struct perf_sample *sample,
 		       struct evsel *evsel, uint64_t off)
 {
+	/* timehist's LOST handler prints its own line, not the details */
+	if (((struct sched_cmd *)tool)->th && rec->type == PERF_RECORD_LOST) {
+		raw_dump_record_head(stdout, s, rec, sample, off);
+		return 0;
+	}
 	if (unhandled_record((struct sched_cmd *)tool, rec->type)) {
 		if (raw_dump_record_head(stdout, s, rec, sample, off))
 			fputs(": unhandled!\n", stdout);

@@ -17,6 +17,8 @@ RECORDINGS = ["perf-pingpong", "pcl-pingpong", "perf-system", "pcl-system"]
 STACK_RECORDINGS = ["perf-stacks", "pcl-stacks"]
 # compressed (record -z)
 ZSTD_RECORDINGS = ["perf-zstd", "pcl-zstd"]
+# a one-page ring under 20000 round trips: events are usually lost
+LOSSY_RECORDINGS = ["perf-lossy", "pcl-lossy"]
 
 
 @pytest.fixture(scope="module")
@@ -25,9 +27,10 @@ def recordings(tmp_path_factory):
     workloads = {"pingpong": ["--", fixture("pingpong"), "300"],
                  "system": ["-a", "sleep", "0.5"],
                  "stacks": ["-g", "--", fixture("pingpong"), "100"],
-                 "zstd": ["-z", "--", fixture("pingpong"), "100"]}
+                 "zstd": ["-z", "--", fixture("pingpong"), "100"],
+                 "lossy": ["-m", "1", "--", fixture("pingpong"), "20000"]}
     paths = {}
-    for name in RECORDINGS + STACK_RECORDINGS + ZSTD_RECORDINGS:
+    for name in RECORDINGS + STACK_RECORDINGS + ZSTD_RECORDINGS + LOSSY_RECORDINGS:
         tool, workload = name.split("-")
         path = str(directory / (name + ".data"))
         run = perf if tool == "perf" else pcl
@@ -198,4 +201,13 @@ def test_files_without_sched_events(no_sched_events, kind, sub):
 @pytest.mark.parametrize("args", [["latency"], ["map"], ["timehist", "-S", "-w", "-M"],
                                   ["-D", "latency"]], ids=lambda a: " ".join(a))
 def test_compressed(recordings, name, args):
+    same_output(recordings[name], *args)
+
+
+@pytest.mark.parametrize("name", LOSSY_RECORDINGS)
+@pytest.mark.parametrize("args", [["latency"], ["map"], ["timehist", "-S"], ["timehist", "-s"],
+                                  ["-D", "timehist"], ["-D", "latency"]],
+                         ids=lambda a: " ".join(a))
+def test_lost_events(recordings, name, args):
+    # the INFO lines of latency and map, timehist's "lost N events" lines
     same_output(recordings[name], *args)
