@@ -17,7 +17,9 @@
 #include "core/analysis/sched-map.h"
 #include "core/analysis/sched-replay.h"
 #include "core/analysis/sched-timehist.h"
+#include "core/data/sample-filter.h"
 #include "core/data/session.h"
+#include "core/events/cpumap.h"
 #include "core/events/tracepoint.h"
 #include "ui/raw-dump.h"
 #include "ui/sched-latency-print.h"
@@ -85,7 +87,7 @@ static int sched_record(int argc, const char **argv)
 	static const char *const stat_events[] = {
 		"sched:sched_stat_wait", "sched:sched_stat_sleep", "sched:sched_stat_iowait",
 	};
-	size_t nr_fixed = sizeof(fixed) / sizeof(fixed[0]);
+	size_t nr_fixed = ARRAY_SIZE(fixed);
 	const char **rec_argv = xcalloc(nr_fixed + 10 + (size_t)argc, sizeof(*rec_argv));
 	int n = 0, ret;
 	char enabled = '0';
@@ -100,7 +102,7 @@ static int sched_record(int argc, const char **argv)
 			enabled = '0';
 		fclose(fp);
 	}
-	for (size_t i = 0; enabled == '1' && i < sizeof(stat_events) / sizeof(stat_events[0]); i++) {
+	for (size_t i = 0; enabled == '1' && i < ARRAY_SIZE(stat_events); i++) {
 		if (tracepoint__id("sched", stat_events[i] + strlen("sched:")) >= 0) {
 			rec_argv[n++] = "-e";
 			rec_argv[n++] = stat_events[i];
@@ -313,8 +315,8 @@ static int timehist_sample(struct perf_tool *tool, struct perf_session *s,
 								(pid_t)sample->pid);
 		int max = c->max_stack + 2 < TH_MAX_FRAMES ? c->max_stack + 2 : TH_MAX_FRAMES;
 
-		c->printer.nr_frames = perf_session__resolve_callchain(s, evsel, sample, leader, max,
-								       c->frames, max);
+		c->printer.nr_frames =
+			perf_session__resolve_callchain(s, evsel, sample, leader, max, c->frames, max);
 		c->printer.frames = c->frames;
 		if (c->printer.idle_hist) {
 			th_fold_stack(&c->folded, c->frames, c->printer.nr_frames);
@@ -346,100 +348,20 @@ static void timehist_emit(const struct th_row *row, void *arg)
 	th_print_row(arg, row);
 }
 
-/* "1,2 3" into a new array of *nr ints; NULL for no list */
-static int *parse_int_list(const char *str, int *nr)
-{
-	char *copy, *save = NULL;
-	int *list;
-
-	*nr = 0;
-	if (!str)
-		return NULL;
-	copy = xstrdup(str);
-	list = xcalloc(strlen(str) + 1, sizeof(*list));
-	for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save))
-		list[(*nr)++] = atoi(tok);
-	free(copy);
-	return list;
-}
-
-/* "0-2,5" into a table by CPU; NULL (with *nr = -1) when malformed */
-static bool *parse_cpu_list(const char *str, int *nr)
-{
-	char *copy = xstrdup(str), *save = NULL;
-	bool *cpus = NULL;
-
-	*nr = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long first = strtol(tok, &end, 10), last = first;
-
-		if (*end == '-')
-			last = strtol(end + 1, &end, 10);
-		if (*end || first < 0 || last < first || last > 4096) {
-			free(cpus);
-			free(copy);
-			*nr = -1;
-			return NULL;
-		}
-		if (last >= *nr) {
-			cpus = xrealloc(cpus, (size_t)(last + 1) * sizeof(*cpus));
-			memset(cpus + *nr, 0, (size_t)(last + 1 - *nr) * sizeof(*cpus));
-			*nr = (int)last + 1;
-		}
-		for (long i = first; i <= last; i++)
-			cpus[i] = true;
-	}
-	free(copy);
-	return cpus;
-}
-
-/* "sec.frac" into nanoseconds, at most 9 digits of fraction; "" is 0 */
-static bool parse_timestamp(const char *str, size_t len, uint64_t *ns)
-{
-	uint64_t sec = 0, frac = 0;
-	size_t i = 0;
-	int digits = 0;
-
-	*ns = 0;
-	for (; i < len && str[i] >= '0' && str[i] <= '9'; i++)
-		sec = sec * 10 + (uint64_t)(str[i] - '0');
-	if (i < len && str[i] == '.') {
-		for (i++; i < len && str[i] >= '0' && str[i] <= '9'; i++, digits++)
-			frac = frac * 10 + (uint64_t)(str[i] - '0');
-		if (digits > 9)
-			return false;
-		for (; digits < 9; digits++)
-			frac *= 10;
-	}
-	if (i != len)
-		return false;
-	*ns = sec * 1000000000ULL + frac;
-	return true;
-}
-
-static bool parse_time_span(const char *str, uint64_t *start, uint64_t *end)
-{
-	const char *comma = strchr(str, ',');
-
-	if (!comma)
-		return parse_timestamp(str, strlen(str), start) && (*end = 0, true);
-	return parse_timestamp(str, (size_t)(comma - str), start) &&
-	       parse_timestamp(comma + 1, strlen(comma + 1), end) && (!*end || *start <= *end);
-}
-
 static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 {
 	bool with_summary = false;
 	const char *pids = NULL, *tids = NULL, *cpu_list = NULL, *time_span = NULL;
-	struct th_opts o = { .emit = timehist_emit };
+	struct sample_filter filter = { 0 };
+	struct th_opts o = { .emit = timehist_emit, .filter = &filter };
 	struct th_printer *p = &c->printer;
 	const struct option opts[] = {
 		OPT_BOOLEAN('g', "call-graph", &c->callchain,
 			    "Display call chains if present (default on)"),
 		OPT_INTEGER(0, "max-stack", &c->max_stack,
 			    "Maximum number of functions to display backtrace."),
-		OPT_BOOLEAN('s', "summary", &o.summary_only, "Show only syscall summary with statistics"),
+		OPT_BOOLEAN('s', "summary", &o.summary_only,
+			    "Show only syscall summary with statistics"),
 		OPT_BOOLEAN('S', "with-summary", &with_summary,
 			    "Show all syscalls and summary with statistics"),
 		OPT_BOOLEAN('w', "wakeups", &p->wakeups, "Show wakeup events"),
@@ -449,8 +371,10 @@ static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 		OPT_BOOLEAN('I', "idle-hist", &o.idle_hist, "Show idle events only"),
 		OPT_STRING(0, "time", &time_span, "str", "Time span for analysis (start,stop)"),
 		OPT_BOOLEAN(0, "state", &p->state, "Show task state when sched-out"),
-		OPT_STRING('p', "pid", &pids, "pid[,pid...]", "analyze events only for given process id(s)"),
-		OPT_STRING('t', "tid", &tids, "tid[,tid...]", "analyze events only for given thread id(s)"),
+		OPT_STRING('p', "pid", &pids, "pid[,pid...]",
+			   "analyze events only for given process id(s)"),
+		OPT_STRING('t', "tid", &tids, "tid[,tid...]",
+			   "analyze events only for given thread id(s)"),
 		OPT_STRING('C', "cpu", &cpu_list, "cpu", "list of cpus to profile"),
 		SCHED_COMMON_OPTIONS(c),
 		OPT_END(),
@@ -467,23 +391,27 @@ static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 		fprintf(stderr, " Error: -s and -[n|w] are mutually exclusive.\n");
 		usage_with_options(timehist_usage, opts);
 	}
-	if (time_span && !parse_time_span(time_span, &o.time_start, &o.time_end)) {
+	/* one start,stop range, as perf's timehist takes */
+	if (time_span && (sample_filter__set_time(&filter, time_span) || filter.nr_ranges != 1)) {
 		fprintf(stderr, "Invalid time string\n");
+		sample_filter__exit(&filter);
 		return PCL_EXIT_EINVAL;
 	}
+	if (cpu_list && sample_filter__set_cpus(&filter, cpu_list)) {
+		fprintf(stderr, "Invalid cpu_list\n");
+		sample_filter__exit(&filter);
+		return PCL_EXIT_ERROR;
+	}
+	if (pids)
+		name_list__add(&filter.pids, pids);
+	if (tids)
+		name_list__add(&filter.tids, tids);
 	o.wakeups = p->wakeups;
 	p->idle_hist = o.idle_hist;
-	o.pids = parse_int_list(pids, &o.nr_pids);
-	o.tids = parse_int_list(tids, &o.nr_tids);
-	if (cpu_list) {
-		o.cpus = parse_cpu_list(cpu_list, &o.nr_cpus_in_list);
-		if (!o.cpus) {
-			fprintf(stderr, "Invalid cpu_list\n");
-			return PCL_EXIT_ERROR;
-		}
-	}
-	if (open_input(c))
+	if (open_input(c)) {
+		sample_filter__exit(&filter);
 		return PCL_EXIT_ERROR;
+	}
 	evlist__for_each(&c->session->evlist, pos) {
 		if (c->callchain && !(pos->attr.sample_type & PERF_SAMPLE_CALLCHAIN)) {
 			fprintf(stderr, "Samples do not have callchains.\n");
@@ -492,8 +420,9 @@ static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 	}
 	p->callchain = c->callchain;
 	if (!has_switch_event(c)) {
-		fprintf(stderr, "No sched_switch events found. Have you run 'perf sched record'?\n");
+		fputs("No sched_switch events found. Have you run 'perf sched record'?\n", stderr);
 		close_input(c);
+		sample_filter__exit(&filter);
 		return PCL_EXIT_ERROR;
 	}
 	o.nr_cpus_online = (int)c->session->header.nr_cpus_online;
@@ -511,15 +440,13 @@ static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 		ret = PCL_EXIT_ERROR;
 	} else if (o.summary_only || with_summary) {
 		sched_timehist__summary(c->th, &summary);
-		th_print_summary(p, &summary, c->th, o.cpus, o.nr_cpus_in_list);
+		th_print_summary(p, &summary, c->th, &filter);
 		sched_timehist__summary_free(&summary);
 	}
 	sched_timehist__delete(c->th);
 	strbuf_release(&c->folded);
 	close_input(c);
-	free(o.pids);
-	free(o.tids);
-	free((void *)o.cpus);
+	sample_filter__exit(&filter);
 	return ret;
 }
 
@@ -573,26 +500,19 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 
 	if (parse_options(argc, argv, opts, map_usage, 0))
 		usage_with_options(map_usage, opts);
-	if (cpus) {
-		o.cpus = parse_cpu_list(cpus, &o.nr_cpus_in_list);
-		if (!o.cpus) {
-			fprintf(stderr, "Invalid cpu_list\n");
-			return PCL_EXIT_ERROR;
-		}
-	}
-	if (color_cpus) {
-		colors.cpus = parse_cpu_list(color_cpus, &colors.nr_cpus);
-		if (!colors.cpus) {
-			fprintf(stderr, "Invalid cpu_list\n");
-			free((void *)o.cpus);
-			return PCL_EXIT_ERROR;
-		}
+	if ((cpus && !(o.cpus = cpu_map__parse(cpus))) ||
+	    (color_cpus && !(colors.cpus = cpu_map__parse(color_cpus)))) {
+		fprintf(stderr, "Invalid cpu_list\n");
+		ret = PCL_EXIT_ERROR;
+		goto out_cpus;
 	}
 	o.arg = &colors;
 	o.verbose = c->verbose;
 	o.nr_cpus_conf = (int)sysconf(_SC_NPROCESSORS_CONF);
-	if (open_input(c))
-		return PCL_EXIT_ERROR;
+	if (open_input(c)) {
+		ret = PCL_EXIT_ERROR;
+		goto out_cpus;
+	}
 	c->map = sched_map__new(&o);
 	c->tool.sample = map_sample;
 	c->tool.comm = map_comm;
@@ -606,8 +526,9 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	}
 	sched_map__delete(c->map);
 	close_input(c);
-	free((void *)o.cpus);
-	free((void *)colors.cpus);
+out_cpus:
+	cpu_map__delete((struct cpu_map *)o.cpus);
+	cpu_map__delete((struct cpu_map *)colors.cpus);
 	return ret;
 }
 
@@ -692,7 +613,8 @@ static int sched_replay(struct sched_cmd *c, int argc, const char **argv)
 	for (int i = 0; i < sched_replay__nr_tasks(c->replay); i++) {
 		struct replay_task_info t = sched_replay__task(c->replay, i);
 
-		printf("task %6ld (%20s:%10lu), nr_events: %ld\n", t.nr, t.comm, t.pid, t.nr_events);
+		printf("task %6ld (%20s:%10lu), nr_events: %ld\n", t.nr, t.comm, t.pid,
+		       t.nr_events);
 	}
 	fflush(stdout);
 	if (sched_replay__run(c->replay, repeat, c->force, replay_report, NULL, &err) < 0) {

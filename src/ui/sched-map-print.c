@@ -20,8 +20,7 @@ void sched_map__print_row(FILE *fp, const struct map_row *row, const struct map_
 
 		if (cell->cpu != row->cpu)
 			fputc(' ', fp);
-		else if (colors->on && colors->cpus && cell->cpu < colors->nr_cpus &&
-			 colors->cpus[cell->cpu])
+		else if (colors->on && colors->cpus && cpu_map__idx(colors->cpus, cell->cpu) >= 0)
 			fputs(COLOR_CPU "*" COLOR_RESET, fp);
 		else
 			fputc('*', fp);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "core/analysis/sched-map.h"
+#include "core/events/cpumap.h"
 
 #include <stdbool.h>
 
@@ -12,8 +13,7 @@
  * and the '*' of the --color-cpus CPUs red. */
 struct map_colors {
 	bool on;
-	const bool *cpus;	/* --color-cpus, by CPU (NULL: none) */
-	int nr_cpus;
+	const struct cpu_map *cpus;	/* --color-cpus (NULL: none) */
 };
 
 void sched_map__print_row(FILE *fp, const struct map_row *row, const struct map_colors *colors);

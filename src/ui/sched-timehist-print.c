@@ -123,7 +123,8 @@ void th_print_header(struct th_printer *p)
 	fprintf(fp, "%15s %-6s ", "", "");
 	if (p->cpu_visual)
 		fprintf(fp, " %*s ", ncpus, "");
-	fprintf(fp, " %-*s  %9s  %9s  %9s", p->comm_width, "[tid/pid]", "(msec)", "(msec)", "(msec)");
+	fprintf(fp, " %-*s  %9s  %9s  %9s", p->comm_width, "[tid/pid]", "(msec)", "(msec)",
+		"(msec)");
 	if (p->state)
 		fprintf(fp, "  %5s", "");
 	fputc('\n', fp);
@@ -305,7 +306,7 @@ static void print_idle_stacks(struct th_printer *p, const struct th_summary *s)
 }
 
 void th_print_summary(struct th_printer *p, const struct th_summary *s,
-		      const struct sched_timehist *th, const bool *cpus, int nr_cpus_in_list)
+		      const struct sched_timehist *th, const struct sample_filter *filter)
 {
 	FILE *fp = p->fp;
 	uint64_t nr_tasks = 0, nr_switches = 0, total_run = 0;
@@ -344,7 +345,7 @@ void th_print_summary(struct th_printer *p, const struct th_summary *s,
 			printed++;
 		}
 		if (!printed)
-			fprintf(fp, dead ? "<no terminated tasks>\n" : "<no still running tasks>\n");
+			fputs(dead ? "<no terminated tasks>\n" : "<no still running tasks>\n", fp);
 	}
 	/* with samples filtered out the idle times mean nothing: perf stops */
 	if (s->idle_skipped)
@@ -353,7 +354,7 @@ void th_print_summary(struct th_printer *p, const struct th_summary *s,
 	for (int cpu = 0; cpu < s->nr_idle; cpu++) {
 		const struct th_task *r = s->idle[cpu];
 
-		if (cpus && (cpu >= nr_cpus_in_list || !cpus[cpu]))
+		if (filter && sample_filter__skip_cpu(filter, (uint32_t)cpu))
 			continue;
 		if (r->run_stats.n) {
 			nr_switches += (uint64_t)r->run_stats.n;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "core/analysis/sched-timehist.h"
+#include "core/data/sample-filter.h"
 #include "core/symbols/machine.h"
 #include "util/strbuf.h"
 
@@ -26,6 +27,6 @@ void th_print_header(struct th_printer *p);
 void th_fold_stack(struct strbuf *sb, const struct callchain_frame *frames, int nr);
 void th_print_row(struct th_printer *p, const struct th_row *row);
 void th_print_summary(struct th_printer *p, const struct th_summary *s,
-		      const struct sched_timehist *th, const bool *cpus, int nr_cpus_in_list);
+		      const struct sched_timehist *th, const struct sample_filter *filter);
 
 #endif

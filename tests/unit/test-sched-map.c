@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "core/analysis/sched-map.h"
+#include "core/events/cpumap.h"
 #include "core/symbols/machine.h"
 #include "core/symbols/thread.h"
 #include "sched-fake.h"
@@ -109,9 +110,8 @@ static void names_wrap_after_z(void **state)
 
 static void compact_and_cpu_list(void **state)
 {
-	bool cpus[] = { false, false, true };
-	struct map_opts o = { .nr_cpus_conf = 4, .emit = collect, .compact = true,
-			      .cpus = cpus, .nr_cpus_in_list = 3 };
+	struct cpu_map *cpus = cpu_map__parse("2");
+	struct map_opts o = { .nr_cpus_conf = 4, .emit = collect, .compact = true, .cpus = cpus };
 	struct sched_map *map = sched_map__new(&o);
 
 	sw(map, 1000, 2, 0, 1);
@@ -119,6 +119,7 @@ static void compact_and_cpu_list(void **state)
 	assert_string_equal(lines[0], "*A0 |A0=t1:1|new");
 	assert_string_equal(lines[1], " A0 ");	/* CPU 0 hidden: no time, no names */
 	sched_map__delete(map);
+	cpu_map__delete(cpus);
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "core/analysis/sched-timehist.h"
+#include "core/data/sample-filter.h"
 #include "core/symbols/machine.h"
 #include "core/symbols/thread.h"
 #include "sched-fake.h"
@@ -99,10 +100,11 @@ static void run_wait_and_delay(void **state)
 static void time_window_cuts_and_drops(void **state)
 {
 	struct th_opts o = opts();
+	struct sample_filter filter = { 0 };
 	struct sched_timehist *th;
 
-	o.time_start = 2000;
-	o.time_end = 4000;
+	assert_int_equal(sample_filter__set_time(&filter, "0.000002,0.000004"), 0);
+	o.filter = &filter;
 	th = sched_timehist__new(&o);
 	sw(th, 1000, 0, 0, 0, 10);		/* before the window */
 	sw(th, 3000, 0, 10, TASK_S, 0);		/* run from the window's start */
@@ -113,17 +115,18 @@ static void time_window_cuts_and_drops(void **state)
 	assert_int_equal(rows[1].time, 4000);
 	assert_int_equal(rows[1].task->dt_run, 1000);
 	sched_timehist__delete(th);
+	sample_filter__exit(&filter);
 }
 
 static void pid_filter_hides_and_stops_idle_stats(void **state)
 {
 	struct th_opts o = opts();
-	int pids[] = { 10 };
+	struct sample_filter filter = { 0 };
 	struct sched_timehist *th;
 	struct th_summary s;
 
-	o.pids = pids;
-	o.nr_pids = 1;
+	name_list__add(&filter.pids, "10");
+	o.filter = &filter;
 	th = sched_timehist__new(&o);
 	sw(th, 1000, 0, 20, 0, 10);
 	sw(th, 2000, 0, 10, 0, 20);
@@ -135,6 +138,7 @@ static void pid_filter_hides_and_stops_idle_stats(void **state)
 	assert_int_equal(s.nr_tasks, 1);
 	sched_timehist__summary_free(&s);
 	sched_timehist__delete(th);
+	sample_filter__exit(&filter);
 }
 
 static void summary_in_perfs_thread_order(void **state)

@@ -72,7 +72,7 @@ static enum sched_kind kind_of(const char *name)
 		{ "sched:sched_process_fork", SCHED_EV_FORK },
 	};
 
-	for (size_t i = 0; name && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+	for (size_t i = 0; name && i < ARRAY_SIZE(kinds); i++)
 		if (!strcmp(name, kinds[i].name))
 			return kinds[i].kind;
 	return SCHED_EV_OTHER;
@@ -87,7 +87,8 @@ static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evs
 		int n = evsel->idx + 8;
 
 		d->events = xrealloc(d->events, (size_t)n * sizeof(*d->events));
-		memset(d->events + d->nr_events, 0, (size_t)(n - d->nr_events) * sizeof(*d->events));
+		memset(d->events + d->nr_events, 0,
+		       (size_t)(n - d->nr_events) * sizeof(*d->events));
 		d->nr_events = n;
 	}
 	ef = &d->events[evsel->idx];

@@ -288,10 +288,10 @@ static bool parse_keys(const char *keys, sort_fn **fns, int *nr, char **bad)
 	for (char *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		size_t i;
 
-		for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(sort_keys); i++)
 			if (!strcmp(tok, sort_keys[i].name))
 				break;
-		if (i == sizeof(sort_keys) / sizeof(sort_keys[0])) {
+		if (i == ARRAY_SIZE(sort_keys)) {
 			if (bad)
 				*bad = xstrdup(tok);
 			free(copy);

@@ -6,6 +6,7 @@
 
 #include "core/analysis/sched-events.h"
 #include "core/data/perf-record.h"
+#include "core/events/cpumap.h"
 #include "core/symbols/machine.h"
 #include "core/symbols/thread.h"
 #include "util/hashmap.h"
@@ -92,7 +93,7 @@ void sched_map__comm(struct sched_map *map, struct thread *t)
 
 static bool shown(const struct sched_map *map, int cpu)
 {
-	return !map->o.cpus || (cpu < map->o.nr_cpus_in_list && map->o.cpus[cpu]);
+	return !map->o.cpus || cpu_map__idx(map->o.cpus, cpu) >= 0;
 }
 
 /* A0 .. Z0, A1 .. Z9, then A0 again (perf's sequence) */

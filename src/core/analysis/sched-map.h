@@ -16,6 +16,7 @@ struct machine;
 struct perf_sample;
 struct sched_event;
 struct thread;
+struct cpu_map;
 
 struct map_cell {
 	int cpu;
@@ -37,8 +38,7 @@ struct map_row {
 struct map_opts {
 	bool compact;
 	int verbose;
-	const bool *cpus;	/* --cpus, by CPU (NULL: all) */
-	int nr_cpus_in_list;
+	const struct cpu_map *cpus;	/* --cpus (NULL: all) */
 	int nr_cpus_conf;	/* this machine's configured CPUs: perf's start */
 	void (*emit)(const struct map_row *row, void *arg);
 	void *arg;

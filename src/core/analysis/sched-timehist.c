@@ -7,6 +7,7 @@
 
 #include "core/analysis/sched-events.h"
 #include "core/data/perf-record.h"
+#include "core/data/sample-filter.h"
 #include "core/symbols/machine.h"
 #include "core/symbols/thread.h"
 #include "util/hashmap.h"
@@ -24,6 +25,7 @@ struct sched_timehist {
 	int nr_cpu_times;
 	int max_cpu;
 	long skipped;
+	uint64_t time_start, time_end;	/* the filter's range, 0: open */
 	uint64_t hist_start, hist_end;
 	const char *stack;		/* of the sample at hand, or NULL */
 };
@@ -91,6 +93,10 @@ struct sched_timehist *sched_timehist__new(const struct th_opts *o)
 	struct sched_timehist *th = xcalloc(1, sizeof(*th));
 
 	th->o = *o;
+	if (o->filter && o->filter->nr_ranges) {
+		th->time_start = o->filter->ranges[0].start;
+		th->time_end = o->filter->ranges[0].end;
+	}
 	th->max_cpu = o->nr_cpus_online ? o->nr_cpus_online : 4;
 	grow_idle(th, th->max_cpu - 1);
 	return th;
@@ -135,21 +141,13 @@ static struct th_task *task_of(struct sched_timehist *th, struct thread *t)
 	return task;
 }
 
-static bool in_list(const int *list, int nr, int v)
-{
-	for (int i = 0; i < nr; i++)
-		if (list[i] == v)
-			return true;
-	return false;
-}
+/* perf's idle tasks: pid and tid 0 */
+static char idle_comm[] = "<idle>";
+static const struct thread idle_thread = { .comm = idle_comm };
 
 bool sched_timehist__filtered(const struct sched_timehist *th, const struct thread *t)
 {
-	int pid = t ? t->pid : 0, tid = t ? t->tid : 0;
-
-	if (th->o.pids && !in_list(th->o.pids, th->o.nr_pids, pid))
-		return true;
-	return th->o.tids && !in_list(th->o.tids, th->o.nr_tids, tid);
+	return th->o.filter && sample_filter__thread(th->o.filter, t ? t : &idle_thread);
 }
 
 /* perf counts every filtered task it checks: any makes the idle stats moot */
@@ -163,7 +161,7 @@ static bool skip_task(struct sched_timehist *th, const struct thread *t)
 
 static bool cpu_selected(const struct sched_timehist *th, int cpu)
 {
-	return !th->o.cpus || (cpu < th->o.nr_cpus_in_list && th->o.cpus[cpu]);
+	return !th->o.filter || !sample_filter__skip_cpu(th->o.filter, (uint32_t)cpu);
 }
 
 struct th_name sched_timehist__name(const struct th_task *task)
@@ -309,16 +307,16 @@ static void on_switch(struct sched_timehist *th, struct machine *m, const struct
 	}
 	if (!idle)
 		task = task_of(th, thread);
-	if (o->time_start && o->time_start > t)
+	if (th->time_start && th->time_start > t)
 		goto out;
-	if (tprev && o->time_start > tprev)
-		tprev = o->time_start;
-	if (o->time_end) {
+	if (tprev && th->time_start > tprev)
+		tprev = th->time_start;
+	if (th->time_end) {
 		/* a CPU's first switch may lie inside or not: perf leaves it out */
-		if (!tprev || tprev > o->time_end)
+		if (!tprev || tprev > th->time_end)
 			goto out;
-		if (t > o->time_end)
-			t = o->time_end;
+		if (t > th->time_end)
+			t = th->time_end;
 	}
 	if (!o->idle_hist || idle) {
 		if (cpu_selected(th, cpu))
@@ -340,9 +338,9 @@ static void on_switch(struct sched_timehist *th, struct machine *m, const struct
 		o->emit(&row, o->arg);
 	}
 out:
-	if (th->hist_start == 0 && t >= o->time_start)
+	if (th->hist_start == 0 && t >= th->time_start)
 		th->hist_start = t;
-	if (o->time_end == 0 || t <= o->time_end)
+	if (th->time_end == 0 || t <= th->time_end)
 		th->hist_end = t;
 	if (task) {
 		task->last_time = sample->time;
@@ -352,9 +350,9 @@ out:
 	*saved = sample->time;
 }
 
-static bool outside_time(const struct th_opts *o, uint64_t t)
+static bool outside_time(const struct sched_timehist *th, uint64_t t)
 {
-	return (o->time_start && t < o->time_start) || (o->time_end && t > o->time_end);
+	return (th->time_start && t < th->time_start) || (th->time_end && t > th->time_end);
 }
 
 /* A wake-up or migration row, unless both tasks are filtered out. */
@@ -381,7 +379,7 @@ static void on_wakeup(struct sched_timehist *th, struct machine *m, const struct
 
 	if (task->ready_to_run == 0)
 		task->ready_to_run = sample->time;
-	if (th->o.wakeups && !outside_time(&th->o, sample->time)) {
+	if (th->o.wakeups && !outside_time(th, sample->time)) {
 		struct th_row row = { .kind = TH_ROW_WAKEUP };
 
 		emit_other(th, m, &row, sample, t);

@@ -18,6 +18,7 @@ struct machine;
 struct perf_sample;
 struct sched_event;
 struct thread;
+struct sample_filter;
 
 /* perf's running statistics (Welford's), n a double as in perf */
 struct th_stats {
@@ -72,10 +73,8 @@ struct th_row {
 
 struct th_opts {
 	bool idle_hist, wakeups, migrations, summary_only;
-	int *pids, nr_pids, *tids, nr_tids;	/* -p, -t (NULL: all) */
-	uint64_t time_start, time_end;		/* --time, 0: open */
-	const bool *cpus;			/* --cpu, by CPU (NULL: all) */
-	int nr_cpus_in_list;
+	/* -p, -t, --cpu and --time (one range), or NULL */
+	const struct sample_filter *filter;
 	int nr_cpus_online;			/* the header's */
 	void (*emit)(const struct th_row *row, void *arg);
 	void *arg;
