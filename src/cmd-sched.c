@@ -391,11 +391,17 @@ static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 		fprintf(stderr, " Error: -s and -[n|w] are mutually exclusive.\n");
 		usage_with_options(timehist_usage, opts);
 	}
-	/* one start,stop range, as perf's timehist takes */
-	if (time_span && (sample_filter__set_time(&filter, time_span) || filter.nr_ranges != 1)) {
-		fprintf(stderr, "Invalid time string\n");
-		sample_filter__exit(&filter);
-		return PCL_EXIT_EINVAL;
+	/* one start,stop range, as perf's timehist takes ("start" alone: onwards) */
+	if (time_span) {
+		char *span = xasprintf("%s%s", time_span, strchr(time_span, ',') ? "" : ",");
+		bool bad = sample_filter__set_time(&filter, span) || filter.nr_ranges != 1;
+
+		free(span);
+		if (bad) {
+			fprintf(stderr, "Invalid time string\n");
+			sample_filter__exit(&filter);
+			return PCL_EXIT_EINVAL;
+		}
 	}
 	if (cpu_list && sample_filter__set_cpus(&filter, cpu_list)) {
 		fprintf(stderr, "Invalid cpu_list\n");

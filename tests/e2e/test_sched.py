@@ -93,7 +93,7 @@ def switch_times(path):
 def test_timehist_time_window(recordings, name):
     times = switch_times(recordings[name])
     first, last = times[len(times) // 4], times[len(times) // 2]
-    for span in (f"{first},{last}", f"{first},", f",{last}"):
+    for span in (f"{first},{last}", f"{first},", f",{last}", first):
         same_output(recordings[name], "timehist", "--time", span)
         same_output(recordings[name], "timehist", "--time", span, "-S")
 
@@ -211,3 +211,11 @@ def test_compressed(recordings, name, args):
 def test_lost_events(recordings, name, args):
     # the INFO lines of latency and map, timehist's "lost N events" lines
     same_output(recordings[name], *args)
+
+
+@pytest.mark.parametrize("span", ["9,1", "abc", "1,2,3,4"])
+def test_timehist_bad_time(recordings, span):
+    want = perf("sched", "-i", recordings["perf-pingpong"], "timehist", "--time", span)
+    got = pcl("sched", "-i", recordings["perf-pingpong"], "timehist", "--time", span)
+    assert got.returncode == want.returncode != 0
+    assert got.stdout == want.stdout == ""
