@@ -143,15 +143,18 @@ def test_dump_raw_trace(recordings, name, args):
     assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
 
 
+MEASUREMENT_LINES = ("run measurement overhead: ", "sleep measurement overhead: ",
+                     "the run test took ", "the sleep test took ")
+
+
 def replay_structure(text):
-    """replay's lines without its measurements (times vary run to run)."""
+    """replay's lines without its measurements (times vary run to run):
+    the lines after the calibration, and the round numbers."""
     lines = text.splitlines()
-    assert [line.split(":")[0] for line in lines[:4]] == [
-        "run measurement overhead", "sleep measurement overhead"] + [
-        line.split(":")[0] for line in lines[2:4]]
-    assert lines[2].startswith("the run test took ") and lines[3].startswith("the sleep test took ")
-    return [line for line in lines[4:] if not line.startswith("#")], \
-        [line.split(":")[0] for line in lines if line.startswith("#")]
+    for line, start in zip(lines, MEASUREMENT_LINES):
+        assert line.startswith(start) and line.endswith(" nsecs"), line
+    rounds = [line.split(":")[0] for line in lines if line.startswith("#")]
+    return [line for line in lines[4:] if not line.startswith("#")], rounds
 
 
 @pytest.mark.parametrize("name", ["perf-pingpong", "pcl-pingpong"])
