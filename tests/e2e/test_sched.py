@@ -222,3 +222,39 @@ def test_timehist_bad_time(recordings, span):
     got = pcl("sched", "-i", recordings["perf-pingpong"], "timehist", "--time", span)
     assert got.returncode == want.returncode != 0
     assert got.stdout == want.stdout == ""
+
+
+# perf sched record's events with sched_wakeup for sched_waking, as on
+# kernels without sched_waking: the wake-ups latency and replay read
+WAKEUP_EVENTS = ["-e", "sched:sched_switch", "-e", "sched:sched_stat_runtime",
+                 "-e", "sched:sched_process_fork", "-e", "sched:sched_wakeup_new",
+                 "-e", "sched:sched_migrate_task", "-e", "sched:sched_wakeup"]
+
+
+@pytest.fixture(scope="module")
+def wakeup_recordings(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("wakeup")
+    paths = {}
+    for tool, run in (("perf", perf), ("pcl", pcl)):
+        path = str(directory / (tool + ".data"))
+        r = run("record", "-q", "-a", "-R", "-c", "1", *WAKEUP_EVENTS, "-o", path, "--",
+                fixture("pingpong"), "200")
+        assert r.returncode == 0, r.stderr
+        paths[tool] = path
+    return paths
+
+
+@pytest.mark.parametrize("tool", ["perf", "pcl"])
+@pytest.mark.parametrize("args", [["latency"], ["latency", "-p"], ["latency", "-C", "0"], ["map"],
+                                  ["timehist", "-S", "-w", "-M"], ["-D", "latency"]],
+                         ids=lambda a: " ".join(a))
+def test_sched_wakeup_recordings(wakeup_recordings, tool, args):
+    same_output(wakeup_recordings[tool], *args)
+
+
+@pytest.mark.parametrize("tool", ["perf", "pcl"])
+def test_sched_wakeup_replay(wakeup_recordings, tool):
+    want = perf("sched", "-i", wakeup_recordings[tool], "replay", "-r", "1")
+    got = pcl("sched", "-i", wakeup_recordings[tool], "replay", "-r", "1")
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert replay_structure(got.stdout) == replay_structure(want.stdout)
