@@ -1,15 +1,16 @@
 /* pcl sched: scheduler analyses of a sched recording (perf sched).
  *
  * `record` records perf's scheduler events system-wide through cmd_record;
- * `latency`, `map` and `timehist` read them through the session, decode
- * them (core/analysis/sched-events) and hand them to their analysis;
- * `script` is pcl script.
+ * `latency`, `map`, `timehist` and `replay` read them through the session,
+ * decode them (core/analysis/sched-events), hand them to their analysis
+ * (core/analysis/sched-*) and print with ui/sched-*; `script` is pcl
+ * script.
  */
 #include <inttypes.h>
 #include <stdio.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "core/analysis/sched-events.h"
@@ -252,6 +253,16 @@ static int process(struct sched_cmd *c)
 	return 0;
 }
 
+/* What perf's INFO line about lost events needs */
+static struct sched_lat_info lost_info(const struct sched_cmd *c)
+{
+	return (struct sched_lat_info){
+		.nr_events = (long)c->session->stats.nr_events,
+		.nr_lost_events = c->nr_lost_events,
+		.nr_lost_chunks = (long)c->session->stats.nr_records[PERF_RECORD_LOST],
+	};
+}
+
 static int sched_latency(struct sched_cmd *c, int argc, const char **argv)
 {
 	const struct option opts[] = {
@@ -262,7 +273,6 @@ static int sched_latency(struct sched_cmd *c, int argc, const char **argv)
 		SCHED_COMMON_OPTIONS(c),
 		OPT_END(),
 	};
-	struct sched_lat_info info = { 0 };
 	struct sched_lat_task **rows;
 	char *bad = NULL;
 	int nr, ret = PCL_EXIT_OK;
@@ -281,10 +291,9 @@ static int sched_latency(struct sched_cmd *c, int argc, const char **argv)
 	if (has_tracepoints(c) && process(c)) {
 		ret = PCL_EXIT_ERROR;
 	} else {
+		struct sched_lat_info info = lost_info(c);
+
 		rows = sched_latency__rows(c->lat, c->sort, c->per_pid, &nr);
-		info.nr_events = (long)c->session->stats.nr_events;
-		info.nr_lost_events = c->nr_lost_events;
-		info.nr_lost_chunks = (long)c->session->stats.nr_records[PERF_RECORD_LOST];
 		sched_latency__print(stdout, rows, nr, sched_latency__counts(c->lat), &info);
 	}
 	sched_latency__delete(c->lat);
@@ -501,7 +510,6 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 		OPT_END(),
 	};
 	const struct sched_lat_counts none = { 0 };
-	struct sched_lat_info info = { 0 };
 	int ret = PCL_EXIT_OK;
 
 	if (parse_options(argc, argv, opts, map_usage, 0))
@@ -525,9 +533,8 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	if (has_tracepoints(c) && process(c)) {
 		ret = PCL_EXIT_ERROR;
 	} else {
-		info.nr_events = (long)c->session->stats.nr_events;
-		info.nr_lost_events = c->nr_lost_events;
-		info.nr_lost_chunks = (long)c->session->stats.nr_records[PERF_RECORD_LOST];
+		struct sched_lat_info info = lost_info(c);
+
 		sched_latency__print_info(stdout, &none, &info);
 	}
 	sched_map__delete(c->map);
