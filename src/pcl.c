@@ -21,6 +21,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "probe",	cmd_probe,	"Define new dynamic tracepoints" },
 	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
 	{ "report",	cmd_report,	"Read perf.data (created by perf record) and display the profile" },
+	{ "sched",	cmd_sched,	"Tool to trace/measure scheduler properties (latencies)" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },
 	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
 	{ "trace",	cmd_trace,	"strace inspired tool" },

@@ -540,17 +540,25 @@ void raw_dump_sample_location(FILE *fp, const struct thread *thread,
 		al->level == 'H' ? "[hypervisor]" : "<not found>");
 }
 
-void raw_dump_record(FILE *fp, struct perf_session *s, struct machine *m,
-		     const struct perf_event_header *rec,
-		     const struct perf_sample *sample, struct evsel *evsel, uint64_t off)
+bool raw_dump_record_head(FILE *fp, struct perf_session *s, const struct perf_event_header *rec,
+			  const struct perf_sample *sample, uint64_t off)
 {
 	/* decompressed records are dumped one by one, not their container */
 	if (rec->type == PERF_RECORD_COMPRESSED)
-		return;
+		return false;
 	fprintf(fp, "\n%#" PRIx64 "@%s [%#x]: event: %u\n", off, s->label, rec->size, rec->type);
 	hex_dump(fp, (const uint8_t *)rec, rec->size);
 	print_tstamp(fp, s, rec, sample);
 	fprintf(fp, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", off, rec->size, perf_record_name(rec->type));
+	return true;
+}
+
+void raw_dump_record(FILE *fp, struct perf_session *s, struct machine *m,
+		     const struct perf_event_header *rec,
+		     const struct perf_sample *sample, struct evsel *evsel, uint64_t off)
+{
+	if (!raw_dump_record_head(fp, s, rec, sample, off))
+		return;
 	if (rec->type < PERF_RECORD_USER_TYPE_START)
 		raw_dump_details(fp, m, rec, sample, evsel);
 	else

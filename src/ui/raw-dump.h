@@ -4,6 +4,7 @@
 #ifndef PCL_RAW_DUMP_H
 #define PCL_RAW_DUMP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -16,6 +17,12 @@
 void raw_dump_record(FILE *fp, struct perf_session *s, struct machine *m,
 		     const struct perf_event_header *rec,
 		     const struct perf_sample *sample, struct evsel *evsel, uint64_t file_offset);
+
+/* Only the dump's head, up to "PERF_RECORD_<TYPE>" (what perf prints
+ * before a tool's stub says ": unhandled!"); false for a COMPRESSED
+ * record, which is not dumped. */
+bool raw_dump_record_head(FILE *fp, struct perf_session *s, const struct perf_event_header *rec,
+			  const struct perf_sample *sample, uint64_t off);
 
 /* What follows "PERF_RECORD_<TYPE>" for a kernel record (perf's
  * perf_event__fprintf details; samples get their dump).  m (may be NULL)

@@ -1,0 +1,190 @@
+/* sched-events: finds the scheduler tracepoints' fields once per event
+ * and decodes samples through them. */
+#include "core/analysis/sched-events.h"
+
+#include <event-parse.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/data/session.h"
+#include "util/util.h"
+
+enum sched_field {
+	F_PREV_PID, F_PREV_STATE, F_NEXT_PID, F_PID, F_RUNTIME, F_ORIG_CPU, F_DEST_CPU,
+	F_PARENT_PID, F_CHILD_PID, F_NEXT_COMM, F_PREV_COMM, F_COMM, NR_FIELDS
+};
+
+static const char *const field_names[NR_FIELDS] = {
+	"prev_pid", "prev_state", "next_pid", "pid", "runtime", "orig_cpu", "dest_cpu",
+	"parent_pid", "child_pid", "next_comm", "prev_comm", "comm",
+};
+
+/* The fields each kind needs, as bits of enum sched_field. */
+static const unsigned kind_fields[] = {
+	[SCHED_EV_SWITCH] = 1u << F_PREV_PID | 1u << F_PREV_STATE | 1u << F_NEXT_PID |
+			 1u << F_NEXT_COMM | 1u << F_PREV_COMM,
+	[SCHED_EV_RUNTIME] = 1u << F_PID | 1u << F_RUNTIME,
+	[SCHED_EV_WAKEUP] = 1u << F_PID | 1u << F_COMM,
+	[SCHED_EV_WAKEUP_NEW] = 1u << F_PID | 1u << F_COMM,
+	[SCHED_EV_MIGRATE] = 1u << F_PID | 1u << F_ORIG_CPU | 1u << F_DEST_CPU,
+	[SCHED_EV_FORK] = 1u << F_PARENT_PID | 1u << F_CHILD_PID,
+};
+
+struct event_fields {
+	bool known;
+	enum sched_kind kind;
+	struct tep_format_field *field[NR_FIELDS];
+};
+
+struct sched_decoder {
+	struct perf_session *session;
+	bool swap;		/* the file's byte order is not ours */
+	struct event_fields *events;	/* by evsel->idx */
+	int nr_events;
+};
+
+struct sched_decoder *sched_decoder__new(struct perf_session *s)
+{
+	struct sched_decoder *d = xcalloc(1, sizeof(*d));
+
+	d->session = s;
+	d->swap = s->tep && tep_is_file_bigendian(s->tep) != tep_is_local_bigendian(s->tep);
+	return d;
+}
+
+void sched_decoder__delete(struct sched_decoder *d)
+{
+	if (!d)
+		return;
+	free(d->events);
+	free(d);
+}
+
+static enum sched_kind kind_of(const char *name)
+{
+	static const struct { const char *name; enum sched_kind kind; } kinds[] = {
+		{ "sched:sched_switch", SCHED_EV_SWITCH },
+		{ "sched:sched_stat_runtime", SCHED_EV_RUNTIME },
+		{ "sched:sched_wakeup", SCHED_EV_WAKEUP },
+		{ "sched:sched_waking", SCHED_EV_WAKEUP },
+		{ "sched:sched_wakeup_new", SCHED_EV_WAKEUP_NEW },
+		{ "sched:sched_migrate_task", SCHED_EV_MIGRATE },
+		{ "sched:sched_process_fork", SCHED_EV_FORK },
+	};
+
+	for (size_t i = 0; name && i < ARRAY_SIZE(kinds); i++)
+		if (!strcmp(name, kinds[i].name))
+			return kinds[i].kind;
+	return SCHED_EV_OTHER;
+}
+
+static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evsel)
+{
+	struct event_fields *ef;
+	struct session_event *se;
+
+	if (evsel->idx >= d->nr_events) {
+		int n = evsel->idx + 8;
+
+		d->events = xrealloc(d->events, (size_t)n * sizeof(*d->events));
+		memset(d->events + d->nr_events, 0,
+		       (size_t)(n - d->nr_events) * sizeof(*d->events));
+		d->nr_events = n;
+	}
+	ef = &d->events[evsel->idx];
+	if (ef->known)
+		return ef;
+	ef->known = true;
+	ef->kind = evsel->attr.type == PERF_TYPE_TRACEPOINT ? kind_of(evsel->name) : SCHED_EV_OTHER;
+	se = perf_session__event(d->session, evsel);
+	if (ef->kind == SCHED_EV_OTHER || !se || !se->tp_format) {
+		ef->kind = SCHED_EV_OTHER;
+		return ef;
+	}
+	for (int f = 0; f < NR_FIELDS; f++) {
+		if (!(kind_fields[ef->kind] & (1u << f)))
+			continue;
+		ef->field[f] = tep_find_field(se->tp_format, field_names[f]);
+		if (!ef->field[f])
+			ef->kind = SCHED_EV_OTHER;
+	}
+	return ef;
+}
+
+static uint64_t read_field(const struct sched_decoder *d, const struct event_fields *ef,
+			   enum sched_field f, const struct perf_sample *sample)
+{
+	const struct tep_format_field *field = ef->field[f];
+	const uint8_t *p;
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+
+	/* a torn sample reads as zeros, not past its end */
+	if (!field || (uint64_t)field->offset + (uint64_t)field->size > sample->raw_size)
+		return 0;
+	p = (const uint8_t *)sample->raw_data + field->offset;
+	if (d->swap) {
+		unsigned long long v = 0;
+
+		tep_read_number_field((struct tep_format_field *)field, sample->raw_data, &v);
+		return v;
+	}
+	/* our byte order: what tep_read_number_field() does, without the call */
+	switch (field->size) {
+	case 1:
+		memcpy(&u8, p, 1);
+		return u8;
+	case 2:
+		memcpy(&u16, p, 2);
+		return u16;
+	case 4:
+		memcpy(&u32, p, 4);
+		return u32;
+	case 8:
+		memcpy(&u64, p, 8);
+		return u64;
+	default:
+		return 0;
+	}
+}
+
+/* A char[] field into buf, NUL-terminated (left empty when absent). */
+static void read_string(const struct event_fields *ef, enum sched_field f,
+			const struct perf_sample *sample, char *buf, size_t size)
+{
+	const struct tep_format_field *field = ef->field[f];
+	size_t len;
+
+	if (!field)
+		return;
+	len = (size_t)field->size < size - 1 ? (size_t)field->size : size - 1;
+	if ((uint64_t)field->offset + len <= sample->raw_size)
+		memcpy(buf, (const char *)sample->raw_data + field->offset, len);
+}
+
+bool sched_decoder__decode(struct sched_decoder *d, struct evsel *evsel,
+			   const struct perf_sample *sample, struct sched_event *ev)
+{
+	const struct event_fields *ef = fields_of(d, evsel);
+
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = ef->kind;
+	ev->name = evsel->name;
+	if (ef->kind == SCHED_EV_OTHER || !sample->raw_data)
+		return false;
+	ev->prev_pid = (uint32_t)read_field(d, ef, F_PREV_PID, sample);
+	ev->prev_state = read_field(d, ef, F_PREV_STATE, sample);
+	ev->next_pid = (uint32_t)read_field(d, ef, F_NEXT_PID, sample);
+	ev->pid = (uint32_t)read_field(d, ef, F_PID, sample);
+	ev->runtime = read_field(d, ef, F_RUNTIME, sample);
+	ev->orig_cpu = (int)read_field(d, ef, F_ORIG_CPU, sample);
+	ev->dest_cpu = (int)read_field(d, ef, F_DEST_CPU, sample);
+	ev->parent_pid = (uint32_t)read_field(d, ef, F_PARENT_PID, sample);
+	ev->child_pid = (uint32_t)read_field(d, ef, F_CHILD_PID, sample);
+	read_string(ef, F_NEXT_COMM, sample, ev->next_comm, sizeof(ev->next_comm));
+	read_string(ef, F_PREV_COMM, sample, ev->prev_comm, sizeof(ev->prev_comm));
+	read_string(ef, F_COMM, sample, ev->comm, sizeof(ev->comm));
+	return true;
+}

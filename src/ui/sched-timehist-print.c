@@ -1,0 +1,379 @@
+/* sched-timehist-print: the timehist table in perf's layout.  perf widens
+ * the name column whenever it formats a longer "comm[tid/pid]", so the
+ * width is state carried from row to row. */
+#include "ui/sched-timehist-print.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/data/perf-record.h"
+#include "core/symbols/dso.h"
+
+#include "core/symbols/thread.h"
+
+#define NSEC_PER_MSEC 1000000ULL
+#define NSEC_PER_USEC 1000ULL
+
+static const char dashes[] = "----------------------------------------------------------------"
+			     "----------------------------------------------------------------";
+
+void th_printer__init(struct th_printer *p, FILE *fp)
+{
+	*p = (struct th_printer){ .fp = fp, .comm_width = 30 };
+}
+
+static const char *name_str(struct th_printer *p, struct th_name n)
+{
+	static char buf[32];
+	int len;
+
+	if (n.pid == 0)
+		len = snprintf(buf, sizeof(buf), "%s", n.comm);
+	else if (n.tid != n.pid)
+		len = snprintf(buf, sizeof(buf), "%s[%d/%d]", n.comm, n.tid, n.pid);
+	else
+		len = snprintf(buf, sizeof(buf), "%s[%d]", n.comm, n.tid);
+	if (len > (int)sizeof(buf) - 1)
+		len = (int)sizeof(buf) - 1;
+	if (len > p->comm_width)
+		p->comm_width = len;
+	return buf;
+}
+
+/* Digits of v ending at end (written backwards), at least min_digits
+ * of them (zero-padded); returns where they start.  The rows are
+ * printed by the million: this is printf's "%0*lu" without printf. */
+static char *digits(char *end, uint64_t v, int min_digits)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+		min_digits--;
+	} while (v || min_digits > 0);
+	return end;
+}
+
+/* s right-aligned in width columns */
+static void put_right(FILE *fp, const char *s, size_t len, int width)
+{
+	for (int i = (int)len; i < width; i++)
+		fputc(' ', fp);
+	fwrite(s, 1, len, fp);
+}
+
+/* msec.usec, truncated, right-aligned ("%*lu.%03lu ") */
+static void print_time(FILE *fp, uint64_t ns, int width)
+{
+	char buf[32], *end = buf + sizeof(buf), *p;
+	uint64_t ms = ns / NSEC_PER_MSEC;
+
+	p = digits(end, (ns - ms * NSEC_PER_MSEC) / NSEC_PER_USEC, 3);
+	*--p = '.';
+	p = digits(p, ms, 1);
+	put_right(fp, p, (size_t)(end - p) - 4, width);
+	fwrite(end - 4, 1, 4, fp);
+	fputc(' ', fp);
+}
+
+/* "%15s [%04d] " of the time as sec.usec */
+static void print_stamp(FILE *fp, uint64_t ns, int cpu)
+{
+	char buf[48], *end = buf + sizeof(buf), *p;
+
+	p = digits(end, ns % 1000000000 / 1000, 6);
+	*--p = '.';
+	p = digits(p, ns / 1000000000, 1);
+	put_right(fp, p, (size_t)(end - p), 15);
+	fputs(" [", fp);
+	p = digits(end, (uint64_t)cpu, 4);
+	fwrite(p, 1, (size_t)(end - p), fp);
+	fputs("] ", fp);
+}
+
+/* " %-*s " */
+static void print_name(FILE *fp, const char *name, int width)
+{
+	size_t len = strlen(name);
+
+	fputc(' ', fp);
+	fwrite(name, 1, len, fp);
+	for (int i = (int)len; i < width; i++)
+		fputc(' ', fp);
+	fputc(' ', fp);
+}
+
+void th_print_header(struct th_printer *p)
+{
+	FILE *fp = p->fp;
+	int ncpus = p->max_cpu + 1;
+
+	fprintf(fp, "%15s %6s ", "time", "cpu");
+	if (p->cpu_visual) {
+		fputc(' ', fp);
+		for (int i = 0; i < ncpus; i++)
+			fprintf(fp, "%x", i % 16);
+		fputc(' ', fp);
+	}
+	fprintf(fp, " %-*s  %9s  %9s  %9s", p->comm_width, "task name", "wait time", "sch delay",
+		"run time");
+	if (p->state)
+		fprintf(fp, "  %s", "state");
+	fputc('\n', fp);
+	fprintf(fp, "%15s %-6s ", "", "");
+	if (p->cpu_visual)
+		fprintf(fp, " %*s ", ncpus, "");
+	fprintf(fp, " %-*s  %9s  %9s  %9s", p->comm_width, "[tid/pid]", "(msec)", "(msec)",
+		"(msec)");
+	if (p->state)
+		fprintf(fp, "  %5s", "");
+	fputc('\n', fp);
+	fprintf(fp, "%.15s %.6s ", dashes, dashes);
+	if (p->cpu_visual)
+		fprintf(fp, " %.*s ", ncpus, dashes);
+	fprintf(fp, " %.*s  %.9s  %.9s  %.9s", p->comm_width, dashes, dashes, dashes, dashes);
+	if (p->state)
+		fprintf(fp, "  %.5s", dashes);
+	fputc('\n', fp);
+}
+
+/* perf 6.1's letter: "RSDTtZXxKWP" by the lowest state bit's position */
+static char state_char(int state)
+{
+	static const char letters[] = "RSDTtZXxKWP";
+	int bit = ffs(state);
+
+	return bit < (int)sizeof(letters) - 1 ? letters[bit] : '?';
+}
+
+void th_fold_stack(struct strbuf *sb, const struct callchain_frame *frames, int nr)
+{
+	strbuf_reset(sb);
+	strbuf_addstr(sb, "");
+	for (int i = 0; i < nr; i++) {
+		const struct callchain_frame *f = &frames[i];
+
+		if (i)
+			strbuf_addch(sb, ';');
+		/* no symbol (and no user map in perf's timehist): the address */
+		if (f->al.sym && f->al.cpumode != PERF_RECORD_MISC_USER)
+			strbuf_addstr(sb, f->al.sym->name);
+		else
+			strbuf_addf(sb, "%#" PRIx64, f->ip);
+	}
+}
+
+/* Frames of the scheduler itself say nothing: perf leaves them out. */
+static bool ignored(const struct callchain_frame *f)
+{
+	const char *name = f->al.sym ? f->al.sym->name : NULL;
+
+	return name && (!strcmp(name, "schedule") || !strcmp(name, "__schedule") ||
+			!strcmp(name, "preempt_schedule"));
+}
+
+/* "a <- b <- c": the stack on one line, callee first.  perf's timehist
+ * reads no MMAP2 records, so it knows no user-space maps: user frames are
+ * [unknown] there, and here too. */
+static void print_callchain(struct th_printer *p)
+{
+	bool first = true;
+
+	for (int i = 0; i < p->nr_frames; i++) {
+		const struct callchain_frame *f = &p->frames[i];
+		bool user = f->al.cpumode == PERF_RECORD_MISC_USER;
+
+		if (ignored(f))
+			continue;
+		fprintf(p->fp, "%s %s", first ? "" : " <-",
+			f->al.sym && !user ? f->al.sym->name : "[unknown]");
+		first = false;
+	}
+}
+
+static void print_switch(struct th_printer *p, const struct th_row *row)
+{
+	FILE *fp = p->fp;
+	const struct th_task *t = row->task;
+
+	if (p->cpu_visual) {
+		fputc(' ', fp);
+		for (int i = 0; i <= p->max_cpu; i++)
+			fputc(i == row->cpu ? (row->idle ? 'i' : 's') : ' ', fp);
+		fputc(' ', fp);
+	}
+	print_name(fp, name_str(p, row->who), p->comm_width);
+	print_time(fp, t->dt_sleep + t->dt_iowait + t->dt_preempt, 6);
+	print_time(fp, t->dt_delay, 6);
+	print_time(fp, t->dt_run, 6);
+	if (p->state)
+		fprintf(fp, " %5c ", row->idle ? 'I' : state_char(row->state));
+	if (p->next) {
+		char next[30];
+
+		snprintf(next, sizeof(next), "next: %s[%u]", row->next_comm, row->next_pid);
+		fprintf(fp, " %-*s", p->comm_width, next);
+	}
+	if (p->wakeups && !p->next)
+		fprintf(fp, "  %-*s", p->comm_width, "");
+	if (row->idle)
+		return;
+	if (p->callchain) {
+		fputs("  ", fp);
+		print_callchain(p);
+	}
+}
+
+void th_print_row(struct th_printer *p, const struct th_row *row)
+{
+	FILE *fp = p->fp;
+
+	print_stamp(fp, row->time, row->cpu);
+	if (row->kind == TH_ROW_SWITCH) {
+		print_switch(p, row);
+		fputc('\n', fp);
+		return;
+	}
+	if (p->cpu_visual) {
+		if (row->kind == TH_ROW_WAKEUP) {
+			fprintf(fp, " %*s ", p->max_cpu + 1, "");
+		} else {
+			fputs("  ", fp);
+			for (int i = 0; i <= p->max_cpu; i++)
+				fputc(i == row->cpu ? 'm' : ' ', fp);
+			fputs("  ", fp);
+		}
+	}
+	fprintf(fp, " %-*s ", p->comm_width, name_str(p, row->who));
+	fprintf(fp, "  %9s  %9s  %9s ", "", "", "");
+	if (row->kind == TH_ROW_WAKEUP) {
+		fprintf(fp, "awakened: %s\n", name_str(p, row->target));
+	} else {
+		fprintf(fp, "migrated: %s", name_str(p, row->target));
+		fprintf(fp, " cpu %d => %d\n", row->orig_cpu, row->dest_cpu);
+	}
+}
+
+static void print_task(struct th_printer *p, const struct th_task *r)
+{
+	FILE *fp = p->fp;
+	const struct thread *t = r->thread;
+
+	fprintf(fp, "%*s   %5d  %9" PRIu64 " ", p->comm_width,
+		name_str(p, sched_timehist__name(r)), t->ppid, (uint64_t)r->run_stats.n);
+	print_time(fp, r->total_run, 8);
+	if (p->state) {
+		print_time(fp, r->total_sleep, 6);
+		fputc(' ', fp);
+		print_time(fp, r->total_iowait, 6);
+		fputc(' ', fp);
+		print_time(fp, r->total_preempt, 6);
+		fputc(' ', fp);
+		print_time(fp, r->total_delay, 6);
+	} else {
+		double stddev = th_stats__rel_stddev(&r->run_stats);
+
+		print_time(fp, r->run_stats.min, 6);
+		fputc(' ', fp);
+		print_time(fp, (uint64_t)th_stats__mean(&r->run_stats), 6);
+		fputc(' ', fp);
+		print_time(fp, r->run_stats.max, 6);
+		fprintf(fp, "  %5.2f   %5" PRIu64, (float)stddev, r->migrations);
+	}
+	fputc('\n', fp);
+}
+
+/* -I with stacks: per CPU, the idle time after each stack that went idle */
+static void print_idle_stacks(struct th_printer *p, const struct th_summary *s)
+{
+	FILE *fp = p->fp;
+
+	fprintf(fp, "\nIdle stats by callchain:\n");
+	for (int cpu = 0; cpu < s->nr_idle; cpu++) {
+		const struct th_task *idle = s->idle[cpu];
+
+		fprintf(fp, "  CPU %2d:", cpu);
+		print_time(fp, idle->total_run, 6);
+		fprintf(fp, " msec\n");
+		fprintf(fp, "  %16s  %8s  %s\n", "Idle time (msec)", "Count", "Callchains");
+		fprintf(fp, "  %.16s  %.8s  %.50s\n", dashes, dashes, dashes);
+		for (int i = 0; i < idle->nr_stacks; i++) {
+			print_time(fp, idle->stacks[i].time, 12);
+			fprintf(fp, "  %8d  %s\n", idle->stacks[i].count, idle->stacks[i].folded);
+		}
+		fputc('\n', fp);
+	}
+}
+
+void th_print_summary(struct th_printer *p, const struct th_summary *s,
+		      const struct sched_timehist *th, const struct sample_filter *filter)
+{
+	FILE *fp = p->fp;
+	uint64_t nr_tasks = 0, nr_switches = 0, total_run = 0;
+	int printed;
+
+	if (p->idle_hist) {
+		fprintf(fp, "\nIdle-time summary\n");
+		fprintf(fp, "%*s  parent  sched-out  ", p->comm_width, "comm");
+		fprintf(fp, "  idle-time   min-idle    avg-idle    max-idle  stddev  migrations\n");
+	} else if (p->state) {
+		fprintf(fp, "\nWait-time summary\n");
+		fprintf(fp, "%*s  parent   sched-in  ", p->comm_width, "comm");
+		fprintf(fp, "   run-time      sleep      iowait     preempt       delay\n");
+	} else {
+		fprintf(fp, "\nRuntime summary\n");
+		fprintf(fp, "%*s  parent   sched-in  ", p->comm_width, "comm");
+		fprintf(fp, "   run-time    min-run     avg-run     max-run  stddev  migrations\n");
+	}
+	fprintf(fp, "%*s            (count)  ", p->comm_width, "");
+	fprintf(fp, "     (msec)     (msec)      (msec)      (msec)       %s\n",
+		p->state ? "(msec)" : "%");
+	fprintf(fp, "%.117s\n", dashes);
+	for (int dead = 0; dead <= 1; dead++) {
+		printed = 0;
+		if (dead)
+			fprintf(fp, "\nTerminated tasks:\n");
+		for (int i = 0; i < s->nr_tasks; i++) {
+			const struct th_task *r = s->tasks[i];
+
+			if (r->thread->dead != dead)
+				continue;
+			nr_tasks++;
+			nr_switches += (uint64_t)r->run_stats.n;
+			total_run += r->total_run;
+			print_task(p, r);
+			printed++;
+		}
+		if (!printed)
+			fputs(dead ? "<no terminated tasks>\n" : "<no still running tasks>\n", fp);
+	}
+	/* with samples filtered out the idle times mean nothing: perf stops */
+	if (s->idle_skipped)
+		return;
+	fprintf(fp, "\nIdle stats:\n");
+	for (int cpu = 0; cpu < s->nr_idle; cpu++) {
+		const struct th_task *r = s->idle[cpu];
+
+		if (filter && sample_filter__skip_cpu(filter, (uint32_t)cpu))
+			continue;
+		if (r->run_stats.n) {
+			nr_switches += (uint64_t)r->run_stats.n;
+			fprintf(fp, "    CPU %2d idle for ", cpu);
+			print_time(fp, r->total_run, 6);
+			fprintf(fp, " msec  (%6.2f%%)\n",
+				100.0 * (double)r->total_run / (double)s->hist_time);
+		} else {
+			fprintf(fp, "    CPU %2d idle entire time window\n", cpu);
+		}
+	}
+	if (p->idle_hist && p->callchain)
+		print_idle_stacks(p, s);
+	fprintf(fp, "\n    Total number of unique tasks: %" PRIu64 "\n"
+		"Total number of context switches: %" PRIu64 "\n", nr_tasks, nr_switches);
+	fprintf(fp, "           Total run time (msec): ");
+	print_time(fp, total_run, 2);
+	fputc('\n', fp);
+	fprintf(fp, "    Total scheduling time (msec): ");
+	print_time(fp, s->hist_time, 2);
+	fprintf(fp, " (x %d)\n", sched_timehist__max_cpu(th));
+}
