@@ -91,6 +91,11 @@ build/fixtures/%: tests/fixtures/%.c | $(DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -o $@ $< -lpthread -lm
 
+# annotate's workload is -O2 code, as people annotate it (inlined helpers, jump tables)
+build/fixtures/annotate_work: tests/fixtures/annotate_work.c | $(DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -o $@ $< -lm
+
 fixtures: $(FIX_BIN)
 
 unit: $(UNIT_BIN)

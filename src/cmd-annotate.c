@@ -127,9 +127,9 @@ static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 	int evidx = he->hists->evsel->idx;
 	const char *base;
 
-	if (!as || as->done)
+	if (!as || as->shown_for == evidx + 1)
 		return;
-	as->done = true;	/* perf's notes->src is gone: later entries skip it */
+	as->shown_for = evidx + 1;	/* once per event, whatever the comms */
 	if (dso__symtab_origin(as->dso) == 'k') {
 		hashmap_u64_put(&c->warned, (uint64_t)(uintptr_t)as->dso, as->dso);
 		no_vmlinux(as->dso, as->sym);

@@ -41,7 +41,7 @@ struct annotated_sym {
 	struct dso *dso;
 	struct symbol *sym;
 	struct sym_hist *hists;	/* [nr_events], by evsel index */
-	bool done;		/* printed: later entries of the symbol skip it */
+	int shown_for;		/* 1 + the event it was printed for: later entries skip it */
 };
 
 /* Every sampled symbol's histograms. */
