@@ -13,8 +13,10 @@
 #include "core/symbols/disasm.h"
 #include "core/symbols/machine.h"
 #include "ui/annotate-stdio.h"
+#include "ui/percent-color.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 static const char *const annotate_usage[] = { "pcl annotate [<options>]", NULL };
@@ -35,6 +37,8 @@ struct annotate_cmd {
 	struct disasm_opts dis;
 	bool full_paths;
 	bool print_line;		/* -l */
+	bool group;			/* --group: a group's events side by side */
+	double percent_limit;		/* --percent-limit */
 };
 
 static bool dso_listed(const char *list, const struct dso *dso)
@@ -117,6 +121,30 @@ static struct disasm_file *file_of(struct annotate_cmd *c, struct dso *dso)
 	return *f;
 }
 
+/* --group: the events shown with leader's (a file without groups is one
+ * group, as perf forces it), their indexes in evidx; and perf's name of
+ * the group in *desc (caller frees). */
+static int group_members(const struct annotate_cmd *c, const struct evsel *leader, int *evidx,
+			 char **desc)
+{
+	bool forced = !c->session->evlist.nr_groups;
+	struct strbuf sb = { 0 };
+	int nr = 0;
+
+	if (!forced)
+		strbuf_addf(&sb, "%s { ", leader->group_name ? leader->group_name : "anon group");
+	evlist__for_each(&c->session->evlist, pos) {
+		if (!forced && pos->leader != leader)
+			continue;
+		strbuf_addf(&sb, "%s%s", nr ? ", " : "", pos->name);
+		evidx[nr++] = pos->idx;
+	}
+	if (!forced)
+		strbuf_addstr(&sb, " }");
+	*desc = strbuf_detach(&sb);
+	return nr;
+}
+
 static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 			   const struct hist_entry *he)
 {
@@ -124,44 +152,57 @@ static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 	struct annotate_totals *totals;
 	struct annotation a;
 	struct disasm_file *f;
-	int evidx = he->hists->evsel->idx;
+	const struct evsel *evsel = he->hists->evsel;
+	int evidx = evsel->idx, *members = xcalloc((size_t)c->nr_hists, sizeof(*members));
+	int nr = 1;
+	char *name = NULL;
 	const char *base;
 
+	members[0] = evidx;
 	if (!as || as->shown_for == evidx + 1)
-		return;
+		goto out;
 	as->shown_for = evidx + 1;	/* once per event, whatever the comms */
 	if (dso__symtab_origin(as->dso) == 'k') {
 		hashmap_u64_put(&c->warned, (uint64_t)(uintptr_t)as->dso, as->dso);
 		no_vmlinux(as->dso, as->sym);
-		return;
+		goto out;
 	}
 	f = file_of(c, as->dso);
 	if (!f)
-		return;
+		goto out;
+	if (c->group)
+		nr = group_members(c, evsel, members, &name);
 	totals = xcalloc((size_t)c->nr_hists, sizeof(*totals));
 	/* perf 6.1 counts its annotate samples as filtered ones: global
 	 * hits are taken of nothing and show 0.00 */
 	for (int i = 0; i < c->nr_hists; i++)
 		totals[i].period = c->hists[i]->stats.total_period;
-	annotation__build(&a, f, &c->dis, as, &evidx, 1, totals);
+	annotation__build(&a, f, &c->dis, as, members, nr, totals);
 	free(totals);
 	if (c->print_line) {
-		size_t nr;
-		struct annotate_summary *s = annotation__summary(&a, as, p->opts->percent_type, &nr);
+		size_t nr_lines;
+		struct annotate_summary *s =
+			annotation__summary(&a, as, p->opts->percent_type, &nr_lines);
 
-		annotate_stdio__print_summary(p, s, nr, a.nr_data, as->dso->long_name);
-		annotation__free_summary(s, nr);
+		annotate_stdio__print_summary(p, s, nr_lines, a.nr_data, as->dso->long_name);
+		annotation__free_summary(s, nr_lines);
 	}
 	base = strrchr(as->dso->long_name, '/');
 	annotate_stdio__print(p, &a, c->full_paths || !base ? as->dso->long_name : base + 1,
-			      he->hists->evsel->name, as->hists[evidx].nr_samples);
+			      name ? name : evsel->name, as->hists[evidx].nr_samples);
 	annotation__release(&a);
+out:
+	free(name);
+	free(members);
 }
 
 static void annotate_hists(struct annotate_cmd *c, struct hists *h, struct annotate_printer *p)
 {
+	uint64_t total;
+
 	hists__collapse(h);
 	hists__output_resort(h);
+	total = hists__total_period(h);
 	for (size_t i = 0; i < h->nr_sorted; i++) {
 		const struct hist_entry *he = h->sorted[i];
 
@@ -169,6 +210,9 @@ static void annotate_hists(struct annotate_cmd *c, struct hists *h, struct annot
 		    hashmap_u64_get(&c->warned, (uint64_t)(uintptr_t)he->dso))
 			continue;
 		if (c->symbol && strcmp(he->sym->name, c->symbol))
+			continue;
+		if (c->percent_limit && total &&
+		    100.0 * (double)he->stat.period / (double)total < c->percent_limit)
 			continue;
 		annotate_entry(c, p, he);
 	}
@@ -178,8 +222,9 @@ int cmd_annotate(int argc, const char **argv)
 {
 	const char *input = NULL, *percent_type = NULL, *style = NULL, *kallsyms = NULL;
 	const char *symfs = NULL, *vmlinux = NULL, *objdump = NULL, *cpu_list = NULL;
+	const char *stdio_color = NULL, *percent_limit = NULL;
 	bool force = false, stdio = false, stdio2 = false, tui = false;
-	bool asm_raw = false, no_source = false, skip_missing = false, group = false;
+	bool asm_raw = false, no_source = false, skip_missing = false;
 	int verbose = 0, quiet = 0;
 	struct annotate_print_opts po = { .percent_type = PERCENT_PERIOD_LOCAL };
 	struct annotate_cmd c = { 0 };
@@ -206,10 +251,12 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_STRING('s', "symbol", &c.symbol, "symbol", "symbol to annotate"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show symbol address, etc)"),
 		OPT_BOOLEAN(0, "asm-raw", &asm_raw, "Display raw encoding of assembly instructions"),
-		OPT_BOOLEAN(0, "group", &group, "Show event group information together"),
+		OPT_BOOLEAN(0, "group", &c.group, "Show event group information together"),
 		OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
 		OPT_STRING(0, "objdump", &objdump, "path",
 			   "objdump binary to use for disassembly and annotations (accepted)"),
+		OPT_STRING(0, "percent-limit", &percent_limit, "percent",
+			   "Don't show entries under that percent"),
 		OPT_STRING(0, "percent-type", &percent_type, "local-period",
 			   "Set percent type local/global-period/hits"),
 		OPT_BOOLEAN(0, "show-total-period", &po.show_total_period,
@@ -218,6 +265,9 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_BOOLEAN(0, "no-source", &no_source, "Do not interleave source code with assembly code"),
 		OPT_BOOLEAN(0, "stdio", &stdio, "Use the stdio interface"),
 		OPT_BOOLEAN(0, "stdio2", &stdio2, "Use the stdio interface"),
+		{ .type = OPT_STRING_T, .long_name = "stdio-color", .value = &stdio_color,
+		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT, .defstr = "always", .argh = "mode",
+		  .help = "'always' (default), 'never' or 'auto' only applicable to --stdio mode" },
 		OPT_BOOLEAN(0, "tui", &tui, "Use the TUI interface"),
 		OPT_STRING(0, "symfs", &symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
@@ -233,6 +283,9 @@ int cmd_annotate(int argc, const char **argv)
 		parse_options_usage(annotate_usage, opts, "percent-type", false);
 		return PCL_EXIT_USAGE;
 	}
+	if (percent_limit)
+		c.percent_limit = strtod(percent_limit, NULL);
+	po.color = percent_color_mode(stdio_color);
 	c.dis = (struct disasm_opts){ .style = style, .raw = asm_raw, .source = !no_source };
 	c.session = perf_session__open(input ? input : "perf.data", force, &err);
 	if (!c.session) {
@@ -268,6 +321,10 @@ int cmd_annotate(int argc, const char **argv)
 		if (!h->stats.nr_samples)
 			continue;
 		total += h->stats.nr_samples;
+		/* a group's members are shown with its leader */
+		if (c.group && c.session->evlist.nr_groups ? pos->leader != pos :
+		    c.group && pos != c.session->evlist.first)
+			continue;
 		annotate_hists(&c, h, &p);
 	}
 	if (!total)

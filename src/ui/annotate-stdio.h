@@ -12,6 +12,7 @@ struct annotate_print_opts {
 	enum annotate_percent percent_type;
 	bool show_total_period;	/* the period instead of a percentage */
 	bool show_nr_samples;	/* the samples instead of a percentage */
+	bool color;		/* perf's percentage colours */
 };
 
 /* What perf keeps from one symbol to the next: the last source line it

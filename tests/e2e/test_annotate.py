@@ -83,6 +83,14 @@ def test_two_events_and_kernel_message(two_events_data):
     assert "for task-clock" in got.stdout
 
 
+@pytest.mark.parametrize("args", [["--group"], ["--group", "-n"], ["--percent-limit", "5"],
+                                  ["--stdio-color", "always", "-l"],
+                                  ["--stdio-color", "always", "--show-total-period"]],
+                         ids=" ".join)
+def test_groups_limits_colours(two_events_data, args):
+    same(two_events_data, *args)
+
+
 @pytest.mark.parametrize("sym", ["hot_mix", "hot_switch", "hot_math", "hot_walk"])
 def test_one_symbol(o2_data, sym):
     got = same(o2_data, "-s", sym)
