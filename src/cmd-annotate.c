@@ -228,7 +228,7 @@ int cmd_annotate(int argc, const char **argv)
 	int verbose = 0, quiet = 0;
 	struct annotate_print_opts po = { .percent_type = PERCENT_PERIOD_LOCAL };
 	struct annotate_cmd c = { 0 };
-	struct sort_setup ss = { .sort_order = "comm,dso,symbol" };
+	struct sort_setup ss = { .sort_order = "dso,symbol" };
 	struct annotate_printer p = { .fp = stdout, .opts = &po };
 	uint64_t total = 0;
 	char *err = NULL;

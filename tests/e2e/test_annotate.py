@@ -97,6 +97,15 @@ def test_one_symbol(o2_data, sym):
     assert got.stdout.count("Source code & Disassembly") == 1
 
 
+def test_two_processes(tmp):
+    """Symbols sampled by several threads and processes (perf orders by DSO
+    and symbol, whatever the comm); a GOT slot named by its relocation."""
+    data = record(tmp, "procs.data", ["sh", "-c", "%s 300 & %s 300; wait" % (
+        fixture("report_work"), fixture("annotate_work"))], "-g", "-e", "cpu-clock",
+        "-c", "100000")
+    same(data)
+
+
 def test_dso_filter(o2_data):
     same(o2_data, "-d", "annotate_work")
 

@@ -318,7 +318,7 @@ static asymbol *symbol_for(struct disasm_file *f, bfd_vma vma, long *place)
 			return NULL;
 		at = found;
 	}
-	if (!want_section && bfd_asymbol_value(f->sorted[at]) != vma && f->nr_dynrels &&
+	if (!want_section && f->nr_dynrels &&
 	    f->dynrels[0]->address <= vma && f->dynrels[f->nr_dynrels - 1]->address >= vma &&
 	    !(f->sorted[at]->flags & BSF_SYNTHETIC)) {
 		asymbol *r = reloc_symbol_at(f, vma);
