@@ -8,6 +8,7 @@
 #include "builtin.h"
 #include "core/analysis/annotate.h"
 #include "core/data/session.h"
+#include "core/events/cpumap.h"
 #include "core/hist/hist.h"
 #include "core/symbols/buildid.h"
 #include "core/symbols/disasm.h"
@@ -26,6 +27,7 @@ struct annotate_cmd {
 	struct perf_session *session;
 	const char *symbol;		/* -s */
 	const char *dsos;		/* -d: comma separated */
+	struct cpu_map *cpus;		/* -C, or NULL */
 	struct hist_opts hopts;
 	struct strset strings;
 	struct callchain_store store;
@@ -64,6 +66,8 @@ static int annotate_sample(struct perf_tool *tool, struct perf_session *s,
 	struct addr_location al;
 	struct hist_sample hs;
 
+	if (c->cpus && cpu_map__idx(c->cpus, (int)sample->cpu) < 0)
+		return 0;
 	perf_session__resolve_sample(s, sample, &al);
 	if (c->dsos && !(al.map && al.dso && dso_listed(c->dsos, al.dso)))
 		return 0;	/* perf's dso filter: not counted at all */
@@ -224,7 +228,7 @@ int cmd_annotate(int argc, const char **argv)
 	const char *symfs = NULL, *vmlinux = NULL, *objdump = NULL, *cpu_list = NULL;
 	const char *stdio_color = NULL, *percent_limit = NULL;
 	bool force = false, stdio = false, stdio2 = false, tui = false;
-	bool asm_raw = false, no_source = false, skip_missing = false;
+	bool asm_raw = false, source = true, skip_missing = false;
 	int verbose = 0, quiet = 0;
 	struct annotate_print_opts po = { .percent_type = PERCENT_PERIOD_LOCAL };
 	struct annotate_cmd c = { 0 };
@@ -262,7 +266,7 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_BOOLEAN(0, "show-total-period", &po.show_total_period,
 			    "Show a column with the sum of periods"),
 		OPT_BOOLEAN(0, "skip-missing", &skip_missing, "Skip symbols that cannot be annotated"),
-		OPT_BOOLEAN(0, "no-source", &no_source, "Do not interleave source code with assembly code"),
+		OPT_BOOLEAN(0, "source", &source, "Interleave source code with assembly code (default)"),
 		OPT_BOOLEAN(0, "stdio", &stdio, "Use the stdio interface"),
 		OPT_BOOLEAN(0, "stdio2", &stdio2, "Use the stdio interface"),
 		{ .type = OPT_STRING_T, .long_name = "stdio-color", .value = &stdio_color,
@@ -286,12 +290,28 @@ int cmd_annotate(int argc, const char **argv)
 	if (percent_limit)
 		c.percent_limit = strtod(percent_limit, NULL);
 	po.color = percent_color_mode(stdio_color);
-	c.dis = (struct disasm_opts){ .style = style, .raw = asm_raw, .source = !no_source };
+	c.dis = (struct disasm_opts){ .style = style, .raw = asm_raw, .source = source };
+	if (cpu_list && !(c.cpus = cpu_map__parse(cpu_list))) {
+		fprintf(stderr, "Invalid cpu_list: %s\n", cpu_list);
+		return PCL_EXIT_USAGE;
+	}
 	c.session = perf_session__open(input ? input : "perf.data", force, &err);
 	if (!c.session) {
 		fprintf(stderr, "failed to open %s\n", err);
 		free(err);
 		return PCL_EXIT_ERROR;
+	}
+	if (c.cpus) {
+		bool has_cpu = false;
+
+		evlist__for_each(&c.session->evlist, pos)
+			has_cpu |= (pos->attr.sample_type & PERF_SAMPLE_CPU) != 0;
+		if (!has_cpu) {
+			fputs("File does not contain CPU events. Remove -C option to proceed.\n",
+			      stderr);
+			ret = PCL_EXIT_ERROR;
+			goto out;
+		}
 	}
 	perf_session__new_machine(c.session, kallsyms, symfs, force);
 	if (hist_layout__setup(&c.hopts.layout, &ss, &err) < 0) {
@@ -342,6 +362,7 @@ out_hists:
 	callchain_store__exit(&c.store);
 	strset_release(&c.strings);
 out:
+	cpu_map__delete(c.cpus);
 	perf_session__delete(c.session);
 	return ret;
 }

@@ -51,6 +51,7 @@ def same(path, *args):
 OPTIONS = [
     [],
     ["--no-source"],
+    ["--source"],
     ["-l"],
     ["-l", "--no-source"],
     ["-n"],
@@ -104,6 +105,14 @@ def test_two_processes(tmp):
         fixture("report_work"), fixture("annotate_work"))], "-g", "-e", "cpu-clock",
         "-c", "100000")
     same(data)
+
+
+def test_cpu_filter(tmp, o2_data):
+    data = record(tmp, "cpu.data", [fixture("annotate_work"), "200"], "--sample-cpu",
+                  "-e", "cpu-clock")
+    same(data, "-C", "0")
+    same(data, "-C", "1")
+    same(o2_data, "-C", "0")    # a file without CPUs: perf's message
 
 
 def test_dso_filter(o2_data):
