@@ -75,6 +75,11 @@ void annotate_stdio__print(struct annotate_printer *p, const struct annotation *
 			    o->show_nr_samples	 ? "Samples" : "Percent";
 	int len;
 
+	/* perf compares with the previous function's last source line after
+	 * freeing it: mostly that no longer matches, so a function's first
+	 * one shows */
+	p->last_srcline = NULL;
+
 	len = fprintf(p->fp, " %-*.*s|\tSource code & Disassembly of %s for %s (%" PRIu64
 		      " samples, percent: %s)\n", width, width, label, file, event, nr_samples,
 		      annotate_percent__name(o->percent_type));

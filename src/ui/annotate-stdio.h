@@ -15,8 +15,7 @@ struct annotate_print_opts {
 	bool color;		/* perf's percentage colours */
 };
 
-/* What perf keeps from one symbol to the next: the last source line it
- * appended to an instruction (-l). */
+/* The last source line appended to an instruction (-l). */
 struct annotate_printer {
 	FILE *fp;
 	const struct annotate_print_opts *opts;
