@@ -225,11 +225,13 @@ static void annotate_hists(struct annotate_cmd *c, struct hists *h, struct annot
 int cmd_annotate(int argc, const char **argv)
 {
 	const char *input = NULL, *percent_type = NULL, *style = NULL, *kallsyms = NULL;
-	const char *symfs = NULL, *vmlinux = NULL, *objdump = NULL, *cpu_list = NULL;
-	const char *stdio_color = NULL, *percent_limit = NULL;
-	bool force = false, stdio = false, stdio2 = false, tui = false;
-	bool asm_raw = false, source = true, skip_missing = false;
-	int verbose = 0, quiet = 0;
+	const char *symfs = NULL, *cpu_list = NULL, *stdio_color = NULL, *percent_limit = NULL;
+	bool force = false, asm_raw = false, source = true;
+	/* perf's options pcl takes and has no use for: one interface (the
+	 * text), no objdump to start, no vmlinux reader */
+	const char *unused_path = NULL;
+	bool unused_flag = false;
+	int unused_level = 0;
 	struct annotate_print_opts po = { .percent_type = PERCENT_PERIOD_LOCAL };
 	struct annotate_cmd c = { 0 };
 	struct sort_setup ss = { .sort_order = "dso,symbol" };
@@ -243,7 +245,7 @@ int cmd_annotate(int argc, const char **argv)
 			   "only consider symbols in these dsos"),
 		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
 		OPT_STRING('i', "input", &input, "file", "input file name"),
-		OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname"),
+		OPT_STRING('k', "vmlinux", &unused_path, "file", "vmlinux pathname"),
 		OPT_BOOLEAN('l', "print-line", &c.print_line,
 			    "print matching source lines (may be slow)"),
 		OPT_STRING('M', "disassembler-style", &style, "disassembler style",
@@ -251,13 +253,13 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_BOOLEAN('n', "show-nr-samples", &po.show_nr_samples,
 			    "Show a column with the number of samples"),
 		OPT_BOOLEAN('P', "full-paths", &c.full_paths, "Don't shorten the displayed pathnames"),
-		OPT_INCR('q', "quiet", &quiet, "do now show any warnings or messages"),
+		OPT_INCR('q', "quiet", &unused_level, "do now show any warnings or messages"),
 		OPT_STRING('s', "symbol", &c.symbol, "symbol", "symbol to annotate"),
-		OPT_INCR('v', "verbose", &verbose, "be more verbose (show symbol address, etc)"),
+		OPT_INCR('v', "verbose", &unused_level, "be more verbose (show symbol address, etc)"),
 		OPT_BOOLEAN(0, "asm-raw", &asm_raw, "Display raw encoding of assembly instructions"),
 		OPT_BOOLEAN(0, "group", &c.group, "Show event group information together"),
 		OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
-		OPT_STRING(0, "objdump", &objdump, "path",
+		OPT_STRING(0, "objdump", &unused_path, "path",
 			   "objdump binary to use for disassembly and annotations (accepted)"),
 		OPT_STRING(0, "percent-limit", &percent_limit, "percent",
 			   "Don't show entries under that percent"),
@@ -265,14 +267,14 @@ int cmd_annotate(int argc, const char **argv)
 			   "Set percent type local/global-period/hits"),
 		OPT_BOOLEAN(0, "show-total-period", &po.show_total_period,
 			    "Show a column with the sum of periods"),
-		OPT_BOOLEAN(0, "skip-missing", &skip_missing, "Skip symbols that cannot be annotated"),
+		OPT_BOOLEAN(0, "skip-missing", &unused_flag, "Skip symbols that cannot be annotated"),
 		OPT_BOOLEAN(0, "source", &source, "Interleave source code with assembly code (default)"),
-		OPT_BOOLEAN(0, "stdio", &stdio, "Use the stdio interface"),
-		OPT_BOOLEAN(0, "stdio2", &stdio2, "Use the stdio interface"),
+		OPT_BOOLEAN(0, "stdio", &unused_flag, "Use the stdio interface"),
+		OPT_BOOLEAN(0, "stdio2", &unused_flag, "Use the stdio interface (the --stdio layout)"),
 		{ .type = OPT_STRING_T, .long_name = "stdio-color", .value = &stdio_color,
 		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT, .defstr = "always", .argh = "mode",
 		  .help = "'always' (default), 'never' or 'auto' only applicable to --stdio mode" },
-		OPT_BOOLEAN(0, "tui", &tui, "Use the TUI interface"),
+		OPT_BOOLEAN(0, "tui", &unused_flag, "Use the TUI interface (for now the same as --stdio)"),
 		OPT_STRING(0, "symfs", &symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
 		OPT_END(),

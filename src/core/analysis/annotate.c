@@ -237,15 +237,14 @@ void annotation__release(struct annotation *a)
 	memset(a, 0, sizeof(*a));
 }
 
-static int nr_summary_data;
-
 /* Hottest first; of equals, the later source line name first (perf's
- * trees give that order). */
-static int summary_order(const void *pa, const void *pb)
+ * trees give that order).  arg: the number of percentages. */
+static int summary_order(const void *pa, const void *pb, void *arg)
 {
 	const struct annotate_summary *a = pa, *b = pb;
+	int nr = *(const int *)arg;
 
-	for (int i = 0; i < nr_summary_data; i++)
+	for (int i = 0; i < nr; i++)
 		if (a->percent[i] != b->percent[i])
 			return a->percent[i] > b->percent[i] ? -1 : 1;
 	return strcmp(b->srcline, a->srcline);
@@ -283,9 +282,8 @@ struct annotate_summary *annotation__summary(struct annotation *a, const struct 
 		for (int e = 0; e < a->nr_data; e++)
 			s[k].percent[e] += l->data[e].percent[p];
 	}
-	nr_summary_data = a->nr_data;
 	if (*nr)
-		qsort(s, *nr, sizeof(*s), summary_order);
+		qsort_r(s, *nr, sizeof(*s), summary_order, &a->nr_data);
 	return s;
 }
 

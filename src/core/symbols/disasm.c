@@ -60,28 +60,35 @@ struct disasm_file {
 	size_t nr_sources;
 };
 
-static int insn_printf(void *stream, const char *fmt, ...)
+static int insn_vprintf(struct disasm_file *f, const char *fmt, va_list ap)
 {
-	struct disasm_file *f = stream;
-	va_list ap;
 	size_t before = f->insn.len;
 
-	va_start(ap, fmt);
 	strbuf_vaddf(&f->insn, fmt, ap);
-	va_end(ap);
 	return (int)(f->insn.len - before);
 }
 
-static int insn_styled_printf(void *stream, enum disassembler_style style, const char *fmt, ...)
+static int insn_printf(void *stream, const char *fmt, ...)
 {
-	struct disasm_file *f = stream;
 	va_list ap;
-	size_t before = f->insn.len;
+	int n;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&f->insn, fmt, ap);
+	n = insn_vprintf(stream, fmt, ap);
 	va_end(ap);
-	return (int)(f->insn.len - before);
+	return n;
+}
+
+/* styles are for colours, which perf's objdump text has none of */
+static int insn_styled_printf(void *stream, enum disassembler_style style, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = insn_vprintf(stream, fmt, ap);
+	va_end(ap);
+	return n;
 }
 
 static bfd_vma symbol_size(const asymbol *s)
@@ -573,9 +580,8 @@ static void show_line(struct disasm_file *f, const struct disasm_opts *o, asecti
 static void print_raw_bytes(struct strbuf *out, const bfd_byte *data, bfd_vma from, bfd_vma to,
 			    bfd_vma stop)
 {
-	for (bfd_vma j = from; j < to; j++)
-		if (j + 1 <= stop)
-			strbuf_addf(out, "%02x ", data[j]);
+	for (bfd_vma j = from; j < to && j < stop; j++)
+		strbuf_addf(out, "%02x ", data[j]);
 }
 
 /* Instructions of [from, to) of the section, objdump's disassemble_bytes. */
