@@ -253,7 +253,7 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_BOOLEAN('n', "show-nr-samples", &po.show_nr_samples,
 			    "Show a column with the number of samples"),
 		OPT_BOOLEAN('P', "full-paths", &c.full_paths, "Don't shorten the displayed pathnames"),
-		OPT_INCR('q', "quiet", &unused_level, "do now show any warnings or messages"),
+		OPT_INCR('q', "quiet", &unused_level, "do not show any warnings or messages"),
 		OPT_STRING('s', "symbol", &c.symbol, "symbol", "symbol to annotate"),
 		OPT_INCR('v', "verbose", &unused_level, "be more verbose (show symbol address, etc)"),
 		OPT_BOOLEAN(0, "asm-raw", &asm_raw, "Display raw encoding of assembly instructions"),
