@@ -177,6 +177,15 @@ def test_cpu_filter(tmp, o2_data):
     same(o2_data, "-C", "0")    # a file without CPUs: perf's message
 
 
+def test_pcl_recording(tmp):
+    """A file pcl record wrote reads the same in both."""
+    path = os.path.join(tmp, "pcl.data")
+    r = pcl("record", "-q", "-e", "cpu-clock", "-o", path, "--", fixture("annotate_work"), "200")
+    assert r.returncode == 0, r.stderr
+    same(path)
+    same(path, "--no-source", "-n")
+
+
 def test_dso_filter(o2_data):
     same(o2_data, "-d", "annotate_work")
 
