@@ -58,6 +58,20 @@ static bool dso_listed(const char *list, const struct dso *dso)
 	return false;
 }
 
+/* The event's histogram, made when first needed (a pipe's events come
+ * with its records). */
+static struct hists *hists_of(struct annotate_cmd *c, struct evsel *evsel)
+{
+	if (evsel->idx >= c->nr_hists) {
+		c->hists = xrealloc(c->hists, (size_t)(evsel->idx + 1) * sizeof(*c->hists));
+		while (c->nr_hists <= evsel->idx)
+			c->hists[c->nr_hists++] = NULL;
+	}
+	if (!c->hists[evsel->idx])
+		c->hists[evsel->idx] = hists__new(&c->hopts, evsel, &c->strings, &c->store);
+	return c->hists[evsel->idx];
+}
+
 static int annotate_sample(struct perf_tool *tool, struct perf_session *s,
 			   const struct perf_event_header *rec, struct perf_sample *sample,
 			   struct evsel *evsel)
@@ -86,8 +100,7 @@ static int annotate_sample(struct perf_tool *tool, struct perf_session *s,
 		.socket = -1,
 		.period = sample->period,
 	};
-	if (evsel->idx < c->nr_hists)
-		hists__add_sample(c->hists[evsel->idx], &hs);
+	hists__add_sample(hists_of(c, evsel), &hs);
 	if (al.map && al.sym)
 		annotate_samples__add(&c->samples, al.dso, al.sym, evsel->idx, al.addr,
 				      sample->period);
@@ -180,7 +193,7 @@ static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 	/* perf 6.1 counts its annotate samples as filtered ones: global
 	 * hits are taken of nothing and show 0.00 */
 	for (int i = 0; i < c->nr_hists; i++)
-		totals[i].period = c->hists[i]->stats.total_period;
+		totals[i].period = c->hists[i] ? c->hists[i]->stats.total_period : 0;
 	annotation__build(&a, f, &c->dis, as, members, nr, totals);
 	free(totals);
 	if (c->print_line) {
@@ -193,7 +206,7 @@ static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 	}
 	base = strrchr(as->dso->long_name, '/');
 	annotate_stdio__print(p, &a, c->full_paths || !base ? as->dso->long_name : base + 1,
-			      name ? name : evsel->name, as->hists[evidx].nr_samples);
+			      name ? name : evsel->name, annotated_sym__hist(as, evidx)->nr_samples);
 	annotation__release(&a);
 out:
 	free(name);
@@ -323,11 +336,7 @@ int cmd_annotate(int argc, const char **argv)
 		goto out;
 	}
 	callchain_store__init(&c.store);
-	c.nr_hists = c.session->evlist.nr_entries;
-	c.hists = xcalloc((size_t)c.nr_hists + 1, sizeof(*c.hists));
-	evlist__for_each(&c.session->evlist, pos)
-		c.hists[pos->idx] = hists__new(&c.hopts, pos, &c.strings, &c.store);
-	annotate_samples__init(&c.samples, c.nr_hists);
+	annotate_samples__init(&c.samples);
 	hashmap_init(&c.files, sizeof(void *));
 	hashmap_init(&c.warned, sizeof(void *));
 	c.tool.sample = annotate_sample;
@@ -338,9 +347,9 @@ int cmd_annotate(int argc, const char **argv)
 		goto out_hists;
 	}
 	evlist__for_each(&c.session->evlist, pos) {
-		struct hists *h = c.hists[pos->idx];
+		struct hists *h = pos->idx < c.nr_hists ? c.hists[pos->idx] : NULL;
 
-		if (!h->stats.nr_samples)
+		if (!h || !h->stats.nr_samples)
 			continue;
 		total += h->stats.nr_samples;
 		/* a group's members are shown with its leader */
@@ -359,7 +368,8 @@ out_hists:
 	hashmap_release(&c.warned);
 	annotate_samples__release(&c.samples);
 	for (int i = 0; i < c.nr_hists; i++)
-		hists__delete(c.hists[i]);
+		if (c.hists[i])
+			hists__delete(c.hists[i]);
 	free(c.hists);
 	callchain_store__exit(&c.store);
 	strset_release(&c.strings);

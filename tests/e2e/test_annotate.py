@@ -186,6 +186,24 @@ def test_pcl_recording(tmp):
     same(path, "--no-source", "-n")
 
 
+def test_pipe(tmp):
+    """perf record -o - | annotate -i -: the events come as records.  The
+    vdso is left out: perf extracts it to a temporary file whose random name
+    heads its annotation."""
+    path = os.path.join(tmp, "pipe.data")
+    with open(path, "w") as out:
+        r = perf("record", "-q", "-e", "cpu-clock", "-o", "-", "--",
+                 fixture("annotate_work"), "200", stdout=out)
+    assert r.returncode == 0, r.stderr
+    with open(path) as f:
+        want = perf("annotate", "-i", "-", "--stdio", "-d", "annotate_work,libm.so.6", stdin=f)
+    with open(path) as f:
+        got = pcl("annotate", "-i", "-", "--stdio", "-d", "annotate_work,libm.so.6", stdin=f)
+    assert got.returncode == want.returncode, got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+
+
 def test_dso_filter(o2_data):
     same(o2_data, "-d", "annotate_work")
 

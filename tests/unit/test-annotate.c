@@ -35,15 +35,14 @@ static void samples_per_offset(void **state)
 	struct annotate_samples as;
 	struct annotated_sym *s;
 
-	annotate_samples__init(&as, 2);
+	annotate_samples__init(&as);
 	assert_null(annotate_samples__find(&as, &sym));
 	annotate_samples__add(&as, dso, &sym, 0, 0x1004, 10);
 	annotate_samples__add(&as, dso, &sym, 0, 0x1004, 30);
 	annotate_samples__add(&as, dso, &sym, 1, 0x100f, 5);
-	/* outside the symbol, or an event beyond those announced: dropped */
+	/* outside the symbol: dropped */
 	annotate_samples__add(&as, dso, &sym, 0, 0x1010, 7);
 	annotate_samples__add(&as, dso, &sym, 0, 0xfff, 7);
-	annotate_samples__add(&as, dso, &sym, 2, 0x1004, 7);
 	s = annotate_samples__find(&as, &sym);
 	assert_non_null(s);
 	assert_ptr_equal(s->dso, dso);
@@ -54,6 +53,9 @@ static void samples_per_offset(void **state)
 	assert_int_equal(s->hists[0].samples[5], 0);
 	assert_int_equal(s->hists[1].nr_samples, 1);
 	assert_int_equal(s->hists[1].periods[15], 5);
+	/* events with no samples in the symbol read as empty */
+	assert_int_equal(s->nr_hists, 2);
+	assert_int_equal(annotated_sym__hist(s, 5)->nr_samples, 0);
 	annotate_samples__release(&as);
 }
 

@@ -46,9 +46,8 @@ const char *annotate_percent__name(enum annotate_percent p)
 	return names[p];
 }
 
-void annotate_samples__init(struct annotate_samples *as, int nr_events)
+void annotate_samples__init(struct annotate_samples *as)
 {
-	as->nr_events = nr_events;
 	hashmap_init(&as->syms, sizeof(void *));
 }
 
@@ -57,7 +56,7 @@ void annotate_samples__release(struct annotate_samples *as)
 	for (void **v = NULL; (v = hashmap_next(&as->syms, v));) {
 		struct annotated_sym *s = *v;
 
-		for (int i = 0; i < as->nr_events; i++) {
+		for (int i = 0; i < s->nr_hists; i++) {
 			free(s->hists[i].samples);
 			free(s->hists[i].periods);
 		}
@@ -73,6 +72,13 @@ struct annotated_sym *annotate_samples__find(const struct annotate_samples *as,
 	return hashmap_u64_get(&as->syms, (uint64_t)(uintptr_t)sym);
 }
 
+const struct sym_hist *annotated_sym__hist(const struct annotated_sym *s, int evidx)
+{
+	static const struct sym_hist empty;
+
+	return evidx < s->nr_hists ? &s->hists[evidx] : &empty;
+}
+
 void annotate_samples__add(struct annotate_samples *as, struct dso *dso, struct symbol *sym,
 			   int evidx, uint64_t addr, uint64_t period)
 {
@@ -80,14 +86,19 @@ void annotate_samples__add(struct annotate_samples *as, struct dso *dso, struct 
 	struct sym_hist *h;
 	uint64_t size = sym->end - sym->start;
 
-	if (addr < sym->start || addr >= sym->end || evidx >= as->nr_events)
+	if (addr < sym->start || addr >= sym->end || evidx < 0)
 		return;
 	if (!s) {
 		s = xcalloc(1, sizeof(*s));
 		s->dso = dso;
 		s->sym = sym;
-		s->hists = xcalloc((size_t)as->nr_events, sizeof(*s->hists));
 		hashmap_u64_put(&as->syms, (uint64_t)(uintptr_t)sym, s);
+	}
+	if (evidx >= s->nr_hists) {	/* a pipe announces its events as it goes */
+		s->hists = xrealloc(s->hists, (size_t)(evidx + 1) * sizeof(*s->hists));
+		memset(&s->hists[s->nr_hists], 0,
+		       (size_t)(evidx + 1 - s->nr_hists) * sizeof(*s->hists));
+		s->nr_hists = evidx + 1;
 	}
 	h = &s->hists[evidx];
 	if (!h->samples) {
@@ -216,7 +227,8 @@ void annotation__build(struct annotation *a, struct disasm_file *f, const struct
 			continue;
 		l->data = xcalloc((size_t)nr, sizeof(*l->data));
 		for (int e = 0; e < nr; e++)
-			calc_data(&l->data[e], &as->hists[evidx[e]], &totals[evidx[e]], l->offset, to);
+			calc_data(&l->data[e], annotated_sym__hist(as, evidx[e]), &totals[evidx[e]],
+				  l->offset, to);
 		if (!last) {
 			char digits[24];
 

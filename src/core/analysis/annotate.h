@@ -40,17 +40,17 @@ struct sym_hist {
 struct annotated_sym {
 	struct dso *dso;
 	struct symbol *sym;
-	struct sym_hist *hists;	/* [nr_events], by evsel index */
+	struct sym_hist *hists;	/* [nr_hists], by evsel index */
+	int nr_hists;
 	int shown_for;		/* 1 + the event it was printed for: later entries skip it */
 };
 
 /* Every sampled symbol's histograms. */
 struct annotate_samples {
-	int nr_events;
 	struct hashmap syms;	/* symbol* -> struct annotated_sym* */
 };
 
-void annotate_samples__init(struct annotate_samples *as, int nr_events);
+void annotate_samples__init(struct annotate_samples *as);
 void annotate_samples__release(struct annotate_samples *as);
 /* Counts a sample at the DSO-relative addr of sym; addresses outside the
  * symbol are dropped as perf drops them. */
@@ -58,6 +58,8 @@ void annotate_samples__add(struct annotate_samples *as, struct dso *dso, struct 
 			   int evidx, uint64_t addr, uint64_t period);
 struct annotated_sym *annotate_samples__find(const struct annotate_samples *as,
 					     const struct symbol *sym);
+/* One event's histogram of the symbol (empty when it has no samples). */
+const struct sym_hist *annotated_sym__hist(const struct annotated_sym *s, int evidx);
 
 /* One event's share of an instruction. */
 struct annotate_data {
