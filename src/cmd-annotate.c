@@ -184,7 +184,9 @@ static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 		no_vmlinux(as->dso, as->sym);
 		goto out;
 	}
-	f = file_of(c, as->dso);
+	/* modules are relocatable objects, whose disassembly needs their
+	 * relocations: not done yet, they are left out */
+	f = dso__symtab_origin(as->dso) == 'K' ? NULL : file_of(c, as->dso);
 	if (!f)
 		goto out;
 	if (c->group)
