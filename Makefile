@@ -12,7 +12,7 @@ WARN     = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wno-format-n
 CFLAGS  ?= -O2 -g
 BASEFLAGS = -std=gnu11 $(WARN) -Isrc -Ibuild/gen -D_GNU_SOURCE \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -lpthread
+LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lopcodes -lbfd -liberty -lm -lpthread
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 LIB_SRC  = $(sort $(wildcard src/core/*.c src/core/*/*.c src/ui/*.c src/util/*.c) $(filter-out src/pcl.c,$(wildcard src/*.c)))
@@ -110,6 +110,10 @@ build/fixtures/probe_prog_O%: tests/fixtures/probe_prog.c | $(DEPS)
 	@mkdir -p $(dir $@)
 	$(CC) -O$* -g -o $@ $<
 FIX_BIN += build/fixtures/probe_prog_O0 build/fixtures/probe_prog_O2
+# annotate's workload is -O2 code, as people annotate it (inlined helpers, jump tables)
+build/fixtures/annotate_work: tests/fixtures/annotate_work.c | $(DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -o $@ $< -lm
 
 fixtures: $(FIX_BIN)
 

@@ -9,6 +9,7 @@
 #include "util/util.h"
 
 const struct pcl_cmd pcl_commands[] = {
+	{ "annotate",	cmd_annotate,	"Read perf.data (created by perf record) and display annotated code" },
 	{ "buildid-cache", cmd_buildid_cache, "Manage build-id cache." },
 	{ "buildid-list", cmd_buildid_list, "List the buildids in a perf.data file" },
 	{ "collapse",	cmd_collapse,	"Fold the stacks of perf.data or perf script output (stackcollapse)" },

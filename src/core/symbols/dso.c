@@ -94,6 +94,12 @@ bool dso__has_elf_image(const struct dso *dso)
 	return p->loaded && (p->elf_path || p->image);
 }
 
+const char *dso__image_path(struct dso *dso)
+{
+	dso__load(dso);
+	return dso__priv(dso)->elf_path;
+}
+
 char dso__symtab_origin(const struct dso *dso)
 {
 	const struct dso_priv *p = dso__priv(dso);

@@ -37,6 +37,10 @@ struct dso {
 /* Symbol covering a DSO-relative address, or NULL. */
 struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
 
+/* Converts a DSO-relative (file offset) address to the ELF vaddr (the
+ * address objdump shows). */
+uint64_t dso__addr_to_vaddr(struct dso *dso, uint64_t addr);
+
 /* Reads up to len bytes of the DSO's image at file offset off (the
  * address map__map_ip() gives); returns the bytes read, or -1.  The kernel
  * and maps without a file have no image. */
@@ -45,6 +49,10 @@ long dso__read(struct dso *dso, uint64_t off, void *buf, size_t len);
 /* Whether the DSO's symbols were loaded from an ELF image (its file, a
  * copy of it, or the running vdso); false before they are loaded. */
 bool dso__has_elf_image(const struct dso *dso);
+
+/* The ELF file the DSO's symbols came from (its runtime image: the file,
+ * a build-id cache copy, ...), NULL when none was found. */
+const char *dso__image_path(struct dso *dso);
 
 /* The letter report -v shows before "[.]" for where the DSO's symbols
  * were read: k kallsyms, K a module, j a perf map, B/D the build-id

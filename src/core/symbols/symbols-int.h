@@ -109,8 +109,6 @@ struct dso *dso__new(struct machine *m, const char *long_name, enum dso_kind kin
 void dso__delete(struct dso *dso);
 void dso__load(struct dso *dso);
 void dso__set_build_id(struct dso *dso, const uint8_t *id, int size);
-/* Converts a DSO-relative (file offset) address to the ELF vaddr. */
-uint64_t dso__addr_to_vaddr(struct dso *dso, uint64_t addr);
 
 /* The functions inlined at a DSO address, innermost first, ending with
  * the function they were inlined into (addr2line -i), named as perf

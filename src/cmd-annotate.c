@@ -1,0 +1,382 @@
+/* pcl annotate: the samples of perf.data laid over the disassembly (and
+ * source) of the functions they hit, as perf 6.1's `annotate --stdio`. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "core/analysis/annotate.h"
+#include "core/data/session.h"
+#include "core/events/cpumap.h"
+#include "core/hist/hist.h"
+#include "core/symbols/buildid.h"
+#include "core/symbols/disasm.h"
+#include "core/symbols/machine.h"
+#include "ui/annotate-stdio.h"
+#include "ui/percent-color.h"
+#include "util/exit-codes.h"
+#include "util/parse-options.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+static const char *const annotate_usage[] = { "pcl annotate [<options>]", NULL };
+
+struct annotate_cmd {
+	struct perf_tool tool;
+	struct perf_session *session;
+	const char *symbol;		/* -s */
+	const char *dsos;		/* -d: comma separated */
+	struct cpu_map *cpus;		/* -C, or NULL */
+	struct hist_opts hopts;
+	struct strset strings;
+	struct callchain_store store;
+	struct hists **hists;		/* by evsel index */
+	int nr_hists;
+	struct annotate_samples samples;
+	struct hashmap files;		/* dso* -> struct disasm_file* (NULL: unreadable) */
+	struct hashmap warned;		/* dso*: perf's annotate_warned */
+	struct disasm_opts dis;
+	bool full_paths;
+	bool print_line;		/* -l */
+	bool group;			/* --group: a group's events side by side */
+	double percent_limit;		/* --percent-limit */
+};
+
+static bool dso_listed(const char *list, const struct dso *dso)
+{
+	size_t nl = strlen(dso->long_name), ns = strlen(dso->short_name);
+
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if ((len == nl && !strncmp(p, dso->long_name, len)) ||
+		    (len == ns && !strncmp(p, dso->short_name, len)))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+/* The event's histogram, made when first needed (a pipe's events come
+ * with its records). */
+static struct hists *hists_of(struct annotate_cmd *c, struct evsel *evsel)
+{
+	if (evsel->idx >= c->nr_hists) {
+		c->hists = xrealloc(c->hists, (size_t)(evsel->idx + 1) * sizeof(*c->hists));
+		while (c->nr_hists <= evsel->idx)
+			c->hists[c->nr_hists++] = NULL;
+	}
+	if (!c->hists[evsel->idx])
+		c->hists[evsel->idx] = hists__new(&c->hopts, evsel, &c->strings, &c->store);
+	return c->hists[evsel->idx];
+}
+
+static int annotate_sample(struct perf_tool *tool, struct perf_session *s,
+			   const struct perf_event_header *rec, struct perf_sample *sample,
+			   struct evsel *evsel)
+{
+	struct annotate_cmd *c = (struct annotate_cmd *)tool;
+	struct addr_location al;
+	struct hist_sample hs;
+
+	if (c->cpus && cpu_map__idx(c->cpus, (int)sample->cpu) < 0)
+		return 0;
+	perf_session__resolve_sample(s, sample, &al);
+	if (c->dsos && !(al.map && al.dso && dso_listed(c->dsos, al.dso)))
+		return 0;	/* perf's dso filter: not counted at all */
+	/* -s: perf counts nothing but the symbol's samples */
+	if (c->symbol && !(al.map && al.sym && !strcmp(al.sym->name, c->symbol)))
+		return 0;
+	hs = (struct hist_sample){
+		.thread = al.thread,
+		.comm = strset_intern(&c->strings, al.thread->comm ? al.thread->comm : ""),
+		.dso = al.map ? al.dso : NULL,
+		.sym = al.map ? al.sym : NULL,
+		.addr = al.addr,
+		.level = al.level,
+		.cpumode = sample->cpumode,
+		.cpu = (int32_t)sample->cpu,
+		.socket = -1,
+		.period = sample->period,
+	};
+	hists__add_sample(hists_of(c, evsel), &hs);
+	if (al.map && al.sym)
+		annotate_samples__add(&c->samples, al.dso, al.sym, evsel->idx, al.addr,
+				      sample->period);
+	return 0;
+}
+
+/* perf's complaint about a kernel symbol without a vmlinux to read. */
+static void no_vmlinux(struct dso *dso, const struct symbol *sym)
+{
+	fprintf(stderr, "Error:\nCouldn't annotate %s:\nNo vmlinux file", sym->name);
+	if (dso->build_id_size) {
+		char hex[2 * BUILD_ID_MAX + 1];
+
+		build_id__hex(dso->build_id, dso->build_id_size, hex);
+		fprintf(stderr, " with build id %s", hex);
+	}
+	fputs("\nwas found in the path.\n\n"
+	      "Note that annotation using /proc/kcore requires CAP_SYS_RAWIO capability.\n\n"
+	      "Please use:\n\n  perf buildid-cache -vu vmlinux\n\nor:\n\n  --vmlinux vmlinux\n",
+	      stderr);
+}
+
+static struct disasm_file *file_of(struct annotate_cmd *c, struct dso *dso)
+{
+	bool added;
+	struct disasm_file **f = hashmap_u64_findnew(&c->files, (uint64_t)(uintptr_t)dso, &added);
+
+	if (added) {
+		const char *path = dso__image_path(dso);
+		char *err = NULL;
+
+		*f = path ? disasm_file__open(path, c->dis.source, &err) : NULL;
+		free(err);
+	}
+	return *f;
+}
+
+/* --group: the events shown with leader's (a file without groups is one
+ * group, as perf forces it), their indexes in evidx; and perf's name of
+ * the group in *desc (caller frees). */
+static int group_members(const struct annotate_cmd *c, const struct evsel *leader, int *evidx,
+			 char **desc)
+{
+	bool forced = !c->session->evlist.nr_groups;
+	struct strbuf sb = { 0 };
+	int nr = 0;
+
+	if (!forced)
+		strbuf_addf(&sb, "%s { ", leader->group_name ? leader->group_name : "anon group");
+	evlist__for_each(&c->session->evlist, pos) {
+		if (!forced && pos->leader != leader)
+			continue;
+		strbuf_addf(&sb, "%s%s", nr ? ", " : "", pos->name);
+		evidx[nr++] = pos->idx;
+	}
+	if (!forced)
+		strbuf_addstr(&sb, " }");
+	*desc = strbuf_detach(&sb);
+	return nr;
+}
+
+static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
+			   const struct hist_entry *he)
+{
+	struct annotated_sym *as = annotate_samples__find(&c->samples, he->sym);
+	struct annotate_totals *totals;
+	struct annotation a;
+	struct disasm_file *f;
+	const struct evsel *evsel = he->hists->evsel;
+	int evidx = evsel->idx, *members = xcalloc((size_t)c->nr_hists, sizeof(*members));
+	int nr = 1;
+	char *name = NULL;
+	const char *base;
+
+	members[0] = evidx;
+	if (!as || as->shown_for == evidx + 1)
+		goto out;
+	as->shown_for = evidx + 1;	/* once per event, whatever the comms */
+	if (dso__symtab_origin(as->dso) == 'k') {
+		hashmap_u64_put(&c->warned, (uint64_t)(uintptr_t)as->dso, as->dso);
+		no_vmlinux(as->dso, as->sym);
+		goto out;
+	}
+	/* modules are relocatable objects, whose disassembly needs their
+	 * relocations: not done yet, they are left out */
+	f = dso__symtab_origin(as->dso) == 'K' ? NULL : file_of(c, as->dso);
+	if (!f)
+		goto out;
+	if (c->group)
+		nr = group_members(c, evsel, members, &name);
+	totals = xcalloc((size_t)c->nr_hists, sizeof(*totals));
+	/* perf 6.1 counts its annotate samples as filtered ones: global
+	 * hits are taken of nothing and show 0.00 */
+	for (int i = 0; i < c->nr_hists; i++)
+		totals[i].period = c->hists[i] ? c->hists[i]->stats.total_period : 0;
+	annotation__build(&a, f, &c->dis, as, members, nr, totals);
+	free(totals);
+	if (c->print_line) {
+		size_t nr_lines;
+		struct annotate_summary *s =
+			annotation__summary(&a, as, p->opts->percent_type, &nr_lines);
+
+		annotate_stdio__print_summary(p, s, nr_lines, a.nr_data, as->dso->long_name);
+		annotation__free_summary(s, nr_lines);
+	}
+	base = strrchr(as->dso->long_name, '/');
+	annotate_stdio__print(p, &a, c->full_paths || !base ? as->dso->long_name : base + 1,
+			      name ? name : evsel->name, annotated_sym__hist(as, evidx)->nr_samples);
+	annotation__release(&a);
+out:
+	free(name);
+	free(members);
+}
+
+static void annotate_hists(struct annotate_cmd *c, struct hists *h, struct annotate_printer *p)
+{
+	uint64_t total;
+
+	hists__collapse(h);
+	hists__output_resort(h);
+	total = hists__total_period(h);
+	for (size_t i = 0; i < h->nr_sorted; i++) {
+		const struct hist_entry *he = h->sorted[i];
+
+		if (!he->sym || !he->dso ||
+		    hashmap_u64_get(&c->warned, (uint64_t)(uintptr_t)he->dso))
+			continue;
+		if (c->symbol && strcmp(he->sym->name, c->symbol))
+			continue;
+		if (c->percent_limit && total &&
+		    100.0 * (double)he->stat.period / (double)total < c->percent_limit)
+			continue;
+		annotate_entry(c, p, he);
+	}
+}
+
+int cmd_annotate(int argc, const char **argv)
+{
+	const char *input = NULL, *percent_type = NULL, *style = NULL, *kallsyms = NULL;
+	const char *symfs = NULL, *cpu_list = NULL, *stdio_color = NULL, *percent_limit = NULL;
+	bool force = false, asm_raw = false, source = true;
+	/* perf's options pcl takes and has no use for: one interface (the
+	 * text), no objdump to start, no vmlinux reader */
+	const char *unused_path = NULL;
+	bool unused_flag = false;
+	int unused_level = 0;
+	struct annotate_print_opts po = { .percent_type = PERCENT_PERIOD_LOCAL };
+	struct annotate_cmd c = { 0 };
+	struct sort_setup ss = { .sort_order = "dso,symbol" };
+	struct annotate_printer p = { .fp = stdout, .opts = &po };
+	uint64_t total = 0;
+	char *err = NULL;
+	int ret = 0;
+	const struct option opts[] = {
+		OPT_STRING('C', "cpu", &cpu_list, "cpu", "list of cpus to profile"),
+		OPT_STRING('d', "dsos", &c.dsos, "dso[,dso...]",
+			   "only consider symbols in these dsos"),
+		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
+		OPT_STRING('i', "input", &input, "file", "input file name"),
+		OPT_STRING('k', "vmlinux", &unused_path, "file", "vmlinux pathname"),
+		OPT_BOOLEAN('l', "print-line", &c.print_line,
+			    "print matching source lines (may be slow)"),
+		OPT_STRING('M', "disassembler-style", &style, "disassembler style",
+			   "Specify disassembler style (e.g. -M intel for intel syntax)"),
+		OPT_BOOLEAN('n', "show-nr-samples", &po.show_nr_samples,
+			    "Show a column with the number of samples"),
+		OPT_BOOLEAN('P', "full-paths", &c.full_paths, "Don't shorten the displayed pathnames"),
+		OPT_INCR('q', "quiet", &unused_level, "do not show any warnings or messages"),
+		OPT_STRING('s', "symbol", &c.symbol, "symbol", "symbol to annotate"),
+		OPT_INCR('v', "verbose", &unused_level, "be more verbose (show symbol address, etc)"),
+		OPT_BOOLEAN(0, "asm-raw", &asm_raw, "Display raw encoding of assembly instructions"),
+		OPT_BOOLEAN(0, "group", &c.group, "Show event group information together"),
+		OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
+		OPT_STRING(0, "objdump", &unused_path, "path",
+			   "objdump binary to use for disassembly and annotations (accepted)"),
+		OPT_STRING(0, "percent-limit", &percent_limit, "percent",
+			   "Don't show entries under that percent"),
+		OPT_STRING(0, "percent-type", &percent_type, "local-period",
+			   "Set percent type local/global-period/hits"),
+		OPT_BOOLEAN(0, "show-total-period", &po.show_total_period,
+			    "Show a column with the sum of periods"),
+		OPT_BOOLEAN(0, "skip-missing", &unused_flag, "Skip symbols that cannot be annotated"),
+		OPT_BOOLEAN(0, "source", &source, "Interleave source code with assembly code (default)"),
+		OPT_BOOLEAN(0, "stdio", &unused_flag, "Use the stdio interface"),
+		OPT_BOOLEAN(0, "stdio2", &unused_flag, "Use the stdio interface (the --stdio layout)"),
+		{ .type = OPT_STRING_T, .long_name = "stdio-color", .value = &stdio_color,
+		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT, .defstr = "always", .argh = "mode",
+		  .help = "'always' (default), 'never' or 'auto' only applicable to --stdio mode" },
+		OPT_BOOLEAN(0, "tui", &unused_flag, "Use the TUI interface (for now the same as --stdio)"),
+		OPT_STRING(0, "symfs", &symfs, "directory",
+			   "Look for files with symbols relative to this directory"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, annotate_usage, 0);
+	if (argc == 1 && !c.symbol)
+		c.symbol = argv[0];	/* perf takes the symbol as an argument too */
+	else if (argc)
+		usage_with_options(annotate_usage, opts);
+	if (percent_type && annotate_percent__parse(percent_type, &po.percent_type) < 0) {
+		parse_options_usage(annotate_usage, opts, "percent-type", false);
+		return PCL_EXIT_USAGE;
+	}
+	if (percent_limit)
+		c.percent_limit = strtod(percent_limit, NULL);
+	po.color = percent_color_mode(stdio_color);
+	c.dis = (struct disasm_opts){ .style = style, .raw = asm_raw, .source = source };
+	if (cpu_list && !(c.cpus = cpu_map__parse(cpu_list))) {
+		fprintf(stderr, "Invalid cpu_list: %s\n", cpu_list);
+		return PCL_EXIT_USAGE;
+	}
+	c.session = perf_session__open(input ? input : "perf.data", force, &err);
+	if (!c.session) {
+		fprintf(stderr, "failed to open %s\n", err);
+		free(err);
+		return PCL_EXIT_ERROR;
+	}
+	if (c.cpus) {
+		bool has_cpu = false;
+
+		evlist__for_each(&c.session->evlist, pos)
+			has_cpu |= (pos->attr.sample_type & PERF_SAMPLE_CPU) != 0;
+		if (!has_cpu) {
+			fputs("File does not contain CPU events. Remove -C option to proceed.\n",
+			      stderr);
+			ret = PCL_EXIT_ERROR;
+			goto out;
+		}
+	}
+	perf_session__new_machine(c.session, kallsyms, symfs, force);
+	if (hist_layout__setup(&c.hopts.layout, &ss, &err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		free(err);
+		ret = PCL_EXIT_ERROR;
+		goto out;
+	}
+	callchain_store__init(&c.store);
+	annotate_samples__init(&c.samples);
+	hashmap_init(&c.files, sizeof(void *));
+	hashmap_init(&c.warned, sizeof(void *));
+	c.tool.sample = annotate_sample;
+	c.tool.ordered = true;
+	if (perf_session__process(c.session, &c.tool) < 0) {
+		fprintf(stderr, "%s\n", c.session->err);
+		ret = PCL_EXIT_ERROR;
+		goto out_hists;
+	}
+	evlist__for_each(&c.session->evlist, pos) {
+		struct hists *h = pos->idx < c.nr_hists ? c.hists[pos->idx] : NULL;
+
+		if (!h || !h->stats.nr_samples)
+			continue;
+		total += h->stats.nr_samples;
+		/* a group's members are shown with its leader */
+		if (c.group && c.session->evlist.nr_groups ? pos->leader != pos :
+		    c.group && pos != c.session->evlist.first)
+			continue;
+		annotate_hists(&c, h, &p);
+	}
+	if (!total)
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n",
+			input ? input : "perf.data");
+out_hists:
+	for (void **v = NULL; (v = hashmap_next(&c.files, v));)
+		disasm_file__close(*v);
+	hashmap_release(&c.files);
+	hashmap_release(&c.warned);
+	annotate_samples__release(&c.samples);
+	for (int i = 0; i < c.nr_hists; i++)
+		if (c.hists[i])
+			hists__delete(c.hists[i]);
+	free(c.hists);
+	callchain_store__exit(&c.store);
+	strset_release(&c.strings);
+out:
+	cpu_map__delete(c.cpus);
+	perf_session__delete(c.session);
+	return ret;
+}
