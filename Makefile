@@ -26,8 +26,7 @@ FIX_BIN  = $(FIX_SRC:tests/fixtures/%.c=build/fixtures/%)
 DEPFILES = $(LIB_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) build/obj/pcl.d build/asan/pcl.d
 # JS/CSS of the flame graph views, compiled in as C string literals
 ASSETS   = $(wildcard src/ui/assets/*)
-GEN_INC  = $(ASSETS:src/ui/assets/%=build/gen/%.inc) build/gen/syscall-names.inc \
-	   build/gen/syscall-tables.inc
+GEN_INC  = $(ASSETS:src/ui/assets/%=build/gen/%.inc) build/gen/syscall-tables.inc
 
 .PHONY: all deps install check check-stress unit unit-asan e2e demo clean fixtures
 .DELETE_ON_ERROR:
@@ -66,11 +65,7 @@ build/gen/%.inc: src/ui/assets/% scripts/embed-asset.sh
 	@mkdir -p $(dir $@)
 	scripts/embed-asset.sh $< > $@
 
-# the system call names of the build machine's kernel headers (pcl script's built-ins)
-build/gen/syscall-names.inc: scripts/gen-syscall-names.sh
-	@mkdir -p $(dir $@)
-	scripts/gen-syscall-names.sh "$(CC)" > $@
-# syscall and errno names from the kernel headers (pcl trace)
+# syscall and errno names from the kernel headers (pcl trace, pcl script's built-ins)
 build/gen/syscall-tables.inc: scripts/gen-syscall-tables.sh
 	@mkdir -p $(dir $@)
 	scripts/gen-syscall-tables.sh $(CC) > $@

@@ -8,7 +8,7 @@
 #include <traceevent/event-parse.h>
 
 #include "core/analysis/netdev-times.h"
-#include "core/analysis/syscall-table.h"
+#include "core/analysis/syscalls.h"
 #include "core/analysis/tp-fields.h"
 #include "core/data/perf-record.h"
 #include "util/strbuf.h"
@@ -59,7 +59,8 @@ void script_builtin_print_begin(FILE *fp, const struct script_builtin_run *run)
 static void print_syscall_name(FILE *fp, const struct script_builtin_run *run, const char *fmt,
 			       int64_t nr)
 {
-	const char *name = run->numeric_syscalls ? NULL : syscall_table__name((long)nr);
+	bool named = !run->numeric_syscalls && nr >= 0 && nr <= syscall__max_nr();
+	const char *name = named ? syscall__name((int)nr) : NULL;
 	char num[24];
 
 	if (!name) {
@@ -202,7 +203,7 @@ static void print_syscall_counts_by_pid(FILE *fp, const struct script_builtin_ru
 
 static void print_error_row(FILE *fp, const struct sb_row *row)
 {
-	const char *name = errno_table__name((long)row->key[2]);
+	const char *name = errno__script_name((long)row->key[2]);
 	char unknown[48];
 
 	if (!name) {

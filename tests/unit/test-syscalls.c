@@ -1,6 +1,7 @@
 /* Unit tests for core/analysis syscalls and syscall-args: the names from the
  * kernel headers, perf 6.1's beautifiers (expected strings are what perf
  * trace printed for the same values), -e parsing and the tracefs formats. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -24,6 +25,21 @@ static void test_names(void **state)
 	assert_null(syscall__name(-1));
 	assert_string_equal(errno__name(2), "ENOENT");
 	assert_string_equal(errno__name(11), "EAGAIN");
+	assert_null(syscall__name(100000));
+	assert_int_equal(syscall__id(syscall__name(1)), 1);
+	assert_string_equal(syscall__name(231), "exit_group");
+	assert_int_equal(syscall__id("futex"), 202);
+}
+
+/* pcl script's built-ins name errnos as perf's Python scripts do */
+static void test_script_errno_names(void **state)
+{
+	assert_string_equal(errno__script_name(-ENOENT), "ENOENT");
+	assert_string_equal(errno__script_name(EBADF), "EBADF");
+	assert_string_equal(errno__script_name(-EDEADLK), "EDEADLOCK");
+	assert_string_equal(errno__script_name(-EOPNOTSUPP), "ENOTSUP");
+	assert_null(errno__script_name(0));
+	assert_null(errno__script_name(-5000));
 }
 
 #define ASSERT_FMT(call, want)                                \
@@ -132,6 +148,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_script_errno_names),
 		cmocka_unit_test(test_open_flags),
 		cmocka_unit_test(test_mmap),
 		cmocka_unit_test(test_mode),

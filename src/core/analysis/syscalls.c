@@ -1,6 +1,7 @@
 /* syscalls: the syscall table of pcl trace (names, tracepoint formats, perf's
  * per-syscall rules).  The argument beautifiers are in syscall-args.c. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,17 @@ int syscall__id(const char *name)
 const char *errno__name(int err)
 {
 	return err > 0 && err < ARRAY_LEN(errno_names) ? errno_names[err] : NULL;
+}
+
+const char *errno__script_name(long err)
+{
+	if (err < 0)
+		err = -err;
+	if (err == EDEADLK)
+		return "EDEADLOCK";
+	if (err == EOPNOTSUPP)
+		return "ENOTSUP";
+	return err <= INT_MAX ? errno__name((int)err) : NULL;
 }
 
 /* Value lists of the strarray arguments (perf 6.1 shows these names). */

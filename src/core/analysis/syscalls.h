@@ -103,6 +103,9 @@ int syscall__max_nr(void);
 int syscall__id(const char *name);
 /* "ENOENT" for 2; NULL when unknown. */
 const char *errno__name(int err);
+/* The same for err of either sign, but for the two numbers with two names
+ * the one perf's Python scripts print (EDEADLOCK, ENOTSUP). */
+const char *errno__script_name(long err);
 
 struct syscall_table;
 
