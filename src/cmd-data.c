@@ -106,6 +106,15 @@ static int cmd_data_convert(int argc, const char **argv)
 		fprintf(stderr, "You must specify one of --to-ctf or --to-json.\n");
 		return PCL_EXIT_ERROR;
 	}
+	/* as perf 6.1: these shape CTF output only */
+	if (o.all) {
+		fprintf(stderr, "--all is currently unsupported for JSON output.\n");
+		return PCL_EXIT_ERROR;
+	}
+	if (o.tod) {
+		fprintf(stderr, "--tod is currently unsupported for JSON output.\n");
+		return PCL_EXIT_ERROR;
+	}
 	return convert_to_json(&o);
 }
 
@@ -114,7 +123,11 @@ int cmd_data(int argc, const char **argv)
 	const struct option opts[] = { OPT_END() };
 
 	argc = parse_options(argc, argv, opts, data_usage, PARSE_OPT_STOP_AT_NON_OPTION);
-	if (argc < 1 || strcmp(argv[0], "convert"))
+	if (argc >= 1 && strcmp(argv[0], "convert")) {
+		fprintf(stderr, "Unknown command: %s\n", argv[0]);
+		usage_with_options(data_usage, opts);
+	}
+	if (argc < 1)
 		usage_with_options(data_usage, opts);
 	return cmd_data_convert(argc, argv);
 }
