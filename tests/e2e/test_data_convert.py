@@ -109,3 +109,21 @@ def test_ctf_only_options_refused_for_json(perf_data, tmp_path, option):
     got = pcl(*args, str(tmp_path / "pcl.json"))
     assert got.returncode == want.returncode == 255
     assert got.stderr == want.stderr
+
+
+def test_non_ascii_comm_stays_valid_json(tmp_path):
+    """perf 6.1 writes each byte >= 0x80 as \\uffffffXX (invalid JSON); pcl
+    keeps the UTF-8 bytes, and escapes the quote as perf does."""
+    prog = tmp_path / 'tr"\u00e9'
+    with open("/usr/bin/true", "rb") as src:
+        prog.write_bytes(src.read())
+    prog.chmod(0o755)
+    data = str(tmp_path / "utf8.data")
+    rec = perf("record", "-q", "-o", data, "--", str(prog))
+    assert rec.returncode == 0, rec.stderr
+    want, got, want_path, got_path = convert_both(tmp_path, data)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert '"comm": "tr\\"\\uffffffc3\\uffffffa9"' in read(want_path)
+    comms = {s["comm"] for s in json.loads(read(got_path))["samples"]}
+    assert 'tr"\u00e9' in comms
+    assert read(got_path).replace("\u00e9", "\\uffffffc3\\uffffffa9") == read(want_path)
