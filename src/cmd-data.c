@@ -44,7 +44,8 @@ static int convert_to_json(const struct convert_opts *o)
 	}
 	s = perf_session__open(o->input, o->force, &err);
 	if (!s) {
-		fprintf(stderr, "pcl data convert: %s\nError creating perf session!\n", err);
+		/* err is "path: reason": perf's two lines for a missing file */
+		fprintf(stderr, "failed to open %s\nError creating perf session!\n", err);
 		free(err);
 		return PCL_EXIT_ERROR;
 	}

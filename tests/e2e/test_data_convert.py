@@ -127,3 +127,11 @@ def test_non_ascii_comm_stays_valid_json(tmp_path):
     comms = {s["comm"] for s in json.loads(read(got_path))["samples"]}
     assert 'tr"\u00e9' in comms
     assert read(got_path).replace("\u00e9", "\\uffffffc3\\uffffffa9") == read(want_path)
+
+
+def test_missing_input(tmp_path):
+    missing = str(tmp_path / "missing.data")
+    want = perf("data", "convert", "-i", missing, "--to-json", str(tmp_path / "perf.json"))
+    got = pcl("data", "convert", "-i", missing, "--to-json", str(tmp_path / "pcl.json"))
+    assert got.returncode == want.returncode == 255
+    assert got.stderr == want.stderr
