@@ -135,3 +135,13 @@ def test_missing_input(tmp_path):
     got = pcl("data", "convert", "-i", missing, "--to-json", str(tmp_path / "pcl.json"))
     assert got.returncode == want.returncode == 255
     assert got.stderr == want.stderr
+
+
+def test_pcl_recorded_file(tmp_path):
+    data = str(tmp_path / "pcl.data")
+    rec = pcl("record", "-q", "-g", "-e", "cpu-clock,sched:sched_switch", "-o", data,
+              "--", "ls", "-R", "/usr/share/doc")
+    assert rec.returncode == 0, rec.stderr
+    want, got, want_path, got_path = convert_both(tmp_path, data)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert read(got_path) == read(want_path), unified(read(want_path), read(got_path))
