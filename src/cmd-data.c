@@ -11,11 +11,7 @@
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 
-static const char *const data_usage[] = {
-	"pcl data convert [<options>]",
-	NULL
-};
-
+/* convert is data's only sub-command, so both print this usage, as perf's do */
 static const char *const convert_usage[] = {
 	"pcl data convert [<options>]",
 	NULL
@@ -123,12 +119,12 @@ int cmd_data(int argc, const char **argv)
 {
 	const struct option opts[] = { OPT_END() };
 
-	argc = parse_options(argc, argv, opts, data_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	argc = parse_options(argc, argv, opts, convert_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc >= 1 && strcmp(argv[0], "convert")) {
 		fprintf(stderr, "Unknown command: %s\n", argv[0]);
-		usage_with_options(data_usage, opts);
+		usage_with_options(convert_usage, opts);
 	}
 	if (argc < 1)
-		usage_with_options(data_usage, opts);
+		usage_with_options(convert_usage, opts);
 	return cmd_data_convert(argc, argv);
 }
