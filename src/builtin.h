@@ -15,6 +15,7 @@ int cmd_version(int argc, const char **argv);
 int cmd_buildid_cache(int argc, const char **argv);
 int cmd_annotate(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
+int cmd_data(int argc, const char **argv);
 int cmd_evlist(int argc, const char **argv);
 int cmd_collapse(int argc, const char **argv);
 int cmd_flamegraph(int argc, const char **argv);

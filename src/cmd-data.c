@@ -1,0 +1,130 @@
+/* pcl data convert: perf.data into other formats (perf's JSON). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "builtin.h"
+#include "core/data/session.h"
+#include "ui/data-json.h"
+#include "util/exit-codes.h"
+#include "util/parse-options.h"
+
+/* convert is data's only sub-command, so both print this usage, as perf's do */
+static const char *const convert_usage[] = {
+	"pcl data convert [<options>]",
+	NULL
+};
+
+struct convert_opts {
+	const char *input, *to_json, *to_ctf;
+	bool force, all, tod;
+	int verbose;
+	struct data_json_opts json;
+};
+
+static int convert_to_json(const struct convert_opts *o)
+{
+	struct perf_session *s;
+	struct stat st;
+	uint64_t nr_samples = 0;
+	char *err = NULL;
+	FILE *out;
+	long size;
+	int ret;
+
+	if (!o->force && !stat(o->to_json, &st)) {
+		fprintf(stderr, "Output file exists. Use --force to overwrite it.\n");
+		return PCL_EXIT_ERROR;
+	}
+	s = perf_session__open(o->input, o->force, &err);
+	if (!s) {
+		/* err is "path: reason": perf's two lines for a missing file */
+		fprintf(stderr, "failed to open %s\nError creating perf session!\n", err);
+		free(err);
+		return PCL_EXIT_ERROR;
+	}
+	out = fopen(o->to_json, "w");
+	if (!out) {
+		fprintf(stderr, "pcl data convert: %s: %s\n", o->to_json, strerror(errno));
+		perf_session__delete(s);
+		return PCL_EXIT_ERROR;
+	}
+	perf_session__new_machine(s, NULL, NULL, o->force);
+	ret = data_json_write(out, s, &o->json, &nr_samples, &err);
+	size = ftell(out);
+	if (fclose(out) && !ret) {
+		fprintf(stderr, "pcl data convert: %s: %s\n", o->to_json, strerror(errno));
+		ret = -1;
+	}
+	perf_session__delete(s);
+	if (ret) {
+		fprintf(stderr, "pcl data convert: %s\n", err);
+		free(err);
+		return PCL_EXIT_ERROR;
+	}
+	fprintf(stderr, "[ pcl data convert: Converted '%s' into JSON data '%s' ]\n",
+		o->input, o->to_json);
+	fprintf(stderr, "[ pcl data convert: Converted and wrote %.3f MB (%llu samples) ]\n",
+		size / 1024.0 / 1024.0, (unsigned long long)nr_samples);
+	return PCL_EXIT_OK;
+}
+
+static int cmd_data_convert(int argc, const char **argv)
+{
+	struct convert_opts o = { .input = "perf.data" };
+	const struct option opts[] = {
+		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
+		OPT_STRING('i', "input", &o.input, "file", "input file name"),
+		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
+		OPT_BOOLEAN(0, "all", &o.all, "Convert all events (CTF only)"),
+		OPT_STRING(0, "to-ctf", &o.to_ctf, "dir", "Convert to CTF format (not supported yet)"),
+		OPT_STRING(0, "to-json", &o.to_json, "file", "Convert to JSON format"),
+		OPT_BOOLEAN(0, "tracepoint-fields", &o.json.tracepoint_fields,
+			    "add tracepoint fields to the JSON samples (perf 6.1 leaves them out)"),
+		OPT_BOOLEAN(0, "tod", &o.tod, "Convert time to wall clock time (CTF only)"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, convert_usage, 0);
+	if (argc)
+		usage_with_options(convert_usage, opts);
+	if (o.to_json && o.to_ctf) {
+		fprintf(stderr, "You cannot specify both --to-ctf and --to-json.\n");
+		return PCL_EXIT_ERROR;
+	}
+	if (o.to_ctf) {
+		fprintf(stderr, "pcl data convert: --to-ctf is not supported yet (use --to-json, "
+			"or perf data convert --to-ctf)\n");
+		return PCL_EXIT_ERROR;
+	}
+	if (!o.to_json) {
+		fprintf(stderr, "You must specify one of --to-ctf or --to-json.\n");
+		return PCL_EXIT_ERROR;
+	}
+	/* as perf 6.1: these shape CTF output only */
+	if (o.all) {
+		fprintf(stderr, "--all is currently unsupported for JSON output.\n");
+		return PCL_EXIT_ERROR;
+	}
+	if (o.tod) {
+		fprintf(stderr, "--tod is currently unsupported for JSON output.\n");
+		return PCL_EXIT_ERROR;
+	}
+	return convert_to_json(&o);
+}
+
+int cmd_data(int argc, const char **argv)
+{
+	const struct option opts[] = { OPT_END() };
+
+	argc = parse_options(argc, argv, opts, convert_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc >= 1 && strcmp(argv[0], "convert")) {
+		fprintf(stderr, "Unknown command: %s\n", argv[0]);
+		usage_with_options(convert_usage, opts);
+	}
+	if (argc < 1)
+		usage_with_options(convert_usage, opts);
+	return cmd_data_convert(argc, argv);
+}
