@@ -20,6 +20,7 @@ int cmd_script(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
+int cmd_kallsyms(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 

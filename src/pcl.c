@@ -14,6 +14,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
 	{ "flamegraph",	cmd_flamegraph,	"Draw a flame graph (SVG or HTML) from perf.data or folded stacks" },
 	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
+	{ "kallsyms",	cmd_kallsyms,	"Searches running kernel for symbols" },
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
 	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
 	{ "report",	cmd_report,	"Read perf.data (created by perf record) and display the profile" },
