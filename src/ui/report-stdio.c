@@ -83,6 +83,11 @@ static int field_width(const struct hists *h, const struct hist_column_cfg *c)
 	return len;
 }
 
+int report_stdio__column_width(const struct hists *h, const struct hist_column_cfg *c)
+{
+	return field_width(h, c);
+}
+
 static void print_headers(FILE *fp, const struct hists *h)
 {
 	const struct hist_layout *l = &h->opts->layout;

@@ -28,4 +28,7 @@ void report_stdio__nr_samples(FILE *fp, const struct hists *h, const char *evnam
 void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_stdio *r,
 			 bool show_header);
 
+/* A column's width as perf sizes it (keys: their entries' widest). */
+int report_stdio__column_width(const struct hists *h, const struct hist_column_cfg *c);
+
 #endif

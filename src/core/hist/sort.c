@@ -579,12 +579,15 @@ const char *sort_default_order(bool tracepoints_only)
 int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char **err)
 {
 	const char *keys = s->sort_order;
-	bool strict = s->field_order && s->field_order[0] != '+';
+	/* perf diff brings its own value columns */
+	bool strict = s->diff || (s->field_order && s->field_order[0] != '+');
 
 	memset(l, 0, sizeof(*l));
 	*err = NULL;
 	if (!keys && !strict)
 		keys = sort_default_order(s->tracepoints_only);
+	if (!keys && s->diff)
+		keys = "dso,sym";
 	if (keys) {
 		struct strbuf sb = STRBUF_INIT;
 		int ret;
@@ -614,7 +617,7 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		if (s->show_total_period)
 			add_output(l, find_value(HV_PERIOD), NULL);
 	}
-	if (s->field_order) {
+	if (s->field_order && !s->diff) {
 		const char *list = strict ? s->field_order : s->field_order + 1;
 
 		if (!*list) {

@@ -117,6 +117,7 @@ struct sort_setup {
 	bool show_nr_samples;
 	bool show_total_period;
 	bool hierarchy;			/* --hierarchy: keys by level */
+	bool diff;			/* perf diff: keys only, no overhead columns */
 };
 
 /* Builds the lists.  Returns 0, or -1 with *err (caller frees) naming the
