@@ -316,7 +316,7 @@ int cmd_diff(int argc, const char **argv)
 	}
 	ss.sort_order = o.sort_order;
 	if (hist_layout__setup(&hopts.layout, &ss, &err) < 0) {
-		fprintf(stderr, "  Error: %s\n", err);
+		fprintf(stderr, "Error:\n%s", err);
 		free(err);
 		usage_with_options(diff_usage, opts);
 	}

@@ -199,7 +199,11 @@ static void print_row(FILE *fp, const struct diff_event *de, const struct hist_e
 			continue;
 		strbuf_addstr(sb, "  ");
 		start = sb->len;
-		col->field->print(he, sb, (unsigned int)w);
+		if (col->field->is_key)
+			col->field->print(he, sb, (unsigned int)w);
+		else	/* -s overhead and the like: the baseline's value */
+			report_stdio__add_value(sb, col->field, hist_entry__value(he, col->field->value),
+						hists__total_period(h), col->field->len, false);
 		/* every column but the very last is padded to its width */
 		if (i + 1 < l->nr_fields && sb->len - start < (size_t)w)
 			strbuf_addf(sb, "%-*s", (int)(w - (sb->len - start)), " ");

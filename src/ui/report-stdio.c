@@ -131,8 +131,8 @@ static void print_headers(FILE *fp, const struct hists *h)
 	fputs("\n#\n", fp);
 }
 
-static void add_value(struct strbuf *sb, const struct hist_field *f, uint64_t v, uint64_t total,
-		      int len, bool color)
+void report_stdio__add_value(struct strbuf *sb, const struct hist_field *f, uint64_t v,
+			     uint64_t total, int len, bool color)
 {
 	double pct = total ? 100.0 * v / total : 0.0;
 	const char *c = color && f->percent ? percent_color(pct) : NULL;
@@ -154,15 +154,16 @@ static void print_value_field(struct strbuf *sb, const struct hist_entry *he,
 	/* perf colours no -t column (its call graphs still) */
 	bool color = h->opts->color && !h->opts->field_sep;
 
-	add_value(sb, f, hist_entry__value(he, f->value), hists__total_period(h), len, color);
+	report_stdio__add_value(sb, f, hist_entry__value(he, f->value), hists__total_period(h), len,
+				color);
 	if (!group_shown(h))
 		return;
 	for (int i = 0; i < h->nr_members - 1; i++) {
 		const struct hist_entry *pair = he->pairs[i];
 		uint64_t total = hists__total_period(h->members[i]);
 
-		add_value(sb, f, pair && total ? hist_entry__value(pair, f->value) : 0,
-			  pair && total ? total : 0, len, color);
+		report_stdio__add_value(sb, f, pair && total ? hist_entry__value(pair, f->value) : 0,
+					pair && total ? total : 0, len, color);
 	}
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "core/hist/hist.h"
+#include "util/strbuf.h"
 #include "ui/callchain-print.h"
 
 struct report_stdio {
@@ -30,5 +31,9 @@ void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_st
 
 /* A column's width as perf sizes it (keys: their entries' widest). */
 int report_stdio__column_width(const struct hists *h, const struct hist_column_cfg *c);
+
+/* A value field's cell: a percentage of total, or the number. */
+void report_stdio__add_value(struct strbuf *sb, const struct hist_field *f, uint64_t v,
+			     uint64_t total, int len, bool color);
 
 #endif

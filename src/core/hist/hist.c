@@ -97,12 +97,14 @@ static struct hist_entry *tree_find(const struct hist_layout *l, struct rb_root 
 				    struct rb_node **pparent)
 {
 	struct rb_node **link = &root->node, *parent = NULL;
+	bool collapsed = off == offsetof(struct hist_entry, rb_collapsed);
 
 	while (*link) {
 		int cmp;
 
 		parent = *link;
-		cmp = hist_layout__cmp_mark(l, key, node_entry(parent, off));
+		cmp = collapsed ? hist_layout__collapse_cmp(l, key, node_entry(parent, off)) :
+				  hist_layout__cmp_mark(l, key, node_entry(parent, off));
 		if (!cmp)
 			return node_entry(parent, off);
 		link = cmp < 0 ? &parent->left : &parent->right;

@@ -644,6 +644,9 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		l->has_sample_keys |= f->col == HISTC_TIME || f->col == HISTC_WEIGHT ||
 				      f->col == HISTC_LOCAL_WEIGHT || f->col == HISTC_SOCKET;
 	}
+	for (int i = 0; s->diff && i < l->nr_keys; i++)
+		l->sym_by_name |= l->keys[i]->col == HISTC_SYMBOL && l->keys[i]->sort;
+	l->need_collapse |= l->sym_by_name;
 	l->hierarchy = s->hierarchy;
 	if (l->hierarchy) {
 		setup_levels(l);
@@ -722,6 +725,21 @@ int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
 		if (l->keys[i]->col == HISTC_SRCLINE)
 			a->srcline_compared = b->srcline_compared = true;
 		ret = l->keys[i]->cmp(a, b);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int hist_layout__collapse_cmp(const struct hist_layout *l, struct hist_entry *a,
+			      struct hist_entry *b)
+{
+	if (!l->sym_by_name)
+		return hist_layout__cmp_mark(l, a, b);
+	for (int i = 0; i < l->nr_keys; i++) {
+		const struct hist_field *f = l->keys[i];
+		int ret = f->col == HISTC_SYMBOL && f->sort ? f->sort(a, b) : f->cmp(a, b);
+
 		if (ret)
 			return ret;
 	}
