@@ -90,12 +90,15 @@ static int diff_sample(struct perf_tool *tool, struct perf_session *s,
 struct diff_opts {
 	struct diff_config cfg;
 	bool show_period, show_formula, quiet, force, cycles_hist;
+	bool modules;		/* -m: modules are always loaded */
+	bool stream, dump_raw;	/* --stream, -D: not supported yet */
+	const char *field_sep;	/* -t: not supported yet */
 	int verbose;
 	const char *sort_order, *symfs, *kallsyms, *time_str, *cpus;
 	const char *dsos, *comms, *syms, *pids, *tids;
 };
 
-/* -c: perf's messages, then the usage of -c alone. */
+/* A bad -c or --percentage: perf's message, then that option's usage. */
 static const struct option *diff_options;
 
 static int parse_compute(const struct option *opt, const char *arg, bool unset)
@@ -124,8 +127,8 @@ static int parse_percentage(const struct option *opt, const char *arg, bool unse
 	else if (!strcmp(arg, "absolute"))
 		hopts->filter_relative = false;
 	else {
-		fprintf(stderr, "Invalid percentage: %s\n", arg);
-		exit(PCL_EXIT_FAILURE);
+		parse_options_usage(diff_usage, diff_options, "percentage", false);
+		exit(PCL_EXIT_USAGE);
 	}
 	return 0;
 }
@@ -271,8 +274,11 @@ int cmd_diff(int argc, const char **argv)
 		OPT_BOOLEAN(0, "cycles-hist", &o.cycles_hist,
 			    "Show cycles histogram and standard deviation - WARNING: use only "
 			    "with -c cycles."),
+		OPT_BOOLEAN('D', "dump-raw-trace", &o.dump_raw, "dump raw trace in ASCII"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
+		OPT_BOOLEAN('m', "modules", &o.modules,
+			    "load module symbols - WARNING: use only with -k and LIVE kernel"),
 		OPT_STRING('d', "dsos", &o.dsos, "dso[,dso...]",
 			   "only consider symbols in these dsos"),
 		OPT_STRING('C', "comms", &o.comms, "comm[,comm...]",
@@ -282,6 +288,9 @@ int cmd_diff(int argc, const char **argv)
 		OPT_STRING('s', "sort", &o.sort_order, "key[,key2...]",
 			   "sort by key(s): pid, comm, dso, symbol, parent, cpu, srcline, ... "
 			   "Please refer the man page for the complete list."),
+		OPT_STRING('t', "field-separator", &o.field_sep, "separator",
+			   "separator for columns, no spaces will be added between columns '.' is "
+			   "reserved."),
 		OPT_STRING(0, "symfs", &o.symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
 		OPT_UINTEGER('o', "order", &o.cfg.sort_idx, "Specify compute sorting."),
@@ -292,6 +301,7 @@ int cmd_diff(int argc, const char **argv)
 		OPT_STRING(0, "cpu", &o.cpus, "cpu", "list of cpus to profile"),
 		OPT_STRING(0, "pid", &o.pids, "pid[,pid...]", "only consider symbols in these pids"),
 		OPT_STRING(0, "tid", &o.tids, "tid[,tid...]", "only consider symbols in these tids"),
+		OPT_BOOLEAN(0, "stream", &o.stream, "Enable hot streams comparison."),
 		OPT_END(),
 	};
 	static const char *defaults[] = { "perf.data.old", "perf.data" };
@@ -337,11 +347,18 @@ int cmd_diff(int argc, const char **argv)
 	for (int i = 0; i < o.cfg.nr_files; i++)
 		if (setup_file(&files[i], &o) < 0)
 			goto out;
-	if (o.cfg.compute == DIFF_CYCLES) {
+	/* -c cycles and --stream need every file to hold branch stacks; without
+	 * them perf stops silently */
+	if (o.cfg.compute == DIFF_CYCLES || o.stream) {
 		for (int i = 0; i < o.cfg.nr_files; i++)
 			if (!perf_header__has_feat(&files[i].session->header, HEADER_BRANCH_STACK))
 				goto out;
-		fprintf(stderr, "pcl diff: -c cycles is not supported yet\n");
+		fprintf(stderr, "pcl diff: %s is not supported yet\n",
+			o.stream ? "--stream" : "-c cycles");
+		goto out;
+	}
+	if (o.dump_raw || o.field_sep) {
+		fprintf(stderr, "pcl diff: %s is not supported yet\n", o.dump_raw ? "-D" : "-t");
 		goto out;
 	}
 	if (o.time_str && setup_time(files, o.cfg.nr_files, o.time_str) < 0)

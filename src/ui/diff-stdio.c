@@ -160,7 +160,10 @@ static void print_headers(FILE *fp, const struct hists *h, const struct diff_col
 
 		if (l->fields[i].elide)
 			continue;
-		fprintf(fp, "  %-*.*s", shown, shown, hist_field__header(&l->fields[i]));
+		if (l->fields[i].field->is_key)
+			fprintf(fp, "  %-*.*s", shown, shown, hist_field__header(&l->fields[i]));
+		else
+			fprintf(fp, "  %*s", w, hist_field__header(&l->fields[i]));
 	}
 	fputs("\n# ", fp);
 	for (int i = 0; i < c->nr; i++)
