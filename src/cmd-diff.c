@@ -92,7 +92,6 @@ struct diff_opts {
 	bool show_period, show_formula, quiet, force, cycles_hist;
 	bool modules;		/* -m: modules are always loaded */
 	bool stream, dump_raw;	/* --stream, -D: not supported yet */
-	const char *field_sep;	/* -t: not supported yet */
 	int verbose;
 	const char *sort_order, *symfs, *kallsyms, *time_str, *cpus;
 	const char *dsos, *comms, *syms, *pids, *tids;
@@ -288,7 +287,7 @@ int cmd_diff(int argc, const char **argv)
 		OPT_STRING('s', "sort", &o.sort_order, "key[,key2...]",
 			   "sort by key(s): pid, comm, dso, symbol, parent, cpu, srcline, ... "
 			   "Please refer the man page for the complete list."),
-		OPT_STRING('t', "field-separator", &o.field_sep, "separator",
+		OPT_STRING('t', "field-separator", &hopts.field_sep, "separator",
 			   "separator for columns, no spaces will be added between columns '.' is "
 			   "reserved."),
 		OPT_STRING(0, "symfs", &o.symfs, "directory",
@@ -324,6 +323,10 @@ int cmd_diff(int argc, const char **argv)
 		fprintf(stderr, "Order option out of limit.\n");
 		return PCL_EXIT_ERROR;
 	}
+	if (hopts.field_sep && *hopts.field_sep == '.') {
+		fputs("'.' is the only non valid --field-separator argument\n", stderr);
+		return PCL_EXIT_ERROR;
+	}
 	ss.sort_order = o.sort_order;
 	if (hist_layout__setup(&hopts.layout, &ss, &err) < 0) {
 		fprintf(stderr, "Error:\n%s", err);
@@ -357,8 +360,8 @@ int cmd_diff(int argc, const char **argv)
 			o.stream ? "--stream" : "-c cycles");
 		goto out;
 	}
-	if (o.dump_raw || o.field_sep) {
-		fprintf(stderr, "pcl diff: %s is not supported yet\n", o.dump_raw ? "-D" : "-t");
+	if (o.dump_raw) {
+		fprintf(stderr, "pcl diff: -D is not supported yet\n");
 		goto out;
 	}
 	if (o.time_str && setup_time(files, o.cfg.nr_files, o.time_str) < 0)

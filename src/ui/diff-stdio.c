@@ -93,19 +93,24 @@ static void add_formula(struct strbuf *sb, const struct diff_event *de,
 	}
 }
 
-/* One value cell's text (perf leaves a blank where there is nothing). */
+/* One value cell's text (perf leaves a blank where there is nothing).
+ * perf prints these through its colour functions, or with -t through
+ * plain ones that differ in details. */
 static void add_cell(struct strbuf *sb, const struct diff_event *de, const struct hist_entry *he,
 		     const struct diff_column *col)
 {
 	const struct hist_entry *pair = diff_event__pair(de, he, col->file);
 	bool dummy = diff_entry__is_dummy(he);
 	uint64_t total = hists__total_period(de->base);
+	const char *sep = de->base->opts->field_sep;
+	int64_t wdiff;
 	double ratio;
 
 	switch (col->kind) {
 	case DIFF_COL_BASELINE:
 		if (!dummy)
-			strbuf_addf(sb, "%6.2f%%", 100.0 * he->stat.period / total);
+			strbuf_addf(sb, de->base->opts->field_sep ? "%.2f" : "%6.2f%%",
+				    100.0 * he->stat.period / total);
 		return;
 	case DIFF_COL_PERIOD_BASELINE:
 		strbuf_addf(sb, "%" PRIu64, he->stat.period);
@@ -118,7 +123,8 @@ static void add_cell(struct strbuf *sb, const struct diff_event *de, const struc
 	switch (col->kind) {
 	case DIFF_COL_DELTA:
 	case DIFF_COL_DELTA_ABS:
-		strbuf_addf(sb, "%+4.2F%%", diff_event__delta(de, he, col->file));
+		/* perf's two paths differ on an empty file's nan: "-nan", "-NAN" */
+		strbuf_addf(sb, sep ? "%+4.2F%%" : "%+4.2f%%", diff_event__delta(de, he, col->file));
 		break;
 	case DIFF_COL_RATIO:
 		if (dummy) {
@@ -126,15 +132,18 @@ static void add_cell(struct strbuf *sb, const struct diff_event *de, const struc
 			break;
 		}
 		ratio = diff_event__ratio(de, he, col->file);
-		if (ratio > 0.0)
-			strbuf_addf(sb, "%14.6F", ratio);
+		if (!sep || ratio > 0.0)
+			strbuf_addf(sb, "%14.6f", ratio);
 		break;
 	case DIFF_COL_WDIFF:
 		if (dummy) {
 			strbuf_addstr(sb, "N/A");
 			break;
 		}
-		strbuf_addf(sb, "%14" PRId64, diff_event__wdiff(de, he, col->file));
+		wdiff = diff_event__wdiff(de, he, col->file);
+		/* perf's -t path leaves a zero out */
+		if (!sep || wdiff)
+			strbuf_addf(sb, "%14" PRId64, wdiff);
 		break;
 	case DIFF_COL_FORMULA:
 		add_formula(sb, de, he, pair, col->file);
@@ -150,10 +159,11 @@ static void add_cell(struct strbuf *sb, const struct diff_event *de, const struc
 static void print_headers(FILE *fp, const struct hists *h, const struct diff_columns *c)
 {
 	const struct hist_layout *l = &h->opts->layout;
+	const char *sep = h->opts->field_sep ? h->opts->field_sep : "  ";
 
 	fputs("# ", fp);
 	for (int i = 0; i < c->nr; i++)
-		fprintf(fp, "%s%s", i ? "  " : "", c->v[i].header);
+		fprintf(fp, "%s%s", i ? sep : "", c->v[i].header);
 	for (int i = 0; i < l->nr_fields; i++) {
 		int w = report_stdio__column_width(h, &l->fields[i]);
 		int shown = w < PERF_SHORT_TEXT_MAX ? w : PERF_SHORT_TEXT_MAX;
@@ -161,11 +171,14 @@ static void print_headers(FILE *fp, const struct hists *h, const struct diff_col
 		if (l->fields[i].elide)
 			continue;
 		if (l->fields[i].field->is_key)
-			fprintf(fp, "  %-*.*s", shown, shown, hist_field__header(&l->fields[i]));
+			fprintf(fp, "%s%-*.*s", sep, shown, shown, hist_field__header(&l->fields[i]));
 		else
-			fprintf(fp, "  %*s", w, hist_field__header(&l->fields[i]));
+			fprintf(fp, "%s%*s", sep, w, hist_field__header(&l->fields[i]));
 	}
-	fputs("\n# ", fp);
+	fputc('\n', fp);
+	if (h->opts->field_sep)
+		return;
+	fputs("# ", fp);
 	for (int i = 0; i < c->nr; i++)
 		fprintf(fp, "%s%.*s", i ? "  " : "", c->v[i].width,
 			"......................................................................");
@@ -179,39 +192,66 @@ static void print_headers(FILE *fp, const struct hists *h, const struct diff_col
 	fputs("\n#\n", fp);
 }
 
+/* perf's line buffer with -t: the columns' widths, their gaps and 3 more
+ * (what does not fit is cut) */
+static int line_width(const struct hists *h, const struct diff_columns *c)
+{
+	const struct hist_layout *l = &h->opts->layout;
+	int w = 0, n = 0;
+	bool sym = false;
+
+	for (int i = 0; i < c->nr; i++)
+		w += c->v[i].width + (n++ ? 2 : 0);
+	for (int i = 0; i < l->nr_fields; i++)
+		if (!l->fields[i].elide)
+			w += report_stdio__column_width(h, &l->fields[i]) + (n++ ? 2 : 0);
+	for (int i = 0; i < l->nr_keys; i++)
+		sym |= l->keys[i]->col == HISTC_SYMBOL;
+	if (h->opts->verbose && sym)
+		w += 3 + UNRESOLVED_ADDR_WIDTH;
+	return w + 3;
+}
+
 static void print_row(FILE *fp, const struct diff_event *de, const struct hist_entry *he,
 		      const struct diff_columns *c, struct strbuf *sb, struct strbuf *cell)
 {
 	const struct hists *h = de->base;
 	const struct hist_layout *l = &h->opts->layout;
+	const char *sep = h->opts->field_sep;
 
 	strbuf_reset(sb);
-	strbuf_addstr(sb, "  ");
+	if (!sep)
+		strbuf_addstr(sb, "  ");
 	for (int i = 0; i < c->nr; i++) {
 		strbuf_reset(cell);
 		add_cell(cell, de, he, &c->v[i]);
-		strbuf_addf(sb, "%s%*s", i ? "  " : "", c->v[i].width,
+		if (i)
+			strbuf_addstr(sb, sep ? sep : "  ");
+		/* with -t the cell is left-aligned, still padded to its width */
+		strbuf_addf(sb, sep ? "%-*s" : "%*s", c->v[i].width,
 			    cell->len ? strbuf_str(cell) : " ");
 	}
 	for (int i = 0; i < l->nr_fields; i++) {
 		const struct hist_column_cfg *col = &l->fields[i];
+		const struct hist_field *f = col->field;
 		int w = report_stdio__column_width(h, col);
 		size_t start;
 
 		if (col->elide)
 			continue;
-		strbuf_addstr(sb, "  ");
+		strbuf_addstr(sb, sep ? sep : "  ");
 		start = sb->len;
-		if (col->field->is_key)
-			col->field->print(he, sb, (unsigned int)w);
+		if (f->is_key)
+			report_stdio__key(sb, f, he, w, sep);
 		else	/* -s overhead and the like: the baseline's value */
-			report_stdio__add_value(sb, col->field, hist_entry__value(he, col->field->value),
-						hists__total_period(h), col->field->len, false);
+			report_stdio__add_value(sb, f, hist_entry__value(he, f->value),
+						hists__total_period(h),
+						sep ? (f->percent ? 3 : 2) : f->len, false);
 		/* every column but the very last is padded to its width */
 		if (i + 1 < l->nr_fields && sb->len - start < (size_t)w)
 			strbuf_addf(sb, "%-*s", (int)(w - (sb->len - start)), " ");
 	}
-	fprintf(fp, "%s\n", strbuf_str(sb));
+	fprintf(fp, "%.*s\n", sep ? line_width(h, c) : (int)sb->len, strbuf_str(sb));
 }
 
 void diff_stdio__print(FILE *fp, const struct diff_event *de, const struct diff_columns *c,

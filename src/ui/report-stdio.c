@@ -169,8 +169,8 @@ static void print_value_field(struct strbuf *sb, const struct hist_entry *he,
 
 /* Appends a key's text; perf replaces the separator in it so columns
  * stay parseable. */
-static void print_key(struct strbuf *sb, const struct hist_field *f, const struct hist_entry *he,
-		      int width, const char *sep)
+void report_stdio__key(struct strbuf *sb, const struct hist_field *f, const struct hist_entry *he,
+		       int width, const char *sep)
 {
 	size_t start = sb->len;
 
@@ -220,7 +220,7 @@ static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
 		first = false;
 		start = sb->len;
 		if (c->field->is_key)
-			print_key(sb, c->field, he, w, sep);
+			report_stdio__key(sb, c->field, he, w, sep);
 		else
 			print_value_field(sb, he, c);
 		/* every column but the very last is padded to its width */
@@ -362,7 +362,7 @@ static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *
 
 		strbuf_addstr(sb, sep ? sep : "  ");
 		start = sb->len;
-		print_key(sb, lv->keys[k], he, key_width(h, lv->keys[k]), sep);
+		report_stdio__key(sb, lv->keys[k], he, key_width(h, lv->keys[k]), sep);
 		/* without the padding in front */
 		while (start + blanks < sb->len && sb->buf[start + blanks] == ' ')
 			blanks++;

@@ -36,4 +36,8 @@ int report_stdio__column_width(const struct hists *h, const struct hist_column_c
 void report_stdio__add_value(struct strbuf *sb, const struct hist_field *f, uint64_t v,
 			     uint64_t total, int len, bool color);
 
+/* A key's cell; with -t (sep) the separator in the text becomes '.'. */
+void report_stdio__key(struct strbuf *sb, const struct hist_field *f, const struct hist_entry *he,
+		       int width, const char *sep);
+
 #endif

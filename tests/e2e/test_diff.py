@@ -34,6 +34,7 @@ def data(tmp_path_factory):
         "g": record(d, "g.data", [work, "120"], ["-g"]),
         "m1": record(d, "m1.data", [work, "100"], ["-e", "cpu-clock", "-e", "task-clock"]),
         "m2": record(d, "m2.data", [work, "100", "cut"], ["-e", "task-clock", "-e", "cpu-clock"]),
+        "empty": record(d, "empty.data", ["true"], ["-c", "1000000000"]),
     }
     for name, args in (("p1", ["120"]), ("p2", ["120", "cut"])):
         files[name] = str(d / (name + ".data"))
@@ -58,6 +59,9 @@ CASES = [
     "-C rw-worker --percentage relative a b",
     "--time 0%-50% a b", "--time 10%/2 a b c", "--cpu 0 a b", "-q a b", "-q a b c",
     "-v a b", "-q m1 m2",
+    "empty a", "a empty", "-c ratio empty a", "-c wdiff:3,4 empty a",
+    "-t , a b", "-t , empty a", "-t , -c wdiff:1,2 a b", "-t , -c ratio empty a",
+    "-t , -F -p a b c", "-t , -v a b", "-t , -s dso,sample a b", "-t ; -q a b",
 ]
 
 
@@ -87,7 +91,7 @@ def test_default_files(data, tmp_path):
 @pytest.mark.parametrize("case", [
     "-c foo a b", "-c ratio:1 a b", "-c wdiff:1 a b", "-c wdiff:0,1 a b",
     "--percentage foo a b", "--cycles-hist a b", "-s foo a b", "-s dso,foo a b",
-    "-o 3 a b", "nope.data b", "-c cycles a b", "-c cycles --cycles-hist a b",
+    "-o 3 a b", "nope.data b", "-c cycles a b", "-c cycles --cycles-hist a b", "-t . a b",
 ])
 def test_errors_match_perf(data, case):
     want = perf("diff", *argv(case, data))
