@@ -11,6 +11,7 @@
 const struct pcl_cmd pcl_commands[] = {
 	{ "buildid-list", cmd_buildid_list, "List the buildids in a perf.data file" },
 	{ "collapse",	cmd_collapse,	"Fold the stacks of perf.data or perf script output (stackcollapse)" },
+	{ "config",	cmd_config,	"Get and set variables in a configuration file." },
 	{ "diff",	cmd_diff,	"Read perf.data files and display the differential profile" },
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
 	{ "flamegraph",	cmd_flamegraph,	"Draw a flame graph (SVG or HTML) from perf.data or folded stacks" },
