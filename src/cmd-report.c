@@ -33,6 +33,7 @@
 #include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/perfconfig.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -862,6 +863,9 @@ int cmd_report(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct sort_setup ss = { 0 };
+	static struct perfconfig config;
+	const char *config_value;
+	bool config_bool;
 	const char *only[HISTC_NR_COLS] = { NULL };
 	char *err = NULL, *sort_tmp = NULL;
 	uint64_t sample_type;
@@ -870,7 +874,15 @@ int cmd_report(int argc, const char **argv)
 	struct symbols_config *symbols;
 	int ret = 1;
 
+	/* perfconfig: report.children and report.sort_order are defaults the
+	 * command line overrides (the strings live as long as the process) */
+	perfconfig__load(&config);
+	if ((config_value = perfconfig__get(&config, "report.children")) &&
+	    perfconfig__bool(config_value, &config_bool))
+		o.children = config_bool;
 	argc = parse_options(argc, argv, opts, report_usage, 0);
+	if (!o.sort_order)
+		o.sort_order = perfconfig__get(&config, "report.sort_order");
 	if (argc)
 		usage_with_options(report_usage, opts);
 	r.tasks_mode |= r.mmaps_mode;

@@ -83,6 +83,11 @@ static int field_width(const struct hists *h, const struct hist_column_cfg *c)
 	return len;
 }
 
+int report_stdio__column_width(const struct hists *h, const struct hist_column_cfg *c)
+{
+	return field_width(h, c);
+}
+
 static void print_headers(FILE *fp, const struct hists *h)
 {
 	const struct hist_layout *l = &h->opts->layout;
@@ -126,8 +131,8 @@ static void print_headers(FILE *fp, const struct hists *h)
 	fputs("\n#\n", fp);
 }
 
-static void add_value(struct strbuf *sb, const struct hist_field *f, uint64_t v, uint64_t total,
-		      int len, bool color)
+void report_stdio__add_value(struct strbuf *sb, const struct hist_field *f, uint64_t v,
+			     uint64_t total, int len, bool color)
 {
 	double pct = total ? 100.0 * v / total : 0.0;
 	const char *c = color && f->percent ? percent_color(pct) : NULL;
@@ -149,22 +154,23 @@ static void print_value_field(struct strbuf *sb, const struct hist_entry *he,
 	/* perf colours no -t column (its call graphs still) */
 	bool color = h->opts->color && !h->opts->field_sep;
 
-	add_value(sb, f, hist_entry__value(he, f->value), hists__total_period(h), len, color);
+	report_stdio__add_value(sb, f, hist_entry__value(he, f->value), hists__total_period(h), len,
+				color);
 	if (!group_shown(h))
 		return;
 	for (int i = 0; i < h->nr_members - 1; i++) {
 		const struct hist_entry *pair = he->pairs[i];
 		uint64_t total = hists__total_period(h->members[i]);
 
-		add_value(sb, f, pair && total ? hist_entry__value(pair, f->value) : 0,
-			  pair && total ? total : 0, len, color);
+		report_stdio__add_value(sb, f, pair && total ? hist_entry__value(pair, f->value) : 0,
+					pair && total ? total : 0, len, color);
 	}
 }
 
 /* Appends a key's text; perf replaces the separator in it so columns
  * stay parseable. */
-static void print_key(struct strbuf *sb, const struct hist_field *f, const struct hist_entry *he,
-		      int width, const char *sep)
+void report_stdio__key(struct strbuf *sb, const struct hist_field *f, const struct hist_entry *he,
+		       int width, const char *sep)
 {
 	size_t start = sb->len;
 
@@ -214,7 +220,7 @@ static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
 		first = false;
 		start = sb->len;
 		if (c->field->is_key)
-			print_key(sb, c->field, he, w, sep);
+			report_stdio__key(sb, c->field, he, w, sep);
 		else
 			print_value_field(sb, he, c);
 		/* every column but the very last is padded to its width */
@@ -356,7 +362,7 @@ static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *
 
 		strbuf_addstr(sb, sep ? sep : "  ");
 		start = sb->len;
-		print_key(sb, lv->keys[k], he, key_width(h, lv->keys[k]), sep);
+		report_stdio__key(sb, lv->keys[k], he, key_width(h, lv->keys[k]), sep);
 		/* without the padding in front */
 		while (start + blanks < sb->len && sb->buf[start + blanks] == ' ')
 			blanks++;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "core/hist/hist.h"
+#include "util/strbuf.h"
 #include "ui/callchain-print.h"
 
 struct report_stdio {
@@ -27,5 +28,16 @@ void report_stdio__nr_samples(FILE *fp, const struct hists *h, const char *evnam
  * call graph. */
 void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_stdio *r,
 			 bool show_header);
+
+/* A column's width as perf sizes it (keys: their entries' widest). */
+int report_stdio__column_width(const struct hists *h, const struct hist_column_cfg *c);
+
+/* A value field's cell: a percentage of total, or the number. */
+void report_stdio__add_value(struct strbuf *sb, const struct hist_field *f, uint64_t v,
+			     uint64_t total, int len, bool color);
+
+/* A key's cell; with -t (sep) the separator in the text becomes '.'. */
+void report_stdio__key(struct strbuf *sb, const struct hist_field *f, const struct hist_entry *he,
+		       int width, const char *sep);
 
 #endif

@@ -1,5 +1,6 @@
 /* lock: lock contention statistics from lock:contention_* (see lock.h). */
 #include "core/analysis/lock.h"
+#include "core/symbols/kernel-maps.h"
 
 #include <event-parse.h>
 #include <stdio.h>
@@ -134,11 +135,11 @@ static bool is_lock_function(struct lock_analysis *la, struct machine *m, uint64
 		const struct symbol *sym, *end, *ls, *le;
 
 		la->bounds_loaded = true;
-		sym = machine__find_kernel_symbol_by_name(m, "__sched_text_start");
+		sym = machine__find_kernel_symbol_by_name(m, "__sched_text_start", NULL);
 		if (sym) {
-			end = machine__find_kernel_symbol_by_name(m, "__sched_text_end");
-			ls = machine__find_kernel_symbol_by_name(m, "__lock_text_start");
-			le = machine__find_kernel_symbol_by_name(m, "__lock_text_end");
+			end = machine__find_kernel_symbol_by_name(m, "__sched_text_end", NULL);
+			ls = machine__find_kernel_symbol_by_name(m, "__lock_text_start", NULL);
+			le = machine__find_kernel_symbol_by_name(m, "__lock_text_end", NULL);
 
 			la->have_bounds = end && ls && le;
 			la->sched_start = sym->start;

@@ -97,12 +97,14 @@ static struct hist_entry *tree_find(const struct hist_layout *l, struct rb_root 
 				    struct rb_node **pparent)
 {
 	struct rb_node **link = &root->node, *parent = NULL;
+	bool collapsed = off == offsetof(struct hist_entry, rb_collapsed);
 
 	while (*link) {
 		int cmp;
 
 		parent = *link;
-		cmp = hist_layout__cmp_mark(l, key, node_entry(parent, off));
+		cmp = collapsed ? hist_layout__collapse_cmp(l, key, node_entry(parent, off)) :
+				  hist_layout__cmp_mark(l, key, node_entry(parent, off));
 		if (!cmp)
 			return node_entry(parent, off);
 		link = cmp < 0 ? &parent->left : &parent->right;
@@ -516,17 +518,12 @@ void hists__collapse(struct hists *h)
 
 /* --- groups --------------------------------------------------------------- */
 
-void hists__link_group(struct hists *leader, struct hists *member, int member_idx)
+void hists__match(struct hists *leader, struct hists *member, int member_idx)
 {
 	const struct hist_layout *l = &leader->opts->layout;
 	int slot = member_idx - 1;
 	size_t loff, moff;
 	struct rb_root *lroot = entry_tree(leader, &loff), *mroot = entry_tree(member, &moff);
-
-	if (l->hierarchy) {
-		hists__hierarchy_link(leader, member, slot);
-		return;
-	}
 
 	for (struct rb_node *nd = rb_first(lroot); nd; nd = rb_next(nd)) {
 		struct hist_entry *he = node_entry(nd, loff);
@@ -535,6 +532,15 @@ void hists__link_group(struct hists *leader, struct hists *member, int member_id
 		if (he->pairs[slot])
 			he->pairs[slot]->paired = true;
 	}
+}
+
+void hists__link(struct hists *leader, struct hists *member, int member_idx)
+{
+	const struct hist_layout *l = &leader->opts->layout;
+	int slot = member_idx - 1;
+	size_t loff, moff;
+	struct rb_root *lroot = entry_tree(leader, &loff), *mroot = entry_tree(member, &moff);
+
 	/* entries only the member has get an empty twin in the leader */
 	for (struct rb_node *nd = rb_first(mroot); nd; nd = rb_next(nd)) {
 		struct hist_entry *pos = node_entry(nd, moff), *twin;
@@ -547,6 +553,16 @@ void hists__link_group(struct hists *leader, struct hists *member, int member_id
 			twin = entry_new(leader, pos, parent, link);
 		twin->pairs[slot] = pos;
 	}
+}
+
+void hists__link_group(struct hists *leader, struct hists *member, int member_idx)
+{
+	if (leader->opts->layout.hierarchy) {
+		hists__hierarchy_link(leader, member, member_idx - 1);
+		return;
+	}
+	hists__match(leader, member, member_idx);
+	hists__link(leader, member, member_idx);
 }
 
 /* --- totals and output order ---------------------------------------------- */
@@ -697,13 +713,22 @@ static int value_cmp(const struct hist_entry *a, const struct hist_entry *b, enu
 	return 0;
 }
 
+/* A command's own columns sorting before the layout's (perf diff's). */
+struct output_order {
+	hist_entry_cmp_fn first;
+	void *arg;
+};
+
 /* perf's hist_entry__sort: the output sort keys only.  Not always
  * transitive (equal Children compare by depth only within a thread). */
 static int output_cmp(const struct hist_entry *a, const struct hist_entry *b,
-		      bool *srcline_compared)
+		      const struct output_order *order, bool *srcline_compared)
 {
 	const struct hist_layout *l = &a->hists->opts->layout;
 	int ret;
+
+	if (order && (ret = order->first(a, b, order->arg)))
+		return ret;
 
 	for (int i = 0; i < l->nr_sorts; i++) {
 		const struct hist_field *f = l->sorts[i];
@@ -735,7 +760,8 @@ struct out_node {
  * same insertion is done here: v[0..n) in identity order becomes v in
  * output order.
  */
-void hist_entries__sort_output(struct hist_entry **v, size_t n, struct hists *widths)
+static void sort_output(struct hist_entry **v, size_t n, struct hists *widths,
+			const struct output_order *order)
 {
 	struct out_node *nodes = xmalloc((n ? n : 1) * sizeof(*nodes));
 	struct rb_root root = { NULL };
@@ -750,7 +776,8 @@ void hist_entries__sort_output(struct hist_entry **v, size_t n, struct hists *wi
 			bool srcline = false;
 
 			parent = *link;
-			link = output_cmp(v[i], it->he, &srcline) < 0 ? &parent->left : &parent->right;
+			link = output_cmp(v[i], it->he, order, &srcline) < 0 ? &parent->left :
+									       &parent->right;
 			if (srcline)
 				v[i]->srcline_compared = it->he->srcline_compared = true;
 		}
@@ -765,24 +792,27 @@ void hist_entries__sort_output(struct hist_entry **v, size_t n, struct hists *wi
 	free(nodes);
 }
 
-void hists__output_resort(struct hists *h)
+void hist_entries__sort_output(struct hist_entry **v, size_t n, struct hists *widths)
 {
-	hists__collapse(h);
-	if (h->opts->layout.hierarchy) {
-		hists__hierarchy_output_resort(h);
-		return;
-	}
+	sort_output(v, n, widths, NULL);
+}
+
+static void output_resort(struct hists *h, const struct output_order *order,
+			  bool (*keep)(const struct hist_entry *he, void *arg))
+{
+	size_t off;
+	struct rb_root *root = entry_tree(h, &off);
+
 	h->stats.total_period = h->stats.total_non_filtered_period = 0;
 	memset(h->col_len, 0, sizeof(h->col_len));
 	free(h->sorted);
 	h->sorted = xmalloc((h->nr_entries ? h->nr_entries : 1) * sizeof(*h->sorted));
 	h->nr_sorted = 0;
-	size_t off;
-	struct rb_root *root = entry_tree(h, &off);
-
 	for (struct rb_node *nd = rb_first(root); nd; nd = rb_next(nd)) {
 		struct hist_entry *he = node_entry(nd, off);
 
+		if (keep && !keep(he, order->arg))
+			continue;
 		if (he->callchain)
 			callchain_root__finalize(he->callchain);
 		h->stats.total_period += he->stat.period;
@@ -790,5 +820,24 @@ void hists__output_resort(struct hists *h)
 			h->stats.total_non_filtered_period += he->stat.period;
 		h->sorted[h->nr_sorted++] = he;
 	}
-	hist_entries__sort_output(h->sorted, h->nr_sorted, h);
+	sort_output(h->sorted, h->nr_sorted, h, order);
+}
+
+void hists__output_resort(struct hists *h)
+{
+	hists__collapse(h);
+	if (h->opts->layout.hierarchy) {
+		hists__hierarchy_output_resort(h);
+		return;
+	}
+	output_resort(h, NULL, NULL);
+}
+
+void hists__output_resort_by(struct hists *h, hist_entry_cmp_fn first,
+			     bool (*keep)(const struct hist_entry *he, void *arg), void *arg)
+{
+	struct output_order order = { first, arg };
+
+	hists__collapse(h);
+	output_resort(h, &order, keep);
 }

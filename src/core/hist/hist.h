@@ -179,9 +179,26 @@ void hists__collapse(struct hists *h);
  * leader entries for those only the member has). */
 void hists__link_group(struct hists *leader, struct hists *member, int member_idx);
 
+/* The two halves of linking (perf's hists__match and hists__link): the
+ * leader's entries get the member's equal entry as pairs[member_idx - 1];
+ * then the member's entries left unpaired get an empty twin in the leader
+ * (nr_events 0).  Not for --hierarchy. */
+void hists__match(struct hists *leader, struct hists *member, int member_idx);
+void hists__link(struct hists *leader, struct hists *member, int member_idx);
+
 /* Totals, callchain tries, widths, then the output order in h->sorted
  * (with --hierarchy: of the top level, each entry's children below it). */
 void hists__output_resort(struct hists *h);
+
+/* A command's output order (negative: a first), before the layout's keys. */
+typedef int (*hist_entry_cmp_fn)(const struct hist_entry *a, const struct hist_entry *b,
+				 void *arg);
+
+/* hists__output_resort() with the command's comparison first and only the
+ * entries keep() accepts (NULL: all) counted and sorted; not for
+ * --hierarchy. */
+void hists__output_resort_by(struct hists *h, hist_entry_cmp_fn first,
+			     bool (*keep)(const struct hist_entry *he, void *arg), void *arg);
 
 /* --hierarchy: nests the collapsed entries by level, as perf's collapse
  * pass does (called by hists__collapse). */

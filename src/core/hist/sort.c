@@ -619,12 +619,15 @@ const char *sort_default_order(bool tracepoints_only)
 int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char **err)
 {
 	const char *keys = s->sort_order;
-	bool strict = s->field_order && s->field_order[0] != '+';
+	/* perf diff brings its own value columns */
+	bool strict = s->diff || (s->field_order && s->field_order[0] != '+');
 
 	memset(l, 0, sizeof(*l));
 	*err = NULL;
 	if (!keys && !strict)
 		keys = sort_default_order(s->tracepoints_only);
+	if (!keys && s->diff)
+		keys = "dso,sym";
 	if (keys) {
 		struct strbuf sb = STRBUF_INIT;
 		int ret;
@@ -654,7 +657,7 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		if (s->show_total_period)
 			add_output(l, find_value(HV_PERIOD), NULL);
 	}
-	if (s->field_order) {
+	if (s->field_order && !s->diff) {
 		const char *list = strict ? s->field_order : s->field_order + 1;
 
 		if (!*list) {
@@ -681,6 +684,9 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		l->has_sample_keys |= f->col == HISTC_TIME || f->col == HISTC_WEIGHT ||
 				      f->col == HISTC_LOCAL_WEIGHT || f->col == HISTC_SOCKET;
 	}
+	for (int i = 0; s->diff && i < l->nr_keys; i++)
+		l->sym_by_name |= l->keys[i]->col == HISTC_SYMBOL && l->keys[i]->sort;
+	l->need_collapse |= l->sym_by_name;
 	l->hierarchy = s->hierarchy;
 	if (l->hierarchy) {
 		setup_levels(l);
@@ -759,6 +765,21 @@ int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
 		if (l->keys[i]->col == HISTC_SRCLINE)
 			a->srcline_compared = b->srcline_compared = true;
 		ret = l->keys[i]->cmp(a, b);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int hist_layout__collapse_cmp(const struct hist_layout *l, struct hist_entry *a,
+			      struct hist_entry *b)
+{
+	if (!l->sym_by_name)
+		return hist_layout__cmp_mark(l, a, b);
+	for (int i = 0; i < l->nr_keys; i++) {
+		const struct hist_field *f = l->keys[i];
+		int ret = f->col == HISTC_SYMBOL && f->sort ? f->sort(a, b) : f->cmp(a, b);
+
 		if (ret)
 			return ret;
 	}

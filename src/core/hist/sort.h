@@ -104,6 +104,9 @@ struct hist_layout {
 	bool has_sample_keys;		/* time, weight, socket (see add_cumulative) */
 	/* perf's hists__has() flags: set by -s (or the default order) only */
 	bool has_parent, need_collapse;
+	/* perf diff: the collapse pass (and the pairing across files) takes
+	 * symbols by name, as files may come from different builds */
+	bool sym_by_name;
 	/* --hierarchy: entries nested by the keys' levels */
 	bool hierarchy;
 	struct hist_level levels[HIST_MAX_FIELDS];
@@ -119,6 +122,7 @@ struct sort_setup {
 	bool show_nr_samples;
 	bool show_total_period;
 	bool hierarchy;			/* --hierarchy: keys by level */
+	bool diff;			/* perf diff: keys only, no overhead columns */
 };
 
 /* Builds the lists.  Returns 0, or -1 with *err (caller frees) naming the
@@ -154,6 +158,10 @@ const char *sort_default_order(bool tracepoints_only);
  * (where perf computes their source lines). */
 int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
 			  struct hist_entry *b);
+/* The collapse pass's order: hist_layout__cmp_mark() but for symbols
+ * taken by name with sym_by_name. */
+int hist_layout__collapse_cmp(const struct hist_layout *l, struct hist_entry *a,
+			      struct hist_entry *b);
 uint64_t hist_layout__hash(const struct hist_layout *l, const struct hist_entry *he);
 
 /* The header perf prints for a key column: "Shared Object", ... */

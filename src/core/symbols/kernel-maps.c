@@ -1,11 +1,15 @@
 /* kernel-maps: the running kernel's text and modules (see kernel-maps.h). */
 #include "core/symbols/kernel-maps.h"
+#include "core/symbols/machine.h"
+#include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 int kallsyms__symbol_addr(const char *path, const char *name, uint64_t *addr)
 {
@@ -118,4 +122,69 @@ int running_modules__for_each(module_fn cb, void *arg)
 	}
 	fclose(f);
 	return err;
+}
+
+static int add_module_map(const char *name, const char *path, uint64_t start, uint64_t size,
+			  void *arg)
+{
+	char *label = path ? NULL : xasprintf("[%s]", name);
+
+	machine__process_mmap(arg, -1, 0, start, size, 0, path ? path : label,
+			      PERF_RECORD_MISC_KERNEL, NULL, 0);
+	free(label);
+	return 0;
+}
+
+int machine__add_running_kernel_maps(struct machine *m, bool *no_modules)
+{
+	uint64_t start, end;
+
+	if (kernel_text__range(NULL, &start, &end) < 0)
+		return -1;
+	/* pgoff is the _text address, as in perf record's kernel MMAP */
+	machine__process_mmap(m, -1, 0, start, end - start, start, "[kernel.kallsyms]_text",
+			      PERF_RECORD_MISC_KERNEL, NULL, 0);
+	*no_modules = access("/proc/modules", R_OK) != 0;
+	running_modules__for_each(add_module_map, m);
+	/* Loading kallsyms stretches the kernel map over init text, as a
+	 * recorded kernel map is; perf's map of the running kernel stays
+	 * [_text, _etext): its symbols past _etext are not found. */
+	dso__load(machine__kernel_dso(m));
+	maps__find(machine__kmaps(m), start)->end = end;
+	return 0;
+}
+
+/* The lowest-addressed symbol called name (perf's by-name tree keeps
+ * equal names in address order and answers with the first). */
+static struct symbol *dso__first_symbol_named(struct dso *dso, const char *name)
+{
+	struct dso_priv *p = dso__priv(dso);
+
+	dso__load(dso);
+	for (size_t i = 0; i < p->nr_syms; i++)
+		if (!strcmp(p->syms[i].name, name))
+			return &p->syms[i];
+	return NULL;
+}
+
+struct symbol *machine__find_kernel_symbol_by_name(struct machine *m, const char *name,
+						   struct map **map)
+{
+	struct maps *kmaps = machine__kmaps(m);
+
+	for (size_t i = 0; i < kmaps->nr; i++) {
+		struct map *pos = kmaps->v[i];
+		struct symbol *sym = dso__first_symbol_named(pos->dso, name);
+		uint64_t ip;
+
+		if (!sym)
+			continue;
+		ip = map__unmap_ip(pos, sym->start);
+		if (ip >= pos->start && ip < pos->end) {
+			if (map)
+				*map = pos;
+			return sym;
+		}
+	}
+	return NULL;
 }

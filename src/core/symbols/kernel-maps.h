@@ -3,7 +3,12 @@
 #ifndef PCL_KERNEL_MAPS_H
 #define PCL_KERNEL_MAPS_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+struct machine;
+struct map;
+struct symbol;
 
 /* Looks up a symbol's address in a kallsyms-format file (path NULL:
  * /proc/kallsyms); 0 and *addr set, or -1. */
@@ -21,5 +26,18 @@ int kernel_text__range(const char *kallsyms, uint64_t *start, uint64_t *end);
 typedef int (*module_fn)(const char *name, const char *path, uint64_t start, uint64_t size,
 			 void *arg);
 int running_modules__for_each(module_fn cb, void *arg);
+
+/* Gives a machine the running kernel's maps, as perf does without a
+ * perf.data: the kernel text [_text, _etext) and each loaded module.
+ * Returns -1 when kallsyms hides the kernel's addresses; *no_modules is
+ * set when the module list could not be read. */
+int machine__add_running_kernel_maps(struct machine *m, bool *no_modules);
+
+/* The kernel's (or a module's) symbol called name, perf's way: maps in
+ * address order, in each the lowest symbol of that name, kept only when
+ * it lies inside its map.  *map (when map is not NULL) is set to its map.
+ * NULL: not found. */
+struct symbol *machine__find_kernel_symbol_by_name(struct machine *m, const char *name,
+						   struct map **map);
 
 #endif

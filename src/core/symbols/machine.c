@@ -87,20 +87,6 @@ struct dso *machine__kernel_dso(struct machine *m)
 	return m->kernel;
 }
 
-struct symbol *machine__find_kernel_symbol_by_name(struct machine *m, const char *name)
-{
-	struct dso_priv *p;
-
-	if (!m->kernel)
-		return NULL;
-	dso__load(m->kernel);
-	p = dso__priv(m->kernel);
-	for (size_t i = 0; i < p->nr_syms; i++)
-		if (!strcmp(p->syms[i].name, name))
-			return &p->syms[i];
-	return NULL;
-}
-
 struct map *machine__new_map(struct machine *m)
 {
 	if (m->nr_maps == m->alloc_maps) {

@@ -127,10 +127,6 @@ bool machine__find_map_fb(struct machine *m, struct thread *thread, uint8_t cpum
 bool machine__find_symbol_fb(struct machine *m, struct thread *thread, uint8_t cpumode,
 			     uint64_t addr, struct addr_location *al);
 
-/* The kernel's symbol of that name (kallsyms address), or NULL: perf's
- * machine__find_kernel_symbol_by_name() (perf lock's section bounds). */
-struct symbol *machine__find_kernel_symbol_by_name(struct machine *m, const char *name);
-
 /* Every DSO the machine knows, for buildid-list; iterate with the callback. */
 void machine__for_each_dso(struct machine *m, void (*fn)(struct dso *dso, void *arg), void *arg);
 /* Every thread the machine ever made (also those whose tid was reused

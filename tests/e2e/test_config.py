@@ -1,0 +1,71 @@
+"""pcl config and the perfconfig files against perf 6.1, each in its own HOME."""
+import os
+
+import pytest
+
+from conftest import fixture, pcl, perf
+
+SEQUENCE = [
+    ["-l"], [], ["report.children=false"], ["report.sort_order=dso,sym", "ui.show-headers=true"],
+    ["-l"], ["--user", "-l"], ["--system", "-l"], ["report.children"], ["report.nokey"],
+    ["foo"], ["report"], ["report.children="], ["--user", "--system", "-l"],
+    ["-l", "report.children"], ["report.children=true", "annotate.hide_src_code=1"],
+    ["colors.top=red,default"], ["--user", "colors.medium=green,default"], ["-l"],
+]
+
+
+def test_sequence_matches_perf(tmp_path):
+    """The same commands in two fresh homes: outputs, statuses and the
+    files written are perf's."""
+    homes = {}
+    for tool in ("perf", "pcl"):
+        homes[tool] = tmp_path / tool
+        homes[tool].mkdir()
+    for args in SEQUENCE:
+        runs = {}
+        for tool, run in (("perf", perf), ("pcl", pcl)):
+            env = dict(os.environ, HOME=str(homes[tool]))
+            env.pop("PERF_CONFIG", None)
+            runs[tool] = run("config", *args, env=env)
+        want, got = runs["perf"], runs["pcl"]
+        assert (got.returncode, got.stdout) == (want.returncode, want.stdout), args
+        assert got.stderr.replace("pcl", "perf") == want.stderr, args
+        files = [h / ".perfconfig" for h in (homes["perf"], homes["pcl"])]
+        assert [f.read_text() if f.exists() else None for f in files][0] == \
+            (files[1].read_text() if files[1].exists() else None), args
+
+
+def test_file_syntax_matches_perf(tmp_path):
+    """Sections lowercased, subsections kept, quotes, escapes, comments."""
+    conf = tmp_path / "perfconfig"
+    conf.write_text('[Report]\n  Children = false ; c\n# x\n[annotate "x"]\n\tfoo = "a b"\n'
+                    '\tbar = a\\tb # q\n[top]\n\tz = "x;y"  \n')
+    env = dict(os.environ, PERF_CONFIG=str(conf))
+    want, got = perf("config", "-l", env=env), pcl("config", "-l", env=env)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
+
+
+@pytest.fixture(scope="module")
+def callgraph_data(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("config") / "g.data")
+    r = perf("record", "-q", "-g", "-o", path, "--", fixture("report_work"), "120")
+    assert r.returncode == 0, r.stderr
+    return path
+
+
+def without_tips(text):
+    return "".join(line for line in text.splitlines(True) if "(Tip:" not in line)
+
+
+@pytest.mark.parametrize("conf", ["sort_order = dso", "sort-order = dso", "children = false",
+                                  "children = no", "sort_order = dso,sym\n\tchildren = 0"])
+@pytest.mark.parametrize("args", [[], ["--children"], ["--no-children", "-s", "sym"]],
+                         ids=lambda a: " ".join(a) or "none")
+def test_report_reads_config(tmp_path, callgraph_data, conf, args):
+    path = tmp_path / "perfconfig"
+    path.write_text("[report]\n\t%s\n" % conf)
+    env = dict(os.environ, PERF_CONFIG=str(path))
+    want = perf("report", "--stdio", "-i", callgraph_data, *args, env=env)
+    got = pcl("report", "--stdio", "-i", callgraph_data, *args, env=env)
+    assert got.returncode == want.returncode
+    assert without_tips(got.stdout) == without_tips(want.stdout)

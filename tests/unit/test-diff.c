@@ -1,0 +1,187 @@
+/* Unit tests for core/analysis/diff: -c parsing with perf's messages,
+ * pairing across files (symbols by name, whatever their addresses), the
+ * empty baseline twins, the values and perf diff's output order. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <linux/perf_event.h>
+
+#include "core/analysis/diff.h"
+
+static void test_parse_compute(void **state)
+{
+	struct diff_config c = { 0 };
+	char *err;
+
+	assert_int_equal(diff_config__parse_compute(&c, "delta-abs", &err), 0);
+	assert_int_equal(c.compute, DIFF_DELTA_ABS);
+	assert_int_equal(diff_config__parse_compute(&c, "ratio", &err), 0);
+	assert_int_equal(c.compute, DIFF_RATIO);
+	assert_int_equal(diff_config__parse_compute(&c, "wdiff:2,-3", &err), 0);
+	assert_int_equal(c.compute, DIFF_WDIFF);
+	assert_int_equal(c.wdiff_w1, 2);
+	assert_int_equal(c.wdiff_w2, -3);
+
+	assert_int_equal(diff_config__parse_compute(&c, "wdiff:1", &err), -1);
+	assert_string_equal(err, "Failed: wrong weight data, use 'wdiff:w1,w2'\n");
+	free(err);
+	assert_int_equal(diff_config__parse_compute(&c, "wdiff:0,4", &err), -1);
+	free(err);
+	assert_int_equal(diff_config__parse_compute(&c, "ratio:1", &err), -1);
+	assert_string_equal(err, "Failed: extra option specified '1'");
+	free(err);
+	assert_int_equal(diff_config__parse_compute(&c, "delt", &err), -1);
+	assert_string_equal(err, "Failed: 'delt' is not computation method "
+			    "(use 'delta','ratio' or 'wdiff')\n");
+	free(err);
+}
+
+/* Two recordings of one program from two builds: foo moved. */
+struct world {
+	struct thread t;
+	struct dso exe_old, exe_new;
+	struct symbol foo_old, bar_old, foo_new, baz_new;
+	struct hist_opts opts;
+	struct strset strings;
+	struct callchain_store store;
+	struct hists *files[2];
+	struct diff_config cfg;
+	struct diff_event de;
+};
+
+static void sample(struct world *w, int file, struct dso *dso, struct symbol *sym,
+		   uint64_t period)
+{
+	struct hist_sample s = {
+		.thread = &w->t,
+		.comm = strset_intern(&w->strings, "prog"),
+		.dso = dso,
+		.sym = sym,
+		.addr = sym->start + 4,
+		.level = '.',
+		.cpumode = PERF_RECORD_MISC_USER,
+		.period = period,
+	};
+
+	hists__add_sample(w->files[file], &s);
+	w->files[file]->stats.total_period += period;
+	w->files[file]->stats.total_non_filtered_period += period;
+}
+
+static struct world *world_new(enum diff_compute compute, bool baseline_only)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	struct sort_setup ss = { .diff = true };
+	char *err = NULL;
+
+	w->t = (struct thread){ .pid = 1, .tid = 1, .comm = "prog" };
+	w->exe_old = (struct dso){ .long_name = "/bin/prog", .short_name = "prog" };
+	w->exe_new = w->exe_old;
+	w->foo_old = (struct symbol){ 0x100, 0x180, "foo", false };
+	w->bar_old = (struct symbol){ 0x180, 0x200, "bar", false };
+	w->foo_new = (struct symbol){ 0x300, 0x380, "foo", false };
+	w->baz_new = (struct symbol){ 0x380, 0x400, "baz", false };
+	assert_int_equal(hist_layout__setup(&w->opts.layout, &ss, &err), 0);
+	assert_true(w->opts.layout.sym_by_name);
+	callchain_store__init(&w->store);
+	for (int i = 0; i < 2; i++)
+		w->files[i] = hists__new(&w->opts, NULL, &w->strings, &w->store);
+	w->files[0]->nr_members = 2;
+	w->cfg = (struct diff_config){ .compute = compute, .sort_idx = 1, .nr_files = 2,
+				       .baseline_only = baseline_only, .wdiff_w1 = 1,
+				       .wdiff_w2 = 2 };
+	w->de = (struct diff_event){ .cfg = &w->cfg, .base = w->files[0], .files = w->files };
+
+	sample(w, 0, &w->exe_old, &w->foo_old, 60);
+	sample(w, 0, &w->exe_old, &w->bar_old, 40);
+	sample(w, 1, &w->exe_new, &w->foo_new, 30);
+	sample(w, 1, &w->exe_new, &w->baz_new, 70);
+	diff_event__process(&w->de);
+	return w;
+}
+
+static void world_free(struct world *w)
+{
+	for (int i = 0; i < 2; i++)
+		hists__delete(w->files[i]);
+	callchain_store__exit(&w->store);
+	strset_release(&w->strings);
+	free(w);
+}
+
+static const char *name_at(const struct world *w, size_t i)
+{
+	return w->de.base->sorted[i]->sym->name;
+}
+
+static void test_pairs_by_name_and_sorts_by_delta(void **state)
+{
+	struct world *w = world_new(DIFF_DELTA_ABS, false);
+	const struct hist_entry *baz, *foo, *bar;
+
+	/* paired first, by |delta|: baz (+70, only new), foo (-30); bar last */
+	assert_int_equal(w->de.base->nr_sorted, 3);
+	assert_string_equal(name_at(w, 0), "baz");
+	assert_string_equal(name_at(w, 1), "foo");
+	assert_string_equal(name_at(w, 2), "bar");
+	baz = w->de.base->sorted[0];
+	foo = w->de.base->sorted[1];
+	bar = w->de.base->sorted[2];
+	assert_true(diff_entry__is_dummy(baz));
+	assert_false(diff_entry__is_dummy(foo));
+	assert_ptr_equal(diff_event__pair(&w->de, foo, 1)->sym, &w->foo_new);
+	assert_null(diff_event__pair(&w->de, bar, 1));
+	assert_true(diff_event__delta(&w->de, foo, 1) == -30.0);
+	assert_true(diff_event__delta(&w->de, baz, 1) == 70.0);
+	assert_true(diff_event__ratio(&w->de, foo, 1) == 0.5);
+	assert_int_equal(diff_event__wdiff(&w->de, foo, 1), 30 * 2 - 60 * 1);
+	assert_int_equal(diff_event__total(&w->de, 0), 100);
+	world_free(w);
+}
+
+static void test_signed_delta_and_ratio_orders(void **state)
+{
+	struct world *w = world_new(DIFF_DELTA, false);
+
+	/* signed: +70 before -30 */
+	assert_string_equal(name_at(w, 0), "baz");
+	assert_string_equal(name_at(w, 1), "foo");
+	world_free(w);
+
+	/* ratio: an empty twin's value means nothing, real entries first */
+	w = world_new(DIFF_RATIO, false);
+	assert_string_equal(name_at(w, 0), "foo");
+	assert_string_equal(name_at(w, 1), "baz");
+	assert_string_equal(name_at(w, 2), "bar");
+	world_free(w);
+}
+
+static void test_baseline_only(void **state)
+{
+	struct world *w = world_new(DIFF_DELTA_ABS, true);
+
+	/* no twins, no unpaired baseline entries; the values keep the
+	 * baseline's whole total, the shown total is what is left */
+	assert_int_equal(w->de.base->nr_sorted, 1);
+	assert_string_equal(name_at(w, 0), "foo");
+	assert_true(diff_event__delta(&w->de, w->de.base->sorted[0], 1) == -30.0);
+	assert_int_equal(w->de.base->stats.total_period, 60);
+	world_free(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_compute),
+		cmocka_unit_test(test_pairs_by_name_and_sorts_by_delta),
+		cmocka_unit_test(test_signed_delta_and_ratio_orders),
+		cmocka_unit_test(test_baseline_only),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
