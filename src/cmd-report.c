@@ -910,6 +910,12 @@ int cmd_report(int argc, const char **argv)
 	if (o.branch_history)
 		o.call_graph_set = r.hopts.use_callchain = true;
 	callchain_param__init(&r.hopts.cc);
+	/* '.' would be taken for the separator in every number: perf refuses
+	 * it too (though it prints two header lines and exits 0) */
+	if (o.field_sep && *o.field_sep == '.') {
+		fputs("'.' is the only non valid --field-separator argument\n", stderr);
+		return PCL_EXIT_ERROR;
+	}
 	r.hopts.field_sep = o.field_sep;
 	r.hopts.color = percent_color_mode(o.stdio_color);
 	r.hopts.verbose = o.verbose > 0;

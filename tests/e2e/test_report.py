@@ -197,6 +197,15 @@ def test_srcline_of_the_workload(report_data):
             "--dsos", "report_work")
 
 
+def test_dot_separator_is_refused(report_data):
+    """'.' as -t would split every number; pcl looped forever on it, perf
+    says so (and exits 0 after two header lines): pcl says it and fails."""
+    want = perf("report", "--stdio", "-t", ".", "-i", report_data["plain"])
+    got = pcl("report", "--stdio", "-t", ".", "-i", report_data["plain"], timeout=60)
+    assert want.stderr.strip() == got.stderr.strip() != ""
+    assert got.returncode == 255 and got.stdout == ""
+
+
 @pytest.mark.parametrize("args", [
     ["-s", "parent"], ["-g"], ["-s", "nosuchkey"], ["-F", "nosuchfield"], ["-b"],
     ["--branch-stack", "--no-children"], ["--hierarchy", "-F", "overhead,sym"],
