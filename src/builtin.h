@@ -18,6 +18,7 @@ int cmd_collapse(int argc, const char **argv);
 int cmd_flamegraph(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
+int cmd_inject(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
