@@ -12,6 +12,7 @@ struct pcl_cmd {
 };
 
 int cmd_version(int argc, const char **argv);
+int cmd_archive(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
 int cmd_evlist(int argc, const char **argv);
 int cmd_collapse(int argc, const char **argv);

@@ -9,6 +9,7 @@
 #include "util/util.h"
 
 const struct pcl_cmd pcl_commands[] = {
+	{ "archive",	cmd_archive,	"Create an archive of the object files with build ids a perf.data hit" },
 	{ "buildid-list", cmd_buildid_list, "List the buildids in a perf.data file" },
 	{ "collapse",	cmd_collapse,	"Fold the stacks of perf.data or perf script output (stackcollapse)" },
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
