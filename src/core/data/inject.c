@@ -37,6 +37,7 @@ static int inject_build_id(struct injector *in, const char *name, bool kernel,
 			   const uint8_t *id, int size)
 {
 	struct hit_dso *d;
+	struct perf_rec_build_id *rec;
 	struct strbuf sb = STRBUF_INIT;
 	int err;
 
@@ -49,8 +50,12 @@ static int inject_build_id(struct injector *in, const char *name, bool kernel,
 		return 0;
 	memcpy(d->build_id, id, (size_t)size);
 	d->build_id_size = size;
-	feat_build_build_ids(&sb, d, 1);	/* a feature entry: the type is ours */
-	((struct perf_event_header *)sb.buf)->type = PERF_RECORD_HEADER_BUILD_ID;
+	/* a feature entry made a record: perf 6.1's injected ones carry no size */
+	feat_build_build_ids(&sb, d, 1);
+	rec = (struct perf_rec_build_id *)sb.buf;
+	rec->header.type = PERF_RECORD_HEADER_BUILD_ID;
+	rec->header.misc &= (uint16_t)~PERF_RECORD_MISC_BUILD_ID_SIZE;
+	rec->build_id[BUILD_ID_MAX] = 0;
 	err = perf_data_writer__write(&in->w, sb.buf, sb.len);
 	if (in->opts->verbose) {
 		char hex[41];
@@ -157,10 +162,22 @@ struct feature_order {
 	size_t n;
 };
 
+/* The DSOs that got a record, and the vdso, hit or not, as perf lists it. */
 static void add_if_injected(struct dso *dso, void *arg)
 {
 	struct feature_order *o = arg;
 
+	if (!strcmp(dso->long_name, "[vdso]")) {
+		if (dso__read_build_id(dso) > 0) {
+			struct hit_dso *d = &o->v[o->n++];
+
+			memset(d, 0, sizeof(*d));
+			d->filename = dso->long_name;
+			memcpy(d->build_id, dso->build_id, (size_t)dso->build_id_size);
+			d->build_id_size = dso->build_id_size;
+		}
+		return;
+	}
 	for (size_t i = 0; i < o->in->nr_done; i++)
 		if (o->in->done[i].build_id_size > 0 &&
 		    !strcmp(o->in->done[i].filename, dso->long_name))
@@ -171,7 +188,7 @@ static void add_if_injected(struct dso *dso, void *arg)
  * DSOs were made (as perf's table), and into the cache. */
 static void add_build_id_feature(struct injector *in, struct perf_session *s)
 {
-	struct feature_order o = { .in = in, .v = xcalloc(in->nr_done + 1, sizeof(*o.v)) };
+	struct feature_order o = { .in = in, .v = xcalloc(in->nr_done + 2, sizeof(*o.v)) };
 	struct strbuf sb = STRBUF_INIT;
 	char *dir;
 
