@@ -22,6 +22,7 @@ struct injector {
 	struct perf_data_writer w;
 	struct hit_dso *done;	/* DSOs given a HEADER_BUILD_ID record, in order */
 	size_t nr_done;
+	const char *unsupported;	/* why the input cannot be rewritten */
 };
 
 static bool already_done(const struct injector *in, const char *name)
@@ -112,6 +113,13 @@ static int repipe(struct perf_tool *tool, struct perf_session *s,
 
 	(void)evsel;
 	(void)file_offset;
+	/* their payloads follow the record in the stream and are not handed on */
+	if (rec->type == PERF_RECORD_AUXTRACE || rec->type == PERF_RECORD_HEADER_TRACING_DATA) {
+		in->unsupported = rec->type == PERF_RECORD_AUXTRACE ?
+			"AUX area traces are not supported yet" :
+			"tracing data in a pipe stream is not supported yet";
+		return -ENOTSUP;
+	}
 	if (rec->type == PERF_RECORD_SAMPLE && in->opts->build_ids && !in->opts->buildid_all)
 		err = inject_sample_dso(in, s, sample);
 	else if ((rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) &&
@@ -269,7 +277,9 @@ int perf_inject(const struct inject_opts *opts, char **err)
 		return -1;
 	}
 	rc = perf_session__process(s, &in.tool);
-	if (rc < 0 && s->err)
+	if (in.unsupported)
+		*err = xasprintf("%s: %s", opts->input, in.unsupported);
+	else if (rc < 0 && s->err)
 		*err = xstrdup(s->err);
 	if (!rc && !pipe_out)
 		add_build_id_feature(&in, s);
