@@ -14,6 +14,7 @@ struct pcl_cmd {
 int cmd_version(int argc, const char **argv);
 int cmd_buildid_cache(int argc, const char **argv);
 int cmd_annotate(int argc, const char **argv);
+int cmd_archive(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
 int cmd_data(int argc, const char **argv);
 int cmd_config(int argc, const char **argv);
@@ -23,6 +24,7 @@ int cmd_collapse(int argc, const char **argv);
 int cmd_flamegraph(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
+int cmd_inject(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_kallsyms(int argc, const char **argv);

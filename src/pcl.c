@@ -10,6 +10,7 @@
 
 const struct pcl_cmd pcl_commands[] = {
 	{ "annotate",	cmd_annotate,	"Read perf.data (created by perf record) and display annotated code" },
+	{ "archive",	cmd_archive,	"Create an archive of the object files with build ids a perf.data hit" },
 	{ "buildid-cache", cmd_buildid_cache, "Manage build-id cache." },
 	{ "buildid-list", cmd_buildid_list, "List the buildids in a perf.data file" },
 	{ "collapse",	cmd_collapse,	"Fold the stacks of perf.data or perf script output (stackcollapse)" },
@@ -19,6 +20,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
 	{ "flamegraph",	cmd_flamegraph,	"Draw a flame graph (SVG or HTML) from perf.data or folded stacks" },
 	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
+	{ "inject",	cmd_inject,	"Filter to augment the events stream with additional information" },
 	{ "kallsyms",	cmd_kallsyms,	"Searches running kernel for symbols" },
 	{ "kmem",	cmd_kmem,	"Trace and measure the kernel's slab and page allocations" },
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },

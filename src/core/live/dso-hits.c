@@ -207,26 +207,6 @@ static void mark_hits(struct dso_hits *h)
 	}
 }
 
-/* The vDSO is the same image in every process: read ours. */
-static int vdso_build_id(uint8_t *id, size_t max)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-	int n = 0;
-
-	if (!f)
-		return 0;
-	while (!n && fgets(line, sizeof(line), f)) {
-		unsigned long long start, end;
-
-		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &start, &end) == 2)
-			n = elf_buf__read_build_id((const void *)(uintptr_t)start,
-						   (size_t)(end - start), id, max);
-	}
-	fclose(f);
-	return n;
-}
-
 /* The build id of a DSO as its map named it; 0 when it has none we can read. */
 static int read_build_id(const struct dso_entry *d, uint8_t *id, size_t max)
 {
@@ -235,7 +215,7 @@ static int read_build_id(const struct dso_entry *d, uint8_t *id, size_t max)
 	if (d->kernel && !strcmp(n, "[kernel.kallsyms]"))
 		return sysfs__read_kernel_build_id(id, max);
 	if (!d->kernel && !strcmp(n, "[vdso]"))
-		return vdso_build_id(id, max);
+		return vdso__read_build_id(id, max);
 	if (n[0] != '/' || strstr(n, " (deleted)"))
 		return 0;	/* anonymous memory, [heap], memfd, a module without a file */
 	return elf_file__read_build_id(n, id, max);

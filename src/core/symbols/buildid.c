@@ -156,6 +156,26 @@ int sysfs__read_build_id(const char *path, uint8_t *id, size_t max)
 	return n > 0 ? notes__find_build_id(buf, (size_t)n, id, max) : 0;
 }
 
+/* The vDSO is the same image in every process: read ours. */
+int vdso__read_build_id(uint8_t *id, size_t max)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (!n && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end;
+
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &start, &end) == 2)
+			n = elf_buf__read_build_id((const void *)(uintptr_t)start,
+						   (size_t)(end - start), id, max);
+	}
+	fclose(f);
+	return n;
+}
+
 int dso__read_build_id(struct dso *dso)
 {
 	struct dso_priv *p = dso__priv(dso);
@@ -172,6 +192,8 @@ int dso__read_build_id(struct dso *dso)
 
 		n = elf_file__read_build_id(path, id, sizeof(id));
 		free(path);
+	} else if (p->kind == DSO_VDSO) {
+		n = vdso__read_build_id(id, sizeof(id));
 	}
 	if (n > 0)
 		dso__set_build_id(dso, id, n);

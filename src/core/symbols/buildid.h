@@ -17,6 +17,8 @@ void build_id__hex(const uint8_t *id, int size, char *out);
 /* An ELF file's / in-memory image's build-id note; its size or 0. */
 int elf_file__read_build_id(const char *path, uint8_t *id, size_t max);
 int elf_buf__read_build_id(const void *buf, size_t size, uint8_t *id, size_t max);
+/* The running vDSO's (the same image in every process); its size or 0. */
+int vdso__read_build_id(uint8_t *id, size_t max);
 
 /* The running kernel's build id from /sys/kernel/notes (0 if none). */
 int sysfs__read_kernel_build_id(uint8_t *id, size_t max);

@@ -1,0 +1,297 @@
+/* inject: perf.data in, the same records plus build ids out (inject.h). */
+#include "core/data/inject.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/data/header-features.h"
+#include "core/data/perf-data-write.h"
+#include "core/data/session.h"
+#include "core/symbols/buildid-cache.h"
+#include "core/symbols/buildid.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+struct injector {
+	struct perf_tool tool;
+	const struct inject_opts *opts;
+	struct perf_data_writer w;
+	struct hit_dso *done;	/* DSOs given a HEADER_BUILD_ID record, in order */
+	size_t nr_done;
+	const char *unsupported;	/* why the input cannot be rewritten */
+};
+
+static bool already_done(const struct injector *in, const char *name)
+{
+	for (size_t i = 0; i < in->nr_done; i++)
+		if (!strcmp(in->done[i].filename, name))
+			return true;
+	return false;
+}
+
+/* Writes the HEADER_BUILD_ID record of name (once); nothing without an id. */
+static int inject_build_id(struct injector *in, const char *name, bool kernel,
+			   const uint8_t *id, int size)
+{
+	struct hit_dso *d;
+	struct perf_rec_build_id *rec;
+	struct strbuf sb = STRBUF_INIT;
+	int err;
+
+	in->done = xrealloc(in->done, (in->nr_done + 1) * sizeof(*in->done));
+	d = &in->done[in->nr_done++];
+	memset(d, 0, sizeof(*d));
+	d->filename = xstrdup(name);
+	d->kernel = kernel;
+	if (size <= 0)
+		return 0;
+	memcpy(d->build_id, id, (size_t)size);
+	d->build_id_size = size;
+	/* a feature entry made a record: perf 6.1's injected ones carry no size */
+	feat_build_build_ids(&sb, d, 1);
+	rec = (struct perf_rec_build_id *)sb.buf;
+	rec->header.type = PERF_RECORD_HEADER_BUILD_ID;
+	rec->header.misc &= (uint16_t)~PERF_RECORD_MISC_BUILD_ID_SIZE;
+	rec->build_id[BUILD_ID_MAX] = 0;
+	err = perf_data_writer__write(&in->w, sb.buf, sb.len);
+	if (in->opts->verbose) {
+		char hex[41];
+
+		build_id__hex(id, size, hex);
+		fprintf(in->opts->verbose, "injecting build id %s for %s\n", hex, name);
+	}
+	strbuf_release(&sb);
+	return err;
+}
+
+/* -b: the DSO of a sample's ip, the first time one lands in it.  The kernel's
+ * build id is only known from the input's header (perf reads no file for it). */
+static int inject_sample_dso(struct injector *in, struct perf_session *s,
+			     const struct perf_sample *sample)
+{
+	struct addr_location al;
+	struct dso *dso;
+
+	if (!perf_session__resolve_sample(s, sample, &al) || !al.dso)
+		return 0;
+	dso = al.dso;
+	if (already_done(in, dso->long_name))
+		return 0;
+	if (!dso->kernel)
+		dso__read_build_id(dso);
+	return inject_build_id(in, dso->long_name, dso->kernel, dso->build_id,
+			       dso->build_id_size);
+}
+
+/* --buildid-all: every mapped file, before its map record. */
+static int inject_mapped_file(struct injector *in, const struct perf_event_header *rec)
+{
+	const char *name = rec->type == PERF_RECORD_MMAP ?
+		((const struct perf_rec_mmap *)rec)->filename :
+		((const struct perf_rec_mmap2 *)rec)->filename;
+	bool kernel = (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+	uint8_t id[BUILD_ID_MAX];
+	int size = 0;
+
+	if (already_done(in, name))
+		return 0;
+	if (name[0] == '/' && !kernel)	/* perf finds no file for [vdso] here */
+		size = elf_file__read_build_id(name, id, sizeof(id));
+	return inject_build_id(in, name, kernel, id, size);
+}
+
+static int repipe(struct perf_tool *tool, struct perf_session *s,
+		  const struct perf_event_header *rec, struct perf_sample *sample,
+		  struct evsel *evsel, uint64_t file_offset)
+{
+	struct injector *in = (struct injector *)tool;
+	int err = 0;
+
+	(void)evsel;
+	(void)file_offset;
+	/* their payloads follow the record in the stream and are not handed on */
+	if (rec->type == PERF_RECORD_AUXTRACE || rec->type == PERF_RECORD_HEADER_TRACING_DATA) {
+		in->unsupported = rec->type == PERF_RECORD_AUXTRACE ?
+			"AUX area traces are not supported yet" :
+			"tracing data in a pipe stream is not supported yet";
+		return -ENOTSUP;
+	}
+	if (rec->type == PERF_RECORD_SAMPLE && in->opts->build_ids && !in->opts->buildid_all)
+		err = inject_sample_dso(in, s, sample);
+	else if ((rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) &&
+		 in->opts->buildid_all)
+		err = inject_mapped_file(in, rec);
+	if (!err)
+		err = perf_data_writer__write(&in->w, rec, rec->size);
+	return err;
+}
+
+/* The input file's feature sections, as they are, but for the command line,
+ * the build ids (ours, -b) and the compression (the output is inflated). */
+static int copy_features(struct injector *in, struct perf_session *s)
+{
+	const struct perf_header *h = &s->header;
+
+	for (int feat = 1; feat < HEADER_LAST_FEATURE; feat++) {
+		const struct perf_file_section *sec = &h->feat_sec[feat];
+		void *buf;
+
+		if (!perf_header__has_feat(h, feat) || feat == HEADER_CMDLINE ||
+		    feat == HEADER_BUILD_ID || feat == HEADER_COMPRESSED || !sec->size)
+			continue;
+		buf = xmalloc(sec->size);
+		if (pread(s->fd, buf, sec->size, (off_t)sec->offset) != (ssize_t)sec->size) {
+			free(buf);
+			return -EIO;
+		}
+		perf_data_writer__set_feature(&in->w, feat, buf, sec->size);
+	}
+	return 0;
+}
+
+static void set_feature(struct injector *in, int feat, struct strbuf *sb)
+{
+	if (!sb->len) {
+		strbuf_release(sb);
+		return;
+	}
+	size_t len = sb->len;
+
+	perf_data_writer__set_feature(&in->w, feat, strbuf_detach(sb), len);
+}
+
+struct feature_order {
+	const struct injector *in;
+	struct hit_dso *v;
+	size_t n;
+};
+
+/* The DSOs that got a record, and the vdso, hit or not, as perf lists it. */
+static void add_if_injected(struct dso *dso, void *arg)
+{
+	struct feature_order *o = arg;
+
+	if (!strcmp(dso->long_name, "[vdso]")) {
+		if (dso__read_build_id(dso) > 0) {
+			struct hit_dso *d = &o->v[o->n++];
+
+			memset(d, 0, sizeof(*d));
+			d->filename = dso->long_name;
+			memcpy(d->build_id, dso->build_id, (size_t)dso->build_id_size);
+			d->build_id_size = dso->build_id_size;
+		}
+		return;
+	}
+	for (size_t i = 0; i < o->in->nr_done; i++)
+		if (o->in->done[i].build_id_size > 0 &&
+		    !strcmp(o->in->done[i].filename, dso->long_name))
+			o->v[o->n++] = o->in->done[i];
+}
+
+/* -b into a file: the hit DSOs' build ids as a feature, in the order the
+ * DSOs were made (as perf's table), and into the cache. */
+static void add_build_id_feature(struct injector *in, struct perf_session *s)
+{
+	struct feature_order o = { .in = in, .v = xcalloc(in->nr_done + 2, sizeof(*o.v)) };
+	struct strbuf sb = STRBUF_INIT;
+	char *dir;
+
+	if (!in->opts->build_ids || in->opts->buildid_all) {
+		free(o.v);
+		return;
+	}
+	machine__for_each_dso(s->machine, add_if_injected, &o);
+	feat_build_build_ids(&sb, o.v, o.n);
+	set_feature(in, HEADER_BUILD_ID, &sb);
+	dir = build_id_cache__dir();
+	for (size_t i = 0; i < o.n; i++)
+		build_id_cache__add(dir, o.v[i].filename, o.v[i].build_id, o.v[i].build_id_size);
+	free(dir);
+	free(o.v);
+}
+
+/* Opens the output and writes the input's events into its header. */
+static int open_output(struct injector *in, struct perf_session *s, bool pipe_out)
+{
+	const struct perf_header *h = &s->header;
+	struct perf_data_writer_attr *attrs;
+	int fd, err;
+
+	if (!pipe_out) {
+		err = perf_data_writer__open(&in->w, in->opts->output);
+		if (err)
+			return err;
+	} else {
+		fd = strcmp(in->opts->output, "-") ?
+			open(in->opts->output, O_WRONLY | O_CREAT | O_TRUNC, 0600) : 1;
+		if (fd < 0)
+			return -errno;
+		perf_data_writer__open_pipe(&in->w, fd);
+		if (s->is_pipe)	/* the input's HEADER_ATTR records follow */
+			return perf_data_writer__write_header(&in->w, NULL, 0);
+	}
+	attrs = xcalloc(h->nr_attrs + 1, sizeof(*attrs));
+	for (uint32_t i = 0; i < h->nr_attrs; i++) {
+		attrs[i].attr = &h->attrs[i].attr;
+		attrs[i].ids = h->attrs[i].ids;
+		attrs[i].nr_ids = h->attrs[i].nr_ids;
+	}
+	err = perf_data_writer__write_header(&in->w, attrs, h->nr_attrs);
+	free(attrs);
+	return err;
+}
+
+int perf_inject(const struct inject_opts *opts, char **err)
+{
+	/* -b sees the samples in time order, as perf's inject does */
+	struct injector in = {
+		.tool = { .record = repipe, .ordered = opts->build_ids && !opts->buildid_all },
+		.opts = opts,
+	};
+	struct perf_session *s = perf_session__open(opts->input, opts->force, err);
+	bool pipe_out;
+	int rc;
+
+	if (!s)
+		return -1;
+	perf_session__new_machine(s, NULL, NULL, opts->force);
+	pipe_out = s->is_pipe || !strcmp(opts->output, "-");
+	rc = open_output(&in, s, pipe_out);
+	if (!rc && !s->is_pipe)
+		rc = copy_features(&in, s);
+	if (!rc && !s->is_pipe) {
+		struct strbuf sb = STRBUF_INIT;
+
+		feat_build_cmdline(&sb, opts->argc, opts->argv);
+		set_feature(&in, HEADER_CMDLINE, &sb);
+		if (pipe_out)
+			rc = perf_data_writer__write_pipe_features(&in.w);
+	}
+	if (rc) {
+		*err = xasprintf("%s: %s", opts->output, strerror(-rc));
+		perf_session__delete(s);
+		return -1;
+	}
+	rc = perf_session__process(s, &in.tool);
+	if (in.unsupported)
+		*err = xasprintf("%s: %s", opts->input, in.unsupported);
+	else if (rc < 0 && s->err)
+		*err = xstrdup(s->err);
+	if (!rc && !pipe_out)
+		add_build_id_feature(&in, s);
+	if (!rc)
+		rc = perf_data_writer__finish(&in.w);
+	else
+		perf_data_writer__close(&in.w);
+	if (rc && !*err)
+		*err = xasprintf("%s: %s", opts->output, rc < 0 ? strerror(-rc) : "failed");
+	for (size_t i = 0; i < in.nr_done; i++)
+		free((char *)in.done[i].filename);
+	free(in.done);
+	perf_session__delete(s);
+	return rc ? -1 : 0;
+}

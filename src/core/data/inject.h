@@ -1,0 +1,33 @@
+/* inject: rewrites a perf.data stream with records added, as perf inject.
+ *
+ * Every record of the input goes to the output in the input's order (the
+ * records of COMPRESSED ones inflated).  With build_ids, the first sample
+ * that lands in a DSO is preceded by a HEADER_BUILD_ID record naming the
+ * DSO's build id; with buildid_all, every mapped file gets one before its
+ * first MMAP/MMAP2, hit or not.  A file output also gets the BUILD_ID
+ * feature of the hit DSOs (-b only, as perf) and the input's other
+ * features, its command line replaced by the one given; those DSOs go into
+ * the build-id cache as perf's header writer puts them there.  A pipe
+ * input gives a pipe-format output (file or stdout).
+ */
+#ifndef PCL_INJECT_H
+#define PCL_INJECT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct inject_opts {
+	const char *input;	/* "-": stdin */
+	const char *output;	/* "-": stdout, in pipe format */
+	bool build_ids;		/* -b */
+	bool buildid_all;	/* --buildid-all */
+	bool force;
+	int argc;		/* the command line for the CMDLINE feature */
+	const char **argv;
+	FILE *verbose;		/* -v: one line per injected build id, or NULL */
+};
+
+/* Returns 0, or -1 with *err set (caller frees). */
+int perf_inject(const struct inject_opts *opts, char **err);
+
+#endif

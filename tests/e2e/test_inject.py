@@ -1,0 +1,165 @@
+"""pcl inject -b/--buildid-all against perf inject 6.1 on the same recordings.
+
+The recordings carry no build ids (perf record -B), so there is something to
+inject; perf reads pcl's output, and its build-id list equals that of perf
+inject's output.  Each command gets its own HOME: -b into a file fills the
+build-id cache there.
+"""
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import PCL, PERF, fixture, pcl, perf, unified
+
+
+def home_env(tmp_path, name):
+    home = tmp_path / name
+    home.mkdir(exist_ok=True)
+    return dict(os.environ, HOME=str(home))
+
+
+def same_vdso(text):
+    """perf lists a vdso it has no build id for by its temporary copy's name."""
+    return re.sub(r"/tmp/perf-vdso\.so-\w+", "[vdso copy]", text)
+
+
+def no_tip(report):
+    """perf report ends with a random tip."""
+    return re.sub(r"\(Tip: .*\)", "", report)
+
+
+@pytest.fixture(scope="module")
+def recording(tmp_path_factory):
+    d = tmp_path_factory.mktemp("inject")
+    path = str(d / "nobuildid.data")
+    r = perf("record", "-q", "-B", "-e", "task-clock", "-c", "100000", "-o", path,
+             fixture("burner"))
+    assert r.returncode == 0, r.stderr
+    return path
+
+
+@pytest.mark.parametrize("mode", ["-b", "--buildid-all"])
+def test_file_build_ids_match_perf(recording, tmp_path, mode):
+    want_out, got_out = str(tmp_path / "perf.data"), str(tmp_path / "pcl.data")
+    want = perf("inject", mode, "-i", recording, "-o", want_out,
+                env=home_env(tmp_path, "perf"))
+    got = pcl("inject", mode, "-i", recording, "-o", got_out, env=home_env(tmp_path, "pcl"))
+    assert want.returncode == got.returncode == 0, got.stderr
+    want_ids = perf("buildid-list", "-i", want_out).stdout
+    got_ids = perf("buildid-list", "-i", got_out).stdout
+    assert same_vdso(got_ids) == same_vdso(want_ids), unified(want_ids, got_ids)
+    assert re.search(r"^[0-9a-f]{40} .*burner$", got_ids, re.M)
+    report = perf("report", "--stdio", "-i", got_out)
+    assert report.returncode == 0 and report.stderr == "", report.stderr
+    want_report = perf("report", "--stdio", "-i", want_out).stdout
+    assert no_tip(report.stdout) == no_tip(want_report)
+
+
+def test_build_ids_go_into_the_cache(recording, tmp_path):
+    env = home_env(tmp_path, "pcl")
+    out = str(tmp_path / "pcl.data")
+    assert pcl("inject", "-b", "-i", recording, "-o", out, env=env).returncode == 0
+    ids = [line.split()[0] for line in perf("buildid-list", "-i", out).stdout.splitlines()]
+    assert ids
+    for hex_id in ids:
+        link = os.path.join(env["HOME"], ".debug", ".build-id", hex_id[:2], hex_id[2:])
+        assert os.path.exists(link), link
+
+
+def test_verbose_names_each_injected_build_id(recording, tmp_path):
+    got = pcl("inject", "-b", "-v", "-i", recording, "-o", str(tmp_path / "o.data"),
+              env=home_env(tmp_path, "pcl"))
+    assert got.returncode == 0
+    assert re.search(r"^injecting build id [0-9a-f]{40} for .*burner$", got.stderr, re.M)
+
+
+def pipe_through(injector, tmp_path, env):
+    """perf record -o - | INJECTOR inject -b > file; returns the file."""
+    out = tmp_path / (os.path.basename(injector) + ".pipe")
+    rec = subprocess.Popen([PERF, "record", "-q", "-B", "-e", "task-clock", "-c", "100000",
+                            "-o", "-", fixture("burner")], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL)
+    with open(out, "wb") as f:
+        inj = subprocess.run([injector, "inject", "-b"], stdin=rec.stdout, stdout=f,
+                             stderr=subprocess.PIPE, env=env, timeout=120)
+    rec.stdout.close()
+    assert rec.wait() == 0 and inj.returncode == 0, inj.stderr
+    return str(out)
+
+
+def test_pipe_to_report(tmp_path):
+    """record -o - | pcl inject -b | perf report -i -: the build ids come in
+    the stream, and report reads it without a complaint."""
+    env = home_env(tmp_path, "pcl")
+    got = pipe_through(PCL, tmp_path, env)
+    with open(got, "rb") as f:
+        report = subprocess.run([PERF, "report", "--stdio", "-i", "-"], stdin=f,
+                                capture_output=True, text=True, timeout=120)
+    assert report.returncode == 0 and report.stderr == "", report.stderr
+    assert re.search(r"burner +burner +\[\.\] ", report.stdout)
+    ids = perf("buildid-list", "-i", got).stdout
+    assert re.search(r"^[0-9a-f]{40} .*burner$", ids, re.M)
+
+
+@pytest.fixture(scope="module")
+def pipe_recording(tmp_path_factory):
+    path = tmp_path_factory.mktemp("inject-pipe") / "pipe.data"
+    with open(path, "wb") as f:
+        r = subprocess.run([PERF, "record", "-q", "-B", "-e", "task-clock", "-c", "100000",
+                            "-o", "-", fixture("burner")], stdout=f,
+                           stderr=subprocess.DEVNULL, timeout=120)
+    assert r.returncode == 0
+    return str(path)
+
+
+def test_pipe_build_ids_match_perf(pipe_recording, tmp_path):
+    """The same pipe input through both: the same build ids in the stream,
+    but for the vdso's: perf names its record after a temporary copy that is
+    gone (so buildid-list shows no id), pcl names it [vdso] with its id."""
+    recording = pipe_recording
+    outs = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        out = tmp_path / (name + ".data")
+        with open(recording, "rb") as src, open(out, "wb") as dst:
+            cat = subprocess.Popen(["cat"], stdin=src, stdout=subprocess.PIPE)
+            r = subprocess.run([tool, "inject", "-b"], stdin=cat.stdout, stdout=dst,
+                               stderr=subprocess.PIPE, env=home_env(tmp_path, name))
+            cat.stdout.close()
+            cat.wait()
+        assert r.returncode == 0, r.stderr
+        outs.append(perf("buildid-list", "-i", str(out)).stdout)
+    want = re.sub(r"^ +/tmp/perf-vdso\.so-\w+\n", "", outs[0], flags=re.M)
+    got = re.sub(r"^[0-9a-f]{40} \[vdso\]\n", "", outs[1], flags=re.M)
+    assert got == want, unified(want, got)
+
+
+def test_missing_input_fails(tmp_path):
+    got = pcl("inject", "-b", "-i", str(tmp_path / "nope.data"), "-o", str(tmp_path / "o"))
+    assert got.returncode != 0
+    assert got.stderr.startswith("pcl inject: ")
+
+
+def test_tracepoint_file_keeps_its_tracing_data(tmp_path):
+    """The tracing data is a feature of a file: copied, perf script reads it."""
+    data, out = str(tmp_path / "tp.data"), str(tmp_path / "tpi.data")
+    r = perf("record", "-q", "-e", "sched:sched_switch", "-o", data, fixture("burner"))
+    assert r.returncode == 0, r.stderr
+    got = pcl("inject", "-b", "-i", data, "-o", out, env=home_env(tmp_path, "pcl"))
+    assert got.returncode == 0, got.stderr
+    want_script, got_script = perf("script", "-i", data), perf("script", "-i", out)
+    assert got_script.returncode == 0, got_script.stderr
+    assert got_script.stdout == want_script.stdout, unified(want_script.stdout,
+                                                             got_script.stdout)
+
+
+def test_pipe_tracing_data_is_refused(tmp_path):
+    """Not carried over yet: said so, rather than a stream perf cannot read."""
+    data = tmp_path / "tp.pipe"
+    with open(data, "wb") as f:
+        subprocess.run([PERF, "record", "-q", "-e", "sched:sched_switch", "-o", "-",
+                        fixture("burner")], stdout=f, stderr=subprocess.DEVNULL, timeout=120)
+    got = pcl("inject", "-b", "-i", str(data), "-o", str(tmp_path / "o"))
+    assert got.returncode == 255
+    assert "tracing data in a pipe stream is not supported yet" in got.stderr
