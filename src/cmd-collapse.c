@@ -137,14 +137,8 @@ int stacks_opts_apply(struct stacks_opts *o, struct sample_filter *f,
 		      const struct stacks_filter_args *a)
 {
 	o->filter = f;
-	if (a->comms)
-		name_list__add(&f->comms, a->comms);
-	if (a->dsos)
-		name_list__add(&f->dsos, a->dsos);
-	if (a->pids)
-		name_list__add(&f->pids, a->pids);
-	if (a->tids)
-		name_list__add(&f->tids, a->tids);
+	sample_filter__add_names(f, &(struct sample_filter_names){
+		.comms = a->comms, .dsos = a->dsos, .pids = a->pids, .tids = a->tids });
 	if (a->cpus && sample_filter__set_cpus(f, a->cpus) < 0) {
 		fprintf(stderr, "Invalid cpu_list: %s\n", a->cpus);
 		return -1;

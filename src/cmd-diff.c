@@ -173,16 +173,8 @@ static int setup_file(struct diff_file *f, const struct diff_opts *o)
 		free(err);
 		return -1;
 	}
-	if (o->comms)
-		name_list__add(&f->filter.comms, o->comms);
-	if (o->dsos)
-		name_list__add(&f->filter.dsos, o->dsos);
-	if (o->syms)
-		name_list__add(&f->filter.syms, o->syms);
-	if (o->pids)
-		name_list__add(&f->filter.pids, o->pids);
-	if (o->tids)
-		name_list__add(&f->filter.tids, o->tids);
+	sample_filter__add_names(&f->filter, &(struct sample_filter_names){
+		o->comms, o->dsos, o->syms, o->pids, o->tids });
 	if (o->cpus) {
 		evlist__for_each(&f->session->evlist, pos) {
 			if (!(pos->attr.sample_type & PERF_SAMPLE_CPU)) {

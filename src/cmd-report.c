@@ -585,16 +585,8 @@ static int report_error(const char *fmt, ...)
 /* Returns -1 with *status perf's exit status for what was wrong. */
 static int setup_filters(struct report *r, const struct report_opts *o, int *status)
 {
-	if (o->comms)
-		name_list__add(&r->filter.comms, o->comms);
-	if (o->dsos)
-		name_list__add(&r->filter.dsos, o->dsos);
-	if (o->syms)
-		name_list__add(&r->filter.syms, o->syms);
-	if (o->pids)
-		name_list__add(&r->filter.pids, o->pids);
-	if (o->tids)
-		name_list__add(&r->filter.tids, o->tids);
+	sample_filter__add_names(&r->filter, &(struct sample_filter_names){
+		o->comms, o->dsos, o->syms, o->pids, o->tids });
 	if (o->time_str) {
 		const struct perf_header *h = &r->session->header;
 		int err = sample_filter__set_time_arg(&r->filter, o->time_str,

@@ -439,17 +439,9 @@ static int script_setup(struct script *sc, struct script_opts *o)
 		fprintf(stderr, "Invalid file: %s\n", o->vmlinux);
 		return PCL_EXIT_ERROR;
 	}
-	if (o->comms)
-		name_list__add(&sc->filter.comms, o->comms);
-	if (o->pids)
-		name_list__add(&sc->filter.pids, o->pids);
-	if (o->tids)
-		name_list__add(&sc->filter.tids, o->tids);
-	if (o->syms)
-		name_list__add(&sc->filter.syms, o->syms);
+	sample_filter__add_names(&sc->filter, &(struct sample_filter_names){
+		o->comms, o->dsos, o->syms, o->pids, o->tids });
 	sc->filter.addr_range = o->addr_range;
-	if (o->dsos)
-		name_list__add(&sc->filter.dsos, o->dsos);
 	if (o->cpus && sample_filter__set_cpus(&sc->filter, o->cpus) < 0) {
 		fprintf(stderr, "Invalid cpu_list\n");
 		return PCL_EXIT_ERROR;

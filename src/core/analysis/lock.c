@@ -171,23 +171,10 @@ static int chain_frames(const struct perf_sample *sample, int max, struct chain_
 	for (uint64_t i = 0; i < sample->callchain_nr && n < max; i++) {
 		uint64_t ip = sample->callchain[i];
 
-		if (ip < PERF_CONTEXT_MAX) {
+		if (ip < PERF_CONTEXT_MAX)
 			out[n++] = (struct chain_frame){ ip, cpumode };
-			continue;
-		}
-		switch (ip) {
-		case PERF_CONTEXT_HV:
-			cpumode = PERF_RECORD_MISC_HYPERVISOR;
-			break;
-		case PERF_CONTEXT_KERNEL:
-			cpumode = PERF_RECORD_MISC_KERNEL;
-			break;
-		case PERF_CONTEXT_USER:
-			cpumode = PERF_RECORD_MISC_USER;
-			break;
-		default:
+		else if (!perf_context__cpumode(ip, &cpumode))
 			return 0;
-		}
 	}
 	return n;
 }

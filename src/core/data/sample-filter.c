@@ -22,6 +22,16 @@ void name_list__add(struct name_list *l, const char *arg)
 	free(copy);
 }
 
+void sample_filter__add_names(struct sample_filter *f, const struct sample_filter_names *n)
+{
+	const char *const args[] = { n->comms, n->dsos, n->syms, n->pids, n->tids };
+	struct name_list *const lists[] = { &f->comms, &f->dsos, &f->syms, &f->pids, &f->tids };
+
+	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++)
+		if (args[i])
+			name_list__add(lists[i], args[i]);
+}
+
 bool name_list__has(const struct name_list *l, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)

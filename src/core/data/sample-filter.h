@@ -37,6 +37,13 @@ void name_list__add(struct name_list *l, const char *arg);
 bool name_list__has(const struct name_list *l, const char *name);
 void name_list__exit(struct name_list *l);
 
+/* The name filters of -c/--comms, -d/--dsos, -S/--symbols, --pid and
+ * --tid; NULL where the option was not given. */
+struct sample_filter_names {
+	const char *comms, *dsos, *syms, *pids, *tids;
+};
+void sample_filter__add_names(struct sample_filter *f, const struct sample_filter_names *n);
+
 /* "0-3,7"; -1 when malformed or beyond SAMPLE_FILTER_MAX_CPUS. */
 int sample_filter__set_cpus(struct sample_filter *f, const char *arg);
 /* "start,stop[,start,stop...]" in seconds ("123.456789"); -1 if malformed. */

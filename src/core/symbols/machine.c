@@ -377,6 +377,23 @@ bool machine__resolve(struct machine *m, struct thread *thread, uint8_t cpumode,
 	return found;
 }
 
+bool perf_context__cpumode(uint64_t marker, uint8_t *cpumode)
+{
+	switch (marker) {
+	case PERF_CONTEXT_HV:
+		*cpumode = PERF_RECORD_MISC_HYPERVISOR;
+		return true;
+	case PERF_CONTEXT_KERNEL:
+		*cpumode = PERF_RECORD_MISC_KERNEL;
+		return true;
+	case PERF_CONTEXT_USER:
+		*cpumode = PERF_RECORD_MISC_USER;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /*
  * Where a walk keeping the outermost max entries of ips starts: at the
  * context marker governing the first kept entry, as perf's backward walk
@@ -438,19 +455,8 @@ int machine__resolve_callchain(struct machine *m, struct thread *thread,
 		uint64_t ip = ips[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
-			switch (ip) {
-			case PERF_CONTEXT_HV:
-				cpumode = PERF_RECORD_MISC_HYPERVISOR;
-				break;
-			case PERF_CONTEXT_KERNEL:
-				cpumode = PERF_RECORD_MISC_KERNEL;
-				break;
-			case PERF_CONTEXT_USER:
-				cpumode = PERF_RECORD_MISC_USER;
-				break;
-			default:	/* corrupted chain: perf drops it all */
-				return -1;
-			}
+			if (!perf_context__cpumode(ip, &cpumode))
+				return -1;	/* corrupted chain: perf drops it all */
 			continue;
 		}
 		if (skip) {

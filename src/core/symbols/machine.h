@@ -152,6 +152,10 @@ struct callchain_frame {
 	const char *srcline;
 };
 
+/* The cpumode a PERF_CONTEXT_* marker switches a callchain walk to; false
+ * for one perf does not know (it drops such a chain). */
+bool perf_context__cpumode(uint64_t marker, uint8_t *cpumode);
+
 /* Walks a PERF_SAMPLE_CALLCHAIN array callee first, the way perf does:
  * PERF_CONTEXT_* markers switch the cpumode and are not frames (the
  * walk starts in user mode), at most max_frames frames are kept: the
