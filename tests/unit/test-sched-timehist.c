@@ -191,8 +191,8 @@ static void stats_as_perf(void **state)
 	sched_timehist__delete(th);
 }
 
-/* -I: idle time goes to the stack of the task that went idle last */
-static void idle_time_by_stack(void **state)
+/* -I with stacks: each CPU's idle time (perf 6.1 lists no stacks under it) */
+static void idle_time_with_stacks(void **state)
 {
 	struct th_opts o = opts();
 	struct sched_timehist *th;
@@ -215,12 +215,7 @@ static void idle_time_by_stack(void **state)
 	sw(th, 4400, 0, 0, 0, 20);		/* 300 more after do_nanosleep */
 	sched_timehist__summary(th, &s);
 	idle = s.idle[0];
-	assert_int_equal(idle->nr_stacks, 2);
-	assert_string_equal(idle->stacks[0].folded, "schedule;pipe_read");
-	assert_int_equal(idle->stacks[0].time, 2000);
-	assert_string_equal(idle->stacks[1].folded, "schedule;do_nanosleep");
-	assert_int_equal(idle->stacks[1].time, 800);
-	assert_int_equal(idle->stacks[1].count, 2);
+	assert_int_equal(idle->total_run, 500 + 2000 + 300);
 	sched_timehist__summary_free(&s);
 	sched_timehist__delete(th);
 }
@@ -234,7 +229,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(summary_in_perfs_thread_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(stats_as_perf, setup, teardown),
-		cmocka_unit_test_setup_teardown(idle_time_by_stack, setup, teardown),
+		cmocka_unit_test_setup_teardown(idle_time_with_stacks, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

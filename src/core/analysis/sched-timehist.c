@@ -112,13 +112,7 @@ void sched_timehist__delete(struct sched_timehist *th)
 		free(*slot);
 	hashmap_release(&th->by_thread);
 	for (int i = 0; i < th->nr_idle; i++) {
-		struct th_task *idle = th->idle[i];
-
-		for (int j = 0; j < idle->nr_stacks; j++)
-			free(idle->stacks[j].folded);
-		free(idle->stacks);
-		free(idle->idle_stack);
-		free(idle);
+		free(th->idle[i]);
 	}
 	free(th->idle);
 	free(th->cpu_last_switch);
@@ -220,37 +214,6 @@ void sched_timehist__set_stack(struct sched_timehist *th, const char *folded)
 	th->stack = folded;
 }
 
-/* Idle time after the saved stack (perf's callchain tree, whose nodes
- * with time are one per distinct stack). */
-static void add_idle_stack(struct th_task *idle, uint64_t time)
-{
-	int i;
-
-	for (i = 0; i < idle->nr_stacks; i++)
-		if (!strcmp(idle->stacks[i].folded, idle->idle_stack))
-			break;
-	if (i == idle->nr_stacks) {
-		idle->stacks = xrealloc(idle->stacks, (size_t)(i + 1) * sizeof(*idle->stacks));
-		idle->stacks[i] = (struct th_idle_stack){ xstrdup(idle->idle_stack), 0, 0 };
-		idle->nr_stacks++;
-	}
-	idle->stacks[i].time += time;
-	idle->stacks[i].count++;
-}
-
-/* stable: equal times keep the order the stacks first went idle in */
-void sched_timehist__sort_idle_stacks(struct th_task *idle)
-{
-	for (int i = 1; i < idle->nr_stacks; i++) {
-		struct th_idle_stack x = idle->stacks[i];
-		int j = i;
-
-		for (; j > 0 && idle->stacks[j - 1].time < x.time; j--)
-			idle->stacks[j] = idle->stacks[j - 1];
-		idle->stacks[j] = x;
-	}
-}
-
 /* -I: the idle task's time is charged to the task that ran before it */
 static void charge_idle(struct sched_timehist *th, struct th_task *idle, uint64_t t,
 			uint64_t tprev)
@@ -262,9 +225,6 @@ static void charge_idle(struct sched_timehist *th, struct th_task *idle, uint64_
 	last = task_of(th, idle->idle_last);
 	update_runtime(last, t, tprev);
 	last->dt_run = last->dt_delay = last->dt_sleep = last->dt_iowait = last->dt_preempt = 0;
-	/* perf keeps the last stack saved: later idle times go to it too */
-	if (idle->idle_stack && *idle->idle_stack)
-		add_idle_stack(idle, t - tprev);
 	idle->idle_last = NULL;
 }
 
@@ -292,10 +252,6 @@ static void on_switch(struct sched_timehist *th, struct machine *m, const struct
 			grow_idle(th, cpu);
 			idle_task = th->idle[cpu];
 			idle_task->idle_last = thread;
-			if (ev->next_pid == 0 && th->stack) {
-				free(idle_task->idle_stack);
-				idle_task->idle_stack = xstrdup(th->stack);
-			}
 		}
 	}
 	skip = skip_task(th, thread);
@@ -451,8 +407,6 @@ void sched_timehist__summary(struct sched_timehist *th, struct th_summary *s)
 	}
 	qsort(s->tasks, (size_t)n, sizeof(*s->tasks), by_perf_thread_order);
 	s->nr_tasks = n;
-	for (int i = 0; i < th->nr_idle; i++)
-		sched_timehist__sort_idle_stacks(th->idle[i]);
 	s->idle = (const struct th_task **)th->idle;
 	s->nr_idle = th->nr_idle;
 	s->idle_skipped = th->skipped && !th->o.idle_hist;

@@ -35,18 +35,6 @@ struct th_task {
 	uint64_t last_time, ready_to_run, migrations;
 	int last_state;
 	struct thread *idle_last;	/* -I: the task that ran before this idle task */
-	/* -I with stacks (idle tasks): the stack of the last task that went
-	 * idle here, and the idle time spent after each stack */
-	char *idle_stack;
-	struct th_idle_stack *stacks;
-	int nr_stacks;
-};
-
-/* -I: idle time after one stack ("a;b;c", callee first) */
-struct th_idle_stack {
-	char *folded;
-	uint64_t time;
-	int count;
 };
 
 /* What a row names: comm, tid and pid as perf's "comm[tid/pid]" needs. */
@@ -95,7 +83,6 @@ int sched_timehist__sample(struct sched_timehist *th, struct machine *m,
 void sched_timehist__set_stack(struct sched_timehist *th, const char *folded);
 /* An idle task's stacks by idle time, longest first (the summary sorts
  * them). */
-void sched_timehist__sort_idle_stacks(struct th_task *idle);
 
 /* The highest CPU number: the header's online count, or a sample's. */
 int sched_timehist__max_cpu(const struct sched_timehist *th);
