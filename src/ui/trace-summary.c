@@ -116,7 +116,8 @@ void trace_summary__print(FILE *fp, struct trace *t)
 	fprintf(fp, "\n Summary of events:\n\n");
 	machine__for_each_thread(t->machine, collect_thread, &l);
 	sorting = t;
-	qsort(l.v, l.n, sizeof(*l.v), thread_cmp);
+	if (l.n)	/* no threads: l.v is NULL, which qsort may not take */
+		qsort(l.v, l.n, sizeof(*l.v), thread_cmp);
 	for (size_t i = 0; i < l.n; i++) {
 		const struct trace_thread *tt = trace__thread(t, l.v[i]);
 
