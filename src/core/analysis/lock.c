@@ -81,6 +81,8 @@ const char *lock_analysis__task_name(const struct lock_analysis *la, uint64_t ti
 
 	if (comm)
 		return comm;
+	if (tid == 0)
+		return "swapper";	/* perf's name for the idle task, no COMM needed */
 	snprintf(buf, size, ":%d", (int)tid);
 	return buf;
 }
