@@ -45,11 +45,11 @@ static void test_parse_compute(void **state)
 struct world {
 	struct thread t;
 	struct dso exe_old, exe_new;
-	struct symbol foo_old, bar_old, foo_new, baz_new;
+	struct symbol foo_old, bar_old, foo_new, baz_new, qux, zap;
 	struct hist_opts opts;
 	struct strset strings;
 	struct callchain_store store;
-	struct hists *files[2];
+	struct hists *files[3];
 	struct diff_config cfg;
 	struct diff_event de;
 };
@@ -73,7 +73,9 @@ static void sample(struct world *w, int file, struct dso *dso, struct symbol *sy
 	w->files[file]->stats.total_non_filtered_period += period;
 }
 
-static struct world *world_new(enum diff_compute compute, bool baseline_only)
+/* nr_files empty histograms, sorting first on file sort_idx. */
+static struct world *world_init(enum diff_compute compute, bool baseline_only,
+				int nr_files, unsigned int sort_idx)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	struct sort_setup ss = { .diff = true };
@@ -86,16 +88,25 @@ static struct world *world_new(enum diff_compute compute, bool baseline_only)
 	w->bar_old = (struct symbol){ 0x180, 0x200, "bar", false };
 	w->foo_new = (struct symbol){ 0x300, 0x380, "foo", false };
 	w->baz_new = (struct symbol){ 0x380, 0x400, "baz", false };
+	w->qux = (struct symbol){ 0x400, 0x480, "qux", false };
+	w->zap = (struct symbol){ 0x480, 0x500, "zap", false };
 	assert_int_equal(hist_layout__setup(&w->opts.layout, &ss, &err), 0);
 	assert_true(w->opts.layout.sym_by_name);
 	callchain_store__init(&w->store);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < nr_files; i++)
 		w->files[i] = hists__new(&w->opts, NULL, &w->strings, &w->store);
-	w->files[0]->nr_members = 2;
-	w->cfg = (struct diff_config){ .compute = compute, .sort_idx = 1, .nr_files = 2,
-				       .baseline_only = baseline_only, .wdiff_w1 = 1,
-				       .wdiff_w2 = 2 };
+	w->files[0]->nr_members = nr_files;
+	w->cfg = (struct diff_config){ .compute = compute, .sort_idx = sort_idx,
+				       .nr_files = nr_files, .baseline_only = baseline_only,
+				       .wdiff_w1 = 1, .wdiff_w2 = 2 };
 	w->de = (struct diff_event){ .cfg = &w->cfg, .base = w->files[0], .files = w->files };
+	return w;
+}
+
+/* Old and new builds of prog: foo moved, bar went, baz came. */
+static struct world *world_new(enum diff_compute compute, bool baseline_only)
+{
+	struct world *w = world_init(compute, baseline_only, 2, 1);
 
 	sample(w, 0, &w->exe_old, &w->foo_old, 60);
 	sample(w, 0, &w->exe_old, &w->bar_old, 40);
@@ -107,7 +118,7 @@ static struct world *world_new(enum diff_compute compute, bool baseline_only)
 
 static void world_free(struct world *w)
 {
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < w->cfg.nr_files; i++)
 		hists__delete(w->files[i]);
 	callchain_store__exit(&w->store);
 	strset_release(&w->strings);
@@ -174,6 +185,29 @@ static void test_baseline_only(void **state)
 	world_free(w);
 }
 
+/* -o 2 -c ratio: entries only files 1 and 2 have are empty twins in the
+ * baseline; between two twins the -o column decides nothing (a ratio
+ * against nothing means nothing), so file 1's column orders them: the one
+ * it has comes first, whatever file 2's values say. */
+static void test_sort_idx_ratio_leaves_twins_to_other_columns(void **state)
+{
+	struct world *w = world_init(DIFF_RATIO, false, 3, 2);
+
+	sample(w, 0, &w->exe_old, &w->foo_old, 100);
+	sample(w, 1, &w->exe_old, &w->foo_old, 100);
+	sample(w, 1, &w->exe_old, &w->qux, 10);
+	sample(w, 2, &w->exe_old, &w->foo_old, 100);
+	sample(w, 2, &w->exe_old, &w->qux, 5);
+	sample(w, 2, &w->exe_old, &w->zap, 50);
+	diff_event__process(&w->de);
+
+	assert_int_equal(w->de.base->nr_sorted, 3);
+	assert_string_equal(name_at(w, 0), "foo");
+	assert_string_equal(name_at(w, 1), "qux");
+	assert_string_equal(name_at(w, 2), "zap");
+	world_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_pairs_by_name_and_sorts_by_delta),
 		cmocka_unit_test(test_signed_delta_and_ratio_orders),
 		cmocka_unit_test(test_baseline_only),
+		cmocka_unit_test(test_sort_idx_ratio_leaves_twins_to_other_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

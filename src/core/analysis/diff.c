@@ -138,7 +138,8 @@ static int cmp_paired(const struct diff_event *de, const struct hist_entry *a,
 }
 
 /* The -o column: paired first; for ratio and wdiff, real entries before
- * the empty twins, whose values mean nothing. */
+ * the empty twins, whose values mean nothing: two twins tie here and the
+ * other columns order them. */
 static int cmp_sort_idx(const struct diff_event *de, const struct hist_entry *a,
 			const struct hist_entry *b)
 {
@@ -148,8 +149,8 @@ static int cmp_sort_idx(const struct diff_event *de, const struct hist_entry *a,
 	if ((ret = cmp_paired(de, a, b, i, &both)) || !both)
 		return ret;
 	if (de->cfg->compute != DIFF_DELTA && de->cfg->compute != DIFF_DELTA_ABS &&
-	    diff_entry__is_dummy(a) != diff_entry__is_dummy(b))
-		return diff_entry__is_dummy(a) ? 1 : -1;
+	    (diff_entry__is_dummy(a) || diff_entry__is_dummy(b)))
+		return diff_entry__is_dummy(a) - diff_entry__is_dummy(b);
 	return cmp_values(de, a, b, i);
 }
 
