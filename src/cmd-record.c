@@ -617,8 +617,12 @@ static uint64_t wakeups(const struct run *r)
 static void describe_recording(const struct run *r, struct record_finish *fin)
 {
 	fin->version = PCL_VERSION;
-	fin->argc = r->argc;
-	fin->argv = r->argv;
+	/* "pcl sched record …" as typed, not the record line it built */
+	fin->argv = pcl_invocation(&fin->argc);
+	if (!fin->argc) {
+		fin->argc = r->argc;
+		fin->argv = r->argv;
+	}
 	fin->buildid_all = rec.buildid_all;
 	fin->buildid_cache = !rec.no_buildid_cache;
 }

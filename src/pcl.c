@@ -103,6 +103,7 @@ int main(int argc, const char **argv)
 	const struct pcl_cmd *c;
 	const char *name;
 
+	pcl_invocation__set(argc - 1, argv + 1);
 	if (argc < 2) {
 		list_commands(stdout);
 		return 0;

@@ -790,3 +790,20 @@ def test_synth_describes_running_tasks_as_perf(tmp, what):
         b.kill()
         b.wait()
     assert counts[PCL] == counts[PERF]
+
+
+@pytest.mark.parametrize("cmd", ["sched", "lock", "kmem", "trace"])
+def test_header_cmdline_is_the_command_typed(tmp, cmd):
+    """A command that records through record (sched record, ...) names
+    itself in the header's cmdline, as perf's do, not the record line it
+    built."""
+    lines = {}
+    for tool in (PERF, PCL):
+        path = str(tmp / (os.path.basename(tool) + ".data"))
+        r = subprocess.run([tool, cmd, "record", "-o", path, "--", "true"],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        head = perf("report", "--header-only", "-i", path).stdout
+        line = re.search(r"^# cmdline : (\S+) (.*)$", head, flags=re.M)
+        lines[tool] = line.group(2).replace(path, "FILE")
+    assert lines[PCL] == lines[PERF]
