@@ -91,6 +91,14 @@ static int kwork_sample(struct perf_tool *tool, struct perf_session *s,
 
 	if (!kwork_event__decode(s, s->machine, evsel, sample, &ev))
 		return 0;
+	if (c->dump && c->o.mode == KWORK_TIMEHIST && ev.trace == KWORK_EXIT &&
+	    kwork__selected(c->kwork, ev.class)) {
+		struct addr_location al;
+
+		/* perf resolves each exit: -D shows its thread and DSO */
+		perf_session__resolve_sample(s, sample, &al);
+		raw_dump_sample_location(stdout, al.thread, &al);
+	}
 	/* the stack of the run that entered last is the one perf prints */
 	if (kwork__event(c->kwork, &ev) && c->callchain && sample->callchain) {
 		struct thread *leader = machine__findnew_thread(s->machine, (pid_t)sample->pid,
@@ -112,11 +120,43 @@ static int lost_event(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
+/* Under -D, perf's stubs say ": unhandled!" instead of a record's details.
+ * Its kwork tool handles samples, MMAP and MMAP2 (timehist also COMM, FORK
+ * and EXIT); perf's defaults handle the other kernel records but these. */
+static bool unhandled_record(const struct kwork_cmd *c, uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return c->o.mode != KWORK_TIMEHIST;
+	case PERF_RECORD_NAMESPACES:
+	case PERF_RECORD_CGROUP:
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+	case PERF_RECORD_READ:
+	case PERF_RECORD_ID_INDEX:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* -D: every record dumped as it is delivered, between the command's lines */
 static int dump_record(struct perf_tool *tool, struct perf_session *s,
 		       const struct perf_event_header *rec, struct perf_sample *sample,
 		       struct evsel *evsel, uint64_t off)
 {
+	if (unhandled_record((struct kwork_cmd *)tool, rec->type)) {
+		if (raw_dump_record_head(stdout, s, rec, sample, off))
+			fputs(": unhandled!\n", stdout);
+		return 0;
+	}
 	raw_dump_record(stdout, s, s->machine, rec, sample, evsel, off);
+	if (rec->type == PERF_RECORD_FINISHED_ROUND)
+		fputc('\n', stdout);
+	else if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP)
+		fputs(": unhandled!\n", stdout);	/* printed, then left to a stub */
 	return 0;
 }
 

@@ -160,7 +160,7 @@ void kwork__delete(struct kwork *k)
 	free(k);
 }
 
-static bool class_selected(const struct kwork *k, enum kwork_class c)
+bool kwork__selected(const struct kwork *k, enum kwork_class c)
 {
 	for (int i = 0; i < k->o.nr_classes; i++) {
 		if (k->o.classes[i] == c)
@@ -298,7 +298,7 @@ bool kwork__event(struct kwork *k, struct kwork_event *ev)
 	struct kwork_work *w;
 	bool found;
 
-	if (!class_selected(k, ev->class))
+	if (!kwork__selected(k, ev->class))
 		return false;
 	switch (k->o.mode) {
 	case KWORK_REPORT:

@@ -98,6 +98,9 @@ struct kwork;
 struct kwork *kwork__new(const struct kwork_opts *o);
 void kwork__delete(struct kwork *k);
 
+/* Whether c is one of the classes followed (-k). */
+bool kwork__selected(const struct kwork *k, enum kwork_class c);
+
 /* Accounts ev (taking its name).  Returns true when a timehist entry was
  * kept: its sample's stack is the one perf shows at the next run. */
 bool kwork__event(struct kwork *k, struct kwork_event *ev);
