@@ -167,10 +167,31 @@ static void emit_run(const struct kwork_run *run, void *arg)
 	kwork_print_run(stdout, run, c->callchain, c->frames, c->nr_frames);
 }
 
-/* -C and --time into the filter; perf's message and exit when malformed */
+/* -C: CPUs the file's samples name, and no more than it had */
+static bool valid_cpus(struct kwork_cmd *c)
+{
+	int beyond;
+
+	evlist__for_each(&c->session->evlist, pos) {
+		if (!(pos->attr.sample_type & PERF_SAMPLE_CPU)) {
+			fprintf(stderr, "File does not contain CPU events. Remove -C option to "
+				"proceed.\n");
+			return false;
+		}
+	}
+	if (sample_filter__set_cpus(&c->filter, c->cpu_list))
+		return false;
+	beyond = sample_filter__cpu_beyond(&c->filter, c->session->header.nr_cpus_avail);
+	if (beyond >= 0)
+		fprintf(stderr, "Requested CPU %d too large. Consider raising MAX_NR_CPUS\n",
+			beyond);
+	return beyond < 0;
+}
+
+/* -C and --time into the filter; perf's messages when they do not do */
 static int setup_filter(struct kwork_cmd *c)
 {
-	if (c->cpu_list && sample_filter__set_cpus(&c->filter, c->cpu_list)) {
+	if (c->cpu_list && !valid_cpus(c)) {
 		fprintf(stderr, "Invalid cpu bitmap\n");
 		return -1;
 	}
@@ -194,14 +215,14 @@ static int read_events(struct kwork_cmd *c)
 	char *err = NULL;
 	int ret = 0;
 
-	if (setup_filter(c))
-		return PCL_EXIT_ERROR;
 	c->session = perf_session__open(c->input ? c->input : "perf.data", c->force, &err);
 	if (!c->session) {
 		fprintf(stderr, "pcl kwork: %s\n", err);
 		free(err);
 		return PCL_EXIT_ERROR;
 	}
+	if (setup_filter(c))
+		return PCL_EXIT_ERROR;
 	perf_session__new_machine(c->session, c->kallsyms, c->symfs, c->force);
 	evlist__for_each(&c->session->evlist, pos) {
 		if (c->callchain && !(pos->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
