@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "core/analysis/kwork.h"
@@ -54,6 +55,18 @@ struct kwork_cmd {
 	OPT_STRING('k', "kwork", &(c)->classes_arg, "kwork",				\
 		   "list of kwork to profile (irq, softirq, workqueue, etc)"),	\
 	OPT_BOOLEAN('f', "force", &(c)->force, "don't complain, do it")
+
+/* The sub-commands take the top-level options too, without showing them
+ * in their usage (perf's OPT_PARENT) */
+#define KWORK_PARENT_OPTIONS(c)							\
+	{ .type = OPT_INCR_T, .short_name = 'v', .long_name = "verbose",		\
+	  .value = &(c)->verbose, .flags = OPTF_HIDDEN },			\
+	{ .type = OPT_BOOL_T, .short_name = 'D', .long_name = "dump-raw-trace",	\
+	  .value = &(c)->dump, .flags = OPTF_HIDDEN },				\
+	{ .type = OPT_STRING_T, .short_name = 'k', .long_name = "kwork",		\
+	  .value = &(c)->classes_arg, .argh = "kwork", .flags = OPTF_HIDDEN },	\
+	{ .type = OPT_BOOL_T, .short_name = 'f', .long_name = "force",		\
+	  .value = &(c)->force, .flags = OPTF_HIDDEN }
 
 /* perf kwork record: the classes' tracepoints, every CPU, each event a sample */
 static int kwork_record(struct kwork_cmd *c, int argc, const char **argv)
@@ -296,7 +309,7 @@ static int kwork_report(struct kwork_cmd *c, int argc, const char **argv)
 		OPT_STRING(0, "time", &c->time_span, "str", "Time span for analysis (start,stop)"),
 		OPT_STRING('i', "input", &c->input, "file", "input file name"),
 		OPT_BOOLEAN('S', "with-summary", &c->summary, "Show summary with statistics"),
-		KWORK_COMMON_OPTIONS(c),
+		KWORK_PARENT_OPTIONS(c),
 		OPT_END(),
 	};
 
@@ -317,7 +330,7 @@ static int kwork_latency(struct kwork_cmd *c, int argc, const char **argv)
 		OPT_STRING('n', "name", &c->name, "name", "event name to profile"),
 		OPT_STRING(0, "time", &c->time_span, "str", "Time span for analysis (start,stop)"),
 		OPT_STRING('i', "input", &c->input, "file", "input file name"),
-		KWORK_COMMON_OPTIONS(c),
+		KWORK_PARENT_OPTIONS(c),
 		OPT_END(),
 	};
 
@@ -343,7 +356,7 @@ static int kwork_timehist(struct kwork_cmd *c, int argc, const char **argv)
 		OPT_STRING('C', "cpu", &c->cpu_list, "cpu", "list of cpus to profile"),
 		OPT_STRING('n', "name", &c->name, "name", "event name to profile"),
 		OPT_STRING('i', "input", &c->input, "file", "input file name"),
-		KWORK_COMMON_OPTIONS(c),
+		KWORK_PARENT_OPTIONS(c),
 		OPT_END(),
 	};
 	int ret;
@@ -352,6 +365,14 @@ static int kwork_timehist(struct kwork_cmd *c, int argc, const char **argv)
 	if (argc > 1 && parse_options(argc, argv, opts, timehist_usage, 0))
 		usage_with_options(timehist_usage, opts);
 	c->o.mode = KWORK_TIMEHIST;
+	/* pcl takes its kernel symbols from kallsyms; a vmlinux must still exist */
+	for (const char *const *file = (const char *const[]){ c->vmlinux, c->kallsyms, NULL };
+	     file[0] || file[1]; file++) {
+		if (*file && access(*file, R_OK)) {
+			fprintf(stderr, "Invalid file: %s\nFailed to validate sym arguments\n", *file);
+			return PCL_EXIT_ERROR;
+		}
+	}
 	ret = read_events(c);
 	close_input(c);
 	return ret;
