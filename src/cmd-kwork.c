@@ -50,7 +50,7 @@ struct kwork_cmd {
 };
 
 #define KWORK_COMMON_OPTIONS(c)							\
-	OPT_INCR('v', "verbose", &(c)->verbose, "be more verbose (show symbol address, etc)"), \
+	OPT_INCR('v', "verbose", &(c)->verbose, "be more verbose (show symbol address, etc)"),	\
 	OPT_BOOLEAN('D', "dump-raw-trace", &(c)->dump, "dump raw trace in ASCII"),	\
 	OPT_STRING('k', "kwork", &(c)->classes_arg, "kwork",				\
 		   "list of kwork to profile (irq, softirq, workqueue, etc)"),	\
@@ -278,6 +278,8 @@ static int kwork_table(struct kwork_cmd *c)
 		works = kwork__sorted(c->kwork, c->sort, &nr);
 		kwork__time_span(c->kwork, &info.time_start, &info.time_end);
 		kwork__skipped(c->kwork, info.skipped);
+		info.verbose = c->verbose > 0;
+		info.atom_pages = kwork__atom_pages(c->kwork);
 		info.nr_events = c->session->stats.nr_events;
 		info.nr_lost_events = c->nr_lost_events;
 		info.nr_lost_chunks = c->session->stats.nr_records[PERF_RECORD_LOST];

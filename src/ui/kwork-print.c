@@ -109,6 +109,8 @@ void kwork_print_table(FILE *fp, enum kwork_mode mode, struct kwork_work *const 
 			fprintf(fp, "%" PRIu64 " %s%s", info->skipped[t], kinds[t],
 				t == KWORK_NR_TRACES - 1 ? ")\n" : ", ");
 	}
+	if (info->verbose)
+		fprintf(fp, "  INFO: use %" PRIu64 " atom pages\n", info->atom_pages);
 	fputc('\n', fp);
 }
 

@@ -17,6 +17,8 @@ struct kwork_report_info {
 	uint64_t nr_events;		/* every record read */
 	uint64_t nr_lost_events, nr_lost_chunks;
 	uint64_t skipped[KWORK_NR_TRACES + 1];
+	bool verbose;			/* -v: say how many atom pages there were */
+	uint64_t atom_pages;
 };
 
 /* report (KWORK_REPORT) or latency (KWORK_LATENCY): the works with atoms,

@@ -170,3 +170,17 @@ def test_usage_and_missing_input(tmp_path):
         if args[-1] != "missing.data":
             assert got.stderr.replace("pcl kwork", "perf kwork") == want.stderr, \
                 unified(want.stderr, got.stderr)
+
+
+@pytest.mark.parametrize("sub", ["report", "latency"])
+@pytest.mark.parametrize("args", [["-v"], ["-v", "-k", "irq"], ["-v", "-k", "softirq"]],
+                         ids=" ".join)
+def test_verbose_atom_pages_match_perf(recordings, sub, args):
+    """-v adds perf's count of atom pages (its debug lines on stderr are
+    not reproduced)."""
+    for file in ("perf", "pcl-irq"):
+        want = run_text(perf, "kwork", *args, sub, "-i", recordings[file])
+        got = run_text(pcl, "kwork", *args, sub, "-i", recordings[file])
+        assert "atom pages" in want.stdout
+        want.stderr = got.stderr = ""
+        assert_same(want, got)

@@ -256,6 +256,31 @@ static void unnamed_work_takes_a_later_name(void **state)
 	kwork__delete(k);
 }
 
+/* perf's -v count of atom pages: 128 atoms alive at once fill one page,
+ * the 129th needs another; paired atoms give their slots back. */
+static void atom_pages_follow_the_peak(void **state)
+{
+	struct kwork *k = new_kwork(KWORK_LATENCY, NULL);
+
+	(void)state;
+	assert_int_equal(kwork__atom_pages(k), 0);
+	/* irq entries in latency never pair: 127 stay */
+	for (uint64_t t = 1; t <= 127; t++)
+		feed(k, KWORK_IRQ, KWORK_ENTRY, 0, 1, "timer", t);
+	assert_int_equal(kwork__atom_pages(k), 1);
+	/* each raise is the 128th atom until its entry takes it */
+	for (uint64_t t = 200; t < 300; t++) {
+		feed(k, KWORK_SOFTIRQ, KWORK_RAISE, 0, 1, "TIMER", t);
+		feed(k, KWORK_SOFTIRQ, KWORK_ENTRY, 0, 1, "TIMER", t);
+	}
+	assert_int_equal(kwork__atom_pages(k), 1);
+	feed(k, KWORK_IRQ, KWORK_ENTRY, 0, 1, "timer", 400);
+	assert_int_equal(kwork__atom_pages(k), 1);
+	feed(k, KWORK_IRQ, KWORK_ENTRY, 0, 1, "timer", 401);
+	assert_int_equal(kwork__atom_pages(k), 2);
+	kwork__delete(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +291,7 @@ int main(void)
 		cmocka_unit_test(ties_follow_class_order_then_cpu_and_id),
 		cmocka_unit_test(parses_classes_and_sort_keys),
 		cmocka_unit_test(unnamed_work_takes_a_later_name),
+		cmocka_unit_test(atom_pages_follow_the_peak),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,6 +136,7 @@ struct kwork {
 	struct kwork_work **works;
 	size_t nr_works, cap_works;
 	uint64_t time_start, time_end;
+	uint64_t live_atoms, peak_atoms;	/* perf's atom pages fill to the peak */
 };
 
 struct kwork *kwork__new(const struct kwork_opts *o)
@@ -217,6 +218,13 @@ static bool event_matches(struct kwork *k, const struct kwork_work *w, uint64_t 
 	return true;
 }
 
+static void atoms_live(struct kwork *k, int64_t delta)
+{
+	k->live_atoms += (uint64_t)delta;
+	if (k->peak_atoms < k->live_atoms)
+		k->peak_atoms = k->live_atoms;
+}
+
 static void atoms_push(struct kwork_atoms *a, struct kwork_atom atom)
 {
 	if (a->n == a->cap) {
@@ -233,8 +241,12 @@ static struct kwork_work *push_atom(struct kwork *k, struct kwork_event *ev, int
 	struct kwork_work *w = work_findnew(k, ev);
 	struct kwork_atom atom = { .time = ev->time };
 
-	if (!event_matches(k, w, ev->time))
+	/* perf takes the atom before it filters, and gives it back */
+	atoms_live(k, 1);
+	if (!event_matches(k, w, ev->time)) {
+		atoms_live(k, -1);
 		return NULL;
+	}
 	if (take >= 0 && w->atoms[take].n)
 		atom.prev_time = w->atoms[take].v[--w->atoms[take].n].time;
 	atoms_push(&w->atoms[ev->trace], atom);
@@ -254,8 +266,11 @@ static struct kwork_work *pop_atom(struct kwork *k, struct kwork_event *ev, int 
 	if (w->atoms[from].n) {
 		*atom = w->atoms[from].v[--w->atoms[from].n];
 		*found = true;
+		/* the atom goes, with the raise it took */
+		atoms_live(k, atom->prev_time ? -2 : -1);
 	} else {
 		atoms_push(&w->atoms[ev->trace], (struct kwork_atom){ .time = ev->time });
+		atoms_live(k, 1);
 	}
 	return w;
 }
@@ -494,6 +509,11 @@ void kwork__skipped(struct kwork *k, uint64_t skipped[KWORK_NR_TRACES + 1])
 			skipped[KWORK_NR_TRACES] += k->works[i]->atoms[t].n;
 		}
 	}
+}
+
+uint64_t kwork__atom_pages(const struct kwork *k)
+{
+	return (k->peak_atoms + KWORK_ATOMS_PER_PAGE - 1) / KWORK_ATOMS_PER_PAGE;
 }
 
 void kwork__time_span(const struct kwork *k, uint64_t *start, uint64_t *end)

@@ -117,6 +117,12 @@ struct kwork_work **kwork__sorted(struct kwork *k, const char *keys, size_t *nr)
 /* Atoms left unpaired, by trace kind, and their sum at [KWORK_NR_TRACES]. */
 void kwork__skipped(struct kwork *k, uint64_t skipped[KWORK_NR_TRACES + 1]);
 
+/* perf keeps atoms in pages of this many, taking the first free slot, and
+ * says with -v how many pages it needed: enough for the most atoms alive
+ * at once. */
+#define KWORK_ATOMS_PER_PAGE 128
+uint64_t kwork__atom_pages(const struct kwork *k);
+
 /* The first and last matching event's time (with opts.summary). */
 void kwork__time_span(const struct kwork *k, uint64_t *start, uint64_t *end);
 
