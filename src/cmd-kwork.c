@@ -16,6 +16,7 @@
 #include "core/data/session.h"
 #include "ui/kwork-print.h"
 #include "ui/raw-dump.h"
+#include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
@@ -254,6 +255,8 @@ static int read_events(struct kwork_cmd *c)
 	if (perf_session__process(c->session, &c->tool) < 0) {
 		fprintf(stderr, "pcl kwork: %s\n", c->session->err ? c->session->err : "failed");
 		ret = PCL_EXIT_ERROR;
+	} else {
+		session_warnings__print(stderr, &c->session->stats, false);
 	}
 	return ret;
 }

@@ -41,13 +41,14 @@ def recordings(tmp_path_factory):
     two classes and perf's with call chains."""
     d = str(tmp_path_factory.mktemp("kwork"))
     out = {}
-    for name, tool, flags in (("perf", perf, []), ("pcl", pcl, []),
-                              ("perf-irq", perf, ["-k", "irq,softirq"]),
-                              ("pcl-irq", pcl, ["-k", "irq,softirq"]),
-                              ("perf-g", perf, [])):
+    for name, tool, flags, extra in (("perf", perf, [], []), ("pcl", pcl, [], []),
+                                     ("perf-irq", perf, ["-k", "irq,softirq"], []),
+                                     ("pcl-irq", pcl, ["-k", "irq,softirq"], []),
+                                     ("perf-g", perf, [], ["-g"]),
+                                     # one page of buffer: likely to lose events
+                                     ("perf-lost", perf, [], ["-m", "1"])):
         path = os.path.join(d, name + ".data")
-        rec = ["record", "-q", "-o", path] + (["-g"] if name.endswith("-g") else [])
-        r = tool("kwork", *flags, *rec, "--", *workload(d))
+        r = tool("kwork", *flags, "record", "-q", "-o", path, *extra, "--", *workload(d))
         assert r.returncode == 0, r.stderr
         out[name] = path
     return out
@@ -184,3 +185,12 @@ def test_verbose_atom_pages_match_perf(recordings, sub, args):
         assert "atom pages" in want.stdout
         want.stderr = got.stderr = ""
         assert_same(want, got)
+
+
+@pytest.mark.parametrize("sub", ["report", "latency", "timehist"])
+def test_small_buffer_recording_matches_perf(recordings, sub):
+    """A recording that may have lost events: perf's INFO line about them
+    and its warnings on stderr."""
+    path = recordings["perf-lost"]
+    assert_same(run_text(perf, "kwork", sub, "-i", path),
+                run_text(pcl, "kwork", sub, "-i", path))
