@@ -48,11 +48,11 @@ int kwork_classes__parse(const char *list, enum kwork_class *order, char **bad)
 			return -1;
 		}
 		/* a class named twice keeps its first place */
-		bool seen = false;
+		int i;
 
-		for (int i = 0; i < n; i++)
-			seen |= order[i] == (enum kwork_class)c;
-		if (!seen)
+		for (i = 0; i < n && order[i] != (enum kwork_class)c; i++)
+			;
+		if (i == n)
 			order[n++] = (enum kwork_class)c;
 	}
 	free(copy);
@@ -335,8 +335,10 @@ bool kwork__event(struct kwork *k, struct kwork_event *ev)
 		}
 		return false;
 	case KWORK_TIMEHIST:
-		if (ev->trace == KWORK_RAISE)
-			return push_atom(k, ev, -1), false;
+		if (ev->trace == KWORK_RAISE) {
+			push_atom(k, ev, -1);
+			return false;
+		}
 		if (ev->trace == KWORK_ENTRY)
 			return push_atom(k, ev, KWORK_RAISE) != NULL;
 		w = pop_atom(k, ev, KWORK_ENTRY, &atom, &found);
