@@ -5,6 +5,7 @@
  * to entry) and `timehist` (one line per run) read them through the
  * session into core/analysis/kwork and print with ui/kwork-print.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,12 +227,16 @@ static int setup_filter(struct kwork_cmd *c)
 
 static int read_events(struct kwork_cmd *c)
 {
+	const char *path = c->input ? c->input : "perf.data";
 	char *err = NULL;
 	int ret = 0;
 
-	c->session = perf_session__open(c->input ? c->input : "perf.data", c->force, &err);
+	c->session = perf_session__open(path, c->force, &err);
 	if (!c->session) {
-		fprintf(stderr, "pcl kwork: %s\n", err);
+		fprintf(stderr, "failed to open %s", err);
+		if (!strcmp(path, "perf.data") && strstr(err, strerror(ENOENT)))
+			fputs("  (try 'perf record' first)", stderr);
+		fputc('\n', stderr);
 		free(err);
 		return PCL_EXIT_ERROR;
 	}

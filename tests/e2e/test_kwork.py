@@ -163,14 +163,14 @@ def test_dump_raw_trace_matches_perf(recordings, sub):
 
 
 def test_usage_and_missing_input(tmp_path):
-    for args in (["report", "-s", "nope"], ["-k", "nope", "report"], ["foo"], ["re"],
-                 ["latency", "-i", "missing.data"]):
+    for args in (["report", "-s", "nope"], ["-k", "nope", "report"], ["foo"], ["re"], [],
+                 ["latency", "-i", "missing.data"], ["report"], ["timehist"]):
         want = perf("kwork", *args, cwd=str(tmp_path))
         got = pcl("kwork", *args, cwd=str(tmp_path))
         assert got.returncode == want.returncode, args
-        if args[-1] != "missing.data":
-            assert got.stderr.replace("pcl kwork", "perf kwork") == want.stderr, \
-                unified(want.stderr, got.stderr)
+        assert got.stdout == want.stdout
+        assert got.stderr.replace("pcl kwork", "perf kwork") == want.stderr, \
+            unified(want.stderr, got.stderr)
 
 
 @pytest.mark.parametrize("sub", ["report", "latency"])
