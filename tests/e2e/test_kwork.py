@@ -37,14 +37,15 @@ def workload(directory):
 
 @pytest.fixture(scope="module")
 def recordings(tmp_path_factory):
-    """{name: path}: perf's and pcl's recordings of every class, perf's of
-    two classes and perf's with call chains."""
+    """{name: path}: perf's and pcl's recordings of every class, of two
+    classes and with call chains, and perf's with a one-page buffer."""
     d = str(tmp_path_factory.mktemp("kwork"))
     out = {}
     for name, tool, flags, extra in (("perf", perf, [], []), ("pcl", pcl, [], []),
                                      ("perf-irq", perf, ["-k", "irq,softirq"], []),
                                      ("pcl-irq", pcl, ["-k", "irq,softirq"], []),
                                      ("perf-g", perf, [], ["-g"]),
+                                     ("pcl-g", pcl, [], ["-g"]),
                                      # one page of buffer: likely to lose events
                                      ("perf-lost", perf, [], ["-m", "1"])):
         path = os.path.join(d, name + ".data")
@@ -54,7 +55,7 @@ def recordings(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("which", ["", "-irq"])
+@pytest.mark.parametrize("which", ["", "-irq", "-g"])
 def test_record_attrs_match_perf(recordings, which):
     want = perf("evlist", "-v", "-i", recordings["perf" + which])
     got = perf("evlist", "-v", "-i", recordings["pcl" + which])
@@ -130,9 +131,10 @@ def test_timehist_matches_perf(recordings, file, kinds, args):
                                   ["-g", "-C", "0", "-n", "RCU"]],
                          ids=" ".join)
 def test_timehist_call_graph_matches_perf(recordings, args):
-    path = recordings["perf-g"]
-    assert_same(run_text(perf, "kwork", "timehist", "-i", path, *args),
-                run_text(pcl, "kwork", "timehist", "-i", path, *args))
+    for file in ("perf-g", "pcl-g"):
+        path = recordings[file]
+        assert_same(run_text(perf, "kwork", "timehist", "-i", path, *args),
+                    run_text(pcl, "kwork", "timehist", "-i", path, *args))
 
 
 def sample_times(path):
