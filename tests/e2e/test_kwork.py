@@ -97,19 +97,31 @@ KINDS = [[], ["-k", "irq"], ["-k", "softirq"], ["-k", "workqueue"],
          ["-k", "workqueue,irq"], ["-k", "softirq,workqueue"]]
 
 
+def cases(arg_lists):
+    """Every kind list with the default options, two of them with the others
+    (the kinds only choose the rows and order ties)."""
+    out = [(kinds, []) for kinds in KINDS]
+    out += [(kinds, args) for args in arg_lists if args for kinds in (KINDS[0], KINDS[4])]
+    return out
+
+
+def case_id(case):
+    return " ".join(case[0]) + "|" + (" ".join(case[1]) or "default")
+
+
 @pytest.mark.parametrize("file", ["perf", "pcl", "perf-irq"])
-@pytest.mark.parametrize("kinds", KINDS, ids=lambda a: " ".join(a) or "all")
-@pytest.mark.parametrize("args", TABLE_ARGS, ids=lambda a: " ".join(a) or "default")
-def test_report_matches_perf(recordings, file, kinds, args):
+@pytest.mark.parametrize("case", cases(TABLE_ARGS), ids=case_id)
+def test_report_matches_perf(recordings, file, case):
+    kinds, args = case
     path = recordings[file]
     assert_same(run_text(perf, "kwork", *kinds, "report", "-i", path, *args),
                 run_text(pcl, "kwork", *kinds, "report", "-i", path, *args))
 
 
 @pytest.mark.parametrize("file", ["perf", "pcl", "perf-irq"])
-@pytest.mark.parametrize("kinds", KINDS, ids=lambda a: " ".join(a) or "all")
-@pytest.mark.parametrize("args", LATENCY_ARGS, ids=lambda a: " ".join(a) or "default")
-def test_latency_matches_perf(recordings, file, kinds, args):
+@pytest.mark.parametrize("case", cases(LATENCY_ARGS), ids=case_id)
+def test_latency_matches_perf(recordings, file, case):
+    kinds, args = case
     path = recordings[file]
     assert_same(run_text(perf, "kwork", *kinds, "latency", "-i", path, *args),
                 run_text(pcl, "kwork", *kinds, "latency", "-i", path, *args))
@@ -119,9 +131,9 @@ TIMEHIST_ARGS = [[], ["-C", "1"], ["-n", "RCU"], ["-n", "NET_RX", "-C", "0"]]
 
 
 @pytest.mark.parametrize("file", ["perf", "pcl", "pcl-irq"])
-@pytest.mark.parametrize("kinds", KINDS, ids=lambda a: " ".join(a) or "all")
-@pytest.mark.parametrize("args", TIMEHIST_ARGS, ids=lambda a: " ".join(a) or "default")
-def test_timehist_matches_perf(recordings, file, kinds, args):
+@pytest.mark.parametrize("case", cases(TIMEHIST_ARGS), ids=case_id)
+def test_timehist_matches_perf(recordings, file, case):
+    kinds, args = case
     path = recordings[file]
     assert_same(run_text(perf, "kwork", *kinds, "timehist", "-i", path, *args),
                 run_text(pcl, "kwork", *kinds, "timehist", "-i", path, *args))
