@@ -1,0 +1,309 @@
+"""pcl data convert --to-pprof and --to-speedscope, checked against perf script on the
+same perf.data files: the profiles are decoded here (a protobuf reader of our own for
+pprof's profile.proto, json for speedscope) and their stacks folded as perf script's are."""
+import collections
+import gzip
+import os
+import re
+
+import pytest
+
+from conftest import pcl, perf
+from perfdata_corpus import perf_data  # noqa: F401 (fixture)
+
+KINDS = ["fp", "dwarf", "threads", "nocallchain", "system", "compressed"]
+
+
+# ---- perf script, the oracle ------------------------------------------------------------
+
+def script_samples(data, event=None):
+    """perf script's samples of data: (pid, tid, comm, period, [symbols leaf first])."""
+    fields = "comm,pid,tid,period,event,ip,sym"
+    out = perf("script", "-i", data, "-F", fields)
+    assert out.returncode == 0, out.stderr
+    samples = []
+    head = re.compile(r"^(.*?)\s+(\d+)/(\d+)\s+(\d+)\s+(\S+):\s*(.*)$")
+    # perf marks inlined functions after their names; the exports have them as frames
+    frame = re.compile(r"^\s+[0-9a-f]+ (.*?)(?: \(inlined\))?$")
+    cur = None
+    for line in out.stdout.splitlines():
+        m = head.match(line)
+        if m:
+            comm, pid, tid, period, ev, rest = m.groups()
+            cur = None
+            if event is None or ev == event:
+                cur = [int(pid), int(tid), comm.strip(), int(period), []]
+                samples.append(cur)
+                # a sample without a callchain has its frame on the line
+                fm = re.match(r"^[0-9a-f]+ (.*)$", rest.strip())
+                if fm:
+                    cur[4].append(fm.group(1))
+            continue
+        m = frame.match(line)
+        if m and cur is not None:
+            cur[4].append(m.group(1))
+    return samples
+
+
+def first_event(data):
+    out = perf("evlist", "-i", data)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.splitlines()[0].strip()
+
+
+def folded(samples, key=lambda s: ()):
+    """{(key..., 'root;...;leaf'): total period} and the sample count per key."""
+    stacks, counts = collections.Counter(), collections.Counter()
+    for s in samples:
+        stacks[key(s) + (";".join(reversed(s[4])),)] += s[3]
+        counts[key(s)] += 1
+    return stacks, counts
+
+
+# ---- profile.proto, decoded without protobuf's library ----------------------------------
+
+def varint(buf, pos):
+    value, shift = 0, 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return value, pos
+
+
+def fields(buf):
+    """[(field number, value)]: ints for varints, bytes for length-delimited."""
+    pos, out = 0, []
+    while pos < len(buf):
+        tag, pos = varint(buf, pos)
+        number, wire = tag >> 3, tag & 7
+        if wire == 0:
+            value, pos = varint(buf, pos)
+        elif wire == 2:
+            length, pos = varint(buf, pos)
+            value, pos = buf[pos:pos + length], pos + length
+        elif wire == 1:
+            value, pos = int.from_bytes(buf[pos:pos + 8], "little"), pos + 8
+        elif wire == 5:
+            value, pos = int.from_bytes(buf[pos:pos + 4], "little"), pos + 4
+        else:
+            raise AssertionError(f"wire type {wire}")
+        out.append((number, value))
+    return out
+
+
+def packed(value):
+    if isinstance(value, int):  # an unpacked repeated entry
+        return [value]
+    pos, out = 0, []
+    while pos < len(value):
+        v, pos = varint(value, pos)
+        out.append(v)
+    return out
+
+
+def message(buf, repeated=(), messages=(), packed_fields=()):
+    """A dict of a message's fields: repeated ones as lists."""
+    m = {n: [] for n in repeated}
+    for number, value in fields(buf):
+        if number in packed_fields:
+            m.setdefault(number, []).extend(packed(value))
+        elif number in repeated:
+            m[number].append(value)
+        else:
+            m[number] = value
+    return m
+
+
+def decode_pprof(path):
+    with gzip.open(path, "rb") as f:
+        raw = f.read()
+    p = message(raw, repeated=(1, 2, 3, 4, 5, 6, 13))
+    strings = [s.decode() for s in p[6]]
+    assert strings[0] == ""
+
+    def value_type(buf):
+        vt = message(buf)
+        return strings[vt.get(1, 0)], strings[vt.get(2, 0)]
+
+    functions = {}
+    for buf in p[5]:
+        f = message(buf)
+        functions[f[1]] = {"name": strings[f.get(2, 0)], "system_name": strings[f.get(3, 0)],
+                           "file": strings[f.get(4, 0)], "start_line": f.get(5, 0)}
+    mappings = {}
+    for buf in p[3]:
+        mp = message(buf)
+        mappings[mp[1]] = {"start": mp.get(2, 0), "limit": mp.get(3, 0),
+                           "offset": mp.get(4, 0), "file": strings[mp.get(5, 0)],
+                           "build_id": strings[mp.get(6, 0)]}
+    locations = {}
+    for buf in p[4]:
+        loc = message(buf, repeated=(4,))
+        lines = [message(line) for line in loc[4]]
+        locations[loc[1]] = {"mapping": loc.get(2, 0), "address": loc.get(3, 0),
+                             "lines": [(functions[ln[1]], ln.get(2, 0)) for ln in lines]}
+    samples = []
+    for buf in p[2]:
+        s = message(buf, repeated=(3,), packed_fields=(1, 2))
+        labels = {}
+        for lb in s[3]:
+            label = message(lb)
+            labels[strings[label[1]]] = strings[label[2]] if 2 in label else label.get(3, 0)
+        samples.append({"locations": [locations[i] for i in s.get(1, [])],
+                        "values": s.get(2, []), "labels": labels})
+    return {"sample_types": [value_type(b) for b in p[1]], "samples": samples,
+            "mappings": mappings, "locations": locations, "functions": functions,
+            "strings": strings, "time_nanos": p.get(9, 0), "duration_nanos": p.get(10, 0),
+            "period_type": value_type(p[11]), "period": p.get(12, 0),
+            "default_sample_type": strings[p.get(14, 0)]}
+
+
+def pprof_names(location):
+    """A location's function names, innermost first, as perf script's frames."""
+    if not location["lines"]:
+        return ["[unknown]"]
+    return [fn["name"] for fn, _ in location["lines"]]
+
+
+def pprof_folded(profile, key=lambda s: ()):
+    stacks, counts = collections.Counter(), collections.Counter()
+    for s in profile["samples"]:
+        names = [n for loc in s["locations"] for n in pprof_names(loc)]
+        stacks[key(s) + (";".join(reversed(names)),)] += s["values"][1]
+        counts[key(s)] += s["values"][0]
+    return stacks, counts
+
+
+def convert(tmp_path, data, option, name):
+    out = str(tmp_path / name)
+    run = pcl("data", "convert", "-i", data, option, out)
+    assert run.returncode == 0, run.stderr
+    return out, run
+
+
+# ---- pprof -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_pprof_stacks_match_perf_script(perf_data, tmp_path, kind):
+    data = perf_data[kind]
+    event = first_event(data)
+    path, run = convert(tmp_path, data, "--to-pprof", "out.pb.gz")
+    profile = decode_pprof(path)
+    want = script_samples(data, event)
+    assert want
+    unit = "nanoseconds" if event.startswith(("cpu-clock", "task-clock")) else "count"
+    assert profile["sample_types"] == [("samples", "count"), (event, unit)]
+    assert profile["period_type"] == (event, unit)
+    assert profile["default_sample_type"] == event
+    # every stack, by process and thread, with its periods and its number of samples
+    by_thread = (lambda s: (s[0], s[1], s[2]))
+    want_stacks, want_counts = folded(want, by_thread)
+    got_stacks, got_counts = pprof_folded(
+        profile, lambda s: (s["labels"]["pid"], s["labels"]["tid"], s["labels"]["comm"]))
+    assert got_stacks == want_stacks
+    assert got_counts == want_counts
+    assert f"({len(want)} samples)" in run.stderr
+    # the samples of perf report's own totals
+    assert sum(s["values"][1] for s in profile["samples"]) == sum(s[3] for s in want)
+
+
+def symbol_totals(samples_and_names):
+    totals = collections.Counter()
+    for names, period in samples_and_names:
+        totals[names[0]] += period
+    return totals
+
+
+def test_pprof_self_periods_per_symbol(perf_data, tmp_path):
+    """The leaf of each sample: perf report's self column, symbol by symbol."""
+    data = perf_data["fp"]
+    path, _ = convert(tmp_path, data, "--to-pprof", "out.pb.gz")
+    profile = decode_pprof(path)
+    got = symbol_totals(([n for loc in s["locations"] for n in pprof_names(loc)],
+                         s["values"][1]) for s in profile["samples"])
+    want = symbol_totals((s[4], s[3]) for s in script_samples(data))
+    assert got == want
+    report = perf("report", "-i", data, "--stdio", "--no-children", "-g", "none",
+                  "-F", "period,sym", "-q")
+    assert report.returncode == 0, report.stderr
+    from_report = collections.Counter()
+    for line in report.stdout.splitlines():
+        m = re.match(r"^\s*(\d+)\s+\[.\]\s+(.*?)\s*$", line)
+        if m:
+            from_report[m.group(2)] += int(m.group(1))
+    assert from_report and got == from_report
+
+
+def test_pprof_tables(perf_data, tmp_path):
+    data = perf_data["dwarf"]
+    path, _ = convert(tmp_path, data, "--to-pprof", "out.pb.gz")
+    profile = decode_pprof(path)
+    locations, mappings = profile["locations"], profile["mappings"]
+    # ids are 1..n and every reference resolves
+    assert sorted(locations) == list(range(1, len(locations) + 1))
+    assert sorted(mappings) == list(range(1, len(mappings) + 1))
+    assert sorted(profile["functions"]) == list(range(1, len(profile["functions"]) + 1))
+    for loc in locations.values():
+        if loc["mapping"]:
+            mp = mappings[loc["mapping"]]
+            assert mp["start"] <= loc["address"] < mp["limit"], (loc, mp)
+    burner = [m for m in mappings.values() if m["file"].endswith("/burner")]
+    assert burner and all(re.fullmatch(r"[0-9a-f]{40}", m["build_id"]) for m in burner)
+    # the fixture's functions carry their source file and lines
+    outer = [f for f in profile["functions"].values() if f["name"] == "outer"]
+    assert outer and outer[0]["file"].endswith("burner.c") and outer[0]["start_line"] > 0
+    lines = [ln for loc in locations.values() for fn, ln in loc["lines"]
+             if fn["name"] == "leaf_math"]
+    assert lines and all(ln > 0 for ln in lines)
+    assert profile["duration_nanos"] > 0 and profile["time_nanos"] > 10**18
+    assert profile["period"] > 0
+
+
+def test_pprof_lines_match_perf_srcline(perf_data, tmp_path):
+    """Each location's innermost line is the one perf script -F srcline prints."""
+    data = perf_data["dwarf"]
+    path, _ = convert(tmp_path, data, "--to-pprof", "out.pb.gz")
+    profile = decode_pprof(path)
+    out = perf("script", "-i", data, "-F", "ip,sym,srcline")
+    assert out.returncode == 0, out.stderr
+    want = set()
+    lines = out.stdout.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        m = re.match(r"^\s+[0-9a-f]+ (\S+)$", line)
+        src = re.match(r"^\s+(\S+\.c):(\d+)$", lines[i + 1])
+        if m and src and src.group(1) == "burner.c":
+            want.add((m.group(1), int(src.group(2))))
+    got = set()
+    for loc in profile["locations"].values():
+        for fn, ln in loc["lines"]:
+            if os.path.basename(fn["file"]) == "burner.c":
+                got.add((fn["name"], ln))
+    assert want and want <= got, sorted(want - got)
+
+
+def test_pprof_first_event_only(tmp_path):
+    data = str(tmp_path / "multi.data")
+    rec = perf("record", "-q", "-g", "-o", data, "-e", "cpu-clock,task-clock",
+               "--", "ls", "-R", "/usr/share/doc")
+    assert rec.returncode == 0, rec.stderr
+    path, run = convert(tmp_path, data, "--to-pprof", "out.pb.gz")
+    profile = decode_pprof(path)
+    assert profile["sample_types"][1][0] == "cpu-clock"
+    want = script_samples(data, "cpu-clock")
+    assert sum(s["values"][0] for s in profile["samples"]) == len(want)
+    skipped = len(script_samples(data, "task-clock"))
+    assert f"cpu-clock samples only, {skipped} samples of other events left out" in run.stderr
+
+
+def test_pprof_existing_output_needs_force(perf_data, tmp_path):
+    out = tmp_path / "out.pb.gz"
+    out.write_text("old")
+    got = pcl("data", "convert", "-i", perf_data["fp"], "--to-pprof", str(out))
+    assert got.returncode == 255
+    assert "Use --force" in got.stderr and out.read_text() == "old"
+    got = pcl("data", "convert", "-f", "-i", perf_data["fp"], "--to-pprof", str(out))
+    assert got.returncode == 0, got.stderr
+    assert decode_pprof(str(out))["samples"]
