@@ -1,4 +1,4 @@
-/* pcl data convert: perf.data into other formats (perf's JSON, pprof). */
+/* pcl data convert: perf.data into other formats (perf's JSON, pprof, speedscope). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "core/data/session.h"
 #include "ui/data-json.h"
 #include "ui/export-pprof.h"
+#include "ui/export-speedscope.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 
@@ -19,7 +20,7 @@ static const char *const convert_usage[] = {
 };
 
 struct convert_opts {
-	const char *input, *to_json, *to_ctf, *to_pprof;
+	const char *input, *to_json, *to_ctf, *to_pprof, *to_speedscope;
 	bool force, all, tod;
 	int verbose;
 	struct data_json_opts json;
@@ -45,8 +46,17 @@ static int write_pprof(FILE *out, struct perf_session *s, const struct convert_o
 	return pprof_write(out, s, sum, err);
 }
 
+static int write_speedscope(FILE *out, struct perf_session *s, const struct convert_opts *o,
+			    struct export_summary *sum, char **err)
+{
+	(void)o;
+	return speedscope_write(out, s, sum, err);
+}
+
 static const struct convert_format json_format = { "JSON data", write_json };
 static const struct convert_format pprof_format = { "pprof profile", write_pprof };
+static const struct convert_format speedscope_format = { "speedscope profiles",
+							 write_speedscope };
 
 static int convert(const struct convert_opts *o, const struct convert_format *format,
 		   const char *path)
@@ -112,6 +122,8 @@ static int cmd_data_convert(int argc, const char **argv)
 		OPT_STRING(0, "to-json", &o.to_json, "file", "Convert to JSON format"),
 		OPT_STRING(0, "to-pprof", &o.to_pprof, "file",
 			   "Convert to a gzipped pprof profile (profile.proto)"),
+		OPT_STRING(0, "to-speedscope", &o.to_speedscope, "file",
+			   "Convert to speedscope's JSON format"),
 		OPT_BOOLEAN(0, "tracepoint-fields", &o.json.tracepoint_fields,
 			    "add tracepoint fields to the JSON samples (perf 6.1 leaves them out)"),
 		OPT_BOOLEAN(0, "tod", &o.tod, "Convert time to wall clock time (CTF only)"),
@@ -130,12 +142,15 @@ static int cmd_data_convert(int argc, const char **argv)
 			"or perf data convert --to-ctf)\n");
 		return PCL_EXIT_ERROR;
 	}
-	if (!!o.to_json + !!o.to_pprof > 1) {
-		fprintf(stderr, "pcl data convert: give one of --to-json and --to-pprof\n");
+	if (!!o.to_json + !!o.to_pprof + !!o.to_speedscope > 1) {
+		fprintf(stderr, "pcl data convert: give one of --to-json, --to-pprof and "
+			"--to-speedscope\n");
 		return PCL_EXIT_ERROR;
 	}
 	if (o.to_pprof)
 		return convert(&o, &pprof_format, o.to_pprof);
+	if (o.to_speedscope)
+		return convert(&o, &speedscope_format, o.to_speedscope);
 	if (!o.to_json) {
 		fprintf(stderr, "You must specify one of --to-ctf or --to-json.\n");
 		return PCL_EXIT_ERROR;

@@ -81,11 +81,24 @@ void export_frame_source(const struct callchain_frame *f, struct frame_source *s
 		return;
 	}
 	src->file = dso__srcfile(al->dso, al->sym->start, &src->start_line);
+	if (src->file && !*src->file)
+		src->file = NULL;
 }
 
-const struct evsel *export_event(const struct perf_session *s)
+const struct evsel *export_begin(struct perf_session *s, struct export_summary *sum,
+				 struct export_stack *st, char **err)
 {
-	return s->evlist.first;
+	const struct evsel *event = s->evlist.first;
+
+	*sum = (struct export_summary){ .event = event ? event->name : NULL };
+	if (!event) {
+		*err = xstrdup("the file has no events");
+		return NULL;
+	}
+	/* functions are named by their files, and files by their directories */
+	machine__symbols_config(s->machine)->full_source_path = true;
+	export_stack__init(st);
+	return event;
 }
 
 const char *export_period_unit(const struct evsel *evsel)

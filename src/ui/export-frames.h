@@ -45,8 +45,11 @@ struct export_summary {
 	const char *event;	/* the exported event's name */
 };
 
-/* The event exported: the file's first one (one profile holds one unit). */
-const struct evsel *export_event(const struct perf_session *s);
+/* Readies an export of s (which must have a machine): returns the event
+ * exported, the file's first (a profile has one unit), with *sum naming it
+ * and st ready; NULL with *err set (caller frees) when the file has none. */
+const struct evsel *export_begin(struct perf_session *s, struct export_summary *sum,
+				 struct export_stack *st, char **err);
 /* What a sample's period counts: "nanoseconds" for the clock events,
  * "count" for the others. */
 const char *export_period_unit(const struct evsel *evsel);

@@ -470,20 +470,14 @@ int pprof_write(FILE *out, struct perf_session *s, struct export_summary *sum, c
 {
 	struct pprof_writer w = {
 		.tool = { .sample = pprof_sample, .ordered = true },
-		.event = export_event(s),
 		.sum = sum,
 	};
 	struct pb_buf profile = { 0 };
 	int ret;
 
-	*sum = (struct export_summary){ .event = w.event ? w.event->name : NULL };
-	if (!w.event) {
-		*err = xstrdup("the file has no events");
+	w.event = export_begin(s, sum, &w.stack, err);
+	if (!w.event)
 		return -1;
-	}
-	/* functions are named by their files, and files by their directories */
-	machine__symbols_config(s->machine)->full_source_path = true;
-	export_stack__init(&w.stack);
 	w.stack_locations = xcalloc((size_t)w.stack.alloc, sizeof(*w.stack_locations));
 	hashmap_init(&w.string_ids, sizeof(struct string_id));
 	hashmap_init(&w.mapping_ids, sizeof(struct mapping_id));

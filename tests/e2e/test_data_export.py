@@ -3,6 +3,7 @@ same perf.data files: the profiles are decoded here (a protobuf reader of our ow
 pprof's profile.proto, json for speedscope) and their stacks folded as perf script's are."""
 import collections
 import gzip
+import json
 import os
 import re
 
@@ -307,3 +308,98 @@ def test_pprof_existing_output_needs_force(perf_data, tmp_path):
     got = pcl("data", "convert", "-f", "-i", perf_data["fp"], "--to-pprof", str(out))
     assert got.returncode == 0, got.stderr
     assert decode_pprof(str(out))["samples"]
+
+
+# ---- speedscope --------------------------------------------------------------------------
+
+SPEEDSCOPE_UNITS = {"none", "nanoseconds", "microseconds", "milliseconds", "seconds", "bytes"}
+
+
+def check_speedscope_shape(doc):
+    """The parts of speedscope's file-format-schema.json pcl writes, checked by hand."""
+    assert doc["$schema"] == "https://www.speedscope.app/file-format-schema.json"
+    assert isinstance(doc["exporter"], str) and isinstance(doc["name"], str)
+    frames = doc["shared"]["frames"]
+    for f in frames:
+        assert set(f) <= {"name", "file", "line", "col"} and isinstance(f["name"], str)
+        assert isinstance(f.get("file", ""), str) and f.get("file", "x")
+        assert isinstance(f.get("line", 1), int) and f.get("line", 1) > 0
+    assert len({(f["name"], f.get("file")) for f in frames}) == len(frames)
+    profiles = doc["profiles"]
+    assert 0 <= doc["activeProfileIndex"] < len(profiles)
+    for p in profiles:
+        assert set(p) == {"type", "name", "unit", "startValue", "endValue", "samples",
+                          "weights"}
+        assert p["type"] == "sampled" and p["unit"] in SPEEDSCOPE_UNITS
+        assert len(p["samples"]) == len(p["weights"])
+        assert all(isinstance(w, int) and w >= 0 for w in p["weights"])
+        assert p["startValue"] == 0 and p["endValue"] == sum(p["weights"])
+        for stack in p["samples"]:
+            assert stack and all(0 <= i < len(frames) for i in stack)
+
+
+def dedup(sequence):
+    """Runs of one stack merged, their weights summed, as pcl writes them."""
+    out = []
+    for stack, weight in sequence:
+        if out and out[-1][0] == stack:
+            out[-1][1] += weight
+        else:
+            out.append([stack, weight])
+    return out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_speedscope_matches_perf_script(perf_data, tmp_path, kind):
+    data = perf_data[kind]
+    event = first_event(data)
+    path, run = convert(tmp_path, data, "--to-speedscope", "out.json")
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    check_speedscope_shape(doc)
+    frames = doc["shared"]["frames"]
+    unit = "nanoseconds" if event.startswith(("cpu-clock", "task-clock")) else "none"
+    # each thread's stacks in time order, root first, weighted by their periods
+    want, last_comm = collections.defaultdict(list), {}
+    for pid, tid, comm, period, names in script_samples(data, event):
+        want[(pid, tid)].append((tuple(reversed(names)), period))
+        last_comm[(pid, tid)] = comm
+    got = collections.defaultdict(list)
+    for p in doc["profiles"]:
+        assert p["unit"] == unit
+        comm, tid = p["name"].rsplit(" ", 1)
+        stacks = [(tuple(frames[i]["name"] for i in s), w)
+                  for s, w in zip(p["samples"], p["weights"])]
+        matches = [k for k in want if k[1] == int(tid) and last_comm[k] == comm]
+        assert matches, p["name"]
+        got[int(tid)].append(stacks)
+    for tid, profiles in got.items():
+        expect = [dedup(v) for k, v in want.items() if k[1] == tid]
+        assert sorted(dedup(s) for s in profiles) == sorted(expect)
+    assert f"({sum(len(v) for v in want.values())} samples)" in run.stderr
+
+
+def test_speedscope_frames_carry_sources(perf_data, tmp_path):
+    path, _ = convert(tmp_path, perf_data["dwarf"], "--to-speedscope", "out.json")
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    outer = [f for f in doc["shared"]["frames"] if f["name"] == "outer"]
+    assert len(outer) == 1 and outer[0]["file"].endswith("burner.c") and outer[0]["line"] > 0
+    burner = [p for p in doc["profiles"] if p["name"].startswith("burner ")]
+    assert burner and doc["profiles"][doc["activeProfileIndex"]] in burner
+
+
+def test_speedscope_one_profile_per_thread(perf_data, tmp_path):
+    path, _ = convert(tmp_path, perf_data["threads"], "--to-speedscope", "out.json")
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    tids = {int(p["name"].rsplit(" ", 1)[1]) for p in doc["profiles"]}
+    want = {s[1] for s in script_samples(perf_data["threads"], first_event(perf_data["threads"]))}
+    assert len(tids) == len(doc["profiles"]) and tids == want and len(tids) > 1
+
+
+def test_one_format_at_a_time(perf_data, tmp_path):
+    got = pcl("data", "convert", "-i", perf_data["fp"], "--to-pprof", str(tmp_path / "a"),
+              "--to-speedscope", str(tmp_path / "b"))
+    assert got.returncode == 255 and "give one of" in got.stderr
+    assert not os.path.exists(tmp_path / "a") and not os.path.exists(tmp_path / "b")
