@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "core/data/session.h"
@@ -95,6 +96,7 @@ static int convert(const struct convert_opts *o, const struct convert_format *fo
 	}
 	if (ret) {
 		perf_session__delete(s);
+		unlink(path);	/* no half-written file for a viewer to choke on */
 		fprintf(stderr, "pcl data convert: %s\n", err);
 		free(err);
 		return PCL_EXIT_ERROR;

@@ -85,20 +85,41 @@ void export_frame_source(const struct callchain_frame *f, struct frame_source *s
 		src->file = NULL;
 }
 
-const struct evsel *export_begin(struct perf_session *s, struct export_summary *sum,
-				 struct export_stack *st, char **err)
+static void choose_event(struct perf_session *s, struct export_summary *sum)
 {
-	const struct evsel *event = s->evlist.first;
+	if (sum->evsel || !s->evlist.first)
+		return;
+	sum->evsel = s->evlist.first;
+	sum->event = sum->evsel->name;
+}
 
-	*sum = (struct export_summary){ .event = event ? event->name : NULL };
-	if (!event) {
-		*err = xstrdup("the file has no events");
-		return NULL;
-	}
+void export_begin(struct perf_session *s, struct export_summary *sum, struct export_stack *st)
+{
+	*sum = (struct export_summary){ 0 };
+	choose_event(s, sum);
 	/* functions are named by their files, and files by their directories */
 	machine__symbols_config(s->machine)->full_source_path = true;
 	export_stack__init(st);
-	return event;
+}
+
+bool export_takes(struct perf_session *s, struct export_summary *sum, const struct evsel *evsel)
+{
+	choose_event(s, sum);
+	if (evsel != sum->evsel) {
+		sum->nr_skipped++;
+		return false;
+	}
+	sum->nr_samples++;
+	return true;
+}
+
+int export_end(struct perf_session *s, struct export_summary *sum, char **err)
+{
+	choose_event(s, sum);
+	if (sum->evsel)
+		return 0;
+	*err = xstrdup("the file has no events");
+	return -1;
 }
 
 const char *export_period_unit(const struct evsel *evsel)

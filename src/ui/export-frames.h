@@ -40,16 +40,21 @@ void export_frame_source(const struct callchain_frame *f, struct frame_source *s
 
 /* What an exporter reports of its run. */
 struct export_summary {
+	const struct evsel *evsel;	/* the exported event */
 	uint64_t nr_samples;	/* of the exported event */
 	uint64_t nr_skipped;	/* samples of other events, left out */
 	const char *event;	/* the exported event's name */
 };
 
-/* Readies an export of s (which must have a machine): returns the event
- * exported, the file's first (a profile has one unit), with *sum naming it
- * and st ready; NULL with *err set (caller frees) when the file has none. */
-const struct evsel *export_begin(struct perf_session *s, struct export_summary *sum,
-				 struct export_stack *st, char **err);
+/* Readies an export of s (which must have a machine) into *sum and st.
+ * The event exported is the file's first (a profile has one unit); a
+ * pipe's is known when its attrs have come, by its first sample. */
+void export_begin(struct perf_session *s, struct export_summary *sum, struct export_stack *st);
+/* Whether a sample of evsel is exported; counts it in *sum either way. */
+bool export_takes(struct perf_session *s, struct export_summary *sum, const struct evsel *evsel);
+/* After the samples: 0, or -1 with *err set (caller frees) when the file
+ * has no event at all. */
+int export_end(struct perf_session *s, struct export_summary *sum, char **err);
 /* What a sample's period counts: "nanoseconds" for the clock events,
  * "count" for the others. */
 const char *export_period_unit(const struct evsel *evsel);

@@ -83,7 +83,6 @@ struct sample_key {
 
 struct pprof_writer {
 	struct perf_tool tool;
-	const struct evsel *event;
 	struct export_summary *sum;
 	struct export_stack stack;
 	uint64_t first_time, last_time, total_period;
@@ -301,10 +300,8 @@ static int pprof_sample(struct perf_tool *tool, struct perf_session *s,
 	struct sample_key key = { .w = w, .locations = w->stack_locations };
 
 	(void)rec;
-	if (evsel != w->event) {
-		w->sum->nr_skipped++;
+	if (!export_takes(s, w->sum, evsel))
 		return 0;
-	}
 	perf_session__resolve_sample(s, sample, &al);
 	export_stack__resolve(st, s, evsel, sample, &al);
 	for (int i = 0, run; i < st->nr; i += run) {
@@ -315,7 +312,7 @@ static int pprof_sample(struct perf_tool *tool, struct perf_session *s,
 	key.tid = al.thread->tid;
 	key.comm = string_id(w, al.thread->comm);
 	add_sample(w, &key, sample->period);
-	if (!w->sum->nr_samples++)
+	if (w->sum->nr_samples == 1)
 		w->first_time = sample->time;
 	w->last_time = sample->time;
 	w->total_period += sample->period;
@@ -381,11 +378,11 @@ static uint64_t start_time(const struct pprof_writer *w, const struct perf_sessi
 /* What one sample stands for: the fixed period, or with -F the mean. */
 static uint64_t sample_period(const struct pprof_writer *w)
 {
-	const struct perf_event_attr *attr = &w->event->attr;
+	const struct perf_event_attr *attr = &w->sum->evsel->attr;
 
 	if (!attr->freq)
 		return attr->sample_period;
-	if (!strcmp(export_period_unit(w->event), "nanoseconds") && attr->sample_freq)
+	if (!strcmp(export_period_unit(w->sum->evsel), "nanoseconds") && attr->sample_freq)
 		return 1000000000 / attr->sample_freq;
 	return w->sum->nr_samples ? w->total_period / w->sum->nr_samples : 0;
 }
@@ -393,7 +390,7 @@ static uint64_t sample_period(const struct pprof_writer *w)
 static void encode_profile(struct pprof_writer *w, const struct perf_session *s,
 			   struct pb_buf *out)
 {
-	const char *unit = export_period_unit(w->event);
+	const char *unit = export_period_unit(w->sum->evsel);
 	char *comment = xasprintf("pcl data convert -i %s", s->path);
 
 	value_type(w, out, PROFILE_SAMPLE_TYPE, "samples", "count");
@@ -475,9 +472,7 @@ int pprof_write(FILE *out, struct perf_session *s, struct export_summary *sum, c
 	struct pb_buf profile = { 0 };
 	int ret;
 
-	w.event = export_begin(s, sum, &w.stack, err);
-	if (!w.event)
-		return -1;
+	export_begin(s, sum, &w.stack);
 	w.stack_locations = xcalloc((size_t)w.stack.alloc, sizeof(*w.stack_locations));
 	hashmap_init(&w.string_ids, sizeof(struct string_id));
 	hashmap_init(&w.mapping_ids, sizeof(struct mapping_id));
@@ -488,7 +483,7 @@ int pprof_write(FILE *out, struct perf_session *s, struct export_summary *sum, c
 	ret = perf_session__process(s, &w.tool);
 	if (ret) {
 		*err = xstrdup(s->err ? s->err : "processing the file failed");
-	} else {
+	} else if (!(ret = export_end(s, sum, err))) {
 		encode_profile(&w, s, &profile);
 		ret = gzip_write(out, &profile, err);
 	}

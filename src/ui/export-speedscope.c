@@ -48,7 +48,6 @@ struct speedscope_profile {
 
 struct speedscope_writer {
 	struct perf_tool tool;
-	const struct evsel *event;
 	struct export_summary *sum;
 	struct export_stack stack;
 
@@ -155,16 +154,13 @@ static int speedscope_sample(struct perf_tool *tool, struct perf_session *s,
 	size_t n = 0;
 
 	(void)rec;
-	if (evsel != w->event) {
-		w->sum->nr_skipped++;
+	if (!export_takes(s, w->sum, evsel))
 		return 0;
-	}
 	perf_session__resolve_sample(s, sample, &al);
 	export_stack__resolve(st, s, evsel, sample, &al);
 	for (int i = st->nr; i-- > 0;)
 		w->stack_frames[n++] = frame_index(w, &st->frames[i]);
 	profile_add(thread_profile(w, al.thread), w->stack_frames, n, sample->period);
-	w->sum->nr_samples++;
 	return 0;
 }
 
@@ -214,7 +210,7 @@ static void write_document(FILE *out, const struct speedscope_writer *w,
 			   const struct perf_session *s)
 {
 	/* speedscope's units: the clock events' nanoseconds, else plain numbers */
-	const char *unit = strcmp(export_period_unit(w->event), "nanoseconds") ? "none" :
+	const char *unit = strcmp(export_period_unit(w->sum->evsel), "nanoseconds") ? "none" :
 		"nanoseconds";
 	size_t heaviest = 0;
 
@@ -255,16 +251,14 @@ int speedscope_write(FILE *out, struct perf_session *s, struct export_summary *s
 	};
 	int ret;
 
-	w.event = export_begin(s, sum, &w.stack, err);
-	if (!w.event)
-		return -1;
+	export_begin(s, sum, &w.stack);
 	w.stack_frames = xcalloc((size_t)w.stack.alloc, sizeof(*w.stack_frames));
 	hashmap_init(&w.frame_ids, sizeof(struct frame_id));
 	hashmap_init(&w.profile_ids, sizeof(uint64_t));
 	ret = perf_session__process(s, &w.tool);
 	if (ret)
 		*err = xstrdup(s->err ? s->err : "processing the file failed");
-	else
+	else if (!(ret = export_end(s, sum, err)))
 		write_document(out, &w, s);
 	speedscope_writer__exit(&w);
 	return ret ? -1 : 0;

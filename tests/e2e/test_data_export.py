@@ -12,7 +12,8 @@ import pytest
 from conftest import pcl, perf
 from perfdata_corpus import perf_data  # noqa: F401 (fixture)
 
-KINDS = ["fp", "dwarf", "threads", "nocallchain", "system", "compressed"]
+KINDS = ["fp", "dwarf", "threads", "nocallchain", "syscalls", "sched", "system", "pipe",
+         "compressed"]
 
 
 # ---- perf script, the oracle ------------------------------------------------------------
