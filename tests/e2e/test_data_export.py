@@ -6,6 +6,8 @@ import gzip
 import json
 import os
 import re
+import shutil
+import subprocess
 
 import pytest
 
@@ -284,6 +286,63 @@ def test_pprof_lines_match_perf_srcline(perf_data, tmp_path):
             if os.path.basename(fn["file"]) == "burner.c":
                 got.add((fn["name"], ln))
     assert want and want <= got, sorted(want - got)
+
+
+# profile.proto's messages as protoc reads them (field numbers and types of pprof's schema)
+PROFILE_PROTO = """
+syntax = "proto3";
+package perftools.profiles;
+message Profile {
+  repeated ValueType sample_type = 1; repeated Sample sample = 2; repeated Mapping mapping = 3;
+  repeated Location location = 4; repeated Function function = 5;
+  repeated string string_table = 6; int64 drop_frames = 7; int64 keep_frames = 8;
+  int64 time_nanos = 9; int64 duration_nanos = 10; ValueType period_type = 11;
+  int64 period = 12; repeated int64 comment = 13; int64 default_sample_type = 14;
+}
+message ValueType { int64 type = 1; int64 unit = 2; }
+message Sample {
+  repeated uint64 location_id = 1; repeated int64 value = 2; repeated Label label = 3;
+}
+message Label { int64 key = 1; int64 str = 2; int64 num = 3; int64 num_unit = 4; }
+message Mapping {
+  uint64 id = 1; uint64 memory_start = 2; uint64 memory_limit = 3; uint64 file_offset = 4;
+  int64 filename = 5; int64 build_id = 6; bool has_functions = 7; bool has_filenames = 8;
+  bool has_line_numbers = 9; bool has_inline_frames = 10;
+}
+message Location {
+  uint64 id = 1; uint64 mapping_id = 2; uint64 address = 3; repeated Line line = 4;
+  bool is_folded = 5;
+}
+message Line { uint64 function_id = 1; int64 line = 2; }
+message Function {
+  uint64 id = 1; int64 name = 2; int64 system_name = 3; int64 filename = 4; int64 start_line = 5;
+}
+"""
+
+
+@pytest.mark.skipif(not shutil.which("protoc"), reason="protoc (protobuf-compiler) not installed")
+@pytest.mark.parametrize("kind", ["dwarf", "system"])
+def test_pprof_decodes_with_protoc(perf_data, tmp_path, kind):
+    """protobuf's own parser reads the file by pprof's schema, with no unknown fields."""
+    path, _ = convert(tmp_path, perf_data[kind], "--to-pprof", "out.pb.gz")
+    (tmp_path / "profile.proto").write_text(PROFILE_PROTO)
+    with gzip.open(path, "rb") as f:
+        raw = f.read()
+    out = subprocess.run(["protoc", "-I", str(tmp_path), "--decode=perftools.profiles.Profile",
+                          "profile.proto"], input=raw, capture_output=True, timeout=120,
+                         check=False)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout.decode()
+    assert not re.search(r"^\s*\d+[:{ ]", text, re.M), "fields outside pprof's schema"
+    ours = decode_pprof(path)
+    top = re.findall(r"^(\w+)", text, re.M)
+    assert top.count("sample") == len(ours["samples"])
+    assert top.count("location") == len(ours["locations"])
+    assert top.count("function") == len(ours["functions"])
+    assert top.count("mapping") == len(ours["mappings"])
+    assert top.count("string_table") == len(ours["strings"])
+    values = [int(v) for v in re.findall(r"^  value: (\d+)$", text, re.M)]
+    assert sum(values[1::2]) == sum(s["values"][1] for s in ours["samples"])
 
 
 def test_pprof_first_event_only(tmp_path):
