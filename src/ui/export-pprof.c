@@ -64,6 +64,12 @@ struct location_id {
 	uint64_t id;
 };
 
+/* Where a mapping's message is in pprof_writer.mappings. */
+struct mapping_entry {
+	size_t offset, len;
+	const struct dso *dso;
+};
+
 struct pprof_sample {
 	size_t first_location, nr_locations;	/* in pprof_writer.sample_locations */
 	int64_t pid, tid;
@@ -92,6 +98,7 @@ struct pprof_writer {
 	uint64_t nr_strings;
 	struct hashmap mapping_ids, location_ids;
 	uint64_t nr_mappings, nr_locations;
+	struct mapping_entry *mapping_entries;	/* [nr_mappings], by id - 1 */
 	struct hashmap function_ids;	/* name << 32 | file -> id */
 	uint64_t nr_functions;
 	/* the tables, encoded as Profile fields */
@@ -146,6 +153,8 @@ static uint64_t mapping_id(struct pprof_writer *w, const struct map *map)
 		return e->id;
 	e->key = key;
 	e->id = ++w->nr_mappings;
+	w->mapping_entries = xrealloc(w->mapping_entries,
+				      w->nr_mappings * sizeof(*w->mapping_entries));
 	hex_build_id(map->dso, build_id);
 	pb_reset(m);
 	pb_uint(m, MAPPING_ID, e->id);
@@ -159,7 +168,10 @@ static uint64_t mapping_id(struct pprof_writer *w, const struct map *map)
 	pb_uint(m, MAPPING_HAS_FILENAMES, 1);
 	pb_uint(m, MAPPING_HAS_LINE_NUMBERS, 1);
 	pb_uint(m, MAPPING_HAS_INLINE_FRAMES, 1);
+	w->mapping_entries[e->id - 1] = (struct mapping_entry){ .offset = w->mappings.len,
+								.dso = map->dso };
 	pb_message(&w->mappings, PROFILE_MAPPING, m);
+	w->mapping_entries[e->id - 1].len = w->mappings.len - w->mapping_entries[e->id - 1].offset;
 	return e->id;
 }
 
@@ -308,8 +320,8 @@ static int pprof_sample(struct perf_tool *tool, struct perf_session *s,
 		run = export_stack__address_run(st, i);
 		w->stack_locations[key.nr_locations++] = location_id(w, &st->frames[i], run);
 	}
-	key.pid = al.thread->pid;
-	key.tid = al.thread->tid;
+	key.pid = (int)sample->pid;	/* as perf script shows them: -1 after an exit */
+	key.tid = (int)sample->tid;
 	key.comm = string_id(w, al.thread->comm);
 	add_sample(w, &key, sample->period);
 	if (w->sum->nr_samples == 1)
@@ -387,6 +399,51 @@ static uint64_t sample_period(const struct pprof_writer *w)
 	return w->sum->nr_samples ? w->total_period / w->sum->nr_samples : 0;
 }
 
+/* pprof takes the first mapping for the program profiled ("File:"): the
+ * mapping of the executable the most samples' command is named after. */
+static size_t main_mapping(const struct pprof_writer *w)
+{
+	uint64_t best_comm = 0, best_count = 0;
+	struct hashmap counts;	/* comm string id -> samples */
+	const char *comm = NULL;
+
+	hashmap_init(&counts, sizeof(uint64_t));
+	for (size_t i = 0; i < w->nr_samples; i++) {
+		uint64_t *n = hashmap_u64_findnew(&counts, w->samples[i].comm, NULL);
+
+		*n += w->samples[i].count;
+		if (*n > best_count) {
+			best_count = *n;
+			best_comm = w->samples[i].comm;
+		}
+	}
+	hashmap_release(&counts);
+	for (const struct string_id *e = NULL; (e = hashmap_next(&w->string_ids, e));)
+		if (e->id == best_comm)
+			comm = e->key.str;
+	for (size_t i = 0; comm && *comm && i < w->nr_mappings; i++) {
+		const struct dso *dso = w->mapping_entries[i].dso;
+
+		/* a command name is the executable's, cut to 15 bytes */
+		if (!dso->kernel && !strncmp(dso->short_name, comm, 15))
+			return i;
+	}
+	return 0;
+}
+
+static void encode_mappings(const struct pprof_writer *w, struct pb_buf *out)
+{
+	size_t first = main_mapping(w);
+
+	for (size_t k = 0; k < w->nr_mappings; k++) {
+		size_t i = k == 0 ? first : k <= first ? k - 1 : k;
+		const struct mapping_entry *e = &w->mapping_entries[i];
+
+		pb_append(out, &(struct pb_buf){ .data = w->mappings.data + e->offset,
+						 .len = e->len });
+	}
+}
+
 static void encode_profile(struct pprof_writer *w, const struct perf_session *s,
 			   struct pb_buf *out)
 {
@@ -406,7 +463,7 @@ static void encode_profile(struct pprof_writer *w, const struct perf_session *s,
 	pb_uint(out, PROFILE_DEFAULT_SAMPLE_TYPE, string_id(w, w->sum->event));
 	free(comment);
 	/* the tables last: every string is known now */
-	pb_append(out, &w->mappings);
+	encode_mappings(w, out);
 	pb_append(out, &w->locations);
 	pb_append(out, &w->functions);
 	pb_append(out, &w->string_table);
@@ -454,6 +511,7 @@ static void pprof_writer__exit(struct pprof_writer *w)
 	hashmap_release(&w->sample_ids);
 	pb_release(&w->string_table);
 	pb_release(&w->mappings);
+	free(w->mapping_entries);
 	pb_release(&w->locations);
 	pb_release(&w->functions);
 	pb_release(&w->msg);

@@ -36,9 +36,22 @@ struct speedscope_sample {
 	uint64_t weight;
 };
 
+/* A thread as perf script shows it: its pids from the samples (an exiting
+ * task's last ones may say -1), the machine's thread for tid reuse. */
+struct profile_key {
+	const struct thread *thread;
+	int pid, tid;
+};
+
+struct profile_id {
+	struct profile_key key;
+	size_t index;
+};
+
 /* One thread's profile. */
 struct speedscope_profile {
-	const struct thread *thread;
+	struct profile_key key;
+	const char *comm;		/* at its last sample (interned) */
 	uint32_t *frames;		/* every stack's frame indices, root first */
 	size_t nr_frames, frames_alloc;
 	struct speedscope_sample *samples;
@@ -56,7 +69,7 @@ struct speedscope_writer {
 	struct speedscope_frame *frames;
 	uint32_t nr_frames, frames_alloc;
 
-	struct hashmap profile_ids;	/* thread pointer -> index + 1 in profiles */
+	struct hashmap profile_ids;	/* struct profile_id */
 	struct speedscope_profile *profiles;
 	size_t nr_profiles, profiles_alloc;
 	uint32_t *stack_frames;		/* the sample being added, root first */
@@ -97,21 +110,36 @@ static uint32_t frame_index(struct speedscope_writer *w, const struct callchain_
 	return e->index;
 }
 
-static struct speedscope_profile *thread_profile(struct speedscope_writer *w,
-						 const struct thread *thread)
+static bool profile_eq(const void *value, const void *key)
 {
-	uint64_t *slot = hashmap_u64_findnew(&w->profile_ids, (uintptr_t)thread, NULL);
+	const struct profile_key *a = &((const struct profile_id *)value)->key, *b = key;
 
-	if (!*slot) {
+	return a->thread == b->thread && a->pid == b->pid && a->tid == b->tid;
+}
+
+static struct speedscope_profile *thread_profile(struct speedscope_writer *w,
+						 const struct thread *thread,
+						 const struct perf_sample *sample)
+{
+	struct profile_key key = { thread, (int)sample->pid, (int)sample->tid };
+	uint64_t hash = hash_add(hash_add((uintptr_t)thread, (uint32_t)key.pid),
+				 (uint32_t)key.tid);
+	struct profile_id *e;
+	bool added;
+
+	e = hashmap_findnew(&w->profile_ids, hash, profile_eq, &key, &added);
+	if (added) {
 		if (w->nr_profiles == w->profiles_alloc) {
 			w->profiles_alloc = w->profiles_alloc ? 2 * w->profiles_alloc : 16;
 			w->profiles = xrealloc(w->profiles,
 					       w->profiles_alloc * sizeof(*w->profiles));
 		}
-		w->profiles[w->nr_profiles++] = (struct speedscope_profile){ .thread = thread };
-		*slot = w->nr_profiles;
+		e->key = key;
+		e->index = w->nr_profiles;
+		w->profiles[w->nr_profiles++] = (struct speedscope_profile){ .key = key };
 	}
-	return &w->profiles[*slot - 1];
+	w->profiles[e->index].comm = strset_intern(&w->strings, thread->comm);
+	return &w->profiles[e->index];
 }
 
 static bool same_as_last(const struct speedscope_profile *p, const uint32_t *frames, size_t n)
@@ -160,7 +188,7 @@ static int speedscope_sample(struct perf_tool *tool, struct perf_session *s,
 	export_stack__resolve(st, s, evsel, sample, &al);
 	for (int i = st->nr; i-- > 0;)
 		w->stack_frames[n++] = frame_index(w, &st->frames[i]);
-	profile_add(thread_profile(w, al.thread), w->stack_frames, n, sample->period);
+	profile_add(thread_profile(w, al.thread, sample), w->stack_frames, n, sample->period);
 	return 0;
 }
 
@@ -185,7 +213,7 @@ static void write_frames(FILE *out, const struct speedscope_writer *w)
 
 static void write_profile(FILE *out, const struct speedscope_profile *p, const char *unit)
 {
-	char *name = xasprintf("%s %d", p->thread->comm, (int)p->thread->tid);
+	char *name = xasprintf("%s %d", p->comm, p->key.tid);
 
 	fputs("{\"type\":\"sampled\",\"name\":", out);
 	json_write_string(out, name);
@@ -254,7 +282,7 @@ int speedscope_write(FILE *out, struct perf_session *s, struct export_summary *s
 	export_begin(s, sum, &w.stack);
 	w.stack_frames = xcalloc((size_t)w.stack.alloc, sizeof(*w.stack_frames));
 	hashmap_init(&w.frame_ids, sizeof(struct frame_id));
-	hashmap_init(&w.profile_ids, sizeof(uint64_t));
+	hashmap_init(&w.profile_ids, sizeof(struct profile_id));
 	ret = perf_session__process(s, &w.tool);
 	if (ret)
 		*err = xstrdup(s->err ? s->err : "processing the file failed");

@@ -26,7 +26,8 @@ def script_samples(data, event=None):
     out = perf("script", "-i", data, "-F", fields)
     assert out.returncode == 0, out.stderr
     samples = []
-    head = re.compile(r"^(.*?)\s+(\d+)/(\d+)\s+(\d+)\s+(\S+):\s*(.*)$")
+    # an exiting task's last samples may have tid -1
+    head = re.compile(r"^(.*?)\s+(-?\d+)/(-?\d+)\s+(\d+)\s+(\S+):\s*(.*)$")
     # perf marks inlined functions after their names; the exports have them as frames
     frame = re.compile(r"^\s+[0-9a-f]+ (.*?)(?: \(inlined\))?$")
     cur = None
@@ -155,7 +156,9 @@ def decode_pprof(path):
         labels = {}
         for lb in s[3]:
             label = message(lb)
-            labels[strings[label[1]]] = strings[label[2]] if 2 in label else label.get(3, 0)
+            num = label.get(3, 0)
+            num -= (num >> 63) << 64    # int64: two's complement
+            labels[strings[label[1]]] = strings[label[2]] if 2 in label else num
         samples.append({"locations": [locations[i] for i in s.get(1, [])],
                         "values": s.get(2, []), "labels": labels})
     return {"sample_types": [value_type(b) for b in p[1]], "samples": samples,
@@ -256,6 +259,8 @@ def test_pprof_tables(perf_data, tmp_path):
             assert mp["start"] <= loc["address"] < mp["limit"], (loc, mp)
     burner = [m for m in mappings.values() if m["file"].endswith("/burner")]
     assert burner and all(re.fullmatch(r"[0-9a-f]{40}", m["build_id"]) for m in burner)
+    # pprof names the profile after the first mapping: the sampled program's
+    assert next(iter(mappings.values()))["file"].endswith("/burner")
     # the fixture's functions carry their source file and lines
     outer = [f for f in profile["functions"].values() if f["name"] == "outer"]
     assert outer and outer[0]["file"].endswith("burner.c") and outer[0]["start_line"] > 0
@@ -395,7 +400,8 @@ def check_speedscope_shape(doc):
         assert all(isinstance(w, int) and w >= 0 for w in p["weights"])
         assert p["startValue"] == 0 and p["endValue"] == sum(p["weights"])
         for stack in p["samples"]:
-            assert stack and all(0 <= i < len(frames) for i in stack)
+            # empty when perf drops a sample's chain (an invalid context marker)
+            assert all(isinstance(i, int) and 0 <= i < len(frames) for i in stack)
 
 
 def dedup(sequence):
