@@ -195,7 +195,10 @@ def convert(tmp_path, data, option, name):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_pprof_stacks_match_perf_script(perf_data, tmp_path, kind):
-    data = perf_data[kind]
+    check_pprof(tmp_path, perf_data[kind])
+
+
+def check_pprof(tmp_path, data):
     event = first_event(data)
     path, run = convert(tmp_path, data, "--to-pprof", "out.pb.gz")
     profile = decode_pprof(path)
@@ -417,7 +420,10 @@ def dedup(sequence):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_speedscope_matches_perf_script(perf_data, tmp_path, kind):
-    data = perf_data[kind]
+    check_speedscope(tmp_path, perf_data[kind])
+
+
+def check_speedscope(tmp_path, data):
     event = first_event(data)
     path, run = convert(tmp_path, data, "--to-speedscope", "out.json")
     with open(path, encoding="utf-8") as f:
@@ -469,3 +475,12 @@ def test_one_format_at_a_time(perf_data, tmp_path):
               "--to-speedscope", str(tmp_path / "b"))
     assert got.returncode == 255 and "give one of" in got.stderr
     assert not os.path.exists(tmp_path / "a") and not os.path.exists(tmp_path / "b")
+
+
+def test_pcl_recorded_file(tmp_path):
+    """pcl's own recordings export as perf script reads them."""
+    data = str(tmp_path / "pcl.data")
+    rec = pcl("record", "-q", "-g", "-o", data, "--", "ls", "-R", "/usr/share/doc")
+    assert rec.returncode == 0, rec.stderr
+    check_pprof(tmp_path, data)
+    check_speedscope(tmp_path, data)
