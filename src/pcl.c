@@ -53,12 +53,6 @@ static void list_commands(FILE *f)
 	fprintf(f, "\n See 'pcl help COMMAND' for more information on a specific command.\n\n");
 }
 
-int cmd_version(int argc, const char **argv)
-{
-	printf("pcl version %s\n", PCL_VERSION);
-	return 0;
-}
-
 int cmd_help(int argc, const char **argv)
 {
 	const struct pcl_cmd *c;
