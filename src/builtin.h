@@ -38,4 +38,8 @@ int cmd_sched(int argc, const char **argv);
 
 extern const struct pcl_cmd pcl_commands[];
 
+/* cmd-help.c: the list `pcl` and `pcl help` print; CMD's manual (`pcl CMD --help`) */
+void print_command_list(void);
+int help_manual(const char *cmd);
+
 #endif

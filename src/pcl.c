@@ -19,7 +19,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "diff",	cmd_diff,	"Read perf.data files and display the differential profile" },
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
 	{ "flamegraph",	cmd_flamegraph,	"Draw a flame graph (SVG or HTML) from perf.data or folded stacks" },
-	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
+	{ "help",	cmd_help,	"Show the list of commands or the manual of one" },
 	{ "inject",	cmd_inject,	"Filter to augment the events stream with additional information" },
 	{ "kallsyms",	cmd_kallsyms,	"Searches running kernel for symbols" },
 	{ "kmem",	cmd_kmem,	"Trace and measure the kernel's slab and page allocations" },
@@ -44,38 +44,6 @@ static const struct pcl_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
-static void list_commands(FILE *f)
-{
-	fprintf(f, "\n usage: pcl [--version] [--help] COMMAND [ARGS]\n\n"
-		   " The available pcl commands are:\n");
-	for (const struct pcl_cmd *c = pcl_commands; c->name; c++)
-		fprintf(f, "   %-15s %s\n", c->name, c->summary);
-	fprintf(f, "\n See 'pcl help COMMAND' for more information on a specific command.\n\n");
-}
-
-int cmd_help(int argc, const char **argv)
-{
-	const struct pcl_cmd *c;
-	const char *hargv[] = { NULL, "--help", NULL };
-
-	if (argc < 2) {
-		list_commands(stdout);
-		return 0;
-	}
-	c = find_cmd(argv[1]);
-	if (!c || c->fn == cmd_help || c->fn == cmd_version) {
-		if (!c) {
-			fprintf(stderr, "pcl: '%s' is not a pcl command.\n", argv[1]);
-			return PCL_EXIT_FAILURE;
-		}
-		printf("\n usage: pcl %s\n\n    %s\n\n", c->name, c->summary);
-		return 0;
-	}
-	hargv[0] = c->name;
-	parse_options_help_exit = 0;
-	return c->fn(2, hargv);
-}
-
 /* Suggests the closest command name for a typo (edit distance <= 2). */
 static const char *suggest(const char *name)
 {
@@ -98,8 +66,8 @@ int main(int argc, const char **argv)
 	const char *name;
 
 	if (argc < 2) {
-		list_commands(stdout);
-		return 0;
+		print_command_list();
+		return PCL_EXIT_FAILURE;	/* perf's status without a command */
 	}
 	name = argv[1];
 	if (!strcmp(name, "--version") || !strcmp(name, "-v"))
@@ -115,5 +83,8 @@ int main(int argc, const char **argv)
 			fprintf(stderr, "\nDid you mean this?\n\t%s\n", s);
 		return PCL_EXIT_FAILURE;
 	}
+	/* `pcl CMD --help` is `pcl help CMD`, the manual, as in perf */
+	if (argc > 2 && !strcmp(argv[2], "--help"))
+		return help_manual(c->name);
 	return c->fn(argc - 1, argv + 1);
 }

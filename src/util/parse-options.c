@@ -255,12 +255,10 @@ void usage_with_options_msg(const char *const usage[], const struct option *opts
 	free(sorted);
 }
 
-int parse_options_help_exit = PCL_EXIT_USAGE;
-
 void usage_with_options(const char *const usage[], const struct option *opts)
 {
 	usage_with_options_msg(usage, opts);
-	exit(parse_options_help_exit);
+	exit(PCL_EXIT_USAGE);
 }
 
 void usage_error(const char *const usage[], const struct option *opts, const char *fmt, ...)

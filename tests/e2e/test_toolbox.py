@@ -1,8 +1,11 @@
 """The small commands of the toolbox (issue 20), side by side with perf 6.1: version,
 help, completion (--list-cmds, --list-opts), iostat."""
+import os
 import re
 
-from conftest import pcl, perf
+import pytest
+
+from conftest import ROOT, pcl, perf
 
 FEATURE_ROW = re.compile(r"^ *([\w-]+): \[ (on |OFF) \]  # (\w+)$")
 
@@ -42,3 +45,62 @@ def test_version_usage_as_perf():
     mine, theirs = pcl("version", "-h"), perf("version", "-h")
     assert mine.returncode == theirs.returncode == 129
     assert mine.stderr.replace("pcl", "perf") == theirs.stderr
+
+
+# help: the list, and the manual pages (man prints plain text to a pipe)
+MAN_ENV = dict(os.environ, MANWIDTH="80", MANPAGER="cat", PAGER="cat", LC_ALL="C")
+
+
+def command_names(listing):
+    return [line.split()[0] for line in listing.splitlines() if line.startswith("   ")]
+
+
+def test_help_lists_commands_in_perfs_layout():
+    mine, theirs = pcl("help"), perf("help")
+    assert mine.returncode == theirs.returncode == 0
+    frame = lambda text: text.splitlines()[:4] + text.splitlines()[-3:]
+    assert frame(mine.stdout) == [l.replace("perf", "pcl") for l in frame(theirs.stdout)]
+    for line in mine.stdout.splitlines()[4:-3]:
+        assert re.fullmatch(r"   [a-z-]+ +\S.*", line) and line[18] == " " != line[19], line
+    names = command_names(mine.stdout)
+    assert {"record", "report", "help", "version"} <= set(names)
+    # the same list with -a, --help and alone (perf: status 1 without a command)
+    assert pcl("help", "-a").stdout == pcl("--help").stdout == pcl().stdout == mine.stdout
+
+
+def test_help_usage_as_perf():
+    mine, theirs = pcl("help", "-h"), perf("help", "-h")
+    assert mine.returncode == theirs.returncode == 129
+    assert mine.stderr == theirs.stderr.replace("perf", "pcl")
+
+
+@pytest.mark.parametrize("argv", [["help", "version"], ["version", "--help"],
+                                  ["help", "-m", "version"], ["help", "-i", "version"]])
+def test_help_shows_the_manual(argv):
+    r = pcl(*argv, env=MAN_ENV)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("PCL-VERSION(1)")
+    assert "pcl-version - show the version of pcl" in r.stdout
+    # perf answers the man spellings with its own page (its -i fails silently without info)
+    if "-i" not in argv:
+        assert perf(*argv, env=MAN_ENV).stdout.startswith("PERF-VERSION(1)")
+
+
+def test_every_command_has_a_manual_page():
+    names = command_names(pcl("help").stdout)
+    missing = [n for n in names if not os.path.exists(os.path.join(ROOT, "docs", f"pcl-{n}.1"))]
+    assert missing == []
+
+
+def test_help_without_a_page_says_so():
+    mine, theirs = pcl("help", "nosuch", env=MAN_ENV), perf("help", "nosuch", env=MAN_ENV)
+    assert mine.returncode == theirs.returncode == 16
+    assert mine.stdout == theirs.stdout == ""
+    assert mine.stderr.startswith("No manual entry for pcl-nosuch")
+    assert "'nosuch' is not a pcl command" in mine.stderr
+
+
+def test_help_web_has_no_html_manual():
+    r = pcl("help", "-w", "record")
+    assert r.returncode == perf("help", "-w", "record").returncode == 255
+    assert "no HTML manual" in r.stderr
