@@ -41,5 +41,8 @@ extern const struct pcl_cmd pcl_commands[];
 /* cmd-help.c: the list `pcl` and `pcl help` print; CMD's manual (`pcl CMD --help`) */
 void print_command_list(void);
 int help_manual(const char *cmd);
+/* --list-cmds / --list-opts (what) of pcl (cmd NULL) or the sub-commands of cmd, for
+ * shell completion; returns the exit status (perf's: 0 for pcl, 130 for a command) */
+int list_for_completion(const char *cmd, const char *what);
 
 #endif

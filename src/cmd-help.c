@@ -26,6 +26,51 @@ void print_command_list(void)
 	printf("\n See 'pcl help COMMAND' for more information on a specific command.\n\n");
 }
 
+/* The sub-commands shell completion offers after `pcl CMD` (perf's lists, where pcl has them) */
+static const struct {
+	const char *cmd;
+	const char *subcommands;
+} subcommand_lists[] = {
+	{ "data",	"convert" },
+	{ "kmem",	"record stat" },
+	{ "lock",	"record report script info contention" },
+	{ "sched",	"record latency map replay script timehist" },
+	{ "script",	"record report" },
+	{ "trace",	"record" },
+};
+
+/* The options of `pcl` itself, before a command */
+static const char *const main_options[] = { "--help", "--version", "--list-cmds", "--list-opts" };
+
+int list_for_completion(const char *cmd, const char *what)
+{
+	if (!cmd) {
+		if (!strcmp(what, "--list-opts"))
+			for (size_t i = 0; i < sizeof(main_options) / sizeof(main_options[0]); i++)
+				printf("%s ", main_options[i]);
+		else
+			for (const struct pcl_cmd *c = pcl_commands; c->name; c++)
+				printf("%s ", c->name);
+		putchar('\n');
+		return 0;
+	}
+	/* `pcl help --list-cmds`: what help takes is a command */
+	if (!strcmp(cmd, "help"))
+		for (const struct pcl_cmd *c = pcl_commands; c->name; c++)
+			printf("%s ", c->name);
+	for (size_t i = 0; i < sizeof(subcommand_lists) / sizeof(subcommand_lists[0]); i++)
+		if (!strcmp(subcommand_lists[i].cmd, cmd)) {
+			for (const char *w = subcommand_lists[i].subcommands; *w;) {
+				size_t n = strcspn(w, " ");
+
+				printf("%.*s ", (int)n, w);
+				w += n + (w[n] == ' ');
+			}
+		}
+	putchar('\n');
+	return PCL_EXIT_LIST;
+}
+
 static const struct pcl_cmd *lookup_command(const char *name)
 {
 	for (const struct pcl_cmd *c = pcl_commands; c->name; c++)

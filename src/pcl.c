@@ -70,6 +70,8 @@ int main(int argc, const char **argv)
 		return PCL_EXIT_FAILURE;	/* perf's status without a command */
 	}
 	name = argv[1];
+	if (!strcmp(name, "--list-cmds") || !strcmp(name, "--list-opts"))
+		return list_for_completion(NULL, name);
 	if (!strcmp(name, "--version") || !strcmp(name, "-v"))
 		name = "version";
 	else if (!strcmp(name, "--help") || !strcmp(name, "-h"))
@@ -86,5 +88,7 @@ int main(int argc, const char **argv)
 	/* `pcl CMD --help` is `pcl help CMD`, the manual, as in perf */
 	if (argc > 2 && !strcmp(argv[2], "--help"))
 		return help_manual(c->name);
+	if (argc > 2 && !strcmp(argv[2], "--list-cmds"))
+		return list_for_completion(c->name, argv[2]);
 	return c->fn(argc - 1, argv + 1);
 }

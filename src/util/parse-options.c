@@ -284,6 +284,16 @@ static void __attribute__((noreturn)) show_help(void)
 	usage_with_options(cur_usage, cur_opts);
 }
 
+/* --list-opts, for shell completion: every long option in table order, as perf prints them */
+static void __attribute__((noreturn)) list_long_options(void)
+{
+	for (const struct option *o = cur_opts; o->type != OPT_END_T; o++)
+		if (o->type != OPT_GROUP_T && o->long_name)
+			printf("--%s ", o->long_name);
+	putchar('\n');
+	exit(PCL_EXIT_LIST);
+}
+
 static void handle_long(const char *arg, int *i, int argc, const char **argv)
 {
 	const char *eq = strchr(arg, '=');
@@ -294,6 +304,12 @@ static void handle_long(const char *arg, int *i, int argc, const char **argv)
 
 	if (len == 4 && !strncmp(arg, "help", 4))
 		show_help();
+	if (!strcmp(arg, "list-opts"))
+		list_long_options();
+	if (!strcmp(arg, "list-cmds")) {	/* the command has none here; see pcl.c */
+		putchar('\n');
+		exit(PCL_EXIT_LIST);
+	}
 	o = find_long(cur_opts, arg, len, &unset, &ambiguous);
 	if (!o) {
 		fprintf(stderr, "  Error: %s option `%.*s'\n",

@@ -6,6 +6,7 @@
  * (OPT_OPTARG: only attached values count, "-g" vs "-gfp" / "--call-graph=fp"),
  * negation (--no-opt, and --opt for an option declared as --no-opt),
  * unique-prefix long options, and "--" / first non-option stopping.
+ * --list-opts prints the long options for shell completion (exit 130, as perf).
  */
 #ifndef PCL_PARSE_OPTIONS_H
 #define PCL_PARSE_OPTIONS_H

@@ -2,6 +2,7 @@
 help, completion (--list-cmds, --list-opts), iostat."""
 import os
 import re
+import subprocess
 
 import pytest
 
@@ -104,3 +105,67 @@ def test_help_web_has_no_html_manual():
     r = pcl("help", "-w", "record")
     assert r.returncode == perf("help", "-w", "record").returncode == 255
     assert "no HTML manual" in r.stderr
+
+
+# completion: what perf's bash completion asks, and pcl's script against perf's
+def test_list_cmds_and_opts_of_pcl():
+    mine, theirs = pcl("--list-cmds"), perf("--list-cmds")
+    assert mine.returncode == theirs.returncode == 0
+    assert re.fullmatch(r"([a-z-]+ )+\n", mine.stdout)
+    assert mine.stdout.split() == command_names(pcl("help").stdout)
+    mine, theirs = pcl("--list-opts"), perf("--list-opts")
+    assert mine.returncode == theirs.returncode == 0
+    assert re.fullmatch(r"(--[a-z-]+ )+\n", mine.stdout)
+    assert set(mine.stdout.split()) <= set(theirs.stdout.split())
+
+
+@pytest.mark.parametrize("argv", [["sched", "--list-opts"], ["diff", "--list-opts"],
+                                  ["kallsyms", "--list-opts"], ["version", "--list-opts"],
+                                  ["help", "--list-opts"], ["config", "--list-opts"],
+                                  ["sched", "--list-cmds"], ["kmem", "--list-cmds"],
+                                  ["lock", "--list-cmds"], ["data", "--list-cmds"],
+                                  ["trace", "--list-cmds"], ["diff", "--list-cmds"]])
+def test_command_lists_equal_perfs(argv):
+    mine, theirs = pcl(*argv), perf(*argv)
+    assert mine.returncode == theirs.returncode == 130
+    assert mine.stdout == theirs.stdout
+
+
+def test_record_list_opts_as_perf():
+    mine, theirs = pcl("record", "--list-opts"), perf("record", "--list-opts")
+    assert mine.returncode == theirs.returncode == 130
+    assert re.fullmatch(r"(--[a-z-]+ )+\n", mine.stdout)
+    assert {"--event", "--freq", "--call-graph", "--output"} <= set(mine.stdout.split())
+    # options parsed past the sub-command: sched record is record
+    assert pcl("sched", "record", "--list-opts").stdout == mine.stdout
+
+
+def complete(tool, line):
+    """COMPREPLY of tool's bash completion for the command line typed so far."""
+    script = {"pcl": os.path.join(ROOT, "scripts", "pcl-completion.bash"),
+              "perf": "/usr/share/bash-completion/completions/perf"}[tool]
+    env = dict(os.environ, PATH=ROOT + ":" + os.environ["PATH"])
+    r = subprocess.run(["bash", os.path.join(ROOT, "tests", "e2e", "complete.sh"), script,
+                        "_" + tool, line], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       text=True, env=env, timeout=60)
+    assert r.returncode == 0
+    return sorted(w for w in r.stdout.split("\n") if w)
+
+
+@pytest.mark.parametrize("line", ["pcl rec", "pcl record --fre", "pcl sched ", "pcl sched re",
+                                  "pcl --list", "pcl sched record --ev", "pcl record -e cpu-c",
+                                  "pcl lock rep", "pcl kmem --in"])
+def test_completion_equals_perfs(line):
+    mine = complete("pcl", line)
+    assert mine and mine == complete("perf", line.replace("pcl", "perf", 1))
+
+
+@pytest.mark.parametrize("line,expect", [
+    ("pcl record -e sched:sched_sw", ["sched_swap_numa", "sched_switch"]),
+    ("pcl stat -e cycles,sched:sched_swi", ["sched_switch"]),
+    ("pcl stat -e cpu-clock,task-cl", ["cpu-clock,task-clock"]),
+    ("pcl help vers", ["version"]),
+    ("pcl version --b", ["--build-options"]),
+])
+def test_completion_of_events_and_help(line, expect):
+    assert complete("pcl", line) == expect
