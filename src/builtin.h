@@ -25,6 +25,7 @@ int cmd_flamegraph(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_inject(int argc, const char **argv);
+int cmd_iostat(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_kallsyms(int argc, const char **argv);

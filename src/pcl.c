@@ -21,6 +21,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "flamegraph",	cmd_flamegraph,	"Draw a flame graph (SVG or HTML) from perf.data or folded stacks" },
 	{ "help",	cmd_help,	"Show the list of commands or the manual of one" },
 	{ "inject",	cmd_inject,	"Filter to augment the events stream with additional information" },
+	{ "iostat",	cmd_iostat,	"Show I/O performance metrics" },
 	{ "kallsyms",	cmd_kallsyms,	"Searches running kernel for symbols" },
 	{ "kmem",	cmd_kmem,	"Trace and measure the kernel's slab and page allocations" },
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },

@@ -1,5 +1,6 @@
 """The small commands of the toolbox (issue 20), side by side with perf 6.1: version,
 help, completion (--list-cmds, --list-opts), iostat."""
+import glob
 import os
 import re
 import subprocess
@@ -64,7 +65,7 @@ def test_help_lists_commands_in_perfs_layout():
     for line in mine.stdout.splitlines()[4:-3]:
         assert re.fullmatch(r"   [a-z-]+ +\S.*", line) and line[18] == " " != line[19], line
     names = command_names(mine.stdout)
-    assert {"record", "report", "help", "version"} <= set(names)
+    assert {"record", "report", "help", "version", "iostat"} <= set(names)
     # the same list with -a, --help and alone (perf: status 1 without a command)
     assert pcl("help", "-a").stdout == pcl("--help").stdout == pcl().stdout == mine.stdout
 
@@ -169,3 +170,24 @@ def test_completion_equals_perfs(line):
 ])
 def test_completion_of_events_and_help(line, expect):
     assert complete("pcl", line) == expect
+
+
+# iostat: perf's message, usage and status where the IIO PMUs are absent
+HAS_IIO = bool(glob.glob("/sys/bus/event_source/devices/uncore_iio_*"))
+
+
+@pytest.mark.skipif(HAS_IIO, reason="the machine has IIO PMUs")
+@pytest.mark.parametrize("args", [[], ["list"], ["--", "true"], ["-h"], ["0000:00", "--", "true"],
+                                  ["list", "--", "true"], ["-a", "true"], ["--bogus"]])
+def test_iostat_without_iio_as_perf(args):
+    mine, theirs = pcl("iostat", *args), perf("iostat", *args)
+    assert mine.returncode == theirs.returncode == 129
+    assert mine.stdout == theirs.stdout == ""
+    assert mine.stderr == theirs.stderr.replace("perf stat", "pcl stat")
+    assert mine.stderr.startswith("Unsupported uncore pmu configuration\n")
+
+
+def test_iostat_help_is_its_manual():
+    r = pcl("iostat", "--help", env=MAN_ENV)
+    assert r.returncode == 0 and r.stdout.startswith("PCL-IOSTAT(1)")
+    assert perf("iostat", "--help", env=MAN_ENV).stdout.startswith("PERF-IOSTAT(1)")
