@@ -34,6 +34,7 @@ int cmd_kmem(int argc, const char **argv);
 int cmd_lock(int argc, const char **argv);
 int cmd_probe(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+int cmd_test(int argc, const char **argv);
 int cmd_trace(int argc, const char **argv);
 int cmd_sched(int argc, const char **argv);
 

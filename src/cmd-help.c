@@ -36,6 +36,7 @@ static const struct {
 	{ "lock",	"record report script info contention" },
 	{ "sched",	"record latency map replay script timehist" },
 	{ "script",	"record report" },
+	{ "test",	"list" },
 	{ "trace",	"record" },
 };
 

@@ -65,7 +65,7 @@ def test_help_lists_commands_in_perfs_layout():
     for line in mine.stdout.splitlines()[4:-3]:
         assert re.fullmatch(r"   [a-z-]+ +\S.*", line) and line[18] == " " != line[19], line
     names = command_names(mine.stdout)
-    assert {"record", "report", "help", "version", "iostat"} <= set(names)
+    assert {"record", "report", "help", "version", "iostat", "test"} <= set(names)
     # the same list with -a, --help and alone (perf: status 1 without a command)
     assert pcl("help", "-a").stdout == pcl("--help").stdout == pcl().stdout == mine.stdout
 
@@ -125,7 +125,8 @@ def test_list_cmds_and_opts_of_pcl():
                                   ["help", "--list-opts"], ["config", "--list-opts"],
                                   ["sched", "--list-cmds"], ["kmem", "--list-cmds"],
                                   ["lock", "--list-cmds"], ["data", "--list-cmds"],
-                                  ["trace", "--list-cmds"], ["diff", "--list-cmds"]])
+                                  ["trace", "--list-cmds"], ["diff", "--list-cmds"],
+                                  ["test", "--list-cmds"], ["test", "--list-opts"]])
 def test_command_lists_equal_perfs(argv):
     mine, theirs = pcl(*argv), perf(*argv)
     assert mine.returncode == theirs.returncode == 130

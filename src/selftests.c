@@ -1,0 +1,563 @@
+/* selftests: see selftests.h.  Each test uses pcl's engine as the commands do and checks
+ * the result against what the kernel or the installed perf says. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/data/session.h"
+#include "core/events/cpumap.h"
+#include "core/events/evlist.h"
+#include "core/events/parse-events.h"
+#include "core/live/ringbuf.h"
+#include "core/symbols/dso.h"
+#include "core/symbols/machine.h"
+#include "selftests.h"
+
+#define TRACEFS_EVENTS "/sys/kernel/tracing/events"
+#define NR_SYSCALLS_MADE 111	/* how many calls a syscall test makes and expects to see */
+
+int test_skip(struct test_ctx *ctx, const char *reason)
+{
+	snprintf(ctx->skip_reason, sizeof(ctx->skip_reason), "%s", reason);
+	return TEST_SKIP;
+}
+
+static void __attribute__((format(printf, 2, 3))) test_note(struct test_ctx *ctx,
+							      const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ctx->verbose)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+/* The workload of the recording tests: a loop in a function of its own, so that its
+ * samples name one symbol of the pcl binary. */
+__attribute__((noinline)) void selftest_noploop(double seconds)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		for (volatile int i = 0; i < 100000; i++)
+			;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while ((now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9 < seconds);
+}
+
+int selftest_workload(const char *name, const char *arg)
+{
+	if (strcmp(name, "noploop"))
+		return -1;
+	selftest_noploop(arg ? atof(arg) : 1.0);
+	return 0;
+}
+
+/* Parses str into a fresh evlist; false (with a note) when pcl's grammar refuses it. */
+static bool parse_into(struct test_ctx *ctx, struct evlist *evlist, const char *str)
+{
+	struct parse_events_error err;
+	int ret;
+
+	evlist__init(evlist);
+	ret = parse_events(evlist, str, &err);
+	if (ret)
+		test_note(ctx, "parse_events(\"%s\"): %s at %d\n", str, err.str ? err.str : "?",
+			  err.idx);
+	parse_events_error__exit(&err);
+	return ret == 0;
+}
+
+static struct evsel *nth_event(struct evlist *evlist, int n)
+{
+	struct evsel *pos = evlist->first;
+
+	while (pos && n--)
+		pos = pos->next;
+	return pos;
+}
+
+static bool attr_is(struct test_ctx *ctx, const struct evsel *evsel, uint32_t type,
+		    uint64_t config, bool excl_user, bool excl_kernel)
+{
+	const struct perf_event_attr *a = &evsel->attr;
+
+	if (a->type == type && a->config == config && a->exclude_user == excl_user &&
+	    a->exclude_kernel == excl_kernel)
+		return true;
+	test_note(ctx, "%s: type %u config %#llx u%d k%d, expected type %u config %#llx u%d k%d\n",
+		  evsel->name, a->type, (unsigned long long)a->config, a->exclude_user,
+		  a->exclude_kernel, type, (unsigned long long)config, excl_user, excl_kernel);
+	return false;
+}
+
+static int test_parse_symbolic(struct test_ctx *ctx)
+{
+	struct evlist el;
+	bool ok;
+
+	if (!parse_into(ctx, &el, "cycles:u,cpu-clock,page-faults,instructions:k,r1a8"))
+		return TEST_FAIL;
+	ok = el.nr_entries == 5 &&
+	     attr_is(ctx, nth_event(&el, 0), PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
+		     false, true) &&
+	     attr_is(ctx, nth_event(&el, 1), PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+		     false, false) &&
+	     attr_is(ctx, nth_event(&el, 2), PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS,
+		     false, false) &&
+	     attr_is(ctx, nth_event(&el, 3), PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
+		     true, false) &&
+	     attr_is(ctx, nth_event(&el, 4), PERF_TYPE_RAW, 0x1a8, false, false);
+	evlist__exit(&el);
+	return ok ? TEST_OK : TEST_FAIL;
+}
+
+/* The id tracefs gives a tracepoint, -1 when it cannot be read. */
+static long tracepoint_id(const char *sys, const char *name)
+{
+	char path[PATH_MAX];
+	long id = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), TRACEFS_EVENTS "/%s/%s/id", sys, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &id) != 1)
+		id = -1;
+	fclose(f);
+	return id;
+}
+
+static int test_parse_tracepoints(struct test_ctx *ctx)
+{
+	long id = tracepoint_id("sched", "sched_switch");
+	struct evlist el;
+	bool ok;
+
+	if (id < 0)
+		return test_skip(ctx, "no tracefs");
+	if (!parse_into(ctx, &el, "sched:sched_switch,sched:sched_process_*"))
+		return TEST_FAIL;
+	ok = attr_is(ctx, el.first, PERF_TYPE_TRACEPOINT, (uint64_t)id, false, false) &&
+	     el.nr_entries > 2;
+	test_note(ctx, "sched:sched_switch is id %ld; the glob gave %d events\n", id,
+		  el.nr_entries - 1);
+	evlist__exit(&el);
+	return ok ? TEST_OK : TEST_FAIL;
+}
+
+static int test_parse_groups(struct test_ctx *ctx)
+{
+	struct evlist el;
+	struct evsel *leader, *member;
+	bool ok;
+
+	if (!parse_into(ctx, &el, "{cpu-clock,task-clock}:u,mem:0x1000:rw"))
+		return TEST_FAIL;
+	leader = nth_event(&el, 0);
+	member = nth_event(&el, 1);
+	ok = el.nr_entries == 3 && leader->leader == leader && member->leader == leader &&
+	     leader->nr_members == 2 && leader->attr.exclude_kernel &&
+	     member->attr.exclude_kernel && nth_event(&el, 2)->leader == nth_event(&el, 2) &&
+	     nth_event(&el, 2)->attr.type == PERF_TYPE_BREAKPOINT &&
+	     nth_event(&el, 2)->attr.bp_addr == 0x1000;
+	evlist__exit(&el);
+	return ok ? TEST_OK : TEST_FAIL;
+}
+
+static int test_parse_errors(struct test_ctx *ctx)
+{
+	static const struct {
+		const char *str;
+		int idx;	/* where perf 6.1 puts its caret */
+	} bad[] = {
+		{ "cpu-clock,nosuchevent", 10 },
+		{ "cycles:z", 6 },
+		{ "{cycles,", 1 },
+	};
+	struct parse_events_error err;
+	int failures = 0;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct evlist el;
+		int ret;
+
+		evlist__init(&el);
+		ret = parse_events(&el, bad[i].str, &err);
+		if (ret == 0 || err.idx != bad[i].idx || el.nr_entries) {
+			test_note(ctx, "\"%s\": returned %d, error at %d, expected at %d\n",
+				  bad[i].str, ret, err.idx, bad[i].idx);
+			failures++;
+		}
+		parse_events_error__exit(&err);
+		evlist__exit(&el);
+	}
+	return failures ? TEST_FAIL : TEST_OK;
+}
+
+static const struct test_case parse_event_cases[] = {
+	{ "Hardware, software and raw events", test_parse_symbolic },
+	{ "Tracepoints by name and by glob", test_parse_tracepoints },
+	{ "Groups, modifiers and breakpoints", test_parse_groups },
+	{ "Errors point at the bad token", test_parse_errors },
+	{ NULL, NULL },
+};
+
+static int test_evsel_names(struct test_ctx *ctx)
+{
+	static const char *const names[] = {
+		"cycles", "instructions:u", "cpu-clock", "page-faults:k",
+		"L1-dcache-load-misses", "branch-misses:uk", "sched:sched_switch",
+	};
+	int failures = 0;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct evlist el;
+
+		if (!strncmp(names[i], "sched:", 6) && tracepoint_id("sched", "sched_switch") < 0)
+			continue;	/* no tracefs */
+		if (!parse_into(ctx, &el, names[i]))
+			return TEST_FAIL;
+		if (strcmp(el.first->name, names[i])) {
+			test_note(ctx, "\"%s\" is named \"%s\"\n", names[i], el.first->name);
+			failures++;
+		}
+		evlist__exit(&el);
+	}
+	return failures ? TEST_FAIL : TEST_OK;
+}
+
+/* One event from str opened on this thread; NULL (and a skip reason) when it cannot be. */
+static struct evsel *open_on_self(struct test_ctx *ctx, struct evlist *el, const char *str,
+				  uint64_t sample_type, bool backward, int *result)
+{
+	struct cpu_map *any = cpu_map__new_any();
+	struct thread_map *self = thread_map__new_pid((int)syscall(SYS_gettid));
+	struct evsel *evsel = NULL;
+	int err = -1;
+
+	*result = TEST_FAIL;
+	if (!parse_into(ctx, el, str)) {
+		if (access(TRACEFS_EVENTS, R_OK))
+			*result = test_skip(ctx, "no tracefs");
+		goto out;
+	}
+	evsel = el->first;
+	evsel->attr.sample_type |= sample_type;
+	evsel->attr.disabled = 1;
+	evsel->attr.write_backward = backward;
+	err = evsel__open(evsel, any, self);
+	if (err) {
+		test_note(ctx, "opening %s: %s\n", str, strerror(-err));
+		if (err == -EACCES || err == -EPERM)
+			*result = test_skip(ctx, "permissions");
+		else if (evsel__errno_is_unsupported(err))
+			*result = test_skip(ctx, "not supported");
+		evsel = NULL;
+	}
+out:
+	if (!evsel)
+		evlist__exit(el);
+	cpu_map__delete(any);
+	thread_map__delete(self);
+	return evsel;
+}
+
+static int test_openat_counted(struct test_ctx *ctx)
+{
+	struct counts_values counts;
+	struct evlist el;
+	struct evsel *evsel;
+	int result;
+
+	evsel = open_on_self(ctx, &el, "syscalls:sys_enter_openat", 0, false, &result);
+	if (!evsel)
+		return result;
+	evsel__enable(evsel);
+	for (int i = 0; i < NR_SYSCALLS_MADE; i++) {
+		int fd = openat(AT_FDCWD, "/etc/passwd", O_RDONLY);
+
+		if (fd >= 0)
+			close(fd);
+	}
+	evsel__disable(evsel);
+	result = evsel__read(evsel, 0, 0, &counts) ? TEST_FAIL : TEST_OK;
+	if (result == TEST_OK && counts.val != NR_SYSCALLS_MADE) {
+		test_note(ctx, "counted %llu openat calls, made %d\n",
+			  (unsigned long long)counts.val, NR_SYSCALLS_MADE);
+		result = TEST_FAIL;
+	}
+	evlist__exit(&el);
+	return result;
+}
+
+/* Calls getppid(2) NR_SYSCALLS_MADE times under a sys_enter_getppid event with a ring and
+ * counts the samples of this thread it finds there. */
+static int ring_samples_of_getppid(struct test_ctx *ctx, bool backward)
+{
+	uint64_t sample_type = PERF_SAMPLE_TID;
+	struct ringbuf rb;
+	struct evlist el;
+	struct evsel *evsel;
+	unsigned char *copy;
+	int result, seen = 0;
+	size_t len;
+
+	evsel = open_on_self(ctx, &el, "syscalls:sys_enter_getppid", sample_type, backward,
+			     &result);
+	if (!evsel)
+		return result;
+	if (ringbuf__mmap(&rb, evsel__fd(evsel, 0, 0), -1, 16, backward)) {
+		evlist__exit(&el);
+		return TEST_FAIL;
+	}
+	evsel__enable(evsel);
+	for (int i = 0; i < NR_SYSCALLS_MADE; i++)
+		syscall(SYS_getppid);
+	evsel__disable(evsel);
+	copy = malloc(ringbuf__data_size(&rb));
+	len = copy ? ringbuf__take(&rb, copy) : 0;
+	for (size_t off = 0; off + sizeof(struct perf_event_header) <= len;) {
+		const struct perf_event_header *h = (const void *)(copy + off);
+
+		/* a tracepoint samples IP (none asked), TID first: pid, tid */
+		if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof(*h) + 8) {
+			uint32_t pid;
+
+			memcpy(&pid, copy + off + sizeof(*h), sizeof(pid));
+			seen += pid == (uint32_t)getpid();
+		}
+		off += h->size ? h->size : len;
+	}
+	test_note(ctx, "%zu bytes in the ring, %d samples of %d calls\n", len, seen,
+		  NR_SYSCALLS_MADE);
+	free(copy);
+	ringbuf__munmap(&rb);
+	evlist__exit(&el);
+	return seen == NR_SYSCALLS_MADE ? TEST_OK : TEST_FAIL;
+}
+
+static int test_ring_forward(struct test_ctx *ctx)
+{
+	return ring_samples_of_getppid(ctx, false);
+}
+
+static int test_ring_overwrite(struct test_ctx *ctx)
+{
+	return ring_samples_of_getppid(ctx, true);
+}
+
+static const struct test_case mmap_cases[] = {
+	{ "Read samples using the mmap interface", test_ring_forward },
+	{ "Read samples from an overwrite ring", test_ring_overwrite },
+	{ NULL, NULL },
+};
+
+/* The path of the running pcl binary. */
+static bool self_exe(char *path, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", path, len - 1);
+
+	if (n <= 0)
+		return false;
+	path[n] = '\0';
+	return true;
+}
+
+static int test_symbol_lookup(struct test_ctx *ctx)
+{
+	char exe[PATH_MAX], line[PATH_MAX + 128];
+	struct machine *m = machine__new();
+	struct addr_location al;
+	struct thread *thread;
+	bool found = false;
+	FILE *maps = fopen("/proc/self/maps", "r");
+
+	if (!m || !maps || !self_exe(exe, sizeof(exe))) {
+		if (maps)
+			fclose(maps);
+		machine__delete(m);
+		return TEST_FAIL;
+	}
+	/* the binary's executable mappings, as an MMAP2 record would give them */
+	while (fgets(line, sizeof(line), maps)) {
+		unsigned long long start, end, pgoff;
+		char perms[8], path[PATH_MAX];
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &start, &end, perms, &pgoff,
+			   path) == 5 && perms[2] == 'x' && !strcmp(path, exe))
+			machine__process_mmap2(m, getpid(), getpid(), start, end - start, pgoff, exe,
+					       PERF_RECORD_MISC_USER, NULL, 0, PROT_EXEC, 0);
+	}
+	fclose(maps);
+	thread = machine__findnew_thread(m, getpid(), getpid());
+	if (thread && machine__resolve(m, thread, PERF_RECORD_MISC_USER,
+				       (uintptr_t)selftest_noploop + 1, &al) && al.sym) {
+		test_note(ctx, "%#lx is %s in %s\n", (unsigned long)(uintptr_t)selftest_noploop,
+			  al.sym->name, al.dso ? al.dso->long_name : "?");
+		found = !strcmp(al.sym->name, "selftest_noploop");
+	}
+	machine__delete(m);
+	return found ? TEST_OK : TEST_FAIL;
+}
+
+/* Runs argv with stdout to out_fd (or /dev/null when -1) and stderr kept only with -v;
+ * returns its exit status, or -1. */
+static int run_program(struct test_ctx *ctx, const char *const argv[], int out_fd)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(out_fd >= 0 ? out_fd : null, STDOUT_FILENO);
+		if (!ctx->verbose)
+			dup2(null, STDERR_FILENO);
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* pcl record of the noploop workload into dir/perf.data (path returned in path). */
+static bool record_noploop(struct test_ctx *ctx, char *dir, char *path, size_t len)
+{
+	char exe[PATH_MAX];
+
+	if (!mkdtemp(dir) || !self_exe(exe, sizeof(exe)))
+		return false;
+	snprintf(path, len, "%s/perf.data", dir);
+	{
+		const char *argv[] = { exe, "record", "-q", "-e", "task-clock", "-c", "100000",
+				       "-o", path, "--", exe, "test", "-w", "noploop", "0.3", NULL };
+
+		return run_program(ctx, argv, -1) == 0;
+	}
+}
+
+static void remove_recording(const char *dir, const char *path)
+{
+	unlink(path);
+	rmdir(dir);
+}
+
+struct noploop_count {
+	struct perf_tool tool;
+	unsigned long samples, in_noploop;
+};
+
+static int count_noploop(struct perf_tool *tool, struct perf_session *session,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel)
+{
+	struct noploop_count *c = (struct noploop_count *)tool;
+	struct addr_location al;
+
+	c->samples++;
+	if (perf_session__resolve_sample(session, sample, &al) && al.sym &&
+	    !strcmp(al.sym->name, "selftest_noploop"))
+		c->in_noploop++;
+	return 0;
+}
+
+static int test_record_report(struct test_ctx *ctx)
+{
+	char dir[] = "/tmp/pcl-test-XXXXXX", path[PATH_MAX], *err = NULL;
+	struct noploop_count count = { .tool = { .sample = count_noploop, .ordered = true } };
+	struct perf_session *s;
+	int result = TEST_FAIL;
+
+	if (!record_noploop(ctx, dir, path, sizeof(path))) {
+		test_note(ctx, "pcl record failed\n");
+		remove_recording(dir, path);
+		return TEST_FAIL;
+	}
+	s = perf_session__open(path, false, &err);
+	if (s) {
+		perf_session__new_machine(s, NULL, NULL, false);
+		if (perf_session__process(s, &count.tool) == 0 && count.samples &&
+		    count.in_noploop * 2 > count.samples)
+			result = TEST_OK;
+		test_note(ctx, "%lu samples, %lu in selftest_noploop\n", count.samples,
+			  count.in_noploop);
+		perf_session__delete(s);
+	} else {
+		test_note(ctx, "%s\n", err);
+		free(err);
+	}
+	remove_recording(dir, path);
+	return result;
+}
+
+/* The installed perf, or NULL. */
+static const char *installed_perf(void)
+{
+	static const char *const places[] = { "/usr/bin/perf", "/usr/local/bin/perf" };
+
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++)
+		if (access(places[i], X_OK) == 0)
+			return places[i];
+	return NULL;
+}
+
+static int test_perf_reads_pcl_data(struct test_ctx *ctx)
+{
+	char dir[] = "/tmp/pcl-test-XXXXXX", path[PATH_MAX], out[PATH_MAX], line[512];
+	const char *perf = installed_perf();
+	int result = TEST_FAIL, fd;
+	FILE *report;
+
+	if (!perf)
+		return test_skip(ctx, "perf not installed");
+	if (!record_noploop(ctx, dir, path, sizeof(path))) {
+		remove_recording(dir, path);
+		return TEST_FAIL;
+	}
+	snprintf(out, sizeof(out), "%s/report.txt", dir);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd >= 0) {
+		const char *argv[] = { perf, "report", "-i", path, "--stdio", "-q", "--sort",
+				       "sym", NULL };
+
+		if (run_program(ctx, argv, fd) == 0 && (report = fopen(out, "r"))) {
+			while (fgets(line, sizeof(line), report))
+				if (strstr(line, "selftest_noploop"))
+					result = TEST_OK;
+			fclose(report);
+		}
+		close(fd);
+		unlink(out);
+	}
+	test_note(ctx, "perf report %s selftest_noploop\n", result ? "does not name" : "names");
+	remove_recording(dir, path);
+	return result;
+}
+
+const struct test_suite selftests[] = {
+	{ "Parse event definition strings", NULL, parse_event_cases },
+	{ "Roundtrip evsel->name", test_evsel_names, NULL },
+	{ "Detect openat syscall event", test_openat_counted, NULL },
+	{ "mmap interface tests", NULL, mmap_cases },
+	{ "Symbol lookup in the pcl binary", test_symbol_lookup, NULL },
+	{ "record -> report round trip", test_record_report, NULL },
+	{ "perf.data written by pcl read by the installed perf", test_perf_reads_pcl_data, NULL },
+	{ NULL, NULL, NULL },
+};
