@@ -192,3 +192,18 @@ def test_iostat_help_is_its_manual():
     r = pcl("iostat", "--help", env=MAN_ENV)
     assert r.returncode == 0 and r.stdout.startswith("PCL-IOSTAT(1)")
     assert perf("iostat", "--help", env=MAN_ENV).stdout.startswith("PERF-IOSTAT(1)")
+
+
+def test_install_ships_pages_and_completion(tmp_path):
+    """make install: the completion script, and pages an installed pcl finds beside its bin/
+    (a prefix man does not search)."""
+    r = subprocess.run(["make", "-C", ROOT, "install", f"DESTDIR={tmp_path}", "PREFIX=/opt/pcl"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout
+    prefix = tmp_path / "opt" / "pcl"
+    assert (prefix / "share" / "bash-completion" / "completions" / "pcl").read_text() == \
+        open(os.path.join(ROOT, "scripts", "pcl-completion.bash")).read()
+    assert (prefix / "share" / "man" / "man1" / "pcl-help.1").exists()
+    r = subprocess.run([str(prefix / "bin" / "pcl"), "help", "iostat"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, env=MAN_ENV, timeout=60)
+    assert r.returncode == 0 and r.stdout.startswith("PCL-IOSTAT(1)"), r.stderr
