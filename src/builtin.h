@@ -40,7 +40,9 @@ int cmd_sched(int argc, const char **argv);
 
 extern const struct pcl_cmd pcl_commands[];
 
-/* cmd-help.c: the list `pcl` and `pcl help` print; CMD's manual (`pcl CMD --help`) */
+/* cmd-help.c: a command by name, the list `pcl` and `pcl help` print, CMD's manual
+ * (`pcl CMD --help`) */
+const struct pcl_cmd *find_command(const char *name);
 void print_command_list(void);
 int help_manual(const char *cmd);
 /* --list-cmds / --list-opts (what) of pcl (cmd NULL) or the sub-commands of cmd, for

@@ -72,7 +72,7 @@ int list_for_completion(const char *cmd, const char *what)
 	return PCL_EXIT_LIST;
 }
 
-static const struct pcl_cmd *lookup_command(const char *name)
+const struct pcl_cmd *find_command(const char *name)
 {
 	for (const struct pcl_cmd *c = pcl_commands; c->name; c++)
 		if (!strcmp(c->name, name))
@@ -160,7 +160,7 @@ static int open_manual(const char *cmd, int viewer)
 		const char *argv[] = { "man", "-l", path, NULL };
 		return exec_viewer("man", argv);
 	}
-	if (!lookup_command(cmd) && strncmp(cmd, "pcl", 3))
+	if (!find_command(cmd) && strncmp(cmd, "pcl", 3))
 		fprintf(stderr, "No manual entry for %s: '%s' is not a pcl command. "
 			"See 'pcl help'.\n", page, cmd);
 	else

@@ -204,7 +204,8 @@ static void list_tests(int argc, const char **argv)
 	}
 }
 
-/* perf's rule: the colon goes after the longest description of all */
+/* perf's rule: the colon goes after the longest test description (sub-tests, two
+ * characters further in, are padded to two less) */
 static int description_width(void)
 {
 	int width = 0;
@@ -213,10 +214,6 @@ static int description_width(void)
 		int len = (int)strlen(selftests[i].desc);
 
 		width = len > width ? len : width;
-		for (int s = 0; s < nr_subtests(&selftests[i]); s++) {
-			len = (int)strlen(selftests[i].subtests[s].desc);
-			width = len > width ? len : width;
-		}
 	}
 	return width;
 }

@@ -1,4 +1,5 @@
-/* pcl: main(), the command table, help and version (the git.c / perf.c shape). */
+/* pcl: main() and the command table (the git.c / perf.c shape); help and version are
+ * cmd-help.c and cmd-version.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,14 +39,6 @@ const struct pcl_cmd pcl_commands[] = {
 	{ NULL, NULL, NULL },
 };
 
-static const struct pcl_cmd *find_cmd(const char *name)
-{
-	for (const struct pcl_cmd *c = pcl_commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			return c;
-	return NULL;
-}
-
 /* Suggests the closest command name for a typo (edit distance <= 2). */
 static const char *suggest(const char *name)
 {
@@ -78,7 +71,7 @@ int main(int argc, const char **argv)
 		name = "version";
 	else if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		name = "help";
-	c = find_cmd(name);
+	c = find_command(name);
 	if (!c) {
 		const char *s = suggest(name);
 

@@ -44,7 +44,7 @@ static void __attribute__((format(printf, 2, 3))) test_note(struct test_ctx *ctx
 }
 
 /* The workload of the recording tests: a loop in a function of its own, so that its
- * samples name one symbol of the pcl binary. */
+ * samples name one symbol of the pcl binary (global: the compiler keeps its name). */
 __attribute__((noinline)) void selftest_noploop(double seconds)
 {
 	struct timespec start, now;
