@@ -101,11 +101,14 @@ static bool manual_installed(const char *page)
 
 /*
  * The page shipped with this binary but not installed: docs/PAGE.1 next to it (a build
- * tree), or share/man/man1/PAGE.1 beside its bin/ (a prefix man does not search).
+ * tree; one level up for build/pcl-asan), or share/man/man1/PAGE.1 beside its bin/ (a
+ * prefix man does not search).
  */
 static bool manual_beside_binary(const char *page, char *path, size_t len)
 {
-	static const char *const places[] = { "%s/docs/%s.1", "%s/../share/man/man1/%s.1" };
+	static const char *const places[] = {
+		"%s/docs/%s.1", "%s/../docs/%s.1", "%s/../share/man/man1/%s.1",
+	};
 	char exe[PATH_MAX];
 	ssize_t n_exe = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
