@@ -437,8 +437,10 @@ static int run_program(struct test_ctx *ctx, const char *const argv[], int out_f
 	return WEXITSTATUS(status);
 }
 
-/* pcl record of the noploop workload into dir/perf.data (path returned in path). */
-static bool record_noploop(struct test_ctx *ctx, char *dir, char *path, size_t len)
+/* pcl record (with call_graph, when not NULL) of the noploop workload into
+ * dir/perf.data (path returned in path). */
+static bool record_noploop(struct test_ctx *ctx, const char *call_graph, char *dir, char *path,
+			   size_t len)
 {
 	char exe[PATH_MAX];
 
@@ -447,8 +449,11 @@ static bool record_noploop(struct test_ctx *ctx, char *dir, char *path, size_t l
 	snprintf(path, len, "%s/perf.data", dir);
 	{
 		const char *argv[] = { exe, "record", "-q", "-e", "task-clock", "-c", "100000",
-				       "-o", path, "--", exe, "test", "-w", "noploop", "0.3", NULL };
+				       "-o", path, "--call-graph", call_graph ? call_graph : "",
+				       "--", exe, "test", "-w", "noploop", "0.3", NULL };
 
+		if (!call_graph)	/* no --call-graph: the workload follows -o */
+			memmove(&argv[9], &argv[11], 7 * sizeof(argv[0]));
 		return run_program(ctx, argv, -1) == 0;
 	}
 }
@@ -485,7 +490,7 @@ static int test_record_report(struct test_ctx *ctx)
 	struct perf_session *s;
 	int result = TEST_FAIL;
 
-	if (!record_noploop(ctx, dir, path, sizeof(path))) {
+	if (!record_noploop(ctx, NULL, dir, path, sizeof(path))) {
 		test_note(ctx, "pcl record failed\n");
 		remove_recording(dir, path);
 		return TEST_FAIL;
@@ -498,6 +503,83 @@ static int test_record_report(struct test_ctx *ctx)
 			result = TEST_OK;
 		test_note(ctx, "%lu samples, %lu in selftest_noploop\n", count.samples,
 			  count.in_noploop);
+		perf_session__delete(s);
+	} else {
+		test_note(ctx, "%s\n", err);
+		free(err);
+	}
+	remove_recording(dir, path);
+	return result;
+}
+
+/* The callers DWARF unwinding must find above the workload's loop, innermost first, down
+ * to the binary's entry point (main calls the command as a tail call: no frame of its own) */
+static const char *const noploop_callers[] = { "selftest_workload", "cmd_test", "_start" };
+
+struct unwound_stacks {
+	struct perf_tool tool;
+	struct test_ctx *ctx;
+	unsigned long in_noploop, complete;
+};
+
+/* Whether the frames above selftest_noploop hold its callers, in order. */
+static bool callers_found(const struct callchain_frame *frames, int nr)
+{
+	size_t want = 0;
+
+	for (int i = 1; i < nr && want < sizeof(noploop_callers) / sizeof(noploop_callers[0]);
+	     i++)
+		if (frames[i].al.sym && !strcmp(frames[i].al.sym->name, noploop_callers[want]))
+			want++;
+	return want == sizeof(noploop_callers) / sizeof(noploop_callers[0]);
+}
+
+static int check_unwound(struct perf_tool *tool, struct perf_session *session,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel)
+{
+	struct unwound_stacks *u = (struct unwound_stacks *)tool;
+	struct callchain_frame frames[64];
+	struct addr_location al;
+	int nr;
+
+	if (!perf_session__resolve_sample(session, sample, &al))
+		return 0;
+	nr = perf_session__resolve_callchain(session, evsel, sample, al.thread, 64, frames, 64);
+	if (nr < 1 || !frames[0].al.sym || strcmp(frames[0].al.sym->name, "selftest_noploop"))
+		return 0;
+	u->in_noploop++;
+	if (callers_found(frames, nr))
+		u->complete++;
+	else if (u->ctx->verbose && u->in_noploop - u->complete == 1)
+		for (int i = 0; i < nr; i++)
+			test_note(u->ctx, "  frame %d: %s\n", i,
+				  frames[i].al.sym ? frames[i].al.sym->name : "[unknown]");
+	return 0;
+}
+
+static int test_dwarf_unwind(struct test_ctx *ctx)
+{
+	char dir[] = "/tmp/pcl-test-XXXXXX", path[PATH_MAX], *err = NULL;
+	struct unwound_stacks u = { .tool = { .sample = check_unwound, .ordered = true },
+				    .ctx = ctx };
+	struct perf_session *s;
+	int result = TEST_FAIL;
+
+	if (!record_noploop(ctx, "dwarf", dir, path, sizeof(path))) {
+		test_note(ctx, "pcl record --call-graph dwarf failed\n");
+		remove_recording(dir, path);
+		return TEST_FAIL;
+	}
+	s = perf_session__open(path, false, &err);
+	if (s) {
+		perf_session__new_machine(s, NULL, NULL, false);
+		/* most stacks unwind to _start (a sample may land mid-prologue) */
+		if (perf_session__process(s, &u.tool) == 0 && u.in_noploop &&
+		    u.complete * 2 > u.in_noploop)
+			result = TEST_OK;
+		test_note(ctx, "%lu samples in selftest_noploop, %lu unwound to _start\n",
+			  u.in_noploop, u.complete);
 		perf_session__delete(s);
 	} else {
 		test_note(ctx, "%s\n", err);
@@ -527,7 +609,7 @@ static int test_perf_reads_pcl_data(struct test_ctx *ctx)
 
 	if (!perf)
 		return test_skip(ctx, "perf not installed");
-	if (!record_noploop(ctx, dir, path, sizeof(path))) {
+	if (!record_noploop(ctx, NULL, dir, path, sizeof(path))) {
 		remove_recording(dir, path);
 		return TEST_FAIL;
 	}
@@ -558,6 +640,7 @@ const struct test_suite selftests[] = {
 	{ "mmap interface tests", NULL, mmap_cases },
 	{ "Symbol lookup in the pcl binary", test_symbol_lookup, NULL },
 	{ "record -> report round trip", test_record_report, NULL },
+	{ "DWARF unwinding of recorded user stacks", test_dwarf_unwind, NULL },
 	{ "perf.data written by pcl read by the installed perf", test_perf_reads_pcl_data, NULL },
 	{ NULL, NULL, NULL },
 };
