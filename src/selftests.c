@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/data/perf-record.h"
 #include "core/data/session.h"
 #include "core/events/cpumap.h"
 #include "core/events/evlist.h"
@@ -304,11 +305,34 @@ static int test_openat_counted(struct test_ctx *ctx)
 	return result;
 }
 
-/* Calls getppid(2) NR_SYSCALLS_MADE times under a sys_enter_getppid event with a ring and
- * counts the samples of this thread it finds there. */
-static int ring_samples_of_getppid(struct test_ctx *ctx, bool backward)
+/* Whether a decoded sys_enter_getppid sample says what this thread did: its pid and tid,
+ * a period of 1, a CPU that exists, time going forward, and the tracepoint's own record
+ * (raw data: common_type u16, flags u8, preempt_count u8, then common_pid) naming us. */
+static bool sample_fields_match(struct test_ctx *ctx, const struct perf_sample *s,
+				uint64_t *last_time)
 {
-	uint64_t sample_type = PERF_SAMPLE_TID;
+	int32_t common_pid = 0;
+	bool ok;
+
+	if (s->raw_size >= 8)
+		memcpy(&common_pid, (const char *)s->raw_data + 4, sizeof(common_pid));
+	ok = s->pid == (uint32_t)getpid() && s->tid == (uint32_t)syscall(SYS_gettid) &&
+	     s->period == 1 && s->cpu < (uint32_t)sysconf(_SC_NPROCESSORS_CONF) &&
+	     s->time >= *last_time && common_pid == (int32_t)s->tid;
+	if (!ok)
+		test_note(ctx, "sample: pid %u tid %u period %llu cpu %u time %llu common_pid %d\n",
+			  s->pid, s->tid, (unsigned long long)s->period, s->cpu,
+			  (unsigned long long)s->time, common_pid);
+	*last_time = s->time;
+	return ok;
+}
+
+/* Calls getppid(2) NR_SYSCALLS_MADE times under a sys_enter_getppid event with a ring,
+ * decodes the records found there with pcl's sample parser and counts this process's
+ * samples (with check_fields: those whose every field is right). */
+static int ring_samples_of_getppid(struct test_ctx *ctx, bool backward, bool check_fields)
+{
+	uint64_t sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID, last_time = 0;
 	struct ringbuf rb;
 	struct evlist el;
 	struct evsel *evsel;
@@ -332,13 +356,16 @@ static int ring_samples_of_getppid(struct test_ctx *ctx, bool backward)
 	len = copy ? ringbuf__take(&rb, copy) : 0;
 	for (size_t off = 0; off + sizeof(struct perf_event_header) <= len;) {
 		const struct perf_event_header *h = (const void *)(copy + off);
+		struct perf_sample sample;
+		const char *why;
 
-		/* a tracepoint samples IP (none asked), TID first: pid, tid */
-		if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof(*h) + 8) {
-			uint32_t pid;
-
-			memcpy(&pid, copy + off + sizeof(*h), sizeof(pid));
-			seen += pid == (uint32_t)getpid();
+		if (h->type == PERF_RECORD_SAMPLE) {
+			if (perf_sample__parse(&evsel->attr, h, &sample, &why))
+				test_note(ctx, "undecodable sample: %s\n", why);
+			else if (check_fields)
+				seen += sample_fields_match(ctx, &sample, &last_time);
+			else
+				seen += sample.pid == (uint32_t)getpid();
 		}
 		off += h->size ? h->size : len;
 	}
@@ -352,17 +379,23 @@ static int ring_samples_of_getppid(struct test_ctx *ctx, bool backward)
 
 static int test_ring_forward(struct test_ctx *ctx)
 {
-	return ring_samples_of_getppid(ctx, false);
+	return ring_samples_of_getppid(ctx, false, false);
 }
 
 static int test_ring_overwrite(struct test_ctx *ctx)
 {
-	return ring_samples_of_getppid(ctx, true);
+	return ring_samples_of_getppid(ctx, true, false);
+}
+
+static int test_sample_fields(struct test_ctx *ctx)
+{
+	return ring_samples_of_getppid(ctx, false, true);
 }
 
 static const struct test_case mmap_cases[] = {
 	{ "Read samples using the mmap interface", test_ring_forward },
 	{ "Read samples from an overwrite ring", test_ring_overwrite },
+	{ "Decode the fields of the kernel's samples", test_sample_fields },
 	{ NULL, NULL },
 };
 
