@@ -1,5 +1,6 @@
 /* selftests: see selftests.h.  Each test uses pcl's engine as the commands do and checks
  * the result against what the kernel or the installed perf says. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -622,6 +623,52 @@ static int test_dwarf_unwind(struct test_ctx *ctx)
 	return result;
 }
 
+/* The first field of the stat -x, line of event in file, or -1. */
+static long long stat_count(const char *file, const char *event)
+{
+	char line[512];
+	long long count = -1;
+	FILE *f = fopen(file, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, event) && isdigit((unsigned char)line[0]))
+			count = atoll(line);
+	if (f)
+		fclose(f);
+	return count;
+}
+
+static int test_uprobe(struct test_ctx *ctx)
+{
+	static const char *const probe = "pcl_selftest:noploop";
+	char dir[] = "/tmp/pcl-test-XXXXXX", exe[PATH_MAX], out[PATH_MAX];
+	long long count = -1;
+
+	if (access("/sys/kernel/tracing/uprobe_events", W_OK))
+		return test_skip(ctx, "no uprobe_events");
+	if (!self_exe(exe, sizeof(exe)) || !mkdtemp(dir))
+		return TEST_FAIL;
+	snprintf(out, sizeof(out), "%s/stat.txt", dir);
+	{
+		const char *add[] = { exe, "probe", "-q", "-x", exe,
+				      "pcl_selftest:noploop=selftest_noploop", NULL };
+		const char *stat[] = { exe, "stat", "-x,", "-o", out, "-e", probe, "--", exe,
+				       "test", "-w", "noploop", "0.05", NULL };
+		const char *del[] = { exe, "probe", "-q", "-d", probe, NULL };
+
+		run_program(ctx, del, -1);	/* one a killed run left behind */
+		if (run_program(ctx, add, -1) == 0) {
+			if (run_program(ctx, stat, -1) == 0)
+				count = stat_count(out, probe);
+			run_program(ctx, del, -1);
+		}
+	}
+	test_note(ctx, "%s counted %lld calls of selftest_noploop, 1 made\n", probe, count);
+	unlink(out);
+	rmdir(dir);
+	return count == 1 ? TEST_OK : TEST_FAIL;
+}
+
 /* The installed perf, or NULL. */
 static const char *installed_perf(void)
 {
@@ -674,6 +721,7 @@ const struct test_suite selftests[] = {
 	{ "Symbol lookup in the pcl binary", test_symbol_lookup, NULL },
 	{ "record -> report round trip", test_record_report, NULL },
 	{ "DWARF unwinding of recorded user stacks", test_dwarf_unwind, NULL },
+	{ "Uprobe on a function of the pcl binary", test_uprobe, NULL },
 	{ "perf.data written by pcl read by the installed perf", test_perf_reads_pcl_data, NULL },
 	{ NULL, NULL, NULL },
 };
