@@ -67,6 +67,11 @@ int main(int argc, const char **argv)
 	name = argv[1];
 	if (!strcmp(name, "--list-cmds") || !strcmp(name, "--list-opts"))
 		return list_for_completion(NULL, name);
+	if (!strcmp(name, "-vv")) {	/* perf's short way to the build options */
+		const char *build_options[] = { "version", "--build-options", NULL };
+
+		return cmd_version(2, build_options);
+	}
 	if (!strcmp(name, "--version") || !strcmp(name, "-v"))
 		name = "version";
 	else if (!strcmp(name, "--help") || !strcmp(name, "-h"))

@@ -43,6 +43,12 @@ def test_build_options_in_perf_layout():
         assert ours[name][0] == "OFF", name
 
 
+def test_build_options_spellings_as_perf():
+    table = pcl("version", "--build-options").stdout
+    assert pcl("-vv").stdout == pcl("--version", "--build-options").stdout == table
+    assert perf("-vv").stdout == perf("version", "--build-options").stdout
+
+
 def test_version_usage_as_perf():
     mine, theirs = pcl("version", "-h"), perf("version", "-h")
     assert mine.returncode == theirs.returncode == 129
