@@ -142,29 +142,24 @@ static int run_one(const struct test_run *run, test_fn fn, struct test_ctx *ctx)
 }
 
 /* "  N: desc   :" or "  N.M: desc :" then the result; -v frames the test's own notes. */
-static int run_and_report(const struct test_run *run, const char *prefix, int width,
-			  const char *desc, test_fn fn)
+static void run_and_report(const struct test_run *run, const char *prefix, int width,
+			   const char *desc, test_fn fn)
 {
 	struct test_ctx ctx = { .verbose = run->verbose };
 	int result;
 
 	fprintf(stderr, "%s %-*s:", prefix, width, desc);
-	if (run->verbose) {
+	if (run->verbose)
 		fprintf(stderr, "\n--- start ---\n");
-	}
 	result = run_one(run, fn, &ctx);
-	if (run->verbose) {
-		fprintf(stderr, "---- end ----\n");
-		fprintf(stderr, "%s:", desc);
-	}
+	if (run->verbose)
+		fprintf(stderr, "---- end ----\n%s:", desc);
 	print_result(run, result, ctx.skip_reason);
-	return result;
 }
 
-static int run_tests(struct test_run *run, int argc, const char **argv)
+/* Every selected test, in order; failures show in the output only (perf's exit status) */
+static void run_tests(struct test_run *run, int argc, const char **argv)
 {
-	int failed = 0;
-
 	for (int i = 0; selftests[i].desc; i++) {
 		const struct test_suite *t = &selftests[i];
 		char prefix[32];
@@ -178,17 +173,16 @@ static int run_tests(struct test_run *run, int argc, const char **argv)
 			continue;
 		}
 		if (!t->subtests) {
-			failed += run_and_report(run, prefix, run->width, t->desc, t->fn) == TEST_FAIL;
+			run_and_report(run, prefix, run->width, t->desc, t->fn);
 			continue;
 		}
 		fprintf(stderr, "%s %-*s:\n", prefix, run->width, t->desc);
 		for (int s = 0; s < nr_subtests(t); s++) {
 			snprintf(prefix, sizeof(prefix), "%3d.%1d:", i + 1, s + 1);
-			failed += run_and_report(run, prefix, run->width - 2, t->subtests[s].desc,
-						 t->subtests[s].fn) == TEST_FAIL;
+			run_and_report(run, prefix, run->width - 2, t->subtests[s].desc,
+				       t->subtests[s].fn);
 		}
 	}
-	return failed;
 }
 
 static void list_tests(int argc, const char **argv)
