@@ -21,6 +21,8 @@
 #include "core/events/parse-events.h"
 #include "core/live/ringbuf.h"
 #include "core/symbols/dso.h"
+#include "core/symbols/kernel-maps.h"
+#include "core/symbols/map.h"
 #include "core/symbols/machine.h"
 #include "selftests.h"
 
@@ -448,6 +450,44 @@ static int test_symbol_lookup(struct test_ctx *ctx)
 	return found ? TEST_OK : TEST_FAIL;
 }
 
+/* Kernel functions every kernel pcl meets has, looked up by name and by address. */
+static int test_kernel_symbols(struct test_ctx *ctx)
+{
+	static const char *const names[] = { "schedule", "vfs_read", "do_exit" };
+	struct machine *m = machine__new();
+	struct thread *thread;
+	bool no_modules;
+	int failures = 0;
+
+	if (!m)
+		return TEST_FAIL;
+	if (machine__add_running_kernel_maps(m, &no_modules) < 0) {
+		machine__delete(m);
+		return test_skip(ctx, "kallsyms hides addresses");
+	}
+	thread = machine__findnew_thread(m, 0, 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct map *map = NULL;
+		struct symbol *sym = machine__find_kernel_symbol_by_name(m, names[i], &map);
+		struct addr_location al;
+		uint64_t kallsyms_addr = 0, addr = 0;
+
+		if (sym)
+			addr = map__unmap_ip(map, sym->start);
+		/* the address /proc/kallsyms gives, and the way back from it to the name */
+		if (!sym || kallsyms__symbol_addr(NULL, names[i], &kallsyms_addr) ||
+		    addr != kallsyms_addr ||
+		    !machine__resolve(m, thread, PERF_RECORD_MISC_KERNEL, addr, &al) || !al.sym ||
+		    strcmp(al.sym->name, names[i])) {
+			test_note(ctx, "%s: found at %#llx, kallsyms says %#llx\n", names[i],
+				  (unsigned long long)addr, (unsigned long long)kallsyms_addr);
+			failures++;
+		}
+	}
+	machine__delete(m);
+	return failures ? TEST_FAIL : TEST_OK;
+}
+
 /* Runs argv with stdout to out_fd (or /dev/null when -1) and stderr kept only with -v;
  * returns its exit status, or -1. */
 static int run_program(struct test_ctx *ctx, const char *const argv[], int out_fd)
@@ -719,6 +759,7 @@ const struct test_suite selftests[] = {
 	{ "Detect openat syscall event", test_openat_counted, NULL },
 	{ "mmap interface tests", NULL, mmap_cases },
 	{ "Symbol lookup in the pcl binary", test_symbol_lookup, NULL },
+	{ "Kernel symbols match kallsyms", test_kernel_symbols, NULL },
 	{ "record -> report round trip", test_record_report, NULL },
 	{ "DWARF unwinding of recorded user stacks", test_dwarf_unwind, NULL },
 	{ "Uprobe on a function of the pcl binary", test_uprobe, NULL },

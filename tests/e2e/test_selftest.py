@@ -60,7 +60,7 @@ def test_skip_by_user_as_perf():
 
 
 def test_verbose_and_dont_fork():
-    v = pcl("test", "-v", "symbol")
+    v = pcl("test", "-v", "lookup")
     assert "--- start ---" in v.stderr and "---- end ----" in v.stderr
     assert "is selftest_noploop in" in v.stderr
     assert v.stderr.endswith("---- end ----\nSymbol lookup in the pcl binary: Ok\n")
