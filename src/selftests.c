@@ -398,7 +398,7 @@ static int test_sample_fields(struct test_ctx *ctx)
 static const struct test_case mmap_cases[] = {
 	{ "Read samples using the mmap interface", test_ring_forward },
 	{ "Read samples from an overwrite ring", test_ring_overwrite },
-	{ "Decode the fields of the kernel's samples", test_sample_fields },
+	{ "Decode each field of the samples", test_sample_fields },
 	{ NULL, NULL },
 };
 
@@ -511,10 +511,10 @@ static int run_program(struct test_ctx *ctx, const char *const argv[], int out_f
 	return WEXITSTATUS(status);
 }
 
-/* pcl record (with call_graph, when not NULL) of the noploop workload into
- * dir/perf.data (path returned in path). */
-static bool record_noploop(struct test_ctx *ctx, const char *call_graph, char *dir, char *path,
-			   size_t len)
+/* A recording of the noploop workload into dir/perf.data (its path returned in path), by
+ * recorder (the installed perf; NULL: this pcl), with --call-graph call_graph when not NULL. */
+static bool record_noploop(struct test_ctx *ctx, const char *recorder, const char *call_graph,
+			   char *dir, char *path, size_t len)
 {
 	char exe[PATH_MAX];
 
@@ -522,9 +522,10 @@ static bool record_noploop(struct test_ctx *ctx, const char *call_graph, char *d
 		return false;
 	snprintf(path, len, "%s/perf.data", dir);
 	{
-		const char *argv[] = { exe, "record", "-q", "-e", "task-clock", "-c", "100000",
-				       "-o", path, "--call-graph", call_graph ? call_graph : "",
-				       "--", exe, "test", "-w", "noploop", "0.3", NULL };
+		const char *argv[] = { recorder ? recorder : exe, "record", "-q", "-e", "task-clock",
+				       "-c", "100000", "-o", path, "--call-graph",
+				       call_graph ? call_graph : "", "--", exe, "test", "-w",
+				       "noploop", "0.3", NULL };
 
 		if (!call_graph)	/* no --call-graph: the workload follows -o */
 			memmove(&argv[9], &argv[11], 7 * sizeof(argv[0]));
@@ -557,33 +558,45 @@ static int count_noploop(struct perf_tool *tool, struct perf_session *session,
 	return 0;
 }
 
-static int test_record_report(struct test_ctx *ctx)
+/* Whether pcl reads the recording at path and finds most samples in the workload's loop. */
+static int samples_in_noploop(struct test_ctx *ctx, const char *path)
 {
-	char dir[] = "/tmp/pcl-test-XXXXXX", path[PATH_MAX], *err = NULL;
 	struct noploop_count count = { .tool = { .sample = count_noploop, .ordered = true } };
-	struct perf_session *s;
+	char *err = NULL;
+	struct perf_session *s = perf_session__open(path, false, &err);
 	int result = TEST_FAIL;
 
-	if (!record_noploop(ctx, NULL, dir, path, sizeof(path))) {
-		test_note(ctx, "pcl record failed\n");
-		remove_recording(dir, path);
-		return TEST_FAIL;
-	}
-	s = perf_session__open(path, false, &err);
-	if (s) {
-		perf_session__new_machine(s, NULL, NULL, false);
-		if (perf_session__process(s, &count.tool) == 0 && count.samples &&
-		    count.in_noploop * 2 > count.samples)
-			result = TEST_OK;
-		test_note(ctx, "%lu samples, %lu in selftest_noploop\n", count.samples,
-			  count.in_noploop);
-		perf_session__delete(s);
-	} else {
+	if (!s) {
 		test_note(ctx, "%s\n", err);
 		free(err);
+		return TEST_FAIL;
 	}
+	perf_session__new_machine(s, NULL, NULL, false);
+	if (perf_session__process(s, &count.tool) == 0 && count.samples &&
+	    count.in_noploop * 2 > count.samples)
+		result = TEST_OK;
+	test_note(ctx, "%lu samples, %lu in selftest_noploop\n", count.samples, count.in_noploop);
+	perf_session__delete(s);
+	return result;
+}
+
+/* recorder (NULL: pcl) records the workload, pcl reads it */
+static int record_and_read(struct test_ctx *ctx, const char *recorder)
+{
+	char dir[] = "/tmp/pcl-test-XXXXXX", path[PATH_MAX];
+	int result = TEST_FAIL;
+
+	if (record_noploop(ctx, recorder, NULL, dir, path, sizeof(path)))
+		result = samples_in_noploop(ctx, path);
+	else
+		test_note(ctx, "%s record failed\n", recorder ? recorder : "pcl");
 	remove_recording(dir, path);
 	return result;
+}
+
+static int test_record_report(struct test_ctx *ctx)
+{
+	return record_and_read(ctx, NULL);
 }
 
 /* The callers DWARF unwinding must find above the workload's loop, innermost first, down
@@ -640,7 +653,7 @@ static int test_dwarf_unwind(struct test_ctx *ctx)
 	struct perf_session *s;
 	int result = TEST_FAIL;
 
-	if (!record_noploop(ctx, "dwarf", dir, path, sizeof(path))) {
+	if (!record_noploop(ctx, NULL, "dwarf", dir, path, sizeof(path))) {
 		test_note(ctx, "pcl record --call-graph dwarf failed\n");
 		remove_recording(dir, path);
 		return TEST_FAIL;
@@ -729,7 +742,7 @@ static int test_perf_reads_pcl_data(struct test_ctx *ctx)
 
 	if (!perf)
 		return test_skip(ctx, "perf not installed");
-	if (!record_noploop(ctx, NULL, dir, path, sizeof(path))) {
+	if (!record_noploop(ctx, NULL, NULL, dir, path, sizeof(path))) {
 		remove_recording(dir, path);
 		return TEST_FAIL;
 	}
@@ -753,6 +766,19 @@ static int test_perf_reads_pcl_data(struct test_ctx *ctx)
 	return result;
 }
 
+static int test_pcl_reads_perf_data(struct test_ctx *ctx)
+{
+	const char *perf = installed_perf();
+
+	return perf ? record_and_read(ctx, perf) : test_skip(ctx, "perf not installed");
+}
+
+static const struct test_case perf_compat_cases[] = {
+	{ "pcl's recording reported by perf", test_perf_reads_pcl_data },
+	{ "perf's recording read by pcl", test_pcl_reads_perf_data },
+	{ NULL, NULL },
+};
+
 const struct test_suite selftests[] = {
 	{ "Parse event definition strings", NULL, parse_event_cases },
 	{ "Roundtrip evsel->name", test_evsel_names, NULL },
@@ -763,6 +789,6 @@ const struct test_suite selftests[] = {
 	{ "record -> report round trip", test_record_report, NULL },
 	{ "DWARF unwinding of recorded user stacks", test_dwarf_unwind, NULL },
 	{ "Uprobe on a function of the pcl binary", test_uprobe, NULL },
-	{ "perf.data written by pcl read by the installed perf", test_perf_reads_pcl_data, NULL },
+	{ "perf.data shared with the installed perf", NULL, perf_compat_cases },
 	{ NULL, NULL, NULL },
 };
