@@ -244,50 +244,61 @@ static int test_evsel_names(struct test_ctx *ctx)
 	return failures ? TEST_FAIL : TEST_OK;
 }
 
-/* One event from str opened on this thread; NULL (and a skip reason) when it cannot be. */
-static struct evsel *open_on_self(struct test_ctx *ctx, struct evlist *el, const char *str,
+/* One event opened on this thread, with the maps it was opened on (the evsel borrows them). */
+struct self_event {
+	struct evlist el;
+	struct cpu_map *cpus;
+	struct thread_map *threads;
+};
+
+static void self_event__close(struct self_event *se)
+{
+	evlist__exit(&se->el);
+	cpu_map__delete(se->cpus);
+	thread_map__delete(se->threads);
+}
+
+/* Opens str on this thread; NULL (with *result a failure or a skip) when it cannot be. */
+static struct evsel *open_on_self(struct test_ctx *ctx, struct self_event *se, const char *str,
 				  uint64_t sample_type, bool backward, int *result)
 {
-	struct cpu_map *any = cpu_map__new_any();
-	struct thread_map *self = thread_map__new_pid((int)syscall(SYS_gettid));
-	struct evsel *evsel = NULL;
-	int err = -1;
+	struct evsel *evsel;
+	int err;
 
 	*result = TEST_FAIL;
-	if (!parse_into(ctx, el, str)) {
+	se->cpus = cpu_map__new_any();
+	se->threads = thread_map__new_pid((int)syscall(SYS_gettid));
+	if (!parse_into(ctx, &se->el, str)) {
 		if (access(TRACEFS_EVENTS, R_OK))
 			*result = test_skip(ctx, "no tracefs");
-		goto out;
+		self_event__close(se);
+		return NULL;
 	}
-	evsel = el->first;
+	evsel = se->el.first;
 	evsel->attr.sample_type |= sample_type;
 	evsel->attr.disabled = 1;
 	evsel->attr.write_backward = backward;
-	err = evsel__open(evsel, any, self);
+	err = evsel__open(evsel, se->cpus, se->threads);
 	if (err) {
 		test_note(ctx, "opening %s: %s\n", str, strerror(-err));
 		if (err == -EACCES || err == -EPERM)
 			*result = test_skip(ctx, "permissions");
 		else if (evsel__errno_is_unsupported(err))
 			*result = test_skip(ctx, "not supported");
-		evsel = NULL;
+		self_event__close(se);
+		return NULL;
 	}
-out:
-	if (!evsel)
-		evlist__exit(el);
-	cpu_map__delete(any);
-	thread_map__delete(self);
 	return evsel;
 }
 
 static int test_openat_counted(struct test_ctx *ctx)
 {
 	struct counts_values counts;
-	struct evlist el;
+	struct self_event se;
 	struct evsel *evsel;
 	int result;
 
-	evsel = open_on_self(ctx, &el, "syscalls:sys_enter_openat", 0, false, &result);
+	evsel = open_on_self(ctx, &se, "syscalls:sys_enter_openat", 0, false, &result);
 	if (!evsel)
 		return result;
 	evsel__enable(evsel);
@@ -304,7 +315,7 @@ static int test_openat_counted(struct test_ctx *ctx)
 			  (unsigned long long)counts.val, NR_SYSCALLS_MADE);
 		result = TEST_FAIL;
 	}
-	evlist__exit(&el);
+	self_event__close(&se);
 	return result;
 }
 
@@ -337,18 +348,18 @@ static int ring_samples_of_getppid(struct test_ctx *ctx, bool backward, bool che
 {
 	uint64_t sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID, last_time = 0;
 	struct ringbuf rb;
-	struct evlist el;
+	struct self_event se;
 	struct evsel *evsel;
 	unsigned char *copy;
 	int result, seen = 0;
 	size_t len;
 
-	evsel = open_on_self(ctx, &el, "syscalls:sys_enter_getppid", sample_type, backward,
+	evsel = open_on_self(ctx, &se, "syscalls:sys_enter_getppid", sample_type, backward,
 			     &result);
 	if (!evsel)
 		return result;
 	if (ringbuf__mmap(&rb, evsel__fd(evsel, 0, 0), -1, 16, backward)) {
-		evlist__exit(&el);
+		self_event__close(&se);
 		return TEST_FAIL;
 	}
 	evsel__enable(evsel);
@@ -376,7 +387,7 @@ static int ring_samples_of_getppid(struct test_ctx *ctx, bool backward, bool che
 		  NR_SYSCALLS_MADE);
 	free(copy);
 	ringbuf__munmap(&rb);
-	evlist__exit(&el);
+	self_event__close(&se);
 	return seen == NR_SYSCALLS_MADE ? TEST_OK : TEST_FAIL;
 }
 
