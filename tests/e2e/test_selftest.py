@@ -75,3 +75,8 @@ def test_usage_and_unknown_workload_as_perf():
     mine, theirs = pcl("test", "-w", "nosuch"), perf("test", "-w", "nosuch")
     assert mine.returncode == theirs.returncode == 255
     assert mine.stderr == theirs.stderr == "No workload found: nosuch\n"
+
+
+def test_noploop_workload():
+    r = pcl("test", "-w", "noploop", "0.05")
+    assert r.returncode == 0 and r.stdout == r.stderr == ""
