@@ -60,6 +60,7 @@ int main(int argc, const char **argv)
 	const struct pcl_cmd *c;
 	const char *name;
 
+	pcl_invocation__set(argc - 1, argv + 1);
 	if (argc < 2) {
 		print_command_list();
 		return PCL_EXIT_FAILURE;	/* perf's status without a command */
