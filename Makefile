@@ -137,6 +137,9 @@ install: pcl
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 pcl $(DESTDIR)$(PREFIX)/bin/pcl
 	install -m 0644 docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 0644 scripts/pcl-completion.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pcl
 
 clean:
 	rm -rf build pcl
