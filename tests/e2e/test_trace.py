@@ -64,6 +64,8 @@ WORKLOADS = {
     "shell": lambda tmp: ["sh", "-c", f"echo hi > {tmp}/x; cat {tmp}/x; exec 3<{tmp}/x"],
     # sockets, polls, fcntls, pids, files, a thread and a fork from an interpreter
     "python": lambda tmp: ["python3", "-c", PYTHON_WORKLOAD.format(tmp=tmp)],
+    # flags, commands, levels and protocols perf decodes, over their ranges
+    "trace_args": lambda tmp: [fixture("trace_args"), str(tmp)],
 }
 
 OPTIONS = [[], ["-s"], ["-S"], ["--failure"], ["--duration", "0.005"],
@@ -377,3 +379,19 @@ def test_live_single_tracepoint():
     assert got.returncode == 0, got.stderr
     assert re.match(r'^ +\d+\.\d{3} true/\d+ sched:sched_process_exec\(filename: "/bin/true", '
                     r"pid: \d+ \(true\), old_pid: \d+ \(true\)\)\n$", got.stderr), got.stderr
+
+
+# the calls of trace_args whose arguments are decoded, not the fork and waits
+TRACE_ARGS_CALLS = ("socket,setsockopt,getsockopt,sendto,recvfrom,sendmsg,recvmsg,flock,"
+                    "sync_file_range,sched_setscheduler,seccomp,kcmp,keyctl,pkey_alloc,mount,"
+                    "fspick,fsmount,fsconfig,move_mount")
+
+
+def test_live_beautifiers_as_perf(tmp_path):
+    """Live: the decoded arguments are perf's, call by call."""
+    cmd = ["-e", TRACE_ARGS_CALLS, "--", fixture("trace_args"), str(tmp_path)]
+    want, got = perf("trace", *cmd), pcl("trace", *cmd)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert normalize(got.stderr) == normalize(want.stderr), unified(want.stderr, got.stderr)
+    assert "flags: DONTWAIT|NOSIGNAL" in got.stderr
+    assert "flags: RDONLY|NOSUID|NODEV|NOEXEC" in got.stderr
