@@ -566,8 +566,29 @@ static void print_madvise_behavior(struct strbuf *out, int behavior)
 		strbuf_addf(out, "%#x", behavior);
 }
 
-/* perf names the tty ioctls by their number, other types by direction,
- * type, number and size */
+/* ioctl command names of the kernel headers (gen-syscall-tables.sh) */
+#define IOCTL_NAMES(var, init)                                                          \
+	static const char *const var##_names[] = { init };                              \
+	static const struct strarray var = { 0, NR(var##_names), var##_names, NULL, false }
+IOCTL_NAMES(kvm_cmds, IOCTL_KVM_INIT);
+IOCTL_NAMES(sndrv_pcm_cmds, IOCTL_SNDRV_PCM_INIT);
+IOCTL_NAMES(sndrv_ctl_cmds, IOCTL_SNDRV_CTL_INIT);
+IOCTL_NAMES(vhost_write_cmds, IOCTL_VHOST_WRITE_INIT);
+IOCTL_NAMES(vhost_read_cmds, IOCTL_VHOST_READ_INIT);
+
+/* The families perf names by number alone (vhost by direction too). */
+static const struct ioctl_family {
+	unsigned int type;
+	const struct strarray *cmds, *read;	/* read: of the commands that read */
+} ioctl_families[] = {
+	{ 0xAE, &kvm_cmds, NULL },
+	{ 'A', &sndrv_pcm_cmds, NULL },
+	{ 'U', &sndrv_ctl_cmds, NULL },
+	{ 0xAF, &vhost_write_cmds, &vhost_read_cmds },
+};
+
+/* perf names the tty ioctls and the families above by their number, other
+ * types by direction, type, number and size */
 static void print_ioctl_cmd(struct strbuf *out, unsigned long cmd)
 {
 	static const char *const tty_cmds[] = {
@@ -605,6 +626,18 @@ static void print_ioctl_cmd(struct strbuf *out, unsigned long cmd)
 			strbuf_addstr(out, tty_cmds[nr]);
 		else
 			strbuf_addf(out, "(%#x, %#x, %#x)", 'T', nr, dir);
+		return;
+	}
+	for (size_t i = 0; i < NR(ioctl_families); i++) {
+		const struct ioctl_family *f = &ioctl_families[i];
+		const struct strarray *names = f->read && (dir & 2) ? f->read : f->cmds;
+
+		if (f->type != type)
+			continue;
+		if (nr < (unsigned int)names->nr && names->names[nr])
+			strbuf_addstr(out, names->names[nr]);
+		else
+			strbuf_addf(out, "(%#x, %#x, %#x)", type, nr, dir);
 		return;
 	}
 	strbuf_addch(out, '(');
