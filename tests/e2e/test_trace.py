@@ -346,7 +346,9 @@ def test_replay_callchains(tmp_path, callgraph, workload):
 
 
 @pytest.mark.parametrize("args", [["--call-graph", "fp"], ["--call-graph", "dwarf"],
-                                  ["--call-graph", "fp", "--kernel-syscall-graph"]],
+                                  ["--call-graph", "fp", "--kernel-syscall-graph"],
+                                  ["--call-graph", "fp", "--min-stack", "2"],
+                                  ["--call-graph", "dwarf", "--min-stack", "5"]],
                          ids=lambda a: " ".join(a))
 def test_live_callchains_as_perf(args):
     """Live call chains: the frames perf shows under each exit line."""
@@ -407,3 +409,39 @@ def test_live_ioctl_names(tmp_path):
                 "SNDRV_PCM_PVERSION", "SNDRV_CTL_ELEM_LIST", "VHOST_GET_FEATURES",
                 "VHOST_SET_FEATURES", "(WRITE, 0x78, 0x5, 0x4)", "(0xae, 0x6, 0x2)"):
         assert re.search(rf"ioctl\(fd: 3(<[^>]*>)?, cmd: {re.escape(cmd)}\)", got.stderr), cmd
+
+
+@pytest.fixture(scope="module")
+def chained(tmp_path_factory):
+    """trace record --call-graph fp and dwarf of syscalls and threads."""
+    tmp = tmp_path_factory.mktemp("chained")
+    files = {}
+    for callgraph in ("fp", "dwarf"):
+        for workload in ("syscalls", "threads"):
+            path = str(tmp / f"{callgraph}-{workload}.data")
+            r = perf("trace", "record", "--call-graph", callgraph, "-o", path, "--",
+                     *WORKLOADS[workload](tmp), stdout=open(os.devnull, "w"))
+            assert r.returncode == 0, r.stderr
+            files[callgraph, workload] = path
+    return files
+
+
+STACK_OPTIONS = [["--min-stack", "1"], ["--min-stack", "5"], ["--min-stack", "6", "-S"],
+                 ["--min-stack", "4", "--failure"], ["--min-stack", "3", "--duration", "0.005"],
+                 ["--min-stack", "500"], ["--sort-events"], ["--proc-map-timeout", "100"]]
+
+
+@pytest.mark.parametrize("key", [("fp", "syscalls"), ("fp", "threads"), ("dwarf", "syscalls"),
+                                 ("dwarf", "threads")], ids="-".join)
+@pytest.mark.parametrize("args", STACK_OPTIONS + [["--max-stack", "4"],
+                                                  ["--min-stack", "5", "--max-stack", "5"]],
+                         ids=" ".join)
+def test_replay_stack_options(chained, key, args):
+    """--min-stack drops the exits with shorter chains (and, as perf, the
+    interrupted entries and exit_group lines); --max-stack cuts chains."""
+    if key[0] == "dwarf" and "--max-stack" in args:
+        pytest.skip("perf caps unwound dwarf frames its own way: not matched")
+    want = perf("trace", "-i", chained[key], *args)
+    got = pcl("trace", "-i", chained[key], *args)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
