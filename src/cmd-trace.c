@@ -17,6 +17,7 @@
 #include "core/live/record.h"
 #include "core/live/synthesize.h"
 #include "core/live/target.h"
+#include "core/symbols/buildid.h"
 #include "ui/trace-summary.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -41,6 +42,7 @@ struct trace_opts {
 	const char *pf;			/* -F: page faults, maj|min|all */
 	bool kernel_syscall_graph;
 	unsigned int max_stack, min_stack;
+	int verbose;			/* -v: perf's notes on the file and the rings */
 	bool sort_events;		/* pcl sorts every drained round anyway */
 	unsigned int proc_map_timeout;	/* pcl reads /proc maps with no limit */
 	unsigned int max_events;
@@ -194,6 +196,21 @@ static int take_record(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
+/* perf's -v notes on a file's header, written as it reads it */
+static void print_header_notes(const struct perf_header *h)
+{
+	for (uint32_t i = 0; i < h->nr_build_ids; i++) {
+		const struct perf_build_id_entry *b = &h->build_ids[i];
+		char hex[2 * BUILD_ID_MAX + 1];
+
+		build_id__hex(b->build_id, b->size, hex);
+		fprintf(stderr, "build id event received for %s: %s [%d]\n", b->filename, hex,
+			b->size);
+	}
+	if (perf_header__has_feat(h, HEADER_PMU_CAPS) && !h->nr_pmu_caps)
+		fprintf(stderr, "pmu capabilities not available\n");
+}
+
 static int trace_replay(const struct trace_opts *o, const struct trace_config *cfg, FILE *out)
 {
 	struct trace_replay r = {
@@ -215,6 +232,8 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 		free(err);
 		return PCL_EXIT_ERROR;
 	}
+	if (o->verbose)
+		print_header_notes(&s->header);
 	trace__init(&r.trace, cfg, perf_session__new_machine(s, NULL, NULL, o->force));
 	if (!syscall_tp__init(&r.enter, s, "raw_syscalls:sys_enter", "args") ||
 	    !syscall_tp__init(&r.exit, s, "raw_syscalls:sys_exit", "ret")) {
@@ -576,6 +595,9 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 			workload__kill(&wl, SIGTERM);
 		goto out_close;
 	}
+	if (o->verbose)	/* each ring: its pages and the header page */
+		fprintf(stderr, "mmap size %luB\n",
+			(ropts.mmap_pages + 1UL) * (unsigned long)sysconf(_SC_PAGESIZE));
 	l.machine = machine__new();
 	l.max_stack = max_stack(o);
 	trace__init(&l.trace, cfg, l.machine);
@@ -737,6 +759,7 @@ int cmd_trace(int argc, const char **argv)
 		OPT_BOOLEAN(0, "comm", &o.comm, "show the thread COMM next to its id"),
 		OPT_BOOLEAN(0, "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
+		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
 		OPT_END(),
 	};
 	struct trace_config cfg = { 0 };

@@ -445,3 +445,23 @@ def test_replay_stack_options(chained, key, args):
     got = pcl("trace", "-i", chained[key], *args)
     assert got.returncode == want.returncode == 0, got.stderr
     assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+
+
+@pytest.mark.parametrize("name", ["syscalls", "threads", "trace_args"])
+def test_replay_verbose(recordings, name):
+    """-v: perf's notes on the file (build ids, missing pmu capabilities)
+    before the lines, on the same stream."""
+    want = perf("trace", "-v", "-i", recordings[name], "-S")
+    got = pcl("trace", "-v", "-i", recordings[name], "-S")
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    assert "build id event received for [kernel.kallsyms]: " in got.stderr
+
+
+def test_live_verbose():
+    """-v live: the size of each ring, as perf says it."""
+    want = perf("trace", "-v", "-s", "-m", "128", "--", "true")
+    got = pcl("trace", "-v", "-s", "-m", "128", "--", "true")
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert "mmap size 528384B\n" in want.stderr
+    assert got.stderr.startswith("mmap size 528384B\n"), got.stderr
