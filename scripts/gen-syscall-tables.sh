@@ -72,3 +72,27 @@ echo
 echo '#define IOCTL_VHOST_READ_INIT \'
 ioctl_cmds linux/vhost.h VHOST_VIRTIO | awk '$3 == "_IOR" || $3 == "_IOWR"' | ioctl_init
 echo
+# DRM's commands (core and i915, as perf) are defined from other macros:
+# a program built with the headers prints each one's number
+echo '#define IOCTL_DRM_INIT \'
+drm_headers='#include <libdrm/drm.h>
+#include <libdrm/i915_drm.h>'
+if printf '%s\n' "$drm_headers" | $cc -E - >/dev/null 2>&1; then
+	tmp=$(mktemp -d)
+	{
+		printf '%s\n#include <stdio.h>\n#include <sys/ioctl.h>\nint main(void)\n{\n' \
+			"$drm_headers"
+		printf '%s\n' "$drm_headers" | $cc -E -dM - |
+			awk '$2 ~ /^DRM_IOCTL_[A-Z0-9_]+$/ && $2 != "DRM_IOCTL_BASE" { print $2 }' |
+			while read -r m; do
+				printf '\tif (_IOC_TYPE(%s) == 0x64)\n' "$m"
+				printf '\t\tprintf("%%s %%u\\n", "%s", _IOC_NR(%s));\n' "$m" "$m"
+			done
+		printf '\treturn 0;\n}\n'
+	} > "$tmp/drm.c"
+	# on a tie the first in name order, as perf's list has it
+	$cc -w -o "$tmp/drm" "$tmp/drm.c" && "$tmp/drm" | sed 's/^DRM_IOCTL_/DRM_/' |
+		sort -r -k1,1 | to_init
+	rm -rf "$tmp"
+fi
+echo

@@ -402,12 +402,13 @@ def test_live_beautifiers_as_perf(tmp_path):
 
 
 def test_live_ioctl_names(tmp_path):
-    """Live: kvm, sound and vhost ioctls by name, others by their parts."""
+    """Live: kvm, sound, vhost and drm ioctls by name, others by their parts."""
     got = pcl("trace", "-e", "ioctl", "--", fixture("trace_args"), str(tmp_path))
     assert got.returncode == 0, got.stderr
     for cmd in ("TCGETS", "PERF_SET_FILTER", "KVM_GET_API_VERSION", "KVM_CREATE_VM",
                 "SNDRV_PCM_PVERSION", "SNDRV_CTL_ELEM_LIST", "VHOST_GET_FEATURES",
-                "VHOST_SET_FEATURES", "(WRITE, 0x78, 0x5, 0x4)", "(0xae, 0x6, 0x2)"):
+                "VHOST_SET_FEATURES", "DRM_VERSION", "DRM_MODE_GETRESOURCES", "DRM_I915_INIT",
+                "(WRITE, 0x78, 0x5, 0x4)", "(0xae, 0x6, 0x2)"):
         assert re.search(rf"ioctl\(fd: 3(<[^>]*>)?, cmd: {re.escape(cmd)}\)", got.stderr), cmd
 
 

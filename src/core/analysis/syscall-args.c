@@ -575,6 +575,7 @@ IOCTL_NAMES(sndrv_pcm_cmds, IOCTL_SNDRV_PCM_INIT);
 IOCTL_NAMES(sndrv_ctl_cmds, IOCTL_SNDRV_CTL_INIT);
 IOCTL_NAMES(vhost_write_cmds, IOCTL_VHOST_WRITE_INIT);
 IOCTL_NAMES(vhost_read_cmds, IOCTL_VHOST_READ_INIT);
+IOCTL_NAMES(drm_cmds, IOCTL_DRM_INIT);
 
 /* The families perf names by number alone (vhost by direction too). */
 static const struct ioctl_family {
@@ -585,6 +586,7 @@ static const struct ioctl_family {
 	{ 'A', &sndrv_pcm_cmds, NULL },
 	{ 'U', &sndrv_ctl_cmds, NULL },
 	{ 0xAF, &vhost_write_cmds, &vhost_read_cmds },
+	{ 'd', &drm_cmds, NULL },
 };
 
 /* perf names the tty ioctls and the families above by their number, other
