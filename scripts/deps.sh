@@ -6,9 +6,11 @@
 set -e
 [ $# -gt 0 ] || set -- build
 
-# compiler and the libraries pcl links with (enough to build ./pcl and the fixtures)
+# compiler and the libraries pcl links with (enough to build ./pcl and the fixtures);
+# libdrm-dev's headers only name DRM's ioctls for pcl trace
 BUILD="build-essential pkg-config
-libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev liblzma-dev zlib1g-dev libiberty-dev binutils-dev"
+libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev liblzma-dev zlib1g-dev libiberty-dev binutils-dev
+libdrm-dev"
 # unit tests (cmocka), end-to-end tests (pytest against perf 6.1, chromium for the flame
 # graph pages, clang for a clang-built workload), stress-ng to load the machine while they run;
 # linux-perf also has <perf/perf_dlfilter.h>, which pcl's --dlfilter is built with

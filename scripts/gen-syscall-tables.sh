@@ -38,3 +38,61 @@ echo '#define MADVISE_BEHAVIORS_INIT \'
 madv='^[[:space:]]*#[[:space:]]*define[[:space:]]+MADV_([[:alnum:]_]+)[[:space:]]+([[:digit:]]+).*'
 sed -nE "s/$madv/\\1 \\2/p" "$inc" | to_init
 echo
+# ioctl command names by number, for the families perf 6.1 names: the
+# "#define NAME _IO*(TYPE, NR" lines of a header; "name nr macro" out
+header_path() {
+	echo "#include <$1>" | $cc -E -H - 2>&1 >/dev/null |
+		awk -v h="$1" 'index($2, h) == length($2) - length(h) + 1 { print $2; exit }'
+}
+ioctl_cmds() {
+	io="^#define[[:space:]]+([A-Z0-9_]+)[[:space:]]+(_IO[WR]*)\\($2,[[:space:]]*(0x[[:xdigit:]]+|[0-9]+).*"
+	sed -nE "s/$io/\\1 \\3 \\2/p" "$(header_path "$1")" |
+		while read -r name nr macro; do echo "$name $((nr)) $macro"; done
+}
+# one name per number: on a tie the last in name order, as perf's sorted list
+ioctl_init() {
+	sort -k1,1 | awk '{ print $1, $2 }' | to_init
+}
+echo '#define IOCTL_KVM_INIT \'
+# perf leaves out the other architectures' commands and a few x86 ones
+ioctl_cmds linux/kvm.h KVMIO |
+	grep -vE '^KVM_((ARM|PPC|S390)_|[GS]ET_(DEBUGREGS|PIT2|XSAVE|TSC_KHZ)|CREATE_SPAPR_TCE_64)' |
+	ioctl_init
+echo
+echo '#define IOCTL_SNDRV_PCM_INIT \'
+ioctl_cmds sound/asound.h "'A'" | grep -v '^__' | sed 's/_IOCTL_/_/' | ioctl_init
+echo
+echo '#define IOCTL_SNDRV_CTL_INIT \'
+ioctl_cmds sound/asound.h "'U'" | grep -v '^__' | sed 's/_IOCTL_/_/' | ioctl_init
+echo
+# vhost's commands that read and that only write share numbers
+echo '#define IOCTL_VHOST_WRITE_INIT \'
+ioctl_cmds linux/vhost.h VHOST_VIRTIO | awk '$3 == "_IO" || $3 == "_IOW"' | ioctl_init
+echo
+echo '#define IOCTL_VHOST_READ_INIT \'
+ioctl_cmds linux/vhost.h VHOST_VIRTIO | awk '$3 == "_IOR" || $3 == "_IOWR"' | ioctl_init
+echo
+# DRM's commands (core and i915, as perf) are defined from other macros:
+# a program built with the headers prints each one's number
+echo '#define IOCTL_DRM_INIT \'
+drm_headers='#include <libdrm/drm.h>
+#include <libdrm/i915_drm.h>'
+if printf '%s\n' "$drm_headers" | $cc -E - >/dev/null 2>&1; then
+	tmp=$(mktemp -d)
+	{
+		printf '%s\n#include <stdio.h>\n#include <sys/ioctl.h>\nint main(void)\n{\n' \
+			"$drm_headers"
+		printf '%s\n' "$drm_headers" | $cc -E -dM - |
+			awk '$2 ~ /^DRM_IOCTL_[A-Z0-9_]+$/ && $2 != "DRM_IOCTL_BASE" { print $2 }' |
+			while read -r m; do
+				printf '\tif (_IOC_TYPE(%s) == 0x64)\n' "$m"
+				printf '\t\tprintf("%%s %%u\\n", "%s", _IOC_NR(%s));\n' "$m" "$m"
+			done
+		printf '\treturn 0;\n}\n'
+	} > "$tmp/drm.c"
+	# on a tie the first in name order, as perf's list has it
+	$cc -w -o "$tmp/drm" "$tmp/drm.c" && "$tmp/drm" | sed 's/^DRM_IOCTL_/DRM_/' |
+		sort -r -k1,1 | to_init
+	rm -rf "$tmp"
+fi
+echo

@@ -17,6 +17,7 @@
 #include "core/live/record.h"
 #include "core/live/synthesize.h"
 #include "core/live/target.h"
+#include "core/symbols/buildid.h"
 #include "ui/trace-summary.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -40,7 +41,10 @@ struct trace_opts {
 	const char *call_graph;		/* --call-graph fp|dwarf[,size] */
 	const char *pf;			/* -F: page faults, maj|min|all */
 	bool kernel_syscall_graph;
-	unsigned int max_stack;
+	unsigned int max_stack, min_stack;
+	int verbose;			/* -v: perf's notes on the file and the rings */
+	bool sort_events;		/* pcl sorts every drained round anyway */
+	unsigned int proc_map_timeout;	/* pcl reads /proc maps with no limit */
 	unsigned int max_events;
 	unsigned int mmap_pages;
 	struct target target;
@@ -60,8 +64,18 @@ struct trace_replay {
 	struct trace trace;
 	struct syscall_tp enter, exit;
 	const char *pids, *tids;	/* -p/-t: the only tasks shown */
+	int max_stack;			/* frames of recorded chains */
+	bool unwind;			/* recorded user stacks too (perf does with
+					 * --min-stack or --max-stack) */
 	FILE *out;
 };
+
+/* --max-stack, perf's default without it */
+static int max_stack(const struct trace_opts *o)
+{
+	return o->max_stack && o->max_stack < TRACE_MAX_STACK ? (int)o->max_stack :
+	       TRACE_MAX_STACK;
+}
 
 /* Whether id is in a comma-separated list of numbers. */
 static bool in_list(const char *list, int id)
@@ -101,40 +115,51 @@ static uint64_t raw_u64(const struct perf_sample *sample, int off)
 	return v;
 }
 
-/* A raw_syscalls sample of thread, to the analysis; returns whether an
- * exit made a line. */
-static bool syscall_sample(struct trace *t, const struct syscall_tp *tp, struct thread *thread,
-			   const struct perf_sample *sample, bool enter)
+/* A sys_exit's chain: the recorded one, then if asked the user stack of
+ * --call-graph dwarf unwound; its frames. */
+static int resolve_callchain(struct machine *m, struct thread *thread,
+			     const struct perf_sample *sample, int max_stack, bool unwind,
+			     struct callchain_frame *frames)
 {
-	long id = (long)raw_u64(sample, tp->id_off);
-	uint64_t args[SYSCALL_MAX_ARGS];
-
-	if (!enter)
-		return trace__sys_exit(t, thread, sample->time, id,
-				       (long)raw_u64(sample, tp->data_off));
-	for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
-		args[i] = raw_u64(sample, tp->data_off + 8 * i);
-	trace__sys_enter(t, thread, sample->time, id, args);
-	return false;
-}
-
-/* A sys_exit's chain under its line: the recorded one, then live (not in
- * a replay, as perf) the user stack of --call-graph dwarf unwound. */
-static void print_callchain(struct trace *t, struct machine *m, struct thread *thread,
-			    const struct perf_sample *sample, int max_stack, bool unwind)
-{
-	struct callchain_frame frames[TRACE_MAX_STACK];
 	int n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
 					   false, frames, max_stack);
 
 	if (n < 0)
 		n = 0;	/* a corrupt chain: nothing of it, as perf */
-
 	if (unwind && sample->user_regs.regs && sample->user_stack.size && n < max_stack)
 		n += machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
 				     sample->user_stack.data, sample->user_stack.dyn_size,
 				     max_stack - n, frames + n, TRACE_MAX_STACK - n);
-	trace__callchain(t, frames, n);
+	return n;
+}
+
+/* A raw_syscalls sample of thread, to the analysis, with an exit line's
+ * call chain under it.  With --min-stack the chain is resolved first:
+ * perf shows no exit whose chain is shorter. */
+static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct thread *thread,
+			   const struct perf_sample *sample, bool enter, struct machine *m,
+			   int max_stack, bool unwind)
+{
+	long id = (long)raw_u64(sample, tp->id_off);
+	uint64_t args[SYSCALL_MAX_ARGS];
+	struct callchain_frame frames[TRACE_MAX_STACK];
+	bool chain = sample->callchain_nr || (unwind && sample->user_stack.size);
+	int depth = -1;
+
+	if (enter) {
+		for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
+			args[i] = raw_u64(sample, tp->data_off + 8 * i);
+		trace__sys_enter(t, thread, sample->time, id, args);
+		return;
+	}
+	if (chain && t->cfg.min_stack)
+		depth = resolve_callchain(m, thread, sample, max_stack, unwind, frames);
+	if (!trace__sys_exit(t, thread, sample->time, id, (long)raw_u64(sample, tp->data_off),
+			     depth) || !chain)
+		return;
+	if (depth < 0)
+		depth = resolve_callchain(m, thread, sample, max_stack, unwind, frames);
+	trace__callchain(t, frames, depth);
 }
 
 static int replay_sample(struct perf_tool *tool, struct perf_session *s,
@@ -154,9 +179,8 @@ static int replay_sample(struct perf_tool *tool, struct perf_session *s,
 		       enter || exit);
 	if (!enter && !exit)
 		return 0;
-	if (syscall_sample(t, enter ? &r->enter : &r->exit, thread, sample, enter) &&
-	    sample->callchain_nr)
-		print_callchain(t, s->machine, thread, sample, TRACE_MAX_STACK, false);
+	syscall_sample(t, enter ? &r->enter : &r->exit, thread, sample, enter, s->machine,
+		       r->max_stack, r->unwind);
 	if (t->out.len) {
 		fwrite(t->out.buf, 1, t->out.len, r->out);
 		strbuf_reset(&t->out);
@@ -172,6 +196,21 @@ static int take_record(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
+/* perf's -v notes on a file's header, written as it reads it */
+static void print_header_notes(const struct perf_header *h)
+{
+	for (uint32_t i = 0; i < h->nr_build_ids; i++) {
+		const struct perf_build_id_entry *b = &h->build_ids[i];
+		char hex[2 * BUILD_ID_MAX + 1];
+
+		build_id__hex(b->build_id, b->size, hex);
+		fprintf(stderr, "build id event received for %s: %s [%d]\n", b->filename, hex,
+			b->size);
+	}
+	if (perf_header__has_feat(h, HEADER_PMU_CAPS) && !h->nr_pmu_caps)
+		fprintf(stderr, "pmu capabilities not available\n");
+}
+
 static int trace_replay(const struct trace_opts *o, const struct trace_config *cfg, FILE *out)
 {
 	struct trace_replay r = {
@@ -180,6 +219,8 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 			  .ordered = true },
 		.pids = o->target.pid,
 		.tids = o->target.tid,
+		.max_stack = max_stack(o),
+		.unwind = o->min_stack || o->max_stack,
 		.out = out,
 	};
 	char *err = NULL;
@@ -191,6 +232,8 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 		free(err);
 		return PCL_EXIT_ERROR;
 	}
+	if (o->verbose)
+		print_header_notes(&s->header);
 	trace__init(&r.trace, cfg, perf_session__new_machine(s, NULL, NULL, o->force));
 	if (!syscall_tp__init(&r.enter, s, "raw_syscalls:sys_enter", "args") ||
 	    !syscall_tp__init(&r.exit, s, "raw_syscalls:sys_exit", "ret")) {
@@ -346,11 +389,8 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 	if (evsel == l->enter.evsel || evsel == l->exit.evsel) {
 		struct thread *thread = live_thread(l, sample.pid, sample.tid);
 
-		if (syscall_sample(&l->trace, evsel == l->enter.evsel ? &l->enter : &l->exit,
-				   thread, &sample, evsel == l->enter.evsel) &&
-		    (sample.callchain_nr || sample.user_stack.size))
-			print_callchain(&l->trace, l->machine, thread, &sample, l->max_stack,
-					true);
+		syscall_sample(&l->trace, evsel == l->enter.evsel ? &l->enter : &l->exit, thread,
+			       &sample, evsel == l->enter.evsel, l->machine, l->max_stack, true);
 	} else if (evsel->attr.type == PERF_TYPE_SOFTWARE) {
 		live_pgfault(l, evsel, &sample);
 	} else
@@ -555,9 +595,11 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 			workload__kill(&wl, SIGTERM);
 		goto out_close;
 	}
+	if (o->verbose)	/* each ring: its pages and the header page */
+		fprintf(stderr, "mmap size %luB\n",
+			(ropts.mmap_pages + 1UL) * (unsigned long)sysconf(_SC_PAGESIZE));
 	l.machine = machine__new();
-	l.max_stack = o->max_stack && o->max_stack < TRACE_MAX_STACK ? (int)o->max_stack :
-		      TRACE_MAX_STACK;
+	l.max_stack = max_stack(o);
 	trace__init(&l.trace, cfg, l.machine);
 	if (o->call_graph || o->pf)
 		live_synthesize(&l, &ropts.target, threads, evlist.first, o->pf != NULL);
@@ -705,10 +747,19 @@ int cmd_trace(int argc, const char **argv)
 			    "Show the kernel callchains on the syscall exit path"),
 		OPT_UINTEGER(0, "max-stack", &o.max_stack,
 			     "Set the maximum stack depth when parsing the callchain"),
+		OPT_UINTEGER(0, "min-stack", &o.min_stack,
+			     "Set the minimum stack depth when parsing the callchain, "
+			     "anything below the specified depth will be ignored."),
+		OPT_BOOLEAN(0, "sort-events", &o.sort_events,
+			    "Sort batch of events before processing, use if getting out of "
+			    "order events"),
+		OPT_UINTEGER(0, "proc-map-timeout", &o.proc_map_timeout,
+			     "per thread proc mmap processing timeout in ms"),
 		OPT_STRING('F', "pf", &o.pf, "all|maj|min", "Trace pagefaults"),
 		OPT_BOOLEAN(0, "comm", &o.comm, "show the thread COMM next to its id"),
 		OPT_BOOLEAN(0, "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
+		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
 		OPT_END(),
 	};
 	struct trace_config cfg = { 0 };
@@ -726,6 +777,7 @@ int cmd_trace(int argc, const char **argv)
 	cfg.failure_only = o.failure;
 	cfg.full_time = o.full_time;
 	cfg.max_events = o.max_events;
+	cfg.min_stack = o.min_stack;
 	cfg.live = !o.input;
 	if (o.duration)
 		cfg.duration_ms = atof(o.duration);

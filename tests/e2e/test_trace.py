@@ -64,6 +64,8 @@ WORKLOADS = {
     "shell": lambda tmp: ["sh", "-c", f"echo hi > {tmp}/x; cat {tmp}/x; exec 3<{tmp}/x"],
     # sockets, polls, fcntls, pids, files, a thread and a fork from an interpreter
     "python": lambda tmp: ["python3", "-c", PYTHON_WORKLOAD.format(tmp=tmp)],
+    # flags, commands, levels and protocols perf decodes, over their ranges
+    "trace_args": lambda tmp: [fixture("trace_args"), str(tmp)],
 }
 
 OPTIONS = [[], ["-s"], ["-S"], ["--failure"], ["--duration", "0.005"],
@@ -344,7 +346,9 @@ def test_replay_callchains(tmp_path, callgraph, workload):
 
 
 @pytest.mark.parametrize("args", [["--call-graph", "fp"], ["--call-graph", "dwarf"],
-                                  ["--call-graph", "fp", "--kernel-syscall-graph"]],
+                                  ["--call-graph", "fp", "--kernel-syscall-graph"],
+                                  ["--call-graph", "fp", "--min-stack", "2"],
+                                  ["--call-graph", "dwarf", "--min-stack", "5"]],
                          ids=lambda a: " ".join(a))
 def test_live_callchains_as_perf(args):
     """Live call chains: the frames perf shows under each exit line."""
@@ -377,3 +381,88 @@ def test_live_single_tracepoint():
     assert got.returncode == 0, got.stderr
     assert re.match(r'^ +\d+\.\d{3} true/\d+ sched:sched_process_exec\(filename: "/bin/true", '
                     r"pid: \d+ \(true\), old_pid: \d+ \(true\)\)\n$", got.stderr), got.stderr
+
+
+# the calls of trace_args whose arguments are decoded, not the fork and waits
+TRACE_ARGS_CALLS = ("socket,setsockopt,getsockopt,sendto,recvfrom,sendmsg,recvmsg,flock,"
+                    "sync_file_range,sched_setscheduler,seccomp,kcmp,keyctl,pkey_alloc,mount,"
+                    "fspick,fsmount,fsconfig,move_mount")
+
+
+def test_live_beautifiers_as_perf(tmp_path):
+    """Live: the decoded arguments are perf's, call by call (pcl adds the
+    paths of fds, perf does not here)."""
+    cmd = ["-e", TRACE_ARGS_CALLS, "--", fixture("trace_args"), str(tmp_path)]
+    want, got = perf("trace", *cmd), pcl("trace", *cmd)
+    assert got.returncode == want.returncode == 0, got.stderr
+    ours = re.sub(r"(fd: -?\d+)<[^>]*>", r"\1", got.stderr)
+    assert normalize(ours) == normalize(want.stderr), unified(want.stderr, ours)
+    assert "flags: DONTWAIT|NOSIGNAL" in got.stderr
+    assert "flags: RDONLY|NOSUID|NODEV|NOEXEC" in got.stderr
+
+
+def test_live_ioctl_names(tmp_path):
+    """Live: kvm, sound, vhost and drm ioctls by name, others by their parts."""
+    got = pcl("trace", "-e", "ioctl", "--", fixture("trace_args"), str(tmp_path))
+    assert got.returncode == 0, got.stderr
+    for cmd in ("TCGETS", "PERF_SET_FILTER", "KVM_GET_API_VERSION", "KVM_CREATE_VM",
+                "SNDRV_PCM_PVERSION", "SNDRV_CTL_ELEM_LIST", "VHOST_GET_FEATURES",
+                "VHOST_SET_FEATURES", "DRM_VERSION", "DRM_MODE_GETRESOURCES", "DRM_I915_INIT",
+                "(WRITE, 0x78, 0x5, 0x4)", "(0xae, 0x6, 0x2)"):
+        assert re.search(rf"ioctl\(fd: 3(<[^>]*>)?, cmd: {re.escape(cmd)}\)", got.stderr), cmd
+
+
+@pytest.fixture(scope="module")
+def chained(tmp_path_factory):
+    """trace record --call-graph fp and dwarf of syscalls and threads."""
+    tmp = tmp_path_factory.mktemp("chained")
+    files = {}
+    for callgraph in ("fp", "dwarf"):
+        for workload in ("syscalls", "threads"):
+            path = str(tmp / f"{callgraph}-{workload}.data")
+            r = perf("trace", "record", "--call-graph", callgraph, "-o", path, "--",
+                     *WORKLOADS[workload](tmp), stdout=open(os.devnull, "w"))
+            assert r.returncode == 0, r.stderr
+            files[callgraph, workload] = path
+    return files
+
+
+STACK_OPTIONS = [["--min-stack", "1"], ["--min-stack", "5"], ["--min-stack", "6", "-S"],
+                 ["--min-stack", "4", "--failure"], ["--min-stack", "3", "--duration", "0.005"],
+                 ["--min-stack", "500"], ["--sort-events"], ["--proc-map-timeout", "100"]]
+
+
+@pytest.mark.parametrize("key", [("fp", "syscalls"), ("fp", "threads"), ("dwarf", "syscalls"),
+                                 ("dwarf", "threads")], ids="-".join)
+@pytest.mark.parametrize("args", STACK_OPTIONS + [["--max-stack", "4"],
+                                                  ["--min-stack", "5", "--max-stack", "5"]],
+                         ids=" ".join)
+def test_replay_stack_options(chained, key, args):
+    """--min-stack drops the exits with shorter chains (and, as perf, the
+    interrupted entries and exit_group lines); --max-stack cuts chains."""
+    if key[0] == "dwarf" and "--max-stack" in args:
+        pytest.skip("perf caps unwound dwarf frames its own way: not matched")
+    want = perf("trace", "-i", chained[key], *args)
+    got = pcl("trace", "-i", chained[key], *args)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+
+
+@pytest.mark.parametrize("name", ["syscalls", "threads", "trace_args"])
+def test_replay_verbose(recordings, name):
+    """-v: perf's notes on the file (build ids, missing pmu capabilities)
+    before the lines, on the same stream."""
+    want = perf("trace", "-v", "-i", recordings[name], "-S")
+    got = pcl("trace", "-v", "-i", recordings[name], "-S")
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    assert "build id event received for [kernel.kallsyms]: " in got.stderr
+
+
+def test_live_verbose():
+    """-v live: the size of each ring, as perf says it."""
+    want = perf("trace", "-v", "-s", "-m", "128", "--", "true")
+    got = pcl("trace", "-v", "-s", "-m", "128", "--", "true")
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert "mmap size 528384B\n" in want.stderr
+    assert got.stderr.startswith("mmap size 528384B\n"), got.stderr

@@ -108,6 +108,49 @@ static int need_tracefs(void **state)
 
 /* openat from the tracefs format: CWD, the pointer perf cannot read, the
  * flags; the mode hidden without O_CREAT, zero arguments left out */
+/* The calls' arguments formatted alone, as perf 6.1 printed them for the
+ * same values (tests/fixtures/trace_args). */
+static void expect_format(struct syscall_table *t, const char *name,
+			  const uint64_t args[SYSCALL_MAX_ARGS], const char *want)
+{
+	const struct syscall *sc = syscall_table__get(t, syscall__id(name));
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_non_null(sc);
+	syscall_args__format(sc, args, NULL, &sb);
+	assert_string_equal(strbuf_str(&sb), want);
+	strbuf_release(&sb);
+}
+
+static void test_format_flag_quirks(void **state)
+{
+	struct syscall_table *t = syscall_table__new();
+	uint64_t mv[SYSCALL_MAX_ARGS] = { (uint64_t)-1, 0x23, (uint64_t)-1, 0x25, 0x88 };
+	uint64_t mount[SYSCALL_MAX_ARGS] = { 0x1e, 0x10, 0x20, 0xc0ed0201 };
+	uint64_t fsmount[SYSCALL_MAX_ARGS] = { (uint64_t)-1, 0, 0x100 };
+	uint64_t sync[SYSCALL_MAX_ARGS] = { (uint64_t)-1, 0, 0, 7 };
+	uint64_t recv[SYSCALL_MAX_ARGS] = { (uint64_t)-1, 0x10, 1, 0x10000040 };
+
+	/* unnamed bits inside the list: a bare "0x" and perf's cursor a step back */
+	expect_format(t, "move_mount", mv,
+		      "from_dfd: -1, from_pathname: 0x23, to_dfd: -1, to_pathname: 0x25, "
+		      "flags:|0x");
+	mv[4] = 0x109;
+	expect_format(t, "move_mount", mv,
+		      "from_dfd: -1, from_pathname: 0x23, to_dfd: -1, to_pathname: 0x25, "
+		      "flags: F_SYMLINKS|SET_GROUP");
+	/* mount's old magic is dropped first */
+	expect_format(t, "mount", mount,
+		      "dev_name: 0x1e, dir_name: 0x10, type: 0x20, flags: RDONLY|0x");
+	mount[3] = 0xc0ed0000;
+	expect_format(t, "mount", mount, "dev_name: 0x1e, dir_name: 0x10, type: 0x20");
+	expect_format(t, "fsmount", fsmount, "fs_fd: -1, attr_flags:|RELATIME");
+	expect_format(t, "sync_file_range", sync, "fd: -1, flags: WRITE_AND_WAIT0");
+	expect_format(t, "recvfrom", recv,
+		      "fd: -1, ubuf: 0x10, size: 1, flags: DONTWAIT|0x10000000");
+	syscall_table__delete(t);
+}
+
 static void test_format_openat(void **state)
 {
 	struct syscall_table *t = syscall_table__new();
@@ -154,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test_setup(test_format_openat, need_tracefs),
+		cmocka_unit_test_setup(test_format_flag_quirks, need_tracefs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

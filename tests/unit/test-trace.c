@@ -77,7 +77,7 @@ static void enter(struct fixture *f, struct thread *th, uint64_t t, const char *
 static void leave(struct fixture *f, struct thread *th, uint64_t t, const char *name, long ret)
 {
 	trace__account(&f->t, t, true, true);
-	trace__sys_exit(&f->t, th, t, syscall__id(name), ret);
+	trace__sys_exit(&f->t, th, t, syscall__id(name), ret, -1);
 }
 
 static void test_paired_call(void **state)

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -208,13 +209,25 @@ static void print_strarray(struct strbuf *out, const struct strarray *sa, int va
 			continue;
 		if (a->names[idx])
 			strbuf_addstr(out, a->names[idx]);
-		else if (sa->next)
+		else if (sa->next || sa->sparse)
 			strbuf_addf(out, "%d", val);
 		else
 			strbuf_addstr(out, "(null)");
 		return;
 	}
 	strbuf_addf(out, "%d", val);
+}
+
+/* The name of val in list, else val in hex. */
+static void print_value_name(struct strbuf *out, unsigned long val, const struct flag_name *list,
+			     size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (list[i].bits == val) {
+			strbuf_addstr(out, list[i].name);
+			return;
+		}
+	strbuf_addf(out, "%#x", (unsigned int)val);
 }
 
 static void print_arch_prctl(struct strbuf *out, int code)
@@ -228,12 +241,197 @@ static void print_arch_prctl(struct strbuf *out, int code)
 		{ 0x2002, "MAP_VDSO_32" }, { 0x2003, "MAP_VDSO_64" },
 	};
 
-	for (size_t i = 0; i < NR(codes); i++)
-		if (codes[i].bits == (unsigned long)code) {
-			strbuf_addstr(out, codes[i].name);
+	print_value_name(out, (unsigned int)code, codes, NR(codes));
+}
+
+/*
+ * A flags argument perf names from a list indexed by bit number.  Bits past
+ * the list are dropped.  perf prints a bit the list has no name for with
+ * the format "0x%#": glibc writes "0x" and returns -1, so perf's cursor
+ * steps back a character and whatever it writes next lands one character
+ * before that "0x".  *resume is where the next write starts.
+ */
+static void print_strarray_flags(struct strbuf *out, unsigned long flags,
+				 const struct strarray *sa, size_t *resume)
+{
+	size_t start = out->len;
+	long at = 0;	/* perf's cursor, from start */
+
+	for (int bit = 0; bit < sa->nr && flags; bit++) {
+		if (!(flags & (1UL << bit)))
+			continue;
+		if (at) {
+			strbuf_setlen(out, start + at);
+			strbuf_addch(out, '|');
+			at++;
+		}
+		strbuf_setlen(out, start + at);
+		if (sa->names[bit]) {
+			strbuf_addstr(out, sa->names[bit]);
+			at += (long)strlen(sa->names[bit]);
+		} else {
+			strbuf_addstr(out, "0x");
+			at--;
+		}
+	}
+	*resume = start + at;
+}
+
+/* MOUNT_ATTR_*: perf names the bits only when some are outside the atime
+ * field, then adds RELATIME when that field is zero */
+static void print_fsmount_attr(struct strbuf *out, unsigned long flags, size_t *resume)
+{
+	static const char *const names[] = {
+		"RDONLY", "NOSUID", "NODEV", "NOEXEC", "NOATIME", "STRICTATIME", NULL,
+		"NODIRATIME", [20] = "IDMAP", "NOSYMFOLLOW",
+	};
+	static const struct strarray bits = { 0, NR(names), names, NULL, false };
+	enum { ATIME = 0x70 };
+	size_t start = out->len;
+
+	*resume = start;
+	if (flags & ~(unsigned long)ATIME)
+		print_strarray_flags(out, flags, &bits, resume);
+	if (flags & ATIME)
+		return;
+	strbuf_setlen(out, *resume);
+	strbuf_addstr(out, *resume != start ? "|RELATIME" : "RELATIME");
+	*resume = out->len;
+}
+
+static void print_sync_file_range(struct strbuf *out, unsigned long flags, size_t *resume)
+{
+	static const char *const names[] = { "WAIT_BEFORE", "WRITE", "WAIT_AFTER" };
+	static const struct strarray bits = { 0, NR(names), names, NULL, false };
+	enum { WRITE_AND_WAIT = 7 };
+
+	if ((flags & WRITE_AND_WAIT) == WRITE_AND_WAIT) {
+		/* perf then prints what is left, a zero as "0" */
+		strbuf_addstr(out, "WRITE_AND_WAIT");
+		flags &= ~(unsigned long)WRITE_AND_WAIT;
+		if (!flags) {
+			strbuf_addch(out, '0');
+			*resume = out->len;
 			return;
 		}
-	strbuf_addf(out, "%#x", code);
+	}
+	print_strarray_flags(out, flags, &bits, resume);
+}
+
+/* IPPROTO_* names of linux/in.h (perf 6.1's list) */
+static const char *const ipproto_names[] = {
+	[0] = "IP", [1] = "ICMP", [2] = "IGMP", [4] = "IPIP", [6] = "TCP", [8] = "EGP",
+	[12] = "PUP", [17] = "UDP", [22] = "IDP", [29] = "TP", [33] = "DCCP", [41] = "IPV6",
+	[46] = "RSVP", [47] = "GRE", [50] = "ESP", [51] = "AH", [92] = "MTP", [94] = "BEETPH",
+	[98] = "ENCAP", [103] = "PIM", [108] = "COMP", [115] = "L2TP", [132] = "SCTP",
+	[136] = "UDPLITE", [137] = "MPLS", [143] = "ETHERNET", [255] = "RAW", [262] = "MPTCP",
+};
+static const struct strarray ipprotos = { 0, NR(ipproto_names), ipproto_names, NULL, true };
+
+static void print_sk_proto(struct strbuf *out, int proto, int family)
+{
+	if (family == AF_INET || family == AF_INET6)
+		print_strarray(out, &ipprotos, proto);
+	else
+		strbuf_addf(out, "%d", proto);
+}
+
+/* SOL_* of linux/socket.h: SOL_SOCKET lives elsewhere and is not named */
+static void print_sockopt_level(struct strbuf *out, int level)
+{
+	static const char *const names[] = {
+		[0] = "IP", [6] = "TCP", [17] = "UDP", [41] = "IPV6", [58] = "ICMPV6",
+		[132] = "SCTP", [136] = "UDPLITE", [255] = "RAW", [256] = "IPX", [257] = "AX25",
+		[258] = "ATALK", [259] = "NETROM", [260] = "ROSE", [261] = "DECNET", [262] = "X25",
+		[263] = "PACKET", [264] = "ATM", [265] = "AAL", [266] = "IRDA", [267] = "NETBEUI",
+		[268] = "LLC", [269] = "DCCP", [270] = "NETLINK", [271] = "TIPC", [272] = "RXRPC",
+		[273] = "PPPOL2TP", [274] = "BLUETOOTH", [275] = "PNPIPE", [276] = "RDS",
+		[277] = "IUCV", [278] = "CAIF", [279] = "ALG", [280] = "NFC", [281] = "KCM",
+		[282] = "TLS", [283] = "XDP", [284] = "MPTCP", [285] = "MCTP", [286] = "SMC",
+	};
+	static const struct strarray levels = { 0, NR(names), names, NULL, true };
+
+	print_strarray(out, &levels, level);
+}
+
+static void print_msg_flags(struct strbuf *out, unsigned long flags)
+{
+	static const struct flag_name names[] = {
+		FLAG(MSG_, OOB), FLAG(MSG_, PEEK), FLAG(MSG_, DONTROUTE), FLAG(MSG_, CTRUNC),
+		{ 0x10, "PROBE" }, FLAG(MSG_, TRUNC), FLAG(MSG_, DONTWAIT), FLAG(MSG_, EOR),
+		FLAG(MSG_, WAITALL), FLAG(MSG_, FIN), FLAG(MSG_, SYN), FLAG(MSG_, CONFIRM),
+		FLAG(MSG_, RST), FLAG(MSG_, ERRQUEUE), FLAG(MSG_, NOSIGNAL), FLAG(MSG_, MORE),
+		FLAG(MSG_, WAITFORONE), { 0x20000, "SENDPAGE_NOTLAST" }, FLAG(MSG_, FASTOPEN),
+		FLAG(MSG_, CMSG_CLOEXEC),
+	};
+
+	flags = (unsigned int)flags;
+	print_rest(out, flags, print_any_flags(out, &flags, names, NR(names), false));
+}
+
+static void print_flock_cmd(struct strbuf *out, unsigned long cmd)
+{
+	static const struct flag_name names[] = {
+		FLAG(LOCK_, SH), FLAG(LOCK_, EX), FLAG(LOCK_, NB), FLAG(LOCK_, UN),
+		{ 0x20, "MAND" }, { 0xc0, "RW" }, { 0x40, "READ" }, { 0x80, "WRITE" },
+	};
+
+	cmd = (unsigned int)cmd;
+	print_rest(out, cmd, print_flags(out, &cmd, names, NR(names), false));
+}
+
+static void print_sched_policy(struct strbuf *out, unsigned long policy)
+{
+	static const struct flag_name names[] = {
+		{ 0, "NORMAL" }, { 1, "FIFO" }, { 2, "RR" }, { 3, "BATCH" }, { 4, "ISO" },
+		{ 5, "IDLE" }, { 6, "DEADLINE" },
+	};
+	unsigned long rest = (unsigned int)policy & ~0xffUL;
+
+	print_value_name(out, policy & 0xff, names, NR(names));
+	if (rest & SCHED_RESET_ON_FORK) {
+		strbuf_addstr(out, "|RESET_ON_FORK");
+		rest &= ~(unsigned long)SCHED_RESET_ON_FORK;
+	}
+	if (rest)
+		strbuf_addf(out, "|%#x", (unsigned int)rest);
+}
+
+static void print_seccomp_op(struct strbuf *out, unsigned long op)
+{
+	static const struct flag_name names[] = { { 0, "STRICT" }, { 1, "FILTER" } };
+
+	print_value_name(out, (unsigned int)op, names, NR(names));
+}
+
+static void print_seccomp_flags(struct strbuf *out, unsigned long flags)
+{
+	static const struct flag_name names[] = { { 1, "TSYNC" } };
+
+	flags = (unsigned int)flags;
+	print_rest(out, flags, print_any_flags(out, &flags, names, NR(names), false));
+}
+
+/* MS_MGC_VAL in the top half marks old callers; perf drops it first */
+static unsigned long mount_flags_value(unsigned long flags)
+{
+	if ((flags & 0xffff0000UL) == 0xc0ed0000UL)
+		flags &= ~0xffff0000UL;
+	return flags;
+}
+
+static void print_mount_flags(struct strbuf *out, unsigned long flags, size_t *resume)
+{
+	static const char *const names[] = {
+		"RDONLY", "NOSUID", "NODEV", "NOEXEC", "SYNCHRONOUS", "REMOUNT", "MANDLOCK",
+		"DIRSYNC", "NOSYMFOLLOW", NULL, "NOATIME", "NODIRATIME", "BIND", "MOVE", "REC",
+		"SILENT", "POSIXACL", "UNBINDABLE", "PRIVATE", "SLAVE", "SHARED", "RELATIME",
+		"KERNMOUNT", "I_VERSION", "STRICTATIME", "LAZYTIME", "SUBMOUNT", "NOREMOTELOCK",
+		"NOSEC", "BORN", "ACTIVE", "NOUSER",
+	};
+	static const struct strarray bits = { 0, NR(names), names, NULL, false };
+
+	print_strarray_flags(out, flags, &bits, resume);
 }
 
 /* Argument positions, as bits of the mask of hidden arguments. */
@@ -368,8 +566,31 @@ static void print_madvise_behavior(struct strbuf *out, int behavior)
 		strbuf_addf(out, "%#x", behavior);
 }
 
-/* perf names the tty ioctls by their number, other types by direction,
- * type, number and size */
+/* ioctl command names of the kernel headers (gen-syscall-tables.sh) */
+#define IOCTL_NAMES(var, init)                                                          \
+	static const char *const var##_names[] = { init };                              \
+	static const struct strarray var = { 0, NR(var##_names), var##_names, NULL, false }
+IOCTL_NAMES(kvm_cmds, IOCTL_KVM_INIT);
+IOCTL_NAMES(sndrv_pcm_cmds, IOCTL_SNDRV_PCM_INIT);
+IOCTL_NAMES(sndrv_ctl_cmds, IOCTL_SNDRV_CTL_INIT);
+IOCTL_NAMES(vhost_write_cmds, IOCTL_VHOST_WRITE_INIT);
+IOCTL_NAMES(vhost_read_cmds, IOCTL_VHOST_READ_INIT);
+IOCTL_NAMES(drm_cmds, IOCTL_DRM_INIT);
+
+/* The families perf names by number alone (vhost by direction too). */
+static const struct ioctl_family {
+	unsigned int type;
+	const struct strarray *cmds, *read;	/* read: of the commands that read */
+} ioctl_families[] = {
+	{ 0xAE, &kvm_cmds, NULL },
+	{ 'A', &sndrv_pcm_cmds, NULL },
+	{ 'U', &sndrv_ctl_cmds, NULL },
+	{ 0xAF, &vhost_write_cmds, &vhost_read_cmds },
+	{ 'd', &drm_cmds, NULL },
+};
+
+/* perf names the tty ioctls and the families above by their number, other
+ * types by direction, type, number and size */
 static void print_ioctl_cmd(struct strbuf *out, unsigned long cmd)
 {
 	static const char *const tty_cmds[] = {
@@ -407,6 +628,18 @@ static void print_ioctl_cmd(struct strbuf *out, unsigned long cmd)
 			strbuf_addstr(out, tty_cmds[nr]);
 		else
 			strbuf_addf(out, "(%#x, %#x, %#x)", 'T', nr, dir);
+		return;
+	}
+	for (size_t i = 0; i < NR(ioctl_families); i++) {
+		const struct ioctl_family *f = &ioctl_families[i];
+		const struct strarray *names = f->read && (dir & 2) ? f->read : f->cmds;
+
+		if (f->type != type)
+			continue;
+		if (nr < (unsigned int)names->nr && names->names[nr])
+			strbuf_addstr(out, names->names[nr]);
+		else
+			strbuf_addf(out, "(%#x, %#x, %#x)", type, nr, dir);
 		return;
 	}
 	strbuf_addch(out, '(');
@@ -534,9 +767,12 @@ void syscall_ret__format(enum syscall_ret_kind kind, long ret, const struct sysc
 	}
 }
 
+/* Prints one argument; *resume is left where the next one is to be written
+ * (out->len but for perf's "0x" of unnamed flag bits). */
 static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 			const uint64_t *args, const struct syscall_args_ctx *ctx, unsigned int idx,
-			unsigned int *mask, enum syscall_ret_kind *ret, struct strbuf *out)
+			unsigned int *mask, enum syscall_ret_kind *ret, struct strbuf *out,
+			size_t *resume)
 {
 	static const struct flag_name pipe_flags[] = { FLAG(O_, CLOEXEC), FLAG(O_, NONBLOCK) };
 	static const struct flag_name random_flags[] = { { 2, "RANDOM" }, { 1, "NONBLOCK" } };
@@ -593,8 +829,8 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 		syscall_args__mmap_flags(out, val);
 		break;
 	case SCA_BITS:
-		print_bit_names(out, val, a->strarray->names, a->strarray->nr);
-		break;
+		print_strarray_flags(out, val, a->strarray, resume);
+		return;
 	case SCA_ACCMODE:
 		print_accmode(out, (int)val);
 		break;
@@ -665,10 +901,46 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 	case SCA_PERF_FLAGS:
 		print_rest(out, val, print_any_flags(out, &val, perf_flags, NR(perf_flags), false));
 		break;
+	case SCA_SK_PROTO:
+		print_sk_proto(out, (int)val, (int)args[0]);
+		break;
+	case SCA_SOCKOPT_LEVEL:
+		print_sockopt_level(out, (int)val);
+		break;
+	case SCA_MSG_FLAGS:
+		print_msg_flags(out, val);
+		break;
+	case SCA_FLOCK_CMD:
+		print_flock_cmd(out, val);
+		break;
+	case SCA_SYNC_FILE_RANGE:
+		print_sync_file_range(out, val, resume);
+		return;
+	case SCA_SCHED_POLICY:
+		print_sched_policy(out, val);
+		break;
+	case SCA_SECCOMP_OP:
+		print_seccomp_op(out, val);
+		break;
+	case SCA_SECCOMP_FLAGS:
+		print_seccomp_flags(out, val);
+		break;
+	case SCA_KCMP_TYPE:
+		if ((int)val != 0)	/* KCMP_FILE compares fds, the others nothing */
+			*mask |= ARG_BIT(idx + 1) | ARG_BIT(idx + 2);
+		print_strarray(out, a->strarray, (int)val);
+		break;
+	case SCA_MOUNT_FLAGS:
+		print_mount_flags(out, val, resume);
+		return;
+	case SCA_FSMOUNT_ATTR:
+		print_fsmount_attr(out, val, resume);
+		return;
 	case SCA_CHAR_ARRAY:	/* tp_fields__format prints these */
 	case SCA_EMPTY:
 		break;
 	}
+	*resume = out->len;
 }
 
 enum syscall_ret_kind syscall_args__format(const struct syscall *sc,
@@ -677,7 +949,7 @@ enum syscall_ret_kind syscall_args__format(const struct syscall *sc,
 {
 	enum syscall_ret_kind ret = SCR_DEFAULT;
 	unsigned int mask = 0;
-	size_t start = out->len;
+	size_t start = out->len, resume = out->len;
 
 	for (int i = 0; i < sc->nr_args; i++) {
 		const struct syscall_arg_fmt *a = &sc->args[i];
@@ -685,13 +957,16 @@ enum syscall_ret_kind syscall_args__format(const struct syscall *sc,
 
 		if (mask & ARG_BIT(i))
 			continue;
+		if (a->kind == SCA_MOUNT_FLAGS)
+			val = mount_flags_value(val);
 		/* zeros are left out unless they have a name */
 		if (!val && !a->show_zero && a->kind != SCA_STRARRAY)
 			continue;
+		strbuf_setlen(out, resume);
 		if (out->len > start)
 			strbuf_addstr(out, ", ");
 		strbuf_addf(out, "%s: ", a->name);
-		print_value(a, val, args, ctx, i, &mask, &ret, out);
+		print_value(a, val, args, ctx, i, &mask, &ret, out, &resume);
 	}
 	return ret;
 }
@@ -731,6 +1006,7 @@ void tp_fields__format(const struct tep_event *ev, const void *raw, size_t raw_s
 	unsigned int mask = 0;
 	enum syscall_ret_kind ret = SCR_DEFAULT;
 	int idx = 0;
+	size_t resume;
 
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next, idx++) {
 		struct syscall_arg_fmt a = { .name = f->name, .kind = syscall_arg__kind(f) };
@@ -766,6 +1042,7 @@ void tp_fields__format(const struct tep_event *ev, const void *raw, size_t raw_s
 		if (out->len > start)
 			strbuf_addstr(out, ", ");
 		strbuf_addf(out, "%s: ", f->name);
-		print_value(&a, (unsigned long)args[0], args, ctx, idx & 31, &mask, &ret, out);
+		print_value(&a, (unsigned long)args[0], args, ctx, idx & 31, &mask, &ret, out,
+			    &resume);
 	}
 }

@@ -55,7 +55,7 @@ const char *errno__script_name(long err)
 /* Value lists of the strarray arguments (perf 6.1 shows these names). */
 #define STRARRAY(var, off, ...)                                                           \
 	static const char *const var##_names[] = { __VA_ARGS__ };                         \
-	static const struct strarray var = { off, ARRAY_LEN(var##_names), var##_names, NULL }
+	static const struct strarray var = { off, ARRAY_LEN(var##_names), var##_names, NULL, false }
 
 STRARRAY(sa_bpf_cmd, 0, "MAP_CREATE", "MAP_LOOKUP_ELEM", "MAP_UPDATE_ELEM", "MAP_DELETE_ELEM",
 	 "MAP_GET_NEXT_KEY", "PROG_LOAD", "OBJ_PIN", "OBJ_GET", "PROG_ATTACH", "PROG_DETACH",
@@ -76,7 +76,8 @@ static const char *const sa_fcntl_cmds_names[] = {
 	"GETOWN", "SETSIG", "GETSIG", "GETLK64", "SETLK64", "SETLKW64", "SETOWN_EX", "GETOWN_EX",
 	"GETOWNER_UIDS" };
 static const struct strarray sa_fcntl_cmds = { 0, ARRAY_LEN(sa_fcntl_cmds_names),
-					       sa_fcntl_cmds_names, &sa_fcntl_linux_cmds };
+					       sa_fcntl_cmds_names, &sa_fcntl_linux_cmds,
+					       false };
 STRARRAY(sa_rlimits, 0, "CPU", "FSIZE", "DATA", "STACK", "CORE", "RSS", "NPROC", "NOFILE",
 	 "MEMLOCK", "AS", "LOCKS", "SIGPENDING", "MSGQUEUE", "NICE", "RTPRIO", "RTTIME");
 STRARRAY(sa_sighow, 0, "BLOCK", "UNBLOCK", "SETMASK");
@@ -86,9 +87,24 @@ STRARRAY(sa_clockid, 0, "REALTIME", "MONOTONIC", "PROCESS_CPUTIME_ID", "THREAD_C
 /* names by bit number, lowest first */
 STRARRAY(sa_mremap_flags, 0, "MAYMOVE", "FIXED", "DONTUNMAP");
 STRARRAY(sa_rename_flags, 0, "NOREPLACE", "EXCHANGE", "WHITEOUT");
+STRARRAY(sa_pkey_access, 0, "DISABLE_ACCESS", "DISABLE_WRITE");
+STRARRAY(sa_fspick_flags, 0, "CLOEXEC", "SYMLINK_NOFOLLOW", "NO_AUTOMOUNT", "EMPTY_PATH");
+STRARRAY(sa_fsmount_flags, 0, "CLOEXEC");
+STRARRAY(sa_move_mount_flags, 0, "F_SYMLINKS", "F_AUTOMOUNTS", "F_EMPTY_PATH", NULL,
+	 "T_SYMLINKS", "T_AUTOMOUNTS", "T_EMPTY_PATH", NULL, "SET_GROUP");
+/* values */
+STRARRAY(sa_fsconfig_cmds, 0, "SET_FLAG", "SET_STRING", "SET_BINARY", "SET_PATH",
+	 "SET_PATH_EMPTY", "SET_FD", "CMD_CREATE", "CMD_RECONFIGURE");
+STRARRAY(sa_kcmp_types, 0, "FILE", "VM", "FILES", "FS", "SIGHAND", "IO", "SYSVSEM",
+	 "EPOLL_TFD");
+STRARRAY(sa_keyctl_options, 0, "GET_KEYRING_ID", "JOIN_SESSION_KEYRING", "UPDATE", "REVOKE",
+	 "CHOWN", "SETPERM", "DESCRIBE", "CLEAR", "LINK", "UNLINK", "SEARCH", "READ",
+	 "INSTANTIATE", "NEGATE", "SET_REQKEY_KEYRING", "SET_TIMEOUT", "ASSUME_AUTHORITY",
+	 "GET_SECURITY", "SESSION_TO_PARENT", "REJECT", "INSTANTIATE_IOV", "INVALIDATE",
+	 "GET_PERSISTENT");
 static const char *const sa_prctl_options_names[] = { PRCTL_OPTIONS_INIT };
 static const struct strarray sa_prctl_options = { 0, ARRAY_LEN(sa_prctl_options_names),
-						  sa_prctl_options_names, NULL };
+						  sa_prctl_options_names, NULL, false };
 STRARRAY(sa_socket_families, 0, "UNSPEC", "LOCAL", "INET", "AX25", "IPX", "APPLETALK",
 	 "NETROM", "BRIDGE", "ATMPVC", "X25", "INET6", "ROSE", "DECnet", "NETBEUI", "SECURITY",
 	 "KEY", "NETLINK", "PACKET", "ASH", "ECONET", "ATMSVC", "RDS", "SNA", "IRDA", "PPPOX",
@@ -133,7 +149,11 @@ static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "fchownat", .arg = { [0] = K(SCA_FDAT) } },
 	{ .name = "fcntl",
 	  .arg = { [1] = { SCA_FCNTL_CMD, &sa_fcntl_cmds, true }, [2] = K(SCA_FCNTL_ARG) } },
-	{ .name = "fspick", .arg = { [0] = K(SCA_FDAT), [1] = K(SCA_FILENAME) } },
+	{ .name = "flock", .arg = { [1] = K(SCA_FLOCK_CMD) } },
+	{ .name = "fsconfig", .arg = { [1] = SA(sa_fsconfig_cmds) } },
+	{ .name = "fsmount", .arg = { [1] = BITS(sa_fsmount_flags), [2] = K(SCA_FSMOUNT_ATTR) } },
+	{ .name = "fspick",
+	  .arg = { [0] = K(SCA_FDAT), [1] = K(SCA_FILENAME), [2] = BITS(sa_fspick_flags) } },
 	{ .name = "fstat", .alias = "newfstat" },
 	{ .name = "fstatat", .alias = "newfstatat" },
 	{ .name = "futex", .arg = { [1] = K(SCA_FUTEX_OP), [5] = K(SCA_FUTEX_VAL3) } },
@@ -145,9 +165,13 @@ static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "getppid", .errpid = true },
 	{ .name = "getrandom", .arg = { [2] = K(SCA_GETRANDOM_FLAGS) } },
 	{ .name = "getrlimit", .arg = { [0] = SA(sa_rlimits) } },
+	{ .name = "getsockopt", .arg = { [1] = { SCA_SOCKOPT_LEVEL, NULL, true } } },
 	{ .name = "gettid", .errpid = true },
 	{ .name = "ioctl", .arg = { [1] = K(SCA_IOCTL_CMD), [2] = K(SCA_HEX) } },
-	{ .name = "kcmp", .arg = { [0] = K(SCA_PID), [1] = K(SCA_PID) } },
+	{ .name = "kcmp",
+	  .arg = { [0] = K(SCA_PID), [1] = K(SCA_PID),
+		   [2] = { .kind = SCA_KCMP_TYPE, .strarray = &sa_kcmp_types } } },
+	{ .name = "keyctl", .arg = { [0] = SA(sa_keyctl_options) } },
 	{ .name = "kill", .arg = { [1] = K(SCA_SIGNUM) } },
 	{ .name = "linkat", .arg = { [0] = K(SCA_FDAT) } },
 	{ .name = "lseek", .arg = { [2] = SA(sa_whences) } },
@@ -157,10 +181,10 @@ static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "mknodat", .arg = { [0] = K(SCA_FDAT) } },
 	{ .name = "mmap", .hexret = true,
 	  .arg = { [2] = K(SCA_MMAP_PROT), [3] = K(SCA_MMAP_FLAGS), [5] = K(SCA_HEX) } },
-	{ .name = "mount", .arg = { [0] = K(SCA_FILENAME) } },
+	{ .name = "mount", .arg = { [0] = K(SCA_FILENAME), [3] = K(SCA_MOUNT_FLAGS) } },
 	{ .name = "move_mount",
 	  .arg = { [0] = K(SCA_FDAT), [1] = K(SCA_FILENAME), [2] = K(SCA_FDAT),
-		   [3] = K(SCA_FILENAME) } },
+		   [3] = K(SCA_FILENAME), [4] = BITS(sa_move_mount_flags) } },
 	{ .name = "mprotect", .arg = { [0] = K(SCA_HEX), [2] = K(SCA_MMAP_PROT) } },
 	{ .name = "mq_unlink", .arg = { [0] = K(SCA_FILENAME) } },
 	{ .name = "mremap", .hexret = true, .arg = { [3] = BITS(sa_mremap_flags) } },
@@ -172,6 +196,7 @@ static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "perf_event_open",
 	  .arg = { [2] = K(SCA_INT), [3] = K(SCA_FD), [4] = K(SCA_PERF_FLAGS) } },
 	{ .name = "pipe2", .arg = { [1] = K(SCA_PIPE_FLAGS) } },
+	{ .name = "pkey_alloc", .arg = { [1] = BITS(sa_pkey_access) } },
 	{ .name = "pkey_free", .arg = { [0] = K(SCA_INT) } },
 	{ .name = "pkey_mprotect",
 	  .arg = { [0] = K(SCA_HEX), [2] = K(SCA_MMAP_PROT), [3] = K(SCA_INT) } },
@@ -193,18 +218,29 @@ static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "rt_sigprocmask", .arg = { [0] = SA(sa_sighow) } },
 	{ .name = "rt_sigqueueinfo", .arg = { [1] = K(SCA_SIGNUM) } },
 	{ .name = "rt_tgsigqueueinfo", .arg = { [2] = K(SCA_SIGNUM) } },
+	{ .name = "sched_setscheduler", .arg = { [1] = K(SCA_SCHED_POLICY) } },
+	{ .name = "seccomp", .arg = { [0] = K(SCA_SECCOMP_OP), [1] = K(SCA_SECCOMP_FLAGS) } },
 	{ .name = "select", .timeout = true },
+	{ .name = "recvfrom", .arg = { [3] = K(SCA_MSG_FLAGS) } },
+	{ .name = "recvmmsg", .arg = { [3] = K(SCA_MSG_FLAGS) } },
+	{ .name = "recvmsg", .arg = { [2] = K(SCA_MSG_FLAGS) } },
 	{ .name = "sendfile", .alias = "sendfile64" },
+	{ .name = "sendmmsg", .arg = { [3] = K(SCA_MSG_FLAGS) } },
+	{ .name = "sendmsg", .arg = { [2] = K(SCA_MSG_FLAGS) } },
+	{ .name = "sendto", .arg = { [3] = K(SCA_MSG_FLAGS) } },
 	{ .name = "set_tid_address", .errpid = true },
 	{ .name = "setitimer", .arg = { [0] = SA(sa_itimers) } },
 	{ .name = "setrlimit", .arg = { [0] = SA(sa_rlimits) } },
-	{ .name = "socket", .arg = { [0] = SA(sa_socket_families), [1] = K(SCA_SK_TYPE) } },
+	{ .name = "setsockopt", .arg = { [1] = { SCA_SOCKOPT_LEVEL, NULL, true } } },
+	{ .name = "socket",
+	  .arg = { [0] = SA(sa_socket_families), [1] = K(SCA_SK_TYPE), [2] = K(SCA_SK_PROTO) } },
 	{ .name = "socketpair", .arg = { [0] = SA(sa_socket_families), [1] = K(SCA_SK_TYPE) } },
 	{ .name = "stat", .alias = "newstat" },
 	{ .name = "statx", .arg = { [0] = K(SCA_FDAT), [2] = K(SCA_EMPTY), [3] = K(SCA_EMPTY) } },
 	{ .name = "swapoff", .arg = { [0] = K(SCA_FILENAME) } },
 	{ .name = "swapon", .arg = { [0] = K(SCA_FILENAME) } },
 	{ .name = "symlinkat", .arg = { [0] = K(SCA_FDAT) } },
+	{ .name = "sync_file_range", .arg = { [3] = K(SCA_SYNC_FILE_RANGE) } },
 	{ .name = "tgkill", .arg = { [2] = K(SCA_SIGNUM) } },
 	{ .name = "tkill", .arg = { [1] = K(SCA_SIGNUM) } },
 	{ .name = "umount2", .alias = "umount", .arg = { [0] = K(SCA_FILENAME) } },

@@ -35,7 +35,8 @@ enum syscall_arg_kind {
 	SCA_OPEN_FLAGS,		/* hides the mode argument without O_CREAT */
 	SCA_MMAP_PROT,
 	SCA_MMAP_FLAGS,		/* hides fd and offset of anonymous maps */
-	SCA_BITS,		/* flags named bit by bit from a list (strarray) */
+	SCA_BITS,		/* flags named bit by bit from a list (strarray); an
+				 * unnamed bit inside the list is perf's broken "0x" */
 	SCA_ACCMODE,
 	SCA_SIGNUM,
 	SCA_STRARRAY,		/* a name from a list, shown even when zero */
@@ -56,6 +57,17 @@ enum syscall_arg_kind {
 	SCA_FCNTL_CMD,		/* also picks how the result is shown */
 	SCA_FCNTL_ARG,
 	SCA_PERF_FLAGS,
+	SCA_SK_PROTO,		/* IPPROTO names for INET and INET6 sockets */
+	SCA_SOCKOPT_LEVEL,
+	SCA_MSG_FLAGS,
+	SCA_FLOCK_CMD,
+	SCA_SYNC_FILE_RANGE,
+	SCA_SCHED_POLICY,
+	SCA_SECCOMP_OP,
+	SCA_SECCOMP_FLAGS,
+	SCA_KCMP_TYPE,		/* hides the indexes of all but KCMP_FILE */
+	SCA_MOUNT_FLAGS,	/* without the MS_MGC_VAL magic */
+	SCA_FSMOUNT_ATTR,
 	SCA_CHAR_ARRAY,		/* a tracepoint's char[] field, as a quoted string */
 	SCA_EMPTY,		/* perf 6.1 prints statx's flags and mask as nothing */
 };
@@ -89,11 +101,13 @@ struct syscall {
 };
 
 /* A list of names for consecutive values starting at offset; next is
- * searched when the value is outside this one (fcntl's two ranges). */
+ * searched when the value is outside this one (fcntl's two ranges).  A
+ * sparse list shows the number for a value it has no name for. */
 struct strarray {
 	int offset, nr;
 	const char *const *names;
 	const struct strarray *next;
+	bool sparse;
 };
 
 /* The number -> name map of this machine's kernel headers. */

@@ -237,7 +237,7 @@ void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, lon
 	struct args_ctx c = { t, thread };
 	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c };
 	struct trace_thread *tt;
-	bool quiet = t->cfg.duration_ms > 0 || t->cfg.summary_only;
+	bool quiet = t->cfg.duration_ms > 0 || t->cfg.summary_only || t->cfg.min_stack;
 
 	if (!sc)
 		return;
@@ -358,7 +358,8 @@ static void track_fds(struct trace *t, struct thread *thread, const struct sysca
 	}
 }
 
-bool trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long id, long ret)
+bool trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long id, long ret,
+		     int chain_depth)
 {
 	const struct syscall *sc = syscall_table__get(t->table, (int)id);
 	struct trace_thread *tt;
@@ -383,6 +384,8 @@ bool trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long
 		goto out;
 	}
 	if (t->cfg.summary_only || (ret >= 0 && t->cfg.failure_only))
+		goto out;
+	if (chain_depth >= 0 && chain_depth < (int)t->cfg.min_stack)
 		goto out;
 
 	print_head(t, thread, duration, duration_known, tt->entry_time);

@@ -31,6 +31,7 @@ struct trace_config {
 	bool hide_comm;		/* --no-comm: tids alone */
 	double duration_ms;	/* --duration: shorter calls are not shown */
 	unsigned long max_events; /* --max-events, 0: no limit */
+	unsigned int min_stack;	/* --min-stack: exits with shorter chains not shown */
 };
 
 /* One syscall's statistics in one thread. */
@@ -74,8 +75,10 @@ void trace__exit(struct trace *t);
  * (enter) or the return value (exit). */
 void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, long id,
 		      const uint64_t args[SYSCALL_MAX_ARGS]);
-/* Returns whether the exit made a line (a call chain may follow it). */
-bool trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long id, long ret);
+/* Returns whether the exit made a line (a call chain may follow it);
+ * chain_depth is the frames of its call chain, -1 when it has none. */
+bool trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long id, long ret,
+		     int chain_depth);
 
 /* A tracepoint event other than raw_syscalls: "name(field: value, ...)". */
 void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, const char *name,
