@@ -31,6 +31,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "sched",	cmd_sched,	"Tool to trace/measure scheduler properties (latencies)" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },
 	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
+	{ "timechart",	cmd_timechart,	"Tool to visualize total system behavior during a workload" },
 	{ "trace",	cmd_trace,	"strace inspired tool" },
 	{ "version",	cmd_version,	"Display the version of pcl" },
 	{ NULL, NULL, NULL },
