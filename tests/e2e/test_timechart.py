@@ -1,0 +1,116 @@
+"""pcl timechart against perf timechart 6.1 on the same recordings.
+
+Recordings are made once per module, each in its own directory (perf
+timechart record has no -o: both write ./perf.data), by perf and by pcl:
+the pingpong fixture (wake-ups between two threads), the threads fixture
+with -T, a short system-wide sleep, -P, -g call chains, and -I system
+calls.  Every chart is made by both tools from the same file and the SVGs
+must be byte-equal, as must the "Written N seconds" line and the status.
+"""
+import os
+import subprocess
+
+import pytest
+
+from conftest import fixture, pcl, perf, unified
+
+WORKLOADS = {
+    "pingpong": ([], ["pingpong", "100"]),
+    "system": ([], ["sleep", "0.3"]),
+    "tasks": (["-T"], ["threads"]),
+    "power": (["-P"], ["sleep", "0.2"]),
+    "stacks": (["-g"], ["pingpong", "50"]),
+    "io": (["-I"], ["pingpong", "100"]),
+}
+RECORDINGS = [tool + "-" + name for name in WORKLOADS for tool in ("perf", "pcl")]
+
+CHART_OPTIONS = [[], ["-P"], ["-T"], ["-n", "3"], ["-n", "0"], ["-n", "40"],
+                 ["-w", "3000"], ["--highlight", "100000"], ["--highlight", "pong"],
+                 ["-p", "pong"], ["-p", "pingpong", "-p", "1"], ["-t"]]
+IO_OPTIONS = [[], ["--io-skip-eagain"], ["--io-min-time", "10us"],
+              ["--io-min-time", "5ms"], ["--io-merge-dist", "100us"],
+              ["--io-merge-dist", "0"], ["-n", "2"], ["-p", "pingpong"]]
+
+
+def workload(args):
+    """The workload argv: a fixture by name, else a command."""
+    path = fixture(args[0]) if args[0] in ("pingpong", "threads") else args[0]
+    return [path, *args[1:]]
+
+
+@pytest.fixture(scope="module")
+def recordings(tmp_path_factory):
+    paths = {}
+    for name in RECORDINGS:
+        tool, kind = name.split("-")
+        directory = tmp_path_factory.mktemp(name)
+        opts, work = WORKLOADS[kind]
+        run = perf if tool == "perf" else pcl
+        # stdout is no pipe, else perf record would write the data there
+        r = run("timechart", "record", *opts, "--", *workload(work), cwd=directory,
+                stdout=subprocess.DEVNULL)
+        assert r.returncode == 0, r.stderr
+        paths[name] = str(directory / "perf.data")
+    return paths
+
+
+def chart(run, directory, data, opts):
+    """Runs a chart into directory/chart.svg: (status, stderr, svg or None)."""
+    os.makedirs(directory, exist_ok=True)
+    r = run("timechart", "-i", data, "-o", "chart.svg", *opts, cwd=directory)
+    path = os.path.join(directory, "chart.svg")
+    svg = None
+    if os.path.exists(path):
+        with open(path) as f:
+            svg = f.read()
+        os.unlink(path)
+    return r.returncode, r.stderr, svg
+
+
+def compare(tmp_path, data, opts):
+    want = chart(perf, str(tmp_path / "perf"), data, opts)
+    got = chart(pcl, str(tmp_path / "pcl"), data, opts)
+    assert got[0] == want[0], got[1]
+    assert got[1] == want[1], unified(want[1], got[1])
+    assert got[2] == want[2], unified(want[2] or "", got[2] or "")
+
+
+@pytest.mark.parametrize("name", [r for r in RECORDINGS if not r.endswith("-io")])
+@pytest.mark.parametrize("opts", CHART_OPTIONS, ids=" ".join)
+def test_chart(recordings, tmp_path, name, opts):
+    compare(tmp_path, recordings[name], opts)
+
+
+@pytest.mark.parametrize("name", ["perf-io", "pcl-io"])
+@pytest.mark.parametrize("opts", IO_OPTIONS, ids=" ".join)
+def test_io_chart(recordings, tmp_path, name, opts):
+    compare(tmp_path, recordings[name], opts)
+
+
+@pytest.mark.parametrize("kind", list(WORKLOADS))
+def test_record_events(recordings, kind):
+    """pcl timechart record asks for perf's events, with perf's attrs."""
+    want = perf("evlist", "-v", "-i", recordings["perf-" + kind])
+    got = perf("evlist", "-v", "-i", recordings["pcl-" + kind])
+    assert want.returncode == 0 and got.returncode == 0
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+
+
+@pytest.mark.parametrize("opts", [
+    ["-P", "-T"], ["--highlight", "ping", "--highlight", "5"],
+    ["--io-min-time", "7xs"], ["bogus"], ["record", "-P", "-T"], ["record", "--bogus"],
+    ["-h"], ["record", "-h"],
+], ids=" ".join)
+def test_usage_errors(recordings, tmp_path, opts):
+    compare(tmp_path, recordings["perf-pingpong"], opts)
+
+
+def test_without_tracepoints(tmp_path):
+    data = str(tmp_path / "clock.data")
+    r = perf("record", "-q", "-e", "cpu-clock", "-o", data, "true")
+    assert r.returncode == 0, r.stderr
+    compare(tmp_path, data, [])
+
+
+def test_missing_file(tmp_path):
+    compare(tmp_path, str(tmp_path / "none.data"), [])
