@@ -10,6 +10,7 @@
 #include "core/data/session.h"
 #include "core/events/cpumap.h"
 #include "core/events/tracepoint.h"
+#include "ui/session-warnings.h"
 #include "ui/timechart-svg.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -352,9 +353,17 @@ static int chart(void)
 		if (e->attr.type == PERF_TYPE_TRACEPOINT)
 			tcc.kinds[e->idx] = timechart__event_kind(e->name);
 	ret = perf_session__process(s, &tcc.tool);
-	if (ret) {
-		if (s->err)
-			fprintf(stderr, "pcl timechart: %s\n", s->err);
+	if (ret < 0 && s->err) {
+		fprintf(stderr, "pcl timechart: %s\n", s->err);
+		ret = PCL_EXIT_ERROR;
+		goto out;
+	}
+	if (ret < 0 && s->failed_rec.size)	/* a handler stopped it, as perf says */
+		fprintf(stderr, "%#llx [%#x]: failed to process type: %u [%s]\n",
+			(unsigned long long)s->failed_offset, s->failed_rec.size,
+			s->failed_rec.type, strerror(-ret));
+	session_warnings__print(stderr, &s->stats, false);
+	if (ret) {			/* no chart, perf's status */
 		ret = ret < 0 ? ret & 0xff : PCL_EXIT_ERROR;
 		goto out;
 	}

@@ -3,8 +3,8 @@
 Recordings are made once per module, each in its own directory (perf
 timechart record has no -o: both write ./perf.data), by perf and by pcl:
 the pingpong fixture (wake-ups between two threads), the threads fixture
-with -T, a short system-wide sleep, -P, -g call chains, and -I system
-calls.  Every chart is made by both tools from the same file and the SVGs
+with -T, a short and a 1.2 s system-wide sleep, -P, -g call chains, and
+-I system calls.  Every chart is made by both tools from the same file and the SVGs
 must be byte-equal, as must the "Written N seconds" line and the status.
 """
 import os
@@ -17,10 +17,14 @@ from conftest import fixture, pcl, perf, unified
 WORKLOADS = {
     "pingpong": ([], ["pingpong", "100"]),
     "system": ([], ["sleep", "0.3"]),
+    # over a second: wider than the page, with the 1 s grid lines
+    "long": ([], ["sleep", "1.2"]),
     "tasks": (["-T"], ["threads"]),
     "power": (["-P"], ["sleep", "0.2"]),
     "stacks": (["-g"], ["pingpong", "50"]),
     "io": (["-I"], ["pingpong", "100"]),
+    # threads that do I/O with no name of their own (no COMM record)
+    "iothreads": (["-I"], ["threads"]),
 }
 RECORDINGS = [tool + "-" + name for name in WORKLOADS for tool in ("perf", "pcl")]
 
@@ -69,19 +73,26 @@ def chart(run, directory, data, opts):
 
 def compare(tmp_path, data, opts):
     want = chart(perf, str(tmp_path / "perf"), data, opts)
+    if want[0] in (-11, 139):
+        # -p NAME compares the name of every task: perf 6.1 crashes on a
+        # task with none (one that did I/O before any COMM); pcl skips it
+        pytest.skip("perf timechart crashed on this file")
     got = chart(pcl, str(tmp_path / "pcl"), data, opts)
     assert got[0] == want[0], got[1]
     assert got[1] == want[1], unified(want[1], got[1])
     assert got[2] == want[2], unified(want[2] or "", got[2] or "")
 
 
-@pytest.mark.parametrize("name", [r for r in RECORDINGS if not r.endswith("-io")])
+IO_RECORDINGS = [r for r in RECORDINGS if "-io" in r]
+
+
+@pytest.mark.parametrize("name", [r for r in RECORDINGS if r not in IO_RECORDINGS])
 @pytest.mark.parametrize("opts", CHART_OPTIONS, ids=" ".join)
 def test_chart(recordings, tmp_path, name, opts):
     compare(tmp_path, recordings[name], opts)
 
 
-@pytest.mark.parametrize("name", ["perf-io", "pcl-io"])
+@pytest.mark.parametrize("name", IO_RECORDINGS)
 @pytest.mark.parametrize("opts", IO_OPTIONS, ids=" ".join)
 def test_io_chart(recordings, tmp_path, name, opts):
     compare(tmp_path, recordings[name], opts)

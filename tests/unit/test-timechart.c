@@ -250,8 +250,13 @@ static void test_io(void **state)
 	assert_int_equal(c->total_bytes, 400);
 	/* an exit without its enter */
 	start_sample(30000000, 0, 40);
-	timechart__sample(&tc, TC_EV_IO_EXIT + TC_IO_READ, exit_tp, &sample, "");
+	assert_int_equal(timechart__sample(&tc, TC_EV_IO_EXIT + TC_IO_READ, exit_tp, &sample,
+					   ""), 0);
 	assert_int_equal(tc.io_invalid, 1);
+	/* ... in a task never seen: perf stops there */
+	start_sample(30000000, 0, 41);
+	assert_int_equal(timechart__sample(&tc, TC_EV_IO_EXIT + TC_IO_READ, exit_tp, &sample,
+					   ""), -1);
 }
 
 static void test_backtrace(void **state)

@@ -356,7 +356,8 @@ static void io_begin(struct timechart *tc, int pid, enum tc_io_type type, uint64
 		c->start = start;
 }
 
-static void io_end(struct timechart *tc, int pid, enum tc_io_type type, uint64_t end, long ret)
+/* -1 for a task never seen before (perf stops reading there). */
+static int io_end(struct timechart *tc, int pid, enum tc_io_type type, uint64_t end, long ret)
 {
 	struct tc_task *t = find_task(tc, pid);
 	struct tc_comm *c = t->current;
@@ -364,18 +365,18 @@ static void io_end(struct timechart *tc, int pid, enum tc_io_type type, uint64_t
 
 	if (!c) {
 		complain(tc, "Invalid pidcomm!");
-		return;
+		return -1;
 	}
 	io = c->io;
 	if (!io)			/* its start was before the recording */
-		return;
+		return 0;
 	if (io->end) {		/* an end without its start */
 		complain(tc, "Skip invalid end event: previous event already ended!");
-		return;
+		return 0;
 	}
 	if (io->type != type) {
 		complain(tc, "Skip invalid end event: invalid event type!");
-		return;
+		return 0;
 	}
 	io->end = end;
 	prev = io->next;
@@ -410,6 +411,7 @@ static void io_end(struct timechart *tc, int pid, enum tc_io_type type, uint64_t
 			c->max_bytes = io->bytes;
 	}
 	tc->io_events++;
+	return 0;
 }
 
 int timechart__sample(struct timechart *tc, enum tc_event ev, struct tep_event *tp,
@@ -472,11 +474,10 @@ int timechart__sample(struct timechart *tc, enum tc_event ev, struct tep_event *
 		break;
 	}
 	if (ev >= TC_EV_IO_EXIT)
-		io_end(tc, tid, (enum tc_io_type)(ev - TC_EV_IO_EXIT), sample->time,
-		       (long)field_value(tp, sample, "ret"));
-	else
-		io_begin(tc, tid, (enum tc_io_type)(ev - TC_EV_IO_ENTER), sample->time,
-			 (int)(long)field_value(tp, sample, "fd"));
+		return io_end(tc, tid, (enum tc_io_type)(ev - TC_EV_IO_EXIT), sample->time,
+			      (long)field_value(tp, sample, "ret"));
+	io_begin(tc, tid, (enum tc_io_type)(ev - TC_EV_IO_ENTER), sample->time,
+		 (int)(long)field_value(tp, sample, "fd"));
 	return 0;
 }
 

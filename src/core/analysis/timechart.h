@@ -124,7 +124,8 @@ void timechart__fork(struct timechart *tc, int pid, int ppid, uint64_t time);
 void timechart__exit_task(struct timechart *tc, int pid, uint64_t time);
 /* A sample of any event (it widens the time range), of kind ev with the
  * tracepoint format tp; backtrace is the text the chart shows for it.
- * Returns -1 for a cpu_id out of range (perf stops there). */
+ * Returns -1 where perf stops reading: a cpu_id out of range, a system
+ * call's exit in a task never seen before. */
 int timechart__sample(struct timechart *tc, enum tc_event ev, struct tep_event *tp,
 		      const struct perf_sample *sample, const char *backtrace);
 
