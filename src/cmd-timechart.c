@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -311,6 +312,14 @@ static void warn_stderr(const char *what)
 	fprintf(stderr, "%s\n", what);
 }
 
+/* -o NAME.html: the chart in a page that zooms (perf writes SVG only) */
+static bool is_html(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 5 && !strcasecmp(path + n - 5, ".html");
+}
+
 static bool has_tracepoints(struct perf_session *s)
 {
 	for (struct evsel *e = s->evlist.first; e; e = e->next)
@@ -381,7 +390,10 @@ static int chart(void)
 	if (!f) {
 		fprintf(stderr, "Cannot open %s for output\n", tcc.output);
 	} else {
-		timechart_svg__write(f, tc, &o);
+		if (is_html(tcc.output))
+			timechart_svg__write_html(f, tc, &o, tcc.input);
+		else
+			timechart_svg__write(f, tc, &o);
 		fclose(f);
 	}
 	fprintf(stderr, "Written %2.1f seconds of trace to %s.\n",

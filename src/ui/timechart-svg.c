@@ -5,12 +5,18 @@
 #include <string.h>
 
 #include "core/analysis/timechart.h"
+#include "ui/markup.h"
 #include "ui/timechart-svg.h"
+#include "util/strbuf.h"
 
 #define ROW 30.0		/* a row's pitch */
 #define BAR 25.0		/* a bar's height in its row */
 #define HALF_BAR (BAR / 2)
 #define MIN_TEXT 0.01		/* smaller text is left out */
+
+static const char html_script[] =
+#include "timechart-html.js.inc"
+	;
 
 struct svg {
 	FILE *f;
@@ -593,4 +599,39 @@ void timechart_svg__write(FILE *f, struct timechart *tc, const struct timechart_
 	if (o->draw_tasks)
 		draw_wakeups(&s, tc);
 	fputs("</svg>\n", f);
+}
+
+void timechart_svg__write_html(FILE *f, struct timechart *tc, const struct timechart_svg_opts *o,
+			       const char *title)
+{
+	struct strbuf escaped = STRBUF_INIT;
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&svg, &len);
+	const char *body;
+
+	if (!mem)
+		return;
+	timechart_svg__write(mem, tc, o);
+	fclose(mem);
+	/* inline SVG goes without its XML declaration and DOCTYPE */
+	body = strstr(svg, "<svg ");
+	xml_escape(&escaped, title);
+	fprintf(f, "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
+		"<title>%s</title>\n<style>\n"
+		"body { margin: 0; font-family: sans-serif; }\n"
+		"#bar { padding: 4px 8px; background: #eee; border-bottom: 1px solid #ccc; }\n"
+		"#bar button { margin-right: 4px; }\n"
+		"#chart { position: absolute; top: 34px; bottom: 0; left: 0; right: 0; "
+		"overflow: auto; cursor: grab; }\n"
+		"</style>\n</head>\n<body>\n<div id=\"bar\">%s "
+		"<button id=\"zoom-out\">&minus;</button><button id=\"zoom-in\">+</button>"
+		"<button id=\"zoom-reset\">1:1</button><button id=\"zoom-fit\">fit width</button>"
+		"<span id=\"zoom\"></span> &middot; Ctrl+wheel zooms, dragging scrolls, "
+		"hovering tells</div>\n<div id=\"chart\">\n",
+		strbuf_str(&escaped), strbuf_str(&escaped));
+	fputs(body ? body : "", f);
+	fprintf(f, "</div>\n<script>\n%s</script>\n</body>\n</html>\n", html_script);
+	strbuf_release(&escaped);
+	free(svg);
 }

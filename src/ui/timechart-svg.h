@@ -31,4 +31,9 @@ struct timechart_svg_opts {
 /* Writes the SVG to f; the tasks' rows are stored in tc (wake-ups find them). */
 void timechart_svg__write(FILE *f, struct timechart *tc, const struct timechart_svg_opts *o);
 
+/* The same chart in one offline HTML page titled title: the SVG inline in
+ * a scrolling box, with buttons, keys and Ctrl+wheel to zoom it. */
+void timechart_svg__write_html(FILE *f, struct timechart *tc, const struct timechart_svg_opts *o,
+			       const char *title);
+
 #endif

@@ -125,3 +125,21 @@ def test_without_tracepoints(tmp_path):
 
 def test_missing_file(tmp_path):
     compare(tmp_path, str(tmp_path / "none.data"), [])
+
+
+def test_html_page(recordings, tmp_path):
+    """-o NAME.html: perf's SVG (without its XML prolog) inline in a page
+    with the zoom script; the Written line names the page."""
+    data = recordings["perf-pingpong"]
+    want = chart(perf, str(tmp_path / "perf"), data, [])
+    directory = tmp_path / "pcl"
+    directory.mkdir()
+    r = pcl("timechart", "-i", data, "-o", "chart.html", cwd=directory)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == want[1].replace("chart.svg", "chart.html")
+    page = (directory / "chart.html").read_text()
+    assert page.startswith("<!DOCTYPE html>")
+    svg = want[2][want[2].index("<svg "):]
+    assert svg in page
+    assert page.index(svg) < page.index("<script>") < page.index("zoomTo")
+    assert page.rstrip().endswith("</html>")
