@@ -4,10 +4,13 @@ Recordings are made once per module, each in its own directory (perf
 timechart record has no -o: both write ./perf.data), by perf and by pcl:
 the pingpong fixture (wake-ups between two threads), the threads fixture
 with -T, a short and a 1.2 s system-wide sleep, -P, -g call chains, and
--I system calls.  Every chart is made by both tools from the same file and the SVGs
-must be byte-equal, as must the "Written N seconds" line and the status.
+-I system calls; and the short system-wide ones with their C-state samples
+turned into P-states (this machine has no cpufreq).  Every chart is made
+by both tools from the same file and the SVGs must be byte-equal, as must
+the "Written N seconds" line and the status.
 """
 import os
+import struct
 import subprocess
 
 import pytest
@@ -27,6 +30,11 @@ WORKLOADS = {
     "iothreads": (["-I"], ["threads"]),
 }
 RECORDINGS = [tool + "-" + name for name in WORKLOADS for tool in ("perf", "pcl")]
+# the system recordings with their C-state samples turned into P-states
+FREQ_RECORDINGS = ["perf-freq", "pcl-freq"]
+# kHz values that take every branch of the frequency labels (GHz, turbo:
+# just under the highest, MHz, a bare number)
+FREQS = [3000000, 2999000, 1200000, 800]
 
 CHART_OPTIONS = [[], ["-P"], ["-T"], ["-n", "3"], ["-n", "0"], ["-n", "40"],
                  ["-w", "3000"], ["--highlight", "100000"], ["--highlight", "pong"],
@@ -34,6 +42,39 @@ CHART_OPTIONS = [[], ["-P"], ["-T"], ["-n", "3"], ["-n", "0"], ["-n", "40"],
 IO_OPTIONS = [[], ["--io-skip-eagain"], ["--io-min-time", "10us"],
               ["--io-min-time", "5ms"], ["--io-merge-dist", "100us"],
               ["--io-merge-dist", "0"], ["-n", "2"], ["-p", "pingpong"]]
+
+
+def idle_to_frequency(src, dst):
+    """Copies src routing its power:cpu_idle samples to its
+    power:cpu_frequency event (the same fields: state, cpu_id) with
+    frequencies for states: this machine has no cpufreq, and perf and pcl
+    must draw the P-state lines alike."""
+    listed = perf("evlist", "-i", src).stdout.splitlines()
+    names = [line for line in listed if not line.startswith("#")]
+    with open(src, "rb") as f:
+        data = bytearray(f.read())
+    attr_size, = struct.unpack_from("<Q", data, 16)
+    attrs_off, attrs_size, data_off, data_size = struct.unpack_from("<QQQQ", data, 24)
+    ids = []
+    for attr in range(attrs_off, attrs_off + attrs_size, attr_size):
+        off, size = struct.unpack_from("<QQ", data, attr + attr_size - 16)
+        ids.append(struct.unpack_from("<%dQ" % (size // 8), data, off))
+    route = dict(zip(ids[names.index("power:cpu_idle")],
+                     ids[names.index("power:cpu_frequency")]))
+    pos, n = data_off, 0
+    while pos < data_off + data_size:
+        kind, _, size = struct.unpack_from("<IHH", data, pos)
+        sample_id = struct.unpack_from("<Q", data, pos + 8)[0] if kind == 9 else None
+        if sample_id in route:
+            struct.pack_into("<Q", data, pos + 8, route[sample_id])
+            # after id, ip, tid, time, cpu, period, the raw size, the common fields
+            state = pos + 8 + 6 * 8 + 4 + 8
+            if struct.unpack_from("<I", data, state)[0] != 0xffffffff:
+                struct.pack_into("<I", data, state, FREQS[n % len(FREQS)])
+                n += 1
+        pos += size
+    with open(dst, "wb") as f:
+        f.write(data)
 
 
 def workload(args):
@@ -55,6 +96,10 @@ def recordings(tmp_path_factory):
                 stdout=subprocess.DEVNULL)
         assert r.returncode == 0, r.stderr
         paths[name] = str(directory / "perf.data")
+    for tool in ("perf", "pcl"):
+        path = str(tmp_path_factory.mktemp("freq") / "perf.data")
+        idle_to_frequency(paths[tool + "-system"], path)
+        paths[tool + "-freq"] = path
     return paths
 
 
@@ -86,7 +131,8 @@ def compare(tmp_path, data, opts):
 IO_RECORDINGS = [r for r in RECORDINGS if "-io" in r]
 
 
-@pytest.mark.parametrize("name", [r for r in RECORDINGS if r not in IO_RECORDINGS])
+@pytest.mark.parametrize("name", [r for r in RECORDINGS if r not in IO_RECORDINGS]
+                         + FREQ_RECORDINGS)
 @pytest.mark.parametrize("opts", CHART_OPTIONS, ids=" ".join)
 def test_chart(recordings, tmp_path, name, opts):
     compare(tmp_path, recordings[name], opts)
@@ -143,3 +189,12 @@ def test_html_page(recordings, tmp_path):
     assert svg in page
     assert page.index(svg) < page.index("<script>") < page.index("zoomTo")
     assert page.rstrip().endswith("</html>")
+
+
+def test_freq_recordings_draw_pstates(recordings, tmp_path):
+    """The derived files do take the frequency labels' branches."""
+    svg = chart(perf, str(tmp_path / "perf"), recordings["perf-freq"], [])[2]
+    if "Ghz" not in svg:
+        pytest.skip("the CPUs never went idle during the recording")
+    for label in ("Turbo", "1200 Mhz", "3.00 Ghz", "      800"):
+        assert label in svg
