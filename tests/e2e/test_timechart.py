@@ -45,6 +45,22 @@ IO_OPTIONS = [[], ["--io-skip-eagain"], ["--io-min-time", "10us"],
               ["--io-merge-dist", "0"], ["-n", "2"], ["-p", "pingpong"]]
 
 
+def read_events(src):
+    """A perf.data file's bytes, its sample ids by event name, and where
+    its data section is."""
+    listed = perf("evlist", "-i", src).stdout.splitlines()
+    names = [line for line in listed if not line.startswith("#")]
+    with open(src, "rb") as f:
+        data = bytearray(f.read())
+    attr_size, = struct.unpack_from("<Q", data, 16)
+    attrs_off, attrs_size, data_off, data_size = struct.unpack_from("<QQQQ", data, 24)
+    ids = {}
+    for i, attr in enumerate(range(attrs_off, attrs_off + attrs_size, attr_size)):
+        off, size = struct.unpack_from("<QQ", data, attr + attr_size - 16)
+        ids[names[i]] = struct.unpack_from("<%dQ" % (size // 8), data, off)
+    return data, ids, data_off, data_size
+
+
 def add_frequencies(src, dst):
     """Copies src with some samples moved to its power:cpu_frequency event:
     this machine has no cpufreq, and perf and pcl must draw P-state lines
@@ -52,19 +68,10 @@ def add_frequencies(src, dst):
     and, as a busy machine hardly idles, every 100th sched:sched_wakeup
     (its first 8 bytes of fields overwritten) become frequency changes.
     Returns how many."""
-    listed = perf("evlist", "-i", src).stdout.splitlines()
-    names = [line for line in listed if not line.startswith("#")]
-    with open(src, "rb") as f:
-        data = bytearray(f.read())
-    attr_size, = struct.unpack_from("<Q", data, 16)
-    attrs_off, attrs_size, data_off, data_size = struct.unpack_from("<QQQQ", data, 24)
-    ids = []
-    for attr in range(attrs_off, attrs_off + attrs_size, attr_size):
-        off, size = struct.unpack_from("<QQ", data, attr + attr_size - 16)
-        ids.append(struct.unpack_from("<%dQ" % (size // 8), data, off))
-    freq = ids[names.index("power:cpu_frequency")]
-    idle = dict(zip(ids[names.index("power:cpu_idle")], freq))
-    wakeup = dict(zip(ids[names.index("sched:sched_wakeup")], freq))
+    data, ids, data_off, data_size = read_events(src)
+    freq = ids["power:cpu_frequency"]
+    idle = dict(zip(ids["power:cpu_idle"], freq))
+    wakeup = dict(zip(ids["sched:sched_wakeup"], freq))
     pos, n, wakeups = data_off, 0, 0
     while pos < data_off + data_size:
         kind, _, size = struct.unpack_from("<IHH", data, pos)
@@ -134,6 +141,7 @@ def compare(tmp_path, data, opts):
     assert got[0] == want[0], got[1]
     assert got[1] == want[1], unified(want[1], got[1])
     assert got[2] == want[2], unified(want[2] or "", got[2] or "")
+    return want
 
 
 IO_RECORDINGS = [r for r in RECORDINGS if "-io" in r]
@@ -206,3 +214,22 @@ def test_freq_recordings_draw_pstates(recordings, tmp_path):
         pytest.skip("too few samples to turn into frequency changes")
     for label in ("Turbo", "   3.00 Ghz", "   1200 Mhz", "      800"):
         assert ">" + label + "<" in svg
+
+
+def test_exit_of_unknown_task(recordings, tmp_path):
+    """A read's exit in a task never seen (lost events do that): perf says
+    "Invalid pidcomm!" and stops without a chart."""
+    data, ids, pos, size = read_events(recordings["perf-io"])
+    exits, end, seen = set(ids["syscalls:sys_exit_read"]), pos + size, 0
+    while pos < end and seen < 10:
+        kind, _, length = struct.unpack_from("<IHH", data, pos)
+        if kind == 9 and struct.unpack_from("<Q", data, pos + 8)[0] in exits:
+            seen += 1
+            if seen == 10:  # after id and ip: pid, tid
+                struct.pack_into("<II", data, pos + 8 + 16, 999999, 999999)
+        pos += length
+    assert seen == 10
+    path = tmp_path / "orphan.data"
+    path.write_bytes(data)
+    status, stderr, svg = compare(tmp_path, str(path), [])
+    assert "Invalid pidcomm!" in stderr and svg is None and status == 255
