@@ -189,12 +189,14 @@ static int record(int argc, const char **argv)
 	static const char *const old_power[] = {
 		"power:power_start", "power:power_end", "power:power_frequency",
 	};
-	const char **rec = xcalloc(24 + (size_t)argc, sizeof(*rec));
-	bool old = !tracepoint_exists("power:cpu_idle") && tracepoint_exists("power:power_start");
+	const char **rec;
+	bool old;
 	int n = 0, ret;
 
 	if (tcc.io_only)
 		return io_record(argc, argv);
+	rec = xcalloc(24 + (size_t)argc, sizeof(*rec));
+	old = !tracepoint_exists("power:cpu_idle") && tracepoint_exists("power:power_start");
 	rec[n++] = "record";
 	rec[n++] = "-a";
 	rec[n++] = "-R";
