@@ -410,12 +410,13 @@ static void draw_wakeups(struct svg *s, const struct timechart *tc)
 		const char *from_name = NULL, *to_name = NULL;
 		char from_buf[40], to_buf[40];
 
-		for (const struct tc_task *t = tc->tasks; t; t = t->next) {
-			if (t->pid == w->waker)
-				find_row(t, w->time, &from, &from_name);
-			if (t->pid == w->wakee)
-				find_row(t, w->time, &to, &to_name);
-		}
+		const struct tc_task *waker = timechart__task(tc, w->waker);
+		const struct tc_task *wakee = timechart__task(tc, w->wakee);
+
+		if (waker)
+			find_row(waker, w->time, &from, &from_name);
+		if (wakee)
+			find_row(wakee, w->time, &to, &to_name);
 		if (!from_name) {
 			snprintf(from_buf, sizeof(from_buf), "[%i]", w->waker);
 			from_name = from_buf;

@@ -80,6 +80,7 @@ void timechart__exit(struct timechart *tc)
 		free(f->name);
 		free(f);
 	}
+	hashmap_release(&tc->task_by_pid);
 	free(tc->cstate_since);
 	free(tc->pstate_since);
 	free(tc->pstate);
@@ -148,18 +149,22 @@ static uint64_t field_value(struct tep_event *tp, const struct perf_sample *samp
 	}
 }
 
+struct tc_task *timechart__task(const struct timechart *tc, int pid)
+{
+	return hashmap_u64_get(&tc->task_by_pid, (uint32_t)pid);
+}
+
 static struct tc_task *find_task(struct timechart *tc, int pid)
 {
-	struct tc_task *t;
+	struct tc_task **slot = hashmap_u64_findnew(&tc->task_by_pid, (uint32_t)pid, NULL);
 
-	for (t = tc->tasks; t; t = t->next)
-		if (t->pid == pid)
-			return t;
-	t = xcalloc(1, sizeof(*t));
-	t->pid = pid;
-	t->next = tc->tasks;
-	tc->tasks = t;
-	return t;
+	if (!*slot) {
+		*slot = xcalloc(1, sizeof(**slot));
+		(*slot)->pid = pid;
+		(*slot)->next = tc->tasks;	/* newest first, as perf lists them */
+		tc->tasks = *slot;
+	}
+	return *slot;
 }
 
 static struct tc_comm *new_comm(struct tc_task *t)

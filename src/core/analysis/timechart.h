@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/hashmap.h"
+
 struct perf_header;
 struct perf_sample;
 struct tep_event;
@@ -97,6 +99,7 @@ struct tc_filter {		/* -p: a pid or a task name */
 
 struct timechart {
 	struct tc_task *tasks;
+	struct hashmap task_by_pid;	/* (uint32_t)pid -> struct tc_task * */
 	struct tc_power *power;
 	struct tc_wakeup *wakeups;
 	unsigned int nr_cpus;		/* from the header (nrcpus avail) */
@@ -137,6 +140,9 @@ char *timechart__backtrace(const struct perf_sample *sample);
 
 /* After the last record: closes the P-states, sorts the tasks. */
 void timechart__finish(struct timechart *tc);
+
+/* The task of pid, or NULL. */
+struct tc_task *timechart__task(const struct timechart *tc, int pid);
 
 /* -p */
 void timechart__add_filter(struct timechart *tc, const char *pid_or_name);
