@@ -202,7 +202,6 @@ void timechart__fork(struct timechart *tc, int pid, int ppid, uint64_t time)
 	t->ppid = ppid;
 	if (parent->current && parent->current->comm && !t->current)
 		timechart__comm(tc, pid, parent->current->comm);
-	t->start = time;
 	if (t->current && !t->current->start) {
 		t->current->start = time;
 		t->current->state_since = time;
@@ -213,7 +212,6 @@ void timechart__exit_task(struct timechart *tc, int pid, uint64_t time)
 {
 	struct tc_task *t = find_task(tc, pid);
 
-	t->end = time;
 	if (t->current)
 		t->current->end = time;
 }
@@ -232,14 +230,10 @@ static void add_interval(struct timechart *tc, int pid, enum tc_state type, int 
 	i->backtrace = backtrace ? xstrdup(backtrace) : NULL;
 	i->next = c->intervals;
 	c->intervals = i;
-	if (type == TC_RUNNING && end > start && start > 0) {
+	if (type == TC_RUNNING && end > start && start > 0)
 		c->total_time += end - start;
-		t->total_time += end - start;
-	}
 	if (c->start == 0 || c->start > start)
 		c->start = start;
-	if (t->start == 0 || t->start > start)
-		t->start = start;
 }
 
 static void add_power(struct timechart *tc, enum tc_power_type type, int cpu, int state,
@@ -401,7 +395,6 @@ static int io_end(struct timechart *tc, int pid, enum tc_io_type type, uint64_t 
 		if ((uint64_t)ret > c->max_bytes)
 			c->max_bytes = (uint64_t)ret;
 		c->total_bytes += (uint64_t)ret;
-		t->total_bytes += (uint64_t)ret;
 		io->bytes = (uint64_t)ret;
 	}
 	/* close calls of one kind on one fd merge into one box */
@@ -562,40 +555,25 @@ static bool passes_filter(const struct timechart *tc, const struct tc_task *t,
 	return false;
 }
 
-/* One pass of the selection at threshold (unused with filters). */
+/* One selection pass: the names -p asks for, or those over threshold. */
 static int select_pass(struct timechart *tc, uint64_t threshold)
 {
 	int count = 0;
 
 	for (struct tc_task *t = tc->tasks; t; t = t->next) {
-		if (!tc->io_events) {
-			t->display = false;
-			if (t->start == 1)
-				t->start = tc->first_time;
-			if (!tc->filters && t->total_time >= threshold)
-				t->display = true;
-		}
-		if (t->end == 0)	/* it ran to the end */
-			t->end = tc->last_time;
 		for (struct tc_comm *c = t->comms; c; c = c->next) {
-			bool shown;
-
-			c->display = false;
-			if (!tc->io_events && c->start == 1)
+			/* a start of 1 stands for the beginning (perf's I/O pass
+			 * without -p leaves it) */
+			if (c->start == 1 && (!tc->io_events || tc->filters))
 				c->start = tc->first_time;
 			if (tc->filters)
-				shown = passes_filter(tc, t, c);
+				c->display = passes_filter(tc, t, c);
 			else if (tc->io_events)
-				shown = c->total_bytes >= threshold;
+				c->display = c->total_bytes >= threshold;
 			else
-				shown = c->total_time >= threshold;
-			if (shown) {
-				c->display = true;
-				if (tc->filters)
-					t->display = true;
-				count++;
-			}
-			if (c->end == 0)
+				c->display = c->total_time >= threshold;
+			count += c->display;
+			if (c->end == 0)	/* it ran to the end */
 				c->end = tc->last_time;
 		}
 	}

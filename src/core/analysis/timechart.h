@@ -35,8 +35,7 @@ enum tc_event {
 	TC_EV_CPU_IDLE, TC_EV_CPU_FREQUENCY, TC_EV_WAKEUP, TC_EV_SWITCH,
 	TC_EV_POWER_START, TC_EV_POWER_END, TC_EV_POWER_FREQUENCY,
 	TC_EV_IO_ENTER,		/* + enum tc_io_type */
-	TC_EV_IO_EXIT = TC_EV_IO_ENTER + TC_IO_POLL + 1,
-	TC_EV_NR = TC_EV_IO_EXIT + TC_IO_POLL + 1,
+	TC_EV_IO_EXIT = TC_EV_IO_ENTER + TC_IO_POLL + 1,	/* + enum tc_io_type */
 };
 
 struct tc_interval {		/* a task's run, wait or block on one CPU */
@@ -69,8 +68,6 @@ struct tc_comm {		/* a task under one name */
 struct tc_task {
 	struct tc_task *next;
 	int pid, ppid;
-	uint64_t start, end, total_time, total_bytes;
-	bool display;
 	struct tc_comm *comms, *current;
 };
 
