@@ -352,13 +352,13 @@ static int chart(void)
 	}
 	tc->nr_cpus = s->header.nr_cpus_avail;
 	tc->warn = warn_stderr;
-	if (tcc.topology)
-		positions = timechart__topology(&s->header);
 	if (!has_tracepoints(s)) {
 		fputs("No trace sample to read. Did you call 'perf timechart record'?\n", stderr);
 		perf_session__delete(s);
 		return PCL_EXIT_EINVAL;
 	}
+	if (tcc.topology)
+		positions = timechart__topology(&s->header);
 	tcc.kinds = xcalloc(s->evlist.nr_entries, sizeof(*tcc.kinds));
 	for (struct evsel *e = s->evlist.first; e; e = e->next)
 		if (e->attr.type == PERF_TYPE_TRACEPOINT)
