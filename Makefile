@@ -1,7 +1,7 @@
 # pcl — Performance Counters for Linux, rebuilt.  GNU make.
 PREFIX  ?= /usr/local
 CC      ?= cc
-PKGS     = libtraceevent libtracefs libelf libdw libzstd liblzma
+PKGS     = libtraceevent libtracefs libelf libdw libzstd liblzma zlib
 # scripts/deps.sh SET checks (as root: installs) the Debian packages of one set; its stamp
 # says it passed.  Building needs the build set only; the goals below add the others.
 DEPS     = build/.deps-build \
@@ -137,6 +137,9 @@ install: pcl
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 pcl $(DESTDIR)$(PREFIX)/bin/pcl
 	install -m 0644 docs/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 0644 scripts/pcl-completion.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pcl
 
 clean:
 	rm -rf build pcl

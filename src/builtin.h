@@ -25,18 +25,30 @@ int cmd_flamegraph(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_inject(int argc, const char **argv);
+int cmd_iostat(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_kallsyms(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_kmem(int argc, const char **argv);
+int cmd_kwork(int argc, const char **argv);
 int cmd_lock(int argc, const char **argv);
 int cmd_probe(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+int cmd_test(int argc, const char **argv);
 int cmd_trace(int argc, const char **argv);
 int cmd_sched(int argc, const char **argv);
 int cmd_timechart(int argc, const char **argv);
 
 extern const struct pcl_cmd pcl_commands[];
+
+/* cmd-help.c: a command by name, the list `pcl` and `pcl help` print, CMD's manual
+ * (`pcl CMD --help`) */
+const struct pcl_cmd *find_command(const char *name);
+void print_command_list(void);
+int help_manual(const char *cmd);
+/* --list-cmds / --list-opts (what) of pcl (cmd NULL) or the sub-commands of cmd, for
+ * shell completion; returns the exit status (perf's: 0 for pcl, 130 for a command) */
+int list_for_completion(const char *cmd, const char *what);
 
 #endif

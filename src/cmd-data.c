@@ -1,13 +1,16 @@
-/* pcl data convert: perf.data into other formats (perf's JSON). */
+/* pcl data convert: perf.data into other formats (perf's JSON, pprof, speedscope). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "core/data/session.h"
 #include "ui/data-json.h"
+#include "ui/export-pprof.h"
+#include "ui/export-speedscope.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 
@@ -18,23 +21,56 @@ static const char *const convert_usage[] = {
 };
 
 struct convert_opts {
-	const char *input, *to_json, *to_ctf;
+	const char *input, *to_json, *to_ctf, *to_pprof, *to_speedscope;
 	bool force, all, tod;
 	int verbose;
 	struct data_json_opts json;
 };
 
-static int convert_to_json(const struct convert_opts *o)
+/* An output format: its writer, and the words of its messages. */
+struct convert_format {
+	const char *what;	/* "JSON data" */
+	int (*write)(FILE *out, struct perf_session *s, const struct convert_opts *o,
+		     struct export_summary *sum, char **err);
+};
+
+static int write_json(FILE *out, struct perf_session *s, const struct convert_opts *o,
+		      struct export_summary *sum, char **err)
 {
+	return data_json_write(out, s, &o->json, &sum->nr_samples, err);
+}
+
+static int write_pprof(FILE *out, struct perf_session *s, const struct convert_opts *o,
+		       struct export_summary *sum, char **err)
+{
+	(void)o;
+	return pprof_write(out, s, sum, err);
+}
+
+static int write_speedscope(FILE *out, struct perf_session *s, const struct convert_opts *o,
+			    struct export_summary *sum, char **err)
+{
+	(void)o;
+	return speedscope_write(out, s, sum, err);
+}
+
+static const struct convert_format json_format = { "JSON data", write_json };
+static const struct convert_format pprof_format = { "pprof profile", write_pprof };
+static const struct convert_format speedscope_format = { "speedscope profiles",
+							 write_speedscope };
+
+static int convert(const struct convert_opts *o, const struct convert_format *format,
+		   const char *path)
+{
+	struct export_summary sum = { 0 };
 	struct perf_session *s;
 	struct stat st;
-	uint64_t nr_samples = 0;
 	char *err = NULL;
 	FILE *out;
 	long size;
 	int ret;
 
-	if (!o->force && !stat(o->to_json, &st)) {
+	if (!o->force && !stat(path, &st)) {
 		fprintf(stderr, "Output file exists. Use --force to overwrite it.\n");
 		return PCL_EXIT_ERROR;
 	}
@@ -45,29 +81,34 @@ static int convert_to_json(const struct convert_opts *o)
 		free(err);
 		return PCL_EXIT_ERROR;
 	}
-	out = fopen(o->to_json, "w");
+	out = fopen(path, "w");
 	if (!out) {
-		fprintf(stderr, "pcl data convert: %s: %s\n", o->to_json, strerror(errno));
+		fprintf(stderr, "pcl data convert: %s: %s\n", path, strerror(errno));
 		perf_session__delete(s);
 		return PCL_EXIT_ERROR;
 	}
 	perf_session__new_machine(s, NULL, NULL, o->force);
-	ret = data_json_write(out, s, &o->json, &nr_samples, &err);
+	ret = format->write(out, s, o, &sum, &err);
 	size = ftell(out);
 	if (fclose(out) && !ret) {
-		fprintf(stderr, "pcl data convert: %s: %s\n", o->to_json, strerror(errno));
+		fprintf(stderr, "pcl data convert: %s: %s\n", path, strerror(errno));
 		ret = -1;
 	}
-	perf_session__delete(s);
 	if (ret) {
+		perf_session__delete(s);
+		unlink(path);	/* no half-written file for a viewer to choke on */
 		fprintf(stderr, "pcl data convert: %s\n", err);
 		free(err);
 		return PCL_EXIT_ERROR;
 	}
-	fprintf(stderr, "[ pcl data convert: Converted '%s' into JSON data '%s' ]\n",
-		o->input, o->to_json);
+	fprintf(stderr, "[ pcl data convert: Converted '%s' into %s '%s' ]\n",
+		o->input, format->what, path);
+	if (sum.nr_skipped)
+		fprintf(stderr, "[ pcl data convert: %s samples only, %llu samples of other "
+			"events left out ]\n", sum.event, (unsigned long long)sum.nr_skipped);
 	fprintf(stderr, "[ pcl data convert: Converted and wrote %.3f MB (%llu samples) ]\n",
-		size / 1024.0 / 1024.0, (unsigned long long)nr_samples);
+		size / 1024.0 / 1024.0, (unsigned long long)sum.nr_samples);
+	perf_session__delete(s);
 	return PCL_EXIT_OK;
 }
 
@@ -81,6 +122,10 @@ static int cmd_data_convert(int argc, const char **argv)
 		OPT_BOOLEAN(0, "all", &o.all, "Convert all events (CTF only)"),
 		OPT_STRING(0, "to-ctf", &o.to_ctf, "dir", "Convert to CTF format (not supported yet)"),
 		OPT_STRING(0, "to-json", &o.to_json, "file", "Convert to JSON format"),
+		OPT_STRING(0, "to-pprof", &o.to_pprof, "file",
+			   "Convert to a gzipped pprof profile (profile.proto)"),
+		OPT_STRING(0, "to-speedscope", &o.to_speedscope, "file",
+			   "Convert to speedscope's JSON format"),
 		OPT_BOOLEAN(0, "tracepoint-fields", &o.json.tracepoint_fields,
 			    "add tracepoint fields to the JSON samples (perf 6.1 leaves them out)"),
 		OPT_BOOLEAN(0, "tod", &o.tod, "Convert time to wall clock time (CTF only)"),
@@ -99,6 +144,15 @@ static int cmd_data_convert(int argc, const char **argv)
 			"or perf data convert --to-ctf)\n");
 		return PCL_EXIT_ERROR;
 	}
+	if (!!o.to_json + !!o.to_pprof + !!o.to_speedscope > 1) {
+		fprintf(stderr, "pcl data convert: give one of --to-json, --to-pprof and "
+			"--to-speedscope\n");
+		return PCL_EXIT_ERROR;
+	}
+	if (o.to_pprof)
+		return convert(&o, &pprof_format, o.to_pprof);
+	if (o.to_speedscope)
+		return convert(&o, &speedscope_format, o.to_speedscope);
 	if (!o.to_json) {
 		fprintf(stderr, "You must specify one of --to-ctf or --to-json.\n");
 		return PCL_EXIT_ERROR;
@@ -112,7 +166,7 @@ static int cmd_data_convert(int argc, const char **argv)
 		fprintf(stderr, "--tod is currently unsupported for JSON output.\n");
 		return PCL_EXIT_ERROR;
 	}
-	return convert_to_json(&o);
+	return convert(&o, &json_format, o.to_json);
 }
 
 int cmd_data(int argc, const char **argv)

@@ -168,23 +168,27 @@ static int parse_branch_filter_opt(const struct option *opt, const char *arg, bo
 	exit(PCL_EXIT_USAGE);
 }
 
-/* --synth: which records describe the tasks already running; without
- * "mmap" (or "all") their maps are left out. */
+/* --synth: which records describe the tasks already running: "task" their
+ * names, "mmap" their names and maps, "all" both, "no" (or only "cgroup")
+ * neither. */
 static int parse_synth_opt(const struct option *opt, const char *arg, bool unset)
 {
 	char *copy = xstrdup(arg ? arg : "all"), *pos = copy, *tok;
-	bool mmaps = false;
+	bool tasks = false, mmaps = false;
 
 	(void)opt;
 	while ((tok = strsep(&pos, ","))) {
 		if (!strcmp(tok, "all") || !strcmp(tok, "mmap")) {
-			mmaps = true;
-		} else if (strcmp(tok, "no") && strcmp(tok, "task") && strcmp(tok, "cgroup")) {
+			tasks = mmaps = true;
+		} else if (!strcmp(tok, "task")) {
+			tasks = true;
+		} else if (strcmp(tok, "no") && strcmp(tok, "cgroup")) {
 			free(copy);
 			return -1;
 		}
 	}
 	free(copy);
+	rec.opts.synth_no_tasks = !unset && !tasks;
 	rec.opts.synth_no_mmaps = !unset && !mmaps;
 	return 0;
 }
@@ -255,6 +259,8 @@ static const struct option options[] = {
 		    "ms to wait before starting measurement after program start (-1: start with events disabled)"),
 	OPT_STRING('k', "clockid", &rec.clockid_str, "clockid",
 		   "clockid to use for events, see clock_gettime()"),
+	OPT_BOOLEAN(0, "tail-synthesize", &rec.opts.tail_synthesize,
+		    "synthesize non-sample events at the end of output"),
 	OPT_CALLBACK(0, "synth", NULL, "no|all|task|mmap|cgroup",
 		     "Fine-tune event synthesis: default=all", parse_synth_opt),
 	OPT_BOOLEAN('B', "no-buildid", &rec.no_buildid, "do not collect buildids in perf.data"),
@@ -611,8 +617,12 @@ static uint64_t wakeups(const struct run *r)
 static void describe_recording(const struct run *r, struct record_finish *fin)
 {
 	fin->version = PCL_VERSION;
-	fin->argc = r->argc;
-	fin->argv = r->argv;
+	/* "pcl sched record …" as typed, not the record line it built */
+	fin->argv = pcl_invocation(&fin->argc);
+	if (!fin->argc) {
+		fin->argc = r->argc;
+		fin->argv = r->argv;
+	}
 	fin->buildid_all = rec.buildid_all;
 	fin->buildid_cache = !rec.no_buildid_cache;
 }

@@ -1,4 +1,5 @@
-/* pcl: main(), the command table, help and version (the git.c / perf.c shape). */
+/* pcl: main() and the command table (the git.c / perf.c shape); help and version are
+ * cmd-help.c and cmd-version.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,12 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "diff",	cmd_diff,	"Read perf.data files and display the differential profile" },
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
 	{ "flamegraph",	cmd_flamegraph,	"Draw a flame graph (SVG or HTML) from perf.data or folded stacks" },
-	{ "help",	cmd_help,	"Show the list of commands or the usage of one" },
+	{ "help",	cmd_help,	"Show the list of commands or the manual of one" },
 	{ "inject",	cmd_inject,	"Filter to augment the events stream with additional information" },
+	{ "iostat",	cmd_iostat,	"Show I/O performance metrics" },
 	{ "kallsyms",	cmd_kallsyms,	"Searches running kernel for symbols" },
 	{ "kmem",	cmd_kmem,	"Trace and measure the kernel's slab and page allocations" },
+	{ "kwork",	cmd_kwork,	"Tool to trace/measure kernel work properties (latencies)" },
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
 	{ "lock",	cmd_lock,	"Analyze lock contention (perf lock)" },
 	{ "probe",	cmd_probe,	"Define new dynamic tracepoints" },
@@ -31,57 +34,12 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "sched",	cmd_sched,	"Tool to trace/measure scheduler properties (latencies)" },
 	{ "script",	cmd_script,	"Read perf.data (created by perf record) and display trace output" },
 	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
+	{ "test",	cmd_test,	"Runs sanity tests." },
 	{ "timechart",	cmd_timechart,	"Tool to visualize total system behavior during a workload" },
 	{ "trace",	cmd_trace,	"strace inspired tool" },
 	{ "version",	cmd_version,	"Display the version of pcl" },
 	{ NULL, NULL, NULL },
 };
-
-static const struct pcl_cmd *find_cmd(const char *name)
-{
-	for (const struct pcl_cmd *c = pcl_commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			return c;
-	return NULL;
-}
-
-static void list_commands(FILE *f)
-{
-	fprintf(f, "\n usage: pcl [--version] [--help] COMMAND [ARGS]\n\n"
-		   " The available pcl commands are:\n");
-	for (const struct pcl_cmd *c = pcl_commands; c->name; c++)
-		fprintf(f, "   %-15s %s\n", c->name, c->summary);
-	fprintf(f, "\n See 'pcl help COMMAND' for more information on a specific command.\n\n");
-}
-
-int cmd_version(int argc, const char **argv)
-{
-	printf("pcl version %s\n", PCL_VERSION);
-	return 0;
-}
-
-int cmd_help(int argc, const char **argv)
-{
-	const struct pcl_cmd *c;
-	const char *hargv[] = { NULL, "--help", NULL };
-
-	if (argc < 2) {
-		list_commands(stdout);
-		return 0;
-	}
-	c = find_cmd(argv[1]);
-	if (!c || c->fn == cmd_help || c->fn == cmd_version) {
-		if (!c) {
-			fprintf(stderr, "pcl: '%s' is not a pcl command.\n", argv[1]);
-			return PCL_EXIT_FAILURE;
-		}
-		printf("\n usage: pcl %s\n\n    %s\n\n", c->name, c->summary);
-		return 0;
-	}
-	hargv[0] = c->name;
-	parse_options_help_exit = 0;
-	return c->fn(2, hargv);
-}
 
 /* Suggests the closest command name for a typo (edit distance <= 2). */
 static const char *suggest(const char *name)
@@ -104,16 +62,24 @@ int main(int argc, const char **argv)
 	const struct pcl_cmd *c;
 	const char *name;
 
+	pcl_invocation__set(argc - 1, argv + 1);
 	if (argc < 2) {
-		list_commands(stdout);
-		return 0;
+		print_command_list();
+		return PCL_EXIT_FAILURE;	/* perf's status without a command */
 	}
 	name = argv[1];
+	if (!strcmp(name, "--list-cmds") || !strcmp(name, "--list-opts"))
+		return list_for_completion(NULL, name);
+	if (!strcmp(name, "-vv")) {	/* perf's short way to the build options */
+		const char *build_options[] = { "version", "--build-options", NULL };
+
+		return cmd_version(2, build_options);
+	}
 	if (!strcmp(name, "--version") || !strcmp(name, "-v"))
 		name = "version";
 	else if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		name = "help";
-	c = find_cmd(name);
+	c = find_command(name);
 	if (!c) {
 		const char *s = suggest(name);
 
@@ -122,5 +88,10 @@ int main(int argc, const char **argv)
 			fprintf(stderr, "\nDid you mean this?\n\t%s\n", s);
 		return PCL_EXIT_FAILURE;
 	}
+	/* `pcl CMD --help` is `pcl help CMD`, the manual, as in perf */
+	if (argc > 2 && !strcmp(argv[2], "--help"))
+		return help_manual(c->name);
+	if (argc > 2 && !strcmp(argv[2], "--list-cmds"))
+		return list_for_completion(c->name, argv[2]);
 	return c->fn(argc - 1, argv + 1);
 }

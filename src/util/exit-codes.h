@@ -10,6 +10,7 @@ enum pcl_exit {
 	PCL_EXIT_FAILURE = 1,	/* a failure where perf's status is 1 too */
 	PCL_EXIT_SIGNAL = 128,	/* plus the signal that killed the workload */
 	PCL_EXIT_USAGE = 129,	/* bad options or -h: perf's (and git's) usage exit */
+	PCL_EXIT_LIST = 130,	/* after --list-opts / --list-cmds, perf's status */
 	PCL_EXIT_EINVAL = 234,	/* perf's -EINVAL: a bad argument, event or file */
 	PCL_EXIT_ENOENT = 254,	/* perf's -ENOENT: a missing input */
 	PCL_EXIT_ERROR = 255,	/* perf's -1: any other failure */

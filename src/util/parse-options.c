@@ -255,12 +255,10 @@ void usage_with_options_msg(const char *const usage[], const struct option *opts
 	free(sorted);
 }
 
-int parse_options_help_exit = PCL_EXIT_USAGE;
-
 void usage_with_options(const char *const usage[], const struct option *opts)
 {
 	usage_with_options_msg(usage, opts);
-	exit(parse_options_help_exit);
+	exit(PCL_EXIT_USAGE);
 }
 
 void usage_error(const char *const usage[], const struct option *opts, const char *fmt, ...)
@@ -286,6 +284,16 @@ static void __attribute__((noreturn)) show_help(void)
 	usage_with_options(cur_usage, cur_opts);
 }
 
+/* --list-opts, for shell completion: every long option in table order, as perf prints them */
+static void __attribute__((noreturn)) list_long_options(void)
+{
+	for (const struct option *o = cur_opts; o->type != OPT_END_T; o++)
+		if (o->type != OPT_GROUP_T && o->long_name)
+			printf("--%s ", o->long_name);
+	putchar('\n');
+	exit(PCL_EXIT_LIST);
+}
+
 static void handle_long(const char *arg, int *i, int argc, const char **argv)
 {
 	const char *eq = strchr(arg, '=');
@@ -296,6 +304,12 @@ static void handle_long(const char *arg, int *i, int argc, const char **argv)
 
 	if (len == 4 && !strncmp(arg, "help", 4))
 		show_help();
+	if (!strcmp(arg, "list-opts"))
+		list_long_options();
+	if (!strcmp(arg, "list-cmds")) {	/* the command has none here; see pcl.c */
+		putchar('\n');
+		exit(PCL_EXIT_LIST);
+	}
 	o = find_long(cur_opts, arg, len, &unset, &ambiguous);
 	if (!o) {
 		fprintf(stderr, "  Error: %s option `%.*s'\n",

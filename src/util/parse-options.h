@@ -6,6 +6,7 @@
  * (OPT_OPTARG: only attached values count, "-g" vs "-gfp" / "--call-graph=fp"),
  * negation (--no-opt, and --opt for an option declared as --no-opt),
  * unique-prefix long options, and "--" / first non-option stopping.
+ * --list-opts prints the long options for shell completion (exit 130, as perf).
  */
 #ifndef PCL_PARSE_OPTIONS_H
 #define PCL_PARSE_OPTIONS_H
@@ -91,10 +92,7 @@ void usage_with_options_msg(const char *const usage[], const struct option *opts
 void parse_options_usage(const char *const usage[], const struct option *opts,
 			 const char *name, bool is_short);
 
-/* Exit status of -h/--help: 129 like perf; `pcl help CMD` sets it to 0. */
-extern int parse_options_help_exit;
-
-/* Prints the usage and exits with parse_options_help_exit. */
+/* Prints the usage and exits with 129, as perf's -h does. */
 void usage_with_options(const char *const usage[], const struct option *opts)
 	__attribute__((noreturn));
 

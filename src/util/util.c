@@ -148,3 +148,23 @@ bool str_starts_with(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
 }
+
+static struct {
+	int argc;
+	const char **argv;
+} invocation;
+
+/* A copy of the pointers: option parsing reorders the array it is given. */
+void pcl_invocation__set(int argc, const char **argv)
+{
+	free(invocation.argv);
+	invocation.argv = xcalloc((size_t)argc + 1, sizeof(*argv));
+	memcpy(invocation.argv, argv, (size_t)argc * sizeof(*argv));
+	invocation.argc = argc;
+}
+
+const char **pcl_invocation(int *argc)
+{
+	*argc = invocation.argc;
+	return invocation.argv;
+}

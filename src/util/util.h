@@ -33,4 +33,10 @@ char *strrtrim(char *s);
 
 bool str_starts_with(const char *s, const char *prefix);
 
+/* The command line pcl was started with, after the program's name, as
+ * main() saw it: what a recording's header names even when a command such
+ * as "sched record" records through another.  argc 0 until it is set. */
+void pcl_invocation__set(int argc, const char **argv);
+const char **pcl_invocation(int *argc);
+
 #endif

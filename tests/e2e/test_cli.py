@@ -4,7 +4,7 @@ from conftest import pcl, perf
 
 def test_no_args_lists_commands():
     r = pcl()
-    assert r.returncode == 0
+    assert r.returncode == perf().returncode == 1
     assert "usage: pcl" in r.stdout
     for name in ("help", "version"):
         assert f"   {name} " in r.stdout

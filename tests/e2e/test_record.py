@@ -731,3 +731,79 @@ def test_timestamped_output_keeps_the_old_file_as_perf(tmp, opt):
         assert (d / "x.data.old").read_text() == "an older recording"
         report(str(d / stamped[0]))
     assert names["pcl"] == names["perf"] == ["x.data.TIMESTAMP", "x.data.old"]
+
+
+def file_order(path):
+    """Record types in file order: perf report -D says where each record is
+    (it prints samples later, in time order)."""
+    out = perf_clean("report", "-D", "-i", path)
+    found = re.findall(r"^(0x[0-9a-f]+)@\S+ \[0x[0-9a-f]+\]: event: (\d+)$", out, flags=re.M)
+    return [t for _, t in sorted(found, key=lambda f: int(f[0], 16))]
+
+
+@pytest.mark.parametrize("target", ["workload", "-p"])
+def test_tail_synthesize_writes_the_tasks_last(tmp, target):
+    """--tail-synthesize: the ids, maps and tasks come after the last sample
+    (FINISHED_INIT first, as perf writes it), and perf still names every
+    symbol and task from them."""
+    sample, finished_init, id_index, thread_map = "9", "82", "69", "73"
+    if target == "-p":
+        b = spawn_burner()
+        try:
+            path, _ = record(tmp, "--tail-synthesize", "-p", str(b.pid), "--", "sleep", "0.5")
+        finally:
+            b.kill()
+            b.wait()
+    else:
+        path, _ = record(tmp, "--tail-synthesize", "--", *burner(200))
+    order = file_order(path)
+    last_sample = len(order) - 1 - order[::-1].index(sample)
+    assert order.index(finished_init) > last_sample
+    assert order.index(id_index) > order.index(finished_init)
+    assert order.index(thread_map) > order.index(id_index)
+    out = report(path, "--sort", "comm,dso,sym")
+    assert "burner" in out and "leaf_spin" in out
+    assert "[k] " in out  # the kernel map came at the end too
+    if target == "-p":
+        # a task that was running before the recording has only the
+        # synthesized records to say its name and maps
+        assert "[unknown]" not in perf_clean("script", "-i", path, "-F", "comm,dso")
+
+
+@pytest.mark.parametrize("what", ["no", "task", "mmap", "all"])
+def test_synth_describes_running_tasks_as_perf(tmp, what):
+    """--synth no|task|mmap|all on a running process: the same COMM and
+    MMAP2 records as perf's (none, names, names and maps)."""
+    b = spawn_burner()
+    counts = {}
+    try:
+        for tool in (PERF, PCL):
+            path = str(tmp / (os.path.basename(tool) + ".data"))
+            r = subprocess.run([tool, "record", "-q", "-o", path, "--synth", what,
+                                "-p", str(b.pid), "--", "sleep", "0.2"],
+                               capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr
+            dump = perf_clean("report", "-D", "-i", path)
+            counts[tool] = [len(re.findall(r"\]: PERF_RECORD_%s" % t, dump))
+                            for t in ("COMM", "MMAP2")]
+    finally:
+        b.kill()
+        b.wait()
+    assert counts[PCL] == counts[PERF]
+
+
+@pytest.mark.parametrize("cmd", ["sched", "lock", "kmem", "trace"])
+def test_header_cmdline_is_the_command_typed(tmp, cmd):
+    """A command that records through record (sched record, ...) names
+    itself in the header's cmdline, as perf's do, not the record line it
+    built."""
+    lines = {}
+    for tool in (PERF, PCL):
+        path = str(tmp / (os.path.basename(tool) + ".data"))
+        r = subprocess.run([tool, cmd, "record", "-o", path, "--", "true"],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        head = perf("report", "--header-only", "-i", path).stdout
+        line = re.search(r"^# cmdline : (\S+) (.*)$", head, flags=re.M)
+        lines[tool] = line.group(2).replace(path, "FILE")
+    assert lines[PCL] == lines[PERF]

@@ -11,7 +11,6 @@ import pytest
 from conftest import fixture, pcl, perf, unified
 
 # Command lines pcl does not accept (yet), with the reason, for xfail.
-NO_SYNTH = "pcl record always synthesizes at the start (--tail-synthesize, --synth)"
 # perf 6.1 itself fails some runs of command lines it takes: -u root dies
 # reading the lost count of a thread that exited meanwhile, --affinity cpu
 # aborted once in six runs here.  Such a run says nothing about the attrs.
@@ -37,11 +36,11 @@ MATRIX = [
     (["--intr-regs=ax,bx"], None), (["--intr-regs"], None), (["--user-regs=ds"], None),
     (["-b"], None), (["-j", "any"], None), (["-j", "u"], None), (["-j", "bogus"], None),
     (["--delay", "10"], None), (["--no-buildid"], None),
-    (["--sample-identifier"], None), (["-N"], None), (["--tail-synthesize"], NO_SYNTH),
+    (["--sample-identifier"], None), (["-N"], None), (["--tail-synthesize"], None),
     (["--overwrite"], None), (["--timestamp-filename"], None),
     (["--max-size", "10M"], None),
     (["-z"], None), (["--aio"], None), (["--aio=2"], None), (["--affinity", "cpu"], None), (["-m", "4"], None),
-    (["--mmap-flush", "4"], None), (["--synth", "no"], NO_SYNTH), (["--synth", "task"], None),
+    (["--mmap-flush", "4"], None), (["--synth", "no"], None), (["--synth", "task"], None),
     (["--call-graph", "fp,8"], None),
     # combinations: what the tracking dummy and the terms inherit
     (["-a", "--user-regs=ax", "--intr-regs"], None), (["-a", "-c", "10000", "-P"], None),

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import fixture, pcl, perf, unified
+from conftest import fixture, pcl, perf, perf_killed_by_addr2line, unified
 from report_corpus import SYSTEM_COMMS, SYSTEM_WIDE, report_data  # noqa: F401 (fixture)
 
 CALLCHAIN_KINDS = ["fp", "dwarf", "multi", "group", "tracepoints", "sched", "system", "pipe"]
@@ -41,6 +41,10 @@ def compare(data, kind, *args):
             args.append("--no-children")
     want = perf("report", "--stdio", "-i", data[kind], *args)
     got = pcl("report", "--stdio", "-i", data[kind], *args)
+    if perf_killed_by_addr2line(want):
+        # a system-wide file maps DSOs perf's addr2line cannot read (a
+        # memfd of some other process): perf died before its table
+        pytest.skip("perf 6.1 died of SIGPIPE asking addr2line (%d)" % want.returncode)
     a, b = normalize(want.stdout), normalize(got.stdout)
     if a != b and kind == "dwarf" and sorted(a.splitlines()) == sorted(b.splitlines()):
         # The same lines in another order: perf compares inlined functions

@@ -35,7 +35,7 @@ static void queue(struct ordered_events *oe, uint64_t ts, uint64_t tag)
 {
 	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 8 };
 
-	assert_int_equal(ordered_events__queue(oe, &h, ts, tag), 0);
+	assert_int_equal(ordered_events__queue(oe, &h, ts, tag, NULL), 0);
 }
 
 static void rounds_deliver_previous_round(void **state)
@@ -105,6 +105,29 @@ static void memory_bound_flushes_oldest_half(void **state)
 	ordered_events__exit(&oe);
 }
 
+/* Three CPUs' ascending stretches of a round, with equal timestamps
+ * across them: the merge gives time order, ties in arrival order. */
+static void runs_merge_in_time_then_arrival_order(void **state)
+{
+	struct delivered d = { 0 };
+	struct ordered_events oe;
+
+	ordered_events__init(&oe, record_delivery, &d);
+	for (uint64_t cpu = 0; cpu < 3; cpu++)
+		for (uint64_t i = 0; i < 20; i++)
+			queue(&oe, i * 2 + (cpu == 2), cpu * 100 + i);
+	ordered_events__flush_all(&oe);
+	assert_int_equal(d.n, 60);
+	for (int k = 0; k < 60; k++) {
+		uint64_t i = (uint64_t)k / 3, cpu = (uint64_t)k % 3;
+
+		/* at 2i: cpu 0 then cpu 1 (arrival), then cpu 2's 2i+1 */
+		assert_int_equal(d.ts[k], i * 2 + (cpu == 2));
+		assert_int_equal(d.tag[k], cpu * 100 + i);
+	}
+	ordered_events__exit(&oe);
+}
+
 struct order_check {
 	uint64_t last;
 	bool sorted;
@@ -136,7 +159,7 @@ static void many_records_span_chunks(void **state)
 				{ PERF_RECORD_SAMPLE, 0, 24 }, { (uint64_t)i, 0 } };
 			uint64_t ts = (uint64_t)round * 10000 + (uint64_t)((i * 7919) % 10000) + 1;
 
-			assert_int_equal(ordered_events__queue(&oe, &r.h, ts, 0), 0);
+			assert_int_equal(ordered_events__queue(&oe, &r.h, ts, 0, NULL), 0);
 		}
 		assert_int_equal(ordered_events__flush_round(&oe), 0);
 		assert_true(oe.bytes <= 2 * 10000 * 24);
@@ -724,6 +747,7 @@ int main(void)
 		cmocka_unit_test(rounds_deliver_previous_round),
 		cmocka_unit_test(equal_timestamps_keep_arrival_order),
 		cmocka_unit_test(memory_bound_flushes_oldest_half),
+		cmocka_unit_test(runs_merge_in_time_then_arrival_order),
 		cmocka_unit_test(many_records_span_chunks),
 		cmocka_unit_test(pipe_native),
 		cmocka_unit_test(pipe_swapped),

@@ -42,6 +42,8 @@ void ordered_events__exit(struct ordered_events *oe)
 			free(c);
 	}
 	free(oe->pending);
+	free(oe->scratch);
+	free(oe->runs);
 	free(oe->cur);
 	free_chunks(oe->spare);
 	memset(oe, 0, sizeof(*oe));
@@ -86,6 +88,75 @@ static int cmp_event(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static void merge(const struct oe_event *l, size_t nl, const struct oe_event *r, size_t nr,
+		  struct oe_event *out)
+{
+	while (nl && nr) {
+		if (cmp_event(r, l) < 0) {
+			*out++ = *r++;
+			nr--;
+		} else {
+			*out++ = *l++;
+			nl--;
+		}
+	}
+	memcpy(out, l, nl * sizeof(*l));
+	memcpy(out + nl, r, nr * sizeof(*r));
+}
+
+/*
+ * pending is a few ascending runs: what the last flush left, then each
+ * CPU's stretch of the round.  Merging neighbouring runs until one is left
+ * costs n log(runs) comparisons where a plain sort costs n log n.
+ */
+static void sort_pending(struct ordered_events *oe)
+{
+	struct oe_event *src = oe->pending, *dst, *swap;
+	size_t n = oe->nr, nr_runs = 0;
+
+	if (oe->scratch_alloc < oe->alloc) {
+		free(oe->scratch);
+		oe->scratch = xmalloc(oe->alloc * sizeof(*oe->scratch));
+		oe->scratch_alloc = oe->alloc;
+	}
+	/* runs[i] is where run i starts; runs[nr_runs] == n */
+	for (size_t i = 0; i <= n; i++) {
+		if (i && i < n && cmp_event(&src[i - 1], &src[i]) <= 0)
+			continue;
+		if (nr_runs == oe->runs_alloc) {
+			oe->runs_alloc = oe->runs_alloc ? oe->runs_alloc * 2 : 64;
+			oe->runs = xrealloc(oe->runs, oe->runs_alloc * sizeof(*oe->runs));
+		}
+		oe->runs[nr_runs++] = i;
+	}
+	nr_runs--;
+	dst = oe->scratch;
+	while (nr_runs > 1) {
+		size_t merged = 0;
+
+		for (size_t i = 0; i < nr_runs; i += 2) {
+			size_t lo = oe->runs[i], mid = oe->runs[i + 1];
+			size_t hi = i + 1 < nr_runs ? oe->runs[i + 2] : mid;
+
+			merge(src + lo, mid - lo, src + mid, hi - mid, dst + lo);
+			oe->runs[merged++] = lo;
+		}
+		oe->runs[merged] = n;
+		nr_runs = merged;
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != oe->pending) {
+		size_t alloc = oe->alloc;
+
+		oe->scratch = oe->pending;
+		oe->pending = src;
+		oe->alloc = oe->scratch_alloc;
+		oe->scratch_alloc = alloc;
+	}
+}
+
 /* Delivers pending events with timestamp <= limit, in order. */
 static int flush_upto(struct ordered_events *oe, uint64_t limit, size_t max_count)
 {
@@ -93,7 +164,7 @@ static int flush_upto(struct ordered_events *oe, uint64_t limit, size_t max_coun
 	int ret = 0;
 
 	if (oe->sorted < oe->nr)
-		qsort(oe->pending, oe->nr, sizeof(*oe->pending), cmp_event);
+		sort_pending(oe);
 	oe->sorted = oe->nr;
 	while (n < oe->nr && n < max_count && oe->pending[n].timestamp <= limit) {
 		struct oe_event *ev = &oe->pending[n++];
@@ -112,7 +183,7 @@ static int flush_upto(struct ordered_events *oe, uint64_t limit, size_t max_coun
 }
 
 int ordered_events__queue(struct ordered_events *oe, const struct perf_event_header *rec,
-			  uint64_t timestamp, uint64_t file_offset)
+			  uint64_t timestamp, uint64_t file_offset, void *owner)
 {
 	size_t size = (rec->size + 7u) & ~7u;
 	struct oe_event *ev;
@@ -142,6 +213,7 @@ int ordered_events__queue(struct ordered_events *oe, const struct perf_event_hea
 	ev->timestamp = timestamp;
 	ev->seq = oe->seq++;
 	ev->file_offset = file_offset;
+	ev->owner = owner;
 	/* appending in order keeps the sorted prefix */
 	if (oe->sorted == oe->nr && (!oe->nr || cmp_event(&oe->pending[oe->nr - 1], ev) <= 0))
 		oe->sorted++;

@@ -23,6 +23,7 @@ struct oe_event {
 	uint64_t seq;		/* arrival order breaks timestamp ties */
 	uint64_t file_offset;
 	struct perf_event_header *rec;
+	void *owner;		/* the queuer's note (the record's event) */
 	struct oe_chunk *chunk;
 };
 
@@ -33,6 +34,9 @@ struct ordered_events {
 	struct oe_event *pending;
 	size_t nr, alloc;
 	size_t sorted;		/* pending[0..sorted) is in order */
+	struct oe_event *scratch;	/* the merges' other buffer */
+	size_t scratch_alloc;
+	size_t *runs, runs_alloc;	/* where each ascending run starts */
 	struct oe_chunk *cur, *spare;
 	size_t bytes;		/* record bytes held */
 	size_t max_bytes;
@@ -48,10 +52,10 @@ struct ordered_events {
 void ordered_events__init(struct ordered_events *oe, oe_deliver_fn deliver, void *arg);
 void ordered_events__exit(struct ordered_events *oe);
 
-/* Queues a copy of rec.  May deliver early when over max_bytes.  Returns
- * what a delivery returned (non-zero stops). */
+/* Queues a copy of rec, with owner for its delivery.  May deliver early
+ * when over max_bytes.  Returns what a delivery returned (non-zero stops). */
 int ordered_events__queue(struct ordered_events *oe, const struct perf_event_header *rec,
-			  uint64_t timestamp, uint64_t file_offset);
+			  uint64_t timestamp, uint64_t file_offset, void *owner);
 
 /* FINISHED_ROUND: delivers up to the previous round's newest timestamp. */
 int ordered_events__flush_round(struct ordered_events *oe);

@@ -242,6 +242,15 @@ bool sample_filter__skip_cpu(const struct sample_filter *f, uint32_t cpu)
 	return cpu >= SAMPLE_FILTER_MAX_CPUS || !(f->cpus[cpu / 8] & (1u << (cpu % 8)));
 }
 
+int sample_filter__cpu_beyond(const struct sample_filter *f, uint32_t nr_cpus)
+{
+	for (uint32_t cpu = nr_cpus; f->cpu_filter && cpu < SAMPLE_FILTER_MAX_CPUS; cpu++) {
+		if (!sample_filter__skip_cpu(f, cpu))
+			return (int)cpu;
+	}
+	return -1;
+}
+
 bool sample_filter__skip_time(const struct sample_filter *f, uint64_t t)
 {
 	if (!f->nr_ranges || !t)

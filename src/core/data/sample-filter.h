@@ -60,6 +60,8 @@ void sample_filter__exit(struct sample_filter *f);
 
 bool sample_filter__skip_cpu(const struct sample_filter *f, uint32_t cpu);
 bool sample_filter__skip_time(const struct sample_filter *f, uint64_t time);
+/* The first CPU -C selects at or beyond nr_cpus (a file's CPUs), or -1. */
+int sample_filter__cpu_beyond(const struct sample_filter *f, uint32_t nr_cpus);
 
 /* Hidden by --comms/--pid/--tid (the thread's current comm). */
 bool sample_filter__thread(const struct sample_filter *f, const struct thread *t);

@@ -441,15 +441,16 @@ static int dispatch(struct perf_session *s, const struct perf_event_header *rec,
 	return fn && !early ? fn(t, s, rec, sample, evsel) : 0;
 }
 
+/* evsel: the record's event when the queue already looked it up, or NULL. */
 static int deliver(struct perf_session *s, const struct perf_event_header *rec,
-		   uint64_t file_offset)
+		   uint64_t file_offset, struct evsel *evsel)
 {
 	struct perf_sample sample;
-	struct evsel *evsel = NULL;
 	const char *why = NULL;
 
 	if (rec->type < PERF_RECORD_USER_TYPE_START) {
-		evsel = record_evsel(s, rec, false);
+		if (!evsel)
+			evsel = record_evsel(s, rec, false);
 		if (!evsel && s->evlist.nr_entries) {
 			s->stats.nr_unknown_id++;
 			return 0;
@@ -482,7 +483,7 @@ static int deliver(struct perf_session *s, const struct perf_event_header *rec,
 
 static int deliver_queued(struct ordered_events *oe, const struct oe_event *ev, void *arg)
 {
-	return deliver(arg, ev->rec, ev->file_offset);
+	return deliver(arg, ev->rec, ev->file_offset, ev->owner);
 }
 
 static int handle_user_record(struct perf_session *s, struct perf_event_header *rec,
@@ -558,9 +559,9 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 		uint64_t time = record_time(&evsel->attr, rec);
 
 		if (time && time != ~0ULL)
-			return ordered_events__queue(&s->oe, rec, time, off);
+			return ordered_events__queue(&s->oe, rec, time, off, evsel);
 	}
-	return deliver(s, rec, off);
+	return deliver(s, rec, off, evsel);
 }
 
 static int process_compressed(struct perf_session *s, const struct perf_event_header *rec,
@@ -652,7 +653,7 @@ static int handle_user_record(struct perf_session *s, struct perf_event_header *
 			da = perf_header__add_attr(&s->header, &attr, ids, nr);
 			free(ids);
 		}
-		ret = deliver(s, rec, off);
+		ret = deliver(s, rec, off, NULL);
 		if (ret)
 			return ret;
 		evsel = add_event(s, da);
@@ -727,7 +728,7 @@ static int handle_user_record(struct perf_session *s, struct perf_event_header *
 			return fail(s, "TRACING_DATA record at offset %#llx: size %u too big",
 				    (unsigned long long)off, size);
 		/* the record is delivered before its payload is consumed */
-		ret = deliver(s, rec, off);
+		ret = deliver(s, rec, off, NULL);
 		if (ret)
 			return ret;
 		if (input_fill(s, in, padded) < 0)
@@ -744,7 +745,7 @@ static int handle_user_record(struct perf_session *s, struct perf_event_header *
 	case PERF_RECORD_AUXTRACE: {
 		uint64_t size = ((struct perf_rec_auxtrace *)(void *)rec)->size;
 
-		ret = deliver(s, rec, off);
+		ret = deliver(s, rec, off, NULL);
 		if (ret)
 			return ret;
 		if (!in)
@@ -762,14 +763,14 @@ static int handle_user_record(struct perf_session *s, struct perf_event_header *
 	case PERF_RECORD_COMPRESSED:
 		return process_compressed(s, rec, off);
 	case PERF_RECORD_FINISHED_ROUND:
-		ret = deliver(s, rec, off);
+		ret = deliver(s, rec, off, NULL);
 		if (ret)
 			return ret;
 		return s->tool->ordered ? ordered_events__flush_round(&s->oe) : 0;
 	default:
 		break;
 	}
-	return deliver(s, rec, off);
+	return deliver(s, rec, off, NULL);
 }
 
 static void warn_truncated(struct perf_session *s, uint64_t off, const char *why)

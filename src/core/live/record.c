@@ -571,17 +571,17 @@ static int write_event_updates(struct record_session *rs)
 	return 0;
 }
 
-static int synthesize(struct record_session *rs, pid_t workload_pid)
+/* What perf synthesizes of the machine and the target: the ids, the kernel
+ * and its modules, the thread and cpu maps, the cgroups, the tasks already
+ * running.  At the start of a file, or at its end with --tail-synthesize.
+ * A pipe's event names go out with them at the start (names_too). */
+static int synthesize_system(struct record_session *rs, struct synth *s, bool names_too)
 {
 	const struct target *t = &rs->opts->target;
-	struct synth s;
 	size_t n = 0;
 	struct synth_id *ids;
 	pid_t *tids;
 	int err;
-
-	synth__init(&s, &rs->evlist->first->attr, rs->opts->sample_address, emit_record, rs);
-	err = synth__time_conv(&s, rs->drain.nr_rbs ? rs->drain.rbs[0].base : NULL);
 
 	ids = xcalloc(rs->nr_ids + 1, sizeof(*ids));
 	evlist__for_each(rs->evlist, e) {
@@ -595,51 +595,91 @@ static int synthesize(struct record_session *rs, pid_t workload_pid)
 			}
 		}
 	}
-	if (!err)
-		err = synth__id_index(&s, ids, n);
+	err = synth__id_index(s, ids, n);
 	free(ids);
 	/* Without kallsyms there is no kernel map: kernel samples stay unresolved. */
 	if (!err) {
-		err = synth__kernel_mmap(&s, NULL);
+		err = synth__kernel_mmap(s, NULL);
 		if (err == -ENOENT)
 			err = 0;
 	}
 	if (!err)
-		err = synth__modules(&s);
-	if (!err && rs->writer.pipe)
+		err = synth__modules(s);
+	if (!err && names_too && rs->writer.pipe)
 		err = write_event_updates(rs);
 
 	tids = xcalloc((size_t)rs->threads->nr + 1, sizeof(*tids));
 	for (int i = 0; i < rs->threads->nr; i++)
 		tids[i] = rs->threads->map[i].pid;
 	if (!err)
-		err = synth__thread_map(&s, tids, (size_t)rs->threads->nr);
+		err = synth__thread_map(s, tids, (size_t)rs->threads->nr);
 	free(tids);
 	if (!err)
-		err = synth__cpu_map(&s, rs->cpus->map, (size_t)rs->cpus->nr);
+		err = synth__cpu_map(s, rs->cpus->map, (size_t)rs->cpus->nr);
 	if (!err && rs->opts->all_cgroups) {
 		char *mnt = cgroup__mountpoint();
 
-		err = synth__cgroups(&s, mnt);
+		err = synth__cgroups(s, mnt);
 		free(mnt);
 	}
 
+	if (rs->opts->synth_no_tasks)
+		return err;
 	/* -a and -C: any task may run there. */
 	if (!err && target__has_cpu(t)) {
-		err = synth__all_threads(&s, !rs->opts->synth_no_mmaps);
+		err = synth__all_threads(s, !rs->opts->synth_no_mmaps);
 	} else if (!err && target__has_task(t)) {
 		for (int i = 0; i < rs->threads->nr && !err; i++)
-			err = synth__thread(&s, rs->threads->map[i].pid,
+			err = synth__thread(s, rs->threads->map[i].pid,
 					    !rs->opts->synth_no_mmaps);
 	}
+	return err;
+}
+
+/* The records that open a file.  With --tail-synthesize only the forked
+ * workload's name is written here (samples before its exec need it), the
+ * rest when the file ends (synthesize_tail). */
+static int synthesize_head(struct record_session *rs, pid_t workload_pid)
+{
+	bool tail = rs->opts->tail_synthesize;
+	struct synth s;
+	int err;
+
+	synth__init(&s, &rs->evlist->first->attr, rs->opts->sample_address, emit_record, rs);
+	err = synth__time_conv(&s, rs->drain.nr_rbs ? rs->drain.rbs[0].base : NULL);
+	if (!err && !tail)
+		err = synthesize_system(rs, &s, true);
+	/* a pipe's readers need the names before the first sample */
+	else if (!err && rs->writer.pipe)
+		err = write_event_updates(rs);
 	/* The forked workload has not exec'd yet: its name only. */
 	if (!err && workload_pid > 0)
 		err = synth__thread(&s, workload_pid, false);
-	if (!err)
+	if (!err && !tail)
 		err = synth__header_only(&s, PERF_RECORD_FINISHED_INIT);
 	synth__exit(&s);
 	if (!err)
 		err = perf_data_writer__flush(&rs->writer);
+	return err;
+}
+
+/* --tail-synthesize: the state of the system as the file ends, after the
+ * last samples, as perf writes it: FINISHED_INIT, the workload (a zombie
+ * still, with its final name), then the machine and the target's tasks. */
+static int synthesize_tail(struct record_session *rs)
+{
+	struct synth s;
+	int err;
+
+	if (!rs->opts->tail_synthesize)
+		return 0;
+	synth__init(&s, &rs->evlist->first->attr, rs->opts->sample_address, emit_record, rs);
+	err = synth__header_only(&s, PERF_RECORD_FINISHED_INIT);
+	if (!err && rs->workload_pid > 0)
+		err = synth__thread(&s, rs->workload_pid, !rs->opts->synth_no_mmaps);
+	if (!err)
+		err = synthesize_system(rs, &s, false);
+	synth__exit(&s);
 	return err;
 }
 
@@ -715,7 +755,8 @@ int record_session__create_file(struct record_session *rs, const char *path,
 	dso_hits__delete(rs->hits);
 	/* perf leaves build ids out of a pipe: it cannot go back for them. */
 	rs->hits = build_ids && !pipe ? dso_hits__new() : NULL;
-	err = synthesize(rs, workload_pid);
+	rs->workload_pid = workload_pid;
+	err = synthesize_head(rs, workload_pid);
 	/* Synthesized records stay uncompressed; the samples are squeezed. */
 	if (!err && comp_level > 0)
 		err = perf_data_writer__set_compression(&rs->writer, comp_level);
@@ -920,9 +961,11 @@ int record_session__finish_file(struct record_session *rs, struct record_finish 
 	struct perf_data_writer *w = &rs->writer;
 	int err;
 
+	err = synthesize_tail(rs);
 	describe(rs, fin, &env);
 	rs->lost_samples = 0;
-	err = write_lost_samples(rs);
+	if (!err)
+		err = write_lost_samples(rs);
 	if (!err)
 		err = perf_data_writer__flush(w);
 	if (!err && rs->hits)

@@ -51,7 +51,9 @@ struct record_opts {
 	enum record_callgraph call_graph;
 	uint32_t stack_size;		/* dwarf user stack bytes */
 	int callchain_max_stack;	/* --call-graph fp,N: sample_max_stack (0: none) */
+	bool synth_no_tasks;		/* --synth no: nothing of the tasks running */
 	bool synth_no_mmaps;		/* --synth without mmap: threads' names only */
+	bool tail_synthesize;		/* the tasks and maps at the end of a file */
 	bool sample_address;		/* -d (also set by --call-graph dwarf) */
 	bool raw_samples;		/* -R */
 	bool no_inherit;		/* -i */
@@ -130,6 +132,7 @@ struct record_session {
 	struct perf_data_writer writer;
 	bool writing;
 	struct dso_hits *hits;
+	pid_t workload_pid;		/* the forked command, or -1 */
 
 	/* id -> event, for samples of several events */
 	struct { uint64_t id; struct evsel *evsel; } *id_map;
@@ -175,7 +178,8 @@ struct record_finish {
 /*
  * Creates the output file: header with every event's attr and ids, then the
  * synthesized records (TIME_CONV, ID_INDEX, kernel and module maps, thread
- * and cpu maps, the threads already running, FINISHED_INIT).  workload_pid
+ * and cpu maps, the threads already running, FINISHED_INIT; with
+ * opts->tail_synthesize these come at the end of the file).  workload_pid
  * is the forked command's pid or -1.  comp_level > 0 compresses the records
  * with zstd.  path "-" writes perf's pipe format to stdout, the features
  * (from fin's version and command line) first, event names as EVENT_UPDATE
