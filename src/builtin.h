@@ -38,6 +38,7 @@ int cmd_report(int argc, const char **argv);
 int cmd_test(int argc, const char **argv);
 int cmd_trace(int argc, const char **argv);
 int cmd_sched(int argc, const char **argv);
+int cmd_timechart(int argc, const char **argv);
 
 extern const struct pcl_cmd pcl_commands[];
 

@@ -37,6 +37,7 @@ static const struct {
 	{ "sched",	"record latency map replay script timehist" },
 	{ "script",	"record report" },
 	{ "test",	"list" },
+	{ "timechart",	"record" },
 	{ "trace",	"record" },
 };
 
