@@ -31,6 +31,7 @@ int cmd_kallsyms(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_kmem(int argc, const char **argv);
 int cmd_lock(int argc, const char **argv);
+int cmd_mem(int argc, const char **argv);
 int cmd_probe(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_trace(int argc, const char **argv);

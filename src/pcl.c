@@ -25,6 +25,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "kmem",	cmd_kmem,	"Trace and measure the kernel's slab and page allocations" },
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
 	{ "lock",	cmd_lock,	"Analyze lock contention (perf lock)" },
+	{ "mem",	cmd_mem,	"Profile memory accesses" },
 	{ "probe",	cmd_probe,	"Define new dynamic tracepoints" },
 	{ "record",	cmd_record,	"Run a command and record its profile into perf.data" },
 	{ "report",	cmd_report,	"Read perf.data (created by perf record) and display the profile" },
