@@ -7,6 +7,7 @@
  * Without --stdio the output is the same: the TUI is not written yet.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <event-parse.h>
 #include <inttypes.h>
 #include <regex.h>
@@ -971,7 +972,9 @@ int cmd_report(int argc, const char **argv)
 
 	r.session = perf_session__open(o.input ? o.input : "perf.data", o.force, &err);
 	if (!r.session) {
-		fprintf(stderr, "failed to open %s\n", err);
+		/* perf's hint for the default file */
+		fprintf(stderr, "failed to open %s%s\n", err,
+			!o.input && strstr(err, strerror(ENOENT)) ? "  (try 'perf record' first)" : "");
 		free(err);
 		return PCL_EXIT_ERROR;
 	}

@@ -358,51 +358,68 @@ static uint64_t time_hash(const struct hist_entry *he)
 	return he->time;
 }
 
-/* the entry's own samples' weight, as perf keys it: local is the weight
- * of the sample that made the entry, the total that times its samples */
+/* The weights perf keys by: an entry's average of its samples' ("local")
+ * and that times its samples; a sample's template, not yet added to any
+ * entry, stands for one sample of its own value. */
+static uint64_t nr_samples(const struct hist_entry *he)
+{
+	return he->stat.nr_events ? he->stat.nr_events : 1;
+}
+
+static uint64_t local_weight(const struct hist_entry *he)
+{
+	return he->stat.nr_events ? he->stat.weight / he->stat.nr_events : he->weight;
+}
+
 static int local_weight_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return int_cmp((int64_t)b->weight, (int64_t)a->weight);
+	return int_cmp((int64_t)local_weight(b), (int64_t)local_weight(a));
 }
 
 static void local_weight_print(const struct hist_entry *he, struct strbuf *sb,
 			       unsigned int width)
 {
-	strbuf_addf(sb, "%-*" PRIu64, (int)width, he->weight);
+	strbuf_addf(sb, "%-*" PRIu64, (int)width, local_weight(he));
 }
 
 static int weight_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return int_cmp((int64_t)(b->weight * b->stat.nr_events),
-		       (int64_t)(a->weight * a->stat.nr_events));
+	return int_cmp((int64_t)(local_weight(b) * nr_samples(b)),
+		       (int64_t)(local_weight(a) * nr_samples(a)));
 }
 
 static void weight_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	strbuf_addf(sb, "%-*" PRIu64, (int)width, he->weight * he->stat.nr_events);
+	strbuf_addf(sb, "%-*" PRIu64, (int)width, local_weight(he) * he->stat.nr_events);
 }
 
+/* the weight keys change as samples add up: no hash can follow them */
 static uint64_t weight_hash(const struct hist_entry *he)
 {
-	return he->weight;
+	(void)he;
+	return 0;
 }
 
 /* the instruction latency of WEIGHT_STRUCT, local and total as the weights */
+static uint64_t local_ins_lat(const struct hist_entry *he)
+{
+	return he->stat.nr_events ? he->stat.ins_lat / he->stat.nr_events : he->ins_lat;
+}
+
 static int local_ins_lat_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return int_cmp(b->ins_lat, a->ins_lat);
+	return int_cmp((int64_t)local_ins_lat(b), (int64_t)local_ins_lat(a));
 }
 
 static void local_ins_lat_print(const struct hist_entry *he, struct strbuf *sb,
 				unsigned int width)
 {
-	strbuf_addf(sb, "%-*u", (int)width, he->ins_lat);
+	strbuf_addf(sb, "%-*" PRIu64, (int)width, local_ins_lat(he));
 }
 
-/* a sample's template (no samples added yet) counts as one */
 static uint64_t ins_lat_total(const struct hist_entry *he)
 {
-	return he->ins_lat * (he->stat.nr_events ? he->stat.nr_events : 1);
+	return local_ins_lat(he) * nr_samples(he);
 }
 
 static int ins_lat_cmp(const struct hist_entry *a, const struct hist_entry *b)
@@ -412,12 +429,7 @@ static int ins_lat_cmp(const struct hist_entry *a, const struct hist_entry *b)
 
 static void ins_lat_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	strbuf_addf(sb, "%-*" PRIu64, (int)width, ins_lat_total(he));
-}
-
-static uint64_t ins_lat_hash(const struct hist_entry *he)
-{
-	return he->ins_lat;
+	strbuf_addf(sb, "%-*" PRIu64, (int)width, local_ins_lat(he) * he->stat.nr_events);
 }
 
 /* --- the memory keys (--mem-mode) ------------------------------------------ */
@@ -446,8 +458,11 @@ static uint64_t daddr_hash(const struct hist_entry *he)
 	return he->mem.daddr;
 }
 
+/* unlike the dso key's, perf's puts data addresses without a map first */
 static int dso_daddr_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
+	if (!a->mem.dso || !b->mem.dso)
+		return -cmp_null(a->mem.dso, b->mem.dso);
 	return dso_cmp_of(a, a->mem.dso, b, b->mem.dso);
 }
 
@@ -612,9 +627,9 @@ static const struct hist_field key_fields[] = {
 	KEY("time", "Time", HISTC_TIME, time_cmp, NULL, time_print, time_hash),
 	KEY("code_page_size", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("local_ins_lat", "Local INSTR Latency", HISTC_LOCAL_INS_LAT, local_ins_lat_cmp, NULL,
-	    local_ins_lat_print, ins_lat_hash),
+	    local_ins_lat_print, weight_hash),
 	KEY("ins_lat", "INSTR Latency", HISTC_INS_LAT, ins_lat_cmp, NULL, ins_lat_print,
-	    ins_lat_hash),
+	    weight_hash),
 	KEY("local_p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("addr", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
