@@ -11,6 +11,7 @@
 #include <event-parse.h>
 #include <inttypes.h>
 #include <regex.h>
+#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,7 +280,23 @@ static void resolve_mem(struct report *r, const struct perf_sample *sample,
 		.sym = al.map ? al.sym : NULL,
 		.phys_addr = sample->phys_addr,
 		.page_size = sample->data_page_size,
+		.cpumode = sample->cpumode,
+		.mapped = al.map != NULL,
 	};
+	if (al.map) {
+		bool file = al.map->maj || al.map->min || al.map->ino || al.map->ino_generation;
+
+		hs->mem.map_maj = al.map->maj;
+		hs->mem.map_min = al.map->min;
+		hs->mem.map_ino = al.map->ino;
+		hs->mem.map_ino_gen = al.map->ino_generation;
+		hs->mem.anon = !(al.map->flags & MAP_SHARED) && !file;
+		hs->mem.shared_file = sample->cpumode != PERF_RECORD_MISC_KERNEL &&
+				      !(al.map->prot & PROT_EXEC) && (al.map->flags & MAP_SHARED) &&
+				      file;
+		if (al.sym)
+			hs->mem.sym_unmapped = map__unmap_ip(al.map, al.sym->start);
+	}
 	hs->period = sample->weight ? sample->weight : 1;
 }
 

@@ -91,9 +91,14 @@ def _string(s):
     return struct.pack("<I", len(b)) + b
 
 
+HEAP, SHM = 0x55d0c1000000, 0x7f0000200000
+
+
 def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
-          weight_struct=False, nr=None):
-    """Writes the file; returns nothing.  binary: the report_work fixture."""
+          weight_struct=False, nr=None, more_maps=False):
+    """Writes the file; returns nothing.  binary: the report_work fixture.
+    more_maps: a heap (anonymous) and a shared file mapping too, and a
+    second process, for the data cache lines perf tells apart by them."""
     st = IDENTIFIER | IP | TID | TIME | ADDR | ID | CPU | PERIOD | DATA_SRC
     st |= WEIGHT_STRUCT if weight_struct else WEIGHT
     if phys:
@@ -110,16 +115,28 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
     recs = []
     comm = struct.pack("<II", PID, PID) + b"report_work\0".ljust(16, b"\0")
     recs.append(_record(COMM, 0x2000 | 2, comm + _id_trailer(st, PID, PID, t0, sid0, 0)))
-    for start, length, pgoff, prot in ((0x1000, 0x1000, 0x1000, 5), (0x3000, 0x6000, 0x2000, 3)):
-        body = struct.pack("<IIQQQIIQQII", PID, PID, BASE + start, length, pgoff, 8, 1, 77,
-                           0, prot, 2) + (binary.encode() + b"\0").ljust(
-                               (len(binary) + 8) // 8 * 8, b"\0")
-        recs.append(_record(MMAP2, 2, body + _id_trailer(st, PID, PID, t0, sid0, 0)))
+    maps = [(PID, BASE + 0x1000, 0x1000, 0x1000, 8, 77, 5, 2, binary),
+            (PID, BASE + 0x3000, 0x6000, 0x2000, 8, 77, 3, 2, binary)]
+    if more_maps:
+        recs.append(_record(COMM, 2, struct.pack("<II", PID + 100, PID + 100) +
+                            b"other\0".ljust(16, b"\0") +
+                            _id_trailer(st, PID + 100, PID + 100, t0, sid0, 0)))
+        for pid in (PID, PID + 100):
+            maps += [(pid, BASE + 0x1000, 0x1000, 0x1000, 8, 77, 5, 2, binary),
+                     (pid, HEAP, 0x21000, 0, 0, 0, 3, 2, "[heap]"),
+                     (pid, SHM, 0x10000, 0, 0, 99, 3, 1, "/dev/shm/pcl-mem-test")]
+    for pid, start, length, pgoff, maj, ino, prot, flags, name in maps:
+        body = struct.pack("<IIQQQIIQQII", pid, pid, start, length, pgoff, maj, 1 if maj else 0,
+                           ino, 0, prot, flags) + (name.encode() + b"\0").ljust(
+                               (len(name) + 8) // 8 * 8, b"\0")
+        recs.append(_record(MMAP2, 2, body + _id_trailer(st, pid, pid, t0, sid0, 0)))
     # instruction addresses: in hot_mem, hot_math, main, and one unmapped
     ips = [BASE + 0x1293 + 4, BASE + 0x12a0, BASE + 0x1228 + 8, BASE + 0x1450, 0x7ffff7a01234]
     # data addresses: buf.0 (lines apart), fp_clock, fp_sin, stack, heap, null
     daddrs = [BASE + 0x40a0, BASE + 0x40a0 + 0x48, BASE + 0x40a0 + 0x1000 + 8, BASE + 0x4048,
               BASE + 0x4060, 0x7ffd12345670, 0x55d0c1000040, 0, BASE + 0x8800]
+    if more_maps:
+        daddrs += [HEAP + 0x80, HEAP + 0x10c8, SHM + 0x40, SHM + 0x7f]
     sources = _sources()
     n = nr or len(sources) * 6
     t = t0 + 1000
@@ -130,9 +147,10 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
         ip = ips[(j * 3) % len(ips)]
         addr = daddrs[(j * 5 + j // 7) % len(daddrs)]
         weight = [30, 31, 57, 212, 0, 1, 30, 480][(j * 3 + j // 8) % 8]
-        tid = PID if k % 4 else PID + 1
+        pid = PID + 100 if more_maps and k % 3 == 1 else PID
+        tid = pid if k % 4 else pid + 1
         cpu = k % 3
-        body = struct.pack("<QQIIQQQII", sid, ip, PID, tid, t, addr, sid, cpu, 0)
+        body = struct.pack("<QQIIQQQII", sid, ip, pid, tid, t, addr, sid, cpu, 0)
         body += struct.pack("<Q", 1 if k % 5 else 10007)          # period
         if weight_struct:
             body += struct.pack("<IHH", weight, (k * 13) % 90, 0)
@@ -180,4 +198,5 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
 if __name__ == "__main__":
     import sys
     write(sys.argv[1], sys.argv[2], phys="phys" in sys.argv, page_size="page" in sys.argv,
-          weight_struct="struct" in sys.argv, stores="nostores" not in sys.argv)
+          weight_struct="struct" in sys.argv, stores="nostores" not in sys.argv,
+          more_maps="maps" in sys.argv)

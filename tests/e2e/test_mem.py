@@ -17,6 +17,7 @@ VARIANTS = {
     "phys": {"phys": True, "page_size": True, "weight_struct": True},
     "loads": {"stores": False},
     "stores": {"loads": False, "phys": True},
+    "maps": {"more_maps": True, "phys": True},   # a heap, a shared file, two processes
 }
 
 
@@ -70,6 +71,8 @@ MEM_MODE = [
     ["-s", "dso_daddr,mem", "-n"], ["-F", "overhead,mem,sym,snoop"],
     ["-s", "mem,tlb,locked", "-t", ","], ["-s", "p_stage_cyc,mem"],
     ["--sort=mem,sym,dso,symbol_daddr,dso_daddr,tlb,locked"],
+    ["-s", "dcacheline"], ["-s", "dcacheline,pid"], ["-s", "mem,dcacheline,sym"],
+    ["-s", "mem,snoop,dcacheline", "-n"],
 ]
 
 

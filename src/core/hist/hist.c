@@ -623,12 +623,16 @@ static void calc_mem_col_len(struct hists *h, const struct hist_entry *he)
 	size_t unresolved = UNRESOLVED_ADDR_WIDTH + 4 + 2;
 	bool unres_dso = !h->opts->field_sep && !h->opts->dso_filter && !h->opts->user_widths;
 
-	if (he->mem.present && he->mem.sym)
+	if (he->mem.present && he->mem.sym) {
 		col_len_max(h, HISTC_MEM_DADDR_SYMBOL, strlen(he->mem.sym->name) + unresolved);
-	else if (!he->mem.present)
+		col_len_max(h, HISTC_MEM_DCACHELINE, strlen(he->mem.sym->name) + unresolved + 1);
+	} else if (!he->mem.present) {
 		col_len_max(h, HISTC_MEM_DADDR_SYMBOL, unresolved);
-	else if (unres_dso)
+		col_len_max(h, HISTC_MEM_DCACHELINE, unresolved);
+	} else if (unres_dso) {
 		col_len_max(h, HISTC_MEM_DADDR_SYMBOL, UNRESOLVED_ADDR_WIDTH);
+		col_len_max(h, HISTC_MEM_DCACHELINE, UNRESOLVED_ADDR_WIDTH);
+	}
 	if (he->mem.present && he->mem.dso)
 		col_len_max(h, HISTC_MEM_DADDR_DSO, strlen(h->opts->verbose ? he->mem.dso->long_name :
 						  he->mem.dso->short_name));

@@ -59,6 +59,15 @@ struct hist_mem {
 	struct dso *dso;		/* of the data address: NULL, no map */
 	struct symbol *sym;		/* ... NULL, no symbol */
 	uint64_t phys_addr, page_size;
+	/* dcacheline: the sample's mode, and the data map as perf tells
+	 * cache lines apart (by file, else by process when anonymous) */
+	uint8_t cpumode;
+	bool mapped;			/* a map covers the address */
+	bool anon;			/* private, of no file (no inode) */
+	bool shared_file;		/* shared, of a file, not executable: [s] */
+	uint32_t map_maj, map_min;	/* the map's file: device, inode */
+	uint64_t map_ino, map_ino_gen;
+	uint64_t sym_unmapped;		/* sym's start in the address space */
 };
 
 struct hist_entry {

@@ -2,6 +2,7 @@
 #include "core/hist/sort.h"
 #include "core/hist/data-src.h"
 #include "core/hist/hist.h"
+#include "core/data/perf-record.h"
 #include "core/symbols/machine.h"
 #include "util/hashmap.h"
 #include "util/strbuf.h"
@@ -439,18 +440,26 @@ static int daddr_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return cmp_addr(a->mem.daddr, b->mem.daddr);
 }
 
-/* perf's sym print for a data address: objects with their offset */
+/* perf's sym print for data: "[level] ", then an object with the offset
+ * given, a function by name, or the address */
+static void data_sym_print(struct strbuf *sb, char level, const struct symbol *sym,
+			   uint64_t addr, uint64_t offset, unsigned int width)
+{
+	strbuf_addf(sb, "[%c] ", level);
+	if (sym && sym->object)
+		strbuf_addf(sb, "%s+0x%" PRIx64, sym->name, offset);
+	else if (sym)
+		strbuf_addf(sb, "%.*s", (int)width - 4 < 0 ? -1 : (int)width - 4, sym->name);
+	else
+		strbuf_addf(sb, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, addr);
+}
+
 static void daddr_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
 	const struct symbol *sym = he->mem.sym;
 
-	strbuf_addf(sb, "[%c] ", he->level);
-	if (sym && sym->object)
-		strbuf_addf(sb, "%s+0x%" PRIx64, sym->name, he->mem.daddr_rel - sym->start);
-	else if (sym)
-		strbuf_addf(sb, "%.*s", (int)width - 4 < 0 ? -1 : (int)width - 4, sym->name);
-	else
-		strbuf_addf(sb, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, he->mem.daddr);
+	data_sym_print(sb, he->level, sym, he->mem.daddr,
+		       sym ? he->mem.daddr_rel - sym->start : 0, width);
 }
 
 static uint64_t daddr_hash(const struct hist_entry *he)
@@ -458,12 +467,11 @@ static uint64_t daddr_hash(const struct hist_entry *he)
 	return he->mem.daddr;
 }
 
-/* unlike the dso key's, perf's puts data addresses without a map first */
+/* the dso key's order reversed (perf's output shows it so): data without
+ * a map first, then names descending */
 static int dso_daddr_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
-	if (!a->mem.dso || !b->mem.dso)
-		return -cmp_null(a->mem.dso, b->mem.dso);
-	return dso_cmp_of(a, a->mem.dso, b, b->mem.dso);
+	return dso_cmp_of(b, b->mem.dso, a, a->mem.dso);
 }
 
 static void dso_daddr_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
@@ -475,6 +483,59 @@ static void dso_daddr_print(const struct hist_entry *he, struct strbuf *sb, unsi
 static uint64_t dso_daddr_hash(const struct hist_entry *he)
 {
 	return dso_name_hash(he->mem.dso);
+}
+
+/* --- dcacheline: the data's cache line, told apart as perf does ----------- */
+
+#define CACHELINE_SIZE 64
+
+static uint64_t cacheline(const struct hist_entry *he)
+{
+	return he->mem.daddr_rel & ~(uint64_t)(CACHELINE_SIZE - 1);
+}
+
+/* by mode, then mapped before not, by file (device and inode), anonymous
+ * memory by process, then by the line's address in the map */
+static int dcacheline_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	int ret = int_cmp(a->mem.cpumode, b->mem.cpumode);
+
+	if (ret)
+		return ret;
+	if (a->mem.mapped != b->mem.mapped)
+		return a->mem.mapped ? -1 : 1;
+	if (a->mem.mapped) {
+		ret = int_cmp(a->mem.map_maj, b->mem.map_maj);
+		if (!ret)
+			ret = int_cmp(a->mem.map_min, b->mem.map_min);
+		if (!ret)
+			ret = int_cmp((int64_t)a->mem.map_ino, (int64_t)b->mem.map_ino);
+		if (!ret)
+			ret = int_cmp((int64_t)a->mem.map_ino_gen, (int64_t)b->mem.map_ino_gen);
+		if (ret)
+			return ret;
+		if (a->mem.cpumode != PERF_RECORD_MISC_KERNEL && a->mem.anon) {
+			ret = int_cmp(a->thread->pid, b->thread->pid);
+			if (ret)
+				return ret;
+		}
+	}
+	return int_cmp((int64_t)cacheline(a), (int64_t)cacheline(b));
+}
+
+/* perf's offset here is the line's map-relative address less the symbol's
+ * absolute start: a wrapped number, kept as perf prints it */
+static void dcacheline_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	char level = he->mem.shared_file ? 's' : !he->mem.mapped ? 'X' : he->level;
+
+	data_sym_print(sb, level, he->mem.sym, cacheline(he), cacheline(he) - he->mem.sym_unmapped,
+		       width);
+}
+
+static uint64_t dcacheline_hash(const struct hist_entry *he)
+{
+	return cacheline(he);
 }
 
 /* One field of the data source; an entry without one counts as N/A (1). */
@@ -647,7 +708,8 @@ static const struct hist_field mem_fields[] = {
 	KEY("tlb", "TLB access", HISTC_MEM_TLB, tlb_cmp, NULL, tlb_print, tlb_hash),
 	KEY("mem", "Memory access", HISTC_MEM_LVL, mem_lvl_cmp, NULL, mem_lvl_print, mem_lvl_hash),
 	KEY("snoop", "Snoop", HISTC_MEM_SNOOP, snoop_cmp, NULL, snoop_print, snoop_hash),
-	KEY("dcacheline", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("dcacheline", "Data Cacheline", HISTC_MEM_DCACHELINE, dcacheline_cmp, NULL,
+	    dcacheline_print, dcacheline_hash),
 	KEY("phys_daddr", "Data Physical Address", HISTC_MEM_PHYS_DADDR, phys_daddr_cmp, NULL,
 	    phys_daddr_print, phys_daddr_hash),
 	KEY("data_page_size", "Data Page Size", HISTC_MEM_DATA_PAGE_SIZE, page_size_cmp, NULL,

@@ -19,6 +19,8 @@ struct map {
 	struct dso *dso;
 	uint32_t prot, flags;	/* MMAP2 prot/flags (PROT_EXEC assumed for MMAP) */
 	uint64_t ino;		/* MMAP2's inode (0 with a build id instead) */
+	uint32_t maj, min;	/* ... and device, likewise */
+	uint64_t ino_generation;
 	bool identity;		/* ip is the DSO address (kernel, anon/JIT maps) */
 };
 
