@@ -72,7 +72,7 @@ MEM_MODE = [
     ["-s", "mem,tlb,locked", "-t", ","], ["-s", "p_stage_cyc,mem"],
     ["--sort=mem,sym,dso,symbol_daddr,dso_daddr,tlb,locked"],
     ["-s", "dcacheline"], ["-s", "dcacheline,pid"], ["-s", "mem,dcacheline,sym"],
-    ["-s", "mem,snoop,dcacheline", "-n"],
+    ["-s", "mem,snoop,dcacheline", "-n"], ["-s", "symbol_daddr,dcacheline", "-v"],
 ]
 
 

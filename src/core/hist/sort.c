@@ -442,9 +442,18 @@ static int daddr_cmp(const struct hist_entry *a, const struct hist_entry *b)
 
 /* perf's sym print for data: "[level] ", then an object with the offset
  * given, a function by name, or the address */
-static void data_sym_print(struct strbuf *sb, char level, const struct symbol *sym,
-			   uint64_t addr, uint64_t offset, unsigned int width)
+static void data_sym_print(const struct hist_entry *he, struct strbuf *sb, char level,
+			   const struct symbol *sym, uint64_t addr, uint64_t offset,
+			   unsigned int width)
 {
+	if (he->hists->opts->verbose) {	/* -v: the address and where symbols came from */
+		size_t start = sb->len, n;
+
+		strbuf_addf(sb, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH, addr,
+			    he->mem.dso ? dso__symtab_origin(he->mem.dso) : '!');
+		n = sb->len - start;
+		width = width > n ? width - (unsigned int)n : 0;
+	}
 	strbuf_addf(sb, "[%c] ", level);
 	if (sym && sym->object)
 		strbuf_addf(sb, "%s+0x%" PRIx64, sym->name, offset);
@@ -458,7 +467,7 @@ static void daddr_print(const struct hist_entry *he, struct strbuf *sb, unsigned
 {
 	const struct symbol *sym = he->mem.sym;
 
-	data_sym_print(sb, he->level, sym, he->mem.daddr,
+	data_sym_print(he, sb, he->level, sym, he->mem.daddr,
 		       sym ? he->mem.daddr_rel - sym->start : 0, width);
 }
 
@@ -529,8 +538,8 @@ static void dcacheline_print(const struct hist_entry *he, struct strbuf *sb, uns
 {
 	char level = he->mem.shared_file ? 's' : !he->mem.mapped ? 'X' : he->level;
 
-	data_sym_print(sb, level, he->mem.sym, cacheline(he), cacheline(he) - he->mem.sym_unmapped,
-		       width);
+	data_sym_print(he, sb, level, he->mem.sym, cacheline(he),
+		       cacheline(he) - he->mem.sym_unmapped, width);
 }
 
 static uint64_t dcacheline_hash(const struct hist_entry *he)
