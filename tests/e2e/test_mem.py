@@ -48,7 +48,7 @@ def same(files, variant, args):
 MEM_REPORT = [
     [], ["-t", "store"], ["-t", "load"], ["-t", "load,store"], ["-p"], ["--data-page-size"],
     ["-p", "--data-page-size"], ["-t", "store", "-p", "--data-page-size"],
-    ["-s", "mem,snoop"], ["--sort", "tlb,locked,blocked"], ["-U"],
+    ["-s", "mem,snoop"], ["--sort", "tlb,locked,blocked"], ["-U"], ["-v"],
 ]
 
 

@@ -662,7 +662,7 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 	if (he->sym) {
 		col_len_max(h, HISTC_SYMBOL, strlen(he->sym->name) + 4 + verbose_len);
 	} else {
-		col_len_max(h, HISTC_SYMBOL, UNRESOLVED_ADDR_WIDTH + 4 + 2 + verbose_len);
+		col_len_max(h, HISTC_SYMBOL, UNRESOLVED_ADDR_WIDTH + 4 + 2);
 		if (!h->opts->field_sep && !h->opts->dso_filter && !h->opts->user_widths)
 			col_len_max(h, HISTC_DSO, UNRESOLVED_ADDR_WIDTH);
 	}
