@@ -354,10 +354,11 @@ static int mem_report(int argc, const char **argv)
 	}
 	if (mc.force)
 		rep[n++] = "-f";
-	for (int i = 1; i < argc; i++)
-		rep[n++] = argv[i];
+	/* before the user's: a --sort of theirs wins */
 	if (sort)
 		rep[n++] = sort;
+	for (int i = 1; i < argc; i++)
+		rep[n++] = argv[i];
 	ret = cmd_report(n, rep);
 	free(sort);
 	free(rep);

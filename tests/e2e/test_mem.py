@@ -49,6 +49,8 @@ MEM_REPORT = [
     [], ["-t", "store"], ["-t", "load"], ["-t", "load,store"], ["-p"], ["--data-page-size"],
     ["-p", "--data-page-size"], ["-t", "store", "-p", "--data-page-size"],
     ["-s", "mem,snoop"], ["--sort", "tlb,locked,blocked"], ["-U"], ["-v"],
+    ["--sort", "mem", "-t", "store"], ["-p", "-s", "snoop"], ["-F", "overhead,mem"], ["-q"],
+    ["--percent-limit", "2"], ["-T"], ["--header-only"],
 ]
 
 
