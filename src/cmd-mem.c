@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "core/data/sample-filter.h"
 #include "core/data/session.h"
 #include "core/events/pmu.h"
 #include "core/hist/data-src.h"
@@ -25,6 +26,7 @@ struct mem_cmd {
 	bool dump_raw, force, phys_addr, data_page_size, hide_unresolved;
 	bool all_kernel, all_user;
 	int verbose;
+	struct sample_filter filter;	/* -C of -D: checked only, as perf's */
 };
 
 static struct mem_cmd mc = { .ldlat = 30, .operation = MEM_LOAD | MEM_STORE };
@@ -304,6 +306,22 @@ static int dump_raw(void)
 		free(err);
 		return PCL_EXIT_ERROR;
 	}
+	/* perf 6.1 checks -C's CPUs against the file but dumps every sample */
+	if (mc.cpu_list) {
+		char *msg = NULL;
+
+		if (sample_filter__set_cpus(&mc.filter, mc.cpu_list) < 0)
+			msg = xstrdup("Invalid cpu_list");
+		else
+			sample_filter__check_cpus(&mc.filter, &s->evlist, s->header.nr_cpus_avail,
+						  &msg);
+		if (msg) {
+			fprintf(stderr, "%s\n", msg);
+			free(msg);
+			perf_session__delete(s);
+			return PCL_EXIT_ERROR;
+		}
+	}
 	perf_session__new_machine(s, NULL, NULL, mc.force);
 	printf("# PID, TID, IP, ADDR, %s", mc.phys_addr ? "PHYS ADDR, " : "");
 	if (mc.data_page_size)
@@ -311,6 +329,7 @@ static int dump_raw(void)
 	fputs("LOCAL WEIGHT, DSRC, SYMBOL\n", stdout);
 	ret = perf_session__process(s, &tool) < 0 ? PCL_EXIT_ERROR : 0;
 	perf_session__delete(s);
+	sample_filter__exit(&mc.filter);
 	return ret;
 }
 

@@ -16,7 +16,7 @@ WEIGHT, DATA_SRC, IDENTIFIER = 1 << 14, 1 << 15, 1 << 16
 PHYS_ADDR, DATA_PAGE_SIZE, WEIGHT_STRUCT = 1 << 19, 1 << 22, 1 << 24
 
 MMAP2, COMM, SAMPLE, FINISHED_ROUND = 10, 3, 9, 68
-HEADER_EVENT_DESC = 12
+HEADER_NRCPUS, HEADER_EVENT_DESC = 7, 12
 ATTR_SIZE = 128
 BASE = 0x55d0c0de0000
 PID = 4242
@@ -184,15 +184,17 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
         attr_sec += attrs[i * ATTR_SIZE:(i + 1) * ATTR_SIZE] + struct.pack("<QQ", ids_off + 8 * i, 8)
     data_off = attrs_off + len(attr_sec)
     feat_off = data_off + len(data)
-    feat_index = struct.pack("<QQ", feat_off + 16, len(desc))
+    nrcpus = struct.pack("<II", 4, 4)       # available, online
+    feat_index = struct.pack("<QQQQ", feat_off + 32, len(nrcpus),
+                             feat_off + 32 + len(nrcpus), len(desc))
     features = [0, 0, 0, 0]
-    features[0] |= 1 << HEADER_EVENT_DESC
+    features[0] |= 1 << HEADER_NRCPUS | 1 << HEADER_EVENT_DESC
     header = b"PERFILE2" + struct.pack("<QQ", hdr_size, attr_entry)
     header += struct.pack("<QQQQQQ", attrs_off, len(attr_sec), data_off, len(data), 0, 0)
     header += struct.pack("<4Q", *features)
     assert len(header) == hdr_size
     with open(path, "wb") as f:
-        f.write(header + ids_blob + attr_sec + data + feat_index + desc)
+        f.write(header + ids_blob + attr_sec + data + feat_index + nrcpus + desc)
 
 
 if __name__ == "__main__":

@@ -84,7 +84,8 @@ def test_report_mem_mode_matches_perf(files, variant, args):
     same(files, variant, ["report", "--mem-mode", "--stdio", *args])
 
 
-RAW = [[], ["-x", ","], ["-p"], ["--data-page-size", "-p", "-x", ";"], ["-U"], ["-U", "-x", ":"]]
+RAW = [[], ["-x", ","], ["-p"], ["--data-page-size", "-p", "-x", ";"], ["-U"], ["-U", "-x", ":"],
+       ["-C", "1"], ["-C", "0,2", "-x", ","], ["-C", "7"], ["-C", "x"]]
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
