@@ -392,6 +392,10 @@ int cmd_mem(int argc, const char **argv)
 	if (!argc)
 		usage_with_options(mem_usage, mem_options);
 	sub = argv[0];
+	/* perf reads -h among the sub-command's options as its own */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			usage_with_options(mem_usage, mem_options);
 	if (strlen(sub) > 2 && !strncmp("record", sub, strlen(sub)))
 		return mem_record(argc, argv);
 	/* perf takes its own options among report's */

@@ -110,12 +110,15 @@ def test_mem_mode_needs_data_src(perf_data):
 
 @pytest.mark.parametrize("args", [["mem"], ["mem", "rep"], ["mem", "foo"],
                                   ["mem", "-t", "foo", "report"],
-                                  ["mem", "report", "-t", "load,bar"]], ids=" ".join)
+                                  ["mem", "report", "-t", "load,bar"], ["mem", "-h"],
+                                  ["mem", "record", "-h"], ["mem", "report", "--stdio", "-h"]],
+                         ids=" ".join)
 def test_mem_usage_errors_match_perf(tmp_path, args):
     # no perf.data here: "mem rep" fails to open it
     want, got = perf(*args, cwd=str(tmp_path)), pcl(*args, cwd=str(tmp_path))
     assert got.returncode == want.returncode
     assert got.stderr.replace("pcl mem", "perf mem") == want.stderr
+    assert got.stdout.replace("pcl mem", "perf mem") == want.stdout
 
 
 def has_mem_events():
