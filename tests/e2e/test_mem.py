@@ -70,6 +70,8 @@ MEM_MODE = [
     ["-s", "mem,snoop,tlb,locked,blocked"], ["-s", "symbol_daddr,dso_daddr"],
     ["-s", "phys_daddr"], ["-s", "data_page_size"], ["-s", "phys_daddr,data_page_size,mem"],
     ["-s", "local_ins_lat,mem"], ["-s", "local_ins_lat,sym"], ["-s", "local_weight,mem"],
+    ["-s", "weight"], ["-s", "ins_lat"], ["-s", "weight,mem,sym"], ["-s", "ins_lat,mem,sym"],
+    ["-s", "local_ins_lat,ins_lat,weight,mem"],
     ["-s", "dso_daddr,mem", "-n"], ["-F", "overhead,mem,sym,snoop"],
     ["-s", "mem,tlb,locked", "-t", ","], ["-s", "p_stage_cyc,mem"],
     ["--sort=mem,sym,dso,symbol_daddr,dso_daddr,tlb,locked"],
@@ -92,6 +94,11 @@ RAW = [[], ["-x", ","], ["-p"], ["--data-page-size", "-p", "-x", ";"], ["-U"], [
 @pytest.mark.parametrize("args", RAW, ids=" ".join)
 def test_mem_report_dump_raw_matches_perf(files, variant, args):
     same(files, variant, ["mem", "report", "-D", *args])
+
+
+@pytest.mark.parametrize("variant", ["plain", "phys"])
+def test_report_weight_keys_match_perf(files, variant):
+    same(files, variant, ["report", "--stdio", "-s", "weight,local_weight,ins_lat"])
 
 
 def test_memory_keys_need_mem_mode(files):

@@ -173,10 +173,6 @@ static struct hist_entry *findnew(struct hists *h, struct hist_entry *tmpl, bool
 	struct hist_entry *he = entry_findnew(h, tmpl);
 
 	account(h, he, self, period, cpumode);
-	if (self) {
-		he->stat.weight += tmpl->weight;
-		he->stat.ins_lat += tmpl->ins_lat;
-	}
 	return he;
 }
 

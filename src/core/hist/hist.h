@@ -40,7 +40,6 @@ struct he_stat {
 	uint64_t period;
 	uint64_t period_sys, period_us, period_guest_sys, period_guest_us;
 	uint64_t nr_events;
-	uint64_t weight, ins_lat;	/* sums of the samples' (weight keys) */
 };
 
 /* A sample's cgroup (--all-cgroups) and its thread's cgroup namespace. */

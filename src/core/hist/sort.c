@@ -359,78 +359,50 @@ static uint64_t time_hash(const struct hist_entry *he)
 	return he->time;
 }
 
-/* The weights perf keys by: an entry's average of its samples' ("local")
- * and that times its samples; a sample's template, not yet added to any
- * entry, stands for one sample of its own value. */
-static uint64_t nr_samples(const struct hist_entry *he)
-{
-	return he->stat.nr_events ? he->stat.nr_events : 1;
-}
-
-static uint64_t local_weight(const struct hist_entry *he)
-{
-	return he->stat.nr_events ? he->stat.weight / he->stat.nr_events : he->weight;
-}
-
+/* The weight keys: the weight of the sample that made the entry (perf's
+ * he->weight), and that times the entry's samples; both compare the first
+ * (weight's total would change as samples come). */
 static int local_weight_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return int_cmp((int64_t)local_weight(b), (int64_t)local_weight(a));
+	return int_cmp((int64_t)b->weight, (int64_t)a->weight);
 }
 
 static void local_weight_print(const struct hist_entry *he, struct strbuf *sb,
 			       unsigned int width)
 {
-	strbuf_addf(sb, "%-*" PRIu64, (int)width, local_weight(he));
-}
-
-static int weight_cmp(const struct hist_entry *a, const struct hist_entry *b)
-{
-	return int_cmp((int64_t)(local_weight(b) * nr_samples(b)),
-		       (int64_t)(local_weight(a) * nr_samples(a)));
+	strbuf_addf(sb, "%-*" PRIu64, (int)width, he->weight);
 }
 
 static void weight_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	strbuf_addf(sb, "%-*" PRIu64, (int)width, local_weight(he) * he->stat.nr_events);
+	strbuf_addf(sb, "%-*" PRIu64, (int)width, he->weight * he->stat.nr_events);
 }
 
-/* the weight keys change as samples add up: no hash can follow them */
 static uint64_t weight_hash(const struct hist_entry *he)
 {
-	(void)he;
-	return 0;
+	return he->weight;
 }
 
-/* the instruction latency of WEIGHT_STRUCT, local and total as the weights */
-static uint64_t local_ins_lat(const struct hist_entry *he)
+static uint64_t ins_lat_hash(const struct hist_entry *he)
 {
-	return he->stat.nr_events ? he->stat.ins_lat / he->stat.nr_events : he->ins_lat;
+	return he->ins_lat;
 }
 
+/* the instruction latency of WEIGHT_STRUCT, as the weights */
 static int local_ins_lat_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
-	return int_cmp((int64_t)local_ins_lat(b), (int64_t)local_ins_lat(a));
+	return int_cmp(b->ins_lat, a->ins_lat);
 }
 
 static void local_ins_lat_print(const struct hist_entry *he, struct strbuf *sb,
 				unsigned int width)
 {
-	strbuf_addf(sb, "%-*" PRIu64, (int)width, local_ins_lat(he));
-}
-
-static uint64_t ins_lat_total(const struct hist_entry *he)
-{
-	return local_ins_lat(he) * nr_samples(he);
-}
-
-static int ins_lat_cmp(const struct hist_entry *a, const struct hist_entry *b)
-{
-	return int_cmp((int64_t)ins_lat_total(b), (int64_t)ins_lat_total(a));
+	strbuf_addf(sb, "%-*u", (int)width, he->ins_lat);
 }
 
 static void ins_lat_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	strbuf_addf(sb, "%-*" PRIu64, (int)width, local_ins_lat(he) * he->stat.nr_events);
+	strbuf_addf(sb, "%-*" PRIu64, (int)width, (uint64_t)he->ins_lat * he->stat.nr_events);
 }
 
 /* --- the memory keys (--mem-mode) ------------------------------------------ */
@@ -682,7 +654,7 @@ static const struct hist_field key_fields[] = {
 	    srcfile_hash),
 	KEY("local_weight", "Local Weight", HISTC_LOCAL_WEIGHT, local_weight_cmp, NULL,
 	    local_weight_print, weight_hash),
-	KEY("weight", "Weight", HISTC_WEIGHT, weight_cmp, NULL, weight_print, weight_hash),
+	KEY("weight", "Weight", HISTC_WEIGHT, local_weight_cmp, NULL, weight_print, weight_hash),
 	KEY("transaction", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("trace", "Trace output", HISTC_TRACE, trace_cmp, NULL, trace_print, trace_hash),
 	KEY("symbol_size", "Symbol size", HISTC_SYM_SIZE, sym_size_cmp, NULL, sym_size_print,
@@ -697,9 +669,9 @@ static const struct hist_field key_fields[] = {
 	KEY("time", "Time", HISTC_TIME, time_cmp, NULL, time_print, time_hash),
 	KEY("code_page_size", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("local_ins_lat", "Local INSTR Latency", HISTC_LOCAL_INS_LAT, local_ins_lat_cmp, NULL,
-	    local_ins_lat_print, weight_hash),
-	KEY("ins_lat", "INSTR Latency", HISTC_INS_LAT, ins_lat_cmp, NULL, ins_lat_print,
-	    weight_hash),
+	    local_ins_lat_print, ins_lat_hash),
+	KEY("ins_lat", "INSTR Latency", HISTC_INS_LAT, local_ins_lat_cmp, NULL, ins_lat_print,
+	    ins_lat_hash),
 	KEY("local_p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("addr", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
