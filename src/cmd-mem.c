@@ -79,7 +79,8 @@ static int opt_type(const struct option *opt, const char *arg, bool unset)
 }
 
 static const struct option record_options[] = {
-	OPT_STRING('e', "event", &mc.events, "event", "event selector. use 'perf mem record -e list' to list available events"),
+	OPT_STRING('e', "event", &mc.events, "event",
+		   "event selector. use 'perf mem record -e list' to list available events"),
 	OPT_BOOLEAN('K', "all-kernel", &mc.all_kernel, "collect only kernel level data"),
 	OPT_BOOLEAN('U', "all-user", &mc.all_user, "collect only user level data"),
 	OPT_INCR('v', "verbose", &mc.verbose, "be more verbose (show counter open errors, etc)"),
