@@ -101,6 +101,21 @@ def test_report_weight_keys_match_perf(files, variant):
     same(files, variant, ["report", "--stdio", "-s", "weight,local_weight,ins_lat"])
 
 
+@pytest.mark.parametrize("args", [["mem", "report", "--stdio"], ["mem", "report", "-D"],
+                                  ["report", "--mem-mode", "--stdio", "-s", "dcacheline,mem"]],
+                         ids=" ".join)
+def test_mem_report_of_a_pipe_matches_perf(files, tmp_path, args):
+    pipe = str(tmp_path / "maps.pipe")
+    with open(pipe, "wb") as out:
+        assert perf("inject", "-i", files["maps"], "-o", "-", stdout=out, text=False).returncode == 0
+    with open(pipe, "rb") as inp:
+        want = perf(*args, "-i", "-", stdin=inp)
+    with open(pipe, "rb") as inp:
+        got = pcl(*args, "-i", "-", stdin=inp)
+    assert got.returncode == want.returncode, got.stderr
+    assert without_tip(got.stdout) == without_tip(want.stdout), unified(want.stdout, got.stdout)
+
+
 def test_memory_keys_need_mem_mode(files):
     want = perf("report", "--stdio", "-s", "mem", "-i", files["plain"])
     got = pcl("report", "--stdio", "-s", "mem", "-i", files["plain"])
