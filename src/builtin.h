@@ -17,6 +17,7 @@ int cmd_annotate(int argc, const char **argv);
 int cmd_archive(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
 int cmd_data(int argc, const char **argv);
+int cmd_c2c(int argc, const char **argv);
 int cmd_config(int argc, const char **argv);
 int cmd_diff(int argc, const char **argv);
 int cmd_evlist(int argc, const char **argv);

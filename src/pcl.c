@@ -13,6 +13,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "archive",	cmd_archive,	"Create an archive of the object files with build ids a perf.data hit" },
 	{ "buildid-cache", cmd_buildid_cache, "Manage build-id cache." },
 	{ "buildid-list", cmd_buildid_list, "List the buildids in a perf.data file" },
+	{ "c2c",	cmd_c2c,	"Shared data cache line statistics (report --stats)" },
 	{ "collapse",	cmd_collapse,	"Fold the stacks of perf.data or perf script output (stackcollapse)" },
 	{ "config",	cmd_config,	"Get and set variables in a configuration file." },
 	{ "data",	cmd_data,	"Convert a perf.data file into other formats (JSON)" },

@@ -16,7 +16,7 @@ WEIGHT, DATA_SRC, IDENTIFIER = 1 << 14, 1 << 15, 1 << 16
 PHYS_ADDR, DATA_PAGE_SIZE, WEIGHT_STRUCT = 1 << 19, 1 << 22, 1 << 24
 
 MMAP2, COMM, SAMPLE, FINISHED_ROUND = 10, 3, 9, 68
-HEADER_NRCPUS, HEADER_EVENT_DESC = 7, 12
+HEADER_NRCPUS, HEADER_EVENT_DESC, HEADER_NUMA_TOPOLOGY = 7, 12, 14
 ATTR_SIZE = 128
 BASE = 0x55d0c0de0000
 PID = 4242
@@ -95,10 +95,11 @@ HEAP, SHM = 0x55d0c1000000, 0x7f0000200000
 
 
 def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
-          weight_struct=False, nr=None, more_maps=False):
+          weight_struct=False, nr=None, more_maps=False, numa=False):
     """Writes the file; returns nothing.  binary: the report_work fixture.
     more_maps: a heap (anonymous) and a shared file mapping too, and a
-    second process, for the data cache lines perf tells apart by them."""
+    second process, for the data cache lines perf tells apart by them.
+    numa: a NUMA topology (one node), which perf c2c report needs."""
     st = IDENTIFIER | IP | TID | TIME | ADDR | ID | CPU | PERIOD | DATA_SRC
     st |= WEIGHT_STRUCT if weight_struct else WEIGHT
     if phys:
@@ -184,21 +185,28 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
         attr_sec += attrs[i * ATTR_SIZE:(i + 1) * ATTR_SIZE] + struct.pack("<QQ", ids_off + 8 * i, 8)
     data_off = attrs_off + len(attr_sec)
     feat_off = data_off + len(data)
-    nrcpus = struct.pack("<II", 4, 4)       # available, online
-    feat_index = struct.pack("<QQQQ", feat_off + 32, len(nrcpus),
-                             feat_off + 32 + len(nrcpus), len(desc))
+    sections = [(HEADER_NRCPUS, struct.pack("<II", 4, 4))]      # available, online
+    sections.append((HEADER_EVENT_DESC, desc))
+    if numa:    # node 0: its memory (total, free) and cpus
+        sections.append((HEADER_NUMA_TOPOLOGY, struct.pack("<IIQQ", 1, 0, 16 << 20, 8 << 20) +
+                         _string("0-3")))
+    feat_index, pos = b"", feat_off + 16 * len(sections)
     features = [0, 0, 0, 0]
-    features[0] |= 1 << HEADER_NRCPUS | 1 << HEADER_EVENT_DESC
+    for bit, blob in sections:
+        feat_index += struct.pack("<QQ", pos, len(blob))
+        pos += len(blob)
+        features[0] |= 1 << bit
     header = b"PERFILE2" + struct.pack("<QQ", hdr_size, attr_entry)
     header += struct.pack("<QQQQQQ", attrs_off, len(attr_sec), data_off, len(data), 0, 0)
     header += struct.pack("<4Q", *features)
     assert len(header) == hdr_size
     with open(path, "wb") as f:
-        f.write(header + ids_blob + attr_sec + data + feat_index + nrcpus + desc)
+        f.write(header + ids_blob + attr_sec + data + feat_index +
+                b"".join(blob for _, blob in sections))
 
 
 if __name__ == "__main__":
     import sys
     write(sys.argv[1], sys.argv[2], phys="phys" in sys.argv, page_size="page" in sys.argv,
           weight_struct="struct" in sys.argv, stores="nostores" not in sys.argv,
-          more_maps="maps" in sys.argv)
+          more_maps="maps" in sys.argv, numa="numa" in sys.argv)

@@ -1,0 +1,223 @@
+/* pcl c2c: cache-to-cache sharing from memory samples, as perf c2c.  For
+ * now: report --stats, the tables of counts (core/analysis/c2c.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "builtin.h"
+#include "core/analysis/c2c.h"
+#include "core/data/session.h"
+#include "util/exit-codes.h"
+#include "util/parse-options.h"
+#include "util/util.h"
+
+static const char *const c2c_usage[] = { "pcl c2c {record|report}", NULL };
+static const char *const report_usage[] = { "pcl c2c report", NULL };
+
+/* -d: what the cache line tables sort on (--stats only names it) */
+static const struct display {
+	const char *name, *title;
+} displays[] = {
+	{ "tot", "Total HITMs" }, { "lcl", "Local HITMs" }, { "rmt", "Remote HITMs" },
+	{ "peer", "Peer Snoop" },
+};
+
+struct c2c_cmd {
+	struct perf_tool tool;
+	struct c2c c2c;
+	const char *input, *display;
+	bool force, stats, stdio;
+	int verbose;
+};
+
+static int c2c_sample(struct perf_tool *tool, struct perf_session *s,
+		      const struct perf_event_header *hdr, struct perf_sample *sample,
+		      struct evsel *evsel)
+{
+	struct c2c_cmd *c = (struct c2c_cmd *)tool;
+	struct addr_location ip, data;
+	struct c2c_access a;
+
+	(void)hdr, (void)evsel;
+	perf_session__resolve_sample(s, sample, &ip);
+	memset(&data, 0, sizeof(data));
+	machine__lookup(s->machine, ip.thread, sample->cpumode, sample->addr, &data);
+	memset(&a, 0, sizeof(a));
+	a.data_src = sample->data_src;
+	a.daddr = sample->addr;
+	a.mapped = data.map && ip.map;
+	a.key.cpumode = sample->cpumode;
+	a.key.mapped = data.map != NULL;
+	a.key.line = (data.map ? data.addr : sample->addr) & ~(uint64_t)63;
+	if (data.map) {
+		const struct map *m = data.map;
+
+		a.key.maj_min = (uint64_t)m->maj << 32 | m->min;
+		a.key.ino = m->ino;
+		a.key.ino_gen = m->ino_generation;
+		/* anonymous private memory is a process's own */
+		if (sample->cpumode != PERF_RECORD_MISC_KERNEL && !(m->flags & MAP_SHARED) &&
+		    !m->maj && !m->min && !m->ino && !m->ino_generation)
+			a.key.pid = ip.thread->pid;
+	}
+	c2c__add(&c->c2c, &a);
+	return 0;
+}
+
+static void print_stats(const struct c2c_stats *st)
+{
+	double misses = c2c_stats__llc_misses(st);
+
+	puts("=================================================\n"
+	     "            Trace Event Information              \n"
+	     "=================================================");
+	printf("  Total records                     : %10u\n", st->nr_entries);
+	printf("  Locked Load/Store Operations      : %10u\n", st->locks);
+	printf("  Load Operations                   : %10u\n", st->load);
+	printf("  Loads - uncacheable               : %10u\n", st->ld_uncache);
+	printf("  Loads - IO                        : %10u\n", st->ld_io);
+	printf("  Loads - Miss                      : %10u\n", st->ld_miss);
+	printf("  Loads - no mapping                : %10u\n", st->ld_noadrs);
+	printf("  Load Fill Buffer Hit              : %10u\n", st->ld_fbhit);
+	printf("  Load L1D hit                      : %10u\n", st->ld_l1hit);
+	printf("  Load L2D hit                      : %10u\n", st->ld_l2hit);
+	printf("  Load LLC hit                      : %10u\n", st->ld_llchit + st->lcl_hitm);
+	printf("  Load Local HITM                   : %10u\n", st->lcl_hitm);
+	printf("  Load Remote HITM                  : %10u\n", st->rmt_hitm);
+	printf("  Load Remote HIT                   : %10u\n", st->rmt_hit);
+	printf("  Load Local DRAM                   : %10u\n", st->lcl_dram);
+	printf("  Load Remote DRAM                  : %10u\n", st->rmt_dram);
+	printf("  Load MESI State Exclusive         : %10u\n", st->ld_excl);
+	printf("  Load MESI State Shared            : %10u\n", st->ld_shared);
+	printf("  Load LLC Misses                   : %10u\n", c2c_stats__llc_misses(st));
+	printf("  Load access blocked by data       : %10u\n", st->blk_data);
+	printf("  Load access blocked by address    : %10u\n", st->blk_addr);
+	printf("  Load HIT Local Peer               : %10u\n", st->lcl_peer);
+	printf("  Load HIT Remote Peer              : %10u\n", st->rmt_peer);
+	/* perf divides by zero too: nan without misses */
+	printf("  LLC Misses to Local DRAM          : %10.1f%%\n", st->lcl_dram / misses * 100.);
+	printf("  LLC Misses to Remote DRAM         : %10.1f%%\n", st->rmt_dram / misses * 100.);
+	printf("  LLC Misses to Remote cache (HIT)  : %10.1f%%\n", st->rmt_hit / misses * 100.);
+	printf("  LLC Misses to Remote cache (HITM) : %10.1f%%\n", st->rmt_hitm / misses * 100.);
+	printf("  Store Operations                  : %10u\n", st->store);
+	printf("  Store - uncacheable               : %10u\n", st->st_uncache);
+	printf("  Store - no mapping                : %10u\n", st->st_noadrs);
+	printf("  Store L1D Hit                     : %10u\n", st->st_l1hit);
+	printf("  Store L1D Miss                    : %10u\n", st->st_l1miss);
+	printf("  Store No available memory level   : %10u\n", st->st_na);
+	printf("  No Page Map Rejects               : %10u\n", st->nomap);
+	printf("  Unable to parse data source       : %10u\n", st->noparse);
+}
+
+static void print_shared(const struct c2c *c)
+{
+	const struct c2c_stats *st = &c->shared;
+
+	puts("=================================================\n"
+	     "    Global Shared Cache Line Event Information   \n"
+	     "=================================================");
+	printf("  Total Shared Cache Lines          : %10u\n", c->nr_shared_lines);
+	printf("  Load HITs on shared lines         : %10u\n", st->load);
+	printf("  Fill Buffer Hits on shared lines  : %10u\n", st->ld_fbhit);
+	printf("  L1D hits on shared lines          : %10u\n", st->ld_l1hit);
+	printf("  L2D hits on shared lines          : %10u\n", st->ld_l2hit);
+	printf("  LLC hits on shared lines          : %10u\n", st->ld_llchit + st->lcl_hitm);
+	printf("  Load hits on peer cache or nodes  : %10u\n", st->lcl_peer + st->rmt_peer);
+	printf("  Locked Access on shared lines     : %10u\n", st->locks);
+	printf("  Blocked Access on shared lines    : %10u\n", st->blk_data + st->blk_addr);
+	printf("  Store HITs on shared lines        : %10u\n", st->store);
+	printf("  Store L1D hits on shared lines    : %10u\n", st->st_l1hit);
+	printf("  Store No available memory level   : %10u\n", st->st_na);
+	printf("  Total Merged records              : %10u\n",
+	       st->lcl_hitm + st->rmt_hitm + st->store);
+}
+
+static void print_details(const struct perf_session *s, const struct display *d)
+{
+	bool first = true;
+
+	puts("=================================================\n"
+	     "                 c2c details                     \n"
+	     "=================================================");
+	evlist__for_each(&s->evlist, pos) {
+		printf("%-36s: %s\n", first ? "  Events" : "", pos->name);
+		first = false;
+	}
+	printf("  Cachelines sort on                : %s\n", d->title);
+	printf("  Cacheline data grouping           : offset,iaddr\n");
+}
+
+static int c2c_report(int argc, const char **argv)
+{
+	struct c2c_cmd c = { .tool = { .sample = c2c_sample, .ordered = true } };
+	const struct option opts[] = {
+		OPT_STRING('d', "display", &c.display, "Switch HITM output type", "tot,lcl,rmt,peer"),
+		OPT_BOOLEAN('f', "force", &c.force, "don't complain, do it"),
+		OPT_STRING('i', "input", &c.input, "file", "the input file to process"),
+		OPT_BOOLEAN(0, "stats", &c.stats, "Display only statistic tables (implies --stdio)"),
+		OPT_BOOLEAN(0, "stdio", &c.stdio, "Use the stdio interface"),
+		OPT_END(),
+	};
+	const struct display *d = &displays[0];
+	struct perf_session *s;
+	char *err = NULL;
+	int ret;
+
+	argc = parse_options(argc, argv, opts, report_usage, 0);
+	if (argc > 1)
+		usage_with_options(report_usage, opts);
+	if (c.display) {
+		for (d = displays; d < displays + ARRAY_SIZE(displays); d++)
+			if (!strcmp(d->name, c.display))
+				break;
+		if (d == displays + ARRAY_SIZE(displays)) {
+			fprintf(stderr, "failed: unknown display type: %s\n", c.display);
+			return PCL_EXIT_ERROR;
+		}
+	}
+	if (!c.stats) {
+		fputs("pcl c2c report: only --stats is done yet\n", stderr);
+		return PCL_EXIT_ERROR;
+	}
+	s = perf_session__open(c.input ? c.input : "perf.data", c.force, &err);
+	if (!s) {
+		fprintf(stderr, "failed to open %s\n", err);
+		free(err);
+		return PCL_EXIT_ERROR;
+	}
+	/* perf sets up its NUMA nodes first: a file without them stops here */
+	if (!s->header.nr_numa_nodes) {
+		fputs("Failed setup nodes\n", stderr);
+		perf_session__delete(s);
+		return 234;	/* perf's -EINVAL */
+	}
+	perf_session__new_machine(s, NULL, NULL, c.force);
+	c2c__init(&c.c2c);
+	ret = perf_session__process(s, &c.tool) < 0 ? PCL_EXIT_ERROR : 0;
+	if (!ret) {
+		c2c__finish(&c.c2c);
+		print_stats(&c.c2c.total);
+		putchar('\n');
+		print_shared(&c.c2c);
+		putchar('\n');
+		print_details(s, d);
+	}
+	c2c__exit(&c.c2c);
+	perf_session__delete(s);
+	return ret;
+}
+
+int cmd_c2c(int argc, const char **argv)
+{
+	int verbose = 0;
+	const struct option opts[] = {
+		OPT_INCR('v', "verbose", &verbose, "be more verbose (show counter open errors, etc)"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, c2c_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc && strlen(argv[0]) > 2 && !strncmp("report", argv[0], strlen(argv[0])))
+		return c2c_report(argc, argv);
+	usage_with_options(c2c_usage, opts);
+}
