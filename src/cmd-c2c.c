@@ -1,5 +1,6 @@
 /* pcl c2c: cache-to-cache sharing from memory samples, as perf c2c.  For
- * now: report --stats, the tables of counts (core/analysis/c2c.c). */
+ * now: record, and report --stats, the tables of counts
+ * (core/analysis/c2c.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,24 @@ static int c2c_report(int argc, const char **argv)
 	return ret;
 }
 
+/* perf c2c record is perf mem record of loads and stores with physical
+ * addresses and CPUs: so is this, through pcl mem */
+static int c2c_record(int argc, const char **argv)
+{
+	const char **mem = xcalloc((size_t)argc + 4, sizeof(*mem));
+	int n = 0, ret;
+
+	mem[n++] = "mem";
+	mem[n++] = "-p";
+	mem[n++] = "record";
+	mem[n++] = "--sample-cpu";
+	for (int i = 1; i < argc; i++)
+		mem[n++] = argv[i];
+	ret = cmd_mem(n, mem);
+	free(mem);
+	return ret;
+}
+
 int cmd_c2c(int argc, const char **argv)
 {
 	int verbose = 0;
@@ -217,6 +236,8 @@ int cmd_c2c(int argc, const char **argv)
 	};
 
 	argc = parse_options(argc, argv, opts, c2c_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc && strlen(argv[0]) > 2 && !strncmp("record", argv[0], strlen(argv[0])))
+		return c2c_record(argc, argv);
 	if (argc && strlen(argv[0]) > 2 && !strncmp("report", argv[0], strlen(argv[0])))
 		return c2c_report(argc, argv);
 	usage_with_options(c2c_usage, opts);

@@ -54,3 +54,13 @@ def test_c2c_report_errors_match_perf(files, variant, args):
 def test_c2c_report_tables_are_not_done(files):
     got = pcl("c2c", "report", "--stdio", "-i", files["plain"])
     assert got.returncode != 0 and "only --stats" in got.stderr
+
+
+@pytest.mark.skipif(os.path.exists("/sys/bus/event_source/devices/cpu/events/mem-loads"),
+                    reason="this machine samples memory accesses")
+def test_c2c_record_fails_without_mem_events(tmp_path):
+    out = str(tmp_path / "perf.data")
+    want = perf("c2c", "record", "-o", out, "--", "true")
+    got = pcl("c2c", "record", "-o", out, "--", "true")
+    assert got.returncode == want.returncode == 255
+    assert got.stderr == want.stderr == "failed: memory events not supported\n"
