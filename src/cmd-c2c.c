@@ -9,6 +9,7 @@
 #include "builtin.h"
 #include "core/analysis/c2c.h"
 #include "core/data/session.h"
+#include "ui/c2c-print.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
@@ -66,89 +67,6 @@ static int c2c_sample(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
-static void print_stats(const struct c2c_stats *st)
-{
-	double misses = c2c_stats__llc_misses(st);
-
-	puts("=================================================\n"
-	     "            Trace Event Information              \n"
-	     "=================================================");
-	printf("  Total records                     : %10u\n", st->nr_entries);
-	printf("  Locked Load/Store Operations      : %10u\n", st->locks);
-	printf("  Load Operations                   : %10u\n", st->load);
-	printf("  Loads - uncacheable               : %10u\n", st->ld_uncache);
-	printf("  Loads - IO                        : %10u\n", st->ld_io);
-	printf("  Loads - Miss                      : %10u\n", st->ld_miss);
-	printf("  Loads - no mapping                : %10u\n", st->ld_noadrs);
-	printf("  Load Fill Buffer Hit              : %10u\n", st->ld_fbhit);
-	printf("  Load L1D hit                      : %10u\n", st->ld_l1hit);
-	printf("  Load L2D hit                      : %10u\n", st->ld_l2hit);
-	printf("  Load LLC hit                      : %10u\n", st->ld_llchit + st->lcl_hitm);
-	printf("  Load Local HITM                   : %10u\n", st->lcl_hitm);
-	printf("  Load Remote HITM                  : %10u\n", st->rmt_hitm);
-	printf("  Load Remote HIT                   : %10u\n", st->rmt_hit);
-	printf("  Load Local DRAM                   : %10u\n", st->lcl_dram);
-	printf("  Load Remote DRAM                  : %10u\n", st->rmt_dram);
-	printf("  Load MESI State Exclusive         : %10u\n", st->ld_excl);
-	printf("  Load MESI State Shared            : %10u\n", st->ld_shared);
-	printf("  Load LLC Misses                   : %10u\n", c2c_stats__llc_misses(st));
-	printf("  Load access blocked by data       : %10u\n", st->blk_data);
-	printf("  Load access blocked by address    : %10u\n", st->blk_addr);
-	printf("  Load HIT Local Peer               : %10u\n", st->lcl_peer);
-	printf("  Load HIT Remote Peer              : %10u\n", st->rmt_peer);
-	/* perf divides by zero too: nan without misses */
-	printf("  LLC Misses to Local DRAM          : %10.1f%%\n", st->lcl_dram / misses * 100.);
-	printf("  LLC Misses to Remote DRAM         : %10.1f%%\n", st->rmt_dram / misses * 100.);
-	printf("  LLC Misses to Remote cache (HIT)  : %10.1f%%\n", st->rmt_hit / misses * 100.);
-	printf("  LLC Misses to Remote cache (HITM) : %10.1f%%\n", st->rmt_hitm / misses * 100.);
-	printf("  Store Operations                  : %10u\n", st->store);
-	printf("  Store - uncacheable               : %10u\n", st->st_uncache);
-	printf("  Store - no mapping                : %10u\n", st->st_noadrs);
-	printf("  Store L1D Hit                     : %10u\n", st->st_l1hit);
-	printf("  Store L1D Miss                    : %10u\n", st->st_l1miss);
-	printf("  Store No available memory level   : %10u\n", st->st_na);
-	printf("  No Page Map Rejects               : %10u\n", st->nomap);
-	printf("  Unable to parse data source       : %10u\n", st->noparse);
-}
-
-static void print_shared(const struct c2c *c)
-{
-	const struct c2c_stats *st = &c->shared;
-
-	puts("=================================================\n"
-	     "    Global Shared Cache Line Event Information   \n"
-	     "=================================================");
-	printf("  Total Shared Cache Lines          : %10u\n", c->nr_shared_lines);
-	printf("  Load HITs on shared lines         : %10u\n", st->load);
-	printf("  Fill Buffer Hits on shared lines  : %10u\n", st->ld_fbhit);
-	printf("  L1D hits on shared lines          : %10u\n", st->ld_l1hit);
-	printf("  L2D hits on shared lines          : %10u\n", st->ld_l2hit);
-	printf("  LLC hits on shared lines          : %10u\n", st->ld_llchit + st->lcl_hitm);
-	printf("  Load hits on peer cache or nodes  : %10u\n", st->lcl_peer + st->rmt_peer);
-	printf("  Locked Access on shared lines     : %10u\n", st->locks);
-	printf("  Blocked Access on shared lines    : %10u\n", st->blk_data + st->blk_addr);
-	printf("  Store HITs on shared lines        : %10u\n", st->store);
-	printf("  Store L1D hits on shared lines    : %10u\n", st->st_l1hit);
-	printf("  Store No available memory level   : %10u\n", st->st_na);
-	printf("  Total Merged records              : %10u\n",
-	       st->lcl_hitm + st->rmt_hitm + st->store);
-}
-
-static void print_details(const struct perf_session *s, const struct display *d)
-{
-	bool first = true;
-
-	puts("=================================================\n"
-	     "                 c2c details                     \n"
-	     "=================================================");
-	evlist__for_each(&s->evlist, pos) {
-		printf("%-36s: %s\n", first ? "  Events" : "", pos->name);
-		first = false;
-	}
-	printf("  Cachelines sort on                : %s\n", d->title);
-	printf("  Cacheline data grouping           : offset,iaddr\n");
-}
-
 static int c2c_report(int argc, const char **argv)
 {
 	struct c2c_cmd c = { .tool = { .sample = c2c_sample, .ordered = true } };
@@ -198,11 +116,7 @@ static int c2c_report(int argc, const char **argv)
 	ret = perf_session__process(s, &c.tool) < 0 ? PCL_EXIT_ERROR : 0;
 	if (!ret) {
 		c2c__finish(&c.c2c);
-		print_stats(&c.c2c.total);
-		putchar('\n');
-		print_shared(&c.c2c);
-		putchar('\n');
-		print_details(s, d);
+		c2c_print_stats(stdout, &c.c2c, &s->evlist, d->title);
 	}
 	c2c__exit(&c.c2c);
 	perf_session__delete(s);
