@@ -60,7 +60,7 @@ static int c2c_sample(struct perf_tool *tool, struct perf_session *s,
 		a.key.ino_gen = m->ino_generation;
 		/* anonymous private memory is a process's own */
 		if (sample->cpumode != PERF_RECORD_MISC_KERNEL && !(m->flags & MAP_SHARED) &&
-		    !m->maj && !m->min && !m->ino && !m->ino_generation)
+		    !map__has_file_id(m))
 			a.key.pid = ip.thread->pid;
 	}
 	c2c__add(&c->c2c, &a);

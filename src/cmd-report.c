@@ -284,7 +284,7 @@ static void resolve_mem(struct report *r, const struct perf_sample *sample,
 		.mapped = al.map != NULL,
 	};
 	if (al.map) {
-		bool file = al.map->maj || al.map->min || al.map->ino || al.map->ino_generation;
+		bool file = map__has_file_id(al.map);
 
 		hs->mem.map_maj = al.map->maj;
 		hs->mem.map_min = al.map->min;

@@ -28,6 +28,9 @@ struct map {
 uint64_t map__map_ip(const struct map *map, uint64_t ip);
 uint64_t map__unmap_ip(const struct map *map, uint64_t addr);
 
+/* Whether MMAP2 named a file (device or inode) for the map. */
+bool map__has_file_id(const struct map *map);
+
 struct maps;
 
 /* The map covering addr, or NULL. */
