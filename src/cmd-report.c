@@ -7,9 +7,11 @@
  * Without --stdio the output is the same: the TUI is not written yet.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <event-parse.h>
 #include <inttypes.h>
 #include <regex.h>
+#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +69,7 @@ struct report {
 	bool need_cursor;
 	bool exclude_other;		/* -x: only entries with a parent */
 	bool hide_unresolved;		/* -U: samples without a symbol dropped */
+	bool mem_mode;			/* --mem-mode: entries of memory accesses */
 	bool stats_mode, tasks_mode;	/* --stats, --tasks: counts, thread tree */
 	bool mmaps_mode;		/* --mmaps: --tasks with each thread's maps */
 	bool skip_empty;		/* events without samples left out (perf's default) */
@@ -259,6 +262,44 @@ static int32_t cpu_socket(const struct report *r, uint32_t cpu)
 	return h->cpu_topo[cpu].socket_id;
 }
 
+/* --mem-mode: the sample's data address resolved (perf's mem_info), and
+ * the weight as its period, so that entries weigh what they cost */
+static void resolve_mem(struct report *r, const struct perf_sample *sample,
+			struct hist_sample *hs)
+{
+	struct addr_location al;
+
+	memset(&al, 0, sizeof(al));
+	machine__resolve(r->session->machine, hs->thread, sample->cpumode, sample->addr, &al);
+	hs->mem = (struct hist_mem){
+		.present = true,
+		.data_src = sample->data_src,
+		.daddr = sample->addr,
+		.daddr_rel = al.map ? al.addr : sample->addr,
+		.dso = al.map ? al.dso : NULL,
+		.sym = al.map ? al.sym : NULL,
+		.phys_addr = sample->phys_addr,
+		.page_size = sample->data_page_size,
+		.cpumode = sample->cpumode,
+		.mapped = al.map != NULL,
+	};
+	if (al.map) {
+		bool file = map__has_file_id(al.map);
+
+		hs->mem.map_maj = al.map->maj;
+		hs->mem.map_min = al.map->min;
+		hs->mem.map_ino = al.map->ino;
+		hs->mem.map_ino_gen = al.map->ino_generation;
+		hs->mem.anon = !(al.map->flags & MAP_SHARED) && !file;
+		hs->mem.shared_file = sample->cpumode != PERF_RECORD_MISC_KERNEL &&
+				      !(al.map->prot & PROT_EXEC) && (al.map->flags & MAP_SHARED) &&
+				      file;
+		if (al.sym)
+			hs->mem.sym_unmapped = map__unmap_ip(al.map, al.sym->start);
+	}
+	hs->period = sample->weight ? sample->weight : 1;
+}
+
 static void process_sample(struct report *r, struct evsel *evsel, const struct perf_sample *sample)
 {
 	struct addr_location al;
@@ -292,6 +333,7 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		.socket = cpu_socket(r, sample->cpu),
 		.time = sample->time - sample->time % r->time_quantum,
 		.weight = sample->weight,
+		.ins_lat = sample->ins_lat,
 		.map_size = al.map ? al.map->end - al.map->start : 0,
 		.cgroup = {
 			.id = sample->cgroup,
@@ -302,6 +344,8 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		.period = sample->period,
 		.filtered = filtered,
 	};
+	if (r->mem_mode)
+		resolve_mem(r, sample, &hs);
 	if (r->hopts.layout.has_trace)
 		hs.trace = trace_output(r, evsel, sample);
 	if (r->need_cursor && sample->callchain) {
@@ -686,6 +730,8 @@ static void print_report(struct report *r, const struct report_opts *o)
 				  !strncmp(o->sort_order, "sym", 3),
 		.time_str = o->time_str,
 		.socket_filter = o->socket_filter,
+		.mem_sort_order = !o->mem_mode ? NULL : o->sort_order ? o->sort_order :
+				  SORT_MEM_DEFAULT_ORDER,
 	};
 	uint64_t total = 0;
 
@@ -943,7 +989,9 @@ int cmd_report(int argc, const char **argv)
 
 	r.session = perf_session__open(o.input ? o.input : "perf.data", o.force, &err);
 	if (!r.session) {
-		fprintf(stderr, "failed to open %s\n", err);
+		/* perf's hint for the default file */
+		fprintf(stderr, "failed to open %s%s\n", err,
+			!o.input && strstr(err, strerror(ENOENT)) ? "  (try 'perf record' first)" : "");
 		free(err);
 		return PCL_EXIT_ERROR;
 	}
@@ -968,11 +1016,14 @@ int cmd_report(int argc, const char **argv)
 	ss.sort_order = o.sort_order;
 	ss.field_order = o.field_order;
 	ss.tracepoints_only = tracepoints_only(r.session);
-	ss.cumulate = o.children != 0 && !o.hierarchy;
+	ss.cumulate = o.children != 0 && !o.hierarchy && !o.mem_mode;
 	ss.show_cpu_utilization = o.show_cpu_utilization;
 	ss.show_nr_samples = o.show_nr_samples;
 	ss.show_total_period = o.show_total_period;
 	ss.hierarchy = o.hierarchy;
+	ss.mem_mode = o.mem_mode;
+	if (o.mem_mode && !o.sort_order && !o.field_order)
+		ss.sort_order = SORT_MEM_DEFAULT_ORDER;
 	if (o.parent_pattern && strcmp(o.parent_pattern, DEFAULT_PARENT_PATTERN)) {
 		/* a custom --parent pattern implies the parent column (perf) */
 		char *more = xasprintf("%s,parent", o.sort_order ? o.sort_order :
@@ -1011,7 +1062,7 @@ int cmd_report(int argc, const char **argv)
 
 	/* a pipe has told nothing yet: call graphs, but no --children */
 	sample_type = r.session->is_pipe ? 0 : combined_sample_type(r.session);
-	r.hopts.cumulate = o.children != 0;
+	r.hopts.cumulate = o.children != 0 && !o.mem_mode;
 	if (o.inverted)
 		r.hopts.cc.order = ORDER_CALLER;
 	if (r.hopts.cumulate && !r.hopts.cc.order_set)
@@ -1045,10 +1096,8 @@ int cmd_report(int argc, const char **argv)
 			goto out;
 		}
 	}
-	if (o.mem_mode) {
-		ret = report_error(sample_type & PERF_SAMPLE_DATA_SRC ?
-				   "pcl report does not show memory accesses yet" :
-				   "Selected --mem-mode but no mem data. Did you call perf record "
+	if (o.mem_mode && !r.session->is_pipe && !(sample_type & PERF_SAMPLE_DATA_SRC)) {
+		ret = report_error("Selected --mem-mode but no mem data. Did you call perf record "
 				   "without -d?");
 		goto out;
 	}
@@ -1113,6 +1162,7 @@ int cmd_report(int argc, const char **argv)
 	r.resolver.max_stack = o.max_stack;
 	r.resolver.parent_regex = r.parent_regex_set ? &r.parent_regex : NULL;
 	r.resolver.hide_unresolved = r.hide_unresolved;
+	r.mem_mode = o.mem_mode;
 	r.resolver.ignore_callees = r.ignore_callees_set ? &r.ignore_callees_regex : NULL;
 	r.need_cursor = r.hopts.use_callchain || r.hopts.cumulate || r.hopts.layout.has_parent;
 	callchain_store__init(&r.store);

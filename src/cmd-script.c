@@ -283,33 +283,6 @@ static void script_tool(struct script *sc)
 	t->ordered = !sc->show_round && !sc->dump_unsorted;
 }
 
-/* -C needs CPU in every kind of sample, and CPUs the machine had. */
-static int check_cpu_filter(struct script *sc)
-{
-	uint32_t nr_cpus = sc->session->header.nr_cpus_avail;
-
-	for (int type = 0; type < PERF_TYPE_MAX; type++) {
-		evlist__for_each(&sc->session->evlist, pos) {
-			if (pos->attr.type != (uint32_t)type)
-				continue;
-			if (!(pos->attr.sample_type & PERF_SAMPLE_CPU)) {
-				fprintf(stderr, "File does not contain CPU events. Remove -C option "
-					"to proceed.\n");
-				return -1;
-			}
-			break;
-		}
-	}
-	for (uint32_t cpu = nr_cpus; cpu < SAMPLE_FILTER_MAX_CPUS; cpu++) {
-		if (!sample_filter__skip_cpu(&sc->filter, cpu)) {
-			fprintf(stderr, "Requested CPU %u too large. Consider raising MAX_NR_CPUS\n",
-				cpu);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 /* --xed: perf pipes its output through the xed disassembler */
 static FILE *xed_pipe;
 
@@ -455,6 +428,7 @@ static int script_prepare(struct script *sc, struct script_opts *o)
 {
 	struct perf_session *s = sc->session;
 	struct symbols_config *symbols;
+	char *err = NULL;
 
 	if (o->time && sample_filter__set_time_arg(&sc->filter, o->time,
 						   s->header.first_sample_time,
@@ -470,8 +444,12 @@ static int script_prepare(struct script *sc, struct script_opts *o)
 		if (o->header_only)
 			return -1;
 	}
-	if (sc->filter.cpu_filter && check_cpu_filter(sc) < 0)
+	if (sc->filter.cpu_filter &&
+	    sample_filter__check_cpus(&sc->filter, &s->evlist, s->header.nr_cpus_avail, &err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		free(err);
 		return PCL_EXIT_ERROR;
+	}
 	if (dlfilter__start(sc->dlfilter) < 0)
 		return PCL_EXIT_ERROR;
 	if (!s->is_pipe && script_config__check(&sc->cfg, s) < 0)

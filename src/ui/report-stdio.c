@@ -55,7 +55,11 @@ void report_stdio__nr_samples(FILE *fp, const struct hists *h, const char *evnam
 		fprintf(fp, " of event%s '%s'", leads_group ? "s" : "", evname);
 	if (r->time_str)
 		fprintf(fp, " (time slices: %s)", r->time_str);
-	fprintf(fp, "\n# Event count (approx.): %" PRIu64 "\n", nr_events);
+	if (r->mem_sort_order)
+		fprintf(fp, "\n# Total weight : %" PRIu64 "\n# Sort order   : %s\n", nr_events,
+			r->mem_sort_order);
+	else
+		fprintf(fp, "\n# Event count (approx.): %" PRIu64 "\n", nr_events);
 	if (r->socket_filter >= 0)
 		fprintf(fp, "# Processor Socket: %d\n", r->socket_filter);
 	fputs("#\n", fp);

@@ -16,9 +16,12 @@ struct report_stdio {
 	bool skip_first_sym;		/* -s given and starting with "sym" */
 	const char *time_str;		/* --time, shown after the event name */
 	int socket_filter;		/* --socket-filter, or -1 */
+	/* --mem-mode: the sort order, shown with the total weight */
+	const char *mem_sort_order;
 };
 
-/* "# Samples: 1K of event 'cycles'" and "# Event count (approx.): N";
+/* "# Samples: 1K of event 'cycles'" and "# Event count (approx.): N"
+ * (--mem-mode: "# Total weight : N" and "# Sort order   : ...");
  * evname is the event's (or group's) name, "events" when it leads a group
  * (shown together or not). */
 void report_stdio__nr_samples(FILE *fp, const struct hists *h, const char *evname,

@@ -319,3 +319,29 @@ bool sample_filter__symbol(const struct sample_filter *f, const struct addr_loca
 	}
 	return true;
 }
+
+int sample_filter__check_cpus(const struct sample_filter *f, const struct evlist *evlist,
+			      uint32_t nr_cpus, char **err)
+{
+	*err = NULL;
+	for (int type = 0; type < PERF_TYPE_MAX; type++) {
+		evlist__for_each(evlist, pos) {
+			if (pos->attr.type != (uint32_t)type)
+				continue;
+			if (!(pos->attr.sample_type & PERF_SAMPLE_CPU)) {
+				*err = xstrdup("File does not contain CPU events. Remove -C option "
+					       "to proceed.");
+				return -1;
+			}
+			break;
+		}
+	}
+	for (uint32_t cpu = nr_cpus; cpu < SAMPLE_FILTER_MAX_CPUS; cpu++) {
+		if (!sample_filter__skip_cpu(f, cpu)) {
+			*err = xasprintf("Requested CPU %u too large. Consider raising MAX_NR_CPUS",
+					 cpu);
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -59,6 +59,14 @@ int sample_filter__set_time_arg(struct sample_filter *f, const char *arg, uint64
 void sample_filter__exit(struct sample_filter *f);
 
 bool sample_filter__skip_cpu(const struct sample_filter *f, uint32_t cpu);
+
+struct evlist;
+
+/* perf's checks of a --cpu filter: every kind of event samples its CPU, and
+ * no CPU asked for is beyond the machine's nr_cpus.  0, or -1 with *err
+ * (the caller frees it) in perf's words. */
+int sample_filter__check_cpus(const struct sample_filter *f, const struct evlist *evlist,
+			      uint32_t nr_cpus, char **err);
 bool sample_filter__skip_time(const struct sample_filter *f, uint64_t time);
 /* The first CPU -C selects at or beyond nr_cpus (a file's CPUs), or -1. */
 int sample_filter__cpu_beyond(const struct sample_filter *f, uint32_t nr_cpus);

@@ -55,8 +55,12 @@ void session_machine__take(struct machine *m, const struct perf_event_header *re
 			struct thread *t = machine__find_thread(m, (pid_t)mm->pid, (pid_t)mm->tid);
 			struct map *map = t ? maps__find(thread__maps(t), mm->start) : NULL;
 
-			if (map && map->start == mm->start)
+			if (map && map->start == mm->start) {
 				map->ino = mm->ino;
+				map->maj = mm->maj;
+				map->min = mm->min;
+				map->ino_generation = mm->ino_generation;
+			}
 		}
 		machine__maps_changed(m);
 		break;

@@ -282,8 +282,10 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 			.socket = s->socket,
 			.time = s->time,
 			.weight = s->weight,
+			.ins_lat = s->ins_lat,
 			.map_size = f->map_size,
 			.cgroup = s->cgroup,
+			.mem = s->mem,
 			.filtered = s->filtered,
 		};
 		struct callchain_node *leaf = NULL;
@@ -439,8 +441,10 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		.socket = s->socket,
 		.time = s->time,
 		.weight = s->weight,
+		.ins_lat = s->ins_lat,
 		.map_size = s->map_size,
 		.cgroup = s->cgroup,
+		.mem = s->mem,
 		.level = s->level,
 		.filtered = s->filtered,
 	};
@@ -609,6 +613,40 @@ static void col_len_max(struct hists *h, enum hist_column col, size_t len)
 		h->col_len[col] = (uint16_t)(len > 0xffff ? 0xffff : len);
 }
 
+/* The memory keys' widths, as perf measures them. */
+static void calc_mem_col_len(struct hists *h, const struct hist_entry *he)
+{
+	size_t unresolved = UNRESOLVED_ADDR_WIDTH + 4 + 2;
+	bool unres_dso = !h->opts->field_sep && !h->opts->dso_filter && !h->opts->user_widths;
+
+	if (he->mem.present && he->mem.sym) {
+		col_len_max(h, HISTC_MEM_DADDR_SYMBOL, strlen(he->mem.sym->name) + unresolved);
+		col_len_max(h, HISTC_MEM_DCACHELINE, strlen(he->mem.sym->name) + unresolved + 1);
+	} else if (!he->mem.present) {
+		col_len_max(h, HISTC_MEM_DADDR_SYMBOL, unresolved);
+		col_len_max(h, HISTC_MEM_DCACHELINE, unresolved);
+	} else if (unres_dso) {
+		col_len_max(h, HISTC_MEM_DADDR_SYMBOL, UNRESOLVED_ADDR_WIDTH);
+		col_len_max(h, HISTC_MEM_DCACHELINE, UNRESOLVED_ADDR_WIDTH);
+	}
+	if (he->mem.present && he->mem.dso)
+		col_len_max(h, HISTC_MEM_DADDR_DSO, strlen(h->opts->verbose ? he->mem.dso->long_name :
+						  he->mem.dso->short_name));
+	else if (unres_dso)
+		col_len_max(h, HISTC_MEM_DADDR_DSO, UNRESOLVED_ADDR_WIDTH);
+	if (he->mem.present) {
+		col_len_max(h, HISTC_MEM_PHYS_DADDR, unresolved);
+		col_len_max(h, HISTC_MEM_DATA_PAGE_SIZE, unresolved);
+	}
+	col_len_max(h, HISTC_MEM_LOCKED, 6);
+	col_len_max(h, HISTC_MEM_TLB, 22);
+	col_len_max(h, HISTC_MEM_SNOOP, 12);
+	col_len_max(h, HISTC_MEM_LVL, 21 + 3);
+	col_len_max(h, HISTC_MEM_BLOCKED, 10);
+	col_len_max(h, HISTC_LOCAL_INS_LAT, 13);
+	col_len_max(h, HISTC_INS_LAT, 13);
+}
+
 /* perf's hists__calc_col_len: widths from what entries will show. */
 void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 {
@@ -620,7 +658,7 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 	if (he->sym) {
 		col_len_max(h, HISTC_SYMBOL, strlen(he->sym->name) + 4 + verbose_len);
 	} else {
-		col_len_max(h, HISTC_SYMBOL, UNRESOLVED_ADDR_WIDTH + 4 + 2 + verbose_len);
+		col_len_max(h, HISTC_SYMBOL, UNRESOLVED_ADDR_WIDTH + 4 + 2);
 		if (!h->opts->field_sep && !h->opts->dso_filter && !h->opts->user_widths)
 			col_len_max(h, HISTC_DSO, UNRESOLVED_ADDR_WIDTH);
 	}
@@ -648,6 +686,7 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 	col_len_max(h, HISTC_TIME, h->opts->nanosecs ? 16 : 12);
 	col_len_max(h, HISTC_WEIGHT, 12);
 	col_len_max(h, HISTC_LOCAL_WEIGHT, 12);
+	calc_mem_col_len(h, he);
 }
 
 /* A group member's value of an entry (0: the leader's own), 0 without. */

@@ -49,6 +49,26 @@ struct hist_cgroup {
 	uint64_t ns_dev, ns_ino;	/* 0 without NAMESPACES records */
 };
 
+/* A memory sample's access (--mem-mode): perf's mem_info. */
+struct hist_mem {
+	bool present;			/* false: not a memory entry */
+	uint64_t data_src;		/* PERF_SAMPLE_DATA_SRC */
+	uint64_t daddr;			/* the data address as sampled */
+	uint64_t daddr_rel;		/* ... relative to its map */
+	struct dso *dso;		/* of the data address: NULL, no map */
+	struct symbol *sym;		/* ... NULL, no symbol */
+	uint64_t phys_addr, page_size;
+	/* dcacheline: the sample's mode, and the data map as perf tells
+	 * cache lines apart (by file, else by process when anonymous) */
+	uint8_t cpumode;
+	bool mapped;			/* a map covers the address */
+	bool anon;			/* private, of no file (no inode) */
+	bool shared_file;		/* shared, of a file, not executable: [s] */
+	uint32_t map_maj, map_min;	/* the map's file: device, inode */
+	uint64_t map_ino, map_ino_gen;
+	uint64_t sym_unmapped;		/* sym's start in the address space */
+};
+
 struct hist_entry {
 	struct hists *hists;
 	uint64_t hash;			/* of the keys: spares comparisons */
@@ -70,8 +90,10 @@ struct hist_entry {
 	int32_t socket;			/* of the cpu (header topology), or -1 */
 	uint64_t time;			/* time key: the sample's, to 100 ms */
 	uint64_t weight;		/* the sample's (weight keys) */
+	uint16_t ins_lat;		/* ... (ins_lat keys: WEIGHT_STRUCT's) */
 	uint64_t map_size;		/* dso_size key: of the map; 0 without */
 	struct hist_cgroup cgroup;	/* cgroup, cgroup_id keys */
+	struct hist_mem mem;		/* the memory keys (mem, snoop, tlb, ...) */
 	const char *srcfile;		/* interned, with the srcfile key */
 	char level;			/* 'k', '.', 'H' ... as [k] [.] */
 	bool inlined;			/* sym is an inlined function (DWARF stacks) */
@@ -157,8 +179,10 @@ struct hist_sample {
 	int32_t cpu;
 	int32_t socket;
 	uint64_t time, weight;
+	uint16_t ins_lat;
 	uint64_t map_size;		/* of the sample's map */
 	struct hist_cgroup cgroup;
+	struct hist_mem mem;
 	uint64_t period;
 	uint8_t filtered;		/* enum hist_filter bits */
 	const char *trace;		/* interned trace output (trace key) */

@@ -1,6 +1,8 @@
 /* sort: report columns and sort keys (see sort.h). */
 #include "core/hist/sort.h"
+#include "core/hist/data-src.h"
 #include "core/hist/hist.h"
+#include "core/data/perf-record.h"
 #include "core/symbols/machine.h"
 #include "util/hashmap.h"
 #include "util/strbuf.h"
@@ -66,11 +68,23 @@ static const char *dso_name(const struct hist_entry *he)
 	return he->hists->opts->verbose ? he->dso->long_name : he->dso->short_name;
 }
 
+static const char *dso_name_of(const struct hist_entry *he, const struct dso *dso)
+{
+	return he->hists->opts->verbose ? dso->long_name : dso->short_name;
+}
+
+/* Two entries' DSOs (of their ips, or of their data addresses) */
+static int dso_cmp_of(const struct hist_entry *a, const struct dso *da,
+		      const struct hist_entry *b, const struct dso *db)
+{
+	if (!da || !db)
+		return cmp_null(da, db);
+	return da == db ? 0 : strcmp(dso_name_of(a, da), dso_name_of(b, db));
+}
+
 static int dso_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
-	if (!a->dso || !b->dso)
-		return cmp_null(a->dso, b->dso);
-	return a->dso == b->dso ? 0 : strcmp(dso_name(a), dso_name(b));
+	return dso_cmp_of(a, a->dso, b, b->dso);
 }
 
 static void dso_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
@@ -345,8 +359,9 @@ static uint64_t time_hash(const struct hist_entry *he)
 	return he->time;
 }
 
-/* the entry's own samples' weight, as perf keys it: local is the weight
- * of the sample that made the entry, the total that times its samples */
+/* The weight keys: the weight of the sample that made the entry (perf's
+ * he->weight), and that times the entry's samples; both compare the first
+ * (weight's total would change as samples come). */
 static int local_weight_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
 	return int_cmp((int64_t)b->weight, (int64_t)a->weight);
@@ -358,12 +373,6 @@ static void local_weight_print(const struct hist_entry *he, struct strbuf *sb,
 	strbuf_addf(sb, "%-*" PRIu64, (int)width, he->weight);
 }
 
-static int weight_cmp(const struct hist_entry *a, const struct hist_entry *b)
-{
-	return int_cmp((int64_t)(b->weight * b->stat.nr_events),
-		       (int64_t)(a->weight * a->stat.nr_events));
-}
-
 static void weight_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
 	strbuf_addf(sb, "%-*" PRIu64, (int)width, he->weight * he->stat.nr_events);
@@ -372,6 +381,211 @@ static void weight_print(const struct hist_entry *he, struct strbuf *sb, unsigne
 static uint64_t weight_hash(const struct hist_entry *he)
 {
 	return he->weight;
+}
+
+static uint64_t ins_lat_hash(const struct hist_entry *he)
+{
+	return he->ins_lat;
+}
+
+/* the instruction latency of WEIGHT_STRUCT, as the weights */
+static int local_ins_lat_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp(b->ins_lat, a->ins_lat);
+}
+
+static void local_ins_lat_print(const struct hist_entry *he, struct strbuf *sb,
+				unsigned int width)
+{
+	strbuf_addf(sb, "%-*u", (int)width, he->ins_lat);
+}
+
+static void ins_lat_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	strbuf_addf(sb, "%-*" PRIu64, (int)width, (uint64_t)he->ins_lat * he->stat.nr_events);
+}
+
+/* --- the memory keys (--mem-mode) ------------------------------------------ */
+
+static int daddr_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_addr(a->mem.daddr, b->mem.daddr);
+}
+
+/* perf's sym print for data: "[level] ", then an object with the offset
+ * given, a function by name, or the address */
+static void data_sym_print(const struct hist_entry *he, struct strbuf *sb, char level,
+			   const struct symbol *sym, uint64_t addr, uint64_t offset,
+			   unsigned int width)
+{
+	if (he->hists->opts->verbose) {	/* -v: the address and where symbols came from */
+		size_t start = sb->len, n;
+
+		strbuf_addf(sb, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH, addr,
+			    he->mem.dso ? dso__symtab_origin(he->mem.dso) : '!');
+		n = sb->len - start;
+		width = width > n ? width - (unsigned int)n : 0;
+	}
+	strbuf_addf(sb, "[%c] ", level);
+	if (sym && sym->object)
+		strbuf_addf(sb, "%s+0x%" PRIx64, sym->name, offset);
+	else if (sym)
+		strbuf_addf(sb, "%.*s", (int)width - 4 < 0 ? -1 : (int)width - 4, sym->name);
+	else
+		strbuf_addf(sb, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, addr);
+}
+
+static void daddr_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	const struct symbol *sym = he->mem.sym;
+
+	data_sym_print(he, sb, he->level, sym, he->mem.daddr,
+		       sym ? he->mem.daddr_rel - sym->start : 0, width);
+}
+
+static uint64_t daddr_hash(const struct hist_entry *he)
+{
+	return he->mem.daddr;
+}
+
+/* the dso key's order reversed (perf's output shows it so): data without
+ * a map first, then names descending */
+static int dso_daddr_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return dso_cmp_of(b, b->mem.dso, a, a->mem.dso);
+}
+
+static void dso_daddr_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	strbuf_addf(sb, "%-*.*s", (int)width, (int)width,
+		    he->mem.dso ? dso_name_of(he, he->mem.dso) : "[unknown]");
+}
+
+static uint64_t dso_daddr_hash(const struct hist_entry *he)
+{
+	return dso_name_hash(he->mem.dso);
+}
+
+/* --- dcacheline: the data's cache line, told apart as perf does ----------- */
+
+#define CACHELINE_SIZE 64
+
+static uint64_t cacheline(const struct hist_entry *he)
+{
+	return he->mem.daddr_rel & ~(uint64_t)(CACHELINE_SIZE - 1);
+}
+
+/* by mode, then mapped before not, by file (device and inode), anonymous
+ * memory by process, then by the line's address in the map */
+static int dcacheline_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	int ret = int_cmp(a->mem.cpumode, b->mem.cpumode);
+
+	if (ret)
+		return ret;
+	if (a->mem.mapped != b->mem.mapped)
+		return a->mem.mapped ? -1 : 1;
+	if (a->mem.mapped) {
+		ret = int_cmp(a->mem.map_maj, b->mem.map_maj);
+		if (!ret)
+			ret = int_cmp(a->mem.map_min, b->mem.map_min);
+		if (!ret)
+			ret = int_cmp((int64_t)a->mem.map_ino, (int64_t)b->mem.map_ino);
+		if (!ret)
+			ret = int_cmp((int64_t)a->mem.map_ino_gen, (int64_t)b->mem.map_ino_gen);
+		if (ret)
+			return ret;
+		if (a->mem.cpumode != PERF_RECORD_MISC_KERNEL && a->mem.anon) {
+			ret = int_cmp(a->thread->pid, b->thread->pid);
+			if (ret)
+				return ret;
+		}
+	}
+	return int_cmp((int64_t)cacheline(a), (int64_t)cacheline(b));
+}
+
+/* perf's offset here is the line's map-relative address less the symbol's
+ * absolute start: a wrapped number, kept as perf prints it */
+static void dcacheline_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	char level = he->mem.shared_file ? 's' : !he->mem.mapped ? 'X' : he->level;
+
+	data_sym_print(he, sb, level, he->mem.sym, cacheline(he),
+		       cacheline(he) - he->mem.sym_unmapped, width);
+}
+
+static uint64_t dcacheline_hash(const struct hist_entry *he)
+{
+	return cacheline(he);
+}
+
+/* One field of the data source; an entry without one counts as N/A (1). */
+static int64_t src_field(const struct hist_entry *he, int shift, unsigned bits)
+{
+	return he->mem.present ? (int64_t)((he->mem.data_src >> shift) & ((1u << bits) - 1)) : 1;
+}
+
+/* pad: the key fills its width even as the last column (as perf's do) */
+#define SRC_KEY(name, shift, bits, decoder, pad) \
+static int name##_cmp(const struct hist_entry *a, const struct hist_entry *b) \
+{ \
+	return int_cmp(src_field(a, shift, bits), src_field(b, shift, bits)); \
+} \
+static void name##_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width) \
+{ \
+	size_t start = sb->len; \
+	decoder(sb, he->mem.data_src, he->mem.present); \
+	if (pad && sb->len - start < width) \
+		strbuf_addf(sb, "%*s", (int)(width - (sb->len - start)), ""); \
+} \
+static uint64_t name##_hash(const struct hist_entry *he) \
+{ \
+	return (uint64_t)src_field(he, shift, bits); \
+}
+
+SRC_KEY(mem_lvl, 5, 14, data_src__mem, true)
+SRC_KEY(snoop, 19, 5, data_src__snoop, true)
+SRC_KEY(locked, 24, 2, data_src__locked, false)
+SRC_KEY(tlb, 26, 7, data_src__tlb, true)
+SRC_KEY(blocked, 40, 3, data_src__blocked, false)
+
+static int phys_daddr_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)a->mem.phys_addr, (int64_t)b->mem.phys_addr);
+}
+
+/* padded to the width even last (but 0 is shorter: printf's %# adds no 0x) */
+static void phys_daddr_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	size_t start = sb->len;
+
+	strbuf_addf(sb, "[%c] %#.*" PRIx64, he->level, UNRESOLVED_ADDR_WIDTH, he->mem.phys_addr);
+	if (sb->len - start < width)
+		strbuf_addf(sb, "%*s", (int)(width - (sb->len - start)), "");
+}
+
+static uint64_t phys_daddr_hash(const struct hist_entry *he)
+{
+	return he->mem.phys_addr;
+}
+
+static int page_size_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)a->mem.page_size, (int64_t)b->mem.page_size);
+}
+
+static void page_size_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	size_t start = sb->len;
+
+	page_size__name(sb, he->mem.page_size);
+	if (sb->len - start < width)
+		strbuf_addf(sb, "%*s", (int)(width - (sb->len - start)), "");
+}
+
+static uint64_t page_size_hash(const struct hist_entry *he)
+{
+	return he->mem.page_size;
 }
 
 /* --- cgroup, cgroup_id (--all-cgroups) -------------------------------------- */
@@ -440,7 +654,7 @@ static const struct hist_field key_fields[] = {
 	    srcfile_hash),
 	KEY("local_weight", "Local Weight", HISTC_LOCAL_WEIGHT, local_weight_cmp, NULL,
 	    local_weight_print, weight_hash),
-	KEY("weight", "Weight", HISTC_WEIGHT, weight_cmp, NULL, weight_print, weight_hash),
+	KEY("weight", "Weight", HISTC_WEIGHT, local_weight_cmp, NULL, weight_print, weight_hash),
 	KEY("transaction", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("trace", "Trace output", HISTC_TRACE, trace_cmp, NULL, trace_print, trace_hash),
 	KEY("symbol_size", "Symbol size", HISTC_SYM_SIZE, sym_size_cmp, NULL, sym_size_print,
@@ -454,13 +668,35 @@ static const struct hist_field key_fields[] = {
 	KEY("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, sym_cmp, NULL, ipc_null_print, sym_hash),
 	KEY("time", "Time", HISTC_TIME, time_cmp, NULL, time_print, time_hash),
 	KEY("code_page_size", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
-	KEY("local_ins_lat", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
-	KEY("ins_lat", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("local_ins_lat", "Local INSTR Latency", HISTC_LOCAL_INS_LAT, local_ins_lat_cmp, NULL,
+	    local_ins_lat_print, ins_lat_hash),
+	KEY("ins_lat", "INSTR Latency", HISTC_INS_LAT, local_ins_lat_cmp, NULL, ins_lat_print,
+	    ins_lat_hash),
 	KEY("local_p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("addr", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	/* beyond perf 6.1 (which only has pid, keyed by thread id anyway) */
 	KEY("tid", "    Tid:Command", HISTC_THREAD, pid_cmp, NULL, pid_print, pid_hash),
+};
+
+/* perf's memory dimensions: looked up last, and only in --mem-mode */
+static const struct hist_field mem_fields[] = {
+	KEY("symbol_daddr", "Data Symbol", HISTC_MEM_DADDR_SYMBOL, daddr_cmp, NULL, daddr_print,
+	    daddr_hash),
+	KEY("dso_daddr", "Data Object", HISTC_MEM_DADDR_DSO, dso_daddr_cmp, NULL, dso_daddr_print,
+	    dso_daddr_hash),
+	KEY("locked", "Locked", HISTC_MEM_LOCKED, locked_cmp, NULL, locked_print, locked_hash),
+	KEY("tlb", "TLB access", HISTC_MEM_TLB, tlb_cmp, NULL, tlb_print, tlb_hash),
+	KEY("mem", "Memory access", HISTC_MEM_LVL, mem_lvl_cmp, NULL, mem_lvl_print, mem_lvl_hash),
+	KEY("snoop", "Snoop", HISTC_MEM_SNOOP, snoop_cmp, NULL, snoop_print, snoop_hash),
+	KEY("dcacheline", "Data Cacheline", HISTC_MEM_DCACHELINE, dcacheline_cmp, NULL,
+	    dcacheline_print, dcacheline_hash),
+	KEY("phys_daddr", "Data Physical Address", HISTC_MEM_PHYS_DADDR, phys_daddr_cmp, NULL,
+	    phys_daddr_print, phys_daddr_hash),
+	KEY("data_page_size", "Data Page Size", HISTC_MEM_DATA_PAGE_SIZE, page_size_cmp, NULL,
+	    page_size_print, page_size_hash),
+	KEY("blocked", "Blocked", HISTC_MEM_BLOCKED, blocked_cmp, NULL, blocked_print,
+	    blocked_hash),
 };
 
 #define VALUE(n, h, v, l, pct) \
@@ -485,20 +721,43 @@ static const struct hist_field *find_value(enum hist_value v)
 	return NULL;
 }
 
-/* perf's lookup: keys first, then values, each by prefix, case-blind. */
-static const struct hist_field *find_field(const char *tok, bool *unsupported)
+/* Why find_field() found nothing. */
+enum field_miss {
+	FIELD_UNKNOWN,
+	FIELD_UNSUPPORTED,	/* perf's, not pcl's */
+	FIELD_INVALID,		/* a memory key outside --mem-mode */
+	FIELD_SKIPPED,		/* perf's pipeline-stage keys, which x86 ignores */
+};
+
+static bool is_p_stage_cyc(const struct hist_field *f)
+{
+	return !strcmp(f->name, "local_p_stage_cyc") || !strcmp(f->name, "p_stage_cyc");
+}
+
+/* perf's lookup: keys first, then values, then memory keys, each by
+ * prefix, case-blind. */
+static const struct hist_field *find_field(const char *tok, bool mem_mode, enum field_miss *miss)
 {
 	size_t n = strlen(tok);
 
-	*unsupported = false;
+	*miss = FIELD_UNKNOWN;
 	for (size_t i = 0; i < ARRAY_SIZE(key_fields); i++)
 		if (!strncasecmp(tok, key_fields[i].name, n)) {
-			*unsupported = !key_fields[i].cmp;
-			return *unsupported ? NULL : &key_fields[i];
+			if (key_fields[i].cmp)
+				return &key_fields[i];
+			*miss = is_p_stage_cyc(&key_fields[i]) ? FIELD_SKIPPED : FIELD_UNSUPPORTED;
+			return NULL;
 		}
 	for (size_t i = 0; i < ARRAY_SIZE(value_fields); i++)
 		if (!strncasecmp(tok, value_fields[i].name, n))
 			return &value_fields[i];
+	for (size_t i = 0; i < ARRAY_SIZE(mem_fields); i++)
+		if (!strncasecmp(tok, mem_fields[i].name, n)) {
+			if (mem_mode && mem_fields[i].cmp)
+				return &mem_fields[i];
+			*miss = mem_mode ? FIELD_UNSUPPORTED : FIELD_INVALID;
+			return NULL;
+		}
 	return NULL;
 }
 
@@ -541,7 +800,8 @@ static void add_output(struct hist_layout *l, const struct hist_field *f, const 
  * gets perf's level: the next one after a separator, the same one inside
  * braces ("{comm,dso},sym": comm and dso on one --hierarchy level).
  */
-static int parse_list(struct hist_layout *l, const char *list, bool output, char **err)
+static int parse_list(struct hist_layout *l, const char *list, bool output, bool mem_mode,
+		      char **err)
 {
 	char *copy = xstrdup(list), *str = copy, *sep;
 	int ret = 0, level = 0, next_level;
@@ -562,13 +822,19 @@ static int parse_list(struct hist_layout *l, const char *list, bool output, char
 			str = sep + 1;
 		}
 		if (*tok) {
-			bool unsupported;
-			const struct hist_field *f = find_field(tok, &unsupported);
+			enum field_miss miss;
+			const struct hist_field *f = find_field(tok, mem_mode, &miss);
+			const char *opt = output ? "fields" : "sort";
 
+			if (!f && miss == FIELD_SKIPPED) {
+				level = next_level;
+				continue;
+			}
 			if (!f) {
-				*err = unsupported ?
-				       xasprintf("--%s key `%s' is not supported by pcl", output ? "fields" : "sort", tok) :
-				       xasprintf("Unknown --%s key: `%s'", output ? "fields" : "sort", tok);
+				*err = miss == FIELD_UNSUPPORTED ?
+				       xasprintf("--%s key `%s' is not supported by pcl", opt, tok) :
+				       xasprintf("%s --%s key: `%s'",
+						 miss == FIELD_INVALID ? "Invalid" : "Unknown", opt, tok);
 				ret = -1;
 				break;
 			}
@@ -639,7 +905,7 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		if (!strict && !strstr(keys, "overhead"))
 			strbuf_addstr(&sb, "overhead,");
 		strbuf_addstr(&sb, keys);
-		ret = parse_list(l, sb.buf, false, err);
+		ret = parse_list(l, sb.buf, false, s->mem_mode, err);
 		strbuf_release(&sb);
 		if (ret < 0)
 			return -1;
@@ -664,7 +930,7 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 			*err = xstrdup("Invalid --fields key: `+'");
 			return -1;
 		}
-		if (parse_list(l, list, true, err) < 0)
+		if (parse_list(l, list, true, s->mem_mode, err) < 0)
 			return -1;
 	}
 	/* sort keys are shown too, and shown columns sort too */

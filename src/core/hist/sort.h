@@ -40,6 +40,19 @@ enum hist_column {
 	HISTC_LOCAL_WEIGHT,
 	HISTC_CGROUP,
 	HISTC_CGROUP_ID,
+	HISTC_LOCAL_INS_LAT,
+	HISTC_INS_LAT,
+	/* --mem-mode's */
+	HISTC_MEM_DADDR_SYMBOL,
+	HISTC_MEM_DADDR_DSO,
+	HISTC_MEM_DCACHELINE,
+	HISTC_MEM_LOCKED,
+	HISTC_MEM_TLB,
+	HISTC_MEM_LVL,
+	HISTC_MEM_SNOOP,
+	HISTC_MEM_BLOCKED,
+	HISTC_MEM_PHYS_DADDR,
+	HISTC_MEM_DATA_PAGE_SIZE,
 	HISTC_NR_COLS,
 };
 
@@ -123,6 +136,7 @@ struct sort_setup {
 	bool show_total_period;
 	bool hierarchy;			/* --hierarchy: keys by level */
 	bool diff;			/* perf diff: keys only, no overhead columns */
+	bool mem_mode;			/* --mem-mode: the memory keys exist */
 };
 
 /* Builds the lists.  Returns 0, or -1 with *err (caller frees) naming the
@@ -152,6 +166,10 @@ bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f
 
 /* The default sort order perf uses for the file. */
 const char *sort_default_order(bool tracepoints_only);
+
+/* perf's default order of --mem-mode. */
+#define SORT_MEM_DEFAULT_ORDER "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb," \
+			       "locked,blocked,local_ins_lat,local_p_stage_cyc"
 
 /* Identity order of two entries over the layout's keys (0: same entry),
  * marking both srcline_compared when it got as far as the srcline key

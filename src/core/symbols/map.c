@@ -148,3 +148,8 @@ void maps__clone(struct maps *to, const struct maps *from, struct machine *m)
 	for (size_t i = 0; i < from->nr; i++)
 		maps__insert(to, map__clone(m, from->v[i]), m);
 }
+
+bool map__has_file_id(const struct map *map)
+{
+	return map->maj || map->min || map->ino || map->ino_generation;
+}

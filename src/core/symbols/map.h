@@ -19,12 +19,17 @@ struct map {
 	struct dso *dso;
 	uint32_t prot, flags;	/* MMAP2 prot/flags (PROT_EXEC assumed for MMAP) */
 	uint64_t ino;		/* MMAP2's inode (0 with a build id instead) */
+	uint32_t maj, min;	/* ... and device, likewise */
+	uint64_t ino_generation;
 	bool identity;		/* ip is the DSO address (kernel, anon/JIT maps) */
 };
 
 /* Address -> DSO-relative address through a map (perf's map__map_ip). */
 uint64_t map__map_ip(const struct map *map, uint64_t ip);
 uint64_t map__unmap_ip(const struct map *map, uint64_t addr);
+
+/* Whether MMAP2 named a file (device or inode) for the map. */
+bool map__has_file_id(const struct map *map);
 
 struct maps;
 
