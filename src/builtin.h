@@ -30,6 +30,7 @@ int cmd_record(int argc, const char **argv);
 int cmd_kallsyms(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_kmem(int argc, const char **argv);
+int cmd_kvm(int argc, const char **argv);
 int cmd_lock(int argc, const char **argv);
 int cmd_probe(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);

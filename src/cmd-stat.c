@@ -292,7 +292,8 @@ static void add_default_events(void)
 			memset(&attr, 0, sizeof(attr));
 			attr.type = defaults[i].type;
 			attr.config = defaults[i].config;
-			attr.exclude_guest = 1;
+			attr.exclude_guest = !parse_events__guest;
+			attr.exclude_host = !parse_events__host;
 			/* counting CPUs: the CPU's clock, not a task's */
 			if (i == 0 && target__has_cpu(&target)) {
 				attr.config = PERF_COUNT_SW_CPU_CLOCK;
@@ -308,7 +309,8 @@ static void add_default_events(void)
 		memset(&attr, 0, sizeof(attr));
 		attr.type = PERF_TYPE_HW_CACHE;
 		attr.config = detail[i].config;
-		attr.exclude_guest = 1;
+		attr.exclude_guest = !parse_events__guest;
+		attr.exclude_host = !parse_events__host;
 		add_event(&attr, detail[i].name);
 	}
 }

@@ -23,6 +23,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "inject",	cmd_inject,	"Filter to augment the events stream with additional information" },
 	{ "kallsyms",	cmd_kallsyms,	"Searches running kernel for symbols" },
 	{ "kmem",	cmd_kmem,	"Trace and measure the kernel's slab and page allocations" },
+	{ "kvm",	cmd_kvm,	"Profile KVM guests and time their exits" },
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
 	{ "lock",	cmd_lock,	"Analyze lock contention (perf lock)" },
 	{ "probe",	cmd_probe,	"Define new dynamic tracepoints" },
