@@ -7,6 +7,7 @@ records carrying raw tracepoint payloads laid out by this kernel's tracefs
 format files, and rewrites the CPUID feature so that perf takes the exits
 for VMX ("GenuineIntel,...") or SVM ("AuthenticAMD,...") ones.  The
 feature sections move behind the new data."""
+import random
 import re
 import struct
 
@@ -48,9 +49,22 @@ def _string_feature(text):
     return struct.pack("<I", len(body)) + body
 
 
+def _last_time(d, d_off, d_size):
+    """The latest time of the kernel records' sample_id_all trailers
+    (pid/tid, time, id, cpu)."""
+    last, pos = 0, d_off
+    while pos < d_off + d_size:
+        typ, size = struct.unpack_from("<I2xH", d, pos)
+        if typ < 64 and typ != SAMPLE:
+            last = max(last, struct.unpack_from("<Q", d, pos + size - 24)[0])
+        pos += size
+    return last
+
+
 def add_kvm_samples(src, dst, samples, cpuid="GenuineIntel,6,85,7"):
     """samples: (event, time_ns, pid, tid, cpu, {field: value}) tuples, event
-    one of KVM_EVENTS; they are written in the order given."""
+    one of KVM_EVENTS, time counted from the recording's last record; they
+    are written in the order given."""
     d = bytearray(open(src, "rb").read())
     attr_size, = struct.unpack_from("<Q", d, 16)
     a_off, a_size, d_off, d_size = struct.unpack_from("<QQQQ", d, 24)
@@ -66,11 +80,12 @@ def add_kvm_samples(src, dst, samples, cpuid="GenuineIntel,6,85,7"):
     st = types.pop()
     assert st == IP | TID | TIME | ID | CPU | PERIOD | RAW, hex(st)
     data = bytearray(d[d_off:d_off + d_size])
+    base = _last_time(d, d_off, d_size) + 1000
     for event, time, pid, tid, cpu, values in samples:
         config, sample_id = by_event[event]
         raw = _payload(event, config, pid, values)
         raw += b"\0" * (-(len(raw) + 4) % 8)
-        body = struct.pack("<QIIQQIIQI", 0xffffffff81000000 + config, pid, tid, time, sample_id,
+        body = struct.pack("<QIIQQIIQI", 0xffffffff81000000 + config, pid, tid, base + time, sample_id,
                            cpu, 0, 1, len(raw)) + raw
         data += struct.pack("<IHH", SAMPLE, 1, 8 + len(body)) + body
     nfeat = sum(bin(f).count("1") for f in features)
@@ -86,3 +101,64 @@ def add_kvm_samples(src, dst, samples, cpuid="GenuineIntel,6,85,7"):
     out += blobs
     struct.pack_into("<Q", out, 48, len(data))
     open(dst, "wb").write(out)
+
+
+# (exit reason, weight, what follows the exit) for each instruction set;
+# some codes have no name in perf's tables.
+VMX_EXITS = [(1, 30, None), (12, 20, None), (30, 15, "pio"), (49, 12, "mmio"), (31, 6, "msr"),
+             (32, 6, "msr"), (10, 5, None), (48, 5, None), (44, 3, None), (7, 2, None),
+             (43, 1, None), (77, 1, None), (66, 1, None)]
+SVM_EXITS = [(0x60, 30, None), (0x78, 20, None), (0x7b, 15, "pio"), (0x400, 12, "mmio"),
+             (0x7c, 12, "msr"), (0x72, 5, None), (0x402, 3, None), (0x80000010, 2, None),
+             (0x4e, 2, None), (0xa6, 1, None), (0x8c, 1, None)]
+MMIO_GPAS = [0xfee00000, 0xfec00000, 0xfed00000, 0xfebf1000, 0xffffffffff000, 0]
+PORTS = [0x70, 0x71, 0x3f8, 0xcf8, 0xcfc, 0x60, 0x1f0]
+MSRS = [0x6e0, 0x830, 0x838, 0x10, 0xc0000080, 0x1b]
+
+
+def guest_run(exits, seed=1, vms=((4242, 3), (4343, 2)), rounds=60):
+    """The samples of vCPU threads running guests: per VM (pid, nr_vcpus),
+    each vCPU thread enters, exits for a reason drawn from exits, meets the
+    MMIO, port or MSR access the reason calls for, and enters again.  A
+    few threads exit before their first entry (perf ignores those), and one
+    thread's accesses come without the exit before them."""
+    rng = random.Random(seed)
+    reasons = [r for r, w, _ in exits for _ in range(w)]
+    follow = {r: f for r, _, f in exits}
+    out = []
+    for pid, nr_vcpus in vms:
+        for vcpu in range(nr_vcpus):
+            tid, cpu = pid + 1 + vcpu, (pid + vcpu) % 2
+            t = rng.randrange(1000, 50000)
+
+            def emit(event, fields, dt):
+                nonlocal t
+                t += dt
+                out.append((t, len(out), (event, t, pid, tid, cpu, fields)))
+
+            if vcpu == 1:
+                emit("kvm_exit", {"exit_reason": reasons[0], "isa": 1, "vcpu_id": vcpu}, 100)
+            emit("kvm_entry", {"vcpu_id": vcpu}, 100)
+            for _ in range(rounds):
+                reason = rng.choice(reasons)
+                emit("kvm_exit", {"exit_reason": reason, "isa": 1, "vcpu_id": vcpu,
+                                  "guest_rip": 0xffffffff81000000 + rng.randrange(1 << 20)},
+                     rng.randrange(2000, 400000))
+                kind = follow[reason]
+                if kind == "pio":
+                    emit("kvm_pio", {"rw": rng.randrange(2), "port": rng.choice(PORTS),
+                                     "size": 1, "count": 1, "val": 0}, rng.randrange(100, 3000))
+                elif kind == "mmio":
+                    emit("kvm_mmio", {"type": rng.choice((0, 1, 2, 2)), "len": 4,
+                                      "gpa": rng.choice(MMIO_GPAS), "val": 0},
+                         rng.randrange(100, 3000))
+                elif kind == "msr":
+                    emit("kvm_msr", {"write": rng.randrange(2), "ecx": rng.choice(MSRS),
+                                     "data": 0}, rng.randrange(100, 3000))
+                took = rng.choice((rng.randrange(300, 5000), rng.randrange(300, 90000)))
+                emit("kvm_entry", {"vcpu_id": vcpu}, took)
+            if vcpu == 2:      # accesses without their exit, then an entry
+                emit("kvm_pio", {"rw": 1, "port": 0x80, "size": 1, "count": 1, "val": 0}, 500)
+                emit("kvm_mmio", {"type": 1, "len": 4, "gpa": 0xfee000b0, "val": 0}, 500)
+                emit("kvm_entry", {"vcpu_id": vcpu}, 700)
+    return [s for _, _, s in sorted(out)]
