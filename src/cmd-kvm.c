@@ -192,6 +192,12 @@ static int stat_report(int argc, const char **argv)
 
 static int kvm_stat(int argc, const char **argv)
 {
+	if (argc == 1)	/* perf lists the sub-commands, then counts system-wide */
+		fputs("Usage: pcl kvm stat <command>\n\n# Available commands:\n"
+		      "\trecord: record kvm events\n"
+		      "\treport: report statistical data of kvm events\n"
+		      "\tlive:   live reporting of statistical data of kvm events\n\n"
+		      "Otherwise, it is the alias of 'pcl stat':\n", stdout);
 	if (argc > 1 && is_cmd(argv[1], "record"))
 		return stat_record(argc - 1, argv + 1);
 	if (argc > 1 && is_cmd(argv[1], "report"))

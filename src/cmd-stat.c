@@ -251,7 +251,13 @@ static struct timespec ts_diff(struct timespec a, struct timespec b)
 
 static void add_event(const struct perf_event_attr *attr, const char *name)
 {
-	evlist__add(&evlist, evsel__new(attr, name));
+	/* under pcl kvm the defaults count guests too, and perf names them so */
+	char *tagged = attr->exclude_host || !attr->exclude_guest ?
+		       xasprintf("%s:%s%s", name, attr->exclude_host ? "" : "H",
+				 attr->exclude_guest ? "" : "G") : NULL;
+
+	evlist__add(&evlist, evsel__new(attr, tagged ? tagged : name));
+	free(tagged);
 }
 
 #define CACHE(c, op, res) ((c) | ((op) << 8) | ((res) << 16))

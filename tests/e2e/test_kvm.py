@@ -155,3 +155,16 @@ def test_usage_matches_perf(tmp_path, args):
     got = pcl("kvm", *args, cwd=str(tmp_path))
     assert got.returncode == want.returncode
     assert got.stderr.replace("pcl ", "perf ") == want.stderr, unified(want.stderr, got.stderr)
+
+
+@pytest.mark.parametrize("flags", HOST_GUEST, ids=" ".join)
+@pytest.mark.parametrize("events", [[], ["-d"], ["-e", "task-clock,cpu-clock:u"]], ids=" ".join)
+def test_stat_alias_names_events_as_perf(flags, events):
+    """kvm stat with a command is perf stat counting guests: the default
+    events get perf's :G / :HG names."""
+    names = []
+    for tool in (perf, pcl):
+        r = tool("kvm", *flags, "stat", *events, "-x,", "true")
+        assert r.returncode == 0, r.stderr
+        names.append([line.split(",")[2] for line in r.stderr.splitlines() if "," in line])
+    assert names[1] == names[0]
