@@ -100,10 +100,8 @@ static int stat_sample(struct perf_tool *tool, struct perf_session *s,
 		       const struct perf_event_header *rec, struct perf_sample *sample,
 		       struct evsel *evsel)
 {
-	struct kvm_slow_event slow;
-
 	(void)tool, (void)rec;
-	kvm_stat__session_sample(&sr.k, s, evsel, sample, &slow);
+	kvm_stat__session_sample(&sr.k, s, evsel, sample);
 	return 0;
 }
 
@@ -156,8 +154,10 @@ static int stat_report(int argc, const char **argv)
 			   "event for reporting: vmexit, mmio (x86 only), ioport (x86 only)"),
 		OPT_INTEGER(0, "vcpu", &sr.k.vcpu, "vcpu id to report"),
 		OPT_STRING('k', "key", &sr.key, "sort-key",
-			   "key for sorting: sample(sort by samples number) time (sort by avg time)"),
-		OPT_STRING('p', "pid", &sr.pids, "pid", "analyze events only for given process id(s)"),
+			   "key for sorting: sample(sort by samples number) "
+			   "time (sort by avg time)"),
+		OPT_STRING('p', "pid", &sr.pids, "pid",
+			   "analyze events only for given process id(s)"),
 		OPT_BOOLEAN('f', "force", &sr.force, "don't complain, do it"),
 		OPT_END(),
 	};
@@ -215,7 +215,8 @@ int cmd_kvm(int argc, const char **argv)
 	const struct option options[] = {
 		OPT_STRING('i', "input", &kc.file, "file", "Input file name"),
 		OPT_STRING('o', "output", &kc.file, "file", "Output file name"),
-		OPT_INCR('v', "verbose", &kc.verbose, "be more verbose (show counter open errors, etc)"),
+		OPT_INCR('v', "verbose", &kc.verbose,
+			 "be more verbose (show counter open errors, etc)"),
 		OPT_BOOLEAN(0, "guest", &parse_events__guest, "Collect guest os data"),
 		OPT_BOOLEAN(0, "guest-code", &kc.guest_code,
 			    "Guest code can be found in hypervisor process"),
@@ -224,7 +225,8 @@ int cmd_kvm(int argc, const char **argv)
 		OPT_STRING(0, "guestmodules", &kc.guestmodules, "file",
 			   "file saving guest os /proc/modules"),
 		OPT_STRING(0, "guestmount", &kc.guestmount, "directory",
-			   "guest mount directory under which every guest os instance has a subdir"),
+			   "guest mount directory under which every guest os instance "
+			   "has a subdir"),
 		OPT_STRING(0, "guestvmlinux", &kc.guestvmlinux, "file",
 			   "file saving guest os vmlinux"),
 		OPT_BOOLEAN(0, "host", &parse_events__host, "Collect host os data"),

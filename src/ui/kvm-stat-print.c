@@ -34,22 +34,15 @@ void kvm_stat_print(FILE *out, const struct kvm_stat *k, const char *pids)
 		uint64_t count = (uint64_t)es->stats.n;
 
 		decode(out, k, e, name);
-		fprintf(out, "%*s %10" PRIu64 " %8.2f%% %8.2f%% %9.2fus %9.2fus %9.2fus ( +-%7.2f%% )\n",
+		fprintf(out, "%*s %10" PRIu64 " %8.2f%% %8.2f%% %9.2fus %9.2fus %9.2fus"
+			" ( +-%7.2f%% )\n",
 			KVM_DECODE_LEN, name, count, (double)count / (double)k->total_count * 100,
 			(double)es->time / (double)k->total_time * 100,
-			(double)es->stats.min / NSEC_PER_USEC, (double)es->stats.max / NSEC_PER_USEC,
+			(double)es->stats.min / NSEC_PER_USEC,
+			(double)es->stats.max / NSEC_PER_USEC,
 			(double)es->time / (double)count / NSEC_PER_USEC,
 			kvm_stats__rel_stddev(&es->stats));
 	}
 	fprintf(out, "\nTotal Samples:%" PRIu64 ", Total events handled time:%.2fus.\n\n",
 		k->total_count, (double)k->total_time / NSEC_PER_USEC);
-}
-
-void kvm_stat_print_slow(FILE *out, const struct kvm_stat *k, const struct kvm_slow_event *slow)
-{
-	char name[KVM_DECODE_LEN];
-
-	decode(out, k, slow->event, name);
-	fprintf(out, "%" PRIu64 " VM %d, vcpu %d: %s event took %" PRIu64 "usec\n", slow->time,
-		slow->pid, slow->vcpu, name, slow->took / 1000);
 }

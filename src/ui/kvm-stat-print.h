@@ -10,7 +10,4 @@
  * tables lack are complained about on the same stream, as perf does. */
 void kvm_stat_print(FILE *out, const struct kvm_stat *k, const char *pids);
 
-/* live mode's line for an event that took longer than --duration */
-void kvm_stat_print_slow(FILE *out, const struct kvm_stat *k, const struct kvm_slow_event *slow);
-
 #endif

@@ -85,8 +85,8 @@ def add_kvm_samples(src, dst, samples, cpuid="GenuineIntel,6,85,7"):
         config, sample_id = by_event[event]
         raw = _payload(event, config, pid, values)
         raw += b"\0" * (-(len(raw) + 4) % 8)
-        body = struct.pack("<QIIQQIIQI", 0xffffffff81000000 + config, pid, tid, base + time, sample_id,
-                           cpu, 0, 1, len(raw)) + raw
+        body = struct.pack("<QIIQQIIQI", 0xffffffff81000000 + config, pid, tid, base + time,
+                           sample_id, cpu, 0, 1, len(raw)) + raw
         data += struct.pack("<IHH", SAMPLE, 1, 8 + len(body)) + body
     nfeat = sum(bin(f).count("1") for f in features)
     table = [struct.unpack_from("<QQ", d, d_off + d_size + 16 * i) for i in range(nfeat)]

@@ -18,11 +18,9 @@ static void feed(struct kvm_stat *k, enum kvm_tp tp, int tid, uint64_t after, ui
 		 uint64_t info)
 {
 	struct kvm_tp_sample s = { .tp = tp, .pid = 100, .tid = tid, .key = key, .info = info };
-	struct kvm_slow_event slow;
-
 	now += after;
 	s.time = now;
-	kvm_stat__sample(k, &s, &slow);
+	kvm_stat__sample(k, &s);
 }
 
 /* kvm_entry (vcpu), kvm_exit (reason) after 10 ns, kvm_entry after took */

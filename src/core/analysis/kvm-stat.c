@@ -1,7 +1,6 @@
 /* kvm-stat: timing KVM events from their begin to their end tracepoint. */
 #include "core/analysis/kvm-stat.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,7 +89,7 @@ void kvm_stat__init(struct kvm_stat *k)
 	k->sort = KVM_SORT_SAMPLE;
 }
 
-void kvm_stat__reset(struct kvm_stat *k)
+void kvm_stat__exit(struct kvm_stat *k)
 {
 	for (size_t b = 0; b < KVM_STAT_BUCKETS; b++) {
 		while (k->buckets[b]) {
@@ -101,18 +100,7 @@ void kvm_stat__reset(struct kvm_stat *k)
 			free(e);
 		}
 	}
-	/* an event in flight would point at a freed one */
-	for (struct kvm_vcpu_record *r = k->records; r; r = r->next)
-		r->last_event = NULL;
 	free(k->rows);
-	k->rows = NULL;
-	k->nr_rows = 0;
-	k->total_count = k->total_time = 0;
-}
-
-void kvm_stat__exit(struct kvm_stat *k)
-{
-	kvm_stat__reset(k);
 	while (k->records) {
 		struct kvm_vcpu_record *r = k->records;
 
@@ -308,55 +296,46 @@ static struct kvm_vcpu_record *vcpu_record(struct kvm_stat *k, const struct kvm_
 	return r;
 }
 
-static int end_event(struct kvm_stat *k, struct kvm_vcpu_record *r, uint64_t key,
-		     uint64_t info, const struct kvm_tp_sample *s, struct kvm_slow_event *slow)
+static void end_event(struct kvm_stat *k, struct kvm_vcpu_record *r, uint64_t key,
+		      uint64_t info, const struct kvm_tp_sample *s)
 {
 	struct kvm_event *e = r->last_event;
 	uint64_t begin = r->start_time, took;
 
 	if (!begin)			/* the begin was not seen */
-		return 0;
+		return;
 	if (!e && key == KVM_INVALID_KEY)	/* neither end knows the key */
-		return 0;
+		return;
 	if (!e)
 		e = find_create_event(k, key, info);
 	r->last_event = NULL;
 	r->start_time = 0;
 	if (s->time < begin)
-		return 0;
+		return;
 	took = s->time - begin;
 	event_update(e, k->vcpu == -1 ? -1 : r->vcpu_id, took);
-	if (!k->duration || took <= k->duration)
-		return 0;
-	*slow = (struct kvm_slow_event){ .time = s->time, .took = took, .pid = s->pid,
-					 .vcpu = r->vcpu_id, .event = e };
-	return 1;
 }
 
-int kvm_stat__sample(struct kvm_stat *k, const struct kvm_tp_sample *s,
-		     struct kvm_slow_event *slow)
+void kvm_stat__sample(struct kvm_stat *k, const struct kvm_tp_sample *s)
 {
 	struct kvm_vcpu_record *r;
 	uint64_t key = KVM_INVALID_KEY, info = 0;
 
 	if (!pid_wanted(k, s->pid))
-		return 0;
+		return;
 	r = vcpu_record(k, s);
 	if (!r || (k->vcpu != -1 && k->vcpu != r->vcpu_id))
-		return 0;
+		return;
 	if (is_begin(k, s, &key, &info)) {
 		r->last_event = key != KVM_INVALID_KEY ? find_create_event(k, key, info) : NULL;
 		r->start_time = s->time;
-		return 0;
+	} else if (is_end(k, s, &key, &info)) {
+		end_event(k, r, key, info, s);
 	}
-	if (is_end(k, s, &key, &info))
-		return end_event(k, r, key, info, s, slow);
-	return 0;
 }
 
-int kvm_stat__session_sample(struct kvm_stat *k, struct perf_session *s,
-			     const struct evsel *evsel, const struct perf_sample *sample,
-			     struct kvm_slow_event *slow)
+void kvm_stat__session_sample(struct kvm_stat *k, struct perf_session *s,
+			      const struct evsel *evsel, const struct perf_sample *sample)
 {
 	/* each tracepoint's key and info fields */
 	static const struct {
@@ -386,7 +365,7 @@ int kvm_stat__session_sample(struct kvm_stat *k, struct perf_session *s,
 		ts.info = tps[i].info ? (uint64_t)tp_value(tp, sample, tps[i].info) : 0;
 		break;
 	}
-	return kvm_stat__sample(k, &ts, slow);
+	kvm_stat__sample(k, &ts);
 }
 
 const struct kvm_event_stats *kvm_stat__stats(const struct kvm_stat *k,

@@ -79,7 +79,6 @@ struct kvm_stat {
 	int vcpu;			/* -1: all */
 	const int *pids;		/* only these VMs (NULL: all) */
 	size_t nr_pids;
-	uint64_t duration;		/* ns; longer events are listed in slow[] (0: off) */
 	const struct kvm_exit_reason *reasons;
 	const char *isa;		/* "VMX" or "SVM" */
 
@@ -94,17 +93,8 @@ struct kvm_stat {
 	uint64_t total_count, total_time;
 };
 
-/* One event that took longer than the duration (live mode). */
-struct kvm_slow_event {
-	uint64_t time, took;
-	int pid, vcpu;
-	const struct kvm_event *event;
-};
-
 void kvm_stat__init(struct kvm_stat *k);
 void kvm_stat__exit(struct kvm_stat *k);
-/* Forgets the events (live mode's next interval); the vCPU threads stay. */
-void kvm_stat__reset(struct kvm_stat *k);
 
 /* Picks VMX or SVM exit names from a CPUID string ("GenuineIntel,6,85,7"):
  * -1 when the vendor is neither (perf's "CPU ... is not supported"). */
@@ -116,16 +106,13 @@ int kvm_stat__parse_key(const char *name, enum kvm_sort_key *out);
 /* perf's pid list: comma-separated, no duplicates.  -1 when malformed. */
 int kvm_stat__parse_pids(const char *list, int **pids, size_t *nr);
 
-/* Takes one sample.  When it ends an event that took longer than the
- * duration, fills *slow and returns 1; else 0. */
-int kvm_stat__sample(struct kvm_stat *k, const struct kvm_tp_sample *s,
-		     struct kvm_slow_event *slow);
+/* Takes one sample. */
+void kvm_stat__sample(struct kvm_stat *k, const struct kvm_tp_sample *s);
 
 /* The same for a recorded sample: its event's kind and fields are looked
  * up by the tracepoint's name, as perf does. */
-int kvm_stat__session_sample(struct kvm_stat *k, struct perf_session *s,
-			     const struct evsel *evsel, const struct perf_sample *sample,
-			     struct kvm_slow_event *slow);
+void kvm_stat__session_sample(struct kvm_stat *k, struct perf_session *s,
+			      const struct evsel *evsel, const struct perf_sample *sample);
 
 /* Fills rows[] and the totals. */
 void kvm_stat__sort(struct kvm_stat *k);
