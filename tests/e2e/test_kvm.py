@@ -1,16 +1,18 @@
 """pcl kvm against perf kvm 6.1.  Recording here gives the same files under
 the same names and attrs (kvm:kvm_entry/kvm_exit exist but never fire on
-this machine, so stat recordings are empty); report, diff and buildid-list
-print the same on them; and `kvm stat report` prints perf's tables byte
-for byte on recordings given made-up VMX and SVM exits (perfdata_kvm.py).
+this machine, so stat recordings and stat live's tables are empty);
+report, diff and buildid-list print the same on them; and `kvm stat
+report` prints perf's tables byte for byte on recordings given made-up VMX
+and SVM exits (perfdata_kvm.py).
 perf kvm stat prints everything on stderr."""
 import os
 import re
 import shutil
+import subprocess
 
 import pytest
 
-from conftest import fixture, pcl, perf, unified
+from conftest import PCL, PERF, fixture, pcl, perf, unified
 from perfdata_kvm import SVM_EXITS, VMX_EXITS, add_kvm_samples, guest_run
 
 HOST_GUEST = [[], ["--host"], ["--host", "--no-guest"], ["--guest"], ["--no-guest"]]
@@ -168,3 +170,35 @@ def test_stat_alias_names_events_as_perf(flags, events):
         assert r.returncode == 0, r.stderr
         names.append([line.split(",")[2] for line in r.stderr.splitlines() if "," in line])
     assert names[1] == names[0]
+
+
+def first_live_table(tool_path, args):
+    """stat live's first table on stderr (perf's run never stops on SIGINT
+    here, so both are killed), the time of day masked."""
+    r = subprocess.run(["timeout", "-s", "KILL", "4", tool_path, "kvm", "stat", "live", *args],
+                       capture_output=True, text=True)
+    text = re.sub(r"^\d\d:\d\d:\d\d\.\d{6}", "TIME", r.stderr, flags=re.M)
+    end = text.find("Total events handled time")
+    assert end > 0, text
+    return text[:text.index("\n\n", end) + 2]
+
+
+@pytest.mark.parametrize("args", [[], ["-d", "1", "--event", "ioport", "-k", "time"],
+                                  ["-p", "1", "--vcpu", "0", "--event", "mmio"],
+                                  ["-a", "--event", "msr", "-m", "64"]], ids=" ".join)
+def test_stat_live_table_matches_perf(args):
+    assert first_live_table(PCL, args) == first_live_table(PERF, args)
+
+
+@pytest.mark.parametrize("args", [["-k", "foo"], ["--vcpu", "-2"], ["--event", "foo"],
+                                  ["extra"], ["--bogus"]], ids=" ".join)
+def test_stat_live_errors_match_perf(args):
+    same(perf("kvm", "stat", "live", *args), pcl("kvm", "stat", "live", *args))
+
+
+def test_stat_live_stops_on_sigint_with_a_last_table():
+    r = subprocess.run(["timeout", "--preserve-status", "-s", "INT", "1.5", PCL, "kvm", "stat",
+                        "live", "-d", "30"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.endswith("Total Samples:0, Total events handled time:0.00us.\n\n")
+    assert r.stderr.count("Analyze events for all VMs, all VCPUs:") == 1

@@ -77,6 +77,29 @@ static void one_vcpu_keeps_perfs_zero_min(void **state)
 	kvm_stat__exit(&k);
 }
 
+/* live mode's next interval: the same events, statistics from scratch, and
+ * now a vCPU's minimum is real (perf reinitialises what it zeroed before). */
+static void clear_keeps_events_and_order(void **state)
+{
+	struct kvm_stat k;
+	const struct kvm_event_stats *es;
+
+	(void)state;
+	kvm_stat__init(&k);
+	k.vcpu = 0;
+	exit_took(&k, 7, 0, 12, 1000);
+	kvm_stat__clear(&k);
+	kvm_stat__sort(&k);
+	assert_int_equal(k.nr_rows, 0);
+	exit_took(&k, 7, 0, 12, 700);
+	kvm_stat__sort(&k);
+	assert_int_equal(k.nr_rows, 1);
+	es = kvm_stat__stats(&k, k.rows[0]);
+	assert_int_equal(es->stats.min, 700);
+	assert_int_equal(es->time, 700);
+	kvm_stat__exit(&k);
+}
+
 /* Ties keep perf's walk: buckets by key & 4095, newest first in one. */
 static void ties_in_bucket_order(void **state)
 {
@@ -210,6 +233,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(exits_are_timed_per_thread),
 		cmocka_unit_test(one_vcpu_keeps_perfs_zero_min),
+		cmocka_unit_test(clear_keeps_events_and_order),
 		cmocka_unit_test(ties_in_bucket_order),
 		cmocka_unit_test(mmio_reads_and_writes),
 		cmocka_unit_test(ports_and_pids),

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <traceevent/event-parse.h>
 
 #include "core/analysis/tp-fields.h"
 #include "core/data/session.h"
+#include "core/events/tracepoint.h"
 #include "util/util.h"
 
 /* The exit reasons perf 6.1 knows (its copy of the kernel's uapi vmx.h). */
@@ -87,6 +89,22 @@ void kvm_stat__init(struct kvm_stat *k)
 	k->vcpu = -1;
 	k->report = KVM_REPORT_VMEXIT;
 	k->sort = KVM_SORT_SAMPLE;
+}
+
+static void stats_clear(struct kvm_event_stats *es)
+{
+	*es = (struct kvm_event_stats){ .stats.min = UINT64_MAX };
+}
+
+void kvm_stat__clear(struct kvm_stat *k)
+{
+	for (size_t b = 0; b < KVM_STAT_BUCKETS; b++) {
+		for (struct kvm_event *e = k->buckets[b]; e; e = e->bucket_next) {
+			stats_clear(&e->total);
+			for (int v = 0; v < e->max_vcpu; v++)
+				stats_clear(&e->vcpu[v]);
+		}
+	}
 }
 
 void kvm_stat__exit(struct kvm_stat *k)
@@ -187,7 +205,7 @@ static struct kvm_event *find_create_event(struct kvm_stat *k, uint64_t key, uin
 	e = xcalloc(1, sizeof(*e));
 	e->key = key;
 	e->info = info;
-	e->total.stats.min = UINT64_MAX;
+	stats_clear(&e->total);
 	e->bucket_next = *bucket;
 	*bucket = e;
 	return e;
@@ -334,8 +352,8 @@ void kvm_stat__sample(struct kvm_stat *k, const struct kvm_tp_sample *s)
 	}
 }
 
-void kvm_stat__session_sample(struct kvm_stat *k, struct perf_session *s,
-			      const struct evsel *evsel, const struct perf_sample *sample)
+void kvm_stat__tp_sample(struct kvm_stat *k, const char *name, struct tep_event *tp,
+			 const struct perf_sample *sample)
 {
 	/* each tracepoint's key and info fields */
 	static const struct {
@@ -354,18 +372,42 @@ void kvm_stat__session_sample(struct kvm_stat *k, struct perf_session *s,
 		.time = sample->time,
 	};
 
-	for (size_t i = 0; evsel->name && i < ARRAY_SIZE(tps); i++) {
-		struct tep_event *tp;
-
-		if (strcmp(evsel->name, tps[i].name))
+	for (size_t i = 0; name && i < ARRAY_SIZE(tps); i++) {
+		if (strcmp(name, tps[i].name))
 			continue;
-		tp = perf_session__event(s, evsel)->tp_format;
 		ts.tp = tps[i].tp;
 		ts.key = (uint64_t)tp_value(tp, sample, tps[i].key);
 		ts.info = tps[i].info ? (uint64_t)tp_value(tp, sample, tps[i].info) : 0;
 		break;
 	}
 	kvm_stat__sample(k, &ts);
+}
+
+void kvm_stat__session_sample(struct kvm_stat *k, struct perf_session *s,
+			      const struct evsel *evsel, const struct perf_sample *sample)
+{
+	kvm_stat__tp_sample(k, evsel->name, perf_session__event(s, evsel)->tp_format, sample);
+}
+
+struct tep_event *kvm_stat__local_format(struct tep_handle *tep, const char *tracepoint)
+{
+	const char *events = tracing_events_path();
+	char *sys = xstrdup(tracepoint), *name = strchr(sys, ':'), *path, *text;
+	struct tep_event *ev = NULL;
+
+	if (!events || !name) {
+		free(sys);
+		return NULL;
+	}
+	*name++ = '\0';
+	path = xasprintf("%s/%s/%s/format", events, sys, name);
+	text = read_file_str(path);
+	if (text && tep_parse_format(tep, &ev, text, strlen(text), sys) != TEP_ERRNO__SUCCESS)
+		ev = NULL;
+	free(text);
+	free(path);
+	free(sys);
+	return ev;
 }
 
 const struct kvm_event_stats *kvm_stat__stats(const struct kvm_stat *k,

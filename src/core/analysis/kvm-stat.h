@@ -23,6 +23,8 @@
 struct perf_session;
 struct perf_sample;
 struct evsel;
+struct tep_event;
+struct tep_handle;
 
 #define KVM_STAT_BUCKETS 4096
 #define KVM_INVALID_KEY UINT64_MAX
@@ -95,6 +97,9 @@ struct kvm_stat {
 
 void kvm_stat__init(struct kvm_stat *k);
 void kvm_stat__exit(struct kvm_stat *k);
+/* Zeroes every event's statistics for live mode's next interval (perf
+ * keeps the events, so their order stays; vCPU minimums start at ~0 now). */
+void kvm_stat__clear(struct kvm_stat *k);
 
 /* Picks VMX or SVM exit names from a CPUID string ("GenuineIntel,6,85,7"):
  * -1 when the vendor is neither (perf's "CPU ... is not supported"). */
@@ -109,10 +114,16 @@ int kvm_stat__parse_pids(const char *list, int **pids, size_t *nr);
 /* Takes one sample. */
 void kvm_stat__sample(struct kvm_stat *k, const struct kvm_tp_sample *s);
 
-/* The same for a recorded sample: its event's kind and fields are looked
- * up by the tracepoint's name, as perf does. */
+/* The same for a tracepoint sample of the event named name ("kvm:kvm_exit"),
+ * tp its format: the kind and fields are looked up by name, as perf does. */
+void kvm_stat__tp_sample(struct kvm_stat *k, const char *name, struct tep_event *tp,
+			 const struct perf_sample *sample);
+/* ... of a recording */
 void kvm_stat__session_sample(struct kvm_stat *k, struct perf_session *s,
 			      const struct evsel *evsel, const struct perf_sample *sample);
+/* The format of tracepoint sys:name from this machine's tracefs, parsed
+ * into tep (live mode); NULL when it cannot be read. */
+struct tep_event *kvm_stat__local_format(struct tep_handle *tep, const char *tracepoint);
 
 /* Fills rows[] and the totals. */
 void kvm_stat__sort(struct kvm_stat *k);
