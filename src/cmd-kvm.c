@@ -268,12 +268,14 @@ static int live_round(void *ctx, size_t bytes)
 	qsort(l->pending, l->nr_pending, sizeof(*l->pending), live_record_cmp);
 	for (size_t i = 0; i < l->nr_pending; i++) {
 		struct perf_sample sample;
+		struct kvm_slow_event slow;
 		const char *err;
 		struct evsel *evsel;
 
 		if (!perf_sample__parse(&l->rs.evlist->first->attr, l->pending[i].rec, &sample,
-					&err) && (evsel = live_evsel(l, sample.id)))
-			kvm_stat__tp_sample(&sr.k, evsel->name, l->formats[evsel->idx], &sample);
+					&err) && (evsel = live_evsel(l, sample.id)) &&
+		    kvm_stat__tp_sample(&sr.k, evsel->name, l->formats[evsel->idx], &sample, &slow))
+			kvm_stat_print_slow(stderr, &sr.k, &slow);
 		free(l->pending[i].rec);
 	}
 	l->nr_pending = 0;
@@ -411,7 +413,6 @@ static int stat_live(int argc, const char **argv)
 	struct kvm_live l = { 0 };
 	struct record_opts ropts;
 	unsigned int display = 1, proc_map_timeout = 500;
-	uint64_t duration = 0;
 	int verbose = 0, ret = PCL_EXIT_EINVAL;
 	unsigned int mmap_pages = 512;
 	const struct option options[] = {
@@ -430,7 +431,7 @@ static int stat_live(int argc, const char **argv)
 		OPT_STRING('k', "key", &sr.key, "sort-key",
 			   "key for sorting: sample(sort by samples number) "
 			   "time (sort by avg time)"),
-		OPT_U64(0, "duration", &duration,
+		OPT_U64(0, "duration", &sr.k.duration,
 			"show events other than HLT (x86 only) or Wait state (s390 only) that "
 			"take longer than duration usecs"),
 		OPT_UINTEGER(0, "proc-map-timeout", &proc_map_timeout,
@@ -447,6 +448,7 @@ static int stat_live(int argc, const char **argv)
 		usage_with_options(usage, options);
 	if (target__none(&ropts.target))
 		ropts.target.system_wide = true;
+	sr.k.duration *= 1000;	/* given in microseconds */
 	l.pids = ropts.target.pid;
 	if (sr.k.vcpu < -1)
 		fprintf(stderr, "Invalid vcpu:%d.\n", sr.k.vcpu);

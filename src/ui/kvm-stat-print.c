@@ -46,3 +46,12 @@ void kvm_stat_print(FILE *out, const struct kvm_stat *k, const char *pids)
 	fprintf(out, "\nTotal Samples:%" PRIu64 ", Total events handled time:%.2fus.\n\n",
 		k->total_count, (double)k->total_time / NSEC_PER_USEC);
 }
+
+void kvm_stat_print_slow(FILE *out, const struct kvm_stat *k, const struct kvm_slow_event *slow)
+{
+	char name[KVM_DECODE_LEN];
+
+	decode(out, k, slow->event, name);
+	fprintf(out, "%" PRIu64 " VM %d, vcpu %d: %s event took %" PRIu64 "usec\n", slow->time,
+		slow->pid, slow->vcpu, name, slow->took / 1000);
+}

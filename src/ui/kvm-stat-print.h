@@ -10,4 +10,7 @@
  * tables lack are complained about on the same stream, as perf does. */
 void kvm_stat_print(FILE *out, const struct kvm_stat *k, const char *pids);
 
+/* live's line for an event longer than --duration */
+void kvm_stat_print_slow(FILE *out, const struct kvm_stat *k, const struct kvm_slow_event *slow);
+
 #endif

@@ -18,9 +18,10 @@ static void feed(struct kvm_stat *k, enum kvm_tp tp, int tid, uint64_t after, ui
 		 uint64_t info)
 {
 	struct kvm_tp_sample s = { .tp = tp, .pid = 100, .tid = tid, .key = key, .info = info };
+	struct kvm_slow_event slow;
 	now += after;
 	s.time = now;
-	kvm_stat__sample(k, &s);
+	kvm_stat__sample(k, &s, &slow);
 }
 
 /* kvm_entry (vcpu), kvm_exit (reason) after 10 ns, kvm_entry after took */
@@ -97,6 +98,38 @@ static void clear_keeps_events_and_order(void **state)
 	es = kvm_stat__stats(&k, k.rows[0]);
 	assert_int_equal(es->stats.min, 700);
 	assert_int_equal(es->time, 700);
+	kvm_stat__exit(&k);
+}
+
+/* --duration: events longer than it are told, halts aside. */
+static void slow_events(void **state)
+{
+	struct kvm_stat k;
+	struct kvm_slow_event slow;
+	struct kvm_tp_sample s = { .tp = KVM_TP_ENTRY, .pid = 9, .tid = 10, .key = 3 };
+
+	(void)state;
+	kvm_stat__init(&k);
+	kvm_stat__set_isa(&k, "GenuineIntel,6,85,7");
+	k.duration = 5000;
+	s.time = 100;
+	assert_false(kvm_stat__sample(&k, &s, &slow));
+	s = (struct kvm_tp_sample){ .tp = KVM_TP_EXIT, .pid = 9, .tid = 10, .key = 30,
+				    .time = 200 };
+	assert_false(kvm_stat__sample(&k, &s, &slow));
+	s = (struct kvm_tp_sample){ .tp = KVM_TP_ENTRY, .pid = 9, .tid = 10, .key = 3,
+				    .time = 9200 };
+	assert_true(kvm_stat__sample(&k, &s, &slow));
+	assert_int_equal(slow.took, 9000);
+	assert_int_equal(slow.vcpu, 3);
+	assert_int_equal(slow.pid, 9);
+	assert_int_equal(slow.event->key, 30);
+	s = (struct kvm_tp_sample){ .tp = KVM_TP_EXIT, .pid = 9, .tid = 10, .key = 12,
+				    .time = 9300 };
+	assert_false(kvm_stat__sample(&k, &s, &slow));
+	s = (struct kvm_tp_sample){ .tp = KVM_TP_ENTRY, .pid = 9, .tid = 10, .key = 3,
+				    .time = 99300 };
+	assert_false(kvm_stat__sample(&k, &s, &slow));	/* HLT */
 	kvm_stat__exit(&k);
 }
 
@@ -234,6 +267,7 @@ int main(void)
 		cmocka_unit_test(exits_are_timed_per_thread),
 		cmocka_unit_test(one_vcpu_keeps_perfs_zero_min),
 		cmocka_unit_test(clear_keeps_events_and_order),
+		cmocka_unit_test(slow_events),
 		cmocka_unit_test(ties_in_bucket_order),
 		cmocka_unit_test(mmio_reads_and_writes),
 		cmocka_unit_test(ports_and_pids),

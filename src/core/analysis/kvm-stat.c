@@ -314,46 +314,56 @@ static struct kvm_vcpu_record *vcpu_record(struct kvm_stat *k, const struct kvm_
 	return r;
 }
 
-static void end_event(struct kvm_stat *k, struct kvm_vcpu_record *r, uint64_t key,
-		      uint64_t info, const struct kvm_tp_sample *s)
+static bool end_event(struct kvm_stat *k, struct kvm_vcpu_record *r, uint64_t key,
+		      uint64_t info, const struct kvm_tp_sample *s, struct kvm_slow_event *slow)
 {
+	char name[KVM_DECODE_LEN];
 	struct kvm_event *e = r->last_event;
 	uint64_t begin = r->start_time, took;
 
 	if (!begin)			/* the begin was not seen */
-		return;
+		return false;
 	if (!e && key == KVM_INVALID_KEY)	/* neither end knows the key */
-		return;
+		return false;
 	if (!e)
 		e = find_create_event(k, key, info);
 	r->last_event = NULL;
 	r->start_time = 0;
 	if (s->time < begin)
-		return;
+		return false;
 	took = s->time - begin;
 	event_update(e, k->vcpu == -1 ? -1 : r->vcpu_id, took);
+	if (!k->duration || took <= k->duration)
+		return false;
+	kvm_stat__decode(k, e, name);
+	if (!strcmp(name, "HLT"))	/* a halted vCPU waits; that is no slow exit */
+		return false;
+	*slow = (struct kvm_slow_event){ .time = s->time, .took = took, .pid = s->pid,
+					 .vcpu = r->vcpu_id, .event = e };
+	return true;
 }
 
-void kvm_stat__sample(struct kvm_stat *k, const struct kvm_tp_sample *s)
+bool kvm_stat__sample(struct kvm_stat *k, const struct kvm_tp_sample *s,
+		      struct kvm_slow_event *slow)
 {
 	struct kvm_vcpu_record *r;
 	uint64_t key = KVM_INVALID_KEY, info = 0;
 
 	if (!pid_wanted(k, s->pid))
-		return;
+		return false;
 	r = vcpu_record(k, s);
 	if (!r || (k->vcpu != -1 && k->vcpu != r->vcpu_id))
-		return;
+		return false;
 	if (is_begin(k, s, &key, &info)) {
 		r->last_event = key != KVM_INVALID_KEY ? find_create_event(k, key, info) : NULL;
 		r->start_time = s->time;
-	} else if (is_end(k, s, &key, &info)) {
-		end_event(k, r, key, info, s);
+		return false;
 	}
+	return is_end(k, s, &key, &info) && end_event(k, r, key, info, s, slow);
 }
 
-void kvm_stat__tp_sample(struct kvm_stat *k, const char *name, struct tep_event *tp,
-			 const struct perf_sample *sample)
+bool kvm_stat__tp_sample(struct kvm_stat *k, const char *name, struct tep_event *tp,
+			 const struct perf_sample *sample, struct kvm_slow_event *slow)
 {
 	/* each tracepoint's key and info fields */
 	static const struct {
@@ -380,13 +390,16 @@ void kvm_stat__tp_sample(struct kvm_stat *k, const char *name, struct tep_event 
 		ts.info = tps[i].info ? (uint64_t)tp_value(tp, sample, tps[i].info) : 0;
 		break;
 	}
-	kvm_stat__sample(k, &ts);
+	return kvm_stat__sample(k, &ts, slow);
 }
 
 void kvm_stat__session_sample(struct kvm_stat *k, struct perf_session *s,
 			      const struct evsel *evsel, const struct perf_sample *sample)
 {
-	kvm_stat__tp_sample(k, evsel->name, perf_session__event(s, evsel)->tp_format, sample);
+	struct kvm_slow_event slow;
+
+	kvm_stat__tp_sample(k, evsel->name, perf_session__event(s, evsel)->tp_format, sample,
+			    &slow);
 }
 
 struct tep_event *kvm_stat__local_format(struct tep_handle *tep, const char *tracepoint)

@@ -81,6 +81,7 @@ struct kvm_stat {
 	int vcpu;			/* -1: all */
 	const int *pids;		/* only these VMs (NULL: all) */
 	size_t nr_pids;
+	uint64_t duration;		/* ns: longer events are told (live's --duration), 0 off */
 	const struct kvm_exit_reason *reasons;
 	const char *isa;		/* "VMX" or "SVM" */
 
@@ -93,6 +94,13 @@ struct kvm_stat {
 	struct kvm_event **rows;
 	size_t nr_rows;
 	uint64_t total_count, total_time;
+};
+
+/* An event that took longer than the duration. */
+struct kvm_slow_event {
+	uint64_t time, took;
+	int pid, vcpu;
+	const struct kvm_event *event;
 };
 
 void kvm_stat__init(struct kvm_stat *k);
@@ -111,13 +119,15 @@ int kvm_stat__parse_key(const char *name, enum kvm_sort_key *out);
 /* perf's pid list: comma-separated, no duplicates.  -1 when malformed. */
 int kvm_stat__parse_pids(const char *list, int **pids, size_t *nr);
 
-/* Takes one sample. */
-void kvm_stat__sample(struct kvm_stat *k, const struct kvm_tp_sample *s);
+/* Takes one sample.  True when it ended an event longer than the duration
+ * (*slow filled), HLT exits aside as perf leaves them aside. */
+bool kvm_stat__sample(struct kvm_stat *k, const struct kvm_tp_sample *s,
+		      struct kvm_slow_event *slow);
 
 /* The same for a tracepoint sample of the event named name ("kvm:kvm_exit"),
  * tp its format: the kind and fields are looked up by name, as perf does. */
-void kvm_stat__tp_sample(struct kvm_stat *k, const char *name, struct tep_event *tp,
-			 const struct perf_sample *sample);
+bool kvm_stat__tp_sample(struct kvm_stat *k, const char *name, struct tep_event *tp,
+			 const struct perf_sample *sample, struct kvm_slow_event *slow);
 /* ... of a recording */
 void kvm_stat__session_sample(struct kvm_stat *k, struct perf_session *s,
 			      const struct evsel *evsel, const struct perf_sample *sample);
