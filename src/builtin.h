@@ -32,6 +32,7 @@ int cmd_record(int argc, const char **argv);
 int cmd_kallsyms(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_kmem(int argc, const char **argv);
+int cmd_kvm(int argc, const char **argv);
 int cmd_kwork(int argc, const char **argv);
 int cmd_lock(int argc, const char **argv);
 int cmd_mem(int argc, const char **argv);

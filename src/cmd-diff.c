@@ -9,6 +9,7 @@
 #include "core/analysis/diff.h"
 #include "core/data/sample-filter.h"
 #include "core/data/session.h"
+#include "core/events/parse-events.h"
 #include "core/hist/hist.h"
 #include "ui/diff-stdio.h"
 #include "util/exit-codes.h"
@@ -75,7 +76,8 @@ static int diff_sample(struct perf_tool *tool, struct perf_session *s,
 		.period = sample->period,
 		.filtered = (sample_filter__thread(&f->filter, al.thread) ? HIST_FILTER_THREAD : 0) |
 			    (sample_filter__dso(&f->filter, &al) ? HIST_FILTER_DSO : 0) |
-			    (sample_filter__symbol(&f->filter, &al) ? HIST_FILTER_SYMBOL : 0),
+			    (sample_filter__symbol(&f->filter, &al) ? HIST_FILTER_SYMBOL : 0) |
+			    hist_filter__host_guest(sample->cpumode),
 	};
 	h = file_hists(f, evsel);
 	hists__add_sample(h, &hs);
@@ -309,6 +311,10 @@ int cmd_diff(int argc, const char **argv)
 	if (o.cycles_hist && o.cfg.compute != DIFF_CYCLES)
 		usage_with_options(diff_usage, opts);
 	o.cfg.nr_files = argc > 1 ? argc : 2;
+	if (!argc && parse_events__guest) {	/* pcl kvm diff: the host's run and the guest's */
+		defaults[0] = "perf.data.host";
+		defaults[1] = "perf.data.guest";
+	}
 	if (argc == 1)
 		defaults[1] = argv[0];
 	if (o.cfg.sort_idx >= (unsigned int)o.cfg.nr_files) {

@@ -498,6 +498,8 @@ static int add_default_event(void)
 	rec.evlist.first->name = xstrdup("cycles");
 	if (!evsel__can_profile_kernel())
 		rec.evlist.first->attr.exclude_kernel = 1;
+	/* perf kvm's default event leaves the host out; guests are never excluded */
+	rec.evlist.first->attr.exclude_host = !parse_events__host;
 	return 0;
 }
 

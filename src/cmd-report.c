@@ -318,7 +318,8 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		return;
 	filtered = (sample_filter__thread(&r->filter, thread) ? HIST_FILTER_THREAD : 0) |
 		   (sample_filter__dso(&r->filter, &al) ? HIST_FILTER_DSO : 0) |
-		   (sample_filter__symbol(&r->filter, &al) ? HIST_FILTER_SYMBOL : 0);
+		   (sample_filter__symbol(&r->filter, &al) ? HIST_FILTER_SYMBOL : 0) |
+		   hist_filter__host_guest(sample->cpumode);
 	if (sample_filter__skip_cpu(&r->filter, sample->cpu))
 		return;
 	hs = (struct hist_sample){

@@ -251,7 +251,13 @@ static struct timespec ts_diff(struct timespec a, struct timespec b)
 
 static void add_event(const struct perf_event_attr *attr, const char *name)
 {
-	evlist__add(&evlist, evsel__new(attr, name));
+	/* under pcl kvm the defaults count guests too, and perf names them so */
+	char *tagged = attr->exclude_host || !attr->exclude_guest ?
+		       xasprintf("%s:%s%s", name, attr->exclude_host ? "" : "H",
+				 attr->exclude_guest ? "" : "G") : NULL;
+
+	evlist__add(&evlist, evsel__new(attr, tagged ? tagged : name));
+	free(tagged);
 }
 
 #define CACHE(c, op, res) ((c) | ((op) << 8) | ((res) << 16))
@@ -292,7 +298,8 @@ static void add_default_events(void)
 			memset(&attr, 0, sizeof(attr));
 			attr.type = defaults[i].type;
 			attr.config = defaults[i].config;
-			attr.exclude_guest = 1;
+			attr.exclude_guest = !parse_events__guest;
+			attr.exclude_host = !parse_events__host;
 			/* counting CPUs: the CPU's clock, not a task's */
 			if (i == 0 && target__has_cpu(&target)) {
 				attr.config = PERF_COUNT_SW_CPU_CLOCK;
@@ -308,7 +315,8 @@ static void add_default_events(void)
 		memset(&attr, 0, sizeof(attr));
 		attr.type = PERF_TYPE_HW_CACHE;
 		attr.config = detail[i].config;
-		attr.exclude_guest = 1;
+		attr.exclude_guest = !parse_events__guest;
+		attr.exclude_host = !parse_events__host;
 		add_event(&attr, detail[i].name);
 	}
 }

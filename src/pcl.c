@@ -26,6 +26,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "iostat",	cmd_iostat,	"Show I/O performance metrics" },
 	{ "kallsyms",	cmd_kallsyms,	"Searches running kernel for symbols" },
 	{ "kmem",	cmd_kmem,	"Trace and measure the kernel's slab and page allocations" },
+	{ "kvm",	cmd_kvm,	"Profile KVM guests and time their exits" },
 	{ "kwork",	cmd_kwork,	"Tool to trace/measure kernel work properties (latencies)" },
 	{ "list",	cmd_list,	"List the events this machine offers and their syntax" },
 	{ "lock",	cmd_lock,	"Analyze lock contention (perf lock)" },

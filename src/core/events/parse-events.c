@@ -112,13 +112,15 @@ static int expect(struct parser *ps, int type)
 
 /* --- creating events --------------------------------------------------- */
 
+bool parse_events__host = true, parse_events__guest;
+
 static struct evsel *add_evsel(struct parser *ps, const struct perf_event_attr *attr,
 			       const char *name)
 {
 	struct evsel *e = evsel__new(attr, NULL);
 
-	/* perf runs without guest profiling: guest samples are excluded */
-	e->attr.exclude_guest = 1;
+	e->attr.exclude_guest = !parse_events__guest;
+	e->attr.exclude_host = !parse_events__host;
 	free(e->name);
 	e->name = name ? xstrdup(name) : NULL;
 	ps->evs = xrealloc(ps->evs, (ps->nr_evs + 1) * sizeof(*ps->evs));

@@ -37,6 +37,11 @@ struct parse_events_error {
  */
 int parse_events(struct evlist *evlist, const char *str, struct parse_events_error *err);
 
+/* perf's perf_host and perf_guest: whether new events count the host and
+ * the guests (attr.exclude_host / exclude_guest clear).  The host only,
+ * unless pcl kvm says otherwise. */
+extern bool parse_events__host, parse_events__guest;
+
 /*
  * perf stat accepts only the terms config, config1, config2, name, period,
  * percore and metric-id; `pcl stat` turns this on before parsing.

@@ -2,6 +2,7 @@
 #include "core/hist/hist.h"
 #include "core/hist/hist-int.h"
 #include "core/events/evsel.h"
+#include "core/events/parse-events.h"
 #include "core/symbols/srcline-text.h"
 #include "util/rbtree.h"
 #include "util/util.h"
@@ -879,4 +880,14 @@ void hists__output_resort_by(struct hists *h, hist_entry_cmp_fn first,
 
 	hists__collapse(h);
 	output_resort(h, &order, keep);
+}
+
+uint8_t hist_filter__host_guest(uint8_t cpumode)
+{
+	bool guest = cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+		     cpumode == PERF_RECORD_MISC_GUEST_USER;
+	bool host = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_USER;
+
+	return (guest && !parse_events__guest ? HIST_FILTER_GUEST : 0) |
+	       (host && !parse_events__host ? HIST_FILTER_HOST : 0);
 }

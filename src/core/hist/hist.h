@@ -34,7 +34,13 @@ enum hist_filter {
 	HIST_FILTER_SYMBOL = 1 << 2,	/* --symbols, --symbol-filter */
 	HIST_FILTER_PARENT = 1 << 3,	/* -x */
 	HIST_FILTER_SOCKET = 1 << 4,	/* --socket-filter */
+	HIST_FILTER_GUEST = 1 << 5,	/* a guest's sample, not profiled (pcl kvm --no-guest) */
+	HIST_FILTER_HOST = 1 << 6,	/* the host's sample under pcl kvm without --host */
 };
+
+/* The GUEST or HOST bit for a sample of the side (host or guests) that
+ * parse_events__host / parse_events__guest leave out. */
+uint8_t hist_filter__host_guest(uint8_t cpumode);
 
 struct he_stat {
 	uint64_t period;
