@@ -323,6 +323,8 @@ bool sample_filter__symbol(const struct sample_filter *f, const struct addr_loca
 int sample_filter__check_cpus(const struct sample_filter *f, const struct evlist *evlist,
 			      uint32_t nr_cpus, char **err)
 {
+	int beyond;
+
 	*err = NULL;
 	for (int type = 0; type < PERF_TYPE_MAX; type++) {
 		evlist__for_each(evlist, pos) {
@@ -336,12 +338,10 @@ int sample_filter__check_cpus(const struct sample_filter *f, const struct evlist
 			break;
 		}
 	}
-	for (uint32_t cpu = nr_cpus; cpu < SAMPLE_FILTER_MAX_CPUS; cpu++) {
-		if (!sample_filter__skip_cpu(f, cpu)) {
-			*err = xasprintf("Requested CPU %u too large. Consider raising MAX_NR_CPUS",
-					 cpu);
-			return -1;
-		}
+	beyond = sample_filter__cpu_beyond(f, nr_cpus);
+	if (beyond >= 0) {
+		*err = xasprintf("Requested CPU %d too large. Consider raising MAX_NR_CPUS", beyond);
+		return -1;
 	}
 	return 0;
 }
