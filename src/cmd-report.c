@@ -439,8 +439,11 @@ static int report_lost_samples(struct perf_tool *tool, struct perf_session *s,
 			       const struct perf_event_header *rec, struct perf_sample *sample,
 			       struct evsel *evsel)
 {
-	report_of(tool)->total_lost_samples +=
-		((const struct perf_rec_lost_samples *)(const void *)rec)->lost;
+	uint64_t lost = ((const struct perf_rec_lost_samples *)(const void *)rec)->lost;
+
+	report_of(tool)->total_lost_samples += lost;
+	if (evsel)
+		report__hists(report_of(tool), evsel)->stats.nr_lost_samples += lost;
 	return 0;
 }
 
@@ -461,10 +464,9 @@ static void report_tool(struct report *r)
 	if (r->header_only)
 		return;
 	r->tool.sample = report_sample;
-	if (!counting) {
+	r->tool.lost_samples = report_lost_samples;
+	if (!counting)
 		r->tool.read = r->show_threads ? report_read : NULL;
-		r->tool.lost_samples = report_lost_samples;
-	}
 }
 
 /* --- setup ---------------------------------------------------------------- */
@@ -690,7 +692,8 @@ static void print_record_counts(const uint64_t *counts, size_t n, uint64_t total
 	}
 }
 
-/* --stats: the records of the file by type, then each event's samples. */
+/* --stats: the records of the file by type, then each event's samples
+ * and lost samples (perf lists those as LOST_SAMPLES events). */
 static void print_stats(struct report *r)
 {
 	const struct session_stats *st = &r->session->stats;
@@ -699,10 +702,12 @@ static void print_stats(struct report *r)
 	print_record_counts(st->nr_records, PERF_RECORD_HEADER_MAX, st->nr_events, true,
 			    r->skip_empty);
 	evlist__for_each(&r->session->evlist, pos) {
-		uint64_t counts[PERF_RECORD_SAMPLE + 1] = { 0 };
+		uint64_t counts[PERF_RECORD_LOST_SAMPLES + 1] = { 0 };
+		const struct hists_stats *hs = &report__hists(r, pos)->stats;
 
-		counts[PERF_RECORD_SAMPLE] = report__hists(r, pos)->stats.nr_samples;
-		if (r->skip_empty && !counts[PERF_RECORD_SAMPLE])
+		counts[PERF_RECORD_SAMPLE] = hs->nr_samples;
+		counts[PERF_RECORD_LOST_SAMPLES] = hs->nr_lost_samples;
+		if (r->skip_empty && !hs->nr_samples && !hs->nr_lost_samples)
 			continue;
 		printf("%s stats:\n", pos->name);
 		print_record_counts(counts, ARRAY_SIZE(counts), 0, false, true);

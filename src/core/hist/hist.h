@@ -142,6 +142,7 @@ struct hist_opts {
 struct hists_stats {
 	uint64_t total_period, total_non_filtered_period;
 	uint64_t nr_samples, nr_non_filtered_samples;
+	uint64_t nr_lost_samples;	/* what the event's LOST_SAMPLES records lost */
 	uint64_t callchain_period, callchain_non_filtered_period;
 };
 
