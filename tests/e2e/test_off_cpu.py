@@ -1,0 +1,123 @@
+"""`pcl record --off-cpu` against perf 6.1: perf here has no BPF build and
+ignores the option, so the oracle is perf reading pcl's file: its report
+must show the off-CPU time (offcpu-time samples, period = ns asleep) under
+the stack the sleep began with, and pcl's readers must print what perf's
+print of the same file."""
+import collections
+import re
+
+import pytest
+
+from conftest import fixture, pcl, perf, unified
+
+WARN = re.compile(r"warning|error|failed|unexpected|invalid|bogus", re.I)
+SLEEP_WORK = ["sh", "-c", f"sleep 0.3; {fixture('burner')} 100"]
+
+
+def perf_clean(*args):
+    r = perf(*args)
+    assert r.returncode == 0, r.stderr
+    assert not WARN.search(r.stderr), r.stderr
+    return r.stdout
+
+
+def without_tip(text):
+    return re.sub(r"^# \(Tip: .*\)\n", "", text, flags=re.M)
+
+
+def record(tmp_path, *args, name="oc.data"):
+    out = str(tmp_path / name)
+    r = pcl("record", "--off-cpu", "-o", out, *args)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def off_cpu_samples(path):
+    """(comm, tid, period, frames) of each offcpu-time sample, as perf sees it."""
+    text = perf_clean("script", "-i", path, "-F", "comm,tid,event,period,ip,sym")
+    samples = []
+    for block in text.split("\n\n"):
+        lines = block.strip("\n").splitlines()
+        if not lines or "offcpu-time:" not in lines[0]:
+            continue
+        head = lines[0].split()
+        frames = [ln.split()[1] if len(ln.split()) > 1 else "" for ln in lines[1:]]
+        samples.append((head[0], int(head[1]), int(head[2]), frames))
+    return samples
+
+
+@pytest.fixture(scope="module")
+def sleep_file(tmp_path_factory):
+    return record(tmp_path_factory.mktemp("offcpu"), "-g", "--", *SLEEP_WORK)
+
+
+def test_offcpu_event_attr_is_perfs(sleep_file):
+    lines = perf_clean("evlist", "-v", "-i", sleep_file).splitlines()
+    attr = next(ln for ln in lines if ln.startswith("offcpu-time:"))
+    assert "type: 1," in attr and "config: 0xa," in attr
+    assert "{ sample_period, sample_freq }: 1," in attr and "freq: 1" in attr
+    assert "CALLCHAIN" in attr and "PERIOD" in attr
+
+
+def test_perf_report_shows_the_sleep(sleep_file):
+    report = perf_clean("report", "--stdio", "--no-children", "-i", sleep_file)
+    assert "of event 'offcpu-time'" in report
+    # perf's BPF version writes no sched_switch samples: neither do we
+    assert "of event 'sched:sched_switch'" not in report
+    asleep = sum(period for comm, _, period, frames in off_cpu_samples(sleep_file)
+                 if comm == "sleep" and "do_nanosleep" in frames and "schedule" in frames)
+    assert asleep >= 300_000_000
+
+
+@pytest.mark.parametrize("args", [[], ["--no-children"], ["--sort", "comm,sym"],
+                                  ["-g", "caller"]])
+def test_pcl_report_matches_perf(sleep_file, args):
+    theirs = perf_clean("report", "--stdio", "-i", sleep_file, *args)
+    ours = pcl("report", "--stdio", "-i", sleep_file, *args)
+    assert ours.returncode == 0, ours.stderr
+    assert without_tip(ours.stdout) == without_tip(theirs), \
+        unified(without_tip(theirs), without_tip(ours.stdout))
+
+
+@pytest.mark.parametrize("args", [[], ["-F", "comm,tid,time,event,period,ip,sym"]])
+def test_pcl_script_matches_perf(sleep_file, args):
+    theirs = perf_clean("script", "-i", sleep_file, *args)
+    ours = pcl("script", "-i", sleep_file, *args)
+    assert ours.returncode == 0, ours.stderr
+    assert ours.stdout == theirs, unified(theirs, ours.stdout)
+
+
+def test_flamegraph_of_the_sleep(sleep_file, tmp_path):
+    svg = tmp_path / "off.svg"
+    r = pcl("flamegraph", "-i", sleep_file, "--event", "offcpu-time", "-o", str(svg))
+    assert r.returncode == 0, r.stderr
+    assert "do_nanosleep" in svg.read_text()
+
+
+def test_without_g_the_stacks_are_still_there(tmp_path):
+    path = record(tmp_path, "--", *SLEEP_WORK)
+    sleeps = [s for s in off_cpu_samples(path) if s[0] == "sleep"]
+    assert sum(s[2] for s in sleeps) >= 300_000_000
+    assert any("do_nanosleep" in s[3] for s in sleeps)
+
+
+def test_threads_switching_on_many_cpus(tmp_path):
+    """pingpong's two threads sleep and wake each other hundreds of times,
+    on whatever CPUs: every wake-up pairs with its own sleep."""
+    path = record(tmp_path, "-g", "--", fixture("pingpong"), "300")
+    samples = off_cpu_samples(path)
+    by_comm = collections.Counter(comm for comm, *_ in samples)
+    # the main thread is "pingpong": most rounds put both to sleep
+    assert by_comm["pingpong"] >= 20 and by_comm["pong"] >= 20, by_comm
+    assert all(period > 0 for _, _, period, _ in samples)
+    # a thread cannot sleep longer than the recording lasted
+    times = [float(t) for t in re.findall(r"\s(\d+\.\d+):", perf_clean(
+        "script", "-i", path, "-F", "time"))]
+    span_ns = (max(times) - min(times)) * 1e9 + 1e7
+    per_tid = collections.Counter()
+    for _, tid, period, _ in samples:
+        per_tid[tid] += period
+    assert max(per_tid.values()) <= span_ns
+    assert all(any(f in ("read", "__libc_read", "pipe_read") for f in frames)
+               or "do_nanosleep" in frames or "futex_wait" in frames
+               for comm, _, _, frames in samples if comm == "pong")
