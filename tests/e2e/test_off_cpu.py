@@ -121,3 +121,13 @@ def test_threads_switching_on_many_cpus(tmp_path):
     assert all(any(f in ("read", "__libc_read", "pipe_read") for f in frames)
                or "do_nanosleep" in frames or "futex_wait" in frames
                for comm, _, _, frames in samples if comm == "pong")
+
+
+def test_system_wide_in_order(tmp_path):
+    """-a: every task's sleeps, from every CPU's ring; perf must find the
+    samples in the order its rounds promise (no "out of order" warning)."""
+    path = record(tmp_path, "-a", "-g", "--", "sleep", "0.3")
+    report = perf_clean("report", "--stdio", "--no-children", "--sort", "comm", "-i", path)
+    assert "of event 'offcpu-time'" in report
+    assert any(comm == "sleep" and period >= 300_000_000
+               for comm, _, period, _ in off_cpu_samples(path))

@@ -167,6 +167,24 @@ static void test_rounds_wait(void **state)
 	off_cpu__delete(oc);
 }
 
+/* perf's rounds flush up to the newest time of any record, not only of
+ * switches: sleeps that ended before it go out with the next round, else
+ * perf would find them out of order. */
+static void test_other_records_move_the_limit(void **state)
+{
+	struct off_cpu *oc = off_cpu__new(SAMPLE_TYPE, 1);
+
+	(void)state;
+	sleep_of(oc, 107, 100, 200, 0);
+	off_cpu__note_time(oc, 600);		/* a cpu-clock sample, say */
+	off_cpu__round_end(oc, collect, NULL);
+	sleep_of(oc, 107, 300, 400, 0);
+	off_cpu__round_end(oc, collect, NULL);
+	assert_int_equal(nr_emitted, 2);
+	assert_int_equal(emitted[1][3], 400);
+	off_cpu__delete(oc);
+}
+
 /* A thread still asleep when the recording ends has no sample. */
 static void test_unfinished_sleep(void **state)
 {
@@ -190,6 +208,7 @@ int main(void)
 		cmocka_unit_test_setup(test_preemption_is_no_sleep, reset),
 		cmocka_unit_test_setup(test_rings_out_of_order, reset),
 		cmocka_unit_test_setup(test_rounds_wait, reset),
+		cmocka_unit_test_setup(test_other_records_move_the_limit, reset),
 		cmocka_unit_test_setup(test_unfinished_sleep, reset),
 	};
 

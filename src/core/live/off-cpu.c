@@ -114,8 +114,7 @@ static struct pending_switch *add_pending(struct off_cpu *oc, uint32_t pid, uint
 	p->seq = oc->seq++;
 	p->pid = pid;
 	p->tid = tid;
-	if (time > oc->newest)
-		oc->newest = time;
+	off_cpu__note_time(oc, time);
 	return p;
 }
 
@@ -232,6 +231,12 @@ static int flush(struct off_cpu *oc, uint64_t limit, off_cpu_emit_fn *emit, void
 	memmove(oc->pending, oc->pending + done, (oc->nr_pending - done) * sizeof(*oc->pending));
 	oc->nr_pending -= done;
 	return err;
+}
+
+void off_cpu__note_time(struct off_cpu *oc, uint64_t time)
+{
+	if (time > oc->newest)
+		oc->newest = time;
 }
 
 int off_cpu__round_end(struct off_cpu *oc, off_cpu_emit_fn *emit, void *ctx)

@@ -14,8 +14,9 @@
  * Each CPU's ring is in time order, the rings together are not: a thread
  * that slept on one CPU may wake on another whose ring was read first.  So
  * the switches wait until a round's end and are paired in time order up to
- * the newest time of the round before (what perf's ordered events rely on:
- * every record older than that has been drained by then).
+ * the newest time of any record of the round before (what perf's ordered
+ * events rely on: every record older than that has been drained by then,
+ * and perf has flushed no further than that when it reads the samples).
  *
  * One sample per sleep: pid/tid of the thread, time and cpu of its wake-up,
  * period = nanoseconds off the CPU, ip and callchain = the stack it left with.
@@ -54,6 +55,10 @@ void off_cpu__switch_out(struct off_cpu *oc, uint32_t pid, uint32_t tid, uint64_
 			 bool preempted);
 void off_cpu__switch_in(struct off_cpu *oc, uint32_t pid, uint32_t tid, uint64_t time,
 			uint32_t cpu);
+
+/* The time of any other record drained: what perf's ordered reading will
+ * have flushed up to, which the samples must not come before. */
+void off_cpu__note_time(struct off_cpu *oc, uint64_t time);
 
 /* A round of drained records ended: emits the sleeps that ended up to the
  * previous round's newest time, oldest first. */

@@ -908,10 +908,19 @@ static bool track_off_cpu(struct record_session *rs, int cpu, const struct perf_
 	struct perf_sample s;
 	const char *why;
 
-	if (rec->type != PERF_RECORD_SAMPLE && rec->type != PERF_RECORD_SWITCH &&
-	    rec->type != PERF_RECORD_SWITCH_CPU_WIDE)
+	/* Every event samples the time at the same place (they share the
+	 * id's): the time of any record tells how far perf will have read,
+	 * also of a sample whose later fields are another event's. */
+	if (rec->type >= PERF_RECORD_USER_TYPE_START)
 		return false;
-	if (perf_sample__parse(attr, rec, &s, &why) || !is_off_cpu_switch(rs, &s))
+	if (perf_sample__parse(attr, rec, &s, &why)) {
+		if (s.time != ~0ULL)
+			off_cpu__note_time(rs->off_cpu, s.time);
+		return false;
+	}
+	off_cpu__note_time(rs->off_cpu, s.time);
+	if ((rec->type != PERF_RECORD_SAMPLE && rec->type != PERF_RECORD_SWITCH &&
+	     rec->type != PERF_RECORD_SWITCH_CPU_WIDE) || !is_off_cpu_switch(rs, &s))
 		return false;
 	/* The idle task never sleeps. */
 	if (!s.tid)
