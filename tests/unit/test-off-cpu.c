@@ -126,6 +126,22 @@ static void test_preemption_is_no_sleep(void **state)
 	off_cpu__delete(oc);
 }
 
+/* A wake-up lost with a full ring: the thread ran again without one, and
+ * the sleep before cannot be measured (it would count CPU time). */
+static void test_lost_wake_up(void **state)
+{
+	struct off_cpu *oc = off_cpu__new(SAMPLE_TYPE, 1);
+
+	(void)state;
+	off_cpu__stack(oc, 108, chain, 6);
+	off_cpu__switch_out(oc, 100, 108, 100, false);
+	off_cpu__switch_out(oc, 100, 108, 300, true);	/* ran since: preempted */
+	off_cpu__switch_in(oc, 100, 108, 350, 0);
+	off_cpu__finish(oc, collect, NULL);
+	assert_int_equal(nr_emitted, 0);
+	off_cpu__delete(oc);
+}
+
 /* The wake-up's ring was read before the sleep's: the pair still holds. */
 static void test_rings_out_of_order(void **state)
 {
@@ -206,6 +222,7 @@ int main(void)
 		cmocka_unit_test_setup(test_identifier_and_cgroup, reset),
 		cmocka_unit_test_setup(test_unsupported_fields, reset),
 		cmocka_unit_test_setup(test_preemption_is_no_sleep, reset),
+		cmocka_unit_test_setup(test_lost_wake_up, reset),
 		cmocka_unit_test_setup(test_rings_out_of_order, reset),
 		cmocka_unit_test_setup(test_rounds_wait, reset),
 		cmocka_unit_test_setup(test_other_records_move_the_limit, reset),

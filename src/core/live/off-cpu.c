@@ -16,6 +16,7 @@ struct pending_switch {
 	uint64_t seq;		/* arrival order: ties keep it */
 	uint32_t pid, tid, cpu;
 	bool in;
+	bool preempted;		/* out, but runnable: no sleep */
 	uint64_t *chain;	/* a sleep's stack (out only), owned */
 	size_t nr;
 };
@@ -128,12 +129,13 @@ void off_cpu__switch_out(struct off_cpu *oc, uint32_t pid, uint32_t tid, uint64_
 
 	ts->stack = NULL;
 	ts->stack_nr = 0;
+	p = add_pending(oc, pid, tid, time);
 	/* A preempted thread is runnable: perf counts sleeps only. */
+	p->preempted = preempted;
 	if (preempted) {
 		free(stack);
 		return;
 	}
-	p = add_pending(oc, pid, tid, time);
 	p->chain = stack;
 	p->nr = nr;
 }
@@ -216,10 +218,12 @@ static int flush(struct off_cpu *oc, uint64_t limit, off_cpu_emit_fn *emit, void
 		struct thread_state *ts = thread_state(oc, p->tid);
 
 		if (!p->in) {
+			/* an out after an out: the wake-up between them was
+			 * lost (a full ring), and so is that sleep */
 			free(ts->chain);
 			ts->chain = p->chain;
 			ts->nr = p->nr;
-			ts->since = p->time;
+			ts->since = p->preempted ? 0 : p->time;
 			p->chain = NULL;
 		} else if (ts->since) {
 			err = emit_sleep(oc, ts, p, emit, ctx);

@@ -761,9 +761,32 @@ static int write_pipe_features(struct record_session *rs, const struct record_fi
 	return err;
 }
 
-int record_session__create_file(struct record_session *rs, const char *path,
-				int comp_level, bool build_ids, pid_t workload_pid,
-				const struct record_finish *fin)
+/* --off-cpu: perf's BPF version has no switch event, so the file's attrs,
+ * ids, features (no tracing data) and lost counts leave it out while they
+ * are written; it stays in the evlist the drain enables and disables. */
+static void hide_off_cpu_switch(struct record_session *rs)
+{
+	evlist__for_each(rs->evlist, e) {
+		if (rs->off_cpu_switch && e->next == rs->off_cpu_switch) {
+			e->next = NULL;
+			rs->evlist->last = e;
+			rs->evlist->nr_entries--;
+			return;
+		}
+	}
+}
+
+static void show_off_cpu_switch(struct record_session *rs)
+{
+	if (!rs->off_cpu_switch || rs->evlist->last == rs->off_cpu_switch)
+		return;
+	rs->evlist->last->next = rs->off_cpu_switch;
+	rs->evlist->last = rs->off_cpu_switch;
+	rs->evlist->nr_entries++;
+}
+
+static int create_file(struct record_session *rs, const char *path, int comp_level,
+		       bool build_ids, pid_t workload_pid, const struct record_finish *fin)
 {
 	struct perf_data_writer_attr *attrs;
 	bool pipe = !strcmp(path, "-");
@@ -919,9 +942,12 @@ static bool track_off_cpu(struct record_session *rs, int cpu, const struct perf_
 		return false;
 	}
 	off_cpu__note_time(rs->off_cpu, s.time);
-	if ((rec->type != PERF_RECORD_SAMPLE && rec->type != PERF_RECORD_SWITCH &&
-	     rec->type != PERF_RECORD_SWITCH_CPU_WIDE) || !is_off_cpu_switch(rs, &s))
+	if (!is_off_cpu_switch(rs, &s))
 		return false;
+	/* perf could not tell whose its other records (LOST...) are. */
+	if (rec->type != PERF_RECORD_SAMPLE && rec->type != PERF_RECORD_SWITCH &&
+	    rec->type != PERF_RECORD_SWITCH_CPU_WIDE)
+		return true;
 	/* The idle task never sleeps. */
 	if (!s.tid)
 		return true;
@@ -1088,7 +1114,7 @@ static int write_lost_samples(struct record_session *rs)
 	return 0;
 }
 
-int record_session__finish_file(struct record_session *rs, struct record_finish *fin)
+static int finish_file(struct record_session *rs, struct record_finish *fin)
 {
 	struct header_env env;
 	struct perf_data_writer *w = &rs->writer;
@@ -1142,17 +1168,42 @@ int record_session__finish_file(struct record_session *rs, struct record_finish 
 }
 
 int record_session__track_off_cpu(struct record_session *rs, const struct evsel *off_cpu,
-				  const struct evsel *sched_switch)
+				  struct evsel *sched_switch)
 {
+	if (rs->evlist->last != sched_switch)
+		return -EINVAL;
 	rs->off_cpu = off_cpu__new(off_cpu->attr.sample_type, off_cpu->ids ? off_cpu->ids[0] : 0);
 	rs->off_cpu_switch = sched_switch;
 	return rs->off_cpu ? 0 : -EINVAL;
+}
+
+int record_session__create_file(struct record_session *rs, const char *path,
+				int comp_level, bool build_ids, pid_t workload_pid,
+				const struct record_finish *fin)
+{
+	int err;
+
+	hide_off_cpu_switch(rs);
+	err = create_file(rs, path, comp_level, build_ids, workload_pid, fin);
+	show_off_cpu_switch(rs);
+	return err;
+}
+
+int record_session__finish_file(struct record_session *rs, struct record_finish *fin)
+{
+	int err;
+
+	hide_off_cpu_switch(rs);
+	err = finish_file(rs, fin);
+	show_off_cpu_switch(rs);
+	return err;
 }
 
 void record_session__close(struct record_session *rs)
 {
 	off_cpu__delete(rs->off_cpu);
 	rs->off_cpu = NULL;
+	rs->off_cpu_switch = NULL;
 	drain__unmap(&rs->drain);
 	free(rs->id_map);
 	rs->id_map = NULL;

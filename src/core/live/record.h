@@ -166,15 +166,17 @@ struct record_session {
 	 * which stay out of the file (unless --switch-events asked for the
 	 * switches), written as samples of the offcpu event */
 	struct off_cpu *off_cpu;
-	const struct evsel *off_cpu_switch;
+	struct evsel *off_cpu_switch;	/* the evlist's last, not the file's */
 	uint64_t samples_dropped, samples_added;	/* of the current file */
 };
 
 /* --off-cpu: tracks the sleeps of the opened session's switch event (see
- * record__add_off_cpu_switch()) into offcpu's samples.  Returns 0, or
- * -EINVAL when offcpu's sample_type has fields perf's version cannot fill. */
+ * record__add_off_cpu_switch(); the last of the evlist) into offcpu's
+ * samples.  The files leave the switch event out: perf's BPF version has
+ * none.  Returns 0, or -EINVAL when offcpu's sample_type has fields perf's
+ * version cannot fill. */
 int record_session__track_off_cpu(struct record_session *rs, const struct evsel *off_cpu,
-				  const struct evsel *sched_switch);
+				  struct evsel *sched_switch);
 
 /*
  * Opens the configured evlist on cpus x threads.  A hardware cycles event
