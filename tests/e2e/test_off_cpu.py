@@ -150,3 +150,18 @@ def test_attached_to_a_running_process(tmp_path):
     assert perf_clean("evlist", "-i", path).split() == ["cpu-clock:ppp", "offcpu-time"] or \
         perf_clean("evlist", "-i", path).split() == ["cycles:P", "offcpu-time"]
     assert {comm for comm, *_ in off_cpu_samples(path)} >= {"pingpong", "pong"}
+
+
+def test_pipe(tmp_path):
+    """-o -: the switch event's attr stays out of the stream too."""
+    from conftest import PCL, PERF
+    import subprocess
+    rec = subprocess.Popen([PCL, "record", "-q", "--off-cpu", "-o", "-", "--", "sleep", "0.2"],
+                           stdout=subprocess.PIPE)
+    rep = subprocess.run([PERF, "report", "--stdio", "--no-children", "-i", "-"],
+                         stdin=rec.stdout, capture_output=True, text=True, timeout=120)
+    rec.wait(timeout=120)
+    assert rec.returncode == 0 and rep.returncode == 0, rep.stderr
+    assert not WARN.search(rep.stderr), rep.stderr
+    assert "of event 'offcpu-time'" in rep.stdout
+    assert "sched_switch" not in rep.stdout
