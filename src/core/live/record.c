@@ -931,37 +931,36 @@ static bool track_off_cpu(struct record_session *rs, int cpu, const struct perf_
 	struct perf_sample s;
 	const char *why;
 
+	bool parsed;
+
 	/* Every event samples the time at the same place (they share the
 	 * id's): the time of any record tells how far perf will have read,
 	 * also of a sample whose later fields are another event's. */
 	if (rec->type >= PERF_RECORD_USER_TYPE_START)
 		return false;
-	if (perf_sample__parse(attr, rec, &s, &why)) {
-		if (s.time != ~0ULL)
-			off_cpu__note_time(rs->off_cpu, s.time);
-		return false;
-	}
-	off_cpu__note_time(rs->off_cpu, s.time);
+	parsed = !perf_sample__parse(attr, rec, &s, &why);
+	if (s.time != ~0ULL)
+		off_cpu__note_time(rs->off_cpu, s.time);
 	if (!is_off_cpu_switch(rs, &s))
 		return false;
-	/* perf could not tell whose its other records (LOST...) are. */
-	if (rec->type != PERF_RECORD_SAMPLE && rec->type != PERF_RECORD_SWITCH &&
-	    rec->type != PERF_RECORD_SWITCH_CPU_WIDE)
-		return true;
-	/* The idle task never sleeps. */
-	if (!s.tid)
-		return true;
-	if (rec->type == PERF_RECORD_SAMPLE) {
-		off_cpu__stack(rs->off_cpu, s.tid, s.callchain, s.callchain_nr);
+	if (rec->type == PERF_RECORD_SAMPLE)
 		rs->samples_dropped++;
-	} else if (rec->misc & PERF_RECORD_MISC_SWITCH_OUT) {
+	/* None of its records goes to the file: perf could not tell whose
+	 * they are.  Other kinds (LOST...) and the idle task (it never
+	 * sleeps) tell nothing of sleeps. */
+	if (!parsed || !s.tid || (rec->type != PERF_RECORD_SAMPLE &&
+				  rec->type != PERF_RECORD_SWITCH &&
+				  rec->type != PERF_RECORD_SWITCH_CPU_WIDE))
+		return true;
+	if (rec->type == PERF_RECORD_SAMPLE)
+		off_cpu__stack(rs->off_cpu, s.tid, s.callchain, s.callchain_nr);
+	else if (rec->misc & PERF_RECORD_MISC_SWITCH_OUT)
 		off_cpu__switch_out(rs->off_cpu, s.pid, s.tid, s.time,
 				    rec->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
-	} else {
-		if (!(attr->sample_type & PERF_SAMPLE_CPU))
-			s.cpu = cpu < 0 ? 0 : (uint32_t)cpu;
-		off_cpu__switch_in(rs->off_cpu, s.pid, s.tid, s.time, s.cpu);
-	}
+	else
+		off_cpu__switch_in(rs->off_cpu, s.pid, s.tid, s.time,
+				   (attr->sample_type & PERF_SAMPLE_CPU) ? s.cpu :
+				   cpu < 0 ? 0 : (uint32_t)cpu);
 	return true;
 }
 
