@@ -51,6 +51,9 @@ static struct {
 	enum switch_mode switch_mode;
 	uint64_t switch_size;
 	unsigned int switch_secs;
+
+	bool off_cpu;			/* --off-cpu: sleeps as offcpu-time samples */
+	struct evsel *off_cpu_event, *off_cpu_switch;
 } rec;
 
 static const struct option *record_options;
@@ -237,6 +240,7 @@ static const struct option options[] = {
 		    "Record namespaces events"),
 	OPT_BOOLEAN(0, "switch-events", &rec.opts.record_switch_events,
 		    "Record context switch events"),
+	OPT_BOOLEAN(0, "off-cpu", &rec.off_cpu, "Enable off-cpu analysis"),
 	OPT_CALLBACK_OPTARG(0, "user-regs", &rec.opts.regs_user, "any register",
 			    "sample selected machine registers on interrupt, use '-user-regs=?' "
 			    "to list register names", parse_regs_opt, NULL),
@@ -930,7 +934,18 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 	}
 	/* After the fork: the child must not run our handlers before its exec. */
 	catch_signals();
+	if (rec.off_cpu)
+		rec.off_cpu_event = record__add_off_cpu(&rec.evlist);
 	record__config(&rec.evlist, &rec.opts);
+	if (rec.off_cpu) {
+		rec.off_cpu_switch = record__add_off_cpu_switch(&rec.evlist, rec.off_cpu_event);
+		if (!rec.off_cpu_switch) {
+			fprintf(stderr, "--off-cpu needs the sched:sched_switch tracepoint and "
+				"sample times\n");
+			err = -EINVAL;
+			goto out_kill;
+		}
+	}
 	if (to_pipe())
 		record__config_pipe(&rec.evlist);
 	for (;;) {
@@ -950,6 +965,13 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 				failed->filter, failed->name, -err, strerror(-err));
 		else
 			print_open_error(failed, err);
+		goto out_kill;
+	}
+	if (rec.off_cpu &&
+	    record_session__track_off_cpu(&r.rs, rec.off_cpu_event, rec.off_cpu_switch)) {
+		fprintf(stderr, "not supported sample type: %llx\n",
+			(unsigned long long)rec.off_cpu_event->attr.sample_type);
+		err = -EINVAL;
 		goto out_kill;
 	}
 	if (rec.verbose && r.rs.fallback_msg[0])

@@ -400,6 +400,11 @@ void script_print_sample(FILE *fp, struct script_config *c, struct perf_session 
 			   sample->user_regs.regs);
 	if (f & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
 		script_print_brstack(fp, f, m, sample, al->thread);
+	/* perf dumps a BPF output event's raw data, starting on a new line:
+	 * the line alone for offcpu-time's samples, which carry none. */
+	if ((f & SF_BPF_OUTPUT) && evsel->attr.type == PERF_TYPE_SOFTWARE &&
+	    evsel->attr.config == PERF_COUNT_SW_BPF_OUTPUT)
+		fputc('\n', fp);
 	if (f & (SF_INSN | SF_INSNLEN | SF_BRSTACKINSN | SF_BRSTACKINSNLEN))
 		print_insn(fp, c, f, m, sample, al->thread);
 	if (f & SF_PHYS_ADDR)

@@ -4,6 +4,7 @@
 #include "core/symbols/buildid-cache.h"
 #include "core/events/event-names.h"
 #include "core/events/evlist.h"
+#include "core/events/parse-events.h"
 #include "core/data/header-features.h"
 #include "core/data/perf-record.h"
 #include "util/util.h"
@@ -375,6 +376,46 @@ void record__config(struct evlist *evlist, const struct record_opts *opts)
 	}
 }
 
+struct evsel *record__add_off_cpu(struct evlist *evlist)
+{
+	struct perf_event_attr attr;
+	struct evsel *e;
+
+	off_cpu__init_attr(&attr);
+	e = evsel__new(&attr, OFF_CPU_EVENT_NAME);
+	evlist__add(evlist, e);
+	return e;
+}
+
+struct evsel *record__add_off_cpu_switch(struct evlist *evlist, const struct evsel *off_cpu)
+{
+	const struct perf_event_attr *o = &off_cpu->attr;
+	struct parse_events_error err = { .idx = -1 };
+	struct perf_event_attr *a;
+
+	if (!(o->sample_type & PERF_SAMPLE_TIME) || parse_events(evlist, "sched:sched_switch", &err)) {
+		parse_events_error__exit(&err);
+		return NULL;
+	}
+	parse_events_error__exit(&err);
+	a = &evlist->last->attr;
+	/* offcpu's fields (and so its id's place), one sample per switch,
+	 * the full stack, and the switch records that time the sleeps */
+	a->size = sizeof(*a);
+	a->sample_type = o->sample_type;
+	a->sample_period = 1;
+	a->freq = 0;
+	a->read_format = o->read_format;
+	a->sample_id_all = 1;
+	a->inherit = o->inherit;
+	a->disabled = o->disabled;
+	a->enable_on_exec = o->enable_on_exec;
+	a->use_clockid = o->use_clockid;
+	a->clockid = o->clockid;
+	a->context_switch = 1;
+	return evlist->last;
+}
+
 void record__config_pipe(struct evlist *evlist)
 {
 	evlist__for_each(evlist, e) {
@@ -720,9 +761,32 @@ static int write_pipe_features(struct record_session *rs, const struct record_fi
 	return err;
 }
 
-int record_session__create_file(struct record_session *rs, const char *path,
-				int comp_level, bool build_ids, pid_t workload_pid,
-				const struct record_finish *fin)
+/* --off-cpu: perf's BPF version has no switch event, so the file's attrs,
+ * ids, features (no tracing data) and lost counts leave it out while they
+ * are written; it stays in the evlist the drain enables and disables. */
+static void hide_off_cpu_switch(struct record_session *rs)
+{
+	evlist__for_each(rs->evlist, e) {
+		if (rs->off_cpu_switch && e->next == rs->off_cpu_switch) {
+			e->next = NULL;
+			rs->evlist->last = e;
+			rs->evlist->nr_entries--;
+			return;
+		}
+	}
+}
+
+static void show_off_cpu_switch(struct record_session *rs)
+{
+	if (!rs->off_cpu_switch || rs->evlist->last == rs->off_cpu_switch)
+		return;
+	rs->evlist->last->next = rs->off_cpu_switch;
+	rs->evlist->last = rs->off_cpu_switch;
+	rs->evlist->nr_entries++;
+}
+
+static int create_file(struct record_session *rs, const char *path, int comp_level,
+		       bool build_ids, pid_t workload_pid, const struct record_finish *fin)
 {
 	struct perf_data_writer_attr *attrs;
 	bool pipe = !strcmp(path, "-");
@@ -737,6 +801,7 @@ int record_session__create_file(struct record_session *rs, const char *path,
 		return err;
 	rs->writing = true;
 	rs->samples = rs->nr_records = rs->lost_chunks = 0;
+	rs->samples_dropped = rs->samples_added = 0;
 	rs->first_time = rs->last_time = 0;
 	attrs = xcalloc((size_t)rs->evlist->nr_entries + 1, sizeof(*attrs));
 	evlist__for_each(rs->evlist, e) {
@@ -846,18 +911,108 @@ static void note_records(struct record_session *rs, const unsigned char *data, s
 	}
 }
 
+/* A record of the off-CPU switch event: a sample (its id) or a switch
+ * (the id in its trailer: --switch-events' tracking event has its own). */
+static bool is_off_cpu_switch(const struct record_session *rs, const struct perf_sample *s)
+{
+	const struct evsel *e = rs->off_cpu_switch;
+	size_t n = (size_t)e->nr_cpus * (size_t)e->nr_threads;
+
+	for (size_t i = 0; i < n; i++)
+		if (e->ids[i] == s->id)
+			return true;
+	return false;
+}
+
+/* Feeds the off-CPU tracker; returns whether rec stays out of the file. */
+static bool track_off_cpu(struct record_session *rs, int cpu, const struct perf_event_header *rec)
+{
+	const struct perf_event_attr *attr = &rs->off_cpu_switch->attr;
+	struct perf_sample s;
+	const char *why;
+
+	bool parsed;
+
+	/* Every event samples the time at the same place (they share the
+	 * id's): the time of any record tells how far perf will have read,
+	 * also of a sample whose later fields are another event's. */
+	if (rec->type >= PERF_RECORD_USER_TYPE_START)
+		return false;
+	parsed = !perf_sample__parse(attr, rec, &s, &why);
+	if (s.time != ~0ULL)
+		off_cpu__note_time(rs->off_cpu, s.time);
+	if (!is_off_cpu_switch(rs, &s))
+		return false;
+	if (rec->type == PERF_RECORD_SAMPLE)
+		rs->samples_dropped++;
+	/* None of its records goes to the file: perf could not tell whose
+	 * they are.  Other kinds (LOST...) and the idle task (it never
+	 * sleeps) tell nothing of sleeps. */
+	if (!parsed || !s.tid || (rec->type != PERF_RECORD_SAMPLE &&
+				  rec->type != PERF_RECORD_SWITCH &&
+				  rec->type != PERF_RECORD_SWITCH_CPU_WIDE))
+		return true;
+	if (rec->type == PERF_RECORD_SAMPLE)
+		off_cpu__stack(rs->off_cpu, s.tid, s.callchain, s.callchain_nr);
+	else if (rec->misc & PERF_RECORD_MISC_SWITCH_OUT)
+		off_cpu__switch_out(rs->off_cpu, s.pid, s.tid, s.time,
+				    rec->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+	else
+		off_cpu__switch_in(rs->off_cpu, s.pid, s.tid, s.time,
+				   (attr->sample_type & PERF_SAMPLE_CPU) ? s.cpu :
+				   cpu < 0 ? 0 : (uint32_t)cpu);
+	return true;
+}
+
+static int write_records(struct record_session *rs, const void *data, size_t len)
+{
+	int err = perf_data_writer__write(&rs->writer, data, len);
+
+	note_records(rs, data, len);
+	return err;
+}
+
+/* --off-cpu: the records go into the file but the switch event's. */
+static int write_chunk_off_cpu(struct record_session *rs, int cpu, const unsigned char *data,
+			       size_t len)
+{
+	size_t kept = 0, pos = 0;
+	int err = 0;
+
+	while (pos < len && !err) {
+		const struct perf_event_header *rec = (const void *)(data + pos);
+
+		if (track_off_cpu(rs, cpu, rec)) {
+			if (pos > kept)
+				err = write_records(rs, data + kept, pos - kept);
+			kept = pos + rec->size;
+		}
+		pos += rec->size;
+	}
+	if (!err && len > kept)
+		err = write_records(rs, data + kept, len - kept);
+	return err;
+}
+
 /* drain's chunk callback: the records go into the file as they are. */
 static int write_chunk(void *ctx, int cpu, const void *data, size_t len)
 {
 	struct record_session *rs = ctx;
-	int err;
 
-	(void)cpu;
 	if (!rs->writing)
 		return 0;
-	err = perf_data_writer__write(&rs->writer, data, len);
-	note_records(rs, data, len);
-	return err;
+	if (rs->off_cpu)
+		return write_chunk_off_cpu(rs, cpu, data, len);
+	return write_records(rs, data, len);
+}
+
+/* The off-CPU tracker's samples go into the file with the drained ones. */
+static int write_off_cpu_sample(void *ctx, const struct perf_event_header *rec)
+{
+	struct record_session *rs = ctx;
+
+	rs->samples_added++;
+	return write_records(rs, rec, rec->size);
 }
 
 /* drain's round_end callback: the round is closed and on disk, so that a
@@ -874,7 +1029,10 @@ static int end_round(void *ctx, size_t bytes)
 	(void)bytes;
 	if (!rs->writing)
 		return 0;
-	rs->samples = now->samples - then->samples;
+	err = rs->off_cpu ? off_cpu__round_end(rs->off_cpu, write_off_cpu_sample, rs) : 0;
+	if (err)
+		return err;
+	rs->samples = now->samples - then->samples - rs->samples_dropped + rs->samples_added;
 	rs->nr_records = now->records - then->records;
 	rs->lost_chunks = now->lost_records - then->lost_records;
 	err = perf_data_writer__write_uncompressed(&rs->writer, &round, sizeof(round));
@@ -955,13 +1113,20 @@ static int write_lost_samples(struct record_session *rs)
 	return 0;
 }
 
-int record_session__finish_file(struct record_session *rs, struct record_finish *fin)
+static int finish_file(struct record_session *rs, struct record_finish *fin)
 {
 	struct header_env env;
 	struct perf_data_writer *w = &rs->writer;
 	int err;
 
-	err = synthesize_tail(rs);
+	err = 0;
+	if (rs->off_cpu) {
+		err = off_cpu__finish(rs->off_cpu, write_off_cpu_sample, rs);
+		rs->samples = rs->drain.stats.samples - rs->file_start.samples -
+			      rs->samples_dropped + rs->samples_added;
+	}
+	if (!err)
+		err = synthesize_tail(rs);
 	describe(rs, fin, &env);
 	rs->lost_samples = 0;
 	if (!err)
@@ -1001,8 +1166,43 @@ int record_session__finish_file(struct record_session *rs, struct record_finish 
 	return err;
 }
 
+int record_session__track_off_cpu(struct record_session *rs, const struct evsel *off_cpu,
+				  struct evsel *sched_switch)
+{
+	if (rs->evlist->last != sched_switch)
+		return -EINVAL;
+	rs->off_cpu = off_cpu__new(off_cpu->attr.sample_type, off_cpu->ids ? off_cpu->ids[0] : 0);
+	rs->off_cpu_switch = sched_switch;
+	return rs->off_cpu ? 0 : -EINVAL;
+}
+
+int record_session__create_file(struct record_session *rs, const char *path,
+				int comp_level, bool build_ids, pid_t workload_pid,
+				const struct record_finish *fin)
+{
+	int err;
+
+	hide_off_cpu_switch(rs);
+	err = create_file(rs, path, comp_level, build_ids, workload_pid, fin);
+	show_off_cpu_switch(rs);
+	return err;
+}
+
+int record_session__finish_file(struct record_session *rs, struct record_finish *fin)
+{
+	int err;
+
+	hide_off_cpu_switch(rs);
+	err = finish_file(rs, fin);
+	show_off_cpu_switch(rs);
+	return err;
+}
+
 void record_session__close(struct record_session *rs)
 {
+	off_cpu__delete(rs->off_cpu);
+	rs->off_cpu = NULL;
+	rs->off_cpu_switch = NULL;
 	drain__unmap(&rs->drain);
 	free(rs->id_map);
 	rs->id_map = NULL;

@@ -26,6 +26,7 @@
 #include "core/events/cpumap.h"
 #include "core/live/dso-hits.h"
 #include "core/live/drain.h"
+#include "core/live/off-cpu.h"
 #include "core/events/evsel.h"
 #include "core/data/perf-data-write.h"
 #include "core/live/ringbuf.h"
@@ -107,6 +108,17 @@ int record_opts__parse_branch_filter(struct record_opts *opts, const char *arg,
  */
 void record__config(struct evlist *evlist, const struct record_opts *opts);
 
+/* --off-cpu, before record__config(): perf's "offcpu-time" event, which
+ * the file's off-CPU samples belong to. */
+struct evsel *record__add_off_cpu(struct evlist *evlist);
+
+/* --off-cpu, after record__config(): the sched:sched_switch event that
+ * watches the target's threads leave (with their stacks) and come back
+ * (PERF_RECORD_SWITCH), laid out as offcpu's samples so that every record
+ * still says its event at the same place.  Returns it, or NULL without
+ * the tracepoint or without sample times. */
+struct evsel *record__add_off_cpu_switch(struct evlist *evlist, const struct evsel *off_cpu);
+
 /* For -o -: every event's samples carry an id, as perf sets for a pipe, where
  * the EVENT_UPDATE records name events by id. */
 void record__config_pipe(struct evlist *evlist);
@@ -149,7 +161,22 @@ struct record_session {
 	uint64_t lost_chunks;		/* PERF_RECORD_LOST records: ring buffer overruns */
 	uint64_t lost_samples;		/* dropped by the kernel (read_format LOST) */
 	uint64_t first_time, last_time;	/* of samples, for SAMPLE_TIME */
+
+	/* --off-cpu: the sleeps measured from the switch event's records,
+	 * which stay out of the file (unless --switch-events asked for the
+	 * switches), written as samples of the offcpu event */
+	struct off_cpu *off_cpu;
+	struct evsel *off_cpu_switch;	/* the evlist's last, not the file's */
+	uint64_t samples_dropped, samples_added;	/* of the current file */
 };
+
+/* --off-cpu: tracks the sleeps of the opened session's switch event (see
+ * record__add_off_cpu_switch(); the last of the evlist) into offcpu's
+ * samples.  The files leave the switch event out: perf's BPF version has
+ * none.  Returns 0, or -EINVAL when offcpu's sample_type has fields perf's
+ * version cannot fill. */
+int record_session__track_off_cpu(struct record_session *rs, const struct evsel *off_cpu,
+				  struct evsel *sched_switch);
 
 /*
  * Opens the configured evlist on cpus x threads.  A hardware cycles event
