@@ -463,7 +463,9 @@ struct sqlite_export *sqlite_export__new(const char *path, const struct sqlite_e
 	hashmap_init(&e->unknown_syms, sizeof(struct unknown_sym_value));
 	hashmap_init(&e->call_paths, sizeof(struct call_path_value));
 	e->frames = xcalloc(MAX_STACK * 2 + 8, sizeof(*e->frames));
-	if (sqlite3_open(path, &e->db) != SQLITE_OK) {
+	/* one thread writes: no locking on every bind and step */
+	if (sqlite3_open_v2(path, &e->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		e->err = xasprintf("cannot open %s: %s", path, sqlite3_errmsg(e->db));
 		goto fail;
 	}
