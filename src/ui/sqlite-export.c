@@ -763,12 +763,22 @@ static int export_machine(struct sqlite_export *e)
 	return insert(e, ST_MACHINE, "iit", e->machine_id, (int64_t)-1, "");
 }
 
+/* perf's sample_addr_correlates_sym: page faults' addresses (and BTS's,
+ * which pcl does not decode) are looked up as the samples' ips are */
+static bool addr_is_code_or_data(const struct perf_event_attr *attr)
+{
+	return (attr->sample_type & PERF_SAMPLE_ADDR) && attr->type == PERF_TYPE_SOFTWARE &&
+	       (attr->config == PERF_COUNT_SW_PAGE_FAULTS ||
+		attr->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		attr->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
+}
+
 /* Samples ------------------------------------------------------------- */
 
 int sqlite_export__sample(struct sqlite_export *e, struct perf_session *s, struct evsel *evsel,
 			  const struct perf_sample *sample)
 {
-	struct addr_location al;
+	struct addr_location al, to;
 	int64_t v[25] = { 0 }, *evsel_id;
 	bool added;
 	int err = 0;
@@ -804,6 +814,14 @@ int sqlite_export__sample(struct sqlite_export *e, struct perf_session *s, struc
 			  DATA_SRC_NONE);
 	if (e->opts.callchains && sample->callchain)
 		v[21] = sample_call_path(e, s, evsel, sample, al.thread);
+	v[14] = (int64_t)sample->addr;
+	if (addr_is_code_or_data(&evsel->attr) &&
+	    machine__find_symbol_fb(s->machine, al.thread, sample->cpumode, sample->addr, &to) &&
+	    to.map) {
+		v[11] = dso_id(e, to.map->dso);
+		v[12] = symbol_id(e, to.map->dso, v[11], to.sym, to.addr);
+		v[13] = (int64_t)(to.addr - (to.sym ? to.sym->start : to.addr));
+	}
 	err |= insert_sample_row(e, v);
 	return err ? -1 : 0;
 }

@@ -231,6 +231,24 @@ def test_call_paths_are_perf_scripts_stacks(tmp, recordings):
     assert checked > 20
 
 
+def test_page_fault_addresses_are_perfs(tmp):
+    """Page-fault samples with their data addresses (-d): to_ip and the
+    to_dso/to_symbol they resolve to, as perf's export gives them.  Labels
+    ending a data section (_edata) are symbols to perf, an address without
+    one to pcl: their ids and starts agree, not their names."""
+    data = record(tmp, "faults", "-d", "-e", "page-faults", "-e", "cpu-clock", "--",
+                  fixture("burner"))
+    ours, theirs = export("pcl", tmp, data, ("all",)), export("perf", tmp, data, ("all",))
+    assert names(ours, "table") == names(theirs, "table")
+    for table in names(theirs, "table"):
+        mine, perfs = rows(ours, table), rows(theirs, table)
+        if table == "symbols":
+            mine, perfs = [r[:3] for r in mine], [r[:3] for r in perfs]
+        assert mine == perfs, table
+    with sqlite3.connect(ours) as c:
+        assert c.execute("SELECT count(*) FROM samples WHERE to_dso_id != 0").fetchone()[0] > 0
+
+
 def test_calls_without_branches_is_empty(tmp, recordings):
     """calls holds perf's row 0 alone when the samples carry no branches."""
     db = export("pcl", tmp, recordings["fp"], ("all", "calls"))
