@@ -732,19 +732,15 @@ static int64_t sample_call_path(struct sqlite_export *e, struct perf_session *s,
 	int n = perf_sample__resolve_callchain(sample, &evsel->attr, s->machine, thread, &req,
 					       e->frames, MAX_STACK * 2 + 8);
 	int64_t path;
-	bool any = false;
 
-	for (int i = 0; i < n; i++)
-		any = any || !e->frames[i].inlined;
-	if (!any)
+	if (n <= 0)
 		return 0;
 	path = call_path_id(e, 0, 0, 0);
 	for (int i = n; i-- > 0;) {
 		struct callchain_frame *f = &e->frames[i];
 		int64_t dso_db_id = 0, sym = 0;
 
-		if (f->inlined)
-			continue;
+		/* an inlined function is a node of its own, as in perf */
 		if (f->al.map) {
 			dso_db_id = dso_id(e, f->al.map->dso);
 			sym = symbol_id(e, f->al.map->dso, dso_db_id, f->al.sym, f->ip);

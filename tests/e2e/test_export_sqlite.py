@@ -36,12 +36,13 @@ def record(tmp, name, *args):
 
 @pytest.fixture(scope="module")
 def recordings(tmp):
-    """fp call graphs, no call graph, several events (a tracepoint among
+    """fp and DWARF call graphs, no call graph, several events (a tracepoint among
     them), system-wide with context switches."""
     burner = fixture("burner")
     work = fixture("script_work")
     return {
         "fp": record(tmp, "fp", "-g", "--", burner),
+        "dwarf": record(tmp, "dwarf", "--call-graph", "dwarf", "--", burner),
         "plain": record(tmp, "plain", "--", burner),
         "multi": record(tmp, "multi", "-g", "-e", "cpu-clock", "-e", "page-faults",
                         "-e", "sched:sched_switch", "--", work),
@@ -105,7 +106,7 @@ def columns(db, table):
 MODES = [("all",), ("branches",), ("all", "calls", "callchains")]
 
 
-@pytest.mark.parametrize("name", ["fp", "plain", "multi", "system"])
+@pytest.mark.parametrize("name", ["fp", "dwarf", "plain", "multi", "system"])
 @pytest.mark.parametrize("args", MODES, ids=["-".join(m) for m in MODES])
 def test_database_equals_perfs(tmp, recordings, name, args):
     """Every table, row for row, as perf's script writes it."""
@@ -202,14 +203,17 @@ def perf_script_stacks(data):
     for block in out.split("\n\n"):
         frames = [line.split(None, 1) for line in block.strip("\n").splitlines()]
         if frames:
-            stacks.append([f[1] if len(f) > 1 else "[unknown]" for f in reversed(frames)])
+            stacks.append([f[1].removesuffix(" (inlined)") if len(f) > 1 else "[unknown]"
+                           for f in reversed(frames)])
     return stacks
 
 
-def test_call_paths_are_perf_scripts_stacks(tmp, recordings):
+@pytest.mark.parametrize("name", ["fp", "dwarf"])
+def test_call_paths_are_perf_scripts_stacks(tmp, recordings, name):
     """A sample's call path, walked from its leaf up to the root (id 1),
-    is the callchain perf script prints for it."""
-    data = recordings["fp"]
+    is the callchain perf script prints for it (inlined functions are
+    nodes of their own)."""
+    data = recordings[name]
     db = export("pcl", tmp, data, ("all", "calls", "callchains"))
     stacks = perf_script_stacks(data)
     with sqlite3.connect(db) as c:
