@@ -283,8 +283,9 @@ static int export_to_sqlite(const char *input, bool force, struct sample_filter 
 	perf_session__new_machine(s, NULL, NULL, force);
 	print_progress("Writing records...");
 	if (perf_session__process(s, &et.tool) < 0) {
-		err = xstrdup(s->err);
-		sqlite_export__abort(et.db);
+		err = sqlite_export__abort(et.db);
+		if (!err)
+			err = xstrdup(s->err ? s->err : "cannot read the recording");
 	} else {
 		print_progress("Adding indexes");
 		if (sqlite_export__finish(et.db, &err) == 0) {

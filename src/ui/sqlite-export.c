@@ -476,9 +476,7 @@ struct sqlite_export *sqlite_export__new(const char *path, const struct sqlite_e
 		goto fail;
 	return e;
 fail:
-	*err = e->err;
-	e->err = NULL;
-	sqlite_export__abort(e);
+	*err = sqlite_export__abort(e);
 	return NULL;
 }
 
@@ -926,16 +924,14 @@ int sqlite_export__finish(struct sqlite_export *e, char **err)
 		ret = drop_unused(e);
 	if (!ret && e->err)	/* an insert failed on the way */
 		ret = -1;
-	if (ret) {
-		*err = e->err;
-		e->err = NULL;
-	}
-	sqlite_export__abort(e);
+	*err = sqlite_export__abort(e);
 	return ret ? -1 : 0;
 }
 
-void sqlite_export__abort(struct sqlite_export *e)
+char *sqlite_export__abort(struct sqlite_export *e)
 {
+	char *err = e->err;
+
 	for (int st = 0; st < ST_NR; st++)
 		sqlite3_finalize(e->stmt[st]);
 	sqlite3_close(e->db);
@@ -955,6 +951,6 @@ void sqlite_export__abort(struct sqlite_export *e)
 	hashmap_release(&e->unknown_syms);
 	hashmap_release(&e->call_paths);
 	free(e->frames);
-	free(e->err);
 	free(e);
+	return err;
 }

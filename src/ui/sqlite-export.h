@@ -36,7 +36,8 @@ int sqlite_export__switch(struct sqlite_export *e, struct perf_session *s,
 /* Commits, adds the indexes and drops the empty optional tables as the
  * script does; returns 0, or -1 with *err set.  Frees e either way. */
 int sqlite_export__finish(struct sqlite_export *e, char **err);
-/* Gives up: closes the database without finishing it. */
-void sqlite_export__abort(struct sqlite_export *e);
+/* Gives up: closes the database without finishing it, frees e; returns
+ * the first error met (malloc'd), or NULL. */
+char *sqlite_export__abort(struct sqlite_export *e);
 
 #endif
