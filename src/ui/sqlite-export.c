@@ -3,14 +3,12 @@
  * rows are first needed, row 0 of each is "unknown".  Threads keep their
  * comm history (perf's comm list) because samples name the comm that was
  * current when they were taken. */
-#include <inttypes.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <elf.h>
 
 #include "ui/sqlite-export.h"
 #include "core/symbols/machine.h"
@@ -20,9 +18,6 @@
 
 #define MAX_STACK 127		/* perf's PERF_MAX_STACK_DEPTH */
 #define DATA_SRC_NONE 0x5080021	/* PERF_MEM_DATA_SRC_NONE, a sample without one */
-#define SWITCH_OUT 0x2000	/* PERF_RECORD_MISC_SWITCH_OUT */
-#define SWITCH_OUT_PREEMPT 0x4000
-#define COMM_EXEC 0x2000	/* PERF_RECORD_MISC_COMM_EXEC */
 
 /* The tables and views, column for column as the script declares them. */
 static const char *const schema[] = {
@@ -294,7 +289,7 @@ static int exec_sql(struct sqlite_export *e, const char *sql)
 	return -1;
 }
 
-/* Binds values by type: 'i' int64, 't' text, 'n' NULL-free text (as given). */
+/* Inserts a row of the values given by type: 'i' an int64_t, 't' a string. */
 static int insert(struct sqlite_export *e, enum stmt st, const char *types, ...)
 {
 	sqlite3_stmt *stmt = e->stmt[st];
@@ -545,7 +540,7 @@ void sqlite_export__comm(struct sqlite_export *e, struct perf_session *s,
 
 	if (t)
 		thread_rec__set_comm(thread_rec(e, t), c->comm, sample->time,
-				     rec->misc & COMM_EXEC);
+				     rec->misc & PERF_RECORD_MISC_COMM_EXEC);
 }
 
 void sqlite_export__fork(struct sqlite_export *e, struct perf_session *s,
@@ -840,8 +835,8 @@ int sqlite_export__switch(struct sqlite_export *e, struct perf_session *s,
 			  const struct perf_event_header *rec, const struct perf_sample *sample)
 {
 	const struct perf_rec_switch *sw = (const void *)rec;
-	bool out = rec->misc & SWITCH_OUT;
-	int64_t flags = out | (out && (rec->misc & SWITCH_OUT_PREEMPT)) << 1;
+	bool out = rec->misc & PERF_RECORD_MISC_SWITCH_OUT;
+	int64_t flags = out | (out && (rec->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)) << 1;
 	int64_t a_id, a_comm, b_id = 0, b_comm = 0;
 	bool a_idle, b_idle = false;
 	int err;
