@@ -14,6 +14,7 @@ import tempfile
 import pytest
 
 from conftest import fixture, pcl, perf, run, PERF
+from perfdata_branches import add_branch_stacks
 
 SCRIPT = "/usr/lib/perf-core/scripts/python/export-to-sqlite.py"
 SHIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyside_shim")
@@ -36,12 +37,17 @@ def record(tmp, name, *args):
 
 @pytest.fixture(scope="module")
 def recordings(tmp):
-    """fp and DWARF call graphs, no call graph, several events (a tracepoint among
-    them), system-wide with context switches."""
+    """fp and DWARF call graphs, the fp one with made-up branch stacks (perf
+    makes calls of Intel PT's branches only), no call graph, several events
+    (a tracepoint among them), system-wide with context switches."""
     burner = fixture("burner")
     work = fixture("script_work")
+    fp = record(tmp, "fp", "-g", "--", burner)
+    lbr = os.path.join(tmp, "lbr.data")
+    add_branch_stacks(fp, lbr)
     return {
-        "fp": record(tmp, "fp", "-g", "--", burner),
+        "fp": fp,
+        "lbr": lbr,
         "dwarf": record(tmp, "dwarf", "--call-graph", "dwarf", "--", burner),
         "plain": record(tmp, "plain", "--", burner),
         "multi": record(tmp, "multi", "-g", "-e", "cpu-clock", "-e", "page-faults",
@@ -106,7 +112,7 @@ def columns(db, table):
 MODES = [("all",), ("branches",), ("all", "calls", "callchains")]
 
 
-@pytest.mark.parametrize("name", ["fp", "dwarf", "plain", "multi", "system"])
+@pytest.mark.parametrize("name", ["fp", "dwarf", "lbr", "plain", "multi", "system"])
 @pytest.mark.parametrize("args", MODES, ids=["-".join(m) for m in MODES])
 def test_database_equals_perfs(tmp, recordings, name, args):
     """Every table, row for row, as perf's script writes it."""
