@@ -604,13 +604,20 @@ static bool comm_exec(struct sqlite_export *e, struct perf_session *s)
 	return e->comm_exec;
 }
 
+/* perf's thread__main_thread: the process's first thread, if known */
+static struct thread *main_thread(struct perf_session *s, struct thread *t)
+{
+	if (t->pid == t->tid)
+		return t;
+	return t->pid == -1 ? NULL : machine__find_thread(s->machine, t->pid, t->pid);
+}
+
 /* perf's db_export__threads: the main thread and its exec comm first, then
  * the thread and its current comm; *comm_id is the exec comm's (0: none) */
 static int export_threads(struct sqlite_export *e, struct perf_session *s, struct thread *t,
 			  int64_t *thread_id, int64_t *comm_id)
 {
-	struct thread *main = t->pid == t->tid ? t :
-			      t->pid == -1 ? NULL : machine__find_thread(s->machine, t->pid, t->pid);
+	struct thread *main = main_thread(s, t);
 	struct thread_rec *r = thread_rec(e, t), *mr = NULL;
 	struct comm_entry *comm = NULL, *curr;
 	int err = 0;
