@@ -670,6 +670,11 @@ static bool unknown_sym_eq(const void *value, const void *key)
 	return !memcmp(value, key, sizeof(struct unknown_sym_key));
 }
 
+static uint64_t unknown_sym_hash(const struct unknown_sym_key *key)
+{
+	return hash_add(hash_mix((uintptr_t)key->dso), key->addr);
+}
+
 /* perf's db_ids_from_al: a mapped address without a symbol gets a symbol
  * "unknown" of its own, [addr, addr) */
 static int64_t symbol_id(struct sqlite_export *e, struct dso *dso, int64_t dso_db_id,
@@ -688,8 +693,7 @@ static int64_t symbol_id(struct sqlite_export *e, struct dso *dso, int64_t dso_d
 		return *id;
 	}
 	struct unknown_sym_key key = { dso, addr };
-	struct unknown_sym_value *v = hashmap_findnew(&e->unknown_syms,
-						      hash_add(hash_mix((uintptr_t)dso), addr),
+	struct unknown_sym_value *v = hashmap_findnew(&e->unknown_syms, unknown_sym_hash(&key),
 						      unknown_sym_eq, &key, &added);
 	if (added) {
 		v->key = key;
@@ -698,6 +702,21 @@ static int64_t symbol_id(struct sqlite_export *e, struct dso *dso, int64_t dso_d
 		       (int64_t)0, "unknown");
 	}
 	return v->db_id;
+}
+
+/* perf puts its "unknown" symbols into the DSO's symbol table: a frame
+ * without a symbol finds the one a sample (or an earlier frame) made at
+ * its address; 0 when there is none */
+static int64_t unknown_symbol_at(struct sqlite_export *e, const struct dso *dso,
+				 const struct symbol *sym, uint64_t addr)
+{
+	struct unknown_sym_key key = { dso, addr };
+	struct unknown_sym_value *v;
+
+	if (sym)
+		return 0;
+	v = hashmap_find(&e->unknown_syms, unknown_sym_hash(&key), unknown_sym_eq, &key);
+	return v ? v->db_id : 0;
 }
 
 /* Call paths ---------------------------------------------------------- */
@@ -743,7 +762,9 @@ static int64_t sample_call_path(struct sqlite_export *e, struct perf_session *s,
 		/* an inlined function is a node of its own, as in perf */
 		if (f->al.map) {
 			dso_db_id = dso_id(e, f->al.map->dso);
-			sym = symbol_id(e, f->al.map->dso, dso_db_id, f->al.sym, f->ip);
+			sym = unknown_symbol_at(e, f->al.map->dso, f->al.sym, f->al.addr);
+			if (!sym)
+				sym = symbol_id(e, f->al.map->dso, dso_db_id, f->al.sym, f->ip);
 		}
 		path = call_path_id(e, path, sym, f->ip);
 	}

@@ -9,6 +9,7 @@ call paths against perf script's stacks."""
 import os
 import re
 import sqlite3
+import subprocess
 import tempfile
 
 import pytest
@@ -28,9 +29,10 @@ def tmp():
         yield d
 
 
-def record(tmp, name, *args):
+def record(tmp, name, *args, stdout_devnull=False):
     path = os.path.join(tmp, name + ".data")
-    r = perf("record", "-q", "-o", path, *args)
+    r = perf("record", "-q", "-o", path, *args,
+             **({"stdout": subprocess.DEVNULL} if stdout_devnull else {}))
     assert r.returncode == 0, r.stderr
     return path
 
@@ -39,7 +41,8 @@ def record(tmp, name, *args):
 def recordings(tmp):
     """fp and DWARF call graphs, the fp one with made-up branch stacks (perf
     makes calls of Intel PT's branches only), no call graph, several events
-    (a tracepoint among them), system-wide with context switches."""
+    (a tracepoint among them), system-wide with context switches, a shell
+    forking and exec'ing threads and a stripped binary (ls)."""
     burner = fixture("burner")
     work = fixture("script_work")
     fp = record(tmp, "fp", "-g", "--", burner)
@@ -50,6 +53,9 @@ def recordings(tmp):
         "lbr": lbr,
         "dwarf": record(tmp, "dwarf", "--call-graph", "dwarf", "--", burner),
         "plain": record(tmp, "plain", "--", burner),
+        "forks": record(tmp, "forks", "-g", "--switch-events", "--", "sh", "-c",
+                        f"{fixture('vforks')}; {fixture('threads')}; ls -R /usr/lib/python3",
+                        stdout_devnull=True),
         "multi": record(tmp, "multi", "-g", "-e", "cpu-clock", "-e", "page-faults",
                         "-e", "sched:sched_switch", "--", work),
         "system": record(tmp, "system", "-a", "--switch-events", "-e", "cpu-clock",
@@ -112,7 +118,7 @@ def columns(db, table):
 MODES = [("all",), ("branches",), ("all", "calls", "callchains")]
 
 
-@pytest.mark.parametrize("name", ["fp", "dwarf", "lbr", "plain", "multi", "system"])
+@pytest.mark.parametrize("name", ["fp", "dwarf", "lbr", "plain", "multi", "system", "forks"])
 @pytest.mark.parametrize("args", MODES, ids=["-".join(m) for m in MODES])
 def test_database_equals_perfs(tmp, recordings, name, args):
     """Every table, row for row, as perf's script writes it."""
