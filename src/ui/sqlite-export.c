@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "ui/sqlite-export.h"
+#include "core/symbols/dso.h"
 #include "core/symbols/machine.h"
 #include "core/symbols/thread.h"
 #include "util/hashmap.h"
@@ -741,6 +742,14 @@ static int64_t call_path_id(struct sqlite_export *e, int64_t parent, int64_t sym
 	return v->db_id;
 }
 
+/* A frame's symbol; for one without, the symbol perf's export looks up
+ * at the frame's ip taken as a DSO address (perf's quirk, not the address
+ * mapped into the DSO: it finds a symbol in non-PIE executables) */
+static struct symbol *frame_symbol(const struct callchain_frame *f)
+{
+	return f->al.sym ? f->al.sym : dso__find_symbol(f->al.map->dso, f->ip);
+}
+
 /* The sample's stack as a path from the root (perf's root is exported
  * first, as id 1, on the first stack) to its leaf; 0 for none. */
 static int64_t sample_call_path(struct sqlite_export *e, struct perf_session *s,
@@ -764,7 +773,8 @@ static int64_t sample_call_path(struct sqlite_export *e, struct perf_session *s,
 			dso_db_id = dso_id(e, f->al.map->dso);
 			sym = unknown_symbol_at(e, f->al.map->dso, f->al.sym, f->al.addr);
 			if (!sym)
-				sym = symbol_id(e, f->al.map->dso, dso_db_id, f->al.sym, f->ip);
+				sym = symbol_id(e, f->al.map->dso, dso_db_id,
+						frame_symbol(f), f->ip);
 		}
 		path = call_path_id(e, path, sym, f->ip);
 	}

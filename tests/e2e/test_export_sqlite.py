@@ -58,7 +58,7 @@ def recordings(tmp):
                         stdout_devnull=True),
         "multi": record(tmp, "multi", "-g", "-e", "cpu-clock", "-e", "page-faults",
                         "-e", "sched:sched_switch", "--", work),
-        "system": record(tmp, "system", "-a", "--switch-events", "-e", "cpu-clock",
+        "system": record(tmp, "system", "-a", "-g", "--switch-events", "-e", "cpu-clock",
                          "-e", "page-faults", "--", "sleep", "0.2"),
     }
 
