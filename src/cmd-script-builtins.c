@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -21,6 +22,7 @@
 #include "ui/sched-migration-html.h"
 #include "ui/script-builtins-print.h"
 #include "ui/session-warnings.h"
+#include "ui/sqlite-export.h"
 #include "util/exit-codes.h"
 #include "util/util.h"
 
@@ -187,6 +189,119 @@ static int write_sched_page(const struct script_builtin_run *run, const char *in
 	return 0;
 }
 
+struct export_tool {
+	struct perf_tool tool;
+	struct sqlite_export *db;
+	const struct sample_filter *filter;
+};
+
+static int export_sample(struct perf_tool *tool, struct perf_session *s,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel)
+{
+	struct export_tool *et = (struct export_tool *)tool;
+
+	(void)rec;
+	if (filtered_out(et->filter, s, sample))
+		return 0;
+	return sqlite_export__sample(et->db, s, evsel, sample);
+}
+
+static int export_comm(struct perf_tool *tool, struct perf_session *s,
+		       const struct perf_event_header *rec, struct perf_sample *sample,
+		       struct evsel *evsel)
+{
+	(void)evsel;
+	sqlite_export__comm(((struct export_tool *)tool)->db, s, rec, sample);
+	return 0;
+}
+
+static int export_fork(struct perf_tool *tool, struct perf_session *s,
+		       const struct perf_event_header *rec, struct perf_sample *sample,
+		       struct evsel *evsel)
+{
+	(void)evsel;
+	sqlite_export__fork(((struct export_tool *)tool)->db, s, rec, sample);
+	return 0;
+}
+
+static int export_switch(struct perf_tool *tool, struct perf_session *s,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel)
+{
+	(void)evsel;
+	return sqlite_export__switch(((struct export_tool *)tool)->db, s, rec, sample);
+}
+
+/* The script's progress lines, with the time of day as Python prints it */
+static void print_progress(const char *what)
+{
+	struct timespec ts;
+	struct tm tm;
+	char when[32];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	printf("%s.%06ld %s\n", when, ts.tv_nsec / 1000, what);
+	fflush(stdout);
+}
+
+/* export-to-sqlite DB [all|branches] [calls] [callchains] */
+static int export_to_sqlite(const char *input, bool force, struct sample_filter *filter,
+			    const char *time, int argc, const char **argv)
+{
+	struct export_tool et = { .tool = { .sample = export_sample, .comm = export_comm,
+					    .fork = export_fork, .context_switch = export_switch,
+					    .ordered = true },
+				  .filter = filter };
+	struct sqlite_export_opts opts;
+	struct perf_session *s;
+	char *err = NULL;
+	int ret = PCL_EXIT_ERROR;
+
+	if (argc < 1 || !sqlite_export_opts__parse(&opts, argc - 1, argv + 1)) {
+		fprintf(stderr, "usage: pcl script report export-to-sqlite DB [all|branches] "
+			"[calls] [callchains]\n");
+		return PCL_EXIT_USAGE;
+	}
+	s = perf_session__open(input, force, &err);
+	if (!s)
+		goto out;
+	if (time && sample_filter__set_time_arg(filter, time, s->header.first_sample_time,
+						s->header.last_sample_time) < 0) {
+		fprintf(stderr, "Invalid time string\n");
+		perf_session__delete(s);
+		return PCL_EXIT_ERROR;
+	}
+	print_progress("Creating database ...");
+	et.db = sqlite_export__new(argv[0], &opts, &err);
+	if (!et.db) {
+		perf_session__delete(s);
+		goto out;
+	}
+	perf_session__new_machine(s, NULL, NULL, force);
+	print_progress("Writing records...");
+	if (perf_session__process(s, &et.tool) < 0) {
+		err = sqlite_export__abort(et.db);
+		if (!err)
+			err = xstrdup(s->err ? s->err : "cannot read the recording");
+	} else {
+		print_progress("Adding indexes");
+		if (sqlite_export__finish(et.db, &err) == 0) {
+			print_progress("Done");
+			ret = 0;
+		}
+	}
+	session_warnings__print(stderr, &s->stats, false);
+	perf_session__delete(s);
+out:
+	if (err)
+		fprintf(stderr, "pcl script: export-to-sqlite: %s\n", err);
+	free(err);
+	return ret;
+}
+
 int script_builtin_report(const struct script_builtin *sb, const char *input, bool force,
 			  struct sample_filter *filter, const char *time, int argc, const char **argv)
 {
@@ -201,6 +316,8 @@ int script_builtin_report(const struct script_builtin *sb, const char *input, bo
 		return delegate(sb, input, force, argc, argv);
 	if (!input)
 		input = "perf.data";
+	if (sb->kind == SB_EXPORT)
+		return export_to_sqlite(input, force, filter, time, argc, argv);
 	if (sb->kind == SB_MISSING) {
 		fprintf(stderr, "pcl script: %s is not built into pcl yet\n", sb->name);
 		return PCL_EXIT_ERROR;

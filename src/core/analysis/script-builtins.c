@@ -40,7 +40,7 @@ static const struct script_builtin builtins[SB_NR] = {
 	  EVENTS("-m", "16384", "-e", "sched:sched_wakeup", "-e", "sched:sched_wakeup_new",
 		 "-e", "sched:sched_switch", "-e", "sched:sched_migrate_task"), 1, false, SB_TRACE },
 	{ SB_EXPORT_TO_SQLITE, "export-to-sqlite", "[database name] [columns] [calls]",
-	  "export perf data to a sqlite3 database", NULL, 3, false, SB_MISSING },
+	  "export perf data to a sqlite3 database", NULL, 4, false, SB_EXPORT },
 	{ SB_NET_DROPMONITOR, "net_dropmonitor", "", "display a table of dropped frames",
 	  EVENTS("-e", "skb:kfree_skb"), 0, false, SB_TRACE },
 	{ SB_SCTOP, "sctop", "[comm] [interval]", "syscall top",

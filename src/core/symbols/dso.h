@@ -21,6 +21,7 @@ struct symbol {
 	uint64_t start, end;
 	const char *name;	/* demangled as perf shows it */
 	bool object;		/* data (STT_OBJECT): report shows name+0xoffset */
+	uint8_t binding;	/* STB_LOCAL, STB_GLOBAL or STB_WEAK */
 };
 
 struct dso {

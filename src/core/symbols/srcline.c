@@ -685,6 +685,7 @@ const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
 
 				f->start = sym->start;
 				f->end = sym->end;
+				f->binding = sym->binding;
 				f->name = arena_strndup(&c->names, name, strlen(name));
 				r->frames[i].sym = f;
 				r->frames[i].inlined = true;

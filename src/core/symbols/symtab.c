@@ -251,6 +251,7 @@ void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
 		p->syms[i].end = b->v[i].end;
 		p->syms[i].name = b->v[i].name;
 		p->syms[i].object = b->v[i].object;
+		p->syms[i].binding = b->v[i].bind;
 	}
 	p->nr_syms = n;
 	hashmap_release(&p->addr_cache);

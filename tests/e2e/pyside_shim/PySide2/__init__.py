@@ -1,0 +1,1 @@
+"""Test stand-in for PySide2 (see QtSql.py)."""
