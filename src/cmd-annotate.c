@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "core/analysis/annotate.h"
@@ -241,9 +242,10 @@ int cmd_annotate(int argc, const char **argv)
 {
 	const char *input = NULL, *percent_type = NULL, *style = NULL, *kallsyms = NULL;
 	const char *symfs = NULL, *cpu_list = NULL, *stdio_color = NULL, *percent_limit = NULL;
+	const char *vmlinux = NULL;
 	bool force = false, asm_raw = false, source = true;
 	/* perf's options pcl takes and has no use for: one interface (the
-	 * text), no objdump to start, no vmlinux reader */
+	 * text), no objdump to start */
 	const char *unused_path = NULL;
 	bool unused_flag = false;
 	int unused_level = 0;
@@ -252,6 +254,7 @@ int cmd_annotate(int argc, const char **argv)
 	struct sort_setup ss = { .sort_order = "dso,symbol" };
 	struct annotate_printer p = { .fp = stdout, .opts = &po };
 	uint64_t total = 0;
+	struct machine *machine;
 	char *err = NULL;
 	int ret = 0;
 	const struct option opts[] = {
@@ -260,13 +263,14 @@ int cmd_annotate(int argc, const char **argv)
 			   "only consider symbols in these dsos"),
 		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
 		OPT_STRING('i', "input", &input, "file", "input file name"),
-		OPT_STRING('k', "vmlinux", &unused_path, "file", "vmlinux pathname"),
+		OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname"),
 		OPT_BOOLEAN('l', "print-line", &c.print_line,
 			    "print matching source lines (may be slow)"),
 		OPT_STRING('M', "disassembler-style", &style, "disassembler style",
 			   "Specify disassembler style (e.g. -M intel for intel syntax)"),
-		OPT_BOOLEAN('n', "show-nr-samples", &po.show_nr_samples,
-			    "Show a column with the number of samples"),
+		{ .type = OPT_BOOL_T, .short_name = 'n', .long_name = "show-nr-samples",
+		  .value = &po.show_nr_samples, .flags = OPTF_EXCLUSIVE,
+		  .help = "Show a column with the number of samples" },
 		OPT_BOOLEAN('P', "full-paths", &c.full_paths, "Don't shorten the displayed pathnames"),
 		OPT_INCR('q', "quiet", &unused_level, "do not show any warnings or messages"),
 		OPT_STRING('s', "symbol", &c.symbol, "symbol", "symbol to annotate"),
@@ -280,8 +284,9 @@ int cmd_annotate(int argc, const char **argv)
 			   "Don't show entries under that percent"),
 		OPT_STRING(0, "percent-type", &percent_type, "local-period",
 			   "Set percent type local/global-period/hits"),
-		OPT_BOOLEAN(0, "show-total-period", &po.show_total_period,
-			    "Show a column with the sum of periods"),
+		{ .type = OPT_BOOL_T, .long_name = "show-total-period",
+		  .value = &po.show_total_period, .flags = OPTF_EXCLUSIVE,
+		  .help = "Show a column with the sum of periods" },
 		OPT_BOOLEAN(0, "skip-missing", &unused_flag, "Skip symbols that cannot be annotated"),
 		OPT_BOOLEAN(0, "source", &source, "Interleave source code with assembly code (default)"),
 		OPT_BOOLEAN(0, "stdio", &unused_flag, "Use the stdio interface"),
@@ -312,6 +317,10 @@ int cmd_annotate(int argc, const char **argv)
 		fprintf(stderr, "Invalid cpu_list: %s\n", cpu_list);
 		return PCL_EXIT_USAGE;
 	}
+	if (vmlinux && access(vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", vmlinux);
+		return PCL_EXIT_EINVAL;
+	}
 	c.session = perf_session__open(input ? input : "perf.data", force, &err);
 	if (!c.session) {
 		fprintf(stderr, "failed to open %s\n", err);
@@ -330,7 +339,13 @@ int cmd_annotate(int argc, const char **argv)
 			goto out;
 		}
 	}
-	perf_session__new_machine(c.session, kallsyms, symfs, force);
+	/* -k: perf reads kernel symbols from that file only; pcl does not load
+	 * vmlinux images, so they stay unknown, as perf leaves them when the
+	 * file is not the recorded kernel's (build id) or not an ELF image */
+	machine = perf_session__new_machine(c.session, vmlinux ? "/dev/null" : kallsyms, symfs,
+					    force);
+	/* -P: the source files of -l and of the annotation with their paths */
+	machine__symbols_config(machine)->full_source_path = c.full_paths;
 	if (hist_layout__setup(&c.hopts.layout, &ss, &err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		free(err);

@@ -133,7 +133,17 @@ def test_two_events_and_kernel_message(two_events_data):
 
 @pytest.mark.parametrize("args", [["--group"], ["--group", "-n"], ["--percent-limit", "5"],
                                   ["--stdio-color", "always", "-l"],
-                                  ["--stdio-color", "always", "--show-total-period"]],
+                                  ["--stdio-color", "always", "--show-total-period"],
+                                  ["--stdio-color", "never"], ["--stdio-color", "auto"],
+                                  ["--stdio-color", "always", "-n"],
+                                  ["--stdio-color", "always", "--percent-type", "global-hits"],
+                                  ["--group", "--show-total-period"],
+                                  ["--group", "--percent-type", "global-period"],
+                                  ["--group", "--percent-type", "local-hits"],
+                                  ["--group", "-l"], ["--group", "--no-source", "-n"],
+                                  ["--group", "--stdio-color", "always", "-s", "hot_mix"],
+                                  ["--skip-missing"], ["--skip-missing", "--group"],
+                                  ["-P", "-l"], ["--full-paths", "-l", "--group"]],
                          ids=" ".join)
 def test_groups_limits_colours(two_events_data, args):
     same(two_events_data, *args)
@@ -211,3 +221,26 @@ def test_dso_filter(o2_data):
 def test_no_such_symbol(o2_data):
     got = same(o2_data, "-s", "no_such_symbol")
     assert "has no samples" in got.stderr
+
+
+@pytest.mark.parametrize("args", [["-n", "--show-total-period"], ["--show-total-period", "-n"],
+                                  ["--show-total-period", "--show-nr-samples"],
+                                  ["-n", "--no-show-total-period"]], ids=" ".join)
+def test_exclusive_columns(o2_data, args):
+    """Samples and periods are one column: perf refuses the second option."""
+    want = perf("annotate", "-i", o2_data, "--stdio", *args)
+    got = pcl("annotate", "-i", o2_data, "--stdio", *args)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout) == (129, "")
+    assert got.stderr.replace("pcl annotate", "perf annotate") == want.stderr, \
+        unified(want.stderr, got.stderr)
+
+
+@pytest.mark.parametrize("vmlinux", ["/no/such/vmlinux", "/etc/passwd", "/bin/true"])
+def test_vmlinux(two_events_data, vmlinux):
+    """-k: a missing file is refused; a file that is not the recorded kernel
+    leaves kernel samples without symbols (no annotation, no message)."""
+    same(two_events_data, "-k", vmlinux)
+
+
+def test_vmlinux_checked_first(tmp):
+    same(os.path.join(tmp, "no-such.data"), "-k", "/no/such/vmlinux")
