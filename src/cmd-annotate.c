@@ -15,6 +15,8 @@
 #include "core/symbols/disasm.h"
 #include "core/symbols/machine.h"
 #include "ui/annotate-stdio.h"
+#include "ui/annotate-stdio2.h"
+#include "ui/report-stdio.h"
 #include "ui/percent-color.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -41,6 +43,7 @@ struct annotate_cmd {
 	bool full_paths;
 	bool print_line;		/* -l */
 	bool group;			/* --group: a group's events side by side */
+	bool stdio2;			/* --stdio2: perf's browser lines as text */
 	double percent_limit;		/* --percent-limit */
 };
 
@@ -163,6 +166,27 @@ static int group_members(const struct annotate_cmd *c, const struct evsel *leade
 	return nr;
 }
 
+/* --stdio2's title: the samples and period of the event (or of the
+ * group's events together), as perf's browsers head their screens. */
+static char *stdio2_title(const struct annotate_cmd *c, const struct evsel *evsel,
+			  const int *members, int nr, const char *group_name)
+{
+	unsigned long nr_samples = 0;
+	uint64_t period = 0;
+	char unit;
+
+	for (int i = 0; i < nr; i++) {
+		const struct hists *h = members[i] < c->nr_hists ? c->hists[members[i]] : NULL;
+
+		nr_samples += h ? (unsigned long)h->stats.nr_samples : 0;
+		period += h ? h->stats.total_period : 0;
+	}
+	nr_samples = convert_unit(nr_samples, &unit);
+	return xasprintf("Samples: %lu%c of event%s '%s', %d Hz, Event count (approx.): %" PRIu64,
+			 nr_samples, unit, nr > 1 ? "s" : "", nr > 1 ? group_name : evsel->name,
+			 (int)evsel->attr.sample_freq, period);
+}
+
 static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 			   const struct hist_entry *he)
 {
@@ -207,9 +231,17 @@ static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 		annotate_stdio__print_summary(p, s, nr_lines, a.nr_data, as->dso->long_name);
 		annotation__free_summary(s, nr_lines);
 	}
-	base = strrchr(as->dso->long_name, '/');
-	annotate_stdio__print(p, &a, c->full_paths || !base ? as->dso->long_name : base + 1,
-			      name ? name : evsel->name, annotated_sym__hist(as, evidx)->nr_samples);
+	if (c->stdio2) {
+		char *title = stdio2_title(c, evsel, members, nr, name);
+
+		annotate_stdio2__print(p, &a, as->dso, as->sym, title);
+		free(title);
+	} else {
+		base = strrchr(as->dso->long_name, '/');
+		annotate_stdio__print(p, &a, c->full_paths || !base ? as->dso->long_name : base + 1,
+				      name ? name : evsel->name,
+				      annotated_sym__hist(as, evidx)->nr_samples);
+	}
 	annotation__release(&a);
 out:
 	free(name);
@@ -290,7 +322,7 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_BOOLEAN(0, "skip-missing", &unused_flag, "Skip symbols that cannot be annotated"),
 		OPT_BOOLEAN(0, "source", &source, "Interleave source code with assembly code (default)"),
 		OPT_BOOLEAN(0, "stdio", &unused_flag, "Use the stdio interface"),
-		OPT_BOOLEAN(0, "stdio2", &unused_flag, "Use the stdio interface (the --stdio layout)"),
+		OPT_BOOLEAN(0, "stdio2", &c.stdio2, "Use the stdio2 interface"),
 		{ .type = OPT_STRING_T, .long_name = "stdio-color", .value = &stdio_color,
 		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT, .defstr = "always", .argh = "mode",
 		  .help = "'always' (default), 'never' or 'auto' only applicable to --stdio mode" },

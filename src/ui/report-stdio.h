@@ -21,6 +21,9 @@ struct report_stdio {
 /* "# Samples: 1K of event 'cycles'" and "# Event count (approx.): N";
  * evname is the event's (or group's) name, "events" when it leads a group
  * (shown together or not). */
+/* perf's convert_unit: 1234 -> 1K (integer division, strictly above 1000). */
+unsigned long convert_unit(unsigned long value, char *unit);
+
 void report_stdio__nr_samples(FILE *fp, const struct hists *h, const char *evname,
 			      bool leads_group, const struct report_stdio *r);
 

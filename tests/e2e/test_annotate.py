@@ -162,6 +162,7 @@ def test_two_processes(tmp):
         fixture("report_work"), fixture("annotate_work"))], "-g", "-e", "cpu-clock",
         "-c", "100000")
     same(data)
+    same(data, "--stdio2")
 
 
 @pytest.mark.parametrize("build", [
@@ -175,7 +176,7 @@ def test_other_builds(tmp, build):
     subprocess.run(build + ["-o", exe], input=CXX_WORK if build[0] == "g++" else None,
                    text=True, check=True)
     data = record(tmp, os.path.basename(exe) + ".data", [exe, "200"], "-e", "cpu-clock")
-    for args in ([], ["--asm-raw", "-M", "intel"], ["-l"]):
+    for args in ([], ["--asm-raw", "-M", "intel"], ["-l"], ["--stdio2"]):
         same(data, *args)
 
 
@@ -244,3 +245,32 @@ def test_vmlinux(two_events_data, vmlinux):
 
 def test_vmlinux_checked_first(tmp):
     same(os.path.join(tmp, "no-such.data"), "-k", "/no/such/vmlinux")
+
+
+STDIO2_OPTIONS = [[], ["--no-source"], ["-n"], ["--show-total-period"],
+                  ["--percent-type", "global-hits"], ["--percent-type", "local-hits"], ["-l"],
+                  ["-M", "intel"], ["--asm-raw"], ["--stdio-color", "always"], ["-P"],
+                  ["--group"], ["--percent-limit", "5"]]
+
+
+@pytest.mark.parametrize("args", STDIO2_OPTIONS, ids=lambda a: " ".join(a) or "default")
+def test_stdio2(o2_data, args):
+    """perf's browser lines as text: offsets of jump targets, arrows, the
+    operands rewritten (no colours, whatever --stdio-color says)."""
+    out = same(o2_data, "--stdio2", *args).stdout
+    assert "hot_mix() " in out
+
+
+@pytest.mark.parametrize("args", [[], ["--group"], ["--group", "-n"],
+                                  ["--group", "--show-total-period"], ["-s", "hot_mix"]],
+                         ids=lambda a: " ".join(a) or "default")
+def test_stdio2_two_events(two_events_data, args):
+    """Titles per event and per group; kernel symbols get perf's message."""
+    same(two_events_data, "--stdio2", *args)
+
+
+@pytest.mark.parametrize("args", [[], ["-M", "intel"], ["--group"]],
+                         ids=lambda a: " ".join(a) or "default")
+def test_stdio2_libc(o1_data, args):
+    """libc's jumps out of their function and calls through the PLT."""
+    same(o1_data, "--stdio2", *args)
