@@ -359,6 +359,8 @@ int cmd_annotate(int argc, const char **argv)
 		free(err);
 		return PCL_EXIT_ERROR;
 	}
+	/* a file that recorded groups shows them, --no-group or not (perf 6.1) */
+	c.group |= c.session->evlist.nr_groups > 0;
 	if (c.cpus) {
 		bool has_cpu = false;
 

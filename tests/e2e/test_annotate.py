@@ -274,3 +274,18 @@ def test_stdio2_two_events(two_events_data, args):
 def test_stdio2_libc(o1_data, args):
     """libc's jumps out of their function and calls through the PLT."""
     same(o1_data, "--stdio2", *args)
+
+
+@pytest.mark.parametrize("args", [[], ["-n"], ["--show-total-period"], ["-s", "hot_mix"], ["-l"],
+                                  ["--percent-type", "global-hits"], ["--stdio2"],
+                                  ["--stdio2", "-n"]],
+                         ids=lambda a: " ".join(a) or "default")
+def test_recorded_group(tmp, args):
+    """A file that recorded a group shows it side by side without --group
+    (perf 6.1 aborts on --no-group there: not compared)."""
+    data = os.path.join(tmp, "group.data")
+    if not os.path.exists(data):
+        record(tmp, "group.data", [fixture("annotate_work"), "200"], "-e",
+               "{cpu-clock,task-clock}")
+    out = same(data, *args).stdout
+    assert "anon group { cpu-clock, task-clock }" in out
