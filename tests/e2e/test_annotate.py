@@ -6,7 +6,7 @@ import tempfile
 
 import pytest
 
-from conftest import ROOT, fixture, pcl, perf, unified
+from conftest import PCL, PERF, ROOT, fixture, pcl, perf, unified
 
 CXX_WORK = r"""
 #include <cstdio>
@@ -289,3 +289,33 @@ def test_recorded_group(tmp, args):
                "{cpu-clock,task-clock}")
     out = same(data, *args).stdout
     assert "anon group { cpu-clock, task-clock }" in out
+
+
+def on_terminal(argv):
+    """stdout of argv written to a pseudo-terminal (no pager)."""
+    master, slave = os.openpty()
+    env = dict(os.environ, PAGER="cat", PERF_PAGER="cat")
+    proc = subprocess.Popen(argv, stdout=slave, stderr=subprocess.DEVNULL, env=env)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:     # EIO: the terminal's last writer is gone
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    assert proc.wait() == 0
+    return b"".join(chunks)
+
+
+@pytest.mark.parametrize("args", [[], ["--stdio-color", "auto"], ["--stdio-color", "never"]],
+                         ids=lambda a: " ".join(a) or "default")
+def test_colours_on_terminal(o2_data, args):
+    """On a terminal (auto, the default) perf colours the percentages."""
+    argv = ["annotate", "-i", o2_data, "--stdio", "-s", "hot_mix", *args]
+    want, got = on_terminal([PERF, *argv]), on_terminal([PCL, *argv])
+    assert got == want
+    assert (b"\x1b[" in got) == (args != ["--stdio-color", "never"])
