@@ -64,6 +64,8 @@ def o1_data(tmp):
 
 
 INSTRUCTION = re.compile(r"(\x1b\[[0-9;]*m)? +[0-9.]+ ")
+# an instruction's " // file:line", with its colour when coloured
+SRCLINE = re.compile(r"(\x1b\[[0-9;]*m)? // .*?(\x1b\[m)?$", re.M)
 
 
 def first_srcline_dropped(perf_text, pcl_text):
@@ -77,9 +79,9 @@ def first_srcline_dropped(perf_text, pcl_text):
             seen = False
         elif " // " in line and not seen and INSTRUCTION.match(line):
             seen = True
-            got[i] = line[:line.index(" // ")] + "\n"
-            if i < len(want) and " // " in want[i]:
-                want[i] = want[i][:want[i].index(" // ")] + "\n"
+            got[i] = SRCLINE.sub("", line)
+            if i < len(want):
+                want[i] = SRCLINE.sub("", want[i])
     return "".join(want), "".join(got)
 
 
