@@ -197,6 +197,7 @@ def test_pcl_recording(tmp):
     assert r.returncode == 0, r.stderr
     same(path)
     same(path, "--no-source", "-n")
+    same(path, "--stdio2")
 
 
 def test_pipe(tmp):
@@ -208,13 +209,14 @@ def test_pipe(tmp):
         r = perf("record", "-q", "-e", "cpu-clock", "-o", "-", "--",
                  fixture("annotate_work"), "200", stdout=out)
     assert r.returncode == 0, r.stderr
-    with open(path) as f:
-        want = perf("annotate", "-i", "-", "--stdio", "-d", "annotate_work,libm.so.6", stdin=f)
-    with open(path) as f:
-        got = pcl("annotate", "-i", "-", "--stdio", "-d", "annotate_work,libm.so.6", stdin=f)
-    assert got.returncode == want.returncode, got.stderr
-    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
-    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    for layout in ("--stdio", "--stdio2"):
+        with open(path) as f:
+            want = perf("annotate", "-i", "-", layout, "-d", "annotate_work,libm.so.6", stdin=f)
+        with open(path) as f:
+            got = pcl("annotate", "-i", "-", layout, "-d", "annotate_work,libm.so.6", stdin=f)
+        assert got.returncode == want.returncode, got.stderr
+        assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+        assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
 
 
 def test_dso_filter(o2_data):
