@@ -275,7 +275,7 @@ int cmd_annotate(int argc, const char **argv)
 	const char *input = NULL, *percent_type = NULL, *style = NULL, *kallsyms = NULL;
 	const char *symfs = NULL, *cpu_list = NULL, *stdio_color = NULL, *percent_limit = NULL;
 	const char *vmlinux = NULL;
-	bool force = false, asm_raw = false, source = true;
+	bool force = false, asm_raw = false, source = true, demangle = true;
 	/* perf's options pcl takes and has no use for: one interface (the
 	 * text), no objdump to start */
 	const char *unused_path = NULL;
@@ -303,15 +303,22 @@ int cmd_annotate(int argc, const char **argv)
 		{ .type = OPT_BOOL_T, .short_name = 'n', .long_name = "show-nr-samples",
 		  .value = &po.show_nr_samples, .flags = OPTF_EXCLUSIVE,
 		  .help = "Show a column with the number of samples" },
+		OPT_BOOLEAN('m', "modules", &unused_flag,
+			    "load module symbols - WARNING: use only with -k and LIVE kernel"),
 		OPT_BOOLEAN('P', "full-paths", &c.full_paths, "Don't shorten the displayed pathnames"),
-		OPT_INCR('q', "quiet", &unused_level, "do not show any warnings or messages"),
+		OPT_INCR('q', "quiet", &unused_level, "do now show any warnings or messages"),
 		OPT_STRING('s', "symbol", &c.symbol, "symbol", "symbol to annotate"),
 		OPT_INCR('v', "verbose", &unused_level, "be more verbose (show symbol address, etc)"),
-		OPT_BOOLEAN(0, "asm-raw", &asm_raw, "Display raw encoding of assembly instructions"),
+		OPT_BOOLEAN(0, "asm-raw", &asm_raw,
+			    "Display raw encoding of assembly instructions (default)"),
+		OPT_BOOLEAN(0, "demangle", &demangle, "Enable symbol demangling"),
+		OPT_BOOLEAN(0, "demangle-kernel", &unused_flag, "Enable kernel symbol demangling"),
 		OPT_BOOLEAN(0, "group", &c.group, "Show event group information together"),
-		OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
+		OPT_BOOLEAN(0, "ignore-vmlinux", &unused_flag, "don't load vmlinux even if found"),
+		{ .type = OPT_STRING_T, .long_name = "kallsyms", .value = &kallsyms, .argh = "file",
+		  .flags = OPTF_HIDDEN, .help = "kallsyms pathname (pcl's own)" },
 		OPT_STRING(0, "objdump", &unused_path, "path",
-			   "objdump binary to use for disassembly and annotations (accepted)"),
+			   "objdump binary to use for disassembly and annotations"),
 		OPT_STRING(0, "percent-limit", &percent_limit, "percent",
 			   "Don't show entries under that percent"),
 		OPT_STRING(0, "percent-type", &percent_type, "local-period",
@@ -322,11 +329,11 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_BOOLEAN(0, "skip-missing", &unused_flag, "Skip symbols that cannot be annotated"),
 		OPT_BOOLEAN(0, "source", &source, "Interleave source code with assembly code (default)"),
 		OPT_BOOLEAN(0, "stdio", &unused_flag, "Use the stdio interface"),
-		OPT_BOOLEAN(0, "stdio2", &c.stdio2, "Use the stdio2 interface"),
+		OPT_BOOLEAN(0, "stdio2", &c.stdio2, "Use the stdio interface"),
 		{ .type = OPT_STRING_T, .long_name = "stdio-color", .value = &stdio_color,
 		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT, .defstr = "always", .argh = "mode",
 		  .help = "'always' (default), 'never' or 'auto' only applicable to --stdio mode" },
-		OPT_BOOLEAN(0, "tui", &unused_flag, "Use the TUI interface (for now the same as --stdio)"),
+		OPT_BOOLEAN(0, "tui", &unused_flag, "Use the TUI interface"),
 		OPT_STRING(0, "symfs", &symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
 		OPT_END(),
@@ -380,6 +387,9 @@ int cmd_annotate(int argc, const char **argv)
 					    force);
 	/* -P: the source files of -l and of the annotation with their paths */
 	machine__symbols_config(machine)->full_source_path = c.full_paths;
+	/* the kernel's names are never mangled C++: --demangle-kernel changes
+	 * nothing shown */
+	machine__symbols_config(machine)->demangle = demangle;
 	if (hist_layout__setup(&c.hopts.layout, &ss, &err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		free(err);

@@ -178,7 +178,8 @@ def test_other_builds(tmp, build):
     subprocess.run(build + ["-o", exe], input=CXX_WORK if build[0] == "g++" else None,
                    text=True, check=True)
     data = record(tmp, os.path.basename(exe) + ".data", [exe, "200"], "-e", "cpu-clock")
-    for args in ([], ["--asm-raw", "-M", "intel"], ["-l"], ["--stdio2"]):
+    for args in ([], ["--asm-raw", "-M", "intel"], ["-l"], ["--stdio2"],
+                 ["--stdio2", "--no-demangle"], ["-m", "--ignore-vmlinux", "--demangle-kernel"]):
         same(data, *args)
 
 
@@ -323,3 +324,14 @@ def test_colours_on_terminal(o2_data, args):
     want, got = on_terminal([PERF, *argv]), on_terminal([PCL, *argv])
     assert got == want
     assert (b"\x1b[" in got) == (args != ["--stdio-color", "never"])
+
+
+def test_help_options():
+    """-h lists perf 6.1's options (those pcl takes), with its words."""
+    want = perf("annotate", "-h").stderr
+    got = pcl("annotate", "-h").stderr.replace("pcl annotate", "perf annotate")
+    missing = {"-D, --dump-raw-trace", "--itrace", "--prefix", "--prefix-strip"}
+    for line in got.splitlines():
+        assert line in want.splitlines() or "--stdio-color" in line, line
+    for opt in re.findall(r"^ +(-\w, --[\w-]+|--[\w-]+)", want, re.M):
+        assert opt in got or opt in missing, opt
