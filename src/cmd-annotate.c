@@ -274,7 +274,7 @@ int cmd_annotate(int argc, const char **argv)
 {
 	const char *input = NULL, *percent_type = NULL, *style = NULL, *kallsyms = NULL;
 	const char *symfs = NULL, *cpu_list = NULL, *stdio_color = NULL, *percent_limit = NULL;
-	const char *vmlinux = NULL;
+	const char *vmlinux = NULL, *prefix = NULL, *prefix_strip = NULL;
 	bool force = false, asm_raw = false, source = true, demangle = true;
 	/* perf's options pcl takes and has no use for: one interface (the
 	 * text), no objdump to start */
@@ -321,6 +321,10 @@ int cmd_annotate(int argc, const char **argv)
 			   "objdump binary to use for disassembly and annotations"),
 		OPT_STRING(0, "percent-limit", &percent_limit, "percent",
 			   "Don't show entries under that percent"),
+		OPT_STRING(0, "prefix", &prefix, "prefix",
+			   "Add prefix to source file path names in programs (with --prefix-strip)"),
+		OPT_STRING(0, "prefix-strip", &prefix_strip, "N",
+			   "Strip first N entries of source file path name in programs (with --prefix)"),
 		OPT_STRING(0, "percent-type", &percent_type, "local-period",
 			   "Set percent type local/global-period/hits"),
 		{ .type = OPT_BOOL_T, .long_name = "show-total-period",
@@ -351,7 +355,13 @@ int cmd_annotate(int argc, const char **argv)
 	if (percent_limit)
 		c.percent_limit = strtod(percent_limit, NULL);
 	po.color = percent_color_mode(stdio_color);
-	c.dis = (struct disasm_opts){ .style = style, .raw = asm_raw, .source = source };
+	c.dis = (struct disasm_opts){ .style = style, .raw = asm_raw, .source = source,
+				      .prefix = prefix,
+				      .prefix_strip = prefix_strip ? atoi(prefix_strip) : 0 };
+	if (prefix_strip && !prefix) {
+		fputs("--prefix-strip requires --prefix\n", stderr);
+		return PCL_EXIT_EINVAL;
+	}
 	if (cpu_list && !(c.cpus = cpu_map__parse(cpu_list))) {
 		fprintf(stderr, "Invalid cpu_list: %s\n", cpu_list);
 		return PCL_EXIT_USAGE;
