@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "core/analysis/annotate.h"
@@ -14,6 +15,8 @@
 #include "core/symbols/disasm.h"
 #include "core/symbols/machine.h"
 #include "ui/annotate-stdio.h"
+#include "ui/annotate-stdio2.h"
+#include "ui/report-stdio.h"
 #include "ui/percent-color.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -40,6 +43,7 @@ struct annotate_cmd {
 	bool full_paths;
 	bool print_line;		/* -l */
 	bool group;			/* --group: a group's events side by side */
+	bool stdio2;			/* --stdio2: perf's browser lines as text */
 	double percent_limit;		/* --percent-limit */
 };
 
@@ -162,6 +166,27 @@ static int group_members(const struct annotate_cmd *c, const struct evsel *leade
 	return nr;
 }
 
+/* --stdio2's title: the samples and period of the event (or of the
+ * group's events together), as perf's browsers head their screens. */
+static char *stdio2_title(const struct annotate_cmd *c, const struct evsel *evsel,
+			  const int *members, int nr, const char *group_name)
+{
+	unsigned long nr_samples = 0;
+	uint64_t period = 0;
+	char unit;
+
+	for (int i = 0; i < nr; i++) {
+		const struct hists *h = members[i] < c->nr_hists ? c->hists[members[i]] : NULL;
+
+		nr_samples += h ? (unsigned long)h->stats.nr_samples : 0;
+		period += h ? h->stats.total_period : 0;
+	}
+	nr_samples = convert_unit(nr_samples, &unit);
+	return xasprintf("Samples: %lu%c of event%s '%s', %d Hz, Event count (approx.): %" PRIu64,
+			 nr_samples, unit, nr > 1 ? "s" : "", nr > 1 ? group_name : evsel->name,
+			 (int)evsel->attr.sample_freq, period);
+}
+
 static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 			   const struct hist_entry *he)
 {
@@ -206,9 +231,17 @@ static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 		annotate_stdio__print_summary(p, s, nr_lines, a.nr_data, as->dso->long_name);
 		annotation__free_summary(s, nr_lines);
 	}
-	base = strrchr(as->dso->long_name, '/');
-	annotate_stdio__print(p, &a, c->full_paths || !base ? as->dso->long_name : base + 1,
-			      name ? name : evsel->name, annotated_sym__hist(as, evidx)->nr_samples);
+	if (c->stdio2) {
+		char *title = stdio2_title(c, evsel, members, nr, name);
+
+		annotate_stdio2__print(p, &a, as->dso, as->sym, title);
+		free(title);
+	} else {
+		base = strrchr(as->dso->long_name, '/');
+		annotate_stdio__print(p, &a, c->full_paths || !base ? as->dso->long_name : base + 1,
+				      name ? name : evsel->name,
+				      annotated_sym__hist(as, evidx)->nr_samples);
+	}
 	annotation__release(&a);
 out:
 	free(name);
@@ -241,9 +274,10 @@ int cmd_annotate(int argc, const char **argv)
 {
 	const char *input = NULL, *percent_type = NULL, *style = NULL, *kallsyms = NULL;
 	const char *symfs = NULL, *cpu_list = NULL, *stdio_color = NULL, *percent_limit = NULL;
-	bool force = false, asm_raw = false, source = true;
+	const char *vmlinux = NULL, *prefix = NULL, *prefix_strip = NULL;
+	bool force = false, asm_raw = false, source = true, demangle = true;
 	/* perf's options pcl takes and has no use for: one interface (the
-	 * text), no objdump to start, no vmlinux reader */
+	 * text), no objdump to start */
 	const char *unused_path = NULL;
 	bool unused_flag = false;
 	int unused_level = 0;
@@ -252,6 +286,7 @@ int cmd_annotate(int argc, const char **argv)
 	struct sort_setup ss = { .sort_order = "dso,symbol" };
 	struct annotate_printer p = { .fp = stdout, .opts = &po };
 	uint64_t total = 0;
+	struct machine *machine;
 	char *err = NULL;
 	int ret = 0;
 	const struct option opts[] = {
@@ -260,36 +295,49 @@ int cmd_annotate(int argc, const char **argv)
 			   "only consider symbols in these dsos"),
 		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
 		OPT_STRING('i', "input", &input, "file", "input file name"),
-		OPT_STRING('k', "vmlinux", &unused_path, "file", "vmlinux pathname"),
+		OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname"),
 		OPT_BOOLEAN('l', "print-line", &c.print_line,
 			    "print matching source lines (may be slow)"),
 		OPT_STRING('M', "disassembler-style", &style, "disassembler style",
 			   "Specify disassembler style (e.g. -M intel for intel syntax)"),
-		OPT_BOOLEAN('n', "show-nr-samples", &po.show_nr_samples,
-			    "Show a column with the number of samples"),
+		{ .type = OPT_BOOL_T, .short_name = 'n', .long_name = "show-nr-samples",
+		  .value = &po.show_nr_samples, .flags = OPTF_EXCLUSIVE,
+		  .help = "Show a column with the number of samples" },
+		OPT_BOOLEAN('m', "modules", &unused_flag,
+			    "load module symbols - WARNING: use only with -k and LIVE kernel"),
 		OPT_BOOLEAN('P', "full-paths", &c.full_paths, "Don't shorten the displayed pathnames"),
-		OPT_INCR('q', "quiet", &unused_level, "do not show any warnings or messages"),
+		OPT_INCR('q', "quiet", &unused_level, "do now show any warnings or messages"),
 		OPT_STRING('s', "symbol", &c.symbol, "symbol", "symbol to annotate"),
 		OPT_INCR('v', "verbose", &unused_level, "be more verbose (show symbol address, etc)"),
-		OPT_BOOLEAN(0, "asm-raw", &asm_raw, "Display raw encoding of assembly instructions"),
+		OPT_BOOLEAN(0, "asm-raw", &asm_raw,
+			    "Display raw encoding of assembly instructions (default)"),
+		OPT_BOOLEAN(0, "demangle", &demangle, "Enable symbol demangling"),
+		OPT_BOOLEAN(0, "demangle-kernel", &unused_flag, "Enable kernel symbol demangling"),
 		OPT_BOOLEAN(0, "group", &c.group, "Show event group information together"),
-		OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
+		OPT_BOOLEAN(0, "ignore-vmlinux", &unused_flag, "don't load vmlinux even if found"),
+		{ .type = OPT_STRING_T, .long_name = "kallsyms", .value = &kallsyms, .argh = "file",
+		  .flags = OPTF_HIDDEN, .help = "kallsyms pathname (pcl's own)" },
 		OPT_STRING(0, "objdump", &unused_path, "path",
-			   "objdump binary to use for disassembly and annotations (accepted)"),
+			   "objdump binary to use for disassembly and annotations"),
 		OPT_STRING(0, "percent-limit", &percent_limit, "percent",
 			   "Don't show entries under that percent"),
+		OPT_STRING(0, "prefix", &prefix, "prefix",
+			   "Add prefix to source file path names in programs (with --prefix-strip)"),
+		OPT_STRING(0, "prefix-strip", &prefix_strip, "N",
+			   "Strip first N entries of source file path name in programs (with --prefix)"),
 		OPT_STRING(0, "percent-type", &percent_type, "local-period",
 			   "Set percent type local/global-period/hits"),
-		OPT_BOOLEAN(0, "show-total-period", &po.show_total_period,
-			    "Show a column with the sum of periods"),
+		{ .type = OPT_BOOL_T, .long_name = "show-total-period",
+		  .value = &po.show_total_period, .flags = OPTF_EXCLUSIVE,
+		  .help = "Show a column with the sum of periods" },
 		OPT_BOOLEAN(0, "skip-missing", &unused_flag, "Skip symbols that cannot be annotated"),
 		OPT_BOOLEAN(0, "source", &source, "Interleave source code with assembly code (default)"),
 		OPT_BOOLEAN(0, "stdio", &unused_flag, "Use the stdio interface"),
-		OPT_BOOLEAN(0, "stdio2", &unused_flag, "Use the stdio interface (the --stdio layout)"),
+		OPT_BOOLEAN(0, "stdio2", &c.stdio2, "Use the stdio interface"),
 		{ .type = OPT_STRING_T, .long_name = "stdio-color", .value = &stdio_color,
 		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT, .defstr = "always", .argh = "mode",
 		  .help = "'always' (default), 'never' or 'auto' only applicable to --stdio mode" },
-		OPT_BOOLEAN(0, "tui", &unused_flag, "Use the TUI interface (for now the same as --stdio)"),
+		OPT_BOOLEAN(0, "tui", &unused_flag, "Use the TUI interface"),
 		OPT_STRING(0, "symfs", &symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
 		OPT_END(),
@@ -307,10 +355,20 @@ int cmd_annotate(int argc, const char **argv)
 	if (percent_limit)
 		c.percent_limit = strtod(percent_limit, NULL);
 	po.color = percent_color_mode(stdio_color);
-	c.dis = (struct disasm_opts){ .style = style, .raw = asm_raw, .source = source };
+	c.dis = (struct disasm_opts){ .style = style, .raw = asm_raw, .source = source,
+				      .prefix = prefix,
+				      .prefix_strip = prefix_strip ? atoi(prefix_strip) : 0 };
+	if (prefix_strip && !prefix) {
+		fputs("--prefix-strip requires --prefix\n", stderr);
+		return PCL_EXIT_EINVAL;
+	}
 	if (cpu_list && !(c.cpus = cpu_map__parse(cpu_list))) {
 		fprintf(stderr, "Invalid cpu_list: %s\n", cpu_list);
 		return PCL_EXIT_USAGE;
+	}
+	if (vmlinux && access(vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", vmlinux);
+		return PCL_EXIT_EINVAL;
 	}
 	c.session = perf_session__open(input ? input : "perf.data", force, &err);
 	if (!c.session) {
@@ -318,6 +376,8 @@ int cmd_annotate(int argc, const char **argv)
 		free(err);
 		return PCL_EXIT_ERROR;
 	}
+	/* a file that recorded groups shows them, --no-group or not (perf 6.1) */
+	c.group |= c.session->evlist.nr_groups > 0;
 	if (c.cpus) {
 		bool has_cpu = false;
 
@@ -330,7 +390,16 @@ int cmd_annotate(int argc, const char **argv)
 			goto out;
 		}
 	}
-	perf_session__new_machine(c.session, kallsyms, symfs, force);
+	/* -k: perf reads kernel symbols from that file only; pcl does not load
+	 * vmlinux images, so they stay unknown, as perf leaves them when the
+	 * file is not the recorded kernel's (build id) or not an ELF image */
+	machine = perf_session__new_machine(c.session, vmlinux ? "/dev/null" : kallsyms, symfs,
+					    force);
+	/* -P: the source files of -l and of the annotation with their paths */
+	machine__symbols_config(machine)->full_source_path = c.full_paths;
+	/* the kernel's names are never mangled C++: --demangle-kernel changes
+	 * nothing shown */
+	machine__symbols_config(machine)->demangle = demangle;
 	if (hist_layout__setup(&c.hopts.layout, &ss, &err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		free(err);

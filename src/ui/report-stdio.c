@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* perf's convert_unit: 1234 -> 1K (integer division, strictly above 1000). */
-static unsigned long convert_unit(unsigned long value, char *unit)
+unsigned long convert_unit(unsigned long value, char *unit)
 {
 	*unit = ' ';
 	if (value > 1000) {

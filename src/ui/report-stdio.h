@@ -24,6 +24,9 @@ struct report_stdio {
  * (--mem-mode: "# Total weight : N" and "# Sort order   : ...");
  * evname is the event's (or group's) name, "events" when it leads a group
  * (shown together or not). */
+/* perf's convert_unit: 1234 -> 1K (integer division, strictly above 1000). */
+unsigned long convert_unit(unsigned long value, char *unit);
+
 void report_stdio__nr_samples(FILE *fp, const struct hists *h, const char *evname,
 			      bool leads_group, const struct report_stdio *r);
 

@@ -16,6 +16,7 @@
 
 static const struct option *cur_opts;
 static const char *const *cur_usage;
+static const struct option *cur_exclusive;	/* the OPTF_EXCLUSIVE option given */
 
 static bool takes_arg(const struct option *o)
 {
@@ -72,6 +73,36 @@ static int parse_number(const struct option *o, const char *arg, bool as_short)
 	return 0;
 }
 
+/* A second OPTF_EXCLUSIVE option: perf's complaint naming both, and the
+ * usage of the two. */
+static void __attribute__((noreturn)) exclusive_error(const struct option *o, bool unset,
+							bool as_short)
+{
+	const struct option *first = cur_exclusive;
+	bool first_short = (as_short && first->short_name) || !first->long_name;
+	char first_name[2] = { (char)first->short_name, 0 }, own_name[2] = { (char)o->short_name, 0 };
+
+	if (as_short)
+		fprintf(stderr, " Error: switch `%c'", o->short_name);
+	else
+		fprintf(stderr, " Error: option `%s%s'", unset ? "no-" : "", o->long_name);
+	if (first_short)
+		fprintf(stderr, " cannot be used with switch `%c'\n", first->short_name);
+	else
+		fprintf(stderr, " cannot be used with %s\n", first->long_name);
+	/* perf's usage lines here come without the blank line before them,
+	 * and its --no-X names no option */
+	fprintf(stderr, " Usage: %s\n", cur_usage[0]);
+	for (size_t i = 1; cur_usage[i]; i++)
+		fprintf(stderr, "    or: %s\n", cur_usage[i]);
+	fputc('\n', stderr);
+	if (!unset)
+		parse_options_usage(NULL, cur_opts, as_short ? own_name : o->long_name, as_short);
+	parse_options_usage(NULL, cur_opts, first_short ? first_name : first->long_name,
+			    first_short);
+	exit(PCL_EXIT_USAGE);
+}
+
 /*
  * Applies one option.  'arg' is the attached/next argument (NULL if none);
  * returns -1 on error (message printed), else 0.
@@ -84,6 +115,11 @@ static int apply(const struct option *o, const char *arg, bool unset, bool as_sh
 	if (unset && (o->flags & OPTF_NONEG)) {
 		fprintf(stderr, "  Error: %s isn't available\n", name);
 		return -1;
+	}
+	if (o->flags & OPTF_EXCLUSIVE) {
+		if (cur_exclusive && cur_exclusive != o)
+			exclusive_error(o, unset, as_short);
+		cur_exclusive = o;
 	}
 	switch (o->type) {
 	case OPT_BOOL_T:
@@ -381,6 +417,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 
 	cur_opts = opts;
 	cur_usage = usage;
+	cur_exclusive = NULL;
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 

@@ -35,6 +35,7 @@ enum {
 	OPTF_LASTARG_DEFAULT = 16,	/* with OPTARG: the next argument is the value,
 					 * the default only when none follows (perf's
 					 * "-g caller") */
+	OPTF_EXCLUSIVE = 32,	/* refused after another OPTF_EXCLUSIVE one */
 };
 
 struct option;

@@ -6,7 +6,7 @@ import tempfile
 
 import pytest
 
-from conftest import ROOT, fixture, pcl, perf, unified
+from conftest import PCL, PERF, ROOT, fixture, pcl, perf, unified
 
 CXX_WORK = r"""
 #include <cstdio>
@@ -64,6 +64,8 @@ def o1_data(tmp):
 
 
 INSTRUCTION = re.compile(r"(\x1b\[[0-9;]*m)? +[0-9.]+ ")
+# an instruction's " // file:line", with its colour when coloured
+SRCLINE = re.compile(r"(\x1b\[[0-9;]*m)? // .*?(\x1b\[m)?$", re.M)
 
 
 def first_srcline_dropped(perf_text, pcl_text):
@@ -77,9 +79,9 @@ def first_srcline_dropped(perf_text, pcl_text):
             seen = False
         elif " // " in line and not seen and INSTRUCTION.match(line):
             seen = True
-            got[i] = line[:line.index(" // ")] + "\n"
-            if i < len(want) and " // " in want[i]:
-                want[i] = want[i][:want[i].index(" // ")] + "\n"
+            got[i] = SRCLINE.sub("", line)
+            if i < len(want):
+                want[i] = SRCLINE.sub("", want[i])
     return "".join(want), "".join(got)
 
 
@@ -133,7 +135,17 @@ def test_two_events_and_kernel_message(two_events_data):
 
 @pytest.mark.parametrize("args", [["--group"], ["--group", "-n"], ["--percent-limit", "5"],
                                   ["--stdio-color", "always", "-l"],
-                                  ["--stdio-color", "always", "--show-total-period"]],
+                                  ["--stdio-color", "always", "--show-total-period"],
+                                  ["--stdio-color", "never"], ["--stdio-color", "auto"],
+                                  ["--stdio-color", "always", "-n"],
+                                  ["--stdio-color", "always", "--percent-type", "global-hits"],
+                                  ["--group", "--show-total-period"],
+                                  ["--group", "--percent-type", "global-period"],
+                                  ["--group", "--percent-type", "local-hits"],
+                                  ["--group", "-l"], ["--group", "--no-source", "-n"],
+                                  ["--group", "--stdio-color", "always", "-s", "hot_mix"],
+                                  ["--skip-missing"], ["--skip-missing", "--group"],
+                                  ["-P", "-l"], ["--full-paths", "-l", "--group"]],
                          ids=" ".join)
 def test_groups_limits_colours(two_events_data, args):
     same(two_events_data, *args)
@@ -152,6 +164,7 @@ def test_two_processes(tmp):
         fixture("report_work"), fixture("annotate_work"))], "-g", "-e", "cpu-clock",
         "-c", "100000")
     same(data)
+    same(data, "--stdio2")
 
 
 @pytest.mark.parametrize("build", [
@@ -165,7 +178,8 @@ def test_other_builds(tmp, build):
     subprocess.run(build + ["-o", exe], input=CXX_WORK if build[0] == "g++" else None,
                    text=True, check=True)
     data = record(tmp, os.path.basename(exe) + ".data", [exe, "200"], "-e", "cpu-clock")
-    for args in ([], ["--asm-raw", "-M", "intel"], ["-l"]):
+    for args in ([], ["--asm-raw", "-M", "intel"], ["-l"], ["--stdio2"],
+                 ["--stdio2", "--no-demangle"], ["-m", "--ignore-vmlinux", "--demangle-kernel"]):
         same(data, *args)
 
 
@@ -184,6 +198,7 @@ def test_pcl_recording(tmp):
     assert r.returncode == 0, r.stderr
     same(path)
     same(path, "--no-source", "-n")
+    same(path, "--stdio2")
 
 
 def test_pipe(tmp):
@@ -195,13 +210,14 @@ def test_pipe(tmp):
         r = perf("record", "-q", "-e", "cpu-clock", "-o", "-", "--",
                  fixture("annotate_work"), "200", stdout=out)
     assert r.returncode == 0, r.stderr
-    with open(path) as f:
-        want = perf("annotate", "-i", "-", "--stdio", "-d", "annotate_work,libm.so.6", stdin=f)
-    with open(path) as f:
-        got = pcl("annotate", "-i", "-", "--stdio", "-d", "annotate_work,libm.so.6", stdin=f)
-    assert got.returncode == want.returncode, got.stderr
-    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
-    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    for layout in ("--stdio", "--stdio2"):
+        with open(path) as f:
+            want = perf("annotate", "-i", "-", layout, "-d", "annotate_work,libm.so.6", stdin=f)
+        with open(path) as f:
+            got = pcl("annotate", "-i", "-", layout, "-d", "annotate_work,libm.so.6", stdin=f)
+        assert got.returncode == want.returncode, got.stderr
+        assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+        assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
 
 
 def test_dso_filter(o2_data):
@@ -211,3 +227,134 @@ def test_dso_filter(o2_data):
 def test_no_such_symbol(o2_data):
     got = same(o2_data, "-s", "no_such_symbol")
     assert "has no samples" in got.stderr
+
+
+@pytest.mark.parametrize("args", [["-n", "--show-total-period"], ["--show-total-period", "-n"],
+                                  ["--show-total-period", "--show-nr-samples"],
+                                  ["-n", "--no-show-total-period"]], ids=" ".join)
+def test_exclusive_columns(o2_data, args):
+    """Samples and periods are one column: perf refuses the second option."""
+    want = perf("annotate", "-i", o2_data, "--stdio", *args)
+    got = pcl("annotate", "-i", o2_data, "--stdio", *args)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout) == (129, "")
+    assert got.stderr.replace("pcl annotate", "perf annotate") == want.stderr, \
+        unified(want.stderr, got.stderr)
+
+
+@pytest.mark.parametrize("vmlinux", ["/no/such/vmlinux", "/etc/passwd", "/bin/true"])
+def test_vmlinux(two_events_data, vmlinux):
+    """-k: a missing file is refused; a file that is not the recorded kernel
+    leaves kernel samples without symbols (no annotation, no message)."""
+    same(two_events_data, "-k", vmlinux)
+
+
+def test_vmlinux_checked_first(tmp):
+    same(os.path.join(tmp, "no-such.data"), "-k", "/no/such/vmlinux")
+
+
+STDIO2_OPTIONS = [[], ["--no-source"], ["-n"], ["--show-total-period"],
+                  ["--percent-type", "global-hits"], ["--percent-type", "local-hits"], ["-l"],
+                  ["-M", "intel"], ["--asm-raw"], ["--stdio-color", "always"], ["-P"],
+                  ["--group"], ["--percent-limit", "5"]]
+
+
+@pytest.mark.parametrize("args", STDIO2_OPTIONS, ids=lambda a: " ".join(a) or "default")
+def test_stdio2(o2_data, args):
+    """perf's browser lines as text: offsets of jump targets, arrows, the
+    operands rewritten (no colours, whatever --stdio-color says)."""
+    out = same(o2_data, "--stdio2", *args).stdout
+    assert "hot_mix() " in out
+
+
+@pytest.mark.parametrize("args", [[], ["--group"], ["--group", "-n"],
+                                  ["--group", "--show-total-period"], ["-s", "hot_mix"]],
+                         ids=lambda a: " ".join(a) or "default")
+def test_stdio2_two_events(two_events_data, args):
+    """Titles per event and per group; kernel symbols get perf's message."""
+    same(two_events_data, "--stdio2", *args)
+
+
+@pytest.mark.parametrize("args", [[], ["-M", "intel"], ["--group"]],
+                         ids=lambda a: " ".join(a) or "default")
+def test_stdio2_libc(o1_data, args):
+    """libc's jumps out of their function and calls through the PLT."""
+    same(o1_data, "--stdio2", *args)
+
+
+@pytest.mark.parametrize("args", [[], ["-n"], ["--show-total-period"], ["-s", "hot_mix"], ["-l"],
+                                  ["--percent-type", "global-hits"], ["--stdio2"],
+                                  ["--stdio2", "-n"]],
+                         ids=lambda a: " ".join(a) or "default")
+def test_recorded_group(tmp, args):
+    """A file that recorded a group shows it side by side without --group
+    (perf 6.1 aborts on --no-group there: not compared)."""
+    data = os.path.join(tmp, "group.data")
+    if not os.path.exists(data):
+        record(tmp, "group.data", [fixture("annotate_work"), "200"], "-e",
+               "{cpu-clock,task-clock}")
+    out = same(data, *args).stdout
+    assert "anon group { cpu-clock, task-clock }" in out
+
+
+def on_terminal(argv):
+    """stdout of argv written to a pseudo-terminal (no pager)."""
+    master, slave = os.openpty()
+    env = dict(os.environ, PAGER="cat", PERF_PAGER="cat")
+    proc = subprocess.Popen(argv, stdout=slave, stderr=subprocess.DEVNULL, env=env)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:     # EIO: the terminal's last writer is gone
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    assert proc.wait() == 0
+    return b"".join(chunks)
+
+
+@pytest.mark.parametrize("args", [[], ["--stdio-color", "auto"], ["--stdio-color", "never"]],
+                         ids=lambda a: " ".join(a) or "default")
+def test_colours_on_terminal(o2_data, args):
+    """On a terminal (auto, the default) perf colours the percentages."""
+    argv = ["annotate", "-i", o2_data, "--stdio", "-s", "hot_mix", *args]
+    want, got = on_terminal([PERF, *argv]), on_terminal([PCL, *argv])
+    assert got == want
+    assert (b"\x1b[" in got) == (args != ["--stdio-color", "never"])
+
+
+def test_help_options():
+    """-h lists perf 6.1's options (those pcl takes), with its words."""
+    want = perf("annotate", "-h").stderr
+    got = pcl("annotate", "-h").stderr.replace("pcl annotate", "perf annotate")
+    missing = {"-D, --dump-raw-trace", "--itrace"}
+    for line in got.splitlines():
+        assert line in want.splitlines() or "--stdio-color" in line, line
+    for opt in re.findall(r"^ +(-\w, --[\w-]+|--[\w-]+)", want, re.M):
+        assert opt in got or opt in missing, opt
+
+
+def test_source_prefix(tmp):
+    """--prefix/--prefix-strip: objdump's relocated source files, read
+    from a changed copy (and none when the copy is missing)."""
+    src_dir, copy_dir = os.path.join(tmp, "src"), os.path.join(tmp, "moved")
+    os.makedirs(src_dir, exist_ok=True)
+    os.makedirs(copy_dir, exist_ok=True)
+    with open(os.path.join(ROOT, "tests/fixtures/annotate_work.c")) as f:
+        text = f.read()
+    source = os.path.join(src_dir, "annotate_work.c")
+    with open(source, "w") as f:
+        f.write(text)
+    with open(os.path.join(copy_dir, "annotate_work.c"), "w") as f:
+        f.write("".join("MOVED " + line for line in text.splitlines(True)))
+    exe = os.path.join(tmp, "prefix_work")
+    subprocess.run(["gcc", "-O2", "-g", source, "-o", exe, "-lm"], check=True)
+    data = record(tmp, "prefix.data", [exe, "100"], "-e", "cpu-clock")
+    strip = str(source.count("/") - 1)
+    got = same(data, "-s", "hot_mix", "--prefix", copy_dir, "--prefix-strip", strip)
+    assert "MOVED" in got.stdout
+    same(data, "-s", "hot_mix", "--prefix", os.path.join(tmp, "none"), "--prefix-strip", strip)
+    same(data, "--prefix-strip", strip)     # perf's message without --prefix

@@ -3,7 +3,10 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "util/parse-options.h"
@@ -120,6 +123,46 @@ static void workload_split(void **state)
 	assert_string_equal(argv2[0], "-x");
 }
 
+static bool samples_column, period_column;
+
+static const struct option exclusive_opts[] = {
+	{ .type = OPT_BOOL_T, .short_name = 'n', .long_name = "show-nr-samples",
+	  .value = &samples_column, .flags = OPTF_EXCLUSIVE, .help = "samples" },
+	{ .type = OPT_BOOL_T, .long_name = "show-total-period", .value = &period_column,
+	  .flags = OPTF_EXCLUSIVE, .help = "periods" },
+	OPT_END(),
+};
+
+/* The exit status of parsing argv in a child (0 when it parsed). */
+static int parse_status(int argc, const char **argv)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		/* perf's complaint goes to stderr: not wanted in the test log */
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(2);
+		parse_options(argc, argv, exclusive_opts, usage, 0);
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static void exclusive(void **state)
+{
+	const char *one[] = { "test", "-n", "-n", NULL };
+	const char *both[] = { "test", "--show-total-period", "-n", NULL };
+	const char *negated[] = { "test", "-n", "--no-show-total-period", NULL };
+
+	assert_int_equal(parse_status(3, one), 0);	/* the same one again is fine */
+	assert_int_equal(parse_status(3, both), 129);
+	assert_int_equal(parse_status(3, negated), 129);	/* perf refuses --no-X too */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +172,7 @@ int main(void)
 		cmocka_unit_test_setup(optional_argument, reset),
 		cmocka_unit_test_setup(negation, reset),
 		cmocka_unit_test_setup(workload_split, reset),
+		cmocka_unit_test(exclusive),
 	};
 	return cmocka_run_group_tests_name("parse-options", tests, NULL, NULL);
 }

@@ -515,6 +515,20 @@ static struct source_file *source_file(struct disasm_file *f, const char *path)
 	return s;
 }
 
+/* --prefix: where a source file is read from, as objdump finds it. */
+static char *relocated_source(const struct disasm_opts *o, const char *path)
+{
+	const char *rest = path;
+	int level = 0;
+
+	for (const char *p = path + 1; *p && level < o->prefix_strip; p++)
+		if (*p == '/') {
+			rest = p;
+			level++;
+		}
+	return xasprintf("%s%s", o->prefix, rest);
+}
+
 static void show_source(struct disasm_file *f, const char *path, unsigned line)
 {
 	struct source_file *s = source_file(f, path);
@@ -566,8 +580,12 @@ static void show_line(struct disasm_file *f, const struct disasm_opts *o, asecti
 			strbuf_addf(f->out, " (discriminator %u)", discriminator);
 		strbuf_addch(f->out, '\n');
 	}
-	if (o->source && file && line > 0)
-		show_source(f, file, line);
+	if (o->source && file && line > 0) {
+		char *moved = o->prefix && *file == '/' ? relocated_source(o, file) : NULL;
+
+		show_source(f, moved ? moved : file, line);
+		free(moved);
+	}
 	if (new_function) {
 		free(f->prev_function);
 		f->prev_function = xstrdup(function);

@@ -21,6 +21,10 @@ struct disasm_opts {
 	const char *style;	/* -M: "intel", "att", ... or NULL */
 	bool raw;		/* the instruction bytes (no --no-show-raw-insn) */
 	bool source;		/* -S: source lines */
+	/* objdump's --prefix and --prefix-strip: absolute source paths read
+	 * as prefix + the path without its first prefix_strip directories */
+	const char *prefix;
+	int prefix_strip;
 };
 
 /* Opens an ELF file for disassembly, for dumps with source lines (-S: the
