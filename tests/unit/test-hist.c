@@ -139,8 +139,7 @@ static struct world *world_make(const struct sort_setup *ss)
 	w->work = (struct symbol){ 0x200, 0x300, "work", false };
 	w->rec = (struct symbol){ 0x300, 0x400, "recurse", false };
 	w->memcpy_sym = (struct symbol){ 0x500, 0x600, "memcpy", false };
-#define FRAME(f, d, s, ip_) w->f = (struct cc_frame){ .ip = (ip_), .dso = &w->d, .sym = &w->s, \
-	.key1 = (uintptr_t)&w->d | 1, .key2 = (uintptr_t)&w->s }
+#define FRAME(f, d, s, ip_) w->f = (struct cc_frame){ .ip = (ip_), .dso = &w->d, .sym = &w->s }
 	FRAME(f_main, exe, main_sym, 0x400150);
 	FRAME(f_work, exe, work, 0x400250);
 	FRAME(f_rec, exe, rec, 0x400350);
@@ -301,18 +300,15 @@ static void test_collapse_keeps_depth(void **state)
 {
 	struct world *w = world_new(NULL, true);
 	struct symbol regs[8], inl1 = { 0x200, 0x300, "inl", false }, inl2 = inl1;
-	struct cc_frame f_inl1 = { .ip = 0x400210, .dso = &w->exe, .sym = &inl1, .inlined = true,
-				   .key1 = (uintptr_t)&w->exe | 1, .key2 = (uintptr_t)&inl1 };
+	struct cc_frame f_inl1 = { .ip = 0x400210, .dso = &w->exe, .sym = &inl1, .inlined = true };
 	struct cc_frame f_inl2 = f_inl1;
-	struct cc_frame f_reg = { .ip = 0x400010, .dso = &w->exe, .sym = &regs[0],
-				  .key1 = (uintptr_t)&w->exe | 1, .key2 = (uintptr_t)&regs[0] };
+	struct cc_frame f_reg = { .ip = 0x400010, .dso = &w->exe, .sym = &regs[0] };
 	const struct cc_frame *shallow[] = { &f_inl1, &f_reg };
 	const struct cc_frame *deep[] = { &f_inl2, &w->f_main, &f_reg };
 	const char *names[] = { "b", "p", "q", "r", "s", "t", "u", "v" };
 	size_t nr_in;
 
 	f_inl2.sym = &inl2;
-	f_inl2.key2 = (uintptr_t)&inl2;
 	for (int i = 0; i < 8; i++)
 		regs[i] = (struct symbol){ 0x1000 * (i + 1), 0x1000 * (i + 1) + 0x100, names[i], false };
 	/* "b" then "inl" (left of it by name), then regular symbols at growing
@@ -337,10 +333,8 @@ static void test_replay_walks_again_after_growth(void **state)
 {
 	struct world *w = world_new(NULL, true);
 	struct symbol regs[8], inl = { 0x200, 0x300, "inl", false };
-	struct cc_frame f_inl = { .ip = 0x400210, .dso = &w->exe, .sym = &inl, .inlined = true,
-				  .key1 = (uintptr_t)&w->exe | 1, .key2 = (uintptr_t)&inl };
-	struct cc_frame f_reg = { .ip = 0x400010, .dso = &w->exe, .sym = &regs[0],
-				  .key1 = (uintptr_t)&w->exe | 1, .key2 = (uintptr_t)&regs[0] };
+	struct cc_frame f_inl = { .ip = 0x400210, .dso = &w->exe, .sym = &inl, .inlined = true };
+	struct cc_frame f_reg = { .ip = 0x400010, .dso = &w->exe, .sym = &regs[0] };
 	const struct cc_frame *stack[] = { &f_inl, &f_reg };
 	const char *names[] = { "b", "p", "q", "r", "s", "t", "u", "v" };
 	size_t nr;

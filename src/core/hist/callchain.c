@@ -199,31 +199,6 @@ static uint32_t dso_rank(struct cc_resolver *r, const struct dso *dso)
 	return (uint32_t)(uintptr_t)hashmap_u64_get(&r->ranks, (uintptr_t)dso);
 }
 
-/* What perf's match_chain compares: the source line (srcline key), the
- * name of an inlined function, the symbol, else the address; the tag in
- * key1's low bits keeps the kinds apart (DSO pointers are aligned). */
-enum { KEY_ADDR = 0, KEY_SYM = 1, KEY_STRING = 2 };
-
-static void frame_set_keys(struct cc_frame *f, enum chain_key key, struct strset *strings)
-{
-	f->name_key = NULL;
-	if (key != CCKEY_ADDRESS && !(key == CCKEY_SRCLINE && f->srcline) && f->sym)
-		f->name_key = strset_intern(strings, f->sym->name);
-	if (key == CCKEY_SRCLINE && f->srcline) {
-		f->key1 = KEY_STRING;
-		f->key2 = (uintptr_t)f->srcline;
-	} else if (key != CCKEY_ADDRESS && f->sym && f->inlined) {
-		f->key1 = KEY_STRING;
-		f->key2 = (uintptr_t)f->name_key;
-	} else if (key != CCKEY_ADDRESS && f->sym) {
-		f->key1 = (uintptr_t)f->dso | KEY_SYM;
-		f->key2 = (uintptr_t)f->sym;
-	} else {
-		f->key1 = (uintptr_t)f->dso;
-		f->key2 = f->ip;
-	}
-}
-
 /* The frame table's tag (the table mixes it). */
 static uint64_t frame_hash(const struct cc_frame *f)
 {
@@ -248,7 +223,7 @@ static const struct cc_frame *frame_intern(struct cc_resolver *r, struct cc_fram
 	if (!added)
 		return *f;
 	tmpl->dso_order = dso_rank(r, tmpl->dso);
-	frame_set_keys(tmpl, r->param->key, r->strings);
+	tmpl->key = r->param->key;
 	*f = arena_alloc(&r->arena, sizeof(**f));
 	**f = *tmpl;
 	return *f;
@@ -498,23 +473,13 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 
 /* --- the trie ----------------------------------------------------------- */
 
-#define WIDE_NODE 8	/* nodes with more children find them by hash */
-
-struct cc_edge {
-	const struct callchain_node *parent;
-	uint64_t key1, key2;
-	struct callchain_node *child;
-};
-
 void callchain_store__init(struct callchain_store *s)
 {
 	memset(s, 0, sizeof(*s));
-	hashmap_init(&s->edges, sizeof(struct cc_edge));
 }
 
 void callchain_store__exit(struct callchain_store *s)
 {
-	hashmap_release(&s->edges);
 	arena_release(&s->arena);
 	memset(s, 0, sizeof(*s));
 }
@@ -524,113 +489,79 @@ struct callchain_root *callchain_root__new(struct callchain_store *s)
 	return arena_alloc(&s->arena, sizeof(struct callchain_root));
 }
 
-/* The edge table's tag (the table mixes it). */
-static uint64_t edge_hash(const struct callchain_node *parent, uint64_t key1, uint64_t key2)
+/* perf orders DSOs by their struct's address; creation order stands in. */
+static int dso_address_cmp(uint32_t dso_a, uint64_t a, uint32_t dso_b, uint64_t b)
 {
-	return (uintptr_t)parent ^ hash_mix(key1 ^ hash_mix(key2));
+	if (dso_a != dso_b)
+		return dso_a < dso_b ? -1 : 1;
+	return a < b ? -1 : a > b;
 }
 
-static bool edge_equal(const void *value, const void *key)
+/* A missing string sorts after any string. */
+static int string_cmp(const char *a, const char *b)
 {
-	const struct cc_edge *a = value, *b = key;
-
-	return a->parent == b->parent && a->key1 == b->key1 && a->key2 == b->key2;
+	if (a && b)
+		return strcmp(a, b);
+	return a ? -1 : 1;
 }
 
-/* The first child put under a key keeps it. */
-static void edge_put(struct callchain_store *s, struct callchain_node *child,
-		     uint64_t key1, uint64_t key2)
+/*
+ * perf's match_chain: <0 when the sibling's frame sorts before the new
+ * one (the new one then goes left), 0 when the new frame joins it.  By
+ * source line (srcline key, when either has one), by name when either
+ * is an inlined function, by DSO and symbol start, else by DSO and ip.
+ */
+static int sibling_cmp(const struct cc_frame *sibling, const struct cc_frame *f)
 {
-	struct cc_edge key = { child->parent, key1, key2, child };
-	bool added;
-	struct cc_edge *e = hashmap_findnew(&s->edges, edge_hash(child->parent, key1, key2),
-					    edge_equal, &key, &added);
-
-	if (added)
-		*e = key;
-}
-
-static struct callchain_node *edge_get(const struct callchain_store *s,
-				       const struct callchain_node *node, uint64_t key1, uint64_t key2)
-{
-	struct cc_edge key = { node, key1, key2, NULL };
-	const struct cc_edge *e = hashmap_find(&s->edges, edge_hash(node, key1, key2), edge_equal,
-					       &key);
-
-	return e ? e->child : NULL;
-}
-
-/* A wide node's child is found by its keys and, for a symbol that is not
- * inlined, also by name under this tag (inlined ones are keyed by name). */
-enum { KEY_SYMBOL_NAME = 3 };
-
-static void edges_put_child(struct callchain_store *s, struct callchain_node *child)
-{
-	const struct cc_frame *f = child->frame;
-
-	edge_put(s, child, f->key1, f->key2);
-	if (f->name_key && !f->inlined &&
-	    !edge_get(s, child->parent, KEY_SYMBOL_NAME, (uintptr_t)f->name_key))
-		edge_put(s, child, KEY_SYMBOL_NAME, (uintptr_t)f->name_key);
-}
-
-/* perf's match_chain: equal keys, or the same name when one of the two is
- * an inlined function.  Of several such children the earliest is taken
- * (the first one added names the node). */
-static bool same_name_one_inlined(const struct cc_frame *a, const struct cc_frame *b)
-{
-	return a->name_key && a->name_key == b->name_key && a->inlined != b->inlined;
-}
-
-static struct callchain_node *find_child(struct callchain_store *s, struct callchain_node *node,
-					 const struct cc_frame *f)
-{
-	struct callchain_node *by_name = NULL;
-
-	if (node->nr_children > WIDE_NODE) {
-		struct callchain_node *c = edge_get(s, node, f->key1, f->key2);
-
-		if (c || !f->name_key)
-			return c;
-		return f->inlined ? edge_get(s, node, KEY_SYMBOL_NAME, (uintptr_t)f->name_key) :
-				    edge_get(s, node, KEY_STRING, (uintptr_t)f->name_key);
+	if (f->key == CCKEY_SRCLINE && (sibling->srcline || f->srcline))
+		return string_cmp(sibling->srcline, f->srcline);
+	if (f->key != CCKEY_ADDRESS && sibling->sym && f->sym) {
+		if (sibling->inlined || f->inlined)
+			return strcmp(sibling->sym->name, f->sym->name);
+		return dso_address_cmp(sibling->dso_order, sibling->sym->start, f->dso_order,
+				       f->sym->start);
 	}
-	for (struct callchain_node *c = node->child; c; c = c->sibling) {
-		if (c->frame->key1 == f->key1 && c->frame->key2 == f->key2)
-			return c;
-		if (same_name_one_inlined(c->frame, f))
-			by_name = c;	/* children are listed newest first */
-	}
-	return by_name;
+	return dso_address_cmp(sibling->dso_order, sibling->ip, f->dso_order, f->ip);
 }
 
-/* A node turning wide hashes its children in the order they came (the
- * list is newest first), so the earliest keeps a shared name. */
-static void edges_put_siblings_oldest_first(struct callchain_store *s, struct callchain_node *c)
-{
-	if (!c)
-		return;
-	edges_put_siblings_oldest_first(s, c->sibling);
-	edges_put_child(s, c);
-}
-
-static struct callchain_node *add_child(struct callchain_store *s, struct callchain_node *node,
+/* The child f joins, found the way perf's tree search finds it, or a new
+ * one linked where that search ended. */
+static struct callchain_node *child_for(struct callchain_store *s, struct callchain_node *node,
 					const struct cc_frame *f)
 {
-	struct callchain_node *c = arena_alloc(&s->arena, sizeof(*c));
+	struct rb_node **link = &node->kids.node, *parent = NULL;
+	struct callchain_node *c;
 
+	while (*link) {
+		int cmp;
+
+		c = (struct callchain_node *)((char *)*link - offsetof(struct callchain_node, kid));
+		cmp = sibling_cmp(c->frame, f);
+		if (!cmp)
+			return c;
+		parent = *link;
+		link = cmp < 0 ? &parent->left : &parent->right;
+	}
+	c = arena_alloc(&s->arena, sizeof(*c));
 	c->parent = node;
 	c->frame = f;
 	c->sibling = node->child;
 	node->child = c;
 	node->nr_children++;
-	if (node->nr_children == WIDE_NODE + 1) {
-		edges_put_siblings_oldest_first(s, node->child);
-	} else if (node->nr_children > WIDE_NODE) {
-		edges_put_child(s, c);
-	}
+	rb_insert(&node->kids, &c->kid, parent, link);
 	return c;
 }
+
+static const struct callchain_node *kid_node(const struct rb_node *n)
+{
+	return (const struct callchain_node *)((const char *)n -
+					       offsetof(struct callchain_node, kid));
+}
+
+/* The children in perf's order: an in-order walk of their tree. */
+#define for_each_kid(c, node)								\
+	for (const struct rb_node *kid_ = rb_first(&(node)->kids);			\
+	     kid_ && ((c) = kid_node(kid_), 1); kid_ = rb_next(kid_))
 
 struct callchain_node *callchain_root__append(struct callchain_store *s,
 					      struct callchain_root *root,
@@ -641,11 +572,8 @@ struct callchain_node *callchain_root__append(struct callchain_store *s,
 
 	if (!nr)
 		return NULL;
-	for (uint32_t i = 0; i < nr; i++) {
-		struct callchain_node *c = find_child(s, node, frames[i]);
-
-		node = c ? c : add_child(s, node, frames[i]);
-	}
+	for (uint32_t i = 0; i < nr; i++)
+		node = child_for(s, node, frames[i]);
 	callchain_node__add(node, period);
 	if (nr > root->max_depth)
 		root->max_depth = nr;
@@ -669,7 +597,9 @@ static void merge_walk(struct callchain_store *s, struct callchain_root *dst,
 		if (n->hit)
 			callchain_root__append(s, dst, p->v, p->nr, n->hit);
 	}
-	for (const struct callchain_node *c = n->child; c; c = c->sibling)
+	const struct callchain_node *c;
+
+	for_each_kid(c, n)
 		merge_walk(s, dst, c, p);
 	if (n->frame)
 		p->nr--;
@@ -710,46 +640,52 @@ const struct callchain_node *callchain_node__run_end(const struct callchain_node
 	return n;
 }
 
-/* perf's input order of siblings: by the compared key, largest first. */
-static int key_order(const struct cc_frame *a, const struct cc_frame *b)
-{
-	uint64_t x, y;
+/* Nodes to order by a value, largest first, equal ones as they came. */
+struct ranked {
+	const struct callchain_node *node;
+	uint64_t value;
+	uint32_t seq;
+};
 
-	if (a->key1 == KEY_STRING && b->key1 == KEY_STRING)
-		return -strcmp((const char *)(uintptr_t)a->key2, (const char *)(uintptr_t)b->key2);
-	if (a->sym && b->sym && (a->inlined || b->inlined))
-		return -strcmp(a->sym->name, b->sym->name);
-	if (a->dso_order != b->dso_order)
-		return a->dso_order > b->dso_order ? -1 : 1;
-	x = (a->key1 & KEY_SYM) && (b->key1 & KEY_SYM) ? a->sym->start : a->ip;
-	y = (a->key1 & KEY_SYM) && (b->key1 & KEY_SYM) ? b->sym->start : b->ip;
-	return x > y ? -1 : x < y;
+static int ranked_cmp(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+
+	if (a->value != b->value)
+		return a->value > b->value ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-static int graph_cmp(const void *pa, const void *pb)
+/* Sorts v[0..nr) by value (cumulative hits or own hits), stably. */
+static void sort_ranked(const struct callchain_node **v, uint32_t nr, bool cumulative)
 {
-	const struct callchain_node *a = *(const struct callchain_node *const *)pa;
-	const struct callchain_node *b = *(const struct callchain_node *const *)pb;
-	uint64_t ca = callchain_node__cumul_hits(a), cb = callchain_node__cumul_hits(b);
+	struct ranked *r;
 
-	if (ca != cb)
-		return ca > cb ? -1 : 1;
-	return key_order(a->frame, b->frame);
+	if (nr < 2)
+		return;
+	r = xmalloc(nr * sizeof(*r));
+	for (uint32_t i = 0; i < nr; i++)
+		r[i] = (struct ranked){ v[i], cumulative ? callchain_node__cumul_hits(v[i]) :
+							   v[i]->hit, i };
+	qsort(r, nr, sizeof(*r), ranked_cmp);
+	for (uint32_t i = 0; i < nr; i++)
+		v[i] = r[i].node;
+	free(r);
 }
 
+/* perf's order: its children's tree in order, then by total, stably. */
 uint32_t callchain_node__sorted_children(const struct callchain_node *n, uint64_t min_hit,
 					 const struct callchain_node ***out)
 {
-	const struct callchain_node **v = NULL;
+	const struct callchain_node **v = NULL, *c;
 	uint32_t nr = 0;
 
 	if (n->nr_children)
 		v = xmalloc(n->nr_children * sizeof(*v));
-	for (const struct callchain_node *c = n->child; c; c = c->sibling)
+	for_each_kid(c, n)
 		if (callchain_node__cumul_hits(c) >= min_hit)
 			v[nr++] = c;
-	if (nr > 1)
-		qsort(v, nr, sizeof(*v), graph_cmp);
+	sort_ranked(v, nr, true);
 	*out = v;
 	return nr;
 }
@@ -760,16 +696,8 @@ struct flat_list {
 	uint64_t min_hit;
 };
 
-static int sibling_key_cmp(const void *pa, const void *pb)
-{
-	const struct callchain_node *a = *(const struct callchain_node *const *)pa;
-	const struct callchain_node *b = *(const struct callchain_node *const *)pb;
-
-	return key_order(a->frame, b->frame);
-}
-
-/* Post order, siblings in input order: perf's insertion order.  A subtree
- * below min_hit in total holds no node to keep. */
+/* Post order, siblings in their tree's order, as perf walks them.  A
+ * subtree below min_hit in total holds no node to keep. */
 static void flat_walk(const struct callchain_node *n, struct flat_list *l)
 {
 	if (n->frame && callchain_node__cumul_hits(n) < l->min_hit)
@@ -777,17 +705,10 @@ static void flat_walk(const struct callchain_node *n, struct flat_list *l)
 	if (n->nr_children == 1) {
 		flat_walk(n->child, l);
 	} else if (n->nr_children > 1) {
-		const struct callchain_node **kids = xmalloc(n->nr_children * sizeof(*kids));
-		uint32_t nr = 0;
+		const struct callchain_node *c;
 
-		for (const struct callchain_node *c = n->child; c; c = c->sibling)
-			if (callchain_node__cumul_hits(c) >= l->min_hit)
-				kids[nr++] = c;
-		if (nr > 1)
-			qsort(kids, nr, sizeof(*kids), sibling_key_cmp);
-		for (uint32_t i = 0; i < nr; i++)
-			flat_walk(kids[i], l);
-		free(kids);
+		for_each_kid(c, n)
+			flat_walk(c, l);
 	}
 	if (n->hit && n->hit >= l->min_hit) {
 		if (l->nr == l->alloc) {
@@ -798,36 +719,14 @@ static void flat_walk(const struct callchain_node *n, struct flat_list *l)
 	}
 }
 
-struct flat_item {
-	const struct callchain_node *node;
-	uint32_t seq;
-};
-
-static int flat_cmp(const void *pa, const void *pb)
-{
-	const struct flat_item *a = pa, *b = pb;
-
-	if (a->node->hit != b->node->hit)
-		return a->node->hit > b->node->hit ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
 uint32_t callchain_root__flat(const struct callchain_root *root, uint64_t min_hit,
 			      const struct callchain_node ***out)
 {
 	struct flat_list l = { .min_hit = min_hit };
-	struct flat_item *items;
 
 	flat_walk(&root->node, &l);
 	/* by period; equal ones in walk order */
-	items = xmalloc((l.nr ? l.nr : 1) * sizeof(*items));
-	for (uint32_t i = 0; i < l.nr; i++)
-		items[i] = (struct flat_item){ l.v[i], i };
-	if (l.nr > 1)
-		qsort(items, l.nr, sizeof(*items), flat_cmp);
-	for (uint32_t i = 0; i < l.nr; i++)
-		l.v[i] = items[i].node;
-	free(items);
+	sort_ranked(l.v, l.nr, false);
 	*out = l.v;
 	return l.nr;
 }

@@ -23,6 +23,7 @@
 #include "core/data/perf-record.h"
 #include "util/arena.h"
 #include "util/hashmap.h"
+#include "util/rbtree.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
 
@@ -61,9 +62,7 @@ struct cc_frame {
 	struct symbol *sym;
 	const char *srcline;	/* for the address/srcline keys, and of
 				 * DWARF-expanded frames always (perf) */
-	uint64_t key1, key2;	/* what the trie compares */
-	const char *name_key;	/* interned symbol name: perf matches an inlined
-				 * function and a symbol by name (NULL: never) */
+	enum chain_key key;	/* what sibling nodes compare (callchain_param) */
 	uint64_t map_size;	/* of the map ip is in (dso_size key) */
 	uint64_t addr;		/* DSO-relative */
 	uint32_t dso_order;	/* the DSO's creation rank (ties in output) */
@@ -127,6 +126,12 @@ struct callchain_node {
 	struct callchain_node *parent;
 	struct callchain_node *child;	/* first child, then via sibling */
 	struct callchain_node *sibling;
+	/* The children as perf keeps them: a red-black tree searched with its
+	 * frame comparison, which is not transitive (inlined frames compare
+	 * by name, others by DSO and address), so the tree's shape decides
+	 * which sibling a frame joins and the order of equal siblings. */
+	struct rb_root kids;
+	struct rb_node kid;
 	const struct cc_frame *frame;	/* the first frame appended here */
 	uint64_t hit;			/* period of stacks ending here */
 	uint64_t children_hit;		/* after finalize: the children's total */
@@ -142,7 +147,6 @@ struct callchain_root {
 /* Nodes of every tree of one report come from one store. */
 struct callchain_store {
 	struct arena arena;
-	struct hashmap edges;		/* (node, key) -> child for wide nodes */
 };
 
 void callchain_store__init(struct callchain_store *s);
