@@ -84,12 +84,12 @@ static struct world *world_init(enum diff_compute compute, bool baseline_only,
 	w->t = (struct thread){ .pid = 1, .tid = 1, .comm = "prog" };
 	w->exe_old = (struct dso){ .long_name = "/bin/prog", .short_name = "prog" };
 	w->exe_new = w->exe_old;
-	w->foo_old = (struct symbol){ 0x100, 0x180, "foo", false };
-	w->bar_old = (struct symbol){ 0x180, 0x200, "bar", false };
-	w->foo_new = (struct symbol){ 0x300, 0x380, "foo", false };
-	w->baz_new = (struct symbol){ 0x380, 0x400, "baz", false };
-	w->qux = (struct symbol){ 0x400, 0x480, "qux", false };
-	w->zap = (struct symbol){ 0x480, 0x500, "zap", false };
+	w->foo_old = (struct symbol){ .start = 0x100, .end = 0x180, .name = "foo" };
+	w->bar_old = (struct symbol){ .start = 0x180, .end = 0x200, .name = "bar" };
+	w->foo_new = (struct symbol){ .start = 0x300, .end = 0x380, .name = "foo" };
+	w->baz_new = (struct symbol){ .start = 0x380, .end = 0x400, .name = "baz" };
+	w->qux = (struct symbol){ .start = 0x400, .end = 0x480, .name = "qux" };
+	w->zap = (struct symbol){ .start = 0x480, .end = 0x500, .name = "zap" };
 	assert_int_equal(hist_layout__setup(&w->opts.layout, &ss, &err), 0);
 	assert_true(w->opts.layout.sym_by_name);
 	callchain_store__init(&w->store);

@@ -135,10 +135,10 @@ static struct world *world_make(const struct sort_setup *ss)
 	w->t2 = (struct thread){ .pid = 10, .tid = 11, .comm = "helper" };
 	w->exe = (struct dso){ .long_name = "/bin/prog", .short_name = "prog" };
 	w->libc = (struct dso){ .long_name = "/lib/libc.so.6", .short_name = "libc.so.6" };
-	w->main_sym = (struct symbol){ 0x100, 0x200, "main", false };
-	w->work = (struct symbol){ 0x200, 0x300, "work", false };
-	w->rec = (struct symbol){ 0x300, 0x400, "recurse", false };
-	w->memcpy_sym = (struct symbol){ 0x500, 0x600, "memcpy", false };
+	w->main_sym = (struct symbol){ .start = 0x100, .end = 0x200, .name = "main" };
+	w->work = (struct symbol){ .start = 0x200, .end = 0x300, .name = "work" };
+	w->rec = (struct symbol){ .start = 0x300, .end = 0x400, .name = "recurse" };
+	w->memcpy_sym = (struct symbol){ .start = 0x500, .end = 0x600, .name = "memcpy" };
 #define FRAME(f, d, s, ip_) w->f = (struct cc_frame){ .ip = (ip_), .dso = &w->d, .sym = &w->s }
 	FRAME(f_main, exe, main_sym, 0x400150);
 	FRAME(f_work, exe, work, 0x400250);
@@ -299,7 +299,7 @@ static void test_children_and_recursion(void **state)
 static void test_collapse_keeps_depth(void **state)
 {
 	struct world *w = world_new(NULL, true);
-	struct symbol regs[8], inl1 = { 0x200, 0x300, "inl", false }, inl2 = inl1;
+	struct symbol regs[8], inl1 = { .start = 0x200, .end = 0x300, .name = "inl" }, inl2 = inl1;
 	struct cc_frame f_inl1 = { .ip = 0x400210, .dso = &w->exe, .sym = &inl1, .inlined = true };
 	struct cc_frame f_inl2 = f_inl1;
 	struct cc_frame f_reg = { .ip = 0x400010, .dso = &w->exe, .sym = &regs[0] };
@@ -310,7 +310,7 @@ static void test_collapse_keeps_depth(void **state)
 
 	f_inl2.sym = &inl2;
 	for (int i = 0; i < 8; i++)
-		regs[i] = (struct symbol){ 0x1000 * (i + 1), 0x1000 * (i + 1) + 0x100, names[i], false };
+		regs[i] = (struct symbol){ .start = 0x1000 * (i + 1), .end = 0x1000 * (i + 1) + 0x100, .name = names[i] };
 	/* "b" then "inl" (left of it by name), then regular symbols at growing
 	 * addresses: rotations put one named after "inl" above it */
 	sample(w, &w->t1, &w->exe, &regs[0], 10, shallow, 2);
@@ -332,7 +332,7 @@ static void test_collapse_keeps_depth(void **state)
 static void test_replay_walks_again_after_growth(void **state)
 {
 	struct world *w = world_new(NULL, true);
-	struct symbol regs[8], inl = { 0x200, 0x300, "inl", false };
+	struct symbol regs[8], inl = { .start = 0x200, .end = 0x300, .name = "inl" };
 	struct cc_frame f_inl = { .ip = 0x400210, .dso = &w->exe, .sym = &inl, .inlined = true };
 	struct cc_frame f_reg = { .ip = 0x400010, .dso = &w->exe, .sym = &regs[0] };
 	const struct cc_frame *stack[] = { &f_inl, &f_reg };
@@ -340,7 +340,7 @@ static void test_replay_walks_again_after_growth(void **state)
 	size_t nr;
 
 	for (int i = 0; i < 8; i++)
-		regs[i] = (struct symbol){ 0x1000 * (i + 1), 0x1000 * (i + 1) + 0x100, names[i], false };
+		regs[i] = (struct symbol){ .start = 0x1000 * (i + 1), .end = 0x1000 * (i + 1) + 0x100, .name = names[i] };
 	sample(w, &w->t1, &w->exe, &regs[0], 10, stack, 2);
 	sample(w, &w->t1, &w->exe, &regs[0], 10, stack, 2);	/* replayed */
 	nr = w->h->nr_entries;
