@@ -29,6 +29,9 @@ int cmd_inject(int argc, const char **argv);
 int cmd_iostat(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
+/* "X record": record with the command's own options rec_argv[0..n) (room
+ * left for argc more), then the user's argv[0..argc). */
+int cmd_record_then(const char **rec_argv, int n, int argc, const char **argv);
 int cmd_kallsyms(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_kmem(int argc, const char **argv);

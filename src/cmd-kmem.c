@@ -156,9 +156,7 @@ static int kmem_record(int argc, const char **argv)
 		rec[n++] = "-e";
 		rec[n++] = "kmem:mm_page_free";
 	}
-	for (int i = 1; i < argc; i++)
-		rec[n++] = argv[i];
-	ret = cmd_record(n, rec);
+	ret = cmd_record_then(rec, n, argc - 1, argv + 1);
 	free(rec);
 	return ret;
 }

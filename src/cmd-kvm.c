@@ -90,9 +90,7 @@ static int stat_record(int argc, const char **argv)
 	args[n++] = kvm_events;
 	args[n++] = "-o";
 	args[n++] = kc.file;
-	for (int i = 1; i < argc; i++)
-		args[n++] = argv[i];
-	ret = cmd_record(n, args);
+	ret = cmd_record_then(args, n, argc - 1, argv + 1);
 	free(args);
 	return ret;
 }

@@ -90,9 +90,7 @@ static int kwork_record(struct kwork_cmd *c, int argc, const char **argv)
 			}
 		}
 	}
-	for (int i = 1; i < argc; i++)
-		rec_argv[n++] = argv[i];
-	ret = cmd_record(n, rec_argv);
+	ret = cmd_record_then(rec_argv, n, argc - 1, argv + 1);
 	free(rec_argv);
 	return ret;
 }

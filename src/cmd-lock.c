@@ -153,9 +153,7 @@ static int lock_record(int argc, const char **argv)
 		rec[n++] = "--call-graph";
 		rec[n++] = "fp,8";
 	}
-	for (int i = 1; i < argc; i++)
-		rec[n++] = argv[i];
-	ret = cmd_record(n, rec);
+	ret = cmd_record_then(rec, n, argc - 1, argv + 1);
 	free(rec);
 	return ret;
 }

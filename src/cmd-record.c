@@ -1103,3 +1103,10 @@ int cmd_record(int argc, const char **argv)
 	free(orig_argv);
 	return ret;
 }
+
+int cmd_record_then(const char **rec_argv, int n, int argc, const char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		rec_argv[n++] = argv[i];
+	return cmd_record(n, rec_argv);
+}

@@ -113,9 +113,7 @@ static int sched_record(int argc, const char **argv)
 	rec_argv[n++] = "-e";
 	rec_argv[n++] = tracepoint__id("sched", "sched_waking") >= 0 ? "sched:sched_waking"
 								       : "sched:sched_wakeup";
-	for (int i = 1; i < argc; i++)
-		rec_argv[n++] = argv[i];
-	ret = cmd_record(n, rec_argv);
+	ret = cmd_record_then(rec_argv, n, argc - 1, argv + 1);
 	free(rec_argv);
 	return ret;
 }

@@ -426,9 +426,7 @@ static int builtin_record(const struct script_builtin *sb, int argc, const char 
 		args[n++] = "-e";
 		args[n++] = phys;
 	}
-	for (int i = 0; i < argc; i++)
-		args[n++] = argv[i];
-	ret = cmd_record(n, args);
+	ret = cmd_record_then(args, n, argc, argv);
 	free(args);
 	return ret;
 }

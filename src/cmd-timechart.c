@@ -169,9 +169,7 @@ static int io_record(int argc, const char **argv)
 			}
 		}
 	}
-	for (int i = 0; i < argc; i++)
-		rec[n++] = argv[i];
-	ret = cmd_record(n, rec);
+	ret = cmd_record_then(rec, n, argc, argv);
 	while (nr_names)
 		free(names[--nr_names]);
 	free(names);
@@ -216,9 +214,7 @@ static int record(int argc, const char **argv)
 		rec[n++] = "-e";
 		rec[n++] = old_power[i];
 	}
-	for (int i = 0; i < argc; i++)
-		rec[n++] = argv[i];
-	ret = cmd_record(n, rec);
+	ret = cmd_record_then(rec, n, argc, argv);
 	free(rec);
 	return ret;
 }

@@ -701,9 +701,7 @@ static int trace_record(int argc, const char **argv)
 	rec_argv[n++] = "raw_syscalls:sys_enter,raw_syscalls:sys_exit";
 	rec_argv[n++] = "--filter";
 	rec_argv[n++] = filter;
-	for (int i = 0; i < argc; i++)
-		rec_argv[n++] = argv[i];
-	ret = cmd_record(n, rec_argv);
+	ret = cmd_record_then(rec_argv, n, argc, argv);
 	free(filter);
 	free(rec_argv);
 	return ret;
