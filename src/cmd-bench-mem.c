@@ -1,0 +1,258 @@
+/* pcl bench mem memcpy|memset: bandwidth of glibc's memcpy()/memset() and of the x86-64
+ * kernel's three strategies (an unrolled loop, rep movsq/stosq, rep movsb/stosb), timed as
+ * perf 6.1 times them: one call to fault the pages in, then -l calls between two
+ * gettimeofday() readings. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd-bench.h"
+#include "util/exit-codes.h"
+#include "util/parse-options.h"
+
+typedef void *(*memcpy_fn)(void *dst, const void *src, size_t size);
+typedef void *(*memset_fn)(void *dst, int c, size_t size);
+
+struct mem_function {
+	const char *name;
+	const char *desc;
+	memcpy_fn copy;
+	memset_fn set;
+};
+
+#ifdef __x86_64__
+/* The loops must stay loops: without this GCC turns them back into memcpy()/memset() calls. */
+#define KEEP_LOOP __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
+static KEEP_LOOP void *memcpy_unrolled(void *dst, const void *src, size_t size)
+{
+	uint64_t *d = dst;
+	const uint64_t *s = src;
+	size_t words = size / 8;
+	size_t i = 0;
+
+	for (; i + 4 <= words; i += 4) {
+		uint64_t a = s[i], b = s[i + 1], c = s[i + 2], e = s[i + 3];
+
+		d[i] = a;
+		d[i + 1] = b;
+		d[i + 2] = c;
+		d[i + 3] = e;
+	}
+	for (; i < words; i++)
+		d[i] = s[i];
+	for (size_t b = words * 8; b < size; b++)
+		((char *)dst)[b] = ((const char *)src)[b];
+	return dst;
+}
+
+static void *memcpy_movsq(void *dst, const void *src, size_t size)
+{
+	void *d = dst;
+	size_t words = size / 8, tail = size % 8;
+
+	__asm__ volatile("rep movsq" : "+D"(d), "+S"(src), "+c"(words) : : "memory");
+	__asm__ volatile("rep movsb" : "+D"(d), "+S"(src), "+c"(tail) : : "memory");
+	return dst;
+}
+
+static void *memcpy_movsb(void *dst, const void *src, size_t size)
+{
+	void *d = dst;
+
+	__asm__ volatile("rep movsb" : "+D"(d), "+S"(src), "+c"(size) : : "memory");
+	return dst;
+}
+
+static KEEP_LOOP void *memset_unrolled(void *dst, int c, size_t size)
+{
+	uint64_t pattern = 0x0101010101010101ULL * (uint8_t)c;
+	uint64_t *d = dst;
+	size_t words = size / 8;
+	size_t i = 0;
+
+	for (; i + 4 <= words; i += 4) {
+		d[i] = pattern;
+		d[i + 1] = pattern;
+		d[i + 2] = pattern;
+		d[i + 3] = pattern;
+	}
+	for (; i < words; i++)
+		d[i] = pattern;
+	for (size_t b = words * 8; b < size; b++)
+		((char *)dst)[b] = (char)c;
+	return dst;
+}
+
+static void *memset_stosq(void *dst, int c, size_t size)
+{
+	uint64_t pattern = 0x0101010101010101ULL * (uint8_t)c;
+	void *d = dst;
+	size_t words = size / 8, tail = size % 8;
+
+	__asm__ volatile("rep stosq" : "+D"(d), "+c"(words) : "a"(pattern) : "memory");
+	__asm__ volatile("rep stosb" : "+D"(d), "+c"(tail) : "a"(pattern) : "memory");
+	return dst;
+}
+
+static void *memset_stosb(void *dst, int c, size_t size)
+{
+	void *d = dst;
+
+	__asm__ volatile("rep stosb" : "+D"(d), "+c"(size) : "a"(c) : "memory");
+	return dst;
+}
+#endif
+
+static const struct mem_function memcpy_functions[] = {
+	{ "default", "Default memcpy() provided by glibc", memcpy, NULL },
+#ifdef __x86_64__
+	{ "x86-64-unrolled", "unrolled memcpy() in arch/x86/lib/memcpy_64.S",
+	  memcpy_unrolled, NULL },
+	{ "x86-64-movsq", "movsq-based memcpy() in arch/x86/lib/memcpy_64.S", memcpy_movsq, NULL },
+	{ "x86-64-movsb", "movsb-based memcpy() in arch/x86/lib/memcpy_64.S", memcpy_movsb, NULL },
+#endif
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const struct mem_function memset_functions[] = {
+	{ "default", "Default memset() provided by glibc", NULL, memset },
+#ifdef __x86_64__
+	{ "x86-64-unrolled", "unrolled memset() in arch/x86/lib/memset_64.S",
+	  NULL, memset_unrolled },
+	{ "x86-64-stosq", "movsq-based memset() in arch/x86/lib/memset_64.S", NULL, memset_stosq },
+	{ "x86-64-stosb", "movsb-based memset() in arch/x86/lib/memset_64.S", NULL, memset_stosb },
+#endif
+	{ NULL, NULL, NULL, NULL },
+};
+
+/* perf's sizes: a number with an optional B, KB, MB, GB or TB suffix, any case; 0 on error */
+static uint64_t parse_size(const char *text)
+{
+	static const char *const units[] = { "b", "kb", "mb", "gb", "tb" };
+	char *end;
+	unsigned long long n = strtoull(text, &end, 10);
+
+	if (end == text)
+		return 0;
+	if (!*end)
+		return n;
+	for (unsigned int i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcasecmp(end, units[i]))
+			return n << (10 * i);
+	return 0;
+}
+
+static void list_functions(const struct mem_function *functions)
+{
+	printf("Available functions:\n");
+	for (const struct mem_function *f = functions; f->name; f++)
+		printf("\t%s ... %s\n", f->name, f->desc);
+}
+
+/* The bytes per second of one function; the buffers are fresh for each, as perf's are. */
+static double time_function(const struct mem_function *f, size_t size, int loops)
+{
+	volatile memcpy_fn copy = f->copy;
+	volatile memset_fn set = f->set;
+	char *dst = calloc(1, size), *src = f->copy ? calloc(1, size) : NULL;
+	struct timeval start, end;
+	double usec;
+
+	if (!dst || (f->copy && !src)) {
+		fprintf(stderr, "Failed to allocate memory\n");
+		exit(PCL_EXIT_ERROR);
+	}
+	/* the first call faults the pages in, outside the timing */
+	if (copy)
+		copy(dst, src, size);
+	else
+		set(dst, -1, size);
+	gettimeofday(&start, NULL);
+	for (int i = 0; i < loops; i++) {
+		if (copy)
+			copy(dst, src, size);
+		else
+			set(dst, i, size);
+	}
+	gettimeofday(&end, NULL);
+	free(dst);
+	free(src);
+	usec = bench_elapsed_usec(&start, &end);
+	return (double)size * loops / (usec / 1e6);
+}
+
+static int bench_mem(int argc, const char **argv, const char *const usage[],
+		     const struct mem_function *functions)
+{
+	const char *size_text = "1MB", *function = "all";
+	bool cycles = false;
+	int loops = 1;
+	const struct option options[] = {
+		OPT_BOOLEAN('c', "cycles", &cycles,
+			    "Use a cycles event instead of gettimeofday() to measure performance"),
+		OPT_STRING('f', "function", &function, "all",
+			   "Specify the function to run, \"all\" runs all available functions, "
+			   "\"help\" lists them"),
+		OPT_INTEGER('l', "nr_loops", &loops,
+			    "Specify the number of loops to run. (default: 1)"),
+		OPT_STRING('s', "size", &size_text, "1MB",
+			   "Specify the size of the memory buffers. Available units: B, KB, MB, GB "
+			   "and TB (case insensitive)"),
+		OPT_END(),
+	};
+	bool all, found = false;
+	uint64_t size;
+
+	parse_options(argc, argv, options, usage, 0);
+	if (cycles) {
+		/* no cycles PMU event here (a virtual machine), as perf finds */
+		fprintf(stderr, "Failed to open cycles counter\n");
+		return PCL_EXIT_ERROR;
+	}
+	size = parse_size(size_text);
+	if (!size) {
+		fprintf(stderr, "Invalid size:%s\n", size_text);
+		return PCL_EXIT_FAILURE;
+	}
+	all = !strcmp(function, "all");
+	for (const struct mem_function *f = functions; f->name; f++) {
+		double bytes_per_sec;
+
+		if (!all && strcmp(function, f->name))
+			continue;
+		found = true;
+		printf("# function '%s' (%s)\n", f->name, f->desc);
+		if (bench_format == BENCH_FORMAT_DEFAULT)
+			printf("# Copying %s bytes ...\n\n", size_text);
+		fflush(stdout);
+		bytes_per_sec = time_function(f, (size_t)size, loops);
+		if (bench_format == BENCH_FORMAT_DEFAULT)
+			printf(" %14lf GB/sec\n", bytes_per_sec / (1 << 30));
+		else
+			printf("%lf\n", bytes_per_sec);
+	}
+	if (found)
+		return PCL_EXIT_OK;
+	if (strcmp(function, "help"))
+		printf("Unknown function: %s\n", function);
+	list_functions(functions);
+	return PCL_EXIT_FAILURE;
+}
+
+int bench_mem_memcpy(int argc, const char **argv)
+{
+	static const char *const usage[] = { "pcl bench mem memcpy <options>", NULL };
+
+	return bench_mem(argc, argv, usage, memcpy_functions);
+}
+
+int bench_mem_memset(int argc, const char **argv)
+{
+	static const char *const usage[] = { "pcl bench mem memset <options>", NULL };
+
+	return bench_mem(argc, argv, usage, memset_functions);
+}
