@@ -172,16 +172,15 @@ int bench_futex_hash(int argc, const char **argv)
 	sleep(runtime);
 	atomic_store(&hash_done, true);
 	gettimeofday(&end, NULL);
+	/* whole seconds, as perf counts them: a zero runtime reports zero rates */
 	secs = end.tv_sec - start.tv_sec - (end.tv_usec < start.tv_usec);
-	if (secs < 1)
-		secs = 1;
 
 	for (unsigned int i = 0; i < p.threads; i++) {
 		struct hash_worker *w = &workers[i];
 		long per_sec;
 
 		pthread_join(w->thread, NULL);
-		per_sec = (long)(w->ops / (unsigned long)secs);
+		per_sec = secs > 0 ? (long)(w->ops / (unsigned long)secs) : 0;
 		bench_stats_add(&stats, (double)per_sec);
 		if (p.silent)
 			continue;
