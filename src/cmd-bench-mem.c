@@ -2,6 +2,7 @@
  * kernel's three strategies (an unrolled loop, rep movsq/stosq, rep movsb/stosb), timed as
  * perf 6.1 times them: one call to fault the pages in, then -l calls between two
  * gettimeofday() readings. */
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -255,4 +256,95 @@ int bench_mem_memset(int argc, const char **argv)
 	static const char *const usage[] = { "pcl bench mem memset <options>", NULL };
 
 	return bench_mem(argc, argv, usage, memset_functions);
+}
+
+/* find_bit: walking the set bits of bitmaps of 1 to 2048 bits, each with 1, 2, 4, ... bits
+ * set, by jumping from set bit to set bit and by testing every bit.  The sink keeps the
+ * compiler from dropping the loops. */
+static volatile unsigned long find_bit_sink;
+
+static __attribute__((noinline)) void find_bit_visit(unsigned int bit)
+{
+	find_bit_sink += bit;
+}
+
+enum { BITS_PER_WORD = 64 };
+
+static void walk_set_bits(const uint64_t *map, unsigned int nbits)
+{
+	for (unsigned int w = 0; w * BITS_PER_WORD < nbits; w++)
+		for (uint64_t word = map[w]; word; word &= word - 1) {
+			unsigned int bit = w * BITS_PER_WORD + (unsigned int)__builtin_ctzll(word);
+
+			if (bit >= nbits)
+				return;
+			find_bit_visit(bit);
+		}
+}
+
+static void test_every_bit(const uint64_t *map, unsigned int nbits)
+{
+	for (unsigned int bit = 0; bit < nbits; bit++)
+		if (map[bit / BITS_PER_WORD] >> (bit % BITS_PER_WORD) & 1)
+			find_bit_visit(bit);
+}
+
+static double time_walk(void (*walk)(const uint64_t *, unsigned int), const uint64_t *map,
+			unsigned int nbits, unsigned int inner)
+{
+	struct timeval start, end;
+
+	gettimeofday(&start, NULL);
+	for (unsigned int j = 0; j < inner; j++)
+		walk(map, nbits);
+	gettimeofday(&end, NULL);
+	return bench_elapsed_usec(&start, &end);
+}
+
+/* The standard deviation of the mean, perf's "+-" here. */
+static double stddev_of_mean(const struct bench_stats *s)
+{
+	return s->n < 2 ? 0 : sqrt(s->m2 / (s->n - 1) / s->n);
+}
+
+static void find_bit_size(unsigned int nbits, unsigned int outer, unsigned int inner)
+{
+	uint64_t *map = calloc((nbits + BITS_PER_WORD - 1) / BITS_PER_WORD, sizeof(*map));
+	/* like perf, the statistics of one bitmap size run on across its fill levels */
+	struct bench_stats walk_stats = { 0 }, test_stats = { 0 };
+
+	if (!map)
+		exit(PCL_EXIT_ERROR);
+	for (unsigned int set = 1; set <= nbits; set <<= 1) {
+		memset(map, 0, (nbits + BITS_PER_WORD - 1) / BITS_PER_WORD * sizeof(*map));
+		for (unsigned int bit = 0; bit < nbits; bit += nbits / set)
+			map[bit / BITS_PER_WORD] |= 1ULL << (bit % BITS_PER_WORD);
+		for (unsigned int i = 0; i < outer; i++) {
+			bench_stats_add(&walk_stats, time_walk(walk_set_bits, map, nbits, inner));
+			bench_stats_add(&test_stats, time_walk(test_every_bit, map, nbits, inner));
+		}
+		printf("%u operations %u bits set of %u bits\n", inner, set, nbits);
+		printf("  Average for_each_set_bit took: %.3f usec (+- %.3f usec)\n",
+		       walk_stats.mean, stddev_of_mean(&walk_stats));
+		printf("  Average test_bit loop took:    %.3f usec (+- %.3f usec)\n",
+		       test_stats.mean, stddev_of_mean(&test_stats));
+	}
+	free(map);
+}
+
+int bench_mem_find_bit(int argc, const char **argv)
+{
+	static const char *const usage[] = { "pcl bench mem find_bit <options>", NULL };
+	unsigned int outer = 5, inner = 100000;
+	const struct option options[] = {
+		OPT_UINTEGER('i', "outer-iterations", &outer, "Number of outer iterations used"),
+		OPT_UINTEGER('j', "inner-iterations", &inner, "Number of inner iterations used"),
+		OPT_END(),
+	};
+
+	if (parse_options(argc, argv, options, usage, 0))
+		usage_with_options(usage, options);
+	for (unsigned int nbits = 1; nbits <= 2048; nbits <<= 1)
+		find_bit_size(nbits, outer, inner);
+	return PCL_EXIT_OK;
 }

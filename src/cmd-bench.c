@@ -36,12 +36,16 @@ static const struct bench syscall_benches[] = {
 static const struct bench mem_benches[] = {
 	{ "memcpy", "Benchmark for memcpy() functions", bench_mem_memcpy },
 	{ "memset", "Benchmark for memset() functions", bench_mem_memset },
+	{ "find_bit", "Benchmark for find_bit() functions", bench_mem_find_bit },
 	{ NULL, NULL, NULL },
 };
 
 static const struct bench futex_benches[] = {
 	{ "hash", "Benchmark for futex hash table", bench_futex_hash },
 	{ "wake", "Benchmark for futex wake calls", bench_futex_wake },
+	{ "wake-parallel", "Benchmark for parallel futex wake calls", bench_futex_wake_parallel },
+	{ "requeue", "Benchmark for futex requeue calls", bench_futex_requeue },
+	{ "lock-pi", "Benchmark for futex lock_pi calls", bench_futex_lock_pi },
 	{ NULL, NULL, NULL },
 };
 

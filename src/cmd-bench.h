@@ -27,6 +27,10 @@ int bench_mem_memcpy(int argc, const char **argv);
 int bench_mem_memset(int argc, const char **argv);
 int bench_futex_hash(int argc, const char **argv);
 int bench_futex_wake(int argc, const char **argv);
+int bench_futex_wake_parallel(int argc, const char **argv);
+int bench_futex_requeue(int argc, const char **argv);
+int bench_futex_lock_pi(int argc, const char **argv);
+int bench_mem_find_bit(int argc, const char **argv);
 
 /* Microseconds between two gettimeofday() readings (perf's clock for these benchmarks). */
 double bench_elapsed_usec(const struct timeval *start, const struct timeval *end);
