@@ -36,29 +36,6 @@ static const char *futex_kind(bool shared)
 	return shared ? "shared" : "private";
 }
 
-/* A thread attribute pinning the thread to one CPU, as perf spreads its workers. */
-static void pinned_attr(pthread_attr_t *attr, unsigned int index)
-{
-	cpu_set_t cpus;
-
-	CPU_ZERO(&cpus);
-	CPU_SET(index % (unsigned int)bench_online_cpus(), &cpus);
-	pthread_attr_init(attr);
-	pthread_attr_setaffinity_np(attr, sizeof(cpus), &cpus);
-}
-
-static void start_thread(pthread_t *thread, unsigned int index, void *(*fn)(void *), void *arg)
-{
-	pthread_attr_t attr;
-
-	pinned_attr(&attr, index);
-	if (pthread_create(thread, &attr, fn, arg)) {
-		fprintf(stderr, "pthread_create: %s\n", strerror(errno));
-		exit(PCL_EXIT_ERROR);
-	}
-	pthread_attr_destroy(&attr);
-}
-
 static void lock_memory(const struct futex_params *p)
 {
 	if (p->mlock_all && mlockall(MCL_CURRENT | MCL_FUTURE))
@@ -100,21 +77,6 @@ static void gate_open_when_all_started(void)
 	gate.is_open = true;
 	pthread_cond_broadcast(&gate.open);
 	pthread_mutex_unlock(&gate.lock);
-}
-
-/* The closing lines of hash and lock-pi, after the per-thread rates. */
-static void print_averaged(const struct bench_stats *stats, bool silent, long secs)
-{
-	if (!silent)
-		printf("\n");
-	printf("Averaged %ld operations/sec (+- %.2f%%), total secs = %ld\n", (long)stats->mean,
-	       bench_stats_rel_stddev(stats), secs);
-}
-
-/* Whole seconds between two readings, as perf counts the runtime. */
-static long whole_seconds(const struct timeval *start, const struct timeval *end)
-{
-	return end->tv_sec - start->tv_sec - (end->tv_usec < start->tv_usec);
 }
 
 struct hash_worker {
@@ -181,14 +143,14 @@ int bench_futex_hash(int argc, const char **argv)
 		workers[i].futexes = calloc(nfutexes, sizeof(*workers[i].futexes));
 		workers[i].nfutexes = nfutexes;
 		workers[i].shared = p.shared;
-		start_thread(&workers[i].thread, i, hash_work, &workers[i]);
+		bench_start_thread(&workers[i].thread, i, hash_work, &workers[i]);
 	}
 	gate_open_when_all_started();
 	gettimeofday(&start, NULL);
 	sleep(runtime);
 	atomic_store(&run_done, true);
 	gettimeofday(&end, NULL);
-	secs = whole_seconds(&start, &end);	/* zero reports zero rates, as perf */
+	secs = bench_whole_seconds(&start, &end);	/* zero reports zero rates, as perf */
 
 	for (unsigned int i = 0; i < p.threads; i++) {
 		struct hash_worker *w = &workers[i];
@@ -206,7 +168,7 @@ int bench_futex_hash(int argc, const char **argv)
 			printf("[thread %2u] futexes: %p ... %p [ %ld ops/sec ]\n", i,
 			       (void *)w->futexes, (void *)&w->futexes[nfutexes - 1], per_sec);
 	}
-	print_averaged(&stats, p.silent, secs);
+	bench_print_averaged(&stats, p.silent, secs);
 	for (unsigned int i = 0; i < p.threads; i++)
 		free(workers[i].futexes);
 	free(workers);
@@ -234,7 +196,7 @@ static void block_threads(pthread_t *threads, unsigned int n, void *(*fn)(void *
 	atomic_store(&waiters_returned, 0);
 	gate_close(n);
 	for (unsigned int i = 0; i < n; i++)
-		start_thread(&threads[i], i, fn, NULL);
+		bench_start_thread(&threads[i], i, fn, NULL);
 	gate_open_when_all_started();
 	usleep(100000);	/* let every waiter reach the kernel, as perf does */
 }
@@ -374,7 +336,7 @@ int bench_futex_wake_parallel(int argc, const char **argv)
 		gate_close(nwakers);
 		for (unsigned int i = 0; i < nwakers; i++) {
 			wakers[i].nwakes = per_waker;
-			start_thread(&wakers[i].thread, i, parallel_wake, &wakers[i]);
+			bench_start_thread(&wakers[i].thread, i, parallel_wake, &wakers[i]);
 		}
 		gate_open_when_all_started();
 		for (unsigned int i = 0; i < nwakers; i++) {
@@ -564,14 +526,14 @@ int bench_futex_lock_pi(int argc, const char **argv)
 	for (unsigned int i = 0; i < p.threads; i++) {
 		workers[i].futex = multi ? calloc(1, sizeof(atomic_uint)) : &global_futex;
 		workers[i].shared = p.shared;
-		start_thread(&workers[i].thread, i, lock_pi_work, &workers[i]);
+		bench_start_thread(&workers[i].thread, i, lock_pi_work, &workers[i]);
 	}
 	gate_open_when_all_started();
 	gettimeofday(&start, NULL);
 	sleep(runtime);
 	atomic_store(&run_done, true);
 	gettimeofday(&end, NULL);
-	secs = whole_seconds(&start, &end);
+	secs = bench_whole_seconds(&start, &end);
 	for (unsigned int i = 0; i < p.threads; i++) {
 		struct lock_pi_worker *w = &workers[i];
 		long per_sec;
@@ -585,7 +547,7 @@ int bench_futex_lock_pi(int argc, const char **argv)
 		if (multi)
 			free(w->futex);
 	}
-	print_averaged(&stats, p.silent, secs);
+	bench_print_averaged(&stats, p.silent, secs);
 	free(workers);
 	return PCL_EXIT_OK;
 }

@@ -5,6 +5,7 @@
 #define PCL_CMD_BENCH_H
 
 #include <stdbool.h>
+#include <pthread.h>
 #include <sys/time.h>
 
 enum bench_format { BENCH_FORMAT_DEFAULT, BENCH_FORMAT_SIMPLE };
@@ -31,6 +32,12 @@ int bench_futex_wake_parallel(int argc, const char **argv);
 int bench_futex_requeue(int argc, const char **argv);
 int bench_futex_lock_pi(int argc, const char **argv);
 int bench_mem_find_bit(int argc, const char **argv);
+int bench_epoll_wait(int argc, const char **argv);
+int bench_epoll_ctl(int argc, const char **argv);
+int bench_breakpoint_thread(int argc, const char **argv);
+int bench_breakpoint_enable(int argc, const char **argv);
+int bench_internals(int argc, const char **argv);
+int bench_numa_mem(int argc, const char **argv);
 
 /* Microseconds between two gettimeofday() readings (perf's clock for these benchmarks). */
 double bench_elapsed_usec(const struct timeval *start, const struct timeval *end);
@@ -46,6 +53,16 @@ struct bench_stats {
 
 void bench_stats_add(struct bench_stats *s, double value);
 double bench_stats_rel_stddev(const struct bench_stats *s);
+
+/* Whole seconds between two readings, as perf counts a timed run. */
+long bench_whole_seconds(const struct timeval *start, const struct timeval *end);
+
+/* The closing "Averaged N operations/sec" line of the timed runs (futex hash, lock-pi,
+ * epoll wait), after a blank line when the per-thread lines were printed. */
+void bench_print_averaged(const struct bench_stats *stats, bool silent, long secs);
+
+/* Pins a new thread to CPU index modulo the online CPUs, as perf spreads its workers. */
+void bench_start_thread(pthread_t *thread, unsigned int index, void *(*fn)(void *), void *arg);
 
 /* Number of online CPUs: the default thread count of the futex benchmarks. */
 int bench_online_cpus(void);
