@@ -34,14 +34,15 @@ def measured(text, unit):
     return [float(v) for v in re.findall(r"([\d.]+|inf) " + re.escape(unit), text)]
 
 
-LISTINGS = [["sched"], ["syscall"], ["bogus"], ["sched", "bogus"], ["mem", "nope"]]
+LISTINGS = [[], ["sched"], ["mem"], ["futex"], ["epoll"], ["internals"], ["numa"],
+            ["breakpoint"], ["syscall"], ["bogus"], ["sched", "bogus"], ["mem", "nope"]]
 
 
 @pytest.mark.parametrize("args", LISTINGS, ids=lambda a: " ".join(a) or "none")
 def test_listings_and_unknown_names(args):
     mine, _ = same_layout(args)
     # byte-equal: nothing is measured here
-    assert mine.stdout == perf("bench", *args).stdout.replace("perf", "pcl")
+    assert mine.stdout == perf("bench", *args).stdout.replace("perf bench", "pcl bench")
 
 
 ERRORS = [["-f", "bogus", "sched", "pipe"], ["-r", "0", "sched", "pipe"], ["-s"], ["-h"],
@@ -50,7 +51,12 @@ ERRORS = [["-f", "bogus", "sched", "pipe"], ["-r", "0", "sched", "pipe"], ["-s"]
           ["mem", "memset", "-c"], ["mem", "memcpy", "--cycles", "-s", "1KB"],
           ["mem", "memcpy", "-s", "0"], ["mem", "memset", "-s", "1k"],
           ["mem", "memcpy", "-f", "help"], ["mem", "memset", "-f", "nope"],
-          ["futex", "hash", "-h"], ["futex", "wake", "-h"], ["futex", "wake", "--bogus"]]
+          ["futex", "hash", "-h"], ["futex", "wake", "-h"], ["futex", "wake", "--bogus"],
+          ["futex", "wake-parallel", "-h"], ["futex", "requeue", "-h"],
+          ["futex", "lock-pi", "-h"], ["mem", "find_bit", "-h"], ["mem", "find_bit", "x"],
+          ["epoll", "wait", "-h"], ["epoll", "ctl", "-h"], ["breakpoint", "thread", "-h"],
+          ["breakpoint", "enable", "-x"],
+          ["-r", "1", "futex", "wake-parallel", "-t", "3", "-w", "2"]]
 
 
 @pytest.mark.parametrize("args", ERRORS, ids=" ".join)
@@ -127,3 +133,53 @@ def test_futex_wake(args):
     mine, _ = same_layout(["-r", "2", "futex", "wake", *args])
     summary = re.search(r"^Wokeup (\d+) of (\d+) threads in ([\d.]+) ms", mine.stdout, re.M)
     assert summary and summary[1] == summary[2] and float(summary[3]) > 0
+
+
+def test_mem_find_bit():
+    mine, _ = same_layout(["mem", "find_bit", "-i", "2", "-j", "3"])
+    # every bitmap size from 1 to 2048 bits, each with 1, 2, 4, ... of its bits set
+    assert mine.stdout.count(" operations ") == sum(n.bit_length() for n in
+                                                     (1 << k for k in range(12)))
+
+
+@pytest.mark.parametrize("args", [["-t", "4", "-w", "2"], ["-t", "2", "-w", "1", "-s"]],
+                         ids=" ".join)
+def test_futex_wake_parallel(args):
+    mine, _ = same_layout(["-r", "2", "futex", "wake-parallel", *args])
+    assert re.search(r"^Avg per-thread latency \(waking \d+/\d+ threads\) in [\d.]+ ms",
+                     mine.stdout, re.M)
+
+
+@pytest.mark.parametrize("args", [["-t", "4"], ["-t", "4", "-s"], ["-t", "4", "-B"],
+                                  ["-t", "4", "-p", "-q", "2"]], ids=" ".join)
+def test_futex_requeue(args):
+    mine, _ = same_layout(["-r", "2", "futex", "requeue", *args])
+    assert re.search(r"^Requeued 4 of 4 threads", mine.stdout, re.M)
+
+
+@pytest.mark.parametrize("args", [["-t", "2"], ["-t", "2", "-M", "-s"]], ids=" ".join)
+def test_futex_lock_pi_layout(args):
+    same_layout(["futex", "lock-pi", "-r", "0", *args])
+
+
+@pytest.mark.parametrize("args", [["wait", "-t", "2", "-f", "4"],
+                                  ["wait", "-t", "1", "-f", "8", "-m", "-E"],
+                                  ["wait", "-t", "2", "-f", "4", "-S"],
+                                  ["ctl", "-t", "2", "-f", "4"]], ids=" ".join)
+def test_epoll_layout(args):
+    # -r 0: layout and work without the one-second minimum
+    same_layout(["epoll", *args[:1], "-r", "0", *args[1:]])
+
+
+@pytest.mark.parametrize("args", [["thread"], ["thread", "-t", "3", "-p", "2", "-b", "2"],
+                                  ["enable", "-a", "1", "-p", "1"]], ids=" ".join)
+def test_breakpoint(args):
+    mine, _ = same_layout(["-r", "3", "breakpoint", *args])
+    assert all(v > 0 for v in measured(mine.stdout, "usecs/op"))
+
+
+@pytest.mark.parametrize("args", [["internals", "kallsyms-parse"], ["numa", "mem"]],
+                         ids=" ".join)
+def test_not_run_says_so(args):
+    mine = pcl("bench", *args)
+    assert mine.returncode == 1 and "pcl bench" in mine.stderr
