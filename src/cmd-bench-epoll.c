@@ -93,7 +93,19 @@ struct writer_args {
 	atomic_bool stop;
 };
 
-/* One write to every fd of every worker (or to a random fd of each), a pause, again. */
+/* Fisher-Yates: -R writes each round's fds in a new random order. */
+static void shuffle_fds(int *fds, unsigned int n)
+{
+	for (unsigned int i = n; i > 1; i--) {
+		unsigned int j = (unsigned int)random() % i;
+		int fd = fds[i - 1];
+
+		fds[i - 1] = fds[j];
+		fds[j] = fd;
+	}
+}
+
+/* One write to every fd of every worker, a 500 ns pause, again (perf's writer). */
 static void *wait_writer(void *arg)
 {
 	struct writer_args *a = arg;
@@ -102,16 +114,14 @@ static void *wait_writer(void *arg)
 
 	while (!atomic_load(&a->stop)) {
 		for (unsigned int i = 0; i < a->nworkers; i++) {
-			unsigned int first = 0, last = epoll_nfds;
+			int *fds = a->workers[i].fdmap;
 
-			if (wait_settings.randomize) {
-				first = (unsigned int)random() % epoll_nfds;
-				last = first + 1;
-			}
-			for (unsigned int j = first; j < last; j++)
-				if (write(a->workers[i].fdmap[j], &one, sizeof(one)) < 0 &&
-				    errno != EAGAIN)
-					return NULL;
+			if (wait_settings.randomize)
+				shuffle_fds(fds, epoll_nfds);
+			for (unsigned int j = 0; j < epoll_nfds; j++)
+				while (write(fds[j], &one, sizeof(one)) < 0 && errno == EAGAIN &&
+				       !atomic_load(&a->stop))
+					;
 		}
 		nanosleep(&pause, NULL);
 	}
