@@ -192,10 +192,11 @@ int bench_epoll_wait(int argc, const char **argv)
 		if (noaffinity)
 			pthread_create(&w->thread, NULL, wait_work, w);
 		else
-			bench_start_thread(&w->thread, i + 1, wait_work, w);
+			bench_start_thread(&w->thread, i, wait_work, w);
 	}
 	gettimeofday(&start, NULL);
-	bench_start_thread(&writer_thread, 0, wait_writer, &writer);
+	/* the writer goes where the scheduler puts it, as perf's */
+	pthread_create(&writer_thread, NULL, wait_writer, &writer);
 	sleep(runtime);
 	atomic_store(&epoll_done, true);
 	gettimeofday(&end, NULL);
