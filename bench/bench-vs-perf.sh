@@ -54,9 +54,9 @@ case_ "sched messaging -p -t" sec -f simple sched messaging -p -t
 case_ "sched pipe -l 200000" sec -f simple sched pipe -l 200000
 case_ "sched pipe -T -l 200000" sec -f simple sched pipe -T -l 200000
 case_ "syscall basic -l 2000000" sec -f simple syscall basic -l 2000000
-case_ "mem memcpy 1MB x100 (glibc)" bytes/s -f simple mem memcpy -f default -l 100
-case_ "mem memset 1MB x100 (glibc)" bytes/s -f simple mem memset -f default -l 100
-case_ "mem memcpy 1MB x100 (movsb)" bytes/s -f simple mem memcpy -f x86-64-movsb -l 100
+case_ "mem memcpy 1MB x1000 (glibc)" bytes/s -f simple mem memcpy -f default -l 1000
+case_ "mem memset 1MB x1000 (glibc)" bytes/s -f simple mem memset -f default -l 1000
+case_ "mem memcpy 1MB x1000 (movsb)" bytes/s -f simple mem memcpy -f x86-64-movsb -l 1000
 case_ "futex hash -r 1" ops/s futex hash -r 1 -s
 case_ "futex wake -t 2" ms futex wake -t 2 -s
 case_ "futex requeue -t 4" ms futex requeue -t 4 -s

@@ -183,9 +183,11 @@ int bench_epoll_wait(int argc, const char **argv)
 		open_fdmap(w);
 		w->epollfd = multiq ? epoll_create1(0) : shared_epollfd;
 		for (unsigned int j = 0; j < epoll_nfds; j++) {
-			struct epoll_event ev = { .events = EPOLLIN |
-				(wait_settings.edge ? EPOLLET : 0) |
-				(wait_settings.oneshot ? EPOLLONESHOT : 0), .data.fd = w->fdmap[j] };
+			struct epoll_event ev = {
+				.events = EPOLLIN | (wait_settings.edge ? EPOLLET : 0) |
+					  (wait_settings.oneshot ? EPOLLONESHOT : 0),
+				.data.fd = w->fdmap[j],
+			};
 
 			epoll_ctl(w->epollfd, EPOLL_CTL_ADD, w->fdmap[j], &ev);
 		}
@@ -236,8 +238,9 @@ static void *ctl_work(void *arg)
 		for (unsigned int k = 0; k < 3; k++) {
 			for (unsigned int i = 0; i < epoll_nfds; i++) {
 				unsigned int op = ctl_randomize ? (unsigned int)random() % 3 : k;
-				int fd = w->fdmap[ctl_randomize ? (unsigned int)random() % epoll_nfds :
-						  i];
+				unsigned int slot = ctl_randomize ?
+						    (unsigned int)random() % epoll_nfds : i;
+				int fd = w->fdmap[slot];
 				struct epoll_event ev = { .events = op == 1 ? EPOLLOUT : EPOLLIN,
 							  .data.fd = fd };
 

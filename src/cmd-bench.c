@@ -95,7 +95,8 @@ static const struct bench_collection collections[] = {
 
 double bench_elapsed_usec(const struct timeval *start, const struct timeval *end)
 {
-	return (double)(end->tv_sec - start->tv_sec) * 1e6 + (double)(end->tv_usec - start->tv_usec);
+	return (double)(end->tv_sec - start->tv_sec) * 1e6 +
+	       (double)(end->tv_usec - start->tv_usec);
 }
 
 void bench_print_total_time(const struct timeval *start, const struct timeval *end)
@@ -104,7 +105,8 @@ void bench_print_total_time(const struct timeval *start, const struct timeval *e
 
 	timersub(end, start, &diff);
 	if (bench_format == BENCH_FORMAT_SIMPLE)
-		printf("%lu.%03lu\n", (unsigned long)diff.tv_sec, (unsigned long)diff.tv_usec / 1000);
+		printf("%lu.%03lu\n", (unsigned long)diff.tv_sec,
+		       (unsigned long)diff.tv_usec / 1000);
 	else
 		printf("     Total time: %lu.%03lu [sec]\n", (unsigned long)diff.tv_sec,
 		       (unsigned long)diff.tv_usec / 1000);
