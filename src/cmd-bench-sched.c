@@ -195,6 +195,7 @@ int bench_sched_messaging(int argc, const char **argv)
 		printf("# %d groups == %d %s run\n\n", groups, nr_tasks, kind);
 	}
 	bench_print_total_time(&start, &end);
+	/* a group's senders share the receivers' write ends: closed once, by its first sender */
 	for (int i = 0; i < nr_tasks; i++) {
 		if (!workers[i].sender)
 			close(workers[i].in_fd);
