@@ -121,6 +121,17 @@ static void make_channel(int fds[2], bool use_pipe)
 		die_errno(use_pipe ? "pipe" : "socketpair");
 }
 
+/* Closes a group's channels in the parent: the write ends the senders share (the first
+ * sender's copy), and the receivers' ends when read_ends. */
+static void close_channels(const struct messaging_worker *group, bool read_ends)
+{
+	for (int r = 0; r < MESSAGING_FDS_PER_GROUP; r++) {
+		if (read_ends)
+			close(group[r].in_fd);
+		close(group[MESSAGING_FDS_PER_GROUP].out_fds[r]);
+	}
+}
+
 int bench_sched_messaging(int argc, const char **argv)
 {
 	static const char *const usage[] = { "pcl bench sched messaging <options>", NULL };
@@ -162,6 +173,9 @@ int bench_sched_messaging(int argc, const char **argv)
 				senders[s].out_fds[r] = channel[1];
 			messaging_start(&tasks[g * MESSAGING_FDS_PER_GROUP * 2 + r], &receivers[r],
 					threads);
+			/* the receiver process has its end: later forks need not inherit it */
+			if (!threads)
+				close(channel[0]);
 		}
 		for (int s = 0; s < MESSAGING_FDS_PER_GROUP; s++) {
 			senders[s].sender = true;
@@ -171,6 +185,8 @@ int bench_sched_messaging(int argc, const char **argv)
 			messaging_start(&tasks[g * MESSAGING_FDS_PER_GROUP * 2 +
 					       MESSAGING_FDS_PER_GROUP + s], &senders[s], threads);
 		}
+		if (!threads)
+			close_channels(receivers, false);
 	}
 	for (int i = 0; i < nr_tasks; i++) {
 		char c;
@@ -195,13 +211,11 @@ int bench_sched_messaging(int argc, const char **argv)
 		printf("# %d groups == %d %s run\n\n", groups, nr_tasks, kind);
 	}
 	bench_print_total_time(&start, &end);
-	/* a group's senders share the receivers' write ends: closed once, by its first sender */
-	for (int i = 0; i < nr_tasks; i++) {
-		if (!workers[i].sender)
-			close(workers[i].in_fd);
-		else if (i % (MESSAGING_FDS_PER_GROUP * 2) == MESSAGING_FDS_PER_GROUP)
-			for (int r = 0; r < MESSAGING_FDS_PER_GROUP; r++)
-				close(workers[i].out_fds[r]);
+	for (int g = 0; threads && g < groups; g++)
+		close_channels(workers + g * MESSAGING_FDS_PER_GROUP * 2, true);
+	for (int i = 0; i < 2; i++) {
+		close(ready[i]);
+		close(wakeup[i]);
 	}
 	free(workers);
 	free(tasks);
