@@ -2,7 +2,6 @@
  * kernel's three strategies (an unrolled loop, rep movsq/stosq, rep movsb/stosb), timed as
  * perf 6.1 times them: one call to fault the pages in, then -l calls between two
  * gettimeofday() readings. */
-#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -304,12 +303,6 @@ static double time_walk(void (*walk)(const uint64_t *, unsigned int), const uint
 	return bench_elapsed_usec(&start, &end);
 }
 
-/* The standard deviation of the mean, perf's "+-" here. */
-static double stddev_of_mean(const struct bench_stats *s)
-{
-	return s->n < 2 ? 0 : sqrt(s->m2 / (s->n - 1) / s->n);
-}
-
 static void find_bit_size(unsigned int nbits, unsigned int outer, unsigned int inner)
 {
 	uint64_t *map = calloc((nbits + BITS_PER_WORD - 1) / BITS_PER_WORD, sizeof(*map));
@@ -328,9 +321,9 @@ static void find_bit_size(unsigned int nbits, unsigned int outer, unsigned int i
 		}
 		printf("%u operations %u bits set of %u bits\n", inner, set, nbits);
 		printf("  Average for_each_set_bit took: %.3f usec (+- %.3f usec)\n",
-		       walk_stats.mean, stddev_of_mean(&walk_stats));
+		       walk_stats.mean, bench_stats_stddev(&walk_stats));
 		printf("  Average test_bit loop took:    %.3f usec (+- %.3f usec)\n",
-		       test_stats.mean, stddev_of_mean(&test_stats));
+		       test_stats.mean, bench_stats_stddev(&test_stats));
 	}
 	free(map);
 }

@@ -13,6 +13,7 @@
 
 #include "builtin.h"
 #include "cmd-bench.h"
+#include "core/symbols/kernel-maps.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 
@@ -64,9 +65,11 @@ static const struct bench epoll_benches[] = {
 	{ NULL, NULL, NULL },
 };
 
+static int bench_kallsyms_parse(int argc, const char **argv);
+
 static const struct bench internals_benches[] = {
 	{ "synthesize", "Benchmark perf event synthesis", bench_internals },
-	{ "kallsyms-parse", "Benchmark kallsyms parsing", bench_internals },
+	{ "kallsyms-parse", "Benchmark kallsyms parsing", bench_kallsyms_parse },
 	{ "inject-build-id", "Benchmark build-id injection", bench_internals },
 	{ "evlist-open-close", "Benchmark evlist open and close", bench_internals },
 	{ NULL, NULL, NULL },
@@ -121,14 +124,14 @@ void bench_stats_add(struct bench_stats *s, double value)
 	s->m2 += delta * (value - s->mean);
 }
 
+double bench_stats_stddev(const struct bench_stats *s)
+{
+	return s->n < 2 ? 0 : sqrt(s->m2 / (s->n - 1) / s->n);
+}
+
 double bench_stats_rel_stddev(const struct bench_stats *s)
 {
-	double stddev_of_mean;
-
-	if (s->n < 2 || s->mean == 0)
-		return 0;
-	stddev_of_mean = sqrt(s->m2 / (s->n - 1) / s->n);
-	return 100.0 * stddev_of_mean / s->mean;
+	return s->mean == 0 ? 0 : 100.0 * bench_stats_stddev(s) / s->mean;
 }
 
 long bench_whole_seconds(const struct timeval *start, const struct timeval *end)
@@ -269,6 +272,35 @@ int cmd_bench(int argc, const char **argv)
 	}
 	printf("Unknown collection: '%s'\n", argv[0]);
 	return PCL_EXIT_FAILURE;
+}
+
+/* internals kallsyms-parse: pcl's own kallsyms reader over /proc/kallsyms, every line
+ * parsed (the name looked up is never there), timed -i times as perf times its parser */
+static int bench_kallsyms_parse(int argc, const char **argv)
+{
+	static const char *const usage[] = { "pcl bench internals kallsyms-parse <options>", NULL };
+	unsigned int iterations = 100;
+	const struct option options[] = {
+		OPT_UINTEGER('i', "iterations", &iterations,
+			     "Number of iterations used to compute average"),
+		OPT_END(),
+	};
+	struct bench_stats stats = { 0 };
+
+	if (parse_options(argc, argv, options, usage, 0))
+		usage_with_options(usage, options);
+	for (unsigned int i = 0; i < iterations; i++) {
+		struct timeval start, end;
+		uint64_t addr;
+
+		gettimeofday(&start, NULL);
+		kallsyms__symbol_addr(NULL, "pcl bench: no such symbol", &addr);
+		gettimeofday(&end, NULL);
+		bench_stats_add(&stats, bench_elapsed_usec(&start, &end));
+	}
+	printf("  Average kallsyms__parse took: %.3f ms (+- %.3f ms)\n", stats.mean / 1e3,
+	       bench_stats_stddev(&stats) / 1e3);
+	return PCL_EXIT_OK;
 }
 
 /* internals: perf's benchmarks of its own code paths, which pcl lists but does not run */

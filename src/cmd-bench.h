@@ -53,6 +53,7 @@ struct bench_stats {
 
 void bench_stats_add(struct bench_stats *s, double value);
 double bench_stats_rel_stddev(const struct bench_stats *s);
+double bench_stats_stddev(const struct bench_stats *s);	/* of the mean, absolute */
 
 /* Whole seconds between two readings, as perf counts a timed run. */
 long bench_whole_seconds(const struct timeval *start, const struct timeval *end);

@@ -178,8 +178,15 @@ def test_breakpoint(args):
     assert all(v > 0 for v in measured(mine.stdout, "usecs/op"))
 
 
-@pytest.mark.parametrize("args", [["internals", "kallsyms-parse"], ["numa", "mem"]],
+@pytest.mark.parametrize("args", [["internals", "synthesize"], ["numa", "mem"]],
                          ids=" ".join)
 def test_not_run_says_so(args):
     mine = pcl("bench", *args)
     assert mine.returncode == 1 and "pcl bench" in mine.stderr
+
+
+def test_internals_kallsyms_parse():
+    # pcl's own kallsyms reader, timed as perf times its parser
+    mine, _ = same_layout(["internals", "kallsyms-parse", "-i", "1"])
+    assert float(re.search(r"took: ([\d.]+) ms", mine.stdout)[1]) > 0
+    same_layout(["internals", "kallsyms-parse", "-h"])
