@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +29,48 @@ struct epoll_worker {
 
 static atomic_bool epoll_done;
 static unsigned int epoll_nfds = 64;
+static bool epoll_verbose;
+
+enum { EPOLL_MAX_NESTING = 4 };	/* perf's limit on -N */
+
+/* perf's -v notes */
+#define epoll_info(...)                        \
+	do {                                   \
+		if (epoll_verbose)             \
+			printf(__VA_ARGS__);   \
+	} while (0)
+
+/* Room for every worker's eventfds and their epoll instances, as perf makes it. */
+static void raise_fd_limit(unsigned int threads)
+{
+	struct rlimit limit;
+	rlim_t wanted = (rlim_t)epoll_nfds * threads * 2 + 50;
+
+	if (getrlimit(RLIMIT_NOFILE, &limit))
+		return;
+	epoll_info("Setting RLIMIT_NOFILE rlimit from %lu to: %lu\n",
+		   (unsigned long)limit.rlim_cur, (unsigned long)wanted);
+	limit.rlim_cur = limit.rlim_max = wanted;
+	setrlimit(RLIMIT_NOFILE, &limit);
+}
+
+/* -N: a chain of nested (empty) epoll instances hung under epollfd, which every wake-up
+ * then has to look through; the instances stay open for the run, as in perf. */
+static void nest_epoll(int epollfd, unsigned int nested)
+{
+	struct epoll_event ev = { .events = EPOLLHUP };
+	int below = -1;
+
+	for (unsigned int i = 0; i < nested; i++) {
+		int fd = epoll_create1(0);
+
+		if (below >= 0)
+			epoll_ctl(fd, EPOLL_CTL_ADD, below, &ev);
+		below = fd;
+	}
+	if (below >= 0)
+		epoll_ctl(epollfd, EPOLL_CTL_ADD, below, &ev);
+}
 
 static void open_fdmap(struct epoll_worker *w)
 {
@@ -111,8 +154,11 @@ static void *wait_writer(void *arg)
 	struct writer_args *a = arg;
 	const struct timespec pause = { .tv_nsec = 500 };
 	uint64_t one = 1;
+	unsigned long rounds = 0;
 
-	while (!atomic_load(&a->stop)) {
+	epoll_info("starting writer-thread: doing %s writes ...\n",
+		   wait_settings.randomize ? "random" : "lineal");
+	for (; !atomic_load(&a->stop); rounds++) {
 		for (unsigned int i = 0; i < a->nworkers; i++) {
 			int *fds = a->workers[i].fdmap;
 
@@ -125,6 +171,7 @@ static void *wait_writer(void *arg)
 		}
 		nanosleep(&pause, NULL);
 	}
+	epoll_info("exiting writer-thread (total full-loops: %lu)\n", rounds);
 	return NULL;
 }
 
@@ -132,7 +179,7 @@ int bench_epoll_wait(int argc, const char **argv)
 {
 	static const char *const usage[] = { "pcl bench epoll wait <options>", NULL };
 	unsigned int threads = 0, runtime = 8, nested = 0;
-	bool multiq = false, noaffinity = false, verbose = false;
+	bool multiq = false, noaffinity = false;
 	const struct option options[] = {
 		OPT_BOOLEAN('B', "nonblocking", &wait_settings.nonblocking,
 			    "Nonblocking epoll_wait(2) behaviour"),
@@ -150,7 +197,7 @@ int bench_epoll_wait(int argc, const char **argv)
 		OPT_UINTEGER('r', "runtime", &runtime, "Specify runtime (in seconds)"),
 		OPT_BOOLEAN('S', "oneshot", &wait_settings.oneshot, "Use EPOLLONESHOT semantics"),
 		OPT_UINTEGER('t', "threads", &threads, "Specify amount of threads"),
-		OPT_BOOLEAN('v', "verbose", &verbose, "Verbose mode"),
+		OPT_BOOLEAN('v', "verbose", &epoll_verbose, "Verbose mode"),
 		OPT_END(),
 	};
 	struct writer_args writer = { 0 };
@@ -166,22 +213,35 @@ int bench_epoll_wait(int argc, const char **argv)
 		threads = bench_online_cpus() > 1 ? (unsigned int)bench_online_cpus() - 1 : 1;
 	if (!epoll_nfds)
 		epoll_nfds = 64;
+	if (nested > EPOLL_MAX_NESTING)
+		nested = EPOLL_MAX_NESTING;
 	writer.workers = calloc(threads, sizeof(*writer.workers));
 	writer.nworkers = threads;
 	if (!writer.workers)
 		return PCL_EXIT_ERROR;
+	epoll_info("Using %s queue model\n", multiq ? "multi" : "single");
+	epoll_info("Nesting level(s): %u\n", nested);
+	raise_fd_limit(threads);
 	printf("Run summary [PID %d]: %u threads monitoring%s on %u file-descriptors for %u "
 	       "secs.\n\n", getpid(), threads, wait_settings.oneshot ? " (EPOLLONESHOT semantics)" :
 	       "", epoll_nfds, runtime);
 	fflush(stdout);
-	if (!multiq)
+	if (!multiq) {
 		shared_epollfd = epoll_create1(0);
+		nest_epoll(shared_epollfd, nested);
+	}
+	epoll_info("starting worker/consumer %sthreads%s\n", noaffinity ? "" : "CPU affinity ",
+		   wait_settings.nonblocking ? " (nonblocking)" : "");
 	atomic_store(&epoll_done, false);
 	for (unsigned int i = 0; i < threads; i++) {
 		struct epoll_worker *w = &writer.workers[i];
 
 		open_fdmap(w);
-		w->epollfd = multiq ? epoll_create1(0) : shared_epollfd;
+		w->epollfd = shared_epollfd;
+		if (multiq) {
+			w->epollfd = epoll_create1(0);
+			nest_epoll(w->epollfd, nested);
+		}
 		for (unsigned int j = 0; j < epoll_nfds; j++) {
 			struct epoll_event ev = {
 				.events = EPOLLIN | (wait_settings.edge ? EPOLLET : 0) |
@@ -202,6 +262,7 @@ int bench_epoll_wait(int argc, const char **argv)
 	sleep(runtime);
 	atomic_store(&epoll_done, true);
 	gettimeofday(&end, NULL);
+	epoll_info("main thread: toggling done\n");
 	/* the writer keeps writing until every worker has seen that the run is over */
 	for (unsigned int i = 0; i < threads; i++)
 		pthread_join(writer.workers[i].thread, NULL);
@@ -215,7 +276,7 @@ int bench_epoll_wait(int argc, const char **argv)
 
 		bench_stats_add(&stats, (double)per_sec);
 		print_fdmap(i, w);
-		printf("%ld ops/sec ]\n", per_sec);
+		printf("%04ld ops/sec ]\n", per_sec);
 		if (multiq)
 			close(w->epollfd);
 		close_fdmap(w);
@@ -257,7 +318,7 @@ int bench_epoll_ctl(int argc, const char **argv)
 	static const char *const usage[] = { "pcl bench epoll ctl <options>", NULL };
 	static const char *const op_names[] = { "ADD", "MOD", "DEL" };
 	unsigned int threads = 0, runtime = 8, nested = 0;
-	bool noaffinity = false, verbose = false;
+	bool noaffinity = false;
 	const struct option options[] = {
 		OPT_UINTEGER('f', "nfds", &epoll_nfds,
 			     "Specify amount of file descriptors to monitor for each thread"),
@@ -268,7 +329,7 @@ int bench_epoll_ctl(int argc, const char **argv)
 			    "Perform random operations on random fds"),
 		OPT_UINTEGER('r', "runtime", &runtime, "Specify runtime (in seconds)"),
 		OPT_UINTEGER('t', "threads", &threads, "Specify amount of threads"),
-		OPT_BOOLEAN('v', "verbose", &verbose, "Verbose mode"),
+		OPT_BOOLEAN('v', "verbose", &epoll_verbose, "Verbose mode"),
 		OPT_END(),
 	};
 	struct bench_stats stats[3] = { { 0 } };
@@ -279,9 +340,14 @@ int bench_epoll_ctl(int argc, const char **argv)
 		threads = (unsigned int)bench_online_cpus();
 	if (!epoll_nfds)
 		epoll_nfds = 64;
+	if (nested > EPOLL_MAX_NESTING)
+		nested = EPOLL_MAX_NESTING;
 	workers = calloc(threads, sizeof(*workers));
 	if (!workers)
 		return PCL_EXIT_ERROR;
+	if (nested)
+		epoll_info("Nesting level(s): %u\n", nested);
+	raise_fd_limit(threads);
 	printf("Run summary [PID %d]: %u threads doing epoll_ctl ops %u file-descriptors for %u "
 	       "secs.\n\n", getpid(), threads, epoll_nfds, runtime);
 	fflush(stdout);
@@ -289,6 +355,7 @@ int bench_epoll_ctl(int argc, const char **argv)
 	for (unsigned int i = 0; i < threads; i++) {
 		open_fdmap(&workers[i]);
 		workers[i].epollfd = epoll_create1(0);
+		nest_epoll(workers[i].epollfd, nested);
 		if (noaffinity)
 			pthread_create(&workers[i].thread, NULL, ctl_work, &workers[i]);
 		else
@@ -296,12 +363,13 @@ int bench_epoll_ctl(int argc, const char **argv)
 	}
 	sleep(runtime);
 	atomic_store(&epoll_done, true);
+	epoll_info("main thread: toggling done\n");
 	for (unsigned int i = 0; i < threads; i++) {
 		struct epoll_worker *w = &workers[i];
 
 		pthread_join(w->thread, NULL);
 		print_fdmap(i, w);
-		printf("add: %lu ops; mod: %lu ops; del: %lu ops ]\n", w->ops[0], w->ops[1],
+		printf("add: %04lu ops; mod: %04lu ops; del: %04lu ops ]\n", w->ops[0], w->ops[1],
 		       w->ops[2]);
 		for (unsigned int k = 0; k < 3; k++)
 			bench_stats_add(&stats[k], (double)w->ops[k]);

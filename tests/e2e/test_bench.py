@@ -168,6 +168,16 @@ def test_futex_lock_pi_layout(args):
                                   ["ctl", "-t", "2", "-f", "4"]], ids=" ".join)
 def test_epoll_layout(args):
     # -r 0: layout and work without the one-second minimum
+    mine, _ = same_layout(["epoll", *args[:1], "-r", "0", *args[1:]])
+    # perf pads the per-thread counts to four digits
+    assert re.search(r"\[ (add: )?\d{4,} ops", mine.stdout)
+
+
+@pytest.mark.parametrize("args", [["ctl", "-t", "1", "-f", "2", "-N", "9", "-v"],
+                                  ["ctl", "-t", "2", "-f", "2", "-n", "-R", "-v"],
+                                  ["wait", "-t", "1", "-f", "2", "-N", "2"]], ids=" ".join)
+def test_epoll_nesting_and_notes(args):
+    # -v notes (nesting, descriptor limit) and -N nesting, capped at 4 as perf caps it
     same_layout(["epoll", *args[:1], "-r", "0", *args[1:]])
 
 
