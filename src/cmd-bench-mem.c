@@ -188,6 +188,21 @@ static double time_function(const struct mem_function *f, size_t size, int loops
 	return (double)size * loops / (usec / 1e6);
 }
 
+/* The rate in the largest binary unit below it, perf's way (its KB line has a stray 'd'). */
+static void print_rate(double bytes_per_sec)
+{
+	const double k = 1024;
+
+	if (bytes_per_sec < k)
+		printf(" %14lf bytes/sec\n", bytes_per_sec);
+	else if (bytes_per_sec < k * k)
+		printf(" %14lfd KB/sec\n", bytes_per_sec / k);
+	else if (bytes_per_sec < k * k * k)
+		printf(" %14lf MB/sec\n", bytes_per_sec / k / k);
+	else
+		printf(" %14lf GB/sec\n", bytes_per_sec / k / k / k);
+}
+
 static int bench_mem(int argc, const char **argv, const char *const usage[],
 		     const struct mem_function *functions)
 {
@@ -234,7 +249,7 @@ static int bench_mem(int argc, const char **argv, const char *const usage[],
 		fflush(stdout);
 		bytes_per_sec = time_function(f, (size_t)size, loops);
 		if (bench_format == BENCH_FORMAT_DEFAULT)
-			printf(" %14lf GB/sec\n", bytes_per_sec / (1 << 30));
+			print_rate(bytes_per_sec);
 		else
 			printf("%lf\n", bytes_per_sec);
 	}

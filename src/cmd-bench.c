@@ -71,7 +71,7 @@ static const struct bench internals_benches[] = {
 	{ "synthesize", "Benchmark perf event synthesis", bench_internals },
 	{ "kallsyms-parse", "Benchmark kallsyms parsing", bench_kallsyms_parse },
 	{ "inject-build-id", "Benchmark build-id injection", bench_internals },
-	{ "evlist-open-close", "Benchmark evlist open and close", bench_internals },
+	{ "evlist-open-close", "Benchmark evlist open and close", bench_evlist_open_close },
 	{ NULL, NULL, NULL },
 };
 

@@ -37,6 +37,7 @@ int bench_epoll_ctl(int argc, const char **argv);
 int bench_breakpoint_thread(int argc, const char **argv);
 int bench_breakpoint_enable(int argc, const char **argv);
 int bench_internals(int argc, const char **argv);
+int bench_evlist_open_close(int argc, const char **argv);
 int bench_numa_mem(int argc, const char **argv);
 
 /* Microseconds between two gettimeofday() readings (perf's clock for these benchmarks). */
