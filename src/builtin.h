@@ -12,6 +12,7 @@ struct pcl_cmd {
 };
 
 int cmd_version(int argc, const char **argv);
+int cmd_bench(int argc, const char **argv);
 int cmd_buildid_cache(int argc, const char **argv);
 int cmd_annotate(int argc, const char **argv);
 int cmd_archive(int argc, const char **argv);

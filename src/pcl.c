@@ -12,6 +12,7 @@
 const struct pcl_cmd pcl_commands[] = {
 	{ "annotate",	cmd_annotate,	"Read perf.data (created by perf record) and display annotated code" },
 	{ "archive",	cmd_archive,	"Create an archive of the object files with build ids a perf.data hit" },
+	{ "bench",	cmd_bench,	"General framework for benchmark suites" },
 	{ "buildid-cache", cmd_buildid_cache, "Manage build-id cache." },
 	{ "buildid-list", cmd_buildid_list, "List the buildids in a perf.data file" },
 	{ "c2c",	cmd_c2c,	"Shared data cache line statistics (report --stats)" },

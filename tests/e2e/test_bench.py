@@ -1,0 +1,217 @@
+"""pcl bench against perf bench 6.1: the same layouts once the measured numbers (times, rates,
+addresses, pids) are masked, the same statuses and messages, and plausible numbers.  Loop
+counts are small so each case runs in a fraction of a second."""
+import re
+
+import pytest
+
+from conftest import pcl, perf, unified
+
+NUMBER = re.compile(r" *(?<![\w.])(?:\d+(?:\.\d+)?|inf)(?![\w])")
+ADDRESS = re.compile(r"0x[0-9a-f]+")
+
+
+def masked(text):
+    """The layout without the measured values: pids, addresses and numbers become tokens
+    (the spaces padding a number go with it: its width depends on its value)."""
+    text = re.sub(r"PID \d+", "PID <pid>", text)
+    text = ADDRESS.sub("<addr>", text)
+    # the memory benchmarks' unit follows the rate measured (perf: bytes, KB, MB, GB)
+    text = re.sub(r"d? (bytes|[KMG]B)/sec", " <rate unit>", text)
+    return NUMBER.sub(" <n>", text).replace("perf", "pcl")
+
+
+def same_layout(args):
+    theirs, mine = perf("bench", *args), pcl("bench", *args)
+    assert mine.returncode == theirs.returncode, mine.stderr
+    assert masked(mine.stdout) == masked(theirs.stdout), \
+        unified(masked(theirs.stdout), masked(mine.stdout))
+    assert masked(mine.stderr) == masked(theirs.stderr), \
+        unified(masked(theirs.stderr), masked(mine.stderr))
+    return mine, theirs
+
+
+def measured(text, unit):
+    """The values printed before unit ("GB/sec", "usecs/op", ...)."""
+    return [float(v) for v in re.findall(r"([\d.]+|inf) " + re.escape(unit), text)]
+
+
+LISTINGS = [[], ["sched"], ["mem"], ["futex"], ["epoll"], ["internals"], ["numa"],
+            ["breakpoint"], ["syscall"], ["bogus"], ["sched", "bogus"], ["mem", "nope"]]
+
+
+@pytest.mark.parametrize("args", LISTINGS, ids=lambda a: " ".join(a) or "none")
+def test_listings_and_unknown_names(args):
+    mine, _ = same_layout(args)
+    # byte-equal: nothing is measured here
+    assert mine.stdout == perf("bench", *args).stdout.replace("perf bench", "pcl bench")
+
+
+ERRORS = [["-f", "bogus", "sched", "pipe"], ["-r", "0", "sched", "pipe"], ["-s"], ["-h"],
+          ["sched", "messaging", "--bogus"], ["sched", "messaging", "-h"],
+          ["sched", "pipe", "-h"], ["syscall", "basic", "-x"], ["mem", "memcpy", "-h"],
+          ["mem", "memset", "-c"], ["mem", "memcpy", "--cycles", "-s", "1KB"],
+          ["mem", "memcpy", "-s", "0"], ["mem", "memset", "-s", "1k"],
+          ["mem", "memcpy", "-f", "help"], ["mem", "memset", "-f", "nope"],
+          ["futex", "hash", "-h"], ["futex", "wake", "-h"], ["futex", "wake", "--bogus"],
+          ["futex", "wake-parallel", "-h"], ["futex", "requeue", "-h"],
+          ["futex", "lock-pi", "-h"], ["mem", "find_bit", "-h"], ["mem", "find_bit", "x"],
+          ["epoll", "wait", "-h"], ["epoll", "ctl", "-h"], ["breakpoint", "thread", "-h"],
+          ["breakpoint", "enable", "-x"],
+          ["-r", "1", "futex", "wake-parallel", "-t", "3", "-w", "2"]]
+
+
+@pytest.mark.parametrize("args", ERRORS, ids=" ".join)
+def test_errors_as_perf(args):
+    same_layout(args)
+
+
+def test_sched_messaging():
+    mine, _ = same_layout(["sched", "messaging", "-g", "1", "-l", "5"])
+    assert "# 1 groups == 40 processes run" in mine.stdout
+    assert re.search(r"Total time: \d+\.\d{3} \[sec\]", mine.stdout)
+
+
+@pytest.mark.parametrize("args", [["-p"], ["-t"], ["-p", "-t"]], ids=" ".join)
+def test_sched_messaging_modes(args):
+    mine, _ = same_layout(["sched", "messaging", "-g", "2", "-l", "3", *args])
+    kind = "threads" if "-t" in args else "processes"
+    assert f"# 2 groups == 80 {kind} run" in mine.stdout
+
+
+@pytest.mark.parametrize("args", [[], ["-T"]], ids=lambda a: " ".join(a) or "processes")
+def test_sched_pipe(args):
+    mine, _ = same_layout(["sched", "pipe", "-l", "2000", *args])
+    assert all(v > 0 for v in measured(mine.stdout, "usecs/op") + measured(mine.stdout,
+                                                                            "ops/sec"))
+    # the rates follow from the loops and the time, as perf computes them
+    usecs = measured(mine.stdout, "usecs/op")[0]
+    ops = measured(mine.stdout, "ops/sec")[0]
+    assert abs(ops - 1e6 / usecs) <= 1 + 1e-3 * ops
+
+
+def test_syscall_basic():
+    mine, _ = same_layout(["syscall", "basic", "-l", "20000"])
+    assert "# Executed 20000 getppid() calls" in mine.stdout
+    assert measured(mine.stdout, "usecs/op")[0] > 0
+
+
+@pytest.mark.parametrize("bench", ["memcpy", "memset"])
+def test_mem_all_functions(bench):
+    mine, _ = same_layout(["mem", bench, "-s", "64KB", "-l", "20"])
+    # perf picks the unit by the rate (GB/sec, MB/sec on a busy machine)
+    rates = [float(v) for v in re.findall(r"([\d.]+|inf) [KMG]?B/sec", mine.stdout)]
+    assert len(rates) == mine.stdout.count("# function '") >= 1
+    assert all(r > 0 for r in rates)
+    # the value's field is right-aligned in perf's width
+    assert all(line.index("GB/sec") == 16 for line in mine.stdout.splitlines()
+               if line.endswith("GB/sec") and "inf" not in line and len(line) < 30)
+
+
+@pytest.mark.parametrize("args", [["-f", "default"], ["-f", "x86-64-movsb"], ["-s", "1MB"]],
+                         ids=" ".join)
+def test_mem_options(args):
+    same_layout(["mem", "memcpy", "-l", "2", *args])
+
+
+@pytest.mark.parametrize("args", [["sched", "pipe", "-l", "500"],
+                                  ["sched", "messaging", "-g", "1", "-l", "2"],
+                                  ["syscall", "basic", "-l", "500"],
+                                  ["mem", "memset", "-s", "4KB", "-l", "3"]], ids=" ".join)
+def test_simple_format(args):
+    mine, _ = same_layout(["-f", "simple", *args])
+    assert "# Running" not in mine.stdout
+
+
+def test_futex_hash_layout():
+    # -r 0: the layout without the one-second minimum run (perf then reports zero rates)
+    same_layout(["futex", "hash", "-r", "0", "-t", "2", "-f", "16"])
+    same_layout(["futex", "hash", "-r", "0", "-t", "1", "-f", "1", "-S"])
+    same_layout(["futex", "hash", "-r", "0", "-t", "2", "-s"])
+
+
+@pytest.mark.parametrize("args", [["-t", "2"], ["-t", "2", "-s", "-S"], ["-t", "3", "-w", "2"]],
+                         ids=" ".join)
+def test_futex_wake(args):
+    mine, _ = same_layout(["-r", "2", "futex", "wake", *args])
+    summary = re.search(r"^Wokeup (\d+) of (\d+) threads in ([\d.]+) ms", mine.stdout, re.M)
+    assert summary and summary[1] == summary[2] and float(summary[3]) > 0
+
+
+def test_mem_find_bit():
+    mine, _ = same_layout(["mem", "find_bit", "-i", "2", "-j", "3"])
+    # every bitmap size from 1 to 2048 bits, each with 1, 2, 4, ... of its bits set
+    assert mine.stdout.count(" operations ") == sum(n.bit_length() for n in
+                                                     (1 << k for k in range(12)))
+
+
+@pytest.mark.parametrize("args", [["-t", "4", "-w", "2"], ["-t", "2", "-w", "1", "-s"]],
+                         ids=" ".join)
+def test_futex_wake_parallel(args):
+    mine, _ = same_layout(["-r", "2", "futex", "wake-parallel", *args])
+    assert re.search(r"^Avg per-thread latency \(waking \d+/\d+ threads\) in [\d.]+ ms",
+                     mine.stdout, re.M)
+
+
+@pytest.mark.parametrize("args", [["-t", "4"], ["-t", "4", "-s"], ["-t", "4", "-B"],
+                                  ["-t", "4", "-p", "-q", "2"]], ids=" ".join)
+def test_futex_requeue(args):
+    mine, _ = same_layout(["-r", "2", "futex", "requeue", *args])
+    assert re.search(r"^Requeued 4 of 4 threads", mine.stdout, re.M)
+
+
+@pytest.mark.parametrize("args", [["-t", "2"], ["-t", "2", "-M", "-s"]], ids=" ".join)
+def test_futex_lock_pi_layout(args):
+    same_layout(["futex", "lock-pi", "-r", "0", *args])
+
+
+@pytest.mark.parametrize("args", [["wait", "-t", "2", "-f", "4"],
+                                  ["wait", "-t", "1", "-f", "8", "-m", "-E"],
+                                  ["wait", "-t", "2", "-f", "4", "-S"],
+                                  ["ctl", "-t", "2", "-f", "4"]], ids=" ".join)
+def test_epoll_layout(args):
+    # -r 0: layout and work without the one-second minimum
+    mine, _ = same_layout(["epoll", *args[:1], "-r", "0", *args[1:]])
+    # perf pads the per-thread counts to four digits
+    assert re.search(r"\[ (add: )?\d{4,} ops", mine.stdout)
+
+
+@pytest.mark.parametrize("args", [["ctl", "-t", "1", "-f", "2", "-N", "9", "-v"],
+                                  ["ctl", "-t", "2", "-f", "2", "-n", "-R", "-v"],
+                                  ["wait", "-t", "1", "-f", "2", "-N", "2"]], ids=" ".join)
+def test_epoll_nesting_and_notes(args):
+    # -v notes (nesting, descriptor limit) and -N nesting, capped at 4 as perf caps it
+    same_layout(["epoll", *args[:1], "-r", "0", *args[1:]])
+
+
+@pytest.mark.parametrize("args", [["thread"], ["thread", "-t", "3", "-p", "2", "-b", "2"],
+                                  ["enable", "-a", "1", "-p", "1"]], ids=" ".join)
+def test_breakpoint(args):
+    mine, _ = same_layout(["-r", "3", "breakpoint", *args])
+    assert all(v > 0 for v in measured(mine.stdout, "usecs/op"))
+
+
+@pytest.mark.parametrize("args", [["internals", "synthesize"], ["numa", "mem"]],
+                         ids=" ".join)
+def test_not_run_says_so(args):
+    mine = pcl("bench", *args)
+    assert mine.returncode == 1 and "pcl bench" in mine.stderr
+
+
+def test_internals_kallsyms_parse():
+    # pcl's own kallsyms reader, timed as perf times its parser
+    mine, _ = same_layout(["internals", "kallsyms-parse", "-i", "1"])
+    assert float(re.search(r"took: ([\d.]+) ms", mine.stdout)[1]) > 0
+    same_layout(["internals", "kallsyms-parse", "-h"])
+
+
+@pytest.mark.parametrize("args", [[], ["-n", "3"], ["-e", "cpu-clock", "-n", "2"], ["-C", "0"],
+                                  ["-p", "1"], ["-p", "1", "--per-thread"], ["-e", "bogus"]],
+                         ids=lambda a: " ".join(a) or "dummy")
+def test_internals_evlist_open_close(args):
+    # pcl's event list life cycle; the counts of cpus, threads, events and fds are perf's
+    mine, _ = same_layout(["internals", "evlist-open-close", "-i", "2", *args])
+    if mine.returncode == 0:
+        theirs = perf("bench", "internals", "evlist-open-close", "-i", "2", *args)
+        counts = re.compile(r"^  Number of .*$", re.M)
+        assert counts.findall(mine.stdout) == counts.findall(theirs.stdout)
