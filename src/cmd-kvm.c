@@ -263,7 +263,8 @@ static int live_round(void *ctx, size_t bytes)
 	struct kvm_live *l = ctx;
 
 	(void)bytes;
-	qsort(l->pending, l->nr_pending, sizeof(*l->pending), live_record_cmp);
+	if (l->nr_pending > 1)	/* none pending: no array at all */
+		qsort(l->pending, l->nr_pending, sizeof(*l->pending), live_record_cmp);
 	for (size_t i = 0; i < l->nr_pending; i++) {
 		struct perf_sample sample;
 		struct kvm_slow_event slow;
