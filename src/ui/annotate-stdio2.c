@@ -206,7 +206,7 @@ static void parse_dec(struct insn *in, int max_name)
 static void parse_jump(const struct stdio2_ctx *x, struct insn *in, int max_name)
 {
 	uint64_t start = x->a->start, size = x->sym->end - x->sym->start;
-	const char *c = operand_comma(strchr(in->raw, ','), in->raw);
+	const char *c = operand_comma(strchr(in->raw, ','), in->raw), *name;
 
 	if (c) {
 		in->target = strtoull(c + 1, NULL, 16);
@@ -218,8 +218,12 @@ static void parse_jump(const struct stdio2_ctx *x, struct insn *in, int max_name
 	in->outside = in->target < start || in->target > start + size;
 	if (!in->outside)
 		in->target_offset = (int64_t)(in->target - start);
-	/* perf 6.1 names no symbol for a jump out: it shows objdump's text */
-	if (!in->target || in->outside) {
+	/* a jump out past the end names the symbol it lands in, as calls do;
+	 * one back before the start (a negative offset to perf), or to no
+	 * symbol, shows objdump's text */
+	if (in->target > start && in->outside && (name = symbol_at(x, in->target))) {
+		cut_printf(in->text, sizeof(in->text), "%-*s %s", max_name, in->name, name);
+	} else if (!in->target || in->outside) {
 		cut_printf(in->text, sizeof(in->text), "%-*s %s", max_name, in->name, in->raw);
 	} else {
 		/* the operands before the last one stay (three at most) */
