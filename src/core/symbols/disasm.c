@@ -5,6 +5,7 @@
  * lines of -S, the raw bytes and the runs of zeroes it elides.
  */
 #include "core/symbols/disasm.h"
+#include "core/symbols/dwarf-funcs.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -42,6 +43,8 @@ struct source_file {
 struct disasm_file {
 	bfd *abfd;
 	bfd *debug;		/* the separate debug file, whose symbols objdump adds */
+	struct dwarf_funcs *funcs;	/* bfd's ties between functions, settled */
+	bool funcs_tried;
 	asymbol **syms, **dynsyms, *synth;
 	long nr_syms, nr_dynsyms, nr_synth;
 	asymbol **sorted;	/* the symbols that name addresses, objdump's order */
@@ -170,16 +173,23 @@ static asymbol **read_symbols(bfd *abfd, bool dynamic, long *nr)
 	return syms;
 }
 
+/* The separate debug file bfd finds for a stripped file: by its debug
+ * link, else by build id; NULL when none. */
+static char *debug_file_path(bfd *abfd)
+{
+	char *path = bfd_follow_gnu_debuglink(abfd, NULL);
+
+	return path ? path : bfd_follow_build_id_debuglink(abfd, NULL);
+}
+
 /* With -S objdump follows a stripped file's debug link (or build id) and
  * adds the debug file's symbols (locals included) to the file's own. */
 static void add_debug_symbols(struct disasm_file *f)
 {
-	char *path = bfd_follow_gnu_debuglink(f->abfd, NULL);
+	char *path = debug_file_path(f->abfd);
 	asymbol **more;
 	long nr;
 
-	if (!path)
-		path = bfd_follow_build_id_debuglink(f->abfd, NULL);
 	if (!path)
 		return;
 	f->debug = bfd_openr(path, NULL);
@@ -477,6 +487,7 @@ void disasm_file__close(struct disasm_file *f)
 	free(f->sorted);
 	free(f->dynrels);
 	strbuf_release(&f->insn);
+	dwarf_funcs__close(f->funcs);
 	bfd_close(f->abfd);
 	if (f->debug)
 		bfd_close(f->debug);
@@ -548,6 +559,22 @@ static void show_source(struct disasm_file *f, const char *path, unsigned line)
 	s->last_line = line;
 }
 
+/* The function DWARF names for offset, as a fresh objdump would. */
+static const char *function_at(struct disasm_file *f, bfd_vma offset, const char *bfd_choice)
+{
+	if (!f->funcs_tried) {
+		f->funcs_tried = true;
+		f->funcs = dwarf_funcs__open(bfd_get_filename(f->abfd));
+		if (!f->funcs) {
+			char *path = debug_file_path(f->abfd);
+
+			f->funcs = path ? dwarf_funcs__open(path) : NULL;
+			free(path);
+		}
+	}
+	return dwarf_funcs__resolve_tie(f->funcs, offset, bfd_choice);
+}
+
 /* objdump's -l markers and -S source before the instruction at offset. */
 static void show_line(struct disasm_file *f, const struct disasm_opts *o, asection *sec,
 		      bfd_vma offset)
@@ -563,6 +590,7 @@ static void show_line(struct disasm_file *f, const struct disasm_opts *o, asecti
 		file = NULL;
 	if (function && !*function)
 		function = NULL;
+	function = function_at(f, bfd_section_vma(sec) + offset, function);
 	new_function = function && (!f->prev_function || strcmp(function, f->prev_function));
 	if (new_function) {
 		char *demangled = bfd_demangle(f->abfd, function, DMGL_ANSI | DMGL_PARAMS);
