@@ -370,7 +370,9 @@ int cmd_annotate(int argc, const char **argv)
 		fprintf(stderr, "Invalid file: %s\n", vmlinux);
 		return PCL_EXIT_EINVAL;
 	}
-	c.session = perf_session__open(input ? input : "perf.data", force, &err);
+	if (!input)
+		input = perf_data__default_path(false);
+	c.session = perf_session__open(input, force, &err);
 	if (!c.session) {
 		fprintf(stderr, "failed to open %s\n", err);
 		free(err);
@@ -430,8 +432,7 @@ int cmd_annotate(int argc, const char **argv)
 		annotate_hists(&c, h, &p);
 	}
 	if (!total)
-		fprintf(stderr, "Error:\nThe %s data has no samples!\n",
-			input ? input : "perf.data");
+		fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
 out_hists:
 	for (void **v = NULL; (v = hashmap_next(&c.files, v));)
 		disasm_file__close(*v);

@@ -178,7 +178,7 @@ static int show_kernel_maps(void)
 
 int cmd_buildid_list(int argc, const char **argv)
 {
-	const char *input = "perf.data";
+	const char *input = perf_data__default_path(false);
 	bool with_hits = false, kernel = false, kernel_maps = false, force = false;
 	int verbose = 0;
 	const struct option opts[] = {

@@ -94,7 +94,7 @@ int cmd_evlist(int argc, const char **argv)
 	if (o.group && (o.verbose || o.freq))
 		usage_error(evlist_usage, opts, "--group option is not compatible with other options");
 	if (!input)
-		input = "perf.data";
+		input = perf_data__default_path(false);
 	s = perf_session__open(input, o.force, &err);
 	if (!s) {
 		fprintf(stderr, "pcl evlist: %s\n", err);

@@ -242,7 +242,7 @@ int cmd_kmem(int argc, const char **argv)
 	if (strlen(argv[0]) > 2 && !strncmp("record", argv[0], strlen(argv[0])))
 		return kmem_record(argc, argv);
 
-	path = kc.input ? kc.input : "perf.data";
+	path = kc.input ? kc.input : perf_data__default_path(false);
 	s = perf_session__open(path, kc.force, &err);
 	if (!s) {
 		fprintf(stderr, "failed to open %s", err);

@@ -225,7 +225,7 @@ static int setup_filter(struct kwork_cmd *c)
 
 static int read_events(struct kwork_cmd *c)
 {
-	const char *path = c->input ? c->input : "perf.data";
+	const char *path = c->input ? c->input : perf_data__default_path(false);
 	char *err = NULL;
 	int ret = 0;
 

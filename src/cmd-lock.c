@@ -321,7 +321,8 @@ static int lock_analyse(enum lock_mode mode)
 	char *err = NULL;
 	int ret = PCL_EXIT_EINVAL;
 
-	s = perf_session__open(lo.input ? lo.input : "perf.data", lo.force, &err);
+	s = perf_session__open(lo.input ? lo.input : perf_data__default_path(false), lo.force,
+			       &err);
 	if (!s) {
 		fprintf(stderr, "failed to open %s\nInitializing perf session failed\n", err);
 		free(err);

@@ -301,7 +301,8 @@ static int dump_raw(void)
 	char *err = NULL;
 	int ret;
 
-	s = perf_session__open(mc.input ? mc.input : "perf.data", mc.force, &err);
+	s = perf_session__open(mc.input ? mc.input : perf_data__default_path(false), mc.force,
+			       &err);
 	if (!s) {
 		fprintf(stderr, "failed to open %s\n", err);
 		free(err);

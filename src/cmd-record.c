@@ -1051,7 +1051,7 @@ int cmd_record(int argc, const char **argv)
 	memset(&rec, 0, sizeof(rec));
 	record_opts__init(&rec.opts);
 	evlist__init(&rec.evlist);
-	rec.output = "perf.data";
+	rec.output = perf_data__default_path(true);
 	record_options = options;
 
 	/* parse_options() reorders argv: keep the command line as typed for

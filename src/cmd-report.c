@@ -993,7 +993,8 @@ int cmd_report(int argc, const char **argv)
 		}
 	}
 
-	r.session = perf_session__open(o.input ? o.input : "perf.data", o.force, &err);
+	r.session = perf_session__open(o.input ? o.input : perf_data__default_path(false), o.force,
+				       &err);
 	if (!r.session) {
 		/* perf's hint for the default file */
 		fprintf(stderr, "failed to open %s%s\n", err,

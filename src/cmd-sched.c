@@ -154,7 +154,8 @@ static int open_input(struct sched_cmd *c)
 {
 	char *err = NULL;
 
-	c->session = perf_session__open(c->input ? c->input : "perf.data", c->force, &err);
+	c->session = perf_session__open(c->input ? c->input : perf_data__default_path(false),
+					c->force, &err);
 	if (!c->session) {
 		fprintf(stderr, "pcl sched: %s\n", err);
 		free(err);

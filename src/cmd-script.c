@@ -660,12 +660,8 @@ int cmd_script(int argc, const char **argv)
 		ret = PCL_EXIT_ERROR;
 		goto out;
 	}
-	if (!o.input) {
-		struct stat st;
-
-		/* perf reads a pipe on stdin without -i - */
-		o.input = !fstat(0, &st) && S_ISFIFO(st.st_mode) ? "-" : "perf.data";
-	}
+	if (!o.input)
+		o.input = perf_data__default_path(false);
 	sc.session = perf_session__open(o.input, o.force, &err);
 	if (!sc.session) {
 		fprintf(stderr, "pcl script: %s\n", err);

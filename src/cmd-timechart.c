@@ -30,7 +30,7 @@ struct timechart_cmd {
 };
 
 static struct timechart_cmd tcc = {
-	.input = "perf.data", .output = "output.svg", .width = 1000, .proc_num = 15,
+	.output = "output.svg", .width = 1000, .proc_num = 15,
 };
 
 static const char *const timechart_usage[] = {
@@ -340,6 +340,8 @@ static int chart(void)
 	FILE *f;
 	int ret;
 
+	if (!tcc.input)
+		tcc.input = perf_data__default_path(false);
 	s = perf_session__open(tcc.input, tcc.force, &err);
 	if (!s) {
 		fprintf(stderr, "failed to open %s\n", err);

@@ -298,15 +298,39 @@ def test_compression(tmp):
 
 def test_old_file_is_kept_and_mode_is_private(tmp, monkeypatch):
     monkeypatch.chdir(tmp)
+    # stdout is no pipe, else the data would go there
     for _ in range(2):
-        r = pcl("record", "-q", "--", *burner(30))
+        r = pcl("record", "-q", "--", *burner(30), stdout=subprocess.DEVNULL)
         assert r.returncode == 0 and r.stderr == ""
     assert os.path.exists("perf.data") and os.path.exists("perf.data.old")
     for f in ("perf.data", "perf.data.old"):
         assert st.S_IMODE(os.stat(f).st_mode) == 0o600
     os.chmod("perf.data", 0o644)
-    pcl("record", "-q", "--", *burner(30))
+    pcl("record", "-q", "--", *burner(30), stdout=subprocess.DEVNULL)
     assert st.S_IMODE(os.stat("perf.data").st_mode) == 0o600
+
+
+@pytest.mark.parametrize("reader,shows", [("report --stdio -s comm,dso", "burner"),
+                                          ("script -F comm,event", "burner"),
+                                          ("evlist", "cpu-clock"),
+                                          ("annotate --stdio -s leaf_spin", "leaf_spin"),
+                                          ("buildid-list", "burner")])
+def test_pipes_without_file_names(tmp, reader, shows):
+    """No -o with stdout a pipe: record streams the pipe format there, and a
+    reader without -i takes a pipe on stdin, as perf's do; no perf.data."""
+    stream = tmp / "stream"
+    r = subprocess.run("%s record -q -e cpu-clock -c 100000 -- %s | tee %s | %s %s" % (
+        PCL, " ".join(burner(100)), stream, PCL, reader), shell=True, cwd=tmp,
+        capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert not os.path.exists(tmp / "perf.data")
+    assert stream.read_bytes()[:8] == b"PERFILE2"
+    want = subprocess.run("cat %s | %s %s" % (stream, PERF, reader), shell=True, cwd=tmp,
+                          capture_output=True, text=True, timeout=120)
+    # report's tip line is picked at random
+    got, want = (re.sub(r"# \(Tip: .*\n", "", out) for out in (r.stdout, want.stdout))
+    assert got == want, unified(want, got)
+    assert shows in got
 
 
 def test_switch_output_on_signal(tmp):

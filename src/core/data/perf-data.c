@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const feature_names[HEADER_LAST_FEATURE] = {
 	[HEADER_TRACING_DATA] = "TRACING_DATA",
@@ -47,6 +49,14 @@ static const char *const feature_names[HEADER_LAST_FEATURE] = {
 	[HEADER_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY",
 	[HEADER_PMU_CAPS] = "PMU_CAPS",
 };
+
+const char *perf_data__default_path(bool writing)
+{
+	struct stat st;
+
+	return !fstat(writing ? STDOUT_FILENO : STDIN_FILENO, &st) && S_ISFIFO(st.st_mode) ?
+		"-" : "perf.data";
+}
 
 const char *perf_feature_name(int feat)
 {

@@ -241,6 +241,11 @@ static inline void perf_header__set_feat(struct perf_header *h, int feat)
 /* perf's upper-case feature name ("TRACING_DATA"), or NULL. */
 const char *perf_feature_name(int feat);
 
+/* The file a command reads (writing false) or writes when none is named:
+ * "-", the pipe format on stdin or stdout, when that descriptor is a FIFO
+ * (as perf does: `pcl record | pcl report`), else "perf.data". */
+const char *perf_data__default_path(bool writing);
+
 /*
  * Reads the header of an open perf.data: normal (positioned reads) or pipe
  * (the 16-byte header consumed from fd).  On error returns -1 with a message
