@@ -11,6 +11,7 @@
 
 #include "builtin.h"
 #include "core/analysis/trace.h"
+#include "core/data/evswitch.h"
 #include "core/data/session.h"
 #include "core/events/parse-events.h"
 #include "core/live/drain.h"
@@ -37,7 +38,11 @@ struct trace_opts {
 	const char *duration;
 	const char *expr;		/* -e: syscalls and events to trace */
 	const char *filter;		/* --filter for the tracepoint events */
-	bool no_syscalls, comm, no_inherit;
+	bool syscalls, comm, no_inherit;
+	bool sched;			/* --sched: sched_stat_runtime per thread */
+	bool tool_stats, print_sample, tep_print;
+	const char *filter_pids;	/* --filter-pids: left out in the kernel */
+	const char *map_dump;		/* --map-dump: a BPF map, none here */
 	const char *call_graph;		/* --call-graph fp|dwarf[,size] */
 	const char *pf;			/* -F: page faults, maj|min|all */
 	bool kernel_syscall_graph;
@@ -48,6 +53,7 @@ struct trace_opts {
 	unsigned int max_events;
 	unsigned int mmap_pages;
 	struct target target;
+	struct evswitch evswitch;	/* --switch-on/--switch-off */
 };
 
 /* Where the fields of a raw_syscalls event are in its payload. */
@@ -145,6 +151,11 @@ static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct 
 	struct callchain_frame frames[TRACE_MAX_STACK];
 	bool chain = sample->callchain_nr || (unwind && sample->user_stack.size);
 	int depth = -1;
+
+	if (t->cfg.print_sample)	/* --print-sample: each raw sample, in ms */
+		strbuf_addf(&t->out, "%22s %10.3f %s %d/%d [%d]\n", tp->evsel->name,
+			    (double)sample->time / 1e6, thread->comm, sample->pid, sample->tid,
+			    (int)sample->cpu);
 
 	if (enter) {
 		for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
@@ -270,6 +281,8 @@ struct trace_live {
 	int max_stack;				/* frames of --call-graph chains */
 	struct live_record *pending;
 	size_t nr_pending, alloc_pending;
+	struct evswitch *evswitch;
+	struct evsel *sched_runtime;		/* --sched: sched_stat_runtime */
 	FILE *out;
 };
 
@@ -384,9 +397,17 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 		return;
 	evsel = live_evsel(l, sample.id);
 	trace__account(&l->trace, sample.time, true, true);
-	if (!evsel)
+	if (!evsel || evswitch__discard(l->evswitch, evsel))
 		return;
-	if (evsel == l->enter.evsel || evsel == l->exit.evsel) {
+	if (evsel == l->sched_runtime) {
+		unsigned long long runtime = 0;
+		struct tep_format_field *field = l->formats[evsel->idx] ?
+			tep_find_field(l->formats[evsel->idx], "runtime") : NULL;
+
+		if (field)
+			tep_read_number_field(field, sample.raw_data, &runtime);
+		trace__sched_runtime(&l->trace, live_thread(l, sample.pid, sample.tid), runtime);
+	} else if (evsel == l->enter.evsel || evsel == l->exit.evsel) {
 		struct thread *thread = live_thread(l, sample.pid, sample.tid);
 
 		syscall_sample(&l->trace, evsel == l->enter.evsel ? &l->enter : &l->exit, thread,
@@ -450,9 +471,10 @@ static void live_synthesize(struct trace_live *l, const struct target *target,
 	synth__exit(&s);
 }
 
-/* The tracepoint filter: the syscalls of -e, in the kernel, never our own:
+/* The tracepoint filter: the syscalls of -e, in the kernel, never our own
+ * (nor --filter-pids'):
  * the shorter of "id == a || ..." and "id != x && ...". */
-static char *live_filter(const bool *on)
+static char *live_filter(const bool *on, const char *filter_pids)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int nr_on = 0, nr_calls = syscall__max_nr() + 1;
@@ -460,6 +482,13 @@ static char *live_filter(const bool *on)
 	const char *sep = "";
 
 	strbuf_addf(&sb, "common_pid != %d", (int)getpid());
+	if (filter_pids) {	/* --filter-pids: the kernel leaves these out too */
+		char *copy = xstrdup(filter_pids), *save = NULL;
+
+		for (char *p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save))
+			strbuf_addf(&sb, " && common_pid != %d", atoi(p));
+		free(copy);
+	}
 	if (!on)
 		return strbuf_detach(&sb);
 	for (int nr = 0; nr < nr_calls; nr++)
@@ -494,7 +523,7 @@ static int live_maps(struct target *t, struct cpu_map **cpus, struct thread_map 
 static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE *out,
 		      const bool *on, const char *events, const char **cmd_argv, int cmd_argc)
 {
-	struct trace_live l = { .out = out };
+	struct trace_live l = { .out = out, .evswitch = &o->evswitch };
 	struct record_opts ropts;
 	struct evlist evlist;
 	struct workload wl = { .pid = -1 };
@@ -504,8 +533,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	struct drain_consumer c = { .ctx = &l, .record = live_collect, .round_end = live_round,
 				    .tick = live_tick };
 	struct evsel *failed = NULL;
-	bool filter_failed = false;
-	char *filter = live_filter(on);
+	bool filter_failed = false, switch_missing = false;
+	char *filter = live_filter(on, o->filter_pids);
 	int err;
 
 	record_opts__init(&ropts);
@@ -547,6 +576,16 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	if (events && parse_events(&evlist, events, &perr)) {
 		parse_events_error__print(&perr, events);
 		err = -EINVAL;
+		goto out;
+	}
+	if (o->sched && parse_events(&evlist, "sched:sched_stat_runtime", &perr)) {
+		parse_events_error__print(&perr, "sched:sched_stat_runtime");
+		err = -EINVAL;
+		goto out;
+	}
+	if (evswitch__init(&o->evswitch, &evlist, stderr)) {
+		err = -ENOENT;
+		switch_missing = true;
 		goto out;
 	}
 	if (o->filter) {
@@ -617,6 +656,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 		} else if (name) {
 			*name++ = '\0';
 			l.formats[e->idx] = syscall_table__tp_format(l.trace.table, sys, name);
+			if (o->sched && !strcmp(e->name, "sched:sched_stat_runtime"))
+				l.sched_runtime = e;
 		}
 		free(sys);
 	}
@@ -632,6 +673,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	}
 	if (!err && cfg->summary)
 		trace_summary__print(out, &l.trace);
+	if (!err && o->tool_stats)
+		trace_summary__print_tool_stats(out, &l.trace);
 	trace__exit(&l.trace);
 	machine__delete(l.machine);
 	free(l.pending);
@@ -646,7 +689,8 @@ out:
 	free(filter);
 	parse_events_error__exit(&perr);
 	if (err)
-		return err == -EINVAL ? PCL_EXIT_USAGE : PCL_EXIT_FAILURE;
+		return err == -EINVAL ? PCL_EXIT_USAGE : switch_missing ? PCL_EXIT_ENOENT :
+		       PCL_EXIT_FAILURE;
 	return 0;
 }
 
@@ -713,51 +757,68 @@ int cmd_trace(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING('e', "event", &o.expr, "event",
 			   "event/syscall selector. use 'perf list' to list available events"),
-		OPT_STRING(0, "expr", &o.expr, "expr", "list of syscalls/events to trace"),
 		OPT_STRING(0, "filter", &o.filter, "filter", "event filter"),
-		OPT_BOOLEAN(0, "no-syscalls", &o.no_syscalls, "Don't trace syscalls"),
-		OPT_STRING('i', "input", &o.input, "file", "Analyze events in file"),
+		OPT_BOOLEAN(0, "comm", &o.comm, "show the thread COMM next to its id"),
+		OPT_BOOLEAN(0, "tool_stats", &o.tool_stats, "show tool stats"),
+		OPT_STRING(0, "expr", &o.expr, "expr", "list of syscalls/events to trace"),
 		OPT_STRING('o', "output", &o.output, "file", "output file name"),
+		OPT_STRING('i', "input", &o.input, "file", "Analyze events in file"),
 		OPT_STRING('p', "pid", &o.target.pid, "pid", "trace events on existing process id"),
 		OPT_STRING('t', "tid", &o.target.tid, "tid", "trace events on existing thread id"),
+		OPT_STRING(0, "filter-pids", &o.filter_pids, "CSV list of pids",
+			   "pids to filter (by the kernel)"),
 		OPT_BOOLEAN('a', "all-cpus", &o.target.system_wide,
 			    "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &o.target.cpu_list, "cpu", "list of cpus to monitor"),
-		OPT_STRING('u', "uid", &o.target.uid_str, "user", "user to profile"),
+		OPT_BOOLEAN(0, "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
 		OPT_UINTEGER('m', "mmap-pages", &o.mmap_pages, "number of mmap data pages"),
+		OPT_STRING('u', "uid", &o.target.uid_str, "user", "user to profile"),
+		OPT_STRING(0, "duration", &o.duration, "float",
+			   "show only events with duration > N.M ms"),
+		OPT_STRING(0, "map-dump", &o.map_dump, "BPF map", "BPF map to periodically dump"),
+		OPT_BOOLEAN(0, "sched", &o.sched, "show blocking scheduler events"),
+		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
+		OPT_BOOLEAN('T', "time", &o.full_time,
+			    "Show full timestamp, not time relative to first start"),
+		OPT_BOOLEAN(0, "failure", &o.failure, "Show only syscalls that failed"),
 		OPT_BOOLEAN('s', "summary", &o.summary_only,
 			    "Show only syscall summary with statistics"),
 		OPT_BOOLEAN('S', "with-summary", &o.with_summary,
 			    "Show all syscalls and summary with statistics"),
 		OPT_BOOLEAN(0, "errno-summary", &o.errno_summary,
 			    "Show errno stats per syscall, use with -s or -S"),
-		OPT_BOOLEAN(0, "failure", &o.failure, "Show only syscalls that failed"),
-		OPT_STRING(0, "duration", &o.duration, "float",
-			   "show only events with duration > N.M ms"),
-		OPT_BOOLEAN('T', "time", &o.full_time,
-			    "Show full timestamp, not time relative to first start"),
+		OPT_STRING('F', "pf", &o.pf, "all|maj|min", "Trace pagefaults"),
+		OPT_BOOLEAN(0, "syscalls", &o.syscalls, "Trace syscalls"),
+		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
+		OPT_STRING(0, "call-graph", &o.call_graph, "record_mode[,record_size]",
+			   "setup and enables call-graph (stack chain/backtrace): fp, dwarf"),
+		OPT_BOOLEAN(0, "libtraceevent_print", &o.tep_print,
+			    "Use libtraceevent to print the tracepoint arguments."),
+		OPT_BOOLEAN(0, "kernel-syscall-graph", &o.kernel_syscall_graph,
+			    "Show the kernel callchains on the syscall exit path"),
 		OPT_UINTEGER(0, "max-events", &o.max_events,
 			     "Set the maximum number of events to print, "
 			     "exit after that is reached. "),
-		OPT_STRING(0, "call-graph", &o.call_graph, "record_mode[,record_size]",
-			   "setup and enables call-graph (stack chain/backtrace): fp, dwarf"),
-		OPT_BOOLEAN(0, "kernel-syscall-graph", &o.kernel_syscall_graph,
-			    "Show the kernel callchains on the syscall exit path"),
-		OPT_UINTEGER(0, "max-stack", &o.max_stack,
-			     "Set the maximum stack depth when parsing the callchain"),
 		OPT_UINTEGER(0, "min-stack", &o.min_stack,
 			     "Set the minimum stack depth when parsing the callchain, "
 			     "anything below the specified depth will be ignored."),
+		OPT_UINTEGER(0, "max-stack", &o.max_stack,
+			     "Set the maximum stack depth when parsing the callchain"),
 		OPT_BOOLEAN(0, "sort-events", &o.sort_events,
 			    "Sort batch of events before processing, use if getting out of "
 			    "order events"),
+		OPT_BOOLEAN(0, "print-sample", &o.print_sample,
+			    "print the PERF_RECORD_SAMPLE PERF_SAMPLE_ info, for debugging"),
 		OPT_UINTEGER(0, "proc-map-timeout", &o.proc_map_timeout,
 			     "per thread proc mmap processing timeout in ms"),
-		OPT_STRING('F', "pf", &o.pf, "all|maj|min", "Trace pagefaults"),
-		OPT_BOOLEAN(0, "comm", &o.comm, "show the thread COMM next to its id"),
-		OPT_BOOLEAN(0, "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
-		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
-		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
+		OPT_INTEGER('D', "delay", &o.target.initial_delay,
+			    "ms to wait before starting measurement after program start"),
+		OPT_STRING(0, "switch-on", &o.evswitch.on_name, "event",
+			   "Consider events after the ocurrence of this event"),
+		OPT_STRING(0, "switch-off", &o.evswitch.off_name, "event",
+			   "Stop considering events after the ocurrence of this event"),
+		OPT_BOOLEAN(0, "show-on-off-events", &o.evswitch.show_on_off_events,
+			    "Show the on/off switch events, used with --switch-on and --switch-off"),
 		OPT_END(),
 	};
 	struct trace_config cfg = { 0 };
@@ -767,6 +828,10 @@ int cmd_trace(int argc, const char **argv)
 	int ret;
 
 	argc = parse_options(argc, argv, opts, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (o.map_dump) {	/* pcl loads no BPF program: no map is there */
+		fprintf(stderr, "ERROR: BPF map \"%s\" not found\n", o.map_dump);
+		return PCL_EXIT_ERROR;
+	}
 	if (argc >= 1 && !strcmp(argv[0], "record"))
 		return trace_record(argc - 1, argv + 1);
 	cfg.summary = o.summary_only || o.with_summary;
@@ -793,16 +858,18 @@ int cmd_trace(int argc, const char **argv)
 				usage_with_options_msg(trace_usage, opts);
 				return PCL_EXIT_USAGE;
 			}
-		} else if (events) {
-			o.no_syscalls = true;	/* events alone: perf traces no syscalls */
 		}
 		tp_events = events;
 	}
 	if (o.pf && strcmp(o.pf, "all") && strcmp(o.pf, "maj") && strcmp(o.pf, "min"))
 		usage_error(trace_usage, opts, "Invalid pagefault option: %s", o.pf);
-	if (o.pf && !on)
-		o.no_syscalls = true;	/* -F alone: perf traces the faults only */
-	cfg.no_syscalls = o.no_syscalls;
+	/* perf traces syscalls when asked (--syscalls, syscall names in -e)
+	 * and when nothing else is: tracepoints or -F alone leave them out,
+	 * --no-syscalls alone does not */
+	cfg.no_syscalls = !(o.syscalls || on || (!tp_events && !o.pf));
+	cfg.sched = o.sched;
+	cfg.print_sample = o.print_sample;
+	cfg.tep_print = o.tep_print;
 	cfg.hide_comm = !o.comm;
 	if (!o.input && !argc && target__none(&o.target))
 		o.target.system_wide = true;	/* perf trace alone watches everything */

@@ -127,8 +127,17 @@ void trace_summary__print(FILE *fp, struct trace *t)
 			fprintf(fp, ", %lu majfaults", tt->majfaults);
 		if (tt->minfaults)
 			fprintf(fp, ", %lu minfaults", tt->minfaults);
+		if (t->cfg.sched)
+			fprintf(fp, ", %.3f msec", tt->runtime_ms);
 		fputc('\n', fp);
 		print_stats(fp, t, tt);
 	}
 	free(l.v);
+}
+
+void trace_summary__print_tool_stats(FILE *fp, const struct trace *t)
+{
+	/* vfs_getname counts paths from perf's probe on the kernel's getname,
+	 * which pcl does not place: always 0, as perf without the probe */
+	fprintf(fp, "Stats:\n  vfs_getname : 0\n proc_getname: %lu\n", t->proc_getname);
 }

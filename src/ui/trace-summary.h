@@ -10,4 +10,7 @@
  * and durations, sorted as perf sorts them. */
 void trace_summary__print(FILE *fp, struct trace *t);
 
+/* --tool_stats: how many fd paths were found where, perf's "Stats:" block. */
+void trace_summary__print_tool_stats(FILE *fp, const struct trace *t);
+
 #endif

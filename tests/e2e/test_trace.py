@@ -485,3 +485,56 @@ def test_live_verbose():
     assert got.returncode == want.returncode == 0, got.stderr
     assert "mmap size 528384B\n" in want.stderr
     assert got.stderr.startswith("mmap size 528384B\n"), got.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["--tool_stats", "-e", "clock_nanosleep", "--", "sleep", "0.01"],
+    ["--libtraceevent_print", "-e", "sched:sched_process_exec,sched:sched_process_exit", "--",
+     "true"],
+    ["--syscalls", "-e", "sched:sched_process_exit", "--", "true"],
+    ["--no-syscalls", "--", "true"],
+    ["--print-sample", "-e", "clock_nanosleep", "--", "sleep", "0.01"],
+    ["--filter-pids", "1", "-e", "clock_nanosleep", "--", "sleep", "0.01"],
+    ["-e", "sched:sched_process_exec,sched:sched_process_exit", "--switch-on",
+     "sched:sched_process_exec", "--", "sh", "-c", "true"],
+    ["-e", "sched:sched_process_exec,sched:sched_process_exit", "--switch-on",
+     "sched:sched_process_exec", "--show-on-off-events", "--", "sh", "-c", "true"],
+    ["-e", "sched:sched_process_exec,sched:sched_process_exit", "--switch-off",
+     "sched:sched_process_exec", "--", "sh", "-c", "true"],
+    ["--switch-on", "sched:nope", "--", "true"],
+    ["--map-dump", "some_map", "--", "true"],
+], ids=" ".join)
+def test_live_more_options_as_perf(args):
+    """Options that choose what is traced and what is printed besides it:
+    tool stats, libtraceevent's own text, syscalls with tracepoints (and
+    perf's quirk: --no-syscalls alone traces them), each raw sample, pids
+    the kernel leaves out, the on/off switches, BPF maps (none)."""
+    want = perf("trace", *args, preexec_fn=on_cpu0)
+    got = pcl("trace", *args, preexec_fn=on_cpu0)
+    assert got.returncode == want.returncode, got.stderr
+    ours, theirs = without_fd_paths(got.stderr), without_fd_paths(want.stderr)
+    assert normalize(ours) == normalize(theirs), unified(theirs, ours)
+
+
+def test_live_sched_runtime_in_summary():
+    """--sched: each thread's CPU time from sched_stat_runtime, after its
+    events in the summary, as perf adds it."""
+    line = re.compile(r"^ burner \(\d+\), \d+ events, \d+\.\d%, (\d+\.\d{3}) msec$", re.M)
+    args = ["-s", "--sched", "--", fixture("burner"), "100", "cpu"]
+    want, got = perf("trace", *args), pcl("trace", *args)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert line.search(want.stderr), want.stderr
+    # the workload burns 100 ms of CPU: most of it is accounted
+    assert float(line.search(got.stderr).group(1)) > 50, got.stderr
+
+
+@pytest.mark.parametrize("name", ["syscalls", "threads"])
+def test_replay_print_sample(recordings, name):
+    """--print-sample replayed: a line per raw syscall sample before what it
+    prints, also with -s."""
+    for args in (["--print-sample"], ["--print-sample", "-s"]):
+        want = perf("trace", "-i", recordings[name], *args)
+        got = pcl("trace", "-i", recordings[name], *args)
+        assert got.returncode == want.returncode == 0, got.stderr
+        assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    assert " raw_syscalls:sys_exit " in got.stderr

@@ -10,6 +10,8 @@
 #include "core/analysis/trace.h"
 #include "util/util.h"
 
+#include <event-parse.h>
+
 /* The column where perf starts "= result". */
 #define ARGS_ALIGNMENT 70
 #define NSEC_PER_MSEC 1000000ULL
@@ -75,6 +77,7 @@ static const char *fd_path(struct trace *t, pid_t pid, int fd)
 	if (n < 0)
 		return NULL;
 	path[n] = '\0';
+	t->proc_getname++;
 	if (fd >= ft->nr) {
 		ft->paths = xrealloc(ft->paths, (fd + 1) * sizeof(*ft->paths));
 		memset(ft->paths + ft->nr, 0, (fd + 1 - ft->nr) * sizeof(*ft->paths));
@@ -145,6 +148,11 @@ static struct trace_thread *thread__trace(struct trace *t, struct thread *thread
 	}
 	tt->nr_events++;
 	return tt;
+}
+
+void trace__sched_runtime(struct trace *t, struct thread *thread, uint64_t runtime_ns)
+{
+	thread__trace(t, thread)->runtime_ms += (double)runtime_ns / 1e6;
 }
 
 void trace__account(struct trace *t, uint64_t time, bool has_time, bool is_syscall)
@@ -424,8 +432,18 @@ void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, cons
 		strbuf_addstr(o, "(         ): ");
 	print_comm_tid(t, thread);
 	strbuf_addf(o, "%s(", name);
-	if (format)
+	if (format && t->cfg.tep_print) {
+		struct tep_record rec = { .size = (int)raw_size, .data = (void *)raw };
+		struct trace_seq seq;
+
+		trace_seq_init(&seq);
+		tep_print_event(format->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&seq);
+		strbuf_addstr(o, seq.buffer);
+		trace_seq_destroy(&seq);
+	} else if (format) {
 		tp_fields__format(format, raw, raw_size, &ctx, o);
+	}
 	strbuf_addstr(o, ")\n");
 	if (++t->nr_printed == t->cfg.max_events && t->cfg.max_events)
 		t->done = true;

@@ -29,6 +29,9 @@ struct trace_config {
 	bool live;		/* fd paths may be read from /proc */
 	bool no_syscalls;	/* only tracepoint events: lines have no duration */
 	bool hide_comm;		/* --no-comm: tids alone */
+	bool sched;		/* --sched: threads' CPU time in the summary */
+	bool print_sample;	/* --print-sample: a line per raw syscall sample */
+	bool tep_print;		/* --libtraceevent_print: events' own print format */
 	double duration_ms;	/* --duration: shorter calls are not shown */
 	unsigned long max_events; /* --max-events, 0: no limit */
 	unsigned int min_stack;	/* --min-stack: exits with shorter chains not shown */
@@ -49,6 +52,7 @@ struct trace_thread {
 	bool entry_pending;
 	unsigned long nr_events;
 	unsigned long majfaults, minfaults;
+	double runtime_ms;		/* --sched: sched_stat_runtime's sum */
 	struct strbuf entry_str;	/* "name(args" of the pending call */
 	enum syscall_ret_kind ret_kind;	/* what its arguments say of its result */
 	struct syscall_stats **stats;	/* [syscall__max_nr() + 1], NULL until seen */
@@ -64,6 +68,7 @@ struct trace {
 	uint64_t base_time;
 	unsigned long nr_events;	/* syscall samples seen */
 	unsigned long nr_printed;
+	unsigned long proc_getname;	/* fd paths read from /proc (--tool_stats) */
 	bool done;			/* --max-events reached */
 	struct strbuf out;		/* lines not yet written */
 };
@@ -90,6 +95,9 @@ void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, cons
 void trace__pgfault(struct trace *t, struct thread *thread, uint64_t time, bool major,
 		    const struct addr_location *ip, const struct addr_location *data,
 		    uint64_t addr);
+
+/* --sched: a sched_stat_runtime sample, runtime_ns of thread on a CPU. */
+void trace__sched_runtime(struct trace *t, struct thread *thread, uint64_t runtime_ns);
 
 /* Sets the time base (the first sample unless -T) and counts syscall
  * samples in the total: call before the handlers above, for every sample. */
