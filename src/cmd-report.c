@@ -782,6 +782,8 @@ int cmd_report(int argc, const char **argv)
 			    "Show a column with the number of samples"),
 		OPT_BOOLEAN(0, "show-cpu-utilization", &o.show_cpu_utilization,
 			    "Show sample percentage for different cpu modes"),
+		{ .type = OPT_BOOL_T, .long_name = "showcpuutilization",
+		  .value = &o.show_cpu_utilization, .flags = OPTF_HIDDEN },
 		OPT_BOOLEAN(0, "show-total-period", &o.show_total_period,
 			    "Show a column with the sum of periods"),
 		OPT_STRING('s', "sort", &o.sort_order, "key[,key2...]",

@@ -183,7 +183,10 @@ static void print_start(FILE *fp, struct script_config *c, const struct perf_ses
 	uint64_t f = o->fields;
 
 	if (f & SF_COMM) {
-		if ((f & SF_IP) && (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) && c->use_callchain)
+		if (c->latency_format)
+			fprintf(fp, "%8.8s ", comm);
+		else if ((f & SF_IP) && (evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+			 c->use_callchain)
 			fprintf(fp, "%s ", comm);
 		else
 			fprintf(fp, "%16s ", comm);
@@ -195,7 +198,7 @@ static void print_start(FILE *fp, struct script_config *c, const struct perf_ses
 	else if (f & SF_TID)
 		fprintf(fp, "%5d ", (int)sample->tid);
 	if (f & SF_CPU)
-		fprintf(fp, "[%03d] ", (int)sample->cpu);
+		fprintf(fp, c->latency_format ? "%3d " : "[%03d] ", (int)sample->cpu);
 	if (f & SF_MISC)
 		print_misc(fp, sample->misc, rec_type);
 	if (f & SF_TOD)

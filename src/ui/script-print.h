@@ -84,6 +84,7 @@ struct script_config {
 	int name_width;		/* widest event name, computed at the first sample */
 	bool print_flags;	/* -F flags */
 	bool nanosecs, reltime, deltatime;	/* --ns, --reltime, --deltatime */
+	bool latency_format;		/* -L: narrow comm and bare CPU columns */
 	uint64_t initial_time, previous_time;
 	struct callchain_frame *frames;	/* scratch for resolved callchains */
 	size_t nr_frames;

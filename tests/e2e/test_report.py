@@ -63,7 +63,8 @@ def compare(data, kind, *args):
 
 
 COLUMNS = [
-    [], ["--no-children"], ["-n"], ["--show-cpu-utilization"], ["-s", "pid"],
+    [], ["--no-children"], ["-n"], ["--show-cpu-utilization"], ["--showcpuutilization"],
+    ["-s", "pid"],
     ["-s", "dso,sym"], ["-F", "overhead,sym,comm"], ["-t", ","], ["--group"],
 ]
 MORE_COLUMNS = [

@@ -84,6 +84,7 @@ def test_fields(perf_data, kind, fields):
     ["--time", "0%-10%,30%-40%"],
     ["-S", "leaf_spin,leaf_math,spin_work"], ["--dsos", "[kernel.kallsyms],libc.so.6"],
     ["--ns"], ["--reltime"], ["--deltatime"],
+    ["-L"], ["-L", "-F", "comm,pid,cpu,time,event"], ["--Latency", "--ns"],
 ], ids=lambda a: " ".join(a))
 @pytest.mark.parametrize("kind", ["fp", "system", "sched"])
 def test_options(perf_data, kind, args):
