@@ -96,7 +96,6 @@ struct report_opts {
 	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time_str, *field_sep;
 	const char *kallsyms, *symfs, *percent_limit, *ignore_callees;
 	const char *column_widths, *symbol_filter, *time_quantum, *pretty, *stdio_color;
-	const char *switch_on, *switch_off;
 	/* annotate's and hardware tracing's: accepted, nothing to show here */
 	const char *prefix, *prefix_strip, *objdump, *disassembler_style, *percent_type, *itrace;
 	int samples;
@@ -862,12 +861,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_INTEGER(0, "group-sort-idx", &o.group_sort_idx,
 			    "Sort the output by the event at the index n in group. If n is invalid, "
 			    "sort by the first event. WARNING: should be used on grouped events."),
-		OPT_STRING(0, "switch-on", &o.switch_on, "event",
-			   "Consider events after the ocurrence of this event"),
-		OPT_STRING(0, "switch-off", &o.switch_off, "event",
-			   "Stop considering events after the ocurrence of this event"),
-		OPT_BOOLEAN(0, "show-on-off-events", &r.evswitch.show_on_off_events,
-			    "Show the on/off switch events, used with --switch-on and --switch-off"),
+		OPTS_EVSWITCH(&r.evswitch),
 		OPT_BOOLEAN(0, "disable-order", &o.disable_order, "Disable raw trace ordering"),
 		OPT_INTEGER(0, "samples", &o.samples,
 			    "Number of samples to save per histogram entry for individual browsing"),
@@ -1004,8 +998,6 @@ int cmd_report(int argc, const char **argv)
 		free(err);
 		return PCL_EXIT_ERROR;
 	}
-	r.evswitch.on_name = o.switch_on;
-	r.evswitch.off_name = o.switch_off;
 	if (evswitch__init(&r.evswitch, &r.session->evlist, stderr) < 0) {
 		ret = PCL_EXIT_ENOENT;
 		goto out;

@@ -813,12 +813,7 @@ int cmd_trace(int argc, const char **argv)
 			     "per thread proc mmap processing timeout in ms"),
 		OPT_INTEGER('D', "delay", &o.target.initial_delay,
 			    "ms to wait before starting measurement after program start"),
-		OPT_STRING(0, "switch-on", &o.evswitch.on_name, "event",
-			   "Consider events after the ocurrence of this event"),
-		OPT_STRING(0, "switch-off", &o.evswitch.off_name, "event",
-			   "Stop considering events after the ocurrence of this event"),
-		OPT_BOOLEAN(0, "show-on-off-events", &o.evswitch.show_on_off_events,
-			    "Show the on/off switch events, used with --switch-on and --switch-off"),
+		OPTS_EVSWITCH(&o.evswitch),
 		OPT_END(),
 	};
 	struct trace_config cfg = { 0 };

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "core/events/evlist.h"
+#include "util/parse-options.h"
 
 struct evswitch {
 	const char *on_name, *off_name;	/* the options' event names */
@@ -15,6 +16,15 @@ struct evswitch {
 	struct evsel *on, *off;
 	bool discarding;
 };
+
+/* The three options that set sw, in perf's words (for option tables). */
+#define OPTS_EVSWITCH(sw)							\
+	OPT_STRING(0, "switch-on", &(sw)->on_name, "event",			\
+		   "Consider events after the ocurrence of this event"),	\
+	OPT_STRING(0, "switch-off", &(sw)->off_name, "event",			\
+		   "Stop considering events after the ocurrence of this event"),	\
+	OPT_BOOLEAN(0, "show-on-off-events", &(sw)->show_on_off_events,		\
+		    "Show the on/off switch events, used with --switch-on and --switch-off")
 
 /* Finds the named events.  Prints perf's ERROR/HINT lines to fp and
  * returns -1 when one is not in the file. */
