@@ -43,6 +43,9 @@ static void strlist_add(struct strlist *l, const char *s)
 struct probe_opts {
 	struct strlist adds, dels, lists;
 	bool list, funcs, dry_run, force, quiet, externs, no_inlines, range;
+	bool demangle;			/* -F: C++/Rust names demangled */
+	bool demangle_kernel;		/* kernel names: pcl lists none (-F needs -x) */
+	const char *filter;		/* --filter: -V's variable names */
 	bool definition;	/* -D: print the definitions instead of writing them */
 	int verbose;
 	const char *exec, *line, *vars, *funcs_filter, *source;
@@ -129,7 +132,7 @@ static bool no_permission(const char *file, bool write, const char *what)
 static int show_funcs(const struct probe_opts *o)
 {
 	struct probe_elf pe;
-	const char **names;
+	char **names;
 	int ret;
 
 	if (!o->exec) {
@@ -151,10 +154,12 @@ static int show_funcs(const struct probe_opts *o)
 		probe_elf__close(&pe);
 		return PCL_EXIT_ERROR;
 	}
-	int n = probe_elf__filtered_names(&pe, o->funcs_filter, &names);
+	int n = probe_elf__filtered_names(&pe, o->funcs_filter, o->demangle, &names);
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		puts(names[i]);
+		free(names[i]);
+	}
 	free(names);
 	probe_elf__close(&pe);
 	return 0;
@@ -242,7 +247,8 @@ static int show_vars(const struct probe_opts *o)
 	}
 	uint64_t symbol_addr = spec.point.function ? symbol_address(o, spec.point.function) : 0;
 
-	ret = probe_debug__show_vars(dbg, &spec, o->externs, o->range, symbol_addr, &out, &msgs);
+	ret = probe_debug__show_vars(dbg, &spec, o->externs, o->range, o->filter, symbol_addr,
+				     &out, &msgs);
 	fputs(strbuf_str(&out), stdout);
 	print_msgs(&msgs, o);
 	if (ret)
@@ -817,11 +823,11 @@ static int del_probes(const struct probe_opts *o)
 
 int cmd_probe(int argc, const char **argv)
 {
-	struct probe_opts o = { .max_probes = 128 };
+	struct probe_opts o = { .max_probes = 128, .demangle = true };
 	const struct option opts[] = {
 		OPT_INCR('v', "verbose", &o.verbose,
 			 "be more verbose (show parsed arguments, etc)"),
-		OPT_BOOLEAN('q', "quiet", &o.quiet, "be quiet (do not show any messages)"),
+		OPT_BOOLEAN('q', "quiet", &o.quiet, "be quiet (do not show any warnings or messages)"),
 		{ .type = OPT_CALLBACK_T,
 		  .short_name = 'l',
 		  .long_name = "list",
@@ -847,6 +853,11 @@ int cmd_probe(int argc, const char **argv)
 			"\t\tARG:\tProbe argument (local variable name or\n"
 			"\t\t\tkprobe-tracer argument format.)\n",
 			opt_add),
+		OPT_CALLBACK(
+			'D', "definition", &o,
+			"[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
+			"Show trace event definition of given traceevent for k/uprobe_events.",
+			opt_definition),
 		OPT_BOOLEAN('f', "force", &o.force, "forcibly add events with existing name"),
 		OPT_STRING('L', "line", &o.line, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
 			   "Show source code lines."),
@@ -854,14 +865,10 @@ int cmd_probe(int argc, const char **argv)
 			   "Show accessible variables on PROBEDEF"),
 		OPT_BOOLEAN(0, "externs", &o.externs,
 			    "Show external variables too (with --vars only)"),
-		OPT_BOOLEAN(0, "range", &o.range, "Show variables location range in scope"),
+		OPT_BOOLEAN(0, "range", &o.range, "Show variables location range in scope (with --vars only)"),
+		OPT_STRING('s', "source", &o.source, "directory", "path to kernel source"),
 		OPT_BOOLEAN(0, "no-inlines", &o.no_inlines, "Don't search inlined functions"),
 		OPT_BOOLEAN('n', "dry-run", &o.dry_run, "dry run"),
-		OPT_CALLBACK(
-			'D', "definition", &o,
-			"[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
-			"Show trace event definition of given traceevent for k/uprobe_events.",
-			opt_definition),
 		OPT_INTEGER(0, "max-probes", &o.max_probes,
 			    "Set how many probe points can be found for a probe."),
 		{ .type = OPT_CALLBACK_T,
@@ -872,9 +879,15 @@ int cmd_probe(int argc, const char **argv)
 		  .help = "Show potential probe-able functions.",
 		  .callback = opt_funcs,
 		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT },
+		OPT_STRING(0, "filter", &o.filter, "[!]FILTER",
+			   "Set a filter (with --vars/funcs only)\n"
+			   "\t\t\t(default: \"!__k???tab_* & !__crc_*\" for --vars,\n"
+			   "\t\t\t \"!_* & !*@plt\" for --funcs)"),
 		OPT_STRING('x', "exec", &o.exec, "executable|path",
 			   "target executable name or path"),
-		OPT_STRING('s', "source", &o.source, "directory", "path to kernel source"),
+		OPT_BOOLEAN(0, "demangle", &o.demangle, "Enable symbol demangling"),
+		OPT_BOOLEAN(0, "demangle-kernel", &o.demangle_kernel,
+			    "Enable kernel symbol demangling"),
 		OPT_END(),
 	};
 	int nargs = parse_options(argc, argv, opts, probe_usage, 0);

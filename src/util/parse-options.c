@@ -330,6 +330,13 @@ static void __attribute__((noreturn)) list_long_options(void)
 	exit(PCL_EXIT_LIST);
 }
 
+/* An option taking its argument only when one follows (perf's "last
+ * argument default") takes its default before another option, or "-". */
+static bool next_is_option(int i, int argc, const char **argv)
+{
+	return i + 1 >= argc || argv[i + 1][0] == '-';
+}
+
 static void handle_long(const char *arg, int *i, int argc, const char **argv)
 {
 	const char *eq = strchr(arg, '=');
@@ -359,7 +366,7 @@ static void handle_long(const char *arg, int *i, int argc, const char **argv)
 		}
 		val = eq + 1;
 	} else if (takes_arg(o) && !unset && (o->flags & OPTF_LASTARG_DEFAULT)) {
-		if (*i + 1 < argc)
+		if (!next_is_option(*i, argc, argv))
 			val = argv[++*i];
 	} else if (takes_arg(o) && !unset && !(o->flags & OPTF_OPTARG)) {
 		if (*i + 1 >= argc) {
@@ -395,7 +402,8 @@ static void handle_short_cluster(const char *arg, int *i, int argc, const char *
 				bad_option();
 			return;
 		}
-		if ((o->flags & OPTF_OPTARG) && (!(o->flags & OPTF_LASTARG_DEFAULT) || *i + 1 >= argc)) {
+		if ((o->flags & OPTF_OPTARG) &&
+		    (!(o->flags & OPTF_LASTARG_DEFAULT) || next_is_option(*i, argc, argv))) {
 			if (apply(o, NULL, false, true))
 				bad_option();
 			return;

@@ -3,6 +3,7 @@
 uprobes added, listed, recorded and deleted.  Every test that adds probes
 uses a group of its own and removes it, whatever happens."""
 import os
+import subprocess
 import re
 import shutil
 import tempfile
@@ -39,6 +40,46 @@ def assert_same(p, q, stderr=True):
 def test_funcs(binary, filt):
     args = ["-x", fixture(binary), "-F"] + ([filt] if filt else [])
     assert_same(*both(*args))
+
+
+CXX_SOURCE = """
+#include <map>
+#include <string>
+namespace ns { template <class T> struct Acc { T sum = 0; void add(T v); }; }
+template <class T> __attribute__((noinline)) void ns::Acc<T>::add(T v) { sum += v; }
+int main(int argc, char **argv)
+{
+    std::map<std::string, int> m;
+    ns::Acc<double> d; ns::Acc<long> l;
+    for (int i = 0; i < argc; i++) { m[argv[i]]++; d.add(i); l.add(i); }
+    return (int)d.sum + (int)l.sum + (int)m.size();
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def cxx_binary(tmp_path_factory):
+    exe = str(tmp_path_factory.mktemp("cxx") / "cxx_probe")
+    subprocess.run(["g++", "-O2", "-g", "-x", "c++", "-", "-o", exe], input=CXX_SOURCE,
+                   text=True, check=True)
+    return exe
+
+
+@pytest.mark.parametrize("args", [["-F"], ["-F", "--no-demangle"], ["--no-demangle", "-F"],
+                                  ["-F", "*Acc*"], ["-F", "*@plt"], ["-F", "--filter", "x"],
+                                  ["--funcs", "--demangle"]], ids=" ".join)
+def test_funcs_cxx(cxx_binary, args):
+    """C++ names demangled (without parameters), PLT entries as
+    "name@plt"; an option after -F is no filter; --filter leaves -F's
+    list alone, as perf's does."""
+    assert_same(*both("-x", cxx_binary, *args))
+
+
+@pytest.mark.parametrize("filt", ["l*", "n", "!x", "*"])
+def test_vars_filter(filt):
+    """--filter on -V: the variables whose names pass; none passing is
+    perf's "(No matched variables)"."""
+    assert_same(*both("-x", fixture("burner"), "-V", "leaf_spin", "--filter", filt))
 
 
 @pytest.mark.skipif(not os.path.exists(LIBC), reason="no libc.so.6 here")

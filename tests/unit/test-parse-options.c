@@ -15,7 +15,7 @@ static const char *const usage[] = { "pcl test [<options>]", NULL };
 
 static bool all_cpus, no_inherit_unset;
 static int verbose, freq;
-static const char *output, *callgraph;
+static const char *output, *callgraph, *funcs;
 static const char *events[8];
 static int nevents;
 static bool inherit = true;
@@ -41,6 +41,8 @@ static const struct option opts[] = {
 	OPT_CALLBACK('e', "event", NULL, "event", "event selector", add_event),
 	OPT_STRING_OPTARG('g', "call-graph", &callgraph, "mode", "call graph", "fp"),
 	OPT_CALLBACK_NOOPT('i', "no-inherit", NULL, "no inherit", set_inherit),
+	{ .type = OPT_STRING_T, .short_name = 'f', .long_name = "funcs", .value = &funcs,
+	  .defstr = "default", .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT },
 	OPT_END(),
 };
 
@@ -48,7 +50,7 @@ static int reset(void **state)
 {
 	all_cpus = false;
 	verbose = freq = nevents = 0;
-	output = callgraph = NULL;
+	output = callgraph = funcs = NULL;
 	inherit = true;
 	return 0;
 }
@@ -97,6 +99,30 @@ static void optional_argument(void **state)
 	reset(NULL);
 	assert_int_equal(parse(2, argv2, 0), 0);
 	assert_string_equal(callgraph, "dwarf");
+}
+
+/* perf's "last argument default": the next argument is the value unless
+ * it is an option (or "-"), or there is none */
+static void last_argument_default(void **state)
+{
+	const char *argv1[] = { "t", "-f", "leaf*", NULL };
+	const char *argv2[] = { "t", "--funcs", "-a", NULL };
+	const char *argv3[] = { "t", "-f", "--all-cpus", NULL };
+	const char *argv4[] = { "t", "--funcs", NULL };
+
+	assert_int_equal(parse(3, argv1, 0), 0);
+	assert_string_equal(funcs, "leaf*");
+	reset(NULL);
+	assert_int_equal(parse(3, argv2, 0), 0);
+	assert_string_equal(funcs, "default");
+	assert_true(all_cpus);
+	reset(NULL);
+	assert_int_equal(parse(3, argv3, 0), 0);
+	assert_string_equal(funcs, "default");
+	assert_true(all_cpus);
+	reset(NULL);
+	assert_int_equal(parse(2, argv4, 0), 0);
+	assert_string_equal(funcs, "default");
 }
 
 static void negation(void **state)
@@ -170,6 +196,7 @@ int main(void)
 		cmocka_unit_test_setup(long_forms, reset),
 		cmocka_unit_test_setup(repeatable, reset),
 		cmocka_unit_test_setup(optional_argument, reset),
+		cmocka_unit_test_setup(last_argument_default, reset),
 		cmocka_unit_test_setup(negation, reset),
 		cmocka_unit_test_setup(workload_split, reset),
 		cmocka_unit_test(exclusive),

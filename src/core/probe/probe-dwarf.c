@@ -1179,6 +1179,7 @@ static int cmp_str(const void *a, const void *b)
 struct vars_at {
 	struct probe_debug *dbg;
 	bool range;	/* --range: where each variable has a location */
+	const char *filter;	/* --filter: the names shown */
 	Dwarf_Die *func;
 	char **lines;
 	int nr;
@@ -1296,7 +1297,7 @@ static void vars_in_scope(struct vars_at *v, Dwarf_Die *scope, Dwarf_Addr addr,
 		enum var_state state;
 
 		if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
-		    !dwarf_diename(&child))
+		    !dwarf_diename(&child) || !probe_strfilter_match(v->filter, dwarf_diename(&child)))
 			continue;
 		state = var_state(v, &child, addr, msgs);
 		if (state != VAR_NONE)
@@ -1308,8 +1309,8 @@ static void vars_in_scope(struct vars_at *v, Dwarf_Die *scope, Dwarf_Addr addr,
 }
 
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
-			   bool range, uint64_t symbol_addr, struct strbuf *out,
-			   struct probe_msgs *msgs)
+			   bool range, const char *filter, uint64_t symbol_addr,
+			   struct strbuf *out, struct probe_msgs *msgs)
 {
 	struct site_search s = { dbg, spec, msgs, NULL, 0, false, false, symbol_addr };
 	int ret = search_sites(&s);
@@ -1324,7 +1325,8 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 	strbuf_addf(out, "Available variables at %s\n", point);
 	free(point);
 	for (int i = 0; i < s.nr; i++) {
-		struct vars_at v = { dbg, range, NULL, NULL, 0 };
+		struct vars_at v = { dbg, range, filter ? filter : "!__k???tab_* & !__crc_*", NULL,
+				     NULL, 0 };
 		Dwarf_Die *scopes, func;
 		Dwarf_Off off = 0, next;
 		size_t hsize;
@@ -1348,6 +1350,8 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 				vars_in_scope(&v, &scopes[k], s.sites[i].addr, msgs);
 		free(scopes);
 		qsort(v.lines, v.nr, sizeof(*v.lines), cmp_str);
+		if (!v.nr)
+			strbuf_addstr(out, "\t\t(No matched variables)\n");
 		for (int k = 0; k < v.nr; k++) {
 			strbuf_addstr(out, v.lines[k]);
 			free(v.lines[k]);

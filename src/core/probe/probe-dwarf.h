@@ -52,12 +52,13 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
 			    struct strbuf *out, struct probe_msgs *msgs);
 
 /* -V: the variables available at each site of a spec (globals too with
- * externs, with the ranges of their locations with range); symbol_addr
+ * externs, with the ranges of their locations with range) whose names pass
+ * filter (perf's strfilter syntax; NULL: perf's default); symbol_addr
  * (0: none) is where the function's symbol is, for functions the debug
  * information names otherwise. */
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
-			   bool range, uint64_t symbol_addr, struct strbuf *out,
-			   struct probe_msgs *msgs);
+			   bool range, const char *filter, uint64_t symbol_addr,
+			   struct strbuf *out, struct probe_msgs *msgs);
 
 /* For -l: "work:2@/path/src.c" (or "work%return@...") of an address;
  * NULL when the debug information does not cover it. */

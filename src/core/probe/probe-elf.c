@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/symbols/buildid-cache.h"
+#include "core/symbols/dso.h"
 #include "util/glob.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -270,21 +271,47 @@ bool probe_strfilter_match(const char *filter, const char *s)
 	return false;
 }
 
+/* The name -F shows: demangled, a PLT entry's "@plt" kept after it */
+static char *shown_name(const char *name, bool demangle)
+{
+	size_t len = strlen(name);
+	bool plt = len > 4 && !strcmp(name + len - 4, "@plt");
+	char *base = plt ? xstrndup(name, len - 4) : NULL;
+	char *demangled = demangle ? sym_demangle(plt ? base : name) : NULL;
+	char *shown;
+
+	if (!demangled)
+		shown = xstrdup(name);
+	else if (plt)
+		shown = xasprintf("%s@plt", demangled);
+	else
+		return demangled;
+	free(demangled);
+	free(base);
+	return shown;
+}
+
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter, const char ***names)
+int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter, bool demangle,
+			      char ***names)
 {
-	const char **out = xcalloc(pe->nr_syms + 1, sizeof(*out));
+	char **out = xcalloc(pe->nr_syms + 1, sizeof(*out));
 	int n = 0;
 
 	if (!filter)
 		filter = "!_* & !*@plt";
-	for (int i = 0; i < pe->nr_syms; i++)
-		if (probe_strfilter_match(filter, pe->syms[i].name))
-			out[n++] = pe->syms[i].name;
+	for (int i = 0; i < pe->nr_syms; i++) {
+		char *shown = shown_name(pe->syms[i].name, demangle);
+
+		if (probe_strfilter_match(filter, shown))
+			out[n++] = shown;
+		else
+			free(shown);
+	}
 	/* perf lists every symbol, aliases and repeated names included */
 	qsort(out, n, sizeof(*out), cmp_names);
 	*names = out;

@@ -28,11 +28,13 @@ struct probe_elf {
 int probe_elf__open(struct probe_elf *pe, const char *path);
 void probe_elf__close(struct probe_elf *pe);
 
-/* The sorted names -F shows: filter is perf's strfilter syntax
- * (globs joined by '&' and '|', negated by '!'), NULL for perf's default
- * "!_* & !*@plt".  Returns the count; *names is freed by the caller
- * (the strings belong to pe). */
-int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter, const char ***names);
+/* The sorted names -F shows, demangled (C++ and Rust, perf's default) or
+ * not: filter is perf's strfilter syntax (globs joined by '&' and '|',
+ * negated by '!') on the shown names, NULL for perf's default
+ * "!_* & !*@plt".  Returns the count; the caller frees *names and each
+ * of them. */
+int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter, bool demangle,
+			      char ***names);
 
 /* The separate debug file of path by its build id: the distribution's
  * (/usr/lib/debug/.build-id/xx/yyyy.debug), else the build-id cache's

@@ -65,6 +65,10 @@ char dso__symtab_origin(const struct dso *dso);
  * for the kernel) when unknown; returns build_id_size (0: none found). */
 int dso__read_build_id(struct dso *dso);
 
+/* Demangles C++ and Rust symbols the way perf 6.1 shows them (no
+ * parameter lists); NULL when name is not mangled. Caller frees. */
+char *sym_demangle(const char *name);
+
 /* What perf 6.1 shows as the srcline of a DSO-relative address (libdw,
  * cached): "file.c:123", "<dso short name>[<vaddr>]" when nothing is
  * known about the address, or NULL when perf prints nothing (its "??:0").

@@ -188,9 +188,6 @@ int dso__load_perf_map(struct dso *dso, const struct symbols_config *config);
 /* perf's ownership rule for perf-PID.map: owned by us or by root. */
 bool perf_map__owner_ok(const char *path, uid_t uid);
 
-/* Demangles C++ and Rust symbols the way perf 6.1 shows them (no
- * parameter lists); NULL when name is not mangled. Caller frees. */
-char *sym_demangle(const char *name);
 /* The same when config asks for demangled names (NULL otherwise). */
 char *sym_demangle_as(const struct symbols_config *config, const char *name);
 
