@@ -71,9 +71,8 @@ def psql(env, db, sql):
 
 
 @pytest.fixture(scope="module")
-def tmp():
-    with tempfile.TemporaryDirectory(prefix="pcl-pgexport-") as d:
-        yield d
+def tmp(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("pgexport"))
 
 
 @pytest.fixture(scope="module")
