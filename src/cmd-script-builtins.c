@@ -258,6 +258,14 @@ static int export_to_db(const struct script_builtin *sb, const char *input, bool
 					    .fork = export_fork, .context_switch = export_switch,
 					    .ordered = true },
 				  .filter = filter };
+	/* the scripts' progress lines: creating, writing, finishing */
+	static const char *const sqlite_steps[] = { "Creating database ...", "Writing records...",
+						    "Adding indexes" };
+	static const char *const pgsql_steps[] = { "Creating database...",
+						   "Writing to intermediate files...",
+						   "Copying to database..." };
+	bool sqlite = sb->id == SB_EXPORT_TO_SQLITE;
+	const char *const *steps = sqlite ? sqlite_steps : pgsql_steps;
 	struct db_export_opts opts;
 	struct db_writer *writer;
 	struct perf_session *s;
@@ -278,22 +286,21 @@ static int export_to_db(const struct script_builtin *sb, const char *input, bool
 		perf_session__delete(s);
 		return PCL_EXIT_ERROR;
 	}
-	print_progress("Creating database ...");
-	writer = sb->id == SB_EXPORT_TO_SQLITE ? sqlite_writer__new(argv[0], &err) :
-						 pgsql_writer__new(argv[0], &err);
+	print_progress(steps[0]);
+	writer = sqlite ? sqlite_writer__new(argv[0], &err) : pgsql_writer__new(argv[0], &err);
 	et.db = writer ? db_export__new(&opts, writer, &err) : NULL;
 	if (!et.db) {
 		perf_session__delete(s);
 		goto out;
 	}
 	perf_session__new_machine(s, NULL, NULL, force);
-	print_progress("Writing records...");
+	print_progress(steps[1]);
 	if (perf_session__process(s, &et.tool) < 0) {
 		err = db_export__abort(et.db);
 		if (!err)
 			err = xstrdup(s->err ? s->err : "cannot read the recording");
 	} else {
-		print_progress("Adding indexes");
+		print_progress(steps[2]);
 		if (db_export__finish(et.db, &err) == 0) {
 			print_progress("Done");
 			ret = 0;
