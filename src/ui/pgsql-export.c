@@ -64,6 +64,13 @@ static int pgsql_exec(struct db_writer *w, const char *sql)
 	return ret;
 }
 
+static int temp_file_failed(struct pgsql_writer *pw, const char *what)
+{
+	if (!pw->err)
+		pw->err = xasprintf("cannot %s a temporary file: %s", what, strerror(errno));
+	return -1;
+}
+
 void pgsql_copy_text(struct strbuf *out, const char *s)
 {
 	for (; *s; s++) {
@@ -82,11 +89,8 @@ static int pgsql_row(struct db_writer *w, enum db_table t, const char *types,
 {
 	struct pgsql_writer *pw = (struct pgsql_writer *)w;
 
-	if (!pw->rows[t] && !(pw->rows[t] = tmpfile())) {
-		if (!pw->err)
-			pw->err = xasprintf("cannot make a temporary file: %s", strerror(errno));
-		return -1;
-	}
+	if (!pw->rows[t] && !(pw->rows[t] = tmpfile()))
+		return temp_file_failed(pw, "make");
 	strbuf_reset(&pw->line);
 	for (int i = 0; types[i]; i++) {
 		if (i)
@@ -97,11 +101,9 @@ static int pgsql_row(struct db_writer *w, enum db_table t, const char *types,
 			pgsql_copy_text(&pw->line, v[i].s);
 	}
 	strbuf_addch(&pw->line, '\n');
-	if (fwrite(pw->line.buf, 1, pw->line.len, pw->rows[t]) == pw->line.len)
-		return 0;
-	if (!pw->err)
-		pw->err = xasprintf("cannot write a temporary file: %s", strerror(errno));
-	return -1;
+	if (fwrite(pw->line.buf, 1, pw->line.len, pw->rows[t]) != pw->line.len)
+		return temp_file_failed(pw, "write");
+	return 0;
 }
 
 static int copy_table(struct pgsql_writer *pw, enum db_table t)
@@ -112,6 +114,9 @@ static int copy_table(struct pgsql_writer *pw, enum db_table t)
 	size_t n;
 	int ret = 0;
 
+	/* a full disk shows here, rewind would forget it */
+	if (fflush(f))
+		return temp_file_failed(pw, "write");
 	snprintf(sql, sizeof(sql), "COPY %s FROM STDIN", db_table_names[t]);
 	res = PQexec(pw->conn, sql);
 	if (PQresultStatus(res) != PGRES_COPY_IN) {
