@@ -22,6 +22,7 @@
 #include "ui/sched-migration-html.h"
 #include "ui/script-builtins-print.h"
 #include "ui/session-warnings.h"
+#include "ui/pgsql-export.h"
 #include "ui/sqlite-export.h"
 #include "util/exit-codes.h"
 #include "util/util.h"
@@ -191,7 +192,7 @@ static int write_sched_page(const struct script_builtin_run *run, const char *in
 
 struct export_tool {
 	struct perf_tool tool;
-	struct sqlite_export *db;
+	struct db_export *db;
 	const struct sample_filter *filter;
 };
 
@@ -204,7 +205,7 @@ static int export_sample(struct perf_tool *tool, struct perf_session *s,
 	(void)rec;
 	if (filtered_out(et->filter, s, sample))
 		return 0;
-	return sqlite_export__sample(et->db, s, evsel, sample);
+	return db_export__sample(et->db, s, evsel, sample);
 }
 
 static int export_comm(struct perf_tool *tool, struct perf_session *s,
@@ -212,7 +213,7 @@ static int export_comm(struct perf_tool *tool, struct perf_session *s,
 		       struct evsel *evsel)
 {
 	(void)evsel;
-	sqlite_export__comm(((struct export_tool *)tool)->db, s, rec, sample);
+	db_export__comm(((struct export_tool *)tool)->db, s, rec, sample);
 	return 0;
 }
 
@@ -221,7 +222,7 @@ static int export_fork(struct perf_tool *tool, struct perf_session *s,
 		       struct evsel *evsel)
 {
 	(void)evsel;
-	sqlite_export__fork(((struct export_tool *)tool)->db, s, rec, sample);
+	db_export__fork(((struct export_tool *)tool)->db, s, rec, sample);
 	return 0;
 }
 
@@ -230,7 +231,7 @@ static int export_switch(struct perf_tool *tool, struct perf_session *s,
 			 struct evsel *evsel)
 {
 	(void)evsel;
-	return sqlite_export__switch(((struct export_tool *)tool)->db, s, rec, sample);
+	return db_export__switch(((struct export_tool *)tool)->db, s, rec, sample);
 }
 
 /* The script's progress lines, with the time of day as Python prints it */
@@ -247,22 +248,33 @@ static void print_progress(const char *what)
 	fflush(stdout);
 }
 
-/* export-to-sqlite DB [all|branches] [calls] [callchains] */
-static int export_to_sqlite(const char *input, bool force, struct sample_filter *filter,
-			    const char *time, int argc, const char **argv)
+/* export-to-sqlite and export-to-postgresql DB [all|branches] [calls]
+ * [callchains]: one export, two writers */
+static int export_to_db(const struct script_builtin *sb, const char *input, bool force,
+			struct sample_filter *filter, const char *time, int argc,
+			const char **argv)
 {
 	struct export_tool et = { .tool = { .sample = export_sample, .comm = export_comm,
 					    .fork = export_fork, .context_switch = export_switch,
 					    .ordered = true },
 				  .filter = filter };
-	struct sqlite_export_opts opts;
+	/* the scripts' progress lines: creating, writing, finishing */
+	static const char *const sqlite_steps[] = { "Creating database ...", "Writing records...",
+						    "Adding indexes" };
+	static const char *const pgsql_steps[] = { "Creating database...",
+						   "Writing to intermediate files...",
+						   "Copying to database..." };
+	bool sqlite = sb->id == SB_EXPORT_TO_SQLITE;
+	const char *const *steps = sqlite ? sqlite_steps : pgsql_steps;
+	struct db_export_opts opts;
+	struct db_writer *writer;
 	struct perf_session *s;
 	char *err = NULL;
 	int ret = PCL_EXIT_ERROR;
 
-	if (argc < 1 || !sqlite_export_opts__parse(&opts, argc - 1, argv + 1)) {
-		fprintf(stderr, "usage: pcl script report export-to-sqlite DB [all|branches] "
-			"[calls] [callchains]\n");
+	if (argc < 1 || !db_export_opts__parse(&opts, argc - 1, argv + 1)) {
+		fprintf(stderr, "usage: pcl script report %s DB [all|branches] "
+			"[calls] [callchains]\n", sb->name);
 		return PCL_EXIT_USAGE;
 	}
 	s = perf_session__open(input, force, &err);
@@ -274,21 +286,22 @@ static int export_to_sqlite(const char *input, bool force, struct sample_filter 
 		perf_session__delete(s);
 		return PCL_EXIT_ERROR;
 	}
-	print_progress("Creating database ...");
-	et.db = sqlite_export__new(argv[0], &opts, &err);
+	print_progress(steps[0]);
+	writer = sqlite ? sqlite_writer__new(argv[0], &err) : pgsql_writer__new(argv[0], &err);
+	et.db = writer ? db_export__new(&opts, writer, &err) : NULL;
 	if (!et.db) {
 		perf_session__delete(s);
 		goto out;
 	}
 	perf_session__new_machine(s, NULL, NULL, force);
-	print_progress("Writing records...");
+	print_progress(steps[1]);
 	if (perf_session__process(s, &et.tool) < 0) {
-		err = sqlite_export__abort(et.db);
+		err = db_export__abort(et.db);
 		if (!err)
 			err = xstrdup(s->err ? s->err : "cannot read the recording");
 	} else {
-		print_progress("Adding indexes");
-		if (sqlite_export__finish(et.db, &err) == 0) {
+		print_progress(steps[2]);
+		if (db_export__finish(et.db, &err) == 0) {
 			print_progress("Done");
 			ret = 0;
 		}
@@ -297,7 +310,7 @@ static int export_to_sqlite(const char *input, bool force, struct sample_filter 
 	perf_session__delete(s);
 out:
 	if (err)
-		fprintf(stderr, "pcl script: export-to-sqlite: %s\n", err);
+		fprintf(stderr, "pcl script: %s: %s\n", sb->name, err);
 	free(err);
 	return ret;
 }
@@ -317,7 +330,7 @@ int script_builtin_report(const struct script_builtin *sb, const char *input, bo
 	if (!input)
 		input = "perf.data";
 	if (sb->kind == SB_EXPORT)
-		return export_to_sqlite(input, force, filter, time, argc, argv);
+		return export_to_db(sb, input, force, filter, time, argc, argv);
 	if (sb->kind == SB_MISSING) {
 		fprintf(stderr, "pcl script: %s is not built into pcl yet\n", sb->name);
 		return PCL_EXIT_ERROR;

@@ -1,989 +1,139 @@
-/* sqlite-export: the database perf 6.1's export-to-sqlite.py writes, made
- * here.  Ids follow perf's db-export: each table counts from 1 in the order
- * rows are first needed, row 0 of each is "unknown".  Threads keep their
- * comm history (perf's comm list) because samples name the comm that was
- * current when they were taken. */
+/* sqlite-export: rows into SQLite as perf's export-to-sqlite.py stores
+ * them: no journal, one transaction, a prepared INSERT per table. */
 #include <sqlite3.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "ui/sqlite-export.h"
-#include "core/symbols/dso.h"
-#include "core/symbols/machine.h"
-#include "core/symbols/thread.h"
-#include "util/hashmap.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
-#define MAX_STACK 127		/* perf's PERF_MAX_STACK_DEPTH */
-#define DATA_SRC_NONE 0x5080021	/* PERF_MEM_DATA_SRC_NONE, a sample without one */
-
-/* The tables and views, column for column as the script declares them. */
-static const char *const schema[] = {
-	"CREATE TABLE selected_events (id integer NOT NULL PRIMARY KEY, name varchar(80))",
-	"CREATE TABLE machines (id integer NOT NULL PRIMARY KEY, pid integer, "
-	"root_dir varchar(4096))",
-	"CREATE TABLE threads (id integer NOT NULL PRIMARY KEY, machine_id bigint, "
-	"process_id bigint, pid integer, tid integer)",
-	"CREATE TABLE comms (id integer NOT NULL PRIMARY KEY, comm varchar(16), "
-	"c_thread_id bigint, c_time bigint, exec_flag boolean)",
-	"CREATE TABLE comm_threads (id integer NOT NULL PRIMARY KEY, comm_id bigint, "
-	"thread_id bigint)",
-	"CREATE TABLE dsos (id integer NOT NULL PRIMARY KEY, machine_id bigint, "
-	"short_name varchar(256), long_name varchar(4096), build_id varchar(64))",
-	"CREATE TABLE symbols (id integer NOT NULL PRIMARY KEY, dso_id bigint, sym_start bigint, "
-	"sym_end bigint, binding integer, name varchar(2048))",
-	"CREATE TABLE branch_types (id integer NOT NULL PRIMARY KEY, name varchar(80))",
-	NULL
-};
-
-#define SAMPLE_HEAD "CREATE TABLE samples (id integer NOT NULL PRIMARY KEY, evsel_id bigint, " \
-	"machine_id bigint, thread_id bigint, comm_id bigint, dso_id bigint, symbol_id bigint, " \
-	"sym_offset bigint, ip bigint, time bigint, cpu integer, to_dso_id bigint, " \
-	"to_symbol_id bigint, to_sym_offset bigint, to_ip bigint, "
-#define SAMPLE_TAIL "branch_type integer, in_tx boolean, call_path_id bigint, " \
-	"insn_count bigint, cyc_count bigint, flags integer)"
-static const char samples_all[] = SAMPLE_HEAD "period bigint, weight bigint, "
-	"transaction_ bigint, data_src bigint, " SAMPLE_TAIL;
-static const char samples_branches[] = SAMPLE_HEAD SAMPLE_TAIL;
-
-static const char call_paths_table[] = "CREATE TABLE call_paths (id integer NOT NULL "
-	"PRIMARY KEY, parent_id bigint, symbol_id bigint, ip bigint)";
-static const char calls_table[] = "CREATE TABLE calls (id integer NOT NULL PRIMARY KEY, "
-	"thread_id bigint, comm_id bigint, call_path_id bigint, call_time bigint, "
-	"return_time bigint, branch_count bigint, call_id bigint, return_id bigint, "
-	"parent_call_path_id bigint, flags integer, parent_id bigint, insn_count bigint, "
-	"cyc_count bigint)";
-
-/* Intel PT's synthesized events and the context switches; the empty ones
- * are dropped at the end */
-static const char *const optional_tables[] = {
-	"CREATE TABLE ptwrite (id integer NOT NULL PRIMARY KEY, payload bigint, exact_ip integer)",
-	"CREATE TABLE cbr (id integer NOT NULL PRIMARY KEY, cbr integer, mhz integer, "
-	"percent integer)",
-	"CREATE TABLE mwait (id integer NOT NULL PRIMARY KEY, hints integer, extensions integer)",
-	"CREATE TABLE pwre (id integer NOT NULL PRIMARY KEY, cstate integer, subcstate integer, "
-	"hw integer)",
-	"CREATE TABLE exstop (id integer NOT NULL PRIMARY KEY, exact_ip integer)",
-	"CREATE TABLE pwrx (id integer NOT NULL PRIMARY KEY, deepest_cstate integer, "
-	"last_cstate integer, wake_reason integer)",
-	"CREATE TABLE context_switches (id integer NOT NULL PRIMARY KEY, machine_id bigint, "
-	"time bigint, cpu integer, thread_out_id bigint, comm_out_id bigint, "
-	"thread_in_id bigint, comm_in_id bigint, flags integer)",
-	NULL
-};
-
-#define BY_ID(table, col, id) "(SELECT " col " FROM " table " WHERE id = " id ")"
-#define IPC "CASE WHEN cyc_count=0 THEN CAST(0 AS FLOAT) " \
-	"ELSE ROUND(CAST(insn_count AS FLOAT) / cyc_count, 2) END AS IPC"
-#define BOOL_TEXT(col) "CASE WHEN " col "=0 THEN 'False' ELSE 'True' END AS " col
-#define WAKE_REASON "CASE WHEN wake_reason=1 THEN 'Interrupt' " \
-	"WHEN wake_reason=2 THEN 'Timer Deadline' WHEN wake_reason=4 THEN 'Monitored Address' " \
-	"WHEN wake_reason=8 THEN 'HW' ELSE wake_reason END"
-#define JOIN_SAMPLES(t) " FROM " t " INNER JOIN samples ON samples.id = " t ".id"
-#define POWER(ev, col, table) "CASE WHEN selected_events.name='" ev "' THEN (SELECT " col \
-	" FROM " table " WHERE " table ".id = samples.id) ELSE \"\" END"
-
-static const char *const views[] = {
-	"CREATE VIEW machines_view AS SELECT id, pid, root_dir, CASE WHEN id=0 THEN 'unknown' "
-	"WHEN pid=-1 THEN 'host' ELSE 'guest' END AS host_or_guest FROM machines",
-	"CREATE VIEW dsos_view AS SELECT id, machine_id, "
-	BY_ID("machines_view", "host_or_guest", "machine_id") " AS host_or_guest, "
-	"short_name, long_name, build_id FROM dsos",
-	"CREATE VIEW symbols_view AS SELECT id, name, " BY_ID("dsos", "short_name", "dso_id")
-	" AS dso, dso_id, sym_start, sym_end, CASE WHEN binding=0 THEN 'local' "
-	"WHEN binding=1 THEN 'global' ELSE 'weak' END AS binding FROM symbols",
-	"CREATE VIEW threads_view AS SELECT id, machine_id, "
-	BY_ID("machines_view", "host_or_guest", "machine_id") " AS host_or_guest, "
-	"process_id, pid, tid FROM threads",
-	"CREATE VIEW comm_threads_view AS SELECT comm_id, " BY_ID("comms", "comm", "comm_id")
-	" AS command, thread_id, " BY_ID("threads", "pid", "thread_id") " AS pid, "
-	BY_ID("threads", "tid", "thread_id") " AS tid FROM comm_threads",
-	NULL
-};
-
-static const char call_paths_view[] = "CREATE VIEW call_paths_view AS SELECT c.id, "
-	"printf(\"%x\", c.ip) AS ip, c.symbol_id, " BY_ID("symbols", "name", "c.symbol_id")
-	" AS symbol, " BY_ID("symbols", "dso_id", "c.symbol_id") " AS dso_id, "
-	BY_ID("symbols_view", "dso", "c.symbol_id") " AS dso_short_name, c.parent_id, "
-	"printf(\"%x\", p.ip) AS parent_ip, p.symbol_id AS parent_symbol_id, "
-	BY_ID("symbols", "name", "p.symbol_id") " AS parent_symbol, "
-	BY_ID("symbols", "dso_id", "p.symbol_id") " AS parent_dso_id, "
-	BY_ID("symbols_view", "dso", "p.symbol_id") " AS parent_dso_short_name "
-	"FROM call_paths c INNER JOIN call_paths p ON p.id = c.parent_id";
-
-static const char calls_view[] = "CREATE VIEW calls_view AS SELECT calls.id, thread_id, "
-	BY_ID("threads", "pid", "thread_id") " AS pid, " BY_ID("threads", "tid", "thread_id")
-	" AS tid, " BY_ID("comms", "comm", "comm_id") " AS command, call_path_id, "
-	"printf(\"%x\", ip) AS ip, symbol_id, " BY_ID("symbols", "name", "symbol_id")
-	" AS symbol, call_time, return_time, return_time - call_time AS elapsed_time, "
-	"branch_count, insn_count, cyc_count, " IPC ", call_id, return_id, "
-	"CASE WHEN flags=0 THEN '' WHEN flags=1 THEN 'no call' WHEN flags=2 THEN 'no return' "
-	"WHEN flags=3 THEN 'no call/return' WHEN flags=6 THEN 'jump' ELSE flags END AS flags, "
-	"parent_call_path_id, calls.parent_id "
-	"FROM calls INNER JOIN call_paths ON call_paths.id = call_path_id";
-
-static const char *const late_views[] = {
-	"CREATE VIEW samples_view AS SELECT id, time, cpu, " BY_ID("threads", "pid", "thread_id")
-	" AS pid, " BY_ID("threads", "tid", "thread_id") " AS tid, "
-	BY_ID("comms", "comm", "comm_id") " AS command, "
-	BY_ID("selected_events", "name", "evsel_id") " AS event, printf(\"%x\", ip) AS ip_hex, "
-	BY_ID("symbols", "name", "symbol_id") " AS symbol, sym_offset, "
-	BY_ID("dsos", "short_name", "dso_id") " AS dso_short_name, "
-	"printf(\"%x\", to_ip) AS to_ip_hex, " BY_ID("symbols", "name", "to_symbol_id")
-	" AS to_symbol, to_sym_offset, " BY_ID("dsos", "short_name", "to_dso_id")
-	" AS to_dso_short_name, " BY_ID("branch_types", "name", "branch_type")
-	" AS branch_type_name, in_tx, insn_count, cyc_count, " IPC ", flags FROM samples",
-	"CREATE VIEW ptwrite_view AS SELECT ptwrite.id, time, cpu, printf(\"%x\", payload) AS "
-	"payload_hex, " BOOL_TEXT("exact_ip") JOIN_SAMPLES("ptwrite"),
-	"CREATE VIEW cbr_view AS SELECT cbr.id, time, cpu, cbr, mhz, percent"
-	JOIN_SAMPLES("cbr"),
-	"CREATE VIEW mwait_view AS SELECT mwait.id, time, cpu, printf(\"%x\", hints) AS "
-	"hints_hex, printf(\"%x\", extensions) AS extensions_hex" JOIN_SAMPLES("mwait"),
-	"CREATE VIEW pwre_view AS SELECT pwre.id, time, cpu, cstate, subcstate, "
-	BOOL_TEXT("hw") JOIN_SAMPLES("pwre"),
-	"CREATE VIEW exstop_view AS SELECT exstop.id, time, cpu, " BOOL_TEXT("exact_ip")
-	JOIN_SAMPLES("exstop"),
-	"CREATE VIEW pwrx_view AS SELECT pwrx.id, time, cpu, deepest_cstate, last_cstate, "
-	WAKE_REASON " AS wake_reason" JOIN_SAMPLES("pwrx"),
-	"CREATE VIEW power_events_view AS SELECT samples.id, time, cpu, "
-	"selected_events.name AS event, "
-	POWER("cbr", "cbr", "cbr") " AS cbr, " POWER("cbr", "mhz", "cbr") " AS mhz, "
-	POWER("cbr", "percent", "cbr") " AS percent, "
-	POWER("mwait", "printf(\"%x\", hints)", "mwait") " AS hints_hex, "
-	POWER("mwait", "printf(\"%x\", extensions)", "mwait") " AS extensions_hex, "
-	POWER("pwre", "cstate", "pwre") " AS cstate, "
-	POWER("pwre", "subcstate", "pwre") " AS subcstate, " POWER("pwre", "hw", "pwre") " AS hw, "
-	POWER("exstop", "exact_ip", "exstop") " AS exact_ip, "
-	POWER("pwrx", "deepest_cstate", "pwrx") " AS deepest_cstate, "
-	POWER("pwrx", "last_cstate", "pwrx") " AS last_cstate, "
-	POWER("pwrx", WAKE_REASON, "pwrx") " AS wake_reason "
-	"FROM samples INNER JOIN selected_events ON selected_events.id = evsel_id "
-	"WHERE selected_events.name IN ('cbr','mwait','exstop','pwre','pwrx')",
-	"CREATE VIEW context_switches_view AS SELECT context_switches.id, "
-	"context_switches.machine_id, context_switches.time, context_switches.cpu, "
-	"th_out.pid AS pid_out, th_out.tid AS tid_out, comm_out.comm AS comm_out, "
-	"th_in.pid AS pid_in, th_in.tid AS tid_in, comm_in.comm AS comm_in, "
-	"CASE WHEN context_switches.flags = 0 THEN 'in' WHEN context_switches.flags = 1 THEN 'out' "
-	"WHEN context_switches.flags = 3 THEN 'out preempt' ELSE context_switches.flags END "
-	"AS flags FROM context_switches "
-	"INNER JOIN threads AS th_out ON th_out.id = context_switches.thread_out_id "
-	"INNER JOIN threads AS th_in ON th_in.id = context_switches.thread_in_id "
-	"INNER JOIN comms AS comm_out ON comm_out.id = context_switches.comm_out_id "
-	"INNER JOIN comms AS comm_in ON comm_in.id = context_switches.comm_in_id",
-	NULL
-};
-
-/* perf's branch types (PERF_IP_FLAG_* combinations), before the variants
- * "trace begin / X" and "X / trace end" of each */
-enum {
-	IP_BRANCH = 1, IP_CALL = 2, IP_RETURN = 4, IP_CONDITIONAL = 8, IP_SYSCALLRET = 16,
-	IP_ASYNC = 32, IP_INTERRUPT = 64, IP_TX_ABORT = 128, IP_TRACE_BEGIN = 256,
-	IP_TRACE_END = 512, IP_VMENTRY = 2048, IP_VMEXIT = 4096,
-};
-static const struct { unsigned type; const char *name; } branch_types[] = {
-	{ 0, "no branch" },
-	{ IP_BRANCH | IP_CALL, "call" },
-	{ IP_BRANCH | IP_RETURN, "return" },
-	{ IP_BRANCH | IP_CONDITIONAL, "conditional jump" },
-	{ IP_BRANCH, "unconditional jump" },
-	{ IP_BRANCH | IP_CALL | IP_INTERRUPT, "software interrupt" },
-	{ IP_BRANCH | IP_RETURN | IP_INTERRUPT, "return from interrupt" },
-	{ IP_BRANCH | IP_CALL | IP_SYSCALLRET, "system call" },
-	{ IP_BRANCH | IP_RETURN | IP_SYSCALLRET, "return from system call" },
-	{ IP_BRANCH | IP_ASYNC, "asynchronous branch" },
-	{ IP_BRANCH | IP_CALL | IP_ASYNC | IP_INTERRUPT, "hardware interrupt" },
-	{ IP_BRANCH | IP_TX_ABORT, "transaction abort" },
-	{ IP_BRANCH | IP_TRACE_BEGIN, "trace begin" },
-	{ IP_BRANCH | IP_TRACE_END, "trace end" },
-	{ IP_BRANCH | IP_CALL | IP_VMENTRY, "vm entry" },
-	{ IP_BRANCH | IP_CALL | IP_VMEXIT, "vm exit" },
-};
-#define NR_BRANCH_TYPES (sizeof(branch_types) / sizeof(branch_types[0]))
-
-enum stmt {
-	ST_EVSEL, ST_MACHINE, ST_THREAD, ST_COMM, ST_COMM_THREAD, ST_DSO, ST_SYMBOL,
-	ST_BRANCH_TYPE, ST_SAMPLE, ST_CALL_PATH, ST_CALL, ST_CONTEXT_SWITCH, ST_NR
-};
-static const char *const inserts[ST_NR] = {
-	[ST_EVSEL] = "INSERT INTO selected_events VALUES (?, ?)",
-	[ST_MACHINE] = "INSERT INTO machines VALUES (?, ?, ?)",
-	[ST_THREAD] = "INSERT INTO threads VALUES (?, ?, ?, ?, ?)",
-	[ST_COMM] = "INSERT INTO comms VALUES (?, ?, ?, ?, ?)",
-	[ST_COMM_THREAD] = "INSERT INTO comm_threads VALUES (?, ?, ?)",
-	[ST_DSO] = "INSERT INTO dsos VALUES (?, ?, ?, ?, ?)",
-	[ST_SYMBOL] = "INSERT INTO symbols VALUES (?, ?, ?, ?, ?, ?)",
-	[ST_BRANCH_TYPE] = "INSERT INTO branch_types VALUES (?, ?)",
-	[ST_SAMPLE] = NULL,	/* by columns */
-	[ST_CALL_PATH] = "INSERT INTO call_paths VALUES (?, ?, ?, ?)",
-	[ST_CALL] = "INSERT INTO calls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	[ST_CONTEXT_SWITCH] = "INSERT INTO context_switches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-};
-
-/* One comm of a thread (perf's struct comm); exported once, by id. */
-struct comm_entry {
-	char *name;
-	uint64_t start;
-	bool exec;
-	int64_t db_id;
-};
-
-/* What the export knows of a thread: its comms oldest first. */
-struct thread_rec {
-	struct comm_entry **comms;
-	size_t nr;
-	bool comm_set;		/* a COMM named it (perf's thread->comm_set) */
-	int64_t db_id;
-};
-
-/* A call path: (parent, symbol, ip) as perf's call_path tree keys it. */
-struct call_path_key {
-	int64_t parent, symbol;
-	uint64_t ip;
-};
-struct call_path_value {
-	struct call_path_key key;
-	int64_t db_id;
-};
-
-/* An "unknown" symbol perf makes for an address no symbol covers. */
-struct unknown_sym_key {
-	const struct dso *dso;
-	uint64_t addr;
-};
-struct unknown_sym_value {
-	struct unknown_sym_key key;
-	int64_t db_id;
-};
-
-struct sqlite_export {
+struct sqlite_writer {
+	struct db_writer w;
 	sqlite3 *db;
-	sqlite3_stmt *stmt[ST_NR];
-	struct sqlite_export_opts opts;
-	bool comm_exec;		/* the file's events report exec comms */
-	bool comm_exec_known;
-	int64_t machine_id;	/* 0 until the first sample exports the host */
-	int64_t last_id[ST_NR];
-	struct hashmap evsels;		/* evsel idx -> id */
-	struct hashmap threads;		/* struct thread * -> struct thread_rec * */
-	struct hashmap dsos;		/* struct dso * -> id */
-	struct hashmap symbols;		/* struct symbol * -> id */
-	struct hashmap unknown_syms;	/* struct unknown_sym_value */
-	struct hashmap call_paths;	/* struct call_path_value */
-	struct thread_rec **recs;	/* every record made, to free */
-	size_t nr_recs;
-	struct callchain_frame *frames;
+	sqlite3_stmt *stmt[DB_NR];	/* prepared on a table's first row */
 	char *err;
 };
 
-static int exec_sql(struct sqlite_export *e, const char *sql)
+static int fail(struct sqlite_writer *sw, const char *what)
 {
+	if (!sw->err)
+		sw->err = xasprintf("%s: %s", what, sqlite3_errmsg(sw->db));
+	return -1;
+}
+
+static int sqlite_exec(struct db_writer *w, const char *sql)
+{
+	struct sqlite_writer *sw = (struct sqlite_writer *)w;
 	char *msg = NULL;
 
-	if (sqlite3_exec(e->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+	if (sqlite3_exec(sw->db, sql, NULL, NULL, &msg) == SQLITE_OK)
 		return 0;
-	if (!e->err)
-		e->err = xasprintf("query failed: %s", msg ? msg : sqlite3_errmsg(e->db));
+	if (!sw->err)
+		sw->err = xasprintf("query failed: %s", msg ? msg : sqlite3_errmsg(sw->db));
 	sqlite3_free(msg);
 	return -1;
 }
 
-/* Inserts a row of the values given by type: 'i' an int64_t, 't' a string. */
-static int insert(struct sqlite_export *e, enum stmt st, const char *types, ...)
+static sqlite3_stmt *statement(struct sqlite_writer *sw, enum db_table t, size_t columns)
 {
-	sqlite3_stmt *stmt = e->stmt[st];
-	va_list ap;
+	struct strbuf sql = STRBUF_INIT;
+
+	if (sw->stmt[t])
+		return sw->stmt[t];
+	strbuf_addf(&sql, "INSERT INTO %s VALUES (?", db_table_names[t]);
+	for (size_t i = 1; i < columns; i++)
+		strbuf_addstr(&sql, ", ?");
+	strbuf_addch(&sql, ')');
+	if (sqlite3_prepare_v2(sw->db, strbuf_str(&sql), -1, &sw->stmt[t], NULL) != SQLITE_OK)
+		fail(sw, "cannot prepare an insert");
+	strbuf_release(&sql);
+	return sw->stmt[t];
+}
+
+static int sqlite_row(struct db_writer *w, enum db_table t, const char *types,
+		      const struct db_value *v)
+{
+	struct sqlite_writer *sw = (struct sqlite_writer *)w;
+	sqlite3_stmt *stmt = statement(sw, t, strlen(types));
 	int rc;
 
-	va_start(ap, types);
+	if (!stmt)
+		return -1;
 	for (int i = 0; types[i]; i++) {
 		if (types[i] == 'i')
-			sqlite3_bind_int64(stmt, i + 1, va_arg(ap, int64_t));
+			sqlite3_bind_int64(stmt, i + 1, v[i].i);
 		else
-			sqlite3_bind_text(stmt, i + 1, va_arg(ap, const char *), -1, SQLITE_STATIC);
+			sqlite3_bind_text(stmt, i + 1, v[i].s, -1, SQLITE_STATIC);
 	}
-	va_end(ap);
 	rc = sqlite3_step(stmt);
 	sqlite3_reset(stmt);
-	if (rc == SQLITE_DONE)
-		return 0;
-	if (!e->err)
-		e->err = xasprintf("insert failed: %s", sqlite3_errmsg(e->db));
-	return -1;
+	return rc == SQLITE_DONE ? 0 : fail(sw, "insert failed");
 }
 
-bool sqlite_export_opts__parse(struct sqlite_export_opts *o, int argc, const char **argv)
+static int sqlite_load(struct db_writer *w)
 {
-	memset(o, 0, sizeof(*o));
-	if (argc >= 1) {
-		if (!strcmp(argv[0], "branches"))
-			o->branches = true;
-		else if (strcmp(argv[0], "all"))
-			return false;
-	}
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "calls"))
-			o->calls = true;
-		else if (!strcmp(argv[i], "callchains"))
-			o->callchains = true;
-		else if (strcmp(argv[i], "pyside-version-1"))
-			return false;
-	}
-	return true;
+	return sqlite_exec(w, "END TRANSACTION");
 }
 
-static int create_schema(struct sqlite_export *e)
+static bool sqlite_empty(struct db_writer *w, const char *table)
 {
-	bool paths = e->opts.calls || e->opts.callchains;
-	int err = 0;
-
-	for (size_t i = 0; schema[i]; i++)
-		err |= exec_sql(e, schema[i]);
-	err |= exec_sql(e, e->opts.branches ? samples_branches : samples_all);
-	if (paths)
-		err |= exec_sql(e, call_paths_table);
-	if (e->opts.calls)
-		err |= exec_sql(e, calls_table);
-	for (size_t i = 0; optional_tables[i]; i++)
-		err |= exec_sql(e, optional_tables[i]);
-	for (size_t i = 0; views[i]; i++)
-		err |= exec_sql(e, views[i]);
-	if (paths)
-		err |= exec_sql(e, call_paths_view);
-	if (e->opts.calls)
-		err |= exec_sql(e, calls_view);
-	for (size_t i = 0; late_views[i]; i++)
-		err |= exec_sql(e, late_views[i]);
-	return err ? -1 : 0;
-}
-
-static int prepare(struct sqlite_export *e)
-{
-	char sample[128] = "INSERT INTO samples VALUES (?";
-	int columns = e->opts.branches ? 21 : 25;
-
-	for (int i = 1; i < columns; i++)
-		strcat(sample, ", ?");
-	strcat(sample, ")");
-	for (int st = 0; st < ST_NR; st++) {
-		const char *sql = st == ST_SAMPLE ? sample : inserts[st];
-
-		if ((st == ST_CALL_PATH && !e->opts.calls && !e->opts.callchains) ||
-		    (st == ST_CALL && !e->opts.calls))
-			continue;
-		if (sqlite3_prepare_v2(e->db, sql, -1, &e->stmt[st], NULL) != SQLITE_OK) {
-			e->err = xasprintf("cannot prepare %s: %s", sql, sqlite3_errmsg(e->db));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int insert_sample_row(struct sqlite_export *e, const int64_t *v)
-{
-	sqlite3_stmt *stmt = e->stmt[ST_SAMPLE];
-	int col = 1, rc;
-
-	/* the branches layout leaves out period, weight, transaction_, data_src */
-	for (int i = 0; i < 25; i++)
-		if (!e->opts.branches || i < 15 || i > 18)
-			sqlite3_bind_int64(stmt, col++, v[i]);
-	rc = sqlite3_step(stmt);
-	sqlite3_reset(stmt);
-	if (rc == SQLITE_DONE)
-		return 0;
-	if (!e->err)
-		e->err = xasprintf("insert failed: %s", sqlite3_errmsg(e->db));
-	return -1;
-}
-
-/* The rows 0 of "unknown" the script starts with, then the branch types. */
-static int insert_first_rows(struct sqlite_export *e)
-{
-	int64_t zeros[25] = { 0 };
-	int err = 0;
-
-	err |= insert(e, ST_EVSEL, "it", (int64_t)0, "unknown");
-	err |= insert(e, ST_MACHINE, "iit", (int64_t)0, (int64_t)0, "unknown");
-	err |= insert(e, ST_THREAD, "iiiii", (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)-1,
-		      (int64_t)-1);
-	err |= insert(e, ST_COMM, "itiii", (int64_t)0, "unknown", (int64_t)0, (int64_t)0,
-		      (int64_t)0);
-	err |= insert(e, ST_DSO, "iittt", (int64_t)0, (int64_t)0, "unknown", "unknown", "");
-	err |= insert(e, ST_SYMBOL, "iiiiit", (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0,
-		      (int64_t)0, "unknown");
-	err |= insert_sample_row(e, zeros);
-	if (e->opts.calls || e->opts.callchains)
-		err |= insert(e, ST_CALL_PATH, "iiii", (int64_t)0, (int64_t)0, (int64_t)0,
-			      (int64_t)0);
-	if (e->opts.calls)
-		err |= insert(e, ST_CALL, "iiiiiiiiiiiiii", (int64_t)0, (int64_t)0, (int64_t)0,
-			      (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0,
-			      (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0, (int64_t)0,
-			      (int64_t)0);
-	for (size_t i = 0; i < NR_BRANCH_TYPES; i++)
-		err |= insert(e, ST_BRANCH_TYPE, "it", (int64_t)branch_types[i].type,
-			      branch_types[i].name);
-	for (size_t i = 0; i < NR_BRANCH_TYPES; i++) {
-		unsigned type = branch_types[i].type;
-		char name[80];
-
-		if (type == IP_BRANCH || (type & (IP_TRACE_BEGIN | IP_TRACE_END)))
-			continue;
-		snprintf(name, sizeof(name), "trace begin / %s", branch_types[i].name);
-		err |= insert(e, ST_BRANCH_TYPE, "it", (int64_t)(type | IP_TRACE_BEGIN), name);
-		snprintf(name, sizeof(name), "%s / trace end", branch_types[i].name);
-		err |= insert(e, ST_BRANCH_TYPE, "it", (int64_t)(type | IP_TRACE_END), name);
-	}
-	return err ? -1 : 0;
-}
-
-struct sqlite_export *sqlite_export__new(const char *path, const struct sqlite_export_opts *o,
-					 char **err)
-{
-	struct sqlite_export *e;
-	struct stat st;
-
-	if (!stat(path, &st)) {
-		*err = xasprintf("%s already exists", path);
-		return NULL;
-	}
-	e = xcalloc(1, sizeof(*e));
-	e->opts = *o;
-	hashmap_init(&e->evsels, sizeof(int64_t));
-	hashmap_init(&e->threads, sizeof(void *));
-	hashmap_init(&e->dsos, sizeof(int64_t));
-	hashmap_init(&e->symbols, sizeof(int64_t));
-	hashmap_init(&e->unknown_syms, sizeof(struct unknown_sym_value));
-	hashmap_init(&e->call_paths, sizeof(struct call_path_value));
-	e->frames = xcalloc(MAX_STACK * 2 + 8, sizeof(*e->frames));
-	/* one thread writes: no locking on every bind and step */
-	if (sqlite3_open_v2(path, &e->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		e->err = xasprintf("cannot open %s: %s", path, sqlite3_errmsg(e->db));
-		goto fail;
-	}
-	/* no journal, as the script; nor syncs: a failed export is redone */
-	if (exec_sql(e, "PRAGMA journal_mode = OFF") || exec_sql(e, "PRAGMA synchronous = OFF") ||
-	    exec_sql(e, "BEGIN TRANSACTION") || create_schema(e) || prepare(e) ||
-	    insert_first_rows(e))
-		goto fail;
-	return e;
-fail:
-	*err = sqlite_export__abort(e);
-	return NULL;
-}
-
-/* Comms --------------------------------------------------------------- */
-
-static struct comm_entry *comm_entry__new(const char *name, uint64_t start, bool exec)
-{
-	struct comm_entry *c = xcalloc(1, sizeof(*c));
-
-	c->name = xstrdup(name);
-	c->start = start;
-	c->exec = exec;
-	return c;
-}
-
-static struct thread_rec *thread_rec__new(struct sqlite_export *e, const struct thread *t)
-{
-	struct thread_rec *r = xcalloc(1, sizeof(*r));
-	char name[32];
-
-	/* perf's idle thread is named at startup; others wait for a COMM */
-	if (t->pid == 0 && t->tid == 0) {
-		snprintf(name, sizeof(name), "swapper");
-		r->comm_set = true;
-	} else {
-		snprintf(name, sizeof(name), ":%d", (int)t->tid);
-	}
-	r->comms = xcalloc(1, sizeof(*r->comms));
-	r->comms[r->nr++] = comm_entry__new(name, 0, false);
-	e->recs = xrealloc(e->recs, (e->nr_recs + 1) * sizeof(*e->recs));
-	e->recs[e->nr_recs++] = r;
-	hashmap_u64_put(&e->threads, (uintptr_t)t, r);
-	return r;
-}
-
-static struct thread_rec *thread_rec(struct sqlite_export *e, const struct thread *t)
-{
-	struct thread_rec *r = hashmap_u64_get(&e->threads, (uintptr_t)t);
-
-	return r ? r : thread_rec__new(e, t);
-}
-
-/* perf's thread__set_comm: the first COMM renames the placeholder */
-static void thread_rec__set_comm(struct thread_rec *r, const char *name, uint64_t time,
-				 bool exec)
-{
-	if (!r->comm_set) {
-		struct comm_entry *c = r->comms[r->nr - 1];
-
-		free(c->name);
-		c->name = xstrdup(name);
-		c->start = time;
-		c->exec = c->exec || exec;
-	} else {
-		r->comms = xrealloc(r->comms, (r->nr + 1) * sizeof(*r->comms));
-		r->comms[r->nr++] = comm_entry__new(name, time, exec);
-	}
-	r->comm_set = true;
-}
-
-void sqlite_export__comm(struct sqlite_export *e, struct perf_session *s,
-			 const struct perf_event_header *rec, const struct perf_sample *sample)
-{
-	const struct perf_rec_comm *c = (const void *)rec;
-	struct thread *t = machine__find_thread(s->machine, (pid_t)c->pid, (pid_t)c->tid);
-
-	if (t)
-		thread_rec__set_comm(thread_rec(e, t), c->comm, sample->time,
-				     rec->misc & PERF_RECORD_MISC_COMM_EXEC);
-}
-
-void sqlite_export__fork(struct sqlite_export *e, struct perf_session *s,
-			 const struct perf_event_header *rec, const struct perf_sample *sample)
-{
-	const struct perf_rec_fork *f = (const void *)rec;
-	struct thread *child = machine__find_thread(s->machine, (pid_t)f->pid, (pid_t)f->tid);
-	struct thread *parent = machine__find_thread(s->machine, (pid_t)f->ppid, (pid_t)f->ptid);
-	struct thread_rec *r, *p;
-
-	if (!child || !parent || child == parent)
-		return;
-	p = thread_rec(e, parent);
-	r = thread_rec__new(e, child);	/* a new thread, whatever the tid was before */
-	if (p->comm_set)
-		thread_rec__set_comm(r, p->comms[p->nr - 1]->name, sample->time, false);
-}
-
-/* perf's thread__exec_comm: the latest exec comm, else the oldest, but not
- * a main thread's timeless inherited one when it has a later one */
-static struct comm_entry *exec_comm(const struct thread_rec *r, const struct thread *t)
-{
-	for (size_t i = r->nr; i-- > 0;)
-		if (r->comms[i]->exec)
-			return r->comms[i];
-	if (r->nr >= 2 && !r->comms[0]->start && t->pid == t->tid)
-		return r->comms[1];
-	return r->comms[0];
-}
-
-static int export_comm(struct sqlite_export *e, struct comm_entry *c, int64_t thread_id)
-{
-	c->db_id = ++e->last_id[ST_COMM];
-	return insert(e, ST_COMM, "itiii", c->db_id, c->name, thread_id, (int64_t)c->start,
-		      (int64_t)c->exec);
-}
-
-static int export_comm_thread(struct sqlite_export *e, int64_t comm_id, int64_t thread_id)
-{
-	return insert(e, ST_COMM_THREAD, "iii", ++e->last_id[ST_COMM_THREAD], comm_id, thread_id);
-}
-
-/* process_id: its main thread's id (main is r itself for a main thread) */
-static int export_thread(struct sqlite_export *e, struct thread_rec *r, const struct thread *t,
-			 const struct thread_rec *main)
-{
-	if (r->db_id)
-		return 0;
-	r->db_id = ++e->last_id[ST_THREAD];
-	return insert(e, ST_THREAD, "iiiii", r->db_id, e->machine_id, main ? main->db_id : 0,
-		      (int64_t)t->pid, (int64_t)t->tid);
-}
-
-static bool comm_exec(struct sqlite_export *e, struct perf_session *s)
-{
-	if (!e->comm_exec_known) {
-		evlist__for_each(&s->evlist, evsel)
-			e->comm_exec = e->comm_exec || evsel->attr.comm_exec;
-		e->comm_exec_known = true;
-	}
-	return e->comm_exec;
-}
-
-/* perf's thread__main_thread: the process's first thread, if known */
-static struct thread *main_thread(struct perf_session *s, struct thread *t)
-{
-	if (t->pid == t->tid)
-		return t;
-	return t->pid == -1 ? NULL : machine__find_thread(s->machine, t->pid, t->pid);
-}
-
-/* perf's db_export__threads: the main thread and its exec comm first, then
- * the thread and its current comm; *comm_id is the exec comm's (0: none) */
-static int export_threads(struct sqlite_export *e, struct perf_session *s, struct thread *t,
-			  int64_t *thread_id, int64_t *comm_id)
-{
-	struct thread *main = main_thread(s, t);
-	struct thread_rec *r = thread_rec(e, t), *mr = NULL;
-	struct comm_entry *comm = NULL, *curr;
-	int err = 0;
-
-	*comm_id = 0;
-	if (main) {
-		mr = thread_rec(e, main);
-		err |= export_thread(e, mr, main, mr);
-		comm = comm_exec(e, s) ? exec_comm(mr, main) : mr->comms[mr->nr - 1];
-		if (!comm->db_id) {
-			err |= export_comm(e, comm, mr->db_id);
-			err |= export_comm_thread(e, comm->db_id, mr->db_id);
-		}
-		*comm_id = comm->db_id;
-	}
-	if (t != main) {
-		bool new_thread = !r->db_id;
-
-		err |= export_thread(e, r, t, mr);
-		if (comm && new_thread)
-			err |= export_comm_thread(e, comm->db_id, r->db_id);
-	}
-	/* comm_threads pair threads with exec comms only */
-	curr = r->comms[r->nr - 1];
-	if (!curr->db_id)
-		err |= export_comm(e, curr, r->db_id);
-	*thread_id = r->db_id;
-	return err;
-}
-
-/* DSOs and symbols ---------------------------------------------------- */
-
-static int64_t dso_id(struct sqlite_export *e, struct dso *dso)
-{
-	bool added;
-	int64_t *id = hashmap_u64_findnew(&e->dsos, (uintptr_t)dso, &added);
-	char build_id[41] = "";
-
-	if (!added)
-		return *id;
-	*id = ++e->last_id[ST_DSO];
-	for (int i = 0; i < dso->build_id_size && i < 20; i++)
-		snprintf(build_id + 2 * i, 3, "%02x", dso->build_id[i]);
-	insert(e, ST_DSO, "iittt", *id, e->machine_id, dso->short_name, dso->long_name, build_id);
-	return *id;
-}
-
-static bool unknown_sym_eq(const void *value, const void *key)
-{
-	return !memcmp(value, key, sizeof(struct unknown_sym_key));
-}
-
-static uint64_t unknown_sym_hash(const struct unknown_sym_key *key)
-{
-	return hash_add(hash_mix((uintptr_t)key->dso), key->addr);
-}
-
-/* perf's db_ids_from_al: a mapped address without a symbol gets a symbol
- * "unknown" of its own, [addr, addr) */
-static int64_t symbol_id(struct sqlite_export *e, struct dso *dso, int64_t dso_db_id,
-			 const struct symbol *sym, uint64_t addr)
-{
-	bool added;
-
-	if (sym) {
-		int64_t *id = hashmap_u64_findnew(&e->symbols, (uintptr_t)sym, &added);
-
-		if (added) {
-			*id = ++e->last_id[ST_SYMBOL];
-			insert(e, ST_SYMBOL, "iiiiit", *id, dso_db_id, (int64_t)sym->start,
-			       (int64_t)sym->end, (int64_t)sym->binding, sym->name);
-		}
-		return *id;
-	}
-	struct unknown_sym_key key = { dso, addr };
-	struct unknown_sym_value *v = hashmap_findnew(&e->unknown_syms, unknown_sym_hash(&key),
-						      unknown_sym_eq, &key, &added);
-	if (added) {
-		v->key = key;
-		v->db_id = ++e->last_id[ST_SYMBOL];
-		insert(e, ST_SYMBOL, "iiiiit", v->db_id, dso_db_id, (int64_t)addr, (int64_t)addr,
-		       (int64_t)0, "unknown");
-	}
-	return v->db_id;
-}
-
-/* perf puts its "unknown" symbols into the DSO's symbol table: a frame
- * without a symbol finds the one a sample (or an earlier frame) made at
- * its address; 0 when there is none */
-static int64_t unknown_symbol_at(struct sqlite_export *e, const struct dso *dso,
-				 const struct symbol *sym, uint64_t addr)
-{
-	struct unknown_sym_key key = { dso, addr };
-	struct unknown_sym_value *v;
-
-	if (sym)
-		return 0;
-	v = hashmap_find(&e->unknown_syms, unknown_sym_hash(&key), unknown_sym_eq, &key);
-	return v ? v->db_id : 0;
-}
-
-/* Call paths ---------------------------------------------------------- */
-
-static bool call_path_eq(const void *value, const void *key)
-{
-	return !memcmp(value, key, sizeof(struct call_path_key));
-}
-
-static int64_t call_path_id(struct sqlite_export *e, int64_t parent, int64_t symbol, uint64_t ip)
-{
-	struct call_path_key key = { parent, symbol, symbol ? 0 : ip };
-	uint64_t hash = hash_add(hash_add(hash_mix((uint64_t)parent), (uint64_t)symbol), key.ip);
-	bool added;
-	struct call_path_value *v = hashmap_findnew(&e->call_paths, hash, call_path_eq, &key,
-						    &added);
-	if (added) {
-		v->key = key;
-		v->db_id = ++e->last_id[ST_CALL_PATH];
-		insert(e, ST_CALL_PATH, "iiii", v->db_id, parent, symbol, (int64_t)key.ip);
-	}
-	return v->db_id;
-}
-
-/* A frame's symbol; for one without, the symbol perf's export looks up
- * at the frame's ip taken as a DSO address (perf's quirk, not the address
- * mapped into the DSO: it finds a symbol in non-PIE executables) */
-static struct symbol *frame_symbol(const struct callchain_frame *f)
-{
-	return f->al.sym ? f->al.sym : dso__find_symbol(f->al.map->dso, f->ip);
-}
-
-/* The sample's stack as a path from the root (perf's root is exported
- * first, as id 1, on the first stack) to its leaf; 0 for none. */
-static int64_t sample_call_path(struct sqlite_export *e, struct perf_session *s,
-				struct evsel *evsel, const struct perf_sample *sample,
-				struct thread *thread)
-{
-	struct callchain_request req = { .max_stack = MAX_STACK, .keep_outermost = true };
-	int n = perf_sample__resolve_callchain(sample, &evsel->attr, s->machine, thread, &req,
-					       e->frames, MAX_STACK * 2 + 8);
-	int64_t path;
-
-	if (n <= 0)
-		return 0;
-	path = call_path_id(e, 0, 0, 0);
-	for (int i = n; i-- > 0;) {
-		struct callchain_frame *f = &e->frames[i];
-		int64_t dso_db_id = 0, sym = 0;
-
-		/* an inlined function is a node of its own, as in perf */
-		if (f->al.map) {
-			dso_db_id = dso_id(e, f->al.map->dso);
-			sym = unknown_symbol_at(e, f->al.map->dso, f->al.sym, f->al.addr);
-			if (!sym)
-				sym = symbol_id(e, f->al.map->dso, dso_db_id,
-						frame_symbol(f), f->ip);
-		}
-		path = call_path_id(e, path, sym, f->ip);
-	}
-	return path;
-}
-
-/* The host, the only machine pcl knows */
-static int export_machine(struct sqlite_export *e)
-{
-	if (e->machine_id)
-		return 0;
-	e->machine_id = ++e->last_id[ST_MACHINE];
-	return insert(e, ST_MACHINE, "iit", e->machine_id, (int64_t)-1, "");
-}
-
-/* perf's sample_addr_correlates_sym: page faults' addresses (and BTS's,
- * which pcl does not decode) are looked up as the samples' ips are */
-static bool addr_is_code_or_data(const struct perf_event_attr *attr)
-{
-	return (attr->sample_type & PERF_SAMPLE_ADDR) && attr->type == PERF_TYPE_SOFTWARE &&
-	       (attr->config == PERF_COUNT_SW_PAGE_FAULTS ||
-		attr->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
-		attr->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ);
-}
-
-/* Samples ------------------------------------------------------------- */
-
-int sqlite_export__sample(struct sqlite_export *e, struct perf_session *s, struct evsel *evsel,
-			  const struct perf_sample *sample)
-{
-	struct addr_location al, to;
-	int64_t v[25] = { 0 }, *evsel_id;
-	bool added;
-	int err = 0;
-
-	/* the script's tracepoint handlers export nothing */
-	if (evsel->attr.type == PERF_TYPE_TRACEPOINT)
-		return 0;
-	evsel_id = hashmap_u64_findnew(&e->evsels, (uint64_t)evsel->idx, &added);
-	if (added) {
-		*evsel_id = ++e->last_id[ST_EVSEL];
-		err |= insert(e, ST_EVSEL, "it", *evsel_id, evsel->name);
-	}
-	err |= export_machine(e);
-	perf_session__resolve_sample(s, sample, &al);
-	if (!al.thread)
-		return err;
-	v[1] = *evsel_id;
-	v[2] = e->machine_id;
-	err |= export_threads(e, s, al.thread, &v[3], &v[4]);
-	v[0] = ++e->last_id[ST_SAMPLE];
-	if (al.map) {
-		v[5] = dso_id(e, al.map->dso);
-		v[6] = symbol_id(e, al.map->dso, v[5], al.sym, al.addr);
-		v[7] = (int64_t)(al.addr - (al.sym ? al.sym->start : al.addr));
-	}
-	v[8] = (int64_t)sample->ip;
-	v[9] = (int64_t)sample->time;
-	v[10] = (int32_t)sample->cpu;
-	v[15] = (int64_t)sample->period;
-	v[16] = (int64_t)sample->weight;
-	v[17] = (int64_t)sample->transaction;
-	v[18] = (int64_t)(evsel->attr.sample_type & PERF_SAMPLE_DATA_SRC ? sample->data_src :
-			  DATA_SRC_NONE);
-	if (e->opts.callchains && sample->callchain)
-		v[21] = sample_call_path(e, s, evsel, sample, al.thread);
-	v[14] = (int64_t)sample->addr;
-	if (addr_is_code_or_data(&evsel->attr) &&
-	    machine__find_symbol_fb(s->machine, al.thread, sample->cpumode, sample->addr, &to) &&
-	    to.map) {
-		v[11] = dso_id(e, to.map->dso);
-		v[12] = symbol_id(e, to.map->dso, v[11], to.sym, to.addr);
-		v[13] = (int64_t)(to.addr - (to.sym ? to.sym->start : to.addr));
-	}
-	err |= insert_sample_row(e, v);
-	return err ? -1 : 0;
-}
-
-/* Context switches ---------------------------------------------------- */
-
-/* perf's db_export__pid_tid: a known, named thread's ids */
-static int switch_thread(struct sqlite_export *e, struct perf_session *s, pid_t pid, pid_t tid,
-			 int64_t *thread_id, int64_t *comm_id, bool *idle)
-{
-	struct thread *t = machine__find_thread(s->machine, pid, tid);
-
-	*thread_id = *comm_id = 0;
-	*idle = false;
-	if (!t || !thread_rec(e, t)->comm_set)
-		return 0;
-	*idle = !t->pid && !t->tid;
-	return export_threads(e, s, t, thread_id, comm_id);
-}
-
-int sqlite_export__switch(struct sqlite_export *e, struct perf_session *s,
-			  const struct perf_event_header *rec, const struct perf_sample *sample)
-{
-	const struct perf_rec_switch *sw = (const void *)rec;
-	bool out = rec->misc & PERF_RECORD_MISC_SWITCH_OUT;
-	int64_t flags = out | (out && (rec->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)) << 1;
-	int64_t a_id, a_comm, b_id = 0, b_comm = 0;
-	bool a_idle, b_idle = false;
-	int err;
-
-	err = export_machine(e);
-	err |= switch_thread(e, s, (pid_t)sample->pid, (pid_t)sample->tid, &a_id, &a_comm, &a_idle);
-	if (rec->type == PERF_RECORD_SWITCH_CPU_WIDE)
-		err |= switch_thread(e, s, (pid_t)sw->next_prev_pid, (pid_t)sw->next_prev_tid,
-				     &b_id, &b_comm, &b_idle);
-	/* nothing to say of two unknown (or idle) tasks */
-	if ((!a_id || a_idle) && (!b_id || b_idle))
-		return err;
-	err |= insert(e, ST_CONTEXT_SWITCH, "iiiiiiiii", ++e->last_id[ST_CONTEXT_SWITCH],
-		      e->machine_id, (int64_t)sample->time, (int64_t)(int32_t)sample->cpu,
-		      out ? a_id : b_id, out ? a_comm : b_comm, out ? b_id : a_id,
-		      out ? b_comm : a_comm, flags);
-	return err ? -1 : 0;
-}
-
-/* Finishing ----------------------------------------------------------- */
-
-static bool table_empty(struct sqlite_export *e, const char *table)
-{
+	struct sqlite_writer *sw = (struct sqlite_writer *)w;
 	char sql[96];
 	sqlite3_stmt *stmt;
 	bool empty = true;
 
 	snprintf(sql, sizeof(sql), "SELECT * FROM %s LIMIT 1", table);
-	if (sqlite3_prepare_v2(e->db, sql, -1, &stmt, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(sw->db, sql, -1, &stmt, NULL) == SQLITE_OK) {
 		empty = sqlite3_step(stmt) != SQLITE_ROW;
 		sqlite3_finalize(stmt);
 	}
 	return empty;
 }
 
-static int drop(struct sqlite_export *e, const char *table)
+static char *sqlite_close(struct db_writer *w)
 {
-	char sql[96];
+	struct sqlite_writer *sw = (struct sqlite_writer *)w;
+	char *err = sw->err;
 
-	snprintf(sql, sizeof(sql), "DROP VIEW %s_view", table);
-	if (exec_sql(e, sql))
-		return -1;
-	snprintf(sql, sizeof(sql), "DROP TABLE %s", table);
-	return exec_sql(e, sql);
-}
-
-static int drop_unused(struct sqlite_export *e)
-{
-	static const char *const power[] = { "mwait", "pwre", "exstop", "pwrx" };
-	bool power_empty = true;
-	int err = 0;
-
-	if (table_empty(e, "ptwrite"))
-		err |= drop(e, "ptwrite");
-	for (size_t i = 0; i < 4; i++)
-		power_empty = power_empty && table_empty(e, power[i]);
-	if (power_empty) {
-		err |= exec_sql(e, "DROP VIEW power_events_view");
-		for (size_t i = 0; i < 4; i++)
-			err |= drop(e, power[i]);
-		if (table_empty(e, "cbr"))
-			err |= drop(e, "cbr");
-	}
-	if (table_empty(e, "context_switches"))
-		err |= drop(e, "context_switches");
-	return err ? -1 : 0;
-}
-
-int sqlite_export__finish(struct sqlite_export *e, char **err)
-{
-	int ret = exec_sql(e, "END TRANSACTION");
-
-	if (!ret && e->opts.calls)
-		ret = exec_sql(e, "CREATE INDEX pcpid_idx ON calls (parent_call_path_id)") ||
-		      exec_sql(e, "CREATE INDEX pid_idx ON calls (parent_id)") ||
-		      exec_sql(e, "ALTER TABLE comms ADD has_calls boolean") ||
-		      exec_sql(e, "UPDATE comms SET has_calls = 1 WHERE comms.id IN "
-			       "(SELECT DISTINCT comm_id FROM calls)");
-	if (!ret)
-		ret = drop_unused(e);
-	if (!ret && e->err)	/* an insert failed on the way */
-		ret = -1;
-	*err = sqlite_export__abort(e);
-	return ret ? -1 : 0;
-}
-
-char *sqlite_export__abort(struct sqlite_export *e)
-{
-	char *err = e->err;
-
-	for (int st = 0; st < ST_NR; st++)
-		sqlite3_finalize(e->stmt[st]);
-	sqlite3_close(e->db);
-	for (size_t i = 0; i < e->nr_recs; i++) {
-		for (size_t j = 0; j < e->recs[i]->nr; j++) {
-			free(e->recs[i]->comms[j]->name);
-			free(e->recs[i]->comms[j]);
-		}
-		free(e->recs[i]->comms);
-		free(e->recs[i]);
-	}
-	free(e->recs);
-	hashmap_release(&e->evsels);
-	hashmap_release(&e->threads);
-	hashmap_release(&e->dsos);
-	hashmap_release(&e->symbols);
-	hashmap_release(&e->unknown_syms);
-	hashmap_release(&e->call_paths);
-	free(e->frames);
-	free(e);
+	for (int t = 0; t < DB_NR; t++)
+		sqlite3_finalize(sw->stmt[t]);
+	sqlite3_close(sw->db);
+	free(sw);
 	return err;
+}
+
+static const struct db_writer_ops sqlite_ops = {
+	.dialect = DB_SQLITE, .exec = sqlite_exec, .row = sqlite_row, .load = sqlite_load,
+	.empty = sqlite_empty, .close = sqlite_close,
+};
+
+struct db_writer *sqlite_writer__new(const char *path, char **err)
+{
+	struct sqlite_writer *sw;
+	struct stat st;
+
+	if (!stat(path, &st)) {
+		*err = xasprintf("%s already exists", path);
+		return NULL;
+	}
+	sw = xcalloc(1, sizeof(*sw));
+	sw->w.ops = &sqlite_ops;
+	/* one thread writes: no locking on every bind and step */
+	if (sqlite3_open_v2(path, &sw->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		sw->err = xasprintf("cannot open %s: %s", path, sqlite3_errmsg(sw->db));
+		*err = sqlite_close(&sw->w);
+		return NULL;
+	}
+	/* no journal, as the script; nor syncs: a failed export is redone */
+	if (sqlite_exec(&sw->w, "PRAGMA journal_mode = OFF") ||
+	    sqlite_exec(&sw->w, "PRAGMA synchronous = OFF") ||
+	    sqlite_exec(&sw->w, "BEGIN TRANSACTION")) {
+		*err = sqlite_close(&sw->w);
+		return NULL;
+	}
+	return &sw->w;
 }

@@ -1,5 +1,5 @@
-/* Unit tests for ui/sqlite-export: the script's arguments, and the database
- * of a recording without records: perf 6.1's rows 0 and branch types (the
+/* Unit tests for core/analysis/db-export with ui/sqlite-export: the
+ * script's arguments, and the database of a recording without records: perf 6.1's rows 0 and branch types (the
  * values below are those perf's export-to-sqlite.py writes). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,19 +16,19 @@
 
 static void arguments(void **state)
 {
-	struct sqlite_export_opts o;
+	struct db_export_opts o;
 	const char *calls[] = { "branches", "calls", "callchains" };
 	const char *bad_columns[] = { "some" };
 	const char *bad_extra[] = { "all", "call" };
 	const char *pyside[] = { "all", "pyside-version-1" };
 
-	assert_true(sqlite_export_opts__parse(&o, 0, NULL));
+	assert_true(db_export_opts__parse(&o, 0, NULL));
 	assert_false(o.branches || o.calls || o.callchains);
-	assert_true(sqlite_export_opts__parse(&o, 3, calls));
+	assert_true(db_export_opts__parse(&o, 3, calls));
 	assert_true(o.branches && o.calls && o.callchains);
-	assert_false(sqlite_export_opts__parse(&o, 1, bad_columns));
-	assert_false(sqlite_export_opts__parse(&o, 2, bad_extra));
-	assert_true(sqlite_export_opts__parse(&o, 2, pyside));
+	assert_false(db_export_opts__parse(&o, 1, bad_columns));
+	assert_false(db_export_opts__parse(&o, 2, bad_extra));
+	assert_true(db_export_opts__parse(&o, 2, pyside));
 }
 
 static int64_t query_int(sqlite3 *db, const char *sql)
@@ -46,22 +46,22 @@ static int64_t query_int(sqlite3 *db, const char *sql)
 static void empty_recording(void **state)
 {
 	char path[] = "/tmp/pcl-sqlite-XXXXXX";
-	struct sqlite_export_opts o = { .calls = true };
-	struct sqlite_export *e;
+	struct db_export_opts o = { .calls = true };
+	struct db_export *e;
 	char *err = NULL;
 	sqlite3 *db;
 	int fd = mkstemp(path);
 
 	assert_true(fd >= 0);
 	close(fd);
-	assert_null(sqlite_export__new(path, &o, &err));	/* the script's "already exists" */
+	assert_null(sqlite_writer__new(path, &err));	/* the script's "already exists" */
 	assert_non_null(strstr(err, "already exists"));
 	free(err);
 	err = NULL;
 	unlink(path);
-	e = sqlite_export__new(path, &o, &err);
+	e = db_export__new(&o, sqlite_writer__new(path, &err), &err);
 	assert_non_null(e);
-	assert_int_equal(sqlite_export__finish(e, &err), 0);
+	assert_int_equal(db_export__finish(e, &err), 0);
 	assert_null(err);
 
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);

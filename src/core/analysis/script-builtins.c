@@ -83,7 +83,7 @@ static const struct script_builtin builtins[SB_NR] = {
 		 "-e", "irq:softirq_entry", "-e", "irq:softirq_exit", "-e", "irq:softirq_raise"),
 	  INT32_MAX, false, SB_TRACE },
 	{ SB_EXPORT_TO_POSTGRESQL, "export-to-postgresql", "[database name] [columns] [calls]",
-	  "export perf data to a postgresql database", NULL, 3, false, SB_MISSING },
+	  "export perf data to a postgresql database", NULL, 4, false, SB_EXPORT },
 };
 
 const struct script_builtin *script_builtins(size_t *nr)

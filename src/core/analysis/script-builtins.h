@@ -48,7 +48,7 @@ enum script_builtin_id {
 enum script_builtin_kind {
 	SB_TRACE,	/* reads tracepoints here: script_builtin_run */
 	SB_DELEGATE,	/* another pcl command does it (flamegraph) */
-	SB_EXPORT,	/* writes a database (export-to-sqlite) */
+	SB_EXPORT,	/* writes a database (export-to-sqlite, -postgresql) */
 	SB_NO_DATA,	/* its data cannot exist in pcl's files: a message */
 	SB_MISSING,	/* not built in (yet): a message */
 };
