@@ -229,6 +229,13 @@ static const char *stack_of(struct reader *r, struct perf_session *s, const stru
 	return stack;
 }
 
+static bool is_number(struct tep_event *tp, const char *name)
+{
+	struct tep_format_field *f = tp ? tep_find_any_field(tp, name) : NULL;
+
+	return f && !(f->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_ARRAY));
+}
+
 static int on_sample(struct perf_tool *tool, struct perf_session *s,
 		     const struct perf_event_header *rec, struct perf_sample *sample,
 		     struct evsel *evsel)
@@ -250,7 +257,8 @@ static int on_sample(struct perf_tool *tool, struct perf_session *s,
 					    .pid = (int32_t)sample->pid,
 					    .tid = (int32_t)sample->tid };
 
-		if (!tp_field(tp, sample, r->src->latency_field, &duration)) {
+		if (!is_number(tp, r->src->latency_field) ||
+		    !tp_field(tp, sample, r->src->latency_field, &duration)) {
 			r->err = xasprintf("%s has no numeric field '%s' (--latency-field)",
 					   evsel->name, r->src->latency_field);
 			return -1;

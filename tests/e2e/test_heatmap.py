@@ -1,0 +1,336 @@
+"""pcl heatmap on recordings made here, checked against an independent
+computation: the test reads `perf script --ns` of the same file, pairs
+the events (or reads the duration field) and buckets the latencies
+itself, and every cell of pcl's SVG and HTML page must hold that count.
+
+Recordings: nanosleeps of varied lengths with call chains (syscall
+enter/exit paired by thread), raw_syscalls of the syscalls fixture
+(paired by thread, and by the key fields common_pid,id), block I/O of a
+direct-I/O dd (paired by dev,sector; system-wide), and
+sched_stat_runtime (--latency-field runtime).  The text input of
+trace2heatmap.pl is checked on made-up lines; the HTML page in headless
+Chromium, clicking cells and reading the listing.
+"""
+import collections
+import json
+import math
+import os
+import re
+import subprocess
+import tempfile
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from conftest import fixture, pcl, perf
+
+SVG = "{http://www.w3.org/2000/svg}"
+UNIT_SECONDS = {"s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+SLEEPS = "for i in 1 2 3 4 5 6 7 8 9; do sleep 0.00$i; sleep 0.0$i; done"
+
+
+@pytest.fixture(scope="module")
+def tmp():
+    with tempfile.TemporaryDirectory(prefix="pcl-heatmap-") as d:
+        yield d
+
+
+def record(tmp, name, events, workload, extra=()):
+    path = os.path.join(tmp, name)
+    r = perf("record", "-q", *extra, "-e", ",".join(events), "-o", path, "--", *workload)
+    assert r.returncode == 0, r.stderr
+    return path
+
+
+@pytest.fixture(scope="module")
+def sleeps(tmp):
+    return record(tmp, "sleeps.data", ["syscalls:sys_enter_clock_nanosleep",
+                                       "syscalls:sys_exit_clock_nanosleep"],
+                  ["sh", "-c", SLEEPS], ["-g"])
+
+
+@pytest.fixture(scope="module")
+def raw(tmp):
+    return record(tmp, "raw.data", ["raw_syscalls:sys_enter", "raw_syscalls:sys_exit"],
+                  [fixture("syscalls"), "300"])
+
+
+@pytest.fixture(scope="module")
+def block(tmp):
+    out = os.path.join(tmp, "dd.out")
+    path = record(tmp, "block.data", ["block:block_rq_issue", "block:block_rq_complete"],
+                  ["dd", "if=/dev/zero", "of=" + out, "bs=4k", "count=200", "oflag=direct"],
+                  ["-a"])
+    if not any(e["event"] == "block:block_rq_complete" for e in script(path)):
+        pytest.skip("no block I/O completions recorded (no block device under %s)" % tmp)
+    return path
+
+
+@pytest.fixture(scope="module")
+def runtime(tmp):
+    return record(tmp, "runtime.data", ["sched:sched_stat_runtime"], [fixture("threads")])
+
+
+LINE = re.compile(r"^\s*(.*?)\s+(\d+)\s+(\d+)\.(\d{9}):\s+(\S+):\s?(.*)$")
+
+
+def script(path):
+    """The samples of perf script --ns: comm, tid, time (ns), event, trace text."""
+    r = perf("script", "--ns", "-F", "comm,tid,time,event,trace", "-i", path)
+    assert r.returncode == 0, r.stderr
+    out = []
+    for line in r.stdout.splitlines():
+        m = LINE.match(line)
+        assert m, line
+        out.append({"comm": m[1], "tid": int(m[2]), "ns": int(m[3]) * 10**9 + int(m[4]),
+                    "event": m[5], "trace": m[6]})
+    return out
+
+
+def pair(samples, start, end, key):
+    """(end time ns, latency ns, start sample) of each start..end pair of
+    the same key; a later start of a waiting key replaces it."""
+    waiting, out = {}, []
+    for s in samples:
+        if s["event"] == start:
+            waiting[key(s)] = s
+        elif s["event"] == end:
+            st = waiting.pop(key(s), None)
+            if st is not None and st["ns"] <= s["ns"]:
+                out.append((s["ns"], s["ns"] - st["ns"], st))
+    return out
+
+
+def buckets(events, stepsec, rows, minlat=0.0, maxlat=None):
+    """{(col, row): count} of (time s, latency) pairs, columns from the
+    first time, rows of (maxlat - minlat) / rows, the top edge in the top row."""
+    t0 = min(t for t, _ in events)
+    if maxlat is None:
+        maxlat = max([minlat] + [lat for _, lat in events])
+    rowsize = (maxlat - minlat) / rows if maxlat > minlat else 1
+    counts = collections.Counter()
+    for t, lat in events:
+        if minlat <= lat <= maxlat:
+            counts[(math.floor((t - t0) / stepsec),
+                    min(math.floor((lat - minlat) / rowsize), rows - 1))] += 1
+    return counts
+
+
+def ns_events(pairs, unitslat="us"):
+    per_ns = 1e-9 / UNIT_SECONDS[unitslat]
+    return [(end / 10**9, lat * per_ns) for end, lat, _ in pairs]
+
+
+def heatmap(tmp, name, *args):
+    out = os.path.join(tmp, name)
+    r = pcl("heatmap", *args, "-o", out)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def svg_cells(path):
+    """{(col, row): count} of the SVG's cells, which must all be drawn
+    inside the map with a tooltip naming their count."""
+    root = ET.parse(path).getroot()
+    assert root.tag == SVG + "svg"
+    cells = {}
+    for rect in root.iter(SVG + "rect"):
+        if rect.get("class") != "cell":
+            continue
+        key = (int(rect.get("data-col")), int(rect.get("data-row")))
+        n = int(rect.get("data-count"))
+        assert key not in cells and n > 0
+        assert rect.find(SVG + "title").text.endswith(": %d event%s" % (n, "" if n == 1 else "s"))
+        cells[key] = n
+    return cells
+
+
+def tid_key(s):
+    return s["tid"]
+
+
+def test_syscall_pairs_by_thread(tmp, sleeps):
+    pairs = pair(script(sleeps), "syscalls:sys_enter_clock_nanosleep",
+                 "syscalls:sys_exit_clock_nanosleep", tid_key)
+    assert len(pairs) == 18
+    for args in (["--stepsec", "0.05", "--rows", "20", "--unitslat", "ms"],
+                 ["--stepsec", "0.1", "--rows", "7"],
+                 ["--stepsec", "0.02", "--minlat", "2000", "--maxlat", "40000"]):
+        svg = heatmap(tmp, "sleeps.svg", "-i", sleeps, "--start",
+                      "syscalls:sys_enter_clock_nanosleep", *args)
+        o = dict(zip(args[::2], args[1::2]))
+        unit = o.get("--unitslat", "us")
+        want = buckets(ns_events(pairs, unit), float(o["--stepsec"]), int(o.get("--rows", 50)),
+                       float(o.get("--minlat", 0)),
+                       float(o["--maxlat"]) if "--maxlat" in o else None)
+        assert svg_cells(svg) == want, args
+    # the latencies are the sleeps: 1 ms .. 90 ms, not more than 20 ms over
+    lats = sorted(lat for _, lat, _ in pairs)
+    assert lats[0] >= 1e6 and lats[-1] >= 9e7 and lats[-1] < 1.1e8
+
+
+def test_raw_syscalls_by_thread_and_by_key(tmp, raw):
+    samples = script(raw)
+    by_tid = pair(samples, "raw_syscalls:sys_enter", "raw_syscalls:sys_exit", tid_key)
+    # the fixture's 300 writes and reads at least
+    assert len(by_tid) > 600
+    svg = heatmap(tmp, "raw.svg", "-i", raw, "--start", "raw_syscalls:sys_enter",
+                  "--stepsec", "0.001", "--rows", "30", "--unitslat", "ns")
+    assert svg_cells(svg) == buckets(ns_events(by_tid, "ns"), 0.001, 30)
+
+    def nr(s):
+        return (s["tid"], int(re.match(r"NR (-?\d+)", s["trace"])[1]))
+    by_key = pair(samples, "raw_syscalls:sys_enter", "raw_syscalls:sys_exit", nr)
+    svg = heatmap(tmp, "rawkey.svg", "-i", raw, "--start", "raw_syscalls:sys_enter",
+                  "--end", "raw_syscalls:sys_exit", "--key", "common_pid,id",
+                  "--stepsec", "0.002", "--rows", "10", "--maxlat", "20")
+    assert svg_cells(svg) == buckets(ns_events(by_key), 0.002, 10, 0, 20)
+
+
+def test_block_io_by_dev_and_sector(tmp, block):
+    def dev_sector(s):
+        m = re.match(r"(\d+,\d+) \S+ (?:\d+ )?\(.*?\) (\d+) \+", s["trace"])
+        assert m, s["trace"]
+        return m[1], int(m[2])
+    pairs = pair(script(block), "block:block_rq_issue", "block:block_rq_complete",
+                 dev_sector)
+    assert len(pairs) >= 100
+    svg = heatmap(tmp, "block.svg", "-i", block, "--start", "block:block_rq_issue",
+                  "--end", "block:block_rq_complete", "--key", "dev,sector",
+                  "--stepsec", "0.005", "--rows", "25")
+    assert svg_cells(svg) == buckets(ns_events(pairs), 0.005, 25)
+
+
+def test_latency_field(tmp, runtime):
+    samples = [s for s in script(runtime) if s["event"] == "sched:sched_stat_runtime"]
+    events = [(s["ns"] / 10**9, int(re.search(r"runtime=(\d+)", s["trace"])[1]) * (1e-9 / 1e-6))
+              for s in samples]
+    assert len(events) > 10
+    svg = heatmap(tmp, "runtime.svg", "-i", runtime, "--start", "sched:sched_stat_runtime",
+                  "--latency-field", "runtime", "--stepsec", "0.01", "--rows", "40")
+    assert svg_cells(svg) == buckets(events, 0.01, 40)
+
+
+TEXT = "".join("%d %d\n" % (17442020318913 + 7919 * i, (i * 37) % 1000 + (i % 3) * 400)
+               for i in range(2000))
+
+
+def test_text_input(tmp):
+    path = os.path.join(tmp, "trace.txt")
+    with open(path, "w") as f:
+        f.write("# time latency, in us\n\n" + TEXT)
+    events = [(int(t) * 1e-6, float(lat)) for t, lat in
+              (line.split() for line in TEXT.splitlines())]
+    svg = heatmap(tmp, "text.svg", "--input", path, "--stepsec", "0.5", "--rows", "12",
+                  "--maxlat", "1200")
+    assert svg_cells(svg) == buckets(events, 0.5, 12, 0, 1200)
+    # milliseconds of time; stdin; latencies above --maxlat left out and said so
+    r = pcl("heatmap", "-i", "-", "--unitstime", "ms", "--stepsec", "10", "--rows", "5",
+            "--maxlat", "500", "--title", "a <b>", input=TEXT)
+    assert r.returncode == 0, r.stderr
+    out = os.path.join(tmp, "stdin.svg")
+    with open(out, "w") as f:
+        f.write(r.stdout)
+    events = [(int(t) * 1e-3, float(lat)) for t, lat in
+              (line.split() for line in TEXT.splitlines())]
+    want = buckets(events, 10, 5, 0, 500)
+    assert svg_cells(out) == want
+    outside = sum(1 for _, lat in events if lat > 500)
+    assert outside > 0 and "%d outside the latency range" % outside in r.stdout
+    assert ">a &lt;b&gt;</text>" in r.stdout
+
+
+def test_errors(tmp, sleeps, runtime):
+    bad = os.path.join(tmp, "bad.txt")
+    with open(bad, "w") as f:
+        f.write("1 2\n3\n")
+    cases = [
+        (["-i", bad], "line 2: expected 'time latency'"),
+        (["-i", bad, "--start", "x:y"], "--start needs perf.data input"),
+        (["-i", sleeps], "give --start"),
+        (["-i", sleeps, "--start", "syscalls:sys_enter_nanosleep"],
+         "event syscalls:sys_enter_nanosleep is not in"),
+        (["-i", runtime, "--start", "sched:sched_stat_runtime"], "give --end"),
+        (["-i", runtime, "--start", "sched:sched_stat_runtime", "--latency-field", "comm"],
+         "no numeric field 'comm'"),
+        (["-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep", "--key", "nope"],
+         "has no field 'nope' (--key)"),
+        (["-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep", "--colors", "pink"],
+         "unknown --colors 'pink'"),
+        (["-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep", "--stepsec", "x"],
+         "--stepsec wants a number"),
+        (["-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep", "--stepsec",
+          "1e-12"], "raise --stepsec"),
+        (["-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep", "--unitslat", "m"],
+         "--unitslat is s, ms, us or ns"),
+    ]
+    for args, message in cases:
+        r = pcl("heatmap", *args, "-o", os.path.join(tmp, "x.svg"))
+        assert r.returncode != 0 and message in r.stderr, (args, r.stderr)
+
+
+def html_data(path):
+    text = open(path).read()
+    assert "http://" not in text.replace("http://www.w3.org", "") and "https://" not in text
+    m = re.search(r'<script id="pcl-data" type="application/json">(.*?)</script>', text, re.S)
+    return json.loads(m[1])
+
+
+def test_html_data_matches_the_cells(tmp, sleeps):
+    html = heatmap(tmp, "sleeps.html", "-i", sleeps, "--start",
+                   "syscalls:sys_enter_clock_nanosleep", "--stepsec", "0.05", "--rows", "20")
+    data = html_data(html)
+    pairs = pair(script(sleeps), "syscalls:sys_enter_clock_nanosleep",
+                 "syscalls:sys_exit_clock_nanosleep", tid_key)
+    assert collections.Counter(divmod(c, 20) for c in data["cell"]) == \
+        buckets(ns_events(pairs), 0.05, 20)
+    assert sorted(data["tid"]) == sorted(st["tid"] for _, _, st in pairs)
+    assert {data["comms"][c] for c in data["comm"]} == {"sleep"}
+    # -g: each event's stack, the start's, ends in the libc wrapper
+    assert all(data["stacks"][s].split(";")[-1].startswith("clock_nanosleep")
+               for s in data["stack"])
+
+
+CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+                 if os.access(p, os.X_OK)), None)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
+def test_html_click_lists_the_events(tmp, sleeps):
+    from test_flamegraph import Browser
+    html = heatmap(tmp, "click.html", "-i", sleeps, "--start",
+                   "syscalls:sys_enter_clock_nanosleep", "--stepsec", "0.05", "--rows", "20",
+                   "--boxsize", "12")
+    data = html_data(html)
+    pairs = pair(script(sleeps), "syscalls:sys_enter_clock_nanosleep",
+                 "syscalls:sys_exit_clock_nanosleep", tid_key)
+    want = buckets(ns_events(pairs), 0.05, 20)
+    t0 = min(end for end, _, _ in pairs)
+    with Browser(tmp) as b:
+        b.open(html)
+        b.wait("document.documentElement.getAttribute('data-pcl-ready')", "the page's script")
+        cells = b.js("Array.from(document.querySelectorAll('rect.cell')).map(function (r) {"
+                     " var b = r.getBoundingClientRect(); return [+r.dataset.col,"
+                     " +r.dataset.row, +r.dataset.count, b.left + b.width / 2,"
+                     " b.top + b.height / 2]; })")
+        assert {(c, r): n for c, r, n, _, _ in cells} == want
+        for col, row, n, x, y in sorted(cells, key=lambda c: -c[2])[:3]:
+            b.js("window.scrollTo(0, 0)")
+            for kind in ("mousePressed", "mouseReleased"):
+                b.call("Input.dispatchMouseEvent", session=True, type=kind, x=x, y=y,
+                       button="left", clickCount=1)
+            b.wait("document.querySelectorAll('#listing tr').length === %d" % (n + 1),
+                   "the listing of cell %d,%d" % (col, row))
+            listed = b.js("Array.from(document.querySelectorAll('#listing tr')).slice(1)"
+                          ".map(function (tr) { return Array.from(tr.cells).map("
+                          "function (td) { return td.textContent; }); })")
+            expect = sorted((round((end - t0) / 1e9, 6), "sleep", st["tid"])
+                            for end, lat, st in pairs
+                            if (math.floor((end / 1e9 - t0 / 1e9) / 0.05),
+                                min(math.floor(lat * 1e-3 / data["rowsize"]), 19)) == (col, row))
+            got = sorted((float(t), comm, int(tid)) for t, _, comm, tid, _ in listed)
+            assert [(round(t, 6), c, tid) for t, c, tid in got] == expect
+            assert all("clock_nanosleep" in row_[4] for row_ in listed)
+            assert b.js("document.getElementById('listing-caption').textContent").startswith(
+                "%d event" % n)
+        assert b.errors == []
