@@ -3,8 +3,8 @@ computation: the test reads `perf script --ns` of the same file, pairs
 the events (or reads the duration field) and buckets the latencies
 itself, and every cell of pcl's SVG and HTML page must hold that count.
 
-Recordings: nanosleeps of varied lengths with call chains (syscall
-enter/exit paired by thread), raw_syscalls of the syscalls fixture
+Recordings: nanosleeps of varied lengths with call chains, by perf
+record and by pcl record (syscall enter/exit paired by thread), raw_syscalls of the syscalls fixture
 (paired by thread, and by the key fields common_pid,id), block I/O of a
 direct-I/O dd (paired by dev,sector; system-wide), and
 sched_stat_runtime (--latency-field runtime).  The text input of
@@ -35,18 +35,19 @@ def tmp():
         yield d
 
 
-def record(tmp, name, events, workload, extra=()):
+def record(tmp, name, events, workload, extra=(), tool=perf):
     path = os.path.join(tmp, name)
-    r = perf("record", "-q", *extra, "-e", ",".join(events), "-o", path, "--", *workload)
+    r = tool("record", "-q", *extra, "-e", ",".join(events), "-o", path, "--", *workload)
     assert r.returncode == 0, r.stderr
     return path
 
 
-@pytest.fixture(scope="module")
-def sleeps(tmp):
-    return record(tmp, "sleeps.data", ["syscalls:sys_enter_clock_nanosleep",
-                                       "syscalls:sys_exit_clock_nanosleep"],
-                  ["sh", "-c", SLEEPS], ["-g"])
+@pytest.fixture(scope="module", params=["perf", "pcl"])
+def sleeps(tmp, request):
+    """The sleeps recorded by perf record and by pcl record."""
+    return record(tmp, request.param + "-sleeps.data",
+                  ["syscalls:sys_enter_clock_nanosleep", "syscalls:sys_exit_clock_nanosleep"],
+                  ["sh", "-c", SLEEPS], ["-g"], {"perf": perf, "pcl": pcl}[request.param])
 
 
 @pytest.fixture(scope="module")
