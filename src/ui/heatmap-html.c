@@ -104,8 +104,8 @@ int heatmap_html_write(FILE *out, const struct heatmap_events *e, const struct h
 	strbuf_addstr(&sb, html_style);
 	strbuf_addstr(&sb, "</style>\n</head>\n<body>\n<div id=\"map\">\n");
 	heatmap_svg_render(&sb, g, o);
-	strbuf_addstr(&sb, "</div>\n<p id=\"hint\">Click a cell to list its events.</p>\n"
-		      "<div id=\"listing\"></div>\n"
+	strbuf_addstr(&sb, "</div>\n<p id=\"hint\">Click a cell to list its events (shift-click: "
+		      "more cells).</p>\n<div id=\"flame\"></div>\n<div id=\"listing\"></div>\n"
 		      "<script id=\"pcl-data\" type=\"application/json\">{");
 	strbuf_addf(&sb, "\"rows\":%d,\"stepsec\":%.9g,\"minlat\":%.9g,\"rowsize\":%.9g,"
 		    "\"unit\":", g->rows, g->stepsec, g->minlat, g->rowsize);

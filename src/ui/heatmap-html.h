@@ -1,7 +1,8 @@
 /* heatmap-html: one offline HTML page holding the heat map's SVG, the
  * events behind its cells as JSON and the script (assets/heatmap-html.js)
- * that lists a clicked cell's events: time, latency, comm/tid and, when
- * the file had callchains, each event's stack. */
+ * that lists a clicked cell's events (shift-click adds cells): time,
+ * latency, comm/tid and, when the file had callchains, each event's stack,
+ * with a flame graph of the selection's stacks. */
 #ifndef PCL_HEATMAP_HTML_H
 #define PCL_HEATMAP_HTML_H
 

@@ -316,10 +316,7 @@ def test_html_click_lists_the_events(tmp, sleeps):
                      " b.top + b.height / 2]; })")
         assert {(c, r): n for c, r, n, _, _ in cells} == want
         for col, row, n, x, y in sorted(cells, key=lambda c: -c[2])[:3]:
-            b.js("window.scrollTo(0, 0)")
-            for kind in ("mousePressed", "mouseReleased"):
-                b.call("Input.dispatchMouseEvent", session=True, type=kind, x=x, y=y,
-                       button="left", clickCount=1)
+            click(b, x, y)
             b.wait("document.querySelectorAll('#listing tr').length === %d" % (n + 1),
                    "the listing of cell %d,%d" % (col, row))
             listed = b.js("Array.from(document.querySelectorAll('#listing tr')).slice(1)"
@@ -334,4 +331,28 @@ def test_html_click_lists_the_events(tmp, sleeps):
             assert all("clock_nanosleep" in row_[4] for row_ in listed)
             assert b.js("document.getElementById('listing-caption').textContent").startswith(
                 "%d event" % n)
+            # the flame graph of the cell's stacks: all of them end in the libc wrapper
+            assert flame_frames(b) == {"all": n, "[unknown]": n, "clock_nanosleep@GLIBC_2.2.5": n}
+        # shift-click adds a cell, the listing and the flame graph hold both
+        (_, _, n1, x1, y1), (_, _, n2, x2, y2) = sorted(cells, key=lambda c: -c[2])[:2]
+        click(b, x1, y1)
+        click(b, x2, y2, modifiers=8)
+        b.wait("document.querySelectorAll('#listing tr').length === %d" % (n1 + n2 + 1),
+               "the listing of two cells")
+        assert b.js("document.querySelectorAll('rect.cell.selected').length") == 2
+        assert flame_frames(b)["all"] == n1 + n2
+        assert b.js("document.getElementById('listing-caption').textContent") == \
+            "%d events in 2 cells" % (n1 + n2)
         assert b.errors == []
+
+
+def click(b, x, y, modifiers=0):
+    for kind in ("mousePressed", "mouseReleased"):
+        b.call("Input.dispatchMouseEvent", session=True, type=kind, x=x, y=y, button="left",
+               clickCount=1, modifiers=modifiers)
+
+
+def flame_frames(b):
+    """{name: count} of the page's flame graph frames (names are unique here)."""
+    return dict(b.js("Array.from(document.querySelectorAll('#flame g.frame')).map("
+                     "function (g) { return [g.dataset.name, +g.dataset.count]; })"))
