@@ -129,6 +129,15 @@ static int settle(struct heatmap_args *a, struct heatmap_grid_opts *go)
 	    !number_arg("minlat", a->minlat, &go->minlat) ||
 	    !number_arg("maxlat", a->maxlat, &go->maxlat))
 		return -1;
+	if (a->src.latency_field && (a->src.end || a->src.keys)) {
+		fprintf(stderr, "pcl heatmap: --latency-field reads single events: no --end "
+			"or --key\n");
+		return -1;
+	}
+	if (a->src.start && a->src.end && !strcmp(a->src.start, a->src.end)) {
+		fprintf(stderr, "pcl heatmap: --start and --end name the same event\n");
+		return -1;
+	}
 	if (a->format && strcmp(a->format, "svg") && strcmp(a->format, "html")) {
 		fprintf(stderr, "pcl heatmap: --format is svg or html\n");
 		return -1;

@@ -200,6 +200,14 @@ def test_block_io_by_dev_and_sector(tmp, block):
                   "--end", "block:block_rq_complete", "--key", "dev,sector",
                   "--stepsec", "0.005", "--rows", "25")
     assert svg_cells(svg) == buckets(ns_events(pairs), 0.005, 25)
+    # an I/O belongs to whoever issued it, not to the completion's context
+    html = heatmap(tmp, "block.html", "-i", block, "--start", "block:block_rq_issue",
+                   "--end", "block:block_rq_complete", "--key", "dev,sector",
+                   "--stepsec", "0.005", "--rows", "25")
+    data = html_data(html)
+    assert sorted((tid, data["comms"][c]) for tid, c in zip(data["tid"], data["comm"])) == \
+        sorted((st["tid"], st["comm"]) for _, _, st in pairs)
+    assert data["stacks"] == [] and set(data["stack"]) == {-1}
 
 
 def test_latency_field(tmp, runtime):
@@ -252,6 +260,10 @@ def test_errors(tmp, sleeps, runtime):
         (["-i", sleeps, "--start", "syscalls:sys_enter_nanosleep"],
          "event syscalls:sys_enter_nanosleep is not in"),
         (["-i", runtime, "--start", "sched:sched_stat_runtime"], "give --end"),
+        (["-i", runtime, "--start", "sched:sched_stat_runtime", "--latency-field", "runtime",
+          "--key", "pid"], "no --end or --key"),
+        (["-i", runtime, "--start", "sched:sched_stat_runtime", "--end",
+          "sched:sched_stat_runtime"], "name the same event"),
         (["-i", runtime, "--start", "sched:sched_stat_runtime", "--latency-field", "comm"],
          "no numeric field 'comm'"),
         (["-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep", "--key", "nope"],
