@@ -61,7 +61,7 @@ static int read_events(struct heatmap_args *a, struct heatmap_events *e)
 	char *err = NULL;
 	int ret = 0;
 
-	if (!strcmp(a->input, "-") || !input_is_perf_data(a->input)) {
+	if (!input_is_perf_data(a->input)) {
 		FILE *in = strcmp(a->input, "-") ? fopen(a->input, "r") : stdin;
 		double unit = heatmap_unit_seconds(a->unitstime);
 
@@ -90,12 +90,13 @@ static int read_events(struct heatmap_args *a, struct heatmap_events *e)
 			return -1;
 		}
 		s = perf_session__open(a->input, a->force, &err);
-		if (s) {
-			ret = heatmap_events__from_session(e, s, &a->src, &err);
-			perf_session__delete(s);
-		} else {
-			ret = -1;
+		if (!s) {	/* the message names the file */
+			fprintf(stderr, "pcl heatmap: %s\n", err);
+			free(err);
+			return -1;
 		}
+		ret = heatmap_events__from_session(e, s, &a->src, &err);
+		perf_session__delete(s);
 	}
 	if (ret < 0) {
 		fprintf(stderr, "pcl heatmap: %s: %s\n", a->input, err);

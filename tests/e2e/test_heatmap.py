@@ -275,6 +275,30 @@ def test_default_inputs(tmp, runtime):
     assert 'id="summary"' in r.stdout and "2000 events" in r.stdout
 
 
+def test_pipe_format(tmp):
+    """perf record -o - output, from a file and from a pipe on stdin."""
+    path = os.path.join(tmp, "pipe.data")
+    with open(path, "wb") as out:
+        r = subprocess.run(["perf", "record", "-q", "-o", "-", "-e",
+                            "syscalls:sys_enter_clock_nanosleep,"
+                            "syscalls:sys_exit_clock_nanosleep", "--", "sh", "-c", SLEEPS],
+                           stdout=out, stderr=subprocess.PIPE, timeout=120)
+    assert r.returncode == 0, r.stderr
+    pairs = pair(script(path), "syscalls:sys_enter_clock_nanosleep",
+                 "syscalls:sys_exit_clock_nanosleep", tid_key)
+    want = buckets(ns_events(pairs), 0.05, 20)
+    assert len(pairs) == 18
+    args = ["--start", "syscalls:sys_enter_clock_nanosleep", "--stepsec", "0.05", "--rows", "20"]
+    assert svg_cells(heatmap(tmp, "pipe.svg", "-i", path, *args)) == want
+    with open(path, "rb") as f:
+        r = pcl("heatmap", *args, "-o", os.path.join(tmp, "stdin.svg"), stdin=f)
+    assert r.returncode == 0, r.stderr
+    assert svg_cells(os.path.join(tmp, "stdin.svg")) == want
+    with open(path, "rb") as f:
+        r = pcl("heatmap", "--start", "syscalls:sys_enter_nanosleep", "-o", "-", stdin=f)
+    assert r.returncode != 0 and "event syscalls:sys_enter_nanosleep is not in -" in r.stderr
+
+
 def test_errors(tmp, sleeps, runtime):
     bad = os.path.join(tmp, "bad.txt")
     with open(bad, "w") as f:

@@ -146,6 +146,7 @@ struct reader {
 	char **keys;			/* the --key fields, NULL: by thread */
 	int nr_keys;
 	enum role *roles;		/* by evsel->idx */
+	int nr_roles;
 	struct strbuf key;
 	struct callchain_frame *frames;
 	char *err;
@@ -153,9 +154,17 @@ struct reader {
 
 static enum role role_of(struct reader *r, struct perf_session *s, struct evsel *evsel)
 {
-	enum role *role = &r->roles[evsel->idx];
 	struct session_event *se;
+	enum role *role;
 
+	if (evsel->idx >= r->nr_roles) {	/* a pipe's events come as they are read */
+		int n = evsel->idx + 8;
+
+		r->roles = xrealloc(r->roles, (size_t)n * sizeof(*r->roles));
+		memset(r->roles + r->nr_roles, 0, (size_t)(n - r->nr_roles) * sizeof(*r->roles));
+		r->nr_roles = n;
+	}
+	role = &r->roles[evsel->idx];
 	if (*role != ROLE_UNSEEN)
 		return *role;
 	*role = !strcmp(evsel->name, r->src->start) ? ROLE_START :
@@ -285,12 +294,20 @@ static int on_sample(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
-static bool file_has_event(struct perf_session *s, const char *name)
+/* Both events are in the file (a pipe's only once it is read). */
+static int check_events(struct perf_session *s, const struct reader *r, char **err)
 {
-	evlist__for_each(&s->evlist, evsel)
-		if (evsel->name && !strcmp(evsel->name, name))
-			return true;
-	return false;
+	for (const char *name = r->src->start; name; name = name == r->src->start ? r->end : NULL) {
+		bool found = false;
+
+		evlist__for_each(&s->evlist, evsel)
+			found |= evsel->name && !strcmp(evsel->name, name);
+		if (!found) {
+			*err = xasprintf("event %s is not in %s", name, s->path);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static void split_keys(struct reader *r, const char *keys)
@@ -321,27 +338,23 @@ int heatmap_events__from_session(struct heatmap_events *e, struct perf_session *
 				 "their duration)", src->start);
 		return -1;
 	}
-	for (const char *name = src->start; name; name = name == src->start ? r.end : NULL) {
-		if (!file_has_event(s, name)) {
-			*err = xasprintf("event %s is not in %s", name, s->path);
-			free(implied);
-			return -1;
-		}
+	if (!s->is_pipe && check_events(s, &r, err) < 0) {
+		free(implied);
+		return -1;
 	}
 	if (src->keys && *src->keys)
 		split_keys(&r, src->keys);
-	r.roles = xcalloc((size_t)s->evlist.nr_entries + 1, sizeof(*r.roles));
 	if (src->stacks)
 		r.frames = xcalloc(MAX_FRAMES, sizeof(*r.frames));
 	if (!s->machine)
 		perf_session__new_machine(s, NULL, NULL, false);
 	heatmap_pairer__init(&r.pairer, e, src->units_per_ns);
 	t.r = &r;
-	if (perf_session__process(s, &t.tool) == 0)
-		ret = 0;
-	else
+	if (perf_session__process(s, &t.tool) != 0)
 		*err = r.err ? r.err : xstrdup(s->err ? s->err : "cannot read the file");
-	if (!ret)
+	else
+		ret = s->is_pipe ? check_events(s, &r, err) : 0;
+	if (ret == 0 || *err != r.err)
 		free(r.err);
 	heatmap_pairer__exit(&r.pairer);
 	for (int i = 0; i < r.nr_keys; i++)
