@@ -255,6 +255,29 @@ def test_text_input(tmp):
     assert ">a &lt;b&gt;</text>" in r.stdout
 
 
+def test_svg_layout_and_colours(tmp):
+    """--boxsize sizes the cells, rows stack upwards, the palette runs from
+    its light end (one event) to its dark end (the busiest cell)."""
+    path = os.path.join(tmp, "trace.txt")
+    with open(path, "w") as f:
+        f.write(TEXT)
+    svg = heatmap(tmp, "layout.svg", "-i", path, "--boxsize", "5", "--rows", "6",
+                  "--colors", "blues", "--title", "IO")
+    root = ET.parse(svg).getroot()
+    rects = [r for r in root.iter(SVG + "rect") if r.get("class") == "cell"]
+    counts = [int(r.get("data-count")) for r in rects]
+    top = min(int(r.get("y")) for r in rects if r.get("data-row") == "5")
+    for r in rects:
+        assert r.get("width") == r.get("height") == "5"
+        assert int(r.get("y")) == top + 5 * (5 - int(r.get("data-row")))
+        assert (int(r.get("x")) - int(rects[0].get("x"))) % 5 == 0
+        f = (int(r.get("data-count")) - 1) / (max(counts) - 1)
+        assert r.get("fill") == "rgb(%d,%d,%d)" % tuple(
+            math.floor(lo + f * (hi - lo) + 0.5)
+            for lo, hi in zip((214, 232, 255), (0, 40, 150))), r.get("data-count")
+    assert root.find(SVG + "text").text == "IO"
+
+
 def test_default_inputs(tmp, runtime):
     """perf.data in the current directory, or text from a pipe on stdin."""
     directory = os.path.join(tmp, "cwd")
