@@ -156,7 +156,8 @@ static int write_map(struct heatmap_args *a, const struct heatmap_events *e,
 
 	if (!out)
 		return -1;
-	ret = html ? heatmap_html_write(out, e, g, &a->draw) : heatmap_svg_write(out, g, &a->draw);
+	ret = html ? heatmap_html_write(out, e, g, &a->draw) :
+		     heatmap_svg_write(out, e, g, &a->draw);
 	if (ret < 0)
 		fprintf(stderr, "pcl heatmap: %s: write error\n", a->output);
 	if (out != stdout)

@@ -103,7 +103,7 @@ int heatmap_html_write(FILE *out, const struct heatmap_events *e, const struct h
 	strbuf_addstr(&sb, "</title>\n<style>\n");
 	strbuf_addstr(&sb, html_style);
 	strbuf_addstr(&sb, "</style>\n</head>\n<body>\n<div id=\"map\">\n");
-	heatmap_svg_render(&sb, g, o);
+	heatmap_svg_render(&sb, e, g, o);
 	strbuf_addstr(&sb, "</div>\n<p id=\"hint\">Click a cell to list its events (shift-click: "
 		      "more cells).</p>\n<div id=\"flame\"></div>\n<div id=\"listing\"></div>\n"
 		      "<script id=\"pcl-data\" type=\"application/json\">{");

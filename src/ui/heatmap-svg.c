@@ -107,8 +107,15 @@ static void add_axes(struct strbuf *sb, const struct heatmap_grid *g,
 	strbuf_addstr(sb, ")</text>\n</g>\n");
 }
 
-void heatmap_svg_render(struct strbuf *sb, const struct heatmap_grid *g,
-			const struct heatmap_draw_opts *o)
+/* "; N WHAT" (or WHATS for several) when N is not 0. */
+static void add_count(struct strbuf *sb, uint64_t n, const char *what, const char *whats)
+{
+	if (n)
+		strbuf_addf(sb, "; %" PRIu64 " %s", n, n == 1 ? what : whats);
+}
+
+void heatmap_svg_render(struct strbuf *sb, const struct heatmap_events *e,
+			const struct heatmap_grid *g, const struct heatmap_draw_opts *o)
 {
 	int width = MARGIN_LEFT + g->cols * o->boxsize + MARGIN_RIGHT;
 
@@ -126,21 +133,25 @@ void heatmap_svg_render(struct strbuf *sb, const struct heatmap_grid *g,
 	strbuf_addf(sb, "</text>\n<text id=\"summary\" x=\"%d\" y=\"42\" " FONT
 		    " text-anchor=\"middle\" fill=\"#555\">%" PRIu64 " events, at most %" PRIu64
 		    " per cell", width / 2, g->nr_in, g->max_count);
-	if (g->nr_out)
-		strbuf_addf(sb, "; %" PRIu64 " outside the latency range", g->nr_out);
+	add_count(sb, g->nr_out, "outside the latency range", "outside the latency range");
+	add_count(sb, e->nr_unmatched_end, "end without a start", "ends without a start");
+	add_count(sb, e->nr_open, "start without an end", "starts without an end");
+	add_count(sb, e->nr_restarted, "start replaced by a later one",
+		  "starts replaced by later ones");
 	strbuf_addstr(sb, "</text>\n");
 	add_cells(sb, g, o);
 	add_axes(sb, g, o);
 	strbuf_addstr(sb, "</svg>\n");
 }
 
-int heatmap_svg_write(FILE *out, const struct heatmap_grid *g, const struct heatmap_draw_opts *o)
+int heatmap_svg_write(FILE *out, const struct heatmap_events *e, const struct heatmap_grid *g,
+		      const struct heatmap_draw_opts *o)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int ret = 0;
 
 	strbuf_addstr(&sb, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
-	heatmap_svg_render(&sb, g, o);
+	heatmap_svg_render(&sb, e, g, o);
 	if (fwrite(sb.buf, 1, sb.len, out) != sb.len || fflush(out))
 		ret = -1;
 	strbuf_release(&sb);

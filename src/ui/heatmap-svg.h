@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+struct heatmap_events;
 struct heatmap_grid;
 struct strbuf;
 
@@ -22,10 +23,12 @@ struct heatmap_draw_opts {
 int heatmap_palette(const char *name);
 const char *heatmap_palette_names(void);
 
-/* The <svg> element alone (for the HTML page). */
-void heatmap_svg_render(struct strbuf *sb, const struct heatmap_grid *g,
-			const struct heatmap_draw_opts *o);
+/* The <svg> element alone (for the HTML page).  The subtitle counts the
+ * latencies drawn and what pairing left over (e's counters). */
+void heatmap_svg_render(struct strbuf *sb, const struct heatmap_events *e,
+			const struct heatmap_grid *g, const struct heatmap_draw_opts *o);
 /* A standalone SVG file; 0, or -1 on a write error. */
-int heatmap_svg_write(FILE *out, const struct heatmap_grid *g, const struct heatmap_draw_opts *o);
+int heatmap_svg_write(FILE *out, const struct heatmap_events *e, const struct heatmap_grid *g,
+		      const struct heatmap_draw_opts *o);
 
 #endif

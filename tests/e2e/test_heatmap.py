@@ -106,6 +106,31 @@ def pair(samples, start, end, key):
     return out
 
 
+def leftovers(samples, start, end, key):
+    """What pairing leaves, in the words of the map's subtitle."""
+    waiting, unmatched, replaced = {}, 0, 0
+    for s in samples:
+        if s["event"] == start:
+            replaced += key(s) in waiting
+            waiting[key(s)] = s
+        elif s["event"] == end:
+            st = waiting.pop(key(s), None)
+            unmatched += st is None or st["ns"] > s["ns"]
+    words = []
+    for n, one, many in ((unmatched, "end without a start", "ends without a start"),
+                         (len(waiting), "start without an end", "starts without an end"),
+                         (replaced, "start replaced by a later one",
+                          "starts replaced by later ones")):
+        if n:
+            words.append("; %d %s" % (n, one if n == 1 else many))
+    return "".join(words)
+
+
+def summary(svg):
+    root = ET.parse(svg).getroot()
+    return next(t for t in root.iter(SVG + "text") if t.get("id") == "summary").text
+
+
 def cells(events, stepsec, rows, minlat=0.0, maxlat=None):
     """The (col, row) of each (time s, latency) pair, None outside the
     latency range: columns from the first time, rows of (maxlat - minlat)
@@ -184,6 +209,8 @@ def test_raw_syscalls_by_thread_and_by_key(tmp, raw):
     svg = heatmap(tmp, "raw.svg", "-i", raw, "--start", "raw_syscalls:sys_enter",
                   "--stepsec", "0.001", "--rows", "30", "--unitslat", "ns")
     assert svg_cells(svg) == buckets(ns_events(by_tid, "ns"), 0.001, 30)
+    assert summary(svg).endswith("per cell" + leftovers(
+        samples, "raw_syscalls:sys_enter", "raw_syscalls:sys_exit", tid_key))
 
     def nr(s):
         return (s["tid"], int(re.match(r"NR (-?\d+)", s["trace"])[1]))
@@ -199,13 +226,16 @@ def test_block_io_by_dev_and_sector(tmp, block):
         m = re.match(r"(\d+,\d+) \S+ (?:\d+ )?\(.*?\) (\d+) \+", s["trace"])
         assert m, s["trace"]
         return m[1], int(m[2])
-    pairs = pair(script(block), "block:block_rq_issue", "block:block_rq_complete",
-                 dev_sector)
+    samples = script(block)
+    pairs = pair(samples, "block:block_rq_issue", "block:block_rq_complete", dev_sector)
     assert len(pairs) >= 100
     svg = heatmap(tmp, "block.svg", "-i", block, "--start", "block:block_rq_issue",
                   "--end", "block:block_rq_complete", "--key", "dev,sector",
                   "--stepsec", "0.005", "--rows", "25")
     assert svg_cells(svg) == buckets(ns_events(pairs), 0.005, 25)
+    assert summary(svg) == "%d events, at most %d per cell%s" % (
+        len(pairs), max(buckets(ns_events(pairs), 0.005, 25).values()),
+        leftovers(samples, "block:block_rq_issue", "block:block_rq_complete", dev_sector))
     # an I/O belongs to whoever issued it, not to the completion's context
     html = heatmap(tmp, "block.html", "-i", block, "--start", "block:block_rq_issue",
                    "--end", "block:block_rq_complete", "--key", "dev,sector",
