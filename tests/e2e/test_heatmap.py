@@ -63,6 +63,10 @@ def raw(tmp):
 @pytest.fixture(scope="module")
 def block(tmp):
     out = os.path.join(tmp, "dd.out")
+    dd = subprocess.run(["dd", "if=/dev/zero", "of=" + out, "bs=4k", "count=1", "oflag=direct"],
+                        capture_output=True, text=True)
+    if dd.returncode != 0:
+        pytest.skip("no direct I/O under %s: %s" % (tmp, dd.stderr.strip()))
     path = record(tmp, "block.data", ["block:block_rq_issue", "block:block_rq_complete"],
                   ["dd", "if=/dev/zero", "of=" + out, "bs=4k", "count=200", "oflag=direct"],
                   ["-a"])
