@@ -98,15 +98,16 @@ def script(path):
 
 def pair(samples, start, end, key):
     """(end time ns, latency ns, start sample) of each start..end pair of
-    the same key; a later start of a waiting key replaces it."""
+    the same key; a later start of a waiting key replaces it, an end
+    before the waiting start leaves it waiting."""
     waiting, out = {}, []
     for s in samples:
         if s["event"] == start:
             waiting[key(s)] = s
         elif s["event"] == end:
-            st = waiting.pop(key(s), None)
+            st = waiting.get(key(s))
             if st is not None and st["ns"] <= s["ns"]:
-                out.append((s["ns"], s["ns"] - st["ns"], st))
+                out.append((s["ns"], s["ns"] - st["ns"], waiting.pop(key(s))))
     return out
 
 
@@ -118,8 +119,11 @@ def leftovers(samples, start, end, key):
             replaced += key(s) in waiting
             waiting[key(s)] = s
         elif s["event"] == end:
-            st = waiting.pop(key(s), None)
-            unmatched += st is None or st["ns"] > s["ns"]
+            st = waiting.get(key(s))
+            if st is None or st["ns"] > s["ns"]:
+                unmatched += 1
+            else:
+                del waiting[key(s)]
     words = []
     for n, one, many in ((unmatched, "end without a start", "ends without a start"),
                          (len(waiting), "start without an end", "starts without an end"),
