@@ -25,6 +25,7 @@ int cmd_evlist(int argc, const char **argv);
 int cmd_collapse(int argc, const char **argv);
 int cmd_flamegraph(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
+int cmd_heatmap(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_inject(int argc, const char **argv);
 int cmd_iostat(int argc, const char **argv);

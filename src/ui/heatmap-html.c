@@ -1,0 +1,122 @@
+/* heatmap-html: writes the page (see heatmap-html.h). */
+#include "ui/heatmap-html.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "core/analysis/heatmap.h"
+#include "ui/heatmap-svg.h"
+#include "ui/markup.h"
+#include "util/hashmap.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+static const char html_script[] =
+#include "heatmap-html.js.inc"
+	;
+
+static const char html_style[] =
+#include "heatmap-html.css.inc"
+	;
+
+/* Numbers the distinct strings (comms, stacks; interned, so one pointer
+ * each) in first-seen order and lists them as a JSON array. */
+struct string_table {
+	struct hashmap index;		/* interned pointer -> number + 1 */
+	struct strbuf json;
+	uint32_t nr;
+};
+
+static uint32_t string_number(struct string_table *t, const char *s)
+{
+	bool added;
+	uint64_t *n = hashmap_u64_findnew(&t->index, (uint64_t)(uintptr_t)s, &added);
+
+	if (added) {
+		*n = ++t->nr;
+		strbuf_addstr(&t->json, t->nr > 1 ? "," : "[");
+		json_string(&t->json, s);
+	}
+	return (uint32_t)*n - 1;
+}
+
+static void add_table(struct strbuf *sb, const char *key, struct string_table *t)
+{
+	strbuf_addf(sb, "\"%s\":%s]", key, t->nr ? t->json.buf : "[");
+}
+
+/* The events that fall in a cell, in time order: seconds from the map's
+ * start, latency, tid, comm and stack numbers, and the cell. */
+static void add_events(struct strbuf *sb, const struct heatmap_events *e,
+		       const struct heatmap_grid *g)
+{
+	struct string_table comms = { .json = STRBUF_INIT }, stacks = { .json = STRBUF_INIT };
+	struct strbuf t = STRBUF_INIT, lat = STRBUF_INIT, tid = STRBUF_INIT, comm = STRBUF_INIT,
+		      stack = STRBUF_INIT, cell = STRBUF_INIT;
+	const char *sep = "";
+
+	hashmap_init(&comms.index, sizeof(uint64_t));
+	hashmap_init(&stacks.index, sizeof(uint64_t));
+	for (size_t i = 0; i < e->nr; i++) {
+		const struct heatmap_event *ev = &e->ev[i];
+
+		if (g->cell[i] < 0)
+			continue;
+		strbuf_addf(&t, "%s%.9f", sep, ev->time - g->t0);
+		strbuf_addf(&lat, "%s%.9g", sep, ev->latency);
+		strbuf_addf(&tid, "%s%d", sep, ev->tid);
+		strbuf_addf(&comm, "%s%d", sep, ev->comm ? (int)string_number(&comms, ev->comm) : -1);
+		strbuf_addf(&stack, "%s%d", sep,
+			    ev->stack ? (int)string_number(&stacks, ev->stack) : -1);
+		strbuf_addf(&cell, "%s%d", sep, g->cell[i]);
+		sep = ",";
+	}
+	strbuf_addf(sb, "\"t\":[%s],\n\"lat\":[%s],\n\"tid\":[%s],\n\"comm\":[%s],\n"
+		    "\"stack\":[%s],\n\"cell\":[%s],\n", t.buf ? t.buf : "", lat.buf ? lat.buf : "",
+		    tid.buf ? tid.buf : "", comm.buf ? comm.buf : "", stack.buf ? stack.buf : "",
+		    cell.buf ? cell.buf : "");
+	add_table(sb, "comms", &comms);
+	strbuf_addstr(sb, ",\n");
+	add_table(sb, "stacks", &stacks);
+	strbuf_addstr(sb, ",\n");
+	strbuf_release(&t);
+	strbuf_release(&lat);
+	strbuf_release(&tid);
+	strbuf_release(&comm);
+	strbuf_release(&stack);
+	strbuf_release(&cell);
+	hashmap_release(&comms.index);
+	hashmap_release(&stacks.index);
+	strbuf_release(&comms.json);
+	strbuf_release(&stacks.json);
+}
+
+int heatmap_html_write(FILE *out, const struct heatmap_events *e, const struct heatmap_grid *g,
+		       const struct heatmap_draw_opts *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta name=\"generator\" content=\"pcl heatmap\">\n<title>");
+	xml_escape(&sb, o->title);
+	strbuf_addstr(&sb, "</title>\n<style>\n");
+	strbuf_addstr(&sb, html_style);
+	strbuf_addstr(&sb, "</style>\n</head>\n<body>\n<div id=\"map\">\n");
+	heatmap_svg_render(&sb, e, g, o);
+	strbuf_addstr(&sb, "</div>\n<p id=\"hint\">Click a cell to list its events (shift-click: "
+		      "more cells).</p>\n<div id=\"flame\"></div>\n<div id=\"listing\"></div>\n"
+		      "<script id=\"pcl-data\" type=\"application/json\">{");
+	strbuf_addf(&sb, "\"rows\":%d,\"stepsec\":%.9g,\"minlat\":%.9g,\"rowsize\":%.9g,"
+		    "\"unit\":", g->rows, g->stepsec, g->minlat, g->rowsize);
+	json_string(&sb, o->unitslat);
+	strbuf_addstr(&sb, ",\n");
+	add_events(&sb, e, g);
+	strbuf_addstr(&sb, "\"end\":true}</script>\n<script>\n");
+	strbuf_addstr(&sb, html_script);
+	strbuf_addstr(&sb, "</script>\n</body>\n</html>\n");
+	if (fwrite(sb.buf, 1, sb.len, out) != sb.len || fflush(out))
+		ret = -1;
+	strbuf_release(&sb);
+	return ret;
+}
