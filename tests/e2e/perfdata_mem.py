@@ -91,15 +91,17 @@ def _string(s):
     return struct.pack("<I", len(b)) + b
 
 
-HEAP, SHM = 0x55d0c1000000, 0x7f0000200000
+HEAP, SHM, LONG = 0x55d0c1000000, 0x7f0000200000, 0x55d0c2001000
 
 
 def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
-          weight_struct=False, nr=None, more_maps=False, numa=False):
+          weight_struct=False, nr=None, more_maps=False, numa=False, long_names=None):
     """Writes the file; returns nothing.  binary: the report_work fixture.
     more_maps: a heap (anonymous) and a shared file mapping too, and a
     second process, for the data cache lines perf tells apart by them.
-    numa: a NUMA topology (one node), which perf c2c report needs."""
+    numa: a NUMA topology, which perf c2c report needs: True for one node
+    with all 4 CPUs, 2 for two nodes of 2 CPUs each.  long_names: the
+    jit_long_names fixture, mapped too, for IPs in its very long symbols."""
     st = IDENTIFIER | IP | TID | TIME | ADDR | ID | CPU | PERIOD | DATA_SRC
     st |= WEIGHT_STRUCT if weight_struct else WEIGHT
     if phys:
@@ -126,6 +128,8 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
             maps += [(pid, BASE + 0x1000, 0x1000, 0x1000, 8, 77, 5, 2, binary),
                      (pid, HEAP, 0x21000, 0, 0, 0, 3, 2, "[heap]"),
                      (pid, SHM, 0x10000, 0, 0, 99, 3, 1, "/dev/shm/pcl-mem-test")]
+    if long_names:
+        maps.append((PID, LONG, 0x1000, 0x1000, 8, 78, 5, 2, long_names))
     for pid, start, length, pgoff, maj, ino, prot, flags, name in maps:
         body = struct.pack("<IIQQQIIQQII", pid, pid, start, length, pgoff, maj, 1 if maj else 0,
                            ino, 0, prot, flags) + (name.encode() + b"\0").ljust(
@@ -133,6 +137,8 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
         recs.append(_record(MMAP2, 2, body + _id_trailer(st, pid, pid, t0, sid0, 0)))
     # instruction addresses: in hot_mem, hot_math, main, and one unmapped
     ips = [BASE + 0x1293 + 4, BASE + 0x12a0, BASE + 0x1228 + 8, BASE + 0x1450, 0x7ffff7a01234]
+    if long_names:      # its inner_* and outer_* functions
+        ips += [LONG + 0x25c + 4, LONG + 0x27e + 2]
     # data addresses: buf.0 (lines apart), fp_clock, fp_sin, stack, heap, null
     daddrs = [BASE + 0x40a0, BASE + 0x40a0 + 0x48, BASE + 0x40a0 + 0x1000 + 8, BASE + 0x4048,
               BASE + 0x4060, 0x7ffd12345670, 0x55d0c1000040, 0, BASE + 0x8800]
@@ -145,7 +151,7 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
         name, _, _, sid = events[k % len(events)]
         j = k // len(events)      # the event's own sample number
         src = sources[(j * 7 + k) % len(sources)]
-        ip = ips[(j * 3) % len(ips)]
+        ip = ips[(j * 3 + k // 5) % len(ips)] if long_names else ips[(j * 3) % len(ips)]
         addr = daddrs[(j * 5 + j // 7) % len(daddrs)]
         weight = [30, 31, 57, 212, 0, 1, 30, 480][(j * 3 + j // 8) % 8]
         pid = PID + 100 if more_maps and k % 3 == 1 else PID
@@ -187,9 +193,12 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
     feat_off = data_off + len(data)
     sections = [(HEADER_NRCPUS, struct.pack("<II", 4, 4))]      # available, online
     sections.append((HEADER_EVENT_DESC, desc))
-    if numa:    # node 0: its memory (total, free) and cpus
-        sections.append((HEADER_NUMA_TOPOLOGY, struct.pack("<IIQQ", 1, 0, 16 << 20, 8 << 20) +
-                         _string("0-3")))
+    if numa:    # each node: its memory (total, free) and cpus
+        cpus = ["0-3"] if numa is True else ["0-1", "2-3"]
+        topo = struct.pack("<I", len(cpus))
+        for node, cpu_list in enumerate(cpus):
+            topo += struct.pack("<IQQ", node, 16 << 20, 8 << 20) + _string(cpu_list)
+        sections.append((HEADER_NUMA_TOPOLOGY, topo))
     feat_index, pos = b"", feat_off + 16 * len(sections)
     features = [0, 0, 0, 0]
     for bit, blob in sections:
