@@ -167,6 +167,9 @@ static int c2c_report(int argc, const char **argv)
 	cfg.nr_cpus = s->header.nr_cpus_avail;
 	cfg.nr_nodes = s->header.nr_numa_nodes;
 	cfg.cpu2node = node_of = cpu_nodes(s, cfg.nr_cpus);
+	cfg.mem_nodes = s->header.mem_nodes;
+	cfg.nr_mem_nodes = s->header.nr_mem_nodes;
+	cfg.mem_block_size = s->header.mem_block_size;
 	for (unsigned i = 0; i < cfg.nr_coalesce; i++)
 		cfg.srclines |= cfg.coalesce[i] == C2C_BY_IADDR && !c.print.no_source && !c.stats;
 	perf_session__new_machine(s, NULL, NULL, c.force);

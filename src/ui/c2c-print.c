@@ -217,18 +217,33 @@ static void cacheline_cell(struct strbuf *sb, const struct row *r, int width)
 	hex_cell(sb, width, r->line->daddr & ~(uint64_t)63);
 }
 
-/* The NUMA nodes of the physical addresses: perf finds none without the
- * file's memory topology, and then counts no addresses either. */
+/* The NUMA nodes of the physical addresses as perf's bitmap_scnprintf()
+ * lists them ("0-1,3"), "N/A" for none; and how often the address changed. */
 static void pa_node_cell(struct strbuf *sb, const struct row *r, int width)
 {
-	(void)r;
-	strbuf_addf(sb, "%*s", width, "N/A");
+	const struct c2c_phys *p = r->e ? &r->e->phys : &r->line->phys;
+	uint32_t nr = r->c->cfg.nr_nodes < 64 ? r->c->cfg.nr_nodes : 64;
+	struct strbuf list = STRBUF_INIT;
+
+	for (uint32_t n = 0; n < nr; n++) {
+		uint32_t last = n;
+
+		if (!(p->nodes >> n & 1))
+			continue;
+		while (last + 1 < nr && (p->nodes >> (last + 1) & 1))
+			last++;
+		strbuf_addf(&list, list.len ? ",%u" : "%u", n);
+		if (last > n)
+			strbuf_addf(&list, "-%u", last);
+		n = last;
+	}
+	strbuf_addf(sb, "%*s", width, list.len ? strbuf_str(&list) : "N/A");
+	strbuf_release(&list);
 }
 
 static void pa_count_cell(struct strbuf *sb, const struct row *r, int width)
 {
-	(void)r;
-	strbuf_addf(sb, "%*u", width, 0);
+	strbuf_addf(sb, "%*u", width, r->e ? r->e->phys.changes : r->line->phys.changes);
 }
 
 static void costly_cell(struct strbuf *sb, const struct row *r, int width)

@@ -16,7 +16,8 @@ WEIGHT, DATA_SRC, IDENTIFIER = 1 << 14, 1 << 15, 1 << 16
 PHYS_ADDR, DATA_PAGE_SIZE, WEIGHT_STRUCT = 1 << 19, 1 << 22, 1 << 24
 
 MMAP2, COMM, SAMPLE, FINISHED_ROUND = 10, 3, 9, 68
-HEADER_NRCPUS, HEADER_EVENT_DESC, HEADER_NUMA_TOPOLOGY = 7, 12, 14
+HEADER_NRCPUS, HEADER_EVENT_DESC, HEADER_NUMA_TOPOLOGY, HEADER_MEM_TOPOLOGY = 7, 12, 14, 22
+MEM_BLOCK = 0x8000000
 ATTR_SIZE = 128
 BASE = 0x55d0c0de0000
 PID = 4242
@@ -95,13 +96,16 @@ HEAP, SHM, LONG = 0x55d0c1000000, 0x7f0000200000, 0x55d0c2001000
 
 
 def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
-          weight_struct=False, nr=None, more_maps=False, numa=False, long_names=None):
+          weight_struct=False, nr=None, more_maps=False, numa=False, long_names=None,
+          mem_topology=False):
     """Writes the file; returns nothing.  binary: the report_work fixture.
     more_maps: a heap (anonymous) and a shared file mapping too, and a
     second process, for the data cache lines perf tells apart by them.
     numa: a NUMA topology, which perf c2c report needs: True for one node
     with all 4 CPUs, 2 for two nodes of 2 CPUs each.  long_names: the
-    jit_long_names fixture, mapped too, for IPs in its very long symbols."""
+    jit_long_names fixture, mapped too, for IPs in its very long symbols.
+    mem_topology: which node each memory block is on (blocks 52 and 53 on
+    nodes 0 and 1, with two nodes), and physical addresses in either."""
     st = IDENTIFIER | IP | TID | TIME | ADDR | ID | CPU | PERIOD | DATA_SRC
     st |= WEIGHT_STRUCT if weight_struct else WEIGHT
     if phys:
@@ -164,7 +168,10 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
         else:
             body += struct.pack("<Q", weight)
         body += struct.pack("<Q", src)
-        if phys:
+        if phys and mem_topology:   # block 52 or 53, now and then a new page
+            page = MEM_BLOCK * (52 + ((addr >> 6) % 3 == 0)) + 0x1000 * ((k // 7) % 3)
+            body += struct.pack("<Q", (page + (addr & 0xfff)) if addr and k % 11 else 0)
+        elif phys:
             body += struct.pack("<Q", (0x1a2b3c000 + (addr & 0xfff)) if addr else 0)
         if page_size:
             body += struct.pack("<Q", [4096, 2 << 20, 0, 1 << 30][k % 4])
@@ -199,6 +206,11 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
         for node, cpu_list in enumerate(cpus):
             topo += struct.pack("<IQQ", node, 16 << 20, 8 << 20) + _string(cpu_list)
         sections.append((HEADER_NUMA_TOPOLOGY, topo))
+    if mem_topology:    # version, block size, nodes: node, blocks, bitmap
+        topo = struct.pack("<QQQ", 1, MEM_BLOCK, 2)
+        for node in (0, 1):
+            topo += struct.pack("<QQQQ", node, 64, 64, 1 << (52 + node))
+        sections.append((HEADER_MEM_TOPOLOGY, topo))
     feat_index, pos = b"", feat_off + 16 * len(sections)
     features = [0, 0, 0, 0]
     for bit, blob in sections:

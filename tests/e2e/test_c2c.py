@@ -16,11 +16,13 @@ VARIANTS = {
     "stores": {"loads": False},
     "maps": {"more_maps": True, "phys": True},
 }
-# for the tables: two nodes, several processes and threads, long symbols
+# for the tables: two nodes, several processes and threads, long symbols,
+# physical addresses in the nodes' memory
 TABLES = {
     "two": {"numa": 2, "more_maps": True, "phys": True},
     "many": {"numa": 2, "more_maps": True, "nr": 1500, "weight_struct": True},
     "long": {"numa": 2, "nr": 400, "long_names": True},
+    "memnodes": {"numa": 2, "more_maps": True, "phys": True, "nr": 300, "mem_topology": True},
 }
 
 

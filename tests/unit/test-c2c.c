@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "core/analysis/c2c.h"
+#include "core/data/perf-data.h"
 #include "core/symbols/thread.h"
 
 static uint64_t src(unsigned op, unsigned lvl, unsigned snoop, unsigned lock, unsigned remote,
@@ -217,6 +218,43 @@ static void entries(void **state)
 	c2c__exit(&c);
 }
 
+/* Physical addresses: the nodes whose memory blocks hold them, and how
+ * often the address changed; addresses in no node (or 0) do not count. */
+static void phys_nodes(void **state)
+{
+	uint64_t node0_blocks = 1ULL << 2, node1_blocks = 1ULL << 3;
+	struct perf_mem_node mem[2] = {
+		{ .node = 0, .size = 64, .nbits = 64, .set = &node0_blocks },
+		{ .node = 1, .size = 64, .nbits = 64, .set = &node1_blocks },
+	};
+	struct c2c_config cfg = {
+		.coalesce = { C2C_BY_IADDR }, .nr_coalesce = 1, .nr_cpus = 4, .nr_nodes = 2,
+		.cpu2node = cpu2node, .mem_nodes = mem, .nr_mem_nodes = 2, .mem_block_size = 0x1000,
+	};
+	static const uint64_t phys[] = { 0x2010, 0x2010, 0x3040, 0, 0x5000, 0x2010 };
+	struct c2c c;
+
+	(void)state;
+	c2c__init(&c, &cfg);
+	for (size_t i = 0; i < sizeof(phys) / sizeof(phys[0]); i++) {
+		struct c2c_access a;
+
+		memset(&a, 0, sizeof(a));
+		a.data_src = src(LOAD, HIT | L3, 16, 0, 0, 0, 0, 0);
+		a.daddr = 0x5000;
+		a.phys_addr = phys[i];
+		a.mapped = a.key.mapped = true;
+		a.thread = &threads[0];
+		c2c__add(&c, &a);
+	}
+	c2c__finish(&c);
+	assert_int_equal(c.nr_shown, 1);
+	assert_int_equal(c.shown[0]->phys.nodes, 3);
+	assert_int_equal(c.shown[0]->phys.changes, 3);
+	assert_int_equal(c.shown[0]->entries[0]->phys.changes, 3);
+	c2c__exit(&c);
+}
+
 /* The tables count the loads whose source is known: not I/O, uncached or
  * missed loads, nor other operations. */
 static void records(void **state)
@@ -257,6 +295,7 @@ int main(void)
 		cmocka_unit_test(shared_lines),
 		cmocka_unit_test(line_order),
 		cmocka_unit_test(entries),
+		cmocka_unit_test(phys_nodes),
 		cmocka_unit_test(records),
 		cmocka_unit_test(coalesce),
 	};

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/data/perf-data.h"
 #include "core/symbols/dso.h"
 #include "core/symbols/srcline-text.h"
 #include "core/symbols/thread.h"
@@ -248,8 +249,37 @@ static struct c2c_entry *entry_findnew(struct c2c *c, const struct c2c_line *lin
 	return &slot->entry;
 }
 
+/* perf's mem2node: the node whose memory blocks hold the address, or -1 */
+static int phys_node(const struct c2c *c, uint64_t phys)
+{
+	uint64_t block;
+
+	if (!c->cfg.mem_block_size)
+		return -1;
+	block = phys / c->cfg.mem_block_size;
+	for (uint32_t i = 0; i < c->cfg.nr_mem_nodes; i++) {
+		const struct perf_mem_node *m = &c->cfg.mem_nodes[i];
+
+		if (block < m->nbits && (m->set[block / 64] >> (block % 64) & 1))
+			return (int)m->node;
+	}
+	return -1;
+}
+
+static void phys_add(struct c2c_phys *p, uint64_t phys, int node)
+{
+	if (!phys || node < 0 || node >= 64)
+		return;
+	p->nodes |= 1ULL << node;
+	if (p->last != phys) {
+		p->changes++;
+		p->last = phys;
+	}
+}
+
 void c2c__add(struct c2c *c, const struct c2c_access *a)
 {
+	int phys_in = a->phys_addr ? phys_node(c, a->phys_addr) : -1;
 	struct c2c_stats one = { 0 };
 	struct c2c_line_key key;
 	struct c2c_line *line;
@@ -276,10 +306,12 @@ void c2c__add(struct c2c *c, const struct c2c_access *a)
 		line->daddr = a->daddr;
 	}
 	stats_add(&line->stats, &one);
+	phys_add(&line->phys, a->phys_addr, phys_in);
 	if (!a->thread)
 		return;
 	e = entry_findnew(c, line, a);
 	stats_add(&e->stats, &one);
+	phys_add(&e->phys, a->phys_addr, phys_in);
 	/* perf puts samples without a CPU on node 0 */
 	node = a->cpu < c->cfg.nr_cpus ? c->cfg.cpu2node[a->cpu] : -1;
 	if (a->cpu == UINT32_MAX)

@@ -39,6 +39,10 @@ struct c2c_config {
 	bool srclines;		/* find the source lines of the shown entries */
 	uint32_t nr_cpus, nr_nodes;
 	const int *cpu2node;	/* nr_cpus entries, -1: in no node */
+	/* the memory blocks of each node, for the nodes of physical addresses */
+	const struct perf_mem_node *mem_nodes;
+	uint32_t nr_mem_nodes;
+	uint64_t mem_block_size;
 	const char *grouping;	/* "offset," and -c as given, for the details */
 };
 
@@ -48,6 +52,7 @@ const char *c2c_config__parse_coalesce(struct c2c_config *cfg, char *list);
 
 struct thread;
 struct dso;
+struct perf_mem_node;
 struct symbol;
 
 /* One sample: its data source and address, and the cache line it falls
@@ -78,6 +83,15 @@ struct c2c_mean {
 	double mean;
 };
 
+/* The NUMA nodes of the physical addresses of a line's (an entry's)
+ * samples, and how often the address changed from one sample to the next
+ * (perf's "PA cnt"; only addresses in a node count). */
+struct c2c_phys {
+	uint64_t nodes;		/* bit n: node n */
+	uint64_t last;
+	uint32_t changes;
+};
+
 /* The samples of a line that share an offset and the coalesce keys: one
  * row of the Pareto table. */
 struct c2c_entry {
@@ -92,6 +106,7 @@ struct c2c_entry {
 	struct c2c_stats *node_stats;	/* per NUMA node of the sampling CPU */
 	struct c2c_mean rmt_hitm, lcl_hitm, rmt_peer, lcl_peer, load;	/* weights */
 	uint64_t *cpus;		/* bitmap of the sampling CPUs */
+	struct c2c_phys phys;
 	char *srcline;		/* of shown entries, with cfg.srclines */
 	bool shown;		/* has a HITM (peer) of the display, or a store */
 };
@@ -101,6 +116,7 @@ struct c2c_line {
 	uint32_t id;
 	uint64_t daddr;		/* the first sample's data address */
 	struct c2c_stats stats;
+	struct c2c_phys phys;
 	struct c2c_entry **entries;	/* after c2c__finish(), in report order */
 	uint32_t nr_entries;
 };
