@@ -97,7 +97,7 @@ static int *cpu_nodes(const struct perf_session *s, uint32_t nr_cpus)
 	return node_of;
 }
 
-static int c2c_report(int argc, const char **argv)
+static int c2c_report(int argc, const char **argv, bool verbose)
 {
 	struct c2c_cmd c = { .tool = { .sample = c2c_sample, .ordered = true } };
 	const struct option opts[] = {
@@ -161,6 +161,8 @@ static int c2c_report(int argc, const char **argv)
 		return 234;	/* perf's -EINVAL */
 	}
 	c.print.node_info = c.node_info > 2 ? 2 : (unsigned)c.node_info;
+	c.print.verbose = verbose;
+	cfg.long_dso_names = verbose;
 	cfg.display = d->display;
 	cfg.show_all = c.show_all;
 	cfg.grouping = grouping;
@@ -219,6 +221,6 @@ int cmd_c2c(int argc, const char **argv)
 	if (argc && strlen(argv[0]) > 2 && !strncmp("record", argv[0], strlen(argv[0])))
 		return c2c_record(argc, argv);
 	if (argc && strlen(argv[0]) > 2 && !strncmp("report", argv[0], strlen(argv[0])))
-		return c2c_report(argc, argv);
+		return c2c_report(argc, argv, verbose > 0);
 	usage_with_options(c2c_usage, opts);
 }

@@ -344,18 +344,31 @@ static void cpus_cell(struct strbuf *sb, const struct row *r, int width)
 	strbuf_addf(sb, "%*u", width, c2c_entry__nr_cpus(r->c, r->e));
 }
 
+/* -v puts the address and where the symbols came from first */
 static void symbol_cell(struct strbuf *sb, const struct row *r, int width)
 {
+	size_t start = sb->len;
+	int room;
+
+	if (r->o->verbose)
+		strbuf_addf(sb, "%-#*" PRIx64 " %c ", 16 + 2, r->e->ip,
+			    r->e->dso ? dso__symtab_origin(r->e->dso) : '!');
 	strbuf_addf(sb, "[%c] ", r->e->level);
-	if (r->e->sym)
-		strbuf_addf(sb, "%.*s", width - 4 < 0 ? 0 : width - 4, r->e->sym->name);
+	room = width - (int)(sb->len - start);
+	if (r->e->sym)	/* no room left: perf prints the whole name */
+		strbuf_addf(sb, "%.*s", room < 0 ? -1 : room, r->e->sym->name);
 	else
 		strbuf_addf(sb, "%#.*" PRIx64, 16, r->e->ip);
 }
 
+static const char *dso_name(const struct c2c_print_opts *o, const struct dso *dso)
+{
+	return o->verbose ? dso->long_name : dso->short_name;
+}
+
 static void dso_cell(struct strbuf *sb, const struct row *r, int width)
 {
-	strbuf_addf(sb, "%-*.*s", width, width, r->e->dso ? r->e->dso->short_name : "[unknown]");
+	strbuf_addf(sb, "%-*.*s", width, width, r->e->dso ? dso_name(r->o, r->e->dso) : "[unknown]");
 }
 
 static void srcline_cell(struct strbuf *sb, const struct row *r, int width)
@@ -507,11 +520,14 @@ static unsigned pareto_columns(const struct c2c *c, const struct c2c_print_opts 
 	for (uint32_t i = 0; i < l->nr_entries; i++) {
 		const struct c2c_entry *e = l->entries[i];
 
-		sym_w = max_int(sym_w, e->sym ? (int)strlen(e->sym->name) + 4 : 16 + 4 + 2);
+		/* perf's widths: the name, "[.] " and with -v the address and
+		 * origin; an unresolved address in 16 digits */
+		sym_w = max_int(sym_w, e->sym ? (int)strlen(e->sym->name) + 4 +
+					      (o->verbose ? 16 + 2 + 3 : 0) : 16 + 4 + 2);
 		if (!e->sym)
 			dso_w = max_int(dso_w, 16);
 		if (e->dso)
-			dso_w = max_int(dso_w, (int)strlen(e->dso->short_name));
+			dso_w = max_int(dso_w, (int)strlen(dso_name(o, e->dso)));
 		if (e->srcline)
 			src_w = max_int(src_w, max_int((int)strlen(e->srcline), 11));
 		comm_w = max_int(comm_w, (int)strlen(e->thread->comm));

@@ -19,6 +19,7 @@ struct c2c_print_opts {
 	bool full_symbols;	/* symbols and source lines not cut to 30 columns */
 	bool no_source;		/* no Source:Line column */
 	bool stdio;		/* --stdio's Pareto, not the TUI's one */
+	bool verbose;		/* perf c2c -v: symbols' addresses, objects' paths */
 };
 
 /* The two tables after the statistics (c is finished). */

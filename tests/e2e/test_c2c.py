@@ -101,6 +101,16 @@ def test_c2c_report_without_stdio_prints_to_a_pipe(files, args):
     same_as_perf(files["long"], args)
 
 
+@pytest.mark.parametrize("variant", ["two", "long"])
+@pytest.mark.parametrize("args", [[], ["-c", "dso,tid"], ["--full-symbols", "-N"]], ids=" ".join)
+def test_c2c_verbose_report_matches_perf(files, variant, args):
+    """c2c -v: symbols with their address and origin, objects by path."""
+    want = perf("c2c", "-v", "report", "--stdio", *args, "-i", files[variant])
+    got = pcl("c2c", "-v", "report", "--stdio", *args, "-i", files[variant])
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+
+
 def test_c2c_report_stats_name_the_grouping(files):
     same_as_perf(files["two"], ["--stats", "-c", "tid,dso"])
 

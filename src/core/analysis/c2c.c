@@ -206,6 +206,13 @@ static void mean_add(struct c2c_mean *m, uint64_t value)
 	m->mean += delta / m->n;
 }
 
+static const char *dso_name(const struct c2c_config *cfg, const struct dso *dso)
+{
+	if (!dso)
+		return NULL;
+	return cfg->long_dso_names ? dso->long_name : dso->short_name;
+}
+
 static struct c2c_entry *entry_findnew(struct c2c *c, const struct c2c_line *line,
 				       const struct c2c_access *a)
 {
@@ -224,7 +231,7 @@ static struct c2c_entry *entry_findnew(struct c2c *c, const struct c2c_line *lin
 	if (coalesced_by(c, C2C_BY_IADDR))
 		key.iaddr = a->iaddr;
 	if (coalesced_by(c, C2C_BY_DSO) && a->dso)
-		key.dso = a->dso->short_name;
+		key.dso = dso_name(&c->cfg, a->dso);
 	hash = hash_add(hash_add(hash_add(key.line_id, key.offset), key.iaddr),
 			(uint64_t)key.tid << 32 | (uint32_t)key.pid);
 	if (key.dso)
@@ -448,8 +455,7 @@ static int entry_order(const struct c2c_entry *a, const struct c2c_entry *b)
 			ret = cmp_u64(a->iaddr, b->iaddr);
 			break;
 		case C2C_BY_DSO:
-			ret = str_null_last(a->dso ? a->dso->short_name : NULL,
-					    b->dso ? b->dso->short_name : NULL);
+			ret = str_null_last(dso_name(sort_cfg, a->dso), dso_name(sort_cfg, b->dso));
 			break;
 		}
 	}

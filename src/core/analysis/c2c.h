@@ -37,6 +37,7 @@ struct c2c_config {
 	unsigned nr_coalesce;
 	bool show_all;		/* every cache line, not only those with HITMs (peers) */
 	bool srclines;		/* find the source lines of the shown entries */
+	bool long_dso_names;	/* -v: objects are told apart by path */
 	uint32_t nr_cpus, nr_nodes;
 	const int *cpu2node;	/* nr_cpus entries, -1: in no node */
 	/* the memory blocks of each node, for the nodes of physical addresses */
