@@ -140,25 +140,21 @@ static int c2c_report(int argc, const char **argv, bool verbose)
 	bad = c2c_config__parse_coalesce(&cfg, keys);
 	if (bad) {
 		fprintf(stderr, "unrecognized sort token: %s\n", bad);
-		free(keys);
-		free(grouping);
-		return PCL_EXIT_ERROR;
+		ret = PCL_EXIT_ERROR;
+		goto out_keys;
 	}
 	s = perf_session__open(c.input ? c.input : "perf.data", c.force, &err);
 	if (!s) {
 		fprintf(stderr, "failed to open %s\n", err);
 		free(err);
-		free(keys);
-		free(grouping);
-		return PCL_EXIT_ERROR;
+		ret = PCL_EXIT_ERROR;
+		goto out_keys;
 	}
 	/* perf sets up its NUMA nodes first: a file without them stops here */
 	if (!s->header.nr_numa_nodes) {
 		fputs("Failed setup nodes\n", stderr);
-		perf_session__delete(s);
-		free(keys);
-		free(grouping);
-		return 234;	/* perf's -EINVAL */
+		ret = 234;	/* perf's -EINVAL */
+		goto out_session;
 	}
 	c.print.node_info = c.node_info > 2 ? 2 : (unsigned)c.node_info;
 	c.print.verbose = verbose;
@@ -184,8 +180,10 @@ static int c2c_report(int argc, const char **argv, bool verbose)
 			c2c_print_report(stdout, &c.c2c, &c.print);
 	}
 	c2c__exit(&c.c2c);
-	perf_session__delete(s);
 	free(node_of);
+out_session:
+	perf_session__delete(s);
+out_keys:
 	free(keys);
 	free(grouping);
 	return ret;

@@ -217,27 +217,52 @@ static void cacheline_cell(struct strbuf *sb, const struct row *r, int width)
 	hex_cell(sb, width, r->line->daddr & ~(uint64_t)63);
 }
 
-/* The NUMA nodes of the physical addresses as perf's bitmap_scnprintf()
- * lists them ("0-1,3"), "N/A" for none; and how often the address changed. */
-static void pa_node_cell(struct strbuf *sb, const struct row *r, int width)
+/* The entry's CPUs in the node (perf's bitmap_scnprintf(): "0-3,6") */
+static bool cpu_in_node(const struct row *r, int node, uint32_t cpu)
+{
+	return r->c->cfg.cpu2node[cpu] == node && c2c_entry__has_cpu(r->c, r->e, cpu);
+}
+
+static bool node_in_phys(const struct row *r, int unused, uint32_t node)
 {
 	const struct c2c_phys *p = r->e ? &r->e->phys : &r->line->phys;
+
+	(void)unused;
+	return p->nodes >> node & 1;
+}
+
+/* Appends the members in [0, nr) as "0-3,6"; returns whether any */
+static bool bit_ranges(struct strbuf *sb, uint32_t nr, const struct row *r, int arg,
+		       bool (*has)(const struct row *r, int arg, uint32_t bit))
+{
+	bool first = true;
+
+	for (uint32_t bit = 0; bit < nr; bit++) {
+		uint32_t last = bit;
+
+		if (!has(r, arg, bit))
+			continue;
+		while (last + 1 < nr && has(r, arg, last + 1))
+			last++;
+		strbuf_addf(sb, first ? "%u" : ",%u", bit);
+		if (last > bit)
+			strbuf_addf(sb, "-%u", last);
+		first = false;
+		bit = last;
+	}
+	return !first;
+}
+
+/* The NUMA nodes of the physical addresses ("0-1"), "N/A" for none; and
+ * how often the address changed. */
+static void pa_node_cell(struct strbuf *sb, const struct row *r, int width)
+{
 	uint32_t nr = r->c->cfg.nr_nodes < 64 ? r->c->cfg.nr_nodes : 64;
 	struct strbuf list = STRBUF_INIT;
 
-	for (uint32_t n = 0; n < nr; n++) {
-		uint32_t last = n;
-
-		if (!(p->nodes >> n & 1))
-			continue;
-		while (last + 1 < nr && (p->nodes >> (last + 1) & 1))
-			last++;
-		strbuf_addf(&list, list.len ? ",%u" : "%u", n);
-		if (last > n)
-			strbuf_addf(&list, "-%u", last);
-		n = last;
-	}
-	strbuf_addf(sb, "%*s", width, list.len ? strbuf_str(&list) : "N/A");
+	if (!bit_ranges(&list, nr, r, 0, node_in_phys))
+		strbuf_addstr(&list, "N/A");
+	strbuf_addf(sb, "%*s", width, strbuf_str(&list));
 	strbuf_release(&list);
 }
 
@@ -376,28 +401,6 @@ static void srcline_cell(struct strbuf *sb, const struct row *r, int width)
 	strbuf_addf(sb, "%-.*s", width, r->e->srcline ? r->e->srcline : "??:0");
 }
 
-/* perf's bitmap_scnprintf(): "0-3,6" */
-static void cpu_list(struct strbuf *sb, const struct row *r, int node)
-{
-	const struct c2c_config *cfg = &r->c->cfg;
-	bool first = true;
-
-	for (uint32_t cpu = 0; cpu < cfg->nr_cpus; cpu++) {
-		uint32_t last = cpu;
-
-		if (cfg->cpu2node[cpu] != node || !c2c_entry__has_cpu(r->c, r->e, cpu))
-			continue;
-		while (last + 1 < cfg->nr_cpus && cfg->cpu2node[last + 1] == node &&
-		       c2c_entry__has_cpu(r->c, r->e, last + 1))
-			last++;
-		strbuf_addf(sb, first ? "%u" : ",%u", cpu);
-		if (last > cpu)
-			strbuf_addf(sb, "-%u", last);
-		first = false;
-		cpu = last;
-	}
-}
-
 static void node_cell(struct strbuf *sb, const struct row *r, int width)
 {
 	const struct c2c_config *cfg = &r->c->cfg;
@@ -435,7 +438,7 @@ static void node_cell(struct strbuf *sb, const struct row *r, int width)
 				strbuf_addf(sb, "%6s}", "n/a");
 		} else if (r->o->node_info >= 2) {
 			strbuf_addch(sb, '{');
-			cpu_list(sb, r, (int)node);
+			bit_ranges(sb, cfg->nr_cpus, r, (int)node, cpu_in_node);
 			strbuf_addch(sb, '}');
 		}
 	}
@@ -490,14 +493,6 @@ static void print_table(FILE *fp, const struct c2c *c, const struct c2c_print_op
 	}
 }
 
-static bool coalesced_by(const struct c2c *c, enum c2c_coalesce k)
-{
-	for (unsigned i = 0; i < c->cfg.nr_coalesce; i++)
-		if (c->cfg.coalesce[i] == k)
-			return true;
-	return false;
-}
-
 static int max_int(int a, int b)
 {
 	return a > b ? a : b;
@@ -509,8 +504,8 @@ static unsigned pareto_columns(const struct c2c *c, const struct c2c_print_opts 
 			       const struct c2c_line *l, struct column *cols)
 {
 	bool peer = c->cfg.display == C2C_DISPLAY_PEER;
-	bool iaddr = coalesced_by(c, C2C_BY_IADDR);
-	bool dso = iaddr || coalesced_by(c, C2C_BY_DSO);
+	bool iaddr = c2c_config__coalesces(&c->cfg, C2C_BY_IADDR);
+	bool dso = iaddr || c2c_config__coalesces(&c->cfg, C2C_BY_DSO);
 	int sym_w = 0, dso_w = 0, src_w = 0, comm_w = 0;
 	static const char *const node_headers[] = {
 		"Node", NULL, "Node{cpu list}",
@@ -552,9 +547,9 @@ static unsigned pareto_columns(const struct c2c *c, const struct c2c_print_opts 
 		COL("------- CL --------", "Off", 2, false, 5, offset_cell);
 	COL(NULL, "Node", 0, false, 4, pa_node_cell);
 	COL(NULL, "PA cnt", 0, false, 6, pa_count_cell);
-	if (coalesced_by(c, C2C_BY_PID))
+	if (c2c_config__coalesces(&c->cfg, C2C_BY_PID))
 		COL(NULL, "Pid", 0, false, 7, pid_cell);
-	if (coalesced_by(c, C2C_BY_TID))
+	if (c2c_config__coalesces(&c->cfg, C2C_BY_TID))
 		COL(NULL, "Tid", 0, true, comm_w + 8, tid_cell);
 	if (iaddr)
 		COL(NULL, "Code address", 0, false, 18, iaddr_cell);

@@ -189,10 +189,10 @@ void c2c__init(struct c2c *c, const struct c2c_config *cfg)
 	hashmap_init(&c->entries, sizeof(struct entry_slot));
 }
 
-static bool coalesced_by(const struct c2c *c, enum c2c_coalesce k)
+bool c2c_config__coalesces(const struct c2c_config *cfg, enum c2c_coalesce k)
 {
-	for (unsigned i = 0; i < c->cfg.nr_coalesce; i++)
-		if (c->cfg.coalesce[i] == k)
+	for (unsigned i = 0; i < cfg->nr_coalesce; i++)
+		if (cfg->coalesce[i] == k)
 			return true;
 	return false;
 }
@@ -224,13 +224,13 @@ static struct c2c_entry *entry_findnew(struct c2c *c, const struct c2c_line *lin
 	memset(&key, 0, sizeof(key));
 	key.line_id = line->id;
 	key.offset = a->daddr & 63;
-	if (coalesced_by(c, C2C_BY_TID))
+	if (c2c_config__coalesces(&c->cfg, C2C_BY_TID))
 		key.tid = a->thread->tid;
-	if (coalesced_by(c, C2C_BY_PID))
+	if (c2c_config__coalesces(&c->cfg, C2C_BY_PID))
 		key.pid = a->thread->pid;
-	if (coalesced_by(c, C2C_BY_IADDR))
+	if (c2c_config__coalesces(&c->cfg, C2C_BY_IADDR))
 		key.iaddr = a->iaddr;
-	if (coalesced_by(c, C2C_BY_DSO) && a->dso)
+	if (c2c_config__coalesces(&c->cfg, C2C_BY_DSO) && a->dso)
 		key.dso = dso_name(&c->cfg, a->dso);
 	hash = hash_add(hash_add(hash_add(key.line_id, key.offset), key.iaddr),
 			(uint64_t)key.tid << 32 | (uint32_t)key.pid);

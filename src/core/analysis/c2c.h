@@ -50,6 +50,7 @@ struct c2c_config {
 /* Parses -c's list ("tid,pid,iaddr,dso", empty items skipped) into cfg;
  * returns the unknown token (in list) or NULL. */
 const char *c2c_config__parse_coalesce(struct c2c_config *cfg, char *list);
+bool c2c_config__coalesces(const struct c2c_config *cfg, enum c2c_coalesce k);
 
 struct thread;
 struct dso;
