@@ -359,7 +359,7 @@ static void handle_long(const char *arg, int *i, int argc, const char **argv)
 		}
 		val = eq + 1;
 	} else if (takes_arg(o) && !unset && (o->flags & OPTF_LASTARG_DEFAULT)) {
-		if (*i + 1 < argc)
+		if (*i + 1 < argc && argv[*i + 1][0] != '-')	/* an option: the default */
 			val = argv[++*i];
 	} else if (takes_arg(o) && !unset && !(o->flags & OPTF_OPTARG)) {
 		if (*i + 1 >= argc) {
@@ -395,7 +395,8 @@ static void handle_short_cluster(const char *arg, int *i, int argc, const char *
 				bad_option();
 			return;
 		}
-		if ((o->flags & OPTF_OPTARG) && (!(o->flags & OPTF_LASTARG_DEFAULT) || *i + 1 >= argc)) {
+		if ((o->flags & OPTF_OPTARG) && (!(o->flags & OPTF_LASTARG_DEFAULT) || *i + 1 >= argc ||
+						 argv[*i + 1][0] == '-')) {
 			if (apply(o, NULL, false, true))
 				bad_option();
 			return;

@@ -33,8 +33,8 @@ enum {
 	OPTF_NONEG = 4,		/* --no-X is refused */
 	OPTF_HIDDEN = 8,	/* not shown in usage */
 	OPTF_LASTARG_DEFAULT = 16,	/* with OPTARG: the next argument is the value,
-					 * the default only when none follows (perf's
-					 * "-g caller") */
+					 * the default when none follows or the next is
+					 * an option (perf's "-g caller", "-g -i f") */
 	OPTF_EXCLUSIVE = 32,	/* refused after another OPTF_EXCLUSIVE one */
 };
 

@@ -15,7 +15,7 @@ static const char *const usage[] = { "pcl test [<options>]", NULL };
 
 static bool all_cpus, no_inherit_unset;
 static int verbose, freq;
-static const char *output, *callgraph;
+static const char *output, *callgraph, *graph_mode;
 static const char *events[8];
 static int nevents;
 static bool inherit = true;
@@ -41,6 +41,9 @@ static const struct option opts[] = {
 	OPT_CALLBACK('e', "event", NULL, "event", "event selector", add_event),
 	OPT_STRING_OPTARG('g', "call-graph", &callgraph, "mode", "call graph", "fp"),
 	OPT_CALLBACK_NOOPT('i', "no-inherit", NULL, "no inherit", set_inherit),
+	{ .type = OPT_STRING_T, .short_name = 'G', .long_name = "graph", .value = &graph_mode,
+	  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT, .defstr = "graph,caller", .argh = "mode",
+	  .help = "perf report's -g" },
 	OPT_END(),
 };
 
@@ -48,7 +51,7 @@ static int reset(void **state)
 {
 	all_cpus = false;
 	verbose = freq = nevents = 0;
-	output = callgraph = NULL;
+	output = callgraph = graph_mode = NULL;
 	inherit = true;
 	return 0;
 }
@@ -97,6 +100,30 @@ static void optional_argument(void **state)
 	reset(NULL);
 	assert_int_equal(parse(2, argv2, 0), 0);
 	assert_string_equal(callgraph, "dwarf");
+}
+
+/* perf's "last argument default": the next argument is the value, unless
+ * there is none or it is an option */
+static void last_argument_default(void **state)
+{
+	const char *value[] = { "t", "-G", "fractal", NULL };
+	const char *option[] = { "t", "-G", "-o", "f", NULL };
+	const char *long_option[] = { "t", "--graph", "-a", NULL };
+	const char *last[] = { "t", "--graph", NULL };
+
+	assert_int_equal(parse(3, value, 0), 0);
+	assert_string_equal(graph_mode, "fractal");
+	reset(NULL);
+	assert_int_equal(parse(4, option, 0), 0);
+	assert_string_equal(graph_mode, "graph,caller");
+	assert_string_equal(output, "f");
+	reset(NULL);
+	assert_int_equal(parse(3, long_option, 0), 0);
+	assert_string_equal(graph_mode, "graph,caller");
+	assert_true(all_cpus);
+	reset(NULL);
+	assert_int_equal(parse(2, last, 0), 0);
+	assert_string_equal(graph_mode, "graph,caller");
 }
 
 static void negation(void **state)
@@ -170,6 +197,7 @@ int main(void)
 		cmocka_unit_test_setup(long_forms, reset),
 		cmocka_unit_test_setup(repeatable, reset),
 		cmocka_unit_test_setup(optional_argument, reset),
+		cmocka_unit_test_setup(last_argument_default, reset),
 		cmocka_unit_test_setup(negation, reset),
 		cmocka_unit_test_setup(workload_split, reset),
 		cmocka_unit_test(exclusive),
