@@ -13,6 +13,7 @@
 #include "ui/c2c-print.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/strset.h"
 #include "util/util.h"
 
 static const char *const c2c_usage[] = { "pcl c2c {record|report}", NULL };
@@ -30,10 +31,14 @@ static const struct display {
 struct c2c_cmd {
 	struct perf_tool tool;
 	struct c2c c2c;
-	const char *input, *display, *coalesce;
+	const char *input, *display, *coalesce, *call_graph;
 	bool force, stats, show_all;
 	int node_info;
 	struct c2c_print_opts print;
+	struct callchain_param cc;
+	struct cc_resolver resolver;
+	struct callchain_cursor cursor;
+	struct strset strings;
 };
 
 static int c2c_sample(struct perf_tool *tool, struct perf_session *s,
@@ -44,7 +49,7 @@ static int c2c_sample(struct perf_tool *tool, struct perf_session *s,
 	struct addr_location ip, data;
 	struct c2c_access a;
 
-	(void)hdr, (void)evsel;
+	(void)hdr;
 	perf_session__resolve_sample(s, sample, &ip);
 	memset(&data, 0, sizeof(data));
 	machine__lookup(s->machine, ip.thread, sample->cpumode, sample->addr, &data);
@@ -60,6 +65,12 @@ static int c2c_sample(struct perf_tool *tool, struct perf_session *s,
 	a.dso = ip.dso;
 	a.sym = ip.sym;
 	a.level = ip.level;
+	a.period = sample->period;
+	if (sample->callchain && c->print.cc) {
+		callchain_cursor__resolve(&c->cursor, &c->resolver, ip.thread, &evsel->attr, sample);
+		a.frames = c->cursor.frames;
+		a.nr_frames = c->cursor.nr;
+	}
 	a.mapped = data.map && ip.map;
 	a.key.cpumode = sample->cpumode;
 	a.key.mapped = data.map != NULL;
@@ -99,12 +110,20 @@ static int *cpu_nodes(const struct perf_session *s, uint32_t nr_cpus)
 
 static int c2c_report(int argc, const char **argv, bool verbose)
 {
-	struct c2c_cmd c = { .tool = { .sample = c2c_sample, .ordered = true } };
+	/* call_graph: "" not given, NULL --no-call-graph */
+	struct c2c_cmd c = { .tool = { .sample = c2c_sample, .ordered = true }, .call_graph = "" };
 	const struct option opts[] = {
 		OPT_STRING('c', "coalesce", &c.coalesce, "coalesce fields",
 			   "coalesce fields: pid,tid,iaddr,dso"),
 		OPT_STRING('d', "display", &c.display, "Switch HITM output type", "tot,lcl,rmt,peer"),
 		OPT_BOOLEAN('f', "force", &c.force, "don't complain, do it"),
+		{ .type = OPT_STRING_T, .short_name = 'g', .long_name = "call-graph",
+		  .value = &c.call_graph, .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT,
+		  .defstr = "graph,0.5,caller,function,percent",
+		  .argh = "print_type,threshold[,print_limit],order,sort_key[,branch],value",
+		  .help = "Display call graph (graph|flat|fractal|folded|none), order "
+			  "(caller|callee), key (function|address|srcline), value "
+			  "(percent|period|count). Default: graph,0.5,caller,function,percent" },
 		OPT_STRING('i', "input", &c.input, "file", "the input file to process"),
 		OPT_INCR('N', "node-info", &c.node_info,
 			 "show extra node info in report (repeat for more info)"),
@@ -121,6 +140,7 @@ static int c2c_report(int argc, const char **argv, bool verbose)
 	char *err = NULL, *keys, *grouping;
 	const char *bad;
 	int ret, *node_of;
+	bool use_callchain = true;
 
 	argc = parse_options(argc, argv, opts, report_usage, 0);
 	if (argc > 1)
@@ -134,6 +154,15 @@ static int c2c_report(int argc, const char **argv, bool verbose)
 			return PCL_EXIT_ERROR;
 		}
 	}
+	/* samples with call chains get their graphs, callee first unless -g
+	 * says otherwise; perf shows every branch, whatever -g's threshold */
+	callchain_param__init(&c.cc);
+	if (c.call_graph && *c.call_graph &&
+	    callchain_param__parse(&c.cc, c.call_graph, &use_callchain) < 0)
+		usage_with_options(report_usage, opts);
+	c.cc.min_percent = 0;
+	if (c.call_graph && use_callchain)
+		c.print.cc = &c.cc;
 	keys = xstrdup(c.coalesce ? c.coalesce : "iaddr");
 	grouping = xmalloc(strlen(keys) + sizeof("offset,"));
 	sprintf(grouping, "offset,%s", keys);
@@ -170,7 +199,9 @@ static int c2c_report(int argc, const char **argv, bool verbose)
 	cfg.mem_block_size = s->header.mem_block_size;
 	for (unsigned i = 0; i < cfg.nr_coalesce; i++)
 		cfg.srclines |= cfg.coalesce[i] == C2C_BY_IADDR && !c.print.no_source && !c.stats;
-	perf_session__new_machine(s, NULL, NULL, c.force);
+	cc_resolver__init(&c.resolver, perf_session__new_machine(s, NULL, NULL, c.force), &c.cc,
+			  &c.strings);
+	c.resolver.max_stack = callchain_max_stack_default();
 	c2c__init(&c.c2c, &cfg);
 	ret = perf_session__process(s, &c.tool) < 0 ? PCL_EXIT_ERROR : 0;
 	if (!ret) {
@@ -180,6 +211,9 @@ static int c2c_report(int argc, const char **argv, bool verbose)
 			c2c_print_report(stdout, &c.c2c, &c.print);
 	}
 	c2c__exit(&c.c2c);
+	callchain_cursor__exit(&c.cursor);
+	cc_resolver__exit(&c.resolver);
+	strset_release(&c.strings);
 	free(node_of);
 out_session:
 	perf_session__delete(s);

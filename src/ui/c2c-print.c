@@ -9,6 +9,7 @@
 #include "core/events/evsel.h"
 #include "core/symbols/dso.h"
 #include "core/symbols/thread.h"
+#include "ui/callchain-print.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -573,6 +574,34 @@ static unsigned pareto_columns(const struct c2c *c, const struct c2c_print_opts 
 	return n;
 }
 
+/* A line's shown entries, each with its call graph when it has one; the
+ * graph's percentages are of all the line's samples' periods. */
+static void print_entries(FILE *fp, const struct c2c *c, const struct c2c_print_opts *o,
+			  const struct c2c_line *l, const struct column *cols, unsigned n)
+{
+	static const struct hist_opts no_cumulate;	/* what the graph printer asks */
+	struct hists graph_hists = { .opts = &no_cumulate };
+	struct strbuf names = STRBUF_INIT;
+	struct callchain_print cp = { .param = o->cc, .names = &names };
+	uint64_t total = 0;
+
+	for (uint32_t k = 0; k < l->nr_entries; k++)
+		total += l->entries[k]->period;
+	for (uint32_t k = 0; k < l->nr_entries; k++) {
+		struct row r = { .c = c, .o = o, .line = l, .e = l->entries[k] };
+		struct hist_entry he = { .callchain = r.e->callchain, .hists = &graph_hists };
+
+		if (!r.e->shown)
+			continue;
+		print_row(fp, cols, n, &r);
+		if (r.e->callchain && o->cc) {
+			he.stat.period = r.e->period;
+			callchain_print_entry(fp, &he, total, &cp);
+		}
+	}
+	strbuf_release(&names);
+}
+
 static void print_pareto(FILE *fp, const struct c2c *c, const struct c2c_print_opts *o)
 {
 	bool peer = c->cfg.display == C2C_DISPLAY_PEER;
@@ -598,12 +627,7 @@ static void print_pareto(FILE *fp, const struct c2c *c, const struct c2c_print_o
 			"  ----------------------------------------------------------------------\n",
 			i, peer ? st->rmt_peer : st->rmt_hitm, peer ? st->lcl_peer : st->lcl_hitm,
 			st->st_l1hit, st->st_l1miss, st->st_na, hex);
-		for (uint32_t k = 0; k < l->nr_entries; k++) {
-			struct row r = { .c = c, .o = o, .line = l, .e = l->entries[k] };
-
-			if (r.e->shown)
-				print_row(fp, cols, n, &r);
-		}
+		print_entries(fp, c, o, l, cols, n);
 	}
 }
 

@@ -20,6 +20,7 @@ struct c2c_print_opts {
 	bool no_source;		/* no Source:Line column */
 	bool stdio;		/* --stdio's Pareto, not the TUI's one */
 	bool verbose;		/* perf c2c -v: symbols' addresses, objects' paths */
+	const struct callchain_param *cc;	/* how call graphs are drawn */
 };
 
 /* The two tables after the statistics (c is finished). */

@@ -11,7 +11,7 @@ lock, dtlb, lvl_num, remote, snoopx, blk, hops), alone and combined.
 """
 import struct
 
-IP, TID, TIME, ADDR, ID, CPU, PERIOD = 1, 2, 4, 8, 64, 128, 256
+IP, TID, TIME, ADDR, ID, CPU, PERIOD, CALLCHAIN = 1, 2, 4, 8, 64, 128, 256, 32
 WEIGHT, DATA_SRC, IDENTIFIER = 1 << 14, 1 << 15, 1 << 16
 PHYS_ADDR, DATA_PAGE_SIZE, WEIGHT_STRUCT = 1 << 19, 1 << 22, 1 << 24
 
@@ -97,7 +97,7 @@ HEAP, SHM, LONG = 0x55d0c1000000, 0x7f0000200000, 0x55d0c2001000
 
 def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
           weight_struct=False, nr=None, more_maps=False, numa=False, long_names=None,
-          mem_topology=False):
+          mem_topology=False, callchains=False):
     """Writes the file; returns nothing.  binary: the report_work fixture.
     more_maps: a heap (anonymous) and a shared file mapping too, and a
     second process, for the data cache lines perf tells apart by them.
@@ -105,11 +105,14 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
     with all 4 CPUs, 2 for two nodes of 2 CPUs each.  long_names: the
     jit_long_names fixture, mapped too, for IPs in its very long symbols.
     mem_topology: which node each memory block is on (blocks 52 and 53 on
-    nodes 0 and 1, with two nodes), and physical addresses in either."""
+    nodes 0 and 1, with two nodes), and physical addresses in either.
+    callchains: user call chains of two or three frames."""
     st = IDENTIFIER | IP | TID | TIME | ADDR | ID | CPU | PERIOD | DATA_SRC
     st |= WEIGHT_STRUCT if weight_struct else WEIGHT
     if phys:
         st |= PHYS_ADDR
+    if callchains:
+        st |= CALLCHAIN
     if page_size:
         st |= DATA_PAGE_SIZE
     events = []
@@ -163,6 +166,11 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
         cpu = k % 3
         body = struct.pack("<QQIIQQQII", sid, ip, pid, tid, t, addr, sid, cpu, 0)
         body += struct.pack("<Q", 1 if k % 5 else 10007)          # period
+        if callchains:      # the IP, called from main (now and then by way of worker)
+            chain = [0xfffffffffffffe00, ip, BASE + 0x1440 + 4 * (k % 3)]
+            if k % 4 == 1:
+                chain.insert(2, BASE + 0x1310)
+            body += struct.pack("<Q", len(chain)) + b"".join(struct.pack("<Q", a) for a in chain)
         if weight_struct:
             body += struct.pack("<IHH", weight, (k * 13) % 90, 0)
         else:

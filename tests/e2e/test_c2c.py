@@ -17,12 +17,13 @@ VARIANTS = {
     "maps": {"more_maps": True, "phys": True},
 }
 # for the tables: two nodes, several processes and threads, long symbols,
-# physical addresses in the nodes' memory
+# physical addresses in the nodes' memory, call chains
 TABLES = {
     "two": {"numa": 2, "more_maps": True, "phys": True},
     "many": {"numa": 2, "more_maps": True, "nr": 1500, "weight_struct": True},
     "long": {"numa": 2, "nr": 400, "long_names": True},
     "memnodes": {"numa": 2, "more_maps": True, "phys": True, "nr": 300, "mem_topology": True},
+    "chains": {"numa": 2, "more_maps": True, "phys": True, "nr": 1500, "callchains": True},
 }
 
 
@@ -93,6 +94,17 @@ def test_c2c_report_options_match_perf(files, variant, args):
     same_as_perf(files[variant], ["--stdio"] + args)
 
 
+@pytest.mark.parametrize("args", [
+    ["-g"], ["-g", "caller"], ["-g", "fractal"], ["-g", "flat"], ["-g", "folded"],
+    ["-g", "graph,10"], ["-g", "address"], ["-g", "callee,period"], ["-g", "count"],
+    ["-g", "srcline"], ["-g", "none"], ["--no-call-graph"], ["-c", "tid", "-d", "rmt", "-N"],
+], ids=" ".join)
+def test_c2c_report_call_graphs_match_perf(files, args):
+    """Samples with call chains get perf's graphs under their Pareto rows,
+    whatever threshold -g gives."""
+    same_as_perf(files["chains"], ["--stdio"] + args)
+
+
 @pytest.mark.parametrize("args", [[], ["-c", "tid,dso", "-N"], ["--full-symbols", "-d", "peer"]],
                          ids=" ".join)
 def test_c2c_report_without_stdio_prints_to_a_pipe(files, args):
@@ -113,6 +125,13 @@ def test_c2c_verbose_report_matches_perf(files, variant, args):
 
 def test_c2c_report_stats_name_the_grouping(files):
     same_as_perf(files["two"], ["--stats", "-c", "tid,dso"])
+
+
+def test_c2c_report_bad_call_graph_is_a_usage_error(files):
+    want = perf("c2c", "report", "--stdio", "-g", "bogus", "-i", files["chains"])
+    got = pcl("c2c", "report", "--stdio", "-g", "bogus", "-i", files["chains"])
+    assert got.returncode == want.returncode == 129
+    assert got.stdout == want.stdout == ""
 
 
 def test_c2c_report_unknown_coalesce_key(files):

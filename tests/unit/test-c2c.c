@@ -255,6 +255,38 @@ static void phys_nodes(void **state)
 	c2c__exit(&c);
 }
 
+/* Samples with call chains give their entry a call graph of their periods */
+static void call_chains(void **state)
+{
+	static const struct cc_frame leaf = { .ip = 0x600 }, caller = { .ip = 0x900 };
+	const struct cc_frame *chain[] = { &leaf, &caller };
+	const struct c2c_entry *e;
+	struct c2c_access a;
+	struct c2c c;
+
+	(void)state;
+	init(&c, C2C_DISPLAY_TOT, false);
+	for (int i = 0; i < 3; i++) {
+		memset(&a, 0, sizeof(a));
+		a.data_src = src(LOAD, HIT | L3, 16, 0, 0, 0, 0, 0);
+		a.daddr = 0x5008;
+		a.mapped = a.key.mapped = true;
+		a.thread = &threads[0];
+		a.iaddr = a.ip = 0x600;
+		a.period = i ? 1 : 10007;
+		a.frames = chain;
+		a.nr_frames = i == 2 ? 1 : 2;
+		c2c__add(&c, &a);
+	}
+	c2c__finish(&c);
+	e = c.shown[0]->entries[0];
+	assert_int_equal(e->period, 10009);
+	assert_non_null(e->callchain);
+	assert_int_equal(callchain_node__cumul_hits(&e->callchain->node), 10009);
+	assert_int_equal(e->callchain->max_depth, 2);
+	c2c__exit(&c);
+}
+
 /* The tables count the loads whose source is known: not I/O, uncached or
  * missed loads, nor other operations. */
 static void records(void **state)
@@ -296,6 +328,7 @@ int main(void)
 		cmocka_unit_test(line_order),
 		cmocka_unit_test(entries),
 		cmocka_unit_test(phys_nodes),
+		cmocka_unit_test(call_chains),
 		cmocka_unit_test(records),
 		cmocka_unit_test(coalesce),
 	};

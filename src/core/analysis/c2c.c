@@ -187,6 +187,7 @@ void c2c__init(struct c2c *c, const struct c2c_config *cfg)
 	c->cfg = *cfg;
 	hashmap_init(&c->lines, sizeof(struct c2c_line));
 	hashmap_init(&c->entries, sizeof(struct entry_slot));
+	callchain_store__init(&c->store);
 }
 
 bool c2c_config__coalesces(const struct c2c_config *cfg, enum c2c_coalesce k)
@@ -318,6 +319,12 @@ void c2c__add(struct c2c *c, const struct c2c_access *a)
 		return;
 	e = entry_findnew(c, line, a);
 	stats_add(&e->stats, &one);
+	e->period += a->period;
+	if (a->nr_frames) {
+		if (!e->callchain)
+			e->callchain = callchain_root__new(&c->store);
+		callchain_root__append(&c->store, e->callchain, a->frames, a->nr_frames, a->period);
+	}
 	phys_add(&e->phys, a->phys_addr, phys_in);
 	/* perf puts samples without a CPU on node 0 */
 	node = a->cpu < c->cfg.nr_cpus ? c->cfg.cpu2node[a->cpu] : -1;
@@ -503,6 +510,8 @@ static void line_entries(struct c2c *c, struct c2c_line *l)
 		struct c2c_entry *e = l->entries[i];
 
 		e->shown = c2c_stats__display(&e->stats, d) || e->stats.store;
+		if (e->callchain)
+			callchain_root__finalize(e->callchain);
 		if (c->cfg.srclines)
 			e->srcline = entry_srcline(e);
 	}
@@ -569,6 +578,7 @@ void c2c__exit(struct c2c *c)
 		free(s->entry.srcline);
 	}
 	free(c->shown);
+	callchain_store__exit(&c->store);
 	hashmap_release(&c->lines);
 	hashmap_release(&c->entries);
 }

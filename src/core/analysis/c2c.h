@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/hist/callchain.h"
 #include "util/hashmap.h"
 
 struct c2c_stats {
@@ -77,6 +78,9 @@ struct c2c_access {
 	struct dso *dso;	/* of the instruction, NULL without a map */
 	struct symbol *sym;
 	char level;		/* '.' user, 'k' kernel */
+	uint64_t period;
+	const struct cc_frame *const *frames;	/* the resolved call chain */
+	uint32_t nr_frames;
 };
 
 /* perf's running mean (Welford's update, its rounding included). */
@@ -110,6 +114,8 @@ struct c2c_entry {
 	uint64_t *cpus;		/* bitmap of the sampling CPUs */
 	struct c2c_phys phys;
 	char *srcline;		/* of shown entries, with cfg.srclines */
+	uint64_t period;	/* of its samples */
+	struct callchain_root *callchain;	/* of samples with call chains, or NULL */
 	bool shown;		/* has a HITM (peer) of the display, or a store */
 };
 
@@ -130,6 +136,7 @@ struct c2c {
 	uint32_t nr_shared_lines;
 	struct hashmap lines;		/* c2c_line_key -> struct c2c_line */
 	struct hashmap entries;		/* line id and keys -> struct c2c_entry */
+	struct callchain_store store;	/* the entries' call chains */
 	uint32_t nr_lines;
 	struct c2c_line **shown;	/* after c2c__finish(): the table's lines, in order */
 	uint32_t nr_shown;
