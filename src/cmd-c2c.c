@@ -10,6 +10,7 @@
 #include "core/analysis/c2c.h"
 #include "core/data/session.h"
 #include "core/events/cpumap.h"
+#include "core/events/evsel.h"
 #include "ui/c2c-print.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -32,7 +33,7 @@ struct c2c_cmd {
 	struct perf_tool tool;
 	struct c2c c2c;
 	const char *input, *display, *coalesce, *call_graph;
-	bool force, stats, show_all;
+	bool force, stats, show_all, stitch_lbr;
 	int node_info;
 	struct c2c_print_opts print;
 	struct callchain_param cc;
@@ -90,6 +91,14 @@ static int c2c_sample(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
+static bool has_branch_stacks(const struct perf_session *s)
+{
+	evlist__for_each(&s->evlist, pos)
+		if (pos->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return true;
+	return false;
+}
+
 /* Which NUMA node each CPU is in, from the file's topology (-1: none). */
 static int *cpu_nodes(const struct perf_session *s, uint32_t nr_cpus)
 {
@@ -132,6 +141,7 @@ static int c2c_report(int argc, const char **argv, bool verbose)
 		OPT_BOOLEAN(0, "show-all", &c.show_all, "Show all captured HITM lines."),
 		OPT_BOOLEAN(0, "stats", &c.stats, "Display only statistic tables (implies --stdio)"),
 		OPT_BOOLEAN(0, "stdio", &c.print.stdio, "Use the stdio interface"),
+		OPT_BOOLEAN(0, "stitch-lbr", &c.stitch_lbr, "Enable LBR callgraph stitching approach"),
 		OPT_END(),
 	};
 	const struct display *d = &displays[0];
@@ -185,6 +195,11 @@ static int c2c_report(int argc, const char **argv, bool verbose)
 		ret = 234;	/* perf's -EINVAL */
 		goto out_session;
 	}
+	/* perf stitches LBR call stacks only: without them it says so and
+	 * goes on (pcl does not stitch them either way) */
+	if (c.stitch_lbr && !has_branch_stacks(s))
+		fputs("Warning:\nCan't find LBR callchain. Switch off --stitch-lbr.\n"
+		      "Please apply --call-graph lbr when recording.\n", stderr);
 	c.print.node_info = c.node_info > 2 ? 2 : (unsigned)c.node_info;
 	c.print.verbose = verbose;
 	cfg.long_dso_names = verbose;

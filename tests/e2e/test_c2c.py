@@ -127,6 +127,15 @@ def test_c2c_report_stats_name_the_grouping(files):
     same_as_perf(files["two"], ["--stats", "-c", "tid,dso"])
 
 
+def test_c2c_report_stitch_lbr_without_lbr_warns(files):
+    want = perf("c2c", "report", "--stdio", "--stitch-lbr", "-i", files["chains"])
+    got = pcl("c2c", "report", "--stdio", "--stitch-lbr", "-i", files["chains"])
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+    warning = "Can't find LBR callchain. Switch off --stitch-lbr.\n"
+    assert warning in got.stderr and warning in want.stderr
+
+
 def test_c2c_report_bad_call_graph_is_a_usage_error(files):
     want = perf("c2c", "report", "--stdio", "-g", "bogus", "-i", files["chains"])
     got = pcl("c2c", "report", "--stdio", "-g", "bogus", "-i", files["chains"])
