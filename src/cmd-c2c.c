@@ -34,7 +34,7 @@ struct c2c_cmd {
 	struct c2c c2c;
 	const char *input, *display, *coalesce, *call_graph;
 	bool force, stats, show_all, stitch_lbr;
-	int node_info;
+	int node_info, verbose;
 	struct c2c_print_opts print;
 	struct callchain_param cc;
 	struct cc_resolver resolver;
@@ -117,10 +117,11 @@ static int *cpu_nodes(const struct perf_session *s, uint32_t nr_cpus)
 	return node_of;
 }
 
-static int c2c_report(int argc, const char **argv, bool verbose)
+static int c2c_report(int argc, const char **argv, int verbose)
 {
 	/* call_graph: "" not given, NULL --no-call-graph */
-	struct c2c_cmd c = { .tool = { .sample = c2c_sample, .ordered = true }, .call_graph = "" };
+	struct c2c_cmd c = { .tool = { .sample = c2c_sample, .ordered = true }, .call_graph = "",
+			     .verbose = verbose };
 	const struct option opts[] = {
 		OPT_STRING('c', "coalesce", &c.coalesce, "coalesce fields",
 			   "coalesce fields: pid,tid,iaddr,dso"),
@@ -142,6 +143,7 @@ static int c2c_report(int argc, const char **argv, bool verbose)
 		OPT_BOOLEAN(0, "stats", &c.stats, "Display only statistic tables (implies --stdio)"),
 		OPT_BOOLEAN(0, "stdio", &c.print.stdio, "Use the stdio interface"),
 		OPT_BOOLEAN(0, "stitch-lbr", &c.stitch_lbr, "Enable LBR callgraph stitching approach"),
+		OPT_INCR('v', "verbose", &c.verbose, "be more verbose (show counter open errors, etc)"),
 		OPT_END(),
 	};
 	const struct display *d = &displays[0];
@@ -201,8 +203,7 @@ static int c2c_report(int argc, const char **argv, bool verbose)
 		fputs("Warning:\nCan't find LBR callchain. Switch off --stitch-lbr.\n"
 		      "Please apply --call-graph lbr when recording.\n", stderr);
 	c.print.node_info = c.node_info > 2 ? 2 : (unsigned)c.node_info;
-	c.print.verbose = verbose;
-	cfg.long_dso_names = verbose;
+	c.print.verbose = cfg.long_dso_names = c.verbose > 0;
 	cfg.display = d->display;
 	cfg.show_all = c.show_all;
 	cfg.grouping = grouping;
@@ -268,6 +269,6 @@ int cmd_c2c(int argc, const char **argv)
 	if (argc && strlen(argv[0]) > 2 && !strncmp("record", argv[0], strlen(argv[0])))
 		return c2c_record(argc, argv);
 	if (argc && strlen(argv[0]) > 2 && !strncmp("report", argv[0], strlen(argv[0])))
-		return c2c_report(argc, argv, verbose > 0);
+		return c2c_report(argc, argv, verbose);
 	usage_with_options(c2c_usage, opts);
 }

@@ -15,7 +15,7 @@ IP, TID, TIME, ADDR, ID, CPU, PERIOD, CALLCHAIN = 1, 2, 4, 8, 64, 128, 256, 32
 WEIGHT, DATA_SRC, IDENTIFIER = 1 << 14, 1 << 15, 1 << 16
 PHYS_ADDR, DATA_PAGE_SIZE, WEIGHT_STRUCT = 1 << 19, 1 << 22, 1 << 24
 
-MMAP2, COMM, SAMPLE, FINISHED_ROUND = 10, 3, 9, 68
+MMAP, MMAP2, COMM, SAMPLE, FINISHED_ROUND = 1, 10, 3, 9, 68
 HEADER_NRCPUS, HEADER_EVENT_DESC, HEADER_NUMA_TOPOLOGY, HEADER_MEM_TOPOLOGY = 7, 12, 14, 22
 MEM_BLOCK = 0x8000000
 ATTR_SIZE = 128
@@ -97,7 +97,7 @@ HEAP, SHM, LONG = 0x55d0c1000000, 0x7f0000200000, 0x55d0c2001000
 
 def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
           weight_struct=False, nr=None, more_maps=False, numa=False, long_names=None,
-          mem_topology=False, callchains=False):
+          mem_topology=False, callchains=False, kernel=None):
     """Writes the file; returns nothing.  binary: the report_work fixture.
     more_maps: a heap (anonymous) and a shared file mapping too, and a
     second process, for the data cache lines perf tells apart by them.
@@ -106,7 +106,10 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
     jit_long_names fixture, mapped too, for IPs in its very long symbols.
     mem_topology: which node each memory block is on (blocks 52 and 53 on
     nodes 0 and 1, with two nodes), and physical addresses in either.
-    callchains: user call chains of two or three frames."""
+    callchains: user call chains of two or three frames.
+    kernel: (the kernel's _text, a function, a data object) as this
+    machine's /proc/kallsyms has them: a kernel text map, and every fifth
+    sample in the kernel, in the function, touching the object."""
     st = IDENTIFIER | IP | TID | TIME | ADDR | ID | CPU | PERIOD | DATA_SRC
     st |= WEIGHT_STRUCT if weight_struct else WEIGHT
     if phys:
@@ -137,6 +140,10 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
                      (pid, SHM, 0x10000, 0, 0, 99, 3, 1, "/dev/shm/pcl-mem-test")]
     if long_names:
         maps.append((PID, LONG, 0x1000, 0x1000, 8, 78, 5, 2, long_names))
+    if kernel:      # the kernel's text, as perf record synthesizes it
+        body = struct.pack("<IIQQQ", 0xffffffff, 0, kernel[0], (1 << 64) - 1 - kernel[0], kernel[0])
+        recs.append(_record(MMAP, 1, body + b"[kernel.kallsyms]_text\0".ljust(24, b"\0") +
+                            _id_trailer(st, 0xffffffff, 0, t0, sid0, 0)))
     for pid, start, length, pgoff, maj, ino, prot, flags, name in maps:
         body = struct.pack("<IIQQQIIQQII", pid, pid, start, length, pgoff, maj, 1 if maj else 0,
                            ino, 0, prot, flags) + (name.encode() + b"\0").ljust(
@@ -164,6 +171,9 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
         pid = PID + 100 if more_maps and k % 3 == 1 else PID
         tid = pid if k % 4 else pid + 1
         cpu = k % 3
+        misc = 2        # user
+        if kernel and k % 5 == 2:
+            misc, ip, addr = 1, kernel[1] + 0x10 * (k % 3), kernel[2] + 8 * (k % 17)
         body = struct.pack("<QQIIQQQII", sid, ip, pid, tid, t, addr, sid, cpu, 0)
         body += struct.pack("<Q", 1 if k % 5 else 10007)          # period
         if callchains:      # the IP, called from main (now and then by way of worker)
@@ -183,7 +193,7 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
             body += struct.pack("<Q", (0x1a2b3c000 + (addr & 0xfff)) if addr else 0)
         if page_size:
             body += struct.pack("<Q", [4096, 2 << 20, 0, 1 << 30][k % 4])
-        recs.append(_record(SAMPLE, 2, body))
+        recs.append(_record(SAMPLE, misc, body))
         t += 977
     recs.append(_record(FINISHED_ROUND, 0, b""))
     data = b"".join(recs)

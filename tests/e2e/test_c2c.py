@@ -27,6 +27,19 @@ TABLES = {
 }
 
 
+def kallsyms(names):
+    """This kernel's addresses of names (text or data), or None when hidden."""
+    found = {}
+    with open("/proc/kallsyms") as f:
+        for line in f:
+            addr, _, name = line.split()[:3]
+            if name in names and name not in found:
+                found[name] = int(addr, 16)
+    if len(found) < len(names) or not all(found.values()):
+        return None
+    return tuple(found[n] for n in names)
+
+
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
     d = tmp_path_factory.mktemp("c2c")
@@ -41,6 +54,11 @@ def files(tmp_path_factory):
             kw = dict(kw, long_names=fixture("jit_long_names"))
         perfdata_mem.write(path, fixture("report_work"), **kw)
         out[name] = path
+    kernel = kallsyms(["_text", "schedule", "__start_ro_after_init"])
+    if kernel:
+        path = os.path.join(str(d), "kernel.data")
+        perfdata_mem.write(path, fixture("report_work"), numa=2, nr=600, kernel=kernel)
+        out["kernel"] = path
     path = os.path.join(str(d), "nonuma.data")
     perfdata_mem.write(path, fixture("report_work"))
     out["nonuma"] = path
@@ -121,6 +139,15 @@ def test_c2c_verbose_report_matches_perf(files, variant, args):
     got = pcl("c2c", "-v", "report", "--stdio", *args, "-i", files[variant])
     assert got.returncode == want.returncode == 0, got.stderr
     assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+
+
+@pytest.mark.parametrize("args", [[], ["-c", "tid"], ["--show-all", "-d", "rmt"], ["-c", "dso"],
+                                  ["-v"]], ids=" ".join)
+def test_c2c_report_kernel_samples_match_perf(files, args):
+    """Kernel lines and [k] symbols from this machine's kallsyms."""
+    if "kernel" not in files:
+        pytest.skip("/proc/kallsyms hides its addresses")
+    same_as_perf(files["kernel"], ["--stdio"] + args)
 
 
 def test_c2c_report_stats_name_the_grouping(files):
