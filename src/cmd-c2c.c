@@ -173,7 +173,7 @@ static int c2c_report(int argc, const char **argv, int verbose)
 	    callchain_param__parse(&c.cc, c.call_graph, &use_callchain) < 0)
 		usage_with_options(report_usage, opts);
 	c.cc.min_percent = 0;
-	if (c.call_graph && use_callchain)
+	if (c.call_graph && use_callchain && !c.stats)
 		c.print.cc = &c.cc;
 	keys = xstrdup(c.coalesce ? c.coalesce : "iaddr");
 	grouping = xmalloc(strlen(keys) + sizeof("offset,"));
