@@ -26,6 +26,11 @@ struct c2c_stats {
 	uint32_t nomap, noparse;
 };
 
+struct dso;
+struct perf_mem_node;
+struct symbol;
+struct thread;
+
 /* How the report groups, sorts and filters (perf c2c report's -d, -c,
  * --show-all), and the machine's NUMA layout. */
 enum c2c_display { C2C_DISPLAY_TOT, C2C_DISPLAY_LCL, C2C_DISPLAY_RMT, C2C_DISPLAY_PEER };
@@ -52,11 +57,6 @@ struct c2c_config {
  * returns the unknown token (in list) or NULL. */
 const char *c2c_config__parse_coalesce(struct c2c_config *cfg, char *list);
 bool c2c_config__coalesces(const struct c2c_config *cfg, enum c2c_coalesce k);
-
-struct thread;
-struct dso;
-struct perf_mem_node;
-struct symbol;
 
 /* One sample: its data source and address, and the cache line it falls
  * in as perf tells lines apart (see the dcacheline sort key), and where
