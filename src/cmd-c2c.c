@@ -1,6 +1,6 @@
-/* pcl c2c: cache-to-cache sharing from memory samples, as perf c2c.  For
- * now: record, and report --stats, the tables of counts
- * (core/analysis/c2c.c). */
+/* pcl c2c: cache-to-cache sharing from memory samples, as perf c2c:
+ * record, and report: the statistics and the shared cache line tables
+ * (core/analysis/c2c.c, ui/c2c-print.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,28 +9,37 @@
 #include "builtin.h"
 #include "core/analysis/c2c.h"
 #include "core/data/session.h"
+#include "core/events/cpumap.h"
+#include "core/events/evsel.h"
 #include "ui/c2c-print.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/strset.h"
 #include "util/util.h"
 
 static const char *const c2c_usage[] = { "pcl c2c {record|report}", NULL };
 static const char *const report_usage[] = { "pcl c2c report", NULL };
 
-/* -d: what the cache line tables sort on (--stats only names it) */
+/* -d: what the cache line tables sort on */
 static const struct display {
 	const char *name, *title;
+	enum c2c_display display;
 } displays[] = {
-	{ "tot", "Total HITMs" }, { "lcl", "Local HITMs" }, { "rmt", "Remote HITMs" },
-	{ "peer", "Peer Snoop" },
+	{ "tot", "Total HITMs", C2C_DISPLAY_TOT }, { "lcl", "Local HITMs", C2C_DISPLAY_LCL },
+	{ "rmt", "Remote HITMs", C2C_DISPLAY_RMT }, { "peer", "Peer Snoop", C2C_DISPLAY_PEER },
 };
 
 struct c2c_cmd {
 	struct perf_tool tool;
 	struct c2c c2c;
-	const char *input, *display;
-	bool force, stats, stdio;
-	int verbose;
+	const char *input, *display, *coalesce, *call_graph;
+	bool force, stats, show_all, stitch_lbr;
+	int node_info, verbose;
+	struct c2c_print_opts print;
+	struct callchain_param cc;
+	struct cc_resolver resolver;
+	struct callchain_cursor cursor;
+	struct strset strings;
 };
 
 static int c2c_sample(struct perf_tool *tool, struct perf_session *s,
@@ -41,13 +50,28 @@ static int c2c_sample(struct perf_tool *tool, struct perf_session *s,
 	struct addr_location ip, data;
 	struct c2c_access a;
 
-	(void)hdr, (void)evsel;
+	(void)hdr;
 	perf_session__resolve_sample(s, sample, &ip);
 	memset(&data, 0, sizeof(data));
 	machine__lookup(s->machine, ip.thread, sample->cpumode, sample->addr, &data);
 	memset(&a, 0, sizeof(a));
 	a.data_src = sample->data_src;
 	a.daddr = sample->addr;
+	a.phys_addr = sample->phys_addr;
+	a.weight = sample->weight;
+	a.cpu = sample->cpu;
+	a.thread = ip.thread;
+	a.iaddr = sample->ip;
+	a.ip = ip.addr;
+	a.dso = ip.dso;
+	a.sym = ip.sym;
+	a.level = ip.level;
+	a.period = sample->period;
+	if (sample->callchain && c->print.cc) {
+		callchain_cursor__resolve(&c->cursor, &c->resolver, ip.thread, &evsel->attr, sample);
+		a.frames = c->cursor.frames;
+		a.nr_frames = c->cursor.nr;
+	}
 	a.mapped = data.map && ip.map;
 	a.key.cpumode = sample->cpumode;
 	a.key.mapped = data.map != NULL;
@@ -67,21 +91,68 @@ static int c2c_sample(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
-static int c2c_report(int argc, const char **argv)
+static bool has_branch_stacks(const struct perf_session *s)
 {
-	struct c2c_cmd c = { .tool = { .sample = c2c_sample, .ordered = true } };
+	evlist__for_each(&s->evlist, pos)
+		if (pos->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return true;
+	return false;
+}
+
+/* Which NUMA node each CPU is in, from the file's topology (-1: none). */
+static int *cpu_nodes(const struct perf_session *s, uint32_t nr_cpus)
+{
+	int *node_of = xmalloc((nr_cpus + 1) * sizeof(*node_of));
+
+	for (uint32_t cpu = 0; cpu < nr_cpus; cpu++)
+		node_of[cpu] = -1;
+	for (uint32_t n = 0; n < s->header.nr_numa_nodes; n++) {
+		struct cpu_map *cpus = cpu_map__parse(s->header.numa_nodes[n].cpus);
+
+		for (int i = 0; cpus && i < cpus->nr; i++)
+			if (cpus->map[i] >= 0 && (uint32_t)cpus->map[i] < nr_cpus)
+				node_of[cpus->map[i]] = (int)n;
+		cpu_map__delete(cpus);
+	}
+	return node_of;
+}
+
+static int c2c_report(int argc, const char **argv, int verbose)
+{
+	/* call_graph: "" not given, NULL --no-call-graph */
+	struct c2c_cmd c = { .tool = { .sample = c2c_sample, .ordered = true }, .call_graph = "",
+			     .verbose = verbose };
 	const struct option opts[] = {
+		OPT_STRING('c', "coalesce", &c.coalesce, "coalesce fields",
+			   "coalesce fields: pid,tid,iaddr,dso"),
 		OPT_STRING('d', "display", &c.display, "Switch HITM output type", "tot,lcl,rmt,peer"),
 		OPT_BOOLEAN('f', "force", &c.force, "don't complain, do it"),
+		{ .type = OPT_STRING_T, .short_name = 'g', .long_name = "call-graph",
+		  .value = &c.call_graph, .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT,
+		  .defstr = "graph,0.5,caller,function,percent",
+		  .argh = "print_type,threshold[,print_limit],order,sort_key[,branch],value",
+		  .help = "Display call graph (graph|flat|fractal|folded|none), order "
+			  "(caller|callee), key (function|address|srcline), value "
+			  "(percent|period|count). Default: graph,0.5,caller,function,percent" },
 		OPT_STRING('i', "input", &c.input, "file", "the input file to process"),
+		OPT_INCR('N', "node-info", &c.node_info,
+			 "show extra node info in report (repeat for more info)"),
+		OPT_BOOLEAN(0, "full-symbols", &c.print.full_symbols, "Display full length of symbols"),
+		OPT_BOOLEAN(0, "no-source", &c.print.no_source, "Do not display Source Line column"),
+		OPT_BOOLEAN(0, "show-all", &c.show_all, "Show all captured HITM lines."),
 		OPT_BOOLEAN(0, "stats", &c.stats, "Display only statistic tables (implies --stdio)"),
-		OPT_BOOLEAN(0, "stdio", &c.stdio, "Use the stdio interface"),
+		OPT_BOOLEAN(0, "stdio", &c.print.stdio, "Use the stdio interface"),
+		OPT_BOOLEAN(0, "stitch-lbr", &c.stitch_lbr, "Enable LBR callgraph stitching approach"),
+		OPT_INCR('v', "verbose", &c.verbose, "be more verbose (show counter open errors, etc)"),
 		OPT_END(),
 	};
 	const struct display *d = &displays[0];
+	struct c2c_config cfg = { .nr_coalesce = 1, .coalesce = { C2C_BY_IADDR } };
 	struct perf_session *s;
-	char *err = NULL;
-	int ret;
+	char *err = NULL, *keys, *grouping;
+	const char *bad;
+	int ret, *node_of;
+	bool use_callchain = true;
 
 	argc = parse_options(argc, argv, opts, report_usage, 0);
 	if (argc > 1)
@@ -95,31 +166,76 @@ static int c2c_report(int argc, const char **argv)
 			return PCL_EXIT_ERROR;
 		}
 	}
-	if (!c.stats) {
-		fputs("pcl c2c report: only --stats is done yet\n", stderr);
-		return PCL_EXIT_ERROR;
+	/* samples with call chains get their graphs, callee first unless -g
+	 * says otherwise; perf shows every branch, whatever -g's threshold */
+	callchain_param__init(&c.cc);
+	if (c.call_graph && *c.call_graph &&
+	    callchain_param__parse(&c.cc, c.call_graph, &use_callchain) < 0)
+		usage_with_options(report_usage, opts);
+	c.cc.min_percent = 0;
+	if (c.call_graph && use_callchain && !c.stats)
+		c.print.cc = &c.cc;
+	keys = xstrdup(c.coalesce ? c.coalesce : "iaddr");
+	grouping = xmalloc(strlen(keys) + sizeof("offset,"));
+	sprintf(grouping, "offset,%s", keys);
+	bad = c2c_config__parse_coalesce(&cfg, keys);
+	if (bad) {
+		fprintf(stderr, "unrecognized sort token: %s\n", bad);
+		ret = PCL_EXIT_ERROR;
+		goto out_keys;
 	}
 	s = perf_session__open(c.input ? c.input : "perf.data", c.force, &err);
 	if (!s) {
 		fprintf(stderr, "failed to open %s\n", err);
 		free(err);
-		return PCL_EXIT_ERROR;
+		ret = PCL_EXIT_ERROR;
+		goto out_keys;
 	}
 	/* perf sets up its NUMA nodes first: a file without them stops here */
 	if (!s->header.nr_numa_nodes) {
 		fputs("Failed setup nodes\n", stderr);
-		perf_session__delete(s);
-		return 234;	/* perf's -EINVAL */
+		ret = 234;	/* perf's -EINVAL */
+		goto out_session;
 	}
-	perf_session__new_machine(s, NULL, NULL, c.force);
-	c2c__init(&c.c2c);
+	/* perf stitches LBR call stacks only: without them it says so and
+	 * goes on (pcl does not stitch them either way) */
+	if (c.stitch_lbr && !has_branch_stacks(s))
+		fputs("Warning:\nCan't find LBR callchain. Switch off --stitch-lbr.\n"
+		      "Please apply --call-graph lbr when recording.\n", stderr);
+	c.print.node_info = c.node_info > 2 ? 2 : (unsigned)c.node_info;
+	c.print.verbose = cfg.long_dso_names = c.verbose > 0;
+	cfg.display = d->display;
+	cfg.show_all = c.show_all;
+	cfg.grouping = grouping;
+	cfg.nr_cpus = s->header.nr_cpus_avail;
+	cfg.nr_nodes = s->header.nr_numa_nodes;
+	cfg.cpu2node = node_of = cpu_nodes(s, cfg.nr_cpus);
+	cfg.mem_nodes = s->header.mem_nodes;
+	cfg.nr_mem_nodes = s->header.nr_mem_nodes;
+	cfg.mem_block_size = s->header.mem_block_size;
+	for (unsigned i = 0; i < cfg.nr_coalesce; i++)
+		cfg.srclines |= cfg.coalesce[i] == C2C_BY_IADDR && !c.print.no_source && !c.stats;
+	cc_resolver__init(&c.resolver, perf_session__new_machine(s, NULL, NULL, c.force), &c.cc,
+			  &c.strings);
+	c.resolver.max_stack = callchain_max_stack_default();
+	c2c__init(&c.c2c, &cfg);
 	ret = perf_session__process(s, &c.tool) < 0 ? PCL_EXIT_ERROR : 0;
 	if (!ret) {
 		c2c__finish(&c.c2c);
 		c2c_print_stats(stdout, &c.c2c, &s->evlist, d->title);
+		if (!c.stats)
+			c2c_print_report(stdout, &c.c2c, &c.print);
 	}
 	c2c__exit(&c.c2c);
+	callchain_cursor__exit(&c.cursor);
+	cc_resolver__exit(&c.resolver);
+	strset_release(&c.strings);
+	free(node_of);
+out_session:
 	perf_session__delete(s);
+out_keys:
+	free(keys);
+	free(grouping);
 	return ret;
 }
 
@@ -153,6 +269,6 @@ int cmd_c2c(int argc, const char **argv)
 	if (argc && strlen(argv[0]) > 2 && !strncmp("record", argv[0], strlen(argv[0])))
 		return c2c_record(argc, argv);
 	if (argc && strlen(argv[0]) > 2 && !strncmp("report", argv[0], strlen(argv[0])))
-		return c2c_report(argc, argv);
+		return c2c_report(argc, argv, verbose);
 	usage_with_options(c2c_usage, opts);
 }

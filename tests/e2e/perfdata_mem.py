@@ -11,12 +11,13 @@ lock, dtlb, lvl_num, remote, snoopx, blk, hops), alone and combined.
 """
 import struct
 
-IP, TID, TIME, ADDR, ID, CPU, PERIOD = 1, 2, 4, 8, 64, 128, 256
+IP, TID, TIME, ADDR, ID, CPU, PERIOD, CALLCHAIN = 1, 2, 4, 8, 64, 128, 256, 32
 WEIGHT, DATA_SRC, IDENTIFIER = 1 << 14, 1 << 15, 1 << 16
 PHYS_ADDR, DATA_PAGE_SIZE, WEIGHT_STRUCT = 1 << 19, 1 << 22, 1 << 24
 
-MMAP2, COMM, SAMPLE, FINISHED_ROUND = 10, 3, 9, 68
-HEADER_NRCPUS, HEADER_EVENT_DESC, HEADER_NUMA_TOPOLOGY = 7, 12, 14
+MMAP, MMAP2, COMM, SAMPLE, FINISHED_ROUND = 1, 10, 3, 9, 68
+HEADER_NRCPUS, HEADER_EVENT_DESC, HEADER_NUMA_TOPOLOGY, HEADER_MEM_TOPOLOGY = 7, 12, 14, 22
+MEM_BLOCK = 0x8000000
 ATTR_SIZE = 128
 BASE = 0x55d0c0de0000
 PID = 4242
@@ -91,19 +92,30 @@ def _string(s):
     return struct.pack("<I", len(b)) + b
 
 
-HEAP, SHM = 0x55d0c1000000, 0x7f0000200000
+HEAP, SHM, LONG = 0x55d0c1000000, 0x7f0000200000, 0x55d0c2001000
 
 
 def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
-          weight_struct=False, nr=None, more_maps=False, numa=False):
+          weight_struct=False, nr=None, more_maps=False, numa=False, long_names=None,
+          mem_topology=False, callchains=False, kernel=None):
     """Writes the file; returns nothing.  binary: the report_work fixture.
     more_maps: a heap (anonymous) and a shared file mapping too, and a
     second process, for the data cache lines perf tells apart by them.
-    numa: a NUMA topology (one node), which perf c2c report needs."""
+    numa: a NUMA topology, which perf c2c report needs: True for one node
+    with all 4 CPUs, 2 for two nodes of 2 CPUs each.  long_names: the
+    jit_long_names fixture, mapped too, for IPs in its very long symbols.
+    mem_topology: which node each memory block is on (blocks 52 and 53 on
+    nodes 0 and 1, with two nodes), and physical addresses in either.
+    callchains: user call chains of two or three frames.
+    kernel: (the kernel's _text, a function, a data object) as this
+    machine's /proc/kallsyms has them: a kernel text map, and every fifth
+    sample in the kernel, in the function, touching the object."""
     st = IDENTIFIER | IP | TID | TIME | ADDR | ID | CPU | PERIOD | DATA_SRC
     st |= WEIGHT_STRUCT if weight_struct else WEIGHT
     if phys:
         st |= PHYS_ADDR
+    if callchains:
+        st |= CALLCHAIN
     if page_size:
         st |= DATA_PAGE_SIZE
     events = []
@@ -126,6 +138,12 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
             maps += [(pid, BASE + 0x1000, 0x1000, 0x1000, 8, 77, 5, 2, binary),
                      (pid, HEAP, 0x21000, 0, 0, 0, 3, 2, "[heap]"),
                      (pid, SHM, 0x10000, 0, 0, 99, 3, 1, "/dev/shm/pcl-mem-test")]
+    if long_names:
+        maps.append((PID, LONG, 0x1000, 0x1000, 8, 78, 5, 2, long_names))
+    if kernel:      # the kernel's text, as perf record synthesizes it
+        body = struct.pack("<IIQQQ", 0xffffffff, 0, kernel[0], (1 << 64) - 1 - kernel[0], kernel[0])
+        recs.append(_record(MMAP, 1, body + b"[kernel.kallsyms]_text\0".ljust(24, b"\0") +
+                            _id_trailer(st, 0xffffffff, 0, t0, sid0, 0)))
     for pid, start, length, pgoff, maj, ino, prot, flags, name in maps:
         body = struct.pack("<IIQQQIIQQII", pid, pid, start, length, pgoff, maj, 1 if maj else 0,
                            ino, 0, prot, flags) + (name.encode() + b"\0").ljust(
@@ -133,6 +151,8 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
         recs.append(_record(MMAP2, 2, body + _id_trailer(st, pid, pid, t0, sid0, 0)))
     # instruction addresses: in hot_mem, hot_math, main, and one unmapped
     ips = [BASE + 0x1293 + 4, BASE + 0x12a0, BASE + 0x1228 + 8, BASE + 0x1450, 0x7ffff7a01234]
+    if long_names:      # its inner_* and outer_* functions
+        ips += [LONG + 0x25c + 4, LONG + 0x27e + 2]
     # data addresses: buf.0 (lines apart), fp_clock, fp_sin, stack, heap, null
     daddrs = [BASE + 0x40a0, BASE + 0x40a0 + 0x48, BASE + 0x40a0 + 0x1000 + 8, BASE + 0x4048,
               BASE + 0x4060, 0x7ffd12345670, 0x55d0c1000040, 0, BASE + 0x8800]
@@ -145,24 +165,35 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
         name, _, _, sid = events[k % len(events)]
         j = k // len(events)      # the event's own sample number
         src = sources[(j * 7 + k) % len(sources)]
-        ip = ips[(j * 3) % len(ips)]
+        ip = ips[(j * 3 + k // 5) % len(ips)] if long_names else ips[(j * 3) % len(ips)]
         addr = daddrs[(j * 5 + j // 7) % len(daddrs)]
         weight = [30, 31, 57, 212, 0, 1, 30, 480][(j * 3 + j // 8) % 8]
         pid = PID + 100 if more_maps and k % 3 == 1 else PID
         tid = pid if k % 4 else pid + 1
         cpu = k % 3
+        misc = 2        # user
+        if kernel and k % 5 == 2:
+            misc, ip, addr = 1, kernel[1] + 0x10 * (k % 3), kernel[2] + 8 * (k % 17)
         body = struct.pack("<QQIIQQQII", sid, ip, pid, tid, t, addr, sid, cpu, 0)
         body += struct.pack("<Q", 1 if k % 5 else 10007)          # period
+        if callchains:      # the IP, called from main (now and then by way of worker)
+            chain = [0xfffffffffffffe00, ip, BASE + 0x1440 + 4 * (k % 3)]
+            if k % 4 == 1:
+                chain.insert(2, BASE + 0x1310)
+            body += struct.pack("<Q", len(chain)) + b"".join(struct.pack("<Q", a) for a in chain)
         if weight_struct:
             body += struct.pack("<IHH", weight, (k * 13) % 90, 0)
         else:
             body += struct.pack("<Q", weight)
         body += struct.pack("<Q", src)
-        if phys:
+        if phys and mem_topology:   # block 52 or 53, now and then a new page
+            page = MEM_BLOCK * (52 + ((addr >> 6) % 3 == 0)) + 0x1000 * ((k // 7) % 3)
+            body += struct.pack("<Q", (page + (addr & 0xfff)) if addr and k % 11 else 0)
+        elif phys:
             body += struct.pack("<Q", (0x1a2b3c000 + (addr & 0xfff)) if addr else 0)
         if page_size:
             body += struct.pack("<Q", [4096, 2 << 20, 0, 1 << 30][k % 4])
-        recs.append(_record(SAMPLE, 2, body))
+        recs.append(_record(SAMPLE, misc, body))
         t += 977
     recs.append(_record(FINISHED_ROUND, 0, b""))
     data = b"".join(recs)
@@ -187,9 +218,17 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
     feat_off = data_off + len(data)
     sections = [(HEADER_NRCPUS, struct.pack("<II", 4, 4))]      # available, online
     sections.append((HEADER_EVENT_DESC, desc))
-    if numa:    # node 0: its memory (total, free) and cpus
-        sections.append((HEADER_NUMA_TOPOLOGY, struct.pack("<IIQQ", 1, 0, 16 << 20, 8 << 20) +
-                         _string("0-3")))
+    if numa:    # each node: its memory (total, free) and cpus
+        cpus = ["0-3"] if numa is True else ["0-1", "2-3"]
+        topo = struct.pack("<I", len(cpus))
+        for node, cpu_list in enumerate(cpus):
+            topo += struct.pack("<IQQ", node, 16 << 20, 8 << 20) + _string(cpu_list)
+        sections.append((HEADER_NUMA_TOPOLOGY, topo))
+    if mem_topology:    # version, block size, nodes: node, blocks, bitmap
+        topo = struct.pack("<QQQ", 1, MEM_BLOCK, 2)
+        for node in (0, 1):
+            topo += struct.pack("<QQQQ", node, 64, 64, 1 << (52 + node))
+        sections.append((HEADER_MEM_TOPOLOGY, topo))
     feat_index, pos = b"", feat_off + 16 * len(sections)
     features = [0, 0, 0, 0]
     for bit, blob in sections:

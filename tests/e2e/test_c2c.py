@@ -1,6 +1,7 @@
-"""pcl c2c report --stats against perf c2c 6.1, on the memory-sample files
-perfdata_mem.py writes (with a NUMA node, which perf c2c needs): the trace
-event counts, the shared cache line counts and the details, byte for byte."""
+"""pcl c2c report against perf c2c 6.1, on the memory-sample files
+perfdata_mem.py writes (with NUMA nodes, which perf c2c needs): the trace
+event counts, the shared cache line counts and the details (--stats), then
+the Shared Data Cache Line Table and the Pareto, byte for byte."""
 import os
 
 import pytest
@@ -15,6 +16,28 @@ VARIANTS = {
     "stores": {"loads": False},
     "maps": {"more_maps": True, "phys": True},
 }
+# for the tables: two nodes, several processes and threads, long symbols,
+# physical addresses in the nodes' memory, call chains
+TABLES = {
+    "two": {"numa": 2, "more_maps": True, "phys": True},
+    "many": {"numa": 2, "more_maps": True, "nr": 1500, "weight_struct": True},
+    "long": {"numa": 2, "nr": 400, "long_names": True},
+    "memnodes": {"numa": 2, "more_maps": True, "phys": True, "nr": 300, "mem_topology": True},
+    "chains": {"numa": 2, "more_maps": True, "phys": True, "nr": 1500, "callchains": True},
+}
+
+
+def kallsyms(names):
+    """This kernel's addresses of names (text or data), or None when hidden."""
+    found = {}
+    with open("/proc/kallsyms") as f:
+        for line in f:
+            addr, _, name = line.split()[:3]
+            if name in names and name not in found:
+                found[name] = int(addr, 16)
+    if len(found) < len(names) or not all(found.values()):
+        return None
+    return tuple(found[n] for n in names)
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +48,17 @@ def files(tmp_path_factory):
         path = os.path.join(str(d), name + ".data")
         perfdata_mem.write(path, fixture("report_work"), numa=True, **kw)
         out[name] = path
+    for name, kw in TABLES.items():
+        path = os.path.join(str(d), name + ".data")
+        if kw.get("long_names"):
+            kw = dict(kw, long_names=fixture("jit_long_names"))
+        perfdata_mem.write(path, fixture("report_work"), **kw)
+        out[name] = path
+    kernel = kallsyms(["_text", "schedule", "__start_ro_after_init"])
+    if kernel:
+        path = os.path.join(str(d), "kernel.data")
+        perfdata_mem.write(path, fixture("report_work"), numa=2, nr=600, kernel=kernel)
+        out["kernel"] = path
     path = os.path.join(str(d), "nonuma.data")
     perfdata_mem.write(path, fixture("report_work"))
     out["nonuma"] = path
@@ -51,9 +85,98 @@ def test_c2c_report_errors_match_perf(files, variant, args):
     assert got.stderr.splitlines()[-1] == want.stderr.splitlines()[-1]
 
 
-def test_c2c_report_tables_are_not_done(files):
-    got = pcl("c2c", "report", "--stdio", "-i", files["plain"])
-    assert got.returncode != 0 and "only --stats" in got.stderr
+def same_as_perf(path, args):
+    want = perf("c2c", "report", *args, "-i", path)
+    got = pcl("c2c", "report", *args, "-i", path)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS) + sorted(TABLES))
+@pytest.mark.parametrize("args", [["--stdio"], ["--stdio", "-d", "lcl"], ["--stdio", "-d", "rmt"],
+                                  ["--stdio", "-d", "peer"], ["--stdio", "--show-all"]],
+                         ids=" ".join)
+def test_c2c_report_tables_match_perf(files, variant, args):
+    same_as_perf(files[variant], args)
+
+
+@pytest.mark.parametrize("variant", sorted(TABLES))
+@pytest.mark.parametrize("args", [
+    ["-N"], ["-NN"], ["-NNN", "-d", "rmt"], ["-N", "-d", "peer"],
+    ["-c", "tid"], ["-c", "pid"], ["-c", "dso"], ["-c", "dso,iaddr"],
+    ["-c", "tid,pid,iaddr,dso", "--show-all"], ["-c", "pid,tid", "-d", "lcl", "-N"],
+    ["-c", "tid,,offset"], ["--no-source"], ["--full-symbols"],
+    ["--full-symbols", "-c", "iaddr,tid", "-NN"], ["--no-source", "--show-all", "-d", "peer"],
+], ids=" ".join)
+def test_c2c_report_options_match_perf(files, variant, args):
+    same_as_perf(files[variant], ["--stdio"] + args)
+
+
+@pytest.mark.parametrize("args", [
+    ["-g"], ["-g", "caller"], ["-g", "fractal"], ["-g", "flat"], ["-g", "folded"],
+    ["-g", "graph,10"], ["-g", "address"], ["-g", "callee,period"], ["-g", "count"],
+    ["-g", "srcline"], ["-g", "none"], ["--no-call-graph"], ["-c", "tid", "-d", "rmt", "-N"],
+], ids=" ".join)
+def test_c2c_report_call_graphs_match_perf(files, args):
+    """Samples with call chains get perf's graphs under their Pareto rows,
+    whatever threshold -g gives."""
+    same_as_perf(files["chains"], ["--stdio"] + args)
+
+
+@pytest.mark.parametrize("args", [[], ["-c", "tid,dso", "-N"], ["--full-symbols", "-d", "peer"]],
+                         ids=" ".join)
+def test_c2c_report_without_stdio_prints_to_a_pipe(files, args):
+    """perf's TUI gives way to stdio (with the TUI's Pareto columns) when the
+    output is not a terminal."""
+    same_as_perf(files["long"], args)
+
+
+@pytest.mark.parametrize("variant", ["two", "long"])
+@pytest.mark.parametrize("args", [[], ["-c", "dso,tid"], ["--full-symbols", "-N"]], ids=" ".join)
+def test_c2c_verbose_report_matches_perf(files, variant, args):
+    """c2c -v: symbols with their address and origin, objects by path."""
+    want = perf("c2c", "-v", "report", "--stdio", *args, "-i", files[variant])
+    got = pcl("c2c", "-v", "report", "--stdio", *args, "-i", files[variant])
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+
+
+@pytest.mark.parametrize("args", [[], ["-c", "tid"], ["--show-all", "-d", "rmt"], ["-c", "dso"],
+                                  ["-v"]], ids=" ".join)
+def test_c2c_report_kernel_samples_match_perf(files, args):
+    """Kernel lines and [k] symbols from this machine's kallsyms."""
+    if "kernel" not in files:
+        pytest.skip("/proc/kallsyms hides its addresses")
+    same_as_perf(files["kernel"], ["--stdio"] + args)
+
+
+def test_c2c_report_stats_name_the_grouping(files):
+    same_as_perf(files["two"], ["--stats", "-c", "tid,dso"])
+
+
+def test_c2c_report_stitch_lbr_without_lbr_warns(files):
+    want = perf("c2c", "report", "--stdio", "--stitch-lbr", "-i", files["chains"])
+    got = pcl("c2c", "report", "--stdio", "--stitch-lbr", "-i", files["chains"])
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+    warning = "Can't find LBR callchain. Switch off --stitch-lbr.\n"
+    assert warning in got.stderr and warning in want.stderr
+
+
+def test_c2c_report_bad_call_graph_is_a_usage_error(files):
+    want = perf("c2c", "report", "--stdio", "-g", "bogus", "-i", files["chains"])
+    got = pcl("c2c", "report", "--stdio", "-g", "bogus", "-i", files["chains"])
+    assert got.returncode == want.returncode == 129
+    assert got.stdout == want.stdout == ""
+
+
+def test_c2c_report_unknown_coalesce_key(files):
+    want = perf("c2c", "report", "--stdio", "-c", "tid,foo", "-i", files["two"])
+    got = pcl("c2c", "report", "--stdio", "-c", "tid,foo", "-i", files["two"])
+    assert got.returncode == want.returncode == 255
+    assert got.stdout == want.stdout == ""
+    assert "unrecognized sort token: foo\n" in got.stderr
+    assert "unrecognized sort token: foo\n" in want.stderr
 
 
 @pytest.mark.skipif(os.path.exists("/sys/bus/event_source/devices/cpu/events/mem-loads"),
