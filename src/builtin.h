@@ -17,6 +17,7 @@ int cmd_buildid_cache(int argc, const char **argv);
 int cmd_annotate(int argc, const char **argv);
 int cmd_archive(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
+int cmd_daemon(int argc, const char **argv);
 int cmd_data(int argc, const char **argv);
 int cmd_c2c(int argc, const char **argv);
 int cmd_config(int argc, const char **argv);

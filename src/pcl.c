@@ -18,6 +18,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "c2c",	cmd_c2c,	"Shared data cache line statistics (report --stats)" },
 	{ "collapse",	cmd_collapse,	"Fold the stacks of perf.data or perf script output (stackcollapse)" },
 	{ "config",	cmd_config,	"Get and set variables in a configuration file." },
+	{ "daemon",	cmd_daemon,	"Run record sessions on background" },
 	{ "data",	cmd_data,	"Convert a perf.data file into other formats (JSON)" },
 	{ "diff",	cmd_diff,	"Read perf.data files and display the differential profile" },
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
