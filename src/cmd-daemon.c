@@ -177,6 +177,9 @@ static void session_start(struct daemon *d, struct daemon_session *s)
 		int out;
 
 		setpgid(0, 0);
+		/* perf record shrugs SIGUSR2 off without --switch-output: so
+		 * does ours, whose --switch-output installs its own handler */
+		signal(SIGUSR2, SIG_IGN);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		out = chdir(dir) ? -1 : open("output", O_WRONLY | O_CREAT | O_TRUNC, 0644);
