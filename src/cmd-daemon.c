@@ -465,7 +465,9 @@ static int listen_on(const char *path)
 	strcpy(addr.sun_path, path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	unlink(path);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)) || listen(fd, 8)) {
+	/* anyone may ask, as perf's socket lets them */
+	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)) || chmod(path, 0777) ||
+	    listen(fd, 8)) {
 		fail("socket: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -628,7 +630,7 @@ static int send_request(const char *base, const struct daemon_request *rq)
 #define COMMON_OPTS(o)										\
 	OPT_INCR('v', "verbose", &(o)->verbose, "be more verbose"),				\
 	OPT_STRING_OPTARG('x', "field-separator", &(o)->separator, "field separator",		\
-			  "print counts with custom separator", ":"),			\
+			  "print counts with custom separator", ","),			\
 	OPT_STRING(0, "base", &(o)->base, "directory", "base directory"),			\
 	OPT_STRING(0, "config", &(o)->config, "config file", "config file path")
 

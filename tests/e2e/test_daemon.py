@@ -104,7 +104,8 @@ def normalized(d, text):
     """Names the daemon's pids and base alike for both tools."""
     text = text.replace(d.base, "BASE")
     text = re.sub(r"^\[\d+:", "[PID:", text, flags=re.M)
-    text = re.sub(r"^\d+(?=[:,])", "PID", text, flags=re.M)
+    text = re.sub(r"^\d+(?=[:,;])", "PID", text, flags=re.M)
+    text = re.sub(r"\(pid \d+\)", "(pid PID)", text)
     return re.sub(r"\[\d+\]'", "[PID]'", text)
 
 
@@ -119,9 +120,9 @@ def same_answers(pcl_d, perf_d, *args):
 def test_list_ping_signal_match_perf(daemons):
     perf_d = daemons(PERF)
     pcl_d = daemons(PCL)
-    for args in ([], ["-v"], ["-x:"], ["-v", "-x,"], ["ping"], ["ping", "--session", "plain"],
-                 ["ping", "--session", "nope"], ["signal", "--session", "plain"],
-                 ["signal", "--session", "nope"]):
+    for args in ([], ["-v"], ["-x:"], ["-v", "-x;"], ["-x"], ["ping"],
+                 ["ping", "--session", "plain"], ["ping", "--session", "nope"],
+                 ["signal", "--session", "plain"], ["signal", "--session", "nope"]):
         same_answers(pcl_d, perf_d, *args)
     # SIGUSR2 to a record without --switch-output leaves it running
     assert sorted(pcl_d.sessions()) == sorted(SESSIONS)
@@ -129,6 +130,11 @@ def test_list_ping_signal_match_perf(daemons):
         assert os.path.exists(os.path.join(pcl_d.base, "session-plain", name))
     for name in ("control", "lock", "output"):
         assert os.path.exists(os.path.join(pcl_d.base, name))
+    # a second daemon on the same base says who owns it (status 0, as perf)
+    ours = run([PCL, "daemon", "start", "--config", pcl_d.config], timeout=TIMEOUT)
+    theirs = run([PERF, "daemon", "start", "--config", perf_d.config], timeout=TIMEOUT)
+    assert ours.returncode == theirs.returncode == 0
+    assert normalized(pcl_d, ours.stderr) == normalized(perf_d, theirs.stderr)
 
 
 def test_signal_switches_output(daemons):
