@@ -5,9 +5,10 @@
  * changes, and answers the clients `pcl daemon [list]`, `ping`, `signal`
  * and `stop` over the socket.
  *
- * pcl record has no --control fifo yet: the daemon still creates each
- * session's control and ack fifos (perf's layout), pings a session by
- * whether its record process lives, and signals it with SIGUSR2 directly.
+ * Like perf's, it runs each record with --control=fifo:control,ack and
+ * pings it through those fifos, when the record it runs takes --control
+ * (asked at start); otherwise a session is "OK" while its record lives.
+ * signal sends SIGUSR2 to the record either way.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +41,9 @@
 
 /* How long a session gets to write its perf.data after SIGTERM. */
 #define SESSION_STOP_TIMEOUT_MS 10000
+/* How long a ping waits for the record's ack. */
+#define PING_TIMEOUT_MS 2000
+#define CONTROL_OPTION "--control=fifo:control,ack"
 
 static const char *const daemon_usage[] = {
 	"perf daemon start [<options>]",
@@ -65,6 +69,7 @@ struct daemon {
 	char *config_path, *base;
 	time_t started;
 	int sock, inotify, sigfd;
+	bool record_has_control;	/* our record takes --control */
 	FILE *log;
 };
 
@@ -169,9 +174,11 @@ static void session_start(struct daemon *d, struct daemon_session *s)
 	}
 	make_fifo(dir, "control");
 	make_fifo(dir, "ack");
-	argv = daemon_session__argv(s->run, 2, &argc);
+	argv = daemon_session__argv(s->run, d->record_has_control ? 3 : 2, &argc);
 	argv[0] = (char *)"pcl";
 	argv[1] = (char *)"record";
+	if (d->record_has_control)
+		argv[2] = (char *)CONTROL_OPTION;
 	pid = fork();
 	if (pid == 0) {
 		int out;
@@ -191,7 +198,7 @@ static void session_start(struct daemon *d, struct daemon_session *s)
 		execv("/proc/self/exe", argv);
 		_exit(127);
 	}
-	daemon_session__argv_free(argv, 2);
+	daemon_session__argv_free(argv, d->record_has_control ? 3 : 2);
 	free(dir);
 	s->pid = pid > 0 ? pid : -1;
 	if (pid > 0)	/* sic: perf 6.1 logs "ruining" */
@@ -321,6 +328,78 @@ static void answer_list(struct daemon *d, const struct daemon_request *rq, FILE 
 	}
 }
 
+/* Runs `pcl record --list-opts` (this very binary) and looks for --control. */
+static bool record_takes_control(void)
+{
+	const char *const argv[] = { "pcl", "record", "--list-opts", NULL };
+	struct strbuf opts = STRBUF_INIT;
+	char buf[4096];
+	bool found;
+	int out[2];
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(out, O_CLOEXEC))
+		return false;
+	pid = fork();
+	if (pid == 0) {
+		dup2(out[1], STDOUT_FILENO);
+		execv("/proc/self/exe", (char *const *)argv);
+		_exit(127);
+	}
+	close(out[1]);
+	strbuf_addstr(&opts, " ");
+	while (pid > 0 && (n = read(out[0], buf, sizeof(buf))) > 0)
+		strbuf_add(&opts, buf, (size_t)n);
+	close(out[0]);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	found = strstr(opts.buf, " --control ") != NULL;
+	strbuf_release(&opts);
+	return found;
+}
+
+/* "ping" into the session's control fifo, and its record's "ack" back:
+ * perf's words for the outcome. */
+static const char *ping_through_control(struct daemon *d, const struct daemon_session *s)
+{
+	char *dir = session_dir(d, s), *ctl_path = base_file(dir, "control");
+	char *ack_path = base_file(dir, "ack"), answer[16];
+	int ack = open(ack_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int ctl = open(ctl_path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	struct pollfd pfd = { .fd = ack, .events = POLLIN };
+	const char *result = "FAIL";
+	ssize_t n;
+
+	free(dir);
+	free(ctl_path);
+	free(ack_path);
+	if (ack >= 0 && ctl >= 0) {
+		while (read(ack, answer, sizeof(answer)) > 0)
+			;	/* a late ack of an earlier ping */
+		if (write(ctl, "ping\n", 5) == 5) {
+			result = "TIMEOUT";
+			if (poll(&pfd, 1, PING_TIMEOUT_MS) == 1 &&
+			    (n = read(ack, answer, sizeof(answer) - 1)) > 0) {
+				answer[n] = '\0';
+				result = strncmp(answer, "ack\n", 4) ? "FAIL" : "OK";
+			}
+		}
+	}
+	if (ack >= 0)
+		close(ack);
+	if (ctl >= 0)
+		close(ctl);
+	return result;
+}
+
+static const char *ping_session(struct daemon *d, const struct daemon_session *s)
+{
+	if (d->record_has_control)
+		return ping_through_control(d, s);
+	return kill(s->pid, 0) ? "FAIL" : "OK";
+}
+
 /* ping and signal: every listed session, or the one --session names. */
 static void answer_sessions(struct daemon *d, const struct daemon_request *rq, FILE *out)
 {
@@ -333,7 +412,7 @@ static void answer_sessions(struct daemon *d, const struct daemon_request *rq, F
 			continue;
 		found = true;
 		if (ping)
-			fprintf(out, "%-4s %s\n", kill(s->pid, 0) ? "FAIL" : "OK", s->name);
+			fprintf(out, "%-4s %s\n", ping_session(d, s), s->name);
 		else if (!kill(s->pid, SIGUSR2))
 			fprintf(out, "signal %d sent to session '%s [%d]'\n", SIGUSR2, s->name,
 				(int)s->pid);
@@ -552,6 +631,7 @@ static int daemon_run(struct daemon *d, bool foreground, int ready)
 	d->sock = listen_on(path);
 	free(path);
 	d->inotify = watch_config(d->config_path);
+	d->record_has_control = record_takes_control();
 	d->sigfd = block_signals();
 	if (d->sock < 0 || d->inotify < 0 || d->sigfd < 0)
 		return fail("cannot set up the daemon: %s", strerror(errno)), PCL_EXIT_ERROR;
