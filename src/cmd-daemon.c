@@ -293,39 +293,52 @@ static bool session_listed(const struct daemon_session *s)
 	return s->pid > 0 && !s->stale;
 }
 
-static void answer_list(struct daemon *d, const struct daemon_request *rq, FILE *out)
+/* The daemon's line(s) of the list, perf's layouts. */
+static void list_daemon(struct daemon *d, const struct daemon_request *rq, FILE *out)
+{
+	const char *sep = rq->separator, *base = d->base;
+	unsigned long up = minutes_since(d->started);
+	int pid = (int)getpid();
+
+	if (*sep) {
+		fprintf(out, "%d%sdaemon%s%s%s%s/output%s%s/lock%s%lu\n", pid, sep, sep, base, sep,
+			base, sep, base, sep, up);
+		return;
+	}
+	fprintf(out, "[%d:daemon] base: %s\n", pid, base);
+	if (rq->verbose)
+		fprintf(out, "  output:  %s/output\n  lock:    %s/lock\n  up:      %lu minutes\n",
+			base, base, up);
+}
+
+static void list_session(struct daemon *d, const struct daemon_session *s,
+			 const struct daemon_request *rq, FILE *out)
 {
 	const char *sep = rq->separator;
+	unsigned long up = minutes_since(s->started);
+	char *dir = session_dir(d, s);
+	int pid = (int)s->pid;
 
-	if (*sep)
-		fprintf(out, "%d%sdaemon%s%s%s%s/output%s%s/lock%s%lu\n", (int)getpid(), sep, sep,
-			d->base, sep, d->base, sep, d->base, sep, minutes_since(d->started));
-	else {
-		fprintf(out, "[%d:daemon] base: %s\n", (int)getpid(), d->base);
+	if (*sep) {
+		fprintf(out, "%d%s%s%s%s%s%s", pid, sep, s->name, sep, s->run, sep, dir);
+		fprintf(out, "%s%s/output%s%s/control%s%s/ack%s%lu\n", sep, dir, sep, dir, sep, dir,
+			sep, up);
+	} else {
+		fprintf(out, "[%d:%s] perf record %s\n", pid, s->name, s->run);
 		if (rq->verbose)
-			fprintf(out, "  output:  %s/output\n  lock:    %s/lock\n  up:      %lu minutes\n",
-				d->base, d->base, minutes_since(d->started));
+			fprintf(out, "  base:    %s\n  output:  %s/output\n  control: %s/control\n"
+				"  ack:     %s/ack\n  up:      %lu minutes\n",
+				dir, dir, dir, dir, up);
 	}
-	for (size_t i = 0; i < d->cfg.nr; i++) {
-		const struct daemon_session *s = &d->cfg.sessions[i];
-		char *dir;
+	free(dir);
+}
 
-		if (!session_listed(s))
-			continue;
-		dir = session_dir(d, s);
-		if (*sep)
-			fprintf(out, "%d%s%s%s%s%s%s%s%s/output%s%s/control%s%s/ack%s%lu\n", (int)s->pid,
-				sep, s->name, sep, s->run, sep, dir, sep, dir, sep, dir, sep, dir, sep,
-				minutes_since(s->started));
-		else {
-			fprintf(out, "[%d:%s] perf record %s\n", (int)s->pid, s->name, s->run);
-			if (rq->verbose)
-				fprintf(out, "  base:    %s\n  output:  %s/output\n  control: %s/control\n"
-					"  ack:     %s/ack\n  up:      %lu minutes\n", dir, dir, dir, dir,
-					minutes_since(s->started));
-		}
-		free(dir);
-	}
+static void answer_list(struct daemon *d, const struct daemon_request *rq, FILE *out)
+{
+	list_daemon(d, rq, out);
+	for (size_t i = 0; i < d->cfg.nr; i++)
+		if (session_listed(&d->cfg.sessions[i]))
+			list_session(d, &d->cfg.sessions[i], rq, out);
 }
 
 /* Runs `pcl record --list-opts` (this very binary) and looks for --control. */
@@ -521,7 +534,9 @@ static void daemon_loop(struct daemon *d)
 		if (fds[2].revents) {
 			struct signalfd_siginfo si;
 
-			if (read(d->sigfd, &si, sizeof(si)) == sizeof(si) && si.ssi_signo != SIGCHLD) {
+			bool got = read(d->sigfd, &si, sizeof(si)) == sizeof(si);
+
+			if (got && si.ssi_signo != SIGCHLD) {
 				stop_all(d);
 				return;
 			}

@@ -35,7 +35,8 @@ static void test_read(void **state)
 				   "[session-cycles]\n\trun = -m 10 -e cycles -a\n"
 				   "[report]\n\tchildren = false\n"
 				   "[session-]\n\trun = -a\n"
-				   "[session-sleep]\n\trun = -e cpu-clock -- sleep 1\n"), DAEMON_CONFIG_OK);
+				   "[session-sleep]\n\trun = -e cpu-clock -- sleep 1\n"),
+			 DAEMON_CONFIG_OK);
 	assert_string_equal(cfg.base, "/tmp/b");
 	/* "[session-]" names nothing; other sections are not sessions */
 	assert_int_equal(cfg.nr, 2);

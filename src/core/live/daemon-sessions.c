@@ -33,8 +33,9 @@ enum daemon_config_error daemon_config__read(struct daemon_config *cfg, const ch
 		cfg->base = xstrdup(base);
 	for (size_t i = 0; i < pc.nr; i++) {
 		const struct perfconfig_section *sec = &pc.sections[i];
+		bool is_session = !strncmp(sec->name, SESSION_SECTION_PREFIX, prefix_len);
 
-		if (strncmp(sec->name, SESSION_SECTION_PREFIX, prefix_len) || !sec->name[prefix_len])
+		if (!is_session || !sec->name[prefix_len])
 			continue;
 		for (size_t k = 0; k < sec->nr; k++)
 			if (!strcmp(sec->items[k].name, "run"))
