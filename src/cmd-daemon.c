@@ -42,7 +42,7 @@
 /* How long a session gets to write its perf.data after SIGTERM. */
 #define SESSION_STOP_TIMEOUT_MS 10000
 /* How long a ping waits for the record's ack. */
-#define PING_TIMEOUT_MS 2000
+#define PING_TIMEOUT_MS 5000
 #define CONTROL_OPTION "--control=fifo:control,ack"
 
 static const char *const daemon_usage[] = {
