@@ -53,8 +53,9 @@ static struct {
 	uint64_t switch_size;
 	unsigned int switch_secs;
 
-	char **cgroup_names;		/* -G, one per event defined before it */
-	int nr_cgroup_names;
+	char **cgroup_names;		/* -G: by event, NULL for none */
+	int nr_cgroup_names;		/* names given (perf counts the empty ones) */
+	int nr_cgroup_slots;		/* events cgroup_names has room for */
 	int realtime_prio;		/* -r: SCHED_FIFO priority, 0 for none */
 	bool dry_run, kcore, timestamp_boundary;
 	int switch_max_files;		/* --switch-max-files: dumps kept, 0 all */
@@ -121,25 +122,38 @@ static int exclude_perf_opt(const struct option *opt, const char *arg, bool unse
 	return 0;
 }
 
-/* -G: a cgroup for each event defined so far (see evlist__attach_cgroups). */
+/* -G: the n-th name given (over every -G) is the n-th event's cgroup; the
+ * first name alone goes to every event defined so far. */
 static int parse_cgroup_opt(const struct option *opt, const char *arg, bool unset)
 {
+	int nr_events = rec.evlist.nr_entries;
 	const char *p = arg;
 
-	if (!rec.evlist.nr_entries) {
+	if (!nr_events) {
 		fprintf(stderr, "must define events before cgroups\n");
 		parse_options_usage(record_usage, record_options, "G", true);
 		exit(PCL_EXIT_USAGE);
 	}
+	rec.cgroup_names = xrealloc(rec.cgroup_names, (size_t)nr_events * sizeof(char *));
+	for (int i = rec.nr_cgroup_slots; i < nr_events; i++)
+		rec.cgroup_names[i] = NULL;
+	rec.nr_cgroup_slots = nr_events;
 	for (;;) {
 		const char *end = strchrnul(p, ',');
 
-		rec.cgroup_names = xrealloc(rec.cgroup_names,
-					    (size_t)(rec.nr_cgroup_names + 1) * sizeof(char *));
+		if (rec.nr_cgroup_names == nr_events) {	/* more names than events */
+			parse_options_usage(record_usage, record_options, "G", true);
+			exit(PCL_EXIT_USAGE);
+		}
+		free(rec.cgroup_names[rec.nr_cgroup_names]);
 		rec.cgroup_names[rec.nr_cgroup_names++] = xstrndup(p, (size_t)(end - p));
 		if (!*end)
 			break;
 		p = end + 1;
+	}
+	for (int i = 1; rec.nr_cgroup_names == 1 && i < nr_events; i++) {
+		free(rec.cgroup_names[i]);
+		rec.cgroup_names[i] = xstrdup(rec.cgroup_names[0]);
 	}
 	return 0;
 }
@@ -681,11 +695,13 @@ static int check_options(void)
 			usage_with_options_msg(record_usage, options);
 			return PCL_EXIT_USAGE;
 		}
-		if (rec.nr_cgroup_names > 1 && rec.nr_cgroup_names > rec.evlist.nr_entries) {
-			parse_options_usage(record_usage, options, "G", true);
-			return PCL_EXIT_USAGE;
-		}
-		if (evlist__attach_cgroups(&rec.evlist, rec.cgroup_names, rec.nr_cgroup_names,
+		/* events defined after the last -G get none */
+		rec.cgroup_names = xrealloc(rec.cgroup_names,
+					    (size_t)rec.evlist.nr_entries * sizeof(char *));
+		for (int i = rec.nr_cgroup_slots; i < rec.evlist.nr_entries; i++)
+			rec.cgroup_names[i] = NULL;
+		rec.nr_cgroup_slots = rec.evlist.nr_entries;
+		if (evlist__attach_cgroups(&rec.evlist, rec.cgroup_names, rec.nr_cgroup_slots,
 					   &bad_path)) {
 			fprintf(stderr, "no access to cgroup %s\n", bad_path);
 			free(bad_path);
@@ -720,7 +736,7 @@ static void free_options(void)
 	evlist__release_cgroups(&rec.evlist);
 	evlist__exit(&rec.evlist);
 	evlist__exit(&rec.switch_output_events);
-	for (int i = 0; i < rec.nr_cgroup_names; i++)
+	for (int i = 0; i < rec.nr_cgroup_slots; i++)
 		free(rec.cgroup_names[i]);
 	free(rec.cgroup_names);
 	for (int i = 0; i < rec.nr_dumped; i++)

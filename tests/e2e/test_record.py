@@ -956,3 +956,27 @@ def test_buildid_mmap_names_the_maps_by_build_id(tmp):
     burner_id = perf_clean("buildid-list", "-i", theirs).split("\n")
     assert [l for l in burner_id if l.endswith("/burner")][0] in \
         perf_clean("buildid-list", "-i", ours)
+
+
+def test_cgroup_goes_to_the_events_before_it(tmp):
+    """-G pairs with the events defined before it: one name for all of them,
+    the later events count everywhere (a cgroup without tasks shows it)."""
+    mnt = "/sys/fs/cgroup/unified" if os.path.isdir("/sys/fs/cgroup/unified") else "/sys/fs/cgroup"
+    empty = os.path.join(mnt, "pcl-test-empty-%d" % os.getpid())
+    try:
+        os.mkdir(empty)
+    except OSError as e:
+        pytest.skip("cannot make a cgroup: %s" % e)
+    try:
+        name = os.path.basename(empty)
+        counts = []
+        for tool in (pcl, perf):
+            out = str(tmp / (tool.__name__ + ".data"))
+            r = tool("record", "-q", "-o", out, "-a", "-e", "cpu-clock", "-G", name,
+                     "-e", "task-clock", "--", *burner(100))
+            assert r.returncode == 0, r.stderr
+            events = perf_clean("script", "-F", "event", "-i", out).split()
+            counts.append((events.count("cpu-clock:"), events.count("task-clock:") > 0))
+        assert counts[0] == counts[1] == (0, True)
+    finally:
+        os.rmdir(empty)
