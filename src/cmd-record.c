@@ -20,6 +20,7 @@
 #include "core/events/evlist.h"
 #include "core/events/parse-events.h"
 #include "core/live/record.h"
+#include "ui/attr-print.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
@@ -466,7 +467,7 @@ static const struct option options[] = {
 		     "number of threads to run for event synthesis"),
 	OPT_CALLBACK(0, "control", NULL, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]",
 		     "Listen on ctl-fd for commands to control measurement ('enable', 'disable', "
-		     "'stop', 'ping'), acknowledged with 'ack\\n' on ack-fd; fifos are opened as fds",
+		     "'evlist', 'stop', 'ping'), acknowledged on ack-fd; fifos are opened as fds",
 		     parse_control_opt),
 	OPT_CALLBACK(0, "synth", NULL, "no|all|task|mmap|cgroup",
 		     "Fine-tune event synthesis: default=all", parse_synth_opt),
@@ -1046,10 +1047,68 @@ static void close_switch_events(struct run *r)
 	thread_map__delete(r->switch_threads);
 }
 
+/* "ack\n" and its NUL, the five bytes perf writes. */
 static void ack_control(void)
 {
-	if (rec.ack_fd >= 0 && write(rec.ack_fd, "ack\n", 4) != 4 && !rec.quiet)
+	static const char ack[] = "ack\n";
+
+	if (rec.ack_fd >= 0 && write(rec.ack_fd, ack, sizeof(ack)) != sizeof(ack) && !rec.quiet)
 		fprintf(stderr, "Failed to write to ack fd: %s\n", strerror(errno));
+}
+
+static void control_attr_field(FILE *fp, const char *name, const char *value, void *first)
+{
+	fprintf(fp, "%s %s: %s", *(bool *)first ? ":" : ",", name, value);
+	*(bool *)first = false;
+}
+
+/* --control "evlist [-v]": the events, one a line, with -v their attrs as
+ * perf evlist -v shows them. */
+static void control_evlist(const char *flags)
+{
+	evlist__for_each(&rec.evlist, e) {
+		bool first = true;
+
+		fputs(e->name, stderr);
+		if (!strcmp(flags, "-v"))
+			attr_print(stderr, &e->attr, control_attr_field, &first);
+		fputc('\n', stderr);
+	}
+}
+
+/* --control "enable" / "disable", of every event or of the one named. */
+static void control_enable(const char *name, bool enable)
+{
+	struct evsel *found = NULL;
+
+	if (!*name) {
+		(enable ? evlist__enable : evlist__disable)(&rec.evlist);
+		if (!rec.quiet)
+			fprintf(stderr, "Events %s\n", enable ? "enabled" : "disabled");
+		return;
+	}
+	evlist__for_each(&rec.evlist, e)
+		if (!found && !strcmp(e->name, name))
+			found = e;
+	if (found)
+		(enable ? evsel__enable : evsel__disable)(found);
+	if (rec.quiet)
+		return;
+	if (found)
+		fprintf(stderr, "Event %s %s\n", found->name, enable ? "enabled" : "disabled");
+	else
+		fprintf(stderr, "failed: can't find '%s' event\n", name);
+}
+
+/* The command word of a --control line, its argument in *arg. */
+static bool control_is(const char *line, const char *cmd, const char **arg)
+{
+	size_t n = strlen(cmd);
+
+	if (strncmp(line, cmd, n) || (line[n] && line[n] != ' '))
+		return false;
+	*arg = line[n] ? line + n + 1 : line + n;
+	return true;
 }
 
 /* --control: runs the commands waiting on the control fd.  Returns 1 when
@@ -1067,16 +1126,17 @@ static int run_control_commands(void)
 
 		buf[n] = '\0';
 		while ((cmd = strsep(&pos, "\n"))) {
+			const char *arg;
+
 			if (!*cmd)
 				continue;
-			if (!strcmp(cmd, "enable")) {
-				evlist__enable(&rec.evlist);
+			if (control_is(cmd, "enable", &arg)) {
+				control_enable(arg, true);
+			} else if (control_is(cmd, "disable", &arg)) {
+				control_enable(arg, false);
+			} else if (control_is(cmd, "evlist", &arg)) {
 				if (!rec.quiet)
-					fprintf(stderr, "Events enabled\n");
-			} else if (!strcmp(cmd, "disable")) {
-				evlist__disable(&rec.evlist);
-				if (!rec.quiet)
-					fprintf(stderr, "Events disabled\n");
+					control_evlist(arg);
 			} else if (!strcmp(cmd, "stop")) {
 				stop = 1;
 			} else if (strcmp(cmd, "ping") && strcmp(cmd, "snapshot")) {

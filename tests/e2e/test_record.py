@@ -898,11 +898,11 @@ def test_control_fifo_enables_and_disables(tmp, enable):
     out = str(tmp / "ctl.data")
     p = subprocess.Popen([PCL, "record", "-D", "-1", "--control", f"fifo:{ctl},{ack}", "-o", out,
                           "--", *burner(800)], stderr=subprocess.PIPE, text=True)
-    with open(ctl, "w") as c, open(ack, "r") as a:
+    with open(ctl, "w") as c, open(ack, "rb") as a:
         for cmd in (["ping", "enable", "disable"] if enable else ["ping"]):
             c.write(cmd + "\n")
             c.flush()
-            assert a.readline() == "ack\n", cmd
+            assert a.read(5) == b"ack\n\0", cmd     # perf's, NUL included
             time.sleep(0.3)
     _, err = p.communicate(timeout=60)
     assert p.returncode == 0, err
@@ -910,6 +910,39 @@ def test_control_fifo_enables_and_disables(tmp, enable):
     assert (err.count("Events enabled\n"), err.count("Events disabled\n")) == (enable, 1 + enable)
     samples = len(perf_clean("script", "-i", out).splitlines())
     assert (samples > 0) == enable
+
+
+def control_session(tool, tmp, commands):
+    """stderr and the acks of a recording started disabled and driven by
+    the commands through --control fifos, each given time to act."""
+    ctl, ack = str(tmp / "ctl"), str(tmp / "ack")
+    for f in (ctl, ack):
+        if os.path.exists(f):
+            os.unlink(f)
+        os.mkfifo(f)
+    p = subprocess.Popen([tool, "record", "-e", "cpu-clock", "-D", "-1", "--control",
+                          f"fifo:{ctl},{ack}", "-o", str(tmp / "c.data"), "--", *burner(4000)],
+                         stderr=subprocess.PIPE, text=True)
+    acks = []
+    with open(ctl, "w") as c, open(ack, "rb") as a:
+        os.set_blocking(a.fileno(), False)
+        for cmd in commands:
+            c.write(cmd + "\n")
+            c.flush()
+            time.sleep(0.4)
+            acks.append(a.read() or b"")
+        _, err = p.communicate(timeout=60)
+        acks.append(a.read() or b"")
+    err = re.sub(r"\[ \w+ record: .*\n", "", err.replace(PCL, "perf"))
+    # an ack can come after the next command: their count tells
+    return p.returncode, err, b"".join(acks)
+
+
+def test_control_commands_as_perf(tmp):
+    commands = ["enable cpu-clock", "disable cpu-clock", "enable bogus", "evlist",
+                "evlist -v", "snapshot", "bogus", "ping", "stop"]
+    mine, theirs = (control_session(t, tmp, commands) for t in (PCL, PERF))
+    assert mine == theirs
 
 
 def test_switch_output_event_switches_the_file(tmp):
