@@ -1013,3 +1013,14 @@ def test_cgroup_goes_to_the_events_before_it(tmp):
         assert counts[0] == counts[1] == (0, True)
     finally:
         os.rmdir(empty)
+
+
+def test_options_are_perfs_in_perfs_order():
+    """--list-opts in perf's table order, -h's option column as perf's."""
+    mine, theirs = pcl("record", "--list-opts"), perf("record", "--list-opts")
+    assert mine.stdout == theirs.stdout
+
+    def names(tool):
+        out = tool("record", "-h")
+        return re.findall(r"^ +((?:-\w, )?--?[\w-]+)", out.stdout + out.stderr, re.M)
+    assert len(names(perf)) > 80 and names(pcl) == names(perf)
