@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "core/events/evlist.h"
 #include "core/events/parse-events.h"
 #include "core/live/record.h"
+#include "ui/attr-print.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
@@ -52,6 +54,27 @@ static struct {
 	uint64_t switch_size;
 	unsigned int switch_secs;
 
+	char **cgroup_names;		/* -G: by event, NULL for none */
+	int nr_cgroup_names;		/* names given (perf counts the empty ones) */
+	int nr_cgroup_slots;		/* events cgroup_names has room for */
+	int realtime_prio;		/* -r: SCHED_FIFO priority, 0 for none */
+	bool dry_run, kcore, timestamp_boundary;
+	int switch_max_files;		/* --switch-max-files: dumps kept, 0 all */
+	char **dumped;			/* their names, oldest first */
+	int nr_dumped;
+	struct evlist switch_output_events;	/* --switch-output-event */
+	int ctl_fd, ack_fd;		/* --control: commands in, acks out; -1 for none */
+	const char *vmlinux;
+	/* Options perf takes that change nothing here: AUX area tracing
+	 * (refused as perf refuses it without such a PMU), BPF scriptlets,
+	 * debuginfod, synthesis threads (the same records come out),
+	 * --transaction (perf 6.1 sets no bit for it), the /proc maps' read
+	 * timeout.  --threads: perf writes a directory of per-thread files;
+	 * pcl writes its one file. */
+	const char *aux_opts, *aux_sample_opts, *clang_opts, *debuginfod, *threads_spec;
+	unsigned int proc_map_timeout, nr_synth_threads;
+	bool transaction;
+
 	bool off_cpu;			/* --off-cpu: sleeps as offcpu-time samples */
 	struct evsel *off_cpu_event, *off_cpu_switch;
 } rec;
@@ -82,6 +105,124 @@ static int parse_filter_opt(const struct option *opt, const char *arg, bool unse
 		return 0;
 	fprintf(stderr, "%s\n", parse_events_filter_strerror(err));
 	parse_options_usage(record_usage, record_options, "filter", false);
+	exit(PCL_EXIT_USAGE);
+}
+
+/* --exclude-perf: the tracepoints of the last -e leave out pcl's own doings. */
+static int exclude_perf_opt(const struct option *opt, const char *arg, bool unset)
+{
+	char filter[64];
+
+	if (!rec.evlist.nr_entries) {
+		fprintf(stderr, "--exclude-perf option should follow a -e tracepoint option\n");
+		parse_options_usage(record_usage, record_options, "exclude-perf", false);
+		exit(PCL_EXIT_USAGE);
+	}
+	snprintf(filter, sizeof(filter), "common_pid != %d", (int)getpid());
+	parse_events_filter_tracepoints(&rec.evlist, filter);
+	return 0;
+}
+
+/* -G: the n-th name given (over every -G) is the n-th event's cgroup; the
+ * first name alone goes to every event defined so far. */
+static int parse_cgroup_opt(const struct option *opt, const char *arg, bool unset)
+{
+	int nr_events = rec.evlist.nr_entries;
+	const char *p = arg;
+
+	if (!nr_events) {
+		fprintf(stderr, "must define events before cgroups\n");
+		parse_options_usage(record_usage, record_options, "G", true);
+		exit(PCL_EXIT_USAGE);
+	}
+	rec.cgroup_names = xrealloc(rec.cgroup_names, (size_t)nr_events * sizeof(char *));
+	for (int i = rec.nr_cgroup_slots; i < nr_events; i++)
+		rec.cgroup_names[i] = NULL;
+	rec.nr_cgroup_slots = nr_events;
+	for (;;) {
+		const char *end = strchrnul(p, ',');
+
+		if (rec.nr_cgroup_names == nr_events) {	/* more names than events */
+			parse_options_usage(record_usage, record_options, "G", true);
+			exit(PCL_EXIT_USAGE);
+		}
+		free(rec.cgroup_names[rec.nr_cgroup_names]);
+		rec.cgroup_names[rec.nr_cgroup_names++] = xstrndup(p, (size_t)(end - p));
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	for (int i = 1; rec.nr_cgroup_names == 1 && i < nr_events; i++) {
+		free(rec.cgroup_names[i]);
+		rec.cgroup_names[i] = xstrdup(rec.cgroup_names[0]);
+	}
+	return 0;
+}
+
+/* --switch-output-event: events outside the file whose every record
+ * switches it, as SIGUSR2 does. */
+static int parse_switch_output_event(const struct option *opt, const char *arg, bool unset)
+{
+	struct parse_events_error err = { .idx = -1 };
+
+	if (!parse_events(&rec.switch_output_events, arg, &err)) {
+		parse_events_error__print_warnings(&err);
+		return 0;
+	}
+	parse_events_error__print(&err, arg);
+	parse_events_error__exit(&err);
+	parse_options_usage(record_usage, record_options, "switch-output-event", false);
+	exit(PCL_EXIT_USAGE);
+}
+
+static int open_fifo(const char *path)
+{
+	int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "Failed to open '%s'\n", path);
+		parse_options_usage(record_usage, record_options, "control", false);
+		exit(PCL_EXIT_USAGE);
+	}
+	return fd;
+}
+
+static bool parse_fd(const char *s, int *fd)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > INT_MAX)
+		return false;
+	*fd = (int)v;
+	return true;
+}
+
+/* --control fd:CTL[,ACK] or fifo:CTL[,ACK]: where commands come from and
+ * their acknowledgements go. */
+static int parse_control_opt(const struct option *opt, const char *arg, bool unset)
+{
+	char *copy = xstrdup(arg), *comma = strchr(copy, ',');
+	bool ok = true;
+
+	if (comma)
+		*comma++ = '\0';
+	rec.ctl_fd = rec.ack_fd = -1;
+	if (!strncmp(copy, "fifo:", 5)) {
+		rec.ctl_fd = open_fifo(copy + 5);
+		if (comma)
+			rec.ack_fd = open_fifo(comma);
+	} else if (!strncmp(copy, "fd:", 3)) {
+		ok = parse_fd(copy + 3, &rec.ctl_fd) && (!comma || parse_fd(comma, &rec.ack_fd));
+	} else {
+		ok = false;
+	}
+	free(copy);
+	if (ok)
+		return 0;
+	parse_options_usage(record_usage, record_options, "control", false);
 	exit(PCL_EXIT_USAGE);
 }
 
@@ -200,88 +341,143 @@ static const struct option options[] = {
 	OPT_CALLBACK('e', "event", NULL, "event",
 		     "event selector. use 'pcl list' to list available events", parse_event_opt),
 	OPT_CALLBACK(0, "filter", NULL, "filter", "event filter", parse_filter_opt),
+	OPT_CALLBACK_NOOPT(0, "exclude-perf", NULL, "don't record events from perf itself",
+			   exclude_perf_opt),
 	OPT_STRING('p', "pid", &rec.opts.target.pid, "pid", "record events on existing process id"),
 	OPT_STRING('t', "tid", &rec.opts.target.tid, "tid", "record events on existing thread id"),
+	OPT_INTEGER('r', "realtime", &rec.realtime_prio,
+		    "collect data with this RT SCHED_FIFO priority"),
+	OPT_BOOLEAN(0, "no-buffering", &rec.opts.no_buffering, "collect data without buffering"),
+	OPT_BOOLEAN('R', "raw-samples", &rec.opts.raw_samples,
+		    "collect raw sample records from all opened counters"),
 	OPT_BOOLEAN('a', "all-cpus", &rec.opts.target.system_wide,
 		    "system-wide collection from all CPUs"),
 	OPT_STRING('C', "cpu", &rec.opts.target.cpu_list, "cpu", "list of cpus to monitor"),
-	OPT_STRING('u', "uid", &rec.opts.target.uid_str, "user", "user to profile"),
 	OPT_CALLBACK('c', "count", NULL, "n", "event period to sample", set_count),
 	OPT_STRING('o', "output", &rec.output, "file", "output file name"),
 	OPT_BOOLEAN('i', "no-inherit", &rec.opts.no_inherit, "child tasks do not inherit counters"),
+	OPT_BOOLEAN(0, "tail-synthesize", &rec.opts.tail_synthesize,
+		    "synthesize non-sample events at the end of output"),
 	OPT_BOOLEAN(0, "overwrite", &rec.opts.overwrite, "use overwrite mode"),
-	OPT_BOOLEAN(0, "all-cgroups", &rec.opts.all_cgroups, "Record cgroup events"),
-	OPT_STRING('F', "freq", &rec.freq_str, "freq or 'max'",
-		   "profile at this frequency"),
+	OPT_BOOLEAN(0, "no-bpf-event", &rec.opts.no_bpf_event, "do not record bpf events"),
 	OPT_BOOLEAN(0, "strict-freq", &rec.strict_freq,
 		    "Fail if the specified frequency can't be used"),
+	OPT_STRING('F', "freq", &rec.freq_str, "freq or 'max'",
+		   "profile at this frequency"),
 	OPT_STRING('m', "mmap-pages", &rec.mmap_str, "pages[,pages]",
 		   "number of mmap data pages (a power of two, or a size with B/K/M/G)"),
+	OPT_STRING(0, "mmap-flush", &rec.write_tuning, "number",
+		   "Minimal number of bytes that is extracted from mmap data pages (no effect)"),
+	OPT_BOOLEAN(0, "group", &rec.opts.group, "put the counters into a counter group"),
 	OPT_CALLBACK_NOOPT('g', NULL, NULL, "enables call-graph recording", set_callgraph_fp),
 	OPT_STRING(0, "call-graph", &rec.callgraph_str, "record_mode[,record_size]",
 		   "setup and enables call-graph (stack chain/backtrace): fp, dwarf[,size] or lbr"),
 	OPT_INCR('v', "verbose", &rec.verbose, "be more verbose (show counter open errors, etc)"),
 	OPT_INCR('q', "quiet", &rec.quiet, "don't print any warnings or messages"),
+	OPT_BOOLEAN('s', "stat", &rec.opts.inherit_stat, "per thread counts"),
 	OPT_BOOLEAN('d', "data", &rec.opts.sample_address, "Record the sample addresses"),
-	OPT_BOOLEAN('T', "timestamp", &rec.opts.sample_time, "Record the sample timestamps"),
-	OPT_BOOLEAN('P', "period", &rec.opts.sample_period, "Record the sample period"),
-	OPT_BOOLEAN(0, "sample-cpu", &rec.opts.sample_cpu, "Record the sample cpu"),
-	OPT_BOOLEAN('W', "weight", &rec.opts.sample_weight, "sample by weight (on special events only)"),
 	OPT_BOOLEAN(0, "phys-data", &rec.opts.sample_phys_addr,
 		    "Record the sample physical addresses"),
 	OPT_BOOLEAN(0, "data-page-size", &rec.opts.sample_data_page_size,
 		    "Record the sampled data address data page size"),
+	OPT_BOOLEAN(0, "code-page-size", &rec.opts.sample_code_page_size,
+		    "Record the sampled code address (ip) page size"),
+	OPT_BOOLEAN(0, "sample-cpu", &rec.opts.sample_cpu, "Record the sample cpu"),
 	OPT_BOOLEAN(0, "sample-identifier", &rec.opts.sample_identifier,
 		    "Record the sample identifier"),
-	OPT_BOOLEAN('s', "stat", &rec.opts.inherit_stat, "per thread counts"),
-	OPT_BOOLEAN(0, "running-time", &rec.opts.running_time,
-		    "Record running/enabled time of read (:S) events"),
-	OPT_BOOLEAN(0, "namespaces", &rec.opts.record_namespaces,
-		    "Record namespaces events"),
-	OPT_BOOLEAN(0, "switch-events", &rec.opts.record_switch_events,
-		    "Record context switch events"),
-	OPT_BOOLEAN(0, "off-cpu", &rec.off_cpu, "Enable off-cpu analysis"),
-	OPT_CALLBACK_OPTARG(0, "user-regs", &rec.opts.regs_user, "any register",
-			    "sample selected machine registers on interrupt, use '-user-regs=?' "
-			    "to list register names", parse_regs_opt, NULL),
-	OPT_CALLBACK_OPTARG('I', "intr-regs", &rec.opts.regs_intr, "any register",
-			    "sample selected machine registers on interrupt, use '--intr-regs=?' "
-			    "to list register names", parse_regs_opt, NULL),
+	OPT_BOOLEAN('T', "timestamp", &rec.opts.sample_time, "Record the sample timestamps"),
+	OPT_BOOLEAN('P', "period", &rec.opts.sample_period, "Record the sample period"),
+	OPT_BOOLEAN('n', "no-samples", &rec.opts.no_samples, "don't sample"),
+	OPT_BOOLEAN('N', "no-buildid-cache", &rec.no_buildid_cache,
+		    "do not update the buildid cache"),
+	OPT_BOOLEAN('B', "no-buildid", &rec.no_buildid, "do not collect buildids in perf.data"),
+	OPT_CALLBACK('G', "cgroup", NULL, "name", "monitor event in cgroup name only",
+		     parse_cgroup_opt),
+	OPT_INTEGER('D', "delay", &rec.opts.target.initial_delay,
+		    "ms to wait before starting measurement after program start (-1: start with events disabled)"),
+	OPT_BOOLEAN(0, "kcore", &rec.kcore, "copy /proc/kcore"),
+	OPT_STRING('u', "uid", &rec.opts.target.uid_str, "user", "user to profile"),
 	OPT_CALLBACK_NOOPT('b', "branch-any", NULL, "sample any taken branches", set_branch_any),
 	OPT_CALLBACK('j', "branch-filter", NULL, "branch filter mask", "branch stack filter modes",
 		     parse_branch_filter_opt),
+	OPT_BOOLEAN('W', "weight", &rec.opts.sample_weight, "sample by weight (on special events only)"),
+	OPT_BOOLEAN(0, "transaction", &rec.transaction,
+		    "sample transaction flags (special events only)"),
+	OPT_BOOLEAN(0, "per-thread", &rec.opts.target.per_thread, "use per-thread mmaps"),
+	OPT_CALLBACK_OPTARG('I', "intr-regs", &rec.opts.regs_intr, "any register",
+			    "sample selected machine registers on interrupt, use '--intr-regs=?' "
+			    "to list register names", parse_regs_opt, NULL),
+	OPT_CALLBACK_OPTARG(0, "user-regs", &rec.opts.regs_user, "any register",
+			    "sample selected machine registers on interrupt, use '-user-regs=?' "
+			    "to list register names", parse_regs_opt, NULL),
+	OPT_BOOLEAN(0, "running-time", &rec.opts.running_time,
+		    "Record running/enabled time of read (:S) events"),
+	OPT_STRING('k', "clockid", &rec.clockid_str, "clockid",
+		   "clockid to use for events, see clock_gettime()"),
+	OPT_STRING_OPTARG('S', "snapshot", &rec.aux_opts, "opts", "AUX area tracing Snapshot Mode",
+			  ""),
+	OPT_STRING_OPTARG(0, "aux-sample", &rec.aux_sample_opts, "opts", "sample AUX area", ""),
+	OPT_UINTEGER(0, "proc-map-timeout", &rec.proc_map_timeout,
+		     "per thread proc mmap processing timeout in ms"),
+	OPT_BOOLEAN(0, "namespaces", &rec.opts.record_namespaces,
+		    "Record namespaces events"),
+	OPT_BOOLEAN(0, "all-cgroups", &rec.opts.all_cgroups, "Record cgroup events"),
+	OPT_BOOLEAN(0, "switch-events", &rec.opts.record_switch_events,
+		    "Record context switch events"),
+	OPT_BOOLEAN(0, "all-kernel", &rec.opts.all_kernel,
+		    "Configure all used events to run in kernel space."),
+	OPT_BOOLEAN(0, "all-user", &rec.opts.all_user,
+		    "Configure all used events to run in user space."),
+	OPT_BOOLEAN(0, "kernel-callchains", &rec.opts.kernel_callchains,
+		    "collect kernel callchains"),
+	OPT_BOOLEAN(0, "user-callchains", &rec.opts.user_callchains,
+		    "collect user callchains"),
+	OPT_STRING(0, "clang-path", &rec.clang_opts, "clang path",
+		   "clang binary to use for compiling BPF scriptlets"),
+	OPT_STRING(0, "clang-opt", &rec.clang_opts, "clang options",
+		   "options passed to clang when compiling BPF scriptlets"),
+	OPT_STRING(0, "vmlinux", &rec.vmlinux, "file", "vmlinux pathname"),
+	OPT_BOOLEAN(0, "buildid-all", &rec.buildid_all,
+		    "Record build-id of all DSOs regardless of hits"),
+	OPT_BOOLEAN(0, "buildid-mmap", &rec.opts.buildid_mmap, "Record build-id in map events"),
+	OPT_BOOLEAN(0, "timestamp-filename", &rec.timestamp_filename,
+		    "append timestamp to output filename"),
+	OPT_BOOLEAN(0, "timestamp-boundary", &rec.timestamp_boundary,
+		    "Record timestamp boundary (time of first/last samples)"),
+	OPT_STRING_OPTARG(0, "switch-output", &rec.switch_str, "signal or size[BKMG] or time[smhd]",
+			  "Switch output when receiving SIGUSR2 (signal) or cross a size or time threshold",
+			  "signal"),
+	OPT_CALLBACK(0, "switch-output-event", NULL, "switch output event",
+		     "switch output event selector. use 'pcl list' to list available events",
+		     parse_switch_output_event),
+	OPT_INTEGER(0, "switch-max-files", &rec.switch_max_files,
+		    "Limit number of switch output generated files"),
+	OPT_BOOLEAN(0, "dry-run", &rec.dry_run, "Parse options then exit"),
 	OPT_STRING_OPTARG(0, "aio", &rec.write_tuning, "n",
 			  "Use <n> control blocks in asynchronous trace writing mode (no effect)",
 			  "1"),
 	OPT_STRING(0, "affinity", &rec.write_tuning, "node|cpu",
 		   "Set affinity mask of trace reading thread (no effect)"),
-	OPT_STRING(0, "mmap-flush", &rec.write_tuning, "number",
-		   "Minimal number of bytes that is extracted from mmap data pages (no effect)"),
-	OPT_BOOLEAN('R', "raw-samples", &rec.opts.raw_samples,
-		    "collect raw sample records from all opened counters"),
-	OPT_INTEGER('D', "delay", &rec.opts.target.initial_delay,
-		    "ms to wait before starting measurement after program start (-1: start with events disabled)"),
-	OPT_STRING('k', "clockid", &rec.clockid_str, "clockid",
-		   "clockid to use for events, see clock_gettime()"),
-	OPT_BOOLEAN(0, "tail-synthesize", &rec.opts.tail_synthesize,
-		    "synthesize non-sample events at the end of output"),
-	OPT_CALLBACK(0, "synth", NULL, "no|all|task|mmap|cgroup",
-		     "Fine-tune event synthesis: default=all", parse_synth_opt),
-	OPT_BOOLEAN('B', "no-buildid", &rec.no_buildid, "do not collect buildids in perf.data"),
-	OPT_BOOLEAN('N', "no-buildid-cache", &rec.no_buildid_cache,
-		    "do not update the buildid cache"),
-	OPT_BOOLEAN(0, "buildid-all", &rec.buildid_all,
-		    "Record build-id of all DSOs regardless of hits"),
 	OPT_CALLBACK_OPTARG('z', "compression-level", NULL, "n",
 			    "Compress records using specified level (default: 1 - fastest compression, 22 - greatest compression)",
 			    set_compression, "1"),
 	OPT_STRING(0, "max-size", &rec.max_size_str, "size",
 		   "Limit the maximum size of the output file"),
-	OPT_STRING_OPTARG(0, "switch-output", &rec.switch_str, "signal or size[BKMG] or time[smhd]",
-			  "Switch output when receiving SIGUSR2 (signal) or cross a size or time threshold",
-			  "signal"),
-	OPT_BOOLEAN(0, "timestamp-filename", &rec.timestamp_filename,
-		    "append timestamp to output filename"),
+	OPT_UINTEGER(0, "num-thread-synthesize", &rec.nr_synth_threads,
+		     "number of threads to run for event synthesis"),
+	OPT_CALLBACK(0, "control", NULL, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]",
+		     "Listen on ctl-fd for commands to control measurement ('enable', 'disable', "
+		     "'evlist', 'stop', 'ping'), acknowledged on ack-fd; fifos are opened as fds",
+		     parse_control_opt),
+	OPT_CALLBACK(0, "synth", NULL, "no|all|task|mmap|cgroup",
+		     "Fine-tune event synthesis: default=all", parse_synth_opt),
+	OPT_STRING_OPTARG(0, "debuginfod", &rec.debuginfod, "debuginfod urls",
+			  "Enable debuginfod data retrieval from DEBUGINFOD_URLS or specified urls",
+			  "system"),
+	OPT_STRING_OPTARG(0, "threads", &rec.threads_spec, "spec",
+			  "write collected trace data into several data files using parallel threads",
+			  "cpu"),
+	OPT_BOOLEAN(0, "off-cpu", &rec.off_cpu, "Enable off-cpu analysis"),
 	OPT_END(),
 };
 
@@ -488,6 +684,71 @@ static int config_options(void)
 	return config_freq();
 }
 
+/* What perf checks right after the command line, before --dry-run stops:
+ * returns 0 or the exit status. */
+static int check_options(void)
+{
+	char *bad_path;
+
+	if (rec.nr_cgroup_names) {
+		if (!rec.opts.target.system_wide) {
+			fprintf(stderr, "  Error: cgroup monitoring only available in system-wide mode\n");
+			usage_with_options_msg(record_usage, options);
+			return PCL_EXIT_USAGE;
+		}
+		/* events defined after the last -G get none */
+		rec.cgroup_names = xrealloc(rec.cgroup_names,
+					    (size_t)rec.evlist.nr_entries * sizeof(char *));
+		for (int i = rec.nr_cgroup_slots; i < rec.evlist.nr_entries; i++)
+			rec.cgroup_names[i] = NULL;
+		rec.nr_cgroup_slots = rec.evlist.nr_entries;
+		if (evlist__attach_cgroups(&rec.evlist, rec.cgroup_names, rec.nr_cgroup_slots,
+					   &bad_path)) {
+			fprintf(stderr, "no access to cgroup %s\n", bad_path);
+			free(bad_path);
+			parse_options_usage(record_usage, options, "G", true);
+			return PCL_EXIT_USAGE;
+		}
+	}
+	if (rec.vmlinux && access(rec.vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", rec.vmlinux);
+		return PCL_EXIT_EINVAL;
+	}
+	/* No PMU here traces into an AUX area. */
+	if (rec.aux_opts) {
+		fprintf(stderr, "No AUX area tracing to snapshot\n");
+		return PCL_EXIT_EINVAL;
+	}
+	if (rec.aux_sample_opts) {
+		fprintf(stderr, "No AUX area event to sample\n");
+		return PCL_EXIT_EINVAL;
+	}
+	/* perf writes the build ids into the maps instead of the header. */
+	if (rec.opts.buildid_mmap)
+		rec.no_buildid = true;
+	/* An event's records switch the output as SIGUSR2 does. */
+	if (rec.switch_output_events.nr_entries && !rec.switch_str)
+		rec.switch_str = "signal";
+	return 0;
+}
+
+static void free_options(void)
+{
+	evlist__release_cgroups(&rec.evlist);
+	evlist__exit(&rec.evlist);
+	evlist__exit(&rec.switch_output_events);
+	for (int i = 0; i < rec.nr_cgroup_slots; i++)
+		free(rec.cgroup_names[i]);
+	free(rec.cgroup_names);
+	for (int i = 0; i < rec.nr_dumped; i++)
+		free(rec.dumped[i]);
+	free(rec.dumped);
+	if (rec.ctl_fd >= 0)
+		close(rec.ctl_fd);
+	if (rec.ack_fd >= 0)
+		close(rec.ack_fd);
+}
+
 /* The default event: cycles at the highest precision the PMU offers,
  * named like perf names it. */
 static int add_default_event(void)
@@ -606,6 +867,10 @@ struct run {
 	uint64_t wakeups_before;	/* the drain's wake-ups when the file began */
 	uint64_t total_samples;
 	int err;			/* a failed switch (already reported) */
+	/* --switch-output-event: its events' rings, read at every tick */
+	struct drain switch_drain;
+	struct cpu_map *switch_cpus;
+	struct thread_map *switch_threads;
 };
 
 /* The drain's callbacks get the session; the run holds it. */
@@ -630,6 +895,9 @@ static void describe_recording(const struct run *r, struct record_finish *fin)
 		fin->argv = r->argv;
 	}
 	fin->buildid_all = rec.buildid_all;
+	/* perf times the samples while looking for the DSOs they hit, which
+	 * --buildid-all skips unless asked for the times */
+	fin->sample_time_range = !rec.no_buildid && (!rec.buildid_all || rec.timestamp_boundary);
 	fin->buildid_cache = !rec.no_buildid_cache;
 }
 
@@ -667,6 +935,24 @@ static int finish_file(struct run *r, struct record_finish *fin)
 	return err;
 }
 
+/* --switch-max-files: the newest dumps stay, the oldest go (name is taken). */
+static void keep_dump(char *name)
+{
+	if (rec.switch_max_files <= 0) {
+		free(name);
+		return;
+	}
+	if (!rec.dumped)
+		rec.dumped = xcalloc((size_t)rec.switch_max_files, sizeof(*rec.dumped));
+	if (rec.nr_dumped == rec.switch_max_files) {
+		unlink(rec.dumped[0]);
+		free(rec.dumped[0]);
+		memmove(rec.dumped, rec.dumped + 1, (size_t)(rec.nr_dumped - 1) * sizeof(char *));
+		rec.nr_dumped--;
+	}
+	rec.dumped[rec.nr_dumped++] = name;
+}
+
 /* --switch-output: the current file gets its timestamped name and a new
  * one starts in its place. */
 static int switch_output(struct run *r, bool at_exit, struct record_finish *fin)
@@ -694,12 +980,173 @@ static int switch_output(struct run *r, bool at_exit, struct record_finish *fin)
 				(unsigned long long)wakeups(r));
 		fprintf(stderr, "[ pcl record: Dump %s ]\n", name);
 	}
-	free(name);
+	keep_dump(name);
 	r->wakeups_before = r->rs.drain.stats.wakeups;
 	return at_exit ? 0 : open_file(r);
 }
 
 /* --- the loop (core/live/drain) --- */
+
+static int count_bytes(void *ctx, int cpu, const void *data, size_t len)
+{
+	*(size_t *)ctx += len;
+	return 0;
+}
+
+/* Whether a --switch-output-event happened since the last look. */
+static bool switch_event_seen(struct run *r)
+{
+	size_t bytes = 0;
+	struct drain_consumer c = { .ctx = &bytes, .chunk = count_bytes };
+
+	if (!rec.switch_output_events.nr_entries)
+		return false;
+	drain__round(&r->switch_drain, &c);
+	return bytes > 0;
+}
+
+/* Opens the --switch-output-event events on every CPU, their rings woken
+ * at each record and polled with the recording's. */
+static int open_switch_events(struct run *r)
+{
+	struct drain_opts dopts = { .mmap_pages = 4 };
+	struct evsel *failed;
+	int err;
+
+	if (!rec.switch_output_events.nr_entries)
+		return 0;
+	r->switch_cpus = cpu_map__new_online();
+	r->switch_threads = thread_map__new_any();
+	if (!r->switch_cpus || !r->switch_threads)
+		return -ENOMEM;
+	evlist__for_each(&rec.switch_output_events, e) {
+		e->attr.sample_id_all = 1;
+		e->attr.wakeup_events = 1;
+	}
+	err = evlist__open(&rec.switch_output_events, r->switch_cpus, r->switch_threads,
+			   r->switch_cpus, 0, &failed);
+	if (!err)
+		err = drain__mmap(&r->switch_drain, &rec.switch_output_events, r->switch_cpus,
+				  r->switch_threads, &dopts);
+	if (err) {
+		fprintf(stderr, "Failed to create side-band event: %s\n", strerror(-err));
+		return err;
+	}
+	for (size_t i = 0; i < r->switch_drain.nr_pollfds; i++)
+		drain__poll_fd(&r->rs.drain, r->switch_drain.pollfds[i].fd);
+	return 0;
+}
+
+static void close_switch_events(struct run *r)
+{
+	if (!rec.switch_output_events.nr_entries)
+		return;
+	drain__unmap(&r->switch_drain);
+	evlist__close(&rec.switch_output_events);
+	cpu_map__delete(r->switch_cpus);
+	thread_map__delete(r->switch_threads);
+}
+
+/* "ack\n" and its NUL, the five bytes perf writes. */
+static void ack_control(void)
+{
+	static const char ack[] = "ack\n";
+
+	if (rec.ack_fd >= 0 && write(rec.ack_fd, ack, sizeof(ack)) != sizeof(ack) && !rec.quiet)
+		fprintf(stderr, "Failed to write to ack fd: %s\n", strerror(errno));
+}
+
+static void control_attr_field(FILE *fp, const char *name, const char *value, void *first)
+{
+	fprintf(fp, "%s %s: %s", *(bool *)first ? ":" : ",", name, value);
+	*(bool *)first = false;
+}
+
+/* --control "evlist [-v]": the events, one a line, with -v their attrs as
+ * perf evlist -v shows them. */
+static void control_evlist(const char *flags)
+{
+	evlist__for_each(&rec.evlist, e) {
+		bool first = true;
+
+		fputs(e->name, stderr);
+		if (!strcmp(flags, "-v"))
+			attr_print(stderr, &e->attr, control_attr_field, &first);
+		fputc('\n', stderr);
+	}
+}
+
+/* --control "enable" / "disable", of every event or of the one named. */
+static void control_enable(const char *name, bool enable)
+{
+	struct evsel *found = NULL;
+
+	if (!*name) {
+		(enable ? evlist__enable : evlist__disable)(&rec.evlist);
+		if (!rec.quiet)
+			fprintf(stderr, "Events %s\n", enable ? "enabled" : "disabled");
+		return;
+	}
+	evlist__for_each(&rec.evlist, e)
+		if (!found && !strcmp(e->name, name))
+			found = e;
+	if (found)
+		(enable ? evsel__enable : evsel__disable)(found);
+	if (rec.quiet)
+		return;
+	if (found)
+		fprintf(stderr, "Event %s %s\n", found->name, enable ? "enabled" : "disabled");
+	else
+		fprintf(stderr, "failed: can't find '%s' event\n", name);
+}
+
+/* The command word of a --control line, its argument in *arg. */
+static bool control_is(const char *line, const char *cmd, const char **arg)
+{
+	size_t n = strlen(cmd);
+
+	if (strncmp(line, cmd, n) || (line[n] && line[n] != ' '))
+		return false;
+	*arg = line[n] ? line + n + 1 : line + n;
+	return true;
+}
+
+/* --control: runs the commands waiting on the control fd.  Returns 1 when
+ * told to stop, else 0. */
+static int run_control_commands(void)
+{
+	char buf[512];
+	ssize_t n;
+	int stop = 0;
+
+	if (rec.ctl_fd < 0)
+		return 0;
+	while ((n = read(rec.ctl_fd, buf, sizeof(buf) - 1)) > 0) {
+		char *pos = buf, *cmd;
+
+		buf[n] = '\0';
+		while ((cmd = strsep(&pos, "\n"))) {
+			const char *arg;
+
+			if (!*cmd)
+				continue;
+			if (control_is(cmd, "enable", &arg)) {
+				control_enable(arg, true);
+			} else if (control_is(cmd, "disable", &arg)) {
+				control_enable(arg, false);
+			} else if (control_is(cmd, "evlist", &arg)) {
+				if (!rec.quiet)
+					control_evlist(arg);
+			} else if (!strcmp(cmd, "stop")) {
+				stop = 1;
+			} else if (strcmp(cmd, "ping") && strcmp(cmd, "snapshot")) {
+				continue;	/* unknown: no ack, as perf */
+			}
+			ack_control();
+		}
+	}
+	return stop;
+}
 
 /* After each round: the size limit, and --switch-output's triggers. */
 static int record_tick(void *ctx, bool stopping)
@@ -715,9 +1162,11 @@ static int record_tick(void *ctx, bool stopping)
 				(unsigned long long)(record_session__file_size(rs) >> 10));
 		return 1;
 	}
+	if (!stopping && run_control_commands())
+		return 1;
 	switch_now = drain__take_signal(SIGUSR2) || drain__take_signal(SIGALRM) ||
-		     (rec.switch_mode == SWITCH_SIZE &&
-		      record_session__file_size(rs) >= rec.switch_size);
+		     switch_event_seen(r) || (rec.switch_mode == SWITCH_SIZE &&
+					      record_session__file_size(rs) >= rec.switch_size);
 	if (!switch_now || stopping)
 		return 0;
 	r->err = switch_output(r, false, &fin);
@@ -761,6 +1210,10 @@ static int record_loop(struct run *r)
 	c.note = record_note;
 	if (r->have_workload)
 		r->rs.drain.opts.workload = &r->workload;
+	if (rec.ctl_fd >= 0) {
+		fcntl(rec.ctl_fd, F_SETFL, fcntl(rec.ctl_fd, F_GETFL) | O_NONBLOCK);
+		drain__poll_fd(&r->rs.drain, rec.ctl_fd);
+	}
 	if (rec.switch_mode == SWITCH_TIME)
 		alarm(rec.switch_secs);
 	err = drain__run(&r->rs.drain, &c);
@@ -808,7 +1261,7 @@ static int make_maps(struct cpu_map **cpus, struct thread_map **threads)
 		return -ESRCH;
 	}
 	/* perf record samples into per-CPU buffers even for tasks. */
-	if (cpu_map__is_any(*cpus) && !target__has_per_thread(t)) {
+	if (cpu_map__is_any(*cpus) && !t->per_thread) {
 		cpu_map__delete(*cpus);
 		*cpus = cpu_map__new_online();
 		if (!*cpus) {
@@ -974,6 +1427,18 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 		err = -EINVAL;
 		goto out_kill;
 	}
+	if (rec.realtime_prio) {
+		struct sched_param param = { .sched_priority = rec.realtime_prio };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &param)) {
+			fprintf(stderr, "Could not set realtime priority.\n");
+			err = -EPERM;
+			goto out_kill;
+		}
+	}
+	err = open_switch_events(&r);
+	if (err)
+		goto out_kill;
 	if (rec.verbose && r.rs.fallback_msg[0])
 		fprintf(stderr, "Warning:\n%s\n", r.rs.fallback_msg);
 	if (rec.verbose) {
@@ -999,6 +1464,7 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 		if (r.workload.exec_errno) {
 			fprintf(stderr, "Failed to collect '%s' for the '%s' workload: %s\n",
 				rec.evlist.first->name, cmd_argv[0], strerror(r.workload.exec_errno));
+			close_switch_events(&r);
 			record_session__close(&r.rs);
 			err = -r.workload.exec_errno;
 			goto out_maps;
@@ -1020,12 +1486,14 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 		print_drain_stats(&r.rs.drain.stats);
 	if (!err)
 		print_summary(&r, &fin, timestamped_output());
+	close_switch_events(&r);
 	record_session__close(&r.rs);
 	goto out_maps;
 
 out_kill:
 	if (r.have_workload)
 		workload__kill(&r.workload, SIGTERM);
+	close_switch_events(&r);
 	record_session__close(&r.rs);
 out_maps:
 	workload__close(&r.workload);
@@ -1051,6 +1519,8 @@ int cmd_record(int argc, const char **argv)
 	memset(&rec, 0, sizeof(rec));
 	record_opts__init(&rec.opts);
 	evlist__init(&rec.evlist);
+	evlist__init(&rec.switch_output_events);
+	rec.ctl_fd = rec.ack_fd = -1;
 	rec.output = perf_data__default_path(true);
 	record_options = options;
 
@@ -1062,6 +1532,12 @@ int cmd_record(int argc, const char **argv)
 	cmd_argv = argv;
 	if (rec.quiet)
 		rec.verbose = 0;
+	ret = check_options();
+	if (ret || rec.dry_run) {
+		free_options();
+		free(orig_argv);
+		return ret;
+	}
 	/* No command and no target: the whole system until interrupted. */
 	if (!cmd_argc && target__none(&rec.opts.target))
 		rec.opts.target.system_wide = true;
@@ -1071,15 +1547,27 @@ int cmd_record(int argc, const char **argv)
 	conflict = target__validate(&rec.opts.target);
 	if (conflict != TARGET_OK && !rec.quiet)
 		fprintf(stderr, "Warning:\n%s\n", target__conflict_str(conflict));
+	/* Rings per thread cannot take the records of children. */
+	if (rec.opts.target.per_thread)
+		rec.opts.no_inherit = true;
+	/* perf copies the kernel's text out of /proc/kcore next to the data;
+	 * pcl cannot yet, and says so rather than record without it. */
+	if (rec.kcore) {
+		fprintf(stderr, access("/proc/kcore", R_OK) ? "ERROR: kcore is not readable.\n" :
+			"ERROR: pcl cannot copy /proc/kcore yet.\n");
+		free_options();
+		free(orig_argv);
+		return PCL_EXIT_ERROR;
+	}
 	if (rec.opts.target.uid_str && target__parse_uid(&rec.opts.target)) {
 		fprintf(stderr, "Error:\nInvalid User: %s\n", rec.opts.target.uid_str);
-		evlist__exit(&rec.evlist);
+		free_options();
 		free(orig_argv);
 		return PCL_EXIT_ERROR;
 	}
 	ret = config_options();
 	if (ret) {
-		evlist__exit(&rec.evlist);
+		free_options();
 		free(orig_argv);
 		return ret == -2 ? PCL_EXIT_USAGE : ret == -EINVAL ? PCL_EXIT_EINVAL : PCL_EXIT_ERROR;
 	}
@@ -1087,7 +1575,7 @@ int cmd_record(int argc, const char **argv)
 	if (to_pipe() && timestamped_output()) {
 		fprintf(stderr, "Error:\n%s needs an output file, not a pipe (-o -)\n",
 			rec.switch_mode != SWITCH_NONE ? "--switch-output" : "--timestamp-filename");
-		evlist__exit(&rec.evlist);
+		free_options();
 		free(orig_argv);
 		return PCL_EXIT_ERROR;
 	}
@@ -1099,7 +1587,7 @@ int cmd_record(int argc, const char **argv)
 	/* The command line that made the file goes into its header, argv[0]
 	 * included ("record"); cmd_argv points into the same array. */
 	ret = run_record(argc, orig_argv, cmd_argv, cmd_argc);
-	evlist__exit(&rec.evlist);
+	free_options();
 	free(orig_argv);
 	return ret;
 }

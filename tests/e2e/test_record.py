@@ -831,3 +831,196 @@ def test_header_cmdline_is_the_command_typed(tmp, cmd):
         line = re.search(r"^# cmdline : (\S+) (.*)$", head, flags=re.M)
         lines[tool] = line.group(2).replace(path, "FILE")
     assert lines[PCL] == lines[PERF]
+
+
+# --- options that change what happens rather than the attrs ----------------
+
+def test_dry_run_writes_nothing(tmp):
+    for tool in (pcl, perf):
+        out = tmp / (tool.__name__ + ".data")
+        r = tool("record", "--dry-run", "-o", str(out), "--", *burner(20))
+        assert (r.returncode, r.stderr, out.exists()) == (0, "", False)
+
+
+def test_switch_max_files_keeps_the_newest(tmp):
+    out = str(tmp / "mx.data")
+    # 600 ms of CPU at 4000 Hz: over 80 KB; 16K rings woken every 8K
+    r = pcl("record", "-m", "4", "--switch-output=8K", "--switch-max-files", "2", "-o", out,
+            "--", *burner(600, cpu=True))
+    assert r.returncode == 0, r.stderr
+    dumped = re.findall(r"\[ pcl record: Dump (\S+) \]", r.stderr)
+    assert len(dumped) > 2, r.stderr
+    left = sorted(str(tmp / f) for f in os.listdir(tmp) if f.startswith("mx.data."))
+    assert left == sorted(dumped[-2:])
+
+
+def sample_range(path):
+    head = perf_clean("report", "--header-only", "-i", path)
+    return re.findall(r"# time of (?:first|last) sample : ([\d.]+)", head)
+
+
+@pytest.mark.parametrize("args", [["--buildid-all"], ["--buildid-all", "--timestamp-boundary"],
+                                  ["-B"], ["-B", "--timestamp-boundary"], []])
+def test_timestamp_boundary_as_perf(tmp, args):
+    """perf times the samples while it looks for their DSOs: not with -B, and
+    with --buildid-all only when --timestamp-boundary asks for it."""
+    got = []
+    for tool in (pcl, perf):
+        out = str(tmp / (tool.__name__ + ".data"))
+        r = tool("record", "-q", "-o", out, *args, "--", *burner(50))
+        assert r.returncode == 0, r.stderr
+        times = sample_range(out)
+        assert len(times) == 2, times
+        got.append([t == "0.000000" for t in times])
+    assert got[0] == got[1]
+
+
+def test_realtime_runs_under_sched_fifo(tmp):
+    p = subprocess.Popen([PCL, "record", "-q", "-r", "1", "-o", str(tmp / "rt.data"), "--",
+                          *burner(1500)], stderr=subprocess.PIPE, text=True)
+    policies = set()
+    while p.poll() is None:
+        try:
+            policies.add(os.sched_getscheduler(p.pid))
+        except OSError:
+            break
+        time.sleep(0.05)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert os.SCHED_FIFO in policies
+
+
+@pytest.mark.parametrize("enable", [True, False])
+def test_control_fifo_enables_and_disables(tmp, enable):
+    ctl, ack = str(tmp / "ctl"), str(tmp / "ack")
+    os.mkfifo(ctl)
+    os.mkfifo(ack)
+    out = str(tmp / "ctl.data")
+    p = subprocess.Popen([PCL, "record", "-D", "-1", "--control", f"fifo:{ctl},{ack}", "-o", out,
+                          "--", *burner(800)], stderr=subprocess.PIPE, text=True)
+    with open(ctl, "w") as c, open(ack, "rb") as a:
+        for cmd in (["ping", "enable", "disable"] if enable else ["ping"]):
+            c.write(cmd + "\n")
+            c.flush()
+            assert a.read(5) == b"ack\n\0", cmd     # perf's, NUL included
+            time.sleep(0.3)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    # -D -1 says the events start disabled
+    assert (err.count("Events enabled\n"), err.count("Events disabled\n")) == (enable, 1 + enable)
+    samples = len(perf_clean("script", "-i", out).splitlines())
+    assert (samples > 0) == enable
+
+
+def control_session(tool, tmp, commands):
+    """stderr and the acks of a recording started disabled and driven by
+    the commands through --control fifos, each given time to act."""
+    ctl, ack = str(tmp / "ctl"), str(tmp / "ack")
+    for f in (ctl, ack):
+        if os.path.exists(f):
+            os.unlink(f)
+        os.mkfifo(f)
+    p = subprocess.Popen([tool, "record", "-e", "cpu-clock", "-D", "-1", "--control",
+                          f"fifo:{ctl},{ack}", "-o", str(tmp / "c.data"), "--", *burner(4000)],
+                         stderr=subprocess.PIPE, text=True)
+    acks = []
+    with open(ctl, "w") as c, open(ack, "rb") as a:
+        os.set_blocking(a.fileno(), False)
+        for cmd in commands:
+            c.write(cmd + "\n")
+            c.flush()
+            time.sleep(0.4)
+            acks.append(a.read() or b"")
+        _, err = p.communicate(timeout=60)
+        acks.append(a.read() or b"")
+    err = re.sub(r"\[ \w+ record: .*\n", "", err.replace(PCL, "perf"))
+    # an ack can come after the next command: their count tells
+    return p.returncode, err, b"".join(acks)
+
+
+def test_control_commands_as_perf(tmp):
+    commands = ["enable cpu-clock", "disable cpu-clock", "enable bogus", "evlist",
+                "evlist -v", "snapshot", "bogus", "ping", "stop"]
+    mine, theirs = (control_session(t, tmp, commands) for t in (PCL, PERF))
+    assert mine == theirs
+
+
+def test_switch_output_event_switches_the_file(tmp):
+    out = str(tmp / "ev.data")
+    p = subprocess.Popen([PCL, "record", "-e", "cpu-clock", "-o", out, "--switch-output-event",
+                          "syscalls:sys_enter_getppid", "--", "sleep", "1.5"],
+                         stderr=subprocess.PIPE, text=True)
+    time.sleep(0.7)
+    os.getppid()
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    files = [f for f in os.listdir(tmp) if re.fullmatch(r"ev\.data\.\d{16}", f)]
+    assert len(files) >= 2, err
+    for f in files:
+        evlist(str(tmp / f))
+
+
+def test_kcore_as_perf(tmp):
+    if os.access("/proc/kcore", os.R_OK):
+        pytest.skip("/proc/kcore is readable here: pcl does not copy it")
+    mine = pcl("record", "--kcore", "-o", str(tmp / "k.data"), "--", *burner(20))
+    theirs = perf("record", "--kcore", "-o", str(tmp / "p.data"), "--", *burner(20))
+    assert (mine.returncode, mine.stderr) == (theirs.returncode, theirs.stderr)
+    assert mine.stderr == "ERROR: kcore is not readable.\n"
+
+
+def test_buildid_mmap_names_the_maps_by_build_id(tmp):
+    """The build ids go into the MMAP2 records, none into the header."""
+    ours, _ = record(tmp, "-q", "--buildid-mmap", "--", *burner(20))
+    theirs = str(tmp / "perf.data")
+    assert perf("record", "-q", "-o", theirs, "--buildid-mmap", "--", *burner(20)).returncode == 0
+
+    def maps(path):
+        out = perf_clean("script", "--show-mmap-events", "-F", "comm", "-i", path)
+        return sorted(set(re.sub(r"\S+ \d+/\d+: \[0x[0-9a-f]+", "", l) for l in out.splitlines()
+                          if "PERF_RECORD_MMAP" in l))
+
+    def features(path):
+        head = perf_clean("report", "--header-only", "-i", path)
+        return re.search(r"# missing features: .*", head).group(0)
+    assert maps(ours) == maps(theirs)
+    assert features(ours) == features(theirs)
+    # the DSOs hit vary from run to run; the workload's is always there
+    burner_id = perf_clean("buildid-list", "-i", theirs).split("\n")
+    assert [l for l in burner_id if l.endswith("/burner")][0] in \
+        perf_clean("buildid-list", "-i", ours)
+
+
+def test_cgroup_goes_to_the_events_before_it(tmp):
+    """-G pairs with the events defined before it: one name for all of them,
+    the later events count everywhere (a cgroup without tasks shows it)."""
+    mnt = "/sys/fs/cgroup/unified" if os.path.isdir("/sys/fs/cgroup/unified") else "/sys/fs/cgroup"
+    empty = os.path.join(mnt, "pcl-test-empty-%d" % os.getpid())
+    try:
+        os.mkdir(empty)
+    except OSError as e:
+        pytest.skip("cannot make a cgroup: %s" % e)
+    try:
+        name = os.path.basename(empty)
+        counts = []
+        for tool in (pcl, perf):
+            out = str(tmp / (tool.__name__ + ".data"))
+            r = tool("record", "-q", "-o", out, "-a", "-e", "cpu-clock", "-G", name,
+                     "-e", "task-clock", "--", *burner(100))
+            assert r.returncode == 0, r.stderr
+            events = perf_clean("script", "-F", "event", "-i", out).split()
+            counts.append((events.count("cpu-clock:"), events.count("task-clock:") > 0))
+        assert counts[0] == counts[1] == (0, True)
+    finally:
+        os.rmdir(empty)
+
+
+def test_options_are_perfs_in_perfs_order():
+    """--list-opts in perf's table order, -h's option column as perf's."""
+    mine, theirs = pcl("record", "--list-opts"), perf("record", "--list-opts")
+    assert mine.stdout == theirs.stdout
+
+    def names(tool):
+        out = tool("record", "-h")
+        return re.findall(r"^ +((?:-\w, )?--?[\w-]+)", out.stdout + out.stderr, re.M)
+    assert len(names(perf)) > 80 and names(pcl) == names(perf)

@@ -346,6 +346,76 @@ static void live_session_samples_itself(void **state)
 	unlink(path);
 }
 
+/* The values below are perf 6.1's, from perf evlist -v of its recordings. */
+static void privilege_options_override_modifiers(void **state)
+{
+	parse("cpu-clock:k");
+	opts.all_user = true;
+	opts.target.system_wide = true;
+	record__config(&el, &opts);
+	assert_true(el.first->attr.exclude_kernel && !el.first->attr.exclude_user);
+	/* the -a dummy too, named by its new modifiers */
+	assert_true(el.last->attr.exclude_kernel);
+	assert_string_equal(el.last->name, "dummy:uh");
+}
+
+static void no_samples_keeps_freq_without_a_rate(void **state)
+{
+	parse("cpu-clock");
+	opts.no_samples = true;
+	record__config(&el, &opts);
+	assert_true(el.first->attr.freq);
+	assert_int_equal(el.first->attr.sample_freq, 0);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_PERIOD);
+}
+
+static void callchain_halves_and_tracking_bits(void **state)
+{
+	parse("cpu-clock");
+	opts.call_graph = CALLGRAPH_FP;
+	opts.user_callchains = true;
+	opts.no_bpf_event = true;
+	opts.buildid_mmap = true;
+	opts.no_buffering = true;
+	opts.sample_code_page_size = true;
+	record__config(&el, &opts);
+	assert_true(el.first->attr.exclude_callchain_kernel);
+	assert_false(el.first->attr.exclude_callchain_user);
+	assert_false(el.first->attr.bpf_event);
+	assert_true(el.first->attr.build_id);
+	assert_int_equal(el.first->attr.wakeup_events, 1);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_CODE_PAGE_SIZE);
+}
+
+static void per_thread_samples_have_no_time(void **state)
+{
+	parse("cpu-clock");
+	opts.target.per_thread = true;
+	opts.no_inherit = true;
+	record__config(&el, &opts);
+	assert_false(el.first->attr.sample_type & PERF_SAMPLE_TIME);
+	assert_false(el.first->attr.inherit);
+	opts.sample_time = true;	/* -T */
+	record__config(&el, &opts);
+	assert_true(el.first->attr.sample_type & PERF_SAMPLE_TIME);
+}
+
+static void group_takes_every_event_and_the_dummy(void **state)
+{
+	parse("cpu-clock");
+	parse("task-clock");
+	opts.group = true;
+	opts.target.system_wide = true;
+	record__config(&el, &opts);
+	assert_int_equal(el.nr_entries, 3);
+	assert_int_equal(el.first->nr_members, 3);
+	evlist__for_each(&el, e)
+		assert_ptr_equal(e->leader, el.first);
+	/* only the leader waits to be enabled; the dummy runs at once */
+	assert_true(el.first->attr.disabled);
+	assert_false(el.first->next->attr.disabled || el.last->attr.disabled);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +433,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(callgraph_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(cycles_falls_back_to_cpu_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(live_session_samples_itself, setup, teardown),
+		cmocka_unit_test_setup_teardown(privilege_options_override_modifiers, setup, teardown),
+		cmocka_unit_test_setup_teardown(no_samples_keeps_freq_without_a_rate, setup, teardown),
+		cmocka_unit_test_setup_teardown(callchain_halves_and_tracking_bits, setup, teardown),
+		cmocka_unit_test_setup_teardown(per_thread_samples_have_no_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(group_takes_every_event_and_the_dummy, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("record", tests, NULL, NULL);
 }

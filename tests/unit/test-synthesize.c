@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "core/symbols/buildid.h"
 #include "core/symbols/kernel-maps.h"
 #include "core/live/synthesize.h"
 #include "util/util.h"
@@ -196,6 +197,40 @@ static void data_maps_with_d(void **state)
 	synth__exit(&s);
 }
 
+/* --buildid-mmap: a file with a build id is named by it, others by inode. */
+static void maps_with_build_ids(void **state)
+{
+	char exe[4096], *maps;
+	uint8_t want[20];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const struct perf_rec_mmap2 *m;
+	struct synth s;
+	size_t off = 0;
+	int size;
+
+	assert_true(n > 0);
+	exe[n] = '\0';
+	size = elf_file__read_build_id(exe, want, sizeof(want));
+	assert_true(size > 0);
+	maps = xasprintf("7000-9000 r-xp 00001000 fe:00 42   %s\n"
+			 "c000-d000 r-xs 00000000 00:05 7    /dev/zero\n", exe);
+	put("200/maps", maps);
+	free(maps);
+	synth__init(&s, attr_of(PERF_SAMPLE_IP | PERF_SAMPLE_TID), false, collect, NULL);
+	s.proc = root;
+	s.build_ids = true;
+	assert_int_equal(synth__mmaps(&s, 200, 200), 0);
+	m = (const void *)rec_at(&off);
+	assert_int_equal(m->header.misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID);
+	assert_int_equal(m->build_id_size, size);
+	assert_memory_equal(m->build_id, want, (size_t)size);
+	assert_int_equal(m->prot, PROT_READ | PROT_EXEC);
+	m = (const void *)rec_at(&off);
+	assert_int_equal(m->header.misc, PERF_RECORD_MISC_USER);
+	assert_int_equal(m->ino, 7);
+	synth__exit(&s);
+}
+
 static void all_threads_has_forks(void **state)
 {
 	struct synth s;
@@ -359,6 +394,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(kernel_map, setup, teardown),
 		cmocka_unit_test_setup_teardown(thread_with_maps, setup, teardown),
 		cmocka_unit_test_setup_teardown(data_maps_with_d, setup, teardown),
+		cmocka_unit_test_setup_teardown(maps_with_build_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(all_threads_has_forks, setup, teardown),
 		cmocka_unit_test_setup_teardown(maps_and_index, setup, teardown),
 		cmocka_unit_test_setup_teardown(time_conv_only_when_offered, setup, teardown),

@@ -32,7 +32,7 @@ struct header_env {
 	const char *version;		/* written as the perf version */
 	int argc;
 	const char **argv;		/* the command line, argv[0] = command name */
-	bool have_sample_time;		/* also with zero times: a pipe's placeholder */
+	bool have_sample_time;		/* SAMPLE_TIME, zero times too (record: always) */
 	uint64_t first_sample_time, last_sample_time;
 	bool use_clockid;
 	int clockid;

@@ -1052,28 +1052,45 @@ void parse_events_error__exit(struct parse_events_error *err)
 	memset(err, 0, sizeof(*err));
 }
 
+/* The events of the last -e: after the previous boundary. */
+static struct evsel *last_cmdline_events(struct evlist *evlist)
+{
+	struct evsel *from = NULL;
+
+	for (struct evsel *e = evlist->first; e != evlist->last; e = e->next)
+		if (e->cmdline_group_boundary)
+			from = e;
+	return from ? from->next : evlist->first;
+}
+
+static void append_filter(struct evsel *e, const char *filter)
+{
+	char *f = e->filter ? xasprintf("(%s) && (%s)", e->filter, filter) : xstrdup(filter);
+
+	free(e->filter);
+	e->filter = f;
+}
+
 int parse_events_filter(struct evlist *evlist, const char *filter)
 {
-	struct evsel *from = NULL, *e;
+	struct evsel *from;
 
 	if (!evlist->last)
 		return FILTER_ERR_NO_EVENT;
-	/* the events of the last -e: after the previous boundary */
-	for (e = evlist->first; e != evlist->last; e = e->next)
-		if (e->cmdline_group_boundary)
-			from = e;
-	from = from ? from->next : evlist->first;
-	for (e = from; e; e = e->next)
+	from = last_cmdline_events(evlist);
+	for (struct evsel *e = from; e; e = e->next)
 		if (e->attr.type != PERF_TYPE_TRACEPOINT)
 			return FILTER_ERR_NOT_TRACEPOINT;
-	for (e = from; e; e = e->next) {
-		char *f = e->filter ? xasprintf("(%s) && (%s)", e->filter, filter)
-				    : xstrdup(filter);
-
-		free(e->filter);
-		e->filter = f;
-	}
+	for (struct evsel *e = from; e; e = e->next)
+		append_filter(e, filter);
 	return 0;
+}
+
+void parse_events_filter_tracepoints(struct evlist *evlist, const char *filter)
+{
+	for (struct evsel *e = evlist->last ? last_cmdline_events(evlist) : NULL; e; e = e->next)
+		if (e->attr.type == PERF_TYPE_TRACEPOINT)
+			append_filter(e, filter);
 }
 
 const char *parse_events_filter_strerror(int err)

@@ -66,6 +66,9 @@ enum {
 	FILTER_ERR_NOT_TRACEPOINT = -2,
 };
 int parse_events_filter(struct evlist *evlist, const char *filter);
+/* Adds filter to the tracepoints of the last -e, passing over its other
+ * events (record's --exclude-perf). */
+void parse_events_filter_tracepoints(struct evlist *evlist, const char *filter);
 /* perf's message for a parse_events_filter() error. */
 const char *parse_events_filter_strerror(int err);
 

@@ -122,6 +122,16 @@ int drain__mmap(struct drain *d, struct evlist *evlist, const struct cpu_map *cp
 	return 0;
 }
 
+void drain__poll_fd(struct drain *d, int fd)
+{
+	d->pollfds = xrealloc(d->pollfds, (d->nr_pollfds + 1) * sizeof(*d->pollfds));
+	d->pollfds[d->nr_pollfds].fd = fd;
+	d->pollfds[d->nr_pollfds].events = POLLIN;
+	d->pollfds[d->nr_pollfds].revents = 0;
+	d->nr_pollfds++;
+	d->nr_other_pollfds++;
+}
+
 void drain__unmap(struct drain *d)
 {
 	for (size_t i = 0; i < d->nr_rbs; i++)
@@ -132,7 +142,7 @@ void drain__unmap(struct drain *d)
 	d->rbs = NULL;
 	d->pollfds = NULL;
 	d->stage = NULL;
-	d->nr_rbs = d->nr_pollfds = 0;
+	d->nr_rbs = d->nr_pollfds = d->nr_other_pollfds = 0;
 }
 
 /* --- one round --- */
@@ -245,7 +255,7 @@ static bool wait_for_data(struct drain *d, const sigset_t *unblocked, int64_t de
 	for (size_t i = 0; i < d->nr_pollfds; i++) {
 		if (d->pollfds[i].revents & (POLLHUP | POLLERR))
 			d->pollfds[i].fd = -1;	/* ppoll skips negative fds */
-		if (d->pollfds[i].fd >= 0)
+		if (d->pollfds[i].fd >= 0 && i < d->nr_pollfds - d->nr_other_pollfds)
 			alive++;
 	}
 	return alive > 0;

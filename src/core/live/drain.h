@@ -108,6 +108,7 @@ struct drain {
 	size_t nr_rbs;
 	struct pollfd *pollfds;	/* every event fd: POLLHUP tells a task ended */
 	size_t nr_pollfds;
+	size_t nr_other_pollfds;	/* the last ones: drain__poll_fd()'s */
 	unsigned char *stage;	/* one ring's worth, copied out */
 	struct drain_stats stats;
 	enum drain_stop stop;
@@ -118,6 +119,10 @@ struct drain {
 int drain__mmap(struct drain *d, struct evlist *evlist, const struct cpu_map *cpus,
 		const struct thread_map *threads, const struct drain_opts *opts);
 void drain__unmap(struct drain *d);
+/* Also wakes the loop when fd has input (a control fifo, another
+ * evlist's ring): the consumer's tick looks at it.  Such fds do not count
+ * for the hang-up of the tasks watched. */
+void drain__poll_fd(struct drain *d, int fd);
 
 /*
  * Installs the handlers: SIGINT, SIGTERM and SIGCHLD stop the loop, and each

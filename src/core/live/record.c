@@ -222,6 +222,10 @@ static void config_callchain(struct evsel *e, const struct record_opts *opts,
 		a->sample_stack_user = stack_size;
 		a->exclude_callchain_user = 1;
 	}
+	if (opts->kernel_callchains)
+		a->exclude_callchain_user = 1;
+	if (opts->user_callchains)
+		a->exclude_callchain_kernel = 1;
 }
 
 /* A call-graph=... term overrides the command line for its event. */
@@ -244,6 +248,9 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	const struct target *t = &opts->target;
 	enum record_callgraph cg = term_callgraph(e, opts->call_graph);
 	bool dummy = a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+	/* Per-thread rings of tasks that do not pass them on: perf leaves the
+	 * time out unless asked for it. */
+	bool time = !(t->per_thread && opts->no_inherit && !target__has_cpu(t));
 
 	a->size = sizeof(*a);
 	a->sample_id_all = 1;
@@ -271,6 +278,8 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	}
 	if (a->freq || opts->sample_period)
 		a->sample_type |= PERF_SAMPLE_PERIOD;
+	if (opts->no_samples)
+		a->sample_period = 0;	/* also sample_freq: the same field */
 	/* DWARF unwinding wants the data addresses, also from a term. */
 	if (opts->sample_address || cg == CALLGRAPH_DWARF) {
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
@@ -297,7 +306,7 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	}
 	if (target__has_cpu(t) || opts->sample_cpu)
 		a->sample_type |= PERF_SAMPLE_CPU;
-	if (e->sample_time != 0 || opts->sample_time)
+	if (e->sample_time > 0 || (e->sample_time < 0 && time) || opts->sample_time)
 		a->sample_type |= PERF_SAMPLE_TIME;
 	if (opts->raw_samples)
 		a->sample_type |= PERF_SAMPLE_TIME | PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
@@ -307,6 +316,8 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 		a->sample_type |= PERF_SAMPLE_PHYS_ADDR;
 	if (opts->sample_data_page_size)
 		a->sample_type |= PERF_SAMPLE_DATA_PAGE_SIZE;
+	if (opts->sample_code_page_size)
+		a->sample_type |= PERF_SAMPLE_CODE_PAGE_SIZE;
 	if (opts->sample_identifier)
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 	if (opts->all_cgroups)
@@ -318,7 +329,8 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	a->comm = track;
 	a->comm_exec = track;
 	a->ksymbol = track;
-	a->bpf_event = track;
+	a->bpf_event = track && !opts->no_bpf_event;
+	a->build_id = track && opts->buildid_mmap;
 	a->namespaces = track && opts->record_namespaces;
 	a->context_switch = track && opts->record_switch_events;
 	a->cgroup = track && opts->all_cgroups;
@@ -334,6 +346,18 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 	}
 	if (e->precise_max)
 		a->precise_ip = 3;
+	if (opts->all_user) {
+		a->exclude_kernel = 1;
+		a->exclude_user = 0;
+	}
+	if (opts->all_kernel) {
+		a->exclude_kernel = 0;
+		a->exclude_user = 1;
+	}
+	if (opts->no_buffering) {
+		a->watermark = 0;
+		a->wakeup_events = 1;
+	}
 }
 
 void record__config(struct evlist *evlist, const struct record_opts *opts)
@@ -346,9 +370,18 @@ void record__config(struct evlist *evlist, const struct record_opts *opts)
 	 * runs from the start while the sampling events wait. */
 	if (t->initial_delay || target__has_cpu(t))
 		tracking = add_dummy(evlist);
+	if (opts->group && evlist->nr_entries > 1) {
+		evlist__for_each(evlist, pos)
+			pos->leader = evlist->first;
+		evlist->first->nr_members = evlist->nr_entries;
+		evlist->nr_groups = 1;
+	}
 	evlist__for_each(evlist, pos)
 		config_evsel(pos, opts, pos == tracking);
 	if (tracking != evlist->first) {
+		/* named by its modifiers, as --all-user/--all-kernel set them */
+		free(tracking->name);
+		tracking->name = event_name_for_attr(&tracking->attr);
 		if (t->initial_delay && !target__has_cpu(t)) {
 			tracking->attr.enable_on_exec = 1;
 		} else {
@@ -687,6 +720,7 @@ static int synthesize_head(struct record_session *rs, pid_t workload_pid)
 	int err;
 
 	synth__init(&s, &rs->evlist->first->attr, rs->opts->sample_address, emit_record, rs);
+	s.build_ids = rs->opts->buildid_mmap;
 	err = synth__time_conv(&s, rs->drain.nr_rbs ? rs->drain.rbs[0].base : NULL);
 	if (!err && !tail)
 		err = synthesize_system(rs, &s, true);
@@ -715,6 +749,7 @@ static int synthesize_tail(struct record_session *rs)
 	if (!rs->opts->tail_synthesize)
 		return 0;
 	synth__init(&s, &rs->evlist->first->attr, rs->opts->sample_address, emit_record, rs);
+	s.build_ids = rs->opts->buildid_mmap;
 	err = synth__header_only(&s, PERF_RECORD_FINISHED_INIT);
 	if (!err && rs->workload_pid > 0)
 		err = synth__thread(&s, rs->workload_pid, !rs->opts->synth_no_mmaps);
@@ -733,9 +768,12 @@ static void describe(const struct record_session *rs, const struct record_finish
 	env->version = fin->version;
 	env->argc = fin->argc;
 	env->argv = fin->argv;
-	env->have_sample_time = rs->samples && rs->last_time;
-	env->first_sample_time = rs->first_time;
-	env->last_sample_time = rs->last_time;
+	/* perf writes the range always, zero when it did not look */
+	env->have_sample_time = true;
+	if (fin->sample_time_range) {
+		env->first_sample_time = rs->first_time;
+		env->last_sample_time = rs->last_time;
+	}
 	env->use_clockid = rs->opts->use_clockid;
 	env->clockid = rs->opts->clockid;
 }
@@ -749,7 +787,6 @@ static int write_pipe_features(struct record_session *rs, const struct record_fi
 	int err;
 
 	describe(rs, fin, &env);
-	env.have_sample_time = true;
 	if (comp_level > 0) {
 		env.compressed = true;
 		env.comp_level = (uint32_t)comp_level;
@@ -875,8 +912,9 @@ static void note_sample(struct record_session *rs, const struct perf_event_heade
 		ip = field[i++];
 	if ((st & PERF_SAMPLE_TID) && i < nr)
 		memcpy(&pid, &field[i++], sizeof(pid));
-	if ((st & PERF_SAMPLE_TIME) && i < nr) {
-		uint64_t time = field[i];
+	/* untimed samples count as perf reads them: at time ~0 */
+	if (!(st & PERF_SAMPLE_TIME) || i < nr) {
+		uint64_t time = st & PERF_SAMPLE_TIME ? field[i] : ~0ULL;
 
 		if (!rs->first_time || time < rs->first_time)
 			rs->first_time = time;

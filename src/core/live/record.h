@@ -72,6 +72,15 @@ struct record_opts {
 	bool running_time;		/* --running-time: enabled/running times */
 	bool record_namespaces;		/* --namespaces: on the tracking event */
 	bool record_switch_events;	/* --switch-events: on the tracking event */
+	bool sample_code_page_size;	/* --code-page-size */
+	bool no_samples;		/* -n: counting only, no period or frequency */
+	bool no_buffering;		/* --no-buffering: a wake-up per record */
+	bool no_bpf_event;		/* --no-bpf-event: no BPF records on the tracking event */
+	bool all_user, all_kernel;	/* --all-user, --all-kernel: every event's privilege */
+	bool kernel_callchains;		/* --kernel-callchains: call chains' kernel part only */
+	bool user_callchains;		/* --user-callchains: their user part only */
+	bool buildid_mmap;		/* --buildid-mmap: build ids in the MMAP2 records */
+	bool group;			/* --group: every event (the dummy too) in one group */
 	int clockid;
 	size_t mmap_pages;		/* data pages per buffer (power of two) */
 	uint64_t regs_user, regs_intr;	/* --user-regs, --intr-regs masks */
@@ -197,6 +206,7 @@ struct record_finish {
 	const char **argv;
 	bool buildid_all;
 	bool buildid_cache;		/* add the DSOs hit to ~/.debug */
+	bool sample_time_range;		/* the first and last sample times in the header */
 	/* filled in: data bytes before and after compression, and where the
 	 * data ended in the file (its size before the features) */
 	uint64_t raw_bytes, written_bytes, data_end;

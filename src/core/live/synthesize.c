@@ -1,5 +1,6 @@
 /* synthesize: records describing the state before recording began (see synthesize.h). */
 #include "core/live/synthesize.h"
+#include "core/symbols/buildid.h"
 #include "core/symbols/kernel-maps.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -178,11 +179,40 @@ int synth__cpu_map(struct synth *s, const int *cpus, size_t nr)
 	return rec_emit(s, sizeof(struct perf_event_header) + 4 + 2 * nr, false);
 }
 
-static int emit_kernel_map(struct synth *s, const char *name, uint64_t start, uint64_t len,
-			   uint64_t pgoff)
+/* An MMAP2 record of the kernel or a module that names it by build id. */
+static int emit_kernel_map_build_id(struct synth *s, const char *name, uint64_t start,
+				    uint64_t len, uint64_t pgoff, const uint8_t *id, int id_size)
 {
-	struct perf_rec_mmap *m = rec_begin(s, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	struct perf_rec_mmap2 *m = rec_begin(s, PERF_RECORD_MMAP2,
+					     PERF_RECORD_MISC_KERNEL | PERF_RECORD_MISC_MMAP_BUILD_ID);
+	size_t n = strnlen(name, 4095) + 1;
+
+	m->pid = (uint32_t)-1;
+	m->tid = 0;
+	m->start = start;
+	m->len = len;
+	m->pgoff = pgoff;
+	m->build_id_size = (uint8_t)id_size;
+	memcpy(m->build_id, id, (size_t)id_size);
+	memcpy(m->filename, name, n - 1);
+	return rec_emit(s, sizeof(*m) + n, true);
+}
+
+/* notes: where the build id is, with s->build_ids (--buildid-mmap). */
+static int emit_kernel_map(struct synth *s, const char *name, uint64_t start, uint64_t len,
+			   uint64_t pgoff, const char *notes)
+{
+	struct perf_rec_mmap *m;
 	size_t n = strlen(name) + 1;
+	uint8_t id[20];
+	int id_size = 0;
+
+	if (s->build_ids)
+		id_size = notes ? sysfs__read_build_id(notes, id, sizeof(id)) :
+			  sysfs__read_kernel_build_id(id, sizeof(id));
+	if (id_size > 0)
+		return emit_kernel_map_build_id(s, name, start, len, pgoff, id, id_size);
+	m = rec_begin(s, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
 
 	if (n > 4096)
 		n = 4096;
@@ -201,15 +231,17 @@ int synth__kernel_mmap(struct synth *s, const char *kallsyms)
 
 	if (kernel_text__range(kallsyms, &text, &etext) < 0)
 		return -ENOENT;
-	return emit_kernel_map(s, "[kernel.kallsyms]_text", text, etext - text, text);
+	return emit_kernel_map(s, "[kernel.kallsyms]_text", text, etext - text, text, NULL);
 }
 
 static int emit_module_map(const char *name, const char *path, uint64_t start,
 			   uint64_t size, void *arg)
 {
 	char *label = path ? xstrdup(path) : xasprintf("[%s]", name);
-	int err = emit_kernel_map(arg, label, start, size, 0);
+	char *notes = xasprintf("/sys/module/%s/notes/.note.gnu.build-id", name);
+	int err = emit_kernel_map(arg, label, start, size, 0, notes);
 
+	free(notes);
 	free(label);
 	return err;
 }
@@ -323,7 +355,8 @@ static int parse_maps_line(struct synth *s, char *line, pid_t pid, pid_t tid)
 	unsigned long long start, end, pgoff, ino;
 	unsigned int maj, min;
 	char perms[5];
-	int name_off = 0;
+	int name_off = 0, id_size;
+	uint8_t id[20];
 	char *name;
 	size_t n;
 
@@ -344,9 +377,17 @@ static int parse_maps_line(struct synth *s, char *line, pid_t pid, pid_t tid)
 	m->start = start;
 	m->len = end - start;
 	m->pgoff = pgoff;
-	m->maj = maj;
-	m->min = min;
-	m->ino = ino;
+	id_size = s->build_ids && *name == '/' ? elf_file__read_build_id(name, id, sizeof(id)) : 0;
+	if (id_size > 0) {
+		/* the build id in the inode's place (--buildid-mmap) */
+		m->header.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		m->build_id_size = (uint8_t)id_size;
+		memcpy(m->build_id, id, (size_t)id_size);
+	} else {
+		m->maj = maj;
+		m->min = min;
+		m->ino = ino;
+	}
 	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
 		  (perms[2] == 'x' ? PROT_EXEC : 0);
 	m->flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;

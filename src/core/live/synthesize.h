@@ -40,6 +40,7 @@ struct synth {
 	void *ctx;
 	size_t id_hdr_size;	/* bytes of the sample_id_all trailer */
 	bool mmap_data;		/* -d: non-exec maps too */
+	bool build_ids;		/* MMAP2 records with build ids (--buildid-mmap) */
 	const char *proc;	/* "/proc", or a test tree */
 	char *buf;		/* one record being built */
 };
