@@ -1,0 +1,733 @@
+/* py-script: perf's Python scripting interface over an embedded CPython.
+ * The objects handed to the script are built the way perf 6.1 builds
+ * them, so that scripts print the same thing under either tool. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+
+#include "core/analysis/py-script.h"
+#include "core/data/session.h"
+#include "core/events/evsel.h"
+#include "core/hist/data-src.h"
+#include "core/symbols/dso.h"
+#include "core/symbols/machine.h"
+#include "core/symbols/map.h"
+#include "core/symbols/thread.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+/* the Python sources of the Core and Util modules */
+static const char core_py[] =
+#include "Core.py.inc"
+	;
+static const char util_py[] =
+#include "Util.py.inc"
+	;
+
+#define MAX_FRAMES 1024
+
+/* What the perf_trace_context functions look at: the sample being
+ * handled, passed to the script as an opaque capsule. */
+struct py_sample_ctx {
+	struct perf_session *session;
+	struct evsel *evsel;
+	const struct perf_sample *sample;
+	struct addr_location *al;
+	struct tep_event *tp;
+};
+
+/* the sample being handled: one interpreter, one script per process */
+static struct py_sample_ctx sample_ctx;
+
+struct py_script {
+	PyObject *main_dict;	/* __main__'s namespace: the handlers */
+	PyObject *context;	/* capsule of sample_ctx */
+	struct callchain_frame *frames;
+	uint8_t *defined;	/* tracepoints whose flag/symbol tables were handed over,
+				 * by evsel index */
+	size_t nr_defined;
+};
+
+char *py_script__handler_name(const struct tep_event *tp)
+{
+	return xasprintf("%s__%s", tp->system, tp->name);
+}
+
+/* perf hands a char array over as a string when it holds text up to its
+ * first NUL and ends in one */
+static bool printable_array(const uint8_t *p, uint32_t len)
+{
+	if (!len || p[len - 1])
+		return false;
+	for (uint32_t i = 0; i < len && p[i]; i++)
+		if (!isprint(p[i]) && !isspace(p[i]))
+			return false;
+	return true;
+}
+
+enum py_field_kind py_script__field(const struct tep_format_field *f, const void *raw,
+				    uint32_t raw_size, uint32_t *off, uint32_t *len)
+{
+	const uint8_t *data = raw;
+
+	if (!(f->flags & TEP_FIELD_IS_ARRAY))
+		return PY_FIELD_NUMBER;
+	*off = (uint32_t)f->offset;
+	*len = (uint32_t)f->size;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		uint32_t loc = 0;
+
+		memcpy(&loc, data + f->offset, f->size < 4 ? (size_t)f->size : 4);
+		*off = loc & 0xffff;
+		*len = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			*off += (uint32_t)(f->offset + f->size);
+	}
+	if (*off > raw_size || *len > raw_size - *off)
+		*len = *off > raw_size ? 0 : raw_size - *off;
+	if (*off > raw_size)
+		*off = raw_size;
+	if ((f->flags & TEP_FIELD_IS_STRING) && printable_array(data + *off, *len))
+		return PY_FIELD_STRING;
+	return PY_FIELD_BYTES;
+}
+
+bool py_script__number(const struct tep_format_field *f, const void *raw, uint64_t *value)
+{
+	const uint8_t *p = (const uint8_t *)raw + f->offset;
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+
+	switch (f->size) {
+	case 1: memcpy(&u8, p, 1); *value = u8; break;
+	case 2: memcpy(&u16, p, 2); *value = u16; break;
+	case 4: memcpy(&u32, p, 4); *value = u32; break;
+	case 8: memcpy(value, p, 8); break;
+	default: *value = 0; break;
+	}
+	return f->size == 8 && (f->flags & TEP_FIELD_IS_SIGNED);
+}
+
+/* --- the perf_trace_context module --- */
+
+static struct py_sample_ctx *ctx_of(PyObject *args)
+{
+	PyObject *capsule;
+
+	if (!PyArg_ParseTuple(args, "O", &capsule))
+		return NULL;
+	return PyCapsule_GetPointer(capsule, NULL);
+}
+
+/* a common field of the sample's tracepoint: 0 when it has none */
+static PyObject *common_value(PyObject *args, const char *name)
+{
+	struct py_sample_ctx *c = ctx_of(args);
+	struct tep_format_field *f;
+	unsigned long long v = 0;
+
+	if (!c)
+		return NULL;
+	if (c->tp && c->sample->raw_data && (f = tep_find_common_field(c->tp, name)))
+		tep_read_number_field(f, c->sample->raw_data, &v);
+	return PyLong_FromLong((long)(int)v);
+}
+
+static PyObject *ctx_common_pc(PyObject *self, PyObject *args)
+{
+	return common_value(args, "common_preempt_count");
+}
+
+static PyObject *ctx_common_flags(PyObject *self, PyObject *args)
+{
+	return common_value(args, "common_flags");
+}
+
+static PyObject *ctx_common_lock_depth(PyObject *self, PyObject *args)
+{
+	return common_value(args, "common_lock_depth");
+}
+
+/* pcl keeps no instruction bytes with samples and has no AUX traces or
+ * source lines to give: these answer as perf does without them */
+static PyObject *ctx_none(PyObject *self, PyObject *args)
+{
+	Py_RETURN_NONE;
+}
+
+static PyObject *ctx_no_srcline(PyObject *self, PyObject *args)
+{
+	return Py_BuildValue("(Oi)", Py_None, 0);
+}
+
+static PyMethodDef context_methods[] = {
+	{ "common_pc", ctx_common_pc, METH_VARARGS, "the sample's preempt count" },
+	{ "common_flags", ctx_common_flags, METH_VARARGS, "the sample's trace flags" },
+	{ "common_lock_depth", ctx_common_lock_depth, METH_VARARGS, "the lock depth" },
+	{ "perf_sample_insn", ctx_none, METH_VARARGS, "instruction bytes (none)" },
+	{ "perf_set_itrace_options", ctx_none, METH_VARARGS, "no AUX traces: ignored" },
+	{ "perf_sample_srcline", ctx_no_srcline, METH_VARARGS, "(file, line): unknown" },
+	{ "perf_sample_srccode", ctx_no_srcline, METH_VARARGS, "(file, line): unknown" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static struct PyModuleDef context_module = {
+	PyModuleDef_HEAD_INIT, "perf_trace_context", NULL, -1, context_methods,
+	NULL, NULL, NULL, NULL,
+};
+
+static PyObject *context_init(void)
+{
+	PyObject *m = PyModule_Create(&context_module);
+	PyObject *capsule = m ? PyCapsule_New(&sample_ctx, NULL, NULL) : NULL;
+
+	if (capsule && PyModule_AddObject(m, "perf_script_context", capsule) < 0) {
+		Py_DECREF(capsule);
+		Py_CLEAR(m);
+	}
+	return m;
+}
+
+/* Core and Util: built-in modules whose code is Python source, run when
+ * a script first imports them (Util prints a notice when it loads) */
+static PyObject *source_module(PyModuleDef *def, const char *source)
+{
+	PyObject *m = PyModule_Create(def), *d, *r;
+
+	if (!m)
+		return NULL;
+	d = PyModule_GetDict(m);
+	PyDict_SetItemString(d, "__builtins__", PyEval_GetBuiltins());
+	r = PyRun_String(source, Py_file_input, d, d);
+	if (!r)
+		Py_CLEAR(m);
+	Py_XDECREF(r);
+	return m;
+}
+
+static PyModuleDef core_module = {
+	PyModuleDef_HEAD_INIT, "Core", NULL, -1, NULL, NULL, NULL, NULL, NULL,
+};
+static PyModuleDef util_module = {
+	PyModuleDef_HEAD_INIT, "Util", NULL, -1, NULL, NULL, NULL, NULL, NULL,
+};
+
+static PyObject *core_init(void)
+{
+	return source_module(&core_module, core_py);
+}
+
+static PyObject *util_init(void)
+{
+	return source_module(&util_module, util_py);
+}
+
+/* --- building the handlers' arguments --- */
+
+/* d[key] = v, v's reference taken */
+static void set_item(PyObject *d, const char *key, PyObject *v)
+{
+	PyDict_SetItemString(d, key, v);
+	Py_DECREF(v);
+}
+
+/* perf's "dso" / "dso_bid" / ... / "symoff" entries of a location */
+static void set_location(PyObject *d, const struct addr_location *al)
+{
+	if (al->map && al->dso) {
+		char bid[41] = "";
+
+		for (int i = 0; i < al->dso->build_id_size && i < 20; i++)
+			sprintf(bid + 2 * i, "%02x", al->dso->build_id[i]);
+		set_item(d, "dso", PyUnicode_FromString(al->dso->long_name));
+		set_item(d, "dso_bid", PyUnicode_FromString(bid));
+		set_item(d, "dso_map_start", PyLong_FromUnsignedLongLong(al->map->start));
+		set_item(d, "dso_map_end", PyLong_FromUnsignedLongLong(al->map->end));
+	}
+	if (al->sym) {
+		set_item(d, "symbol", PyUnicode_FromString(al->sym->name));
+		set_item(d, "symoff", PyLong_FromUnsignedLongLong(al->addr - al->sym->start));
+	}
+}
+
+static PyObject *callchain_list(struct py_script *ps, int max_stack)
+{
+	struct py_sample_ctx *c = &sample_ctx;
+	PyObject *list = PyList_New(0);
+	int n;
+
+	if (!(c->evsel->attr.sample_type & PERF_SAMPLE_CALLCHAIN) || !c->al->thread)
+		return list;
+	n = perf_session__resolve_callchain(c->session, c->evsel, c->sample, c->al->thread,
+					    max_stack, ps->frames, MAX_FRAMES);
+	for (int i = 0; i < n; i++) {
+		const struct addr_location *al = &ps->frames[i].al;
+		PyObject *node = PyDict_New();
+
+		set_item(node, "ip", PyLong_FromUnsignedLongLong(ps->frames[i].ip));
+		if (al->sym) {
+			PyObject *sym = PyDict_New();
+
+			set_item(sym, "start", PyLong_FromUnsignedLongLong(al->sym->start));
+			set_item(sym, "end", PyLong_FromUnsignedLongLong(al->sym->end));
+			set_item(sym, "binding", PyLong_FromLong(al->sym->binding));
+			set_item(sym, "name", PyUnicode_FromString(al->sym->name));
+			set_item(node, "sym", sym);
+			set_item(node, "sym_off",
+				 PyLong_FromUnsignedLongLong(al->addr - al->sym->start));
+		}
+		if (al->map && al->dso)
+			set_item(node, "dso", PyUnicode_FromString(al->dso->long_name));
+		PyList_Append(list, node);
+		Py_DECREF(node);
+	}
+	return list;
+}
+
+/* perf's "|OP ...|LVL ...|SNP ...|TLB ...|LCK ...|BLK ..." */
+static PyObject *datasrc_words(uint64_t raw)
+{
+	static const char *const ops[] = { "N/A", "LOAD", "STORE", "PFETCH", "EXEC" };
+	struct strbuf sb = STRBUF_INIT;
+	struct data_src d;
+	PyObject *s;
+	bool any = false;
+
+	data_src__decode(raw, &d);
+	strbuf_addstr(&sb, "|OP ");
+	for (unsigned i = 1; i < ARRAY_SIZE(ops); i++) {
+		if (d.op & (1u << i)) {
+			strbuf_addf(&sb, "%s%s", any ? " or " : "", ops[i]);
+			any = true;
+		}
+	}
+	if (!any)
+		strbuf_addstr(&sb, "N/A");
+	strbuf_addstr(&sb, "|LVL ");
+	data_src__mem(&sb, raw, true);
+	strbuf_addstr(&sb, "|SNP ");
+	data_src__snoop(&sb, raw, true);
+	strbuf_addstr(&sb, "|TLB ");
+	data_src__tlb(&sb, raw, true);
+	strbuf_addstr(&sb, "|LCK ");
+	data_src__locked(&sb, raw, true);
+	strbuf_addstr(&sb, "|BLK ");
+	data_src__blocked(&sb, raw, true);
+	s = PyUnicode_FromString(sb.buf);
+	strbuf_release(&sb);
+	return s;
+}
+
+static PyObject *read_values(const struct perf_sample *sample)
+{
+	PyObject *list = PyList_New(0);
+	uint64_t nr = sample->read.nr && sample->read.values ? sample->read.nr : 0;
+
+	if (!nr) {
+		PyObject *t = Py_BuildValue("(KKK)", (unsigned long long)sample->read.one.id,
+					    (unsigned long long)sample->read.one.value,
+					    (unsigned long long)sample->read.one.lost);
+
+		PyList_Append(list, t);
+		Py_DECREF(t);
+		return list;
+	}
+	for (uint64_t i = 0; i < nr; i++) {
+		const uint64_t *v = sample->read.values + i * (uint64_t)sample->read.stride;
+		PyObject *t = Py_BuildValue("(KKK)", (unsigned long long)(sample->read.stride > 1 ?
+						v[1] : 0), (unsigned long long)v[0],
+					    (unsigned long long)(sample->read.stride > 2 ? v[2] : 0));
+
+		PyList_Append(list, t);
+		Py_DECREF(t);
+	}
+	return list;
+}
+
+static const char *comm_of(const struct addr_location *al)
+{
+	return al->thread && al->thread->comm ? al->thread->comm : "";
+}
+
+/* perf_sample_dict / process_event's param_dict */
+static PyObject *sample_dict(struct py_script *ps, PyObject *callchain)
+{
+	const struct perf_sample *sample = sample_ctx.sample;
+	struct evsel *evsel = sample_ctx.evsel;
+	PyObject *d = PyDict_New(), *sd = PyDict_New();
+	uint64_t data_src = (evsel->attr.sample_type & PERF_SAMPLE_DATA_SRC) ?
+		sample->data_src : 0x5080021;	/* perf's "nothing known" source */
+
+	set_item(d, "ev_name", PyUnicode_FromString(evsel->name ? evsel->name : ""));
+	set_item(d, "attr", PyBytes_FromStringAndSize((const char *)&evsel->attr,
+						      sizeof(evsel->attr)));
+	set_item(sd, "pid", PyLong_FromUnsignedLong(sample->pid));
+	set_item(sd, "tid", PyLong_FromUnsignedLong(sample->tid));
+	set_item(sd, "cpu", PyLong_FromUnsignedLong(sample->cpu));
+	set_item(sd, "ip", PyLong_FromUnsignedLongLong(sample->ip));
+	set_item(sd, "time", PyLong_FromUnsignedLongLong(sample->time));
+	set_item(sd, "period", PyLong_FromUnsignedLongLong(sample->period));
+	set_item(sd, "phys_addr", PyLong_FromUnsignedLongLong(sample->phys_addr));
+	set_item(sd, "addr", PyLong_FromUnsignedLongLong(sample->addr));
+	set_item(sd, "values", read_values(sample));
+	set_item(sd, "weight", PyLong_FromUnsignedLongLong(sample->weight));
+	set_item(sd, "transaction", PyLong_FromUnsignedLongLong(sample->transaction));
+	set_item(sd, "datasrc", PyLong_FromUnsignedLongLong(data_src));
+	set_item(sd, "datasrc_decode", datasrc_words(data_src));
+	set_item(sd, "cpumode", PyLong_FromLong(sample->cpumode));
+	set_item(d, "sample", sd);
+	set_item(d, "raw_buf", PyBytes_FromStringAndSize(sample->raw_data,
+							 sample->raw_data ? sample->raw_size : 0));
+	set_item(d, "comm", PyUnicode_FromString(comm_of(sample_ctx.al)));
+	set_location(d, sample_ctx.al);
+	Py_INCREF(callchain);
+	set_item(d, "callchain", callchain);
+	set_item(d, "brstack", PyList_New(0));
+	set_item(d, "brstacksym", PyList_New(0));
+	set_item(d, "iregs", PyUnicode_FromString(""));
+	set_item(d, "uregs", PyUnicode_FromString(""));
+	return d;
+}
+
+/* a tracepoint field's value, typed as perf types it */
+static PyObject *field_value(const struct tep_format_field *f, const struct perf_sample *sample)
+{
+	const char *raw = sample->raw_data;
+	uint32_t off = 0, len = 0;
+	uint64_t v;
+
+	switch (py_script__field(f, raw, sample->raw_size, &off, &len)) {
+	case PY_FIELD_STRING:
+		return PyUnicode_FromString(raw + off);
+	case PY_FIELD_BYTES:
+		return PyByteArray_FromStringAndSize(raw + off, len);
+	case PY_FIELD_NUMBER:
+		break;
+	}
+	if (py_script__number(f, raw, &v))
+		return PyLong_FromLongLong((long long)v);
+	return PyLong_FromUnsignedLongLong(v);
+}
+
+/* A function of the script's, or NULL. */
+static PyObject *handler(struct py_script *ps, const char *name)
+{
+	PyObject *h = PyDict_GetItemString(ps->main_dict, name);
+
+	return h && PyCallable_Check(h) ? h : NULL;
+}
+
+static int handler_arg_count(PyObject *h)
+{
+	PyObject *code = PyObject_GetAttrString(h, "__code__");
+	PyObject *n = code ? PyObject_GetAttrString(code, "co_argcount") : NULL;
+	long count = n ? PyLong_AsLong(n) : -1;
+
+	Py_XDECREF(n);
+	Py_XDECREF(code);
+	PyErr_Clear();
+	return (int)count;
+}
+
+/* Calls h(*args), args' reference taken: 0, or -1 with the traceback
+ * printed. */
+static int call(PyObject *h, PyObject *args)
+{
+	PyObject *r = PyObject_CallObject(h, args);
+
+	Py_DECREF(args);
+	if (!r) {
+		PyErr_Print();
+		fflush(stdout);
+		fprintf(stderr, "pcl script: problem in Python trace event handler\n");
+		return -1;
+	}
+	Py_DECREF(r);
+	return 0;
+}
+
+/* Calls the script's name(*args) if it has it (args' reference taken). */
+static int try_call(struct py_script *ps, const char *name, PyObject *args)
+{
+	PyObject *h = handler(ps, name);
+
+	if (!h) {
+		Py_DECREF(args);
+		return 0;
+	}
+	return call(h, args);
+}
+
+/* perf tells the script the tables of the tracepoint's print format
+ * (__print_flags, __print_symbolic) through Core's define_* functions */
+static int define_symbols(struct py_script *ps, const char *ev, struct tep_print_arg *arg,
+			  const char **field)
+{
+	struct tep_print_flag_sym *sym;
+
+	for (; arg; arg = arg->next) {
+		switch (arg->type) {
+		case TEP_PRINT_FIELD:
+			*field = arg->field.name;
+			break;
+		case TEP_PRINT_FLAGS:
+			if (define_symbols(ps, ev, arg->flags.field, field) ||
+			    try_call(ps, "define_flag_field",
+				     Py_BuildValue("(sss)", ev, *field, arg->flags.delim)))
+				return -1;
+			for (sym = arg->flags.flags; sym; sym = sym->next)
+				if (try_call(ps, "define_flag_value",
+					     Py_BuildValue("(ssks)", ev, *field,
+							   strtoul(sym->value, NULL, 0), sym->str)))
+					return -1;
+			break;
+		case TEP_PRINT_SYMBOL:
+			if (define_symbols(ps, ev, arg->symbol.field, field) ||
+			    try_call(ps, "define_symbolic_field", Py_BuildValue("(ss)", ev, *field)))
+				return -1;
+			for (sym = arg->symbol.symbols; sym; sym = sym->next)
+				if (try_call(ps, "define_symbolic_value",
+					     Py_BuildValue("(ssks)", ev, *field,
+							   strtoul(sym->value, NULL, 0), sym->str)))
+					return -1;
+			break;
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			if (define_symbols(ps, ev, arg->hex.field, field) ||
+			    define_symbols(ps, ev, arg->hex.size, field))
+				return -1;
+			break;
+		case TEP_PRINT_INT_ARRAY:
+			if (define_symbols(ps, ev, arg->int_array.field, field) ||
+			    define_symbols(ps, ev, arg->int_array.count, field) ||
+			    define_symbols(ps, ev, arg->int_array.el_size, field))
+				return -1;
+			break;
+		case TEP_PRINT_TYPE:
+			if (define_symbols(ps, ev, arg->typecast.item, field))
+				return -1;
+			break;
+		case TEP_PRINT_OP:
+			if (define_symbols(ps, ev, arg->op.left, field) ||
+			    define_symbols(ps, ev, arg->op.right, field))
+				return -1;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+static int define_once(struct py_script *ps, const struct evsel *evsel, struct tep_event *tp,
+		       const char *name)
+{
+	const char *field = "";
+
+	if ((size_t)evsel->idx >= ps->nr_defined) {
+		size_t n = (size_t)evsel->idx + 16;
+
+		ps->defined = xrealloc(ps->defined, n);
+		memset(ps->defined + ps->nr_defined, 0, n - ps->nr_defined);
+		ps->nr_defined = n;
+	}
+	if (ps->defined[evsel->idx])
+		return 0;
+	ps->defined[evsel->idx] = 1;
+	return define_symbols(ps, name, tp->print_fmt.args, &field);
+}
+
+static int tracepoint_sample(struct py_script *ps, struct tep_event *tp, int max_stack)
+{
+	const struct perf_sample *sample = sample_ctx.sample;
+	char *name = py_script__handler_name(tp);
+	PyObject *h, *args, *fields = NULL, *callchain;
+	struct tep_format_field *common_pid = tep_find_common_field(tp, "common_pid");
+	unsigned long long pid = 0;
+	Py_ssize_t nr_fields = 0;
+	int ret;
+
+	if (define_once(ps, sample_ctx.evsel, tp, name) < 0) {
+		free(name);
+		return -1;
+	}
+	h = handler(ps, name);
+	if (!h && !(h = handler(ps, "trace_unhandled"))) {
+		free(name);
+		return 0;
+	}
+	for (struct tep_format_field *f = tp->format.fields; f; f = f->next)
+		nr_fields++;
+	if (common_pid)
+		tep_read_number_field(common_pid, sample->raw_data, &pid);
+	callchain = callchain_list(ps, max_stack);
+	args = PyList_New(0);
+	PyList_Append(args, PyUnicode_FromString(name));
+	PyList_Append(args, ps->context);
+	if (h == handler(ps, name)) {
+		PyObject *common = Py_BuildValue("(kkkisO)", (unsigned long)sample->cpu,
+			(unsigned long)(sample->time / 1000000000),
+			(unsigned long)(sample->time % 1000000000), (int)pid,
+			comm_of(sample_ctx.al), callchain);
+
+		for (Py_ssize_t i = 0; i < PyTuple_Size(common); i++)
+			PyList_Append(args, PyTuple_GetItem(common, i));
+		Py_DECREF(common);
+		for (struct tep_format_field *f = tp->format.fields; f; f = f->next) {
+			PyObject *v = field_value(f, sample);
+
+			PyList_Append(args, v);
+			Py_DECREF(v);
+		}
+		if (handler_arg_count(h) == 9 + nr_fields) {
+			PyObject *d = sample_dict(ps, callchain);
+
+			PyList_Append(args, d);
+			Py_DECREF(d);
+		}
+	} else {
+		PyObject *d;
+
+		fields = PyDict_New();
+		set_item(fields, "common_cpu", PyLong_FromUnsignedLong(sample->cpu));
+		set_item(fields, "common_s", PyLong_FromUnsignedLongLong(sample->time / 1000000000));
+		set_item(fields, "common_ns",
+			 PyLong_FromUnsignedLongLong(sample->time % 1000000000));
+		set_item(fields, "common_pid", PyLong_FromLong((long)(int)pid));
+		set_item(fields, "common_comm", PyUnicode_FromString(comm_of(sample_ctx.al)));
+		Py_INCREF(callchain);
+		set_item(fields, "common_callchain", callchain);
+		for (struct tep_format_field *f = tp->format.fields; f; f = f->next)
+			set_item(fields, f->name, field_value(f, sample));
+		PyList_Append(args, fields);
+		d = sample_dict(ps, callchain);
+		PyList_Append(args, d);
+		Py_DECREF(d);
+		Py_DECREF(fields);
+	}
+	/* the list's first item was appended with its creation reference */
+	Py_DECREF(PyList_GetItem(args, 0));
+	Py_DECREF(callchain);
+	ret = call(h, PyList_AsTuple(args));
+	Py_DECREF(args);
+	free(name);
+	return ret;
+}
+
+int py_script__sample(struct py_script *ps, struct perf_session *s, struct evsel *evsel,
+		      const struct perf_sample *sample, struct addr_location *al,
+		      int max_stack)
+{
+	struct session_event *se = perf_session__event(s, evsel);
+	PyObject *h, *callchain, *d;
+
+	sample_ctx = (struct py_sample_ctx){ s, evsel, sample, al, se ? se->tp_format : NULL };
+	if (evsel->attr.type == PERF_TYPE_TRACEPOINT) {
+		if (!sample_ctx.tp || !sample->raw_data)
+			return 0;
+		return tracepoint_sample(ps, sample_ctx.tp, max_stack);
+	}
+	if (!(h = handler(ps, "process_event")))
+		return 0;
+	callchain = callchain_list(ps, max_stack);
+	d = sample_dict(ps, callchain);
+	Py_DECREF(callchain);
+	return call(h, Py_BuildValue("(N)", d));
+}
+
+/* perf puts the script's directory first on sys.path, as python3 does */
+static void prepend_script_dir(const char *path)
+{
+	char *real = realpath(path, NULL);
+	PyObject *sys_path = PySys_GetObject("path");
+	PyObject *dir;
+
+	if (!real || !sys_path) {
+		free(real);
+		return;
+	}
+	dir = PyUnicode_FromString(dirname(real));
+	PyList_Insert(sys_path, 0, dir);
+	Py_DECREF(dir);
+	free(real);
+}
+
+struct py_script *py_script__start(const char *path, int argc, const char **argv)
+{
+	struct py_script *ps;
+	PyConfig config;
+	PyStatus status;
+	PyObject *main_module;
+	FILE *fp = fopen(path, "r");
+	char **args;
+
+	if (!fp) {
+		fprintf(stderr, "Can't open python script \"%s\"\n", path);
+		return NULL;
+	}
+	/* scripts find Core and Util beside perf's own scripts through it */
+	setenv("PERF_EXEC_PATH", "/usr/lib/pcl", 0);
+	args = xcalloc((size_t)argc + 2, sizeof(*args));
+	args[0] = (char *)path;
+	for (int i = 0; i < argc; i++)
+		args[i + 1] = (char *)argv[i];
+	PyImport_AppendInittab("perf_trace_context", context_init);
+	PyImport_AppendInittab("Core", core_init);
+	PyImport_AppendInittab("Util", util_init);
+	PyConfig_InitPythonConfig(&config);
+	config.parse_argv = 0;
+	config.install_signal_handlers = 0;
+	status = PyConfig_SetBytesArgv(&config, argc + 1, args);
+	free(args);
+	if (!PyStatus_Exception(status))
+		status = Py_InitializeFromConfig(&config);
+	PyConfig_Clear(&config);
+	if (PyStatus_Exception(status)) {
+		fprintf(stderr, "pcl script: cannot start Python: %s\n",
+			status.err_msg ? status.err_msg : "unknown error");
+		fclose(fp);
+		return NULL;
+	}
+	ps = xcalloc(1, sizeof(*ps));
+	ps->frames = xcalloc(MAX_FRAMES, sizeof(*ps->frames));
+	ps->context = PyCapsule_New(&sample_ctx, NULL, NULL);
+	main_module = PyImport_AddModule("__main__");
+	ps->main_dict = PyModule_GetDict(main_module);
+	prepend_script_dir(path);
+	if (PyRun_SimpleFileEx(fp, path, 1)) {
+		fprintf(stderr, "Error running python script %s\n", path);
+		py_script__delete(ps);
+		return NULL;
+	}
+	return ps;
+}
+
+int py_script__begin(struct py_script *ps)
+{
+	return try_call(ps, "trace_begin", PyTuple_New(0));
+}
+
+int py_script__end(struct py_script *ps)
+{
+	return try_call(ps, "trace_end", PyTuple_New(0));
+}
+
+void py_script__delete(struct py_script *ps)
+{
+	if (!ps)
+		return;
+	fflush(stdout);
+	Py_XDECREF(ps->context);
+	Py_FinalizeEx();
+	free(ps->frames);
+	free(ps->defined);
+	free(ps);
+}
