@@ -55,6 +55,15 @@ struct py_script {
 	size_t nr_defined;
 };
 
+/* LeakSanitizer (the ASan build): CPython keeps some allocations (interned
+ * strings, the dict copies of single-phase modules) past Py_FinalizeEx.
+ * Weak: a test may bring its own list. */
+__attribute__((weak)) const char *__lsan_default_suppressions(void);
+__attribute__((weak)) const char *__lsan_default_suppressions(void)
+{
+	return "leak:libpython3\n";
+}
+
 char *py_script__handler_name(const struct tep_event *tp)
 {
 	return xasprintf("%s__%s", tp->system, tp->name);
