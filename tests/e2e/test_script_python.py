@@ -102,6 +102,24 @@ def trace_end():
         print("%-40s %6d" % (name, n))
 '''
 
+EVENT_CLASS = r'''
+import os, sys, struct
+sys.path.append(os.environ['PERF_EXEC_PATH'] + '/scripts/python/Perf-Trace-Util/lib/Perf/Trace')
+from EventClass import *
+
+def trace_begin():
+    regs = struct.pack('10Q', *range(1, 11))
+    for buf in (b'', regs + bytes(64), regs + bytes(64) + struct.pack('4Q', 7, 8, 9, 10)):
+        e = create_event("ev", "comm", "dso", "sym", buf)
+        print(type(e).__name__, e.ev_type, getattr(e, 'sp', None), getattr(e, 'lat', None))
+        e.show()
+    print(PerfEvent.event_num, PebsEvent.pebs_num, PebsNHM.pebs_nhm_num)
+
+def process_event(param_dict):
+    create_event(param_dict['ev_name'], param_dict['comm'], param_dict.get('dso'),
+                 param_dict.get('symbol'), param_dict['raw_buf']).show()
+'''
+
 UTIL = r'''
 import os, sys
 sys.path.append(os.environ['PERF_EXEC_PATH'] + '/scripts/python/Perf-Trace-Util/lib/Perf/Trace')
@@ -149,13 +167,16 @@ def files():
         # call chains on tracepoints: common_callchain and perf_sample_dict's
         "sched_g": record("sched_g", ["-g"] + SCHED_EVENTS[:8],
                           ["sh", "-c", f"{work} 5; sleep 0.01"]),
+        "sys": record("sys", ["-e", "raw_syscalls:sys_enter", "-e", "raw_syscalls:sys_exit"],
+                      [work, "20"]),
         "cpu": record("cpu", ["-g", "-e", "cpu-clock", "-c", "100000"],
                       [fixture("flame"), "cpu", "100"]),
         "dir": d,
     }
     for name, text in [("handlers", HANDLERS), ("unhandled", UNHANDLED),
                        ("process_event", PROCESS_EVENT), ("repr", REPR),
-                       ("begin_end", BEGIN_END), ("util", UTIL)]:
+                       ("begin_end", BEGIN_END), ("util", UTIL),
+                       ("event_class", EVENT_CLASS)]:
         with open(os.path.join(d, name + ".py"), "w") as f:
             f.write(text)
     yield out
@@ -181,7 +202,7 @@ def assert_same(want, got, what):
 @pytest.mark.parametrize("script,data", [
     ("handlers.py", "sched"), ("unhandled.py", "sched"), ("process_event.py", "cpu"),
     ("begin_end.py", "sched"), ("begin_end.py", "cpu"), ("util.py", "sched"),
-    ("handlers.py", "sched_g"),
+    ("handlers.py", "sched_g"), ("event_class.py", "cpu"),
 ])
 def test_script_prints_what_perf_prints(files, script, data):
     want, got = run_both(files, script, data, "arg1", "arg 2")
@@ -259,3 +280,41 @@ def test_unknown_extension(files):
                          capture_output=True, text=True, timeout=60)
     assert got.returncode == want.returncode == 129
     assert got.stderr.split("\n")[0] == want.stderr.split("\n")[0] == "invalid script extension"
+
+
+PERF_SCRIPTS = "/usr/lib/perf-core/scripts/python"
+
+
+@pytest.mark.parametrize("script,data,args", [
+    ("stackcollapse.py", "cpu", []), ("stackcollapse.py", "cpu", ["--", "--include-tid", "--tidy-java"]),
+    ("syscall-counts.py", "sys", []), ("syscall-counts-by-pid.py", "sys", []),
+    ("failed-syscalls-by-pid.py", "sys", []), ("sctop.py", "sys", []),
+    ("futex-contention.py", "sys", []),
+])
+def test_perfs_own_scripts(files, script, data, args):
+    """The scripts Debian's perf ships run under pcl as under perf."""
+    path = os.path.join(PERF_SCRIPTS, script)
+    if not os.path.exists(path):
+        pytest.skip("perf's scripts are not installed")
+    out = []
+    for tool in (PERF, PCL):
+        r = subprocess.run([tool, "script", "-s", path, "-i", files[data], *args],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, (tool, r.stderr)
+        out.append(r.stdout)
+    assert_same(out[0], out[1], script)
+
+
+def test_perfs_flamegraph_script(files, tmp_path):
+    path = os.path.join(PERF_SCRIPTS, "flamegraph.py")
+    if not os.path.exists(path):
+        pytest.skip("perf's scripts are not installed")
+    out = []
+    for tool in (PERF, PCL):
+        dest = str(tmp_path / (os.path.basename(tool) + ".json"))
+        r = subprocess.run([tool, "script", "-s", path, "-i", files["cpu"], "--",
+                            "--format", "json", "-o", dest],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, (tool, r.stderr)
+        out.append(open(dest).read())
+    assert out[0] and out[0] == out[1]

@@ -30,6 +30,9 @@ static const char core_py[] =
 static const char util_py[] =
 #include "Util.py.inc"
 	;
+static const char event_class_py[] =
+#include "EventClass.py.inc"
+	;
 
 #define MAX_FRAMES 1024
 
@@ -205,7 +208,7 @@ static PyObject *context_init(void)
 	return m;
 }
 
-/* Core and Util: built-in modules whose code is Python source, run when
+/* Core, Util, EventClass: built-in modules whose code is Python source, run when
  * a script first imports them (Util prints a notice when it loads) */
 static PyObject *source_module(PyModuleDef *def, const char *source)
 {
@@ -228,6 +231,9 @@ static PyModuleDef core_module = {
 static PyModuleDef util_module = {
 	PyModuleDef_HEAD_INIT, "Util", NULL, -1, NULL, NULL, NULL, NULL, NULL,
 };
+static PyModuleDef event_class_module = {
+	PyModuleDef_HEAD_INIT, "EventClass", NULL, -1, NULL, NULL, NULL, NULL, NULL,
+};
 
 static PyObject *core_init(void)
 {
@@ -237,6 +243,11 @@ static PyObject *core_init(void)
 static PyObject *util_init(void)
 {
 	return source_module(&util_module, util_py);
+}
+
+static PyObject *event_class_init(void)
+{
+	return source_module(&event_class_module, event_class_py);
 }
 
 /* --- building the handlers' arguments --- */
@@ -691,6 +702,7 @@ struct py_script *py_script__start(const char *path, int argc, const char **argv
 	PyImport_AppendInittab("perf_trace_context", context_init);
 	PyImport_AppendInittab("Core", core_init);
 	PyImport_AppendInittab("Util", util_init);
+	PyImport_AppendInittab("EventClass", event_class_init);
 	PyConfig_InitPythonConfig(&config);
 	config.parse_argv = 0;
 	config.install_signal_handlers = 0;
