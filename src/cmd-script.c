@@ -227,6 +227,21 @@ static int script_side(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
+/* context switches: to the script (whatever the options), and printed
+ * with --show-switch-events */
+static int script_switch(struct perf_tool *tool, struct perf_session *s,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel)
+{
+	struct script *sc = script_of(tool);
+
+	if (sc->py && !cpu_skip(sc, sample) && py_script__switch(sc->py, rec, sample) < 0)
+		return -2;
+	if (sc->show_switch)
+		script_side(tool, s, rec, sample, evsel);
+	return 0;
+}
+
 static int script_round(struct perf_tool *tool, struct perf_session *s,
 			const struct perf_event_header *rec, struct perf_sample *sample,
 			struct evsel *evsel)
@@ -268,8 +283,8 @@ static void script_tool(struct script *sc)
 	}
 	if (sc->show_mmap)
 		t->mmap = t->mmap2 = script_mmap;
-	if (sc->show_switch)
-		t->context_switch = script_side;
+	if (sc->show_switch || sc->py)
+		t->context_switch = script_switch;
 	if (sc->show_lost)
 		t->lost = script_side;
 	if (sc->show_ns)

@@ -663,6 +663,28 @@ int py_script__sample(struct py_script *ps, struct perf_session *s, struct evsel
 	return call(h, Py_BuildValue("(N)", d));
 }
 
+int py_script__switch(struct py_script *ps, const struct perf_event_header *rec,
+		      const struct perf_sample *sample)
+{
+	const struct perf_rec_switch *sw = (const void *)rec;
+	bool out = rec->misc & PERF_RECORD_MISC_SWITCH_OUT;
+	bool cpu_wide = rec->type == PERF_RECORD_SWITCH_CPU_WIDE;
+	PyObject *h = handler(ps, "context_switch");
+
+	if (!h)
+		return 0;
+	/* the machine's pid is the host's, -1 (perf's HOST_KERNEL_ID); the
+	 * trailing two are the sample's guest machine pid and vcpu: none */
+	return call(h, Py_BuildValue("(KiiiiiiNNii)", (unsigned long long)sample->time,
+				     (int)sample->cpu, (int)sample->pid, (int)sample->tid,
+				     cpu_wide ? (int)sw->next_prev_pid : -1,
+				     cpu_wide ? (int)sw->next_prev_tid : -1, -1,
+				     PyBool_FromLong(out),
+				     PyBool_FromLong(out && (rec->misc &
+							     PERF_RECORD_MISC_SWITCH_OUT_PREEMPT)),
+				     0, -1));
+}
+
 /* perf puts the script's directory first on sys.path, as python3 does */
 static void prepend_script_dir(const char *path)
 {

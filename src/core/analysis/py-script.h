@@ -18,6 +18,7 @@
 
 struct addr_location;
 struct evsel;
+struct perf_event_header;
 struct perf_sample;
 struct perf_session;
 struct tep_event;
@@ -36,6 +37,10 @@ int py_script__end(struct py_script *ps);
 int py_script__sample(struct py_script *ps, struct perf_session *s, struct evsel *evsel,
 		      const struct perf_sample *sample, struct addr_location *al,
 		      int max_stack);
+/* A PERF_RECORD_SWITCH(_CPU_WIDE) to the script's context_switch(), if
+ * it has one: 0, or -1 when it raised. */
+int py_script__switch(struct py_script *ps, const struct perf_event_header *rec,
+		      const struct perf_sample *sample);
 /* Ends the interpreter. */
 void py_script__delete(struct py_script *ps);
 
