@@ -578,7 +578,7 @@ static int start_python(struct script *sc, int argc, const char **argv)
 		return PCL_EXIT_ERROR;
 	}
 	fflush(stdout);
-	sc->py = py_script__start(sc->py_path, argc, argv);
+	sc->py = py_script__start(sc->py_path, argc, argv, raw_dump_reg_name);
 	if (!sc->py)
 		return PCL_EXIT_ERROR;
 	return py_script__begin(sc->py) < 0 ? PCL_EXIT_ERROR : 0;

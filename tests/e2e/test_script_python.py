@@ -10,6 +10,7 @@ import tempfile
 import pytest
 
 from conftest import PCL, PERF, fixture, perf, unified
+from perfdata_branches import add_branch_stacks
 
 SCHED_EVENTS = ["-e", "sched:sched_switch", "-e", "sched:sched_wakeup",
                 "-e", "sched:sched_process_exec", "-e", "sched:sched_process_exit",
@@ -187,8 +188,14 @@ def files():
                          ["sh", "-c", f"{work} 20; sleep 0.01"]),
         "cpu": record("cpu", ["-g", "-e", "cpu-clock", "-c", "100000"],
                       [fixture("flame"), "cpu", "100"]),
+        # iregs/uregs
+        "regs": record("regs", ["--user-regs=AX,BX,IP", "-I", "-e", "cpu-clock", "-c", "200000"],
+                       [fixture("flame"), "cpu", "30"]),
         "dir": d,
     }
+    # brstack/brstacksym: made-up branch stacks of every kind on the cpu recording
+    out["branches"] = os.path.join(d, "branches.data")
+    add_branch_stacks(out["cpu"], out["branches"], every_type=True)
     for name, text in [("handlers", HANDLERS), ("unhandled", UNHANDLED),
                        ("process_event", PROCESS_EVENT), ("repr", REPR),
                        ("begin_end", BEGIN_END), ("util", UTIL),
@@ -226,7 +233,7 @@ def test_script_prints_what_perf_prints(files, script, data):
     assert_same(want, got, f"-s {script} on {data}")
 
 
-@pytest.mark.parametrize("data", ["sched", "sched_g", "cpu"])
+@pytest.mark.parametrize("data", ["sched", "sched_g", "cpu", "branches", "regs"])
 def test_every_argument_as_perf_hands_it(files, data):
     def capsule(text):
         return re.sub(r"capsule object NULL at 0x[0-9a-f]+", "capsule", text)

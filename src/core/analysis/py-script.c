@@ -53,6 +53,7 @@ struct py_script {
 	PyObject *main_dict;	/* __main__'s namespace: the handlers */
 	PyObject *context;	/* capsule of sample_ctx */
 	struct callchain_frame *frames;
+	py_reg_name_fn reg_name;
 	uint8_t *defined;	/* tracepoints whose flag/symbol tables were handed over,
 				 * by evsel index */
 	size_t nr_defined;
@@ -372,6 +373,86 @@ static PyObject *read_values(const struct perf_sample *sample)
 	return list;
 }
 
+/* perf's "dso" of a branch end: the map's DSO or "[unknown]" */
+static PyObject *branch_dso(uint64_t addr)
+{
+	struct addr_location al = { 0 };
+
+	machine__find_map_fb(sample_ctx.session->machine, sample_ctx.al->thread,
+			     sample_ctx.sample->cpumode, addr, &al);
+	return PyUnicode_FromString(al.map && al.dso ? al.dso->long_name : "[unknown]");
+}
+
+/* perf's "sym+0xoff" of a branch end ("[unknown]" without a symbol) */
+static PyObject *branch_sym(uint64_t addr)
+{
+	struct addr_location al = { 0 };
+	PyObject *name;
+	uint64_t off;
+	char *text;
+
+	machine__find_symbol_fb(sample_ctx.session->machine, sample_ctx.al->thread,
+				sample_ctx.sample->cpumode, addr, &al);
+	if (!al.sym || !al.sym->name[0])
+		return PyUnicode_FromString("[unknown]");
+	/* perf prints the offset's low 32 bits, +0x0 included */
+	off = al.addr - al.sym->start;
+	text = xasprintf("%s+0x%x", al.sym->name, (unsigned)off);
+	name = PyUnicode_FromString(text);
+	free(text);
+	return name;
+}
+
+/* the sample's branch stack, as perf's brstack and brstacksym lists */
+static void branch_lists(PyObject *d)
+{
+	const struct perf_sample *sample = sample_ctx.sample;
+	PyObject *plain = PyList_New(0), *syms = PyList_New(0);
+
+	for (uint64_t i = 0; sample->branch_entries && sample_ctx.al->thread &&
+	     i < sample->branch_nr; i++) {
+		const struct perf_branch_entry *e = &sample->branch_entries[i];
+		PyObject *b = PyDict_New(), *bs = PyDict_New();
+
+		set_item(b, "from", PyLong_FromUnsignedLongLong(e->from));
+		set_item(b, "to", PyLong_FromUnsignedLongLong(e->to));
+		set_item(b, "mispred", PyBool_FromLong(e->mispred));
+		set_item(b, "predicted", PyBool_FromLong(e->predicted));
+		set_item(b, "in_tx", PyBool_FromLong(e->in_tx));
+		set_item(b, "abort", PyBool_FromLong(e->abort));
+		set_item(b, "cycles", PyLong_FromUnsignedLong(e->cycles));
+		set_item(b, "from_dsoname", branch_dso(e->from));
+		set_item(b, "to_dsoname", branch_dso(e->to));
+		PyList_Append(plain, b);
+		Py_DECREF(b);
+		set_item(bs, "from", branch_sym(e->from));
+		set_item(bs, "to", branch_sym(e->to));
+		set_item(bs, "pred", PyUnicode_FromString(e->mispred ? "M" :
+							  e->predicted ? "P" : "-"));
+		set_item(bs, "in_tx", PyUnicode_FromString(e->in_tx ? "X" : "-"));
+		set_item(bs, "abort", PyUnicode_FromString(e->abort ? "A" : "-"));
+		PyList_Append(syms, bs);
+		Py_DECREF(bs);
+	}
+	set_item(d, "brstack", plain);
+	set_item(d, "brstacksym", syms);
+}
+
+/* perf's "   AX:0x1    BX:0x2 " of a register set */
+static PyObject *regs_text(struct py_script *ps, uint64_t mask, const uint64_t *regs)
+{
+	struct strbuf sb = STRBUF_INIT;
+	PyObject *s;
+	int i = 0;
+
+	for (int bit = 0; regs && bit < 64; bit++)
+		if (mask & (1ULL << bit))
+			strbuf_addf(&sb, "%5s:0x%" PRIx64 " ", ps->reg_name(bit), regs[i++]);
+	s = PyUnicode_FromString(sb.buf ? sb.buf : "");
+	strbuf_release(&sb);
+	return s;
+}
+
 static const char *comm_of(const struct addr_location *al)
 {
 	return al->thread && al->thread->comm ? al->thread->comm : "";
@@ -410,10 +491,9 @@ static PyObject *sample_dict(struct py_script *ps, PyObject *callchain)
 	set_location(d, sample_ctx.al);
 	Py_INCREF(callchain);
 	set_item(d, "callchain", callchain);
-	set_item(d, "brstack", PyList_New(0));
-	set_item(d, "brstacksym", PyList_New(0));
-	set_item(d, "iregs", PyUnicode_FromString(""));
-	set_item(d, "uregs", PyUnicode_FromString(""));
+	branch_lists(d);
+	set_item(d, "iregs", regs_text(ps, evsel->attr.sample_regs_intr, sample->intr_regs.regs));
+	set_item(d, "uregs", regs_text(ps, evsel->attr.sample_regs_user, sample->user_regs.regs));
 	return d;
 }
 
@@ -702,7 +782,8 @@ static void prepend_script_dir(const char *path)
 	free(real);
 }
 
-struct py_script *py_script__start(const char *path, int argc, const char **argv)
+struct py_script *py_script__start(const char *path, int argc, const char **argv,
+				   py_reg_name_fn reg_name)
 {
 	struct py_script *ps;
 	PyConfig config;
@@ -741,6 +822,7 @@ struct py_script *py_script__start(const char *path, int argc, const char **argv
 	}
 	ps = xcalloc(1, sizeof(*ps));
 	ps->frames = xcalloc(MAX_FRAMES, sizeof(*ps->frames));
+	ps->reg_name = reg_name;
 	ps->context = PyCapsule_New(&sample_ctx, NULL, NULL);
 	main_module = PyImport_AddModule("__main__");
 	ps->main_dict = PyModule_GetDict(main_module);

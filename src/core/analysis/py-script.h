@@ -26,9 +26,14 @@ struct tep_format_field;
 
 struct py_script;
 
+/* The name of sample register number idx (perf's "AX", "R15", ...). */
+typedef const char *(*py_reg_name_fn)(int idx);
+
 /* Starts the interpreter with sys.argv = { path, args... } and runs the
- * script's top level: NULL (the error printed) when it cannot. */
-struct py_script *py_script__start(const char *path, int argc, const char **argv);
+ * script's top level: NULL (the error printed) when it cannot.  reg_name
+ * names the registers in the samples' iregs/uregs texts. */
+struct py_script *py_script__start(const char *path, int argc, const char **argv,
+				   py_reg_name_fn reg_name);
 /* trace_begin() / trace_end(), when the script has them: 0 or -1. */
 int py_script__begin(struct py_script *ps);
 int py_script__end(struct py_script *ps);
