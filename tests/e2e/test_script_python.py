@@ -121,6 +121,21 @@ def process_event(param_dict):
                  param_dict.get('symbol'), param_dict['raw_buf']).show()
 '''
 
+# perf_trace_context's readers of the sample: instruction bytes, source
+# line and code (user space only), itrace options (taken once)
+CONTEXT = r'''
+from perf_trace_context import *
+
+def process_event(d):
+    print(repr(perf_sample_insn(perf_script_context)), perf_sample_srcline(perf_script_context),
+          perf_sample_srccode(perf_script_context),
+          perf_set_itrace_options(perf_script_context, "i"))
+
+def trace_unhandled(event_name, context, event_fields_dict, perf_sample_dict):
+    print(event_name, repr(perf_sample_insn(context)), perf_sample_srcline(context),
+          perf_sample_srccode(context))
+'''
+
 SWITCH = r'''
 samples = 0
 
@@ -199,7 +214,8 @@ def files():
     for name, text in [("handlers", HANDLERS), ("unhandled", UNHANDLED),
                        ("process_event", PROCESS_EVENT), ("repr", REPR),
                        ("begin_end", BEGIN_END), ("util", UTIL),
-                       ("event_class", EVENT_CLASS), ("switch", SWITCH)]:
+                       ("event_class", EVENT_CLASS), ("switch", SWITCH),
+                       ("context", CONTEXT)]:
         with open(os.path.join(d, name + ".py"), "w") as f:
             f.write(text)
     yield out
@@ -226,6 +242,7 @@ def assert_same(want, got, what):
     ("handlers.py", "sched"), ("unhandled.py", "sched"), ("process_event.py", "cpu"),
     ("begin_end.py", "sched"), ("begin_end.py", "cpu"), ("util.py", "sched"),
     ("handlers.py", "sched_g"), ("event_class.py", "cpu"), ("switch.py", "switch"),
+    ("context.py", "regs"), ("context.py", "sched"),
 ])
 def test_script_prints_what_perf_prints(files, script, data):
     want, got = run_both(files, script, data, "arg1", "arg 2")

@@ -7,7 +7,6 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <libgen.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
@@ -17,13 +16,15 @@
 #include "core/events/evsel.h"
 #include "core/hist/data-src.h"
 #include "core/symbols/dso.h"
+#include "core/symbols/insn.h"
 #include "core/symbols/machine.h"
 #include "core/symbols/map.h"
+#include "core/symbols/srccode.h"
 #include "core/symbols/thread.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
-/* the Python sources of the Core and Util modules */
+/* the Python sources of the Core, Util and EventClass modules */
 static const char core_py[] =
 #include "Core.py.inc"
 	;
@@ -48,6 +49,10 @@ struct py_sample_ctx {
 
 /* the sample being handled: one interpreter, one script per process */
 static struct py_sample_ctx sample_ctx;
+/* the source files perf_sample_srccode() read */
+static struct srccode source_files;
+/* perf_set_itrace_options() was called: later calls answer 1 */
+static bool itrace_options_set;
 
 struct py_script {
 	PyObject *main_dict;	/* __main__'s namespace: the handlers */
@@ -169,26 +174,78 @@ static PyObject *ctx_common_lock_depth(PyObject *self, PyObject *args)
 	return common_value(args, "common_lock_depth");
 }
 
-/* pcl keeps no instruction bytes with samples and has no AUX traces or
- * source lines to give: these answer as perf does without them */
-static PyObject *ctx_none(PyObject *self, PyObject *args)
+/* the bytes of the sampled instruction (user space: the kernel's image is
+ * not read), None when unknown */
+static PyObject *ctx_sample_insn(PyObject *self, PyObject *args)
 {
-	Py_RETURN_NONE;
+	struct py_sample_ctx *c = ctx_of(args);
+	uint8_t insn[INSN_MAX_BYTES];
+	int len;
+
+	if (!c)
+		return NULL;
+	len = c->sample->ip && c->al->thread ?
+		machine__fetch_insn(c->session->machine, c->al->thread, c->sample->ip, insn) : 0;
+	if (!len)
+		Py_RETURN_NONE;
+	return PyBytes_FromStringAndSize((const char *)insn, len);
 }
 
-static PyObject *ctx_no_srcline(PyObject *self, PyObject *args)
+/* (file, line) of the sampled address, with the line's text when
+ * with_code: None and 0 where unknown */
+static PyObject *sample_source(PyObject *args, bool with_code)
 {
-	return Py_BuildValue("(Oi)", Py_None, 0);
+	struct py_sample_ctx *c = ctx_of(args);
+	const struct addr_location *al;
+	const char *file = NULL, *code = NULL;
+	unsigned line = 0;
+	int len = 0;
+
+	if (!c)
+		return NULL;
+	al = c->al;
+	if (al->map && al->dso)
+		file = dso__srcfile(al->dso, al->addr, &line);
+	if (!with_code)
+		return Py_BuildValue("(sI)", file, line);
+	if (file)
+		code = srccode__line(&source_files, file, line, &len);
+	return Py_BuildValue("(sIs#)", file, line, code, (Py_ssize_t)(code ? len : 0));
+}
+
+static PyObject *ctx_sample_srcline(PyObject *self, PyObject *args)
+{
+	return sample_source(args, false);
+}
+
+static PyObject *ctx_sample_srccode(PyObject *self, PyObject *args)
+{
+	return sample_source(args, true);
+}
+
+/* pcl's files have no AUX-area traces to decode: the options are taken
+ * once (0) and refused after that (1), as perf answers */
+static PyObject *ctx_set_itrace_options(PyObject *self, PyObject *args)
+{
+	PyObject *context;
+	const char *options;
+	int ret = itrace_options_set;
+
+	if (!PyArg_ParseTuple(args, "Os", &context, &options))
+		return NULL;
+	itrace_options_set = true;
+	return PyLong_FromLong(ret);
 }
 
 static PyMethodDef context_methods[] = {
 	{ "common_pc", ctx_common_pc, METH_VARARGS, "the sample's preempt count" },
 	{ "common_flags", ctx_common_flags, METH_VARARGS, "the sample's trace flags" },
 	{ "common_lock_depth", ctx_common_lock_depth, METH_VARARGS, "the lock depth" },
-	{ "perf_sample_insn", ctx_none, METH_VARARGS, "instruction bytes (none)" },
-	{ "perf_set_itrace_options", ctx_none, METH_VARARGS, "no AUX traces: ignored" },
-	{ "perf_sample_srcline", ctx_no_srcline, METH_VARARGS, "(file, line): unknown" },
-	{ "perf_sample_srccode", ctx_no_srcline, METH_VARARGS, "(file, line): unknown" },
+	{ "perf_sample_insn", ctx_sample_insn, METH_VARARGS, "the instruction's bytes" },
+	{ "perf_set_itrace_options", ctx_set_itrace_options, METH_VARARGS,
+	  "no AUX traces: ignored" },
+	{ "perf_sample_srcline", ctx_sample_srcline, METH_VARARGS, "(file, line)" },
+	{ "perf_sample_srccode", ctx_sample_srccode, METH_VARARGS, "(file, line, text)" },
 	{ NULL, NULL, 0, NULL },
 };
 
@@ -489,8 +546,7 @@ static PyObject *sample_dict(struct py_script *ps, PyObject *callchain)
 							 sample->raw_data ? sample->raw_size : 0));
 	set_item(d, "comm", PyUnicode_FromString(comm_of(sample_ctx.al)));
 	set_location(d, sample_ctx.al);
-	Py_INCREF(callchain);
-	set_item(d, "callchain", callchain);
+	PyDict_SetItemString(d, "callchain", callchain);
 	branch_lists(d);
 	set_item(d, "iregs", regs_text(ps, evsel->attr.sample_regs_intr, sample->intr_regs.regs));
 	set_item(d, "uregs", regs_text(ps, evsel->attr.sample_regs_user, sample->user_regs.regs));
@@ -645,79 +701,92 @@ static int define_once(struct py_script *ps, const struct evsel *evsel, struct t
 	return define_symbols(ps, name, tp->print_fmt.args, &field);
 }
 
+/* list.append(v), v's reference taken */
+static void append(PyObject *list, PyObject *v)
+{
+	PyList_Append(list, v);
+	Py_DECREF(v);
+}
+
+/* The common values of a tracepoint sample, as perf takes them: the
+ * time split in seconds and nanoseconds, the pid from the raw data. */
+struct tp_common {
+	unsigned long cpu, secs, nsecs;
+	int pid;
+	const char *comm;
+};
+
+/* SYSTEM__EVENT's arguments after event_name and context */
+static void handler_args(struct py_script *ps, PyObject *args, PyObject *h,
+			 const struct tp_common *c, struct tep_event *tp, PyObject *callchain)
+{
+	append(args, PyLong_FromUnsignedLong(c->cpu));
+	append(args, PyLong_FromUnsignedLong(c->secs));
+	append(args, PyLong_FromUnsignedLong(c->nsecs));
+	append(args, PyLong_FromLong(c->pid));
+	append(args, PyUnicode_FromString(c->comm));
+	PyList_Append(args, callchain);
+	for (struct tep_format_field *f = tp->format.fields; f; f = f->next)
+		append(args, field_value(f, sample_ctx.sample));
+	/* perf_sample_dict goes to handlers that take one argument more */
+	if (handler_arg_count(h) == (int)PyList_Size(args) + 1)
+		append(args, sample_dict(ps, callchain));
+}
+
+/* trace_unhandled's arguments after event_name and context */
+static void unhandled_args(struct py_script *ps, PyObject *args, const struct tp_common *c,
+			   struct tep_event *tp, PyObject *callchain)
+{
+	PyObject *fields = PyDict_New();
+
+	set_item(fields, "common_cpu", PyLong_FromUnsignedLong(c->cpu));
+	set_item(fields, "common_s", PyLong_FromUnsignedLong(c->secs));
+	set_item(fields, "common_ns", PyLong_FromUnsignedLong(c->nsecs));
+	set_item(fields, "common_pid", PyLong_FromLong(c->pid));
+	set_item(fields, "common_comm", PyUnicode_FromString(c->comm));
+	PyDict_SetItemString(fields, "common_callchain", callchain);
+	for (struct tep_format_field *f = tp->format.fields; f; f = f->next)
+		set_item(fields, f->name, field_value(f, sample_ctx.sample));
+	append(args, fields);
+	append(args, sample_dict(ps, callchain));
+}
+
 static int tracepoint_sample(struct py_script *ps, struct tep_event *tp, int max_stack)
 {
 	const struct perf_sample *sample = sample_ctx.sample;
-	char *name = py_script__handler_name(tp);
-	PyObject *h, *args, *fields = NULL, *callchain;
 	struct tep_format_field *common_pid = tep_find_common_field(tp, "common_pid");
 	unsigned long long pid = 0;
-	Py_ssize_t nr_fields = 0;
-	int ret;
+	char *name = py_script__handler_name(tp);
+	PyObject *h, *args, *callchain;
+	struct tp_common c;
+	bool unhandled;
+	int ret = 0;
 
 	if (define_once(ps, sample_ctx.evsel, tp, name) < 0) {
 		free(name);
 		return -1;
 	}
 	h = handler(ps, name);
-	if (!h && !(h = handler(ps, "trace_unhandled"))) {
-		free(name);
-		return 0;
-	}
-	for (struct tep_format_field *f = tp->format.fields; f; f = f->next)
-		nr_fields++;
+	unhandled = !h;
+	if (unhandled && !(h = handler(ps, "trace_unhandled")))
+		goto out;
 	if (common_pid)
 		tep_read_number_field(common_pid, sample->raw_data, &pid);
+	c = (struct tp_common){ sample->cpu, (unsigned long)(sample->time / 1000000000),
+				(unsigned long)(sample->time % 1000000000), (int)pid,
+				comm_of(sample_ctx.al) };
 	callchain = callchain_list(ps, max_stack);
 	args = PyList_New(0);
-	PyList_Append(args, PyUnicode_FromString(name));
+	append(args, PyUnicode_FromString(name));
 	PyList_Append(args, ps->context);
-	if (h == handler(ps, name)) {
-		PyObject *common = Py_BuildValue("(kkkisO)", (unsigned long)sample->cpu,
-			(unsigned long)(sample->time / 1000000000),
-			(unsigned long)(sample->time % 1000000000), (int)pid,
-			comm_of(sample_ctx.al), callchain);
-
-		for (Py_ssize_t i = 0; i < PyTuple_Size(common); i++)
-			PyList_Append(args, PyTuple_GetItem(common, i));
-		Py_DECREF(common);
-		for (struct tep_format_field *f = tp->format.fields; f; f = f->next) {
-			PyObject *v = field_value(f, sample);
-
-			PyList_Append(args, v);
-			Py_DECREF(v);
-		}
-		if (handler_arg_count(h) == 9 + nr_fields) {
-			PyObject *d = sample_dict(ps, callchain);
-
-			PyList_Append(args, d);
-			Py_DECREF(d);
-		}
-	} else {
-		PyObject *d;
-
-		fields = PyDict_New();
-		set_item(fields, "common_cpu", PyLong_FromUnsignedLong(sample->cpu));
-		set_item(fields, "common_s", PyLong_FromUnsignedLongLong(sample->time / 1000000000));
-		set_item(fields, "common_ns",
-			 PyLong_FromUnsignedLongLong(sample->time % 1000000000));
-		set_item(fields, "common_pid", PyLong_FromLong((long)(int)pid));
-		set_item(fields, "common_comm", PyUnicode_FromString(comm_of(sample_ctx.al)));
-		Py_INCREF(callchain);
-		set_item(fields, "common_callchain", callchain);
-		for (struct tep_format_field *f = tp->format.fields; f; f = f->next)
-			set_item(fields, f->name, field_value(f, sample));
-		PyList_Append(args, fields);
-		d = sample_dict(ps, callchain);
-		PyList_Append(args, d);
-		Py_DECREF(d);
-		Py_DECREF(fields);
-	}
-	/* the list's first item was appended with its creation reference */
-	Py_DECREF(PyList_GetItem(args, 0));
+	if (unhandled)
+		unhandled_args(ps, args, &c, tp, callchain);
+	else
+		handler_args(ps, args, h, &c, tp, callchain);
 	Py_DECREF(callchain);
 	ret = call(h, PyList_AsTuple(args));
 	Py_DECREF(args);
+out:
 	free(name);
 	return ret;
 }
@@ -852,6 +921,7 @@ void py_script__delete(struct py_script *ps)
 	fflush(stdout);
 	Py_XDECREF(ps->context);
 	Py_FinalizeEx();
+	srccode__release(&source_files);
 	free(ps->frames);
 	free(ps->defined);
 	free(ps);
