@@ -203,6 +203,8 @@ def files():
                          ["sh", "-c", f"{work} 20; sleep 0.01"]),
         "cpu": record("cpu", ["-g", "-e", "cpu-clock", "-c", "100000"],
                       [fixture("flame"), "cpu", "100"]),
+        # page faults: the data address resolved (addr_correlates_sym)
+        "faults": record("faults", ["-d", "-e", "page-faults", "-c", "1"], [work, "5"]),
         # iregs/uregs
         "regs": record("regs", ["--user-regs=AX,BX,IP", "-I", "-e", "cpu-clock", "-c", "200000"],
                        [fixture("flame"), "cpu", "30"]),
@@ -250,7 +252,7 @@ def test_script_prints_what_perf_prints(files, script, data):
     assert_same(want, got, f"-s {script} on {data}")
 
 
-@pytest.mark.parametrize("data", ["sched", "sched_g", "cpu", "branches", "regs"])
+@pytest.mark.parametrize("data", ["sched", "sched_g", "cpu", "branches", "regs", "faults"])
 def test_every_argument_as_perf_hands_it(files, data):
     def capsule(text):
         return re.sub(r"capsule object NULL at 0x[0-9a-f]+", "capsule", text)

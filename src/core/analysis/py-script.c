@@ -317,23 +317,49 @@ static void set_item(PyObject *d, const char *key, PyObject *v)
 	Py_DECREF(v);
 }
 
-/* perf's "dso" / "dso_bid" / ... / "symoff" entries of a location */
-static void set_location(PyObject *d, const struct addr_location *al)
+/* perf's "dso" / "dso_bid" / ... / "symoff" entries of a location, the
+ * keys prefixed ("addr_" for the sample's data address) */
+static void set_location(PyObject *d, const struct addr_location *al, const char *prefix)
 {
+	static const char *const keys[] = {
+		"dso", "dso_bid", "dso_map_start", "dso_map_end", "symbol", "symoff",
+	};
+	PyObject *values[ARRAY_SIZE(keys)] = { NULL };
+
 	if (al->map && al->dso) {
 		char bid[41] = "";
 
 		for (int i = 0; i < al->dso->build_id_size && i < 20; i++)
 			sprintf(bid + 2 * i, "%02x", al->dso->build_id[i]);
-		set_item(d, "dso", PyUnicode_FromString(al->dso->long_name));
-		set_item(d, "dso_bid", PyUnicode_FromString(bid));
-		set_item(d, "dso_map_start", PyLong_FromUnsignedLongLong(al->map->start));
-		set_item(d, "dso_map_end", PyLong_FromUnsignedLongLong(al->map->end));
+		values[0] = PyUnicode_FromString(al->dso->long_name);
+		values[1] = PyUnicode_FromString(bid);
+		values[2] = PyLong_FromUnsignedLongLong(al->map->start);
+		values[3] = PyLong_FromUnsignedLongLong(al->map->end);
 	}
 	if (al->sym) {
-		set_item(d, "symbol", PyUnicode_FromString(al->sym->name));
-		set_item(d, "symoff", PyLong_FromUnsignedLongLong(al->addr - al->sym->start));
+		values[4] = PyUnicode_FromString(al->sym->name);
+		values[5] = PyLong_FromUnsignedLongLong(al->addr - al->sym->start);
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		char *key = xasprintf("%s%s", prefix, keys[i]);
+
+		if (values[i])
+			set_item(d, key, values[i]);
+		free(key);
+	}
+}
+
+/* perf resolves the data address of page faults and BTS branches */
+static bool addr_correlates_sym(const struct perf_event_attr *a)
+{
+	if (!(a->sample_type & PERF_SAMPLE_ADDR))
+		return false;
+	if (a->type == PERF_TYPE_SOFTWARE)
+		return a->config == PERF_COUNT_SW_PAGE_FAULTS ||
+		       a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		       a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ;
+	return a->type == PERF_TYPE_HARDWARE && !a->freq && a->sample_period == 1 &&
+	       a->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
 }
 
 static PyObject *callchain_list(struct py_script *ps, int max_stack)
@@ -541,11 +567,19 @@ static PyObject *sample_dict(struct py_script *ps, PyObject *callchain)
 	set_item(sd, "datasrc", PyLong_FromUnsignedLongLong(data_src));
 	set_item(sd, "datasrc_decode", datasrc_words(data_src));
 	set_item(sd, "cpumode", PyLong_FromLong(sample->cpumode));
+	if (addr_correlates_sym(&evsel->attr) && sample_ctx.al->thread) {
+		struct addr_location addr_al = { 0 };
+
+		machine__find_symbol_fb(sample_ctx.session->machine, sample_ctx.al->thread,
+					sample->cpumode, sample->addr, &addr_al);
+		set_item(sd, "addr_correlates_sym", PyBool_FromLong(1));
+		set_location(sd, &addr_al, "addr_");
+	}
 	set_item(d, "sample", sd);
 	set_item(d, "raw_buf", PyBytes_FromStringAndSize(sample->raw_data,
 							 sample->raw_data ? sample->raw_size : 0));
 	set_item(d, "comm", PyUnicode_FromString(comm_of(sample_ctx.al)));
-	set_location(d, sample_ctx.al);
+	set_location(d, sample_ctx.al, "");
 	PyDict_SetItemString(d, "callchain", callchain);
 	branch_lists(d);
 	set_item(d, "iregs", regs_text(ps, evsel->attr.sample_regs_intr, sample->intr_regs.regs));
