@@ -801,8 +801,6 @@ int cmd_script(int argc, const char **argv)
 	}
 	script_tool(&sc);
 	ret = perf_session__process(sc.session, &sc.tool);
-	if (sc.py && !ret && py_script__end(sc.py) < 0)
-		ret = -2;
 	if (sc.per_event_dump)
 		script_dumps__close(&sc.dumps, stdout);
 	if (sc.debug_mode)
@@ -815,6 +813,10 @@ int cmd_script(int argc, const char **argv)
 		fprintf(stderr, "pcl script: %s\n", sc.session->err);
 		ret = PCL_EXIT_ERROR;
 	}
+	/* perf ends the script after the warnings, whether the file was
+	 * read to its end or not; a handler that raised ended it already */
+	if (sc.py && !sc.py_err && py_script__end(sc.py) < 0 && !ret)
+		ret = PCL_EXIT_EINVAL;
 out:
 	/* perf stops the filter unless the file could not be opened */
 	dlfilter__delete(sc.dlfilter, sc.session != NULL);

@@ -14,7 +14,9 @@ from perfdata_branches import add_branch_stacks
 
 SCHED_EVENTS = ["-e", "sched:sched_switch", "-e", "sched:sched_wakeup",
                 "-e", "sched:sched_process_exec", "-e", "sched:sched_process_exit",
-                "-e", "syscalls:sys_enter_write", "-e", "syscalls:sys_enter_openat"]
+                "-e", "syscalls:sys_enter_write", "-e", "syscalls:sys_enter_openat",
+                # print formats with __print_flags and __print_symbolic
+                "-e", "kmem:kmalloc", "-e", "irq:softirq_entry"]
 
 # one handler per event, taking perf_sample_dict or not, with the fields'
 # types and perf_trace_context's readers of the common fields
@@ -195,7 +197,7 @@ def files():
         "sched": record("sched", SCHED_EVENTS + ["-c", "1"],
                         ["sh", "-c", f"{work} 20; sleep 0.01; {work} 10"]),
         # call chains on tracepoints: common_callchain and perf_sample_dict's
-        "sched_g": record("sched_g", ["-g"] + SCHED_EVENTS[:8],
+        "sched_g": record("sched_g", ["-g"] + SCHED_EVENTS[:12],
                           ["sh", "-c", f"{work} 5; sleep 0.01"]),
         "sys": record("sys", ["-e", "raw_syscalls:sys_enter", "-e", "raw_syscalls:sys_exit"],
                       [work, "20"]),
