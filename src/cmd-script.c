@@ -430,9 +430,10 @@ static int gen_script(const struct script_opts *o)
 	return 0;
 }
 
-/* Options for what pcl does not have (Perl, dlfilters) and for -g: does
- * it.  Returns the exit code, or -1 to go on. */
-static int script_unsupported(const struct script_opts *o, const struct option *opts)
+/* The options that do something else than list the samples (-l,
+ * --list-dlfilters, -g) and -s of what pcl cannot run: does it.  Returns
+ * the exit code, or -1 to go on. */
+static int script_other_modes(const struct script_opts *o, const struct option *opts)
 {
 	if (o->list_scripts)
 		return script_builtins_list();
@@ -738,12 +739,13 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 	if (argc && !o.script) {
-		fprintf(stderr, "pcl script: scripting is not supported: pcl has no Perl or Python "
-			"engine (%s)\n", argv[0]);
-		ret = PCL_EXIT_ERROR;
+		fprintf(stderr, "  Error: Couldn't find script `%s'\n\n"
+			" See pcl script -l for available scripts.\n\n", argv[0]);
+		usage_with_options_msg(script_usage, opts);
+		ret = PCL_EXIT_USAGE;
 		goto out;
 	}
-	ret = script_unsupported(&o, opts);
+	ret = script_other_modes(&o, opts);
 	if (ret >= 0)
 		goto out;
 	ret = 0;

@@ -243,11 +243,12 @@ def test_perl_is_not_supported(perf_data, tmp_path, args):
     assert r.stdout == "" and not list(tmp_path.iterdir())
 
 
-def test_unknown_script_is_not_supported(perf_data, tmp_path):
-    r = subprocess.run([PCL, "script", "-i", perf_data["fp"], "no-such-script"], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=60)
-    assert r.returncode == 255
-    assert "scripting is not supported" in r.stderr
+def test_unknown_script(perf_data):
+    want = perf("script", "-i", perf_data["fp"], "no-such-script")
+    got = pcl("script", "-i", perf_data["fp"], "no-such-script")
+    assert got.returncode == want.returncode == 129
+    assert (got.stderr.split(" Usage:")[0].replace("pcl script", "perf script") ==
+            want.stderr.split(" Usage:")[0])
 
 
 def test_xed_pipes_the_output(perf_data):

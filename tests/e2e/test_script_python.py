@@ -73,7 +73,8 @@ def process_event(param_dict):
           hex(s['ip']), param_dict.get('dso'), param_dict.get('symbol'), param_dict.get('symoff'))
     for node in param_dict['callchain']:
         sym = node.get('sym')
-        print('   ', hex(node['ip']), sym and (sym['name'], sym['binding'], sym['end'] - sym['start']),
+        print('   ', hex(node['ip']),
+              sym and (sym['name'], sym['binding'], sym['end'] - sym['start']),
               node.get('sym_off'), node.get('dso'))
 '''
 

@@ -166,12 +166,31 @@ static void number_signedness(void **state)
 	uint64_t v;
 
 	fill_sample(raw);
-	assert_false(py_script__number(field("delta"), raw, &v));
+	assert_false(py_script__number(field("delta"), raw, sizeof(raw), &v));
 	assert_int_equal(v, 0xffffffffu);
-	assert_true(py_script__number(field("state"), raw, &v));
+	assert_true(py_script__number(field("state"), raw, sizeof(raw), &v));
 	assert_int_equal((int64_t)v, -1);
-	assert_false(py_script__number(field("ptr"), raw, &v));
+	assert_false(py_script__number(field("ptr"), raw, sizeof(raw), &v));
 	assert_int_equal(v, 0xffffffff81000000ull);
+}
+
+/* a sample torn inside its fields: what is missing reads as nothing */
+static void torn_sample(void **state)
+{
+	uint8_t raw[64];
+	uint32_t off, len;
+	uint64_t v;
+
+	fill_sample(raw);
+	assert_false(py_script__number(field("ptr"), raw, 44, &v));
+	assert_int_equal(v, 0);
+	assert_true(py_script__number(field("state"), raw, 40, &v));	/* just inside */
+	assert_int_equal((int64_t)v, -1);
+	assert_int_equal(py_script__field(field("name"), raw, 52, &off, &len), PY_FIELD_BYTES);
+	assert_int_equal(off, 48);
+	assert_int_equal(len, 4);
+	assert_int_equal(py_script__field(field("name"), raw, 18, &off, &len), PY_FIELD_BYTES);
+	assert_int_equal(len, 0);
 }
 
 static char *generate(void)
@@ -225,6 +244,7 @@ int main(void)
 		cmocka_unit_test(unprintable_string_is_bytes),
 		cmocka_unit_test(dynamic_array_past_the_end_is_cut),
 		cmocka_unit_test(number_signedness),
+		cmocka_unit_test(torn_sample),
 		cmocka_unit_test(skeleton_handlers_in_id_order),
 		cmocka_unit_test(skeleton_formats_fields),
 	};

@@ -102,28 +102,34 @@ enum py_field_kind py_script__field(const struct tep_format_field *f, const void
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 		uint32_t loc = 0;
 
-		memcpy(&loc, data + f->offset, f->size < 4 ? (size_t)f->size : 4);
+		if ((uint32_t)f->offset + 4 <= raw_size)
+			memcpy(&loc, data + f->offset, 4);
 		*off = loc & 0xffff;
 		*len = loc >> 16;
 		if (f->flags & TEP_FIELD_IS_RELATIVE)
 			*off += (uint32_t)(f->offset + f->size);
 	}
-	if (*off > raw_size || *len > raw_size - *off)
-		*len = *off > raw_size ? 0 : raw_size - *off;
+	/* a torn sample: what lies inside its raw data */
 	if (*off > raw_size)
 		*off = raw_size;
+	if (*len > raw_size - *off)
+		*len = raw_size - *off;
 	if ((f->flags & TEP_FIELD_IS_STRING) && printable_array(data + *off, *len))
 		return PY_FIELD_STRING;
 	return PY_FIELD_BYTES;
 }
 
-bool py_script__number(const struct tep_format_field *f, const void *raw, uint64_t *value)
+bool py_script__number(const struct tep_format_field *f, const void *raw, uint32_t raw_size,
+		       uint64_t *value)
 {
 	const uint8_t *p = (const uint8_t *)raw + f->offset;
 	uint8_t u8;
 	uint16_t u16;
 	uint32_t u32;
 
+	*value = 0;
+	if ((uint64_t)f->offset + (uint64_t)f->size > raw_size)
+		return false;
 	switch (f->size) {
 	case 1: memcpy(&u8, p, 1); *value = u8; break;
 	case 2: memcpy(&u16, p, 2); *value = u16; break;
@@ -602,7 +608,7 @@ static PyObject *field_value(const struct tep_format_field *f, const struct perf
 	case PY_FIELD_NUMBER:
 		break;
 	}
-	if (py_script__number(f, raw, &v))
+	if (py_script__number(f, raw, sample->raw_size, &v))
 		return PyLong_FromLongLong((long long)v);
 	return PyLong_FromUnsignedLongLong(v);
 }

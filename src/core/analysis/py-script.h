@@ -58,9 +58,11 @@ enum py_field_kind { PY_FIELD_NUMBER, PY_FIELD_STRING, PY_FIELD_BYTES };
 enum py_field_kind py_script__field(const struct tep_format_field *f, const void *raw,
 				    uint32_t raw_size, uint32_t *off, uint32_t *len);
 /* A number field's value as perf hands it over: the field's bytes read
- * unsigned into *value; true when it is an 8-byte signed field, which
- * the script gets as a signed (maybe negative) number. */
-bool py_script__number(const struct tep_format_field *f, const void *raw, uint64_t *value);
+ * unsigned into *value (0 when the sample is torn before its end); true
+ * when it is an 8-byte signed field, which the script gets as a signed
+ * (maybe negative) number. */
+bool py_script__number(const struct tep_format_field *f, const void *raw, uint32_t raw_size,
+		       uint64_t *value);
 
 /* Writes the skeleton script for the session's events to fp. */
 void py_script__generate(FILE *fp, struct perf_session *s);
