@@ -260,6 +260,7 @@ def test_every_argument_as_perf_hands_it(files, data):
     def capsule(text):
         return re.sub(r"capsule object NULL at 0x[0-9a-f]+", "capsule", text)
     want, got = run_both(files, "repr.py", data)
+    assert want.strip()
     assert_same(capsule(want), capsule(got), f"repr of everything on {data}")
 
 
