@@ -106,8 +106,9 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 	if (sc->dlfilter && dlfilter_drops(sc, false, evsel, sample))
 		return;
 	if (sc->py) {
+		/* -G: perf hands scripts empty call chains */
 		sc->py_err = py_script__sample(sc->py, sc->session, evsel, sample, &al,
-					       sc->cfg.max_stack) < 0;
+					       sc->cfg.use_callchain ? sc->cfg.max_stack : 0) < 0;
 		return;
 	}
 	fp = stdout;

@@ -269,6 +269,13 @@ def test_filters_apply_to_scripts(files):
     assert_same(want, got, "-s with --comms and -C")
 
 
+@pytest.mark.parametrize("args", [["-G"], ["--max-stack", "2"], ["--max-stack", "0"]],
+                         ids=" ".join)
+def test_call_chain_options(files, args):
+    want, got = run_both(files, "process_event.py", "cpu", *args)
+    assert_same(want, got, f"-s with {' '.join(args)}")
+
+
 def test_generated_script(files, tmp_path):
     """-g python writes a skeleton with perf's handlers (same names and
     arguments) that prints what perf's own skeleton prints."""

@@ -37,8 +37,9 @@ struct py_script *py_script__start(const char *path, int argc, const char **argv
 /* trace_begin() / trace_end(), when the script has them: 0 or -1. */
 int py_script__begin(struct py_script *ps);
 int py_script__end(struct py_script *ps);
-/* Hands one sample (al resolved from its ip) to its handler: 0, or -1
- * when the handler raised (the traceback printed: processing stops). */
+/* Hands one sample (al resolved from its ip) to its handler, with at
+ * most max_stack frames of its call chain: 0, or -1 when the handler
+ * raised (the traceback printed: processing stops). */
 int py_script__sample(struct py_script *ps, struct perf_session *s, struct evsel *evsel,
 		      const struct perf_sample *sample, struct addr_location *al,
 		      int max_stack);
