@@ -1,7 +1,7 @@
 # pcl — Performance Counters for Linux, rebuilt.  GNU make.
 PREFIX  ?= /usr/local
 CC      ?= cc
-PKGS     = libtraceevent libtracefs libelf libdw libzstd liblzma zlib sqlite3 libpq
+PKGS     = libtraceevent libtracefs libelf libdw libzstd liblzma zlib sqlite3 libpq python3-embed
 # scripts/deps.sh SET checks (as root: installs) the Debian packages of one set; its stamp
 # says it passed.  Building needs the build set only; the goals below add the others.
 DEPS     = build/.deps-build \
@@ -26,7 +26,10 @@ FIX_BIN  = $(FIX_SRC:tests/fixtures/%.c=build/fixtures/%)
 DEPFILES = $(LIB_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) build/obj/pcl.d build/asan/pcl.d
 # JS/CSS of the flame graph views, compiled in as C string literals
 ASSETS   = $(wildcard src/ui/assets/*)
-GEN_INC  = $(ASSETS:src/ui/assets/%=build/gen/%.inc) build/gen/syscall-tables.inc
+# the Core and Util modules pcl script -s gives Python scripts, likewise
+PY_MODS  = $(wildcard src/core/analysis/py/*.py)
+GEN_INC  = $(ASSETS:src/ui/assets/%=build/gen/%.inc) build/gen/syscall-tables.inc \
+	   $(PY_MODS:src/core/analysis/py/%=build/gen/%.inc)
 
 .PHONY: all deps install check check-stress unit unit-asan e2e demo clean fixtures
 .DELETE_ON_ERROR:
@@ -62,6 +65,10 @@ build/asan/%.o: src/%.c | $(DEPS)
 	$(CC) $(BASEFLAGS) $(SANFLAGS) -MMD -MP -c $< -o $@
 
 build/gen/%.inc: src/ui/assets/% scripts/embed-asset.sh
+	@mkdir -p $(dir $@)
+	scripts/embed-asset.sh $< > $@
+
+build/gen/%.py.inc: src/core/analysis/py/%.py scripts/embed-asset.sh
 	@mkdir -p $(dir $@)
 	scripts/embed-asset.sh $< > $@
 

@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "cmd-collapse.h"
 #include "cmd-script-builtins.h"
+#include "core/analysis/py-script.h"
 #include "core/analysis/script-builtins.h"
 #include "core/hist/callchain.h"
 #include "core/data/dlfilter.h"
@@ -48,6 +49,9 @@ struct script {
 	uint64_t last_time, nr_misordered;
 	struct dlfilter *dlfilter;	/* --dlfilter */
 	int dlfilter_err;		/* a filter function's error */
+	const char *py_path;		/* -s FILE.py: the samples go to the script */
+	struct py_script *py;
+	bool py_err;			/* a handler raised: stop */
 };
 
 /* samples without a CPU (side events of files without it) pass -C */
@@ -101,6 +105,12 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 		return;
 	if (sc->dlfilter && dlfilter_drops(sc, false, evsel, sample))
 		return;
+	if (sc->py) {
+		/* -G: perf hands scripts empty call chains */
+		sc->py_err = py_script__sample(sc->py, sc->session, evsel, sample, &al,
+					       sc->cfg.use_callchain ? sc->cfg.max_stack : 0) < 0;
+		return;
+	}
 	fp = stdout;
 	if (sc->per_event_dump) {
 		/* perf counts what it prints, into the event's own file */
@@ -169,7 +179,7 @@ static int script_sample(struct perf_tool *tool, struct perf_session *s,
 	struct script *sc = script_of(tool);
 
 	process_sample(sc, evsel, sample);
-	return sc->dlfilter_err ? -2 : 0;
+	return sc->dlfilter_err || sc->py_err ? -2 : 0;
 }
 
 /* COMM, FORK, EXIT (seen before the machine forgets the thread) */
@@ -218,6 +228,21 @@ static int script_side(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
+/* context switches: to the script (whatever the options), and printed
+ * with --show-switch-events */
+static int script_switch(struct perf_tool *tool, struct perf_session *s,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel)
+{
+	struct script *sc = script_of(tool);
+
+	if (sc->py && !cpu_skip(sc, sample) && py_script__switch(sc->py, rec, sample) < 0)
+		return -2;
+	if (sc->show_switch)
+		script_side(tool, s, rec, sample, evsel);
+	return 0;
+}
+
 static int script_round(struct perf_tool *tool, struct perf_session *s,
 			const struct perf_event_header *rec, struct perf_sample *sample,
 			struct evsel *evsel)
@@ -259,8 +284,8 @@ static void script_tool(struct script *sc)
 	}
 	if (sc->show_mmap)
 		t->mmap = t->mmap2 = script_mmap;
-	if (sc->show_switch)
-		t->context_switch = script_side;
+	if (sc->show_switch || sc->py)
+		t->context_switch = script_switch;
 	if (sc->show_lost)
 		t->lost = script_side;
 	if (sc->show_ns)
@@ -348,9 +373,68 @@ static int add_dlarg(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
-/* Options for what pcl does not have (scripting engines, dlfilters):
- * says so.  Returns the exit code, or -1 to go on. */
-static int script_unsupported(const struct script_opts *o)
+enum script_lang { SCRIPT_UNKNOWN, SCRIPT_PYTHON, SCRIPT_PERL };
+
+/* -s's script language, as perf tells it: "LANG:FILE" or FILE's extension
+ * (*file: the script's path) */
+static enum script_lang script_lang(const char *spec, const char **file)
+{
+	static const struct { const char *name; enum script_lang lang; } langs[] = {
+		{ "python", SCRIPT_PYTHON }, { "py", SCRIPT_PYTHON },
+		{ "perl", SCRIPT_PERL }, { "pl", SCRIPT_PERL },
+	};
+	const char *colon = strchr(spec, ':'), *ext = strrchr(spec, '.');
+
+	*file = colon ? colon + 1 : spec;
+	for (size_t i = 0; i < ARRAY_SIZE(langs); i++) {
+		if (colon ? !strncmp(spec, langs[i].name, (size_t)(colon - spec)) &&
+			    !langs[i].name[colon - spec] : ext && !strcmp(ext + 1, langs[i].name))
+			return langs[i].lang;
+	}
+	return SCRIPT_UNKNOWN;
+}
+
+static const char perl_missing[] =
+	"Perl scripting is not supported: pcl has no Perl engine.\n"
+	"Scripts written for perf's Python interface run with -s FILE.py.\n";
+
+/* -g LANG: perf-script.py, the skeleton of a script for the file's events */
+static int gen_script(const struct script_opts *o)
+{
+	struct perf_session *s;
+	char *err = NULL;
+	FILE *fp;
+
+	if (strcmp(o->gen_script, "python") && strcmp(o->gen_script, "py")) {
+		if (!strcmp(o->gen_script, "perl") || !strcmp(o->gen_script, "pl"))
+			fputs(perl_missing, stderr);
+		else
+			fprintf(stderr, "invalid language specifier\n");
+		return PCL_EXIT_ENOENT;
+	}
+	s = perf_session__open(o->input ? o->input : "perf.data", o->force, &err);
+	if (!s) {
+		fprintf(stderr, "pcl script: %s\n", err);
+		free(err);
+		return PCL_EXIT_ERROR;
+	}
+	fp = fopen("perf-script.py", "w");
+	if (!fp) {
+		fprintf(stderr, "couldn't open perf-script.py: %s\n", strerror(errno));
+		perf_session__delete(s);
+		return PCL_EXIT_ERROR;
+	}
+	py_script__generate(fp, s);
+	fclose(fp);
+	fprintf(stderr, "generated Python script: perf-script.py\n");
+	perf_session__delete(s);
+	return 0;
+}
+
+/* The options that do something else than list the samples (-l,
+ * --list-dlfilters, -g) and -s of what pcl cannot run: does it.  Returns
+ * the exit code, or -1 to go on. */
+static int script_other_modes(const struct script_opts *o, const struct option *opts)
 {
 	if (o->list_scripts)
 		return script_builtins_list();
@@ -360,11 +444,22 @@ static int script_unsupported(const struct script_opts *o)
 		dlfilter__list(stdout, PERF_DLFILTER_DIR);	/* pcl installs none of its own */
 		return 0;
 	}
-	if (o->script || o->gen_script) {
-		fprintf(stderr, "pcl script: scripting is not supported: pcl has no Perl or Python "
-			"engine (%s %s)\n", o->script ? "-s" : "-g", o->script ? o->script :
-			o->gen_script);
-		return PCL_EXIT_ERROR;
+	if (o->gen_script)
+		return gen_script(o);
+	if (o->script) {
+		const char *file;
+
+		switch (script_lang(o->script, &file)) {
+		case SCRIPT_PYTHON:
+			return -1;
+		case SCRIPT_PERL:
+			fputs(perl_missing, stderr);
+			return PCL_EXIT_ERROR;
+		case SCRIPT_UNKNOWN:
+			fprintf(stderr, "invalid script extension\n");
+			parse_options_usage(script_usage, opts, "s", true);
+			return PCL_EXIT_USAGE;
+		}
 	}
 	return -1;
 }
@@ -452,7 +547,7 @@ static int script_prepare(struct script *sc, struct script_opts *o)
 	}
 	if (dlfilter__start(sc->dlfilter) < 0)
 		return PCL_EXIT_ERROR;
-	if (!s->is_pipe && script_config__check(&sc->cfg, s) < 0)
+	if (!sc->py_path && !s->is_pipe && script_config__check(&sc->cfg, s) < 0)
 		return PCL_EXIT_ERROR;
 	if (sc->per_event_dump) {
 		evlist__for_each(&s->evlist, pos)
@@ -473,6 +568,22 @@ static int script_prepare(struct script *sc, struct script_opts *o)
 	if (o->xed && start_xed() < 0)
 		return PCL_EXIT_ERROR;
 	return 0;
+}
+
+/* -s FILE.py: the script's top level and trace_begin() run once the file
+ * is open, as perf runs them; 0 or the exit code */
+static int start_python(struct script *sc, int argc, const char **argv)
+{
+	if (access(sc->py_path, R_OK)) {
+		fprintf(stderr, "Can't open python script \"%s\": %s\n", sc->py_path,
+			strerror(errno));
+		return PCL_EXIT_ERROR;
+	}
+	fflush(stdout);
+	sc->py = py_script__start(sc->py_path, argc, argv, raw_dump_reg_name);
+	if (!sc->py)
+		return PCL_EXIT_ERROR;
+	return py_script__begin(sc->py) < 0 ? PCL_EXIT_ERROR : 0;
 }
 
 /* -F, applied in order: each one may override the ones before */
@@ -582,9 +693,9 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOLEAN(0, "list-dlfilters", &o.list_dlfilters, "list available dlfilters"),
 		OPT_BOOLEAN('l', "list", &o.list_scripts, "list available scripts"),
 		OPT_STRING('s', "script", &o.script, "name",
-			   "script file name (lang:script name, script name): not supported"),
+			   "script file name (lang:script name, script name): Python or built-in"),
 		OPT_STRING('g', "gen-script", &o.gen_script, "lang",
-			   "generate perf-script.xx script in specified language: not supported"),
+			   "generate perf-script.xx script in specified language (python)"),
 		OPT_STRING(0, "guestmount", &o.guestmount, "directory",
 			   "guest mount directory under which every guest os instance has a subdir"),
 		OPT_STRING(0, "guestvmlinux", &o.guestvmlinux, "file",
@@ -621,13 +732,14 @@ int cmd_script(int argc, const char **argv)
 		ret = script_builtin_live(script_builtin__find(argv[0]), argc, argv, o.all_cpus);
 		goto out;
 	}
-	if (argc) {
-		fprintf(stderr, "pcl script: scripting is not supported: pcl has no Perl or Python "
-			"engine (%s)\n", argv[0]);
-		ret = PCL_EXIT_ERROR;
+	if (argc && !o.script) {
+		fprintf(stderr, "  Error: Couldn't find script `%s'\n\n"
+			" See pcl script -l for available scripts.\n\n", argv[0]);
+		usage_with_options_msg(script_usage, opts);
+		ret = PCL_EXIT_USAGE;
 		goto out;
 	}
-	ret = script_unsupported(&o);
+	ret = script_other_modes(&o, opts);
 	if (ret >= 0)
 		goto out;
 	ret = 0;
@@ -645,6 +757,8 @@ int cmd_script(int argc, const char **argv)
 	ret = script_setup(&sc, &o);
 	if (ret)
 		goto out;
+	if (o.script)
+		script_lang(o.script, &sc.py_path);
 
 	/* perf loads the filter first, starts it once the file is checked,
 	 * and stops it whatever happens */
@@ -669,8 +783,14 @@ int cmd_script(int argc, const char **argv)
 	}
 	sc.cfg.machine = sc.session->machine;
 
-	/* output is meant for pipes into awk and flame graph tools: buffer it */
-	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	if (sc.py_path) {
+		ret = start_python(&sc, argc, argv);
+		if (ret)
+			goto out;
+	} else {
+		/* output is meant for pipes into awk and flame graph tools: buffer it */
+		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	}
 	script_tool(&sc);
 	ret = perf_session__process(sc.session, &sc.tool);
 	if (sc.per_event_dump)
@@ -685,6 +805,10 @@ int cmd_script(int argc, const char **argv)
 		fprintf(stderr, "pcl script: %s\n", sc.session->err);
 		ret = PCL_EXIT_ERROR;
 	}
+	/* perf ends the script after the warnings, whether the file was
+	 * read to its end or not; a handler that raised ended it already */
+	if (sc.py && !sc.py_err && py_script__end(sc.py) < 0 && !ret)
+		ret = PCL_EXIT_EINVAL;
 out:
 	/* perf stops the filter unless the file could not be opened */
 	dlfilter__delete(sc.dlfilter, sc.session != NULL);
@@ -695,6 +819,7 @@ out:
 	fflush(stdout);
 	if (o.xed)
 		end_xed();
+	py_script__delete(sc.py);
 	perf_session__delete(sc.session);
 	script_config__exit(&sc.cfg);
 	sample_filter__exit(&sc.filter);
