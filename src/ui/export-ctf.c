@@ -437,15 +437,11 @@ static int set_int(struct bt_ctf_event *event, struct bt_ctf_field_type *type, c
 	return ret;
 }
 
-/* A string as perf stores it: bytes that are not printable as \xNN. */
-static int set_string_value(struct bt_ctf_field *f, const char *str, size_t max)
+size_t ctf_printable(char *dst, const char *str, size_t max)
 {
 	size_t len = strnlen(str, max);
-	char *buf = malloc(len * 4 + 1), *p = buf;
-	int ret;
+	char *p = dst;
 
-	if (!buf)
-		return -1;
 	for (size_t i = 0; i < len; i++) {
 		if (isprint((unsigned char)str[i]))
 			*p++ = str[i];
@@ -453,6 +449,17 @@ static int set_string_value(struct bt_ctf_field *f, const char *str, size_t max)
 			p += sprintf(p, "\\x%02x", (unsigned char)str[i]);
 	}
 	*p = '\0';
+	return (size_t)(p - dst);
+}
+
+static int set_string_value(struct bt_ctf_field *f, const char *str, size_t max)
+{
+	char *buf = malloc(strnlen(str, max) * 4 + 1);
+	int ret;
+
+	if (!buf)
+		return -1;
+	ctf_printable(buf, str, max);
 	ret = bt_ctf_field_string_set_value(f, buf);
 	free(buf);
 	return ret;
@@ -534,12 +541,13 @@ static int set_sample_fields(struct ctf_export *w, struct bt_ctf_event *event,
 	return ret;
 }
 
-/* Reads len (1, 2, 4 or 8) bytes at p, sign-extended when is_signed. */
-static uint64_t read_number(const uint8_t *p, unsigned int len, bool is_signed)
+uint64_t ctf_read_number(const void *p, unsigned int len, bool is_signed)
 {
 	uint64_t v = 0;
 
-	memcpy(&v, p, len < 8 ? len : 8);
+	if (len != 1 && len != 2 && len != 4 && len != 8)
+		return 0;
+	memcpy(&v, p, len);
 	if (is_signed && len < 8 && (v >> (len * 8 - 1)) & 1)
 		v |= ~0ULL << (len * 8);
 	return v;
@@ -558,8 +566,9 @@ static int set_tp_value(struct bt_ctf_field *f, const struct tep_format_field *t
 		return set_string_value(f, (const char *)raw + offset, len);
 	if (tf->flags & TEP_FIELD_IS_SIGNED)
 		return bt_ctf_field_signed_integer_set_value(f,
-			(int64_t)read_number(raw + offset, len, true));
-	return bt_ctf_field_unsigned_integer_set_value(f, read_number(raw + offset, len, false));
+			(int64_t)ctf_read_number(raw + offset, len, true));
+	return bt_ctf_field_unsigned_integer_set_value(f,
+		ctf_read_number(raw + offset, len, false));
 }
 
 static int set_tp_field(struct ctf_export *w, struct bt_ctf_event *event,
@@ -576,7 +585,7 @@ static int set_tp_field(struct ctf_export *w, struct bt_ctf_event *event,
 
 	if (tf->flags & TEP_FIELD_IS_DYNAMIC) {
 		/* __data_loc: the length and offset of the data, in one u32 */
-		uint32_t loc = (uint32_t)read_number(raw + tf->offset, 4, false);
+		uint32_t loc = (uint32_t)ctf_read_number(raw + tf->offset, 4, false);
 
 		offset = loc & 0xffff;
 		len = loc >> 16;

@@ -29,4 +29,13 @@ int ctf_write(const char *dir, struct perf_session *s, const struct ctf_opts *o,
  * in front (babeltrace strips it again when it prints). */
 const char *ctf_field_name(const char *name, char *buf, size_t size);
 
+/* str (at most max bytes, up to its NUL) into dst as perf writes CTF
+ * strings: bytes that are not printable as \xNN.  dst holds 4 * max + 1
+ * bytes; returns the length written. */
+size_t ctf_printable(char *dst, const char *str, size_t max);
+
+/* A tracepoint's integer of len bytes at p (host order), sign-extended when
+ * is_signed; 0 for sizes other than 1, 2, 4 and 8, as libtraceevent reads. */
+uint64_t ctf_read_number(const void *p, unsigned int len, bool is_signed);
+
 #endif
