@@ -143,7 +143,7 @@ static int convert_ctf(const struct convert_opts *o)
 	perf_session__new_machine(s, NULL, NULL, o->force);
 	ret = ctf_write(o->to_ctf, s, &ctf, &sum);
 	perf_session__delete(s);
-	if (ret)
+	if (ret < 0)
 		return PCL_EXIT_ERROR;
 	fprintf(stderr, "[ pcl data convert: Converted '%s' into CTF data '%s' ]\n", o->input,
 		o->to_ctf);
@@ -152,7 +152,7 @@ static int convert_ctf(const struct convert_opts *o)
 	if (o->all)
 		fprintf(stderr, ", %llu non-samples", (unsigned long long)sum.nr_non_samples);
 	fprintf(stderr, ") ]\n");
-	return PCL_EXIT_OK;
+	return ret ? PCL_EXIT_ERROR : PCL_EXIT_OK;	/* a stream failed to flush */
 }
 
 static int cmd_data_convert(int argc, const char **argv)

@@ -56,6 +56,7 @@ struct ctf_export {
 	struct bt_ctf_event_class *records[NR_REC_CLASSES];
 	struct ctf_stream *streams;		/* by CPU */
 	unsigned int nr_streams;
+	bool flush_failed;
 	struct ctf_summary *sum;
 };
 
@@ -407,16 +408,28 @@ static struct ctf_stream *stream_of(struct ctf_export *w, unsigned int cpu)
 	return cs;
 }
 
+/* A stream's events so far into a packet; a failure is told and the
+ * conversion goes on, as in perf, but fails in the end. */
+static int flush(struct ctf_export *w, unsigned int cpu)
+{
+	struct ctf_stream *cs = &w->streams[cpu];
+
+	cs->count = 0;
+	if (!bt_ctf_stream_flush(cs->stream))
+		return 0;
+	fprintf(stderr, "CTF stream %u flush failed\n", cpu);
+	w->flush_failed = true;
+	return -1;
+}
+
 static int append(struct ctf_export *w, unsigned int cpu, struct bt_ctf_event *event)
 {
 	struct ctf_stream *cs = stream_of(w, cpu);
 
 	if (!cs)
 		return 0;	/* perf drops the event and goes on */
-	if (cs->count >= FLUSH_EVERY) {
-		bt_ctf_stream_flush(cs->stream);
-		cs->count = 0;
-	}
+	if (cs->count >= FLUSH_EVERY)
+		flush(w, (unsigned int)(cs - w->streams));
 	cs->count++;
 	return bt_ctf_stream_append_event(cs->stream, event);
 }
@@ -585,7 +598,11 @@ static int set_tp_field(struct ctf_export *w, struct bt_ctf_event *event,
 
 	if (tf->flags & TEP_FIELD_IS_DYNAMIC) {
 		/* __data_loc: the length and offset of the data, in one u32 */
-		uint32_t loc = (uint32_t)ctf_read_number(raw + tf->offset, 4, false);
+		uint32_t loc;
+
+		if ((uint32_t)tf->offset + 4 > sample->raw_size)
+			return -1;
+		loc = (uint32_t)ctf_read_number(raw + tf->offset, 4, false);
 
 		offset = loc & 0xffff;
 		len = loc >> 16;
@@ -787,13 +804,15 @@ int ctf_write(const char *dir, struct perf_session *s, const struct ctf_opts *o,
 	if (add_event_classes(&w, s) || (o->all && add_record_classes(&w)))
 		goto fail;
 	ret = perf_session__process(s, &w.tool);
+	if (ret && s->err)
+		fprintf(stderr, "%s\n", s->err);
 	for (unsigned int i = 0; i <= w.nr_streams; i++)
-		if (w.streams[i].stream && bt_ctf_stream_flush(w.streams[i].stream))
-			ret = -1;
+		if (w.streams[i].stream)
+			flush(&w, i);
 	ctf_export_exit(&w);
 	if (ret)
 		fprintf(stderr, "Error during conversion.\n");
-	return ret ? -1 : 0;
+	return ret ? -1 : w.flush_failed;
 fail:
 	fprintf(stderr, "Error during conversion setup.\n");
 	ctf_export_exit(&w);

@@ -21,7 +21,8 @@ struct ctf_summary {
 
 /* Writes s (which must have a machine) as a CTF trace into dir (made when
  * missing): one event class per event, perf_stream_N files, one stream per
- * CPU.  Returns 0, or -1 with the reason printed as perf prints it. */
+ * CPU.  Returns 0; -1 with the reason printed as perf prints it; 1 when a
+ * stream failed to flush (told, the rest written). */
 int ctf_write(const char *dir, struct perf_session *s, const struct ctf_opts *o,
 	      struct ctf_summary *sum);
 

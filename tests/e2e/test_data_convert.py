@@ -174,7 +174,21 @@ def assert_same_trace(tmp_path, data, *args):
     assert got_text == want_text, unified(want_text, got_text)
     assert metadata(got_dir) == metadata(want_dir)
     assert sorted(os.listdir(got_dir)) == sorted(os.listdir(want_dir))
+    # the streams too, once perf's trace UUID (in every packet header) is pcl's
+    want_uuid, got_uuid = trace_uuid(want_dir), trace_uuid(got_dir)
+    for name in os.listdir(want_dir):
+        if name.startswith("perf_stream_"):
+            with open(os.path.join(want_dir, name), "rb") as f:
+                want_bytes = f.read().replace(want_uuid, got_uuid)
+            with open(os.path.join(got_dir, name), "rb") as f:
+                assert f.read() == want_bytes, name
     return got_text
+
+
+def trace_uuid(trace_dir):
+    """The trace's UUID (the first in its metadata) as the packets hold it."""
+    found = re.search(r'uuid = "([0-9a-f-]+)";', read(os.path.join(trace_dir, "metadata")))
+    return bytes.fromhex(found.group(1).replace("-", ""))
 
 
 @pytest.mark.parametrize("kind", KINDS)
