@@ -554,14 +554,12 @@ static int set_sample_fields(struct ctf_export *w, struct bt_ctf_event *event,
 	return ret;
 }
 
-uint64_t ctf_read_number(const void *p, unsigned int len, bool is_signed)
+uint64_t ctf_read_number(struct tep_handle *tep, const void *p, unsigned int len,
+			 bool is_signed)
 {
-	uint64_t v = 0;
+	uint64_t v = tep_read_number(tep, p, (int)len);
 
-	if (len != 1 && len != 2 && len != 4 && len != 8)
-		return 0;
-	memcpy(&v, p, len);
-	if (is_signed && len < 8 && (v >> (len * 8 - 1)) & 1)
+	if (is_signed && (len == 1 || len == 2 || len == 4) && (v >> (len * 8 - 1)) & 1)
 		v |= ~0ULL << (len * 8);
 	return v;
 }
@@ -579,9 +577,9 @@ static int set_tp_value(struct bt_ctf_field *f, const struct tep_format_field *t
 		return set_string_value(f, (const char *)raw + offset, len);
 	if (tf->flags & TEP_FIELD_IS_SIGNED)
 		return bt_ctf_field_signed_integer_set_value(f,
-			(int64_t)ctf_read_number(raw + offset, len, true));
+			(int64_t)ctf_read_number(tf->event->tep, raw + offset, len, true));
 	return bt_ctf_field_unsigned_integer_set_value(f,
-		ctf_read_number(raw + offset, len, false));
+		ctf_read_number(tf->event->tep, raw + offset, len, false));
 }
 
 static int set_tp_field(struct ctf_export *w, struct bt_ctf_event *event,
@@ -602,7 +600,7 @@ static int set_tp_field(struct ctf_export *w, struct bt_ctf_event *event,
 
 		if ((uint32_t)tf->offset + 4 > sample->raw_size)
 			return -1;
-		loc = (uint32_t)ctf_read_number(raw + tf->offset, 4, false);
+		loc = (uint32_t)ctf_read_number(tf->event->tep, raw + tf->offset, 4, false);
 
 		offset = loc & 0xffff;
 		len = loc >> 16;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 struct perf_session;
+struct tep_handle;
 
 struct ctf_opts {
 	bool all;	/* also COMM, EXIT, FORK, MMAP and MMAP2 records (--all) */
@@ -35,8 +36,10 @@ const char *ctf_field_name(const char *name, char *buf, size_t size);
  * bytes; returns the length written. */
 size_t ctf_printable(char *dst, const char *str, size_t max);
 
-/* A tracepoint's integer of len bytes at p (host order), sign-extended when
- * is_signed; 0 for sizes other than 1, 2, 4 and 8, as libtraceevent reads. */
-uint64_t ctf_read_number(const void *p, unsigned int len, bool is_signed);
+/* A tracepoint's integer of len bytes at p, in the byte order of tep's
+ * file, sign-extended when is_signed; 0 for sizes other than 1, 2, 4 and 8,
+ * as libtraceevent reads. */
+uint64_t ctf_read_number(struct tep_handle *tep, const void *p, unsigned int len,
+			 bool is_signed);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include <traceevent/event-parse.h>
 
 #include "ui/export-ctf.h"
 
@@ -42,18 +43,26 @@ static void unprintable_bytes_are_escaped(void **state)
 static void numbers_of_each_size(void **state)
 {
 	const uint8_t bytes[8] = { 0xfe, 0xff, 0xff, 0xff, 0x01, 0, 0, 0x80 };
+	struct tep_handle *tep = tep_alloc();
 
 	(void)state;
-	assert_int_equal(ctf_read_number(bytes, 1, false), 0xfe);
-	assert_int_equal((int64_t)ctf_read_number(bytes, 1, true), -2);
-	assert_int_equal((int64_t)ctf_read_number(bytes, 2, true), -2);
-	assert_int_equal(ctf_read_number(bytes, 4, false), 0xfffffffe);
-	assert_int_equal((int64_t)ctf_read_number(bytes, 4, true), -2);
-	assert_int_equal(ctf_read_number(bytes, 8, false), 0x80000001fffffffeULL);
-	assert_int_equal((int64_t)ctf_read_number(bytes + 4, 4, true), -2147483647);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	assert_int_equal(ctf_read_number(tep, bytes, 1, false), 0xfe);
+	assert_int_equal((int64_t)ctf_read_number(tep, bytes, 1, true), -2);
+	assert_int_equal((int64_t)ctf_read_number(tep, bytes, 2, true), -2);
+	assert_int_equal(ctf_read_number(tep, bytes, 4, false), 0xfffffffe);
+	assert_int_equal((int64_t)ctf_read_number(tep, bytes, 4, true), -2);
+	assert_int_equal(ctf_read_number(tep, bytes, 8, false), 0x80000001fffffffeULL);
+	assert_int_equal((int64_t)ctf_read_number(tep, bytes + 4, 4, true), -2147483647);
 	/* libtraceevent reads no other size */
-	assert_int_equal(ctf_read_number(bytes, 3, false), 0);
-	assert_int_equal(ctf_read_number(bytes, 16, false), 0);
+	assert_int_equal(ctf_read_number(tep, bytes, 3, false), 0);
+	assert_int_equal(ctf_read_number(tep, bytes, 16, true), 0);
+	/* a big-endian file's fields are swapped */
+	tep_set_file_bigendian(tep, TEP_BIG_ENDIAN);
+	assert_int_equal(ctf_read_number(tep, bytes + 4, 4, false), 0x01000080);
+	assert_int_equal((int64_t)ctf_read_number(tep, bytes, 2, true), -257);	/* 0xfeff */
+	tep_free(tep);
 }
 
 int main(void)
