@@ -219,6 +219,19 @@ def test_ctf_tracepoint_strings(tmp_path):
     assert 'filename = "/bin/true"' in text and "prev_comm = " in text
 
 
+@pytest.mark.parametrize("args", [
+    # perf_id from IDENTIFIER, no perf_period, two event classes
+    ["--sample-identifier", "-e", "cpu-clock,task-clock", "-c", "100000"],
+    # perf_data_src; WEIGHT_STRUCT is not converted, ADDR neither
+    ["-d", "-W", "--sample-cpu", "-g", "-e", "cpu-clock"],
+], ids=["identifier", "data-src"])
+def test_ctf_sample_fields(tmp_path, args):
+    data = str(tmp_path / "fields.data")
+    rec = perf("record", "-q", "-o", data, *args, "--", "ls", "-R", "/usr/share/doc")
+    assert rec.returncode == 0, rec.stderr
+    assert_same_trace(tmp_path, data, "--all")
+
+
 def test_ctf_tod(tmp_path):
     data = str(tmp_path / "clock.data")
     rec = perf("record", "-q", "-k", "mono", "-o", data, "--", "true")
