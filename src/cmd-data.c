@@ -133,13 +133,6 @@ static int convert_ctf(const struct convert_opts *o)
 		free(err);
 		return PCL_EXIT_ERROR;
 	}
-	if (s->is_pipe) {
-		/* the events come within the data, after the trace's classes are
-		 * fixed: perf 6.1 fails the same way */
-		fprintf(stderr, "Error during conversion setup.\n");
-		perf_session__delete(s);
-		return PCL_EXIT_ERROR;
-	}
 	perf_session__new_machine(s, NULL, NULL, o->force);
 	ret = ctf_write(o->to_ctf, s, &ctf, &sum);
 	perf_session__delete(s);

@@ -57,6 +57,9 @@ struct ctf_export {
 	struct ctf_stream *streams;		/* by CPU */
 	unsigned int nr_streams;
 	bool flush_failed;
+	const char *dir;
+	bool tod;
+	bool started;		/* start() ran (writer NULL: it failed) */
 	struct ctf_summary *sum;
 };
 
@@ -321,22 +324,20 @@ static int setup_clock(struct ctf_export *w, const struct perf_header *h, bool t
 	return 0;
 }
 
-static const char *or_empty(const char *s)
-{
-	return s ? s : "";
-}
-
+/* The trace's env from the header; a file without the host's features
+ * (perf inject's of a pipe) fails here, as it fails in perf. */
 static int setup_env(struct ctf_export *w, const struct perf_header *h)
 {
 	const char *env[][2] = {
-		{ "host", or_empty(h->hostname) }, { "sysname", "Linux" },
-		{ "release", or_empty(h->osrelease) }, { "version", or_empty(h->version) },
-		{ "machine", or_empty(h->arch) }, { "domain", "kernel" },
+		{ "host", h->hostname }, { "sysname", "Linux" },
+		{ "release", h->osrelease }, { "version", h->version },
+		{ "machine", h->arch }, { "domain", "kernel" },
 		{ "tracer_name", "perf" },
 	};
 
 	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++)
-		if (bt_ctf_writer_add_environment_field(w->writer, env[i][0], env[i][1]))
+		if (!env[i][1] ||
+		    bt_ctf_writer_add_environment_field(w->writer, env[i][0], env[i][1]))
 			return -1;
 	return 0;
 }
@@ -366,7 +367,7 @@ static int setup_writer(struct ctf_export *w, const char *dir, struct perf_sessi
 		return -1;
 	ret = bt_ctf_field_type_structure_add_field(pkt, w->t.u32, "cpu_id");
 	bt_ctf_field_type_put(pkt);
-	if (ret || bt_ctf_writer_add_clock(w->writer, w->clock) || setup_env(w, &s->header))
+	if (ret || bt_ctf_writer_add_clock(w->writer, w->clock))
 		return -1;
 	w->nr_streams = s->header.nr_cpus_avail;
 	w->streams = calloc(w->nr_streams + 1, sizeof(*w->streams));
@@ -644,17 +645,46 @@ static int set_tp_fields(struct ctf_export *w, struct bt_ctf_event *event,
 	return ret;
 }
 
+/* The writer, its clock, streams and classes: for a file at once, for a
+ * pipe at its first event, when its attrs, tracing data and header
+ * features have come. */
+static int start(struct ctf_export *w, struct perf_session *s)
+{
+	if (w->started)
+		return w->writer ? 0 : -1;
+	w->started = true;
+	if (setup_writer(w, w->dir, s, w->tod)) {
+		fprintf(stderr, "Failed to setup CTF writer.\n");
+		goto fail;
+	}
+	if (setup_env(w, &s->header) || add_event_classes(w, s) ||
+	    (w->tool.comm && add_record_classes(w)))
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "Error during conversion setup.\n");
+	if (w->writer)
+		bt_ctf_writer_put(w->writer);
+	w->writer = NULL;
+	return -1;
+}
+
 static int ctf_sample(struct perf_tool *tool, struct perf_session *s,
 		      const struct perf_event_header *rec, struct perf_sample *sample,
 		      struct evsel *evsel)
 {
 	struct ctf_export *w = (struct ctf_export *)tool;
-	struct bt_ctf_event_class *cls = w->classes[evsel->idx];
 	struct session_event *se = perf_session__event(s, evsel);
 	uint64_t type = evsel->attr.sample_type;
+	struct bt_ctf_event_class *cls;
 	struct bt_ctf_event *event;
 	int ret;
 
+	if (start(w, s))
+		return -1;
+	if (evsel->idx >= w->nr_classes)
+		return 0;	/* an event that came after the trace's classes */
+	cls = w->classes[evsel->idx];
 	w->sum->nr_samples++;
 	w->sum->bytes += rec->size;
 	event = bt_ctf_event_create(cls);
@@ -687,8 +717,9 @@ static int ctf_record(struct perf_tool *tool, struct perf_session *s,
 	struct bt_ctf_event *event;
 	int ret = 0;
 
-	(void)s;
 	(void)evsel;
+	if (start(w, s))
+		return -1;
 	w->sum->nr_non_samples++;
 	w->sum->bytes += rec->size;
 	switch (rec->type) {
@@ -787,6 +818,8 @@ int ctf_write(const char *dir, struct perf_session *s, const struct ctf_opts *o,
 {
 	struct ctf_export w = {
 		.tool = { .sample = ctf_sample, .ordered = true },
+		.dir = dir,
+		.tod = o->tod,
 		.sum = sum,
 	};
 	int ret;
@@ -795,24 +828,20 @@ int ctf_write(const char *dir, struct perf_session *s, const struct ctf_opts *o,
 		w.tool.comm = w.tool.exit = w.tool.fork = ctf_record;
 		w.tool.mmap = w.tool.mmap2 = ctf_record;
 	}
-	if (setup_writer(&w, dir, s, o->tod)) {
-		fprintf(stderr, "Failed to setup CTF writer.\n");
-		goto fail;
+	if (!s->is_pipe && start(&w, s)) {
+		ctf_export_exit(&w);
+		return -1;
 	}
-	if (add_event_classes(&w, s) || (o->all && add_record_classes(&w)))
-		goto fail;
 	ret = perf_session__process(s, &w.tool);
 	if (ret && s->err)
 		fprintf(stderr, "%s\n", s->err);
-	for (unsigned int i = 0; i <= w.nr_streams; i++)
+	if (!ret && start(&w, s))	/* a pipe without events: an empty trace */
+		ret = -1;
+	else if (ret)
+		fprintf(stderr, "Error during conversion.\n");
+	for (unsigned int i = 0; w.writer && i <= w.nr_streams; i++)
 		if (w.streams[i].stream)
 			flush(&w, i);
 	ctf_export_exit(&w);
-	if (ret)
-		fprintf(stderr, "Error during conversion.\n");
 	return ret ? -1 : w.flush_failed;
-fail:
-	fprintf(stderr, "Error during conversion setup.\n");
-	ctf_export_exit(&w);
-	return -1;
 }

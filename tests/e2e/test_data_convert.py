@@ -289,10 +289,28 @@ def test_ctf_tod_needs_clock_data(perf_data, tmp_path):
     ctf_errors_match(tmp_path, perf_data["nocallchain"], "--tod")
 
 
-def test_ctf_pipe_refused_as_perf(perf_data, tmp_path):
-    """perf 6.1 cannot convert a pipe-format file to CTF (its events come
-    after the trace's classes are fixed) and says so; pcl says the same."""
-    ctf_errors_match(tmp_path, perf_data["pipe"])
+def test_ctf_pipe_file(perf_data, tmp_path):
+    """perf 6.1 cannot convert a pipe-format file to CTF (its env is unknown
+    when it sets the trace up, "Error during conversion setup."); pcl sets up
+    at the first event, when the header records have come: each sample of
+    perf script is there, with its time, thread and call chain."""
+    want = perf("data", "convert", "-i", perf_data["pipe"], "--to-ctf",
+                str(tmp_path / "perf-ctf"))
+    assert want.returncode == 255 and "Error during conversion setup." in want.stderr
+    got_dir = str(tmp_path / "pcl-ctf")
+    got = pcl("data", "convert", "-i", perf_data["pipe"], "--to-ctf", got_dir, "--all")
+    assert got.returncode == 0, got.stderr
+    out = subprocess.run(["babeltrace", "--clock-cycles", got_dir], capture_output=True,
+                         text=True, check=True).stdout
+    samples = re.findall(r"^\[0*(\d+)\] \S+ ([^:]+:?[^:]*): \{ cpu_id = \d+ \}, "
+                         r"\{ perf_ip = \w+, perf_tid = (\d+), .*perf_callchain = ", out, re.M)
+    script = perf("script", "-i", perf_data["pipe"], "-F", "tid,time", "--ns", "-G").stdout
+    want_samples = re.findall(r"^\s*(\d+)\s+(\d+)\.(\d+):", script, re.M)
+    assert want_samples
+    assert sorted((int(t), tid) for t, _, tid in samples) == \
+        sorted((int(sec + ns), tid) for tid, sec, ns in want_samples)
+    assert "perf_comm: " in out
+    assert 'host = "' in read(os.path.join(got_dir, "metadata"))
 
 
 def test_ctf_unwritable_dir(perf_data, tmp_path):
