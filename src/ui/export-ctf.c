@@ -707,83 +707,73 @@ static int ctf_sample(struct perf_tool *tool, struct perf_session *s,
 	return ret ? -1 : 0;
 }
 
+/* An MMAP's or MMAP2's fields (the same four in both). */
+static int set_mmap_fields(const struct ctf_types *t, struct bt_ctf_event *event, uint32_t pid,
+			   uint32_t tid, uint64_t start, const char *filename, size_t max)
+{
+	return set_int(event, t->u32, "pid", pid, false) |
+	       set_int(event, t->u32, "tid", tid, false) |
+	       set_int(event, t->u64_hex, "start", start, false) |
+	       set_string(event, t->string, "filename", filename, max);
+}
+
+static enum ctf_record_class record_class(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_COMM: return REC_COMM;
+	case PERF_RECORD_EXIT: return REC_EXIT;
+	case PERF_RECORD_FORK: return REC_FORK;
+	case PERF_RECORD_MMAP: return REC_MMAP;
+	default: return REC_MMAP2;
+	}
+}
+
 /* One of the records --all converts, into CPU 0's stream as perf does. */
 static int ctf_record(struct perf_tool *tool, struct perf_session *s,
 		      const struct perf_event_header *rec, struct perf_sample *sample,
 		      struct evsel *evsel)
 {
 	struct ctf_export *w = (struct ctf_export *)tool;
+	enum ctf_record_class kind = record_class(rec->type);
 	const struct ctf_types *t = &w->t;
 	struct bt_ctf_event *event;
-	int ret = 0;
+	int ret;
 
 	(void)evsel;
 	if (start(w, s))
 		return -1;
 	w->sum->nr_non_samples++;
 	w->sum->bytes += rec->size;
-	switch (rec->type) {
-	case PERF_RECORD_COMM: {
-		const struct perf_rec_comm *c = (const void *)rec;
-
-		event = bt_ctf_event_create(w->records[REC_COMM]);
-		if (!event)
-			break;
-		bt_ctf_clock_set_time(w->clock, (int64_t)sample->time);
-		ret |= set_int(event, t->u32, "pid", c->pid, false);
-		ret |= set_int(event, t->u32, "tid", c->tid, false);
-		ret |= set_string(event, t->string, "comm", c->comm,
-				  rec->size - sizeof(*c));
-		break;
-	}
-	case PERF_RECORD_EXIT:
-	case PERF_RECORD_FORK: {
-		const struct perf_rec_fork *f = (const void *)rec;
-
-		event = bt_ctf_event_create(w->records[rec->type == PERF_RECORD_EXIT ?
-						       REC_EXIT : REC_FORK]);
-		if (!event)
-			break;
-		bt_ctf_clock_set_time(w->clock, (int64_t)sample->time);
-		ret |= set_int(event, t->u32, "pid", f->pid, false);
-		ret |= set_int(event, t->u32, "ppid", f->ppid, false);
-		ret |= set_int(event, t->u32, "tid", f->tid, false);
-		ret |= set_int(event, t->u32, "ptid", f->ptid, false);
-		ret |= set_int(event, t->u64, "time", f->time, false);
-		break;
-	}
-	case PERF_RECORD_MMAP: {
-		const struct perf_rec_mmap *m = (const void *)rec;
-
-		event = bt_ctf_event_create(w->records[REC_MMAP]);
-		if (!event)
-			break;
-		bt_ctf_clock_set_time(w->clock, (int64_t)sample->time);
-		ret |= set_int(event, t->u32, "pid", m->pid, false);
-		ret |= set_int(event, t->u32, "tid", m->tid, false);
-		ret |= set_int(event, t->u64_hex, "start", m->start, false);
-		ret |= set_string(event, t->string, "filename", m->filename,
-				  rec->size - sizeof(*m));
-		break;
-	}
-	default: {	/* MMAP2 */
-		const struct perf_rec_mmap2 *m = (const void *)rec;
-
-		event = bt_ctf_event_create(w->records[REC_MMAP2]);
-		if (!event)
-			break;
-		bt_ctf_clock_set_time(w->clock, (int64_t)sample->time);
-		ret |= set_int(event, t->u32, "pid", m->pid, false);
-		ret |= set_int(event, t->u32, "tid", m->tid, false);
-		ret |= set_int(event, t->u64_hex, "start", m->start, false);
-		ret |= set_string(event, t->string, "filename", m->filename,
-				  rec->size - sizeof(*m));
-		break;
-	}
-	}
+	event = bt_ctf_event_create(w->records[kind]);
 	if (!event) {
 		fprintf(stderr, "Failed to create an CTF event\n");
 		return -1;
+	}
+	bt_ctf_clock_set_time(w->clock, (int64_t)sample->time);
+	if (kind == REC_COMM) {
+		const struct perf_rec_comm *c = (const void *)rec;
+
+		ret = set_int(event, t->u32, "pid", c->pid, false) |
+		      set_int(event, t->u32, "tid", c->tid, false) |
+		      set_string(event, t->string, "comm", c->comm, rec->size - sizeof(*c));
+	} else if (kind == REC_EXIT || kind == REC_FORK) {
+		const struct perf_rec_fork *f = (const void *)rec;
+
+		ret = set_int(event, t->u32, "pid", f->pid, false) |
+		      set_int(event, t->u32, "ppid", f->ppid, false) |
+		      set_int(event, t->u32, "tid", f->tid, false) |
+		      set_int(event, t->u32, "ptid", f->ptid, false) |
+		      set_int(event, t->u64, "time", f->time, false);
+	} else if (kind == REC_MMAP) {
+		const struct perf_rec_mmap *m = (const void *)rec;
+
+		ret = set_mmap_fields(t, event, m->pid, m->tid, m->start, m->filename,
+				      rec->size - sizeof(*m));
+	} else {
+		const struct perf_rec_mmap2 *m = (const void *)rec;
+
+		ret = set_mmap_fields(t, event, m->pid, m->tid, m->start, m->filename,
+				      rec->size - sizeof(*m));
 	}
 	if (!ret)
 		ret = append(w, 0, event);
