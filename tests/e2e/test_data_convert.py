@@ -232,6 +232,20 @@ def test_ctf_sample_fields(tmp_path, args):
     assert_same_trace(tmp_path, data, "--all")
 
 
+def test_ctf_tracepoint_types(tmp_path):
+    """Unsigned longs and pointers in hex (kmalloc), 8-byte ints of syscalls,
+    a field named like a CTF keyword (ipi_send_cpu's callsite, "_callsite")."""
+    events = ["kmem:kmalloc", "syscalls:sys_enter_openat"]
+    if os.path.exists("/sys/kernel/tracing/events/ipi/ipi_send_cpu"):
+        events.append("ipi:ipi_send_cpu")
+    data = str(tmp_path / "types.data")
+    rec = perf("record", "-q", "-o", data, "-e", ",".join(events),
+               "--", "ls", "-R", "/usr/share/doc")
+    assert rec.returncode == 0, rec.stderr
+    text = assert_same_trace(tmp_path, data)
+    assert "ptr = 0x" in text and "filename = 0x" in text
+
+
 def test_ctf_tod(tmp_path):
     data = str(tmp_path / "clock.data")
     rec = perf("record", "-q", "-k", "mono", "-o", data, "--", "true")
