@@ -12,7 +12,9 @@ WARN     = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wno-format-n
 CFLAGS  ?= -O2 -g
 BASEFLAGS = -std=gnu11 $(WARN) -Isrc -Ibuild/gen -D_GNU_SOURCE \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lopcodes -lbfd -liberty -lm -lpthread
+# libbabeltrace-ctf without pkg-config: its .pc wants popt's and uuid's, which it does not use
+LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lbabeltrace-ctf \
+	   -lopcodes -lbfd -liberty -lm -lpthread
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 LIB_SRC  = $(sort $(wildcard src/core/*.c src/core/*/*.c src/ui/*.c src/util/*.c) $(filter-out src/pcl.c,$(wildcard src/*.c)))

@@ -1,4 +1,4 @@
-/* pcl data convert: perf.data into other formats (perf's JSON, pprof, speedscope). */
+/* pcl data convert: perf.data into other formats (perf's JSON and CTF, pprof, speedscope). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include "builtin.h"
 #include "core/data/session.h"
 #include "ui/data-json.h"
+#include "ui/export-ctf.h"
 #include "ui/export-pprof.h"
 #include "ui/export-speedscope.h"
 #include "util/exit-codes.h"
@@ -112,6 +113,41 @@ static int convert(const struct convert_opts *o, const struct convert_format *fo
 	return PCL_EXIT_OK;
 }
 
+/* --to-ctf: a trace directory, written over whatever is there (perf does
+ * not ask for -f either). */
+static int convert_ctf(const struct convert_opts *o)
+{
+	struct ctf_opts ctf = { .all = o->all, .tod = o->tod };
+	struct ctf_summary sum = { 0 };
+	struct perf_session *s;
+	char *err = NULL;
+	int ret;
+
+	s = perf_session__open(o->input, o->force, &err);
+	if (!s) {
+		/* perf's words: a file it cannot open, or one it cannot read */
+		if (access(o->input, R_OK))
+			fprintf(stderr, "failed to open %s: %s\n", o->input, strerror(errno));
+		else
+			fprintf(stderr, "incompatible file format (rerun with -v to learn more)\n");
+		free(err);
+		return PCL_EXIT_ERROR;
+	}
+	perf_session__new_machine(s, NULL, NULL, o->force);
+	ret = ctf_write(o->to_ctf, s, &ctf, &sum);
+	perf_session__delete(s);
+	if (ret < 0)
+		return PCL_EXIT_ERROR;
+	fprintf(stderr, "[ pcl data convert: Converted '%s' into CTF data '%s' ]\n", o->input,
+		o->to_ctf);
+	fprintf(stderr, "[ pcl data convert: Converted and wrote %.3f MB (%llu samples",
+		sum.bytes / 1024.0 / 1024.0, (unsigned long long)sum.nr_samples);
+	if (o->all)
+		fprintf(stderr, ", %llu non-samples", (unsigned long long)sum.nr_non_samples);
+	fprintf(stderr, ") ]\n");
+	return ret ? PCL_EXIT_ERROR : PCL_EXIT_OK;	/* a stream failed to flush */
+}
+
 static int cmd_data_convert(int argc, const char **argv)
 {
 	struct convert_opts o = { .input = "perf.data" };
@@ -120,7 +156,7 @@ static int cmd_data_convert(int argc, const char **argv)
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
 		OPT_BOOLEAN(0, "all", &o.all, "Convert all events (CTF only)"),
-		OPT_STRING(0, "to-ctf", &o.to_ctf, "dir", "Convert to CTF format (not supported yet)"),
+		OPT_STRING(0, "to-ctf", &o.to_ctf, "dir", "Convert to CTF format"),
 		OPT_STRING(0, "to-json", &o.to_json, "file", "Convert to JSON format"),
 		OPT_STRING(0, "to-pprof", &o.to_pprof, "file",
 			   "Convert to a gzipped pprof profile (profile.proto)"),
@@ -139,11 +175,8 @@ static int cmd_data_convert(int argc, const char **argv)
 		fprintf(stderr, "You cannot specify both --to-ctf and --to-json.\n");
 		return PCL_EXIT_ERROR;
 	}
-	if (o.to_ctf) {
-		fprintf(stderr, "pcl data convert: --to-ctf is not supported yet (use --to-json, "
-			"or perf data convert --to-ctf)\n");
-		return PCL_EXIT_ERROR;
-	}
+	if (o.to_ctf)
+		return convert_ctf(&o);
 	if (!!o.to_json + !!o.to_pprof + !!o.to_speedscope > 1) {
 		fprintf(stderr, "pcl data convert: give one of --to-json, --to-pprof and "
 			"--to-speedscope\n");
