@@ -521,6 +521,88 @@ void hists__collapse(struct hists *h)
 	h->is_collapsed = true;
 }
 
+/* --- ageing (perf top) ----------------------------------------------------- */
+
+/* Unlinks the entries drop() says go: their memory stays in the arena, the
+ * replay memo (which points at entries) is forgotten. */
+static void delete_entries_if(struct hists *h, bool (*drop)(struct hist_entry *he, void *arg),
+			      void *arg)
+{
+	size_t off;
+	struct rb_root *root = entry_tree(h, &off);
+	struct rb_node *nd = rb_first(root);
+
+	memo_release(h);
+	free(h->sorted);
+	h->sorted = NULL;
+	h->nr_sorted = 0;
+	h->stats.callchain_period = h->stats.callchain_non_filtered_period = 0;
+	while (nd) {
+		struct hist_entry *he = node_entry(nd, off);
+
+		nd = rb_next(nd);
+		if (drop(he, arg)) {
+			rb_erase(root, entry_node(he, off));
+			h->nr_entries--;
+			continue;
+		}
+		if (he->callchain) {
+			h->stats.callchain_period += he->stat.period;
+			if (!he->filtered)
+				h->stats.callchain_non_filtered_period += he->stat.period;
+		}
+	}
+}
+
+struct decay_zap {
+	bool user, kernel;
+};
+
+static bool decay_entry(struct hist_entry *he, void *arg)
+{
+	const struct decay_zap *zap = arg;
+
+	if ((zap->user && he->level == '.') || (zap->kernel && he->level != '.'))
+		return true;
+	/* perf drops an entry that had no Self period before decaying too */
+	if (!he->stat.period)
+		return true;
+	he->stat.period = he->stat.period * 7 / 8;
+	he->stat.nr_events = he->stat.nr_events * 7 / 8;
+	if (he->hists->opts->cumulate) {
+		he->stat_acc.period = he->stat_acc.period * 7 / 8;
+		he->stat_acc.nr_events = he->stat_acc.nr_events * 7 / 8;
+	}
+	if (he->callchain)
+		callchain_root__decay(he->callchain);
+	return !he->stat.period;
+}
+
+void hists__decay(struct hists *h, bool zap_user, bool zap_kernel)
+{
+	struct decay_zap zap = { zap_user, zap_kernel };
+
+	delete_entries_if(h, decay_entry, &zap);
+}
+
+static bool every_entry(struct hist_entry *he, void *arg)
+{
+	return true;
+}
+
+void hists__delete_entries(struct hists *h)
+{
+	delete_entries_if(h, every_entry, NULL);
+}
+
+void hists__recalc_col_len(struct hists *h, size_t max_rows)
+{
+	memset(h->col_len, 0, sizeof(h->col_len));
+	for (size_t i = 0; i < h->nr_sorted && i < max_rows; i++)
+		if (!h->sorted[i]->filtered)
+			hists__calc_col_len(h, h->sorted[i]);
+}
+
 /* --- groups --------------------------------------------------------------- */
 
 void hists__match(struct hists *leader, struct hists *member, int member_idx)

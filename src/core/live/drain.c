@@ -282,7 +282,7 @@ int drain__run(struct drain *d, const struct drain_consumer *c)
 {
 	const struct target *t = d->opts.target;
 	sigset_t block, orig;
-	int64_t enable_at = -1, stop_at = -1;
+	int64_t enable_at = -1, stop_at = -1, tick_at = -1;
 	bool hung_up = false, disabled = false;
 	int err = 0;
 
@@ -309,6 +309,8 @@ int drain__run(struct drain *d, const struct drain_consumer *c)
 		workload__start(d->opts.workload);
 	if (d->opts.timeout_ms > 0)
 		stop_at = now_ms() + d->opts.timeout_ms;
+	if (d->opts.tick_ms > 0)
+		tick_at = now_ms() + d->opts.tick_ms;
 
 	for (;;) {
 		/* overwrite rings keep the newest records until the end */
@@ -346,7 +348,11 @@ int drain__run(struct drain *d, const struct drain_consumer *c)
 			if (n == 0 && stopping)
 				break;
 		} else {
-			hung_up = !wait_for_data(d, &orig, earliest(enable_at, stop_at));
+			/* the beat: the next multiple of tick_ms not yet passed */
+			while (tick_at >= 0 && tick_at <= now_ms())
+				tick_at += d->opts.tick_ms;
+			hung_up = !wait_for_data(d, &orig,
+						 earliest(earliest(enable_at, stop_at), tick_at));
 		}
 		/* Stop the events (not a workload's: they end with it) and drain
 		 * what they wrote before leaving. */
