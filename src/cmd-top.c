@@ -223,6 +223,24 @@ static bool too_late(struct top *t, uint64_t time)
 	return time + (uint64_t)t->o->delay_secs * 1000000000ULL < t->last_time;
 }
 
+/* The thread of a sample, named from /proc when no COMM told its name (a
+ * lost one, or a task started between the synthesis and the events). */
+static struct thread *sample_thread(struct top *t, pid_t pid, pid_t tid)
+{
+	struct thread *thread = machine__findnew_thread(t->machine, pid, tid);
+	char path[64], *comm;
+
+	if (thread->comm_set || pid <= 0)
+		return thread;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	comm = read_file_str(path);
+	if (comm) {
+		machine__process_comm(t->machine, pid, tid, strrtrim(comm), false);
+		free(comm);
+	}
+	return thread;
+}
+
 static void add_sample(struct top *t, struct evsel *evsel, const struct perf_sample *sample)
 {
 	struct addr_location al;
@@ -231,7 +249,7 @@ static void add_sample(struct top *t, struct evsel *evsel, const struct perf_sam
 
 	if (sample->misc & PERF_RECORD_MISC_EXACT_IP)
 		t->exact_samples++;
-	thread = machine__findnew_thread(t->machine, (pid_t)sample->pid, (pid_t)sample->tid);
+	thread = sample_thread(t, (pid_t)sample->pid, (pid_t)sample->tid);
 	memset(&al, 0, sizeof(al));
 	machine__resolve(t->machine, thread, sample->cpumode, sample->ip, &al);
 	if (idle_symbol(&al) || evsel != t->sym_evsel)
@@ -495,12 +513,15 @@ static int take(void *ctx, const struct perf_event_header *rec)
 }
 
 /* perf top builds its kernel map itself, naming it "[kernel]" where a
- * recording's MMAP record says "[kernel.kallsyms]". */
+ * recording's MMAP record says "[kernel.kallsyms]".  Its symbols load now,
+ * before the events start: loading them at the first kernel sample would
+ * leave the rings unread meanwhile, and they would overflow. */
 static void name_kernel(struct dso *dso, void *arg)
 {
 	if (dso->kernel && !strcmp(dso->short_name, "[kernel.kallsyms]")) {
 		free(dso->short_name);
 		dso->short_name = xstrdup("[kernel]");
+		dso__find_symbol(dso, 0);
 	}
 }
 

@@ -406,6 +406,7 @@ static void memo_release(struct hists *h)
 	free(h->memo);
 	free(h->memo_rec.v);
 	h->memo = NULL;
+	memset(&h->memo_rec, 0, sizeof(h->memo_rec));
 }
 
 void hists__add_sample(struct hists *h, const struct hist_sample *s)
