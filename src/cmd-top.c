@@ -401,7 +401,7 @@ static void print_header(struct top *t)
 		fputs(" (all", t->out);
 	if (tg->cpu_list)
 		fprintf(t->out, ", CPU%s: %s)\n", nr_cpus > 1 ? "s" : "", tg->cpu_list);
-	else if (tg->tid)
+	else if (tg->tid || tg->pid)	/* perf profiles a process's threads alone */
 		fputs(")\n", t->out);
 	else
 		fprintf(t->out, ", %d CPU%s)\n", nr_cpus, nr_cpus > 1 ? "s" : "");
