@@ -75,6 +75,7 @@ struct top {
 	struct top_opts *o;
 	struct record_session rs;
 	struct record_opts ropts;
+	struct drain_consumer consumer;		/* for the loop and --overwrite's reads */
 	struct machine *machine;
 	const struct perf_event_attr *attr;	/* the events' common layout */
 	struct evsel *sym_evsel;		/* the event shown: the first */
@@ -495,8 +496,8 @@ static int tick(void *ctx, bool stopping)
 	if (t->refreshed && !due(&now, &t->next_refresh))
 		return 0;
 	/* --overwrite: the rings keep the newest records; read them now */
-	if (t->ropts.overwrite && t->refreshed && drain__round(&t->rs.drain, NULL) >= 0)
-		round_end(t, 0);
+	if (t->ropts.overwrite && t->refreshed)
+		drain__round(&t->rs.drain, &t->consumer);
 	refresh(t);
 	t->refreshed = true;
 	t->next_refresh = now;
@@ -641,8 +642,6 @@ static int run(struct top *t, struct evlist *evlist)
 	struct thread_map *threads = NULL;
 	struct evsel *failed = NULL;
 	bool filter_failed = false;
-	struct drain_consumer c = { .ctx = t, .record = collect, .round_end = round_end,
-				    .tick = tick };
 	int err;
 
 	if (target__create_maps(&t->ropts.target, &cpus, &threads) != TARGET_MAPS_OK) {
@@ -682,7 +681,9 @@ static int run(struct top *t, struct evlist *evlist)
 	tick(t, false);
 	t->rs.drain.opts.tick_ms = t->keys ? 100 : o->delay_secs * 1000;
 	t->rs.drain.opts.timeout_ms = o->timeout ? (int)(atof(o->timeout) * 1000) : 0;
-	err = drain__run(&t->rs.drain, &c);
+	t->consumer = (struct drain_consumer){ .ctx = t, .record = collect, .round_end = round_end,
+					       .tick = tick };
+	err = drain__run(&t->rs.drain, &t->consumer);
 	keys_stop(t);
 	err = err ? PCL_EXIT_FAILURE : 0;
 	hists__delete(t->hists);
