@@ -24,9 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <event-parse.h>
+
 #include "builtin.h"
 #include "core/data/perf-record.h"
 #include "core/data/session.h"
+#include "core/data/trace-data-write.h"
+#include "core/data/trace-data.h"
 #include "core/events/evsel.h"
 #include "core/events/parse-events.h"
 #include "core/hist/callchain.h"
@@ -87,6 +91,9 @@ struct top {
 	struct callchain_cursor cursor;
 	struct hists *hists;
 	bool need_cursor;
+	/* the trace key: the tracepoints' print formats, as a recording's */
+	struct tep_handle *tep;
+	struct trace_seq seq;
 	/* a round's records, copied */
 	unsigned char *buf;
 	size_t buf_len, buf_alloc;
@@ -242,6 +249,41 @@ static struct thread *sample_thread(struct top *t, pid_t pid, pid_t tid)
 	return thread;
 }
 
+/* The trace key of a tracepoint sample: its print format's text. */
+static const char *trace_text(struct top *t, const struct evsel *evsel,
+			      const struct perf_sample *sample)
+{
+	struct tep_event *format = tep_find_event(t->tep, (int)evsel->attr.config);
+	struct tep_record rec = {
+		.cpu = (int)sample->cpu,
+		.size = (int)sample->raw_size,
+		.data = (void *)sample->raw_data,
+	};
+
+	if (!format || !sample->raw_data)
+		return strset_intern(&t->strings, "");
+	trace_seq_reset(&t->seq);
+	tep_print_event(t->tep, &t->seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&t->seq);
+	return strset_intern_len(&t->strings, t->seq.buffer, t->seq.len);
+}
+
+/* The tracepoints' formats, through the tracing data a recording would
+ * hold, so that the trace key reads as report's on that recording. */
+static void load_formats(struct top *t, const struct evlist *evlist)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *err;
+	size_t off;
+
+	if (!t->hopts.layout.has_trace || !trace_data__needed(evlist))
+		return;
+	if (!trace_data__build(&sb, evlist, NULL))
+		t->tep = trace_data__parse(sb.buf, sb.len, &err, &off);
+	strbuf_release(&sb);
+	trace_seq_init(&t->seq);
+}
+
 static void add_sample(struct top *t, struct evsel *evsel, const struct perf_sample *sample)
 {
 	struct addr_location al;
@@ -269,6 +311,8 @@ static void add_sample(struct top *t, struct evsel *evsel, const struct perf_sam
 		.map_size = al.map ? al.map->end - al.map->start : 0,
 		.period = sample->period,
 	};
+	if (t->tep && evsel->attr.type == PERF_TYPE_TRACEPOINT)
+		hs.trace = trace_text(t, evsel, sample);
 	if (t->need_cursor && sample->callchain) {
 		callchain_cursor__resolve(&t->cursor, &t->resolver, thread, &evsel->attr, sample);
 		hs.cursor = &t->cursor;
@@ -652,6 +696,8 @@ static int run(struct top *t, struct evlist *evlist)
 		cpu_map__delete(cpus);
 		cpus = cpu_map__new_online();
 	}
+	/* before the handlers: parsing the formats forks (and reaps) a child */
+	load_formats(t, evlist);
 	drain__catch_signals(NULL, 0);
 	record__config(evlist, &t->ropts);
 	err = record_session__open(&t->rs, evlist, cpus, threads, &t->ropts, &failed,
@@ -693,6 +739,10 @@ static int run(struct top *t, struct evlist *evlist)
 out_close:
 	record_session__close(&t->rs);
 out:
+	if (t->tep) {
+		trace_seq_destroy(&t->seq);
+		tep_free(t->tep);
+	}
 	thread_map__delete(threads);
 	cpu_map__delete(cpus);
 	return err;
