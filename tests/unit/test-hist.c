@@ -576,14 +576,21 @@ static void test_decay_and_zero(void **state)
 	assert_int_equal(entry(w, "work", "prog")->stat.nr_events, 1);
 	assert_int_equal(entry(w, "work", "prog")->callchain->node.children_hit, 1400);
 	assert_int_equal(w->h->stats.total_period, 1400);
+	/* memcpy's entry is reused by the next new one */
+	sample(w, &w->t2, &w->exe, &w->work, 8, NULL, 0);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 2);
+	assert_int_equal(entry(w, "work", "helper")->stat.period, 8);
+	assert_int_equal(w->h->nr_spare, 0);
+	hists__decay(w->h, false, false);
 	/* the same stack again lands on the surviving entry */
 	sample(w, &w->t1, &w->exe, &w->work, 100, stack, 2);
 	hists__output_resort(w->h);
-	assert_int_equal(entry(w, "work", "prog")->stat.period, 1500);
-	/* -K: kernel entries go; -U: user ones */
+	assert_int_equal(entry(w, "work", "prog")->stat.period, 1400 * 7 / 8 + 100);
+	/* -K: kernel entries go (these are user ones); -U: user ones */
 	hists__decay(w->h, false, true);
 	hists__output_resort(w->h);
-	assert_int_equal(w->h->nr_sorted, 1);
+	assert_int_equal(w->h->nr_sorted, 2);
 	hists__decay(w->h, true, false);
 	hists__output_resort(w->h);
 	assert_int_equal(w->h->nr_sorted, 0);

@@ -40,6 +40,7 @@ void hists__delete(struct hists *h)
 		hists__hierarchy_free(h);
 	free(h->sorted);
 	free(h->members);
+	free(h->spare);
 	arena_release(&h->arena);
 	strbuf_release(&h->scratch);
 	free(h);
@@ -120,7 +121,8 @@ static struct hist_entry *tree_find(const struct hist_layout *l, struct rb_root 
 static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tmpl,
 				    struct rb_node *parent, struct rb_node **link)
 {
-	struct hist_entry *he = arena_alloc(&h->arena, sizeof(*he));
+	struct hist_entry *he = h->nr_spare ? h->spare[--h->nr_spare] :
+				arena_alloc(&h->arena, sizeof(*he));
 	size_t off;
 	struct rb_root *root = entry_tree(h, &off);
 
@@ -524,8 +526,9 @@ void hists__collapse(struct hists *h)
 
 /* --- ageing (perf top) ----------------------------------------------------- */
 
-/* Unlinks the entries drop() says go: their memory stays in the arena, the
- * replay memo (which points at entries) is forgotten. */
+/* Unlinks the entries drop() says go, for new entries to reuse (their call
+ * graphs stay in the store); the replay memo, which points at entries, is
+ * forgotten. */
 static void delete_entries_if(struct hists *h, bool (*drop)(struct hist_entry *he, void *arg),
 			      void *arg)
 {
@@ -545,6 +548,11 @@ static void delete_entries_if(struct hists *h, bool (*drop)(struct hist_entry *h
 		if (drop(he, arg)) {
 			rb_erase(root, entry_node(he, off));
 			h->nr_entries--;
+			if (h->nr_spare == h->alloc_spare) {
+				h->alloc_spare = h->alloc_spare ? 2 * h->alloc_spare : 64;
+				h->spare = xrealloc(h->spare, h->alloc_spare * sizeof(*h->spare));
+			}
+			h->spare[h->nr_spare++] = he;
 			continue;
 		}
 		if (he->callchain) {

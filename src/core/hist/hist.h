@@ -172,6 +172,9 @@ struct hists {
 		uint32_t nr, alloc;
 	} memo_rec;
 	struct strbuf scratch;		/* a srcline built before interning */
+	/* entries perf top's ageing removed, for new ones to reuse */
+	struct hist_entry **spare;
+	size_t nr_spare, alloc_spare;
 };
 
 /* What one sample resolved to; the caller fills it. */
