@@ -456,7 +456,10 @@ static void print_header(struct top *t)
 
 static void refresh(struct top *t)
 {
-	struct report_stdio rs = { .socket_filter = -1 };
+	struct report_stdio rs = {
+		.socket_filter = -1,
+		.skip_first_sym = t->o->sort_order && !strncmp(t->o->sort_order, "sym", 3),
+	};
 	int rows, cols, printed = 0;
 	size_t max_rows;
 

@@ -170,6 +170,21 @@ def test_pid_restricts_to_the_process(burner):
         assert f"{burner.pid}:burner" in r, r
 
 
+def test_call_graphs_with_children(burner):
+    """-g: Children and Self columns, each entry's call graph below it as
+    report draws it (perf top -g's screen)."""
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-g", "-p", str(burner.pid),
+                                    "-E", "5"])
+    assert status == 0, err
+    for s in full_screens(screens):
+        table = s[3:]
+        shown = [r for r in table if re.match(r"^ +\d+\.\d\d% +\d+\.\d\d%  \S", r)]
+        assert 0 < len(shown) <= 5, table
+        assert any(line.strip().startswith("---") for line in table), table
+    shown = [r for s in full_screens(screens) for r in s[3:]]
+    assert any("main" in r for r in shown)
+
+
 def test_stdin_not_a_terminal_does_not_spin(burner):
     """perf 6.1 takes /dev/null's end of file for a key and floods its key
     menu; pcl leaves stdin alone and prints one screen per refresh."""
