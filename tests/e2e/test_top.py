@@ -185,6 +185,35 @@ def test_call_graphs_with_children(burner):
     assert any("main" in r for r in shown)
 
 
+def test_exited_process_keeps_its_symbols():
+    """A workload that ends while top runs: its entries age but stay
+    resolved (its maps live on after its exit)."""
+    p = subprocess.Popen([PCL, "top", "--stdio", "-e", "cpu-clock", "-d", "1", "-E", "80",
+                          "-s", "comm,sym"], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = b""
+
+    def read_screens(n, timeout=90):
+        nonlocal out
+        want = out.count(CLEAR.encode()) + n
+        deadline = time.monotonic() + timeout
+        while out.count(CLEAR.encode()) < want and time.monotonic() < deadline:
+            ready, _, _ = select.select([p.stdout], [], [], 1)
+            if ready:
+                out += os.read(p.stdout.fileno(), 65536)
+
+    read_screens(1)
+    subprocess.run([fixture("burner"), "1500", "cpu"], stdout=subprocess.DEVNULL, timeout=120)
+    read_screens(3)
+    p.send_signal(signal.SIGINT)
+    rest, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    after_exit = screens_of(out.decode(errors="replace"))[-2]
+    burner_rows = [r for r in rows(after_exit) if " burner " in r]
+    assert burner_rows, after_exit
+    assert any(sym in r for r in burner_rows for sym in BURNER_SYMBOLS), burner_rows
+
+
 def test_stdin_not_a_terminal_does_not_spin(burner):
     """perf 6.1 takes /dev/null's end of file for a key and floods its key
     menu; pcl leaves stdin alone and prints one screen per refresh."""
