@@ -5,7 +5,7 @@
 # pseudo-terminal for stdin (perf floods its key menu on /dev/null, which
 # would count against it), its screens go to /dev/null, SIGINT stops it.
 # Prints user and system CPU seconds of each and the pcl/perf ratio of the
-# totals (at most 1 is the goal).
+# totals (at most 1 is the goal).  TOP_ARGS adds options to both (e.g. -g).
 set -e
 cd "$(dirname "$0")/.."
 make -s pcl fixtures >/dev/null
@@ -17,12 +17,13 @@ trap 'kill $load 2>/dev/null' EXIT INT TERM
 
 # cpu TOOL -> "user sys" CPU seconds of `TOOL top --stdio -F 4000 -a`
 cpu() {
-	/usr/bin/python3 - "$secs" "$@" <<'PY'
+	/usr/bin/python3 - "$secs" "${TOP_ARGS:-}" "$@" <<'PY'
 import os, pty, signal, subprocess, sys, time
 secs = float(sys.argv[1])
+extra = sys.argv[2].split()
 master, slave = pty.openpty()
 with open(os.devnull, "wb") as null:
-    p = subprocess.Popen([*sys.argv[2:], "top", "--stdio", "-F", "4000", "-a", "-d", "1"],
+    p = subprocess.Popen([*sys.argv[3:], "top", "--stdio", "-F", "4000", "-a", "-d", "1", *extra],
                          stdin=slave, stdout=null, stderr=null)
     time.sleep(secs)
     p.send_signal(signal.SIGINT)

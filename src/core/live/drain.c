@@ -242,6 +242,17 @@ static bool wait_for_data(struct drain *d, const sigset_t *unblocked, int64_t de
 		d->stats.wakeups++;
 	if (n <= 0)
 		return true;
+	/* With data ready at once ppoll puts the mask back before delivering a
+	 * pending signal: a consumer that never catches up would never see ^C.
+	 * Let pending signals in here. */
+	{
+		sigset_t pending, saved;
+
+		if (!sigpending(&pending) && !sigisemptyset(&pending)) {
+			sigprocmask(SIG_SETMASK, unblocked, &saved);
+			sigprocmask(SIG_SETMASK, &saved, NULL);
+		}
+	}
 	for (size_t i = 0; i < d->nr_pollfds; i++) {
 		if (d->pollfds[i].revents & (POLLHUP | POLLERR))
 			d->pollfds[i].fd = -1;	/* ppoll skips negative fds */
