@@ -55,7 +55,6 @@ static const char *const top_usage[] = { "pcl top [<options>]", NULL };
 
 struct top_opts {
 	const char *events, *sort_order, *call_graph, *percent_limit, *freq;
-	const char *comms;		/* accepted for perf's sake: not filtered */
 	int delay_secs;
 	int entries;			/* -E: 0 from the terminal's rows */
 	int max_stack;
@@ -64,7 +63,7 @@ struct top_opts {
 	uint64_t count;
 	int children;			/* -1: default (on with call graphs) */
 	bool stdio, tui, zero, hide_kernel, hide_user, show_nr_samples, show_total_period;
-	bool overwrite, namespaces, no_inherit, callgraph_fp, verbose, no_bpf_event;
+	bool overwrite, namespaces, no_inherit, callgraph_fp, no_bpf_event;
 	const char *timeout;		/* --timeout seconds (pcl's, for scripts) */
 	struct target target;
 };
@@ -795,10 +794,8 @@ int cmd_top(int argc, const char **argv)
 			    "sample into overwrite rings, read at each refresh"),
 		OPT_BOOLEAN(0, "namespaces", &o.namespaces, "record namespace events"),
 		OPT_BOOLEAN(0, "no-bpf-event", &o.no_bpf_event, "accepted: pcl has no BPF events"),
-		OPT_STRING(0, "comms", &o.comms, "comm[,comm...]", "accepted, not applied"),
 		OPT_BOOLEAN(0, "stdio", &o.stdio, "print text (the only interface for now)"),
 		OPT_BOOLEAN(0, "tui", &o.tui, "the full-screen browser (for now text too)"),
-		OPT_BOOLEAN('v', "verbose", &o.verbose, "be more verbose"),
 		OPT_STRING(0, "timeout", &o.timeout, "seconds",
 			   "stop after this long (pcl's own: perf stops on ^C)"),
 		OPT_END(),
