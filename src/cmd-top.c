@@ -810,10 +810,8 @@ int cmd_top(int argc, const char **argv)
 	argc = parse_options(argc, argv, opts, top_usage, 0);
 	if (argc)
 		usage_with_options(top_usage, opts);
-	if (o.delay_secs < 1) {
-		fputs("Invalid delay (the refresh is in whole seconds, at least 1).\n", stderr);
-		goto out_opts;
-	}
+	if (o.delay_secs < 1)	/* perf's floor */
+		o.delay_secs = 1;
 	record_opts__init(&t.ropts);
 	t.ropts.target = o.target;
 	if (!o.target.pid && !o.target.tid && !o.target.uid_str && !o.target.cpu_list)
