@@ -244,12 +244,17 @@ static bool wait_for_data(struct drain *d, const sigset_t *unblocked, int64_t de
 		return true;
 	/* With data ready at once ppoll puts the mask back before delivering a
 	 * pending signal: a consumer that never catches up would never see ^C.
-	 * Let pending signals in here. */
+	 * Let a pending SIGINT or SIGTERM in here (only those: the others keep
+	 * their time, the loop's stopping rules depend on it). */
 	{
-		sigset_t pending, saved;
+		sigset_t pending, saved, stop_only = *unblocked;
 
-		if (!sigpending(&pending) && !sigisemptyset(&pending)) {
-			sigprocmask(SIG_SETMASK, unblocked, &saved);
+		if (!sigpending(&pending) &&
+		    (sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM))) {
+			sigaddset(&stop_only, SIGCHLD);
+			for (size_t i = 0; i < nr_extra_signals; i++)
+				sigaddset(&stop_only, extra_signals[i]);
+			sigprocmask(SIG_SETMASK, &stop_only, &saved);
 			sigprocmask(SIG_SETMASK, &saved, NULL);
 		}
 	}
