@@ -54,7 +54,8 @@ static const char *const top_usage[] = { "pcl top [<options>]", NULL };
 #define HEADER_LINES 5
 
 struct top_opts {
-	const char *events, *sort_order, *call_graph, *percent_limit, *freq;
+	const char *events, *sort_order, *field_order, *call_graph, *percent_limit, *freq;
+	const char *column_widths, *percentage;
 	int delay_secs;
 	int entries;			/* -E: 0 from the terminal's rows */
 	int max_stack;
@@ -777,6 +778,12 @@ int cmd_top(int argc, const char **argv)
 		OPT_BOOLEAN('U', "hide_user_symbols", &o.hide_user, "leave user space out"),
 		OPT_STRING('s', "sort", &o.sort_order, "key[,key2...]",
 			   "sort by these keys (as pcl report)"),
+		OPT_STRING(0, "fields", &o.field_order, "key[,keys...]",
+			   "output fields: overhead, period, sample and the sort keys"),
+		OPT_STRING('w', "column-widths", &o.column_widths, "width[,width...]",
+			   "fixed column widths instead of fitting them"),
+		OPT_STRING(0, "percentage", &o.percentage, "relative|absolute",
+			   "percentages of what is shown, or of everything"),
 		OPT_BOOLEAN('n', "show-nr-samples", &o.show_nr_samples,
 			    "show a column with the number of samples"),
 		OPT_BOOLEAN(0, "show-total-period", &o.show_total_period,
@@ -874,8 +881,10 @@ int cmd_top(int argc, const char **argv)
 	t.hopts.cumulate = o.children != 0 && t.hopts.use_callchain;
 	if (t.hopts.cumulate && !t.hopts.cc.order_set)
 		t.hopts.cc.order = ORDER_CALLER;
-	ss.sort_order = o.sort_order ? o.sort_order :
+	/* --fields alone sorts by its own keys, as report's does */
+	ss.sort_order = o.sort_order || o.field_order ? o.sort_order :
 			tracepoints_only ? sort_default_order(true) : "dso,sym";
+	ss.field_order = o.field_order;
 	ss.tracepoints_only = tracepoints_only;
 	ss.cumulate = t.hopts.cumulate;
 	ss.show_nr_samples = o.show_nr_samples;
@@ -885,8 +894,18 @@ int cmd_top(int argc, const char **argv)
 		free(err_msg);
 		goto out_events;
 	}
-	if (!t.hopts.cumulate)
+	if (!t.hopts.cumulate && !(o.field_order && o.field_order[0] != '+'))
 		hist_layout__cancel_cumulate(&t.hopts.layout);
+	if (o.column_widths) {
+		hist_layout__set_user_widths(&t.hopts.layout, o.column_widths);
+		t.hopts.user_widths = true;
+	}
+	if (o.percentage) {
+		if (!strcmp(o.percentage, "relative"))
+			t.hopts.filter_relative = true;
+		else if (strcmp(o.percentage, "absolute"))
+			usage_with_options(top_usage, opts);
+	}
 	t.need_cursor = t.hopts.use_callchain || t.hopts.cumulate || t.hopts.layout.has_parent;
 	callchain_store__init(&t.store);
 	ret = run(&t, &evlist);
