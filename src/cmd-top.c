@@ -420,14 +420,16 @@ static void term_size(int *rows, int *cols)
 static void print_header(struct top *t)
 {
 	const struct target *tg = &t->ropts.target;
-	double per_sec = 0, kernel_pct = 0, exact_pct = 0;
+	/* perf's arithmetic: whole samples per second, single precision */
+	float per_sec = 0, kernel_per_sec = 0, kernel_pct = 0, exact_pct = 0;
 	int nr_cpus = t->rs.cpus ? t->rs.cpus->nr : 0;
 
 	if (t->samples) {
-		per_sec = (double)t->samples / t->o->delay_secs;
-		exact_pct = 100.0 * t->exact_samples / t->samples;
+		per_sec = (float)(t->samples / (uint64_t)t->o->delay_secs);
+		kernel_per_sec = (float)(t->kernel_samples / (uint64_t)t->o->delay_secs);
+		exact_pct = (float)(100.0 * t->exact_samples / t->samples);
 		if (per_sec)
-			kernel_pct = 100.0 * ((double)t->kernel_samples / t->o->delay_secs) / per_sec;
+			kernel_pct = (float)(100.0 * kernel_per_sec / per_sec);
 	}
 	fprintf(t->out, "   PerfTop:%8.0f irqs/sec  kernel:%4.1f%%  exact: %4.1f%% lost: %" PRIu64
 		"/%" PRIu64 " drop: %" PRIu64 "/%" PRIu64 " [", per_sec, kernel_pct, exact_pct,
