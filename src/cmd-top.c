@@ -150,8 +150,8 @@ static bool idle_symbol(const struct addr_location *al)
 	const char *name;
 
 	/* perf marks the kernel's own symbols only, not the modules' */
-	if (!al->sym || al->level != 'k' || !al->dso || al->dso->short_name[0] != '[' ||
-	    strcmp(al->dso->short_name, "[kernel.kallsyms]"))
+	if (!al->sym || al->level != 'k' || !al->dso ||
+	    strcmp(al->dso->long_name, "[kernel.kallsyms]"))
 		return false;
 	name = al->sym->name;
 	if (*name == '.')
