@@ -1,5 +1,5 @@
 /* drain: the loop every live command runs over an evlist's ring buffers
- * (record today; trace, top and the sched/lock/kmem/timechart recorders next).
+ * (record and the recorders built on it, trace, kvm stat live, top).
  *
  * After opening its evlist a command:
  *
