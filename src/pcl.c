@@ -42,6 +42,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "stat",	cmd_stat,	"Run a command and gather performance counter statistics" },
 	{ "test",	cmd_test,	"Runs sanity tests." },
 	{ "timechart",	cmd_timechart,	"Tool to visualize total system behavior during a workload" },
+	{ "top",	cmd_top,	"System profiling tool." },
 	{ "trace",	cmd_trace,	"strace inspired tool" },
 	{ "version",	cmd_version,	"Display the version of pcl" },
 	{ NULL, NULL, NULL },

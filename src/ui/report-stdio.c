@@ -203,12 +203,13 @@ static int line_width(const struct hists *h)
 	return w;
 }
 
-static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
+static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb, int max_width)
 {
 	const struct hists *h = he->hists;
 	const struct hist_layout *l = &h->opts->layout;
 	const char *sep = h->opts->field_sep;
 	bool first = true;
+	int width;
 
 	strbuf_reset(sb);
 	for (int i = 0; i < l->nr_fields; i++) {
@@ -232,7 +233,10 @@ static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
 	}
 	/* with -t, perf's line buffer holds the columns' widths and 3 more
 	 * (what -w makes narrower than a symbol is cut there) */
-	fprintf(fp, "%.*s\n", sep ? line_width(h) + 3 : (int)sb->len, strbuf_str(sb));
+	width = sep ? line_width(h) + 3 : (int)sb->len;
+	if (max_width > 0 && width > max_width)
+		width = max_width;
+	fprintf(fp, "%.*s\n", width, strbuf_str(sb));
 }
 
 /* --- --hierarchy ----------------------------------------------------------- */
@@ -433,14 +437,16 @@ void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_st
 	}
 	if (show_header)
 		print_headers(fp, h);
-	for (size_t i = 0; i < h->nr_sorted; i++) {
+	for (size_t i = 0, rows = 0; i < h->nr_sorted; i++) {
 		const struct hist_entry *he = h->sorted[i];
 
 		if (he->filtered)
 			continue;
 		if (hist_entry__percent_limit(he) < o->percent_limit)
 			continue;
-		print_row(fp, he, &sb);
+		if (r->max_rows && rows++ == r->max_rows)
+			break;
+		print_row(fp, he, &sb, r->max_width);
 		if (o->use_callchain)
 			callchain_print_entry(fp, he, h->stats.total_period, &cp);
 	}

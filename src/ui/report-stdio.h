@@ -18,6 +18,8 @@ struct report_stdio {
 	int socket_filter;		/* --socket-filter, or -1 */
 	/* --mem-mode: the sort order, shown with the total weight */
 	const char *mem_sort_order;
+	size_t max_rows;		/* perf top: entries shown at most; 0 all */
+	int max_width;			/* perf top: rows cut to this; 0 never */
 };
 
 /* "# Samples: 1K of event 'cycles'" and "# Event count (approx.): N"

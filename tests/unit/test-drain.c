@@ -28,6 +28,7 @@ static struct {
 	int chunks, records, rounds, ticks, cpus_seen;
 	int stop_after_records;		/* tick stops the loop after this many (0: never) */
 	int raise_at_tick;		/* tick raises this signal once */
+	int stop_at_tick;		/* tick stops the loop at this one (0: never) */
 	int chunk_error;
 	int records_at_first_tick;	/* -1 until the first tick */
 } seen;
@@ -66,6 +67,8 @@ static int on_tick(void *ctx, bool stopping)
 		raise(seen.raise_at_tick);
 		seen.raise_at_tick = 0;
 	}
+	if (seen.stop_at_tick && seen.ticks >= seen.stop_at_tick)
+		return 1;
 	return seen.stop_after_records && seen.records >= seen.stop_after_records;
 }
 
@@ -233,6 +236,39 @@ static void sigint_stops(void **state)
 	assert_true(d.stats.wakeups >= 1);
 }
 
+/* top's refreshes: with tick_ms the loop wakes on its beat without data
+ * (without it, only the safety timeout would end this one). */
+static void beat_ticks_without_data(void **state)
+{
+	map_fake_rings(false);
+	d.nr_pollfds = 0;
+	d.opts.tick_ms = 5;
+	d.opts.timeout_ms = 10000;
+	seen.stop_at_tick = 4;
+	assert_int_equal(drain__run(&d, &consumer), 0);
+	assert_int_equal(d.stop, DRAIN_STOP_CONSUMER);
+}
+
+/* A consumer that never catches up: ppoll finds data at once every time,
+ * and SIGINT must still get in (the safety timeout says it did not). */
+static void sigint_stops_while_data_stays_ready(void **state)
+{
+	int pipefd[2];
+
+	map_fake_rings(false);
+	assert_int_equal(pipe(pipefd), 0);
+	assert_int_equal(write(pipefd[1], "x", 1), 1);	/* readable until the end */
+	d.pollfds[0].fd = pipefd[0];
+	d.pollfds[0].events = POLLIN;
+	d.nr_pollfds = 1;
+	d.opts.timeout_ms = 2000;
+	seen.raise_at_tick = SIGINT;
+	assert_int_equal(drain__run(&d, &consumer), 0);
+	assert_int_equal(d.stop, DRAIN_STOP_SIGNAL);
+	close(pipefd[0]);
+	close(pipefd[1]);
+}
+
 static void sigchld_stops(void **state)
 {
 	map_fake_rings(false);
@@ -288,6 +324,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(consumer_error_stops_but_rings_empty, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(tick_stops_after_draining_all, setup, teardown),
+		cmocka_unit_test_setup_teardown(beat_ticks_without_data, setup, teardown),
+		cmocka_unit_test_setup_teardown(sigint_stops_while_data_stays_ready, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(timeout_stops, setup, teardown),
 		cmocka_unit_test_setup_teardown(sigint_stops, setup, teardown),
 		cmocka_unit_test_setup_teardown(sigchld_stops, setup, teardown),

@@ -556,6 +556,66 @@ static void test_hierarchy_filters(void **state)
 	world_free(w);
 }
 
+/* perf top's ageing: 7/8 of period and samples kept (rounded down), an
+ * entry at zero gone, the stack memo forgotten (its entries may be gone),
+ * totals and call graphs following. */
+static void test_decay_and_zero(void **state)
+{
+	struct world *w = world_new(NULL, false);
+	const struct cc_frame *stack[] = { &w->f_main, &w->f_work };
+
+	sample(w, &w->t1, &w->exe, &w->work, 800, stack, 2);
+	sample(w, &w->t1, &w->exe, &w->work, 800, stack, 2);
+	sample(w, &w->t1, &w->libc, &w->memcpy_sym, 1, NULL, 0);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 2);
+	hists__decay(w->h, false, false);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 1);
+	assert_int_equal(entry(w, "work", "prog")->stat.period, 1400);
+	assert_int_equal(entry(w, "work", "prog")->stat.nr_events, 1);
+	assert_int_equal(entry(w, "work", "prog")->callchain->node.children_hit, 1400);
+	assert_int_equal(w->h->stats.total_period, 1400);
+	/* memcpy's entry is reused by the next new one */
+	sample(w, &w->t2, &w->exe, &w->work, 8, NULL, 0);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 2);
+	assert_int_equal(entry(w, "work", "helper")->stat.period, 8);
+	assert_int_equal(w->h->nr_spare, 0);
+	hists__decay(w->h, false, false);
+	/* the same stack again lands on the surviving entry */
+	sample(w, &w->t1, &w->exe, &w->work, 100, stack, 2);
+	hists__output_resort(w->h);
+	assert_int_equal(entry(w, "work", "prog")->stat.period, 1400 * 7 / 8 + 100);
+	/* -K: kernel entries go (these are user ones); -U: user ones */
+	hists__decay(w->h, false, true);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 2);
+	hists__decay(w->h, true, false);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 0);
+	sample(w, &w->t1, &w->exe, &w->work, 5, NULL, 0);
+	hists__delete_entries(w->h);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 0);
+	assert_int_equal(w->h->stats.total_period, 0);
+	world_free(w);
+}
+
+/* perf top sizes the columns from the rows it shows. */
+static void test_recalc_col_len(void **state)
+{
+	struct world *w = world_new(NULL, false);
+
+	sample(w, &w->t1, &w->exe, &w->work, 100, NULL, 0);
+	sample(w, &w->t1, &w->libc, &w->memcpy_sym, 10, NULL, 0);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->col_len[HISTC_DSO], 9);
+	hists__recalc_col_len(w->h, 1);
+	assert_int_equal(w->h->col_len[HISTC_DSO], 4);
+	world_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -573,6 +633,8 @@ int main(void)
 		cmocka_unit_test(test_hierarchy_entries),
 		cmocka_unit_test(test_hierarchy_filters),
 		cmocka_unit_test(test_long_names_stay_apart),
+		cmocka_unit_test(test_decay_and_zero),
+		cmocka_unit_test(test_recalc_col_len),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -633,6 +633,18 @@ void callchain_root__finalize(struct callchain_root *root)
 	finalize_node(&root->node);
 }
 
+static void decay_node(struct callchain_node *n)
+{
+	for (struct callchain_node *c = n->child; c; c = c->sibling)
+		decay_node(c);
+	n->hit = n->hit * 7 / 8;
+}
+
+void callchain_root__decay(struct callchain_root *root)
+{
+	decay_node(&root->node);
+}
+
 const struct callchain_node *callchain_node__run_end(const struct callchain_node *n)
 {
 	while (!n->hit && n->nr_children == 1)

@@ -176,6 +176,9 @@ void callchain_root__merge(struct callchain_store *s, struct callchain_root *dst
 /* Computes children_hit/children_count of every node (after appending). */
 void callchain_root__finalize(struct callchain_root *root);
 
+/* perf top's ageing: every node keeps 7/8 of its hits (finalize again). */
+void callchain_root__decay(struct callchain_root *root);
+
 static inline uint64_t callchain_node__cumul_hits(const struct callchain_node *n)
 {
 	return n->hit + n->children_hit;

@@ -40,6 +40,7 @@ void hists__delete(struct hists *h)
 		hists__hierarchy_free(h);
 	free(h->sorted);
 	free(h->members);
+	free(h->spare);
 	arena_release(&h->arena);
 	strbuf_release(&h->scratch);
 	free(h);
@@ -120,7 +121,8 @@ static struct hist_entry *tree_find(const struct hist_layout *l, struct rb_root 
 static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tmpl,
 				    struct rb_node *parent, struct rb_node **link)
 {
-	struct hist_entry *he = arena_alloc(&h->arena, sizeof(*he));
+	struct hist_entry *he = h->nr_spare ? h->spare[--h->nr_spare] :
+				arena_alloc(&h->arena, sizeof(*he));
 	size_t off;
 	struct rb_root *root = entry_tree(h, &off);
 
@@ -406,6 +408,7 @@ static void memo_release(struct hists *h)
 	free(h->memo);
 	free(h->memo_rec.v);
 	h->memo = NULL;
+	memset(&h->memo_rec, 0, sizeof(h->memo_rec));
 }
 
 void hists__add_sample(struct hists *h, const struct hist_sample *s)
@@ -519,6 +522,94 @@ void hists__collapse(struct hists *h)
 		h->nr_entries--;
 	}
 	h->is_collapsed = true;
+}
+
+/* --- ageing (perf top) ----------------------------------------------------- */
+
+/* Unlinks the entries drop() says go, for new entries to reuse (their call
+ * graphs stay in the store); the replay memo, which points at entries, is
+ * forgotten. */
+static void delete_entries_if(struct hists *h, bool (*drop)(struct hist_entry *he, void *arg),
+			      void *arg)
+{
+	size_t off;
+	struct rb_root *root = entry_tree(h, &off);
+	struct rb_node *nd = rb_first(root);
+
+	memo_release(h);
+	free(h->sorted);
+	h->sorted = NULL;
+	h->nr_sorted = 0;
+	h->stats.callchain_period = h->stats.callchain_non_filtered_period = 0;
+	while (nd) {
+		struct hist_entry *he = node_entry(nd, off);
+
+		nd = rb_next(nd);
+		if (drop(he, arg)) {
+			rb_erase(root, entry_node(he, off));
+			h->nr_entries--;
+			if (h->nr_spare == h->alloc_spare) {
+				h->alloc_spare = h->alloc_spare ? 2 * h->alloc_spare : 64;
+				h->spare = xrealloc(h->spare, h->alloc_spare * sizeof(*h->spare));
+			}
+			h->spare[h->nr_spare++] = he;
+			continue;
+		}
+		if (he->callchain) {
+			h->stats.callchain_period += he->stat.period;
+			if (!he->filtered)
+				h->stats.callchain_non_filtered_period += he->stat.period;
+		}
+	}
+}
+
+struct decay_zap {
+	bool user, kernel;
+};
+
+static bool decay_entry(struct hist_entry *he, void *arg)
+{
+	const struct decay_zap *zap = arg;
+
+	if ((zap->user && he->level == '.') || (zap->kernel && he->level != '.'))
+		return true;
+	/* perf drops an entry that had no Self period before decaying too */
+	if (!he->stat.period)
+		return true;
+	he->stat.period = he->stat.period * 7 / 8;
+	he->stat.nr_events = he->stat.nr_events * 7 / 8;
+	if (he->hists->opts->cumulate) {
+		he->stat_acc.period = he->stat_acc.period * 7 / 8;
+		he->stat_acc.nr_events = he->stat_acc.nr_events * 7 / 8;
+	}
+	if (he->callchain)
+		callchain_root__decay(he->callchain);
+	return !he->stat.period;
+}
+
+void hists__decay(struct hists *h, bool zap_user, bool zap_kernel)
+{
+	struct decay_zap zap = { zap_user, zap_kernel };
+
+	delete_entries_if(h, decay_entry, &zap);
+}
+
+static bool every_entry(struct hist_entry *he, void *arg)
+{
+	return true;
+}
+
+void hists__delete_entries(struct hists *h)
+{
+	delete_entries_if(h, every_entry, NULL);
+}
+
+void hists__recalc_col_len(struct hists *h, size_t max_rows)
+{
+	memset(h->col_len, 0, sizeof(h->col_len));
+	for (size_t i = 0; i < h->nr_sorted && i < max_rows; i++)
+		if (!h->sorted[i]->filtered)
+			hists__calc_col_len(h, h->sorted[i]);
 }
 
 /* --- groups --------------------------------------------------------------- */

@@ -172,6 +172,9 @@ struct hists {
 		uint32_t nr, alloc;
 	} memo_rec;
 	struct strbuf scratch;		/* a srcline built before interning */
+	/* entries perf top's ageing removed, for new ones to reuse */
+	struct hist_entry **spare;
+	size_t nr_spare, alloc_spare;
 };
 
 /* What one sample resolved to; the caller fills it. */
@@ -237,6 +240,17 @@ void hists__build_hierarchy(struct hists *h);
 
 /* --hierarchy: the next entry in output order (depth first), or NULL. */
 const struct hist_entry *hist_entry__hierarchy_next(const struct hist_entry *he);
+
+/* perf top between refreshes: every entry keeps 7/8 of its period and
+ * samples (and call graph); an entry without Self period left goes, as do,
+ * with zap_user or zap_kernel, the user ('.') or kernel ones. */
+void hists__decay(struct hists *h, bool zap_user, bool zap_kernel);
+
+/* perf top -z: every entry goes. */
+void hists__delete_entries(struct hists *h);
+
+/* perf top's column widths: from the first max_rows entries in output order. */
+void hists__recalc_col_len(struct hists *h, size_t max_rows);
 
 /* The total percentages are taken of (absolute or relative). */
 uint64_t hists__total_period(const struct hists *h);

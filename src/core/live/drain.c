@@ -252,6 +252,22 @@ static bool wait_for_data(struct drain *d, const sigset_t *unblocked, int64_t de
 		d->stats.wakeups++;
 	if (n <= 0)
 		return true;
+	/* With data ready at once ppoll puts the mask back before delivering a
+	 * pending signal: a consumer that never catches up would never see ^C.
+	 * Let a pending SIGINT or SIGTERM in here (only those: the others keep
+	 * their time, the loop's stopping rules depend on it). */
+	{
+		sigset_t pending, saved, stop_only = *unblocked;
+
+		if (!sigpending(&pending) &&
+		    (sigismember(&pending, SIGINT) || sigismember(&pending, SIGTERM))) {
+			sigaddset(&stop_only, SIGCHLD);
+			for (size_t i = 0; i < nr_extra_signals; i++)
+				sigaddset(&stop_only, extra_signals[i]);
+			sigprocmask(SIG_SETMASK, &stop_only, &saved);
+			sigprocmask(SIG_SETMASK, &saved, NULL);
+		}
+	}
 	for (size_t i = 0; i < d->nr_pollfds; i++) {
 		if (d->pollfds[i].revents & (POLLHUP | POLLERR))
 			d->pollfds[i].fd = -1;	/* ppoll skips negative fds */
@@ -292,7 +308,7 @@ int drain__run(struct drain *d, const struct drain_consumer *c)
 {
 	const struct target *t = d->opts.target;
 	sigset_t block, orig;
-	int64_t enable_at = -1, stop_at = -1;
+	int64_t enable_at = -1, stop_at = -1, tick_at = -1;
 	bool hung_up = false, disabled = false;
 	int err = 0;
 
@@ -319,6 +335,8 @@ int drain__run(struct drain *d, const struct drain_consumer *c)
 		workload__start(d->opts.workload);
 	if (d->opts.timeout_ms > 0)
 		stop_at = now_ms() + d->opts.timeout_ms;
+	if (d->opts.tick_ms > 0)
+		tick_at = now_ms() + d->opts.tick_ms;
 
 	for (;;) {
 		/* overwrite rings keep the newest records until the end */
@@ -356,7 +374,11 @@ int drain__run(struct drain *d, const struct drain_consumer *c)
 			if (n == 0 && stopping)
 				break;
 		} else {
-			hung_up = !wait_for_data(d, &orig, earliest(enable_at, stop_at));
+			/* the beat: the next multiple of tick_ms not yet passed */
+			while (tick_at >= 0 && tick_at <= now_ms())
+				tick_at += d->opts.tick_ms;
+			hung_up = !wait_for_data(d, &orig,
+						 earliest(earliest(enable_at, stop_at), tick_at));
 		}
 		/* Stop the events (not a workload's: they end with it) and drain
 		 * what they wrote before leaving. */

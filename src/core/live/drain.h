@@ -1,5 +1,5 @@
 /* drain: the loop every live command runs over an evlist's ring buffers
- * (record today; trace, top and the sched/lock/kmem/timechart recorders next).
+ * (record and the recorders built on it, trace, kvm stat live, top).
  *
  * After opening its evlist a command:
  *
@@ -97,6 +97,8 @@ struct drain_opts {
 	const struct target *target;	/* for drain__run: when to enable, start delay */
 	struct workload *workload;	/* for drain__run: started after enabling; or NULL */
 	int timeout_ms;		/* for drain__run: stop after this long; <= 0 never */
+	int tick_ms;		/* for drain__run: wake (and tick) at least this
+				 * often, on a fixed beat; <= 0 on data only */
 };
 
 struct drain {

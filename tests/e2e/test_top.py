@@ -1,0 +1,226 @@
+"""pcl top --stdio against perf top --stdio: the screen's shape, and what the
+options do to the table, on a busy fixture (tests/fixtures/burner.c).
+
+pcl top runs for a few refreshes (-d 1) and is stopped with SIGINT, as a user
+stops perf top.  Nothing here depends on timing: the tests wait for screens,
+with generous timeouts, and check what every screen shows."""
+import os
+import re
+import select
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import PCL, PERF, fixture
+
+CLEAR = "\033[H\033[2J\n"
+DASHES = "-" * 79  # perf: the terminal's width less one (80 without a terminal)
+HEADER = re.compile(
+    r"^   PerfTop:\s+\d+ irqs/sec  kernel:\s*\d+\.\d%  exact:\s*\d+\.\d% "
+    r"lost: \d+/\d+ drop: \d+/\d+ \[(\d+Hz )?(?P<event>[^\]]+)\],  "
+    r"\((?P<target>all|target_pid: \d+|target_tid: \d+|uid: \S+)(?P<cpus>, \d+ CPUs?)?\)$")
+ROW = re.compile(r"^ +\d+\.\d\d% ")
+BURNER_SYMBOLS = ("leaf_spin", "__sin_fma", "leaf_libc", "leaf_math", "msort_with_tmp.part.0",
+                  "cmp_int", "level", "middle", "outer")
+
+
+def can_sample_system():
+    try:
+        with open("/proc/sys/kernel/perf_event_paranoid") as f:
+            return int(f.read()) <= 0 or os.geteuid() == 0
+    except OSError:
+        return False
+
+
+pytestmark = pytest.mark.skipif(not can_sample_system(),
+                                reason="system-wide sampling needs perf_event_paranoid <= 0")
+
+
+@pytest.fixture
+def burner():
+    """A CPU burner that runs until the test ends."""
+    p = subprocess.Popen([fixture("burner"), "600000", "cpu"], stdout=subprocess.DEVNULL)
+    yield p
+    p.kill()
+    p.wait()
+
+
+def screens_of(text):
+    """The screens of perf top --stdio's output: each a list of lines."""
+    return [s.split("\n") for s in text.split(CLEAR)[1:]]
+
+
+def run_top(args, nr_screens=4, timeout=90, argv0=PCL):
+    """Runs `top --stdio ARGS` until it has printed nr_screens screens (the
+    first one, empty, comes at once), then sends SIGINT; returns the
+    screens (the last one, possibly cut short, left out) and the status."""
+    p = subprocess.Popen([argv0, "top", "--stdio", *args], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = b""
+    deadline = time.monotonic() + timeout
+    while out.count(CLEAR.encode()) <= nr_screens and time.monotonic() < deadline:
+        ready, _, _ = select.select([p.stdout], [], [], 1)
+        if ready:
+            chunk = os.read(p.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            out += chunk
+            if len(out) > 1 << 20:	# perf floods without a terminal
+                break
+    p.send_signal(signal.SIGINT)
+    try:
+        rest, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rest, err = p.communicate()
+    screens = screens_of((out + rest).decode(errors="replace"))
+    return screens[:nr_screens], p.returncode, err.decode(errors="replace")
+
+
+def rows(screen):
+    """A screen's table rows (after the header, the dashes and a blank line)."""
+    return [line for line in screen[3:] if ROW.match(line)]
+
+
+def full_screens(screens):
+    """The screens past the first (which comes before any sample)."""
+    assert len(screens) >= 3, screens
+    return screens[1:]
+
+
+def test_screen_shape_as_perf(burner):
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-E", "10"])
+    assert status == 0, err
+    for screen in screens:
+        m = HEADER.match(screen[0])
+        assert m, screen[0]
+        assert m["event"] == "cpu-clock" and m["target"] == "all" and m["cpus"]
+        assert screen[1] == DASHES and screen[2] == ""
+    assert rows(screens[0]) == []
+    assert "[4000Hz cpu-clock]" in screens[0][0]
+    # perf's header, taken from its own flood of screens without a terminal
+    perf_screens, _, _ = run_top(["-e", "cpu-clock", "-d", "1", "-E", "10"], nr_screens=2,
+                                 argv0=PERF)
+    assert perf_screens, "perf top printed no screen"
+    pm = HEADER.match(perf_screens[0][0])
+    assert pm, perf_screens[0][0]
+    assert (pm["event"], pm["target"], pm["cpus"]) == (m["event"], m["target"], m["cpus"])
+    assert perf_screens[0][1] == DASHES
+
+
+def test_hottest_symbol_and_entries(burner):
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-E", "40"])
+    assert status == 0, err
+    shown = [r for s in full_screens(screens) for r in rows(s)]
+    assert any(sym in r for r in shown for sym in BURNER_SYMBOLS), shown
+    for s in full_screens(screens):
+        assert len(rows(s)) <= 40
+        # rows as report's: percent, shared object, [k] or [.], symbol
+        for r in rows(s):
+            assert re.match(r"^ +\d+\.\d\d%  \S.* \[[k.]\] \S", r), r
+            assert len(r) <= 78
+
+
+def test_entries_limit(burner):
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-E", "3"])
+    assert status == 0, err
+    for s in full_screens(screens):
+        assert len(rows(s)) <= 3
+
+
+def test_sort_comm(burner):
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-s", "comm", "-E", "40"])
+    assert status == 0, err
+    comms = [r.split("%", 1)[1].strip() for s in full_screens(screens) for r in rows(s)]
+    assert "burner" in comms
+    assert not any("[k]" in c or "[.]" in c for c in comms)
+
+
+def test_hide_kernel_and_user(burner):
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-K", "-E", "40"])
+    assert status == 0, err
+    shown = [r for s in full_screens(screens) for r in rows(s)]
+    assert shown and not any(" [k] " in r for r in shown), shown
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-U", "-E", "40"])
+    assert status == 0, err
+    shown = [r for s in full_screens(screens) for r in rows(s)]
+    assert not any(" [.] " in r for r in shown), shown
+
+
+def test_percent_limit(burner):
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "--percent-limit", "5"])
+    assert status == 0, err
+    for s in full_screens(screens):
+        for r in rows(s):
+            assert float(r.split("%")[0]) >= 5, r
+
+
+def test_pid_restricts_to_the_process(burner):
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-p", str(burner.pid),
+                                    "-s", "pid,comm"])
+    assert status == 0, err
+    for s in screens:
+        assert HEADER.match(s[0])["target"] == f"target_pid: {burner.pid}", s[0]
+        assert s[0].endswith(f"(target_pid: {burner.pid})")
+    shown = [r for s in full_screens(screens) for r in rows(s)]
+    assert shown
+    for r in shown:
+        assert f"{burner.pid}:burner" in r, r
+
+
+def test_call_graphs_with_children(burner):
+    """-g: Children and Self columns, each entry's call graph below it as
+    report draws it (perf top -g's screen)."""
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-g", "-p", str(burner.pid),
+                                    "-E", "5"])
+    assert status == 0, err
+    for s in full_screens(screens):
+        table = s[3:]
+        shown = [r for r in table if re.match(r"^ +\d+\.\d\d% +\d+\.\d\d%  \S", r)]
+        assert 0 < len(shown) <= 5, table
+        assert any(line.strip().startswith("---") for line in table), table
+    shown = [r for s in full_screens(screens) for r in s[3:]]
+    assert any("main" in r for r in shown)
+
+
+def test_exited_process_keeps_its_symbols():
+    """A workload that ends while top runs: its entries age but stay
+    resolved (its maps live on after its exit)."""
+    p = subprocess.Popen([PCL, "top", "--stdio", "-e", "cpu-clock", "-d", "1", "-E", "80",
+                          "-s", "comm,sym"], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = b""
+
+    def read_screens(n, timeout=90):
+        nonlocal out
+        want = out.count(CLEAR.encode()) + n
+        deadline = time.monotonic() + timeout
+        while out.count(CLEAR.encode()) < want and time.monotonic() < deadline:
+            ready, _, _ = select.select([p.stdout], [], [], 1)
+            if ready:
+                out += os.read(p.stdout.fileno(), 65536)
+
+    read_screens(1)
+    subprocess.run([fixture("burner"), "1500", "cpu"], stdout=subprocess.DEVNULL, timeout=120)
+    read_screens(3)
+    p.send_signal(signal.SIGINT)
+    rest, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    after_exit = screens_of(out.decode(errors="replace"))[-2]
+    burner_rows = [r for r in rows(after_exit) if " burner " in r]
+    assert burner_rows, after_exit
+    assert any(sym in r for r in burner_rows for sym in BURNER_SYMBOLS), burner_rows
+
+
+def test_stdin_not_a_terminal_does_not_spin(burner):
+    """perf 6.1 takes /dev/null's end of file for a key and floods its key
+    menu; pcl leaves stdin alone and prints one screen per refresh."""
+    p = subprocess.run([PCL, "top", "--stdio", "-e", "cpu-clock", "-d", "1", "--timeout", "3"],
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    screens = screens_of(p.stdout.decode(errors="replace"))
+    assert not any("Mapped keys" in line for s in screens for line in s)
+    # one at the start, one a second for 3 seconds (a loaded machine makes fewer)
+    assert 1 <= len(screens) <= 4
