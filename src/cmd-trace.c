@@ -12,6 +12,7 @@
 #include "builtin.h"
 #include "core/analysis/trace.h"
 #include "core/data/evswitch.h"
+#include "core/events/cgroup.h"
 #include "core/data/session.h"
 #include "core/events/parse-events.h"
 #include "core/live/drain.h"
@@ -43,6 +44,7 @@ struct trace_opts {
 	bool tool_stats, print_sample, tep_print;
 	const char *filter_pids;	/* --filter-pids: left out in the kernel */
 	const char *map_dump;		/* --map-dump: a BPF map, none here */
+	const char *cgroup;		/* -G: every event in this cgroup only */
 	const char *call_graph;		/* --call-graph fp|dwarf[,size] */
 	const char *pf;			/* -F: page faults, maj|min|all */
 	bool kernel_syscall_graph;
@@ -583,6 +585,17 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 		err = -EINVAL;
 		goto out;
 	}
+	if (o->cgroup) {
+		char *bad_path;
+
+		if (evlist__attach_cgroups(&evlist, (char *const *)&o->cgroup, 1, &bad_path)) {
+			/* perf's words; its status stays 0 */
+			fprintf(stderr, "no access to cgroup %s\n", bad_path);
+			free(bad_path);
+			err = 0;
+			goto out;
+		}
+	}
 	if (evswitch__init(&o->evswitch, &evlist, stderr)) {
 		err = -ENOENT;
 		switch_missing = true;
@@ -685,6 +698,7 @@ out:
 	workload__close(&wl);
 	thread_map__delete(threads);
 	cpu_map__delete(cpus);
+	evlist__release_cgroups(&evlist);
 	evlist__exit(&evlist);
 	free(filter);
 	parse_events_error__exit(&perr);
@@ -811,6 +825,7 @@ int cmd_trace(int argc, const char **argv)
 			    "print the PERF_RECORD_SAMPLE PERF_SAMPLE_ info, for debugging"),
 		OPT_UINTEGER(0, "proc-map-timeout", &o.proc_map_timeout,
 			     "per thread proc mmap processing timeout in ms"),
+		OPT_STRING('G', "cgroup", &o.cgroup, "name", "monitor event in cgroup name only"),
 		OPT_INTEGER('D', "delay", &o.target.initial_delay,
 			    "ms to wait before starting measurement after program start"),
 		OPTS_EVSWITCH(&o.evswitch),
@@ -823,6 +838,11 @@ int cmd_trace(int argc, const char **argv)
 	int ret;
 
 	argc = parse_options(argc, argv, opts, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (o.cgroup && !o.target.system_wide) {
+		fprintf(stderr, "  Error: cgroup monitoring only available in system-wide mode\n");
+		usage_with_options_msg(trace_usage, opts);
+		return PCL_EXIT_USAGE;
+	}
 	if (o.map_dump) {	/* pcl loads no BPF program: no map is there */
 		fprintf(stderr, "ERROR: BPF map \"%s\" not found\n", o.map_dump);
 		return PCL_EXIT_ERROR;

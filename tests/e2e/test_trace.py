@@ -538,3 +538,19 @@ def test_replay_print_sample(recordings, name):
         assert got.returncode == want.returncode == 0, got.stderr
         assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
     assert " raw_syscalls:sys_exit " in got.stderr
+
+
+def test_live_cgroup():
+    """-G: system-wide only (perf's usage error), perf's words for a cgroup
+    that is not there (status 0), and the workload's calls in the root
+    cgroup, which holds every task."""
+    want, got = perf("trace", "-G", "/", "--", "true"), pcl("trace", "-G", "/", "--", "true")
+    assert got.returncode == want.returncode == 129
+    assert got.stderr.splitlines()[0] == want.stderr.splitlines()[0]
+    args = ["-G", "pcl-no-such-cgroup", "-a", "-e", "clock_nanosleep", "--", "true"]
+    want, got = perf("trace", *args), pcl("trace", *args)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stderr == want.stderr
+    got = pcl("trace", "-a", "-G", "/", "-e", "clock_nanosleep", "--", "sleep", "0.01")
+    assert got.returncode == 0, got.stderr
+    assert re.search(r"\): sleep/\d+ clock_nanosleep\(", got.stderr), got.stderr
