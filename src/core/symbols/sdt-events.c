@@ -92,12 +92,12 @@ static int cmp_sdt(const void *a, const void *b)
 	return r;
 }
 
-int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out)
+int sdt_events__scan(const char *group_glob, const char *event_glob, struct sdt_event **out)
 {
 	char *dir = cache_dir(), *ids;
 	DIR *top;
 	struct dirent *de;
-	int n = 0, kept = 0;
+	int n = 0;
 
 	*out = NULL;
 	if (!dir)
@@ -138,6 +138,13 @@ int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_
 		closedir(top);
 	free(ids);
 	free(dir);
+	return n;
+}
+
+int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out)
+{
+	int n = sdt_events__scan(group_glob, event_glob, out), kept = 0;
+
 	if (n)
 		qsort(*out, n, sizeof(**out), cmp_sdt);
 	/* the same marker listed twice for one binary counts once */

@@ -20,6 +20,8 @@ struct sdt_event {
  * count and sets *out (free with sdt_events__free).
  */
 int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out);
+/* The same events unsorted, duplicates kept: in the order the cache is read. */
+int sdt_events__scan(const char *group_glob, const char *event_glob, struct sdt_event **out);
 void sdt_events__free(struct sdt_event *evs, int n);
 
 /* The uprobe definitions cached for one event ("p:sdt_python/gc__start
