@@ -23,6 +23,8 @@
 #include "core/events/evlist.h"
 #include "core/hist/metrics.h"
 #include "core/events/parse-events.h"
+#include "core/events/pmu.h"
+#include "core/live/control.h"
 #include "core/live/target.h"
 #include "ui/stat-display.h"
 #include "util/exit-codes.h"
@@ -51,6 +53,14 @@ static bool interval_given;
 static const char *csv_sep, *output_name, *pre_cmd, *post_cmd;
 static char **cgroup_names;
 static int nr_cgroup_names;
+static bool metric_only, metric_no_group, metric_no_merge, hybrid_merge, percore_show_thread;
+static bool topdown_run, transaction_run, smi_cost;
+static unsigned int topdown_level;
+static char *metrics_list;		/* -M, the lists of every -M joined by ',' */
+static const char *for_each_cgroup;	/* --for-each-cgroup */
+static struct control control = { .fd = -1, .ack_fd = -1 };
+static int stat_argc;			/* the command line, to tell "--opt=v" from "--opt v" */
+static const char **stat_argv;
 
 static const struct option *stat_options;
 
@@ -85,6 +95,11 @@ static int parse_cgroup_opt(const struct option *opt, const char *arg, bool unse
 {
 	const char *p = arg;
 
+	if (for_each_cgroup) {
+		fprintf(stderr, "--cgroup and --for-each-cgroup cannot be used together\n");
+		parse_options_usage(stat_usage, stat_options, "G", true);
+		exit(PCL_EXIT_USAGE);
+	}
 	if (!evlist.nr_entries) {
 		fprintf(stderr, "must define events before cgroups\n");
 		parse_options_usage(stat_usage, stat_options, "G", true);
@@ -100,6 +115,65 @@ static int parse_cgroup_opt(const struct option *opt, const char *arg, bool unse
 		p = end + 1;
 	}
 	return 0;
+}
+
+/*
+ * A callback refusing its value: perf then shows the usage of the option as
+ * typed, which names no option when the value was attached ("--opt=value").
+ */
+static void refuse_option_value(const struct option *opt, const char *arg)
+{
+	bool separate = arg == opt->defstr;
+	char *typed;
+
+	for (int i = 0; i < stat_argc && !separate; i++)
+		separate = stat_argv[i] == arg;
+	typed = separate ? xstrdup(opt->long_name) : xasprintf("%s=%s", opt->long_name, arg);
+	parse_options_usage(stat_usage, stat_options, typed, false);
+	free(typed);
+	exit(PCL_EXIT_USAGE);
+}
+
+static int parse_metrics_opt(const struct option *opt, const char *arg, bool unset)
+{
+	char *joined = metrics_list ? xasprintf("%s,%s", metrics_list, arg) : xstrdup(arg);
+
+	free(metrics_list);
+	metrics_list = joined;
+	return 0;
+}
+
+/* Without hybrid PMUs (cpu_core, cpu_atom) perf refuses any type. */
+static int parse_cputype_opt(const struct option *opt, const char *arg, bool unset)
+{
+	char *path = xasprintf("/sys/bus/event_source/devices/cpu_%s", arg);
+	bool found = access(path, F_OK) == 0;
+
+	free(path);
+	if (found)
+		return 0;
+	fprintf(stderr, "--cputype %s is not supported!\n", arg);
+	refuse_option_value(opt, arg);
+	return -1;
+}
+
+/* The I/O metrics come from the root ports of Intel Xeon uncore PMUs. */
+static int parse_iostat_opt(const struct option *opt, const char *arg, bool unset)
+{
+	fprintf(stderr, "Unsupported uncore pmu configuration\n");
+	refuse_option_value(opt, arg);
+	return -1;
+}
+
+static int parse_control_opt(const struct option *opt, const char *arg, bool unset)
+{
+	control__close(&control);
+	if (!control__open(&control, arg))
+		return 0;
+	if (control.failed_path)
+		fprintf(stderr, "Failed to open '%s'\n", control.failed_path);
+	refuse_option_value(opt, arg);
+	return -1;
 }
 
 static int set_big_num(const struct option *opt, const char *arg, bool unset)
@@ -183,6 +257,36 @@ static const struct option options[] = {
 	OPT_BOOLEAN(0, "all-user", &all_user, "Configure all used events to run in user space."),
 	OPT_BOOLEAN(0, "quiet", &quiet,
 		    "don't print any output, messages or warnings (useful with record)"),
+	OPT_BOOLEAN('T', "transaction", &transaction_run, "hardware transaction statistics"),
+	OPT_CALLBACK('M', "metrics", NULL, "metric/metric group list",
+		     "monitor specified metrics or metric groups (separated by ,)", parse_metrics_opt),
+	OPT_BOOLEAN(0, "metric-only", &metric_only, "Only print computed metrics. No raw values"),
+	OPT_BOOLEAN(0, "metric-no-group", &metric_no_group,
+		    "don't group metric events, impacts multiplexing"),
+	OPT_BOOLEAN(0, "metric-no-merge", &metric_no_merge,
+		    "don't try to share events between metrics in a group"),
+	OPT_BOOLEAN(0, "topdown", &topdown_run, "measure top-down statistics"),
+	OPT_UINTEGER(0, "td-level", &topdown_level,
+		     "Set the metrics level for the top-down statistics (0: max level)"),
+	OPT_BOOLEAN(0, "smi-cost", &smi_cost, "measure SMI cost"),
+	OPT_STRING(0, "for-each-cgroup", &for_each_cgroup, "name", "expand events for each cgroup"),
+	OPT_BOOLEAN(0, "hybrid-merge", &hybrid_merge, "Merge identical named hybrid events"),
+	OPT_BOOLEAN(0, "percore-show-thread", &percore_show_thread,
+		    "Use with 'percore' event qualifier to show the event counts of one hardware "
+		    "thread by sum up total hardware threads of same physical core"),
+	OPT_CALLBACK(0, "cputype", NULL, "hybrid cpu type",
+		     "Only enable events on applying cpu with this type for hybrid platform "
+		     "(e.g. core or atom)", parse_cputype_opt),
+	OPT_CALLBACK(0, "control", NULL, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]",
+		     "Listen on ctl-fd descriptor for command to control measurement "
+		     "('enable': enable events, 'disable': disable events).\n"
+		     "\t\t\t  Optionally send control command completion ('ack\\n') to ack-fd "
+		     "descriptor.\n"
+		     "\t\t\t  Alternatively, ctl-fifo / ack-fifo will be opened and used as "
+		     "ctl-fd / ack-fd.", parse_control_opt),
+	OPT_CALLBACK_OPTARG(0, "iostat", NULL, "default",
+			    "measure I/O performance metrics provided by arch/platform",
+			    parse_iostat_opt, "default"),
 	OPT_END(),
 };
 
@@ -319,6 +423,135 @@ static void add_default_events(void)
 		attr.exclude_host = !parse_events__host;
 		add_event(&attr, detail[i].name);
 	}
+}
+
+/* Adds the events of a special mode as perf spells them; 0 or -1. */
+static int add_event_string(const char *events, const char *failure, const char *shown)
+{
+	struct parse_events_error err = { .idx = -1 };
+
+	if (!parse_events(&evlist, events, &err))
+		return 0;
+	fprintf(stderr, "%s\n", failure);
+	/* perf quotes its full transaction set even when it tried the short one */
+	parse_events_error__print_error(&err, shown);
+	parse_events_error__exit(&err);
+	return -1;
+}
+
+static bool cpu_pmu_has(const char *event)
+{
+	const struct pmu *cpu = pmus__find("cpu");
+
+	return cpu && pmu__find_alias(cpu, event);
+}
+
+/* -T: the transactional memory (TSX) events, all four begin/abort kinds
+ * when the CPU has them. */
+static int add_transaction_events(void)
+{
+	static const char full[] = "task-clock,{instructions,cycles,cpu/cycles-t/,cpu/tx-start/,"
+				   "cpu/el-start/,cpu/cycles-ct/}";
+	static const char limited[] = "task-clock,{instructions,cycles,cpu/cycles-t/,cpu/tx-start/}";
+	bool all = cpu_pmu_has("cycles-ct") && cpu_pmu_has("el-start");
+
+	return add_event_string(all ? full : limited, "Cannot set up transaction events", full);
+}
+
+#define FREEZE_ON_SMI "/sys/devices/cpu/freeze_on_smi"
+static bool smi_freeze_set;	/* we turned freeze_on_smi on: turn it off at the end */
+
+static int write_freeze_on_smi(const char *value)
+{
+	int fd = open(FREEZE_ON_SMI, O_WRONLY | O_CLOEXEC);
+	bool ok = fd >= 0 && write(fd, value, strlen(value)) == (ssize_t)strlen(value);
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/* --smi-cost: SMI counts and the cycles they steal, with the cycle counters
+ * frozen during SMIs. */
+static int add_smi_cost_events(void)
+{
+	char *value = read_file_str(FREEZE_ON_SMI);
+	const struct pmu *msr = pmus__find("msr");
+	bool frozen = value && atoi(value) > 0;
+
+	if (!value) {
+		fprintf(stderr, "freeze_on_smi is not supported.\n");
+		return -1;
+	}
+	free(value);
+	if (!frozen) {
+		if (write_freeze_on_smi("1")) {
+			fprintf(stderr, "Failed to set freeze_on_smi.\n");
+			return -1;
+		}
+		smi_freeze_set = true;
+	}
+	if (!msr || !pmu__find_alias(msr, "aperf") || !pmu__find_alias(msr, "smi")) {
+		fprintf(stderr, "To measure SMI cost, it needs msr/aperf/, msr/smi/ and cpu/cycles/ "
+			"support\n");
+		return -1;
+	}
+	metric_only = true;
+	return add_event_string("{msr/aperf/,msr/smi/,cycles}", "Cannot set up SMI cost events",
+				"{msr/aperf/,msr/smi/,cycles}");
+}
+
+/* --topdown: the level 1 slots of Intel's top-down method, counted on CPUs. */
+static int add_topdown_events(void)
+{
+	static const char *const level1[] = {
+		"topdown-total-slots", "topdown-slots-retired", "topdown-recovery-bubbles",
+		"topdown-fetch-bubbles", "topdown-slots-issued",
+	};
+	struct strbuf events = STRBUF_INIT;
+	int err;
+
+	if (topdown_level > 1) {
+		fprintf(stderr, "Invalid top-down metrics level. The max level is 1.\n");
+		return -1;
+	}
+	if (!target__has_cpu(&target)) {
+		fprintf(stderr, "top down event configuration requires system-wide mode (-a)\n");
+		return -1;
+	}
+	metric_only = true;
+	for (size_t i = 0; i < ARRAY_SIZE(level1); i++)
+		if (cpu_pmu_has(level1[i]))
+			strbuf_addf(&events, "%s%s", events.len ? "," : "{", level1[i]);
+	if (!events.len) {
+		fprintf(stderr, "System does not support topdown\n");
+		return -1;
+	}
+	strbuf_addch(&events, '}');
+	err = add_event_string(events.buf, "Cannot set up top down events", events.buf);
+	strbuf_release(&events);
+	return err;
+}
+
+/* The event sets of -M, -T, --smi-cost and --topdown, in perf's order. */
+static int add_special_events(void)
+{
+	if (metrics_list) {
+		/* perf's metric tables are not part of pcl: every name is unknown */
+		char *first = xstrndup(metrics_list, strcspn(metrics_list, ","));
+
+		fprintf(stderr, "Cannot find metric or group `%s'\n", first);
+		free(first);
+	}
+	if (null_run)
+		return 0;
+	if (transaction_run)
+		return add_transaction_events();
+	if (smi_cost && add_smi_cost_events())
+		return -1;
+	if (topdown_run)
+		return add_topdown_events();
+	return 0;
 }
 
 /* -g: every event in one group led by the first. */
@@ -731,6 +964,14 @@ static int check_options(void)
 		usage_pair("o", true, "log-fd", false);
 		return PCL_EXIT_EINVAL;
 	}
+	if (metric_only && aggr_mode == AGGR_THREAD) {
+		fprintf(stderr, "--metric-only is not supported with --per-thread\n");
+		return PCL_EXIT_EINVAL;
+	}
+	if (metric_only && run_count > 1) {
+		fprintf(stderr, "--metric-only is not supported with -r\n");
+		return PCL_EXIT_EINVAL;
+	}
 	if (run_table && run_count <= 1) {
 		fprintf(stderr, "--table is only supported with -r\n");
 		usage_pair("r", true, "table", false);
@@ -773,12 +1014,13 @@ static int check_target_options(void)
 		parse_options_usage(NULL, stat_options, "t", true);
 		return PCL_EXIT_EINVAL;
 	}
-	if (((aggr_mode != AGGR_GLOBAL && aggr_mode != AGGR_THREAD) || nr_cgroup_names) &&
-	    !target__has_cpu(&target)) {
+	if (((aggr_mode != AGGR_GLOBAL && aggr_mode != AGGR_THREAD) || nr_cgroup_names ||
+	     for_each_cgroup) && !target__has_cpu(&target)) {
 		fprintf(stderr, "both cgroup and no-aggregation modes only available in system-wide mode\n");
 		parse_options_usage(stat_usage, stat_options, "G", true);
 		parse_options_usage(NULL, stat_options, "A", true);
 		parse_options_usage(NULL, stat_options, "a", true);
+		parse_options_usage(NULL, stat_options, "for-each-cgroup", false);
 		return PCL_EXIT_EINVAL;
 	}
 	return 0;
@@ -959,6 +1201,8 @@ int cmd_stat(int argc, const char **argv)
 	setlocale(LC_ALL, "");
 	evlist__init(&evlist);
 	stat_options = options;
+	stat_argc = argc;
+	stat_argv = argv;
 	parse_events__stat_terms(true);
 	argc = parse_options(argc, argv, options, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 
@@ -990,7 +1234,24 @@ int cmd_stat(int argc, const char **argv)
 		goto out;
 	if (aggr_mode == AGGR_THREAD && target.system_wide)
 		target.per_thread = true;
+	if (add_special_events()) {
+		ret = PCL_EXIT_EINVAL;
+		goto out;
+	}
 	add_default_events();
+	if (for_each_cgroup && nr_cgroup_names) {
+		fprintf(stderr, "--cgroup and --for-each-cgroup cannot be used together\n");
+		usage_pair("G", true, "for-each-cgroup", false);
+		ret = PCL_EXIT_EINVAL;
+		goto out;
+	}
+	if (for_each_cgroup && evlist__expand_cgroups(&evlist, for_each_cgroup, &bad_cgroup)) {
+		fprintf(stderr, "no access to cgroup %s\n", bad_cgroup);
+		free(bad_cgroup);
+		parse_options_usage(stat_usage, stat_options, "for-each-cgroup", false);
+		ret = PCL_EXIT_EINVAL;
+		goto out;
+	}
 	if (group_run)
 		make_one_group();
 	if (evlist__attach_cgroups(&evlist, cgroup_names, nr_cgroup_names, &bad_cgroup)) {
@@ -1016,5 +1277,9 @@ out:
 		free(cgroup_names[i]);
 	free(cgroup_names);
 	evlist__exit(&evlist);
+	free(metrics_list);
+	control__close(&control);
+	if (smi_freeze_set)
+		write_freeze_on_smi("0");
 	return ret;
 }

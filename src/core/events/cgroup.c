@@ -38,7 +38,10 @@ static struct cgroup *find_cgroup(struct evlist *evlist, const struct evsel *upt
 	return NULL;
 }
 
-int evlist__attach_cgroups(struct evlist *evlist, char *const *names, int nr, char **bad_path)
+/* relative: names are paths below the mount point, a leading '/' included
+ * (--for-each-cgroup); otherwise one is added after the mount point (-G). */
+static int attach_cgroups(struct evlist *evlist, char *const *names, int nr, bool relative,
+			  char **bad_path)
 {
 	char *mnt;
 	int i = 0;
@@ -58,7 +61,8 @@ int evlist__attach_cgroups(struct evlist *evlist, char *const *names, int nr, ch
 			continue;
 		cgrp = find_cgroup(evlist, pos, name);
 		if (!cgrp) {
-			path = xasprintf("%s/%s", mnt, name);
+			path = relative && name[0] == '/' ? xasprintf("%s%s", mnt, name)
+							  : xasprintf("%s/%s", mnt, name);
 			fd = open(path, O_RDONLY | O_CLOEXEC);
 			if (fd < 0) {
 				*bad_path = path;
@@ -77,6 +81,11 @@ int evlist__attach_cgroups(struct evlist *evlist, char *const *names, int nr, ch
 	return 0;
 }
 
+int evlist__attach_cgroups(struct evlist *evlist, char *const *names, int nr, char **bad_path)
+{
+	return attach_cgroups(evlist, names, nr, false, bad_path);
+}
+
 void evlist__release_cgroups(struct evlist *evlist)
 {
 	evlist__for_each(evlist, pos) {
@@ -89,4 +98,69 @@ void evlist__release_cgroups(struct evlist *evlist)
 		free(cgrp->name);
 		free(cgrp);
 	}
+}
+
+/* The names of a comma-separated list, each once, in their first order. */
+static int split_unique(const char *list, char ***out)
+{
+	char **names = NULL;
+	int n = 0;
+
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+		char *name = xstrndup(p, len);
+		bool seen = false;
+
+		for (int i = 0; i < n && !seen; i++)
+			seen = !strcmp(names[i], name);
+		if (seen) {
+			free(name);
+		} else {
+			names = xrealloc(names, (size_t)(n + 1) * sizeof(*names));
+			names[n++] = name;
+		}
+		p += len;
+		if (!*p)
+			break;
+	}
+	*out = names;
+	return n;
+}
+
+int evlist__expand_cgroups(struct evlist *evlist, const char *list, char **bad_path)
+{
+	char **names, **per_event;
+	int nr_names = split_unique(list, &names), nr = evlist->nr_entries, k = 0, err;
+	int nr_groups = evlist->nr_groups;
+	struct evsel **orig = xcalloc((size_t)(nr ? nr : 1), sizeof(*orig)), **copy;
+
+	evlist__for_each(evlist, pos)
+		orig[k++] = pos;
+	copy = xcalloc((size_t)(nr ? nr : 1), sizeof(*copy));
+	per_event = xcalloc((size_t)(nr * nr_names + 1), sizeof(*per_event));
+	evlist__init(evlist);
+	k = 0;
+	for (int c = 0; c < nr_names; c++)
+		for (int i = 0; i < nr; i++) {
+			struct evsel *e = evsel__clone(orig[i]);
+
+			copy[i] = e;
+			/* a member follows its leader, which this copy has already made */
+			for (int j = 0; j < i; j++)
+				if (orig[i]->leader == orig[j])
+					e->leader = copy[j];
+			evlist__add(evlist, e);
+			per_event[k++] = names[c];
+		}
+	evlist->nr_groups = nr_groups * nr_names;
+	for (int i = 0; i < nr; i++)
+		evsel__delete(orig[i]);
+	err = attach_cgroups(evlist, per_event, k, true, bad_path);
+	for (int c = 0; c < nr_names; c++)
+		free(names[c]);
+	free(names);
+	free(per_event);
+	free(copy);
+	free(orig);
+	return err;
 }

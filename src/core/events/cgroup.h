@@ -24,6 +24,12 @@ char *cgroup__mountpoint(void);
  * could not be opened.
  */
 int evlist__attach_cgroups(struct evlist *evlist, char *const *names, int nr, char **bad_path);
+/*
+ * --for-each-cgroup: the events become one copy of the whole list (groups
+ * kept) per cgroup of the comma-separated list, a repeated name once, each
+ * copy counting in its cgroup.  Returns 0, or -1 as evlist__attach_cgroups.
+ */
+int evlist__expand_cgroups(struct evlist *evlist, const char *list, char **bad_path);
 /* Drops every event's cgroup, closing them with their last user. */
 void evlist__release_cgroups(struct evlist *evlist);
 
