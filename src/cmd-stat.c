@@ -1121,6 +1121,7 @@ static void setup_session(struct session *s, int argc, const char **argv)
 		.per_thread_skip_zero = target__has_per_thread(&target),
 		.csv_summary = summary && !no_csv_summary,
 		.interval_clear = interval_clear,
+		.metric_only = metric_only,
 		.target_desc = describe_target(argc, argv),
 		.tool_name = "pcl",
 		.counters = s->counters,
