@@ -725,6 +725,82 @@ static bool target_alive(const struct session *s)
 	return false;
 }
 
+/* "enable" / "disable": every event, or the one named after the command. */
+static void switch_events(bool on, const char *name)
+{
+	const char *state = on ? "enabled" : "disabled";
+
+	if (!*name) {
+		if (on)
+			evlist__enable(&evlist);
+		else
+			evlist__disable(&evlist);
+		fprintf(stderr, "Events %s\n", state);
+		return;
+	}
+	evlist__for_each(&evlist, pos) {
+		if (strcmp(pos->name, name))
+			continue;
+		if (on)
+			evsel__enable(pos);
+		else
+			evsel__disable(pos);
+		fprintf(stderr, "Event %s %s\n", name, state);
+		return;
+	}
+	fprintf(stderr, "failed: can't find '%s' event\n", name);
+}
+
+/* Carries out one --control command; perf prints -I counts at each switch. */
+static void serve_control(struct session *s, enum control_cmd cmd, const char *arg)
+{
+	switch (cmd) {
+	case CONTROL_ENABLE:
+	case CONTROL_DISABLE:
+		switch_events(cmd == CONTROL_ENABLE, arg);
+		control__ack(&control);
+		if (interval)
+			process_interval(s);
+		break;
+	case CONTROL_EVLIST:
+		evlist__for_each(&evlist, pos)
+			fprintf(stderr, "%s\n", pos->name);
+		control__ack(&control);
+		break;
+	case CONTROL_STOP:
+	case CONTROL_PING:
+		control__ack(&control);
+		break;
+	default:	/* snapshot is record's; the rest is no command */
+		break;
+	}
+}
+
+/* Sleeps ms, or less when a signal comes, serving --control meanwhile. */
+static void wait_serving_control(struct session *s, int ms)
+{
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000ULL;
+
+	if (control.fd < 0) {
+		poll(NULL, 0, ms);
+		return;
+	}
+	while (!done) {
+		uint64_t now = now_ns();
+		char line[256];
+		const char *arg;
+		enum control_cmd cmd;
+
+		if (now >= end)
+			return;
+		cmd = control__receive(&control, (int)((end - now + 999999) / 1000000), line,
+				       sizeof(line), &arg);
+		if (cmd == CONTROL_NONE)
+			return;
+		serve_control(s, cmd, arg);
+	}
+}
+
 /* Sleeps in -I/--timeout steps (or 1 s) until the target ends, a signal
  * arrives, the timeout passes or --interval-count intervals were printed. */
 static void dispatch_events(struct session *s, int *intervals_left)
@@ -736,7 +812,7 @@ static void dispatch_events(struct session *s, int *intervals_left)
 
 		if (exited)
 			break;
-		poll(NULL, 0, sleep_ms);
+		wait_serving_control(s, sleep_ms);
 		if (timeout)
 			break;
 		if (interval) {
@@ -822,7 +898,7 @@ static int run_once(struct session *s, int run_idx)
 	s->t0 = (uint64_t)s->ref_time.tv_sec * 1000000000ULL + (uint64_t)s->ref_time.tv_nsec;
 	target__cpu_times(s->forks ? s->workload.pid : tool_pid(s), s->times_start);
 	if (s->forks) {
-		if (interval || timeout)
+		if (interval || timeout || control.fd >= 0)
 			dispatch_events(s, &intervals_left);
 		if (s->workload.pid > 0 && timeout)
 			kill(s->workload.pid, SIGTERM);

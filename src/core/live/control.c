@@ -134,6 +134,6 @@ enum control_cmd control__receive(struct control *c, int timeout_ms, char *buf, 
 
 void control__ack(const struct control *c)
 {
-	if (c->ack_fd >= 0 && write(c->ack_fd, "ack\n", 4) != 4)
+	if (c->ack_fd >= 0 && write(c->ack_fd, "ack\n", 5) != 5)
 		return;	/* nobody listens: nothing to do */
 }
