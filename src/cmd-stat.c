@@ -678,6 +678,8 @@ static void process_counters(struct session *s, bool interval_mode)
 			continue;
 		}
 		evsel_counts__aggr_units(c, evsel, s->map, interval_mode, scale_opt, sc->values);
+		if (percore_show_thread && evsel->percore && aggr_mode == AGGR_NONE)
+			aggr_values__sum_core_siblings(s->map, sc->values);
 		if (c->failed || !evsel->supported) {
 			for (int u = 0; u < s->map->nr; u++)
 				sc->values[u].counted = false;
