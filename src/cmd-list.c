@@ -21,6 +21,7 @@
 #include "core/events/pmu.h"
 #include "core/symbols/sdt-events.h"
 #include "core/events/tracepoint.h"
+#include "core/probe/probe-spec.h"
 #include "util/glob.h"
 #include "util/parse-options.h"
 #include "util/util.h"
@@ -47,36 +48,40 @@ static void log_cpuid(struct list_opts *o)
 	free(id);
 }
 
-static int cmp_build_id(const void *a, const void *b)
+static const char *or_null(const char *s)
 {
-	return strcmp((*(const struct sdt_event *const *)a)->build_id,
-		      (*(const struct sdt_event *const *)b)->build_id);
+	return s ? s : "(null)";
 }
 
-/* With --debug, perf logs each SDT cache entry it parses: the binaries by
- * build id, each one's entries in its probes file's order. */
+/* With --debug, perf logs the probe point of each probe cache entry it
+ * parses: an SDT marker's event name, a cached probe definition's parts. */
 static void log_sdt_entries(const struct list_opts *o)
 {
-	struct sdt_event *evs, **firsts = NULL;
-	int n, nr_firsts = 0;
+	char **lines;
+	int n;
 
 	if (!o->debug)
 		return;
-	n = sdt_events__scan(NULL, NULL, &evs);
-	for (int i = 0; i < n; i++)
-		if (!i || strcmp(evs[i].build_id, evs[i - 1].build_id)) {
-			firsts = xrealloc(firsts, (size_t)(nr_firsts + 1) * sizeof(*firsts));
-			firsts[nr_firsts++] = &evs[i];
+	n = probe_cache__entries(&lines);
+	for (int i = 0; i < n; i++) {
+		struct probe_spec spec;
+		char err[256];
+		const char *colon = strchr(lines[i], ':');
+
+		if (lines[i][0] == '%' && colon) {
+			fprintf(stderr, "symbol:%.*s file:(null) line:0 offset:0 return:0 lazy:(null)\n",
+				(int)strcspn(colon + 1, "= "), colon + 1);
+		} else if (lines[i][0] == '#' && !probe_spec__parse(&spec, lines[i] + 1, err,
+								     sizeof(err))) {
+			fprintf(stderr, "symbol:%s file:%s line:%u offset:%lu return:%d lazy:%s\n",
+				or_null(spec.point.function), or_null(spec.point.file),
+				spec.point.line, spec.point.offset, spec.point.retprobe,
+				or_null(spec.point.lazy));
+			probe_spec__exit(&spec);
 		}
-	if (nr_firsts)
-		qsort(firsts, (size_t)nr_firsts, sizeof(*firsts), cmp_build_id);
-	for (int f = 0; f < nr_firsts; f++)
-		for (const struct sdt_event *e = firsts[f];
-		     e < evs + n && !strcmp(e->build_id, firsts[f]->build_id); e++)
-			fprintf(stderr, "symbol:%s file:(null) line:0 offset:0 return:0 lazy:(null)\n",
-				strchr(e->name, ':') + 1);
-	free(firsts);
-	sdt_events__free(evs, n);
+		free(lines[i]);
+	}
+	free(lines);
 }
 
 static void print_names(const struct list_opts *o, char **names, int n, const char *kind)

@@ -123,6 +123,25 @@ static void test_globs(void **state)
 	sdt_events__free(evs, n);
 }
 
+/* perf's load order: binaries by build id, each probes file's entries in
+ * order, SDT markers and cached probe definitions alike. */
+static void test_cache_entries(void **state)
+{
+	char **lines;
+	int n = probe_cache__entries(&lines);
+	bool self_first = strcmp(self_id, other_id) < 0;
+	int s = self_first ? 0 : 1;
+
+	assert_int_equal(n, 4);
+	assert_string_equal(lines[s], "%sdt_test:mark1=mark1");
+	assert_string_equal(lines[s + 1], "%sdt_test:other=other");
+	assert_string_equal(lines[s + 2], "#probe:plain=main");
+	assert_string_equal(lines[self_first ? 3 : 0], "%sdt_test:mark1=mark1");
+	for (int i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}
+
 static void test_no_cache(void **state)
 {
 	struct sdt_event *evs;
@@ -138,6 +157,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_list_all),
 		cmocka_unit_test(test_globs),
+		cmocka_unit_test(test_cache_entries),
 		cmocka_unit_test(test_no_cache),
 	};
 

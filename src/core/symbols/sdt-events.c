@@ -92,16 +92,17 @@ static int cmp_sdt(const void *a, const void *b)
 	return r;
 }
 
-int sdt_events__scan(const char *group_glob, const char *event_glob, struct sdt_event **out)
+/* Calls fn(probes file, build id, binary) for each binary of the cache that
+ * still has its build id, in the order the directories are read. */
+static void for_each_cached_binary(void (*fn)(const char *probes, const char *build_id,
+					      const char *path, void *arg), void *arg)
 {
 	char *dir = cache_dir(), *ids;
 	DIR *top;
 	struct dirent *de;
-	int n = 0;
 
-	*out = NULL;
 	if (!dir)
-		return 0;
+		return;
 	ids = xasprintf("%s/.build-id", dir);
 	top = opendir(ids);
 	while (top && (de = readdir(top))) {
@@ -123,7 +124,7 @@ int sdt_events__scan(const char *group_glob, const char *event_glob, struct sdt_
 			path = valid_origin(link, bid);
 			if (path) {
 				probes = xasprintf("%s/probes", link);
-				scan_probes(probes, group_glob, event_glob, bid, path, out, &n);
+				fn(probes, bid, path, arg);
 				free(probes);
 			}
 			free(path);
@@ -138,12 +139,93 @@ int sdt_events__scan(const char *group_glob, const char *event_glob, struct sdt_
 		closedir(top);
 	free(ids);
 	free(dir);
+}
+
+struct sdt_scan {
+	const char *group_glob, *event_glob;
+	struct sdt_event *evs;
+	int n;
+};
+
+static void scan_binary(const char *probes, const char *build_id, const char *path, void *arg)
+{
+	struct sdt_scan *sc = arg;
+
+	scan_probes(probes, sc->group_glob, sc->event_glob, build_id, path, &sc->evs, &sc->n);
+}
+
+static int scan_sdt_events(const char *group_glob, const char *event_glob,
+			   struct sdt_event **out)
+{
+	struct sdt_scan sc = { group_glob, event_glob, NULL, 0 };
+
+	for_each_cached_binary(scan_binary, &sc);
+	*out = sc.evs;
+	return sc.n;
+}
+
+/* The probes file of one binary, as lines. */
+struct cache_entries {
+	char *build_id;
+	char **lines;
+	int n;
+};
+
+struct cache_list {
+	struct cache_entries *v;
+	size_t n;
+};
+
+static void collect_entries(const char *probes, const char *build_id, const char *path,
+			    void *arg)
+{
+	struct cache_list *all = arg;
+	struct cache_entries *e;
+	char *text = read_file_str(probes), *save = NULL;
+
+	all->v = xrealloc(all->v, (all->n + 1) * sizeof(*all->v));
+	e = &all->v[all->n++];
+	*e = (struct cache_entries){ .build_id = xstrdup(build_id) };
+	for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] != '%' && line[0] != '#')
+			continue;
+		e->lines = xrealloc(e->lines, (size_t)(e->n + 1) * sizeof(char *));
+		e->lines[e->n++] = xstrdup(line);
+	}
+	free(text);
+}
+
+static int cmp_entries(const void *a, const void *b)
+{
+	return strcmp(((const struct cache_entries *)a)->build_id,
+		      ((const struct cache_entries *)b)->build_id);
+}
+
+int probe_cache__entries(char ***out)
+{
+	struct cache_list all = { NULL, 0 };
+	int n = 0;
+
+	for_each_cached_binary(collect_entries, &all);
+	if (all.n)
+		qsort(all.v, all.n, sizeof(*all.v), cmp_entries);
+	*out = NULL;
+	for (size_t i = 0; i < all.n; i++) {
+		for (int j = 0; j < all.v[i].n; j++) {
+			*out = xrealloc(*out, (size_t)(n + 1) * sizeof(char *));
+			(*out)[n++] = all.v[i].lines[j];
+		}
+		free(all.v[i].lines);
+		free(all.v[i].build_id);
+	}
+	free(all.v);
 	return n;
 }
 
 int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out)
 {
-	int n = sdt_events__scan(group_glob, event_glob, out), kept = 0;
+	int n = scan_sdt_events(group_glob, event_glob, out), kept = 0;
 
 	if (n)
 		qsort(*out, n, sizeof(**out), cmp_sdt);

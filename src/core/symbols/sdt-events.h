@@ -20,8 +20,13 @@ struct sdt_event {
  * count and sets *out (free with sdt_events__free).
  */
 int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out);
-/* The same events unsorted, duplicates kept: in the order the cache is read. */
-int sdt_events__scan(const char *group_glob, const char *event_glob, struct sdt_event **out);
+/*
+ * Every entry of the probe caches ("%GROUP:EVENT=..." SDT markers and
+ * "#SPEC" cached perf-probe definitions, the prefix kept), binaries by build
+ * id and each one's entries in file order, as perf loads them.  Returns the
+ * count and sets *lines (free each and the array).
+ */
+int probe_cache__entries(char ***lines);
 void sdt_events__free(struct sdt_event *evs, int n);
 
 /* The uprobe definitions cached for one event ("p:sdt_python/gc__start
