@@ -367,13 +367,13 @@ int cmd_list(int argc, const char **argv)
 		OPT_BOOLEAN('d', "desc", &desc,
 			    "Print extra event descriptions. --no-desc to not print."),
 		OPT_BOOLEAN('v', "long-desc", &long_desc, "Print longer event descriptions."),
+		OPT_BOOLEAN(0, "details", &details, "Print information on the perf event names and "
+			    "expressions used internally by events."),
+		OPT_BOOLEAN(0, "deprecated", &deprecated, "Print deprecated events."),
 		OPT_STRING(0, "cputype", &o.cputype, "hybrid cpu type",
 			   "Print events applying cpu with this type for hybrid platform "
 			   "(e.g. core or atom)"),
 		OPT_INCR(0, "debug", &o.debug, "Enable debugging output"),
-		OPT_BOOLEAN(0, "deprecated", &deprecated, "Print deprecated events."),
-		OPT_BOOLEAN(0, "details", &details, "Print information on the perf event names and "
-			    "expressions used internally by events."),
 		OPT_END(),
 	};
 	const char *const usage[] = {

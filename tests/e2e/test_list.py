@@ -136,3 +136,9 @@ def test_cputype_equals_perf(cputype):
         assert (got.returncode, got.stdout, got.stderr) == \
             (want.returncode, without_metrics(want.stdout), want.stderr)
     assert pcl("list", "--cputype").returncode == perf("list", "--cputype").returncode == 129
+
+
+def test_options_equal_perf():
+    assert pcl("list", "--list-opts").stdout == perf("list", "--list-opts").stdout
+    want = perf("list", "-h").stderr.splitlines()[3:]
+    assert pcl("list", "-h").stderr.splitlines()[3:] == want

@@ -554,3 +554,7 @@ def test_control_fifo_equals_perf(tmp_path):
     messages = lambda err: err.split("\n\n Performance counter stats")[0]
     assert messages(got[2]) == messages(want[2])
     assert "Event task-clock disabled\nfailed: can't find 'nosuch' event\n" in got[2]
+
+
+def test_list_opts_equal_perf():
+    assert pcl("stat", "--list-opts").stdout == perf("stat", "--list-opts").stdout
