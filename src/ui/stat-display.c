@@ -507,6 +507,9 @@ static void print_metric_only_row(struct stat_display *d, const char *prefix, in
 
 		if (!unit_shown(d, c, unit))
 			continue;
+		/* perf stamps each event's columns, not the row */
+		if (d->csv_summary && d->csv && !d->interval)
+			fprintf(d->out, "%16s%s", "summary", d->sep);
 		if (!v->counted) {
 			print_metric_only_value(d, c->evsel, NULL, &first);
 			continue;
@@ -728,10 +731,12 @@ void stat_display__print(struct stat_display *d, const struct timespec *ts)
 		print_interval_header(d);
 	} else {
 		print_header(d);
-		if (d->metric_only && !d->metric_header_done)
+		/* perf counts the -I prints too: a --summary after them has no header */
+		if (d->metric_only && d->metric_prints == 0)
 			print_metric_only_header(d, false);
-		d->metric_header_done = true;
 	}
+	if (d->metric_only && d->metric_prints++ == 25)
+		d->metric_prints = 0;
 	if (d->metric_only)
 		print_metric_only(d, prefix);
 	else

@@ -54,7 +54,7 @@ struct stat_display {
 
 	/* state */
 	int interval_rows;		/* repeats the interval header every 25 */
-	bool metric_header_done;	/* --metric-only without -I: the header comes once */
+	int metric_prints;		/* --metric-only: prints so far, perf's header counter */
 	bool hint_uncounted;		/* a supported event was not counted */
 	bool hint_mixed_group;
 };

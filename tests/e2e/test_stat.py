@@ -522,6 +522,17 @@ def test_metric_only_default_events_equal_perf(args):
     assert STAMP.sub("N", b.stderr) == STAMP.sub("N", a.stderr)
 
 
+@pytest.mark.parametrize("fmt", [[], ["-x,"], ["-x,", "--no-csv-summary"], ["-j"], ["-a", "-A"]],
+                         ids=lambda f: " ".join(f) or "text")
+def test_metric_only_summary_equals_perf(fmt):
+    """After the -I rows the --summary totals come without a header, each
+    event's CSV columns stamped "summary"."""
+    a, b = both("--metric-only", *fmt, "-I", "100", "--interval-count", "1", "--summary",
+                "-e", "cycles,task-clock", "sleep", "0.3")
+    assert b.returncode == a.returncode == 0
+    assert STAMP.sub("N", b.stderr) == STAMP.sub("N", a.stderr)
+
+
 def control_session(tool, tmp_path, commands):
     """Runs tool stat --control on FIFOs, sends commands 0.1 s apart; returns
     what came back on the ack FIFO and stderr."""
