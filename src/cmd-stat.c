@@ -53,7 +53,9 @@ static bool interval_given;
 static const char *csv_sep, *output_name, *pre_cmd, *post_cmd;
 static char **cgroup_names;
 static int nr_cgroup_names;
-static bool metric_only, metric_no_group, metric_no_merge, hybrid_merge, percore_show_thread;
+static bool metric_only, percore_show_thread;
+/* accepted as perf's: they tune -M metric events and hybrid PMUs, none here */
+static bool metric_no_group, metric_no_merge, hybrid_merge;
 static bool topdown_run, transaction_run, smi_cost;
 static unsigned int topdown_level;
 static char *metrics_list;		/* -M, the lists of every -M joined by ',' */
