@@ -53,35 +53,44 @@ static const char *or_null(const char *s)
 	return s ? s : "(null)";
 }
 
-/* With --debug, perf logs the probe point of each probe cache entry it
- * parses: an SDT marker's event name, a cached probe definition's parts. */
+/* A probe cache line as perf's debug log shows its probe point. */
+static void log_probe_point(const char *line)
+{
+	struct probe_spec spec;
+	char err[256];
+	const char *colon = strchr(line, ':');
+
+	if (line[0] == '%' && colon) {
+		fprintf(stderr, "symbol:%.*s file:(null) line:0 offset:0 return:0 lazy:(null)\n",
+			(int)strcspn(colon + 1, "= "), colon + 1);
+	} else if (line[0] == '#' && !probe_spec__parse(&spec, line + 1, err, sizeof(err))) {
+		fprintf(stderr, "symbol:%s file:%s line:%u offset:%lu return:%d lazy:%s\n",
+			or_null(spec.point.function), or_null(spec.point.file), spec.point.line,
+			spec.point.offset, spec.point.retprobe, or_null(spec.point.lazy));
+		probe_spec__exit(&spec);
+	}
+}
+
+/* With --debug, perf logs each probe cache it opens (or fails to: a build
+ * id whose cache directory is gone is then taken for a file name) and the
+ * probe point of every entry. */
 static void log_sdt_entries(const struct list_opts *o)
 {
-	char **lines;
-	int n;
+	struct probe_cache_list all;
 
 	if (!o->debug)
 		return;
-	n = probe_cache__entries(&lines);
-	for (int i = 0; i < n; i++) {
-		struct probe_spec spec;
-		char err[256];
-		const char *colon = strchr(lines[i], ':');
-
-		if (lines[i][0] == '%' && colon) {
-			fprintf(stderr, "symbol:%.*s file:(null) line:0 offset:0 return:0 lazy:(null)\n",
-				(int)strcspn(colon + 1, "= "), colon + 1);
-		} else if (lines[i][0] == '#' && !probe_spec__parse(&spec, lines[i] + 1, err,
-								     sizeof(err))) {
-			fprintf(stderr, "symbol:%s file:%s line:%u offset:%lu return:%d lazy:%s\n",
-				or_null(spec.point.function), or_null(spec.point.file),
-				spec.point.line, spec.point.offset, spec.point.retprobe,
-				or_null(spec.point.lazy));
-			probe_spec__exit(&spec);
+	probe_cache__files(&all);
+	for (size_t i = 0; i < all.n; i++) {
+		if (all.v[i].missing) {
+			fprintf(stderr, "Failed to get build-id from %s.\nCache open error: -1\n",
+				all.v[i].build_id);
+			continue;
 		}
-		free(lines[i]);
+		for (int j = 0; j < all.v[i].nr_lines; j++)
+			log_probe_point(all.v[i].lines[j]);
 	}
-	free(lines);
+	probe_cache_list__exit(&all);
 }
 
 static void print_names(const struct list_opts *o, char **names, int n, const char *kind)

@@ -164,63 +164,53 @@ static int scan_sdt_events(const char *group_glob, const char *event_glob,
 	return sc.n;
 }
 
-/* The probes file of one binary, as lines. */
-struct cache_entries {
-	char *build_id;
-	char **lines;
-	int n;
-};
-
-struct cache_list {
-	struct cache_entries *v;
-	size_t n;
-};
-
-static void collect_entries(const char *probes, const char *build_id, const char *path,
-			    void *arg)
+static void collect_files(const char *probes, const char *build_id, const char *path,
+			  void *arg)
 {
-	struct cache_list *all = arg;
-	struct cache_entries *e;
+	struct probe_cache_list *all = arg;
+	struct probe_cache_file *f;
 	char *text = read_file_str(probes), *save = NULL;
+	char *dir = xstrndup(probes, strlen(probes) - strlen("/probes"));
 
 	all->v = xrealloc(all->v, (all->n + 1) * sizeof(*all->v));
-	e = &all->v[all->n++];
-	*e = (struct cache_entries){ .build_id = xstrdup(build_id) };
+	f = &all->v[all->n++];
+	*f = (struct probe_cache_file){ .build_id = xstrdup(build_id),
+					.missing = access(dir, F_OK) != 0 };
+	free(dir);
 	for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] != '%' && line[0] != '#')
 			continue;
-		e->lines = xrealloc(e->lines, (size_t)(e->n + 1) * sizeof(char *));
-		e->lines[e->n++] = xstrdup(line);
+		f->lines = xrealloc(f->lines, (size_t)(f->nr_lines + 1) * sizeof(char *));
+		f->lines[f->nr_lines++] = xstrdup(line);
 	}
 	free(text);
 }
 
-static int cmp_entries(const void *a, const void *b)
+static int cmp_files(const void *a, const void *b)
 {
-	return strcmp(((const struct cache_entries *)a)->build_id,
-		      ((const struct cache_entries *)b)->build_id);
+	return strcmp(((const struct probe_cache_file *)a)->build_id,
+		      ((const struct probe_cache_file *)b)->build_id);
 }
 
-int probe_cache__entries(char ***out)
+void probe_cache__files(struct probe_cache_list *all)
 {
-	struct cache_list all = { NULL, 0 };
-	int n = 0;
+	*all = (struct probe_cache_list){ NULL, 0 };
+	for_each_cached_binary(collect_files, all);
+	if (all->n)
+		qsort(all->v, all->n, sizeof(*all->v), cmp_files);
+}
 
-	for_each_cached_binary(collect_entries, &all);
-	if (all.n)
-		qsort(all.v, all.n, sizeof(*all.v), cmp_entries);
-	*out = NULL;
-	for (size_t i = 0; i < all.n; i++) {
-		for (int j = 0; j < all.v[i].n; j++) {
-			*out = xrealloc(*out, (size_t)(n + 1) * sizeof(char *));
-			(*out)[n++] = all.v[i].lines[j];
-		}
-		free(all.v[i].lines);
-		free(all.v[i].build_id);
+void probe_cache_list__exit(struct probe_cache_list *all)
+{
+	for (size_t i = 0; i < all->n; i++) {
+		for (int j = 0; j < all->v[i].nr_lines; j++)
+			free(all->v[i].lines[j]);
+		free(all->v[i].lines);
+		free(all->v[i].build_id);
 	}
-	free(all.v);
-	return n;
+	free(all->v);
+	*all = (struct probe_cache_list){ NULL, 0 };
 }
 
 int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out)
