@@ -1326,8 +1326,10 @@ int cmd_stat(int argc, const char **argv)
 		ret = PCL_EXIT_EINVAL;
 		goto out;
 	}
-	if (for_each_cgroup && evlist__expand_cgroups(&evlist, for_each_cgroup, &bad_cgroup)) {
-		fprintf(stderr, "no access to cgroup %s\n", bad_cgroup);
+	if (for_each_cgroup && (ret = evlist__expand_cgroups(&evlist, for_each_cgroup,
+							     &bad_cgroup))) {
+		fprintf(stderr, ret == -2 ? "no cgroup matched: %s\n" : "no access to cgroup %s\n",
+			bad_cgroup);
 		free(bad_cgroup);
 		parse_options_usage(stat_usage, stat_options, "for-each-cgroup", false);
 		ret = PCL_EXIT_EINVAL;

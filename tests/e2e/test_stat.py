@@ -457,6 +457,7 @@ REFUSALS = [
     ["--metric-only", "--per-thread", "true"],
     ["--for-each-cgroup", "/", "true"],
     ["--for-each-cgroup", "/pcl-no-such-cgroup", "-a", "true"],
+    ["--for-each-cgroup", "^/pcl-no-such.*,^q", "-a", "true"],   # expressions, none matches
     ["-e", "task-clock", "-G", "/", "--for-each-cgroup", "/", "-a", "true"],
     ["--for-each-cgroup", "/", "-e", "task-clock", "-G", "/", "-a", "true"],
 ]
@@ -481,6 +482,7 @@ def test_refusals_equal_perf(args):
     ["-a", "--for-each-cgroup", "/,/", "-x,", "-e", "task-clock", "sleep", "0.05"],
     ["-a", "-A", "--for-each-cgroup", "/", "-e", "{task-clock,cpu-clock}", "sleep", "0.05"],
     ["-a", "--for-each-cgroup", "/", "sleep", "0.05"],
+    ["-a", "--for-each-cgroup", "^$,/", "-e", "task-clock", "sleep", "0.05"],  # the root as ""
 ], ids=lambda a: " ".join(a))
 def test_accepted_options_same_shape(args):
     """-M names no metric pcl knows (perf's message, then the defaults); the

@@ -171,7 +171,17 @@ static void expand_cgroups(void **state)
 	assert_ptr_equal(e[0]->cgrp, e[1]->cgrp);
 	evlist__release_cgroups(&evlist);
 
-	/* names are below the mount point: "/x" is not "mount//x" */
+	/* a regular expression matches paths below the mount point, "" the root */
+	assert_int_equal(evlist__expand_cgroups(&evlist, "^$", &bad), 0);
+	assert_int_equal(evlist.nr_entries, 2);
+	assert_string_equal(evlist.first->cgrp->name, "");
+	evlist__release_cgroups(&evlist);
+	assert_int_equal(evlist__expand_cgroups(&evlist, "^pcl-no-such$,^/pcl-none", &bad), -2);
+	assert_string_equal(bad, "^pcl-no-such$,^/pcl-none");
+	free(bad);
+	assert_int_equal(evlist.nr_entries, 2);
+
+	/* one leading '/' goes: "/x" is "mount/x" */
 	assert_int_equal(evlist__expand_cgroups(&evlist, "/,/pcl-no-such-cgroup", &bad), -1);
 	assert_int_equal(evlist.nr_entries, 4);
 	assert_non_null(bad);
