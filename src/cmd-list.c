@@ -116,7 +116,7 @@ static void push(char ***names, int *n, char *s)
 	(*names)[(*n)++] = s;
 }
 
-static void print_symbols(struct list_opts *o, const char *glob, uint32_t type)
+static void print_symbols(const struct list_opts *o, const char *glob, uint32_t type)
 {
 	const struct event_symbol *syms = type == PERF_TYPE_HARDWARE ? hw_event_symbols
 								     : sw_event_symbols;
@@ -141,7 +141,7 @@ static void print_symbols(struct list_opts *o, const char *glob, uint32_t type)
 	strlist__free(names, n);
 }
 
-static void print_tool(struct list_opts *o, const char *glob)
+static void print_tool(const struct list_opts *o, const char *glob)
 {
 	for (int i = TOOL_NONE + 1; i < TOOL_EVENT_MAX; i++) {
 		const char *name = tool_event_names[i];
@@ -253,7 +253,7 @@ static void print_pmu(struct list_opts *o, const char *glob)
 	free(evs);
 }
 
-static void print_tracepoints(struct list_opts *o, const char *sys_glob,
+static void print_tracepoints(const struct list_opts *o, const char *sys_glob,
 			      const char *evt_glob)
 {
 	char **names;
@@ -264,7 +264,7 @@ static void print_tracepoints(struct list_opts *o, const char *sys_glob,
 }
 
 /* A marker cached for several binaries is shown with each one's path and id. */
-static void print_sdt(struct list_opts *o, const char *group_glob, const char *event_glob)
+static void print_sdt(const struct list_opts *o, const char *group_glob, const char *event_glob)
 {
 	struct sdt_event *evs;
 	int n;
@@ -291,7 +291,7 @@ static void print_sdt(struct list_opts *o, const char *group_glob, const char *e
 	sdt_events__free(evs, n);
 }
 
-static void print_descriptors(struct list_opts *o)
+static void print_descriptors(const struct list_opts *o)
 {
 	if (o->raw_dump)
 		return;
