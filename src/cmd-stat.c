@@ -61,7 +61,8 @@ static unsigned int topdown_level;
 static char *metrics_list;		/* -M, the lists of every -M joined by ',' */
 static const char *for_each_cgroup;	/* --for-each-cgroup */
 static struct control control = { .fd = -1, .ack_fd = -1 };
-static int stat_argc;			/* the command line, to tell "--opt=v" from "--opt v" */
+/* the command line, to tell "--opt=v" from "--opt v" */
+static int stat_argc;
 static const char **stat_argv;
 
 static const struct option *stat_options;
@@ -266,14 +267,16 @@ static const struct option options[] = {
 		     "Set the metrics level for the top-down statistics (0: max level)"),
 	OPT_BOOLEAN(0, "smi-cost", &smi_cost, "measure SMI cost"),
 	OPT_CALLBACK('M', "metrics", NULL, "metric/metric group list",
-		     "monitor specified metrics or metric groups (separated by ,)", parse_metrics_opt),
+		     "monitor specified metrics or metric groups (separated by ,)",
+		     parse_metrics_opt),
 	OPT_BOOLEAN(0, "all-kernel", &all_kernel, "Configure all used events to run in kernel space."),
 	OPT_BOOLEAN(0, "all-user", &all_user, "Configure all used events to run in user space."),
 	OPT_BOOLEAN(0, "percore-show-thread", &percore_show_thread,
 		    "Use with 'percore' event qualifier to show the event counts of one hardware "
 		    "thread by sum up total hardware threads of same physical core"),
 	OPT_BOOLEAN(0, "summary", &summary, "print summary for interval mode"),
-	OPT_BOOLEAN(0, "no-csv-summary", &no_csv_summary, "don't print 'summary' for CSV summary output"),
+	OPT_BOOLEAN(0, "no-csv-summary", &no_csv_summary,
+		    "don't print 'summary' for CSV summary output"),
 	OPT_BOOLEAN(0, "quiet", &quiet,
 		    "don't print any output, messages or warnings (useful with record)"),
 	OPT_CALLBACK(0, "cputype", NULL, "hybrid cpu type",
@@ -454,7 +457,8 @@ static int add_transaction_events(void)
 {
 	static const char full[] = "task-clock,{instructions,cycles,cpu/cycles-t/,cpu/tx-start/,"
 				   "cpu/el-start/,cpu/cycles-ct/}";
-	static const char limited[] = "task-clock,{instructions,cycles,cpu/cycles-t/,cpu/tx-start/}";
+	static const char limited[] = "task-clock,{instructions,cycles,cpu/cycles-t/,"
+				      "cpu/tx-start/}";
 	bool all = cpu_pmu_has("cycles-ct") && cpu_pmu_has("el-start");
 
 	return add_event_string(all ? full : limited, "Cannot set up transaction events", full);
@@ -494,8 +498,8 @@ static int add_smi_cost_events(void)
 		smi_freeze_set = true;
 	}
 	if (!msr || !pmu__find_alias(msr, "aperf") || !pmu__find_alias(msr, "smi")) {
-		fprintf(stderr, "To measure SMI cost, it needs msr/aperf/, msr/smi/ and cpu/cycles/ "
-			"support\n");
+		fprintf(stderr, "To measure SMI cost, it needs msr/aperf/, msr/smi/ and "
+			"cpu/cycles/ support\n");
 		return -1;
 	}
 	metric_only = true;

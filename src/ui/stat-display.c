@@ -543,12 +543,14 @@ static void print_interval_header(struct stat_display *d)
 	static const char *const heads[][2] = {
 		[AGGR_GLOBAL] = { "#           time", "             counts %*s events\n" },
 		[AGGR_NONE] = { "#           time CPU    ", "                counts %*s events\n" },
-		[AGGR_SOCKET] = { "#           time socket cpus", "             counts %*s events\n" },
+		[AGGR_SOCKET] = { "#           time socket cpus",
+				  "             counts %*s events\n" },
 		[AGGR_DIE] = { "#           time die          cpus",
 			       "             counts %*s events\n" },
 		[AGGR_CORE] = { "#           time core            cpus",
 				"             counts %*s events\n" },
-		[AGGR_NODE] = { "#           time node   cpus", "             counts %*s events\n" },
+		[AGGR_NODE] = { "#           time node   cpus",
+				"             counts %*s events\n" },
 		[AGGR_THREAD] = { "#           time             comm-pid",
 				  "                  counts %*s events\n" },
 	};
@@ -722,8 +724,9 @@ void stat_display__print(struct stat_display *d, const struct timespec *ts)
 
 	if (ts) {
 		if (d->json)
-			snprintf(prefix, sizeof(prefix), d->metric_only ? "{\"interval\" : %lu.%09lu}"
-					 : "{\"interval\" : %lu.%09lu, ",
+			snprintf(prefix, sizeof(prefix),
+				 d->metric_only ? "{\"interval\" : %lu.%09lu}"
+						: "{\"interval\" : %lu.%09lu, ",
 				 (unsigned long)ts->tv_sec, (unsigned long)ts->tv_nsec);
 		else
 			snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s",
