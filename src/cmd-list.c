@@ -6,7 +6,9 @@
  * tracepoints.  Arguments pick classes (hw sw cache pmu tracepoint sdt),
  * SYS:EVENT globs for tracepoints, or keywords (matched as *KEYWORD*).
  * perf's vendor metric tables are not part of pcl, so there is no
- * "Metric Groups" section.
+ * "Metric Groups" section, and the options that only change how metrics
+ * and vendor events are described (-d, -v, --details, --deprecated) leave
+ * this output as it is, as they do perf's on a machine without such events.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +16,12 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "core/data/header-features.h"
 #include "core/events/event-names.h"
 #include "core/events/pmu.h"
 #include "core/symbols/sdt-events.h"
 #include "core/events/tracepoint.h"
+#include "core/probe/probe-spec.h"
 #include "util/glob.h"
 #include "util/parse-options.h"
 #include "util/util.h"
@@ -25,7 +29,69 @@
 struct list_opts {
 	bool raw_dump;		/* names only, space separated (shell completion) */
 	bool tty;		/* perf's pager layout: a header and blank lines */
+	int debug;		/* --debug: what perf's verbose mode logs on stderr */
+	bool cpuid_logged;	/* perf looks its event tables up once */
+	const char *cputype;	/* --cputype: only that hybrid PMU's events */
 };
+
+/* With --debug, perf names the CPU whose event tables it consults. */
+static void log_cpuid(struct list_opts *o)
+{
+	char *id;
+
+	if (!o->debug || o->cpuid_logged)
+		return;
+	o->cpuid_logged = true;
+	id = cpuinfo_cpuid('-');
+	if (id)
+		fprintf(stderr, "Using CPUID %s\n", id);
+	free(id);
+}
+
+static const char *or_null(const char *s)
+{
+	return s ? s : "(null)";
+}
+
+/* A probe cache line as perf's debug log shows its probe point. */
+static void log_probe_point(const char *line)
+{
+	struct probe_spec spec;
+	char err[256];
+	const char *colon = strchr(line, ':');
+
+	if (line[0] == '%' && colon) {
+		fprintf(stderr, "symbol:%.*s file:(null) line:0 offset:0 return:0 lazy:(null)\n",
+			(int)strcspn(colon + 1, "= "), colon + 1);
+	} else if (line[0] == '#' && !probe_spec__parse(&spec, line + 1, err, sizeof(err))) {
+		fprintf(stderr, "symbol:%s file:%s line:%u offset:%lu return:%d lazy:%s\n",
+			or_null(spec.point.function), or_null(spec.point.file), spec.point.line,
+			spec.point.offset, spec.point.retprobe, or_null(spec.point.lazy));
+		probe_spec__exit(&spec);
+	}
+}
+
+/* With --debug, perf logs each probe cache it opens (or fails to: a build
+ * id whose cache directory is gone is then taken for a file name) and the
+ * probe point of every entry. */
+static void log_sdt_entries(const struct list_opts *o)
+{
+	struct probe_cache_list all;
+
+	if (!o->debug)
+		return;
+	probe_cache__files(&all);
+	for (size_t i = 0; i < all.n; i++) {
+		if (all.v[i].missing) {
+			fprintf(stderr, "Failed to get build-id from %s.\nCache open error: -1\n",
+				all.v[i].build_id);
+			continue;
+		}
+		for (int j = 0; j < all.v[i].nr_lines; j++)
+			log_probe_point(all.v[i].lines[j]);
+	}
+	probe_cache_list__exit(&all);
+}
 
 static void print_names(const struct list_opts *o, char **names, int n, const char *kind)
 {
@@ -92,11 +158,12 @@ static void print_tool(const struct list_opts *o, const char *glob)
 		putchar('\n');
 }
 
-static void print_cache(const struct list_opts *o, const char *glob)
+static void print_cache(struct list_opts *o, const char *glob)
 {
 	char **names = NULL, name[128];
 	int n = 0;
 
+	log_cpuid(o);
 	for (unsigned type = 0; type < PERF_COUNT_HW_CACHE_MAX; type++)
 		for (unsigned op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
 			if (!hw_cache_op_valid(type, op))
@@ -136,14 +203,21 @@ static int cmp_pmu_event(const void *a, const void *b)
 	return strcmp(x->alias, y->alias);
 }
 
-static void print_pmu(const struct list_opts *o, const char *glob)
+/* --cputype keeps the other hybrid PMUs (cpu_core, cpu_atom) out. */
+static bool pmu_shown(const struct list_opts *o, const struct pmu *pmu)
+{
+	return !o->cputype || strncmp(pmu->name, "cpu_", 4) || !strcmp(pmu->name + 4, o->cputype);
+}
+
+static void print_pmu(struct list_opts *o, const char *glob)
 {
 	int nr, n = 0, printed = 0;
 	const struct pmu *pmus = pmus__all(&nr);
 	struct pmu_event *evs = NULL;
 
+	log_cpuid(o);
 	for (int i = 0; i < nr; i++)
-		for (int j = 0; j < pmus[i].nr_aliases; j++) {
+		for (int j = 0; j < pmus[i].nr_aliases && pmu_shown(o, &pmus[i]); j++) {
 			const struct pmu *pmu = &pmus[i];
 			const struct pmu_alias *alias = &pmu->aliases[j];
 			char *slashed = pmu_alias__slashed_name(pmu, alias);
@@ -193,7 +267,10 @@ static void print_tracepoints(const struct list_opts *o, const char *sys_glob,
 static void print_sdt(const struct list_opts *o, const char *group_glob, const char *event_glob)
 {
 	struct sdt_event *evs;
-	int n = sdt_events__list(group_glob, event_glob, &evs);
+	int n;
+
+	log_sdt_entries(o);
+	n = sdt_events__list(group_glob, event_glob, &evs);
 
 	for (int i = 0; i < n; i++) {
 		bool detail = (i && !strcmp(evs[i].name, evs[i - 1].name)) ||
@@ -229,7 +306,7 @@ static void print_descriptors(const struct list_opts *o)
 }
 
 /* Everything matching glob; all of it, with the descriptors, when NULL. */
-static void print_all(const struct list_opts *o, const char *glob)
+static void print_all(struct list_opts *o, const char *glob)
 {
 	print_symbols(o, glob, PERF_TYPE_HARDWARE);
 	print_symbols(o, glob, PERF_TYPE_SOFTWARE);
@@ -242,7 +319,7 @@ static void print_all(const struct list_opts *o, const char *glob)
 	print_sdt(o, NULL, glob);
 }
 
-static void print_arg(const struct list_opts *o, const char *arg)
+static void print_arg(struct list_opts *o, const char *arg)
 {
 	const char *colon = strchr(arg, ':');
 
@@ -262,11 +339,13 @@ static void print_arg(const struct list_opts *o, const char *arg)
 	} else if (!strcmp(arg, "metric") || !strcmp(arg, "metrics") ||
 		   !strcmp(arg, "metricgroup") || !strcmp(arg, "metricgroups")) {
 		/* perf's metrics come from its vendor tables, which pcl does not carry */
+		log_cpuid(o);
 	} else if (colon) {
 		char *sys = xstrndup(arg, (size_t)(colon - arg));
 
 		print_tracepoints(o, sys, colon + 1);
 		print_sdt(o, sys, colon + 1);
+		log_cpuid(o);	/* perf goes on to its metric tables */
 		free(sys);
 	} else {
 		char *glob = xasprintf("*%s*", arg);
@@ -276,12 +355,34 @@ static void print_arg(const struct list_opts *o, const char *arg)
 	}
 }
 
+static bool hybrid_pmu_exists(const char *cputype)
+{
+	char *path = xasprintf("/sys/bus/event_source/devices/cpu_%s", cputype);
+	bool found = access(path, F_OK) == 0;
+
+	free(path);
+	return found;
+}
+
 int cmd_list(int argc, const char **argv)
 {
 	struct list_opts o = { .tty = isatty(STDOUT_FILENO) };
+	/* accepted for perf's command lines: they only change metric and vendor
+	 * event descriptions, which pcl does not carry */
+	bool desc = true, long_desc = false, deprecated = false, details = false;
 	const struct option options[] = {
 		{ .type = OPT_BOOL_T, .long_name = "raw-dump", .value = &o.raw_dump,
 		  .help = "Dump raw events", .flags = OPTF_HIDDEN },
+		OPT_BOOLEAN('d', "desc", &desc,
+			    "Print extra event descriptions. --no-desc to not print."),
+		OPT_BOOLEAN('v', "long-desc", &long_desc, "Print longer event descriptions."),
+		OPT_BOOLEAN(0, "details", &details, "Print information on the perf event names and "
+			    "expressions used internally by events."),
+		OPT_BOOLEAN(0, "deprecated", &deprecated, "Print deprecated events."),
+		OPT_STRING(0, "cputype", &o.cputype, "hybrid cpu type",
+			   "Print events applying cpu with this type for hybrid platform "
+			   "(e.g. core or atom)"),
+		OPT_INCR(0, "debug", &o.debug, "Enable debugging output"),
 		OPT_END(),
 	};
 	const char *const usage[] = {
@@ -290,6 +391,8 @@ int cmd_list(int argc, const char **argv)
 	};
 
 	argc = parse_options(argc, argv, options, usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (o.cputype && !hybrid_pmu_exists(o.cputype))
+		fprintf(stderr, "WARNING: hybrid cputype is not supported!\n");
 	if (o.tty && !o.raw_dump)
 		printf("\nList of pre-defined events (to be used in -e):\n\n");
 	if (argc == 0)

@@ -23,6 +23,8 @@
 #include "core/events/evlist.h"
 #include "core/hist/metrics.h"
 #include "core/events/parse-events.h"
+#include "core/events/pmu.h"
+#include "core/live/control.h"
 #include "core/live/target.h"
 #include "ui/stat-display.h"
 #include "util/exit-codes.h"
@@ -51,6 +53,17 @@ static bool interval_given;
 static const char *csv_sep, *output_name, *pre_cmd, *post_cmd;
 static char **cgroup_names;
 static int nr_cgroup_names;
+static bool metric_only, percore_show_thread;
+/* accepted as perf's: they tune -M metric events and hybrid PMUs, none here */
+static bool metric_no_group, metric_no_merge, hybrid_merge;
+static bool topdown_run, transaction_run, smi_cost;
+static unsigned int topdown_level;
+static char *metrics_list;		/* -M, the lists of every -M joined by ',' */
+static const char *for_each_cgroup;	/* --for-each-cgroup */
+static struct control control = { .fd = -1, .ack_fd = -1 };
+/* the command line, to tell "--opt=v" from "--opt v" */
+static int stat_argc;
+static const char **stat_argv;
 
 static const struct option *stat_options;
 
@@ -85,6 +98,11 @@ static int parse_cgroup_opt(const struct option *opt, const char *arg, bool unse
 {
 	const char *p = arg;
 
+	if (for_each_cgroup) {
+		fprintf(stderr, "--cgroup and --for-each-cgroup cannot be used together\n");
+		parse_options_usage(stat_usage, stat_options, "G", true);
+		exit(PCL_EXIT_USAGE);
+	}
 	if (!evlist.nr_entries) {
 		fprintf(stderr, "must define events before cgroups\n");
 		parse_options_usage(stat_usage, stat_options, "G", true);
@@ -100,6 +118,65 @@ static int parse_cgroup_opt(const struct option *opt, const char *arg, bool unse
 		p = end + 1;
 	}
 	return 0;
+}
+
+/*
+ * A callback refusing its value: perf then shows the usage of the option as
+ * typed, which names no option when the value was attached ("--opt=value").
+ */
+static void refuse_option_value(const struct option *opt, const char *arg)
+{
+	bool separate = arg == opt->defstr;
+	char *typed;
+
+	for (int i = 0; i < stat_argc && !separate; i++)
+		separate = stat_argv[i] == arg;
+	typed = separate ? xstrdup(opt->long_name) : xasprintf("%s=%s", opt->long_name, arg);
+	parse_options_usage(stat_usage, stat_options, typed, false);
+	free(typed);
+	exit(PCL_EXIT_USAGE);
+}
+
+static int parse_metrics_opt(const struct option *opt, const char *arg, bool unset)
+{
+	char *joined = metrics_list ? xasprintf("%s,%s", metrics_list, arg) : xstrdup(arg);
+
+	free(metrics_list);
+	metrics_list = joined;
+	return 0;
+}
+
+/* Without hybrid PMUs (cpu_core, cpu_atom) perf refuses any type. */
+static int parse_cputype_opt(const struct option *opt, const char *arg, bool unset)
+{
+	char *path = xasprintf("/sys/bus/event_source/devices/cpu_%s", arg);
+	bool found = access(path, F_OK) == 0;
+
+	free(path);
+	if (found)
+		return 0;
+	fprintf(stderr, "--cputype %s is not supported!\n", arg);
+	refuse_option_value(opt, arg);
+	return -1;
+}
+
+/* The I/O metrics come from the root ports of Intel Xeon uncore PMUs. */
+static int parse_iostat_opt(const struct option *opt, const char *arg, bool unset)
+{
+	fprintf(stderr, "Unsupported uncore pmu configuration\n");
+	refuse_option_value(opt, arg);
+	return -1;
+}
+
+static int parse_control_opt(const struct option *opt, const char *arg, bool unset)
+{
+	control__close(&control);
+	if (!control__open(&control, arg))
+		return 0;
+	if (control.failed_path)
+		fprintf(stderr, "Failed to open '%s'\n", control.failed_path);
+	refuse_option_value(opt, arg);
+	return -1;
 }
 
 static int set_big_num(const struct option *opt, const char *arg, bool unset)
@@ -130,6 +207,7 @@ static int set_interval(const struct option *opt, const char *arg, bool unset)
 }
 
 static const struct option options[] = {
+	OPT_BOOLEAN('T', "transaction", &transaction_run, "hardware transaction statistics"),
 	OPT_CALLBACK('e', "event", NULL, "event",
 		     "event selector. use 'pcl list' to list available events", parse_event_opt),
 	OPT_CALLBACK(0, "filter", NULL, "filter", "event filter", parse_filter_opt),
@@ -152,11 +230,13 @@ static const struct option options[] = {
 	OPT_STRING('C', "cpu", &target.cpu_list, "cpu", "list of cpus to monitor in system-wide"),
 	OPT_SET_INT('A', "no-aggr", &aggr_mode, "disable CPU count aggregation", AGGR_NONE),
 	OPT_BOOLEAN(0, "no-merge", &no_merge, "Do not merge identical named events"),
+	OPT_BOOLEAN(0, "hybrid-merge", &hybrid_merge, "Merge identical named hybrid events"),
 	OPT_STRING('x', "field-separator", &csv_sep, "separator",
 		   "print counts with custom separator"),
 	OPT_BOOLEAN('j', "json-output", &json, "print counts in JSON format"),
 	OPT_CALLBACK('G', "cgroup", NULL, "name", "monitor event in cgroup name only",
 		     parse_cgroup_opt),
+	OPT_STRING(0, "for-each-cgroup", &for_each_cgroup, "name", "expand events for each cgroup"),
 	OPT_STRING('o', "output", &output_name, "file", "output file name"),
 	OPT_BOOLEAN(0, "append", &append_file, "append to the output file"),
 	OPT_INTEGER(0, "log-fd", &log_fd, "log output to fd, instead of stderr"),
@@ -167,8 +247,6 @@ static const struct option options[] = {
 	  .help = "print counts at regular interval in ms (overhead is possible for values <= 100ms)" },
 	OPT_INTEGER(0, "interval-count", &interval_count, "print counts for fixed number of times"),
 	OPT_BOOLEAN(0, "interval-clear", &interval_clear, "clear screen in between new interval"),
-	OPT_BOOLEAN(0, "summary", &summary, "print summary for interval mode"),
-	OPT_BOOLEAN(0, "no-csv-summary", &no_csv_summary, "don't print 'summary' for CSV summary output"),
 	OPT_UINTEGER(0, "timeout", &timeout,
 		     "stop workload and print counts after a timeout period in ms (>= 10ms)"),
 	OPT_SET_INT(0, "per-socket", &aggr_mode, "aggregate counts per processor socket", AGGR_SOCKET),
@@ -179,10 +257,41 @@ static const struct option options[] = {
 	OPT_SET_INT(0, "per-node", &aggr_mode, "aggregate counts per numa node", AGGR_NODE),
 	OPT_INTEGER('D', "delay", &target.initial_delay,
 		    "ms to wait before starting measurement after program start (-1: start with events disabled)"),
+	OPT_BOOLEAN(0, "metric-only", &metric_only, "Only print computed metrics. No raw values"),
+	OPT_BOOLEAN(0, "metric-no-group", &metric_no_group,
+		    "don't group metric events, impacts multiplexing"),
+	OPT_BOOLEAN(0, "metric-no-merge", &metric_no_merge,
+		    "don't try to share events between metrics in a group"),
+	OPT_BOOLEAN(0, "topdown", &topdown_run, "measure top-down statistics"),
+	OPT_UINTEGER(0, "td-level", &topdown_level,
+		     "Set the metrics level for the top-down statistics (0: max level)"),
+	OPT_BOOLEAN(0, "smi-cost", &smi_cost, "measure SMI cost"),
+	OPT_CALLBACK('M', "metrics", NULL, "metric/metric group list",
+		     "monitor specified metrics or metric groups (separated by ,)",
+		     parse_metrics_opt),
 	OPT_BOOLEAN(0, "all-kernel", &all_kernel, "Configure all used events to run in kernel space."),
 	OPT_BOOLEAN(0, "all-user", &all_user, "Configure all used events to run in user space."),
+	OPT_BOOLEAN(0, "percore-show-thread", &percore_show_thread,
+		    "Use with 'percore' event qualifier to show the event counts of one hardware "
+		    "thread by sum up total hardware threads of same physical core"),
+	OPT_BOOLEAN(0, "summary", &summary, "print summary for interval mode"),
+	OPT_BOOLEAN(0, "no-csv-summary", &no_csv_summary,
+		    "don't print 'summary' for CSV summary output"),
 	OPT_BOOLEAN(0, "quiet", &quiet,
 		    "don't print any output, messages or warnings (useful with record)"),
+	OPT_CALLBACK(0, "cputype", NULL, "hybrid cpu type",
+		     "Only enable events on applying cpu with this type for hybrid platform "
+		     "(e.g. core or atom)", parse_cputype_opt),
+	OPT_CALLBACK(0, "control", NULL, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]",
+		     "Listen on ctl-fd descriptor for command to control measurement "
+		     "('enable': enable events, 'disable': disable events).\n"
+		     "\t\t\t  Optionally send control command completion ('ack\\n') to ack-fd "
+		     "descriptor.\n"
+		     "\t\t\t  Alternatively, ctl-fifo / ack-fifo will be opened and used as "
+		     "ctl-fd / ack-fd.", parse_control_opt),
+	OPT_CALLBACK_OPTARG(0, "iostat", NULL, "default",
+			    "measure I/O performance metrics provided by arch/platform",
+			    parse_iostat_opt, "default"),
 	OPT_END(),
 };
 
@@ -321,6 +430,136 @@ static void add_default_events(void)
 	}
 }
 
+/* Adds the events of a special mode as perf spells them; 0 or -1. */
+static int add_event_string(const char *events, const char *failure, const char *shown)
+{
+	struct parse_events_error err = { .idx = -1 };
+
+	if (!parse_events(&evlist, events, &err))
+		return 0;
+	fprintf(stderr, "%s\n", failure);
+	/* perf quotes its full transaction set even when it tried the short one */
+	parse_events_error__print_error(&err, shown);
+	parse_events_error__exit(&err);
+	return -1;
+}
+
+static bool cpu_pmu_has(const char *event)
+{
+	const struct pmu *cpu = pmus__find("cpu");
+
+	return cpu && pmu__find_alias(cpu, event);
+}
+
+/* -T: the transactional memory (TSX) events, all four begin/abort kinds
+ * when the CPU has them. */
+static int add_transaction_events(void)
+{
+	static const char full[] = "task-clock,{instructions,cycles,cpu/cycles-t/,cpu/tx-start/,"
+				   "cpu/el-start/,cpu/cycles-ct/}";
+	static const char limited[] = "task-clock,{instructions,cycles,cpu/cycles-t/,"
+				      "cpu/tx-start/}";
+	bool all = cpu_pmu_has("cycles-ct") && cpu_pmu_has("el-start");
+
+	return add_event_string(all ? full : limited, "Cannot set up transaction events", full);
+}
+
+#define FREEZE_ON_SMI "/sys/devices/cpu/freeze_on_smi"
+static bool smi_freeze_set;	/* we turned freeze_on_smi on: turn it off at the end */
+
+static int write_freeze_on_smi(const char *value)
+{
+	int fd = open(FREEZE_ON_SMI, O_WRONLY | O_CLOEXEC);
+	bool ok = fd >= 0 && write(fd, value, strlen(value)) == (ssize_t)strlen(value);
+
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/* --smi-cost: SMI counts and the cycles they steal, with the cycle counters
+ * frozen during SMIs. */
+static int add_smi_cost_events(void)
+{
+	char *value = read_file_str(FREEZE_ON_SMI);
+	const struct pmu *msr = pmus__find("msr");
+	bool frozen = value && atoi(value) > 0;
+
+	if (!value) {
+		fprintf(stderr, "freeze_on_smi is not supported.\n");
+		return -1;
+	}
+	free(value);
+	if (!frozen) {
+		if (write_freeze_on_smi("1")) {
+			fprintf(stderr, "Failed to set freeze_on_smi.\n");
+			return -1;
+		}
+		smi_freeze_set = true;
+	}
+	if (!msr || !pmu__find_alias(msr, "aperf") || !pmu__find_alias(msr, "smi")) {
+		fprintf(stderr, "To measure SMI cost, it needs msr/aperf/, msr/smi/ and "
+			"cpu/cycles/ support\n");
+		return -1;
+	}
+	metric_only = true;
+	return add_event_string("{msr/aperf/,msr/smi/,cycles}", "Cannot set up SMI cost events",
+				"{msr/aperf/,msr/smi/,cycles}");
+}
+
+/* --topdown: the level 1 slots of Intel's top-down method, counted on CPUs. */
+static int add_topdown_events(void)
+{
+	static const char *const level1[] = {
+		"topdown-total-slots", "topdown-slots-retired", "topdown-recovery-bubbles",
+		"topdown-fetch-bubbles", "topdown-slots-issued",
+	};
+	struct strbuf events = STRBUF_INIT;
+	int err;
+
+	if (topdown_level > 1) {
+		fprintf(stderr, "Invalid top-down metrics level. The max level is 1.\n");
+		return -1;
+	}
+	if (!target__has_cpu(&target)) {
+		fprintf(stderr, "top down event configuration requires system-wide mode (-a)\n");
+		return -1;
+	}
+	metric_only = true;
+	for (size_t i = 0; i < ARRAY_SIZE(level1); i++)
+		if (cpu_pmu_has(level1[i]))
+			strbuf_addf(&events, "%s%s", events.len ? "," : "{", level1[i]);
+	if (!events.len) {
+		fprintf(stderr, "System does not support topdown\n");
+		return -1;
+	}
+	strbuf_addch(&events, '}');
+	err = add_event_string(events.buf, "Cannot set up top down events", events.buf);
+	strbuf_release(&events);
+	return err;
+}
+
+/* The event sets of -M, -T, --smi-cost and --topdown, in perf's order. */
+static int add_special_events(void)
+{
+	if (metrics_list) {
+		/* perf's metric tables are not part of pcl: every name is unknown */
+		char *first = xstrndup(metrics_list, strcspn(metrics_list, ","));
+
+		fprintf(stderr, "Cannot find metric or group `%s'\n", first);
+		free(first);
+	}
+	if (null_run)
+		return 0;
+	if (transaction_run)
+		return add_transaction_events();
+	if (smi_cost && add_smi_cost_events())
+		return -1;
+	if (topdown_run)
+		return add_topdown_events();
+	return 0;
+}
+
 /* -g: every event in one group led by the first. */
 static void make_one_group(void)
 {
@@ -445,6 +684,8 @@ static void process_counters(struct session *s, bool interval_mode)
 			continue;
 		}
 		evsel_counts__aggr_units(c, evsel, s->map, interval_mode, scale_opt, sc->values);
+		if (percore_show_thread && evsel->percore && aggr_mode == AGGR_NONE)
+			aggr_values__sum_core_siblings(s->map, sc->values);
 		if (c->failed || !evsel->supported) {
 			for (int u = 0; u < s->map->nr; u++)
 				sc->values[u].counted = false;
@@ -492,6 +733,82 @@ static bool target_alive(const struct session *s)
 	return false;
 }
 
+/* "enable" / "disable": every event, or the one named after the command. */
+static void switch_events(bool on, const char *name)
+{
+	const char *state = on ? "enabled" : "disabled";
+
+	if (!*name) {
+		if (on)
+			evlist__enable(&evlist);
+		else
+			evlist__disable(&evlist);
+		fprintf(stderr, "Events %s\n", state);
+		return;
+	}
+	evlist__for_each(&evlist, pos) {
+		if (strcmp(pos->name, name))
+			continue;
+		if (on)
+			evsel__enable(pos);
+		else
+			evsel__disable(pos);
+		fprintf(stderr, "Event %s %s\n", name, state);
+		return;
+	}
+	fprintf(stderr, "failed: can't find '%s' event\n", name);
+}
+
+/* Carries out one --control command; perf prints -I counts at each switch. */
+static void serve_control(struct session *s, enum control_cmd cmd, const char *arg)
+{
+	switch (cmd) {
+	case CONTROL_ENABLE:
+	case CONTROL_DISABLE:
+		switch_events(cmd == CONTROL_ENABLE, arg);
+		control__ack(&control);
+		if (interval)
+			process_interval(s);
+		break;
+	case CONTROL_EVLIST:
+		evlist__for_each(&evlist, pos)
+			fprintf(stderr, "%s\n", pos->name);
+		control__ack(&control);
+		break;
+	case CONTROL_STOP:
+	case CONTROL_PING:
+		control__ack(&control);
+		break;
+	default:	/* snapshot is record's; the rest is no command */
+		break;
+	}
+}
+
+/* Sleeps ms, or less when a signal comes, serving --control meanwhile. */
+static void wait_serving_control(struct session *s, int ms)
+{
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000ULL;
+
+	if (control.fd < 0) {
+		poll(NULL, 0, ms);
+		return;
+	}
+	while (!done) {
+		uint64_t now = now_ns();
+		char line[256];
+		const char *arg;
+		enum control_cmd cmd;
+
+		if (now >= end)
+			return;
+		cmd = control__receive(&control, (int)((end - now + 999999) / 1000000), line,
+				       sizeof(line), &arg);
+		if (cmd == CONTROL_NONE)
+			return;
+		serve_control(s, cmd, arg);
+	}
+}
+
 /* Sleeps in -I/--timeout steps (or 1 s) until the target ends, a signal
  * arrives, the timeout passes or --interval-count intervals were printed. */
 static void dispatch_events(struct session *s, int *intervals_left)
@@ -503,7 +820,7 @@ static void dispatch_events(struct session *s, int *intervals_left)
 
 		if (exited)
 			break;
-		poll(NULL, 0, sleep_ms);
+		wait_serving_control(s, sleep_ms);
 		if (timeout)
 			break;
 		if (interval) {
@@ -589,7 +906,7 @@ static int run_once(struct session *s, int run_idx)
 	s->t0 = (uint64_t)s->ref_time.tv_sec * 1000000000ULL + (uint64_t)s->ref_time.tv_nsec;
 	target__cpu_times(s->forks ? s->workload.pid : tool_pid(s), s->times_start);
 	if (s->forks) {
-		if (interval || timeout)
+		if (interval || timeout || control.fd >= 0)
 			dispatch_events(s, &intervals_left);
 		if (s->workload.pid > 0 && timeout)
 			kill(s->workload.pid, SIGTERM);
@@ -731,6 +1048,14 @@ static int check_options(void)
 		usage_pair("o", true, "log-fd", false);
 		return PCL_EXIT_EINVAL;
 	}
+	if (metric_only && aggr_mode == AGGR_THREAD) {
+		fprintf(stderr, "--metric-only is not supported with --per-thread\n");
+		return PCL_EXIT_EINVAL;
+	}
+	if (metric_only && run_count > 1) {
+		fprintf(stderr, "--metric-only is not supported with -r\n");
+		return PCL_EXIT_EINVAL;
+	}
 	if (run_table && run_count <= 1) {
 		fprintf(stderr, "--table is only supported with -r\n");
 		usage_pair("r", true, "table", false);
@@ -773,12 +1098,13 @@ static int check_target_options(void)
 		parse_options_usage(NULL, stat_options, "t", true);
 		return PCL_EXIT_EINVAL;
 	}
-	if (((aggr_mode != AGGR_GLOBAL && aggr_mode != AGGR_THREAD) || nr_cgroup_names) &&
-	    !target__has_cpu(&target)) {
+	if (((aggr_mode != AGGR_GLOBAL && aggr_mode != AGGR_THREAD) || nr_cgroup_names ||
+	     for_each_cgroup) && !target__has_cpu(&target)) {
 		fprintf(stderr, "both cgroup and no-aggregation modes only available in system-wide mode\n");
 		parse_options_usage(stat_usage, stat_options, "G", true);
 		parse_options_usage(NULL, stat_options, "A", true);
 		parse_options_usage(NULL, stat_options, "a", true);
+		parse_options_usage(NULL, stat_options, "for-each-cgroup", false);
 		return PCL_EXIT_EINVAL;
 	}
 	return 0;
@@ -879,6 +1205,7 @@ static void setup_session(struct session *s, int argc, const char **argv)
 		.per_thread_skip_zero = target__has_per_thread(&target),
 		.csv_summary = summary && !no_csv_summary,
 		.interval_clear = interval_clear,
+		.metric_only = metric_only,
 		.target_desc = describe_target(argc, argv),
 		.tool_name = "pcl",
 		.counters = s->counters,
@@ -959,6 +1286,8 @@ int cmd_stat(int argc, const char **argv)
 	setlocale(LC_ALL, "");
 	evlist__init(&evlist);
 	stat_options = options;
+	stat_argc = argc;
+	stat_argv = argv;
 	parse_events__stat_terms(true);
 	argc = parse_options(argc, argv, options, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 
@@ -990,7 +1319,26 @@ int cmd_stat(int argc, const char **argv)
 		goto out;
 	if (aggr_mode == AGGR_THREAD && target.system_wide)
 		target.per_thread = true;
+	if (add_special_events()) {
+		ret = PCL_EXIT_EINVAL;
+		goto out;
+	}
 	add_default_events();
+	if (for_each_cgroup && nr_cgroup_names) {
+		fprintf(stderr, "--cgroup and --for-each-cgroup cannot be used together\n");
+		usage_pair("G", true, "for-each-cgroup", false);
+		ret = PCL_EXIT_EINVAL;
+		goto out;
+	}
+	if (for_each_cgroup && (ret = evlist__expand_cgroups(&evlist, for_each_cgroup,
+							     &bad_cgroup))) {
+		fprintf(stderr, ret == -2 ? "no cgroup matched: %s\n" : "no access to cgroup %s\n",
+			bad_cgroup);
+		free(bad_cgroup);
+		parse_options_usage(stat_usage, stat_options, "for-each-cgroup", false);
+		ret = PCL_EXIT_EINVAL;
+		goto out;
+	}
 	if (group_run)
 		make_one_group();
 	if (evlist__attach_cgroups(&evlist, cgroup_names, nr_cgroup_names, &bad_cgroup)) {
@@ -1016,5 +1364,9 @@ out:
 		free(cgroup_names[i]);
 	free(cgroup_names);
 	evlist__exit(&evlist);
+	free(metrics_list);
+	control__close(&control);
+	if (smi_freeze_set)
+		write_freeze_on_smi("0");
 	return ret;
 }

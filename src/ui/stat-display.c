@@ -364,31 +364,209 @@ static void print_header(struct stat_display *d)
 	fprintf(d->out, ":\n\n");
 }
 
-static void print_interval_header(struct stat_display *d)
-{
-	static const char *const heads[] = {
-		[AGGR_GLOBAL] = "#           time             counts %*s events\n",
-		[AGGR_NONE] = "#           time CPU                    counts %*s events\n",
-		[AGGR_SOCKET] = "#           time socket cpus             counts %*s events\n",
-		[AGGR_DIE] = "#           time die          cpus             counts %*s events\n",
-		[AGGR_CORE] = "#           time core            cpus             counts %*s events\n",
-		[AGGR_NODE] = "#           time node   cpus             counts %*s events\n",
-		[AGGR_THREAD] = "#           time             comm-pid                  counts %*s events\n",
-	};
-
-	if (d->interval_clear)
-		puts("\033[H\033[2J");
-	if ((d->interval_rows == 0 && !d->csv && !d->json) || d->interval_clear)
-		fprintf(d->out, heads[d->aggr_mode], d->unit_width, "unit");
-	if (++d->interval_rows == 25)
-		d->interval_rows = 0;
-}
-
 /* The units a counter has values in, in display order. */
 static bool unit_shown(const struct stat_display *d, const struct stat_counter *c, int u)
 {
 	/* -A lists only the CPUs the event was opened on */
 	return d->aggr_mode != AGGR_NONE || c->values[u].nr > 0;
+}
+
+/* --metric-only: the width of the unit id column, and its CSV heading
+ * (perf's, commas included or not). */
+static const int aggr_header_lens[] = {
+	[AGGR_GLOBAL] = 0, [AGGR_NONE] = 6, [AGGR_SOCKET] = 12, [AGGR_DIE] = 18,
+	[AGGR_CORE] = 24, [AGGR_NODE] = 6, [AGGR_THREAD] = 24,
+};
+static const char *const aggr_header_csv[] = {
+	[AGGR_GLOBAL] = "", [AGGR_NONE] = "cpu,", [AGGR_SOCKET] = "socket,cpus",
+	[AGGR_DIE] = "die,cpus", [AGGR_CORE] = "core,cpus,", [AGGR_NODE] = "node,",
+	[AGGR_THREAD] = "comm-pid,",
+};
+
+#define METRIC_ONLY_LEN 20
+
+/* perf leaves rates and "CPUs utilized" out of the metric columns. */
+static bool metric_only_shown(const char *unit)
+{
+	return !strstr(unit, "/sec") && !strstr(unit, "CPUs utilized");
+}
+
+/* "of all branches" becomes "branch-misses of all branches" in a column head. */
+static void metric_only_unit(char *buf, size_t size, const struct evsel *evsel, const char *unit)
+{
+	if (!strncmp(unit, "of all", 6))
+		snprintf(buf, size, "%s %s", evsel->name, unit);
+	else
+		snprintf(buf, size, "%s", unit);
+}
+
+/*
+ * The column heads: with -A the metrics of every event; in the aggregated
+ * modes perf finds no event leading a metric (there are no -M metrics), so
+ * none.  In JSON perf names every unit, the skipped ones included.
+ */
+static void print_metric_only_header(struct stat_display *d, bool interval)
+{
+	FILE *f = d->out;
+	bool first = true;
+
+	if (d->json)
+		fputc('{', f);
+	else if (interval)
+		fputc(' ', f);
+	if (!d->csv && !interval)
+		fprintf(f, "%*s", aggr_header_lens[d->aggr_mode], "");
+	if (d->csv) {
+		if (interval)
+			fputs("time,", f);
+		fputs(aggr_header_csv[d->aggr_mode], f);
+	}
+	for (int i = 0; i < d->nr_counters && d->aggr_mode == AGGR_NONE; i++) {
+		const struct stat_counter *c = &d->counters[i];
+		struct metric_out m[METRICS_MAX];
+		int n = metrics__compute(d->shadow, c->evsel, 0, 0, m);
+
+		if (d->json && !first)
+			fputs(", ", f);
+		first = false;
+		for (int k = 0; k < n; k++) {
+			char unit[160];
+
+			if (!m[k].none)
+				metric_only_unit(unit, sizeof(unit), c->evsel, m[k].unit);
+			if (d->json) {
+				fprintf(f, "\"unit\" : \"%s\"", m[k].none ? "(null)" : unit);
+				continue;
+			}
+			if (m[k].none || !metric_only_shown(m[k].unit))
+				continue;
+			if (d->csv)
+				fprintf(f, "%s%s", unit, d->sep);
+			else
+				fprintf(f, "%*s ", METRIC_ONLY_LEN, unit);
+		}
+	}
+	if (d->json)
+		fputc('}', f);
+	fputc('\n', f);
+}
+
+/* One metric column; an event that was not counted gets one empty column. */
+static void print_metric_only_value(struct stat_display *d, const struct evsel *evsel,
+				    const struct metric_out *m, bool *first)
+{
+	FILE *f = d->out;
+	char unit[160], val[64] = "";
+	int width = METRIC_ONLY_LEN;
+
+	if (!m) {
+		if (d->json)
+			fputs("{\"metric-value\" : \"\"}", f);
+		else if (d->csv)
+			fputs(d->sep, f);
+		else
+			fprintf(f, "%*s ", width, "");
+		return;
+	}
+	if (m->none || !metric_only_shown(m->unit))
+		return;
+	metric_only_unit(unit, sizeof(unit), evsel, m->unit);
+	if (d->csv || d->json) {
+		if (m->fmt)
+			stat_display__csv_metric_value(val, sizeof(val), m->fmt, m->val);
+	} else if (m->fmt) {
+		snprintf(val, sizeof(val), m->fmt, m->val);
+	}
+	if (d->json) {
+		fprintf(f, "%s\"%s\" : \"%s\"", *first ? "" : ", ", unit, *val ? val : "none");
+		*first = false;
+	} else if (d->csv) {
+		fprintf(f, "%s%s", val, d->sep);
+	} else {
+		if ((int)strlen(unit) > width)
+			width = (int)strlen(unit) + 1;
+		fprintf(f, "%*s ", width, val);
+	}
+}
+
+/* The metric columns of every event in one unit of the aggregation. */
+static void print_metric_only_row(struct stat_display *d, const char *prefix, int unit,
+				  bool with_id)
+{
+	bool first = true;
+
+	fputs(prefix, d->out);
+	if (with_id)
+		print_aggr_id(d, d->map->ids[unit],
+			      d->aggr_mode == AGGR_NONE ? 0 : d->counters[0].values[unit].nr);
+	for (int i = 0; i < d->nr_counters; i++) {
+		const struct stat_counter *c = &d->counters[i];
+		const struct aggr_value *v = &c->values[unit];
+		struct metric_out m[METRICS_MAX];
+		int n;
+
+		if (!unit_shown(d, c, unit))
+			continue;
+		/* perf stamps each event's columns, not the row */
+		if (d->csv_summary && d->csv && !d->interval)
+			fprintf(d->out, "%16s%s", "summary", d->sep);
+		if (!v->counted) {
+			print_metric_only_value(d, c->evsel, NULL, &first);
+			continue;
+		}
+		n = metrics__compute(d->shadow, c->evsel, unit, v->val * c->scale, m);
+		for (int k = 0; k < n; k++)
+			print_metric_only_value(d, c->evsel, &m[k], &first);
+	}
+	fputc('\n', d->out);
+}
+
+static void print_metric_only(struct stat_display *d, const char *prefix)
+{
+	if (d->aggr_mode == AGGR_GLOBAL) {
+		print_metric_only_row(d, prefix, 0, false);
+		return;
+	}
+	for (int u = 0; u < d->map->nr; u++) {
+		bool shown = false;
+
+		for (int i = 0; i < d->nr_counters && !shown; i++)
+			shown = unit_shown(d, &d->counters[i], u);
+		if (shown || !d->nr_counters)
+			print_metric_only_row(d, prefix, u, true);
+	}
+}
+
+static void print_interval_header(struct stat_display *d)
+{
+	/* the unit id headings, then the counts headings (or the metric columns) */
+	static const char *const heads[][2] = {
+		[AGGR_GLOBAL] = { "#           time", "             counts %*s events\n" },
+		[AGGR_NONE] = { "#           time CPU    ", "                counts %*s events\n" },
+		[AGGR_SOCKET] = { "#           time socket cpus",
+				  "             counts %*s events\n" },
+		[AGGR_DIE] = { "#           time die          cpus",
+			       "             counts %*s events\n" },
+		[AGGR_CORE] = { "#           time core            cpus",
+				"             counts %*s events\n" },
+		[AGGR_NODE] = { "#           time node   cpus",
+				"             counts %*s events\n" },
+		[AGGR_THREAD] = { "#           time             comm-pid",
+				  "                  counts %*s events\n" },
+	};
+	bool due = d->interval_rows == 0 || d->interval_clear;
+
+	if (d->interval_clear)
+		puts("\033[H\033[2J");
+	if (due && !d->csv && !d->json) {
+		fputs(heads[d->aggr_mode][0], d->out);
+		if (!d->metric_only)
+			fprintf(d->out, heads[d->aggr_mode][1], d->unit_width, "unit");
+	}
+	if (due && d->metric_only)
+		print_metric_only_header(d, true);
+	if (++d->interval_rows == 25)
+		d->interval_rows = 0;
 }
 
 struct thread_row {
@@ -546,7 +724,9 @@ void stat_display__print(struct stat_display *d, const struct timespec *ts)
 
 	if (ts) {
 		if (d->json)
-			snprintf(prefix, sizeof(prefix), "{\"interval\" : %lu.%09lu, ",
+			snprintf(prefix, sizeof(prefix),
+				 d->metric_only ? "{\"interval\" : %lu.%09lu}"
+						: "{\"interval\" : %lu.%09lu, ",
 				 (unsigned long)ts->tv_sec, (unsigned long)ts->tv_nsec);
 		else
 			snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s",
@@ -554,8 +734,16 @@ void stat_display__print(struct stat_display *d, const struct timespec *ts)
 		print_interval_header(d);
 	} else {
 		print_header(d);
+		/* perf counts the -I prints too: a --summary after them has no header */
+		if (d->metric_only && d->metric_prints == 0)
+			print_metric_only_header(d, false);
 	}
-	print_counters(d, prefix);
+	if (d->metric_only && d->metric_prints++ == 25)
+		d->metric_prints = 0;
+	if (d->metric_only)
+		print_metric_only(d, prefix);
+	else
+		print_counters(d, prefix);
 	if (!ts && !d->csv && !d->json)
 		print_footer(d);
 	fflush(d->out);

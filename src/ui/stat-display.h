@@ -37,6 +37,7 @@ struct stat_display {
 	bool per_thread_skip_zero;	/* --per-thread -a: hide idle tasks */
 	bool csv_summary;		/* --summary with -x: rows start with "summary" */
 	bool interval_clear;		/* --interval-clear: clear the screen each interval */
+	bool metric_only;		/* --metric-only: metrics as columns, no counts */
 	const char *target_desc;	/* "'true'", "'system wide'", "process id '42'" */
 	const char *tool_name;		/* "pcl", in the NMI watchdog hint */
 
@@ -53,6 +54,7 @@ struct stat_display {
 
 	/* state */
 	int interval_rows;		/* repeats the interval header every 25 */
+	int metric_prints;		/* --metric-only: prints so far, perf's header counter */
 	bool hint_uncounted;		/* a supported event was not counted */
 	bool hint_mixed_group;
 };

@@ -100,3 +100,48 @@ def test_help_and_bad_option():
     assert "pcl list [<options>]" in r.stderr
     r = pcl("list", "--no-such-option")
     assert r.returncode == perf("list", "--no-such-option").returncode == 129
+
+
+@pytest.mark.parametrize("opts", [
+    ["-d"], ["--desc"], ["--no-desc"], ["-v"], ["--long-desc"], ["--details"], ["--deprecated"],
+    ["-d", "--details", "--deprecated", "-v"],
+])
+@pytest.mark.parametrize("args", [[], ["sw"], ["pmu"], ["sched:sched_stat*"], ["clock"]])
+def test_description_options_equal_perf(opts, args):
+    """-d/-v/--details/--deprecated describe metrics and vendor events, which
+    this machine's perf has none of outside its metric tables."""
+    same_as_perf(*opts, *args)
+
+
+@pytest.mark.parametrize("args", [
+    ["sw"], ["hw"], ["cache"], ["pmu"], ["tracepoint"], ["sdt"], ["sdt", "sdt"],
+    ["clock"], ["sched:sched_switch"], ["cache", "pmu"], [],
+])
+def test_debug_log_equals_perf(args):
+    """--debug: perf names the CPU of its event tables and logs each SDT
+    cache entry it parses, on stderr; stdout is unchanged."""
+    for _ in range(3):  # other tests may change the build-id cache meanwhile
+        want = perf("list", "--debug", *args)
+        got = pcl("list", "--debug", *args)
+        assert got.returncode == want.returncode == 0
+        if (got.stderr, got.stdout) == (want.stderr, without_metrics(want.stdout)):
+            return
+    assert got.stderr == want.stderr
+    assert got.stdout == without_metrics(want.stdout)
+
+
+@pytest.mark.parametrize("cputype", ["core", "atom", "foo"])
+def test_cputype_equals_perf(cputype):
+    """Without hybrid PMUs perf warns and lists everything."""
+    for args in (["sw"], ["pmu"]):
+        want = perf("list", "--cputype", cputype, *args)
+        got = pcl("list", "--cputype", cputype, *args)
+        assert (got.returncode, got.stdout, got.stderr) == \
+            (want.returncode, without_metrics(want.stdout), want.stderr)
+    assert pcl("list", "--cputype").returncode == perf("list", "--cputype").returncode == 129
+
+
+def test_options_equal_perf():
+    assert pcl("list", "--list-opts").stdout == perf("list", "--list-opts").stdout
+    want = perf("list", "-h").stderr.splitlines()[3:]
+    assert pcl("list", "-h").stderr.splitlines()[3:] == want

@@ -199,6 +199,29 @@ static void unsupported_reads_fail(void **state)
 	evsel_counts__exit(&c);
 }
 
+/* --percore-show-thread: each CPU shows the sum of its core's two threads. */
+static void core_sibling_sums(void **state)
+{
+	int list[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	struct cpu_map *cpus = cpu_map__new_from(list, 8);
+	struct aggr_map *m = aggr_map__new(AGGR_NONE, cpus, NULL, fake_topology);
+	struct aggr_value v[8];
+
+	for (int u = 0; u < 8; u++)
+		v[u] = (struct aggr_value){ .val = 1 << u, .ena = 10, .run = 5, .nr = 1,
+					    .counted = u != 3 };
+	aggr_values__sum_core_siblings(m, v);
+	assert_true(v[0].val == 3.0 && v[1].val == 3.0);	/* cpus 0 and 1: core 0 */
+	assert_true(v[6].val == 192.0 && v[7].val == 192.0);	/* socket 1, core 1 */
+	assert_int_equal(v[2].ena, 20);
+	assert_int_equal(v[2].run, 10);
+	assert_int_equal(v[2].nr, 1);
+	assert_false(v[3].counted);	/* each row keeps its own state */
+	assert_true(v[2].counted);
+	aggr_map__delete(m);
+	cpu_map__delete(cpus);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +233,7 @@ int main(void)
 		cmocka_unit_test(global_with_intervals),
 		cmocka_unit_test(per_unit_sums),
 		cmocka_unit_test(unsupported_reads_fail),
+		cmocka_unit_test(core_sibling_sums),
 	};
 	return cmocka_run_group_tests_name("counts", tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -141,9 +142,61 @@ static void units_and_clocks(void **state)
 	evsel__delete(pf);
 }
 
+/* --for-each-cgroup: one copy of the list per cgroup, groups kept. */
+static void expand_cgroups(void **state)
+{
+	struct evlist evlist;
+	struct evsel *a = sw(PERF_COUNT_SW_TASK_CLOCK, "task-clock");
+	struct evsel *b = sw(PERF_COUNT_SW_CPU_CLOCK, "cpu-clock");
+	struct evsel *e[4];
+	char *bad = NULL, *mnt = cgroup__mountpoint();
+	int n = 0;
+
+	evlist__init(&evlist);
+	evlist__add(&evlist, a);
+	evlist__add(&evlist, b);
+	b->leader = a;
+	a->nr_members = 2;
+	evlist.nr_groups = 1;
+	/* a repeated name counts once */
+	assert_int_equal(evlist__expand_cgroups(&evlist, "/,/", &bad), 0);
+	evlist__for_each(&evlist, pos)
+		e[n++] = pos;
+	assert_int_equal(n, 2);
+	assert_int_equal(evlist.nr_groups, 1);
+	assert_string_equal(e[0]->name, "task-clock");
+	assert_ptr_equal(e[1]->leader, e[0]);
+	assert_int_equal(e[0]->nr_members, 2);
+	assert_string_equal(e[1]->cgrp->name, "/");
+	assert_ptr_equal(e[0]->cgrp, e[1]->cgrp);
+	evlist__release_cgroups(&evlist);
+
+	/* a regular expression matches paths below the mount point, "" the root */
+	assert_int_equal(evlist__expand_cgroups(&evlist, "^$", &bad), 0);
+	assert_int_equal(evlist.nr_entries, 2);
+	assert_string_equal(evlist.first->cgrp->name, "");
+	evlist__release_cgroups(&evlist);
+	assert_int_equal(evlist__expand_cgroups(&evlist, "^pcl-no-such$,^/pcl-none", &bad), -2);
+	assert_string_equal(bad, "^pcl-no-such$,^/pcl-none");
+	free(bad);
+	assert_int_equal(evlist.nr_entries, 2);
+
+	/* one leading '/' goes: "/x" is "mount/x" */
+	assert_int_equal(evlist__expand_cgroups(&evlist, "/,/pcl-no-such-cgroup", &bad), -1);
+	assert_int_equal(evlist.nr_entries, 4);
+	assert_non_null(bad);
+	assert_true(!strncmp(bad, mnt, strlen(mnt)));
+	assert_string_equal(bad + strlen(mnt), "/pcl-no-such-cgroup");
+	free(bad);
+	free(mnt);
+	evlist__release_cgroups(&evlist);
+	evlist__exit(&evlist);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(expand_cgroups),
 		cmocka_unit_test(count_self),
 		cmocka_unit_test(unsupported_is_fatal_without_skip),
 		cmocka_unit_test(groups),

@@ -18,8 +18,8 @@
 #include "fake-fs.h"
 
 static char cache[] = "/tmp/pcl-buildid-XXXXXX";
-static char self[PATH_MAX], other[PATH_MAX];
-static char *self_id, *other_id;
+static char self[PATH_MAX], other[PATH_MAX], gone[PATH_MAX];
+static char *self_id, *other_id, *gone_id;
 
 static char *build_id_of(const char *path)
 {
@@ -59,11 +59,15 @@ static void cache_add(const char *path, const char *bid, const char *probes)
 
 static int setup(void **state)
 {
+	char *link_only, *target;
+
 	assert_non_null(realpath("/proc/self/exe", self));
 	assert_non_null(realpath("/bin/true", other));
+	assert_non_null(realpath("/bin/sh", gone));
 	self_id = build_id_of(self);
 	other_id = build_id_of(other);
-	if (!self_id || !other_id)
+	gone_id = build_id_of(gone);
+	if (!self_id || !other_id || !gone_id)
 		return -1;
 	fake_fs_create(cache);
 	cache_add(self, self_id,
@@ -80,6 +84,12 @@ static int setup(void **state)
 		    "%sdt_vdso:x=x\n");
 	fake_fs_link(cache, ".build-id/aa/bbccddeeff00112233445566778899aabbccdd",
 		     "../../[vdso]/aabbccddeeff00112233445566778899aabbccdd");
+	/* a valid build id link whose cache directory was removed */
+	link_only = xasprintf(".build-id/%.2s/%s", gone_id, gone_id + 2);
+	target = xasprintf("../..%s/%s", gone, gone_id);
+	fake_fs_link(cache, link_only, target);
+	free(link_only);
+	free(target);
 	setenv("PERF_BUILDID_DIR", cache, 1);
 	return 0;
 }
@@ -90,6 +100,7 @@ static int teardown(void **state)
 	fake_fs_remove(cache);
 	free(self_id);
 	free(other_id);
+	free(gone_id);
 	return 0;
 }
 
@@ -123,6 +134,38 @@ static void test_globs(void **state)
 	sdt_events__free(evs, n);
 }
 
+/* perf's load order: binaries by build id, each probes file's entries in
+ * order, SDT markers and cached probe definitions alike. */
+static void test_cache_files(void **state)
+{
+	struct probe_cache_list all;
+	const struct probe_cache_file *mine, *theirs;
+
+	probe_cache__files(&all);
+	assert_int_equal(all.n, 3);
+	for (size_t i = 1; i < all.n; i++)
+		assert_true(strcmp(all.v[i - 1].build_id, all.v[i].build_id) < 0);
+	mine = theirs = NULL;
+	for (size_t i = 0; i < all.n; i++) {
+		if (!strcmp(all.v[i].build_id, self_id))
+			mine = &all.v[i];
+		else if (!strcmp(all.v[i].build_id, other_id))
+			theirs = &all.v[i];
+		else
+			assert_true(all.v[i].missing && !all.v[i].nr_lines);
+	}
+	assert_non_null(mine);
+	assert_non_null(theirs);
+	assert_string_equal(mine->build_id, self_id);
+	assert_false(mine->missing);
+	assert_int_equal(mine->nr_lines, 3);
+	assert_string_equal(mine->lines[0], "%sdt_test:mark1=mark1");
+	assert_string_equal(mine->lines[1], "%sdt_test:other=other");
+	assert_string_equal(mine->lines[2], "#probe:plain=main");
+	assert_int_equal(theirs->nr_lines, 1);
+	probe_cache_list__exit(&all);
+}
+
 static void test_no_cache(void **state)
 {
 	struct sdt_event *evs;
@@ -138,6 +181,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_list_all),
 		cmocka_unit_test(test_globs),
+		cmocka_unit_test(test_cache_files),
 		cmocka_unit_test(test_no_cache),
 	};
 

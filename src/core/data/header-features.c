@@ -123,22 +123,29 @@ static char *cpuinfo_value(const char *key)
 	return val;
 }
 
-static int build_cpuid(struct strbuf *sb, const struct header_env *env, int feat)
+char *cpuinfo_cpuid(char sep)
 {
 	char *vendor = cpuinfo_value("vendor_id"), *family = cpuinfo_value("cpu family");
 	char *model = cpuinfo_value("model"), *stepping = cpuinfo_value("stepping");
-	bool ok = vendor && family && model && stepping;
+	char *id = vendor && family && model && stepping
+		   ? xasprintf("%s%c%s%c%s%c%s", vendor, sep, family, sep, model, sep, stepping)
+		   : NULL;
 
-	if (ok) {
-		char *s = xasprintf("%s,%s,%s,%s", vendor, family, model, stepping);
-
-		feat_string(sb, s);
-		free(s);
-	}
 	free(vendor);
 	free(family);
 	free(model);
 	free(stepping);
+	return id;
+}
+
+static int build_cpuid(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	char *id = cpuinfo_cpuid(',');
+	bool ok = id != NULL;
+
+	if (ok)
+		feat_string(sb, id);
+	free(id);
 	return ok;
 }
 

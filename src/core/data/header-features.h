@@ -47,6 +47,10 @@ struct header_env {
  * Returns 0 or -errno (only for the tracing data, which a reader needs). */
 int header_features__write(struct perf_data_writer *w, const struct header_env *env);
 
+/* "AuthenticAMD,25,1,1": vendor, family, model and stepping joined by sep
+ * (perf's CPUID feature and the key of its event tables); NULL if unknown. */
+char *cpuinfo_cpuid(char sep);
+
 /* Payload helpers: u32/u64 in host order; strings as u32 len (aligned to
  * 64) then the NUL-padded text. */
 void feat_u32(struct strbuf *sb, uint32_t v);

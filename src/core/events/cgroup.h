@@ -24,6 +24,17 @@ char *cgroup__mountpoint(void);
  * could not be opened.
  */
 int evlist__attach_cgroups(struct evlist *evlist, char *const *names, int nr, char **bad_path);
+/*
+ * --for-each-cgroup: the events become one copy of the whole list (groups
+ * kept) per cgroup, each copy counting in its cgroup.  The list names
+ * cgroups below the mount point, one leading '/' dropped ("/" is the root;
+ * a repeated name counts once) or, when it has regular expression
+ * characters, is a list of expressions matched against every cgroup's path
+ * ("" for the root, "/a/b"), the matches taken in the tree's walk order.
+ * Returns 0; -1 with *bad_path (to free) the directory that did not open;
+ * -2 with *bad_path the list when no cgroup matched.
+ */
+int evlist__expand_cgroups(struct evlist *evlist, const char *list, char **bad_path);
 /* Drops every event's cgroup, closing them with their last user. */
 void evlist__release_cgroups(struct evlist *evlist);
 

@@ -54,6 +54,33 @@ struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name)
 	return e;
 }
 
+static char *strdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+struct evsel *evsel__clone(const struct evsel *orig)
+{
+	struct evsel *e = xmalloc(sizeof(*e));
+
+	*e = *orig;
+	e->name = xstrdup(orig->name);
+	e->pmu_name = strdup_or_null(orig->pmu_name);
+	e->filter = strdup_or_null(orig->filter);
+	e->group_name = strdup_or_null(orig->group_name);
+	e->call_graph = strdup_or_null(orig->call_graph);
+	e->unit = strdup_or_null(orig->unit);
+	e->leader = e;
+	e->fds = NULL;
+	e->ids = NULL;
+	e->nr_cpus = e->nr_threads = 0;
+	e->cpus = NULL;
+	e->threads = NULL;
+	e->cgrp = NULL;
+	e->next = NULL;
+	return e;
+}
+
 void evsel__delete(struct evsel *evsel)
 {
 	if (!evsel)

@@ -92,6 +92,9 @@ void evlist__add(struct evlist *evlist, struct evsel *evsel);
 void evlist__exit(struct evlist *evlist);
 
 struct evsel *evsel__new(const struct perf_event_attr *attr, const char *name);
+/* A copy of an event as parsed (terms, names, modifiers), not opened, alone
+ * (its own leader) and in no cgroup. */
+struct evsel *evsel__clone(const struct evsel *orig);
 void evsel__delete(struct evsel *evsel);
 
 #define evlist__for_each(evlist, pos) \

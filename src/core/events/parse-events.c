@@ -1030,6 +1030,12 @@ void parse_events_error__print_warnings(const struct parse_events_error *err)
 
 void parse_events_error__print(const struct parse_events_error *err, const char *str)
 {
+	parse_events_error__print_error(err, str);
+	fprintf(stderr, "Run 'pcl list' for a list of valid events\n");
+}
+
+void parse_events_error__print_error(const struct parse_events_error *err, const char *str)
+{
 	parse_events_error__print_warnings(err);
 	if (err->found_nothing)
 		fputs("WARNING: event parser found nothing\n", stderr);
@@ -1040,7 +1046,6 @@ void parse_events_error__print(const struct parse_events_error *err, const char 
 			print_error(err->first_idx, err->first_str, err->first_help, str);
 		}
 	}
-	fprintf(stderr, "Run 'pcl list' for a list of valid events\n");
 }
 
 void parse_events_error__exit(struct parse_events_error *err)

@@ -52,6 +52,8 @@ void parse_events__stat_terms(bool only_stat_terms);
  * terminal width), a caret under the bad token, the reason, the hint, and
  * the pointer at `pcl list`. */
 void parse_events_error__print(const struct parse_events_error *err, const char *str);
+/* The same without the closing hint to run 'pcl list'. */
+void parse_events_error__print_error(const struct parse_events_error *err, const char *str);
 void parse_events_error__exit(struct parse_events_error *err);
 /* What parse_events() warns about even when it succeeds (perf's texts). */
 void parse_events_error__print_warnings(const struct parse_events_error *err);

@@ -311,3 +311,28 @@ void evsel_counts__aggr_units(struct evsel_counts *c, const struct evsel *evsel,
 		out[u].counted = !c->failed && !bad[u] && out[u].ena && out[u].run;
 	free(bad);
 }
+
+static bool same_core(const struct aggr_id *a, const struct aggr_id *b)
+{
+	return a->socket == b->socket && a->die == b->die && a->core == b->core;
+}
+
+void aggr_values__sum_core_siblings(const struct aggr_map *map, struct aggr_value *out)
+{
+	struct aggr_value *sums = xcalloc((size_t)(map->nr ? map->nr : 1), sizeof(*sums));
+
+	for (int u = 0; u < map->nr; u++) {
+		sums[u] = out[u];
+		sums[u].val = 0;
+		sums[u].ena = sums[u].run = 0;
+		for (int v = 0; v < map->nr; v++) {
+			if (!same_core(&map->ids[u], &map->ids[v]))
+				continue;
+			sums[u].val += out[v].val;
+			sums[u].ena += out[v].ena;
+			sums[u].run += out[v].run;
+		}
+	}
+	memcpy(out, sums, (size_t)map->nr * sizeof(*out));
+	free(sums);
+}

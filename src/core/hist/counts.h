@@ -114,5 +114,10 @@ void evsel_counts__aggr_global(struct evsel_counts *c, bool interval, bool scale
 void evsel_counts__aggr_units(struct evsel_counts *c, const struct evsel *evsel,
 			      const struct aggr_map *map, bool interval, bool scale,
 			      struct aggr_value *out);
+/*
+ * --percore-show-thread: in AGGR_NONE, every CPU's value (out, one per unit
+ * of map) becomes the sum over the CPUs of its core, its SMT siblings.
+ */
+void aggr_values__sum_core_siblings(const struct aggr_map *map, struct aggr_value *out);
 
 #endif

@@ -92,16 +92,17 @@ static int cmp_sdt(const void *a, const void *b)
 	return r;
 }
 
-int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out)
+/* Calls fn(probes file, build id, binary) for each binary of the cache that
+ * still has its build id, in the order the directories are read. */
+static void for_each_cached_binary(void (*fn)(const char *probes, const char *build_id,
+					      const char *path, void *arg), void *arg)
 {
 	char *dir = cache_dir(), *ids;
 	DIR *top;
 	struct dirent *de;
-	int n = 0, kept = 0;
 
-	*out = NULL;
 	if (!dir)
-		return 0;
+		return;
 	ids = xasprintf("%s/.build-id", dir);
 	top = opendir(ids);
 	while (top && (de = readdir(top))) {
@@ -123,7 +124,7 @@ int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_
 			path = valid_origin(link, bid);
 			if (path) {
 				probes = xasprintf("%s/probes", link);
-				scan_probes(probes, group_glob, event_glob, bid, path, out, &n);
+				fn(probes, bid, path, arg);
 				free(probes);
 			}
 			free(path);
@@ -138,6 +139,84 @@ int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_
 		closedir(top);
 	free(ids);
 	free(dir);
+}
+
+struct sdt_scan {
+	const char *group_glob, *event_glob;
+	struct sdt_event *evs;
+	int n;
+};
+
+static void scan_binary(const char *probes, const char *build_id, const char *path, void *arg)
+{
+	struct sdt_scan *sc = arg;
+
+	scan_probes(probes, sc->group_glob, sc->event_glob, build_id, path, &sc->evs, &sc->n);
+}
+
+static int scan_sdt_events(const char *group_glob, const char *event_glob,
+			   struct sdt_event **out)
+{
+	struct sdt_scan sc = { group_glob, event_glob, NULL, 0 };
+
+	for_each_cached_binary(scan_binary, &sc);
+	*out = sc.evs;
+	return sc.n;
+}
+
+static void collect_files(const char *probes, const char *build_id, const char *path,
+			  void *arg)
+{
+	struct probe_cache_list *all = arg;
+	struct probe_cache_file *f;
+	char *text = read_file_str(probes), *save = NULL;
+	char *dir = xstrndup(probes, strlen(probes) - strlen("/probes"));
+
+	all->v = xrealloc(all->v, (all->n + 1) * sizeof(*all->v));
+	f = &all->v[all->n++];
+	*f = (struct probe_cache_file){ .build_id = xstrdup(build_id),
+					.missing = access(dir, F_OK) != 0 };
+	free(dir);
+	for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] != '%' && line[0] != '#')
+			continue;
+		f->lines = xrealloc(f->lines, (size_t)(f->nr_lines + 1) * sizeof(char *));
+		f->lines[f->nr_lines++] = xstrdup(line);
+	}
+	free(text);
+}
+
+static int cmp_files(const void *a, const void *b)
+{
+	return strcmp(((const struct probe_cache_file *)a)->build_id,
+		      ((const struct probe_cache_file *)b)->build_id);
+}
+
+void probe_cache__files(struct probe_cache_list *all)
+{
+	*all = (struct probe_cache_list){ NULL, 0 };
+	for_each_cached_binary(collect_files, all);
+	if (all->n)
+		qsort(all->v, all->n, sizeof(*all->v), cmp_files);
+}
+
+void probe_cache_list__exit(struct probe_cache_list *all)
+{
+	for (size_t i = 0; i < all->n; i++) {
+		for (int j = 0; j < all->v[i].nr_lines; j++)
+			free(all->v[i].lines[j]);
+		free(all->v[i].lines);
+		free(all->v[i].build_id);
+	}
+	free(all->v);
+	*all = (struct probe_cache_list){ NULL, 0 };
+}
+
+int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out)
+{
+	int n = scan_sdt_events(group_glob, event_glob, out), kept = 0;
+
 	if (n)
 		qsort(*out, n, sizeof(**out), cmp_sdt);
 	/* the same marker listed twice for one binary counts once */

@@ -8,6 +8,9 @@
 #ifndef PCL_SDT_EVENTS_H
 #define PCL_SDT_EVENTS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 struct sdt_event {
 	char *name;		/* "sdt_libstdcxx:throw" */
 	char *build_id;		/* hex */
@@ -20,6 +23,25 @@ struct sdt_event {
  * count and sets *out (free with sdt_events__free).
  */
 int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out);
+/* The probe cache of one binary of the build-id cache. */
+struct probe_cache_file {
+	char *build_id;
+	bool missing;	/* the cache directory its build-id link names is gone */
+	char **lines;	/* "%GROUP:EVENT=..." SDT markers and "#SPEC" cached
+			 * perf-probe definitions, prefix kept, in file order */
+	int nr_lines;
+};
+
+struct probe_cache_list {
+	struct probe_cache_file *v;
+	size_t n;
+};
+
+/* Every binary that still has its build id, sorted by build id: the order
+ * perf loads the probe caches in.  Free with probe_cache_list__exit. */
+void probe_cache__files(struct probe_cache_list *all);
+void probe_cache_list__exit(struct probe_cache_list *all);
+
 void sdt_events__free(struct sdt_event *evs, int n);
 
 /* The uprobe definitions cached for one event ("p:sdt_python/gc__start
