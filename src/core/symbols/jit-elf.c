@@ -5,6 +5,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,7 +29,8 @@ static const char *const section_names[NR_SECTIONS] = {
 struct image {
 	struct strbuf sb;
 	Elf64_Shdr shdr[NR_SECTIONS];
-	uint32_t shindex[NR_SECTIONS];	/* 0: not in the image */
+	bool present[NR_SECTIONS];
+	uint32_t shindex[NR_SECTIONS];	/* in the image's section table */
 };
 
 static void pad_to(struct strbuf *sb, size_t align)
@@ -51,7 +53,7 @@ static void add_section(struct image *im, enum section sec, uint32_t type, uint6
 	sh->sh_size = size;
 	sh->sh_addralign = align;
 	strbuf_add(&im->sb, data, size);
-	im->shindex[sec] = 1;
+	im->present[sec] = true;
 }
 
 static void add_uleb(struct strbuf *sb, uint64_t v)
@@ -163,10 +165,8 @@ static void build_debug_line(const struct jit_function *f, struct strbuf *sb)
 		}
 		strbuf_addch(sb, DW_LNS_copy);
 	}
-	strbuf_addch(sb, 0);				/* the sequence ends after the code */
-	add_uleb(sb, 9);
-	strbuf_addch(sb, DW_LNE_set_address);
-	add_u64(sb, image_addr(f, f->addr + f->size));
+	/* the sequence ends at the last row, which so covers no code: perf's
+	 * images end there, and objdump -l shows the same lines for both */
 	strbuf_addch(sb, 0);
 	add_uleb(sb, 1);
 	strbuf_addch(sb, DW_LNE_end_sequence);
@@ -260,22 +260,23 @@ static void add_section_headers(struct image *im, Elf64_Ehdr *eh)
 	Elf64_Shdr out[NR_SECTIONS];
 	uint32_t nr = 0, name_at[NR_SECTIONS];
 
-	im->shindex[SEC_NULL] = 1;
-	im->shindex[SEC_SHSTRTAB] = 1;
 	for (int s = 0; s < NR_SECTIONS; s++) {
 		name_at[s] = (uint32_t)names.len;
 		strbuf_add(&names, section_names[s], strlen(section_names[s]) + 1);
-		im->shindex[s] = im->shindex[s] ? nr++ : 0;
 	}
 	add_section(im, SEC_SHSTRTAB, SHT_STRTAB, 0, 0, names.buf, names.len, 1);
 	strbuf_release(&names);
+	im->present[SEC_NULL] = true;
+	for (int s = 0; s < NR_SECTIONS; s++)
+		if (im->present[s])
+			im->shindex[s] = nr++;
 	im->shdr[SEC_SYMTAB].sh_link = im->shindex[SEC_STRTAB];
 	nr = 0;
 	for (int s = 0; s < NR_SECTIONS; s++) {
-		if (s != SEC_NULL && !im->shindex[s])
+		if (!im->present[s])
 			continue;
 		out[nr] = im->shdr[s];
-		out[nr].sh_name = s == SEC_NULL ? 0 : name_at[s];
+		out[nr].sh_name = name_at[s];
 		nr++;
 	}
 	/* the symbol's section index is the image's, not the enum's */
