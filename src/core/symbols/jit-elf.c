@@ -84,6 +84,12 @@ static void add_u16(struct strbuf *sb, uint16_t v) { strbuf_add(sb, &v, sizeof(v
 static void add_u32(struct strbuf *sb, uint32_t v) { strbuf_add(sb, &v, sizeof(v)); }
 static void add_u64(struct strbuf *sb, uint64_t v) { strbuf_add(sb, &v, sizeof(v)); }
 
+/* A length field filled in once what it counts is written. */
+static void set_u32(struct strbuf *sb, size_t at, uint32_t v)
+{
+	memcpy(sb->buf + at, &v, sizeof(v));
+}
+
 static uint64_t image_addr(const struct jit_function *f, uint64_t runtime)
 {
 	return JIT_ELF_TEXT_OFFSET + (runtime - f->addr);
@@ -170,8 +176,8 @@ static void build_debug_line(const struct jit_function *f, struct strbuf *sb)
 	strbuf_addch(sb, 0);
 	add_uleb(sb, 1);
 	strbuf_addch(sb, DW_LNE_end_sequence);
-	*(uint32_t *)(void *)sb->buf = (uint32_t)(sb->len - 4);
-	*(uint32_t *)(void *)(sb->buf + header_len_at) = (uint32_t)(program_at - header_len_at - 4);
+	set_u32(sb, 0, (uint32_t)(sb->len - 4));
+	set_u32(sb, header_len_at, (uint32_t)(program_at - header_len_at - 4));
 	free(numbers);
 }
 
@@ -195,7 +201,7 @@ static void build_debug_info(const struct jit_function *f, struct strbuf *info,
 	add_u32(info, 0);		/* the .debug_line unit */
 	add_u64(info, JIT_ELF_TEXT_OFFSET);
 	add_u64(info, JIT_ELF_TEXT_OFFSET + f->size);
-	*(uint32_t *)(void *)info->buf = (uint32_t)(info->len - 4);
+	set_u32(info, 0, (uint32_t)(info->len - 4));
 }
 
 static void build_id(const struct jit_function *f, uint8_t id[BUILD_ID_SIZE])
@@ -226,7 +232,7 @@ static void add_symbols(struct image *im, const struct jit_function *f)
 	Elf64_Sym syms[2] = {
 		{ 0 },
 		{ .st_name = 1, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
-		  .st_shndx = SEC_TEXT, .st_value = JIT_ELF_TEXT_OFFSET, .st_size = f->size },
+		  .st_shndx = SEC_TEXT /* always there, first */, .st_value = JIT_ELF_TEXT_OFFSET, .st_size = f->size },
 	};
 	struct strbuf names = STRBUF_INIT;
 
@@ -279,9 +285,6 @@ static void add_section_headers(struct image *im, Elf64_Ehdr *eh)
 		out[nr].sh_name = name_at[s];
 		nr++;
 	}
-	/* the symbol's section index is the image's, not the enum's */
-	((Elf64_Sym *)(void *)(im->sb.buf + im->shdr[SEC_SYMTAB].sh_offset))[1].st_shndx =
-		(uint16_t)im->shindex[SEC_TEXT];
 	pad_to(&im->sb, 8);
 	eh->e_shoff = im->sb.len;
 	eh->e_shnum = (uint16_t)nr;
