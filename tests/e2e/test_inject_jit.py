@@ -10,6 +10,7 @@ same results.  Each injector gets its own HOME, for its build-id cache.
 """
 import os
 import re
+import shutil
 
 import pytest
 
@@ -141,3 +142,37 @@ def test_damaged_dump_keeps_the_records_before_the_damage(tmp_path):
                      r"the rest of the dump is skipped" % (size - 16), got.stderr), got.stderr
     report = pcl("report", "--stdio", "-i", str(tmp_path / "pcl.inj")).stdout
     assert "jit_alpha" in report and "jit_gamma" in report
+
+
+NODE_WORK = """
+function hot(n) { let s = 0; for (let i = 0; i < n; i++) s += i % 7; return s; }
+function warm(n) { let s = 0; for (let i = 0; i < n; i++) s += Math.sqrt(i); return s; }
+let t = Date.now(), x = 0;
+while (Date.now() - t < 600) x += hot(100000) + warm(30000);
+"""
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="node is not installed")
+def test_node_perf_prof_with_callchains(tmp_path):
+    """A real JIT: node --perf-prof with call graphs, unwinding info in the
+    dump; the reports and scripts of both injected files are equal."""
+    (tmp_path / "w.js").write_text(NODE_WORK)
+    data = str(tmp_path / "f.data")
+    r = perf("record", "-q", "-g", "-k", "mono", "-o", data, "node", "--perf-prof",
+             "--perf-prof-unwinding-info", "--interpreted-frames-native-stack", "w.js",
+             cwd=str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    env = home_env(tmp_path, "perf-home")
+    r = perf("inject", "-j", "-i", data, "-o", str(tmp_path / "perf.inj"), env=env)
+    assert r.returncode == 0, r.stderr
+    want = [no_tip(perf("report", "--stdio", "-i", str(tmp_path / "perf.inj"), env=env).stdout),
+            perf("script", "-i", str(tmp_path / "perf.inj"), env=env).stdout]
+    env = home_env(tmp_path, "pcl-home")
+    r = pcl("inject", "-j", "-i", data, "-o", str(tmp_path / "pcl.inj"), env=env)
+    assert r.returncode == 0, r.stderr
+    assert "JS:*hot" in want[0]
+    for tool in (perf, pcl):
+        got = [no_tip(tool("report", "--stdio", "-i", str(tmp_path / "pcl.inj"), env=env).stdout),
+               tool("script", "-i", str(tmp_path / "pcl.inj"), env=env).stdout]
+        assert got[0] == want[0], unified(want[0], got[0])
+        assert got[1] == want[1], unified(want[1], got[1])
