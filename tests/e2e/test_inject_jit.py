@@ -6,7 +6,7 @@ lines for jit_alpha and a move of jit_gamma) and maps the dump, so that
 perf record -k mono sees the map inject -j looks for.  perf inject -j runs
 first and its output is read at once (both write DIR/jitted-PID-N.so, pcl's
 replace perf's); then pcl inject -j, whose output perf and pcl read with the
-same results.  Each injector gets its own HOME, for its build-id cache.
+same results.  The tests run with a HOME of their own, for the build-id cache.
 """
 import os
 import re
@@ -48,9 +48,12 @@ def readings(tool, data, env):
 def injected(tmp_path_factory):
     d = tmp_path_factory.mktemp("jit")
     data = str(d / "f.data")
-    r = perf("record", "-q", "-k", "mono", "-o", data, fixture("jitdump_gen"), "400", str(d))
+    # one build-id cache for all, filled by the recording: whether perf finds the
+    # vdso there changes its reports
+    perf_env = pcl_env = home_env(d, "home")
+    r = perf("record", "-q", "-k", "mono", "-o", data, fixture("jitdump_gen"), "400", str(d),
+             env=perf_env)
     assert r.returncode == 0, r.stderr
-    perf_env, pcl_env = home_env(d, "perf-home"), home_env(d, "pcl-home")
     perf_out, pcl_out = str(d / "perf.inj"), str(d / "pcl.inj")
     r = perf("inject", "-j", "-i", data, "-o", perf_out, env=perf_env)
     assert r.returncode == 0, r.stderr
@@ -158,16 +161,17 @@ def test_node_perf_prof_with_callchains(tmp_path):
     dump; the reports and scripts of both injected files are equal."""
     (tmp_path / "w.js").write_text(NODE_WORK)
     data = str(tmp_path / "f.data")
+    # one build-id cache for all, filled by the recording: whether perf finds the
+    # vdso there changes its reports
+    env = home_env(tmp_path, "home")
     r = perf("record", "-q", "-g", "-k", "mono", "-o", data, "node", "--perf-prof",
              "--perf-prof-unwinding-info", "--interpreted-frames-native-stack", "w.js",
-             cwd=str(tmp_path))
+             cwd=str(tmp_path), env=env)
     assert r.returncode == 0, r.stderr
-    env = home_env(tmp_path, "perf-home")
     r = perf("inject", "-j", "-i", data, "-o", str(tmp_path / "perf.inj"), env=env)
     assert r.returncode == 0, r.stderr
     want = [no_tip(perf("report", "--stdio", "-i", str(tmp_path / "perf.inj"), env=env).stdout),
             perf("script", "-i", str(tmp_path / "perf.inj"), env=env).stdout]
-    env = home_env(tmp_path, "pcl-home")
     r = pcl("inject", "-j", "-i", data, "-o", str(tmp_path / "pcl.inj"), env=env)
     assert r.returncode == 0, r.stderr
     assert "JS:*hot" in want[0]

@@ -139,17 +139,19 @@ static int repipe(struct perf_tool *tool, struct perf_session *s,
 }
 
 /* The input file's feature sections, as they are, but for the command line,
- * the build ids (ours, -b) and the compression (the output is inflated). */
+ * the build ids (ours, -b; -j alone adds to the input's) and the
+ * compression (the output is inflated). */
 static int copy_features(struct injector *in, struct perf_session *s)
 {
 	const struct perf_header *h = &s->header;
+	bool keep_build_ids = in->opts->jit && !in->opts->build_ids;
 
 	for (int feat = 1; feat < HEADER_LAST_FEATURE; feat++) {
 		const struct perf_file_section *sec = &h->feat_sec[feat];
 		void *buf;
 
 		if (!perf_header__has_feat(h, feat) || feat == HEADER_CMDLINE ||
-		    (feat == HEADER_BUILD_ID && in->opts->build_ids) ||
+		    (feat == HEADER_BUILD_ID && !keep_build_ids) ||
 		    feat == HEADER_COMPRESSED || !sec->size)
 			continue;
 		buf = xmalloc(sec->size);
