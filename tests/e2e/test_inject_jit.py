@@ -180,3 +180,23 @@ def test_node_perf_prof_with_callchains(tmp_path):
                tool("script", "-i", str(tmp_path / "pcl.inj"), env=env).stdout]
         assert got[0] == want[0], unified(want[0], got[0])
         assert got[1] == want[1], unified(want[1], got[1])
+
+
+def test_tsc_timestamps_as_perf(tmp_path):
+    """A dump stamped with TSC ticks is converted with the recording's
+    TIME_CONV; where the kernel offers none (this VM), both refuse it."""
+    data = str(tmp_path / "f.data")
+    env = home_env(tmp_path, "home")
+    r = perf("record", "-q", "-o", data, fixture("jitdump_gen"), "200", str(tmp_path), "tsc",
+             env=env)
+    assert r.returncode == 0, r.stderr
+    outs = {"perf": str(tmp_path / "perf.inj"), "pcl": str(tmp_path / "pcl.inj")}
+    maps = {}
+    for name, tool in (("perf", perf), ("pcl", pcl)):
+        r = tool("inject", "-j", "-i", data, "-o", outs[name], env=env)
+        if r.returncode:
+            assert "no timestamp conversion" in r.stderr or "no TIME_CONV" in r.stderr, r.stderr
+            maps[name] = None
+            continue
+        maps[name] = perf("script", "--show-mmap-events", "-i", outs[name], env=env).stdout
+    assert maps["pcl"] == maps["perf"], unified(maps["perf"] or "", maps["pcl"] or "")
