@@ -296,7 +296,8 @@ static void test_damaged_records(void **state)
 		put64(&d, 0);
 	put(&d, "no_nul", 6);
 	end(&d, at);
-	expect_second_record_error(&d, "offset 0xa3: function name not terminated inside the record");
+	expect_second_record_error(&d,
+				   "offset 0xa3: function name not terminated inside the record");
 
 	good_start(&d);
 	at = prefix(&d, JIT_CODE_LOAD, 1);
@@ -327,7 +328,8 @@ static void test_damaged_records(void **state)
 	put32(&d, 0);
 	put(&d, "abcdefgh", 8);
 	end(&d, at);
-	expect_second_record_error(&d, "offset 0x9b: entry file name not terminated inside the record");
+	expect_second_record_error(&d,
+				   "offset 0x9b: entry file name not terminated inside the record");
 
 	good_start(&d);
 	at = prefix(&d, JIT_CODE_UNWINDING_INFO, 1);

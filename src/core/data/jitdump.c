@@ -15,7 +15,6 @@
 struct cursor {
 	const struct jitdump *jd;
 	const uint8_t *p, *end;
-	uint64_t base;		/* dump offset of the record */
 	char **err;
 };
 
@@ -174,14 +173,17 @@ static int read_unwinding_info(struct cursor *c, struct jit_record *r)
 	if (r->unwind.unwinding_size > (uint64_t)(c->end - c->p))
 		return fail(c->err, cursor_offset(c), "unwinding data runs past the record");
 	if (r->unwind.eh_frame_hdr_size > r->unwind.unwinding_size)
-		return fail(c->err, cursor_offset(c) - 16, "eh_frame_hdr larger than the unwinding data");
+		return fail(c->err, cursor_offset(c) - 16,
+			    "eh_frame_hdr larger than the unwinding data");
 	r->unwind.data = c->p;
 	return 0;
 }
 
 int jitdump__next(struct jitdump *jd, struct jit_record *rec, char **err)
 {
-	struct cursor c = { .jd = jd, .p = jd->buf + jd->pos, .end = jd->buf + jd->len, .err = err };
+	struct cursor c = {
+		.jd = jd, .p = jd->buf + jd->pos, .end = jd->buf + jd->len, .err = err,
+	};
 	uint32_t total_size;
 	int rc = 0;
 

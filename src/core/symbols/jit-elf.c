@@ -232,7 +232,8 @@ static void add_symbols(struct image *im, const struct jit_function *f)
 	Elf64_Sym syms[2] = {
 		{ 0 },
 		{ .st_name = 1, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
-		  .st_shndx = SEC_TEXT /* always there, first */, .st_value = JIT_ELF_TEXT_OFFSET, .st_size = f->size },
+		  .st_shndx = SEC_TEXT,	/* always there, first: its index is its enum */
+		  .st_value = JIT_ELF_TEXT_OFFSET, .st_size = f->size },
 	};
 	struct strbuf names = STRBUF_INIT;
 
