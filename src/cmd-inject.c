@@ -24,6 +24,7 @@ int cmd_inject(int argc, const char **argv)
 			    "Inject build-ids into the output stream"),
 		OPT_BOOLEAN(0, "buildid-all", &o.buildid_all,
 			    "Inject build-ids of all DSOs into the output stream"),
+		OPT_BOOLEAN('j', "jit", &o.jit, "merge jitdump files into perf.data file"),
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
 		OPT_STRING('o', "output", &o.output, "file", "output file name"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),

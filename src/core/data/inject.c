@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/data/header-features.h"
+#include "core/data/jit-inject.h"
 #include "core/data/perf-data-write.h"
 #include "core/data/session.h"
 #include "core/symbols/buildid-cache.h"
@@ -23,6 +24,7 @@ struct injector {
 	struct hit_dso *done;	/* DSOs given a HEADER_BUILD_ID record, in order */
 	size_t nr_done;
 	const char *unsupported;	/* why the input cannot be rewritten */
+	struct jit_inject jit;		/* -j */
 };
 
 static bool already_done(const struct injector *in, const char *name)
@@ -120,6 +122,12 @@ static int repipe(struct perf_tool *tool, struct perf_session *s,
 			"tracing data in a pipe stream is not supported yet";
 		return -ENOTSUP;
 	}
+	if (in->opts->jit) {
+		int taken = jit_inject__record(&in->jit, rec);
+
+		if (taken)
+			return taken < 0 ? -1 : 0;
+	}
 	if (rec->type == PERF_RECORD_SAMPLE && in->opts->build_ids && !in->opts->buildid_all)
 		err = inject_sample_dso(in, s, sample);
 	else if ((rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) &&
@@ -131,17 +139,20 @@ static int repipe(struct perf_tool *tool, struct perf_session *s,
 }
 
 /* The input file's feature sections, as they are, but for the command line,
- * the build ids (ours, -b) and the compression (the output is inflated). */
+ * the build ids (ours, -b; -j alone adds to the input's) and the
+ * compression (the output is inflated). */
 static int copy_features(struct injector *in, struct perf_session *s)
 {
 	const struct perf_header *h = &s->header;
+	bool keep_build_ids = in->opts->jit && !in->opts->build_ids;
 
 	for (int feat = 1; feat < HEADER_LAST_FEATURE; feat++) {
 		const struct perf_file_section *sec = &h->feat_sec[feat];
 		void *buf;
 
 		if (!perf_header__has_feat(h, feat) || feat == HEADER_CMDLINE ||
-		    feat == HEADER_BUILD_ID || feat == HEADER_COMPRESSED || !sec->size)
+		    (feat == HEADER_BUILD_ID && !keep_build_ids) ||
+		    feat == HEADER_COMPRESSED || !sec->size)
 			continue;
 		buf = xmalloc(sec->size);
 		if (pread(s->fd, buf, sec->size, (off_t)sec->offset) != (ssize_t)sec->size) {
@@ -214,6 +225,34 @@ static void add_build_id_feature(struct injector *in, struct perf_session *s)
 	free(o.v);
 }
 
+static int emit_record(void *ctx, const struct perf_event_header *rec)
+{
+	struct injector *in = ctx;
+
+	return perf_data_writer__write(&in->w, rec, rec->size);
+}
+
+/* -j into a file: the images' build ids after the input's (or -b's) ones,
+ * and the images into the cache, as perf marks them hit. */
+static void add_jit_build_ids(struct injector *in)
+{
+	struct perf_data_feature *f = &in->w.features[HEADER_BUILD_ID];
+	struct strbuf sb = STRBUF_INIT;
+	char *dir;
+
+	if (!in->jit.nr_images)
+		return;
+	if (f->data)
+		strbuf_add(&sb, f->data, f->size);
+	feat_build_build_ids(&sb, in->jit.images, in->jit.nr_images);
+	set_feature(in, HEADER_BUILD_ID, &sb);
+	dir = build_id_cache__dir();
+	for (size_t i = 0; i < in->jit.nr_images; i++)
+		build_id_cache__add(dir, in->jit.images[i].filename, in->jit.images[i].build_id,
+				    in->jit.images[i].build_id_size);
+	free(dir);
+}
+
 /* Opens the output and writes the input's events into its header. */
 static int open_output(struct injector *in, struct perf_session *s, bool pipe_out)
 {
@@ -249,7 +288,8 @@ int perf_inject(const struct inject_opts *opts, char **err)
 {
 	/* -b sees the samples in time order, as perf's inject does */
 	struct injector in = {
-		.tool = { .record = repipe, .ordered = opts->build_ids && !opts->buildid_all },
+		.tool = { .record = repipe,
+			  .ordered = (opts->build_ids && !opts->buildid_all) || opts->jit },
 		.opts = opts,
 	};
 	struct perf_session *s = perf_session__open(opts->input, opts->force, err);
@@ -259,6 +299,7 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	if (!s)
 		return -1;
 	perf_session__new_machine(s, NULL, NULL, opts->force);
+	jit_inject__init(&in.jit, s, emit_record, &in, stderr);
 	pipe_out = s->is_pipe || !strcmp(opts->output, "-");
 	rc = open_output(&in, s, pipe_out);
 	if (!rc && !s->is_pipe)
@@ -279,10 +320,14 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	rc = perf_session__process(s, &in.tool);
 	if (in.unsupported)
 		*err = xasprintf("%s: %s", opts->input, in.unsupported);
+	else if (in.jit.err)
+		*err = xstrdup(in.jit.err);
 	else if (rc < 0 && s->err)
 		*err = xstrdup(s->err);
-	if (!rc && !pipe_out)
+	if (!rc && !pipe_out) {
 		add_build_id_feature(&in, s);
+		add_jit_build_ids(&in);
+	}
 	if (!rc)
 		rc = perf_data_writer__finish(&in.w);
 	else
@@ -292,6 +337,7 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	for (size_t i = 0; i < in.nr_done; i++)
 		free((char *)in.done[i].filename);
 	free(in.done);
+	jit_inject__exit(&in.jit);
 	perf_session__delete(s);
 	return rc ? -1 : 0;
 }

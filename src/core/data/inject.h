@@ -21,6 +21,7 @@ struct inject_opts {
 	const char *output;	/* "-": stdout, in pipe format */
 	bool build_ids;		/* -b */
 	bool buildid_all;	/* --buildid-all */
+	bool jit;		/* -j: merge jitdumps (core/data/jit-inject.h) */
 	bool force;
 	int argc;		/* the command line for the CMDLINE feature */
 	const char **argv;
