@@ -6,12 +6,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "builtin.h"
+#include "core/probe/probe-cache.h"
 #include "core/probe/probe-dwarf.h"
 #include "core/probe/probe-elf.h"
 #include "core/probe/probe-spec.h"
 #include "core/probe/probe-trace.h"
+#include "core/symbols/buildid-cache.h"
+#include "core/symbols/buildid.h"
 #include "core/symbols/sdt-events.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -47,8 +51,14 @@ struct probe_opts {
 	bool demangle_kernel;		/* kernel names: pcl lists none (-F needs -x) */
 	const char *filter;		/* --filter: -V's variable names */
 	bool definition;	/* -D: print the definitions instead of writing them */
+	bool cache;		/* --cache: -a also stores, -l and -d work on the cache */
+	bool bootconfig;	/* --bootconfig: -D in bootconfig's format (kprobes only) */
 	int verbose;
 	const char *exec, *line, *vars, *funcs_filter, *source;
+	const char *module;	/* -m NAME: a kernel module (none is loaded here) */
+	const char *vmlinux, *symfs;
+	char *read_exec;	/* where -x's file is read: through --target-ns's root */
+	int target_ns;
 	int max_probes;
 	const struct option *table;	/* for the usage after a semantic error */
 };
@@ -87,6 +97,32 @@ static int opt_funcs(const struct option *opt, const char *arg, bool unset)
 
 	o->funcs = true;
 	o->funcs_filter = arg;
+	return 0;
+}
+
+/* -x and -m name one target: the last given wins, as in perf. */
+static int opt_exec(const struct option *opt, const char *arg, bool unset)
+{
+	struct probe_opts *o = opt->value;
+
+	o->exec = arg;
+	o->module = NULL;
+	return 0;
+}
+
+static int opt_module(const struct option *opt, const char *arg, bool unset)
+{
+	struct probe_opts *o = opt->value;
+
+	o->module = arg;
+	o->exec = NULL;
+	return 0;
+}
+
+static int opt_target_ns(const struct option *opt, const char *arg, bool unset)
+{
+	/* perf reads the number as strtol does: "abc" is pid 0, no error */
+	((struct probe_opts *)opt->value)->target_ns = (int)strtol(arg, NULL, 10);
 	return 0;
 }
 
@@ -140,12 +176,17 @@ static int show_funcs(const struct probe_opts *o)
 			"  Error: -F needs -x BINARY here (kernel functions are not listed).\n");
 		return PCL_EXIT_ERROR;
 	}
-	ret = probe_elf__open(&pe, o->exec);
+	/* --symfs counts for the symbols -F lists, as in perf, not for -a */
+	char *file = o->symfs ? xasprintf("%s%s", o->symfs, o->exec) : xstrdup(o->read_exec);
+
+	ret = probe_elf__open(&pe, file);
+	free(file);
 	if (ret) {
 		fprintf(stderr,
 			"Failed to load symbols in %s\n  Error: Failed to show functions.\n",
 			o->exec);
-		return exit_of(ret);
+		/* perf finds no file under --symfs as it finds no symbols: -1 */
+		return o->symfs ? PCL_EXIT_ERROR : exit_of(ret);
 	}
 	if (!pe.nr_table_syms) {
 		fprintf(stderr,
@@ -169,7 +210,7 @@ static int show_funcs(const struct probe_opts *o)
 
 static struct probe_debug *open_debug(const struct probe_opts *o)
 {
-	struct probe_debug *dbg = o->exec ? probe_debug__open(o->exec) : NULL;
+	struct probe_debug *dbg = o->exec ? probe_debug__open(o->read_exec) : NULL;
 
 	if (dbg) {
 		probe_debug__set_no_inlines(dbg, o->no_inlines);
@@ -194,7 +235,7 @@ static uint64_t symbol_address(const struct probe_opts *o, const char *text)
 	uint64_t addr = 0;
 	char *name = xstrndup(text, strcspn(text, ":+@%;"));
 
-	if (!probe_elf__open(&pe, o->exec)) {
+	if (!probe_elf__open(&pe, o->read_exec)) {
 		const struct probe_sym *sym = probe_elf__find_function(&pe, name);
 
 		addr = sym ? sym->addr : 0;
@@ -413,6 +454,39 @@ static void forget_added(struct add_run *r, int from)
 	r->nr_added = from;
 }
 
+/* -a --cache: the definition and its uprobes into the binary's probes
+ * file in the build-id cache (perf writes it on -n too). */
+static void cache_definition(const struct probe_opts *o, const char *binary, const char *spev,
+			     char **defs, int nr_defs)
+{
+	char *dir = build_id_cache__dir(), *entry = NULL, *probes = NULL;
+	uint8_t id[20];
+	int size = elf_file__read_build_id(binary, id, sizeof(id)), ret = -ENOENT;
+	struct probe_cache pc;
+
+	if (dir && size > 0 && !build_id_cache__add(dir, binary, id, size))
+		entry = build_id_cache__entry(dir, binary, id, size);
+	if (entry) {
+		probes = xasprintf("%s/probes", entry);
+		ret = probe_cache__load(&pc, probes);
+	}
+	if (!ret) {
+		probe_cache__add(&pc, spev, defs, nr_defs);
+		ret = probe_cache__save(&pc, probes);
+		if (o->verbose)
+			fprintf(stderr, "Added probe cache: %d\n", nr_defs);
+		for (int i = 0; i < pc.nr && o->verbose; i++)
+			fprintf(stderr, "Writing cache: %c%s\nCache committed: %d\n",
+				pc.entries[i].sdt ? '%' : '#', pc.entries[i].spev, ret);
+		probe_cache__exit(&pc);
+	}
+	if (ret)
+		fputs("Failed to add event to probe cache\n", stderr);
+	free(probes);
+	free(entry);
+	free(dir);
+}
+
 /* Adds the uprobes of one definition; a failure removes what it added. */
 static int add_uprobe(struct add_run *r, const char *def, const char *binary, struct probe_elf *pe,
 		      struct probe_debug *dbg)
@@ -457,6 +531,7 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 	char *point = probe_spec__point_text(&spec);
 	char *with = with_text(&spec);
 	char **events = xcalloc(nr, sizeof(*events));
+	char **written = xcalloc(nr, sizeof(*written));
 
 	for (int i = 0; i < nr && !ret; i++) {
 		events[i] = site_event(r, first, &spec, group, sites, i, events, &ret);
@@ -481,13 +556,20 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 			if (ret)
 				fprintf(stderr, "Failed to write event: %s\n", strerror(-ret));
 		}
-		strbuf_release(&line);
+		written[i] = strbuf_detach(&line);
 		if (ret)
 			break;
 		r->added = xrealloc(r->added, (r->nr_added + 1) * sizeof(*r->added));
 		r->added[r->nr_added++] = (struct added){ xstrdup(group), xstrdup(events[i]),
 							  xstrdup(point), xstrdup(with),
 							  xstrdup(binary) };
+	}
+	if (!ret && o->cache && !o->definition) {
+		char *spev = spec.event ? xasprintf("%s:%s=%s%s", group, spec.event, point, with)
+					: xasprintf("%s%s", point, with);
+
+		cache_definition(o, binary, spev, written, nr);
+		free(spev);
 	}
 	if (ret) {
 		/* a failed definition leaves nothing behind */
@@ -497,9 +579,12 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 		if (ret != -EEXIST)
 			forget_added(r, first);
 	}
-	for (int i = 0; i < nr; i++)
+	for (int i = 0; i < nr; i++) {
 		free(events[i]);
+		free(written[i]);
+	}
 	free(events);
+	free(written);
 	free(group);
 	free(point);
 	free(with);
@@ -638,7 +723,7 @@ static int add_uprobes(struct add_run *r, const char *exec)
 	struct probe_elf pe = { .fd = -1 };
 	struct probe_debug *dbg = NULL;
 	char *binary = exec ? resolve_exec(exec) : NULL;
-	int ret = binary ? probe_elf__open(&pe, binary) : 0;
+	int ret = binary ? probe_elf__open(&pe, o->read_exec) : 0;
 
 	if (ret) {
 		fprintf(stderr, "Failed to open %s: %s\n", binary, strerror(-ret));
@@ -652,7 +737,7 @@ static int add_uprobes(struct add_run *r, const char *exec)
 		ret = -ENOENT;
 		goto out;
 	}
-	dbg = binary ? probe_debug__open(binary) : NULL;
+	dbg = binary ? probe_debug__open(o->read_exec) : NULL;
 	if (dbg)
 		probe_debug__set_no_inlines(dbg, o->no_inlines);
 	if (binary && !dbg && !pe.nr_table_syms) {
@@ -821,6 +906,112 @@ static int del_probes(const struct probe_opts *o)
 	return exit_of(ret);
 }
 
+/* --- --cache ------------------------------------------------------------- */
+
+/* The filters of -l or -d as one strfilter: any of them. */
+static char *joined_filter(const struct strlist *filters)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < filters->nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? "|" : "", filters->items[i]);
+	return filters->nr ? strbuf_detach(&sb) : NULL;
+}
+
+/* --cache -l: every cached binary with entries, then its entries. */
+static int list_caches(const struct probe_opts *o)
+{
+	char *dir = build_id_cache__dir(), *filter = joined_filter(&o->lists);
+	struct probe_cache_ref *refs;
+	int n = dir ? probe_caches__list(dir, &refs) : 0;
+
+	for (int i = 0; i < n; i++) {
+		struct probe_cache pc;
+
+		probe_cache__load(&pc, refs[i].probes);
+		if (pc.nr)
+			printf("%s (%s):\n", refs[i].origin, refs[i].build_id);
+		for (int k = 0; k < pc.nr; k++) {
+			char *key = probe_cache_entry__key(&pc.entries[k]);
+
+			if (!filter || probe_strfilter_match(filter, key))
+				printf("%s\n", pc.entries[k].spev);
+			free(key);
+		}
+		probe_cache__exit(&pc);
+	}
+	if (n)
+		probe_caches__free(refs, n);
+	free(filter);
+	free(dir);
+	return 0;
+}
+
+/* --cache -d: the matching entries of every cache; none is no error. */
+static int del_caches(const struct probe_opts *o)
+{
+	char *dir = build_id_cache__dir(), *filter = joined_filter(&o->dels);
+	struct probe_cache_ref *refs;
+	int n = dir ? probe_caches__list(dir, &refs) : 0, ret = 0;
+
+	for (int i = 0; i < n && !ret; i++) {
+		struct probe_cache pc;
+		int nr;
+
+		probe_cache__load(&pc, refs[i].probes);
+		char **removed = probe_cache__purge(&pc, filter, &nr);
+
+		for (int k = 0; k < nr; k++) {
+			if (!o->quiet)
+				fprintf(stderr, "Removed cached event: %s\n", removed[k]);
+			free(removed[k]);
+		}
+		free(removed);
+		if (nr)
+			ret = probe_cache__save(&pc, refs[i].probes);
+		probe_cache__exit(&pc);
+	}
+	if (n)
+		probe_caches__free(refs, n);
+	free(filter);
+	free(dir);
+	return exit_of(ret);
+}
+
+/* --- -m, -k and --target-ns ---------------------------------------------- */
+
+/* -m NAME: perf looks for a loaded module, and none is (no kprobes here). */
+static int module_not_loaded(const struct probe_opts *o)
+{
+	if (o->funcs) {
+		fprintf(stderr, "Failed to get a map for %s\n  Error: Failed to show functions.\n",
+			o->module);
+		return PCL_EXIT_EINVAL;
+	}
+	if (o->line || o->vars) {
+		fprintf(stderr,
+			"Module %s is not loaded, please specify its full path name.\n"
+			"  Error: Failed to show %s.\n",
+			o->module, o->line ? "lines" : "vars");
+		return PCL_EXIT_ENOENT;
+	}
+	fputs("  Error: Failed to add events.\n", stderr);
+	return PCL_EXIT_EINVAL;
+}
+
+/* Where files named in the target's mount namespace are read: through
+ * /proc/PID/root when that namespace is not ours. */
+static char *path_in_namespace(int pid, const char *path)
+{
+	struct stat mine, theirs;
+	char *ns = xasprintf("/proc/%d/ns/mnt", pid);
+	bool other = pid > 0 && !stat("/proc/self/ns/mnt", &mine) && !stat(ns, &theirs) &&
+		     mine.st_ino != theirs.st_ino;
+
+	free(ns);
+	return other ? xasprintf("/proc/%d/root%s", pid, path) : xstrdup(path);
+}
+
 int cmd_probe(int argc, const char **argv)
 {
 	struct probe_opts o = { .max_probes = 128, .demangle = true };
@@ -866,6 +1057,7 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOLEAN(0, "externs", &o.externs,
 			    "Show external variables too (with --vars only)"),
 		OPT_BOOLEAN(0, "range", &o.range, "Show variables location range in scope (with --vars only)"),
+		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
 		OPT_STRING('s', "source", &o.source, "directory", "path to kernel source"),
 		OPT_BOOLEAN(0, "no-inlines", &o.no_inlines, "Don't search inlined functions"),
 		OPT_BOOLEAN('n', "dry-run", &o.dry_run, "dry run"),
@@ -883,28 +1075,45 @@ int cmd_probe(int argc, const char **argv)
 			   "Set a filter (with --vars/funcs only)\n"
 			   "\t\t\t(default: \"!__k???tab_* & !__crc_*\" for --vars,\n"
 			   "\t\t\t \"!_* & !*@plt\" for --funcs)"),
-		OPT_STRING('x', "exec", &o.exec, "executable|path",
-			   "target executable name or path"),
+		OPT_CALLBACK('x', "exec", &o, "executable|path", "target executable name or path",
+			     opt_exec),
+		OPT_CALLBACK('m', "module", &o, "modname|path",
+			     "target module name (for online) or path (for offline)", opt_module),
 		OPT_BOOLEAN(0, "demangle", &o.demangle, "Enable symbol demangling"),
 		OPT_BOOLEAN(0, "demangle-kernel", &o.demangle_kernel,
 			    "Enable kernel symbol demangling"),
+		OPT_BOOLEAN(0, "cache", &o.cache, "Manipulate probe cache"),
+		OPT_STRING(0, "symfs", &o.symfs, "directory",
+			   "Look for files with symbols relative to this directory"),
+		OPT_CALLBACK(0, "target-ns", &o, "pid", "target pid for namespace contexts",
+			     opt_target_ns),
+		OPT_BOOLEAN(0, "bootconfig", &o.bootconfig,
+			    "Output probe definition with bootconfig format"),
 		OPT_END(),
 	};
 	int nargs = parse_options(argc, argv, opts, probe_usage, 0);
 
 	o.table = opts;
-	/* perf names the binary by its real path everywhere */
+	/* perf names the binary (and a module given by path) by its real path */
+	const char *target = o.exec ? o.exec : o.module && strchr(o.module, '/') ? o.module : NULL;
 	char real[PATH_MAX], *exec = NULL;
 
-	if (o.exec && !realpath(o.exec, real)) {
-		fprintf(stderr, "Failed to get the absolute path of %s: %s\n", o.exec,
+	if (target && !realpath(target, real)) {
+		fprintf(stderr, "Failed to get the absolute path of %s: %s\n", target,
 			strerror(errno));
-		parse_options_usage(probe_usage, opts, "x", true);
+		parse_options_usage(probe_usage, opts, o.exec ? "x" : "m", true);
 		return PCL_EXIT_USAGE;
 	}
-	exec = o.exec ? xstrdup(real) : NULL;
+	struct stat st;
 
-	o.exec = exec;
+	if (o.vmlinux && stat(o.vmlinux, &st)) {
+		fprintf(stderr, "Invalid file: %s\n", o.vmlinux);
+		return PCL_EXIT_EINVAL;
+	}
+	exec = target ? xstrdup(real) : NULL;
+	if (o.exec)
+		o.exec = exec;
+	o.read_exec = exec ? path_in_namespace(o.target_ns, exec) : NULL;
 	int ret;
 
 	/* words after the options are one definition, as in perf */
@@ -915,23 +1124,36 @@ int cmd_probe(int argc, const char **argv)
 			strbuf_addf(&def, "%s%s", i ? " " : "", argv[i]);
 		strlist_add(&o.adds, strbuf_detach(&def));
 	}
-	if (o.funcs)
-		ret = show_funcs(&o);
+	/* a module file is read as -x's would be; its probes are kprobes */
+	struct probe_opts readers = o;
+
+	if (o.module && exec)
+		readers.exec = exec;
+	bool adding = !o.funcs && !o.line && !o.vars && !o.list && !o.dels.nr && o.adds.nr;
+
+	if (o.module && !exec && (o.funcs || o.line || o.vars || adding))
+		ret = module_not_loaded(&o);
+	else if (o.funcs)
+		ret = show_funcs(&readers);
 	else if (o.line)
-		ret = show_lines(&o);
+		ret = show_lines(&readers);
 	else if (o.vars)
-		ret = show_vars(&o);
+		ret = show_vars(&readers);
 	else if (o.list)
-		ret = list_probes(&o);
+		ret = o.cache ? list_caches(&o) : list_probes(&o);
 	else if (o.dels.nr)
-		ret = del_probes(&o);
-	else if (o.adds.nr)
+		ret = o.cache ? del_caches(&o) : del_probes(&o);
+	else if (o.adds.nr && o.bootconfig && o.definition && o.exec) {
+		fputs("  Error: --bootconfig doesn't support uprobes.\n", stderr);
+		ret = PCL_EXIT_EINVAL;
+	} else if (o.adds.nr)
 		ret = add_probes(&o);
 	else
 		usage_with_options(probe_usage, opts);
 	if (nargs)
 		free((char *)o.adds.items[o.adds.nr - 1]);
 	free(exec);
+	free(o.read_exec);
 	free(o.adds.items);
 	free(o.dels.items);
 	free(o.lists.items);
