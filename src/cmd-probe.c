@@ -12,6 +12,7 @@
 #include "core/probe/probe-cache.h"
 #include "core/probe/probe-dwarf.h"
 #include "core/probe/probe-elf.h"
+#include "core/probe/probe-kernel.h"
 #include "core/probe/probe-spec.h"
 #include "core/probe/probe-trace.h"
 #include "core/symbols/buildid-cache.h"
@@ -686,8 +687,124 @@ static int add_sdt(struct add_run *r, const struct probe_spec *spec)
 	return ret;
 }
 
+/* One kprobe site of -D: its event and where it goes ("_text+N"). */
+struct kprobe_site {
+	char *event, *target;
+};
+
+/* The sites of one -D definition from kallsyms (perf's way without a
+ * vmlinux); 0, or -errno after perf's message. */
+static int kprobe_sites(const struct probe_opts *o, const struct probe_spec *spec,
+			struct kprobe_site **sites, int *nr, struct strbuf *lines)
+{
+	const char *function = spec->point.function;
+	uint64_t *offsets;
+	int n;
+
+	if (probe_spec__needs_dwarf(spec) || !function) {
+		fputs("Failed to find the path for the kernel: Invalid ELF file\n", stderr);
+		return -ENOENT;
+	}
+	n = probe_kallsyms__offsets(NULL, function, &offsets);
+	if (n <= 0) {
+		fprintf(stderr, "Failed to find symbol %s in kernel\n", function);
+		return -ENOENT;
+	}
+	char *event = event_name(spec, function);
+	char *args = xstrdup("");
+
+	for (int i = 0; i < spec->nr_args; i++) {
+		char *a = probe_arg__as_written(&spec->args[i]), *t = xasprintf("%s %s", args, a);
+
+		free(a);
+		free(args);
+		args = t;
+	}
+	for (int i = 0; i < n; i++) {
+		/* a return probe is placed on the symbol, an entry on _text */
+		char *target = spec->point.retprobe
+				       ? xasprintf("%s+%lu%s", function, spec->point.offset, args)
+				       : xasprintf("_text+%lu%s", (unsigned long)(offsets[i] +
+								spec->point.offset), args);
+
+		if (o->bootconfig) {
+			*sites = xrealloc(*sites, (*nr + 1) * sizeof(**sites));
+			(*sites)[(*nr)++] = (struct kprobe_site){ xstrdup(event), target };
+		} else {
+			strbuf_addf(lines, "%c:%s/%s %s\n", spec->point.retprobe ? 'r' : 'p',
+				    spec->group ? spec->group : "probe", event, target);
+			free(target);
+		}
+	}
+	free(args);
+	free(event);
+	free(offsets);
+	return 0;
+}
+
+/* bootconfig: one line per event, its sites joined. */
+static void add_bootconfig(struct strbuf *out, const struct kprobe_site *sites, int nr)
+{
+	for (int i = 0; i < nr; i++) {
+		bool seen = false;
+
+		for (int k = 0; k < i; k++)
+			seen |= !strcmp(sites[k].event, sites[i].event);
+		if (seen)
+			continue;
+		strbuf_addf(out, "ftrace.event.kprobes.%s.probe = ", sites[i].event);
+		for (int k = i, first = 1; k < nr; k++)
+			if (!strcmp(sites[k].event, sites[i].event)) {
+				strbuf_addf(out, "%s'%s'", first ? "" : ", ", sites[k].target);
+				first = 0;
+			}
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* -D without -x: kprobe definitions from kallsyms, needing no
+ * kprobe_events; all or nothing, as perf prints them. */
+static int kprobe_definitions(const struct probe_opts *o)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct kprobe_site *sites = NULL;
+	int nr = 0, ret = 0;
+
+	for (int i = 0; i < o->adds.nr && !ret; i++) {
+		struct probe_spec spec;
+		char err[256];
+
+		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
+			fprintf(stderr, "Semantic error :%s\n", err);
+			parse_options_usage(probe_usage, o->table, "D", true);
+			ret = PCL_EXIT_USAGE;
+			break;
+		}
+		if (o->bootconfig && spec.group && !o->quiet)
+			fprintf(stderr, "WARN: Group name %s is ignored\n", spec.group);
+		ret = kprobe_sites(o, &spec, &sites, &nr, &out);
+		probe_spec__exit(&spec);
+	}
+	if (!ret) {
+		add_bootconfig(&out, sites, nr);
+		fputs(strbuf_str(&out), stdout);
+	} else if (ret != PCL_EXIT_USAGE) {
+		fputs("  Error: Failed to add events.\n", stderr);
+		ret = exit_of(ret);
+	}
+	for (int i = 0; i < nr; i++) {
+		free(sites[i].event);
+		free(sites[i].target);
+	}
+	free(sites);
+	strbuf_release(&out);
+	return ret;
+}
+
 static int add_kprobes(const struct probe_opts *o)
 {
+	if (o->definition && !o->module)
+		return kprobe_definitions(o);
 	/* perf opens kprobe_events before anything else, even for -n */
 	if (!probe_tracefs_has("kprobe_events")) {
 		fprintf(stderr,

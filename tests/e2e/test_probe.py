@@ -634,3 +634,18 @@ def test_target_ns_add(other_namespace):
     assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
         unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))
     assert q.returncode == p.returncode
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="kallsyms addresses need root")
+@pytest.mark.parametrize("args", [
+    ["-D", "vfs_read"], ["-D", "vfs_read%return"], ["-D", "vfs_read+4"],
+    ["-D", "vfs_read x=%di:u32"], ["-D", "grp:myev=vfs_read", "-D", "vfs_write"],
+    ["-D", "vfs_read", "-D", "vfs_read"], ["--bootconfig", "-D", "vfs_read", "-D", "vfs_read"],
+    ["--bootconfig", "-D", "vfs_read+4 %di", "-D", "vfs_write%return $retval"],
+    ["--bootconfig", "-D", "grp:e=vfs_read"], ["-q", "--bootconfig", "-D", "grp:e=vfs_read"],
+    ["-D", "nosuchfunc_xyz"], ["--bootconfig", "-D", "vfs_read", "-D", "nosuchfunc_xyz"],
+    ["-D", "vfs_read:3"], ["-D", "vfs_read n"], ["-D", "vfs_read+4%return"]], ids=" ".join)
+def test_kprobe_definitions(args):
+    """-D of kernel functions from kallsyms ("_text+N"), and --bootconfig's
+    format of them, without kprobe_events: perf's lines."""
+    assert_same(*both(*args))
