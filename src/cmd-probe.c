@@ -19,6 +19,7 @@
 #include "core/symbols/buildid.h"
 #include "core/symbols/sdt-events.h"
 #include "util/exit-codes.h"
+#include "util/glob.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -353,6 +354,16 @@ static char *event_name(const struct probe_spec *spec, const char *function)
 	return strbuf_detach(&sb);
 }
 
+static void event_exists(const char *event)
+{
+	fprintf(stderr,
+		"Error: event \"%s\" already exists.\n"
+		" Hint: Remove existing event by 'pcl probe -d'\n"
+		"       or force duplicates by 'pcl probe -f'\n"
+		"       or set 'force=yes' in BPF source.\n",
+		event);
+}
+
 /* The event of one site: sites of one function share it; a name taken
  * before is refused, or with -f numbered (_1, _2, ...). */
 static char *site_event(const struct add_run *r, int first, const struct probe_spec *spec,
@@ -367,12 +378,7 @@ static char *site_event(const struct add_run *r, int first, const struct probe_s
 	if (!name_taken_before(r, first, group, base))
 		return base;
 	if (!r->o->force) {
-		fprintf(stderr,
-			"Error: event \"%s\" already exists.\n"
-			" Hint: Remove existing event by 'pcl probe -d'\n"
-			"       or force duplicates by 'pcl probe -f'\n"
-			"       or set 'force=yes' in BPF source.\n",
-			base);
+		event_exists(base);
 		free(base);
 		*err = -EEXIST;
 		return NULL;
@@ -617,13 +623,14 @@ static void print_added(const struct add_run *r)
 		last->group, last->event);
 }
 
-/* "p:GROUP/EVENT /path:0x..." -> its group, event and path. */
+/* "p:GROUP/EVENT /path:0x..." (or "r:...") -> its group, event and path. */
 static bool split_definition(const char *def, char **group, char **event, char **path)
 {
 	const char *slash = strchr(def, '/'), *space = strchr(def, ' ');
 	const char *colon = space ? strchr(space, ':') : NULL;
 
-	if (strncmp(def, "p:", 2) || !slash || !space || slash > space || !colon)
+	if ((strncmp(def, "p:", 2) && strncmp(def, "r:", 2)) || !slash || !space ||
+	    slash > space || !colon)
 		return false;
 	*group = xstrndup(def + 2, slash - def - 2);
 	*event = xstrndup(slash + 1, space - slash - 1);
@@ -631,57 +638,138 @@ static bool split_definition(const char *def, char **group, char **event, char *
 	return true;
 }
 
-/* Adds an SDT marker's uprobes as the build-id cache defines them: each
- * binary that has it, with its semaphore (the kernel counts it up, so
- * guarded markers fire). */
+static void add_definition(char ***defs, int *nr, char *def)
+{
+	*defs = xrealloc(*defs, (*nr + 1) * sizeof(**defs));
+	(*defs)[(*nr)++] = def;
+}
+
+/* The parser gives %GROUP:EVENT's group perf's SDT prefix ("sdt_GROUP"):
+ * a stored group matches with or without it. */
+static bool group_matches(const char *glob, const char *group)
+{
+	char *prefixed = xasprintf("sdt_%s", group);
+	bool hit = !glob || glob_match(glob, group) || glob_match(glob, prefixed);
+
+	free(prefixed);
+	return hit;
+}
+
+/* The definitions --cache stored under a GROUP:EVENT matching the spec's
+ * globs, every cache in build-id order. */
+static int stored_definitions(const struct probe_spec *spec, char ***defs)
+{
+	char *dir = build_id_cache__dir();
+	struct probe_cache_ref *refs;
+	int n = dir ? probe_caches__list(dir, &refs) : 0, nr = 0;
+
+	*defs = NULL;
+	for (int i = 0; i < n; i++) {
+		struct probe_cache pc;
+
+		probe_cache__load(&pc, refs[i].probes);
+		for (int k = 0; k < pc.nr; k++) {
+			const struct probe_cache_entry *e = &pc.entries[k];
+			char *key = probe_cache_entry__key(e), *colon = strchr(key, ':');
+			/* only entries naming their event ("GROUP:EVENT=...") */
+			bool hit = colon && !e->sdt && strcmp(key, e->spev);
+
+			if (hit) {
+				*colon = '\0';
+				hit = group_matches(spec->group, key) &&
+				      glob_match(spec->event, colon + 1);
+			}
+			for (int d = 0; hit && d < e->nr_defs; d++)
+				add_definition(defs, &nr, xstrdup(e->defs[d]));
+			free(key);
+		}
+		probe_cache__exit(&pc);
+	}
+	if (n)
+		probe_caches__free(refs, n);
+	free(dir);
+	return nr;
+}
+
+/* The cached uprobes of %[GROUP:]EVENT: an SDT marker's (each binary that
+ * has it), else definitions stored by --cache. */
+static int cached_definitions(const struct probe_spec *spec, char ***defs)
+{
+	struct sdt_event *evs;
+	int n = sdt_events__list(spec->group, spec->event, &evs), nr = 0;
+
+	*defs = NULL;
+	for (int i = 0; i < n; i++) {
+		char **more;
+		int k = sdt_event__definitions(&evs[i], &more);
+
+		for (int d = 0; d < k; d++)
+			add_definition(defs, &nr, more[d]);
+		free(more);
+	}
+	sdt_events__free(evs, n);
+	if (!nr) {
+		free(*defs);
+		nr = stored_definitions(spec, defs);
+	}
+	return nr;
+}
+
+/* Adds cached uprobes as the cache defines them (SDT markers with their
+ * semaphore: the kernel counts it up, so guarded markers fire). */
 static int add_sdt(struct add_run *r, const struct probe_spec *spec)
 {
 	const struct probe_opts *o = r->o;
-	struct sdt_event *evs;
-	int n = sdt_events__list(spec->group, spec->event, &evs), ret = 0, first = r->nr_added;
+	char **defs;
+	int nr = cached_definitions(spec, &defs), ret = 0;
 
-	for (int i = 0; i < n && !ret; i++) {
-		char **defs;
-		int nr = sdt_event__definitions(&evs[i], &defs);
+	for (int k = 0; k < nr; k++) {
+		char *group, *event, *path;
 
-		for (int k = 0; k < nr; k++) {
-			char *group, *event, *path;
+		if (!ret && split_definition(defs[k], &group, &event, &path)) {
+			/* perf 6.1 names a cached return probe once more "__return" */
+			if (defs[k][0] == 'r') {
+				char *renamed = xasprintf("%s__return", event);
+				char *def = xasprintf("r:%s/%s%s", group, renamed,
+						      strchr(defs[k], ' '));
 
-			if (!ret && split_definition(defs[k], &group, &event, &path)) {
-				if (name_taken_before(r, first, group, event) && !o->force) {
-					fprintf(stderr, "Error: event \"%s\" already exists.\n",
-						event);
-					ret = -EEXIST;
-				}
-				probe_msg(&r->msgs, true, "Writing event: %s\n", defs[k]);
-				print_msgs(&r->msgs, o);
-				if (!ret && !o->dry_run) {
-					ret = probe_events__write("uprobe_events", defs[k]);
-					if (ret)
-						fprintf(stderr, "Failed to write event: %s\n",
-							strerror(-ret));
-				}
-				if (!ret) {
-					/* perf shows the marker as asked for */
-					char *point = xasprintf("%%%s", spec->event);
-
-					r->added = xrealloc(r->added,
-							    (r->nr_added + 1) * sizeof(*r->added));
-					r->added[r->nr_added++] = (struct added){
-						group, event, point, xstrdup(""), path
-					};
-					group = event = path = NULL;
-				}
-				free(group);
 				free(event);
-				free(path);
+				event = renamed;
+				free(defs[k]);
+				defs[k] = def;
 			}
-			free(defs[k]);
+			/* perf checks the events defined before, not this run's */
+			if (!o->definition && name_taken_before(r, 0, group, event) && !o->force) {
+				event_exists(event);
+				ret = -EEXIST;
+			}
+			if (o->definition)
+				puts(defs[k]);	/* -D: the definition is the output */
+			else
+				probe_msg(&r->msgs, true, "Writing event: %s\n", defs[k]);
+			print_msgs(&r->msgs, o);
+			if (!ret && !o->dry_run && !o->definition) {
+				ret = probe_events__write("uprobe_events", defs[k]);
+				if (ret)
+					fprintf(stderr, "Failed to write event: %s\n", strerror(-ret));
+			}
+			if (!ret) {
+				/* perf shows the marker as asked for */
+				char *point = xasprintf("%%%s", spec->event);
+
+				r->added = xrealloc(r->added, (r->nr_added + 1) * sizeof(*r->added));
+				r->added[r->nr_added++] =
+					(struct added){ group, event, point, xstrdup(""), path };
+				group = event = path = NULL;
+			}
+			free(group);
+			free(event);
+			free(path);
 		}
-		free(defs);
+		free(defs[k]);
 	}
-	sdt_events__free(evs, n);
-	if (!n)
+	free(defs);
+	if (!nr)
 		ret = -ENOENT;	/* not cached: perf says no more than that */
 	print_msgs(&r->msgs, o);
 	return ret;

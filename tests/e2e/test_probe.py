@@ -649,3 +649,22 @@ def test_kprobe_definitions(args):
     """-D of kernel functions from kallsyms ("_text+N"), and --bootconfig's
     format of them, without kprobe_events: perf's lines."""
     assert_same(*both(*args))
+
+
+@needs_uprobes
+def test_cache_use(homes):
+    """-a/-D %[GROUP:]EVENT takes a definition --cache stored (a return
+    probe renamed once more "__return", as perf 6.1 does); the same event
+    twice in one run is no duplicate."""
+    prog = fixture("probe_prog")
+    for definition in CACHED:
+        both_in(homes, "-x", prog, "--cache", "-n", "-a", definition)
+    for args in (["-n", "-a", "%probe_probe_prog:myev"], ["-n", "-a", "%myev"],
+                 ["-x", prog, "-n", "-a", "%myev"], ["-n", "-a", "%probe_probe_prog:*"],
+                 ["-n", "-a", "%grp:ev"], ["-n", "-a", "%*"], ["-D", "%*"],
+                 ["-D", "%myev", "-D", "%myev"], ["-n", "-a", "%myev", "-a", "%myev"],
+                 ["-n", "-a", "%nosuch:ev"]):
+        assert_same(*both_in(homes, *args))
+    p, q = both_in(homes, "-n", "-v", "-a", "%grp:ev")
+    assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
+        unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))
