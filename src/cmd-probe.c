@@ -780,6 +780,21 @@ struct kprobe_site {
 	char *event, *target;
 };
 
+/* A module file's site of function (perf names it "PATH:FUNC+OFF"): 1
+ * with a zero offset when the file has the symbol, else 0. */
+static int module_has_function(const char *path, const char *function, uint64_t **offsets)
+{
+	struct probe_elf pe;
+	int n = 0;
+
+	if (!probe_elf__open(&pe, path)) {
+		n = probe_elf__find_function(&pe, function) ? 1 : 0;
+		probe_elf__close(&pe);
+	}
+	*offsets = n ? xcalloc(1, sizeof(**offsets)) : NULL;
+	return n;
+}
+
 /* The sites of one -D definition from kallsyms (perf's way without a
  * vmlinux); 0, or -errno after perf's message. */
 static int kprobe_sites(const struct probe_opts *o, const struct probe_spec *spec,
@@ -793,7 +808,12 @@ static int kprobe_sites(const struct probe_opts *o, const struct probe_spec *spe
 		fputs("Failed to find the path for the kernel: Invalid ELF file\n", stderr);
 		return -ENOENT;
 	}
-	n = probe_kallsyms__offsets(NULL, function, &offsets);
+	n = o->module ? module_has_function(o->module, function, &offsets)
+		      : probe_kallsyms__offsets(NULL, function, &offsets);
+	if (n <= 0 && o->module) {
+		fprintf(stderr, "Probe point '%s' not found.\n", function);
+		return -ENOENT;
+	}
 	if (n <= 0) {
 		fprintf(stderr, "Failed to find symbol %s in kernel\n", function);
 		return -ENOENT;
@@ -810,7 +830,9 @@ static int kprobe_sites(const struct probe_opts *o, const struct probe_spec *spe
 	}
 	for (int i = 0; i < n; i++) {
 		/* a return probe is placed on the symbol, an entry on _text */
-		char *target = spec->point.retprobe
+		char *target = o->module ? xasprintf("%s:%s+%lu%s", o->module, function,
+						     spec->point.offset, args)
+			       : spec->point.retprobe
 				       ? xasprintf("%s+%lu%s", function, spec->point.offset, args)
 				       : xasprintf("_text+%lu%s", (unsigned long)(offsets[i] +
 								spec->point.offset), args);
@@ -891,7 +913,7 @@ static int kprobe_definitions(const struct probe_opts *o)
 
 static int add_kprobes(const struct probe_opts *o)
 {
-	if (o->definition && !o->module)
+	if (o->definition)
 		return kprobe_definitions(o);
 	/* perf opens kprobe_events before anything else, even for -n */
 	if (!probe_tracefs_has("kprobe_events")) {
@@ -1332,8 +1354,10 @@ int cmd_probe(int argc, const char **argv)
 	/* a module file is read as -x's would be; its probes are kprobes */
 	struct probe_opts readers = o;
 
-	if (o.module && exec)
+	if (o.module && exec) {
 		readers.exec = exec;
+		o.module = exec;
+	}
 	bool adding = !o.funcs && !o.line && !o.vars && !o.list && !o.dels.nr && o.adds.nr;
 
 	if (o.module && !exec && (o.funcs || o.line || o.vars || adding))

@@ -570,10 +570,14 @@ def test_module_vmlinux(args):
     ["-m", "ext4", "-x", "PROG", "-F"], ["-x", "PROG", "-m", "ext4", "-F"],
     ["-x", "PROG", "--bootconfig", "-D", "work"], ["-x", "PROG", "--bootconfig", "-F"],
     ["--symfs", "/nonexistent", "-x", "PROG", "-F"], ["--target-ns", "abc", "-x", "PROG", "-F"],
-    ["--target-ns", "999999", "-x", "PROG", "-L", "work"]], ids=" ".join)
+    ["--target-ns", "999999", "-x", "PROG", "-L", "work"], ["-m", "PROG", "-D", "work"],
+    ["-m", "PROG", "-D", "work%return"], ["-m", "PROG", "-D", "e=work+4 %di"],
+    ["-m", "PROG", "-D", "nosuch"], ["-m", "PROG", "--bootconfig", "-D", "work", "-D", "scale"]],
+    ids=" ".join)
 def test_target_options(args):
-    """-m with a file reads it as -x does; the last of -x and -m counts;
-    --bootconfig refuses uprobe definitions only."""
+    """-m with a file reads it as -x does and -D names its kprobes
+    "PATH:FUNC+OFF"; the last of -x and -m counts; --bootconfig refuses
+    uprobe definitions only."""
     prog = fixture("probe_prog")
     assert_same(*both(*[prog if a == "PROG" else a for a in args]))
 
