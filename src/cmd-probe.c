@@ -995,15 +995,23 @@ out:
 	return ret;
 }
 
+/* Whether every definition names a cached event (%EVENT, sdt_...): no
+ * kprobes then without -x. */
+static bool all_cached(const struct probe_opts *o)
+{
+	bool all = true;
+
+	for (int i = 0; i < o->adds.nr; i++)
+		all &= is_sdt(o->adds.items[i]);
+	return all;
+}
+
 static int add_probes(const struct probe_opts *o)
 {
 	struct add_run r = { .o = o, .msgs = { STRBUF_INIT, o->verbose > 0 } };
-	bool all_sdt = true;
 	int ret;
 
-	for (int i = 0; i < o->adds.nr; i++)
-		all_sdt &= is_sdt(o->adds.items[i]);
-	if (!o->exec && !all_sdt)
+	if (!o->exec && !all_cached(o))
 		return add_kprobes(o);
 	if (!o->definition && no_permission("uprobe_events", true, "add events"))
 		return exit_of(-EACCES);
@@ -1226,6 +1234,47 @@ static int module_not_loaded(const struct probe_opts *o)
 	return PCL_EXIT_EINVAL;
 }
 
+/* Whether -k's file is an ELF image (a directory or a text is not). */
+static bool is_elf_file(const char *path)
+{
+	char magic[4] = { 0 };
+	FILE *f = fopen(path, "rb");
+	bool elf = f && fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+		   !memcmp(magic, "\177ELF", 4);
+
+	if (f)
+		fclose(f);
+	return elf;
+}
+
+/* -k FILE that is no ELF image, for kernel commands: perf's failures. */
+static int vmlinux_unusable(const struct probe_opts *o)
+{
+	if (o->funcs) {
+		fputs("Failed to load symbols in kernel\n  Error: Failed to show functions.\n",
+		      stderr);
+		return PCL_EXIT_ERROR;
+	}
+	if (o->line || o->vars) {
+		fprintf(stderr,
+			"Failed to find the path for the kernel: Invalid ELF file\n"
+			"  Error: Failed to show %s.\n",
+			o->line ? "lines" : "vars");
+		return PCL_EXIT_ENOENT;
+	}
+	/* perf falls back to kallsyms, and fails there too */
+	fputs("Failed to load symbols from /proc/kallsyms\n"
+	      "Please ensure you can read the /proc/kallsyms symbol addresses.\n"
+	      "If /proc/sys/kernel/kptr_restrict is '2', you can not read\n"
+	      "kernel symbol addresses even if you are a superuser. Please change\n"
+	      "it to '1'. If kptr_restrict is '1', the superuser can read the\n"
+	      "symbol addresses.\n"
+	      "In that case, please run this command again with sudo.\n"
+	      "  Error: Failed to add events.\n",
+	      stderr);
+	return PCL_EXIT_ENOENT;
+}
+
 /* Where files named in the target's mount namespace are read: through
  * /proc/PID/root when that namespace is not ours. */
 static char *path_in_namespace(int pid, const char *path)
@@ -1360,8 +1409,12 @@ int cmd_probe(int argc, const char **argv)
 	}
 	bool adding = !o.funcs && !o.line && !o.vars && !o.list && !o.dels.nr && o.adds.nr;
 
+	bool kernel_cmd = o.funcs || o.line || o.vars || (adding && !all_cached(&o));
+
 	if (o.module && !exec && (o.funcs || o.line || o.vars || adding))
 		ret = module_not_loaded(&o);
+	else if (o.vmlinux && !target && kernel_cmd && !is_elf_file(o.vmlinux))
+		ret = vmlinux_unusable(&o);
 	else if (o.funcs)
 		ret = show_funcs(&readers);
 	else if (o.line)

@@ -559,7 +559,9 @@ def test_cache_list_home():
     ["-m", "ext4", "-V", "foo"], ["-m", "ext4", "-D", "vfs_read"], ["-m", "ext4", "-l", "x*"],
     ["-m", "/nonexistent.ko", "-a", "foo", "-n"], ["-k", "/nonexistent", "-a", "vfs_read", "-n"],
     ["-k", "/nonexistent", "-F"], ["-k", "/nonexistent", "-l"], ["-k", "/nonexistent", "-d", "x"],
-    ["--bootconfig", "-l", "x*"]], ids=" ".join)
+    ["--bootconfig", "-l", "x*"], ["-k", "/etc/passwd", "-F"], ["-k", "/etc/passwd", "-L", "f"],
+    ["-k", "/tmp", "-V", "vfs_read"], ["-k", "/etc/passwd", "-D", "vfs_read"],
+    ["-k", "/tmp", "-a", "vfs_read", "-n"], ["-k", "/etc/passwd", "-l", "x*"]], ids=" ".join)
 def test_module_vmlinux(args):
     """No module is loaded here and kprobes are missing: perf's messages."""
     assert_same(*both(*args))
