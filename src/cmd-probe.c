@@ -1288,6 +1288,13 @@ static char *path_in_namespace(int pid, const char *path)
 	return other ? xasprintf("/proc/%d/root%s", pid, path) : xstrdup(path);
 }
 
+static void free_lists(struct probe_opts *o)
+{
+	free(o->adds.items);
+	free(o->dels.items);
+	free(o->lists.items);
+}
+
 int cmd_probe(int argc, const char **argv)
 {
 	struct probe_opts o = { .max_probes = 128, .demangle = true };
@@ -1378,12 +1385,14 @@ int cmd_probe(int argc, const char **argv)
 		fprintf(stderr, "Failed to get the absolute path of %s: %s\n", target,
 			strerror(errno));
 		parse_options_usage(probe_usage, opts, o.exec ? "x" : "m", true);
+		free_lists(&o);
 		return PCL_EXIT_USAGE;
 	}
 	struct stat st;
 
 	if (o.vmlinux && stat(o.vmlinux, &st)) {
 		fprintf(stderr, "Invalid file: %s\n", o.vmlinux);
+		free_lists(&o);
 		return PCL_EXIT_EINVAL;
 	}
 	exec = target ? xstrdup(real) : NULL;
@@ -1408,7 +1417,6 @@ int cmd_probe(int argc, const char **argv)
 		o.module = exec;
 	}
 	bool adding = !o.funcs && !o.line && !o.vars && !o.list && !o.dels.nr && o.adds.nr;
-
 	bool kernel_cmd = o.funcs || o.line || o.vars || (adding && !all_cached(&o));
 
 	if (o.module && !exec && (o.funcs || o.line || o.vars || adding))
@@ -1436,8 +1444,6 @@ int cmd_probe(int argc, const char **argv)
 		free((char *)o.adds.items[o.adds.nr - 1]);
 	free(exec);
 	free(o.read_exec);
-	free(o.adds.items);
-	free(o.dels.items);
-	free(o.lists.items);
+	free_lists(&o);
 	return ret;
 }
