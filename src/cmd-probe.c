@@ -6,14 +6,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "builtin.h"
+#include "core/probe/probe-cache.h"
 #include "core/probe/probe-dwarf.h"
 #include "core/probe/probe-elf.h"
+#include "core/probe/probe-kernel.h"
 #include "core/probe/probe-spec.h"
 #include "core/probe/probe-trace.h"
+#include "core/symbols/buildid-cache.h"
+#include "core/symbols/buildid.h"
 #include "core/symbols/sdt-events.h"
 #include "util/exit-codes.h"
+#include "util/glob.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -47,8 +53,14 @@ struct probe_opts {
 	bool demangle_kernel;		/* kernel names: pcl lists none (-F needs -x) */
 	const char *filter;		/* --filter: -V's variable names */
 	bool definition;	/* -D: print the definitions instead of writing them */
+	bool cache;		/* --cache: -a also stores, -l and -d work on the cache */
+	bool bootconfig;	/* --bootconfig: -D in bootconfig's format (kprobes only) */
 	int verbose;
 	const char *exec, *line, *vars, *funcs_filter, *source;
+	const char *module;	/* -m NAME: a kernel module (none is loaded here) */
+	const char *vmlinux, *symfs;
+	char *read_exec;	/* where -x's file is read: through --target-ns's root */
+	int target_ns;
 	int max_probes;
 	const struct option *table;	/* for the usage after a semantic error */
 };
@@ -87,6 +99,32 @@ static int opt_funcs(const struct option *opt, const char *arg, bool unset)
 
 	o->funcs = true;
 	o->funcs_filter = arg;
+	return 0;
+}
+
+/* -x and -m name one target: the last given wins, as in perf. */
+static int opt_exec(const struct option *opt, const char *arg, bool unset)
+{
+	struct probe_opts *o = opt->value;
+
+	o->exec = arg;
+	o->module = NULL;
+	return 0;
+}
+
+static int opt_module(const struct option *opt, const char *arg, bool unset)
+{
+	struct probe_opts *o = opt->value;
+
+	o->module = arg;
+	o->exec = NULL;
+	return 0;
+}
+
+static int opt_target_ns(const struct option *opt, const char *arg, bool unset)
+{
+	/* perf reads the number as strtol does: "abc" is pid 0, no error */
+	((struct probe_opts *)opt->value)->target_ns = (int)strtol(arg, NULL, 10);
 	return 0;
 }
 
@@ -140,12 +178,17 @@ static int show_funcs(const struct probe_opts *o)
 			"  Error: -F needs -x BINARY here (kernel functions are not listed).\n");
 		return PCL_EXIT_ERROR;
 	}
-	ret = probe_elf__open(&pe, o->exec);
+	/* --symfs counts for the symbols -F lists, as in perf, not for -a */
+	char *file = o->symfs ? xasprintf("%s%s", o->symfs, o->exec) : xstrdup(o->read_exec);
+
+	ret = probe_elf__open(&pe, file);
+	free(file);
 	if (ret) {
 		fprintf(stderr,
 			"Failed to load symbols in %s\n  Error: Failed to show functions.\n",
 			o->exec);
-		return exit_of(ret);
+		/* perf finds no file under --symfs as it finds no symbols: -1 */
+		return o->symfs ? PCL_EXIT_ERROR : exit_of(ret);
 	}
 	if (!pe.nr_table_syms) {
 		fprintf(stderr,
@@ -169,7 +212,7 @@ static int show_funcs(const struct probe_opts *o)
 
 static struct probe_debug *open_debug(const struct probe_opts *o)
 {
-	struct probe_debug *dbg = o->exec ? probe_debug__open(o->exec) : NULL;
+	struct probe_debug *dbg = o->exec ? probe_debug__open(o->read_exec) : NULL;
 
 	if (dbg) {
 		probe_debug__set_no_inlines(dbg, o->no_inlines);
@@ -194,7 +237,7 @@ static uint64_t symbol_address(const struct probe_opts *o, const char *text)
 	uint64_t addr = 0;
 	char *name = xstrndup(text, strcspn(text, ":+@%;"));
 
-	if (!probe_elf__open(&pe, o->exec)) {
+	if (!probe_elf__open(&pe, o->read_exec)) {
 		const struct probe_sym *sym = probe_elf__find_function(&pe, name);
 
 		addr = sym ? sym->addr : 0;
@@ -311,6 +354,16 @@ static char *event_name(const struct probe_spec *spec, const char *function)
 	return strbuf_detach(&sb);
 }
 
+static void event_exists(const char *event)
+{
+	fprintf(stderr,
+		"Error: event \"%s\" already exists.\n"
+		" Hint: Remove existing event by 'pcl probe -d'\n"
+		"       or force duplicates by 'pcl probe -f'\n"
+		"       or set 'force=yes' in BPF source.\n",
+		event);
+}
+
 /* The event of one site: sites of one function share it; a name taken
  * before is refused, or with -f numbered (_1, _2, ...). */
 static char *site_event(const struct add_run *r, int first, const struct probe_spec *spec,
@@ -325,12 +378,7 @@ static char *site_event(const struct add_run *r, int first, const struct probe_s
 	if (!name_taken_before(r, first, group, base))
 		return base;
 	if (!r->o->force) {
-		fprintf(stderr,
-			"Error: event \"%s\" already exists.\n"
-			" Hint: Remove existing event by 'pcl probe -d'\n"
-			"       or force duplicates by 'pcl probe -f'\n"
-			"       or set 'force=yes' in BPF source.\n",
-			base);
+		event_exists(base);
 		free(base);
 		*err = -EEXIST;
 		return NULL;
@@ -413,6 +461,39 @@ static void forget_added(struct add_run *r, int from)
 	r->nr_added = from;
 }
 
+/* -a --cache: the definition and its uprobes into the binary's probes
+ * file in the build-id cache (perf writes it on -n too). */
+static void cache_definition(const struct probe_opts *o, const char *binary, const char *spev,
+			     char **defs, int nr_defs)
+{
+	char *dir = build_id_cache__dir(), *entry = NULL, *probes = NULL;
+	uint8_t id[20];
+	int size = elf_file__read_build_id(binary, id, sizeof(id)), ret = -ENOENT;
+	struct probe_cache pc;
+
+	if (dir && size > 0 && !build_id_cache__add(dir, binary, id, size))
+		entry = build_id_cache__entry(dir, binary, id, size);
+	if (entry) {
+		probes = xasprintf("%s/probes", entry);
+		ret = probe_cache__load(&pc, probes);
+	}
+	if (!ret) {
+		probe_cache__add(&pc, spev, defs, nr_defs);
+		ret = probe_cache__save(&pc, probes);
+		if (o->verbose)
+			fprintf(stderr, "Added probe cache: %d\n", nr_defs);
+		for (int i = 0; i < pc.nr && o->verbose; i++)
+			fprintf(stderr, "Writing cache: %c%s\nCache committed: %d\n",
+				pc.entries[i].sdt ? '%' : '#', pc.entries[i].spev, ret);
+		probe_cache__exit(&pc);
+	}
+	if (ret)
+		fputs("Failed to add event to probe cache\n", stderr);
+	free(probes);
+	free(entry);
+	free(dir);
+}
+
 /* Adds the uprobes of one definition; a failure removes what it added. */
 static int add_uprobe(struct add_run *r, const char *def, const char *binary, struct probe_elf *pe,
 		      struct probe_debug *dbg)
@@ -457,6 +538,7 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 	char *point = probe_spec__point_text(&spec);
 	char *with = with_text(&spec);
 	char **events = xcalloc(nr, sizeof(*events));
+	char **written = xcalloc(nr, sizeof(*written));
 
 	for (int i = 0; i < nr && !ret; i++) {
 		events[i] = site_event(r, first, &spec, group, sites, i, events, &ret);
@@ -481,13 +563,20 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 			if (ret)
 				fprintf(stderr, "Failed to write event: %s\n", strerror(-ret));
 		}
-		strbuf_release(&line);
+		written[i] = strbuf_detach(&line);
 		if (ret)
 			break;
 		r->added = xrealloc(r->added, (r->nr_added + 1) * sizeof(*r->added));
 		r->added[r->nr_added++] = (struct added){ xstrdup(group), xstrdup(events[i]),
 							  xstrdup(point), xstrdup(with),
 							  xstrdup(binary) };
+	}
+	if (!ret && o->cache && !o->definition) {
+		char *spev = spec.event ? xasprintf("%s:%s=%s%s", group, spec.event, point, with)
+					: xasprintf("%s%s", point, with);
+
+		cache_definition(o, binary, spev, written, nr);
+		free(spev);
 	}
 	if (ret) {
 		/* a failed definition leaves nothing behind */
@@ -497,9 +586,12 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 		if (ret != -EEXIST)
 			forget_added(r, first);
 	}
-	for (int i = 0; i < nr; i++)
+	for (int i = 0; i < nr; i++) {
 		free(events[i]);
+		free(written[i]);
+	}
 	free(events);
+	free(written);
 	free(group);
 	free(point);
 	free(with);
@@ -531,13 +623,14 @@ static void print_added(const struct add_run *r)
 		last->group, last->event);
 }
 
-/* "p:GROUP/EVENT /path:0x..." -> its group, event and path. */
+/* "p:GROUP/EVENT /path:0x..." (or "r:...") -> its group, event and path. */
 static bool split_definition(const char *def, char **group, char **event, char **path)
 {
 	const char *slash = strchr(def, '/'), *space = strchr(def, ' ');
 	const char *colon = space ? strchr(space, ':') : NULL;
 
-	if (strncmp(def, "p:", 2) || !slash || !space || slash > space || !colon)
+	if ((strncmp(def, "p:", 2) && strncmp(def, "r:", 2)) || !slash || !space ||
+	    slash > space || !colon)
 		return false;
 	*group = xstrndup(def + 2, slash - def - 2);
 	*event = xstrndup(slash + 1, space - slash - 1);
@@ -545,64 +638,283 @@ static bool split_definition(const char *def, char **group, char **event, char *
 	return true;
 }
 
-/* Adds an SDT marker's uprobes as the build-id cache defines them: each
- * binary that has it, with its semaphore (the kernel counts it up, so
- * guarded markers fire). */
+static void add_definition(char ***defs, int *nr, char *def)
+{
+	*defs = xrealloc(*defs, (*nr + 1) * sizeof(**defs));
+	(*defs)[(*nr)++] = def;
+}
+
+/* The parser gives %GROUP:EVENT's group perf's SDT prefix ("sdt_GROUP"):
+ * a stored group matches with or without it. */
+static bool group_matches(const char *glob, const char *group)
+{
+	char *prefixed = xasprintf("sdt_%s", group);
+	bool hit = !glob || glob_match(glob, group) || glob_match(glob, prefixed);
+
+	free(prefixed);
+	return hit;
+}
+
+/* The definitions --cache stored under a GROUP:EVENT matching the spec's
+ * globs, every cache in build-id order. */
+static int stored_definitions(const struct probe_spec *spec, char ***defs)
+{
+	char *dir = build_id_cache__dir();
+	struct probe_cache_ref *refs;
+	int n = dir ? probe_caches__list(dir, &refs) : 0, nr = 0;
+
+	*defs = NULL;
+	for (int i = 0; i < n; i++) {
+		struct probe_cache pc;
+
+		probe_cache__load(&pc, refs[i].probes);
+		for (int k = 0; k < pc.nr; k++) {
+			const struct probe_cache_entry *e = &pc.entries[k];
+			char *key = probe_cache_entry__key(e), *colon = strchr(key, ':');
+			/* only entries naming their event ("GROUP:EVENT=...") */
+			bool hit = colon && !e->sdt && strcmp(key, e->spev);
+
+			if (hit) {
+				*colon = '\0';
+				hit = group_matches(spec->group, key) &&
+				      glob_match(spec->event, colon + 1);
+			}
+			for (int d = 0; hit && d < e->nr_defs; d++)
+				add_definition(defs, &nr, xstrdup(e->defs[d]));
+			free(key);
+		}
+		probe_cache__exit(&pc);
+	}
+	if (n)
+		probe_caches__free(refs, n);
+	free(dir);
+	return nr;
+}
+
+/* The cached uprobes of %[GROUP:]EVENT: an SDT marker's (each binary that
+ * has it), else definitions stored by --cache. */
+static int cached_definitions(const struct probe_spec *spec, char ***defs)
+{
+	struct sdt_event *evs;
+	int n = sdt_events__list(spec->group, spec->event, &evs), nr = 0;
+
+	*defs = NULL;
+	for (int i = 0; i < n; i++) {
+		char **more;
+		int k = sdt_event__definitions(&evs[i], &more);
+
+		for (int d = 0; d < k; d++)
+			add_definition(defs, &nr, more[d]);
+		free(more);
+	}
+	sdt_events__free(evs, n);
+	if (!nr) {
+		free(*defs);
+		nr = stored_definitions(spec, defs);
+	}
+	return nr;
+}
+
+/* Adds cached uprobes as the cache defines them (SDT markers with their
+ * semaphore: the kernel counts it up, so guarded markers fire). */
 static int add_sdt(struct add_run *r, const struct probe_spec *spec)
 {
 	const struct probe_opts *o = r->o;
-	struct sdt_event *evs;
-	int n = sdt_events__list(spec->group, spec->event, &evs), ret = 0, first = r->nr_added;
+	char **defs;
+	int nr = cached_definitions(spec, &defs), ret = 0;
 
-	for (int i = 0; i < n && !ret; i++) {
-		char **defs;
-		int nr = sdt_event__definitions(&evs[i], &defs);
+	for (int k = 0; k < nr; k++) {
+		char *group, *event, *path;
 
-		for (int k = 0; k < nr; k++) {
-			char *group, *event, *path;
+		if (!ret && split_definition(defs[k], &group, &event, &path)) {
+			/* perf 6.1 names a cached return probe once more "__return" */
+			if (defs[k][0] == 'r') {
+				char *renamed = xasprintf("%s__return", event);
+				char *def = xasprintf("r:%s/%s%s", group, renamed,
+						      strchr(defs[k], ' '));
 
-			if (!ret && split_definition(defs[k], &group, &event, &path)) {
-				if (name_taken_before(r, first, group, event) && !o->force) {
-					fprintf(stderr, "Error: event \"%s\" already exists.\n",
-						event);
-					ret = -EEXIST;
-				}
-				probe_msg(&r->msgs, true, "Writing event: %s\n", defs[k]);
-				print_msgs(&r->msgs, o);
-				if (!ret && !o->dry_run) {
-					ret = probe_events__write("uprobe_events", defs[k]);
-					if (ret)
-						fprintf(stderr, "Failed to write event: %s\n",
-							strerror(-ret));
-				}
-				if (!ret) {
-					/* perf shows the marker as asked for */
-					char *point = xasprintf("%%%s", spec->event);
-
-					r->added = xrealloc(r->added,
-							    (r->nr_added + 1) * sizeof(*r->added));
-					r->added[r->nr_added++] = (struct added){
-						group, event, point, xstrdup(""), path
-					};
-					group = event = path = NULL;
-				}
-				free(group);
 				free(event);
-				free(path);
+				event = renamed;
+				free(defs[k]);
+				defs[k] = def;
 			}
-			free(defs[k]);
+			/* perf checks the events defined before, not this run's */
+			if (!o->definition && name_taken_before(r, 0, group, event) && !o->force) {
+				event_exists(event);
+				ret = -EEXIST;
+			}
+			if (o->definition)
+				puts(defs[k]);	/* -D: the definition is the output */
+			else
+				probe_msg(&r->msgs, true, "Writing event: %s\n", defs[k]);
+			print_msgs(&r->msgs, o);
+			if (!ret && !o->dry_run && !o->definition) {
+				ret = probe_events__write("uprobe_events", defs[k]);
+				if (ret)
+					fprintf(stderr, "Failed to write event: %s\n", strerror(-ret));
+			}
+			if (!ret) {
+				/* perf shows the marker as asked for */
+				char *point = xasprintf("%%%s", spec->event);
+
+				r->added = xrealloc(r->added, (r->nr_added + 1) * sizeof(*r->added));
+				r->added[r->nr_added++] =
+					(struct added){ group, event, point, xstrdup(""), path };
+				group = event = path = NULL;
+			}
+			free(group);
+			free(event);
+			free(path);
 		}
-		free(defs);
+		free(defs[k]);
 	}
-	sdt_events__free(evs, n);
-	if (!n)
+	free(defs);
+	if (!nr)
 		ret = -ENOENT;	/* not cached: perf says no more than that */
 	print_msgs(&r->msgs, o);
 	return ret;
 }
 
+/* One kprobe site of -D: its event and where it goes ("_text+N"). */
+struct kprobe_site {
+	char *event, *target;
+};
+
+/* A module file's site of function (perf names it "PATH:FUNC+OFF"): 1
+ * with a zero offset when the file has the symbol, else 0. */
+static int module_has_function(const char *path, const char *function, uint64_t **offsets)
+{
+	struct probe_elf pe;
+	int n = 0;
+
+	if (!probe_elf__open(&pe, path)) {
+		n = probe_elf__find_function(&pe, function) ? 1 : 0;
+		probe_elf__close(&pe);
+	}
+	*offsets = n ? xcalloc(1, sizeof(**offsets)) : NULL;
+	return n;
+}
+
+/* The sites of one -D definition from kallsyms (perf's way without a
+ * vmlinux); 0, or -errno after perf's message. */
+static int kprobe_sites(const struct probe_opts *o, const struct probe_spec *spec,
+			struct kprobe_site **sites, int *nr, struct strbuf *lines)
+{
+	const char *function = spec->point.function;
+	uint64_t *offsets;
+	int n;
+
+	if (probe_spec__needs_dwarf(spec) || !function) {
+		fputs("Failed to find the path for the kernel: Invalid ELF file\n", stderr);
+		return -ENOENT;
+	}
+	n = o->module ? module_has_function(o->module, function, &offsets)
+		      : probe_kallsyms__offsets(NULL, function, &offsets);
+	if (n <= 0 && o->module) {
+		fprintf(stderr, "Probe point '%s' not found.\n", function);
+		return -ENOENT;
+	}
+	if (n <= 0) {
+		fprintf(stderr, "Failed to find symbol %s in kernel\n", function);
+		return -ENOENT;
+	}
+	char *event = event_name(spec, function);
+	char *args = xstrdup("");
+
+	for (int i = 0; i < spec->nr_args; i++) {
+		char *a = probe_arg__as_written(&spec->args[i]), *t = xasprintf("%s %s", args, a);
+
+		free(a);
+		free(args);
+		args = t;
+	}
+	for (int i = 0; i < n; i++) {
+		/* a return probe is placed on the symbol, an entry on _text */
+		char *target = o->module ? xasprintf("%s:%s+%lu%s", o->module, function,
+						     spec->point.offset, args)
+			       : spec->point.retprobe
+				       ? xasprintf("%s+%lu%s", function, spec->point.offset, args)
+				       : xasprintf("_text+%lu%s", (unsigned long)(offsets[i] +
+								spec->point.offset), args);
+
+		if (o->bootconfig) {
+			*sites = xrealloc(*sites, (*nr + 1) * sizeof(**sites));
+			(*sites)[(*nr)++] = (struct kprobe_site){ xstrdup(event), target };
+		} else {
+			strbuf_addf(lines, "%c:%s/%s %s\n", spec->point.retprobe ? 'r' : 'p',
+				    spec->group ? spec->group : "probe", event, target);
+			free(target);
+		}
+	}
+	free(args);
+	free(event);
+	free(offsets);
+	return 0;
+}
+
+/* bootconfig: one line per event, its sites joined. */
+static void add_bootconfig(struct strbuf *out, const struct kprobe_site *sites, int nr)
+{
+	for (int i = 0; i < nr; i++) {
+		bool seen = false;
+
+		for (int k = 0; k < i; k++)
+			seen |= !strcmp(sites[k].event, sites[i].event);
+		if (seen)
+			continue;
+		strbuf_addf(out, "ftrace.event.kprobes.%s.probe = ", sites[i].event);
+		for (int k = i, first = 1; k < nr; k++)
+			if (!strcmp(sites[k].event, sites[i].event)) {
+				strbuf_addf(out, "%s'%s'", first ? "" : ", ", sites[k].target);
+				first = 0;
+			}
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* -D without -x: kprobe definitions from kallsyms, needing no
+ * kprobe_events; all or nothing, as perf prints them. */
+static int kprobe_definitions(const struct probe_opts *o)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct kprobe_site *sites = NULL;
+	int nr = 0, ret = 0;
+
+	for (int i = 0; i < o->adds.nr && !ret; i++) {
+		struct probe_spec spec;
+		char err[256];
+
+		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
+			fprintf(stderr, "Semantic error :%s\n", err);
+			parse_options_usage(probe_usage, o->table, "D", true);
+			ret = PCL_EXIT_USAGE;
+			break;
+		}
+		if (o->bootconfig && spec.group && !o->quiet)
+			fprintf(stderr, "WARN: Group name %s is ignored\n", spec.group);
+		ret = kprobe_sites(o, &spec, &sites, &nr, &out);
+		probe_spec__exit(&spec);
+	}
+	if (!ret) {
+		add_bootconfig(&out, sites, nr);
+		fputs(strbuf_str(&out), stdout);
+	} else if (ret != PCL_EXIT_USAGE) {
+		fputs("  Error: Failed to add events.\n", stderr);
+		ret = exit_of(ret);
+	}
+	for (int i = 0; i < nr; i++) {
+		free(sites[i].event);
+		free(sites[i].target);
+	}
+	free(sites);
+	strbuf_release(&out);
+	return ret;
+}
+
 static int add_kprobes(const struct probe_opts *o)
 {
+	if (o->definition)
+		return kprobe_definitions(o);
 	/* perf opens kprobe_events before anything else, even for -n */
 	if (!probe_tracefs_has("kprobe_events")) {
 		fprintf(stderr,
@@ -638,7 +950,7 @@ static int add_uprobes(struct add_run *r, const char *exec)
 	struct probe_elf pe = { .fd = -1 };
 	struct probe_debug *dbg = NULL;
 	char *binary = exec ? resolve_exec(exec) : NULL;
-	int ret = binary ? probe_elf__open(&pe, binary) : 0;
+	int ret = binary ? probe_elf__open(&pe, o->read_exec) : 0;
 
 	if (ret) {
 		fprintf(stderr, "Failed to open %s: %s\n", binary, strerror(-ret));
@@ -652,7 +964,7 @@ static int add_uprobes(struct add_run *r, const char *exec)
 		ret = -ENOENT;
 		goto out;
 	}
-	dbg = binary ? probe_debug__open(binary) : NULL;
+	dbg = binary ? probe_debug__open(o->read_exec) : NULL;
 	if (dbg)
 		probe_debug__set_no_inlines(dbg, o->no_inlines);
 	if (binary && !dbg && !pe.nr_table_syms) {
@@ -683,15 +995,23 @@ out:
 	return ret;
 }
 
+/* Whether every definition names a cached event (%EVENT, sdt_...): no
+ * kprobes then without -x. */
+static bool all_cached(const struct probe_opts *o)
+{
+	bool all = true;
+
+	for (int i = 0; i < o->adds.nr; i++)
+		all &= is_sdt(o->adds.items[i]);
+	return all;
+}
+
 static int add_probes(const struct probe_opts *o)
 {
 	struct add_run r = { .o = o, .msgs = { STRBUF_INIT, o->verbose > 0 } };
-	bool all_sdt = true;
 	int ret;
 
-	for (int i = 0; i < o->adds.nr; i++)
-		all_sdt &= is_sdt(o->adds.items[i]);
-	if (!o->exec && !all_sdt)
+	if (!o->exec && !all_cached(o))
 		return add_kprobes(o);
 	if (!o->definition && no_permission("uprobe_events", true, "add events"))
 		return exit_of(-EACCES);
@@ -821,6 +1141,160 @@ static int del_probes(const struct probe_opts *o)
 	return exit_of(ret);
 }
 
+/* --- --cache ------------------------------------------------------------- */
+
+/* The filters of -l or -d as one strfilter: any of them. */
+static char *joined_filter(const struct strlist *filters)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < filters->nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? "|" : "", filters->items[i]);
+	return filters->nr ? strbuf_detach(&sb) : NULL;
+}
+
+/* --cache -l: every cached binary with entries, then its entries. */
+static int list_caches(const struct probe_opts *o)
+{
+	char *dir = build_id_cache__dir(), *filter = joined_filter(&o->lists);
+	struct probe_cache_ref *refs;
+	int n = dir ? probe_caches__list(dir, &refs) : 0;
+
+	for (int i = 0; i < n; i++) {
+		struct probe_cache pc;
+
+		probe_cache__load(&pc, refs[i].probes);
+		if (pc.nr)
+			printf("%s (%s):\n", refs[i].origin, refs[i].build_id);
+		for (int k = 0; k < pc.nr; k++) {
+			char *key = probe_cache_entry__key(&pc.entries[k]);
+
+			if (!filter || probe_strfilter_match(filter, key))
+				printf("%s\n", pc.entries[k].spev);
+			free(key);
+		}
+		probe_cache__exit(&pc);
+	}
+	if (n)
+		probe_caches__free(refs, n);
+	free(filter);
+	free(dir);
+	return 0;
+}
+
+/* --cache -d: the matching entries of every cache; none is no error. */
+static int del_caches(const struct probe_opts *o)
+{
+	char *dir = build_id_cache__dir(), *filter = joined_filter(&o->dels);
+	struct probe_cache_ref *refs;
+	int n = dir ? probe_caches__list(dir, &refs) : 0, ret = 0;
+
+	for (int i = 0; i < n && !ret; i++) {
+		struct probe_cache pc;
+		int nr;
+
+		probe_cache__load(&pc, refs[i].probes);
+		char **removed = probe_cache__purge(&pc, filter, &nr);
+
+		for (int k = 0; k < nr; k++) {
+			if (!o->quiet)
+				fprintf(stderr, "Removed cached event: %s\n", removed[k]);
+			free(removed[k]);
+		}
+		free(removed);
+		if (nr)
+			ret = probe_cache__save(&pc, refs[i].probes);
+		probe_cache__exit(&pc);
+	}
+	if (n)
+		probe_caches__free(refs, n);
+	free(filter);
+	free(dir);
+	return exit_of(ret);
+}
+
+/* --- -m, -k and --target-ns ---------------------------------------------- */
+
+/* -m NAME: perf looks for a loaded module, and none is (no kprobes here). */
+static int module_not_loaded(const struct probe_opts *o)
+{
+	if (o->funcs) {
+		fprintf(stderr, "Failed to get a map for %s\n  Error: Failed to show functions.\n",
+			o->module);
+		return PCL_EXIT_EINVAL;
+	}
+	if (o->line || o->vars) {
+		fprintf(stderr,
+			"Module %s is not loaded, please specify its full path name.\n"
+			"  Error: Failed to show %s.\n",
+			o->module, o->line ? "lines" : "vars");
+		return PCL_EXIT_ENOENT;
+	}
+	fputs("  Error: Failed to add events.\n", stderr);
+	return PCL_EXIT_EINVAL;
+}
+
+/* Whether -k's file is an ELF image (a directory or a text is not). */
+static bool is_elf_file(const char *path)
+{
+	char magic[4] = { 0 };
+	FILE *f = fopen(path, "rb");
+	bool elf = f && fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+		   !memcmp(magic, "\177ELF", 4);
+
+	if (f)
+		fclose(f);
+	return elf;
+}
+
+/* -k FILE that is no ELF image, for kernel commands: perf's failures. */
+static int vmlinux_unusable(const struct probe_opts *o)
+{
+	if (o->funcs) {
+		fputs("Failed to load symbols in kernel\n  Error: Failed to show functions.\n",
+		      stderr);
+		return PCL_EXIT_ERROR;
+	}
+	if (o->line || o->vars) {
+		fprintf(stderr,
+			"Failed to find the path for the kernel: Invalid ELF file\n"
+			"  Error: Failed to show %s.\n",
+			o->line ? "lines" : "vars");
+		return PCL_EXIT_ENOENT;
+	}
+	/* perf falls back to kallsyms, and fails there too */
+	fputs("Failed to load symbols from /proc/kallsyms\n"
+	      "Please ensure you can read the /proc/kallsyms symbol addresses.\n"
+	      "If /proc/sys/kernel/kptr_restrict is '2', you can not read\n"
+	      "kernel symbol addresses even if you are a superuser. Please change\n"
+	      "it to '1'. If kptr_restrict is '1', the superuser can read the\n"
+	      "symbol addresses.\n"
+	      "In that case, please run this command again with sudo.\n"
+	      "  Error: Failed to add events.\n",
+	      stderr);
+	return PCL_EXIT_ENOENT;
+}
+
+/* Where files named in the target's mount namespace are read: through
+ * /proc/PID/root when that namespace is not ours. */
+static char *path_in_namespace(int pid, const char *path)
+{
+	struct stat mine, theirs;
+	char *ns = xasprintf("/proc/%d/ns/mnt", pid);
+	bool other = pid > 0 && !stat("/proc/self/ns/mnt", &mine) && !stat(ns, &theirs) &&
+		     mine.st_ino != theirs.st_ino;
+
+	free(ns);
+	return other ? xasprintf("/proc/%d/root%s", pid, path) : xstrdup(path);
+}
+
+static void free_lists(struct probe_opts *o)
+{
+	free(o->adds.items);
+	free(o->dels.items);
+	free(o->lists.items);
+}
+
 int cmd_probe(int argc, const char **argv)
 {
 	struct probe_opts o = { .max_probes = 128, .demangle = true };
@@ -866,6 +1340,7 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOLEAN(0, "externs", &o.externs,
 			    "Show external variables too (with --vars only)"),
 		OPT_BOOLEAN(0, "range", &o.range, "Show variables location range in scope (with --vars only)"),
+		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
 		OPT_STRING('s', "source", &o.source, "directory", "path to kernel source"),
 		OPT_BOOLEAN(0, "no-inlines", &o.no_inlines, "Don't search inlined functions"),
 		OPT_BOOLEAN('n', "dry-run", &o.dry_run, "dry run"),
@@ -883,28 +1358,47 @@ int cmd_probe(int argc, const char **argv)
 			   "Set a filter (with --vars/funcs only)\n"
 			   "\t\t\t(default: \"!__k???tab_* & !__crc_*\" for --vars,\n"
 			   "\t\t\t \"!_* & !*@plt\" for --funcs)"),
-		OPT_STRING('x', "exec", &o.exec, "executable|path",
-			   "target executable name or path"),
+		OPT_CALLBACK('x', "exec", &o, "executable|path", "target executable name or path",
+			     opt_exec),
+		OPT_CALLBACK('m', "module", &o, "modname|path",
+			     "target module name (for online) or path (for offline)", opt_module),
 		OPT_BOOLEAN(0, "demangle", &o.demangle, "Enable symbol demangling"),
 		OPT_BOOLEAN(0, "demangle-kernel", &o.demangle_kernel,
 			    "Enable kernel symbol demangling"),
+		OPT_BOOLEAN(0, "cache", &o.cache, "Manipulate probe cache"),
+		OPT_STRING(0, "symfs", &o.symfs, "directory",
+			   "Look for files with symbols relative to this directory"),
+		OPT_CALLBACK(0, "target-ns", &o, "pid", "target pid for namespace contexts",
+			     opt_target_ns),
+		OPT_BOOLEAN(0, "bootconfig", &o.bootconfig,
+			    "Output probe definition with bootconfig format"),
 		OPT_END(),
 	};
 	int nargs = parse_options(argc, argv, opts, probe_usage, 0);
 
 	o.table = opts;
-	/* perf names the binary by its real path everywhere */
+	/* perf names the binary (and a module given by path) by its real path */
+	const char *target = o.exec ? o.exec : o.module && strchr(o.module, '/') ? o.module : NULL;
 	char real[PATH_MAX], *exec = NULL;
 
-	if (o.exec && !realpath(o.exec, real)) {
-		fprintf(stderr, "Failed to get the absolute path of %s: %s\n", o.exec,
+	if (target && !realpath(target, real)) {
+		fprintf(stderr, "Failed to get the absolute path of %s: %s\n", target,
 			strerror(errno));
-		parse_options_usage(probe_usage, opts, "x", true);
+		parse_options_usage(probe_usage, opts, o.exec ? "x" : "m", true);
+		free_lists(&o);
 		return PCL_EXIT_USAGE;
 	}
-	exec = o.exec ? xstrdup(real) : NULL;
+	struct stat st;
 
-	o.exec = exec;
+	if (o.vmlinux && stat(o.vmlinux, &st)) {
+		fprintf(stderr, "Invalid file: %s\n", o.vmlinux);
+		free_lists(&o);
+		return PCL_EXIT_EINVAL;
+	}
+	exec = target ? xstrdup(real) : NULL;
+	if (o.exec)
+		o.exec = exec;
+	o.read_exec = exec ? path_in_namespace(o.target_ns, exec) : NULL;
 	int ret;
 
 	/* words after the options are one definition, as in perf */
@@ -915,25 +1409,41 @@ int cmd_probe(int argc, const char **argv)
 			strbuf_addf(&def, "%s%s", i ? " " : "", argv[i]);
 		strlist_add(&o.adds, strbuf_detach(&def));
 	}
-	if (o.funcs)
-		ret = show_funcs(&o);
+	/* a module file is read as -x's would be; its probes are kprobes */
+	struct probe_opts readers = o;
+
+	if (o.module && exec) {
+		readers.exec = exec;
+		o.module = exec;
+	}
+	bool adding = !o.funcs && !o.line && !o.vars && !o.list && !o.dels.nr && o.adds.nr;
+	bool kernel_cmd = o.funcs || o.line || o.vars || (adding && !all_cached(&o));
+
+	if (o.module && !exec && (o.funcs || o.line || o.vars || adding))
+		ret = module_not_loaded(&o);
+	else if (o.vmlinux && !target && kernel_cmd && !is_elf_file(o.vmlinux))
+		ret = vmlinux_unusable(&o);
+	else if (o.funcs)
+		ret = show_funcs(&readers);
 	else if (o.line)
-		ret = show_lines(&o);
+		ret = show_lines(&readers);
 	else if (o.vars)
-		ret = show_vars(&o);
+		ret = show_vars(&readers);
 	else if (o.list)
-		ret = list_probes(&o);
+		ret = o.cache ? list_caches(&o) : list_probes(&o);
 	else if (o.dels.nr)
-		ret = del_probes(&o);
-	else if (o.adds.nr)
+		ret = o.cache ? del_caches(&o) : del_probes(&o);
+	else if (o.adds.nr && o.bootconfig && o.definition && o.exec) {
+		fputs("  Error: --bootconfig doesn't support uprobes.\n", stderr);
+		ret = PCL_EXIT_EINVAL;
+	} else if (o.adds.nr)
 		ret = add_probes(&o);
 	else
 		usage_with_options(probe_usage, opts);
 	if (nargs)
 		free((char *)o.adds.items[o.adds.nr - 1]);
 	free(exec);
-	free(o.adds.items);
-	free(o.dels.items);
-	free(o.lists.items);
+	free(o.read_exec);
+	free_lists(&o);
 	return ret;
 }

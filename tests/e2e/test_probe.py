@@ -497,3 +497,180 @@ def test_buildid_cache_operations(caches):
                            if not l.startswith("DEBUGINFOD_URLS"))
         assert (q.stdout, q.stderr, q.returncode) == (p.stdout, perf_err, p.returncode), args
     assert tree(pcl_dir) == tree(perf_dir)
+
+
+def test_list_opts():
+    """Every option of perf's, in perf's order."""
+    assert pcl("probe", "--list-opts").stdout == perf("probe", "--list-opts").stdout
+
+
+@pytest.fixture
+def homes(tmp_path):
+    """perf and pcl each with a HOME of its own, so their ~/.debug caches
+    are fresh and the real one stays untouched."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PERF_BUILDID_DIR", "PERF_CONFIG")}
+    perf_home, pcl_home = tmp_path / "perf-home", tmp_path / "pcl-home"
+    perf_home.mkdir()
+    pcl_home.mkdir()
+    return perf_home, dict(env, HOME=str(perf_home)), pcl_home, dict(env, HOME=str(pcl_home))
+
+
+def both_in(homes, *args):
+    _, perf_env, _, pcl_env = homes
+    return perf("probe", *args, env=perf_env), pcl("probe", *args, env=pcl_env)
+
+
+CACHED = ["work n p->x p->name:string vals[1]", "grp:ev=work%return r=$retval", "myev=scale",
+          "work+4 %di"]
+
+
+@needs_uprobes
+def test_cache_add_list_delete(homes):
+    """--cache -a (with -n: perf stores it all the same) writes perf's
+    probes file; --cache -l lists and --cache -d purges alike, filters on
+    GROUP:EVENT or the definition; re-adding a cached definition leaves
+    its entry without uprobes, as perf 6.1 does."""
+    perf_home, _, pcl_home, _ = homes
+    prog = fixture("probe_prog")
+    for definition in CACHED + [CACHED[0]]:
+        p, q = both_in(homes, "-x", prog, "--cache", "-n", "-a", definition)
+        assert (q.stdout, q.stderr, q.returncode) == (p.stdout, as_pcl(p.stderr), p.returncode)
+    p, q = both_in(homes, "-x", prog, "--cache", "-n", "-v", "-a", CACHED[2])
+    cache_lines = lambda s: [l for l in s.splitlines() if "cache" in l.lower()]
+    assert cache_lines(q.stderr) == cache_lines(p.stderr)
+    assert tree(pcl_home / ".debug") == tree(perf_home / ".debug")
+    for filters in ([], ["grp:*"], ["work*"], ["work*", "probe_probe_prog:myev"], ["none"]):
+        args = [x for f in filters for x in ("-l", f)] or ["-l"]
+        assert_same(*both_in(homes, "--cache", *args))
+    for filters in (["nothing"], ["grp:ev"], ["work*", "*:myev"], ["*"]):
+        p, q = both_in(homes, "--cache", *[x for f in filters for x in ("-d", f)])
+        assert_same(p, q)
+        assert tree(pcl_home / ".debug") == tree(perf_home / ".debug")
+
+
+def test_cache_list_home():
+    """--cache -l on this machine's own ~/.debug (read only): its SDT entries."""
+    assert_same(*both("--cache", "-l"))
+    assert_same(*both("--cache", "-l", "sdt_*"))
+
+
+@pytest.mark.parametrize("args", [
+    ["-m", "ext4", "-F"], ["-m", "ext4", "-a", "vfs_read", "-n"], ["-m", "ext4", "-L", "foo"],
+    ["-m", "ext4", "-V", "foo"], ["-m", "ext4", "-D", "vfs_read"], ["-m", "ext4", "-l", "x*"],
+    ["-m", "/nonexistent.ko", "-a", "foo", "-n"], ["-k", "/nonexistent", "-a", "vfs_read", "-n"],
+    ["-k", "/nonexistent", "-F"], ["-k", "/nonexistent", "-l"], ["-k", "/nonexistent", "-d", "x"],
+    ["--bootconfig", "-l", "x*"], ["-k", "/etc/passwd", "-F"], ["-k", "/etc/passwd", "-L", "f"],
+    ["-k", "/tmp", "-V", "vfs_read"], ["-k", "/etc/passwd", "-D", "vfs_read"],
+    ["-k", "/tmp", "-a", "vfs_read", "-n"], ["-k", "/etc/passwd", "-l", "x*"]], ids=" ".join)
+def test_module_vmlinux(args):
+    """No module is loaded here and kprobes are missing: perf's messages."""
+    assert_same(*both(*args))
+
+
+@pytest.mark.parametrize("args", [
+    ["-m", "PROG", "-F"], ["-m", "PROG", "-L", "work"], ["-m", "PROG", "-V", "work"],
+    ["-m", "ext4", "-x", "PROG", "-F"], ["-x", "PROG", "-m", "ext4", "-F"],
+    ["-x", "PROG", "--bootconfig", "-D", "work"], ["-x", "PROG", "--bootconfig", "-F"],
+    ["--symfs", "/nonexistent", "-x", "PROG", "-F"], ["--target-ns", "abc", "-x", "PROG", "-F"],
+    ["--target-ns", "999999", "-x", "PROG", "-L", "work"], ["-m", "PROG", "-D", "work"],
+    ["-m", "PROG", "-D", "work%return"], ["-m", "PROG", "-D", "e=work+4 %di"],
+    ["-m", "PROG", "-D", "nosuch"], ["-m", "PROG", "--bootconfig", "-D", "work", "-D", "scale"]],
+    ids=" ".join)
+def test_target_options(args):
+    """-m with a file reads it as -x does and -D names its kprobes
+    "PATH:FUNC+OFF"; the last of -x and -m counts; --bootconfig refuses
+    uprobe definitions only."""
+    prog = fixture("probe_prog")
+    assert_same(*both(*[prog if a == "PROG" else a for a in args]))
+
+
+@needs_uprobes
+@pytest.mark.parametrize("args", [["--bootconfig", "-a", "work"], ["--target-ns", "SELF", "-a",
+                                                                   "work"]], ids=" ".join)
+def test_target_options_add(args):
+    prog = fixture("probe_prog")
+    args = [str(os.getpid()) if a == "SELF" else a for a in args]
+    assert_same(*both("-x", prog, "-n", *args))
+
+
+def test_symfs(tmp_path):
+    """--symfs roots the file -F reads (not -a's): another binary there."""
+    prog = fixture("probe_prog")
+    root = tmp_path / "symfs"
+    shadow = root / prog.lstrip("/")
+    shadow.parent.mkdir(parents=True)
+    shutil.copy(fixture("burner"), shadow)
+    assert_same(*both("--symfs", str(root), "-x", prog, "-F"))
+    assert_same(*both("--symfs", str(root), "-x", prog, "-L", "work"))
+
+
+@pytest.fixture
+def other_namespace(tmp_path):
+    """A process in a mount namespace of its own where tmp_path/dir/prog
+    is burner, while here it is probe_prog."""
+    d = tmp_path / "dir"
+    d.mkdir()
+    shutil.copy(fixture("probe_prog"), d / "prog")
+    script = "mount -t tmpfs none %s && cp %s %s/prog && echo ready && exec sleep 600" % (
+        d, fixture("burner"), d)
+    proc = subprocess.Popen(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if proc.stdout.readline().strip() != "ready":
+        proc.wait()
+        pytest.skip("cannot make a mount namespace here")
+    yield proc.pid, str(d / "prog")
+    proc.kill()
+    proc.wait()
+
+
+@pytest.mark.parametrize("args", [["-F"], ["-L", "leaf_spin"], ["-V", "leaf_spin"]],
+                         ids=" ".join)
+def test_target_ns(other_namespace, args):
+    """--target-ns reads -x's file in the namespace of the pid, as perf."""
+    pid, path = other_namespace
+    p, q = both("--target-ns", str(pid), "-x", path, *args)
+    assert "leaf_spin" in p.stdout
+    assert_same(p, q)
+
+
+@needs_uprobes
+def test_target_ns_add(other_namespace):
+    pid, path = other_namespace
+    p, q = both("--target-ns", str(pid), "-x", path, "-n", "-v", "-a", "leaf_spin")
+    assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
+        unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))
+    assert q.returncode == p.returncode
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="kallsyms addresses need root")
+@pytest.mark.parametrize("args", [
+    ["-D", "vfs_read"], ["-D", "vfs_read%return"], ["-D", "vfs_read+4"],
+    ["-D", "vfs_read x=%di:u32"], ["-D", "grp:myev=vfs_read", "-D", "vfs_write"],
+    ["-D", "vfs_read", "-D", "vfs_read"], ["--bootconfig", "-D", "vfs_read", "-D", "vfs_read"],
+    ["--bootconfig", "-D", "vfs_read+4 %di", "-D", "vfs_write%return $retval"],
+    ["--bootconfig", "-D", "grp:e=vfs_read"], ["-q", "--bootconfig", "-D", "grp:e=vfs_read"],
+    ["-D", "nosuchfunc_xyz"], ["--bootconfig", "-D", "vfs_read", "-D", "nosuchfunc_xyz"],
+    ["-D", "vfs_read:3"], ["-D", "vfs_read n"], ["-D", "vfs_read+4%return"]], ids=" ".join)
+def test_kprobe_definitions(args):
+    """-D of kernel functions from kallsyms ("_text+N"), and --bootconfig's
+    format of them, without kprobe_events: perf's lines."""
+    assert_same(*both(*args))
+
+
+@needs_uprobes
+def test_cache_use(homes):
+    """-a/-D %[GROUP:]EVENT takes a definition --cache stored (a return
+    probe renamed once more "__return", as perf 6.1 does); the same event
+    twice in one run is no duplicate."""
+    prog = fixture("probe_prog")
+    for definition in CACHED:
+        both_in(homes, "-x", prog, "--cache", "-n", "-a", definition)
+    for args in (["-n", "-a", "%probe_probe_prog:myev"], ["-n", "-a", "%myev"],
+                 ["-x", prog, "-n", "-a", "%myev"], ["-n", "-a", "%probe_probe_prog:*"],
+                 ["-n", "-a", "%grp:ev"], ["-n", "-a", "%*"], ["-D", "%*"],
+                 ["-D", "%myev", "-D", "%myev"], ["-n", "-a", "%myev", "-a", "%myev"],
+                 ["-n", "-a", "%nosuch:ev"]):
+        assert_same(*both_in(homes, *args))
+    p, q = both_in(homes, "-n", "-v", "-a", "%grp:ev")
+    assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
+        unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))

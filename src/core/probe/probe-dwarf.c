@@ -1349,8 +1349,9 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 			if (dwarf_tag(&scopes[k]) != DW_TAG_compile_unit || externs)
 				vars_in_scope(&v, &scopes[k], s.sites[i].addr, msgs);
 		free(scopes);
-		qsort(v.lines, v.nr, sizeof(*v.lines), cmp_str);
-		if (!v.nr)
+		if (v.nr)	/* qsort takes no NULL array, even empty */
+			qsort(v.lines, v.nr, sizeof(*v.lines), cmp_str);
+		else
 			strbuf_addstr(out, "\t\t(No matched variables)\n");
 		for (int k = 0; k < v.nr; k++) {
 			strbuf_addstr(out, v.lines[k]);
