@@ -798,7 +798,7 @@ int cmd_report(int argc, const char **argv)
 		{ .type = OPT_STRING_T, .short_name = 'g', .long_name = "call-graph",
 		  .value = &o.call_graph, .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT,
 		  .defstr = "graph,0.5,caller,function,percent",
-		  .argh = "print_type,threshold[,print_limit],order,sort_key,value",
+		  .argh = "print_type,threshold[,print_limit],order,sort_key[,branch],value",
 		  .help = "Display call graph (graph|flat|fractal|folded|none), threshold, "
 			  "print limit, order (caller|callee), key (function|address|srcline), "
 			  "value (percent|period|count). Default: graph,0.5,caller,function,percent" },

@@ -245,7 +245,8 @@ static void print_option(FILE *f, const struct option *o)
 	if (o->long_name)
 		pos += fprintf(f, "%s--%s", o->short_name ? ", " : "", o->long_name);
 	if (takes_arg(o) && o->argh) {
-		if (o->flags & OPTF_OPTARG)
+		/* a last-argument default takes a separate word, as perf shows */
+		if ((o->flags & OPTF_OPTARG) && !(o->flags & OPTF_LASTARG_DEFAULT))
 			pos += fprintf(f, o->long_name ? "[=<%s>]" : "[<%s>]", o->argh);
 		else
 			pos += fprintf(f, " <%s>", o->argh);

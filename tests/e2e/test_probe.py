@@ -674,3 +674,12 @@ def test_cache_use(homes):
     p, q = both_in(homes, "-n", "-v", "-a", "%grp:ev")
     assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
         unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))
+
+
+def test_help_as_perf():
+    """-h: perf's options in perf's layout (-F and -l take their optional
+    argument as a separate word, shown as perf shows it)."""
+    want, got = both("-h")
+    assert got.returncode == want.returncode
+    assert got.stderr.replace("pcl probe", "perf probe") == want.stderr, \
+        unified(want.stderr, got.stderr)
