@@ -173,12 +173,14 @@ def test_config_reload(daemons):
 def test_stop_ends_every_process(daemons):
     d = daemons(PCL)
     d.sessions()
+    data = os.path.join(d.base, "session-plain", "perf.data")
+    # a session listed may still be setting up: stop it once it records
+    wait_for(lambda: os.path.exists(data), "the session to write its perf.data")
     r = d.client("stop")
     assert r.returncode == 0 and r.stdout == ""
     wait_for(lambda: not any(alive(p) for p in d.pids), "the daemon and sessions to end")
     # each session's perf.data is complete
-    rep = run([PERF, "report", "--stdio", "-i",
-               os.path.join(d.base, "session-plain", "perf.data")], timeout=TIMEOUT)
+    rep = run([PERF, "report", "--stdio", "-i", data], timeout=TIMEOUT)
     assert rep.returncode == 0, rep.stderr
     after = d.client()
     assert after.returncode == 255

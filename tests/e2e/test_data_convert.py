@@ -203,9 +203,15 @@ def test_ctf_all_records_match_perf(perf_data, tmp_path, kind):
 
 
 def test_ctf_multi_cpu_streams(perf_data, tmp_path):
+    """A stream per CPU that has samples (on a quiet machine an idle CPU
+    may have none)."""
     text = assert_same_trace(tmp_path, perf_data["system"])
     cpus = set(re.findall(r"\{ cpu_id = (\d+) \}", text))
-    assert len(cpus) > 1 or os.cpu_count() == 1
+    r = perf("script", "-F", "cpu", "-i", perf_data["system"])
+    assert r.returncode == 0, r.stderr
+    assert cpus == {str(int(c.strip(" []"))) for c in r.stdout.split()}
+    streams = [n for n in os.listdir(tmp_path / "pcl-ctf") if n.startswith("perf_stream_")]
+    assert len(streams) == len(cpus), streams
 
 
 def test_ctf_tracepoint_strings(tmp_path):
