@@ -92,18 +92,7 @@ static int annotate_sample(struct perf_tool *tool, struct perf_session *s,
 	/* -s: perf counts nothing but the symbol's samples */
 	if (c->symbol && !(al.map && al.sym && !strcmp(al.sym->name, c->symbol)))
 		return 0;
-	hs = (struct hist_sample){
-		.thread = al.thread,
-		.comm = strset_intern(&c->strings, al.thread->comm ? al.thread->comm : ""),
-		.dso = al.map ? al.dso : NULL,
-		.sym = al.map ? al.sym : NULL,
-		.addr = al.addr,
-		.level = al.level,
-		.cpumode = sample->cpumode,
-		.cpu = (int32_t)sample->cpu,
-		.socket = -1,
-		.period = sample->period,
-	};
+	hs = hist_sample__resolved(al.thread, &al, sample, &c->strings);
 	hists__add_sample(hists_of(c, evsel), &hs);
 	if (al.map && al.sym)
 		annotate_samples__add(&c->samples, al.dso, al.sym, evsel->idx, al.addr,

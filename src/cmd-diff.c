@@ -60,25 +60,14 @@ static int diff_sample(struct perf_tool *tool, struct perf_session *s,
 	perf_session__resolve_sample(s, sample, &al);
 	if (sample_filter__skip_cpu(&f->filter, sample->cpu))
 		return 0;
-	hs = (struct hist_sample){
-		.thread = al.thread,
-		.comm = strset_intern(f->strings, al.thread->comm ? al.thread->comm : ""),
-		.dso = al.map ? al.dso : NULL,
-		.sym = al.map ? al.sym : NULL,
-		.addr = al.addr,
-		.level = al.level,
-		.cpumode = sample->cpumode,
-		.cpu = (int32_t)sample->cpu,
-		.socket = -1,
-		.time = sample->time,
-		.weight = sample->weight,
-		.map_size = al.map ? al.map->end - al.map->start : 0,
-		.period = sample->period,
-		.filtered = (sample_filter__thread(&f->filter, al.thread) ? HIST_FILTER_THREAD : 0) |
-			    (sample_filter__dso(&f->filter, &al) ? HIST_FILTER_DSO : 0) |
-			    (sample_filter__symbol(&f->filter, &al) ? HIST_FILTER_SYMBOL : 0) |
-			    hist_filter__host_guest(sample->cpumode),
-	};
+	hs = hist_sample__resolved(al.thread, &al, sample, f->strings);
+	hs.time = sample->time;
+	hs.weight = sample->weight;
+	hs.map_size = al.map ? al.map->end - al.map->start : 0;
+	hs.filtered = (sample_filter__thread(&f->filter, al.thread) ? HIST_FILTER_THREAD : 0) |
+		      (sample_filter__dso(&f->filter, &al) ? HIST_FILTER_DSO : 0) |
+		      (sample_filter__symbol(&f->filter, &al) ? HIST_FILTER_SYMBOL : 0) |
+		      hist_filter__host_guest(sample->cpumode);
 	h = file_hists(f, evsel);
 	hists__add_sample(h, &hs);
 	/* perf counts the totals as samples come: the files other than the

@@ -321,29 +321,19 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		   hist_filter__host_guest(sample->cpumode);
 	if (sample_filter__skip_cpu(&r->filter, sample->cpu))
 		return;
-	hs = (struct hist_sample){
-		.thread = thread,
-		.comm = strset_intern(&r->strings, thread->comm ? thread->comm : ""),
-		.dso = al.map ? al.dso : NULL,
-		.sym = al.map ? al.sym : NULL,
-		.addr = al.addr,
-		.level = al.level,
-		.cpumode = sample->cpumode,
-		.cpu = (int32_t)sample->cpu,
-		.socket = cpu_socket(r, sample->cpu),
-		.time = sample->time - sample->time % r->time_quantum,
-		.weight = sample->weight,
-		.ins_lat = sample->ins_lat,
-		.map_size = al.map ? al.map->end - al.map->start : 0,
-		.cgroup = {
-			.id = sample->cgroup,
-			.path = machine__cgroup_path(r->session->machine, sample->cgroup),
-			.ns_dev = thread->cgroup_ns_dev,
-			.ns_ino = thread->cgroup_ns_ino,
-		},
-		.period = sample->period,
-		.filtered = filtered,
+	hs = hist_sample__resolved(thread, &al, sample, &r->strings);
+	hs.socket = cpu_socket(r, sample->cpu);
+	hs.time = sample->time - sample->time % r->time_quantum;
+	hs.weight = sample->weight;
+	hs.ins_lat = sample->ins_lat;
+	hs.map_size = al.map ? al.map->end - al.map->start : 0;
+	hs.cgroup = (struct hist_cgroup){
+		.id = sample->cgroup,
+		.path = machine__cgroup_path(r->session->machine, sample->cgroup),
+		.ns_dev = thread->cgroup_ns_dev,
+		.ns_ino = thread->cgroup_ns_ino,
 	};
+	hs.filtered = filtered;
 	if (r->mem_mode)
 		resolve_mem(r, sample, &hs);
 	if (r->hopts.layout.has_trace)

@@ -297,20 +297,9 @@ static void add_sample(struct top *t, struct evsel *evsel, const struct perf_sam
 	machine__resolve(t->machine, thread, sample->cpumode, sample->ip, &al);
 	if (idle_symbol(&al) || evsel != t->sym_evsel)
 		return;
-	hs = (struct hist_sample){
-		.thread = thread,
-		.comm = strset_intern(&t->strings, thread->comm ? thread->comm : ""),
-		.dso = al.map ? al.dso : NULL,
-		.sym = al.map ? al.sym : NULL,
-		.addr = al.addr,
-		.level = al.level,
-		.cpumode = sample->cpumode,
-		.cpu = (int32_t)sample->cpu,
-		.socket = -1,
-		.weight = sample->weight,
-		.map_size = al.map ? al.map->end - al.map->start : 0,
-		.period = sample->period,
-	};
+	hs = hist_sample__resolved(thread, &al, sample, &t->strings);
+	hs.weight = sample->weight;
+	hs.map_size = al.map ? al.map->end - al.map->start : 0;
 	if (t->tep && evsel->attr.type == PERF_TYPE_TRACEPOINT)
 		hs.trace = trace_text(t, evsel, sample);
 	if (t->need_cursor && sample->callchain) {

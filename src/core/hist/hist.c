@@ -1,5 +1,6 @@
 /* hist: histogram entries, their totals and output order (see hist.h). */
 #include "core/hist/hist.h"
+#include "core/data/perf-record.h"
 #include "core/hist/hist-int.h"
 #include "core/events/evsel.h"
 #include "core/events/parse-events.h"
@@ -409,6 +410,23 @@ static void memo_release(struct hists *h)
 	free(h->memo_rec.v);
 	h->memo = NULL;
 	memset(&h->memo_rec, 0, sizeof(h->memo_rec));
+}
+
+struct hist_sample hist_sample__resolved(struct thread *thread, const struct addr_location *al,
+					 const struct perf_sample *sample, struct strset *strings)
+{
+	return (struct hist_sample){
+		.thread = thread,
+		.comm = strset_intern(strings, thread->comm ? thread->comm : ""),
+		.dso = al->map ? al->dso : NULL,
+		.sym = al->map ? al->sym : NULL,
+		.addr = al->addr,
+		.level = al->level,
+		.cpumode = sample->cpumode,
+		.cpu = (int32_t)sample->cpu,
+		.socket = -1,
+		.period = sample->period,
+	};
 }
 
 void hists__add_sample(struct hists *h, const struct hist_sample *s)

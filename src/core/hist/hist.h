@@ -199,6 +199,14 @@ struct hist_sample {
 	const struct callchain_cursor *cursor;	/* NULL: no callchain */
 };
 
+struct perf_sample;
+
+/* The keys every command's sample has: the thread (comm interned in
+ * strings), where al resolved the ip, the sample's cpumode, CPU and period;
+ * socket -1.  Callers add what their keys need besides (time, weight, ...). */
+struct hist_sample hist_sample__resolved(struct thread *thread, const struct addr_location *al,
+					 const struct perf_sample *sample, struct strset *strings);
+
 struct hists *hists__new(const struct hist_opts *opts, struct evsel *evsel,
 			 struct strset *strings, struct callchain_store *store);
 void hists__delete(struct hists *h);
