@@ -130,23 +130,11 @@ static void write_data(struct strbuf *sb, const struct stacks *st,
 int flamegraph_html_write(FILE *out, const struct stacks *st, const struct flamegraph_opts *o)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
 
-	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		      "<meta name=\"generator\" content=\"pcl flamegraph\">\n<title>");
-	xml_escape(&sb, flamegraph_opts__title(o, st->diff));
-	strbuf_addstr(&sb, "</title>\n<style>\n");
-	strbuf_addstr(&sb, html_style);
-	strbuf_addstr(&sb, "</style>\n</head>\n<body>\n");
+	html_page__start(&sb, "pcl flamegraph", flamegraph_opts__title(o, st->diff), html_style);
 	if (o->notes)
 		xml_comment(&sb, "NOTES: ", o->notes);
 	strbuf_addstr(&sb, "<script id=\"pcl-data\" type=\"application/json\">");
 	write_data(&sb, st, o);
-	strbuf_addstr(&sb, "</script>\n<script>\n");
-	strbuf_addstr(&sb, html_script);
-	strbuf_addstr(&sb, "</script>\n</body>\n</html>\n");
-	if (fwrite(sb.buf, 1, sb.len, out) != sb.len || fflush(out))
-		ret = -1;
-	strbuf_release(&sb);
-	return ret;
+	return html_page__finish(&sb, html_script, out);
 }

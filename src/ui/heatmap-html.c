@@ -95,14 +95,9 @@ int heatmap_html_write(FILE *out, const struct heatmap_events *e, const struct h
 		       const struct heatmap_draw_opts *o)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
 
-	strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		      "<meta name=\"generator\" content=\"pcl heatmap\">\n<title>");
-	xml_escape(&sb, o->title);
-	strbuf_addstr(&sb, "</title>\n<style>\n");
-	strbuf_addstr(&sb, html_style);
-	strbuf_addstr(&sb, "</style>\n</head>\n<body>\n<div id=\"map\">\n");
+	html_page__start(&sb, "pcl heatmap", o->title, html_style);
+	strbuf_addstr(&sb, "<div id=\"map\">\n");
 	heatmap_svg_render(&sb, e, g, o);
 	strbuf_addstr(&sb, "</div>\n<p id=\"hint\">Click a cell to list its events (shift-click: "
 		      "more cells).</p>\n<div id=\"flame\"></div>\n<div id=\"listing\"></div>\n"
@@ -112,11 +107,6 @@ int heatmap_html_write(FILE *out, const struct heatmap_events *e, const struct h
 	json_string(&sb, o->unitslat);
 	strbuf_addstr(&sb, ",\n");
 	add_events(&sb, e, g);
-	strbuf_addstr(&sb, "\"end\":true}</script>\n<script>\n");
-	strbuf_addstr(&sb, html_script);
-	strbuf_addstr(&sb, "</script>\n</body>\n</html>\n");
-	if (fwrite(sb.buf, 1, sb.len, out) != sb.len || fflush(out))
-		ret = -1;
-	strbuf_release(&sb);
-	return ret;
+	strbuf_addstr(&sb, "\"end\":true}");
+	return html_page__finish(&sb, html_script, out);
 }

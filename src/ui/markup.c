@@ -82,3 +82,29 @@ void json_string(struct strbuf *sb, const char *str)
 	}
 	strbuf_addch(sb, '"');
 }
+
+void html_page__start(struct strbuf *sb, const char *generator, const char *title,
+		      const char *style)
+{
+	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta name=\"generator\" content=\"");
+	strbuf_addstr(sb, generator);
+	strbuf_addstr(sb, "\">\n<title>");
+	xml_escape(sb, title);
+	strbuf_addstr(sb, "</title>\n<style>\n");
+	strbuf_addstr(sb, style);
+	strbuf_addstr(sb, "</style>\n</head>\n<body>\n");
+}
+
+int html_page__finish(struct strbuf *sb, const char *script, FILE *out)
+{
+	int ret = 0;
+
+	strbuf_addstr(sb, "</script>\n<script>\n");
+	strbuf_addstr(sb, script);
+	strbuf_addstr(sb, "</script>\n</body>\n</html>\n");
+	if (fwrite(sb->buf, 1, sb->len, out) != sb->len || fflush(out))
+		ret = -1;
+	strbuf_release(sb);
+	return ret;
+}
