@@ -72,6 +72,30 @@ static void innermost_of_equal_ranges(void **state)
 	dwarf_funcs__close(df);
 }
 
+/* A unit with code and lines but no function DIE (assembler, JIT images):
+ * bfd's choice stands. */
+static void unit_without_functions(void **state)
+{
+	char path[] = "/tmp/pcl-dwarf-funcs-asm-XXXXXX", cmd[256];
+	struct dwarf_funcs *df;
+	FILE *cc;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "cc -g -shared -nostdlib -x assembler -o %s -", path);
+	cc = popen(cmd, "w");
+	assert_non_null(cc);
+	fputs("\t.text\n\t.globl f\nf:\n\tnop\n\tret\n", cc);
+	assert_int_equal(pclose(cc), 0);
+	df = dwarf_funcs__open(path);
+	assert_non_null(df);
+	for (uint64_t addr = 0; addr < 0x2000; addr++)
+		assert_string_equal(dwarf_funcs__resolve_tie(df, addr, "f"), "f");
+	dwarf_funcs__close(df);
+	unlink(path);
+}
+
 static void no_dwarf(void **state)
 {
 	assert_null(dwarf_funcs__open("/dev/null"));
@@ -84,6 +108,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(innermost_of_equal_ranges),
+		cmocka_unit_test(unit_without_functions),
 		cmocka_unit_test(no_dwarf),
 	};
 

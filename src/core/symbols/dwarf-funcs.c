@@ -166,7 +166,8 @@ static struct unit_funcs *unit_funcs(struct dwarf_funcs *df, Dwarf_Die *cu)
 			return &df->units[i];
 	if (dwarf_child(cu, &child) == 0)
 		collect(&child, &l, &order);
-	qsort(l.v, l.nr, sizeof(*l.v), piece_cmp);
+	if (l.nr)	/* units of assembler or JIT code name no function */
+		qsort(l.v, l.nr, sizeof(*l.v), piece_cmp);
 	df->units = xrealloc(df->units, (df->nr_units + 1) * sizeof(*df->units));
 	u = &df->units[df->nr_units++];
 	*u = (struct unit_funcs){ .cu = off, .pieces = l.v, .nr = l.nr };
