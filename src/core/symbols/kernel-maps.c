@@ -11,28 +11,45 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-int kallsyms__symbol_addr(const char *path, const char *name, uint64_t *addr)
+int kallsyms__for_each(const char *path, kallsyms_fn fn, void *arg)
 {
 	FILE *f = fopen(path ? path : "/proc/kallsyms", "r");
 	char line[512];
-	int ret = -1;
+	int ret = 0;
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
+	while (!ret && fgets(line, sizeof(line), f)) {
 		char sym[256], type;
 		unsigned long long a;
 
-		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3)
-			continue;
-		if (!strcmp(sym, name)) {
-			*addr = a;
-			ret = 0;
-			break;
-		}
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) == 3)
+			ret = fn(a, type, sym, arg);
 	}
 	fclose(f);
 	return ret;
+}
+
+struct symbol_lookup {
+	const char *name;
+	uint64_t *addr;
+};
+
+static int match_name(uint64_t addr, char type, const char *name, void *arg)
+{
+	struct symbol_lookup *l = arg;
+
+	if (strcmp(name, l->name))
+		return 0;
+	*l->addr = addr;
+	return 1;
+}
+
+int kallsyms__symbol_addr(const char *path, const char *name, uint64_t *addr)
+{
+	struct symbol_lookup l = { name, addr };
+
+	return kallsyms__for_each(path, match_name, &l) == 1 ? 0 : -1;
 }
 
 int kernel_text__range(const char *kallsyms, uint64_t *start, uint64_t *end)

@@ -10,6 +10,12 @@ struct machine;
 struct map;
 struct symbol;
 
+/* Calls fn with each "address type name" line of a kallsyms-format file
+ * (path NULL: /proc/kallsyms) until fn returns nonzero.  Returns -1 when
+ * the file cannot be read, else what fn returned last (0: every line). */
+typedef int (*kallsyms_fn)(uint64_t addr, char type, const char *name, void *arg);
+int kallsyms__for_each(const char *path, kallsyms_fn fn, void *arg);
+
 /* Looks up a symbol's address in a kallsyms-format file (path NULL:
  * /proc/kallsyms); 0 and *addr set, or -1. */
 int kallsyms__symbol_addr(const char *path, const char *name, uint64_t *addr);
