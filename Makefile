@@ -1,7 +1,7 @@
 # pcl — Performance Counters for Linux, rebuilt.  GNU make.
 PREFIX  ?= /usr/local
 CC      ?= cc
-PKGS     = libtraceevent libtracefs libelf libdw libzstd liblzma zlib sqlite3 libpq python3-embed
+PKGS     = libtraceevent libtracefs libelf libdw libzstd liblzma zlib sqlite3 libpq python3-embed ncursesw
 # scripts/deps.sh SET checks (as root: installs) the Debian packages of one set; its stamp
 # says it passed.  Building needs the build set only; the goals below add the others.
 DEPS     = build/.deps-build \

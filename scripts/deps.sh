@@ -8,17 +8,18 @@ set -e
 
 # compiler and the libraries pcl links with (enough to build ./pcl and the fixtures);
 # libdrm-dev's headers only name DRM's ioctls for pcl trace; python3.11-dev embeds CPython
-# for pcl script -s FILE.py; libbabeltrace-dev: the CTF writer of data convert --to-ctf
+# for pcl script -s FILE.py; libbabeltrace-dev: the CTF writer of data convert --to-ctf;
+# libncurses-dev: the full-screen browsers of report, top and annotate
 BUILD="build-essential pkg-config
 libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev liblzma-dev zlib1g-dev libiberty-dev binutils-dev
-libdrm-dev libsqlite3-dev libpq-dev python3.11-dev libbabeltrace-dev"
+libdrm-dev libsqlite3-dev libpq-dev python3.11-dev libbabeltrace-dev libncurses-dev"
 # unit tests (cmocka), end-to-end tests (pytest against perf 6.1, chromium for the flame
 # graph pages, clang for a clang-built workload), stress-ng to load the machine while they run;
 # linux-perf also has <perf/perf_dlfilter.h>, which pcl's --dlfilter is built with;
 # postgresql-15: a throwaway server (initdb, pg_ctl) for export-to-postgresql; babeltrace reads
-# back the CTF traces of perf and pcl
+# back the CTF traces of perf and pcl; python3-pyte emulates a terminal for the browser tests
 TEST="libcmocka-dev python3-pytest linux-perf chromium clang stress-ng protobuf-compiler
-postgresql-15 babeltrace"
+postgresql-15 babeltrace python3-pyte"
 # bench/*.sh: perf side by side, /usr/bin/time for RSS, bc for the ratios
 BENCH="linux-perf time bc"
 FUZZ="clang"

@@ -1,0 +1,336 @@
+/* tui: ncurses screen shared by the browsers (see tui.h). */
+#include "ui/tui.h"
+
+#include <curses.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+#include <termios.h>
+#include <unistd.h>
+
+static bool tui_active;
+static struct termios saved_termios;
+/* terminfo strings that undo the full-screen mode, fetched at start so a
+ * signal handler can write them without calling into ncurses */
+static char restore_seq[128];
+static size_t restore_len;
+
+static const int fatal_signals[] = { SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGSEGV, SIGBUS,
+				     SIGABRT, SIGFPE };
+
+bool tui__usable(void)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && term && *term &&
+	       strcmp(term, "dumb") != 0;
+}
+
+static void append_restore(const char *capname)
+{
+	const char *seq = tigetstr(capname);
+	size_t len;
+
+	if (!seq || seq == (char *)-1)
+		return;
+	len = strlen(seq);
+	if (restore_len + len < sizeof(restore_seq)) {
+		memcpy(restore_seq + restore_len, seq, len);
+		restore_len += len;
+	}
+}
+
+/* Async-signal-safe: the saved terminal modes and the reset sequences only. */
+static void restore_terminal_raw(void)
+{
+	ssize_t unused;
+
+	tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
+	unused = write(STDOUT_FILENO, restore_seq, restore_len);
+	(void)unused;
+}
+
+static void on_fatal_signal(int sig)
+{
+	if (tui_active)
+		restore_terminal_raw();
+	tui_active = false;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void init_colors(void)
+{
+	if (!has_colors())
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(TUI_NORMAL, -1, -1);
+	init_pair(TUI_TOP, COLOR_RED, -1);
+	init_pair(TUI_MEDIUM, COLOR_GREEN, -1);
+	init_pair(TUI_SELECTED, COLOR_BLACK, COLOR_YELLOW);
+	init_pair(TUI_ROOT, COLOR_WHITE, COLOR_BLUE);
+	init_pair(TUI_JUMP_ARROWS, COLOR_BLUE, -1);
+	init_pair(TUI_ADDR, COLOR_MAGENTA, -1);
+}
+
+int tui__start(void)
+{
+	if (tui_active)
+		return 0;
+	if (tcgetattr(STDIN_FILENO, &saved_termios) < 0 || !initscr()) {
+		fprintf(stderr, "cannot start the full-screen interface on this terminal; use --stdio\n");
+		return -1;
+	}
+	restore_len = 0;
+	append_restore("cnorm");
+	append_restore("sgr0");
+	append_restore("rmcup");
+	tui_active = true;
+	atexit(tui__stop);
+	for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++)
+		signal(fatal_signals[i], on_fatal_signal);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	init_colors();
+	erase();
+	return 0;
+}
+
+void tui__stop(void)
+{
+	if (!tui_active)
+		return;
+	tui_active = false;
+	endwin();
+	fflush(stdout);
+}
+
+int tui__rows(void)
+{
+	return LINES;
+}
+
+int tui__cols(void)
+{
+	return COLS;
+}
+
+enum tui_color tui__percent_color(double pct)
+{
+	if (pct >= 5.0)
+		return TUI_TOP;
+	if (pct > 0.5)
+		return TUI_MEDIUM;
+	return TUI_NORMAL;
+}
+
+void tui__write(int row, int col, enum tui_color color, bool fill, const char *text)
+{
+	int room = COLS - col;
+
+	if (row < 0 || row >= LINES || room <= 0)
+		return;
+	attron(COLOR_PAIR(color));
+	mvaddnstr(row, col, text, room);
+	if (fill) {
+		int y, x;
+
+		getyx(stdscr, y, x);
+		if (y == row)
+			for (; x < COLS; x++)
+				addch(' ');
+	}
+	attroff(COLOR_PAIR(color));
+}
+
+static void vline_at(int row, const char *fmt, va_list ap)
+{
+	char *text;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		return;
+	tui__write(row, 0, TUI_ROOT, true, text);
+	free(text);
+}
+
+void tui__title(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline_at(0, fmt, ap);
+	va_end(ap);
+}
+
+void tui__status(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline_at(LINES - 1, fmt, ap);
+	va_end(ap);
+}
+
+void tui__refresh(void)
+{
+	refresh();
+}
+
+int tui__getkey(int timeout_ms)
+{
+	int key;
+
+	timeout(timeout_ms);
+	key = getch();
+	if (key == ERR)
+		return TUI_KEY_TIMEOUT;
+	return key;
+}
+
+/* A box of height rows and width columns centred on the screen. */
+static WINDOW *centred_box(int height, int width, const char *title)
+{
+	WINDOW *win;
+
+	if (width > COLS)
+		width = COLS;
+	if (height > LINES)
+		height = LINES;
+	win = newwin(height, width, (LINES - height) / 2, (COLS - width) / 2);
+	if (!win)
+		return NULL;
+	keypad(win, TRUE);
+	box(win, 0, 0);
+	if (title)
+		mvwaddnstr(win, 0, 2, title, width - 4);
+	return win;
+}
+
+static int widest(const char *title, const char *const *text_lines, int nr)
+{
+	int width = title ? (int)strlen(title) + 4 : 0;
+
+	for (int i = 0; i < nr; i++)
+		if ((int)strlen(text_lines[i]) + 4 > width)
+			width = (int)strlen(text_lines[i]) + 4;
+	return width;
+}
+
+static void close_box(WINDOW *win)
+{
+	delwin(win);
+	touchwin(stdscr);
+	refresh();
+}
+
+int tui__menu(const char *title, const char *const *entries, int nr_entries)
+{
+	int height = nr_entries + 2, selected = 0, top = 0;
+	WINDOW *win = centred_box(height, widest(title, entries, nr_entries), title);
+
+	if (!win)
+		return -1;
+	for (;;) {
+		int visible, width, key;
+
+		getmaxyx(win, visible, width);
+		visible -= 2;
+		if (selected < top)
+			top = selected;
+		if (selected >= top + visible)
+			top = selected - visible + 1;
+		for (int i = 0; i < visible && top + i < nr_entries; i++) {
+			int pair = top + i == selected ? TUI_SELECTED : TUI_NORMAL;
+
+			wattron(win, COLOR_PAIR(pair));
+			mvwprintw(win, i + 1, 1, " %-*.*s", width - 3, width - 3, entries[top + i]);
+			wattroff(win, COLOR_PAIR(pair));
+		}
+		wrefresh(win);
+		key = wgetch(win);
+		switch (key) {
+		case KEY_UP:
+			selected = selected > 0 ? selected - 1 : nr_entries - 1;
+			break;
+		case KEY_DOWN:
+			selected = selected + 1 < nr_entries ? selected + 1 : 0;
+			break;
+		case KEY_HOME:
+			selected = 0;
+			break;
+		case KEY_END:
+			selected = nr_entries - 1;
+			break;
+		case '\n':
+		case '\r':
+		case KEY_ENTER:
+		case KEY_RIGHT:
+			close_box(win);
+			return selected;
+		case TUI_KEY_ESC:
+		case 'q':
+		case KEY_LEFT:
+		case TUI_KEY_CTRL('c'):
+			close_box(win);
+			return -1;
+		}
+	}
+}
+
+void tui__message(const char *title, const char *const *text_lines, int nr_text_lines)
+{
+	WINDOW *win = centred_box(nr_text_lines + 2, widest(title, text_lines, nr_text_lines), title);
+
+	if (!win)
+		return;
+	for (int i = 0; i < nr_text_lines; i++)
+		mvwaddnstr(win, i + 1, 2, text_lines[i], COLS - 4);
+	wrefresh(win);
+	wgetch(win);
+	close_box(win);
+}
+
+char *tui__input(const char *title, const char *prompt)
+{
+	int width = widest(title, &prompt, 1) + 40;
+	WINDOW *win = centred_box(4, width, title);
+	char buf[256];
+	size_t len = 0;
+
+	if (!win)
+		return NULL;
+	mvwaddnstr(win, 1, 2, prompt, width - 4);
+	curs_set(1);
+	for (;;) {
+		int key;
+
+		mvwprintw(win, 2, 2, "%-*.*s", width - 4, width - 4,
+			  len + 4 > (size_t)width ? buf + len - (width - 4) : buf);
+		wmove(win, 2, 2 + (int)(len < (size_t)width - 4 ? len : (size_t)width - 5));
+		wrefresh(win);
+		buf[len] = '\0';
+		key = wgetch(win);
+		if (key == TUI_KEY_ESC || key == TUI_KEY_CTRL('c')) {
+			curs_set(0);
+			close_box(win);
+			return NULL;
+		}
+		if (key == '\n' || key == '\r' || key == KEY_ENTER)
+			break;
+		if ((key == KEY_BACKSPACE || key == 127 || key == '\b') && len > 0)
+			buf[--len] = '\0';
+		else if (key >= ' ' && key < 127 && len + 1 < sizeof(buf))
+			buf[len++] = (char)key, buf[len] = '\0';
+	}
+	curs_set(0);
+	close_box(win);
+	return strdup(buf);
+}

@@ -1,0 +1,69 @@
+/* tui: the full-screen terminal layer shared by the browsers of report, top
+ * and annotate (ncurses).  It owns the terminal: start and stop, restoring it
+ * on every exit path (normal exit, q, SIGINT/SIGTERM, a crash), perf's colours
+ * by percentage, the title and status lines, pop-up menus, help and message
+ * boxes, and key reading with a timeout (top redraws between keys). */
+#ifndef PCL_TUI_H
+#define PCL_TUI_H
+
+#include <stdbool.h>
+
+/* colour pairs, perf's default colour set */
+enum tui_color {
+	TUI_NORMAL = 1,  /* plain text */
+	TUI_TOP,         /* percentages from 5%: red */
+	TUI_MEDIUM,      /* percentages above 0.5%: green */
+	TUI_SELECTED,    /* the cursor line: black on yellow */
+	TUI_ROOT,        /* title and status lines: white on blue */
+	TUI_JUMP_ARROWS, /* annotate's jump arrows: blue */
+	TUI_ADDR,        /* annotate's addresses: magenta */
+};
+
+/* keys tui__getkey() returns besides ncurses' KEY_* and plain characters */
+#define TUI_KEY_TIMEOUT (-1)
+#define TUI_KEY_ESC 27
+#define TUI_KEY_CTRL(c) ((c) & 0x1f)
+
+/* Whether a browser can run: stdin and stdout are terminals and TERM names
+ * one ncurses knows (not "dumb"). */
+bool tui__usable(void);
+
+/* Takes over the terminal; -1 (with a message on stderr) when it cannot. */
+int tui__start(void);
+/* Gives the terminal back; safe to call twice and from the exit paths. */
+void tui__stop(void);
+
+int tui__rows(void);
+int tui__cols(void);
+
+/* The colour pair for a percentage, as perf: TUI_TOP, TUI_MEDIUM or TUI_NORMAL. */
+enum tui_color tui__percent_color(double pct);
+
+/* Prints text at (row, col), cut at the screen's right edge, padding the
+ * rest of the line with blanks when fill is set. */
+void tui__write(int row, int col, enum tui_color color, bool fill, const char *text);
+
+/* The top (title) and bottom (status) lines, in TUI_ROOT colours. */
+void tui__title(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tui__status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Shows what was drawn since the last refresh. */
+void tui__refresh(void);
+
+/* The next key, waiting at most timeout_ms (negative: forever).  Returns
+ * TUI_KEY_TIMEOUT when none came and KEY_RESIZE after the terminal changed
+ * size (the caller redraws). */
+int tui__getkey(int timeout_ms);
+
+/* A centred pop-up list; returns the chosen index, or -1 when left with
+ * ESC, q, Ctrl-C or the left arrow. */
+int tui__menu(const char *title, const char *const *entries, int nr_entries);
+
+/* A centred box with lines of text that stays until a key is pressed. */
+void tui__message(const char *title, const char *const *text_lines, int nr_text_lines);
+
+/* Asks for a line of text in a box; returns a malloc'ed string, or NULL
+ * when cancelled with ESC. */
+char *tui__input(const char *title, const char *prompt);
+
+#endif

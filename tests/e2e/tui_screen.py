@@ -1,0 +1,97 @@
+"""A terminal for the browser tests: runs a command in a pseudo-terminal of a
+fixed size, feeds its output to a pyte screen, and lets a test send keys and
+wait until some text shows.  Waits are on screen contents, never on time
+alone, so the tests hold on a loaded machine."""
+import os
+import pty
+import select
+import signal
+import time
+
+import pyte
+
+KEYS = {
+    "up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
+    "home": "\x1b[H", "end": "\x1b[F", "pgup": "\x1b[5~", "pgdn": "\x1b[6~",
+    "enter": "\r", "esc": "\x1b", "ctrl-c": "\x03",
+}
+
+
+class Terminal:
+    def __init__(self, argv, rows=40, cols=160, env=None, cwd=None):
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.rows, self.cols = rows, cols
+        full_env = dict(os.environ, TERM="xterm", LINES=str(rows), COLUMNS=str(cols))
+        full_env.update(env or {})
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            import fcntl, struct, termios
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+            if cwd:
+                os.chdir(cwd)
+            os.execvpe(argv[0], argv, full_env)
+        self.status = None
+
+    def _pump(self, timeout):
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return False
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            self._reap(block=True)
+            return False
+        self.stream.feed(data)
+        return True
+
+    def _reap(self, block=False):
+        if self.status is None:
+            pid, status = os.waitpid(self.pid, 0 if block else os.WNOHANG)
+            if pid:
+                self.status = status
+
+    def text(self):
+        return "\n".join(self.screen.display)
+
+    def line(self, row):
+        return self.screen.display[row]
+
+    def wait_for(self, what, timeout=60):
+        """Waits until `what` (a string, or a predicate on the screen text)
+        shows; returns the screen text, or raises with the screen shown."""
+        check = what if callable(what) else (lambda text: what in text)
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.text()
+            if check(text):
+                return text
+            if self.status is not None or time.monotonic() > deadline:
+                raise AssertionError(f"screen never showed {what!r}:\n{text}")
+            self._pump(0.2)
+
+    def send(self, keys):
+        os.write(self.fd, KEYS.get(keys, keys).encode())
+
+    def wait_exit(self, timeout=60):
+        """Waits for the program to end; returns its exit status (or the
+        negative signal number)."""
+        deadline = time.monotonic() + timeout
+        while self.status is None:
+            if time.monotonic() > deadline:
+                os.kill(self.pid, signal.SIGKILL)
+                self._reap(block=True)
+                raise AssertionError(f"program did not exit:\n{self.text()}")
+            if not self._pump(0.2):
+                self._reap()
+        if os.WIFSIGNALED(self.status):
+            return -os.WTERMSIG(self.status)
+        return os.WEXITSTATUS(self.status)
+
+    def close(self):
+        if self.status is None:
+            os.kill(self.pid, signal.SIGKILL)
+            self._reap(block=True)
+        os.close(self.fd)
