@@ -1388,6 +1388,13 @@ int cmd_probe(int argc, const char **argv)
 		free_lists(&o);
 		return PCL_EXIT_USAGE;
 	}
+	if (o.list && o.exec) {
+		fputs("  Error: Don't use --list with --exec.\n", stderr);
+		parse_options_usage(probe_usage, opts, "l", true);
+		parse_options_usage(NULL, opts, "x", true);
+		free_lists(&o);
+		return PCL_EXIT_EINVAL;
+	}
 	struct stat st;
 
 	if (o.vmlinux && stat(o.vmlinux, &st)) {

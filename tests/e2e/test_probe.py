@@ -683,3 +683,12 @@ def test_help_as_perf():
     assert got.returncode == want.returncode
     assert got.stderr.replace("pcl probe", "perf probe") == want.stderr, \
         unified(want.stderr, got.stderr)
+
+
+@pytest.mark.parametrize("args", [["-x", "/bin/ls", "-l"], ["-l", "-x", "/bin/ls"],
+                                  ["-x", "/bin/ls", "-l", "probe_ls:*"],
+                                  ["-x", "/nonexistent", "-l"]])
+def test_list_with_exec_refused(args):
+    """--list takes no -x: perf names the pair and shows both options'
+    usage, after the check that the binary exists."""
+    assert_same(*both(*args))
