@@ -785,7 +785,8 @@ int cmd_trace(int argc, const char **argv)
 			    "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &o.target.cpu_list, "cpu", "list of cpus to monitor"),
 		OPT_BOOLEAN(0, "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
-		OPT_UINTEGER('m', "mmap-pages", &o.mmap_pages, "number of mmap data pages"),
+		{ .type = OPT_UINT_T, .short_name = 'm', .long_name = "mmap-pages",
+		  .value = &o.mmap_pages, .argh = "pages", .help = "number of mmap data pages" },
 		OPT_STRING('u', "uid", &o.target.uid_str, "user", "user to profile"),
 		OPT_STRING(0, "duration", &o.duration, "float",
 			   "show only events with duration > N.M ms"),
@@ -805,7 +806,11 @@ int cmd_trace(int argc, const char **argv)
 		OPT_BOOLEAN(0, "syscalls", &o.syscalls, "Trace syscalls"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_STRING(0, "call-graph", &o.call_graph, "record_mode[,record_size]",
-			   "setup and enables call-graph (stack chain/backtrace): fp, dwarf"),
+			   "setup and enables call-graph (stack chain/backtrace):\n\n"
+			   "\t\t\t\trecord_mode:\tcall graph recording mode (fp|dwarf|lbr)\n"
+			   "\t\t\t\trecord_size:\tif record_mode is 'dwarf', max size of stack "
+			   "recording (<bytes>)\n\t\t\t\t\t\tdefault: 8192 (bytes)\n\n"
+			   "\t\t\t\tDefault: fp"),
 		OPT_BOOLEAN(0, "libtraceevent_print", &o.tep_print,
 			    "Use libtraceevent to print the tracepoint arguments."),
 		OPT_BOOLEAN(0, "kernel-syscall-graph", &o.kernel_syscall_graph,
@@ -817,7 +822,9 @@ int cmd_trace(int argc, const char **argv)
 			     "Set the minimum stack depth when parsing the callchain, "
 			     "anything below the specified depth will be ignored."),
 		OPT_UINTEGER(0, "max-stack", &o.max_stack,
-			     "Set the maximum stack depth when parsing the callchain"),
+			     "Set the maximum stack depth when parsing the callchain, "
+			     "anything beyond the specified depth will be ignored. "
+			     "Default: kernel.perf_event_max_stack or 127"),
 		OPT_BOOLEAN(0, "sort-events", &o.sort_events,
 			    "Sort batch of events before processing, use if getting out of "
 			    "order events"),

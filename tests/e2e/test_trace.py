@@ -554,3 +554,12 @@ def test_live_cgroup():
     got = pcl("trace", "-a", "-G", "/", "-e", "clock_nanosleep", "--", "sleep", "0.01")
     assert got.returncode == 0, got.stderr
     assert re.search(r"\): sleep/\d+ clock_nanosleep\(", got.stderr), got.stderr
+
+
+def test_help_as_perf():
+    """-h: every option with perf's help text and layout, multi-line
+    --call-graph text included."""
+    want, got = perf("trace", "-h"), pcl("trace", "-h")
+    assert got.returncode == want.returncode
+    assert got.stderr.replace("pcl trace", "perf trace") == want.stderr, \
+        unified(want.stderr, got.stderr)
