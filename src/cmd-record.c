@@ -1,5 +1,6 @@
 /* pcl record: sample a command, processes, threads or the whole system into
  * perf.data (options, messages and the poll loop; the engine is core/record). */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -125,6 +126,73 @@ static int exclude_perf_opt(const struct option *opt, const char *arg, bool unse
 
 /* -G: the n-th name given (over every -G) is the n-th event's cgroup; the
  * first name alone goes to every event defined so far. */
+/* Only blanks may follow a number. */
+static bool only_blanks(const char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	return !*p;
+}
+
+/* -D START-END,...: increasing spans that neither overlap nor touch. */
+static bool parse_delay_ranges(const char *arg, struct target *t)
+{
+	static struct delay_range *spans;
+	const char *p = arg;
+	size_t nr = 0;
+
+	for (;; p++) {
+		struct delay_range span;
+		char *end;
+
+		span.start_ms = strtoll(p, &end, 10);
+		while (end != p && isspace((unsigned char)*end))
+			end++;
+		if (end == p || *end != '-' || span.start_ms < 0)
+			return false;
+		p = end + 1;
+		span.end_ms = strtoll(p, &end, 10);
+		if (end == p || span.end_ms <= span.start_ms ||
+		    (nr && span.start_ms <= spans[nr - 1].end_ms))
+			return false;
+		spans = xrealloc(spans, (nr + 1) * sizeof(*spans));
+		spans[nr++] = span;
+		p = end;
+		if (*p != ',')
+			break;
+	}
+	if (!only_blanks(p))
+		return false;
+	t->delay_ranges = spans;
+	t->nr_delay_ranges = nr;
+	t->initial_delay = spans[0].start_ms ? -1 : 0;
+	return true;
+}
+
+/* -D MS (-1: start disabled) or -D START-END,...; perf shows the usage of -D
+ * for anything else. */
+static int parse_delay_opt(const struct option *opt, const char *arg, bool unset)
+{
+	struct target *t = &rec.opts.target;
+	char *end;
+	long long ms = strtoll(arg, &end, 10);
+
+	(void)opt;
+	(void)unset;
+	t->nr_delay_ranges = 0;
+	if (end != arg && only_blanks(end)) {
+		if (ms != -1 && (ms < 1 || ms > INT_MAX))
+			goto bad;
+		t->initial_delay = (int)ms;
+		return 0;
+	}
+	if (parse_delay_ranges(arg, t))
+		return 0;
+bad:
+	parse_options_usage(record_usage, record_options, "D", true);
+	exit(PCL_EXIT_USAGE);
+}
+
 static int parse_cgroup_opt(const struct option *opt, const char *arg, bool unset)
 {
 	int nr_events = rec.evlist.nr_entries;
@@ -393,8 +461,10 @@ static const struct option options[] = {
 	OPT_BOOLEAN('B', "no-buildid", &rec.no_buildid, "do not collect buildids in perf.data"),
 	OPT_CALLBACK('G', "cgroup", NULL, "name", "monitor event in cgroup name only",
 		     parse_cgroup_opt),
-	OPT_INTEGER('D', "delay", &rec.opts.target.initial_delay,
-		    "ms to wait before starting measurement after program start (-1: start with events disabled)"),
+	OPT_CALLBACK('D', "delay", NULL, "ms",
+		     "ms to wait before starting measurement after program start (-1: start with "
+		     "events disabled), or ranges of time to enable events e.g. '-D 10-20,30-40'",
+		     parse_delay_opt),
 	OPT_BOOLEAN(0, "kcore", &rec.kcore, "copy /proc/kcore"),
 	OPT_STRING('u', "uid", &rec.opts.target.uid_str, "user", "user to profile"),
 	OPT_CALLBACK_NOOPT('b', "branch-any", NULL, "sample any taken branches", set_branch_any),

@@ -1026,3 +1026,42 @@ def test_options_are_perfs_in_perfs_order():
         out = tool("record", "-h")
         return re.findall(r"^ +((?:-\w, )?--?[\w-]+)", out.stdout + out.stderr, re.M)
     assert len(names(perf)) > 80 and names(pcl) == names(perf)
+
+
+# --- -D: a start delay or spans of time -----------------------------------
+
+@pytest.mark.parametrize("spec", ["abc", "10-20,15-30", "20-10", "10-20,20-30", " 10-20",
+                                  "10-20,", "0", "-2", "1-2-3", "10x", "100000000000",
+                                  "10-20 ", "+10-20", "10-+20", "0-0", "5-5", "10 -20"])
+def test_delay_spec_accepted_as_perf(tmp, spec):
+    """perf takes -D MS (-1 or ≥ 1) or increasing spans START-END that do not
+    touch; anything else gets the usage of -D (rc 129)."""
+    want = perf("record", "-q", "-D", spec, "-o", str(tmp / "perf.data"), "--", "true")
+    got = pcl("record", "-q", "-D", spec, "-o", str(tmp / "pcl.data"), "--", "true")
+    assert got.returncode == want.returncode, (spec, got.stderr, want.stderr)
+    if want.returncode == 129:
+        assert got.stderr == want.stderr.replace("perf record", "pcl record"), \
+            unified(want.stderr, got.stderr)
+
+
+@pytest.mark.parametrize("spec", ["10-20,30-40", "0-30"])
+def test_delay_spans_as_perf(tmp, spec):
+    """-D spans: the events go on and off on perf's schedule (its Events
+    enabled/disabled lines), the attrs are perf's, and once the last span
+    ends the recording stops: the workload gets SIGTERM and, as perf, the
+    recorder ends with it (rc 143)."""
+    runs = {}
+    for tool, run in (("perf", perf), ("pcl", pcl)):
+        out = str(tmp / f"{tool}.data")
+        r = run("record", "-D", spec, "-o", out, "--", "sleep", "30", timeout=60)
+        lines = [ln for ln in r.stderr.splitlines() if ln.startswith("Events ")]
+        runs[tool] = (r.returncode, lines, evlist(out))
+    assert runs["pcl"] == runs["perf"]
+
+
+def test_delay_spans_system_wide(tmp):
+    """Without a workload the recording simply ends after the last span."""
+    out, r = record(tmp, "-a", "-D", "10-20", timeout=60)
+    assert [ln for ln in r.stderr.splitlines() if ln.startswith("Events ")] == \
+        ["Events disabled", "Events enabled", "Events disabled"]
+    assert evlist(out) == perf_clean("evlist", "-v", "-i", out)

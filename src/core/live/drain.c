@@ -304,11 +304,66 @@ static enum drain_stop why_stop(int64_t stop_at)
 	return DRAIN_RUNNING;
 }
 
+/* The times the events go on and off: -D's spans, or a start delay as one
+ * span that never ends.  Edge 2i is span i's start, 2i+1 its end. */
+struct toggles {
+	const struct delay_range *spans;
+	struct delay_range delay;
+	size_t next_edge, nr_edges;
+	int64_t origin;
+};
+
+static void toggles__init(struct toggles *tg, const struct target *t)
+{
+	*tg = (struct toggles){ .spans = t->delay_ranges, .origin = now_ms() };
+	if (t->nr_delay_ranges) {
+		tg->nr_edges = 2 * t->nr_delay_ranges;
+		/* a span from 0 is on from the start, as without -D */
+		tg->next_edge = tg->spans[0].start_ms == 0;
+	} else if (t->initial_delay > 0) {
+		tg->delay = (struct delay_range){ t->initial_delay, -1 };
+		tg->spans = &tg->delay;
+		tg->nr_edges = 1;
+	}
+}
+
+/* When the next edge is due, or -1 when none is left. */
+static int64_t toggles__next(const struct toggles *tg)
+{
+	const struct delay_range *span;
+
+	if (tg->next_edge >= tg->nr_edges)
+		return -1;
+	span = &tg->spans[tg->next_edge / 2];
+	return tg->origin + (tg->next_edge % 2 ? span->end_ms : span->start_ms);
+}
+
+/* Turns the events on or off at every edge now due; true once the last
+ * span ended. */
+static bool toggles__run(struct toggles *tg, struct drain *d, const struct drain_consumer *c)
+{
+	int64_t at;
+
+	while ((at = toggles__next(tg)) >= 0 && now_ms() >= at) {
+		if (tg->next_edge++ % 2) {
+			evlist__disable(d->evlist);
+			note(c, DRAIN_EVENTS_DISABLED);
+			if (tg->next_edge == tg->nr_edges)
+				return true;
+		} else {
+			evlist__enable(d->evlist);
+			note(c, DRAIN_EVENTS_ENABLED);
+		}
+	}
+	return false;
+}
+
 int drain__run(struct drain *d, const struct drain_consumer *c)
 {
 	const struct target *t = d->opts.target;
 	sigset_t block, orig;
-	int64_t enable_at = -1, stop_at = -1, tick_at = -1;
+	int64_t stop_at = -1, tick_at = -1;
+	struct toggles toggles;
 	bool hung_up = false, disabled = false;
 	int err = 0;
 
@@ -323,10 +378,9 @@ int drain__run(struct drain *d, const struct drain_consumer *c)
 	sigprocmask(SIG_BLOCK, &block, &orig);
 
 	d->stop = DRAIN_RUNNING;
+	toggles__init(&toggles, t);
 	if (t->initial_delay) {
 		note(c, DRAIN_EVENTS_DISABLED);
-		if (t->initial_delay > 0)
-			enable_at = now_ms() + t->initial_delay;
 	} else if (!target__none(t)) {
 		evlist__enable(d->evlist);
 	}
@@ -359,10 +413,9 @@ int drain__run(struct drain *d, const struct drain_consumer *c)
 			if (r > 0 && d->stop == DRAIN_RUNNING)
 				d->stop = DRAIN_STOP_CONSUMER;
 		}
-		if (enable_at >= 0 && now_ms() >= enable_at) {
-			evlist__enable(d->evlist);
-			enable_at = -1;
-			note(c, DRAIN_EVENTS_ENABLED);
+		if (d->stop == DRAIN_RUNNING && toggles__run(&toggles, d, c)) {
+			d->stop = DRAIN_STOP_SPANS_DONE;
+			disabled = true;
 		}
 		/* Stopping: drain until the rings are empty.  Running: sleep
 		 * after every round, even one that found records.  Draining again
@@ -378,7 +431,8 @@ int drain__run(struct drain *d, const struct drain_consumer *c)
 			while (tick_at >= 0 && tick_at <= now_ms())
 				tick_at += d->opts.tick_ms;
 			hung_up = !wait_for_data(d, &orig,
-						 earliest(earliest(enable_at, stop_at), tick_at));
+						 earliest(earliest(toggles__next(&toggles), stop_at),
+							  tick_at));
 		}
 		/* Stop the events (not a workload's: they end with it) and drain
 		 * what they wrote before leaving. */

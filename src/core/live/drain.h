@@ -22,8 +22,8 @@
  *   drain__unmap()
  *
  * Stop conditions: SIGINT or SIGTERM, SIGCHLD (the workload ended), every
- * event fd hung up (the tasks watched are gone), the timeout, or the
- * consumer's tick asking for it.
+ * event fd hung up (the tasks watched are gone), the timeout, the end of the
+ * last span the target's -D ranges give, or the consumer's tick asking for it.
  *
  * Each ring's new bytes are copied out and the ring handed back to the kernel
  * before the consumer sees them: under a storm the kernel gets its space back
@@ -50,8 +50,8 @@
 
 /* What happened, for the consumer to tell the user. */
 enum drain_note {
-	DRAIN_EVENTS_DISABLED,	/* a start delay holds the events back */
-	DRAIN_EVENTS_ENABLED,	/* the delay is over */
+	DRAIN_EVENTS_DISABLED,	/* a start delay holds the events back, or a -D span ended */
+	DRAIN_EVENTS_ENABLED,	/* the delay is over, or a -D span began */
 };
 
 enum drain_stop {
@@ -61,6 +61,7 @@ enum drain_stop {
 	DRAIN_STOP_HUNG_UP,	/* every event fd hung up */
 	DRAIN_STOP_TIMEOUT,
 	DRAIN_STOP_CONSUMER,	/* the tick asked for it */
+	DRAIN_STOP_SPANS_DONE,	/* the last -D span ended */
 };
 
 struct drain_consumer {

@@ -7,6 +7,7 @@
 #define PCL_TARGET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -22,6 +23,15 @@ struct target {
 	bool system_wide;	/* -a */
 	bool per_thread;	/* --per-thread over the whole system */
 	int initial_delay;	/* -D ms; -1: start disabled */
+	/* record -D START-END,...: spans in ms after the start when the
+	 * events are on; initial_delay is then -1, or 0 when the first span
+	 * starts at 0 */
+	const struct delay_range *delay_ranges;
+	size_t nr_delay_ranges;
+};
+
+struct delay_range {
+	long long start_ms, end_ms;	/* end_ms -1: on until the end */
 };
 
 /* Conflicts target__validate() resolves, as perf warns about them. */
