@@ -433,13 +433,13 @@ static const struct option options[] = {
 	OPT_STRING('F', "freq", &rec.freq_str, "freq or 'max'",
 		   "profile at this frequency"),
 	OPT_STRING('m', "mmap-pages", &rec.mmap_str, "pages[,pages]",
-		   "number of mmap data pages (a power of two, or a size with B/K/M/G)"),
+		   "number of mmap data pages and AUX area tracing mmap pages"),
 	OPT_STRING(0, "mmap-flush", &rec.write_tuning, "number",
 		   "Minimal number of bytes that is extracted from mmap data pages (no effect)"),
 	OPT_BOOLEAN(0, "group", &rec.opts.group, "put the counters into a counter group"),
 	OPT_CALLBACK_NOOPT('g', NULL, NULL, "enables call-graph recording", set_callgraph_fp),
 	OPT_STRING(0, "call-graph", &rec.callgraph_str, "record_mode[,record_size]",
-		   "setup and enables call-graph (stack chain/backtrace): fp, dwarf[,size] or lbr"),
+		   RECORD_CALL_GRAPH_HELP),
 	OPT_INCR('v', "verbose", &rec.verbose, "be more verbose (show counter open errors, etc)"),
 	OPT_INCR('q', "quiet", &rec.quiet, "don't print any warnings or messages"),
 	OPT_BOOLEAN('s', "stat", &rec.opts.inherit_stat, "per thread counts"),
@@ -475,10 +475,10 @@ static const struct option options[] = {
 		    "sample transaction flags (special events only)"),
 	OPT_BOOLEAN(0, "per-thread", &rec.opts.target.per_thread, "use per-thread mmaps"),
 	OPT_CALLBACK_OPTARG('I', "intr-regs", &rec.opts.regs_intr, "any register",
-			    "sample selected machine registers on interrupt, use '--intr-regs=?' "
+			    "sample selected machine registers on interrupt, use '-I?' "
 			    "to list register names", parse_regs_opt, NULL),
 	OPT_CALLBACK_OPTARG(0, "user-regs", &rec.opts.regs_user, "any register",
-			    "sample selected machine registers on interrupt, use '-user-regs=?' "
+			    "sample selected machine registers in user space, use '--user-regs=?' "
 			    "to list register names", parse_regs_opt, NULL),
 	OPT_BOOLEAN(0, "running-time", &rec.opts.running_time,
 		    "Record running/enabled time of read (:S) events"),

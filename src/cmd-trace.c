@@ -806,11 +806,7 @@ int cmd_trace(int argc, const char **argv)
 		OPT_BOOLEAN(0, "syscalls", &o.syscalls, "Trace syscalls"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_STRING(0, "call-graph", &o.call_graph, "record_mode[,record_size]",
-			   "setup and enables call-graph (stack chain/backtrace):\n\n"
-			   "\t\t\t\trecord_mode:\tcall graph recording mode (fp|dwarf|lbr)\n"
-			   "\t\t\t\trecord_size:\tif record_mode is 'dwarf', max size of stack "
-			   "recording (<bytes>)\n\t\t\t\t\t\tdefault: 8192 (bytes)\n\n"
-			   "\t\t\t\tDefault: fp"),
+			   RECORD_CALL_GRAPH_HELP),
 		OPT_BOOLEAN(0, "libtraceevent_print", &o.tep_print,
 			    "Use libtraceevent to print the tracepoint arguments."),
 		OPT_BOOLEAN(0, "kernel-syscall-graph", &o.kernel_syscall_graph,

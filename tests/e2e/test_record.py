@@ -1065,3 +1065,28 @@ def test_delay_spans_system_wide(tmp):
     assert [ln for ln in r.stderr.splitlines() if ln.startswith("Events ")] == \
         ["Events disabled", "Events enabled", "Events disabled"]
     assert evlist(out) == perf_clean("evlist", "-v", "-i", out)
+
+
+def test_help_as_perf():
+    """-h: perf's options and texts, except where pcl says an option has no
+    effect, its --control (which takes more commands than perf's) and perf's
+    note on its missing BPF skeleton."""
+    def options(text):
+        """help text per option: the lines up to the next option line"""
+        found, name = {}, None
+        for line in text.replace("perf record", "pcl record") \
+                        .replace("'perf list'", "'pcl list'").splitlines():
+            m = re.match(r"\s+(-\w, )?(--[\w-]+|-\w)", line)
+            if m and not line.startswith("\t"):
+                name = m.group(2)
+            if name:
+                found[name] = found.get(name, "") + line + "\n"
+        return found
+    want, got = options(perf("record", "-h").stderr), options(pcl("record", "-h").stderr)
+    assert sorted(got) == sorted(want)
+    for name, text in got.items():
+        if "(no effect)" in text or name == "--control":
+            continue
+        assert text == want[name].replace(
+            "                          (not built-in because no BUILD_BPF_SKEL=1)\n", ""), \
+            unified(want[name], text)

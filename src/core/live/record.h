@@ -90,6 +90,13 @@ struct record_opts {
 /* Fills opts with perf record's defaults (4000 Hz, 512K buffers...). */
 void record_opts__init(struct record_opts *opts);
 
+/* --call-graph's help text in record and trace, as perf words it */
+#define RECORD_CALL_GRAPH_HELP \
+	"setup and enables call-graph (stack chain/backtrace):\n\n" \
+	"\t\t\t\trecord_mode:\tcall graph recording mode (fp|dwarf|lbr)\n" \
+	"\t\t\t\trecord_size:\tif record_mode is 'dwarf', max size of stack recording " \
+	"(<bytes>)\n\t\t\t\t\t\tdefault: 8192 (bytes)\n\n\t\t\t\tDefault: fp"
+
 /* Parses --call-graph "fp", "dwarf[,size]" or "lbr" into opts.  Returns 0,
  * or -1 with *msg set to perf's complaint (static or in buf). */
 int record_opts__parse_callgraph(struct record_opts *opts, const char *arg,
