@@ -134,6 +134,14 @@ static int resolve_config(const struct daemon_opts *o, char **config_path, char 
 		return fail("base not defined");
 	if (stat(*base, &st) || !S_ISDIR(st.st_mode))
 		return fail("base '%s' does not exists", *base);
+	/* the daemon leaves the working directory: a relative base must not
+	 * depend on it */
+	char *absolute = realpath(*base, NULL);
+
+	if (absolute) {
+		free(*base);
+		*base = absolute;
+	}
 	return 0;
 }
 
@@ -213,19 +221,60 @@ static void log_exit(struct daemon *d, const struct daemon_session *s, int statu
 		daemon_log(d, "session '%s' exited, status=%d", s->name, WEXITSTATUS(status));
 }
 
-/* SIGTERM to the session's group; SIGKILL when it outstays the timeout. */
-static void session_stop(struct daemon *d, struct daemon_session *s)
+/* Opens one of the session's fifos ("control" or "ack") without blocking. */
+static int open_session_fifo(struct daemon *d, const struct daemon_session *s,
+			     const char *name, int flags)
 {
-	int status = 0, waited_ms = 0;
+	char *dir = session_dir(d, s), *path = base_file(dir, name);
+	int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC);
+
+	free(dir);
+	free(path);
+	return fd;
+}
+
+/* Asks the session's record to stop through its control fifo, as perf's
+ * daemon does first; false when nothing reads the fifo. */
+static bool stop_through_control(struct daemon *d, const struct daemon_session *s)
+{
+	int ctl = open_session_fifo(d, s, "control", O_WRONLY);
+	bool sent = ctl >= 0 && write(ctl, "stop\n", 5) == 5;
+
+	if (ctl >= 0)
+		close(ctl);
+	return sent;
+}
+
+/* Waits up to SESSION_STOP_TIMEOUT_MS for the session to end; the pid
+ * waitpid gave, or 0 when it is still running. */
+static pid_t wait_session(const struct daemon_session *s, int *status)
+{
+	int waited_ms = 0;
 	pid_t got;
 
-	if (s->pid <= 0)
-		return;
-	kill(-s->pid, SIGTERM);
-	while ((got = waitpid(s->pid, &status, WNOHANG)) == 0 &&
+	while ((got = waitpid(s->pid, status, WNOHANG)) == 0 &&
 	       waited_ms < SESSION_STOP_TIMEOUT_MS) {
 		usleep(10000);
 		waited_ms += 10;
+	}
+	return got;
+}
+
+/* "stop" through the control fifo when the record takes one, else (or when
+ * that does not end it) SIGTERM to the session's group; SIGKILL when it
+ * outstays the timeout. */
+static void session_stop(struct daemon *d, struct daemon_session *s)
+{
+	int status = 0;
+	pid_t got = 0;
+
+	if (s->pid <= 0)
+		return;
+	if (d->record_has_control && stop_through_control(d, s))
+		got = wait_session(s, &status);
+	if (got == 0) {
+		kill(-s->pid, SIGTERM);
+		got = wait_session(s, &status);
 	}
 	if (got == 0) {
 		kill(-s->pid, SIGKILL);
@@ -376,17 +425,13 @@ static bool record_takes_control(void)
  * perf's words for the outcome. */
 static const char *ping_through_control(struct daemon *d, const struct daemon_session *s)
 {
-	char *dir = session_dir(d, s), *ctl_path = base_file(dir, "control");
-	char *ack_path = base_file(dir, "ack"), answer[16];
-	int ack = open(ack_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	int ctl = open(ctl_path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	int ack = open_session_fifo(d, s, "ack", O_RDONLY);
+	int ctl = open_session_fifo(d, s, "control", O_WRONLY);
 	struct pollfd pfd = { .fd = ack, .events = POLLIN };
 	const char *result = "FAIL";
+	char answer[16];
 	ssize_t n;
 
-	free(dir);
-	free(ctl_path);
-	free(ack_path);
 	if (ack >= 0 && ctl >= 0) {
 		while (read(ack, answer, sizeof(answer)) > 0)
 			;	/* a late ack of an earlier ping */
@@ -659,6 +704,7 @@ static int daemon_run(struct daemon *d, bool foreground, int ready)
 	}
 	reload_config(d);
 	daemon_loop(d);
+	daemon_log(d, "daemon exited");
 	daemon_config__release(&d->cfg);
 	return 0;
 }

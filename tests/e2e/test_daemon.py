@@ -185,6 +185,39 @@ def test_stop_ends_every_process(daemons):
     after = d.client()
     assert after.returncode == 255
     assert after.stderr == "failed: connect: Connection refused\n"
+    # perf's daemon log: each session's end, then the daemon's
+    log = open(os.path.join(d.base, "output")).read()
+    assert re.search(r"\] session 'plain' killed \(signal 15\)\n.*\] daemon exited\n\Z", log,
+                     re.S), log
+
+
+def test_relative_base(tmp_path):
+    """A base relative to where the daemon and its clients run works (perf's
+    daemon fails to bind its socket there: it leaves the directory first)."""
+    os.mkdir(tmp_path / "base")
+    config = str(tmp_path / "d.cfg")
+    write_config(config, "base", {"plain": SESSIONS["plain"]})
+
+    def client(*args):
+        return run([PCL, "daemon", *args, "--config", config], cwd=str(tmp_path),
+                   timeout=TIMEOUT)
+    pids = set()
+
+    def sessions():
+        out = client("-x:").stdout
+        pids.update(int(line.split(":")[0]) for line in out.splitlines())
+        return [line.split(":")[1] for line in out.splitlines()]
+    try:
+        r = client("start")
+        assert r.returncode == 0, r.stderr
+        wait_for(lambda: sorted(sessions()) == ["daemon", "plain"], "the session to start")
+        assert os.path.exists(tmp_path / "base" / "session-plain" / "control")
+        assert client("stop").returncode == 0
+        wait_for(lambda: not any(alive(p) for p in pids), "the daemon to stop")
+    finally:
+        for pid in pids:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_errors_match_perf(tmp_path):
