@@ -5,11 +5,28 @@
 
 #include "builtin.h"
 #include "core/data/inject.h"
+#include "itrace-opts.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
 
 static const char *const inject_usage[] = { "pcl inject [<options>]", NULL };
+
+/* --vm-time-correlation updates AUX area timestamps in place: there is no
+ * output file, and only an Intel PT trace has such timestamps. */
+static int vm_time_correlation_only(const struct inject_opts *o, const char *how)
+{
+	if (strcmp(o->output, "-")) {
+		fputs("Output file name must not be specified for in-place updating\n", stderr);
+		return PCL_EXIT_ERROR;
+	}
+	if (strncmp(how, "dry-run", 7)) {
+		fprintf(stderr, "--vm-time-correlation: %s holds no AUX area trace whose "
+			"timestamps could be corrected (only Intel PT traces have them)\n", o->input);
+		return PCL_EXIT_ERROR;
+	}
+	return 0;
+}
 
 int cmd_inject(int argc, const char **argv)
 {
@@ -17,6 +34,7 @@ int cmd_inject(int argc, const char **argv)
 	const char **cmdline = memcpy(xcalloc((size_t)argc + 1, sizeof(*argv)), argv,
 				      (size_t)argc * sizeof(*argv));
 	struct inject_opts o = { .input = "-", .output = "-", .argc = argc, .argv = cmdline };
+	const char *itrace = NULL, *vm_time_correlation = NULL;
 	int verbose = 0;
 	char *err = NULL;
 	const struct option opts[] = {
@@ -29,12 +47,39 @@ int cmd_inject(int argc, const char **argv)
 		OPT_STRING('o', "output", &o.output, "file", "output file name"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show build ids, etc)"),
+		OPT_BOOLEAN('s', "sched-stat", &o.sched_stat,
+			    "Merge sched-stat and sched-switch for getting events where and how long "
+			    "tasks slept"),
+		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
+		OPT_STRING(0, "known-build-ids", &o.known_build_ids,
+			   "buildid path [,buildid path...]", "build-ids to use for given paths"),
+		OPT_STRING_OPTARG(0, "itrace", &itrace, "opts", ITRACE_HELP, ""),
+		OPT_BOOLEAN(0, "strip", &o.strip, "strip non-synthesized events (use with --itrace)"),
+		OPT_STRING_OPTARG(0, "vm-time-correlation", &vm_time_correlation, "opts",
+				  "correlate time between VM guests and the host", ""),
 		OPT_END()
 	};
 
 	argc = parse_options(argc, argv, opts, inject_usage, 0);
 	if (argc)
 		usage_with_options(inject_usage, opts);
+	if (itrace && !itrace_opts_valid(itrace)) {
+		/* perf names no option under its usage line here */
+		fprintf(stderr, "Bad Instruction Tracing options '%s'\n\n Usage: %s\n\n", itrace,
+			inject_usage[0]);
+		free(cmdline);
+		return PCL_EXIT_USAGE;
+	}
+	o.itrace = itrace != NULL;
+	if (o.strip && !o.itrace) {
+		fputs("--strip option requires --itrace option\n", stderr);
+		free(cmdline);
+		return PCL_EXIT_ERROR;
+	}
+	if (vm_time_correlation) {
+		free(cmdline);
+		return vm_time_correlation_only(&o, vm_time_correlation);
+	}
 	o.verbose = verbose ? stderr : NULL;
 	if (perf_inject(&o, &err)) {
 		fprintf(stderr, "pcl inject: %s\n", err);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "itrace-opts.h"
 #include "core/hist/callchain.h"
 #include "core/data/evswitch.h"
 #include "core/hist/hist.h"
@@ -520,13 +521,6 @@ static bool percent_type_ok(const char *arg)
 	return scope && kind;
 }
 
-/* --itrace: only the letters, digits and signs of perf's option string
- * (there is no instruction trace here to apply them to). */
-static bool itrace_ok(const char *arg)
-{
-	return strspn(arg, "ibcrxwpoIedfmtagGlLsqAZ0123456789+-nsu ") == strlen(arg);
-}
-
 /* perf: --group on a file without groups makes one group of all events. */
 static void setup_groups(struct report *r, bool forced)
 {
@@ -874,7 +868,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "ignore-vmlinux", &o.ignore_vmlinux, "don't load vmlinux even if found"),
 		OPT_BOOLEAN('m', "modules", &o.modules,
 			    "load module symbols - WARNING: use only with -k and LIVE kernel"),
-		OPT_STRING_OPTARG(0, "itrace", &o.itrace, "opts", "Instruction Tracing options", ""),
+		OPT_STRING_OPTARG(0, "itrace", &o.itrace, "opts", ITRACE_HELP, ""),
 		OPT_BOOLEAN(0, "total-cycles", &o.total_cycles, "Sort all blocks by 'Sampled Cycles%'"),
 		OPT_BOOLEAN(0, "stitch-lbr", &o.stitch_lbr, "Enable LBR callgraph stitching approach"),
 		OPT_BOOLEAN(0, "mem-mode", &o.mem_mode, "mem access profile"),
@@ -916,7 +910,7 @@ int cmd_report(int argc, const char **argv)
 	if (argc)
 		usage_with_options(report_usage, opts);
 	r.tasks_mode |= r.mmaps_mode;
-	if (o.itrace && !itrace_ok(o.itrace)) {
+	if (o.itrace && !itrace_opts_valid(o.itrace)) {
 		/* perf names no option under its usage line here */
 		fprintf(stderr, "Bad Instruction Tracing options '%s'\n\n Usage: %s\n\n", o.itrace,
 			report_usage[0]);

@@ -163,3 +163,115 @@ def test_pipe_tracing_data_is_refused(tmp_path):
     got = pcl("inject", "-b", "-i", str(data), "-o", str(tmp_path / "o"))
     assert got.returncode == 255
     assert "tracing data in a pipe stream is not supported yet" in got.stderr
+
+
+def both_inject(tmp_path, *args, src):
+    """perf's and pcl's inject of src with args; (perf run, its output file,
+    pcl run, its output file), each in its own HOME."""
+    want_out, got_out = str(tmp_path / "perf-out.data"), str(tmp_path / "pcl-out.data")
+    want = perf("inject", *args, "-i", src, "-o", want_out, env=home_env(tmp_path, "perf"))
+    got = pcl("inject", *args, "-i", src, "-o", got_out, env=home_env(tmp_path, "pcl"))
+    return want, want_out, got, got_out
+
+
+def record_kinds(path):
+    """{record type name: count} as perf report -D counts them."""
+    dump = perf("report", "-D", "-i", path).stdout
+    kinds = {}
+    for kind in re.findall(r"PERF_RECORD_[A-Z_]+", dump):
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return kinds
+
+
+@pytest.fixture(scope="module")
+def sched_recording(tmp_path_factory):
+    """sched_switch with callchains, a sched_stat_* event and process exits.
+    This kernel has no sched_stat_sleep/wait/iowait: sched_stat_runtime (a
+    pid field and its runtime as the period) stands in, perf inject -s takes
+    every sched:sched_stat_* alike."""
+    path = str(tmp_path_factory.mktemp("sched") / "raw.data")
+    r = perf("record", "-q", "-e", "sched:sched_switch", "-e", "sched:sched_stat_runtime",
+             "-e", "sched:sched_process_exit", "-c", "1", "-g", "-o", path, "--",
+             fixture("pingpong"), "200")
+    assert r.returncode == 0, r.stderr
+    return path
+
+
+def test_sched_stat_merges_as_perf(sched_recording, tmp_path):
+    """-s: each stat sample becomes its task's last sched_switch sample (the
+    callchain where it slept) with the stat's time and period; switches and
+    exits themselves are dropped.  perf 6.1 zeroes the first bytes of the
+    raw payload it rewrites (its own report and script crash on its output),
+    so the tracepoint fields are compared with the input's instead."""
+    want, want_out, got, got_out = both_inject(tmp_path, "-s", src=sched_recording)
+    assert want.returncode == got.returncode == 0, got.stderr
+    fields = "comm,tid,cpu,time,event,period,ip,sym"
+    want_text = perf("script", "-F", fields, "-i", want_out).stdout
+    got_text = perf("script", "-F", fields, "-i", got_out).stdout
+    assert got_text == want_text, unified(want_text, got_text)
+    assert got_text.count("sched:sched_switch") > 10
+    # pcl's payloads are the switches' own: perf prints their fields
+    merged = perf("script", "-F", "tid,trace", "-i", got_out)
+    assert merged.returncode == 0, merged.stderr
+    switches = perf("script", "-F", "tid,trace", "-i", sched_recording).stdout
+    assert set(merged.stdout.splitlines()) <= set(switches.splitlines())
+    assert "prev_comm=" in merged.stdout
+
+
+@pytest.mark.parametrize("args", [["--itrace"], ["--itrace=i100us"], ["--itrace", "--strip"]])
+def test_itrace_without_aux_data_as_perf(recording, tmp_path, args):
+    """Without an AUX area trace there is nothing to decode: --itrace drops
+    the ID_INDEX record, --strip every sample, as perf."""
+    want, want_out, got, got_out = both_inject(tmp_path, *args, src=recording)
+    assert want.returncode == got.returncode == 0, got.stderr
+    assert record_kinds(got_out) == record_kinds(want_out)
+    assert perf("script", "-i", got_out).stdout == perf("script", "-i", want_out).stdout
+
+
+@pytest.mark.parametrize("args", [["--strip"], ["--itrace=zz"], ["-s", "--itrace=q!"]])
+def test_itrace_errors_as_perf(recording, tmp_path, args):
+    want, _, got, _ = both_inject(tmp_path, *args, src=recording)
+    assert got.returncode == want.returncode
+    assert got.stderr == want.stderr.replace("perf inject", "pcl inject"), \
+        unified(want.stderr, got.stderr)
+
+
+def test_known_build_ids_as_perf(recording, tmp_path):
+    """--known-build-ids: the given ids replace what -b would read, by path,
+    from a list or a file:// in perf buildid-list's format."""
+    burner = os.path.realpath(fixture("burner"))
+    listing = tmp_path / "ids.txt"
+    listing.write_text("".join("2222222222222222222222222222222222222222 %s\n" % line.split()[-1]
+                               for line in perf("buildid-list", "-i", recording,
+                                                "--with-hits").stdout.splitlines()
+                               if line.strip()))
+    for spec in ("1111111111111111111111111111111111111111 " + burner,
+                 "12  " + burner + ",abcd /usr/lib/x86_64-linux-gnu/libc.so.6",
+                 "file://" + str(listing)):
+        want, want_out, got, got_out = both_inject(tmp_path, "-b", "--known-build-ids", spec,
+                                                   src=recording)
+        assert want.returncode == got.returncode == 0, got.stderr
+        want_ids = perf("buildid-list", "-i", want_out).stdout
+        got_ids = perf("buildid-list", "-i", got_out).stdout
+        assert same_vdso(got_ids) == same_vdso(want_ids), unified(want_ids, got_ids)
+
+
+@pytest.mark.parametrize("spec", ["zz /bin/true", "123 /bin/true", "12", "file:///nonexistent"])
+def test_known_build_ids_bad_pairs_refused(recording, tmp_path, spec):
+    """perf skips a pair it cannot read (and leaves a 16-byte file after an
+    unreadable file://, with status 0); pcl names the problem and writes
+    nothing."""
+    out = tmp_path / "out.data"
+    r = pcl("inject", "-b", "--known-build-ids", spec, "-i", recording, "-o", str(out))
+    assert r.returncode != 0
+    assert "--known-build-ids" in r.stderr
+    assert not out.exists()
+
+
+def test_vm_time_correlation_as_perf(recording, tmp_path):
+    """An in-place update: perf refuses an output file; dry-run succeeds."""
+    want, _, got, _ = both_inject(tmp_path, "--vm-time-correlation", src=recording)
+    assert (got.returncode, got.stderr) == (want.returncode, want.stderr)
+    for tool in (perf, pcl):
+        r = tool("inject", "--vm-time-correlation=dry-run", "-i", recording)
+        assert r.returncode == 0, (tool, r.stderr)

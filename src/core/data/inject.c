@@ -1,6 +1,7 @@
 /* inject: perf.data in, the same records plus build ids out (inject.h). */
 #include "core/data/inject.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -14,8 +15,18 @@
 #include "core/data/session.h"
 #include "core/symbols/buildid-cache.h"
 #include "core/symbols/buildid.h"
+#include "util/hashmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
+
+#include <traceevent/event-parse.h>
+
+/* --known-build-ids: one pair */
+struct known_build_id {
+	char *path;
+	uint8_t id[BUILD_ID_MAX];
+	int size;
+};
 
 struct injector {
 	struct perf_tool tool;
@@ -25,7 +36,74 @@ struct injector {
 	size_t nr_done;
 	const char *unsupported;	/* why the input cannot be rewritten */
 	struct jit_inject jit;		/* -j */
+	struct known_build_id *known;	/* --known-build-ids */
+	size_t nr_known;
+	struct hashmap last_switch;	/* -s: tid -> its last sched_switch record */
 };
+
+/* "BUILD-ID PATH": an even number (at most BUILD_ID_MAX * 2) of hex digits,
+ * blanks, the path; false for anything else. */
+static bool parse_known_pair(const char *pair, struct known_build_id *k)
+{
+	size_t digits = strspn(pair, "0123456789abcdefABCDEF");
+	const char *path = pair + digits;
+
+	if (!digits || digits % 2 || digits > 2 * BUILD_ID_MAX || !isblank((unsigned char)*path))
+		return false;
+	while (isblank((unsigned char)*path))
+		path++;
+	if (!*path)
+		return false;
+	for (size_t i = 0; i < digits / 2; i++) {
+		char byte[3] = { pair[2 * i], pair[2 * i + 1], 0 };
+
+		k->id[i] = (uint8_t)strtoul(byte, NULL, 16);
+	}
+	k->size = (int)digits / 2;
+	k->path = xstrdup(path);
+	return true;
+}
+
+/* The pairs of --known-build-ids (or of the file a file:// URL names, as
+ * perf buildid-list prints them); -1 with *err naming a bad pair. */
+static int load_known_build_ids(struct injector *in, char **err)
+{
+	const char *spec = in->opts->known_build_ids;
+	char *text, *save = NULL;
+
+	if (!strncmp(spec, "file://", 7)) {
+		text = read_file_str(spec + 7);
+		if (!text) {
+			*err = xasprintf("--known-build-ids: cannot read %s: %s", spec + 7,
+					 strerror(errno));
+			return -1;
+		}
+	} else {
+		text = xstrdup(spec);
+	}
+	for (char *pair = strtok_r(text, ",\n", &save); pair; pair = strtok_r(NULL, ",\n", &save)) {
+		struct known_build_id k;
+
+		if (!parse_known_pair(pair, &k)) {
+			*err = xasprintf("--known-build-ids: '%s' is not a 'BUILD-ID PATH' pair "
+					 "(an even number of hex digits, blanks, a path)", pair);
+			free(text);
+			return -1;
+		}
+		in->known = xrealloc(in->known, (in->nr_known + 1) * sizeof(*in->known));
+		in->known[in->nr_known++] = k;
+	}
+	free(text);
+	return 0;
+}
+
+static const struct known_build_id *known_build_id(const struct injector *in, const char *path)
+{
+	for (size_t i = 0; i < in->nr_known; i++)
+		if (!strcmp(in->known[i].path, path))
+			return &in->known[i];
+	return NULL;
+}
 
 static bool already_done(const struct injector *in, const char *name)
 {
@@ -83,6 +161,10 @@ static int inject_sample_dso(struct injector *in, struct perf_session *s,
 	dso = al.dso;
 	if (already_done(in, dso->long_name))
 		return 0;
+	const struct known_build_id *k = known_build_id(in, dso->long_name);
+
+	if (k)
+		return inject_build_id(in, dso->long_name, dso->kernel, k->id, k->size);
 	if (!dso->kernel)
 		dso__read_build_id(dso);
 	return inject_build_id(in, dso->long_name, dso->kernel, dso->build_id,
@@ -106,6 +188,64 @@ static int inject_mapped_file(struct injector *in, const struct perf_event_heade
 	return inject_build_id(in, name, kernel, id, size);
 }
 
+/* Where a fixed-size field of a sample lies, before the first variable one. */
+static size_t sample_field_offset(uint64_t sample_type, uint64_t field)
+{
+	static const uint64_t order[] = {
+		PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME,
+		PERF_SAMPLE_ADDR, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
+		PERF_SAMPLE_PERIOD,
+	};
+	size_t off = sizeof(struct perf_event_header);
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]) && order[i] != field; i++)
+		if (sample_type & order[i])
+			off += sizeof(uint64_t);
+	return off;
+}
+
+static bool is_event(const struct evsel *evsel, const char *name)
+{
+	return evsel && evsel->name && !strcmp(evsel->name, name);
+}
+
+/* -s: keeps switches, forgets exited tasks, turns stats into the switch of
+ * the task they name.  1: the record was taken, 0: it goes on as it is. */
+static int sched_stat_record(struct injector *in, struct perf_session *s,
+			     const struct perf_event_header *rec, const struct perf_sample *sample,
+			     struct evsel *evsel)
+{
+	const uint64_t type = evsel ? evsel->attr.sample_type : 0;
+	struct perf_event_header *sw;
+
+	if (is_event(evsel, "sched:sched_switch") || is_event(evsel, "sched:sched_process_exit")) {
+		free(hashmap_u64_get(&in->last_switch, sample->tid));
+		sw = NULL;
+		if (is_event(evsel, "sched:sched_switch"))
+			sw = memcpy(xmalloc(rec->size), rec, rec->size);
+		hashmap_u64_put(&in->last_switch, sample->tid, sw);
+		return 1;
+	}
+	if (!evsel || !evsel->name || strncmp(evsel->name, "sched:sched_stat_", 17))
+		return 0;
+	struct session_event *se = perf_session__event(s, evsel);
+	struct tep_format_field *field = se && se->tp_format ?
+		tep_find_field(se->tp_format, "pid") : NULL;
+	unsigned long long pid;
+
+	if (!field || !sample->raw_data ||
+	    tep_read_number_field(field, sample->raw_data, &pid) ||
+	    !(sw = hashmap_u64_get(&in->last_switch, pid)))
+		return 1;
+	if (type & PERF_SAMPLE_TIME)
+		memcpy((char *)sw + sample_field_offset(type, PERF_SAMPLE_TIME), &sample->time,
+		       sizeof(sample->time));
+	if (type & PERF_SAMPLE_PERIOD)
+		memcpy((char *)sw + sample_field_offset(type, PERF_SAMPLE_PERIOD), &sample->period,
+		       sizeof(sample->period));
+	return perf_data_writer__write(&in->w, sw, sw->size) ? -1 : 1;
+}
+
 static int repipe(struct perf_tool *tool, struct perf_session *s,
 		  const struct perf_event_header *rec, struct perf_sample *sample,
 		  struct evsel *evsel, uint64_t file_offset)
@@ -124,6 +264,15 @@ static int repipe(struct perf_tool *tool, struct perf_session *s,
 	}
 	if (in->opts->jit) {
 		int taken = jit_inject__record(&in->jit, rec);
+
+		if (taken)
+			return taken < 0 ? -1 : 0;
+	}
+	if (in->opts->itrace && (rec->type == PERF_RECORD_ID_INDEX ||
+				 (in->opts->strip && rec->type == PERF_RECORD_SAMPLE)))
+		return 0;
+	if (in->opts->sched_stat && rec->type == PERF_RECORD_SAMPLE) {
+		int taken = sched_stat_record(in, s, rec, sample, evsel);
 
 		if (taken)
 			return taken < 0 ? -1 : 0;
@@ -284,21 +433,43 @@ static int open_output(struct injector *in, struct perf_session *s, bool pipe_ou
 	return err;
 }
 
+static void free_injector(struct injector *in)
+{
+	for (size_t i = 0; i < in->nr_done; i++)
+		free((char *)in->done[i].filename);
+	free(in->done);
+	for (size_t i = 0; i < in->nr_known; i++)
+		free(in->known[i].path);
+	free(in->known);
+	for (void **v = hashmap_next(&in->last_switch, NULL); v; v = hashmap_next(&in->last_switch, v))
+		free(*v);
+	hashmap_release(&in->last_switch);
+}
+
 int perf_inject(const struct inject_opts *opts, char **err)
 {
 	/* -b sees the samples in time order, as perf's inject does */
 	struct injector in = {
 		.tool = { .record = repipe,
-			  .ordered = (opts->build_ids && !opts->buildid_all) || opts->jit },
+			  .ordered = (opts->build_ids && !opts->buildid_all) || opts->jit ||
+				     opts->sched_stat },
 		.opts = opts,
 	};
-	struct perf_session *s = perf_session__open(opts->input, opts->force, err);
+	struct perf_session *s;
 	bool pipe_out;
 	int rc;
 
-	if (!s)
+	hashmap_init(&in.last_switch, sizeof(void *));
+	if (opts->known_build_ids && load_known_build_ids(&in, err)) {
+		free_injector(&in);
 		return -1;
-	perf_session__new_machine(s, NULL, NULL, opts->force);
+	}
+	s = perf_session__open(opts->input, opts->force, err);
+	if (!s) {
+		free_injector(&in);
+		return -1;
+	}
+	perf_session__new_machine(s, opts->kallsyms, NULL, opts->force);
 	jit_inject__init(&in.jit, s, emit_record, &in, stderr);
 	pipe_out = s->is_pipe || !strcmp(opts->output, "-");
 	rc = open_output(&in, s, pipe_out);
@@ -334,9 +505,7 @@ int perf_inject(const struct inject_opts *opts, char **err)
 		perf_data_writer__close(&in.w);
 	if (rc && !*err)
 		*err = xasprintf("%s: %s", opts->output, rc < 0 ? strerror(-rc) : "failed");
-	for (size_t i = 0; i < in.nr_done; i++)
-		free((char *)in.done[i].filename);
-	free(in.done);
+	free_injector(&in);
 	jit_inject__exit(&in.jit);
 	perf_session__delete(s);
 	return rc ? -1 : 0;

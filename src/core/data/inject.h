@@ -8,7 +8,8 @@
  * feature of the hit DSOs (-b only, as perf) and the input's other
  * features, its command line replaced by the one given; those DSOs go into
  * the build-id cache as perf's header writer puts them there.  A pipe
- * input gives a pipe-format output (file or stdout).
+ * input gives a pipe-format output (file or stdout).  --itrace drops the
+ * ID_INDEX record, as perf's decoder does; see inject_opts for the rest.
  */
 #ifndef PCL_INJECT_H
 #define PCL_INJECT_H
@@ -22,6 +23,18 @@ struct inject_opts {
 	bool build_ids;		/* -b */
 	bool buildid_all;	/* --buildid-all */
 	bool jit;		/* -j: merge jitdumps (core/data/jit-inject.h) */
+	/* -s: each sched:sched_stat_* sample becomes the task's last
+	 * sched:sched_switch sample (where it slept, with its callchain) with
+	 * the stat's time and period (how long); the switch and
+	 * sched_process_exit samples themselves are not written */
+	bool sched_stat;
+	/* --known-build-ids: "BUILD-ID PATH" pairs, comma or newline separated,
+	 * given to -b instead of the files' own ids */
+	const char *known_build_ids;
+	/* --itrace with --strip: no instruction trace is decoded here (no AUX
+	 * area data), so only what is not a sample stays */
+	bool itrace, strip;
+	const char *kallsyms;	/* --kallsyms: the kernel's symbols from this file */
 	bool force;
 	int argc;		/* the command line for the CMDLINE feature */
 	const char **argv;
