@@ -68,9 +68,9 @@ static const struct bench epoll_benches[] = {
 static int bench_kallsyms_parse(int argc, const char **argv);
 
 static const struct bench internals_benches[] = {
-	{ "synthesize", "Benchmark perf event synthesis", bench_internals },
+	{ "synthesize", "Benchmark perf event synthesis", bench_synthesize },
 	{ "kallsyms-parse", "Benchmark kallsyms parsing", bench_kallsyms_parse },
-	{ "inject-build-id", "Benchmark build-id injection", bench_internals },
+	{ "inject-build-id", "Benchmark build-id injection", bench_inject_build_id },
 	{ "evlist-open-close", "Benchmark evlist open and close", bench_evlist_open_close },
 	{ NULL, NULL, NULL },
 };
@@ -301,15 +301,6 @@ static int bench_kallsyms_parse(int argc, const char **argv)
 	printf("  Average kallsyms__parse took: %.3f ms (+- %.3f ms)\n", stats.mean / 1e3,
 	       bench_stats_stddev(&stats) / 1e3);
 	return PCL_EXIT_OK;
-}
-
-/* internals: perf's benchmarks of its own code paths, which pcl lists but does not run */
-int bench_internals(int argc, const char **argv)
-{
-	(void)argc;
-	fprintf(stderr, "pcl bench internals %s: this benchmark measures perf's own internals "
-		"and has no pcl counterpart yet\n", argv[0]);
-	return PCL_EXIT_FAILURE;
 }
 
 /* numa mem: perf's NUMA placement harness is not reproduced; without NUMA it is moot */

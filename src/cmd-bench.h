@@ -36,8 +36,9 @@ int bench_epoll_wait(int argc, const char **argv);
 int bench_epoll_ctl(int argc, const char **argv);
 int bench_breakpoint_thread(int argc, const char **argv);
 int bench_breakpoint_enable(int argc, const char **argv);
-int bench_internals(int argc, const char **argv);
 int bench_evlist_open_close(int argc, const char **argv);
+int bench_synthesize(int argc, const char **argv);
+int bench_inject_build_id(int argc, const char **argv);
 int bench_numa_mem(int argc, const char **argv);
 
 /* Microseconds between two gettimeofday() readings (perf's clock for these benchmarks). */

@@ -191,11 +191,44 @@ def test_breakpoint(args):
     assert all(v > 0 for v in measured(mine.stdout, "usecs/op"))
 
 
-@pytest.mark.parametrize("args", [["internals", "synthesize"], ["numa", "mem"]],
-                         ids=" ".join)
-def test_not_run_says_so(args):
-    mine = pcl("bench", *args)
+def test_numa_mem_not_run_says_so():
+    mine = pcl("bench", "numa", "mem")
     assert mine.returncode == 1 and "pcl bench" in mine.stderr
+
+
+@pytest.mark.parametrize("args", [["-i", "20"], ["-s", "-i", "5"], ["-t", "-I", "2", "-M", "2"],
+                                  ["-s", "-t", "-i", "3", "-I", "1", "-m", "2", "-M", "2"], ["-h"]],
+                         ids=" ".join)
+def test_internals_synthesize(args):
+    """pcl's synthesis of its own process (-s) and of the machine's among 1..N threads
+    (-t), in perf's layout.  perf warns on stderr when a maps file takes long to read on a
+    loaded machine: only stdout is compared."""
+    theirs = perf("bench", "internals", "synthesize", *args)
+    mine = pcl("bench", "internals", "synthesize", *args)
+    assert mine.returncode == theirs.returncode
+    assert masked(mine.stdout) == masked(theirs.stdout), \
+        unified(masked(theirs.stdout), masked(mine.stdout))
+    if args != ["-h"]:
+        assert all(v > 0 for v in measured(mine.stdout, "usec (+-"))
+        events = [float(v) for v in re.findall(r"num\. events: ([\d.]+)", mine.stdout)]
+        assert events and all(v >= 1 for v in events)
+    else:
+        assert masked(mine.stderr) == masked(theirs.stderr)
+
+
+@pytest.mark.parametrize("args", [["-i", "2", "-m", "5", "-n", "5"],
+                                  ["-i", "1", "-m", "3", "-n", "2", "-v"], ["-h"]],
+                         ids=" ".join)
+def test_internals_inject_build_id(args):
+    """pcl inject -b and --buildid-all in a forked child on a made-up stream of COMM, MMAP2
+    and sample records, in perf's layout; the DSO count (-v) is perf's too."""
+    mine, theirs = same_layout(["internals", "inject-build-id", *args])
+    if args != ["-h"]:
+        assert all(v > 0 for v in measured(mine.stdout, "msec (+-"))
+        assert re.findall(r"exited with \d+", mine.stderr) == \
+            re.findall(r"exited with \d+", theirs.stderr)
+        assert re.findall(r"Collected \d+ DSOs", mine.stderr) == \
+            re.findall(r"Collected \d+ DSOs", theirs.stderr)
 
 
 def test_internals_kallsyms_parse():
