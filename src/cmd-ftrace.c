@@ -36,6 +36,7 @@ static struct target target;
 static bool use_nsec;
 static int verbose;
 static volatile sig_atomic_t done;
+static const struct option *cur_options;	/* the table being parsed */
 
 static const char *const ftrace_usage[] = {
 	"pcl ftrace [<options>] [<command>]",
@@ -172,6 +173,19 @@ static int list_functions(const struct option *opt, const char *arg, bool unset)
 	exit(fflush(stdout) ? PCL_EXIT_ERROR : PCL_EXIT_OK);
 }
 
+/* A bad option value: perf's short usage (the usage lines and that option's), status 129. */
+static void __attribute__((noreturn)) bad_value(const struct option *opt)
+{
+	if (opt->short_name) {
+		char name[2] = { (char)opt->short_name, '\0' };
+
+		parse_options_usage(ftrace_usage, cur_options, name, true);
+	} else {
+		parse_options_usage(ftrace_usage, cur_options, opt->long_name, false);
+	}
+	exit(PCL_EXIT_USAGE);
+}
+
 static int add_func(const struct option *opt, const char *arg, bool unset)
 {
 	if (!unset)
@@ -213,8 +227,9 @@ static int parse_func_opts(const struct option *opt, const char *arg, bool unset
 	void *const values[] = { &cfg.func_stack_trace, &cfg.func_irq_info };
 	static const bool is_int[] = { false, false };
 
-	(void)opt;
-	return unset ? 0 : parse_sublevel(arg, names, values, is_int);
+	if (!unset && parse_sublevel(arg, names, values, is_int))
+		bad_value(opt);
+	return 0;
 }
 
 static int parse_graph_opts(const struct option *opt, const char *arg, bool unset)
@@ -228,8 +243,9 @@ static int parse_graph_opts(const struct option *opt, const char *arg, bool unse
 	};
 	static const bool is_int[] = { false, false, false, true, true };
 
-	(void)opt;
-	return unset ? 0 : parse_sublevel(arg, names, values, is_int);
+	if (!unset && parse_sublevel(arg, names, values, is_int))
+		bad_value(opt);
+	return 0;
 }
 
 /* -m: a number with a B, K, M or G suffix, at least 1K. */
@@ -247,12 +263,13 @@ static int parse_buffer_size(const struct option *opt, const char *arg, bool uns
 	}
 	value = strtoul(arg, &end, 10);
 	unit = end != arg && end[0] && !end[1] ? strchr(suffixes, end[0]) : NULL;
-	if (!unit || !end[0])
-		return -1;
+	if (!unit)
+		bad_value(opt);
 	value <<= 10 * (unit - suffixes);
 	if (value < 1024) {
+		/* perf's words, without a newline: its usage text begins with one */
 		fprintf(stderr, "buffer size too small, must larger than 1KB.");
-		return -1;
+		bad_value(opt);
 	}
 	*size = value;
 	return 0;
@@ -557,6 +574,7 @@ int cmd_ftrace(int argc, const char **argv)
 		argc--;
 		argv++;
 	}
+	cur_options = options;
 	argc = parse_options(argc, argv, options, ftrace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	/* system-wide is the default target */
 	if (!argc && target__none(&target))
