@@ -512,24 +512,21 @@ static int run_tracer(struct run *r, const int *pids, int nr_pids, const struct 
 	}
 	if (!target.initial_delay && enable_tracing())
 		goto out_close;
-	if (r->forks)
-		workload__start(&r->workload);
-	if (target.initial_delay > 0) {
+	/* a workload that cannot exec ends the run before any trace is shown */
+	if (r->forks && !workload__start(&r->workload) && workload__wait_exec(&r->workload))
+		done = 1;
+	if (target.initial_delay > 0 && !done) {
 		usleep((useconds_t)target.initial_delay * 1000);
 		if (enable_tracing())
 			goto out_close;
 	}
 	ok = follow_pipe(r);
 	ftrace__write_file("tracing_on", "0", false, NULL);
-	/* after a signal the workload may still run: it is ended on the way out */
-	if (r->forks) {
-		workload__poll_exit(&r->workload);
-		if (r->workload.exec_errno) {
-			fflush(stdout);
-			fprintf(stderr, "workload failed: %s\n", strerror(r->workload.exec_errno));
-			ok = false;
-			goto out_close;
-		}
+	if (r->forks && r->workload.exec_errno) {
+		fflush(stdout);
+		fprintf(stderr, "workload failed: %s\n", strerror(r->workload.exec_errno));
+		ok = false;
+		goto out_close;
 	}
 	drain_pipe(r);
 	if (r->latency)
@@ -631,6 +628,7 @@ int cmd_ftrace(int argc, const char **argv)
 	ret = run_tracer(&r, pids, nr_pids, target__has_cpu(&target) ? cpus : NULL);
 	ftrace_latency__exit(&r.lat);
 out:
+	/* after a signal the workload may still run: it ends here */
 	if (r.forks) {
 		workload__kill(&r.workload, SIGTERM);
 		workload__close(&r.workload);
