@@ -68,11 +68,22 @@ static const char *errno_name(int err)
 	}
 }
 
-/* "[integrity]" of securityfs's lockdown file, or NULL when it cannot be read. */
+/* A securityfs file's text without its newline, or NULL (securityfs not mounted). */
+static char *security_file(const char *name)
+{
+	char *path = xasprintf("/sys/kernel/security/%s", name);
+	char *text = read_file_str(path);
+
+	free(path);
+	if (text)
+		text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+/* The lockdown mode ("integrity" of "none [integrity] confidentiality"), or NULL. */
 static char *lockdown_mode(void)
 {
-	char *text = read_file_str("/sys/kernel/security/lockdown"), *open, *close;
-	char *mode = NULL;
+	char *text = security_file("lockdown"), *open, *close, *mode = NULL;
 
 	if (text && (open = strchr(text, '[')) && (close = strchr(open, ']')))
 		mode = xstrndup(open + 1, (size_t)(close - open - 1));
@@ -80,29 +91,36 @@ static char *lockdown_mode(void)
 	return mode;
 }
 
+/* EPERM: who refuses.  Only lockdown's confidentiality mode closes tracefs; below it,
+ * a refusal to root comes from a security module. */
 static void explain_refusal(void)
 {
-	char *mode = lockdown_mode();
+	char *mode, *lsms;
 
 	if (geteuid() != 0) {
 		fprintf(stderr, "  tracefs's ftrace files are root's: run pcl ftrace as root.\n");
-	} else if (mode && strcmp(mode, "none")) {
-		fprintf(stderr,
-			"  The kernel is locked down (lockdown: %s) and refuses function tracing,\n"
-			"  even to root.\n", mode);
-	} else {
-		fprintf(stderr,
-			"  The kernel refuses function tracing even to root: it is locked down%s,\n"
-			"  or a security module (SELinux, a BPF LSM) denies tracefs's ftrace files.\n",
-			mode ? " (lockdown: none, so rather the latter)" :
-			       " (see /sys/kernel/security/lockdown once securityfs is mounted)");
+		return;
 	}
-	if (geteuid() == 0)
+	mode = lockdown_mode();
+	lsms = security_file("lsm");
+	if (mode && !strcmp(mode, "confidentiality"))
+		fputs("  The kernel is locked down (lockdown: confidentiality), which closes\n"
+		      "  tracefs's ftrace files even to root.\n", stderr);
+	else if (mode)
 		fprintf(stderr,
-			"  Nothing can be traced with ftrace here. Boot a kernel without lockdown\n"
-			"  (lockdown=none, Secure Boot off) and without such a policy; tracepoints\n"
-			"  and probes may still work (pcl trace, pcl record -e, pcl probe).\n");
+			"  The kernel refuses function tracing even to root: lockdown (%s)\n"
+			"  does not close tracefs, so a security module does (active: %s).\n",
+			mode, lsms ? lsms : "unknown");
+	else
+		fputs("  The kernel refuses function tracing even to root: it is locked down\n"
+		      "  (lockdown: confidentiality) or a security module (a BPF LSM, SELinux)\n"
+		      "  denies the ftrace files. Mounting securityfs tells which:\n"
+		      "  mount -t securityfs none /sys/kernel/security\n", stderr);
+	fputs("  Nothing can be traced with ftrace on this kernel as it runs: boot it\n"
+	      "  without lockdown (lockdown=none, Secure Boot off) or that policy.\n"
+	      "  Tracepoints and probes may still work (pcl trace, pcl record -e).\n", stderr);
 	free(mode);
+	free(lsms);
 }
 
 /* What the kernel meant by refusing a step, and what the user can do. */
@@ -112,14 +130,15 @@ static void explain_failure(const char *what, const struct ftrace_failure *f)
 
 	if (what)
 		fprintf(stderr, "%s\n", what);
-	if (!strcmp(f->op, "write") || (f->value[0] && strcmp(f->op, "read")))
-		fprintf(stderr, "pcl ftrace: %s '%s' to %s/%s: %s (%s)\n",
-			!strcmp(f->op, "open") ? "cannot open, to write" : "cannot write",
-			f->value, dir ? dir : "tracefs", f->file, strerror(f->err),
-			errno_name(f->err));
+	dir = dir ? dir : "tracefs";
+	if (!strcmp(f->op, "write"))
+		fprintf(stderr, "pcl ftrace: cannot write '%s' to %s/%s: ", f->value, dir, f->file);
+	else if (f->value[0])
+		fprintf(stderr, "pcl ftrace: cannot open %s/%s to write '%s': ", dir, f->file,
+			f->value);
 	else
-		fprintf(stderr, "pcl ftrace: cannot %s %s/%s: %s (%s)\n", f->op,
-			dir ? dir : "tracefs", f->file, strerror(f->err), errno_name(f->err));
+		fprintf(stderr, "pcl ftrace: cannot %s %s/%s: ", f->op, dir, f->file);
+	fprintf(stderr, "%s (%s)\n", strerror(f->err), errno_name(f->err));
 	switch (f->err) {
 	case EPERM:
 	case EACCES:
@@ -127,8 +146,8 @@ static void explain_failure(const char *what, const struct ftrace_failure *f)
 		break;
 	case ENOENT:
 		if (!dir)
-			fprintf(stderr, "  tracefs is not mounted and could not be: mount -t tracefs "
-					"nodev /sys/kernel/tracing\n");
+			fprintf(stderr, "  tracefs is not mounted and could not be:\n"
+					"  mount -t tracefs nodev /sys/kernel/tracing\n");
 		else
 			fprintf(stderr, "  This kernel lacks the file: it was built without the "
 					"tracer or feature behind it\n  (CONFIG_FUNCTION_TRACER, "
@@ -136,7 +155,8 @@ static void explain_failure(const char *what, const struct ftrace_failure *f)
 		break;
 	case EINVAL:
 		if (!strcmp(f->file, "current_tracer"))
-			fprintf(stderr, "  This kernel has no '%s' tracer (see available_tracers).\n",
+			fprintf(stderr,
+				"  This kernel has no '%s' tracer (see available_tracers).\n",
 				f->value);
 		else if (!strncmp(f->file, "set_ftrace", 10) || !strncmp(f->file, "set_graph", 9))
 			fprintf(stderr, "  No traceable function matches '%s': pcl ftrace -F lists "
@@ -277,19 +297,19 @@ static int parse_buffer_size(const struct option *opt, const char *arg, bool uns
 
 #define COMMON_OPTIONS \
 	{ .type = OPT_STRING_T, .short_name = 'p', .long_name = "pid", .value = &target.pid, \
-	  .argh = "pid", .help = "Trace on existing process id", .flags = OPTF_HIDDEN }, \
+	  .argh = "pid", .help = "Trace on existing process id", .flags = OPTF_INHERITED }, \
 	{ .type = OPT_STRING_T, .long_name = "tid", .value = &target.tid, .argh = "tid", \
-	  .help = "Trace on existing thread id (exclusive to --pid)", .flags = OPTF_HIDDEN }, \
+	  .help = "Trace on existing thread id (exclusive to --pid)", .flags = OPTF_INHERITED }, \
 	{ .type = OPT_INCR_T, .short_name = 'v', .long_name = "verbose", .value = &verbose, \
-	  .help = "Be more verbose", .flags = OPTF_HIDDEN }, \
+	  .help = "Be more verbose", .flags = OPTF_INHERITED }, \
 	{ .type = OPT_BOOL_T, .short_name = 'a', .long_name = "all-cpus", \
 	  .value = &target.system_wide, .help = "System-wide collection from all CPUs", \
-	  .flags = OPTF_HIDDEN }, \
+	  .flags = OPTF_INHERITED }, \
 	{ .type = OPT_STRING_T, .short_name = 'C', .long_name = "cpu", \
 	  .value = &target.cpu_list, .argh = "cpu", .help = "List of cpus to monitor", \
-	  .flags = OPTF_HIDDEN }
+	  .flags = OPTF_INHERITED }
 
-/* perf's tables: its -h shows neither table's common options (perf's OPT_PARENT). */
+/* perf's tables; the common options are its OPT_PARENT ones, absent from -h and --list-opts */
 static const struct option trace_options[] = {
 	OPT_STRING('t', "tracer", &cfg.tracer, "tracer",
 		   "Tracer to use: function_graph(default) or function"),
@@ -601,7 +621,8 @@ int cmd_ftrace(int argc, const char **argv)
 	if (argc) {
 		ret = workload__prepare(&r.workload, argv);
 		if (ret) {
-			fprintf(stderr, "pcl ftrace: cannot start the workload: %s\n", strerror(-ret));
+			fprintf(stderr, "pcl ftrace: cannot start the workload: %s\n",
+				strerror(-ret));
 			ret = PCL_EXIT_ERROR;
 			goto out;
 		}

@@ -129,7 +129,7 @@ def test_locked_down_kernel_is_named(tracefs_kept):
     assert got.returncode == want.returncode == 255
     lines = got.stderr.splitlines()
     assert lines[0] == "failed to reset ftrace"
-    assert "/sys/kernel/tracing/set_ftrace_pid" in lines[1]
+    assert lines[1].startswith("pcl ftrace: cannot open /sys/kernel/tracing/set_ftrace_pid")
     assert os.strerror(err) in lines[1] and ("(%s)" % errno.errorcode[err]) in lines[1]
     if err == 1:
         assert "refuses function tracing" in got.stderr and "lockdown" in got.stderr
@@ -367,14 +367,15 @@ REFUSALS = {
                         "Invalid argument (EINVAL)", "no 'function_graph' tracer"),
     "filter-refused": (["-T", "vfs_read", "--", "true"], "set_ftrace_filter:1",
                        "failed to set tracing filters",
-                       "'vfs_read' to /sys/kernel/tracing/set_ftrace_filter: "
+                       "cannot open /sys/kernel/tracing/set_ftrace_filter to write 'vfs_read': "
                        "Operation not permitted (EPERM)", "refuses function tracing"),
     "unknown-function": (["-T", "no_such_fn", "--", "true"], "set_ftrace_filter=no_such_fn:22",
                          "failed to set tracing filters",
                          "cannot write 'no_such_fn' to /sys/kernel/tracing/set_ftrace_filter",
                          "pcl ftrace -F lists them"),
     "pid-refused": (["--", "true"], "set_ftrace_pid:1", "failed to reset ftrace",
-                    "/sys/kernel/tracing/set_ftrace_pid: Operation not permitted (EPERM)",
+                    "cannot open /sys/kernel/tracing/set_ftrace_pid to write ' ': "
+                    "Operation not permitted (EPERM)",
                     "refuses function tracing"),
     "buffer-size": (["-m", "1G", "--", "true"], "buffer_size_kb=1048576:12",
                     "failed to set tracing per-cpu buffer size",

@@ -241,7 +241,8 @@ static int reset_write(const char *file, const char *value, struct ftrace_failur
 int ftrace__reset(struct ftrace_failure *f)
 {
 	static const char *const filter_files[] = {
-		"set_ftrace_filter", "set_ftrace_notrace", "set_graph_function", "set_graph_notrace",
+		"set_ftrace_filter", "set_ftrace_notrace",
+		"set_graph_function", "set_graph_notrace",
 	};
 	struct cpu_map *online;
 	char *mask;
