@@ -402,3 +402,12 @@ def test_fake_refusals_are_named(name, shim, tmp_path):
     assert got[1] == want[1] == ""
     # whatever failed, tracefs is given back what it had
     assert got[3][-1] == "tracing_on\t1"
+
+
+@pytest.mark.parametrize("sub", [[], ["latency"]], ids=["trace", "latency"])
+def test_completion_options_match_perf(sub):
+    # perf's common options (-p, --tid, -v, -a, -C) come from a parent table it leaves out
+    want = perf("ftrace", *sub, "--list-opts")
+    got = pcl("ftrace", *sub, "--list-opts")
+    assert got.returncode == want.returncode == 130
+    assert got.stdout == want.stdout

@@ -28,24 +28,30 @@ void ftrace_strlist__free(struct ftrace_strlist *list)
 	list->nr = 0;
 }
 
+static const char *found_dir;
+
+void ftrace__use_tracefs_dir(const char *dir)
+{
+	found_dir = dir;
+}
+
 const char *ftrace__tracefs_dir(void)
 {
 	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	static const char *found;
 
-	for (int pass = 0; pass < 2 && !found; pass++) {
-		for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs) && !found; i++) {
+	for (int pass = 0; pass < 2 && !found_dir; pass++) {
+		for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs) && !found_dir; i++) {
 			char *readme = xasprintf("%s/README", dirs[i]);
 
 			if (!access(readme, F_OK))
-				found = dirs[i];
+				found_dir = dirs[i];
 			free(readme);
 		}
 		/* an empty /sys/kernel/tracing: mount tracefs there, as perf does */
-		if (!found && !pass)
+		if (!found_dir && !pass)
 			mount("nodev", dirs[0], "tracefs", 0, NULL);
 	}
-	return found;
+	return found_dir;
 }
 
 static int fail(struct ftrace_failure *f, const char *op, const char *file, const char *value,

@@ -45,6 +45,9 @@ struct ftrace_config {
 /* Where tracefs is (mounting it at /sys/kernel/tracing when nothing is there), or NULL. */
 const char *ftrace__tracefs_dir(void);
 
+/* Uses dir as tracefs from now on (a test's directory of plain files). */
+void ftrace__use_tracefs_dir(const char *dir);
+
 /*
  * Reads a whole tracefs file into *out (NUL-terminated, caller frees).
  * Returns 0 or -errno, the failure described in *f.
