@@ -256,7 +256,9 @@ def writes_of(path, pids=()):
 def fake_run(tool, args, shim, tmp_path, deny=None, interrupt_after=None):
     fake = str(tmp_path / os.path.basename(tool))
     make_fake(fake)
-    env = dict(os.environ, FAKE_TRACEFS=fake, LD_PRELOAD=shim)
+    # the sanitizer build wants its runtime first; the shim only wraps libc calls
+    env = dict(os.environ, FAKE_TRACEFS=fake, LD_PRELOAD=shim,
+               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0")
     if deny:
         env["FAKE_TRACEFS_DENY"] = deny
     proc = subprocess.Popen([tool, "ftrace", *args], env=env, stdout=subprocess.PIPE,
