@@ -295,6 +295,27 @@ static int parse_buffer_size(const struct option *opt, const char *arg, bool uns
 	return 0;
 }
 
+/* -D: an int, with perf's complaint and short usage when it is not one. */
+static int parse_delay(const struct option *opt, const char *arg, bool unset)
+{
+	char *end;
+	long value;
+
+	if (unset) {
+		target.initial_delay = 0;
+		return 0;
+	}
+	errno = 0;
+	value = strtol(arg, &end, 0);
+	if (*end || errno || value != (int)value) {
+		/* perf's words, without a newline: its usage text begins with one */
+		fprintf(stderr, " Error: switch `D' expects a numerical value");
+		bad_value(opt);
+	}
+	target.initial_delay = (int)value;
+	return 0;
+}
+
 #define COMMON_OPTIONS \
 	{ .type = OPT_STRING_T, .short_name = 'p', .long_name = "pid", .value = &target.pid, \
 	  .argh = "pid", .help = "Trace on existing process id", .flags = OPTF_INHERITED }, \
@@ -335,8 +356,9 @@ static const struct option trace_options[] = {
 		     "Size of per cpu buffer, needs to use a B, K, M or G suffix.",
 		     parse_buffer_size),
 	OPT_BOOLEAN(0, "inherit", &cfg.inherit, "Trace children processes"),
-	OPT_INTEGER('D', "delay", &target.initial_delay,
-		    "Number of milliseconds to wait before starting tracing after program start"),
+	OPT_CALLBACK('D', "delay", NULL, "n",
+		     "Number of milliseconds to wait before starting tracing after program start",
+		     parse_delay),
 	COMMON_OPTIONS,
 	OPT_END(),
 };

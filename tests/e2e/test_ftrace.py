@@ -46,6 +46,7 @@ def test_listed_among_commands():
 # Errors found before tracefs is touched: perf's words and statuses.
 OPTION_ERRORS = [
     ["--bogus"],
+    ["-D", "abc", "--", "true"],
     ["-m", "512B", "--", "true"],
     ["-m", "1X", "--", "true"],
     ["-m", "512", "--", "true"],
