@@ -384,20 +384,33 @@ static bool capable(void)
 	return caps & ((1ULL << CAP_PERFMON_BIT) | (1ULL << CAP_SYS_ADMIN_BIT));
 }
 
-/* ftrace.tracer from perf's configuration files; -1 after perf's complaint. */
+/* ftrace.tracer from perf's configuration files; -1 after perf's complaint (any other
+ * ftrace.* key is one too). */
 static int read_config(void)
 {
 	struct perfconfig config = { 0 };
-	const char *tracer;
 	int ret = 0;
 
 	perfconfig__load(&config);
-	tracer = perfconfig__get(&config, "ftrace.tracer");
-	if (tracer && (!strcmp(tracer, "function_graph") || !strcmp(tracer, "function"))) {
-		cfg.tracer = xstrdup(tracer);
-	} else if (tracer) {
-		fprintf(stderr, "Please select \"function_graph\" (default) or \"function\"\n");
-		ret = -1;
+	for (size_t i = 0; i < config.nr && !ret; i++) {
+		const struct perfconfig_section *sec = &config.sections[i];
+
+		for (size_t j = 0; strcmp(sec->name, "ftrace") == 0 && j < sec->nr && !ret; j++) {
+			const struct perfconfig_item *item = &sec->items[j];
+			bool known = !strcmp(item->value, "function_graph") ||
+				     !strcmp(item->value, "function");
+
+			if (!strcmp(item->name, "tracer") && known) {
+				cfg.tracer = xstrdup(item->value);
+				continue;
+			}
+			if (!strcmp(item->name, "tracer"))
+				fprintf(stderr, "Please select \"function_graph\" (default) or "
+						"\"function\"\n");
+			fprintf(stderr, "Error in the given config file: wrong config key-value "
+					"pair ftrace.%s=%s\n", item->name, item->value);
+			ret = -1;
+		}
 	}
 	perfconfig__release(&config);
 	return ret;

@@ -254,12 +254,13 @@ def writes_of(path, pids=()):
     return text.splitlines()
 
 
-def fake_run(tool, args, shim, tmp_path, deny=None, interrupt_after=None):
+def fake_run(tool, args, shim, tmp_path, deny=None, interrupt_after=None, extra_env=None):
     fake = str(tmp_path / os.path.basename(tool))
     make_fake(fake)
     # the sanitizer build wants its runtime first; the shim only wraps libc calls
     env = dict(os.environ, FAKE_TRACEFS=fake, LD_PRELOAD=shim,
-               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0")
+               ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0",
+               **(extra_env or {}))
     if deny:
         env["FAKE_TRACEFS_DENY"] = deny
     proc = subprocess.Popen([tool, "ftrace", *args], env=env, stdout=subprocess.PIPE,
@@ -414,3 +415,28 @@ def test_completion_options_match_perf(sub):
     got = pcl("ftrace", *sub, "--list-opts")
     assert got.returncode == want.returncode == 130
     assert got.stdout == want.stdout
+
+
+@pytest.mark.parametrize("items", ["\ttracer = foo\n", "\tbogus = 1\n",
+                                   "\ttracer = function\n\tdepth = 2\n"],
+                         ids=["bad-tracer", "unknown-key", "key-after-tracer"])
+def test_config_errors_match_perf(items, tmp_path):
+    config = tmp_path / "perfconfig"
+    config.write_text("[ftrace]\n" + items)
+    env = dict(os.environ, PERF_CONFIG=str(config))
+    want = perf("ftrace", "-h", env=env)
+    got = pcl("ftrace", "-h", env=env)
+    assert got.returncode == want.returncode == 255
+    assert got.stderr == want.stderr != ""
+
+
+def test_config_tracer_is_used(shim, tmp_path):
+    config = tmp_path / "perfconfig"
+    config.write_text("[ftrace]\n\ttracer = function\n")
+    args = ["--", "sleep", "0.2"]
+    want = fake_run(PERF, args, shim, tmp_path, extra_env={"PERF_CONFIG": str(config)})
+    got = fake_run(PCL, args, shim, tmp_path, extra_env={"PERF_CONFIG": str(config)})
+    assert got[0] == want[0] == 0, got[2]
+    assert got[1] == want[1]
+    assert "current_tracer\tfunction" in got[3]
+    assert restores(want[3], got[3]) == ["tracing_on\t1"]
