@@ -126,11 +126,10 @@ static void explain_refusal(void)
 /* What the kernel meant by refusing a step, and what the user can do. */
 static void explain_failure(const char *what, const struct ftrace_failure *f)
 {
-	const char *dir = ftrace__tracefs_dir();
+	const char *mounted = ftrace__tracefs_dir(), *dir = mounted ? mounted : "tracefs";
 
 	if (what)
 		fprintf(stderr, "%s\n", what);
-	dir = dir ? dir : "tracefs";
 	if (!strcmp(f->op, "write"))
 		fprintf(stderr, "pcl ftrace: cannot write '%s' to %s/%s: ", f->value, dir, f->file);
 	else if (f->value[0])
@@ -145,7 +144,7 @@ static void explain_failure(const char *what, const struct ftrace_failure *f)
 		explain_refusal();
 		break;
 	case ENOENT:
-		if (!dir)
+		if (!mounted)
 			fprintf(stderr, "  tracefs is not mounted and could not be:\n"
 					"  mount -t tracefs nodev /sys/kernel/tracing\n");
 		else
@@ -545,18 +544,8 @@ static int run_tracer(struct run *r, const int *pids, int nr_pids, const struct 
 		free(words);
 		goto out_reset;
 	}
-	{
-		const char *dir = ftrace__tracefs_dir();
-		char *path = xasprintf("%s/trace_pipe", dir);
-
-		r->trace_fd = open(path, O_RDONLY | O_NONBLOCK);
-		free(path);
-	}
+	r->trace_fd = ftrace__open_pipe(&f);
 	if (r->trace_fd < 0) {
-		snprintf(f.file, sizeof(f.file), "trace_pipe");
-		f.value[0] = '\0';
-		f.op = "open";
-		f.err = errno;
 		explain_failure("failed to open trace_pipe", &f);
 		goto out_reset;
 	}

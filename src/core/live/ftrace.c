@@ -125,6 +125,18 @@ int ftrace__write_file(const char *file, const char *value, bool append,
 	return ret;
 }
 
+int ftrace__open_pipe(struct ftrace_failure *f)
+{
+	char *path = path_of("trace_pipe");
+	int fd;
+
+	if (!path)
+		return fail(f, "open", "trace_pipe", NULL, ENOENT);
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	free(path);
+	return fd < 0 ? fail(f, "open", "trace_pipe", NULL, errno) : fd;
+}
+
 bool ftrace__has_tracer(const char *available, const char *tracer)
 {
 	size_t len = strlen(tracer);

@@ -58,6 +58,9 @@ int ftrace__read_file(const char *file, char **out, struct ftrace_failure *f);
 int ftrace__write_file(const char *file, const char *value, bool append,
 		       struct ftrace_failure *f);
 
+/* trace_pipe opened for non-blocking reads: the fd, or -errno. */
+int ftrace__open_pipe(struct ftrace_failure *f);
+
 /* Whether tracer is one of available_tracers' words. */
 bool ftrace__has_tracer(const char *available, const char *tracer);
 
