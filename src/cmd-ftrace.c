@@ -172,6 +172,16 @@ static void explain_failure(const char *what, const struct ftrace_failure *f)
 	}
 }
 
+/* -v: perf's debug line for each refused write. */
+static void note_write_failure(const struct ftrace_failure *f)
+{
+	if (!strcmp(f->op, "open"))
+		fprintf(stderr, "cannot open tracing file: %s: %s\n", f->file, strerror(f->err));
+	else
+		fprintf(stderr, "write '%s' to tracing/%s failed: %s\n", f->value, f->file,
+			strerror(f->err));
+}
+
 /* -F: available_filter_functions, the lines the filter takes; exits. */
 static int list_functions(const struct option *opt, const char *arg, bool unset)
 {
@@ -182,6 +192,8 @@ static int list_functions(const struct option *opt, const char *arg, bool unset)
 	if (unset)
 		return -1;
 	if (ftrace__read_file("available_filter_functions", &text, &f)) {
+		if (verbose)
+			fprintf(stderr, "cannot open tracing file: available_filter_functions\n");
 		explain_failure(NULL, &f);
 		exit(PCL_EXIT_USAGE);
 	}
@@ -667,8 +679,13 @@ int cmd_ftrace(int argc, const char **argv)
 			for (int i = 0; i < threads->nr; i++)
 				pids[nr_pids++] = threads->map[i].pid;
 	}
-	if (!r.latency)
+	if (!r.latency) {
 		select_tracer();
+		if (verbose)
+			fprintf(stderr, "%s tracer is used\n", cfg.tracer);
+	}
+	if (verbose)
+		ftrace__on_write_failure(note_write_failure);
 	ftrace_latency__init(&r.lat, use_nsec);
 	ret = run_tracer(&r, pids, nr_pids, target__has_cpu(&target) ? cpus : NULL);
 	ftrace_latency__exit(&r.lat);

@@ -440,3 +440,25 @@ def test_config_tracer_is_used(shim, tmp_path):
     assert got[1] == want[1]
     assert "current_tracer\tfunction" in got[3]
     assert restores(want[3], got[3]) == ["tracing_on\t1"]
+
+
+def test_verbose_lines_as_perf_then_the_reason(tracefs_kept):
+    need_tracefs()
+    if tracefs_errno("set_ftrace_pid", "w") == 0:
+        pytest.skip("set_ftrace_pid is writable: this kernel does not refuse ftrace")
+    want = perf("ftrace", "-v", "-t", "function", "--", "true")
+    got = pcl("ftrace", "-v", "-t", "function", "--", "true")
+    assert got.returncode == want.returncode == 255
+    # perf's debug lines and its message first, pcl's explanation after them
+    assert got.stderr.startswith(want.stderr), unified(want.stderr, got.stderr)
+    assert len(got.stderr.splitlines()) > len(want.stderr.splitlines())
+
+
+@pytest.mark.parametrize("args", [["-v", "-T", "vfs_read", "--", "true"],
+                                  ["-v", "-G", "vfs_read", "--", "true"]],
+                         ids=["function", "function_graph"])
+def test_fake_verbose_matches_perf(args, shim, tmp_path):
+    want = fake_run(PERF, args, shim, tmp_path, deny="set_graph_notrace:2")
+    got = fake_run(PCL, args, shim, tmp_path, deny="set_graph_notrace:2")
+    assert got[0] == want[0] == 0
+    assert got[2] == want[2] != ""

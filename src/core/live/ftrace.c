@@ -102,6 +102,26 @@ int ftrace__read_file(const char *file, char **out, struct ftrace_failure *f)
 	return 0;
 }
 
+static void (*write_failure_note)(const struct ftrace_failure *f);
+
+void ftrace__on_write_failure(void (*note)(const struct ftrace_failure *f))
+{
+	write_failure_note = note;
+}
+
+static int write_failed(struct ftrace_failure *f, const char *op, const char *file,
+			const char *value, int err)
+{
+	struct ftrace_failure mine;
+
+	fail(&mine, op, file, value, err);
+	if (write_failure_note)
+		write_failure_note(&mine);
+	if (f)
+		*f = mine;
+	return -err;
+}
+
 int ftrace__write_file(const char *file, const char *value, bool append,
 		       struct ftrace_failure *f)
 {
@@ -110,16 +130,16 @@ int ftrace__write_file(const char *file, const char *value, bool append,
 	int fd, ret = 0;
 
 	if (!path)
-		return fail(f, "open", file, value, ENOENT);
+		return write_failed(f, "open", file, value, ENOENT);
 	fd = open(path, O_WRONLY | (append ? O_APPEND : O_TRUNC));
 	free(path);
 	if (fd < 0)
-		return fail(f, "open", file, value, errno);
+		return write_failed(f, "open", file, value, errno);
 	/* with its newline, so that the kernel reports a bad value rather than waiting */
 	line = xasprintf("%s\n", value);
 	len = strlen(line);
 	if (write(fd, line, len) != (ssize_t)len)
-		ret = fail(f, "write", file, value, errno ? errno : EIO);
+		ret = write_failed(f, "write", file, value, errno ? errno : EIO);
 	free(line);
 	close(fd);
 	return ret;

@@ -54,6 +54,9 @@ void ftrace__use_tracefs_dir(const char *dir);
  */
 int ftrace__read_file(const char *file, char **out, struct ftrace_failure *f);
 
+/* Called for every write that fails, also those a reset goes on after (perf's -v). */
+void ftrace__on_write_failure(void (*note)(const struct ftrace_failure *f));
+
 /* Writes value and a newline to a tracefs file (appending when append), as perf does. */
 int ftrace__write_file(const char *file, const char *value, bool append,
 		       struct ftrace_failure *f);
