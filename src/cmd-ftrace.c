@@ -437,7 +437,7 @@ static void select_tracer(void)
 }
 
 /* Refuses early, before anything changes, when the kernel lacks the tracer. */
-static int check_tracer(const char *tracer)
+static int check_tracer(const char *tracer, bool latency)
 {
 	struct ftrace_failure f;
 	char *available;
@@ -453,13 +453,23 @@ static int check_tracer(const char *tracer)
 	available[strcspn(available, "\n")] = '\0';
 	fprintf(stderr, "pcl ftrace: this kernel has no %s tracer (available_tracers: %s).\n",
 		tracer, available);
-	if (!strcmp(tracer, "function_graph"))
-		fprintf(stderr, "  It was built without CONFIG_FUNCTION_GRAPH_TRACER.%s\n",
-			ftrace__has_tracer(available, "function") ?
-				" Use -t function (or -T/-N), or a kernel with it." :
-				" Use a kernel with it.");
-	else
+	if (strcmp(tracer, "function_graph")) {
 		fprintf(stderr, "  It was built without CONFIG_FUNCTION_TRACER.\n");
+	} else if (latency || !ftrace__has_tracer(available, "function")) {
+		fprintf(stderr, "  It was built without CONFIG_FUNCTION_GRAPH_TRACER%s:\n"
+				"  use a kernel with it.\n", latency ? ", which latency needs" : "");
+	} else {
+		int err = -ftrace__can_write("set_ftrace_pid");
+
+		fprintf(stderr, "  It was built without CONFIG_FUNCTION_GRAPH_TRACER. -t function "
+				"(or -T/-N) uses the\n  function tracer%s\n",
+			err == EPERM || err == EACCES ? ", but that is refused too:" : " instead.");
+		if (err == EPERM || err == EACCES) {
+			fprintf(stderr, "  set_ftrace_pid cannot be opened to write: %s (%s).\n",
+				strerror(err), errno_name(err));
+			explain_refusal();
+		}
+	}
 	free(available);
 	return -1;
 }
@@ -533,7 +543,7 @@ static int run_tracer(struct run *r, const int *pids, int nr_pids, const struct 
 	bool ok = false;
 	char *headers;
 
-	if (check_tracer(tracer))
+	if (check_tracer(tracer, r->latency))
 		return PCL_EXIT_ERROR;
 	ftrace__save_state();
 	if (ftrace__reset(&f)) {

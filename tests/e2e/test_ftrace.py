@@ -157,6 +157,9 @@ def test_missing_function_graph_is_named(tracefs_kept):
         assert "no function_graph tracer" in got.stderr
         assert "available_tracers: " + " ".join(tracers) in got.stderr
         assert "CONFIG_FUNCTION_GRAPH_TRACER" in got.stderr
+        # the function tracer instead: said to be refused too where the kernel refuses it
+        refused = args[0] == "--" and tracefs_errno("set_ftrace_pid", "w") == 1
+        assert ("refused too" in got.stderr) == refused
 
 
 def test_funcs_listing_or_its_refusal():

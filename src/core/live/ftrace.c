@@ -145,6 +145,21 @@ int ftrace__write_file(const char *file, const char *value, bool append,
 	return ret;
 }
 
+int ftrace__can_write(const char *file)
+{
+	char *path = path_of(file);
+	int fd;
+
+	if (!path)
+		return -ENOENT;
+	fd = open(path, O_WRONLY | O_APPEND);
+	free(path);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
 int ftrace__open_pipe(struct ftrace_failure *f)
 {
 	char *path = path_of("trace_pipe");

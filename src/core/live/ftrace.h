@@ -61,6 +61,12 @@ void ftrace__on_write_failure(void (*note)(const struct ftrace_failure *f));
 int ftrace__write_file(const char *file, const char *value, bool append,
 		       struct ftrace_failure *f);
 
+/*
+ * Whether a control file opens for writing, without changing it (opened to append, closed
+ * unwritten): 0 or -errno.  Tells ahead whether a kernel refuses the function tracer.
+ */
+int ftrace__can_write(const char *file);
+
 /* trace_pipe opened for non-blocking reads: the fd, or -errno. */
 int ftrace__open_pipe(struct ftrace_failure *f);
 
