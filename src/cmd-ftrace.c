@@ -457,7 +457,8 @@ static int check_tracer(const char *tracer, bool latency)
 		fprintf(stderr, "  It was built without CONFIG_FUNCTION_TRACER.\n");
 	} else if (latency || !ftrace__has_tracer(available, "function")) {
 		fprintf(stderr, "  It was built without CONFIG_FUNCTION_GRAPH_TRACER%s:\n"
-				"  use a kernel with it.\n", latency ? ", which latency needs" : "");
+				"  use a kernel with it.\n",
+			latency ? ", which latency needs" : "");
 	} else {
 		int err = -ftrace__can_write("set_ftrace_pid");
 
