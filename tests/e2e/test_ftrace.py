@@ -187,6 +187,12 @@ def test_not_root_as_perf():
     got = run(drop + [PCL, "ftrace", "--", "true"])
     assert got.returncode == want.returncode == 255
     assert got.stderr == want.stderr
+    # -F reads before any capability check: the file is root's
+    want = run(drop + [PERF, "ftrace", "-F"])
+    got = run(drop + [PCL, "ftrace", "-F"])
+    assert got.returncode == want.returncode == 129
+    assert "/sys/kernel/tracing/available_filter_functions" in got.stderr
+    assert "run pcl ftrace as root" in got.stderr
 
 
 # ---------------------------------------------------------------------------------------

@@ -43,7 +43,8 @@ const char *ftrace__tracefs_dir(void)
 		for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs) && !found_dir; i++) {
 			char *readme = xasprintf("%s/README", dirs[i]);
 
-			if (!access(readme, F_OK))
+			/* a tracefs we may not enter (not root) is there all the same */
+			if (!access(readme, F_OK) || errno == EACCES)
 				found_dir = dirs[i];
 			free(readme);
 		}
