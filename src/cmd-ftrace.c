@@ -36,7 +36,7 @@ static struct target target;
 static bool use_nsec;
 static int verbose;
 static volatile sig_atomic_t done;
-static const struct option *cur_options;	/* the table being parsed */
+static const struct option *cur_options; /* the table being parsed */
 
 static const char *const ftrace_usage[] = {
 	"pcl ftrace [<options>] [<command>]",
@@ -56,15 +56,24 @@ static void on_signal(int sig)
 static const char *errno_name(int err)
 {
 	switch (err) {
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENOENT: return "ENOENT";
-	case EINVAL: return "EINVAL";
-	case EBUSY: return "EBUSY";
-	case ENODEV: return "ENODEV";
-	case ENOMEM: return "ENOMEM";
-	case ESRCH: return "ESRCH";
-	default: return "errno";
+	case EPERM:
+		return "EPERM";
+	case EACCES:
+		return "EACCES";
+	case ENOENT:
+		return "ENOENT";
+	case EINVAL:
+		return "EINVAL";
+	case EBUSY:
+		return "EBUSY";
+	case ENODEV:
+		return "ENODEV";
+	case ENOMEM:
+		return "ENOMEM";
+	case ESRCH:
+		return "ESRCH";
+	default:
+		return "errno";
 	}
 }
 
@@ -105,7 +114,8 @@ static void explain_refusal(void)
 	lsms = security_file("lsm");
 	if (mode && !strcmp(mode, "confidentiality"))
 		fputs("  The kernel is locked down (lockdown: confidentiality), which closes\n"
-		      "  tracefs's ftrace files even to root.\n", stderr);
+		      "  tracefs's ftrace files even to root.\n",
+		      stderr);
 	else if (mode)
 		fprintf(stderr,
 			"  The kernel refuses function tracing even to root: lockdown (%s)\n"
@@ -115,10 +125,12 @@ static void explain_refusal(void)
 		fputs("  The kernel refuses function tracing even to root: it is locked down\n"
 		      "  (lockdown: confidentiality) or a security module (a BPF LSM, SELinux)\n"
 		      "  denies the ftrace files. Mounting securityfs tells which:\n"
-		      "  mount -t securityfs none /sys/kernel/security\n", stderr);
+		      "  mount -t securityfs none /sys/kernel/security\n",
+		      stderr);
 	fputs("  Nothing can be traced with ftrace on this kernel as it runs: boot it\n"
 	      "  without lockdown (lockdown=none, Secure Boot off) or that policy.\n"
-	      "  Tracepoints and probes may still work (pcl trace, pcl record -e).\n", stderr);
+	      "  Tracepoints and probes may still work (pcl trace, pcl record -e).\n",
+	      stderr);
 	free(mode);
 	free(lsms);
 }
@@ -158,8 +170,10 @@ static void explain_failure(const char *what, const struct ftrace_failure *f)
 				"  This kernel has no '%s' tracer (see available_tracers).\n",
 				f->value);
 		else if (!strncmp(f->file, "set_ftrace", 10) || !strncmp(f->file, "set_graph", 9))
-			fprintf(stderr, "  No traceable function matches '%s': pcl ftrace -F lists "
-					"them.\n", f->value);
+			fprintf(stderr,
+				"  No traceable function matches '%s': pcl ftrace -F lists "
+				"them.\n",
+				f->value);
 		else
 			fprintf(stderr, "  The kernel does not take that value.\n");
 		break;
@@ -270,7 +284,7 @@ static int parse_graph_opts(const struct option *opt, const char *arg, bool unse
 	};
 	void *const values[] = {
 		&cfg.graph_nosleep_time, &cfg.graph_noirqs, &cfg.graph_verbose,
-		&cfg.graph_thresh, &cfg.graph_depth,
+		&cfg.graph_thresh,	 &cfg.graph_depth,
 	};
 	static const bool is_int[] = { false, false, false, true, true };
 
@@ -327,31 +341,54 @@ static int parse_delay(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
-#define COMMON_OPTIONS \
-	{ .type = OPT_STRING_T, .short_name = 'p', .long_name = "pid", .value = &target.pid, \
-	  .argh = "pid", .help = "Trace on existing process id", .flags = OPTF_INHERITED }, \
-	{ .type = OPT_STRING_T, .long_name = "tid", .value = &target.tid, .argh = "tid", \
-	  .help = "Trace on existing thread id (exclusive to --pid)", .flags = OPTF_INHERITED }, \
-	{ .type = OPT_INCR_T, .short_name = 'v', .long_name = "verbose", .value = &verbose, \
-	  .help = "Be more verbose", .flags = OPTF_INHERITED }, \
-	{ .type = OPT_BOOL_T, .short_name = 'a', .long_name = "all-cpus", \
-	  .value = &target.system_wide, .help = "System-wide collection from all CPUs", \
-	  .flags = OPTF_INHERITED }, \
-	{ .type = OPT_STRING_T, .short_name = 'C', .long_name = "cpu", \
-	  .value = &target.cpu_list, .argh = "cpu", .help = "List of cpus to monitor", \
-	  .flags = OPTF_INHERITED }
+#define COMMON_OPTIONS                                                                       \
+	{ .type = OPT_STRING_T,                                                              \
+	  .short_name = 'p',                                                                 \
+	  .long_name = "pid",                                                                \
+	  .value = &target.pid,                                                              \
+	  .argh = "pid",                                                                     \
+	  .help = "Trace on existing process id",                                            \
+	  .flags = OPTF_INHERITED },                                                         \
+		{ .type = OPT_STRING_T,                                                      \
+		  .long_name = "tid",                                                        \
+		  .value = &target.tid,                                                      \
+		  .argh = "tid",                                                             \
+		  .help = "Trace on existing thread id (exclusive to --pid)",                \
+		  .flags = OPTF_INHERITED },                                                 \
+		{ .type = OPT_INCR_T,                                                        \
+		  .short_name = 'v',                                                         \
+		  .long_name = "verbose",                                                    \
+		  .value = &verbose,                                                         \
+		  .help = "Be more verbose",                                                 \
+		  .flags = OPTF_INHERITED },                                                 \
+		{ .type = OPT_BOOL_T,                                                        \
+		  .short_name = 'a',                                                         \
+		  .long_name = "all-cpus",                                                   \
+		  .value = &target.system_wide,                                              \
+		  .help = "System-wide collection from all CPUs",                            \
+		  .flags = OPTF_INHERITED },                                                 \
+	{                                                                                    \
+		.type = OPT_STRING_T, .short_name = 'C', .long_name = "cpu",                 \
+		.value = &target.cpu_list, .argh = "cpu", .help = "List of cpus to monitor", \
+		.flags = OPTF_INHERITED                                                      \
+	}
 
 /* perf's tables; the common options are its OPT_PARENT ones, absent from -h and --list-opts */
 static const struct option trace_options[] = {
 	OPT_STRING('t', "tracer", &cfg.tracer, "tracer",
 		   "Tracer to use: function_graph(default) or function"),
-	{ .type = OPT_CALLBACK_T, .short_name = 'F', .long_name = "funcs", .argh = "[FILTER]",
-	  .help = "Show available functions to filter", .callback = list_functions,
-	  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT, .defstr = "*" },
+	{ .type = OPT_CALLBACK_T,
+	  .short_name = 'F',
+	  .long_name = "funcs",
+	  .argh = "[FILTER]",
+	  .help = "Show available functions to filter",
+	  .callback = list_functions,
+	  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT,
+	  .defstr = "*" },
 	OPT_CALLBACK('T', "trace-funcs", &cfg.filters, "func",
 		     "Trace given functions using function tracer", add_func),
-	OPT_CALLBACK('N', "notrace-funcs", &cfg.notrace, "func",
-		     "Do not trace given functions", add_func),
+	OPT_CALLBACK('N', "notrace-funcs", &cfg.notrace, "func", "Do not trace given functions",
+		     add_func),
 	OPT_CALLBACK(0, "func-opts", NULL, "options",
 		     "Function tracer options, available options: call-graph,irq-info",
 		     parse_func_opts),
@@ -418,8 +455,10 @@ static int read_config(void)
 			if (!strcmp(item->name, "tracer"))
 				fprintf(stderr, "Please select \"function_graph\" (default) or "
 						"\"function\"\n");
-			fprintf(stderr, "Error in the given config file: wrong config key-value "
-					"pair ftrace.%s=%s\n", item->name, item->value);
+			fprintf(stderr,
+				"Error in the given config file: wrong config key-value "
+				"pair ftrace.%s=%s\n",
+				item->name, item->value);
 			ret = -1;
 		}
 	}
@@ -456,14 +495,16 @@ static int check_tracer(const char *tracer, bool latency)
 	if (strcmp(tracer, "function_graph")) {
 		fprintf(stderr, "  It was built without CONFIG_FUNCTION_TRACER.\n");
 	} else if (latency || !ftrace__has_tracer(available, "function")) {
-		fprintf(stderr, "  It was built without CONFIG_FUNCTION_GRAPH_TRACER%s:\n"
-				"  use a kernel with it.\n",
+		fprintf(stderr,
+			"  It was built without CONFIG_FUNCTION_GRAPH_TRACER%s:\n"
+			"  use a kernel with it.\n",
 			latency ? ", which latency needs" : "");
 	} else {
 		int err = -ftrace__can_write("set_ftrace_pid");
 
-		fprintf(stderr, "  It was built without CONFIG_FUNCTION_GRAPH_TRACER. -t function "
-				"(or -T/-N) uses the\n  function tracer%s\n",
+		fprintf(stderr,
+			"  It was built without CONFIG_FUNCTION_GRAPH_TRACER. -t function "
+			"(or -T/-N) uses the\n  function tracer%s\n",
 			err == EPERM || err == EACCES ? ", but that is refused too:" : " instead.");
 		if (err == EPERM || err == EACCES) {
 			fprintf(stderr, "  set_ftrace_pid cannot be opened to write: %s (%s).\n",

@@ -3,10 +3,10 @@
 
 #include "core/analysis/ftrace-latency.h"
 
-#define BAR_WIDTH 46	/* the table fits in 80 columns */
+#define BAR_WIDTH 46 /* the table fits in 80 columns */
 
-static void print_row(FILE *fp, int start, const char *stop, const char *unit,
-		      unsigned long count, unsigned long total)
+static void print_row(FILE *fp, int start, const char *stop, const char *unit, unsigned long count,
+		      unsigned long total)
 {
 	static const char bar[] = "##############################################";
 	int len = (int)(count * BAR_WIDTH / total);

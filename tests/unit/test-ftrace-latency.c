@@ -14,35 +14,34 @@
 #include "ui/ftrace-print.h"
 
 /* function_graph text with every kind of line */
-static const char trace_text[] =
-	"# tracer: function_graph\n"
-	"#\n"
-	"# CPU  DURATION                  FUNCTION CALLS\n"
-	"# |     |   |                     |   |   |   |\n"
-	" 0)   0.000 us    |  vfs_read();\n"
-	" 0)   0.999 us    |  vfs_read();\n"
-	" 1)   1.000 us    |  vfs_read();\n"
-	" 1)   1.999 us    |  vfs_read();\n"
-	" 1)   2.000 us    |  vfs_read();\n"
-	" 0)               |  vfs_read() {\n"
-	" 0)   0.312 us    |    rw_verify_area();\n"
-	" 0)               |    new_sync_read() {\n"
-	" 0) + 15.871 us   |    }\n"
-	" 0) + 20.010 us   |  }\n"
-	" ------------------------------------------\n"
-	" 1)    bash-4242    =>    cat-4243\n"
-	" ------------------------------------------\n"
-	"\n"
-	" 1) ! 1023.999 us |  vfs_read();\n"
-	" 1) # 1024.000 us |  vfs_read();\n"
-	" 12) * 65536.00 us |  vfs_read();\n"
-	" 1) @ 524287.9 us |  vfs_read();\n"
-	" 1) $ 1048576 us  |  vfs_read();\n"
-	" 1) $ 9999999 us  |  }\n"
-	" 0)   ==========> |\n"
-	" 0)   3.100 us    |  smp_irq_work_interrupt();\n"
-	" 0)   <========== |\n"
-	" 0)   0.417 ms    |  vfs_read();\n";
+static const char trace_text[] = "# tracer: function_graph\n"
+				 "#\n"
+				 "# CPU  DURATION                  FUNCTION CALLS\n"
+				 "# |     |   |                     |   |   |   |\n"
+				 " 0)   0.000 us    |  vfs_read();\n"
+				 " 0)   0.999 us    |  vfs_read();\n"
+				 " 1)   1.000 us    |  vfs_read();\n"
+				 " 1)   1.999 us    |  vfs_read();\n"
+				 " 1)   2.000 us    |  vfs_read();\n"
+				 " 0)               |  vfs_read() {\n"
+				 " 0)   0.312 us    |    rw_verify_area();\n"
+				 " 0)               |    new_sync_read() {\n"
+				 " 0) + 15.871 us   |    }\n"
+				 " 0) + 20.010 us   |  }\n"
+				 " ------------------------------------------\n"
+				 " 1)    bash-4242    =>    cat-4243\n"
+				 " ------------------------------------------\n"
+				 "\n"
+				 " 1) ! 1023.999 us |  vfs_read();\n"
+				 " 1) # 1024.000 us |  vfs_read();\n"
+				 " 12) * 65536.00 us |  vfs_read();\n"
+				 " 1) @ 524287.9 us |  vfs_read();\n"
+				 " 1) $ 1048576 us  |  vfs_read();\n"
+				 " 1) $ 9999999 us  |  }\n"
+				 " 0)   ==========> |\n"
+				 " 0)   3.100 us    |  smp_irq_work_interrupt();\n"
+				 " 0)   <========== |\n"
+				 " 0)   0.417 ms    |  vfs_read();\n";
 
 /* perf ftrace latency 6.1's table for trace_text (fed through a fake tracefs) */
 static const char perf_us[] =
@@ -204,9 +203,9 @@ static void table_matches_perf(void **state)
 static void pairs_exits_per_cpu(void **state)
 {
 	static const char *const expected[] = {
-		"vfs_read", "vfs_read", "vfs_read", "vfs_read", "vfs_read", "rw_verify_area",
-		"new_sync_read", "vfs_read", "vfs_read", "vfs_read", "vfs_read", "vfs_read",
-		"vfs_read", "?", "smp_irq_work_interrupt",
+		"vfs_read",	  "vfs_read",	   "vfs_read", "vfs_read", "vfs_read",
+		"rw_verify_area", "new_sync_read", "vfs_read", "vfs_read", "vfs_read",
+		"vfs_read",	  "vfs_read",	   "vfs_read", "?",	   "smp_irq_work_interrupt",
 	};
 	struct seen_calls seen = { .nr = 0 };
 	struct ftrace_latency lat;

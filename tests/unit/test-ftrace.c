@@ -88,8 +88,10 @@ static void tracers_by_word(void **state)
 
 static void reset_apply_restore(void **state)
 {
-	struct ftrace_config c = { .tracer = "function_graph", .graph_depth = 3,
-				   .buffer_size = 4 << 20, .inherit = true,
+	struct ftrace_config c = { .tracer = "function_graph",
+				   .graph_depth = 3,
+				   .buffer_size = 4 << 20,
+				   .inherit = true,
 				   .func_stack_trace = true };
 	struct ftrace_failure f;
 	const int pids[] = { 12, 34 };

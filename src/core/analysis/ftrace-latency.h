@@ -19,19 +19,19 @@
 #define FTRACE_LATENCY_BUCKETS 22
 
 enum ftrace_graph_kind {
-	FTRACE_GRAPH_OTHER,	/* a comment, a marker ("=>"), a blank line */
-	FTRACE_GRAPH_LEAF,	/* "func();" */
-	FTRACE_GRAPH_ENTRY,	/* "func() {" */
-	FTRACE_GRAPH_EXIT,	/* "}" */
+	FTRACE_GRAPH_OTHER, /* a comment, a marker ("=>"), a blank line */
+	FTRACE_GRAPH_LEAF,  /* "func();" */
+	FTRACE_GRAPH_ENTRY, /* "func() {" */
+	FTRACE_GRAPH_EXIT,  /* "}" */
 };
 
 /* One line of function_graph text, taken apart. */
 struct ftrace_graph_line {
 	enum ftrace_graph_kind kind;
-	int cpu;		/* -1 when the line has no "N)" */
+	int cpu; /* -1 when the line has no "N)" */
 	bool has_duration;
-	double duration;	/* microseconds, as the kernel prints them */
-	char func[128];		/* leaf and entry: the function; exit: "" (see below) */
+	double duration; /* microseconds, as the kernel prints them */
+	char func[128];	 /* leaf and entry: the function; exit: "" (see below) */
 };
 
 /*
@@ -49,12 +49,12 @@ struct ftrace_call_stack;
 struct ftrace_latency {
 	bool use_nsec;
 	unsigned long buckets[FTRACE_LATENCY_BUCKETS];
-	unsigned long calls;		/* completed calls seen (leaves and exits) */
-	unsigned long unmatched_exits;	/* exits of calls entered before the trace began */
-	char *partial;			/* a line not yet ended by a newline (perf never
+	unsigned long calls;	       /* completed calls seen (leaves and exits) */
+	unsigned long unmatched_exits; /* exits of calls entered before the trace began */
+	char *partial;		       /* a line not yet ended by a newline (perf never
 					 * counts a last line without one) */
 	size_t partial_len;
-	struct ftrace_call_stack *stacks;	/* open calls, per CPU */
+	struct ftrace_call_stack *stacks; /* open calls, per CPU */
 	int nr_stacks;
 	/* called for each completed call, with the function's name when known */
 	void (*on_call)(void *arg, int cpu, const char *func, double duration_us);

@@ -123,8 +123,7 @@ static int write_failed(struct ftrace_failure *f, const char *op, const char *fi
 	return -err;
 }
 
-int ftrace__write_file(const char *file, const char *value, bool append,
-		       struct ftrace_failure *f)
+int ftrace__write_file(const char *file, const char *value, bool append, struct ftrace_failure *f)
 {
 	char *path = path_of(file), *line;
 	size_t len;
@@ -214,18 +213,18 @@ char *ftrace__cpumask(const struct cpu_map *cpus)
 static const struct {
 	const char *name, *reset;
 } perf_options[] = {
-	{ "options/function-fork", "0" },	{ "options/func_stack_trace", "0" },
-	{ "options/sleep-time", "1" },		{ "options/funcgraph-irqs", "1" },
-	{ "options/funcgraph-proc", "0" },	{ "options/funcgraph-abstime", "0" },
-	{ "options/latency-format", "0" },	{ "options/irq-info", "0" },
+	{ "options/function-fork", "0" },  { "options/func_stack_trace", "0" },
+	{ "options/sleep-time", "1" },	   { "options/funcgraph-irqs", "1" },
+	{ "options/funcgraph-proc", "0" }, { "options/funcgraph-abstime", "0" },
+	{ "options/latency-format", "0" }, { "options/irq-info", "0" },
 };
 
 #define NR_OPTIONS (sizeof(perf_options) / sizeof(*perf_options))
 
 /* The saved state: restored in this order, tracing_on last. */
 static const char *const saved_files[] = {
-	"tracing_cpumask", "max_graph_depth", "tracing_thresh", "buffer_size_kb",
-	"current_tracer", "tracing_on",
+	"tracing_cpumask", "max_graph_depth", "tracing_thresh",
+	"buffer_size_kb",  "current_tracer",  "tracing_on",
 };
 
 #define NR_SAVED (sizeof(saved_files) / sizeof(*saved_files))
@@ -295,8 +294,10 @@ static int reset_write(const char *file, const char *value, struct ftrace_failur
 int ftrace__reset(struct ftrace_failure *f)
 {
 	static const char *const filter_files[] = {
-		"set_ftrace_filter", "set_ftrace_notrace",
-		"set_graph_function", "set_graph_notrace",
+		"set_ftrace_filter",
+		"set_ftrace_notrace",
+		"set_graph_function",
+		"set_graph_notrace",
 	};
 	struct cpu_map *online;
 	char *mask;
@@ -329,8 +330,7 @@ int ftrace__reset(struct ftrace_failure *f)
 	return 0;
 }
 
-static int append_all(const char *file, const struct ftrace_strlist *list,
-		      struct ftrace_failure *f)
+static int append_all(const char *file, const struct ftrace_strlist *list, struct ftrace_failure *f)
 {
 	for (int i = 0; i < list->nr; i++) {
 		int ret = ftrace__write_file(file, list->items[i], true, f);
@@ -368,12 +368,12 @@ int ftrace__apply(const struct ftrace_config *c, const int *pids, int nr_pids,
 {
 	int ret = 0;
 
-#define STEP(cond, words, expr) \
-	do { \
-		if (!ret && (cond)) { \
+#define STEP(cond, words, expr)          \
+	do {                             \
+		if (!ret && (cond)) {    \
 			*what = (words); \
-			ret = (expr); \
-		} \
+			ret = (expr);    \
+		}                        \
 	} while (0)
 
 	for (int i = 0; !cpus && i < nr_pids; i++)

@@ -15,9 +15,9 @@ struct cpu_map;
 /* The step that failed: file (relative to tracefs) and what was done to it. */
 struct ftrace_failure {
 	char file[64];
-	char value[64];		/* what was being written ("" for open/read) */
-	const char *op;		/* "open", "read", "write" */
-	int err;		/* errno */
+	char value[64]; /* what was being written ("" for open/read) */
+	const char *op; /* "open", "read", "write" */
+	int err;	/* errno */
 };
 
 struct ftrace_strlist {
@@ -30,16 +30,16 @@ void ftrace_strlist__free(struct ftrace_strlist *list);
 
 /* What perf ftrace's options ask of tracefs. */
 struct ftrace_config {
-	const char *tracer;			/* "function_graph" or "function" */
-	struct ftrace_strlist filters;		/* -T: set_ftrace_filter */
-	struct ftrace_strlist notrace;		/* -N: set_ftrace_notrace */
-	struct ftrace_strlist graph_funcs;	/* -G: set_graph_function */
-	struct ftrace_strlist nograph_funcs;	/* -g: set_graph_notrace */
-	bool func_stack_trace, func_irq_info;	/* --func-opts call-graph,irq-info */
-	bool graph_nosleep_time, graph_noirqs, graph_verbose;	/* --graph-opts */
+	const char *tracer;				      /* "function_graph" or "function" */
+	struct ftrace_strlist filters;			      /* -T: set_ftrace_filter */
+	struct ftrace_strlist notrace;			      /* -N: set_ftrace_notrace */
+	struct ftrace_strlist graph_funcs;		      /* -G: set_graph_function */
+	struct ftrace_strlist nograph_funcs;		      /* -g: set_graph_notrace */
+	bool func_stack_trace, func_irq_info;		      /* --func-opts call-graph,irq-info */
+	bool graph_nosleep_time, graph_noirqs, graph_verbose; /* --graph-opts */
 	int graph_thresh, graph_depth;
-	unsigned long buffer_size;		/* -m, bytes; 0: leave as is */
-	bool inherit;				/* --inherit: options/function-fork */
+	unsigned long buffer_size; /* -m, bytes; 0: leave as is */
+	bool inherit;		   /* --inherit: options/function-fork */
 };
 
 /* Where tracefs is (mounting it at /sys/kernel/tracing when nothing is there), or NULL. */
@@ -58,8 +58,7 @@ int ftrace__read_file(const char *file, char **out, struct ftrace_failure *f);
 void ftrace__on_write_failure(void (*note)(const struct ftrace_failure *f));
 
 /* Writes value and a newline to a tracefs file (appending when append), as perf does. */
-int ftrace__write_file(const char *file, const char *value, bool append,
-		       struct ftrace_failure *f);
+int ftrace__write_file(const char *file, const char *value, bool append, struct ftrace_failure *f);
 
 /*
  * Whether a control file opens for writing, without changing it (opened to append, closed
