@@ -26,6 +26,7 @@ int cmd_evlist(int argc, const char **argv);
 int cmd_collapse(int argc, const char **argv);
 int cmd_flamegraph(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
+int cmd_ftrace(int argc, const char **argv);
 int cmd_heatmap(int argc, const char **argv);
 int cmd_help(int argc, const char **argv);
 int cmd_inject(int argc, const char **argv);

@@ -23,6 +23,7 @@ const struct pcl_cmd pcl_commands[] = {
 	{ "diff",	cmd_diff,	"Read perf.data files and display the differential profile" },
 	{ "evlist",	cmd_evlist,	"List the event names in a perf.data file" },
 	{ "flamegraph",	cmd_flamegraph,	"Draw a flame graph (SVG or HTML) from perf.data or folded stacks" },
+	{ "ftrace",	cmd_ftrace,	"simple wrapper for kernel's ftrace functionality" },
 	{ "heatmap",	cmd_heatmap,	"Draw a latency heat map (SVG or HTML) from perf.data or text" },
 	{ "help",	cmd_help,	"Show the list of commands or the manual of one" },
 	{ "inject",	cmd_inject,	"Filter to augment the events stream with additional information" },

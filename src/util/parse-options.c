@@ -277,7 +277,7 @@ void usage_with_options_msg(const char *const usage[], const struct option *opts
 		if (i == n || opts[i].type == OPT_GROUP_T) {
 			size_t m = 0;
 			for (size_t j = start; j < i; j++)
-				if (!(opts[j].flags & OPTF_HIDDEN))
+				if (!(opts[j].flags & (OPTF_HIDDEN | OPTF_INHERITED)))
 					sorted[m++] = &opts[j];
 			qsort(sorted, m, sizeof(*sorted), cmp_opts);
 			for (size_t j = 0; j < m; j++)
@@ -325,7 +325,7 @@ static void __attribute__((noreturn)) show_help(void)
 static void __attribute__((noreturn)) list_long_options(void)
 {
 	for (const struct option *o = cur_opts; o->type != OPT_END_T; o++)
-		if (o->type != OPT_GROUP_T && o->long_name)
+		if (o->type != OPT_GROUP_T && o->long_name && !(o->flags & OPTF_INHERITED))
 			printf("--%s ", o->long_name);
 	putchar('\n');
 	exit(PCL_EXIT_LIST);

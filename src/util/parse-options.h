@@ -37,6 +37,8 @@ enum {
 					 * is an option or "-" (perf's
 					 * "-g caller") */
 	OPTF_EXCLUSIVE = 32,	/* refused after another OPTF_EXCLUSIVE one */
+	OPTF_INHERITED = 64,	/* perf's OPT_PARENT options: parsed, but neither
+				 * shown in usage nor listed by --list-opts */
 };
 
 struct option;

@@ -246,6 +246,24 @@ static void read_exec_errno(struct workload *w)
 		w->exec_errno = e;
 }
 
+int workload__wait_exec(struct workload *w)
+{
+	int e;
+	ssize_t n;
+
+	if (w->err_fd < 0)
+		return w->exec_errno;
+	do {
+		n = read(w->err_fd, &e, sizeof(e));
+	} while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(e))
+		w->exec_errno = e;
+	/* the answer is in: nothing more will come through the pipe */
+	close(w->err_fd);
+	w->err_fd = -1;
+	return w->exec_errno;
+}
+
 bool workload__poll_exit(struct workload *w)
 {
 	pid_t r;

@@ -101,6 +101,11 @@ struct workload {
 int workload__prepare(struct workload *w, const char **argv);
 /* Lets the child exec.  Returns 0 or -errno. */
 int workload__start(struct workload *w);
+/*
+ * Waits until the started child has exec'd (0) or failed to (its errno, also left in
+ * exec_errno), for a command that must know before it reads what the workload does.
+ */
+int workload__wait_exec(struct workload *w);
 /* Non-blocking: true once the child has exited (status/rusage filled). */
 bool workload__poll_exit(struct workload *w);
 /* Waits for the child (status, rusage, exec_errno).  Returns 0 or -errno. */
