@@ -78,6 +78,14 @@ static void init_colors(void)
 	init_pair(TUI_ADDR, COLOR_MAGENTA, -1);
 }
 
+static const struct {
+	const char *seq;
+	int key;
+} cursor_keys[] = {
+	{ "\033[A", KEY_UP }, { "\033[B", KEY_DOWN }, { "\033[C", KEY_RIGHT },
+	{ "\033[D", KEY_LEFT }, { "\033[H", KEY_HOME }, { "\033[F", KEY_END },
+};
+
 int tui__start(void)
 {
 	if (tui_active)
@@ -100,6 +108,9 @@ int tui__start(void)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	/* terminals left in cursor mode send these whatever terminfo says */
+	for (size_t i = 0; i < sizeof(cursor_keys) / sizeof(cursor_keys[0]); i++)
+		define_key(cursor_keys[i].seq, cursor_keys[i].key);
 	set_escdelay(25);
 	curs_set(0);
 	init_colors();
