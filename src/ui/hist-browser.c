@@ -37,7 +37,7 @@ enum leave {
 struct entry_view {
 	struct hist_entry *he;
 	uint8_t filtered;	/* its filter bits before the browser's zooms */
-	bool expanded;
+	bool expanded;		/* its call graph, or (--hierarchy) the level below, shown */
 	bool chain_built;
 	int nr_chain;
 	char **chain;		/* its call graph's lines as --stdio prints them */
@@ -134,8 +134,11 @@ static void build_chain(struct browser *b, struct entry_view *e)
 	free(text);
 }
 
+/* Whether the entry folds: a call graph, or (--hierarchy) a level below. */
 static bool has_chain(struct browser *b, struct entry_view *e)
 {
+	if (b->hists->opts->layout.hierarchy && !e->he->leaf)
+		return e->he->nr_children > 0;
 	build_chain(b, e);
 	return e->nr_chain > 0;
 }
@@ -154,18 +157,23 @@ static void add_row(struct browser *b, size_t entry, int line)
 static void build_rows(struct browser *b)
 {
 	struct row was = b->nr_rows ? b->rows[b->selected] : (struct row){ SIZE_MAX, -1 };
+	/* --hierarchy: whether the entry last seen at a depth shows its level below */
+	bool open[UINT8_MAX + 1] = { false };
 
 	b->nr_rows = 0;
 	b->selected = 0;
 	for (size_t i = 0; i < b->nr_entries; i++) {
 		struct entry_view *e = &b->entries[i];
+		uint8_t depth = e->he->depth;
 
-		if (!report_stdio__entry_shown(e->he))
+		open[depth] = false;
+		if (!report_stdio__entry_shown(e->he) || (depth && !open[depth - 1]))
 			continue;
+		open[depth] = e->expanded;
 		if (i == was.entry)
 			b->selected = b->nr_rows;
 		add_row(b, i, -1);
-		if (!e->expanded)
+		if (!e->expanded || (b->hists->opts->layout.hierarchy && !e->he->leaf))
 			continue;
 		build_chain(b, e);
 		for (int k = 0; k < e->nr_chain; k++) {
@@ -365,13 +373,10 @@ static void filter_by_name(struct browser *b)
 
 /* --- drawing --------------------------------------------------------------- */
 
-/* report --stdio leads its rows and header with two blanks where the
- * browser puts the fold sign ("+ ", "- ") with call graphs, nothing without. */
-static const char *without_lead(const struct hists *h, const char *text)
+/* Whether rows have a fold sign: with call graphs or levels. */
+static bool folds(const struct hists *h)
 {
-	if (!h->opts->field_sep && !strncmp(text, "  ", 2))
-		return text + 2;
-	return text;
+	return h->opts->use_callchain || h->opts->layout.hierarchy;
 }
 
 static void title_line(struct browser *b, struct strbuf *sb)
@@ -422,13 +427,13 @@ static void header_line(struct browser *b, struct strbuf *sb)
 	strbuf_reset(sb);
 	if (!fp)
 		return;
-	report_stdio__headers(fp, b->hists);
+	report_stdio__browser_header(fp, b->hists);
 	fclose(fp);
-	if (text && !strncmp(text, "# ", 2)) {
+	if (text) {
 		text[strcspn(text, "\n")] = '\0';
-		if (b->hists->opts->use_callchain)
+		if (folds(b->hists))
 			strbuf_addstr(sb, "  ");
-		strbuf_addstr(sb, text + 2);
+		strbuf_addstr(sb, text + (strncmp(text, "# ", 2) ? 0 : 2));
 	}
 	free(text);
 }
@@ -437,6 +442,7 @@ static void header_line(struct browser *b, struct strbuf *sb)
 static void row_text(struct browser *b, const struct row *r, struct strbuf *out, bool color)
 {
 	struct entry_view *e = &b->entries[r->entry];
+	size_t lead;
 
 	strbuf_reset(out);
 	if (r->line >= 0) {
@@ -444,9 +450,18 @@ static void row_text(struct browser *b, const struct row *r, struct strbuf *out,
 		return;
 	}
 	report_stdio__row(&b->sb, e->he, color);
-	if (b->hists->opts->use_callchain)
+	/* report --stdio leads a row with two blanks (after a level's indent)
+	 * where the browser puts the fold sign, or nothing without folds */
+	lead = b->hists->opts->layout.hierarchy ? (size_t)e->he->depth * REPORT_HIERARCHY_INDENT : 0;
+	if (b->hists->opts->field_sep || b->sb.len < lead + 2 ||
+	    strncmp(b->sb.buf + lead, "  ", 2)) {
+		strbuf_addstr(out, strbuf_str(&b->sb));
+		return;
+	}
+	strbuf_addf(out, "%.*s", (int)lead, b->sb.buf);
+	if (folds(b->hists))
 		strbuf_addstr(out, !has_chain(b, e) ? "  " : e->expanded ? "- " : "+ ");
-	strbuf_addstr(out, without_lead(b->hists, strbuf_str(&b->sb)));
+	strbuf_addstr(out, b->sb.buf + lead + 2);
 }
 
 static int first_row_line(const struct browser *b)

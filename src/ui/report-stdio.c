@@ -276,8 +276,6 @@ static uint64_t callchain_total(const struct hists *h)
 
 /* --- --hierarchy ----------------------------------------------------------- */
 
-#define HIERARCHY_INDENT 3
-
 /* perf 6.1 draws the hierarchy header's dots from a string this long:
  * wider columns get no more. */
 static const char dots[] =
@@ -296,7 +294,7 @@ static int hierarchy_indent(const struct hists *h, int nodes)
 {
 	if (h->opts->field_sep || nodes < 2)
 		return 0;
-	return (nodes - 2) * HIERARCHY_INDENT;
+	return (nodes - 2) * REPORT_HIERARCHY_INDENT;
 }
 
 static void put_dots(FILE *fp, int n)
@@ -326,7 +324,8 @@ static int key_width(const struct hists *h, const struct hist_field *f)
 	return field_width(h, &c);
 }
 
-static void hierarchy_headers(FILE *fp, const struct hists *h)
+/* browser: the first line only, the indent after the values (perf's browser). */
+static void hierarchy_headers(FILE *fp, const struct hists *h, bool browser)
 {
 	const struct hist_layout *l = &h->opts->layout;
 	const char *sep = h->opts->field_sep;
@@ -334,10 +333,13 @@ static void hierarchy_headers(FILE *fp, const struct hists *h)
 	int nr_vals = value_columns(l, vals), indent = hierarchy_indent(h, hierarchy_nodes(h));
 	int header_width = 0;
 
-	fprintf(fp, "# %*s", indent, "");
+	if (!browser)
+		fprintf(fp, "# %*s", indent, "");
 	for (int i = 0; i < nr_vals; i++)
 		fprintf(fp, "%*s%s", field_width(h, vals[i]), hist_field__header(vals[i]),
 			sep ? sep : "  ");
+	if (browser)
+		fprintf(fp, "%*s", indent, "");
 	for (int i = 0; i < l->nr_levels; i++) {
 		const struct hist_level *lv = &l->levels[i];
 
@@ -354,7 +356,9 @@ static void hierarchy_headers(FILE *fp, const struct hists *h)
 			header_width += fprintf(fp, "%s%.*s", k ? "+" : "", (int)len, hdr);
 		}
 	}
-	fputs("\n# ", fp);
+	fputs(browser ? "\n" : "\n# ", fp);
+	if (browser)
+		return;
 	put_dots(fp, indent);
 	for (int i = 0; i < nr_vals; i++) {
 		if (i)
@@ -363,7 +367,7 @@ static void hierarchy_headers(FILE *fp, const struct hists *h)
 	}
 	for (int i = 0; i < l->nr_levels; i++) {
 		const struct hist_level *lv = &l->levels[i];
-		int w = i * HIERARCHY_INDENT + lv->nr_keys - 1;
+		int w = i * REPORT_HIERARCHY_INDENT + lv->nr_keys - 1;
 
 		for (int k = 0; k < lv->nr_keys; k++)
 			w += key_width(h, lv->keys[k]);
@@ -385,7 +389,7 @@ static void hierarchy_row(struct strbuf *sb, const struct hist_entry *he, bool c
 	int nr_vals = value_columns(l, vals);
 
 	strbuf_reset(sb);
-	strbuf_addf(sb, "%*s", he->depth * HIERARCHY_INDENT, "");
+	strbuf_addf(sb, "%*s", he->depth * REPORT_HIERARCHY_INDENT, "");
 	for (int i = 0; i < nr_vals; i++) {
 		size_t start;
 		int w = field_width(h, vals[i]);
@@ -456,7 +460,7 @@ void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_st
 
 	if (o->layout.hierarchy) {
 		if (show_header)
-			hierarchy_headers(fp, h);
+			hierarchy_headers(fp, h, false);
 		hierarchy_entries(fp, h, &cp);
 		strbuf_release(&names);
 		return;
@@ -485,10 +489,10 @@ bool report_stdio__entry_shown(const struct hist_entry *he)
 	return !he->filtered && hist_entry__percent_limit(he) >= he->hists->opts->percent_limit;
 }
 
-void report_stdio__headers(FILE *fp, const struct hists *h)
+void report_stdio__browser_header(FILE *fp, const struct hists *h)
 {
 	if (h->opts->layout.hierarchy)
-		hierarchy_headers(fp, h);
+		hierarchy_headers(fp, h, true);
 	else
 		print_headers(fp, h);
 }

@@ -82,7 +82,7 @@ def test_first_screen_as_stdio(data):
     t = browse(PCL, data["g"])
     want = stdio("-i", data["g"])
     rows = entry_rows(t)
-    assert len(rows) == ROWS - 3
+    assert len(rows) == min(ROWS - 3, len(stdio_entries(want)))
     assert [row[2:] for row in rows] == stdio_entries(want)[:len(rows)]
     assert stdio_entries(want)[:len(rows)] == stdio_entries(stdio("-i", data["g"], tool=perf))[
         :len(rows)]
@@ -95,9 +95,10 @@ def test_first_screen_as_stdio(data):
 def test_screen_equals_perfs_browser(data):
     """perf report's own browser on the same file: title, header and rows
     (the bottom line holds a random tip in both)."""
+    theirs_stdio = stdio_entries(stdio("-i", data["g"], tool=perf))
     theirs = browse(PERF, data["g"])
     # perf draws its bottom line first
-    theirs.wait_for(lambda text: ENTRY.match(screen_lines(theirs)[ROWS - 2]))
+    theirs.wait_for(lambda text: len(entry_rows(theirs)) == min(ROWS - 3, len(theirs_stdio)))
     want = screen_lines(theirs)[:ROWS - 1]
     theirs.send("q")
     theirs.wait_exit()
@@ -107,11 +108,28 @@ def test_screen_equals_perfs_browser(data):
     assert got[:2] == want[:2]
     # perf's browser resolves a few vdso addresses its --stdio does not:
     # those rows are left out (test_first_screen_as_stdio holds pcl to --stdio)
-    theirs_stdio = stdio_entries(stdio("-i", data["g"], tool=perf))
-    same = [i for i in range(2, ROWS - 1) if want[i][2:] == theirs_stdio[i - 2]]
-    assert len(same) > (ROWS - 3) // 2
+    shown = min(ROWS - 3, len(theirs_stdio))
+    same = [i for i in range(2, 2 + shown) if want[i][2:] == theirs_stdio[i - 2]]
+    assert len(same) > shown // 2
     assert [got[i] for i in same] == [want[i] for i in same]
     quit_ok(t)
+
+
+def test_hierarchy_as_perfs_browser(data):
+    """--hierarchy: the top level folded, then one unfolded, as perf's browser."""
+    screens = []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, data["g"], "--hierarchy")
+        t.wait_for(lambda text: ENTRY.match(screen_lines(t)[3]))
+        first = screen_lines(t)[:ROWS - 1]
+        t.send("+")
+        t.wait_for(lambda text: screen_lines(t)[2].startswith("- ") and
+                   screen_lines(t)[3].startswith("   "))
+        screens.append((first, screen_lines(t)[:ROWS - 1]))
+        t.send("q")
+        assert t.wait_exit() == 0
+        t.close()
+    assert screens[1] == screens[0]
 
 
 def test_expanding_shows_the_stdio_call_graph(data):
