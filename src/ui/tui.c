@@ -206,6 +206,9 @@ int tui__getkey(int timeout_ms)
 	key = getch();
 	if (key == ERR)
 		return TUI_KEY_TIMEOUT;
+	/* terminals keep different parts of a resized screen: repaint it all */
+	if (key == KEY_RESIZE)
+		clearok(curscr, TRUE);
 	return key;
 }
 

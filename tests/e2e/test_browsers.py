@@ -276,3 +276,18 @@ def test_tui_report_off_prints_stdio(data, tmp_path):
     assert t.wait_exit() == 0
     assert "# Samples:" in t.text() or b"# Samples:" in bytes(t.raw)
     t.close()
+
+
+def test_resize_redraws(data):
+    import fcntl
+    import struct
+    t = browse(PCL, data["g"])
+    rows, cols = 24, 100
+    t.screen.resize(rows, cols)
+    # the kernel tells the program with SIGWINCH
+    fcntl.ioctl(t.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    # (pyte drops the top lines on shrinking: the title shows once redrawn)
+    t.wait_for(lambda text: t.screen.display[0].startswith("Samples:") and
+               t.screen.display[rows - 1].startswith("Tip:") and
+               ENTRY.match(t.screen.display[rows - 2]))
+    quit_ok(t)
