@@ -915,8 +915,16 @@ int hist_browser__run(const struct hist_browser_event *events, int nr_events,
 	for (;;) {
 		enum leave how;
 
-		if (nr_events > 1 && (current = choose_event(events, nr_events, current)) < 0)
-			break;
+		if (nr_events > 1) {
+			int chosen = choose_event(events, nr_events, current);
+
+			if (chosen == TUI_LIST_QUIT ||
+			    (chosen == TUI_LIST_BACK && tui__confirm("Do you really want to exit?")))
+				break;
+			if (chosen < 0)
+				continue;
+			current = chosen;
+		}
 		how = browse_event(&events[current], opts, nr_events > 1);
 		while (how == LEAVE_NEXT || how == LEAVE_PREV) {
 			current = (current + (how == LEAVE_NEXT ? 1 : nr_events - 1)) % nr_events;

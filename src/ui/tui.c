@@ -434,10 +434,11 @@ int tui__list(const char *title, const char *const *entries, int nr_entries, con
 		case KEY_RIGHT:
 			return selected;
 		case TUI_KEY_ESC:
-		case 'q':
 		case KEY_LEFT:
+			return TUI_LIST_BACK;
+		case 'q':
 		case TUI_KEY_CTRL('c'):
-			return -1;
+			return TUI_LIST_QUIT;
 		}
 	}
 }

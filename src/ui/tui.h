@@ -65,7 +65,10 @@ int tui__getkey(int timeout_ms);
 int tui__menu(const char *title, const char *const *entries, int nr_entries);
 
 /* A full-screen list under a title, with a status line, starting at the
- * selected index; returns the chosen index, or -1 as tui__menu(). */
+ * selected index; returns the chosen index, or TUI_LIST_BACK (ESC, left
+ * arrow) or TUI_LIST_QUIT (q, Ctrl-C). */
+#define TUI_LIST_BACK (-1)
+#define TUI_LIST_QUIT (-2)
 int tui__list(const char *title, const char *const *entries, int nr_entries, const char *status,
 	      int selected);
 
