@@ -223,8 +223,11 @@ static uint8_t zoom_bits(const struct browser *b, const struct hist_entry *he)
  * perf does after a zoom. */
 static void apply_zooms(struct browser *b)
 {
-	for (size_t i = 0; i < b->nr_entries; i++)
-		b->entries[i].he->filtered = b->entries[i].filtered | zoom_bits(b, b->entries[i].he);
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		struct entry_view *e = &b->entries[i];
+
+		e->he->filtered = e->filtered | zoom_bits(b, e->he);
+	}
 	if (b->nr_zooms && !b->hists->opts->layout.hierarchy)
 		hists__recalc_col_len(b->hists, SIZE_MAX);
 	else
@@ -452,7 +455,8 @@ static void row_text(struct browser *b, const struct row *r, struct strbuf *out,
 	report_stdio__row(&b->sb, e->he, color);
 	/* report --stdio leads a row with two blanks (after a level's indent)
 	 * where the browser puts the fold sign, or nothing without folds */
-	lead = b->hists->opts->layout.hierarchy ? (size_t)e->he->depth * REPORT_HIERARCHY_INDENT : 0;
+	lead = b->hists->opts->layout.hierarchy ? e->he->depth * (size_t)REPORT_HIERARCHY_INDENT :
+	       0;
 	if (b->hists->opts->field_sep || b->sb.len < lead + 2 ||
 	    strncmp(b->sb.buf + lead, "  ", 2)) {
 		strbuf_addstr(out, strbuf_str(&b->sb));
@@ -507,8 +511,8 @@ static void draw(struct browser *b)
 		size_t at = b->top + (size_t)i;
 
 		row_text(b, &b->rows[at], &line, true);
-		tui__write_colored(first + i, 0, at == b->selected ? TUI_SELECTED : TUI_NORMAL, true,
-				   strbuf_str(&line));
+		tui__write_colored(first + i, 0, at == b->selected ? TUI_SELECTED : TUI_NORMAL,
+				   true, strbuf_str(&line));
 	}
 	tui__status("%s", b->message[0] ? b->message : b->opts->helpline ? b->opts->helpline : "");
 	tui__refresh();
@@ -653,7 +657,8 @@ static bool options_menu(struct browser *b)
 			text[n] = xasprintf("Zoom %s %s(%d) thread", out ? "out of" : "into",
 					    comm_of(t), (int)t->tid);
 		else
-			text[n] = xasprintf("Zoom %s %s thread", out ? "out of" : "into", comm_of(t));
+			text[n] = xasprintf("Zoom %s %s thread", out ? "out of" : "into",
+					    comm_of(t));
 		actions[n++] = ACT_THREAD;
 	}
 	if (he->dso) {
@@ -895,7 +900,8 @@ static int choose_event(const struct hist_browser_event *events, int nr_events, 
 
 		report_stdio__totals(events[i].hists, &nr_samples, &nr_period);
 		shown = convert_unit((unsigned long)nr_samples, &unit);
-		text[i] = xasprintf("%lu%c%s%s", shown, unit, unit == ' ' ? "" : " ", events[i].name);
+		text[i] = xasprintf("%lu%c%s%s", shown, unit, unit == ' ' ? "" : " ",
+				    events[i].name);
 	}
 	chosen = tui__list("Available samples", (const char *const *)text, nr_events,
 			   "ESC: exit, ENTER|->: Browse histograms", selected);
@@ -918,8 +924,9 @@ int hist_browser__run(const struct hist_browser_event *events, int nr_events,
 		if (nr_events > 1) {
 			int chosen = choose_event(events, nr_events, current);
 
-			if (chosen == TUI_LIST_QUIT ||
-			    (chosen == TUI_LIST_BACK && tui__confirm("Do you really want to exit?")))
+			if (chosen == TUI_LIST_QUIT)
+				break;
+			if (chosen == TUI_LIST_BACK && tui__confirm("Do you really want to exit?"))
 				break;
 			if (chosen < 0)
 				continue;

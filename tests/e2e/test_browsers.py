@@ -318,3 +318,17 @@ def test_group_as_perfs_browser(data):
     assert "of events 'cpu-clock, task-clock'" in screens[1][0]
     shown = min(len(screens[0]), len(screens[1]))
     assert shown >= want_rows and screens[1][:shown] == screens[0][:shown]
+
+
+def test_annotate_key_and_header_toggle(data):
+    """a: the annotate browser's call site says it is not there yet; H hides
+    and shows the column header line as perf 6.1's H does."""
+    t = browse(PCL, data["g"])
+    header = screen_lines(t)[1]
+    t.send("a")
+    t.wait_for(lambda text: screen_lines(t)[ROWS - 1] == "annotate browser not available")
+    t.send("H")
+    t.wait_for(lambda text: ENTRY.match(screen_lines(t)[1]))
+    t.send("H")
+    t.wait_for(lambda text: screen_lines(t)[1] == header)
+    quit_ok(t)
