@@ -245,7 +245,8 @@ def test_menu_of_events(data):
     theirs.wait_exit()
     theirs.close()
     t = Terminal([PCL, "report", "-i", data["two"]], rows=ROWS, cols=COLS)
-    t.wait_for("Available samples")
+    # the status line is drawn last
+    t.wait_for("Browse histograms")
     assert screen_lines(t)[:3] == want
     t.send("down")
     t.send("enter")
