@@ -3,8 +3,8 @@
  *
  * Reads through the session, builds the machine model from the side-band
  * records, resolves each sample (and its stack) and adds it to its event's
- * histogram (core/hist), then prints every event's table (ui/report-stdio).
- * Without --stdio the output is the same: the TUI is not written yet.
+ * histogram (core/hist), then prints every event's table (ui/report-stdio),
+ * or on a terminal opens the histogram browser on them (ui/hist-browser).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -28,12 +28,14 @@
 #include "core/data/session.h"
 #include "core/symbols/machine.h"
 #include "ui/header-print.h"
+#include "ui/hist-browser.h"
 #include "ui/percent-color.h"
 #include "ui/raw-dump.h"
 #include "ui/read-values.h"
 #include "ui/tasks-print.h"
 #include "ui/report-stdio.h"
 #include "ui/session-warnings.h"
+#include "ui/tui.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/perfconfig.h"
@@ -712,9 +714,9 @@ static bool leads_group(const struct report *r, const struct report_opts *o,
 	return evsel->leader == evsel && evsel->nr_members > 1;
 }
 
-static void print_report(struct report *r, const struct report_opts *o)
+static struct report_stdio stdio_setup(const struct report_opts *o)
 {
-	struct report_stdio rs = {
+	return (struct report_stdio){
 		.skip_first_sym = !o->field_order && o->sort_order &&
 				  !strncmp(o->sort_order, "sym", 3),
 		.time_str = o->time_str,
@@ -722,7 +724,29 @@ static void print_report(struct report *r, const struct report_opts *o)
 		.mem_sort_order = !o->mem_mode ? NULL : o->sort_order ? o->sort_order :
 				  SORT_MEM_DEFAULT_ORDER,
 	};
+}
+
+/* Whether an event gets a table of its own (members show in their leader's). */
+static bool event_shown(const struct report *r, const struct hists *h)
+{
+	if (r->hopts.event_group && h->leader != h)
+		return false;
+	return !r->skip_empty || h->stats.nr_samples;
+}
+
+static const char *tip(const struct report *r)
+{
 	uint64_t total = 0;
+
+	for (int i = 0; i < r->nr_hists; i++)
+		if (r->hists[i])
+			total += r->hists[i]->stats.nr_samples;
+	return tips[total % ARRAY_SIZE(tips)];
+}
+
+static void print_report(struct report *r, const struct report_opts *o)
+{
+	struct report_stdio rs = stdio_setup(o);
 
 	if (!o->quiet)
 		printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", r->total_lost_samples);
@@ -730,10 +754,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 		struct hists *h = report__hists(r, pos);
 		char *desc = NULL;
 
-		total += h->stats.nr_samples;
-		if (r->hopts.event_group && h->leader != h)
-			continue;
-		if (r->skip_empty && !h->stats.nr_samples)
+		if (!event_shown(r, h))
 			continue;
 		if (r->hopts.event_group && h->nr_members > 1)
 			desc = group_desc(r, h, forced_group(r, o));
@@ -745,9 +766,69 @@ static void print_report(struct report *r, const struct report_opts *o)
 		free(desc);
 	}
 	if (!o->quiet)
-		printf("#\n# (Tip: %s)\n#\n", tips[total % ARRAY_SIZE(tips)]);
+		printf("#\n# (Tip: %s)\n#\n", tip(r));
 	if (r->show_threads)
 		read_values__print(stdout, &r->thread_values, o->pretty && !strcmp(o->pretty, "raw"));
+}
+
+/* The histogram browser on the events print_report() would print; -1
+ * when the terminal could not be taken over. */
+static int browse_report(struct report *r, const struct report_opts *o, bool show_headers)
+{
+	struct report_stdio rs = stdio_setup(o);
+	struct hist_browser_event *events = xcalloc((size_t)r->session->evlist.nr_entries + 1,
+						    sizeof(*events));
+	char **descs = xcalloc((size_t)r->session->evlist.nr_entries + 1, sizeof(*descs));
+	char *helpline = xasprintf("Tip: %s", tip(r));
+	struct hist_browser_opts bo = { .stdio = &rs, .helpline = helpline,
+					.show_headers = show_headers };
+	int n = 0, ret;
+
+	evlist__for_each(&r->session->evlist, pos) {
+		struct hists *h = report__hists(r, pos);
+
+		if (!event_shown(r, h))
+			continue;
+		if (r->hopts.event_group && h->nr_members > 1)
+			descs[n] = group_desc(r, h, forced_group(r, o));
+		events[n] = (struct hist_browser_event){ .hists = h,
+			.name = descs[n] ? descs[n] : pos->name,
+			.leads_group = leads_group(r, o, pos) };
+		n++;
+	}
+	ret = hist_browser__run(events, n, &bo);
+	for (int i = 0; i < n; i++)
+		free(descs[i]);
+	free(descs);
+	free(events);
+	free(helpline);
+	return ret;
+}
+
+/* perf's choice of interface: --stdio, else the browser on a terminal
+ * unless the tui.report setting says no (--tui overrides it); what only
+ * prints text (headers, --stats, -D, ...) stays text. */
+static bool use_browser(const struct report *r, const struct report_opts *o,
+			const struct perfconfig *config)
+{
+	const char *value = perfconfig__get(config, "tui.report");
+	bool on;
+
+	if (o->stdio || o->header || o->header_only || r->stats_mode || r->tasks_mode || r->dump ||
+	    r->show_threads || o->field_sep || !tui__usable())
+		return false;
+	if (o->tui)
+		return true;
+	return !value || !perfconfig__bool(value, &on) || on;
+}
+
+/* ui.show-headers: the browser's column header line (on by default). */
+static bool show_headers(const struct perfconfig *config)
+{
+	const char *value = perfconfig__get(config, "ui.show-headers");
+	bool on;
+
+	return !value || !perfconfig__bool(value, &on) || on;
 }
 
 int cmd_report(int argc, const char **argv)
@@ -883,7 +964,7 @@ int cmd_report(int argc, const char **argv)
 		{ .type = OPT_STRING_T, .long_name = "stdio-color", .value = &o.stdio_color,
 		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT, .defstr = "always", .argh = "mode",
 		  .help = "'always' (default), 'never' or 'auto' only applicable to --stdio mode" },
-		OPT_BOOLEAN(0, "tui", &o.tui, "Use the TUI interface (for now the same as --stdio)"),
+		OPT_BOOLEAN(0, "tui", &o.tui, "Use the TUI interface"),
 		OPT_END(),
 	};
 	struct sort_setup ss = { 0 };
@@ -896,6 +977,7 @@ int cmd_report(int argc, const char **argv)
 	struct machine *machine;
 	size_t nr_entries;
 	struct symbols_config *symbols;
+	bool browser;
 	int ret = 1;
 
 	/* perfconfig: report.children and report.sort_order are defaults the
@@ -910,6 +992,7 @@ int cmd_report(int argc, const char **argv)
 	if (argc)
 		usage_with_options(report_usage, opts);
 	r.tasks_mode |= r.mmaps_mode;
+	browser = use_browser(&r, &o, &config);
 	if (o.itrace && !itrace_opts_valid(o.itrace)) {
 		/* perf names no option under its usage line here */
 		fprintf(stderr, "Bad Instruction Tracing options '%s'\n\n Usage: %s\n\n", o.itrace,
@@ -1040,7 +1123,7 @@ int cmd_report(int argc, const char **argv)
 			ret = 0;
 			goto out;
 		}
-	} else if (!o.quiet && !r.stats_mode && !r.tasks_mode) {
+	} else if (!o.quiet && !r.stats_mode && !r.tasks_mode && !browser) {
 		fputs("# To display the perf.data header info, please use --header/--header-only "
 		      "options.\n#\n", stdout);
 	}
@@ -1201,7 +1284,8 @@ int cmd_report(int argc, const char **argv)
 	for (int i = 0; i < r.nr_hists; i++)
 		if (r.hists[i])
 			hists__output_resort(r.hists[i]);
-	print_report(&r, &o);
+	if (!browser || browse_report(&r, &o, show_headers(&config)) < 0)
+		print_report(&r, &o);
 	if (!o.quiet)
 		print_broken_stacks(&r);
 	ret = 0;

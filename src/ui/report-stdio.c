@@ -31,23 +31,30 @@ static bool group_shown(const struct hists *h)
 	return h->opts->event_group && h->nr_members > 1;
 }
 
+void report_stdio__totals(const struct hists *h, uint64_t *nr_samples, uint64_t *nr_events)
+{
+	bool rel = h->opts->filter_relative;
+
+	*nr_samples = rel ? h->stats.nr_non_filtered_samples : h->stats.nr_samples;
+	*nr_events = rel ? h->stats.total_non_filtered_period : h->stats.total_period;
+	if (!group_shown(h))
+		return;
+	for (int i = 0; i < h->nr_members - 1; i++) {
+		const struct hists *m = h->members[i];
+
+		*nr_samples += rel ? m->stats.nr_non_filtered_samples : m->stats.nr_samples;
+		*nr_events += rel ? m->stats.total_non_filtered_period : m->stats.total_period;
+	}
+}
+
 void report_stdio__nr_samples(FILE *fp, const struct hists *h, const char *evname,
 			      bool leads_group, const struct report_stdio *r)
 {
-	bool rel = h->opts->filter_relative;
-	uint64_t nr_samples = rel ? h->stats.nr_non_filtered_samples : h->stats.nr_samples;
-	uint64_t nr_events = rel ? h->stats.total_non_filtered_period : h->stats.total_period;
+	uint64_t nr_samples, nr_events;
 	unsigned long shown;
 	char unit;
 
-	if (group_shown(h)) {
-		for (int i = 0; i < h->nr_members - 1; i++) {
-			const struct hists *m = h->members[i];
-
-			nr_samples += rel ? m->stats.nr_non_filtered_samples : m->stats.nr_samples;
-			nr_events += rel ? m->stats.total_non_filtered_period : m->stats.total_period;
-		}
-	}
+	report_stdio__totals(h, &nr_samples, &nr_events);
 	shown = convert_unit((unsigned long)nr_samples, &unit);
 	fprintf(fp, "# Samples: %lu%c", shown, unit);
 	if (evname)
@@ -148,14 +155,11 @@ void report_stdio__add_value(struct strbuf *sb, const struct hist_field *f, uint
 
 /* A value for the entry and, in a group, for each member's twin. */
 static void print_value_field(struct strbuf *sb, const struct hist_entry *he,
-			      const struct hist_column_cfg *c)
+			      const struct hist_column_cfg *c, bool color)
 {
 	const struct hist_field *f = c->field;
 	const struct hists *h = he->hists;
 	int len = h->opts->field_sep ? (f->percent ? 3 : 2) : c->user_len ? c->user_len : f->len;
-
-	/* perf colours no -t column (its call graphs still) */
-	bool color = h->opts->color && !h->opts->field_sep;
 
 	report_stdio__add_value(sb, f, hist_entry__value(he, f->value), hists__total_period(h), len,
 				color);
@@ -203,13 +207,13 @@ static int line_width(const struct hists *h)
 	return w;
 }
 
-static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb, int max_width)
+/* An entry's columns; color: perf's percentage colours (never with -t). */
+static void format_row(struct strbuf *sb, const struct hist_entry *he, bool color)
 {
 	const struct hists *h = he->hists;
 	const struct hist_layout *l = &h->opts->layout;
 	const char *sep = h->opts->field_sep;
 	bool first = true;
-	int width;
 
 	strbuf_reset(sb);
 	for (int i = 0; i < l->nr_fields; i++) {
@@ -226,22 +230,51 @@ static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb, 
 		if (c->field->is_key)
 			report_stdio__key(sb, c->field, he, w, sep);
 		else
-			print_value_field(sb, he, c);
+			print_value_field(sb, he, c, color && !sep);
 		/* every column but the very last is padded to its width */
 		if (i + 1 < l->nr_fields && sb->len - start < (size_t)w)
 			strbuf_addf(sb, "%-*s", (int)(w - (sb->len - start)), " ");
 	}
+}
+
+static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb, int max_width)
+{
+	const struct hists *h = he->hists;
+	int width;
+
+	format_row(sb, he, h->opts->color);
 	/* with -t, perf's line buffer holds the columns' widths and 3 more
 	 * (what -w makes narrower than a symbol is cut there) */
-	width = sep ? line_width(h) + 3 : (int)sb->len;
+	width = h->opts->field_sep ? line_width(h) + 3 : (int)sb->len;
 	if (max_width > 0 && width > max_width)
 		width = max_width;
 	fprintf(fp, "%.*s\n", width, strbuf_str(sb));
 }
 
-/* --- --hierarchy ----------------------------------------------------------- */
+static struct callchain_print callchain_setup(const struct hists *h, const struct report_stdio *r,
+					      bool color, struct strbuf *names)
+{
+	const struct hist_opts *o = h->opts;
+	uint64_t cc_total = o->filter_relative ? h->stats.callchain_non_filtered_period :
+			    h->stats.callchain_period;
 
-#define HIERARCHY_INDENT 3
+	return (struct callchain_print){
+		.param = &o->cc,
+		.min_hit = (uint64_t)(cc_total * (o->cc.min_percent / 100.0)),
+		.field_sep = o->field_sep,
+		.skip_first_sym = r->skip_first_sym,
+		.color = color,
+		.names = names,
+	};
+}
+
+/* The total an entry's call graph percentages are of, as each layout prints them. */
+static uint64_t callchain_total(const struct hists *h)
+{
+	return h->opts->layout.hierarchy ? hists__total_period(h) : h->stats.total_period;
+}
+
+/* --- --hierarchy ----------------------------------------------------------- */
 
 /* perf 6.1 draws the hierarchy header's dots from a string this long:
  * wider columns get no more. */
@@ -261,7 +294,7 @@ static int hierarchy_indent(const struct hists *h, int nodes)
 {
 	if (h->opts->field_sep || nodes < 2)
 		return 0;
-	return (nodes - 2) * HIERARCHY_INDENT;
+	return (nodes - 2) * REPORT_HIERARCHY_INDENT;
 }
 
 static void put_dots(FILE *fp, int n)
@@ -291,7 +324,8 @@ static int key_width(const struct hists *h, const struct hist_field *f)
 	return field_width(h, &c);
 }
 
-static void hierarchy_headers(FILE *fp, const struct hists *h)
+/* browser: the first line only, the indent after the values (perf's browser). */
+static void hierarchy_headers(FILE *fp, const struct hists *h, bool browser)
 {
 	const struct hist_layout *l = &h->opts->layout;
 	const char *sep = h->opts->field_sep;
@@ -299,10 +333,13 @@ static void hierarchy_headers(FILE *fp, const struct hists *h)
 	int nr_vals = value_columns(l, vals), indent = hierarchy_indent(h, hierarchy_nodes(h));
 	int header_width = 0;
 
-	fprintf(fp, "# %*s", indent, "");
+	if (!browser)
+		fprintf(fp, "# %*s", indent, "");
 	for (int i = 0; i < nr_vals; i++)
 		fprintf(fp, "%*s%s", field_width(h, vals[i]), hist_field__header(vals[i]),
 			sep ? sep : "  ");
+	if (browser)
+		fprintf(fp, "%*s", indent, "");
 	for (int i = 0; i < l->nr_levels; i++) {
 		const struct hist_level *lv = &l->levels[i];
 
@@ -319,7 +356,9 @@ static void hierarchy_headers(FILE *fp, const struct hists *h)
 			header_width += fprintf(fp, "%s%.*s", k ? "+" : "", (int)len, hdr);
 		}
 	}
-	fputs("\n# ", fp);
+	fputs(browser ? "\n" : "\n# ", fp);
+	if (browser)
+		return;
 	put_dots(fp, indent);
 	for (int i = 0; i < nr_vals; i++) {
 		if (i)
@@ -328,7 +367,7 @@ static void hierarchy_headers(FILE *fp, const struct hists *h)
 	}
 	for (int i = 0; i < l->nr_levels; i++) {
 		const struct hist_level *lv = &l->levels[i];
-		int w = i * HIERARCHY_INDENT + lv->nr_keys - 1;
+		int w = i * REPORT_HIERARCHY_INDENT + lv->nr_keys - 1;
 
 		for (int k = 0; k < lv->nr_keys; k++)
 			w += key_width(h, lv->keys[k]);
@@ -340,7 +379,7 @@ static void hierarchy_headers(FILE *fp, const struct hists *h)
 	fputs("\n#\n", fp);
 }
 
-static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
+static void hierarchy_row(struct strbuf *sb, const struct hist_entry *he, bool color)
 {
 	const struct hists *h = he->hists;
 	const struct hist_layout *l = &h->opts->layout;
@@ -350,7 +389,7 @@ static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *
 	int nr_vals = value_columns(l, vals);
 
 	strbuf_reset(sb);
-	strbuf_addf(sb, "%*s", he->depth * HIERARCHY_INDENT, "");
+	strbuf_addf(sb, "%*s", he->depth * REPORT_HIERARCHY_INDENT, "");
 	for (int i = 0; i < nr_vals; i++) {
 		size_t start;
 		int w = field_width(h, vals[i]);
@@ -358,7 +397,7 @@ static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *
 		if (!sep || i)
 			strbuf_addstr(sb, sep ? sep : "  ");
 		start = sb->len;
-		print_value_field(sb, he, vals[i]);
+		print_value_field(sb, he, vals[i], color && !sep);
 		if (sb->len - start < (size_t)w)
 			strbuf_addf(sb, "%-*s", (int)(w - (sb->len - start)), " ");
 	}
@@ -376,7 +415,6 @@ static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *
 		memmove(sb->buf + start, sb->buf + start + blanks, sb->len - start - blanks + 1);
 		sb->len -= blanks;
 	}
-	fprintf(fp, "%s\n", strbuf_str(sb));
 }
 
 /* Whether the first shown child of he passes the limit (perf). */
@@ -399,11 +437,12 @@ static void hierarchy_entries(FILE *fp, const struct hists *h, const struct call
 		overhead_width += field_width(h, vals[i]) + (i ? 2 : 0);
 	for (const struct hist_entry *he = h->nr_sorted ? h->sorted[0] : NULL; he;
 	     he = hist_entry__hierarchy_next(he)) {
-		if (he->filtered || hist_entry__percent_limit(he) < o->percent_limit)
+		if (!report_stdio__entry_shown(he))
 			continue;
-		hierarchy_row(fp, he, &sb);
+		hierarchy_row(&sb, he, o->color);
+		fprintf(fp, "%s\n", strbuf_str(&sb));
 		if (he->leaf && o->use_callchain)
-			callchain_print_entry(fp, he, hists__total_period(h), cp);
+			callchain_print_entry(fp, he, callchain_total(h), cp);
 		if (!he->leaf && !hierarchy_has_children(he, o->percent_limit))
 			fprintf(fp, "%*s%*sno entry >= %.2f%%\n",
 				hierarchy_indent(h, hierarchy_nodes(h) + he->depth + 1), "",
@@ -416,21 +455,12 @@ void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_st
 			 bool show_header)
 {
 	const struct hist_opts *o = h->opts;
-	uint64_t cc_total = o->filter_relative ? h->stats.callchain_non_filtered_period :
-			    h->stats.callchain_period;
 	struct strbuf sb = STRBUF_INIT, names = STRBUF_INIT;
-	struct callchain_print cp = {
-		.param = &o->cc,
-		.min_hit = (uint64_t)(cc_total * (o->cc.min_percent / 100.0)),
-		.field_sep = o->field_sep,
-		.skip_first_sym = r->skip_first_sym,
-		.color = o->color,
-		.names = &names,
-	};
+	struct callchain_print cp = callchain_setup(h, r, o->color, &names);
 
 	if (o->layout.hierarchy) {
 		if (show_header)
-			hierarchy_headers(fp, h);
+			hierarchy_headers(fp, h, false);
 		hierarchy_entries(fp, h, &cp);
 		strbuf_release(&names);
 		return;
@@ -440,16 +470,50 @@ void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_st
 	for (size_t i = 0, rows = 0; i < h->nr_sorted; i++) {
 		const struct hist_entry *he = h->sorted[i];
 
-		if (he->filtered)
-			continue;
-		if (hist_entry__percent_limit(he) < o->percent_limit)
+		if (!report_stdio__entry_shown(he))
 			continue;
 		if (r->max_rows && rows++ == r->max_rows)
 			break;
 		print_row(fp, he, &sb, r->max_width);
 		if (o->use_callchain)
-			callchain_print_entry(fp, he, h->stats.total_period, &cp);
+			callchain_print_entry(fp, he, callchain_total(h), &cp);
 	}
 	strbuf_release(&names);
 	strbuf_release(&sb);
+}
+
+/* --- one entry at a time, for the browsers --------------------------------- */
+
+bool report_stdio__entry_shown(const struct hist_entry *he)
+{
+	return !he->filtered && hist_entry__percent_limit(he) >= he->hists->opts->percent_limit;
+}
+
+void report_stdio__browser_header(FILE *fp, const struct hists *h)
+{
+	if (h->opts->layout.hierarchy)
+		hierarchy_headers(fp, h, true);
+	else
+		print_headers(fp, h);
+}
+
+void report_stdio__row(struct strbuf *sb, const struct hist_entry *he, bool color)
+{
+	strbuf_reset(sb);
+	if (he->hists->opts->layout.hierarchy)
+		hierarchy_row(sb, he, color);
+	else
+		format_row(sb, he, color);
+}
+
+void report_stdio__callchain(FILE *fp, const struct hist_entry *he, const struct report_stdio *r,
+			     bool color)
+{
+	const struct hists *h = he->hists;
+	struct strbuf names = STRBUF_INIT;
+	struct callchain_print cp = callchain_setup(h, r, color, &names);
+
+	if (h->opts->use_callchain && (!h->opts->layout.hierarchy || he->leaf))
+		callchain_print_entry(fp, he, callchain_total(h), &cp);
+	strbuf_release(&names);
 }

@@ -12,6 +12,9 @@
 #include "util/strbuf.h"
 #include "ui/callchain-print.h"
 
+/* --hierarchy: the blanks a level's rows go in by. */
+#define REPORT_HIERARCHY_INDENT 3
+
 struct report_stdio {
 	bool skip_first_sym;		/* -s given and starting with "sym" */
 	const char *time_str;		/* --time, shown after the event name */
@@ -21,6 +24,9 @@ struct report_stdio {
 	size_t max_rows;		/* perf top: entries shown at most; 0 all */
 	int max_width;			/* perf top: rows cut to this; 0 never */
 };
+
+/* The samples and event count the Samples lines show (a group's summed). */
+void report_stdio__totals(const struct hists *h, uint64_t *nr_samples, uint64_t *nr_events);
 
 /* "# Samples: 1K of event 'cycles'" and "# Event count (approx.): N"
  * (--mem-mode: "# Total weight : N" and "# Sort order   : ...");
@@ -47,5 +53,16 @@ void report_stdio__add_value(struct strbuf *sb, const struct hist_field *f, uint
 /* A key's cell; with -t (sep) the separator in the text becomes '.'. */
 void report_stdio__key(struct strbuf *sb, const struct hist_field *f, const struct hist_entry *he,
 		       int width, const char *sep);
+
+/* One entry at a time, as report_stdio__hists prints them (the browsers):
+ * whether it is shown (filters, --percent-limit); the column header (its
+ * first line "# ..."; --hierarchy: perf browser's line, the indent after
+ * the values); its row in sb (reset first; color: perf's escapes around
+ * percentages); its call graph. */
+bool report_stdio__entry_shown(const struct hist_entry *he);
+void report_stdio__browser_header(FILE *fp, const struct hists *h);
+void report_stdio__row(struct strbuf *sb, const struct hist_entry *he, bool color);
+void report_stdio__callchain(FILE *fp, const struct hist_entry *he, const struct report_stdio *r,
+			     bool color);
 
 #endif

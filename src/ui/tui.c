@@ -2,6 +2,7 @@
 #include "ui/tui.h"
 
 #include <curses.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,10 +78,20 @@ static void init_colors(void)
 	init_pair(TUI_ADDR, COLOR_MAGENTA, -1);
 }
 
+static const struct {
+	const char *seq;
+	int key;
+} cursor_keys[] = {
+	{ "\033[A", KEY_UP }, { "\033[B", KEY_DOWN }, { "\033[C", KEY_RIGHT },
+	{ "\033[D", KEY_LEFT }, { "\033[H", KEY_HOME }, { "\033[F", KEY_END },
+};
+
 int tui__start(void)
 {
 	if (tui_active)
 		return 0;
+	/* the character set only (UTF-8 box lines); numbers keep the C locale */
+	setlocale(LC_CTYPE, "");
 	if (tcgetattr(STDIN_FILENO, &saved_termios) < 0 || !initscr()) {
 		fprintf(stderr, "cannot start the full-screen interface on this terminal; use --stdio\n");
 		return -1;
@@ -97,6 +108,9 @@ int tui__start(void)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	/* terminals left in cursor mode send these whatever terminfo says */
+	for (size_t i = 0; i < sizeof(cursor_keys) / sizeof(cursor_keys[0]); i++)
+		define_key(cursor_keys[i].seq, cursor_keys[i].key);
 	set_escdelay(25);
 	curs_set(0);
 	init_colors();
@@ -192,6 +206,9 @@ int tui__getkey(int timeout_ms)
 	key = getch();
 	if (key == ERR)
 		return TUI_KEY_TIMEOUT;
+	/* terminals keep different parts of a resized screen: repaint it all */
+	if (key == KEY_RESIZE)
+		clearok(curscr, TRUE);
 	return key;
 }
 
@@ -302,7 +319,7 @@ char *tui__input(const char *title, const char *prompt)
 {
 	int width = widest(title, &prompt, 1) + 40;
 	WINDOW *win = centred_box(4, width, title);
-	char buf[256];
+	char buf[256] = "";
 	size_t len = 0;
 
 	if (!win)
@@ -333,4 +350,114 @@ char *tui__input(const char *title, const char *prompt)
 	curs_set(0);
 	close_box(win);
 	return strdup(buf);
+}
+
+/* Colour pair of an SGR code in a text: perf's percentage colours. */
+static enum tui_color sgr_color(const char *params, enum tui_color base)
+{
+	int code = atoi(params);
+
+	if (base == TUI_SELECTED)
+		return base;
+	return code == 31 ? TUI_TOP : code == 32 ? TUI_MEDIUM : base;
+}
+
+void tui__write_colored(int row, int col, enum tui_color base, bool fill, const char *text)
+{
+	enum tui_color color = base;
+	int x = col;
+
+	while (*text && x < COLS) {
+		size_t plain = strcspn(text, "\033");
+		char *chunk;
+
+		if (!plain) {
+			const char *end = text + 1;
+
+			if (*end == '[')
+				while (*++end && *end != 'm')
+					;
+			if (text[1] == '[')
+				color = sgr_color(text + 2, base);
+			text = *end ? end + 1 : end;
+			continue;
+		}
+		chunk = strndup(text, plain);
+		if (chunk)
+			tui__write(row, x, color, false, chunk);
+		free(chunk);
+		x += (int)plain;
+		text += plain;
+	}
+	if (fill && x < COLS)
+		tui__write(row, x, base, true, "");
+}
+
+int tui__list(const char *title, const char *const *entries, int nr_entries, const char *status,
+	      int selected)
+{
+	int top = 0;
+
+	if (selected < 0 || selected >= nr_entries)
+		selected = 0;
+	for (;;) {
+		int visible = LINES - 2, key;
+
+		if (selected < top)
+			top = selected;
+		if (visible > 0 && selected >= top + visible)
+			top = selected - visible + 1;
+		erase();
+		tui__title("%s", title ? title : "");
+		for (int i = 0; i < visible && top + i < nr_entries; i++)
+			tui__write(i + 1, 0, top + i == selected ? TUI_SELECTED : TUI_NORMAL, true,
+				   entries[top + i]);
+		tui__status("%s", status ? status : "");
+		refresh();
+		key = tui__getkey(-1);
+		switch (key) {
+		case KEY_UP:
+			selected = selected > 0 ? selected - 1 : nr_entries - 1;
+			break;
+		case KEY_DOWN:
+			selected = selected + 1 < nr_entries ? selected + 1 : 0;
+			break;
+		case KEY_HOME:
+			selected = 0;
+			break;
+		case KEY_END:
+			selected = nr_entries - 1;
+			break;
+		case '\n':
+		case '\r':
+		case KEY_ENTER:
+		case KEY_RIGHT:
+			return selected;
+		case TUI_KEY_ESC:
+		case KEY_LEFT:
+			return TUI_LIST_BACK;
+		case 'q':
+		case TUI_KEY_CTRL('c'):
+			return TUI_LIST_QUIT;
+		}
+	}
+}
+
+bool tui__confirm(const char *question)
+{
+	const char *text[] = { question, "", "Enter: Yes, ESC: No" };
+	WINDOW *win = centred_box(5, widest(NULL, text, 3), NULL);
+	int key;
+
+	if (!win)
+		return false;
+	for (int i = 0; i < 3; i++)
+		mvwaddnstr(win, i + 1, 2, text[i], COLS - 4);
+	wrefresh(win);
+	do
+		key = wgetch(win);
+	while (key != '\n' && key != '\r' && key != KEY_ENTER && key != 'y' && key != 'Y' &&
+	       key != TUI_KEY_ESC && key != 'n' && key != 'N' && key != 'q' && key != ERR);
+	close_box(win);
+	return key == '\n' || key == '\r' || key == KEY_ENTER || key == 'y' || key == 'Y';
 }

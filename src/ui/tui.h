@@ -43,6 +43,11 @@ enum tui_color tui__percent_color(double pct);
  * rest of the line with blanks when fill is set. */
 void tui__write(int row, int col, enum tui_color color, bool fill, const char *text);
 
+/* tui__write() of a text holding perf's percentage colour escapes
+ * (ESC[31m red, ESC[32m green, ESC[m back to base): each part in its pair;
+ * with base TUI_SELECTED the whole line in it. */
+void tui__write_colored(int row, int col, enum tui_color base, bool fill, const char *text);
+
 /* The top (title) and bottom (status) lines, in TUI_ROOT colours. */
 void tui__title(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tui__status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -58,6 +63,17 @@ int tui__getkey(int timeout_ms);
 /* A centred pop-up list; returns the chosen index, or -1 when left with
  * ESC, q, Ctrl-C or the left arrow. */
 int tui__menu(const char *title, const char *const *entries, int nr_entries);
+
+/* A full-screen list under a title, with a status line, starting at the
+ * selected index; returns the chosen index, or TUI_LIST_BACK (ESC, left
+ * arrow) or TUI_LIST_QUIT (q, Ctrl-C). */
+#define TUI_LIST_BACK (-1)
+#define TUI_LIST_QUIT (-2)
+int tui__list(const char *title, const char *const *entries, int nr_entries, const char *status,
+	      int selected);
+
+/* Asks a yes/no question in a box: true for Enter (or y). */
+bool tui__confirm(const char *question);
 
 /* A centred box with lines of text that stays until a key is pressed. */
 void tui__message(const char *title, const char *const *text_lines, int nr_text_lines);

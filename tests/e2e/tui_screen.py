@@ -17,11 +17,35 @@ KEYS = {
 }
 
 
+class _Screen(pyte.Screen):
+    """pyte's screen with the scroll commands ncurses sends for xterm
+    (CSI n S, CSI n T), which pyte does not know: lines of the scrolling
+    region move up or down as if deleted or inserted at its top."""
+
+    def _scroll(self, count, insert):
+        top = self.margins.top if self.margins else 0
+        x, y = self.cursor.x, self.cursor.y
+        self.cursor.y = top
+        (self.insert_lines if insert else self.delete_lines)(count or 1)
+        self.cursor.x, self.cursor.y = x, y
+
+    def scroll_up(self, count=1, *args, **kw):
+        self._scroll(count, False)
+
+    def scroll_down(self, count=1, *args, **kw):
+        self._scroll(count, True)
+
+
+class _Stream(pyte.ByteStream):
+    csi = dict(pyte.ByteStream.csi, S="scroll_up", T="scroll_down")
+
+
 class Terminal:
     def __init__(self, argv, rows=40, cols=160, env=None, cwd=None):
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = _Screen(cols, rows)
+        self.stream = _Stream(self.screen)
         self.rows, self.cols = rows, cols
+        self.raw = bytearray()  # everything the program wrote, escapes included
         full_env = dict(os.environ, TERM="xterm", LINES=str(rows), COLUMNS=str(cols))
         full_env.update(env or {})
         self.pid, self.fd = pty.fork()
@@ -44,6 +68,7 @@ class Terminal:
         if not data:
             self._reap(block=True)
             return False
+        self.raw += data
         self.stream.feed(data)
         return True
 

@@ -1,0 +1,945 @@
+/* hist-browser: perf report's full-screen histogram browser (see hist-browser.h). */
+#include "ui/hist-browser.h"
+
+#include <curses.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/symbols/dso.h"
+#include "core/symbols/thread.h"
+#include "ui/tui.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+/* What the browser narrows the entries to, in the order zoomed into
+ * (ESC and the left arrow zoom out of the last one). */
+enum zoom {
+	ZOOM_THREAD,
+	ZOOM_DSO,
+	ZOOM_SYMBOL,
+	ZOOM_SOCKET,
+	ZOOM_NAME,		/* '/': symbols whose name holds a text */
+	ZOOM_NR,
+};
+
+/* How the browser of one event was left. */
+enum leave {
+	LEAVE_EXIT,
+	LEAVE_BACK,		/* to the menu of events */
+	LEAVE_NEXT,		/* TAB: the next event */
+	LEAVE_PREV,		/* shift-TAB */
+};
+
+struct entry_view {
+	struct hist_entry *he;
+	uint8_t filtered;	/* its filter bits before the browser's zooms */
+	bool expanded;		/* its call graph, or (--hierarchy) the level below, shown */
+	bool chain_built;
+	int nr_chain;
+	char **chain;		/* its call graph's lines as --stdio prints them */
+};
+
+/* A screen line: an entry's row (line -1) or one of its call graph's lines. */
+struct row {
+	size_t entry;
+	int line;
+};
+
+struct browser {
+	const struct hist_browser_event *event;
+	const struct hist_browser_opts *opts;
+	bool multiple_events;
+	struct hists *hists;
+	struct entry_view *entries;
+	size_t nr_entries;
+	struct row *rows;
+	size_t nr_rows, alloc_rows;
+	size_t top, selected;
+	bool show_headers;
+	uint16_t col_len[HISTC_NR_COLS];	/* the widths before any zoom */
+	enum zoom zooms[ZOOM_NR];
+	int nr_zooms;
+	const struct thread *thread;
+	const struct dso *dso;
+	const struct symbol *sym;
+	int socket;
+	char *name_filter;
+	char message[256];	/* shown on the status line until the next key */
+	struct strbuf sb;
+};
+
+/* --- entries and rows ------------------------------------------------------ */
+
+static void collect_entries(struct browser *b)
+{
+	struct hists *h = b->hists;
+
+	if (h->opts->layout.hierarchy) {
+		for (const struct hist_entry *he = h->nr_sorted ? h->sorted[0] : NULL; he;
+		     he = hist_entry__hierarchy_next(he))
+			b->nr_entries++;
+	} else {
+		b->nr_entries = h->nr_sorted;
+	}
+	b->entries = xcalloc(b->nr_entries ? b->nr_entries : 1, sizeof(*b->entries));
+	if (h->opts->layout.hierarchy) {
+		size_t i = 0;
+
+		for (const struct hist_entry *he = h->nr_sorted ? h->sorted[0] : NULL; he;
+		     he = hist_entry__hierarchy_next(he))
+			b->entries[i++].he = (struct hist_entry *)he;
+	} else {
+		for (size_t i = 0; i < h->nr_sorted; i++)
+			b->entries[i].he = h->sorted[i];
+	}
+	for (size_t i = 0; i < b->nr_entries; i++)
+		b->entries[i].filtered = b->entries[i].he->filtered;
+}
+
+static void free_chain(struct entry_view *e)
+{
+	for (int i = 0; i < e->nr_chain; i++)
+		free(e->chain[i]);
+	free(e->chain);
+	e->chain = NULL;
+	e->nr_chain = 0;
+	e->chain_built = false;
+}
+
+/* The entry's call graph, printed by report-stdio and cut into lines. */
+static void build_chain(struct browser *b, struct entry_view *e)
+{
+	char *text = NULL, *line, *save = NULL;
+	size_t size = 0;
+	FILE *fp;
+
+	if (e->chain_built)
+		return;
+	e->chain_built = true;
+	if (!b->hists->opts->use_callchain || !(fp = open_memstream(&text, &size)))
+		return;
+	report_stdio__callchain(fp, e->he, b->opts->stdio, true);
+	fclose(fp);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		e->chain = xrealloc(e->chain, (size_t)(e->nr_chain + 1) * sizeof(*e->chain));
+		e->chain[e->nr_chain++] = xstrdup(line);
+	}
+	/* --stdio's blank line after a graph is no line of it */
+	while (e->nr_chain && !e->chain[e->nr_chain - 1][strspn(e->chain[e->nr_chain - 1], " ")])
+		free(e->chain[--e->nr_chain]);
+	free(text);
+}
+
+/* Whether the entry folds: a call graph, or (--hierarchy) a level below. */
+static bool has_chain(struct browser *b, struct entry_view *e)
+{
+	if (b->hists->opts->layout.hierarchy && !e->he->leaf)
+		return e->he->nr_children > 0;
+	build_chain(b, e);
+	return e->nr_chain > 0;
+}
+
+static void add_row(struct browser *b, size_t entry, int line)
+{
+	if (b->nr_rows == b->alloc_rows) {
+		b->alloc_rows = b->alloc_rows ? 2 * b->alloc_rows : 256;
+		b->rows = xrealloc(b->rows, b->alloc_rows * sizeof(*b->rows));
+	}
+	b->rows[b->nr_rows++] = (struct row){ entry, line };
+}
+
+/* Lays the shown entries and their unfolded call graphs out, keeping the
+ * cursor on the entry (or graph line) it was on. */
+static void build_rows(struct browser *b)
+{
+	struct row was = b->nr_rows ? b->rows[b->selected] : (struct row){ SIZE_MAX, -1 };
+	/* --hierarchy: whether the entry last seen at a depth shows its level below */
+	bool open[UINT8_MAX + 1] = { false };
+
+	b->nr_rows = 0;
+	b->selected = 0;
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		struct entry_view *e = &b->entries[i];
+		uint8_t depth = e->he->depth;
+
+		open[depth] = false;
+		if (!report_stdio__entry_shown(e->he) || (depth && !open[depth - 1]))
+			continue;
+		open[depth] = e->expanded;
+		if (i == was.entry)
+			b->selected = b->nr_rows;
+		add_row(b, i, -1);
+		if (!e->expanded || (b->hists->opts->layout.hierarchy && !e->he->leaf))
+			continue;
+		build_chain(b, e);
+		for (int k = 0; k < e->nr_chain; k++) {
+			if (i == was.entry && k == was.line)
+				b->selected = b->nr_rows;
+			add_row(b, i, k);
+		}
+	}
+}
+
+/* --- zooms ----------------------------------------------------------------- */
+
+static uint8_t zoom_bits(const struct browser *b, const struct hist_entry *he)
+{
+	uint8_t bits = 0;
+
+	for (int i = 0; i < b->nr_zooms; i++) {
+		switch (b->zooms[i]) {
+		case ZOOM_THREAD:
+			if (he->thread != b->thread)
+				bits |= HIST_FILTER_THREAD;
+			break;
+		case ZOOM_DSO:
+			if (he->dso != b->dso)
+				bits |= HIST_FILTER_DSO;
+			break;
+		case ZOOM_SYMBOL:
+			if (he->sym != b->sym)
+				bits |= HIST_FILTER_SYMBOL;
+			break;
+		case ZOOM_SOCKET:
+			if (he->socket != b->socket)
+				bits |= HIST_FILTER_SOCKET;
+			break;
+		case ZOOM_NAME:
+			if (!he->sym || !strstr(he->sym->name, b->name_filter))
+				bits |= HIST_FILTER_SYMBOL;
+			break;
+		case ZOOM_NR:
+			break;
+		}
+	}
+	return bits;
+}
+
+/* Filters the entries again and sizes the columns for those left, as
+ * perf does after a zoom. */
+static void apply_zooms(struct browser *b)
+{
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		struct entry_view *e = &b->entries[i];
+
+		e->he->filtered = e->filtered | zoom_bits(b, e->he);
+	}
+	if (b->nr_zooms && !b->hists->opts->layout.hierarchy)
+		hists__recalc_col_len(b->hists, SIZE_MAX);
+	else
+		memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
+	build_rows(b);
+}
+
+static int zoom_index(const struct browser *b, enum zoom z)
+{
+	for (int i = 0; i < b->nr_zooms; i++)
+		if (b->zooms[i] == z)
+			return i;
+	return -1;
+}
+
+static void zoom_out_of(struct browser *b, enum zoom z)
+{
+	int i = zoom_index(b, z);
+
+	if (i < 0)
+		return;
+	memmove(b->zooms + i, b->zooms + i + 1, (size_t)(b->nr_zooms - i - 1) * sizeof(*b->zooms));
+	b->nr_zooms--;
+	if (z == ZOOM_NAME) {
+		free(b->name_filter);
+		b->name_filter = NULL;
+	}
+	apply_zooms(b);
+}
+
+static void zoom_into(struct browser *b, enum zoom z)
+{
+	if (zoom_index(b, z) < 0)
+		b->zooms[b->nr_zooms++] = z;
+	apply_zooms(b);
+}
+
+static const struct hist_entry *selected_entry(const struct browser *b)
+{
+	return b->nr_rows ? b->entries[b->rows[b->selected].entry].he : NULL;
+}
+
+static bool sorted_by(const struct hists *h, enum hist_column col)
+{
+	const struct hist_layout *l = &h->opts->layout;
+
+	for (int i = 0; i < l->nr_keys; i++)
+		if (l->keys[i]->col == col)
+			return true;
+	return false;
+}
+
+static const char *comm_of(const struct thread *t)
+{
+	return t->comm_set ? t->comm : "";
+}
+
+/* The kernel's DSO: what 'k' zooms into. */
+static const struct dso *kernel_dso(const struct browser *b)
+{
+	const struct dso *module = NULL;
+
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		const struct dso *dso = b->entries[i].he->dso;
+
+		if (!dso || !dso->kernel)
+			continue;
+		if (!strcmp(dso->short_name, "[kernel.kallsyms]") || dso->long_name[0] == '[')
+			return dso;
+		if (!module)
+			module = dso;
+	}
+	return module;
+}
+
+/* Zooms into (or, zoomed already, out of) what the selected entry has. */
+static void toggle_zoom(struct browser *b, enum zoom z)
+{
+	const struct hist_entry *he = selected_entry(b);
+
+	if (zoom_index(b, z) >= 0) {
+		zoom_out_of(b, z);
+		return;
+	}
+	if (!he)
+		return;
+	switch (z) {
+	case ZOOM_THREAD:
+		if (!he->thread)
+			return;
+		b->thread = he->thread;
+		break;
+	case ZOOM_DSO:
+		if (!he->dso)
+			return;
+		b->dso = he->dso;
+		break;
+	case ZOOM_SYMBOL:
+		if (!he->sym)
+			return;
+		b->sym = he->sym;
+		break;
+	case ZOOM_SOCKET:
+		if (he->socket < 0)
+			return;
+		b->socket = he->socket;
+		break;
+	case ZOOM_NAME:
+	case ZOOM_NR:
+		return;
+	}
+	zoom_into(b, z);
+}
+
+static void zoom_kernel(struct browser *b)
+{
+	const struct dso *kernel = kernel_dso(b);
+
+	if (zoom_index(b, ZOOM_DSO) >= 0) {
+		zoom_out_of(b, ZOOM_DSO);
+		return;
+	}
+	if (!kernel) {
+		snprintf(b->message, sizeof(b->message), "There is no kernel map in this profile");
+		return;
+	}
+	b->dso = kernel;
+	zoom_into(b, ZOOM_DSO);
+}
+
+static void filter_by_name(struct browser *b)
+{
+	char *text = tui__input("Symbol to show",
+				"Enter a part of the names to show (empty: all)");
+
+	if (!text)
+		return;
+	zoom_out_of(b, ZOOM_NAME);
+	if (!*text) {
+		free(text);
+		return;
+	}
+	b->name_filter = text;
+	zoom_into(b, ZOOM_NAME);
+}
+
+/* --- drawing --------------------------------------------------------------- */
+
+/* Whether rows have a fold sign: with call graphs or levels. */
+static bool folds(const struct hists *h)
+{
+	return h->opts->use_callchain || h->opts->layout.hierarchy;
+}
+
+static void title_line(struct browser *b, struct strbuf *sb)
+{
+	uint64_t nr_samples, nr_events;
+	unsigned long shown;
+	char unit;
+
+	report_stdio__totals(b->hists, &nr_samples, &nr_events);
+	shown = convert_unit((unsigned long)nr_samples, &unit);
+	strbuf_reset(sb);
+	strbuf_addf(sb, "Samples: %lu%c of event%s '%s', Event count (approx.): %" PRIu64, shown,
+		    unit, b->event->leads_group ? "s" : "", b->event->name, nr_events);
+	for (int i = 0; i < b->nr_zooms; i++) {
+		switch (b->zooms[i]) {
+		case ZOOM_THREAD:
+			if (sorted_by(b->hists, HISTC_THREAD))
+				strbuf_addf(sb, ", Thread: %s(%d)", comm_of(b->thread),
+					    (int)b->thread->tid);
+			else
+				strbuf_addf(sb, ", Thread: %s", comm_of(b->thread));
+			break;
+		case ZOOM_DSO:
+			strbuf_addf(sb, ", DSO: %s", b->dso->short_name);
+			break;
+		case ZOOM_SYMBOL:
+			strbuf_addf(sb, ", Symbol: %s", b->sym->name);
+			break;
+		case ZOOM_SOCKET:
+			strbuf_addf(sb, ", Processor Socket: %d", b->socket);
+			break;
+		case ZOOM_NAME:
+			strbuf_addf(sb, ", Symbol filter: %s", b->name_filter);
+			break;
+		case ZOOM_NR:
+			break;
+		}
+	}
+}
+
+/* The column header line, as --stdio's first header line. */
+static void header_line(struct browser *b, struct strbuf *sb)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *fp = open_memstream(&text, &size);
+
+	strbuf_reset(sb);
+	if (!fp)
+		return;
+	report_stdio__browser_header(fp, b->hists);
+	fclose(fp);
+	if (text) {
+		text[strcspn(text, "\n")] = '\0';
+		if (folds(b->hists))
+			strbuf_addstr(sb, "  ");
+		strbuf_addstr(sb, text + (strncmp(text, "# ", 2) ? 0 : 2));
+	}
+	free(text);
+}
+
+/* A screen line's text (with perf's colour escapes when color). */
+static void row_text(struct browser *b, const struct row *r, struct strbuf *out, bool color)
+{
+	struct entry_view *e = &b->entries[r->entry];
+	size_t lead;
+
+	strbuf_reset(out);
+	if (r->line >= 0) {
+		strbuf_addstr(out, e->chain[r->line]);
+		return;
+	}
+	report_stdio__row(&b->sb, e->he, color);
+	/* report --stdio leads a row with two blanks (after a level's indent)
+	 * where the browser puts the fold sign, or nothing without folds */
+	lead = b->hists->opts->layout.hierarchy ? e->he->depth * (size_t)REPORT_HIERARCHY_INDENT :
+	       0;
+	if (b->hists->opts->field_sep || b->sb.len < lead + 2 ||
+	    strncmp(b->sb.buf + lead, "  ", 2)) {
+		strbuf_addstr(out, strbuf_str(&b->sb));
+		return;
+	}
+	strbuf_addf(out, "%.*s", (int)lead, b->sb.buf);
+	if (folds(b->hists))
+		strbuf_addstr(out, !has_chain(b, e) ? "  " : e->expanded ? "- " : "+ ");
+	strbuf_addstr(out, b->sb.buf + lead + 2);
+}
+
+static int first_row_line(const struct browser *b)
+{
+	return b->show_headers ? 2 : 1;
+}
+
+static int visible_rows(const struct browser *b)
+{
+	int n = tui__rows() - 1 - first_row_line(b);
+
+	return n > 0 ? n : 1;
+}
+
+static void scroll_to_selection(struct browser *b)
+{
+	size_t visible = (size_t)visible_rows(b);
+
+	if (b->selected >= b->nr_rows)
+		b->selected = b->nr_rows ? b->nr_rows - 1 : 0;
+	if (b->selected < b->top)
+		b->top = b->selected;
+	if (b->selected >= b->top + visible)
+		b->top = b->selected - visible + 1;
+	if (b->top + visible > b->nr_rows)
+		b->top = b->nr_rows > visible ? b->nr_rows - visible : 0;
+}
+
+static void draw(struct browser *b)
+{
+	struct strbuf line = STRBUF_INIT;
+	int first = first_row_line(b), visible = visible_rows(b);
+
+	scroll_to_selection(b);
+	erase();
+	title_line(b, &line);
+	tui__title("%s", strbuf_str(&line));
+	if (b->show_headers) {
+		header_line(b, &line);
+		tui__write(1, 0, TUI_ROOT, true, strbuf_str(&line));
+	}
+	for (int i = 0; i < visible && b->top + (size_t)i < b->nr_rows; i++) {
+		size_t at = b->top + (size_t)i;
+
+		row_text(b, &b->rows[at], &line, true);
+		tui__write_colored(first + i, 0, at == b->selected ? TUI_SELECTED : TUI_NORMAL,
+				   true, strbuf_str(&line));
+	}
+	tui__status("%s", b->message[0] ? b->message : b->opts->helpline ? b->opts->helpline : "");
+	tui__refresh();
+	strbuf_release(&line);
+}
+
+/* --- actions --------------------------------------------------------------- */
+
+static void set_expanded(struct browser *b, struct entry_view *e, bool expanded)
+{
+	e->expanded = expanded && has_chain(b, e);
+}
+
+static void expand_all(struct browser *b, bool expanded)
+{
+	for (size_t i = 0; i < b->nr_entries; i++)
+		if (report_stdio__entry_shown(b->entries[i].he))
+			set_expanded(b, &b->entries[i], expanded);
+	build_rows(b);
+}
+
+static void toggle_selected(struct browser *b)
+{
+	struct entry_view *e;
+
+	if (!b->nr_rows)
+		return;
+	e = &b->entries[b->rows[b->selected].entry];
+	set_expanded(b, e, !e->expanded);
+	/* collapsing from a graph line leaves the cursor on its entry */
+	b->rows[b->selected].line = -1;
+	build_rows(b);
+}
+
+static void collapse_selected(struct browser *b)
+{
+	if (!b->nr_rows)
+		return;
+	b->entries[b->rows[b->selected].entry].expanded = false;
+	b->rows[b->selected].line = -1;
+	build_rows(b);
+}
+
+/* The one place the annotate browser opens from ('a' and the menu): it
+ * is not written yet (src/ui/annotate-browser.c will provide it). */
+static void annotate(struct browser *b, const struct hist_entry *he)
+{
+	(void)he;
+	snprintf(b->message, sizeof(b->message), "annotate browser not available");
+}
+
+static void browse_map(const struct hist_entry *he)
+{
+	char lines[3][512];
+	const char *text[3] = { lines[0], lines[1], lines[2] };
+
+	snprintf(lines[0], sizeof(lines[0]), "DSO: %s", he->dso ? he->dso->long_name : "[unknown]");
+	snprintf(lines[1], sizeof(lines[1]), "Symbol: %s", he->sym ? he->sym->name : "[unknown]");
+	if (he->sym)
+		snprintf(lines[2], sizeof(lines[2]), "Range: %#" PRIx64 "-%#" PRIx64,
+			 he->sym->start, he->sym->end);
+	else
+		snprintf(lines[2], sizeof(lines[2]), "Address: %#" PRIx64, he->ip);
+	tui__message("Map details", text, 3);
+}
+
+/* The first free perf.hist.N. */
+static FILE *open_dump(char *name, size_t size)
+{
+	for (int n = 0; n < 8192; n++) {
+		snprintf(name, size, "perf.hist.%d", n);
+		if (access(name, F_OK))
+			return fopen(name, "w");
+	}
+	return NULL;
+}
+
+/* 'P': every row as the screen shows it (unfolded graphs included). */
+static void dump_rows(struct browser *b)
+{
+	struct strbuf line = STRBUF_INIT;
+	char name[32];
+	FILE *fp = open_dump(name, sizeof(name));
+
+	if (!fp) {
+		snprintf(b->message, sizeof(b->message), "Couldn't write perf.hist.N");
+		return;
+	}
+	for (size_t i = 0; i < b->nr_rows; i++) {
+		row_text(b, &b->rows[i], &line, false);
+		fprintf(fp, "%s\n", strbuf_str(&line));
+	}
+	fclose(fp);
+	strbuf_release(&line);
+	snprintf(b->message, sizeof(b->message), "%s written!", name);
+}
+
+static void help(void)
+{
+	static const char *const text[] = {
+		"h/?/F1        This help",
+		"UP/DOWN/PGUP/PGDN/HOME/END  Move",
+		"q/CTRL+C      Leave the browser",
+		"ESC/LEFT      Zoom out, or leave (asking first)",
+		"TAB/UNTAB     Next/previous event (several events)",
+		"ENTER         Options for the selected entry",
+		"+             Unfold/fold the selected call graph",
+		"e/c           Unfold-fold/fold the selected call graph",
+		"E/C           Unfold/fold every call graph",
+		"a             Annotate the selected symbol",
+		"d/t/s/S       Zoom into the DSO/thread/symbol/socket",
+		"k             Zoom into the kernel",
+		"/             Show symbols whose name holds a text",
+		"H             Show/hide the column headers",
+		"P             Print the rows to perf.hist.N",
+		"",
+		"Press any key...",
+	};
+
+	tui__message("Help", text, ARRAY_SIZE(text));
+}
+
+enum menu_action { ACT_THREAD, ACT_DSO, ACT_SYMBOL, ACT_FOLD, ACT_ANNOTATE, ACT_MAP, ACT_EXIT };
+
+/* Enter: perf's options for the selected entry; true to leave. */
+static bool options_menu(struct browser *b)
+{
+	const struct hist_entry *he = selected_entry(b);
+	char *text[ACT_EXIT + 1];
+	const char *entries[ACT_EXIT + 1];
+	enum menu_action actions[ACT_EXIT + 1];
+	int n = 0, chosen;
+	bool leave = false;
+
+	if (!he)
+		return false;
+	if (he->thread) {
+		bool out = zoom_index(b, ZOOM_THREAD) >= 0;
+		const struct thread *t = out ? b->thread : he->thread;
+
+		if (sorted_by(b->hists, HISTC_THREAD))
+			text[n] = xasprintf("Zoom %s %s(%d) thread", out ? "out of" : "into",
+					    comm_of(t), (int)t->tid);
+		else
+			text[n] = xasprintf("Zoom %s %s thread", out ? "out of" : "into",
+					    comm_of(t));
+		actions[n++] = ACT_THREAD;
+	}
+	if (he->dso) {
+		bool out = zoom_index(b, ZOOM_DSO) >= 0;
+		const struct dso *dso = out ? b->dso : he->dso;
+
+		text[n] = xasprintf("Zoom %s %s DSO (use the 'k' hotkey to zoom directly into the "
+				    "kernel)", out ? "out of" : "into",
+				    dso->kernel ? "the Kernel" : dso->short_name);
+		actions[n++] = ACT_DSO;
+	}
+	if (he->sym) {
+		bool out = zoom_index(b, ZOOM_SYMBOL) >= 0;
+
+		text[n] = xasprintf("Zoom %s %s symbol", out ? "out of" : "into",
+				    out ? b->sym->name : he->sym->name);
+		actions[n++] = ACT_SYMBOL;
+		if (has_chain(b, &b->entries[b->rows[b->selected].entry])) {
+			text[n] = xasprintf("%s [%s] callchain (same as the '+' hotkey)",
+					    b->entries[b->rows[b->selected].entry].expanded ?
+					    "Collapse" : "Expand", he->sym->name);
+			actions[n++] = ACT_FOLD;
+		}
+		text[n] = xasprintf("Annotate %s", he->sym->name);
+		actions[n++] = ACT_ANNOTATE;
+	}
+	if (he->dso) {
+		text[n] = xstrdup("Browse map details");
+		actions[n++] = ACT_MAP;
+	}
+	text[n] = xstrdup("Exit");
+	actions[n++] = ACT_EXIT;
+	for (int i = 0; i < n; i++)
+		entries[i] = text[i];
+	chosen = tui__list(NULL, entries, n, "ESC: exit, ENTER|->: Select option", 0);
+	for (int i = 0; i < n; i++)
+		free(text[i]);
+	if (chosen < 0)
+		return false;
+	switch (actions[chosen]) {
+	case ACT_THREAD:
+		toggle_zoom(b, ZOOM_THREAD);
+		break;
+	case ACT_DSO:
+		toggle_zoom(b, ZOOM_DSO);
+		break;
+	case ACT_SYMBOL:
+		toggle_zoom(b, ZOOM_SYMBOL);
+		break;
+	case ACT_FOLD:
+		toggle_selected(b);
+		break;
+	case ACT_ANNOTATE:
+		annotate(b, he);
+		break;
+	case ACT_MAP:
+		browse_map(he);
+		break;
+	case ACT_EXIT:
+		leave = true;
+		break;
+	}
+	return leave;
+}
+
+static void move_cursor(struct browser *b, long delta)
+{
+	long to = (long)b->selected + delta;
+
+	if (to < 0 || !b->nr_rows)
+		to = 0;
+	else if (to >= (long)b->nr_rows)
+		to = (long)b->nr_rows - 1;
+	b->selected = (size_t)to;
+}
+
+/* ESC or the left arrow: zooms out of the last zoom; true when there
+ * was none. */
+static bool zoom_out_last(struct browser *b)
+{
+	if (!b->nr_zooms)
+		return true;
+	zoom_out_of(b, b->zooms[b->nr_zooms - 1]);
+	return false;
+}
+
+static enum leave browse(struct browser *b)
+{
+	for (;;) {
+		int key;
+
+		draw(b);
+		key = tui__getkey(-1);
+		b->message[0] = '\0';
+		switch (key) {
+		case KEY_UP:
+			move_cursor(b, -1);
+			break;
+		case KEY_DOWN:
+			move_cursor(b, 1);
+			break;
+		case KEY_PPAGE:
+			move_cursor(b, -visible_rows(b));
+			break;
+		case KEY_NPAGE:
+		case ' ':
+			move_cursor(b, visible_rows(b));
+			break;
+		case KEY_HOME:
+			b->selected = 0;
+			break;
+		case KEY_END:
+			move_cursor(b, (long)b->nr_rows);
+			break;
+		case '+':
+			toggle_selected(b);
+			break;
+		case '\n':
+		case '\r':
+		case KEY_ENTER:
+		case 'm':
+			if (b->nr_rows && b->rows[b->selected].line >= 0 && key != 'm')
+				toggle_selected(b);
+			else if (options_menu(b))
+				return LEAVE_EXIT;
+			break;
+		case 'e':
+			toggle_selected(b);
+			break;
+		case 'c':
+			collapse_selected(b);
+			break;
+		case 'E':
+			expand_all(b, true);
+			break;
+		case 'C':
+			expand_all(b, false);
+			break;
+		case 'a':
+			if (selected_entry(b) && selected_entry(b)->sym)
+				annotate(b, selected_entry(b));
+			break;
+		case 'd':
+			toggle_zoom(b, ZOOM_DSO);
+			break;
+		case 't':
+			toggle_zoom(b, ZOOM_THREAD);
+			break;
+		case 's':
+			toggle_zoom(b, ZOOM_SYMBOL);
+			break;
+		case 'S':
+			toggle_zoom(b, ZOOM_SOCKET);
+			break;
+		case 'k':
+			zoom_kernel(b);
+			break;
+		case '/':
+			filter_by_name(b);
+			break;
+		case 'H':
+			b->show_headers = !b->show_headers;
+			break;
+		case 'P':
+			dump_rows(b);
+			break;
+		case 'h':
+		case '?':
+		case KEY_F(1):
+			help();
+			break;
+		case '\t':
+			if (b->multiple_events)
+				return LEAVE_NEXT;
+			break;
+		case KEY_BTAB:
+			if (b->multiple_events)
+				return LEAVE_PREV;
+			break;
+		case KEY_LEFT:
+			if (zoom_out_last(b) && b->multiple_events)
+				return LEAVE_BACK;
+			break;
+		case TUI_KEY_ESC:
+			if (zoom_out_last(b) && tui__confirm("Do you really want to exit?"))
+				return LEAVE_EXIT;
+			break;
+		case 'q':
+		case TUI_KEY_CTRL('c'):
+			return LEAVE_EXIT;
+		default:	/* KEY_RESIZE among them: the loop redraws */
+			break;
+		}
+	}
+}
+
+static enum leave browse_event(const struct hist_browser_event *event,
+			       const struct hist_browser_opts *opts, bool multiple_events)
+{
+	struct browser b = {
+		.event = event,
+		.opts = opts,
+		.multiple_events = multiple_events,
+		.hists = event->hists,
+		.show_headers = opts->show_headers,
+		.socket = -1,
+		.sb = STRBUF_INIT,
+	};
+	enum leave how;
+
+	memcpy(b.col_len, b.hists->col_len, sizeof(b.col_len));
+	collect_entries(&b);
+	build_rows(&b);
+	how = browse(&b);
+	/* the histogram as it was: another event's browser or --stdio may follow */
+	b.nr_zooms = 0;
+	for (size_t i = 0; i < b.nr_entries; i++) {
+		b.entries[i].he->filtered = b.entries[i].filtered;
+		free_chain(&b.entries[i]);
+	}
+	memcpy(b.hists->col_len, b.col_len, sizeof(b.col_len));
+	free(b.entries);
+	free(b.rows);
+	free(b.name_filter);
+	strbuf_release(&b.sb);
+	return how;
+}
+
+/* perf's menu of events: "1K cycles" lines. */
+static int choose_event(const struct hist_browser_event *events, int nr_events, int selected)
+{
+	char **text = xcalloc((size_t)nr_events, sizeof(*text));
+	int chosen;
+
+	for (int i = 0; i < nr_events; i++) {
+		uint64_t nr_samples, nr_period;
+		unsigned long shown;
+		char unit;
+
+		report_stdio__totals(events[i].hists, &nr_samples, &nr_period);
+		shown = convert_unit((unsigned long)nr_samples, &unit);
+		text[i] = xasprintf("%lu%c%s%s", shown, unit, unit == ' ' ? "" : " ",
+				    events[i].name);
+	}
+	chosen = tui__list("Available samples", (const char *const *)text, nr_events,
+			   "ESC: exit, ENTER|->: Browse histograms", selected);
+	for (int i = 0; i < nr_events; i++)
+		free(text[i]);
+	free(text);
+	return chosen;
+}
+
+int hist_browser__run(const struct hist_browser_event *events, int nr_events,
+		      const struct hist_browser_opts *opts)
+{
+	int current = 0;
+
+	if (tui__start() < 0)
+		return -1;
+	for (;;) {
+		enum leave how;
+
+		if (nr_events > 1) {
+			int chosen = choose_event(events, nr_events, current);
+
+			if (chosen == TUI_LIST_QUIT)
+				break;
+			if (chosen == TUI_LIST_BACK && tui__confirm("Do you really want to exit?"))
+				break;
+			if (chosen < 0)
+				continue;
+			current = chosen;
+		}
+		how = browse_event(&events[current], opts, nr_events > 1);
+		while (how == LEAVE_NEXT || how == LEAVE_PREV) {
+			current = (current + (how == LEAVE_NEXT ? 1 : nr_events - 1)) % nr_events;
+			how = browse_event(&events[current], opts, true);
+		}
+		if (how == LEAVE_EXIT || nr_events == 1)
+			break;
+	}
+	tui__stop();
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* hist-browser: perf report's full-screen browser of histograms.  The rows
+ * are report --stdio's (ui/report-stdio), one line per entry, with the call
+ * graphs --stdio prints unfolding under their entries; keys move, expand,
+ * zoom into a thread, DSO, symbol or socket, filter by symbol name and
+ * print the rows to perf.hist.N.  Several events: perf's menu of events
+ * first.  Runs on the terminal layer of ui/tui.
+ */
+#ifndef PCL_HIST_BROWSER_H
+#define PCL_HIST_BROWSER_H
+
+#include <stdbool.h>
+
+#include "core/hist/hist.h"
+#include "ui/report-stdio.h"
+
+/* One event's histogram as the browser offers it. */
+struct hist_browser_event {
+	struct hists *hists;
+	const char *name;		/* the event's, or its group's description */
+	bool leads_group;		/* "of events" */
+};
+
+struct hist_browser_opts {
+	const struct report_stdio *stdio;	/* how --stdio would print the rows */
+	const char *helpline;		/* the bottom line (a tip) */
+	bool show_headers;		/* the column header line (ui.show-headers) */
+};
+
+/* Browses the events until the user leaves; 0, or -1 when the terminal
+ * could not be taken over (the caller prints --stdio instead). */
+int hist_browser__run(const struct hist_browser_event *events, int nr_events,
+		      const struct hist_browser_opts *opts);
+
+#endif
