@@ -103,13 +103,18 @@ static void trim_copy(char *dst, size_t size, const char *s, size_t len)
 }
 
 /* The name of the symbol at objdump address addr of the same file, or NULL. */
+static struct symbol *find_symbol_at(const struct annotation *a, struct dso *dso,
+				     const struct symbol *sym, uint64_t addr)
+{
+	if (addr + sym->start < a->start)
+		return NULL;
+	return dso__find_symbol(dso, addr - a->start + sym->start);
+}
+
 static const char *symbol_at(const struct insn_ctx *x, uint64_t addr)
 {
-	const struct symbol *s;
+	const struct symbol *s = find_symbol_at(x->a, x->dso, x->sym, addr);
 
-	if (addr + x->sym->start < x->a->start)
-		return NULL;
-	s = dso__find_symbol(x->dso, addr - x->a->start + x->sym->start);
 	return s ? s->name : NULL;
 }
 
@@ -355,6 +360,15 @@ bool annotate_insn__local_jump(const struct annotate_insn *in, const struct symb
 {
 	return in->kind == INSN_JUMP && !in->outside && in->target &&
 	       in->target_offset < (int64_t)(sym->end - sym->start);
+}
+
+struct symbol *annotate_insn__target_symbol(const struct annotate_insn *in,
+					   const struct annotation *a, struct dso *dso,
+					   const struct symbol *sym)
+{
+	if (!in->target || !(in->kind == INSN_CALL || (in->kind == INSN_JUMP && in->outside)))
+		return NULL;
+	return find_symbol_at(a, dso, sym, in->target);
 }
 
 const char *annotate_insn__arrow(const struct annotate_insn *in, int64_t offset)

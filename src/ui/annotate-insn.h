@@ -47,6 +47,12 @@ void annotate_insns__release(struct annotate_insns *v);
 /* A jump that stays inside the symbol and lands on one of its lines. */
 bool annotate_insn__local_jump(const struct annotate_insn *in, const struct symbol *sym);
 
+/* The function a call (or a jump out of sym) goes to, in the same file;
+ * NULL for indirect calls and addresses no symbol covers. */
+struct symbol *annotate_insn__target_symbol(const struct annotate_insn *in,
+					   const struct annotation *a, struct dso *dso,
+					   const struct symbol *sym);
+
 /* The two columns before the instruction: "↓ " / "↑ " for jumps down or up
  * inside the symbol, "→ " for calls and jumps out, "← " for returns. */
 const char *annotate_insn__arrow(const struct annotate_insn *in, int64_t offset);

@@ -2,6 +2,8 @@
 #include "ui/tui.h"
 
 #include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <term.h>
 #include <termios.h>
 #include <unistd.h>
+#include <wchar.h>
 
 static bool tui_active;
 static struct termios saved_termios;
@@ -81,6 +84,7 @@ int tui__start(void)
 {
 	if (tui_active)
 		return 0;
+	setlocale(LC_CTYPE, "");	/* ncursesw writes UTF-8 glyphs only so */
 	if (tcgetattr(STDIN_FILENO, &saved_termios) < 0 || !initscr()) {
 		fprintf(stderr, "cannot start the full-screen interface on this terminal; use --stdio\n");
 		return -1;
@@ -132,6 +136,20 @@ enum tui_color tui__percent_color(double pct)
 	return TUI_NORMAL;
 }
 
+/* Writes text cut at room columns: counted in characters, so that UTF-8
+ * glyphs are not cut in their middle. */
+static void write_cut(int row, int col, const char *text, int room)
+{
+	size_t len = strlen(text) + 1;
+	wchar_t *wide = malloc(len * sizeof(*wide));
+
+	if (wide && mbstowcs(wide, text, len) != (size_t)-1)
+		mvaddnwstr(row, col, wide, room);
+	else
+		mvaddnstr(row, col, text, room);
+	free(wide);
+}
+
 void tui__write(int row, int col, enum tui_color color, bool fill, const char *text)
 {
 	int room = COLS - col;
@@ -139,7 +157,7 @@ void tui__write(int row, int col, enum tui_color color, bool fill, const char *t
 	if (row < 0 || row >= LINES || room <= 0)
 		return;
 	attron(COLOR_PAIR(color));
-	mvaddnstr(row, col, text, room);
+	write_cut(row, col, text, room);
 	if (fill) {
 		int y, x;
 
@@ -177,6 +195,24 @@ void tui__status(const char *fmt, ...)
 	va_start(ap, fmt);
 	vline_at(LINES - 1, fmt, ap);
 	va_end(ap);
+}
+
+const char *tui__glyph(const char *utf8)
+{
+	static const struct {
+		const char *utf8, *ascii;
+	} stand_ins[] = {
+		{ "│", "|" }, { "─", "-" }, { "──", "--" }, { "─→", "->" }, { "┌", "+" },
+		{ "└", "+" }, { "├", "+" }, { "↓", "v" },   { "↑", "^" },   { "→", ">" },
+		{ "←", "<" }, { "▒", "#" }, { "◆", "*" },
+	};
+
+	if (!strcmp(nl_langinfo(CODESET), "UTF-8"))
+		return utf8;
+	for (size_t i = 0; i < sizeof(stand_ins) / sizeof(stand_ins[0]); i++)
+		if (!strcmp(utf8, stand_ins[i].utf8))
+			return stand_ins[i].ascii;
+	return "?";
 }
 
 void tui__refresh(void)
