@@ -182,16 +182,6 @@ static char *stdio2_title(const struct annotate_cmd *c, const struct evsel *evse
 			 (int)evsel->attr.sample_freq, period);
 }
 
-/* The x86 CPUs of the recording fuse compare-and-jump pairs (perf asks
- * for family 6 from Nehalem's model on). */
-static bool fuses_jumps(const struct perf_session *s)
-{
-	unsigned int family = 0, model = 0;
-
-	return s->header.cpuid && sscanf(s->header.cpuid, "%*[^,],%u,%u", &family, &model) == 2 &&
-	       family == 6 && model >= 0x1e;
-}
-
 /* The browser on the entry's symbol (see annotate_entry()). */
 static enum annotate_browser_exit browse_entry(struct annotate_cmd *c, struct annotated_sym *as,
 					       struct disasm_file *f, const struct evsel *evsel,
@@ -202,7 +192,7 @@ static enum annotate_browser_exit browse_entry(struct annotate_cmd *c, struct an
 	struct annotate_browser_source src = {
 		.samples = &c->samples, .file = f, .dis = &c->dis, .evidx = members,
 		.nr_events = nr, .totals = totals, .title = title,
-		.event_name = name ? name : evsel->name, .fused_jumps = fuses_jumps(c->session),
+		.event_name = name ? name : evsel->name, .cpuid = c->session->header.cpuid,
 	};
 	enum annotate_browser_exit ret = annotate_browser__run(as->dso, as->sym, &src, c->browser);
 

@@ -6,7 +6,7 @@
  * the instructions), and a help line at the bottom.  The list behaves as
  * perf's: the hottest line is put mid-screen at start with no cursor
  * drawn, the first move key only shows the cursor, TAB walks the hot
- * lines in perf's tree order, and a jump under the cursor is drawn as a
+ * lines from the hottest down, and a jump under the cursor is drawn as a
  * line to its target. */
 #include "ui/annotate-browser.h"
 
@@ -21,18 +21,12 @@
 #include "ui/annotate-stdio.h"
 #include "ui/annotate-stdio2.h"
 #include "ui/tui.h"
-#include "util/rbtree.h"
 #include "util/util.h"
 
 #define HELP_LINE "Press 'h' for help on key bindings"
 /* perf's thresholds for the browsers' colours */
 #define MIN_GREEN 0.5
 #define MIN_RED 5.0
-
-struct hot_line {
-	struct rb_node rb;
-	size_t line;
-};
 
 struct annotate_browser {
 	struct dso *dso;
@@ -49,8 +43,10 @@ struct annotate_browser {
 	long curr_hot;		/* in hot[]: where H goes and TAB starts from, -1: none */
 	size_t top, index;	/* the first shown and the selected entry */
 	bool navkeypressed;	/* the cursor is drawn (after a move key) */
-	bool title_is_symbol;	/* perf writes the symbol's title over the event's
-				 * after a callee's browser closes */
+	/* after a callee's browser closes, perf writes the symbol's title
+	 * over the event's and leaves the callee's below it, until 'p' or 'b'
+	 * redraw them */
+	char callee_title[512];
 	char search[128];
 	bool search_backwards;
 	char helpline[256];
@@ -114,44 +110,31 @@ static void set_top(struct annotate_browser *b, size_t entry)
 
 /* --- the hot lines, in the order of perf's red-black tree --- */
 
-/* perf compares the percentages' difference as an int: lines less than a
- * point apart are equal, the later one going right, so the tree's shape
- * decides their order. */
-static int hot_compare(const struct annotate_browser *b, size_t x, size_t y)
+/* Hot lines coolest first: by their percentages, event after event; of
+ * equals, the earlier line first (perf's tree puts the later one right). */
+static int hot_order(const void *pa, const void *pb, void *arg)
 {
-	const struct annotate_line *lx = &b->a.lines[x], *ly = &b->a.lines[y];
+	const struct annotate_browser *b = arg;
+	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
 	enum annotate_percent t = b->o->percent_type;
 
-	for (int e = 0; e < b->a.nr_data; e++)
-		if (lx->data[e].percent[t] != ly->data[e].percent[t])
-			return (int)(lx->data[e].percent[t] - ly->data[e].percent[t]);
-	return 0;
+	for (int e = 0; e < b->a.nr_data; e++) {
+		double px = b->a.lines[x].data[e].percent[t], py = b->a.lines[y].data[e].percent[t];
+
+		if (px != py)
+			return px < py ? -1 : 1;
+	}
+	return x < y ? -1 : x > y;
 }
 
 static void find_hot_lines(struct annotate_browser *b)
 {
-	struct hot_line *nodes = xcalloc(b->a.nr_lines ? b->a.nr_lines : 1, sizeof(*nodes));
-	struct rb_root root = { 0 };
-	size_t n = 0;
-
-	for (size_t i = 0; i < b->a.nr_lines; i++) {
-		struct rb_node **link = &root.node, *parent = NULL;
-
-		if (b->a.lines[i].offset < 0 ||
-		    annotate_line__max_percent(&b->a, &b->a.lines[i], b->o->percent_type) < 0.01)
-			continue;
-		nodes[n].line = i;
-		while (*link) {
-			parent = *link;
-			link = hot_compare(b, i, ((struct hot_line *)parent)->line) < 0 ?
-				       &parent->left : &parent->right;
-		}
-		rb_insert(&root, &nodes[n++].rb, parent, link);
-	}
-	b->hot = xcalloc(n ? n : 1, sizeof(*b->hot));
-	for (struct rb_node *nd = rb_first(&root); nd; nd = rb_next(nd))
-		b->hot[b->nr_hot++] = ((struct hot_line *)nd)->line;
-	free(nodes);
+	b->hot = xcalloc(b->a.nr_lines ? b->a.nr_lines : 1, sizeof(*b->hot));
+	for (size_t i = 0; i < b->a.nr_lines; i++)
+		if (b->a.lines[i].offset >= 0 &&
+		    annotate_line__max_percent(&b->a, &b->a.lines[i], b->o->percent_type) >= 0.01)
+			b->hot[b->nr_hot++] = i;
+	qsort_r(b->hot, b->nr_hot, sizeof(*b->hot), hot_order, b);
 	b->curr_hot = b->nr_hot ? (long)b->nr_hot - 1 : -1;
 }
 
@@ -341,12 +324,32 @@ static void draw_vline(int col, int from_row, int to_row, enum tui_color color)
 		tui__write(y + 2, col, color, false, tui__glyph("│"));
 }
 
-/* x86 CPUs from Nehalem on run these with a following jump as one. */
-static bool fuses_with_jump(const char *name)
+/* Whether the recording's CPU runs insn and a following jump as one
+ * (macro-fusion), by perf's rules for AMD and Intel x86. */
+static bool fuses_with_jump(const char *cpuid, const char *insn)
 {
-	return (strstr(name, "cmp") && !strstr(name, "xchg")) || strstr(name, "test") ||
-	       strstr(name, "add") || strstr(name, "sub") || strstr(name, "and") ||
-	       strstr(name, "inc") || strstr(name, "dec");
+	unsigned int family = 0, model = 0;
+	char vendor[32] = "";
+
+	if (!cpuid || sscanf(cpuid, "%31[^,],%u,%u", vendor, &family, &model) != 3)
+		return false;
+	if (!strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine")) {
+		static const char *const alu[] = { "add", "sub", "and", "inc", "dec", "or", "xor" };
+
+		if (family >= 0x15 && (!strncmp(insn, "test", 4) ||
+				       (!strncmp(insn, "cmp", 3) && !strstr(insn, "xchg"))))
+			return true;
+		for (size_t i = 0; family >= 0x19 && i < ARRAY_SIZE(alu); i++)
+			if (!strncmp(insn, alu[i], strlen(alu[i])))
+				return true;
+		return false;
+	}
+	if (family != 6 || model < 0x1e)
+		return false;
+	if ((strstr(insn, "cmp") && !strstr(insn, "xchg")) || strstr(insn, "test"))
+		return true;
+	return model > 0x1e && (strstr(insn, "add") || strstr(insn, "sub") ||
+				strstr(insn, "and") || strstr(insn, "inc") || strstr(insn, "dec"));
 }
 
 /* perf marks the instruction fused with the jump under the cursor: a tee
@@ -359,7 +362,7 @@ static void draw_fused(struct annotate_browser *b, size_t cursor, int col, long 
 	long diff = 1, row, end_row, top = (long)b->top;
 	size_t i = cursor;
 
-	if (!b->src->fused_jumps || strstr(in->name, "jmp"))
+	if (strstr(in->name, "jmp"))
 		return;
 	while (i > 0 && b->a.lines[i - 1].offset < 0) {
 		i--;
@@ -373,7 +376,7 @@ static void draw_fused(struct annotate_browser *b, size_t cursor, int col, long 
 		snprintf(locked, sizeof(locked), "%.*s", (int)strcspn(prev->raw, " \t"), prev->raw);
 		name = locked;
 	}
-	if (!fuses_with_jump(name))
+	if (!fuses_with_jump(b->src->cpuid, name))
 		return;
 	row = from - diff;
 	if (to > from) {
@@ -456,9 +459,10 @@ fused:
 	draw_fused(b, cursor, col, from, to);
 }
 
-static void sym_title(const struct annotate_browser *b, char *buf, size_t size)
+static void sym_title(const struct annotate_browser *b, const struct symbol *sym, char *buf,
+		      size_t size)
 {
-	snprintf(buf, size, "%s  %s [Percent: %s]", b->sym->name, b->dso->long_name,
+	snprintf(buf, size, "%s  %s [Percent: %s]", sym->name, b->dso->long_name,
 		 annotate_percent__name(b->o->percent_type));
 }
 
@@ -468,9 +472,9 @@ static void draw(struct annotate_browser *b)
 	size_t n = nr_entries(b);
 	char title[1024];
 
-	sym_title(b, title, sizeof(title));
-	tui__title("%s", b->title_is_symbol ? title : b->src->title);
-	tui__write(1, 0, TUI_ROOT, true, title);
+	sym_title(b, b->sym, title, sizeof(title));
+	tui__title("%s", b->callee_title[0] ? title : b->src->title);
+	tui__write(1, 0, TUI_ROOT, true, b->callee_title[0] ? b->callee_title : title);
 	for (int row = 0; row < rows && b->top + (size_t)row < n; row++, shown++)
 		draw_line(b, row, b->top + (size_t)row);
 	if (b->o->jump_arrows && b->index < n)
@@ -559,9 +563,13 @@ static void toggle_source(struct annotate_browser *b)
 		b->o->hide_src_code = false;
 		b->top = line - row;
 		b->index = line;
+		help(b, HELP_LINE);
 		return;
 	}
-	if (b->idx_asm[line] < 0) {
+	/* on a source line, the instruction after it */
+	while (line < b->a.nr_lines && b->idx_asm[line] < 0)
+		line++;
+	if (line == b->a.nr_lines) {
 		help(b, "Only available for assembly lines.");
 		return;
 	}
@@ -570,6 +578,7 @@ static void toggle_source(struct annotate_browser *b)
 	b->o->hide_src_code = true;
 	b->top = (size_t)b->idx_asm[line] - row;
 	b->index = (size_t)b->idx_asm[line];
+	help(b, HELP_LINE);
 }
 
 /* The next entry after (or before) the cursor whose text holds the
@@ -581,7 +590,7 @@ static bool search_next(struct annotate_browser *b)
 	for (size_t e = b->index; b->search_backwards ? e-- > 0 : ++e < n;)
 		if (strstr(b->a.lines[line_of(b, e)].text, b->search)) {
 			set_top(b, e);
-			snprintf(b->helpline, sizeof(b->helpline), HELP_LINE);
+			help(b, HELP_LINE);
 			return true;
 		}
 	help(b, "String not found!");
@@ -678,7 +687,7 @@ static void annotate_callee(struct annotate_browser *b, const struct annotate_in
 		return;
 	}
 	browse(b->dso, target, b->src, b->o);
-	b->title_is_symbol = true;
+	sym_title(b, target, b->callee_title, sizeof(b->callee_title));
 }
 
 /* Enter or the right arrow; true when the browser is to close (on a
@@ -704,11 +713,13 @@ static bool act(struct annotate_browser *b)
 				return false;
 			}
 		help(b, "Invalid jump offset: %" PRIx64, (uint64_t)in->target_offset);
-	} else if (in->kind == INSN_CALL) {
-		annotate_callee(b, in);
-	} else {
+	} else if (in->kind == INSN_OTHER) {
 		help(b, "Actions are only available for function call/return & "
 			"jump/branch instructions.");
+	} else {
+		/* perf looks for a called function behind every other
+		 * instruction it parses, and finds one for calls only */
+		annotate_callee(b, in);
 	}
 	return false;
 }
@@ -750,7 +761,6 @@ static enum annotate_browser_exit run(struct annotate_browser *b)
 			break;
 		case 's':
 			toggle_source(b);
-			b->title_is_symbol = false;
 			break;
 		case 'o':
 			b->o->use_offset = !b->o->use_offset;
@@ -789,7 +799,8 @@ static enum annotate_browser_exit run(struct annotate_browser *b)
 		case 'p':
 		case 'b':
 			switch_percent_type(b->o, key == 'b');
-			b->title_is_symbol = false;
+			b->callee_title[0] = '\0';
+			help(b, HELP_LINE);
 			break;
 		case 'P':
 			dump(b);

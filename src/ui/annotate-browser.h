@@ -53,7 +53,8 @@ struct annotate_browser_source {
 	const struct annotate_totals *totals;
 	const char *title;	/* "Samples: 1K of event 'cycles', 4000 Hz, Event count ..." */
 	const char *event_name;	/* for 'P' (the event, or the group's description) */
-	bool fused_jumps;	/* the CPU fuses cmp/test/add/sub/and/inc/dec with a jump */
+	const char *cpuid;	/* the recording's "vendor,family,model,...": which
+				 * instructions fuse with a jump (or NULL) */
 };
 
 /* Opens the browser on sym of dso until the user leaves it. */
