@@ -80,6 +80,18 @@ static void init_colors(void)
 	init_pair(TUI_ADDR, COLOR_MAGENTA, -1);
 }
 
+static const struct {
+	const char *seq;
+	int key;
+} ansi_keys[] = {
+	{ "\033[A", KEY_UP },   { "\033[B", KEY_DOWN }, { "\033[C", KEY_RIGHT },
+	{ "\033[D", KEY_LEFT }, { "\033[H", KEY_HOME }, { "\033[F", KEY_END },
+	{ "\033OA", KEY_UP },   { "\033OB", KEY_DOWN }, { "\033OC", KEY_RIGHT },
+	{ "\033OD", KEY_LEFT }, { "\033OH", KEY_HOME }, { "\033OF", KEY_END },
+	{ "\033[5~", KEY_PPAGE }, { "\033[6~", KEY_NPAGE }, { "\033[Z", KEY_BTAB },
+	{ "\033OP", KEY_F(1) },
+};
+
 int tui__start(void)
 {
 	if (tui_active)
@@ -101,6 +113,10 @@ int tui__start(void)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
+	/* the cursor keys as terminals send them outside keypad mode too
+	 * (terminfo knows one form only) */
+	for (size_t i = 0; i < sizeof(ansi_keys) / sizeof(ansi_keys[0]); i++)
+		define_key(ansi_keys[i].seq, ansi_keys[i].key);
 	set_escdelay(25);
 	curs_set(0);
 	init_colors();
