@@ -5,10 +5,11 @@ same text, which fails with both screens when it never does."""
 import os
 import re
 import tempfile
+import time
 
 import pytest
 
-from conftest import PCL, PERF, fixture, pcl, perf
+from conftest import PCL, PERF, fixture, pcl, perf, unified
 from tui_screen import Terminal
 
 ROWS, COLS = 60, 150
@@ -73,6 +74,18 @@ def settle(term):
     return term.wait_for(lambda t: "String: " not in t)
 
 
+def wait_same(ours, theirs, timeout=30):
+    """Waits until both screens show the same text (either may still be
+    drawing); fails with their differences."""
+    deadline = time.monotonic() + timeout
+    while ours.text() != theirs.text():
+        if time.monotonic() > deadline:
+            raise AssertionError(unified(theirs.text(), ours.text()))
+        ours._pump(0.1)
+        theirs._pump(0.1)
+    return ours.text()
+
+
 def same_as_perf(data, keys, symbol="hot_mix"):
     """Sends keys to both browsers; pcl's screen must come out on perf's."""
     ours, theirs = open_browser(PCL, data, symbol), open_browser(PERF, data, symbol)
@@ -80,9 +93,9 @@ def same_as_perf(data, keys, symbol="hot_mix"):
         for key in keys:
             ours.send(key)
             theirs.send(key)
-        text = settle(ours)
+        settle(ours)
         settle(theirs)
-        theirs.wait_for(lambda t: t == text, timeout=30)
+        text = wait_same(ours, theirs)
     finally:
         for term in (ours, theirs):
             term.close()
@@ -93,9 +106,9 @@ def test_first_screen_as_perf_and_stdio(data):
     ours = open_browser(PCL, data, "hot_mix")
     theirs = open_browser(PERF, data, "hot_mix")
     try:
-        text = settle(ours)
+        settle(ours)
         settle(theirs)
-        theirs.wait_for(lambda t: t == text, timeout=30)
+        wait_same(ours, theirs)
         assert ours.line(0).startswith("Samples: ")
         assert ours.line(1).startswith("hot_mix  ") and "[Percent: local period]" in ours.line(1)
         shown = [HOT_ROW.match(r).group(1) for r in list_rows(ours) if HOT_ROW.match(r)]
