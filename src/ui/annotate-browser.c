@@ -59,10 +59,6 @@ void annotate_browser_opts__init(struct annotate_browser_opts *o)
 					     .offset_level = 1 };
 }
 
-static enum annotate_browser_exit browse(struct dso *dso, struct symbol *sym,
-					 const struct annotate_browser_source *src,
-					 struct annotate_browser_opts *opts);
-
 /* --- the list: entries are every line, or the instructions alone --- */
 
 static size_t nr_entries(const struct annotate_browser *b)
@@ -686,7 +682,7 @@ static void annotate_callee(struct annotate_browser *b, const struct annotate_in
 		help(b, "The called function was not found.");
 		return;
 	}
-	browse(b->dso, target, b->src, b->o);
+	annotate_browser__run(b->dso, target, b->src, b->o);
 	sym_title(b, target, b->callee_title, sizeof(b->callee_title));
 }
 
@@ -822,9 +818,9 @@ static enum annotate_browser_exit run(struct annotate_browser *b)
 	}
 }
 
-static enum annotate_browser_exit browse(struct dso *dso, struct symbol *sym,
-					 const struct annotate_browser_source *src,
-					 struct annotate_browser_opts *opts)
+enum annotate_browser_exit annotate_browser__run(struct dso *dso, struct symbol *sym,
+						 const struct annotate_browser_source *src,
+						 struct annotate_browser_opts *opts)
 {
 	struct annotate_browser b = { .dso = dso, .sym = sym, .src = src, .o = opts };
 	const struct annotated_sym *as = annotate_samples__find(src->samples, sym);
@@ -854,11 +850,4 @@ static enum annotate_browser_exit browse(struct dso *dso, struct symbol *sym,
 	annotate_insns__release(&b.v);
 	annotation__release(&b.a);
 	return ret;
-}
-
-enum annotate_browser_exit annotate_browser__run(struct dso *dso, struct symbol *sym,
-						 const struct annotate_browser_source *src,
-						 struct annotate_browser_opts *opts)
-{
-	return browse(dso, sym, src, opts);
 }
