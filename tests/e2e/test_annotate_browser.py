@@ -245,3 +245,29 @@ def test_stdio_on_a_terminal(data):
         assert term.wait_exit() == 0
     finally:
         term.close()
+
+
+def test_tui_annotate_false_gives_text(data, tmp_path):
+    config = tmp_path / "perfconfig"
+    config.write_text("[tui]\n\tannotate = false\n[annotate]\n\thide_src_code = true\n")
+    term = Terminal([PCL, "annotate", "-i", data, "hot_mix"], rows=ROWS, cols=COLS,
+                    env=dict(ENV, PERF_CONFIG=str(config)))
+    try:
+        term.wait_for("Source code & Disassembly of annotate_work")
+        assert term.wait_exit() == 0
+    finally:
+        term.close()
+
+
+def test_config_hides_source(data, tmp_path):
+    config = tmp_path / "perfconfig"
+    config.write_text("[annotate]\n\thide_src_code = true\n")
+    term = Terminal([PCL, "annotate", "-i", data, "hot_mix"], rows=ROWS, cols=COLS,
+                    env=dict(ENV, PERF_CONFIG=str(config)))
+    try:
+        text = term.wait_for(READY)
+        assert "for (int i" not in text and "xor  %edx,%eax" in text
+        term.send("q")
+        assert term.wait_exit() == 0
+    finally:
+        term.close()
