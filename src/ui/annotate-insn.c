@@ -267,7 +267,8 @@ static void split_insn(const char *line, char *name, size_t nsize, char *raw, si
 }
 
 /* Reads one instruction line's text the way perf does. */
-static void parse_insn(const struct insn_ctx *x, const struct annotate_line *l, struct annotate_insn *in)
+static void parse_insn(const struct insn_ctx *x, const struct annotate_line *l,
+		       struct annotate_insn *in)
 {
 	memset(in, 0, sizeof(*in));
 	split_insn(l->text, in->name, sizeof(in->name), in->raw, sizeof(in->raw));
