@@ -1,6 +1,7 @@
 /* pcl annotate: the samples of perf.data laid over the disassembly (and
  * source) of the functions they hit, as perf 6.1's `annotate --stdio`. */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +15,15 @@
 #include "core/symbols/buildid.h"
 #include "core/symbols/disasm.h"
 #include "core/symbols/machine.h"
+#include "ui/annotate-browser.h"
 #include "ui/annotate-stdio.h"
 #include "ui/annotate-stdio2.h"
 #include "ui/report-stdio.h"
 #include "ui/percent-color.h"
+#include "ui/tui.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/perfconfig.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -44,6 +48,8 @@ struct annotate_cmd {
 	bool print_line;		/* -l */
 	bool group;			/* --group: a group's events side by side */
 	bool stdio2;			/* --stdio2: perf's browser lines as text */
+	bool skip_missing;		/* --skip-missing */
+	struct annotate_browser_opts *browser;	/* the TUI, or NULL */
 	double percent_limit;		/* --percent-limit */
 };
 
@@ -176,9 +182,30 @@ static char *stdio2_title(const struct annotate_cmd *c, const struct evsel *evse
 			 (int)evsel->attr.sample_freq, period);
 }
 
-static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
-			   const struct hist_entry *he)
+/* The browser on the entry's symbol (see annotate_entry()). */
+static enum annotate_browser_exit browse_entry(struct annotate_cmd *c, struct annotated_sym *as,
+					       struct disasm_file *f, const struct evsel *evsel,
+					       const int *members, int nr, const char *name,
+					       const struct annotate_totals *totals)
 {
+	char *title = stdio2_title(c, evsel, members, nr, name);
+	struct annotate_browser_source src = {
+		.samples = &c->samples, .file = f, .dis = &c->dis, .evidx = members,
+		.nr_events = nr, .totals = totals, .title = title,
+		.event_name = name ? name : evsel->name, .cpuid = c->session->header.cpuid,
+	};
+	enum annotate_browser_exit ret = annotate_browser__run(as->dso, as->sym, &src, c->browser);
+
+	free(title);
+	return ret;
+}
+
+/* Prints the entry's annotation, or browses it with the TUI. */
+static enum annotate_browser_exit annotate_entry(struct annotate_cmd *c,
+						 struct annotate_printer *p,
+						 const struct hist_entry *he)
+{
+	enum annotate_browser_exit ret = ANNOTATE_BROWSER_ERROR;
 	struct annotated_sym *as = annotate_samples__find(&c->samples, he->sym);
 	struct annotate_totals *totals;
 	struct annotation a;
@@ -190,11 +217,12 @@ static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 	const char *base;
 
 	members[0] = evidx;
-	if (!as || as->shown_for == evidx + 1)
+	if (!as || (!c->browser && as->shown_for == evidx + 1))
 		goto out;
 	as->shown_for = evidx + 1;	/* once per event, whatever the comms */
 	if (dso__symtab_origin(as->dso) == 'k') {
 		hashmap_u64_put(&c->warned, (uint64_t)(uintptr_t)as->dso, as->dso);
+		tui__stop();	/* perf's message ends the browsing */
 		no_vmlinux(as->dso, as->sym);
 		goto out;
 	}
@@ -210,6 +238,11 @@ static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 	 * hits are taken of nothing and show 0.00 */
 	for (int i = 0; i < c->nr_hists; i++)
 		totals[i].period = c->hists[i] ? c->hists[i]->stats.total_period : 0;
+	if (c->browser) {
+		ret = browse_entry(c, as, f, evsel, members, nr, name, totals);
+		free(totals);
+		goto out;
+	}
 	annotation__build(&a, f, &c->dis, as, members, nr, totals);
 	free(totals);
 	if (c->print_line) {
@@ -232,31 +265,99 @@ static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 				      annotated_sym__hist(as, evidx)->nr_samples);
 	}
 	annotation__release(&a);
+	ret = ANNOTATE_BROWSER_NEXT;
 out:
 	free(name);
 	free(members);
+	return ret;
 }
 
+static bool entry_shown(const struct annotate_cmd *c, const struct hist_entry *he, uint64_t total)
+{
+	if (!he->sym || !he->dso || hashmap_u64_get(&c->warned, (uint64_t)(uintptr_t)he->dso))
+		return false;
+	if (c->symbol && strcmp(he->sym->name, c->symbol))
+		return false;
+	return !c->percent_limit || !total ||
+	       100.0 * (double)he->stat.period / (double)total >= c->percent_limit;
+}
+
+/* Every entry's annotation in turn; with the TUI, perf's walk: one symbol
+ * at a time, the left arrow back to the previous, the right arrow (on a
+ * return) on to the next, q on to the next event. */
 static void annotate_hists(struct annotate_cmd *c, struct hists *h, struct annotate_printer *p)
 {
 	uint64_t total;
+	size_t i = 0;
 
 	hists__collapse(h);
 	hists__output_resort(h);
 	total = hists__total_period(h);
-	for (size_t i = 0; i < h->nr_sorted; i++) {
-		const struct hist_entry *he = h->sorted[i];
+	while (i < h->nr_sorted) {
+		enum annotate_browser_exit ret;
+		size_t prev = i;
 
-		if (!he->sym || !he->dso ||
-		    hashmap_u64_get(&c->warned, (uint64_t)(uintptr_t)he->dso))
+		if (!entry_shown(c, h->sorted[i], total)) {
+			i++;
 			continue;
-		if (c->symbol && strcmp(he->sym->name, c->symbol))
+		}
+		ret = annotate_entry(c, p, h->sorted[i]);
+		if (!c->browser || ret == ANNOTATE_BROWSER_NEXT ||
+		    (ret == ANNOTATE_BROWSER_ERROR && c->skip_missing)) {
+			i++;
+		} else if (ret == ANNOTATE_BROWSER_BACK) {
+			while (prev-- > 0)
+				if (entry_shown(c, h->sorted[prev], total)) {
+					i = prev;
+					break;
+				}
 			continue;
-		if (c->percent_limit && total &&
-		    100.0 * (double)he->stat.period / (double)total < c->percent_limit)
-			continue;
-		annotate_entry(c, p, he);
+		} else {
+			return;
+		}
+		/* the last one stays open */
+		while (c->browser && i < h->nr_sorted && !entry_shown(c, h->sorted[i], total))
+			i++;
+		if (c->browser && i == h->nr_sorted && ret == ANNOTATE_BROWSER_NEXT)
+			i = prev;
 	}
+}
+
+/* perf's settings for annotate: tui.annotate (whether the browser opens)
+ * and the annotate.* defaults of its view; returns tui.annotate. */
+static bool annotate_config(struct annotate_browser_opts *bo, struct annotate_print_opts *po)
+{
+	static const struct {
+		const char *key;
+		size_t offset;
+	} flags[] = {
+		{ "annotate.hide_src_code", offsetof(struct annotate_browser_opts, hide_src_code) },
+		{ "annotate.use_offset", offsetof(struct annotate_browser_opts, use_offset) },
+		{ "annotate.jump_arrows", offsetof(struct annotate_browser_opts, jump_arrows) },
+		{ "annotate.show_linenr", offsetof(struct annotate_browser_opts, show_linenr) },
+		{ "annotate.show_nr_jumps", offsetof(struct annotate_browser_opts, show_nr_jumps) },
+	};
+	struct perfconfig config = { 0 };
+	const char *value;
+	bool tui = true;
+
+	perfconfig__load(&config);
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
+		if ((value = perfconfig__get(&config, flags[i].key)))
+			perfconfig__bool(value, (bool *)((char *)bo + flags[i].offset));
+	if ((value = perfconfig__get(&config, "annotate.show_nr_samples")))
+		perfconfig__bool(value, &po->show_nr_samples);
+	if ((value = perfconfig__get(&config, "annotate.show_total_period")))
+		perfconfig__bool(value, &po->show_total_period);
+	if ((value = perfconfig__get(&config, "annotate.offset_level"))) {
+		int level = atoi(value);
+
+		bo->offset_level = level < 1 ? 1 : level > 3 ? 3 : level;
+	}
+	if ((value = perfconfig__get(&config, "tui.annotate")))
+		perfconfig__bool(value, &tui);
+	perfconfig__release(&config);
+	return tui;
 }
 
 int cmd_annotate(int argc, const char **argv)
@@ -265,6 +366,8 @@ int cmd_annotate(int argc, const char **argv)
 	const char *symfs = NULL, *cpu_list = NULL, *stdio_color = NULL, *percent_limit = NULL;
 	const char *vmlinux = NULL, *prefix = NULL, *prefix_strip = NULL;
 	bool force = false, asm_raw = false, source = true, demangle = true;
+	bool use_stdio = false, use_tui = false;
+	struct annotate_browser_opts browser_opts;
 	/* perf's options pcl takes and has no use for: one interface (the
 	 * text), no objdump to start */
 	const char *unused_path = NULL;
@@ -319,19 +422,22 @@ int cmd_annotate(int argc, const char **argv)
 		{ .type = OPT_BOOL_T, .long_name = "show-total-period",
 		  .value = &po.show_total_period, .flags = OPTF_EXCLUSIVE,
 		  .help = "Show a column with the sum of periods" },
-		OPT_BOOLEAN(0, "skip-missing", &unused_flag, "Skip symbols that cannot be annotated"),
+		OPT_BOOLEAN(0, "skip-missing", &c.skip_missing,
+			    "Skip symbols that cannot be annotated"),
 		OPT_BOOLEAN(0, "source", &source, "Interleave source code with assembly code (default)"),
-		OPT_BOOLEAN(0, "stdio", &unused_flag, "Use the stdio interface"),
+		OPT_BOOLEAN(0, "stdio", &use_stdio, "Use the stdio interface"),
 		OPT_BOOLEAN(0, "stdio2", &c.stdio2, "Use the stdio interface"),
 		{ .type = OPT_STRING_T, .long_name = "stdio-color", .value = &stdio_color,
 		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT, .defstr = "always", .argh = "mode",
 		  .help = "'always' (default), 'never' or 'auto' only applicable to --stdio mode" },
-		OPT_BOOLEAN(0, "tui", &unused_flag, "Use the TUI interface"),
+		OPT_BOOLEAN(0, "tui", &use_tui, "Use the TUI interface"),
 		OPT_STRING(0, "symfs", &symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
 		OPT_END(),
 	};
 
+	annotate_browser_opts__init(&browser_opts);
+	use_tui = annotate_config(&browser_opts, &po);
 	argc = parse_options(argc, argv, opts, annotate_usage, 0);
 	if (argc == 1 && !c.symbol)
 		c.symbol = argv[0];	/* perf takes the symbol as an argument too */
@@ -344,6 +450,14 @@ int cmd_annotate(int argc, const char **argv)
 	if (percent_limit)
 		c.percent_limit = strtod(percent_limit, NULL);
 	po.color = percent_color_mode(stdio_color);
+	/* perf's choice: --stdio or --stdio2 first, then --tui or tui.annotate
+	 * (on by default), and a browser only on a terminal */
+	if (!use_stdio && !c.stdio2 && use_tui && tui__usable()) {
+		browser_opts.percent_type = po.percent_type;
+		browser_opts.show_total_period = po.show_total_period;
+		browser_opts.show_nr_samples = po.show_nr_samples;
+		c.browser = &browser_opts;
+	}
 	c.dis = (struct disasm_opts){ .style = style, .raw = asm_raw, .source = source,
 				      .prefix = prefix,
 				      .prefix_strip = prefix_strip ? atoi(prefix_strip) : 0 };
@@ -423,6 +537,7 @@ int cmd_annotate(int argc, const char **argv)
 	if (!total)
 		fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
 out_hists:
+	tui__stop();
 	for (void **v = NULL; (v = hashmap_next(&c.files, v));)
 		disasm_file__close(*v);
 	hashmap_release(&c.files);

@@ -3,394 +3,25 @@
  * perf writes its browser's lines with no width to fill: each padding
  * width comes out negative, which printf takes as left alignment, so the
  * texts are padded to the width of the columns before them.  Instructions
- * are shown as perf's x86 parser reads objdump's text: the mnemonic, then
- * operands rewritten by kind (jumps to offsets, calls and rip-relative
- * operands to symbol names). */
+ * are shown as annotate-insn.c reads them. */
 #include "ui/annotate-stdio2.h"
 
-#include <ctype.h>
 #include <inttypes.h>
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "util/util.h"
+#include "ui/annotate-insn.h"
 
-/* perf formats an instruction in a buffer of this size */
-#define INSN_TEXT_MAX 256
-
-enum insn_kind { INSN_OTHER, INSN_MOV, INSN_DEC, INSN_JUMP, INSN_CALL, INSN_RET, INSN_NOP,
-		 INSN_LOCK };
-
-/* perf 6.1's x86 mnemonics with an operand parser, sorted; a name not
- * here is looked up again without a b/w/l/q size suffix. */
-static const struct { const char *name; enum insn_kind kind; } known_insns[] = {
-	{ "adc", INSN_MOV }, { "add", INSN_MOV }, { "addsd", INSN_MOV }, { "and", INSN_MOV },
-	{ "andpd", INSN_MOV }, { "andps", INSN_MOV }, { "bsr", INSN_MOV }, { "bt", INSN_MOV },
-	{ "btr", INSN_MOV }, { "bts", INSN_MOV }, { "call", INSN_CALL }, { "cmovae", INSN_MOV },
-	{ "cmovbe", INSN_MOV }, { "cmove", INSN_MOV }, { "cmp", INSN_MOV }, { "cmpxch", INSN_MOV },
-	{ "cmpxchg", INSN_MOV }, { "cs", INSN_MOV }, { "dec", INSN_DEC }, { "divsd", INSN_MOV },
-	{ "divss", INSN_MOV }, { "gs", INSN_MOV }, { "imul", INSN_MOV }, { "inc", INSN_DEC },
-	{ "ja", INSN_JUMP }, { "jae", INSN_JUMP }, { "jb", INSN_JUMP }, { "jbe", INSN_JUMP },
-	{ "jc", INSN_JUMP }, { "jcxz", INSN_JUMP }, { "je", INSN_JUMP }, { "jecxz", INSN_JUMP },
-	{ "jg", INSN_JUMP }, { "jge", INSN_JUMP }, { "jl", INSN_JUMP }, { "jle", INSN_JUMP },
-	{ "jmp", INSN_JUMP }, { "jna", INSN_JUMP }, { "jnae", INSN_JUMP }, { "jnb", INSN_JUMP },
-	{ "jnbe", INSN_JUMP }, { "jnc", INSN_JUMP }, { "jne", INSN_JUMP }, { "jng", INSN_JUMP },
-	{ "jnge", INSN_JUMP }, { "jnl", INSN_JUMP }, { "jnle", INSN_JUMP }, { "jno", INSN_JUMP },
-	{ "jnp", INSN_JUMP }, { "jns", INSN_JUMP }, { "jnz", INSN_JUMP }, { "jo", INSN_JUMP },
-	{ "jp", INSN_JUMP }, { "jpe", INSN_JUMP }, { "jpo", INSN_JUMP }, { "jrcxz", INSN_JUMP },
-	{ "js", INSN_JUMP }, { "jz", INSN_JUMP }, { "lea", INSN_MOV }, { "lock", INSN_LOCK },
-	{ "mov", INSN_MOV }, { "movapd", INSN_MOV }, { "movaps", INSN_MOV },
-	{ "movdqa", INSN_MOV }, { "movdqu", INSN_MOV }, { "movsb", INSN_MOV },
-	{ "movsd", INSN_MOV }, { "movsl", INSN_MOV }, { "movss", INSN_MOV },
-	{ "movsw", INSN_MOV }, { "movupd", INSN_MOV }, { "movups", INSN_MOV },
-	{ "movzb", INSN_MOV }, { "movzl", INSN_MOV }, { "movzw", INSN_MOV },
-	{ "mulsd", INSN_MOV }, { "mulss", INSN_MOV }, { "nop", INSN_NOP }, { "or", INSN_MOV },
-	{ "orps", INSN_MOV }, { "paddq", INSN_MOV }, { "pand", INSN_MOV },
-	{ "pcmpeqb", INSN_MOV }, { "por", INSN_MOV }, { "rcl", INSN_MOV }, { "ret", INSN_RET },
-	{ "sbb", INSN_MOV }, { "sete", INSN_MOV }, { "sub", INSN_MOV }, { "subsd", INSN_MOV },
-	{ "test", INSN_MOV }, { "tzcnt", INSN_MOV }, { "ucomisd", INSN_MOV },
-	{ "ucomiss", INSN_MOV }, { "vaddsd", INSN_MOV }, { "vandpd", INSN_MOV },
-	{ "vmovdqa", INSN_MOV }, { "vmovq", INSN_MOV }, { "vmovsd", INSN_MOV },
-	{ "vmulsd", INSN_MOV }, { "vorpd", INSN_MOV }, { "vsubsd", INSN_MOV },
-	{ "vucomisd", INSN_MOV }, { "xadd", INSN_MOV }, { "xbegin", INSN_JUMP },
-	{ "xchg", INSN_MOV }, { "xor", INSN_MOV }, { "xorpd", INSN_MOV }, { "xorps", INSN_MOV },
-};
-
-static int insn_compare(const void *key, const void *elem)
+void annotate_stdio2__print_lines(FILE *fp, const struct annotate_print_opts *o,
+				  const struct annotation *a, struct dso *dso,
+				  const struct symbol *sym)
 {
-	return strcmp(key, *(const char *const *)elem);
-}
-
-static enum insn_kind kind_of(const char *name)
-{
-	size_t len = strlen(name);
-	char base[32];
-	const void *found = bsearch(name, known_insns, ARRAY_SIZE(known_insns),
-				    sizeof(known_insns[0]), insn_compare);
-
-	if (!found && len > 1 && len < sizeof(base) && strchr("bwlq", name[len - 1])) {
-		memcpy(base, name, len - 1);
-		base[len - 1] = '\0';
-		found = bsearch(base, known_insns, ARRAY_SIZE(known_insns),
-				sizeof(known_insns[0]), insn_compare);
-	}
-	return found ? ((const typeof(known_insns[0]) *)found)->kind : INSN_OTHER;
-}
-
-/* One instruction as perf's parser sees it. */
-struct insn {
-	char name[64];
-	char raw[INSN_TEXT_MAX];	/* the operands (and comment), trimmed */
-	enum insn_kind kind;	/* INSN_OTHER too when the operands did not parse */
-	char text[INSN_TEXT_MAX];	/* the operands as perf shows them */
-	uint64_t target;	/* jumps and calls: objdump's address */
-	bool outside;		/* a jump out of the symbol */
-	int64_t target_offset;	/* a jump inside: the offset it goes to */
-};
-
-struct stdio2_ctx {
-	const struct annotation *a;
-	struct dso *dso;
-	const struct symbol *sym;
-	int max_name;		/* the longest mnemonic */
-};
-
-/* perf formats into fixed buffers: longer texts are cut, as there. */
-static void __attribute__((format(printf, 3, 4))) cut_printf(char *dst, size_t size,
-							     const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(dst, size, fmt, ap);
-	va_end(ap);
-}
-
-static const char *skip_blanks(const char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return s;
-}
-
-static void trim_copy(char *dst, size_t size, const char *s, size_t len)
-{
-	s = skip_blanks(s);
-	len = strnlen(s, len);
-	while (len && isspace((unsigned char)s[len - 1]))
-		len--;
-	cut_printf(dst, size, "%.*s", (int)len, s);
-}
-
-/* The name of the symbol at objdump address addr of the same file, or NULL. */
-static const char *symbol_at(const struct stdio2_ctx *x, uint64_t addr)
-{
-	const struct symbol *s;
-
-	if (addr + x->sym->start < x->a->start)
-		return NULL;
-	s = dso__find_symbol(x->dso, addr - x->a->start + x->sym->start);
-	return s ? s->name : NULL;
-}
-
-/* A comma of the operands before their comment and "<symbol>". */
-static const char *operand_comma(const char *c, const char *raw)
-{
-	const char *comment = strchr(raw, '#'), *func = strchr(raw, '<');
-
-	if (!c || (comment && c > comment) || (func && c > func))
-		return NULL;
-	return c;
-}
-
-/* "# 4010 <name>" after a rip-relative operand: the name, in name. */
-static bool comment_symbol(const char *operand, const char *comment, char *name, size_t size)
-{
-	const char *open, *close;
-	char *end;
-
-	if (!strstr(operand, "(%rip)"))
-		return false;
-	strtoull(comment, &end, 16);
-	if (end == comment || !(open = strchr(end, '<')) || !(close = strchr(open + 1, '>')))
-		return false;
-	cut_printf(name, size, "%.*s", (int)(close - open - 1), open + 1);
-	return true;
-}
-
-static bool parse_mov(struct insn *in, int max_name)
-{
-	char source[INSN_TEXT_MAX], target[INSN_TEXT_MAX], sname[INSN_TEXT_MAX], tname[INSN_TEXT_MAX];
-	const char *comma = strchr(in->raw, ','), *t, *comment;
-
-	if (!comma)
-		return false;
-	/* an address with an index register, 0x8(%rax,%rcx,1): up to its ')' */
-	if (memchr(in->raw, '(', (size_t)(comma - in->raw))) {
-		comma = strchr(in->raw, ')');
-		if (!comma || comma[1] != ',')
-			return false;
-		comma++;
-	}
-	cut_printf(source, sizeof(source), "%.*s", (int)(comma - in->raw), in->raw);
-	t = skip_blanks(comma + 1);
-	comment = strchr(comma + 1, '#');
-	trim_copy(target, sizeof(target), t, comment ? (size_t)(comment - t) : strlen(t));
-	if (comment) {
-		comment = skip_blanks(comment) + 1;
-		if (!comment_symbol(source, comment, sname, sizeof(sname)))
-			cut_printf(sname, sizeof(sname), "%s", source);
-		if (!comment_symbol(target, comment, tname, sizeof(tname)))
-			cut_printf(tname, sizeof(tname), "%s", target);
-	} else {
-		cut_printf(sname, sizeof(sname), "%s", source);
-		cut_printf(tname, sizeof(tname), "%s", target);
-	}
-	cut_printf(in->text, sizeof(in->text), "%-*s %s,%s", max_name, in->name, sname, tname);
-	return true;
-}
-
-static void parse_dec(struct insn *in, int max_name)
-{
-	size_t len = strcspn(in->raw, " \t\n\v\f\r");
-	const char *comment = strchr(in->raw + len, '#');
-	char operand[INSN_TEXT_MAX], name[INSN_TEXT_MAX];
-
-	cut_printf(operand, sizeof(operand), "%.*s", (int)len, in->raw);
-	if (!comment || !comment_symbol(operand, skip_blanks(comment) + 1, name, sizeof(name)))
-		cut_printf(name, sizeof(name), "%s", operand);
-	cut_printf(in->text, sizeof(in->text), "%-*s %s", max_name, in->name, name);
-}
-
-static void parse_jump(const struct stdio2_ctx *x, struct insn *in, int max_name)
-{
-	uint64_t start = x->a->start, size = x->sym->end - x->sym->start;
-	const char *c = operand_comma(strchr(in->raw, ','), in->raw), *name;
-
-	if (c) {
-		in->target = strtoull(c + 1, NULL, 16);
-		if (!in->target && (c = operand_comma(strchr(c + 1, ','), in->raw)))
-			in->target = strtoull(c + 1, NULL, 16);
-	} else {
-		in->target = strtoull(in->raw, NULL, 16);
-	}
-	in->outside = in->target < start || in->target > start + size;
-	if (!in->outside)
-		in->target_offset = (int64_t)(in->target - start);
-	/* a jump out past the end names the symbol it lands in, as calls do;
-	 * one back before the start (a negative offset to perf), or to no
-	 * symbol, shows objdump's text */
-	if (in->target > start && in->outside && (name = symbol_at(x, in->target))) {
-		cut_printf(in->text, sizeof(in->text), "%-*s %s", max_name, in->name, name);
-	} else if (!in->target || in->outside) {
-		cut_printf(in->text, sizeof(in->text), "%-*s %s", max_name, in->name, in->raw);
-	} else {
-		/* the operands before the last one stay (three at most) */
-		const char *last = operand_comma(strchr(in->raw, ','), in->raw);
-		int keep = 0;
-
-		if (last) {
-			const char *next = operand_comma(strchr(last + 1, ','), in->raw);
-
-			if (next)
-				last = next;
-			last++;
-			if (*last == ' ')
-				last++;
-			keep = (int)(last - in->raw);
-		}
-		cut_printf(in->text, sizeof(in->text), "%-*s %.*s%" PRIx64, max_name, in->name, keep,
-			 in->raw, (uint64_t)in->target_offset);
-	}
-}
-
-static bool parse_call(const struct stdio2_ctx *x, struct insn *in, int max_name)
-{
-	char *end, name[INSN_TEXT_MAX] = "";
-	const char *open, *close, *sym;
-
-	in->target = strtoull(in->raw, &end, 16);
-	if ((open = strchr(end, '<'))) {
-		if (!(close = strchr(open + 1, '>')))
-			return false;
-		cut_printf(name, sizeof(name), "%.*s", (int)(close - open - 1), open + 1);
-	} else if (strchr(end, '*')) {
-		/* *0x8(%rbx) and such name no address */
-		if (!strstr(end + 1, "(%r"))
-			in->target = strtoull(end + 1, NULL, 16);
-	}
-	sym = in->target ? symbol_at(x, in->target) : NULL;
-	if (sym)
-		cut_printf(in->text, sizeof(in->text), "%-*s %s", max_name, in->name, sym);
-	else if (!in->target)
-		cut_printf(in->text, sizeof(in->text), "%-*s %s", max_name, in->name, in->raw);
-	else if (*name)
-		cut_printf(in->text, sizeof(in->text), "%-*s %s", max_name, in->name, name);
-	else
-		cut_printf(in->text, sizeof(in->text), "%-*s *%" PRIx64, max_name, in->name,
-			 in->target);
-	return true;
-}
-
-static void split_insn(const char *line, char *name, size_t nsize, char *raw, size_t rsize)
-{
-	const char *s = skip_blanks(line);
-	size_t len = strcspn(s, " \t\n\v\f\r");
-
-	cut_printf(name, nsize, "%.*s", (int)len, s);
-	trim_copy(raw, rsize, s + len, strlen(s + len));
-}
-
-/* Reads one instruction line's text the way perf does. */
-static void parse_insn(const struct stdio2_ctx *x, const struct annotate_line *l, struct insn *in)
-{
-	memset(in, 0, sizeof(*in));
-	split_insn(l->text, in->name, sizeof(in->name), in->raw, sizeof(in->raw));
-	in->kind = kind_of(in->name);
-	switch (in->kind) {
-	case INSN_MOV:
-		if (!parse_mov(in, x->max_name))
-			in->kind = INSN_OTHER;
-		break;
-	case INSN_DEC:
-		parse_dec(in, x->max_name);
-		break;
-	case INSN_JUMP:
-		parse_jump(x, in, x->max_name);
-		break;
-	case INSN_CALL:
-		if (!parse_call(x, in, x->max_name))
-			in->kind = INSN_OTHER;
-		break;
-	case INSN_NOP:
-		cut_printf(in->text, sizeof(in->text), "%-*s", x->max_name, "nop");
-		break;
-	case INSN_LOCK: {
-		struct annotate_line locked = *l;
-		struct insn inner;
-		int n;
-
-		cut_printf(in->text, sizeof(in->text), "%-*s ", x->max_name, in->name);
-		n = (int)strlen(in->text);
-
-		/* the locked instruction as one of its own, when perf knows it */
-		locked.text = in->raw;
-		parse_insn(x, &locked, &inner);
-		if (inner.kind != INSN_OTHER && inner.kind != INSN_LOCK && n < INSN_TEXT_MAX)
-			cut_printf(in->text + n, sizeof(in->text) - (size_t)n, "%s", inner.text);
-		break;
-	}
-	default:
-		break;
-	}
-	if (in->kind == INSN_OTHER || in->kind == INSN_RET)
-		cut_printf(in->text, sizeof(in->text), "%-*s %s", x->max_name, in->name, in->raw);
-}
-
-static double max_percent(const struct annotation *a, const struct annotate_line *l,
-			  enum annotate_percent type)
-{
-	double max = 0;
-
-	for (int e = 0; l->offset >= 0 && e < a->nr_data; e++)
-		if (l->data[e].percent[type] > max)
-			max = l->data[e].percent[type];
-	return max;
-}
-
-static int hex_width(uint64_t v)
-{
-	int n = 1;
-
-	while ((v >>= 4))
-		n++;
-	return n;
-}
-
-void annotate_stdio2__print(struct annotate_printer *p, const struct annotation *a,
-			    struct dso *dso, const struct symbol *sym, const char *title)
-{
-	const struct annotate_print_opts *o = p->opts;
-	struct stdio2_ctx x = { .a = a, .dso = dso, .sym = sym };
 	int pcnt_width = (o->show_total_period ? 12 : 7) * a->nr_data;
-	int addr_width = hex_width(sym->end - sym->start);
-	struct insn *insns = xcalloc(a->nr_lines ? a->nr_lines : 1, sizeof(*insns));
-	int *jump_sources = xcalloc(a->nr_lines ? a->nr_lines : 1, sizeof(*jump_sources));
+	struct annotate_insns v;
 
-	fprintf(p->fp, "%s, [percent: %s]\n%s() %s\n", title,
-		annotate_percent__name(o->percent_type), sym->name, dso->long_name);
-	for (size_t i = 0; i < a->nr_lines; i++) {
-		int len;
-		char name[64], raw[8];
-
-		if (a->lines[i].offset < 0)
-			continue;
-		split_insn(a->lines[i].text, name, sizeof(name), raw, sizeof(raw));
-		len = (int)strlen(name);
-		if (len > x.max_name)
-			x.max_name = len;
-	}
-	for (size_t i = 0; i < a->nr_lines; i++)
-		if (a->lines[i].offset >= 0)
-			parse_insn(&x, &a->lines[i], &insns[i]);
-	/* jumps inside the symbol mark the instruction they go to */
-	for (size_t i = 0; i < a->nr_lines; i++) {
-		const struct insn *in = &insns[i];
-
-		if (a->lines[i].offset < 0 || in->kind != INSN_JUMP || in->outside || !in->target ||
-		    in->target_offset >= (int64_t)(sym->end - sym->start))
-			continue;
-		for (size_t k = 0; k < a->nr_lines; k++)
-			if (a->lines[k].offset == in->target_offset) {
-				jump_sources[k]++;
-				break;
-			}
-	}
+	annotate_insns__parse(&v, a, dso, sym);
 	for (size_t i = 0; i < a->nr_lines; i++) {
 		const struct annotate_line *l = &a->lines[i];
-		const struct insn *in = &insns[i];
-		double max = max_percent(a, l, o->percent_type);
+		const struct annotate_insn *in = &v.insns[i];
+		double max = annotate_line__max_percent(a, l, o->percent_type);
 		int printed;
 
 		if (l->offset >= 0 && max != 0) {
@@ -398,42 +29,41 @@ void annotate_stdio2__print(struct annotate_printer *p, const struct annotation 
 				const struct annotate_data *d = &l->data[e];
 
 				if (o->show_total_period)
-					fprintf(p->fp, "%11" PRIu64 " ", d->period);
+					fprintf(fp, "%11" PRIu64 " ", d->period);
 				else if (o->show_nr_samples)
-					fprintf(p->fp, "%6" PRIu64 " ", d->nr_samples);
+					fprintf(fp, "%6" PRIu64 " ", d->nr_samples);
 				else
-					fprintf(p->fp, "%6.2f ", d->percent[o->percent_type]);
+					fprintf(fp, "%6.2f ", d->percent[o->percent_type]);
 			}
 		} else {
 			/* the first line heads the column */
-			fprintf(p->fp, "%-*s", pcnt_width,
+			fprintf(fp, "%-*s", pcnt_width,
 				i ? " " : o->show_total_period ? "Period" :
 				o->show_nr_samples ? "Samples" : "Percent");
 		}
-		fputc(' ', p->fp);
+		fputc(' ', fp);
 		if (!l->text[0]) {
-			fprintf(p->fp, "%-*s\n", pcnt_width, " ");
+			fprintf(fp, "%-*s\n", pcnt_width, " ");
 		} else if (l->offset < 0) {
-			printed = fprintf(p->fp, "%-*s  ", addr_width, " ");
-			fprintf(p->fp, "%-*s\n", printed + pcnt_width - 1, l->text);
+			printed = fprintf(fp, "%-*s  ", v.addr_width, " ");
+			fprintf(fp, "%-*s\n", printed + pcnt_width - 1, l->text);
 		} else {
-			const char *arrow = "  ";
-
-			if (jump_sources[i])
-				printed = fprintf(p->fp, "%*" PRIx64 ": ", addr_width,
+			if (v.jump_sources[i])
+				printed = fprintf(fp, "%*" PRIx64 ": ", v.addr_width,
 						  (uint64_t)l->offset);
 			else
-				printed = fprintf(p->fp, "%-*s  ", addr_width, " ");
-			if (in->kind == INSN_JUMP && !in->outside)
-				arrow = in->target_offset > l->offset ? "↓ " : "↑ ";
-			else if (in->kind == INSN_JUMP || in->kind == INSN_CALL)
-				arrow = "→ ";
-			else if (in->kind == INSN_RET)
-				arrow = "← ";
-			fputs(arrow, p->fp);
-			fprintf(p->fp, "%-*s\n", pcnt_width + 3 + printed, in->text);
+				printed = fprintf(fp, "%-*s  ", v.addr_width, " ");
+			fputs(annotate_insn__arrow(in, l->offset), fp);
+			fprintf(fp, "%-*s\n", pcnt_width + 3 + printed, in->text);
 		}
 	}
-	free(jump_sources);
-	free(insns);
+	annotate_insns__release(&v);
+}
+
+void annotate_stdio2__print(struct annotate_printer *p, const struct annotation *a,
+			    struct dso *dso, const struct symbol *sym, const char *title)
+{
+	fprintf(p->fp, "%s, [percent: %s]\n%s() %s\n", title,
+		annotate_percent__name(p->opts->percent_type), sym->name, dso->long_name);
+	annotate_stdio2__print_lines(p->fp, p->opts, a, dso, sym);
 }

@@ -13,4 +13,9 @@
 void annotate_stdio2__print(struct annotate_printer *p, const struct annotation *a,
 			    struct dso *dso, const struct symbol *sym, const char *title);
 
+/* The lines alone, as perf's browser writes them to SYMBOL.annotation ('P'). */
+void annotate_stdio2__print_lines(FILE *fp, const struct annotate_print_opts *o,
+				  const struct annotation *a, struct dso *dso,
+				  const struct symbol *sym);
+
 #endif

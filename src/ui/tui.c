@@ -2,6 +2,7 @@
 #include "ui/tui.h"
 
 #include <curses.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <term.h>
 #include <termios.h>
 #include <unistd.h>
+#include <wchar.h>
 
 static bool tui_active;
 static struct termios saved_termios;
@@ -81,17 +83,20 @@ static void init_colors(void)
 static const struct {
 	const char *seq;
 	int key;
-} cursor_keys[] = {
-	{ "\033[A", KEY_UP }, { "\033[B", KEY_DOWN }, { "\033[C", KEY_RIGHT },
+} ansi_keys[] = {
+	{ "\033[A", KEY_UP },   { "\033[B", KEY_DOWN }, { "\033[C", KEY_RIGHT },
 	{ "\033[D", KEY_LEFT }, { "\033[H", KEY_HOME }, { "\033[F", KEY_END },
+	{ "\033OA", KEY_UP },   { "\033OB", KEY_DOWN }, { "\033OC", KEY_RIGHT },
+	{ "\033OD", KEY_LEFT }, { "\033OH", KEY_HOME }, { "\033OF", KEY_END },
+	{ "\033[5~", KEY_PPAGE }, { "\033[6~", KEY_NPAGE }, { "\033[Z", KEY_BTAB },
+	{ "\033OP", KEY_F(1) },
 };
 
 int tui__start(void)
 {
 	if (tui_active)
 		return 0;
-	/* the character set only (UTF-8 box lines); numbers keep the C locale */
-	setlocale(LC_CTYPE, "");
+	setlocale(LC_CTYPE, "");	/* ncursesw writes UTF-8 glyphs only so */
 	if (tcgetattr(STDIN_FILENO, &saved_termios) < 0 || !initscr()) {
 		fprintf(stderr, "cannot start the full-screen interface on this terminal; use --stdio\n");
 		return -1;
@@ -108,9 +113,10 @@ int tui__start(void)
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
-	/* terminals left in cursor mode send these whatever terminfo says */
-	for (size_t i = 0; i < sizeof(cursor_keys) / sizeof(cursor_keys[0]); i++)
-		define_key(cursor_keys[i].seq, cursor_keys[i].key);
+	/* the cursor keys as terminals send them outside keypad mode too
+	 * (terminfo knows one form only) */
+	for (size_t i = 0; i < sizeof(ansi_keys) / sizeof(ansi_keys[0]); i++)
+		define_key(ansi_keys[i].seq, ansi_keys[i].key);
 	set_escdelay(25);
 	curs_set(0);
 	init_colors();
@@ -146,6 +152,20 @@ enum tui_color tui__percent_color(double pct)
 	return TUI_NORMAL;
 }
 
+/* Writes text cut at room columns: counted in characters, so that UTF-8
+ * glyphs are not cut in their middle. */
+static void write_cut(int row, int col, const char *text, int room)
+{
+	size_t len = strlen(text) + 1;
+	wchar_t *wide = malloc(len * sizeof(*wide));
+
+	if (wide && mbstowcs(wide, text, len) != (size_t)-1)
+		mvaddnwstr(row, col, wide, room);
+	else
+		mvaddnstr(row, col, text, room);
+	free(wide);
+}
+
 void tui__write(int row, int col, enum tui_color color, bool fill, const char *text)
 {
 	int room = COLS - col;
@@ -153,7 +173,7 @@ void tui__write(int row, int col, enum tui_color color, bool fill, const char *t
 	if (row < 0 || row >= LINES || room <= 0)
 		return;
 	attron(COLOR_PAIR(color));
-	mvaddnstr(row, col, text, room);
+	write_cut(row, col, text, room);
 	if (fill) {
 		int y, x;
 
@@ -191,6 +211,24 @@ void tui__status(const char *fmt, ...)
 	va_start(ap, fmt);
 	vline_at(LINES - 1, fmt, ap);
 	va_end(ap);
+}
+
+const char *tui__glyph(const char *utf8)
+{
+	static const struct {
+		const char *utf8, *ascii;
+	} stand_ins[] = {
+		{ "│", "|" }, { "─", "-" }, { "──", "--" }, { "─→", "->" }, { "┌", "+" },
+		{ "└", "+" }, { "├", "+" }, { "↓", "v" },   { "↑", "^" },   { "→", ">" },
+		{ "←", "<" }, { "▒", "#" }, { "◆", "*" },
+	};
+
+	if (!strcmp(nl_langinfo(CODESET), "UTF-8"))
+		return utf8;
+	for (size_t i = 0; i < sizeof(stand_ins) / sizeof(stand_ins[0]); i++)
+		if (!strcmp(utf8, stand_ins[i].utf8))
+			return stand_ins[i].ascii;
+	return "?";
 }
 
 void tui__refresh(void)

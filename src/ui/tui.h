@@ -52,6 +52,11 @@ void tui__write_colored(int row, int col, enum tui_color base, bool fill, const 
 void tui__title(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tui__status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A line-drawing or arrow glyph ("│", "└", "↓", "▒", ...) as the terminal
+ * shows it: the UTF-8 text itself, or an ASCII stand-in when the locale's
+ * characters are not UTF-8. */
+const char *tui__glyph(const char *utf8);
+
 /* Shows what was drawn since the last refresh. */
 void tui__refresh(void);
 
