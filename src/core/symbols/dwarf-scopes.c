@@ -24,13 +24,14 @@
 #define MAX_DEPTH 512		/* deeper nesting is left to libdw */
 
 struct scope_node {
-	Dwarf_Die die;
+	Dwarf_Off offset;			/* the DIE's */
 	int tag;
 	uint32_t first_child, next_sibling;	/* nodes, in DIE order */
 	uint32_t first_range, nr_ranges;	/* in unit_scopes.ranges */
 };
 
 struct unit_scopes {
+	Dwarf *dw;
 	struct scope_node *nodes;
 	size_t nr_nodes, alloc_nodes;
 	Dwarf_Addr (*ranges)[2];
@@ -87,7 +88,7 @@ static uint32_t add_node(struct unit_scopes *u, Dwarf_Die *die, int tag, uint32_
 		u->nodes = xrealloc(u->nodes, u->alloc_nodes * sizeof(*u->nodes));
 	}
 	u->nodes[u->nr_nodes] = (struct scope_node){
-		.die = *die, .tag = tag, .first_child = NO_NODE, .next_sibling = NO_NODE,
+		.offset = dwarf_dieoffset(die), .tag = tag, .first_child = NO_NODE, .next_sibling = NO_NODE,
 		.first_range = (uint32_t)(u->nr_ranges - nr_ranges), .nr_ranges = nr_ranges,
 	};
 	return (uint32_t)u->nr_nodes++;
@@ -145,8 +146,12 @@ static struct unit_scopes *unit_scopes(struct dwarf_scopes *ds, Dwarf_Die *cu)
 		return u;
 	u = xcalloc(1, sizeof(*u));
 	hashmap_init(&u->subprograms, 0);
+	u->dw = dwarf_cu_getdwarf(cu->cu);
 	u->first_root = NO_NODE;
 	u->to_libdw = !walk_children(u, cu, NO_NODE, true, 0);
+	/* kept for the whole run: no room to spare */
+	u->nodes = xrealloc(u->nodes, (u->nr_nodes + 1) * sizeof(*u->nodes));
+	u->ranges = xrealloc(u->ranges, (u->nr_ranges + 1) * sizeof(*u->ranges));
 	hashmap_u64_put(&ds->units, (uintptr_t)cu->addr, u);
 	return u;
 }
@@ -184,8 +189,8 @@ int dwarf_scopes__chain(struct dwarf_scopes *ds, Dwarf_Die *cu, Dwarf_Addr pc,
 			const Dwarf_Die **chain)
 {
 	struct unit_scopes *u = unit_scopes(ds, cu);
-	uint32_t n = u->first_root, inlined = NO_NODE;
-	size_t depth = 0;
+	uint32_t n = u->first_root;
+	size_t depth = 0, inlined = 0;	/* the innermost inlined call's depth + 1 */
 
 	if (u->to_libdw)
 		return -1;
@@ -203,20 +208,20 @@ int dwarf_scopes__chain(struct dwarf_scopes *ds, Dwarf_Die *cu, Dwarf_Addr pc,
 		}
 		ds->path[depth++] = n;
 		if (node->tag == DW_TAG_inlined_subroutine)
-			inlined = n;
+			inlined = depth;
 		n = node->first_child;
 	}
 	if (!depth)
 		return 0;
-	if (inlined != NO_NODE) {
-		int reached = origin_reached(ds, &u->nodes[inlined].die);
+	for (size_t i = 0; i < depth; i++)
+		if (!dwarf_offdie(u->dw, u->nodes[ds->path[depth - 1 - i]].offset, &ds->chain[i]))
+			return -1;
+	if (inlined) {
+		int reached = origin_reached(ds, &ds->chain[depth - inlined]);
 
 		if (reached <= 0)
 			return reached;
 	}
-	/* origin_reached may have grown u's map of units, never u itself */
-	for (size_t i = 0; i < depth; i++)
-		ds->chain[i] = u->nodes[ds->path[depth - 1 - i]].die;
 	*chain = ds->chain;
 	return (int)depth;
 }
