@@ -1,4 +1,4 @@
-/* dwarf-scopes: libdw's scope lookups answered from one walk per unit
+/* dwarf-scopes: libdw's scope lookups answered from an index of each unit
  * (see dwarf-scopes.h).
  *
  * libdw's address walk (dwarf_getscopes) visits a unit's children in DIE
@@ -7,9 +7,11 @@
  * whose visited children hold the address: the innermost scope.  When an
  * inlined call is on the way there it then walks the unit of the call's
  * abstract origin, all of it this time, and finds nothing at all unless
- * that walk reaches the origin.  The index keeps exactly what the address
- * walk can see (the DIEs with ranges below DIEs with ranges) and the
- * subprograms the full walk reaches.
+ * that walk reaches the origin.  The index keeps what the address walk can
+ * see, the DIEs with ranges below DIEs with ranges, read as lookups first
+ * reach them: a unit's children, then a DIE's children the first time a
+ * lookup descends into it.  Origins are nearly always children of their
+ * unit; for others the unit's subprograms are listed by one full walk.
  */
 #include "core/symbols/dwarf-scopes.h"
 #include "util/hashmap.h"
@@ -28,6 +30,7 @@ struct scope_node {
 	int tag;
 	uint32_t first_child, next_sibling;	/* nodes, in DIE order */
 	uint32_t first_range, nr_ranges;	/* in unit_scopes.ranges */
+	bool expanded;				/* its children are nodes (if any) */
 };
 
 struct unit_scopes {
@@ -37,7 +40,9 @@ struct unit_scopes {
 	Dwarf_Addr (*ranges)[2];
 	size_t nr_ranges, alloc_ranges;
 	uint32_t first_root;
-	struct hashmap subprograms;	/* offsets of those the full walk reaches (a set) */
+	struct hashmap top_subprograms;	/* offsets of the unit's children that are */
+	struct hashmap subprograms;	/* of all the full walk reaches, once walked */
+	bool walked, walk_failed;
 	bool to_libdw;
 };
 
@@ -94,14 +99,58 @@ static uint32_t add_node(struct unit_scopes *u, Dwarf_Die *die, int tag, uint32_
 	return (uint32_t)u->nr_nodes++;
 }
 
-/* Reads parent's children as libdw's full walk visits them.  Those the
- * address walk can reach too (in_reach: every DIE above them has ranges)
- * become nodes under parent_node when they have ranges.  False when the
- * unit is to be left to libdw. */
-static bool walk_children(struct unit_scopes *u, Dwarf_Die *parent, uint32_t parent_node,
-			  bool in_reach, unsigned depth)
+/* Reads one level of the address walk: parent's children with ranges
+ * become nodes under parent_node (NO_NODE: the roots), and at the top
+ * level the subprograms are noted.  False when the unit is to be left to
+ * libdw. */
+static bool read_children(struct unit_scopes *u, Dwarf_Die *parent, uint32_t parent_node)
 {
 	uint32_t last = NO_NODE;
+	Dwarf_Die child;
+	int ret = dwarf_child(parent, &child);
+
+	if (ret)
+		return ret > 0;
+	do {
+		int tag = dwarf_tag(&child);
+		uint32_t node, nr_ranges;
+
+		if (tag == DW_TAG_imported_unit || !read_ranges(u, &child, &nr_ranges))
+			return false;
+		if (parent_node == NO_NODE && tag == DW_TAG_subprogram)
+			hashmap_u64_findnew(&u->top_subprograms, dwarf_dieoffset(&child), NULL);
+		if (!nr_ranges)
+			continue;
+		node = add_node(u, &child, tag, nr_ranges);
+		u->nodes[node].expanded = !may_have_scopes(tag) || !dwarf_haschildren(&child);
+		if (last != NO_NODE)
+			u->nodes[last].next_sibling = node;
+		else if (parent_node != NO_NODE)
+			u->nodes[parent_node].first_child = node;
+		else
+			u->first_root = node;
+		last = node;
+	} while ((ret = dwarf_siblingof(&child, &child)) == 0);
+	return ret > 0;
+}
+
+/* The children of node n, read the first time a lookup descends there.
+ * False when the unit is now left to libdw. */
+static bool expand(struct unit_scopes *u, uint32_t n)
+{
+	Dwarf_Die die;
+
+	if (u->nodes[n].expanded)
+		return true;
+	u->nodes[n].expanded = true;
+	u->to_libdw = !dwarf_offdie(u->dw, u->nodes[n].offset, &die) ||
+		      !read_children(u, &die, n);
+	return !u->to_libdw;
+}
+
+/* libdw's full walk: every subprogram it reaches, into u->subprograms. */
+static bool walk_subprograms(struct unit_scopes *u, Dwarf_Die *parent, unsigned depth)
+{
 	Dwarf_Die child;
 	int ret = dwarf_child(parent, &child);
 
@@ -111,28 +160,13 @@ static bool walk_children(struct unit_scopes *u, Dwarf_Die *parent, uint32_t par
 		return false;
 	do {
 		int tag = dwarf_tag(&child);
-		uint32_t node = NO_NODE, nr_ranges;
 
 		if (tag == DW_TAG_imported_unit)
 			return false;
 		if (tag == DW_TAG_subprogram)
 			hashmap_u64_findnew(&u->subprograms, dwarf_dieoffset(&child), NULL);
-		if (in_reach) {
-			if (!read_ranges(u, &child, &nr_ranges))
-				return false;
-			if (nr_ranges) {
-				node = add_node(u, &child, tag, nr_ranges);
-				if (last != NO_NODE)
-					u->nodes[last].next_sibling = node;
-				else if (parent_node != NO_NODE)
-					u->nodes[parent_node].first_child = node;
-				else
-					u->first_root = node;
-				last = node;
-			}
-		}
 		if (may_have_scopes(tag) && dwarf_haschildren(&child) &&
-		    !walk_children(u, &child, node, node != NO_NODE, depth + 1))
+		    !walk_subprograms(u, &child, depth + 1))
 			return false;
 	} while ((ret = dwarf_siblingof(&child, &child)) == 0);
 	return ret > 0;
@@ -145,33 +179,44 @@ static struct unit_scopes *unit_scopes(struct dwarf_scopes *ds, Dwarf_Die *cu)
 	if (u)
 		return u;
 	u = xcalloc(1, sizeof(*u));
+	hashmap_init(&u->top_subprograms, 0);
 	hashmap_init(&u->subprograms, 0);
 	u->dw = dwarf_cu_getdwarf(cu->cu);
 	u->first_root = NO_NODE;
-	u->to_libdw = !walk_children(u, cu, NO_NODE, true, 0);
-	/* kept for the whole run: no room to spare */
-	u->nodes = xrealloc(u->nodes, (u->nr_nodes + 1) * sizeof(*u->nodes));
-	u->ranges = xrealloc(u->ranges, (u->nr_ranges + 1) * sizeof(*u->ranges));
+	u->to_libdw = !read_children(u, cu, NO_NODE);
 	hashmap_u64_put(&ds->units, (uintptr_t)cu->addr, u);
 	return u;
 }
 
 /* Whether libdw's full walk of its unit reaches the abstract origin of
- * the inlined call inl: 1 yes, 0 no (or no origin), -1 left to libdw. */
+ * the inlined call inl: 1 yes, 0 no (or no origin), -1 left to libdw.
+ * The walk visits every child of the unit, so it is taken (once per
+ * unit) only for an origin deeper down.  A tree libdw would fail to walk
+ * before a top-level origin is not looked for. */
 static int origin_reached(struct dwarf_scopes *ds, Dwarf_Die *inl)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die origin, cu;
 	struct unit_scopes *u;
+	Dwarf_Off offset;
 
 	if (!dwarf_formref_die(dwarf_attr(inl, DW_AT_abstract_origin, &attr), &origin))
 		return 0;
 	if (dwarf_tag(&origin) != DW_TAG_subprogram || !dwarf_diecu(&origin, &cu, NULL, NULL))
 		return -1;
 	u = unit_scopes(ds, &cu);
+	offset = dwarf_dieoffset(&origin);
 	if (u->to_libdw)
 		return -1;
-	return hashmap_u64_find(&u->subprograms, dwarf_dieoffset(&origin)) != NULL;
+	if (hashmap_u64_find(&u->top_subprograms, offset))
+		return 1;
+	if (!u->walked) {
+		u->walked = true;
+		u->walk_failed = !walk_subprograms(u, &cu, 0);
+	}
+	if (u->walk_failed)
+		return -1;
+	return hashmap_u64_find(&u->subprograms, offset) != NULL;
 }
 
 static bool node_holds(const struct unit_scopes *u, const struct scope_node *n, Dwarf_Addr pc)
@@ -209,7 +254,9 @@ int dwarf_scopes__chain(struct dwarf_scopes *ds, Dwarf_Die *cu, Dwarf_Addr pc,
 		ds->path[depth++] = n;
 		if (node->tag == DW_TAG_inlined_subroutine)
 			inlined = depth;
-		n = node->first_child;
+		if (!expand(u, n))
+			return -1;
+		n = u->nodes[n].first_child;
 	}
 	if (!depth)
 		return 0;
@@ -240,6 +287,7 @@ void dwarf_scopes__delete(struct dwarf_scopes *ds)
 
 		free(u->nodes);
 		free(u->ranges);
+		hashmap_release(&u->top_subprograms);
 		hashmap_release(&u->subprograms);
 		free(u);
 	}

@@ -1,12 +1,13 @@
 /* dwarf-scopes: the DIEs nested around an address, as libdw 0.188's
  * dwarf_getscopes() finds the innermost one and dwarf_getscopes_die()
- * lists it with its parents, from one walk per compilation unit.
+ * lists it with its parents, from an index of each compilation unit.
  *
  * libdw walks the unit's DIE tree again for each of the two calls (and a
  * third time to find an inlined function's abstract origin), which made
  * inlined-frame lookups the bulk of a DWARF report's time in big units
- * (CPython's ceval.c).  Here each unit is read once into a tree of the
- * DIEs with address ranges, and an address is looked up by the same rules:
+ * (CPython's ceval.c).  Here the DIEs with address ranges are read once,
+ * as lookups first reach them, into a tree, and an address is looked up
+ * by the same rules:
  * depth first, the first child whose ranges hold it wins, descending only
  * into the tags libdw descends into.  A unit this cannot mirror exactly
  * (imported units, DWARF libdw reports errors in) is left to libdw.
