@@ -15,6 +15,7 @@
  * code without line rows gets the ELF symbol's STT_FILE name and line 0
  * (":0" after the empty FILE symbol of linker-made locals).
  */
+#include "core/symbols/dwarf-scopes.h"
 #include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
@@ -54,6 +55,8 @@ struct srcline_cache {
 	struct elf_func *funcs;
 	size_t nr_funcs;
 	struct hashmap renamed;	/* DIE offset -> ELF name addr2line switched to */
+	struct hashmap twins;	/* function DIE offset -> that of its last twin */
+	struct dwarf_scopes *scopes;	/* the units' scope trees */
 	struct hashmap unit_starts;	/* CU DIE offset -> struct unit_start_rows* */
 	struct cu_range *cu_ranges;	/* without .debug_aranges (clang): CUs by address */
 	size_t nr_cu_ranges;
@@ -211,6 +214,8 @@ static struct srcline_cache *dso__srcline_cache(struct dso *dso)
 	struct srcline_cache *c = xcalloc(1, sizeof(*c));
 
 	c->config = p->config;
+	hashmap_init(&c->twins, sizeof(Dwarf_Off));
+	c->scopes = dwarf_scopes__new();
 	dso__set_cache(dso, &srcline_cache_kind, c);
 	dso__load(dso);
 	/* perf has no source lines for the kernel, vdso or JIT code. */
@@ -284,14 +289,22 @@ static bool same_range(Dwarf_Die *a, Dwarf_Die *b)
 }
 
 /* Of sibling functions with the same range (gas describes each alias of
- * an assembler function), bfd picks the last. */
-static void last_twin(Dwarf_Die *die)
+ * an assembler function), bfd picks the last.  Remembered per DIE: the
+ * search runs over all the siblings that follow. */
+static void last_twin(struct srcline_cache *c, Dwarf_Die *die)
 {
+	Dwarf_Off self = dwarf_dieoffset(die), *twin = hashmap_u64_find(&c->twins, self);
 	Dwarf_Die next = *die;
 
+	if (twin) {
+		dwarf_offdie(dwarf_cu_getdwarf(die->cu), *twin, die);
+		return;
+	}
 	while (dwarf_siblingof(&next, &next) == 0)
 		if (dwarf_tag(&next) == dwarf_tag(die) && same_range(&next, die))
 			*die = next;
+	twin = hashmap_u64_findnew(&c->twins, self, NULL);
+	*twin = dwarf_dieoffset(die);
 }
 
 /* binutils 2.40 takes a DW_FORM_rnglistx range list index (clang's DWARF
@@ -304,36 +317,57 @@ static bool bfd_reads_ranges(Dwarf_Die *die)
 	return !dwarf_attr(die, DW_AT_ranges, &attr) || dwarf_whatform(&attr) != DW_FORM_rnglistx;
 }
 
-/* The functions around vaddr, innermost first, as DIEs (physical nesting). */
-static int function_dies(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
+/* The DIEs around pc, innermost first (physical nesting), as libdw's
+ * dwarf_getscopes() and dwarf_getscopes_die() find them: from the unit's
+ * index, or from libdw where the index leaves the unit to it.  Returns
+ * how many (0: none); the caller frees *owned, libdw's array or NULL. */
+static int scope_chain(struct srcline_cache *c, Dwarf_Die *cu, Dwarf_Addr pc,
+		       const Dwarf_Die **chain, Dwarf_Die **owned)
 {
-	Dwarf_Die *scopes = NULL, *chain = NULL, inner;
-	int n = dwarf_getscopes(cu, pc, &scopes), nr = 0;
+	Dwarf_Die *scopes = NULL, inner;
+	int n = dwarf_scopes__chain(c->scopes, cu, pc, chain);
 
+	*owned = NULL;
+	if (n >= 0)
+		return n;
+	n = dwarf_getscopes(cu, pc, &scopes);
 	if (n <= 0 || !dwarf_offdie(dwarf_cu_getdwarf(cu->cu), dwarf_dieoffset(&scopes[0]), &inner)) {
 		free(scopes);
 		return 0;
 	}
 	free(scopes);
-	n = dwarf_getscopes_die(&inner, &chain);
+	n = dwarf_getscopes_die(&inner, owned);
+	*chain = *owned;
+	return n > 0 ? n : 0;
+}
+
+/* The functions around vaddr, innermost first, as DIEs (physical nesting). */
+static int function_dies(struct srcline_cache *c, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
+			 int max)
+{
+	const Dwarf_Die *chain;
+	Dwarf_Die *owned;
+	int n = scope_chain(c, cu, pc, &chain, &owned), nr = 0;
+
 	for (int i = 0; i < n && nr < max; i++) {
-		int tag = dwarf_tag(&chain[i]);
+		Dwarf_Die die = chain[i];
+		int tag = dwarf_tag(&die);
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
-		if (!bfd_reads_ranges(&chain[i])) {
+		if (!bfd_reads_ranges(&die)) {
 			if (tag == DW_TAG_subprogram)
 				break;
 			continue;
 		}
-		out[nr] = chain[i];
+		out[nr] = die;
 		if (!nr)
-			last_twin(&out[0]);
+			last_twin(c, &out[0]);
 		nr++;
 		if (tag == DW_TAG_subprogram)
 			break;
 	}
-	free(chain);
+	free(owned);
 	return nr;
 }
 
@@ -527,7 +561,7 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 	Dwarf_Line *line = dwfl_line ? dwfl_dwarf_line(dwfl_line, &line_bias) :
 			   cu ? dwarf_getsrc_die(cu, pc - cu_bias) : NULL;
 	Dwarf_Die dies[MAX_INLINE];
-	int nr = cu ? function_dies(cu, pc - cu_bias, dies, MAX_INLINE) : 0;
+	int nr = cu ? function_dies(c, cu, pc - cu_bias, dies, MAX_INLINE) : 0;
 	const struct elf_func *ef = elf_func_at(c, vaddr);
 	bool unmangled = cu && lang_unmangled(cu);
 
@@ -720,6 +754,8 @@ static void srcline_cache__free(void *cache)
 	}
 	hashmap_release(&c->records);
 	hashmap_release(&c->renamed);
+	hashmap_release(&c->twins);
+	dwarf_scopes__delete(c->scopes);
 	for (void **v = NULL; (v = hashmap_next(&c->unit_starts, v));) {
 		struct unit_start_rows *u = *v;
 
