@@ -69,19 +69,12 @@ struct top_opts {
 	struct target target;
 };
 
-/* A drained record waiting for its round to be put in time order. */
-struct pending {
-	uint64_t time;
-	size_t seq, off;
-};
-
 struct top {
 	struct top_opts *o;
 	struct record_session rs;
 	struct record_opts ropts;
 	struct drain_consumer consumer;		/* for the loop and --overwrite's reads */
 	struct machine *machine;
-	const struct perf_event_attr *attr;	/* the events' common layout */
 	struct evsel *sym_evsel;		/* the event shown: the first */
 	int nr_user_events;			/* without the tracking one */
 	struct hist_opts hopts;
@@ -94,11 +87,7 @@ struct top {
 	/* the trace key: the tracepoints' print formats, as a recording's */
 	struct tep_handle *tep;
 	struct trace_seq seq;
-	/* a round's records, copied */
-	unsigned char *buf;
-	size_t buf_len, buf_alloc;
-	struct pending *pending;
-	size_t nr_pending, alloc_pending;
+	struct record_round round;		/* a round's records, copied */
 	uint64_t last_time;			/* newest sample time seen */
 	/* the header's counts since the last refresh, and in all */
 	uint64_t samples, kernel_samples, exact_samples;
@@ -162,64 +151,12 @@ static bool idle_symbol(const struct addr_location *al)
 
 /* --- records ----------------------------------------------------------------- */
 
-static struct evsel *sample_evsel(struct top *t, uint64_t id)
-{
-	if (!(t->attr->sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)))
-		return t->rs.evlist->first;
-	for (size_t i = 0; i < t->rs.nr_ids; i++)
-		if (t->rs.id_map[i].id == id)
-			return t->rs.id_map[i].evsel;
-	return NULL;
-}
-
-/* A sample's layout is its event's (several layouts carry the identifier
- * first); the other records' trailers are alike. */
-static const struct perf_event_attr *record_attr(struct top *t, const struct perf_event_header *rec)
-{
-	struct evsel *evsel;
-	uint64_t id;
-
-	if (rec->type != PERF_RECORD_SAMPLE || !(t->attr->sample_type & PERF_SAMPLE_IDENTIFIER) ||
-	    rec->size < sizeof(*rec) + sizeof(id))
-		return t->attr;
-	memcpy(&id, rec + 1, sizeof(id));
-	evsel = sample_evsel(t, id);
-	return evsel ? &evsel->attr : t->attr;
-}
-
 static int collect(void *ctx, int cpu, const struct perf_event_header *rec)
 {
 	struct top *t = ctx;
-	struct perf_sample sample;
-	const char *err;
-	struct pending *p;
 
-	if (t->nr_pending == t->alloc_pending) {
-		t->alloc_pending = t->alloc_pending ? 2 * t->alloc_pending : 4096;
-		t->pending = xrealloc(t->pending, t->alloc_pending * sizeof(*t->pending));
-	}
-	if (t->buf_len + rec->size > t->buf_alloc) {
-		t->buf_alloc = t->buf_alloc ? 2 * t->buf_alloc : 1 << 20;
-		while (t->buf_len + rec->size > t->buf_alloc)
-			t->buf_alloc *= 2;
-		t->buf = xrealloc(t->buf, t->buf_alloc);
-	}
-	p = &t->pending[t->nr_pending];
-	p->time = perf_sample__parse(record_attr(t, rec), rec, &sample, &err) ? 0 : sample.time;
-	p->seq = t->nr_pending++;
-	p->off = t->buf_len;
-	memcpy(t->buf + t->buf_len, rec, rec->size);
-	t->buf_len += rec->size;
+	record_round__add(&t->round, rec);
 	return 0;
-}
-
-static int pending_cmp(const void *pa, const void *pb)
-{
-	const struct pending *a = pa, *b = pb;
-
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 /* A sample perf would have taken too late: older than a refresh behind the
@@ -343,12 +280,12 @@ static void dispatch(struct top *t, const struct perf_event_header *rec)
 		machine__take_record(t->machine, rec);
 		return;
 	}
-	if (perf_sample__parse(record_attr(t, rec), rec, &sample, &err))
+	if (perf_sample__parse(record_session__attr_of(&t->rs, rec), rec, &sample, &err))
 		return;
-	evsel = sample_evsel(t, sample.id);
+	evsel = record_session__evsel_of_id(&t->rs, sample.id);
 	if (!evsel)
 		return;
-	if ((t->attr->sample_type & PERF_SAMPLE_TIME) && too_late(t, sample.time)) {
+	if ((evsel->attr.sample_type & PERF_SAMPLE_TIME) && too_late(t, sample.time)) {
 		t->drop++;
 		t->drop_total++;
 		return;
@@ -375,12 +312,10 @@ static int round_end(void *ctx, size_t bytes)
 {
 	struct top *t = ctx;
 
-	qsort(t->pending, t->nr_pending, sizeof(*t->pending), pending_cmp);
-	for (size_t i = 0; i < t->nr_pending; i++)
-		dispatch(t, (const struct perf_event_header *)(const void *)(t->buf +
-									    t->pending[i].off));
-	t->nr_pending = 0;
-	t->buf_len = 0;
+	record_round__sort(&t->round);
+	for (size_t i = 0; i < t->round.nr; i++)
+		dispatch(t, record_round__at(&t->round, i));
+	record_round__reset(&t->round);
 	return 0;
 }
 
@@ -709,7 +644,6 @@ static int run(struct top *t, struct evlist *evlist)
 			goto out_close;
 		}
 	}
-	t->attr = &evlist->first->attr;
 	t->sym_evsel = evlist->first;
 	t->machine = machine__new();
 	cc_resolver__init(&t->resolver, t->machine, &t->hopts.cc, &t->strings);
@@ -746,7 +680,7 @@ int cmd_top(int argc, const char **argv)
 {
 	struct top_opts o = { .delay_secs = 2, .children = -1,
 			      .max_stack = callchain_max_stack_default() };
-	struct top t = { .o = &o, .out = stdout };
+	struct top t = { .o = &o, .out = stdout, .round.rs = &t.rs };
 	const struct option opts[] = {
 		OPT_STRING('e', "event", &o.events, "event",
 			   "event to sample (see pcl list); cycles by default"),
@@ -903,8 +837,7 @@ int cmd_top(int argc, const char **argv)
 	callchain_store__exit(&t.store);
 	strset_release(&t.strings);
 	kallsyms_prefetch_end();
-	free(t.buf);
-	free(t.pending);
+	record_round__exit(&t.round);
 out_events:
 	evlist__exit(&evlist);
 	parse_events_error__exit(&perr);
