@@ -79,7 +79,7 @@ struct top {
 	int nr_user_events;			/* without the tracking one */
 	struct hist_opts hopts;
 	struct strset strings;
-	struct callchain_store store;
+	struct callchain_store *store;		/* renewed at every refresh */
 	struct cc_resolver resolver;
 	struct callchain_cursor cursor;
 	struct hists *hists;
@@ -380,6 +380,48 @@ static void print_header(struct top *t)
 	t->lost = t->drop = 0;
 }
 
+/* --- what a long run frees ------------------------------------------------- */
+
+/* The call graphs left after ageing move to a new store, their frames to a
+ * new resolver: the nodes and frames only removed entries and decayed
+ * stacks held go with the old ones (a system-wide run meets new
+ * addresses with every new process). */
+static void renew_callchains(struct top *t)
+{
+	struct callchain_store *store = xmalloc(sizeof(*store));
+	struct cc_resolver resolver;
+
+	callchain_store__init(store);
+	cc_resolver__init_like(&resolver, &t->resolver);
+	hists__move_callchains(t->hists, store, &resolver);
+	callchain_store__exit(t->store);
+	free(t->store);
+	t->store = store;
+	cc_resolver__exit(&t->resolver);
+	t->resolver = resolver;
+}
+
+static void mark_thread(const struct hist_entry *he, void *arg)
+{
+	hashmap_u64_put(arg, (uintptr_t)he->thread, he->thread);
+}
+
+static bool thread_shown(const struct thread *thread, void *arg)
+{
+	return hashmap_u64_get(arg, (uintptr_t)thread) != NULL;
+}
+
+/* Tasks that exited and that no entry names any more go, with their maps. */
+static void prune_threads(struct top *t)
+{
+	struct hashmap shown;
+
+	hashmap_init(&shown, sizeof(void *));
+	hists__for_each_entry(t->hists, mark_thread, &shown);
+	machine__prune_threads(t->machine, thread_shown, &shown);
+	hashmap_release(&shown);
+}
+
 static void refresh(struct top *t)
 {
 	struct report_stdio rs = {
@@ -418,6 +460,9 @@ static void refresh(struct top *t)
 		hists__delete_entries(t->hists);
 	else
 		hists__decay(t->hists, t->o->hide_user, t->o->hide_kernel);
+	if (t->need_cursor)
+		renew_callchains(t);
+	prune_threads(t);
 }
 
 static bool due(const struct timespec *now, const struct timespec *at)
@@ -648,7 +693,7 @@ static int run(struct top *t, struct evlist *evlist)
 	t->machine = machine__new();
 	cc_resolver__init(&t->resolver, t->machine, &t->hopts.cc, &t->strings);
 	t->resolver.max_stack = o->max_stack;
-	t->hists = hists__new(&t->hopts, t->sym_evsel, &t->strings, &t->store);
+	t->hists = hists__new(&t->hopts, t->sym_evsel, &t->strings, t->store);
 	synthesize(t, threads);
 	keys_start(t);
 	/* perf's first screen comes at once, empty */
@@ -832,9 +877,11 @@ int cmd_top(int argc, const char **argv)
 			usage_with_options(top_usage, opts);
 	}
 	t.need_cursor = t.hopts.use_callchain || t.hopts.cumulate || t.hopts.layout.has_parent;
-	callchain_store__init(&t.store);
+	t.store = xmalloc(sizeof(*t.store));
+	callchain_store__init(t.store);
 	ret = run(&t, &evlist);
-	callchain_store__exit(&t.store);
+	callchain_store__exit(t.store);
+	free(t.store);
 	strset_release(&t.strings);
 	kallsyms_prefetch_end();
 	record_round__exit(&t.round);

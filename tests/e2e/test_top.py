@@ -224,3 +224,48 @@ def test_stdin_not_a_terminal_does_not_spin(burner):
     assert not any("Mapped keys" in line for s in screens for line in s)
     # one at the start, one a second for 3 seconds (a loaded machine makes fewer)
     assert 1 <= len(screens) <= 4
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def test_memory_bounded_while_processes_come_and_go():
+    """A system-wide run with call graphs while short processes keep
+    exec'ing: every new process brings new threads, maps and (with ASLR)
+    new stack addresses.  Once the first entries have aged away, what the
+    removed entries, decayed stacks and exited tasks held is freed, so the
+    resident size stays put between two checkpoints counted in screens (a
+    loaded machine makes fewer screens, and fewer samples per screen).
+    page-faults with a period of 1 ages a stack away within a few refreshes."""
+    load = subprocess.Popen(["sh", "-c", "while :; do /bin/true; sh -c 'exit 0'; done"],
+                            stdout=subprocess.DEVNULL)
+    p = subprocess.Popen([PCL, "top", "--stdio", "-a", "-g", "-e", "page-faults", "-c", "1",
+                          "-d", "1", "-E", "20"], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    screens, rss = 0, {}
+    try:
+        deadline = time.monotonic() + 300
+        while screens < 40 and time.monotonic() < deadline:
+            ready, _, _ = select.select([p.stdout], [], [], 1)
+            if ready:
+                chunk = os.read(p.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    break
+                screens += chunk.count(CLEAR.encode())
+                if screens >= 15 and 15 not in rss:
+                    rss[15] = rss_kib(p.pid)
+        rss[40] = rss_kib(p.pid)
+    finally:
+        load.kill()
+        load.wait()
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert screens >= 40, f"only {screens} screens"
+    # before the fix: about twice as much at the second checkpoint
+    assert rss[40] < rss[15] * 1.25, rss

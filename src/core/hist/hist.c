@@ -612,6 +612,32 @@ void hists__decay(struct hists *h, bool zap_user, bool zap_kernel)
 	delete_entries_if(h, decay_entry, &zap);
 }
 
+void hists__move_callchains(struct hists *h, struct callchain_store *to,
+			    struct cc_resolver *frames)
+{
+	size_t off;
+	struct rb_root *root = entry_tree(h, &off);
+
+	memo_release(h);	/* it points at frames */
+	h->store = to;
+	for (struct rb_node *nd = rb_first(root); nd; nd = rb_next(nd)) {
+		struct hist_entry *he = node_entry(nd, off);
+
+		if (he->callchain)
+			he->callchain = callchain_root__copy(to, he->callchain, frames);
+	}
+}
+
+void hists__for_each_entry(struct hists *h, void (*fn)(const struct hist_entry *he, void *arg),
+			   void *arg)
+{
+	size_t off;
+	struct rb_root *root = entry_tree(h, &off);
+
+	for (struct rb_node *nd = rb_first(root); nd; nd = rb_next(nd))
+		fn(node_entry(nd, off), arg);
+}
+
 static bool every_entry(struct hist_entry *he, void *arg)
 {
 	return true;

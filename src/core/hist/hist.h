@@ -254,6 +254,16 @@ const struct hist_entry *hist_entry__hierarchy_next(const struct hist_entry *he)
  * with zap_user or zap_kernel, the user ('.') or kernel ones. */
 void hists__decay(struct hists *h, bool zap_user, bool zap_kernel);
 
+/* perf top between refreshes: every entry's call graph moves to store to,
+ * its frames to frames (see callchain_root__copy()); the old store and
+ * resolver can then go, with what removed entries and decayed stacks held. */
+void hists__move_callchains(struct hists *h, struct callchain_store *to,
+			    struct cc_resolver *frames);
+
+/* Calls fn on every entry (in no particular order). */
+void hists__for_each_entry(struct hists *h, void (*fn)(const struct hist_entry *he, void *arg),
+			   void *arg);
+
 /* perf top -z: every entry goes. */
 void hists__delete_entries(struct hists *h);
 
