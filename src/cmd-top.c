@@ -28,9 +28,11 @@
 
 #include "builtin.h"
 #include "core/data/perf-record.h"
+#include "core/data/sample-filter.h"
 #include "core/data/session.h"
 #include "core/data/trace-data-write.h"
 #include "core/data/trace-data.h"
+#include "core/events/cgroup.h"
 #include "core/events/evsel.h"
 #include "core/events/parse-events.h"
 #include "core/hist/callchain.h"
@@ -54,8 +56,14 @@ static const char *const top_usage[] = { "pcl top [<options>]", NULL };
 #define HEADER_LINES 5
 
 struct top_opts {
-	const char *events, *sort_order, *field_order, *call_graph, *percent_limit, *freq;
+	const char *sort_order, *field_order, *call_graph, *percent_limit, *freq;
 	const char *column_widths, *percentage;
+	const char *comms, *dsos, *syms;	/* --comms, --dsos, --symbols */
+	const char *vmlinux;		/* -k: checked, the kernel's symbols stay kallsyms' */
+	const char *sym_annotate;	/* --sym-annotate, the 's' key */
+	int count_filter;		/* -f: perf 6.1 only shows it in the key menu */
+	bool dump_symtab;		/* -D: the DSOs and their symbols when 'q' quits */
+	bool hierarchy, group;
 	int delay_secs;
 	int entries;			/* -E: 0 from the terminal's rows */
 	int max_stack;
@@ -71,6 +79,11 @@ struct top_opts {
 
 struct top {
 	struct top_opts *o;
+	struct evlist evlist;			/* -e's events as they come, then top's */
+	/* -G: the n-th name is the n-th event's cgroup (as record's -G) */
+	char **cgroup_names;
+	int nr_cgroup_names, nr_cgroup_slots;
+	struct sample_filter filter;		/* --comms, --dsos, --symbols */
 	struct record_session rs;
 	struct record_opts ropts;
 	struct drain_consumer consumer;		/* for the loop and --overwrite's reads */
@@ -235,6 +248,9 @@ static void add_sample(struct top *t, struct evsel *evsel, const struct perf_sam
 	if (idle_symbol(&al) || evsel != t->sym_evsel)
 		return;
 	hs = hist_sample__resolved(thread, &al, sample, &t->strings);
+	hs.filtered = (sample_filter__thread(&t->filter, thread) ? HIST_FILTER_THREAD : 0) |
+		      (sample_filter__dso(&t->filter, &al) ? HIST_FILTER_DSO : 0) |
+		      (sample_filter__symbol(&t->filter, &al) ? HIST_FILTER_SYMBOL : 0);
 	hs.weight = sample->weight;
 	hs.map_size = al.map ? al.map->end - al.map->start : 0;
 	if (t->tep && evsel->attr.type == PERF_TYPE_TRACEPOINT)
@@ -721,14 +737,125 @@ out:
 	return err;
 }
 
+/* --- options that act as they come ------------------------------------------- */
+
+static const struct option *top_options;	/* for the callbacks' usage messages */
+
+static void option_usage(const char *name, bool is_short)
+{
+	parse_options_usage(top_usage, top_options, name, is_short);
+	exit(PCL_EXIT_USAGE);
+}
+
+/* -e: parsed at once, so that -G knows the events before it */
+static int event_opt(const struct option *opt, const char *arg, bool unset)
+{
+	struct top *t = opt->value;
+	struct parse_events_error perr = { .idx = -1 };
+
+	if (parse_events(&t->evlist, arg, &perr)) {
+		parse_events_error__print(&perr, arg);
+		parse_events_error__exit(&perr);
+		exit(PCL_EXIT_USAGE);
+	}
+	parse_events_error__exit(&perr);
+	return 0;
+}
+
+/* -G: the n-th name given (over every -G) is the n-th event's cgroup; the
+ * first name alone goes to every event defined so far. */
+static int cgroup_opt(const struct option *opt, const char *arg, bool unset)
+{
+	struct top *t = opt->value;
+	int nr_events = t->evlist.nr_entries;
+	const char *p = arg;
+
+	if (!nr_events) {
+		fprintf(stderr, "must define events before cgroups\n");
+		option_usage("G", true);
+	}
+	t->cgroup_names = xrealloc(t->cgroup_names, (size_t)nr_events * sizeof(char *));
+	for (int i = t->nr_cgroup_slots; i < nr_events; i++)
+		t->cgroup_names[i] = NULL;
+	t->nr_cgroup_slots = nr_events;
+	for (;;) {
+		const char *end = strchrnul(p, ',');
+
+		if (t->nr_cgroup_names == nr_events)	/* more names than events */
+			option_usage("G", true);
+		free(t->cgroup_names[t->nr_cgroup_names]);
+		t->cgroup_names[t->nr_cgroup_names++] = xstrndup(p, (size_t)(end - p));
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	for (int i = 1; t->nr_cgroup_names == 1 && i < nr_events; i++) {
+		free(t->cgroup_names[i]);
+		t->cgroup_names[i] = xstrdup(t->cgroup_names[0]);
+	}
+	return 0;
+}
+
+static int branch_any_opt(const struct option *opt, const char *arg, bool unset)
+{
+	struct top *t = opt->value;
+
+	t->ropts.branch_sample_type = unset ? 0 : PERF_SAMPLE_BRANCH_ANY;
+	return 0;
+}
+
+static int branch_filter_opt(const struct option *opt, const char *arg, bool unset)
+{
+	struct top *t = opt->value;
+	char buf[128];
+	const char *msg;
+
+	if (unset) {
+		t->ropts.branch_sample_type = 0;
+		return 0;
+	}
+	if (!record_opts__parse_branch_filter(&t->ropts, arg, buf, sizeof(buf), &msg))
+		return 0;
+	fprintf(stderr, "%s\n", msg);
+	option_usage("j", true);
+	return -1;
+}
+
+/* -G's names on the events, as record attaches them.  Returns 0, or
+ * perf's status after its complaint. */
+static int attach_cgroups(struct top *t)
+{
+	char *bad_path;
+
+	if (!t->nr_cgroup_names)
+		return 0;
+	if (!t->ropts.target.system_wide && !t->ropts.target.cpu_list) {
+		fprintf(stderr, "  Error: cgroup monitoring only available in system-wide mode\n");
+		usage_with_options_msg(top_usage, top_options);
+		return PCL_EXIT_USAGE;
+	}
+	/* events defined after the last -G get none */
+	t->cgroup_names = xrealloc(t->cgroup_names, (size_t)t->evlist.nr_entries * sizeof(char *));
+	for (int i = t->nr_cgroup_slots; i < t->evlist.nr_entries; i++)
+		t->cgroup_names[i] = NULL;
+	t->nr_cgroup_slots = t->evlist.nr_entries;
+	if (evlist__attach_cgroups(&t->evlist, t->cgroup_names, t->nr_cgroup_slots, &bad_path)) {
+		fprintf(stderr, "no access to cgroup %s\n", bad_path);
+		free(bad_path);
+		parse_options_usage(top_usage, top_options, "G", true);
+		return PCL_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int cmd_top(int argc, const char **argv)
 {
 	struct top_opts o = { .delay_secs = 2, .children = -1,
 			      .max_stack = callchain_max_stack_default() };
 	struct top t = { .o = &o, .out = stdout, .round.rs = &t.rs };
 	const struct option opts[] = {
-		OPT_STRING('e', "event", &o.events, "event",
-			   "event to sample (see pcl list); cycles by default"),
+		OPT_CALLBACK('e', "event", &t, "event",
+			     "event to sample (see pcl list); cycles by default", event_opt),
 		OPT_U64('c', "count", &o.count, "sample every n events"),
 		OPT_STRING('F', "freq", &o.freq, "freq or 'max'", "sample at this frequency"),
 		OPT_STRING('p', "pid", &o.target.pid, "pid", "profile these processes"),
@@ -773,23 +900,49 @@ int cmd_top(int argc, const char **argv)
 		OPT_BOOLEAN(0, "no-bpf-event", &o.no_bpf_event, "accepted: pcl has no BPF events"),
 		OPT_BOOLEAN(0, "stdio", &o.stdio, "print text (the only interface for now)"),
 		OPT_BOOLEAN(0, "tui", &o.tui, "the full-screen browser (for now text too)"),
+		OPT_STRING(0, "comms", &o.comms, "comm[,comm...]",
+			   "only consider symbols in these comms"),
+		OPT_STRING(0, "dsos", &o.dsos, "dso[,dso...]", "only consider symbols in these dsos"),
+		OPT_STRING(0, "symbols", &o.syms, "symbol[,symbol...]",
+			   "only consider these symbols"),
+		OPT_INTEGER('f', "count-filter", &o.count_filter,
+			    "only display functions with more events than this"),
+		OPT_BOOLEAN(0, "hierarchy", &o.hierarchy, "Show entries in a hierarchy"),
+		OPT_BOOLEAN(0, "group", &o.group, "put the counters into a counter group"),
+		OPT_CALLBACK('G', "cgroup", &t, "name", "monitor event in cgroup name only",
+			     cgroup_opt),
+		OPT_CALLBACK_NOOPT('b', "branch-any", &t, "sample any taken branches",
+				   branch_any_opt),
+		OPT_CALLBACK('j', "branch-filter", &t, "branch filter mask",
+			     "branch stack filter modes", branch_filter_opt),
+		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
+		OPT_BOOLEAN('D', "dump-symtab", &o.dump_symtab,
+			    "dump the symbol table used for profiling"),
+		OPT_STRING(0, "sym-annotate", &o.sym_annotate, "symbol name", "Annotate this symbol"),
 		OPT_STRING(0, "timeout", &o.timeout, "seconds",
 			   "stop after this long (pcl's own: perf stops on ^C)"),
 		OPT_END(),
 	};
-	struct evlist evlist;
 	struct parse_events_error perr = { .idx = -1 };
 	struct sort_setup ss = { 0 };
+	const char *only[HISTC_NR_COLS] = { NULL };
 	char *err_msg = NULL;
 	bool tracepoints_only = true;
 	int ret = PCL_EXIT_USAGE;
 
+	top_options = opts;
+	evlist__init(&t.evlist);
+	record_opts__init(&t.ropts);
 	argc = parse_options(argc, argv, opts, top_usage, 0);
 	if (argc)
 		usage_with_options(top_usage, opts);
 	if (o.delay_secs < 1)	/* perf's floor */
 		o.delay_secs = 1;
-	record_opts__init(&t.ropts);
+	if (o.vmlinux && access(o.vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", o.vmlinux);
+		ret = PCL_EXIT_EINVAL;
+		goto out_events;
+	}
 	t.ropts.target = o.target;
 	if (!o.target.pid && !o.target.tid && !o.target.uid_str && !o.target.cpu_list)
 		t.ropts.target.system_wide = true;
@@ -802,11 +955,11 @@ int cmd_top(int argc, const char **argv)
 	if (t.ropts.target.uid_str && target__parse_uid(&t.ropts.target) < 0) {
 		fprintf(stderr, "Invalid User: %s", t.ropts.target.uid_str);
 		ret = PCL_EXIT_FAILURE;
-		goto out_opts;
+		goto out_events;
 	}
 	if (parse_freq(&o, &t.ropts) < 0) {
 		fprintf(stderr, "invalid frequency: %s\n", o.freq);
-		goto out_opts;
+		goto out_events;
 	}
 	if (o.count) {
 		t.ropts.interval = o.count;
@@ -823,7 +976,7 @@ int cmd_top(int argc, const char **argv)
 	if (o.callgraph_fp)
 		t.ropts.call_graph = CALLGRAPH_FP;
 	if (o.call_graph && parse_call_graph(&t, o.call_graph) < 0)
-		goto out_opts;
+		goto out_events;
 	if (t.ropts.call_graph != CALLGRAPH_NONE && t.hopts.cc.mode != CHAIN_NONE)
 		t.hopts.use_callchain = true;
 	if (o.percent_limit) {
@@ -832,17 +985,21 @@ int cmd_top(int argc, const char **argv)
 		t.hopts.percent_limit = strtod(o.percent_limit, &end);
 		if (*end) {
 			usage_with_options(top_usage, opts);
-			goto out_opts;
+			goto out_events;
 		}
 	}
 
-	evlist__init(&evlist);
-	if (parse_events(&evlist, o.events ? o.events : "cycles:P", &perr)) {
-		parse_events_error__print(&perr, o.events ? o.events : "cycles:P");
+	if (!t.evlist.nr_entries && parse_events(&t.evlist, "cycles:P", &perr)) {
+		parse_events_error__print(&perr, "cycles:P");
 		goto out_events;
 	}
-	t.nr_user_events = evlist.nr_entries;
-	evlist__for_each(&evlist, e)
+	ret = attach_cgroups(&t);
+	if (ret)
+		goto out_events;
+	ret = PCL_EXIT_USAGE;
+	t.ropts.group = o.group;
+	t.nr_user_events = t.evlist.nr_entries;
+	evlist__for_each(&t.evlist, e)
 		if (e->attr.type != PERF_TYPE_TRACEPOINT)
 			tracepoints_only = false;
 
@@ -879,15 +1036,30 @@ int cmd_top(int argc, const char **argv)
 	t.need_cursor = t.hopts.use_callchain || t.hopts.cumulate || t.hopts.layout.has_parent;
 	t.store = xmalloc(sizeof(*t.store));
 	callchain_store__init(t.store);
-	ret = run(&t, &evlist);
+	sample_filter__add_names(&t.filter, &(struct sample_filter_names){
+		o.comms, o.dsos, o.syms, NULL, NULL });
+	t.hopts.dso_filter = t.filter.dsos.n > 0;
+	t.hopts.thread_filter = t.filter.comms.n > 0;
+	t.hopts.sym_filter = t.filter.syms.n > 0;
+	/* a filter of one name leaves its column nothing to say (perf's elide) */
+	only[HISTC_SYMBOL] = t.filter.syms.n == 1 ? t.filter.syms.v[0] : NULL;
+	only[HISTC_DSO] = t.filter.dsos.n == 1 ? t.filter.dsos.v[0] : NULL;
+	only[HISTC_COMM] = t.filter.comms.n == 1 ? t.filter.comms.v[0] : NULL;
+	if (!o.hierarchy)
+		hist_layout__elide(&t.hopts.layout, only);
+	ret = run(&t, &t.evlist);
 	callchain_store__exit(t.store);
 	free(t.store);
 	strset_release(&t.strings);
 	kallsyms_prefetch_end();
 	record_round__exit(&t.round);
+	sample_filter__exit(&t.filter);
 out_events:
-	evlist__exit(&evlist);
+	evlist__release_cgroups(&t.evlist);
+	evlist__exit(&t.evlist);
 	parse_events_error__exit(&perr);
-out_opts:
+	for (int i = 0; i < t.nr_cgroup_slots; i++)
+		free(t.cgroup_names[i]);
+	free(t.cgroup_names);
 	return ret;
 }

@@ -650,10 +650,15 @@ void hists__delete_entries(struct hists *h)
 
 void hists__recalc_col_len(struct hists *h, size_t max_rows)
 {
+	size_t rows = 0;
+
 	memset(h->col_len, 0, sizeof(h->col_len));
-	for (size_t i = 0; i < h->nr_sorted && i < max_rows; i++)
-		if (!h->sorted[i]->filtered)
+	/* the rows shown: hidden entries (--comms, --dsos ...) take none */
+	for (size_t i = 0; i < h->nr_sorted && rows < max_rows; i++)
+		if (!h->sorted[i]->filtered) {
 			hists__calc_col_len(h, h->sorted[i]);
+			rows++;
+		}
 }
 
 /* --- groups --------------------------------------------------------------- */
