@@ -11,6 +11,7 @@
  * Keys are read only from a terminal: with stdin not one, perf 6.1 takes
  * every end of file for a key and floods its key menu; pcl ignores stdin.
  */
+#include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -95,7 +96,8 @@ struct top {
 	struct callchain_store *store;		/* renewed at every refresh */
 	struct cc_resolver resolver;
 	struct callchain_cursor cursor;
-	struct hists *hists;
+	struct hists **hists;			/* by event index, the tracking one left out */
+	struct hist_opts view_opts;		/* --hierarchy: the levels shown */
 	bool need_cursor;
 	/* the trace key: the tracepoints' print formats, as a recording's */
 	struct tep_handle *tep;
@@ -111,7 +113,11 @@ struct top {
 	bool refreshed;
 	/* the keys, from a terminal only */
 	bool keys;
-	struct termios saved_tty;
+	struct termios saved_tty, raw_tty;
+	enum { KEYS_IDLE, KEYS_MENU, KEYS_LINE } key_state;
+	int prompt_key;				/* the key whose line is being read */
+	int annotate_min_pcnt;			/* 'F' */
+	char *sym_annotate_owned;		/* the 's' key's answer */
 	bool quit;
 	FILE *out;
 };
@@ -245,7 +251,7 @@ static void add_sample(struct top *t, struct evsel *evsel, const struct perf_sam
 	thread = sample_thread(t, (pid_t)sample->pid, (pid_t)sample->tid);
 	memset(&al, 0, sizeof(al));
 	machine__resolve(t->machine, thread, sample->cpumode, sample->ip, &al);
-	if (idle_symbol(&al) || evsel != t->sym_evsel)
+	if (idle_symbol(&al) || evsel->idx >= t->nr_user_events)
 		return;
 	hs = hist_sample__resolved(thread, &al, sample, &t->strings);
 	hs.filtered = (sample_filter__thread(&t->filter, thread) ? HIST_FILTER_THREAD : 0) |
@@ -259,7 +265,7 @@ static void add_sample(struct top *t, struct evsel *evsel, const struct perf_sam
 		callchain_cursor__resolve(&t->cursor, &t->resolver, thread, &evsel->attr, sample);
 		hs.cursor = &t->cursor;
 	}
-	hists__add_sample(t->hists, &hs);
+	hists__add_sample(t->hists[evsel->idx], &hs);
 }
 
 static void dispatch(struct top *t, const struct perf_event_header *rec)
@@ -409,7 +415,8 @@ static void renew_callchains(struct top *t)
 
 	callchain_store__init(store);
 	cc_resolver__init_like(&resolver, &t->resolver);
-	hists__move_callchains(t->hists, store, &resolver);
+	for (int i = 0; i < t->nr_user_events; i++)
+		hists__move_callchains(t->hists[i], store, &resolver);
 	callchain_store__exit(t->store);
 	free(t->store);
 	t->store = store;
@@ -433,9 +440,47 @@ static void prune_threads(struct top *t)
 	struct hashmap shown;
 
 	hashmap_init(&shown, sizeof(void *));
-	hists__for_each_entry(t->hists, mark_thread, &shown);
+	for (int i = 0; i < t->nr_user_events; i++)
+		hists__for_each_entry(t->hists[i], mark_thread, &shown);
 	machine__prune_threads(t->machine, thread_shown, &shown);
 	hashmap_release(&shown);
+}
+
+/* -E, else what the terminal's rows leave (perf's print_entries). */
+static int print_entries(const struct top *t)
+{
+	int rows, cols;
+
+	if (t->o->entries)
+		return t->o->entries;
+	term_size(&rows, &cols);
+	return rows - HEADER_LINES;
+}
+
+/* The histogram of the event shown, sorted for output: --group links the
+ * members' entries to the leader's, --hierarchy shows a view of levels
+ * (the caller deletes it) over the flat entries, which keep ageing. */
+static struct hists *sort_hists(struct top *t)
+{
+	struct hists *h = t->hists[t->sym_evsel->idx], *view;
+
+	if (t->hopts.event_group && h->nr_members > 1) {
+		for (int i = 0; i < h->nr_members - 1; i++) {
+			hists__collapse(h->members[i]);
+			hists__output_resort(h->members[i]);
+		}
+		hists__collapse(h);
+		for (int i = 0; i < h->nr_members - 1; i++)
+			hists__link_group(h, h->members[i], i + 1);
+	}
+	if (!t->o->hierarchy) {
+		hists__output_resort(h);
+		return h;
+	}
+	view = hists__new(&t->view_opts, h->evsel, &t->strings, t->store);
+	hists__hierarchy_view(view, h);
+	hists__output_resort(view);
+	return view;
 }
 
 static void refresh(struct top *t)
@@ -446,6 +491,7 @@ static void refresh(struct top *t)
 	};
 	int rows, cols, printed = 0;
 	size_t max_rows;
+	struct hists *shown;
 
 	term_size(&rows, &cols);
 	fputs(CONSOLE_CLEAR "\n", t->out);
@@ -461,21 +507,25 @@ static void refresh(struct top *t)
 			t->hopts.color ? "\033[m" : "");
 		printed++;
 	}
-	max_rows = (size_t)((t->o->entries ? t->o->entries : rows - HEADER_LINES) - printed);
-	hists__output_resort(t->hists);
-	if ((int)max_rows > 0)
-		hists__recalc_col_len(t->hists, max_rows);
+	max_rows = (size_t)(print_entries(t) - printed);
+	shown = sort_hists(t);
+	if ((int)max_rows > 0 && !t->o->hierarchy)	/* a view's widths are its levels' */
+		hists__recalc_col_len(shown, max_rows);
 	fputc('\n', t->out);
 	rs.max_rows = (int)max_rows > 0 ? max_rows : 0;
 	rs.max_width = cols - 2;
 	if ((int)max_rows > 0)
-		report_stdio__hists(t->out, t->hists, &rs, false);
+		report_stdio__hists(t->out, shown, &rs, false);
 	fflush(t->out);
+	if (shown != t->hists[t->sym_evsel->idx])
+		hists__delete(shown);
 	/* what the next refresh shows: the samples to come and 7/8 of these */
-	if (t->o->zero)
-		hists__delete_entries(t->hists);
-	else
-		hists__decay(t->hists, t->o->hide_user, t->o->hide_kernel);
+	for (int i = 0; i < t->nr_user_events; i++) {
+		if (t->o->zero)
+			hists__delete_entries(t->hists[i]);
+		else
+			hists__decay(t->hists[i], t->o->hide_user, t->o->hide_kernel);
+	}
 	if (t->need_cursor)
 		renew_callchains(t);
 	prune_threads(t);
@@ -486,33 +536,230 @@ static bool due(const struct timespec *now, const struct timespec *at)
 	return now->tv_sec > at->tv_sec || (now->tv_sec == at->tv_sec && now->tv_nsec >= at->tv_nsec);
 }
 
-/* perf top's keys that make sense in a stream of text: q quits, z zeroes,
- * K and U hide the kernel's or user space's entries; the others are
- * ignored. */
-static void read_keys(struct top *t)
+/* -D, when 'q' quits: every DSO and the symbols it loaded, in perf's words. */
+static void dump_dso(struct dso *dso, void *arg)
 {
-	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-	unsigned char c;
+	FILE *fp = arg;
+	const struct symbol *syms;
+	bool loaded;
+	size_t nr = dso__loaded_symbols(dso, &syms, &loaded);
 
-	while (poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN) && read(STDIN_FILENO, &c, 1) == 1) {
-		switch (c) {
-		case 'q':
-		case 'Q':
-			t->quit = true;
-			break;
-		case 'z':
-			t->o->zero = !t->o->zero;
-			break;
-		case 'K':
-			t->o->hide_kernel = !t->o->hide_kernel;
-			break;
-		case 'U':
-			t->o->hide_user = !t->o->hide_user;
-			break;
-		default:
+	fprintf(fp, "dso: %s (", dso->short_name);
+	if (strcmp(dso->short_name, dso->long_name))
+		fprintf(fp, "%s, ", dso->long_name);
+	fprintf(fp, "%sloaded, ", loaded ? "" : "NOT ");
+	for (int i = 0; i < dso->build_id_size; i++)
+		fprintf(fp, "%02x", dso->build_id[i]);
+	fputs(")\n", fp);
+	for (size_t i = 0; i < nr; i++)
+		fprintf(fp, " %" PRIx64 "-%" PRIx64 " %c %s\n", syms[i].start, syms[i].end,
+			syms[i].binding == STB_GLOBAL ? 'g' : syms[i].binding == STB_LOCAL ? 'l' : 'w',
+			syms[i].name);
+}
+
+static void dump_symtab(struct top *t)
+{
+	machine__for_each_dso(t->machine, dump_dso, stderr);
+}
+
+/* --- keys (perf top --stdio's, from a terminal only) --------------------------- */
+
+static bool key_mapped(const struct top *t, int c)
+{
+	if (c == 'E')
+		return t->nr_user_events > 1;
+	return c > 0 && strchr("defzqQKUFsS", c) != NULL;
+}
+
+static void print_mapped_keys(struct top *t)
+{
+	FILE *out = t->out;
+
+	fputs("\nMapped keys:\n", out);
+	fprintf(out, "\t[d]     display refresh delay.             \t(%d)\n", t->o->delay_secs);
+	fprintf(out, "\t[e]     display entries (lines).           \t(%d)\n", print_entries(t));
+	if (t->nr_user_events > 1)
+		fprintf(out, "\t[E]     active event counter.              \t(%s)\n",
+			t->sym_evsel->name);
+	fprintf(out, "\t[f]     profile display filter (count).    \t(%d)\n", t->o->count_filter);
+	fprintf(out, "\t[F]     annotate display filter (percent). \t(%d%%)\n",
+		t->annotate_min_pcnt);
+	fprintf(out, "\t[s]     annotate symbol.                   \t(%s)\n",
+		t->o->sym_annotate ? t->o->sym_annotate : "NULL");
+	fputs("\t[S]     stop annotation.\n", out);
+	fprintf(out, "\t[K]     hide kernel symbols.             \t(%s)\n",
+		t->o->hide_kernel ? "yes" : "no");
+	fprintf(out, "\t[U]     hide user symbols.               \t(%s)\n",
+		t->o->hide_user ? "yes" : "no");
+	fprintf(out, "\t[z]     toggle sample zeroing.             \t(%d)\n", t->o->zero ? 1 : 0);
+	fputs("\t[qQ]    quit.\n", out);
+}
+
+/* A prompt's answer is read as a line, echoed, as perf reads it. */
+static void prompt(struct top *t, int key, const char *msg)
+{
+	fprintf(t->out, "\n%s: ", msg);
+	fflush(t->out);
+	tcsetattr(STDIN_FILENO, TCSANOW, &t->saved_tty);
+	t->key_state = KEYS_LINE;
+	t->prompt_key = key;
+}
+
+/* perf's integers: digits only, else nothing changes. */
+static bool parse_digits(const char *line, int *v)
+{
+	if (!*line || strspn(line, "0123456789") != strlen(line))
+		return false;
+	*v = (int)strtoul(line, NULL, 10);
+	return true;
+}
+
+/* The symbol of an entry of the event shown, by name, or NULL. */
+static struct symbol *active_symbol(struct top *t, const char *name)
+{
+	struct hists *h = t->hists[t->sym_evsel->idx];
+
+	for (size_t i = 0; i < h->nr_sorted; i++)
+		if (h->sorted[i]->sym && !strcmp(h->sorted[i]->sym->name, name))
+			return h->sorted[i]->sym;
+	return NULL;
+}
+
+static void answer(struct top *t, char *line)
+{
+	int v;
+
+	line[strcspn(line, "\n")] = '\0';
+	switch (t->prompt_key) {
+	case 'd':
+		if (parse_digits(line, &v))
+			t->o->delay_secs = v < 1 ? 1 : v;
+		break;
+	case 'e':
+		if (parse_digits(line, &v))
+			t->o->entries = v;
+		break;
+	case 'f':
+		if (parse_digits(line, &v))
+			t->o->count_filter = v;
+		break;
+	case 'F':
+		if (parse_digits(line, &v) && v <= 100)
+			t->annotate_min_pcnt = v;
+		break;
+	case 'E':
+		v = 0;
+		parse_digits(line, &v);
+		if (v >= t->nr_user_events) {
+			t->sym_evsel = t->rs.evlist->first;
+			fprintf(stderr, "Sorry, no such event, using %s.\n", t->sym_evsel->name);
 			break;
 		}
+		evlist__for_each(t->rs.evlist, e)
+			if (e->idx == v)
+				t->sym_evsel = e;
+		break;
+	case 's':
+		if (!active_symbol(t, line)) {
+			fprintf(stderr, "Sorry, %s is not active.\n", line);
+			break;
+		}
+		free(t->sym_annotate_owned);
+		t->o->sym_annotate = t->sym_annotate_owned = xstrdup(line);
+		break;
 	}
+}
+
+/* A mapped key's action; the ones asking for a number or a name prompt. */
+static void handle_key(struct top *t, int c)
+{
+	switch (c) {
+	case 'd':
+		prompt(t, c, "Enter display delay");
+		break;
+	case 'e':
+		prompt(t, c, "Enter display entries (lines)");
+		break;
+	case 'E':
+		fputs("\nAvailable events:", stderr);
+		evlist__for_each(t->rs.evlist, e)
+			if (e->idx < t->nr_user_events)
+				fprintf(stderr, "\n\t%d %s", e->idx, e->name);
+		prompt(t, c, "Enter details event counter");
+		break;
+	case 'f':
+		prompt(t, c, "Enter display event count filter");
+		break;
+	case 'F':
+		prompt(t, c, "Enter details display event filter (percent)");
+		break;
+	case 's':
+		prompt(t, c, "Enter details symbol");
+		break;
+	case 'S':
+		t->o->sym_annotate = NULL;
+		break;
+	case 'K':
+		t->o->hide_kernel = !t->o->hide_kernel;
+		break;
+	case 'U':
+		t->o->hide_user = !t->o->hide_user;
+		break;
+	case 'z':
+		t->o->zero = !t->o->zero;
+		break;
+	case 'q':
+	case 'Q':
+		fputs("exiting.\n", t->out);
+		if (t->o->dump_symtab)
+			dump_symtab(t);
+		t->quit = true;
+		break;
+	}
+}
+
+/* Reads what the terminal has without waiting.  Another key than perf's
+ * opens its menu, which waits for a selection: meanwhile the rings are
+ * still drained but the screen stays.  Returns true when the screen is
+ * to be drawn again now (perf redraws after every key). */
+static bool read_keys(struct top *t)
+{
+	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	bool redraw = false;
+
+	while (!t->quit && poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN)) {
+		if (t->key_state == KEYS_LINE) {
+			char line[256];
+			ssize_t n = read(STDIN_FILENO, line, sizeof(line) - 1);
+
+			tcsetattr(STDIN_FILENO, TCSANOW, &t->raw_tty);
+			t->key_state = KEYS_IDLE;
+			if (n <= 0)
+				break;
+			line[n] = '\0';
+			answer(t, line);
+			redraw = true;
+			continue;
+		}
+		unsigned char c;
+
+		if (read(STDIN_FILENO, &c, 1) != 1)
+			break;
+		if (key_mapped(t, c)) {
+			t->key_state = KEYS_IDLE;
+			handle_key(t, c);
+		} else if (t->key_state == KEYS_MENU) {
+			t->key_state = KEYS_IDLE;	/* an unmapped key: back to the table */
+		} else {
+			print_mapped_keys(t);
+			fputs("\nEnter selection, or unmapped key to continue: ", t->out);
+			fflush(t->out);
+			t->key_state = KEYS_MENU;
+			continue;
+		}
+		redraw = t->key_state == KEYS_IDLE;
+	}
+	return redraw;
 }
 
 static int tick(void *ctx, bool stopping)
@@ -520,14 +767,18 @@ static int tick(void *ctx, bool stopping)
 	struct top *t = ctx;
 	struct timespec now;
 
+	bool redraw = false;
+
 	if (stopping)
 		return 1;
 	if (t->keys)
-		read_keys(t);
+		redraw = read_keys(t);
 	if (t->quit)
 		return 1;
+	if (t->key_state != KEYS_IDLE)	/* the menu or a prompt is on the screen */
+		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (t->refreshed && !due(&now, &t->next_refresh))
+	if (t->refreshed && !redraw && !due(&now, &t->next_refresh))
 		return 0;
 	/* --overwrite: the rings keep the newest records; read them now */
 	if (t->ropts.overwrite && t->refreshed)
@@ -660,6 +911,7 @@ static void keys_start(struct top *t)
 	raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
 	raw.c_cc[VMIN] = 0;
 	raw.c_cc[VTIME] = 0;
+	t->raw_tty = raw;
 	t->keys = !tcsetattr(STDIN_FILENO, TCSANOW, &raw);
 }
 
@@ -667,6 +919,20 @@ static void keys_stop(struct top *t)
 {
 	if (t->keys)
 		tcsetattr(STDIN_FILENO, TCSAFLUSH, &t->saved_tty);
+}
+
+/* --group: the other events' histograms are the first one's members, so
+ * that its entries have room for their pairs from the start. */
+static void link_members(struct top *t)
+{
+	struct hists *leader = t->hists[0];
+
+	leader->members = xcalloc((size_t)t->nr_user_events - 1, sizeof(*leader->members));
+	for (int i = 1; i < t->nr_user_events; i++) {
+		leader->members[i - 1] = t->hists[i];
+		t->hists[i]->leader = leader;
+	}
+	leader->nr_members = t->nr_user_events;
 }
 
 static int run(struct top *t, struct evlist *evlist)
@@ -709,7 +975,12 @@ static int run(struct top *t, struct evlist *evlist)
 	t->machine = machine__new();
 	cc_resolver__init(&t->resolver, t->machine, &t->hopts.cc, &t->strings);
 	t->resolver.max_stack = o->max_stack;
-	t->hists = hists__new(&t->hopts, t->sym_evsel, &t->strings, t->store);
+	t->hists = xcalloc((size_t)t->nr_user_events, sizeof(*t->hists));
+	evlist__for_each(evlist, e)
+		if (e->idx < t->nr_user_events)
+			t->hists[e->idx] = hists__new(&t->hopts, e, &t->strings, t->store);
+	if (t->hopts.event_group)
+		link_members(t);
 	synthesize(t, threads);
 	keys_start(t);
 	/* perf's first screen comes at once, empty */
@@ -721,7 +992,9 @@ static int run(struct top *t, struct evlist *evlist)
 	err = drain__run(&t->rs.drain, &t->consumer);
 	keys_stop(t);
 	err = err ? PCL_EXIT_FAILURE : 0;
-	hists__delete(t->hists);
+	for (int i = 0; i < t->nr_user_events; i++)
+		hists__delete(t->hists[i]);
+	free(t->hists);
 	callchain_cursor__exit(&t->cursor);
 	cc_resolver__exit(&t->resolver);
 	machine__delete(t->machine);
@@ -850,9 +1123,9 @@ static int attach_cgroups(struct top *t)
 
 int cmd_top(int argc, const char **argv)
 {
-	struct top_opts o = { .delay_secs = 2, .children = -1,
+	struct top_opts o = { .delay_secs = 2, .children = -1, .count_filter = 5,
 			      .max_stack = callchain_max_stack_default() };
-	struct top t = { .o = &o, .out = stdout, .round.rs = &t.rs };
+	struct top t = { .o = &o, .out = stdout, .round.rs = &t.rs, .annotate_min_pcnt = 5 };
 	const struct option opts[] = {
 		OPT_CALLBACK('e', "event", &t, "event",
 			     "event to sample (see pcl list); cycles by default", event_opt),
@@ -1005,7 +1278,12 @@ int cmd_top(int argc, const char **argv)
 
 	/* the histogram: report's, with top's default keys and no headers */
 	t.hopts.color = percent_color_mode(NULL);
-	t.hopts.cumulate = o.children != 0 && t.hopts.use_callchain;
+	if (o.hierarchy && o.field_order) {
+		fputs("Error: --hierarchy and --fields options cannot be used together\n", stderr);
+		parse_options_usage(NULL, opts, "hierarchy", false);
+		goto out_events;
+	}
+	t.hopts.cumulate = o.children != 0 && t.hopts.use_callchain && !o.hierarchy;
 	if (t.hopts.cumulate && !t.hopts.cc.order_set)
 		t.hopts.cc.order = ORDER_CALLER;
 	/* --fields alone sorts by its own keys, as report's does */
@@ -1047,6 +1325,19 @@ int cmd_top(int argc, const char **argv)
 	only[HISTC_COMM] = t.filter.comms.n == 1 ? t.filter.comms.v[0] : NULL;
 	if (!o.hierarchy)
 		hist_layout__elide(&t.hopts.layout, only);
+	t.hopts.event_group = o.group && t.nr_user_events > 1;
+	if (o.hierarchy) {
+		/* the entries stay flat; each refresh shows a view of them by level */
+		t.view_opts = t.hopts;
+		memset(&t.view_opts.layout, 0, sizeof(t.view_opts.layout));
+		ss.hierarchy = true;
+		if (hist_layout__setup(&t.view_opts.layout, &ss, &err_msg) < 0) {
+			fprintf(stderr, "%s\n", err_msg);
+			free(err_msg);
+			goto out_events;
+		}
+		hist_layout__cancel_cumulate(&t.view_opts.layout);
+	}
 	ret = run(&t, &t.evlist);
 	callchain_store__exit(t.store);
 	free(t.store);
@@ -1054,6 +1345,7 @@ int cmd_top(int argc, const char **argv)
 	kallsyms_prefetch_end();
 	record_round__exit(&t.round);
 	sample_filter__exit(&t.filter);
+	free(t.sym_annotate_owned);
 out_events:
 	evlist__release_cgroups(&t.evlist);
 	evlist__exit(&t.evlist);

@@ -340,7 +340,8 @@ static void hierarchy_headers(FILE *fp, const struct hists *h)
 	fputs("\n#\n", fp);
 }
 
-static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb)
+static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb,
+			  int max_width)
 {
 	const struct hists *h = he->hists;
 	const struct hist_layout *l = &h->opts->layout;
@@ -376,7 +377,7 @@ static void hierarchy_row(FILE *fp, const struct hist_entry *he, struct strbuf *
 		memmove(sb->buf + start, sb->buf + start + blanks, sb->len - start - blanks + 1);
 		sb->len -= blanks;
 	}
-	fprintf(fp, "%s\n", strbuf_str(sb));
+	fprintf(fp, "%.*s\n", max_width > 0 ? max_width : (int)sb->len, strbuf_str(sb));
 }
 
 /* Whether the first shown child of he passes the limit (perf). */
@@ -388,8 +389,10 @@ static bool hierarchy_has_children(const struct hist_entry *he, double limit)
 	return false;
 }
 
-static void hierarchy_entries(FILE *fp, const struct hists *h, const struct callchain_print *cp)
+static void hierarchy_entries(FILE *fp, const struct hists *h, const struct callchain_print *cp,
+			      const struct report_stdio *r)
 {
+	size_t rows = 0;
 	const struct hist_opts *o = h->opts;
 	const struct hist_column_cfg *vals[HIST_MAX_FIELDS];
 	int nr_vals = value_columns(&o->layout, vals), overhead_width = 0;
@@ -401,7 +404,9 @@ static void hierarchy_entries(FILE *fp, const struct hists *h, const struct call
 	     he = hist_entry__hierarchy_next(he)) {
 		if (he->filtered || hist_entry__percent_limit(he) < o->percent_limit)
 			continue;
-		hierarchy_row(fp, he, &sb);
+		if (r->max_rows && rows++ == r->max_rows)
+			break;
+		hierarchy_row(fp, he, &sb, r->max_width);
 		if (he->leaf && o->use_callchain)
 			callchain_print_entry(fp, he, hists__total_period(h), cp);
 		if (!he->leaf && !hierarchy_has_children(he, o->percent_limit))
@@ -431,7 +436,7 @@ void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_st
 	if (o->layout.hierarchy) {
 		if (show_header)
 			hierarchy_headers(fp, h);
-		hierarchy_entries(fp, h, &cp);
+		hierarchy_entries(fp, h, &cp, r);
 		strbuf_release(&names);
 		return;
 	}

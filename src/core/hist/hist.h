@@ -246,6 +246,11 @@ void hists__output_resort_by(struct hists *h, hist_entry_cmp_fn first,
  * pass does (called by hists__collapse). */
 void hists__build_hierarchy(struct hists *h);
 
+/* perf top --hierarchy: view (empty, of a hierarchy layout with flat's
+ * keys) gets the levels of flat's entries, which stay as they are: the
+ * view is printed, then deleted. */
+void hists__hierarchy_view(struct hists *view, struct hists *flat);
+
 /* --hierarchy: the next entry in output order (depth first), or NULL. */
 const struct hist_entry *hist_entry__hierarchy_next(const struct hist_entry *he);
 
