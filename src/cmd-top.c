@@ -28,6 +28,7 @@
 #include <event-parse.h>
 
 #include "builtin.h"
+#include "core/analysis/annotate.h"
 #include "core/data/perf-record.h"
 #include "core/data/sample-filter.h"
 #include "core/data/session.h"
@@ -43,6 +44,7 @@
 #include "core/live/synthesize.h"
 #include "core/live/target.h"
 #include "core/symbols/machine.h"
+#include "ui/annotate-stdio.h"
 #include "ui/percent-color.h"
 #include "ui/report-stdio.h"
 #include "util/exit-codes.h"
@@ -118,6 +120,7 @@ struct top {
 	int prompt_key;				/* the key whose line is being read */
 	int annotate_min_pcnt;			/* 'F' */
 	char *sym_annotate_owned;		/* the 's' key's answer */
+	struct annotate_samples annotated;	/* --sym-annotate's samples by address */
 	bool quit;
 	FILE *out;
 };
@@ -261,6 +264,9 @@ static void add_sample(struct top *t, struct evsel *evsel, const struct perf_sam
 	hs.map_size = al.map ? al.map->end - al.map->start : 0;
 	if (t->tep && evsel->attr.type == PERF_TYPE_TRACEPOINT)
 		hs.trace = trace_text(t, evsel, sample);
+	if (t->o->sym_annotate && al.sym && evsel == t->sym_evsel &&
+	    !strcmp(al.sym->name, t->o->sym_annotate))
+		annotate_samples__add(&t->annotated, al.dso, al.sym, 0, al.addr, sample->period);
 	if (t->need_cursor && sample->callchain) {
 		callchain_cursor__resolve(&t->cursor, &t->resolver, thread, &evsel->attr, sample);
 		hs.cursor = &t->cursor;
@@ -446,6 +452,94 @@ static void prune_threads(struct top *t)
 	hashmap_release(&shown);
 }
 
+struct symbol_search {
+	const char *name;
+	struct symbol *found;
+};
+
+static void match_symbol(const struct hist_entry *he, void *arg)
+{
+	struct symbol_search *ss = arg;
+
+	if (!ss->found && he->sym && !strcmp(he->sym->name, ss->name))
+		ss->found = he->sym;
+}
+
+/* The symbol of an entry of the event shown, by name, or NULL. */
+static struct symbol *active_symbol(struct top *t, const char *name)
+{
+	struct symbol_search ss = { name, NULL };
+
+	hists__for_each_entry(t->hists[t->sym_evsel->idx], match_symbol, &ss);
+	return ss.found;
+}
+
+/* --sym-annotate (or the 's' key): the symbol's annotation instead of the
+ * table, as perf's details view: its header, then the disassembly with
+ * each instruction's share of the symbol's samples, cut to the entries
+ * shown.  Returns false while the symbol has no entry (the table then). */
+static bool show_details(struct top *t, int max_lines)
+{
+	struct hists *h = t->hists[t->sym_evsel->idx];
+	struct symbol *sym = t->o->sym_annotate ? active_symbol(t, t->o->sym_annotate) : NULL;
+	struct annotated_sym *as = sym ? annotate_samples__find(&t->annotated, sym) : NULL;
+	struct annotate_print_opts popts = { .percent_type = PERCENT_PERIOD_LOCAL };
+	struct annotate_printer p = { .opts = &popts };
+	struct annotate_totals totals = { .period = h->stats.total_period };
+	struct disasm_opts dis = { .raw = false };
+	const char *path = as ? dso__image_path(as->dso) : NULL;
+	struct disasm_file *f;
+	struct annotation a;
+	char *text = NULL, *err = NULL, *line, *next;
+	size_t len = 0;
+	int evidx = 0, shown = 0, more = 0;
+
+	if (!path)
+		return false;
+	f = disasm_file__open(path, false, &err);
+	free(err);
+	if (!f)
+		return false;
+	fprintf(t->out, "Showing %s for %s\n", t->sym_evsel->name, sym->name);
+	fprintf(t->out, "  Events  Pcnt (>=%d%%)\n", t->annotate_min_pcnt);
+	annotation__build(&a, f, &dis, as, &evidx, 1, &totals);
+	p.fp = open_memstream(&text, &len);
+	annotate_stdio__print(&p, &a, as->dso->short_name, t->sym_evsel->name,
+			      annotated_sym__hist(as, 0)->nr_samples);
+	fclose(p.fp);
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		if (shown++ < max_lines)
+			fwrite(line, 1, (size_t)(next - line), t->out);
+		else
+			more++;
+	}
+	if (more)
+		fprintf(t->out, "%d lines not displayed, maybe increase display entries [e]\n", more);
+	free(text);
+	annotation__release(&a);
+	disasm_file__close(f);
+	return true;
+}
+
+/* The annotated symbol's samples age as its entry does. */
+static void decay_details(struct top *t)
+{
+	struct symbol *sym = t->o->sym_annotate ? active_symbol(t, t->o->sym_annotate) : NULL;
+	struct annotated_sym *as = sym ? annotate_samples__find(&t->annotated, sym) : NULL;
+	struct sym_hist *sh = as && as->nr_hists ? &as->hists[0] : NULL;
+
+	if (!sh || !sh->samples)
+		return;
+	sh->nr_samples = t->o->zero ? 0 : sh->nr_samples * 7 / 8;
+	sh->period = t->o->zero ? 0 : sh->period * 7 / 8;
+	for (uint64_t i = 0; i < sym->end - sym->start; i++) {
+		sh->samples[i] = t->o->zero ? 0 : sh->samples[i] * 7 / 8;
+		sh->periods[i] = t->o->zero ? 0 : sh->periods[i] * 7 / 8;
+	}
+}
+
 /* -E, else what the terminal's rows leave (perf's print_entries). */
 static int print_entries(const struct top *t)
 {
@@ -514,9 +608,10 @@ static void refresh(struct top *t)
 	fputc('\n', t->out);
 	rs.max_rows = (int)max_rows > 0 ? max_rows : 0;
 	rs.max_width = cols - 2;
-	if ((int)max_rows > 0)
+	if ((int)max_rows > 0 && !show_details(t, (int)max_rows))
 		report_stdio__hists(t->out, shown, &rs, false);
 	fflush(t->out);
+	decay_details(t);
 	if (shown != t->hists[t->sym_evsel->idx])
 		hists__delete(shown);
 	/* what the next refresh shows: the samples to come and 7/8 of these */
@@ -612,17 +707,6 @@ static bool parse_digits(const char *line, int *v)
 		return false;
 	*v = (int)strtoul(line, NULL, 10);
 	return true;
-}
-
-/* The symbol of an entry of the event shown, by name, or NULL. */
-static struct symbol *active_symbol(struct top *t, const char *name)
-{
-	struct hists *h = t->hists[t->sym_evsel->idx];
-
-	for (size_t i = 0; i < h->nr_sorted; i++)
-		if (h->sorted[i]->sym && !strcmp(h->sorted[i]->sym->name, name))
-			return h->sorted[i]->sym;
-	return NULL;
 }
 
 static void answer(struct top *t, char *line)
@@ -1314,6 +1398,7 @@ int cmd_top(int argc, const char **argv)
 	t.need_cursor = t.hopts.use_callchain || t.hopts.cumulate || t.hopts.layout.has_parent;
 	t.store = xmalloc(sizeof(*t.store));
 	callchain_store__init(t.store);
+	annotate_samples__init(&t.annotated);
 	sample_filter__add_names(&t.filter, &(struct sample_filter_names){
 		o.comms, o.dsos, o.syms, NULL, NULL });
 	t.hopts.dso_filter = t.filter.dsos.n > 0;
@@ -1346,6 +1431,7 @@ int cmd_top(int argc, const char **argv)
 	record_round__exit(&t.round);
 	sample_filter__exit(&t.filter);
 	free(t.sym_annotate_owned);
+	annotate_samples__release(&t.annotated);
 out_events:
 	evlist__release_cgroups(&t.evlist);
 	evlist__exit(&t.evlist);
