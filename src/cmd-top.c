@@ -8,8 +8,11 @@
  * prints it (ui/report-stdio), then every entry loses an eighth of its
  * period (-z: every entry goes), as perf ages its entries.
  *
- * Keys are read only from a terminal: with stdin not one, perf 6.1 takes
- * every end of file for a key and floods its key menu; pcl ignores stdin.
+ * Keys are perf's, read only from a terminal and never waited for: the
+ * rings are drained while its menu or a prompt is up.  With stdin not a
+ * terminal, perf 6.1 takes every end of file for a key and floods its key
+ * menu; pcl ignores stdin.  What removed entries and exited tasks held is
+ * freed at every refresh, so a long system-wide run keeps its size.
  */
 #include <elf.h>
 #include <errno.h>
