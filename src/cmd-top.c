@@ -519,7 +519,8 @@ static bool show_details(struct top *t, int max_lines)
 			more++;
 	}
 	if (more)
-		fprintf(t->out, "%d lines not displayed, maybe increase display entries [e]\n", more);
+		fprintf(t->out, "%d lines not displayed, maybe increase display entries [e]\n",
+			more);
 	free(text);
 	annotation__release(&a);
 	disasm_file__close(f);
@@ -651,8 +652,8 @@ static void dump_dso(struct dso *dso, void *arg)
 	fputs(")\n", fp);
 	for (size_t i = 0; i < nr; i++)
 		fprintf(fp, " %" PRIx64 "-%" PRIx64 " %c %s\n", syms[i].start, syms[i].end,
-			syms[i].binding == STB_GLOBAL ? 'g' : syms[i].binding == STB_LOCAL ? 'l' : 'w',
-			syms[i].name);
+			syms[i].binding == STB_GLOBAL ? 'g' :
+			syms[i].binding == STB_LOCAL ? 'l' : 'w', syms[i].name);
 }
 
 static void dump_symtab(struct top *t)
@@ -1262,7 +1263,8 @@ int cmd_top(int argc, const char **argv)
 		OPT_BOOLEAN(0, "tui", &o.tui, "the full-screen browser (for now text too)"),
 		OPT_STRING(0, "comms", &o.comms, "comm[,comm...]",
 			   "only consider symbols in these comms"),
-		OPT_STRING(0, "dsos", &o.dsos, "dso[,dso...]", "only consider symbols in these dsos"),
+		OPT_STRING(0, "dsos", &o.dsos, "dso[,dso...]",
+			   "only consider symbols in these dsos"),
 		OPT_STRING(0, "symbols", &o.syms, "symbol[,symbol...]",
 			   "only consider these symbols"),
 		OPT_INTEGER('f', "count-filter", &o.count_filter,
@@ -1278,7 +1280,8 @@ int cmd_top(int argc, const char **argv)
 		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
 		OPT_BOOLEAN('D', "dump-symtab", &o.dump_symtab,
 			    "dump the symbol table used for profiling"),
-		OPT_STRING(0, "sym-annotate", &o.sym_annotate, "symbol name", "Annotate this symbol"),
+		OPT_STRING(0, "sym-annotate", &o.sym_annotate, "symbol name",
+			   "Annotate this symbol"),
 		OPT_STRING(0, "timeout", &o.timeout, "seconds",
 			   "stop after this long (pcl's own: perf stops on ^C)"),
 		OPT_END(),
