@@ -8,9 +8,13 @@
  * prints it (ui/report-stdio), then every entry loses an eighth of its
  * period (-z: every entry goes), as perf ages its entries.
  *
- * Keys are read only from a terminal: with stdin not one, perf 6.1 takes
- * every end of file for a key and floods its key menu; pcl ignores stdin.
+ * Keys are perf's, read only from a terminal and never waited for: the
+ * rings are drained while its menu or a prompt is up.  With stdin not a
+ * terminal, perf 6.1 takes every end of file for a key and floods its key
+ * menu; pcl ignores stdin.  What removed entries and exited tasks held is
+ * freed at every refresh, so a long system-wide run keeps its size.
  */
+#include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -27,10 +31,13 @@
 #include <event-parse.h>
 
 #include "builtin.h"
+#include "core/analysis/annotate.h"
 #include "core/data/perf-record.h"
+#include "core/data/sample-filter.h"
 #include "core/data/session.h"
 #include "core/data/trace-data-write.h"
 #include "core/data/trace-data.h"
+#include "core/events/cgroup.h"
 #include "core/events/evsel.h"
 #include "core/events/parse-events.h"
 #include "core/hist/callchain.h"
@@ -40,6 +47,7 @@
 #include "core/live/synthesize.h"
 #include "core/live/target.h"
 #include "core/symbols/machine.h"
+#include "ui/annotate-stdio.h"
 #include "ui/percent-color.h"
 #include "ui/report-stdio.h"
 #include "util/exit-codes.h"
@@ -54,8 +62,14 @@ static const char *const top_usage[] = { "pcl top [<options>]", NULL };
 #define HEADER_LINES 5
 
 struct top_opts {
-	const char *events, *sort_order, *field_order, *call_graph, *percent_limit, *freq;
+	const char *sort_order, *field_order, *call_graph, *percent_limit, *freq;
 	const char *column_widths, *percentage;
+	const char *comms, *dsos, *syms;	/* --comms, --dsos, --symbols */
+	const char *vmlinux;		/* -k: checked, the kernel's symbols stay kallsyms' */
+	const char *sym_annotate;	/* --sym-annotate, the 's' key */
+	int count_filter;		/* -f: perf 6.1 only shows it in the key menu */
+	bool dump_symtab;		/* -D: the DSOs and their symbols when 'q' quits */
+	bool hierarchy, group;
 	int delay_secs;
 	int entries;			/* -E: 0 from the terminal's rows */
 	int max_stack;
@@ -69,36 +83,31 @@ struct top_opts {
 	struct target target;
 };
 
-/* A drained record waiting for its round to be put in time order. */
-struct pending {
-	uint64_t time;
-	size_t seq, off;
-};
-
 struct top {
 	struct top_opts *o;
+	struct evlist evlist;			/* -e's events as they come, then top's */
+	/* -G: the n-th name is the n-th event's cgroup (as record's -G) */
+	char **cgroup_names;
+	int nr_cgroup_names, nr_cgroup_slots;
+	struct sample_filter filter;		/* --comms, --dsos, --symbols */
 	struct record_session rs;
 	struct record_opts ropts;
 	struct drain_consumer consumer;		/* for the loop and --overwrite's reads */
 	struct machine *machine;
-	const struct perf_event_attr *attr;	/* the events' common layout */
 	struct evsel *sym_evsel;		/* the event shown: the first */
 	int nr_user_events;			/* without the tracking one */
 	struct hist_opts hopts;
 	struct strset strings;
-	struct callchain_store store;
+	struct callchain_store *store;		/* renewed at every refresh */
 	struct cc_resolver resolver;
 	struct callchain_cursor cursor;
-	struct hists *hists;
+	struct hists **hists;			/* by event index, the tracking one left out */
+	struct hist_opts view_opts;		/* --hierarchy: the levels shown */
 	bool need_cursor;
 	/* the trace key: the tracepoints' print formats, as a recording's */
 	struct tep_handle *tep;
 	struct trace_seq seq;
-	/* a round's records, copied */
-	unsigned char *buf;
-	size_t buf_len, buf_alloc;
-	struct pending *pending;
-	size_t nr_pending, alloc_pending;
+	struct record_round round;		/* a round's records, copied */
 	uint64_t last_time;			/* newest sample time seen */
 	/* the header's counts since the last refresh, and in all */
 	uint64_t samples, kernel_samples, exact_samples;
@@ -109,7 +118,12 @@ struct top {
 	bool refreshed;
 	/* the keys, from a terminal only */
 	bool keys;
-	struct termios saved_tty;
+	struct termios saved_tty, raw_tty;
+	enum { KEYS_IDLE, KEYS_MENU, KEYS_LINE } key_state;
+	int prompt_key;				/* the key whose line is being read */
+	int annotate_min_pcnt;			/* 'F' */
+	char *sym_annotate_owned;		/* the 's' key's answer */
+	struct annotate_samples annotated;	/* --sym-annotate's samples by address */
 	bool quit;
 	FILE *out;
 };
@@ -162,64 +176,12 @@ static bool idle_symbol(const struct addr_location *al)
 
 /* --- records ----------------------------------------------------------------- */
 
-static struct evsel *sample_evsel(struct top *t, uint64_t id)
-{
-	if (!(t->attr->sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)))
-		return t->rs.evlist->first;
-	for (size_t i = 0; i < t->rs.nr_ids; i++)
-		if (t->rs.id_map[i].id == id)
-			return t->rs.id_map[i].evsel;
-	return NULL;
-}
-
-/* A sample's layout is its event's (several layouts carry the identifier
- * first); the other records' trailers are alike. */
-static const struct perf_event_attr *record_attr(struct top *t, const struct perf_event_header *rec)
-{
-	struct evsel *evsel;
-	uint64_t id;
-
-	if (rec->type != PERF_RECORD_SAMPLE || !(t->attr->sample_type & PERF_SAMPLE_IDENTIFIER) ||
-	    rec->size < sizeof(*rec) + sizeof(id))
-		return t->attr;
-	memcpy(&id, rec + 1, sizeof(id));
-	evsel = sample_evsel(t, id);
-	return evsel ? &evsel->attr : t->attr;
-}
-
 static int collect(void *ctx, int cpu, const struct perf_event_header *rec)
 {
 	struct top *t = ctx;
-	struct perf_sample sample;
-	const char *err;
-	struct pending *p;
 
-	if (t->nr_pending == t->alloc_pending) {
-		t->alloc_pending = t->alloc_pending ? 2 * t->alloc_pending : 4096;
-		t->pending = xrealloc(t->pending, t->alloc_pending * sizeof(*t->pending));
-	}
-	if (t->buf_len + rec->size > t->buf_alloc) {
-		t->buf_alloc = t->buf_alloc ? 2 * t->buf_alloc : 1 << 20;
-		while (t->buf_len + rec->size > t->buf_alloc)
-			t->buf_alloc *= 2;
-		t->buf = xrealloc(t->buf, t->buf_alloc);
-	}
-	p = &t->pending[t->nr_pending];
-	p->time = perf_sample__parse(record_attr(t, rec), rec, &sample, &err) ? 0 : sample.time;
-	p->seq = t->nr_pending++;
-	p->off = t->buf_len;
-	memcpy(t->buf + t->buf_len, rec, rec->size);
-	t->buf_len += rec->size;
+	record_round__add(&t->round, rec);
 	return 0;
-}
-
-static int pending_cmp(const void *pa, const void *pb)
-{
-	const struct pending *a = pa, *b = pb;
-
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 /* A sample perf would have taken too late: older than a refresh behind the
@@ -295,18 +257,24 @@ static void add_sample(struct top *t, struct evsel *evsel, const struct perf_sam
 	thread = sample_thread(t, (pid_t)sample->pid, (pid_t)sample->tid);
 	memset(&al, 0, sizeof(al));
 	machine__resolve(t->machine, thread, sample->cpumode, sample->ip, &al);
-	if (idle_symbol(&al) || evsel != t->sym_evsel)
+	if (idle_symbol(&al) || evsel->idx >= t->nr_user_events)
 		return;
 	hs = hist_sample__resolved(thread, &al, sample, &t->strings);
+	hs.filtered = (sample_filter__thread(&t->filter, thread) ? HIST_FILTER_THREAD : 0) |
+		      (sample_filter__dso(&t->filter, &al) ? HIST_FILTER_DSO : 0) |
+		      (sample_filter__symbol(&t->filter, &al) ? HIST_FILTER_SYMBOL : 0);
 	hs.weight = sample->weight;
 	hs.map_size = al.map ? al.map->end - al.map->start : 0;
 	if (t->tep && evsel->attr.type == PERF_TYPE_TRACEPOINT)
 		hs.trace = trace_text(t, evsel, sample);
+	if (t->o->sym_annotate && al.sym && evsel == t->sym_evsel &&
+	    !strcmp(al.sym->name, t->o->sym_annotate))
+		annotate_samples__add(&t->annotated, al.dso, al.sym, 0, al.addr, sample->period);
 	if (t->need_cursor && sample->callchain) {
 		callchain_cursor__resolve(&t->cursor, &t->resolver, thread, &evsel->attr, sample);
 		hs.cursor = &t->cursor;
 	}
-	hists__add_sample(t->hists, &hs);
+	hists__add_sample(t->hists[evsel->idx], &hs);
 }
 
 static void dispatch(struct top *t, const struct perf_event_header *rec)
@@ -343,12 +311,12 @@ static void dispatch(struct top *t, const struct perf_event_header *rec)
 		machine__take_record(t->machine, rec);
 		return;
 	}
-	if (perf_sample__parse(record_attr(t, rec), rec, &sample, &err))
+	if (perf_sample__parse(record_session__attr_of(&t->rs, rec), rec, &sample, &err))
 		return;
-	evsel = sample_evsel(t, sample.id);
+	evsel = record_session__evsel_of_id(&t->rs, sample.id);
 	if (!evsel)
 		return;
-	if ((t->attr->sample_type & PERF_SAMPLE_TIME) && too_late(t, sample.time)) {
+	if ((evsel->attr.sample_type & PERF_SAMPLE_TIME) && too_late(t, sample.time)) {
 		t->drop++;
 		t->drop_total++;
 		return;
@@ -375,12 +343,10 @@ static int round_end(void *ctx, size_t bytes)
 {
 	struct top *t = ctx;
 
-	qsort(t->pending, t->nr_pending, sizeof(*t->pending), pending_cmp);
-	for (size_t i = 0; i < t->nr_pending; i++)
-		dispatch(t, (const struct perf_event_header *)(const void *)(t->buf +
-									    t->pending[i].off));
-	t->nr_pending = 0;
-	t->buf_len = 0;
+	record_round__sort(&t->round);
+	for (size_t i = 0; i < t->round.nr; i++)
+		dispatch(t, record_round__at(&t->round, i));
+	record_round__reset(&t->round);
 	return 0;
 }
 
@@ -445,6 +411,176 @@ static void print_header(struct top *t)
 	t->lost = t->drop = 0;
 }
 
+/* --- what a long run frees ------------------------------------------------- */
+
+/* The call graphs left after ageing move to a new store, their frames to a
+ * new resolver: the nodes and frames only removed entries and decayed
+ * stacks held go with the old ones (a system-wide run meets new
+ * addresses with every new process). */
+static void renew_callchains(struct top *t)
+{
+	struct callchain_store *store = xmalloc(sizeof(*store));
+	struct cc_resolver resolver;
+
+	callchain_store__init(store);
+	cc_resolver__init_like(&resolver, &t->resolver);
+	for (int i = 0; i < t->nr_user_events; i++)
+		hists__move_callchains(t->hists[i], store, &resolver);
+	callchain_store__exit(t->store);
+	free(t->store);
+	t->store = store;
+	cc_resolver__exit(&t->resolver);
+	t->resolver = resolver;
+}
+
+static void mark_thread(const struct hist_entry *he, void *arg)
+{
+	hashmap_u64_put(arg, (uintptr_t)he->thread, he->thread);
+}
+
+static bool thread_shown(const struct thread *thread, void *arg)
+{
+	return hashmap_u64_get(arg, (uintptr_t)thread) != NULL;
+}
+
+/* Tasks that exited and that no entry names any more go, with their maps. */
+static void prune_threads(struct top *t)
+{
+	struct hashmap shown;
+
+	hashmap_init(&shown, sizeof(void *));
+	for (int i = 0; i < t->nr_user_events; i++)
+		hists__for_each_entry(t->hists[i], mark_thread, &shown);
+	machine__prune_threads(t->machine, thread_shown, &shown);
+	hashmap_release(&shown);
+}
+
+struct symbol_search {
+	const char *name;
+	struct symbol *found;
+};
+
+static void match_symbol(const struct hist_entry *he, void *arg)
+{
+	struct symbol_search *ss = arg;
+
+	if (!ss->found && he->sym && !strcmp(he->sym->name, ss->name))
+		ss->found = he->sym;
+}
+
+/* The symbol of an entry of the event shown, by name, or NULL. */
+static struct symbol *active_symbol(struct top *t, const char *name)
+{
+	struct symbol_search ss = { name, NULL };
+
+	hists__for_each_entry(t->hists[t->sym_evsel->idx], match_symbol, &ss);
+	return ss.found;
+}
+
+/* --sym-annotate (or the 's' key): the symbol's annotation instead of the
+ * table, as perf's details view: its header, then the disassembly with
+ * each instruction's share of the symbol's samples, cut to the entries
+ * shown.  Returns false while the symbol has no entry (the table then). */
+static bool show_details(struct top *t, int max_lines)
+{
+	struct hists *h = t->hists[t->sym_evsel->idx];
+	struct symbol *sym = t->o->sym_annotate ? active_symbol(t, t->o->sym_annotate) : NULL;
+	struct annotated_sym *as = sym ? annotate_samples__find(&t->annotated, sym) : NULL;
+	struct annotate_print_opts popts = { .percent_type = PERCENT_PERIOD_LOCAL };
+	struct annotate_printer p = { .opts = &popts };
+	struct annotate_totals totals = { .period = h->stats.total_period };
+	struct disasm_opts dis = { .raw = false };
+	const char *path = as ? dso__image_path(as->dso) : NULL;
+	struct disasm_file *f;
+	struct annotation a;
+	char *text = NULL, *err = NULL, *line, *next;
+	size_t len = 0;
+	int evidx = 0, shown = 0, more = 0;
+
+	if (!path)
+		return false;
+	f = disasm_file__open(path, false, &err);
+	free(err);
+	if (!f)
+		return false;
+	fprintf(t->out, "Showing %s for %s\n", t->sym_evsel->name, sym->name);
+	fprintf(t->out, "  Events  Pcnt (>=%d%%)\n", t->annotate_min_pcnt);
+	annotation__build(&a, f, &dis, as, &evidx, 1, &totals);
+	p.fp = open_memstream(&text, &len);
+	annotate_stdio__print(&p, &a, as->dso->short_name, t->sym_evsel->name,
+			      annotated_sym__hist(as, 0)->nr_samples);
+	fclose(p.fp);
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		if (shown++ < max_lines)
+			fwrite(line, 1, (size_t)(next - line), t->out);
+		else
+			more++;
+	}
+	if (more)
+		fprintf(t->out, "%d lines not displayed, maybe increase display entries [e]\n",
+			more);
+	free(text);
+	annotation__release(&a);
+	disasm_file__close(f);
+	return true;
+}
+
+/* The annotated symbol's samples age as its entry does. */
+static void decay_details(struct top *t)
+{
+	struct symbol *sym = t->o->sym_annotate ? active_symbol(t, t->o->sym_annotate) : NULL;
+	struct annotated_sym *as = sym ? annotate_samples__find(&t->annotated, sym) : NULL;
+	struct sym_hist *sh = as && as->nr_hists ? &as->hists[0] : NULL;
+
+	if (!sh || !sh->samples)
+		return;
+	sh->nr_samples = t->o->zero ? 0 : sh->nr_samples * 7 / 8;
+	sh->period = t->o->zero ? 0 : sh->period * 7 / 8;
+	for (uint64_t i = 0; i < sym->end - sym->start; i++) {
+		sh->samples[i] = t->o->zero ? 0 : sh->samples[i] * 7 / 8;
+		sh->periods[i] = t->o->zero ? 0 : sh->periods[i] * 7 / 8;
+	}
+}
+
+/* -E, else what the terminal's rows leave (perf's print_entries). */
+static int print_entries(const struct top *t)
+{
+	int rows, cols;
+
+	if (t->o->entries)
+		return t->o->entries;
+	term_size(&rows, &cols);
+	return rows - HEADER_LINES;
+}
+
+/* The histogram of the event shown, sorted for output: --group links the
+ * members' entries to the leader's, --hierarchy shows a view of levels
+ * (the caller deletes it) over the flat entries, which keep ageing. */
+static struct hists *sort_hists(struct top *t)
+{
+	struct hists *h = t->hists[t->sym_evsel->idx], *view;
+
+	if (t->hopts.event_group && h->nr_members > 1) {
+		for (int i = 0; i < h->nr_members - 1; i++) {
+			hists__collapse(h->members[i]);
+			hists__output_resort(h->members[i]);
+		}
+		hists__collapse(h);
+		for (int i = 0; i < h->nr_members - 1; i++)
+			hists__link_group(h, h->members[i], i + 1);
+	}
+	if (!t->o->hierarchy) {
+		hists__output_resort(h);
+		return h;
+	}
+	view = hists__new(&t->view_opts, h->evsel, &t->strings, t->store);
+	hists__hierarchy_view(view, h);
+	hists__output_resort(view);
+	return view;
+}
+
 static void refresh(struct top *t)
 {
 	struct report_stdio rs = {
@@ -453,6 +589,7 @@ static void refresh(struct top *t)
 	};
 	int rows, cols, printed = 0;
 	size_t max_rows;
+	struct hists *shown;
 
 	term_size(&rows, &cols);
 	fputs(CONSOLE_CLEAR "\n", t->out);
@@ -468,21 +605,29 @@ static void refresh(struct top *t)
 			t->hopts.color ? "\033[m" : "");
 		printed++;
 	}
-	max_rows = (size_t)((t->o->entries ? t->o->entries : rows - HEADER_LINES) - printed);
-	hists__output_resort(t->hists);
-	if ((int)max_rows > 0)
-		hists__recalc_col_len(t->hists, max_rows);
+	max_rows = (size_t)(print_entries(t) - printed);
+	shown = sort_hists(t);
+	if ((int)max_rows > 0 && !t->o->hierarchy)	/* a view's widths are its levels' */
+		hists__recalc_col_len(shown, max_rows);
 	fputc('\n', t->out);
 	rs.max_rows = (int)max_rows > 0 ? max_rows : 0;
 	rs.max_width = cols - 2;
-	if ((int)max_rows > 0)
-		report_stdio__hists(t->out, t->hists, &rs, false);
+	if ((int)max_rows > 0 && !show_details(t, (int)max_rows))
+		report_stdio__hists(t->out, shown, &rs, false);
 	fflush(t->out);
+	decay_details(t);
+	if (shown != t->hists[t->sym_evsel->idx])
+		hists__delete(shown);
 	/* what the next refresh shows: the samples to come and 7/8 of these */
-	if (t->o->zero)
-		hists__delete_entries(t->hists);
-	else
-		hists__decay(t->hists, t->o->hide_user, t->o->hide_kernel);
+	for (int i = 0; i < t->nr_user_events; i++) {
+		if (t->o->zero)
+			hists__delete_entries(t->hists[i]);
+		else
+			hists__decay(t->hists[i], t->o->hide_user, t->o->hide_kernel);
+	}
+	if (t->need_cursor)
+		renew_callchains(t);
+	prune_threads(t);
 }
 
 static bool due(const struct timespec *now, const struct timespec *at)
@@ -490,33 +635,219 @@ static bool due(const struct timespec *now, const struct timespec *at)
 	return now->tv_sec > at->tv_sec || (now->tv_sec == at->tv_sec && now->tv_nsec >= at->tv_nsec);
 }
 
-/* perf top's keys that make sense in a stream of text: q quits, z zeroes,
- * K and U hide the kernel's or user space's entries; the others are
- * ignored. */
-static void read_keys(struct top *t)
+/* -D, when 'q' quits: every DSO and the symbols it loaded, in perf's words. */
+static void dump_dso(struct dso *dso, void *arg)
 {
-	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-	unsigned char c;
+	FILE *fp = arg;
+	const struct symbol *syms;
+	bool loaded;
+	size_t nr = dso__loaded_symbols(dso, &syms, &loaded);
 
-	while (poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN) && read(STDIN_FILENO, &c, 1) == 1) {
-		switch (c) {
-		case 'q':
-		case 'Q':
-			t->quit = true;
-			break;
-		case 'z':
-			t->o->zero = !t->o->zero;
-			break;
-		case 'K':
-			t->o->hide_kernel = !t->o->hide_kernel;
-			break;
-		case 'U':
-			t->o->hide_user = !t->o->hide_user;
-			break;
-		default:
+	fprintf(fp, "dso: %s (", dso->short_name);
+	if (strcmp(dso->short_name, dso->long_name))
+		fprintf(fp, "%s, ", dso->long_name);
+	fprintf(fp, "%sloaded, ", loaded ? "" : "NOT ");
+	for (int i = 0; i < dso->build_id_size; i++)
+		fprintf(fp, "%02x", dso->build_id[i]);
+	fputs(")\n", fp);
+	for (size_t i = 0; i < nr; i++)
+		fprintf(fp, " %" PRIx64 "-%" PRIx64 " %c %s\n", syms[i].start, syms[i].end,
+			syms[i].binding == STB_GLOBAL ? 'g' :
+			syms[i].binding == STB_LOCAL ? 'l' : 'w', syms[i].name);
+}
+
+static void dump_symtab(struct top *t)
+{
+	machine__for_each_dso(t->machine, dump_dso, stderr);
+}
+
+/* --- keys (perf top --stdio's, from a terminal only) --------------------------- */
+
+static bool key_mapped(const struct top *t, int c)
+{
+	if (c == 'E')
+		return t->nr_user_events > 1;
+	return c > 0 && strchr("defzqQKUFsS", c) != NULL;
+}
+
+static void print_mapped_keys(struct top *t)
+{
+	FILE *out = t->out;
+
+	fputs("\nMapped keys:\n", out);
+	fprintf(out, "\t[d]     display refresh delay.             \t(%d)\n", t->o->delay_secs);
+	fprintf(out, "\t[e]     display entries (lines).           \t(%d)\n", print_entries(t));
+	if (t->nr_user_events > 1)
+		fprintf(out, "\t[E]     active event counter.              \t(%s)\n",
+			t->sym_evsel->name);
+	fprintf(out, "\t[f]     profile display filter (count).    \t(%d)\n", t->o->count_filter);
+	fprintf(out, "\t[F]     annotate display filter (percent). \t(%d%%)\n",
+		t->annotate_min_pcnt);
+	fprintf(out, "\t[s]     annotate symbol.                   \t(%s)\n",
+		t->o->sym_annotate ? t->o->sym_annotate : "NULL");
+	fputs("\t[S]     stop annotation.\n", out);
+	fprintf(out, "\t[K]     hide kernel symbols.             \t(%s)\n",
+		t->o->hide_kernel ? "yes" : "no");
+	fprintf(out, "\t[U]     hide user symbols.               \t(%s)\n",
+		t->o->hide_user ? "yes" : "no");
+	fprintf(out, "\t[z]     toggle sample zeroing.             \t(%d)\n", t->o->zero ? 1 : 0);
+	fputs("\t[qQ]    quit.\n", out);
+}
+
+/* A prompt's answer is read as a line, echoed, as perf reads it. */
+static void prompt(struct top *t, int key, const char *msg)
+{
+	fprintf(t->out, "\n%s: ", msg);
+	fflush(t->out);
+	tcsetattr(STDIN_FILENO, TCSANOW, &t->saved_tty);
+	t->key_state = KEYS_LINE;
+	t->prompt_key = key;
+}
+
+/* perf's integers: digits only, else nothing changes. */
+static bool parse_digits(const char *line, int *v)
+{
+	if (!*line || strspn(line, "0123456789") != strlen(line))
+		return false;
+	*v = (int)strtoul(line, NULL, 10);
+	return true;
+}
+
+static void answer(struct top *t, char *line)
+{
+	int v;
+
+	line[strcspn(line, "\n")] = '\0';
+	switch (t->prompt_key) {
+	case 'd':
+		if (parse_digits(line, &v))
+			t->o->delay_secs = v < 1 ? 1 : v;
+		break;
+	case 'e':
+		if (parse_digits(line, &v))
+			t->o->entries = v;
+		break;
+	case 'f':
+		if (parse_digits(line, &v))
+			t->o->count_filter = v;
+		break;
+	case 'F':
+		if (parse_digits(line, &v) && v <= 100)
+			t->annotate_min_pcnt = v;
+		break;
+	case 'E':
+		v = 0;
+		parse_digits(line, &v);
+		if (v >= t->nr_user_events) {
+			t->sym_evsel = t->rs.evlist->first;
+			fprintf(stderr, "Sorry, no such event, using %s.\n", t->sym_evsel->name);
 			break;
 		}
+		evlist__for_each(t->rs.evlist, e)
+			if (e->idx == v)
+				t->sym_evsel = e;
+		break;
+	case 's':
+		if (!active_symbol(t, line)) {
+			fprintf(stderr, "Sorry, %s is not active.\n", line);
+			break;
+		}
+		free(t->sym_annotate_owned);
+		t->o->sym_annotate = t->sym_annotate_owned = xstrdup(line);
+		break;
 	}
+}
+
+/* A mapped key's action; the ones asking for a number or a name prompt. */
+static void handle_key(struct top *t, int c)
+{
+	switch (c) {
+	case 'd':
+		prompt(t, c, "Enter display delay");
+		break;
+	case 'e':
+		prompt(t, c, "Enter display entries (lines)");
+		break;
+	case 'E':
+		fputs("\nAvailable events:", stderr);
+		evlist__for_each(t->rs.evlist, e)
+			if (e->idx < t->nr_user_events)
+				fprintf(stderr, "\n\t%d %s", e->idx, e->name);
+		prompt(t, c, "Enter details event counter");
+		break;
+	case 'f':
+		prompt(t, c, "Enter display event count filter");
+		break;
+	case 'F':
+		prompt(t, c, "Enter details display event filter (percent)");
+		break;
+	case 's':
+		prompt(t, c, "Enter details symbol");
+		break;
+	case 'S':
+		t->o->sym_annotate = NULL;
+		break;
+	case 'K':
+		t->o->hide_kernel = !t->o->hide_kernel;
+		break;
+	case 'U':
+		t->o->hide_user = !t->o->hide_user;
+		break;
+	case 'z':
+		t->o->zero = !t->o->zero;
+		break;
+	case 'q':
+	case 'Q':
+		fputs("exiting.\n", t->out);
+		if (t->o->dump_symtab)
+			dump_symtab(t);
+		t->quit = true;
+		break;
+	}
+}
+
+/* Reads what the terminal has without waiting.  Another key than perf's
+ * opens its menu, which waits for a selection: meanwhile the rings are
+ * still drained but the screen stays.  Returns true when the screen is
+ * to be drawn again now (perf redraws after every key). */
+static bool read_keys(struct top *t)
+{
+	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	bool redraw = false;
+
+	while (!t->quit && poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN)) {
+		if (t->key_state == KEYS_LINE) {
+			char line[256];
+			ssize_t n = read(STDIN_FILENO, line, sizeof(line) - 1);
+
+			tcsetattr(STDIN_FILENO, TCSANOW, &t->raw_tty);
+			t->key_state = KEYS_IDLE;
+			if (n <= 0)
+				break;
+			line[n] = '\0';
+			answer(t, line);
+			redraw = true;
+			continue;
+		}
+		unsigned char c;
+
+		if (read(STDIN_FILENO, &c, 1) != 1)
+			break;
+		if (key_mapped(t, c)) {
+			t->key_state = KEYS_IDLE;
+			handle_key(t, c);
+		} else if (t->key_state == KEYS_MENU) {
+			t->key_state = KEYS_IDLE;	/* an unmapped key: back to the table */
+		} else {
+			print_mapped_keys(t);
+			fputs("\nEnter selection, or unmapped key to continue: ", t->out);
+			fflush(t->out);
+			t->key_state = KEYS_MENU;
+			continue;
+		}
+		redraw = t->key_state == KEYS_IDLE;
+	}
+	return redraw;
 }
 
 static int tick(void *ctx, bool stopping)
@@ -524,14 +855,18 @@ static int tick(void *ctx, bool stopping)
 	struct top *t = ctx;
 	struct timespec now;
 
+	bool redraw = false;
+
 	if (stopping)
 		return 1;
 	if (t->keys)
-		read_keys(t);
+		redraw = read_keys(t);
 	if (t->quit)
 		return 1;
+	if (t->key_state != KEYS_IDLE)	/* the menu or a prompt is on the screen */
+		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (t->refreshed && !due(&now, &t->next_refresh))
+	if (t->refreshed && !redraw && !due(&now, &t->next_refresh))
 		return 0;
 	/* --overwrite: the rings keep the newest records; read them now */
 	if (t->ropts.overwrite && t->refreshed)
@@ -664,6 +999,7 @@ static void keys_start(struct top *t)
 	raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
 	raw.c_cc[VMIN] = 0;
 	raw.c_cc[VTIME] = 0;
+	t->raw_tty = raw;
 	t->keys = !tcsetattr(STDIN_FILENO, TCSANOW, &raw);
 }
 
@@ -671,6 +1007,20 @@ static void keys_stop(struct top *t)
 {
 	if (t->keys)
 		tcsetattr(STDIN_FILENO, TCSAFLUSH, &t->saved_tty);
+}
+
+/* --group: the other events' histograms are the first one's members, so
+ * that its entries have room for their pairs from the start. */
+static void link_members(struct top *t)
+{
+	struct hists *leader = t->hists[0];
+
+	leader->members = xcalloc((size_t)t->nr_user_events - 1, sizeof(*leader->members));
+	for (int i = 1; i < t->nr_user_events; i++) {
+		leader->members[i - 1] = t->hists[i];
+		t->hists[i]->leader = leader;
+	}
+	leader->nr_members = t->nr_user_events;
 }
 
 static int run(struct top *t, struct evlist *evlist)
@@ -709,12 +1059,16 @@ static int run(struct top *t, struct evlist *evlist)
 			goto out_close;
 		}
 	}
-	t->attr = &evlist->first->attr;
 	t->sym_evsel = evlist->first;
 	t->machine = machine__new();
 	cc_resolver__init(&t->resolver, t->machine, &t->hopts.cc, &t->strings);
 	t->resolver.max_stack = o->max_stack;
-	t->hists = hists__new(&t->hopts, t->sym_evsel, &t->strings, &t->store);
+	t->hists = xcalloc((size_t)t->nr_user_events, sizeof(*t->hists));
+	evlist__for_each(evlist, e)
+		if (e->idx < t->nr_user_events)
+			t->hists[e->idx] = hists__new(&t->hopts, e, &t->strings, t->store);
+	if (t->hopts.event_group)
+		link_members(t);
 	synthesize(t, threads);
 	keys_start(t);
 	/* perf's first screen comes at once, empty */
@@ -726,7 +1080,9 @@ static int run(struct top *t, struct evlist *evlist)
 	err = drain__run(&t->rs.drain, &t->consumer);
 	keys_stop(t);
 	err = err ? PCL_EXIT_FAILURE : 0;
-	hists__delete(t->hists);
+	for (int i = 0; i < t->nr_user_events; i++)
+		hists__delete(t->hists[i]);
+	free(t->hists);
 	callchain_cursor__exit(&t->cursor);
 	cc_resolver__exit(&t->resolver);
 	machine__delete(t->machine);
@@ -742,14 +1098,125 @@ out:
 	return err;
 }
 
+/* --- options that act as they come ------------------------------------------- */
+
+static const struct option *top_options;	/* for the callbacks' usage messages */
+
+static void option_usage(const char *name, bool is_short)
+{
+	parse_options_usage(top_usage, top_options, name, is_short);
+	exit(PCL_EXIT_USAGE);
+}
+
+/* -e: parsed at once, so that -G knows the events before it */
+static int event_opt(const struct option *opt, const char *arg, bool unset)
+{
+	struct top *t = opt->value;
+	struct parse_events_error perr = { .idx = -1 };
+
+	if (parse_events(&t->evlist, arg, &perr)) {
+		parse_events_error__print(&perr, arg);
+		parse_events_error__exit(&perr);
+		exit(PCL_EXIT_USAGE);
+	}
+	parse_events_error__exit(&perr);
+	return 0;
+}
+
+/* -G: the n-th name given (over every -G) is the n-th event's cgroup; the
+ * first name alone goes to every event defined so far. */
+static int cgroup_opt(const struct option *opt, const char *arg, bool unset)
+{
+	struct top *t = opt->value;
+	int nr_events = t->evlist.nr_entries;
+	const char *p = arg;
+
+	if (!nr_events) {
+		fprintf(stderr, "must define events before cgroups\n");
+		option_usage("G", true);
+	}
+	t->cgroup_names = xrealloc(t->cgroup_names, (size_t)nr_events * sizeof(char *));
+	for (int i = t->nr_cgroup_slots; i < nr_events; i++)
+		t->cgroup_names[i] = NULL;
+	t->nr_cgroup_slots = nr_events;
+	for (;;) {
+		const char *end = strchrnul(p, ',');
+
+		if (t->nr_cgroup_names == nr_events)	/* more names than events */
+			option_usage("G", true);
+		free(t->cgroup_names[t->nr_cgroup_names]);
+		t->cgroup_names[t->nr_cgroup_names++] = xstrndup(p, (size_t)(end - p));
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	for (int i = 1; t->nr_cgroup_names == 1 && i < nr_events; i++) {
+		free(t->cgroup_names[i]);
+		t->cgroup_names[i] = xstrdup(t->cgroup_names[0]);
+	}
+	return 0;
+}
+
+static int branch_any_opt(const struct option *opt, const char *arg, bool unset)
+{
+	struct top *t = opt->value;
+
+	t->ropts.branch_sample_type = unset ? 0 : PERF_SAMPLE_BRANCH_ANY;
+	return 0;
+}
+
+static int branch_filter_opt(const struct option *opt, const char *arg, bool unset)
+{
+	struct top *t = opt->value;
+	char buf[128];
+	const char *msg;
+
+	if (unset) {
+		t->ropts.branch_sample_type = 0;
+		return 0;
+	}
+	if (!record_opts__parse_branch_filter(&t->ropts, arg, buf, sizeof(buf), &msg))
+		return 0;
+	fprintf(stderr, "%s\n", msg);
+	option_usage("j", true);
+	return -1;
+}
+
+/* -G's names on the events, as record attaches them.  Returns 0, or
+ * perf's status after its complaint. */
+static int attach_cgroups(struct top *t)
+{
+	char *bad_path;
+
+	if (!t->nr_cgroup_names)
+		return 0;
+	if (!t->ropts.target.system_wide && !t->ropts.target.cpu_list) {
+		fprintf(stderr, "  Error: cgroup monitoring only available in system-wide mode\n");
+		usage_with_options_msg(top_usage, top_options);
+		return PCL_EXIT_USAGE;
+	}
+	/* events defined after the last -G get none */
+	t->cgroup_names = xrealloc(t->cgroup_names, (size_t)t->evlist.nr_entries * sizeof(char *));
+	for (int i = t->nr_cgroup_slots; i < t->evlist.nr_entries; i++)
+		t->cgroup_names[i] = NULL;
+	t->nr_cgroup_slots = t->evlist.nr_entries;
+	if (evlist__attach_cgroups(&t->evlist, t->cgroup_names, t->nr_cgroup_slots, &bad_path)) {
+		fprintf(stderr, "no access to cgroup %s\n", bad_path);
+		free(bad_path);
+		parse_options_usage(top_usage, top_options, "G", true);
+		return PCL_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int cmd_top(int argc, const char **argv)
 {
-	struct top_opts o = { .delay_secs = 2, .children = -1,
+	struct top_opts o = { .delay_secs = 2, .children = -1, .count_filter = 5,
 			      .max_stack = callchain_max_stack_default() };
-	struct top t = { .o = &o, .out = stdout };
+	struct top t = { .o = &o, .out = stdout, .round.rs = &t.rs, .annotate_min_pcnt = 5 };
 	const struct option opts[] = {
-		OPT_STRING('e', "event", &o.events, "event",
-			   "event to sample (see pcl list); cycles by default"),
+		OPT_CALLBACK('e', "event", &t, "event",
+			     "event to sample (see pcl list); cycles by default", event_opt),
 		OPT_U64('c', "count", &o.count, "sample every n events"),
 		OPT_STRING('F', "freq", &o.freq, "freq or 'max'", "sample at this frequency"),
 		OPT_STRING('p', "pid", &o.target.pid, "pid", "profile these processes"),
@@ -794,23 +1261,51 @@ int cmd_top(int argc, const char **argv)
 		OPT_BOOLEAN(0, "no-bpf-event", &o.no_bpf_event, "accepted: pcl has no BPF events"),
 		OPT_BOOLEAN(0, "stdio", &o.stdio, "print text (the only interface for now)"),
 		OPT_BOOLEAN(0, "tui", &o.tui, "the full-screen browser (for now text too)"),
+		OPT_STRING(0, "comms", &o.comms, "comm[,comm...]",
+			   "only consider symbols in these comms"),
+		OPT_STRING(0, "dsos", &o.dsos, "dso[,dso...]",
+			   "only consider symbols in these dsos"),
+		OPT_STRING(0, "symbols", &o.syms, "symbol[,symbol...]",
+			   "only consider these symbols"),
+		OPT_INTEGER('f', "count-filter", &o.count_filter,
+			    "only display functions with more events than this"),
+		OPT_BOOLEAN(0, "hierarchy", &o.hierarchy, "Show entries in a hierarchy"),
+		OPT_BOOLEAN(0, "group", &o.group, "put the counters into a counter group"),
+		OPT_CALLBACK('G', "cgroup", &t, "name", "monitor event in cgroup name only",
+			     cgroup_opt),
+		OPT_CALLBACK_NOOPT('b', "branch-any", &t, "sample any taken branches",
+				   branch_any_opt),
+		OPT_CALLBACK('j', "branch-filter", &t, "branch filter mask",
+			     "branch stack filter modes", branch_filter_opt),
+		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
+		OPT_BOOLEAN('D', "dump-symtab", &o.dump_symtab,
+			    "dump the symbol table used for profiling"),
+		OPT_STRING(0, "sym-annotate", &o.sym_annotate, "symbol name",
+			   "Annotate this symbol"),
 		OPT_STRING(0, "timeout", &o.timeout, "seconds",
 			   "stop after this long (pcl's own: perf stops on ^C)"),
 		OPT_END(),
 	};
-	struct evlist evlist;
 	struct parse_events_error perr = { .idx = -1 };
 	struct sort_setup ss = { 0 };
+	const char *only[HISTC_NR_COLS] = { NULL };
 	char *err_msg = NULL;
 	bool tracepoints_only = true;
 	int ret = PCL_EXIT_USAGE;
 
+	top_options = opts;
+	evlist__init(&t.evlist);
+	record_opts__init(&t.ropts);
 	argc = parse_options(argc, argv, opts, top_usage, 0);
 	if (argc)
 		usage_with_options(top_usage, opts);
 	if (o.delay_secs < 1)	/* perf's floor */
 		o.delay_secs = 1;
-	record_opts__init(&t.ropts);
+	if (o.vmlinux && access(o.vmlinux, R_OK)) {
+		fprintf(stderr, "Invalid file: %s\n", o.vmlinux);
+		ret = PCL_EXIT_EINVAL;
+		goto out_events;
+	}
 	t.ropts.target = o.target;
 	if (!o.target.pid && !o.target.tid && !o.target.uid_str && !o.target.cpu_list)
 		t.ropts.target.system_wide = true;
@@ -823,11 +1318,11 @@ int cmd_top(int argc, const char **argv)
 	if (t.ropts.target.uid_str && target__parse_uid(&t.ropts.target) < 0) {
 		fprintf(stderr, "Invalid User: %s", t.ropts.target.uid_str);
 		ret = PCL_EXIT_FAILURE;
-		goto out_opts;
+		goto out_events;
 	}
 	if (parse_freq(&o, &t.ropts) < 0) {
 		fprintf(stderr, "invalid frequency: %s\n", o.freq);
-		goto out_opts;
+		goto out_events;
 	}
 	if (o.count) {
 		t.ropts.interval = o.count;
@@ -844,7 +1339,7 @@ int cmd_top(int argc, const char **argv)
 	if (o.callgraph_fp)
 		t.ropts.call_graph = CALLGRAPH_FP;
 	if (o.call_graph && parse_call_graph(&t, o.call_graph) < 0)
-		goto out_opts;
+		goto out_events;
 	if (t.ropts.call_graph != CALLGRAPH_NONE && t.hopts.cc.mode != CHAIN_NONE)
 		t.hopts.use_callchain = true;
 	if (o.percent_limit) {
@@ -853,23 +1348,32 @@ int cmd_top(int argc, const char **argv)
 		t.hopts.percent_limit = strtod(o.percent_limit, &end);
 		if (*end) {
 			usage_with_options(top_usage, opts);
-			goto out_opts;
+			goto out_events;
 		}
 	}
 
-	evlist__init(&evlist);
-	if (parse_events(&evlist, o.events ? o.events : "cycles:P", &perr)) {
-		parse_events_error__print(&perr, o.events ? o.events : "cycles:P");
+	if (!t.evlist.nr_entries && parse_events(&t.evlist, "cycles:P", &perr)) {
+		parse_events_error__print(&perr, "cycles:P");
 		goto out_events;
 	}
-	t.nr_user_events = evlist.nr_entries;
-	evlist__for_each(&evlist, e)
+	ret = attach_cgroups(&t);
+	if (ret)
+		goto out_events;
+	ret = PCL_EXIT_USAGE;
+	t.ropts.group = o.group;
+	t.nr_user_events = t.evlist.nr_entries;
+	evlist__for_each(&t.evlist, e)
 		if (e->attr.type != PERF_TYPE_TRACEPOINT)
 			tracepoints_only = false;
 
 	/* the histogram: report's, with top's default keys and no headers */
 	t.hopts.color = percent_color_mode(NULL);
-	t.hopts.cumulate = o.children != 0 && t.hopts.use_callchain;
+	if (o.hierarchy && o.field_order) {
+		fputs("Error: --hierarchy and --fields options cannot be used together\n", stderr);
+		parse_options_usage(NULL, opts, "hierarchy", false);
+		goto out_events;
+	}
+	t.hopts.cumulate = o.children != 0 && t.hopts.use_callchain && !o.hierarchy;
 	if (t.hopts.cumulate && !t.hopts.cc.order_set)
 		t.hopts.cc.order = ORDER_CALLER;
 	/* --fields alone sorts by its own keys, as report's does */
@@ -898,16 +1402,48 @@ int cmd_top(int argc, const char **argv)
 			usage_with_options(top_usage, opts);
 	}
 	t.need_cursor = t.hopts.use_callchain || t.hopts.cumulate || t.hopts.layout.has_parent;
-	callchain_store__init(&t.store);
-	ret = run(&t, &evlist);
-	callchain_store__exit(&t.store);
+	t.store = xmalloc(sizeof(*t.store));
+	callchain_store__init(t.store);
+	annotate_samples__init(&t.annotated);
+	sample_filter__add_names(&t.filter, &(struct sample_filter_names){
+		o.comms, o.dsos, o.syms, NULL, NULL });
+	t.hopts.dso_filter = t.filter.dsos.n > 0;
+	t.hopts.thread_filter = t.filter.comms.n > 0;
+	t.hopts.sym_filter = t.filter.syms.n > 0;
+	/* a filter of one name leaves its column nothing to say (perf's elide) */
+	only[HISTC_SYMBOL] = t.filter.syms.n == 1 ? t.filter.syms.v[0] : NULL;
+	only[HISTC_DSO] = t.filter.dsos.n == 1 ? t.filter.dsos.v[0] : NULL;
+	only[HISTC_COMM] = t.filter.comms.n == 1 ? t.filter.comms.v[0] : NULL;
+	if (!o.hierarchy)
+		hist_layout__elide(&t.hopts.layout, only);
+	t.hopts.event_group = o.group && t.nr_user_events > 1;
+	if (o.hierarchy) {
+		/* the entries stay flat; each refresh shows a view of them by level */
+		t.view_opts = t.hopts;
+		memset(&t.view_opts.layout, 0, sizeof(t.view_opts.layout));
+		ss.hierarchy = true;
+		if (hist_layout__setup(&t.view_opts.layout, &ss, &err_msg) < 0) {
+			fprintf(stderr, "%s\n", err_msg);
+			free(err_msg);
+			goto out_events;
+		}
+		hist_layout__cancel_cumulate(&t.view_opts.layout);
+	}
+	ret = run(&t, &t.evlist);
+	callchain_store__exit(t.store);
+	free(t.store);
 	strset_release(&t.strings);
 	kallsyms_prefetch_end();
-	free(t.buf);
-	free(t.pending);
+	record_round__exit(&t.round);
+	sample_filter__exit(&t.filter);
+	free(t.sym_annotate_owned);
+	annotate_samples__release(&t.annotated);
 out_events:
-	evlist__exit(&evlist);
+	evlist__release_cgroups(&t.evlist);
+	evlist__exit(&t.evlist);
 	parse_events_error__exit(&perr);
-out_opts:
+	for (int i = 0; i < t.nr_cgroup_slots; i++)
+		free(t.cgroup_names[i]);
+	free(t.cgroup_names);
 	return ret;
 }

@@ -267,81 +267,25 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 
 /* Live tracing: raw_syscalls on the drain loop, each round's records put in
  * time order (rings of several CPUs interleave) and fed to the analysis. */
-struct live_record {
-	uint64_t time;
-	size_t seq;			/* arrival order, for equal times */
-	struct perf_event_header *rec;	/* a copy */
-};
-
 struct trace_live {
 	struct trace trace;
 	struct record_session rs;
 	struct machine *machine;
 	struct syscall_tp enter, exit;
-	const struct perf_event_attr *attr;	/* the events' common sample layout */
 	struct tep_event **formats;		/* by evsel->idx: other tracepoints */
 	int max_stack;				/* frames of --call-graph chains */
-	struct live_record *pending;
-	size_t nr_pending, alloc_pending;
+	struct record_round round;		/* the records of a round */
 	struct evswitch *evswitch;
 	struct evsel *sched_runtime;		/* --sched: sched_stat_runtime */
 	FILE *out;
 };
 
-static struct evsel *live_evsel(struct trace_live *l, uint64_t id)
-{
-	/* one event: its samples carry no id */
-	if (!(l->attr->sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)))
-		return l->rs.evlist->first;
-	for (size_t i = 0; i < l->rs.nr_ids; i++)
-		if (l->rs.id_map[i].id == id)
-			return l->rs.id_map[i].evsel;
-	return NULL;
-}
-
-/* The layout of a record: a sample's is its event's (events of several
- * layouts carry PERF_SAMPLE_IDENTIFIER first), the others' trailers are
- * the same for all. */
-static const struct perf_event_attr *live_attr(struct trace_live *l,
-					       const struct perf_event_header *rec)
-{
-	const struct evsel *evsel;
-	uint64_t id;
-
-	if (rec->type != PERF_RECORD_SAMPLE || !(l->attr->sample_type & PERF_SAMPLE_IDENTIFIER) ||
-	    rec->size < sizeof(*rec) + sizeof(id))
-		return l->attr;
-	memcpy(&id, rec + 1, sizeof(id));
-	evsel = live_evsel(l, id);
-	return evsel ? &evsel->attr : l->attr;
-}
-
 static int live_collect(void *ctx, int cpu, const struct perf_event_header *rec)
 {
 	struct trace_live *l = ctx;
-	struct perf_sample sample;
-	const char *err;
-	struct live_record *r;
 
-	if (l->nr_pending == l->alloc_pending) {
-		l->alloc_pending = l->alloc_pending ? 2 * l->alloc_pending : 4096;
-		l->pending = xrealloc(l->pending, l->alloc_pending * sizeof(*l->pending));
-	}
-	r = &l->pending[l->nr_pending];
-	r->time = perf_sample__parse(live_attr(l, rec), rec, &sample, &err) ? 0 : sample.time;
-	r->seq = l->nr_pending++;
-	r->rec = xmalloc(rec->size);
-	memcpy(r->rec, rec, rec->size);
+	record_round__add(&l->round, rec);
 	return 0;
-}
-
-static int live_record_cmp(const void *pa, const void *pb)
-{
-	const struct live_record *a = pa, *b = pb;
-
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 /* The thread of a sample, named from /proc when no COMM told its name. */
@@ -395,9 +339,9 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 		machine__take_record(l->machine, rec);
 		return;
 	}
-	if (perf_sample__parse(live_attr(l, rec), rec, &sample, &err))
+	if (perf_sample__parse(record_session__attr_of(&l->rs, rec), rec, &sample, &err))
 		return;
-	evsel = live_evsel(l, sample.id);
+	evsel = record_session__evsel_of_id(&l->rs, sample.id);
 	trace__account(&l->trace, sample.time, true, true);
 	if (!evsel || evswitch__discard(l->evswitch, evsel))
 		return;
@@ -426,13 +370,10 @@ static int live_round(void *ctx, size_t bytes)
 {
 	struct trace_live *l = ctx;
 
-	qsort(l->pending, l->nr_pending, sizeof(*l->pending), live_record_cmp);
-	for (size_t i = 0; i < l->nr_pending; i++) {
-		if (!l->trace.done)
-			live_dispatch(l, l->pending[i].rec);
-		free(l->pending[i].rec);
-	}
-	l->nr_pending = 0;
+	record_round__sort(&l->round);
+	for (size_t i = 0; i < l->round.nr && !l->trace.done; i++)
+		live_dispatch(l, record_round__at(&l->round, i));
+	record_round__reset(&l->round);
 	if (l->trace.out.len) {
 		fwrite(l->trace.out.buf, 1, l->trace.out.len, l->out);
 		fflush(l->out);
@@ -525,7 +466,7 @@ static int live_maps(struct target *t, struct cpu_map **cpus, struct thread_map 
 static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE *out,
 		      const bool *on, const char *events, const char **cmd_argv, int cmd_argc)
 {
-	struct trace_live l = { .out = out, .evswitch = &o->evswitch };
+	struct trace_live l = { .out = out, .evswitch = &o->evswitch, .round.rs = &l.rs };
 	struct record_opts ropts;
 	struct evlist evlist;
 	struct workload wl = { .pid = -1 };
@@ -655,7 +596,6 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	trace__init(&l.trace, cfg, l.machine);
 	if (o->call_graph || o->pf)
 		live_synthesize(&l, &ropts.target, threads, evlist.first, o->pf != NULL);
-	l.attr = &evlist.first->attr;
 	l.formats = xcalloc(evlist.nr_entries, sizeof(*l.formats));
 	evlist__for_each(&evlist, e) {
 		struct syscall_tp *tp = !strcmp(e->name, "raw_syscalls:sys_enter") ? &l.enter :
@@ -690,7 +630,7 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 		trace_summary__print_tool_stats(out, &l.trace);
 	trace__exit(&l.trace);
 	machine__delete(l.machine);
-	free(l.pending);
+	record_round__exit(&l.round);
 	free(l.formats);
 out_close:
 	record_session__close(&l.rs);

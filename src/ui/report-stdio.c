@@ -426,8 +426,10 @@ static bool hierarchy_has_children(const struct hist_entry *he, double limit)
 	return false;
 }
 
-static void hierarchy_entries(FILE *fp, const struct hists *h, const struct callchain_print *cp)
+static void hierarchy_entries(FILE *fp, const struct hists *h, const struct callchain_print *cp,
+			      const struct report_stdio *r)
 {
+	size_t rows = 0;
 	const struct hist_opts *o = h->opts;
 	const struct hist_column_cfg *vals[HIST_MAX_FIELDS];
 	int nr_vals = value_columns(&o->layout, vals), overhead_width = 0;
@@ -439,8 +441,10 @@ static void hierarchy_entries(FILE *fp, const struct hists *h, const struct call
 	     he = hist_entry__hierarchy_next(he)) {
 		if (!report_stdio__entry_shown(he))
 			continue;
+		if (r->max_rows && rows++ == r->max_rows)
+			break;
 		hierarchy_row(&sb, he, o->color);
-		fprintf(fp, "%s\n", strbuf_str(&sb));
+		fprintf(fp, "%.*s\n", r->max_width > 0 ? r->max_width : (int)sb.len, strbuf_str(&sb));
 		if (he->leaf && o->use_callchain)
 			callchain_print_entry(fp, he, callchain_total(h), cp);
 		if (!he->leaf && !hierarchy_has_children(he, o->percent_limit))
@@ -461,7 +465,7 @@ void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_st
 	if (o->layout.hierarchy) {
 		if (show_header)
 			hierarchy_headers(fp, h, false);
-		hierarchy_entries(fp, h, &cp);
+		hierarchy_entries(fp, h, &cp, r);
 		strbuf_release(&names);
 		return;
 	}

@@ -5,6 +5,7 @@ pcl top runs for a few refreshes (-d 1) and is stopped with SIGINT, as a user
 stops perf top.  Nothing here depends on timing: the tests wait for screens,
 with generous timeouts, and check what every screen shows."""
 import os
+import pty
 import re
 import select
 import signal
@@ -224,3 +225,218 @@ def test_stdin_not_a_terminal_does_not_spin(burner):
     assert not any("Mapped keys" in line for s in screens for line in s)
     # one at the start, one a second for 3 seconds (a loaded machine makes fewer)
     assert 1 <= len(screens) <= 4
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def test_memory_bounded_while_processes_come_and_go():
+    """A system-wide run with call graphs while short processes keep
+    exec'ing: every new process brings new threads, maps and (with ASLR)
+    new stack addresses.  Once the first entries have aged away, what the
+    removed entries, decayed stacks and exited tasks held is freed, so the
+    resident size stays put between two checkpoints counted in screens (a
+    loaded machine makes fewer screens, and fewer samples per screen).
+    page-faults with a period of 1 ages a stack away within a few refreshes."""
+    load = subprocess.Popen(["sh", "-c", "while :; do /bin/true; sh -c 'exit 0'; done"],
+                            stdout=subprocess.DEVNULL)
+    p = subprocess.Popen([PCL, "top", "--stdio", "-a", "-g", "-e", "page-faults", "-c", "1",
+                          "-d", "1", "-E", "20"], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    screens, rss = 0, {}
+    try:
+        deadline = time.monotonic() + 300
+        while screens < 40 and time.monotonic() < deadline:
+            ready, _, _ = select.select([p.stdout], [], [], 1)
+            if ready:
+                chunk = os.read(p.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    break
+                screens += chunk.count(CLEAR.encode())
+                if screens >= 15 and 15 not in rss:
+                    rss[15] = rss_kib(p.pid)
+        rss[40] = rss_kib(p.pid)
+    finally:
+        load.kill()
+        load.wait()
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert screens >= 40, f"only {screens} screens"
+    # before the fix: about twice as much at the second checkpoint
+    assert rss[40] < rss[15] * 1.25, rss
+
+
+def run_both(args, timeout=60):
+    """`top --stdio ARGS` of perf and of pcl, each stopped by SIGINT if it
+    still runs after a few seconds (perf waits after some errors); their
+    stderr with the command names made alike, and pcl's status."""
+    out = []
+    for tool in (PERF, PCL):
+        p = subprocess.Popen([tool, "top", "--stdio", *args], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            _, err = p.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            p.send_signal(signal.SIGINT)
+            _, err = p.communicate(timeout=timeout)
+        out.append((err.decode(errors="replace").replace("Usage: perf ", "Usage: pcl "),
+                    p.returncode))
+    return out
+
+
+@pytest.mark.parametrize("args", [["-k", "/pcl-no-such-vmlinux"], ["-G", "pcl-no-such-cgroup"],
+                                  ["-j", "pcl-no-such-filter"], ["-b"], ["-j", "any_call,u"]],
+                         ids=["vmlinux", "cgroup", "bad-branch-filter", "branch-any",
+                              "branch-filter"])
+def test_option_errors_as_perf(args):
+    """No vmlinux, no such cgroup, a bad branch filter, and branch stacks on
+    a PMU without them (no LBR here): perf's words on stderr."""
+    (perf_err, perf_status), (pcl_err, pcl_status) = run_both(["-e", "task-clock", *args])
+    first_lines = perf_err.split("\n\n")[0]
+    assert pcl_err.startswith(first_lines), (pcl_err, perf_err)
+    if args[0] in ("-k", "-G", "-j") and "no-such" in args[1]:
+        assert pcl_err == perf_err
+        assert pcl_status == perf_status
+    else:	# perf waits for ^C after that error; pcl stops
+        assert pcl_status == 1
+
+
+def test_comms_filter(burner):
+    """--comms: only the named tasks' entries; one name elides the column."""
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-E", "40", "--comms",
+                                    "burner", "-s", "comm,dso,sym"])
+    assert status == 0, err
+    shown = [r for s in full_screens(screens) for r in rows(s)]
+    assert shown
+    for r in shown:
+        assert "[k]" in r or "[.]" in r
+        # the comm column is elided: the DSO comes first
+        assert r.split("%", 1)[1].split()[0] in ("burner", "libm.so.6", "libc.so.6",
+                                                 "[kernel]", "ld-linux-x86-64.so.2",
+                                                 "[vdso]", "[unknown]"), r
+
+
+def test_dsos_filter(burner):
+    """--dsos '[kernel]': only kernel entries, the DSO column elided."""
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-E", "40", "--dsos",
+                                    "[kernel]"])
+    assert status == 0, err
+    shown = [r for s in full_screens(screens) for r in rows(s)]
+    assert shown
+    for r in shown:
+        assert re.match(r"^ +\d+\.\d\d%  \[k\] \S", r), r
+
+
+def test_symbols_filter_and_relative_percentage(burner):
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-E", "40", "--symbols",
+                                    "leaf_spin,leaf_math", "--percentage", "relative"])
+    assert status == 0, err
+    shown = [r for s in full_screens(screens) for r in rows(s)]
+    assert shown
+    for s in full_screens(screens):
+        if rows(s):
+            assert abs(sum(float(r.split("%")[0]) for r in rows(s)) - 100) < 0.1
+    assert {r.split()[-1] for r in shown} <= {"leaf_spin", "leaf_math"}
+
+
+def test_group_columns(burner):
+    """--group: one overhead column per event, as perf top --group."""
+    screens, status, err = run_top(["-e", "task-clock,cpu-clock", "--group", "-d", "1",
+                                    "-E", "10"])
+    assert status == 0, err
+    shown = [r for s in full_screens(screens) for r in rows(s)]
+    assert shown
+    for r in shown:
+        assert re.match(r"^ +\d+\.\d\d% +\d+\.\d\d%  \S.* \[[k.]\] \S", r), r
+    assert "[task-clock]" in screens[0][0]
+
+
+def test_hierarchy(burner):
+    """--hierarchy: DSO entries with their symbols indented below."""
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-E", "30", "--hierarchy"])
+    assert status == 0, err
+    table = [line for s in full_screens(screens) for line in s[3:] if line.strip()]
+    tops = [line for line in table if re.match(r"^ {4}\s*\d+\.\d\d%     \S", line)]
+    subs = [line for line in table if re.match(r"^ {8}\s*\d+\.\d\d%     \[[k.]\] \S", line)]
+    assert tops and subs, table
+
+
+def drive_keys(argv, keys, settle=3.0, gap=0.7):
+    """Runs argv with a pseudo-terminal for stdin, types keys after the first
+    screens, then stops it with SIGINT; returns stdout and stderr."""
+    master, slave = pty.openpty()
+    p = subprocess.Popen(argv, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(slave)
+    out = b""
+
+    def pump(secs):
+        nonlocal out
+        end = time.monotonic() + secs
+        while time.monotonic() < end:
+            ready, _, _ = select.select([p.stdout], [], [], 0.1)
+            if ready:
+                out += os.read(p.stdout.fileno(), 1 << 16)
+
+    pump(settle)
+    for k in keys:
+        os.write(master, k.encode())
+        pump(gap)
+    pump(1.5)
+    if p.poll() is None:
+        p.send_signal(signal.SIGINT)
+    rest, err = p.communicate(timeout=60)
+    os.close(master)
+    return (out + rest).decode(errors="replace"), err.decode(errors="replace"), p.returncode
+
+
+def menu_of(text):
+    i = text.find("\nMapped keys:")
+    assert i >= 0, text[-2000:]
+    j = text.find("unmapped key to continue: ", i)
+    return text[i:j + len("unmapped key to continue: ")]
+
+
+def test_key_menu_as_perf(burner):
+    """An unmapped key on a terminal: perf's "Mapped keys:" menu, the same
+    text; a second unmapped key goes back to the table."""
+    args = ["top", "--stdio", "-e", "cpu-clock", "-d", "1", "-E", "7", "-z"]
+    pcl_out, _, status = drive_keys([PCL, *args], "xx")
+    perf_out, _, _ = drive_keys([PERF, *args], "xx")
+    assert status == 0
+    assert menu_of(pcl_out) == menu_of(perf_out)
+    assert "(1)\n" in menu_of(pcl_out) and "(7)\n" in menu_of(pcl_out)
+    # after the menu, screens again
+    assert CLEAR in pcl_out[pcl_out.find("unmapped key to continue"):]
+
+
+def test_keys_change_settings():
+    """d and e prompt for a number (shown in the menu after), K toggles, q
+    quits with perf's "exiting." and -D dumps the DSOs' symbols."""
+    out, err, status = drive_keys([PCL, "top", "--stdio", "-e", "cpu-clock", "-d", "1", "-D"],
+                                  ["d", "3\n", "e", "9\n", "K", "x", "q"], gap=1.0)
+    assert status == 0, err
+    assert "Enter display delay: " in out and "Enter display entries (lines): " in out
+    menu = menu_of(out)
+    assert "\t[d]     display refresh delay.             \t(3)\n" in menu
+    assert "\t[e]     display entries (lines).           \t(9)\n" in menu
+    assert "\t[K]     hide kernel symbols.             \t(yes)\n" in menu
+    assert out.rstrip().endswith("exiting.")
+    assert re.search(r"^dso: \[kernel\] \(\[kernel\.kallsyms\], loaded, ", err, re.M), err[:500]
+    assert re.search(r"^ [0-9a-f]+-[0-9a-f]+ [glw] \S", err, re.M)
+
+
+def test_sym_annotate(burner):
+    """--sym-annotate: perf's details view of the symbol instead of the table."""
+    screens, status, err = run_top(["-e", "cpu-clock", "-d", "1", "-E", "30", "-p",
+                                    str(burner.pid), "--sym-annotate", "leaf_spin"])
+    assert status == 0, err
+    text = "\n".join(line for s in full_screens(screens) for line in s)
+    assert "Showing cpu-clock for leaf_spin\n  Events  Pcnt (>=5%)\n" in text
+    assert "Source code & Disassembly of burner for cpu-clock" in text
+    assert re.search(r"^ +\d+\.\d\d : +[0-9a-f]+:", text, re.M), text

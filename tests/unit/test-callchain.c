@@ -139,6 +139,49 @@ static void test_trie_counts_and_compression(void **state)
 	callchain_store__exit(&s);
 }
 
+/* perf top's renewal: only stacks with hits are copied, hits and counts
+ * kept, frames re-interned in the new resolver. */
+static void test_trie_copy_keeps_live_stacks(void **state)
+{
+	struct callchain_store s, to;
+	struct callchain_root *root, *copy;
+	struct callchain_param p;
+	struct machine *mach = machine__new();
+	struct cc_resolver r;
+	const struct callchain_node **kids, *end;
+	uint32_t nr;
+
+	make_frames();
+	callchain_param__init(&p);
+	cc_resolver__init(&r, mach, &p, NULL);
+	callchain_store__init(&s);
+	callchain_store__init(&to);
+	root = callchain_root__new(&s);
+	append(&s, root, "abc", 1);
+	append(&s, root, "abd", 16);
+	append(&s, root, "abd", 16);
+	append(&s, root, "e", 1);
+	callchain_root__decay(root);	/* abc and e decay to nothing */
+	copy = callchain_root__copy(&to, root, &r);
+	callchain_store__exit(&s);	/* the copy holds nothing of the old store */
+	callchain_root__finalize(copy);
+	assert_int_equal(copy->max_depth, 3);
+	assert_int_equal(copy->node.children_hit, 28);
+	nr = callchain_node__sorted_children(&copy->node, 0, &kids);
+	assert_int_equal(nr, 1);
+	assert_ptr_not_equal(kids[0]->frame, F('a'));	/* the resolver's own copy */
+	assert_int_equal(kids[0]->frame->ip, F('a')->ip);
+	end = callchain_node__run_end(kids[0]);
+	free(kids);
+	assert_int_equal(end->frame->ip, F('d')->ip);
+	assert_int_equal(end->hit, 28);
+	assert_int_equal(end->count, 2);
+	assert_ptr_equal(cc_resolver__adopt(&r, F('d')), end->frame);
+	callchain_store__exit(&to);
+	cc_resolver__exit(&r);
+	machine__delete(mach);
+}
+
 static void test_trie_ties_and_flat_order(void **state)
 {
 	struct callchain_store s;
@@ -397,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_param_defaults_and_words),
 		cmocka_unit_test(test_param_prefixes_none_and_errors),
 		cmocka_unit_test(test_trie_counts_and_compression),
+		cmocka_unit_test(test_trie_copy_keeps_live_stacks),
 		cmocka_unit_test(test_trie_ties_and_flat_order),
 		cmocka_unit_test(test_trie_wide_nodes),
 		cmocka_unit_test(test_trie_inlined_matches_symbol_by_name),

@@ -152,6 +152,41 @@ static void test_exit_keeps_thread_and_tid_reuse_replaces(void **state)
 	assert_string_equal(old->comm, "first");
 }
 
+static bool claimed(const struct thread *t, void *arg)
+{
+	return t == arg;
+}
+
+/* perf top's pruning: an exited task goes at the second prune after its
+ * EXIT (late samples get one refresh), unless claimed; a live task and
+ * the maps it shares stay. */
+static void test_prune_threads(void **state)
+{
+	struct thread *live = machine__findnew_thread(m, 50, 50), *kept, *found;
+	uint64_t addr;
+
+	machine__process_mmap(m, 50, 50, 0x1000, 0x1000, 0, "/no/live", USER, NULL, 0);
+	machine__process_fork(m, 51, 50, 51, 50, true);
+	machine__process_fork(m, 52, 50, 52, 50, true);
+	kept = machine__find_thread(m, 52, 52);
+	machine__process_exit(m, 51, 51);
+	machine__process_exit(m, 52, 52);
+	assert_int_equal(machine__prune_threads(m, claimed, kept), 0);
+	assert_non_null(machine__find_thread(m, 51, 51));
+	assert_int_equal(machine__prune_threads(m, claimed, kept), 1);
+	assert_null(machine__find_thread(m, 51, 51));
+	found = machine__find_thread(m, 52, 52);
+	assert_ptr_equal(found, kept);
+	assert_string_equal(where(kept, 0x1010, &addr), "/no/live");
+	assert_ptr_equal(machine__find_thread(m, 50, 50), live);
+	assert_string_equal(where(live, 0x1010, &addr), "/no/live");
+	assert_int_equal(addr, 0x10);
+	/* unclaimed at last, it goes too */
+	assert_int_equal(machine__prune_threads(m, NULL, NULL), 1);
+	assert_null(machine__find_thread(m, 52, 52));
+	assert_string_equal(where(live, 0x1010, &addr), "/no/live");
+}
+
 /* Each release bumps the counter the cache is. */
 static void count_release(void *cache)
 {
@@ -357,6 +392,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exit_keeps_thread_and_tid_reuse_replaces,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dsos_are_interned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prune_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_special_mappings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_and_other_cpumodes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_callchain_markers, setup, teardown),

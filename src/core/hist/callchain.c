@@ -160,6 +160,15 @@ void cc_resolver__exit(struct cc_resolver *r)
 	memset(r, 0, sizeof(*r));
 }
 
+void cc_resolver__init_like(struct cc_resolver *fresh, const struct cc_resolver *r)
+{
+	cc_resolver__init(fresh, r->machine, r->param, r->strings);
+	fresh->parent_regex = r->parent_regex;
+	fresh->max_stack = r->max_stack;
+	fresh->hide_unresolved = r->hide_unresolved;
+	fresh->ignore_callees = r->ignore_callees;
+}
+
 /* Forgets cached resolutions when the machine's maps changed (MMAP, exec). */
 static void sync_with_machine(struct cc_resolver *r)
 {
@@ -227,6 +236,13 @@ static const struct cc_frame *frame_intern(struct cc_resolver *r, struct cc_fram
 	*f = arena_alloc(&r->arena, sizeof(**f));
 	**f = *tmpl;
 	return *f;
+}
+
+const struct cc_frame *cc_resolver__adopt(struct cc_resolver *r, const struct cc_frame *frame)
+{
+	struct cc_frame tmpl = *frame;
+
+	return frame_intern(r, &tmpl);
 }
 
 /* What perf 6.1 keeps as a call-graph entry's source line (only for the
@@ -615,6 +631,45 @@ void callchain_root__merge(struct callchain_store *s, struct callchain_root *dst
 	merge_walk(s, dst, &src->node, &p);
 	dst->max_depth = depth;
 	free(p.v);
+}
+
+struct copy_walk {
+	struct callchain_store *s;
+	struct callchain_root *dst;
+	struct cc_resolver *frames;
+	struct merge_path path;
+};
+
+static void copy_walk(struct copy_walk *w, const struct callchain_node *n)
+{
+	struct merge_path *p = &w->path;
+	const struct callchain_node *c;
+
+	if (n->frame) {
+		if (p->nr == p->alloc) {
+			p->alloc = p->alloc ? p->alloc * 2 : 64;
+			p->v = xrealloc(p->v, p->alloc * sizeof(*p->v));
+		}
+		p->v[p->nr++] = cc_resolver__adopt(w->frames, n->frame);
+		if (n->hit)
+			callchain_root__append(w->s, w->dst, p->v, p->nr, n->hit)->count = n->count;
+	}
+	for_each_kid(c, n)
+		copy_walk(w, c);
+	if (n->frame)
+		p->nr--;
+}
+
+struct callchain_root *callchain_root__copy(struct callchain_store *s,
+					    const struct callchain_root *src,
+					    struct cc_resolver *frames)
+{
+	struct copy_walk w = { .s = s, .dst = callchain_root__new(s), .frames = frames };
+
+	copy_walk(&w, &src->node);
+	w.dst->max_depth = src->max_depth;
+	free(w.path.v);
+	return w.dst;
 }
 
 static void finalize_node(struct callchain_node *n)

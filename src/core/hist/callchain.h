@@ -95,6 +95,13 @@ void cc_resolver__init(struct cc_resolver *r, struct machine *m,
 		       const struct callchain_param *param, struct strset *strings);
 void cc_resolver__exit(struct cc_resolver *r);
 
+/* A fresh resolver with r's settings and none of its frames: perf top
+ * renews its frames so that those no call graph holds any more are freed. */
+void cc_resolver__init_like(struct cc_resolver *fresh, const struct cc_resolver *r);
+
+/* frame, interned in r (a copy when another resolver made it). */
+const struct cc_frame *cc_resolver__adopt(struct cc_resolver *r, const struct cc_frame *frame);
+
 struct callchain_cursor {
 	const struct cc_frame **frames;
 	uint32_t nr, alloc;
@@ -172,6 +179,13 @@ static inline void callchain_node__add(struct callchain_node *n, uint64_t period
  * stacks end counts once; dst's max_depth stays as it was). */
 void callchain_root__merge(struct callchain_store *s, struct callchain_root *dst,
 			   const struct callchain_root *src);
+
+/* A copy of src in store s with only the stacks that still have hits (hits
+ * and counts kept), each frame interned in frames: perf top moves its
+ * call graphs so that what decayed away is freed. */
+struct callchain_root *callchain_root__copy(struct callchain_store *s,
+					    const struct callchain_root *src,
+					    struct cc_resolver *frames);
 
 /* Computes children_hit/children_count of every node (after appending). */
 void callchain_root__finalize(struct callchain_root *root);

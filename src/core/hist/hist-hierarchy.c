@@ -41,6 +41,7 @@ static struct hist_entry *level_new(struct hists *h, const struct hist_level *lv
 	struct hist_entry *he = arena_alloc(&h->arena, sizeof(*he));
 
 	*he = *tmpl;
+	he->hists = h;		/* tmpl may be another's (perf top's view) */
 	memset(&he->rb_in, 0, sizeof(he->rb_in));
 	memset(&he->rb_collapsed, 0, sizeof(he->rb_collapsed));
 	he->hroot.node = NULL;
@@ -95,13 +96,14 @@ static struct hist_entry *level_findnew(struct hists *h, struct rb_root *root,
 	return new;
 }
 
-void hists__build_hierarchy(struct hists *h)
+/* The levels of the entries of tree (nodes at off) into h. */
+static void build_hierarchy(struct hists *h, const struct rb_root *tree, size_t off)
 {
 	const struct hist_layout *l = &h->opts->layout;
 
 	h->nr_entries = 0;
-	for (struct rb_node *nd = rb_first(&h->in); nd; nd = rb_next(nd)) {
-		const struct hist_entry *he = node_entry(nd, IN_OFF);
+	for (struct rb_node *nd = rb_first(tree); nd; nd = rb_next(nd)) {
+		const struct hist_entry *he = node_entry(nd, off);
 		struct hist_entry *parent = NULL;
 		struct rb_root *root = &h->hroot;
 
@@ -118,6 +120,20 @@ void hists__build_hierarchy(struct hists *h)
 			callchain_root__merge(h->store, parent->callchain, he->callchain);
 		}
 	}
+}
+
+void hists__build_hierarchy(struct hists *h)
+{
+	build_hierarchy(h, &h->in, IN_OFF);
+}
+
+void hists__hierarchy_view(struct hists *view, struct hists *flat)
+{
+	size_t off;
+	const struct rb_root *tree = hists__entry_tree(flat, &off);
+
+	build_hierarchy(view, tree, off);
+	view->is_collapsed = true;
 }
 
 /* --- groups ---------------------------------------------------------------- */

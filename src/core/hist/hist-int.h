@@ -12,6 +12,9 @@ static inline struct hist_entry *node_entry(const struct rb_node *n, size_t off)
 	return (struct hist_entry *)(void *)((char *)n - off);
 }
 
+/* The tree new samples go to (before or after the collapse) and its node's offset. */
+struct rb_root *hists__entry_tree(struct hists *h, size_t *off);
+
 /* perf's hists__apply_filters: --symbol-filter, --socket-filter. */
 void hists__apply_ui_filters(const struct hists *h, struct hist_entry *he);
 

@@ -82,7 +82,7 @@ static struct rb_node *entry_node(struct hist_entry *he, size_t off)
 
 /* The tree entries live in: perf's entries_in, after the collapse pass
  * (for keys that need one) its entries_collapsed. */
-static struct rb_root *entry_tree(struct hists *h, size_t *off)
+struct rb_root *hists__entry_tree(struct hists *h, size_t *off)
 {
 	*off = h->is_collapsed ? offsetof(struct hist_entry, rb_collapsed) :
 				 offsetof(struct hist_entry, rb_in);
@@ -124,8 +124,9 @@ static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tm
 {
 	struct hist_entry *he = h->nr_spare ? h->spare[--h->nr_spare] :
 				arena_alloc(&h->arena, sizeof(*he));
+	struct hist_entry **pairs = he->pairs;	/* a reused entry's, for --group */
 	size_t off;
-	struct rb_root *root = entry_tree(h, &off);
+	struct rb_root *root = hists__entry_tree(h, &off);
 
 	*he = *tmpl;
 	he->hists = h;
@@ -133,7 +134,8 @@ static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tm
 	memset(&he->stat_acc, 0, sizeof(he->stat_acc));
 	he->callchain = h->opts->use_callchain ? callchain_root__new(h->store) : NULL;
 	if (h->nr_members > 1)
-		he->pairs = arena_alloc(&h->arena, (size_t)(h->nr_members - 1) * sizeof(*he->pairs));
+		he->pairs = pairs ? memset(pairs, 0, (size_t)(h->nr_members - 1) * sizeof(*pairs)) :
+			arena_alloc(&h->arena, (size_t)(h->nr_members - 1) * sizeof(*he->pairs));
 	rb_insert(root, entry_node(he, off), parent, link);
 	h->nr_entries++;
 	return he;
@@ -144,7 +146,7 @@ static struct hist_entry *entry_findnew(struct hists *h, struct hist_entry *tmpl
 {
 	struct rb_node **link, *parent;
 	size_t off;
-	struct rb_root *root = entry_tree(h, &off);
+	struct rb_root *root = hists__entry_tree(h, &off);
 	struct hist_entry *he = tree_find(&h->opts->layout, root, off, tmpl, &link, &parent);
 
 	return he ? he : entry_new(h, tmpl, parent, link);
@@ -551,7 +553,7 @@ static void delete_entries_if(struct hists *h, bool (*drop)(struct hist_entry *h
 			      void *arg)
 {
 	size_t off;
-	struct rb_root *root = entry_tree(h, &off);
+	struct rb_root *root = hists__entry_tree(h, &off);
 	struct rb_node *nd = rb_first(root);
 
 	memo_release(h);
@@ -612,6 +614,32 @@ void hists__decay(struct hists *h, bool zap_user, bool zap_kernel)
 	delete_entries_if(h, decay_entry, &zap);
 }
 
+void hists__move_callchains(struct hists *h, struct callchain_store *to,
+			    struct cc_resolver *frames)
+{
+	size_t off;
+	struct rb_root *root = hists__entry_tree(h, &off);
+
+	memo_release(h);	/* it points at frames */
+	h->store = to;
+	for (struct rb_node *nd = rb_first(root); nd; nd = rb_next(nd)) {
+		struct hist_entry *he = node_entry(nd, off);
+
+		if (he->callchain)
+			he->callchain = callchain_root__copy(to, he->callchain, frames);
+	}
+}
+
+void hists__for_each_entry(struct hists *h, void (*fn)(const struct hist_entry *he, void *arg),
+			   void *arg)
+{
+	size_t off;
+	struct rb_root *root = hists__entry_tree(h, &off);
+
+	for (struct rb_node *nd = rb_first(root); nd; nd = rb_next(nd))
+		fn(node_entry(nd, off), arg);
+}
+
 static bool every_entry(struct hist_entry *he, void *arg)
 {
 	return true;
@@ -624,10 +652,15 @@ void hists__delete_entries(struct hists *h)
 
 void hists__recalc_col_len(struct hists *h, size_t max_rows)
 {
+	size_t rows = 0;
+
 	memset(h->col_len, 0, sizeof(h->col_len));
-	for (size_t i = 0; i < h->nr_sorted && i < max_rows; i++)
-		if (!h->sorted[i]->filtered)
+	/* the rows shown: hidden entries (--comms, --dsos ...) take none */
+	for (size_t i = 0; i < h->nr_sorted && rows < max_rows; i++)
+		if (!h->sorted[i]->filtered) {
 			hists__calc_col_len(h, h->sorted[i]);
+			rows++;
+		}
 }
 
 /* --- groups --------------------------------------------------------------- */
@@ -637,8 +670,12 @@ void hists__match(struct hists *leader, struct hists *member, int member_idx)
 	const struct hist_layout *l = &leader->opts->layout;
 	int slot = member_idx - 1;
 	size_t loff, moff;
-	struct rb_root *lroot = entry_tree(leader, &loff), *mroot = entry_tree(member, &moff);
+	struct rb_root *lroot = hists__entry_tree(leader, &loff);
+	struct rb_root *mroot = hists__entry_tree(member, &moff);
 
+	/* perf top matches again at every refresh */
+	for (struct rb_node *nd = rb_first(mroot); nd; nd = rb_next(nd))
+		node_entry(nd, moff)->paired = false;
 	for (struct rb_node *nd = rb_first(lroot); nd; nd = rb_next(nd)) {
 		struct hist_entry *he = node_entry(nd, loff);
 
@@ -653,7 +690,8 @@ void hists__link(struct hists *leader, struct hists *member, int member_idx)
 	const struct hist_layout *l = &leader->opts->layout;
 	int slot = member_idx - 1;
 	size_t loff, moff;
-	struct rb_root *lroot = entry_tree(leader, &loff), *mroot = entry_tree(member, &moff);
+	struct rb_root *lroot = hists__entry_tree(leader, &loff);
+	struct rb_root *mroot = hists__entry_tree(member, &moff);
 
 	/* entries only the member has get an empty twin in the leader */
 	for (struct rb_node *nd = rb_first(mroot); nd; nd = rb_next(nd)) {
@@ -950,7 +988,7 @@ static void output_resort(struct hists *h, const struct output_order *order,
 			  bool (*keep)(const struct hist_entry *he, void *arg))
 {
 	size_t off;
-	struct rb_root *root = entry_tree(h, &off);
+	struct rb_root *root = hists__entry_tree(h, &off);
 
 	h->stats.total_period = h->stats.total_non_filtered_period = 0;
 	memset(h->col_len, 0, sizeof(h->col_len));

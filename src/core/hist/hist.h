@@ -246,6 +246,11 @@ void hists__output_resort_by(struct hists *h, hist_entry_cmp_fn first,
  * pass does (called by hists__collapse). */
 void hists__build_hierarchy(struct hists *h);
 
+/* perf top --hierarchy: view (empty, of a hierarchy layout with flat's
+ * keys) gets the levels of flat's entries, which stay as they are: the
+ * view is printed, then deleted. */
+void hists__hierarchy_view(struct hists *view, struct hists *flat);
+
 /* --hierarchy: the next entry in output order (depth first), or NULL. */
 const struct hist_entry *hist_entry__hierarchy_next(const struct hist_entry *he);
 
@@ -253,6 +258,16 @@ const struct hist_entry *hist_entry__hierarchy_next(const struct hist_entry *he)
  * samples (and call graph); an entry without Self period left goes, as do,
  * with zap_user or zap_kernel, the user ('.') or kernel ones. */
 void hists__decay(struct hists *h, bool zap_user, bool zap_kernel);
+
+/* perf top between refreshes: every entry's call graph moves to store to,
+ * its frames to frames (see callchain_root__copy()); the old store and
+ * resolver can then go, with what removed entries and decayed stacks held. */
+void hists__move_callchains(struct hists *h, struct callchain_store *to,
+			    struct cc_resolver *frames);
+
+/* Calls fn on every entry (in no particular order). */
+void hists__for_each_entry(struct hists *h, void (*fn)(const struct hist_entry *he, void *arg),
+			   void *arg);
 
 /* perf top -z: every entry goes. */
 void hists__delete_entries(struct hists *h);

@@ -869,9 +869,9 @@ static const struct perf_event_attr *attr_of_sample(const struct record_session 
 						    const struct perf_event_header *rec)
 {
 	const struct perf_event_attr *first = &rs->evlist->first->attr;
+	const struct evsel *evsel;
 	int pos;
 	uint64_t id;
-	size_t lo = 0, hi = rs->nr_ids;
 
 	if (rs->evlist->nr_entries == 1)
 		return first;
@@ -879,17 +879,8 @@ static const struct perf_event_attr *attr_of_sample(const struct record_session 
 	if (pos < 0 || (size_t)(pos + 1) * 8 + sizeof(*rec) > rec->size)
 		return NULL;
 	memcpy(&id, (const char *)(rec + 1) + (size_t)pos * 8, sizeof(id));
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (rs->id_map[mid].id < id)
-			lo = mid + 1;
-		else if (rs->id_map[mid].id > id)
-			hi = mid;
-		else
-			return &rs->id_map[mid].evsel->attr;
-	}
-	return NULL;
+	evsel = record_session__evsel_of_id(rs, id);
+	return evsel ? &evsel->attr : NULL;
 }
 
 /* A sample's pid, ip and time lead its fields (after IDENTIFIER): no
@@ -1252,4 +1243,92 @@ void record_session__close(struct record_session *rs)
 	dso_hits__delete(rs->hits);
 	rs->hits = NULL;
 	evlist__close(rs->evlist);
+}
+
+/* --- live consumers ----------------------------------------------------------- */
+
+struct evsel *record_session__evsel_of_id(const struct record_session *rs, uint64_t id)
+{
+	size_t lo = 0, hi = rs->nr_ids;
+
+	if (!(rs->evlist->first->attr.sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)))
+		return rs->evlist->first;
+	while (lo < hi) {	/* read_ids() sorted the map */
+		size_t mid = (lo + hi) / 2;
+
+		if (rs->id_map[mid].id < id)
+			lo = mid + 1;
+		else if (rs->id_map[mid].id > id)
+			hi = mid;
+		else
+			return rs->id_map[mid].evsel;
+	}
+	return NULL;
+}
+
+const struct perf_event_attr *record_session__attr_of(const struct record_session *rs,
+						      const struct perf_event_header *rec)
+{
+	const struct perf_event_attr *first = &rs->evlist->first->attr;
+	const struct evsel *evsel;
+	uint64_t id;
+
+	if (rec->type != PERF_RECORD_SAMPLE || !(first->sample_type & PERF_SAMPLE_IDENTIFIER) ||
+	    rec->size < sizeof(*rec) + sizeof(id))
+		return first;
+	memcpy(&id, rec + 1, sizeof(id));
+	evsel = record_session__evsel_of_id(rs, id);
+	return evsel ? &evsel->attr : first;
+}
+
+void record_round__add(struct record_round *r, const struct perf_event_header *rec)
+{
+	struct record_round_entry *e;
+	struct perf_sample sample;
+	const char *err;
+
+	if (r->nr == r->alloc_entries) {
+		r->alloc_entries = r->alloc_entries ? 2 * r->alloc_entries : 4096;
+		r->entries = xrealloc(r->entries, r->alloc_entries * sizeof(*r->entries));
+	}
+	if (r->len + rec->size > r->alloc) {
+		r->alloc = r->alloc ? 2 * r->alloc : 1 << 20;
+		while (r->len + rec->size > r->alloc)
+			r->alloc *= 2;
+		r->buf = xrealloc(r->buf, r->alloc);
+	}
+	e = &r->entries[r->nr];
+	e->time = perf_sample__parse(record_session__attr_of(r->rs, rec), rec, &sample, &err) ?
+		  0 : sample.time;
+	e->seq = r->nr++;
+	e->off = r->len;
+	memcpy(r->buf + r->len, rec, rec->size);
+	r->len += rec->size;
+}
+
+static int round_entry_cmp(const void *pa, const void *pb)
+{
+	const struct record_round_entry *a = pa, *b = pb;
+
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+void record_round__sort(struct record_round *r)
+{
+	qsort(r->entries, r->nr, sizeof(*r->entries), round_entry_cmp);
+}
+
+void record_round__reset(struct record_round *r)
+{
+	r->nr = 0;
+	r->len = 0;
+}
+
+void record_round__exit(struct record_round *r)
+{
+	free(r->buf);
+	free(r->entries);
+	*r = (struct record_round){ 0 };
 }

@@ -254,4 +254,44 @@ int record_session__finish_file(struct record_session *rs, struct record_finish 
 /* Unmaps the buffers and closes the events. */
 void record_session__close(struct record_session *rs);
 
+/* --- live consumers (top, trace): records taken as a session would ---------- */
+
+/* The event of a sample's id (the first event when samples carry no id), or
+ * NULL for an id the session did not open. */
+struct evsel *record_session__evsel_of_id(const struct record_session *rs, uint64_t id);
+
+/* The layout a record is parsed with: a sample's is its event's (events of
+ * several layouts carry PERF_SAMPLE_IDENTIFIER first), other records' id
+ * trailers are the first event's. */
+const struct perf_event_attr *record_session__attr_of(const struct record_session *rs,
+						      const struct perf_event_header *rec);
+
+/* One drain round's records, copied as they come, then put in time order
+ * (records of equal times, or without one, keep their arrival order):
+ * what a live command feeds its machine and its analysis, one round at a
+ * time. */
+struct record_round {
+	const struct record_session *rs;
+	unsigned char *buf;		/* the records, back to back */
+	size_t len, alloc;
+	struct record_round_entry {
+		uint64_t time;
+		size_t seq, off;	/* arrival rank, offset in buf */
+	} *entries;
+	size_t nr, alloc_entries;
+};
+
+void record_round__add(struct record_round *r, const struct perf_event_header *rec);
+void record_round__sort(struct record_round *r);
+
+static inline const struct perf_event_header *record_round__at(const struct record_round *r,
+								 size_t i)
+{
+	return (const struct perf_event_header *)(const void *)(r->buf + r->entries[i].off);
+}
+
+/* Empties the round for the next one, keeping its memory. */
+void record_round__reset(struct record_round *r);
+void record_round__exit(struct record_round *r);
+
 #endif

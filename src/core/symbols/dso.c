@@ -202,6 +202,15 @@ static struct symbol *symbols__search(struct symbol *syms, size_t nr, uint64_t a
 	return NULL;
 }
 
+size_t dso__loaded_symbols(const struct dso *dso, const struct symbol **syms, bool *loaded)
+{
+	const struct dso_priv *p = dso__priv(dso);
+
+	*loaded = p->loaded;
+	*syms = p->syms;
+	return p->loaded ? p->nr_syms : 0;
+}
+
 struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr)
 {
 	struct dso_priv *p;

@@ -38,6 +38,10 @@ struct dso {
 /* Symbol covering a DSO-relative address, or NULL. */
 struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
 
+/* The symbols loaded so far, by address (none before a lookup loaded
+ * them); *loaded tells whether a load was tried (perf's dso__loaded). */
+size_t dso__loaded_symbols(const struct dso *dso, const struct symbol **syms, bool *loaded);
+
 /* Converts a DSO-relative (file offset) address to the ELF vaddr (the
  * address objdump shows). */
 uint64_t dso__addr_to_vaddr(struct dso *dso, uint64_t addr);

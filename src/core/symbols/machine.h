@@ -105,6 +105,15 @@ void machine__process_cgroup_ns(struct machine *m, pid_t pid, pid_t tid, uint64_
 void machine__set_build_id(struct machine *m, const char *filename,
 			   const uint8_t *build_id, int size);
 
+/* For perf top's long runs: frees the threads that had exited (or been
+ * replaced by a new task of their tid) at the previous call already and
+ * that in_use() does not claim, then the maps no thread's address space
+ * holds any more.  Every pointer to them is then stale: callers drop
+ * their caches (the maps generation moves on).  Returns how many threads
+ * went. */
+size_t machine__prune_threads(struct machine *m,
+			      bool (*in_use)(const struct thread *t, void *arg), void *arg);
+
 /* Finds (or creates, like perf) the thread. */
 struct thread *machine__findnew_thread(struct machine *m, pid_t pid, pid_t tid);
 /* Finds the thread, or NULL. */

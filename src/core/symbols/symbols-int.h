@@ -171,6 +171,7 @@ struct map *machine__new_map(struct machine *m);
 /* --- thread internals --------------------------------------------------- */
 struct thread_priv {
 	struct maps *maps;
+	bool gone_seen;		/* dead or unreachable at the last prune */
 };
 
 /* --- loaders: each is handed the settings it reads ----------------------- */

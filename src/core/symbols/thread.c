@@ -150,3 +150,60 @@ int machine__process_exit(struct machine *m, pid_t pid, pid_t tid)
 		t->dead = true;
 	return 0;
 }
+
+/* Marks in live every map of maps (a set of pointers). */
+static void mark_maps(struct hashmap *live, const struct maps *maps)
+{
+	for (size_t i = 0; maps && i < maps->nr; i++)
+		hashmap_u64_put(live, (uintptr_t)maps->v[i], maps->v[i]);
+}
+
+/* Frees the maps no thread's address space (nor the kernel's) holds. */
+static void prune_maps(struct machine *m)
+{
+	struct hashmap live;
+	size_t kept = 0;
+
+	hashmap_init(&live, sizeof(void *));
+	mark_maps(&live, m->kmaps);
+	for (size_t i = 0; i < m->nr_threads; i++)
+		mark_maps(&live, thread__maps(m->all_threads[i]));
+	for (size_t i = 0; i < m->nr_maps; i++) {
+		if (hashmap_u64_get(&live, (uintptr_t)m->all_maps[i]))
+			m->all_maps[kept++] = m->all_maps[i];
+		else
+			free(m->all_maps[i]);
+	}
+	m->nr_maps = kept;
+	hashmap_release(&live);
+}
+
+size_t machine__prune_threads(struct machine *m,
+			      bool (*in_use)(const struct thread *t, void *arg), void *arg)
+{
+	size_t kept = 0, freed = 0;
+
+	for (size_t i = 0; i < m->nr_threads; i++) {
+		struct thread *t = m->all_threads[i];
+		struct thread_priv *p = t->priv;
+		bool reachable = machine__find_thread(m, t->pid, t->tid) == t;
+		bool gone = t->dead || !reachable;
+
+		/* one prune of grace: late samples of a task that just exited */
+		if (gone && p->gone_seen && !(in_use && in_use(t, arg))) {
+			if (reachable)
+				hashmap_u64_put(&m->threads, (uint64_t)(uint32_t)t->tid, NULL);
+			thread__delete(t);
+			freed++;
+			continue;
+		}
+		p->gone_seen = gone;
+		m->all_threads[kept++] = t;
+	}
+	m->nr_threads = kept;
+	if (freed) {
+		prune_maps(m);
+		machine__maps_changed(m);
+	}
+	return freed;
+}
