@@ -57,6 +57,9 @@ void kallsyms_prefetch_end(void);
 struct symbols_config {
 	const char *symfs;	/* --symfs DIR, put before every path; NULL: none */
 	const char *kallsyms;	/* --kallsyms FILE; NULL: chosen by build id */
+	const char *vmlinux;	/* -k FILE: the kernel's symbols from it only */
+	bool ignore_vmlinux;	/* --ignore-vmlinux: no -k, no vmlinux path */
+	const char *os_release;	/* the recorded uname -r (vmlinux path); NULL: ours */
 	const char *buildid_dir;	/* $PERF_BUILDID_DIR, else ~/.debug */
 	bool force;		/* -f: perf-PID.map files whoever owns them */
 	bool demangle;		/* C++/Rust names demangled (--no-demangle) */
