@@ -217,7 +217,8 @@ static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 		struct annotate_summary *s =
 			annotation__summary(&a, as, p->opts->percent_type, &nr_lines);
 
-		annotate_stdio__print_summary(p, s, nr_lines, a.nr_data, as->dso->long_name);
+		annotate_stdio__print_summary(p, s, nr_lines, a.nr_data,
+					      dso__shown_long_name(as->dso));
 		annotation__free_summary(s, nr_lines);
 	}
 	if (c->stdio2) {
@@ -226,8 +227,10 @@ static void annotate_entry(struct annotate_cmd *c, struct annotate_printer *p,
 		annotate_stdio2__print(p, &a, as->dso, as->sym, title);
 		free(title);
 	} else {
-		base = strrchr(as->dso->long_name, '/');
-		annotate_stdio__print(p, &a, c->full_paths || !base ? as->dso->long_name : base + 1,
+		const char *long_name = dso__shown_long_name(as->dso);
+
+		base = strrchr(long_name, '/');
+		annotate_stdio__print(p, &a, c->full_paths || !base ? long_name : base + 1,
 				      name ? name : evsel->name,
 				      annotated_sym__hist(as, evidx)->nr_samples);
 	}
@@ -381,11 +384,8 @@ int cmd_annotate(int argc, const char **argv)
 			goto out;
 		}
 	}
-	/* -k: perf reads kernel symbols from that file only; pcl does not load
-	 * vmlinux images, so they stay unknown, as perf leaves them when the
-	 * file is not the recorded kernel's (build id) or not an ELF image */
-	machine = perf_session__new_machine(c.session, vmlinux ? "/dev/null" : kallsyms, symfs,
-					    force);
+	machine = perf_session__new_machine(c.session, kallsyms, symfs, force);
+	machine__symbols_config(machine)->vmlinux = vmlinux;
 	/* -P: the source files of -l and of the annotation with their paths */
 	machine__symbols_config(machine)->full_source_path = c.full_paths;
 	/* the kernel's names are never mangled C++: --demangle-kernel changes

@@ -359,7 +359,7 @@ void annotate_stdio2__print(struct annotate_printer *p, const struct annotation 
 	int *jump_sources = xcalloc(a->nr_lines ? a->nr_lines : 1, sizeof(*jump_sources));
 
 	fprintf(p->fp, "%s, [percent: %s]\n%s() %s\n", title,
-		annotate_percent__name(o->percent_type), sym->name, dso->long_name);
+		annotate_percent__name(o->percent_type), sym->name, dso__shown_long_name(dso));
 	for (size_t i = 0; i < a->nr_lines; i++) {
 		int len;
 		char name[64], raw[8];

@@ -127,3 +127,17 @@ def test_vmlinux_in_build_id_cache(images, tmp_path):
                      cwd=str(images["dir"]), env=env)
     assert "vml_" in want.stdout
     assert_same(want, got)
+
+
+@pytest.mark.parametrize("opts", [[], ["--stdio2", "vml_do_syscall_64"],
+                                  ["--print-line", "vml_do_syscall_64"]],
+                         ids=["all", "stdio2", "print-line"])
+def test_annotate_k(images, opts):
+    """With an image, kernel symbols are disassembled from it, as perf's
+    objdump does."""
+    want, got = both(["annotate", "-i", images["data"], "--stdio", "-k", images["reloc"], *opts],
+                     cwd=str(images["dir"]))
+    assert "vml_" in want.stdout
+    assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout,
+                                                        want.stderr), \
+        unified(want.stdout, got.stdout)

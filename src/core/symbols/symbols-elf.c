@@ -471,9 +471,10 @@ uint64_t dso__addr_to_vaddr(struct dso *dso, uint64_t addr)
 {
 	struct dso_priv *p = dso__priv(dso);
 
-	if (p->kind == DSO_KERNEL || p->kind == DSO_PERF_MAP)
+	if (p->kind == DSO_PERF_MAP)
 		return addr;
 	dso__load(dso);
+	/* the kernel's text_offset is 0 with kallsyms (absolute addresses) */
 	return addr + p->text_offset;
 }
 

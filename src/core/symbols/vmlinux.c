@@ -240,6 +240,29 @@ static int read_symbols(struct vmlinux_load *l, Elf_Scn *symscn, const GElf_Shdr
 	return count;
 }
 
+/* Where annotate finds the kernel's code: the image, its .text moved by
+ * sh_addr - sh_offset from the symbols' file offsets. */
+static void text_layout(struct dso *kernel, Elf *elf, size_t shstrndx, const char *file)
+{
+	struct dso_priv *p = dso__priv(kernel);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (name && !strcmp(name, ".text")) {
+			p->text_offset = shdr.sh_addr - shdr.sh_offset;
+			break;
+		}
+	}
+	free(p->elf_path);
+	p->elf_path = xstrdup(file);
+}
+
 /* The kernel map holding dso (the kernel's, or a section's). */
 static struct map *dso_map(struct machine *m, const struct dso *dso)
 {
@@ -286,9 +309,10 @@ int dso__load_vmlinux(struct dso *kernel, const char *path, const struct symbols
 	Elf_Scn *symscn;
 	int fd = open(file, O_RDONLY | O_CLOEXEC), count = -1;
 
-	free(file);
-	if (fd < 0)
+	if (fd < 0) {
+		free(file);
 		return -1;
+	}
 	elf_version(EV_CURRENT);
 	l.elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!l.elf || elf_kind(l.elf) != ELF_K_ELF || !gelf_getehdr(l.elf, &ehdr) ||
@@ -300,8 +324,10 @@ int dso__load_vmlinux(struct dso *kernel, const char *path, const struct symbols
 	l.kmap = dso_map(l.machine, kernel);
 	l.adjust = ehdr.e_type == ET_EXEC || ehdr.e_type == ET_REL;
 	count = read_symbols(&l, symscn, &symshdr);
-	if (count > 0)
+	if (count > 0) {
 		install(&l);
+		text_layout(kernel, l.elf, l.shstrndx, file);
+	}
 out:
 	for (size_t i = 0; i < l.nr_parts; i++)
 		free(l.parts[i].b.v);
@@ -309,6 +335,7 @@ out:
 	free(l.unsized);
 	elf_end(l.elf);
 	close(fd);
+	free(file);
 	return count;
 }
 
