@@ -271,7 +271,7 @@ int cmd_annotate(int argc, const char **argv)
 	/* perf's options pcl takes and has no use for: one interface (the
 	 * text), no objdump to start */
 	const char *unused_path = NULL;
-	bool unused_flag = false;
+	bool unused_flag = false, ignore_vmlinux = false;
 	int unused_level = 0;
 	struct annotate_print_opts po = { .percent_type = PERCENT_PERIOD_LOCAL };
 	struct annotate_cmd c = { 0 };
@@ -306,7 +306,7 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_BOOLEAN(0, "demangle", &demangle, "Enable symbol demangling"),
 		OPT_BOOLEAN(0, "demangle-kernel", &unused_flag, "Enable kernel symbol demangling"),
 		OPT_BOOLEAN(0, "group", &c.group, "Show event group information together"),
-		OPT_BOOLEAN(0, "ignore-vmlinux", &unused_flag, "don't load vmlinux even if found"),
+		OPT_BOOLEAN(0, "ignore-vmlinux", &ignore_vmlinux, "don't load vmlinux even if found"),
 		{ .type = OPT_STRING_T, .long_name = "kallsyms", .value = &kallsyms, .argh = "file",
 		  .flags = OPTF_HIDDEN, .help = "kallsyms pathname (pcl's own)" },
 		OPT_STRING(0, "objdump", &unused_path, "path",
@@ -386,6 +386,7 @@ int cmd_annotate(int argc, const char **argv)
 	}
 	machine = perf_session__new_machine(c.session, kallsyms, symfs, force);
 	machine__symbols_config(machine)->vmlinux = vmlinux;
+	machine__symbols_config(machine)->ignore_vmlinux = ignore_vmlinux;
 	/* -P: the source files of -l and of the annotation with their paths */
 	machine__symbols_config(machine)->full_source_path = c.full_paths;
 	/* the kernel's names are never mangled C++: --demangle-kernel changes

@@ -756,15 +756,6 @@ static void print_report(struct report *r, const struct report_opts *o)
 		read_values__print(stdout, &r->thread_values, o->pretty && !strcmp(o->pretty, "raw"));
 }
 
-/* perf's check of -k and --kallsyms before it opens the data. */
-static bool unreadable_symbol_file(const char *path)
-{
-	if (!path || !access(path, R_OK))
-		return false;
-	fprintf(stderr, "Invalid file: %s\n", path);
-	return true;
-}
-
 int cmd_report(int argc, const char **argv)
 {
 	struct report r = { .skip_empty = true };
@@ -908,6 +899,7 @@ int cmd_report(int argc, const char **argv)
 	bool config_bool;
 	const char *only[HISTC_NR_COLS] = { NULL };
 	char *err = NULL, *sort_tmp = NULL;
+	const char *bad_file;
 	uint64_t sample_type;
 	struct machine *machine;
 	size_t nr_entries;
@@ -989,8 +981,10 @@ int cmd_report(int argc, const char **argv)
 		}
 	}
 
-	if (unreadable_symbol_file(o.vmlinux) || unreadable_symbol_file(o.kallsyms))
+	if ((bad_file = symbol_files__unreadable(o.vmlinux, o.kallsyms))) {
+		fprintf(stderr, "Invalid file: %s\n", bad_file);
 		return PCL_EXIT_EINVAL;
+	}
 	r.session = perf_session__open(o.input ? o.input : perf_data__default_path(false), o.force,
 				       &err);
 	if (!r.session) {

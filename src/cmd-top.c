@@ -55,7 +55,7 @@ static const char *const top_usage[] = { "pcl top [<options>]", NULL };
 
 struct top_opts {
 	const char *events, *sort_order, *field_order, *call_graph, *percent_limit, *freq;
-	const char *column_widths, *percentage;
+	const char *column_widths, *percentage, *vmlinux, *kallsyms;
 	int delay_secs;
 	int entries;			/* -E: 0 from the terminal's rows */
 	int max_stack;
@@ -64,7 +64,7 @@ struct top_opts {
 	uint64_t count;
 	int children;			/* -1: default (on with call graphs) */
 	bool stdio, tui, zero, hide_kernel, hide_user, show_nr_samples, show_total_period;
-	bool overwrite, namespaces, no_inherit, callgraph_fp, no_bpf_event;
+	bool overwrite, namespaces, no_inherit, callgraph_fp, no_bpf_event, ignore_vmlinux;
 	const char *timeout;		/* --timeout seconds (pcl's, for scripts) */
 	struct target target;
 };
@@ -712,6 +712,9 @@ static int run(struct top *t, struct evlist *evlist)
 	t->attr = &evlist->first->attr;
 	t->sym_evsel = evlist->first;
 	t->machine = machine__new();
+	machine__symbols_config(t->machine)->vmlinux = o->vmlinux;
+	machine__symbols_config(t->machine)->ignore_vmlinux = o->ignore_vmlinux;
+	machine__symbols_config(t->machine)->kallsyms = o->kallsyms;
 	cc_resolver__init(&t->resolver, t->machine, &t->hopts.cc, &t->strings);
 	t->resolver.max_stack = o->max_stack;
 	t->hists = hists__new(&t->hopts, t->sym_evsel, &t->strings, &t->store);
@@ -766,6 +769,9 @@ int cmd_top(int argc, const char **argv)
 		OPT_INTEGER('E', "entries", &o.entries, "show this many entries"),
 		OPT_BOOLEAN('z', "zero", &o.zero, "start every refresh from zero"),
 		OPT_BOOLEAN('K', "hide_kernel_symbols", &o.hide_kernel, "leave the kernel out"),
+		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
+		OPT_BOOLEAN(0, "ignore-vmlinux", &o.ignore_vmlinux, "don't load vmlinux even if found"),
+		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
 		OPT_BOOLEAN('U', "hide_user_symbols", &o.hide_user, "leave user space out"),
 		OPT_STRING('s', "sort", &o.sort_order, "key[,key2...]",
 			   "sort by these keys (as pcl report)"),
@@ -802,12 +808,17 @@ int cmd_top(int argc, const char **argv)
 	struct parse_events_error perr = { .idx = -1 };
 	struct sort_setup ss = { 0 };
 	char *err_msg = NULL;
+	const char *bad_file;
 	bool tracepoints_only = true;
 	int ret = PCL_EXIT_USAGE;
 
 	argc = parse_options(argc, argv, opts, top_usage, 0);
 	if (argc)
 		usage_with_options(top_usage, opts);
+	if ((bad_file = symbol_files__unreadable(o.vmlinux, o.kallsyms))) {
+		fprintf(stderr, "Invalid file: %s\n", bad_file);
+		return PCL_EXIT_EINVAL;
+	}
 	if (o.delay_secs < 1)	/* perf's floor */
 		o.delay_secs = 1;
 	record_opts__init(&t.ropts);

@@ -211,6 +211,15 @@ static struct symbol *symbols__search(struct symbol *syms, size_t nr, uint64_t a
 	return NULL;
 }
 
+size_t dso__symbols(struct dso *dso, const struct symbol **syms)
+{
+	struct dso_priv *p = dso__priv(dso);
+
+	dso__load(dso);
+	*syms = p->syms;
+	return p->nr_syms;
+}
+
 struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr)
 {
 	struct dso_priv *p;

@@ -38,6 +38,9 @@ struct dso {
 /* Symbol covering a DSO-relative address, or NULL. */
 struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
 
+/* The DSO's symbols (loaded now), by address; their count. */
+size_t dso__symbols(struct dso *dso, const struct symbol **syms);
+
 /* Converts a DSO-relative (file offset) address to the ELF vaddr (the
  * address objdump shows). */
 uint64_t dso__addr_to_vaddr(struct dso *dso, uint64_t addr);

@@ -53,6 +53,8 @@ struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t si
 			   uint8_t bind, const char *name, size_t name_len);
 /* Appends a copy of s (a later seq than every symbol so far). */
 void symtab_push(struct symtab_builder *b, const struct sym_raw *s);
+/* Sorts and gives zero-size symbols an end. */
+void symtab_fix_ends(struct symtab_builder *b, bool kallsyms);
 /* Sorts, gives zero-size symbols an end and drops duplicates. */
 void symtab_fixup(struct symtab_builder *b, bool kallsyms);
 /* Sorts, gives zero-size symbols an end and drops duplicates (perf's

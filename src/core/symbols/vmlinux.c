@@ -274,13 +274,12 @@ static struct map *dso_map(struct machine *m, const struct dso *dso)
 	return NULL;
 }
 
-static void install(struct vmlinux_load *l)
+static void install(struct vmlinux_load *l, const struct symbols_config *config)
 {
 	part_of(l, l->kernel);	/* the kernel gets a table, even an empty one */
 	insert_unsized(l);
 	for (size_t i = 0; i < l->nr_parts; i++) {
 		struct vmlinux_part *part = &l->parts[i];
-
 		struct dso_priv *dp = dso__priv(part->dso);
 		struct map *map;
 
@@ -290,10 +289,14 @@ static void install(struct vmlinux_load *l)
 		map = dso_map(l->machine, part->dso);
 		dp->vmlinux_shift = map && !map->identity ? map->start - map->pgoff : 0;
 		/* perf fixes ends and duplicates in the kernel's table only */
-		if (part->dso == l->kernel)
-			dso__install_symbols(part->dso, &part->b, NULL, false);
-		else
+		if (part->dso == l->kernel && config->allow_aliases) {
+			symtab_fix_ends(&part->b, false);
 			dso__install_symbols_raw(part->dso, &part->b, NULL);
+		} else if (part->dso == l->kernel) {
+			dso__install_symbols(part->dso, &part->b, NULL, false);
+		} else {
+			dso__install_symbols_raw(part->dso, &part->b, NULL);
+		}
 	}
 }
 
@@ -325,7 +328,7 @@ int dso__load_vmlinux(struct dso *kernel, const char *path, const struct symbols
 	l.adjust = ehdr.e_type == ET_EXEC || ehdr.e_type == ET_REL;
 	count = read_symbols(&l, symscn, &symshdr);
 	if (count > 0) {
-		install(&l);
+		install(&l, config);
 		text_layout(kernel, l.elf, l.shstrndx, file);
 	}
 out:
@@ -368,34 +371,90 @@ static size_t vmlinux_search_path(const struct symbols_config *config, char **ou
 	return n;
 }
 
+/* Tries perf's candidates for the kernel's image in its order (the
+ * build-id cache's, then the vmlinux path) until try_one says yes; the
+ * path it took (malloc'ed), or NULL. */
+static char *find_vmlinux(const struct symbols_config *config, const uint8_t *id, int id_size,
+			  bool (*try_one)(const char *path, void *arg), void *arg)
+{
+	char *paths[8], *found = NULL, *cached;
+	size_t nr;
+
+	cached = build_id__cache_path(config, id, id_size, "elf");
+	if (cached && try_one(cached, arg))
+		return cached;
+	free(cached);
+	if (config->ignore_vmlinux)
+		return NULL;
+	nr = vmlinux_search_path(config, paths);
+	for (size_t i = 0; i < nr; i++) {
+		if (!found && try_one(paths[i], arg))
+			found = paths[i];
+		else
+			free(paths[i]);
+	}
+	return found;
+}
+
+struct kernel_try {
+	struct dso *kernel;
+	const struct symbols_config *config;
+};
+
+static bool try_load(const char *path, void *arg)
+{
+	struct kernel_try *t = arg;
+
+	return dso__load_vmlinux(t->kernel, path, t->config) > 0;
+}
+
 int dso__load_kernel(struct dso *kernel, const struct symbols_config *config)
 {
-	char *paths[8], *cached;
-	size_t nr;
-	int found = 0;
+	struct kernel_try t = { kernel, config };
+	char *found;
 
 	if (config->kallsyms)
 		return dso__load_kallsyms(kernel, config);
 	if (config->vmlinux && !config->ignore_vmlinux)
 		return dso__load_vmlinux(kernel, config->vmlinux, config);
-	cached = build_id__cache_path(config, kernel->build_id, kernel->build_id_size, "elf");
-	if (cached) {
-		found = dso__load_vmlinux(kernel, cached, config) > 0;
-		free(cached);
-		if (found)
-			return 0;
-	}
-	if (!config->ignore_vmlinux) {
-		nr = vmlinux_search_path(config, paths);
-		for (size_t i = 0; i < nr; i++) {
-			if (!found)
-				found = dso__load_vmlinux(kernel, paths[i], config) > 0;
-			free(paths[i]);
-		}
-		if (found)
-			return 0;
+	found = find_vmlinux(config, kernel->build_id, kernel->build_id_size, try_load, &t);
+	if (found) {
+		free(found);
+		return 0;
 	}
 	return dso__load_kallsyms(kernel, config);
+}
+
+/* Whether path is an image perf would take for a kernel whose build id
+ * it does not know: an ELF file with a symbol table. */
+static bool image_of(const char *path, void *unknown_kernel)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	GElf_Ehdr ehdr;
+	GElf_Shdr shdr;
+	Elf *elf;
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	ok = elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &ehdr) &&
+	     find_symtab(elf, &shdr);
+	elf_end(elf);
+	close(fd);
+	return ok;
+}
+
+char *running_kernel__vmlinux(const char *vmlinux)
+{
+	/* perf record's kernel has no build id yet when it reads the image:
+	 * none is checked, and the cache (found by build id) is not asked */
+	const struct symbols_config config = { 0 };
+
+	if (vmlinux)	/* perf names its kernel after it from the start */
+		return xstrdup(vmlinux);
+	return find_vmlinux(&config, NULL, 0, image_of, NULL);
 }
 
 const char *dso__shown_long_name(const struct dso *dso)
@@ -403,4 +462,13 @@ const char *dso__shown_long_name(const struct dso *dso)
 	const char *vmlinux = dso__priv(dso)->vmlinux_path;
 
 	return vmlinux ? vmlinux : dso->long_name;
+}
+
+const char *symbol_files__unreadable(const char *vmlinux, const char *kallsyms)
+{
+	if (vmlinux && access(vmlinux, R_OK))
+		return vmlinux;
+	if (kallsyms && access(kallsyms, R_OK))
+		return kallsyms;
+	return NULL;
 }
