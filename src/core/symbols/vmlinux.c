@@ -422,6 +422,9 @@ int dso__load_kernel(struct dso *kernel, const struct symbols_config *config)
 		free(found);
 		return 0;
 	}
+	/* perf takes no local kallsyms for a kernel under another root */
+	if (config->symfs && *config->symfs && strcmp(config->symfs, "/"))
+		return -1;
 	return dso__load_kallsyms(kernel, config);
 }
 
