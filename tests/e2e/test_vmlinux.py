@@ -141,3 +141,29 @@ def test_annotate_k(images, opts):
     assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout,
                                                         want.stderr), \
         unified(want.stdout, got.stdout)
+
+
+@pytest.mark.parametrize("image,filt", [("good", "vml_do_sys*"), ("reloc", "_*"),
+                                        ("stripped", "vml_*"), ("notelf", "vml_*")])
+def test_probe_lists_image_functions(images, image, filt):
+    want, got = both(["probe", "-k", images[image], "-F", filt])
+    assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout,
+                                                        want.stderr)
+
+
+@pytest.mark.parametrize("image", ["good", "stripped"])
+def test_record_names_kernel_after_vmlinux(images, image, tmp_path):
+    """perf record names the kernel after --vmlinux in the build-id table.
+    No cache is written (-N, and a HOME of its own): perf would file the
+    stand-in under the running kernel's build id."""
+    env = dict(os.environ, HOME=str(tmp_path))
+    names = []
+    for tool in (perf, pcl):
+        out = str(tmp_path / f"{tool.__name__}.data")
+        r = tool("record", "-q", "-N", "-e", "cpu-clock", "--vmlinux", images[image], "-o", out,
+                 "--", *WORKLOAD, env=env, cwd=str(tmp_path))
+        assert r.returncode == 0, r.stderr
+        table = perf("buildid-list", "-i", out).stdout.splitlines()
+        names.append(sorted(line.split(None, 1)[1] for line in table
+                            if line.split(None, 1)[1] in (images[image], "[kernel.kallsyms]")))
+    assert names[1] == names[0] == [images[image]]
