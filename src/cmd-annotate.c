@@ -250,7 +250,8 @@ static enum annotate_browser_exit annotate_entry(struct annotate_cmd *c,
 		struct annotate_summary *s =
 			annotation__summary(&a, as, p->opts->percent_type, &nr_lines);
 
-		annotate_stdio__print_summary(p, s, nr_lines, a.nr_data, as->dso->long_name);
+		annotate_stdio__print_summary(p, s, nr_lines, a.nr_data,
+					      dso__shown_long_name(as->dso));
 		annotation__free_summary(s, nr_lines);
 	}
 	if (c->stdio2) {
@@ -259,8 +260,10 @@ static enum annotate_browser_exit annotate_entry(struct annotate_cmd *c,
 		annotate_stdio2__print(p, &a, as->dso, as->sym, title);
 		free(title);
 	} else {
-		base = strrchr(as->dso->long_name, '/');
-		annotate_stdio__print(p, &a, c->full_paths || !base ? as->dso->long_name : base + 1,
+		const char *long_name = dso__shown_long_name(as->dso);
+
+		base = strrchr(long_name, '/');
+		annotate_stdio__print(p, &a, c->full_paths || !base ? long_name : base + 1,
 				      name ? name : evsel->name,
 				      annotated_sym__hist(as, evidx)->nr_samples);
 	}
@@ -371,7 +374,7 @@ int cmd_annotate(int argc, const char **argv)
 	/* perf's options pcl takes and has no use for: one interface (the
 	 * text), no objdump to start */
 	const char *unused_path = NULL;
-	bool unused_flag = false;
+	bool unused_flag = false, ignore_vmlinux = false;
 	int unused_level = 0;
 	struct annotate_print_opts po = { .percent_type = PERCENT_PERIOD_LOCAL };
 	struct annotate_cmd c = { 0 };
@@ -406,7 +409,7 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_BOOLEAN(0, "demangle", &demangle, "Enable symbol demangling"),
 		OPT_BOOLEAN(0, "demangle-kernel", &unused_flag, "Enable kernel symbol demangling"),
 		OPT_BOOLEAN(0, "group", &c.group, "Show event group information together"),
-		OPT_BOOLEAN(0, "ignore-vmlinux", &unused_flag, "don't load vmlinux even if found"),
+		OPT_BOOLEAN(0, "ignore-vmlinux", &ignore_vmlinux, "don't load vmlinux even if found"),
 		{ .type = OPT_STRING_T, .long_name = "kallsyms", .value = &kallsyms, .argh = "file",
 		  .flags = OPTF_HIDDEN, .help = "kallsyms pathname (pcl's own)" },
 		OPT_STRING(0, "objdump", &unused_path, "path",
@@ -495,11 +498,9 @@ int cmd_annotate(int argc, const char **argv)
 			goto out;
 		}
 	}
-	/* -k: perf reads kernel symbols from that file only; pcl does not load
-	 * vmlinux images, so they stay unknown, as perf leaves them when the
-	 * file is not the recorded kernel's (build id) or not an ELF image */
-	machine = perf_session__new_machine(c.session, vmlinux ? "/dev/null" : kallsyms, symfs,
-					    force);
+	machine = perf_session__new_machine(c.session, kallsyms, symfs, force);
+	machine__symbols_config(machine)->vmlinux = vmlinux;
+	machine__symbols_config(machine)->ignore_vmlinux = ignore_vmlinux;
 	/* -P: the source files of -l and of the annotation with their paths */
 	machine__symbols_config(machine)->full_source_path = c.full_paths;
 	/* the kernel's names are never mangled C++: --demangle-kernel changes

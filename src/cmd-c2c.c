@@ -11,6 +11,7 @@
 #include "core/data/session.h"
 #include "core/events/cpumap.h"
 #include "core/events/evsel.h"
+#include "core/symbols/machine.h"
 #include "ui/c2c-print.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -33,6 +34,7 @@ struct c2c_cmd {
 	struct perf_tool tool;
 	struct c2c c2c;
 	const char *input, *display, *coalesce, *call_graph;
+	const char *vmlinux;
 	bool force, stats, show_all, stitch_lbr;
 	int node_info, verbose;
 	struct c2c_print_opts print;
@@ -135,6 +137,7 @@ static int c2c_report(int argc, const char **argv, int verbose)
 			  "(caller|callee), key (function|address|srcline), value "
 			  "(percent|period|count). Default: graph,0.5,caller,function,percent" },
 		OPT_STRING('i', "input", &c.input, "file", "the input file to process"),
+		OPT_STRING('k', "vmlinux", &c.vmlinux, "file", "vmlinux pathname"),
 		OPT_INCR('N', "node-info", &c.node_info,
 			 "show extra node info in report (repeat for more info)"),
 		OPT_BOOLEAN(0, "full-symbols", &c.print.full_symbols, "Display full length of symbols"),
@@ -184,6 +187,11 @@ static int c2c_report(int argc, const char **argv, int verbose)
 		ret = PCL_EXIT_ERROR;
 		goto out_keys;
 	}
+	if (symbol_files__unreadable(c.vmlinux, NULL)) {
+		fprintf(stderr, "Invalid file: %s\n", c.vmlinux);
+		ret = PCL_EXIT_EINVAL;
+		goto out_keys;
+	}
 	s = perf_session__open(c.input ? c.input : "perf.data", c.force, &err);
 	if (!s) {
 		fprintf(stderr, "failed to open %s\n", err);
@@ -217,6 +225,7 @@ static int c2c_report(int argc, const char **argv, int verbose)
 		cfg.srclines |= cfg.coalesce[i] == C2C_BY_IADDR && !c.print.no_source && !c.stats;
 	cc_resolver__init(&c.resolver, perf_session__new_machine(s, NULL, NULL, c.force), &c.cc,
 			  &c.strings);
+	machine__symbols_config(s->machine)->vmlinux = c.vmlinux;
 	c.resolver.max_stack = callchain_max_stack_default();
 	c2c__init(&c.c2c, &cfg);
 	ret = perf_session__process(s, &c.tool) < 0 ? PCL_EXIT_ERROR : 0;

@@ -15,6 +15,7 @@
 #include "core/analysis/kwork.h"
 #include "core/data/sample-filter.h"
 #include "core/data/session.h"
+#include "core/symbols/machine.h"
 #include "ui/kwork-print.h"
 #include "ui/raw-dump.h"
 #include "ui/session-warnings.h"
@@ -240,7 +241,8 @@ static int read_events(struct kwork_cmd *c)
 	}
 	if (setup_filter(c))
 		return PCL_EXIT_ERROR;
-	perf_session__new_machine(c->session, c->kallsyms, c->symfs, c->force);
+	machine__symbols_config(perf_session__new_machine(c->session, c->kallsyms, c->symfs,
+							  c->force))->vmlinux = c->vmlinux;
 	evlist__for_each(&c->session->evlist, pos) {
 		if (c->callchain && !(pos->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 			c->callchain = false;
@@ -367,19 +369,17 @@ static int kwork_timehist(struct kwork_cmd *c, int argc, const char **argv)
 		KWORK_PARENT_OPTIONS(c),
 		OPT_END(),
 	};
+	const char *bad_file;
 	int ret;
 
 	c->max_stack = 5;
 	if (argc > 1 && parse_options(argc, argv, opts, timehist_usage, 0))
 		usage_with_options(timehist_usage, opts);
 	c->o.mode = KWORK_TIMEHIST;
-	/* pcl takes its kernel symbols from kallsyms; a vmlinux must still exist */
-	for (const char *const *file = (const char *const[]){ c->vmlinux, c->kallsyms, NULL };
-	     file[0] || file[1]; file++) {
-		if (*file && access(*file, R_OK)) {
-			fprintf(stderr, "Invalid file: %s\nFailed to validate sym arguments\n", *file);
-			return PCL_EXIT_ERROR;
-		}
+	bad_file = symbol_files__unreadable(c->vmlinux, c->kallsyms);
+	if (bad_file) {
+		fprintf(stderr, "Invalid file: %s\nFailed to validate sym arguments\n", bad_file);
+		return PCL_EXIT_ERROR;
 	}
 	ret = read_events(c);
 	close_input(c);

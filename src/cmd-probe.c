@@ -17,6 +17,8 @@
 #include "core/probe/probe-trace.h"
 #include "core/symbols/buildid-cache.h"
 #include "core/symbols/buildid.h"
+#include "core/symbols/kernel-maps.h"
+#include "core/symbols/machine.h"
 #include "core/symbols/sdt-events.h"
 #include "util/exit-codes.h"
 #include "util/glob.h"
@@ -167,12 +169,63 @@ static bool no_permission(const char *file, bool write, const char *what)
 
 /* --- -F ------------------------------------------------------------------- */
 
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void find_kernel(struct dso *dso, void *arg)
+{
+	if (!strcmp(dso->long_name, "[kernel.kallsyms]"))
+		*(struct dso **)arg = dso;
+}
+
+/* -k VMLINUX -F: the kernel's symbols as perf reads them from the image
+ * (placed where the running kernel is), by name, filtered. */
+static int show_kernel_funcs(const struct probe_opts *o)
+{
+	struct machine *m = machine__new();
+	struct symbols_config *config = machine__symbols_config(m);
+	const char *filter = o->funcs_filter ? o->funcs_filter : "!_* & !*@plt";
+	const struct symbol *syms;
+	struct dso *kernel = NULL;
+	const char **names;
+	size_t nr = 0, n = 0;
+	bool no_modules;
+
+	config->vmlinux = o->vmlinux;
+	config->symfs = o->symfs;
+	config->allow_aliases = true;	/* perf probe lists every name */
+	if (!machine__add_running_kernel_maps(m, &no_modules))
+		machine__for_each_dso(m, find_kernel, &kernel);
+	if (kernel && dso__symtab_origin(kernel) == 'v')
+		nr = dso__symbols(kernel, &syms);
+	if (!nr) {
+		fputs("Failed to load symbols in kernel\n  Error: Failed to show functions.\n",
+		      stderr);
+		machine__delete(m);
+		return PCL_EXIT_ERROR;
+	}
+	names = xcalloc(nr, sizeof(*names));
+	for (size_t i = 0; i < nr; i++)
+		if (probe_strfilter_match(filter, syms[i].name))
+			names[n++] = syms[i].name;
+	qsort(names, n, sizeof(*names), cmp_names);
+	for (size_t i = 0; i < n; i++)
+		puts(names[i]);
+	free(names);
+	machine__delete(m);
+	return 0;
+}
+
 static int show_funcs(const struct probe_opts *o)
 {
 	struct probe_elf pe;
 	char **names;
 	int ret;
 
+	if (!o->exec && o->vmlinux)
+		return show_kernel_funcs(o);
 	if (!o->exec) {
 		fprintf(stderr,
 			"  Error: -F needs -x BINARY here (kernel functions are not listed).\n");

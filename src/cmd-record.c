@@ -969,6 +969,7 @@ static void describe_recording(const struct run *r, struct record_finish *fin)
 	 * --buildid-all skips unless asked for the times */
 	fin->sample_time_range = !rec.no_buildid && (!rec.buildid_all || rec.timestamp_boundary);
 	fin->buildid_cache = !rec.no_buildid_cache;
+	fin->vmlinux = rec.vmlinux;
 }
 
 /* -o -: perf's pipe format on stdout. */

@@ -97,7 +97,7 @@ struct report {
 struct report_opts {
 	const char *input, *sort_order, *field_order, *call_graph, *percentage, *parent_pattern;
 	const char *comms, *pids, *tids, *dsos, *syms, *cpus, *time_str, *field_sep;
-	const char *kallsyms, *symfs, *percent_limit, *ignore_callees;
+	const char *kallsyms, *vmlinux, *symfs, *percent_limit, *ignore_callees;
 	const char *column_widths, *symbol_filter, *time_quantum, *pretty, *stdio_color;
 	/* annotate's and hardware tracing's: accepted, nothing to show here */
 	const char *prefix, *prefix_strip, *objdump, *disassembler_style, *percent_type, *itrace;
@@ -906,6 +906,7 @@ int cmd_report(int argc, const char **argv)
 			   "only show symbols that (partially) match with this filter"),
 		OPT_INTEGER(0, "socket-filter", &o.socket_filter,
 			    "only show processor socket that match with this filter"),
+		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
 		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
 		OPT_STRING(0, "symfs", &o.symfs, "directory",
 			   "Look for files with symbols relative to this directory"),
@@ -973,6 +974,7 @@ int cmd_report(int argc, const char **argv)
 	bool config_bool;
 	const char *only[HISTC_NR_COLS] = { NULL };
 	char *err = NULL, *sort_tmp = NULL;
+	const char *bad_file;
 	uint64_t sample_type;
 	struct machine *machine;
 	size_t nr_entries;
@@ -1056,6 +1058,10 @@ int cmd_report(int argc, const char **argv)
 		}
 	}
 
+	if ((bad_file = symbol_files__unreadable(o.vmlinux, o.kallsyms))) {
+		fprintf(stderr, "Invalid file: %s\n", bad_file);
+		return PCL_EXIT_EINVAL;
+	}
 	r.session = perf_session__open(o.input ? o.input : perf_data__default_path(false), o.force,
 				       &err);
 	if (!r.session) {
@@ -1225,6 +1231,8 @@ int cmd_report(int argc, const char **argv)
 	 * changes nothing pcl shows */
 	symbols->demangle = o.demangle;
 	symbols->full_source_path = o.full_source_path;
+	symbols->vmlinux = o.vmlinux;
+	symbols->ignore_vmlinux = o.ignore_vmlinux;
 	machine__prefetch_kallsyms(machine);
 	cc_resolver__init(&r.resolver, machine, &r.hopts.cc, &r.strings);
 	r.resolver.max_stack = o.max_stack;

@@ -554,11 +554,9 @@ static int script_prepare(struct script *sc, struct script_opts *o)
 			if (script_dumps__open(&sc->dumps, s, pos) < 0)
 				return PCL_EXIT_ERROR;
 	}
-	/* -k: perf reads kernel symbols from that file only; pcl does not load
-	 * vmlinux images, so they stay unknown, as perf leaves them when the
-	 * file is not the recorded kernel's (build id) or not an ELF image */
-	perf_session__new_machine(s, o->vmlinux ? "/dev/null" : o->kallsyms, o->symfs, o->force);
+	perf_session__new_machine(s, o->kallsyms, o->symfs, o->force);
 	symbols = machine__symbols_config(s->machine);
+	symbols->vmlinux = o->vmlinux;
 	symbols->inline_frames = o->show_inline;
 	symbols->demangle = o->demangle;
 	symbols->full_source_path = o->full_source_path;

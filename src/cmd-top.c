@@ -65,7 +65,7 @@ struct top_opts {
 	const char *sort_order, *field_order, *call_graph, *percent_limit, *freq;
 	const char *column_widths, *percentage;
 	const char *comms, *dsos, *syms;	/* --comms, --dsos, --symbols */
-	const char *vmlinux;		/* -k: checked, the kernel's symbols stay kallsyms' */
+	const char *vmlinux, *kallsyms;	/* -k, --kallsyms: the kernel's symbols */
 	const char *sym_annotate;	/* --sym-annotate, the 's' key */
 	int count_filter;		/* -f: perf 6.1 only shows it in the key menu */
 	bool dump_symtab;		/* -D: the DSOs and their symbols when 'q' quits */
@@ -78,7 +78,7 @@ struct top_opts {
 	uint64_t count;
 	int children;			/* -1: default (on with call graphs) */
 	bool stdio, tui, zero, hide_kernel, hide_user, show_nr_samples, show_total_period;
-	bool overwrite, namespaces, no_inherit, callgraph_fp, no_bpf_event;
+	bool overwrite, namespaces, no_inherit, callgraph_fp, no_bpf_event, ignore_vmlinux;
 	const char *timeout;		/* --timeout seconds (pcl's, for scripts) */
 	struct target target;
 };
@@ -1061,6 +1061,9 @@ static int run(struct top *t, struct evlist *evlist)
 	}
 	t->sym_evsel = evlist->first;
 	t->machine = machine__new();
+	machine__symbols_config(t->machine)->vmlinux = o->vmlinux;
+	machine__symbols_config(t->machine)->ignore_vmlinux = o->ignore_vmlinux;
+	machine__symbols_config(t->machine)->kallsyms = o->kallsyms;
 	cc_resolver__init(&t->resolver, t->machine, &t->hopts.cc, &t->strings);
 	t->resolver.max_stack = o->max_stack;
 	t->hists = xcalloc((size_t)t->nr_user_events, sizeof(*t->hists));
@@ -1233,6 +1236,9 @@ int cmd_top(int argc, const char **argv)
 		OPT_INTEGER('E', "entries", &o.entries, "show this many entries"),
 		OPT_BOOLEAN('z', "zero", &o.zero, "start every refresh from zero"),
 		OPT_BOOLEAN('K', "hide_kernel_symbols", &o.hide_kernel, "leave the kernel out"),
+		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
+		OPT_BOOLEAN(0, "ignore-vmlinux", &o.ignore_vmlinux, "don't load vmlinux even if found"),
+		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
 		OPT_BOOLEAN('U', "hide_user_symbols", &o.hide_user, "leave user space out"),
 		OPT_STRING('s', "sort", &o.sort_order, "key[,key2...]",
 			   "sort by these keys (as pcl report)"),
@@ -1277,7 +1283,6 @@ int cmd_top(int argc, const char **argv)
 				   branch_any_opt),
 		OPT_CALLBACK('j', "branch-filter", &t, "branch filter mask",
 			     "branch stack filter modes", branch_filter_opt),
-		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
 		OPT_BOOLEAN('D', "dump-symtab", &o.dump_symtab,
 			    "dump the symbol table used for profiling"),
 		OPT_STRING(0, "sym-annotate", &o.sym_annotate, "symbol name",
@@ -1290,6 +1295,7 @@ int cmd_top(int argc, const char **argv)
 	struct sort_setup ss = { 0 };
 	const char *only[HISTC_NR_COLS] = { NULL };
 	char *err_msg = NULL;
+	const char *bad_file;
 	bool tracepoints_only = true;
 	int ret = PCL_EXIT_USAGE;
 
@@ -1301,8 +1307,8 @@ int cmd_top(int argc, const char **argv)
 		usage_with_options(top_usage, opts);
 	if (o.delay_secs < 1)	/* perf's floor */
 		o.delay_secs = 1;
-	if (o.vmlinux && access(o.vmlinux, R_OK)) {
-		fprintf(stderr, "Invalid file: %s\n", o.vmlinux);
+	if ((bad_file = symbol_files__unreadable(o.vmlinux, o.kallsyms))) {
+		fprintf(stderr, "Invalid file: %s\n", bad_file);
 		ret = PCL_EXIT_EINVAL;
 		goto out_events;
 	}

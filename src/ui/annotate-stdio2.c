@@ -64,6 +64,7 @@ void annotate_stdio2__print(struct annotate_printer *p, const struct annotation 
 			    struct dso *dso, const struct symbol *sym, const char *title)
 {
 	fprintf(p->fp, "%s, [percent: %s]\n%s() %s\n", title,
-		annotate_percent__name(p->opts->percent_type), sym->name, dso->long_name);
+		annotate_percent__name(p->opts->percent_type), sym->name,
+		dso__shown_long_name(dso));
 	annotate_stdio2__print_lines(p->fp, p->opts, a, dso, sym);
 }

@@ -389,7 +389,7 @@ static void symbol_cell(struct strbuf *sb, const struct row *r, int width)
 
 static const char *dso_name(const struct c2c_print_opts *o, const struct dso *dso)
 {
-	return o->verbose ? dso->long_name : dso->short_name;
+	return o->verbose ? dso__shown_long_name(dso) : dso->short_name;
 }
 
 static void dso_cell(struct strbuf *sb, const struct row *r, int width)

@@ -211,7 +211,7 @@ static const char *dso_name(const struct c2c_config *cfg, const struct dso *dso)
 {
 	if (!dso)
 		return NULL;
-	return cfg->long_dso_names ? dso->long_name : dso->short_name;
+	return cfg->long_dso_names ? dso__shown_long_name(dso) : dso->short_name;
 }
 
 static struct c2c_entry *entry_findnew(struct c2c *c, const struct c2c_line *line,

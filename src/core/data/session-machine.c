@@ -118,6 +118,7 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
 	symbols->kallsyms = kallsyms;
 	symbols->symfs = symfs;
 	symbols->force = force;
+	symbols->os_release = s->header.osrelease;
 	machine_build_ids(s, m);
 	return m;
 }

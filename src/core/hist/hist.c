@@ -778,7 +778,7 @@ static void calc_mem_col_len(struct hists *h, const struct hist_entry *he)
 		col_len_max(h, HISTC_MEM_DCACHELINE, UNRESOLVED_ADDR_WIDTH);
 	}
 	if (he->mem.present && he->mem.dso)
-		col_len_max(h, HISTC_MEM_DADDR_DSO, strlen(h->opts->verbose ? he->mem.dso->long_name :
+		col_len_max(h, HISTC_MEM_DADDR_DSO, strlen(h->opts->verbose ? dso__shown_long_name(he->mem.dso) :
 						  he->mem.dso->short_name));
 	else if (unres_dso)
 		col_len_max(h, HISTC_MEM_DADDR_DSO, UNRESOLVED_ADDR_WIDTH);
@@ -815,7 +815,7 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 		h->col_len[HISTC_THREAD] = (uint16_t)(comm_len + 8);
 	}
 	if (he->dso)
-		col_len_max(h, HISTC_DSO, strlen(h->opts->verbose ? he->dso->long_name :
+		col_len_max(h, HISTC_DSO, strlen(h->opts->verbose ? dso__shown_long_name(he->dso) :
 						  he->dso->short_name));
 	if (he->parent)
 		col_len_max(h, HISTC_PARENT, strlen(he->parent->name));

@@ -65,12 +65,12 @@ static uint64_t comm_hash(const struct hist_entry *he)
 /* The name the dso key shows and compares: -v makes it the path. */
 static const char *dso_name(const struct hist_entry *he)
 {
-	return he->hists->opts->verbose ? he->dso->long_name : he->dso->short_name;
+	return he->hists->opts->verbose ? dso__shown_long_name(he->dso) : he->dso->short_name;
 }
 
 static const char *dso_name_of(const struct hist_entry *he, const struct dso *dso)
 {
-	return he->hists->opts->verbose ? dso->long_name : dso->short_name;
+	return he->hists->opts->verbose ? dso__shown_long_name(dso) : dso->short_name;
 }
 
 /* Two entries' DSOs (of their ips, or of their data addresses) */
@@ -154,7 +154,8 @@ static void sym_print(const struct hist_entry *he, struct strbuf *sb, unsigned i
 	if (he->hists->opts->verbose) {
 		size_t start = sb->len, n;
 
-		strbuf_addf(sb, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH, he->ip,
+		strbuf_addf(sb, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH,
+			    he->dso ? dso__shown_addr(he->dso, he->ip) : he->ip,
 			    he->dso ? dso__symtab_origin(he->dso) : '!');
 		n = sb->len - start;
 		width = width > n ? width - (unsigned int)n : 0;

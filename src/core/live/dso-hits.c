@@ -41,6 +41,7 @@ struct dso_hits {
 
 	struct hashmap user_hits, kernel_hits;	/* sets of page keys */
 	struct hit_dso *out;
+	char *kernel_name;	/* the table's name for the kernel, or NULL */
 };
 
 struct dso_hits *dso_hits__new(void)
@@ -67,6 +68,7 @@ void dso_hits__delete(struct dso_hits *h)
 	hashmap_release(&h->user_hits);
 	hashmap_release(&h->kernel_hits);
 	free(h->out);
+	free(h->kernel_name);
 	free(h);
 }
 
@@ -221,6 +223,12 @@ static int read_build_id(const struct dso_entry *d, uint8_t *id, size_t max)
 	return elf_file__read_build_id(n, id, max);
 }
 
+void dso_hits__name_kernel(struct dso_hits *h, const char *name)
+{
+	free(h->kernel_name);
+	h->kernel_name = xstrdup(name);
+}
+
 size_t dso_hits__resolve(struct dso_hits *h, bool all, const struct hit_dso **out)
 {
 	size_t nr = 0;
@@ -238,7 +246,8 @@ size_t dso_hits__resolve(struct dso_hits *h, bool all, const struct hit_dso **ou
 			o->build_id_size = read_build_id(d, o->build_id, sizeof(o->build_id));
 			if (o->build_id_size <= 0)
 				continue;
-			o->filename = d->name;
+			o->filename = d->kernel && h->kernel_name &&
+				      !strcmp(d->name, "[kernel.kallsyms]") ? h->kernel_name : d->name;
 			o->kernel = d->kernel;
 			nr++;
 		}

@@ -38,6 +38,11 @@ void dso_hits__record(struct dso_hits *h, const void *record);
  * The DSOs that were hit (every DSO seen when all is set) that have a
  * build id, kernel first.  The array and its strings belong to h.
  */
+/* The kernel's name in the build-id table (the vmlinux its symbols come
+ * from) instead of "[kernel.kallsyms]"; its build id stays the running
+ * kernel's. */
+void dso_hits__name_kernel(struct dso_hits *h, const char *name);
+
 size_t dso_hits__resolve(struct dso_hits *h, bool all, const struct hit_dso **out);
 
 #endif

@@ -2,6 +2,7 @@
 #include "core/live/record.h"
 #include "core/events/cgroup.h"
 #include "core/symbols/buildid-cache.h"
+#include "core/symbols/kernel-maps.h"
 #include "core/events/event-names.h"
 #include "core/events/evlist.h"
 #include "core/events/parse-events.h"
@@ -1142,6 +1143,17 @@ static int write_lost_samples(struct record_session *rs)
 	return 0;
 }
 
+/* perf record reads the kernel's symbols to mark the DSOs hit: when they
+ * come from a vmlinux, its build-id table names the kernel after it. */
+static void name_kernel(struct dso_hits *hits, const char *vmlinux)
+{
+	char *image = running_kernel__vmlinux(vmlinux);
+
+	if (image)
+		dso_hits__name_kernel(hits, image);
+	free(image);
+}
+
 static int finish_file(struct record_session *rs, struct record_finish *fin)
 {
 	struct header_env env;
@@ -1162,8 +1174,10 @@ static int finish_file(struct record_session *rs, struct record_finish *fin)
 		err = write_lost_samples(rs);
 	if (!err)
 		err = perf_data_writer__flush(w);
-	if (!err && rs->hits)
+	if (!err && rs->hits) {
+		name_kernel(rs->hits, fin->vmlinux);
 		env.nr_dsos = dso_hits__resolve(rs->hits, fin->buildid_all, &env.dsos);
+	}
 	if (!err && fin->buildid_cache && env.nr_dsos) {
 		char *dir = build_id_cache__dir();
 

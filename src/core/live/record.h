@@ -213,6 +213,7 @@ struct record_finish {
 	const char **argv;
 	bool buildid_all;
 	bool buildid_cache;		/* add the DSOs hit to ~/.debug */
+	const char *vmlinux;		/* --vmlinux: the kernel's image, if it is one */
 	bool sample_time_range;		/* the first and last sample times in the header */
 	/* filled in: data bytes before and after compression, and where the
 	 * data ended in the file (its size before the features) */

@@ -31,7 +31,7 @@ struct dso *dso__new(struct machine *m, const char *long_name, enum dso_kind kin
 		dso->short_name = xasprintf("[JIT] tid %d", atoi(long_name + strlen("/tmp/perf-")));
 	else
 		dso->short_name = xstrdup(slash && long_name[0] != '[' ? slash + 1 : long_name);
-	dso->kernel = kind == DSO_KERNEL || kind == DSO_MODULE;
+	dso->kernel = kind == DSO_KERNEL || kind == DSO_MODULE || kind == DSO_KERNEL_SECTION;
 	return dso;
 }
 
@@ -49,6 +49,7 @@ void dso__delete(struct dso *dso)
 	hashmap_release(&p->addr_cache);
 	free(p->elf_path);
 	free(p->debug_path);
+	free(p->vmlinux_path);
 	free(p->loads);
 	free(p->image);
 	if (p->data_open && p->data_fd >= 0)
@@ -106,6 +107,8 @@ char dso__symtab_origin(const struct dso *dso)
 	const char *path = p->debug_path;
 	const char *cache = p->config->buildid_dir;
 
+	if (p->vmlinux_path)
+		return 'v';
 	switch (p->kind) {
 	case DSO_KERNEL:
 		return 'k';
@@ -125,6 +128,11 @@ char dso__symtab_origin(const struct dso *dso)
 	if (!strncmp(path, "/usr/lib/debug/", 15))
 		return str_ends_with(path, ".debug") ? 'f' : 'u';
 	return str_ends_with(path, dso->long_name) ? 'd' : 'l';
+}
+
+uint64_t dso__shown_addr(const struct dso *dso, uint64_t addr)
+{
+	return addr + dso__priv(dso)->vmlinux_shift;
 }
 
 void *dso__cache(const struct dso *dso, const struct cache_kind *kind)
@@ -158,7 +166,7 @@ void dso__load(struct dso *dso)
 	p->loaded = true;
 	switch (p->kind) {
 	case DSO_KERNEL:
-		dso__load_kallsyms(dso, p->config);
+		dso__load_kernel(dso, p->config);
 		break;
 	case DSO_MODULE:
 		/* Module symbols come with the kernel's kallsyms. */
@@ -174,6 +182,7 @@ void dso__load(struct dso *dso)
 		dso__load_elf(dso, p->config);
 		break;
 	case DSO_NONE:
+	case DSO_KERNEL_SECTION:	/* filled with the kernel's */
 		break;
 	}
 }
@@ -209,6 +218,15 @@ size_t dso__loaded_symbols(const struct dso *dso, const struct symbol **syms, bo
 	*loaded = p->loaded;
 	*syms = p->syms;
 	return p->loaded ? p->nr_syms : 0;
+}
+
+size_t dso__symbols(struct dso *dso, const struct symbol **syms)
+{
+	struct dso_priv *p = dso__priv(dso);
+
+	dso__load(dso);
+	*syms = p->syms;
+	return p->nr_syms;
 }
 
 struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr)

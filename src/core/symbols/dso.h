@@ -41,6 +41,8 @@ struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
 /* The symbols loaded so far, by address (none before a lookup loaded
  * them); *loaded tells whether a load was tried (perf's dso__loaded). */
 size_t dso__loaded_symbols(const struct dso *dso, const struct symbol **syms, bool *loaded);
+/* The DSO's symbols (loaded now), by address; their count. */
+size_t dso__symbols(struct dso *dso, const struct symbol **syms);
 
 /* Converts a DSO-relative (file offset) address to the ELF vaddr (the
  * address objdump shows). */
@@ -59,10 +61,19 @@ bool dso__has_elf_image(const struct dso *dso);
  * a build-id cache copy, ...), NULL when none was found. */
 const char *dso__image_path(struct dso *dso);
 
+/* The name report -v shows: the vmlinux the kernel's symbols came from
+ * (as it was given), else long_name. */
+const char *dso__shown_long_name(const struct dso *dso);
+
+/* The address report -v shows for a DSO-relative one: where the kernel
+ * maps it when its symbols came from a vmlinux, else addr. */
+uint64_t dso__shown_addr(const struct dso *dso, uint64_t addr);
+
 /* The letter report -v shows before "[.]" for where the DSO's symbols
  * were read: k kallsyms, K a module, j a perf map, B/D the build-id
  * cache's binary/debug file, b, f, u /usr/lib/debug by build id,
- * path.debug or path, l a debuglink, d the file itself, ! none. */
+ * path.debug or path, l a debuglink, d the file itself, v a vmlinux,
+ * ! none. */
 char dso__symtab_origin(const struct dso *dso);
 
 /* Fills dso->build_id from the DSO's file (ELF note, or /sys/kernel/notes

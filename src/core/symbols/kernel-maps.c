@@ -154,6 +154,7 @@ static int add_module_map(const char *name, const char *path, uint64_t start, ui
 
 int machine__add_running_kernel_maps(struct machine *m, bool *no_modules)
 {
+	struct map *kmap;
 	uint64_t start, end;
 
 	if (kernel_text__range(NULL, &start, &end) < 0)
@@ -167,7 +168,9 @@ int machine__add_running_kernel_maps(struct machine *m, bool *no_modules)
 	 * recorded kernel map is; perf's map of the running kernel stays
 	 * [_text, _etext): its symbols past _etext are not found. */
 	dso__load(machine__kernel_dso(m));
-	maps__find(machine__kmaps(m), start)->end = end;
+	kmap = maps__find(machine__kmaps(m), start);
+	if (kmap && kmap->identity)	/* kallsyms': a vmlinux's is its .text */
+		kmap->end = end;
 	return 0;
 }
 

@@ -46,4 +46,11 @@ int machine__add_running_kernel_maps(struct machine *m, bool *no_modules);
 struct symbol *machine__find_kernel_symbol_by_name(struct machine *m, const char *name,
 						   struct map **map);
 
+/* The name perf record gives the kernel in its build-id table: vmlinux
+ * (--vmlinux) as given, else the vmlinux it takes the kernel's symbols from
+ * when it marks the DSOs hit: the first ELF image with symbols on perf's
+ * vmlinux path (no build id checked: perf's kernel has none yet then);
+ * NULL: none ("[kernel.kallsyms]").  Malloc'ed. */
+char *running_kernel__vmlinux(const char *vmlinux);
+
 #endif

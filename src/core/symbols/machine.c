@@ -54,6 +54,7 @@ void machine__delete(struct machine *m)
 		free(*path);
 	hashmap_release(&m->cgroups);
 	free(m->default_buildid_dir);
+	free(m->kernel_ref_sym);
 	free(m);
 }
 
@@ -153,6 +154,16 @@ static struct dso *machine__findnew_dso(struct machine *m, const char *name, boo
 	return d;
 }
 
+struct dso *machine__new_kernel_section_dso(struct machine *m, const char *name)
+{
+	struct dso *dso = machine__findnew_dso(m, name, true);
+	struct dso_priv *p = dso__priv(dso);
+
+	p->kind = DSO_KERNEL_SECTION;
+	p->loaded = true;
+	return dso;
+}
+
 /* "/lib/modules/.../e1000e.ko.xz" or "[e1000e]" -> "[e1000e]" (dashes to
  * underscores, as the kernel names modules). */
 static char *module_name(const char *path)
@@ -222,6 +233,8 @@ static int machine__process_kernel_mmap(struct machine *m, uint64_t start, uint6
 		/* pgoff is the address of the reference symbol (_text). */
 		dso = machine__findnew_dso(m, KERNEL_MMAP_NAME, true);
 		map->identity = true;
+		free(m->kernel_ref_sym);
+		m->kernel_ref_sym = pgoff ? xstrdup(filename + strlen(KERNEL_MMAP_NAME)) : NULL;
 	} else {
 		char *name = module_name(filename);
 
@@ -326,6 +339,9 @@ static bool machine__find_map(struct machine *m, struct thread *thread, uint8_t 
 	}
 	if (!al->map)
 		return false;
+	/* As perf's map__load: reading a vmlinux moves the kernel map. */
+	if (maps == m->kmaps)
+		dso__load(al->map->dso);
 	al->dso = al->map->dso;
 	al->addr = map__map_ip(al->map, ip);
 	return true;

@@ -57,6 +57,9 @@ void kallsyms_prefetch_end(void);
 struct symbols_config {
 	const char *symfs;	/* --symfs DIR, put before every path; NULL: none */
 	const char *kallsyms;	/* --kallsyms FILE; NULL: chosen by build id */
+	const char *vmlinux;	/* -k FILE: the kernel's symbols from it only */
+	bool ignore_vmlinux;	/* --ignore-vmlinux: no -k, no vmlinux path */
+	const char *os_release;	/* the recorded uname -r (vmlinux path); NULL: ours */
 	const char *buildid_dir;	/* $PERF_BUILDID_DIR, else ~/.debug */
 	bool force;		/* -f: perf-PID.map files whoever owns them */
 	bool demangle;		/* C++/Rust names demangled (--no-demangle) */
@@ -64,8 +67,15 @@ struct symbols_config {
 	 * (perf's --inline; FP callchains never are) */
 	bool inline_frames;
 	bool full_source_path;	/* srclines keep the file's directories */
+	/* symbols sharing an address all kept (perf probe's allow_aliases);
+	 * vmlinux images only so far */
+	bool allow_aliases;
 };
 struct symbols_config *machine__symbols_config(struct machine *m);
+/* perf's check of -k FILE and --kallsyms FILE before anything loads: the
+ * first given that cannot be read (perf says "Invalid file: %s", -EINVAL),
+ * or NULL. */
+const char *symbol_files__unreadable(const char *vmlinux, const char *kallsyms);
 /* A count that changes whenever what an address resolves to may have
  * (a map added, a process forked or exec'd): caches of resolved addresses
  * drop what they hold when it moved.  The session bumps it as it feeds

@@ -143,6 +143,17 @@ void maps__insert(struct maps *maps, struct map *map, struct machine *m)
 	maps->generation++;
 }
 
+void maps__remove(struct maps *maps, struct map *map)
+{
+	for (size_t i = 0; i < maps->nr; i++)
+		if (maps->v[i] == map) {
+			memmove(&maps->v[i], &maps->v[i + 1], (maps->nr - i - 1) * sizeof(*maps->v));
+			maps->nr--;
+			maps->generation++;
+			return;
+		}
+}
+
 void maps__clone(struct maps *to, const struct maps *from, struct machine *m)
 {
 	for (size_t i = 0; i < from->nr; i++)

@@ -280,7 +280,7 @@ static void *minidebuginfo(Elf *elf, size_t *out_size)
 
 /* --- reading symbols ------------------------------------------------------- */
 
-static bool sym_is_label(const GElf_Sym *sym)
+bool elf_sym__is_label(const GElf_Sym *sym)
 {
 	return GELF_ST_TYPE(sym->st_info) == STT_NOTYPE && sym->st_name &&
 	       sym->st_shndx != SHN_UNDEF && sym->st_shndx != SHN_ABS &&
@@ -288,8 +288,7 @@ static bool sym_is_label(const GElf_Sym *sym)
 	       GELF_ST_VISIBILITY(sym->st_other) != STV_INTERNAL;
 }
 
-/* Functions and data objects, as perf keeps them. */
-static bool sym_is_wanted(const GElf_Sym *sym)
+bool elf_sym__is_wanted(const GElf_Sym *sym)
 {
 	int type = GELF_ST_TYPE(sym->st_info);
 
@@ -360,8 +359,8 @@ static void read_symbols(struct symtab_builder *b, const struct symbols_config *
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
-		label = sym_is_label(&sym);
-		if (!label && !sym_is_wanted(&sym))
+		label = elf_sym__is_label(&sym);
+		if (!label && !elf_sym__is_wanted(&sym))
 			continue;
 		if (sym.st_shndx >= SHN_LORESERVE)
 			continue;
@@ -472,9 +471,10 @@ uint64_t dso__addr_to_vaddr(struct dso *dso, uint64_t addr)
 {
 	struct dso_priv *p = dso__priv(dso);
 
-	if (p->kind == DSO_KERNEL || p->kind == DSO_PERF_MAP)
+	if (p->kind == DSO_PERF_MAP)
 		return addr;
 	dso__load(dso);
+	/* the kernel's text_offset is 0 with kallsyms (absolute addresses) */
 	return addr + p->text_offset;
 }
 

@@ -14,6 +14,7 @@
 #include "util/arena.h"
 #include "util/hashmap.h"
 
+#include <gelf.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -52,6 +53,8 @@ struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t si
 			   uint8_t bind, const char *name, size_t name_len);
 /* Appends a copy of s (a later seq than every symbol so far). */
 void symtab_push(struct symtab_builder *b, const struct sym_raw *s);
+/* Sorts and gives zero-size symbols an end. */
+void symtab_fix_ends(struct symtab_builder *b, bool kallsyms);
 /* Sorts, gives zero-size symbols an end and drops duplicates. */
 void symtab_fixup(struct symtab_builder *b, bool kallsyms);
 /* Sorts, gives zero-size symbols an end and drops duplicates (perf's
@@ -71,6 +74,9 @@ enum dso_kind {
 	DSO_VDSO,	/* [vdso] */
 	DSO_PERF_MAP,	/* /tmp/perf-PID.map */
 	DSO_NONE,	/* [heap], [stack], anon data: no symbols */
+	/* [kernel.kallsyms].init.text...: a vmlinux section other than .text,
+	 * filled when the kernel's symbols are read from the image */
+	DSO_KERNEL_SECTION,
 };
 
 struct elf_load {	/* an executable PT_LOAD: file offset <-> vaddr */
@@ -95,6 +101,8 @@ struct dso_priv {
 	struct elf_load *loads;	/* PT_LOAD segments of the runtime image */
 	size_t nr_loads;
 	struct cache_slot *caches;	/* other modules' (srcline's) */
+	char *vmlinux_path;	/* the vmlinux the kernel's symbols came from */
+	uint64_t vmlinux_shift;	/* its map's start - pgoff: DSO address -> kernel's */
 	int data_fd;		/* elf_path opened for dso__read(), when data_open */
 	bool data_open;
 	struct dso *next_in_bucket;
@@ -133,6 +141,7 @@ struct machine {
 	struct hashmap dso_index;	/* name hash -> bucket of dsos */
 	struct maps *kmaps;		/* kernel and modules */
 	struct dso *kernel;
+	char *kernel_ref_sym;	/* its MMAP's reference symbol (_text), when placed */
 	struct symbols_config config;	/* what the loaders are handed */
 	char *default_buildid_dir;	/* config.buildid_dir's default (owned) */
 	uint64_t maps_generation;	/* see machine__maps_generation() */
@@ -146,6 +155,8 @@ struct dso *machine__find_module_dso(struct machine *m, const char *name);
 struct dso *machine__kernel_dso(struct machine *m);
 /* Maps of the kernel address space (kernel + modules). */
 struct maps *machine__kmaps(struct machine *m);
+/* A new DSO for a vmlinux section's symbols, named name, loaded. */
+struct dso *machine__new_kernel_section_dso(struct machine *m, const char *name);
 
 /* --- maps --------------------------------------------------------------- */
 struct maps {
@@ -162,6 +173,8 @@ void maps__put(struct maps *maps);
 /* Inserts, splitting or replacing overlapped maps like the kernel does;
  * the pieces are new maps registered through keep(). */
 void maps__insert(struct maps *maps, struct map *map, struct machine *m);
+/* Takes map out of maps (to move it: maps__insert() it again). */
+void maps__remove(struct maps *maps, struct map *map);
 /* Copies every map of from into to (FORK of a new process). */
 void maps__clone(struct maps *to, const struct maps *from, struct machine *m);
 /* Releases the attached caches now (an exec: they describe the old image). */
@@ -178,6 +191,17 @@ struct thread_priv {
 /* ELF: .symtab/.dynsym (+ MiniDebugInfo) of the best file for dso;
  * returns 0 when a symbol table was installed. */
 int dso__load_elf(struct dso *dso, const struct symbols_config *config);
+/* perf's choice of symbols for the kernel: --kallsyms FILE, else -k FILE
+ * (and nothing else), else a vmlinux of the recorded build id from the
+ * build-id cache or perf's vmlinux path, else kallsyms. */
+int dso__load_kernel(struct dso *kernel, const struct symbols_config *config);
+/* The kernel's symbols from the vmlinux at path (relative: under --symfs);
+ * how many, 0 for none, -1 when it is no usable image of that kernel. */
+int dso__load_vmlinux(struct dso *kernel, const char *path, const struct symbols_config *config);
+/* ELF symbols perf keeps: functions and objects, and labels (NOTYPE) that
+ * text sections hold. */
+bool elf_sym__is_wanted(const GElf_Sym *sym);
+bool elf_sym__is_label(const GElf_Sym *sym);
 /* The kallsyms file (config->kallsyms, else the one that describes the
  * recorded kernel) into the kernel dso (module symbols to modules). */
 int dso__load_kallsyms(struct dso *kernel, const struct symbols_config *config);

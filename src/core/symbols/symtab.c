@@ -144,7 +144,7 @@ static void symtab_release(struct symtab_builder *b)
 
 /* Zero-size symbols end where the next one starts; in kallsyms the
  * kernel/module boundary instead ends them on the next page. */
-static void symtab_fix_ends(struct symtab_builder *b, bool kallsyms)
+void symtab_fix_ends(struct symtab_builder *b, bool kallsyms)
 {
 	symtab_sort(b);
 	for (size_t i = 0; i + 1 < b->nr; i++) {
