@@ -214,6 +214,7 @@ int ordered_events__queue(struct ordered_events *oe, const struct perf_event_hea
 	ev->seq = oe->seq++;
 	ev->file_offset = file_offset;
 	ev->owner = owner;
+	ev->source = oe->source;
 	/* appending in order keeps the sorted prefix */
 	if (oe->sorted == oe->nr && (!oe->nr || cmp_event(&oe->pending[oe->nr - 1], ev) <= 0))
 		oe->sorted++;
