@@ -214,6 +214,17 @@ def test_inject_merges_into_one_file(recordings, tmp_path):
     assert got.stdout == want, unified(want, got.stdout)
 
 
+@pytest.mark.parametrize("cmd", [["collapse"], ["flamegraph", "-o", "-"]], ids=lambda a: a[0])
+def test_stacks_from_a_directory(recordings, tmp_path, cmd):
+    """collapse and flamegraph take a directory as perf.data, not as text."""
+    merged = str(tmp_path / "merged.data")
+    assert pcl("inject", "-i", recordings["perf"], "-o", merged).returncode == 0
+    want = pcl(*cmd, "-i", merged)
+    got = pcl(*cmd, "-i", recordings["perf"])
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout
+
+
 def test_data_convert_json(recordings, tmp_path):
     want_out, got_out = str(tmp_path / "perf.json"), str(tmp_path / "pcl.json")
     want = perf("data", "convert", "--to-json", want_out, "-i", recordings["perf"])
