@@ -1612,6 +1612,12 @@ int cmd_record(int argc, const char **argv)
 		free(orig_argv);
 		return PCL_EXIT_ERROR;
 	}
+	/* as perf: one directory per recording, never switched */
+	if (rec.threads_spec && rec.switch_mode != SWITCH_NONE) {
+		fprintf(stderr, "WARNING: --switch-output option is not available in parallel "
+			"streaming mode.\n");
+		rec.switch_mode = SWITCH_NONE;
+	}
 	/* perf 6.1 "dumps" a pipe into a file named -.TIMESTAMP; refuse instead. */
 	if (to_pipe() && timestamped_output()) {
 		fprintf(stderr, "Error:\n%s needs an output file, not a pipe (-o -)\n",

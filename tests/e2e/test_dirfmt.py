@@ -167,6 +167,20 @@ def test_errors_like_perf(tmp_path, args):
     assert not os.path.exists(str(tmp_path / "e.data"))
 
 
+def test_no_switch_output(tmp_path):
+    """perf warns that --switch-output does not apply and writes one directory."""
+    first = []
+    for tool in (perf, pcl):
+        path = str(tmp_path / (tool.__name__ + ".data"))
+        r = tool("record", "--threads", "--switch-output=signal", "-o", path, "true")
+        assert r.returncode == 0, r.stderr
+        first.append(r.stderr.splitlines()[0])
+        assert os.path.isdir(path)
+        assert sorted(os.listdir(str(tmp_path))) == sorted(
+            n for n in os.listdir(str(tmp_path)) if not n.startswith(tool.__name__ + ".data."))
+    assert first[1] == first[0]
+
+
 def test_old_directory_kept(tmp_path):
     """As perf: the previous recording, a directory, becomes FILE.old."""
     for tool in (perf, pcl):
