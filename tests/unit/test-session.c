@@ -90,6 +90,32 @@ static void equal_timestamps_keep_arrival_order(void **state)
 	ordered_events__exit(&oe);
 }
 
+/* A directory's files each in time order: older than every file's last
+ * record is final, and goes out; the rest waits. */
+static void flush_before_keeps_the_rest(void **state)
+{
+	struct ordered_events oe;
+	struct delivered d = { .n = 0 };
+
+	ordered_events__init(&oe, record_delivery, &d);
+	queue(&oe, 30, 1);
+	queue(&oe, 10, 2);
+	queue(&oe, 20, 3);
+	queue(&oe, 20, 4);
+	assert_int_equal(ordered_events__flush_before(&oe, 20), 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.ts[0], 10);
+	assert_int_equal(ordered_events__flush_before(&oe, 0), 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(ordered_events__flush_all(&oe), 0);
+	assert_int_equal(d.n, 4);
+	assert_int_equal(d.tag[1], 3);
+	assert_int_equal(d.tag[2], 4);
+	assert_int_equal(d.ts[3], 30);
+	assert_int_equal(oe.nr_unordered, 0);
+	ordered_events__exit(&oe);
+}
+
 static void memory_bound_flushes_oldest_half(void **state)
 {
 	struct delivered d = { 0 };
@@ -557,6 +583,49 @@ static void directory_in_file_order(void **state)
 	remove_dir(dir);
 }
 
+struct monotonic {
+	struct perf_tool tool;
+	uint64_t last, n, backwards;
+};
+
+static int check_monotonic(struct perf_tool *tool, struct perf_session *s,
+			   const struct perf_event_header *rec, struct perf_sample *sample,
+			   struct evsel *evsel)
+{
+	struct monotonic *m = (struct monotonic *)tool;
+
+	m->backwards += sample->time < m->last;
+	m->last = sample->time;
+	m->n++;
+	return 0;
+}
+
+/* Files longer than a turn (2 MB) are read in turns, and what is final
+ * delivered between them: the merge stays in time order. */
+static void directory_read_in_turns(void **state)
+{
+	char *dir = make_dir(false), *err = NULL;
+	struct monotonic m = { .tool = { .sample = check_monotonic, .ordered = true } };
+	struct buf ring[2] = { { 0 }, { 0 } };
+	const uint64_t n = 200000;	/* 40-byte samples: 8 MB in all */
+	struct perf_session *s;
+
+	for (uint64_t t = 100; t < 100 + n; t++)
+		sample(&ring[t % 2], t, 100);
+	write_file(dir, "data.0", &ring[0]);
+	write_file(dir, "data.1", &ring[1]);
+	s = perf_session__open(dir, false, &err);
+	assert_non_null(s);
+	assert_int_equal(perf_session__process(s, &m.tool), 0);
+	assert_int_equal(m.n, n + 1);	/* and DIR/data's one */
+	assert_int_equal(m.backwards, 0);
+	assert_int_equal(s->stats.nr_unordered, 0);
+	perf_session__delete(s);
+	remove_dir(dir);
+	free(ring[0].p);
+	free(ring[1].p);
+}
+
 /* A directory without its data file is no recording. */
 static void directory_without_data_fails(void **state)
 {
@@ -936,6 +1005,7 @@ int main(void)
 		cmocka_unit_test(rounds_deliver_previous_round),
 		cmocka_unit_test(equal_timestamps_keep_arrival_order),
 		cmocka_unit_test(memory_bound_flushes_oldest_half),
+		cmocka_unit_test(flush_before_keeps_the_rest),
 		cmocka_unit_test(runs_merge_in_time_then_arrival_order),
 		cmocka_unit_test(many_records_span_chunks),
 		cmocka_unit_test(pipe_native),
@@ -946,6 +1016,7 @@ int main(void)
 		cmocka_unit_test(directory_merges_its_files_in_time_order),
 		cmocka_unit_test(directory_files_are_zstd_streams_of_their_own),
 		cmocka_unit_test(directory_in_file_order),
+		cmocka_unit_test(directory_read_in_turns),
 		cmocka_unit_test(directory_without_data_fails),
 		cmocka_unit_test(kind_callbacks_see_their_records),
 		cmocka_unit_test(machine_takes_records_before_the_callback),

@@ -235,6 +235,11 @@ int ordered_events__flush_round(struct ordered_events *oe)
 	return ret;
 }
 
+int ordered_events__flush_before(struct ordered_events *oe, uint64_t timestamp)
+{
+	return timestamp ? flush_upto(oe, timestamp - 1, (size_t)-1) : 0;
+}
+
 int ordered_events__flush_all(struct ordered_events *oe)
 {
 	return flush_upto(oe, ~0ULL, (size_t)-1);

@@ -62,6 +62,9 @@ int ordered_events__queue(struct ordered_events *oe, const struct perf_event_hea
 
 /* FINISHED_ROUND: delivers up to the previous round's newest timestamp. */
 int ordered_events__flush_round(struct ordered_events *oe);
+/* Delivers everything older than timestamp (inputs each in time order,
+ * none of which can still bring anything older). */
+int ordered_events__flush_before(struct ordered_events *oe, uint64_t timestamp);
 /* End of input: delivers everything. */
 int ordered_events__flush_all(struct ordered_events *oe);
 

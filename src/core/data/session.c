@@ -375,6 +375,7 @@ struct input {
 	const char *label;	/* the file's name in messages and -D */
 	uint32_t source;	/* 0: the file (a directory's data), i: data.N file i-1 */
 	uint64_t turn;		/* bytes read since this file's turn began */
+	uint64_t last_time;	/* of the last record it queued */
 	bool done;
 	struct session_inflate inflate;
 };
@@ -632,8 +633,10 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 	if (s->tool->ordered && evsel) {
 		uint64_t time = record_time(&evsel->attr, rec);
 
-		if (time && time != ~0ULL)
+		if (time && time != ~0ULL) {
+			s->last_queued = time;
 			return ordered_events__queue(&s->oe, rec, time, off, evsel);
+		}
 	}
 	return deliver(s, rec, off, evsel);
 }
@@ -906,12 +909,32 @@ static int input_next(struct perf_session *s, struct input *in, bool *end)
 	in->start += h.size;
 	in->pos += h.size;
 	in->turn += h.size;
+	s->last_queued = in->last_time;
 	ret = process_record(s, rec, off, in);
+	in->last_time = s->last_queued;
 	if (ret && !s->err) {
 		s->failed_rec = h;
 		s->failed_offset = off;
 	}
 	return ret;
+}
+
+/*
+ * A directory has no rounds, but each of its files is in time order: what
+ * is older than every unfinished file's last record can come no more, and
+ * is delivered (in the order perf gives it: nothing can come between).  So
+ * memory holds about a turn of each file, not the whole recording.
+ */
+static int flush_read_inputs(struct perf_session *s, const struct input *inputs, uint32_t nr)
+{
+	uint64_t oldest = ~0ULL;
+
+	if (!s->tool->ordered)
+		return 0;
+	for (uint32_t k = 0; k < nr; k++)
+		if (!inputs[k].done && inputs[k].last_time < oldest)
+			oldest = inputs[k].last_time;
+	return oldest == ~0ULL ? 0 : ordered_events__flush_before(&s->oe, oldest);
 }
 
 /* Takes turns over the inputs (one unless a directory): each is read for
@@ -940,7 +963,11 @@ static int read_inputs(struct perf_session *s, struct input *inputs, uint32_t nr
 		} else if (in->turn >= DIR_TURN_BYTES) {
 			in->turn = 0;
 			i = (i + 1) % nr;
+		} else {
+			continue;
 		}
+		if (nr > 1 && (ret = flush_read_inputs(s, inputs, nr)))
+			return ret;
 	}
 	return 0;
 }

@@ -149,6 +149,7 @@ struct perf_session {
 	char *data_path;		/* DIR/data */
 	struct session_dir_file *dir_files;	/* the data.N files, in readdir order */
 	uint32_t nr_dir_files;
+	uint64_t last_queued;		/* the time of the last record queued */
 	struct perf_header header;
 	struct evlist evlist;
 	struct session_event *events;	/* [evlist.nr_entries] */
