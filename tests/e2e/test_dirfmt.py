@@ -76,6 +76,19 @@ def test_readers_equal_perf(recordings, which, args):
     assert got == want, unified(want, got)
 
 
+def test_files_longer_than_a_turn(tmp_path):
+    """perf reads each file 2 MB at a time in turns; so does pcl, delivering
+    between turns: the output stays perf's."""
+    path = str(tmp_path / "big.data")
+    r = perf("record", "-q", "--threads", "-a", "-g", "-F", "10000", "-o", path,
+             "--", "sleep", "2")
+    assert r.returncode == 0, r.stderr
+    if max(os.path.getsize(os.path.join(path, n)) for n in ring_files(path)) < 2 << 20:
+        pytest.skip("too few samples on this machine to need turns")
+    want, got = same(["script", "-i", path])
+    assert got == want, unified(want, got)
+
+
 def test_dump_names_each_file(recordings):
     path = recordings["perf"]
     got = pcl("report", "-D", "-i", path).stdout
