@@ -140,21 +140,35 @@ def test_evlist_equals_perfs_own_threads_recording(recordings):
     assert got == want, unified(want, got)
 
 
+def children(pid):
+    """The processes pid started (its workload)."""
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(c) for c in f.read().split()]
+    except OSError:
+        return []
+
+
 def test_writer_thread_per_group(tmp_path):
     """--threads=cpu runs a writer thread per CPU beside the main one."""
     path = str(tmp_path / "t.data")
+    # the workload waits for a line on its stdin: the recording lasts until we look
     proc = subprocess.Popen([PCL, "record", "-q", "--threads", "-o", path, "--",
-                             "sleep", "3"], stderr=subprocess.PIPE)
+                             "sh", "-c", "read x"], stdin=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    tasks, want = 0, -1
     try:
-        tasks = 0
-        for _ in range(100):
+        for _ in range(1200):
             time.sleep(0.05)
-            if os.path.exists(os.path.join(path, "data.0")):
+            if os.path.isdir(path):
+                want = 1 + len(ring_files(path))
                 tasks = len(os.listdir("/proc/%d/task" % proc.pid))
-                break
+                if tasks == want:
+                    break
     finally:
-        proc.wait(timeout=60)
-    assert tasks == 1 + len(ring_files(path))
+        proc.communicate(b"\n", timeout=120)
+    assert proc.returncode == 0
+    assert tasks == want
 
 
 @pytest.mark.parametrize("spec", ["cpu", "core", "package", "numa", "0/0"])
@@ -209,19 +223,24 @@ def test_old_directory_kept(tmp_path):
 
 
 def test_killed_recording_stays_readable(tmp_path):
-    # small rings wake the recorder often; the workload ends by itself
+    # small rings wake the recorder often; the workload outlives the wait
     path = str(tmp_path / "k.data")
     proc = subprocess.Popen([PCL, "record", "-q", "--threads", "-m", "1", "-o", path, "--",
-                             fixture("threads"), "3000", "2"], stderr=subprocess.DEVNULL)
+                             fixture("threads"), "60000", "2"], stderr=subprocess.DEVNULL)
+    workload = []
     try:
-        for _ in range(600):
+        for _ in range(1200):
             time.sleep(0.05)
             if os.path.isdir(path) and any(
                     os.path.getsize(os.path.join(path, n)) for n in ring_files(path)):
                 break
     finally:
+        workload = children(proc.pid)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=60)
+        for pid in workload:
+            os.kill(pid, signal.SIGKILL)
+    assert workload
     report = pcl("report", "--stdio", "-i", path)
     assert report.returncode == 0, report.stderr
     assert "was the recording killed?" in report.stderr
