@@ -18,7 +18,8 @@
 #include <zstd.h>
 
 #define READ_BUF	(4u << 20)	/* streaming window */
-#define DIR_FILE_BUF	(1u << 20)	/* a data.N file's window (one per ring) */
+#define DIR_FILE_BUF	(256u << 10)	/* a data.N file's window: one per ring, and
+					 * a big machine has hundreds */
 #define MAX_RECORD	(1u << 16)
 /* Of a directory's files, each is read this many bytes in turn before the
  * next one, as perf reads them: which records tie in time is then ordered
