@@ -62,9 +62,14 @@ static bool stdin_is_perf_data(void)
 static bool file_is_perf_data(const char *path)
 {
 	char buf[8];
-	int fd = open(path, O_RDONLY);
+	struct stat st;
+	int fd;
 	ssize_t n;
 
+	/* a directory is perf's format of record --threads */
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return true;
+	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return true;	/* let the session report the error */
 	n = read(fd, buf, sizeof(buf));

@@ -70,9 +70,11 @@ static struct {
 	 * (refused as perf refuses it without such a PMU), BPF scriptlets,
 	 * debuginfod, synthesis threads (the same records come out),
 	 * --transaction (perf 6.1 sets no bit for it), the /proc maps' read
-	 * timeout.  --threads: perf writes a directory of per-thread files;
-	 * pcl writes its one file. */
-	const char *aux_opts, *aux_sample_opts, *clang_opts, *debuginfod, *threads_spec;
+	 * timeout. */
+	const char *aux_opts, *aux_sample_opts, *clang_opts, *debuginfod;
+	/* --threads[=spec]: perf's directory format, a writer thread per group */
+	const char *threads_spec;
+	struct record_thread_masks thread_masks;
 	unsigned int proc_map_timeout, nr_synth_threads;
 	bool transaction;
 
@@ -892,7 +894,8 @@ static int rotate_old(const char *path)
 	char *old;
 	int err;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
+	/* a directory (--threads) goes too, as perf moves it */
+	if (stat(path, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) || !st.st_size)
 		return 0;
 	old = xasprintf("%s.old", path);
 	err = remove_old(old);
@@ -1427,6 +1430,27 @@ static void die_of_signal(int sig)
 	exit(PCL_EXIT_SIGNAL + sig);	/* the signal was blocked or ignored */
 }
 
+/* --threads: the groups of rings, each written by a thread of its own. */
+static int thread_masks(const struct cpu_map *cpus)
+{
+	char msg[128];
+	int err;
+
+	if (rec.opts.target.per_thread) {
+		fprintf(stderr, "--per-thread option is mutually exclusive to parallel streaming "
+			"mode.\n");
+		err = -EINVAL;
+	} else {
+		err = record_threads__parse_spec(rec.threads_spec, cpus, &rec.thread_masks,
+						 msg, sizeof(msg));
+		if (err)
+			fprintf(stderr, "%s\n", msg);
+	}
+	if (err)
+		fprintf(stderr, "Failed to initialize parallel data streaming masks\n");
+	return err;
+}
+
 static int run_record(int argc, const char **argv, const char **cmd_argv, int cmd_argc)
 {
 	struct run r;
@@ -1444,6 +1468,14 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 	err = make_maps(&cpus, &threads);
 	if (err)
 		return PCL_EXIT_ERROR;
+	if (rec.threads_spec) {
+		err = thread_masks(cpus);
+		if (err) {
+			thread_map__delete(threads);
+			cpu_map__delete(cpus);
+			return err == -ENODEV ? PCL_EXIT_ENODEV : PCL_EXIT_EINVAL;
+		}
+	}
 	if (cmd_argc) {
 		err = workload__prepare(&r.workload, cmd_argv);
 		if (err) {
@@ -1522,6 +1554,8 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 		if (err)
 			goto out_kill;
 	}
+	if (rec.threads_spec)
+		r.rs.dir_masks = &rec.thread_masks;
 	err = open_file(&r);
 	if (err)
 		goto out_kill;
@@ -1570,6 +1604,7 @@ out_maps:
 	workload__close(&r.workload);
 	thread_map__delete(threads);
 	cpu_map__delete(cpus);
+	record_thread_masks__exit(&rec.thread_masks);
 	if (err)
 		return err == -EINVAL ? PCL_EXIT_EINVAL : PCL_EXIT_ERROR;
 	if (r.have_workload && WIFSIGNALED(status))
@@ -1641,6 +1676,18 @@ int cmd_record(int argc, const char **argv)
 		free_options();
 		free(orig_argv);
 		return ret == -2 ? PCL_EXIT_USAGE : ret == -EINVAL ? PCL_EXIT_EINVAL : PCL_EXIT_ERROR;
+	}
+	if (to_pipe() && rec.threads_spec) {
+		fprintf(stderr, "Parallel trace streaming is not available in pipe mode.\n");
+		free_options();
+		free(orig_argv);
+		return PCL_EXIT_ERROR;
+	}
+	/* as perf: one directory per recording, never switched */
+	if (rec.threads_spec && rec.switch_mode != SWITCH_NONE) {
+		fprintf(stderr, "WARNING: --switch-output option is not available in parallel "
+			"streaming mode.\n");
+		rec.switch_mode = SWITCH_NONE;
 	}
 	/* perf 6.1 "dumps" a pipe into a file named -.TIMESTAMP; refuse instead. */
 	if (to_pipe() && timestamped_output()) {

@@ -233,7 +233,8 @@ static void progress(struct report *r, uint64_t offset, bool done)
 	double elapsed;
 	uint64_t start = r->session->data_offset, end = r->session->data_end;
 
-	if (!r->progress_tty)
+	/* a directory's offsets are each file's own: no one percentage */
+	if (!r->progress_tty || r->session->is_dir)
 		return;
 	if (done) {
 		if (r->progress_shown)

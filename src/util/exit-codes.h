@@ -12,6 +12,7 @@ enum pcl_exit {
 	PCL_EXIT_USAGE = 129,	/* bad options or -h: perf's (and git's) usage exit */
 	PCL_EXIT_LIST = 130,	/* after --list-opts / --list-cmds, perf's status */
 	PCL_EXIT_EINVAL = 234,	/* perf's -EINVAL: a bad argument, event or file */
+	PCL_EXIT_ENODEV = 237,	/* perf's -ENODEV: no such CPU (record --threads masks) */
 	PCL_EXIT_ENOENT = 254,	/* perf's -ENOENT: a missing input */
 	PCL_EXIT_ERROR = 255,	/* perf's -1: any other failure */
 };

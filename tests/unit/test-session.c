@@ -1,16 +1,19 @@
 /* Unit tests for the session: FINISHED_ROUND time ordering, its memory
  * bound, pipe streams (attrs and features inside the stream),
- * zstd-compressed records, the per-kind tool callbacks and the machine
- * the session feeds before them, and sample resolution. */
+ * zstd-compressed records, perf's directory format (record --threads),
+ * the per-kind tool callbacks and the machine the session feeds before
+ * them, and sample resolution. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <sys/stat.h>
 #include <zstd.h>
 
 #include "perf-data-builder.h"
 #include "core/data/ordered-events.h"
+#include "core/data/perf-data-write.h"
 #include "core/data/session.h"
 #include "core/symbols/machine.h"
 
@@ -84,6 +87,32 @@ static void equal_timestamps_keep_arrival_order(void **state)
 	assert_int_equal(d.tag[1], 1);
 	assert_int_equal(d.tag[2], 3);
 	assert_int_equal(d.tag[3], 4);
+	ordered_events__exit(&oe);
+}
+
+/* A directory's files each in time order: older than every file's last
+ * record is final, and goes out; the rest waits. */
+static void flush_before_keeps_the_rest(void **state)
+{
+	struct ordered_events oe;
+	struct delivered d = { .n = 0 };
+
+	ordered_events__init(&oe, record_delivery, &d);
+	queue(&oe, 30, 1);
+	queue(&oe, 10, 2);
+	queue(&oe, 20, 3);
+	queue(&oe, 20, 4);
+	assert_int_equal(ordered_events__flush_before(&oe, 20), 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.ts[0], 10);
+	assert_int_equal(ordered_events__flush_before(&oe, 0), 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(ordered_events__flush_all(&oe), 0);
+	assert_int_equal(d.n, 4);
+	assert_int_equal(d.tag[1], 3);
+	assert_int_equal(d.tag[2], 4);
+	assert_int_equal(d.ts[3], 30);
+	assert_int_equal(oe.nr_unordered, 0);
 	ordered_events__exit(&oe);
 }
 
@@ -332,7 +361,6 @@ static void compressed_records(void **state)
 	assert_int_equal(w.samples, 6);
 	for (int i = 0; i < 6; i++)
 		assert_int_equal(w.times[i], (uint64_t)(i + 1) * 10);
-	assert_int_equal(s->decomp_len, 0);
 	perf_session__delete(s);
 	unlink(path);
 	free(path);
@@ -379,6 +407,236 @@ static void empty_pipe(void **state)
 	unlink(path);
 	free(path);
 	free(b.p);
+}
+
+/* ---- perf's directory format ---- */
+
+struct dir_seen {
+	struct perf_tool tool;
+	int n;
+	uint64_t times[16];
+	char labels[16][64];
+};
+
+static int collect_dir(struct perf_tool *tool, struct perf_session *s,
+		       const struct perf_event_header *rec, struct perf_sample *sample,
+		       struct evsel *evsel, uint64_t off)
+{
+	struct dir_seen *w = (struct dir_seen *)tool;
+	const char *slash = strrchr(s->label, '/');
+
+	if (rec->type != PERF_RECORD_SAMPLE || w->n >= 16)
+		return 0;
+	w->times[w->n] = sample->time;
+	snprintf(w->labels[w->n++], sizeof(w->labels[0]), "%s", slash ? slash + 1 : s->label);
+	return 0;
+}
+
+static void write_file(const char *dir, const char *name, const struct buf *b)
+{
+	char *path;
+	FILE *f;
+
+	assert_true(asprintf(&path, "%s/%s", dir, name) > 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	if (b->len)
+		assert_int_equal(fwrite(b->p, 1, b->len, f), b->len);
+	fclose(f);
+	free(path);
+}
+
+/* One zstd stream of the records in b, as two COMPRESSED records split
+ * inside a record (each data.N file is a stream of its own: one shared
+ * decoder would take the second file's frame for the first one's rest). */
+static void compress_into(struct buf *out, const struct buf *b)
+{
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	size_t bound = ZSTD_compressBound(b->len), half, n, r;
+	uint8_t *z = malloc(bound);
+	ZSTD_outBuffer zout = { z, bound, 0 };
+	ZSTD_inBuffer in1 = { b->p, b->len / 2 + 3, 0 };
+	ZSTD_inBuffer in2 = { b->p + b->len / 2 + 3, b->len - b->len / 2 - 3, 0 };
+
+	ZSTD_initCStream(cs, 1);
+	ZSTD_compressStream2(cs, &zout, &in1, ZSTD_e_flush);
+	half = zout.pos;
+	/* flushed, never ended, as perf leaves a file's stream */
+	ZSTD_compressStream2(cs, &zout, &in2, ZSTD_e_flush);
+	n = zout.pos;
+	ZSTD_freeCStream(cs);
+	r = rec_begin(out, PERF_RECORD_COMPRESSED, 0);
+	b_bytes(out, z, half);
+	rec_end(out, r);
+	r = rec_begin(out, PERF_RECORD_COMPRESSED, 0);
+	b_bytes(out, z + half, n - half);
+	rec_end(out, r);
+	free(z);
+}
+
+/*
+ * DIR/data: the header (one event, id 100) and a sample at 25; data.0:
+ * samples at 10, 30, 50; data.1: 20, 40; data.2 empty.  compressed: the
+ * data.N files hold COMPRESSED records.
+ */
+static char *make_dir(bool compressed)
+{
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+					.sample_type = ST, .sample_id_all = 1 };
+	uint64_t id = 100;
+	struct perf_data_writer_attr wa = { &attr, &id, 1 };
+	struct perf_data_writer w;
+	struct buf main_recs = { 0 }, ring[3] = { { 0 } };
+	char *dir = strdup("/tmp/pcl-test-dir-XXXXXX"), *data;
+
+	assert_non_null(mkdtemp(dir));
+	assert_true(asprintf(&data, "%s/data", dir) > 0);
+	assert_int_equal(perf_data_writer__open(&w, data), 0);
+	assert_int_equal(perf_data_writer__write_header(&w, &wa, 1), 0);
+	sample(&main_recs, 25, 100);
+	assert_int_equal(perf_data_writer__write(&w, main_recs.p, main_recs.len), 0);
+	perf_data_writer__set_feature(&w, HEADER_DIR_FORMAT, calloc(1, 8), 8);
+	*(uint64_t *)w.features[HEADER_DIR_FORMAT].data = 1;
+	assert_int_equal(perf_data_writer__finish(&w), 0);
+	for (uint64_t t = 10; t <= 50; t += 10)
+		sample(&ring[(t / 10 + 1) % 2], t, 100);
+	for (int i = 0; i < 3; i++) {
+		char name[16];
+		struct buf z = { 0 };
+
+		snprintf(name, sizeof(name), "data.%d", i);
+		if (compressed && ring[i].len)
+			compress_into(&z, &ring[i]);
+		write_file(dir, name, compressed ? &z : &ring[i]);
+		free(z.p);
+		free(ring[i].p);
+	}
+	free(main_recs.p);
+	free(data);
+	return dir;
+}
+
+static void remove_dir(char *dir)
+{
+	const char *names[] = { "data", "data.0", "data.1", "data.2" };
+
+	for (size_t i = 0; i < 4; i++) {
+		char *path;
+
+		assert_true(asprintf(&path, "%s/%s", dir, names[i]) > 0);
+		unlink(path);
+		free(path);
+	}
+	rmdir(dir);
+	free(dir);
+}
+
+static void check_dir(bool compressed)
+{
+	static const uint64_t want[] = { 10, 20, 25, 30, 40, 50 };
+	static const char *const want_label[] = { "data.0", "data.1", "data", "data.0",
+						  "data.1", "data.0" };
+	char *dir = make_dir(compressed), *err = NULL;
+	struct dir_seen w = { .tool = { .record = collect_dir, .ordered = true } };
+	struct perf_session *s = perf_session__open(dir, false, &err);
+
+	assert_non_null(s);
+	assert_true(s->is_dir);
+	assert_false(s->is_pipe);
+	assert_int_equal(s->header.dir_format_version, 1);
+	assert_int_equal(s->nr_dir_files, 3);
+	assert_int_equal(perf_session__process(s, &w.tool), 0);
+	assert_int_equal(w.n, 6);
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(w.times[i], want[i]);
+		assert_string_equal(w.labels[i], want_label[i]);
+	}
+	perf_session__delete(s);
+	remove_dir(dir);
+}
+
+static void directory_merges_its_files_in_time_order(void **state) { check_dir(false); }
+static void directory_files_are_zstd_streams_of_their_own(void **state) { check_dir(true); }
+
+/* Unordered (-D's raw order): DIR/data first, then each file's records in
+ * its own order. */
+static void directory_in_file_order(void **state)
+{
+	char *dir = make_dir(false), *err = NULL;
+	struct dir_seen w = { .tool = { .record = collect_dir, .ordered = false } };
+	struct perf_session *s = perf_session__open(dir, false, &err);
+	uint64_t last[2] = { 0, 0 };
+
+	assert_non_null(s);
+	assert_int_equal(perf_session__process(s, &w.tool), 0);
+	assert_int_equal(w.n, 6);
+	assert_int_equal(w.times[0], 25);
+	assert_string_equal(w.labels[0], "data");
+	for (int i = 1; i < 6; i++) {
+		int f = w.labels[i][5] - '0';
+
+		assert_true(f == 0 || f == 1);
+		assert_true(w.times[i] > last[f]);
+		last[f] = w.times[i];
+	}
+	perf_session__delete(s);
+	remove_dir(dir);
+}
+
+struct monotonic {
+	struct perf_tool tool;
+	uint64_t last, n, backwards;
+};
+
+static int check_monotonic(struct perf_tool *tool, struct perf_session *s,
+			   const struct perf_event_header *rec, struct perf_sample *sample,
+			   struct evsel *evsel)
+{
+	struct monotonic *m = (struct monotonic *)tool;
+
+	m->backwards += sample->time < m->last;
+	m->last = sample->time;
+	m->n++;
+	return 0;
+}
+
+/* Files longer than a turn (2 MB) are read in turns, and what is final
+ * delivered between them: the merge stays in time order. */
+static void directory_read_in_turns(void **state)
+{
+	char *dir = make_dir(false), *err = NULL;
+	struct monotonic m = { .tool = { .sample = check_monotonic, .ordered = true } };
+	struct buf ring[2] = { { 0 }, { 0 } };
+	const uint64_t n = 200000;	/* 40-byte samples: 8 MB in all */
+	struct perf_session *s;
+
+	for (uint64_t t = 100; t < 100 + n; t++)
+		sample(&ring[t % 2], t, 100);
+	write_file(dir, "data.0", &ring[0]);
+	write_file(dir, "data.1", &ring[1]);
+	s = perf_session__open(dir, false, &err);
+	assert_non_null(s);
+	assert_int_equal(perf_session__process(s, &m.tool), 0);
+	assert_int_equal(m.n, n + 1);	/* and DIR/data's one */
+	assert_int_equal(m.backwards, 0);
+	assert_int_equal(s->stats.nr_unordered, 0);
+	perf_session__delete(s);
+	remove_dir(dir);
+	free(ring[0].p);
+	free(ring[1].p);
+}
+
+/* A directory without its data file is no recording. */
+static void directory_without_data_fails(void **state)
+{
+	char *dir = strdup("/tmp/pcl-test-dir-XXXXXX"), *err = NULL;
+
+	assert_non_null(mkdtemp(dir));
+	assert_null(perf_session__open(dir, false, &err));
+	assert_non_null(strstr(err, "/data: No such file or directory"));
+	free(err);
+	rmdir(dir);
+	free(dir);
 }
 
 /* ---- per-kind callbacks and the machine ---- */
@@ -747,6 +1005,7 @@ int main(void)
 		cmocka_unit_test(rounds_deliver_previous_round),
 		cmocka_unit_test(equal_timestamps_keep_arrival_order),
 		cmocka_unit_test(memory_bound_flushes_oldest_half),
+		cmocka_unit_test(flush_before_keeps_the_rest),
 		cmocka_unit_test(runs_merge_in_time_then_arrival_order),
 		cmocka_unit_test(many_records_span_chunks),
 		cmocka_unit_test(pipe_native),
@@ -754,6 +1013,11 @@ int main(void)
 		cmocka_unit_test(compressed_records),
 		cmocka_unit_test(corrupt_compressed),
 		cmocka_unit_test(empty_pipe),
+		cmocka_unit_test(directory_merges_its_files_in_time_order),
+		cmocka_unit_test(directory_files_are_zstd_streams_of_their_own),
+		cmocka_unit_test(directory_in_file_order),
+		cmocka_unit_test(directory_read_in_turns),
+		cmocka_unit_test(directory_without_data_fails),
 		cmocka_unit_test(kind_callbacks_see_their_records),
 		cmocka_unit_test(machine_takes_records_before_the_callback),
 		cmocka_unit_test(raw_callback_sees_every_record_in_file_order),

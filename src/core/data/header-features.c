@@ -718,6 +718,14 @@ static int build_compressed(struct strbuf *sb, const struct header_env *env, int
 	return 1;
 }
 
+static int build_dir_format(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	if (!env->dir_format_version)
+		return 0;
+	feat_u64(sb, env->dir_format_version);
+	return 1;
+}
+
 /* Each feature's payload builder: 1 when it wrote one, 0 when the feature
  * does not apply, or -errno.  Tracing data first: a reader needs it, so its
  * failure stops everything. */
@@ -743,6 +751,7 @@ static int (*const builders[HEADER_LAST_FEATURE])(struct strbuf *sb,
 	[HEADER_SAMPLE_TIME] = build_sample_time,
 	[HEADER_MEM_TOPOLOGY] = build_mem_topology,
 	[HEADER_CLOCKID] = build_clockid,
+	[HEADER_DIR_FORMAT] = build_dir_format,
 	[HEADER_COMPRESSED] = build_compressed,
 	[HEADER_CLOCK_DATA] = build_clock_data,
 	/* no BPF programs or PMU capabilities to describe */

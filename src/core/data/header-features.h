@@ -38,6 +38,7 @@ struct header_env {
 	int clockid;
 	bool compressed;
 	uint32_t comp_level, comp_ratio, comp_mmap_len;
+	uint64_t dir_format_version;	/* perf's directory format (record --threads); 0: a file */
 	const struct hit_dso *dsos;
 	size_t nr_dsos;
 	const char *tracefs;		/* NULL: find it */

@@ -288,8 +288,9 @@ static int repipe(struct perf_tool *tool, struct perf_session *s,
 }
 
 /* The input file's feature sections, as they are, but for the command line,
- * the build ids (ours, -b; -j alone adds to the input's) and the
- * compression (the output is inflated). */
+ * the build ids (ours, -b; -j alone adds to the input's), the compression
+ * (the output is inflated) and the directory format (a directory's files
+ * become one). */
 static int copy_features(struct injector *in, struct perf_session *s)
 {
 	const struct perf_header *h = &s->header;
@@ -301,7 +302,7 @@ static int copy_features(struct injector *in, struct perf_session *s)
 
 		if (!perf_header__has_feat(h, feat) || feat == HEADER_CMDLINE ||
 		    (feat == HEADER_BUILD_ID && !keep_build_ids) ||
-		    feat == HEADER_COMPRESSED || !sec->size)
+		    feat == HEADER_COMPRESSED || feat == HEADER_DIR_FORMAT || !sec->size)
 			continue;
 		buf = xmalloc(sec->size);
 		if (pread(s->fd, buf, sec->size, (off_t)sec->offset) != (ssize_t)sec->size) {

@@ -214,6 +214,7 @@ int ordered_events__queue(struct ordered_events *oe, const struct perf_event_hea
 	ev->seq = oe->seq++;
 	ev->file_offset = file_offset;
 	ev->owner = owner;
+	ev->source = oe->source;
 	/* appending in order keeps the sorted prefix */
 	if (oe->sorted == oe->nr && (!oe->nr || cmp_event(&oe->pending[oe->nr - 1], ev) <= 0))
 		oe->sorted++;
@@ -232,6 +233,11 @@ int ordered_events__flush_round(struct ordered_events *oe)
 
 	oe->next_flush = oe->max_timestamp;
 	return ret;
+}
+
+int ordered_events__flush_before(struct ordered_events *oe, uint64_t timestamp)
+{
+	return timestamp ? flush_upto(oe, timestamp - 1, (size_t)-1) : 0;
 }
 
 int ordered_events__flush_all(struct ordered_events *oe)

@@ -24,6 +24,7 @@ struct oe_event {
 	uint64_t file_offset;
 	struct perf_event_header *rec;
 	void *owner;		/* the queuer's note (the record's event) */
+	uint32_t source;	/* the input it came from (oe->source when queued) */
 	struct oe_chunk *chunk;
 };
 
@@ -45,6 +46,8 @@ struct ordered_events {
 	uint64_t next_flush;	/* a round flush delivers up to here */
 	uint64_t last_flush;	/* newest delivered */
 	uint64_t nr_unordered;	/* arrived older than last_flush */
+	uint32_t source;	/* stamped on what is queued next: which of several
+				 * inputs (a directory's files) it is read from */
 	oe_deliver_fn deliver;
 	void *arg;
 };
@@ -59,6 +62,9 @@ int ordered_events__queue(struct ordered_events *oe, const struct perf_event_hea
 
 /* FINISHED_ROUND: delivers up to the previous round's newest timestamp. */
 int ordered_events__flush_round(struct ordered_events *oe);
+/* Delivers everything older than timestamp (inputs each in time order,
+ * none of which can still bring anything older). */
+int ordered_events__flush_before(struct ordered_events *oe, uint64_t timestamp);
 /* End of input: delivers everything. */
 int ordered_events__flush_all(struct ordered_events *oe);
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <event-parse.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,13 @@
 #include <zstd.h>
 
 #define READ_BUF	(4u << 20)	/* streaming window */
+#define DIR_FILE_BUF	(256u << 10)	/* a data.N file's window: one per ring, and
+					 * a big machine has hundreds */
 #define MAX_RECORD	(1u << 16)
+/* Of a directory's files, each is read this many bytes in turn before the
+ * next one, as perf reads them: which records tie in time is then ordered
+ * the way perf orders them. */
+#define DIR_TURN_BYTES	(2u << 20)
 
 static int fail(struct perf_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct perf_session *s, const char *fmt, ...)
@@ -30,7 +37,8 @@ static int fail(struct perf_session *s, const char *fmt, ...)
 		msg = NULL;
 	va_end(ap);
 	free(s->err);
-	s->err = xasprintf("%s: %s", s->path, msg ? msg : "out of memory");
+	/* in a directory, the file being read */
+	s->err = xasprintf("%s: %s", s->is_pipe ? s->path : s->label, msg ? msg : "out of memory");
 	free(msg);
 	return -1;
 }
@@ -214,6 +222,43 @@ static int load_tracing_data(struct perf_session *s, const void *buf, size_t siz
 	return 0;
 }
 
+/* The data.N files of a directory, in readdir order as perf takes them
+ * (their order breaks timestamp ties). */
+static int open_dir_files(struct perf_session *s, char **err)
+{
+	DIR *dir = opendir(s->path);
+	struct dirent *ent;
+
+	if (!dir) {
+		*err = xasprintf("%s: %s", s->path, strerror(errno));
+		return -1;
+	}
+	while ((ent = readdir(dir))) {
+		struct session_dir_file *f;
+		struct stat st;
+		char *path;
+		int fd;
+
+		if (strncmp(ent->d_name, "data.", 5))
+			continue;
+		path = xasprintf("%s/%s", s->path, ent->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+			if (fd >= 0)
+				close(fd);
+			free(path);
+			continue;
+		}
+		s->dir_files = xrealloc(s->dir_files, (s->nr_dir_files + 1) * sizeof(*f));
+		f = &s->dir_files[s->nr_dir_files++];
+		f->path = path;
+		f->fd = fd;
+		f->size = (uint64_t)st.st_size;
+	}
+	closedir(dir);
+	return 0;
+}
+
 struct perf_session *perf_session__open(const char *path, bool force, char **err)
 {
 	struct perf_session *s = xcalloc(1, sizeof(*s));
@@ -230,9 +275,16 @@ struct perf_session *perf_session__open(const char *path, bool force, char **err
 		s->fd = STDIN_FILENO;
 		s->is_pipe = true;
 	} else {
-		s->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+			s->is_dir = true;
+			s->data_path = xasprintf("%s/data", path);
+			s->label = s->data_path;
+			if (open_dir_files(s, err) < 0)
+				goto fail;
+		}
+		s->fd = open(s->label, O_RDONLY | O_CLOEXEC);
 		if (s->fd < 0) {
-			*err = xasprintf("%s: %s", path, strerror(errno));
+			*err = xasprintf("%s: %s", s->label, strerror(errno));
 			goto fail;
 		}
 	}
@@ -243,10 +295,10 @@ struct perf_session *perf_session__open(const char *path, bool force, char **err
 	/* as perf: someone else's recording is read only when asked to (-f) */
 	if (S_ISREG(st.st_mode) && !force && st.st_uid != geteuid() && st.st_uid != 0) {
 		*err = xasprintf("%s: not owned by current user or root (use -f to override)",
-				 path);
+				 s->label);
 		goto fail;
 	}
-	if (!S_ISREG(st.st_mode))
+	if (!S_ISREG(st.st_mode) && !s->is_dir)
 		s->is_pipe = true;
 	else if (is_pipe_header(s->fd))
 		s->is_pipe = true;
@@ -288,6 +340,12 @@ void perf_session__delete(struct perf_session *s)
 		return;
 	if (s->fd > STDIN_FILENO)
 		close(s->fd);
+	for (uint32_t i = 0; i < s->nr_dir_files; i++) {
+		close(s->dir_files[i].fd);
+		free(s->dir_files[i].path);
+	}
+	free(s->dir_files);
+	free(s->data_path);
 	ordered_events__exit(&s->oe);
 	evlist__exit(&s->evlist);
 	perf_header__exit(&s->header);
@@ -297,9 +355,6 @@ void perf_session__delete(struct perf_session *s)
 	hashmap_release(&s->id_hash);
 	if (s->tep)
 		tep_free(s->tep);
-	if (s->zstd)
-		ZSTD_freeDStream(s->zstd);
-	free(s->decomp);
 	free(s->err);
 	free(s->path);
 	free(s);
@@ -309,11 +364,21 @@ void perf_session__delete(struct perf_session *s)
 
 struct input {
 	uint8_t *buf;
+	size_t size;		/* of buf */
 	size_t start, end;	/* unread bytes are buf[start..end) */
 	uint64_t pos;		/* file offset of buf[start] */
 	uint64_t limit;		/* end of data (files); UINT64_MAX for pipes */
 	bool eof;
 	uint64_t *scratch;	/* aligned copy of a record */
+	int fd;
+	bool is_pipe;
+	bool killed;		/* the header's data size is 0: read to the end */
+	const char *label;	/* the file's name in messages and -D */
+	uint32_t source;	/* 0: the file (a directory's data), i: data.N file i-1 */
+	uint64_t turn;		/* bytes read since this file's turn began */
+	uint64_t last_time;	/* of the last record it queued */
+	bool done;
+	struct session_inflate inflate;
 };
 
 static int input_fill(struct perf_session *s, struct input *in, size_t want)
@@ -326,20 +391,20 @@ static int input_fill(struct perf_session *s, struct input *in, size_t want)
 		in->start = 0;
 	}
 	while (!in->eof && in->end < want) {
-		size_t room = READ_BUF - in->end;
+		size_t room = in->size - in->end;
 		uint64_t file_pos = in->pos + in->end;
 		ssize_t n;
 
-		if (!s->is_pipe) {
+		if (!in->is_pipe) {
 			if (file_pos >= in->limit) {
 				in->eof = true;
 				break;
 			}
 			if (room > in->limit - file_pos)
 				room = in->limit - file_pos;
-			n = pread(s->fd, in->buf + in->end, room, (off_t)file_pos);
+			n = pread(in->fd, in->buf + in->end, room, (off_t)file_pos);
 		} else {
-			n = read(s->fd, in->buf + in->end, room);
+			n = read(in->fd, in->buf + in->end, room);
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -481,9 +546,20 @@ static int deliver(struct perf_session *s, const struct perf_event_header *rec,
 	return dispatch(s, rec, &sample, evsel, file_offset);
 }
 
+/* The name of input source in messages and -D ("pipe", the file, DIR/data.N). */
+static const char *source_label(const struct perf_session *s, uint32_t source)
+{
+	if (source)
+		return s->dir_files[source - 1].path;
+	return s->is_pipe ? "pipe" : s->is_dir ? s->data_path : s->path;
+}
+
 static int deliver_queued(struct ordered_events *oe, const struct oe_event *ev, void *arg)
 {
-	return deliver(arg, ev->rec, ev->file_offset, ev->owner);
+	struct perf_session *s = arg;
+
+	s->label = source_label(s, ev->source);
+	return deliver(s, ev->rec, ev->file_offset, ev->owner);
 }
 
 static int handle_user_record(struct perf_session *s, struct perf_event_header *rec,
@@ -558,8 +634,10 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 	if (s->tool->ordered && evsel) {
 		uint64_t time = record_time(&evsel->attr, rec);
 
-		if (time && time != ~0ULL)
+		if (time && time != ~0ULL) {
+			s->last_queued = time;
 			return ordered_events__queue(&s->oe, rec, time, off, evsel);
+		}
 	}
 	return deliver(s, rec, off, evsel);
 }
@@ -568,40 +646,41 @@ static int process_compressed(struct perf_session *s, const struct perf_event_he
 			      uint64_t off)
 {
 	ZSTD_inBuffer zin = { rec + 1, rec->size - sizeof(*rec), 0 };
+	struct session_inflate *z = s->inflate;
 	size_t done = 0;
 	int ret = 0;
 
-	if (!s->zstd) {
-		s->zstd = ZSTD_createDStream();
-		if (!s->zstd || ZSTD_isError(ZSTD_initDStream(s->zstd)))
+	if (!z->zstd) {
+		z->zstd = ZSTD_createDStream();
+		if (!z->zstd || ZSTD_isError(ZSTD_initDStream(z->zstd)))
 			return fail(s, "cannot set up zstd decompression");
 	}
 	while (zin.pos < zin.size) {
 		ZSTD_outBuffer zout;
 		size_t r;
 
-		if (s->decomp_alloc - s->decomp_len < (1u << 16)) {
-			s->decomp_alloc = s->decomp_alloc ? s->decomp_alloc * 2 : (1u << 20);
-			s->decomp = xrealloc(s->decomp, s->decomp_alloc);
+		if (z->alloc - z->len < (1u << 16)) {
+			z->alloc = z->alloc ? z->alloc * 2 : (1u << 20);
+			z->buf = xrealloc(z->buf, z->alloc);
 		}
-		zout.dst = s->decomp + s->decomp_len;
-		zout.size = s->decomp_alloc - s->decomp_len;
+		zout.dst = z->buf + z->len;
+		zout.size = z->alloc - z->len;
 		zout.pos = 0;
-		r = ZSTD_decompressStream(s->zstd, &zout, &zin);
+		r = ZSTD_decompressStream(z->zstd, &zout, &zin);
 		if (ZSTD_isError(r))
 			return fail(s, "COMPRESSED record at offset %#llx: %s",
 				    (unsigned long long)off, ZSTD_getErrorName(r));
-		s->decomp_len += zout.pos;
+		z->len += zout.pos;
 		if (!zout.pos && zin.pos < zin.size && zout.size)
 			return fail(s, "COMPRESSED record at offset %#llx: no progress",
 				    (unsigned long long)off);
 	}
 	/* every complete record inside carries the COMPRESSED record's offset */
-	while (!ret && s->decomp_len - done >= sizeof(struct perf_event_header)) {
+	while (!ret && z->len - done >= sizeof(struct perf_event_header)) {
 		struct perf_event_header h;
 		uint64_t aligned[MAX_RECORD / 8];
 
-		memcpy(&h, s->decomp + done, sizeof(h));
+		memcpy(&h, z->buf + done, sizeof(h));
 		if (s->header.needs_swap) {
 			h.type = bswap_32(h.type);
 			h.misc = bswap_16(h.misc);
@@ -610,19 +689,19 @@ static int process_compressed(struct perf_session *s, const struct perf_event_he
 		if (h.size < sizeof(h))
 			return fail(s, "record of size %u inside the COMPRESSED record at offset %#llx",
 				    h.size, (unsigned long long)off);
-		if (s->decomp_len - done < h.size)
+		if (z->len - done < h.size)
 			break;
 		if (h.type == PERF_RECORD_COMPRESSED)
 			return fail(s, "nested COMPRESSED record at offset %#llx",
 				    (unsigned long long)off);
-		memcpy(aligned, s->decomp + done, h.size);
+		memcpy(aligned, z->buf + done, h.size);
 		memcpy(aligned, &h, sizeof(h));
 		done += h.size;
 		ret = process_record(s, (struct perf_event_header *)aligned, off, NULL);
 	}
-	if (done && done < s->decomp_len)
-		memmove(s->decomp, s->decomp + done, s->decomp_len - done);
-	s->decomp_len -= done;
+	if (done && done < z->len)
+		memmove(z->buf, z->buf + done, z->len - done);
+	z->len -= done;
 	return ret;
 }
 
@@ -777,85 +856,184 @@ static void warn_truncated(struct perf_session *s, uint64_t off, const char *why
 {
 	s->truncated = true;
 	fprintf(s->warn, "Warning: %s: %s at offset %#llx; reading up to the last whole record.\n",
-		s->path, why, (unsigned long long)off);
+		s->is_pipe ? s->path : s->label, why, (unsigned long long)off);
+}
+
+/* Reads and processes in's next record; *end says there is none left.
+ * Returns 0, a tool's non-zero return, or -1 with s->err set. */
+static int input_next(struct perf_session *s, struct input *in, bool *end)
+{
+	struct perf_event_header h, *rec;
+	uint64_t off = in->pos;
+	int ret;
+
+	*end = true;
+	s->label = in->label;
+	s->oe.source = in->source;
+	s->inflate = &in->inflate;
+	if ((ret = input_fill(s, in, sizeof(h))) < 0)
+		return ret;
+	if (in->end - in->start == 0)
+		return 0;
+	if (in->end - in->start < sizeof(h)) {
+		warn_truncated(s, off, "torn record header");
+		return 0;
+	}
+	memcpy(&h, in->buf + in->start, sizeof(h));
+	if (s->header.needs_swap) {
+		h.type = bswap_32(h.type);
+		h.misc = bswap_16(h.misc);
+		h.size = bswap_16(h.size);
+	}
+	if (h.size < sizeof(h)) {
+		if (in->killed || s->truncated) {
+			warn_truncated(s, off, "zero-sized record (end of a killed recording?)");
+			return 0;
+		}
+		return fail(s, "record at offset %#llx has an invalid size %u (type %u)",
+			    (unsigned long long)off, h.size, h.type);
+	}
+	if ((ret = input_fill(s, in, h.size)) < 0)
+		return ret;
+	if (in->end - in->start < h.size) {
+		warn_truncated(s, off, "torn last record");
+		return 0;
+	}
+	*end = false;
+	/* records are handed out 8-aligned and writable (swapping) */
+	rec = (struct perf_event_header *)(void *)(in->buf + in->start);
+	if ((uintptr_t)rec % 8) {
+		memcpy(in->scratch, rec, h.size);
+		rec = (struct perf_event_header *)(void *)in->scratch;
+	}
+	memcpy(rec, &h, sizeof(h));
+	in->start += h.size;
+	in->pos += h.size;
+	in->turn += h.size;
+	s->last_queued = in->last_time;
+	ret = process_record(s, rec, off, in);
+	in->last_time = s->last_queued;
+	if (ret && !s->err) {
+		s->failed_rec = h;
+		s->failed_offset = off;
+	}
+	return ret;
+}
+
+/*
+ * A directory has no rounds, but each of its files is in time order: what
+ * is older than every unfinished file's last record can come no more, and
+ * is delivered (in the order perf gives it: nothing can come between).  So
+ * memory holds about a turn of each file, not the whole recording.
+ */
+static int flush_read_inputs(struct perf_session *s, const struct input *inputs, uint32_t nr)
+{
+	uint64_t oldest = ~0ULL;
+
+	if (!s->tool->ordered)
+		return 0;
+	for (uint32_t k = 0; k < nr; k++)
+		if (!inputs[k].done && inputs[k].last_time < oldest)
+			oldest = inputs[k].last_time;
+	return oldest == ~0ULL ? 0 : ordered_events__flush_before(&s->oe, oldest);
+}
+
+/* Takes turns over the inputs (one unless a directory): each is read for
+ * DIR_TURN_BYTES, then the next, until all are at their ends. */
+static int read_inputs(struct perf_session *s, struct input *inputs, uint32_t nr)
+{
+	uint32_t left = 0, i = 0;
+
+	for (uint32_t k = 0; k < nr; k++)
+		left += !inputs[k].done;
+	while (left) {
+		struct input *in = &inputs[i];
+		bool end;
+		int ret;
+
+		if (in->done) {
+			i = (i + 1) % nr;
+			continue;
+		}
+		ret = input_next(s, in, &end);
+		if (ret)
+			return ret;
+		if (end) {
+			in->done = true;
+			left--;
+		} else if (in->turn >= DIR_TURN_BYTES) {
+			in->turn = 0;
+			i = (i + 1) % nr;
+		} else {
+			continue;
+		}
+		if (nr > 1 && (ret = flush_read_inputs(s, inputs, nr)))
+			return ret;
+	}
+	return 0;
+}
+
+static void input_init(struct input *in, int fd, size_t size, uint64_t pos, uint64_t limit)
+{
+	in->fd = fd;
+	in->size = size;
+	in->buf = xmalloc(size);
+	in->scratch = xmalloc(MAX_RECORD);
+	in->pos = pos;
+	in->limit = limit;
 }
 
 int perf_session__process(struct perf_session *s, struct perf_tool *tool)
 {
-	struct input in = { 0 };
+	uint32_t nr = 1 + s->nr_dir_files;
+	struct input *inputs = xcalloc(nr, sizeof(*inputs));
+	struct input *in = &inputs[0];
 	bool killed = !s->is_pipe && s->header.file.data.size == 0;
 	int ret = 0;
 
 	s->tool = tool;
 	ordered_events__init(&s->oe, deliver_queued, s);
-	in.buf = xmalloc(READ_BUF);
-	in.scratch = xmalloc(MAX_RECORD);
-	in.pos = s->is_pipe ? 0 : s->data_offset;
-	in.limit = s->is_pipe ? UINT64_MAX : s->data_end;
+	input_init(in, s->fd, READ_BUF, s->is_pipe ? 0 : s->data_offset,
+		   s->is_pipe ? UINT64_MAX : s->data_end);
+	in->is_pipe = s->is_pipe;
+	in->killed = killed;
+	in->label = source_label(s, 0);
+	s->label = in->label;
+	for (uint32_t i = 1; i < nr; i++) {
+		const struct session_dir_file *f = &s->dir_files[i - 1];
+
+		in = &inputs[i];
+		in->source = i;
+		in->label = f->path;
+		in->killed = killed;
+		in->done = !f->size;
+		if (f->size)
+			input_init(in, f->fd, DIR_FILE_BUF, 0, f->size);
+	}
 	if (killed)
 		fprintf(s->warn, "Warning: %s: the data size in the header is 0: was the recording "
-			"killed? Reading the records up to the end of the file.\n", s->path);
+			"killed? Reading the records up to the end of the file.\n",
+			s->is_dir ? s->data_path : s->path);
 	else if (!s->is_pipe && s->header.file.data.offset + s->header.file.data.size > s->file_size)
 		warn_truncated(s, s->file_size, "the file is shorter than its header says");
 
-	for (;;) {
-		struct perf_event_header h, *rec;
-		uint64_t off = in.pos;
-
-		if ((ret = input_fill(s, &in, sizeof(h))) < 0)
-			break;
-		if (in.end - in.start == 0)
-			break;
-		if (in.end - in.start < sizeof(h)) {
-			warn_truncated(s, off, "torn record header");
-			break;
-		}
-		memcpy(&h, in.buf + in.start, sizeof(h));
-		if (s->header.needs_swap) {
-			h.type = bswap_32(h.type);
-			h.misc = bswap_16(h.misc);
-			h.size = bswap_16(h.size);
-		}
-		if (h.size < sizeof(h)) {
-			if (killed || s->truncated) {
-				warn_truncated(s, off, "zero-sized record (end of a killed recording?)");
-				break;
-			}
-			ret = fail(s, "record at offset %#llx has an invalid size %u (type %u)",
-				   (unsigned long long)off, h.size, h.type);
-			break;
-		}
-		if ((ret = input_fill(s, &in, h.size)) < 0)
-			break;
-		if (in.end - in.start < h.size) {
-			warn_truncated(s, off, "torn last record");
-			break;
-		}
-		/* records are handed out 8-aligned and writable (swapping) */
-		rec = (struct perf_event_header *)(void *)(in.buf + in.start);
-		if ((uintptr_t)rec % 8) {
-			memcpy(in.scratch, rec, h.size);
-			rec = (struct perf_event_header *)(void *)in.scratch;
-		}
-		memcpy(rec, &h, sizeof(h));
-		in.start += h.size;
-		in.pos += h.size;
-		ret = process_record(s, rec, off, &in);
-		if (ret) {
-			if (!s->err) {
-				s->failed_rec = h;
-				s->failed_offset = off;
-			}
-			break;
-		}
-	}
+	ret = read_inputs(s, inputs, nr);
 	if (ret == 0 && tool->ordered)
 		ret = ordered_events__flush_all(&s->oe);
 	s->stats.nr_unordered = s->oe.nr_unordered;
-	if (ret == 0 && s->decomp_len)
-		fprintf(s->warn, "Warning: %s: %zu bytes of compressed data end in a torn record\n",
-			s->path, s->decomp_len);
-	free(in.buf);
-	free(in.scratch);
+	for (uint32_t i = 0; i < nr; i++) {
+		struct session_inflate *z = &inputs[i].inflate;
+
+		if (ret == 0 && z->len)
+			fprintf(s->warn, "Warning: %s: %zu bytes of compressed data end in a torn "
+				"record\n", s->is_pipe ? s->path : inputs[i].label, z->len);
+		if (z->zstd)
+			ZSTD_freeDStream(z->zstd);
+		free(z->buf);
+		free(inputs[i].buf);
+		free(inputs[i].scratch);
+	}
+	s->inflate = NULL;
+	free(inputs);
 	return ret;
 }

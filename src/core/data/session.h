@@ -118,12 +118,38 @@ struct session_stats {
 	uint64_t nr_bad_samples;
 };
 
+/* A file's COMPRESSED records: one zstd stream (each data.N file of a
+ * directory has its own), and the inflated bytes not yet processed. */
+struct session_inflate {
+	void *zstd;		/* ZSTD_DStream */
+	uint8_t *buf;
+	size_t len, alloc;
+};
+
+/* One of the per-ring files of perf's directory format ("DIR/data.3"). */
+struct session_dir_file {
+	char *path;
+	int fd;
+	uint64_t size;
+};
+
 struct perf_session {
 	char *path;		/* as given; "-" for stdin */
-	const char *label;	/* what -D prints after '@': the path, or "pipe" */
-	int fd;
+	const char *label;	/* what -D prints after '@': the path, or "pipe"; in
+				 * a directory the file the record came from */
+	int fd;			/* the file, or a directory's "data" file */
 	bool is_pipe;
 	uint64_t file_size;
+	/*
+	 * perf's directory format (record --threads): DIR/data holds the
+	 * header, the features and the main thread's records, each data.N
+	 * file the records of one ring buffer.  All are merged in time order.
+	 */
+	bool is_dir;
+	char *data_path;		/* DIR/data */
+	struct session_dir_file *dir_files;	/* the data.N files, in readdir order */
+	uint32_t nr_dir_files;
+	uint64_t last_queued;		/* the time of the last record queued */
 	struct perf_header header;
 	struct evlist evlist;
 	struct session_event *events;	/* [evlist.nr_entries] */
@@ -139,9 +165,7 @@ struct perf_session {
 	struct hashmap id_hash;		/* sample id -> struct evsel * */
 	int id_pos, is_pos;	/* -1 when samples carry no id */
 
-	void *zstd;		/* ZSTD_DStream for COMPRESSED records */
-	uint8_t *decomp;	/* inflated bytes not yet processed */
-	size_t decomp_len, decomp_alloc;
+	struct session_inflate *inflate;	/* the COMPRESSED stream being read */
 
 	char *err;		/* set when a call fails */
 	/* the record being processed when a tool's callback failed (perf
@@ -153,7 +177,8 @@ struct perf_session {
 
 /*
  * Opens path ("-" or a pipe/FIFO means pipe mode, as does a file starting
- * with the pipe header) and reads the header.  Returns NULL and prints
+ * with the pipe header; a directory is perf's directory format, its
+ * data.N files read with its data file) and reads the header.  Returns NULL and prints
  * nothing on failure; *err receives "path: reason" (caller frees).  A
  * regular file another user (not root) owns is refused unless force (-f),
  * as perf refuses it.

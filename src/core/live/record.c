@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* x86-64 user registers perf records for DWARF unwinding: ax..flags, cs, ss
@@ -831,10 +832,18 @@ static int create_file(struct record_session *rs, const char *path, int comp_lev
 	size_t n = 0;
 	int err;
 
-	if (pipe)
+	if (pipe) {
 		perf_data_writer__open_pipe(&rs->writer, STDOUT_FILENO);
-	else
+	} else if (rs->dir_masks) {
+		char *data = xasprintf("%s/data", path);
+
+		err = mkdir(path, 0700) && errno != EEXIST ? -errno : 0;
+		if (!err)
+			err = perf_data_writer__open(&rs->writer, data);
+		free(data);
+	} else {
 		err = perf_data_writer__open(&rs->writer, path);
+	}
 	if (!pipe && err)
 		return err;
 	rs->writing = true;
@@ -863,6 +872,9 @@ static int create_file(struct record_session *rs, const char *path, int comp_lev
 	/* Synthesized records stay uncompressed; the samples are squeezed. */
 	if (!err && comp_level > 0)
 		err = perf_data_writer__set_compression(&rs->writer, comp_level);
+	if (!err && rs->dir_masks && !pipe)
+		rs->dir_writers = record_threads__start(path, rs->cpus, rs->dir_masks, comp_level,
+							&err);
 	return err;
 }
 
@@ -1002,6 +1014,15 @@ static int write_records(struct record_session *rs, const void *data, size_t len
 	return err;
 }
 
+/* A ring's records: into the file, or (--threads) its data.N file. */
+static int write_ring_records(struct record_session *rs, int cpu, const void *data, size_t len)
+{
+	if (!rs->dir_writers)
+		return write_records(rs, data, len);
+	note_records(rs, data, len);
+	return record_threads__write(rs->dir_writers, cpu, data, len);
+}
+
 /* --off-cpu: the records go into the file but the switch event's. */
 static int write_chunk_off_cpu(struct record_session *rs, int cpu, const unsigned char *data,
 			       size_t len)
@@ -1014,13 +1035,13 @@ static int write_chunk_off_cpu(struct record_session *rs, int cpu, const unsigne
 
 		if (track_off_cpu(rs, cpu, rec)) {
 			if (pos > kept)
-				err = write_records(rs, data + kept, pos - kept);
+				err = write_ring_records(rs, cpu, data + kept, pos - kept);
 			kept = pos + rec->size;
 		}
 		pos += rec->size;
 	}
 	if (!err && len > kept)
-		err = write_records(rs, data + kept, len - kept);
+		err = write_ring_records(rs, cpu, data + kept, len - kept);
 	return err;
 }
 
@@ -1033,7 +1054,7 @@ static int write_chunk(void *ctx, int cpu, const void *data, size_t len)
 		return 0;
 	if (rs->off_cpu)
 		return write_chunk_off_cpu(rs, cpu, data, len);
-	return write_records(rs, data, len);
+	return write_ring_records(rs, cpu, data, len);
 }
 
 /* The off-CPU tracker's samples go into the file with the drained ones. */
@@ -1065,7 +1086,9 @@ static int end_round(void *ctx, size_t bytes)
 	rs->samples = now->samples - then->samples - rs->samples_dropped + rs->samples_added;
 	rs->nr_records = now->records - then->records;
 	rs->lost_chunks = now->lost_records - then->lost_records;
-	err = perf_data_writer__write_uncompressed(&rs->writer, &round, sizeof(round));
+	/* a directory's files are each in time order: perf writes no rounds */
+	err = rs->dir_writers ? 0 :
+	      perf_data_writer__write_uncompressed(&rs->writer, &round, sizeof(round));
 	if (!err)
 		err = perf_data_writer__flush(&rs->writer);
 	return err;
@@ -1158,9 +1181,15 @@ static int finish_file(struct record_session *rs, struct record_finish *fin)
 {
 	struct header_env env;
 	struct perf_data_writer *w = &rs->writer;
+	struct record_threads_totals rings = { 0 };
+	bool is_dir = rs->dir_writers != NULL;
 	int err;
 
 	err = 0;
+	if (is_dir) {
+		err = record_threads__stop(rs->dir_writers, &rings);
+		rs->dir_writers = NULL;
+	}
 	if (rs->off_cpu) {
 		err = off_cpu__finish(rs->off_cpu, write_off_cpu_sample, rs);
 		rs->samples = rs->drain.stats.samples - rs->file_start.samples -
@@ -1187,13 +1216,15 @@ static int finish_file(struct record_session *rs, struct record_finish *fin)
 					    env.dsos[i].build_id_size);
 		free(dir);
 	}
-	fin->raw_bytes = w->raw_size;
-	fin->written_bytes = w->data_size;
-	fin->data_end = w->data_offset + w->data_size;
+	fin->raw_bytes = w->raw_size + rings.raw_bytes;
+	fin->written_bytes = w->data_size + rings.written_bytes;
+	fin->data_end = w->data_offset + w->data_size + rings.written_bytes;
+	env.dir_format_version = is_dir;
 	if (!err && w->zstd && !w->pipe) {
 		env.compressed = true;
 		env.comp_level = (uint32_t)w->comp_level;
-		env.comp_ratio = w->data_size ? (uint32_t)(w->raw_size / w->data_size + 0.5) : 0;
+		env.comp_ratio = fin->written_bytes ?
+				 (uint32_t)(fin->raw_bytes / fin->written_bytes + 0.5) : 0;
 		env.comp_mmap_len = perf_data_writer__comp_mmap_len();
 	}
 	/* A pipe's features went out at its start. */
@@ -1246,6 +1277,9 @@ void record_session__close(struct record_session *rs)
 	off_cpu__delete(rs->off_cpu);
 	rs->off_cpu = NULL;
 	rs->off_cpu_switch = NULL;
+	if (rs->dir_writers)
+		record_threads__stop(rs->dir_writers, NULL);
+	rs->dir_writers = NULL;
 	drain__unmap(&rs->drain);
 	free(rs->id_map);
 	rs->id_map = NULL;

@@ -27,6 +27,7 @@
 #include "core/live/dso-hits.h"
 #include "core/live/drain.h"
 #include "core/live/off-cpu.h"
+#include "core/live/record-threads.h"
 #include "core/events/evsel.h"
 #include "core/data/perf-data-write.h"
 #include "core/live/ringbuf.h"
@@ -159,6 +160,11 @@ struct record_session {
 
 	struct perf_data_writer writer;
 	bool writing;
+	/* --threads: the output is perf's directory format, the rings'
+	 * records written to DIR/data.N by one thread per group of these
+	 * masks (set them before record_session__create_file()) */
+	const struct record_thread_masks *dir_masks;
+	struct record_threads *dir_writers;	/* while a directory is written */
 	struct dso_hits *hits;
 	pid_t workload_pid;		/* the forked command, or -1 */
 
@@ -216,7 +222,8 @@ struct record_finish {
 	const char *vmlinux;		/* --vmlinux: the kernel's image, if it is one */
 	bool sample_time_range;		/* the first and last sample times in the header */
 	/* filled in: data bytes before and after compression, and where the
-	 * data ended in the file (its size before the features) */
+	 * data ended in the file (its size before the features; a directory's
+	 * data.N files added) */
 	uint64_t raw_bytes, written_bytes, data_end;
 };
 
@@ -228,7 +235,9 @@ struct record_finish {
  * is the forked command's pid or -1.  comp_level > 0 compresses the records
  * with zstd.  path "-" writes perf's pipe format to stdout, the features
  * (from fin's version and command line) first, event names as EVENT_UPDATE
- * records, no build ids.  Returns 0 or -errno.
+ * records, no build ids.  With rs->dir_masks path is a directory made
+ * here (perf's format: DIR/data and a DIR/data.N per ring).  Returns 0 or
+ * -errno.
  */
 int record_session__create_file(struct record_session *rs, const char *path,
 				int comp_level, bool build_ids, pid_t workload_pid,
