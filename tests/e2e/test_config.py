@@ -69,3 +69,27 @@ def test_report_reads_config(tmp_path, callgraph_data, conf, args):
     got = pcl("report", "--stdio", "-i", callgraph_data, *args, env=env)
     assert got.returncode == want.returncode
     assert without_tips(got.stdout) == without_tips(want.stdout)
+
+
+def cache_tree(root):
+    return sorted(os.path.relpath(os.path.join(d, n), root)
+                  for d, dirs, files in os.walk(root) for n in dirs + files)
+
+
+def test_buildid_dir_is_the_cache(tmp_path):
+    """buildid.dir moves the build-id cache that buildid-cache fills."""
+    binary = tmp_path / "bin"
+    binary.write_bytes(open(fixture("report_work"), "rb").read())
+    trees = {}
+    for tool, run in (("perf", perf), ("pcl", pcl)):
+        home, cache = tmp_path / (tool + "-home"), tmp_path / (tool + "-cache")
+        home.mkdir()
+        (home / ".perfconfig").write_text("[buildid]\n\tdir = %s\n" % cache)
+        env = dict(os.environ, HOME=str(home))
+        for name in ("PERF_CONFIG", "PERF_BUILDID_DIR"):
+            env.pop(name, None)
+        r = run("buildid-cache", "-a", str(binary), env=env)
+        assert r.returncode == 0, r.stderr
+        assert not (home / ".debug").exists()
+        trees[tool] = cache_tree(cache)
+    assert trees["pcl"] == trees["perf"]
