@@ -1,5 +1,6 @@
 """pcl config and the perfconfig files against perf 6.1, each in its own HOME."""
 import os
+import subprocess
 
 import pytest
 
@@ -93,3 +94,30 @@ def test_buildid_dir_is_the_cache(tmp_path):
         assert not (home / ".debug").exists()
         trees[tool] = cache_tree(cache)
     assert trees["pcl"] == trees["perf"]
+
+
+@pytest.fixture(scope="module")
+def grouping_locale(tmp_path_factory):
+    """A locale whose numbers have thousands' separators (this machine
+    ships only C and POSIX)."""
+    path = tmp_path_factory.mktemp("locale")
+    r = subprocess.run(["localedef", "-i", "en_US", "-f", "UTF-8", str(path / "en_US.UTF-8")],
+                       capture_output=True)
+    if not (path / "en_US.UTF-8").exists():
+        pytest.skip("localedef cannot build en_US.UTF-8: %r" % r.stderr)
+    return dict(LOCPATH=str(path), LC_ALL="en_US.UTF-8")
+
+
+@pytest.mark.parametrize("conf", ["true", "false", "0"])
+@pytest.mark.parametrize("args", [[], ["-B"], ["--no-big-num"]], ids=lambda a: " ".join(a) or "none")
+def test_stat_big_num(tmp_path, grouping_locale, conf, args):
+    path = tmp_path / "perfconfig"
+    path.write_text("[stat]\n\tbig-num = %s\n" % conf)
+    env = dict(os.environ, PERF_CONFIG=str(path), **grouping_locale)
+    lines = {}
+    for tool, run in (("perf", perf), ("pcl", pcl)):
+        r = run("stat", *args, "-e", "syscalls:sys_enter_write", "--", fixture("write1000"),
+                env=env)
+        assert r.returncode == 0, r.stderr
+        lines[tool] = [line for line in r.stderr.splitlines() if "sys_enter_write" in line]
+    assert lines["pcl"] == lines["perf"]
