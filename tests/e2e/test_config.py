@@ -121,3 +121,26 @@ def test_stat_big_num(tmp_path, grouping_locale, conf, args):
         assert r.returncode == 0, r.stderr
         lines[tool] = [line for line in r.stderr.splitlines() if "sys_enter_write" in line]
     assert lines["pcl"] == lines["perf"]
+
+
+@pytest.fixture(scope="module")
+def kmem_data(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("kmem") / "k.data")
+    r = perf("kmem", "--slab", "--page", "record", "-q", "-o", path, "--",
+             fixture("report_work"), "20")
+    assert r.returncode == 0, r.stderr
+    return path
+
+
+@pytest.mark.parametrize("conf", ["page", "slab", "bogus"])
+@pytest.mark.parametrize("args", [[], ["--slab"], ["--caller", "-s", "bytes", "-l", "5"],
+                                  ["-s", "order,hit"], ["--page", "-s", "ptr"]],
+                         ids=lambda a: " ".join(a) or "none")
+def test_kmem_default(tmp_path, kmem_data, conf, args):
+    path = tmp_path / "perfconfig"
+    path.write_text("[kmem]\n\tdefault = %s\n" % conf)
+    env = dict(os.environ, PERF_CONFIG=str(path))
+    want = perf("kmem", "-i", kmem_data, *args, "stat", env=env)
+    got = pcl("kmem", "-i", kmem_data, *args, "stat", env=env)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
+    assert got.stderr.replace("pcl kmem", "perf kmem") == want.stderr
