@@ -4,7 +4,7 @@ import subprocess
 
 import pytest
 
-from conftest import fixture, pcl, perf
+from conftest import fixture, pcl, perf, unified
 
 SEQUENCE = [
     ["-l"], [], ["report.children=false"], ["report.sort_order=dso,sym", "ui.show-headers=true"],
@@ -144,3 +144,47 @@ def test_kmem_default(tmp_path, kmem_data, conf, args):
     got = pcl("kmem", "-i", kmem_data, *args, "stat", env=env)
     assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
     assert got.stderr.replace("pcl kmem", "perf kmem") == want.stderr
+
+
+@pytest.fixture(scope="module")
+def report_files(tmp_path_factory):
+    """Two ungrouped events, a group, and an event that never fires."""
+    d = tmp_path_factory.mktemp("report")
+    files = {}
+    for name, events in (("two", "task-clock,cpu-clock"), ("group", "{task-clock,cpu-clock}"),
+                         ("empty", "task-clock,major-faults")):
+        files[name] = str(d / (name + ".data"))
+        r = perf("record", "-q", "-e", events, "-o", files[name], "--", fixture("report_work"),
+                 "100")
+        assert r.returncode == 0, r.stderr
+    return files
+
+
+REPORT_KEYS = [
+    ("two", "[report]\n\tgroup = true", [[], ["--group"], ["--no-group"]]),
+    ("group", "[report]\n\tgroup = false", [[], ["--group"], ["--no-group"]]),
+    ("group", "[report]\n\tgroup = true", [[], ["--no-group"]]),
+    ("empty", "[report]\n\tskip-empty = false", [[], ["--skip-empty"], ["--stat"]]),
+    ("empty", "[report]\n\tskip-empty = true", [["--no-skip-empty"]]),
+    ("two", "[report]\n\tpercent-limit = 3", [[], ["--percent-limit", "20"]]),
+    ("two", "[report]\n\tpercent-limit = 2.5\n\tchildren = false", [["-s", "sym"]]),
+    ("two", "[hist]\n\tpercentage = relative", [["--comm", "report_work"], ["-s", "dso"],
+                                                ["--percentage", "absolute", "-d", "libc.so.6"]]),
+    ("two", "[hist]\n\tpercentage = absolute", [["--percentage", "relative", "-d", "libc.so.6"],
+                                                ["--comm", "report_work"]]),
+]
+
+
+@pytest.mark.parametrize("name,conf,args", [(n, c, a) for n, c, many in REPORT_KEYS
+                                            for a in many],
+                         ids=lambda v: v.replace("\n\t", " ") if isinstance(v, str) else
+                         " ".join(v) if isinstance(v, list) else None)
+def test_report_keys(tmp_path, report_files, name, conf, args):
+    path = tmp_path / "perfconfig"
+    path.write_text(conf + "\n")
+    env = dict(os.environ, PERF_CONFIG=str(path))
+    want = perf("report", "--stdio", "-i", report_files[name], *args, env=env)
+    got = pcl("report", "--stdio", "-i", report_files[name], *args, env=env)
+    assert got.returncode == want.returncode
+    assert without_tips(got.stdout) == without_tips(want.stdout), \
+        unified(want.stdout, got.stdout)
