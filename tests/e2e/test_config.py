@@ -188,3 +188,24 @@ def test_report_keys(tmp_path, report_files, name, conf, args):
     assert got.returncode == want.returncode
     assert without_tips(got.stdout) == without_tips(want.stdout), \
         unified(want.stdout, got.stdout)
+
+
+DIFF_CONFS = ["[diff]\n\tcompute = ratio", "[diff]\n\tcompute = wdiff", "[diff]\n\tcompute = bogus",
+              "[diff]\n\torder = 1\n\tcompute = delta", "[diff]\n\torder = x",
+              "[hist]\n\tpercentage = relative"]
+
+
+@pytest.mark.parametrize("conf", DIFF_CONFS, ids=lambda c: c.replace("\n\t", " "))
+@pytest.mark.parametrize("args", [[], ["-d", "libc.so.6"], ["-c", "delta", "-o", "0"],
+                                  ["--percentage", "absolute", "-d", "libc.so.6"]],
+                         ids=lambda a: " ".join(a) or "none")
+def test_diff_keys(tmp_path, report_files, conf, args):
+    path = tmp_path / "perfconfig"
+    path.write_text(conf + "\n")
+    env = dict(os.environ, PERF_CONFIG=str(path))
+    files = (report_files["two"], report_files["group"])
+    want = perf("diff", *files, *args, env=env)
+    got = pcl("diff", *files, *args, env=env)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout), \
+        unified(want.stdout, got.stdout)
+    assert got.stderr == want.stderr
