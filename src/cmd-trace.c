@@ -23,6 +23,7 @@
 #include "ui/trace-summary.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/perfconfig.h"
 #include "util/util.h"
 
 static const char *const trace_usage[] = {
@@ -765,6 +766,20 @@ static int trace_record(int argc, const char **argv)
 	return ret;
 }
 
+/* perfconfig's trace.* display keys, trace.no_inherit and
+ * core.proc-map-timeout: defaults under the command line. */
+static void read_config(struct trace_opts *o, struct trace_config *cfg)
+{
+	const char *value = perfconfig__default("trace.args_alignment");
+
+	cfg->args_alignment = value ? atoi(value) : 70;
+	cfg->hide_timestamp = !perfconfig__default_bool("trace.show_timestamp", true);
+	cfg->hide_duration = !perfconfig__default_bool("trace.show_duration", true);
+	o->no_inherit = perfconfig__default_bool("trace.no_inherit", false);
+	if ((value = perfconfig__default("core.proc-map-timeout")))
+		o->proc_map_timeout = (unsigned int)strtoul(value, NULL, 0);
+}
+
 int cmd_trace(int argc, const char **argv)
 {
 	struct trace_opts o = { .comm = true };
@@ -840,6 +855,7 @@ int cmd_trace(int argc, const char **argv)
 	char *tp_events = NULL;
 	int ret;
 
+	read_config(&o, &cfg);
 	argc = parse_options(argc, argv, opts, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (o.cgroup && !o.target.system_wide) {
 		fprintf(stderr, "  Error: cgroup monitoring only available in system-wide mode\n");

@@ -209,3 +209,29 @@ def test_diff_keys(tmp_path, report_files, conf, args):
     assert (got.returncode, got.stdout) == (want.returncode, want.stdout), \
         unified(want.stdout, got.stdout)
     assert got.stderr == want.stderr
+
+
+@pytest.fixture(scope="module")
+def trace_file(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("trace") / "t.data")
+    r = perf("trace", "record", "-q", "-o", path, "--", fixture("trace_args"))
+    assert r.returncode == 0, r.stderr
+    return path
+
+
+TRACE_CONFS = ["show_timestamp = false", "show_duration = false", "args_alignment = 40",
+               "args_alignment = 0", "no_inherit = true",
+               "show_duration = off\n\tshow_timestamp = 0\n\targs_alignment = 100"]
+
+
+@pytest.mark.parametrize("conf", TRACE_CONFS, ids=lambda c: c.replace("\n\t", " "))
+@pytest.mark.parametrize("args", [[], ["-T"], ["--no-syscalls"], ["-S"]],
+                         ids=lambda a: " ".join(a) or "none")
+def test_trace_keys(tmp_path, trace_file, conf, args):
+    path = tmp_path / "perfconfig"
+    path.write_text("[trace]\n\t%s\n[core]\n\tproc-map-timeout = 800\n" % conf)
+    env = dict(os.environ, PERF_CONFIG=str(path))
+    want = perf("trace", "-i", trace_file, *args, env=env)
+    got = pcl("trace", "-i", trace_file, *args, env=env)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
+    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)

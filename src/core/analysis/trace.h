@@ -35,6 +35,10 @@ struct trace_config {
 	double duration_ms;	/* --duration: shorter calls are not shown */
 	unsigned long max_events; /* --max-events, 0: no limit */
 	unsigned int min_stack;	/* --min-stack: exits with shorter chains not shown */
+	/* perfconfig's trace.* display keys */
+	int args_alignment;	/* the column of "= result" (perf: 70) */
+	bool hide_timestamp;	/* trace.show_timestamp = false */
+	bool hide_duration;	/* trace.show_duration = false */
 };
 
 /* One syscall's statistics in one thread. */
