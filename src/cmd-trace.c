@@ -772,7 +772,7 @@ static void read_config(struct trace_opts *o, struct trace_config *cfg)
 {
 	const char *value = perfconfig__default("trace.args_alignment");
 
-	cfg->args_alignment = value ? atoi(value) : 70;
+	cfg->args_alignment = value ? atoi(value) : TRACE_ARGS_ALIGNMENT;
 	cfg->hide_timestamp = !perfconfig__default_bool("trace.show_timestamp", true);
 	cfg->hide_duration = !perfconfig__default_bool("trace.show_duration", true);
 	o->no_inherit = perfconfig__default_bool("trace.no_inherit", false);
