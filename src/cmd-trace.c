@@ -776,6 +776,8 @@ static void read_config(struct trace_opts *o, struct trace_config *cfg)
 	cfg->hide_timestamp = !perfconfig__default_bool("trace.show_timestamp", true);
 	cfg->hide_duration = !perfconfig__default_bool("trace.show_duration", true);
 	o->no_inherit = perfconfig__default_bool("trace.no_inherit", false);
+	value = perfconfig__default("trace.tracepoint_beautifiers");
+	o->tep_print = value && !strcmp(value, "libtraceevent");
 	if ((value = perfconfig__default("core.proc-map-timeout")))
 		o->proc_map_timeout = (unsigned int)strtoul(value, NULL, 0);
 }
@@ -853,6 +855,7 @@ int cmd_trace(int argc, const char **argv)
 	FILE *out = stderr;
 	bool *on = NULL;
 	char *tp_events = NULL;
+	const char *added;
 	int ret;
 
 	read_config(&o, &cfg);
@@ -901,6 +904,14 @@ int cmd_trace(int argc, const char **argv)
 	 * and when nothing else is: tracepoints or -F alone leave them out,
 	 * --no-syscalls alone does not */
 	cfg.no_syscalls = !(o.syscalls || on || (!tp_events && !o.pf));
+	/* trace.add_events: traced besides the command line's events, which
+	 * alone decide whether syscalls are */
+	if ((added = perfconfig__default("trace.add_events"))) {
+		char *all = tp_events ? xasprintf("%s,%s", tp_events, added) : xstrdup(added);
+
+		free(tp_events);
+		tp_events = all;
+	}
 	cfg.sched = o.sched;
 	cfg.print_sample = o.print_sample;
 	cfg.tep_print = o.tep_print;

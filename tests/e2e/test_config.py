@@ -1,5 +1,6 @@
 """pcl config and the perfconfig files against perf 6.1, each in its own HOME."""
 import os
+import re
 import subprocess
 
 import pytest
@@ -235,3 +236,31 @@ def test_trace_keys(tmp_path, trace_file, conf, args):
     got = pcl("trace", "-i", trace_file, *args, env=env)
     assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
     assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+
+
+@pytest.mark.parametrize("conf", ["libtraceevent", "libbeauty"])
+@pytest.mark.parametrize("args", [[], ["--libtraceevent_print"]], ids=lambda a: " ".join(a) or "none")
+def test_trace_tracepoint_beautifiers(tmp_path, conf, args):
+    """Live: tracepoint fields printed by libtraceevent or as perf's
+    beautifiers (pids and times vary, so digits are compared as N)."""
+    path = tmp_path / "perfconfig"
+    path.write_text("[trace]\n\ttracepoint_beautifiers = %s\n" % conf)
+    env = dict(os.environ, PERF_CONFIG=str(path))
+    cmd = ["trace", *args, "-e", "sched:sched_process_exec", "--", "/bin/true"]
+    want, got = perf(*cmd, env=env), pcl(*cmd, env=env)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert re.sub(r"\d+", "N", got.stderr) == re.sub(r"\d+", "N", want.stderr)
+
+
+@pytest.mark.parametrize("args", [["-e", "sched:sched_process_exit"], ["-e", "exit_group"]],
+                         ids=" ".join)
+def test_trace_add_events(tmp_path, args):
+    """trace.add_events: traced besides the command line's events, which
+    alone decide whether syscalls are traced."""
+    path = tmp_path / "perfconfig"
+    path.write_text("[trace]\n\tadd_events = sched:sched_process_exec\n")
+    env = dict(os.environ, PERF_CONFIG=str(path))
+    cmd = ["trace", *args, "--", "/bin/true"]
+    want, got = perf(*cmd, env=env), pcl(*cmd, env=env)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert re.sub(r"\d+", "N", got.stderr) == re.sub(r"\d+", "N", want.stderr)
