@@ -264,3 +264,27 @@ def test_trace_add_events(tmp_path, args):
     want, got = perf(*cmd, env=env), pcl(*cmd, env=env)
     assert got.returncode == want.returncode == 0, got.stderr
     assert re.sub(r"\d+", "N", got.stderr) == re.sub(r"\d+", "N", want.stderr)
+
+
+def test_buildid_dir_is_read_by_report(tmp_path):
+    """A binary gone after recording is found in the buildid.dir cache perf
+    record filled (and only there: HOME has no .debug)."""
+    binary = tmp_path / "work"
+    binary.write_bytes(open(fixture("report_work"), "rb").read())
+    binary.chmod(0o755)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".perfconfig").write_text("[buildid]\n\tdir = %s\n" % (tmp_path / "cache"))
+    env = dict(os.environ, HOME=str(home))
+    for name in ("PERF_CONFIG", "PERF_BUILDID_DIR"):
+        env.pop(name, None)
+    data = str(tmp_path / "perf.data")
+    r = perf("record", "-q", "-o", data, "--", str(binary), "100", env=env)
+    assert r.returncode == 0, r.stderr
+    binary.unlink()
+    args = ("report", "--stdio", "-i", data, "-s", "dso,sym", "--comm", "work")
+    want, got = perf(*args, env=env), pcl(*args, env=env)
+    assert "hot_spin" in want.stdout
+    assert without_tips(got.stdout) == without_tips(want.stdout), unified(want.stdout, got.stdout)
+    want, got = perf("buildid-list", "-i", data, env=env), pcl("buildid-list", "-i", data, env=env)
+    assert got.stdout == want.stdout
