@@ -110,7 +110,8 @@ def grouping_locale(tmp_path_factory):
 
 
 @pytest.mark.parametrize("conf", ["true", "false", "0"])
-@pytest.mark.parametrize("args", [[], ["-B"], ["--no-big-num"]], ids=lambda a: " ".join(a) or "none")
+@pytest.mark.parametrize("args", [[], ["-B"], ["--no-big-num"]],
+                         ids=lambda a: " ".join(a) or "none")
 def test_stat_big_num(tmp_path, grouping_locale, conf, args):
     path = tmp_path / "perfconfig"
     path.write_text("[stat]\n\tbig-num = %s\n" % conf)
@@ -239,7 +240,8 @@ def test_trace_keys(tmp_path, trace_file, conf, args):
 
 
 @pytest.mark.parametrize("conf", ["libtraceevent", "libbeauty"])
-@pytest.mark.parametrize("args", [[], ["--libtraceevent_print"]], ids=lambda a: " ".join(a) or "none")
+@pytest.mark.parametrize("args", [[], ["--libtraceevent_print"]],
+                         ids=lambda a: " ".join(a) or "none")
 def test_trace_tracepoint_beautifiers(tmp_path, conf, args):
     """Live: tracepoint fields printed by libtraceevent or as perf's
     beautifiers (pids and times vary, so digits are compared as N)."""
