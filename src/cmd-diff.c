@@ -14,6 +14,7 @@
 #include "ui/diff-stdio.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/perfconfig.h"
 #include "util/util.h"
 
 static const char *const diff_usage[] = { "perf diff [<options>] [old_file] [new_file]", NULL };
@@ -239,6 +240,44 @@ static void elide_filtered_columns(struct hist_layout *l, const struct diff_opts
 	hist_layout__elide(l, only);
 }
 
+/* perfconfig's diff.order, diff.compute and hist.percentage: defaults
+ * under -o, -c and --percentage; a bad value leaves perf's default, with
+ * perf's messages. */
+#define BAD_PAIR "Error in the given config file: wrong config key-value pair %s=%s\n"
+
+static void read_config(struct diff_config *cfg, struct hist_opts *hopts)
+{
+	static const struct { const char *name; enum diff_compute compute; } methods[] = {
+		{ "delta", DIFF_DELTA }, { "delta-abs", DIFF_DELTA_ABS }, { "ratio", DIFF_RATIO },
+		{ "wdiff", DIFF_WDIFF },
+	};
+	const char *value = perfconfig__default("diff.order");
+	char *end;
+	long order;
+	size_t i;
+
+	if (value) {
+		order = strtol(value, &end, 0);
+		if (*value && !*end)
+			cfg->sort_idx = (unsigned int)order;
+		else
+			fprintf(stderr, "bad config value for 'diff.order', ignoring...\n" BAD_PAIR,
+				"diff.order", value);
+	}
+	if ((value = perfconfig__default("diff.compute"))) {
+		for (i = 0; i < ARRAY_SIZE(methods) && strcmp(methods[i].name, value); i++)
+			;
+		if (i < ARRAY_SIZE(methods))
+			cfg->compute = methods[i].compute;
+		else
+			fprintf(stderr, "Invalid compute method: %s\n" BAD_PAIR, value,
+				"diff.compute", value);
+	}
+	value = perfconfig__default("hist.percentage");
+	if (value && (!strcmp(value, "relative") || !strcmp(value, "absolute")))
+		hopts->filter_relative = !strcmp(value, "relative");
+}
+
 int cmd_diff(int argc, const char **argv)
 {
 	struct diff_opts o = { .cfg = { .compute = DIFF_DELTA_ABS, .sort_idx = 1 } };
@@ -296,6 +335,7 @@ int cmd_diff(int argc, const char **argv)
 	char *err;
 
 	diff_options = opts;
+	read_config(&o.cfg, &hopts);
 	argc = parse_options(argc, argv, opts, diff_usage, 0);
 	if (o.cycles_hist && o.cfg.compute != DIFF_CYCLES)
 		usage_with_options(diff_usage, opts);

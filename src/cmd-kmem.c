@@ -14,6 +14,7 @@
 #include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/perfconfig.h"
 #include "util/util.h"
 
 static const char *const kmem_usage[] = { "pcl kmem [<options>] {record|stat}", NULL };
@@ -76,9 +77,26 @@ static int opt_lines(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* kmem.default: the allocator analysed without --slab or --page */
+static bool default_is_page(void)
+{
+	static int page = -1;
+	const char *value;
+
+	if (page < 0) {
+		value = perfconfig__default("kmem.default");
+		page = value && !strcmp(value, "page");
+		if (value && !page && strcmp(value, "slab"))
+			fprintf(stderr, "invalid default value ('slab' or 'page' required): %s\n",
+				value);
+	}
+	return page;
+}
+
 static int opt_sort(const struct option *opt, const char *arg, bool unset)
 {
-	bool page = kc.page_flag > kc.slab_flag;
+	bool page = kc.page_flag > kc.slab_flag ||
+		    (!kc.page_flag && !kc.slab_flag && default_is_page());
 	bool caller = kc.caller_flag > kc.alloc_flag;
 	struct kmem_sort *sort = page ? (caller ? &kc.k.page_caller_sort : &kc.k.page_alloc_sort)
 				      : (caller ? &kc.k.slab_caller_sort : &kc.k.slab_alloc_sort);
@@ -231,11 +249,12 @@ int cmd_kmem(int argc, const char **argv)
 
 	kc.options = options;
 	kmem__init(&kc.k);
+	default_is_page(); /* a bad kmem.default is reported first, as perf does */
 	argc = parse_options(argc, argv, options, kmem_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (!argc)
 		usage_with_options(kmem_usage, options);
 	if (!kc.slab_flag && !kc.page_flag)
-		kc.slab_flag = 1;
+		*(default_is_page() ? &kc.page_flag : &kc.slab_flag) = 1;
 	kc.k.slab = kc.slab_flag;
 	kc.k.page = kc.page_flag;
 	kc.k.live = kc.live;

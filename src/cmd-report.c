@@ -970,9 +970,6 @@ int cmd_report(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct sort_setup ss = { 0 };
-	static struct perfconfig config;
-	const char *config_value;
-	bool config_bool;
 	const char *only[HISTC_NR_COLS] = { NULL };
 	char *err = NULL, *sort_tmp = NULL;
 	const char *bad_file;
@@ -983,15 +980,17 @@ int cmd_report(int argc, const char **argv)
 	bool browser;
 	int ret = 1;
 
-	/* perfconfig: report.children and report.sort_order are defaults the
-	 * command line overrides (the strings live as long as the process) */
-	perfconfig__load(&config);
-	if ((config_value = perfconfig__get(&config, "report.children")) &&
-	    perfconfig__bool(config_value, &config_bool))
-		o.children = config_bool;
+	/* perfconfig: defaults the command line overrides (report.group is
+	 * read where groups are decided) */
+	o.children = perfconfig__default_bool("report.children", o.children);
+	r.skip_empty = perfconfig__default_bool("report.skip-empty", r.skip_empty);
 	argc = parse_options(argc, argv, opts, report_usage, 0);
 	if (!o.sort_order)
-		o.sort_order = perfconfig__get(&config, "report.sort_order");
+		o.sort_order = perfconfig__default("report.sort_order");
+	if (!o.percent_limit)
+		o.percent_limit = perfconfig__default("report.percent-limit");
+	if (!o.percentage)
+		o.percentage = perfconfig__default("hist.percentage");
 	if (argc)
 		usage_with_options(report_usage, opts);
 	r.tasks_mode |= r.mmaps_mode;
@@ -1221,7 +1220,8 @@ int cmd_report(int argc, const char **argv)
 		hist_layout__elide(&r.hopts.layout, only);
 
 	/* groups: on by default when the file recorded some */
-	r.hopts.event_group = o.group == 1 || (o.group == -1 && r.session->evlist.nr_groups > 0);
+	r.hopts.event_group = o.group == 1 || (o.group == -1 && r.session->evlist.nr_groups > 0 &&
+						perfconfig__default_bool("report.group", true));
 	if (r.hopts.event_group)
 		setup_groups(&r, forced_group(&r, &o));
 

@@ -29,6 +29,7 @@
 #include "ui/stat-display.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/perfconfig.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -1196,7 +1197,9 @@ static void setup_session(struct session *s, int argc, const char **argv)
 		.csv = csv_sep != NULL,
 		.json = json,
 		.sep = csv_sep ? csv_sep : " ",
-		.big_num = csv_sep ? false : big_num_opt != 0,
+		.big_num = csv_sep	      ? false :
+			   big_num_opt >= 0 ? big_num_opt :
+					      perfconfig__default_bool("stat.big-num", true),
 		.unit_width = 4,
 		.run_count = run_count ? run_count : 1,
 		.interval = interval,

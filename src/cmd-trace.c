@@ -23,6 +23,7 @@
 #include "ui/trace-summary.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/perfconfig.h"
 #include "util/util.h"
 
 static const char *const trace_usage[] = {
@@ -705,6 +706,22 @@ static int trace_record(int argc, const char **argv)
 	return ret;
 }
 
+/* perfconfig's trace.* display keys, trace.no_inherit and
+ * core.proc-map-timeout: defaults under the command line. */
+static void read_config(struct trace_opts *o, struct trace_config *cfg)
+{
+	const char *value = perfconfig__default("trace.args_alignment");
+
+	cfg->args_alignment = value ? atoi(value) : TRACE_ARGS_ALIGNMENT;
+	cfg->hide_timestamp = !perfconfig__default_bool("trace.show_timestamp", true);
+	cfg->hide_duration = !perfconfig__default_bool("trace.show_duration", true);
+	o->no_inherit = perfconfig__default_bool("trace.no_inherit", false);
+	value = perfconfig__default("trace.tracepoint_beautifiers");
+	o->tep_print = value && !strcmp(value, "libtraceevent");
+	if ((value = perfconfig__default("core.proc-map-timeout")))
+		o->proc_map_timeout = (unsigned int)strtoul(value, NULL, 0);
+}
+
 int cmd_trace(int argc, const char **argv)
 {
 	struct trace_opts o = { .comm = true };
@@ -778,8 +795,10 @@ int cmd_trace(int argc, const char **argv)
 	FILE *out = stderr;
 	bool *on = NULL;
 	char *tp_events = NULL;
+	const char *added;
 	int ret;
 
+	read_config(&o, &cfg);
 	argc = parse_options(argc, argv, opts, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (o.cgroup && !o.target.system_wide) {
 		fprintf(stderr, "  Error: cgroup monitoring only available in system-wide mode\n");
@@ -825,6 +844,14 @@ int cmd_trace(int argc, const char **argv)
 	 * and when nothing else is: tracepoints or -F alone leave them out,
 	 * --no-syscalls alone does not */
 	cfg.no_syscalls = !(o.syscalls || on || (!tp_events && !o.pf));
+	/* trace.add_events: traced besides the command line's events, which
+	 * alone decide whether syscalls are */
+	if ((added = perfconfig__default("trace.add_events"))) {
+		char *all = tp_events ? xasprintf("%s,%s", tp_events, added) : xstrdup(added);
+
+		free(tp_events);
+		tp_events = all;
+	}
 	cfg.sched = o.sched;
 	cfg.print_sample = o.print_sample;
 	cfg.tep_print = o.tep_print;

@@ -266,6 +266,25 @@ bool perfconfig__bool(const char *value, bool *out)
 	return true;
 }
 
+const char *perfconfig__default(const char *key)
+{
+	static struct perfconfig config;
+	static bool loaded;
+
+	if (!loaded)
+		perfconfig__load(&config);
+	loaded = true;
+	return perfconfig__get(&config, key);
+}
+
+bool perfconfig__default_bool(const char *key, bool dflt)
+{
+	const char *value = perfconfig__default(key);
+	bool b;
+
+	return value && perfconfig__bool(value, &b) ? b : dflt;
+}
+
 void perfconfig__release(struct perfconfig *c)
 {
 	for (size_t i = 0; i < c->nr; i++) {

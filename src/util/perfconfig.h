@@ -43,6 +43,14 @@ void perfconfig__load(struct perfconfig *c);
 /* "section.name"'s value, or NULL. */
 const char *perfconfig__get(const struct perfconfig *c, const char *key);
 
+/* "section.name" from the files perfconfig__load reads, loaded on the
+ * first call and kept for the process (commands read their defaults
+ * here); NULL if unset. */
+const char *perfconfig__default(const char *key);
+
+/* perfconfig__default's value as a boolean: dflt if unset or not one. */
+bool perfconfig__default_bool(const char *key, bool dflt);
+
 /* Sets "section.name" (split at the first dot; both must be non-empty). */
 void perfconfig__set(struct perfconfig *c, const char *key, const char *value, bool from_system);
 

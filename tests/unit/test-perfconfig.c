@@ -95,12 +95,32 @@ static void test_override_and_write(void **state)
 	free(user);
 }
 
+/* Commands' defaults: $PERF_CONFIG read on the first call, kept after. */
+static void test_defaults(void **state)
+{
+	char *path = write_temp("[stat]\n\tbig-num = off\n[kmem]\n\tdefault = page\n"
+				"[trace]\n\tshow_duration = maybe\n");
+
+	(void)state;
+	setenv("PERF_CONFIG", path, 1);
+	assert_string_equal(perfconfig__default("kmem.default"), "page");
+	assert_false(perfconfig__default_bool("stat.big-num", true));
+	assert_true(perfconfig__default_bool("trace.show_duration", true));	/* not a bool */
+	assert_false(perfconfig__default_bool("trace.show_zeros", false));	/* unset */
+	unlink(path);
+	assert_string_equal(perfconfig__default("kmem.default"), "page");
+	assert_null(perfconfig__default("kmem"));
+	unsetenv("PERF_CONFIG");
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_override_and_write),
+		cmocka_unit_test(test_defaults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -45,14 +45,15 @@ static int setup_cfg(void **state, const struct trace_config *cfg)
 
 static int setup(void **state)
 {
-	struct trace_config cfg = { .summary = true };
+	struct trace_config cfg = { .summary = true, .args_alignment = TRACE_ARGS_ALIGNMENT };
 
 	return setup_cfg(state, &cfg);
 }
 
 static int setup_failure(void **state)
 {
-	struct trace_config cfg = { .failure_only = true };
+	struct trace_config cfg = { .failure_only = true,
+				     .args_alignment = TRACE_ARGS_ALIGNMENT };
 
 	return setup_cfg(state, &cfg);
 }

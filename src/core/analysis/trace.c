@@ -13,7 +13,6 @@
 #include <event-parse.h>
 
 /* The column where perf starts "= result". */
-#define ARGS_ALIGNMENT 70
 #define NSEC_PER_MSEC 1000000ULL
 
 /* fd paths, live only: one table per process (its threads share their
@@ -197,22 +196,27 @@ static void print_comm_tid(struct trace *t, const struct thread *thread)
 	strbuf_addf(&t->out, "%d ", thread->tid);
 }
 
+/* The spaces that bring a line of printed characters to the column of
+ * "= result" (at least one is printed). */
+static int args_padding(const struct trace *t, int printed)
+{
+	return printed < t->cfg.args_alignment ? t->cfg.args_alignment - printed : 0;
+}
+
 /* "  1.234 ( 0.012 ms): comm/tid " */
 static void print_head(struct trace *t, struct thread *thread, uint64_t duration,
 		       bool duration_known, uint64_t tstamp)
 {
 	struct strbuf *o = &t->out;
 
-	if (tstamp)
+	if (!t->cfg.hide_timestamp && tstamp)
 		strbuf_addf(o, "%10.3f ", (double)(tstamp - t->base_time) / NSEC_PER_MSEC);
-	else
+	else if (!t->cfg.hide_timestamp)
 		strbuf_addstr(o, "         ? ");
-	strbuf_addch(o, '(');
-	if (duration_known)
-		strbuf_addf(o, "%6.3f ms", (double)duration / NSEC_PER_MSEC);
-	else
-		strbuf_addstr(o, "         ");
-	strbuf_addstr(o, "): ");
+	if (!t->cfg.hide_duration && duration_known)
+		strbuf_addf(o, "(%6.3f ms): ", (double)duration / NSEC_PER_MSEC);
+	else if (!t->cfg.hide_duration)
+		strbuf_addstr(o, "(         ): ");
 	print_comm_tid(t, thread);
 }
 
@@ -231,8 +235,8 @@ static void print_interrupted_entry(struct trace *t)
 	print_head(t, t->current, 0, false, tt->entry_time);
 	strbuf_addf(&t->out, "%s)", strbuf_str(&tt->entry_str));
 	len = (int)tt->entry_str.len + 1;
-	if (len < ARGS_ALIGNMENT - 4)
-		strbuf_addf(&t->out, "%-*s", ARGS_ALIGNMENT - 4 - len, " ");
+	if (len < t->cfg.args_alignment - 4)
+		strbuf_addf(&t->out, "%-*s", t->cfg.args_alignment - 4 - len, " ");
 	strbuf_addstr(&t->out, " ...\n");
 	tt->entry_pending = false;
 	t->nr_printed++;
@@ -267,7 +271,7 @@ void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, lon
 
 			print_head(t, thread, 0, false, tt->entry_time);
 			strbuf_addf(&t->out, "%s)%*s= ?\n", strbuf_str(&tt->entry_str),
-				    printed < ARGS_ALIGNMENT ? ARGS_ALIGNMENT - printed : 0, " ");
+				    args_padding(t, printed), " ");
 		}
 	} else {
 		tt->entry_pending = true;
@@ -405,8 +409,7 @@ bool trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long
 		printed = 20 + (int)strlen(sc->name);
 	}
 	printed++;	/* the ')' */
-	strbuf_addf(&t->out, ")%*s= ", printed < ARGS_ALIGNMENT ? ARGS_ALIGNMENT - printed : 0,
-		    " ");
+	strbuf_addf(&t->out, ")%*s= ", args_padding(t, printed), " ");
 	print_ret(t, thread, tt, sc, ret);
 	strbuf_addch(&t->out, '\n');
 	if (++t->nr_printed == t->cfg.max_events && t->cfg.max_events)
@@ -427,8 +430,9 @@ void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, cons
 	if (t->cfg.summary_only || t->done)
 		return;
 	print_interrupted_entry(t);
-	strbuf_addf(o, "%10.3f ", (double)(time - t->base_time) / NSEC_PER_MSEC);
-	if (!t->cfg.no_syscalls)
+	if (!t->cfg.hide_timestamp)
+		strbuf_addf(o, "%10.3f ", (double)(time - t->base_time) / NSEC_PER_MSEC);
+	if (!t->cfg.no_syscalls && !t->cfg.hide_duration)
 		strbuf_addstr(o, "(         ): ");
 	print_comm_tid(t, thread);
 	strbuf_addf(o, "%s(", name);

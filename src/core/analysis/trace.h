@@ -20,6 +20,9 @@
 #include "util/hashmap.h"
 #include "util/strbuf.h"
 
+/* perf's column of "= result" */
+#define TRACE_ARGS_ALIGNMENT 70
+
 struct trace_config {
 	bool summary;		/* -s/-S: keep statistics */
 	bool summary_only;	/* -s: no lines */
@@ -35,6 +38,10 @@ struct trace_config {
 	double duration_ms;	/* --duration: shorter calls are not shown */
 	unsigned long max_events; /* --max-events, 0: no limit */
 	unsigned int min_stack;	/* --min-stack: exits with shorter chains not shown */
+	/* perfconfig's trace.* display keys */
+	int args_alignment;	/* the column of "= result" (TRACE_ARGS_ALIGNMENT) */
+	bool hide_timestamp;	/* trace.show_timestamp = false */
+	bool hide_duration;	/* trace.show_duration = false */
 };
 
 /* One syscall's statistics in one thread. */

@@ -1,6 +1,7 @@
 /* buildid-cache: adding DSOs to the build-id cache (see buildid-cache.h). */
 #include "core/symbols/buildid-cache.h"
 #include "core/symbols/buildid.h"
+#include "util/perfconfig.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -16,6 +17,10 @@ char *build_id_cache__dir(void)
 {
 	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
 
+	if (dir && *dir)
+		return xstrdup(dir);
+	/* perf takes buildid.dir as written (no ~ expansion) */
+	dir = perfconfig__default("buildid.dir");
 	if (dir && *dir)
 		return xstrdup(dir);
 	return xasprintf("%s/.debug", home && *home ? home : "");

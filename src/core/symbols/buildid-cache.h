@@ -7,7 +7,7 @@
  *   DIR/[vdso]/<hex>/vdso           the vDSO image
  *   DIR/.build-id/<xx>/<rest>  ->   ../../<path>/<hex>
  *
- * DIR is $PERF_BUILDID_DIR or ~/.debug, as perf has it.
+ * DIR is $PERF_BUILDID_DIR, else buildid.dir from perfconfig, else ~/.debug.
  */
 #ifndef PCL_BUILDID_CACHE_H
 #define PCL_BUILDID_CACHE_H

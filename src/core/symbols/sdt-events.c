@@ -1,5 +1,6 @@
 /* sdt-events: SDT markers recorded in the build-id cache. */
 #include "core/symbols/sdt-events.h"
+#include "core/symbols/buildid-cache.h"
 #include "core/symbols/buildid.h"
 #include "util/glob.h"
 #include "util/util.h"
@@ -11,15 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static char *cache_dir(void)
-{
-	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
-
-	if (env && *env)
-		return xstrdup(env);
-	return home ? xasprintf("%s/.debug", home) : NULL;
-}
 
 /* .build-id/xx/yyyy -> ../../ORIGIN/xxyyyy: ORIGIN (a file or
  * [kernel.kallsyms]) if it still has that build id, as perf checks. */
@@ -97,7 +89,7 @@ static int cmp_sdt(const void *a, const void *b)
 static void for_each_cached_binary(void (*fn)(const char *probes, const char *build_id,
 					      const char *path, void *arg), void *arg)
 {
-	char *dir = cache_dir(), *ids;
+	char *dir = build_id_cache__dir(), *ids;
 	DIR *top;
 	struct dirent *de;
 
@@ -245,7 +237,7 @@ void sdt_events__free(struct sdt_event *evs, int n)
 
 int sdt_event__definitions(const struct sdt_event *ev, char ***defs)
 {
-	char *dir = cache_dir();
+	char *dir = build_id_cache__dir();
 	char *probes = dir ? xasprintf("%s/.build-id/%.2s/%s/probes", dir, ev->build_id,
 				       ev->build_id + 2) : NULL;
 	char *text = probes ? read_file_str(probes) : NULL, *save = NULL;
