@@ -809,27 +809,12 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 /* perf's choice of interface: --stdio, else the browser on a terminal
  * unless the tui.report setting says no (--tui overrides it); what only
  * prints text (headers, --stats, -D, ...) stays text. */
-static bool use_browser(const struct report *r, const struct report_opts *o,
-			const struct perfconfig *config)
+static bool use_browser(const struct report *r, const struct report_opts *o)
 {
-	const char *value = perfconfig__get(config, "tui.report");
-	bool on;
-
 	if (o->stdio || o->header || o->header_only || r->stats_mode || r->tasks_mode || r->dump ||
 	    r->show_threads || o->field_sep || !tui__usable())
 		return false;
-	if (o->tui)
-		return true;
-	return !value || !perfconfig__bool(value, &on) || on;
-}
-
-/* ui.show-headers: the browser's column header line (on by default). */
-static bool show_headers(const struct perfconfig *config)
-{
-	const char *value = perfconfig__get(config, "ui.show-headers");
-	bool on;
-
-	return !value || !perfconfig__bool(value, &on) || on;
+	return o->tui || perfconfig__default_bool("tui.report", true);
 }
 
 int cmd_report(int argc, const char **argv)
@@ -994,7 +979,7 @@ int cmd_report(int argc, const char **argv)
 	if (argc)
 		usage_with_options(report_usage, opts);
 	r.tasks_mode |= r.mmaps_mode;
-	browser = use_browser(&r, &o, &config);
+	browser = use_browser(&r, &o);
 	if (o.itrace && !itrace_opts_valid(o.itrace)) {
 		/* perf names no option under its usage line here */
 		fprintf(stderr, "Bad Instruction Tracing options '%s'\n\n Usage: %s\n\n", o.itrace,
@@ -1293,7 +1278,7 @@ int cmd_report(int argc, const char **argv)
 	for (int i = 0; i < r.nr_hists; i++)
 		if (r.hists[i])
 			hists__output_resort(r.hists[i]);
-	if (!browser || browse_report(&r, &o, show_headers(&config)) < 0)
+	if (!browser || browse_report(&r, &o, perfconfig__default_bool("ui.show-headers", true)) < 0)
 		print_report(&r, &o);
 	if (!o.quiet)
 		print_broken_stacks(&r);
