@@ -35,15 +35,21 @@ struct elf_func {		/* the debug file's function symbols, bfd's view */
 	const char *file;	/* the STT_FILE bfd credits it to, or NULL */
 };
 
+struct a2l_func {
+	const char *name;
+	char *line;		/* a caller's: where it called the function inside it */
+};
+
+/* One per address looked up, sized to its functions: a profile asks
+ * about thousands of addresses, nearly all inside one or two functions. */
 struct a2l_record {
 	int nr;			/* functions, innermost first; 0 = not found */
 	char *srcline;		/* "file:line" of the address, NULL for "??:0" */
 	char *file;		/* its file as addr2line names it (full), or NULL */
 	unsigned line;
-	const char *names[MAX_INLINE];
-	char *lines[MAX_INLINE];	/* per function: srcline, then call sites */
 	struct inline_frame *frames;	/* perf's symbols for names (lazy) */
 	struct symbol *fake;
+	struct a2l_func funcs[];	/* [nr] */
 };
 
 struct srcline_cache {
@@ -517,9 +523,21 @@ static bool unit_covers(Dwarf_Die *cu, Dwarf_Addr pc)
 	return dwarf_haspc(cu, pc) == 1;
 }
 
+static struct a2l_record *a2l_record__new(const struct a2l_record *head,
+					  const struct a2l_func *funcs)
+{
+	struct a2l_record *r = xmalloc(sizeof(*r) + (size_t)head->nr * sizeof(*funcs));
+
+	*r = *head;
+	if (head->nr)
+		memcpy(r->funcs, funcs, (size_t)head->nr * sizeof(*funcs));
+	return r;
+}
+
 static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 {
-	struct a2l_record *r = xcalloc(1, sizeof(*r));
+	struct a2l_record head = { 0 }, *r = &head;
+	struct a2l_func funcs[MAX_INLINE] = { { 0 } };
 	Dwarf_Addr pc = vaddr + c->bias, cu_bias;
 	Dwfl_Line *dwfl_line = dwfl_module_getsrc(c->mod, pc);
 	Dwarf_Die cu_buf, *cu = unit_at(c, pc, &cu_buf, &cu_bias);
@@ -540,7 +558,7 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 		bool linkage;
 		const char *renamed = hashmap_u64_get(&c->renamed, dwarf_dieoffset(&dies[i]));
 
-		r->names[i] = renamed ? renamed : die_name(&dies[i], unmangled, &linkage);
+		funcs[i].name = renamed ? renamed : die_name(&dies[i], unmangled, &linkage);
 		/* bfd prefers the symbol table's name for a plain function
 		 * starting where a symbol does, and keeps it. */
 		if (i == 0 && !renamed && !linkage && ef &&
@@ -548,18 +566,18 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 			Dwarf_Addr low;
 
 			if (die_low_pc(&dies[0], &low) && low + cu_bias - c->bias == ef->value) {
-				r->names[0] = ef->name;
+				funcs[0].name = ef->name;
 				hashmap_u64_put(&c->renamed, dwarf_dieoffset(&dies[0]),
 						(void *)ef->name);
 			}
 		}
 	}
 	if (!nr && ef)
-		r->names[nr++] = ef->name;
+		funcs[nr++].name = ef->name;
 	if (!nr && !line)
-		return r;	/* "??:0": not found */
+		return a2l_record__new(r, funcs);	/* "??:0": not found */
 	if (!nr)
-		r->names[nr++] = "??";
+		funcs[nr++].name = "??";
 	r->nr = nr;
 	/* Each caller's line is where it called the function inside it. */
 	for (int i = 1; i < nr; i++) {
@@ -574,10 +592,10 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 		    !(name = file_base(files, file)))
 			continue;
 		if (c->config->full_source_path)
-			r->lines[i] = srcline_full(cu, dwarf_filesrc(files, file, NULL, NULL),
+			funcs[i].line = srcline_full(cu, dwarf_filesrc(files, file, NULL, NULL),
 						   (unsigned)lineno);
 		else
-			r->lines[i] = xasprintf("%s:%u", name, (unsigned)lineno);
+			funcs[i].line = xasprintf("%s:%u", name, (unsigned)lineno);
 	}
 	if (line) {
 		int lineno = 0;
@@ -610,7 +628,7 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 	} else {
 		r->srcline = xstrdup("??:0");
 	}
-	return r;
+	return a2l_record__new(r, funcs);
 }
 
 static struct a2l_record *dso__a2l(struct dso *dso, uint64_t addr, struct srcline_cache **cp)
@@ -673,7 +691,7 @@ const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
 		r->frames = xcalloc((size_t)r->nr, sizeof(*r->frames));
 		r->fake = xcalloc((size_t)r->nr, sizeof(*r->fake));
 		for (int i = 0; i < r->nr; i++) {
-			const char *dwarf_name = r->names[i] ? r->names[i] : "??";
+			const char *dwarf_name = r->funcs[i].name ? r->funcs[i].name : "??";
 			char *demangled = sym_demangle_as(c->config, dwarf_name);
 			const char *name = demangled ? demangled : dwarf_name;
 
@@ -690,7 +708,7 @@ const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
 				r->frames[i].sym = f;
 				r->frames[i].inlined = true;
 			}
-			r->frames[i].srcline = i ? r->lines[i] : r->srcline;
+			r->frames[i].srcline = i ? r->funcs[i].line : r->srcline;
 			free(demangled);
 		}
 	}
@@ -710,7 +728,7 @@ static void srcline_cache__free(void *cache)
 
 		if (r) {
 			for (int k = 0; k < r->nr; k++)
-				free(r->lines[k]);
+				free(r->funcs[k].line);
 			free(r->srcline);
 			free(r->file);
 			free(r->frames);
