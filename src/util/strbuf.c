@@ -2,6 +2,8 @@
 #include "util/strbuf.h"
 #include "util/util.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +58,36 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
 	}
 	sb->len += (size_t)n;
+}
+
+/*
+ * v * 100 is exact in long double (53 + 7 bits of significand fit in 64),
+ * and nearbyintl rounds it as printf rounds the exact decimal value of v:
+ * to nearest, ties to even, in the default rounding mode.
+ */
+void strbuf_add_fixed2(struct strbuf *sb, int width, double v)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	uint64_t hundredths;
+	int len;
+
+	if (!(v >= 0 && v < 1e15) || signbit(v)) {
+		strbuf_addf(sb, "%*.2f", width, v);
+		return;
+	}
+	hundredths = (uint64_t)nearbyintl((long double)v * 100.0L);
+	*--p = (char)('0' + hundredths % 10);
+	*--p = (char)('0' + hundredths / 10 % 10);
+	*--p = '.';
+	hundredths /= 100;
+	do
+		*--p = (char)('0' + hundredths % 10);
+	while (hundredths /= 10);
+	len = (int)(digits + sizeof(digits) - p);
+	strbuf_grow(sb, (size_t)(width > len ? width : len));
+	for (; width > len; width--)
+		sb->buf[sb->len++] = ' ';
+	strbuf_add(sb, p, (size_t)len);
 }
 
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)

@@ -1,7 +1,9 @@
 /* Unit tests for util/strbuf: formatted appends that fit the room left,
- * that need the buffer to grow, and many in a row (as a report's lines). */
+ * that need the buffer to grow, and many in a row (as a report's lines);
+ * "%*.2f" without printf, against printf. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,12 +70,60 @@ static void test_addf_many_appends(void **state)
 	strbuf_release(&sb);
 }
 
+/* printf's text for v, next to strbuf_add_fixed2's */
+static void check_fixed2(int width, double v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char want[512];
+
+	snprintf(want, sizeof(want), "%*.2f", width, v);
+	strbuf_addstr(&sb, "<");
+	strbuf_add_fixed2(&sb, width, v);
+	if (strcmp(sb.buf + 1, want))
+		fail_msg("%%*.2f of %.17g (width %d): \"%s\", printf \"%s\"", v, width,
+			 sb.buf + 1, want);
+	strbuf_release(&sb);
+}
+
+static void test_fixed2_as_printf(void **state)
+{
+	uint64_t seed = 42;
+
+	(void)state;
+	/* exact halves round to even, as printf does: 0.125 -> 0.12 */
+	for (int i = 0; i < 4096; i++)
+		check_fixed2(6, i / 8.0);
+	/* the percentages reports print: 100 * part / total */
+	for (uint64_t total = 1; total < 3000; total += 7)
+		for (uint64_t part = 0; part <= total; part += 1 + total / 97)
+			check_fixed2(6, 100.0 * (double)part / (double)total);
+	/* any bits, any width; huge, negative and odd values fall back */
+	for (int i = 0; i < 200000; i++) {
+		double v;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		v = (double)(seed >> 11) / (double)(1ULL << 53) * (i % 3 ? 200.0 : 1e6);
+		check_fixed2(i % 12, v);
+	}
+	check_fixed2(6, 0.0);
+	check_fixed2(6, -0.0);
+	check_fixed2(6, -1.005);
+	check_fixed2(6, 99.995);
+	check_fixed2(6, 1e15);
+	check_fixed2(6, 1e15 - 0.125);
+	check_fixed2(6, 1e300);
+	check_fixed2(6, 5e-324);
+	check_fixed2(6, HUGE_VAL);
+	check_fixed2(6, NAN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_addf_fits_and_grows),
 		cmocka_unit_test(test_addf_exactly_the_room_left),
 		cmocka_unit_test(test_addf_many_appends),
+		cmocka_unit_test(test_fixed2_as_printf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
