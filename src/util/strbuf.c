@@ -90,6 +90,20 @@ void strbuf_add_fixed2(struct strbuf *sb, int width, double v)
 	strbuf_add(sb, p, (size_t)len);
 }
 
+void strbuf_add_column(struct strbuf *sb, const char *s, int width)
+{
+	size_t pad = width < 0 ? -(size_t)width : (size_t)width;
+	size_t n = width < 0 ? strlen(s) : strnlen(s, (size_t)width);
+
+	strbuf_add(sb, s, n);
+	if (pad > n) {
+		strbuf_grow(sb, pad - n);
+		memset(sb->buf + sb->len, ' ', pad - n);
+		sb->len += pad - n;
+		sb->buf[sb->len] = '\0';
+	}
+}
+
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;

@@ -117,6 +117,24 @@ static void test_fixed2_as_printf(void **state)
 	check_fixed2(6, NAN);
 }
 
+static void test_column_as_printf(void **state)
+{
+	static const char *const texts[] = { "", "a", "perf", "[kernel.kallsyms]" };
+	struct strbuf sb = STRBUF_INIT;
+	char want[64];
+
+	(void)state;
+	for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++)
+		for (int width = -20; width <= 20; width++) {
+			snprintf(want, sizeof(want), "%-*.*s", width, width, texts[t]);
+			strbuf_reset(&sb);
+			strbuf_add_column(&sb, texts[t], width);
+			assert_string_equal(strbuf_str(&sb), want);
+			assert_int_equal(sb.len, strlen(want));
+		}
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -124,6 +142,7 @@ int main(void)
 		cmocka_unit_test(test_addf_exactly_the_room_left),
 		cmocka_unit_test(test_addf_many_appends),
 		cmocka_unit_test(test_fixed2_as_printf),
+		cmocka_unit_test(test_column_as_printf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
