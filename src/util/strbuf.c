@@ -60,6 +60,18 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	sb->len += (size_t)n;
 }
 
+/* Whether long double arithmetic keeps 64 significand bits here: not
+ * where long double is double, nor under valgrind's x87 emulation. */
+static bool long_double_exact(void)
+{
+	static int exact = -1;
+	volatile double tenth = 0.1;	/* computed at run time, not folded */
+
+	if (exact < 0)
+		exact = (long double)tenth * 100.0L != 10.0L;
+	return exact;
+}
+
 /*
  * v * 100 is exact in long double (53 + 7 bits of significand fit in 64),
  * and nearbyintl rounds it as printf rounds the exact decimal value of v:
@@ -71,7 +83,7 @@ void strbuf_add_fixed2(struct strbuf *sb, int width, double v)
 	uint64_t hundredths;
 	int len;
 
-	if (!(v >= 0 && v < 1e15) || signbit(v)) {
+	if (!(v >= 0 && v < 1e15) || signbit(v) || !long_double_exact()) {
 		strbuf_addf(sb, "%*.2f", width, v);
 		return;
 	}
