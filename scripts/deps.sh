@@ -20,8 +20,9 @@ libdrm-dev libsqlite3-dev libpq-dev python3.11-dev libbabeltrace-dev libncurses-
 # back the CTF traces of perf and pcl; python3-pyte emulates a terminal for the browser tests
 TEST="libcmocka-dev python3-pytest linux-perf chromium clang stress-ng protobuf-compiler
 postgresql-15 babeltrace python3-pyte"
-# bench/*.sh: perf side by side, /usr/bin/time for RSS, bc for the ratios
-BENCH="linux-perf time bc"
+# bench/*.sh: perf side by side, /usr/bin/time for RSS, bc for the ratios, stress-ng and
+# g++ for report-system.sh's recordings
+BENCH="linux-perf time bc stress-ng g++"
 FUZZ="clang"
 
 want=$BUILD

@@ -147,9 +147,15 @@ void report_stdio__add_value(struct strbuf *sb, const struct hist_field *f, uint
 	double pct = total ? 100.0 * v / total : 0.0;
 	const char *c = color && f->percent ? percent_color(pct) : NULL;
 
-	if (f->percent)
-		strbuf_addf(sb, "%s %*.2f%%%s", c ? c : "", len - 2, pct, c ? COLOR_RESET : "");
-	else
+	if (f->percent) {
+		if (c)
+			strbuf_addstr(sb, c);
+		strbuf_addch(sb, ' ');
+		strbuf_add_fixed2(sb, len - 2, pct);
+		strbuf_addch(sb, '%');
+		if (c)
+			strbuf_addstr(sb, COLOR_RESET);
+	} else
 		strbuf_addf(sb, " %*" PRIu64, len - 1, v);
 }
 

@@ -2,6 +2,8 @@
 #include "util/strbuf.h"
 #include "util/util.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,19 +38,82 @@ void strbuf_addch(struct strbuf *sb, char c)
 	strbuf_add(sb, &c, 1);
 }
 
+/* Formats into the room there is, and again only when it was too small:
+ * reports format a few values per line, tens of thousands of lines. */
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
 	int n;
 
+	strbuf_grow(sb, 64);
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
 		return;
-	strbuf_grow(sb, (size_t)n);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= sb->alloc - sb->len) {
+		strbuf_grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
+}
+
+/* Whether long double arithmetic keeps 64 significand bits here: not
+ * where long double is double, nor under valgrind's x87 emulation. */
+static bool long_double_exact(void)
+{
+	static int exact = -1;
+	volatile double tenth = 0.1;	/* computed at run time, not folded */
+
+	if (exact < 0)
+		exact = (long double)tenth * 100.0L != 10.0L;
+	return exact;
+}
+
+/*
+ * v * 100 is exact in long double (53 + 7 bits of significand fit in 64),
+ * and nearbyintl rounds it as printf rounds the exact decimal value of v:
+ * to nearest, ties to even, in the default rounding mode.
+ */
+void strbuf_add_fixed2(struct strbuf *sb, int width, double v)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	uint64_t hundredths;
+	int len;
+
+	if (!(v >= 0 && v < 1e15) || signbit(v) || !long_double_exact()) {
+		strbuf_addf(sb, "%*.2f", width, v);
+		return;
+	}
+	hundredths = (uint64_t)nearbyintl((long double)v * 100.0L);
+	*--p = (char)('0' + hundredths % 10);
+	*--p = (char)('0' + hundredths / 10 % 10);
+	*--p = '.';
+	hundredths /= 100;
+	do
+		*--p = (char)('0' + hundredths % 10);
+	while (hundredths /= 10);
+	len = (int)(digits + sizeof(digits) - p);
+	strbuf_grow(sb, (size_t)(width > len ? width : len));
+	for (; width > len; width--)
+		sb->buf[sb->len++] = ' ';
+	strbuf_add(sb, p, (size_t)len);
+}
+
+void strbuf_add_column(struct strbuf *sb, const char *s, int width)
+{
+	size_t pad = width < 0 ? -(size_t)width : (size_t)width;
+	size_t n = width < 0 ? strlen(s) : strnlen(s, (size_t)width);
+
+	strbuf_add(sb, s, n);
+	if (pad > n) {
+		strbuf_grow(sb, pad - n);
+		memset(sb->buf + sb->len, ' ', pad - n);
+		sb->len += pad - n;
+		sb->buf[sb->len] = '\0';
+	}
 }
 
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)

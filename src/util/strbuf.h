@@ -19,6 +19,12 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* printf's "%*.2f" of v, byte for byte, without printf's cost for the
+ * usual case (a finite v in [0, 1e15)): reports print one per column. */
+void strbuf_add_fixed2(struct strbuf *sb, int width, double v);
+/* printf's "%-*.*s" of s with width and precision both width: s cut at
+ * width bytes, padded to it (a negative width: s whole, padded to -width). */
+void strbuf_add_column(struct strbuf *sb, const char *s, int width);
 void strbuf_reset(struct strbuf *sb);
 /* Cuts the string back to its first len bytes (len <= sb->len). */
 void strbuf_setlen(struct strbuf *sb, size_t len);

@@ -232,9 +232,24 @@ struct memo_target {
 	uint8_t cpumode;
 };
 
+/* What a sample must share with the stored one to replay it: the keys
+ * hists__add_sample takes from the sample rather than its stack. */
+struct memo_key {
+	struct thread *thread;
+	const char *comm;
+	struct dso *dso;
+	struct symbol *sym;
+	uint64_t ip;
+	struct symbol *parent;
+	const char *trace;
+	int32_t cpu;
+	char level;
+	uint8_t filtered;
+};
+
 struct stack_memo {
 	uint64_t hash;
-	struct hist_entry key;		/* the sample's own entry template */
+	struct memo_key key;		/* of the sample's own entry template */
 	uint8_t cpumode;
 	const struct cc_frame **frames;
 	uint32_t nr_frames;
@@ -387,7 +402,11 @@ static void memo_store(struct stack_memo *m, uint64_t hash, const struct hist_en
 {
 	free(m->frames);
 	m->hash = hash;
-	m->key = *k;
+	m->key = (struct memo_key){
+		.thread = k->thread, .comm = k->comm, .dso = k->dso, .sym = k->sym, .ip = k->ip,
+		.parent = k->parent, .trace = k->trace, .cpu = k->cpu, .level = k->level,
+		.filtered = k->filtered,
+	};
 	m->cpumode = cpumode;
 	m->nr_frames = c->nr;
 	m->nr_entries = nr_entries;

@@ -52,7 +52,7 @@ static int comm_cmp(const struct hist_entry *a, const struct hist_entry *b)
 
 static void comm_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	strbuf_addf(sb, "%-*.*s", (int)width, (int)width, he->comm);
+	strbuf_add_column(sb, he->comm, (int)width);
 }
 
 static uint64_t comm_hash(const struct hist_entry *he)
@@ -89,8 +89,7 @@ static int dso_cmp(const struct hist_entry *a, const struct hist_entry *b)
 
 static void dso_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
-	strbuf_addf(sb, "%-*.*s", (int)width, (int)width,
-		    he->dso ? dso_name(he) : "[unknown]");
+	strbuf_add_column(sb, he->dso ? dso_name(he) : "[unknown]", (int)width);
 }
 
 /* Entries of equally named DSOs are one entry, as perf compares names. */
@@ -160,14 +159,19 @@ static void sym_print(const struct hist_entry *he, struct strbuf *sb, unsigned i
 		n = sb->len - start;
 		width = width > n ? width - (unsigned int)n : 0;
 	}
-	strbuf_addf(sb, "[%c] ", he->level);
+	strbuf_add(sb, (const char[]){ '[', he->level, ']', ' ' }, 4);
 
 	/* what the width leaves (a -w narrower than the prefix: the whole name) */
 	if (he->sym && he->sym->object)	/* perf: data objects whole, with the offset */
 		strbuf_addf(sb, "%s+0x%" PRIx64, he->sym->name, he->object_off);
-	else if (he->sym)
-		strbuf_addf(sb, "%.*s%s", (int)width - 4 < 0 ? -1 : (int)width - 4,
-			    he->sym->name, he->inlined ? " (inlined)" : "");
+	else if (he->sym) {
+		const char *name = he->sym->name;
+
+		strbuf_add(sb, name, (int)width - 4 < 0 ? strlen(name) :
+				     strnlen(name, (size_t)width - 4));
+		if (he->inlined)
+			strbuf_addstr(sb, " (inlined)");
+	}
 	else
 		strbuf_addf(sb, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, he->ip);
 }

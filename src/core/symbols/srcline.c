@@ -26,6 +26,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define MAX_INLINE 64
 
@@ -36,15 +38,21 @@ struct elf_func {		/* the debug file's function symbols, bfd's view */
 	const char *file;	/* the STT_FILE bfd credits it to, or NULL */
 };
 
+struct a2l_func {
+	const char *name;
+	char *line;		/* a caller's: where it called the function inside it */
+};
+
+/* One per address looked up, sized to its functions: a profile asks
+ * about thousands of addresses, nearly all inside one or two functions. */
 struct a2l_record {
 	int nr;			/* functions, innermost first; 0 = not found */
 	char *srcline;		/* "file:line" of the address, NULL for "??:0" */
 	char *file;		/* its file as addr2line names it (full), or NULL */
 	unsigned line;
-	const char *names[MAX_INLINE];
-	char *lines[MAX_INLINE];	/* per function: srcline, then call sites */
 	struct inline_frame *frames;	/* perf's symbols for names (lazy) */
 	struct symbol *fake;
+	struct a2l_func funcs[];	/* [nr] */
 };
 
 struct srcline_cache {
@@ -203,6 +211,50 @@ static const struct elf_func *elf_func_at(const struct srcline_cache *c, uint64_
 	return &c->funcs[lo - 1];
 }
 
+/*
+ * libdw inflates every compressed debug section when it opens the DWARF
+ * (10 MB out of 4 MB for libc's), and the compressed bytes, read through
+ * libelf's private file mapping, then stay resident for nothing.  They
+ * are handed back to the kernel once inflated: only whole pages inside a
+ * compressed section's contents (never headers, which libelf rewrites),
+ * of a file mapped whole, so a later read would just fault them in again.
+ */
+static void drop_inflated_input(struct srcline_cache *c)
+{
+	GElf_Addr bias;
+	Dwarf_Addr dwbias;
+	Elf *elf = dwfl_module_getelf(c->mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t file_size, nr = 0, page = (size_t)sysconf(_SC_PAGESIZE);
+	char *image = elf ? elf_rawfile(elf, &file_size) : NULL;
+	uint64_t (*spans)[2] = NULL;
+
+	if (!image || elf_kind(elf) != ELF_K_ELF)
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_COMPRESSED) ||
+		    shdr.sh_type == SHT_NOBITS || shdr.sh_offset + shdr.sh_size > file_size)
+			continue;
+		spans = xrealloc(spans, (nr + 1) * sizeof(*spans));
+		spans[nr][0] = shdr.sh_offset;
+		spans[nr++][1] = shdr.sh_offset + shdr.sh_size;
+	}
+	/* the same Elf holds the DWARF (the debug file was reported): inflate now */
+	if (nr && dwfl_module_getdwarf(c->mod, &dwbias) &&
+	    dwarf_getelf(dwfl_module_getdwarf(c->mod, &dwbias)) == elf) {
+		for (size_t i = 0; i < nr; i++) {
+			uintptr_t lo = ((uintptr_t)image + spans[i][0] + page - 1) & ~(uintptr_t)(page - 1);
+			uintptr_t hi = ((uintptr_t)image + spans[i][1]) & ~(uintptr_t)(page - 1);
+
+			if (hi > lo)
+				madvise((void *)lo, hi - lo, MADV_DONTNEED);
+		}
+	}
+	free(spans);
+}
+
 static void srcline_cache__free(void *cache);
 
 /* Attached to each DSO looked up; the DSO frees it with itself. */
@@ -235,6 +287,7 @@ static struct srcline_cache *dso__srcline_cache(struct dso *dso)
 		return c;
 	}
 	read_elf_funcs(c);
+	drop_inflated_input(c);
 	return c;
 }
 
@@ -551,9 +604,21 @@ static bool unit_covers(Dwarf_Die *cu, Dwarf_Addr pc)
 	return dwarf_haspc(cu, pc) == 1;
 }
 
+static struct a2l_record *a2l_record__new(const struct a2l_record *head,
+					  const struct a2l_func *funcs)
+{
+	struct a2l_record *r = xmalloc(sizeof(*r) + (size_t)head->nr * sizeof(*funcs));
+
+	*r = *head;
+	if (head->nr)
+		memcpy(r->funcs, funcs, (size_t)head->nr * sizeof(*funcs));
+	return r;
+}
+
 static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 {
-	struct a2l_record *r = xcalloc(1, sizeof(*r));
+	struct a2l_record head = { 0 }, *r = &head;
+	struct a2l_func funcs[MAX_INLINE] = { { 0 } };
 	Dwarf_Addr pc = vaddr + c->bias, cu_bias;
 	Dwfl_Line *dwfl_line = dwfl_module_getsrc(c->mod, pc);
 	Dwarf_Die cu_buf, *cu = unit_at(c, pc, &cu_buf, &cu_bias);
@@ -574,7 +639,7 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 		bool linkage;
 		const char *renamed = hashmap_u64_get(&c->renamed, dwarf_dieoffset(&dies[i]));
 
-		r->names[i] = renamed ? renamed : die_name(&dies[i], unmangled, &linkage);
+		funcs[i].name = renamed ? renamed : die_name(&dies[i], unmangled, &linkage);
 		/* bfd prefers the symbol table's name for a plain function
 		 * starting where a symbol does, and keeps it. */
 		if (i == 0 && !renamed && !linkage && ef &&
@@ -582,18 +647,18 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 			Dwarf_Addr low;
 
 			if (die_low_pc(&dies[0], &low) && low + cu_bias - c->bias == ef->value) {
-				r->names[0] = ef->name;
+				funcs[0].name = ef->name;
 				hashmap_u64_put(&c->renamed, dwarf_dieoffset(&dies[0]),
 						(void *)ef->name);
 			}
 		}
 	}
 	if (!nr && ef)
-		r->names[nr++] = ef->name;
+		funcs[nr++].name = ef->name;
 	if (!nr && !line)
-		return r;	/* "??:0": not found */
+		return a2l_record__new(r, funcs);	/* "??:0": not found */
 	if (!nr)
-		r->names[nr++] = "??";
+		funcs[nr++].name = "??";
 	r->nr = nr;
 	/* Each caller's line is where it called the function inside it. */
 	for (int i = 1; i < nr; i++) {
@@ -608,10 +673,10 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 		    !(name = file_base(files, file)))
 			continue;
 		if (c->config->full_source_path)
-			r->lines[i] = srcline_full(cu, dwarf_filesrc(files, file, NULL, NULL),
+			funcs[i].line = srcline_full(cu, dwarf_filesrc(files, file, NULL, NULL),
 						   (unsigned)lineno);
 		else
-			r->lines[i] = xasprintf("%s:%u", name, (unsigned)lineno);
+			funcs[i].line = xasprintf("%s:%u", name, (unsigned)lineno);
 	}
 	if (line) {
 		int lineno = 0;
@@ -644,7 +709,7 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 	} else {
 		r->srcline = xstrdup("??:0");
 	}
-	return r;
+	return a2l_record__new(r, funcs);
 }
 
 static struct a2l_record *dso__a2l(struct dso *dso, uint64_t addr, struct srcline_cache **cp)
@@ -707,7 +772,7 @@ const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
 		r->frames = xcalloc((size_t)r->nr, sizeof(*r->frames));
 		r->fake = xcalloc((size_t)r->nr, sizeof(*r->fake));
 		for (int i = 0; i < r->nr; i++) {
-			const char *dwarf_name = r->names[i] ? r->names[i] : "??";
+			const char *dwarf_name = r->funcs[i].name ? r->funcs[i].name : "??";
 			char *demangled = sym_demangle_as(c->config, dwarf_name);
 			const char *name = demangled ? demangled : dwarf_name;
 
@@ -724,7 +789,7 @@ const struct inline_frame *dso__inlines(struct dso *dso, uint64_t addr,
 				r->frames[i].sym = f;
 				r->frames[i].inlined = true;
 			}
-			r->frames[i].srcline = i ? r->lines[i] : r->srcline;
+			r->frames[i].srcline = i ? r->funcs[i].line : r->srcline;
 			free(demangled);
 		}
 	}
@@ -744,7 +809,7 @@ static void srcline_cache__free(void *cache)
 
 		if (r) {
 			for (int k = 0; k < r->nr; k++)
-				free(r->lines[k]);
+				free(r->funcs[k].line);
 			free(r->srcline);
 			free(r->file);
 			free(r->frames);

@@ -296,24 +296,43 @@ bool elf_sym__is_wanted(const GElf_Sym *sym)
 	       sym->st_name && sym->st_shndx != SHN_UNDEF;
 }
 
-/* perf 6.1 moves ELF symbols by the PT_LOAD that holds them so that
- * (ip - map start + pgoff) finds them. */
-static uint64_t sym_file_offset(Elf *runtime, uint64_t value, const GElf_Shdr *shdr)
+/* A PT_LOAD's addresses: [vaddr, vaddr + size) at file offset. */
+struct load_seg {
+	uint64_t vaddr, size, offset;
+};
+
+/* The runtime image's PT_LOADs, read once for all its symbols. */
+static struct load_seg *load_segs(Elf *runtime, size_t *nr)
 {
 	size_t nphdr;
+	struct load_seg *v;
 
-	if (!elf_getphdrnum(runtime, &nphdr)) {
-		for (size_t i = 0; i < nphdr; i++) {
-			GElf_Phdr ph;
-			uint64_t sz;
+	*nr = 0;
+	if (elf_getphdrnum(runtime, &nphdr) || !nphdr)
+		return NULL;
+	v = xmalloc(nphdr * sizeof(*v));
+	for (size_t i = 0; i < nphdr; i++) {
+		GElf_Phdr ph;
 
-			if (!gelf_getphdr(runtime, (int)i, &ph) || ph.p_type != PT_LOAD)
-				continue;
-			sz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
-			if (sz && value >= ph.p_vaddr && value < ph.p_vaddr + sz)
-				return value - (ph.p_vaddr - ph.p_offset);
-		}
+		if (!gelf_getphdr(runtime, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		v[(*nr)++] = (struct load_seg){
+			ph.p_vaddr, ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz,
+			ph.p_offset
+		};
 	}
+	return v;
+}
+
+/* perf 6.1 moves ELF symbols by the PT_LOAD that holds them so that
+ * (ip - map start + pgoff) finds them. */
+static uint64_t sym_file_offset(const struct load_seg *segs, size_t nr_segs, uint64_t value,
+				const GElf_Shdr *shdr)
+{
+	for (size_t i = 0; i < nr_segs; i++)
+		if (segs[i].size && value >= segs[i].vaddr &&
+		    value < segs[i].vaddr + segs[i].size)
+			return value - (segs[i].vaddr - segs[i].offset);
 	return value - (shdr->sh_addr - shdr->sh_offset);
 }
 
@@ -342,13 +361,15 @@ static void read_symbols(struct symtab_builder *b, const struct symbols_config *
 {
 	GElf_Shdr symshdr;
 	Elf_Data *data = elf_getdata(symsec, NULL);
-	size_t shstrndx, rt_shstrndx, nr;
+	size_t shstrndx, rt_shstrndx, nr, nr_segs;
+	struct load_seg *segs;
 
 	if (!data || !gelf_getshdr(symsec, &symshdr) || !symshdr.sh_entsize ||
 	    elf_getshdrstrndx(syms->elf, &shstrndx) ||
 	    elf_getshdrstrndx(runtime->elf, &rt_shstrndx))
 		return;
 	nr = symshdr.sh_size / symshdr.sh_entsize;
+	segs = load_segs(runtime->elf, &nr_segs);
 	for (size_t i = 0; i < nr; i++) {
 		GElf_Sym sym;
 		GElf_Shdr shdr;
@@ -385,10 +406,11 @@ static void read_symbols(struct symtab_builder *b, const struct symbols_config *
 		name = elf_strptr(syms->elf, symshdr.sh_link, sym.st_name);
 		if (!name)
 			continue;
-		add_name(b, config, sym_file_offset(runtime->elf, sym.st_value, &shdr), sym.st_size,
-			 GELF_ST_BIND(sym.st_info), name, NULL)->object =
+		add_name(b, config, sym_file_offset(segs, nr_segs, sym.st_value, &shdr),
+			 sym.st_size, GELF_ST_BIND(sym.st_info), name, NULL)->object =
 			GELF_ST_TYPE(sym.st_info) == STT_OBJECT;
 	}
+	free(segs);
 }
 
 /* "name@plt" for each .rela.plt slot, .plt entries after its header, as

@@ -190,6 +190,21 @@ static int sym_raw_seq_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* dst: the n symbols of src back in insertion order.  Seqs are unique, so
+ * when all are below n they number the slots (a table built by add/push):
+ * a linear scatter, where sorting a big table took longer than reading it. */
+static void unsort(struct sym_raw *dst, const struct sym_raw *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (src[i].seq >= n) {
+			memcpy(dst, src, n * sizeof(*dst));
+			qsort(dst, n, sizeof(*dst), sym_raw_seq_cmp);
+			return;
+		}
+	for (size_t i = 0; i < n; i++)
+		dst[src[i].seq] = src[i];
+}
+
 /* Whether some symbol reaches into the next one. */
 static bool symbols_overlap(const struct symbol *syms, size_t nr)
 {
@@ -211,10 +226,8 @@ void dso__install_symbols(struct dso *dso, struct symtab_builder *b,
 		/* perf's tree gets the table in its order, ends fixed as when it
 		 * chooses among duplicates */
 		pre = xmalloc((nr_pre + 1) * sizeof(*pre));
-		if (nr_pre) {	/* a table without functions has no array */
-			memcpy(pre, b->v, nr_pre * sizeof(*pre));
-			qsort(pre, nr_pre, sizeof(*pre), sym_raw_seq_cmp);
-		}
+		if (nr_pre)	/* a table without functions has no array */
+			unsort(pre, b->v, nr_pre);
 		plt = xmalloc((nr_late + 1) * sizeof(*plt));
 		if (nr_late)
 			memcpy(plt, late->v, nr_late * sizeof(*plt));
