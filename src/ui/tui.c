@@ -286,6 +286,27 @@ static void close_box(WINDOW *win)
 	refresh();
 }
 
+/* Up, down (both wrapping), Home and End in a list: true when key moved
+ * *selected. */
+static bool list_move(int key, int *selected, int nr_entries)
+{
+	switch (key) {
+	case KEY_UP:
+		*selected = *selected > 0 ? *selected - 1 : nr_entries - 1;
+		return true;
+	case KEY_DOWN:
+		*selected = *selected + 1 < nr_entries ? *selected + 1 : 0;
+		return true;
+	case KEY_HOME:
+		*selected = 0;
+		return true;
+	case KEY_END:
+		*selected = nr_entries - 1;
+		return true;
+	}
+	return false;
+}
+
 int tui__menu(const char *title, const char *const *entries, int nr_entries)
 {
 	int height = nr_entries + 2, selected = 0, top = 0;
@@ -311,19 +332,9 @@ int tui__menu(const char *title, const char *const *entries, int nr_entries)
 		}
 		wrefresh(win);
 		key = wgetch(win);
+		if (list_move(key, &selected, nr_entries))
+			continue;
 		switch (key) {
-		case KEY_UP:
-			selected = selected > 0 ? selected - 1 : nr_entries - 1;
-			break;
-		case KEY_DOWN:
-			selected = selected + 1 < nr_entries ? selected + 1 : 0;
-			break;
-		case KEY_HOME:
-			selected = 0;
-			break;
-		case KEY_END:
-			selected = nr_entries - 1;
-			break;
 		case '\n':
 		case '\r':
 		case KEY_ENTER:
@@ -453,19 +464,9 @@ int tui__list(const char *title, const char *const *entries, int nr_entries, con
 		tui__status("%s", status ? status : "");
 		refresh();
 		key = tui__getkey(-1);
+		if (list_move(key, &selected, nr_entries))
+			continue;
 		switch (key) {
-		case KEY_UP:
-			selected = selected > 0 ? selected - 1 : nr_entries - 1;
-			break;
-		case KEY_DOWN:
-			selected = selected + 1 < nr_entries ? selected + 1 : 0;
-			break;
-		case KEY_HOME:
-			selected = 0;
-			break;
-		case KEY_END:
-			selected = nr_entries - 1;
-			break;
 		case '\n':
 		case '\r':
 		case KEY_ENTER:
