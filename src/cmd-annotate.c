@@ -16,6 +16,7 @@
 #include "core/symbols/disasm.h"
 #include "core/symbols/machine.h"
 #include "ui/annotate-browser.h"
+#include "ui/annotate-launch.h"
 #include "ui/annotate-stdio.h"
 #include "ui/annotate-stdio2.h"
 #include "ui/report-stdio.h"
@@ -122,21 +123,6 @@ static void no_vmlinux(struct dso *dso, const struct symbol *sym)
 	      stderr);
 }
 
-static struct disasm_file *file_of(struct annotate_cmd *c, struct dso *dso)
-{
-	bool added;
-	struct disasm_file **f = hashmap_u64_findnew(&c->files, (uint64_t)(uintptr_t)dso, &added);
-
-	if (added) {
-		const char *path = dso__image_path(dso);
-		char *err = NULL;
-
-		*f = path ? disasm_file__open(path, c->dis.source, &err) : NULL;
-		free(err);
-	}
-	return *f;
-}
-
 /* --group: the events shown with leader's (a file without groups is one
  * group, as perf forces it), their indexes in evidx; and perf's name of
  * the group in *desc (caller frees). */
@@ -168,7 +154,6 @@ static char *stdio2_title(const struct annotate_cmd *c, const struct evsel *evse
 {
 	unsigned long nr_samples = 0;
 	uint64_t period = 0;
-	char unit;
 
 	for (int i = 0; i < nr; i++) {
 		const struct hists *h = members[i] < c->nr_hists ? c->hists[members[i]] : NULL;
@@ -176,10 +161,8 @@ static char *stdio2_title(const struct annotate_cmd *c, const struct evsel *evse
 		nr_samples += h ? (unsigned long)h->stats.nr_samples : 0;
 		period += h ? h->stats.total_period : 0;
 	}
-	nr_samples = convert_unit(nr_samples, &unit);
-	return xasprintf("Samples: %lu%c of event%s '%s', %d Hz, Event count (approx.): %" PRIu64,
-			 nr_samples, unit, nr > 1 ? "s" : "", nr > 1 ? group_name : evsel->name,
-			 (int)evsel->attr.sample_freq, period);
+	return annotate_title(nr_samples, period, nr, nr > 1 ? group_name : evsel->name,
+			      evsel->attr.sample_freq);
 }
 
 /* The browser on the entry's symbol (see annotate_entry()). */
@@ -228,7 +211,7 @@ static enum annotate_browser_exit annotate_entry(struct annotate_cmd *c,
 	}
 	/* modules are relocatable objects, whose disassembly needs their
 	 * relocations: not done yet, they are left out */
-	f = dso__symtab_origin(as->dso) == 'K' ? NULL : file_of(c, as->dso);
+	f = dso__symtab_origin(as->dso) == 'K' ? NULL : disasm_files__get(&c->files, as->dso, c->dis.source);
 	if (!f)
 		goto out;
 	if (c->group)
@@ -330,37 +313,12 @@ static void annotate_hists(struct annotate_cmd *c, struct hists *h, struct annot
  * and the annotate.* defaults of its view; returns tui.annotate. */
 static bool annotate_config(struct annotate_browser_opts *bo, struct annotate_print_opts *po)
 {
-	static const struct {
-		const char *key;
-		size_t offset;
-	} flags[] = {
-		{ "annotate.hide_src_code", offsetof(struct annotate_browser_opts, hide_src_code) },
-		{ "annotate.use_offset", offsetof(struct annotate_browser_opts, use_offset) },
-		{ "annotate.jump_arrows", offsetof(struct annotate_browser_opts, jump_arrows) },
-		{ "annotate.show_linenr", offsetof(struct annotate_browser_opts, show_linenr) },
-		{ "annotate.show_nr_jumps", offsetof(struct annotate_browser_opts, show_nr_jumps) },
-	};
-	struct perfconfig config = { 0 };
-	const char *value;
-	bool tui = true;
-
-	perfconfig__load(&config);
-	for (size_t i = 0; i < ARRAY_SIZE(flags); i++)
-		if ((value = perfconfig__get(&config, flags[i].key)))
-			perfconfig__bool(value, (bool *)((char *)bo + flags[i].offset));
-	if ((value = perfconfig__get(&config, "annotate.show_nr_samples")))
-		perfconfig__bool(value, &po->show_nr_samples);
-	if ((value = perfconfig__get(&config, "annotate.show_total_period")))
-		perfconfig__bool(value, &po->show_total_period);
-	if ((value = perfconfig__get(&config, "annotate.offset_level"))) {
-		int level = atoi(value);
-
-		bo->offset_level = level < 1 ? 1 : level > 3 ? 3 : level;
-	}
-	if ((value = perfconfig__get(&config, "tui.annotate")))
-		perfconfig__bool(value, &tui);
-	perfconfig__release(&config);
-	return tui;
+	annotate_browser_opts__config(bo);
+	po->show_nr_samples = perfconfig__default_bool("annotate.show_nr_samples",
+						       po->show_nr_samples);
+	po->show_total_period = perfconfig__default_bool("annotate.show_total_period",
+							 po->show_total_period);
+	return perfconfig__default_bool("tui.annotate", true);
 }
 
 int cmd_annotate(int argc, const char **argv)
@@ -539,9 +497,7 @@ int cmd_annotate(int argc, const char **argv)
 		fprintf(stderr, "Error:\nThe %s data has no samples!\n", input);
 out_hists:
 	tui__stop();
-	for (void **v = NULL; (v = hashmap_next(&c.files, v));)
-		disasm_file__close(*v);
-	hashmap_release(&c.files);
+	disasm_files__close(&c.files);
 	hashmap_release(&c.warned);
 	annotate_samples__release(&c.samples);
 	for (int i = 0; i < c.nr_hists; i++)

@@ -28,6 +28,7 @@
 #include "core/data/session.h"
 #include "core/symbols/machine.h"
 #include "ui/header-print.h"
+#include "ui/annotate-launch.h"
 #include "ui/hist-browser.h"
 #include "ui/percent-color.h"
 #include "ui/raw-dump.h"
@@ -58,6 +59,7 @@ static const char *const tips[] = {
 struct report {
 	struct perf_tool tool;
 	struct perf_session *session;	/* with the machine */
+	struct annotate_launcher *annotate;	/* the browser's 'a': samples per symbol */
 	struct hist_opts hopts;
 	struct strset strings;
 	struct callchain_store store;
@@ -325,6 +327,9 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 		   hist_filter__host_guest(sample->cpumode);
 	if (sample_filter__skip_cpu(&r->filter, sample->cpu))
 		return;
+	if (r->annotate && al.map && al.sym)
+		annotate_samples__add(&r->annotate->samples, al.dso, al.sym, evsel->idx, al.addr,
+				      sample->period);
 	hs = hist_sample__resolved(thread, &al, sample, &r->strings);
 	hs.socket = cpu_socket(r, sample->cpu);
 	hs.time = sample->time - sample->time % r->time_quantum;
@@ -772,6 +777,11 @@ static void print_report(struct report *r, const struct report_opts *o)
 		read_values__print(stdout, &r->thread_values, o->pretty && !strcmp(o->pretty, "raw"));
 }
 
+static const char *browse_annotation(void *launcher, const struct hist_entry *he)
+{
+	return annotate_launcher__browse(launcher, he);
+}
+
 /* The histogram browser on the events print_report() would print; -1
  * when the terminal could not be taken over. */
 static int browse_report(struct report *r, const struct report_opts *o, bool show_headers)
@@ -782,7 +792,8 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 	char **descs = xcalloc((size_t)r->session->evlist.nr_entries + 1, sizeof(*descs));
 	char *helpline = xasprintf("Tip: %s", tip(r));
 	struct hist_browser_opts bo = { .stdio = &rs, .helpline = helpline,
-					.show_headers = show_headers };
+					.show_headers = show_headers,
+					.annotate = browse_annotation, .annotate_ctx = r->annotate };
 	int n = 0, ret;
 
 	evlist__for_each(&r->session->evlist, pos) {
@@ -962,6 +973,7 @@ int cmd_report(int argc, const char **argv)
 	struct machine *machine;
 	size_t nr_entries;
 	struct symbols_config *symbols;
+	struct annotate_launcher launcher;
 	bool browser;
 	int ret = 1;
 
@@ -1245,6 +1257,10 @@ int cmd_report(int argc, const char **argv)
 		r.progress_after = atof(getenv("PCL_PROGRESS_AFTER_MS")) / 1000;
 	clock_gettime(CLOCK_MONOTONIC, &r.started);
 	report_tool(&r);
+	if (browser) {
+		r.annotate = &launcher;
+		annotate_launcher__init(&launcher, r.session->header.cpuid);
+	}
 	if (perf_session__process(r.session, &r.tool) < 0) {
 		progress(&r, 0, true);
 		fprintf(stderr, "pcl report: %s\n", r.session->err);
@@ -1284,6 +1300,8 @@ int cmd_report(int argc, const char **argv)
 		print_broken_stacks(&r);
 	ret = 0;
 out_machine:
+	if (r.annotate)
+		annotate_launcher__exit(r.annotate);
 	trace_seq_destroy(&r.seq);
 	read_values__exit(&r.thread_values);
 	for (int i = 0; i < r.nr_hists; i++)

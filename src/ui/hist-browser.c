@@ -556,12 +556,17 @@ static void collapse_selected(struct browser *b)
 	build_rows(b);
 }
 
-/* The one place the annotate browser opens from ('a' and the menu): it
- * is not written yet (src/ui/annotate-browser.c will provide it). */
+/* The one place the annotate browser opens from ('a' and the menu); the
+ * screen is drawn again when it comes back. */
 static void annotate(struct browser *b, const struct hist_entry *he)
 {
-	(void)he;
-	snprintf(b->message, sizeof(b->message), "annotate browser not available");
+	const char *why = "no annotation here";
+
+	if (he && he->sym && b->opts->annotate)
+		why = b->opts->annotate(b->opts->annotate_ctx, he);
+	if (why)
+		snprintf(b->message, sizeof(b->message), "%s", why);
+	clear();
 }
 
 static void browse_map(const struct hist_entry *he)

@@ -24,6 +24,11 @@ struct hist_browser_opts {
 	const struct report_stdio *stdio;	/* how --stdio would print the rows */
 	const char *helpline;		/* the bottom line (a tip) */
 	bool show_headers;		/* the column header line (ui.show-headers) */
+	/* 'a' and the menu's annotate: opens the annotate browser on the
+	 * entry's symbol and returns NULL, or says why it cannot; NULL: no
+	 * annotation offered */
+	const char *(*annotate)(void *ctx, const struct hist_entry *he);
+	void *annotate_ctx;
 };
 
 /* Browses the events until the user leaves; 0, or -1 when the terminal

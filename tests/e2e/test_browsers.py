@@ -335,14 +335,39 @@ def test_group_as_perfs_browser(data):
 
 
 def test_annotate_key_and_header_toggle(data):
-    """a: the annotate browser's call site says it is not there yet; H hides
-    and shows the column header line as perf 6.1's H does."""
+    """a: the annotate browser on the selected entry's symbol, the screen
+    pcl annotate's browser shows for it; q comes back to the entries.  An
+    entry without samples of its own has nothing to annotate (perf ignores
+    the key there).  H hides and shows the column header line as perf
+    6.1's H does."""
+    ann = Terminal([PCL, "annotate", "-i", data["g"], "hot_spin"], rows=ROWS, cols=COLS,
+                   env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
+    ann.wait_for("Percent\u2502")
+    want = screen_lines(ann)
+    ann.send("q")
+    assert ann.wait_exit() == 0
+    ann.close()
     t = browse(PCL, data["g"])
     header = screen_lines(t)[1]
-    t.send("a")
-    t.wait_for(lambda text: screen_lines(t)[ROWS - 1] == "annotate browser not available")
     t.send("H")
     t.wait_for(lambda text: ENTRY.match(screen_lines(t)[1]))
     t.send("H")
     t.wait_for(lambda text: screen_lines(t)[1] == header)
+    # the report's event heads the screen (pcl annotate counts hot_spin's alone)
+    title = screen_lines(t)[0].replace("', Event count", "', 4000 Hz, Event count")
+    t.send("/")
+    t.wait_for("Symbol")
+    t.send("hot_spin\r")
+    t.wait_for(lambda text: "hot_spin" in screen_lines(t)[2] and len(entry_rows(t)) == 1)
+    t.send("a")
+    t.wait_for(lambda text: screen_lines(t) == [title] + want[1:])
+    t.send("q")
+    t.wait_for(lambda text: "Children" in screen_lines(t)[1] and "hot_spin" in screen_lines(t)[2])
+    t.send("/")
+    t.wait_for("Symbol")
+    t.send("main\r")
+    # the first row: a caller of main or main itself, without samples of its own
+    t.wait_for(lambda text: re.search(r" 0\.00% .*main$", screen_lines(t)[2]))
+    t.send("a")
+    t.wait_for(lambda text: "No samples for this symbol" in screen_lines(t)[ROWS - 1])
     quit_ok(t)
