@@ -303,7 +303,7 @@ static int set_count(const struct option *opt, const char *arg, bool unset)
 	errno = 0;
 	rec.count = strtoull(arg, &end, 0);
 	if (!*arg || *end || errno || *arg == '-') {
-		fprintf(stderr, "  Error: switch `c' expects a numerical value\n");
+		fprintf(stderr, " Error: switch `c' expects a numerical value");
 		return -1;
 	}
 	rec.count_set = true;

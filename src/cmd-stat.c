@@ -199,7 +199,8 @@ static int set_interval(const struct option *opt, const char *arg, bool unset)
 	errno = 0;
 	v = strtoul(arg, &end, 0);
 	if (*arg == '-' || !*arg || *end || errno || v > 0xffffffffUL) {
-		fprintf(stderr, "  Error: switch `I' expects an unsigned numerical value\n");
+		fprintf(stderr, " Error: switch `I' expects %s numerical value",
+			*arg == '-' ? "an unsigned" : "a");
 		return -1;
 	}
 	interval = (unsigned int)v;
@@ -209,8 +210,9 @@ static int set_interval(const struct option *opt, const char *arg, bool unset)
 
 static const struct option options[] = {
 	OPT_BOOLEAN('T', "transaction", &transaction_run, "hardware transaction statistics"),
-	OPT_CALLBACK('e', "event", NULL, "event",
-		     "event selector. use 'pcl list' to list available events", parse_event_opt),
+	{ .type = OPT_CALLBACK_T, .short_name = 'e', .long_name = "event", .argh = "event",
+	  .help = "event selector. use 'pcl list' to list available events",
+	  .callback = parse_event_opt, .flags = OPTF_NONEG },
 	OPT_CALLBACK(0, "filter", NULL, "filter", "event filter", parse_filter_opt),
 	OPT_BOOLEAN('i', "no-inherit", &no_inherit, "child tasks do not inherit counters"),
 	OPT_STRING('p', "pid", &target.pid, "pid", "stat events on existing process id"),

@@ -50,19 +50,19 @@ static int parse_number(const struct option *o, const char *arg, bool as_short)
 	if (o->type == OPT_INT_T) {
 		long v = strtol(arg, &end, 0);
 		if (*arg == '\0' || *end || errno) {
-			fprintf(stderr, "  Error: %s expects a numerical value\n", name);
+			fprintf(stderr, " Error: %s expects a numerical value", name);
 			return -1;
 		}
 		*(int *)o->value = (int)v;
 	} else {
 		unsigned long long v;
 		if (*arg == '-') {
-			fprintf(stderr, "  Error: %s expects an unsigned numerical value\n", name);
+			fprintf(stderr, " Error: %s expects an unsigned numerical value", name);
 			return -1;
 		}
 		v = strtoull(arg, &end, 0);
 		if (*arg == '\0' || *end || errno) {
-			fprintf(stderr, "  Error: %s expects a numerical value\n", name);
+			fprintf(stderr, " Error: %s expects a numerical value", name);
 			return -1;
 		}
 		if (o->type == OPT_UINT_T)
@@ -113,7 +113,7 @@ static int apply(const struct option *o, const char *arg, bool unset, bool as_sh
 
 	opt_name(o, as_short, name, sizeof(name));
 	if (unset && (o->flags & OPTF_NONEG)) {
-		fprintf(stderr, "  Error: %s isn't available\n", name);
+		fprintf(stderr, " Error: option `no-%s' isn't available", o->long_name);
 		return -1;
 	}
 	if (o->flags & OPTF_EXCLUSIVE) {
@@ -316,6 +316,16 @@ static void __attribute__((noreturn)) bad_option(void)
 	exit(PCL_EXIT_USAGE);
 }
 
+/* A value an option refused: after the complaint (which, as perf's, ends
+ * without a newline) the usage lines and that option's help alone; name is
+ * the option as given (a long one with its "=value", matching nothing then,
+ * as in perf). */
+static void __attribute__((noreturn)) bad_value(const char *name, bool is_short)
+{
+	parse_options_usage(cur_usage, cur_opts, name, is_short);
+	exit(PCL_EXIT_USAGE);
+}
+
 static void __attribute__((noreturn)) show_help(void)
 {
 	usage_with_options(cur_usage, cur_opts);
@@ -362,8 +372,9 @@ static void handle_long(const char *arg, int *i, int argc, const char **argv)
 	}
 	if (eq) {
 		if (!takes_arg(o) || unset) {
-			fprintf(stderr, "  Error: option `%s' takes no value\n", o->long_name);
-			bad_option();
+			fprintf(stderr, " Error: option `%s%s' takes no value", unset ? "no-" : "",
+				o->long_name);
+			bad_value(arg, false);
 		}
 		val = eq + 1;
 	} else if (takes_arg(o) && !unset && (o->flags & OPTF_LASTARG_DEFAULT)) {
@@ -371,13 +382,13 @@ static void handle_long(const char *arg, int *i, int argc, const char **argv)
 			val = argv[++*i];
 	} else if (takes_arg(o) && !unset && !(o->flags & OPTF_OPTARG)) {
 		if (*i + 1 >= argc) {
-			fprintf(stderr, "  Error: option `%s' requires a value\n", o->long_name);
-			bad_option();
+			fprintf(stderr, " Error: option `%s' requires a value", o->long_name);
+			bad_value(arg, false);
 		}
 		val = argv[++*i];
 	}
 	if (apply(o, val, unset, false))
-		bad_option();
+		bad_value(arg, false);
 }
 
 static void handle_short_cluster(const char *arg, int *i, int argc, const char **argv)
@@ -394,27 +405,27 @@ static void handle_short_cluster(const char *arg, int *i, int argc, const char *
 		}
 		if (!takes_arg(o)) {
 			if (apply(o, NULL, false, true))
-				bad_option();
+				bad_value(p, true);
 			continue;
 		}
 		/* The rest of the cluster is the argument (-F99, -gdwarf). */
 		if (p[1]) {
 			if (apply(o, p + 1, false, true))
-				bad_option();
+				bad_value(p, true);
 			return;
 		}
 		if ((o->flags & OPTF_OPTARG) &&
 		    (!(o->flags & OPTF_LASTARG_DEFAULT) || next_is_option(*i, argc, argv))) {
 			if (apply(o, NULL, false, true))
-				bad_option();
+				bad_value(p, true);
 			return;
 		}
 		if (*i + 1 >= argc) {
-			fprintf(stderr, "  Error: switch `%c' requires a value\n", *p);
-			bad_option();
+			fprintf(stderr, " Error: switch `%c' requires a value", *p);
+			bad_value(p, true);
 		}
 		if (apply(o, argv[++*i], false, true))
-			bad_option();
+			bad_value(p, true);
 		return;
 	}
 }
@@ -474,8 +485,8 @@ void parse_options_usage(const char *const usage[], const struct option *opts,
 		}
 		if (!o->long_name)
 			continue;
-		if (str_starts_with(o->long_name, name) ||
-		    (str_starts_with(name, "no-") && str_starts_with(o->long_name, name + 3)))
+		/* as perf's: a "no-X" name lists nothing */
+		if (str_starts_with(o->long_name, name))
 			print_option(stderr, o);
 	}
 }
