@@ -16,6 +16,7 @@ PYTHON=${PYTHON:-python3.11}
 REPEAT=${REPEAT:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. bench/lib.sh
 
 record() {
 	out=$1
@@ -88,20 +89,6 @@ EOF
 	fi
 fi
 
-# measure TOOL ARGS... -> "seconds maxrss_kb" of the fastest of $REPEAT runs
-# (other jobs on the machine only ever slow a run down); output kept
-measure() {
-	best=
-	for i in $(seq "$REPEAT"); do
-		/usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >"$tmp/out" 2>/dev/null
-		if [ -z "$best" ] || [ "$(echo "$(cut -d' ' -f1 "$tmp/time") < $best" | bc)" = 1 ]; then
-			best=$(cut -d' ' -f1 "$tmp/time")
-			cp "$tmp/time" "$tmp/best"
-		fi
-	done
-	grep -v '^# (Tip: ' "$tmp/out" >"$tmp/out.$(basename "$1")"
-	cat "$tmp/best"
-}
 
 printf '%-24s %-8s %9s %9s %10s %10s %6s %6s  %s\n' input command "perf (s)" "pcl (s)" \
 	"perf (MB)" "pcl (MB)" time RSS output
@@ -110,9 +97,9 @@ for data in "$@"; do
 	for cmd in report script; do
 		args=
 		[ $cmd = report ] && args=--stdio
-		set -- $(measure $PERF $cmd $args -i "$data")
+		set -- $(fastest_run $PERF $cmd $args -i "$data")
 		perf_s=$1 perf_kb=$2
-		set -- $(measure $PCL $cmd $args -i "$data")
+		set -- $(fastest_run $PCL $cmd $args -i "$data")
 		pcl_s=$1 pcl_kb=$2
 		if cmp -s "$tmp/out.perf" "$tmp/out.pcl"; then
 			same=identical

@@ -18,6 +18,7 @@ PCL=./pcl
 REPEAT=${REPEAT:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. bench/lib.sh
 
 record_system() {
 	stress-ng --cpu 1 --timeout 6 -q &
@@ -106,13 +107,7 @@ run() {
 	perf_wall=$1 perf_cpu=$2 perf_mb=$3
 	shift 3
 	set -- $(measure pcl $PCL report --stdio -i "$data" "$@")
-	if [ ! -f "$tmp/out.perf" ]; then
-		same=-
-	elif cmp -s "$tmp/out.perf" "$tmp/out.pcl"; then
-		same=identical
-	else
-		same=DIFFERENT
-	fi
+	same=$(same_output)
 	if [ "$perf_wall" = - ]; then
 		printf '%-10s %9s %9s %9s %9s %9s %9.1f %7s %7s %6s  %s\n' "$label" - "$1" - "$2" \
 			- "$3" - - - "$same"

@@ -15,6 +15,7 @@ PCL=./pcl
 REPEAT=${REPEAT:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. bench/lib.sh
 
 nr_samples() {
 	$PCL report --stdio -i "$1" -g none -s comm 2>/dev/null |
@@ -39,20 +40,6 @@ fi
 echo "input: $data ($(du -h "$data" | cut -f1), about $(nr_samples "$data") samples)"
 cat "$data" >/dev/null	# warm the page cache once
 
-# measure TOOL ARGS... -> "seconds maxrss_kb" of the fastest of $REPEAT runs
-# (other jobs on the machine only ever slow a run down); output kept
-measure() {
-	best=
-	for i in $(seq "$REPEAT"); do
-		/usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >"$tmp/out" 2>/dev/null
-		if [ -z "$best" ] || [ "$(echo "$(cut -d' ' -f1 "$tmp/time") < $best" | bc)" = 1 ]; then
-			best=$(cut -d' ' -f1 "$tmp/time")
-			cp "$tmp/time" "$tmp/best"
-		fi
-	done
-	grep -v '^# (Tip: ' "$tmp/out" >"$tmp/out.$(basename "$1")"
-	cat "$tmp/best"
-}
 
 printf '%-28s %10s %10s %10s %10s %8s %8s  %s\n' case "perf (s)" "pcl (s)" \
 	"perf (MB)" "pcl (MB)" "time" "RSS" output
@@ -63,19 +50,13 @@ run() {
 		perf_s=- perf_kb=0
 		rm -f "$tmp/out.perf"
 	else
-		set -- $(measure $PERF report --stdio -i "$data" "$@") "$@"
+		set -- $(fastest_run $PERF report --stdio -i "$data" "$@") "$@"
 		perf_s=$1 perf_kb=$2
 		shift 2
 	fi
-	set -- $(measure $PCL report --stdio -i "$data" "$@")
+	set -- $(fastest_run $PCL report --stdio -i "$data" "$@")
 	pcl_s=$1 pcl_kb=$2
-	if [ ! -f "$tmp/out.perf" ]; then
-		same=-
-	elif cmp -s "$tmp/out.perf" "$tmp/out.pcl"; then
-		same=identical
-	else
-		same=DIFFERENT
-	fi
+	same=$(same_output)
 	if [ "$perf_s" = - ]; then
 		printf '%-28s %10s %10s %10s %10.1f %8s %8s  %s\n' "$label" - "$pcl_s" - \
 			"$(echo "$pcl_kb / 1024" | bc -l)" - - "$same"
