@@ -31,6 +31,8 @@ struct heatmap_args {
 	struct heatmap_draw_opts draw;
 	const char *input, *output, *format, *colors, *unitstime;
 	const char *stepsec, *minlat, *maxlat;
+	const char *field_spec;		/* --latency-field FIELD[:UNIT] */
+	char *field_name;		/* FIELD, owned */
 	int rows;
 	bool force;
 };
@@ -105,6 +107,24 @@ static int read_events(struct heatmap_args *a, struct heatmap_events *e)
 	return ret;
 }
 
+/* --latency-field FIELD[:UNIT]: the field's unit, nanoseconds when none is given. */
+static int split_field_unit(struct heatmap_args *a)
+{
+	const char *colon = strchr(a->field_spec, ':');
+	double seconds = colon ? heatmap_unit_seconds(colon + 1) : 1e-9;
+
+	if (!seconds || colon == a->field_spec) {
+		fprintf(stderr, "pcl heatmap: --latency-field is FIELD or FIELD:UNIT, the unit "
+			"s, ms, us or ns (got '%s')\n", a->field_spec);
+		return -1;
+	}
+	a->field_name = colon ? xstrndup(a->field_spec, (size_t)(colon - a->field_spec)) :
+				xstrdup(a->field_spec);
+	a->src.latency_field = a->field_name;
+	a->src.field_ns = seconds * 1e9;
+	return 0;
+}
+
 /* Checks the options and fills the derived settings. */
 static int settle(struct heatmap_args *a, struct heatmap_grid_opts *go)
 {
@@ -115,6 +135,8 @@ static int settle(struct heatmap_args *a, struct heatmap_grid_opts *go)
 		return -1;
 	}
 	a->src.units_per_ns = 1e-9 / lat_seconds;
+	if (a->field_spec && split_field_unit(a) < 0)
+		return -1;
 	a->draw.palette = heatmap_palette(a->colors);
 	if (a->draw.palette < 0) {
 		fprintf(stderr, "pcl heatmap: unknown --colors '%s' (choose from %s)\n",
@@ -184,8 +206,9 @@ int cmd_heatmap(int argc, const char **argv)
 			   "sys_exit_X; raw_syscalls:sys_enter: sys_exit)"),
 		OPT_STRING(0, "key", &a.src.keys, "field[,field...]",
 			   "pair start and end by these fields (default: by thread)"),
-		OPT_STRING(0, "latency-field", &a.src.latency_field, "field",
-			   "single events: this field holds the duration in ns"),
+		OPT_STRING(0, "latency-field", &a.field_spec, "field[:unit]",
+			   "single events: this field holds the duration (unit s, ms, us "
+			   "or ns; default ns)"),
 		OPT_INTEGER(0, "max-stack", &a.src.max_stack, "frames kept per callchain (HTML)"),
 		OPT_BOOLEAN('f', "force", &a.force, "don't complain, do it"),
 		OPT_GROUP("Heat map (trace2heatmap.pl's options)"),
@@ -226,9 +249,9 @@ int cmd_heatmap(int argc, const char **argv)
 	/* stacks are listed by the HTML page only */
 	a.src.stacks = a.format ? !strcmp(a.format, "html") :
 		       ends_with_ci(a.output, ".html") || ends_with_ci(a.output, ".htm");
-	if (settle(&a, &go) < 0)
-		return PCL_EXIT_ERROR;
 	heatmap_events__init(&e);
+	if (settle(&a, &go) < 0)
+		goto out;
 	if (read_events(&a, &e) < 0)
 		goto out;
 	if (!e.nr) {
@@ -247,5 +270,6 @@ int cmd_heatmap(int argc, const char **argv)
 out:
 	heatmap_grid__exit(&g);
 	heatmap_events__exit(&e);
+	free(a.field_name);
 	return ret;
 }

@@ -264,6 +264,12 @@ def test_latency_field(tmp, runtime):
     svg = heatmap(tmp, "runtime.svg", "-i", runtime, "--start", "sched:sched_stat_runtime",
                   "--latency-field", "runtime", "--stepsec", "0.01", "--rows", "40")
     assert svg_cells(svg) == buckets(events, 0.01, 40)
+    # the same numbers read as microseconds: a thousand times the latency
+    top = max(lat for _, lat in events) * 1000
+    svg = heatmap(tmp, "runtime-us.svg", "-i", runtime, "--start", "sched:sched_stat_runtime",
+                  "--latency-field", "runtime:us", "--stepsec", "0.01", "--rows", "40",
+                  "--maxlat", "%.9g" % top)
+    assert svg_cells(svg) == buckets([(t, lat * 1000) for t, lat in events], 0.01, 40, 0, top)
 
 
 TEXT = "".join("%d %d\n" % (17442020318913 + 7919 * i, (i * 37) % 1000 + (i % 3) * 400)
@@ -379,6 +385,10 @@ def test_errors(tmp, sleeps, runtime):
           "sched:sched_stat_runtime"], "name the same event"),
         (["-i", runtime, "--start", "sched:sched_stat_runtime", "--latency-field", "comm"],
          "no numeric field 'comm'"),
+        (["-i", runtime, "--start", "sched:sched_stat_runtime", "--latency-field",
+          "runtime:min"], "the unit s, ms, us or ns (got 'runtime:min')"),
+        (["-i", runtime, "--start", "sched:sched_stat_runtime", "--latency-field", ":us"],
+         "is FIELD or FIELD:UNIT"),
         (["-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep", "--key", "nope"],
          "has no field 'nope' (--key)"),
         (["-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep", "--colors", "pink"],

@@ -274,7 +274,7 @@ static int on_sample(struct perf_tool *tool, struct perf_session *s,
 		}
 		thread = machine__findnew_thread(s->machine, (pid_t)sample->pid,
 						 (pid_t)sample->tid);
-		ev.latency = (double)duration * r->src->units_per_ns;
+		ev.latency = (double)duration * r->src->field_ns * r->src->units_per_ns;
 		ev.comm = strset_intern(&r->out->strings, thread->comm);
 		ev.stack = stack_of(r, s, evsel, sample, thread);
 		heatmap_events__add(r->out, &ev);

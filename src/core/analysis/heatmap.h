@@ -69,7 +69,8 @@ struct heatmap_source {
 	const char *end;		/* NULL: perf's syscall exit for a syscall enter,
 					 * or single events with latency_field */
 	const char *keys;		/* comma-separated fields; NULL: by thread */
-	const char *latency_field;	/* single events: the duration in ns */
+	const char *latency_field;	/* single events: the field holding the duration */
+	double field_ns;		/* nanoseconds per unit of that field */
 	double units_per_ns;		/* latency unit per nanosecond */
 	bool stacks;			/* keep the start's resolved callchain */
 	int max_stack;
