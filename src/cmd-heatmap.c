@@ -143,8 +143,9 @@ static int settle(struct heatmap_args *a, struct heatmap_grid_opts *go)
 			a->colors, heatmap_palette_names());
 		return -1;
 	}
-	if (a->draw.boxsize < 1 || a->rows < 1) {
-		fprintf(stderr, "pcl heatmap: --boxsize and --rows must be at least 1\n");
+	if (a->draw.boxsize < 1 || a->rows < 1 || a->draw.cell_events < 1) {
+		fprintf(stderr, "pcl heatmap: --boxsize, --rows and --cell-events must be at "
+			"least 1\n");
 		return -1;
 	}
 	go->rows = a->rows;
@@ -190,7 +191,8 @@ static int write_map(struct heatmap_args *a, const struct heatmap_events *e,
 int cmd_heatmap(int argc, const char **argv)
 {
 	struct heatmap_args a = {
-		.draw = { .title = "Latency Heat Map", .unitslat = "us", .boxsize = 8 },
+		.draw = { .title = "Latency Heat Map", .unitslat = "us", .boxsize = 8,
+			  .cell_events = 100 },
 		.src = { .max_stack = 127 },
 		.colors = "reds", .unitstime = "us", .rows = 50, .stepsec = "1",
 	};
@@ -229,6 +231,9 @@ int cmd_heatmap(int argc, const char **argv)
 		OPT_STRING(0, "title", &a.draw.title, "text", "change the title text"),
 		OPT_INTEGER(0, "boxsize", &a.draw.boxsize, "pixels per cell side (default 8)"),
 		OPT_STRING(0, "colors", &a.colors, "palette", "reds (default), blues, greens, greys"),
+		OPT_INTEGER(0, "cell-events", &a.draw.cell_events,
+			    "HTML: events listed per cell (default 100; the flame graph "
+			    "counts them all)"),
 		OPT_END(),
 	};
 	struct heatmap_grid_opts go = { .maxlat = -1 };

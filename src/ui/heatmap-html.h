@@ -2,7 +2,9 @@
  * events behind its cells as JSON and the script (assets/heatmap-html.js)
  * that lists a clicked cell's events (shift-click adds cells): time,
  * latency, comm/tid and, when the file had callchains, each event's stack,
- * with a flame graph of the selection's stacks. */
+ * with a flame graph of the selection's stacks.  The page stays bounded:
+ * it lists the first cell_events events of each cell, and counts every
+ * event's stack per cell for the flame graph. */
 #ifndef PCL_HEATMAP_HTML_H
 #define PCL_HEATMAP_HTML_H
 

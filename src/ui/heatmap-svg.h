@@ -17,6 +17,7 @@ struct heatmap_draw_opts {
 	const char *unitslat;		/* the latency unit's label: "us" */
 	int boxsize;			/* pixels per cell side */
 	int palette;			/* from heatmap_palette() */
+	int cell_events;		/* HTML: events listed per cell at most */
 };
 
 /* The palette's number for a name, -1 if unknown; names for messages. */

@@ -249,7 +249,7 @@ def test_block_io_by_dev_and_sector(tmp, block):
     # an I/O belongs to whoever issued it, not to the completion's context
     html = heatmap(tmp, "block.html", "-i", block, "--start", "block:block_rq_issue",
                    "--end", "block:block_rq_complete", "--key", "dev,sector",
-                   "--stepsec", "0.005", "--rows", "25")
+                   "--stepsec", "0.005", "--rows", "25", "--cell-events", str(len(pairs)))
     data = html_data(html)
     assert sorted((tid, data["comms"][c]) for tid, c in zip(data["tid"], data["comm"])) == \
         sorted((st["tid"], st["comm"]) for _, _, st in pairs)
@@ -427,6 +427,30 @@ def test_html_data_matches_the_cells(tmp, sleeps):
                for s in data["stack"])
 
 
+def test_html_lists_a_bounded_number_per_cell(tmp, sleeps):
+    """--cell-events N: the page lists at most N events per cell (the first
+    ones), while the flame graph's per-cell stack counts cover them all."""
+    args = ["-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep", "--stepsec", "0.05",
+            "--rows", "20"]
+    full = html_data(heatmap(tmp, "all.html", *args))
+    some = html_data(heatmap(tmp, "some.html", *args, "--cell-events", "1"))
+    per_cell = collections.Counter(full["cell"])
+    assert max(per_cell.values()) > 1, "the fixture needs a cell with several events"
+    assert collections.Counter(some["cell"]) == {c: 1 for c in per_cell}
+    first = {}
+    for i, c in enumerate(full["cell"]):
+        first.setdefault(c, i)
+    assert sorted(some["t"]) == sorted(full["t"][i] for i in first.values())
+    for data in (full, some):
+        counts = collections.Counter()
+        for cell, stack, n in zip(*[iter(data["cellstacks"])] * 3):
+            counts[(cell, data["stacks"][stack])] += n
+        assert counts == collections.Counter(
+            (c, full["stacks"][st]) for c, st in zip(full["cell"], full["stack"]))
+    r = pcl("heatmap", *args, "--cell-events", "0", "-o", os.path.join(tmp, "x.html"))
+    assert r.returncode != 0 and "--cell-events must be at least 1" in r.stderr
+
+
 CHROMIUM = next((p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser")
                  if os.access(p, os.X_OK)), None)
 
@@ -476,6 +500,21 @@ def test_html_click_lists_the_events(tmp, sleeps):
         assert flame_frames(b)["all"] == n1 + n2
         assert b.js("document.getElementById('listing-caption').textContent") == \
             "%d events in 2 cells" % (n1 + n2)
+        assert b.errors == []
+
+    # one event listed per cell: the caption and the flame graph still count all
+    html = heatmap(tmp, "one.html", "-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep",
+                   "--stepsec", "0.05", "--rows", "20", "--boxsize", "12", "--cell-events", "1")
+    with Browser(tmp) as b:
+        b.open(html)
+        b.wait("document.documentElement.getAttribute('data-pcl-ready')", "the page's script")
+        _, _, n, x, y = max(drawn, key=lambda c: c[2])
+        click(b, x, y)
+        b.wait("document.getElementById('listing-caption') !== null", "the listing")
+        assert b.js("document.querySelectorAll('#listing tr').length") == 2
+        caption = b.js("document.getElementById('listing-caption').textContent")
+        assert caption.startswith("%d events at" % n) and caption.endswith("(1 listed)"), caption
+        assert flame_frames(b)["all"] == n
         assert b.errors == []
 
 

@@ -1,7 +1,8 @@
 // pcl heatmap's HTML page: clicking a cell of the map lists the events
-// behind it (the page's JSON holds each event's cell); shift-click adds
-// or removes cells.  With call chains, the selection's stacks are also
-// drawn as a flame graph.
+// behind it (the page's JSON holds the first --cell-events of each cell);
+// shift-click adds or removes cells.  With call chains, the selection's
+// stacks are also drawn as a flame graph, from per-cell stack counts that
+// cover every event.
 (function () {
 	"use strict";
 	var data = JSON.parse(document.getElementById("pcl-data").textContent);
@@ -38,7 +39,7 @@
 			data.unit;
 	}
 
-	function listEvents(events) {
+	function listEvents(events, total) {
 		var table = document.createElement("table"), head = document.createElement("tr");
 		var withStacks = data.stacks.length > 0, caption = document.createElement("p");
 
@@ -60,32 +61,36 @@
 			table.appendChild(tr);
 		});
 		caption.id = "listing-caption";
-		caption.textContent = events.length + " event" + (events.length === 1 ? "" : "s") +
+		var shown = Math.min(events.length, MAX_ROWS);
+
+		caption.textContent = total + " event" + (total === 1 ? "" : "s") +
 			(selected.length === 1 ? " at " + range(selected[0]) :
 			 " in " + selected.length + " cells") +
-			(events.length > MAX_ROWS ? " (the first " + MAX_ROWS + " listed)" : "");
+			(shown < total ? " (" + shown + " listed)" : "");
 		listing.textContent = "";
 		listing.appendChild(caption);
 		listing.appendChild(table);
 	}
 
-	// The events' stacks merged into a tree: {name, count, children: {name: node}}.
-	function stackTree(events) {
-		var root = { name: "all", count: 0, children: {} };
+	// The wanted cells' stacks merged into a tree: {name, count, children: {name: node}}.
+	function stackTree(wanted) {
+		var root = { name: "all", count: 0, children: {} }, cs = data.cellstacks;
 
-		events.forEach(function (i) {
-			var node = root;
+		for (var i = 0; i < cs.length; i += 3) {
+			var node = root, n = cs[i + 2];
 
-			root.count++;
-			if (data.stack[i] < 0)
-				return;
-			data.stacks[data.stack[i]].split(";").forEach(function (name) {
+			if (!wanted[cs[i]])
+				continue;
+			root.count += n;
+			if (cs[i + 1] < 0)
+				continue;
+			data.stacks[cs[i + 1]].split(";").forEach(function (name) {
 				if (!node.children[name])
 					node.children[name] = { name: name, count: 0, children: {} };
 				node = node.children[name];
-				node.count++;
+				node.count += n;
 			});
-		});
+		}
 		return root;
 	}
 
@@ -99,8 +104,8 @@
 	}
 
 	// A flame graph: the root at the bottom, children sorted by name.
-	function drawFlame(events) {
-		var root = stackTree(events), levels = depth(root);
+	function drawFlame(wanted) {
+		var root = stackTree(wanted), levels = depth(root);
 		var svg = document.createElementNS(SVGNS, "svg");
 		var height = levels * FRAME_HEIGHT;
 
@@ -147,15 +152,18 @@
 	}
 
 	function show() {
-		var wanted = {}, events = [];
+		var wanted = {}, events = [], total = 0;
 
-		selected.forEach(function (rect) { wanted[cellIndex(rect)] = true; });
+		selected.forEach(function (rect) {
+			wanted[cellIndex(rect)] = true;
+			total += +rect.getAttribute("data-count");
+		});
 		for (var i = 0; i < data.cell.length; i++)
 			if (wanted[data.cell[i]])
 				events.push(i);
-		listEvents(events);
+		listEvents(events, total);
 		if (data.stacks.length)
-			drawFlame(events);
+			drawFlame(wanted);
 	}
 
 	document.getElementById("map").addEventListener("click", function (ev) {
