@@ -63,6 +63,23 @@ def test_pcl_script_matches_perf_script_on_pcl_files(tmp):
         assert ours.stdout == perf_clean("script", "-i", path), args
 
 
+def test_workload_named_as_perf_names_it_before_exec(tmp):
+    """The forked workload's COMM before its exec is perf's "perf-exec", in
+    a file and in a pipe, so both recordings sort and filter alike."""
+    def task_events(path):
+        return [re.sub(r"\d+", "N", line.strip()) for line in perf_clean(
+            "script", "-i", path, "--show-task-events", "-F", "comm").splitlines()
+            if "PERF_RECORD_COMM" in line]
+
+    theirs = str(tmp / "perf.data")
+    perf_clean("record", "-q", "-e", "dummy", "-o", theirs, "--", "true")
+    ours, _ = record(tmp, "-q", "-e", "dummy", "--", "true")
+    want = task_events(theirs)
+    assert want == ["perf-exec PERF_RECORD_COMM: perf-exec:N/N",
+                    "true PERF_RECORD_COMM exec: true:N/N"]
+    assert task_events(ours) == want
+
+
 def test_perf_reads_pcl_file_without_warnings(tmp):
     path, r = record(tmp, "--", *burner())
     assert re.search(r"\[ pcl record: Woken up \d+ times to write data \]", r.stderr)

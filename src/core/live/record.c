@@ -729,9 +729,10 @@ static int synthesize_head(struct record_session *rs, pid_t workload_pid)
 	/* a pipe's readers need the names before the first sample */
 	else if (!err && rs->writer.pipe)
 		err = write_event_updates(rs);
-	/* The forked workload has not exec'd yet: its name only. */
+	/* The forked workload has not exec'd yet: its name only, the one perf
+	 * gives it, which tools filtering out the exec stub look for. */
 	if (!err && workload_pid > 0)
-		err = synth__thread(&s, workload_pid, false);
+		err = synth__comm(&s, workload_pid, workload_pid, "perf-exec");
 	if (!err && !tail)
 		err = synth__header_only(&s, PERF_RECORD_FINISHED_INIT);
 	synth__exit(&s);
