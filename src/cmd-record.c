@@ -44,8 +44,8 @@ static struct {
 	 * changes no byte of the file; accepted (perf takes any value) and
 	 * left alone. */
 	const char *write_tuning;
-	uint64_t count;
-	bool count_set, callgraph_fp, strict_freq;
+	uint64_t count;			/* -c; UINT64_MAX when not given */
+	bool callgraph_fp, strict_freq;
 	bool no_buildid, no_buildid_cache, buildid_all;
 	bool timestamp_filename;	/* the file gets its timestamped name at the end */
 	int comp_level, quiet, verbose;
@@ -296,20 +296,6 @@ static int parse_control_opt(const struct option *opt, const char *arg, bool uns
 	exit(PCL_EXIT_USAGE);
 }
 
-static int set_count(const struct option *opt, const char *arg, bool unset)
-{
-	char *end;
-
-	errno = 0;
-	rec.count = strtoull(arg, &end, 0);
-	if (!*arg || *end || errno || *arg == '-') {
-		fprintf(stderr, " Error: switch `c' expects a numerical value");
-		return -1;
-	}
-	rec.count_set = true;
-	return 0;
-}
-
 static int set_callgraph_fp(const struct option *opt, const char *arg, bool unset)
 {
 	rec.callgraph_fp = !unset;
@@ -423,7 +409,7 @@ static const struct option options[] = {
 	OPT_BOOLEAN('a', "all-cpus", &rec.opts.target.system_wide,
 		    "system-wide collection from all CPUs"),
 	OPT_STRING('C', "cpu", &rec.opts.target.cpu_list, "cpu", "list of cpus to monitor"),
-	OPT_CALLBACK('c', "count", NULL, "n", "event period to sample", set_count),
+	OPT_U64('c', "count", &rec.count, "event period to sample"),
 	OPT_STRING('o', "output", &rec.output, "file", "output file name"),
 	OPT_BOOLEAN('i', "no-inherit", &rec.opts.no_inherit, "child tasks do not inherit counters"),
 	OPT_BOOLEAN(0, "tail-synthesize", &rec.opts.tail_synthesize,
@@ -668,7 +654,7 @@ static int config_freq(void)
 		}
 		o->user_freq = true;
 	}
-	if (rec.count_set) {
+	if (rec.count != UINT64_MAX) {
 		if (o->user_freq) {
 			fprintf(stderr, "cannot set frequency and period at the same time\n");
 			return -EINVAL;
@@ -1627,6 +1613,7 @@ int cmd_record(int argc, const char **argv)
 	evlist__init(&rec.evlist);
 	evlist__init(&rec.switch_output_events);
 	rec.ctl_fd = rec.ack_fd = -1;
+	rec.count = UINT64_MAX;
 	rec.output = perf_data__default_path(true);
 	record_options = options;
 

@@ -37,6 +37,7 @@ def test_unknown_command_exit_matches_perf():
     "stat -r", "stat --all-cpus=3 true", "stat --no-event x", "stat -I abc true",
     "stat -I -5 true", "stat --no-repeat=4 true", "record -e", "record -F",
     "record -m abc true", "record --mmap-pages abc true", "record --no-output=3",
+    "record --count=x true", "record -c x true", "record -c -5 true", "record -cx true",
     "report --percent-limit"])
 def test_bad_option_values_as_perf(args):
     """A value an option refuses: perf's complaint, its usage lines and that
