@@ -75,7 +75,7 @@ static struct {
 	/* --threads[=spec]: perf's directory format, a writer thread per group */
 	const char *threads_spec;
 	struct record_thread_masks thread_masks;
-	unsigned int proc_map_timeout, nr_synth_threads;
+	unsigned int proc_map_timeout;
 	bool transaction;
 
 	bool off_cpu;			/* --off-cpu: sleeps as offcpu-time samples */
@@ -521,7 +521,7 @@ static const struct option options[] = {
 			    set_compression, "1"),
 	OPT_STRING(0, "max-size", &rec.max_size_str, "size",
 		   "Limit the maximum size of the output file"),
-	OPT_UINTEGER(0, "num-thread-synthesize", &rec.nr_synth_threads,
+	OPT_UINTEGER(0, "num-thread-synthesize", &rec.opts.nr_synth_threads,
 		     "number of threads to run for event synthesis"),
 	OPT_CALLBACK(0, "control", NULL, "fd:ctl-fd[,ack-fd] or fifo:ctl-fifo[,ack-fifo]",
 		     "Listen on ctl-fd for commands to control measurement ('enable', 'disable', "

@@ -261,6 +261,44 @@ static void all_threads_has_forks(void **state)
 	synth__exit(&s);
 }
 
+/* Workers reading /proc write what one thread writes, in the same order. */
+static void all_threads_in_parallel_keeps_the_order(void **state)
+{
+	static unsigned char serial[sizeof(out)];
+	size_t serial_len;
+	struct synth s;
+
+	for (int pid = 200; pid < 207; pid++) {
+		char rel[64], text[128];
+
+		snprintf(rel, sizeof(rel), "%d/status", pid);
+		snprintf(text, sizeof(text), "Name:\tp%d\nTgid:\t%d\nPid:\t%d\nPPid:\t1\n", pid,
+			 pid, pid);
+		put(rel, text);
+		snprintf(rel, sizeof(rel), "%d/task/%d/comm", pid, pid);
+		snprintf(text, sizeof(text), "p%d\n", pid);
+		put(rel, text);
+		snprintf(rel, sizeof(rel), "%d/maps", pid);
+		snprintf(text, sizeof(text), "1000-2000 r-xp 00000000 fe:00 %d   /usr/bin/p%d\n",
+			 pid, pid);
+		put(rel, text);
+	}
+	synth__init(&s, attr_of(PERF_SAMPLE_IP | PERF_SAMPLE_TID), false, collect, NULL);
+	s.proc = root;
+	assert_int_equal(synth__all_threads(&s, true), 0);
+	memcpy(serial, out, out_len);
+	serial_len = out_len;
+	assert_true(serial_len > 0);
+	for (unsigned int nr = 2; nr <= 12; nr += 5) {
+		out_len = 0;
+		s.nr_threads = nr;
+		assert_int_equal(synth__all_threads(&s, true), 0);
+		assert_int_equal(out_len, serial_len);
+		assert_memory_equal(out, serial, serial_len);
+	}
+	synth__exit(&s);
+}
+
 static void maps_and_index(void **state)
 {
 	struct synth s;
@@ -396,6 +434,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(data_maps_with_d, setup, teardown),
 		cmocka_unit_test_setup_teardown(maps_with_build_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(all_threads_has_forks, setup, teardown),
+		cmocka_unit_test_setup_teardown(all_threads_in_parallel_keeps_the_order, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(maps_and_index, setup, teardown),
 		cmocka_unit_test_setup_teardown(time_conv_only_when_offered, setup, teardown),
 		cmocka_unit_test_setup_teardown(cgroup_tree, setup, teardown),

@@ -703,6 +703,7 @@ static int synthesize_system(struct record_session *rs, struct synth *s, bool na
 		return err;
 	/* -a and -C: any task may run there. */
 	if (!err && target__has_cpu(t)) {
+		s->nr_threads = rs->opts->nr_synth_threads;
 		err = synth__all_threads(s, !rs->opts->synth_no_mmaps);
 	} else if (!err && target__has_task(t)) {
 		for (int i = 0; i < rs->threads->nr && !err; i++)

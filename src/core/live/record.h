@@ -55,6 +55,7 @@ struct record_opts {
 	int callchain_max_stack;	/* --call-graph fp,N: sample_max_stack (0: none) */
 	bool synth_no_tasks;		/* --synth no: nothing of the tasks running */
 	bool synth_no_mmaps;		/* --synth without mmap: threads' names only */
+	unsigned int nr_synth_threads;	/* --num-thread-synthesize: /proc readers for -a */
 	bool tail_synthesize;		/* the tasks and maps at the end of a file */
 	bool sample_address;		/* -d (also set by --call-graph dwarf) */
 	bool raw_samples;		/* -R */

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ void synth__init(struct synth *s, const struct perf_event_attr *attr, bool mmap_
 	s->id_hdr_size = perf_sample__id_hdr_size(attr);
 	s->mmap_data = mmap_data;
 	s->proc = "/proc";
+	s->nr_threads = 1;
 	s->buf = xcalloc(1, REC_MAX);
 }
 
@@ -505,14 +507,105 @@ static int synth_process_full(struct synth *s, pid_t pid, bool with_mmaps)
 	return err;
 }
 
+/* One worker's share of the processes: it builds their records into its
+ * own buffer, which the caller then emits in process order. */
+struct synth_share {
+	struct synth s;
+	const pid_t *pids;
+	size_t nr;
+	bool with_mmaps;
+	struct strbuf out;
+	int err;
+};
+
+static int share_collect(void *ctx, const struct perf_event_header *rec)
+{
+	struct synth_share *sh = ctx;
+
+	strbuf_add(&sh->out, rec, rec->size);
+	return 0;
+}
+
+static void *share_run(void *arg)
+{
+	struct synth_share *sh = arg;
+
+	for (size_t i = 0; i < sh->nr && !sh->err; i++)
+		sh->err = synth_process_full(&sh->s, sh->pids[i], sh->with_mmaps);
+	return NULL;
+}
+
+/* Emits a share's records through the caller's callback. */
+static int share_emit(struct synth *s, const struct synth_share *sh)
+{
+	const char *p = sh->out.buf, *end = p + sh->out.len;
+	int err = 0;
+
+	while (p < end && !err) {
+		const struct perf_event_header *h = (const void *)p;
+
+		err = s->emit(s->ctx, h);
+		p += h->size;
+	}
+	return err;
+}
+
+/* The processes split over nr workers in contiguous shares; the records
+ * come out in the order one thread would have written them. */
+static int synth_in_parallel(struct synth *s, const pid_t *pids, size_t n, bool with_mmaps,
+			     unsigned int nr)
+{
+	struct synth_share *shares = xcalloc(nr, sizeof(*shares));
+	pthread_t *tids = xcalloc(nr, sizeof(*tids));
+	bool *started = xcalloc(nr, sizeof(*started));
+	int err = 0;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		struct synth_share *sh = &shares[i];
+		size_t from = n * i / nr, to = n * (i + 1) / nr;
+
+		sh->s = *s;
+		sh->s.emit = share_collect;
+		sh->s.ctx = sh;
+		sh->s.buf = xcalloc(1, REC_MAX);
+		sh->pids = pids + from;
+		sh->nr = to - from;
+		sh->with_mmaps = with_mmaps;
+		/* a worker that cannot start leaves its share to this thread */
+		started[i] = pthread_create(&tids[i], NULL, share_run, sh) == 0;
+	}
+	for (unsigned int i = 0; i < nr; i++) {
+		struct synth_share *sh = &shares[i];
+
+		if (started[i])
+			pthread_join(tids[i], NULL);
+		else
+			share_run(sh);
+		if (!err)
+			err = sh->err;
+		if (!err)
+			err = share_emit(s, sh);
+		strbuf_release(&sh->out);
+		free(sh->s.buf);
+	}
+	free(started);
+	free(tids);
+	free(shares);
+	return err;
+}
+
 int synth__all_threads(struct synth *s, bool with_mmaps)
 {
 	pid_t *pids;
 	size_t n = list_ids(s->proc, &pids);
+	unsigned int nr = s->nr_threads < n ? s->nr_threads : (unsigned int)n;
 	int err = 0;
 
-	for (size_t i = 0; i < n && !err; i++)
-		err = synth_process_full(s, pids[i], with_mmaps);
+	if (nr > 1)
+		err = synth_in_parallel(s, pids, n, with_mmaps, nr);
+	else
+		for (size_t i = 0; i < n && !err; i++)
+			err = synth_process_full(s, pids[i], with_mmaps);
 	free(pids);
 	return err;
 }

@@ -42,6 +42,7 @@ struct synth {
 	bool mmap_data;		/* -d: non-exec maps too */
 	bool build_ids;		/* MMAP2 records with build ids (--buildid-mmap) */
 	const char *proc;	/* "/proc", or a test tree */
+	unsigned int nr_threads;	/* workers reading /proc for synth__all_threads */
 	char *buf;		/* one record being built */
 };
 
@@ -83,7 +84,8 @@ int synth__comm(struct synth *s, pid_t pid, pid_t tid, const char *comm);
 int synth__thread(struct synth *s, pid_t tid, bool with_mmaps);
 
 /* Every process in /proc (-a): FORK, COMM and, for main threads and when
- * asked (not for --synth task), MMAP2s. */
+ * asked (not for --synth task), MMAP2s.  With nr_threads > 1 the processes
+ * are read by that many workers; the records keep the one-thread order. */
 int synth__all_threads(struct synth *s, bool with_mmaps);
 
 /* MMAP2s of process pid from /proc/pid/maps. */
