@@ -1,6 +1,7 @@
 /* pcl trace: strace-like syscall tracing (perf trace), replaying a file
  * recorded with `trace record`; `pcl trace record` writes one. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,8 @@ struct syscall_tp {
 
 /* perf's default --max-stack for a file */
 #define TRACE_MAX_STACK 127
+/* the frames of a chain shown: a kernel and a user budget of them */
+#define TRACE_CHAIN_FRAMES (2 * TRACE_MAX_STACK)
 
 struct trace_replay {
 	struct perf_tool tool;
@@ -79,11 +82,13 @@ struct trace_replay {
 	FILE *out;
 };
 
+/* --max-stack not given */
+#define MAX_STACK_UNSET UINT_MAX
+
 /* --max-stack, perf's default without it */
 static int max_stack(const struct trace_opts *o)
 {
-	return o->max_stack && o->max_stack < TRACE_MAX_STACK ? (int)o->max_stack :
-	       TRACE_MAX_STACK;
+	return o->max_stack < TRACE_MAX_STACK ? (int)o->max_stack : TRACE_MAX_STACK;
 }
 
 /* Whether id is in a comma-separated list of numbers. */
@@ -124,36 +129,56 @@ static uint64_t raw_u64(const struct perf_sample *sample, int off)
 	return v;
 }
 
+/* A chain not resolved yet, and one perf refuses: its unwinder takes no
+ * --max-stack 0, and fails the whole chain of a sample with a user stack. */
+#define CHAIN_UNRESOLVED (-1)
+#define CHAIN_REFUSED (-2)
+
 /* A sys_exit's chain: the recorded one, then if asked the user stack of
- * --call-graph dwarf unwound; its frames. */
+ * --call-graph dwarf unwound; its frames.  As perf, each part has its own
+ * --max-stack budget, and the unwinder's counts unwound frames, however
+ * many inlined functions each of them adds. */
 static int resolve_callchain(struct machine *m, struct thread *thread,
 			     const struct perf_sample *sample, int max_stack, bool unwind,
 			     struct callchain_frame *frames)
 {
-	int n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
-					   false, frames, max_stack);
+	bool user_stack = unwind && sample->user_regs.regs && sample->user_stack.dyn_size;
+	int n;
 
+	if (user_stack && !max_stack)
+		return CHAIN_REFUSED;
+	n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr, false,
+				       frames, max_stack);
 	if (n < 0)
 		n = 0;	/* a corrupt chain: nothing of it, as perf */
-	if (unwind && sample->user_regs.regs && sample->user_stack.size && n < max_stack)
+	if (user_stack)
 		n += machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
 				     sample->user_stack.data, sample->user_stack.dyn_size,
-				     max_stack - n, frames + n, TRACE_MAX_STACK - n);
+				     max_stack, frames + n, TRACE_CHAIN_FRAMES - n);
 	return n;
+}
+
+/* The lines formatted so far, to out. */
+static void write_lines(struct trace *t, FILE *out)
+{
+	if (t->out.len) {
+		fwrite(t->out.buf, 1, t->out.len, out);
+		strbuf_reset(&t->out);
+	}
 }
 
 /* A raw_syscalls sample of thread, to the analysis, with an exit line's
  * call chain under it.  With --min-stack the chain is resolved first:
- * perf shows no exit whose chain is shorter. */
+ * perf shows no exit whose chain is shorter (nor checks a refused one). */
 static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct thread *thread,
 			   const struct perf_sample *sample, bool enter, struct machine *m,
-			   int max_stack, bool unwind)
+			   int max_stack, bool unwind, FILE *out)
 {
 	long id = (long)raw_u64(sample, tp->id_off);
 	uint64_t args[SYSCALL_MAX_ARGS];
-	struct callchain_frame frames[TRACE_MAX_STACK];
+	struct callchain_frame frames[TRACE_CHAIN_FRAMES];
 	bool chain = sample->callchain_nr || (unwind && sample->user_stack.size);
-	int depth = -1;
+	int depth = CHAIN_UNRESOLVED;
 
 	if (t->cfg.print_sample)	/* --print-sample: each raw sample, in ms */
 		strbuf_addf(&t->out, "%22s %10.3f %s %d/%d [%d]\n", tp->evsel->name,
@@ -169,10 +194,15 @@ static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct 
 	if (chain && t->cfg.min_stack)
 		depth = resolve_callchain(m, thread, sample, max_stack, unwind, frames);
 	if (!trace__sys_exit(t, thread, sample->time, id, (long)raw_u64(sample, tp->data_off),
-			     depth) || !chain)
+			     depth < 0 ? -1 : depth) || !chain)
 		return;
-	if (depth < 0)
+	if (depth == CHAIN_UNRESOLVED)
 		depth = resolve_callchain(m, thread, sample, max_stack, unwind, frames);
+	if (depth == CHAIN_REFUSED) {	/* perf's complaint, after the line */
+		write_lines(t, out);
+		fprintf(stderr, "Problem processing %s callchain, skipping...\n", tp->evsel->name);
+		return;
+	}
 	trace__callchain(t, frames, depth);
 }
 
@@ -194,11 +224,8 @@ static int replay_sample(struct perf_tool *tool, struct perf_session *s,
 	if (!enter && !exit)
 		return 0;
 	syscall_sample(t, enter ? &r->enter : &r->exit, thread, sample, enter, s->machine,
-		       r->max_stack, r->unwind);
-	if (t->out.len) {
-		fwrite(t->out.buf, 1, t->out.len, r->out);
-		strbuf_reset(&t->out);
-	}
+		       r->max_stack, r->unwind, r->out);
+	write_lines(t, r->out);
 	return 0;	/* perf replays the whole file whatever --max-events says */
 }
 
@@ -234,7 +261,7 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 		.pids = o->target.pid,
 		.tids = o->target.tid,
 		.max_stack = max_stack(o),
-		.unwind = o->min_stack || o->max_stack,
+		.unwind = o->min_stack || o->max_stack != MAX_STACK_UNSET,
 		.out = out,
 	};
 	char *err = NULL;
@@ -358,7 +385,8 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 		struct thread *thread = live_thread(l, sample.pid, sample.tid);
 
 		syscall_sample(&l->trace, evsel == l->enter.evsel ? &l->enter : &l->exit, thread,
-			       &sample, evsel == l->enter.evsel, l->machine, l->max_stack, true);
+			       &sample, evsel == l->enter.evsel, l->machine, l->max_stack, true,
+			       l->out);
 	} else if (evsel->attr.type == PERF_TYPE_SOFTWARE) {
 		live_pgfault(l, evsel, &sample);
 	} else
@@ -375,11 +403,8 @@ static int live_round(void *ctx, size_t bytes)
 	for (size_t i = 0; i < l->round.nr && !l->trace.done; i++)
 		live_dispatch(l, record_round__at(&l->round, i));
 	record_round__reset(&l->round);
-	if (l->trace.out.len) {
-		fwrite(l->trace.out.buf, 1, l->trace.out.len, l->out);
-		fflush(l->out);
-		strbuf_reset(&l->trace.out);
-	}
+	write_lines(&l->trace, l->out);
+	fflush(l->out);
 	return 0;
 }
 
@@ -724,7 +749,7 @@ static void read_config(struct trace_opts *o, struct trace_config *cfg)
 
 int cmd_trace(int argc, const char **argv)
 {
-	struct trace_opts o = { .comm = true };
+	struct trace_opts o = { .comm = true, .max_stack = MAX_STACK_UNSET };
 	const struct option opts[] = {
 		OPT_STRING('e', "event", &o.expr, "event",
 			   "event/syscall selector. use 'perf list' to list available events"),
@@ -818,6 +843,9 @@ int cmd_trace(int argc, const char **argv)
 	cfg.full_time = o.full_time;
 	cfg.max_events = o.max_events;
 	cfg.min_stack = o.min_stack;
+	/* perf traces live call chains when a stack option asks for them */
+	if (!o.input && !o.call_graph && (o.min_stack || o.max_stack != MAX_STACK_UNSET))
+		o.call_graph = "dwarf";
 	cfg.live = !o.input;
 	if (o.duration)
 		cfg.duration_ms = atof(o.duration);
