@@ -740,6 +740,10 @@ static void read_config(struct trace_opts *o, struct trace_config *cfg)
 	cfg->args_alignment = value ? atoi(value) : TRACE_ARGS_ALIGNMENT;
 	cfg->hide_timestamp = !perfconfig__default_bool("trace.show_timestamp", true);
 	cfg->hide_duration = !perfconfig__default_bool("trace.show_duration", true);
+	/* values without their names would be ambiguous without the zeros */
+	cfg->hide_arg_names = !perfconfig__default_bool("trace.show_arg_names", true);
+	cfg->show_zeros = perfconfig__default_bool("trace.show_zeros", false) ||
+			  cfg->hide_arg_names;
 	o->no_inherit = perfconfig__default_bool("trace.no_inherit", false);
 	value = perfconfig__default("trace.tracepoint_beautifiers");
 	o->tep_print = value && !strcmp(value, "libtraceevent");

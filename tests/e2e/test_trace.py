@@ -573,3 +573,38 @@ def test_help_as_perf():
     assert got.returncode == want.returncode
     assert got.stderr.replace("pcl trace", "perf trace") == want.stderr, \
         unified(want.stderr, got.stderr)
+
+
+# perfconfig's trace.show_zeros and trace.show_arg_names (which implies it)
+ZERO_CONFS = ["show_zeros = true", "show_arg_names = false",
+              "show_zeros = false\n\tshow_arg_names = no\n\targs_alignment = 40"]
+
+
+def config_env(tmp_path, conf):
+    path = tmp_path / "perfconfig"
+    path.write_text("[trace]\n\t%s\n" % conf)
+    return dict(os.environ, PERF_CONFIG=str(path))
+
+
+@pytest.mark.parametrize("name", list(WORKLOADS))
+@pytest.mark.parametrize("conf", ZERO_CONFS, ids=lambda c: c.replace("\n\t", " "))
+def test_replay_zeros_and_arg_names(recordings, tmp_path, name, conf):
+    """Zero arguments through each beautifier (NULL pointers, RDONLY, NONE,
+    0 flags, pid 0's comm), and values without their names, as perf."""
+    env = config_env(tmp_path, conf)
+    for args in ([], ["-S", "--failure"]):
+        want = perf("trace", "-i", recordings[name], *args, env=env)
+        got = pcl("trace", "-i", recordings[name], *args, env=env)
+        assert got.returncode == want.returncode == 0, got.stderr
+        assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+
+
+@pytest.mark.parametrize("conf", ZERO_CONFS[:2], ids=lambda c: c.replace("\n\t", " "))
+def test_live_tracepoint_zeros_and_arg_names(tmp_path, conf):
+    """Tracepoint fields follow the two keys too (digits compared as N)."""
+    cmd = ["trace", "-e", "sched:sched_process_exec,sched:sched_process_exit", "--",
+           "/bin/true"]
+    env = config_env(tmp_path, conf)
+    want, got = perf(*cmd, env=env), pcl(*cmd, env=env)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert re.sub(r"\d+", "N", got.stderr) == re.sub(r"\d+", "N", want.stderr)

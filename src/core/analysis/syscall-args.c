@@ -257,6 +257,12 @@ static void print_strarray_flags(struct strbuf *out, unsigned long flags,
 	size_t start = out->len;
 	long at = 0;	/* perf's cursor, from start */
 
+	if (!flags) {	/* shown with trace.show_zeros */
+		strbuf_addch(out, '0');
+		*resume = out->len;
+		return;
+	}
+
 	for (int bit = 0; bit < sa->nr && flags; bit++) {
 		if (!(flags & (1UL << bit)))
 			continue;
@@ -366,6 +372,10 @@ static void print_msg_flags(struct strbuf *out, unsigned long flags)
 	};
 
 	flags = (unsigned int)flags;
+	if (!flags) {
+		strbuf_addstr(out, "NONE");
+		return;
+	}
 	print_rest(out, flags, print_any_flags(out, &flags, names, NR(names), false));
 }
 
@@ -377,6 +387,10 @@ static void print_flock_cmd(struct strbuf *out, unsigned long cmd)
 	};
 
 	cmd = (unsigned int)cmd;
+	if (!cmd) {
+		strbuf_addstr(out, "NONE");
+		return;
+	}
 	print_rest(out, cmd, print_flags(out, &cmd, names, NR(names), false));
 }
 
@@ -791,6 +805,12 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 	case SCA_HEX:
 		strbuf_addf(out, "%#lx", val);
 		break;
+	case SCA_PTR:
+		if (val)
+			strbuf_addf(out, "%#lx", val);
+		else
+			strbuf_addstr(out, "NULL");
+		break;
 	case SCA_FILENAME:
 		strbuf_addf(out, "%#x", (unsigned int)val);
 		break;
@@ -960,12 +980,13 @@ enum syscall_ret_kind syscall_args__format(const struct syscall *sc,
 		if (a->kind == SCA_MOUNT_FLAGS)
 			val = mount_flags_value(val);
 		/* zeros are left out unless they have a name */
-		if (!val && !a->show_zero && a->kind != SCA_STRARRAY)
+		if (!val && !a->show_zero && a->kind != SCA_STRARRAY && !(ctx && ctx->show_zeros))
 			continue;
 		strbuf_setlen(out, resume);
 		if (out->len > start)
 			strbuf_addstr(out, ", ");
-		strbuf_addf(out, "%s: ", a->name);
+		if (!(ctx && ctx->hide_names))
+			strbuf_addf(out, "%s: ", a->name);
 		print_value(a, val, args, ctx, i, &mask, &ret, out, &resume);
 	}
 	return ret;
@@ -1031,17 +1052,20 @@ void tp_fields__format(const struct tep_event *ev, const void *raw, size_t raw_s
 			str = (const char *)data + off;
 			if (out->len > start)
 				strbuf_addstr(out, ", ");
-			strbuf_addf(out, "%s: \"%.*s\"", f->name, (int)strnlen(str, len), str);
+			if (!(ctx && ctx->hide_names))
+				strbuf_addf(out, "%s: ", f->name);
+			strbuf_addf(out, "\"%.*s\"", (int)strnlen(str, len), str);
 			continue;
 		}
 		if (f->flags & TEP_FIELD_IS_ARRAY)
 			continue;
 		args[0] = field_value(f, data);
-		if (!args[0])
+		if (!args[0] && !(ctx && ctx->show_zeros))
 			continue;
 		if (out->len > start)
 			strbuf_addstr(out, ", ");
-		strbuf_addf(out, "%s: ", f->name);
+		if (!(ctx && ctx->hide_names))
+			strbuf_addf(out, "%s: ", f->name);
 		print_value(&a, (unsigned long)args[0], args, ctx, idx & 31, &mask, &ret, out,
 			    &resume);
 	}

@@ -133,16 +133,17 @@ struct syscall_fmt {
 
 static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "access", .arg = { [1] = K(SCA_ACCMODE) } },
-	{ .name = "arch_prctl", .arg = { [0] = K(SCA_ARCH_PRCTL), [1] = K(SCA_HEX) } },
-	{ .name = "bind", .arg = { [0] = K(SCA_INT), [2] = K(SCA_INT) } },
+	{ .name = "arch_prctl", .arg = { [0] = K(SCA_ARCH_PRCTL), [1] = K(SCA_PTR) } },
+	/* sockaddrs: perf's hex, with no NULL */
+	{ .name = "bind", .arg = { [0] = K(SCA_INT), [1] = K(SCA_HEX), [2] = K(SCA_INT) } },
 	{ .name = "bpf", .arg = { [0] = SA(sa_bpf_cmd) } },
-	{ .name = "brk", .hexret = true, .arg = { [0] = K(SCA_HEX) } },
+	{ .name = "brk", .hexret = true, .arg = { [0] = K(SCA_PTR) } },
 	{ .name = "clock_gettime", .arg = { [0] = SA(sa_clockid) } },
 	{ .name = "clone", .errpid = true,
 	  .arg = { [0] = K(SCA_CLONE_FLAGS), [1] = K(SCA_HEX), [2] = K(SCA_HEX),
 		   [3] = K(SCA_HEX), [4] = K(SCA_HEX) } },
 	{ .name = "close", .arg = { [0] = K(SCA_CLOSE_FD) } },
-	{ .name = "connect", .arg = { [0] = K(SCA_INT), [2] = K(SCA_INT) } },
+	{ .name = "connect", .arg = { [0] = K(SCA_INT), [1] = K(SCA_HEX), [2] = K(SCA_INT) } },
 	{ .name = "epoll_ctl", .arg = { [1] = SA(sa_epoll_ctl_ops) } },
 	{ .name = "eventfd2", .arg = { [1] = K(SCA_EFD_FLAGS) } },
 	{ .name = "fchmodat", .arg = { [0] = K(SCA_FDAT) } },
@@ -227,7 +228,7 @@ static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "sendfile", .alias = "sendfile64" },
 	{ .name = "sendmmsg", .arg = { [3] = K(SCA_MSG_FLAGS) } },
 	{ .name = "sendmsg", .arg = { [2] = K(SCA_MSG_FLAGS) } },
-	{ .name = "sendto", .arg = { [3] = K(SCA_MSG_FLAGS) } },
+	{ .name = "sendto", .arg = { [3] = K(SCA_MSG_FLAGS), [4] = K(SCA_HEX) } },
 	{ .name = "set_tid_address", .errpid = true },
 	{ .name = "setitimer", .arg = { [0] = SA(sa_itimers) } },
 	{ .name = "setrlimit", .arg = { [0] = SA(sa_rlimits) } },
@@ -324,7 +325,7 @@ enum syscall_arg_kind syscall_arg__kind(const struct tep_format_field *f)
 	    ((len >= 4 && !strcmp(f->name + len - 4, "name")) || strstr(f->name, "path")))
 		return SCA_FILENAME;
 	if ((f->flags & TEP_FIELD_IS_POINTER) || strstr(f->name, "addr"))
-		return SCA_HEX;
+		return SCA_PTR;
 	if (!strcmp(f->type, "pid_t"))
 		return SCA_PID;
 	if (!strcmp(f->type, "umode_t"))

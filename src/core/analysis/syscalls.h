@@ -7,7 +7,8 @@
  * addresses or pids), choosing the beautifiers perf 6.1 uses.
  *
  * syscall_args__format() prints the raw_syscalls:sys_enter arguments the way
- * perf trace does: "name: value" pairs, zero values left out, values decoded
+ * perf trace does: "name: value" pairs, zero values left out (unless
+ * asked), values decoded
  * (open flags, mmap prot, fds, signals, ...).
  */
 #ifndef PCL_SYSCALLS_H
@@ -25,7 +26,8 @@
 enum syscall_arg_kind {
 	SCA_LONG,		/* %ld, the default */
 	SCA_INT,		/* %d */
-	SCA_HEX,		/* %#lx; pointers too */
+	SCA_HEX,		/* %#lx */
+	SCA_PTR,		/* a pointer: %#lx, NULL for zero */
 	SCA_FILENAME,		/* a user pointer we cannot read: %#x, as perf without BPF */
 	SCA_FD,			/* fd, with its path when known */
 	SCA_FDAT,		/* dirfd: CWD for AT_FDCWD */
@@ -151,6 +153,8 @@ struct syscall_args_ctx {
 	/* the comm of pid, or NULL */
 	const char *(*pid_comm)(void *priv, pid_t pid);
 	void *priv;
+	/* perfconfig's trace.show_zeros and trace.show_arg_names = false */
+	bool show_zeros, hide_names;
 };
 
 /* Appends sc's arguments from the six raw values, as perf trace shows them
