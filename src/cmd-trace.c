@@ -20,6 +20,7 @@
 #include "core/live/record.h"
 #include "core/live/synthesize.h"
 #include "core/live/target.h"
+#include "core/symbols/buildid-cache.h"
 #include "core/symbols/buildid.h"
 #include "ui/trace-summary.h"
 #include "util/exit-codes.h"
@@ -48,6 +49,7 @@ struct trace_opts {
 	const char *map_dump;		/* --map-dump: a BPF map, none here */
 	const char *cgroup;		/* -G: every event in this cgroup only */
 	const char *call_graph;		/* --call-graph fp|dwarf[,size] */
+	struct record_opts call_graph_opts; /* record's defaults with it parsed */
 	const char *pf;			/* -F: page faults, maj|min|all */
 	bool kernel_syscall_graph;
 	unsigned int max_stack, min_stack;
@@ -71,15 +73,23 @@ struct syscall_tp {
 /* the frames of a chain shown: a kernel and a user budget of them */
 #define TRACE_CHAIN_FRAMES (2 * TRACE_MAX_STACK)
 
+/* How the exit lines' call chains are made. */
+struct chain_ctx {
+	struct machine *machine;
+	int max_stack;			/* frames of each part of a chain */
+	bool unwind;			/* recorded user stacks too */
+	bool kernel_notes;		/* -v: perf's notes on the kernel's symbols, due
+					 * when a chain first needs them */
+	FILE *out;			/* where the lines go */
+};
+
 struct trace_replay {
 	struct perf_tool tool;
 	struct trace trace;
 	struct syscall_tp enter, exit;
 	const char *pids, *tids;	/* -p/-t: the only tasks shown */
-	int max_stack;			/* frames of recorded chains */
-	bool unwind;			/* recorded user stacks too (perf does with
-					 * --min-stack or --max-stack) */
-	FILE *out;
+	struct chain_ctx chains;	/* user stacks unwound as perf does with
+					 * --min-stack or --max-stack */
 };
 
 /* --max-stack not given */
@@ -167,17 +177,57 @@ static void write_lines(struct trace *t, FILE *out)
 	}
 }
 
+
+/* perf's -v notes as it loads the kernel's symbols: its vmlinux path
+ * (seven places and the build-id cache, whose kallsyms copy it tries as an
+ * ELF file), then where the symbols came from. */
+static void print_kernel_notes(const struct dso *kernel)
+{
+	char hex[2 * BUILD_ID_MAX + 1];
+
+	fprintf(stderr, "Looking at the vmlinux_path (8 entries long)\n");
+	if (dso__symtab_origin(kernel) == 'v') {
+		fprintf(stderr, "Using %s for symbols\n", dso__shown_long_name(kernel));
+		return;
+	}
+	if (kernel->build_id_size) {
+		char *dir = build_id_cache__dir(), *copy;
+
+		build_id__hex(kernel->build_id, kernel->build_id_size, hex);
+		copy = xasprintf("%s/.build-id/%.2s/%s/kallsyms", dir, hex, hex + 2);
+		if (!access(copy, R_OK))
+			fprintf(stderr, "symsrc__init: cannot get elf header.\n");
+		free(copy);
+		free(dir);
+	}
+	fprintf(stderr, "Using /proc/kallsyms for symbols\n");
+}
+
+/* The notes, the first time a chain is resolved: perf looks the sample's
+ * own address up first, in the kernel's symbols for a syscall exit. */
+static void kernel_notes(struct chain_ctx *cc, struct thread *thread,
+			 const struct perf_sample *sample)
+{
+	struct addr_location al = { 0 };
+
+	if (machine__lookup(cc->machine, thread, sample->cpumode, sample->ip, &al) &&
+	    al.map && al.map->dso && al.map->dso->kernel) {
+		print_kernel_notes(al.map->dso);
+		cc->kernel_notes = false;
+	}
+}
+
 /* A raw_syscalls sample of thread, to the analysis, with an exit line's
- * call chain under it.  With --min-stack the chain is resolved first:
- * perf shows no exit whose chain is shorter (nor checks a refused one). */
+ * call chain under it.  With --min-stack (or notes due) the chain is
+ * resolved first: perf shows no exit whose chain is shorter (nor checks a
+ * refused one), and resolves chains before it filters lines. */
 static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct thread *thread,
-			   const struct perf_sample *sample, bool enter, struct machine *m,
-			   int max_stack, bool unwind, FILE *out)
+			   const struct perf_sample *sample, bool enter, struct chain_ctx *cc)
 {
 	long id = (long)raw_u64(sample, tp->id_off);
 	uint64_t args[SYSCALL_MAX_ARGS];
 	struct callchain_frame frames[TRACE_CHAIN_FRAMES];
-	bool chain = sample->callchain_nr || (unwind && sample->user_stack.size);
+	bool chain = sample->callchain || (cc->unwind && sample->user_stack.size);
 	int depth = CHAIN_UNRESOLVED;
 
 	if (t->cfg.print_sample)	/* --print-sample: each raw sample, in ms */
@@ -191,15 +241,19 @@ static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct 
 		trace__sys_enter(t, thread, sample->time, id, args);
 		return;
 	}
+	if (sample->callchain && cc->kernel_notes)
+		kernel_notes(cc, thread, sample);
 	if (chain && t->cfg.min_stack)
-		depth = resolve_callchain(m, thread, sample, max_stack, unwind, frames);
+		depth = resolve_callchain(cc->machine, thread, sample, cc->max_stack, cc->unwind,
+					  frames);
 	if (!trace__sys_exit(t, thread, sample->time, id, (long)raw_u64(sample, tp->data_off),
 			     depth < 0 ? -1 : depth) || !chain)
 		return;
 	if (depth == CHAIN_UNRESOLVED)
-		depth = resolve_callchain(m, thread, sample, max_stack, unwind, frames);
+		depth = resolve_callchain(cc->machine, thread, sample, cc->max_stack, cc->unwind,
+					  frames);
 	if (depth == CHAIN_REFUSED) {	/* perf's complaint, after the line */
-		write_lines(t, out);
+		write_lines(t, cc->out);
 		fprintf(stderr, "Problem processing %s callchain, skipping...\n", tp->evsel->name);
 		return;
 	}
@@ -223,9 +277,8 @@ static int replay_sample(struct perf_tool *tool, struct perf_session *s,
 		       enter || exit);
 	if (!enter && !exit)
 		return 0;
-	syscall_sample(t, enter ? &r->enter : &r->exit, thread, sample, enter, s->machine,
-		       r->max_stack, r->unwind, r->out);
-	write_lines(t, r->out);
+	syscall_sample(t, enter ? &r->enter : &r->exit, thread, sample, enter, &r->chains);
+	write_lines(t, r->chains.out);
 	return 0;	/* perf replays the whole file whatever --max-events says */
 }
 
@@ -260,9 +313,9 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 			  .ordered = true },
 		.pids = o->target.pid,
 		.tids = o->target.tid,
-		.max_stack = max_stack(o),
-		.unwind = o->min_stack || o->max_stack != MAX_STACK_UNSET,
-		.out = out,
+		.chains = { .max_stack = max_stack(o),
+			    .unwind = o->call_graph_opts.call_graph == CALLGRAPH_DWARF,
+			    .kernel_notes = o->verbose, .out = out },
 	};
 	char *err = NULL;
 	struct perf_session *s = perf_session__open(o->input, o->force, &err);
@@ -275,7 +328,8 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 	}
 	if (o->verbose)
 		print_header_notes(&s->header);
-	trace__init(&r.trace, cfg, perf_session__new_machine(s, NULL, NULL, o->force));
+	r.chains.machine = perf_session__new_machine(s, NULL, NULL, o->force);
+	trace__init(&r.trace, cfg, r.chains.machine);
 	if (!syscall_tp__init(&r.enter, s, "raw_syscalls:sys_enter", "args") ||
 	    !syscall_tp__init(&r.exit, s, "raw_syscalls:sys_exit", "ret")) {
 		fprintf(stderr, "Error during initialize raw_syscalls:sys_enter event\n");
@@ -301,7 +355,7 @@ struct trace_live {
 	struct machine *machine;
 	struct syscall_tp enter, exit;
 	struct tep_event **formats;		/* by evsel->idx: other tracepoints */
-	int max_stack;				/* frames of --call-graph chains */
+	struct chain_ctx chains;		/* of --call-graph */
 	struct record_round round;		/* the records of a round */
 	struct evswitch *evswitch;
 	struct evsel *sched_runtime;		/* --sched: sched_stat_runtime */
@@ -385,8 +439,7 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 		struct thread *thread = live_thread(l, sample.pid, sample.tid);
 
 		syscall_sample(&l->trace, evsel == l->enter.evsel ? &l->enter : &l->exit, thread,
-			       &sample, evsel == l->enter.evsel, l->machine, l->max_stack, true,
-			       l->out);
+			       &sample, evsel == l->enter.evsel, &l->chains);
 	} else if (evsel->attr.type == PERF_TYPE_SOFTWARE) {
 		live_pgfault(l, evsel, &sample);
 	} else
@@ -506,21 +559,12 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	char *filter = live_filter(on, o->filter_pids);
 	int err;
 
-	record_opts__init(&ropts);
+	ropts = o->call_graph_opts;
 	ropts.target = o->target;
 	ropts.raw_samples = true;
 	ropts.no_inherit = o->no_inherit;
-	ropts.sample_address = o->pf != NULL;	/* the faults' data addresses and maps */
-	if (o->call_graph) {
-		char buf[256];
-		const char *msg;
-
-		if (record_opts__parse_callgraph(&ropts, o->call_graph, buf, sizeof(buf), &msg)) {
-			fprintf(stderr, "%s\n", msg);
-			free(filter);
-			return PCL_EXIT_USAGE;
-		}
-	}
+	/* the faults' data addresses and maps (dwarf chains ask for them too) */
+	ropts.sample_address = ropts.sample_address || o->pf != NULL;
 	ropts.freq = 0;
 	ropts.interval = 1;
 	ropts.user_interval = true;
@@ -618,7 +662,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 		fprintf(stderr, "mmap size %luB\n",
 			(ropts.mmap_pages + 1UL) * (unsigned long)sysconf(_SC_PAGESIZE));
 	l.machine = machine__new();
-	l.max_stack = max_stack(o);
+	l.chains = (struct chain_ctx){ .machine = l.machine, .max_stack = max_stack(o),
+				       .unwind = true, .kernel_notes = o->verbose, .out = out };
 	trace__init(&l.trace, cfg, l.machine);
 	if (o->call_graph || o->pf)
 		live_synthesize(&l, &ropts.target, threads, evlist.first, o->pf != NULL);
@@ -731,6 +776,37 @@ static int trace_record(int argc, const char **argv)
 	return ret;
 }
 
+/* --call-graph into o->call_graph_opts, with perf's -v notes on it (when
+ * -v came first: perf gives them as it parses the option); returns -1
+ * after perf's complaint. */
+static int parse_call_graph(struct trace_opts *o, const char *mode)
+{
+	struct record_opts *cg = &o->call_graph_opts;
+	char buf[256];
+	const char *msg;
+
+	o->call_graph = mode;
+	record_opts__init(cg);
+	if (record_opts__parse_callgraph(cg, mode, buf, sizeof(buf), &msg)) {
+		fprintf(stderr, "%s\n", msg);
+		return -1;
+	}
+	if (!o->verbose)
+		return 0;
+	if (cg->call_graph == CALLGRAPH_DWARF)
+		fprintf(stderr, "callchain: type DWARF\ncallchain: stack dump size %u\n",
+			cg->stack_size);
+	else
+		fprintf(stderr, "callchain: type %s\n",
+			cg->call_graph == CALLGRAPH_LBR ? "LBR" : "FP");
+	return 0;
+}
+
+static int call_graph_option(const struct option *opt, const char *arg, bool unset)
+{
+	return unset ? 0 : parse_call_graph(opt->value, arg);
+}
+
 /* perfconfig's trace.* display keys, trace.no_inherit and
  * core.proc-map-timeout: defaults under the command line. */
 static void read_config(struct trace_opts *o, struct trace_config *cfg)
@@ -791,8 +867,8 @@ int cmd_trace(int argc, const char **argv)
 		OPT_STRING('F', "pf", &o.pf, "all|maj|min", "Trace pagefaults"),
 		OPT_BOOLEAN(0, "syscalls", &o.syscalls, "Trace syscalls"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
-		OPT_STRING(0, "call-graph", &o.call_graph, "record_mode[,record_size]",
-			   RECORD_CALL_GRAPH_HELP),
+		OPT_CALLBACK(0, "call-graph", &o, "record_mode[,record_size]",
+			     RECORD_CALL_GRAPH_HELP, call_graph_option),
 		OPT_BOOLEAN(0, "libtraceevent_print", &o.tep_print,
 			    "Use libtraceevent to print the tracepoint arguments."),
 		OPT_BOOLEAN(0, "kernel-syscall-graph", &o.kernel_syscall_graph,
@@ -847,9 +923,10 @@ int cmd_trace(int argc, const char **argv)
 	cfg.full_time = o.full_time;
 	cfg.max_events = o.max_events;
 	cfg.min_stack = o.min_stack;
-	/* perf traces live call chains when a stack option asks for them */
-	if (!o.input && !o.call_graph && (o.min_stack || o.max_stack != MAX_STACK_UNSET))
-		o.call_graph = "dwarf";
+	/* perf takes DWARF call chains when a stack option asks for them:
+	 * traced live, unwound in a replay */
+	if (!o.call_graph && (o.min_stack || o.max_stack != MAX_STACK_UNSET))
+		parse_call_graph(&o, "dwarf");
 	cfg.live = !o.input;
 	if (o.duration)
 		cfg.duration_ms = atof(o.duration);

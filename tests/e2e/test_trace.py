@@ -488,6 +488,22 @@ def test_replay_verbose(recordings, name):
     assert "build id event received for [kernel.kallsyms]: " in got.stderr
 
 
+@pytest.mark.parametrize("key", [("fp", "syscalls"), ("dwarf", "threads")], ids="-".join)
+@pytest.mark.parametrize("args", [[], ["-s"], ["--failure"], ["--call-graph", "fp"],
+                                  ["--call-graph", "fp", "--max-stack", "0"]],
+                         ids=lambda a: " ".join(a) or "plain")
+def test_replay_verbose_kernel_notes(chained, key, args):
+    """-v of a file with call chains: perf's notes on loading the kernel's
+    symbols (its vmlinux path, the build-id cache's kallsyms copy it tries
+    as ELF, /proc/kallsyms) as the first chain needs them, and on a
+    --call-graph given after -v.  (Unwinding, perf's libunwind says more.)"""
+    want = perf("trace", "-v", "-i", chained[key], *args)
+    got = pcl("trace", "-v", "-i", chained[key], *args)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    assert "Looking at the vmlinux_path (8 entries long)\n" in got.stderr
+
+
 def test_live_verbose():
     """-v live: the size of each ring, as perf says it."""
     want = perf("trace", "-v", "-s", "-m", "128", "--", "true")
