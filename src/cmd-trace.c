@@ -737,6 +737,28 @@ static void split_expr(const char *expr, char **syscalls, char **events)
 	*events = ev.len ? strbuf_detach(&ev) : NULL;
 }
 
+/* A BPF scriptlet in -e (perf's augmented_raw_syscalls.c, or a .o): perf
+ * 6.1 compiles and loads it; pcl loads no BPF program.  Says so and
+ * returns true for the first one. */
+static bool refuse_bpf_scriptlet(const char *expr)
+{
+	char *copy = xstrdup(expr), *save = NULL;
+	bool found = false;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok && !found;
+	     tok = strtok_r(NULL, ",", &save)) {
+		size_t len = strlen(tok);
+
+		if (len < 3 || tok[len - 2] != '.' || (tok[len - 1] != 'c' && tok[len - 1] != 'o'))
+			continue;
+		fprintf(stderr, "pcl trace: '%s' is a BPF program: pcl loads none, so pointer "
+			"arguments (pathnames...) stay addresses; see pcl-trace(1)\n", tok);
+		found = true;
+	}
+	free(copy);
+	return found;
+}
+
 /* perf's complaint about a name that is no syscall: an event syntax error */
 static void bad_syscall(const char *name)
 {
@@ -930,6 +952,8 @@ int cmd_trace(int argc, const char **argv)
 	cfg.live = !o.input;
 	if (o.duration)
 		cfg.duration_ms = atof(o.duration);
+	if (o.expr && refuse_bpf_scriptlet(o.expr))
+		return PCL_EXIT_USAGE;	/* perf's status when it cannot build one */
 	if (o.expr) {
 		char *syscalls = NULL, *events = NULL, *bad;
 
@@ -955,7 +979,12 @@ int cmd_trace(int argc, const char **argv)
 	cfg.no_syscalls = !(o.syscalls || on || (!tp_events && !o.pf));
 	/* trace.add_events: traced besides the command line's events, which
 	 * alone decide whether syscalls are */
-	if ((added = perfconfig__default("trace.add_events"))) {
+	if ((added = perfconfig__default("trace.add_events")) && refuse_bpf_scriptlet(added)) {
+		free(on);
+		free(tp_events);
+		return PCL_EXIT_USAGE;
+	}
+	if (added) {
 		char *all = tp_events ? xasprintf("%s,%s", tp_events, added) : xstrdup(added);
 
 		free(tp_events);

@@ -624,3 +624,18 @@ def test_live_tracepoint_zeros_and_arg_names(tmp_path, conf):
     want, got = perf(*cmd, env=env), pcl(*cmd, env=env)
     assert got.returncode == want.returncode == 0, got.stderr
     assert re.sub(r"\d+", "N", got.stderr) == re.sub(r"\d+", "N", want.stderr)
+
+
+AUGMENTER = "/usr/share/doc/linux-perf/examples/bpf/augmented_raw_syscalls.c"
+
+
+@pytest.mark.parametrize("expr", [AUGMENTER, f"open,{AUGMENTER}", "augmented.o"])
+def test_bpf_scriptlet_refused(expr):
+    """perf 6.1 here cannot build its BPF augmenter (no kernel headers) and
+    fails with 129; pcl loads no BPF program, says so, and fails the same."""
+    got = pcl("trace", "-e", expr, "--", "true")
+    assert got.returncode == 129, got.stderr
+    assert "is a BPF program: pcl loads none" in got.stderr
+    if os.path.exists(AUGMENTER):
+        want = perf("trace", "-e", AUGMENTER, "--", "true")
+        assert want.returncode == 129, want.stderr
