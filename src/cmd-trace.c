@@ -359,6 +359,7 @@ struct trace_live {
 	struct record_round round;		/* the records of a round */
 	struct evswitch *evswitch;
 	struct evsel *sched_runtime;		/* --sched: sched_stat_runtime */
+	bool workload;				/* a command's tasks are traced */
 	FILE *out;
 };
 
@@ -370,13 +371,15 @@ static int live_collect(void *ctx, int cpu, const struct perf_event_header *rec)
 	return 0;
 }
 
-/* The thread of a sample, named from /proc when no COMM told its name. */
+/* The thread of a sample, named from /proc when no COMM told its name,
+ * as perf names the tasks it was given from theirs; a workload's tasks
+ * that ran before tracing began (-D) stay ":tid", as in perf. */
 static struct thread *live_thread(struct trace_live *l, pid_t pid, pid_t tid)
 {
 	struct thread *thread = machine__findnew_thread(l->machine, pid, tid);
 	char path[64], *comm;
 
-	if (thread->comm_set)
+	if (thread->comm_set || l->workload)
 		return thread;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
 	comm = read_file_str(path);
@@ -545,7 +548,8 @@ static int live_maps(struct target *t, struct cpu_map **cpus, struct thread_map 
 static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE *out,
 		      const bool *on, const char *events, const char **cmd_argv, int cmd_argc)
 {
-	struct trace_live l = { .out = out, .evswitch = &o->evswitch, .round.rs = &l.rs };
+	struct trace_live l = { .out = out, .evswitch = &o->evswitch, .round.rs = &l.rs,
+				.workload = cmd_argc > 0 };
 	struct record_opts ropts;
 	struct evlist evlist;
 	struct workload wl = { .pid = -1 };
@@ -562,6 +566,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	ropts = o->call_graph_opts;
 	ropts.target = o->target;
 	ropts.raw_samples = true;
+	/* before -D's delay, perf trace learns nothing of the tasks */
+	ropts.no_tracking_dummy = true;
 	ropts.no_inherit = o->no_inherit;
 	/* the faults' data addresses and maps (dwarf chains ask for them too) */
 	ropts.sample_address = ropts.sample_address || o->pf != NULL;
@@ -926,6 +932,7 @@ int cmd_trace(int argc, const char **argv)
 	int ret;
 
 	read_config(&o, &cfg);
+	record_opts__init(&o.call_graph_opts);
 	argc = parse_options(argc, argv, opts, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (o.cgroup && !o.target.system_wide) {
 		fprintf(stderr, "  Error: cgroup monitoring only available in system-wide mode\n");

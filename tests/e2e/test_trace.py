@@ -639,3 +639,14 @@ def test_bpf_scriptlet_refused(expr):
     if os.path.exists(AUGMENTER):
         want = perf("trace", "-e", AUGMENTER, "--", "true")
         assert want.returncode == 129, want.stderr
+
+
+def test_live_delay_names_as_perf():
+    """-D: tasks whose exec came before tracing began are ":tid", as perf
+    knows no name for them; a later exec names its task."""
+    cmd = ["trace", "-D", "50", "-e", "getpid,exit_group", "--", "sh", "-c",
+           f"sleep 0.3; {fixture('syscalls')} 1"]
+    want, got = perf(*cmd, preexec_fn=on_cpu0), pcl(*cmd, preexec_fn=on_cpu0)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert normalize(got.stderr) == normalize(want.stderr), unified(want.stderr, got.stderr)
+    assert re.search(r"\): :\d+/\d+ exit_group\(\) +\= \?$", got.stderr, re.M), got.stderr
