@@ -55,7 +55,7 @@ struct trace_opts {
 	unsigned int max_stack, min_stack;
 	int verbose;			/* -v: perf's notes on the file and the rings */
 	bool sort_events;		/* pcl sorts every drained round anyway */
-	unsigned int proc_map_timeout;	/* pcl reads /proc maps with no limit */
+	unsigned int proc_map_timeout;	/* ms to read a process's /proc maps */
 	unsigned int max_events;
 	unsigned int mmap_pages;
 	struct target target;
@@ -477,15 +477,25 @@ static int live_take(void *ctx, const struct perf_event_header *rec)
 	return 0;
 }
 
+/* perf's warning for maps that took longer than --proc-map-timeout */
+static void maps_timed_out(void *ctx, pid_t pid, pid_t tid)
+{
+	fprintf(stderr, "Reading /proc/%d/task/%d/maps time out. You may want to increase "
+		"the time limit by --proc-map-timeout\n", (int)pid, (int)tid);
+}
+
 /* What call chains resolve against: the kernel, its modules and, for
- * tasks already running, their maps (a workload's come as it execs). */
+ * tasks already running, their maps (a workload's come as it execs),
+ * each process's read for at most map_timeout_ms. */
 static void live_synthesize(struct trace_live *l, const struct target *target,
 			    const struct thread_map *threads, const struct evsel *first,
-			    bool data_maps)
+			    bool data_maps, unsigned int map_timeout_ms)
 {
 	struct synth s;
 
 	synth__init(&s, &first->attr, data_maps, live_take, l->machine);
+	s.map_timeout_ns = (int64_t)map_timeout_ms * 1000000;
+	s.timed_out = maps_timed_out;
 	synth__kernel_mmap(&s, NULL);
 	synth__modules(&s);
 	if (target->system_wide || target->cpu_list)
@@ -672,7 +682,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 				       .unwind = true, .kernel_notes = o->verbose, .out = out };
 	trace__init(&l.trace, cfg, l.machine);
 	if (o->call_graph || o->pf)
-		live_synthesize(&l, &ropts.target, threads, evlist.first, o->pf != NULL);
+		live_synthesize(&l, &ropts.target, threads, evlist.first, o->pf != NULL,
+				o->proc_map_timeout);
 	l.formats = xcalloc(evlist.nr_entries, sizeof(*l.formats));
 	evlist__for_each(&evlist, e) {
 		struct syscall_tp *tp = !strcmp(e->name, "raw_syscalls:sys_enter") ? &l.enter :
@@ -857,7 +868,8 @@ static void read_config(struct trace_opts *o, struct trace_config *cfg)
 
 int cmd_trace(int argc, const char **argv)
 {
-	struct trace_opts o = { .comm = true, .max_stack = MAX_STACK_UNSET };
+	struct trace_opts o = { .comm = true, .max_stack = MAX_STACK_UNSET,
+				.proc_map_timeout = 500 };
 	const struct option opts[] = {
 		OPT_STRING('e', "event", &o.expr, "event",
 			   "event/syscall selector. use 'perf list' to list available events"),

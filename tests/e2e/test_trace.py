@@ -3,6 +3,7 @@ pcl trace record's files read by perf, live tracing's shapes and counts."""
 import os
 import re
 import subprocess
+import sys
 import time
 
 import pytest
@@ -650,3 +651,27 @@ def test_live_delay_names_as_perf():
     assert got.returncode == want.returncode == 0, got.stderr
     assert normalize(got.stderr) == normalize(want.stderr), unified(want.stderr, got.stderr)
     assert re.search(r"\): :\d+/\d+ exit_group\(\) +\= \?$", got.stderr, re.M), got.stderr
+
+
+@pytest.mark.parametrize("timeout", ["0", "500"])
+def test_live_proc_map_timeout(timeout):
+    """--proc-map-timeout bounds the reading of a traced process's maps, as
+    perf's: past it, perf's warning and no symbols beyond the map being
+    read (0: only the first); within it, the libc frame resolves."""
+    results = []
+    for tool in (perf, pcl):
+        proc = subprocess.Popen([sys.executable, "-c", "import os, time\n"
+                                 "for _ in range(150):\n    os.getppid(); time.sleep(0.01)"])
+        try:
+            time.sleep(0.3)
+            results.append(tool("trace", "-p", str(proc.pid), "--call-graph", "fp",
+                                "--proc-map-timeout", timeout, "-e", "getppid"))
+        finally:
+            proc.kill()
+            proc.wait()
+        results[-1].stderr = results[-1].stderr.replace(str(proc.pid), "PID")
+    want, got = results
+    warning = ("Reading /proc/PID/task/PID/maps time out. You may want to "
+               "increase the time limit by --proc-map-timeout\n")
+    assert (warning in got.stderr) == (warning in want.stderr) == (timeout == "0"), got.stderr
+    assert ("__GI___getppid (" in got.stderr) == ("__GI___getppid (" in want.stderr)

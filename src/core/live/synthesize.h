@@ -43,6 +43,11 @@ struct synth {
 	bool build_ids;		/* MMAP2 records with build ids (--buildid-mmap) */
 	const char *proc;	/* "/proc", or a test tree */
 	char *buf;		/* one record being built */
+	/* --proc-map-timeout: the time a process's maps may take to read (ns,
+	 * < 0: no limit, the default).  Past it the map being read is the
+	 * last, marked PROC_MAP_PARSE_TIMEOUT, and timed_out is told. */
+	int64_t map_timeout_ns;
+	void (*timed_out)(void *ctx, pid_t pid, pid_t tid);
 };
 
 /* attr: the events' attr, for the sample_id_all trailer's size. */
