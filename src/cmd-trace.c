@@ -13,6 +13,7 @@
 #include "builtin.h"
 #include "core/analysis/trace.h"
 #include "core/data/evswitch.h"
+#include "core/data/header-features.h"
 #include "core/events/cgroup.h"
 #include "core/data/session.h"
 #include "core/events/parse-events.h"
@@ -55,6 +56,7 @@ struct trace_opts {
 	unsigned int max_stack, min_stack;
 	int verbose;			/* -v: perf's notes on the file and the rings */
 	bool sort_events;		/* pcl sorts every drained round anyway */
+	bool syscalls_negated;		/* -e's syscall list began with '!' */
 	unsigned int proc_map_timeout;	/* ms to read a process's /proc maps */
 	unsigned int max_events;
 	unsigned int mmap_pages;
@@ -181,7 +183,7 @@ static void write_lines(struct trace *t, FILE *out)
 /* perf's -v notes as it loads the kernel's symbols: its vmlinux path
  * (seven places and the build-id cache, whose kallsyms copy it tries as an
  * ELF file), then where the symbols came from. */
-static void print_kernel_notes(const struct dso *kernel)
+static void print_kernel_notes(struct dso *kernel)
 {
 	char hex[2 * BUILD_ID_MAX + 1];
 
@@ -190,7 +192,7 @@ static void print_kernel_notes(const struct dso *kernel)
 		fprintf(stderr, "Using %s for symbols\n", dso__shown_long_name(kernel));
 		return;
 	}
-	if (kernel->build_id_size) {
+	if (kernel->build_id_size || dso__read_build_id(kernel)) {
 		char *dir = build_id_cache__dir(), *copy;
 
 		build_id__hex(kernel->build_id, kernel->build_id_size, hex);
@@ -506,6 +508,35 @@ static void live_synthesize(struct trace_live *l, const struct target *target,
 	synth__exit(&s);
 }
 
+/* perf's -v notes as a live trace sets up: the CPU, and module maps it
+ * cannot make without /proc/modules. */
+static void print_setup_notes(void)
+{
+	char *cpuid = cpuinfo_cpuid('-');
+
+	if (cpuid)
+		fprintf(stderr, "Using CPUID %s\n", cpuid);
+	free(cpuid);
+	if (access("/proc/modules", R_OK))
+		fprintf(stderr, "Problems creating module maps, continuing anyway...\n");
+}
+
+/* perf's -v note on its syscall filter: the ids of -e, or those it left
+ * out when its list began with '!' (perf's filter; pcl's own differs). */
+static void print_qualifier_note(const bool *on, bool negated)
+{
+	const char *sep = "";
+
+	fprintf(stderr, "event qualifier tracepoint filter: ");
+	for (int nr = 0; nr <= syscall__max_nr(); nr++) {
+		if (!syscall__name(nr) || on[nr] == negated)
+			continue;
+		fprintf(stderr, "%sid %s %d", sep, negated ? "!=" : "==", nr);
+		sep = negated ? " && " : " || ";
+	}
+	fputc('\n', stderr);
+}
+
 /* The tracepoint filter: the syscalls of -e, in the kernel, never our own
  * (nor --filter-pids'):
  * the shorter of "id == a || ..." and "id != x && ...". */
@@ -648,6 +679,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 		}
 	}
 	drain__catch_signals(NULL, 0);
+	if (o->verbose)
+		print_setup_notes();
 	record__config(&evlist, &ropts);
 	/* the kernel's part of a syscall's chain is its exit path: left out
 	 * unless asked for, as perf does */
@@ -674,9 +707,13 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 			workload__kill(&wl, SIGTERM);
 		goto out_close;
 	}
-	if (o->verbose)	/* each ring: its pages and the header page */
+	if (o->verbose) {
+		if (on && !cfg->no_syscalls)
+			print_qualifier_note(on, o->syscalls_negated);
+		/* each ring: its pages and the header page */
 		fprintf(stderr, "mmap size %luB\n",
 			(ropts.mmap_pages + 1UL) * (unsigned long)sysconf(_SC_PAGESIZE));
+	}
 	l.machine = machine__new();
 	l.chains = (struct chain_ctx){ .machine = l.machine, .max_stack = max_stack(o),
 				       .unwind = true, .kernel_notes = o->verbose, .out = out };
@@ -977,6 +1014,7 @@ int cmd_trace(int argc, const char **argv)
 		char *syscalls = NULL, *events = NULL, *bad;
 
 		split_expr(o.expr, &syscalls, &events);
+		o.syscalls_negated = syscalls && *syscalls == '!';
 		if (syscalls) {
 			on = syscall_filter__parse(syscalls, &bad);
 			free(syscalls);

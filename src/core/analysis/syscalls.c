@@ -414,20 +414,21 @@ bool *syscall_filter__parse(const char *expr, char **bad)
 {
 	int n = syscall__max_nr() + 1;
 	bool *on = xcalloc(n, sizeof(*on));
-	bool any_positive = false;
+	/* as perf: a list that begins with '!' is negated whole */
+	bool negate_all = *expr == '!', any_positive = false;
 	char *copy = xstrdup(expr), *save = NULL;
 
 	*bad = NULL;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if (*tok != '!')
+		if (*tok != '!' && !negate_all)
 			any_positive = true;
 	if (!any_positive)
 		for (int nr = 0; nr < n; nr++)
 			on[nr] = syscall_names[nr] != NULL;
 	strcpy(copy, expr);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		bool negate = *tok == '!';
-		const char *pat = tok + negate;
+		bool negate = negate_all || *tok == '!';
+		const char *pat = tok + (*tok == '!');
 		bool matched = false;
 
 		for (int nr = 0; nr < n; nr++) {

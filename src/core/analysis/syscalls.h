@@ -176,7 +176,8 @@ void tp_fields__format(const struct tep_event *ev, const void *raw, size_t raw_s
 /*
  * -e/--expr: which syscalls to trace, from "name,glob*,!name": names and
  * globs add syscalls, "!" entries take them away (alone, from all of
- * them).  Returns a bitmap of syscall__max_nr() + 1 booleans, or NULL with
+ * them); a list that begins with "!" takes all its entries away, as
+ * perf's does.  Returns a bitmap of syscall__max_nr() + 1 booleans, or NULL with
  * *bad set to the first entry that names no syscall (caller frees it).
  */
 bool *syscall_filter__parse(const char *expr, char **bad);
