@@ -896,6 +896,7 @@ static void read_config(struct trace_opts *o, struct trace_config *cfg)
 	cfg->hide_arg_names = !perfconfig__default_bool("trace.show_arg_names", true);
 	cfg->show_zeros = perfconfig__default_bool("trace.show_zeros", false) ||
 			  cfg->hide_arg_names;
+	cfg->show_prefix = perfconfig__default_bool("trace.show_prefix", false);
 	o->no_inherit = perfconfig__default_bool("trace.no_inherit", false);
 	value = perfconfig__default("trace.tracepoint_beautifiers");
 	o->tep_print = value && !strcmp(value, "libtraceevent");

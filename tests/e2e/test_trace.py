@@ -592,9 +592,12 @@ def test_help_as_perf():
         unified(want.stderr, got.stderr)
 
 
-# perfconfig's trace.show_zeros and trace.show_arg_names (which implies it)
+# perfconfig's trace.show_zeros, trace.show_arg_names (which implies it)
+# and trace.show_prefix
 ZERO_CONFS = ["show_zeros = true", "show_arg_names = false",
-              "show_zeros = false\n\tshow_arg_names = no\n\targs_alignment = 40"]
+              "show_zeros = false\n\tshow_arg_names = no\n\targs_alignment = 40",
+              "show_prefix = true", "show_prefix = yes\n\tshow_zeros = true",
+              "show_prefix = 1\n\tshow_arg_names = false"]
 
 
 def config_env(tmp_path, conf):
@@ -607,7 +610,8 @@ def config_env(tmp_path, conf):
 @pytest.mark.parametrize("conf", ZERO_CONFS, ids=lambda c: c.replace("\n\t", " "))
 def test_replay_zeros_and_arg_names(recordings, tmp_path, name, conf):
     """Zero arguments through each beautifier (NULL pointers, RDONLY, NONE,
-    0 flags, pid 0's comm), and values without their names, as perf."""
+    0 flags, pid 0's comm), values without their names, and names with
+    their C prefixes (O_RDONLY, AT_FDCWD, R_OK, "36 /* F_??? */"), as perf."""
     env = config_env(tmp_path, conf)
     for args in ([], ["-S", "--failure"]):
         want = perf("trace", "-i", recordings[name], *args, env=env)

@@ -110,6 +110,7 @@ struct strarray {
 	const char *const *names;
 	const struct strarray *next;
 	bool sparse;
+	const char *prefix;	/* the names' C prefix ("SEEK_") */
 };
 
 /* The number -> name map of this machine's kernel headers. */
@@ -153,8 +154,9 @@ struct syscall_args_ctx {
 	/* the comm of pid, or NULL */
 	const char *(*pid_comm)(void *priv, pid_t pid);
 	void *priv;
-	/* perfconfig's trace.show_zeros and trace.show_arg_names = false */
-	bool show_zeros, hide_names;
+	/* perfconfig's trace.show_zeros, trace.show_arg_names = false and
+	 * trace.show_prefix (names with their C prefix: O_RDONLY) */
+	bool show_zeros, hide_names, show_prefix;
 };
 
 /* Appends sc's arguments from the six raw values, as perf trace shows them

@@ -248,7 +248,8 @@ void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, lon
 	const struct syscall *sc = syscall_table__get(t->table, (int)id);
 	struct args_ctx c = { t, thread };
 	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c,
-					t->cfg.show_zeros, t->cfg.hide_arg_names };
+					t->cfg.show_zeros, t->cfg.hide_arg_names,
+					t->cfg.show_prefix };
 	struct trace_thread *tt;
 	bool quiet = t->cfg.duration_ms > 0 || t->cfg.summary_only || t->cfg.min_stack;
 
@@ -321,7 +322,8 @@ static void print_ret(struct trace *t, struct thread *thread, struct trace_threa
 {
 	struct args_ctx c = { t, thread };
 	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c,
-					t->cfg.show_zeros, t->cfg.hide_arg_names };
+					t->cfg.show_zeros, t->cfg.hide_arg_names,
+					t->cfg.show_prefix };
 	struct strbuf *o = &t->out;
 
 	if (ret < 0) {
@@ -427,7 +429,8 @@ void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, cons
 {
 	struct args_ctx c = { t, thread };
 	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c,
-					t->cfg.show_zeros, t->cfg.hide_arg_names };
+					t->cfg.show_zeros, t->cfg.hide_arg_names,
+					t->cfg.show_prefix };
 	struct strbuf *o = &t->out;
 
 	if (t->cfg.summary_only || t->done)
