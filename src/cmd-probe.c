@@ -371,17 +371,20 @@ struct add_run {
 	int nr_added;
 	struct probe_msgs msgs;
 	bool semantic_error;	/* reported with the usage already */
+	int def_first;	/* the first of added made by the definition at hand */
 };
 
 /* Whether an event defined before this run, or one of the first nr_added
- * of it, has the name (the sites of one definition share theirs). */
+ * of it, has the name (the sites of one definition share theirs).  perf
+ * reads the names from the kernel for each definition: with -n, those of
+ * the definitions before are not there. */
 static bool name_taken_before(const struct add_run *r, int nr_added, const char *group,
 			      const char *event)
 {
 	for (int i = 0; i < r->nr_existing; i++)
 		if (!strcmp(r->existing[i].group, group) && !strcmp(r->existing[i].event, event))
 			return true;
-	for (int i = 0; i < nr_added; i++)
+	for (int i = r->o->dry_run ? r->def_first : 0; i < nr_added; i++)
 		if (!strcmp(r->added[i].group, group) && !strcmp(r->added[i].event, event))
 			return true;
 	return false;
@@ -556,6 +559,8 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 	struct probe_site *sites = NULL;
 	char err[256];
 	int nr, ret = 0, first = r->nr_added;
+
+	r->def_first = first;
 
 	if (probe_spec__parse(&spec, def, err, sizeof(err))) {
 		fprintf(stderr, "Semantic error :%s\n", err);
@@ -848,27 +853,126 @@ static int module_has_function(const char *path, const char *function, uint64_t 
 	return n;
 }
 
+/* One kprobe: into the bootconfig list, or a definition line. */
+static void add_kprobe(const struct probe_opts *o, const struct probe_spec *spec,
+		       const char *event, char *target, struct kprobe_site **sites, int *nr,
+		       struct strbuf *lines)
+{
+	if (o->bootconfig) {
+		*sites = xrealloc(*sites, (*nr + 1) * sizeof(**sites));
+		(*sites)[(*nr)++] = (struct kprobe_site){ xstrdup(event), target };
+		return;
+	}
+	strbuf_addf(lines, "%c:%s/%s %s\n", spec->point.retprobe ? 'r' : 'p',
+		    spec->group ? spec->group : "probe", event, target);
+	free(target);
+}
+
+/* The module's name in definitions: its own (struct module's), else its
+ * path. */
+static char *module_name(const char *path)
+{
+	struct probe_elf pe;
+	char *name = NULL;
+
+	if (!probe_elf__open(&pe, path)) {
+		name = probe_elf__module_name(&pe);
+		probe_elf__close(&pe);
+	}
+	return name ? name : xstrdup(path);
+}
+
+/* The kprobes of a module file from its debug information, placed as
+ * "MODULE:FUNC+OFF" by the module's symbols: their count, 0 when the
+ * debug information has no site, or -errno after perf's message. */
+static int module_dwarf_sites(const struct probe_opts *o, struct probe_debug *dbg,
+			      const struct probe_spec *spec, struct kprobe_site **ksites, int *knr,
+			      struct strbuf *lines, struct probe_msgs *msgs)
+{
+	struct probe_site *sites;
+	int nr = probe_debug__find_sites(dbg, spec, msgs, &sites);
+
+	if (nr > o->max_probes) {
+		probe_msg(msgs, false, "Too many( > %d) probe point found.\n", o->max_probes);
+		probe_sites__free(sites, nr);
+		return -ERANGE;
+	}
+	if (nr <= 0)
+		return nr;
+	char *module = module_name(o->module);
+	struct probe_elf pe;
+	bool have_elf = !probe_elf__open(&pe, o->module);
+
+	for (int i = 0; i < nr; i++) {
+		uint64_t off = 0;
+		char *symbol = probe_debug__symbol_at(dbg, sites[i].addr, &off);
+		const struct probe_sym *sym =
+			symbol || !have_elf ? NULL : probe_elf__function_at(&pe, sites[i].addr);
+
+		/* a file that is no relocatable one: placed by its symbols */
+		if (sym) {
+			symbol = xstrdup(sym->name);
+			off = sites[i].addr - sym->addr;
+		}
+		char *event = event_name(spec, sites[i].function);
+		struct strbuf target = STRBUF_INIT;
+
+		strbuf_addf(&target, "%s:%s+%lu", module, symbol ? symbol : sites[i].function,
+			    (unsigned long)off);
+		for (int k = 0; k < sites[i].nr_args; k++)
+			strbuf_addf(&target, " %s", sites[i].args[k]);
+		add_kprobe(o, spec, event, strbuf_detach(&target), ksites, knr, lines);
+		free(event);
+		free(symbol);
+	}
+	free(module);
+	if (have_elf)
+		probe_elf__close(&pe);
+	probe_sites__free(sites, nr);
+	return nr;
+}
+
 /* The sites of one -D definition from kallsyms (perf's way without a
- * vmlinux); 0, or -errno after perf's message. */
-static int kprobe_sites(const struct probe_opts *o, const struct probe_spec *spec,
-			struct kprobe_site **sites, int *nr, struct strbuf *lines)
+ * vmlinux), or from a module file; 0, or -errno after perf's message. */
+static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
+			const struct probe_spec *spec, struct kprobe_site **sites, int *nr,
+			struct strbuf *lines, struct probe_msgs *msgs)
 {
 	const char *function = spec->point.function;
 	uint64_t *offsets;
 	int n;
 
-	if (probe_spec__needs_dwarf(spec) || !function) {
-		fputs("Failed to find the path for the kernel: Invalid ELF file\n", stderr);
+	if (dbg) {
+		n = module_dwarf_sites(o, dbg, spec, sites, nr, lines, msgs);
+		if (n)
+			return n < 0 ? n : 0;
+		/* with variables to fetch, perf only says the add failed */
+		if (spec_has_c_args(spec))
+			return -ENOENT;
+		if (probe_spec__needs_dwarf(spec)) {
+			char *point = probe_spec__point_text(spec);
+
+			probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
+			free(point);
+			return -ENOENT;
+		}
+	}
+	if (!o->module && (probe_spec__needs_dwarf(spec) || !function)) {
+		probe_msg(msgs, false, "Failed to find the path for the kernel: Invalid ELF file\n");
 		return -ENOENT;
 	}
-	n = o->module ? module_has_function(o->module, function, &offsets)
-		      : probe_kallsyms__offsets(NULL, function, &offsets);
+	n = !function ? 0
+	    : o->module ? module_has_function(o->module, function, &offsets)
+			: probe_kallsyms__offsets(NULL, function, &offsets);
 	if (n <= 0 && o->module) {
-		fprintf(stderr, "Probe point '%s' not found.\n", function);
+		char *point = probe_spec__point_text(spec);
+
+		probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
+		free(point);
 		return -ENOENT;
 	}
 	if (n <= 0) {
-		fprintf(stderr, "Failed to find symbol %s in kernel\n", function);
+		probe_msg(msgs, false, "Failed to find symbol %s in kernel\n", function);
 		return -ENOENT;
 	}
 	char *event = event_name(spec, function);
@@ -890,14 +994,7 @@ static int kprobe_sites(const struct probe_opts *o, const struct probe_spec *spe
 				       : xasprintf("_text+%lu%s", (unsigned long)(offsets[i] +
 								spec->point.offset), args);
 
-		if (o->bootconfig) {
-			*sites = xrealloc(*sites, (*nr + 1) * sizeof(**sites));
-			(*sites)[(*nr)++] = (struct kprobe_site){ xstrdup(event), target };
-		} else {
-			strbuf_addf(lines, "%c:%s/%s %s\n", spec->point.retprobe ? 'r' : 'p',
-				    spec->group ? spec->group : "probe", event, target);
-			free(target);
-		}
+		add_kprobe(o, spec, event, target, sites, nr, lines);
 	}
 	free(args);
 	free(event);
@@ -925,50 +1022,10 @@ static void add_bootconfig(struct strbuf *out, const struct kprobe_site *sites, 
 	}
 }
 
-/* -D without -x: kprobe definitions from kallsyms, needing no
- * kprobe_events; all or nothing, as perf prints them. */
-static int kprobe_definitions(const struct probe_opts *o)
+/* The kprobe definitions made (NULL: none yet) into kprobe_events: perf's
+ * words where the kernel has none. */
+static int write_kprobes(const struct probe_opts *o, const char *lines)
 {
-	struct strbuf out = STRBUF_INIT;
-	struct kprobe_site *sites = NULL;
-	int nr = 0, ret = 0;
-
-	for (int i = 0; i < o->adds.nr && !ret; i++) {
-		struct probe_spec spec;
-		char err[256];
-
-		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
-			fprintf(stderr, "Semantic error :%s\n", err);
-			parse_options_usage(probe_usage, o->table, "D", true);
-			ret = PCL_EXIT_USAGE;
-			break;
-		}
-		if (o->bootconfig && spec.group && !o->quiet)
-			fprintf(stderr, "WARN: Group name %s is ignored\n", spec.group);
-		ret = kprobe_sites(o, &spec, &sites, &nr, &out);
-		probe_spec__exit(&spec);
-	}
-	if (!ret) {
-		add_bootconfig(&out, sites, nr);
-		fputs(strbuf_str(&out), stdout);
-	} else if (ret != PCL_EXIT_USAGE) {
-		fputs("  Error: Failed to add events.\n", stderr);
-		ret = exit_of(ret);
-	}
-	for (int i = 0; i < nr; i++) {
-		free(sites[i].event);
-		free(sites[i].target);
-	}
-	free(sites);
-	strbuf_release(&out);
-	return ret;
-}
-
-static int add_kprobes(const struct probe_opts *o)
-{
-	if (o->definition)
-		return kprobe_definitions(o);
-	/* perf opens kprobe_events before anything else, even for -n */
 	if (!probe_tracefs_has("kprobe_events")) {
 		fprintf(stderr,
 			"%s//kprobe_events does not exist.\n"
@@ -978,9 +1035,71 @@ static int add_kprobes(const struct probe_opts *o)
 			o->verbose ? " Reason: No such file or directory (Code: -2)" : "");
 		return PCL_EXIT_ENOENT;
 	}
-	fprintf(stderr, "  Error: kernel probes need the kernel's debug information, "
-			"which pcl does not read yet.\n");
+	if (!lines) {
+		fprintf(stderr, "  Error: kernel probes need the kernel's debug information, "
+				"which pcl does not read yet.\n");
+		return PCL_EXIT_ENOENT;
+	}
+	fprintf(stderr, "  Error: pcl writes no kprobes yet.\n");
 	return PCL_EXIT_ENOENT;
+}
+
+/* Kprobe definitions of kernel functions (kallsyms) or of a module file:
+ * printed for -D, all or nothing, as perf prints them; otherwise written
+ * to kprobe_events, which perf opens only once they are all made. */
+static int kprobe_definitions(const struct probe_opts *o)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct probe_msgs msgs = { STRBUF_INIT, false };
+	struct kprobe_site *sites = NULL;
+	struct probe_debug *dbg = o->module ? probe_debug__open(o->module) : NULL;
+	int nr = 0, ret = 0;
+
+	for (int i = 0; i < o->adds.nr && !ret; i++) {
+		struct probe_spec spec;
+		char err[256];
+
+		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
+			fprintf(stderr, "Semantic error :%s\n", err);
+			parse_options_usage(probe_usage, o->table, o->definition ? "D" : "a",
+					    true);
+			ret = PCL_EXIT_USAGE;
+			break;
+		}
+		if (o->bootconfig && spec.group && !o->quiet)
+			fprintf(stderr, "WARN: Group name %s is ignored\n", spec.group);
+		ret = kprobe_sites(o, dbg, &spec, &sites, &nr, &out, &msgs);
+		print_msgs(&msgs, o);
+		probe_spec__exit(&spec);
+	}
+	if (!ret && o->definition) {
+		add_bootconfig(&out, sites, nr);
+		fputs(strbuf_str(&out), stdout);
+	} else if (!ret) {
+		ret = write_kprobes(o, strbuf_str(&out));
+	} else if (ret != PCL_EXIT_USAGE) {
+		if (!o->quiet)
+			fputs("  Error: Failed to add events.\n", stderr);
+		ret = exit_of(ret);
+	}
+	for (int i = 0; i < nr; i++) {
+		free(sites[i].event);
+		free(sites[i].target);
+	}
+	free(sites);
+	strbuf_release(&out);
+	strbuf_release(&msgs.text);
+	probe_debug__close(dbg);
+	return ret;
+}
+
+static int add_kprobes(const struct probe_opts *o)
+{
+	/* a module file's probes are made first; else perf opens
+	 * kprobe_events before anything else, even for -n */
+	if (o->definition || o->module)
+		return kprobe_definitions(o);
+	return write_kprobes(o, NULL);
 }
 
 static bool is_sdt(const char *def)
@@ -1072,10 +1191,12 @@ static int add_probes(const struct probe_opts *o)
 	if (!ret) {
 		if (!o->definition)
 			print_added(&r);
-	} else if (!r.semantic_error && o->verbose && ret != -EEXIST)
+	} else if (r.semantic_error || o->quiet) {
+		/* -q silences perf's errors too */
+	} else if (o->verbose && ret != -EEXIST)
 		fprintf(stderr, "  Error: Failed to add events. Reason: %s (Code: %d)\n",
 			strerror(-ret), ret);
-	else if (!r.semantic_error)
+	else
 		fputs("  Error: Failed to add events.\n", stderr);
 	forget_added(&r, 0);
 	free(r.added);

@@ -10,6 +10,8 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -30,17 +32,71 @@ struct probe_debug {
 	Dwarf *dw;
 	Elf *image;	/* the binary itself, for its .eh_frame */
 	Dwarf_CFI *cfi;
+	/* a relocatable file (a kernel module): its DWARF relocated by
+	 * libdwfl, sections laid out as perf's offline reading lays them */
+	Dwfl *dwfl;
+	Dwfl_Module *module;
+	Dwarf_CFI *cfi_debug;	/* its .debug_frame */
 };
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static bool is_relocatable(int fd)
+{
+	Elf *elf = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ_MMAP, NULL)
+						       : NULL;
+	GElf_Ehdr ehdr;
+	bool rel = elf && gelf_getehdr(elf, &ehdr) && ehdr.e_type == ET_REL;
+
+	if (elf)
+		elf_end(elf);
+	return rel;
+}
+
+/* A relocatable file's DWARF, relocated; fd is libdwfl's then. */
+static Dwarf *open_relocated(struct probe_debug *dbg, const char *path, int fd)
+{
+	Dwarf_Addr bias;
+
+	dbg->dwfl = dwfl_begin(&offline_callbacks);
+	if (!dbg->dwfl) {
+		close(fd);
+		return NULL;
+	}
+	dwfl_report_begin(dbg->dwfl);
+	dbg->module = dwfl_report_offline(dbg->dwfl, "", path, fd);
+	dwfl_report_end(dbg->dwfl, NULL, NULL);
+	return dbg->module ? dwfl_module_getdwarf(dbg->module, &bias) : NULL;
+}
 
 struct probe_debug *probe_debug__open(const char *path)
 {
 	int image_fd = open(path, O_RDONLY | O_CLOEXEC), fd;
+	struct probe_debug *dbg;
 	Dwarf *dw;
 
 	if (image_fd < 0)
 		return NULL;
 	fd = dup(image_fd);
-	dw = dwarf_begin(fd, DWARF_C_READ);
+	dbg = xcalloc(1, sizeof(*dbg));
+	if (is_relocatable(image_fd)) {
+		dw = open_relocated(dbg, path, fd);
+		fd = -1;
+		if (!dw) {
+			if (dbg->dwfl)
+				dwfl_end(dbg->dwfl);
+			free(dbg);
+			close(image_fd);
+			return NULL;
+		}
+		dbg->cfi_debug = dwarf_getcfi(dw);
+	} else {
+		dw = dwarf_begin(fd, DWARF_C_READ);
+	}
 	if (!dw) {
 		/* a stripped binary: its debug file by build id */
 		char *debug = probe_elf__debug_path(path, true);
@@ -54,10 +110,9 @@ struct probe_debug *probe_debug__open(const char *path)
 		if (fd >= 0)
 			close(fd);
 		close(image_fd);
+		free(dbg);
 		return NULL;
 	}
-	struct probe_debug *dbg = xcalloc(1, sizeof(*dbg));
-
 	dbg->fd = fd;
 	dbg->image_fd = image_fd;
 	dbg->dw = dw;
@@ -84,8 +139,12 @@ void probe_debug__close(struct probe_debug *dbg)
 		dwarf_cfi_end(dbg->cfi);
 	if (dbg->image)
 		elf_end(dbg->image);
-	dwarf_end(dbg->dw);
-	close(dbg->fd);
+	if (dbg->dwfl)
+		dwfl_end(dbg->dwfl);	/* its DWARF with it */
+	else
+		dwarf_end(dbg->dw);
+	if (dbg->fd >= 0)
+		close(dbg->fd);
 	close(dbg->image_fd);
 	free(dbg);
 }
@@ -478,7 +537,8 @@ static int cfa_at(struct probe_debug *dbg, Dwarf_Addr addr, const char **reg, lo
 	Dwarf_Op *ops;
 	size_t nops;
 
-	if (!dbg->cfi || dwarf_cfi_addrframe(dbg->cfi, addr, &frame))
+	if ((!dbg->cfi || dwarf_cfi_addrframe(dbg->cfi, addr, &frame)) &&
+	    (!dbg->cfi_debug || dwarf_cfi_addrframe(dbg->cfi_debug, addr, &frame)))
 		return -ENOENT;
 	int ret = -ENOENT;
 
@@ -504,7 +564,12 @@ static int frame_base(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Addr addr,
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
 	size_t nops;
+	Dwarf_Die cu, real;
 
+	/* an inlined instance's frame is its caller's */
+	if (!dwarf_hasattr(func, DW_AT_frame_base) && dwarf_diecu(func, &cu, NULL, NULL) &&
+	    function_at(&cu, addr, &real))
+		func = &real;
 	if (!dwarf_attr(func, DW_AT_frame_base, &attr) ||
 	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || nops != 1)
 		return -ENOENT;
@@ -513,6 +578,12 @@ static int frame_base(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Addr addr,
 	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
 		*reg = reg_name(ops[0].atom - DW_OP_breg0);
 		*off = (long)ops[0].number;
+		return *reg ? 0 : -ENOENT;
+	}
+	/* clang's frame base: the register holds it */
+	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31) {
+		*reg = reg_name(ops[0].atom - DW_OP_reg0);
+		*off = 0;
 		return *reg ? 0 : -ENOENT;
 	}
 	return unsupported(msgs, ops[0].atom);
@@ -576,18 +647,58 @@ static int var_location(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Die *var
 	return 0;
 }
 
-/* Finds a variable visible at addr in func's scopes. */
-static bool find_var(Dwarf_Die *cu, Dwarf_Addr addr, const char *name, Dwarf_Die *var)
+/* perf's walk of the variables a site in scope sees: the scope's
+ * children, descending first into the child scopes that hold addr (and
+ * into none with descend false); stops when fn returns true. */
+static bool walk_vars(Dwarf_Die *scope, Dwarf_Addr addr, bool descend,
+		      bool (*fn)(Dwarf_Die *var, Dwarf_Die *scope, void *arg), void *arg)
 {
-	Dwarf_Die *scopes;
-	int n = dwarf_getscopes(cu, addr, &scopes);
+	Dwarf_Die child;
 
-	if (n <= 0)
+	if (dwarf_child(scope, &child))
 		return false;
-	int found = dwarf_getscopevar(scopes, n, name, 0, NULL, 0, 0, var);
+	do {
+		int tag = dwarf_tag(&child);
 
-	free(scopes);
-	return found >= 0;
+		if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
+		    fn(&child, scope, arg))
+			return true;
+		if (descend && dwarf_haspc(&child, addr) > 0 &&
+		    walk_vars(&child, addr, descend, fn, arg))
+			return true;
+	} while (!dwarf_siblingof(&child, &child));
+	return false;
+}
+
+struct var_by_name {
+	const char *name;
+	Dwarf_Die *found;
+};
+
+static bool var_named(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
+{
+	struct var_by_name *v = arg;
+	const char *name = dwarf_diename(var);
+	Dwarf_Attribute attr;
+
+	(void)scope;
+	/* perf takes the first of the name that has a place or a value */
+	if (!name || strcmp(name, v->name) ||
+	    !(dwarf_attr(var, DW_AT_external, &attr) || dwarf_attr(var, DW_AT_location, &attr) ||
+	      dwarf_attr(var, DW_AT_const_value, &attr)))
+		return false;
+	*v->found = *var;
+	return true;
+}
+
+/* Finds a variable a site in func (a function or an inlined instance)
+ * sees at addr: in func's scopes as perf searches them, else a global. */
+static bool find_var(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr addr, const char *name,
+		     Dwarf_Die *var)
+{
+	struct var_by_name v = { name, var };
+
+	return walk_vars(func, addr, true, var_named, &v) || walk_vars(cu, 0, true, var_named, &v);
 }
 
 static bool member_of(Dwarf_Die *type, const char *name, Dwarf_Die *member)
@@ -706,7 +817,18 @@ static int type_suffix(const char *cast, Dwarf_Die *holder, Dwarf_Die *type, str
 		return 0;
 	}
 	const char *vname = dwarf_diename(holder);
+	int bits = dwarf_bitsize(holder);
 
+	if (bits > 0) {
+		/* a bitfield: perf writes DWARF 4's bit offset as it is (from
+		 * the most significant bit) and the member's byte size */
+		int offset = dwarf_bitoffset(holder), total = dwarf_bytesize(holder);
+
+		if (offset < 0 || total < 0)
+			return -ENOENT;
+		strbuf_addf(out, ":b%d@%d/%d", bits, offset, total * 8);
+		return 0;
+	}
 	if (cast && (!strcmp(cast, "string") || !strcmp(cast, "ustring"))) {
 		int tag = dwarf_tag(type);
 		Dwarf_Die elem;
@@ -781,7 +903,7 @@ static int convert_arg(const struct site_ctx *c, const struct probe_arg *arg, ch
 	int ret;
 
 	probe_msg(c->msgs, true, "Searching '%s' variable in context.\n", arg->var);
-	if (!find_var(c->cu, c->addr, arg->var, &var)) {
+	if (!find_var(c->cu, c->func, c->addr, arg->var, &var)) {
 		missing_var(c->msgs, arg->var);
 		return -ENOENT;
 	}
@@ -819,37 +941,39 @@ out:
 	return ret;
 }
 
-/* The parameters (and, for $vars, the variables) visible at the site, in
- * declaration order, that have a location there. */
+struct collected {
+	const struct site_ctx *c;
+	bool locals;
+	char **names;
+	int nr;
+};
+
+static bool collect_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
+{
+	struct collected *col = arg;
+	const char *name = dwarf_diename(var);
+	struct fetch f;
+
+	(void)scope;
+	if (!name || (!col->locals && dwarf_tag(var) != DW_TAG_formal_parameter) ||
+	    var_location(col->c->dbg, col->c->func, var, col->c->addr, &f, col->c->msgs))
+		return false;
+	free(f.base);
+	probe_msg(col->c->msgs, true, " %s", name);
+	col->names = xrealloc(col->names, (col->nr + 1) * sizeof(*col->names));
+	col->names[col->nr++] = xstrdup(name);
+	return false;
+}
+
+/* The parameters (and, for $vars, the variables) the site sees, in
+ * perf's order, that have a location there. */
 static void collect_vars(const struct site_ctx *c, bool locals, char ***names, int *nr)
 {
-	Dwarf_Die *scopes;
-	int n = dwarf_getscopes(c->cu, c->addr, &scopes);
+	struct collected col = { c, locals, NULL, 0 };
 
-	/* outermost function scope first, as perf walks them */
-	for (int s = n - 1; s >= 0; s--) {
-		Dwarf_Die child;
-		int tag = dwarf_tag(&scopes[s]);
-
-		if (tag == DW_TAG_compile_unit || dwarf_child(&scopes[s], &child))
-			continue;
-		do {
-			int ctag = dwarf_tag(&child);
-			const char *name = dwarf_diename(&child);
-			struct fetch f;
-
-			if (!name || !(ctag == DW_TAG_formal_parameter ||
-				       (locals && ctag == DW_TAG_variable)))
-				continue;
-			if (var_location(c->dbg, c->func, &child, c->addr, &f, c->msgs))
-				continue;
-			free(f.base);
-			probe_msg(c->msgs, true, " %s", name);
-			*names = xrealloc(*names, (*nr + 1) * sizeof(**names));
-			(*names)[(*nr)++] = xstrdup(name);
-		} while (!dwarf_siblingof(&child, &child));
-	}
-	free(scopes);
+	walk_vars(c->func, c->addr, true, collect_var, &col);
+	*names = col.names;
+	*nr = col.nr;
 }
 
 static int convert_args(const struct site_ctx *c, const struct probe_spec *spec,
@@ -923,19 +1047,51 @@ static void site__clear(struct probe_site *site)
 	free(site->function);
 }
 
+/* perf gives up on a site whose function's frame base is the CFA when
+ * the call frame information there cannot be found (a module's .eh_frame
+ * is read unrelocated). */
+static int check_call_frame(struct site_search *s, Dwarf_Die *cu, Dwarf_Addr addr)
+{
+	struct probe_debug *dbg = s->dbg;
+	Dwarf_Attribute attr;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Die func;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if ((!dbg->cfi && !dbg->cfi_debug) || !function_at(cu, addr, &func) ||
+	    !dwarf_attr(&func, DW_AT_frame_base, &attr) ||
+	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || nops != 1 ||
+	    ops[0].atom != DW_OP_call_frame_cfa)
+		return 0;
+	if ((dbg->cfi && !dwarf_cfi_addrframe(dbg->cfi, addr, &frame)) ||
+	    (dbg->cfi_debug && !dwarf_cfi_addrframe(dbg->cfi_debug, addr, &frame))) {
+		free(frame);
+		return 0;
+	}
+	probe_msg(s->msgs, false, "Failed to get call frame on 0x%lx\n", (unsigned long)addr);
+	return -ENOENT;
+}
+
 static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr addr)
 {
-	struct probe_site site = { .addr = addr, .function = xstrdup(dwarf_diename(func)) };
+	struct probe_site site = { .addr = addr,
+				   .function = xstrdup(dwarf_diename(func)),
+				   .scope = dwarf_dieoffset(func) };
 	struct site_ctx c = { s->dbg, cu, func, addr, s->msgs };
+	int ret = check_call_frame(s, cu, addr);
 
+	if (ret) {
+		free(site.function);
+		return ret;
+	}
 	for (int i = 0; i < s->nr; i++)
 		if (s->sites[i].addr == addr) {
 			free(site.function);
 			return 0;
 		}
 	if (s->convert) {
-		int ret = convert_args(&c, s->spec, &site);
-
+		ret = convert_args(&c, s->spec, &site);
 		if (ret) {
 			site__clear(&site);
 			return ret;
@@ -1284,28 +1440,27 @@ static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr ad
 	return VAR_VAL;
 }
 
-static void vars_in_scope(struct vars_at *v, Dwarf_Die *scope, Dwarf_Addr addr,
-			  struct probe_msgs *msgs)
+struct shown_vars {
+	struct vars_at *v;
+	Dwarf_Addr addr;
+	bool global;
+	struct probe_msgs *msgs;
+};
+
+static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
 {
-	Dwarf_Die child;
-	bool global = dwarf_tag(scope) == DW_TAG_compile_unit;
+	struct shown_vars *sv = arg;
+	enum var_state state;
 
-	if (dwarf_child(scope, &child))
-		return;
-	do {
-		int tag = dwarf_tag(&child);
-		enum var_state state;
-
-		if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
-		    !dwarf_diename(&child) || !probe_strfilter_match(v->filter, dwarf_diename(&child)))
-			continue;
-		state = var_state(v, &child, addr, msgs);
-		if (state != VAR_NONE)
-			add_var_line(v, &child, scope,
-				     global		? "[EXT]"
-				     : state == VAR_VAL ? "[VAL]"
-							: "[INV]");
-	} while (!dwarf_siblingof(&child, &child));
+	if (!dwarf_diename(var) || !probe_strfilter_match(sv->v->filter, dwarf_diename(var)))
+		return false;
+	state = var_state(sv->v, var, sv->addr, sv->msgs);
+	if (state != VAR_NONE)
+		add_var_line(sv->v, var, scope,
+			     sv->global		? "[EXT]"
+			     : state == VAR_VAL ? "[VAL]"
+						: "[INV]");
+	return false;
 }
 
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
@@ -1327,7 +1482,7 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 	for (int i = 0; i < s.nr; i++) {
 		struct vars_at v = { dbg, range, filter ? filter : "!__k???tab_* & !__crc_*", NULL,
 				     NULL, 0 };
-		Dwarf_Die *scopes, func;
+		Dwarf_Die scope, func;
 		Dwarf_Off off = 0, next;
 		size_t hsize;
 		Dwarf_Die cu;
@@ -1343,12 +1498,15 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 		v.func = &func;
 		strbuf_addf(out, "\t@<%s+%lu>\n", dwarf_diename(&func),
 			    (unsigned long)(s.sites[i].addr - entry_of(&func)));
-		int n = dwarf_getscopes(&cu, s.sites[i].addr, &scopes);
+		/* the site's scope (an inlined instance's own), then globals */
+		struct shown_vars sv = { &v, s.sites[i].addr, false, msgs };
 
-		for (int k = 0; k < n; k++)
-			if (dwarf_tag(&scopes[k]) != DW_TAG_compile_unit || externs)
-				vars_in_scope(&v, &scopes[k], s.sites[i].addr, msgs);
-		free(scopes);
+		if (!dwarf_offdie(dbg->dw, s.sites[i].scope, &scope))
+			scope = func;
+		walk_vars(&scope, s.sites[i].addr, true, show_var, &sv);
+		sv.global = true;
+		if (externs)
+			walk_vars(&cu, s.sites[i].addr, false, show_var, &sv);
 		if (v.nr)	/* qsort takes no NULL array, even empty */
 			qsort(v.lines, v.nr, sizeof(*v.lines), cmp_str);
 		else
@@ -1634,4 +1792,18 @@ char *probe_debug__describe(struct probe_debug *dbg, uint64_t addr, bool retprob
 		off = next;
 	}
 	return NULL;
+}
+
+/* --- modules --------------------------------------------------------------- */
+
+char *probe_debug__symbol_at(struct probe_debug *dbg, uint64_t addr, uint64_t *offset)
+{
+	GElf_Sym sym;
+	GElf_Off off = 0;
+	const char *name = dbg->module ? dwfl_module_addrinfo(dbg->module, addr, &off, &sym,
+							     NULL, NULL, NULL)
+				       : NULL;
+
+	*offset = off;
+	return name ? xstrdup(name) : NULL;
 }

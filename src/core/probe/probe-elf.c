@@ -374,3 +374,17 @@ uint64_t probe_elf__vaddr(const struct probe_elf *pe, uint64_t offset)
 {
 	return through_load(pe, offset, false);
 }
+
+char *probe_elf__module_name(const struct probe_elf *pe)
+{
+	Elf *elf = pe->elf;
+	GElf_Shdr shdr;
+	Elf_Scn *scn = elf ? section_named(elf, ".gnu.linkonce.this_module", &shdr) : NULL;
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	/* where struct module keeps its name, as perf reads it */
+	size_t at = gelf_getclass(elf) == ELFCLASS32 ? 12 : 24;
+
+	if (!data || !data->d_buf || data->d_size <= at)
+		return NULL;
+	return xstrndup((const char *)data->d_buf + at, data->d_size - at);
+}

@@ -54,6 +54,10 @@ uint64_t probe_elf__file_offset(const struct probe_elf *pe, uint64_t addr);
 /* The virtual address of a file offset (the inverse of the above). */
 uint64_t probe_elf__vaddr(const struct probe_elf *pe, uint64_t offset);
 
+/* A kernel module's name, from its struct module (.gnu.linkonce.this_module),
+ * NULL when the file has none.  Caller frees. */
+char *probe_elf__module_name(const struct probe_elf *pe);
+
 /* Whether a strfilter expression matches s. */
 bool probe_strfilter_match(const char *filter, const char *s);
 
