@@ -944,11 +944,11 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
 
 	if (dbg) {
 		n = module_dwarf_sites(o, dbg, spec, sites, nr, lines, msgs);
-		if (n)
-			return n < 0 ? n : 0;
+		if (n > 0)
+			return 0;
 		/* with variables to fetch, perf only says the add failed */
-		if (spec_has_c_args(spec))
-			return -ENOENT;
+		if (spec_has_c_args(spec) || (n < 0 && probe_spec__needs_dwarf(spec)))
+			return n < 0 ? n : -ENOENT;
 		if (probe_spec__needs_dwarf(spec)) {
 			char *point = probe_spec__point_text(spec);
 
@@ -976,7 +976,7 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
 		return -ENOENT;
 	}
 	char *event = event_name(spec, function);
-	char *args = xstrdup("");
+	char *args = xstrdup(""), *module = o->module ? module_name(o->module) : NULL;
 
 	for (int i = 0; i < spec->nr_args; i++) {
 		char *a = probe_arg__as_written(&spec->args[i]), *t = xasprintf("%s %s", args, a);
@@ -987,8 +987,8 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
 	}
 	for (int i = 0; i < n; i++) {
 		/* a return probe is placed on the symbol, an entry on _text */
-		char *target = o->module ? xasprintf("%s:%s+%lu%s", o->module, function,
-						     spec->point.offset, args)
+		char *target = module ? xasprintf("%s:%s+%lu%s", module, function,
+						  spec->point.offset, args)
 			       : spec->point.retprobe
 				       ? xasprintf("%s+%lu%s", function, spec->point.offset, args)
 				       : xasprintf("_text+%lu%s", (unsigned long)(offsets[i] +
@@ -998,6 +998,7 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
 	}
 	free(args);
 	free(event);
+	free(module);
 	free(offsets);
 	return 0;
 }

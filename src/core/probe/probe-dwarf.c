@@ -117,7 +117,10 @@ struct probe_debug *probe_debug__open(const char *path)
 	dbg->image_fd = image_fd;
 	dbg->dw = dw;
 	dbg->image = elf_begin(image_fd, ELF_C_READ_MMAP, NULL);
-	dbg->cfi = dbg->image ? dwarf_getcfi_elf(dbg->image) : NULL;
+	/* a module's .eh_frame as libdwfl relocated it */
+	dbg->cfi = dbg->dwfl ? dwarf_getcfi_elf(dwarf_getelf(dw))
+		   : dbg->image ? dwarf_getcfi_elf(dbg->image)
+				: NULL;
 	return dbg;
 }
 
@@ -188,7 +191,9 @@ struct func_walk {
 	void *arg;
 	Dwarf_Die *cu;
 	int ret;
-	bool inlines;	/* the second pass: inlined instances */
+	bool no_inlines;	/* functions with code only */
+	Dwarf_Off *visited;	/* out-of-line copies reached as instances */
+	int nr_visited;
 };
 
 static bool has_entry(Dwarf_Die *func)
@@ -198,16 +203,61 @@ static bool has_entry(Dwarf_Die *func)
 	return dwarf_entrypc(func, &pc) == 0;
 }
 
-static int func_walk_cb(Dwarf_Die *func, void *arg);
-
-static int inline_instance_cb(Dwarf_Die *instance, void *arg)
+static bool call_is_declaration(Dwarf_Die *instance, Dwarf_Die *origin)
 {
-	struct func_walk *w = arg;
+	Dwarf_Attribute attr;
+	Dwarf_Word call_line = 0, call_file = 0, decl_file = 0;
+	int decl_line = 0;
 
-	if (!has_entry(instance))
-		return DWARF_CB_OK;
-	w->ret = w->fn(w->cu, instance, w->arg);
-	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+	dwarf_formudata(dwarf_attr(instance, DW_AT_call_line, &attr), &call_line);
+	dwarf_formudata(dwarf_attr(instance, DW_AT_call_file, &attr), &call_file);
+	dwarf_formudata(dwarf_attr(origin, DW_AT_decl_file, &attr), &decl_file);
+	dwarf_decl_line(origin, &decl_line);
+	return (int)call_line == decl_line && call_file == decl_file;
+}
+
+/* perf's instances of an inline function: in the CU's order, the
+ * inlined ones and the out-of-line copies (those with code) whose
+ * abstract origin it is, but an inlined one "called" at its own
+ * declaration. */
+static bool walk_instances(struct func_walk *w, Dwarf_Die *parent, Dwarf_Die *origin)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child))
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute attr;
+		Dwarf_Die from;
+
+		if ((tag == DW_TAG_inlined_subroutine ||
+		     (tag == DW_TAG_subprogram && has_entry(&child))) &&
+		    dwarf_attr(&child, DW_AT_abstract_origin, &attr) &&
+		    dwarf_formref_die(&attr, &from) &&
+		    dwarf_dieoffset(&from) == dwarf_dieoffset(origin) &&
+		    !(tag == DW_TAG_inlined_subroutine && call_is_declaration(&child, origin))) {
+			if (tag == DW_TAG_subprogram) {
+				w->visited = xrealloc(w->visited,
+						      (w->nr_visited + 1) * sizeof(*w->visited));
+				w->visited[w->nr_visited++] = dwarf_dieoffset(&child);
+			}
+			w->ret = w->fn(w->cu, &child, w->arg);
+			if (w->ret)
+				return true;
+		}
+		if (walk_instances(w, &child, origin))
+			return true;
+	} while (!dwarf_siblingof(&child, &child));
+	return false;
+}
+
+static bool visited_before(const struct func_walk *w, Dwarf_Die *func)
+{
+	for (int i = 0; i < w->nr_visited; i++)
+		if (w->visited[i] == dwarf_dieoffset(func))
+			return true;
+	return false;
 }
 
 static int func_walk_cb(Dwarf_Die *func, void *arg)
@@ -218,16 +268,17 @@ static int func_walk_cb(Dwarf_Die *func, void *arg)
 
 	if (!name)
 		return DWARF_CB_OK;
-	if (has_entry(func) == w->inlines)
-		return DWARF_CB_OK;
-	if (w->inlines) {
-		/* an inline function: its inlined instances are the places */
-		if (dwarf_func_inline(func) &&
+	if (!has_entry(func)) {
+		/* an inline function: its instances are the places, the
+		 * inlined ones and an out-of-line copy, in their order */
+		if (!w->no_inlines && dwarf_func_inline(func) &&
 		    (!w->name ||
 		     (is_glob(w->name) ? glob_match(w->name, name) : !strcmp(w->name, name))))
-			dwarf_func_inline_instances(func, inline_instance_cb, w);
+			walk_instances(w, w->cu, func);
 		return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
 	}
+	if (visited_before(w, func))
+		return DWARF_CB_OK;
 	if (w->name && (is_glob(w->name) ? !glob_match(w->name, name) : strcmp(w->name, name)))
 		return DWARF_CB_OK;
 	if (w->file && (!(file = dwarf_decl_file(func)) || !tail_matches(file, w->file)))
@@ -243,21 +294,19 @@ static int for_each_function(struct probe_debug *dbg, const char *name, const ch
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
-	struct func_walk w = { name, file, fn, arg, NULL, 0, false };
+	struct func_walk w = { name, file, fn, arg, NULL, 0, dbg->no_inlines, NULL, 0 };
 
 	while (!w.ret && dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
-		/* perf takes the functions with code first, then the inlined */
-		for (int pass = 0; pass < (dbg->no_inlines ? 1 : 2) && !w.ret &&
-				   dwarf_offdie(dbg->dw, off + hsize, &cu);
-		     pass++) {
+		/* perf walks the functions in their order */
+		if (dwarf_offdie(dbg->dw, off + hsize, &cu)) {
 			w.cu = &cu;
-			w.inlines = pass;
 			dwarf_getfuncs(&cu, func_walk_cb, &w, 0);
 		}
 		off = next;
 	}
+	free(w.visited);
 	return w.ret;
 }
 
@@ -1102,6 +1151,27 @@ static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf
 	return 0;
 }
 
+/* The functions with code declared at file:line. */
+struct declared {
+	const char *file;
+	int line;
+	Dwarf_Off *offsets;
+	int nr;
+};
+
+static int declared_cb(Dwarf_Die *func, void *arg)
+{
+	struct declared *d = arg;
+	const char *file = dwarf_decl_file(func);
+
+	if (has_entry(func) && file && tail_matches(file, d->file) &&
+	    decl_line_of(func) == d->line) {
+		d->offsets = xrealloc(d->offsets, (d->nr + 1) * sizeof(*d->offsets));
+		d->offsets[d->nr++] = dwarf_dieoffset(func);
+	}
+	return DWARF_CB_OK;
+}
+
 /* Rows of line target in the CU (in func when given): each must name its
  * line back, or the probe is refused as perf refuses it. */
 static int add_line_sites(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, int target)
@@ -1142,6 +1212,18 @@ static int add_line_sites(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func,
 			ret = add_site(s, cu, &in, r->addr);
 	}
 	free(rows);
+	/* a function's declaration line is its entry, as perf walks lines */
+	struct declared d = { pp->file, target, NULL, 0 };
+
+	if (!func && !ret)
+		dwarf_getfuncs(cu, declared_cb, &d, 0);
+	for (int i = 0; i < d.nr && !ret; i++) {
+		Dwarf_Die decl;
+
+		if (dwarf_offdie(s->dbg->dw, d.offsets[i], &decl))
+			ret = add_site(s, cu, &decl, entry_of(&decl));
+	}
+	free(d.offsets);
 	return ret;
 }
 
