@@ -283,7 +283,8 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 }
 
 /* Where the function named at the start of text ("malloc:3") has its
- * symbol in -x's binary, 0 when it has none. */
+ * symbol in -x's binary, 0 when it has none; perf takes a symbol of data
+ * too, at its offset in the file. */
 static uint64_t symbol_address(const struct probe_opts *o, const char *text)
 {
 	struct probe_elf pe;
@@ -291,9 +292,12 @@ static uint64_t symbol_address(const struct probe_opts *o, const char *text)
 	char *name = xstrndup(text, strcspn(text, ":+@%;"));
 
 	if (!probe_elf__open(&pe, o->read_exec)) {
-		const struct probe_sym *sym = probe_elf__find_function(&pe, name);
+		const struct probe_sym *sym = probe_elf__find_function(&pe, name), *data;
 
-		addr = sym ? sym->addr : 0;
+		if (sym)
+			addr = sym->addr;
+		else if ((data = probe_elf__find_data(&pe, name)))
+			addr = probe_elf__section_offset(&pe, data->addr);
 		probe_elf__close(&pe);
 	}
 	free(name);
@@ -472,7 +476,8 @@ static bool spec_has_c_args(const struct probe_spec *spec)
 static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spec,
 			struct probe_msgs *msgs, struct probe_site **sites)
 {
-	const struct probe_sym *sym = spec->point.function
+	/* a function in a given file is the debug information's to find */
+	const struct probe_sym *sym = spec->point.function && !spec->point.file
 					      ? probe_elf__find_function(pe, spec->point.function)
 					      : NULL;
 

@@ -164,3 +164,21 @@ def test_dry_run_names(args):
     """-n: an event name another definition of the run would take is no
     duplicate (perf reads the names from the kernel, where -n put none)."""
     assert_same(*both("-x", fixture("probe_prog"), "-n", *args))
+
+
+@pytest.mark.parametrize("args", [
+    ["-L", "helper"], ["-L", "helper:1"], ["-L", "mod_open"], ["-L", "pclmod.c:16-19"],
+    ["-L", "pclmod.c:21-24"], ["-L", "nosuch.c"], ["-L", "nosuch"], ["-L", "mod_open@nosuch.c"],
+    ["-L", "mod_open@pclmod.c"], ["-V", "mod_open@nosuch.c"], ["-D", "mod_open@nosuch.c"],
+    ["-V", "mod_count"], ["-V", "mod_count:2"], ["-L", "mod_count"], ["-L", "mod_count:3"],
+    ["-D", "pclmod.c:21"]], ids=" ".join)
+def test_lookups(built, args):
+    """What perf finds and says: an inline-only function has no lines of
+    its own, a file's range with none fails perf's analysis, a data
+    symbol is looked up where it lies in the file."""
+    assert_same(*both("-x", built["PROG"], *args))
+
+
+@pytest.mark.parametrize("args", [["-V", "counter"], ["-L", "counter"]], ids=" ".join)
+def test_data_symbol(args):
+    assert_same(*both("-x", fixture("probe_prog"), *args))

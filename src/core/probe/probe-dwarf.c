@@ -266,22 +266,19 @@ static int func_walk_cb(Dwarf_Die *func, void *arg)
 	const char *name = dwarf_diename(func);
 	const char *file;
 
-	if (!name)
+	if (!name || (w->name && (is_glob(w->name) ? !glob_match(w->name, name)
+						   : strcmp(w->name, name))))
+		return DWARF_CB_OK;
+	if (w->file && (!(file = dwarf_decl_file(func)) || !tail_matches(file, w->file)))
 		return DWARF_CB_OK;
 	if (!has_entry(func)) {
 		/* an inline function: its instances are the places, the
 		 * inlined ones and an out-of-line copy, in their order */
-		if (!w->no_inlines && dwarf_func_inline(func) &&
-		    (!w->name ||
-		     (is_glob(w->name) ? glob_match(w->name, name) : !strcmp(w->name, name))))
+		if (!w->no_inlines && dwarf_func_inline(func))
 			walk_instances(w, w->cu, func);
 		return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
 	}
 	if (visited_before(w, func))
-		return DWARF_CB_OK;
-	if (w->name && (is_glob(w->name) ? !glob_match(w->name, name) : strcmp(w->name, name)))
-		return DWARF_CB_OK;
-	if (w->file && (!(file = dwarf_decl_file(func)) || !tail_matches(file, w->file)))
 		return DWARF_CB_OK;
 	w->ret = w->fn(w->cu, func, w->arg);
 	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
@@ -1351,6 +1348,11 @@ static int symbol_site(struct site_search *s)
 {
 	Dwarf_Die cu, func;
 
+	if (!dwarf_addrdie(s->dbg->dw, s->symbol_addr, &cu)) {
+		probe_msg(s->msgs, false, "Failed to find debug information for address %lx\n",
+			  (unsigned long)s->symbol_addr);
+		return -EINVAL;
+	}
 	if (!function_in_any_cu(s->dbg, s->symbol_addr, &cu, &func))
 		return 0;
 	return add_site(s, &cu, &func, s->symbol_addr + s->spec->point.offset);
@@ -1371,6 +1373,9 @@ static int search_sites(struct site_search *s)
 		ret = file_line_sites(s);
 	if (ret)
 		return ret;
+	/* -V: perf looks for no symbol of a function in a given file */
+	if (!s->nr && pp->function && pp->file && !s->convert)
+		return -EOPNOTSUPP;
 	if (!s->nr && pp->function && s->symbol_addr)
 		ret = symbol_site(s);
 	if (ret)
@@ -1553,8 +1558,11 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 	int ret = search_sites(&s);
 	char *point = probe_spec__point_text(spec);
 
-	if (ret < 0) {
+	if (ret == -ENOENT)
 		probe_msg(msgs, false, "Failed to find the address of %s\n", point);
+	else if (ret < 0)
+		probe_msg(msgs, false, "Debuginfo analysis failed.\n");
+	if (ret < 0) {
 		free(point);
 		return ret;
 	}
@@ -1653,17 +1661,36 @@ static void mark_cu_lines(struct line_range *lr, Dwarf_Die *cu, Dwarf_Die *func)
 	free(rows);
 }
 
+/* Whether a function's entry names its declaration line back (an
+ * inlined instance's need not). */
+static bool entry_names_declaration(Dwarf_Die *cu, Dwarf_Die *func)
+{
+	struct line_row *rows;
+	int nr = cu_rows(cu, &rows);
+	const char *file = NULL, *decl = dwarf_decl_file(func);
+	int line = reverse_line(cu, rows, nr, entry_of(func), &file);
+	bool named = line == decl_line_of(func) && file && decl && !strcmp(file, decl);
+
+	free(rows);
+	return named;
+}
+
+/* Marks the lines of a function, or of every instance of an inline one
+ * (perf takes them all). */
 static int range_function_cb(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 {
 	struct line_range *lr = arg;
+	bool instance = dwarf_hasattr(func, DW_AT_abstract_origin);
 
-	lr->path = xstrdup(dwarf_decl_file(func) ? dwarf_decl_file(func) : "");
-	lr->shown = source_path(cu, lr->path);
-	lr->offset = decl_line_of(func);
-	if (in_range(lr, lr->offset))
+	if (!lr->path) {
+		lr->path = xstrdup(dwarf_decl_file(func) ? dwarf_decl_file(func) : "");
+		lr->shown = source_path(cu, lr->path);
+		lr->offset = decl_line_of(func);
+	}
+	if (in_range(lr, lr->offset) && (!instance || entry_names_declaration(cu, func)))
 		mark_line(lr, lr->offset);
 	mark_cu_lines(lr, cu, func);
-	return 1;
+	return instance ? 0 : 1;
 }
 
 static int decl_lines_cb(Dwarf_Die *func, void *arg)
@@ -1797,10 +1824,23 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
 	if (lr.function) {
 		Dwarf_Die cu, func;
 
-		found = for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr) > 0;
+		for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr);
+		found = lr.path != NULL;
 		/* a function the debug information names otherwise */
-		if (!found && symbol_addr && function_in_any_cu(dbg, symbol_addr, &cu, &func))
-			found = range_function_cb(&cu, &func, &lr) > 0;
+		if (!found && lr.file)
+			symbol_addr = 0;	/* perf looks for no symbol then */
+		if (!found && symbol_addr && !dwarf_addrdie(dbg->dw, symbol_addr, &cu)) {
+			probe_msg(msgs, false,
+				  "Failed to find debug information for address %lx\n"
+				  "Debuginfo analysis failed.\n",
+				  (unsigned long)symbol_addr);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (!found && symbol_addr && function_in_any_cu(dbg, symbol_addr, &cu, &func)) {
+			range_function_cb(&cu, &func, &lr);
+			found = true;
+		}
 	} else {
 		found = range_file(dbg, &lr);
 	}
@@ -1808,6 +1848,12 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
 
 	for (int l = 0; l < lr.nr_lines; l++)
 		numbered |= lr.numbered[l];
+	if ((!found || !numbered) && lr.file) {
+		/* perf looks no further for a file's lines: its analysis fails */
+		probe_msg(msgs, false, "Debuginfo analysis failed.\n");
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
 	if (!found || !numbered) {
 		probe_msg(msgs, false, "Specified source line is not found.\n");
 		ret = -ENOENT;

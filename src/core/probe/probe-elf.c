@@ -318,17 +318,28 @@ int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter, bo
 	return n;
 }
 
-const struct probe_sym *probe_elf__find_function(const struct probe_elf *pe, const char *name)
+static const struct probe_sym *find_symbol(const struct probe_elf *pe, const char *name,
+					   bool function)
 {
 	size_t len = strlen(name);
 
 	/* versioned names ("fopen@@GLIBC_2.2.5") answer to their base */
 	for (int i = 0; i < pe->nr_syms; i++)
-		if (pe->syms[i].function && !strncmp(pe->syms[i].name, name, len) &&
+		if (pe->syms[i].function == function && !strncmp(pe->syms[i].name, name, len) &&
 		    (!pe->syms[i].name[len] ||
 		     (pe->syms[i].name[len] == '@' && strcmp(pe->syms[i].name + len, "@plt"))))
 			return &pe->syms[i];
 	return NULL;
+}
+
+const struct probe_sym *probe_elf__find_function(const struct probe_elf *pe, const char *name)
+{
+	return find_symbol(pe, name, true);
+}
+
+const struct probe_sym *probe_elf__find_data(const struct probe_elf *pe, const char *name)
+{
+	return find_symbol(pe, name, false);
 }
 
 const struct probe_sym *probe_elf__function_at(const struct probe_elf *pe, uint64_t addr)
@@ -387,4 +398,18 @@ char *probe_elf__module_name(const struct probe_elf *pe)
 	if (!data || !data->d_buf || data->d_size <= at)
 		return NULL;
 	return xstrndup((const char *)data->d_buf + at, data->d_size - at);
+}
+
+uint64_t probe_elf__section_offset(const struct probe_elf *pe, uint64_t addr)
+{
+	Elf *elf = pe->elf;
+
+	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr shdr;
+
+		if (gelf_getshdr(scn, &shdr) && (shdr.sh_flags & SHF_ALLOC) &&
+		    addr >= shdr.sh_addr && addr < shdr.sh_addr + shdr.sh_size)
+			return addr - shdr.sh_addr + shdr.sh_offset;
+	}
+	return addr;
 }
