@@ -182,3 +182,18 @@ def test_lookups(built, args):
 @pytest.mark.parametrize("args", [["-V", "counter"], ["-L", "counter"]], ids=" ".join)
 def test_data_symbol(args):
     assert_same(*both("-x", fixture("probe_prog"), *args))
+
+
+LIBC = "/lib/x86_64-linux-gnu/libc.so.6"
+
+
+@pytest.mark.skipif(not os.path.exists(LIBC), reason="no libc.so.6 here")
+@pytest.mark.parametrize("args", [
+    ["-V", "printf"], ["-V", "abort"], ["-V", "qsort"], ["-V", "calloc", "--externs"],
+    ["-V", "abort", "--range"], ["-D", "abort act"], ["-D", "printf format arg"],
+    ["-D", "calloc stderr"], ["-D", "qsort $vars"]], ids=" ".join)
+def test_libc_frames(args):
+    """libc's DWARF is its build-id debug file's, whose call frames perf
+    reads alone (none there): no variable on the frame base is fetched;
+    an external declaration is, by its symbol."""
+    assert_same(*both("-x", LIBC, *args))

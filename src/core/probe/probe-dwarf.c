@@ -37,7 +37,25 @@ struct probe_debug {
 	Dwfl *dwfl;
 	Dwfl_Module *module;
 	Dwarf_CFI *cfi_debug;	/* its .debug_frame */
+	bool separate;	/* the DWARF is a separate debug file's */
 };
+
+static bool has_eh_frame(Elf *elf)
+{
+	size_t strndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &strndx))
+		return false;
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (gelf_getshdr(scn, &shdr) && (name = elf_strptr(elf, strndx, shdr.sh_name)) &&
+		    !strcmp(name, ".eh_frame"))
+			return shdr.sh_type == SHT_PROGBITS;
+	}
+	return false;
+}
 
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
@@ -105,6 +123,7 @@ struct probe_debug *probe_debug__open(const char *path)
 		fd = debug ? open(debug, O_RDONLY | O_CLOEXEC) : -1;
 		dw = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
 		free(debug);
+		dbg->separate = dw != NULL;
 	}
 	if (!dw) {
 		if (fd >= 0)
@@ -117,10 +136,16 @@ struct probe_debug *probe_debug__open(const char *path)
 	dbg->image_fd = image_fd;
 	dbg->dw = dw;
 	dbg->image = elf_begin(image_fd, ELF_C_READ_MMAP, NULL);
-	/* a module's .eh_frame as libdwfl relocated it */
-	dbg->cfi = dbg->dwfl ? dwarf_getcfi_elf(dwarf_getelf(dw))
-		   : dbg->image ? dwarf_getcfi_elf(dbg->image)
-				: NULL;
+	/* a module's .eh_frame as libdwfl relocated it; perf reads a debug
+	 * file's call frames only (its .eh_frame is no data there) */
+	if (dbg->separate) {
+		dbg->cfi = has_eh_frame(dwarf_getelf(dw)) ? dwarf_getcfi_elf(dwarf_getelf(dw)) : NULL;
+		dbg->cfi_debug = dwarf_getcfi(dw);
+	} else {
+		dbg->cfi = dbg->dwfl ? dwarf_getcfi_elf(dwarf_getelf(dw))
+			   : dbg->image ? dwarf_getcfi_elf(dbg->image)
+					: NULL;
+	}
 	return dbg;
 }
 
@@ -619,6 +644,9 @@ static int frame_base(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Addr addr,
 	if (!dwarf_attr(func, DW_AT_frame_base, &attr) ||
 	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || nops != 1)
 		return -ENOENT;
+	/* without call frame information perf knows no CFA */
+	if (ops[0].atom == DW_OP_call_frame_cfa && !dbg->cfi && !dbg->cfi_debug)
+		return unsupported(msgs, ops[0].atom);
 	if (ops[0].atom == DW_OP_call_frame_cfa)
 		return cfa_at(dbg, addr, reg, off);
 	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
@@ -647,6 +675,12 @@ static int var_location(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Die *var
 	int ret;
 
 	memset(f, 0, sizeof(*f));
+	/* perf takes any external variable (a declaration too) by symbol */
+	if (dwarf_attr(var, DW_AT_external, &attr)) {
+		f->in_mem = true;
+		f->base = xasprintf("@%s", dwarf_diename(var));
+		return 0;
+	}
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
 		Dwarf_Sword value;
 
