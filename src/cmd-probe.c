@@ -759,7 +759,7 @@ static int stored_definitions(const struct probe_spec *spec, char ***defs)
 static int cached_definitions(const struct probe_spec *spec, char ***defs)
 {
 	struct sdt_event *evs;
-	int n = sdt_events__list(spec->group, spec->event, &evs), nr = 0;
+	int n = sdt_events__by_binary(spec->group, spec->event, &evs), nr = 0;
 
 	*defs = NULL;
 	for (int i = 0; i < n; i++) {

@@ -197,3 +197,13 @@ def test_libc_frames(args):
     reads alone (none there): no variable on the frame base is fetched;
     an external declaration is, by its symbol."""
     assert_same(*both("-x", LIBC, *args))
+
+
+@pytest.mark.parametrize("args", [["-n", "-a", "sdt_*:*"], ["-n", "-a", "%sdt_*:*"],
+                                  ["-n", "-a", "sdt_python:*"], ["-n", "-a", "%*:gc__*"],
+                                  ["-D", "sdt_*:*"], ["-D", "%*:line"]], ids=" ".join)
+def test_sdt_glob_order(args):
+    """Globbed SDT markers of this machine's ~/.debug (read only), in
+    perf's order: binary by binary in build-id order, each binary's in
+    its probes file's order."""
+    assert_same(*both(*args))
