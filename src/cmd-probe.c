@@ -2,11 +2,13 @@
  * kprobes otherwise) from functions, lines and variables, and show what
  * can be probed (-F, -L, -V), with perf 6.1's texts. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "core/probe/probe-cache.h"
@@ -522,22 +524,42 @@ static void forget_added(struct add_run *r, int from)
 	r->nr_added = from;
 }
 
+/* The binary's probes file in the build-id cache, the binary cached
+ * first and the file made (empty) if need be, as perf opens it before
+ * anything is found; NULL when it cannot be.  Caller frees. */
+static char *cache_probes_file(const struct probe_opts *o, const char *binary)
+{
+	char *dir = build_id_cache__dir(), *entry = NULL, *probes = NULL;
+	uint8_t id[20];
+	/* the file as --target-ns's process sees it */
+	int size = elf_file__read_build_id(o->read_exec, id, sizeof(id));
+
+	if (dir && size > 0 && !build_id_cache__add_from(dir, binary, o->read_exec, id, size))
+		entry = build_id_cache__entry(dir, binary, id, size);
+	if (entry) {
+		int fd;
+
+		probes = xasprintf("%s/probes", entry);
+		fd = open(probes, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+	}
+	free(entry);
+	free(dir);
+	return probes;
+}
+
 /* -a --cache: the definition and its uprobes into the binary's probes
  * file in the build-id cache (perf writes it on -n too). */
 static void cache_definition(const struct probe_opts *o, const char *binary, const char *spev,
 			     char **defs, int nr_defs)
 {
-	char *dir = build_id_cache__dir(), *entry = NULL, *probes = NULL;
-	uint8_t id[20];
-	int size = elf_file__read_build_id(binary, id, sizeof(id)), ret = -ENOENT;
+	char *probes = cache_probes_file(o, binary);
+	int ret = -ENOENT;
 	struct probe_cache pc;
 
-	if (dir && size > 0 && !build_id_cache__add(dir, binary, id, size))
-		entry = build_id_cache__entry(dir, binary, id, size);
-	if (entry) {
-		probes = xasprintf("%s/probes", entry);
+	if (probes)
 		ret = probe_cache__load(&pc, probes);
-	}
 	if (!ret) {
 		probe_cache__add(&pc, spev, defs, nr_defs);
 		ret = probe_cache__save(&pc, probes);
@@ -551,8 +573,6 @@ static void cache_definition(const struct probe_opts *o, const char *binary, con
 	if (ret)
 		fputs("Failed to add event to probe cache\n", stderr);
 	free(probes);
-	free(entry);
-	free(dir);
 }
 
 /* Adds the uprobes of one definition; a failure removes what it added. */
@@ -574,6 +594,8 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 		return -EINVAL;
 	}
 	probe_msg(&r->msgs, true, "probe-definition(0): %s\n", def);
+	if (o->cache && !o->definition)
+		free(cache_probes_file(o, binary));
 	if (!dbg && !spec.point.retprobe)
 		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
 	if (!dbg && probe_spec__needs_dwarf(&spec)) {

@@ -11,7 +11,8 @@ import subprocess
 import pytest
 
 from conftest import fixture, unified
-from test_probe import as_pcl, assert_same, both, verbose_text
+from test_probe import (as_pcl, assert_same, both, both_in, homes, other_namespace,  # noqa: F401
+                        tree, verbose_text)
 
 MODULE_SOURCE = r"""
 struct dev {
@@ -207,3 +208,24 @@ def test_sdt_glob_order(args):
     perf's order: binary by binary in build-id order, each binary's in
     its probes file's order."""
     assert_same(*both(*args))
+
+
+def test_cache_target_ns(homes, other_namespace):
+    """--cache with --target-ns: perf caches (and probes) the file as seen
+    here, and makes its cache entry before a definition fails."""
+    pid, path = other_namespace
+    perf_home, _, pcl_home, _ = homes
+    for definition in ("leaf_spin", "nosuch", "work", "work n", "work nosuch"):
+        p, q = both_in(homes, "--target-ns", str(pid), "-x", path, "--cache", "-n", "-a",
+                       definition)
+        assert (q.stdout, q.stderr, q.returncode) == (p.stdout, as_pcl(p.stderr), p.returncode)
+        assert tree(pcl_home / ".debug") == tree(perf_home / ".debug")
+
+
+def test_cache_failed_add(homes):
+    prog = fixture("probe_prog")
+    perf_home, _, pcl_home, _ = homes
+    for definition in ("nosuch", "work nosuch", "work"):
+        p, q = both_in(homes, "-x", prog, "--cache", "-n", "-a", definition)
+        assert (q.stdout, q.stderr, q.returncode) == (p.stdout, as_pcl(p.stderr), p.returncode)
+        assert tree(pcl_home / ".debug") == tree(perf_home / ".debug")
