@@ -286,16 +286,25 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 
 /* Where the function named at the start of text ("malloc:3") has its
  * symbol in -x's binary, 0 when it has none; perf takes a symbol of data
- * too, at its offset in the file. */
-static uint64_t symbol_address(const struct probe_opts *o, const char *text)
+ * too, at its offset in the file.  An indirect function gets perf's
+ * warning for when its symbol is used. */
+static uint64_t symbol_address(const struct probe_opts *o, const char *text,
+			       struct probe_debug *dbg, char **note)
 {
 	struct probe_elf pe;
 	uint64_t addr = 0;
 	char *name = xstrndup(text, strcspn(text, ":+@%;"));
 
+	*note = NULL;
 	if (!probe_elf__open(&pe, o->read_exec)) {
 		const struct probe_sym *sym = probe_elf__find_function(&pe, name), *data;
 
+		if (sym && sym->ifunc)
+			*note = xasprintf("Warning: The probe function (%s) is a GNU indirect "
+					  "function.\nConsider identifying the final function used "
+					  "at run time and set the probe directly on that.\n",
+					  name);
+		probe_debug__set_symbol_note(dbg, *note);
 		if (sym)
 			addr = sym->addr;
 		else if ((data = probe_elf__find_data(&pe, name)))
@@ -317,7 +326,11 @@ static int show_lines(const struct probe_opts *o)
 		fputs("  Error: Failed to show lines.\n", stderr);
 		return PCL_EXIT_ENOENT;
 	}
-	ret = probe_debug__show_lines(dbg, o->line, symbol_address(o, o->line), &out, &msgs);
+	char *note;
+	uint64_t symbol_addr = symbol_address(o, o->line, dbg, &note);
+
+	ret = probe_debug__show_lines(dbg, o->line, symbol_addr, &out, &msgs);
+	free(note);
 	fputs(strbuf_str(&out), stdout);
 	print_msgs(&msgs, o);
 	if (ret)
@@ -347,10 +360,13 @@ static int show_vars(const struct probe_opts *o)
 		probe_debug__close(dbg);
 		return PCL_EXIT_USAGE;
 	}
-	uint64_t symbol_addr = spec.point.function ? symbol_address(o, spec.point.function) : 0;
+	char *note = NULL;
+	uint64_t symbol_addr =
+		spec.point.function ? symbol_address(o, spec.point.function, dbg, &note) : 0;
 
 	ret = probe_debug__show_vars(dbg, &spec, o->externs, o->range, o->filter, symbol_addr,
 				     &out, &msgs);
+	free(note);
 	fputs(strbuf_str(&out), stdout);
 	print_msgs(&msgs, o);
 	if (ret)

@@ -192,11 +192,13 @@ LIBC = "/lib/x86_64-linux-gnu/libc.so.6"
 @pytest.mark.parametrize("args", [
     ["-V", "printf"], ["-V", "abort"], ["-V", "qsort"], ["-V", "calloc", "--externs"],
     ["-V", "abort", "--range"], ["-D", "abort act"], ["-D", "printf format arg"],
-    ["-D", "calloc stderr"], ["-D", "qsort $vars"]], ids=" ".join)
+    ["-D", "calloc stderr"], ["-D", "qsort $vars"], ["-V", "strlen"], ["-V", "memcpy"],
+    ["-L", "strlen"]], ids=" ".join)
 def test_libc_frames(args):
     """libc's DWARF is its build-id debug file's, whose call frames perf
     reads alone (none there): no variable on the frame base is fetched;
-    an external declaration is, by its symbol."""
+    an external declaration is, by its symbol.  An indirect function
+    found by its symbol gets perf's warning."""
     assert_same(*both("-x", LIBC, *args))
 
 

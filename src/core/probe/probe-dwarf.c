@@ -38,6 +38,7 @@ struct probe_debug {
 	Dwfl_Module *module;
 	Dwarf_CFI *cfi_debug;	/* its .debug_frame */
 	bool separate;	/* the DWARF is a separate debug file's */
+	const char *symbol_note;	/* said when the symbol stands in */
 };
 
 static bool has_eh_frame(Elf *elf)
@@ -147,6 +148,11 @@ struct probe_debug *probe_debug__open(const char *path)
 					: NULL;
 	}
 	return dbg;
+}
+
+void probe_debug__set_symbol_note(struct probe_debug *dbg, const char *note)
+{
+	dbg->symbol_note = note;
 }
 
 void probe_debug__set_no_inlines(struct probe_debug *dbg, bool no_inlines)
@@ -1382,6 +1388,8 @@ static int symbol_site(struct site_search *s)
 {
 	Dwarf_Die cu, func;
 
+	if (s->dbg->symbol_note)
+		probe_msg(s->msgs, false, "%s", s->dbg->symbol_note);
 	if (!dwarf_addrdie(s->dbg->dw, s->symbol_addr, &cu)) {
 		probe_msg(s->msgs, false, "Failed to find debug information for address %lx\n",
 			  (unsigned long)s->symbol_addr);
@@ -1863,6 +1871,8 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
 		/* a function the debug information names otherwise */
 		if (!found && lr.file)
 			symbol_addr = 0;	/* perf looks for no symbol then */
+		if (!found && symbol_addr && dbg->symbol_note)
+			probe_msg(msgs, false, "%s", dbg->symbol_note);
 		if (!found && symbol_addr && !dwarf_addrdie(dbg->dw, symbol_addr, &cu)) {
 			probe_msg(msgs, false,
 				  "Failed to find debug information for address %lx\n"

@@ -38,6 +38,9 @@ struct probe_debug *probe_debug__open(const char *path);
 void probe_debug__close(struct probe_debug *dbg);
 /* -s DIR: where -L reads the sources (kept, not copied). */
 void probe_debug__set_source_prefix(struct probe_debug *dbg, const char *prefix);
+/* What perf says when -V or -L fall back to the function's symbol (an
+ * indirect function's warning); kept, not copied; NULL: nothing. */
+void probe_debug__set_symbol_note(struct probe_debug *dbg, const char *note);
 /* --no-inlines: functions with code only, not their inlined instances. */
 void probe_debug__set_no_inlines(struct probe_debug *dbg, bool no_inlines);
 

@@ -18,10 +18,13 @@
 #include "util/util.h"
 
 static void add_sym(struct probe_elf *pe, const char *name, uint64_t addr, uint64_t size,
-		    bool function)
+		    int type)
 {
 	pe->syms = xrealloc(pe->syms, (pe->nr_syms + 1) * sizeof(*pe->syms));
-	pe->syms[pe->nr_syms++] = (struct probe_sym){ xstrdup(name), addr, size, function };
+	pe->syms[pe->nr_syms++] = (struct probe_sym){
+		xstrdup(name), addr, size, type == STT_FUNC || type == STT_GNU_IFUNC,
+		type == STT_GNU_IFUNC
+	};
 }
 
 static Elf_Scn *section_of_type(Elf *elf, unsigned type)
@@ -87,9 +90,7 @@ static void read_symtab(struct probe_elf *pe, Elf *elf, Elf_Scn *scn)
 			continue;
 		name = elf_strptr(elf, shdr.sh_link, sym.st_name);
 		if (name)
-			add_sym(pe, name, sym.st_value, sym.st_size,
-				GELF_ST_TYPE(sym.st_info) == STT_FUNC ||
-					GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC);
+			add_sym(pe, name, sym.st_value, sym.st_size, GELF_ST_TYPE(sym.st_info));
 	}
 }
 
@@ -122,7 +123,7 @@ static void read_plt(struct probe_elf *pe)
 			continue;
 		char *full = xasprintf("%s@plt", name);
 
-		add_sym(pe, full, plt.sh_addr + (i + 1) * plt.sh_entsize, plt.sh_entsize, true);
+		add_sym(pe, full, plt.sh_addr + (i + 1) * plt.sh_entsize, plt.sh_entsize, STT_FUNC);
 		free(full);
 	}
 }

@@ -13,6 +13,7 @@ struct probe_sym {
 	uint64_t addr;	/* st_value, a virtual address */
 	uint64_t size;
 	bool function;
+	bool ifunc;	/* STT_GNU_IFUNC: a resolver, not the function */
 };
 
 struct probe_elf {
