@@ -227,11 +227,23 @@ struct func_walk {
 	int nr_visited;
 };
 
+/* A function's entry: its entry_pc or low_pc, else (a function split in
+ * hot and cold parts) the start of its first range, as perf takes it. */
+static bool entry_pc(Dwarf_Die *func, Dwarf_Addr *pc)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, end;
+
+	if (dwarf_entrypc(func, pc) == 0)
+		return true;
+	return dwarf_attr(func, DW_AT_ranges, &attr) && dwarf_ranges(func, 0, &base, pc, &end) > 0;
+}
+
 static bool has_entry(Dwarf_Die *func)
 {
 	Dwarf_Addr pc;
 
-	return dwarf_entrypc(func, &pc) == 0;
+	return entry_pc(func, &pc);
 }
 
 static bool call_is_declaration(Dwarf_Die *instance, Dwarf_Die *origin)
@@ -342,7 +354,7 @@ static Dwarf_Addr entry_of(Dwarf_Die *func)
 {
 	Dwarf_Addr pc = 0;
 
-	dwarf_entrypc(func, &pc);
+	entry_pc(func, &pc);
 	return pc;
 }
 
@@ -390,6 +402,9 @@ static bool function_in_any_cu(struct probe_debug *dbg, Dwarf_Addr addr, Dwarf_D
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
+	/* the CU the address ranges name first, as perf looks */
+	if (dwarf_addrdie(dbg->dw, addr, cu) && function_at(cu, addr, func))
+		return true;
 	while (dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		if (dwarf_offdie(dbg->dw, off + hsize, cu) && function_at(cu, addr, func))
 			return true;
@@ -1554,11 +1569,17 @@ static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr ad
 		Dwarf_Op *expr;
 		size_t len;
 
+		Dwarf_Addr entry, high;
+
 		for (ptrdiff_t off = 0;
 		     (off = dwarf_getlocations(&attr, off, &base, &start, &end, &expr, &len)) > 0;)
 			if (start > addr && start < next)
 				next = start;
-		if (next == (Dwarf_Addr)-1 || var_location(v->dbg, v->func, var, next, &f, msgs))
+		/* within the function's own [entry, high_pc] (none for one
+		 * split in parts), as perf searches */
+		if (next == (Dwarf_Addr)-1 || dwarf_entrypc(v->func, &entry) ||
+		    dwarf_highpc(v->func, &high) || next > high ||
+		    var_location(v->dbg, v->func, var, next, &f, msgs))
 			return VAR_NONE;
 		free(f.base);
 		return VAR_INV;
@@ -1590,6 +1611,51 @@ static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
 			     : state == VAR_VAL ? "[VAL]"
 						: "[INV]");
 	return false;
+}
+
+/* The symbol of the debug file's table holding addr: its name and addr's
+ * offset in it; NULL when none does. */
+static const char *symbol_holding(Elf *elf, Dwarf_Addr addr, Dwarf_Addr *offset)
+{
+	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr shdr;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; i++) {
+			GElf_Sym sym;
+
+			if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+			    addr >= sym.st_value && addr < sym.st_value + sym.st_size) {
+				*offset = addr - sym.st_value;
+				return elf_strptr(elf, shdr.sh_link, sym.st_name);
+			}
+		}
+	}
+	return NULL;
+}
+
+/* -V's "@<FUNC+OFF>" of a site.  perf names a function without an entry
+ * address of its own (one split in hot and cold parts) by libdwfl's
+ * symbol lookup, which it asks without the bias libdwfl gave a shared
+ * object (0x10000): the symbol that far below, as perf shows it. */
+static void add_site_label(struct strbuf *out, struct probe_debug *dbg, Dwarf_Die *func,
+			   Dwarf_Addr addr)
+{
+	Dwarf_Addr pc, offset = 0;
+	Elf *elf = dwarf_getelf(dbg->dw);
+	GElf_Ehdr ehdr;
+	const char *name = NULL;
+
+	if (dwarf_entrypc(func, &pc) && elf && gelf_getehdr(elf, &ehdr))
+		name = symbol_holding(elf, addr - (ehdr.e_type == ET_DYN ? 0x10000 : 0), &offset);
+	if (name)
+		strbuf_addf(out, "\t@<%s+%lu>\n", name, (unsigned long)offset);
+	else
+		strbuf_addf(out, "\t@<%s+%lu>\n", dwarf_diename(func),
+			    (unsigned long)(addr - entry_of(func)));
 }
 
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
@@ -1628,8 +1694,7 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 		if (!found)
 			continue;
 		v.func = &func;
-		strbuf_addf(out, "\t@<%s+%lu>\n", dwarf_diename(&func),
-			    (unsigned long)(s.sites[i].addr - entry_of(&func)));
+		add_site_label(out, dbg, &func, s.sites[i].addr);
 		/* the site's scope (an inlined instance's own), then globals */
 		struct shown_vars sv = { &v, s.sites[i].addr, false, msgs };
 
