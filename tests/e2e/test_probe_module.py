@@ -194,7 +194,7 @@ LIBC = "/lib/x86_64-linux-gnu/libc.so.6"
     ["-V", "abort", "--range"], ["-D", "abort act"], ["-D", "printf format arg"],
     ["-D", "calloc stderr"], ["-D", "qsort $vars"], ["-V", "strlen"], ["-V", "memcpy"],
     ["-L", "strlen"], ["-V", "fclose"], ["-V", "puts"], ["-V", "pthread_create"],
-    ["-V", "fclose", "--range"], ["-V", "malloc", "--range"]], ids=" ".join)
+    ["-V", "fclose", "--range"], ["-V", "malloc", "--range"], ["-V", "getpid"]], ids=" ".join)
 def test_libc_frames(args):
     """libc's DWARF is its build-id debug file's, whose call frames perf
     reads alone (none there): no variable on the frame base is fetched;

@@ -1694,12 +1694,15 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 		if (!found)
 			continue;
 		v.func = &func;
-		add_site_label(out, dbg, &func, s.sites[i].addr);
 		/* the site's scope (an inlined instance's own), then globals */
 		struct shown_vars sv = { &v, s.sites[i].addr, false, msgs };
 
 		if (!dwarf_offdie(dbg->dw, s.sites[i].scope, &scope))
 			scope = func;
+		/* a function is named as matched (an alias at its address
+		 * too), an inlined instance by the function holding it */
+		add_site_label(out, dbg, dwarf_tag(&scope) == DW_TAG_subprogram ? &scope : &func,
+			       s.sites[i].addr);
 		walk_vars(&scope, s.sites[i].addr, true, show_var, &sv);
 		sv.global = true;
 		if (externs)
