@@ -224,7 +224,7 @@ static int embed(const char *data, const char *output)
 	if (rc) {
 		fprintf(stderr, "pcl archive: cannot write %s: %s\n", output,
 			rc == -EINVAL ? "not a perf.data file in this machine's byte order" :
-			strerror(-rc));
+			rc == -EEXIST ? "it is the input" : strerror(-rc));
 		return PCL_EXIT_FAILURE;
 	}
 	printf("%s: the symbols of %zu DSOs (%zu symbols) embedded\n", output, stats.nr_dsos,

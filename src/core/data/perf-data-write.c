@@ -476,9 +476,16 @@ int perf_data__copy_with_feature(const char *input, const char *output, int feat
 				 const void *data, size_t size)
 {
 	int in = open(input, O_RDONLY | O_CLOEXEC), out, err;
+	struct stat in_st, out_st;
 
 	if (in < 0)
 		return -errno;
+	/* the copy must not truncate its own input */
+	if (!fstat(in, &in_st) && !stat(output, &out_st) && in_st.st_dev == out_st.st_dev &&
+	    in_st.st_ino == out_st.st_ino) {
+		close(in);
+		return -EEXIST;
+	}
 	out = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (out < 0) {
 		err = -errno;

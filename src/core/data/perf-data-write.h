@@ -114,7 +114,7 @@ void perf_data_writer__close(struct perf_data_writer *w);
  * order) to output with feature feat's payload set to data, in place of
  * the one input has; features keep their order, so perf, which skips
  * those it does not know, reads the copy as the original.  Returns 0 or
- * -errno (-EINVAL: input is no such file). */
+ * -errno (-EINVAL: input is no such file, -EEXIST: output is input). */
 int perf_data__copy_with_feature(const char *input, const char *output, int feat,
 				 const void *data, size_t size);
 
