@@ -1327,6 +1327,8 @@ int cmd_top(int argc, const char **argv)
 	int ret = PCL_EXIT_USAGE;
 	struct record_opts config_cg;
 	bool config_callgraph;
+	const char *cc_why, *cc_key, *cc_value;
+	char cc_msg[256];
 
 	top_options = opts;
 	evlist__init(&t.evlist);
@@ -1373,6 +1375,13 @@ int cmd_top(int argc, const char **argv)
 	t.ropts.record_namespaces = o.namespaces;
 	t.ropts.sample_time = true;
 	callchain_param__init(&t.hopts.cc);
+	if (callchain_param__read_config(&t.hopts.cc, cc_msg, sizeof(cc_msg), &cc_why, &cc_key,
+					 &cc_value)) {
+		fprintf(stderr, "%s\nError in the given config file: wrong config key-value pair "
+			"%s=%s\n", cc_why, cc_key, cc_value);
+		ret = PCL_EXIT_ERROR;
+		goto out_events;
+	}
 	if (o.callgraph_fp && config_callgraph) {
 		t.ropts.call_graph = config_cg.call_graph;
 		t.ropts.stack_size = config_cg.stack_size;

@@ -344,3 +344,28 @@ def test_record_refuses_wrong_config_as_perf(tmp_path, conf):
     want = record_under(perf, path, tmp_path / "hp", [], tmp_path / "p.data")
     got = record_under(pcl, path, tmp_path / "hg", [], tmp_path / "g.data")
     assert got == want and want[0] == 255
+
+
+CALLGRAPH_DISPLAY_CONFS = ["print-type = flat", "print-type = folded", "order = caller",
+                           "sort-key = address", "threshold = 5", "print-limit = 2",
+                           "print-type = flat\n\tthreshold = 10\n\torder = caller",
+                           "print-type = bogus", "order = x", "sort-key = x", "threshold = x",
+                           "print-limit = x"]
+
+
+@pytest.mark.parametrize("conf", CALLGRAPH_DISPLAY_CONFS, ids=lambda c: c.replace("\n\t", " "))
+@pytest.mark.parametrize("args", [[], ["-g", "caller"], ["--no-children"]],
+                         ids=lambda a: " ".join(a) or "none")
+def test_report_reads_callgraph_display_keys(tmp_path, callgraph_data, conf, args):
+    """call-graph.print-type, order, sort-key, threshold, print-limit: report's
+    call graphs as perf's under the same keys; -g overrides them; a wrong
+    value stops with perf's message."""
+    path = tmp_path / "perfconfig"
+    path.write_text("[call-graph]\n\t%s\n" % conf)
+    env = dict(os.environ, PERF_CONFIG=str(path))
+    want = perf("report", "--stdio", "-i", callgraph_data, *args, env=env)
+    got = pcl("report", "--stdio", "-i", callgraph_data, *args, env=env)
+    assert got.returncode == want.returncode
+    assert got.stderr == want.stderr
+    assert without_tips(got.stdout) == without_tips(want.stdout), \
+        unified(without_tips(want.stdout), without_tips(got.stdout))
