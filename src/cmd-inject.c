@@ -56,8 +56,8 @@ int cmd_inject(int argc, const char **argv)
 			    "tasks slept"),
 		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
 		/* guests' DSOs are not resolved: their samples' build ids stay unknown */
-		OPT_STRING(0, "guestmount", &guestmount, "directory",
-			   "guest mount directory under which every guest os instance has a subdir"),
+		OPT_STRING(0, "guestmount", &guestmount, "directory", "guest mount directory under "
+			   "which every guest os instance has a subdir"),
 		OPT_STRING(0, "known-build-ids", &o.known_build_ids,
 			   "buildid path [,buildid path...]", "build-ids to use for given paths"),
 		OPT_STRING_OPTARG(0, "itrace", &itrace, "opts", ITRACE_HELP, ""),

@@ -20,6 +20,7 @@
 #include "builtin.h"
 #include "core/events/evlist.h"
 #include "core/events/parse-events.h"
+#include "core/hist/callchain.h"
 #include "core/live/record.h"
 #include "ui/attr-print.h"
 #include "util/exit-codes.h"
@@ -1642,13 +1643,21 @@ static int read_config(void)
 {
 	struct perfconfig pc = { 0 };
 	struct config_error err = { .why = NULL };
-	const char *v;
+	struct callchain_param display;
+	const char *v, *key;
 	int ret = 0, found;
 
 	perfconfig__load(&pc);
 	found = record_opts__config_callgraph(&rec.config_cg, &pc, "record.call-graph", &err);
 	if (found < 0)
 		ret = wrong_config(&err);
+	/* perf checks the display keys at start-up too, for every command */
+	callchain_param__init(&display);
+	if (!ret && callchain_param__read_config(&display, err.msg, sizeof(err.msg), &err.why,
+						 &key, &err.value)) {
+		snprintf(err.key, sizeof(err.key), "%s", key);
+		ret = wrong_config(&err);
+	}
 	rec.config_callgraph = found > 0;
 	if (!ret && (v = perfconfig__get(&pc, "record.build-id"))) {
 		if (!strcmp(v, "no-cache"))

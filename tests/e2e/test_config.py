@@ -337,7 +337,9 @@ def test_record_reads_config(tmp_path, conf, args):
 
 @pytest.mark.parametrize("conf", ["[record]\n\tbuild-id = bogus", "[record]\n\tcall-graph = x",
                                   "[call-graph]\n\trecord-mode = x",
-                                  "[call-graph]\n\tdump-size = x"])
+                                  "[call-graph]\n\tdump-size = x",
+                                  "[call-graph]\n\torder = x",
+                                  "[call-graph]\n\tprint-type = x"])
 def test_record_refuses_wrong_config_as_perf(tmp_path, conf):
     path = tmp_path / "perfconfig"
     path.write_text(conf + "\n")

@@ -232,20 +232,20 @@ static void embedded__free(struct symbols_embedded *e)
 
 int machine__use_embedded_symbols(struct machine *m, const void *buf, size_t size)
 {
+	const size_t head = EMBED_MAGIC_LEN + sizeof(uint64_t);	/* magic, inflated size */
 	struct symbols_embedded *e;
 	struct reader r;
 	uint64_t raw_size;
 	uint32_t nr;
 
-	if (size < EMBED_MAGIC_LEN + sizeof(raw_size) || memcmp(buf, EMBED_MAGIC, EMBED_MAGIC_LEN))
+	if (size < head || memcmp(buf, EMBED_MAGIC, EMBED_MAGIC_LEN))
 		return -1;
 	memcpy(&raw_size, (const char *)buf + EMBED_MAGIC_LEN, sizeof(raw_size));
 	if (raw_size > (1ULL << 32))
 		return -1;
 	e = xcalloc(1, sizeof(*e));
 	e->raw = xmalloc(raw_size ? raw_size : 1);
-	if (ZSTD_decompress(e->raw, raw_size, (const char *)buf + EMBED_MAGIC_LEN + sizeof(raw_size),
-			    size - EMBED_MAGIC_LEN - sizeof(raw_size)) != raw_size)
+	if (ZSTD_decompress(e->raw, raw_size, (const char *)buf + head, size - head) != raw_size)
 		goto bad;
 	r = (struct reader){ e->raw, e->raw + raw_size, false };
 	nr = take_u32(&r);
