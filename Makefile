@@ -149,6 +149,8 @@ install: pcl
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 0644 scripts/pcl-completion.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pcl
+	install -d $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 0644 scripts/_pcl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pcl
 
 clean:
 	rm -rf build pcl

@@ -17,9 +17,10 @@ libdrm-dev libsqlite3-dev libpq-dev python3.11-dev libbabeltrace-dev libncurses-
 # graph pages, clang for a clang-built workload), stress-ng to load the machine while they run;
 # linux-perf also has <perf/perf_dlfilter.h>, which pcl's --dlfilter is built with;
 # postgresql-15: a throwaway server (initdb, pg_ctl) for export-to-postgresql; babeltrace reads
-# back the CTF traces of perf and pcl; python3-pyte emulates a terminal for the browser tests
+# back the CTF traces of perf and pcl; python3-pyte emulates a terminal for the browser tests;
+# zsh runs the zsh completion
 TEST="libcmocka-dev python3-pytest linux-perf chromium clang stress-ng protobuf-compiler
-postgresql-15 babeltrace python3-pyte"
+postgresql-15 babeltrace python3-pyte zsh"
 # bench/*.sh: perf side by side, /usr/bin/time for RSS, bc for the ratios, stress-ng and
 # g++ for report-system.sh's recordings
 BENCH="linux-perf time bc stress-ng g++"

@@ -1,7 +1,9 @@
 /* pcl archive: a tarball of the build-id cache entries a perf.data's samples
  * hit, so that it can be reported on another machine; --unpack puts one into
  * the cache.  As perf's archive script, the build ids come from
- * `buildid-list --with-hits` and tar does the archiving. */
+ * `buildid-list --with-hits` and tar does the archiving.  --embed instead
+ * writes a copy of the perf.data that carries the symbol tables themselves
+ * (core/symbols/embed.h), which needs nothing else to be reported. */
 #include <errno.h>
 #include <glob.h>
 #include <limits.h>
@@ -13,7 +15,10 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "core/data/perf-data-write.h"
+#include "core/data/session.h"
 #include "core/symbols/buildid-cache.h"
+#include "core/symbols/embed.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
@@ -22,6 +27,7 @@
 static const char *const archive_usage[] = {
 	"pcl archive [<options>] [<file>]",
 	"pcl archive --unpack [<tar file>]",
+	"pcl archive --embed [-o <output>] [<file>]",
 	NULL
 };
 
@@ -152,20 +158,107 @@ static int unpack(const char *tarball, const char *dir)
 	return rc ? PCL_EXIT_FAILURE : 0;
 }
 
+/* Every address a sample names (its ip, callchain and branches) is looked
+ * up, which loads the symbols of each DSO they reach. */
+#define EMBED_MAX_FRAMES	4096
+
+static int embed_sample(struct perf_tool *tool, struct perf_session *s,
+			const struct perf_event_header *rec, struct perf_sample *sample,
+			struct evsel *evsel)
+{
+	static struct callchain_frame frames[EMBED_MAX_FRAMES];
+	struct addr_location al, branch;
+
+	(void)tool;
+	(void)rec;
+	perf_session__resolve_sample(s, sample, &al);
+	perf_session__resolve_callchain(s, evsel, sample, al.thread, EMBED_MAX_FRAMES, frames,
+					EMBED_MAX_FRAMES);
+	for (uint64_t i = 0; al.thread && i < sample->branch_nr; i++) {
+		machine__find_symbol_fb(s->machine, al.thread, sample->cpumode,
+					sample->branch_entries[i].from, &branch);
+		machine__find_symbol_fb(s->machine, al.thread, sample->cpumode,
+					sample->branch_entries[i].to, &branch);
+	}
+	return 0;
+}
+
+static int embed(const char *data, const char *output)
+{
+	struct perf_tool tool = { .sample = embed_sample, .ordered = true };
+	struct symbols_embed_stats stats;
+	struct perf_session *s;
+	size_t size = 0;
+	char *err = NULL;
+	void *tables;
+	int rc;
+
+	s = perf_session__open(data, false, &err);
+	if (!s) {
+		fprintf(stderr, "pcl archive: %s\n", err);
+		free(err);
+		return PCL_EXIT_FAILURE;
+	}
+	if (s->is_pipe) {
+		fprintf(stderr, "pcl archive: --embed needs a perf.data file, not a pipe\n");
+		perf_session__delete(s);
+		return PCL_EXIT_FAILURE;
+	}
+	perf_session__new_machine(s, NULL, NULL, false);
+	if (perf_session__process(s, &tool) < 0) {
+		fprintf(stderr, "pcl archive: %s\n", s->err);
+		perf_session__delete(s);
+		return PCL_EXIT_FAILURE;
+	}
+	tables = symbols_embed__write(s->machine, &size, &stats);
+	if (stats.skipped_kernel)
+		fprintf(stderr, "pcl archive: the kernel's symbols came from %s: not embedded "
+			"(report the copy with that vmlinux)\n", stats.skipped_kernel);
+	perf_session__delete(s);
+	if (!tables) {
+		printf("pcl archive: no symbols to embed\n");
+		return PCL_EXIT_FAILURE;
+	}
+	rc = perf_data__copy_with_feature(data, output, HEADER_PCL_SYMBOLS, tables, size);
+	free(tables);
+	if (rc) {
+		fprintf(stderr, "pcl archive: cannot write %s: %s\n", output,
+			rc == -EINVAL ? "not a perf.data file in this machine's byte order" :
+			rc == -EEXIST ? "it is the input" : strerror(-rc));
+		return PCL_EXIT_FAILURE;
+	}
+	printf("%s: the symbols of %zu DSOs (%zu symbols) embedded\n", output, stats.nr_dsos,
+	       stats.nr_syms);
+	return 0;
+}
+
 int cmd_archive(int argc, const char **argv)
 {
-	bool do_unpack = false;
-	char *dir;
+	bool do_unpack = false, do_embed = false;
+	const char *output = NULL;
+	char *dir, *path;
 	int rc;
 	const struct option opts[] = {
 		OPT_BOOLEAN(0, "unpack", &do_unpack,
 			    "Unpack an archive into the build-id cache"),
+		OPT_BOOLEAN(0, "embed", &do_embed,
+			    "Write a copy of the file carrying the symbol tables it needs"),
+		OPT_STRING('o', "output", &output, "file",
+			   "--embed's copy (default: <file>.embedded)"),
 		OPT_END()
 	};
 
 	argc = parse_options(argc, argv, opts, archive_usage, 0);
-	if (argc > 1)
+	if (argc > 1 || (do_embed && do_unpack) || (output && !do_embed))
 		usage_with_options(archive_usage, opts);
+	if (do_embed) {
+		const char *data = argc ? argv[0] : "perf.data";
+
+		path = output ? xstrdup(output) : xasprintf("%s.embedded", data);
+		rc = embed(data, path);
+		free(path);
+		return rc;
+	}
 	dir = build_id_cache__dir();
 	if (do_unpack)
 		rc = unpack(argc ? argv[0] : NULL, dir);

@@ -5,6 +5,7 @@
 
 #include "builtin.h"
 #include "core/data/inject.h"
+#include "core/symbols/machine.h"
 #include "itrace-opts.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -34,7 +35,7 @@ int cmd_inject(int argc, const char **argv)
 	const char **cmdline = memcpy(xcalloc((size_t)argc + 1, sizeof(*argv)), argv,
 				      (size_t)argc * sizeof(*argv));
 	struct inject_opts o = { .input = "-", .output = "-", .argc = argc, .argv = cmdline };
-	const char *itrace = NULL, *vm_time_correlation = NULL;
+	const char *itrace = NULL, *vm_time_correlation = NULL, *guestmount = NULL, *bad_file;
 	int verbose = 0;
 	char *err = NULL;
 	const struct option opts[] = {
@@ -44,6 +45,9 @@ int cmd_inject(int argc, const char **argv)
 			    "Inject build-ids of all DSOs into the output stream"),
 		OPT_BOOLEAN('j', "jit", &o.jit, "merge jitdump files into perf.data file"),
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
+		OPT_STRING('k', "vmlinux", &o.vmlinux, "file", "vmlinux pathname"),
+		OPT_BOOLEAN(0, "ignore-vmlinux", &o.ignore_vmlinux,
+			    "don't load vmlinux even if found"),
 		OPT_STRING('o', "output", &o.output, "file", "output file name"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_INCR('v', "verbose", &verbose, "be more verbose (show build ids, etc)"),
@@ -51,6 +55,9 @@ int cmd_inject(int argc, const char **argv)
 			    "Merge sched-stat and sched-switch for getting events where and how long "
 			    "tasks slept"),
 		OPT_STRING(0, "kallsyms", &o.kallsyms, "file", "kallsyms pathname"),
+		/* guests' DSOs are not resolved: their samples' build ids stay unknown */
+		OPT_STRING(0, "guestmount", &guestmount, "directory", "guest mount directory under "
+			   "which every guest os instance has a subdir"),
 		OPT_STRING(0, "known-build-ids", &o.known_build_ids,
 			   "buildid path [,buildid path...]", "build-ids to use for given paths"),
 		OPT_STRING_OPTARG(0, "itrace", &itrace, "opts", ITRACE_HELP, ""),
@@ -79,6 +86,11 @@ int cmd_inject(int argc, const char **argv)
 	if (vm_time_correlation) {
 		free(cmdline);
 		return vm_time_correlation_only(&o, vm_time_correlation);
+	}
+	if ((bad_file = symbol_files__unreadable(o.vmlinux, o.kallsyms))) {
+		fprintf(stderr, "Invalid file: %s\n", bad_file);
+		free(cmdline);
+		return PCL_EXIT_ERROR;
 	}
 	o.verbose = verbose ? stderr : NULL;
 	if (perf_inject(&o, &err)) {

@@ -20,10 +20,12 @@
 #include "builtin.h"
 #include "core/events/evlist.h"
 #include "core/events/parse-events.h"
+#include "core/hist/callchain.h"
 #include "core/live/record.h"
 #include "ui/attr-print.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/perfconfig.h"
 #include "util/util.h"
 
 static const char *const record_usage[] = {
@@ -46,6 +48,10 @@ static struct {
 	const char *write_tuning;
 	uint64_t count;			/* -c; UINT64_MAX when not given */
 	bool callgraph_fp, strict_freq;
+	/* what -g records: the perfconfig's call graph (call_graph, stack_size,
+	 * callchain_max_stack), when config_callgraph */
+	struct record_opts config_cg;
+	bool config_callgraph;
 	bool no_buildid, no_buildid_cache, buildid_all;
 	bool timestamp_filename;	/* the file gets its timestamped name at the end */
 	int comp_level, quiet, verbose;
@@ -701,11 +707,18 @@ static int config_options(void)
 	const char *why;
 
 	if (rec.callgraph_str) {
+		/* "fp" keeps the perfconfig's frame limit, as perf's parser does */
+		if (rec.config_callgraph)
+			o->callchain_max_stack = rec.config_cg.callchain_max_stack;
 		if (record_opts__parse_callgraph(o, rec.callgraph_str, msg, sizeof(msg), &why)) {
 			fprintf(stderr, "%s\n", why);
 			parse_options_usage(record_usage, options, "call-graph", false);
 			return -2;
 		}
+	} else if (rec.callgraph_fp && rec.config_callgraph) {
+		o->call_graph = rec.config_cg.call_graph;
+		o->stack_size = rec.config_cg.stack_size;
+		o->callchain_max_stack = rec.config_cg.callchain_max_stack;
 	} else if (rec.callgraph_fp) {
 		o->call_graph = CALLGRAPH_FP;
 	}
@@ -1602,6 +1615,51 @@ out_maps:
 	return 0;
 }
 
+static int wrong_config(const struct config_error *err)
+{
+	if (err->why)
+		fprintf(stderr, "%s\n", err->why);
+	fprintf(stderr, "Error in the given config file: wrong config key-value pair %s=%s\n",
+		err->key, err->value);
+	return PCL_EXIT_ERROR;
+}
+
+/* perf's keys for record, read before the command line overrides them. */
+static int read_config(void)
+{
+	struct perfconfig pc = { 0 };
+	struct config_error err = { .why = NULL };
+	struct callchain_param display;
+	const char *v, *key;
+	int ret = 0, found;
+
+	perfconfig__load(&pc);
+	found = record_opts__config_callgraph(&rec.config_cg, &pc, "record.call-graph", &err);
+	if (found < 0)
+		ret = wrong_config(&err);
+	/* perf checks the display keys at start-up too, for every command */
+	callchain_param__init(&display);
+	if (!ret && callchain_param__read_config(&display, err.msg, sizeof(err.msg), &err.why,
+						 &key, &err.value)) {
+		snprintf(err.key, sizeof(err.key), "%s", key);
+		ret = wrong_config(&err);
+	}
+	rec.config_callgraph = found > 0;
+	if (!ret && (v = perfconfig__get(&pc, "record.build-id"))) {
+		if (!strcmp(v, "no-cache"))
+			rec.no_buildid_cache = true;
+		else if (!strcmp(v, "skip"))
+			rec.no_buildid = true;
+		else if (!strcmp(v, "mmap"))
+			rec.opts.buildid_mmap = true;
+		else if (strcmp(v, "cache"))
+			ret = wrong_config(&(struct config_error){ .key = "record.build-id",
+								     .value = v });
+	}
+	perfconfig__release(&pc);
+	return ret;
+}
+
 int cmd_record(int argc, const char **argv)
 {
 	int cmd_argc, ret;
@@ -1616,6 +1674,9 @@ int cmd_record(int argc, const char **argv)
 	rec.count = UINT64_MAX;
 	rec.output = perf_data__default_path(true);
 	record_options = options;
+	ret = read_config();
+	if (ret)
+		return ret;
 
 	/* parse_options() reorders argv: keep the command line as typed for
 	 * the file's header. */

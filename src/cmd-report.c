@@ -918,6 +918,19 @@ static bool use_browser(const struct report *r, const struct report_opts *o)
 	"\t\t\t\tvalue:\t\tcall graph value (percent|period|count)\n\n" \
 	"\t\t\t\tDefault: graph,0.5,caller,function,percent"
 
+/* perf's call-graph.* display keys, as defaults -g overrides. */
+static int callchain_config(struct callchain_param *cc)
+{
+	const char *why, *key, *value;
+	char buf[256];
+
+	if (!callchain_param__read_config(cc, buf, sizeof(buf), &why, &key, &value))
+		return 0;
+	fprintf(stderr, "%s\nError in the given config file: wrong config key-value pair "
+		"%s=%s\n", why, key, value);
+	return -1;
+}
+
 int cmd_report(int argc, const char **argv)
 {
 	struct report r = { .skip_empty = true };
@@ -1107,6 +1120,8 @@ int cmd_report(int argc, const char **argv)
 	if (o.branch_history)
 		o.call_graph_set = r.hopts.use_callchain = true;
 	callchain_param__init(&r.hopts.cc);
+	if (callchain_config(&r.hopts.cc))
+		return PCL_EXIT_ERROR;
 	/* '.' would be taken for the separator in every number: perf refuses
 	 * it too (though it prints two header lines and exits 0) */
 	if (o.field_sep && *o.field_sep == '.') {

@@ -52,6 +52,7 @@
 #include "ui/report-stdio.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
+#include "util/perfconfig.h"
 #include "util/strset.h"
 #include "util/util.h"
 
@@ -1212,6 +1213,32 @@ static int attach_cgroups(struct top *t)
 	return 0;
 }
 
+/* perf's keys for top, read before the command line overrides them:
+ * top.children, and the call graph -g samples (top.call-graph over
+ * call-graph.record-mode and dump-size). */
+static int read_config(struct top_opts *o, struct record_opts *cg, bool *cg_set)
+{
+	struct perfconfig pc = { 0 };
+	struct config_error err = { .why = NULL };
+	const char *v;
+	bool b;
+	int found;
+
+	perfconfig__load(&pc);
+	if ((v = perfconfig__get(&pc, "top.children")) && perfconfig__bool(v, &b))
+		o->children = b;
+	found = record_opts__config_callgraph(cg, &pc, "top.call-graph", &err);
+	*cg_set = found > 0;
+	if (found < 0) {
+		if (err.why)
+			fprintf(stderr, "%s\n", err.why);
+		fprintf(stderr, "Error in the given config file: wrong config key-value pair "
+			"%s=%s\n", err.key, err.value);
+	}
+	perfconfig__release(&pc);
+	return found < 0;
+}
+
 int cmd_top(int argc, const char **argv)
 {
 	struct top_opts o = { .delay_secs = 2, .children = -1, .count_filter = 5,
@@ -1298,10 +1325,16 @@ int cmd_top(int argc, const char **argv)
 	const char *bad_file;
 	bool tracepoints_only = true;
 	int ret = PCL_EXIT_USAGE;
+	struct record_opts config_cg;
+	bool config_callgraph;
+	const char *cc_why, *cc_key, *cc_value;
+	char cc_msg[256];
 
 	top_options = opts;
 	evlist__init(&t.evlist);
 	record_opts__init(&t.ropts);
+	if (read_config(&o, &config_cg, &config_callgraph))
+		return PCL_EXIT_ERROR;
 	argc = parse_options(argc, argv, opts, top_usage, 0);
 	if (argc)
 		usage_with_options(top_usage, opts);
@@ -1342,8 +1375,20 @@ int cmd_top(int argc, const char **argv)
 	t.ropts.record_namespaces = o.namespaces;
 	t.ropts.sample_time = true;
 	callchain_param__init(&t.hopts.cc);
-	if (o.callgraph_fp)
+	if (callchain_param__read_config(&t.hopts.cc, cc_msg, sizeof(cc_msg), &cc_why, &cc_key,
+					 &cc_value)) {
+		fprintf(stderr, "%s\nError in the given config file: wrong config key-value pair "
+			"%s=%s\n", cc_why, cc_key, cc_value);
+		ret = PCL_EXIT_ERROR;
+		goto out_events;
+	}
+	if (o.callgraph_fp && config_callgraph) {
+		t.ropts.call_graph = config_cg.call_graph;
+		t.ropts.stack_size = config_cg.stack_size;
+		t.ropts.callchain_max_stack = config_cg.callchain_max_stack;
+	} else if (o.callgraph_fp) {
 		t.ropts.call_graph = CALLGRAPH_FP;
+	}
 	if (o.call_graph && parse_call_graph(&t, o.call_graph) < 0)
 		goto out_events;
 	if (t.ropts.call_graph != CALLGRAPH_NONE && t.hopts.cc.mode != CHAIN_NONE)

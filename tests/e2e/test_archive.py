@@ -85,3 +85,67 @@ def test_no_build_ids(tmp_path):
     got = run([PCL, "archive", str(data)], env=env)
     assert got.returncode == want.returncode
     assert got.stdout == want.stdout.replace("perf archive", "pcl archive")
+
+
+def no_tips(report):
+    return re.sub(r"^# \(Tip: .*\)\n", "", report, flags=re.M)
+
+
+EMBED_VIEWS = [
+    ["report", "--stdio"],
+    ["report", "--stdio", "--no-children", "--sort", "dso,sym", "-g", "caller"],
+    ["script", "-F", "comm,tid,ip,sym,symoff,dso"],
+]
+
+
+@pytest.mark.parametrize("recorder", [PERF, PCL])
+def test_embedded_symbols_report_anywhere(recorder, tmp_path):
+    """archive --embed: the copy reports, without the binary, the build-id
+    cache or any file's symbols (--symfs of an empty directory hides the
+    system libraries and kallsyms too), what perf reports of the original
+    with everything in place; perf reads the copy as the original."""
+    workload = tmp_path / "bin" / "burner_copy"
+    workload.parent.mkdir()
+    shutil.copy(fixture("burner"), workload)
+    data, embedded = tmp_path / "perf.data", tmp_path / "perf.data.embedded"
+    env = env_with_home(tmp_path / "home1")
+    r = run([recorder, "record", "-q", "-g", "-e", "task-clock", "-c", "100000", "-o",
+             str(data), str(workload)], env=env)
+    assert r.returncode == 0, r.stderr
+    want = [no_tips(run([PERF, *view, "-i", str(data)], env=env).stdout)
+            for view in EMBED_VIEWS]
+    assert "[k]" in want[1] and "[.] leaf_spin" in want[1], want[1]
+    flame = run([PCL, "flamegraph", str(data), "-o", "-"], env=env).stdout
+    r = run([PCL, "archive", "--embed", str(data)], env=env)
+    assert r.returncode == 0, r.stderr
+    assert re.match(r".*perf\.data\.embedded: the symbols of \d+ DSOs \(\d+ symbols\) "
+                    r"embedded\n$", r.stdout), r.stdout
+    assert no_tips(run([PERF, *EMBED_VIEWS[1], "-i", str(embedded)], env=env).stdout) == \
+        want[1]
+
+    workload.unlink()
+    elsewhere = env_with_home(tmp_path / "home2")
+    nothing = tmp_path / "empty"
+    nothing.mkdir()
+    for view, expected in zip(EMBED_VIEWS, want):
+        got = run([PCL, *view, "-i", str(embedded), "--symfs", str(nothing)], env=elsewhere)
+        assert got.returncode == 0, got.stderr
+        assert no_tips(got.stdout) == expected, unified(expected, got.stdout)
+    got = run([PCL, "flamegraph", str(embedded), "--symfs", str(nothing), "-o", "-"],
+              env=elsewhere)
+    assert got.stdout == flame
+    # the original alone has lost its symbols there: the tables did the work
+    bare = run([PCL, *EMBED_VIEWS[1], "-i", str(data), "--symfs", str(nothing)], env=elsewhere)
+    assert "leaf_spin" not in bare.stdout and "[k] 0x" in bare.stdout
+
+
+def test_embed_refuses_a_pipe(tmp_path):
+    env = env_with_home(tmp_path / "home")
+    data = tmp_path / "pipe.data"
+    with open(data, "w") as out:
+        r = run([PERF, "record", "-q", "-e", "task-clock", "-o", "-", "true"], env=env,
+                stdout=out)
+    assert r.returncode == 0, r.stderr
+    got = run([PCL, "archive", "--embed", str(data)], env=env)
+    assert got.returncode == 1
+    assert got.stderr == "pcl archive: --embed needs a perf.data file, not a pipe\n"

@@ -290,3 +290,84 @@ def test_buildid_dir_is_read_by_report(tmp_path):
     assert without_tips(got.stdout) == without_tips(want.stdout), unified(want.stdout, got.stdout)
     want, got = perf("buildid-list", "-i", data, env=env), pcl("buildid-list", "-i", data, env=env)
     assert got.stdout == want.stdout
+
+
+RECORD_CONFS = [
+    "[record]\n\tcall-graph = dwarf", "[record]\n\tcall-graph = dwarf,4096",
+    "[call-graph]\n\trecord-mode = dwarf\n\tdump-size = 4096",
+    "[call-graph]\n\tdump-size = 4096\n\trecord-mode = dwarf,2048",
+    "[call-graph]\n\tdump-size = 2048",
+    "[call-graph]\n\trecord-mode = dwarf\n[record]\n\tcall-graph = fp",
+    "[record]\n\tcall-graph = fp,20",
+    "[record]\n\tbuild-id = skip", "[record]\n\tbuild-id = no-cache",
+    "[record]\n\tbuild-id = mmap", "[record]\n\tbuild-id = cache",
+]
+
+
+def record_under(tool, conf_path, home, args, data):
+    """What a recording made under a perfconfig shows: status, messages,
+    perf evlist -v, whether it has build ids and whether the cache got any."""
+    home.mkdir()
+    env = dict(os.environ, PERF_CONFIG=str(conf_path), HOME=str(home))
+    r = tool("record", "-q", *args, "-e", "task-clock", "-c", "1000000", "-o", str(data),
+             fixture("burner"), env=env)
+    plain = dict(os.environ, PERF_CONFIG="/dev/null")
+    shown = [r.returncode, r.stderr.replace("pcl", "perf")]
+    if r.returncode == 0:
+        shown.append(perf("evlist", "-v", "-i", str(data), env=plain).stdout)
+        shown.append(bool(perf("buildid-list", "-i", str(data), env=plain).stdout))
+        shown.append(any("build-id" in d for d, _, _ in os.walk(home)))
+    return shown
+
+
+@pytest.mark.parametrize("conf", RECORD_CONFS, ids=lambda c: c.replace("\n\t", " "))
+@pytest.mark.parametrize("args", [[], ["-g"], ["--call-graph", "fp"], ["--call-graph", "dwarf"]],
+                         ids=lambda a: " ".join(a) or "none")
+def test_record_reads_config(tmp_path, conf, args):
+    """record.call-graph and call-graph.record-mode/dump-size choose what -g
+    records (perf reads call-graph.* first, in file order, then record.*),
+    --call-graph overrides them; record.build-id skips build ids, the
+    cache, or puts them in the MMAP2 records."""
+    path = tmp_path / "perfconfig"
+    path.write_text(conf + "\n")
+    want = record_under(perf, path, tmp_path / "hp", args, tmp_path / "p.data")
+    got = record_under(pcl, path, tmp_path / "hg", args, tmp_path / "g.data")
+    assert got == want
+
+
+@pytest.mark.parametrize("conf", ["[record]\n\tbuild-id = bogus", "[record]\n\tcall-graph = x",
+                                  "[call-graph]\n\trecord-mode = x",
+                                  "[call-graph]\n\tdump-size = x",
+                                  "[call-graph]\n\torder = x",
+                                  "[call-graph]\n\tprint-type = x"])
+def test_record_refuses_wrong_config_as_perf(tmp_path, conf):
+    path = tmp_path / "perfconfig"
+    path.write_text(conf + "\n")
+    want = record_under(perf, path, tmp_path / "hp", [], tmp_path / "p.data")
+    got = record_under(pcl, path, tmp_path / "hg", [], tmp_path / "g.data")
+    assert got == want and want[0] == 255
+
+
+CALLGRAPH_DISPLAY_CONFS = ["print-type = flat", "print-type = folded", "order = caller",
+                           "sort-key = address", "threshold = 5", "print-limit = 2",
+                           "print-type = flat\n\tthreshold = 10\n\torder = caller",
+                           "print-type = bogus", "order = x", "sort-key = x", "threshold = x",
+                           "print-limit = x"]
+
+
+@pytest.mark.parametrize("conf", CALLGRAPH_DISPLAY_CONFS, ids=lambda c: c.replace("\n\t", " "))
+@pytest.mark.parametrize("args", [[], ["-g", "caller"], ["--no-children"]],
+                         ids=lambda a: " ".join(a) or "none")
+def test_report_reads_callgraph_display_keys(tmp_path, callgraph_data, conf, args):
+    """call-graph.print-type, order, sort-key, threshold, print-limit: report's
+    call graphs as perf's under the same keys; -g overrides them; a wrong
+    value stops with perf's message."""
+    path = tmp_path / "perfconfig"
+    path.write_text("[call-graph]\n\t%s\n" % conf)
+    env = dict(os.environ, PERF_CONFIG=str(path))
+    want = perf("report", "--stdio", "-i", callgraph_data, *args, env=env)
+    got = pcl("report", "--stdio", "-i", callgraph_data, *args, env=env)
+    assert got.returncode == want.returncode
+    assert got.stderr == want.stderr
+    assert without_tips(got.stdout) == without_tips(want.stdout), \
+        unified(without_tips(want.stdout), without_tips(got.stdout))

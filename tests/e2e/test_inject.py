@@ -275,3 +275,54 @@ def test_vm_time_correlation_as_perf(recording, tmp_path):
     for tool in (perf, pcl):
         r = tool("inject", "--vm-time-correlation=dry-run", "-i", recording)
         assert r.returncode == 0, (tool, r.stderr)
+
+
+@pytest.fixture(scope="module")
+def kernel_recording(tmp_path_factory):
+    """Without build ids, samples in the kernel (a syscall loop) and in a binary."""
+    d = tmp_path_factory.mktemp("inject_k")
+    path = str(d / "kernel.data")
+    r = perf("record", "-q", "-B", "-e", "task-clock", "-c", "100000", "-o", path,
+             fixture("syscalls"), "20000")
+    assert r.returncode == 0, r.stderr
+    return path
+
+
+def build_id_records(path):
+    """The HEADER_BUILD_ID records of a file, as perf dumps their bytes."""
+    dump = perf("report", "-D", "-i", path).stdout
+    return re.findall(r"event: 67\n(?:.*\n){2}((?:\.  [0-9a-f]{4}: .*\n)+)", dump)
+
+
+@pytest.mark.parametrize("args,named", [(["-k", "IMAGE"], True), (["--vmlinux=IMAGE"], True),
+                                        (["--ignore-vmlinux", "-k", "IMAGE"], False),
+                                        (["-k", "/etc/passwd"], False),
+                                        (["--guestmount", "/nonexistent"], False)])
+def test_vmlinux_names_the_kernel_as_perf(kernel_recording, tmp_path, args, named):
+    """-k: a kernel the file has no build id for is injected under the image's
+    name and build id (an ELF file with a build id stands in for a vmlinux);
+    --ignore-vmlinux turns that off; an image without a build id, or
+    --guestmount without guest samples, changes nothing."""
+    image = fixture("burner")
+    args = [a.replace("IMAGE", image) for a in args]
+    outs = {}
+    for tool, name in ((perf, "perf"), (pcl, "pcl")):
+        outs[name] = str(tmp_path / (name + ".data"))
+        r = tool("inject", "-b", *args, "-i", kernel_recording, "-o", outs[name],
+                 env=home_env(tmp_path, name))
+        assert r.returncode == 0, r.stderr
+    want_ids = perf("buildid-list", "-i", outs["perf"]).stdout
+    got_ids = perf("buildid-list", "-i", outs["pcl"]).stdout
+    assert same_vdso(got_ids) == same_vdso(want_ids), unified(want_ids, got_ids)
+    assert (image in want_ids) == named
+    want_records = build_id_records(outs["perf"])
+    assert want_records and build_id_records(outs["pcl"]) == want_records
+
+
+@pytest.mark.parametrize("args", [["-k", "/nonexistent"], ["--kallsyms", "/nonexistent"],
+                                  ["--ignore-vmlinux", "--vmlinux", "/nonexistent"]])
+def test_unreadable_symbol_files_refused_as_perf(recording, tmp_path, args):
+    want = perf("inject", "-b", *args, "-i", recording, "-o", str(tmp_path / "w.data"))
+    got = pcl("inject", "-b", *args, "-i", recording, "-o", str(tmp_path / "g.data"))
+    assert got.returncode == want.returncode == 255
+    assert got.stderr == want.stderr == "Invalid file: /nonexistent\n"

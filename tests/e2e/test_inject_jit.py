@@ -11,6 +11,8 @@ same results.  The tests run with a HOME of their own, for the build-id cache.
 import os
 import re
 import shutil
+import subprocess
+import time
 
 import pytest
 
@@ -200,3 +202,53 @@ def test_tsc_timestamps_as_perf(tmp_path):
             continue
         maps[name] = perf("script", "--show-mmap-events", "-i", outs[name], env=env).stdout
     assert maps["pcl"] == maps["perf"], unified(maps["perf"] or "", maps["pcl"] or "")
+
+
+def readings_of(path, env):
+    """perf's report by dso,sym and the images' maps (their inodes left out)."""
+    report = perf("report", "--stdio", "-s", "dso,sym", "-i", path, env=env).stdout
+    maps = perf("script", "--show-mmap-events", "-i", path, env=env).stdout
+    maps = re.sub(r" [0-9a-f]+:[0-9a-f]+ \d+ \d+\]", "]", maps)
+    return no_tip(report), [m for m in maps.splitlines()
+                            if "PERF_RECORD_MMAP" in m and "jitted" in m]
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("unshare"),
+                    reason="a PID namespace needs root and unshare")
+def test_jit_in_a_pid_namespace_as_perf(tmp_path):
+    """A JIT in a PID namespace names its dump by its own pid (jit-1.dump).  While
+    the process lives, perf (and pcl) see that pid in its /proc NStgid: the images
+    are named by the dump's pid and mapped into the process the recording knows.
+    perf's and pcl's outputs then read the same."""
+    env = home_env(tmp_path, "home")
+    gen = subprocess.Popen(["unshare", "--pid", "--fork", fixture("jitdump_gen"), "60000",
+                            str(tmp_path)])
+    try:
+        child, deadline = None, time.monotonic() + 60
+        while not child and time.monotonic() < deadline:
+            kids = subprocess.run(["pgrep", "-P", str(gen.pid)], stdout=subprocess.PIPE,
+                                  text=True).stdout.split()
+            if kids and (tmp_path / "jit-1.dump").exists():
+                child = kids[0]
+            else:
+                time.sleep(0.1)
+        assert child, "the namespaced JIT did not start"
+        data = str(tmp_path / "ns.data")
+        r = perf("record", "-q", "-k", "mono", "-e", "task-clock", "-p", child, "-o", data,
+                 "--", "sleep", "1", env=env)
+        assert r.returncode == 0, r.stderr
+        # perf's output is read before pcl writes its images over perf's
+        shown = {}
+        for tool, name in ((perf, "perf"), (pcl, "pcl")):
+            out = str(tmp_path / (name + ".inj"))
+            r = tool("inject", "-j", "-i", data, "-o", out, env=env)
+            assert r.returncode == 0, r.stderr
+            assert gen.poll() is None, "the JIT ended before the injections"
+            shown[name] = readings_of(out, env)
+    finally:
+        gen.kill()
+        gen.wait()
+    want, got = shown["perf"], shown["pcl"]
+    assert re.search(r"jitted-1-1\.so +\[\.\] jit_alpha", want[0]), want[0]
+    assert all(" %s/%s: " % (child, child) in m for m in want[1]), want[1]
+    assert got == want

@@ -3,6 +3,7 @@ help, completion (--list-cmds, --list-opts), iostat."""
 import glob
 import os
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -209,7 +210,52 @@ def test_install_ships_pages_and_completion(tmp_path):
     prefix = tmp_path / "opt" / "pcl"
     assert (prefix / "share" / "bash-completion" / "completions" / "pcl").read_text() == \
         open(os.path.join(ROOT, "scripts", "pcl-completion.bash")).read()
+    assert (prefix / "share" / "zsh" / "site-functions" / "_pcl").read_text() == \
+        open(os.path.join(ROOT, "scripts", "_pcl")).read()
     assert (prefix / "share" / "man" / "man1" / "pcl-help.1").exists()
     r = subprocess.run([str(prefix / "bin" / "pcl"), "help", "iostat"], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, env=MAN_ENV, timeout=60)
     assert r.returncode == 0 and r.stdout.startswith("PCL-IOSTAT(1)"), r.stderr
+
+
+def complete_zsh(line):
+    """What scripts/_pcl offers for the command line typed so far (stand-ins for zsh's
+    completion builtins print the candidates: complete.zsh)."""
+    env = dict(os.environ, PATH=ROOT + ":" + os.environ["PATH"])
+    r = subprocess.run(["zsh", "-f", os.path.join(ROOT, "tests", "e2e", "complete.zsh"),
+                        os.path.join(ROOT, "scripts", "_pcl"), line], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, env=env, timeout=60)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    return sorted(w for w in r.stdout.split("\n") if w)
+
+
+needs_zsh = pytest.mark.skipif(not shutil.which("zsh"), reason="zsh is not installed")
+
+
+@needs_zsh
+def test_zsh_completion_parses():
+    r = subprocess.run(["zsh", "-n", os.path.join(ROOT, "scripts", "_pcl")],
+                       stderr=subprocess.PIPE, text=True, timeout=60)
+    assert r.returncode == 0 and r.stderr == ""
+
+
+@needs_zsh
+@pytest.mark.parametrize("line", ["pcl rec", "pcl record --fre", "pcl sched ", "pcl sched re",
+                                  "pcl --list", "pcl sched record --ev", "pcl record -e cpu-c",
+                                  "pcl lock rep", "pcl kmem --in", "pcl version --b"])
+def test_zsh_completion_offers_what_bash_does(line):
+    """The same words as the bash completion (itself perf's, above)."""
+    mine = complete_zsh(line)
+    assert mine and mine == complete("pcl", line)
+
+
+@needs_zsh
+@pytest.mark.parametrize("line,expect", [
+    ("pcl record -e sched:sched_sw", ["sched:sched_swap_numa", "sched:sched_switch"]),
+    ("pcl stat -e cycles,sched:sched_swi", ["cycles,sched:sched_switch"]),
+    ("pcl stat -e cpu-clock,task-cl", ["cpu-clock,task-clock"]),
+    ("pcl report -i perf.da", ["FILES"]),
+])
+def test_zsh_completion_of_events_and_files(line, expect):
+    """zsh does not cut words at colons: whole event names, after the list's head."""
+    assert complete_zsh(line) == expect

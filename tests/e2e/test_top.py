@@ -53,12 +53,12 @@ def screens_of(text):
     return [s.split("\n") for s in text.split(CLEAR)[1:]]
 
 
-def run_top(args, nr_screens=4, timeout=90, argv0=PCL):
+def run_top(args, nr_screens=4, timeout=90, argv0=PCL, env=None):
     """Runs `top --stdio ARGS` until it has printed nr_screens screens (the
     first one, empty, comes at once), then sends SIGINT; returns the
     screens (the last one, possibly cut short, left out) and the status."""
     p = subprocess.Popen([argv0, "top", "--stdio", *args], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     out = b""
     deadline = time.monotonic() + timeout
     while out.count(CLEAR.encode()) <= nr_screens and time.monotonic() < deadline:
@@ -440,3 +440,62 @@ def test_sym_annotate(burner):
     assert "Showing cpu-clock for leaf_spin\n  Events  Pcnt (>=5%)\n" in text
     assert "Source code & Disassembly of burner for cpu-clock" in text
     assert re.search(r"^ +\d+\.\d\d : +[0-9a-f]+:", text, re.M), text
+
+
+CHILDREN_ROW = re.compile(r"^ +\d+\.\d\d% +\d+\.\d\d% ")
+
+
+def perf_top_rows(args, env, want=5, timeout=90):
+    """The table rows perf top --stdio prints, read as they come (without a
+    terminal it floods its key menu, so run_top's screen count does not
+    fit), until want rows were seen."""
+    p = subprocess.Popen([PERF, "top", "--stdio", *args], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    found, pending = [], b""
+    deadline = time.monotonic() + timeout
+    while len(found) < want and time.monotonic() < deadline:
+        ready, _, _ = select.select([p.stdout], [], [], 1)
+        chunk = os.read(p.stdout.fileno(), 65536) if ready else b""
+        if ready and not chunk:
+            break
+        lines = (pending + chunk).split(b"\n")
+        pending = lines.pop()
+        found += [ln for ln in (x.decode(errors="replace") for x in lines) if ROW.match(ln)]
+    p.send_signal(signal.SIGINT)
+    try:
+        p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+    return found
+
+
+@pytest.mark.parametrize("conf,children", [("", True), ("[top]\n\tchildren = false\n", False),
+                                           ("[top]\n\tchildren = no\n", False)])
+def test_top_children_from_config_as_perf(burner, tmp_path, conf, children):
+    """top.children: whether -g's table has perf's Children column; the
+    command line's --children wins."""
+    path = tmp_path / "perfconfig"
+    path.write_text(conf)
+    env = dict(os.environ, PERF_CONFIG=str(path))
+    args = ["-g", "-e", "cpu-clock", "-d", "1", "-E", "5"]
+    shown = perf_top_rows(args, env)
+    assert shown, "perf top showed no rows"
+    assert all(bool(CHILDREN_ROW.match(r)) == children for r in shown), shown
+    for extra in ([], ["--children"]):
+        screens, status, err = run_top(args + extra, nr_screens=3, env=env)
+        shown = [r for s in screens for r in rows(s)]
+        assert shown and status == 0, err
+        assert all(bool(CHILDREN_ROW.match(r)) == (children or bool(extra)) for r in shown), \
+            (extra, shown)
+
+
+def test_top_wrong_call_graph_config_as_perf(tmp_path):
+    path = tmp_path / "perfconfig"
+    path.write_text("[top]\n\tcall-graph = bogus\n")
+    env = dict(os.environ, PERF_CONFIG=str(path))
+    got = subprocess.run([PCL, "top", "--stdio", "-g"], env=env, capture_output=True,
+                         text=True, timeout=60)
+    want = subprocess.run([PERF, "top", "--stdio", "-g"], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert (got.returncode, got.stderr) == (want.returncode, want.stderr)

@@ -326,6 +326,62 @@ static void pipe_stream_layout(void **state)
 	assert_int_equal(len, p - buf);
 }
 
+/* The sections of the file at path: the header, the table's n entries. */
+static unsigned char *sections(struct perf_file_header *h, struct perf_file_section *sec, int n)
+{
+	size_t len;
+	unsigned char *file = slurp(&len);
+
+	memcpy(h, file, sizeof(*h));
+	memcpy(sec, file + h->data.offset + h->data.size, n * sizeof(*sec));
+	assert_int_equal(len, sec[n - 1].offset + sec[n - 1].size);
+	return file;
+}
+
+static void copy_adds_a_feature_after_the_others(void **state)
+{
+	struct perf_data_writer w;
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE };
+	struct perf_data_writer_attr attrs[] = { { &a, NULL, 0 } };
+	struct perf_file_header h;
+	struct perf_file_section sec[3];
+	unsigned char rec[24], *file;
+	char copy[80];
+
+	assert_int_equal(perf_data_writer__open(&w, path), 0);
+	assert_int_equal(perf_data_writer__write_header(&w, attrs, 1), 0);
+	make_record(rec, PERF_RECORD_SAMPLE, sizeof(rec), 0x17);
+	assert_int_equal(perf_data_writer__write(&w, rec, sizeof(rec)), 0);
+	perf_data_writer__set_feature(&w, HEADER_HOSTNAME, strdup("host"), 5);
+	perf_data_writer__set_feature(&w, HEADER_ARCH, strdup("x86_64"), 7);
+	assert_int_equal(perf_data_writer__finish(&w), 0);
+
+	snprintf(copy, sizeof(copy), "%s.copy", path);
+	assert_int_equal(perf_data__copy_with_feature(path, copy, 255, "tables", 7), 0);
+	assert_int_equal(rename(copy, path), 0);
+	file = sections(&h, sec, 3);
+	assert_true(h.adds_features[0] == ((1ULL << HEADER_HOSTNAME) | (1ULL << HEADER_ARCH)));
+	assert_true(h.adds_features[3] == 1ULL << 63);
+	assert_memory_equal(file + h.data.offset, rec, sizeof(rec));
+	assert_string_equal((char *)file + sec[0].offset, "host");
+	assert_string_equal((char *)file + sec[1].offset, "x86_64");
+	assert_string_equal((char *)file + sec[2].offset, "tables");
+	free(file);
+
+	/* again: the feature's payload is replaced, not added twice */
+	assert_int_equal(perf_data__copy_with_feature(path, copy, 255, "new", 4), 0);
+	assert_int_equal(rename(copy, path), 0);
+	file = sections(&h, sec, 3);
+	assert_string_equal((char *)file + sec[1].offset, "x86_64");
+	assert_string_equal((char *)file + sec[2].offset, "new");
+	free(file);
+	assert_int_equal(perf_data__copy_with_feature("/nonexistent", copy, 255, "x", 1), -ENOENT);
+	assert_int_equal(perf_data__copy_with_feature(path, path, 255, "x", 1), -EEXIST);
+	file = sections(&h, sec, 3);	/* untouched */
+	assert_string_equal((char *)file + sec[2].offset, "new");
+	free(file);
+}
+
 static void open_fails_cleanly(void **state)
 {
 	struct perf_data_writer w;
@@ -343,6 +399,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(errors_are_sticky, setup, teardown),
 		cmocka_unit_test(pipe_stream_layout),
 		cmocka_unit_test(open_fails_cleanly),
+		cmocka_unit_test_setup_teardown(copy_adds_a_feature_after_the_others, setup,
+						teardown),
 	};
 	return cmocka_run_group_tests_name("perf-data-write", tests, NULL, NULL);
 }

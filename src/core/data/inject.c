@@ -148,27 +148,45 @@ static int inject_build_id(struct injector *in, const char *name, bool kernel,
 	return err;
 }
 
+/* The name a DSO's build id goes under: its own, but for a kernel the input
+ * knows no build id for, which perf names after -k's image. */
+static const char *injected_name(const struct injector *in, const struct dso *dso)
+{
+	if (in->opts->vmlinux && !in->opts->ignore_vmlinux && dso->kernel &&
+	    !dso->build_id_size && !strcmp(dso->long_name, "[kernel.kallsyms]"))
+		return in->opts->vmlinux;
+	return dso->long_name;
+}
+
 /* -b: the DSO of a sample's ip, the first time one lands in it.  The kernel's
- * build id is only known from the input's header (perf reads no file for it). */
+ * build id is only known from the input's header (perf reads no file for
+ * it) or from -k's image. */
 static int inject_sample_dso(struct injector *in, struct perf_session *s,
 			     const struct perf_sample *sample)
 {
 	struct addr_location al;
+	const char *name;
 	struct dso *dso;
 
 	if (!perf_session__resolve_sample(s, sample, &al) || !al.dso)
 		return 0;
 	dso = al.dso;
-	if (already_done(in, dso->long_name))
+	name = injected_name(in, dso);
+	if (already_done(in, name))
 		return 0;
-	const struct known_build_id *k = known_build_id(in, dso->long_name);
+	const struct known_build_id *k = known_build_id(in, name);
 
 	if (k)
-		return inject_build_id(in, dso->long_name, dso->kernel, k->id, k->size);
+		return inject_build_id(in, name, dso->kernel, k->id, k->size);
+	if (name != dso->long_name) {
+		uint8_t id[BUILD_ID_MAX];
+
+		return inject_build_id(in, name, true, id,
+				       elf_file__read_build_id(name, id, sizeof(id)));
+	}
 	if (!dso->kernel)
 		dso__read_build_id(dso);
-	return inject_build_id(in, dso->long_name, dso->kernel, dso->build_id,
-			       dso->build_id_size);
+	return inject_build_id(in, name, dso->kernel, dso->build_id, dso->build_id_size);
 }
 
 /* --buildid-all: every mapped file, before its map record. */
@@ -349,7 +367,7 @@ static void add_if_injected(struct dso *dso, void *arg)
 	}
 	for (size_t i = 0; i < o->in->nr_done; i++)
 		if (o->in->done[i].build_id_size > 0 &&
-		    !strcmp(o->in->done[i].filename, dso->long_name))
+		    !strcmp(o->in->done[i].filename, injected_name(o->in, dso)))
 			o->v[o->n++] = o->in->done[i];
 }
 

@@ -35,6 +35,11 @@ struct inject_opts {
 	 * area data), so only what is not a sample stays */
 	bool itrace, strip;
 	const char *kallsyms;	/* --kallsyms: the kernel's symbols from this file */
+	/* -k: with -b, a kernel the input knows no build id for is named after
+	 * this image and takes its build id, as perf's kernel DSO does;
+	 * --ignore-vmlinux turns that off */
+	const char *vmlinux;
+	bool ignore_vmlinux;
 	bool force;
 	int argc;		/* the command line for the CMDLINE feature */
 	const char **argv;

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,7 +24,11 @@ struct dump_reader {
 	struct jit_inject *ji;
 	const char *path;
 	char *dir;
-	pid_t pid;		/* of the map: names the images */
+	pid_t pid;		/* of the map, as the recording knows the process */
+	/* the JIT's own pid (jit-PID.dump), which names the images; another
+	 * than pid when the JIT runs in a PID namespace, whose records then go
+	 * to pid's process and thread as perf's do */
+	pid_t dump_pid;
 	struct jitdump jd;
 	/* what the next CODE_LOAD's image gets */
 	struct jit_debug_entry *lines;
@@ -62,18 +67,38 @@ static bool dump_was_read(const struct jit_inject *ji, pid_t pid)
 	return false;
 }
 
-/* ".../jit-PID.dump" mapped by process PID (a pid reused by another
- * process that maps an old dump does not count). */
-static bool is_dump_map(const char *filename, pid_t pid)
+/* The PID of ".../jit-PID.dump", or -1 for another file. */
+static pid_t dump_file_pid(const char *filename)
 {
 	const char *base = strrchr(filename, '/');
 	char *end;
 	long n;
 
 	if (!base || strncmp(base, "/jit-", 5) || !isdigit((unsigned char)base[5]))
-		return false;
+		return -1;
 	n = strtol(base + 5, &end, 10);
-	return n == pid && !strcmp(end, ".dump");
+	return strcmp(end, ".dump") || n > INT_MAX ? -1 : (pid_t)n;
+}
+
+/* The pid process pid has in its own PID namespace (the last NStgid of
+ * /proc/PID/status): what a JIT inside a container calls itself.  pid
+ * itself when it runs in ours or is gone (perf looks the same up). */
+static pid_t pidns_pid(pid_t pid)
+{
+	char path[64], *status, *line, *last;
+	long n = pid;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	status = read_file_str(path);
+	line = status ? strstr(status, "\nNStgid:") : NULL;
+	if (line) {
+		line[strcspn(line + 1, "\n") + 1] = 0;
+		last = strrchr(line, '\t');
+		if (last && isdigit((unsigned char)last[1]))
+			n = strtol(last + 1, NULL, 10);
+	}
+	free(status);
+	return (pid_t)n;
 }
 
 /* Where a JIT keeps its code: memory not backed by a file. */
@@ -146,9 +171,22 @@ static int emit_map(struct dump_reader *r, const char *path, uint64_t start, uin
 	return rc;
 }
 
+/* A record's pid and tid as the recording knows them: a namespaced JIT's
+ * are its own view, so its maps go to the process that mapped the dump. */
+static uint32_t map_pid(const struct dump_reader *r, uint32_t pid)
+{
+	return r->dump_pid != r->pid ? (uint32_t)r->pid : pid;
+}
+
+static uint32_t map_tid(const struct dump_reader *r, uint32_t tid)
+{
+	return r->dump_pid != r->pid ? (uint32_t)r->pid : tid;
+}
+
 static char *image_path(const struct dump_reader *r, uint64_t index)
 {
-	return xasprintf("%s/jitted-%d-%llu.so", r->dir, (int)r->pid, (unsigned long long)index);
+	return xasprintf("%s/jitted-%d-%llu.so", r->dir, (int)r->dump_pid,
+			 (unsigned long long)index);
 }
 
 static void forget_pending(struct dump_reader *r)
@@ -181,8 +219,8 @@ static int code_load(struct dump_reader *r, const struct jit_record *rec)
 	rc = jit_elf__write(path, &f, &ji->err);
 	forget_pending(r);
 	if (!rc)
-		rc = emit_map(r, path, rec->load.code_addr, len, rec->load.pid, rec->load.tid,
-			      record_time(r, rec->timestamp));
+		rc = emit_map(r, path, rec->load.code_addr, len, map_pid(r, rec->load.pid),
+			      map_tid(r, rec->load.tid), record_time(r, rec->timestamp));
 	if (rc) {
 		free(path);
 		return rc;
@@ -201,8 +239,9 @@ static int code_load(struct dump_reader *r, const struct jit_record *rec)
 static int code_move(struct dump_reader *r, const struct jit_record *rec)
 {
 	char *path = image_path(r, rec->move.code_index);
-	int rc = emit_map(r, path, rec->move.new_code_addr, rec->move.code_size, rec->move.pid,
-			  rec->move.tid, record_time(r, rec->timestamp));
+	int rc = emit_map(r, path, rec->move.new_code_addr, rec->move.code_size,
+			  map_pid(r, rec->move.pid), map_tid(r, rec->move.tid),
+			  record_time(r, rec->timestamp));
 
 	free(path);
 	return rc;
@@ -267,9 +306,9 @@ static const char *clock_mismatch(const struct jit_inject *ji, const struct jitd
 	return NULL;
 }
 
-static int merge_dump(struct jit_inject *ji, const char *path, pid_t pid)
+static int merge_dump(struct jit_inject *ji, const char *path, pid_t pid, pid_t dump_pid)
 {
-	struct dump_reader r = { .ji = ji, .path = path, .pid = pid };
+	struct dump_reader r = { .ji = ji, .path = path, .pid = pid, .dump_pid = dump_pid };
 	const char *mismatch;
 	struct stat st;
 	void *buf = NULL;
@@ -310,10 +349,14 @@ out:
 
 static int take_map(struct jit_inject *ji, const char *filename, pid_t pid)
 {
-	if (is_dump_map(filename, pid)) {
+	pid_t dump_pid = dump_file_pid(filename);
+
+	/* a dump of this process, by our pid or its own in a PID namespace (a
+	 * pid reused by a process that maps an old dump does not count) */
+	if (dump_pid >= 0 && (dump_pid == pid || dump_pid == pidns_pid(pid))) {
 		if (dump_was_read(ji, pid))
 			return 1;
-		if (merge_dump(ji, filename, pid))
+		if (merge_dump(ji, filename, pid, dump_pid))
 			return -1;
 		ji->pids = xrealloc(ji->pids, (ji->nr_pids + 1) * sizeof(*ji->pids));
 		ji->pids[ji->nr_pids++] = pid;

@@ -405,3 +405,96 @@ void perf_data_writer__close(struct perf_data_writer *w)
 	perf_data_writer__flush(w);
 	writer_release(w);
 }
+
+/* Copies len bytes at from in in to at in out. */
+static int copy_range(int in, uint64_t from, int out, uint64_t at, uint64_t len)
+{
+	enum { CHUNK = 1 << 20 };
+	char *buf = xmalloc(CHUNK);
+	int err = 0;
+
+	while (len && !err) {
+		size_t n = len < CHUNK ? (size_t)len : CHUNK;
+
+		err = read_full(in, buf, n, (off_t)from);
+		if (!err)
+			err = write_full(out, buf, n, (off_t)at);
+		from += n;
+		at += n;
+		len -= n;
+	}
+	free(buf);
+	return err;
+}
+
+static bool has_feature_bit(const uint64_t *bits, int feat)
+{
+	return (bits[feat / 64] >> (feat % 64)) & 1;
+}
+
+static int copy_with_feature(int in, int out, int feat, const void *data, size_t size)
+{
+	struct perf_file_header h;
+	struct perf_file_section old[HEADER_FEAT_BITS], sec[HEADER_FEAT_BITS];
+	uint64_t old_bits[HEADER_FEAT_BITS / 64], table, off;
+	int nr_old = 0, nr = 0, err;
+
+	if (read_full(in, &h, sizeof(h), 0) < 0 || h.magic != PERF_MAGIC2 || h.size != sizeof(h))
+		return -EINVAL;
+	memcpy(old_bits, h.adds_features, sizeof(old_bits));
+	h.adds_features[feat / 64] |= 1ULL << (feat % 64);
+	for (int f = 1; f < HEADER_FEAT_BITS; f++) {
+		nr_old += has_feature_bit(old_bits, f);
+		nr += has_feature_bit(h.adds_features, f);
+	}
+	table = h.data.offset + h.data.size;
+	if (nr_old && read_full(in, old, nr_old * sizeof(old[0]), (off_t)table) < 0)
+		return -EINVAL;
+	err = copy_range(in, 0, out, 0, table);
+	/* the payloads after the new table, in feature order; feat's replaced */
+	off = table + nr * sizeof(sec[0]);
+	for (int f = 1, i = 0, n = 0; f < HEADER_FEAT_BITS && !err; f++) {
+		const struct perf_file_section *o = has_feature_bit(old_bits, f) ? &old[i++] : NULL;
+
+		if (f == feat) {
+			sec[n] = (struct perf_file_section){ off, size };
+			err = write_full(out, data, size, (off_t)off);
+		} else if (o) {
+			sec[n] = (struct perf_file_section){ off, o->size };
+			err = copy_range(in, o->offset, out, off, o->size);
+		} else {
+			continue;
+		}
+		off += sec[n++].size;
+	}
+	if (!err)
+		err = write_full(out, sec, nr * sizeof(sec[0]), (off_t)table);
+	return err ? err : write_full(out, &h, sizeof(h), 0);
+}
+
+int perf_data__copy_with_feature(const char *input, const char *output, int feat,
+				 const void *data, size_t size)
+{
+	int in = open(input, O_RDONLY | O_CLOEXEC), out, err;
+	struct stat in_st, out_st;
+
+	if (in < 0)
+		return -errno;
+	/* the copy must not truncate its own input */
+	if (!fstat(in, &in_st) && !stat(output, &out_st) && in_st.st_dev == out_st.st_dev &&
+	    in_st.st_ino == out_st.st_ino) {
+		close(in);
+		return -EEXIST;
+	}
+	out = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (out < 0) {
+		err = -errno;
+		close(in);
+		return err;
+	}
+	err = copy_with_feature(in, out, feat, data, size);
+	close(in);
+	if (close(out) && !err)
+		err = -errno;
+	return err;
+}

@@ -110,4 +110,12 @@ int perf_data_writer__finish(struct perf_data_writer *w);
 /* Closes without finishing (the file keeps what was written) and frees. */
 void perf_data_writer__close(struct perf_data_writer *w);
 
+/* Copies the perf.data file input (not a pipe's, in this machine's byte
+ * order) to output with feature feat's payload set to data, in place of
+ * the one input has; features keep their order, so perf, which skips
+ * those it does not know, reads the copy as the original.  Returns 0 or
+ * -errno (-EINVAL: input is no such file, -EEXIST: output is input). */
+int perf_data__copy_with_feature(const char *input, const char *output, int feat,
+				 const void *data, size_t size);
+
 #endif

@@ -689,6 +689,14 @@ static int read_features(struct perf_header *h, int fd, uint64_t file_size, char
 					   (unsigned long long)table), -1;
 		if (h->needs_swap)
 			swap_section(&s);
+		if (feat == HEADER_PCL_SYMBOLS && section_ok(&s, file_size) &&
+		    s.size < (1ULL << 31)) {
+			free(h->pcl_symbols);
+			h->pcl_symbols = xmalloc(s.size ? s.size : 1);
+			h->pcl_symbols_size = s.size;
+			if (read_full(fd, h->pcl_symbols, s.size, (off_t)s.offset) < 0)
+				h->pcl_symbols_size = 0;
+		}
 		if (feat >= HEADER_LAST_FEATURE)
 			continue;	/* newer perf: skip what we do not know */
 		if (!section_ok(&s, file_size) || s.size > (1ULL << 31)) {
@@ -800,5 +808,6 @@ void perf_header__exit(struct perf_header *h)
 	free(h->attrs);
 	for (int feat = 1; feat < HEADER_LAST_FEATURE; feat++)
 		clear_feature(h, feat);
+	free(h->pcl_symbols);
 	memset(h, 0, sizeof(*h));
 }

@@ -59,6 +59,11 @@ enum perf_header_feature {
 	HEADER_LAST_FEATURE,
 };
 
+/* pcl's own feature: the symbol tables pcl archive --embed adds
+ * (core/symbols/embed.h).  The last bit, past any perf will use soon;
+ * perf skips the features it does not know. */
+#define HEADER_PCL_SYMBOLS	(HEADER_FEAT_BITS - 1)
+
 /* Record types perf's tools add after the kernel's (PERF_RECORD_MAX). */
 enum perf_user_record_type {
 	PERF_RECORD_USER_TYPE_START = 64,
@@ -226,6 +231,8 @@ struct perf_header {
 	void *tracing_data;
 	size_t tracing_data_size;
 	uint32_t nr_bpf_prog_info, nr_bpf_btf;
+	void *pcl_symbols;	/* HEADER_PCL_SYMBOLS, raw */
+	size_t pcl_symbols_size;
 };
 
 static inline bool perf_header__has_feat(const struct perf_header *h, int feat)

@@ -1,6 +1,7 @@
 /* session-machine: builds the address-space model from the records that
  * describe it (COMM, FORK, EXIT, MMAP, MMAP2, HEADER_BUILD_ID), and
  * resolves samples against it. */
+#include "core/symbols/embed.h"
 #include "core/symbols/machine.h"
 #include "core/data/session.h"
 #include "core/data/session-int.h"
@@ -120,6 +121,9 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
 	symbols->force = force;
 	symbols->os_release = s->header.osrelease;
 	machine_build_ids(s, m);
+	if (s->header.pcl_symbols_size)
+		machine__use_embedded_symbols(m, s->header.pcl_symbols,
+					      s->header.pcl_symbols_size);
 	return m;
 }
 

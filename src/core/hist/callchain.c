@@ -3,6 +3,7 @@
 #include "core/data/session.h"
 #include "core/symbols/srcline-text.h"
 #include "util/hashmap.h"
+#include "util/perfconfig.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -103,6 +104,72 @@ int callchain_param__parse(struct callchain_param *p, const char *arg, bool *use
 	}
 	free(copy);
 	return ret;
+}
+
+int callchain_param__config(struct callchain_param *p, const char *name, const char *value,
+			    char *buf, size_t size, const char **why)
+{
+	const char *what = NULL;
+	char *end;
+
+	*why = NULL;
+	if (!strcmp(name, "print-type")) {
+		if (!word_is(value, "graph") && !word_is(value, "flat") &&
+		    !word_is(value, "fractal") && !word_is(value, "folded"))
+			what = "mode";
+		else
+			parse_word(p, value);
+	} else if (!strcmp(name, "order")) {
+		if (!word_is(value, "caller") && !word_is(value, "callee"))
+			what = "order";
+		else
+			parse_word(p, value);
+	} else if (!strcmp(name, "sort-key")) {
+		if (!word_is(value, "function") && !word_is(value, "address"))
+			what = "sort key";
+		else
+			parse_word(p, value);
+	} else if (!strcmp(name, "threshold")) {
+		double v = strtod(value, &end);
+
+		if (end == value)
+			what = "threshold";
+		else
+			p->min_percent = v;
+	} else if (!strcmp(name, "print-limit")) {
+		double v = strtod(value, &end);
+
+		if (end == value)
+			what = "print limit";
+		else
+			p->print_limit = (uint32_t)v;
+	}
+	if (!what)
+		return 0;
+	snprintf(buf, size, "Invalid callchain %s: %s", what, value);
+	*why = buf;
+	return -1;
+}
+
+int callchain_param__read_config(struct callchain_param *p, char *buf, size_t size,
+				 const char **why, const char **key, const char **value)
+{
+	static const char *const keys[] = {
+		"call-graph.print-type", "call-graph.order", "call-graph.sort-key",
+		"call-graph.threshold", "call-graph.print-limit",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *v = perfconfig__default(keys[i]);
+
+		if (v && callchain_param__config(p, keys[i] + strlen("call-graph."), v, buf, size,
+						 why)) {
+			*key = keys[i];
+			*value = v;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* --- frames ------------------------------------------------------------- */

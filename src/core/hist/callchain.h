@@ -55,6 +55,18 @@ void callchain_param__init(struct callchain_param *p);
  * Returns 0, or -1 for a word it does not know. */
 int callchain_param__parse(struct callchain_param *p, const char *arg, bool *use_callchain);
 
+/* perf's call-graph.print-type, order, sort-key, threshold and print-limit
+ * keys (name: the part after "call-graph."; others are ignored) into p.
+ * Returns 0, or -1 with *why set to perf's complaint (in buf). */
+int callchain_param__config(struct callchain_param *p, const char *name, const char *value,
+			    char *buf, size_t size, const char **why);
+
+/* The same for each of those keys the perfconfig files set (as perf reads
+ * them at start-up, before the command line).  Returns 0, or -1 with *why
+ * and the offending *key ("call-graph.order") and *value. */
+int callchain_param__read_config(struct callchain_param *p, char *buf, size_t size,
+				 const char **why, const char **key, const char **value);
+
 /* One resolved frame.  Interned: frames equal in every field share one. */
 struct cc_frame {
 	uint64_t ip;		/* as sampled; printed when there is no symbol */

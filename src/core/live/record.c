@@ -8,6 +8,7 @@
 #include "core/events/parse-events.h"
 #include "core/data/header-features.h"
 #include "core/data/perf-record.h"
+#include "util/perfconfig.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -81,6 +82,64 @@ int record_opts__parse_callgraph(struct record_opts *opts, const char *arg,
 		return -1;
 	}
 	return 0;
+}
+
+/* One call-graph setting into cg: a mode ("dwarf,4096"), or a dump size
+ * alone (the size perf's parser takes after "dwarf,"). */
+static int config_callgraph_item(struct record_opts *cg, const char *key, const char *mode,
+				 const char *dump_size, struct config_error *err)
+{
+	struct record_opts parsed;
+	char *dwarf = NULL;
+	int ret;
+
+	record_opts__init(&parsed);
+	if (!mode)
+		mode = dwarf = xasprintf("dwarf,%s", dump_size);
+	ret = record_opts__parse_callgraph(&parsed, mode, err->msg, sizeof(err->msg), &err->why);
+	free(dwarf);
+	if (!dump_size) {
+		cg->call_graph = parsed.call_graph;
+		cg->callchain_max_stack = parsed.callchain_max_stack;
+	}
+	cg->stack_size = parsed.stack_size;
+	if (ret) {
+		snprintf(err->key, sizeof(err->key), "%s", key);
+		err->value = mode == dwarf ? dump_size : mode;
+	}
+	return ret;
+}
+
+int record_opts__config_callgraph(struct record_opts *cg, const struct perfconfig *c,
+				  const char *key, struct config_error *err)
+{
+	const char *v;
+	int found = 0;
+
+	record_opts__init(cg);
+	cg->call_graph = CALLGRAPH_FP;
+	for (size_t i = 0; i < c->nr; i++) {
+		const struct perfconfig_section *sec = &c->sections[i];
+
+		for (size_t j = 0; j < sec->nr && !strcmp(sec->name, "call-graph"); j++) {
+			const struct perfconfig_item *it = &sec->items[j];
+			bool mode = !strcmp(it->name, "record-mode");
+
+			if (!mode && strcmp(it->name, "dump-size"))
+				continue;
+			found = 1;
+			if (config_callgraph_item(cg, mode ? "call-graph.record-mode" :
+						  "call-graph.dump-size", mode ? it->value : NULL,
+						  mode ? NULL : it->value, err))
+				return -1;
+		}
+	}
+	if ((v = perfconfig__get(c, key))) {
+		found = 1;
+		if (config_callgraph_item(cg, key, v, NULL, err))
+			return -1;
+	}
+	return found;
 }
 
 /* x86-64 registers by their bit in the sample_regs masks; the segment
@@ -282,8 +341,9 @@ static void config_evsel(struct evsel *e, const struct record_opts *opts, bool t
 		a->sample_type |= PERF_SAMPLE_PERIOD;
 	if (opts->no_samples)
 		a->sample_period = 0;	/* also sample_freq: the same field */
-	/* DWARF unwinding wants the data addresses, also from a term. */
-	if (opts->sample_address || cg == CALLGRAPH_DWARF) {
+	/* DWARF unwinding wants the data addresses, also from a term; not
+	 * for -g under a perfconfig's dwarf mode (perf's does not ask) */
+	if (opts->sample_address || (cg == CALLGRAPH_DWARF && cg != opts->call_graph)) {
 		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 		a->mmap_data = track;
 	}

@@ -106,6 +106,23 @@ void record_opts__init(struct record_opts *opts);
 int record_opts__parse_callgraph(struct record_opts *opts, const char *arg,
 				 char *buf, size_t size, const char **msg);
 
+/* A perfconfig value that is not one (what perf's message names). */
+struct config_error {
+	char key[64];
+	const char *value;	/* the config's, valid while it is */
+	const char *why;	/* perf's complaint, or NULL (static or in msg) */
+	char msg[256];
+};
+
+/* The call graph -g records under perf's configuration c, into *cg
+ * (call_graph, stack_size, callchain_max_stack): call-graph.record-mode
+ * and dump-size in file order (perf's start-up pass), then the command's
+ * own key (record.call-graph, top.call-graph), which wins.  Returns 1 when
+ * the config set one, 0 when not, -1 for a wrong value (*err filled). */
+struct perfconfig;
+int record_opts__config_callgraph(struct record_opts *cg, const struct perfconfig *c,
+				  const char *key, struct config_error *err);
+
 /* Parses --user-regs/--intr-regs' list of register names (any case) into
  * *mask; NULL means all of them.  Returns 0, or -1 with *msg set (in buf) to
  * the list of names for "?", perf's complaint for an unknown name (citing

@@ -156,6 +156,11 @@ void dso__set_build_id(struct dso *dso, const uint8_t *id, int size)
 	dso__priv(dso)->build_id_read = true;
 }
 
+void dso__cache_resolution(struct dso *dso, uint64_t addr, struct symbol *sym)
+{
+	hashmap_u64_put(&dso__priv(dso)->addr_cache, addr, sym ? sym : &no_symbol);
+}
+
 void dso__load(struct dso *dso)
 {
 	struct dso_priv *p = dso__priv(dso);
@@ -164,6 +169,8 @@ void dso__load(struct dso *dso)
 	if (p->loaded)
 		return;
 	p->loaded = true;
+	if (p->machine->embedded && dso__load_embedded(dso))
+		return;
 	switch (p->kind) {
 	case DSO_KERNEL:
 		dso__load_kernel(dso, p->config);

@@ -123,8 +123,9 @@ void machine__prefetch_kallsyms(struct machine *m)
 	for (size_t i = 0; i < m->nr_dsos && !kernel; i++)
 		if (!strcmp(m->dsos[i]->long_name, "[kernel.kallsyms]"))
 			kernel = m->dsos[i];
-	/* the file's build-id table names the kernel only when it was hit */
-	if (prefetch.running || !kernel || !kernel->build_id_size)
+	/* the file's build-id table names the kernel only when it was hit;
+	 * tables the file carries may name it too */
+	if (prefetch.running || !kernel || !kernel->build_id_size || m->embedded)
 		return;
 	prefetch.path = kallsyms_for(kernel, &m->config, &running_copy);
 	prefetch.buf = NULL;
@@ -255,6 +256,16 @@ static void kmap__cover_symbols(struct maps *kmaps, struct map *kmap,
 			end = kmaps->v[i]->start;
 	kmap->end = end;
 	kmaps->generation++;
+}
+
+void kernel_map__cover_symbols(struct dso *kernel)
+{
+	struct dso_priv *p = dso__priv(kernel);
+	struct maps *kmaps = machine__kmaps(p->machine);
+	struct map *kmap = kmaps__find_dso(kmaps, kernel);
+
+	if (kmap)
+		kmap__cover_symbols(kmaps, kmap, p);
 }
 
 struct module_syms {

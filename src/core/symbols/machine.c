@@ -55,6 +55,7 @@ void machine__delete(struct machine *m)
 	hashmap_release(&m->cgroups);
 	free(m->default_buildid_dir);
 	free(m->kernel_ref_sym);
+	machine__drop_embedded_symbols(m);
 	free(m);
 }
 

@@ -117,6 +117,14 @@ struct dso *dso__new(struct machine *m, const char *long_name, enum dso_kind kin
 void dso__delete(struct dso *dso);
 void dso__load(struct dso *dso);
 void dso__set_build_id(struct dso *dso, const uint8_t *id, int size);
+/* Remembers that addr resolves to sym (NULL: to none), as a lookup would. */
+void dso__cache_resolution(struct dso *dso, uint64_t addr, struct symbol *sym);
+/* The symbols of the machine's embedded tables (embed.h) for dso; false
+ * when they name no such DSO. */
+bool dso__load_embedded(struct dso *dso);
+void machine__drop_embedded_symbols(struct machine *m);
+/* Stretches the kernel's map over its last symbol, as loading kallsyms does. */
+void kernel_map__cover_symbols(struct dso *kernel);
 
 /* The functions inlined at a DSO address, innermost first, ending with
  * the function they were inlined into (addr2line -i), named as perf
@@ -146,6 +154,7 @@ struct machine {
 	char *default_buildid_dir;	/* config.buildid_dir's default (owned) */
 	uint64_t maps_generation;	/* see machine__maps_generation() */
 	struct hashmap cgroups;		/* cgroup id -> path (owned) */
+	struct symbols_embedded *embedded;	/* tables a perf.data carried (embed.h) */
 };
 
 void thread__delete(struct thread *t);
