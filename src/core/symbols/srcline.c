@@ -75,9 +75,65 @@ struct srcline_cache {
 	bool failed;
 };
 
+/* Whether the file is there to read; frees path. */
+static bool readable(char *path)
+{
+	bool found = access(path, R_OK) == 0;
+
+	free(path);
+	return found;
+}
+
+/* Whether libdwfl's standard search has a local file to find: the
+ * build-id path or the debuglink (FILE.debug without one) in its default
+ * places, the file's directory, its .debug/ and /usr/lib/debug/DIR/. */
+static bool local_debuginfo_exists(Dwfl_Module *mod, const char *file_name,
+				   const char *debuglink)
+{
+	const unsigned char *id;
+	GElf_Addr id_vaddr;
+	int id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
+	const char *slash = file_name ? strrchr(file_name, '/') : NULL;
+	char *dir, *link;
+	bool found;
+
+	if (id_len > 1) {
+		char hex[2 * 64 + 1];
+
+		for (int i = 0; i < id_len && i < 64; i++)
+			sprintf(hex + 2 * i, "%02x", id[i]);
+		if (readable(xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2)))
+			return true;
+	}
+	if (!file_name)
+		return false;
+	dir = slash ? xasprintf("%.*s", (int)(slash - file_name), file_name) : xstrdup(".");
+	link = debuglink ? xstrdup(debuglink) : xasprintf("%s.debug", slash ? slash + 1 : file_name);
+	found = readable(xasprintf("%s/%s", dir, link)) ||
+		readable(xasprintf("%s/.debug/%s", dir, link)) ||
+		readable(xasprintf("/usr/lib/debug/%s/%s", dir, link));
+	free(dir);
+	free(link);
+	return found;
+}
+
+/* libdwfl's standard search ends by asking debuginfod, and loading its
+ * client maps libcurl and the TLS libraries (2.4 MB of a report's peak
+ * memory) even when no server is configured: only local files are
+ * looked for, as addr2line does for perf. */
+static int find_local_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+				GElf_Addr base, const char *file_name, const char *debuglink,
+				GElf_Word crc, char **debuginfo_file_name)
+{
+	if (!local_debuginfo_exists(mod, file_name, debuglink))
+		return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink,
+					    crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_local_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
 
