@@ -418,8 +418,11 @@ static void sort_like_libdw(struct dwarf_lines *dl)
 		in_order = x->addr < y->addr ||
 			   (x->addr == y->addr && (x->end_sequence || !y->end_sequence));
 	}
-	if (in_order)
+	if (in_order) {
+		/* the doubling's spare room back */
+		dl->rows = xrealloc(dl->rows, (dl->nr_rows ? dl->nr_rows : 1) * sizeof(*dl->rows));
 		goto last;
+	}
 	order = xmalloc(dl->nr_rows * sizeof(*order));
 	for (size_t i = 0; i < dl->nr_rows; i++)
 		order[i] = (uint32_t)i;
