@@ -494,13 +494,11 @@ struct dwarf_lines *dwarf_lines__read(Dwarf_Die *cu)
 	c = (struct cursor){ .p = sections.line.data + offset,
 			    .end = sections.line.data + sections.line.size };
 	dl = xcalloc(1, sizeof(*dl));
-	if (!read_header(&c, &h))
-		goto libdw;
-	if (!read_files(&c, &h, dl) || c.p != h.program || !run_program(&c, &h, dl))
-		goto libdw;
-	sort_like_libdw(dl);
-	return dl;
-libdw:
+	if (read_header(&c, &h) && read_files(&c, &h, dl) && c.p == h.program &&
+	    run_program(&c, &h, dl)) {
+		sort_like_libdw(dl);
+		return dl;
+	}
 	dwarf_lines__delete(dl);
 	return dwarf_lines__from_libdw(cu);
 }
