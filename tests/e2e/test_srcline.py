@@ -224,3 +224,31 @@ def test_clang_inlined_ranges(tmp):
     # the column from those: the others are cut ("l-lookup.c" of
     # dl-lookup.c:408)
     same(data, "report", "--no-children", "-s", "sym,srcline")
+
+
+def test_no_debuginfod_client(stripped_data):
+    """ls has no debug file anywhere: libdwfl's standard search would end
+    at debuginfod and load its client (libcurl, TLS) for nothing."""
+    r = pcl("report", "--stdio", "-i", stripped_data, "-s", "srcline", "-g", "none",
+            env={**os.environ, "LD_DEBUG": "files"})
+    assert r.returncode == 0
+    assert "file=libc.so.6" in r.stderr, "LD_DEBUG said nothing"
+    assert "libdebuginfod" not in r.stderr
+
+
+@pytest.fixture(scope="module")
+def debuglink_data(tmp):
+    """header_lines stripped, its DWARF beside it in a .gnu_debuglink file."""
+    exe = os.path.join(tmp, "linked")
+    shutil.copy(fixture("header_lines"), exe)
+    for args in (["--only-keep-debug", exe, exe + ".dbg"], ["--strip-debug", exe],
+                 ["--add-gnu-debuglink=" + exe + ".dbg", exe]):
+        r = subprocess.run(["objcopy", *args], capture_output=True, text=True, cwd=tmp)
+        assert r.returncode == 0, r.stderr
+    return perf_record_g(tmp, "linked.data", [exe, "200"])
+
+
+def test_debuglink_beside_the_file(debuglink_data):
+    out = same(debuglink_data, "report", "-s", "srcline", "--no-children", "-g", "none")
+    assert "header_lines.c:" in out
+    same(debuglink_data, "script", "-F", "comm,tid,ip,sym,srcline")

@@ -235,6 +235,41 @@ static int count_real_frames(const struct callchain_frame *frames, int n, uint64
 	return k;
 }
 
+/* Only the address spaces unwound in last keep their Dwfl (and its file
+ * mappings): one unwound in again after a dozen others gets a new one and
+ * the same frames; spaces are freed with their machines, live or not. */
+static void test_unwind_in_many_spaces(void **state)
+{
+	static struct callchain_frame first[256], again[256];
+	struct machine *m[12];
+	struct thread *t[12];
+	int values[] = { 3, 1, 2 };
+	int n = 0;
+
+	captured_in_compare = false;
+	qsort(values, 3, sizeof(values[0]), compare_and_capture);
+	assert_true(captured_in_compare);
+	for (int i = 0; i < 12; i++) {
+		m[i] = self_machine(&t[i]);
+		if (!i)
+			n = machine__unwind(m[i], t[i], REGS_MASK, cap.regs, cap.stack,
+					    cap.stack_size, 127, first, 256);
+		else
+			assert_int_equal(machine__unwind(m[i], t[i], REGS_MASK, cap.regs,
+							 cap.stack, cap.stack_size, 127, again,
+							 256), n);
+	}
+	assert_true(n >= 4);
+	assert_int_equal(machine__unwind(m[0], t[0], REGS_MASK, cap.regs, cap.stack,
+					 cap.stack_size, 127, again, 256), n);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(again[i].ip, first[i].ip);
+		assert_ptr_equal(again[i].al.sym, first[i].al.sym);
+	}
+	for (int i = 0; i < 12; i++)
+		machine__delete(m[(i * 5) % 12]);
+}
+
 /* perf 6.1's unwinder reads memory its own way, which decides where its
  * stacks end: the stack copy's last word is not taken from the copy, a
  * word of a map with no data behind it ([stack] beyond the copy) reads as
@@ -486,6 +521,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unwind_own_stack),
 		cmocka_unit_test(test_unwind_through_libc),
+		cmocka_unit_test(test_unwind_in_many_spaces),
 		cmocka_unit_test(test_unwind_ends_like_perf),
 		cmocka_unit_test(test_unwind_lower_stale_mapping_hides_cfi),
 		cmocka_unit_test(test_unwind_through_signal_frame),

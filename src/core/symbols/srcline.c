@@ -15,6 +15,7 @@
  * code without line rows gets the ELF symbol's STT_FILE name and line 0
  * (":0" after the empty FILE symbol of linker-made locals).
  */
+#include "core/symbols/dwarf-lines.h"
 #include "core/symbols/dwarf-scopes.h"
 #include "core/symbols/symbols-int.h"
 #include "util/util.h"
@@ -65,7 +66,7 @@ struct srcline_cache {
 	struct hashmap renamed;	/* DIE offset -> ELF name addr2line switched to */
 	struct hashmap twins;	/* function DIE offset -> that of its last twin */
 	struct dwarf_scopes *scopes;	/* the units' scope trees */
-	struct hashmap unit_starts;	/* CU DIE offset -> struct unit_start_rows* */
+	struct hashmap units;	/* CU DIE offset -> struct unit_lines* */
 	struct cu_range *cu_ranges;	/* without .debug_aranges (clang): CUs by address */
 	size_t nr_cu_ranges;
 	bool cu_ranges_read;
@@ -75,9 +76,65 @@ struct srcline_cache {
 	bool failed;
 };
 
+/* Whether the file is there to read; frees path. */
+static bool readable(char *path)
+{
+	bool found = access(path, R_OK) == 0;
+
+	free(path);
+	return found;
+}
+
+/* Whether libdwfl's standard search has a local file to find: the
+ * build-id path or the debuglink (FILE.debug without one) in its default
+ * places, the file's directory, its .debug/ and /usr/lib/debug/DIR/. */
+static bool local_debuginfo_exists(Dwfl_Module *mod, const char *file_name,
+				   const char *debuglink)
+{
+	const unsigned char *id;
+	GElf_Addr id_vaddr;
+	int id_len = dwfl_module_build_id(mod, &id, &id_vaddr);
+	const char *slash = file_name ? strrchr(file_name, '/') : NULL;
+	char *dir, *link;
+	bool found;
+
+	if (id_len > 1) {
+		char hex[2 * 64 + 1];
+
+		for (int i = 0; i < id_len && i < 64; i++)
+			sprintf(hex + 2 * i, "%02x", id[i]);
+		if (readable(xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2)))
+			return true;
+	}
+	if (!file_name)
+		return false;
+	dir = slash ? xasprintf("%.*s", (int)(slash - file_name), file_name) : xstrdup(".");
+	link = debuglink ? xstrdup(debuglink) : xasprintf("%s.debug", slash ? slash + 1 : file_name);
+	found = readable(xasprintf("%s/%s", dir, link)) ||
+		readable(xasprintf("%s/.debug/%s", dir, link)) ||
+		readable(xasprintf("/usr/lib/debug/%s/%s", dir, link));
+	free(dir);
+	free(link);
+	return found;
+}
+
+/* libdwfl's standard search ends by asking debuginfod, and loading its
+ * client maps libcurl and the TLS libraries (2.4 MB of a report's peak
+ * memory) even when no server is configured: only local files are
+ * looked for, as addr2line does for perf. */
+static int find_local_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+				GElf_Addr base, const char *file_name, const char *debuglink,
+				GElf_Word crc, char **debuginfo_file_name)
+{
+	if (!local_debuginfo_exists(mod, file_name, debuglink))
+		return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink,
+					    crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_local_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
 
@@ -444,72 +501,74 @@ static char *srcline_full(Dwarf_Die *cu, const char *file, unsigned lineno)
 	return s;
 }
 
-static const char *file_base(Dwarf_Files *files, size_t idx)
+static const char *file_base(const struct dwarf_lines *lines, size_t idx)
 {
-	const char *name = dwarf_filesrc(files, idx, NULL, NULL), *base;
+	const char *name = dwarf_lines__file(lines, idx), *base;
 
 	base = name ? strrchr(name, '/') : NULL;
 	return base ? base + 1 : name;
 }
 
-/* A DWARF 5 unit's addresses [lo, hi) whose rows come before their
- * sequence's first change of file: bfd names them by file entry 0. */
-struct unit_start_rows {
-	size_t nr;
-	Dwarf_Addr (*range)[2];
+/* A unit's line table, and for DWARF 5 the addresses [lo, hi) whose rows
+ * come before their sequence's first change of file: bfd names them by
+ * file entry 0. */
+struct unit_lines {
+	struct dwarf_lines *table;	/* NULL: the unit has none */
+	size_t nr_starts;
+	Dwarf_Addr (*starts)[2];
 };
 
-static struct unit_start_rows *unit_start_rows(struct srcline_cache *c, Dwarf_Die *cu)
+static void find_unit_starts(struct unit_lines *u)
 {
-	struct unit_start_rows *u = hashmap_u64_get(&c->unit_starts, dwarf_dieoffset(cu));
-	Dwarf_Half version = 0;
-	Dwarf_Lines *lines;
-	size_t nr = 0, alloc = 0;
+	const struct dwarf_lines *dl = u->table;
+	size_t alloc = 0;
 	bool at_start = true;
+
+	for (size_t i = 0; i + 1 < dl->nr_rows; i++) {
+		const struct dwarf_line_row *row = &dl->rows[i], *next = &dl->rows[i + 1];
+
+		if (row->end_sequence) {
+			at_start = true;
+			continue;
+		}
+		if (row->file != 1)
+			at_start = false;
+		if (!at_start || next->addr <= row->addr)
+			continue;
+		if (u->nr_starts && u->starts[u->nr_starts - 1][1] == row->addr) {
+			u->starts[u->nr_starts - 1][1] = next->addr;
+			continue;
+		}
+		if (u->nr_starts == alloc) {
+			alloc = alloc ? alloc * 2 : 16;
+			u->starts = xrealloc(u->starts, alloc * sizeof(*u->starts));
+		}
+		u->starts[u->nr_starts][0] = row->addr;
+		u->starts[u->nr_starts++][1] = next->addr;
+	}
+}
+
+/* The unit's lines, read on its first lookup. */
+static struct unit_lines *unit_lines(struct srcline_cache *c, Dwarf_Die *cu)
+{
+	struct unit_lines *u = hashmap_u64_get(&c->units, dwarf_dieoffset(cu));
+	Dwarf_Half version = 0;
 
 	if (u)
 		return u;
 	u = xcalloc(1, sizeof(*u));
-	hashmap_u64_put(&c->unit_starts, dwarf_dieoffset(cu), u);
-	if (dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) || version < 5 ||
-	    dwarf_getsrclines(cu, &lines, &nr))
-		return u;
-	for (size_t i = 0; i + 1 < nr; i++) {
-		Dwarf_Line *row = dwarf_onesrcline(lines, i), *next = dwarf_onesrcline(lines, i + 1);
-		Dwarf_Files *files;
-		Dwarf_Addr lo, hi;
-		size_t idx;
-		bool end = false;
-
-		dwarf_lineendsequence(row, &end);
-		if (end) {
-			at_start = true;
-			continue;
-		}
-		if (dwarf_line_file(row, &files, &idx) || idx != 1)
-			at_start = false;
-		if (!at_start || dwarf_lineaddr(row, &lo) || dwarf_lineaddr(next, &hi) || hi <= lo)
-			continue;
-		if (u->nr && u->range[u->nr - 1][1] == lo) {
-			u->range[u->nr - 1][1] = hi;
-			continue;
-		}
-		if (u->nr == alloc) {
-			alloc = alloc ? alloc * 2 : 16;
-			u->range = xrealloc(u->range, alloc * sizeof(*u->range));
-		}
-		u->range[u->nr][0] = lo;
-		u->range[u->nr++][1] = hi;
-	}
+	hashmap_u64_put(&c->units, dwarf_dieoffset(cu), u);
+	u->table = dwarf_lines__read(cu);
+	if (u->table && !dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) &&
+	    version >= 5)
+		find_unit_starts(u);
 	return u;
 }
 
-static bool at_unit_start(struct srcline_cache *c, Dwarf_Die *cu, Dwarf_Addr pc)
+static bool at_unit_start(const struct unit_lines *u, Dwarf_Addr pc)
 {
-	const struct unit_start_rows *u = unit_start_rows(c, cu);
-
-	for (size_t i = 0; i < u->nr; i++)
-		if (pc >= u->range[i][0] && pc < u->range[i][1])
+	for (size_t i = 0; i < u->nr_starts; i++)
+		if (pc >= u->starts[i][0] && pc < u->starts[i][1])
 			return true;
 	return false;
 }
@@ -620,11 +679,10 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 	struct a2l_record head = { 0 }, *r = &head;
 	struct a2l_func funcs[MAX_INLINE] = { { 0 } };
 	Dwarf_Addr pc = vaddr + c->bias, cu_bias;
-	Dwfl_Line *dwfl_line = dwfl_module_getsrc(c->mod, pc);
 	Dwarf_Die cu_buf, *cu = unit_at(c, pc, &cu_buf, &cu_bias);
-	Dwarf_Addr line_bias;
-	Dwarf_Line *line = dwfl_line ? dwfl_dwarf_line(dwfl_line, &line_bias) :
-			   cu ? dwarf_getsrc_die(cu, pc - cu_bias) : NULL;
+	const struct unit_lines *lines = cu ? unit_lines(c, cu) : NULL;
+	const struct dwarf_line_row *line = lines && lines->table ?
+					    dwarf_lines__find(lines->table, pc - cu_bias) : NULL;
 	Dwarf_Die dies[MAX_INLINE];
 	int nr = cu ? function_dies(c, cu, pc - cu_bias, dies, MAX_INLINE) : 0;
 	const struct elf_func *ef = elf_func_at(c, vaddr);
@@ -664,34 +722,28 @@ static struct a2l_record *a2l_lookup(struct srcline_cache *c, uint64_t vaddr)
 	for (int i = 1; i < nr; i++) {
 		Dwarf_Attribute attr;
 		Dwarf_Word file = 0, lineno = 0;
-		Dwarf_Files *files;
 		const char *name = NULL;
 
 		if (dwarf_formudata(dwarf_attr(&dies[i - 1], DW_AT_call_file, &attr), &file) ||
 		    dwarf_formudata(dwarf_attr(&dies[i - 1], DW_AT_call_line, &attr), &lineno) ||
-		    dwarf_getsrcfiles(cu, &files, NULL) ||
-		    !(name = file_base(files, file)))
+		    !lines->table || !(name = file_base(lines->table, file)))
 			continue;
 		if (c->config->full_source_path)
-			funcs[i].line = srcline_full(cu, dwarf_filesrc(files, file, NULL, NULL),
+			funcs[i].line = srcline_full(cu, dwarf_lines__file(lines->table, file),
 						   (unsigned)lineno);
 		else
 			funcs[i].line = xasprintf("%s:%u", name, (unsigned)lineno);
 	}
 	if (line) {
-		int lineno = 0;
-		const char *file = dwarf_linesrc(line, NULL, NULL);
+		int lineno = line->line;
+		const char *file = dwarf_lines__file(lines->table, line->file);
 		const char *base = file ? strrchr(file, '/') : NULL;
 		const char *full = file;	/* as the line table names it */
-		Dwarf_Files *files;
-		size_t idx;
 
-		dwarf_lineno(line, &lineno);
 		file = base ? base + 1 : file;
-		if (cu && !dwarf_line_file(line, &files, &idx) && idx == 1 &&
-		    at_unit_start(c, cu, pc - cu_bias)) {
-			file = file_base(files, 0);
-			full = dwarf_filesrc(files, 0, NULL, NULL);
+		if (line->file == 1 && at_unit_start(lines, pc - cu_bias)) {
+			file = file_base(lines->table, 0);
+			full = dwarf_lines__file(lines->table, 0);
 		}
 		if (full) {
 			r->file = full_path(cu, full);
@@ -821,15 +873,16 @@ static void srcline_cache__free(void *cache)
 	hashmap_release(&c->renamed);
 	hashmap_release(&c->twins);
 	dwarf_scopes__delete(c->scopes);
-	for (void **v = NULL; (v = hashmap_next(&c->unit_starts, v));) {
-		struct unit_start_rows *u = *v;
+	for (void **v = NULL; (v = hashmap_next(&c->units, v));) {
+		struct unit_lines *u = *v;
 
 		if (u) {
-			free(u->range);
+			dwarf_lines__delete(u->table);
+			free(u->starts);
 			free(u);
 		}
 	}
-	hashmap_release(&c->unit_starts);
+	hashmap_release(&c->units);
 	free(c->cu_ranges);
 	arena_release(&c->names);
 	free(c->funcs);
