@@ -47,9 +47,12 @@
 #include "core/live/synthesize.h"
 #include "core/live/target.h"
 #include "core/symbols/machine.h"
+#include "ui/annotate-launch.h"
 #include "ui/annotate-stdio.h"
+#include "ui/hist-browser.h"
 #include "ui/percent-color.h"
 #include "ui/report-stdio.h"
+#include "ui/tui.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/strset.h"
@@ -77,6 +80,7 @@ struct top_opts {
 	unsigned int mmap_pages;
 	uint64_t count;
 	int children;			/* -1: default (on with call graphs) */
+	bool browser;			/* a terminal without --stdio */
 	bool stdio, tui, zero, hide_kernel, hide_user, show_nr_samples, show_total_period;
 	bool overwrite, namespaces, no_inherit, callgraph_fp, no_bpf_event, ignore_vmlinux;
 	const char *timeout;		/* --timeout seconds (pcl's, for scripts) */
@@ -124,6 +128,12 @@ struct top {
 	int annotate_min_pcnt;			/* 'F' */
 	char *sym_annotate_owned;		/* the 's' key's answer */
 	struct annotate_samples annotated;	/* --sym-annotate's samples by address */
+	/* the browser's: every symbol's samples by address ('a'), the
+	 * --hierarchy view shown until the next refresh, 'f' */
+	struct annotate_launcher *launcher;
+	struct hists *view;
+	bool events_off;
+	struct hist_browser_opts *browser_opts;
 	bool quit;
 	FILE *out;
 };
@@ -270,6 +280,9 @@ static void add_sample(struct top *t, struct evsel *evsel, const struct perf_sam
 	if (t->o->sym_annotate && al.sym && evsel == t->sym_evsel &&
 	    !strcmp(al.sym->name, t->o->sym_annotate))
 		annotate_samples__add(&t->annotated, al.dso, al.sym, 0, al.addr, sample->period);
+	if (t->launcher && al.map && al.sym)
+		annotate_samples__add(&t->launcher->samples, al.dso, al.sym, evsel->idx, al.addr,
+				      sample->period);
 	if (t->need_cursor && sample->callchain) {
 		callchain_cursor__resolve(&t->cursor, &t->resolver, thread, &evsel->attr, sample);
 		hs.cursor = &t->cursor;
@@ -581,12 +594,32 @@ static struct hists *sort_hists(struct top *t)
 	return view;
 }
 
-static void refresh(struct top *t)
+/* What the next refresh shows: the samples to come and 7/8 of these (-z:
+ * none); what only the entries that went held goes with them. */
+static void age(struct top *t)
 {
-	struct report_stdio rs = {
+	for (int i = 0; i < t->nr_user_events; i++) {
+		if (t->o->zero)
+			hists__delete_entries(t->hists[i]);
+		else
+			hists__decay(t->hists[i], t->o->hide_user, t->o->hide_kernel);
+	}
+	if (t->need_cursor)
+		renew_callchains(t);
+	prune_threads(t);
+}
+
+static struct report_stdio stdio_setup(const struct top *t)
+{
+	return (struct report_stdio){
 		.socket_filter = -1,
 		.skip_first_sym = t->o->sort_order && !strncmp(t->o->sort_order, "sym", 3),
 	};
+}
+
+static void refresh(struct top *t)
+{
+	struct report_stdio rs = stdio_setup(t);
 	int rows, cols, printed = 0;
 	size_t max_rows;
 	struct hists *shown;
@@ -618,16 +651,7 @@ static void refresh(struct top *t)
 	decay_details(t);
 	if (shown != t->hists[t->sym_evsel->idx])
 		hists__delete(shown);
-	/* what the next refresh shows: the samples to come and 7/8 of these */
-	for (int i = 0; i < t->nr_user_events; i++) {
-		if (t->o->zero)
-			hists__delete_entries(t->hists[i]);
-		else
-			hists__decay(t->hists[i], t->o->hide_user, t->o->hide_kernel);
-	}
-	if (t->need_cursor)
-		renew_callchains(t);
-	prune_threads(t);
+	age(t);
 }
 
 static bool due(const struct timespec *now, const struct timespec *at)
@@ -878,6 +902,128 @@ static int tick(void *ctx, bool stopping)
 	return 0;
 }
 
+/* --- the browser (a terminal, without --stdio) --------------------------------- */
+
+/* While the browser waits for keys: the rings are read, and a refresh is
+ * due every -d seconds unless 'f' stopped the events. */
+static bool browser_due(void *ctx)
+{
+	struct top *t = ctx;
+	struct timespec now;
+
+	if (t->events_off)
+		return false;
+	drain__round(&t->rs.drain, &t->consumer);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return due(&now, &t->next_refresh);
+}
+
+/* perf top's browser ages the entries, then sorts them: the browser has
+ * let go of them, so the ones that go can go at once. */
+static struct hists *browser_resort(void *ctx)
+{
+	struct top *t = ctx;
+	struct hists *shown;
+
+	if (t->view)
+		hists__delete(t->view);
+	t->view = NULL;
+	age(t);
+	shown = sort_hists(t);
+	if (shown != t->hists[t->sym_evsel->idx])
+		t->view = shown;
+	t->samples = t->kernel_samples = t->exact_samples = 0;
+	t->lost = t->drop = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t->next_refresh);
+	t->next_refresh.tv_sec += t->o->delay_secs;
+	return shown;
+}
+
+static void browser_title_tail(void *ctx, struct strbuf *sb)
+{
+	struct top *t = ctx;
+
+	strbuf_addf(sb, " lost: %" PRIu64 "/%" PRIu64 " drop: %" PRIu64 "/%" PRIu64, t->lost,
+		    t->lost_total, t->drop, t->drop_total);
+	if (t->o->zero)
+		strbuf_addstr(sb, " [z]");
+}
+
+static void browser_key(void *ctx, int key)
+{
+	struct top *t = ctx;
+
+	switch (key) {
+	case 'z':
+		t->o->zero = !t->o->zero;
+		break;
+	case 'f':
+		/* stopped events leave the screen as it is: nothing comes to show */
+		t->events_off = !t->events_off;
+		if (t->events_off)
+			evlist__disable(t->rs.evlist);
+		else
+			evlist__enable(t->rs.evlist);
+		t->browser_opts->helpline = t->events_off ?
+			"Press 'f' again to re-enable the events" :
+			"Press 'f' to disable the events or 'h' to see other hotkeys";
+		break;
+	}
+}
+
+static const char *browse_annotation(void *launcher, const struct hist_entry *he)
+{
+	return annotate_launcher__browse(launcher, he);
+}
+
+/* perf top's full-screen browser: report's, on histograms that refresh
+ * every -d seconds.  Returns -1 when the terminal could not be taken over
+ * (nothing happened yet: the caller prints --stdio instead). */
+static int browse(struct top *t)
+{
+	static const char *const help[] = {
+		"z             Toggle zeroing of samples",
+		"f             Enable/Disable events",
+	};
+	struct report_stdio rs = stdio_setup(t);
+	struct annotate_launcher launcher;
+	struct hist_browser_live live = {
+		.ctx = t, .interval_ms = 100, .due = browser_due, .resort = browser_resort,
+		.title_tail = browser_title_tail, .key = browser_key,
+		.help = help, .nr_help = ARRAY_SIZE(help),
+		.freq = t->ropts.freq && t->nr_user_events == 1 ?
+			t->sym_evsel->attr.sample_freq : 0,
+	};
+	struct hist_browser_event event = { .hists = t->hists[t->sym_evsel->idx],
+					    .name = t->sym_evsel->name };
+	struct hist_browser_opts bo = {
+		.stdio = &rs, .show_headers = true,
+		.helpline = "For a higher level overview, try: pcl top --sort comm,dso",
+		.annotate = browse_annotation, .annotate_ctx = &launcher, .live = &live,
+	};
+	int ret;
+
+	annotate_launcher__init(&launcher, NULL);
+	t->launcher = &launcher;
+	t->browser_opts = &bo;
+	t->consumer = (struct drain_consumer){ .ctx = t, .record = collect,
+					       .round_end = round_end };
+	clock_gettime(CLOCK_MONOTONIC, &t->next_refresh);
+	t->next_refresh.tv_sec += t->o->delay_secs;
+	evlist__enable(t->rs.evlist);
+	ret = hist_browser__run(&event, 1, &bo);
+	evlist__disable(t->rs.evlist);
+	if (t->view)
+		hists__delete(t->view);
+	t->view = NULL;
+	t->launcher = NULL;
+	t->browser_opts = NULL;
+	annotate_launcher__exit(&launcher);
+	if (!ret && t->o->dump_symtab)
+		dump_symtab(t);
+	return ret;
+}
+
 /* --- setup ------------------------------------------------------------------- */
 
 static int take(void *ctx, const struct perf_event_header *rec)
@@ -1073,16 +1219,20 @@ static int run(struct top *t, struct evlist *evlist)
 	if (t->hopts.event_group)
 		link_members(t);
 	synthesize(t, threads);
-	keys_start(t);
-	/* perf's first screen comes at once, empty */
-	tick(t, false);
-	t->rs.drain.opts.tick_ms = t->keys ? 100 : o->delay_secs * 1000;
-	t->rs.drain.opts.timeout_ms = o->timeout ? (int)(atof(o->timeout) * 1000) : 0;
-	t->consumer = (struct drain_consumer){ .ctx = t, .record = collect, .round_end = round_end,
-					       .tick = tick };
-	err = drain__run(&t->rs.drain, &t->consumer);
-	keys_stop(t);
-	err = err ? PCL_EXIT_FAILURE : 0;
+	if (o->browser && !browse(t)) {
+		err = 0;
+	} else {
+		keys_start(t);
+		/* perf's first screen comes at once, empty */
+		tick(t, false);
+		t->rs.drain.opts.tick_ms = t->keys ? 100 : o->delay_secs * 1000;
+		t->rs.drain.opts.timeout_ms = o->timeout ? (int)(atof(o->timeout) * 1000) : 0;
+		t->consumer = (struct drain_consumer){ .ctx = t, .record = collect,
+						       .round_end = round_end, .tick = tick };
+		err = drain__run(&t->rs.drain, &t->consumer);
+		keys_stop(t);
+		err = err ? PCL_EXIT_FAILURE : 0;
+	}
 	for (int i = 0; i < t->nr_user_events; i++)
 		hists__delete(t->hists[i]);
 	free(t->hists);
@@ -1265,8 +1415,8 @@ int cmd_top(int argc, const char **argv)
 			    "sample into overwrite rings, read at each refresh"),
 		OPT_BOOLEAN(0, "namespaces", &o.namespaces, "record namespace events"),
 		OPT_BOOLEAN(0, "no-bpf-event", &o.no_bpf_event, "accepted: pcl has no BPF events"),
-		OPT_BOOLEAN(0, "stdio", &o.stdio, "print text (the only interface for now)"),
-		OPT_BOOLEAN(0, "tui", &o.tui, "the full-screen browser (for now text too)"),
+		OPT_BOOLEAN(0, "stdio", &o.stdio, "print text refreshed in place"),
+		OPT_BOOLEAN(0, "tui", &o.tui, "the full-screen browser (the default on a terminal)"),
 		OPT_STRING(0, "comms", &o.comms, "comm[,comm...]",
 			   "only consider symbols in these comms"),
 		OPT_STRING(0, "dsos", &o.dsos, "dso[,dso...]",
@@ -1307,6 +1457,7 @@ int cmd_top(int argc, const char **argv)
 		usage_with_options(top_usage, opts);
 	if (o.delay_secs < 1)	/* perf's floor */
 		o.delay_secs = 1;
+	o.browser = !o.stdio && tui__usable();
 	if ((bad_file = symbol_files__unreadable(o.vmlinux, o.kallsyms))) {
 		fprintf(stderr, "Invalid file: %s\n", bad_file);
 		ret = PCL_EXIT_EINVAL;

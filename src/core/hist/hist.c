@@ -130,6 +130,7 @@ static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tm
 
 	*he = *tmpl;
 	he->hists = h;
+	he->browser_marks = 0;
 	memset(&he->stat, 0, sizeof(he->stat));
 	memset(&he->stat_acc, 0, sizeof(he->stat_acc));
 	he->callchain = h->opts->use_callchain ? callchain_root__new(h->store) : NULL;

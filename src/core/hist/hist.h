@@ -118,6 +118,15 @@ struct hist_entry {
 	uint32_t sibling_idx;		/* in its parent's children (or sorted) */
 	uint8_t depth;			/* 0 at the top */
 	bool leaf;			/* the last level: has the callchain */
+	/* enum hist_browser_mark bits a browser leaves on its entries while
+	 * top ages and re-sorts them: they go with the entry, a reused
+	 * entry starts without */
+	uint8_t browser_marks;
+};
+
+enum hist_browser_mark {
+	HIST_MARK_UNFOLDED = 1 << 0,	/* its call graph is shown */
+	HIST_MARK_SELECTED = 1 << 1,	/* the cursor is on it */
 };
 
 /* Settings shared by every histogram of a report. */
