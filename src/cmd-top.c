@@ -595,14 +595,16 @@ static struct hists *sort_hists(struct top *t)
 }
 
 /* What the next refresh shows: the samples to come and 7/8 of these (-z:
- * none); what only the entries that went held goes with them. */
-static void age(struct top *t)
+ * none); what only the entries that went held goes with them.  The
+ * browser's -z entries left the tree when shown: the tree holds only
+ * new samples. */
+static void age(struct top *t, bool browsing)
 {
 	for (int i = 0; i < t->nr_user_events; i++) {
-		if (t->o->zero)
-			hists__delete_entries(t->hists[i]);
-		else
+		if (!t->o->zero)
 			hists__decay(t->hists[i], t->o->hide_user, t->o->hide_kernel);
+		else if (!browsing)
+			hists__delete_entries(t->hists[i]);
 	}
 	if (t->need_cursor)
 		renew_callchains(t);
@@ -651,7 +653,7 @@ static void refresh(struct top *t)
 	decay_details(t);
 	if (shown != t->hists[t->sym_evsel->idx])
 		hists__delete(shown);
-	age(t);
+	age(t, false);
 }
 
 static bool due(const struct timespec *now, const struct timespec *at)
@@ -928,10 +930,15 @@ static struct hists *browser_resort(void *ctx)
 	if (t->view)
 		hists__delete(t->view);
 	t->view = NULL;
-	age(t);
+	for (int i = 0; i < t->nr_user_events; i++)
+		hists__release_retired(t->hists[i]);
+	age(t, true);
 	shown = sort_hists(t);
 	if (shown != t->hists[t->sym_evsel->idx])
 		t->view = shown;
+	/* -z: the entries shown leave the tree to the samples to come */
+	for (int i = 0; t->o->zero && i < t->nr_user_events; i++)
+		hists__retire_entries(t->hists[i]);
 	t->samples = t->kernel_samples = t->exact_samples = 0;
 	t->lost = t->drop = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t->next_refresh);
