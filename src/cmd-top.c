@@ -906,6 +906,16 @@ static int tick(void *ctx, bool stopping)
 
 /* --- the browser (a terminal, without --stdio) --------------------------------- */
 
+/* Under the browser's dialogs and the annotate browser: the rings are read
+ * (the samples go into the histograms, no entry goes). */
+static void browser_read(void *ctx)
+{
+	struct top *t = ctx;
+
+	if (!t->events_off)
+		drain__round(&t->rs.drain, &t->consumer);
+}
+
 /* While the browser waits for keys: the rings are read, and a refresh is
  * due every -d seconds unless 'f' stopped the events. */
 static bool browser_due(void *ctx)
@@ -915,7 +925,7 @@ static bool browser_due(void *ctx)
 
 	if (t->events_off)
 		return false;
-	drain__round(&t->rs.drain, &t->consumer);
+	browser_read(t);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return due(&now, &t->next_refresh);
 }
@@ -1018,7 +1028,9 @@ static int browse(struct top *t)
 	clock_gettime(CLOCK_MONOTONIC, &t->next_refresh);
 	t->next_refresh.tv_sec += t->o->delay_secs;
 	evlist__enable(t->rs.evlist);
+	tui__set_idle(browser_read, t, live.interval_ms);
 	ret = hist_browser__run(&event, 1, &bo);
+	tui__set_idle(NULL, NULL, 0);
 	evlist__disable(t->rs.evlist);
 	if (t->view)
 		hists__delete(t->view);

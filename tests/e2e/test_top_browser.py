@@ -15,7 +15,7 @@ from conftest import PCL, fixture
 from tui_screen import Terminal
 
 ROWS, COLS = 40, 160
-TITLE = re.compile(r"^Samples: \d+[KMG]? of event 'cpu-clock', 4000 Hz, "
+TITLE = re.compile(r"^Samples: \d+[KMG ] of event 'cpu-clock', 4000 Hz, "
                    r"Event count \(approx\.\): \d+(, Symbol filter: \S+)? "
                    r"lost: \d+/\d+ drop: \d+/\d+( \[z\])?$")
 ENTRY = re.compile(r"^[+\- ]? *\d+\.\d\d% ")
