@@ -6,6 +6,7 @@ filter, annotate, perf.hist.N, and leaving with the terminal restored.
 Every wait is on the screen's contents, never on time alone."""
 import os
 import re
+import signal
 import subprocess
 import termios
 
@@ -188,4 +189,17 @@ def test_stdio_on_a_terminal(burner):
     t.wait_for(lambda text: "PerfTop:" in text and "leaf_spin" in text)
     t.send("q")
     assert t.wait_exit() == 0
+    t.close()
+
+
+def test_ctrl_c_restores_the_terminal(burner):
+    """^C ends pcl top by its signal, as it ends perf top, the terminal
+    given back first."""
+    t = top(burner)
+    t.send("ctrl-c")
+    assert t.wait_exit() == -signal.SIGINT
+    raw = bytes(t.raw)
+    assert raw.rfind(b"\x1b[?1049l") > raw.rfind(b"\x1b[?1049h") >= 0
+    attrs = termios.tcgetattr(t.fd)
+    assert attrs[3] & termios.ECHO and attrs[3] & termios.ICANON
     t.close()
