@@ -930,6 +930,29 @@ static bool browser_due(void *ctx)
 	return due(&now, &t->next_refresh);
 }
 
+static void mark_symbol(const struct hist_entry *he, void *arg)
+{
+	if (he->sym)
+		hashmap_u64_put(arg, (uintptr_t)he->sym, he->sym);
+}
+
+static bool symbol_shown(const struct symbol *sym, void *arg)
+{
+	return hashmap_u64_get(arg, (uintptr_t)sym) != NULL;
+}
+
+/* The samples by address of symbols no entry names any more go. */
+static void prune_annotations(struct top *t)
+{
+	struct hashmap shown;
+
+	hashmap_init(&shown, sizeof(void *));
+	for (int i = 0; i < t->nr_user_events; i++)
+		hists__for_each_entry(t->hists[i], mark_symbol, &shown);
+	annotate_samples__keep(&t->launcher->samples, symbol_shown, &shown);
+	hashmap_release(&shown);
+}
+
 /* perf top's browser ages the entries, then sorts them: the browser has
  * let go of them, so the ones that go can go at once. */
 static struct hists *browser_resort(void *ctx)
@@ -943,6 +966,7 @@ static struct hists *browser_resort(void *ctx)
 	for (int i = 0; i < t->nr_user_events; i++)
 		hists__release_retired(t->hists[i]);
 	age(t, true);
+	prune_annotations(t);
 	shown = sort_hists(t);
 	if (shown != t->hists[t->sym_evsel->idx])
 		t->view = shown;
