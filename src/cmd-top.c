@@ -968,8 +968,14 @@ static struct hists *browser_resort(void *ctx)
 	age(t, true);
 	prune_annotations(t);
 	shown = sort_hists(t);
-	if (shown != t->hists[t->sym_evsel->idx])
+	if (shown != t->hists[t->sym_evsel->idx]) {
+		const struct hists_stats *flat = &t->hists[t->sym_evsel->idx]->stats;
+
+		/* the title counts the samples taken, which the view never saw */
+		shown->stats.nr_samples = flat->nr_samples;
+		shown->stats.nr_non_filtered_samples = flat->nr_non_filtered_samples;
 		t->view = shown;
+	}
 	/* -z: the entries shown leave the tree to the samples to come */
 	for (int i = 0; t->o->zero && i < t->nr_user_events; i++)
 		hists__retire_entries(t->hists[i]);
