@@ -203,3 +203,29 @@ def test_ctrl_c_restores_the_terminal(burner):
     attrs = termios.tcgetattr(t.fd)
     assert attrs[3] & termios.ECHO and attrs[3] & termios.ICANON
     t.close()
+
+
+def test_enter_menu_unfolds(burner):
+    """Enter: perf's menu for the entry, whose Expand item unfolds its call
+    graph as '+' does."""
+    t = top(burner, "-g")
+    t.send("enter")
+    text = t.wait_for("callchain (same as the '+' hotkey)")
+    items = [line.strip() for line in text.split("\n") if line.strip()]
+    expand = next(i for i, item in enumerate(items) if "callchain (same as" in item)
+    for _ in range(expand):
+        t.send("down")
+    t.send("enter")
+    t.wait_for(lambda text: lines(t)[2].startswith("-") and "--" in lines(t)[4])
+    quit_ok(t)
+
+
+def test_kernel_zoom(burner):
+    t = top(burner)
+    t.wait_for(lambda text: "[kernel]" in text)
+    t.send("k")
+    t.wait_for(lambda text: lines(t)[0].split(" lost:")[0].endswith(", DSO: [kernel]"))
+    t.wait_for(lambda text: entries(t) and all("[kernel]" in row for row in entries(t)))
+    t.send("k")
+    t.wait_for(lambda text: ", DSO:" not in lines(t)[0] and "leaf_spin" in text)
+    quit_ok(t)
