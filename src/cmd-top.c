@@ -955,7 +955,7 @@ static void prune_annotations(struct top *t)
 
 /* perf top's browser ages the entries, then sorts them: the browser has
  * let go of them, so the ones that go can go at once. */
-static struct hists *browser_resort(void *ctx)
+static struct hists *browser_resort(void *ctx, struct hists *event)
 {
 	struct top *t = ctx;
 	struct hists *shown;
@@ -967,6 +967,7 @@ static struct hists *browser_resort(void *ctx)
 		hists__release_retired(t->hists[i]);
 	age(t, true);
 	prune_annotations(t);
+	t->sym_evsel = event->evsel;
 	shown = sort_hists(t);
 	if (shown != t->hists[t->sym_evsel->idx]) {
 		const struct hists_stats *flat = &t->hists[t->sym_evsel->idx]->stats;
@@ -1038,11 +1039,10 @@ static int browse(struct top *t)
 		.ctx = t, .interval_ms = 100, .due = browser_due, .resort = browser_resort,
 		.title_tail = browser_title_tail, .key = browser_key,
 		.help = help, .nr_help = ARRAY_SIZE(help),
-		.freq = t->ropts.freq && t->nr_user_events == 1 ?
-			t->sym_evsel->attr.sample_freq : 0,
 	};
-	struct hist_browser_event event = { .hists = t->hists[t->sym_evsel->idx],
-					    .name = t->sym_evsel->name };
+	/* --group: the leader's entries, with the members' columns */
+	int nr_events = t->hopts.event_group ? 1 : t->nr_user_events;
+	struct hist_browser_event *events = xcalloc((size_t)nr_events, sizeof(*events));
 	struct hist_browser_opts bo = {
 		.stdio = &rs, .show_headers = true,
 		.helpline = "For a higher level overview, try: pcl top --sort comm,dso",
@@ -1059,7 +1059,11 @@ static int browse(struct top *t)
 	t->next_refresh.tv_sec += t->o->delay_secs;
 	evlist__enable(t->rs.evlist);
 	tui__set_idle(browser_read, t, live.interval_ms);
-	ret = hist_browser__run(&event, 1, &bo);
+	for (int i = 0; i < nr_events; i++)
+		events[i] = (struct hist_browser_event){ .hists = t->hists[i],
+							 .name = t->hists[i]->evsel->name };
+	ret = hist_browser__run(events, nr_events, &bo);
+	free(events);
 	tui__set_idle(NULL, NULL, 0);
 	evlist__disable(t->rs.evlist);
 	if (t->view)

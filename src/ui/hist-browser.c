@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/events/evsel.h"
 #include "core/symbols/dso.h"
 #include "core/symbols/thread.h"
 #include "ui/tui.h"
@@ -403,8 +404,9 @@ static void title_line(struct browser *b, struct strbuf *sb)
 	strbuf_reset(sb);
 	strbuf_addf(sb, "Samples: %lu%c of event%s '%s',", shown, unit,
 		    b->event->leads_group ? "s" : "", b->event->name);
-	if (b->opts->live && b->opts->live->freq)
-		strbuf_addf(sb, " %" PRIu64 " Hz,", b->opts->live->freq);
+	/* top's: the sampling frequency */
+	if (b->opts->live && b->event->hists->evsel->attr.freq)
+		strbuf_addf(sb, " %" PRIu64 " Hz,", (uint64_t)b->event->hists->evsel->attr.sample_freq);
 	strbuf_addf(sb, " Event count (approx.): %" PRIu64, nr_events);
 	for (int i = 0; i < b->nr_zooms; i++) {
 		switch (b->zooms[i]) {
@@ -570,7 +572,7 @@ static void reload(struct browser *b)
 						 (e->he == selected ? HIST_MARK_SELECTED : 0));
 	}
 	release_entries(b);
-	b->hists = b->opts->live->resort(b->opts->live->ctx);
+	b->hists = b->opts->live->resort(b->opts->live->ctx, b->event->hists);
 	memcpy(b->col_len, b->hists->col_len, sizeof(b->col_len));
 	collect_entries(b);
 	for (size_t i = 0; i < b->nr_entries; i++) {

@@ -14,16 +14,17 @@
 #include "ui/report-stdio.h"
 #include "util/strbuf.h"
 
-/* A histogram that keeps changing (top): while waiting for keys the browser
- * asks every interval_ms whether it is due for a refresh; resort() then
- * ages and sorts it again, which may free entries, so the browser lets go
- * of every entry first and takes them again from the hists resort() returns
- * (unfolded call graphs and the cursor stay on the entries that survived). */
+/* Histograms that keep changing (top): while waiting for keys the browser
+ * asks every interval_ms whether a refresh is due; resort() then ages
+ * every histogram and sorts the event's again, which may free entries, so
+ * the browser lets go of every entry first and takes them again from the
+ * hists resort() returns (the event's, or a view of them); unfolded call
+ * graphs and the cursor stay on the entries that survived. */
 struct hist_browser_live {
 	void *ctx;
 	int interval_ms;
 	bool (*due)(void *ctx);		/* reads what came meanwhile */
-	struct hists *(*resort)(void *ctx);
+	struct hists *(*resort)(void *ctx, struct hists *event);
 	/* after the title's event count: top's " lost: 0/0 drop: 0/0" */
 	void (*title_tail)(void *ctx, struct strbuf *sb);
 	/* a key the browser has no use for (top's z and f) */
@@ -31,7 +32,6 @@ struct hist_browser_live {
 	/* the help lines of those keys */
 	const char *const *help;
 	int nr_help;
-	uint64_t freq;			/* "4000 Hz" in the title; 0: none */
 };
 
 /* One event's histogram as the browser offers it. */

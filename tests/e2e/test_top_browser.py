@@ -229,3 +229,20 @@ def test_kernel_zoom(burner):
     t.send("k")
     t.wait_for(lambda text: ", DSO:" not in lines(t)[0] and "leaf_spin" in text)
     quit_ok(t)
+
+
+def test_events_menu_and_tab(burner):
+    """Several events: perf's menu of events first, TAB to the next one."""
+    t = Terminal([PCL, "top", "-e", "cpu-clock", "-e", "task-clock", "-d", "1", "-p",
+                  str(burner.pid)], rows=ROWS, cols=COLS,
+                 env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
+    t.wait_for("Available samples")
+    t.send("enter")
+    t.wait_for(lambda text: " of event 'cpu-clock'," in lines(t)[0] and "leaf_spin" in text)
+    t.send("\t")
+    t.wait_for(lambda text: " of event 'task-clock'," in lines(t)[0] and "leaf_spin" in text)
+    t.send("left")
+    t.wait_for("Available samples")
+    t.send("q")
+    assert t.wait_exit() == 0
+    t.close()
