@@ -1469,7 +1469,7 @@ int cmd_top(int argc, const char **argv)
 		OPT_BOOLEAN(0, "namespaces", &o.namespaces, "record namespace events"),
 		OPT_BOOLEAN(0, "no-bpf-event", &o.no_bpf_event, "accepted: pcl has no BPF events"),
 		OPT_BOOLEAN(0, "stdio", &o.stdio, "print text refreshed in place"),
-		OPT_BOOLEAN(0, "tui", &o.tui, "the full-screen browser (the default on a terminal)"),
+		OPT_BOOLEAN(0, "tui", &o.tui, "the full-screen browser (default on a terminal)"),
 		OPT_STRING(0, "comms", &o.comms, "comm[,comm...]",
 			   "only consider symbols in these comms"),
 		OPT_STRING(0, "dsos", &o.dsos, "dso[,dso...]",

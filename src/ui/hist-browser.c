@@ -395,6 +395,7 @@ static bool folds(const struct hists *h)
 
 static void title_line(struct browser *b, struct strbuf *sb)
 {
+	const struct evsel *evsel = b->event->hists->evsel;
 	uint64_t nr_samples, nr_events;
 	unsigned long shown;
 	char unit;
@@ -405,8 +406,8 @@ static void title_line(struct browser *b, struct strbuf *sb)
 	strbuf_addf(sb, "Samples: %lu%c of event%s '%s',", shown, unit,
 		    b->event->leads_group ? "s" : "", b->event->name);
 	/* top's: the sampling frequency */
-	if (b->opts->live && b->event->hists->evsel->attr.freq)
-		strbuf_addf(sb, " %" PRIu64 " Hz,", (uint64_t)b->event->hists->evsel->attr.sample_freq);
+	if (b->opts->live && evsel->attr.freq)
+		strbuf_addf(sb, " %" PRIu64 " Hz,", (uint64_t)evsel->attr.sample_freq);
 	strbuf_addf(sb, " Event count (approx.): %" PRIu64, nr_events);
 	for (int i = 0; i < b->nr_zooms; i++) {
 		switch (b->zooms[i]) {
