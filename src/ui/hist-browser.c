@@ -65,6 +65,8 @@ struct browser {
 	enum zoom zooms[ZOOM_NR];
 	int nr_zooms;
 	const struct thread *thread;
+	/* its name when zoomed into: top may free an exited thread meanwhile */
+	char *thread_label;
 	const struct dso *dso;
 	const struct symbol *sym;
 	int socket;
@@ -296,6 +298,14 @@ static const char *comm_of(const struct thread *t)
 	return t->comm_set ? t->comm : "";
 }
 
+/* "comm(tid)", or "comm" when threads are not a sort key; caller frees. */
+static char *thread_label(const struct browser *b, const struct thread *t)
+{
+	if (sorted_by(b->hists, HISTC_THREAD))
+		return xasprintf("%s(%d)", comm_of(t), (int)t->tid);
+	return xstrdup(comm_of(t));
+}
+
 /* The kernel's DSO: what 'k' zooms into. */
 static const struct dso *kernel_dso(const struct browser *b)
 {
@@ -330,6 +340,8 @@ static void toggle_zoom(struct browser *b, enum zoom z)
 		if (!he->thread)
 			return;
 		b->thread = he->thread;
+		free(b->thread_label);
+		b->thread_label = thread_label(b, he->thread);
 		break;
 	case ZOOM_DSO:
 		if (!he->dso)
@@ -412,11 +424,7 @@ static void title_line(struct browser *b, struct strbuf *sb)
 	for (int i = 0; i < b->nr_zooms; i++) {
 		switch (b->zooms[i]) {
 		case ZOOM_THREAD:
-			if (sorted_by(b->hists, HISTC_THREAD))
-				strbuf_addf(sb, ", Thread: %s(%d)", comm_of(b->thread),
-					    (int)b->thread->tid);
-			else
-				strbuf_addf(sb, ", Thread: %s", comm_of(b->thread));
+			strbuf_addf(sb, ", Thread: %s", b->thread_label);
 			break;
 		case ZOOM_DSO:
 			strbuf_addf(sb, ", DSO: %s", b->dso->short_name);
@@ -731,14 +739,11 @@ static bool options_menu(struct browser *b)
 		return false;
 	if (he->thread) {
 		bool out = zoom_index(b, ZOOM_THREAD) >= 0;
-		const struct thread *t = out ? b->thread : he->thread;
+		char *label = out ? b->thread_label : thread_label(b, he->thread);
 
-		if (sorted_by(b->hists, HISTC_THREAD))
-			text[n] = xasprintf("Zoom %s %s(%d) thread", out ? "out of" : "into",
-					    comm_of(t), (int)t->tid);
-		else
-			text[n] = xasprintf("Zoom %s %s thread", out ? "out of" : "into",
-					    comm_of(t));
+		text[n] = xasprintf("Zoom %s %s thread", out ? "out of" : "into", label);
+		if (!out)
+			free(label);
 		actions[n++] = ACT_THREAD;
 	}
 	if (he->dso) {
@@ -970,6 +975,7 @@ static enum leave browse_event(const struct hist_browser_event *event,
 	release_entries(&b);
 	free(b.rows);
 	free(b.name_filter);
+	free(b.thread_label);
 	strbuf_release(&b.sb);
 	return how;
 }

@@ -246,3 +246,12 @@ def test_events_menu_and_tab(burner):
     t.send("q")
     assert t.wait_exit() == 0
     t.close()
+
+
+def test_thread_zoom(burner):
+    t = top(burner)
+    t.send("t")
+    t.wait_for(lambda text: lines(t)[0].split(" lost:")[0].endswith(", Thread: burner"))
+    t.send("t")
+    t.wait_for(lambda text: ", Thread:" not in lines(t)[0])
+    quit_ok(t)
