@@ -47,9 +47,12 @@
 #include "core/live/synthesize.h"
 #include "core/live/target.h"
 #include "core/symbols/machine.h"
+#include "ui/annotate-launch.h"
 #include "ui/annotate-stdio.h"
+#include "ui/hist-browser.h"
 #include "ui/percent-color.h"
 #include "ui/report-stdio.h"
+#include "ui/tui.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/perfconfig.h"
@@ -78,6 +81,7 @@ struct top_opts {
 	unsigned int mmap_pages;
 	uint64_t count;
 	int children;			/* -1: default (on with call graphs) */
+	bool browser;			/* a terminal without --stdio */
 	bool stdio, tui, zero, hide_kernel, hide_user, show_nr_samples, show_total_period;
 	bool overwrite, namespaces, no_inherit, callgraph_fp, no_bpf_event, ignore_vmlinux;
 	const char *timeout;		/* --timeout seconds (pcl's, for scripts) */
@@ -125,6 +129,12 @@ struct top {
 	int annotate_min_pcnt;			/* 'F' */
 	char *sym_annotate_owned;		/* the 's' key's answer */
 	struct annotate_samples annotated;	/* --sym-annotate's samples by address */
+	/* the browser's: every symbol's samples by address ('a'), the
+	 * --hierarchy view shown until the next refresh, 'f' */
+	struct annotate_launcher *launcher;
+	struct hists *view;
+	bool events_off;
+	struct hist_browser_opts *browser_opts;
 	bool quit;
 	FILE *out;
 };
@@ -271,6 +281,9 @@ static void add_sample(struct top *t, struct evsel *evsel, const struct perf_sam
 	if (t->o->sym_annotate && al.sym && evsel == t->sym_evsel &&
 	    !strcmp(al.sym->name, t->o->sym_annotate))
 		annotate_samples__add(&t->annotated, al.dso, al.sym, 0, al.addr, sample->period);
+	if (t->launcher && al.map && al.sym)
+		annotate_samples__add(&t->launcher->samples, al.dso, al.sym, evsel->idx, al.addr,
+				      sample->period);
 	if (t->need_cursor && sample->callchain) {
 		callchain_cursor__resolve(&t->cursor, &t->resolver, thread, &evsel->attr, sample);
 		hs.cursor = &t->cursor;
@@ -582,12 +595,34 @@ static struct hists *sort_hists(struct top *t)
 	return view;
 }
 
-static void refresh(struct top *t)
+/* What the next refresh shows: the samples to come and 7/8 of these (-z:
+ * none); what only the entries that went held goes with them.  The
+ * browser's -z entries left the tree when shown: the tree holds only
+ * new samples. */
+static void age(struct top *t, bool browsing)
 {
-	struct report_stdio rs = {
+	for (int i = 0; i < t->nr_user_events; i++) {
+		if (!t->o->zero)
+			hists__decay(t->hists[i], t->o->hide_user, t->o->hide_kernel);
+		else if (!browsing)
+			hists__delete_entries(t->hists[i]);
+	}
+	if (t->need_cursor)
+		renew_callchains(t);
+	prune_threads(t);
+}
+
+static struct report_stdio stdio_setup(const struct top *t)
+{
+	return (struct report_stdio){
 		.socket_filter = -1,
 		.skip_first_sym = t->o->sort_order && !strncmp(t->o->sort_order, "sym", 3),
 	};
+}
+
+static void refresh(struct top *t)
+{
+	struct report_stdio rs = stdio_setup(t);
 	int rows, cols, printed = 0;
 	size_t max_rows;
 	struct hists *shown;
@@ -619,16 +654,7 @@ static void refresh(struct top *t)
 	decay_details(t);
 	if (shown != t->hists[t->sym_evsel->idx])
 		hists__delete(shown);
-	/* what the next refresh shows: the samples to come and 7/8 of these */
-	for (int i = 0; i < t->nr_user_events; i++) {
-		if (t->o->zero)
-			hists__delete_entries(t->hists[i]);
-		else
-			hists__decay(t->hists[i], t->o->hide_user, t->o->hide_kernel);
-	}
-	if (t->need_cursor)
-		renew_callchains(t);
-	prune_threads(t);
+	age(t, false);
 }
 
 static bool due(const struct timespec *now, const struct timespec *at)
@@ -879,6 +905,179 @@ static int tick(void *ctx, bool stopping)
 	return 0;
 }
 
+/* --- the browser (a terminal, without --stdio) --------------------------------- */
+
+/* Under the browser's dialogs and the annotate browser: the rings are read
+ * (the samples go into the histograms, no entry goes). */
+static void browser_read(void *ctx)
+{
+	struct top *t = ctx;
+
+	if (!t->events_off)
+		drain__round(&t->rs.drain, &t->consumer);
+}
+
+/* While the browser waits for keys: the rings are read, and a refresh is
+ * due every -d seconds unless 'f' stopped the events. */
+static bool browser_due(void *ctx)
+{
+	struct top *t = ctx;
+	struct timespec now;
+
+	if (t->events_off)
+		return false;
+	browser_read(t);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return due(&now, &t->next_refresh);
+}
+
+static void mark_symbol(const struct hist_entry *he, void *arg)
+{
+	if (he->sym)
+		hashmap_u64_put(arg, (uintptr_t)he->sym, he->sym);
+}
+
+static bool symbol_shown(const struct symbol *sym, void *arg)
+{
+	return hashmap_u64_get(arg, (uintptr_t)sym) != NULL;
+}
+
+/* The samples by address of symbols no entry names any more go. */
+static void prune_annotations(struct top *t)
+{
+	struct hashmap shown;
+
+	hashmap_init(&shown, sizeof(void *));
+	for (int i = 0; i < t->nr_user_events; i++)
+		hists__for_each_entry(t->hists[i], mark_symbol, &shown);
+	annotate_samples__keep(&t->launcher->samples, symbol_shown, &shown);
+	hashmap_release(&shown);
+}
+
+/* perf top's browser ages the entries, then sorts them: the browser has
+ * let go of them, so the ones that go can go at once. */
+static struct hists *browser_resort(void *ctx, struct hists *event)
+{
+	struct top *t = ctx;
+	struct hists *shown;
+
+	if (t->view)
+		hists__delete(t->view);
+	t->view = NULL;
+	for (int i = 0; i < t->nr_user_events; i++)
+		hists__release_retired(t->hists[i]);
+	age(t, true);
+	prune_annotations(t);
+	t->sym_evsel = event->evsel;
+	shown = sort_hists(t);
+	if (shown != t->hists[t->sym_evsel->idx]) {
+		const struct hists_stats *flat = &t->hists[t->sym_evsel->idx]->stats;
+
+		/* the title counts the samples taken, which the view never saw */
+		shown->stats.nr_samples = flat->nr_samples;
+		shown->stats.nr_non_filtered_samples = flat->nr_non_filtered_samples;
+		t->view = shown;
+	}
+	/* -z: the entries shown leave the tree to the samples to come */
+	for (int i = 0; t->o->zero && i < t->nr_user_events; i++)
+		hists__retire_entries(t->hists[i]);
+	t->samples = t->kernel_samples = t->exact_samples = 0;
+	t->lost = t->drop = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t->next_refresh);
+	t->next_refresh.tv_sec += t->o->delay_secs;
+	return shown;
+}
+
+static void browser_title_tail(void *ctx, struct strbuf *sb)
+{
+	struct top *t = ctx;
+
+	strbuf_addf(sb, " lost: %" PRIu64 "/%" PRIu64 " drop: %" PRIu64 "/%" PRIu64, t->lost,
+		    t->lost_total, t->drop, t->drop_total);
+	if (t->o->zero)
+		strbuf_addstr(sb, " [z]");
+}
+
+static void browser_key(void *ctx, int key)
+{
+	struct top *t = ctx;
+
+	switch (key) {
+	case 'z':
+		t->o->zero = !t->o->zero;
+		break;
+	case 'f':
+		/* stopped events leave the screen as it is: nothing comes to show */
+		t->events_off = !t->events_off;
+		if (t->events_off)
+			evlist__disable(t->rs.evlist);
+		else
+			evlist__enable(t->rs.evlist);
+		t->browser_opts->helpline = t->events_off ?
+			"Press 'f' again to re-enable the events" :
+			"Press 'f' to disable the events or 'h' to see other hotkeys";
+		break;
+	}
+}
+
+static const char *browse_annotation(void *launcher, const struct hist_entry *he)
+{
+	return annotate_launcher__browse(launcher, he);
+}
+
+/* perf top's full-screen browser: report's, on histograms that refresh
+ * every -d seconds.  Returns -1 when the terminal could not be taken over
+ * (nothing happened yet: the caller prints --stdio instead). */
+static int browse(struct top *t)
+{
+	static const char *const help[] = {
+		"z             Toggle zeroing of samples",
+		"f             Enable/Disable events",
+	};
+	struct report_stdio rs = stdio_setup(t);
+	struct annotate_launcher launcher;
+	struct hist_browser_live live = {
+		.ctx = t, .interval_ms = 100, .due = browser_due, .resort = browser_resort,
+		.title_tail = browser_title_tail, .key = browser_key,
+		.help = help, .nr_help = ARRAY_SIZE(help),
+	};
+	/* --group: the leader's entries, with the members' columns */
+	int nr_events = t->hopts.event_group ? 1 : t->nr_user_events;
+	struct hist_browser_event *events = xcalloc((size_t)nr_events, sizeof(*events));
+	struct hist_browser_opts bo = {
+		.stdio = &rs, .show_headers = true,
+		.helpline = "For a higher level overview, try: pcl top --sort comm,dso",
+		.annotate = browse_annotation, .annotate_ctx = &launcher, .live = &live,
+	};
+	int ret;
+
+	annotate_launcher__init(&launcher, NULL);
+	t->launcher = &launcher;
+	t->browser_opts = &bo;
+	t->consumer = (struct drain_consumer){ .ctx = t, .record = collect,
+					       .round_end = round_end };
+	clock_gettime(CLOCK_MONOTONIC, &t->next_refresh);
+	t->next_refresh.tv_sec += t->o->delay_secs;
+	evlist__enable(t->rs.evlist);
+	tui__set_idle(browser_read, t, live.interval_ms);
+	for (int i = 0; i < nr_events; i++)
+		events[i] = (struct hist_browser_event){ .hists = t->hists[i],
+							 .name = t->hists[i]->evsel->name };
+	ret = hist_browser__run(events, nr_events, &bo);
+	free(events);
+	tui__set_idle(NULL, NULL, 0);
+	evlist__disable(t->rs.evlist);
+	if (t->view)
+		hists__delete(t->view);
+	t->view = NULL;
+	t->launcher = NULL;
+	t->browser_opts = NULL;
+	annotate_launcher__exit(&launcher);
+	if (!ret && t->o->dump_symtab)
+		dump_symtab(t);
+	return ret;
+}
+
 /* --- setup ------------------------------------------------------------------- */
 
 static int take(void *ctx, const struct perf_event_header *rec)
@@ -1074,16 +1273,20 @@ static int run(struct top *t, struct evlist *evlist)
 	if (t->hopts.event_group)
 		link_members(t);
 	synthesize(t, threads);
-	keys_start(t);
-	/* perf's first screen comes at once, empty */
-	tick(t, false);
-	t->rs.drain.opts.tick_ms = t->keys ? 100 : o->delay_secs * 1000;
-	t->rs.drain.opts.timeout_ms = o->timeout ? (int)(atof(o->timeout) * 1000) : 0;
-	t->consumer = (struct drain_consumer){ .ctx = t, .record = collect, .round_end = round_end,
-					       .tick = tick };
-	err = drain__run(&t->rs.drain, &t->consumer);
-	keys_stop(t);
-	err = err ? PCL_EXIT_FAILURE : 0;
+	if (o->browser && !browse(t)) {
+		err = 0;
+	} else {
+		keys_start(t);
+		/* perf's first screen comes at once, empty */
+		tick(t, false);
+		t->rs.drain.opts.tick_ms = t->keys ? 100 : o->delay_secs * 1000;
+		t->rs.drain.opts.timeout_ms = o->timeout ? (int)(atof(o->timeout) * 1000) : 0;
+		t->consumer = (struct drain_consumer){ .ctx = t, .record = collect,
+						       .round_end = round_end, .tick = tick };
+		err = drain__run(&t->rs.drain, &t->consumer);
+		keys_stop(t);
+		err = err ? PCL_EXIT_FAILURE : 0;
+	}
 	for (int i = 0; i < t->nr_user_events; i++)
 		hists__delete(t->hists[i]);
 	free(t->hists);
@@ -1292,8 +1495,8 @@ int cmd_top(int argc, const char **argv)
 			    "sample into overwrite rings, read at each refresh"),
 		OPT_BOOLEAN(0, "namespaces", &o.namespaces, "record namespace events"),
 		OPT_BOOLEAN(0, "no-bpf-event", &o.no_bpf_event, "accepted: pcl has no BPF events"),
-		OPT_BOOLEAN(0, "stdio", &o.stdio, "print text (the only interface for now)"),
-		OPT_BOOLEAN(0, "tui", &o.tui, "the full-screen browser (for now text too)"),
+		OPT_BOOLEAN(0, "stdio", &o.stdio, "print text refreshed in place"),
+		OPT_BOOLEAN(0, "tui", &o.tui, "the full-screen browser (default on a terminal)"),
 		OPT_STRING(0, "comms", &o.comms, "comm[,comm...]",
 			   "only consider symbols in these comms"),
 		OPT_STRING(0, "dsos", &o.dsos, "dso[,dso...]",
@@ -1340,6 +1543,7 @@ int cmd_top(int argc, const char **argv)
 		usage_with_options(top_usage, opts);
 	if (o.delay_secs < 1)	/* perf's floor */
 		o.delay_secs = 1;
+	o.browser = !o.stdio && tui__usable();
 	if ((bad_file = symbol_files__unreadable(o.vmlinux, o.kallsyms))) {
 		fprintf(stderr, "Invalid file: %s\n", bad_file);
 		ret = PCL_EXIT_EINVAL;

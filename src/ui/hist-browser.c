@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/events/evsel.h"
 #include "core/symbols/dso.h"
 #include "core/symbols/thread.h"
 #include "ui/tui.h"
@@ -64,6 +65,8 @@ struct browser {
 	enum zoom zooms[ZOOM_NR];
 	int nr_zooms;
 	const struct thread *thread;
+	/* its name when zoomed into: top may free an exited thread meanwhile */
+	char *thread_label;
 	const struct dso *dso;
 	const struct symbol *sym;
 	int socket;
@@ -152,11 +155,10 @@ static void add_row(struct browser *b, size_t entry, int line)
 	b->rows[b->nr_rows++] = (struct row){ entry, line };
 }
 
-/* Lays the shown entries and their unfolded call graphs out, keeping the
- * cursor on the entry (or graph line) it was on. */
-static void build_rows(struct browser *b)
+/* Lays the shown entries and their unfolded call graphs out, the cursor on
+ * the row was (the first row when it is not shown). */
+static void layout_rows(struct browser *b, struct row was)
 {
-	struct row was = b->nr_rows ? b->rows[b->selected] : (struct row){ SIZE_MAX, -1 };
 	/* --hierarchy: whether the entry last seen at a depth shows its level below */
 	bool open[UINT8_MAX + 1] = { false };
 
@@ -182,6 +184,12 @@ static void build_rows(struct browser *b)
 			add_row(b, i, k);
 		}
 	}
+}
+
+/* layout_rows(), keeping the cursor on the entry (or graph line) it was on. */
+static void build_rows(struct browser *b)
+{
+	layout_rows(b, b->nr_rows ? b->rows[b->selected] : (struct row){ SIZE_MAX, -1 });
 }
 
 /* --- zooms ----------------------------------------------------------------- */
@@ -221,7 +229,7 @@ static uint8_t zoom_bits(const struct browser *b, const struct hist_entry *he)
 
 /* Filters the entries again and sizes the columns for those left, as
  * perf does after a zoom. */
-static void apply_zooms(struct browser *b)
+static void filter_entries(struct browser *b)
 {
 	for (size_t i = 0; i < b->nr_entries; i++) {
 		struct entry_view *e = &b->entries[i];
@@ -232,6 +240,11 @@ static void apply_zooms(struct browser *b)
 		hists__recalc_col_len(b->hists, SIZE_MAX);
 	else
 		memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
+}
+
+static void apply_zooms(struct browser *b)
+{
+	filter_entries(b);
 	build_rows(b);
 }
 
@@ -285,6 +298,14 @@ static const char *comm_of(const struct thread *t)
 	return t->comm_set ? t->comm : "";
 }
 
+/* "comm(tid)", or "comm" when threads are not a sort key; caller frees. */
+static char *thread_label(const struct browser *b, const struct thread *t)
+{
+	if (sorted_by(b->hists, HISTC_THREAD))
+		return xasprintf("%s(%d)", comm_of(t), (int)t->tid);
+	return xstrdup(comm_of(t));
+}
+
 /* The kernel's DSO: what 'k' zooms into. */
 static const struct dso *kernel_dso(const struct browser *b)
 {
@@ -319,6 +340,8 @@ static void toggle_zoom(struct browser *b, enum zoom z)
 		if (!he->thread)
 			return;
 		b->thread = he->thread;
+		free(b->thread_label);
+		b->thread_label = thread_label(b, he->thread);
 		break;
 	case ZOOM_DSO:
 		if (!he->dso)
@@ -384,6 +407,7 @@ static bool folds(const struct hists *h)
 
 static void title_line(struct browser *b, struct strbuf *sb)
 {
+	const struct evsel *evsel = b->event->hists->evsel;
 	uint64_t nr_samples, nr_events;
 	unsigned long shown;
 	char unit;
@@ -391,16 +415,16 @@ static void title_line(struct browser *b, struct strbuf *sb)
 	report_stdio__totals(b->hists, &nr_samples, &nr_events);
 	shown = convert_unit((unsigned long)nr_samples, &unit);
 	strbuf_reset(sb);
-	strbuf_addf(sb, "Samples: %lu%c of event%s '%s', Event count (approx.): %" PRIu64, shown,
-		    unit, b->event->leads_group ? "s" : "", b->event->name, nr_events);
+	strbuf_addf(sb, "Samples: %lu%c of event%s '%s',", shown, unit,
+		    b->event->leads_group ? "s" : "", b->event->name);
+	/* top's: the sampling frequency */
+	if (b->opts->live && evsel->attr.freq)
+		strbuf_addf(sb, " %" PRIu64 " Hz,", (uint64_t)evsel->attr.sample_freq);
+	strbuf_addf(sb, " Event count (approx.): %" PRIu64, nr_events);
 	for (int i = 0; i < b->nr_zooms; i++) {
 		switch (b->zooms[i]) {
 		case ZOOM_THREAD:
-			if (sorted_by(b->hists, HISTC_THREAD))
-				strbuf_addf(sb, ", Thread: %s(%d)", comm_of(b->thread),
-					    (int)b->thread->tid);
-			else
-				strbuf_addf(sb, ", Thread: %s", comm_of(b->thread));
+			strbuf_addf(sb, ", Thread: %s", b->thread_label);
 			break;
 		case ZOOM_DSO:
 			strbuf_addf(sb, ", DSO: %s", b->dso->short_name);
@@ -418,6 +442,8 @@ static void title_line(struct browser *b, struct strbuf *sb)
 			break;
 		}
 	}
+	if (b->opts->live && b->opts->live->title_tail)
+		b->opts->live->title_tail(b->opts->live->ctx, sb);
 }
 
 /* The column header line, as --stdio's first header line. */
@@ -526,6 +552,54 @@ static void set_expanded(struct browser *b, struct entry_view *e, bool expanded)
 	e->expanded = expanded && has_chain(b, e);
 }
 
+/* Gives the entries back as they were before the browser: their filter
+ * bits and the widths; the call graphs' lines go. */
+static void release_entries(struct browser *b)
+{
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		b->entries[i].he->filtered = b->entries[i].filtered;
+		free_chain(&b->entries[i]);
+	}
+	memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
+	free(b->entries);
+	b->entries = NULL;
+	b->nr_entries = 0;
+}
+
+/* A live histogram's refresh: the entries may go, so what is unfolded and
+ * the cursor's entry are marked on the entries themselves and found again
+ * on those left after the re-sort. */
+static void reload(struct browser *b)
+{
+	const struct hist_entry *selected = selected_entry(b);
+	struct row was = { SIZE_MAX, b->nr_rows ? b->rows[b->selected].line : -1 };
+
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		struct entry_view *e = &b->entries[i];
+
+		e->he->browser_marks = (uint8_t)((e->expanded ? HIST_MARK_UNFOLDED : 0) |
+						 (e->he == selected ? HIST_MARK_SELECTED : 0));
+	}
+	release_entries(b);
+	b->hists = b->opts->live->resort(b->opts->live->ctx, b->event->hists);
+	memcpy(b->col_len, b->hists->col_len, sizeof(b->col_len));
+	collect_entries(b);
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		struct entry_view *e = &b->entries[i];
+		uint8_t marks = e->he->browser_marks;
+
+		e->he->browser_marks = 0;
+		if (marks & HIST_MARK_SELECTED)
+			was.entry = i;
+		if (marks & HIST_MARK_UNFOLDED)
+			set_expanded(b, e, true);
+	}
+	if (was.entry == SIZE_MAX)
+		was.line = -1;
+	filter_entries(b);
+	layout_rows(b, was);
+}
+
 static void expand_all(struct browser *b, bool expanded)
 {
 	for (size_t i = 0; i < b->nr_entries; i++)
@@ -615,9 +689,9 @@ static void dump_rows(struct browser *b)
 	snprintf(b->message, sizeof(b->message), "%s written!", name);
 }
 
-static void help(void)
+static void help(const struct browser *b)
 {
-	static const char *const text[] = {
+	static const char *const keys[] = {
 		"h/?/F1        This help",
 		"UP/DOWN/PGUP/PGDN/HOME/END  Move",
 		"q/CTRL+C      Leave the browser",
@@ -633,11 +707,20 @@ static void help(void)
 		"/             Show symbols whose name holds a text",
 		"H             Show/hide the column headers",
 		"P             Print the rows to perf.hist.N",
-		"",
-		"Press any key...",
 	};
+	const struct hist_browser_live *live = b->opts->live;
+	int nr_live = live ? live->nr_help : 0;
+	const char **text = xcalloc(ARRAY_SIZE(keys) + (size_t)nr_live + 2, sizeof(*text));
+	int n = 0;
 
-	tui__message("Help", text, ARRAY_SIZE(text));
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		text[n++] = keys[i];
+	for (int i = 0; i < nr_live; i++)
+		text[n++] = live->help[i];
+	text[n++] = "";
+	text[n++] = "Press any key...";
+	tui__message("Help", text, n);
+	free(text);
 }
 
 enum menu_action { ACT_THREAD, ACT_DSO, ACT_SYMBOL, ACT_FOLD, ACT_ANNOTATE, ACT_MAP, ACT_EXIT };
@@ -656,14 +739,11 @@ static bool options_menu(struct browser *b)
 		return false;
 	if (he->thread) {
 		bool out = zoom_index(b, ZOOM_THREAD) >= 0;
-		const struct thread *t = out ? b->thread : he->thread;
+		char *label = out ? b->thread_label : thread_label(b, he->thread);
 
-		if (sorted_by(b->hists, HISTC_THREAD))
-			text[n] = xasprintf("Zoom %s %s(%d) thread", out ? "out of" : "into",
-					    comm_of(t), (int)t->tid);
-		else
-			text[n] = xasprintf("Zoom %s %s thread", out ? "out of" : "into",
-					    comm_of(t));
+		text[n] = xasprintf("Zoom %s %s thread", out ? "out of" : "into", label);
+		if (!out)
+			free(label);
 		actions[n++] = ACT_THREAD;
 	}
 	if (he->dso) {
@@ -752,11 +832,22 @@ static bool zoom_out_last(struct browser *b)
 
 static enum leave browse(struct browser *b)
 {
+	const struct hist_browser_live *live = b->opts->live;
+	bool redraw = true;
+
 	for (;;) {
 		int key;
 
-		draw(b);
-		key = tui__getkey(-1);
+		if (redraw)
+			draw(b);
+		key = tui__getkey(live ? live->interval_ms : -1);
+		if (key == TUI_KEY_TIMEOUT) {
+			redraw = live && live->due(live->ctx);
+			if (redraw)
+				reload(b);
+			continue;
+		}
+		redraw = true;
 		b->message[0] = '\0';
 		switch (key) {
 		case KEY_UP:
@@ -833,7 +924,7 @@ static enum leave browse(struct browser *b)
 		case 'h':
 		case '?':
 		case KEY_F(1):
-			help();
+			help(b);
 			break;
 		case '\t':
 			if (b->multiple_events)
@@ -855,6 +946,8 @@ static enum leave browse(struct browser *b)
 		case TUI_KEY_CTRL('c'):
 			return LEAVE_EXIT;
 		default:	/* KEY_RESIZE among them: the loop redraws */
+			if (live && live->key)
+				live->key(live->ctx, key);
 			break;
 		}
 	}
@@ -879,15 +972,10 @@ static enum leave browse_event(const struct hist_browser_event *event,
 	build_rows(&b);
 	how = browse(&b);
 	/* the histogram as it was: another event's browser or --stdio may follow */
-	b.nr_zooms = 0;
-	for (size_t i = 0; i < b.nr_entries; i++) {
-		b.entries[i].he->filtered = b.entries[i].filtered;
-		free_chain(&b.entries[i]);
-	}
-	memcpy(b.hists->col_len, b.col_len, sizeof(b.col_len));
-	free(b.entries);
+	release_entries(&b);
 	free(b.rows);
 	free(b.name_filter);
+	free(b.thread_label);
 	strbuf_release(&b.sb);
 	return how;
 }

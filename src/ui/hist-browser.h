@@ -12,6 +12,27 @@
 
 #include "core/hist/hist.h"
 #include "ui/report-stdio.h"
+#include "util/strbuf.h"
+
+/* Histograms that keep changing (top): while waiting for keys the browser
+ * asks every interval_ms whether a refresh is due; resort() then ages
+ * every histogram and sorts the event's again, which may free entries, so
+ * the browser lets go of every entry first and takes them again from the
+ * hists resort() returns (the event's, or a view of them); unfolded call
+ * graphs and the cursor stay on the entries that survived. */
+struct hist_browser_live {
+	void *ctx;
+	int interval_ms;
+	bool (*due)(void *ctx);		/* reads what came meanwhile */
+	struct hists *(*resort)(void *ctx, struct hists *event);
+	/* after the title's event count: top's " lost: 0/0 drop: 0/0" */
+	void (*title_tail)(void *ctx, struct strbuf *sb);
+	/* a key the browser has no use for (top's z and f) */
+	void (*key)(void *ctx, int key);
+	/* the help lines of those keys */
+	const char *const *help;
+	int nr_help;
+};
 
 /* One event's histogram as the browser offers it. */
 struct hist_browser_event {
@@ -29,6 +50,7 @@ struct hist_browser_opts {
 	 * annotation offered */
 	const char *(*annotate)(void *ctx, const struct hist_entry *he);
 	void *annotate_ctx;
+	const struct hist_browser_live *live;	/* NULL: a report's, fixed */
 };
 
 /* Browses the events until the user leaves; 0, or -1 when the terminal

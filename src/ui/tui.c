@@ -20,6 +20,10 @@ static struct termios saved_termios;
  * signal handler can write them without calling into ncurses */
 static char restore_seq[128];
 static size_t restore_len;
+/* tui__set_idle()'s */
+static void (*idle_fn)(void *ctx);
+static void *idle_ctx;
+static int idle_period_ms;
 
 static const int fatal_signals[] = { SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGSEGV, SIGBUS,
 				     SIGABRT, SIGFPE };
@@ -236,12 +240,29 @@ void tui__refresh(void)
 	refresh();
 }
 
+void tui__set_idle(void (*fn)(void *ctx), void *ctx, int period_ms)
+{
+	idle_fn = fn;
+	idle_ctx = ctx;
+	idle_period_ms = period_ms;
+}
+
 int tui__getkey(int timeout_ms)
 {
 	int key;
 
-	timeout(timeout_ms);
-	key = getch();
+	for (;;) {
+		/* a longer wait is cut into idle periods, the idle work between */
+		bool idle = idle_fn && (timeout_ms < 0 || timeout_ms > idle_period_ms);
+
+		timeout(idle ? idle_period_ms : timeout_ms);
+		key = getch();
+		if (key != ERR || !idle)
+			break;
+		idle_fn(idle_ctx);
+		if (timeout_ms > 0)
+			timeout_ms -= idle_period_ms;
+	}
 	if (key == ERR)
 		return TUI_KEY_TIMEOUT;
 	/* terminals keep different parts of a resized screen: repaint it all */

@@ -60,6 +60,10 @@ const char *tui__glyph(const char *utf8);
 /* Shows what was drawn since the last refresh. */
 void tui__refresh(void);
 
+/* Work to do every period_ms while any wait for a key lasts longer (top
+ * reads its rings under a dialog); fn NULL: none. */
+void tui__set_idle(void (*fn)(void *ctx), void *ctx, int period_ms);
+
 /* The next key, waiting at most timeout_ms (negative: forever).  Returns
  * TUI_KEY_TIMEOUT when none came and KEY_RESIZE after the terminal changed
  * size (the caller redraws). */

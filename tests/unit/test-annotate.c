@@ -59,11 +59,35 @@ static void samples_per_offset(void **state)
 	annotate_samples__release(&as);
 }
 
+static bool is_kept(const struct symbol *sym, void *arg)
+{
+	return sym == arg;
+}
+
+/* perf top's pruning: the symbols refused go, the others keep their samples. */
+static void samples_kept(void **state)
+{
+	struct symbol kept = { .start = 0x1000, .end = 0x1010, .name = "kept" };
+	struct symbol gone = { .start = 0x2000, .end = 0x2010, .name = "gone" };
+	struct dso *dso = (struct dso *)&kept;	/* only kept, never read */
+	struct annotate_samples as;
+
+	annotate_samples__init(&as);
+	annotate_samples__add(&as, dso, &kept, 0, 0x1004, 10);
+	annotate_samples__add(&as, dso, &gone, 0, 0x2004, 10);
+	annotate_samples__keep(&as, is_kept, &kept);
+	assert_null(annotate_samples__find(&as, &gone));
+	assert_non_null(annotate_samples__find(&as, &kept));
+	assert_int_equal(annotate_samples__find(&as, &kept)->hists[0].periods[4], 10);
+	annotate_samples__release(&as);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(percent_types),
 		cmocka_unit_test(samples_per_offset),
+		cmocka_unit_test(samples_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

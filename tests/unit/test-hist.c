@@ -602,6 +602,39 @@ static void test_decay_and_zero(void **state)
 	world_free(w);
 }
 
+/* perf top -z in a browser: the entries shown leave the tree but stay
+ * sorted while new samples start new entries; released, they are spares,
+ * reused without the browser's marks. */
+static void test_retire_entries(void **state)
+{
+	struct world *w = world_new(NULL, false);
+	struct hist_entry *shown;
+
+	sample(w, &w->t1, &w->exe, &w->work, 800, NULL, 0);
+	hists__output_resort(w->h);
+	shown = w->h->sorted[0];
+	shown->browser_marks = HIST_MARK_SELECTED;
+	hists__retire_entries(w->h);
+	assert_int_equal(w->h->nr_sorted, 1);
+	assert_ptr_equal(w->h->sorted[0], shown);
+	assert_int_equal(w->h->nr_entries, 0);
+	sample(w, &w->t1, &w->exe, &w->work, 100, NULL, 0);
+	assert_int_equal(shown->stat.period, 800);
+	assert_int_equal(w->h->nr_entries, 1);
+	hists__release_retired(w->h);
+	assert_int_equal(w->h->nr_sorted, 0);
+	assert_int_equal(w->h->nr_spare, 1);
+	hists__output_resort(w->h);
+	assert_int_equal(w->h->nr_sorted, 1);
+	assert_int_equal(w->h->sorted[0]->stat.period, 100);
+	assert_int_equal(w->h->stats.total_period, 100);
+	sample(w, &w->t2, &w->exe, &w->work, 8, NULL, 0);
+	assert_int_equal(w->h->nr_spare, 0);
+	assert_int_equal(shown->stat.period, 8);
+	assert_int_equal(shown->browser_marks, 0);
+	world_free(w);
+}
+
 /* perf top sizes the columns from the rows it shows. */
 static void test_recalc_col_len(void **state)
 {
@@ -634,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_hierarchy_filters),
 		cmocka_unit_test(test_long_names_stay_apart),
 		cmocka_unit_test(test_decay_and_zero),
+		cmocka_unit_test(test_retire_entries),
 		cmocka_unit_test(test_recalc_col_len),
 	};
 

@@ -51,19 +51,39 @@ void annotate_samples__init(struct annotate_samples *as)
 	hashmap_init(&as->syms, sizeof(void *));
 }
 
+static void annotated_sym_free(struct annotated_sym *s)
+{
+	for (int i = 0; i < s->nr_hists; i++) {
+		free(s->hists[i].samples);
+		free(s->hists[i].periods);
+	}
+	free(s->hists);
+	free(s);
+}
+
 void annotate_samples__release(struct annotate_samples *as)
 {
+	for (void **v = NULL; (v = hashmap_next(&as->syms, v));)
+		annotated_sym_free(*v);
+	hashmap_release(&as->syms);
+}
+
+void annotate_samples__keep(struct annotate_samples *as,
+			    bool (*keep)(const struct symbol *sym, void *arg), void *arg)
+{
+	struct hashmap kept;
+
+	hashmap_init(&kept, sizeof(void *));
 	for (void **v = NULL; (v = hashmap_next(&as->syms, v));) {
 		struct annotated_sym *s = *v;
 
-		for (int i = 0; i < s->nr_hists; i++) {
-			free(s->hists[i].samples);
-			free(s->hists[i].periods);
-		}
-		free(s->hists);
-		free(s);
+		if (keep(s->sym, arg))
+			hashmap_u64_put(&kept, (uint64_t)(uintptr_t)s->sym, s);
+		else
+			annotated_sym_free(s);
 	}
 	hashmap_release(&as->syms);
+	as->syms = kept;
 }
 
 struct annotated_sym *annotate_samples__find(const struct annotate_samples *as,

@@ -56,6 +56,10 @@ void annotate_samples__release(struct annotate_samples *as);
  * symbol are dropped as perf drops them. */
 void annotate_samples__add(struct annotate_samples *as, struct dso *dso, struct symbol *sym,
 			   int evidx, uint64_t addr, uint64_t period);
+/* perf top: the symbols keep() refuses lose their samples (no entry names
+ * them any more), so that a long run holds only what it can show. */
+void annotate_samples__keep(struct annotate_samples *as,
+			    bool (*keep)(const struct symbol *sym, void *arg), void *arg);
 struct annotated_sym *annotate_samples__find(const struct annotate_samples *as,
 					     const struct symbol *sym);
 /* One event's histogram of the symbol (empty when it has no samples). */

@@ -42,6 +42,7 @@ void hists__delete(struct hists *h)
 	free(h->sorted);
 	free(h->members);
 	free(h->spare);
+	free(h->retired);
 	arena_release(&h->arena);
 	strbuf_release(&h->scratch);
 	free(h);
@@ -130,6 +131,7 @@ static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tm
 
 	*he = *tmpl;
 	he->hists = h;
+	he->browser_marks = 0;
 	memset(&he->stat, 0, sizeof(he->stat));
 	memset(&he->stat_acc, 0, sizeof(he->stat_acc));
 	he->callchain = h->opts->use_callchain ? callchain_root__new(h->store) : NULL;
@@ -565,20 +567,31 @@ void hists__collapse(struct hists *h)
 
 /* --- ageing (perf top) ----------------------------------------------------- */
 
+static void push_entry(struct hist_entry ***v, size_t *nr, size_t *alloc, struct hist_entry *he)
+{
+	if (*nr == *alloc) {
+		*alloc = *alloc ? 2 * *alloc : 64;
+		*v = xrealloc(*v, *alloc * sizeof(**v));
+	}
+	(*v)[(*nr)++] = he;
+}
+
 /* Unlinks the entries drop() says go, for new entries to reuse (their call
- * graphs stay in the store); the replay memo, which points at entries, is
- * forgotten. */
-static void delete_entries_if(struct hists *h, bool (*drop)(struct hist_entry *he, void *arg),
-			      void *arg)
+ * graphs stay in the store), or with retire to stay shown until released;
+ * the replay memo, which points at entries, is forgotten. */
+static void unlink_entries_if(struct hists *h, bool (*drop)(struct hist_entry *he, void *arg),
+			      void *arg, bool retire)
 {
 	size_t off;
 	struct rb_root *root = hists__entry_tree(h, &off);
 	struct rb_node *nd = rb_first(root);
 
 	memo_release(h);
-	free(h->sorted);
-	h->sorted = NULL;
-	h->nr_sorted = 0;
+	if (!retire) {
+		free(h->sorted);
+		h->sorted = NULL;
+		h->nr_sorted = 0;
+	}
 	h->stats.callchain_period = h->stats.callchain_non_filtered_period = 0;
 	while (nd) {
 		struct hist_entry *he = node_entry(nd, off);
@@ -587,11 +600,10 @@ static void delete_entries_if(struct hists *h, bool (*drop)(struct hist_entry *h
 		if (drop(he, arg)) {
 			rb_erase(root, entry_node(he, off));
 			h->nr_entries--;
-			if (h->nr_spare == h->alloc_spare) {
-				h->alloc_spare = h->alloc_spare ? 2 * h->alloc_spare : 64;
-				h->spare = xrealloc(h->spare, h->alloc_spare * sizeof(*h->spare));
-			}
-			h->spare[h->nr_spare++] = he;
+			if (retire)
+				push_entry(&h->retired, &h->nr_retired, &h->alloc_retired, he);
+			else
+				push_entry(&h->spare, &h->nr_spare, &h->alloc_spare, he);
 			continue;
 		}
 		if (he->callchain) {
@@ -630,7 +642,7 @@ void hists__decay(struct hists *h, bool zap_user, bool zap_kernel)
 {
 	struct decay_zap zap = { zap_user, zap_kernel };
 
-	delete_entries_if(h, decay_entry, &zap);
+	unlink_entries_if(h, decay_entry, &zap, false);
 }
 
 void hists__move_callchains(struct hists *h, struct callchain_store *to,
@@ -666,7 +678,24 @@ static bool every_entry(struct hist_entry *he, void *arg)
 
 void hists__delete_entries(struct hists *h)
 {
-	delete_entries_if(h, every_entry, NULL);
+	unlink_entries_if(h, every_entry, NULL, false);
+}
+
+void hists__retire_entries(struct hists *h)
+{
+	unlink_entries_if(h, every_entry, NULL, true);
+}
+
+void hists__release_retired(struct hists *h)
+{
+	if (h->nr_retired) {	/* what it showed */
+		free(h->sorted);
+		h->sorted = NULL;
+		h->nr_sorted = 0;
+	}
+	for (size_t i = 0; i < h->nr_retired; i++)
+		push_entry(&h->spare, &h->nr_spare, &h->alloc_spare, h->retired[i]);
+	h->nr_retired = 0;
 }
 
 void hists__recalc_col_len(struct hists *h, size_t max_rows)

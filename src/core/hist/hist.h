@@ -118,6 +118,15 @@ struct hist_entry {
 	uint32_t sibling_idx;		/* in its parent's children (or sorted) */
 	uint8_t depth;			/* 0 at the top */
 	bool leaf;			/* the last level: has the callchain */
+	/* enum hist_browser_mark bits a browser leaves on its entries while
+	 * top ages and re-sorts them: they go with the entry, a reused
+	 * entry starts without */
+	uint8_t browser_marks;
+};
+
+enum hist_browser_mark {
+	HIST_MARK_UNFOLDED = 1 << 0,	/* its call graph is shown */
+	HIST_MARK_SELECTED = 1 << 1,	/* the cursor is on it */
 };
 
 /* Settings shared by every histogram of a report. */
@@ -175,6 +184,10 @@ struct hists {
 	/* entries perf top's ageing removed, for new ones to reuse */
 	struct hist_entry **spare;
 	size_t nr_spare, alloc_spare;
+	/* entries out of the tree that h->sorted still shows (top -z in a
+	 * browser), spares once released */
+	struct hist_entry **retired;
+	size_t nr_retired, alloc_retired;
 };
 
 /* What one sample resolved to; the caller fills it. */
@@ -271,6 +284,13 @@ void hists__for_each_entry(struct hists *h, void (*fn)(const struct hist_entry *
 
 /* perf top -z: every entry goes. */
 void hists__delete_entries(struct hists *h);
+
+/* perf top -z in a browser, after the output sort: every entry leaves the
+ * tree, so that the samples to come start new ones, but stays (and
+ * h->sorted with them) for the browser to show until
+ * hists__release_retired(), which makes them spares. */
+void hists__retire_entries(struct hists *h);
+void hists__release_retired(struct hists *h);
 
 /* perf top's column widths: from the first max_rows entries in output order. */
 void hists__recalc_col_len(struct hists *h, size_t max_rows);
