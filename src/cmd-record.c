@@ -23,6 +23,7 @@
 #include "core/hist/callchain.h"
 #include "core/live/record.h"
 #include "ui/attr-print.h"
+#include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/perfconfig.h"
@@ -81,12 +82,20 @@ static struct {
 	/* --threads[=spec]: perf's directory format, a writer thread per group */
 	const char *threads_spec;
 	struct record_thread_masks thread_masks;
-	unsigned int proc_map_timeout;
 	bool transaction;
 
 	bool off_cpu;			/* --off-cpu: sleeps as offcpu-time samples */
 	struct evsel *off_cpu_event, *off_cpu_switch;
 } rec;
+
+/* --proc-map-timeout: perf's warning as it happens, its count at the end */
+static unsigned int nr_maps_timed_out;
+
+static void maps_timed_out(pid_t pid, pid_t tid)
+{
+	session_warnings__map_timeout(pid, tid);
+	nr_maps_timed_out++;
+}
 
 static const struct option *record_options;
 
@@ -481,7 +490,7 @@ static const struct option options[] = {
 	OPT_STRING_OPTARG('S', "snapshot", &rec.aux_opts, "opts", "AUX area tracing Snapshot Mode",
 			  ""),
 	OPT_STRING_OPTARG(0, "aux-sample", &rec.aux_sample_opts, "opts", "sample AUX area", ""),
-	OPT_UINTEGER(0, "proc-map-timeout", &rec.proc_map_timeout,
+	OPT_UINTEGER(0, "proc-map-timeout", &rec.opts.proc_map_timeout_ms,
 		     "per thread proc mmap processing timeout in ms"),
 	OPT_BOOLEAN(0, "namespaces", &rec.opts.record_namespaces,
 		    "Record namespaces events"),
@@ -1577,6 +1586,13 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 	if (!rec.quiet && !err)
 		fprintf(stderr, "[ pcl record: Woken up %llu times to write data ]\n",
 			(unsigned long long)wakeups(&r));
+	if (!err && nr_maps_timed_out)
+		fprintf(stderr, "Warning:\n%u map information files for pre-existing threads were\n"
+			"not processed, if there are samples for addresses they\n"
+			"will not be resolved, you may find out which are these\n"
+			"threads by running with -v and redirecting the output\n"
+			"to a file.\nThe time limit to process proc map is too short?\n"
+			"Increase it by --proc-map-timeout\n", nr_maps_timed_out);
 	/* Whatever the last drain left: samples written while stopping. */
 	if (!err && record_session__drain(&r.rs) < 0)
 		err = -EIO;
@@ -1665,9 +1681,13 @@ int cmd_record(int argc, const char **argv)
 	int cmd_argc, ret;
 	const char **cmd_argv, **orig_argv;
 	enum target_conflict conflict;
+	const char *config;
 
 	memset(&rec, 0, sizeof(rec));
 	record_opts__init(&rec.opts);
+	rec.opts.maps_timed_out = maps_timed_out;
+	if ((config = perfconfig__default("core.proc-map-timeout")))
+		rec.opts.proc_map_timeout_ms = (unsigned int)strtoul(config, NULL, 0);
 	evlist__init(&rec.evlist);
 	evlist__init(&rec.switch_output_events);
 	rec.ctl_fd = rec.ack_fd = -1;

@@ -23,6 +23,7 @@
 #include "core/live/target.h"
 #include "core/symbols/buildid-cache.h"
 #include "core/symbols/buildid.h"
+#include "ui/session-warnings.h"
 #include "ui/trace-summary.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -479,13 +480,6 @@ static int live_take(void *ctx, const struct perf_event_header *rec)
 	return 0;
 }
 
-/* perf's warning for maps that took longer than --proc-map-timeout */
-static void maps_timed_out(void *ctx, pid_t pid, pid_t tid)
-{
-	fprintf(stderr, "Reading /proc/%d/task/%d/maps time out. You may want to increase "
-		"the time limit by --proc-map-timeout\n", (int)pid, (int)tid);
-}
-
 /* What call chains resolve against: the kernel, its modules and, for
  * tasks already running, their maps (a workload's come as it execs),
  * each process's read for at most map_timeout_ms. */
@@ -497,7 +491,7 @@ static void live_synthesize(struct trace_live *l, const struct target *target,
 
 	synth__init(&s, &first->attr, data_maps, live_take, l->machine);
 	s.map_timeout_ns = (int64_t)map_timeout_ms * 1000000;
-	s.timed_out = maps_timed_out;
+	s.timed_out = session_warnings__map_timeout;
 	synth__kernel_mmap(&s, NULL);
 	synth__modules(&s);
 	if (target->system_wide || target->cpu_list)

@@ -31,3 +31,9 @@ void session_warnings__print(FILE *fp, const struct session_stats *st, bool lost
 		fprintf(fp, "Warning:\n%llu out of order events recorded.\n",
 			(unsigned long long)st->nr_unordered);
 }
+
+void session_warnings__map_timeout(pid_t pid, pid_t tid)
+{
+	fprintf(stderr, "Reading /proc/%d/task/%d/maps time out. You may want to increase "
+		"the time limit by --proc-map-timeout\n", (int)pid, (int)tid);
+}

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "core/data/session.h"
 
@@ -13,5 +14,9 @@
  * records were printed as they came (script --show-lost-events), so the
  * lost-chunks warning is not repeated. */
 void session_warnings__print(FILE *fp, const struct session_stats *st, bool lost_shown);
+
+/* perf's warning, on stderr, for a process whose /proc maps took longer
+ * than --proc-map-timeout to read (record's and trace's synthesis). */
+void session_warnings__map_timeout(pid_t pid, pid_t tid);
 
 #endif

@@ -251,6 +251,36 @@ def test_attach_to_running_process(tmp, opt):
     assert "leaf_spin" in report(path)
 
 
+def test_proc_map_timeout(tmp):
+    """--proc-map-timeout 0: no time to read a running process's maps, so
+    none are written; perf's warning names it, and its closing warning
+    counts it.  The default limit reads them all."""
+    b = spawn_burner()
+    try:
+        path, r = record(tmp, "--proc-map-timeout", "0", "-p", str(b.pid), "--",
+                         "sleep", "0.1")
+        theirs = perf("record", "--proc-map-timeout", "0", "-p", str(b.pid),
+                      "-o", str(tmp / "perf.data"), "--", "sleep", "0.1")
+        full, _ = record(tmp, "-p", str(b.pid), "--", "sleep", "0.1", name="full.data")
+    finally:
+        b.kill()
+        b.wait()
+
+    def warnings(text):
+        return [line for line in text.splitlines() if not line.startswith(("[ ", "assertion"))]
+
+    assert warnings(r.stderr) == warnings(theirs.stderr)
+    assert f"Reading /proc/{b.pid}/task/{b.pid}/maps time out" in r.stderr
+    assert "1 map information files for pre-existing threads were" in r.stderr
+
+    def maps(p):
+        return [line for line in perf_clean("script", "-i", p, "--show-mmap-events").splitlines()
+                if "PERF_RECORD_MMAP2" in line]
+
+    assert maps(path) == []
+    assert any("burner" in line for line in maps(full))
+
+
 def test_cpu_list(tmp):
     path, _ = record(tmp, "-C", "0", "--", *burner(200))
     cpus = set(perf_clean("script", "-i", path, "-F", "cpu").split())

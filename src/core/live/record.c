@@ -28,6 +28,7 @@ void record_opts__init(struct record_opts *opts)
 {
 	memset(opts, 0, sizeof(*opts));
 	opts->freq = 4000;
+	opts->proc_map_timeout_ms = 500;
 	opts->stack_size = RECORD_STACK_SIZE_DEFAULT;
 	opts->mmap_pages = (512 * 1024) / (size_t)sysconf(_SC_PAGESIZE);
 }
@@ -773,6 +774,15 @@ static int synthesize_system(struct record_session *rs, struct synth *s, bool na
 	return err;
 }
 
+/* A synthesizer writing into the file with the session's settings. */
+static void synth_init(struct record_session *rs, struct synth *s)
+{
+	synth__init(s, &rs->evlist->first->attr, rs->opts->sample_address, emit_record, rs);
+	s->build_ids = rs->opts->buildid_mmap;
+	s->map_timeout_ns = (int64_t)rs->opts->proc_map_timeout_ms * 1000000;
+	s->timed_out = rs->opts->maps_timed_out;
+}
+
 /* The records that open a file.  With --tail-synthesize only the forked
  * workload's name is written here (samples before its exec need it), the
  * rest when the file ends (synthesize_tail). */
@@ -782,8 +792,7 @@ static int synthesize_head(struct record_session *rs, pid_t workload_pid)
 	struct synth s;
 	int err;
 
-	synth__init(&s, &rs->evlist->first->attr, rs->opts->sample_address, emit_record, rs);
-	s.build_ids = rs->opts->buildid_mmap;
+	synth_init(rs, &s);
 	err = synth__time_conv(&s, rs->drain.nr_rbs ? rs->drain.rbs[0].base : NULL);
 	if (!err && !tail)
 		err = synthesize_system(rs, &s, true);
@@ -812,8 +821,7 @@ static int synthesize_tail(struct record_session *rs)
 
 	if (!rs->opts->tail_synthesize)
 		return 0;
-	synth__init(&s, &rs->evlist->first->attr, rs->opts->sample_address, emit_record, rs);
-	s.build_ids = rs->opts->buildid_mmap;
+	synth_init(rs, &s);
 	err = synth__header_only(&s, PERF_RECORD_FINISHED_INIT);
 	if (!err && rs->workload_pid > 0)
 		err = synth__thread(&s, rs->workload_pid, !rs->opts->synth_no_mmaps);

@@ -56,6 +56,8 @@ struct record_opts {
 	bool synth_no_tasks;		/* --synth no: nothing of the tasks running */
 	bool synth_no_mmaps;		/* --synth without mmap: threads' names only */
 	unsigned int nr_synth_threads;	/* --num-thread-synthesize: /proc readers for -a */
+	unsigned int proc_map_timeout_ms;	/* --proc-map-timeout: a process's maps */
+	void (*maps_timed_out)(pid_t pid, pid_t tid);	/* told when they took longer */
 	bool tail_synthesize;		/* the tasks and maps at the end of a file */
 	bool sample_address;		/* -d (also set by --call-graph dwarf) */
 	bool raw_samples;		/* -R */

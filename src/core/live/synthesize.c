@@ -429,7 +429,7 @@ int synth__mmaps(struct synth *s, pid_t pid, pid_t tid)
 	}
 	fclose(f);
 	if (late && s->timed_out)
-		s->timed_out(s->ctx, pid, tid);
+		s->timed_out(pid, tid);
 	return err;
 }
 

@@ -48,7 +48,7 @@ struct synth {
 	 * < 0: no limit, the default).  Past it the map being read is the
 	 * last, marked PROC_MAP_PARSE_TIMEOUT, and timed_out is told. */
 	int64_t map_timeout_ns;
-	void (*timed_out)(void *ctx, pid_t pid, pid_t tid);
+	void (*timed_out)(pid_t pid, pid_t tid);
 };
 
 /* attr: the events' attr, for the sample_id_all trailer's size. */
