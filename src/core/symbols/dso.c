@@ -211,11 +211,12 @@ static struct symbol *symbols__search(struct symbol *syms, size_t nr, uint64_t a
 	return NULL;
 }
 
-size_t dso__loaded_symbols(const struct dso *dso, const struct symbol **syms, bool *loaded)
+size_t dso__loaded_symbols(struct dso *dso, const struct symbol **syms, bool *loaded)
 {
 	const struct dso_priv *p = dso__priv(dso);
 
 	*loaded = p->loaded;
+	dso__demangle_all(dso);
 	*syms = p->syms;
 	return p->loaded ? p->nr_syms : 0;
 }
@@ -225,6 +226,7 @@ size_t dso__symbols(struct dso *dso, const struct symbol **syms)
 	struct dso_priv *p = dso__priv(dso);
 
 	dso__load(dso);
+	dso__demangle_all(dso);
 	*syms = p->syms;
 	return p->nr_syms;
 }
@@ -245,6 +247,8 @@ struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr)
 		s = p->symtree ? symtree__find(p->symtree, addr) :
 				 symbols__search(p->syms, p->nr_syms, addr);
 		hashmap_u64_put(&p->addr_cache, addr, s ? s : &no_symbol);
+		if (s)
+			symbol__demangle(s, &p->pool);
 	}
 	return s == &no_symbol ? NULL : s;
 }

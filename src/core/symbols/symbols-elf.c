@@ -340,18 +340,20 @@ static struct sym_raw *add_name(struct symtab_builder *b, const struct symbols_c
 				uint64_t start, uint64_t size, uint8_t bind, const char *name,
 				const char *suffix)
 {
-	char *demangled = sym_demangle_as(config, name);
-	const char *n = demangled ? demangled : name;
+	char *demangled, *full;
 	struct sym_raw *raw;
 
-	if (suffix) {
-		char *full = xasprintf("%s%s", n, suffix);
-
-		raw = symtab_add(b, start, size, bind, full, strlen(full));
-		free(full);
-	} else {
-		raw = symtab_add(b, start, size, bind, n, strlen(n));
+	if (!suffix) {
+		/* demangled when shown: most names of a big DSO never are */
+		raw = symtab_add(b, start, size, bind, name, strlen(name));
+		raw->mangled = config->demangle && sym_maybe_mangled(name);
+		return raw;
 	}
+	demangled = sym_demangle_as(config, name);
+	full = xasprintf("%s%s", demangled ? demangled : name, suffix);
+
+	raw = symtab_add(b, start, size, bind, full, strlen(full));
+	free(full);
 	free(demangled);
 	return raw;
 }

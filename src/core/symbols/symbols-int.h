@@ -37,6 +37,7 @@ struct sym_raw {
 	uint8_t bind;		/* STB_* */
 	bool module_sym;	/* kallsyms "[module]" symbol */
 	bool object;		/* STT_OBJECT (data) */
+	bool mangled;		/* name still to be demangled (symbol__demangle) */
 };
 
 struct symtab_builder {
@@ -215,6 +216,13 @@ bool perf_map__owner_ok(const char *path, uid_t uid);
 
 /* The same when config asks for demangled names (NULL otherwise). */
 char *sym_demangle_as(const struct symbols_config *config, const char *name);
+/* Whether name looks mangled: sym_demangle() returns NULL for the rest. */
+bool sym_maybe_mangled(const char *name);
+/* Symbol tables keep mangled names until one is shown: sym's demangled
+ * name (copied into pool) replaces the mangled one, once. */
+void symbol__demangle(struct symbol *sym, struct arena *pool);
+/* Every symbol of dso demangled, for those who read the whole table. */
+void dso__demangle_all(struct dso *dso);
 
 /* config's --symfs prefix, "" for none. */
 const char *symbols_config__symfs(const struct symbols_config *config);

@@ -38,6 +38,7 @@ struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t si
 	s->bind = bind;
 	s->module_sym = false;
 	s->object = false;
+	s->mangled = false;
 	return s;
 }
 
@@ -105,13 +106,22 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
+/* The name perf compares: the demangled one (malloced in *demangled). */
+static const char *shown_name(const struct sym_raw *s, char **demangled)
+{
+	*demangled = s->mangled ? sym_demangle(s->name) : NULL;
+	return *demangled ? *demangled : s->name;
+}
+
 /* Of two symbols at one address, is a the one to keep? perf's order of
  * preference: has a size, not weak, global, fewer leading underscores,
  * longer name, then the first seen. */
 bool sym_raw__prefer_first(const struct sym_raw *a, const struct sym_raw *b)
 {
-	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
+	bool a_sized = a->end > a->start, b_sized = b->end > b->start, prefer_a = true;
 	size_t ua, ub, la, lb;
+	char *a_demangled, *b_demangled;
+	const char *a_name, *b_name;
 
 	if (a_sized != b_sized)
 		return a_sized;
@@ -119,15 +129,19 @@ bool sym_raw__prefer_first(const struct sym_raw *a, const struct sym_raw *b)
 		return b->bind == STB_WEAK;
 	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
 		return a->bind == STB_GLOBAL;
-	ua = leading_underscores(a->name);
-	ub = leading_underscores(b->name);
+	a_name = shown_name(a, &a_demangled);
+	b_name = shown_name(b, &b_demangled);
+	ua = leading_underscores(a_name);
+	ub = leading_underscores(b_name);
+	la = strlen(a_name);
+	lb = strlen(b_name);
 	if (ua != ub)
-		return ua < ub;
-	la = strlen(a->name);
-	lb = strlen(b->name);
-	if (la != lb)
-		return la > lb;
-	return true;
+		prefer_a = ua < ub;
+	else if (la != lb)
+		prefer_a = la > lb;
+	free(a_demangled);
+	free(b_demangled);
+	return prefer_a;
 }
 
 static uint64_t page_roundup(uint64_t x)
@@ -264,6 +278,7 @@ void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
 		p->syms[i].end = b->v[i].end;
 		p->syms[i].name = b->v[i].name;
 		p->syms[i].object = b->v[i].object;
+		p->syms[i].mangled = b->v[i].mangled;
 		p->syms[i].binding = b->v[i].bind;
 	}
 	p->nr_syms = n;
