@@ -764,6 +764,34 @@ static void test_symtab_runs_sorted(void **state)
 	arena_release(&pool);
 }
 
+/* A table in no order over a 40-bit range (hash-ordered globals, kernel
+ * and modules far apart), sorted again after more symbols came: by address,
+ * equals in the order they were added. */
+static void test_symtab_scattered_sorted(void **state)
+{
+	struct arena pool = { 0 };
+	struct symtab_builder b = { .pool = &pool };
+	uint64_t x = 777;
+
+	(void)state;
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 5000; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* few distinct addresses in the low bits: many ties */
+			symtab_add(&b, (x >> 24) & 0xff00000070ULL, 0, STB_GLOBAL, "f", 1);
+		}
+		symtab_fix_ends(&b, false);
+		for (size_t i = 1; i < b.nr; i++) {
+			assert_true(b.v[i - 1].start <= b.v[i].start);
+			if (b.v[i - 1].start == b.v[i].start)
+				assert_true(b.v[i - 1].seq < b.v[i].seq);
+		}
+	}
+	assert_int_equal(b.nr, 10000);
+	free(b.v);
+	arena_release(&pool);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -781,6 +809,7 @@ int main(void)
 		cmocka_unit_test(test_demangle),
 		cmocka_unit_test(test_build_ids),
 		cmocka_unit_test(test_symtab_runs_sorted),
+		cmocka_unit_test(test_symtab_scattered_sorted),
 	};
 
 	return cmocka_run_group_tests(tests, read_oracles, NULL);
