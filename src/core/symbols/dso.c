@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static struct symbol no_symbol;	/* cache value for "looked up, none" */
@@ -46,6 +47,9 @@ void dso__delete(struct dso *dso)
 	free(p->syms);
 	symtree__delete(p->symtree);
 	arena_release(&p->pool);
+	for (size_t i = 0; i < p->nr_strtabs; i++)
+		munmap(p->strtabs[i].base, p->strtabs[i].len);
+	free(p->strtabs);
 	hashmap_release(&p->addr_cache);
 	free(p->elf_path);
 	free(p->debug_path);

@@ -52,6 +52,9 @@ bool sym_raw__prefer_first(const struct sym_raw *a, const struct sym_raw *b);
 /* Adds a symbol (name copied); size 0 = extends to the next one. */
 struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size,
 			   uint8_t bind, const char *name, size_t name_len);
+/* The same with name kept as it is (it outlives the table). */
+struct sym_raw *symtab_add_ref(struct symtab_builder *b, uint64_t start, uint64_t size,
+			       uint8_t bind, const char *name);
 /* Appends a copy of s (a later seq than every symbol so far). */
 void symtab_push(struct symtab_builder *b, const struct sym_raw *s);
 /* Sorts and gives zero-size symbols an end. */
@@ -93,6 +96,11 @@ struct dso_priv {
 	struct symtree *symtree;	/* perf's tree, where symbols overlap (symtree.h) */
 	size_t nr_syms;
 	struct arena pool;
+	/* string tables mapped from the symbol files: ELF symbol names point
+	 * into them (copying and measuring every name cost more than loading
+	 * the rest of a big DSO's table) */
+	struct mapped_strtab { void *base; size_t len; } *strtabs;
+	size_t nr_strtabs;
 	struct hashmap addr_cache;	/* addr+1 -> symbol (or &no_symbol) */
 	char *elf_path;		/* the runtime image found for this dso */
 	char *debug_path;	/* the symbol table's file: srcline reads its DWARF */

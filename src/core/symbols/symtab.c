@@ -26,20 +26,26 @@ void symtab_push(struct symtab_builder *b, const struct sym_raw *s)
 	slot->seq = (uint32_t)b->nr++;
 }
 
-struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size,
-			   uint8_t bind, const char *name, size_t name_len)
+struct sym_raw *symtab_add_ref(struct symtab_builder *b, uint64_t start, uint64_t size,
+			       uint8_t bind, const char *name)
 {
 	struct sym_raw *s = symtab_slot(b);
 
 	s->start = start;
 	s->end = start + size;
-	s->name = arena_strndup(b->pool, name, name_len);
+	s->name = name;
 	s->seq = (uint32_t)b->nr++;
 	s->bind = bind;
 	s->module_sym = false;
 	s->object = false;
 	s->mangled = false;
 	return s;
+}
+
+struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size,
+			   uint8_t bind, const char *name, size_t name_len)
+{
+	return symtab_add_ref(b, start, size, bind, arena_strndup(b->pool, name, name_len));
 }
 
 #define RADIX_BITS	11
