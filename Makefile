@@ -12,8 +12,9 @@ WARN     = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wno-format-n
 CFLAGS  ?= -O2 -g
 BASEFLAGS = -std=gnu11 $(WARN) -Isrc -Ibuild/gen -D_GNU_SOURCE \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# libpq is opened when an export to PostgreSQL starts (src/ui/pgsql-export.c): its header only.
 # libbabeltrace-ctf without pkg-config: its .pc wants popt's and uuid's, which it does not use
-LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lbabeltrace-ctf \
+LIBS     = $(shell pkg-config --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) -lbabeltrace-ctf \
 	   -lopcodes -lbfd -liberty -lm -lpthread
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
