@@ -1,6 +1,7 @@
 /* sched-map-print: a map line: a column per CPU ('*' marks the switching
  * one), then the time and, for a new or renamed task, its short name.
- * Colours only on a terminal, as perf. */
+ * Colours only on a terminal, as perf.  Cells go out a few characters at a
+ * time: the _unlocked stdio calls skip a lock per call. */
 #include "ui/sched-map-print.h"
 
 #include <inttypes.h>
@@ -14,24 +15,24 @@ void sched_map__print_row(FILE *fp, const struct map_row *row, const struct map_
 	const char *task_on = colors->on ? COLOR_TASK : "", *off = colors->on ? COLOR_RESET : "";
 	char stamp[32];
 
-	fputs("  ", fp);
+	fputs_unlocked("  ", fp);
 	for (int i = 0; i < row->nr_cells; i++) {
 		const struct map_cell *cell = &row->cells[i];
 
 		if (cell->cpu != row->cpu)
-			fputc(' ', fp);
+			putc_unlocked(' ', fp);
 		else if (colors->on && colors->cpus && cpu_map__idx(colors->cpus, cell->cpu) >= 0)
-			fputs(COLOR_CPU "*" COLOR_RESET, fp);
+			fputs_unlocked(COLOR_CPU "*" COLOR_RESET, fp);
 		else
-			fputc('*', fp);
+			putc_unlocked('*', fp);
 		if (cell->shortname) {
 			/* short names are two characters: "%2s " */
-			fputs(task_on, fp);
-			fputs(cell->shortname, fp);
-			fputc(' ', fp);
-			fputs(off, fp);
+			fputs_unlocked(task_on, fp);
+			fputs_unlocked(cell->shortname, fp);
+			putc_unlocked(' ', fp);
+			fputs_unlocked(off, fp);
 		} else {
-			fputs("   ", fp);
+			fputs_unlocked("   ", fp);
 		}
 	}
 	if (row->shown) {
@@ -46,16 +47,16 @@ void sched_map__print_row(FILE *fp, const struct map_row *row, const struct map_
 			*--p = (char)('0' + sec % 10);
 			sec /= 10;
 		} while (sec);
-		fputs("  ", fp);
+		fputs_unlocked("  ", fp);
 		for (long i = end - p; i < 12; i++)
-			fputc(' ', fp);
-		fwrite(p, 1, (size_t)(end - p), fp);
-		fputs(" secs ", fp);
+			putc_unlocked(' ', fp);
+		fwrite_unlocked(p, 1, (size_t)(end - p), fp);
+		fputs_unlocked(" secs ", fp);
 		if (row->announce)
 			fprintf(fp, "%s%s => %s:%d%s", task_on, row->shortname, row->comm, row->tid,
 				off);
 		if (row->new_cpu)
 			fprintf(fp, " (CPU %d)", row->cpu);
 	}
-	fputc('\n', fp);
+	putc_unlocked('\n', fp);
 }

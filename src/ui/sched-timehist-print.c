@@ -1,6 +1,8 @@
 /* sched-timehist-print: the timehist table in perf's layout.  perf widens
  * the name column whenever it formats a longer "comm[tid/pid]", so the
- * width is state carried from row to row. */
+ * width is state carried from row to row.  A row a sample, written a few
+ * characters at a time: the _unlocked stdio calls skip a lock per call
+ * (once another thread ran, glibc takes it even in a single thread). */
 #include "ui/sched-timehist-print.h"
 
 #include <inttypes.h>
@@ -58,8 +60,8 @@ static char *digits(char *end, uint64_t v, int min_digits)
 static void put_right(FILE *fp, const char *s, size_t len, int width)
 {
 	for (int i = (int)len; i < width; i++)
-		fputc(' ', fp);
-	fwrite(s, 1, len, fp);
+		putc_unlocked(' ', fp);
+	fwrite_unlocked(s, 1, len, fp);
 }
 
 /* msec.usec, truncated, right-aligned ("%*lu.%03lu ") */
@@ -72,8 +74,8 @@ static void print_time(FILE *fp, uint64_t ns, int width)
 	*--p = '.';
 	p = digits(p, ms, 1);
 	put_right(fp, p, (size_t)(end - p) - 4, width);
-	fwrite(end - 4, 1, 4, fp);
-	fputc(' ', fp);
+	fwrite_unlocked(end - 4, 1, 4, fp);
+	putc_unlocked(' ', fp);
 }
 
 /* "%15s [%04d] " of the time as sec.usec */
@@ -85,10 +87,10 @@ static void print_stamp(FILE *fp, uint64_t ns, int cpu)
 	*--p = '.';
 	p = digits(p, ns / 1000000000, 1);
 	put_right(fp, p, (size_t)(end - p), 15);
-	fputs(" [", fp);
+	fputs_unlocked(" [", fp);
 	p = digits(end, (uint64_t)cpu, 4);
-	fwrite(p, 1, (size_t)(end - p), fp);
-	fputs("] ", fp);
+	fwrite_unlocked(p, 1, (size_t)(end - p), fp);
+	fputs_unlocked("] ", fp);
 }
 
 /* " %-*s " */
@@ -96,11 +98,11 @@ static void print_name(FILE *fp, const char *name, int width)
 {
 	size_t len = strlen(name);
 
-	fputc(' ', fp);
-	fwrite(name, 1, len, fp);
+	putc_unlocked(' ', fp);
+	fwrite_unlocked(name, 1, len, fp);
 	for (int i = (int)len; i < width; i++)
-		fputc(' ', fp);
-	fputc(' ', fp);
+		putc_unlocked(' ', fp);
+	putc_unlocked(' ', fp);
 }
 
 void th_print_header(struct th_printer *p)
@@ -110,16 +112,16 @@ void th_print_header(struct th_printer *p)
 
 	fprintf(fp, "%15s %6s ", "time", "cpu");
 	if (p->cpu_visual) {
-		fputc(' ', fp);
+		putc_unlocked(' ', fp);
 		for (int i = 0; i < ncpus; i++)
 			fprintf(fp, "%x", i % 16);
-		fputc(' ', fp);
+		putc_unlocked(' ', fp);
 	}
 	fprintf(fp, " %-*s  %9s  %9s  %9s", p->comm_width, "task name", "wait time", "sch delay",
 		"run time");
 	if (p->state)
 		fprintf(fp, "  %s", "state");
-	fputc('\n', fp);
+	putc_unlocked('\n', fp);
 	fprintf(fp, "%15s %-6s ", "", "");
 	if (p->cpu_visual)
 		fprintf(fp, " %*s ", ncpus, "");
@@ -127,14 +129,14 @@ void th_print_header(struct th_printer *p)
 		"(msec)");
 	if (p->state)
 		fprintf(fp, "  %5s", "");
-	fputc('\n', fp);
+	putc_unlocked('\n', fp);
 	fprintf(fp, "%.15s %.6s ", dashes, dashes);
 	if (p->cpu_visual)
 		fprintf(fp, " %.*s ", ncpus, dashes);
 	fprintf(fp, " %.*s  %.9s  %.9s  %.9s", p->comm_width, dashes, dashes, dashes, dashes);
 	if (p->state)
 		fprintf(fp, "  %.5s", dashes);
-	fputc('\n', fp);
+	putc_unlocked('\n', fp);
 }
 
 /* perf 6.1's letter: "RSDTtZXxKWP" by the lowest state bit's position */
@@ -197,10 +199,10 @@ static void print_switch(struct th_printer *p, const struct th_row *row)
 	const struct th_task *t = row->task;
 
 	if (p->cpu_visual) {
-		fputc(' ', fp);
+		putc_unlocked(' ', fp);
 		for (int i = 0; i <= p->max_cpu; i++)
-			fputc(i == row->cpu ? (row->idle ? 'i' : 's') : ' ', fp);
-		fputc(' ', fp);
+			putc_unlocked(i == row->cpu ? (row->idle ? 'i' : 's') : ' ', fp);
+		putc_unlocked(' ', fp);
 	}
 	print_name(fp, name_str(p, row->who), p->comm_width);
 	print_time(fp, t->dt_sleep + t->dt_iowait + t->dt_preempt, 6);
@@ -219,7 +221,7 @@ static void print_switch(struct th_printer *p, const struct th_row *row)
 	if (row->idle)
 		return;
 	if (p->callchain) {
-		fputs("  ", fp);
+		fputs_unlocked("  ", fp);
 		print_callchain(p);
 	}
 }
@@ -231,17 +233,17 @@ void th_print_row(struct th_printer *p, const struct th_row *row)
 	print_stamp(fp, row->time, row->cpu);
 	if (row->kind == TH_ROW_SWITCH) {
 		print_switch(p, row);
-		fputc('\n', fp);
+		putc_unlocked('\n', fp);
 		return;
 	}
 	if (p->cpu_visual) {
 		if (row->kind == TH_ROW_WAKEUP) {
 			fprintf(fp, " %*s ", p->max_cpu + 1, "");
 		} else {
-			fputs("  ", fp);
+			fputs_unlocked("  ", fp);
 			for (int i = 0; i <= p->max_cpu; i++)
-				fputc(i == row->cpu ? 'm' : ' ', fp);
-			fputs("  ", fp);
+				putc_unlocked(i == row->cpu ? 'm' : ' ', fp);
+			fputs_unlocked("  ", fp);
 		}
 	}
 	fprintf(fp, " %-*s ", p->comm_width, name_str(p, row->who));
@@ -264,23 +266,23 @@ static void print_task(struct th_printer *p, const struct th_task *r)
 	print_time(fp, r->total_run, 8);
 	if (p->state) {
 		print_time(fp, r->total_sleep, 6);
-		fputc(' ', fp);
+		putc_unlocked(' ', fp);
 		print_time(fp, r->total_iowait, 6);
-		fputc(' ', fp);
+		putc_unlocked(' ', fp);
 		print_time(fp, r->total_preempt, 6);
-		fputc(' ', fp);
+		putc_unlocked(' ', fp);
 		print_time(fp, r->total_delay, 6);
 	} else {
 		double stddev = th_stats__rel_stddev(&r->run_stats);
 
 		print_time(fp, r->run_stats.min, 6);
-		fputc(' ', fp);
+		putc_unlocked(' ', fp);
 		print_time(fp, (uint64_t)th_stats__mean(&r->run_stats), 6);
-		fputc(' ', fp);
+		putc_unlocked(' ', fp);
 		print_time(fp, r->run_stats.max, 6);
 		fprintf(fp, "  %5.2f   %5" PRIu64, (float)stddev, r->migrations);
 	}
-	fputc('\n', fp);
+	putc_unlocked('\n', fp);
 }
 
 /* -I with stacks: per CPU, the idle time and an empty table: perf 6.1 sorts
@@ -342,7 +344,7 @@ void th_print_summary(struct th_printer *p, const struct th_summary *s,
 			printed++;
 		}
 		if (!printed)
-			fputs(dead ? "<no terminated tasks>\n" : "<no still running tasks>\n", fp);
+			fputs_unlocked(dead ? "<no terminated tasks>\n" : "<no still running tasks>\n", fp);
 	}
 	/* with samples filtered out the idle times mean nothing: perf stops */
 	if (s->idle_skipped)
@@ -369,7 +371,7 @@ void th_print_summary(struct th_printer *p, const struct th_summary *s,
 		"Total number of context switches: %" PRIu64 "\n", nr_tasks, nr_switches);
 	fprintf(fp, "           Total run time (msec): ");
 	print_time(fp, total_run, 2);
-	fputc('\n', fp);
+	putc_unlocked('\n', fp);
 	fprintf(fp, "    Total scheduling time (msec): ");
 	print_time(fp, s->hist_time, 2);
 	fprintf(fp, " (x %d)\n", sched_timehist__max_cpu(th));

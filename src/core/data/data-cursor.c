@@ -14,28 +14,9 @@ void data_cursor__init(struct data_cursor *c, const void *buf, size_t size, bool
 	c->bad = false;
 }
 
-bool data_cursor__need(struct data_cursor *c, size_t n)
-{
-	if (c->bad || (size_t)(c->end - c->p) < n) {
-		c->bad = true;
-		return false;
-	}
-	return true;
-}
-
 size_t data_cursor__left(const struct data_cursor *c)
 {
 	return c->bad ? 0 : (size_t)(c->end - c->p);
-}
-
-const void *data_cursor__skip(struct data_cursor *c, size_t n)
-{
-	const void *p = c->p;
-
-	if (!data_cursor__need(c, n))
-		return NULL;
-	c->p += n;
-	return p;
 }
 
 /* Copies n bytes out, or zeroes v when they are not there. */
@@ -55,22 +36,6 @@ uint16_t data_cursor__u16(struct data_cursor *c)
 
 	read_raw(c, &v, sizeof(v));
 	return c->swap ? bswap_16(v) : v;
-}
-
-uint32_t data_cursor__u32(struct data_cursor *c)
-{
-	uint32_t v;
-
-	read_raw(c, &v, sizeof(v));
-	return c->swap ? bswap_32(v) : v;
-}
-
-uint64_t data_cursor__u64(struct data_cursor *c)
-{
-	uint64_t v;
-
-	read_raw(c, &v, sizeof(v));
-	return c->swap ? bswap_64(v) : v;
 }
 
 uint32_t data_cursor__count(struct data_cursor *c, uint64_t n)

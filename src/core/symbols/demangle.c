@@ -12,7 +12,7 @@
 /* Whether libiberty's automatic style could demangle name: Itanium C++
  * ("_Z", "_GLOBAL_" constructors) and Rust (legacy "_ZN", v0 "_R") are all
  * it tries; asking it about every C name costs a third of a big DSO's load. */
-static bool maybe_mangled(const char *name)
+bool sym_maybe_mangled(const char *name)
 {
 	return name[0] == '_' &&
 	       (name[1] == 'Z' || name[1] == 'R' || !strncmp(name, "_GLOBAL_", 8));
@@ -30,7 +30,7 @@ static bool maybe_rust_legacy(const char *name)
 char *sym_demangle(const char *name)
 {
 	/* Every name, as perf does: "_GLOBAL__sub_I_x" demangles too. */
-	if (!maybe_mangled(name))
+	if (!sym_maybe_mangled(name))
 		return NULL;
 	/* The automatic style tries Rust first, walking the whole name: a
 	 * C++ name that cannot be Rust goes to the C++ demangler directly
@@ -45,4 +45,25 @@ char *sym_demangle_as(const struct symbols_config *config, const char *name)
 {
 	/* --no-demangle: names as the symbol table has them */
 	return config->demangle ? sym_demangle(name) : NULL;
+}
+
+void symbol__demangle(struct symbol *sym, struct arena *pool)
+{
+	char *demangled;
+
+	if (!sym->mangled)
+		return;
+	demangled = sym_demangle(sym->name);
+	if (demangled)
+		sym->name = arena_strndup(pool, demangled, strlen(demangled));
+	free(demangled);
+	sym->mangled = false;
+}
+
+void dso__demangle_all(struct dso *dso)
+{
+	struct dso_priv *p = dso__priv(dso);
+
+	for (size_t i = 0; i < p->nr_syms; i++)
+		symbol__demangle(&p->syms[i], &p->pool);
 }

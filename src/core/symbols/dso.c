@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static struct symbol no_symbol;	/* cache value for "looked up, none" */
@@ -46,6 +47,9 @@ void dso__delete(struct dso *dso)
 	free(p->syms);
 	symtree__delete(p->symtree);
 	arena_release(&p->pool);
+	for (size_t i = 0; i < p->nr_strtabs; i++)
+		munmap(p->strtabs[i].base, p->strtabs[i].len);
+	free(p->strtabs);
 	hashmap_release(&p->addr_cache);
 	free(p->elf_path);
 	free(p->debug_path);
@@ -218,11 +222,12 @@ static struct symbol *symbols__search(struct symbol *syms, size_t nr, uint64_t a
 	return NULL;
 }
 
-size_t dso__loaded_symbols(const struct dso *dso, const struct symbol **syms, bool *loaded)
+size_t dso__loaded_symbols(struct dso *dso, const struct symbol **syms, bool *loaded)
 {
 	const struct dso_priv *p = dso__priv(dso);
 
 	*loaded = p->loaded;
+	dso__demangle_all(dso);
 	*syms = p->syms;
 	return p->loaded ? p->nr_syms : 0;
 }
@@ -232,6 +237,7 @@ size_t dso__symbols(struct dso *dso, const struct symbol **syms)
 	struct dso_priv *p = dso__priv(dso);
 
 	dso__load(dso);
+	dso__demangle_all(dso);
 	*syms = p->syms;
 	return p->nr_syms;
 }
@@ -252,6 +258,8 @@ struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr)
 		s = p->symtree ? symtree__find(p->symtree, addr) :
 				 symbols__search(p->syms, p->nr_syms, addr);
 		hashmap_u64_put(&p->addr_cache, addr, s ? s : &no_symbol);
+		if (s)
+			symbol__demangle(s, &p->pool);
 	}
 	return s == &no_symbol ? NULL : s;
 }

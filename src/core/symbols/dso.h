@@ -21,6 +21,9 @@ struct symbol {
 	uint64_t start, end;
 	const char *name;	/* demangled as perf shows it */
 	bool object;		/* data (STT_OBJECT): report shows name+0xoffset */
+	/* name not demangled yet: the dso demangles it before handing the
+	 * symbol out (most of a big DSO's names are never shown) */
+	bool mangled;
 	uint8_t binding;	/* STB_LOCAL, STB_GLOBAL or STB_WEAK */
 };
 
@@ -40,7 +43,7 @@ struct symbol *dso__find_symbol(struct dso *dso, uint64_t addr);
 
 /* The symbols loaded so far, by address (none before a lookup loaded
  * them); *loaded tells whether a load was tried (perf's dso__loaded). */
-size_t dso__loaded_symbols(const struct dso *dso, const struct symbol **syms, bool *loaded);
+size_t dso__loaded_symbols(struct dso *dso, const struct symbol **syms, bool *loaded);
 /* The DSO's symbols (loaded now), by address; their count. */
 size_t dso__symbols(struct dso *dso, const struct symbol **syms);
 

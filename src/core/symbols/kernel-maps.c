@@ -181,6 +181,7 @@ static struct symbol *dso__first_symbol_named(struct dso *dso, const char *name)
 	struct dso_priv *p = dso__priv(dso);
 
 	dso__load(dso);
+	dso__demangle_all(dso);
 	for (size_t i = 0; i < p->nr_syms; i++)
 		if (!strcmp(p->syms[i].name, name))
 			return &p->syms[i];

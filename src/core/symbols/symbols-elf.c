@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 struct symsrc {
@@ -336,33 +337,47 @@ static uint64_t sym_file_offset(const struct load_seg *segs, size_t nr_segs, uin
 	return value - (shdr->sh_addr - shdr->sh_offset);
 }
 
-static struct sym_raw *add_name(struct symtab_builder *b, const struct symbols_config *config,
-				uint64_t start, uint64_t size, uint8_t bind, const char *name,
-				const char *suffix)
+/* The string table strndx of ss mapped for the dso's lifetime, its size
+ * in *size; NULL when it cannot be (in-memory images, compressed tables),
+ * then names are read through libelf and copied. */
+static const char *map_strtab(struct dso_priv *p, struct symsrc *ss, size_t strndx,
+			      size_t *size)
 {
-	char *demangled = sym_demangle_as(config, name);
-	const char *n = demangled ? demangled : name;
-	struct sym_raw *raw;
+	Elf_Scn *scn = elf_getscn(ss->elf, strndx);
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), start;
+	size_t file_size = 0, len;
+	const char *text;
+	GElf_Shdr sh;
+	void *base;
 
-	if (suffix) {
-		char *full = xasprintf("%s%s", n, suffix);
-
-		raw = symtab_add(b, start, size, bind, full, strlen(full));
-		free(full);
-	} else {
-		raw = symtab_add(b, start, size, bind, n, strlen(n));
+	if (ss->fd < 0 || !scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB ||
+	    (sh.sh_flags & SHF_COMPRESSED) || !sh.sh_size || !elf_rawfile(ss->elf, &file_size) ||
+	    sh.sh_offset > file_size || sh.sh_size > file_size - sh.sh_offset)
+		return NULL;
+	start = sh.sh_offset & ~(page - 1);
+	len = (size_t)(sh.sh_offset - start + sh.sh_size);
+	base = mmap(NULL, len, PROT_READ, MAP_PRIVATE, ss->fd, (off_t)start);
+	if (base == MAP_FAILED)
+		return NULL;
+	text = (const char *)base + (sh.sh_offset - start);
+	if (text[sh.sh_size - 1]) {	/* its last name must end in it */
+		munmap(base, len);
+		return NULL;
 	}
-	free(demangled);
-	return raw;
+	p->strtabs = xrealloc(p->strtabs, (p->nr_strtabs + 1) * sizeof(*p->strtabs));
+	p->strtabs[p->nr_strtabs++] = (struct mapped_strtab){ base, len };
+	*size = sh.sh_size;
+	return text;
 }
 
-static void read_symbols(struct symtab_builder *b, const struct symbols_config *config,
-			 struct symsrc *syms, Elf_Scn *symsec, struct symsrc *runtime)
+static void read_symbols(struct symtab_builder *b, struct dso_priv *p, struct symsrc *syms,
+			 Elf_Scn *symsec, struct symsrc *runtime)
 {
 	GElf_Shdr symshdr;
 	Elf_Data *data = elf_getdata(symsec, NULL);
-	size_t shstrndx, rt_shstrndx, nr, nr_segs;
+	size_t shstrndx, rt_shstrndx, nr, nr_segs, strtab_size = 0;
 	struct load_seg *segs;
+	const char *strtab;
 
 	if (!data || !gelf_getshdr(symsec, &symshdr) || !symshdr.sh_entsize ||
 	    elf_getshdrstrndx(syms->elf, &shstrndx) ||
@@ -370,6 +385,7 @@ static void read_symbols(struct symtab_builder *b, const struct symbols_config *
 		return;
 	nr = symshdr.sh_size / symshdr.sh_entsize;
 	segs = load_segs(runtime->elf, &nr_segs);
+	strtab = map_strtab(p, syms, symshdr.sh_link, &strtab_size);
 	for (size_t i = 0; i < nr; i++) {
 		GElf_Sym sym;
 		GElf_Shdr shdr;
@@ -377,6 +393,8 @@ static void read_symbols(struct symtab_builder *b, const struct symbols_config *
 		const char *name;
 		bool label;
 		size_t strndx = shstrndx;
+		struct sym_raw *raw;
+		uint64_t start;
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
@@ -403,14 +421,32 @@ static void read_symbols(struct symtab_builder *b, const struct symbols_config *
 			if (!secname || !strstr(secname, "text"))
 				continue;
 		}
-		name = elf_strptr(syms->elf, symshdr.sh_link, sym.st_name);
+		if (strtab)
+			name = sym.st_name < strtab_size ? strtab + sym.st_name : NULL;
+		else
+			name = elf_strptr(syms->elf, symshdr.sh_link, sym.st_name);
 		if (!name)
 			continue;
-		add_name(b, config, sym_file_offset(segs, nr_segs, sym.st_value, &shdr),
-			 sym.st_size, GELF_ST_BIND(sym.st_info), name, NULL)->object =
-			GELF_ST_TYPE(sym.st_info) == STT_OBJECT;
+		start = sym_file_offset(segs, nr_segs, sym.st_value, &shdr);
+		raw = strtab ? symtab_add_ref(b, start, sym.st_size, GELF_ST_BIND(sym.st_info), name) :
+			       symtab_add(b, start, sym.st_size, GELF_ST_BIND(sym.st_info), name,
+					  strlen(name));
+		/* demangled when shown: most names of a big DSO never are */
+		raw->mangled = p->config->demangle && sym_maybe_mangled(name);
+		raw->object = GELF_ST_TYPE(sym.st_info) == STT_OBJECT;
 	}
 	free(segs);
+}
+
+static void add_plt_name(struct symtab_builder *b, const struct symbols_config *config,
+			 uint64_t start, uint64_t size, const char *name)
+{
+	char *demangled = sym_demangle_as(config, name);
+	char *full = xasprintf("%s@plt", demangled ? demangled : name);
+
+	symtab_add(b, start, size, STB_GLOBAL, full, strlen(full));
+	free(full);
+	free(demangled);
 }
 
 /* "name@plt" for each .rela.plt slot, .plt entries after its header, as
@@ -459,7 +495,7 @@ static void read_plt_symbols(struct symtab_builder *b, const struct symbols_conf
 			continue;
 		name = elf_strptr(ss->elf, dynshdr.sh_link, sym.st_name);
 		if (name)
-			add_name(b, config, offset, entsize, STB_GLOBAL, name, "@plt");
+			add_plt_name(b, config, offset, entsize, name);
 	}
 }
 
@@ -562,10 +598,10 @@ int dso__load_elf(struct dso *dso, const struct symbols_config *config)
 			symsrc__close(&mini);
 	}
 	dso__read_layout(dso, runtime);
-	read_symbols(&b, config, syms, syms->symtab ? syms->symtab : syms->dynsym, runtime);
+	read_symbols(&b, p, syms, syms->symtab ? syms->symtab : syms->dynsym, runtime);
 	if (have_mini) {
 		/* Its symbols complete .dynsym (gdb's reading of it). */
-		read_symbols(&b, config, &mini, mini.symtab, runtime);
+		read_symbols(&b, p, &mini, mini.symtab, runtime);
 		symsrc__close(&mini);
 	}
 	if (b.nr)

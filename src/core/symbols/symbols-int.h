@@ -37,6 +37,7 @@ struct sym_raw {
 	uint8_t bind;		/* STB_* */
 	bool module_sym;	/* kallsyms "[module]" symbol */
 	bool object;		/* STT_OBJECT (data) */
+	bool mangled;		/* name still to be demangled (symbol__demangle) */
 };
 
 struct symtab_builder {
@@ -51,6 +52,9 @@ bool sym_raw__prefer_first(const struct sym_raw *a, const struct sym_raw *b);
 /* Adds a symbol (name copied); size 0 = extends to the next one. */
 struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size,
 			   uint8_t bind, const char *name, size_t name_len);
+/* The same with name kept as it is (it outlives the table). */
+struct sym_raw *symtab_add_ref(struct symtab_builder *b, uint64_t start, uint64_t size,
+			       uint8_t bind, const char *name);
 /* Appends a copy of s (a later seq than every symbol so far). */
 void symtab_push(struct symtab_builder *b, const struct sym_raw *s);
 /* Sorts and gives zero-size symbols an end. */
@@ -92,6 +96,11 @@ struct dso_priv {
 	struct symtree *symtree;	/* perf's tree, where symbols overlap (symtree.h) */
 	size_t nr_syms;
 	struct arena pool;
+	/* string tables mapped from the symbol files: ELF symbol names point
+	 * into them (copying and measuring every name cost more than loading
+	 * the rest of a big DSO's table) */
+	struct mapped_strtab { void *base; size_t len; } *strtabs;
+	size_t nr_strtabs;
 	struct hashmap addr_cache;	/* addr+1 -> symbol (or &no_symbol) */
 	char *elf_path;		/* the runtime image found for this dso */
 	char *debug_path;	/* the symbol table's file: srcline reads its DWARF */
@@ -224,6 +233,13 @@ bool perf_map__owner_ok(const char *path, uid_t uid);
 
 /* The same when config asks for demangled names (NULL otherwise). */
 char *sym_demangle_as(const struct symbols_config *config, const char *name);
+/* Whether name looks mangled: sym_demangle() returns NULL for the rest. */
+bool sym_maybe_mangled(const char *name);
+/* Symbol tables keep mangled names until one is shown: sym's demangled
+ * name (copied into pool) replaces the mangled one, once. */
+void symbol__demangle(struct symbol *sym, struct arena *pool);
+/* Every symbol of dso demangled, for those who read the whole table. */
+void dso__demangle_all(struct dso *dso);
 
 /* config's --symfs prefix, "" for none. */
 const char *symbols_config__symfs(const struct symbols_config *config);

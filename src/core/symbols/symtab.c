@@ -26,74 +26,82 @@ void symtab_push(struct symtab_builder *b, const struct sym_raw *s)
 	slot->seq = (uint32_t)b->nr++;
 }
 
-struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size,
-			   uint8_t bind, const char *name, size_t name_len)
+struct sym_raw *symtab_add_ref(struct symtab_builder *b, uint64_t start, uint64_t size,
+			       uint8_t bind, const char *name)
 {
 	struct sym_raw *s = symtab_slot(b);
 
 	s->start = start;
 	s->end = start + size;
-	s->name = arena_strndup(b->pool, name, name_len);
+	s->name = name;
 	s->seq = (uint32_t)b->nr++;
 	s->bind = bind;
 	s->module_sym = false;
 	s->object = false;
+	s->mangled = false;
 	return s;
 }
 
-static bool sym_raw_before(const struct sym_raw *x, const struct sym_raw *y)
+struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t size,
+			   uint8_t bind, const char *name, size_t name_len)
 {
-	return x->start != y->start ? x->start < y->start : x->seq < y->seq;
+	return symtab_add_ref(b, start, size, bind, arena_strndup(b->pool, name, name_len));
 }
 
-/* Sorts by address, then insertion order.  Tables mostly come in a few
- * ascending runs (kallsyms: the kernel, then each module; a table sorted
- * once and pushed again: one), so this merges the runs found: linear on
- * sorted input, where qsort is not. */
+#define RADIX_BITS	11
+#define RADIX		(1u << RADIX_BITS)
+
+struct sort_key {
+	uint64_t start;
+	uint32_t pos;	/* in the table before sorting */
+};
+
+/* Sorts by address, then insertion order: a stable LSD radix sort of the
+ * addresses, 11 bits at a time over the bits that differ (3 passes for a
+ * DSO or kallsyms), since seq order is array order among equal addresses.
+ * ELF symbol tables come in thousands of runs (each unit's locals, then
+ * hash-ordered globals), where comparison sorts took a tenth of a report. */
 static void symtab_sort(struct symtab_builder *b)
 {
-	struct sym_raw *src = b->v, *dst, *tmp;
-	size_t n = b->nr, *runs, nr_runs = 0;
+	size_t n = b->nr;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	bool sorted = true;
+	struct sort_key *key, *tmp;
+	struct sym_raw *v;
 
-	if (n < 2)
+	for (size_t i = 0; i < n; i++) {
+		uint64_t start = b->v[i].start;
+
+		sorted &= !i || start >= b->v[i - 1].start;
+		lo = start < lo ? start : lo;
+		hi = start > hi ? start : hi;
+	}
+	if (sorted)
 		return;
-	runs = xmalloc((n + 1) * sizeof(*runs));
-	runs[nr_runs++] = 0;
-	for (size_t i = 1; i < n; i++)
-		if (sym_raw_before(&src[i], &src[i - 1]))
-			runs[nr_runs++] = i;
-	if (nr_runs == 1) {
-		free(runs);
-		return;
-	}
-	runs[nr_runs] = n;
-	dst = xmalloc(n * sizeof(*dst));
-	while (nr_runs > 1) {
-		size_t out = 0;
+	key = xmalloc(2 * n * sizeof(*key));
+	tmp = key + n;
+	for (size_t i = 0; i < n; i++)
+		key[i] = (struct sort_key){ b->v[i].start - lo, (uint32_t)i };
+	for (unsigned shift = 0; shift < 64 && (hi - lo) >> shift; shift += RADIX_BITS) {
+		size_t count[RADIX + 1] = { 0 };
+		struct sort_key *swap;
 
-		for (size_t r = 0; r < nr_runs; r += 2) {
-			size_t i = runs[r], mid = runs[r + 1 < nr_runs ? r + 1 : nr_runs],
-			       end = runs[r + 2 < nr_runs ? r + 2 : nr_runs], k = i, j = mid;
-
-			runs[out++] = i;
-			while (k < mid && j < end)
-				dst[i++] = sym_raw_before(&src[j], &src[k]) ? src[j++] : src[k++];
-			memcpy(dst + i, src + k, (mid - k) * sizeof(*dst));
-			i += mid - k;
-			memcpy(dst + i, src + j, (end - j) * sizeof(*dst));
-		}
-		runs[out] = n;
-		nr_runs = out;
-		tmp = src;
-		src = dst;
-		dst = tmp;
+		for (size_t i = 0; i < n; i++)
+			count[((key[i].start >> shift) & (RADIX - 1)) + 1]++;
+		for (size_t d = 1; d <= RADIX; d++)
+			count[d] += count[d - 1];
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(key[i].start >> shift) & (RADIX - 1)]++] = key[i];
+		swap = key;
+		key = tmp;
+		tmp = swap;
 	}
-	if (src != b->v) {
-		memcpy(b->v, src, n * sizeof(*src));
-		dst = src;
-	}
-	free(dst);
-	free(runs);
+	v = xmalloc(b->alloc * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = b->v[key[i].pos];
+	free(key < tmp ? key : tmp);
+	free(b->v);
+	b->v = v;
 }
 
 static size_t leading_underscores(const char *s)
@@ -105,13 +113,22 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
+/* The name perf compares: the demangled one (malloced in *demangled). */
+static const char *shown_name(const struct sym_raw *s, char **demangled)
+{
+	*demangled = s->mangled ? sym_demangle(s->name) : NULL;
+	return *demangled ? *demangled : s->name;
+}
+
 /* Of two symbols at one address, is a the one to keep? perf's order of
  * preference: has a size, not weak, global, fewer leading underscores,
  * longer name, then the first seen. */
 bool sym_raw__prefer_first(const struct sym_raw *a, const struct sym_raw *b)
 {
-	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
+	bool a_sized = a->end > a->start, b_sized = b->end > b->start, prefer_a = true;
 	size_t ua, ub, la, lb;
+	char *a_demangled, *b_demangled;
+	const char *a_name, *b_name;
 
 	if (a_sized != b_sized)
 		return a_sized;
@@ -119,15 +136,19 @@ bool sym_raw__prefer_first(const struct sym_raw *a, const struct sym_raw *b)
 		return b->bind == STB_WEAK;
 	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
 		return a->bind == STB_GLOBAL;
-	ua = leading_underscores(a->name);
-	ub = leading_underscores(b->name);
+	a_name = shown_name(a, &a_demangled);
+	b_name = shown_name(b, &b_demangled);
+	ua = leading_underscores(a_name);
+	ub = leading_underscores(b_name);
+	la = strlen(a_name);
+	lb = strlen(b_name);
 	if (ua != ub)
-		return ua < ub;
-	la = strlen(a->name);
-	lb = strlen(b->name);
-	if (la != lb)
-		return la > lb;
-	return true;
+		prefer_a = ua < ub;
+	else if (la != lb)
+		prefer_a = la > lb;
+	free(a_demangled);
+	free(b_demangled);
+	return prefer_a;
 }
 
 static uint64_t page_roundup(uint64_t x)
@@ -264,6 +285,7 @@ void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
 		p->syms[i].end = b->v[i].end;
 		p->syms[i].name = b->v[i].name;
 		p->syms[i].object = b->v[i].object;
+		p->syms[i].mangled = b->v[i].mangled;
 		p->syms[i].binding = b->v[i].bind;
 	}
 	p->nr_syms = n;
