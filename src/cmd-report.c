@@ -782,6 +782,12 @@ static const char *browse_annotation(void *launcher, const struct hist_entry *he
 	return annotate_launcher__browse(launcher, he);
 }
 
+/* The browser's 'i': the header report --header-only -I prints. */
+static void browse_header(void *session, FILE *fp)
+{
+	header_print(fp, session, true);
+}
+
 /* The histogram browser on the events print_report() would print; -1
  * when the terminal could not be taken over. */
 static int browse_report(struct report *r, const struct report_opts *o, bool show_headers)
@@ -793,7 +799,8 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 	char *helpline = xasprintf("Tip: %s", tip(r));
 	struct hist_browser_opts bo = { .stdio = &rs, .helpline = helpline,
 					.show_headers = show_headers,
-					.annotate = browse_annotation, .annotate_ctx = r->annotate };
+					.annotate = browse_annotation, .annotate_ctx = r->annotate,
+					.header = browse_header, .header_ctx = r->session };
 	int n = 0, ret;
 
 	evlist__for_each(&r->session->evlist, pos) {

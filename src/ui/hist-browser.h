@@ -9,6 +9,7 @@
 #define PCL_HIST_BROWSER_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "core/hist/hist.h"
 #include "ui/report-stdio.h"
@@ -29,6 +30,10 @@ struct hist_browser_opts {
 	 * annotation offered */
 	const char *(*annotate)(void *ctx, const struct hist_entry *he);
 	void *annotate_ctx;
+	/* 'i': writes the file's header lines as report --header-only; NULL:
+	 * none offered */
+	void (*header)(void *ctx, FILE *fp);
+	void *header_ctx;
 };
 
 /* Browses the events until the user leaves; 0, or -1 when the terminal

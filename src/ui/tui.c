@@ -442,6 +442,15 @@ void tui__write_colored(int row, int col, enum tui_color base, bool fill, const 
 		tui__write(row, x, base, true, "");
 }
 
+void tui__scroll_bar(int first_row, int height, size_t index, size_t nr)
+{
+	size_t mark = nr > 1 && height > 0 ? index * (size_t)(height - 1) / (nr - 1) : 0;
+
+	for (int h = 0; h < height; h++)
+		tui__write(first_row + h, COLS - 1, TUI_NORMAL, false,
+			   tui__glyph((size_t)h == mark ? "◆" : "▒"));
+}
+
 int tui__list(const char *title, const char *const *entries, int nr_entries, const char *status,
 	      int selected)
 {
@@ -462,11 +471,30 @@ int tui__list(const char *title, const char *const *entries, int nr_entries, con
 			tui__write(i + 1, 0, top + i == selected ? TUI_SELECTED : TUI_NORMAL, true,
 				   entries[top + i]);
 		tui__status("%s", status ? status : "");
+		tui__scroll_bar(1, visible, (size_t)selected, (size_t)nr_entries);
 		refresh();
 		key = tui__getkey(-1);
 		if (list_move(key, &selected, nr_entries))
 			continue;
 		switch (key) {
+		case KEY_NPAGE:		/* a page, screen and cursor, none past the end */
+		case ' ':
+			if (top + visible < nr_entries) {
+				int step = selected + visible >= nr_entries ?
+					   nr_entries - 1 - selected : visible;
+
+				selected += step;
+				top += step;
+			}
+			break;
+		case KEY_PPAGE:
+			if (top > 0) {
+				int step = top < visible ? top : visible;
+
+				selected -= step;
+				top -= step;
+			}
+			break;
 		case '\n':
 		case '\r':
 		case KEY_ENTER:

@@ -149,36 +149,94 @@ def test_hierarchy_as_perfs_browser(data):
     assert screens[1] == screens[0]
 
 
-def test_expanding_shows_the_stdio_call_graph(data):
-    t = browse(PCL, data["g"])
-    first = entry_rows(t)[0]
-    t.send("+")
-    t.wait_for(lambda text: screen_lines(t)[2].startswith("- ") and
-               not ENTRY.match(screen_lines(t)[3]))
-    lines = screen_lines(t)
-    graph = []
-    for line in lines[3:ROWS - 1]:
-        if ENTRY.match(line):
-            break
-        graph.append(line)
-    want = stdio("-i", data["g"])
-    at = [line[2:].rstrip() for line in want].index(first[2:])
-    expected = []
-    for line in want[at + 1:]:
-        if not line.strip():
-            break
-        expected.append(line.rstrip())
-    assert graph == expected[:len(graph)] and graph
-    # folding again leaves the entry's row alone
-    t.send("+")
-    t.wait_for(lambda text: screen_lines(t)[2].startswith("+ "))
-    assert ENTRY.match(screen_lines(t)[3])
-    # E unfolds them all, C folds them all
-    t.send("E")
-    t.wait_for(lambda text: not ENTRY.match(screen_lines(t)[3]))
-    t.send("C")
-    t.wait_for(lambda text: ENTRY.match(screen_lines(t)[3]))
-    quit_ok(t)
+def keys_then_dump(argv0, path, keys, cwd):
+    """The perf.hist.0 dump after keys sent to a browser on the report_work
+    process's entries (no [vdso]), and the screen (but its status line)
+    when pcl's "written!" shows (perf, reading keys ahead, may skip that
+    message: its dump is read once it has exited)."""
+    t = browse(argv0, path, "--comms", "report_work", cwd=str(cwd))
+    dump = cwd / "perf.hist.0"
+    for key in keys:
+        t.send(key)
+    t.send("P")
+    if argv0 == PCL:
+        t.wait_for("perf.hist.0 written!")
+    else:
+        t.wait_for(lambda text: dump.exists())
+    screen = t.screen
+    t.send("q")
+    assert t.wait_exit() == 0
+    t.close()
+    return screen, dump.read_text()
+
+
+def selected_row(screen):
+    """The row drawn in the cursor's colours, or None."""
+    for y in range(2, ROWS - 1):
+        if screen.buffer[y][0].bg not in ("default", "black") or screen.buffer[y][0].reverse:
+            return y
+    return None
+
+
+# E/C every level; '+', 'e' one level (an entry's, or a graph line's),
+# 'c' folds one; the first move key only shows the cursor and scroll bar
+FOLDINGS = {
+    "expand-all": ["E"],
+    "levels": ["+", "down", "down", "+", "down", "+"],
+    "e-toggles-a-level": ["+", "down", "down", "e"],
+    "c-folds-a-level": ["E", "down", "down", "c", "down", "down", "c"],
+    "c-e-keep-levels": ["E", "down", "down", "c", "e"],
+    "entry-keeps-levels": ["E", "c", "e"],
+    "collapse-all": ["down", "E", "down", "down", "C"],
+    "pages": ["E", "down", "pgdn", "pgdn", "up", "pgup"],
+    "end": ["down", "E", "end"],
+    "first-move": ["down"],
+}
+
+
+@pytest.mark.parametrize("keys", FOLDINGS.values(), ids=FOLDINGS.keys())
+def test_call_graph_levels_as_perfs_browser(data, tmp_path, keys):
+    """Call graphs unfold level by level in perf's browser layout: the P
+    dump equals perf's; the screen shows the dump's rows from the top one,
+    the cursor after a first move key, and perf's scroll bar then: a
+    diamond at index * (height - 1) / (rows - 1) of a bar as high as the
+    screen but its title and status lines, from below the header."""
+    dumps = []
+    for argv0 in (PERF, PCL):
+        cwd = tmp_path / os.path.basename(argv0)
+        cwd.mkdir()
+        screen, dump = keys_then_dump(argv0, data["g"], keys, cwd)
+        dumps.append(dump)
+    assert dumps[1] == dumps[0]
+    rows = dumps[1].splitlines()
+    shown = [line.rstrip().rstrip(SCROLLBAR).rstrip() for line in screen.display[2:ROWS - 1]]
+    window = [(rows[top:] + [""] * ROWS)[:len(shown)] for top in range(len(rows))]
+    assert shown in window
+    top = window.index(shown)
+    bar = [line[-1] for line in screen.display[2:ROWS]]
+    y = selected_row(screen)
+    if keys == ["E"] or keys[0] not in ("down", "up", "pgdn", "pgup", "end") and \
+            "down" not in keys:
+        assert y is None and set(bar) == {" "}
+        return
+    index = top + y - 2
+    height = ROWS - 2
+    assert bar == ["\u25c6" if h == index * (height - 1) // (len(rows) - 1) else "\u2592"
+                   for h in range(height)]
+
+
+def test_expanded_graph_lines(data, tmp_path):
+    """E unfolds every graph as perf's browser draws it: under its entry,
+    levels three columns apart, each line a fold sign and a frame, a value
+    before a node's first frame where its level splits; the screen shows
+    the dump's first rows."""
+    screen, dump = keys_then_dump(PCL, data["g"], ["E"], tmp_path)
+    lines = dump.splitlines()
+    graph = [line for line in lines if not ENTRY.match(line)]
+    assert lines[0].startswith("-   ") and graph
+    assert all(re.match(r"^(   )+ *[-+ ] (\d+\.\d+% )?\S+$", line) for line in graph)
+    assert any(re.match(r"^(   )+[-+ ] \d+\.\d+% \S+$", line) for line in graph)
+    assert [line.rstrip() for line in screen.display[2:12]] == lines[:10]
 
 
 def fields(row, drop):
