@@ -518,7 +518,8 @@ static void zoom_kernel(struct browser *b)
 static void filter_by_name(struct browser *b)
 {
 	char *text = tui__input("Symbol to show",
-				"Enter a part of the names to show (empty: all)");
+				"Please enter the name of symbol you want to see.\n"
+				"To remove the filter later, press / + ENTER.");
 
 	if (!text)
 		return;
@@ -873,7 +874,11 @@ static void change_percent_limit(struct browser *b)
 	pct = strtod(text, NULL);
 	free(text);
 	if (pct < 0 || pct > 100) {
-		snprintf(b->message, sizeof(b->message), "Invalid percent: %.2f", pct);
+		char line[64];
+		const char *warning[] = { line, "", "Press any key..." };
+
+		snprintf(line, sizeof(line), "Invalid percent: %.2f", pct);
+		tui__message("Warning!", warning, ARRAY_SIZE(warning));
 		return;
 	}
 	b->percent_limit = b->graph_percent = pct;
@@ -1093,7 +1098,6 @@ static enum leave browse(struct browser *b)
 			break;
 		case 'V':
 			b->verbose = (b->verbose + 1) % 4;
-			snprintf(b->message, sizeof(b->message), "Verbosity level set to %d", b->verbose);
 			break;
 		case '0' ... '9':
 			if (!b->event->leads_group)

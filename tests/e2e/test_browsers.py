@@ -429,3 +429,121 @@ def test_annotate_key_and_header_toggle(data):
     t.send("a")
     t.wait_for(lambda text: "No samples for this symbol" in screen_lines(t)[ROWS - 1])
     quit_ok(t)
+
+
+def box(t, title):
+    """The box whose top line holds title, as lines (its frame included),
+    once drawn to its bottom line."""
+    def lines():
+        display = t.screen.display
+        top = next((y for y, line in enumerate(display) if "\u250c\u2500" + title in line), None)
+        if top is None:
+            return None
+        left = display[top].index("\u250c\u2500" + title)
+        right = display[top].index("\u2510", left)
+        rows = []
+        for line in display[top:]:
+            rows.append(line[left:right + 1])
+            if line[left] == "\u2514":
+                return rows
+        return None
+    t.wait_for(lambda text: lines() is not None)
+    return lines()
+
+
+def both(args, keys, title):
+    """The box titled title after keys, in perf's browser and pcl's."""
+    boxes = []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, *args)
+        for key in keys:
+            t.send(key)
+        boxes.append(box(t, title))
+        # (an ESC and a key right after it read as one Alt key)
+        t.send("esc")
+        t.wait_for(lambda text: "\u250c\u2500" + title not in text)
+        t.send("q")
+        assert t.wait_exit() == 0
+        t.close()
+    return boxes
+
+
+def test_help_lists_perfs_keys_pcl_has(data):
+    """h: perf's help box, without the lines of the keys pcl lacks."""
+    theirs, ours = both([data["g"]], ["h"], "Help")
+    lacking = ("F ", "r ", "s ", "0-9 ")
+    assert ours == [line for line in theirs if not line[1:].startswith(lacking)]
+    assert len(ours) > 30
+
+
+def test_percent_limit(data, tmp_path):
+    """L: perf's question box; entries under the answer hide and the
+    graphs fold again with the new threshold (the P dump equals perf's);
+    an answer out of 0-100 is refused in perf's warning box."""
+    theirs, ours = both([data["g"]], ["L"], "Percent Limit")
+    assert ours == theirs
+    dumps = []
+    for argv0 in (PERF, PCL):
+        cwd = tmp_path / os.path.basename(argv0)
+        cwd.mkdir()
+        _, dump = keys_then_dump(argv0, data["g"], ["E", "L", "3", "\r", "E"], cwd)
+        dumps.append(dump)
+    assert dumps[1] == dumps[0]
+    rows = [line for line in dumps[1].splitlines() if ENTRY.match(line)]
+    assert rows and all(float(re.split(r"%", row[1:])[0]) >= 3 for row in rows)
+    theirs, ours = both([data["g"]], ["L", "150", "\r"], "Warning!")
+    assert ours == theirs == ["\u250c\u2500Warning!" + "\u2500" * 14 + "\u2510",
+                              "\u2502Invalid percent: 150.00\u2502",
+                              "\u2502" + " " * 23 + "\u2502",
+                              "\u2502Press any key..." + " " * 7 + "\u2502",
+                              "\u2514" + "\u2500" * 23 + "\u2518"]
+
+
+def test_symbol_filter_box(data):
+    """/: perf's question box."""
+    theirs, ours = both([data["g"]], ["/"], "Symbol to show")
+    assert ours == theirs
+
+
+def full_list(t):
+    """A list screen once drawn: every row but the status line ends in the
+    scroll bar."""
+    t.wait_for(lambda text: all(line[-1] in SCROLLBAR for line in t.screen.display[1:ROWS - 1]))
+    return [line.rstrip() for line in t.screen.display]
+
+
+def test_header_information(data):
+    """i: the file's header lines in a list, perf's screen; q goes back."""
+    screens = []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, data["g"])
+        t.send("i")
+        t.wait_for("Header information")
+        screens.append(full_list(t))
+        t.send("q")
+        t.wait_for("Samples:")
+        t.send("q")
+        assert t.wait_exit() == 0
+        t.close()
+    assert screens[1] == screens[0]
+    assert screens[1][1].startswith("# captured on")
+
+
+def test_verbose_and_group_keys(data):
+    """V: frames show their DSO; 0-9 without a group: perf's message."""
+    lines = []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, data["g"])
+        t.send("V")
+        t.send("+")
+        t.wait_for(lambda text: screen_lines(t)[2].startswith("- ") and
+                   not ENTRY.match(screen_lines(t)[3]))
+        graph = screen_lines(t)[3:ROWS - 1]
+        lines.append(graph[:next(i for i, line in enumerate(graph) if ENTRY.match(line))])
+        t.send("0")
+        t.wait_for("Sort by index only available with group events!")
+        t.send("q")
+        assert t.wait_exit() == 0
+        t.close()
+    assert lines[1] == lines[0]
+    assert lines[1][0].split()[-1] in ("libc.so.6", "report_work")
