@@ -2,6 +2,7 @@
 #include "ui/hist-browser.h"
 
 #include <curses.h>
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/data/perf-data.h"
 #include "core/hist/callchain.h"
 #include "core/symbols/dso.h"
 #include "core/symbols/thread.h"
@@ -23,7 +25,6 @@
 enum zoom {
 	ZOOM_THREAD,
 	ZOOM_DSO,
-	ZOOM_SYMBOL,
 	ZOOM_SOCKET,
 	ZOOM_NAME,		/* '/': symbols whose name holds a text */
 	ZOOM_NR,
@@ -92,7 +93,6 @@ struct browser {
 	int nr_zooms;
 	const struct thread *thread;
 	const struct dso *dso;
-	const struct symbol *sym;
 	int socket;
 	char *name_filter;
 	char message[256];	/* shown on the status line until the next key */
@@ -357,10 +357,6 @@ static uint8_t zoom_bits(const struct browser *b, const struct hist_entry *he)
 			if (he->dso != b->dso)
 				bits |= HIST_FILTER_DSO;
 			break;
-		case ZOOM_SYMBOL:
-			if (he->sym != b->sym)
-				bits |= HIST_FILTER_SYMBOL;
-			break;
 		case ZOOM_SOCKET:
 			if (he->socket != b->socket)
 				bits |= HIST_FILTER_SOCKET;
@@ -482,11 +478,6 @@ static void toggle_zoom(struct browser *b, enum zoom z)
 			return;
 		b->dso = he->dso;
 		break;
-	case ZOOM_SYMBOL:
-		if (!he->sym)
-			return;
-		b->sym = he->sym;
-		break;
 	case ZOOM_SOCKET:
 		if (he->socket < 0)
 			return;
@@ -562,9 +553,6 @@ static void title_line(struct browser *b, struct strbuf *sb)
 			break;
 		case ZOOM_DSO:
 			strbuf_addf(sb, ", DSO: %s", b->dso->short_name);
-			break;
-		case ZOOM_SYMBOL:
-			strbuf_addf(sb, ", Symbol: %s", b->sym->name);
 			break;
 		case ZOOM_SOCKET:
 			strbuf_addf(sb, ", Processor Socket: %d", b->socket);
@@ -890,6 +878,53 @@ static void change_percent_limit(struct browser *b)
 	b->selected = b->top = 0;
 }
 
+/* Whether the file starts with a perf.data magic (either byte order). */
+static bool is_perf_data(const char *name)
+{
+	uint64_t magic = 0;
+	FILE *fp = fopen(name, "r");
+	bool yes;
+
+	if (!fp)
+		return false;
+	yes = fread(&magic, sizeof(magic), 1, fp) == 1 &&
+	      (magic == PERF_MAGIC2 || magic == __builtin_bswap64(PERF_MAGIC2));
+	fclose(fp);
+	return yes;
+}
+
+/* 's': perf's list of the perf.data files in the current directory, in
+ * the directory's order; true when one was chosen. */
+static bool switch_data_file(struct browser *b)
+{
+	char **names = NULL;
+	int n = 0, chosen;
+	struct dirent *d;
+	DIR *dir = opendir(".");
+
+	if (!dir)
+		return false;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.' || !is_perf_data(d->d_name))
+			continue;
+		names = xrealloc(names, (size_t)(n + 1) * sizeof(*names));
+		names[n++] = xstrdup(d->d_name);
+	}
+	closedir(dir);
+	if (!n) {
+		snprintf(b->message, sizeof(b->message), "No perf data file found in PWD");
+		return false;
+	}
+	chosen = tui__list(NULL, (const char *const *)names, n,
+			   "ESC: exit, ENTER|->: Select option", 0);
+	if (chosen >= 0)
+		*b->opts->switch_input = xstrdup(names[chosen]);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return chosen >= 0;
+}
+
 /* 'i': the file's header lines, as report --header-only shows them
  * between its rules. */
 static void header_info(struct browser *b)
@@ -915,9 +950,32 @@ static void header_info(struct browser *b)
 	free(text);
 }
 
-enum menu_action { ACT_THREAD, ACT_DSO, ACT_SYMBOL, ACT_FOLD, ACT_ANNOTATE, ACT_MAP, ACT_EXIT };
+enum menu_action { ACT_ANNOTATE, ACT_THREAD, ACT_DSO, ACT_FOLD, ACT_MAP, ACT_EXIT };
 
-/* Enter: perf's options for the selected entry; true to leave. */
+/* The name of what the selected row folds: its entry's symbol or (perf's
+ * graph layout) its frame's; NULL when it folds nothing. */
+static const char *fold_name(struct browser *b, struct strbuf *sb)
+{
+	const struct row *r = &b->rows[b->selected];
+	struct entry_view *e = &b->entries[r->entry];
+
+	if (r->line >= 0 && b->graph)
+		return e->graph[r->line].sign == ' ' ? NULL :
+		       cc_frame__name(e->graph[r->line].frame->frame, b->hists->opts->cc.key, sb);
+	return has_chain(b, e) && e->he->sym ? e->he->sym->name : NULL;
+}
+
+/* Whether the selected row's fold is open. */
+static bool fold_open(const struct browser *b)
+{
+	const struct row *r = &b->rows[b->selected];
+	const struct entry_view *e = &b->entries[r->entry];
+
+	return r->line >= 0 && b->graph ? e->graph[r->line].sign == '-' : e->expanded;
+}
+
+/* Enter: perf's options for the selected entry, in its order; true to
+ * leave. */
 static bool options_menu(struct browser *b)
 {
 	const struct hist_entry *he = selected_entry(b);
@@ -929,6 +987,10 @@ static bool options_menu(struct browser *b)
 
 	if (!he)
 		return false;
+	if (he->sym && he->stat.nr_events) {
+		text[n] = xasprintf("Annotate %s", he->sym->name);
+		actions[n++] = ACT_ANNOTATE;
+	}
 	if (he->thread) {
 		bool out = zoom_index(b, ZOOM_THREAD) >= 0;
 		const struct thread *t = out ? b->thread : he->thread;
@@ -950,20 +1012,11 @@ static bool options_menu(struct browser *b)
 				    dso->kernel ? "the Kernel" : dso->short_name);
 		actions[n++] = ACT_DSO;
 	}
-	if (he->sym) {
-		bool out = zoom_index(b, ZOOM_SYMBOL) >= 0;
-
-		text[n] = xasprintf("Zoom %s %s symbol", out ? "out of" : "into",
-				    out ? b->sym->name : he->sym->name);
-		actions[n++] = ACT_SYMBOL;
-		if (has_chain(b, &b->entries[b->rows[b->selected].entry])) {
-			text[n] = xasprintf("%s [%s] callchain (same as the '+' hotkey)",
-					    b->entries[b->rows[b->selected].entry].expanded ?
-					    "Collapse" : "Expand", he->sym->name);
-			actions[n++] = ACT_FOLD;
-		}
-		text[n] = xasprintf("Annotate %s", he->sym->name);
-		actions[n++] = ACT_ANNOTATE;
+	if (fold_name(b, &b->sb)) {
+		text[n] = xasprintf("%s [%s] callchain (one level, same as '+' hotkey, use 'e'/'c' "
+				    "for the whole main level entry)",
+				    fold_open(b) ? "Collapse" : "Expand", fold_name(b, &b->sb));
+		actions[n++] = ACT_FOLD;
 	}
 	if (he->dso) {
 		text[n] = xstrdup("Browse map details");
@@ -984,9 +1037,6 @@ static bool options_menu(struct browser *b)
 		break;
 	case ACT_DSO:
 		toggle_zoom(b, ZOOM_DSO);
-		break;
-	case ACT_SYMBOL:
-		toggle_zoom(b, ZOOM_SYMBOL);
 		break;
 	case ACT_FOLD:
 		fold_level(b, true);
@@ -1115,7 +1165,8 @@ static enum leave browse(struct browser *b)
 			toggle_zoom(b, ZOOM_THREAD);
 			break;
 		case 's':
-			toggle_zoom(b, ZOOM_SYMBOL);
+			if (b->opts->switch_input && switch_data_file(b))
+				return LEAVE_EXIT;
 			break;
 		case 'S':
 			toggle_zoom(b, ZOOM_SOCKET);

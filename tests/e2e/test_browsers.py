@@ -536,14 +536,63 @@ def test_verbose_and_group_keys(data):
         t = browse(argv0, data["g"])
         t.send("V")
         t.send("+")
+        # (its first graph line: perf draws the rows below it after)
         t.wait_for(lambda text: screen_lines(t)[2].startswith("- ") and
-                   not ENTRY.match(screen_lines(t)[3]))
-        graph = screen_lines(t)[3:ROWS - 1]
-        lines.append(graph[:next(i for i, line in enumerate(graph) if ENTRY.match(line))])
+                   re.match(r"^   [+ -] \S+ \S+$", screen_lines(t)[3]))
+        lines.append(screen_lines(t)[3])
         t.send("0")
         t.wait_for("Sort by index only available with group events!")
         t.send("q")
         assert t.wait_exit() == 0
         t.close()
     assert lines[1] == lines[0]
-    assert lines[1][0].split()[-1] in ("libc.so.6", "report_work")
+    assert lines[1].split()[-1] in ("libc.so.6", "report_work")
+
+
+def test_menu_as_perfs(data):
+    """Enter: perf's options for the selected row, in its order, but the
+    scripts and file switching perf adds there (pcl has them on keys or
+    not at all); on an unfolded graph's line, its level's."""
+    menus = []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, data["g"])
+        t.send("+")
+        t.wait_for(lambda text: screen_lines(t)[2].startswith("- "))
+        for key in ("down", "down", "\r"):
+            t.send(key)
+        t.wait_for(lambda text: "Select option" in text and "Exit" in screen_lines(t) and
+                   "Browse map details" in screen_lines(t))
+        lines = screen_lines(t)[1:ROWS - 1]
+        menus.append(lines[:lines.index("Exit") + 1])
+        t.send("esc")
+        t.wait_for("Samples:")
+        t.send("q")
+        assert t.wait_exit() == 0
+        t.close()
+    assert menus[1] == [line for line in menus[0] if not line.startswith(("Run scripts",
+                                                                          "Switch to"))]
+    assert "Browse map details" in menus[1]
+
+
+def test_switch_data_file(data, tmp_path):
+    """s: the perf.data files of the current directory; the chosen one is
+    reported with the same options (perf 6.1 lists them the same way but
+    then reads the first file again)."""
+    import shutil
+    shutil.copy(data["g"], tmp_path / "g.data")
+    shutil.copy(data["two"], tmp_path / "two.data")
+    (tmp_path / "notes.txt").write_text("not a perf.data file\n")
+    t = browse(PCL, "g.data", "--no-children", cwd=str(tmp_path))
+    t.send("s")
+    t.wait_for("Select option")
+    names = [line for line in screen_lines(t)[1:ROWS - 1] if line]
+    assert sorted(names) == ["g.data", "two.data"]
+    for _ in range(names.index("two.data")):
+        t.send("down")
+    t.send("\r")
+    t.wait_for("Available samples")
+    t.send("\r")
+    want = stdio("-i", data["two"], "--no-children")
+    t.wait_for(lambda text: screen_lines(t)[0] == samples_line(want) and entry_rows(t) and
+               entry_rows(t)[0].strip() == stdio_entries(want)[0].strip())
+    quit_ok(t)
