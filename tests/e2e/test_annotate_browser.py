@@ -295,3 +295,24 @@ def test_help_lists_perfs_keys_pcl_has(data):
         close(term)
     lacking = ("c ", "r ", "f ")
     assert boxes[1] == [line for line in boxes[0] if not line[1:].startswith(lacking)]
+
+
+@pytest.mark.parametrize("keys", [[], ["down"]], ids=["hot-lines", "cursor"])
+def test_percent_colours_as_perf(data, keys):
+    """Hot lines' percentages in perf's colours (red from 5%, green from
+    0.5%), the cursor's line in its own: every cell's colours equal perf's."""
+    ours, theirs = open_browser(PCL, data, "hot_mix"), open_browser(PERF, data, "hot_mix")
+    try:
+        for key in keys:
+            ours.send(key)
+            theirs.send(key)
+        settle(ours)
+        settle(theirs)
+        wait_same(ours, theirs)
+        colours = [[[(c.fg, c.bg) for c in (term.screen.buffer[y][x] for x in range(8))]
+                    for y in range(2, ROWS - 1)] for term in (ours, theirs)]
+        assert colours[0] == colours[1]
+        assert any(("red", "default") in row for row in colours[0])
+    finally:
+        for term in (ours, theirs):
+            term.close()
