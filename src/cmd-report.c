@@ -834,9 +834,16 @@ static const char *browse_annotation(void *launcher, const struct hist_entry *he
 	return annotate_launcher__browse(launcher, he);
 }
 
+/* The browser's 'i': the header report --header-only -I prints. */
+static void browse_header(void *session, FILE *fp)
+{
+	header_print(fp, session, true);
+}
+
 /* The histogram browser on the events print_report() would print; -1
  * when the terminal could not be taken over. */
-static int browse_report(struct report *r, const struct report_opts *o, bool show_headers)
+static int browse_report(struct report *r, const struct report_opts *o, bool show_headers,
+			 char **switch_input)
 {
 	struct report_stdio rs = stdio_setup(o);
 	struct hist_browser_event *events = xcalloc((size_t)r->session->evlist.nr_entries + 1,
@@ -845,7 +852,9 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 	char *helpline = xasprintf("Tip: %s", tip(r));
 	struct hist_browser_opts bo = { .stdio = &rs, .helpline = helpline,
 					.show_headers = show_headers,
-					.annotate = browse_annotation, .annotate_ctx = r->annotate };
+					.annotate = browse_annotation, .annotate_ctx = r->annotate,
+					.header = browse_header, .header_ctx = r->session,
+					.switch_input = switch_input };
 	int n = 0, ret;
 
 	evlist__for_each(&r->session->evlist, pos) {
@@ -931,7 +940,8 @@ static int callchain_config(struct callchain_param *cc)
 	return -1;
 }
 
-int cmd_report(int argc, const char **argv)
+/* One report; the browser's 's' leaves the file it chose in *switch_input. */
+static int report_main(int argc, const char **argv, char **switch_input)
 {
 	struct report r = { .skip_empty = true };
 	struct report_opts o = { .children = -1, .group = -1, .socket_filter = -1, .demangle = true,
@@ -1425,7 +1435,8 @@ int cmd_report(int argc, const char **argv)
 	for (int i = 0; i < r.nr_hists; i++)
 		if (r.hists[i])
 			hists__output_resort(r.hists[i]);
-	if (!browser || browse_report(&r, &o, perfconfig__default_bool("ui.show-headers", true)) < 0)
+	if (!browser || browse_report(&r, &o, perfconfig__default_bool("ui.show-headers", true),
+				      switch_input) < 0)
 		print_report(&r, &o);
 	if (!o.quiet)
 		print_broken_stacks(&r);
@@ -1451,5 +1462,25 @@ out:
 	sample_filter__exit(&r.filter);
 	perf_session__delete(r.session);
 	free(sort_tmp);
+	return ret;
+}
+
+int cmd_report(int argc, const char **argv)
+{
+	/* the command line as given: the browser's 's' reports another file
+	 * with it, as perf does (the last -i wins) */
+	const char **given = xcalloc((size_t)argc + 3, sizeof(*given));
+	char *switch_input = NULL;
+	int ret;
+
+	memcpy(given, argv, (size_t)argc * sizeof(*argv));
+	ret = report_main(argc, argv, &switch_input);
+	if (switch_input) {
+		given[argc] = "-i";
+		given[argc + 1] = switch_input;
+		ret = cmd_report(argc + 2, given);
+		free(switch_input);
+	}
+	free(given);
 	return ret;
 }

@@ -605,35 +605,51 @@ static void search(struct annotate_browser *b, bool backwards)
 	free(s);
 }
 
+/* perf's help, its lines for the keys pcl has. */
 static void show_help(void)
 {
 	static const char *const text[] = {
 		"UP/DOWN/PGUP",
-		"PGDN/SPACE    Move through the lines",
-		"q/ESC/CTRL+C  Leave",
+		"PGDN/SPACE    Navigate",
+		"q/ESC/CTRL+C  Exit",
 		"",
-		"ENTER         Follow a jump, annotate a called function",
-		"LEFT          Back (the previous symbol)",
-		"H             Go to the hottest instruction",
-		"TAB/shift+TAB Walk the hot instructions",
-		"j             Jump arrows on/off",
-		"J             Number of jumps to each target on/off",
-		"n             Search again",
-		"o             Offsets and perf's operands, or objdump's addresses and text",
-		"O             Offsets shown: jump targets, and calls, every instruction",
-		"s             Source lines on/off",
-		"t             Percent, period, samples",
-		"/             Search",
-		"?             Search backwards",
-		"k             Source line numbers on/off",
-		"P             Print the annotation to SYMBOL.annotation",
-		"p             Percent of the symbol's or the event's total",
-		"b             Percent of samples or of period",
+		"ENTER         Go to target",
+		"ESC           Exit",
+		"H             Go to hottest instruction",
+		"TAB/shift+TAB Cycle thru hottest instructions",
+		"j             Toggle showing jump to target arrows",
+		"J             Toggle showing number of jump sources on targets",
+		"n             Search next string",
+		"o             Toggle disassembler output/simplified view",
+		"O             Bump offset level (jump targets -> +call -> all -> cycle thru)",
+		"s             Toggle source code view",
+		"t             Circulate percent, total period, samples view",
+		"/             Search string",
+		"k             Toggle line numbers",
+		"l             Show full source file location",
+		"P             Print to [symbol_name].annotation file.",
+		"p             Toggle percent type [local/global]",
+		"b             Toggle percent base [period/hits]",
+		"?             Search string backwards",
+		"",
 		"",
 		"Press any key...",
 	};
 
 	tui__message("Help", text, (int)ARRAY_SIZE(text));
+}
+
+/* 'l': where the selected source line comes from, on the help line. */
+static void show_location(struct annotate_browser *b)
+{
+	const struct annotate_line *l = &b->a.lines[line_of(b, b->index)];
+
+	if (l->offset >= 0)
+		help(b, "Only available for source code lines.");
+	else if (l->fileloc < 0)
+		help(b, "No source file location.");
+	else
+		help(b, "Source file location: %s", b->a.filelocs[l->fileloc]);
 }
 
 /* 'P': the lines as --stdio2 prints them, in SYMBOL.annotation. */
@@ -754,6 +770,9 @@ static enum annotate_browser_exit run(struct annotate_browser *b)
 			break;
 		case 'k':
 			b->o->show_linenr = !b->o->show_linenr;
+			break;
+		case 'l':
+			show_location(b);
 			break;
 		case 's':
 			toggle_source(b);

@@ -98,11 +98,17 @@ static void graph_frame(struct graph *g, const char *name, int depth, uint32_t m
 	fputc('\n', g->fp);
 }
 
+uint64_t callchain_graph__min_hit(const struct callchain_param *param, double min_percent,
+				  uint64_t min_hit, const struct callchain_node *n)
+{
+	if (param->mode == CHAIN_GRAPH_REL)
+		return (uint64_t)ceil(n->children_hit * (min_percent / 100.0));
+	return min_hit;
+}
+
 static uint64_t children_min_hit(const struct callchain_print *p, const struct callchain_node *n)
 {
-	if (p->param->mode == CHAIN_GRAPH_REL)
-		return (uint64_t)ceil(n->children_hit * (p->param->min_percent / 100.0));
-	return p->min_hit;
+	return callchain_graph__min_hit(p->param, p->param->min_percent, p->min_hit, n);
 }
 
 /* The children of the compressed node ending at parent (perf's

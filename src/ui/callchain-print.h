@@ -25,6 +25,12 @@ struct callchain_print {
 	struct strbuf *names;		/* scratch for frames' names, reused by all entries */
 };
 
+/* The smallest period of n's children a graph shows: min_hit, or in
+ * relative mode min_percent of their total (perf's threshold, which
+ * report's browser changes with its percent limit). */
+uint64_t callchain_graph__min_hit(const struct callchain_param *param, double min_percent,
+				  uint64_t min_hit, const struct callchain_node *n);
+
 /* Prints he's call graph; total is the event's total period. */
 void callchain_print_entry(FILE *fp, const struct hist_entry *he, uint64_t total,
 			   const struct callchain_print *p);

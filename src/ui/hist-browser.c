@@ -2,6 +2,7 @@
 #include "ui/hist-browser.h"
 
 #include <curses.h>
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,10 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/data/perf-data.h"
 #include "core/events/evsel.h"
+#include "core/hist/callchain.h"
 #include "core/symbols/dso.h"
 #include "core/symbols/thread.h"
+#include "ui/callchain-print.h"
 #include "ui/tui.h"
+#include "util/hashmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -21,7 +26,6 @@
 enum zoom {
 	ZOOM_THREAD,
 	ZOOM_DSO,
-	ZOOM_SYMBOL,
 	ZOOM_SOCKET,
 	ZOOM_NAME,		/* '/': symbols whose name holds a text */
 	ZOOM_NR,
@@ -35,13 +39,30 @@ enum leave {
 	LEAVE_PREV,		/* shift-TAB */
 };
 
+/* perf's browser indents a call graph's levels by this many columns. */
+#define GRAPH_LEVEL_STEP 3
+
+/* A line of an unfolded call graph in perf's browser layout: one frame of
+ * a compressed node, which folds when it leads to more lines. */
+struct graph_line {
+	const struct callchain_node *frame;	/* the frame's trie node */
+	const struct callchain_node *node;	/* its compressed node's first */
+	int offset;
+	bool value;		/* the node's value before the name */
+	char sign;		/* '+' folded, '-' unfolded, ' ' nothing to fold */
+};
+
 struct entry_view {
 	struct hist_entry *he;
 	uint8_t filtered;	/* its filter bits before the browser's zooms */
 	bool expanded;		/* its call graph, or (--hierarchy) the level below, shown */
 	bool chain_built;
 	int nr_chain;
-	char **chain;		/* its call graph's lines as --stdio prints them */
+	/* graph modes: the lines its unfolded levels show (rebuilt with the
+	 * rows); other modes: its call graph's lines as --stdio prints them */
+	char **chain;
+	struct graph_line *graph;
+	int alloc_graph;
 };
 
 /* A screen line: an entry's row (line -1) or one of its call graph's lines. */
@@ -61,6 +82,13 @@ struct browser {
 	size_t nr_rows, alloc_rows;
 	size_t top, selected;
 	bool show_headers;
+	bool navkeypressed;	/* the cursor and scroll bar show after a move key */
+	bool graph;		/* call graphs in perf's browser layout (graph modes) */
+	struct hashmap unfolded;	/* trie nodes whose frame is unfolded */
+	double percent_limit;	/* entries below it are hidden ('L' sets it) */
+	double graph_percent;	/* graph nodes below it are hidden ('L' too) */
+	uint64_t min_hit;	/* the graph threshold's period */
+	int verbose;		/* 'V': frames show their DSO from 1 */
 	uint16_t col_len[HISTC_NR_COLS];	/* the widths before any zoom */
 	enum zoom zooms[ZOOM_NR];
 	int nr_zooms;
@@ -68,7 +96,6 @@ struct browser {
 	/* its name when zoomed into: top may free an exited thread meanwhile */
 	char *thread_label;
 	const struct dso *dso;
-	const struct symbol *sym;
 	int socket;
 	char *name_filter;
 	char message[256];	/* shown on the status line until the next key */
@@ -105,12 +132,130 @@ static void collect_entries(struct browser *b)
 
 static void free_chain(struct entry_view *e)
 {
-	for (int i = 0; i < e->nr_chain; i++)
+	for (int i = 0; e->chain && i < e->nr_chain; i++)
 		free(e->chain[i]);
 	free(e->chain);
+	free(e->graph);
 	e->chain = NULL;
-	e->nr_chain = 0;
+	e->graph = NULL;
+	e->nr_chain = e->alloc_graph = 0;
 	e->chain_built = false;
+}
+
+/* --- call graphs in perf's browser layout ---------------------------------- */
+
+static uint64_t graph_min_hit(const struct browser *b, const struct callchain_node *n)
+{
+	return callchain_graph__min_hit(&b->hists->opts->cc, b->graph_percent, b->min_hit, n);
+}
+
+/* How many children of n the graph shows. */
+static uint32_t nr_shown_children(const struct browser *b, const struct callchain_node *n)
+{
+	const struct callchain_node **kids;
+	uint32_t nr = callchain_node__sorted_children(n, graph_min_hit(b, n), &kids);
+
+	free(kids);
+	return nr;
+}
+
+static bool is_unfolded(const struct browser *b, const struct callchain_node *frame)
+{
+	return hashmap_u64_get(&b->unfolded, (uintptr_t)frame) != NULL;
+}
+
+static void set_unfolded(struct browser *b, const struct callchain_node *frame, bool unfolded)
+{
+	if (unfolded || hashmap_u64_find(&b->unfolded, (uintptr_t)frame))
+		hashmap_u64_put(&b->unfolded, (uintptr_t)frame, unfolded ? (void *)frame : NULL);
+}
+
+/* Whether a frame of the compressed node [first, last] folds what follows
+ * it, as perf decides: the last frame its children, the first (of a
+ * longer node) the frames after it, or at the top its siblings. */
+static bool frame_folds(const struct browser *b, const struct callchain_node *first,
+			const struct callchain_node *frame, const struct callchain_node *last,
+			bool top, bool has_siblings)
+{
+	if (frame == last)
+		return nr_shown_children(b, last) > 0;
+	if (frame == first)
+		return top ? has_siblings : true;
+	return false;
+}
+
+static void add_graph_line(struct entry_view *e, struct graph_line line)
+{
+	if (e->nr_chain == e->alloc_graph) {
+		e->alloc_graph = e->alloc_graph ? 2 * e->alloc_graph : 16;
+		e->graph = xrealloc(e->graph, (size_t)e->alloc_graph * sizeof(*e->graph));
+	}
+	e->graph[e->nr_chain++] = line;
+}
+
+/* The shown lines of parent's children and, where unfolded, theirs; a
+ * level's values show unless its one node holds all of parent_total. */
+static void graph_level(struct browser *b, struct entry_view *e,
+			const struct callchain_node *parent, uint64_t parent_total, int level,
+			bool top)
+{
+	const struct callchain_node **kids;
+	uint32_t nr = callchain_node__sorted_children(parent, graph_min_hit(b, parent), &kids);
+	bool values = nr > 1 || (nr && callchain_node__cumul_hits(kids[0]) != parent_total);
+
+	for (uint32_t k = 0; k < nr; k++) {
+		const struct callchain_node *last = callchain_node__run_end(kids[k]);
+		int extra = 0;
+		char sign = ' ';
+
+		for (const struct callchain_node *n = kids[k];; n = n->child) {
+			if (n != kids[k] && values)
+				extra = GRAPH_LEVEL_STEP;
+			sign = !frame_folds(b, kids[k], n, last, top, nr > 1) ? ' ' :
+			       is_unfolded(b, n) ? '-' : '+';
+			add_graph_line(e, (struct graph_line){ n, kids[k],
+				       level * GRAPH_LEVEL_STEP + extra, n == kids[k] && values,
+				       sign });
+			if (sign == '+' || n == last)
+				break;
+		}
+		if (sign == '-')
+			graph_level(b, e, last, last->children_hit, level + (extra ? 2 : 1), false);
+	}
+	free(kids);
+}
+
+static uint64_t entry_period(const struct hist_entry *he)
+{
+	return he->hists->opts->cumulate ? he->stat_acc.period : he->stat.period;
+}
+
+/* The entry's graph lines as its fold states show them now. */
+static void build_graph(struct browser *b, struct entry_view *e)
+{
+	e->nr_chain = 0;
+	e->chain_built = true;
+	if (e->he->callchain)
+		graph_level(b, e, &e->he->callchain->node, entry_period(e->he), 1, true);
+}
+
+/* Unfolds (folds) every frame of the graph below n. */
+static void fold_graph(struct browser *b, const struct callchain_node *n, bool unfolded)
+{
+	const struct callchain_node **kids;
+	uint32_t nr = callchain_node__sorted_children(n, graph_min_hit(b, n), &kids);
+
+	for (uint32_t k = 0; k < nr; k++) {
+		const struct callchain_node *last = callchain_node__run_end(kids[k]);
+
+		for (const struct callchain_node *f = kids[k];; f = f->child) {
+			set_unfolded(b, f, unfolded);
+			if (f == last)
+				break;
+		}
+		fold_graph(b, last, unfolded);
+	}
+	free(kids);
 }
 
 /* The entry's call graph, printed by report-stdio and cut into lines. */
@@ -120,6 +265,10 @@ static void build_chain(struct browser *b, struct entry_view *e)
 	size_t size = 0;
 	FILE *fp;
 
+	if (b->graph) {
+		build_graph(b, e);
+		return;
+	}
 	if (e->chain_built)
 		return;
 	e->chain_built = true;
@@ -142,8 +291,16 @@ static bool has_chain(struct browser *b, struct entry_view *e)
 {
 	if (b->hists->opts->layout.hierarchy && !e->he->leaf)
 		return e->he->nr_children > 0;
+	if (b->graph)
+		return e->he->callchain && nr_shown_children(b, &e->he->callchain->node) > 0;
 	build_chain(b, e);
 	return e->nr_chain > 0;
+}
+
+/* report --stdio's choice at the browser's percent limit ('L'). */
+static bool entry_shown(const struct browser *b, const struct hist_entry *he)
+{
+	return !he->filtered && hist_entry__percent_limit(he) >= b->percent_limit;
 }
 
 static void add_row(struct browser *b, size_t entry, int line)
@@ -169,7 +326,7 @@ static void layout_rows(struct browser *b, struct row was)
 		uint8_t depth = e->he->depth;
 
 		open[depth] = false;
-		if (!report_stdio__entry_shown(e->he) || (depth && !open[depth - 1]))
+		if (!entry_shown(b, e->he) || (depth && !open[depth - 1]))
 			continue;
 		open[depth] = e->expanded;
 		if (i == was.entry)
@@ -207,10 +364,6 @@ static uint8_t zoom_bits(const struct browser *b, const struct hist_entry *he)
 		case ZOOM_DSO:
 			if (he->dso != b->dso)
 				bits |= HIST_FILTER_DSO;
-			break;
-		case ZOOM_SYMBOL:
-			if (he->sym != b->sym)
-				bits |= HIST_FILTER_SYMBOL;
 			break;
 		case ZOOM_SOCKET:
 			if (he->socket != b->socket)
@@ -348,11 +501,6 @@ static void toggle_zoom(struct browser *b, enum zoom z)
 			return;
 		b->dso = he->dso;
 		break;
-	case ZOOM_SYMBOL:
-		if (!he->sym)
-			return;
-		b->sym = he->sym;
-		break;
 	case ZOOM_SOCKET:
 		if (he->socket < 0)
 			return;
@@ -384,7 +532,8 @@ static void zoom_kernel(struct browser *b)
 static void filter_by_name(struct browser *b)
 {
 	char *text = tui__input("Symbol to show",
-				"Enter a part of the names to show (empty: all)");
+				"Please enter the name of symbol you want to see.\n"
+				"To remove the filter later, press / + ENTER.");
 
 	if (!text)
 		return;
@@ -429,9 +578,6 @@ static void title_line(struct browser *b, struct strbuf *sb)
 		case ZOOM_DSO:
 			strbuf_addf(sb, ", DSO: %s", b->dso->short_name);
 			break;
-		case ZOOM_SYMBOL:
-			strbuf_addf(sb, ", Symbol: %s", b->sym->name);
-			break;
 		case ZOOM_SOCKET:
 			strbuf_addf(sb, ", Processor Socket: %d", b->socket);
 			break;
@@ -467,6 +613,30 @@ static void header_line(struct browser *b, struct strbuf *sb)
 	free(text);
 }
 
+/* A graph line: the offset, the fold sign, the node's value (as --stdio
+ * shows it) before the first frame of a node, the frame's name and, from
+ * verbosity level 1, its DSO's. */
+static void graph_line_text(struct browser *b, const struct entry_view *e,
+			    const struct graph_line *g, struct strbuf *out)
+{
+	const struct callchain_param *cc = &b->hists->opts->cc;
+	const struct cc_frame *f = g->frame->frame;
+	uint64_t period = callchain_node__cumul_hits(g->node);
+	uint64_t total = cc->mode == CHAIN_GRAPH_REL ? entry_period(e->he) :
+			 hists__total_period(b->hists);
+
+	strbuf_addf(out, "%*s%c ", g->offset, "", g->sign);
+	if (g->value && cc->value == CCVAL_PERIOD)
+		strbuf_addf(out, "%" PRIu64 " ", period);
+	else if (g->value && cc->value == CCVAL_COUNT)
+		strbuf_addf(out, "%u ", callchain_node__cumul_counts(g->node));
+	else if (g->value)
+		strbuf_addf(out, "%.2f%% ", total ? period * 100.0 / total : 0.0);
+	strbuf_addstr(out, cc_frame__name(f, cc->key, &b->sb));
+	if (b->verbose)
+		strbuf_addf(out, " %s", f->dso ? f->dso->short_name : "unknown");
+}
+
 /* A screen line's text (with perf's colour escapes when color). */
 static void row_text(struct browser *b, const struct row *r, struct strbuf *out, bool color)
 {
@@ -474,6 +644,10 @@ static void row_text(struct browser *b, const struct row *r, struct strbuf *out,
 	size_t lead;
 
 	strbuf_reset(out);
+	if (r->line >= 0 && b->graph) {
+		graph_line_text(b, e, &e->graph[r->line], out);
+		return;
+	}
 	if (r->line >= 0) {
 		strbuf_addstr(out, e->chain[r->line]);
 		return;
@@ -516,7 +690,8 @@ static void scroll_to_selection(struct browser *b)
 		b->top = b->selected;
 	if (b->selected >= b->top + visible)
 		b->top = b->selected - visible + 1;
-	if (b->top + visible > b->nr_rows)
+	/* perf lets a page down leave the screen part empty, not more */
+	if (b->top >= b->nr_rows)
 		b->top = b->nr_rows > visible ? b->nr_rows - visible : 0;
 }
 
@@ -537,10 +712,14 @@ static void draw(struct browser *b)
 		size_t at = b->top + (size_t)i;
 
 		row_text(b, &b->rows[at], &line, true);
-		tui__write_colored(first + i, 0, at == b->selected ? TUI_SELECTED : TUI_NORMAL,
-				   true, strbuf_str(&line));
+		tui__write_colored(first + i, 0, at == b->selected && b->navkeypressed ?
+				   TUI_SELECTED : TUI_NORMAL, true, strbuf_str(&line));
 	}
 	tui__status("%s", b->message[0] ? b->message : b->opts->helpline ? b->opts->helpline : "");
+	/* perf's bar runs as many rows as the screen has but the title and
+	 * status lines, from below the header line (into the status line) */
+	if (b->navkeypressed)
+		tui__scroll_bar(first, tui__rows() - 2, b->selected, b->nr_rows);
 	tui__refresh();
 	strbuf_release(&line);
 }
@@ -600,33 +779,48 @@ static void reload(struct browser *b)
 	layout_rows(b, was);
 }
 
+static void forget_unfolded(struct browser *b)
+{
+	hashmap_release(&b->unfolded);
+	memset(&b->unfolded, 0, sizeof(b->unfolded));
+}
+
+/* E and C: every entry and (graph layout) every level of its graph; the
+ * cursor goes back to the first row, as perf's. */
 static void expand_all(struct browser *b, bool expanded)
 {
-	for (size_t i = 0; i < b->nr_entries; i++)
-		if (report_stdio__entry_shown(b->entries[i].he))
-			set_expanded(b, &b->entries[i], expanded);
+	if (!expanded)
+		forget_unfolded(b);
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		struct entry_view *e = &b->entries[i];
+
+		if (!entry_shown(b, e->he))
+			continue;
+		set_expanded(b, e, expanded);
+		if (expanded && b->graph && e->he->callchain)
+			fold_graph(b, &e->he->callchain->node, true);
+	}
 	build_rows(b);
+	b->selected = b->top = 0;
 }
 
-static void toggle_selected(struct browser *b)
+/* '+' and 'e' (toggle) or 'c' (fold): the selected row's level, an
+ * entry's graph or (perf's browser layout) a graph line's frame; what
+ * was unfolded below it stays so for the next unfolding. */
+static void fold_level(struct browser *b, bool toggle)
 {
-	struct entry_view *e;
+	struct row *r = b->nr_rows ? &b->rows[b->selected] : NULL;
+	struct entry_view *e = r ? &b->entries[r->entry] : NULL;
 
-	if (!b->nr_rows)
+	if (!r)
 		return;
-	e = &b->entries[b->rows[b->selected].entry];
-	set_expanded(b, e, !e->expanded);
-	/* collapsing from a graph line leaves the cursor on its entry */
-	b->rows[b->selected].line = -1;
-	build_rows(b);
-}
-
-static void collapse_selected(struct browser *b)
-{
-	if (!b->nr_rows)
-		return;
-	b->entries[b->rows[b->selected].entry].expanded = false;
-	b->rows[b->selected].line = -1;
+	if (r->line < 0 || !b->graph) {
+		set_expanded(b, e, toggle && !e->expanded);
+		/* folding from a --stdio graph's line leaves the cursor on its entry */
+		r->line = -1;
+	} else if (e->graph[r->line].sign != ' ') {
+		set_unfolded(b, e->graph[r->line].frame, toggle && e->graph[r->line].sign == '+');
+	}
 	build_rows(b);
 }
 
@@ -689,24 +883,39 @@ static void dump_rows(struct browser *b)
 	snprintf(b->message, sizeof(b->message), "%s written!", name);
 }
 
+/* perf's help, its lines for the keys pcl has (top's own after them). */
 static void help(const struct browser *b)
 {
 	static const char *const keys[] = {
-		"h/?/F1        This help",
-		"UP/DOWN/PGUP/PGDN/HOME/END  Move",
-		"q/CTRL+C      Leave the browser",
-		"ESC/LEFT      Zoom out, or leave (asking first)",
-		"TAB/UNTAB     Next/previous event (several events)",
-		"ENTER         Options for the selected entry",
-		"+             Unfold/fold the selected call graph",
-		"e/c           Unfold-fold/fold the selected call graph",
-		"E/C           Unfold/fold every call graph",
-		"a             Annotate the selected symbol",
-		"d/t/s/S       Zoom into the DSO/thread/symbol/socket",
-		"k             Zoom into the kernel",
-		"/             Show symbols whose name holds a text",
-		"H             Show/hide the column headers",
-		"P             Print the rows to perf.hist.N",
+		"h/?/F1        Show this window",
+		"UP/DOWN/PGUP",
+		"PGDN/SPACE    Navigate",
+		"q/ESC/CTRL+C  Exit browser or go back to previous screen",
+		"",
+		"For multiple event sessions:",
+		"",
+		"TAB/UNTAB     Switch events",
+		"",
+		"For symbolic views (--sort has sym):",
+		"",
+		"ENTER         Zoom into DSO/Threads & Annotate current symbol",
+		"ESC           Zoom out",
+		"+             Expand/Collapse one callchain level",
+		"a             Annotate current symbol",
+		"C             Collapse all callchains",
+		"d             Zoom into current DSO",
+		"e             Expand/Collapse main entry callchains",
+		"E             Expand all callchains",
+		"H             Display column headers",
+		"k             Zoom into the kernel map",
+		"L             Change percent limit",
+		"m             Display context menu",
+		"S             Zoom into current Processor Socket",
+		"i             Show header information",
+		"P             Print histograms to perf.hist.N",
+		"t             Zoom into current Thread",
+		"V             Verbose (DSO names in callchains, etc)",
+		"/             Filter symbol by name",
 	};
 	const struct hist_browser_live *live = b->opts->live;
 	int nr_live = live ? live->nr_help : 0;
@@ -723,9 +932,133 @@ static void help(const struct browser *b)
 	free(text);
 }
 
-enum menu_action { ACT_THREAD, ACT_DSO, ACT_SYMBOL, ACT_FOLD, ACT_ANNOTATE, ACT_MAP, ACT_EXIT };
+/* 'L': perf's question; entries and graph nodes under the answer hide,
+ * every graph folds and the cursor goes back to the top. */
+static void change_percent_limit(struct browser *b)
+{
+	char *text = tui__input("Percent Limit",
+				"Please enter the value you want to hide entries under that percent.");
+	double pct;
 
-/* Enter: perf's options for the selected entry; true to leave. */
+	if (!text)
+		return;
+	pct = strtod(text, NULL);
+	free(text);
+	if (pct < 0 || pct > 100) {
+		char line[64];
+		const char *warning[] = { line, "", "Press any key..." };
+
+		snprintf(line, sizeof(line), "Invalid percent: %.2f", pct);
+		tui__message("Warning!", warning, ARRAY_SIZE(warning));
+		return;
+	}
+	b->percent_limit = b->graph_percent = pct;
+	b->min_hit = report_stdio__callchain_min_hit(b->hists, pct);
+	for (size_t i = 0; i < b->nr_entries; i++)
+		b->entries[i].expanded = false;
+	forget_unfolded(b);
+	build_rows(b);
+	b->selected = b->top = 0;
+}
+
+/* Whether the file starts with a perf.data magic (either byte order). */
+static bool is_perf_data(const char *name)
+{
+	uint64_t magic = 0;
+	FILE *fp = fopen(name, "r");
+	bool yes;
+
+	if (!fp)
+		return false;
+	yes = fread(&magic, sizeof(magic), 1, fp) == 1 &&
+	      (magic == PERF_MAGIC2 || magic == __builtin_bswap64(PERF_MAGIC2));
+	fclose(fp);
+	return yes;
+}
+
+/* 's': perf's list of the perf.data files in the current directory, in
+ * the directory's order; true when one was chosen. */
+static bool switch_data_file(struct browser *b)
+{
+	char **names = NULL;
+	int n = 0, chosen;
+	struct dirent *d;
+	DIR *dir = opendir(".");
+
+	if (!dir)
+		return false;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.' || !is_perf_data(d->d_name))
+			continue;
+		names = xrealloc(names, (size_t)(n + 1) * sizeof(*names));
+		names[n++] = xstrdup(d->d_name);
+	}
+	closedir(dir);
+	if (!n) {
+		snprintf(b->message, sizeof(b->message), "No perf data file found in PWD");
+		return false;
+	}
+	chosen = tui__list(NULL, (const char *const *)names, n,
+			   "ESC: exit, ENTER|->: Select option", 0);
+	if (chosen >= 0)
+		*b->opts->switch_input = xstrdup(names[chosen]);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return chosen >= 0;
+}
+
+/* 'i': the file's header lines, as report --header-only shows them
+ * between its rules. */
+static void header_info(struct browser *b)
+{
+	char *text = NULL, *line, *save = NULL;
+	const char **lines = NULL;
+	size_t size = 0;
+	int n = 0;
+	FILE *fp;
+
+	if (!b->opts->header || !(fp = open_memstream(&text, &size)))
+		return;
+	b->opts->header(b->opts->header_ctx, fp);
+	fclose(fp);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(line, "#") || !strncmp(line, "# ====", 6))
+			continue;
+		lines = xrealloc(lines, (size_t)(n + 1) * sizeof(*lines));
+		lines[n++] = line;
+	}
+	tui__list("Header information", lines, n, "Press 'q' to exit", 0);
+	free(lines);
+	free(text);
+}
+
+enum menu_action { ACT_ANNOTATE, ACT_THREAD, ACT_DSO, ACT_FOLD, ACT_MAP, ACT_EXIT };
+
+/* The name of what the selected row folds: its entry's symbol or (perf's
+ * graph layout) its frame's; NULL when it folds nothing. */
+static const char *fold_name(struct browser *b, struct strbuf *sb)
+{
+	const struct row *r = &b->rows[b->selected];
+	struct entry_view *e = &b->entries[r->entry];
+
+	if (r->line >= 0 && b->graph)
+		return e->graph[r->line].sign == ' ' ? NULL :
+		       cc_frame__name(e->graph[r->line].frame->frame, b->hists->opts->cc.key, sb);
+	return has_chain(b, e) && e->he->sym ? e->he->sym->name : NULL;
+}
+
+/* Whether the selected row's fold is open. */
+static bool fold_open(const struct browser *b)
+{
+	const struct row *r = &b->rows[b->selected];
+	const struct entry_view *e = &b->entries[r->entry];
+
+	return r->line >= 0 && b->graph ? e->graph[r->line].sign == '-' : e->expanded;
+}
+
+/* Enter: perf's options for the selected entry, in its order; true to
+ * leave. */
 static bool options_menu(struct browser *b)
 {
 	const struct hist_entry *he = selected_entry(b);
@@ -737,6 +1070,10 @@ static bool options_menu(struct browser *b)
 
 	if (!he)
 		return false;
+	if (he->sym && he->stat.nr_events) {
+		text[n] = xasprintf("Annotate %s", he->sym->name);
+		actions[n++] = ACT_ANNOTATE;
+	}
 	if (he->thread) {
 		bool out = zoom_index(b, ZOOM_THREAD) >= 0;
 		char *label = out ? b->thread_label : thread_label(b, he->thread);
@@ -755,20 +1092,11 @@ static bool options_menu(struct browser *b)
 				    dso->kernel ? "the Kernel" : dso->short_name);
 		actions[n++] = ACT_DSO;
 	}
-	if (he->sym) {
-		bool out = zoom_index(b, ZOOM_SYMBOL) >= 0;
-
-		text[n] = xasprintf("Zoom %s %s symbol", out ? "out of" : "into",
-				    out ? b->sym->name : he->sym->name);
-		actions[n++] = ACT_SYMBOL;
-		if (has_chain(b, &b->entries[b->rows[b->selected].entry])) {
-			text[n] = xasprintf("%s [%s] callchain (same as the '+' hotkey)",
-					    b->entries[b->rows[b->selected].entry].expanded ?
-					    "Collapse" : "Expand", he->sym->name);
-			actions[n++] = ACT_FOLD;
-		}
-		text[n] = xasprintf("Annotate %s", he->sym->name);
-		actions[n++] = ACT_ANNOTATE;
+	if (fold_name(b, &b->sb)) {
+		text[n] = xasprintf("%s [%s] callchain (one level, same as '+' hotkey, use 'e'/'c' "
+				    "for the whole main level entry)",
+				    fold_open(b) ? "Collapse" : "Expand", fold_name(b, &b->sb));
+		actions[n++] = ACT_FOLD;
 	}
 	if (he->dso) {
 		text[n] = xstrdup("Browse map details");
@@ -790,11 +1118,8 @@ static bool options_menu(struct browser *b)
 	case ACT_DSO:
 		toggle_zoom(b, ZOOM_DSO);
 		break;
-	case ACT_SYMBOL:
-		toggle_zoom(b, ZOOM_SYMBOL);
-		break;
 	case ACT_FOLD:
-		toggle_selected(b);
+		fold_level(b, true);
 		break;
 	case ACT_ANNOTATE:
 		annotate(b, he);
@@ -809,15 +1134,48 @@ static bool options_menu(struct browser *b)
 	return leave;
 }
 
-static void move_cursor(struct browser *b, long delta)
+/* The cursor keys as perf's browser moves: a page moves the screen
+ * with the cursor, and none past the last row. */
+static void move_cursor(struct browser *b, int key)
 {
-	long to = (long)b->selected + delta;
+	size_t page = (size_t)visible_rows(b), last = b->nr_rows ? b->nr_rows - 1 : 0, step;
 
-	if (to < 0 || !b->nr_rows)
-		to = 0;
-	else if (to >= (long)b->nr_rows)
-		to = (long)b->nr_rows - 1;
-	b->selected = (size_t)to;
+	switch (key) {
+	case KEY_UP:
+		if (b->selected)
+			b->selected--;
+		break;
+	case KEY_DOWN:
+		if (b->selected < last)
+			b->selected++;
+		break;
+	case KEY_PPAGE:
+		step = b->top < page ? b->top : page;
+		b->selected -= b->selected < step ? b->selected : step;
+		b->top -= step;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		if (b->top + page > last)
+			break;
+		step = b->selected + page > last ? last - b->selected : page;
+		b->selected += step;
+		b->top += step;
+		break;
+	case KEY_HOME:
+		b->selected = b->top = 0;
+		break;
+	case KEY_END:
+		b->selected = last;
+		b->top = last - (page - 1 < last ? page - 1 : last);
+		break;
+	}
+}
+
+static bool is_move_key(int key)
+{
+	return key == KEY_UP || key == KEY_DOWN || key == KEY_PPAGE || key == KEY_NPAGE ||
+	       key == ' ' || key == KEY_HOME || key == KEY_END;
 }
 
 /* ESC or the left arrow: zooms out of the last zoom; true when there
@@ -849,49 +1207,43 @@ static enum leave browse(struct browser *b)
 		}
 		redraw = true;
 		b->message[0] = '\0';
+		/* the first move only shows the cursor (and the scroll bar) */
+		if (is_move_key(key)) {
+			if (b->navkeypressed)
+				move_cursor(b, key);
+			b->navkeypressed = true;
+			continue;
+		}
 		switch (key) {
-		case KEY_UP:
-			move_cursor(b, -1);
-			break;
-		case KEY_DOWN:
-			move_cursor(b, 1);
-			break;
-		case KEY_PPAGE:
-			move_cursor(b, -visible_rows(b));
-			break;
-		case KEY_NPAGE:
-		case ' ':
-			move_cursor(b, visible_rows(b));
-			break;
-		case KEY_HOME:
-			b->selected = 0;
-			break;
-		case KEY_END:
-			move_cursor(b, (long)b->nr_rows);
-			break;
 		case '+':
-			toggle_selected(b);
+		case 'e':
+		case 'c':
+			fold_level(b, key != 'c');
 			break;
 		case '\n':
 		case '\r':
 		case KEY_ENTER:
 		case 'm':
-			if (b->nr_rows && b->rows[b->selected].line >= 0 && key != 'm')
-				toggle_selected(b);
-			else if (options_menu(b))
+			if (options_menu(b))
 				return LEAVE_EXIT;
 			break;
-		case 'e':
-			toggle_selected(b);
-			break;
-		case 'c':
-			collapse_selected(b);
-			break;
 		case 'E':
-			expand_all(b, true);
-			break;
 		case 'C':
-			expand_all(b, false);
+			expand_all(b, key == 'E');
+			break;
+		case 'L':
+			change_percent_limit(b);
+			break;
+		case 'i':
+			header_info(b);
+			break;
+		case 'V':
+			b->verbose = (b->verbose + 1) % 4;
+			break;
+		case '0' ... '9':
+			if (!b->event->leads_group)
+				snprintf(b->message, sizeof(b->message),
+					 "Sort by index only available with group events!");
 			break;
 		case 'a':
 			if (selected_entry(b) && selected_entry(b)->sym)
@@ -904,7 +1256,8 @@ static enum leave browse(struct browser *b)
 			toggle_zoom(b, ZOOM_THREAD);
 			break;
 		case 's':
-			toggle_zoom(b, ZOOM_SYMBOL);
+			if (b->opts->switch_input && switch_data_file(b))
+				return LEAVE_EXIT;
 			break;
 		case 'S':
 			toggle_zoom(b, ZOOM_SOCKET);
@@ -964,9 +1317,15 @@ static enum leave browse_event(const struct hist_browser_event *event,
 		.show_headers = opts->show_headers,
 		.socket = -1,
 		.sb = STRBUF_INIT,
+		.graph = event->hists->opts->use_callchain && !event->hists->opts->layout.hierarchy &&
+			 (event->hists->opts->cc.mode == CHAIN_GRAPH_ABS ||
+			  event->hists->opts->cc.mode == CHAIN_GRAPH_REL),
+		.percent_limit = event->hists->opts->percent_limit,
+		.graph_percent = event->hists->opts->cc.min_percent,
 	};
 	enum leave how;
 
+	b.min_hit = report_stdio__callchain_min_hit(b.hists, b.graph_percent);
 	memcpy(b.col_len, b.hists->col_len, sizeof(b.col_len));
 	collect_entries(&b);
 	build_rows(&b);
@@ -976,6 +1335,7 @@ static enum leave browse_event(const struct hist_browser_event *event,
 	free(b.rows);
 	free(b.name_filter);
 	free(b.thread_label);
+	hashmap_release(&b.unfolded);
 	strbuf_release(&b.sb);
 	return how;
 }

@@ -1,14 +1,16 @@
 /* hist-browser: perf report's full-screen browser of histograms.  The rows
- * are report --stdio's (ui/report-stdio), one line per entry, with the call
- * graphs --stdio prints unfolding under their entries; keys move, expand,
- * zoom into a thread, DSO, symbol or socket, filter by symbol name and
- * print the rows to perf.hist.N.  Several events: perf's menu of events
- * first.  Runs on the terminal layer of ui/tui.
+ * are report --stdio's (ui/report-stdio), one line per entry; call graphs
+ * unfold under their entries level by level in perf's browser layout; keys
+ * move, fold, zoom into a thread, DSO or socket, filter by symbol name or
+ * percent, show the header, switch files and print the rows to
+ * perf.hist.N.  Several events: perf's menu of events first.  Runs on the
+ * terminal layer of ui/tui.
  */
 #ifndef PCL_HIST_BROWSER_H
 #define PCL_HIST_BROWSER_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "core/hist/hist.h"
 #include "ui/report-stdio.h"
@@ -51,6 +53,13 @@ struct hist_browser_opts {
 	const char *(*annotate)(void *ctx, const struct hist_entry *he);
 	void *annotate_ctx;
 	const struct hist_browser_live *live;	/* NULL: a report's, fixed */
+	/* 'i': writes the file's header lines as report --header-only; NULL:
+	 * none offered */
+	void (*header)(void *ctx, FILE *fp);
+	void *header_ctx;
+	/* 's': where the perf.data file chosen in the current directory goes
+	 * (malloc'ed; the browser leaves then); NULL: no switching offered */
+	char **switch_input;
 };
 
 /* Browses the events until the user leaves; 0, or -1 when the terminal

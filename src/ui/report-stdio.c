@@ -257,16 +257,22 @@ static void print_row(FILE *fp, const struct hist_entry *he, struct strbuf *sb, 
 	fprintf(fp, "%.*s\n", width, strbuf_str(sb));
 }
 
+uint64_t report_stdio__callchain_min_hit(const struct hists *h, double min_percent)
+{
+	uint64_t cc_total = h->opts->filter_relative ? h->stats.callchain_non_filtered_period :
+			    h->stats.callchain_period;
+
+	return (uint64_t)(cc_total * (min_percent / 100.0));
+}
+
 static struct callchain_print callchain_setup(const struct hists *h, const struct report_stdio *r,
 					      bool color, struct strbuf *names)
 {
 	const struct hist_opts *o = h->opts;
-	uint64_t cc_total = o->filter_relative ? h->stats.callchain_non_filtered_period :
-			    h->stats.callchain_period;
 
 	return (struct callchain_print){
 		.param = &o->cc,
-		.min_hit = (uint64_t)(cc_total * (o->cc.min_percent / 100.0)),
+		.min_hit = report_stdio__callchain_min_hit(h, o->cc.min_percent),
 		.field_sep = o->field_sep,
 		.skip_first_sym = r->skip_first_sym,
 		.color = color,

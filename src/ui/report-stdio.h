@@ -62,6 +62,8 @@ void report_stdio__key(struct strbuf *sb, const struct hist_field *f, const stru
 bool report_stdio__entry_shown(const struct hist_entry *he);
 void report_stdio__browser_header(FILE *fp, const struct hists *h);
 void report_stdio__row(struct strbuf *sb, const struct hist_entry *he, bool color);
+/* The smallest period of a call graph node shown at threshold min_percent. */
+uint64_t report_stdio__callchain_min_hit(const struct hists *h, double min_percent);
 void report_stdio__callchain(FILE *fp, const struct hist_entry *he, const struct report_stdio *r,
 			     bool color);
 

@@ -271,7 +271,26 @@ int tui__getkey(int timeout_ms)
 	return key;
 }
 
-/* A box of height rows and width columns centred on the screen. */
+/* A frame of line-drawing glyphs (perf's, whatever the terminal's
+ * alternate character set) in win. */
+static void draw_frame(WINDOW *win, int y, int x, int height, int width)
+{
+	for (int col = x + 1; col < x + width - 1; col++) {
+		mvwaddstr(win, y, col, tui__glyph("─"));
+		mvwaddstr(win, y + height - 1, col, tui__glyph("─"));
+	}
+	for (int row = y + 1; row < y + height - 1; row++) {
+		mvwaddstr(win, row, x, tui__glyph("│"));
+		mvwaddstr(win, row, x + width - 1, tui__glyph("│"));
+	}
+	mvwaddstr(win, y, x, tui__glyph("┌"));
+	mvwaddstr(win, y, x + width - 1, tui__glyph("┐"));
+	mvwaddstr(win, y + height - 1, x, tui__glyph("└"));
+	mvwaddstr(win, y + height - 1, x + width - 1, tui__glyph("┘"));
+}
+
+/* A box of height rows and width columns centred on the screen as perf
+ * places its boxes, the title after the top left corner. */
 static WINDOW *centred_box(int height, int width, const char *title)
 {
 	WINDOW *win;
@@ -280,23 +299,24 @@ static WINDOW *centred_box(int height, int width, const char *title)
 		width = COLS;
 	if (height > LINES)
 		height = LINES;
-	win = newwin(height, width, (LINES - height) / 2, (COLS - width) / 2);
+	win = newwin(height, width, LINES / 2 - height / 2, COLS / 2 - width / 2);
 	if (!win)
 		return NULL;
 	keypad(win, TRUE);
-	box(win, 0, 0);
+	draw_frame(win, 0, 0, height, width);
 	if (title)
-		mvwaddnstr(win, 0, 2, title, width - 4);
+		mvwaddnstr(win, 0, 2, title, width - 3);
 	return win;
 }
 
+/* perf's box width: its widest text line between the borders. */
 static int widest(const char *title, const char *const *text_lines, int nr)
 {
 	int width = title ? (int)strlen(title) + 4 : 0;
 
 	for (int i = 0; i < nr; i++)
-		if ((int)strlen(text_lines[i]) + 4 > width)
-			width = (int)strlen(text_lines[i]) + 4;
+		if ((int)strlen(text_lines[i]) + 2 > width)
+			width = (int)strlen(text_lines[i]) + 2;
 	return width;
 }
 
@@ -379,7 +399,7 @@ void tui__message(const char *title, const char *const *text_lines, int nr_text_
 	if (!win)
 		return;
 	for (int i = 0; i < nr_text_lines; i++)
-		mvwaddnstr(win, i + 1, 2, text_lines[i], COLS - 4);
+		mvwaddnstr(win, i + 1, 1, text_lines[i], COLS - 2);
 	wrefresh(win);
 	wgetch(win);
 	close_box(win);
@@ -387,23 +407,39 @@ void tui__message(const char *title, const char *const *text_lines, int nr_text_
 
 char *tui__input(const char *title, const char *prompt)
 {
-	int width = widest(title, &prompt, 1) + 40;
-	WINDOW *win = centred_box(4, width, title);
+	/* perf's layout: the prompt's lines, a framed field, the keys */
+	enum { MIN_TEXT = 60, FIELD_ROW = 3 };
+	const char *keys = "ENTER: OK, ESC: Cancel";
+	int nr_lines = 1, text = MIN_TEXT, width, field;
 	char buf[256] = "";
 	size_t len = 0;
+	WINDOW *win;
 
-	if (!win)
+	for (const char *p = prompt, *nl; p; p = nl ? nl + 1 : NULL, nr_lines += !!nl) {
+		nl = strchr(p, '\n');
+		if ((int)(nl ? (size_t)(nl - p) : strlen(p)) > text)
+			text = (int)(nl ? (size_t)(nl - p) : strlen(p));
+	}
+	width = text + 2;
+	if (!(win = centred_box(nr_lines + 8, width, title)))
 		return NULL;
-	mvwaddnstr(win, 1, 2, prompt, width - 4);
+	for (int i = 0, at = 0; i < nr_lines; i++) {
+		int n = (int)strcspn(prompt + at, "\n");
+
+		mvwaddnstr(win, i + 1, 1, prompt + at, n < width - 2 ? n : width - 2);
+		at += n + 1;
+	}
+	draw_frame(win, nr_lines + 2, 2, 3, width - 4);
+	mvwaddnstr(win, nr_lines + 6, 1, keys, width - 2);
+	field = width - 6;
 	curs_set(1);
 	for (;;) {
 		int key;
 
-		mvwprintw(win, 2, 2, "%-*.*s", width - 4, width - 4,
-			  len + 4 > (size_t)width ? buf + len - (width - 4) : buf);
-		wmove(win, 2, 2 + (int)(len < (size_t)width - 4 ? len : (size_t)width - 5));
+		mvwprintw(win, nr_lines + FIELD_ROW, 3, "%-*.*s", field, field,
+			  len > (size_t)field - 1 ? buf + len - (size_t)(field - 1) : buf);
+		wmove(win, nr_lines + FIELD_ROW, 3 + (int)(len < (size_t)field ? len : (size_t)field - 1));
 		wrefresh(win);
-		buf[len] = '\0';
 		key = wgetch(win);
 		if (key == TUI_KEY_ESC || key == TUI_KEY_CTRL('c')) {
 			curs_set(0);
@@ -463,6 +499,15 @@ void tui__write_colored(int row, int col, enum tui_color base, bool fill, const 
 		tui__write(row, x, base, true, "");
 }
 
+void tui__scroll_bar(int first_row, int height, size_t index, size_t nr)
+{
+	size_t mark = nr > 1 && height > 0 ? index * (size_t)(height - 1) / (nr - 1) : 0;
+
+	for (int h = 0; h < height; h++)
+		tui__write(first_row + h, COLS - 1, TUI_NORMAL, false,
+			   tui__glyph((size_t)h == mark ? "◆" : "▒"));
+}
+
 int tui__list(const char *title, const char *const *entries, int nr_entries, const char *status,
 	      int selected)
 {
@@ -483,11 +528,30 @@ int tui__list(const char *title, const char *const *entries, int nr_entries, con
 			tui__write(i + 1, 0, top + i == selected ? TUI_SELECTED : TUI_NORMAL, true,
 				   entries[top + i]);
 		tui__status("%s", status ? status : "");
+		tui__scroll_bar(1, visible, (size_t)selected, (size_t)nr_entries);
 		refresh();
 		key = tui__getkey(-1);
 		if (list_move(key, &selected, nr_entries))
 			continue;
 		switch (key) {
+		case KEY_NPAGE:		/* a page, screen and cursor, none past the end */
+		case ' ':
+			if (top + visible < nr_entries) {
+				int step = selected + visible >= nr_entries ?
+					   nr_entries - 1 - selected : visible;
+
+				selected += step;
+				top += step;
+			}
+			break;
+		case KEY_PPAGE:
+			if (top > 0) {
+				int step = top < visible ? top : visible;
+
+				selected -= step;
+				top -= step;
+			}
+			break;
 		case '\n':
 		case '\r':
 		case KEY_ENTER:

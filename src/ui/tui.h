@@ -7,6 +7,7 @@
 #define PCL_TUI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* colour pairs, perf's default colour set */
 enum tui_color {
@@ -56,6 +57,10 @@ void tui__status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * shows it: the UTF-8 text itself, or an ASCII stand-in when the locale's
  * characters are not UTF-8. */
 const char *tui__glyph(const char *utf8);
+
+/* perf's scroll bar in the last column: height rows from first_row,
+ * the diamond where index is among nr rows. */
+void tui__scroll_bar(int first_row, int height, size_t index, size_t nr);
 
 /* Shows what was drawn since the last refresh. */
 void tui__refresh(void);

@@ -130,6 +130,10 @@ KEY_CASES = {
     "end-pgup": ["end", "end", "pgup"], "fused-jump": ["down"] * 4 + ["enter", "down"],
     "global": ["p"], "hits": ["b"], "search": ["/", "shr\r", "n"],
     "search-back": ["?", "mov\r"], "jump": ["down"] * 5 + ["enter"],
+    # l: perf's message on the help line, for an instruction, the function's
+    # name line (no location above it) and a source line
+    "location-asm": ["l"], "location-name": ["home", "home", "l"],
+    "location-source": ["home", "home", "down", "down", "l"],
 }
 
 
@@ -271,3 +275,44 @@ def test_config_hides_source(data, tmp_path):
         assert term.wait_exit() == 0
     finally:
         term.close()
+
+
+def test_help_lists_perfs_keys_pcl_has(data):
+    """h: perf's help box, without the lines of the keys pcl lacks (c, r, f)."""
+    boxes = []
+    for tool in (PERF, PCL):
+        term = open_browser(tool, data, "hot_mix")
+        term.send("h")
+        term.wait_for(lambda text: "Press any key..." in text and "\u2518" in text)
+        lines = term.screen.display
+        top = next(y for y, line in enumerate(lines) if "\u250c\u2500Help" in line)
+        left = lines[top].index("\u250c")
+        right = lines[top].index("\u2510")
+        boxes.append([line[left:right + 1] for line in lines[top:]
+                      if line[left] in "\u250c\u2502\u2514"])
+        term.send("x")
+        term.wait_for(lambda text: "Press any key..." not in text)
+        close(term)
+    lacking = ("c ", "r ", "f ")
+    assert boxes[1] == [line for line in boxes[0] if not line[1:].startswith(lacking)]
+
+
+@pytest.mark.parametrize("keys", [[], ["down"]], ids=["hot-lines", "cursor"])
+def test_percent_colours_as_perf(data, keys):
+    """Hot lines' percentages in perf's colours (red from 5%, green from
+    0.5%), the cursor's line in its own: every cell's colours equal perf's."""
+    ours, theirs = open_browser(PCL, data, "hot_mix"), open_browser(PERF, data, "hot_mix")
+    try:
+        for key in keys:
+            ours.send(key)
+            theirs.send(key)
+        settle(ours)
+        settle(theirs)
+        wait_same(ours, theirs)
+        colours = [[[(c.fg, c.bg) for c in (term.screen.buffer[y][x] for x in range(8))]
+                    for y in range(2, ROWS - 1)] for term in (ours, theirs)]
+        assert colours[0] == colours[1]
+        assert any(("red", "default") in row for row in colours[0])
+    finally:
+        for term in (ours, theirs):
+            term.close()

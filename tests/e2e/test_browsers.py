@@ -149,36 +149,94 @@ def test_hierarchy_as_perfs_browser(data):
     assert screens[1] == screens[0]
 
 
-def test_expanding_shows_the_stdio_call_graph(data):
-    t = browse(PCL, data["g"])
-    first = entry_rows(t)[0]
-    t.send("+")
-    t.wait_for(lambda text: screen_lines(t)[2].startswith("- ") and
-               not ENTRY.match(screen_lines(t)[3]))
-    lines = screen_lines(t)
-    graph = []
-    for line in lines[3:ROWS - 1]:
-        if ENTRY.match(line):
-            break
-        graph.append(line)
-    want = stdio("-i", data["g"])
-    at = [line[2:].rstrip() for line in want].index(first[2:])
-    expected = []
-    for line in want[at + 1:]:
-        if not line.strip():
-            break
-        expected.append(line.rstrip())
-    assert graph == expected[:len(graph)] and graph
-    # folding again leaves the entry's row alone
-    t.send("+")
-    t.wait_for(lambda text: screen_lines(t)[2].startswith("+ "))
-    assert ENTRY.match(screen_lines(t)[3])
-    # E unfolds them all, C folds them all
-    t.send("E")
-    t.wait_for(lambda text: not ENTRY.match(screen_lines(t)[3]))
-    t.send("C")
-    t.wait_for(lambda text: ENTRY.match(screen_lines(t)[3]))
-    quit_ok(t)
+def keys_then_dump(argv0, path, keys, cwd):
+    """The perf.hist.0 dump after keys sent to a browser on the report_work
+    process's entries (no [vdso]), and the screen (but its status line)
+    when pcl's "written!" shows (perf, reading keys ahead, may skip that
+    message: its dump is read once it has exited)."""
+    t = browse(argv0, path, "--comms", "report_work", cwd=str(cwd))
+    dump = cwd / "perf.hist.0"
+    for key in keys:
+        t.send(key)
+    t.send("P")
+    if argv0 == PCL:
+        t.wait_for("perf.hist.0 written!")
+    else:
+        t.wait_for(lambda text: dump.exists())
+    screen = t.screen
+    t.send("q")
+    assert t.wait_exit() == 0
+    t.close()
+    return screen, dump.read_text()
+
+
+def selected_row(screen):
+    """The row drawn in the cursor's colours, or None."""
+    for y in range(2, ROWS - 1):
+        if screen.buffer[y][0].bg not in ("default", "black") or screen.buffer[y][0].reverse:
+            return y
+    return None
+
+
+# E/C every level; '+', 'e' one level (an entry's, or a graph line's),
+# 'c' folds one; the first move key only shows the cursor and scroll bar
+FOLDINGS = {
+    "expand-all": ["E"],
+    "levels": ["+", "down", "down", "+", "down", "+"],
+    "e-toggles-a-level": ["+", "down", "down", "e"],
+    "c-folds-a-level": ["E", "down", "down", "c", "down", "down", "c"],
+    "c-e-keep-levels": ["E", "down", "down", "c", "e"],
+    "entry-keeps-levels": ["E", "c", "e"],
+    "collapse-all": ["down", "E", "down", "down", "C"],
+    "pages": ["E", "down", "pgdn", "pgdn", "up", "pgup"],
+    "end": ["down", "E", "end"],
+    "first-move": ["down"],
+}
+
+
+@pytest.mark.parametrize("keys", FOLDINGS.values(), ids=FOLDINGS.keys())
+def test_call_graph_levels_as_perfs_browser(data, tmp_path, keys):
+    """Call graphs unfold level by level in perf's browser layout: the P
+    dump equals perf's; the screen shows the dump's rows from the top one,
+    the cursor after a first move key, and perf's scroll bar then: a
+    diamond at index * (height - 1) / (rows - 1) of a bar as high as the
+    screen but its title and status lines, from below the header."""
+    dumps = []
+    for argv0 in (PERF, PCL):
+        cwd = tmp_path / os.path.basename(argv0)
+        cwd.mkdir()
+        screen, dump = keys_then_dump(argv0, data["g"], keys, cwd)
+        dumps.append(dump)
+    assert dumps[1] == dumps[0]
+    rows = dumps[1].splitlines()
+    shown = [line.rstrip().rstrip(SCROLLBAR).rstrip() for line in screen.display[2:ROWS - 1]]
+    window = [(rows[top:] + [""] * ROWS)[:len(shown)] for top in range(len(rows))]
+    assert shown in window
+    top = window.index(shown)
+    bar = [line[-1] for line in screen.display[2:ROWS]]
+    y = selected_row(screen)
+    if keys == ["E"] or keys[0] not in ("down", "up", "pgdn", "pgup", "end") and \
+            "down" not in keys:
+        assert y is None and set(bar) == {" "}
+        return
+    index = top + y - 2
+    height = ROWS - 2
+    assert bar == ["\u25c6" if h == index * (height - 1) // (len(rows) - 1) else "\u2592"
+                   for h in range(height)]
+
+
+def test_expanded_graph_lines(data, tmp_path):
+    """E unfolds every graph as perf's browser draws it: under its entry,
+    levels three columns apart, each line a fold sign and a frame, a value
+    before a node's first frame where its level splits; the screen shows
+    the dump's first rows."""
+    screen, dump = keys_then_dump(PCL, data["g"], ["E"], tmp_path)
+    lines = dump.splitlines()
+    graph = [line for line in lines if not ENTRY.match(line)]
+    assert lines[0].startswith("-   ") and graph
+    assert all(re.match(r"^(   )+ *[-+ ] (\d+\.\d+% )?\S+$", line) for line in graph)
+    assert any(re.match(r"^(   )+[-+ ] \d+\.\d+% \S+$", line) for line in graph)
+    assert [line.rstrip() for line in screen.display[2:12]] == lines[:10]
 
 
 def fields(row, drop):
@@ -370,4 +428,171 @@ def test_annotate_key_and_header_toggle(data):
     t.wait_for(lambda text: re.search(r" 0\.00% .*main$", screen_lines(t)[2]))
     t.send("a")
     t.wait_for(lambda text: "No samples for this symbol" in screen_lines(t)[ROWS - 1])
+    quit_ok(t)
+
+
+def box(t, title):
+    """The box whose top line holds title, as lines (its frame included),
+    once drawn to its bottom line."""
+    def lines():
+        display = t.screen.display
+        top = next((y for y, line in enumerate(display) if "\u250c\u2500" + title in line), None)
+        if top is None:
+            return None
+        left = display[top].index("\u250c\u2500" + title)
+        right = display[top].index("\u2510", left)
+        rows = []
+        for line in display[top:]:
+            rows.append(line[left:right + 1])
+            if line[left] == "\u2514":
+                return rows
+        return None
+    t.wait_for(lambda text: lines() is not None)
+    return lines()
+
+
+def both(args, keys, title):
+    """The box titled title after keys, in perf's browser and pcl's."""
+    boxes = []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, *args)
+        for key in keys:
+            t.send(key)
+        boxes.append(box(t, title))
+        # (an ESC and a key right after it read as one Alt key)
+        t.send("esc")
+        t.wait_for(lambda text: "\u250c\u2500" + title not in text)
+        t.send("q")
+        assert t.wait_exit() == 0
+        t.close()
+    return boxes
+
+
+def test_help_lists_perfs_keys_pcl_has(data):
+    """h: perf's help box, without the lines of the keys pcl lacks."""
+    theirs, ours = both([data["g"]], ["h"], "Help")
+    lacking = ("F ", "r ", "s ", "0-9 ")
+    assert ours == [line for line in theirs if not line[1:].startswith(lacking)]
+    assert len(ours) > 30
+
+
+def test_percent_limit(data, tmp_path):
+    """L: perf's question box; entries under the answer hide and the
+    graphs fold again with the new threshold (the P dump equals perf's);
+    an answer out of 0-100 is refused in perf's warning box."""
+    theirs, ours = both([data["g"]], ["L"], "Percent Limit")
+    assert ours == theirs
+    dumps = []
+    for argv0 in (PERF, PCL):
+        cwd = tmp_path / os.path.basename(argv0)
+        cwd.mkdir()
+        _, dump = keys_then_dump(argv0, data["g"], ["E", "L", "3", "\r", "E"], cwd)
+        dumps.append(dump)
+    assert dumps[1] == dumps[0]
+    rows = [line for line in dumps[1].splitlines() if ENTRY.match(line)]
+    assert rows and all(float(re.split(r"%", row[1:])[0]) >= 3 for row in rows)
+    theirs, ours = both([data["g"]], ["L", "150", "\r"], "Warning!")
+    assert ours == theirs == ["\u250c\u2500Warning!" + "\u2500" * 14 + "\u2510",
+                              "\u2502Invalid percent: 150.00\u2502",
+                              "\u2502" + " " * 23 + "\u2502",
+                              "\u2502Press any key..." + " " * 7 + "\u2502",
+                              "\u2514" + "\u2500" * 23 + "\u2518"]
+
+
+def test_symbol_filter_box(data):
+    """/: perf's question box."""
+    theirs, ours = both([data["g"]], ["/"], "Symbol to show")
+    assert ours == theirs
+
+
+def full_list(t):
+    """A list screen once drawn: every row but the status line ends in the
+    scroll bar."""
+    t.wait_for(lambda text: all(line[-1] in SCROLLBAR for line in t.screen.display[1:ROWS - 1]))
+    return [line.rstrip() for line in t.screen.display]
+
+
+def test_header_information(data):
+    """i: the file's header lines in a list, perf's screen; q goes back."""
+    screens = []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, data["g"])
+        t.send("i")
+        t.wait_for("Header information")
+        screens.append(full_list(t))
+        t.send("q")
+        t.wait_for("Samples:")
+        t.send("q")
+        assert t.wait_exit() == 0
+        t.close()
+    assert screens[1] == screens[0]
+    assert screens[1][1].startswith("# captured on")
+
+
+def test_verbose_and_group_keys(data):
+    """V: frames show their DSO; 0-9 without a group: perf's message."""
+    lines = []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, data["g"])
+        t.send("V")
+        t.send("+")
+        # (its first graph line: perf draws the rows below it after)
+        t.wait_for(lambda text: screen_lines(t)[2].startswith("- ") and
+                   re.match(r"^   [+ -] \S+ \S+$", screen_lines(t)[3]))
+        lines.append(screen_lines(t)[3])
+        t.send("0")
+        t.wait_for("Sort by index only available with group events!")
+        t.send("q")
+        assert t.wait_exit() == 0
+        t.close()
+    assert lines[1] == lines[0]
+    assert lines[1].split()[-1] in ("libc.so.6", "report_work")
+
+
+def test_menu_as_perfs(data):
+    """Enter: perf's options for the selected row, in its order, but the
+    scripts and file switching perf adds there (pcl has them on keys or
+    not at all); on an unfolded graph's line, its level's."""
+    menus = []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, data["g"])
+        t.send("+")
+        t.wait_for(lambda text: screen_lines(t)[2].startswith("- "))
+        for key in ("down", "down", "\r"):
+            t.send(key)
+        t.wait_for(lambda text: "Select option" in text and "Exit" in screen_lines(t) and
+                   "Browse map details" in screen_lines(t))
+        lines = screen_lines(t)[1:ROWS - 1]
+        menus.append(lines[:lines.index("Exit") + 1])
+        t.send("esc")
+        t.wait_for("Samples:")
+        t.send("q")
+        assert t.wait_exit() == 0
+        t.close()
+    assert menus[1] == [line for line in menus[0] if not line.startswith(("Run scripts",
+                                                                          "Switch to"))]
+    assert "Browse map details" in menus[1]
+
+
+def test_switch_data_file(data, tmp_path):
+    """s: the perf.data files of the current directory; the chosen one is
+    reported with the same options (perf 6.1 lists them the same way but
+    then reads the first file again)."""
+    import shutil
+    shutil.copy(data["g"], tmp_path / "g.data")
+    shutil.copy(data["two"], tmp_path / "two.data")
+    (tmp_path / "notes.txt").write_text("not a perf.data file\n")
+    t = browse(PCL, "g.data", "--no-children", cwd=str(tmp_path))
+    t.send("s")
+    t.wait_for("Select option")
+    names = [line for line in screen_lines(t)[1:ROWS - 1] if line]
+    assert sorted(names) == ["g.data", "two.data"]
+    for _ in range(names.index("two.data")):
+        t.send("down")
+    t.send("\r")
+    t.wait_for("Available samples")
+    t.send("\r")
+    want = stdio("-i", data["two"], "--no-children")
+    t.wait_for(lambda text: screen_lines(t)[0] == samples_line(want) and entry_rows(t) and
+               entry_rows(t)[0].strip() == stdio_entries(want)[0].strip())
     quit_ok(t)

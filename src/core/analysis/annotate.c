@@ -191,9 +191,13 @@ static void parse_lines(struct annotation *a, const char *text, uint64_t size)
 		body = clean.buf;
 		if (!regexec(&file_line, body, 2, m, 0)) {
 			line_nr = atoi(body + m[1].rm_so);
+			a->filelocs = xrealloc(a->filelocs,
+					       (size_t)(a->nr_filelocs + 1) * sizeof(*a->filelocs));
+			a->filelocs[a->nr_filelocs++] = xstrdup(body);
 			continue;
 		}
 		l = new_line(a, &alloc);
+		l->fileloc = a->nr_filelocs - 1;
 		l->offset = -1;
 		l->line_nr = line_nr++;
 		ip = strtoull(body, &end, 16);
@@ -266,6 +270,9 @@ void annotation__release(struct annotation *a)
 		free(a->lines[i].data);
 	}
 	free(a->lines);
+	for (int i = 0; i < a->nr_filelocs; i++)
+		free(a->filelocs[i]);
+	free(a->filelocs);
 	memset(a, 0, sizeof(*a));
 }
 

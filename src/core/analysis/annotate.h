@@ -77,6 +77,7 @@ struct annotate_line {
 	char *text;		/* after the address for instructions */
 	struct annotate_data *data;	/* [nr_data] for instructions */
 	const char *srcline;	/* -l: "file.c:12" of hot instructions, or NULL */
+	int fileloc;		/* the "/file.c:12" line above it (a->filelocs), or -1 */
 };
 
 struct annotation {
@@ -85,6 +86,8 @@ struct annotation {
 	struct annotate_line *lines;
 	size_t nr_lines;
 	int nr_data;
+	char **filelocs;	/* the disassembly's "/file.c:12" lines, not shown */
+	int nr_filelocs;
 };
 
 /* Totals percentages "global" are taken of, per event. */
