@@ -528,10 +528,8 @@ int cmd_kvm(int argc, const char **argv)
 		return run_with_file(cmd_report, "report", "-i", argc, argv);
 	if (is_cmd(argv[0], "diff"))
 		return cmd_diff(argc, argv);
-	if (!strcmp(argv[0], "top")) {
-		fputs("pcl kvm: pcl has no top command yet\n", stderr);
-		return PCL_EXIT_FAILURE;
-	}
+	if (!strcmp(argv[0], "top"))
+		return cmd_top(argc, argv);	/* on the guests' events, as set above */
 	if (is_cmd(argv[0], "buildid-list"))
 		return run_with_file(cmd_buildid_list, "buildid-list", "-i", argc, argv);
 	if (is_cmd(argv[0], "stat"))

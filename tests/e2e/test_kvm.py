@@ -202,3 +202,47 @@ def test_stat_live_stops_on_sigint_with_a_last_table():
     assert r.returncode == 0, r.stderr
     assert r.stderr.endswith("Total Samples:0, Total events handled time:0.00us.\n\n")
     assert r.stderr.count("Analyze events for all VMs, all VCPUs:") == 1
+
+
+def top_headers(argv0, flags, nr_screens=1):
+    """The first lines of `kvm FLAGS top --stdio -d 1` screens, stopped by
+    SIGINT after nr_screens of them (perf redraws without end when its
+    input is not a terminal, so only the first screen, which comes before
+    any sample, is the same every time)."""
+    import select
+    import signal
+    import time
+    p = subprocess.Popen([argv0, "kvm", *flags, "top", "--stdio", "-d", "1"],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, deadline = b"", time.monotonic() + 60
+    while out.count(b"\x1b[H\x1b[2J") <= nr_screens and time.monotonic() < deadline:
+        if select.select([p.stdout], [], [], 1)[0]:
+            chunk = os.read(p.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            out += chunk
+            if len(out) > 1 << 20:
+                break
+    p.send_signal(signal.SIGINT)
+    rest, _ = p.communicate(timeout=60)
+    screens = (out + rest).decode(errors="replace").split("\x1b[H\x1b[2J")[1:nr_screens + 1]
+    return [s.split("\n")[1] for s in screens], p.returncode
+
+
+@pytest.mark.parametrize("flags", [[], ["--guest"], ["--host"], ["--host", "--no-guest"]],
+                         ids=lambda f: " ".join(f) or "default")
+def test_top_header_matches_perf(flags):
+    """kvm top is top on the guests' events: perf's header with each side's
+    share (-nan without samples) and cpu-clock:pppG; --host --no-guest is
+    plain top's header."""
+    want, want_rc = top_headers(PERF, flags)
+    got, got_rc = top_headers(PCL, flags)
+    assert got_rc == want_rc
+    assert len(want) == 1 and got == want
+
+
+def test_top_usage_matches_perf():
+    want, got = perf("kvm", "top", "--bogus"), pcl("kvm", "top", "--bogus")
+    assert got.returncode == want.returncode
+    assert got.stderr.splitlines()[:3] == [s.replace("perf", "pcl")
+                                           for s in want.stderr.splitlines()[:3]]
