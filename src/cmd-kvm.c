@@ -34,8 +34,10 @@ static const char *const kvm_usage[] = {
 	"pcl kvm [<options>] {top|record|report|diff|buildid-list|stat}", NULL
 };
 
-/* perf's names for the top-level options; the guest's symbol files are
- * taken but not used (pcl does not resolve guest samples). */
+/* perf's names for the top-level options.  Of the guest's symbol files,
+ * reading a recording uses the kallsyms and vmlinux (perf's default guest);
+ * the mount and modules serve perf when it records, which pcl does not
+ * do for guests. */
 struct kvm_cmd {
 	const char *file;
 	int verbose;
@@ -521,6 +523,7 @@ int cmd_kvm(int argc, const char **argv)
 		parse_events__guest = true;
 	if (!kc.file)
 		kc.file = default_file();
+	perf_session__guest_symbols(kc.guestkallsyms, kc.guestvmlinux);
 
 	if (is_cmd(argv[0], "record"))
 		return run_with_file(cmd_record, "record", "-o", argc, argv);

@@ -246,3 +246,55 @@ def test_top_usage_matches_perf():
     assert got.returncode == want.returncode
     assert got.stderr.splitlines()[:3] == [s.replace("perf", "pcl")
                                            for s in want.stderr.splitlines()[:3]]
+
+
+# ---- guests' samples: perf's default guest machine --------------------------
+# No guest runs here: perfdata_guest.py writes what perf kvm record would
+# of running ones (guest kernel and user samples, the guest kernel's map).
+
+@pytest.fixture(scope="module")
+def guest_files(tmp_path_factory):
+    import perfdata_guest
+    d = tmp_path_factory.mktemp("guest")
+    perfdata_guest.write(str(d / "perf.data.guest"))
+    perfdata_guest.write(str(d / "other.data"), nr=90, seed=3)
+    (d / "kallsyms").write_text(perfdata_guest.KALLSYMS)
+    (d / "mount" / "4242" / "proc").mkdir(parents=True)
+    (d / "mount" / "4242" / "proc" / "kallsyms").write_text(perfdata_guest.KALLSYMS)
+    return str(d)
+
+
+GUEST_SYMBOLS = [[], ["--guestkallsyms", "kallsyms"],
+                 ["--guestvmlinux", "/nonexistent", "--guestkallsyms", "kallsyms"],
+                 ["--guestmount", "mount", "--guestmodules", "/nonexistent"]]
+GUEST_ARGS = [["report", "--stdio"], ["report", "--stdio", "-s", "dso,sym"],
+              ["report", "--stdio", "-s", "comm,pid"], ["report", "--stdio", "-n", "-s", "cpu,sym"],
+              ["buildid-list"], ["diff", "perf.data.guest", "other.data"],
+              ["diff", "other.data", "perf.data.guest"]]
+
+
+@pytest.mark.parametrize("flags", HOST_GUEST, ids=lambda f: " ".join(f) or "default")
+@pytest.mark.parametrize("symbols", GUEST_SYMBOLS, ids=lambda f: " ".join(f) or "nosyms")
+@pytest.mark.parametrize("args", GUEST_ARGS, ids=" ".join)
+def test_guest_samples_match_perf(guest_files, flags, symbols, args):
+    """Guest kernel samples in "[guest.kernel.kallsyms]" ([g]), named from
+    --guestkallsyms (the map shrunk to its symbols), guest user ones [u],
+    the vCPU threads nameless in the guest's machine; all of it host-side
+    ([H], filtered) with --host --no-guest."""
+    d, where = guest_files, ["-i", "perf.data.guest"]
+    same(perf("kvm", *flags, *symbols, *where, *args, cwd=d),
+         pcl("kvm", *flags, *symbols, *where, *args, cwd=d), strip_tip=True)
+
+
+@pytest.mark.parametrize("symbols", GUEST_SYMBOLS[:2], ids=lambda f: " ".join(f) or "nosyms")
+def test_guest_symbol_origin_matches_perf(guest_files, symbols):
+    """-v: the symbols' origin, g for a guest's kallsyms, ! without one."""
+    args = ["kvm", *symbols, "report", "--stdio", "-v", "-s", "sym,dso"]
+    want, got = perf(*args, cwd=guest_files), pcl(*args, cwd=guest_files)
+    assert got.returncode == want.returncode == 0
+    assert no_tip(got.stdout) == no_tip(want.stdout), unified(want.stdout, got.stdout)
+
+
+def test_guest_samples_were_resolved(guest_files):
+    r = perf("kvm", "--guestkallsyms", "kallsyms", "report", "--stdio", cwd=guest_files)
+    assert "[g] start_kernel" in r.stdout and "[u] 0x" in r.stdout

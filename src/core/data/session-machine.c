@@ -4,6 +4,7 @@
 #include "core/symbols/machine.h"
 #include "core/data/session.h"
 #include "core/data/session-int.h"
+#include "core/events/parse-events.h"
 
 #include <string.h>
 
@@ -123,15 +124,43 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
 	return m;
 }
 
+static struct {
+	const char *kallsyms, *vmlinux;
+} guest_symbols;
+
+void perf_session__guest_symbols(const char *kallsyms, const char *vmlinux)
+{
+	guest_symbols.kallsyms = kallsyms;
+	guest_symbols.vmlinux = vmlinux;
+}
+
+struct machine *perf_session__machine_of(struct perf_session *s, uint8_t cpumode)
+{
+	struct symbols_config *config;
+
+	if (!s->machine || !parse_events__guest ||
+	    (cpumode != PERF_RECORD_MISC_GUEST_KERNEL && cpumode != PERF_RECORD_MISC_GUEST_USER))
+		return s->machine;
+	if (!s->guest) {
+		s->guest = machine__new_guest();
+		config = machine__symbols_config(s->guest);
+		/* perf takes a guest's vmlinux before its kallsyms */
+		config->vmlinux = guest_symbols.vmlinux;
+		config->kallsyms = config->vmlinux ? NULL : guest_symbols.kallsyms;
+		config->force = machine__symbols_config(s->machine)->force;
+	}
+	return s->guest;
+}
+
 bool perf_session__resolve_sample(struct perf_session *s, const struct perf_sample *sample,
 				  struct addr_location *al)
 {
-	struct thread *thread = machine__findnew_thread(s->machine, (pid_t)sample->pid,
-							 (pid_t)sample->tid);
+	struct machine *m = perf_session__machine_of(s, sample->cpumode);
+	struct thread *thread = machine__findnew_thread(m, (pid_t)sample->pid, (pid_t)sample->tid);
 	bool found;
 
 	memset(al, 0, sizeof(*al));
-	found = machine__resolve(s->machine, thread, sample->cpumode, sample->ip, al);
+	found = machine__resolve(m, thread, sample->cpumode, sample->ip, al);
 	al->thread = thread;
 	return found;
 }
@@ -165,6 +194,7 @@ int perf_session__resolve_callchain(struct perf_session *s, const struct evsel *
 {
 	struct callchain_request req = { .max_stack = max_stack };
 
-	return perf_sample__resolve_callchain(sample, &evsel->attr, s->machine, thread, &req,
-					      frames, max_frames);
+	return perf_sample__resolve_callchain(sample, &evsel->attr,
+					      perf_session__machine_of(s, sample->cpumode), thread,
+					      &req, frames, max_frames);
 }
