@@ -55,15 +55,18 @@ def write(path, nr=140, seed=0):
     t0 = 3000000000
     recs = [_record(COMM, 0, struct.pack("<II", pid, pid) + b"qemu-system-x86\0" +
                     _trailer(pid, pid, t0, 0)) for pid in (4242, 5353)]
-    recs += [_record(COMM, 0, struct.pack("<II", pid, tid) + (comm.encode() + b"\0").ljust(16, b"\0")
-                     + _trailer(pid, tid, t0, 0)) for pid, tid, comm in THREADS]
+    recs += [_record(COMM, 0, struct.pack("<II", pid, tid) +
+                     (comm.encode() + b"\0").ljust(16, b"\0") + _trailer(pid, tid, t0, 0))
+             for pid, tid, comm in THREADS]
     host = 0xffffffffa0000000      # the host's kernel, which no sample hits
     recs.append(_record(MMAP, KERNEL, struct.pack("<IIQQQ", 0xffffffff, 0, host,
                                                   (1 << 64) - 1 - host, host) +
-                        b"[kernel.kallsyms]_text\0".ljust(24, b"\0") + _trailer(-1 & 0xffffffff, 0, t0, 0)))
+                        b"[kernel.kallsyms]_text\0".ljust(24, b"\0") +
+                        _trailer(0xffffffff, 0, t0, 0)))
     name = b"[guest.kernel.kallsyms]_text\0"
-    recs.append(_record(MMAP, GUEST_KERNEL, struct.pack("<IIQQQ", 0, 0, TEXT, (1 << 64) - 1 - TEXT,
-                                                        TEXT) + name.ljust(32, b"\0") +
+    recs.append(_record(MMAP, GUEST_KERNEL, struct.pack("<IIQQQ", 0, 0, TEXT,
+                                                        (1 << 64) - 1 - TEXT, TEXT) +
+                        name.ljust(32, b"\0") +
                         _trailer(0, 0, t0, 0)))
     t = t0 + 1000
     for k in range(nr):
@@ -74,8 +77,8 @@ def write(path, nr=140, seed=0):
         t += 997
     recs.append(_record(FINISHED_ROUND, 0, b""))
     data = b"".join(recs)
-    flags = 1 << 0 | 1 << 1 | 1 << 10 | 1 << 18 | 1 << 19    # disabled, inherit, freq,
-    #                                                           sample_id_all, exclude_host
+    # disabled, inherit, freq, sample_id_all, exclude_host
+    flags = 1 << 0 | 1 << 1 | 1 << 10 | 1 << 18 | 1 << 19
     attr = struct.pack("<IIQQQQQIIQQ", 0, ATTR_SIZE, 0, 4000, st, 0, flags, 0, 0, 0, 0)
     attr = attr.ljust(ATTR_SIZE, b"\0")
     desc = struct.pack("<II", 1, ATTR_SIZE) + attr + struct.pack("<I", 1) + \
