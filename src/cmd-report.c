@@ -1180,7 +1180,12 @@ int cmd_report(int argc, const char **argv)
 				   "record without -b?");
 		goto out;
 	}
-	if (o.stitch_lbr)
+	/* perf reads call chains from branch stacks when it shows chains
+	 * and the samples have branch stacks but no user stack to unwind;
+	 * anything else has no LBR chain to stitch */
+	if (o.stitch_lbr && !((r.hopts.use_callchain || r.hopts.cumulate) &&
+			      (sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+			      (~sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))))
 		fputs("Warning:\nCan't find LBR callchain. Switch off --stitch-lbr.\n"
 		      "Please apply --call-graph lbr when recording.\n", stderr);
 	if (!r.hopts.cumulate && !(o.field_order && o.field_order[0] != '+'))

@@ -165,16 +165,68 @@ bool perf_session__resolve_sample(struct perf_session *s, const struct perf_samp
 	return found;
 }
 
+/* An LBR call stack (perf record --call-graph lbr): the sample's branch
+ * stack holds the user part of its call chain. */
+static bool lbr_call_stack(const struct perf_sample *sample, const struct perf_event_attr *attr)
+{
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+
+	return (attr->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	       (attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+	       (attr->sample_type & dwarf) != dwarf && sample->branch_nr && sample->branch_entries;
+}
+
+/* perf's LBR call chain: the chain's kernel part, then where the last
+ * branch went (the sample's function) and where each branch came from (the
+ * callers).  No chain with a user part: -1, the chain is read as usual.
+ * Without the maximum LBR depth in the file's PMU capabilities, perf's
+ * --stitch-lbr adds nothing to this, and pcl never stitches. */
+static int lbr_callchain(const struct perf_sample *sample, struct machine *m,
+			 struct thread *thread, struct callchain_request *req,
+			 struct callchain_frame *frames, int max_frames)
+{
+	uint64_t end = sample->callchain_nr < (uint64_t)req->max_stack ? sample->callchain_nr
+								     : (uint64_t)req->max_stack;
+	uint64_t user = 0;
+	int n;
+
+	while (user < end && sample->callchain[user] != PERF_CONTEXT_USER)
+		user++;
+	if (user == end)
+		return -1;
+	n = machine__resolve_callchain(m, thread, sample->callchain, user, false, frames,
+				       max_frames);
+	req->corrupt = n < 0;
+	if (n < 0)
+		n = 0;
+	for (uint64_t i = 0; i <= sample->branch_nr && n < max_frames; i++, n++) {
+		uint64_t ip = i ? sample->branch_entries[i - 1].from : sample->branch_entries[0].to;
+
+		frames[n].ip = ip;
+		frames[n].inlined = false;
+		frames[n].srcline = NULL;
+		/* perf looks in the user's maps first, then the kernel's */
+		if (!machine__lookup(m, thread, PERF_RECORD_MISC_USER, ip, &frames[n].al))
+			machine__lookup(m, thread, PERF_RECORD_MISC_KERNEL, ip, &frames[n].al);
+	}
+	req->nr_chain = n;
+	return n;
+}
+
 int perf_sample__resolve_callchain(const struct perf_sample *sample,
 				   const struct perf_event_attr *attr, struct machine *m,
 				   struct thread *thread, struct callchain_request *req,
 				   struct callchain_frame *frames, int max_frames)
 {
 	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	int n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
-					   req->keep_outermost, frames,
-					   req->max_stack < max_frames ? req->max_stack : max_frames);
+	int n = lbr_call_stack(sample, attr) ?
+		lbr_callchain(sample, m, thread, req, frames, max_frames) : -1;
 
+	if (n >= 0)
+		return n;
+	n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
+				       req->keep_outermost, frames,
+				       req->max_stack < max_frames ? req->max_stack : max_frames);
 	req->corrupt = n < 0;
 	if (n < 0)
 		n = 0;
