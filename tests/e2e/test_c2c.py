@@ -246,3 +246,16 @@ def test_report_lbr_call_stacks_match_perf(lbr_files, kind, args):
     assert strip.sub("", got.stdout) == strip.sub("", want.stdout), \
         unified(want.stdout, got.stdout)
     assert lbr_warning(got.stderr) == lbr_warning(want.stderr)
+
+
+@pytest.mark.parametrize("kind", ["callstack", "any", "nochain"])
+@pytest.mark.parametrize("args", [["-F", "comm,tid,ip,sym"], ["-F", "ip,sym", "-G"]],
+                         ids=" ".join)
+def test_script_lbr_call_stacks_match_perf(lbr_files, kind, args):
+    """perf script on the same files: LBR chains, and --stitch-lbr's
+    warning only without branch stacks."""
+    cmd = ["script", *args, "--stitch-lbr", "-i", lbr_files[kind]]
+    want, got = perf(*cmd), pcl(*cmd)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+    assert lbr_warning(got.stderr) == lbr_warning(want.stderr)
