@@ -176,3 +176,14 @@ def test_vmlinux_matches_perf(recordings, args, vmlinux):
     assert got.returncode == want.returncode == 0
     assert tables(got.stderr) == tables(want.stderr), \
         unified(tables(want.stderr), tables(got.stderr))
+
+
+@pytest.mark.parametrize("kind", ["broken", "clean"])
+def test_lockdep_verbose_matches_perf(lockdep, kind):
+    """-v: the debugging footer even without broken sequences."""
+    want = perf("lock", "-i", lockdep[kind], "report", "-v")
+    got = pcl("lock", "-i", lockdep[kind], "report", "-v")
+    assert got.returncode == want.returncode == 0
+    assert tables(got.stderr) == tables(want.stderr), \
+        unified(tables(want.stderr), tables(got.stderr))
+    assert "=== output for debug" in want.stderr
