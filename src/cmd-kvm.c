@@ -36,8 +36,8 @@ static const char *const kvm_usage[] = {
 
 /* perf's names for the top-level options.  Of the guest's symbol files,
  * reading a recording uses the kallsyms and vmlinux (perf's default guest);
- * the mount and modules serve perf when it records, which pcl does not
- * do for guests. */
+ * recording puts the guests' kernel maps from the kallsyms and the mount
+ * in the file; the modules are not used. */
 struct kvm_cmd {
 	const char *file;
 	int verbose;
@@ -523,7 +523,8 @@ int cmd_kvm(int argc, const char **argv)
 		parse_events__guest = true;
 	if (!kc.file)
 		kc.file = default_file();
-	perf_session__guest_symbols(kc.guestkallsyms, kc.guestvmlinux);
+	perf_session__guest_symbols(&(struct guest_symbols){ kc.guestkallsyms, kc.guestvmlinux,
+							     kc.guestmount });
 
 	if (is_cmd(argv[0], "record"))
 		return run_with_file(cmd_record, "record", "-o", argc, argv);

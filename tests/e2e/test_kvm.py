@@ -298,3 +298,35 @@ def test_guest_symbol_origin_matches_perf(guest_files, symbols):
 def test_guest_samples_were_resolved(guest_files):
     r = perf("kvm", "--guestkallsyms", "kallsyms", "report", "--stdio", cwd=guest_files)
     assert "[g] start_kernel" in r.stdout and "[u] 0x" in r.stdout
+
+
+def guest_maps(path):
+    """The guest kernel MMAP records of a recording, as perf dumps them."""
+    r = perf("script", "-D", "-i", path)
+    return [re.sub(r"^\d+ 0x[0-9a-f]+ ", "", line) for line in r.stdout.splitlines()
+            if "PERF_RECORD_MMAP " in line and "[guest.kernel" in line]
+
+
+@pytest.mark.parametrize("flags", [["--guestkallsyms", "kallsyms"], ["--guestmount", "mount"],
+                                   ["--guestkallsyms", "kallsyms", "--guestmount", "mount"],
+                                   ["--host", "--guestkallsyms", "kallsyms"],
+                                   ["--host", "--no-guest", "--guestkallsyms", "kallsyms"]],
+                         ids=" ".join)
+def test_record_guest_kernel_maps_match_perf(guest_files, tmp_path, flags):
+    """kvm record gives each guest machine perf knows of its kernel map:
+    the default guest's from --guestkallsyms, one per PID directory of
+    --guestmount (named after _text, or _stext without it)."""
+    mount = os.path.join(guest_files, "mount")
+    os.makedirs(os.path.join(mount, "77", "proc"), exist_ok=True)
+    os.makedirs(os.path.join(mount, "notapid"), exist_ok=True)
+    with open(os.path.join(mount, "77", "proc", "kallsyms"), "w") as f:
+        f.write("ffffffff82000000 T _stext\nffffffff82100000 T _etext\n")
+    flags = [os.path.join(guest_files, f) if f in ("kallsyms", "mount") else f for f in flags]
+    out = {}
+    for name, tool in (("perf", perf), ("pcl", pcl)):
+        path = str(tmp_path / (name + ".data"))
+        r = tool("kvm", *flags, "record", "-q", "-o", path, "--", "true")
+        assert r.returncode == 0, r.stderr
+        out[name] = guest_maps(path)
+    assert out["pcl"] == out["perf"]
+    assert bool(out["perf"]) == ("--no-guest" not in flags)

@@ -124,14 +124,16 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
 	return m;
 }
 
-static struct {
-	const char *kallsyms, *vmlinux;
-} guest_symbols;
+static struct guest_symbols guest_symbols;
 
-void perf_session__guest_symbols(const char *kallsyms, const char *vmlinux)
+void perf_session__guest_symbols(const struct guest_symbols *g)
 {
-	guest_symbols.kallsyms = kallsyms;
-	guest_symbols.vmlinux = vmlinux;
+	guest_symbols = *g;
+}
+
+const struct guest_symbols *perf_session__guests(void)
+{
+	return &guest_symbols;
 }
 
 struct machine *perf_session__machine_of(struct perf_session *s, uint8_t cpumode)

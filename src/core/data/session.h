@@ -210,7 +210,13 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
  * default guest, made on the first of them; its kernel's symbols come from
  * these files only (perf kvm's --guestkallsyms, --guestvmlinux), none
  * without them.  Else, and for every other mode, the session's machine. */
-void perf_session__guest_symbols(const char *kallsyms, const char *vmlinux);
+struct guest_symbols {
+	const char *kallsyms, *vmlinux;	/* the default guest's kernel */
+	const char *mount;	/* DIR/PID/proc/kallsyms: a guest's per QEMU pid
+				 * (perf record's guest maps; reading ignores it) */
+};
+void perf_session__guest_symbols(const struct guest_symbols *g);
+const struct guest_symbols *perf_session__guests(void);
 struct machine *perf_session__machine_of(struct perf_session *s, uint8_t cpumode);
 
 /* What a sample's ip is: its thread (made when new), map, DSO, symbol and

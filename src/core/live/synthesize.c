@@ -198,12 +198,29 @@ static int emit_kernel_map_build_id(struct synth *s, const char *name, uint64_t 
 	return rec_emit(s, sizeof(*m) + n, true);
 }
 
+/* An MMAP record of a kernel map: the host's (pid -1) or a guest's (the
+ * guest machine's pid, in guest kernel mode). */
+static int emit_mmap(struct synth *s, uint16_t misc, uint32_t pid, const char *name,
+		     uint64_t start, uint64_t len, uint64_t pgoff)
+{
+	struct perf_rec_mmap *m = rec_begin(s, PERF_RECORD_MMAP, misc);
+	size_t n = strlen(name) + 1;
+
+	if (n > 4096)
+		n = 4096;
+	m->pid = pid;
+	m->tid = 0;
+	m->start = start;
+	m->len = len;
+	m->pgoff = pgoff;
+	memcpy(m->filename, name, n - 1);
+	return rec_emit(s, sizeof(*m) + n, true);
+}
+
 /* notes: where the build id is, with s->build_ids (--buildid-mmap). */
 static int emit_kernel_map(struct synth *s, const char *name, uint64_t start, uint64_t len,
 			   uint64_t pgoff, const char *notes)
 {
-	struct perf_rec_mmap *m;
-	size_t n = strlen(name) + 1;
 	uint8_t id[20];
 	int id_size = 0;
 
@@ -212,17 +229,7 @@ static int emit_kernel_map(struct synth *s, const char *name, uint64_t start, ui
 			  sysfs__read_kernel_build_id(id, sizeof(id));
 	if (id_size > 0)
 		return emit_kernel_map_build_id(s, name, start, len, pgoff, id, id_size);
-	m = rec_begin(s, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
-
-	if (n > 4096)
-		n = 4096;
-	m->pid = (uint32_t)-1;
-	m->tid = 0;
-	m->start = start;
-	m->len = len;
-	m->pgoff = pgoff;
-	memcpy(m->filename, name, n - 1);
-	return rec_emit(s, sizeof(*m) + n, true);
+	return emit_mmap(s, PERF_RECORD_MISC_KERNEL, (uint32_t)-1, name, start, len, pgoff);
 }
 
 int synth__kernel_mmap(struct synth *s, const char *kallsyms)
@@ -232,6 +239,23 @@ int synth__kernel_mmap(struct synth *s, const char *kallsyms)
 	if (kernel_text__range(kallsyms, &text, &etext) < 0)
 		return -ENOENT;
 	return emit_kernel_map(s, "[kernel.kallsyms]_text", text, etext - text, text, NULL);
+}
+
+int synth__guest_kernel_mmap(struct synth *s, pid_t pid, const char *kallsyms)
+{
+	uint64_t text, etext;
+	/* the map is named after the reference symbol found: _text, or _stext */
+	const char *ref = kallsyms__symbol_addr(kallsyms, "_text", &text) ? "_stext" : "_text";
+	char name[64];
+
+	if (kernel_text__range(kallsyms, &text, &etext) < 0)
+		return -ENOENT;
+	if (pid)
+		snprintf(name, sizeof(name), "[guest.kernel.kallsyms.%d]%s", (int)pid, ref);
+	else
+		snprintf(name, sizeof(name), "[guest.kernel.kallsyms]%s", ref);
+	return emit_mmap(s, PERF_RECORD_MISC_GUEST_KERNEL, (uint32_t)pid, name, text,
+			 etext - text, text);
 }
 
 static int emit_module_map(const char *name, const char *path, uint64_t start,
