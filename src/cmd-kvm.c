@@ -36,8 +36,8 @@ static const char *const kvm_usage[] = {
 
 /* perf's names for the top-level options.  Of the guest's symbol files,
  * reading a recording uses the kallsyms and vmlinux (perf's default guest);
- * recording puts the guests' kernel maps from the kallsyms and the mount
- * in the file; the modules are not used. */
+ * recording puts the guests' kernel and module maps from the kallsyms,
+ * the modules and the mount in the file. */
 struct kvm_cmd {
 	const char *file;
 	int verbose;
@@ -524,7 +524,7 @@ int cmd_kvm(int argc, const char **argv)
 	if (!kc.file)
 		kc.file = default_file();
 	perf_session__guest_symbols(&(struct guest_symbols){ kc.guestkallsyms, kc.guestvmlinux,
-							     kc.guestmount });
+							     kc.guestmodules, kc.guestmount });
 
 	if (is_cmd(argv[0], "record"))
 		return run_with_file(cmd_record, "record", "-o", argc, argv);

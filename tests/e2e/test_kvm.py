@@ -304,24 +304,34 @@ def guest_maps(path):
     """The guest kernel MMAP records of a recording, as perf dumps them."""
     r = perf("script", "-D", "-i", path)
     return [re.sub(r"^\d+ 0x[0-9a-f]+ ", "", line) for line in r.stdout.splitlines()
-            if "PERF_RECORD_MMAP " in line and "[guest.kernel" in line]
+            if re.search(r"PERF_RECORD_MMAP \d+/0: .*(\[guest\.kernel|x \[\w+\]$)", line)]
 
 
 @pytest.mark.parametrize("flags", [["--guestkallsyms", "kallsyms"], ["--guestmount", "mount"],
                                    ["--guestkallsyms", "kallsyms", "--guestmount", "mount"],
+                                   ["--guestkallsyms", "kallsyms", "--guestmodules", "modules"],
+                                   ["--guestkallsyms", "kallsyms", "--guestmodules", "/none"],
                                    ["--host", "--guestkallsyms", "kallsyms"],
                                    ["--host", "--no-guest", "--guestkallsyms", "kallsyms"]],
                          ids=" ".join)
 def test_record_guest_kernel_maps_match_perf(guest_files, tmp_path, flags):
-    """kvm record gives each guest machine perf knows of its kernel map:
-    the default guest's from --guestkallsyms, one per PID directory of
-    --guestmount (named after _text, or _stext without it)."""
+    """kvm record gives each guest machine perf knows of its module maps,
+    by address, and its kernel map (up to the next module without _etext):
+    the default guest's from --guestkallsyms and --guestmodules, one per
+    PID directory of --guestmount (named after _text, or _stext without)."""
     mount = os.path.join(guest_files, "mount")
+    modules = "bar 8192 1 foo_mod, Live 0xffffffffc0100000 (O)\nfoo_mod 16384 0 - Live " \
+              "0xffffffffc0001000\n"
+    for path in (os.path.join(guest_files, "modules"),
+                 os.path.join(mount, "4242", "proc", "modules")):
+        with open(path, "w") as f:
+            f.write(modules)
     os.makedirs(os.path.join(mount, "77", "proc"), exist_ok=True)
     os.makedirs(os.path.join(mount, "notapid"), exist_ok=True)
     with open(os.path.join(mount, "77", "proc", "kallsyms"), "w") as f:
         f.write("ffffffff82000000 T _stext\nffffffff82100000 T _etext\n")
-    flags = [os.path.join(guest_files, f) if f in ("kallsyms", "mount") else f for f in flags]
+    flags = [os.path.join(guest_files, f) if f in ("kallsyms", "mount", "modules") else f
+             for f in flags]
     out = {}
     for name, tool in (("perf", perf), ("pcl", pcl)):
         path = str(tmp_path / (name + ".data"))

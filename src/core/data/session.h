@@ -211,7 +211,7 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
  * these files only (perf kvm's --guestkallsyms, --guestvmlinux), none
  * without them.  Else, and for every other mode, the session's machine. */
 struct guest_symbols {
-	const char *kallsyms, *vmlinux;	/* the default guest's kernel */
+	const char *kallsyms, *vmlinux, *modules;	/* the default guest's kernel */
 	const char *mount;	/* DIR/PID/proc/kallsyms: a guest's per QEMU pid
 				 * (perf record's guest maps; reading ignores it) */
 };

@@ -635,10 +635,11 @@ static int by_pid(const struct dirent **a, const struct dirent **b)
 	return pa < pb ? -1 : pa > pb;
 }
 
-/* pcl kvm record: the guests' kernel maps, as perf gives each guest
- * machine it knows of one: the default guest's from --guestkallsyms, then
- * one per PID directory of --guestmount with a readable proc/kallsyms (the
- * first without one ends the list, as in perf). */
+/* pcl kvm record: the guests' kernel and module maps, as perf gives each
+ * guest machine it knows of: the default guest's from --guestkallsyms and
+ * --guestmodules, then one per PID directory of --guestmount with a
+ * readable proc/kallsyms (the first without one ends the list, as in
+ * perf) and its proc/modules. */
 static int synth_guest_kernels(struct synth *s)
 {
 	const struct guest_symbols *g = perf_session__guests();
@@ -649,7 +650,7 @@ static int synth_guest_kernels(struct synth *s)
 	if (!parse_events__guest)
 		return 0;
 	if (g->kallsyms)
-		err = synth__guest_kernel_mmap(s, 0, g->kallsyms);
+		err = synth__guest_os(s, 0, g->kallsyms, g->modules);
 	if ((err && err != -ENOENT) || !g->mount || (n = scandir(g->mount, &names, NULL, by_pid)) < 0)
 		return err == -ENOENT ? 0 : err;
 	err = 0;
@@ -658,10 +659,13 @@ static int synth_guest_kernels(struct synth *s)
 		long pid = strtol(names[i]->d_name, &end, 10);
 
 		if (!stop && !err && isdigit((unsigned char)names[i]->d_name[0]) && !*end) {
+			char *modules = xasprintf("%s/%s/proc/modules", g->mount, names[i]->d_name);
+
 			path = xasprintf("%s/%s/proc/kallsyms", g->mount, names[i]->d_name);
 			stop = access(path, R_OK) != 0;
-			if (!stop && (err = synth__guest_kernel_mmap(s, (pid_t)pid, path)) == -ENOENT)
+			if (!stop && (err = synth__guest_os(s, (pid_t)pid, path, modules)) == -ENOENT)
 				err = 0;
+			free(modules);
 			free(path);
 		}
 		free(names[i]);
