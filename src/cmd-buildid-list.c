@@ -22,6 +22,7 @@ struct bid_entry {
 	uint8_t id[BUILD_ID_MAX];
 	int size;
 	bool hit;
+	bool guest;	/* in the guest's machine: perf lists those after the host's */
 };
 
 struct bid_list {
@@ -50,20 +51,26 @@ static void set_id(struct bid_entry *e, const uint8_t *id, int size)
 }
 
 /* The DSO name a map record creates: "[kernel.kallsyms]_text" is the
- * kernel; a user map is named as the machine (fed before us) named it, so
- * executable anonymous memory is the JIT's /tmp/perf-PID.map, as in perf. */
-static const char *map_dso_name(struct perf_session *s, const char *filename, uint32_t pid,
-				uint32_t tid, uint64_t start)
+ * kernel ("[guest.kernel.kallsyms]_text" a guest's); a user map is named as
+ * the machine (fed before us) named it, so executable anonymous memory is
+ * the JIT's /tmp/perf-PID.map, as in perf. */
+static const char *map_dso_name(struct perf_session *s, const struct perf_event_header *rec,
+				const char *filename, uint32_t pid, uint32_t tid, uint64_t start)
 {
+	static const char *const kernels[] = { "[kernel.kallsyms]", "[guest.kernel.kallsyms]" };
+	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct machine *m = perf_session__machine_of(s, cpumode);
 	struct addr_location al;
 	struct thread *thread;
 
-	if ((int32_t)pid == -1)
-		return str_starts_with(filename, "[kernel.kallsyms]") ? "[kernel.kallsyms]" :
-									  filename;
-	thread = machine__find_thread(s->machine, (pid_t)pid, (pid_t)tid);
-	if (thread && machine__lookup(s->machine, thread, PERF_RECORD_MISC_USER, start, &al) &&
-	    al.dso)
+	if ((int32_t)pid == -1 || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) {
+		for (size_t i = 0; i < ARRAY_SIZE(kernels); i++)
+			if (str_starts_with(filename, kernels[i]))
+				return kernels[i];
+		return filename;
+	}
+	thread = machine__find_thread(m, (pid_t)pid, (pid_t)tid);
+	if (thread && machine__lookup(m, thread, PERF_RECORD_MISC_USER, start, &al) && al.dso)
 		return al.dso->long_name;
 	return filename;
 }
@@ -84,6 +91,18 @@ static struct bid_list *bid_list_of(struct perf_tool *tool)
 	return (struct bid_list *)tool;
 }
 
+static struct bid_entry *map_entry(struct perf_tool *tool, struct perf_session *s,
+				   const struct perf_event_header *rec, const char *filename,
+				   uint32_t pid, uint32_t tid, uint64_t start)
+{
+	struct bid_entry *e = find_or_add(bid_list_of(tool),
+					  map_dso_name(s, rec, filename, pid, tid, start));
+
+	e->guest = perf_session__machine_of(s, rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+		   s->guest && s->guest;
+	return e;
+}
+
 /* resolving marks the DSO hit */
 static int bid_sample(struct perf_tool *tool, struct perf_session *s,
 		      const struct perf_event_header *rec, struct perf_sample *sample,
@@ -101,7 +120,7 @@ static int bid_mmap(struct perf_tool *tool, struct perf_session *s,
 {
 	const struct perf_rec_mmap *mm = (const void *)rec;
 
-	find_or_add(bid_list_of(tool), map_dso_name(s, mm->filename, mm->pid, mm->tid, mm->start));
+	map_entry(tool, s, rec, mm->filename, mm->pid, mm->tid, mm->start);
 	return 0;
 }
 
@@ -110,7 +129,7 @@ static int bid_mmap2(struct perf_tool *tool, struct perf_session *s,
 		     struct evsel *evsel)
 {
 	const struct perf_rec_mmap2 *mm = (const void *)rec;
-	struct bid_entry *e = find_or_add(bid_list_of(tool), map_dso_name(s, mm->filename, mm->pid, mm->tid, mm->start));
+	struct bid_entry *e = map_entry(tool, s, rec, mm->filename, mm->pid, mm->tid, mm->start);
 
 	if ((rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && !e->size)
 		set_id(e, mm->build_id, mm->build_id_size);
@@ -244,17 +263,22 @@ int cmd_buildid_list(int argc, const char **argv)
 			ret = PCL_EXIT_FAILURE;
 		}
 		machine__for_each_dso(s->machine, mark_hit, &l);
+		if (s->guest)
+			machine__for_each_dso(s->guest, mark_hit, &l);
 	}
-	for (size_t i = 0; i < l.n; i++) {
-		char hex[2 * BUILD_ID_MAX + 1] = "";
+	for (int guest = 0; guest < 2; guest++) {
+		for (size_t i = 0; i < l.n; i++) {
+			char hex[2 * BUILD_ID_MAX + 1] = "";
 
-		if (!ret && (!with_hits || l.v[i].hit)) {
+			if (ret || l.v[i].guest != guest || (with_hits && !l.v[i].hit))
+				continue;
 			for (int j = 0; j < l.v[i].size; j++)
 				sprintf(hex + 2 * j, "%02x", l.v[i].id[j]);
 			printf("%-40s %s\n", hex, l.v[i].name);
 		}
-		free(l.v[i].name);
 	}
+	for (size_t i = 0; i < l.n; i++)
+		free(l.v[i].name);
 	free(l.v);
 	perf_session__delete(s);
 	return ret;

@@ -93,12 +93,15 @@ static int c2c_sample(struct perf_tool *tool, struct perf_session *s,
 	return 0;
 }
 
-static bool has_branch_stacks(const struct perf_session *s)
+/* perf's LBR call chain mode: branch stacks, and no user stack to unwind */
+static bool lbr_callchain_mode(const struct perf_session *s)
 {
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	uint64_t sample_type = 0;
+
 	evlist__for_each(&s->evlist, pos)
-		if (pos->attr.sample_type & PERF_SAMPLE_BRANCH_STACK)
-			return true;
-	return false;
+		sample_type |= pos->attr.sample_type;
+	return (sample_type & PERF_SAMPLE_BRANCH_STACK) && (sample_type & dwarf) != dwarf;
 }
 
 /* Which NUMA node each CPU is in, from the file's topology (-1: none). */
@@ -206,8 +209,9 @@ static int c2c_report(int argc, const char **argv, int verbose)
 		goto out_session;
 	}
 	/* perf stitches LBR call stacks only: without them it says so and
-	 * goes on (pcl does not stitch them either way) */
-	if (c.stitch_lbr && !has_branch_stacks(s))
+	 * goes on (pcl reads LBR call stacks but never stitches them, as perf
+	 * does not when the file gives no LBR depth) */
+	if (c.stitch_lbr && !lbr_callchain_mode(s))
 		fputs("Warning:\nCan't find LBR callchain. Switch off --stitch-lbr.\n"
 		      "Please apply --call-graph lbr when recording.\n", stderr);
 	c.print.node_info = c.node_info > 2 ? 2 : (unsigned)c.node_info;

@@ -34,8 +34,10 @@ static const char *const kvm_usage[] = {
 	"pcl kvm [<options>] {top|record|report|diff|buildid-list|stat}", NULL
 };
 
-/* perf's names for the top-level options; the guest's symbol files are
- * taken but not used (pcl does not resolve guest samples). */
+/* perf's names for the top-level options.  Of the guest's symbol files,
+ * reading a recording uses the kallsyms and vmlinux (perf's default guest);
+ * recording puts the guests' kernel and module maps from the kallsyms,
+ * the modules and the mount in the file. */
 struct kvm_cmd {
 	const char *file;
 	int verbose;
@@ -521,6 +523,8 @@ int cmd_kvm(int argc, const char **argv)
 		parse_events__guest = true;
 	if (!kc.file)
 		kc.file = default_file();
+	perf_session__guest_symbols(&(struct guest_symbols){ kc.guestkallsyms, kc.guestvmlinux,
+							     kc.guestmodules, kc.guestmount });
 
 	if (is_cmd(argv[0], "record"))
 		return run_with_file(cmd_record, "record", "-o", argc, argv);
@@ -528,10 +532,8 @@ int cmd_kvm(int argc, const char **argv)
 		return run_with_file(cmd_report, "report", "-i", argc, argv);
 	if (is_cmd(argv[0], "diff"))
 		return cmd_diff(argc, argv);
-	if (!strcmp(argv[0], "top")) {
-		fputs("pcl kvm: pcl has no top command yet\n", stderr);
-		return PCL_EXIT_FAILURE;
-	}
+	if (!strcmp(argv[0], "top"))
+		return cmd_top(argc, argv);	/* on the guests' events, as set above */
 	if (is_cmd(argv[0], "buildid-list"))
 		return run_with_file(cmd_buildid_list, "buildid-list", "-i", argc, argv);
 	if (is_cmd(argv[0], "stat"))

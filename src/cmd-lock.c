@@ -23,7 +23,7 @@ static const char *const info_usage[] = { "pcl lock info [<options>]", NULL };
 static const char *const contention_usage[] = { "pcl lock contention [<options>]", NULL };
 
 static struct {
-	const char *input, *kallsyms;
+	const char *input, *kallsyms, *vmlinux;
 	bool force, quiet, dump;
 	int verbose;
 	/* report, contention, info */
@@ -42,6 +42,7 @@ static const struct option lock_options[] = {
 	OPT_BOOLEAN('q', "quiet", &lo.quiet, "Do not show any warnings or messages"),
 	OPT_INCR('v', "verbose", &lo.verbose, "be more verbose (show symbol address, etc)"),
 	OPT_STRING(0, "kallsyms", &lo.kallsyms, "file", "kallsyms pathname"),
+	OPT_STRING(0, "vmlinux", &lo.vmlinux, "file", "vmlinux pathname"),
 	OPT_END(),
 };
 
@@ -58,6 +59,8 @@ static const struct option lock_options[] = {
 	{ .type = OPT_INCR_T, .short_name = 'v', .long_name = "verbose", .value = &lo.verbose, \
 	  .flags = OPTF_HIDDEN },						\
 	{ .type = OPT_STRING_T, .long_name = "kallsyms", .value = &lo.kallsyms,		\
+	  .flags = OPTF_HIDDEN },						\
+	{ .type = OPT_STRING_T, .long_name = "vmlinux", .value = &lo.vmlinux,		\
 	  .flags = OPTF_HIDDEN }
 
 static const struct option report_options[] = {
@@ -349,6 +352,7 @@ static int lock_analyse(enum lock_mode mode)
 	r.la.stack_skip = lo.stack_skip;
 	m = perf_session__new_machine(s, lo.kallsyms, NULL, lo.force);
 	machine__symbols_config(m)->inline_frames = false;
+	machine__symbols_config(m)->vmlinux = lo.vmlinux;
 	machine__prefetch_kallsyms(m);
 	po.machine = m;
 	if (lo.dump)

@@ -1310,7 +1310,12 @@ static int report_main(int argc, const char **argv, char **switch_input)
 				   "record without -b?");
 		unusable = true;
 	}
-	if (!unusable && o.stitch_lbr)
+	/* perf reads call chains from branch stacks when it shows chains
+	 * and the samples have branch stacks but no user stack to unwind;
+	 * anything else has no LBR chain to stitch */
+	if (!unusable && o.stitch_lbr && !((r.hopts.use_callchain || r.hopts.cumulate) &&
+			      (sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+			      (~sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))))
 		fputs("Warning:\nCan't find LBR callchain. Switch off --stitch-lbr.\n"
 		      "Please apply --call-graph lbr when recording.\n", stderr);
 	/* perf's header comes after these complaints, and even with them */

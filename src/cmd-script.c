@@ -334,14 +334,16 @@ static void end_xed(void)
 	xed_pipe = NULL;
 }
 
-/* --stitch-lbr needs LBR call stacks (record --call-graph lbr) */
+/* --stitch-lbr needs perf's LBR call chain mode: branch stacks, and no
+ * user stack to unwind */
 static bool has_lbr_callstack(struct perf_session *s)
 {
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	uint64_t sample_type = 0;
+
 	evlist__for_each(&s->evlist, pos)
-		if ((pos->attr.sample_type & PERF_SAMPLE_BRANCH_STACK) &&
-		    (pos->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
-			return true;
-	return false;
+		sample_type |= pos->attr.sample_type;
+	return (sample_type & PERF_SAMPLE_BRANCH_STACK) && (sample_type & dwarf) != dwarf;
 }
 
 struct script_opts {

@@ -116,6 +116,7 @@ struct top {
 	uint64_t last_time;			/* newest sample time seen */
 	/* the header's counts since the last refresh, and in all */
 	uint64_t samples, kernel_samples, exact_samples;
+	uint64_t user_samples, guest_kernel_samples, guest_user_samples;	/* pcl kvm top */
 	uint64_t lost, lost_total, drop, drop_total;
 	uint64_t lost_chunks, lost_chunks_warned;
 	/* the clock of refreshes */
@@ -338,6 +339,7 @@ static void dispatch(struct top *t, const struct perf_event_header *rec)
 	t->samples++;
 	switch (sample.cpumode) {
 	case PERF_RECORD_MISC_USER:
+		t->user_samples++;
 		if (t->o->hide_user)
 			return;
 		break;
@@ -346,10 +348,16 @@ static void dispatch(struct top *t, const struct perf_event_header *rec)
 		if (t->o->hide_kernel)
 			return;
 		break;
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		t->guest_kernel_samples++;
+		return;
+	case PERF_RECORD_MISC_GUEST_USER:
+		t->guest_user_samples++;
+		return;
 	default:
-		/* guests' samples are only counted, as perf does without --guest */
 		return;
 	}
+	/* guests' samples are only counted (pcl kvm top does not show them) */
 	add_sample(t, evsel, &sample);
 }
 
@@ -386,6 +394,28 @@ static void term_size(int *rows, int *cols)
 	*cols = 80;
 }
 
+/* A side's share of the samples as perf kvm top computes it: in single
+ * precision, and NaN (printed -nan) when there were none. */
+static double guest_share(float per_sec, uint64_t side, int delay_secs)
+{
+	float side_per_sec = (float)(side / (uint64_t)delay_secs);
+
+	return 100.0 - (100.0 * ((per_sec - side_per_sec) / per_sec));
+}
+
+/* pcl kvm top's first line: each side's share, no lost or drop counts */
+static void print_guest_counts(struct top *t, float per_sec, float exact_pct)
+{
+	int delay = t->o->delay_secs;
+
+	fprintf(t->out, "   PerfTop:%8.0f irqs/sec  kernel:%4.1f%% us:%4.1f%% guest kernel:%4.1f%%"
+		" guest us:%4.1f%% exact: %4.1f%% [", per_sec,
+		guest_share(per_sec, t->kernel_samples, delay),
+		guest_share(per_sec, t->user_samples, delay),
+		guest_share(per_sec, t->guest_kernel_samples, delay),
+		guest_share(per_sec, t->guest_user_samples, delay), exact_pct);
+}
+
 static void print_header(struct top *t)
 {
 	const struct target *tg = &t->ropts.target;
@@ -400,9 +430,12 @@ static void print_header(struct top *t)
 		if (per_sec)
 			kernel_pct = (float)(100.0 * kernel_per_sec / per_sec);
 	}
-	fprintf(t->out, "   PerfTop:%8.0f irqs/sec  kernel:%4.1f%%  exact: %4.1f%% lost: %" PRIu64
-		"/%" PRIu64 " drop: %" PRIu64 "/%" PRIu64 " [", per_sec, kernel_pct, exact_pct,
-		t->lost, t->lost_total, t->drop, t->drop_total);
+	if (parse_events__guest)
+		print_guest_counts(t, per_sec, exact_pct);
+	else
+		fprintf(t->out, "   PerfTop:%8.0f irqs/sec  kernel:%4.1f%%  exact: %4.1f%% lost: %"
+			PRIu64 "/%" PRIu64 " drop: %" PRIu64 "/%" PRIu64 " [", per_sec, kernel_pct,
+			exact_pct, t->lost, t->lost_total, t->drop, t->drop_total);
 	if (t->nr_user_events == 1)
 		fprintf(t->out, "%" PRIu64 "%s ", (uint64_t)t->sym_evsel->attr.sample_period,
 			t->ropts.freq ? "Hz" : "");
@@ -422,6 +455,7 @@ static void print_header(struct top *t)
 	else
 		fprintf(t->out, ", %d CPU%s)\n", nr_cpus, nr_cpus > 1 ? "s" : "");
 	t->samples = t->kernel_samples = t->exact_samples = 0;
+	t->user_samples = t->guest_kernel_samples = t->guest_user_samples = 0;
 	t->lost = t->drop = 0;
 }
 
@@ -1607,9 +1641,13 @@ int cmd_top(int argc, const char **argv)
 		}
 	}
 
-	if (!t.evlist.nr_entries && parse_events(&t.evlist, "cycles:P", &perr)) {
-		parse_events_error__print(&perr, "cycles:P");
-		goto out_events;
+	if (!t.evlist.nr_entries) {
+		if (parse_events(&t.evlist, "cycles:P", &perr)) {
+			parse_events_error__print(&perr, "cycles:P");
+			goto out_events;
+		}
+		/* perf's default event keeps kvm top's side: the guests only */
+		t.evlist.first->attr.exclude_host = !parse_events__host;
 	}
 	ret = attach_cgroups(&t);
 	if (ret)

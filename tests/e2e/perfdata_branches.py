@@ -4,15 +4,19 @@ get BRANCH_STACK (branch_sample_type ANY) and each sample a stack of
 0 to 4 entries (or 18 covering every branch type) near its ip, with every
 flag set somewhere.  With boundaries=True the entries are the thread's
 earlier sampled ips instead (instruction starts: brstackinsn decodes real
-code from them, not the middle of instructions).  Samples may carry IP, TID, TIME, ADDR, ID, STREAM_ID,
-CPU, PERIOD and CALLCHAIN; the feature sections move behind the new data."""
+code from them, not the middle of instructions).  With call_stack=True
+they are LBR call stacks (branch_sample_type USER|CALL_STACK, as perf
+record --call-graph lbr sets) built from the sample's user call chain.
+Samples may carry IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD and
+CALLCHAIN; the feature sections move behind the new data."""
 import struct
 
 SAMPLE = 9
 IP, TID, TIME, ADDR, READ, CALLCHAIN, ID, CPU, PERIOD, STREAM_ID, RAW = \
     1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024
 BRANCH_STACK, IDENTIFIER = 2048, 1 << 16
-BRANCH_ANY = 8
+BRANCH_USER, BRANCH_ANY, BRANCH_CALL_STACK = 1, 8, 1 << 11
+CONTEXT_USER = (1 << 64) - 512
 
 
 def _entries(ip, n, every_type):
@@ -38,7 +42,18 @@ def _boundary_entries(history):
     return out
 
 
-def add_branch_stacks(src, dst, every_type=False, boundaries=False):
+def _call_stack(chain):
+    """An LBR call stack from the chain's user part: the branch into the
+    sample's function, then the calls from each caller (one entry at
+    least, as the stack of a sample in main)."""
+    user = chain[chain.index(CONTEXT_USER) + 1:] if CONTEXT_USER in chain else chain
+    calls = [(user[i + 1], user[i] - 0x20 * (i + 1)) for i in range(len(user) - 1)]
+    calls = calls or [(user[0] - 0x10, user[0])]
+    return struct.pack("<Q", len(calls)) + b"".join(
+        struct.pack("<QQQ", frm, to, 0) for frm, to in calls)
+
+
+def add_branch_stacks(src, dst, every_type=False, boundaries=False, call_stack=False):
     d = bytearray(open(src, "rb").read())
     attr_size, = struct.unpack_from("<Q", d, 16)
     a_off, a_size, d_off, d_size = struct.unpack_from("<QQQQ", d, 24)
@@ -47,7 +62,8 @@ def add_branch_stacks(src, dst, every_type=False, boundaries=False):
     for o in range(a_off, a_off + a_size, attr_size):
         st, = struct.unpack_from("<Q", d, o + 24)
         struct.pack_into("<Q", d, o + 24, st | BRANCH_STACK)
-        struct.pack_into("<Q", d, o + 72, BRANCH_ANY)
+        struct.pack_into("<Q", d, o + 72, BRANCH_USER | BRANCH_CALL_STACK if call_stack
+                         else BRANCH_ANY)
         types.add(st)
     assert len(types) == 1 and not types & {READ, RAW}
     st = types.pop()
@@ -63,11 +79,15 @@ def add_branch_stacks(src, dst, every_type=False, boundaries=False):
                 p += 8
             tid = struct.unpack_from("<I", rec, p + 4)[0] if st & TID else 0
             p += 8 * sum(1 for bit in (TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD) if st & bit)
+            chain = [ip]
             if st & CALLCHAIN:
                 nr, = struct.unpack_from("<Q", rec, p)
+                chain = list(struct.unpack_from("<%dQ" % nr, rec, p + 8))
                 p += 8 + 8 * nr
             k += 1
-            if boundaries:
+            if call_stack:
+                stack = _call_stack(chain)
+            elif boundaries:
                 seen = history.setdefault(tid, [])
                 stack = _boundary_entries(seen)
                 seen.append(ip)

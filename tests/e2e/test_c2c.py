@@ -3,6 +3,7 @@ perfdata_mem.py writes (with NUMA nodes, which perf c2c needs): the trace
 event counts, the shared cache line counts and the details (--stats), then
 the Shared Data Cache Line Table and the Pareto, byte for byte."""
 import os
+import re
 
 import pytest
 
@@ -187,3 +188,74 @@ def test_c2c_record_fails_without_mem_events(tmp_path):
     got = pcl("c2c", "record", "-o", out, "--", "true")
     assert got.returncode == want.returncode == 255
     assert got.stderr == want.stderr == "failed: memory events not supported\n"
+
+
+# ---- LBR call stacks (perf record --call-graph lbr) -------------------------
+# No LBR here: perfdata_branches.py gives the "chains" samples branch stacks,
+# LBR call stacks built from their user chains, or plain ANY stacks.
+
+@pytest.fixture(scope="module")
+def lbr_files(files, tmp_path_factory):
+    import perfdata_branches
+    d = tmp_path_factory.mktemp("lbr")
+    out = {"callstack": str(d / "callstack.data"), "any": str(d / "any.data"),
+           "nochain": str(d / "nochain.data")}
+    perfdata_branches.add_branch_stacks(files["chains"], out["callstack"], call_stack=True)
+    perfdata_branches.add_branch_stacks(files["chains"], out["any"])
+    perfdata_branches.add_branch_stacks(files["two"], out["nochain"])
+    return out
+
+
+def lbr_warning(text):
+    return "Can't find LBR callchain. Switch off --stitch-lbr.\n" in text
+
+
+@pytest.mark.parametrize("kind", ["callstack", "any", "nochain"])
+@pytest.mark.parametrize("args", [[], ["--stitch-lbr"], ["-g", "caller"],
+                                  ["--stitch-lbr", "-g", "callee,0.5,2"],
+                                  ["--stitch-lbr", "-c", "tid,iaddr"]], ids=" ".join)
+def test_c2c_lbr_call_stacks_match_perf(lbr_files, kind, args):
+    """An LBR call stack is the chain's user part (where the last branch
+    went, then where each came from); --stitch-lbr stitches nothing when the
+    file gives no LBR depth, and warns only without branch stacks."""
+    want = perf("c2c", "report", "--stdio", *args, "-i", lbr_files[kind])
+    got = pcl("c2c", "report", "--stdio", *args, "-i", lbr_files[kind])
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+    assert lbr_warning(got.stderr) == lbr_warning(want.stderr)
+
+
+def test_c2c_lbr_call_stacks_are_used(files, lbr_files):
+    fp = perf("c2c", "report", "--stdio", "-i", files["chains"]).stdout
+    assert perf("c2c", "report", "--stdio", "-i", lbr_files["callstack"]).stdout != fp
+
+
+@pytest.mark.parametrize("kind", ["callstack", "any", "nochain"])
+@pytest.mark.parametrize("args", [[], ["-g", "none"], ["-g", "none", "--no-children"],
+                                  ["--no-children", "-g", "caller"], ["--hierarchy"],
+                                  ["-G"]], ids=" ".join)
+def test_report_lbr_call_stacks_match_perf(lbr_files, kind, args):
+    """perf report --no-branch-stack on the same files: the chains from the
+    LBR call stacks, and the --stitch-lbr warning only where perf has no
+    LBR chain mode (no chains shown, no branch stacks)."""
+    cmd = ["report", "--stdio", "--no-branch-stack", "--stitch-lbr", *args, "-i",
+           lbr_files[kind]]
+    want, got = perf(*cmd), pcl(*cmd)
+    assert got.returncode == want.returncode == 0, got.stderr
+    strip = re.compile(r"^# \(Tip: .*\)\n", re.M)
+    assert strip.sub("", got.stdout) == strip.sub("", want.stdout), \
+        unified(want.stdout, got.stdout)
+    assert lbr_warning(got.stderr) == lbr_warning(want.stderr)
+
+
+@pytest.mark.parametrize("kind", ["callstack", "any", "nochain"])
+@pytest.mark.parametrize("args", [["-F", "comm,tid,ip,sym"], ["-F", "ip,sym", "-G"]],
+                         ids=" ".join)
+def test_script_lbr_call_stacks_match_perf(lbr_files, kind, args):
+    """perf script on the same files: LBR chains, and --stitch-lbr's
+    warning only without branch stacks."""
+    cmd = ["script", *args, "--stitch-lbr", "-i", lbr_files[kind]]
+    want, got = perf(*cmd), pcl(*cmd)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+    assert lbr_warning(got.stderr) == lbr_warning(want.stderr)

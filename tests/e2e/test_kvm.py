@@ -202,3 +202,141 @@ def test_stat_live_stops_on_sigint_with_a_last_table():
     assert r.returncode == 0, r.stderr
     assert r.stderr.endswith("Total Samples:0, Total events handled time:0.00us.\n\n")
     assert r.stderr.count("Analyze events for all VMs, all VCPUs:") == 1
+
+
+def top_headers(argv0, flags, nr_screens=1):
+    """The first lines of `kvm FLAGS top --stdio -d 1` screens, stopped by
+    SIGINT after nr_screens of them (perf redraws without end when its
+    input is not a terminal, so only the first screen, which comes before
+    any sample, is the same every time)."""
+    import select
+    import signal
+    import time
+    p = subprocess.Popen([argv0, "kvm", *flags, "top", "--stdio", "-d", "1"],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, deadline = b"", time.monotonic() + 60
+    while out.count(b"\x1b[H\x1b[2J") <= nr_screens and time.monotonic() < deadline:
+        if select.select([p.stdout], [], [], 1)[0]:
+            chunk = os.read(p.stdout.fileno(), 65536)
+            if not chunk:
+                break
+            out += chunk
+            if len(out) > 1 << 20:
+                break
+    p.send_signal(signal.SIGINT)
+    rest, _ = p.communicate(timeout=60)
+    screens = (out + rest).decode(errors="replace").split("\x1b[H\x1b[2J")[1:nr_screens + 1]
+    return [s.split("\n")[1] for s in screens], p.returncode
+
+
+@pytest.mark.parametrize("flags", [[], ["--guest"], ["--host"], ["--host", "--no-guest"]],
+                         ids=lambda f: " ".join(f) or "default")
+def test_top_header_matches_perf(flags):
+    """kvm top is top on the guests' events: perf's header with each side's
+    share (-nan without samples) and cpu-clock:pppG; --host --no-guest is
+    plain top's header."""
+    want, want_rc = top_headers(PERF, flags)
+    got, got_rc = top_headers(PCL, flags)
+    assert got_rc == want_rc
+    assert len(want) == 1 and got == want
+
+
+def test_top_usage_matches_perf():
+    want, got = perf("kvm", "top", "--bogus"), pcl("kvm", "top", "--bogus")
+    assert got.returncode == want.returncode
+    assert got.stderr.splitlines()[:3] == [s.replace("perf", "pcl")
+                                           for s in want.stderr.splitlines()[:3]]
+
+
+# ---- guests' samples: perf's default guest machine --------------------------
+# No guest runs here: perfdata_guest.py writes what perf kvm record would
+# of running ones (guest kernel and user samples, the guest kernel's map).
+
+@pytest.fixture(scope="module")
+def guest_files(tmp_path_factory):
+    import perfdata_guest
+    d = tmp_path_factory.mktemp("guest")
+    perfdata_guest.write(str(d / "perf.data.guest"))
+    perfdata_guest.write(str(d / "other.data"), nr=90, seed=3)
+    (d / "kallsyms").write_text(perfdata_guest.KALLSYMS)
+    (d / "mount" / "4242" / "proc").mkdir(parents=True)
+    (d / "mount" / "4242" / "proc" / "kallsyms").write_text(perfdata_guest.KALLSYMS)
+    return str(d)
+
+
+GUEST_SYMBOLS = [[], ["--guestkallsyms", "kallsyms"],
+                 ["--guestvmlinux", "/nonexistent", "--guestkallsyms", "kallsyms"],
+                 ["--guestmount", "mount", "--guestmodules", "/nonexistent"]]
+GUEST_ARGS = [["report", "--stdio"], ["report", "--stdio", "-s", "dso,sym"],
+              ["report", "--stdio", "-s", "comm,pid"], ["report", "--stdio", "-n", "-s", "cpu,sym"],
+              ["buildid-list"], ["diff", "perf.data.guest", "other.data"],
+              ["diff", "other.data", "perf.data.guest"]]
+
+
+@pytest.mark.parametrize("flags", HOST_GUEST, ids=lambda f: " ".join(f) or "default")
+@pytest.mark.parametrize("symbols", GUEST_SYMBOLS, ids=lambda f: " ".join(f) or "nosyms")
+@pytest.mark.parametrize("args", GUEST_ARGS, ids=" ".join)
+def test_guest_samples_match_perf(guest_files, flags, symbols, args):
+    """Guest kernel samples in "[guest.kernel.kallsyms]" ([g]), named from
+    --guestkallsyms (the map shrunk to its symbols), guest user ones [u],
+    the vCPU threads nameless in the guest's machine; all of it host-side
+    ([H], filtered) with --host --no-guest."""
+    d, where = guest_files, ["-i", "perf.data.guest"]
+    same(perf("kvm", *flags, *symbols, *where, *args, cwd=d),
+         pcl("kvm", *flags, *symbols, *where, *args, cwd=d), strip_tip=True)
+
+
+@pytest.mark.parametrize("symbols", GUEST_SYMBOLS[:2], ids=lambda f: " ".join(f) or "nosyms")
+def test_guest_symbol_origin_matches_perf(guest_files, symbols):
+    """-v: the symbols' origin, g for a guest's kallsyms, ! without one."""
+    args = ["kvm", *symbols, "report", "--stdio", "-v", "-s", "sym,dso"]
+    want, got = perf(*args, cwd=guest_files), pcl(*args, cwd=guest_files)
+    assert got.returncode == want.returncode == 0
+    assert no_tip(got.stdout) == no_tip(want.stdout), unified(want.stdout, got.stdout)
+
+
+def test_guest_samples_were_resolved(guest_files):
+    r = perf("kvm", "--guestkallsyms", "kallsyms", "report", "--stdio", cwd=guest_files)
+    assert "[g] start_kernel" in r.stdout and "[u] 0x" in r.stdout
+
+
+def guest_maps(path):
+    """The guest kernel MMAP records of a recording, as perf dumps them."""
+    r = perf("script", "-D", "-i", path)
+    return [re.sub(r"^\d+ 0x[0-9a-f]+ ", "", line) for line in r.stdout.splitlines()
+            if re.search(r"PERF_RECORD_MMAP \d+/0: .*(\[guest\.kernel|x \[\w+\]$)", line)]
+
+
+@pytest.mark.parametrize("flags", [["--guestkallsyms", "kallsyms"], ["--guestmount", "mount"],
+                                   ["--guestkallsyms", "kallsyms", "--guestmount", "mount"],
+                                   ["--guestkallsyms", "kallsyms", "--guestmodules", "modules"],
+                                   ["--guestkallsyms", "kallsyms", "--guestmodules", "/none"],
+                                   ["--host", "--guestkallsyms", "kallsyms"],
+                                   ["--host", "--no-guest", "--guestkallsyms", "kallsyms"]],
+                         ids=" ".join)
+def test_record_guest_kernel_maps_match_perf(guest_files, tmp_path, flags):
+    """kvm record gives each guest machine perf knows of its module maps,
+    by address, and its kernel map (up to the next module without _etext):
+    the default guest's from --guestkallsyms and --guestmodules, one per
+    PID directory of --guestmount (named after _text, or _stext without)."""
+    mount = os.path.join(guest_files, "mount")
+    modules = "bar 8192 1 foo_mod, Live 0xffffffffc0100000 (O)\nfoo_mod 16384 0 - Live " \
+              "0xffffffffc0001000\n"
+    for path in (os.path.join(guest_files, "modules"),
+                 os.path.join(mount, "4242", "proc", "modules")):
+        with open(path, "w") as f:
+            f.write(modules)
+    os.makedirs(os.path.join(mount, "77", "proc"), exist_ok=True)
+    os.makedirs(os.path.join(mount, "notapid"), exist_ok=True)
+    with open(os.path.join(mount, "77", "proc", "kallsyms"), "w") as f:
+        f.write("ffffffff82000000 T _stext\nffffffff82100000 T _etext\n")
+    flags = [os.path.join(guest_files, f) if f in ("kallsyms", "mount", "modules") else f
+             for f in flags]
+    out = {}
+    for name, tool in (("perf", perf), ("pcl", pcl)):
+        path = str(tmp_path / (name + ".data"))
+        r = tool("kvm", *flags, "record", "-q", "-o", path, "--", "true")
+        assert r.returncode == 0, r.stderr
+        out[name] = guest_maps(path)
+    assert out["pcl"] == out["perf"]
+    assert bool(out["perf"]) == ("--no-guest" not in flags)

@@ -115,3 +115,75 @@ def test_dump_raw_trace_matches_perf(recordings, tool, args):
     """-D: every record dumped, ": unhandled!" for the kinds perf lock skips."""
     path = recordings[(tool, "task")]
     same(perf("lock", "-D", "-i", path, *args), pcl("lock", "-D", "-i", path, *args))
+
+
+# ---- lockdep: lock:lock_acquire, _acquired, _contended, _release ----------
+# This kernel has no lockdep, so the recordings are synthesized
+# (perfdata_lockdep.py): with broken sequences (perf's debugging footer)
+# and without.
+
+@pytest.fixture(scope="module")
+def lockdep(tmp_path_factory):
+    import perfdata_lockdep
+    d = tmp_path_factory.mktemp("lockdep")
+    out = {}
+    for name, broken in (("broken", True), ("clean", False)):
+        out[name] = str(d / (name + ".data"))
+        perfdata_lockdep.write(out[name], broken=broken)
+    return out
+
+
+KEYS = ["acquired", "contended", "avg_wait", "wait_total", "wait_max", "wait_min"]
+LOCKDEP_ARGS = (
+    [["report"], ["report", "-t"], ["report", "-c"], ["report", "-c", "-t"], ["report", "-q"],
+     ["report", "-E", "3"], ["report", "-t", "-E", "2", "-k", "wait_max"],
+     ["report", "-F", "contended,wait_min", "-k", "avg_wait"], ["report", "-F", "wait_max"],
+     ["report", "-F", "acquired,foo"], ["info", "-t"], ["info", "-m"], ["info", "-t", "-m"],
+     ["info"], ["contention"]] +
+    [["report", "-k", k] for k in KEYS] + [["report", "-c", "-k", k] for k in KEYS])
+
+
+@pytest.mark.parametrize("kind", ["broken", "clean"])
+@pytest.mark.parametrize("args", LOCKDEP_ARGS, ids=" ".join)
+def test_lockdep_matches_perf(lockdep, kind, args):
+    path = lockdep[kind]
+    same(perf("lock", "-i", path, *args), pcl("lock", "-i", path, *args))
+
+
+def test_lockdep_has_rows(lockdep):
+    """The comparison means something: perf reads the synthesized file."""
+    r = perf("lock", "-i", lockdep["broken"], "report")
+    assert "&mm->mmap_lock" in r.stderr and "bad:" in r.stderr
+    assert "bad:" not in perf("lock", "-i", lockdep["clean"], "report").stderr
+
+
+@pytest.mark.parametrize("args", [["script"], ["-D", "report"]], ids=" ".join)
+def test_lockdep_script_and_dump_match_perf(lockdep, args):
+    path = lockdep["broken"]
+    same(perf("lock", "-i", path, *args), pcl("lock", "-i", path, *args))
+
+
+@pytest.mark.parametrize("args", [["contention"], ["contention", "-v"], ["report"]],
+                         ids=" ".join)
+@pytest.mark.parametrize("vmlinux", ["/nonexistent", "burner"])
+def test_vmlinux_matches_perf(recordings, args, vmlinux):
+    """--vmlinux FILE: the kernel's symbols from that file only (callers
+    "Unknown" when it has none of them)."""
+    path = recordings[("perf", "task")]
+    vmlinux = fixture(vmlinux) if vmlinux == "burner" else vmlinux
+    want = perf("lock", "--vmlinux", vmlinux, "-i", path, *args)
+    got = pcl("lock", "-i", path, *args[:1], "--vmlinux", vmlinux, *args[1:])
+    assert got.returncode == want.returncode == 0
+    assert tables(got.stderr) == tables(want.stderr), \
+        unified(tables(want.stderr), tables(got.stderr))
+
+
+@pytest.mark.parametrize("kind", ["broken", "clean"])
+def test_lockdep_verbose_matches_perf(lockdep, kind):
+    """-v: the debugging footer even without broken sequences."""
+    want = perf("lock", "-i", lockdep[kind], "report", "-v")
+    got = pcl("lock", "-i", lockdep[kind], "report", "-v")
+    assert got.returncode == want.returncode == 0
+    assert tables(got.stderr) == tables(want.stderr), \
+        unified(tables(want.stderr), tables(got.stderr))
+    assert "=== output for debug" in want.stderr

@@ -310,6 +310,33 @@ static void test_kernel_and_other_cpumodes(void **state)
 	assert_int_equal(al.level, 'H');
 }
 
+/* perf's default guest: its kernel is "[guest.kernel.kallsyms]", guest
+ * modes resolve there ([g], [u]), and without a guest kallsyms or vmlinux
+ * it has no symbols (never the host's).  The host's machine leaves guest
+ * samples unresolved ([H]). */
+static void test_guest_machine(void **state)
+{
+	struct machine *g = machine__new_guest();
+	struct thread *t = machine__findnew_thread(g, 60, 61);
+	struct addr_location al;
+
+	(void)state;
+	machine__process_mmap(g, 0, 0, 0xffffffff81000000, 0x1000000, 0xffffffff81000000,
+			      "[guest.kernel.kallsyms]_text", PERF_RECORD_MISC_GUEST_KERNEL, NULL, 0);
+	assert_true(machine__resolve(g, t, PERF_RECORD_MISC_GUEST_KERNEL, 0xffffffff81000010,
+				     &al));
+	assert_string_equal(al.dso->long_name, "[guest.kernel.kallsyms]");
+	assert_int_equal(al.level, 'g');
+	assert_null(al.sym);
+	assert_false(machine__resolve(g, t, PERF_RECORD_MISC_GUEST_USER, 0x401000, &al));
+	assert_int_equal(al.level, 'u');
+	machine__delete(g);
+	t = machine__findnew_thread(m, 60, 61);
+	assert_false(machine__resolve(m, t, PERF_RECORD_MISC_GUEST_KERNEL, 0xffffffff81000010,
+				      &al));
+	assert_int_equal(al.level, 'H');
+}
+
 static void test_callchain_markers(void **state)
 {
 	struct thread *t = machine__findnew_thread(m, 70, 70);
@@ -395,6 +422,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_prune_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_special_mappings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_and_other_cpumodes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_guest_machine, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_callchain_markers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_attached_caches_released_once,
 						setup, teardown),

@@ -969,6 +969,47 @@ static void resolve_sample_and_callchain(void **state)
 	assert_int_equal(k.nr_frames, 2);
 }
 
+/* An LBR call stack gives the chain's user part: where the last branch
+ * went, then where each branch came from, after the kernel part; other
+ * branch stacks leave the frame-pointer chain alone. */
+static void lbr_call_stack_chain(void **state)
+{
+	struct machine *m = machine__new();
+	struct thread *t;
+	const uint64_t chain[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000010, PERF_CONTEXT_USER,
+				   0x401010, 0x402020 };
+	const struct perf_branch_entry lbr[] = {
+		{ .from = 0x402000, .to = 0x401000 }, { .from = 0x403000, .to = 0x402000 },
+	};
+	struct perf_sample sample = {
+		.callchain = chain, .callchain_nr = 5, .branch_nr = 2, .branch_entries = lbr,
+	};
+	struct perf_event_attr attr = {
+		.sample_type = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK,
+		.branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK,
+	};
+	struct callchain_request req = { .max_stack = 127 };
+	struct callchain_frame frames[8];
+	int n;
+
+	(void)state;
+	machine__process_mmap(m, 10, 10, 0x400000, 0x10000, 0, "/nonexistent/lbr", 2, NULL, 0);
+	t = machine__findnew_thread(m, 10, 10);
+	n = perf_sample__resolve_callchain(&sample, &attr, m, t, &req, frames, 8);
+	assert_int_equal(n, 4);
+	assert_int_equal(frames[0].ip, 0xffffffff81000010);
+	assert_int_equal(frames[1].ip, 0x401000);
+	assert_int_equal(frames[2].ip, 0x402000);
+	assert_int_equal(frames[3].ip, 0x403000);
+	assert_non_null(frames[3].al.map);
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	n = perf_sample__resolve_callchain(&sample, &attr, m, t, &req, frames, 8);
+	assert_int_equal(n, 3);
+	assert_int_equal(frames[1].ip, 0x401010);
+	assert_int_equal(frames[2].ip, 0x402020);
+	machine__delete(m);
+}
+
 /* perf reads someone else's recording only with -f (force). */
 static void another_users_file_needs_force(void **state)
 {
@@ -1023,6 +1064,7 @@ int main(void)
 		cmocka_unit_test(raw_callback_sees_every_record_in_file_order),
 		cmocka_unit_test(unordered_mode_keeps_the_file_order),
 		cmocka_unit_test(resolve_sample_and_callchain),
+		cmocka_unit_test(lbr_call_stack_chain),
 		cmocka_unit_test(another_users_file_needs_force),
 	};
 	return cmocka_run_group_tests_name("session", tests, NULL, NULL);

@@ -1,5 +1,7 @@
-/* lock: lock contention statistics from lock:contention_* (see lock.h). */
+/* lock: lock statistics from lockdep's lock:lock_* and lock:contention_*
+ * (see lock.h). */
 #include "core/analysis/lock.h"
+#include "core/analysis/tp-fields.h"
 #include "core/symbols/kernel-maps.h"
 
 #include <event-parse.h>
@@ -14,12 +16,17 @@
 #define GOLDEN_RATIO_64 0x61C8864680B583EBull
 #define LOCKHASH_BITS 12
 
-enum seq_state { SEQ_UNINITIALIZED, SEQ_CONTENDED, SEQ_ACQUIRED };
+/* A task's progress on one lock.  perf frees the state when a sequence
+ * ends or breaks; here it goes back to SEQ_UNINITIALIZED instead. */
+enum seq_state {
+	SEQ_UNINITIALIZED, SEQ_ACQUIRING, SEQ_CONTENDED, SEQ_ACQUIRED, SEQ_READ_ACQUIRED
+};
 
 struct seq_entry {
 	uint64_t tid, addr;
 	uint64_t prev_time;
 	enum seq_state state;
+	int read_count;		/* read (and try) acquisitions nested */
 };
 
 struct key_entry {
@@ -269,6 +276,21 @@ static struct seq_entry *get_seq(struct lock_analysis *la, uint64_t tid, uint64_
 	return e;
 }
 
+/* A sequence out of lockdep's order: perf counts the first one of each
+ * lock by the event that broke it, and forgets the task's state of the
+ * lock. */
+static int broken_seq(struct lock_analysis *la, struct lock_stat *ls, struct seq_entry *seq,
+		      enum lock_broken by)
+{
+	if (!ls->broken) {
+		ls->broken = true;
+		la->bad_hist[by]++;
+	}
+	seq->state = SEQ_UNINITIALIZED;
+	seq->read_count = 0;
+	return 0;
+}
+
 static int contention_begin(struct lock_analysis *la, struct perf_session *s,
 			    struct evsel *evsel, const struct perf_sample *sample)
 {
@@ -297,6 +319,8 @@ static int contention_begin(struct lock_analysis *la, struct perf_session *s,
 	/* a nested begin (mutex spinning) keeps the first one */
 	if (seq->state == SEQ_CONTENDED)
 		return 0;
+	if (seq->state == SEQ_ACQUIRING || seq->state == SEQ_READ_ACQUIRED)
+		return broken_seq(la, ls, seq, LOCK_BROKEN_CONTENDED);
 	seq->state = SEQ_CONTENDED;
 	seq->prev_time = sample->time;
 	ls->nr_contended++;
@@ -317,15 +341,11 @@ static int contention_end(struct lock_analysis *la, struct perf_session *s,
 	switch (seq->state) {
 	case SEQ_UNINITIALIZED:
 		return 0;
+	case SEQ_ACQUIRING:
 	case SEQ_ACQUIRED:
-		/* an end without its begin: perf counts the broken sequence and
-		 * forgets the lock's state for this task */
-		if (!ls->broken) {
-			ls->broken = true;
-			la->bad_hist[LOCK_BROKEN_ACQUIRED]++;
-		}
-		seq->state = SEQ_UNINITIALIZED;
-		return 0;
+	case SEQ_READ_ACQUIRED:
+		/* an end without its begin */
+		return broken_seq(la, ls, seq, LOCK_BROKEN_ACQUIRED);
 	case SEQ_CONTENDED:
 		break;
 	}
@@ -341,15 +361,157 @@ static int contention_end(struct lock_analysis *la, struct perf_session *s,
 	return 0;
 }
 
+/* ---- lockdep's lock:lock_acquire, _acquired, _contended, _release ----- */
+
+enum lockdep_event { LOCKDEP_ACQUIRE, LOCKDEP_ACQUIRED, LOCKDEP_CONTENDED, LOCKDEP_RELEASE };
+enum { LOCKDEP_TRY = 1, LOCKDEP_READ = 2 };
+
+static void lockdep_acquire(struct lock_analysis *la, struct lock_stat *ls,
+			    struct seq_entry *seq, uint32_t flags, uint64_t time)
+{
+	switch (seq->state) {
+	case SEQ_UNINITIALIZED:
+		if (flags) {	/* read and try locks are held at once */
+			seq->state = SEQ_READ_ACQUIRED;
+			seq->read_count = 1;
+			ls->nr_acquired++;
+		} else {
+			seq->state = SEQ_ACQUIRING;
+		}
+		seq->prev_time = time;
+		return;
+	case SEQ_READ_ACQUIRED:
+		if (flags & LOCKDEP_READ) {
+			seq->read_count++;
+			ls->nr_acquired++;
+			return;
+		}
+		break;
+	default:
+		break;
+	}
+	broken_seq(la, ls, seq, LOCK_BROKEN_ACQUIRE);
+}
+
+static void lockdep_acquired(struct lock_analysis *la, struct lock_stat *ls,
+			     struct seq_entry *seq, uint64_t time)
+{
+	uint64_t term;
+
+	switch (seq->state) {
+	case SEQ_UNINITIALIZED:
+		return;		/* an orphan */
+	case SEQ_ACQUIRING:
+		break;
+	case SEQ_CONTENDED:
+		term = time - seq->prev_time;
+		ls->wait_time_total += term;
+		if (term < ls->wait_time_min)
+			ls->wait_time_min = term;
+		if (ls->wait_time_max < term)
+			ls->wait_time_max = term;
+		break;
+	default:
+		broken_seq(la, ls, seq, LOCK_BROKEN_ACQUIRED);
+		return;
+	}
+	seq->state = SEQ_ACQUIRED;
+	ls->nr_acquired++;
+	/* lockdep averages over the contentions, not the acquisitions */
+	ls->avg_wait_time = ls->nr_contended ? ls->wait_time_total / ls->nr_contended : 0;
+	seq->prev_time = time;
+}
+
+static void lockdep_contended(struct lock_analysis *la, struct lock_stat *ls,
+			      struct seq_entry *seq, uint64_t time)
+{
+	if (seq->state == SEQ_UNINITIALIZED)
+		return;
+	if (seq->state != SEQ_ACQUIRING) {
+		broken_seq(la, ls, seq, LOCK_BROKEN_CONTENDED);
+		return;
+	}
+	seq->state = SEQ_CONTENDED;
+	ls->nr_contended++;
+	ls->avg_wait_time = ls->wait_time_total / ls->nr_contended;
+	seq->prev_time = time;
+}
+
+static void lockdep_release(struct lock_analysis *la, struct lock_stat *ls,
+			    struct seq_entry *seq)
+{
+	switch (seq->state) {
+	case SEQ_UNINITIALIZED:
+		return;
+	case SEQ_ACQUIRED:
+		break;
+	case SEQ_READ_ACQUIRED:
+		if (--seq->read_count)
+			return;
+		break;
+	default:
+		broken_seq(la, ls, seq, LOCK_BROKEN_RELEASE);
+		return;
+	}
+	seq->state = SEQ_UNINITIALIZED;
+}
+
+static int lockdep_event(struct lock_analysis *la, struct perf_session *s, struct evsel *evsel,
+			 const struct perf_sample *sample, enum lockdep_event event)
+{
+	struct tep_event *tp = perf_session__event(s, evsel)->tp_format;
+	uint64_t addr = field(s, evsel, sample, "lockdep_addr");
+	uint64_t key = la->aggr == LOCK_AGGR_TASK ? sample->tid : addr;
+	struct lock_stat *ls = stat_find(la, key);
+	struct seq_entry *seq;
+
+	/* perf keeps lockdep's locks by address or task only */
+	if (la->aggr == LOCK_AGGR_CALLER)
+		return 0;
+	if (!ls) {
+		char *name = tp ? tp_string(tp, sample, "name") : xstrdup("");
+
+		ls = stat_new(la, key, name, 0);
+		free(name);
+	}
+	hashmap_u64_findnew(&la->threads, sample->tid, NULL);
+	seq = get_seq(la, sample->tid, addr);
+	switch (event) {
+	case LOCKDEP_ACQUIRE:
+		lockdep_acquire(la, ls, seq, (uint32_t)field(s, evsel, sample, "flags"),
+				sample->time);
+		break;
+	case LOCKDEP_ACQUIRED:
+		lockdep_acquired(la, ls, seq, sample->time);
+		break;
+	case LOCKDEP_CONTENDED:
+		lockdep_contended(la, ls, seq, sample->time);
+		break;
+	case LOCKDEP_RELEASE:
+		lockdep_release(la, ls, seq);
+		break;
+	}
+	return 0;
+}
+
 int lock_analysis__sample(struct lock_analysis *la, struct perf_session *s,
 			  struct evsel *evsel, const struct perf_sample *sample)
 {
+	static const char *const lockdep[] = {
+		[LOCKDEP_ACQUIRE] = "lock:lock_acquire", [LOCKDEP_ACQUIRED] = "lock:lock_acquired",
+		[LOCKDEP_CONTENDED] = "lock:lock_contended",
+		[LOCKDEP_RELEASE] = "lock:lock_release",
+	};
+
 	if (evsel->attr.type != PERF_TYPE_TRACEPOINT)
 		return 0;
 	if (!strcmp(evsel->name, "lock:contention_begin"))
 		return contention_begin(la, s, evsel, sample);
 	if (!strcmp(evsel->name, "lock:contention_end"))
 		return contention_end(la, s, evsel, sample);
+	for (size_t i = 0; i < ARRAY_SIZE(lockdep); i++)
+		if (!strcmp(evsel->name, lockdep[i]))
+			return lockdep_event(la, s, evsel, sample, (enum lockdep_event)i);
 	return 0;
 }
 

@@ -3,7 +3,8 @@
  * Fed with lock:contention_begin/end samples, it pairs each begin with
  * the end of the same task and lock and keeps per-lock (by address, by
  * task, or by the caller's call chain) counts and wait times, as perf
- * lock does.  Results come back in perf's order: by a key, descending,
+ * lock does.  Lockdep's lock:lock_acquire/acquired/contended/release
+ * samples are followed per task and lock instead (by address or task).  Results come back in perf's order: by a key, descending,
  * ties in the order of perf's lock hash table.
  */
 #ifndef PCL_ANALYSIS_LOCK_H
@@ -61,7 +62,8 @@ struct lock_analysis {
 void lock_analysis__init(struct lock_analysis *la);
 void lock_analysis__exit(struct lock_analysis *la);
 
-/* lock:contention_begin/end samples (others are ignored); < 0 on failure. */
+/* lock:contention_begin/end and lockdep's samples (others are ignored);
+ * < 0 on failure. */
 int lock_analysis__sample(struct lock_analysis *la, struct perf_session *s,
 			  struct evsel *evsel, const struct perf_sample *sample);
 

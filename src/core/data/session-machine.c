@@ -5,6 +5,7 @@
 #include "core/symbols/machine.h"
 #include "core/data/session.h"
 #include "core/data/session-int.h"
+#include "core/events/parse-events.h"
 
 #include <string.h>
 
@@ -127,17 +128,95 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
 	return m;
 }
 
+static struct guest_symbols guest_symbols;
+
+void perf_session__guest_symbols(const struct guest_symbols *g)
+{
+	guest_symbols = *g;
+}
+
+const struct guest_symbols *perf_session__guests(void)
+{
+	return &guest_symbols;
+}
+
+struct machine *perf_session__machine_of(struct perf_session *s, uint8_t cpumode)
+{
+	struct symbols_config *config;
+
+	if (!s->machine || !parse_events__guest ||
+	    (cpumode != PERF_RECORD_MISC_GUEST_KERNEL && cpumode != PERF_RECORD_MISC_GUEST_USER))
+		return s->machine;
+	if (!s->guest) {
+		s->guest = machine__new_guest();
+		config = machine__symbols_config(s->guest);
+		/* perf takes a guest's vmlinux before its kallsyms */
+		config->vmlinux = guest_symbols.vmlinux;
+		config->kallsyms = config->vmlinux ? NULL : guest_symbols.kallsyms;
+		config->force = machine__symbols_config(s->machine)->force;
+	}
+	return s->guest;
+}
+
 bool perf_session__resolve_sample(struct perf_session *s, const struct perf_sample *sample,
 				  struct addr_location *al)
 {
-	struct thread *thread = machine__findnew_thread(s->machine, (pid_t)sample->pid,
-							 (pid_t)sample->tid);
+	struct machine *m = perf_session__machine_of(s, sample->cpumode);
+	struct thread *thread = machine__findnew_thread(m, (pid_t)sample->pid, (pid_t)sample->tid);
 	bool found;
 
 	memset(al, 0, sizeof(*al));
-	found = machine__resolve(s->machine, thread, sample->cpumode, sample->ip, al);
+	found = machine__resolve(m, thread, sample->cpumode, sample->ip, al);
 	al->thread = thread;
 	return found;
+}
+
+/* An LBR call stack (perf record --call-graph lbr): the sample's branch
+ * stack holds the user part of its call chain. */
+static bool lbr_call_stack(const struct perf_sample *sample, const struct perf_event_attr *attr)
+{
+	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+
+	return (attr->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	       (attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+	       (attr->sample_type & dwarf) != dwarf && sample->branch_nr && sample->branch_entries;
+}
+
+/* perf's LBR call chain: the chain's kernel part, then where the last
+ * branch went (the sample's function) and where each branch came from (the
+ * callers).  No chain with a user part: -1, the chain is read as usual.
+ * Without the maximum LBR depth in the file's PMU capabilities, perf's
+ * --stitch-lbr adds nothing to this, and pcl never stitches. */
+static int lbr_callchain(const struct perf_sample *sample, struct machine *m,
+			 struct thread *thread, struct callchain_request *req,
+			 struct callchain_frame *frames, int max_frames)
+{
+	uint64_t end = sample->callchain_nr < (uint64_t)req->max_stack ? sample->callchain_nr
+								     : (uint64_t)req->max_stack;
+	uint64_t user = 0;
+	int n;
+
+	while (user < end && sample->callchain[user] != PERF_CONTEXT_USER)
+		user++;
+	if (user == end)
+		return -1;
+	n = machine__resolve_callchain(m, thread, sample->callchain, user, false, frames,
+				       max_frames);
+	req->corrupt = n < 0;
+	if (n < 0)
+		n = 0;
+	for (uint64_t i = 0; i <= sample->branch_nr && n < max_frames; i++, n++) {
+		uint64_t ip = i ? sample->branch_entries[i - 1].from : sample->branch_entries[0].to;
+
+		frames[n].ip = ip;
+		frames[n].inlined = false;
+		frames[n].srcline = NULL;
+		/* perf looks in the user's maps first, then the kernel's */
+		if (!machine__lookup(m, thread, PERF_RECORD_MISC_USER, ip, &frames[n].al))
+			machine__lookup(m, thread, PERF_RECORD_MISC_KERNEL, ip, &frames[n].al);
+	}
+	req->nr_chain = n;
+	return n;
 }
 
 int perf_sample__resolve_callchain(const struct perf_sample *sample,
@@ -146,10 +225,14 @@ int perf_sample__resolve_callchain(const struct perf_sample *sample,
 				   struct callchain_frame *frames, int max_frames)
 {
 	const uint64_t dwarf = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	int n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
-					   req->keep_outermost, frames,
-					   req->max_stack < max_frames ? req->max_stack : max_frames);
+	int n = lbr_call_stack(sample, attr) ?
+		lbr_callchain(sample, m, thread, req, frames, max_frames) : -1;
 
+	if (n >= 0)
+		return n;
+	n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
+				       req->keep_outermost, frames,
+				       req->max_stack < max_frames ? req->max_stack : max_frames);
 	req->corrupt = n < 0;
 	if (n < 0)
 		n = 0;
@@ -169,6 +252,7 @@ int perf_session__resolve_callchain(struct perf_session *s, const struct evsel *
 {
 	struct callchain_request req = { .max_stack = max_stack };
 
-	return perf_sample__resolve_callchain(sample, &evsel->attr, s->machine, thread, &req,
-					      frames, max_frames);
+	return perf_sample__resolve_callchain(sample, &evsel->attr,
+					      perf_session__machine_of(s, sample->cpumode), thread,
+					      &req, frames, max_frames);
 }

@@ -351,6 +351,7 @@ void perf_session__delete(struct perf_session *s)
 	perf_header__exit(&s->header);
 	if (s->machine)
 		machine__delete(s->machine);
+	machine__delete(s->guest);
 	free(s->events);
 	hashmap_release(&s->id_hash);
 	if (s->tep)
@@ -502,7 +503,8 @@ static int dispatch(struct perf_session *s, const struct perf_event_header *rec,
 	if (fn && early && (ret = fn(t, s, rec, sample, evsel)))
 		return ret;
 	if (s->machine && !t->machine_ignores[rec->type])
-		session_machine__take(s->machine, rec);
+		session_machine__take(perf_session__machine_of(s, rec->misc &
+							       PERF_RECORD_MISC_CPUMODE_MASK), rec);
 	return fn && !early ? fn(t, s, rec, sample, evsel) : 0;
 }
 

@@ -160,6 +160,7 @@ struct perf_session {
 	struct session_stats stats;
 	struct perf_tool *tool;
 	struct machine *machine;	/* fed by the session, or NULL (owned) */
+	struct machine *guest;	/* the guests' records and samples (pcl kvm), or NULL */
 	struct ordered_events oe;
 	struct tep_handle *tep;	/* from the tracing data, or NULL */
 	bool truncated;		/* stopped at a torn record / killed recording */
@@ -208,6 +209,19 @@ bool perf_session__print_trace(struct perf_session *s, const struct evsel *evsel
  * build ids known.  The session owns it (replacing any earlier one). */
 struct machine *perf_session__new_machine(struct perf_session *s, const char *kallsyms,
 					  const char *symfs, bool force);
+/* When guests are profiled (parse_events__guest: pcl kvm), the records and
+ * samples of GUEST_KERNEL/GUEST_USER mode go to one guest machine, perf's
+ * default guest, made on the first of them; its kernel's symbols come from
+ * these files only (perf kvm's --guestkallsyms, --guestvmlinux), none
+ * without them.  Else, and for every other mode, the session's machine. */
+struct guest_symbols {
+	const char *kallsyms, *vmlinux, *modules;	/* the default guest's kernel */
+	const char *mount;	/* DIR/PID/proc/kallsyms: a guest's per QEMU pid
+				 * (perf record's guest maps; reading ignores it) */
+};
+void perf_session__guest_symbols(const struct guest_symbols *g);
+const struct guest_symbols *perf_session__guests(void);
+struct machine *perf_session__machine_of(struct perf_session *s, uint8_t cpumode);
 
 /* What a sample's ip is: its thread (made when new), map, DSO, symbol and
  * cpumode, in *al (al->thread set).  False when no map covers the ip.

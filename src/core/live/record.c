@@ -8,8 +8,12 @@
 #include "core/events/parse-events.h"
 #include "core/data/header-features.h"
 #include "core/data/perf-record.h"
+#include "core/data/session.h"
 #include "util/perfconfig.h"
 #include "util/util.h"
+
+#include <ctype.h>
+#include <dirent.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -685,6 +689,52 @@ static int write_event_update(struct record_session *rs, const struct evsel *e,
 /* Pipe mode: what a file's EVENT_DESC would say of each event, as perf
  * sends it: the unit and scale of a clock event asked for by name (not one
  * that cycles fell back to), then the name. */
+static int by_pid(const struct dirent **a, const struct dirent **b)
+{
+	long pa = atol((*a)->d_name), pb = atol((*b)->d_name);
+
+	return pa < pb ? -1 : pa > pb;
+}
+
+/* pcl kvm record: the guests' kernel and module maps, as perf gives each
+ * guest machine it knows of: the default guest's from --guestkallsyms and
+ * --guestmodules, then one per PID directory of --guestmount with a
+ * readable proc/kallsyms (the first without one ends the list, as in
+ * perf) and its proc/modules. */
+static int synth_guest_kernels(struct synth *s)
+{
+	const struct guest_symbols *g = perf_session__guests();
+	struct dirent **names = NULL;
+	bool stop = false;
+	int n, err = 0;
+
+	if (!parse_events__guest)
+		return 0;
+	if (g->kallsyms)
+		err = synth__guest_os(s, 0, g->kallsyms, g->modules);
+	if ((err && err != -ENOENT) || !g->mount || (n = scandir(g->mount, &names, NULL, by_pid)) < 0)
+		return err == -ENOENT ? 0 : err;
+	err = 0;
+	for (int i = 0; i < n; i++) {
+		char *end, *path;
+		long pid = strtol(names[i]->d_name, &end, 10);
+
+		if (!stop && !err && isdigit((unsigned char)names[i]->d_name[0]) && !*end) {
+			char *modules = xasprintf("%s/%s/proc/modules", g->mount, names[i]->d_name);
+
+			path = xasprintf("%s/%s/proc/kallsyms", g->mount, names[i]->d_name);
+			stop = access(path, R_OK) != 0;
+			if (!stop && (err = synth__guest_os(s, (pid_t)pid, path, modules)) == -ENOENT)
+				err = 0;
+			free(modules);
+			free(path);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return err;
+}
+
 static int write_event_updates(struct record_session *rs)
 {
 	static const double msec_scale = 1e-6;
@@ -742,6 +792,8 @@ static int synthesize_system(struct record_session *rs, struct synth *s, bool na
 	}
 	if (!err)
 		err = synth__modules(s);
+	if (!err)
+		err = synth_guest_kernels(s);
 	if (!err && names_too && rs->writer.pipe)
 		err = write_event_updates(rs);
 

@@ -202,12 +202,29 @@ static int emit_kernel_map_build_id(struct synth *s, const char *name, uint64_t 
 	return rec_emit(s, sizeof(*m) + n, true);
 }
 
+/* An MMAP record of a kernel map: the host's (pid -1) or a guest's (the
+ * guest machine's pid, in guest kernel mode). */
+static int emit_mmap(struct synth *s, uint16_t misc, uint32_t pid, const char *name,
+		     uint64_t start, uint64_t len, uint64_t pgoff)
+{
+	struct perf_rec_mmap *m = rec_begin(s, PERF_RECORD_MMAP, misc);
+	size_t n = strlen(name) + 1;
+
+	if (n > 4096)
+		n = 4096;
+	m->pid = pid;
+	m->tid = 0;
+	m->start = start;
+	m->len = len;
+	m->pgoff = pgoff;
+	memcpy(m->filename, name, n - 1);
+	return rec_emit(s, sizeof(*m) + n, true);
+}
+
 /* notes: where the build id is, with s->build_ids (--buildid-mmap). */
 static int emit_kernel_map(struct synth *s, const char *name, uint64_t start, uint64_t len,
 			   uint64_t pgoff, const char *notes)
 {
-	struct perf_rec_mmap *m;
-	size_t n = strlen(name) + 1;
 	uint8_t id[20];
 	int id_size = 0;
 
@@ -216,17 +233,7 @@ static int emit_kernel_map(struct synth *s, const char *name, uint64_t start, ui
 			  sysfs__read_kernel_build_id(id, sizeof(id));
 	if (id_size > 0)
 		return emit_kernel_map_build_id(s, name, start, len, pgoff, id, id_size);
-	m = rec_begin(s, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
-
-	if (n > 4096)
-		n = 4096;
-	m->pid = (uint32_t)-1;
-	m->tid = 0;
-	m->start = start;
-	m->len = len;
-	m->pgoff = pgoff;
-	memcpy(m->filename, name, n - 1);
-	return rec_emit(s, sizeof(*m) + n, true);
+	return emit_mmap(s, PERF_RECORD_MISC_KERNEL, (uint32_t)-1, name, start, len, pgoff);
 }
 
 int synth__kernel_mmap(struct synth *s, const char *kallsyms)
@@ -236,6 +243,77 @@ int synth__kernel_mmap(struct synth *s, const char *kallsyms)
 	if (kernel_text__range(kallsyms, &text, &etext) < 0)
 		return -ENOENT;
 	return emit_kernel_map(s, "[kernel.kallsyms]_text", text, etext - text, text, NULL);
+}
+
+struct guest_module {
+	char name[64];
+	uint64_t start, size;
+};
+
+static int module_cmp(const void *a, const void *b)
+{
+	const struct guest_module *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* A guest's /proc/modules ("name size refs deps state address ..."), by
+ * address; NULL (and 0) when unreadable. */
+static struct guest_module *guest_modules(const char *path, size_t *nr)
+{
+	FILE *f = path ? fopen(path, "r") : NULL;
+	struct guest_module *v = NULL, m;
+	char line[512];
+
+	*nr = 0;
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long size, start;
+
+		if (sscanf(line, "%63s %llu %*s %*s %*s %llx", m.name, &size, &start) != 3 ||
+		    !start)
+			continue;
+		m.start = start;
+		m.size = size;
+		v = xrealloc(v, (*nr + 1) * sizeof(*v));
+		v[(*nr)++] = m;
+	}
+	fclose(f);
+	qsort(v, *nr, sizeof(*v), module_cmp);
+	return v;
+}
+
+int synth__guest_os(struct synth *s, pid_t pid, const char *kallsyms, const char *modules)
+{
+	uint64_t text, etext;
+	/* the map is named after the reference symbol found: _text, or _stext */
+	const char *ref = kallsyms__symbol_addr(kallsyms, "_text", &text) ? "_stext" : "_text";
+	char name[80];
+	size_t nr;
+	struct guest_module *mods;
+	int err = 0;
+
+	if (kernel_text__range(kallsyms, &text, &etext) < 0)
+		return -ENOENT;
+	mods = guest_modules(modules, &nr);
+	for (size_t i = 0; i < nr && !err; i++) {
+		snprintf(name, sizeof(name), "[%s]", mods[i].name);
+		err = emit_mmap(s, PERF_RECORD_MISC_GUEST_KERNEL, (uint32_t)pid, name,
+				mods[i].start, mods[i].size, 0);
+		/* without _etext the kernel ends where the next module starts */
+		if (etext == ~0ULL && mods[i].start > text)
+			etext = mods[i].start;
+	}
+	free(mods);
+	if (err)
+		return err;
+	if (pid)
+		snprintf(name, sizeof(name), "[guest.kernel.kallsyms.%d]%s", (int)pid, ref);
+	else
+		snprintf(name, sizeof(name), "[guest.kernel.kallsyms]%s", ref);
+	return emit_mmap(s, PERF_RECORD_MISC_GUEST_KERNEL, (uint32_t)pid, name, text,
+			 etext - text, text);
 }
 
 static int emit_module_map(const char *name, const char *path, uint64_t start,

@@ -76,6 +76,15 @@ int synth__cpu_map(struct synth *s, const int *cpus, size_t nr);
  * _text, up to _etext, from kallsyms (path NULL: /proc/kallsyms). */
 int synth__kernel_mmap(struct synth *s, const char *kallsyms);
 
+/* A guest's maps as perf record gives them for a guest machine, MMAPs in
+ * guest kernel mode: its modules ("[name]", by address, from its
+ * /proc/modules when readable), then its kernel, pid 0
+ * "[guest.kernel.kallsyms]_text" for the default guest, else pid PID
+ * "[guest.kernel.kallsyms.PID]_text", ranged from its kallsyms as the
+ * host's (without _etext, up to the module after it).  -ENOENT without
+ * _text. */
+int synth__guest_os(struct synth *s, pid_t pid, const char *kallsyms, const char *modules);
+
 /* One MMAP per loaded module (/proc/modules, .text from /sys/module). */
 int synth__modules(struct synth *s);
 

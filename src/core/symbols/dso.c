@@ -115,6 +115,8 @@ char dso__symtab_origin(const struct dso *dso)
 		return 'v';
 	switch (p->kind) {
 	case DSO_KERNEL:
+		if (p->config->guest)	/* a guest's kallsyms, if it had one */
+			return p->nr_syms ? 'g' : '!';
 		return 'k';
 	case DSO_PERF_MAP:
 		return 'j';

@@ -249,6 +249,14 @@ static void kmap__cover_symbols(struct maps *kmaps, struct map *kmap,
 {
 	uint64_t end;
 
+	/* a guest's kernel map is its symbols' span exactly (perf's
+	 * map__fixup_start/end) */
+	if (p->config->guest && p->nr_syms) {
+		kmap->start = p->syms[0].start;
+		kmap->end = p->syms[p->nr_syms - 1].end;
+		kmaps->generation++;
+		return;
+	}
 	if (!p->nr_syms || (end = p->syms[p->nr_syms - 1].end) <= kmap->end)
 		return;
 	for (size_t i = 0; i < kmaps->nr; i++)

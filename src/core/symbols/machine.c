@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 
 #define KERNEL_MMAP_NAME "[kernel.kallsyms]"
+#define GUEST_KERNEL_MMAP_NAME "[guest.kernel.kallsyms]"
 
 struct machine *machine__new(void)
 {
@@ -19,6 +20,7 @@ struct machine *machine__new(void)
 	struct thread *idle;
 
 	m->kmaps = maps__new();
+	m->kernel_name = KERNEL_MMAP_NAME;
 	hashmap_init(&m->cgroups, sizeof(char *));
 	m->default_buildid_dir = build_id_cache__dir();
 	m->config = (struct symbols_config){
@@ -57,6 +59,15 @@ void machine__delete(struct machine *m)
 	free(m->kernel_ref_sym);
 	machine__drop_embedded_symbols(m);
 	free(m);
+}
+
+struct machine *machine__new_guest(void)
+{
+	struct machine *m = machine__new();
+
+	m->kernel_name = GUEST_KERNEL_MMAP_NAME;
+	m->config.guest = true;
+	return m;
 }
 
 struct symbols_config *machine__symbols_config(struct machine *m)
@@ -117,9 +128,9 @@ bool str_ends_with(const char *s, const char *suffix)
 }
 
 /* What a path names: perf's conventions for special mappings. */
-static enum dso_kind dso_kind_of(const char *name, bool kernel_space)
+static enum dso_kind dso_kind_of(const struct machine *m, const char *name, bool kernel_space)
 {
-	if (!strcmp(name, KERNEL_MMAP_NAME))
+	if (!strcmp(name, m->kernel_name))
 		return DSO_KERNEL;
 	if (!strcmp(name, "[vdso]"))
 		return DSO_VDSO;
@@ -141,7 +152,7 @@ static struct dso *machine__findnew_dso(struct machine *m, const char *name, boo
 
 	if (d)
 		return d;
-	d = dso__new(m, name, dso_kind_of(name, kernel_space));
+	d = dso__new(m, name, dso_kind_of(m, name, kernel_space));
 	h = hash_string(name, strlen(name));
 	dso__priv(d)->next_in_bucket = hashmap_u64_get(&m->dso_index, h);
 	hashmap_u64_put(&m->dso_index, h, d);
@@ -230,12 +241,12 @@ static int machine__process_kernel_mmap(struct machine *m, uint64_t start, uint6
 	struct map *map = machine__new_map(m);
 	struct dso *dso;
 
-	if (str_starts_with(filename, KERNEL_MMAP_NAME)) {
+	if (str_starts_with(filename, m->kernel_name)) {
 		/* pgoff is the address of the reference symbol (_text). */
-		dso = machine__findnew_dso(m, KERNEL_MMAP_NAME, true);
+		dso = machine__findnew_dso(m, m->kernel_name, true);
 		map->identity = true;
 		free(m->kernel_ref_sym);
-		m->kernel_ref_sym = pgoff ? xstrdup(filename + strlen(KERNEL_MMAP_NAME)) : NULL;
+		m->kernel_ref_sym = pgoff ? xstrdup(filename + strlen(m->kernel_name)) : NULL;
 	} else {
 		char *name = module_name(filename);
 
@@ -319,7 +330,11 @@ static bool machine__find_map(struct machine *m, struct thread *thread, uint8_t 
 	al->thread = thread;
 	al->addr = ip;
 	al->cpumode = cpumode;
-	switch (cpumode) {
+	/* a guest's sample outside a guest's machine has no map, as the
+	 * hypervisor's */
+	switch (m->config.guest || (cpumode != PERF_RECORD_MISC_GUEST_KERNEL &&
+				    cpumode != PERF_RECORD_MISC_GUEST_USER) ?
+		cpumode : PERF_RECORD_MISC_HYPERVISOR) {
 	case PERF_RECORD_MISC_KERNEL:
 		al->level = 'k';
 		maps = m->kmaps;
@@ -328,7 +343,15 @@ static bool machine__find_map(struct machine *m, struct thread *thread, uint8_t 
 		al->level = '.';
 		maps = thread ? thread__maps(thread) : NULL;
 		break;
-	default:	/* hypervisor, and guests (not modelled): no map */
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		al->level = 'g';
+		maps = m->kmaps;
+		break;
+	case PERF_RECORD_MISC_GUEST_USER:
+		al->level = 'u';
+		maps = thread ? thread__maps(thread) : NULL;
+		break;
+	default:	/* hypervisor: no map */
 		al->level = 'H';
 		return false;
 	}

@@ -42,6 +42,9 @@ struct addr_location {
 };
 
 struct machine *machine__new(void);
+/* perf's default guest machine: its kernel is "[guest.kernel.kallsyms]",
+ * and GUEST_KERNEL/GUEST_USER samples resolve in it. */
+struct machine *machine__new_guest(void);
 void machine__delete(struct machine *m);
 
 /* Starts reading the kernel's symbols on another thread when the file's
@@ -58,6 +61,9 @@ struct symbols_config {
 	const char *symfs;	/* --symfs DIR, put before every path; NULL: none */
 	const char *kallsyms;	/* --kallsyms FILE; NULL: chosen by build id */
 	const char *vmlinux;	/* -k FILE: the kernel's symbols from it only */
+	/* a guest's machine: its kernel's symbols from kallsyms or vmlinux
+	 * above only, none without them */
+	bool guest;
 	bool ignore_vmlinux;	/* --ignore-vmlinux: no -k, no vmlinux path */
 	const char *os_release;	/* the recorded uname -r (vmlinux path); NULL: ours */
 	const char *buildid_dir;	/* $PERF_BUILDID_DIR, else ~/.debug */

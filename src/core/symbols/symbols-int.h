@@ -158,6 +158,7 @@ struct machine {
 	struct hashmap dso_index;	/* name hash -> bucket of dsos */
 	struct maps *kmaps;		/* kernel and modules */
 	struct dso *kernel;
+	const char *kernel_name;	/* "[kernel.kallsyms]", or a guest's */
 	char *kernel_ref_sym;	/* its MMAP's reference symbol (_text), when placed */
 	struct symbols_config config;	/* what the loaders are handed */
 	char *default_buildid_dir;	/* config.buildid_dir's default (owned) */

@@ -417,6 +417,8 @@ int dso__load_kernel(struct dso *kernel, const struct symbols_config *config)
 		return dso__load_kallsyms(kernel, config);
 	if (config->vmlinux && !config->ignore_vmlinux)
 		return dso__load_vmlinux(kernel, config->vmlinux, config);
+	if (config->guest)	/* perf looks nowhere else for a guest's symbols */
+		return -1;
 	found = find_vmlinux(config, kernel->build_id, kernel->build_id_size, try_load, &t);
 	if (found) {
 		free(found);
