@@ -358,6 +358,7 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 			hs.sym = f->sym;
 			hs.addr = f->addr;
 			hs.map_size = f->map_size;
+			hs.unmap_shift = f->unmap_shift;
 			hs.level = f->kernel ? 'k' : '.';
 			hs.cpumode = f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 			/* perf takes the frame's location whole: no filter marks */
@@ -1078,8 +1079,12 @@ int cmd_report(int argc, const char **argv)
 		goto out;
 	}
 	r.hopts.group_sort_idx = o.group_sort_idx;
-	if (o.sort_order && strstr(o.sort_order, "ipc"))
-		usage_with_options(report_usage, opts);
+	/* perf takes no ipc key from -s (only -F): the -s help, and success */
+	if (o.sort_order && strstr(o.sort_order, "ipc")) {
+		parse_options_usage(report_usage, opts, "s", true);
+		ret = 0;
+		goto out;
+	}
 	if (o.sort_order && strstr(o.sort_order, "symbol"))
 		o.sort_order = sort_tmp = xasprintf("%s,ipc_null", o.sort_order);
 	/* as perf: the columns first (bad keys stop here), the header next,

@@ -305,6 +305,10 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 			.weight = s->weight,
 			.ins_lat = s->ins_lat,
 			.map_size = f->map_size,
+			/* perf unmaps the (absolute) ip again for the addr key */
+			.unmap_shift = f->unmap_shift,
+			.transaction = s->transaction,
+			.code_page_size = s->code_page_size,
 			.cgroup = s->cgroup,
 			.mem = s->mem,
 			.filtered = s->filtered,
@@ -447,6 +451,9 @@ struct hist_sample hist_sample__resolved(struct thread *thread, const struct add
 		.cpu = (int32_t)sample->cpu,
 		.socket = -1,
 		.period = sample->period,
+		.unmap_shift = al->map ? map__unmap_ip(al->map, 0) : 0,
+		.transaction = sample->transaction,
+		.code_page_size = sample->code_page_size,
 	};
 }
 
@@ -486,6 +493,9 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		.weight = s->weight,
 		.ins_lat = s->ins_lat,
 		.map_size = s->map_size,
+		.unmap_shift = s->unmap_shift,
+		.transaction = s->transaction,
+		.code_page_size = s->code_page_size,
 		.cgroup = s->cgroup,
 		.mem = s->mem,
 		.level = s->level,
@@ -853,6 +863,7 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 	col_len_max(h, HISTC_TIME, h->opts->nanosecs ? 16 : 12);
 	col_len_max(h, HISTC_WEIGHT, 12);
 	col_len_max(h, HISTC_LOCAL_WEIGHT, 12);
+	col_len_max(h, HISTC_ADDR, UNRESOLVED_ADDR_WIDTH + 2);
 	calc_mem_col_len(h, he);
 }
 

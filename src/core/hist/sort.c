@@ -639,6 +639,83 @@ static void ipc_null_print(const struct hist_entry *he, struct strbuf *sb, unsig
 	strbuf_addf(sb, "%-*s", (int)width, "-      -");
 }
 
+/* --- transaction, code_page_size, addr -------------------------------------- */
+
+/* perf orders transactions by the flags word, larger first */
+static int transaction_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)b->transaction, (int64_t)a->transaction);
+}
+
+/* PERF_SAMPLE_TRANSACTION's flag bits, in bit order, and its abort code */
+static void transaction_print(const struct hist_entry *he, struct strbuf *sb,
+			      unsigned int width)
+{
+	static const char *const flag_names[] = {
+		"EL ", "TX ", "SYNC ", "ASYNC ", "RETRY ", "CON ", "CAP-WRITE ", "CAP-READ ",
+	};
+	const uint64_t sync_or_async = 1u << 2 | 1u << 3;
+	uint64_t t = he->transaction;
+	size_t start = sb->len;
+
+	for (size_t i = 0; i < ARRAY_SIZE(flag_names); i++)
+		if (t & (1u << i))
+			strbuf_addstr(sb, flag_names[i]);
+	if (t && !(t & sync_or_async))
+		strbuf_addstr(sb, "NEITHER ");
+	if (t >> 32)
+		strbuf_addf(sb, ":%" PRIx64, t >> 32);
+	if (sb->len - start < width)
+		strbuf_addf(sb, "%*s", (int)(width - (sb->len - start)), "");
+}
+
+static uint64_t transaction_hash(const struct hist_entry *he)
+{
+	return he->transaction;
+}
+
+static int code_page_size_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)a->code_page_size, (int64_t)b->code_page_size);
+}
+
+static void code_page_size_print(const struct hist_entry *he, struct strbuf *sb,
+				 unsigned int width)
+{
+	size_t start = sb->len;
+
+	page_size__name(sb, he->code_page_size);
+	if (sb->len - start < width)
+		strbuf_addf(sb, "%*s", (int)(width - (sb->len - start)), "");
+}
+
+static uint64_t code_page_size_hash(const struct hist_entry *he)
+{
+	return he->code_page_size;
+}
+
+/* the entry's ip back in the address space, as perf's map gives it: a
+ * --children entry's ip is absolute already, and gets the map's shift twice */
+static uint64_t entry_addr(const struct hist_entry *he)
+{
+	return he->ip + (he->dso ? he->unmap_shift : 0);
+}
+
+static int addr_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_addr(entry_addr(a), entry_addr(b));
+}
+
+static void addr_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	strbuf_addf(sb, "%-#*" PRIx64, (int)width, entry_addr(he));
+}
+
+static uint64_t addr_hash(const struct hist_entry *he)
+{
+	return entry_addr(he);
+}
+
 /* --- the tables ------------------------------------------------------------ */
 
 #define KEY(n, h, c, cmpf, sortf, printf_, hashf) \
@@ -660,7 +737,8 @@ static const struct hist_field key_fields[] = {
 	KEY("local_weight", "Local Weight", HISTC_LOCAL_WEIGHT, local_weight_cmp, NULL,
 	    local_weight_print, weight_hash),
 	KEY("weight", "Weight", HISTC_WEIGHT, local_weight_cmp, NULL, weight_print, weight_hash),
-	KEY("transaction", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("transaction", "Transaction                ", HISTC_TRANSACTION, transaction_cmp, NULL,
+	    transaction_print, transaction_hash),
 	KEY("trace", "Trace output", HISTC_TRACE, trace_cmp, NULL, trace_print, trace_hash),
 	KEY("symbol_size", "Symbol size", HISTC_SYM_SIZE, sym_size_cmp, NULL, sym_size_print,
 	    sym_size_hash),
@@ -672,14 +750,15 @@ static const struct hist_field key_fields[] = {
 	/* perf compares ipc_null entries as symbols (a --hierarchy level shows it) */
 	KEY("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, sym_cmp, NULL, ipc_null_print, sym_hash),
 	KEY("time", "Time", HISTC_TIME, time_cmp, NULL, time_print, time_hash),
-	KEY("code_page_size", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("code_page_size", "Code Page Size", HISTC_CODE_PAGE_SIZE, code_page_size_cmp, NULL,
+	    code_page_size_print, code_page_size_hash),
 	KEY("local_ins_lat", "Local INSTR Latency", HISTC_LOCAL_INS_LAT, local_ins_lat_cmp, NULL,
 	    local_ins_lat_print, ins_lat_hash),
 	KEY("ins_lat", "INSTR Latency", HISTC_INS_LAT, local_ins_lat_cmp, NULL, ins_lat_print,
 	    ins_lat_hash),
 	KEY("local_p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 	KEY("p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
-	KEY("addr", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("addr", "Address", HISTC_ADDR, addr_cmp, NULL, addr_print, addr_hash),
 	/* beyond perf 6.1 (which only has pid, keyed by thread id anyway) */
 	KEY("tid", "    Tid:Command", HISTC_THREAD, pid_cmp, NULL, pid_print, pid_hash),
 };
