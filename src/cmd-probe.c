@@ -2,11 +2,13 @@
  * kprobes otherwise) from functions, lines and variables, and show what
  * can be probed (-F, -L, -V), with perf 6.1's texts. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "core/probe/probe-cache.h"
@@ -283,17 +285,30 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 }
 
 /* Where the function named at the start of text ("malloc:3") has its
- * symbol in -x's binary, 0 when it has none. */
-static uint64_t symbol_address(const struct probe_opts *o, const char *text)
+ * symbol in -x's binary, 0 when it has none; perf takes a symbol of data
+ * too, at its offset in the file.  An indirect function gets perf's
+ * warning for when its symbol is used. */
+static uint64_t symbol_address(const struct probe_opts *o, const char *text,
+			       struct probe_debug *dbg, char **note)
 {
 	struct probe_elf pe;
 	uint64_t addr = 0;
 	char *name = xstrndup(text, strcspn(text, ":+@%;"));
 
+	*note = NULL;
 	if (!probe_elf__open(&pe, o->read_exec)) {
-		const struct probe_sym *sym = probe_elf__find_function(&pe, name);
+		const struct probe_sym *sym = probe_elf__find_function(&pe, name), *data;
 
-		addr = sym ? sym->addr : 0;
+		if (sym && sym->ifunc)
+			*note = xasprintf("Warning: The probe function (%s) is a GNU indirect "
+					  "function.\nConsider identifying the final function used "
+					  "at run time and set the probe directly on that.\n",
+					  name);
+		probe_debug__set_symbol_note(dbg, *note);
+		if (sym)
+			addr = sym->addr;
+		else if ((data = probe_elf__find_data(&pe, name)))
+			addr = probe_elf__section_offset(&pe, data->addr);
 		probe_elf__close(&pe);
 	}
 	free(name);
@@ -311,7 +326,11 @@ static int show_lines(const struct probe_opts *o)
 		fputs("  Error: Failed to show lines.\n", stderr);
 		return PCL_EXIT_ENOENT;
 	}
-	ret = probe_debug__show_lines(dbg, o->line, symbol_address(o, o->line), &out, &msgs);
+	char *note;
+	uint64_t symbol_addr = symbol_address(o, o->line, dbg, &note);
+
+	ret = probe_debug__show_lines(dbg, o->line, symbol_addr, &out, &msgs);
+	free(note);
 	fputs(strbuf_str(&out), stdout);
 	print_msgs(&msgs, o);
 	if (ret)
@@ -341,10 +360,13 @@ static int show_vars(const struct probe_opts *o)
 		probe_debug__close(dbg);
 		return PCL_EXIT_USAGE;
 	}
-	uint64_t symbol_addr = spec.point.function ? symbol_address(o, spec.point.function) : 0;
+	char *note = NULL;
+	uint64_t symbol_addr =
+		spec.point.function ? symbol_address(o, spec.point.function, dbg, &note) : 0;
 
 	ret = probe_debug__show_vars(dbg, &spec, o->externs, o->range, o->filter, symbol_addr,
 				     &out, &msgs);
+	free(note);
 	fputs(strbuf_str(&out), stdout);
 	print_msgs(&msgs, o);
 	if (ret)
@@ -371,17 +393,20 @@ struct add_run {
 	int nr_added;
 	struct probe_msgs msgs;
 	bool semantic_error;	/* reported with the usage already */
+	int def_first;	/* the first of added made by the definition at hand */
 };
 
 /* Whether an event defined before this run, or one of the first nr_added
- * of it, has the name (the sites of one definition share theirs). */
+ * of it, has the name (the sites of one definition share theirs).  perf
+ * reads the names from the kernel for each definition: with -n, those of
+ * the definitions before are not there. */
 static bool name_taken_before(const struct add_run *r, int nr_added, const char *group,
 			      const char *event)
 {
 	for (int i = 0; i < r->nr_existing; i++)
 		if (!strcmp(r->existing[i].group, group) && !strcmp(r->existing[i].event, event))
 			return true;
-	for (int i = 0; i < nr_added; i++)
+	for (int i = r->o->dry_run ? r->def_first : 0; i < nr_added; i++)
 		if (!strcmp(r->added[i].group, group) && !strcmp(r->added[i].event, event))
 			return true;
 	return false;
@@ -469,7 +494,8 @@ static bool spec_has_c_args(const struct probe_spec *spec)
 static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spec,
 			struct probe_msgs *msgs, struct probe_site **sites)
 {
-	const struct probe_sym *sym = spec->point.function
+	/* a function in a given file is the debug information's to find */
+	const struct probe_sym *sym = spec->point.function && !spec->point.file
 					      ? probe_elf__find_function(pe, spec->point.function)
 					      : NULL;
 
@@ -514,22 +540,42 @@ static void forget_added(struct add_run *r, int from)
 	r->nr_added = from;
 }
 
+/* The binary's probes file in the build-id cache, the binary cached
+ * first and the file made (empty) if need be, as perf opens it before
+ * anything is found; NULL when it cannot be.  Caller frees. */
+static char *cache_probes_file(const struct probe_opts *o, const char *binary)
+{
+	char *dir = build_id_cache__dir(), *entry = NULL, *probes = NULL;
+	uint8_t id[20];
+	/* the file as --target-ns's process sees it */
+	int size = elf_file__read_build_id(o->read_exec, id, sizeof(id));
+
+	if (dir && size > 0 && !build_id_cache__add_from(dir, binary, o->read_exec, id, size))
+		entry = build_id_cache__entry(dir, binary, id, size);
+	if (entry) {
+		int fd;
+
+		probes = xasprintf("%s/probes", entry);
+		fd = open(probes, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+	}
+	free(entry);
+	free(dir);
+	return probes;
+}
+
 /* -a --cache: the definition and its uprobes into the binary's probes
  * file in the build-id cache (perf writes it on -n too). */
 static void cache_definition(const struct probe_opts *o, const char *binary, const char *spev,
 			     char **defs, int nr_defs)
 {
-	char *dir = build_id_cache__dir(), *entry = NULL, *probes = NULL;
-	uint8_t id[20];
-	int size = elf_file__read_build_id(binary, id, sizeof(id)), ret = -ENOENT;
+	char *probes = cache_probes_file(o, binary);
+	int ret = -ENOENT;
 	struct probe_cache pc;
 
-	if (dir && size > 0 && !build_id_cache__add(dir, binary, id, size))
-		entry = build_id_cache__entry(dir, binary, id, size);
-	if (entry) {
-		probes = xasprintf("%s/probes", entry);
+	if (probes)
 		ret = probe_cache__load(&pc, probes);
-	}
 	if (!ret) {
 		probe_cache__add(&pc, spev, defs, nr_defs);
 		ret = probe_cache__save(&pc, probes);
@@ -543,8 +589,6 @@ static void cache_definition(const struct probe_opts *o, const char *binary, con
 	if (ret)
 		fputs("Failed to add event to probe cache\n", stderr);
 	free(probes);
-	free(entry);
-	free(dir);
 }
 
 /* Adds the uprobes of one definition; a failure removes what it added. */
@@ -557,6 +601,8 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 	char err[256];
 	int nr, ret = 0, first = r->nr_added;
 
+	r->def_first = first;
+
 	if (probe_spec__parse(&spec, def, err, sizeof(err))) {
 		fprintf(stderr, "Semantic error :%s\n", err);
 		parse_options_usage(probe_usage, o->table, "a", true);
@@ -564,6 +610,8 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 		return -EINVAL;
 	}
 	probe_msg(&r->msgs, true, "probe-definition(0): %s\n", def);
+	if (o->cache && !o->definition)
+		free(cache_probes_file(o, binary));
 	if (!dbg && !spec.point.retprobe)
 		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
 	if (!dbg && probe_spec__needs_dwarf(&spec)) {
@@ -749,7 +797,7 @@ static int stored_definitions(const struct probe_spec *spec, char ***defs)
 static int cached_definitions(const struct probe_spec *spec, char ***defs)
 {
 	struct sdt_event *evs;
-	int n = sdt_events__list(spec->group, spec->event, &evs), nr = 0;
+	int n = sdt_events__by_binary(spec->group, spec->event, &evs), nr = 0;
 
 	*defs = NULL;
 	for (int i = 0; i < n; i++) {
@@ -848,31 +896,130 @@ static int module_has_function(const char *path, const char *function, uint64_t 
 	return n;
 }
 
+/* One kprobe: into the bootconfig list, or a definition line. */
+static void add_kprobe(const struct probe_opts *o, const struct probe_spec *spec,
+		       const char *event, char *target, struct kprobe_site **sites, int *nr,
+		       struct strbuf *lines)
+{
+	if (o->bootconfig) {
+		*sites = xrealloc(*sites, (*nr + 1) * sizeof(**sites));
+		(*sites)[(*nr)++] = (struct kprobe_site){ xstrdup(event), target };
+		return;
+	}
+	strbuf_addf(lines, "%c:%s/%s %s\n", spec->point.retprobe ? 'r' : 'p',
+		    spec->group ? spec->group : "probe", event, target);
+	free(target);
+}
+
+/* The module's name in definitions: its own (struct module's), else its
+ * path. */
+static char *module_name(const char *path)
+{
+	struct probe_elf pe;
+	char *name = NULL;
+
+	if (!probe_elf__open(&pe, path)) {
+		name = probe_elf__module_name(&pe);
+		probe_elf__close(&pe);
+	}
+	return name ? name : xstrdup(path);
+}
+
+/* The kprobes of a module file from its debug information, placed as
+ * "MODULE:FUNC+OFF" by the module's symbols: their count, 0 when the
+ * debug information has no site, or -errno after perf's message. */
+static int module_dwarf_sites(const struct probe_opts *o, struct probe_debug *dbg,
+			      const struct probe_spec *spec, struct kprobe_site **ksites, int *knr,
+			      struct strbuf *lines, struct probe_msgs *msgs)
+{
+	struct probe_site *sites;
+	int nr = probe_debug__find_sites(dbg, spec, msgs, &sites);
+
+	if (nr > o->max_probes) {
+		probe_msg(msgs, false, "Too many( > %d) probe point found.\n", o->max_probes);
+		probe_sites__free(sites, nr);
+		return -ERANGE;
+	}
+	if (nr <= 0)
+		return nr;
+	char *module = module_name(o->module);
+	struct probe_elf pe;
+	bool have_elf = !probe_elf__open(&pe, o->module);
+
+	for (int i = 0; i < nr; i++) {
+		uint64_t off = 0;
+		char *symbol = probe_debug__symbol_at(dbg, sites[i].addr, &off);
+		const struct probe_sym *sym =
+			symbol || !have_elf ? NULL : probe_elf__function_at(&pe, sites[i].addr);
+
+		/* a file that is no relocatable one: placed by its symbols */
+		if (sym) {
+			symbol = xstrdup(sym->name);
+			off = sites[i].addr - sym->addr;
+		}
+		char *event = event_name(spec, sites[i].function);
+		struct strbuf target = STRBUF_INIT;
+
+		strbuf_addf(&target, "%s:%s+%lu", module, symbol ? symbol : sites[i].function,
+			    (unsigned long)off);
+		for (int k = 0; k < sites[i].nr_args; k++)
+			strbuf_addf(&target, " %s", sites[i].args[k]);
+		add_kprobe(o, spec, event, strbuf_detach(&target), ksites, knr, lines);
+		free(event);
+		free(symbol);
+	}
+	free(module);
+	if (have_elf)
+		probe_elf__close(&pe);
+	probe_sites__free(sites, nr);
+	return nr;
+}
+
 /* The sites of one -D definition from kallsyms (perf's way without a
- * vmlinux); 0, or -errno after perf's message. */
-static int kprobe_sites(const struct probe_opts *o, const struct probe_spec *spec,
-			struct kprobe_site **sites, int *nr, struct strbuf *lines)
+ * vmlinux), or from a module file; 0, or -errno after perf's message. */
+static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
+			const struct probe_spec *spec, struct kprobe_site **sites, int *nr,
+			struct strbuf *lines, struct probe_msgs *msgs)
 {
 	const char *function = spec->point.function;
 	uint64_t *offsets;
 	int n;
 
-	if (probe_spec__needs_dwarf(spec) || !function) {
-		fputs("Failed to find the path for the kernel: Invalid ELF file\n", stderr);
+	if (dbg) {
+		n = module_dwarf_sites(o, dbg, spec, sites, nr, lines, msgs);
+		if (n > 0)
+			return 0;
+		/* with variables to fetch, perf only says the add failed */
+		if (spec_has_c_args(spec) || (n < 0 && probe_spec__needs_dwarf(spec)))
+			return n < 0 ? n : -ENOENT;
+		if (probe_spec__needs_dwarf(spec)) {
+			char *point = probe_spec__point_text(spec);
+
+			probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
+			free(point);
+			return -ENOENT;
+		}
+	}
+	if (!o->module && (probe_spec__needs_dwarf(spec) || !function)) {
+		probe_msg(msgs, false, "Failed to find the path for the kernel: Invalid ELF file\n");
 		return -ENOENT;
 	}
-	n = o->module ? module_has_function(o->module, function, &offsets)
-		      : probe_kallsyms__offsets(NULL, function, &offsets);
+	n = !function ? 0
+	    : o->module ? module_has_function(o->module, function, &offsets)
+			: probe_kallsyms__offsets(NULL, function, &offsets);
 	if (n <= 0 && o->module) {
-		fprintf(stderr, "Probe point '%s' not found.\n", function);
+		char *point = probe_spec__point_text(spec);
+
+		probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
+		free(point);
 		return -ENOENT;
 	}
 	if (n <= 0) {
-		fprintf(stderr, "Failed to find symbol %s in kernel\n", function);
+		probe_msg(msgs, false, "Failed to find symbol %s in kernel\n", function);
 		return -ENOENT;
 	}
 	char *event = event_name(spec, function);
-	char *args = xstrdup("");
+	char *args = xstrdup(""), *module = o->module ? module_name(o->module) : NULL;
 
 	for (int i = 0; i < spec->nr_args; i++) {
 		char *a = probe_arg__as_written(&spec->args[i]), *t = xasprintf("%s %s", args, a);
@@ -883,24 +1030,18 @@ static int kprobe_sites(const struct probe_opts *o, const struct probe_spec *spe
 	}
 	for (int i = 0; i < n; i++) {
 		/* a return probe is placed on the symbol, an entry on _text */
-		char *target = o->module ? xasprintf("%s:%s+%lu%s", o->module, function,
-						     spec->point.offset, args)
+		char *target = module ? xasprintf("%s:%s+%lu%s", module, function,
+						  spec->point.offset, args)
 			       : spec->point.retprobe
 				       ? xasprintf("%s+%lu%s", function, spec->point.offset, args)
 				       : xasprintf("_text+%lu%s", (unsigned long)(offsets[i] +
 								spec->point.offset), args);
 
-		if (o->bootconfig) {
-			*sites = xrealloc(*sites, (*nr + 1) * sizeof(**sites));
-			(*sites)[(*nr)++] = (struct kprobe_site){ xstrdup(event), target };
-		} else {
-			strbuf_addf(lines, "%c:%s/%s %s\n", spec->point.retprobe ? 'r' : 'p',
-				    spec->group ? spec->group : "probe", event, target);
-			free(target);
-		}
+		add_kprobe(o, spec, event, target, sites, nr, lines);
 	}
 	free(args);
 	free(event);
+	free(module);
 	free(offsets);
 	return 0;
 }
@@ -925,50 +1066,10 @@ static void add_bootconfig(struct strbuf *out, const struct kprobe_site *sites, 
 	}
 }
 
-/* -D without -x: kprobe definitions from kallsyms, needing no
- * kprobe_events; all or nothing, as perf prints them. */
-static int kprobe_definitions(const struct probe_opts *o)
+/* The kprobe definitions made (NULL: none yet) into kprobe_events: perf's
+ * words where the kernel has none. */
+static int write_kprobes(const struct probe_opts *o, const char *lines)
 {
-	struct strbuf out = STRBUF_INIT;
-	struct kprobe_site *sites = NULL;
-	int nr = 0, ret = 0;
-
-	for (int i = 0; i < o->adds.nr && !ret; i++) {
-		struct probe_spec spec;
-		char err[256];
-
-		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
-			fprintf(stderr, "Semantic error :%s\n", err);
-			parse_options_usage(probe_usage, o->table, "D", true);
-			ret = PCL_EXIT_USAGE;
-			break;
-		}
-		if (o->bootconfig && spec.group && !o->quiet)
-			fprintf(stderr, "WARN: Group name %s is ignored\n", spec.group);
-		ret = kprobe_sites(o, &spec, &sites, &nr, &out);
-		probe_spec__exit(&spec);
-	}
-	if (!ret) {
-		add_bootconfig(&out, sites, nr);
-		fputs(strbuf_str(&out), stdout);
-	} else if (ret != PCL_EXIT_USAGE) {
-		fputs("  Error: Failed to add events.\n", stderr);
-		ret = exit_of(ret);
-	}
-	for (int i = 0; i < nr; i++) {
-		free(sites[i].event);
-		free(sites[i].target);
-	}
-	free(sites);
-	strbuf_release(&out);
-	return ret;
-}
-
-static int add_kprobes(const struct probe_opts *o)
-{
-	if (o->definition)
-		return kprobe_definitions(o);
-	/* perf opens kprobe_events before anything else, even for -n */
 	if (!probe_tracefs_has("kprobe_events")) {
 		fprintf(stderr,
 			"%s//kprobe_events does not exist.\n"
@@ -978,9 +1079,71 @@ static int add_kprobes(const struct probe_opts *o)
 			o->verbose ? " Reason: No such file or directory (Code: -2)" : "");
 		return PCL_EXIT_ENOENT;
 	}
-	fprintf(stderr, "  Error: kernel probes need the kernel's debug information, "
-			"which pcl does not read yet.\n");
+	if (!lines) {
+		fprintf(stderr, "  Error: kernel probes need the kernel's debug information, "
+				"which pcl does not read yet.\n");
+		return PCL_EXIT_ENOENT;
+	}
+	fprintf(stderr, "  Error: pcl writes no kprobes yet.\n");
 	return PCL_EXIT_ENOENT;
+}
+
+/* Kprobe definitions of kernel functions (kallsyms) or of a module file:
+ * printed for -D, all or nothing, as perf prints them; otherwise written
+ * to kprobe_events, which perf opens only once they are all made. */
+static int kprobe_definitions(const struct probe_opts *o)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct probe_msgs msgs = { STRBUF_INIT, false };
+	struct kprobe_site *sites = NULL;
+	struct probe_debug *dbg = o->module ? probe_debug__open(o->module) : NULL;
+	int nr = 0, ret = 0;
+
+	for (int i = 0; i < o->adds.nr && !ret; i++) {
+		struct probe_spec spec;
+		char err[256];
+
+		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
+			fprintf(stderr, "Semantic error :%s\n", err);
+			parse_options_usage(probe_usage, o->table, o->definition ? "D" : "a",
+					    true);
+			ret = PCL_EXIT_USAGE;
+			break;
+		}
+		if (o->bootconfig && spec.group && !o->quiet)
+			fprintf(stderr, "WARN: Group name %s is ignored\n", spec.group);
+		ret = kprobe_sites(o, dbg, &spec, &sites, &nr, &out, &msgs);
+		print_msgs(&msgs, o);
+		probe_spec__exit(&spec);
+	}
+	if (!ret && o->definition) {
+		add_bootconfig(&out, sites, nr);
+		fputs(strbuf_str(&out), stdout);
+	} else if (!ret) {
+		ret = write_kprobes(o, strbuf_str(&out));
+	} else if (ret != PCL_EXIT_USAGE) {
+		if (!o->quiet)
+			fputs("  Error: Failed to add events.\n", stderr);
+		ret = exit_of(ret);
+	}
+	for (int i = 0; i < nr; i++) {
+		free(sites[i].event);
+		free(sites[i].target);
+	}
+	free(sites);
+	strbuf_release(&out);
+	strbuf_release(&msgs.text);
+	probe_debug__close(dbg);
+	return ret;
+}
+
+static int add_kprobes(const struct probe_opts *o)
+{
+	/* a module file's probes are made first; else perf opens
+	 * kprobe_events before anything else, even for -n */
+	if (o->definition || o->module)
+		return kprobe_definitions(o);
+	return write_kprobes(o, NULL);
 }
 
 static bool is_sdt(const char *def)
@@ -1072,10 +1235,12 @@ static int add_probes(const struct probe_opts *o)
 	if (!ret) {
 		if (!o->definition)
 			print_added(&r);
-	} else if (!r.semantic_error && o->verbose && ret != -EEXIST)
+	} else if (r.semantic_error || o->quiet) {
+		/* -q silences perf's errors too */
+	} else if (o->verbose && ret != -EEXIST)
 		fprintf(stderr, "  Error: Failed to add events. Reason: %s (Code: %d)\n",
 			strerror(-ret), ret);
-	else if (!r.semantic_error)
+	else
 		fputs("  Error: Failed to add events.\n", stderr);
 	forget_added(&r, 0);
 	free(r.added);

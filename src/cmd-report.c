@@ -379,6 +379,58 @@ static struct report *report_of(struct perf_tool *tool)
 	return (struct report *)tool;
 }
 
+/* Under -D with --stats, --tasks or --mmaps, perf's counting tools leave
+ * most records to stubs, which say ": unhandled!" instead of the details:
+ * --stats handles samples and losses (and reads the file unsorted),
+ * --tasks also COMM, FORK and EXIT, --mmaps also MMAP and MMAP2. */
+static bool unhandled_when_counting(const struct report *r, uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+	case PERF_RECORD_FINISHED_ROUND:
+		return r->stats_mode;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return r->stats_mode || !r->mmaps_mode;
+	case PERF_RECORD_NAMESPACES:
+	case PERF_RECORD_CGROUP:
+	case PERF_RECORD_ID_INDEX:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* -D: one record's dump, ended as perf's handler for it ends it. */
+static void dump_record(struct report *r, struct perf_session *s,
+			const struct perf_event_header *rec, const struct perf_sample *sample,
+			struct evsel *evsel, uint64_t off)
+{
+	bool counting = r->stats_mode || r->tasks_mode;
+
+	if (counting && unhandled_when_counting(r, rec->type)) {
+		if (raw_dump_record_head(stdout, s, rec, sample, off))
+			fputs(": unhandled!\n", stdout);
+		return;
+	}
+	/* --stats counts them without a word, not even the line's end */
+	if (r->stats_mode && rec->type == PERF_RECORD_LOST_SAMPLES) {
+		raw_dump_record_head(stdout, s, rec, sample, off);
+		return;
+	}
+	raw_dump_record(stdout, s, s->machine, rec, sample, evsel, off);
+	/* perf report has no use for these (perf script has) */
+	if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP ||
+	    rec->type == PERF_RECORD_THROTTLE || rec->type == PERF_RECORD_UNTHROTTLE ||
+	    (rec->type == PERF_RECORD_SAMPLE && r->tasks_mode && !r->stats_mode) ||
+	    (rec->type == PERF_RECORD_EVENT_UPDATE && counting))
+		fputs(": unhandled!\n", stdout);
+	else if (rec->type == PERF_RECORD_FINISHED_ROUND)
+		fputc('\n', stdout);	/* what perf's round handler ends the line with */
+}
+
 /* Every record, before the machine takes it: a pipe's header pieces,
  * the progress line and -D's dump. */
 static int report_each(struct perf_tool *tool, struct perf_session *s,
@@ -393,18 +445,12 @@ static int report_each(struct perf_tool *tool, struct perf_session *s,
 		if (feat < HEADER_LAST_FEATURE)
 			header_print_feature(stdout, s, (int)feat, r->full_header);
 	}
-	if (r->header_only || r->stats_mode || r->tasks_mode)
+	if (r->header_only)
 		return 0;
-	progress(r, off, false);
-	if (r->dump) {
-		raw_dump_record(stdout, s, s->machine, rec, sample, evsel, off);
-		/* perf report has no use for these (perf script has) */
-		if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP ||
-		    rec->type == PERF_RECORD_THROTTLE || rec->type == PERF_RECORD_UNTHROTTLE)
-			fputs(": unhandled!\n", stdout);
-		else if (rec->type == PERF_RECORD_FINISHED_ROUND)
-			fputc('\n', stdout);	/* what perf's round handler ends the line with */
-	}
+	if (!r->stats_mode && !r->tasks_mode)
+		progress(r, off, false);
+	if (r->dump)
+		dump_record(r, s, rec, sample, evsel, off);
 	return 0;
 }
 
@@ -459,11 +505,15 @@ static void report_tool(struct report *r)
 
 	r->tool.record = report_each;
 	r->tool.attr = report_attr;
-	r->tool.ordered = true;
+	r->tool.ordered = !r->stats_mode;	/* perf counts records as they come */
 	if (r->header_only)
 		return;
 	r->tool.sample = report_sample;
 	r->tool.lost_samples = report_lost_samples;
+	/* the records perf's --tasks/--mmaps tool leaves to stubs */
+	if (r->tasks_mode)
+		for (uint32_t type = 0; type < PERF_RECORD_HEADER_MAX; type++)
+			r->tool.machine_ignores[type] = unhandled_when_counting(r, type);
 	if (!counting)
 		r->tool.read = r->show_threads ? report_read : NULL;
 }
@@ -685,7 +735,8 @@ static void print_record_counts(const uint64_t *counts, size_t n, uint64_t total
 }
 
 /* --stats: the records of the file by type, then each event's samples
- * and lost samples (perf lists those as LOST_SAMPLES events). */
+ * and lost samples (perf lists those as LOST_SAMPLES events; -D alone
+ * leaves them out, as perf does). */
 static void print_stats(struct report *r)
 {
 	const struct session_stats *st = &r->session->stats;
@@ -698,8 +749,9 @@ static void print_stats(struct report *r)
 		const struct hists_stats *hs = &report__hists(r, pos)->stats;
 
 		counts[PERF_RECORD_SAMPLE] = hs->nr_samples;
-		counts[PERF_RECORD_LOST_SAMPLES] = hs->nr_lost_samples;
-		if (r->skip_empty && !hs->nr_samples && !hs->nr_lost_samples)
+		counts[PERF_RECORD_LOST_SAMPLES] = r->stats_mode ? hs->nr_lost_samples : 0;
+		if (r->skip_empty && !counts[PERF_RECORD_SAMPLE] &&
+		    !counts[PERF_RECORD_LOST_SAMPLES])
 			continue;
 		printf("%s stats:\n", pos->name);
 		print_record_counts(counts, ARRAY_SIZE(counts), 0, false, true);
@@ -829,15 +881,54 @@ static bool use_browser(const struct report *r, const struct report_opts *o)
 	return o->tui || perfconfig__default_bool("tui.report", true);
 }
 
+/* -h's texts as perf 6.1 words them (its key lists are its own, whatever
+ * pcl adds or lacks: a bad key names the accepted ones). */
+#define KEYS_CONT "\n\t\t\t  "
+#define SORT_KEYS_HELP \
+	"sort by key(s): overhead overhead_sys overhead_us overhead_guest_sys" KEYS_CONT \
+	"overhead_guest_us overhead_children sample period" KEYS_CONT \
+	"pid comm dso symbol parent cpu socket srcline srcfile" KEYS_CONT \
+	"local_weight weight transaction trace symbol_size" KEYS_CONT \
+	"dso_size cgroup cgroup_id ipc_null time code_page_size" KEYS_CONT \
+	"local_ins_lat ins_lat local_p_stage_cyc p_stage_cyc" KEYS_CONT \
+	"addr dso_from dso_to symbol_from symbol_to mispredict" KEYS_CONT \
+	"abort in_tx cycles srcline_from srcline_to ipc_lbr" KEYS_CONT \
+	"addr_from addr_to symbol_daddr dso_daddr locked tlb" KEYS_CONT \
+	"mem snoop dcacheline symbol_iaddr phys_daddr data_page_size" KEYS_CONT \
+	"blocked"
+#define FIELDS_HELP \
+	"output field(s): overhead period sample  overhead overhead_sys" KEYS_CONT \
+	"overhead_us overhead_guest_sys overhead_guest_us overhead_children" KEYS_CONT \
+	"sample period pid comm dso symbol parent cpu socket" KEYS_CONT \
+	"srcline srcfile local_weight weight transaction trace" KEYS_CONT \
+	"symbol_size dso_size cgroup cgroup_id ipc_null time" KEYS_CONT \
+	"code_page_size local_ins_lat ins_lat local_p_stage_cyc" KEYS_CONT \
+	"p_stage_cyc addr dso_from dso_to symbol_from symbol_to" KEYS_CONT \
+	"mispredict abort in_tx cycles srcline_from srcline_to" KEYS_CONT \
+	"ipc_lbr addr_from addr_to symbol_daddr dso_daddr locked" KEYS_CONT \
+	"tlb mem snoop dcacheline symbol_iaddr phys_daddr data_page_size" KEYS_CONT \
+	"blocked"
+#define CALL_GRAPH_HELP \
+	"Display call graph (stack chain/backtrace):\n\n" \
+	"\t\t\t\tprint_type:\tcall graph printing style (graph|flat|fractal|folded|none)\n" \
+	"\t\t\t\tthreshold:\tminimum call graph inclusion threshold (<percent>)\n" \
+	"\t\t\t\tprint_limit:\tmaximum number of call graph entry (<number>)\n" \
+	"\t\t\t\torder:\t\tcall graph order (caller|callee)\n" \
+	"\t\t\t\tsort_key:\tcall graph sort key (function|address)\n" \
+	"\t\t\t\tbranch:\t\tinclude last branch info to call graph (branch)\n" \
+	"\t\t\t\tvalue:\t\tcall graph value (percent|period|count)\n\n" \
+	"\t\t\t\tDefault: graph,0.5,caller,function,percent"
+
 int cmd_report(int argc, const char **argv)
 {
 	struct report r = { .skip_empty = true };
 	struct report_opts o = { .children = -1, .group = -1, .socket_filter = -1, .demangle = true,
 				 .source = true, .max_stack = callchain_max_stack_default(),
 				 .show_inline = true };
+	char max_stack_help[192];
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &o.input, "file", "input file name"),
-		OPT_INCR('v', "verbose", &o.verbose, "be more verbose"),
+		OPT_INCR('v', "verbose", &o.verbose, "be more verbose (show symbol address, etc)"),
 		OPT_BOOLEAN('q', "quiet", &o.quiet, "Do not show any warnings or messages"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
 		OPT_BOOLEAN('n', "show-nr-samples", &o.show_nr_samples,
@@ -848,12 +939,8 @@ int cmd_report(int argc, const char **argv)
 		  .value = &o.show_cpu_utilization, .flags = OPTF_HIDDEN },
 		OPT_BOOLEAN(0, "show-total-period", &o.show_total_period,
 			    "Show a column with the sum of periods"),
-		OPT_STRING('s', "sort", &o.sort_order, "key[,key2...]",
-			   "sort by key(s): overhead overhead_sys overhead_us overhead_children "
-			   "sample period pid tid comm dso symbol parent cpu srcline trace"),
-		OPT_STRING('F', "fields", &o.field_order, "key[,keys...]",
-			   "output field(s): overhead overhead_sys overhead_us overhead_children "
-			   "sample period pid tid comm dso symbol parent cpu srcline trace"),
+		OPT_STRING('s', "sort", &o.sort_order, "key[,key2...]", SORT_KEYS_HELP),
+		OPT_STRING('F', "fields", &o.field_order, "key[,keys...]", FIELDS_HELP),
 		OPT_STRING('p', "parent", &o.parent_pattern, "regex",
 			   "regex filter to identify parent, see: '--sort parent'"),
 		OPT_BOOLEAN('x', "exclude-other", &r.exclude_other,
@@ -862,22 +949,20 @@ int cmd_report(int argc, const char **argv)
 		  .value = &o.call_graph, .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT,
 		  .defstr = "graph,0.5,caller,function,percent",
 		  .argh = "print_type,threshold[,print_limit],order,sort_key[,branch],value",
-		  .help = "Display call graph (graph|flat|fractal|folded|none), threshold, "
-			  "print limit, order (caller|callee), key (function|address|srcline), "
-			  "value (percent|period|count). Default: graph,0.5,caller,function,percent" },
+		  .help = CALL_GRAPH_HELP },
 		OPT_BOOLEAN('G', "inverted", &o.inverted, "alias for inverted call graph"),
 		OPT_SET_INT(0, "children", &o.children,
 			    "Accumulate callchains of children and show total overhead as well. "
 			    "Enabled by default, use --no-children to disable.", 1),
-		OPT_INTEGER(0, "max-stack", &o.max_stack,
-			    "Set the maximum stack depth when parsing the callchain"),
+		OPT_INTEGER(0, "max-stack", &o.max_stack, max_stack_help),
 		OPT_BOOLEAN(0, "inline", &o.show_inline, "Show inline function"),
 		OPT_STRING(0, "percent-limit", &o.percent_limit, "percent",
 			   "Don't show entries under that percent"),
 		OPT_STRING(0, "percentage", &o.percentage, "relative|absolute",
 			   "how to display percentage of filtered entries"),
 		OPT_STRING('t', "field-separator", &o.field_sep, "separator",
-			   "separator for columns, no spaces will be added between columns"),
+			   "separator for columns, no spaces will be added between columns '.' is "
+			   "reserved."),
 		OPT_BOOLEAN(0, "header", &o.header, "Show data header."),
 		OPT_BOOLEAN(0, "header-only", &o.header_only, "Show only data header."),
 		OPT_BOOLEAN('I', "show-info", &o.show_full_info,
@@ -969,6 +1054,8 @@ int cmd_report(int argc, const char **argv)
 	struct sort_setup ss = { 0 };
 	const char *only[HISTC_NR_COLS] = { NULL };
 	char *err = NULL, *sort_tmp = NULL;
+	bool user_sort;		/* -s given: its usage follows a bad key */
+	bool unusable = false;	/* the file lacks what the options ask for */
 	const char *bad_file;
 	uint64_t sample_type;
 	struct machine *machine;
@@ -982,6 +1069,10 @@ int cmd_report(int argc, const char **argv)
 	 * read where groups are decided) */
 	o.children = perfconfig__default_bool("report.children", o.children);
 	r.skip_empty = perfconfig__default_bool("report.skip-empty", r.skip_empty);
+	snprintf(max_stack_help, sizeof(max_stack_help),
+		 "Set the maximum stack depth when parsing the callchain, anything beyond the "
+		 "specified depth will be ignored. Default: kernel.perf_event_max_stack or %d",
+		 callchain_max_stack_default());
 	argc = parse_options(argc, argv, opts, report_usage, 0);
 	if (!o.sort_order)
 		o.sort_order = perfconfig__default("report.sort_order");
@@ -1027,8 +1118,11 @@ int cmd_report(int argc, const char **argv)
 	r.hopts.color = percent_color_mode(o.stdio_color);
 	r.hopts.verbose = o.verbose > 0;
 	if (o.call_graph) {
-		if (callchain_param__parse(&r.hopts.cc, o.call_graph, &r.hopts.use_callchain) < 0)
-			usage_error(report_usage, opts, "Invalid call graph option: %s", o.call_graph);
+		/* perf says nothing more than the option's usage */
+		if (callchain_param__parse(&r.hopts.cc, o.call_graph, &r.hopts.use_callchain) < 0) {
+			parse_options_usage(report_usage, opts, "g", true);
+			return PCL_EXIT_USAGE;
+		}
 		o.call_graph_set = true;
 	}
 	if (o.percentage) {
@@ -1079,6 +1173,12 @@ int cmd_report(int argc, const char **argv)
 		goto out;
 	}
 	r.hopts.group_sort_idx = o.group_sort_idx;
+	if (r.stats_mode && r.tasks_mode) {	/* perf's complaint, and its rc 0 */
+		fprintf(stderr, "Error: --tasks and --mmaps can't be used together with --stats\n");
+		ret = 0;
+		goto out;
+	}
+	user_sort = o.sort_order != NULL;
 	/* perf takes no ipc key from -s (only -F): the -s help, and success */
 	if (o.sort_order && strstr(o.sort_order, "ipc")) {
 		parse_options_usage(report_usage, opts, "s", true);
@@ -1109,7 +1209,18 @@ int cmd_report(int argc, const char **argv)
 		ss.sort_order = o.sort_order = sort_tmp = more;
 	}
 	if (hist_layout__setup(&r.hopts.layout, &ss, &err) < 0) {
-		ret = report_error("%s", err);
+		/* perf then shows the options that named the keys */
+		if (user_sort || o.field_order) {
+			ret = 0;	/* perf's, as after its other errors here */
+			fflush(stdout);
+			fprintf(stderr, "Error:\n%s", err);
+			if (user_sort)
+				parse_options_usage(report_usage, opts, "s", true);
+			if (o.field_order)
+				parse_options_usage(user_sort ? NULL : report_usage, opts, "F", true);
+		} else {
+			ret = report_error("%s", err);
+		}
 		free(err);
 		goto out;
 	}
@@ -1117,25 +1228,19 @@ int cmd_report(int argc, const char **argv)
 	 * a pipe's come later, so its hierarchy has none (and no entries) */
 	if (o.hierarchy && r.session->is_pipe)
 		r.hopts.layout.nr_levels = 0;
-	if ((o.header || o.header_only) && !o.quiet) {
+	if (o.header_only && !o.quiet) {
 		r.print_features = true;
 		r.full_header = o.show_full_info;
 		header_print(stdout, r.session, o.show_full_info);
-		if (o.header_only) {
-			/* a pipe's features come as records */
-			if (r.session->is_pipe) {
-				r.header_only = true;
-				report_tool(&r);
-				perf_session__process(r.session, &r.tool);
-			}
-			ret = 0;
-			goto out;
+		/* a pipe's features come as records */
+		if (r.session->is_pipe) {
+			r.header_only = true;
+			report_tool(&r);
+			perf_session__process(r.session, &r.tool);
 		}
-	} else if (!o.quiet && !r.stats_mode && !r.tasks_mode && !browser) {
-		fputs("# To display the perf.data header info, please use --header/--header-only "
-		      "options.\n#\n", stdout);
+		ret = 0;
+		goto out;
 	}
-
 	/* a pipe has told nothing yet: call graphs, but no --children */
 	sample_type = r.session->is_pipe ? 0 : combined_sample_type(r.session);
 	r.hopts.cumulate = o.children != 0 && !o.mem_mode;
@@ -1150,44 +1255,55 @@ int cmd_report(int argc, const char **argv)
 		if (!o.call_graph_set && r.hopts.cc.mode != CHAIN_NONE)
 			r.hopts.use_callchain = true;
 	}
-	if (o.branch_stack) {
-		if (!r.session->is_pipe && !(sample_type & PERF_SAMPLE_BRANCH_STACK))
-			ret = report_error("Selected -b but no branch data. Did you call perf "
-					   "record without -b?");
-		else
-			ret = report_error("pcl report does not show branch stacks yet");
-		goto out;
-	}
 	if (!(sample_type & PERF_SAMPLE_CALLCHAIN))
 		r.hopts.cumulate = false;
 	if (!r.session->is_pipe && !(sample_type & PERF_SAMPLE_CALLCHAIN)) {
 		if (r.hopts.layout.has_parent) {
 			ret = report_error("Selected --sort parent, but no callchain data. Did you "
 					   "call 'perf record' without -g?");
-			goto out;
-		}
-		if (r.hopts.use_callchain) {
+			unusable = true;
+		} else if (r.hopts.use_callchain || o.branch_history) {
 			ret = report_error("Selected -g or --branch-history.\nBut no callchain or "
 					   "branch data.\nDid you call 'perf record' without -g or -b?");
-			goto out;
+			unusable = true;
 		}
 	}
-	if (o.mem_mode && !r.session->is_pipe && !(sample_type & PERF_SAMPLE_DATA_SRC)) {
+	if (!unusable && o.branch_stack) {
+		if (!r.session->is_pipe && !(sample_type & PERF_SAMPLE_BRANCH_STACK))
+			ret = report_error("Selected -b but no branch data. Did you call perf "
+					   "record without -b?");
+		else
+			ret = report_error("pcl report does not show branch stacks yet");
+		unusable = true;
+	}
+	if (!unusable && o.mem_mode && !r.session->is_pipe &&
+	    !(sample_type & PERF_SAMPLE_DATA_SRC)) {
 		ret = report_error("Selected --mem-mode but no mem data. Did you call perf record "
 				   "without -d?");
-		goto out;
+		unusable = true;
 	}
-	if (o.branch_history) {
+	if (!unusable && o.branch_history) {
 		/* perf 6.1 crashes here on a file without branch stacks */
 		ret = report_error(sample_type & PERF_SAMPLE_BRANCH_STACK ?
 				   "pcl report does not show branch stacks yet" :
 				   "Selected --branch-history but no branch data. Did you call perf "
 				   "record without -b?");
-		goto out;
+		unusable = true;
 	}
-	if (o.stitch_lbr)
+	if (!unusable && o.stitch_lbr)
 		fputs("Warning:\nCan't find LBR callchain. Switch off --stitch-lbr.\n"
 		      "Please apply --call-graph lbr when recording.\n", stderr);
+	/* perf's header comes after these complaints, and even with them */
+	if (o.header && !o.quiet) {
+		r.print_features = true;
+		r.full_header = o.show_full_info;
+		header_print(stdout, r.session, o.show_full_info);
+	} else if (!o.quiet && !r.stats_mode && !r.tasks_mode && !browser) {
+		fputs("# To display the perf.data header info, please use --header/--header-only "
+		      "options.\n#\n", stdout);
+	}
+	if (unusable)
+		goto out;
 	if (!r.hopts.cumulate && !(o.field_order && o.field_order[0] != '+'))
 		hist_layout__cancel_cumulate(&r.hopts.layout);
 	if (o.column_widths) {
@@ -1276,7 +1392,7 @@ int cmd_report(int argc, const char **argv)
 		session_warnings__print(stderr, &r.session->stats, false);
 	if (r.stats_mode || r.tasks_mode || r.dump) {
 		ret = 0;
-		if (r.stats_mode || r.dump)
+		if (r.stats_mode || !r.tasks_mode)
 			print_stats(&r);
 		else if (tasks_print(stdout, machine, r.mmaps_mode) < 0)
 			report_error("failed to process tasks");

@@ -1,6 +1,7 @@
 /* pcl trace: strace-like syscall tracing (perf trace), replaying a file
  * recorded with `trace record`; `pcl trace record` writes one. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "builtin.h"
 #include "core/analysis/trace.h"
 #include "core/data/evswitch.h"
+#include "core/data/header-features.h"
 #include "core/events/cgroup.h"
 #include "core/data/session.h"
 #include "core/events/parse-events.h"
@@ -19,6 +21,7 @@
 #include "core/live/record.h"
 #include "core/live/synthesize.h"
 #include "core/live/target.h"
+#include "core/symbols/buildid-cache.h"
 #include "core/symbols/buildid.h"
 #include "ui/trace-summary.h"
 #include "util/exit-codes.h"
@@ -47,12 +50,14 @@ struct trace_opts {
 	const char *map_dump;		/* --map-dump: a BPF map, none here */
 	const char *cgroup;		/* -G: every event in this cgroup only */
 	const char *call_graph;		/* --call-graph fp|dwarf[,size] */
+	struct record_opts call_graph_opts; /* record's defaults with it parsed */
 	const char *pf;			/* -F: page faults, maj|min|all */
 	bool kernel_syscall_graph;
 	unsigned int max_stack, min_stack;
 	int verbose;			/* -v: perf's notes on the file and the rings */
 	bool sort_events;		/* pcl sorts every drained round anyway */
-	unsigned int proc_map_timeout;	/* pcl reads /proc maps with no limit */
+	bool syscalls_negated;		/* -e's syscall list began with '!' */
+	unsigned int proc_map_timeout;	/* ms to read a process's /proc maps */
 	unsigned int max_events;
 	unsigned int mmap_pages;
 	struct target target;
@@ -67,23 +72,35 @@ struct syscall_tp {
 
 /* perf's default --max-stack for a file */
 #define TRACE_MAX_STACK 127
+/* the frames of a chain shown: a kernel and a user budget of them */
+#define TRACE_CHAIN_FRAMES (2 * TRACE_MAX_STACK)
+
+/* How the exit lines' call chains are made. */
+struct chain_ctx {
+	struct machine *machine;
+	int max_stack;			/* frames of each part of a chain */
+	bool unwind;			/* recorded user stacks too */
+	bool kernel_notes;		/* -v: perf's notes on the kernel's symbols, due
+					 * when a chain first needs them */
+	FILE *out;			/* where the lines go */
+};
 
 struct trace_replay {
 	struct perf_tool tool;
 	struct trace trace;
 	struct syscall_tp enter, exit;
 	const char *pids, *tids;	/* -p/-t: the only tasks shown */
-	int max_stack;			/* frames of recorded chains */
-	bool unwind;			/* recorded user stacks too (perf does with
-					 * --min-stack or --max-stack) */
-	FILE *out;
+	struct chain_ctx chains;	/* user stacks unwound as perf does with
+					 * --min-stack or --max-stack */
 };
+
+/* --max-stack not given */
+#define MAX_STACK_UNSET UINT_MAX
 
 /* --max-stack, perf's default without it */
 static int max_stack(const struct trace_opts *o)
 {
-	return o->max_stack && o->max_stack < TRACE_MAX_STACK ? (int)o->max_stack :
-	       TRACE_MAX_STACK;
+	return o->max_stack < TRACE_MAX_STACK ? (int)o->max_stack : TRACE_MAX_STACK;
 }
 
 /* Whether id is in a comma-separated list of numbers. */
@@ -124,36 +141,96 @@ static uint64_t raw_u64(const struct perf_sample *sample, int off)
 	return v;
 }
 
+/* A chain not resolved yet, and one perf refuses: its unwinder takes no
+ * --max-stack 0, and fails the whole chain of a sample with a user stack. */
+#define CHAIN_UNRESOLVED (-1)
+#define CHAIN_REFUSED (-2)
+
 /* A sys_exit's chain: the recorded one, then if asked the user stack of
- * --call-graph dwarf unwound; its frames. */
+ * --call-graph dwarf unwound; its frames.  As perf, each part has its own
+ * --max-stack budget, and the unwinder's counts unwound frames, however
+ * many inlined functions each of them adds. */
 static int resolve_callchain(struct machine *m, struct thread *thread,
 			     const struct perf_sample *sample, int max_stack, bool unwind,
 			     struct callchain_frame *frames)
 {
-	int n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
-					   false, frames, max_stack);
+	bool user_stack = unwind && sample->user_regs.regs && sample->user_stack.dyn_size;
+	int n;
 
+	if (user_stack && !max_stack)
+		return CHAIN_REFUSED;
+	n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr, false,
+				       frames, max_stack);
 	if (n < 0)
 		n = 0;	/* a corrupt chain: nothing of it, as perf */
-	if (unwind && sample->user_regs.regs && sample->user_stack.size && n < max_stack)
+	if (user_stack)
 		n += machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
 				     sample->user_stack.data, sample->user_stack.dyn_size,
-				     max_stack - n, frames + n, TRACE_MAX_STACK - n);
+				     max_stack, frames + n, TRACE_CHAIN_FRAMES - n);
 	return n;
 }
 
+/* The lines formatted so far, to out. */
+static void write_lines(struct trace *t, FILE *out)
+{
+	if (t->out.len) {
+		fwrite(t->out.buf, 1, t->out.len, out);
+		strbuf_reset(&t->out);
+	}
+}
+
+
+/* perf's -v notes as it loads the kernel's symbols: its vmlinux path
+ * (seven places and the build-id cache, whose kallsyms copy it tries as an
+ * ELF file), then where the symbols came from. */
+static void print_kernel_notes(struct dso *kernel)
+{
+	char hex[2 * BUILD_ID_MAX + 1];
+
+	fprintf(stderr, "Looking at the vmlinux_path (8 entries long)\n");
+	if (dso__symtab_origin(kernel) == 'v') {
+		fprintf(stderr, "Using %s for symbols\n", dso__shown_long_name(kernel));
+		return;
+	}
+	if (kernel->build_id_size || dso__read_build_id(kernel)) {
+		char *dir = build_id_cache__dir(), *copy;
+
+		build_id__hex(kernel->build_id, kernel->build_id_size, hex);
+		copy = xasprintf("%s/.build-id/%.2s/%s/kallsyms", dir, hex, hex + 2);
+		if (!access(copy, R_OK))
+			fprintf(stderr, "symsrc__init: cannot get elf header.\n");
+		free(copy);
+		free(dir);
+	}
+	fprintf(stderr, "Using /proc/kallsyms for symbols\n");
+}
+
+/* The notes, the first time a chain is resolved: perf looks the sample's
+ * own address up first, in the kernel's symbols for a syscall exit. */
+static void kernel_notes(struct chain_ctx *cc, struct thread *thread,
+			 const struct perf_sample *sample)
+{
+	struct addr_location al = { 0 };
+
+	if (machine__lookup(cc->machine, thread, sample->cpumode, sample->ip, &al) &&
+	    al.map && al.map->dso && al.map->dso->kernel) {
+		print_kernel_notes(al.map->dso);
+		cc->kernel_notes = false;
+	}
+}
+
 /* A raw_syscalls sample of thread, to the analysis, with an exit line's
- * call chain under it.  With --min-stack the chain is resolved first:
- * perf shows no exit whose chain is shorter. */
+ * call chain under it.  With --min-stack (or notes due) the chain is
+ * resolved first: perf shows no exit whose chain is shorter (nor checks a
+ * refused one), and resolves chains before it filters lines. */
 static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct thread *thread,
-			   const struct perf_sample *sample, bool enter, struct machine *m,
-			   int max_stack, bool unwind)
+			   const struct perf_sample *sample, bool enter, struct chain_ctx *cc)
 {
 	long id = (long)raw_u64(sample, tp->id_off);
 	uint64_t args[SYSCALL_MAX_ARGS];
-	struct callchain_frame frames[TRACE_MAX_STACK];
-	bool chain = sample->callchain_nr || (unwind && sample->user_stack.size);
-	int depth = -1;
+	struct callchain_frame frames[TRACE_CHAIN_FRAMES];
+	bool chain = sample->callchain || (cc->unwind && sample->user_stack.size);
+	int depth = CHAIN_UNRESOLVED;
 
 	if (t->cfg.print_sample)	/* --print-sample: each raw sample, in ms */
 		strbuf_addf(&t->out, "%22s %10.3f %s %d/%d [%d]\n", tp->evsel->name,
@@ -166,13 +243,22 @@ static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct 
 		trace__sys_enter(t, thread, sample->time, id, args);
 		return;
 	}
+	if (sample->callchain && cc->kernel_notes)
+		kernel_notes(cc, thread, sample);
 	if (chain && t->cfg.min_stack)
-		depth = resolve_callchain(m, thread, sample, max_stack, unwind, frames);
+		depth = resolve_callchain(cc->machine, thread, sample, cc->max_stack, cc->unwind,
+					  frames);
 	if (!trace__sys_exit(t, thread, sample->time, id, (long)raw_u64(sample, tp->data_off),
-			     depth) || !chain)
+			     depth < 0 ? -1 : depth) || !chain)
 		return;
-	if (depth < 0)
-		depth = resolve_callchain(m, thread, sample, max_stack, unwind, frames);
+	if (depth == CHAIN_UNRESOLVED)
+		depth = resolve_callchain(cc->machine, thread, sample, cc->max_stack, cc->unwind,
+					  frames);
+	if (depth == CHAIN_REFUSED) {	/* perf's complaint, after the line */
+		write_lines(t, cc->out);
+		fprintf(stderr, "Problem processing %s callchain, skipping...\n", tp->evsel->name);
+		return;
+	}
 	trace__callchain(t, frames, depth);
 }
 
@@ -193,12 +279,8 @@ static int replay_sample(struct perf_tool *tool, struct perf_session *s,
 		       enter || exit);
 	if (!enter && !exit)
 		return 0;
-	syscall_sample(t, enter ? &r->enter : &r->exit, thread, sample, enter, s->machine,
-		       r->max_stack, r->unwind);
-	if (t->out.len) {
-		fwrite(t->out.buf, 1, t->out.len, r->out);
-		strbuf_reset(&t->out);
-	}
+	syscall_sample(t, enter ? &r->enter : &r->exit, thread, sample, enter, &r->chains);
+	write_lines(t, r->chains.out);
 	return 0;	/* perf replays the whole file whatever --max-events says */
 }
 
@@ -233,9 +315,9 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 			  .ordered = true },
 		.pids = o->target.pid,
 		.tids = o->target.tid,
-		.max_stack = max_stack(o),
-		.unwind = o->min_stack || o->max_stack,
-		.out = out,
+		.chains = { .max_stack = max_stack(o),
+			    .unwind = o->call_graph_opts.call_graph == CALLGRAPH_DWARF,
+			    .kernel_notes = o->verbose, .out = out },
 	};
 	char *err = NULL;
 	struct perf_session *s = perf_session__open(o->input, o->force, &err);
@@ -248,7 +330,8 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 	}
 	if (o->verbose)
 		print_header_notes(&s->header);
-	trace__init(&r.trace, cfg, perf_session__new_machine(s, NULL, NULL, o->force));
+	r.chains.machine = perf_session__new_machine(s, NULL, NULL, o->force);
+	trace__init(&r.trace, cfg, r.chains.machine);
 	if (!syscall_tp__init(&r.enter, s, "raw_syscalls:sys_enter", "args") ||
 	    !syscall_tp__init(&r.exit, s, "raw_syscalls:sys_exit", "ret")) {
 		fprintf(stderr, "Error during initialize raw_syscalls:sys_enter event\n");
@@ -274,10 +357,11 @@ struct trace_live {
 	struct machine *machine;
 	struct syscall_tp enter, exit;
 	struct tep_event **formats;		/* by evsel->idx: other tracepoints */
-	int max_stack;				/* frames of --call-graph chains */
+	struct chain_ctx chains;		/* of --call-graph */
 	struct record_round round;		/* the records of a round */
 	struct evswitch *evswitch;
 	struct evsel *sched_runtime;		/* --sched: sched_stat_runtime */
+	bool workload;				/* a command's tasks are traced */
 	FILE *out;
 };
 
@@ -289,13 +373,15 @@ static int live_collect(void *ctx, int cpu, const struct perf_event_header *rec)
 	return 0;
 }
 
-/* The thread of a sample, named from /proc when no COMM told its name. */
+/* The thread of a sample, named from /proc when no COMM told its name,
+ * as perf names the tasks it was given from theirs; a workload's tasks
+ * that ran before tracing began (-D) stay ":tid", as in perf. */
 static struct thread *live_thread(struct trace_live *l, pid_t pid, pid_t tid)
 {
 	struct thread *thread = machine__findnew_thread(l->machine, pid, tid);
 	char path[64], *comm;
 
-	if (thread->comm_set)
+	if (thread->comm_set || l->workload)
 		return thread;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
 	comm = read_file_str(path);
@@ -358,7 +444,7 @@ static void live_dispatch(struct trace_live *l, const struct perf_event_header *
 		struct thread *thread = live_thread(l, sample.pid, sample.tid);
 
 		syscall_sample(&l->trace, evsel == l->enter.evsel ? &l->enter : &l->exit, thread,
-			       &sample, evsel == l->enter.evsel, l->machine, l->max_stack, true);
+			       &sample, evsel == l->enter.evsel, &l->chains);
 	} else if (evsel->attr.type == PERF_TYPE_SOFTWARE) {
 		live_pgfault(l, evsel, &sample);
 	} else
@@ -375,11 +461,8 @@ static int live_round(void *ctx, size_t bytes)
 	for (size_t i = 0; i < l->round.nr && !l->trace.done; i++)
 		live_dispatch(l, record_round__at(&l->round, i));
 	record_round__reset(&l->round);
-	if (l->trace.out.len) {
-		fwrite(l->trace.out.buf, 1, l->trace.out.len, l->out);
-		fflush(l->out);
-		strbuf_reset(&l->trace.out);
-	}
+	write_lines(&l->trace, l->out);
+	fflush(l->out);
 	return 0;
 }
 
@@ -396,15 +479,25 @@ static int live_take(void *ctx, const struct perf_event_header *rec)
 	return 0;
 }
 
+/* perf's warning for maps that took longer than --proc-map-timeout */
+static void maps_timed_out(void *ctx, pid_t pid, pid_t tid)
+{
+	fprintf(stderr, "Reading /proc/%d/task/%d/maps time out. You may want to increase "
+		"the time limit by --proc-map-timeout\n", (int)pid, (int)tid);
+}
+
 /* What call chains resolve against: the kernel, its modules and, for
- * tasks already running, their maps (a workload's come as it execs). */
+ * tasks already running, their maps (a workload's come as it execs),
+ * each process's read for at most map_timeout_ms. */
 static void live_synthesize(struct trace_live *l, const struct target *target,
 			    const struct thread_map *threads, const struct evsel *first,
-			    bool data_maps)
+			    bool data_maps, unsigned int map_timeout_ms)
 {
 	struct synth s;
 
 	synth__init(&s, &first->attr, data_maps, live_take, l->machine);
+	s.map_timeout_ns = (int64_t)map_timeout_ms * 1000000;
+	s.timed_out = maps_timed_out;
 	synth__kernel_mmap(&s, NULL);
 	synth__modules(&s);
 	if (target->system_wide || target->cpu_list)
@@ -413,6 +506,35 @@ static void live_synthesize(struct trace_live *l, const struct target *target,
 		for (int i = 0; i < threads->nr; i++)
 			synth__thread(&s, threads->map[i].pid, true);
 	synth__exit(&s);
+}
+
+/* perf's -v notes as a live trace sets up: the CPU, and module maps it
+ * cannot make without /proc/modules. */
+static void print_setup_notes(void)
+{
+	char *cpuid = cpuinfo_cpuid('-');
+
+	if (cpuid)
+		fprintf(stderr, "Using CPUID %s\n", cpuid);
+	free(cpuid);
+	if (access("/proc/modules", R_OK))
+		fprintf(stderr, "Problems creating module maps, continuing anyway...\n");
+}
+
+/* perf's -v note on its syscall filter: the ids of -e, or those it left
+ * out when its list began with '!' (perf's filter; pcl's own differs). */
+static void print_qualifier_note(const bool *on, bool negated)
+{
+	const char *sep = "";
+
+	fprintf(stderr, "event qualifier tracepoint filter: ");
+	for (int nr = 0; nr <= syscall__max_nr(); nr++) {
+		if (!syscall__name(nr) || on[nr] == negated)
+			continue;
+		fprintf(stderr, "%sid %s %d", sep, negated ? "!=" : "==", nr);
+		sep = negated ? " && " : " || ";
+	}
+	fputc('\n', stderr);
 }
 
 /* The tracepoint filter: the syscalls of -e, in the kernel, never our own
@@ -467,7 +589,8 @@ static int live_maps(struct target *t, struct cpu_map **cpus, struct thread_map 
 static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE *out,
 		      const bool *on, const char *events, const char **cmd_argv, int cmd_argc)
 {
-	struct trace_live l = { .out = out, .evswitch = &o->evswitch, .round.rs = &l.rs };
+	struct trace_live l = { .out = out, .evswitch = &o->evswitch, .round.rs = &l.rs,
+				.workload = cmd_argc > 0 };
 	struct record_opts ropts;
 	struct evlist evlist;
 	struct workload wl = { .pid = -1 };
@@ -481,21 +604,14 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	char *filter = live_filter(on, o->filter_pids);
 	int err;
 
-	record_opts__init(&ropts);
+	ropts = o->call_graph_opts;
 	ropts.target = o->target;
 	ropts.raw_samples = true;
+	/* before -D's delay, perf trace learns nothing of the tasks */
+	ropts.no_tracking_dummy = true;
 	ropts.no_inherit = o->no_inherit;
-	ropts.sample_address = o->pf != NULL;	/* the faults' data addresses and maps */
-	if (o->call_graph) {
-		char buf[256];
-		const char *msg;
-
-		if (record_opts__parse_callgraph(&ropts, o->call_graph, buf, sizeof(buf), &msg)) {
-			fprintf(stderr, "%s\n", msg);
-			free(filter);
-			return PCL_EXIT_USAGE;
-		}
-	}
+	/* the faults' data addresses and maps (dwarf chains ask for them too) */
+	ropts.sample_address = ropts.sample_address || o->pf != NULL;
 	ropts.freq = 0;
 	ropts.interval = 1;
 	ropts.user_interval = true;
@@ -563,6 +679,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 		}
 	}
 	drain__catch_signals(NULL, 0);
+	if (o->verbose)
+		print_setup_notes();
 	record__config(&evlist, &ropts);
 	/* the kernel's part of a syscall's chain is its exit path: left out
 	 * unless asked for, as perf does */
@@ -589,14 +707,20 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 			workload__kill(&wl, SIGTERM);
 		goto out_close;
 	}
-	if (o->verbose)	/* each ring: its pages and the header page */
+	if (o->verbose) {
+		if (on && !cfg->no_syscalls)
+			print_qualifier_note(on, o->syscalls_negated);
+		/* each ring: its pages and the header page */
 		fprintf(stderr, "mmap size %luB\n",
 			(ropts.mmap_pages + 1UL) * (unsigned long)sysconf(_SC_PAGESIZE));
+	}
 	l.machine = machine__new();
-	l.max_stack = max_stack(o);
+	l.chains = (struct chain_ctx){ .machine = l.machine, .max_stack = max_stack(o),
+				       .unwind = true, .kernel_notes = o->verbose, .out = out };
 	trace__init(&l.trace, cfg, l.machine);
 	if (o->call_graph || o->pf)
-		live_synthesize(&l, &ropts.target, threads, evlist.first, o->pf != NULL);
+		live_synthesize(&l, &ropts.target, threads, evlist.first, o->pf != NULL,
+				o->proc_map_timeout);
 	l.formats = xcalloc(evlist.nr_entries, sizeof(*l.formats));
 	evlist__for_each(&evlist, e) {
 		struct syscall_tp *tp = !strcmp(e->name, "raw_syscalls:sys_enter") ? &l.enter :
@@ -667,6 +791,28 @@ static void split_expr(const char *expr, char **syscalls, char **events)
 	*events = ev.len ? strbuf_detach(&ev) : NULL;
 }
 
+/* A BPF scriptlet in -e (perf's augmented_raw_syscalls.c, or a .o): perf
+ * 6.1 compiles and loads it; pcl loads no BPF program.  Says so and
+ * returns true for the first one. */
+static bool refuse_bpf_scriptlet(const char *expr)
+{
+	char *copy = xstrdup(expr), *save = NULL;
+	bool found = false;
+
+	for (char *tok = strtok_r(copy, ",", &save); tok && !found;
+	     tok = strtok_r(NULL, ",", &save)) {
+		size_t len = strlen(tok);
+
+		if (len < 3 || tok[len - 2] != '.' || (tok[len - 1] != 'c' && tok[len - 1] != 'o'))
+			continue;
+		fprintf(stderr, "pcl trace: '%s' is a BPF program: pcl loads none, so pointer "
+			"arguments (pathnames...) stay addresses; see pcl-trace(1)\n", tok);
+		found = true;
+	}
+	free(copy);
+	return found;
+}
+
 /* perf's complaint about a name that is no syscall: an event syntax error */
 static void bad_syscall(const char *name)
 {
@@ -706,6 +852,37 @@ static int trace_record(int argc, const char **argv)
 	return ret;
 }
 
+/* --call-graph into o->call_graph_opts, with perf's -v notes on it (when
+ * -v came first: perf gives them as it parses the option); returns -1
+ * after perf's complaint. */
+static int parse_call_graph(struct trace_opts *o, const char *mode)
+{
+	struct record_opts *cg = &o->call_graph_opts;
+	char buf[256];
+	const char *msg;
+
+	o->call_graph = mode;
+	record_opts__init(cg);
+	if (record_opts__parse_callgraph(cg, mode, buf, sizeof(buf), &msg)) {
+		fprintf(stderr, "%s\n", msg);
+		return -1;
+	}
+	if (!o->verbose)
+		return 0;
+	if (cg->call_graph == CALLGRAPH_DWARF)
+		fprintf(stderr, "callchain: type DWARF\ncallchain: stack dump size %u\n",
+			cg->stack_size);
+	else
+		fprintf(stderr, "callchain: type %s\n",
+			cg->call_graph == CALLGRAPH_LBR ? "LBR" : "FP");
+	return 0;
+}
+
+static int call_graph_option(const struct option *opt, const char *arg, bool unset)
+{
+	return unset ? 0 : parse_call_graph(opt->value, arg);
+}
+
 /* perfconfig's trace.* display keys, trace.no_inherit and
  * core.proc-map-timeout: defaults under the command line. */
 static void read_config(struct trace_opts *o, struct trace_config *cfg)
@@ -715,6 +892,11 @@ static void read_config(struct trace_opts *o, struct trace_config *cfg)
 	cfg->args_alignment = value ? atoi(value) : TRACE_ARGS_ALIGNMENT;
 	cfg->hide_timestamp = !perfconfig__default_bool("trace.show_timestamp", true);
 	cfg->hide_duration = !perfconfig__default_bool("trace.show_duration", true);
+	/* values without their names would be ambiguous without the zeros */
+	cfg->hide_arg_names = !perfconfig__default_bool("trace.show_arg_names", true);
+	cfg->show_zeros = perfconfig__default_bool("trace.show_zeros", false) ||
+			  cfg->hide_arg_names;
+	cfg->show_prefix = perfconfig__default_bool("trace.show_prefix", false);
 	o->no_inherit = perfconfig__default_bool("trace.no_inherit", false);
 	value = perfconfig__default("trace.tracepoint_beautifiers");
 	o->tep_print = value && !strcmp(value, "libtraceevent");
@@ -724,7 +906,8 @@ static void read_config(struct trace_opts *o, struct trace_config *cfg)
 
 int cmd_trace(int argc, const char **argv)
 {
-	struct trace_opts o = { .comm = true };
+	struct trace_opts o = { .comm = true, .max_stack = MAX_STACK_UNSET,
+				.proc_map_timeout = 500 };
 	const struct option opts[] = {
 		OPT_STRING('e', "event", &o.expr, "event",
 			   "event/syscall selector. use 'perf list' to list available events"),
@@ -762,8 +945,8 @@ int cmd_trace(int argc, const char **argv)
 		OPT_STRING('F', "pf", &o.pf, "all|maj|min", "Trace pagefaults"),
 		OPT_BOOLEAN(0, "syscalls", &o.syscalls, "Trace syscalls"),
 		OPT_BOOLEAN('f', "force", &o.force, "don't complain, do it"),
-		OPT_STRING(0, "call-graph", &o.call_graph, "record_mode[,record_size]",
-			   RECORD_CALL_GRAPH_HELP),
+		OPT_CALLBACK(0, "call-graph", &o, "record_mode[,record_size]",
+			     RECORD_CALL_GRAPH_HELP, call_graph_option),
 		OPT_BOOLEAN(0, "libtraceevent_print", &o.tep_print,
 			    "Use libtraceevent to print the tracepoint arguments."),
 		OPT_BOOLEAN(0, "kernel-syscall-graph", &o.kernel_syscall_graph,
@@ -799,6 +982,7 @@ int cmd_trace(int argc, const char **argv)
 	int ret;
 
 	read_config(&o, &cfg);
+	record_opts__init(&o.call_graph_opts);
 	argc = parse_options(argc, argv, opts, trace_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (o.cgroup && !o.target.system_wide) {
 		fprintf(stderr, "  Error: cgroup monitoring only available in system-wide mode\n");
@@ -818,13 +1002,20 @@ int cmd_trace(int argc, const char **argv)
 	cfg.full_time = o.full_time;
 	cfg.max_events = o.max_events;
 	cfg.min_stack = o.min_stack;
+	/* perf takes DWARF call chains when a stack option asks for them:
+	 * traced live, unwound in a replay */
+	if (!o.call_graph && (o.min_stack || o.max_stack != MAX_STACK_UNSET))
+		parse_call_graph(&o, "dwarf");
 	cfg.live = !o.input;
 	if (o.duration)
 		cfg.duration_ms = atof(o.duration);
+	if (o.expr && refuse_bpf_scriptlet(o.expr))
+		return PCL_EXIT_USAGE;	/* perf's status when it cannot build one */
 	if (o.expr) {
 		char *syscalls = NULL, *events = NULL, *bad;
 
 		split_expr(o.expr, &syscalls, &events);
+		o.syscalls_negated = syscalls && *syscalls == '!';
 		if (syscalls) {
 			on = syscall_filter__parse(syscalls, &bad);
 			free(syscalls);
@@ -846,7 +1037,12 @@ int cmd_trace(int argc, const char **argv)
 	cfg.no_syscalls = !(o.syscalls || on || (!tp_events && !o.pf));
 	/* trace.add_events: traced besides the command line's events, which
 	 * alone decide whether syscalls are */
-	if ((added = perfconfig__default("trace.add_events"))) {
+	if ((added = perfconfig__default("trace.add_events")) && refuse_bpf_scriptlet(added)) {
+		free(on);
+		free(tp_events);
+		return PCL_EXIT_USAGE;
+	}
+	if (added) {
 		char *all = tp_events ? xasprintf("%s,%s", tp_events, added) : xstrdup(added);
 
 		free(tp_events);

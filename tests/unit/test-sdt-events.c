@@ -134,6 +134,24 @@ static void test_globs(void **state)
 	sdt_events__free(evs, n);
 }
 
+/* -a's order: binary by binary (build id order), each binary's markers in
+ * its file's order. */
+static void test_by_binary(void **state)
+{
+	struct sdt_event *evs;
+	int n = sdt_events__by_binary(NULL, NULL, &evs);
+	bool self_first = strcmp(self_id, other_id) < 0;
+	int s = self_first ? 0 : 1;
+
+	assert_int_equal(n, 3);
+	assert_string_equal(evs[s].name, "sdt_test:mark1");
+	assert_string_equal(evs[s + 1].name, "sdt_test:other");
+	assert_string_equal(evs[s].build_id, self_id);
+	assert_string_equal(evs[s + 1].build_id, self_id);
+	assert_string_equal(evs[self_first ? 2 : 0].build_id, other_id);
+	sdt_events__free(evs, n);
+}
+
 /* perf's load order: binaries by build id, each probes file's entries in
  * order, SDT markers and cached probe definitions alike. */
 static void test_cache_files(void **state)
@@ -181,6 +199,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_list_all),
 		cmocka_unit_test(test_globs),
+		cmocka_unit_test(test_by_binary),
 		cmocka_unit_test(test_cache_files),
 		cmocka_unit_test(test_no_cache),
 	};

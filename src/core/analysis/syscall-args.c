@@ -1,5 +1,6 @@
 /* syscall-args: the argument beautifiers of pcl trace, each printing a value
  * the way perf 6.1's trace shows it. */
+#include <ctype.h>
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/sched.h>
@@ -18,6 +19,7 @@
 
 #include "core/analysis/syscalls.h"
 #include "syscall-tables.inc"
+#include "util/util.h"
 
 /* One flag bit (or multi-bit value) and its name. */
 struct flag_name {
@@ -257,6 +259,12 @@ static void print_strarray_flags(struct strbuf *out, unsigned long flags,
 	size_t start = out->len;
 	long at = 0;	/* perf's cursor, from start */
 
+	if (!flags) {	/* shown with trace.show_zeros */
+		strbuf_addch(out, '0');
+		*resume = out->len;
+		return;
+	}
+
 	for (int bit = 0; bit < sa->nr && flags; bit++) {
 		if (!(flags & (1UL << bit)))
 			continue;
@@ -285,7 +293,7 @@ static void print_fsmount_attr(struct strbuf *out, unsigned long flags, size_t *
 		"RDONLY", "NOSUID", "NODEV", "NOEXEC", "NOATIME", "STRICTATIME", NULL,
 		"NODIRATIME", [20] = "IDMAP", "NOSYMFOLLOW",
 	};
-	static const struct strarray bits = { 0, NR(names), names, NULL, false };
+	static const struct strarray bits = { 0, NR(names), names, NULL, false, "MOUNT_ATTR_" };
 	enum { ATIME = 0x70 };
 	size_t start = out->len;
 
@@ -302,7 +310,8 @@ static void print_fsmount_attr(struct strbuf *out, unsigned long flags, size_t *
 static void print_sync_file_range(struct strbuf *out, unsigned long flags, size_t *resume)
 {
 	static const char *const names[] = { "WAIT_BEFORE", "WRITE", "WAIT_AFTER" };
-	static const struct strarray bits = { 0, NR(names), names, NULL, false };
+	static const struct strarray bits = { 0, NR(names), names, NULL, false,
+					      "SYNC_FILE_RANGE_" };
 	enum { WRITE_AND_WAIT = 7 };
 
 	if ((flags & WRITE_AND_WAIT) == WRITE_AND_WAIT) {
@@ -326,7 +335,8 @@ static const char *const ipproto_names[] = {
 	[98] = "ENCAP", [103] = "PIM", [108] = "COMP", [115] = "L2TP", [132] = "SCTP",
 	[136] = "UDPLITE", [137] = "MPLS", [143] = "ETHERNET", [255] = "RAW", [262] = "MPTCP",
 };
-static const struct strarray ipprotos = { 0, NR(ipproto_names), ipproto_names, NULL, true };
+static const struct strarray ipprotos = { 0, NR(ipproto_names), ipproto_names, NULL, true,
+					  "IPPROTO_" };
 
 static void print_sk_proto(struct strbuf *out, int proto, int family)
 {
@@ -349,7 +359,7 @@ static void print_sockopt_level(struct strbuf *out, int level)
 		[277] = "IUCV", [278] = "CAIF", [279] = "ALG", [280] = "NFC", [281] = "KCM",
 		[282] = "TLS", [283] = "XDP", [284] = "MPTCP", [285] = "MCTP", [286] = "SMC",
 	};
-	static const struct strarray levels = { 0, NR(names), names, NULL, true };
+	static const struct strarray levels = { 0, NR(names), names, NULL, true, "SOL_" };
 
 	print_strarray(out, &levels, level);
 }
@@ -366,6 +376,10 @@ static void print_msg_flags(struct strbuf *out, unsigned long flags)
 	};
 
 	flags = (unsigned int)flags;
+	if (!flags) {
+		strbuf_addstr(out, "NONE");
+		return;
+	}
 	print_rest(out, flags, print_any_flags(out, &flags, names, NR(names), false));
 }
 
@@ -377,6 +391,10 @@ static void print_flock_cmd(struct strbuf *out, unsigned long cmd)
 	};
 
 	cmd = (unsigned int)cmd;
+	if (!cmd) {
+		strbuf_addstr(out, "NONE");
+		return;
+	}
 	print_rest(out, cmd, print_flags(out, &cmd, names, NR(names), false));
 }
 
@@ -429,7 +447,7 @@ static void print_mount_flags(struct strbuf *out, unsigned long flags, size_t *r
 		"KERNMOUNT", "I_VERSION", "STRICTATIME", "LAZYTIME", "SUBMOUNT", "NOREMOTELOCK",
 		"NOSEC", "BORN", "ACTIVE", "NOUSER",
 	};
-	static const struct strarray bits = { 0, NR(names), names, NULL, false };
+	static const struct strarray bits = { 0, NR(names), names, NULL, false, "MS_" };
 
 	print_strarray_flags(out, flags, &bits, resume);
 }
@@ -569,7 +587,7 @@ static void print_madvise_behavior(struct strbuf *out, int behavior)
 /* ioctl command names of the kernel headers (gen-syscall-tables.sh) */
 #define IOCTL_NAMES(var, init)                                                          \
 	static const char *const var##_names[] = { init };                              \
-	static const struct strarray var = { 0, NR(var##_names), var##_names, NULL, false }
+	static const struct strarray var = { 0, NR(var##_names), var##_names, NULL, false, "" }
 IOCTL_NAMES(kvm_cmds, IOCTL_KVM_INIT);
 IOCTL_NAMES(sndrv_pcm_cmds, IOCTL_SNDRV_PCM_INIT);
 IOCTL_NAMES(sndrv_ctl_cmds, IOCTL_SNDRV_CTL_INIT);
@@ -767,6 +785,123 @@ void syscall_ret__format(enum syscall_ret_kind kind, long ret, const struct sysc
 	}
 }
 
+/* trace.show_prefix: the C prefix put back on each name of the value
+ * printed from start ("RDONLY|CLOEXEC" -> "O_RDONLY|O_CLOEXEC"; numbers
+ * stay), on the first one only for first_only (socket types), and *resume
+ * moved along. */
+static void add_prefix(struct strbuf *out, size_t start, size_t *resume, const char *prefix,
+		       bool first_only)
+{
+	char *text = xstrdup(out->buf + start);
+	size_t keep = *resume - start, moved = keep;
+	bool at_name = true;
+	int names = 0;
+
+	strbuf_setlen(out, start);
+	for (size_t i = 0; text[i]; i++) {
+		if (i == keep)
+			moved = out->len - start;
+		if (at_name && (isalpha((unsigned char)text[i]) || text[i] == '_') &&
+		    !(first_only && names++)) {
+			strbuf_addstr(out, prefix);
+		}
+		at_name = text[i] == '|';
+		strbuf_addch(out, text[i]);
+	}
+	if (keep >= strlen(text))
+		moved = out->len - start;
+	*resume = start + moved;
+	free(text);
+}
+
+/* The prefix perf shows a kind's names with (NULL: none). */
+static const char *kind_prefix(const struct syscall_arg_fmt *a, const uint64_t *args)
+{
+	switch (a->kind) {
+	case SCA_MODE_T:		return "S_";
+	case SCA_OPEN_FLAGS:
+	case SCA_PIPE_FLAGS:		return "O_";
+	case SCA_FCNTL_ARG:		return (int)args[1] == F_SETFL ? "O_" : NULL;
+	case SCA_MMAP_PROT:		return "PROT_";
+	case SCA_MMAP_FLAGS:		return "MAP_";
+	case SCA_SIGNUM:		return "SIG";
+	case SCA_ARCH_PRCTL:		return "ARCH_";
+	case SCA_FUTEX_OP:		return "FUTEX_";
+	case SCA_FUTEX_VAL3:		return "FUTEX_BITSET_";
+	case SCA_CLONE_FLAGS:		return "CLONE_";
+	case SCA_GETRANDOM_FLAGS:	return "GRND_";
+	case SCA_WAITID_OPTIONS:	return "W";
+	case SCA_SK_TYPE:		return "SOCK_";
+	case SCA_EFD_FLAGS:		return "EFD_";
+	case SCA_PERF_FLAGS:		return "PERF_FLAG_";
+	case SCA_MSG_FLAGS:		return "MSG_";
+	case SCA_FLOCK_CMD:		return "LOCK_";
+	case SCA_SYNC_FILE_RANGE:	return "SYNC_FILE_RANGE_";
+	case SCA_SCHED_POLICY:		return "SCHED_";
+	case SCA_SECCOMP_OP:		return "SECCOMP_SET_MODE_";
+	case SCA_SECCOMP_FLAGS:		return "SECCOMP_FILTER_FLAG_";
+	case SCA_MOUNT_FLAGS:		return "MS_";
+	case SCA_FSMOUNT_ATTR:		return "MOUNT_ATTR_";
+	case SCA_BITS:
+	case SCA_STRARRAY:
+	case SCA_PRCTL_OPTION:
+	case SCA_FCNTL_CMD:
+	case SCA_KCMP_TYPE:		return a->strarray->prefix;
+	case SCA_SOCKOPT_LEVEL:		return "SOL_";
+	case SCA_SK_PROTO:
+		return (int)args[0] == AF_INET || (int)args[0] == AF_INET6 ? "IPPROTO_" : NULL;
+	default:			return NULL;
+	}
+}
+
+/* The value printed from start as perf shows it with trace.show_prefix. */
+static void show_prefix(const struct syscall_arg_fmt *a, unsigned long val, const uint64_t *args,
+			struct strbuf *out, size_t start, size_t *resume)
+{
+	const char *value = out->buf + start, *prefix = kind_prefix(a, args);
+	bool listed = a->kind == SCA_STRARRAY || a->kind == SCA_FCNTL_CMD ||
+		      a->kind == SCA_KCMP_TYPE || a->kind == SCA_PRCTL_OPTION ||
+		      a->kind == SCA_SOCKOPT_LEVEL || a->kind == SCA_SK_PROTO;
+
+	if (*resume < start)	/* perf's cursor went back over a bare "0x" */
+		return;
+
+	if (a->kind == SCA_FDAT && !strcmp(value, "CWD")) {
+		strbuf_setlen(out, start);
+		strbuf_addstr(out, "AT_FDCWD");
+	} else if (a->kind == SCA_ACCMODE) {	/* perf suffixes these: R_OK */
+		char *text = xstrdup(value);
+
+		strbuf_setlen(out, start);
+		for (char *c = text; *c; c++) {
+			strbuf_addch(out, *c);
+			if (strchr("RWXF", *c))
+				strbuf_addstr(out, "_OK");
+		}
+		free(text);
+	} else if (a->kind == SCA_EMPTY) {	/* perf prints the prefix alone, per bit */
+		for (int bit = 0; bit < 32; bit++)
+			if (val & (1UL << bit))
+				strbuf_addf(out, "%s%s", out->len > start ? "|" : "",
+					    !strcmp(a->name, "mask") ? "STATX_" : "AT_");
+	} else if (a->kind == SCA_IOCTL_CMD && value[0] == '(' &&
+		   isalpha((unsigned char)value[1])) {
+		add_prefix(out, start + 1, resume, "_IOC_", false);	/* the direction */
+		return;
+	} else if (!prefix || !*prefix ||
+		   (!strcmp(value, "NONE") && a->kind != SCA_MMAP_PROT)) {
+		return;		/* no prefix, or zero msg flags' NONE */
+	} else if ((isdigit((unsigned char)value[0]) || value[0] == '-') && !strchr(value, '|')) {
+		/* a number a list has no name for */
+		if (listed)
+			strbuf_addf(out, " /* %s??? */", prefix);
+	} else {
+		add_prefix(out, start, resume, prefix, a->kind == SCA_SK_TYPE);
+		return;
+	}
+	*resume = out->len;
+}
+
 /* Prints one argument; *resume is left where the next one is to be written
  * (out->len but for perf's "0x" of unnamed flag bits). */
 static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
@@ -790,6 +925,12 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 		break;
 	case SCA_HEX:
 		strbuf_addf(out, "%#lx", val);
+		break;
+	case SCA_PTR:
+		if (val)
+			strbuf_addf(out, "%#lx", val);
+		else
+			strbuf_addstr(out, "NULL");
 		break;
 	case SCA_FILENAME:
 		strbuf_addf(out, "%#x", (unsigned int)val);
@@ -949,7 +1090,7 @@ enum syscall_ret_kind syscall_args__format(const struct syscall *sc,
 {
 	enum syscall_ret_kind ret = SCR_DEFAULT;
 	unsigned int mask = 0;
-	size_t start = out->len, resume = out->len;
+	size_t start = out->len, resume = out->len, value;
 
 	for (int i = 0; i < sc->nr_args; i++) {
 		const struct syscall_arg_fmt *a = &sc->args[i];
@@ -960,13 +1101,17 @@ enum syscall_ret_kind syscall_args__format(const struct syscall *sc,
 		if (a->kind == SCA_MOUNT_FLAGS)
 			val = mount_flags_value(val);
 		/* zeros are left out unless they have a name */
-		if (!val && !a->show_zero && a->kind != SCA_STRARRAY)
+		if (!val && !a->show_zero && a->kind != SCA_STRARRAY && !(ctx && ctx->show_zeros))
 			continue;
 		strbuf_setlen(out, resume);
 		if (out->len > start)
 			strbuf_addstr(out, ", ");
-		strbuf_addf(out, "%s: ", a->name);
+		if (!(ctx && ctx->hide_names))
+			strbuf_addf(out, "%s: ", a->name);
+		value = out->len;
 		print_value(a, val, args, ctx, i, &mask, &ret, out, &resume);
+		if (ctx && ctx->show_prefix)
+			show_prefix(a, val, args, out, value, &resume);
 	}
 	return ret;
 }
@@ -1031,17 +1176,20 @@ void tp_fields__format(const struct tep_event *ev, const void *raw, size_t raw_s
 			str = (const char *)data + off;
 			if (out->len > start)
 				strbuf_addstr(out, ", ");
-			strbuf_addf(out, "%s: \"%.*s\"", f->name, (int)strnlen(str, len), str);
+			if (!(ctx && ctx->hide_names))
+				strbuf_addf(out, "%s: ", f->name);
+			strbuf_addf(out, "\"%.*s\"", (int)strnlen(str, len), str);
 			continue;
 		}
 		if (f->flags & TEP_FIELD_IS_ARRAY)
 			continue;
 		args[0] = field_value(f, data);
-		if (!args[0])
+		if (!args[0] && !(ctx && ctx->show_zeros))
 			continue;
 		if (out->len > start)
 			strbuf_addstr(out, ", ");
-		strbuf_addf(out, "%s: ", f->name);
+		if (!(ctx && ctx->hide_names))
+			strbuf_addf(out, "%s: ", f->name);
 		print_value(&a, (unsigned long)args[0], args, ctx, idx & 31, &mask, &ret, out,
 			    &resume);
 	}

@@ -53,11 +53,13 @@ const char *errno__script_name(long err)
 }
 
 /* Value lists of the strarray arguments (perf 6.1 shows these names). */
-#define STRARRAY(var, off, ...)                                                           \
+#define STRARRAY(var, off, pfx, ...)                                                      \
 	static const char *const var##_names[] = { __VA_ARGS__ };                         \
-	static const struct strarray var = { off, ARRAY_LEN(var##_names), var##_names, NULL, false }
+	static const struct strarray var = { off, ARRAY_LEN(var##_names), var##_names, NULL, \
+					     false, pfx }
 
-STRARRAY(sa_bpf_cmd, 0, "MAP_CREATE", "MAP_LOOKUP_ELEM", "MAP_UPDATE_ELEM", "MAP_DELETE_ELEM",
+STRARRAY(sa_bpf_cmd, 0, "BPF_", "MAP_CREATE", "MAP_LOOKUP_ELEM", "MAP_UPDATE_ELEM",
+	 "MAP_DELETE_ELEM",
 	 "MAP_GET_NEXT_KEY", "PROG_LOAD", "OBJ_PIN", "OBJ_GET", "PROG_ATTACH", "PROG_DETACH",
 	 "PROG_TEST_RUN", "PROG_GET_NEXT_ID", "MAP_GET_NEXT_ID", "PROG_GET_FD_BY_ID",
 	 "MAP_GET_FD_BY_ID", "OBJ_GET_INFO_BY_FD", "PROG_QUERY", "RAW_TRACEPOINT_OPEN",
@@ -65,10 +67,10 @@ STRARRAY(sa_bpf_cmd, 0, "MAP_CREATE", "MAP_LOOKUP_ELEM", "MAP_UPDATE_ELEM", "MAP
 	 "MAP_FREEZE", "BTF_GET_NEXT_ID", "MAP_LOOKUP_BATCH", "MAP_LOOKUP_AND_DELETE_BATCH",
 	 "MAP_UPDATE_BATCH", "MAP_DELETE_BATCH", "LINK_CREATE", "LINK_UPDATE", "LINK_GET_FD_BY_ID",
 	 "LINK_GET_NEXT_ID", "ENABLE_STATS", "ITER_CREATE", "LINK_DETACH", "PROG_BIND_MAP");
-STRARRAY(sa_epoll_ctl_ops, 1, "ADD", "DEL", "MOD");
-STRARRAY(sa_itimers, 0, "REAL", "VIRTUAL", "PROF");
-STRARRAY(sa_whences, 0, "SET", "CUR", "END", "DATA", "HOLE");
-STRARRAY(sa_fcntl_linux_cmds, 1024, "SETLEASE", "GETLEASE", "NOTIFY", [5] = "CANCELLK",
+STRARRAY(sa_epoll_ctl_ops, 1, "EPOLL_CTL_", "ADD", "DEL", "MOD");
+STRARRAY(sa_itimers, 0, "ITIMER_", "REAL", "VIRTUAL", "PROF");
+STRARRAY(sa_whences, 0, "SEEK_", "SET", "CUR", "END", "DATA", "HOLE");
+STRARRAY(sa_fcntl_linux_cmds, 1024, "F_", "SETLEASE", "GETLEASE", "NOTIFY", [5] = "CANCELLK",
 	 "DUPFD_CLOEXEC", "SETPIPE_SZ", "GETPIPE_SZ", "ADD_SEALS", "GET_SEALS", "GET_RW_HINT",
 	 "SET_RW_HINT", "GET_FILE_RW_HINT", "SET_FILE_RW_HINT");
 static const char *const sa_fcntl_cmds_names[] = {
@@ -77,35 +79,39 @@ static const char *const sa_fcntl_cmds_names[] = {
 	"GETOWNER_UIDS" };
 static const struct strarray sa_fcntl_cmds = { 0, ARRAY_LEN(sa_fcntl_cmds_names),
 					       sa_fcntl_cmds_names, &sa_fcntl_linux_cmds,
-					       false };
-STRARRAY(sa_rlimits, 0, "CPU", "FSIZE", "DATA", "STACK", "CORE", "RSS", "NPROC", "NOFILE",
+					       false, "F_" };
+STRARRAY(sa_rlimits, 0, "RLIMIT_", "CPU", "FSIZE", "DATA", "STACK", "CORE", "RSS", "NPROC",
+	 "NOFILE",
 	 "MEMLOCK", "AS", "LOCKS", "SIGPENDING", "MSGQUEUE", "NICE", "RTPRIO", "RTTIME");
-STRARRAY(sa_sighow, 0, "BLOCK", "UNBLOCK", "SETMASK");
-STRARRAY(sa_clockid, 0, "REALTIME", "MONOTONIC", "PROCESS_CPUTIME_ID", "THREAD_CPUTIME_ID",
+STRARRAY(sa_sighow, 0, "SIG_", "BLOCK", "UNBLOCK", "SETMASK");
+STRARRAY(sa_clockid, 0, "CLOCK_", "REALTIME", "MONOTONIC", "PROCESS_CPUTIME_ID",
+	 "THREAD_CPUTIME_ID",
 	 "MONOTONIC_RAW", "REALTIME_COARSE", "MONOTONIC_COARSE", "BOOTTIME", "REALTIME_ALARM",
 	 "BOOTTIME_ALARM", "SGI_CYCLE", "TAI");
 /* names by bit number, lowest first */
-STRARRAY(sa_mremap_flags, 0, "MAYMOVE", "FIXED", "DONTUNMAP");
-STRARRAY(sa_rename_flags, 0, "NOREPLACE", "EXCHANGE", "WHITEOUT");
-STRARRAY(sa_pkey_access, 0, "DISABLE_ACCESS", "DISABLE_WRITE");
-STRARRAY(sa_fspick_flags, 0, "CLOEXEC", "SYMLINK_NOFOLLOW", "NO_AUTOMOUNT", "EMPTY_PATH");
-STRARRAY(sa_fsmount_flags, 0, "CLOEXEC");
-STRARRAY(sa_move_mount_flags, 0, "F_SYMLINKS", "F_AUTOMOUNTS", "F_EMPTY_PATH", NULL,
+STRARRAY(sa_mremap_flags, 0, "MREMAP_", "MAYMOVE", "FIXED", "DONTUNMAP");
+STRARRAY(sa_rename_flags, 0, "RENAME_", "NOREPLACE", "EXCHANGE", "WHITEOUT");
+STRARRAY(sa_pkey_access, 0, "PKEY_", "DISABLE_ACCESS", "DISABLE_WRITE");
+STRARRAY(sa_fspick_flags, 0, "FSPICK_", "CLOEXEC", "SYMLINK_NOFOLLOW", "NO_AUTOMOUNT",
+	 "EMPTY_PATH");
+STRARRAY(sa_fsmount_flags, 0, "FSMOUNT_", "CLOEXEC");
+STRARRAY(sa_move_mount_flags, 0, "MOVE_MOUNT_", "F_SYMLINKS", "F_AUTOMOUNTS", "F_EMPTY_PATH", NULL,
 	 "T_SYMLINKS", "T_AUTOMOUNTS", "T_EMPTY_PATH", NULL, "SET_GROUP");
 /* values */
-STRARRAY(sa_fsconfig_cmds, 0, "SET_FLAG", "SET_STRING", "SET_BINARY", "SET_PATH",
+STRARRAY(sa_fsconfig_cmds, 0, "FSCONFIG_", "SET_FLAG", "SET_STRING", "SET_BINARY", "SET_PATH",
 	 "SET_PATH_EMPTY", "SET_FD", "CMD_CREATE", "CMD_RECONFIGURE");
-STRARRAY(sa_kcmp_types, 0, "FILE", "VM", "FILES", "FS", "SIGHAND", "IO", "SYSVSEM",
+STRARRAY(sa_kcmp_types, 0, "KCMP_", "FILE", "VM", "FILES", "FS", "SIGHAND", "IO", "SYSVSEM",
 	 "EPOLL_TFD");
-STRARRAY(sa_keyctl_options, 0, "GET_KEYRING_ID", "JOIN_SESSION_KEYRING", "UPDATE", "REVOKE",
+STRARRAY(sa_keyctl_options, 0, "KEYCTL_", "GET_KEYRING_ID", "JOIN_SESSION_KEYRING", "UPDATE",
+	 "REVOKE",
 	 "CHOWN", "SETPERM", "DESCRIBE", "CLEAR", "LINK", "UNLINK", "SEARCH", "READ",
 	 "INSTANTIATE", "NEGATE", "SET_REQKEY_KEYRING", "SET_TIMEOUT", "ASSUME_AUTHORITY",
 	 "GET_SECURITY", "SESSION_TO_PARENT", "REJECT", "INSTANTIATE_IOV", "INVALIDATE",
 	 "GET_PERSISTENT");
 static const char *const sa_prctl_options_names[] = { PRCTL_OPTIONS_INIT };
 static const struct strarray sa_prctl_options = { 0, ARRAY_LEN(sa_prctl_options_names),
-						  sa_prctl_options_names, NULL, false };
-STRARRAY(sa_socket_families, 0, "UNSPEC", "LOCAL", "INET", "AX25", "IPX", "APPLETALK",
+						  sa_prctl_options_names, NULL, false, "PR_" };
+STRARRAY(sa_socket_families, 0, "PF_", "UNSPEC", "LOCAL", "INET", "AX25", "IPX", "APPLETALK",
 	 "NETROM", "BRIDGE", "ATMPVC", "X25", "INET6", "ROSE", "DECnet", "NETBEUI", "SECURITY",
 	 "KEY", "NETLINK", "PACKET", "ASH", "ECONET", "ATMSVC", "RDS", "SNA", "IRDA", "PPPOX",
 	 "WANPIPE", "LLC", "IB", "MPLS", "CAN", "TIPC", "BLUETOOTH", "IUCV", "RXRPC", "ISDN",
@@ -133,16 +139,17 @@ struct syscall_fmt {
 
 static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "access", .arg = { [1] = K(SCA_ACCMODE) } },
-	{ .name = "arch_prctl", .arg = { [0] = K(SCA_ARCH_PRCTL), [1] = K(SCA_HEX) } },
-	{ .name = "bind", .arg = { [0] = K(SCA_INT), [2] = K(SCA_INT) } },
+	{ .name = "arch_prctl", .arg = { [0] = K(SCA_ARCH_PRCTL), [1] = K(SCA_PTR) } },
+	/* sockaddrs: perf's hex, with no NULL */
+	{ .name = "bind", .arg = { [0] = K(SCA_INT), [1] = K(SCA_HEX), [2] = K(SCA_INT) } },
 	{ .name = "bpf", .arg = { [0] = SA(sa_bpf_cmd) } },
-	{ .name = "brk", .hexret = true, .arg = { [0] = K(SCA_HEX) } },
+	{ .name = "brk", .hexret = true, .arg = { [0] = K(SCA_PTR) } },
 	{ .name = "clock_gettime", .arg = { [0] = SA(sa_clockid) } },
 	{ .name = "clone", .errpid = true,
 	  .arg = { [0] = K(SCA_CLONE_FLAGS), [1] = K(SCA_HEX), [2] = K(SCA_HEX),
 		   [3] = K(SCA_HEX), [4] = K(SCA_HEX) } },
 	{ .name = "close", .arg = { [0] = K(SCA_CLOSE_FD) } },
-	{ .name = "connect", .arg = { [0] = K(SCA_INT), [2] = K(SCA_INT) } },
+	{ .name = "connect", .arg = { [0] = K(SCA_INT), [1] = K(SCA_HEX), [2] = K(SCA_INT) } },
 	{ .name = "epoll_ctl", .arg = { [1] = SA(sa_epoll_ctl_ops) } },
 	{ .name = "eventfd2", .arg = { [1] = K(SCA_EFD_FLAGS) } },
 	{ .name = "fchmodat", .arg = { [0] = K(SCA_FDAT) } },
@@ -227,7 +234,7 @@ static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "sendfile", .alias = "sendfile64" },
 	{ .name = "sendmmsg", .arg = { [3] = K(SCA_MSG_FLAGS) } },
 	{ .name = "sendmsg", .arg = { [2] = K(SCA_MSG_FLAGS) } },
-	{ .name = "sendto", .arg = { [3] = K(SCA_MSG_FLAGS) } },
+	{ .name = "sendto", .arg = { [3] = K(SCA_MSG_FLAGS), [4] = K(SCA_HEX) } },
 	{ .name = "set_tid_address", .errpid = true },
 	{ .name = "setitimer", .arg = { [0] = SA(sa_itimers) } },
 	{ .name = "setrlimit", .arg = { [0] = SA(sa_rlimits) } },
@@ -324,7 +331,7 @@ enum syscall_arg_kind syscall_arg__kind(const struct tep_format_field *f)
 	    ((len >= 4 && !strcmp(f->name + len - 4, "name")) || strstr(f->name, "path")))
 		return SCA_FILENAME;
 	if ((f->flags & TEP_FIELD_IS_POINTER) || strstr(f->name, "addr"))
-		return SCA_HEX;
+		return SCA_PTR;
 	if (!strcmp(f->type, "pid_t"))
 		return SCA_PID;
 	if (!strcmp(f->type, "umode_t"))
@@ -413,20 +420,21 @@ bool *syscall_filter__parse(const char *expr, char **bad)
 {
 	int n = syscall__max_nr() + 1;
 	bool *on = xcalloc(n, sizeof(*on));
-	bool any_positive = false;
+	/* as perf: a list that begins with '!' is negated whole */
+	bool negate_all = *expr == '!', any_positive = false;
 	char *copy = xstrdup(expr), *save = NULL;
 
 	*bad = NULL;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-		if (*tok != '!')
+		if (*tok != '!' && !negate_all)
 			any_positive = true;
 	if (!any_positive)
 		for (int nr = 0; nr < n; nr++)
 			on[nr] = syscall_names[nr] != NULL;
 	strcpy(copy, expr);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		bool negate = *tok == '!';
-		const char *pat = tok + negate;
+		bool negate = negate_all || *tok == '!';
+		const char *pat = tok + (*tok == '!');
 		bool matched = false;
 
 		for (int nr = 0; nr < n; nr++) {

@@ -7,7 +7,8 @@
  * addresses or pids), choosing the beautifiers perf 6.1 uses.
  *
  * syscall_args__format() prints the raw_syscalls:sys_enter arguments the way
- * perf trace does: "name: value" pairs, zero values left out, values decoded
+ * perf trace does: "name: value" pairs, zero values left out (unless
+ * asked), values decoded
  * (open flags, mmap prot, fds, signals, ...).
  */
 #ifndef PCL_SYSCALLS_H
@@ -25,7 +26,8 @@
 enum syscall_arg_kind {
 	SCA_LONG,		/* %ld, the default */
 	SCA_INT,		/* %d */
-	SCA_HEX,		/* %#lx; pointers too */
+	SCA_HEX,		/* %#lx */
+	SCA_PTR,		/* a pointer: %#lx, NULL for zero */
 	SCA_FILENAME,		/* a user pointer we cannot read: %#x, as perf without BPF */
 	SCA_FD,			/* fd, with its path when known */
 	SCA_FDAT,		/* dirfd: CWD for AT_FDCWD */
@@ -108,6 +110,7 @@ struct strarray {
 	const char *const *names;
 	const struct strarray *next;
 	bool sparse;
+	const char *prefix;	/* the names' C prefix ("SEEK_") */
 };
 
 /* The number -> name map of this machine's kernel headers. */
@@ -151,6 +154,9 @@ struct syscall_args_ctx {
 	/* the comm of pid, or NULL */
 	const char *(*pid_comm)(void *priv, pid_t pid);
 	void *priv;
+	/* perfconfig's trace.show_zeros, trace.show_arg_names = false and
+	 * trace.show_prefix (names with their C prefix: O_RDONLY) */
+	bool show_zeros, hide_names, show_prefix;
 };
 
 /* Appends sc's arguments from the six raw values, as perf trace shows them
@@ -172,7 +178,8 @@ void tp_fields__format(const struct tep_event *ev, const void *raw, size_t raw_s
 /*
  * -e/--expr: which syscalls to trace, from "name,glob*,!name": names and
  * globs add syscalls, "!" entries take them away (alone, from all of
- * them).  Returns a bitmap of syscall__max_nr() + 1 booleans, or NULL with
+ * them); a list that begins with "!" takes all its entries away, as
+ * perf's does.  Returns a bitmap of syscall__max_nr() + 1 booleans, or NULL with
  * *bad set to the first entry that names no syscall (caller frees it).
  */
 bool *syscall_filter__parse(const char *expr, char **bad);

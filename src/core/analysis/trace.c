@@ -247,7 +247,9 @@ void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, lon
 {
 	const struct syscall *sc = syscall_table__get(t->table, (int)id);
 	struct args_ctx c = { t, thread };
-	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c };
+	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c,
+					t->cfg.show_zeros, t->cfg.hide_arg_names,
+					t->cfg.show_prefix };
 	struct trace_thread *tt;
 	bool quiet = t->cfg.duration_ms > 0 || t->cfg.summary_only || t->cfg.min_stack;
 
@@ -319,7 +321,9 @@ static void print_ret(struct trace *t, struct thread *thread, struct trace_threa
 		      const struct syscall *sc, long ret)
 {
 	struct args_ctx c = { t, thread };
-	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c };
+	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c,
+					t->cfg.show_zeros, t->cfg.hide_arg_names,
+					t->cfg.show_prefix };
 	struct strbuf *o = &t->out;
 
 	if (ret < 0) {
@@ -424,7 +428,9 @@ void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, cons
 		     const struct tep_event *format, const void *raw, size_t raw_size)
 {
 	struct args_ctx c = { t, thread };
-	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c };
+	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c,
+					t->cfg.show_zeros, t->cfg.hide_arg_names,
+					t->cfg.show_prefix };
 	struct strbuf *o = &t->out;
 
 	if (t->cfg.summary_only || t->done)

@@ -42,6 +42,9 @@ struct trace_config {
 	int args_alignment;	/* the column of "= result" (TRACE_ARGS_ALIGNMENT) */
 	bool hide_timestamp;	/* trace.show_timestamp = false */
 	bool hide_duration;	/* trace.show_duration = false */
+	bool show_zeros;	/* trace.show_zeros: zero arguments too */
+	bool hide_arg_names;	/* trace.show_arg_names = false: values alone */
+	bool show_prefix;	/* trace.show_prefix: O_RDONLY, not RDONLY */
 };
 
 /* One syscall's statistics in one thread. */

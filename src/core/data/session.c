@@ -501,7 +501,7 @@ static int dispatch(struct perf_session *s, const struct perf_event_header *rec,
 		fn = NULL;	/* a pipe's sample before any event */
 	if (fn && early && (ret = fn(t, s, rec, sample, evsel)))
 		return ret;
-	if (s->machine)
+	if (s->machine && !t->machine_ignores[rec->type])
 		session_machine__take(s->machine, rec);
 	return fn && !early ? fn(t, s, rec, sample, evsel) : 0;
 }

@@ -98,6 +98,10 @@ struct perf_tool {
 	/* by record type: the kind's callback runs before the machine takes
 	 * the record (perf script shows an EXIT while the thread still lives) */
 	bool before_machine[PERF_RECORD_HEADER_MAX];
+	/* by record type: the machine never takes it (perf's tools whose stub
+	 * drops the record: report --tasks does not learn threads from
+	 * NAMESPACES) */
+	bool machine_ignores[PERF_RECORD_HEADER_MAX];
 	bool ordered;		/* deliver kernel records in time order; false: the
 				 * file's order (--dump-unsorted-raw-trace, rounds) */
 };

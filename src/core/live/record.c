@@ -370,7 +370,7 @@ void record__config(struct evlist *evlist, const struct record_opts *opts)
 
 	/* System-wide and delayed recordings track through a dummy event that
 	 * runs from the start while the sampling events wait. */
-	if (t->initial_delay || target__has_cpu(t))
+	if ((t->initial_delay || target__has_cpu(t)) && !opts->no_tracking_dummy)
 		tracking = add_dummy(evlist);
 	if (opts->group && evlist->nr_entries > 1) {
 		evlist__for_each(evlist, pos)

@@ -70,6 +70,8 @@ struct record_opts {
 	bool sample_phys_addr;		/* --phys-data */
 	bool sample_data_page_size;	/* --data-page-size */
 	bool sample_identifier;		/* --sample-identifier, even for one event */
+	bool no_tracking_dummy;		/* perf trace's way: the first event tracks
+					 * tasks, even with -D or CPUs */
 	bool inherit_stat;		/* -s: per-thread counts (with their times) */
 	bool running_time;		/* --running-time: enabled/running times */
 	bool record_namespaces;		/* --namespaces: on the tracking event */

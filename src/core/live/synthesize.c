@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #define REC_MAX		65536
 #define ALIGN8(x)	(((x) + 7) & ~(size_t)7)
@@ -30,6 +31,7 @@ void synth__init(struct synth *s, const struct perf_event_attr *attr, bool mmap_
 	s->proc = "/proc";
 	s->nr_threads = 1;
 	s->buf = xcalloc(1, REC_MAX);
+	s->map_timeout_ns = -1;
 }
 
 void synth__exit(struct synth *s)
@@ -351,7 +353,7 @@ static int read_ids(struct synth *s, pid_t tid, pid_t *tgid, pid_t *ppid)
 	return 0;
 }
 
-static int parse_maps_line(struct synth *s, char *line, pid_t pid, pid_t tid)
+static int parse_maps_line(struct synth *s, char *line, pid_t pid, pid_t tid, uint16_t misc)
 {
 	struct perf_rec_mmap2 *m;
 	unsigned long long start, end, pgoff, ino;
@@ -371,7 +373,7 @@ static int parse_maps_line(struct synth *s, char *line, pid_t pid, pid_t tid)
 	strrtrim(name);
 	if (!*name)
 		name = "//anon";
-	m = rec_begin(s, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	m = rec_begin(s, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | misc);
 	if (perms[2] != 'x')
 		m->header.misc |= PERF_RECORD_MISC_MMAP_DATA;
 	m->pid = (uint32_t)pid;
@@ -400,19 +402,34 @@ static int parse_maps_line(struct synth *s, char *line, pid_t pid, pid_t tid)
 	return rec_emit(s, sizeof(*m) + n, true);
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 int synth__mmaps(struct synth *s, pid_t pid, pid_t tid)
 {
 	char path[64], line[4096 + 256];
 	FILE *f;
 	int err = 0;
+	uint64_t start = now_ns();
+	bool late = false;
 
 	snprintf(path, sizeof(path), "%s/%d/maps", s->proc, (int)pid);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;	/* the process is gone: nothing to describe */
-	while (!err && fgets(line, sizeof(line), f))
-		err = parse_maps_line(s, line, pid, tid);
+	while (!err && !late && fgets(line, sizeof(line), f)) {
+		late = s->map_timeout_ns >= 0 && now_ns() - start > (uint64_t)s->map_timeout_ns;
+		err = parse_maps_line(s, line, pid, tid,
+				      late ? PERF_RECORD_MISC_PROC_MAP_PARSE_TIMEOUT : 0);
+	}
 	fclose(f);
+	if (late && s->timed_out)
+		s->timed_out(s->ctx, pid, tid);
 	return err;
 }
 

@@ -44,6 +44,11 @@ struct synth {
 	const char *proc;	/* "/proc", or a test tree */
 	unsigned int nr_threads;	/* workers reading /proc for synth__all_threads */
 	char *buf;		/* one record being built */
+	/* --proc-map-timeout: the time a process's maps may take to read (ns,
+	 * < 0: no limit, the default).  Past it the map being read is the
+	 * last, marked PROC_MAP_PARSE_TIMEOUT, and timed_out is told. */
+	int64_t map_timeout_ns;
+	void (*timed_out)(void *ctx, pid_t pid, pid_t tid);
 };
 
 /* attr: the events' attr, for the sample_id_all trailer's size. */

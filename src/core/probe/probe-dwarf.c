@@ -10,6 +10,8 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -30,17 +32,90 @@ struct probe_debug {
 	Dwarf *dw;
 	Elf *image;	/* the binary itself, for its .eh_frame */
 	Dwarf_CFI *cfi;
+	/* a relocatable file (a kernel module): its DWARF relocated by
+	 * libdwfl, sections laid out as perf's offline reading lays them */
+	Dwfl *dwfl;
+	Dwfl_Module *module;
+	Dwarf_CFI *cfi_debug;	/* its .debug_frame */
+	bool separate;	/* the DWARF is a separate debug file's */
+	const char *symbol_note;	/* said when the symbol stands in */
 };
+
+static bool has_eh_frame(Elf *elf)
+{
+	size_t strndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &strndx))
+		return false;
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (gelf_getshdr(scn, &shdr) && (name = elf_strptr(elf, strndx, shdr.sh_name)) &&
+		    !strcmp(name, ".eh_frame"))
+			return shdr.sh_type == SHT_PROGBITS;
+	}
+	return false;
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static bool is_relocatable(int fd)
+{
+	Elf *elf = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ_MMAP, NULL)
+						       : NULL;
+	GElf_Ehdr ehdr;
+	bool rel = elf && gelf_getehdr(elf, &ehdr) && ehdr.e_type == ET_REL;
+
+	if (elf)
+		elf_end(elf);
+	return rel;
+}
+
+/* A relocatable file's DWARF, relocated; fd is libdwfl's then. */
+static Dwarf *open_relocated(struct probe_debug *dbg, const char *path, int fd)
+{
+	Dwarf_Addr bias;
+
+	dbg->dwfl = dwfl_begin(&offline_callbacks);
+	if (!dbg->dwfl) {
+		close(fd);
+		return NULL;
+	}
+	dwfl_report_begin(dbg->dwfl);
+	dbg->module = dwfl_report_offline(dbg->dwfl, "", path, fd);
+	dwfl_report_end(dbg->dwfl, NULL, NULL);
+	return dbg->module ? dwfl_module_getdwarf(dbg->module, &bias) : NULL;
+}
 
 struct probe_debug *probe_debug__open(const char *path)
 {
 	int image_fd = open(path, O_RDONLY | O_CLOEXEC), fd;
+	struct probe_debug *dbg;
 	Dwarf *dw;
 
 	if (image_fd < 0)
 		return NULL;
 	fd = dup(image_fd);
-	dw = dwarf_begin(fd, DWARF_C_READ);
+	dbg = xcalloc(1, sizeof(*dbg));
+	if (is_relocatable(image_fd)) {
+		dw = open_relocated(dbg, path, fd);
+		fd = -1;
+		if (!dw) {
+			if (dbg->dwfl)
+				dwfl_end(dbg->dwfl);
+			free(dbg);
+			close(image_fd);
+			return NULL;
+		}
+		dbg->cfi_debug = dwarf_getcfi(dw);
+	} else {
+		dw = dwarf_begin(fd, DWARF_C_READ);
+	}
 	if (!dw) {
 		/* a stripped binary: its debug file by build id */
 		char *debug = probe_elf__debug_path(path, true);
@@ -49,21 +124,35 @@ struct probe_debug *probe_debug__open(const char *path)
 		fd = debug ? open(debug, O_RDONLY | O_CLOEXEC) : -1;
 		dw = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
 		free(debug);
+		dbg->separate = dw != NULL;
 	}
 	if (!dw) {
 		if (fd >= 0)
 			close(fd);
 		close(image_fd);
+		free(dbg);
 		return NULL;
 	}
-	struct probe_debug *dbg = xcalloc(1, sizeof(*dbg));
-
 	dbg->fd = fd;
 	dbg->image_fd = image_fd;
 	dbg->dw = dw;
 	dbg->image = elf_begin(image_fd, ELF_C_READ_MMAP, NULL);
-	dbg->cfi = dbg->image ? dwarf_getcfi_elf(dbg->image) : NULL;
+	/* a module's .eh_frame as libdwfl relocated it; perf reads a debug
+	 * file's call frames only (its .eh_frame is no data there) */
+	if (dbg->separate) {
+		dbg->cfi = has_eh_frame(dwarf_getelf(dw)) ? dwarf_getcfi_elf(dwarf_getelf(dw)) : NULL;
+		dbg->cfi_debug = dwarf_getcfi(dw);
+	} else {
+		dbg->cfi = dbg->dwfl ? dwarf_getcfi_elf(dwarf_getelf(dw))
+			   : dbg->image ? dwarf_getcfi_elf(dbg->image)
+					: NULL;
+	}
 	return dbg;
+}
+
+void probe_debug__set_symbol_note(struct probe_debug *dbg, const char *note)
+{
+	dbg->symbol_note = note;
 }
 
 void probe_debug__set_no_inlines(struct probe_debug *dbg, bool no_inlines)
@@ -84,8 +173,12 @@ void probe_debug__close(struct probe_debug *dbg)
 		dwarf_cfi_end(dbg->cfi);
 	if (dbg->image)
 		elf_end(dbg->image);
-	dwarf_end(dbg->dw);
-	close(dbg->fd);
+	if (dbg->dwfl)
+		dwfl_end(dbg->dwfl);	/* its DWARF with it */
+	else
+		dwarf_end(dbg->dw);
+	if (dbg->fd >= 0)
+		close(dbg->fd);
 	close(dbg->image_fd);
 	free(dbg);
 }
@@ -129,26 +222,85 @@ struct func_walk {
 	void *arg;
 	Dwarf_Die *cu;
 	int ret;
-	bool inlines;	/* the second pass: inlined instances */
+	bool no_inlines;	/* functions with code only */
+	Dwarf_Off *visited;	/* out-of-line copies reached as instances */
+	int nr_visited;
 };
+
+/* A function's entry: its entry_pc or low_pc, else (a function split in
+ * hot and cold parts) the start of its first range, as perf takes it. */
+static bool entry_pc(Dwarf_Die *func, Dwarf_Addr *pc)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, end;
+
+	if (dwarf_entrypc(func, pc) == 0)
+		return true;
+	return dwarf_attr(func, DW_AT_ranges, &attr) && dwarf_ranges(func, 0, &base, pc, &end) > 0;
+}
 
 static bool has_entry(Dwarf_Die *func)
 {
 	Dwarf_Addr pc;
 
-	return dwarf_entrypc(func, &pc) == 0;
+	return entry_pc(func, &pc);
 }
 
-static int func_walk_cb(Dwarf_Die *func, void *arg);
-
-static int inline_instance_cb(Dwarf_Die *instance, void *arg)
+static bool call_is_declaration(Dwarf_Die *instance, Dwarf_Die *origin)
 {
-	struct func_walk *w = arg;
+	Dwarf_Attribute attr;
+	Dwarf_Word call_line = 0, call_file = 0, decl_file = 0;
+	int decl_line = 0;
 
-	if (!has_entry(instance))
-		return DWARF_CB_OK;
-	w->ret = w->fn(w->cu, instance, w->arg);
-	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+	dwarf_formudata(dwarf_attr(instance, DW_AT_call_line, &attr), &call_line);
+	dwarf_formudata(dwarf_attr(instance, DW_AT_call_file, &attr), &call_file);
+	dwarf_formudata(dwarf_attr(origin, DW_AT_decl_file, &attr), &decl_file);
+	dwarf_decl_line(origin, &decl_line);
+	return (int)call_line == decl_line && call_file == decl_file;
+}
+
+/* perf's instances of an inline function: in the CU's order, the
+ * inlined ones and the out-of-line copies (those with code) whose
+ * abstract origin it is, but an inlined one "called" at its own
+ * declaration. */
+static bool walk_instances(struct func_walk *w, Dwarf_Die *parent, Dwarf_Die *origin)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child))
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute attr;
+		Dwarf_Die from;
+
+		if ((tag == DW_TAG_inlined_subroutine ||
+		     (tag == DW_TAG_subprogram && has_entry(&child))) &&
+		    dwarf_attr(&child, DW_AT_abstract_origin, &attr) &&
+		    dwarf_formref_die(&attr, &from) &&
+		    dwarf_dieoffset(&from) == dwarf_dieoffset(origin) &&
+		    !(tag == DW_TAG_inlined_subroutine && call_is_declaration(&child, origin))) {
+			if (tag == DW_TAG_subprogram) {
+				w->visited = xrealloc(w->visited,
+						      (w->nr_visited + 1) * sizeof(*w->visited));
+				w->visited[w->nr_visited++] = dwarf_dieoffset(&child);
+			}
+			w->ret = w->fn(w->cu, &child, w->arg);
+			if (w->ret)
+				return true;
+		}
+		if (walk_instances(w, &child, origin))
+			return true;
+	} while (!dwarf_siblingof(&child, &child));
+	return false;
+}
+
+static bool visited_before(const struct func_walk *w, Dwarf_Die *func)
+{
+	for (int i = 0; i < w->nr_visited; i++)
+		if (w->visited[i] == dwarf_dieoffset(func))
+			return true;
+	return false;
 }
 
 static int func_walk_cb(Dwarf_Die *func, void *arg)
@@ -157,21 +309,19 @@ static int func_walk_cb(Dwarf_Die *func, void *arg)
 	const char *name = dwarf_diename(func);
 	const char *file;
 
-	if (!name)
-		return DWARF_CB_OK;
-	if (has_entry(func) == w->inlines)
-		return DWARF_CB_OK;
-	if (w->inlines) {
-		/* an inline function: its inlined instances are the places */
-		if (dwarf_func_inline(func) &&
-		    (!w->name ||
-		     (is_glob(w->name) ? glob_match(w->name, name) : !strcmp(w->name, name))))
-			dwarf_func_inline_instances(func, inline_instance_cb, w);
-		return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
-	}
-	if (w->name && (is_glob(w->name) ? !glob_match(w->name, name) : strcmp(w->name, name)))
+	if (!name || (w->name && (is_glob(w->name) ? !glob_match(w->name, name)
+						   : strcmp(w->name, name))))
 		return DWARF_CB_OK;
 	if (w->file && (!(file = dwarf_decl_file(func)) || !tail_matches(file, w->file)))
+		return DWARF_CB_OK;
+	if (!has_entry(func)) {
+		/* an inline function: its instances are the places, the
+		 * inlined ones and an out-of-line copy, in their order */
+		if (!w->no_inlines && dwarf_func_inline(func))
+			walk_instances(w, w->cu, func);
+		return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+	}
+	if (visited_before(w, func))
 		return DWARF_CB_OK;
 	w->ret = w->fn(w->cu, func, w->arg);
 	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
@@ -184,21 +334,19 @@ static int for_each_function(struct probe_debug *dbg, const char *name, const ch
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
-	struct func_walk w = { name, file, fn, arg, NULL, 0, false };
+	struct func_walk w = { name, file, fn, arg, NULL, 0, dbg->no_inlines, NULL, 0 };
 
 	while (!w.ret && dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
-		/* perf takes the functions with code first, then the inlined */
-		for (int pass = 0; pass < (dbg->no_inlines ? 1 : 2) && !w.ret &&
-				   dwarf_offdie(dbg->dw, off + hsize, &cu);
-		     pass++) {
+		/* perf walks the functions in their order */
+		if (dwarf_offdie(dbg->dw, off + hsize, &cu)) {
 			w.cu = &cu;
-			w.inlines = pass;
 			dwarf_getfuncs(&cu, func_walk_cb, &w, 0);
 		}
 		off = next;
 	}
+	free(w.visited);
 	return w.ret;
 }
 
@@ -206,7 +354,7 @@ static Dwarf_Addr entry_of(Dwarf_Die *func)
 {
 	Dwarf_Addr pc = 0;
 
-	dwarf_entrypc(func, &pc);
+	entry_pc(func, &pc);
 	return pc;
 }
 
@@ -254,6 +402,9 @@ static bool function_in_any_cu(struct probe_debug *dbg, Dwarf_Addr addr, Dwarf_D
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
+	/* the CU the address ranges name first, as perf looks */
+	if (dwarf_addrdie(dbg->dw, addr, cu) && function_at(cu, addr, func))
+		return true;
 	while (dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		if (dwarf_offdie(dbg->dw, off + hsize, cu) && function_at(cu, addr, func))
 			return true;
@@ -478,7 +629,8 @@ static int cfa_at(struct probe_debug *dbg, Dwarf_Addr addr, const char **reg, lo
 	Dwarf_Op *ops;
 	size_t nops;
 
-	if (!dbg->cfi || dwarf_cfi_addrframe(dbg->cfi, addr, &frame))
+	if ((!dbg->cfi || dwarf_cfi_addrframe(dbg->cfi, addr, &frame)) &&
+	    (!dbg->cfi_debug || dwarf_cfi_addrframe(dbg->cfi_debug, addr, &frame)))
 		return -ENOENT;
 	int ret = -ENOENT;
 
@@ -504,15 +656,29 @@ static int frame_base(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Addr addr,
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
 	size_t nops;
+	Dwarf_Die cu, real;
 
+	/* an inlined instance's frame is its caller's */
+	if (!dwarf_hasattr(func, DW_AT_frame_base) && dwarf_diecu(func, &cu, NULL, NULL) &&
+	    function_at(&cu, addr, &real))
+		func = &real;
 	if (!dwarf_attr(func, DW_AT_frame_base, &attr) ||
 	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || nops != 1)
 		return -ENOENT;
+	/* without call frame information perf knows no CFA */
+	if (ops[0].atom == DW_OP_call_frame_cfa && !dbg->cfi && !dbg->cfi_debug)
+		return unsupported(msgs, ops[0].atom);
 	if (ops[0].atom == DW_OP_call_frame_cfa)
 		return cfa_at(dbg, addr, reg, off);
 	if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
 		*reg = reg_name(ops[0].atom - DW_OP_breg0);
 		*off = (long)ops[0].number;
+		return *reg ? 0 : -ENOENT;
+	}
+	/* clang's frame base: the register holds it */
+	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31) {
+		*reg = reg_name(ops[0].atom - DW_OP_reg0);
+		*off = 0;
 		return *reg ? 0 : -ENOENT;
 	}
 	return unsupported(msgs, ops[0].atom);
@@ -530,6 +696,12 @@ static int var_location(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Die *var
 	int ret;
 
 	memset(f, 0, sizeof(*f));
+	/* perf takes any external variable (a declaration too) by symbol */
+	if (dwarf_attr(var, DW_AT_external, &attr)) {
+		f->in_mem = true;
+		f->base = xasprintf("@%s", dwarf_diename(var));
+		return 0;
+	}
 	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
 		Dwarf_Sword value;
 
@@ -576,18 +748,58 @@ static int var_location(struct probe_debug *dbg, Dwarf_Die *func, Dwarf_Die *var
 	return 0;
 }
 
-/* Finds a variable visible at addr in func's scopes. */
-static bool find_var(Dwarf_Die *cu, Dwarf_Addr addr, const char *name, Dwarf_Die *var)
+/* perf's walk of the variables a site in scope sees: the scope's
+ * children, descending first into the child scopes that hold addr (and
+ * into none with descend false); stops when fn returns true. */
+static bool walk_vars(Dwarf_Die *scope, Dwarf_Addr addr, bool descend,
+		      bool (*fn)(Dwarf_Die *var, Dwarf_Die *scope, void *arg), void *arg)
 {
-	Dwarf_Die *scopes;
-	int n = dwarf_getscopes(cu, addr, &scopes);
+	Dwarf_Die child;
 
-	if (n <= 0)
+	if (dwarf_child(scope, &child))
 		return false;
-	int found = dwarf_getscopevar(scopes, n, name, 0, NULL, 0, 0, var);
+	do {
+		int tag = dwarf_tag(&child);
 
-	free(scopes);
-	return found >= 0;
+		if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
+		    fn(&child, scope, arg))
+			return true;
+		if (descend && dwarf_haspc(&child, addr) > 0 &&
+		    walk_vars(&child, addr, descend, fn, arg))
+			return true;
+	} while (!dwarf_siblingof(&child, &child));
+	return false;
+}
+
+struct var_by_name {
+	const char *name;
+	Dwarf_Die *found;
+};
+
+static bool var_named(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
+{
+	struct var_by_name *v = arg;
+	const char *name = dwarf_diename(var);
+	Dwarf_Attribute attr;
+
+	(void)scope;
+	/* perf takes the first of the name that has a place or a value */
+	if (!name || strcmp(name, v->name) ||
+	    !(dwarf_attr(var, DW_AT_external, &attr) || dwarf_attr(var, DW_AT_location, &attr) ||
+	      dwarf_attr(var, DW_AT_const_value, &attr)))
+		return false;
+	*v->found = *var;
+	return true;
+}
+
+/* Finds a variable a site in func (a function or an inlined instance)
+ * sees at addr: in func's scopes as perf searches them, else a global. */
+static bool find_var(Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr addr, const char *name,
+		     Dwarf_Die *var)
+{
+	struct var_by_name v = { name, var };
+
+	return walk_vars(func, addr, true, var_named, &v) || walk_vars(cu, 0, true, var_named, &v);
 }
 
 static bool member_of(Dwarf_Die *type, const char *name, Dwarf_Die *member)
@@ -706,7 +918,18 @@ static int type_suffix(const char *cast, Dwarf_Die *holder, Dwarf_Die *type, str
 		return 0;
 	}
 	const char *vname = dwarf_diename(holder);
+	int bits = dwarf_bitsize(holder);
 
+	if (bits > 0) {
+		/* a bitfield: perf writes DWARF 4's bit offset as it is (from
+		 * the most significant bit) and the member's byte size */
+		int offset = dwarf_bitoffset(holder), total = dwarf_bytesize(holder);
+
+		if (offset < 0 || total < 0)
+			return -ENOENT;
+		strbuf_addf(out, ":b%d@%d/%d", bits, offset, total * 8);
+		return 0;
+	}
 	if (cast && (!strcmp(cast, "string") || !strcmp(cast, "ustring"))) {
 		int tag = dwarf_tag(type);
 		Dwarf_Die elem;
@@ -781,7 +1004,7 @@ static int convert_arg(const struct site_ctx *c, const struct probe_arg *arg, ch
 	int ret;
 
 	probe_msg(c->msgs, true, "Searching '%s' variable in context.\n", arg->var);
-	if (!find_var(c->cu, c->addr, arg->var, &var)) {
+	if (!find_var(c->cu, c->func, c->addr, arg->var, &var)) {
 		missing_var(c->msgs, arg->var);
 		return -ENOENT;
 	}
@@ -819,37 +1042,39 @@ out:
 	return ret;
 }
 
-/* The parameters (and, for $vars, the variables) visible at the site, in
- * declaration order, that have a location there. */
+struct collected {
+	const struct site_ctx *c;
+	bool locals;
+	char **names;
+	int nr;
+};
+
+static bool collect_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
+{
+	struct collected *col = arg;
+	const char *name = dwarf_diename(var);
+	struct fetch f;
+
+	(void)scope;
+	if (!name || (!col->locals && dwarf_tag(var) != DW_TAG_formal_parameter) ||
+	    var_location(col->c->dbg, col->c->func, var, col->c->addr, &f, col->c->msgs))
+		return false;
+	free(f.base);
+	probe_msg(col->c->msgs, true, " %s", name);
+	col->names = xrealloc(col->names, (col->nr + 1) * sizeof(*col->names));
+	col->names[col->nr++] = xstrdup(name);
+	return false;
+}
+
+/* The parameters (and, for $vars, the variables) the site sees, in
+ * perf's order, that have a location there. */
 static void collect_vars(const struct site_ctx *c, bool locals, char ***names, int *nr)
 {
-	Dwarf_Die *scopes;
-	int n = dwarf_getscopes(c->cu, c->addr, &scopes);
+	struct collected col = { c, locals, NULL, 0 };
 
-	/* outermost function scope first, as perf walks them */
-	for (int s = n - 1; s >= 0; s--) {
-		Dwarf_Die child;
-		int tag = dwarf_tag(&scopes[s]);
-
-		if (tag == DW_TAG_compile_unit || dwarf_child(&scopes[s], &child))
-			continue;
-		do {
-			int ctag = dwarf_tag(&child);
-			const char *name = dwarf_diename(&child);
-			struct fetch f;
-
-			if (!name || !(ctag == DW_TAG_formal_parameter ||
-				       (locals && ctag == DW_TAG_variable)))
-				continue;
-			if (var_location(c->dbg, c->func, &child, c->addr, &f, c->msgs))
-				continue;
-			free(f.base);
-			probe_msg(c->msgs, true, " %s", name);
-			*names = xrealloc(*names, (*nr + 1) * sizeof(**names));
-			(*names)[(*nr)++] = xstrdup(name);
-		} while (!dwarf_siblingof(&child, &child));
-	}
-	free(scopes);
+	walk_vars(c->func, c->addr, true, collect_var, &col);
+	*names = col.names;
+	*nr = col.nr;
 }
 
 static int convert_args(const struct site_ctx *c, const struct probe_spec *spec,
@@ -923,19 +1148,51 @@ static void site__clear(struct probe_site *site)
 	free(site->function);
 }
 
+/* perf gives up on a site whose function's frame base is the CFA when
+ * the call frame information there cannot be found (a module's .eh_frame
+ * is read unrelocated). */
+static int check_call_frame(struct site_search *s, Dwarf_Die *cu, Dwarf_Addr addr)
+{
+	struct probe_debug *dbg = s->dbg;
+	Dwarf_Attribute attr;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Die func;
+	Dwarf_Op *ops;
+	size_t nops;
+
+	if ((!dbg->cfi && !dbg->cfi_debug) || !function_at(cu, addr, &func) ||
+	    !dwarf_attr(&func, DW_AT_frame_base, &attr) ||
+	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || nops != 1 ||
+	    ops[0].atom != DW_OP_call_frame_cfa)
+		return 0;
+	if ((dbg->cfi && !dwarf_cfi_addrframe(dbg->cfi, addr, &frame)) ||
+	    (dbg->cfi_debug && !dwarf_cfi_addrframe(dbg->cfi_debug, addr, &frame))) {
+		free(frame);
+		return 0;
+	}
+	probe_msg(s->msgs, false, "Failed to get call frame on 0x%lx\n", (unsigned long)addr);
+	return -ENOENT;
+}
+
 static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr addr)
 {
-	struct probe_site site = { .addr = addr, .function = xstrdup(dwarf_diename(func)) };
+	struct probe_site site = { .addr = addr,
+				   .function = xstrdup(dwarf_diename(func)),
+				   .scope = dwarf_dieoffset(func) };
 	struct site_ctx c = { s->dbg, cu, func, addr, s->msgs };
+	int ret = check_call_frame(s, cu, addr);
 
+	if (ret) {
+		free(site.function);
+		return ret;
+	}
 	for (int i = 0; i < s->nr; i++)
 		if (s->sites[i].addr == addr) {
 			free(site.function);
 			return 0;
 		}
 	if (s->convert) {
-		int ret = convert_args(&c, s->spec, &site);
-
+		ret = convert_args(&c, s->spec, &site);
 		if (ret) {
 			site__clear(&site);
 			return ret;
@@ -944,6 +1201,27 @@ static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf
 	s->sites = xrealloc(s->sites, (s->nr + 1) * sizeof(*s->sites));
 	s->sites[s->nr++] = site;
 	return 0;
+}
+
+/* The functions with code declared at file:line. */
+struct declared {
+	const char *file;
+	int line;
+	Dwarf_Off *offsets;
+	int nr;
+};
+
+static int declared_cb(Dwarf_Die *func, void *arg)
+{
+	struct declared *d = arg;
+	const char *file = dwarf_decl_file(func);
+
+	if (has_entry(func) && file && tail_matches(file, d->file) &&
+	    decl_line_of(func) == d->line) {
+		d->offsets = xrealloc(d->offsets, (d->nr + 1) * sizeof(*d->offsets));
+		d->offsets[d->nr++] = dwarf_dieoffset(func);
+	}
+	return DWARF_CB_OK;
 }
 
 /* Rows of line target in the CU (in func when given): each must name its
@@ -986,6 +1264,18 @@ static int add_line_sites(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func,
 			ret = add_site(s, cu, &in, r->addr);
 	}
 	free(rows);
+	/* a function's declaration line is its entry, as perf walks lines */
+	struct declared d = { pp->file, target, NULL, 0 };
+
+	if (!func && !ret)
+		dwarf_getfuncs(cu, declared_cb, &d, 0);
+	for (int i = 0; i < d.nr && !ret; i++) {
+		Dwarf_Die decl;
+
+		if (dwarf_offdie(s->dbg->dw, d.offsets[i], &decl))
+			ret = add_site(s, cu, &decl, entry_of(&decl));
+	}
+	free(d.offsets);
 	return ret;
 }
 
@@ -1113,6 +1403,13 @@ static int symbol_site(struct site_search *s)
 {
 	Dwarf_Die cu, func;
 
+	if (s->dbg->symbol_note)
+		probe_msg(s->msgs, false, "%s", s->dbg->symbol_note);
+	if (!dwarf_addrdie(s->dbg->dw, s->symbol_addr, &cu)) {
+		probe_msg(s->msgs, false, "Failed to find debug information for address %lx\n",
+			  (unsigned long)s->symbol_addr);
+		return -EINVAL;
+	}
 	if (!function_in_any_cu(s->dbg, s->symbol_addr, &cu, &func))
 		return 0;
 	return add_site(s, &cu, &func, s->symbol_addr + s->spec->point.offset);
@@ -1133,6 +1430,9 @@ static int search_sites(struct site_search *s)
 		ret = file_line_sites(s);
 	if (ret)
 		return ret;
+	/* -V: perf looks for no symbol of a function in a given file */
+	if (!s->nr && pp->function && pp->file && !s->convert)
+		return -EOPNOTSUPP;
 	if (!s->nr && pp->function && s->symbol_addr)
 		ret = symbol_site(s);
 	if (ret)
@@ -1269,11 +1569,17 @@ static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr ad
 		Dwarf_Op *expr;
 		size_t len;
 
+		Dwarf_Addr entry, high;
+
 		for (ptrdiff_t off = 0;
 		     (off = dwarf_getlocations(&attr, off, &base, &start, &end, &expr, &len)) > 0;)
 			if (start > addr && start < next)
 				next = start;
-		if (next == (Dwarf_Addr)-1 || var_location(v->dbg, v->func, var, next, &f, msgs))
+		/* within the function's own [entry, high_pc] (none for one
+		 * split in parts), as perf searches */
+		if (next == (Dwarf_Addr)-1 || dwarf_entrypc(v->func, &entry) ||
+		    dwarf_highpc(v->func, &high) || next > high ||
+		    var_location(v->dbg, v->func, var, next, &f, msgs))
 			return VAR_NONE;
 		free(f.base);
 		return VAR_INV;
@@ -1284,28 +1590,72 @@ static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr ad
 	return VAR_VAL;
 }
 
-static void vars_in_scope(struct vars_at *v, Dwarf_Die *scope, Dwarf_Addr addr,
-			  struct probe_msgs *msgs)
+struct shown_vars {
+	struct vars_at *v;
+	Dwarf_Addr addr;
+	bool global;
+	struct probe_msgs *msgs;
+};
+
+static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
 {
-	Dwarf_Die child;
-	bool global = dwarf_tag(scope) == DW_TAG_compile_unit;
+	struct shown_vars *sv = arg;
+	enum var_state state;
 
-	if (dwarf_child(scope, &child))
-		return;
-	do {
-		int tag = dwarf_tag(&child);
-		enum var_state state;
+	if (!dwarf_diename(var) || !probe_strfilter_match(sv->v->filter, dwarf_diename(var)))
+		return false;
+	state = var_state(sv->v, var, sv->addr, sv->msgs);
+	if (state != VAR_NONE)
+		add_var_line(sv->v, var, scope,
+			     sv->global		? "[EXT]"
+			     : state == VAR_VAL ? "[VAL]"
+						: "[INV]");
+	return false;
+}
 
-		if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) ||
-		    !dwarf_diename(&child) || !probe_strfilter_match(v->filter, dwarf_diename(&child)))
+/* The symbol of the debug file's table holding addr: its name and addr's
+ * offset in it; NULL when none does. */
+static const char *symbol_holding(Elf *elf, Dwarf_Addr addr, Dwarf_Addr *offset)
+{
+	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr shdr;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
 			continue;
-		state = var_state(v, &child, addr, msgs);
-		if (state != VAR_NONE)
-			add_var_line(v, &child, scope,
-				     global		? "[EXT]"
-				     : state == VAR_VAL ? "[VAL]"
-							: "[INV]");
-	} while (!dwarf_siblingof(&child, &child));
+		for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; i++) {
+			GElf_Sym sym;
+
+			if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+			    addr >= sym.st_value && addr < sym.st_value + sym.st_size) {
+				*offset = addr - sym.st_value;
+				return elf_strptr(elf, shdr.sh_link, sym.st_name);
+			}
+		}
+	}
+	return NULL;
+}
+
+/* -V's "@<FUNC+OFF>" of a site.  perf names a function without an entry
+ * address of its own (one split in hot and cold parts) by libdwfl's
+ * symbol lookup, which it asks without the bias libdwfl gave a shared
+ * object (0x10000): the symbol that far below, as perf shows it. */
+static void add_site_label(struct strbuf *out, struct probe_debug *dbg, Dwarf_Die *func,
+			   Dwarf_Addr addr)
+{
+	Dwarf_Addr pc, offset = 0;
+	Elf *elf = dwarf_getelf(dbg->dw);
+	GElf_Ehdr ehdr;
+	const char *name = NULL;
+
+	if (dwarf_entrypc(func, &pc) && elf && gelf_getehdr(elf, &ehdr))
+		name = symbol_holding(elf, addr - (ehdr.e_type == ET_DYN ? 0x10000 : 0), &offset);
+	if (name)
+		strbuf_addf(out, "\t@<%s+%lu>\n", name, (unsigned long)offset);
+	else
+		strbuf_addf(out, "\t@<%s+%lu>\n", dwarf_diename(func),
+			    (unsigned long)(addr - entry_of(func)));
 }
 
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
@@ -1316,8 +1666,11 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 	int ret = search_sites(&s);
 	char *point = probe_spec__point_text(spec);
 
-	if (ret < 0) {
+	if (ret == -ENOENT)
 		probe_msg(msgs, false, "Failed to find the address of %s\n", point);
+	else if (ret < 0)
+		probe_msg(msgs, false, "Debuginfo analysis failed.\n");
+	if (ret < 0) {
 		free(point);
 		return ret;
 	}
@@ -1327,7 +1680,7 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 	for (int i = 0; i < s.nr; i++) {
 		struct vars_at v = { dbg, range, filter ? filter : "!__k???tab_* & !__crc_*", NULL,
 				     NULL, 0 };
-		Dwarf_Die *scopes, func;
+		Dwarf_Die scope, func;
 		Dwarf_Off off = 0, next;
 		size_t hsize;
 		Dwarf_Die cu;
@@ -1341,14 +1694,19 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 		if (!found)
 			continue;
 		v.func = &func;
-		strbuf_addf(out, "\t@<%s+%lu>\n", dwarf_diename(&func),
-			    (unsigned long)(s.sites[i].addr - entry_of(&func)));
-		int n = dwarf_getscopes(&cu, s.sites[i].addr, &scopes);
+		/* the site's scope (an inlined instance's own), then globals */
+		struct shown_vars sv = { &v, s.sites[i].addr, false, msgs };
 
-		for (int k = 0; k < n; k++)
-			if (dwarf_tag(&scopes[k]) != DW_TAG_compile_unit || externs)
-				vars_in_scope(&v, &scopes[k], s.sites[i].addr, msgs);
-		free(scopes);
+		if (!dwarf_offdie(dbg->dw, s.sites[i].scope, &scope))
+			scope = func;
+		/* a function is named as matched (an alias at its address
+		 * too), an inlined instance by the function holding it */
+		add_site_label(out, dbg, dwarf_tag(&scope) == DW_TAG_subprogram ? &scope : &func,
+			       s.sites[i].addr);
+		walk_vars(&scope, s.sites[i].addr, true, show_var, &sv);
+		sv.global = true;
+		if (externs)
+			walk_vars(&cu, s.sites[i].addr, false, show_var, &sv);
 		if (v.nr)	/* qsort takes no NULL array, even empty */
 			qsort(v.lines, v.nr, sizeof(*v.lines), cmp_str);
 		else
@@ -1413,17 +1771,36 @@ static void mark_cu_lines(struct line_range *lr, Dwarf_Die *cu, Dwarf_Die *func)
 	free(rows);
 }
 
+/* Whether a function's entry names its declaration line back (an
+ * inlined instance's need not). */
+static bool entry_names_declaration(Dwarf_Die *cu, Dwarf_Die *func)
+{
+	struct line_row *rows;
+	int nr = cu_rows(cu, &rows);
+	const char *file = NULL, *decl = dwarf_decl_file(func);
+	int line = reverse_line(cu, rows, nr, entry_of(func), &file);
+	bool named = line == decl_line_of(func) && file && decl && !strcmp(file, decl);
+
+	free(rows);
+	return named;
+}
+
+/* Marks the lines of a function, or of every instance of an inline one
+ * (perf takes them all). */
 static int range_function_cb(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 {
 	struct line_range *lr = arg;
+	bool instance = dwarf_hasattr(func, DW_AT_abstract_origin);
 
-	lr->path = xstrdup(dwarf_decl_file(func) ? dwarf_decl_file(func) : "");
-	lr->shown = source_path(cu, lr->path);
-	lr->offset = decl_line_of(func);
-	if (in_range(lr, lr->offset))
+	if (!lr->path) {
+		lr->path = xstrdup(dwarf_decl_file(func) ? dwarf_decl_file(func) : "");
+		lr->shown = source_path(cu, lr->path);
+		lr->offset = decl_line_of(func);
+	}
+	if (in_range(lr, lr->offset) && (!instance || entry_names_declaration(cu, func)))
 		mark_line(lr, lr->offset);
 	mark_cu_lines(lr, cu, func);
-	return 1;
+	return instance ? 0 : 1;
 }
 
 static int decl_lines_cb(Dwarf_Die *func, void *arg)
@@ -1557,10 +1934,25 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
 	if (lr.function) {
 		Dwarf_Die cu, func;
 
-		found = for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr) > 0;
+		for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr);
+		found = lr.path != NULL;
 		/* a function the debug information names otherwise */
-		if (!found && symbol_addr && function_in_any_cu(dbg, symbol_addr, &cu, &func))
-			found = range_function_cb(&cu, &func, &lr) > 0;
+		if (!found && lr.file)
+			symbol_addr = 0;	/* perf looks for no symbol then */
+		if (!found && symbol_addr && dbg->symbol_note)
+			probe_msg(msgs, false, "%s", dbg->symbol_note);
+		if (!found && symbol_addr && !dwarf_addrdie(dbg->dw, symbol_addr, &cu)) {
+			probe_msg(msgs, false,
+				  "Failed to find debug information for address %lx\n"
+				  "Debuginfo analysis failed.\n",
+				  (unsigned long)symbol_addr);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (!found && symbol_addr && function_in_any_cu(dbg, symbol_addr, &cu, &func)) {
+			range_function_cb(&cu, &func, &lr);
+			found = true;
+		}
 	} else {
 		found = range_file(dbg, &lr);
 	}
@@ -1568,6 +1960,12 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
 
 	for (int l = 0; l < lr.nr_lines; l++)
 		numbered |= lr.numbered[l];
+	if ((!found || !numbered) && lr.file) {
+		/* perf looks no further for a file's lines: its analysis fails */
+		probe_msg(msgs, false, "Debuginfo analysis failed.\n");
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
 	if (!found || !numbered) {
 		probe_msg(msgs, false, "Specified source line is not found.\n");
 		ret = -ENOENT;
@@ -1634,4 +2032,18 @@ char *probe_debug__describe(struct probe_debug *dbg, uint64_t addr, bool retprob
 		off = next;
 	}
 	return NULL;
+}
+
+/* --- modules --------------------------------------------------------------- */
+
+char *probe_debug__symbol_at(struct probe_debug *dbg, uint64_t addr, uint64_t *offset)
+{
+	GElf_Sym sym;
+	GElf_Off off = 0;
+	const char *name = dbg->module ? dwfl_module_addrinfo(dbg->module, addr, &off, &sym,
+							     NULL, NULL, NULL)
+				       : NULL;
+
+	*offset = off;
+	return name ? xstrdup(name) : NULL;
 }

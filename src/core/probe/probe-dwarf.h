@@ -28,6 +28,7 @@ void probe_msg(struct probe_msgs *msgs, bool debug, const char *fmt, ...)
 struct probe_site {
 	uint64_t addr;	/* virtual address in the binary */
 	char *function;	/* the function holding it */
+	uint64_t scope;	/* the DIE of that function or inlined instance */
 	char **args;
 	int nr_args;
 };
@@ -37,6 +38,9 @@ struct probe_debug *probe_debug__open(const char *path);
 void probe_debug__close(struct probe_debug *dbg);
 /* -s DIR: where -L reads the sources (kept, not copied). */
 void probe_debug__set_source_prefix(struct probe_debug *dbg, const char *prefix);
+/* What perf says when -V or -L fall back to the function's symbol (an
+ * indirect function's warning); kept, not copied; NULL: nothing. */
+void probe_debug__set_symbol_note(struct probe_debug *dbg, const char *note);
 /* --no-inlines: functions with code only, not their inlined instances. */
 void probe_debug__set_no_inlines(struct probe_debug *dbg, bool no_inlines);
 
@@ -63,5 +67,9 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 /* For -l: "work:2@/path/src.c" (or "work%return@...") of an address;
  * NULL when the debug information does not cover it. */
 char *probe_debug__describe(struct probe_debug *dbg, uint64_t addr, bool retprobe);
+
+/* A relocatable file's (a module's) function symbol holding addr, and
+ * addr's offset in it; NULL for other files or no symbol.  Caller frees. */
+char *probe_debug__symbol_at(struct probe_debug *dbg, uint64_t addr, uint64_t *offset);
 
 #endif

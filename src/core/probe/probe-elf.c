@@ -18,10 +18,13 @@
 #include "util/util.h"
 
 static void add_sym(struct probe_elf *pe, const char *name, uint64_t addr, uint64_t size,
-		    bool function)
+		    int type)
 {
 	pe->syms = xrealloc(pe->syms, (pe->nr_syms + 1) * sizeof(*pe->syms));
-	pe->syms[pe->nr_syms++] = (struct probe_sym){ xstrdup(name), addr, size, function };
+	pe->syms[pe->nr_syms++] = (struct probe_sym){
+		xstrdup(name), addr, size, type == STT_FUNC || type == STT_GNU_IFUNC,
+		type == STT_GNU_IFUNC
+	};
 }
 
 static Elf_Scn *section_of_type(Elf *elf, unsigned type)
@@ -87,9 +90,7 @@ static void read_symtab(struct probe_elf *pe, Elf *elf, Elf_Scn *scn)
 			continue;
 		name = elf_strptr(elf, shdr.sh_link, sym.st_name);
 		if (name)
-			add_sym(pe, name, sym.st_value, sym.st_size,
-				GELF_ST_TYPE(sym.st_info) == STT_FUNC ||
-					GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC);
+			add_sym(pe, name, sym.st_value, sym.st_size, GELF_ST_TYPE(sym.st_info));
 	}
 }
 
@@ -122,7 +123,7 @@ static void read_plt(struct probe_elf *pe)
 			continue;
 		char *full = xasprintf("%s@plt", name);
 
-		add_sym(pe, full, plt.sh_addr + (i + 1) * plt.sh_entsize, plt.sh_entsize, true);
+		add_sym(pe, full, plt.sh_addr + (i + 1) * plt.sh_entsize, plt.sh_entsize, STT_FUNC);
 		free(full);
 	}
 }
@@ -318,17 +319,28 @@ int probe_elf__filtered_names(const struct probe_elf *pe, const char *filter, bo
 	return n;
 }
 
-const struct probe_sym *probe_elf__find_function(const struct probe_elf *pe, const char *name)
+static const struct probe_sym *find_symbol(const struct probe_elf *pe, const char *name,
+					   bool function)
 {
 	size_t len = strlen(name);
 
 	/* versioned names ("fopen@@GLIBC_2.2.5") answer to their base */
 	for (int i = 0; i < pe->nr_syms; i++)
-		if (pe->syms[i].function && !strncmp(pe->syms[i].name, name, len) &&
+		if (pe->syms[i].function == function && !strncmp(pe->syms[i].name, name, len) &&
 		    (!pe->syms[i].name[len] ||
 		     (pe->syms[i].name[len] == '@' && strcmp(pe->syms[i].name + len, "@plt"))))
 			return &pe->syms[i];
 	return NULL;
+}
+
+const struct probe_sym *probe_elf__find_function(const struct probe_elf *pe, const char *name)
+{
+	return find_symbol(pe, name, true);
+}
+
+const struct probe_sym *probe_elf__find_data(const struct probe_elf *pe, const char *name)
+{
+	return find_symbol(pe, name, false);
 }
 
 const struct probe_sym *probe_elf__function_at(const struct probe_elf *pe, uint64_t addr)
@@ -373,4 +385,32 @@ uint64_t probe_elf__file_offset(const struct probe_elf *pe, uint64_t addr)
 uint64_t probe_elf__vaddr(const struct probe_elf *pe, uint64_t offset)
 {
 	return through_load(pe, offset, false);
+}
+
+char *probe_elf__module_name(const struct probe_elf *pe)
+{
+	Elf *elf = pe->elf;
+	GElf_Shdr shdr;
+	Elf_Scn *scn = elf ? section_named(elf, ".gnu.linkonce.this_module", &shdr) : NULL;
+	Elf_Data *data = scn ? elf_getdata(scn, NULL) : NULL;
+	/* where struct module keeps its name, as perf reads it */
+	size_t at = gelf_getclass(elf) == ELFCLASS32 ? 12 : 24;
+
+	if (!data || !data->d_buf || data->d_size <= at)
+		return NULL;
+	return xstrndup((const char *)data->d_buf + at, data->d_size - at);
+}
+
+uint64_t probe_elf__section_offset(const struct probe_elf *pe, uint64_t addr)
+{
+	Elf *elf = pe->elf;
+
+	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr shdr;
+
+		if (gelf_getshdr(scn, &shdr) && (shdr.sh_flags & SHF_ALLOC) &&
+		    addr >= shdr.sh_addr && addr < shdr.sh_addr + shdr.sh_size)
+			return addr - shdr.sh_addr + shdr.sh_offset;
+	}
+	return addr;
 }

@@ -13,6 +13,7 @@ struct probe_sym {
 	uint64_t addr;	/* st_value, a virtual address */
 	uint64_t size;
 	bool function;
+	bool ifunc;	/* STT_GNU_IFUNC: a resolver, not the function */
 };
 
 struct probe_elf {
@@ -45,14 +46,25 @@ char *probe_elf__debug_path(const char *path, bool dwarf);
 /* The function symbol named name, or NULL. */
 const struct probe_sym *probe_elf__find_function(const struct probe_elf *pe, const char *name);
 
+/* The symbol of data (or a label) named name, or NULL. */
+const struct probe_sym *probe_elf__find_data(const struct probe_elf *pe, const char *name);
+
 /* The function symbol whose code holds addr, or NULL. */
 const struct probe_sym *probe_elf__function_at(const struct probe_elf *pe, uint64_t addr);
 
 /* The file offset of a virtual address (through the PT_LOAD holding it). */
 uint64_t probe_elf__file_offset(const struct probe_elf *pe, uint64_t addr);
 
+/* The offset of a virtual address in its section's place in the file
+ * (.bss too, which has none), as perf places symbols. */
+uint64_t probe_elf__section_offset(const struct probe_elf *pe, uint64_t addr);
+
 /* The virtual address of a file offset (the inverse of the above). */
 uint64_t probe_elf__vaddr(const struct probe_elf *pe, uint64_t offset);
+
+/* A kernel module's name, from its struct module (.gnu.linkonce.this_module),
+ * NULL when the file has none.  Caller frees. */
+char *probe_elf__module_name(const struct probe_elf *pe);
 
 /* Whether a strfilter expression matches s. */
 bool probe_strfilter_match(const char *filter, const char *s);

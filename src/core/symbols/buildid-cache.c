@@ -126,6 +126,12 @@ static int vdso_image(const char *dst)
 
 int build_id_cache__add(const char *dir, const char *name, const uint8_t *id, int size)
 {
+	return build_id_cache__add_from(dir, name, name, id, size);
+}
+
+int build_id_cache__add_from(const char *dir, const char *name, const char *source,
+			     const uint8_t *id, int size)
+{
 	char hex[41], *entry, *link_dir, *link_path, *target, *file;
 	bool kernel = !strcmp(name, "[kernel.kallsyms]"), vdso = !strcmp(name, "[vdso]");
 	int err;
@@ -155,7 +161,7 @@ int build_id_cache__add(const char *dir, const char *name, const uint8_t *id, in
 		char *dst = xasprintf("%s/debug", entry);
 
 		file = xasprintf("%s/elf", entry);
-		err = link_or_copy(name, file);
+		err = link_or_copy(source, file);
 		if (!err && !access(debug, R_OK))
 			link_or_copy(debug, dst);	/* debug info is a bonus */
 		free(debug);

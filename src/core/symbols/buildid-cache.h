@@ -22,6 +22,10 @@ char *build_id_cache__dir(void);
  * "[kernel.kallsyms]", "[vdso]").  An entry already there is left alone.
  * Returns 0, or -errno. */
 int build_id_cache__add(const char *dir, const char *name, const uint8_t *id, int size);
+/* The same, the file's bytes read from source (name seen from another
+ * mount namespace: /proc/PID/root/name). */
+int build_id_cache__add_from(const char *dir, const char *name, const char *source,
+			     const uint8_t *id, int size);
 
 /* The entry directory of a file in the cache: DIR/<name>/<hex> (caller
  * frees). */

@@ -225,6 +225,41 @@ int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_
 	return n;
 }
 
+static void sdt_event__exit(struct sdt_event *ev)
+{
+	free(ev->name);
+	free(ev->build_id);
+	free(ev->path);
+}
+
+int sdt_events__by_binary(const char *group_glob, const char *event_glob,
+			  struct sdt_event **out)
+{
+	int n = scan_sdt_events(group_glob, event_glob, out), kept = 0;
+	struct sdt_event *evs = *out;
+
+	/* stable: a binary's markers keep their order */
+	for (int i = 1; i < n; i++) {
+		struct sdt_event ev = evs[i];
+		int k = i;
+
+		for (; k > 0 && strcmp(evs[k - 1].build_id, ev.build_id) > 0; k--)
+			evs[k] = evs[k - 1];
+		evs[k] = ev;
+	}
+	for (int i = 0; i < n; i++) {
+		bool seen = false;
+
+		for (int k = kept - 1; k >= 0 && !strcmp(evs[k].build_id, evs[i].build_id); k--)
+			seen |= !strcmp(evs[k].name, evs[i].name);
+		if (seen)
+			sdt_event__exit(&evs[i]);
+		else
+			evs[kept++] = evs[i];
+	}
+	return kept;
+}
+
 void sdt_events__free(struct sdt_event *evs, int n)
 {
 	for (int i = 0; i < n; i++) {

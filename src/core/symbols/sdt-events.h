@@ -23,6 +23,11 @@ struct sdt_event {
  * count and sets *out (free with sdt_events__free).
  */
 int sdt_events__list(const char *group_glob, const char *event_glob, struct sdt_event **out);
+/* The same markers in the order perf adds them: binary by binary in
+ * build-id order, each binary's in its probes file's order. */
+int sdt_events__by_binary(const char *group_glob, const char *event_glob,
+			  struct sdt_event **out);
+
 /* The probe cache of one binary of the build-id cache. */
 struct probe_cache_file {
 	char *build_id;
