@@ -1198,6 +1198,7 @@ int cmd_report(int argc, const char **argv)
 	ss.show_total_period = o.show_total_period;
 	ss.hierarchy = o.hierarchy;
 	ss.mem_mode = o.mem_mode;
+	ss.branch_mode = o.branch_stack;
 	if (o.mem_mode && !o.sort_order && !o.field_order)
 		ss.sort_order = SORT_MEM_DEFAULT_ORDER;
 	if (o.parent_pattern && strcmp(o.parent_pattern, DEFAULT_PARENT_PATTERN)) {

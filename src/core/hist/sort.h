@@ -45,6 +45,7 @@ enum hist_column {
 	HISTC_TRANSACTION,
 	HISTC_CODE_PAGE_SIZE,
 	HISTC_ADDR,
+	HISTC_P_STAGE_CYC,
 	/* --mem-mode's */
 	HISTC_MEM_DADDR_SYMBOL,
 	HISTC_MEM_DADDR_DSO,
@@ -140,6 +141,7 @@ struct sort_setup {
 	bool hierarchy;			/* --hierarchy: keys by level */
 	bool diff;			/* perf diff: keys only, no overhead columns */
 	bool mem_mode;			/* --mem-mode: the memory keys exist */
+	bool branch_mode;		/* -b: the branch keys exist */
 };
 
 /* Builds the lists.  Returns 0, or -1 with *err (caller frees) naming the
