@@ -426,6 +426,10 @@ MORE_KEYS = [
     ["-s", "socket,cpu"], ["-s", "time"], ["-s", "time,comm", "-g", "none"],
     ["-s", "weight,sym"], ["-s", "local_weight"], ["-F", "overhead,time,sym"],
     ["-s", "srcfile", "--dsos", "report_work"], ["-s", "srcfile,sym", "--dsos", "report_work"],
+    ["-s", "addr"], ["-s", "addr,sym", "-g", "none"], ["-s", "transaction,sym"],
+    ["-s", "code_page_size,comm"], ["-F", "overhead,addr,transaction,code_page_size"],
+    ["-F", "overhead,p_stage_cyc,local_p_stage_cyc,sym"], ["-s", "sym,ipc_null"],
+    ["-F", "overhead,ipc_null,sym"],
 ]
 
 
@@ -434,8 +438,34 @@ MORE_KEYS = [
 @pytest.mark.parametrize("args", MORE_KEYS, ids=name)
 def test_more_sort_keys(report_data, kind, children, args):
     """symbol_size, dso_size, socket, time (100 ms slots), weight,
-    local_weight (0 without PERF_SAMPLE_WEIGHT) and srcfile."""
+    local_weight (0 without PERF_SAMPLE_WEIGHT), srcfile, addr (a --children
+    caller's address shifted twice, as perf), transaction and code_page_size
+    (blank, N/A without them), the -F only columns ipc_null and p_stage_cyc."""
     compare(report_data, kind, *args, *children)
+
+
+# perf 6.1's -s help, in its order
+PERF_SORT_KEYS = """pid comm dso symbol parent cpu socket srcline srcfile local_weight weight
+    transaction trace symbol_size dso_size cgroup cgroup_id ipc_null time code_page_size
+    local_ins_lat ins_lat local_p_stage_cyc p_stage_cyc addr dso_from dso_to symbol_from
+    symbol_to mispredict abort in_tx cycles srcline_from srcline_to ipc_lbr addr_from addr_to
+    symbol_daddr dso_daddr locked tlb mem snoop dcacheline symbol_iaddr phys_daddr
+    data_page_size blocked""".split()
+
+
+@pytest.mark.parametrize("kind", ["plain", "fp", "tracepoints"])
+@pytest.mark.parametrize("key", PERF_SORT_KEYS)
+def test_every_perf_sort_key(report_data, kind, key):
+    """Each key perf's -s help names: the same table, or the same refusal
+    (an ipc key's -s help with rc 0, a branch or memory key "Invalid")."""
+    want = perf("report", "--stdio", "-i", report_data[kind], "-s", key)
+    got = pcl("report", "--stdio", "-i", report_data[kind], "-s", key)
+    a, b = normalize(want.stdout), normalize(got.stdout)
+    if a != b:
+        pytest.fail(f"pcl report -s {key} on {kind} differs:\n" + unified(a, b), pytrace=False)
+    assert got.returncode == want.returncode, got.stderr
+    if not want.stdout:
+        assert got.stderr == want.stderr.replace("perf report", "pcl report")
 
 
 @pytest.mark.parametrize("kind", ["fp", "system", "dwarf"])
@@ -470,6 +500,7 @@ HIERARCHY = [
     ["--comms", "rw-worker", "-g", "none"], ["-s", "dso,sym", "--comms", "rw-worker"],
     ["--dsos", "libc.so.6", "--percentage", "relative"], ["--show-cpu-utilization", "-s", "pid,sym"],
     ["-s", "dso_size,symbol_size", "-g", "none"], ["-U", "-s", "parent,sym", "-p", "^hot_"],
+    ["-s", "comm,addr", "-g", "none"], ["-s", "transaction,code_page_size,dso", "-g", "none"],
 ]
 
 
