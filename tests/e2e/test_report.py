@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from conftest import fixture, pcl, perf, perf_killed_by_addr2line, unified
+from perfdata_branches import add_branch_stacks
 from report_corpus import SYSTEM_COMMS, SYSTEM_WIDE, report_data  # noqa: F401 (fixture)
 
 CALLCHAIN_KINDS = ["fp", "dwarf", "multi", "group", "tracepoints", "sched", "system", "pipe"]
@@ -444,6 +445,18 @@ def test_more_sort_keys(report_data, kind, children, args):
     compare(report_data, kind, *args, *children)
 
 
+def compare_with_refusal(path, *args):
+    """Same stdout and rc; where perf prints no table, the same complaint."""
+    want = perf("report", "--stdio", "-i", path, *args)
+    got = pcl("report", "--stdio", "-i", path, *args)
+    a, b = normalize(want.stdout), normalize(got.stdout)
+    if a != b:
+        pytest.fail(f"pcl report {' '.join(args)} differs:\n" + unified(a, b), pytrace=False)
+    assert got.returncode == want.returncode, got.stderr
+    if not want.stdout:
+        assert got.stderr == want.stderr.replace("perf report", "pcl report")
+
+
 # perf 6.1's -s help, in its order
 PERF_SORT_KEYS = """pid comm dso symbol parent cpu socket srcline srcfile local_weight weight
     transaction trace symbol_size dso_size cgroup cgroup_id ipc_null time code_page_size
@@ -458,14 +471,28 @@ PERF_SORT_KEYS = """pid comm dso symbol parent cpu socket srcline srcfile local_
 def test_every_perf_sort_key(report_data, kind, key):
     """Each key perf's -s help names: the same table, or the same refusal
     (an ipc key's -s help with rc 0, a branch or memory key "Invalid")."""
-    want = perf("report", "--stdio", "-i", report_data[kind], "-s", key)
-    got = pcl("report", "--stdio", "-i", report_data[kind], "-s", key)
-    a, b = normalize(want.stdout), normalize(got.stdout)
-    if a != b:
-        pytest.fail(f"pcl report -s {key} on {kind} differs:\n" + unified(a, b), pytrace=False)
-    assert got.returncode == want.returncode, got.stderr
-    if not want.stdout:
-        assert got.stderr == want.stderr.replace("perf report", "pcl report")
+    compare_with_refusal(report_data[kind], "-s", key)
+
+
+@pytest.fixture(scope="module")
+def branch_file(report_data, tmp_path_factory):
+    """The plain recording with made-up branch stacks (perfdata_branches.py),
+    but no HEADER_BRANCH_STACK feature: perf stays out of branch mode."""
+    path = str(tmp_path_factory.mktemp("branches") / "branches.data")
+    add_branch_stacks(report_data["plain"], path)
+    return path
+
+
+@pytest.mark.parametrize("args", [
+    [], ["-s", "sym,ipc_null"], ["-s", "ipc_lbr"], ["-F", "overhead,ipc_lbr"],
+    ["-F", "overhead,ipc_null,sym"], ["-s", "addr,sym"], ["-s", "transaction"],
+    ["-s", "dso_from"], ["-s", "symbol_from,symbol_to"], ["-s", "mispredict"],
+    ["--no-children", "-s", "in_tx"],
+], ids=name)
+def test_sort_keys_on_branch_stacks(branch_file, args):
+    """Samples with branch stacks outside branch mode: the branch keys are
+    perf's "Invalid" ones, ipc_null shows its dashes."""
+    compare_with_refusal(branch_file, *args)
 
 
 @pytest.mark.parametrize("kind", ["fp", "system", "dwarf"])
