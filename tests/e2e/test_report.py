@@ -475,6 +475,26 @@ def test_every_perf_sort_key(report_data, kind, key):
 
 
 @pytest.fixture(scope="module")
+def code_page_file(tmp_path_factory):
+    """A -g recording with PERF_SAMPLE_CODE_PAGE_SIZE (4K and 2M pages)."""
+    path = str(tmp_path_factory.mktemp("code-page") / "code-page.data")
+    perf("record", "-q", "--code-page-size", "-g", "-o", path, "--",
+         fixture("report_work"), "200")
+    return path
+
+
+@pytest.mark.parametrize("args", [
+    ["-s", "code_page_size"], ["-s", "code_page_size,sym"], ["-s", "sym,code_page_size"],
+    ["-s", "code_page_size", "--no-children"], ["-F", "overhead,code_page_size,dso"],
+    ["--hierarchy", "-s", "code_page_size,dso", "-g", "none"], ["-s", "code_page_size,addr"],
+], ids=name)
+def test_code_page_size_key(code_page_file, args):
+    """Values differ between samples: with --children perf counts a frame
+    once per sample whatever the sample's page size."""
+    compare_with_refusal(code_page_file, *args)
+
+
+@pytest.fixture(scope="module")
 def branch_file(report_data, tmp_path_factory):
     """The plain recording with made-up branch stacks (perfdata_branches.py),
     but no HEADER_BRANCH_STACK feature: perf stays out of branch mode."""

@@ -332,10 +332,12 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		probe = &tmpl;
 		if (h->opts->layout.has_sample_keys) {
 			/* perf looks for the frame's entry among those the sample
-			 * already reached without its socket, time and weight */
+			 * already reached without its socket, time, weight,
+			 * transaction and code page size */
 			blind = tmpl;
 			blind.socket = 0;
 			blind.time = blind.weight = 0;
+			blind.transaction = blind.code_page_size = 0;
 			blind.hash = hist_layout__hash(&h->opts->layout, &blind);
 			probe = &blind;
 		}

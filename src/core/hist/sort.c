@@ -1080,7 +1080,8 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		l->has_trace |= f->col == HISTC_TRACE;
 		l->has_srcfile |= f->col == HISTC_SRCFILE;
 		l->has_sample_keys |= f->col == HISTC_TIME || f->col == HISTC_WEIGHT ||
-				      f->col == HISTC_LOCAL_WEIGHT || f->col == HISTC_SOCKET;
+				      f->col == HISTC_LOCAL_WEIGHT || f->col == HISTC_SOCKET ||
+				      f->col == HISTC_TRANSACTION || f->col == HISTC_CODE_PAGE_SIZE;
 	}
 	for (int i = 0; s->diff && i < l->nr_keys; i++)
 		l->sym_by_name |= l->keys[i]->col == HISTC_SYMBOL && l->keys[i]->sort;

@@ -118,7 +118,8 @@ struct hist_layout {
 	int nr_keys;
 	bool has_srcline, has_trace;	/* shown or sorted by */
 	bool has_srcfile;
-	bool has_sample_keys;		/* time, weight, socket (see add_cumulative) */
+	bool has_sample_keys;		/* time, weight, socket, transaction, code page
+					 * size (see add_cumulative) */
 	/* perf's hists__has() flags: set by -s (or the default order) only */
 	bool has_parent, need_collapse;
 	/* perf diff: the collapse pass (and the pairing across files) takes
