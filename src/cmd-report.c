@@ -358,6 +358,7 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 			hs.sym = f->sym;
 			hs.addr = f->addr;
 			hs.map_size = f->map_size;
+			hs.unmap_shift = f->unmap_shift;
 			hs.level = f->kernel ? 'k' : '.';
 			hs.cpumode = f->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 			/* perf takes the frame's location whole: no filter marks */
@@ -1203,8 +1204,12 @@ static int report_main(int argc, const char **argv, char **switch_input)
 		goto out;
 	}
 	user_sort = o.sort_order != NULL;
-	if (o.sort_order && strstr(o.sort_order, "ipc"))
-		usage_with_options(report_usage, opts);
+	/* perf takes no ipc key from -s (only -F): the -s help, and success */
+	if (o.sort_order && strstr(o.sort_order, "ipc")) {
+		parse_options_usage(report_usage, opts, "s", true);
+		ret = 0;
+		goto out;
+	}
 	if (o.sort_order && strstr(o.sort_order, "symbol"))
 		o.sort_order = sort_tmp = xasprintf("%s,ipc_null", o.sort_order);
 	/* as perf: the columns first (bad keys stop here), the header next,
@@ -1218,6 +1223,7 @@ static int report_main(int argc, const char **argv, char **switch_input)
 	ss.show_total_period = o.show_total_period;
 	ss.hierarchy = o.hierarchy;
 	ss.mem_mode = o.mem_mode;
+	ss.branch_mode = o.branch_stack;
 	if (o.mem_mode && !o.sort_order && !o.field_order)
 		ss.sort_order = SORT_MEM_DEFAULT_ORDER;
 	if (o.parent_pattern && strcmp(o.parent_pattern, DEFAULT_PARENT_PATTERN)) {

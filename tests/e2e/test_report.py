@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from conftest import fixture, pcl, perf, perf_killed_by_addr2line, unified
+from perfdata_branches import add_branch_stacks
 from report_corpus import SYSTEM_COMMS, SYSTEM_WIDE, report_data  # noqa: F401 (fixture)
 
 CALLCHAIN_KINDS = ["fp", "dwarf", "multi", "group", "tracepoints", "sched", "system", "pipe"]
@@ -426,6 +427,10 @@ MORE_KEYS = [
     ["-s", "socket,cpu"], ["-s", "time"], ["-s", "time,comm", "-g", "none"],
     ["-s", "weight,sym"], ["-s", "local_weight"], ["-F", "overhead,time,sym"],
     ["-s", "srcfile", "--dsos", "report_work"], ["-s", "srcfile,sym", "--dsos", "report_work"],
+    ["-s", "addr"], ["-s", "addr,sym", "-g", "none"], ["-s", "transaction,sym"],
+    ["-s", "code_page_size,comm"], ["-F", "overhead,addr,transaction,code_page_size"],
+    ["-F", "overhead,p_stage_cyc,local_p_stage_cyc,sym"], ["-s", "sym,ipc_null"],
+    ["-F", "overhead,ipc_null,sym"],
 ]
 
 
@@ -434,8 +439,80 @@ MORE_KEYS = [
 @pytest.mark.parametrize("args", MORE_KEYS, ids=name)
 def test_more_sort_keys(report_data, kind, children, args):
     """symbol_size, dso_size, socket, time (100 ms slots), weight,
-    local_weight (0 without PERF_SAMPLE_WEIGHT) and srcfile."""
+    local_weight (0 without PERF_SAMPLE_WEIGHT), srcfile, addr (a --children
+    caller's address shifted twice, as perf), transaction and code_page_size
+    (blank, N/A without them), the -F only columns ipc_null and p_stage_cyc."""
     compare(report_data, kind, *args, *children)
+
+
+def compare_with_refusal(path, *args):
+    """Same stdout and rc; where perf prints no table, the same complaint."""
+    want = perf("report", "--stdio", "-i", path, *args)
+    got = pcl("report", "--stdio", "-i", path, *args)
+    a, b = normalize(want.stdout), normalize(got.stdout)
+    if a != b:
+        pytest.fail(f"pcl report {' '.join(args)} differs:\n" + unified(a, b), pytrace=False)
+    assert got.returncode == want.returncode, got.stderr
+    if not want.stdout:
+        assert got.stderr == want.stderr.replace("perf report", "pcl report")
+
+
+# perf 6.1's -s help, in its order
+PERF_SORT_KEYS = """pid comm dso symbol parent cpu socket srcline srcfile local_weight weight
+    transaction trace symbol_size dso_size cgroup cgroup_id ipc_null time code_page_size
+    local_ins_lat ins_lat local_p_stage_cyc p_stage_cyc addr dso_from dso_to symbol_from
+    symbol_to mispredict abort in_tx cycles srcline_from srcline_to ipc_lbr addr_from addr_to
+    symbol_daddr dso_daddr locked tlb mem snoop dcacheline symbol_iaddr phys_daddr
+    data_page_size blocked""".split()
+
+
+@pytest.mark.parametrize("kind", ["plain", "fp", "tracepoints"])
+@pytest.mark.parametrize("key", PERF_SORT_KEYS)
+def test_every_perf_sort_key(report_data, kind, key):
+    """Each key perf's -s help names: the same table, or the same refusal
+    (an ipc key's -s help with rc 0, a branch or memory key "Invalid")."""
+    compare_with_refusal(report_data[kind], "-s", key)
+
+
+@pytest.fixture(scope="module")
+def code_page_file(tmp_path_factory):
+    """A -g recording with PERF_SAMPLE_CODE_PAGE_SIZE (4K and 2M pages)."""
+    path = str(tmp_path_factory.mktemp("code-page") / "code-page.data")
+    perf("record", "-q", "--code-page-size", "-g", "-o", path, "--",
+         fixture("report_work"), "200")
+    return path
+
+
+@pytest.mark.parametrize("args", [
+    ["-s", "code_page_size"], ["-s", "code_page_size,sym"], ["-s", "sym,code_page_size"],
+    ["-s", "code_page_size", "--no-children"], ["-F", "overhead,code_page_size,dso"],
+    ["--hierarchy", "-s", "code_page_size,dso", "-g", "none"], ["-s", "code_page_size,addr"],
+], ids=name)
+def test_code_page_size_key(code_page_file, args):
+    """Values differ between samples: with --children perf counts a frame
+    once per sample whatever the sample's page size."""
+    compare_with_refusal(code_page_file, *args)
+
+
+@pytest.fixture(scope="module")
+def branch_file(report_data, tmp_path_factory):
+    """The plain recording with made-up branch stacks (perfdata_branches.py),
+    but no HEADER_BRANCH_STACK feature: perf stays out of branch mode."""
+    path = str(tmp_path_factory.mktemp("branches") / "branches.data")
+    add_branch_stacks(report_data["plain"], path)
+    return path
+
+
+@pytest.mark.parametrize("args", [
+    [], ["-s", "sym,ipc_null"], ["-s", "ipc_lbr"], ["-F", "overhead,ipc_lbr"],
+    ["-F", "overhead,ipc_null,sym"], ["-s", "addr,sym"], ["-s", "transaction"],
+    ["-s", "dso_from"], ["-s", "symbol_from,symbol_to"], ["-s", "mispredict"],
+    ["--no-children", "-s", "in_tx"],
+], ids=name)
+def test_sort_keys_on_branch_stacks(branch_file, args):
+    """Samples with branch stacks outside branch mode: the branch keys are
+    perf's "Invalid" ones, ipc_null shows its dashes."""
+    compare_with_refusal(branch_file, *args)
 
 
 @pytest.mark.parametrize("kind", ["fp", "system", "dwarf"])
@@ -470,6 +547,7 @@ HIERARCHY = [
     ["--comms", "rw-worker", "-g", "none"], ["-s", "dso,sym", "--comms", "rw-worker"],
     ["--dsos", "libc.so.6", "--percentage", "relative"], ["--show-cpu-utilization", "-s", "pid,sym"],
     ["-s", "dso_size,symbol_size", "-g", "none"], ["-U", "-s", "parent,sym", "-p", "^hot_"],
+    ["-s", "comm,addr", "-g", "none"], ["-s", "transaction,code_page_size,dso", "-g", "none"],
 ]
 
 

@@ -384,6 +384,7 @@ static const struct cc_frame *intern_frame(struct cc_resolver *r, const struct c
 		f.sym = al->sym;
 		f.addr = al->addr;
 		f.map_size = al->map->end - al->map->start;
+		f.unmap_shift = map__unmap_ip(al->map, 0);
 	}
 	/* DWARF-expanded frames carry their line whatever the key (perf's
 	 * inline list); --children entries of them show it */

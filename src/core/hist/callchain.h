@@ -76,6 +76,7 @@ struct cc_frame {
 				 * DWARF-expanded frames always (perf) */
 	enum chain_key key;	/* what sibling nodes compare (callchain_param) */
 	uint64_t map_size;	/* of the map ip is in (dso_size key) */
+	uint64_t unmap_shift;	/* of that map: an address less its DSO address */
 	uint64_t addr;		/* DSO-relative */
 	uint32_t dso_order;	/* the DSO's creation rank (ties in output) */
 	bool kernel;		/* resolved in the kernel's address space */

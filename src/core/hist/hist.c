@@ -307,6 +307,10 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 			.weight = s->weight,
 			.ins_lat = s->ins_lat,
 			.map_size = f->map_size,
+			/* perf unmaps the (absolute) ip again for the addr key */
+			.unmap_shift = f->unmap_shift,
+			.transaction = s->transaction,
+			.code_page_size = s->code_page_size,
 			.cgroup = s->cgroup,
 			.mem = s->mem,
 			.filtered = s->filtered,
@@ -330,10 +334,12 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		probe = &tmpl;
 		if (h->opts->layout.has_sample_keys) {
 			/* perf looks for the frame's entry among those the sample
-			 * already reached without its socket, time and weight */
+			 * already reached without its socket, time, weight,
+			 * transaction and code page size */
 			blind = tmpl;
 			blind.socket = 0;
 			blind.time = blind.weight = 0;
+			blind.transaction = blind.code_page_size = 0;
 			blind.hash = hist_layout__hash(&h->opts->layout, &blind);
 			probe = &blind;
 		}
@@ -449,6 +455,9 @@ struct hist_sample hist_sample__resolved(struct thread *thread, const struct add
 		.cpu = (int32_t)sample->cpu,
 		.socket = -1,
 		.period = sample->period,
+		.unmap_shift = al->map ? map__unmap_ip(al->map, 0) : 0,
+		.transaction = sample->transaction,
+		.code_page_size = sample->code_page_size,
 	};
 }
 
@@ -488,6 +497,9 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		.weight = s->weight,
 		.ins_lat = s->ins_lat,
 		.map_size = s->map_size,
+		.unmap_shift = s->unmap_shift,
+		.transaction = s->transaction,
+		.code_page_size = s->code_page_size,
 		.cgroup = s->cgroup,
 		.mem = s->mem,
 		.level = s->level,
@@ -882,6 +894,7 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 	col_len_max(h, HISTC_TIME, h->opts->nanosecs ? 16 : 12);
 	col_len_max(h, HISTC_WEIGHT, 12);
 	col_len_max(h, HISTC_LOCAL_WEIGHT, 12);
+	col_len_max(h, HISTC_ADDR, UNRESOLVED_ADDR_WIDTH + 2);
 	calc_mem_col_len(h, he);
 }
 

@@ -98,6 +98,9 @@ struct hist_entry {
 	uint64_t weight;		/* the sample's (weight keys) */
 	uint16_t ins_lat;		/* ... (ins_lat keys: WEIGHT_STRUCT's) */
 	uint64_t map_size;		/* dso_size key: of the map; 0 without */
+	uint64_t unmap_shift;		/* addr key: what perf's map adds to ip */
+	uint64_t transaction;		/* the sample's PERF_SAMPLE_TRANSACTION */
+	uint64_t code_page_size;	/* the sample's, 0 unknown */
 	struct hist_cgroup cgroup;	/* cgroup, cgroup_id keys */
 	struct hist_mem mem;		/* the memory keys (mem, snoop, tlb, ...) */
 	const char *srcfile;		/* interned, with the srcfile key */
@@ -204,6 +207,8 @@ struct hist_sample {
 	uint64_t time, weight;
 	uint16_t ins_lat;
 	uint64_t map_size;		/* of the sample's map */
+	uint64_t unmap_shift;		/* of the sample's map: addr - its DSO address */
+	uint64_t transaction, code_page_size;
 	struct hist_cgroup cgroup;
 	struct hist_mem mem;
 	uint64_t period;

@@ -639,6 +639,106 @@ static void ipc_null_print(const struct hist_entry *he, struct strbuf *sb, unsig
 	strbuf_addf(sb, "%-*s", (int)width, "-      -");
 }
 
+/* --- transaction, code_page_size, addr -------------------------------------- */
+
+/* perf orders transactions by the flags word, larger first */
+static int transaction_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)b->transaction, (int64_t)a->transaction);
+}
+
+/* PERF_SAMPLE_TRANSACTION's flag bits, in bit order, and its abort code */
+static void transaction_print(const struct hist_entry *he, struct strbuf *sb,
+			      unsigned int width)
+{
+	static const char *const flag_names[] = {
+		"EL ", "TX ", "SYNC ", "ASYNC ", "RETRY ", "CON ", "CAP-WRITE ", "CAP-READ ",
+	};
+	const uint64_t sync_or_async = 1u << 2 | 1u << 3;
+	uint64_t t = he->transaction;
+	size_t start = sb->len;
+
+	for (size_t i = 0; i < ARRAY_SIZE(flag_names); i++)
+		if (t & (1u << i))
+			strbuf_addstr(sb, flag_names[i]);
+	if (t && !(t & sync_or_async))
+		strbuf_addstr(sb, "NEITHER ");
+	if (t >> 32)
+		strbuf_addf(sb, ":%" PRIx64, t >> 32);
+	if (sb->len - start < width)
+		strbuf_addf(sb, "%*s", (int)(width - (sb->len - start)), "");
+}
+
+static uint64_t transaction_hash(const struct hist_entry *he)
+{
+	return he->transaction;
+}
+
+static int code_page_size_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp((int64_t)a->code_page_size, (int64_t)b->code_page_size);
+}
+
+static void code_page_size_print(const struct hist_entry *he, struct strbuf *sb,
+				 unsigned int width)
+{
+	size_t start = sb->len;
+
+	page_size__name(sb, he->code_page_size);
+	if (sb->len - start < width)
+		strbuf_addf(sb, "%*s", (int)(width - (sb->len - start)), "");
+}
+
+static uint64_t code_page_size_hash(const struct hist_entry *he)
+{
+	return he->code_page_size;
+}
+
+/* the entry's ip back in the address space, as perf's map gives it: a
+ * --children entry's ip is absolute already, and gets the map's shift twice */
+static uint64_t entry_addr(const struct hist_entry *he)
+{
+	return he->ip + (he->dso ? he->unmap_shift : 0);
+}
+
+static int addr_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return cmp_addr(entry_addr(a), entry_addr(b));
+}
+
+static void addr_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	strbuf_addf(sb, "%-#*" PRIx64, (int)width, entry_addr(he));
+}
+
+static uint64_t addr_hash(const struct hist_entry *he)
+{
+	return entry_addr(he);
+}
+
+/* --- local_p_stage_cyc, p_stage_cyc: columns of -F only ---------------------- */
+
+/* The pipeline stage cycles come with powerpc's weights alone: 0 here,
+ * one value for every entry. */
+static int p_stage_cyc_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	(void)a;
+	(void)b;
+	return 0;
+}
+
+static void p_stage_cyc_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	(void)he;
+	strbuf_addf(sb, "%-*u", (int)width, 0u);
+}
+
+static uint64_t p_stage_cyc_hash(const struct hist_entry *he)
+{
+	(void)he;
+	return 0;
+}
+
 /* --- the tables ------------------------------------------------------------ */
 
 #define KEY(n, h, c, cmpf, sortf, printf_, hashf) \
@@ -660,7 +760,8 @@ static const struct hist_field key_fields[] = {
 	KEY("local_weight", "Local Weight", HISTC_LOCAL_WEIGHT, local_weight_cmp, NULL,
 	    local_weight_print, weight_hash),
 	KEY("weight", "Weight", HISTC_WEIGHT, local_weight_cmp, NULL, weight_print, weight_hash),
-	KEY("transaction", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("transaction", "Transaction                ", HISTC_TRANSACTION, transaction_cmp, NULL,
+	    transaction_print, transaction_hash),
 	KEY("trace", "Trace output", HISTC_TRACE, trace_cmp, NULL, trace_print, trace_hash),
 	KEY("symbol_size", "Symbol size", HISTC_SYM_SIZE, sym_size_cmp, NULL, sym_size_print,
 	    sym_size_hash),
@@ -672,16 +773,29 @@ static const struct hist_field key_fields[] = {
 	/* perf compares ipc_null entries as symbols (a --hierarchy level shows it) */
 	KEY("ipc_null", "IPC   [IPC Coverage]", HISTC_IPC, sym_cmp, NULL, ipc_null_print, sym_hash),
 	KEY("time", "Time", HISTC_TIME, time_cmp, NULL, time_print, time_hash),
-	KEY("code_page_size", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("code_page_size", "Code Page Size", HISTC_CODE_PAGE_SIZE, code_page_size_cmp, NULL,
+	    code_page_size_print, code_page_size_hash),
 	KEY("local_ins_lat", "Local INSTR Latency", HISTC_LOCAL_INS_LAT, local_ins_lat_cmp, NULL,
 	    local_ins_lat_print, ins_lat_hash),
 	KEY("ins_lat", "INSTR Latency", HISTC_INS_LAT, local_ins_lat_cmp, NULL, ins_lat_print,
 	    ins_lat_hash),
-	KEY("local_p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
-	KEY("p_stage_cyc", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
-	KEY("addr", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("local_p_stage_cyc", "Local Pipeline Stage Cycle", HISTC_P_STAGE_CYC, p_stage_cyc_cmp,
+	    NULL, p_stage_cyc_print, p_stage_cyc_hash),
+	KEY("p_stage_cyc", "Pipeline Stage Cycle", HISTC_P_STAGE_CYC, p_stage_cyc_cmp, NULL,
+	    p_stage_cyc_print, p_stage_cyc_hash),
+	KEY("addr", "Address", HISTC_ADDR, addr_cmp, NULL, addr_print, addr_hash),
 	/* beyond perf 6.1 (which only has pid, keyed by thread id anyway) */
 	KEY("tid", "    Tid:Command", HISTC_THREAD, pid_cmp, NULL, pid_print, pid_hash),
+};
+
+/* perf's branch dimensions, valid in branch mode only (which pcl lacks) */
+#define BRANCH_KEY(n) KEY(n, NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL)
+static const struct hist_field branch_fields[] = {
+	BRANCH_KEY("dso_from"), BRANCH_KEY("dso_to"), BRANCH_KEY("symbol_from"),
+	BRANCH_KEY("symbol_to"), BRANCH_KEY("mispredict"), BRANCH_KEY("abort"),
+	BRANCH_KEY("in_tx"), BRANCH_KEY("cycles"), BRANCH_KEY("srcline_from"),
+	BRANCH_KEY("srcline_to"), BRANCH_KEY("ipc_lbr"), BRANCH_KEY("addr_from"),
+	BRANCH_KEY("addr_to"),
 };
 
 /* perf's memory dimensions: looked up last, and only in --mem-mode */
@@ -702,6 +816,7 @@ static const struct hist_field mem_fields[] = {
 	    page_size_print, page_size_hash),
 	KEY("blocked", "Blocked", HISTC_MEM_BLOCKED, blocked_cmp, NULL, blocked_print,
 	    blocked_hash),
+	KEY("symbol_iaddr", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
 };
 
 #define VALUE(n, h, v, l, pct) \
@@ -734,28 +849,40 @@ enum field_miss {
 	FIELD_SKIPPED,		/* perf's pipeline-stage keys, which x86 ignores */
 };
 
+/* The sort keys x86's perf drops (the -F columns stay). */
 static bool is_p_stage_cyc(const struct hist_field *f)
 {
-	return !strcmp(f->name, "local_p_stage_cyc") || !strcmp(f->name, "p_stage_cyc");
+	return f->col == HISTC_P_STAGE_CYC;
 }
 
-/* perf's lookup: keys first, then values, then memory keys, each by
- * prefix, case-blind. */
-static const struct hist_field *find_field(const char *tok, bool mem_mode, enum field_miss *miss)
+/* perf's lookup: keys first, then values, then branch keys, then memory
+ * keys, each by prefix, case-blind. */
+static const struct hist_field *find_field(const char *tok, bool output, const struct sort_setup *s,
+					   enum field_miss *miss)
 {
 	size_t n = strlen(tok);
+	bool mem_mode = s->mem_mode;
 
 	*miss = FIELD_UNKNOWN;
 	for (size_t i = 0; i < ARRAY_SIZE(key_fields); i++)
 		if (!strncasecmp(tok, key_fields[i].name, n)) {
+			if (!output && is_p_stage_cyc(&key_fields[i])) {
+				*miss = FIELD_SKIPPED;
+				return NULL;
+			}
 			if (key_fields[i].cmp)
 				return &key_fields[i];
-			*miss = is_p_stage_cyc(&key_fields[i]) ? FIELD_SKIPPED : FIELD_UNSUPPORTED;
+			*miss = FIELD_UNSUPPORTED;
 			return NULL;
 		}
 	for (size_t i = 0; i < ARRAY_SIZE(value_fields); i++)
 		if (!strncasecmp(tok, value_fields[i].name, n))
 			return &value_fields[i];
+	for (size_t i = 0; i < ARRAY_SIZE(branch_fields); i++)
+		if (!strncasecmp(tok, branch_fields[i].name, n)) {
+			*miss = s->branch_mode ? FIELD_UNSUPPORTED : FIELD_INVALID;
+			return NULL;
+		}
 	for (size_t i = 0; i < ARRAY_SIZE(mem_fields); i++)
 		if (!strncasecmp(tok, mem_fields[i].name, n)) {
 			if (mem_mode && mem_fields[i].cmp)
@@ -805,8 +932,8 @@ static void add_output(struct hist_layout *l, const struct hist_field *f, const 
  * gets perf's level: the next one after a separator, the same one inside
  * braces ("{comm,dso},sym": comm and dso on one --hierarchy level).
  */
-static int parse_list(struct hist_layout *l, const char *list, bool output, bool mem_mode,
-		      char **err)
+static int parse_list(struct hist_layout *l, const char *list, bool output,
+		      const struct sort_setup *s, char **err)
 {
 	char *copy = xstrdup(list), *str = copy, *sep;
 	int ret = 0, level = 0, next_level;
@@ -828,7 +955,7 @@ static int parse_list(struct hist_layout *l, const char *list, bool output, bool
 		}
 		if (*tok) {
 			enum field_miss miss;
-			const struct hist_field *f = find_field(tok, mem_mode, &miss);
+			const struct hist_field *f = find_field(tok, output, s, &miss);
 			const char *opt = output ? "fields" : "sort";
 
 			if (!f && miss == FIELD_SKIPPED) {
@@ -910,7 +1037,7 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		if (!strict && !strstr(keys, "overhead"))
 			strbuf_addstr(&sb, "overhead,");
 		strbuf_addstr(&sb, keys);
-		ret = parse_list(l, sb.buf, false, s->mem_mode, err);
+		ret = parse_list(l, sb.buf, false, s, err);
 		strbuf_release(&sb);
 		if (ret < 0)
 			return -1;
@@ -935,7 +1062,7 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 			*err = xstrdup("Invalid --fields key: `+'");
 			return -1;
 		}
-		if (parse_list(l, list, true, s->mem_mode, err) < 0)
+		if (parse_list(l, list, true, s, err) < 0)
 			return -1;
 	}
 	/* sort keys are shown too, and shown columns sort too */
@@ -953,7 +1080,8 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		l->has_trace |= f->col == HISTC_TRACE;
 		l->has_srcfile |= f->col == HISTC_SRCFILE;
 		l->has_sample_keys |= f->col == HISTC_TIME || f->col == HISTC_WEIGHT ||
-				      f->col == HISTC_LOCAL_WEIGHT || f->col == HISTC_SOCKET;
+				      f->col == HISTC_LOCAL_WEIGHT || f->col == HISTC_SOCKET ||
+				      f->col == HISTC_TRANSACTION || f->col == HISTC_CODE_PAGE_SIZE;
 	}
 	for (int i = 0; s->diff && i < l->nr_keys; i++)
 		l->sym_by_name |= l->keys[i]->col == HISTC_SYMBOL && l->keys[i]->sort;

@@ -42,6 +42,10 @@ enum hist_column {
 	HISTC_CGROUP_ID,
 	HISTC_LOCAL_INS_LAT,
 	HISTC_INS_LAT,
+	HISTC_TRANSACTION,
+	HISTC_CODE_PAGE_SIZE,
+	HISTC_ADDR,
+	HISTC_P_STAGE_CYC,
 	/* --mem-mode's */
 	HISTC_MEM_DADDR_SYMBOL,
 	HISTC_MEM_DADDR_DSO,
@@ -114,7 +118,8 @@ struct hist_layout {
 	int nr_keys;
 	bool has_srcline, has_trace;	/* shown or sorted by */
 	bool has_srcfile;
-	bool has_sample_keys;		/* time, weight, socket (see add_cumulative) */
+	bool has_sample_keys;		/* time, weight, socket, transaction, code page
+					 * size (see add_cumulative) */
 	/* perf's hists__has() flags: set by -s (or the default order) only */
 	bool has_parent, need_collapse;
 	/* perf diff: the collapse pass (and the pairing across files) takes
@@ -137,6 +142,7 @@ struct sort_setup {
 	bool hierarchy;			/* --hierarchy: keys by level */
 	bool diff;			/* perf diff: keys only, no overhead columns */
 	bool mem_mode;			/* --mem-mode: the memory keys exist */
+	bool branch_mode;		/* -b: the branch keys exist */
 };
 
 /* Builds the lists.  Returns 0, or -1 with *err (caller frees) naming the
