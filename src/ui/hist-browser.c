@@ -940,7 +940,7 @@ static void dump_rows(struct browser *b)
 	snprintf(b->message, sizeof(b->message), "%s written!", name);
 }
 
-/* perf's help, its lines for the keys pcl has (top's own after them). */
+/* perf's help, its lines for the keys pcl has (top's own before the last). */
 static void help(const struct browser *b)
 {
 	static const char *const keys[] = {
@@ -979,10 +979,15 @@ static void help(const struct browser *b)
 	const char **text = xcalloc(ARRAY_SIZE(keys) + (size_t)nr_live + 2, sizeof(*text));
 	int n = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		/* no header to show in top, whose keys come before perf's last */
+		if (!b->opts->header && keys[i][0] == 'i')
+			continue;
+		if (i == ARRAY_SIZE(keys) - 1)
+			for (int k = 0; k < nr_live; k++)
+				text[n++] = live->help[k];
 		text[n++] = keys[i];
-	for (int i = 0; i < nr_live; i++)
-		text[n++] = live->help[i];
+	}
 	text[n++] = "";
 	text[n++] = "Press any key...";
 	tui__message("Help", text, n);
