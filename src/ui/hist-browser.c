@@ -745,38 +745,35 @@ static void release_entries(struct browser *b)
 	b->nr_entries = 0;
 }
 
-/* A live histogram's refresh: the entries may go, so what is unfolded and
- * the cursor's entry are marked on the entries themselves and found again
- * on those left after the re-sort. */
-static void reload(struct browser *b)
+/* Marks the unfolded frames of the graph below n (and the cursor's frame)
+ * on the nodes, which top's ageing copies with the graph; true if any. */
+static bool mark_levels(struct browser *b, struct callchain_node *n,
+			const struct callchain_node *cursor)
 {
-	const struct hist_entry *selected = selected_entry(b);
-	struct row was = { SIZE_MAX, b->nr_rows ? b->rows[b->selected].line : -1 };
+	bool any = false;
 
-	for (size_t i = 0; i < b->nr_entries; i++) {
-		struct entry_view *e = &b->entries[i];
-
-		e->he->browser_marks = (uint8_t)((e->expanded ? HIST_MARK_UNFOLDED : 0) |
-						 (e->he == selected ? HIST_MARK_SELECTED : 0));
+	for (struct callchain_node *c = n->child; c; c = c->sibling) {
+		c->browser_marks = (uint8_t)((is_unfolded(b, c) ? HIST_MARK_UNFOLDED : 0) |
+					     (c == cursor ? HIST_MARK_SELECTED : 0));
+		any |= c->browser_marks != 0;
+		any |= mark_levels(b, c, cursor);
 	}
-	release_entries(b);
-	b->hists = b->opts->live->resort(b->opts->live->ctx, b->event->hists);
-	memcpy(b->col_len, b->hists->col_len, sizeof(b->col_len));
-	collect_entries(b);
-	for (size_t i = 0; i < b->nr_entries; i++) {
-		struct entry_view *e = &b->entries[i];
-		uint8_t marks = e->he->browser_marks;
+	return any;
+}
 
-		e->he->browser_marks = 0;
-		if (marks & HIST_MARK_SELECTED)
-			was.entry = i;
-		if (marks & HIST_MARK_UNFOLDED)
-			set_expanded(b, e, true);
+/* mark_levels() undone on the copied graph below n: its unfolded frames
+ * are unfolded again and *cursor is the cursor's frame, if left. */
+static void take_levels(struct browser *b, struct callchain_node *n,
+			const struct callchain_node **cursor)
+{
+	for (struct callchain_node *c = n->child; c; c = c->sibling) {
+		if (c->browser_marks & HIST_MARK_UNFOLDED)
+			set_unfolded(b, c, true);
+		if (c->browser_marks & HIST_MARK_SELECTED)
+			*cursor = c;
+		c->browser_marks = 0;
+		take_levels(b, c, cursor);
 	}
-	if (was.entry == SIZE_MAX)
-		was.line = -1;
-	filter_entries(b);
-	layout_rows(b, was);
 }
 
 static void forget_unfolded(struct browser *b)
@@ -784,6 +781,66 @@ static void forget_unfolded(struct browser *b)
 	hashmap_release(&b->unfolded);
 	memset(&b->unfolded, 0, sizeof(b->unfolded));
 }
+
+/* The line of the entry's graph that shows frame, or -1. */
+static int graph_line_of(struct browser *b, struct entry_view *e,
+			 const struct callchain_node *frame)
+{
+	build_graph(b, e);
+	for (int k = 0; k < e->nr_chain; k++)
+		if (e->graph[k].frame == frame)
+			return k;
+	return -1;
+}
+
+/* A live histogram's refresh: the entries may go, and top's ageing moves
+ * the call graphs' nodes, so what is unfolded (entries and graph levels)
+ * and the cursor's entry and frame are marked on the entries and nodes
+ * themselves and found again on those left after the re-sort. */
+static void reload(struct browser *b)
+{
+	const struct hist_entry *selected = selected_entry(b);
+	struct row was = { SIZE_MAX, b->nr_rows ? b->rows[b->selected].line : -1 };
+	const struct callchain_node *cursor = NULL;
+
+	if (b->graph && was.line >= 0)
+		cursor = b->entries[b->rows[b->selected].entry].graph[was.line].frame;
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		struct entry_view *e = &b->entries[i];
+		bool levels = b->graph && e->he->callchain &&
+			      (b->unfolded.used || cursor) &&
+			      mark_levels(b, &e->he->callchain->node, cursor);
+
+		e->he->browser_marks = (uint8_t)((e->expanded ? HIST_MARK_UNFOLDED : 0) |
+						 (e->he == selected ? HIST_MARK_SELECTED : 0) |
+						 (levels ? HIST_MARK_LEVELS : 0));
+	}
+	release_entries(b);
+	forget_unfolded(b);
+	b->hists = b->opts->live->resort(b->opts->live->ctx, b->event->hists);
+	memcpy(b->col_len, b->hists->col_len, sizeof(b->col_len));
+	collect_entries(b);
+	cursor = NULL;
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		struct entry_view *e = &b->entries[i];
+		uint8_t marks = e->he->browser_marks;
+
+		e->he->browser_marks = 0;
+		if (marks & HIST_MARK_SELECTED)
+			was.entry = i;
+		if (marks & HIST_MARK_LEVELS)
+			take_levels(b, &e->he->callchain->node, &cursor);
+		if (marks & HIST_MARK_UNFOLDED)
+			set_expanded(b, e, true);
+	}
+	if (was.entry == SIZE_MAX)
+		was.line = -1;
+	else if (b->graph && was.line >= 0)
+		was.line = cursor ? graph_line_of(b, &b->entries[was.entry], cursor) : -1;
+	filter_entries(b);
+	layout_rows(b, was);
+}
+
 
 /* E and C: every entry and (graph layout) every level of its graph; the
  * cursor goes back to the first row, as perf's. */
@@ -883,7 +940,7 @@ static void dump_rows(struct browser *b)
 	snprintf(b->message, sizeof(b->message), "%s written!", name);
 }
 
-/* perf's help, its lines for the keys pcl has (top's own after them). */
+/* perf's help, its lines for the keys pcl has (top's own before the last). */
 static void help(const struct browser *b)
 {
 	static const char *const keys[] = {
@@ -922,10 +979,15 @@ static void help(const struct browser *b)
 	const char **text = xcalloc(ARRAY_SIZE(keys) + (size_t)nr_live + 2, sizeof(*text));
 	int n = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		/* no header to show in top, whose keys come before perf's last */
+		if (!b->opts->header && keys[i][0] == 'i')
+			continue;
+		if (i == ARRAY_SIZE(keys) - 1)
+			for (int k = 0; k < nr_live; k++)
+				text[n++] = live->help[k];
 		text[n++] = keys[i];
-	for (int i = 0; i < nr_live; i++)
-		text[n++] = live->help[i];
+	}
 	text[n++] = "";
 	text[n++] = "Press any key...";
 	tui__message("Help", text, n);

@@ -99,8 +99,27 @@ def selected_row(t):
     return None
 
 
+def is_graph_line(line):
+    """A call graph's line in perf's browser layout: indented, no [.] column."""
+    return line.startswith("   ") and not re.search(r"\[[.k]\] ", line)
+
+
+def frame_name(line):
+    """A graph line's last word, the scroll bar in the last column left out."""
+    return line[:COLS - 1].split()[-1]
+
+
+def refreshed(t):
+    """Waits for the next refresh (the title's counts change)."""
+    before = lines(t)[0]
+    t.wait_for(lambda text: lines(t)[0] != before)
+
+
 def test_move_and_unfold(burner):
     t = top(burner, "-g")
+    # as perf's, the cursor shows from the first move key on, which moves nothing
+    assert selected_row(t) is None
+    t.send("down")
     t.wait_for(lambda text: selected_row(t) == 2)
     t.send("down")
     t.wait_for(lambda text: selected_row(t) == 3)
@@ -108,11 +127,24 @@ def test_move_and_unfold(burner):
     t.wait_for(lambda text: selected_row(t) == 2)
     assert all(row[0] == "+" for row in entries(t)[:3])
     t.send("+")
-    t.wait_for(lambda text: lines(t)[2].startswith("-") and "--" in lines(t)[4])
-    # the unfolded graph stays unfolded over the refreshes to come
-    before = lines(t)[0]
-    t.wait_for(lambda text: lines(t)[0] != before)
+    t.wait_for(lambda text: lines(t)[2].startswith("-") and is_graph_line(lines(t)[3]))
+    # the unfolded graph, a level unfolded in it and the cursor on that
+    # level stay so over the refreshes to come
+    t.send("down")
+    t.wait_for(lambda text: selected_row(t) == 3)
+    folded = next(y for y in range(3, ROWS - 1)
+                  if is_graph_line(lines(t)[y]) and lines(t)[y].lstrip().startswith("+ "))
+    name = frame_name(lines(t)[folded])
+    for _ in range(folded - 3):
+        t.send("down")
+    t.wait_for(lambda text: selected_row(t) == folded)
+    t.send("+")
+    t.wait_for(lambda text: lines(t)[folded].lstrip().startswith("- "))
+    for _ in range(2):
+        refreshed(t)
     assert lines(t)[2].startswith("-")
+    y = selected_row(t)
+    assert lines(t)[y].lstrip().startswith("- ") and frame_name(lines(t)[y]) == name
     t.send("C")
     t.wait_for(lambda text: all(row[0] != "-" for row in entries(t)))
     t.send("E")
@@ -132,8 +164,11 @@ def test_zero_key(burner):
 def test_help_lists_top_keys(burner):
     t = top(burner)
     t.send("h")
-    t.wait_for("Toggle zeroing of samples")
-    assert "Enable/Disable events" in t.text()
+    text = t.wait_for("Toggle zeroing of samples")
+    # perf top's order: its keys before the symbol filter's, no header key
+    assert (text.index("z             Toggle zeroing") < text.index("f             Enable/Disable")
+            < text.index("/             Filter symbol"))
+    assert "Show header information" not in text
     t.send("x")
     t.wait_for(lambda text: "Toggle zeroing" not in text)
     quit_ok(t)
@@ -210,13 +245,13 @@ def test_enter_menu_unfolds(burner):
     graph as '+' does."""
     t = top(burner, "-g")
     t.send("enter")
-    text = t.wait_for("callchain (same as the '+' hotkey)")
+    text = t.wait_for("callchain (one level, same as '+' hotkey")
     items = [line.strip() for line in text.split("\n") if line.strip()]
-    expand = next(i for i, item in enumerate(items) if "callchain (same as" in item)
+    expand = next(i for i, item in enumerate(items) if "callchain (one level" in item)
     for _ in range(expand):
         t.send("down")
     t.send("enter")
-    t.wait_for(lambda text: lines(t)[2].startswith("-") and "--" in lines(t)[4])
+    t.wait_for(lambda text: lines(t)[2].startswith("-") and is_graph_line(lines(t)[3]))
     quit_ok(t)
 
 

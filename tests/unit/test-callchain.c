@@ -182,6 +182,44 @@ static void test_trie_copy_keeps_live_stacks(void **state)
 	machine__delete(mach);
 }
 
+/* The marks a browser leaves on nodes go with the copy, each on its
+ * frame's node, those of stacks that decayed away with them. */
+static void test_trie_copy_keeps_browser_marks(void **state)
+{
+	struct callchain_store s, to;
+	struct callchain_root *root, *copy;
+	struct callchain_param p;
+	struct machine *mach = machine__new();
+	struct cc_resolver r;
+	const struct callchain_node *a, *b, *d;
+
+	make_frames();
+	callchain_param__init(&p);
+	cc_resolver__init(&r, mach, &p, NULL);
+	callchain_store__init(&s);
+	callchain_store__init(&to);
+	root = callchain_root__new(&s);
+	append(&s, root, "abd", 16);
+	append(&s, root, "e", 1);
+	root->node.child->browser_marks = 1;		/* e, which decays away */
+	root->node.child->sibling->child->browser_marks = 3;	/* b, no hits of its own */
+	callchain_root__decay(root);
+	copy = callchain_root__copy(&to, root, &r);
+	callchain_store__exit(&s);
+	a = copy->node.child;
+	assert_non_null(a);
+	assert_null(a->sibling);
+	b = a->child;
+	d = b->child;
+	assert_int_equal(a->frame->ip, F('a')->ip);
+	assert_int_equal(a->browser_marks, 0);
+	assert_int_equal(b->browser_marks, 3);
+	assert_int_equal(d->browser_marks, 0);
+	callchain_store__exit(&to);
+	cc_resolver__exit(&r);
+	machine__delete(mach);
+}
+
 static void test_trie_ties_and_flat_order(void **state)
 {
 	struct callchain_store s;
@@ -441,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_param_prefixes_none_and_errors),
 		cmocka_unit_test(test_trie_counts_and_compression),
 		cmocka_unit_test(test_trie_copy_keeps_live_stacks),
+		cmocka_unit_test(test_trie_copy_keeps_browser_marks),
 		cmocka_unit_test(test_trie_ties_and_flat_order),
 		cmocka_unit_test(test_trie_wide_nodes),
 		cmocka_unit_test(test_trie_inlined_matches_symbol_by_name),

@@ -706,6 +706,7 @@ struct copy_walk {
 	struct callchain_root *dst;
 	struct cc_resolver *frames;
 	struct merge_path path;
+	uint32_t nr_marked;	/* nodes of the path with browser marks */
 };
 
 static void copy_walk(struct copy_walk *w, const struct callchain_node *n)
@@ -719,13 +720,24 @@ static void copy_walk(struct copy_walk *w, const struct callchain_node *n)
 			p->v = xrealloc(p->v, p->alloc * sizeof(*p->v));
 		}
 		p->v[p->nr++] = cc_resolver__adopt(w->frames, n->frame);
-		if (n->hit)
-			callchain_root__append(w->s, w->dst, p->v, p->nr, n->hit)->count = n->count;
+		w->nr_marked += n->browser_marks != 0;
+		if (n->hit) {
+			struct callchain_node *to = callchain_root__append(w->s, w->dst, p->v, p->nr,
+									  n->hit);
+
+			to->count = n->count;
+			/* the copy of the path has as many nodes as the original */
+			for (const struct callchain_node *from = n; w->nr_marked && from->frame;
+			     from = from->parent, to = to->parent)
+				to->browser_marks |= from->browser_marks;
+		}
 	}
 	for_each_kid(c, n)
 		copy_walk(w, c);
-	if (n->frame)
+	if (n->frame) {
 		p->nr--;
+		w->nr_marked -= n->browser_marks != 0;
+	}
 }
 
 struct callchain_root *callchain_root__copy(struct callchain_store *s,

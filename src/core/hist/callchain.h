@@ -157,6 +157,9 @@ struct callchain_node {
 	uint64_t children_hit;		/* after finalize: the children's total */
 	uint32_t count, children_count;	/* the same in number of stacks */
 	uint32_t nr_children;
+	/* enum hist_browser_mark bits a browser leaves on the node while top
+	 * ages and moves the call graphs: callchain_root__copy() keeps them */
+	uint8_t browser_marks;
 };
 
 struct callchain_root {
