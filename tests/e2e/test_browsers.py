@@ -19,16 +19,24 @@ ENTRY = re.compile(r"^[+\- ] +\d+\.\d+%")
 SCROLLBAR = "\u25c6\u2592"
 
 
+# The browsers run without the user's config, in a home of their own
+# whose build-id cache the recordings fill (perf names [vdso] symbols only
+# from there; pcl could also read the running one).
+BROWSER_ENV = {"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"}
+
+
 @pytest.fixture(scope="module")
 def data(tmp_path_factory):
     d = tmp_path_factory.mktemp("browsers")
+    BROWSER_ENV["HOME"] = str(d)
     work = fixture("report_work")
     files = {}
     for name, args, workload in (("g", ["-g", "-e", "cpu-clock"], [work, "300"]),
                                  ("two", ["-e", "cpu-clock", "-e", "task-clock"],
                                   [work, "200"])):
         path = str(d / (name + ".data"))
-        r = perf("record", "-q", *args, "-o", path, "--", *workload)
+        r = perf("record", "-q", *args, "-o", path, "--", *workload,
+                 env=dict(os.environ, HOME=BROWSER_ENV["HOME"]))
         assert r.returncode == 0, r.stderr
         files[name] = path
     return files
@@ -36,7 +44,7 @@ def data(tmp_path_factory):
 
 def browse(argv0, path, *args, cwd=None):
     t = Terminal([argv0, "report", "-i", path, *args], rows=ROWS, cols=COLS, cwd=cwd,
-                 env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
+                 env=BROWSER_ENV)
     # the bottom line is drawn last: the whole first screen is there
     t.wait_for(lambda text: "Samples:" in text and screen_lines(t)[ROWS - 1])
     return t
@@ -53,7 +61,7 @@ def entry_rows(t):
 
 
 def stdio(*args, tool=pcl):
-    r = tool("report", "--stdio", *args)
+    r = tool("report", "--stdio", *args, env=dict(os.environ, **BROWSER_ENV))
     assert r.returncode == 0, r.stderr
     return ANSI.sub("", r.stdout).splitlines()
 
@@ -399,7 +407,7 @@ def test_annotate_key_and_header_toggle(data):
     the key there).  H hides and shows the column header line as perf
     6.1's H does."""
     ann = Terminal([PCL, "annotate", "-i", data["g"], "hot_spin"], rows=ROWS, cols=COLS,
-                   env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
+                   env=BROWSER_ENV)
     ann.wait_for("Percent\u2502")
     want = screen_lines(ann)
     ann.send("q")
