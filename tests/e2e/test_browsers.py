@@ -293,11 +293,7 @@ def test_q_restores_the_terminal(data):
     t = browse(PCL, data["g"])
     t.send("q")
     assert t.wait_exit() == 0
-    raw = bytes(t.raw)
-    # the alternate screen is left after it was last entered
-    assert raw.rfind(b"\x1b[?1049l") > raw.rfind(b"\x1b[?1049h") >= 0
-    attrs = termios.tcgetattr(t.fd)
-    assert attrs[3] & termios.ECHO and attrs[3] & termios.ICANON
+    t.assert_restored()
     t.close()
 
 

@@ -8,7 +8,6 @@ import os
 import re
 import signal
 import subprocess
-import termios
 
 import pytest
 
@@ -61,10 +60,7 @@ def top(burner, *args, cwd=None):
 def quit_ok(t):
     t.send("q")
     assert t.wait_exit() == 0
-    raw = bytes(t.raw)
-    assert raw.rfind(b"\x1b[?1049l") > raw.rfind(b"\x1b[?1049h") >= 0
-    attrs = termios.tcgetattr(t.fd)
-    assert attrs[3] & termios.ECHO and attrs[3] & termios.ICANON
+    t.assert_restored()
     t.close()
 
 
@@ -233,10 +229,7 @@ def test_ctrl_c_restores_the_terminal(burner):
     t = top(burner)
     t.send("ctrl-c")
     assert t.wait_exit() == -signal.SIGINT
-    raw = bytes(t.raw)
-    assert raw.rfind(b"\x1b[?1049l") > raw.rfind(b"\x1b[?1049h") >= 0
-    attrs = termios.tcgetattr(t.fd)
-    assert attrs[3] & termios.ECHO and attrs[3] & termios.ICANON
+    t.assert_restored()
     t.close()
 
 

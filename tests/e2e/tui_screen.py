@@ -6,6 +6,7 @@ import os
 import pty
 import select
 import signal
+import termios
 import time
 
 import pyte
@@ -114,6 +115,14 @@ class Terminal:
         if os.WIFSIGNALED(self.status):
             return -os.WTERMSIG(self.status)
         return os.WEXITSTATUS(self.status)
+
+    def assert_restored(self):
+        """The program left the alternate screen after it last entered it
+        and gave the terminal its echo and line mode back."""
+        raw = bytes(self.raw)
+        assert raw.rfind(b"\x1b[?1049l") > raw.rfind(b"\x1b[?1049h") >= 0
+        attrs = termios.tcgetattr(self.fd)
+        assert attrs[3] & termios.ECHO and attrs[3] & termios.ICANON
 
     def close(self):
         if self.status is None:
