@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "itrace-opts.h"
 #include "core/analysis/annotate.h"
 #include "core/data/session.h"
 #include "core/events/cpumap.h"
@@ -20,7 +21,9 @@
 #include "ui/annotate-stdio.h"
 #include "ui/annotate-stdio2.h"
 #include "ui/report-stdio.h"
+#include "ui/session-warnings.h"
 #include "ui/percent-color.h"
+#include "ui/raw-dump.h"
 #include "ui/tui.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
@@ -52,6 +55,7 @@ struct annotate_cmd {
 	bool skip_missing;		/* --skip-missing */
 	struct annotate_browser_opts *browser;	/* the TUI, or NULL */
 	double percent_limit;		/* --percent-limit */
+	bool dump;			/* -D: the records, then their counts */
 };
 
 static bool dso_listed(const char *list, const struct dso *dso)
@@ -94,6 +98,8 @@ static int annotate_sample(struct perf_tool *tool, struct perf_session *s,
 	if (c->cpus && cpu_map__idx(c->cpus, (int)sample->cpu) < 0)
 		return 0;
 	perf_session__resolve_sample(s, sample, &al);
+	if (c->dump)
+		raw_dump_sample_location(stdout, al.thread, &al);
 	if (c->dsos && !(al.map && al.dso && dso_listed(c->dsos, al.dso)))
 		return 0;	/* perf's dso filter: not counted at all */
 	/* -s: perf counts nothing but the symbol's samples */
@@ -105,6 +111,46 @@ static int annotate_sample(struct perf_tool *tool, struct perf_session *s,
 		annotate_samples__add(&c->samples, al.dso, al.sym, evsel->idx, al.addr,
 				      sample->period);
 	return 0;
+}
+
+/* -D: every record dumped as perf annotate's handlers see it: report's
+ * dump, but CGROUP and EVENT_UPDATE are left to stubs. */
+static int annotate_dump(struct perf_tool *tool, struct perf_session *s,
+			 const struct perf_event_header *rec, struct perf_sample *sample,
+			 struct evsel *evsel, uint64_t off)
+{
+	if (rec->type == PERF_RECORD_CGROUP) {
+		if (raw_dump_record_head(stdout, s, rec, sample, off))
+			fputs(": unhandled!\n", stdout);
+		return 0;
+	}
+	raw_dump_record(stdout, s, s->machine, rec, sample, evsel, off);
+	if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP ||
+	    rec->type == PERF_RECORD_THROTTLE || rec->type == PERF_RECORD_UNTHROTTLE ||
+	    rec->type == PERF_RECORD_EVENT_UPDATE)
+		fputs(": unhandled!\n", stdout);
+	else if (rec->type == PERF_RECORD_FINISHED_ROUND)
+		fputc('\n', stdout);
+	return 0;
+}
+
+/* -D's closing counts: every record type, empty ones too, then each
+ * event's samples (perf annotate shows no annotation after a dump). */
+static void dump_stats(const struct annotate_cmd *c)
+{
+	const struct session_stats *st = &c->session->stats;
+
+	printf("\nAggregated stats:\n");
+	raw_dump_record_counts(stdout, st->nr_records, PERF_RECORD_HEADER_MAX, st->nr_events,
+			       true, false);
+	evlist__for_each(&c->session->evlist, pos) {
+		uint64_t counts[PERF_RECORD_SAMPLE + 1] = { 0 };
+
+		if (pos->idx < c->nr_hists && c->hists[pos->idx])
+			counts[PERF_RECORD_SAMPLE] = c->hists[pos->idx]->stats.nr_samples;
+		printf("%s stats:\n", pos->name);
+		raw_dump_record_counts(stdout, counts, ARRAY_SIZE(counts), 0, false, true);
+	}
 }
 
 /* perf's complaint about a kernel symbol without a vmlinux to read. */
@@ -325,7 +371,7 @@ int cmd_annotate(int argc, const char **argv)
 {
 	const char *input = NULL, *percent_type = NULL, *style = NULL, *kallsyms = NULL;
 	const char *symfs = NULL, *cpu_list = NULL, *stdio_color = NULL, *percent_limit = NULL;
-	const char *vmlinux = NULL, *prefix = NULL, *prefix_strip = NULL;
+	const char *vmlinux = NULL, *prefix = NULL, *prefix_strip = NULL, *itrace = NULL;
 	bool force = false, asm_raw = false, source = true, demangle = true;
 	bool use_stdio = false, use_tui = false;
 	struct annotate_browser_opts browser_opts;
@@ -346,6 +392,7 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_STRING('C', "cpu", &cpu_list, "cpu", "list of cpus to profile"),
 		OPT_STRING('d', "dsos", &c.dsos, "dso[,dso...]",
 			   "only consider symbols in these dsos"),
+		OPT_BOOLEAN('D', "dump-raw-trace", &c.dump, "dump raw trace in ASCII"),
 		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
 		OPT_STRING('i', "input", &input, "file", "input file name"),
 		OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname"),
@@ -368,6 +415,7 @@ int cmd_annotate(int argc, const char **argv)
 		OPT_BOOLEAN(0, "demangle-kernel", &unused_flag, "Enable kernel symbol demangling"),
 		OPT_BOOLEAN(0, "group", &c.group, "Show event group information together"),
 		OPT_BOOLEAN(0, "ignore-vmlinux", &ignore_vmlinux, "don't load vmlinux even if found"),
+		OPT_STRING_OPTARG(0, "itrace", &itrace, "opts", ITRACE_HELP, ""),
 		{ .type = OPT_STRING_T, .long_name = "kallsyms", .value = &kallsyms, .argh = "file",
 		  .flags = OPTF_HIDDEN, .help = "kallsyms pathname (pcl's own)" },
 		OPT_STRING(0, "objdump", &unused_path, "path",
@@ -404,6 +452,8 @@ int cmd_annotate(int argc, const char **argv)
 		c.symbol = argv[0];	/* perf takes the symbol as an argument too */
 	else if (argc)
 		usage_with_options(annotate_usage, opts);
+	if (!itrace_opts_check(itrace, annotate_usage[0]))
+		return PCL_EXIT_USAGE;
 	if (percent_type && annotate_percent__parse(percent_type, &po.percent_type) < 0) {
 		parse_options_usage(annotate_usage, opts, "percent-type", false);
 		return PCL_EXIT_USAGE;
@@ -475,10 +525,16 @@ int cmd_annotate(int argc, const char **argv)
 	hashmap_init(&c.files, sizeof(void *));
 	hashmap_init(&c.warned, sizeof(void *));
 	c.tool.sample = annotate_sample;
+	c.tool.record = c.dump ? annotate_dump : NULL;
 	c.tool.ordered = true;
 	if (perf_session__process(c.session, &c.tool) < 0) {
 		fprintf(stderr, "%s\n", c.session->err);
 		ret = PCL_EXIT_ERROR;
+		goto out_hists;
+	}
+	session_warnings__print(stderr, &c.session->stats, false);
+	if (c.dump) {
+		dump_stats(&c);
 		goto out_hists;
 	}
 	evlist__for_each(&c.session->evlist, pos) {

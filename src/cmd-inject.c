@@ -70,10 +70,7 @@ int cmd_inject(int argc, const char **argv)
 	argc = parse_options(argc, argv, opts, inject_usage, 0);
 	if (argc)
 		usage_with_options(inject_usage, opts);
-	if (itrace && !itrace_opts_valid(itrace)) {
-		/* perf names no option under its usage line here */
-		fprintf(stderr, "Bad Instruction Tracing options '%s'\n\n Usage: %s\n\n", itrace,
-			inject_usage[0]);
+	if (!itrace_opts_check(itrace, inject_usage[0])) {
 		free(cmdline);
 		return PCL_EXIT_USAGE;
 	}

@@ -715,25 +715,6 @@ static int setup_filters(struct report *r, const struct report_opts *o, int *sta
 
 /* --- output ---------------------------------------------------------------- */
 
-/* One "NAME events: count (pct)" line per record type seen. */
-static void print_record_counts(const uint64_t *counts, size_t n, uint64_t total, bool with_total,
-				bool skip_empty)
-{
-	if (with_total)
-		printf("%16s events: %10" PRIu64 "\n", "TOTAL", total);
-	for (size_t type = 1; type < n; type++) {
-		const char *name = perf_record_name((uint32_t)type);
-
-		if ((skip_empty && !counts[type]) || !strcmp(name, "UNKNOWN"))
-			continue;
-		if (with_total)
-			printf("%16s events: %10" PRIu64 "  (%4.1f%%)\n", name, counts[type],
-			       total ? 100.0 * (double)counts[type] / (double)total : 0.0);
-		else
-			printf("%16s events: %10" PRIu64 "\n", name, counts[type]);
-	}
-}
-
 /* --stats: the records of the file by type, then each event's samples
  * and lost samples (perf lists those as LOST_SAMPLES events; -D alone
  * leaves them out, as perf does). */
@@ -742,8 +723,8 @@ static void print_stats(struct report *r)
 	const struct session_stats *st = &r->session->stats;
 
 	printf("\nAggregated stats:\n");
-	print_record_counts(st->nr_records, PERF_RECORD_HEADER_MAX, st->nr_events, true,
-			    r->skip_empty);
+	raw_dump_record_counts(stdout, st->nr_records, PERF_RECORD_HEADER_MAX, st->nr_events,
+			       true, r->skip_empty);
 	evlist__for_each(&r->session->evlist, pos) {
 		uint64_t counts[PERF_RECORD_LOST_SAMPLES + 1] = { 0 };
 		const struct hists_stats *hs = &report__hists(r, pos)->stats;
@@ -754,7 +735,7 @@ static void print_stats(struct report *r)
 		    !counts[PERF_RECORD_LOST_SAMPLES])
 			continue;
 		printf("%s stats:\n", pos->name);
-		print_record_counts(counts, ARRAY_SIZE(counts), 0, false, true);
+		raw_dump_record_counts(stdout, counts, ARRAY_SIZE(counts), 0, false, true);
 	}
 }
 
@@ -1107,12 +1088,8 @@ static int report_main(int argc, const char **argv, char **switch_input)
 		usage_with_options(report_usage, opts);
 	r.tasks_mode |= r.mmaps_mode;
 	browser = use_browser(&r, &o);
-	if (o.itrace && !itrace_opts_valid(o.itrace)) {
-		/* perf names no option under its usage line here */
-		fprintf(stderr, "Bad Instruction Tracing options '%s'\n\n Usage: %s\n\n", o.itrace,
-			report_usage[0]);
+	if (!itrace_opts_check(o.itrace, report_usage[0]))
 		return PCL_EXIT_USAGE;
-	}
 	if (o.percent_type && !percent_type_ok(o.percent_type)) {
 		parse_options_usage(report_usage, opts, "percent-type", false);
 		return PCL_EXIT_USAGE;

@@ -43,7 +43,9 @@
 	"\t\t\t\tPERIOD[ns|us|ms|i|t]:   specify period to sample stream\n" \
 	"\t\t\t\tconcatenate multiple options. Default is ibxwpe or cewp\n"
 
-/* Whether arg holds only the letters, numbers and signs perf accepts. */
-bool itrace_opts_valid(const char *arg);
+/* Whether arg (NULL: no --itrace) holds only the letters, numbers and
+ * signs perf accepts; if not, perf's complaint and the command's usage
+ * line (usage0) on stderr, the option unnamed as perf leaves it. */
+bool itrace_opts_check(const char *arg, const char *usage0);
 
 #endif

@@ -564,3 +564,21 @@ void raw_dump_record(FILE *fp, struct perf_session *s, struct machine *m,
 	else
 		dump_user_record(fp, rec);
 }
+
+void raw_dump_record_counts(FILE *fp, const uint64_t *counts, size_t n, uint64_t total,
+			    bool with_total, bool skip_empty)
+{
+	if (with_total)
+		fprintf(fp, "%16s events: %10" PRIu64 "\n", "TOTAL", total);
+	for (size_t type = 1; type < n; type++) {
+		const char *name = perf_record_name((uint32_t)type);
+
+		if ((skip_empty && !counts[type]) || !strcmp(name, "UNKNOWN"))
+			continue;
+		if (with_total)
+			fprintf(fp, "%16s events: %10" PRIu64 "  (%4.1f%%)\n", name, counts[type],
+				total ? 100.0 * (double)counts[type] / (double)total : 0.0);
+		else
+			fprintf(fp, "%16s events: %10" PRIu64 "\n", name, counts[type]);
+	}
+}

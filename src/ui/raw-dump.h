@@ -35,6 +35,12 @@ void raw_dump_details(FILE *fp, struct machine *m, const struct perf_event_heade
 void raw_dump_sample_location(FILE *fp, const struct thread *thread,
 			      const struct addr_location *al);
 
+/* The counts of -D and --stats: one "NAME events: count" line per record
+ * type (with_total: a TOTAL line first and each type's share of it),
+ * types without records left out when skip_empty. */
+void raw_dump_record_counts(FILE *fp, const uint64_t *counts, size_t n, uint64_t total,
+			    bool with_total, bool skip_empty);
+
 /* perf's x86 register names ("AX", "FLAGS", "R15", "XMM0"). */
 const char *raw_dump_reg_name(int idx);
 

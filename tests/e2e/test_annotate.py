@@ -335,11 +335,25 @@ def test_help_options():
     """-h lists perf 6.1's options (those pcl takes), with its words."""
     want = perf("annotate", "-h").stderr
     got = pcl("annotate", "-h").stderr.replace("pcl annotate", "perf annotate")
-    missing = {"-D, --dump-raw-trace", "--itrace"}
     for line in got.splitlines():
         assert line in want.splitlines(), line
     for opt in re.findall(r"^ +(-\w, --[\w-]+|--[\w-]+)", want, re.M):
-        assert opt in got or opt in missing, opt
+        assert opt in got, opt
+
+
+@pytest.mark.parametrize("args", [["-D"], ["-D", "--stdio"], ["-D", "-s", "hot_mix"],
+                                  ["--itrace=zz"], ["--itrace=i100us", "-s", "hot_mix"]],
+                         ids=lambda a: " ".join(a))
+def test_dump_raw_trace_and_itrace(o2_data, two_events_data, args):
+    """-D: report's dump of every record (CGROUP left to a stub), then the
+    count of every record type, empty ones too, and no annotation; --itrace
+    is checked as perf checks it (nothing to decode without AUX data)."""
+    for path in (o2_data, two_events_data):
+        want = perf("annotate", "-i", path, *args)
+        got = pcl("annotate", "-i", path, *args)
+        assert got.returncode == want.returncode
+        assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+        assert got.stderr.replace("pcl annotate", "perf annotate") == want.stderr
 
 
 def test_source_prefix(tmp):
