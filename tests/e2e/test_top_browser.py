@@ -128,8 +128,14 @@ def test_move_and_unfold(burner):
     # level stay so over the refreshes to come
     t.send("down")
     t.wait_for(lambda text: selected_row(t) == 3)
-    folded = next(y for y in range(3, ROWS - 1)
-                  if is_graph_line(lines(t)[y]) and lines(t)[y].lstrip().startswith("+ "))
+    # a folded level shows once the graph is drawn whole (a refresh may be
+    # drawing it): wait for one rather than read a screen mid-redraw
+    def folded_line():
+        return next((y for y in range(3, ROWS - 1) if is_graph_line(lines(t)[y]) and
+                     lines(t)[y].lstrip().startswith("+ ")), None)
+
+    t.wait_for(lambda text: folded_line() is not None)
+    folded = folded_line()
     name = frame_name(lines(t)[folded])
     for _ in range(folded - 3):
         t.send("down")
