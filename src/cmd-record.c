@@ -88,8 +88,9 @@ static struct {
 	struct evsel *off_cpu_event, *off_cpu_switch;
 } rec;
 
-/* --proc-map-timeout: perf's warning as it happens, its count at the end */
-static unsigned int nr_maps_timed_out;
+/* --proc-map-timeout: perf's warning as it happens, its count at the end
+ * (told by --num-thread-synthesize's workers too) */
+static _Atomic unsigned int nr_maps_timed_out;
 
 static void maps_timed_out(pid_t pid, pid_t tid)
 {
@@ -1592,7 +1593,7 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 			"will not be resolved, you may find out which are these\n"
 			"threads by running with -v and redirecting the output\n"
 			"to a file.\nThe time limit to process proc map is too short?\n"
-			"Increase it by --proc-map-timeout\n", nr_maps_timed_out);
+			"Increase it by --proc-map-timeout\n", (unsigned int)nr_maps_timed_out);
 	/* Whatever the last drain left: samples written while stopping. */
 	if (!err && record_session__drain(&r.rs) < 0)
 		err = -EIO;
