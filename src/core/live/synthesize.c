@@ -280,7 +280,8 @@ static struct guest_module *guest_modules(const char *path, size_t *nr)
 		v[(*nr)++] = m;
 	}
 	fclose(f);
-	qsort(v, *nr, sizeof(*v), module_cmp);
+	if (*nr)	/* qsort takes no NULL, even for nothing */
+		qsort(v, *nr, sizeof(*v), module_cmp);
 	return v;
 }
 
