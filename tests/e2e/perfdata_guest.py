@@ -11,6 +11,8 @@ its functions, the space past its last one and the space before _text.
 """
 import struct
 
+from perfdata_mem import _record, _string  # the layout every synthesized file shares
+
 IP, TID, TIME, ID, CPU, PERIOD, IDENTIFIER = 1, 2, 4, 64, 128, 256, 1 << 16
 MMAP, COMM, SAMPLE, FINISHED_ROUND = 1, 3, 9, 68
 HEADER_NRCPUS, HEADER_EVENT_DESC = 7, 12
@@ -34,18 +36,8 @@ SAMPLES = [(GUEST_KERNEL, TEXT + 0x1010), (GUEST_KERNEL, TEXT + 0x2020),
 THREADS = [(4242, 4243, "CPU 0/KVM"), (4242, 4244, "CPU 1/KVM"), (5353, 5354, "CPU 0/KVM")]
 
 
-def _record(typ, misc, body):
-    return struct.pack("<IHH", typ, misc, 8 + len(body)) + body
-
-
 def _trailer(pid, tid, time, cpu):
     return struct.pack("<IIQQIIQ", pid, tid, time, SID, cpu, 0, SID)
-
-
-def _string(s):
-    b = s.encode() + b"\0"
-    b = b.ljust((len(b) + 63) // 64 * 64, b"\0")
-    return struct.pack("<I", len(b)) + b
 
 
 def write(path, nr=140, seed=0):

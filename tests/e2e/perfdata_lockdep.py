@@ -14,6 +14,8 @@ thread has no COMM.
 import random
 import struct
 
+from perfdata_mem import _record, _string  # the layout every synthesized file shares
+
 IP, TID, TIME, ID, CPU, PERIOD, RAW, IDENTIFIER = 1, 2, 4, 64, 128, 256, 1024, 1 << 16
 COMM, SAMPLE, FINISHED_ROUND = 3, 9, 68
 HEADER_TRACING_DATA, HEADER_NRCPUS, HEADER_EVENT_DESC = 1, 7, 12
@@ -73,16 +75,6 @@ def _attr(config, sample_type):
     flags = 1 << 1 | 1 << 18 | 1 << 23     # inherit, sample_id_all, comm_exec
     return struct.pack("<IIQQQQQIIQQ", 2, ATTR_SIZE, config, 1, sample_type, 0, flags,
                        0, 0, 0, 0).ljust(ATTR_SIZE, b"\0")
-
-
-def _record(typ, misc, body):
-    return struct.pack("<IHH", typ, misc, 8 + len(body)) + body
-
-
-def _string(s):
-    b = s.encode() + b"\0"
-    b = b.ljust((len(b) + 63) // 64 * 64, b"\0")
-    return struct.pack("<I", len(b)) + b
 
 
 ST = IDENTIFIER | IP | TID | TIME | ID | CPU | PERIOD | RAW
