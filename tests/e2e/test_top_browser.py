@@ -7,11 +7,11 @@ Every wait is on the screen's contents, never on time alone."""
 import os
 import re
 import signal
-import subprocess
 
 import pytest
 
-from conftest import PCL, fixture
+from conftest import PCL
+from test_top import burner  # noqa: F401 (fixture)
 from tui_screen import Terminal
 
 ROWS, COLS = 40, 160
@@ -30,14 +30,6 @@ def can_sample():
 
 
 pytestmark = pytest.mark.skipif(not can_sample(), reason="sampling needs perf_event_paranoid <= 1")
-
-
-@pytest.fixture
-def burner():
-    p = subprocess.Popen([fixture("burner"), "600000", "cpu"], stdout=subprocess.DEVNULL)
-    yield p
-    p.kill()
-    p.wait()
 
 
 def lines(t):
