@@ -119,18 +119,21 @@ static int annotate_dump(struct perf_tool *tool, struct perf_session *s,
 			 const struct perf_event_header *rec, struct perf_sample *sample,
 			 struct evsel *evsel, uint64_t off)
 {
-	if (rec->type == PERF_RECORD_CGROUP) {
-		if (raw_dump_record_head(stdout, s, rec, sample, off))
-			fputs(": unhandled!\n", stdout);
-		return 0;
+	enum raw_dump_end end = RAW_DUMP_HANDLED;
+
+	switch (rec->type) {
+	case PERF_RECORD_CGROUP:
+		end = RAW_DUMP_STUB;
+		break;
+	case PERF_RECORD_THREAD_MAP:
+	case PERF_RECORD_CPU_MAP:
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+	case PERF_RECORD_EVENT_UPDATE:
+		end = RAW_DUMP_STUB_AFTER_DETAILS;
+		break;
 	}
-	raw_dump_record(stdout, s, s->machine, rec, sample, evsel, off);
-	if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP ||
-	    rec->type == PERF_RECORD_THROTTLE || rec->type == PERF_RECORD_UNTHROTTLE ||
-	    rec->type == PERF_RECORD_EVENT_UPDATE)
-		fputs(": unhandled!\n", stdout);
-	else if (rec->type == PERF_RECORD_FINISHED_ROUND)
-		fputc('\n', stdout);
+	raw_dump_record_as(stdout, s, rec, sample, evsel, off, end);
 	return 0;
 }
 

@@ -156,21 +156,19 @@ static bool unhandled_record(const struct kwork_cmd *c, uint32_t type)
 	}
 }
 
-/* -D: every record dumped as it is delivered, between the command's lines */
+/* -D: every record dumped as it is delivered, between the command's lines;
+ * the thread and CPU maps are printed, then left to a stub */
 static int dump_record(struct perf_tool *tool, struct perf_session *s,
 		       const struct perf_event_header *rec, struct perf_sample *sample,
 		       struct evsel *evsel, uint64_t off)
 {
-	if (unhandled_record((struct kwork_cmd *)tool, rec->type)) {
-		if (raw_dump_record_head(stdout, s, rec, sample, off))
-			fputs(": unhandled!\n", stdout);
-		return 0;
-	}
-	raw_dump_record(stdout, s, s->machine, rec, sample, evsel, off);
-	if (rec->type == PERF_RECORD_FINISHED_ROUND)
-		fputc('\n', stdout);
+	enum raw_dump_end end = RAW_DUMP_HANDLED;
+
+	if (unhandled_record((struct kwork_cmd *)tool, rec->type))
+		end = RAW_DUMP_STUB;
 	else if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP)
-		fputs(": unhandled!\n", stdout);	/* printed, then left to a stub */
+		end = RAW_DUMP_STUB_AFTER_DETAILS;
+	raw_dump_record_as(stdout, s, rec, sample, evsel, off, end);
 	return 0;
 }
 

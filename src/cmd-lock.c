@@ -203,39 +203,25 @@ static int lock_dump(struct perf_tool *tool, struct perf_session *s,
 		     const struct perf_event_header *rec, struct perf_sample *sample,
 		     struct evsel *evsel, uint64_t off)
 {
-	static const struct {
-		uint32_t type;
-		const char *name;
-	} unhandled[] = {
-		{ PERF_RECORD_MMAP2, "PERF_RECORD_MMAP2" }, { PERF_RECORD_FORK, "PERF_RECORD_FORK" },
-		{ PERF_RECORD_EXIT, "PERF_RECORD_EXIT" },
-		{ PERF_RECORD_ID_INDEX, "PERF_RECORD_ID_INDEX" },
-		{ PERF_RECORD_CGROUP, "PERF_RECORD_CGROUP" },
-	};
-	char *text = NULL, *cut;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
+	enum raw_dump_end end = RAW_DUMP_HANDLED;
 
 	(void)tool;
-	raw_dump_record(mem, s, s->machine, rec, sample, evsel, off);
-	fclose(mem);
-	for (size_t i = 0; i < ARRAY_SIZE(unhandled); i++) {
-		if (rec->type != unhandled[i].type || !(cut = strstr(text, unhandled[i].name)))
-			continue;
-		cut += strlen(unhandled[i].name);
-		len = (size_t)(cut - text);
-		fwrite(text, 1, len, stdout);
-		fputs(": unhandled!\n", stdout);
-		free(text);
-		return 0;
+	switch (rec->type) {
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+	case PERF_RECORD_ID_INDEX:
+	case PERF_RECORD_CGROUP:
+		end = RAW_DUMP_STUB;
+		break;
+	case PERF_RECORD_THREAD_MAP:
+	case PERF_RECORD_CPU_MAP:
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		end = RAW_DUMP_STUB_AFTER_DETAILS;
+		break;
 	}
-	fwrite(text, 1, len, stdout);
-	if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP ||
-	    rec->type == PERF_RECORD_THROTTLE || rec->type == PERF_RECORD_UNTHROTTLE)
-		fputs(": unhandled!\n", stdout);
-	else if (rec->type == PERF_RECORD_FINISHED_ROUND)
-		fputc('\n', stdout);	/* perf's round handler ends the line */
-	free(text);
+	raw_dump_record_as(stdout, s, rec, sample, evsel, off, end);
 	return 0;
 }
 

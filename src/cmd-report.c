@@ -409,26 +409,22 @@ static void dump_record(struct report *r, struct perf_session *s,
 			struct evsel *evsel, uint64_t off)
 {
 	bool counting = r->stats_mode || r->tasks_mode;
+	enum raw_dump_end end = RAW_DUMP_HANDLED;
 
-	if (counting && unhandled_when_counting(r, rec->type)) {
-		if (raw_dump_record_head(stdout, s, rec, sample, off))
-			fputs(": unhandled!\n", stdout);
-		return;
-	}
 	/* --stats counts them without a word, not even the line's end */
 	if (r->stats_mode && rec->type == PERF_RECORD_LOST_SAMPLES) {
 		raw_dump_record_head(stdout, s, rec, sample, off);
 		return;
 	}
-	raw_dump_record(stdout, s, s->machine, rec, sample, evsel, off);
+	if (counting && unhandled_when_counting(r, rec->type))
+		end = RAW_DUMP_STUB;
 	/* perf report has no use for these (perf script has) */
-	if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP ||
-	    rec->type == PERF_RECORD_THROTTLE || rec->type == PERF_RECORD_UNTHROTTLE ||
-	    (rec->type == PERF_RECORD_SAMPLE && r->tasks_mode && !r->stats_mode) ||
-	    (rec->type == PERF_RECORD_EVENT_UPDATE && counting))
-		fputs(": unhandled!\n", stdout);
-	else if (rec->type == PERF_RECORD_FINISHED_ROUND)
-		fputc('\n', stdout);	/* what perf's round handler ends the line with */
+	else if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP ||
+		 rec->type == PERF_RECORD_THROTTLE || rec->type == PERF_RECORD_UNTHROTTLE ||
+		 (rec->type == PERF_RECORD_SAMPLE && r->tasks_mode && !r->stats_mode) ||
+		 (rec->type == PERF_RECORD_EVENT_UPDATE && counting))
+		end = RAW_DUMP_STUB_AFTER_DETAILS;
+	raw_dump_record_as(stdout, s, rec, sample, evsel, off, end);
 }
 
 /* Every record, before the machine takes it: a pipe's header pieces,

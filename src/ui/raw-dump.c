@@ -565,6 +565,22 @@ void raw_dump_record(FILE *fp, struct perf_session *s, struct machine *m,
 		dump_user_record(fp, rec);
 }
 
+void raw_dump_record_as(FILE *fp, struct perf_session *s, const struct perf_event_header *rec,
+			const struct perf_sample *sample, struct evsel *evsel, uint64_t off,
+			enum raw_dump_end end)
+{
+	if (end == RAW_DUMP_STUB) {
+		if (raw_dump_record_head(fp, s, rec, sample, off))
+			fputs(": unhandled!\n", fp);
+		return;
+	}
+	raw_dump_record(fp, s, s->machine, rec, sample, evsel, off);
+	if (end == RAW_DUMP_STUB_AFTER_DETAILS)
+		fputs(": unhandled!\n", fp);
+	else if (rec->type == PERF_RECORD_FINISHED_ROUND)
+		fputc('\n', fp);
+}
+
 void raw_dump_record_counts(FILE *fp, const uint64_t *counts, size_t n, uint64_t total,
 			    bool with_total, bool skip_empty)
 {

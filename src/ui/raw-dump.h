@@ -24,6 +24,22 @@ void raw_dump_record(FILE *fp, struct perf_session *s, struct machine *m,
 bool raw_dump_record_head(FILE *fp, struct perf_session *s, const struct perf_event_header *rec,
 			  const struct perf_sample *sample, uint64_t off);
 
+/* How a command's handler for a record type ends that record's -D dump:
+ * perf's tools leave the types they do not handle to stubs, which print
+ * ": unhandled!" after the type's name (STUB) or, for types perf decodes
+ * before handing them on, after the whole dump (STUB_AFTER_DETAILS). */
+enum raw_dump_end {
+	RAW_DUMP_HANDLED,
+	RAW_DUMP_STUB,
+	RAW_DUMP_STUB_AFTER_DETAILS,
+};
+
+/* One record's dump ended as end says; a FINISHED_ROUND handled ends its
+ * line as perf's sorting round handler does. */
+void raw_dump_record_as(FILE *fp, struct perf_session *s, const struct perf_event_header *rec,
+			const struct perf_sample *sample, struct evsel *evsel, uint64_t off,
+			enum raw_dump_end end);
+
 /* What follows "PERF_RECORD_<TYPE>" for a kernel record (perf's
  * perf_event__fprintf details; samples get their dump).  m (may be NULL)
  * names the kernel symbol a TEXT_POKE patches. */
