@@ -121,18 +121,10 @@ static int annotate_dump(struct perf_tool *tool, struct perf_session *s,
 {
 	enum raw_dump_end end = RAW_DUMP_HANDLED;
 
-	switch (rec->type) {
-	case PERF_RECORD_CGROUP:
+	if (rec->type == PERF_RECORD_CGROUP)
 		end = RAW_DUMP_STUB;
-		break;
-	case PERF_RECORD_THREAD_MAP:
-	case PERF_RECORD_CPU_MAP:
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
-	case PERF_RECORD_EVENT_UPDATE:
+	else if (raw_dump_left_to_stub(rec->type) || rec->type == PERF_RECORD_EVENT_UPDATE)
 		end = RAW_DUMP_STUB_AFTER_DETAILS;
-		break;
-	}
 	raw_dump_record_as(stdout, s, rec, sample, evsel, off, end);
 	return 0;
 }

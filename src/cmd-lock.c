@@ -214,12 +214,9 @@ static int lock_dump(struct perf_tool *tool, struct perf_session *s,
 	case PERF_RECORD_CGROUP:
 		end = RAW_DUMP_STUB;
 		break;
-	case PERF_RECORD_THREAD_MAP:
-	case PERF_RECORD_CPU_MAP:
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
-		end = RAW_DUMP_STUB_AFTER_DETAILS;
-		break;
+	default:
+		if (raw_dump_left_to_stub(rec->type))
+			end = RAW_DUMP_STUB_AFTER_DETAILS;
 	}
 	raw_dump_record_as(stdout, s, rec, sample, evsel, off, end);
 	return 0;

@@ -419,8 +419,7 @@ static void dump_record(struct report *r, struct perf_session *s,
 	if (counting && unhandled_when_counting(r, rec->type))
 		end = RAW_DUMP_STUB;
 	/* perf report has no use for these (perf script has) */
-	else if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP ||
-		 rec->type == PERF_RECORD_THROTTLE || rec->type == PERF_RECORD_UNTHROTTLE ||
+	else if (raw_dump_left_to_stub(rec->type) ||
 		 (rec->type == PERF_RECORD_SAMPLE && r->tasks_mode && !r->stats_mode) ||
 		 (rec->type == PERF_RECORD_EVENT_UPDATE && counting))
 		end = RAW_DUMP_STUB_AFTER_DETAILS;

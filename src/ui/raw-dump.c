@@ -565,6 +565,12 @@ void raw_dump_record(FILE *fp, struct perf_session *s, struct machine *m,
 		dump_user_record(fp, rec);
 }
 
+bool raw_dump_left_to_stub(uint32_t type)
+{
+	return type == PERF_RECORD_THREAD_MAP || type == PERF_RECORD_CPU_MAP ||
+	       type == PERF_RECORD_THROTTLE || type == PERF_RECORD_UNTHROTTLE;
+}
+
 void raw_dump_record_as(FILE *fp, struct perf_session *s, const struct perf_event_header *rec,
 			const struct perf_sample *sample, struct evsel *evsel, uint64_t off,
 			enum raw_dump_end end)

@@ -34,6 +34,10 @@ enum raw_dump_end {
 	RAW_DUMP_STUB_AFTER_DETAILS,
 };
 
+/* The records perf's analyses (report, annotate, lock) decode under -D
+ * and then leave to a stub: thread and CPU maps, throttling. */
+bool raw_dump_left_to_stub(uint32_t type);
+
 /* One record's dump ended as end says; a FINISHED_ROUND handled ends its
  * line as perf's sorting round handler does. */
 void raw_dump_record_as(FILE *fp, struct perf_session *s, const struct perf_event_header *rec,
