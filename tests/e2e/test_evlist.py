@@ -1,10 +1,12 @@
 """pcl evlist against perf evlist 6.1 on the same perf.data files."""
 import os
+import struct
 
 import pytest
 
 from conftest import pcl, perf
 from perfdata_corpus import perf_data  # noqa: F401 (fixture)
+from test_report import normalize
 
 KINDS = ["fp", "dwarf", "threads", "nocallchain", "syscalls", "sched", "system", "pipe",
          "compressed"]
@@ -33,6 +35,44 @@ def test_groups(tmp_path):
     assert rec.returncode == 0, rec.stderr
     for args in ([], ["-g"], ["-v"]):
         assert pcl("evlist", "-i", path, *args).stdout == perf("evlist", "-i", path, *args).stdout
+
+
+HEADER_EVENT_DESC = 12
+
+
+def hardware_without_names(src, dst, config):
+    """A copy of a one-event file whose event is the hardware event CONFIG
+    and whose header has no event descriptions: readers name it from its
+    attr alone, as in files of old perf versions or other writers."""
+    b = bytearray(open(src, "rb").read())
+    _, _, attr_size, attrs, _, data, data_size = struct.unpack_from("<8sQQQQQQ", b, 0)
+    struct.pack_into("<I", b, attrs, 0)     # PERF_TYPE_HARDWARE
+    struct.pack_into("<Q", b, attrs + 8, config)
+    bitmap = 24 + 16 * 3
+    features = int.from_bytes(b[bitmap:bitmap + 32], "little")
+    order = [n for n in range(256) if features >> n & 1]
+    table, k = data + data_size, order.index(HEADER_EVENT_DESC)
+    del b[table + 16 * k:table + 16 * k + 16]
+    for j in range(len(order) - 1):     # the sections after the table moved up
+        offset, = struct.unpack_from("<Q", b, table + 16 * j)
+        struct.pack_into("<Q", b, table + 16 * j, offset - 16)
+    b[bitmap:bitmap + 32] = (features & ~(1 << HEADER_EVENT_DESC)).to_bytes(32, "little")
+    open(dst, "wb").write(b)
+
+
+@pytest.mark.parametrize("config", range(10))
+def test_hardware_event_named_by_its_attr(perf_data, tmp_path, config):
+    """perf calls such events "cycles" and "branches", not the list's
+    "cpu-cycles" and "branch-instructions"."""
+    path = str(tmp_path / "hw.data")
+    hardware_without_names(perf_data["nocallchain"], path, config)
+    for args in ([], ["-v"]):
+        want = perf("evlist", "-i", path, *args)
+        assert pcl("evlist", "-i", path, *args).stdout == want.stdout != ""
+    want = perf("report", "-i", path, "--stdio")
+    got = pcl("report", "-i", path, "--stdio")
+    assert "of event" in want.stdout
+    assert normalize(got.stdout) == normalize(want.stdout), got.stderr
 
 
 def test_not_a_perf_data_file(tmp_path):

@@ -26,6 +26,21 @@ const struct event_symbol hw_event_symbols[PERF_COUNT_HW_MAX] = {
 	[PERF_COUNT_HW_REF_CPU_CYCLES]		= { "ref-cycles", "" },
 };
 
+/* What an event is called when only its attr is known (a file without
+ * event descriptions, a fallback): perf's short names, not the list's */
+static const char *const hw_attr_names[PERF_COUNT_HW_MAX] = {
+	[PERF_COUNT_HW_CPU_CYCLES]		= "cycles",
+	[PERF_COUNT_HW_INSTRUCTIONS]		= "instructions",
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= "cache-references",
+	[PERF_COUNT_HW_CACHE_MISSES]		= "cache-misses",
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= "branches",
+	[PERF_COUNT_HW_BRANCH_MISSES]		= "branch-misses",
+	[PERF_COUNT_HW_BUS_CYCLES]		= "bus-cycles",
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= "stalled-cycles-frontend",
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= "stalled-cycles-backend",
+	[PERF_COUNT_HW_REF_CPU_CYCLES]		= "ref-cycles",
+};
+
 const struct event_symbol sw_event_symbols[PERF_COUNT_SW_MAX] = {
 	[PERF_COUNT_SW_CPU_CLOCK]		= { "cpu-clock", "" },
 	[PERF_COUNT_SW_TASK_CLOCK]		= { "task-clock", "" },
@@ -182,8 +197,7 @@ char *event_name_for_attr(const struct perf_event_attr *attr)
 
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
-		strbuf_addstr(&sb, c < PERF_COUNT_HW_MAX ? hw_event_symbols[c].symbol
-							 : "unknown-hardware");
+		strbuf_addstr(&sb, c < PERF_COUNT_HW_MAX ? hw_attr_names[c] : "unknown-hardware");
 		add_modifiers(&sb, attr);
 		break;
 	case PERF_TYPE_SOFTWARE:
