@@ -77,6 +77,8 @@ MEM_MODE = [
     ["--sort=mem,sym,dso,symbol_daddr,dso_daddr,tlb,locked"],
     ["-s", "dcacheline"], ["-s", "dcacheline,pid"], ["-s", "mem,dcacheline,sym"],
     ["-s", "mem,snoop,dcacheline", "-n"], ["-s", "symbol_daddr,dcacheline", "-v"],
+    ["-s", "symbol_iaddr"], ["-s", "symbol_iaddr,symbol_daddr", "-v"],
+    ["-s", "sym,symbol_iaddr,mem", "-n"], ["-F", "overhead,symbol_iaddr,dso"],
 ]
 
 

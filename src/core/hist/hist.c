@@ -837,6 +837,12 @@ static void calc_mem_col_len(struct hists *h, const struct hist_entry *he)
 		col_len_max(h, HISTC_MEM_DADDR_SYMBOL, UNRESOLVED_ADDR_WIDTH);
 		col_len_max(h, HISTC_MEM_DCACHELINE, UNRESOLVED_ADDR_WIDTH);
 	}
+	if (he->mem.present && he->sym)
+		col_len_max(h, HISTC_MEM_IADDR_SYMBOL, strlen(he->sym->name) + unresolved);
+	else if (!he->mem.present)
+		col_len_max(h, HISTC_MEM_IADDR_SYMBOL, unresolved);
+	else if (unres_dso)
+		col_len_max(h, HISTC_MEM_IADDR_SYMBOL, UNRESOLVED_ADDR_WIDTH);
 	if (he->mem.present && he->mem.dso)
 		col_len_max(h, HISTC_MEM_DADDR_DSO, strlen(h->opts->verbose ? dso__shown_long_name(he->mem.dso) :
 						  he->mem.dso->short_name));

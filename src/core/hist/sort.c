@@ -420,14 +420,14 @@ static int daddr_cmp(const struct hist_entry *a, const struct hist_entry *b)
 /* perf's sym print for data: "[level] ", then an object with the offset
  * given, a function by name, or the address */
 static void data_sym_print(const struct hist_entry *he, struct strbuf *sb, char level,
-			   const struct symbol *sym, uint64_t addr, uint64_t offset,
-			   unsigned int width)
+			   const struct dso *dso, const struct symbol *sym, uint64_t addr,
+			   uint64_t offset, unsigned int width)
 {
 	if (he->hists->opts->verbose) {	/* -v: the address and where symbols came from */
 		size_t start = sb->len, n;
 
 		strbuf_addf(sb, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH, addr,
-			    he->mem.dso ? dso__symtab_origin(he->mem.dso) : '!');
+			    dso ? dso__symtab_origin(dso) : '!');
 		n = sb->len - start;
 		width = width > n ? width - (unsigned int)n : 0;
 	}
@@ -444,7 +444,7 @@ static void daddr_print(const struct hist_entry *he, struct strbuf *sb, unsigned
 {
 	const struct symbol *sym = he->mem.sym;
 
-	data_sym_print(he, sb, he->level, sym, he->mem.daddr,
+	data_sym_print(he, sb, he->level, he->mem.dso, sym, he->mem.daddr,
 		       sym ? he->mem.daddr_rel - sym->start : 0, width);
 }
 
@@ -515,7 +515,7 @@ static void dcacheline_print(const struct hist_entry *he, struct strbuf *sb, uns
 {
 	char level = he->mem.shared_file ? 's' : !he->mem.mapped ? 'X' : he->level;
 
-	data_sym_print(he, sb, level, he->mem.sym, cacheline(he),
+	data_sym_print(he, sb, level, he->mem.dso, he->mem.sym, cacheline(he),
 		       cacheline(he) - he->mem.sym_unmapped, width);
 }
 
@@ -706,6 +706,13 @@ static int addr_cmp(const struct hist_entry *a, const struct hist_entry *b)
 	return cmp_addr(entry_addr(a), entry_addr(b));
 }
 
+/* symbol_iaddr: one entry per sampled instruction, shown by its symbol */
+static void iaddr_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	data_sym_print(he, sb, he->level, he->dso, he->sym, entry_addr(he),
+		       he->sym ? he->ip - he->sym->start : 0, width);
+}
+
 static void addr_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
 	strbuf_addf(sb, "%-#*" PRIx64, (int)width, entry_addr(he));
@@ -816,7 +823,8 @@ static const struct hist_field mem_fields[] = {
 	    page_size_print, page_size_hash),
 	KEY("blocked", "Blocked", HISTC_MEM_BLOCKED, blocked_cmp, NULL, blocked_print,
 	    blocked_hash),
-	KEY("symbol_iaddr", NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL),
+	KEY("symbol_iaddr", "Code Symbol", HISTC_MEM_IADDR_SYMBOL, addr_cmp, NULL, iaddr_print,
+	    addr_hash),
 };
 
 #define VALUE(n, h, v, l, pct) \
