@@ -1391,8 +1391,14 @@ static int report_main(int argc, const char **argv, char **switch_input)
 		goto out_machine;
 	}
 	progress(&r, 0, true);
-	if (!o.quiet && !r.stats_mode && !r.tasks_mode)
+	if (!o.quiet && !r.stats_mode && !r.tasks_mode) {
+		bool kernel_symbols;
+
 		session_warnings__print(stderr, &r.session->stats, false);
+		if (!browser && !evlist__exclude_kernel(&r.session->evlist) &&
+		    machine__kernel_unplaced(machine, &kernel_symbols))
+			session_warnings__kernel_unplaced(kernel_symbols);
+	}
 	if (r.stats_mode || r.tasks_mode || r.dump) {
 		ret = 0;
 		if (r.stats_mode || !r.tasks_mode)

@@ -32,6 +32,18 @@ void session_warnings__print(FILE *fp, const struct session_stats *st, bool lost
 			(unsigned long long)st->nr_unordered);
 }
 
+void session_warnings__kernel_unplaced(bool has_symbols)
+{
+	fprintf(stderr, "Warning:\nKernel address maps (/proc/{kallsyms,modules}) were "
+		"restricted.\n\nCheck /proc/sys/kernel/kptr_restrict before running "
+		"'perf record'.\n\n%s\n\nSamples in kernel modules can't be resolved as "
+		"well.\n\n",
+		has_symbols ? "If some relocation was applied (e.g. kexec) symbols may be "
+			      "misresolved."
+			    : "As no suitable kallsyms nor vmlinux was found, kernel samples\n"
+			      "can't be resolved.");
+}
+
 void session_warnings__map_timeout(pid_t pid, pid_t tid)
 {
 	fprintf(stderr, "Reading /proc/%d/task/%d/maps time out. You may want to increase "

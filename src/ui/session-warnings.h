@@ -19,4 +19,8 @@ void session_warnings__print(FILE *fp, const struct session_stats *st, bool lost
  * than --proc-map-timeout to read (record's and trace's synthesis). */
 void session_warnings__map_timeout(pid_t pid, pid_t tid);
 
+/* perf report's warning, on stderr, for a kernel its addresses could not
+ * place (machine__kernel_unplaced()). */
+void session_warnings__kernel_unplaced(bool has_symbols);
+
 #endif

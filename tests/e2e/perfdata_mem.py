@@ -97,7 +97,7 @@ HEAP, SHM, LONG = 0x55d0c1000000, 0x7f0000200000, 0x55d0c2001000
 
 def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
           weight_struct=False, nr=None, more_maps=False, numa=False, long_names=None,
-          mem_topology=False, callchains=False, kernel=None):
+          mem_topology=False, callchains=False, kernel=None, kernel_placed=True):
     """Writes the file; returns nothing.  binary: the report_work fixture.
     more_maps: a heap (anonymous) and a shared file mapping too, and a
     second process, for the data cache lines perf tells apart by them.
@@ -109,7 +109,9 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
     callchains: user call chains of two or three frames.
     kernel: (the kernel's _text, a function, a data object) as this
     machine's /proc/kallsyms has them: a kernel text map, and every fifth
-    sample in the kernel, in the function, touching the object."""
+    sample in the kernel, in the function, touching the object.
+    kernel_placed=False: the map's pgoff is 0, as perf record writes it
+    where kptr_restrict hides _text."""
     st = IDENTIFIER | IP | TID | TIME | ADDR | ID | CPU | PERIOD | DATA_SRC
     st |= WEIGHT_STRUCT if weight_struct else WEIGHT
     if phys:
@@ -141,7 +143,8 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
     if long_names:
         maps.append((PID, LONG, 0x1000, 0x1000, 8, 78, 5, 2, long_names))
     if kernel:      # the kernel's text, as perf record synthesizes it
-        body = struct.pack("<IIQQQ", 0xffffffff, 0, kernel[0], (1 << 64) - 1 - kernel[0], kernel[0])
+        body = struct.pack("<IIQQQ", 0xffffffff, 0, kernel[0], (1 << 64) - 1 - kernel[0],
+                           kernel[0] if kernel_placed else 0)
         recs.append(_record(MMAP, 1, body + b"[kernel.kallsyms]_text\0".ljust(24, b"\0") +
                             _id_trailer(st, 0xffffffff, 0, t0, sid0, 0)))
     for pid, start, length, pgoff, maj, ino, prot, flags, name in maps:

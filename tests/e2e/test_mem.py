@@ -11,6 +11,7 @@ import pytest
 import perfdata_mem
 from conftest import fixture, pcl, perf, unified
 from perfdata_corpus import perf_data  # noqa: F401 (a fixture)
+from test_c2c import kallsyms
 
 VARIANTS = {
     "plain": {},
@@ -159,3 +160,35 @@ def test_mem_record_fails_without_mem_events(tmp_path, args):
     assert got.returncode == want.returncode == 255
     assert got.stderr == want.stderr == "failed: memory events not supported\n"
     assert not os.path.exists(out)
+
+
+@pytest.fixture(scope="module")
+def kernel_files(files, tmp_path_factory):
+    """No kernel map (files["plain"]), a kernel placed by its _text, and
+    one without _text's address (a kptr_restrict recording)."""
+    out = {"none": files["plain"]}
+    kernel = kallsyms(["_text", "schedule", "__start_ro_after_init"])
+    if kernel:
+        d = tmp_path_factory.mktemp("kernel-maps")
+        for name, placed in (("placed", True), ("unplaced", False)):
+            out[name] = os.path.join(str(d), name + ".data")
+            perfdata_mem.write(out[name], fixture("report_work"), kernel=kernel,
+                               kernel_placed=placed)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["none", "placed", "unplaced"])
+@pytest.mark.parametrize("args", [
+    ["report", "--stdio"], ["report", "--stdio", "--mem-mode"], ["report", "-D"],
+    ["report", "--stdio", "-q"], ["report", "--stdio", "--stats"], ["report", "--stdio", "--tasks"],
+    ["mem", "report", "--stdio"]], ids=" ".join)
+def test_kernel_maps_warning_matches_perf(kernel_files, kind, args):
+    """perf report's "Kernel address maps ... were restricted" warning:
+    for a file without the kernel's map or whose kernel samples have no
+    _text to be placed by, not under -q, --stats or --tasks."""
+    if kind not in kernel_files:
+        pytest.skip("/proc/kallsyms hides the kernel's addresses")
+    want = perf(*args, "-i", kernel_files[kind])
+    got = pcl(*args, "-i", kernel_files[kind])
+    assert got.returncode == want.returncode
+    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)

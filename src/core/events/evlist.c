@@ -253,6 +253,14 @@ bool evsel__fallback_user_only(struct evsel *evsel, int err)
 	return true;
 }
 
+bool evlist__exclude_kernel(const struct evlist *evlist)
+{
+	evlist__for_each(evlist, pos)
+		if (!pos->attr.exclude_kernel)
+			return false;
+	return true;
+}
+
 bool evsel__is_clock(const struct evsel *evsel)
 {
 	return evsel->tool == TOOL_NONE && evsel->attr.type == PERF_TYPE_SOFTWARE &&

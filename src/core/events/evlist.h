@@ -58,6 +58,9 @@ bool evsel__can_profile_kernel(void);
  */
 bool evsel__fallback_user_only(struct evsel *evsel, int err);
 
+/* Whether every event leaves the kernel out (exclude_kernel). */
+bool evlist__exclude_kernel(const struct evlist *evlist);
+
 /* Software task-clock or cpu-clock: counted in ns, shown in msec. */
 bool evsel__is_clock(const struct evsel *evsel);
 /* How perf shows the event's unit ("msec", "ns" or "") and scales its values. */

@@ -100,6 +100,15 @@ struct dso *machine__kernel_dso(struct machine *m)
 	return m->kernel;
 }
 
+bool machine__kernel_unplaced(struct machine *m, bool *has_symbols)
+{
+	const struct symbol *syms;
+	bool loaded;
+
+	*has_symbols = m->kernel_mapped && dso__loaded_symbols(m->kernel, &syms, &loaded) > 0;
+	return !m->kernel_mapped || (m->kernel->hit && !m->kernel_ref_sym);
+}
+
 struct map *machine__new_map(struct machine *m)
 {
 	if (m->nr_maps == m->alloc_maps) {
@@ -245,6 +254,7 @@ static int machine__process_kernel_mmap(struct machine *m, uint64_t start, uint6
 		/* pgoff is the address of the reference symbol (_text). */
 		dso = machine__findnew_dso(m, m->kernel_name, true);
 		map->identity = true;
+		m->kernel_mapped = true;
 		free(m->kernel_ref_sym);
 		m->kernel_ref_sym = pgoff ? xstrdup(filename + strlen(m->kernel_name)) : NULL;
 	} else {

@@ -90,6 +90,11 @@ uint64_t machine__maps_generation(const struct machine *m);
 void machine__maps_changed(struct machine *m);
 
 int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec);
+/* perf report's case for its "Kernel address maps ... were restricted"
+ * warning: the file had no kernel MMAP, or samples hit a kernel it gave
+ * no reference symbol (_text) to place by.  *has_symbols: the kernel's
+ * symbols were loaded all the same. */
+bool machine__kernel_unplaced(struct machine *m, bool *has_symbols);
 /* clone_maps: a new process copies its parent's maps, as the kernel did;
  * not for a FORK perf record synthesized (PERF_RECORD_MISC_FORK_EXEC),
  * whose maps come next as MMAP records. */

@@ -160,6 +160,7 @@ struct machine {
 	struct dso *kernel;
 	const char *kernel_name;	/* "[kernel.kallsyms]", or a guest's */
 	char *kernel_ref_sym;	/* its MMAP's reference symbol (_text), when placed */
+	bool kernel_mapped;	/* the file had the kernel's MMAP */
 	struct symbols_config config;	/* what the loaders are handed */
 	char *default_buildid_dir;	/* config.buildid_dir's default (owned) */
 	uint64_t maps_generation;	/* see machine__maps_generation() */
