@@ -313,6 +313,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 			.code_page_size = s->code_page_size,
 			.cgroup = s->cgroup,
 			.mem = s->mem,
+			.br = s->br,
 			.filtered = s->filtered,
 		};
 		struct callchain_node *leaf = NULL;
@@ -461,7 +462,7 @@ struct hist_sample hist_sample__resolved(struct thread *thread, const struct add
 	};
 }
 
-void hists__add_sample(struct hists *h, const struct hist_sample *s)
+struct hist_entry *hists__add_sample(struct hists *h, const struct hist_sample *s)
 {
 	struct memo_record *rec = s->cursor && !h->opts->layout.has_sample_keys ? &h->memo_rec : NULL;
 	struct stack_memo *slot = NULL;
@@ -478,7 +479,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		if (memo_match(slot, hash, s, h->nr_entries)) {
 			memo_replay(h, slot, s->period);
 			h->stats.nr_non_filtered_samples += !slot->targets[0].he->filtered;
-			return;
+			return slot->targets[0].he;
 		}
 		rec->nr = 0;
 	}
@@ -502,6 +503,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		.code_page_size = s->code_page_size,
 		.cgroup = s->cgroup,
 		.mem = s->mem,
+		.br = s->br,
 		.level = s->level,
 		.filtered = s->filtered,
 	};
@@ -521,6 +523,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		add_cumulative(h, s, he, rec);
 	if (slot)
 		memo_store(slot, hash, &tmpl, s->cpumode, s->cursor, rec, h->nr_entries);
+	return he;
 }
 
 void he_stat__merge(struct he_stat *into, const struct he_stat *st)
@@ -855,6 +858,25 @@ static void calc_mem_col_len(struct hists *h, const struct hist_entry *he)
 	col_len_max(h, HISTC_INS_LAT, 13);
 }
 
+/* A branch end's symbol and DSO widths: perf measures the DSO only when
+ * a symbol covers the address */
+static void calc_branch_end_len(struct hists *h, const struct hist_branch_end *e,
+				enum hist_column sym_col, enum hist_column dso_col)
+{
+	if (e->sym) {
+		col_len_max(h, sym_col, strlen(e->sym->name) + 4 +
+			    (h->opts->verbose ? VERBOSE_ADDR_WIDTH + 3 : 0));
+		if (e->dso)
+			col_len_max(h, dso_col, strlen(h->opts->verbose ?
+						       dso__shown_long_name(e->dso) :
+						       e->dso->short_name));
+	} else {
+		col_len_max(h, sym_col, UNRESOLVED_ADDR_WIDTH + 4 + 2);
+		if (!h->opts->field_sep && !h->opts->dso_filter && !h->opts->user_widths)
+			col_len_max(h, dso_col, UNRESOLVED_ADDR_WIDTH);
+	}
+}
+
 /* perf's hists__calc_col_len: widths from what entries will show. */
 void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 {
@@ -896,6 +918,10 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 	col_len_max(h, HISTC_LOCAL_WEIGHT, 12);
 	col_len_max(h, HISTC_ADDR, UNRESOLVED_ADDR_WIDTH + 2);
 	calc_mem_col_len(h, he);
+	if (he->br.present) {
+		calc_branch_end_len(h, &he->br.from, HISTC_SYMBOL_FROM, HISTC_DSO_FROM);
+		calc_branch_end_len(h, &he->br.to, HISTC_SYMBOL_TO, HISTC_DSO_TO);
+	}
 }
 
 /* A group member's value of an entry (0: the leader's own), 0 without. */

@@ -148,24 +148,27 @@ static int sym_sort(const struct hist_entry *a, const struct hist_entry *b)
 	return strcmp(a->sym->name, b->sym->name);
 }
 
-static void sym_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+/* perf's symbol print: -v's address and origin, "[level] ", then the
+ * name cut to the width left (a data object whole, with its offset), or
+ * the address when no symbol covers it */
+static void sym_print_of(const struct hist_entry *he, struct strbuf *sb, unsigned int width,
+			 const struct dso *dso, const struct symbol *sym, uint64_t ip, char level)
 {
 	if (he->hists->opts->verbose) {
 		size_t start = sb->len, n;
 
 		strbuf_addf(sb, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH,
-			    he->dso ? dso__shown_addr(he->dso, he->ip) : he->ip,
-			    he->dso ? dso__symtab_origin(he->dso) : '!');
+			    dso ? dso__shown_addr(dso, ip) : ip, dso ? dso__symtab_origin(dso) : '!');
 		n = sb->len - start;
 		width = width > n ? width - (unsigned int)n : 0;
 	}
-	strbuf_add(sb, (const char[]){ '[', he->level, ']', ' ' }, 4);
+	strbuf_add(sb, (const char[]){ '[', level, ']', ' ' }, 4);
 
 	/* what the width leaves (a -w narrower than the prefix: the whole name) */
-	if (he->sym && he->sym->object)	/* perf: data objects whole, with the offset */
-		strbuf_addf(sb, "%s+0x%" PRIx64, he->sym->name, he->object_off);
-	else if (he->sym) {
-		const char *name = he->sym->name;
+	if (sym && sym->object)	/* perf: data objects whole, with the offset */
+		strbuf_addf(sb, "%s+0x%" PRIx64, sym->name, he->object_off);
+	else if (sym) {
+		const char *name = sym->name;
 
 		strbuf_add(sb, name, (int)width - 4 < 0 ? strlen(name) :
 				     strnlen(name, (size_t)width - 4));
@@ -173,7 +176,12 @@ static void sym_print(const struct hist_entry *he, struct strbuf *sb, unsigned i
 			strbuf_addstr(sb, " (inlined)");
 	}
 	else
-		strbuf_addf(sb, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, he->ip);
+		strbuf_addf(sb, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, ip);
+}
+
+static void sym_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	sym_print_of(he, sb, width, he->dso, he->sym, he->ip, he->level);
 }
 
 static uint64_t sym_hash(const struct hist_entry *he)
@@ -741,6 +749,180 @@ static uint64_t p_stage_cyc_hash(const struct hist_entry *he)
 
 /* --- the tables ------------------------------------------------------------ */
 
+/* --- branch mode's keys: a branch's two ends and its flags ------------------ */
+
+/* perf compares the ends' DSOs the other way round from the dso key */
+static int dso_from_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return dso_cmp_of(b, b->br.from.dso, a, a->br.from.dso);
+}
+
+static int dso_to_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return dso_cmp_of(b, b->br.to.dso, a, a->br.to.dso);
+}
+
+static void dso_end_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width,
+			  const struct dso *dso)
+{
+	strbuf_addf(sb, "%-*.*s", (int)width, (int)width,
+		    dso ? dso_name_of(he, dso) : "[unknown]");
+}
+
+static void dso_from_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	dso_end_print(he, sb, width, he->br.from.dso);
+}
+
+static void dso_to_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	dso_end_print(he, sb, width, he->br.to.dso);
+}
+
+static uint64_t dso_from_hash(const struct hist_entry *he)
+{
+	return dso_name_hash(he->br.from.dso);
+}
+
+static uint64_t dso_to_hash(const struct hist_entry *he)
+{
+	return dso_name_hash(he->br.to.dso);
+}
+
+/* the symbol key's order without its DSO part: by address without symbols */
+static int sym_end_cmp(const struct hist_branch_end *a, const struct hist_branch_end *b)
+{
+	if (!a->sym && !b->sym)
+		return cmp_addr(a->addr, b->addr);
+	if (!a->sym || !b->sym)
+		return cmp_null(a->sym, b->sym);
+	if (a->sym == b->sym)
+		return 0;
+	if (a->sym->start != b->sym->start)
+		return cmp_addr(a->sym->start, b->sym->start);
+	return cmp_addr(a->sym->end, b->sym->end);
+}
+
+static int sym_from_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return sym_end_cmp(&a->br.from, &b->br.from);
+}
+
+static int sym_to_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return sym_end_cmp(&a->br.to, &b->br.to);
+}
+
+static void sym_from_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	const struct hist_branch_end *e = &he->br.from;
+
+	sym_print_of(he, sb, width, e->dso, e->sym, e->al_addr, e->level);
+}
+
+static void sym_to_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	const struct hist_branch_end *e = &he->br.to;
+
+	sym_print_of(he, sb, width, e->dso, e->sym, e->al_addr, e->level);
+}
+
+static uint64_t sym_end_hash(const struct hist_branch_end *e)
+{
+	return e->sym ? e->sym->start ^ e->sym->end : e->addr;
+}
+
+static uint64_t sym_from_hash(const struct hist_entry *he)
+{
+	return sym_end_hash(&he->br.from);
+}
+
+static uint64_t sym_to_hash(const struct hist_entry *he)
+{
+	return sym_end_hash(&he->br.to);
+}
+
+/* perf's flag keys only tell "same" from "different" (no order): 1 for
+ * different, as perf's tree then looks further right */
+#define BRANCH_FLAG_MASK_MISPREDICT	3u	/* mispredicted, predicted */
+#define BRANCH_FLAG_MASK_IN_TX		4u
+#define BRANCH_FLAG_MASK_ABORT		8u
+
+static int mispredict_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return ((a->br.flags ^ b->br.flags) & BRANCH_FLAG_MASK_MISPREDICT) != 0;
+}
+
+/* perf keeps the last answer in a static: a branch neither predicted nor
+ * mispredicted shows what the entry printed before it showed */
+static void mispredict_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	static const char *last = "N/A";
+
+	if (BRANCH_PREDICTED(he->br.flags))
+		last = "N";
+	else if (BRANCH_MISPRED(he->br.flags))
+		last = "Y";
+	strbuf_addf(sb, "%-*.*s", (int)width, (int)width, last);
+}
+
+static uint64_t mispredict_hash(const struct hist_entry *he)
+{
+	return he->br.flags & BRANCH_FLAG_MASK_MISPREDICT;
+}
+
+static int in_tx_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return ((a->br.flags ^ b->br.flags) & BRANCH_FLAG_MASK_IN_TX) != 0;
+}
+
+static void in_tx_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	strbuf_addf(sb, "%-*s", (int)width, BRANCH_IN_TX(he->br.flags) ? "T" : ".");
+}
+
+static uint64_t in_tx_hash(const struct hist_entry *he)
+{
+	return he->br.flags & BRANCH_FLAG_MASK_IN_TX;
+}
+
+static int abort_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return ((a->br.flags ^ b->br.flags) & BRANCH_FLAG_MASK_ABORT) != 0;
+}
+
+static void abort_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	strbuf_addf(sb, "%-*s", (int)width, BRANCH_ABORT(he->br.flags) ? "A" : ".");
+}
+
+static uint64_t abort_hash(const struct hist_entry *he)
+{
+	return he->br.flags & BRANCH_FLAG_MASK_ABORT;
+}
+
+/* more cycles first */
+static int cycles_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp(BRANCH_CYCLES(b->br.flags), BRANCH_CYCLES(a->br.flags));
+}
+
+/* perf prints the count as a short */
+static void cycles_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	unsigned cycles = BRANCH_CYCLES(he->br.flags);
+
+	if (!cycles)
+		strbuf_addf(sb, "%-*s", (int)width, "-");
+	else
+		strbuf_addf(sb, "%-*hd", (int)width, (short)cycles);
+}
+
+static uint64_t cycles_hash(const struct hist_entry *he)
+{
+	return BRANCH_CYCLES(he->br.flags);
+}
+
 #define KEY(n, h, c, cmpf, sortf, printf_, hashf) \
 	{ .name = (n), .header = (h), .is_key = true, .col = (c), .cmp = (cmpf), \
 	  .sort = (sortf), .print = (printf_), .hash = (hashf) }
@@ -788,14 +970,27 @@ static const struct hist_field key_fields[] = {
 	KEY("tid", "    Tid:Command", HISTC_THREAD, pid_cmp, NULL, pid_print, pid_hash),
 };
 
-/* perf's branch dimensions, valid in branch mode only (which pcl lacks) */
+/* perf's branch dimensions, valid in branch mode only; srcline_from,
+ * srcline_to, ipc_lbr, addr_from and addr_to pcl does not have yet */
 #define BRANCH_KEY(n) KEY(n, NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL)
 static const struct hist_field branch_fields[] = {
-	BRANCH_KEY("dso_from"), BRANCH_KEY("dso_to"), BRANCH_KEY("symbol_from"),
-	BRANCH_KEY("symbol_to"), BRANCH_KEY("mispredict"), BRANCH_KEY("abort"),
-	BRANCH_KEY("in_tx"), BRANCH_KEY("cycles"), BRANCH_KEY("srcline_from"),
-	BRANCH_KEY("srcline_to"), BRANCH_KEY("ipc_lbr"), BRANCH_KEY("addr_from"),
-	BRANCH_KEY("addr_to"),
+	KEY("dso_from", "Source Shared Object", HISTC_DSO_FROM, dso_from_cmp, NULL, dso_from_print,
+	    dso_from_hash),
+	KEY("dso_to", "Target Shared Object", HISTC_DSO_TO, dso_to_cmp, NULL, dso_to_print,
+	    dso_to_hash),
+	KEY("symbol_from", "Source Symbol", HISTC_SYMBOL_FROM, sym_from_cmp, NULL, sym_from_print,
+	    sym_from_hash),
+	KEY("symbol_to", "Target Symbol", HISTC_SYMBOL_TO, sym_to_cmp, NULL, sym_to_print,
+	    sym_to_hash),
+	KEY("mispredict", "Branch Mispredicted", HISTC_MISPREDICT, mispredict_cmp, NULL,
+	    mispredict_print, mispredict_hash),
+	KEY("abort", "Transaction abort", HISTC_ABORT, abort_cmp, NULL, abort_print, abort_hash),
+	KEY("in_tx", "Branch in transaction", HISTC_IN_TX, in_tx_cmp, NULL, in_tx_print,
+	    in_tx_hash),
+	KEY("cycles", "Basic Block Cycles", HISTC_CYCLES, cycles_cmp, NULL, cycles_print,
+	    cycles_hash),
+	BRANCH_KEY("srcline_from"), BRANCH_KEY("srcline_to"), BRANCH_KEY("ipc_lbr"),
+	BRANCH_KEY("addr_from"), BRANCH_KEY("addr_to"),
 };
 
 /* perf's memory dimensions: looked up last, and only in --mem-mode */
@@ -880,6 +1075,8 @@ static const struct hist_field *find_field(const char *tok, bool output, const s
 			return &value_fields[i];
 	for (size_t i = 0; i < ARRAY_SIZE(branch_fields); i++)
 		if (!strncasecmp(tok, branch_fields[i].name, n)) {
+			if (s->branch_mode && branch_fields[i].cmp)
+				return &branch_fields[i];
 			*miss = s->branch_mode ? FIELD_UNSUPPORTED : FIELD_INVALID;
 			return NULL;
 		}
@@ -1023,7 +1220,8 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 	memset(l, 0, sizeof(*l));
 	*err = NULL;
 	if (!keys && !strict)
-		keys = sort_default_order(s->tracepoints_only);
+		keys = s->branch_mode ? SORT_BRANCH_DEFAULT_ORDER :
+		       sort_default_order(s->tracepoints_only);
 	if (!keys && s->diff)
 		keys = "dso,sym";
 	if (keys) {

@@ -57,6 +57,15 @@ enum hist_column {
 	HISTC_MEM_BLOCKED,
 	HISTC_MEM_PHYS_DADDR,
 	HISTC_MEM_DATA_PAGE_SIZE,
+	/* branch mode's */
+	HISTC_SYMBOL_FROM,
+	HISTC_SYMBOL_TO,
+	HISTC_DSO_FROM,
+	HISTC_DSO_TO,
+	HISTC_MISPREDICT,
+	HISTC_IN_TX,
+	HISTC_ABORT,
+	HISTC_CYCLES,
 	HISTC_NR_COLS,
 };
 
@@ -172,6 +181,9 @@ bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f
 
 /* The default sort order perf uses for the file. */
 const char *sort_default_order(bool tracepoints_only);
+
+/* perf's default order of branch mode. */
+#define SORT_BRANCH_DEFAULT_ORDER "comm,dso_from,symbol_from,symbol_to,cycles"
 
 /* perf's default order of --mem-mode. */
 #define SORT_MEM_DEFAULT_ORDER "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb," \
