@@ -331,7 +331,7 @@ static void add_branches(struct report *r, struct evsel *evsel, const struct per
 			continue;
 		hs->dso = b->to.dso;
 		hs->sym = b->to.sym;
-		hs->addr = b->to.al_addr;
+		hs->addr = b->to.addr;	/* perf: the sym key shows it unresolved */
 		hs->level = b->to.level;
 		hs->weight = first_cycles ? first_cycles : 1;
 		he = hists__add_sample(h, hs);
@@ -1220,20 +1220,6 @@ static int report_main(int argc, const char **argv, char **switch_input)
 		ret = 0;
 		goto out;
 	}
-	user_sort = o.sort_order != NULL;
-	/* perf takes no ipc key from -s (only -F): the -s help, and success */
-	if (o.sort_order && strstr(o.sort_order, "ipc")) {
-		parse_options_usage(report_usage, opts, "s", true);
-		ret = 0;
-		goto out;
-	}
-	if (o.sort_order && strstr(o.sort_order, "symbol"))
-		o.sort_order = sort_tmp = xasprintf("%s,ipc_null", o.sort_order);
-	/* as perf: the columns first (bad keys stop here), the header next,
-	 * then what the file holds decides the rest */
-	ss.sort_order = o.sort_order;
-	ss.field_order = o.field_order;
-	ss.tracepoints_only = tracepoints_only(r.session);
 	/* perf's branch mode: asked for, or the file was recorded with -b
 	 * (though not with a user stack); --branch-history is not it */
 	r.branch_mode = (o.branch_stack == 1 ||
@@ -1246,6 +1232,21 @@ static int report_main(int argc, const char **argv, char **switch_input)
 		ret = 0;
 		goto out;
 	}
+	user_sort = o.sort_order != NULL;
+	/* perf takes no ipc key from -s (only -F): the -s help, and success */
+	if (o.sort_order && strstr(o.sort_order, "ipc")) {
+		parse_options_usage(report_usage, opts, "s", true);
+		ret = 0;
+		goto out;
+	}
+	if (o.sort_order && strstr(o.sort_order, "symbol"))
+		o.sort_order = sort_tmp = xasprintf("%s,%s", o.sort_order,
+						    r.branch_mode ? "ipc_lbr" : "ipc_null");
+	/* as perf: the columns first (bad keys stop here), the header next,
+	 * then what the file holds decides the rest */
+	ss.sort_order = o.sort_order;
+	ss.field_order = o.field_order;
+	ss.tracepoints_only = tracepoints_only(r.session);
 	ss.cumulate = o.children != 0 && !o.hierarchy && !o.mem_mode && !r.branch_mode;
 	ss.show_cpu_utilization = o.show_cpu_utilization;
 	ss.show_nr_samples = o.show_nr_samples;

@@ -647,6 +647,13 @@ static void ipc_null_print(const struct hist_entry *he, struct strbuf *sb, unsig
 	strbuf_addf(sb, "%-*s", (int)width, "-      -");
 }
 
+/* ipc_lbr: perf's IPC and coverage come from annotating the symbol, which
+ * its --stdio report never does: zeros for a symbol, a dash without */
+static void ipc_lbr_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	strbuf_addf(sb, "%-*s", (int)width, he->sym ? "0.00  [  0.0%]" : "-");
+}
+
 /* --- transaction, code_page_size, addr -------------------------------------- */
 
 /* perf orders transactions by the flags word, larger first */
@@ -843,7 +850,8 @@ static uint64_t sym_to_hash(const struct hist_entry *he)
 }
 
 /* perf's flag keys only tell "same" from "different" (no order): 1 for
- * different, as perf's tree then looks further right */
+ * different, so that perf's entry tree looks further right, and its
+ * output tree further left (hence the _sort twins) */
 #define BRANCH_FLAG_MASK_MISPREDICT	3u	/* mispredicted, predicted */
 #define BRANCH_FLAG_MASK_IN_TX		4u
 #define BRANCH_FLAG_MASK_ABORT		8u
@@ -866,6 +874,11 @@ static void mispredict_print(const struct hist_entry *he, struct strbuf *sb, uns
 	strbuf_addf(sb, "%-*.*s", (int)width, (int)width, last);
 }
 
+static int mispredict_sort(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return -mispredict_cmp(a, b);
+}
+
 static uint64_t mispredict_hash(const struct hist_entry *he)
 {
 	return he->br.flags & BRANCH_FLAG_MASK_MISPREDICT;
@@ -881,6 +894,11 @@ static void in_tx_print(const struct hist_entry *he, struct strbuf *sb, unsigned
 	strbuf_addf(sb, "%-*s", (int)width, BRANCH_IN_TX(he->br.flags) ? "T" : ".");
 }
 
+static int in_tx_sort(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return -in_tx_cmp(a, b);
+}
+
 static uint64_t in_tx_hash(const struct hist_entry *he)
 {
 	return he->br.flags & BRANCH_FLAG_MASK_IN_TX;
@@ -894,6 +912,11 @@ static int abort_cmp(const struct hist_entry *a, const struct hist_entry *b)
 static void abort_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
 	strbuf_addf(sb, "%-*s", (int)width, BRANCH_ABORT(he->br.flags) ? "A" : ".");
+}
+
+static int abort_sort(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return -abort_cmp(a, b);
 }
 
 static uint64_t abort_hash(const struct hist_entry *he)
@@ -971,7 +994,7 @@ static const struct hist_field key_fields[] = {
 };
 
 /* perf's branch dimensions, valid in branch mode only; srcline_from,
- * srcline_to, ipc_lbr, addr_from and addr_to pcl does not have yet */
+ * srcline_to, addr_from and addr_to pcl does not have yet */
 #define BRANCH_KEY(n) KEY(n, NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL)
 static const struct hist_field branch_fields[] = {
 	KEY("dso_from", "Source Shared Object", HISTC_DSO_FROM, dso_from_cmp, NULL, dso_from_print,
@@ -982,14 +1005,16 @@ static const struct hist_field branch_fields[] = {
 	    sym_from_hash),
 	KEY("symbol_to", "Target Symbol", HISTC_SYMBOL_TO, sym_to_cmp, NULL, sym_to_print,
 	    sym_to_hash),
-	KEY("mispredict", "Branch Mispredicted", HISTC_MISPREDICT, mispredict_cmp, NULL,
+	KEY("mispredict", "Branch Mispredicted", HISTC_MISPREDICT, mispredict_cmp, mispredict_sort,
 	    mispredict_print, mispredict_hash),
-	KEY("abort", "Transaction abort", HISTC_ABORT, abort_cmp, NULL, abort_print, abort_hash),
-	KEY("in_tx", "Branch in transaction", HISTC_IN_TX, in_tx_cmp, NULL, in_tx_print,
+	KEY("abort", "Transaction abort", HISTC_ABORT, abort_cmp, abort_sort, abort_print, abort_hash),
+	KEY("in_tx", "Branch in transaction", HISTC_IN_TX, in_tx_cmp, in_tx_sort, in_tx_print,
 	    in_tx_hash),
 	KEY("cycles", "Basic Block Cycles", HISTC_CYCLES, cycles_cmp, NULL, cycles_print,
 	    cycles_hash),
-	BRANCH_KEY("srcline_from"), BRANCH_KEY("srcline_to"), BRANCH_KEY("ipc_lbr"),
+	/* compared as symbols, as ipc_null */
+	KEY("ipc_lbr", "IPC   [IPC Coverage]", HISTC_IPC, sym_cmp, NULL, ipc_lbr_print, sym_hash),
+	BRANCH_KEY("srcline_from"), BRANCH_KEY("srcline_to"),
 	BRANCH_KEY("addr_from"), BRANCH_KEY("addr_to"),
 };
 
