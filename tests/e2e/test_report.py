@@ -515,6 +515,54 @@ def test_sort_keys_on_branch_stacks(branch_file, args):
     compare_with_refusal(branch_file, *args)
 
 
+@pytest.fixture(scope="module")
+def branch_mode_files(report_data, tmp_path_factory):
+    """Branch mode's inputs (perfdata_branches.py, cross=True): branches
+    between the functions sampled, with every flag and a few cycle counts.
+    "feature" and "chains" carry HEADER_BRANCH_STACK, as perf record -b
+    writes it, which makes branch mode the default; "bare" lacks it."""
+    d = tmp_path_factory.mktemp("branch-mode")
+    out = {k: str(d / (k + ".data")) for k in ("feature", "bare", "chains")}
+    add_branch_stacks(report_data["plain"], out["feature"], cross=True, feature=True)
+    add_branch_stacks(report_data["plain"], out["bare"], cross=True)
+    add_branch_stacks(report_data["fp"], out["chains"], cross=True, feature=True)
+    return out
+
+
+# No -s naming a symbol key: perf then adds ipc_lbr, whose numbers come
+# from its annotation (uninitialized ones, or a crash, on these files)
+BRANCH_MODE_ARGS = [
+    [], ["-b"], ["--no-branch-stack"], ["-s", "dso_from,dso_to"], ["-s", "mispredict"],
+    ["-s", "mispredict,sym"], ["-s", "in_tx,abort"], ["-s", "abort,in_tx,mispredict,cycles"],
+    ["-s", "cycles"], ["-s", "dso,sym"], ["-s", "cpu,mispredict"], ["-s", "pid,dso_from"],
+    ["-F", "overhead,symbol_from,symbol_to"], ["-F", "overhead,sample,period,dso_from"],
+    ["-F", "overhead,dso_to,cycles,mispredict"], ["-n"], ["--show-total-period"], ["-q"],
+    ["-t", ","], ["--percent-limit", "2"], ["--comms", "report_work"], ["--dsos", "libc.so.6"],
+    ["-U"], ["--hierarchy"], ["-s", "comm,dso_to,sym,in_tx", "-n"], ["-v", "-s", "dso_from"],
+    ["-b", "--mem-mode"], ["-s", "addr_from"], ["-F", "overhead,srcline_to"],
+]
+
+
+@pytest.mark.parametrize("args", BRANCH_MODE_ARGS, ids=name)
+@pytest.mark.parametrize("kind", ["feature", "chains"])
+def test_branch_mode(branch_mode_files, kind, args):
+    """An entry per branch (period 1), branch keys and perf's branch type
+    statistics after the table; the keys pcl lacks are refused."""
+    if any(k in " ".join(args) for k in ("addr_from", "srcline")):
+        got = pcl("report", "--stdio", "-i", branch_mode_files[kind], *args)
+        assert "is not supported by pcl" in got.stderr
+        return
+    compare_with_refusal(branch_mode_files[kind], *args)
+
+
+@pytest.mark.parametrize("args", [
+    [], ["-b"], ["-b", "-s", "mispredict,cycles"], ["-b", "-F", "overhead,dso_from,dso_to"],
+], ids=name)
+def test_branch_mode_asked_for(branch_mode_files, args):
+    """Without HEADER_BRANCH_STACK perf shows samples unless -b."""
+    compare_with_refusal(branch_mode_files["bare"], *args)
+
+
 @pytest.mark.parametrize("kind", ["fp", "system", "dwarf"])
 @pytest.mark.parametrize("args", [
     ["--no-children", "-g", "callee", "--ignore-callees", "recurse"],
