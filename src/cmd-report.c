@@ -331,8 +331,8 @@ static void add_branches(struct report *r, struct evsel *evsel, const struct per
 			continue;
 		hs->dso = b->to.dso;
 		hs->sym = b->to.sym;
-		hs->addr = b->to.addr;	/* perf: the sym key shows it unresolved */
-		hs->level = b->to.level;
+		/* perf: the sym key shows it unresolved; the level stays the sample's */
+		hs->addr = b->to.addr;
 		hs->weight = first_cycles ? first_cycles : 1;
 		he = hists__add_sample(h, hs);
 		branch_type_stat__count(&r->brtype_stat, &he->br);

@@ -511,6 +511,11 @@ struct hist_entry *hists__add_sample(struct hists *h, const struct hist_sample *
 		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
 	if (h->opts->layout.has_srcfile)
 		tmpl.srcfile = entry_srcfile(h, s->dso, s->sym, s->addr);
+	if (h->opts->layout.has_branch_srcline && s->br.present) {
+		tmpl.br.from.srcline = entry_srcline(h, s->br.from.dso, s->br.from.sym,
+						     s->br.from.al_addr);
+		tmpl.br.to.srcline = entry_srcline(h, s->br.to.dso, s->br.to.sym, s->br.to.al_addr);
+	}
 	tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
 	he = findnew(h, &tmpl, true, s->period, s->cpumode);
 	/* an entry stays as filtered as the sample that made it (perf) */
@@ -858,10 +863,11 @@ static void calc_mem_col_len(struct hists *h, const struct hist_entry *he)
 	col_len_max(h, HISTC_INS_LAT, 13);
 }
 
-/* A branch end's symbol and DSO widths: perf measures the DSO only when
- * a symbol covers the address */
+/* A branch end's symbol, DSO and address widths: perf measures the DSO
+ * only when a symbol covers the address, the address only when none does */
 static void calc_branch_end_len(struct hists *h, const struct hist_branch_end *e,
-				enum hist_column sym_col, enum hist_column dso_col)
+				enum hist_column sym_col, enum hist_column dso_col,
+				enum hist_column addr_col)
 {
 	if (e->sym) {
 		col_len_max(h, sym_col, strlen(e->sym->name) + 4 +
@@ -872,6 +878,7 @@ static void calc_branch_end_len(struct hists *h, const struct hist_branch_end *e
 						       e->dso->short_name));
 	} else {
 		col_len_max(h, sym_col, UNRESOLVED_ADDR_WIDTH + 4 + 2);
+		col_len_max(h, addr_col, UNRESOLVED_ADDR_WIDTH + 4 + 2);
 		if (!h->opts->field_sep && !h->opts->dso_filter && !h->opts->user_widths)
 			col_len_max(h, dso_col, UNRESOLVED_ADDR_WIDTH);
 	}
@@ -919,8 +926,13 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 	col_len_max(h, HISTC_ADDR, UNRESOLVED_ADDR_WIDTH + 2);
 	calc_mem_col_len(h, he);
 	if (he->br.present) {
-		calc_branch_end_len(h, &he->br.from, HISTC_SYMBOL_FROM, HISTC_DSO_FROM);
-		calc_branch_end_len(h, &he->br.to, HISTC_SYMBOL_TO, HISTC_DSO_TO);
+		calc_branch_end_len(h, &he->br.from, HISTC_SYMBOL_FROM, HISTC_DSO_FROM,
+				    HISTC_ADDR_FROM);
+		calc_branch_end_len(h, &he->br.to, HISTC_SYMBOL_TO, HISTC_DSO_TO, HISTC_ADDR_TO);
+		if (he->br.from.srcline && he->br.from.srcline_compared)
+			col_len_max(h, HISTC_SRCLINE_FROM, strlen(he->br.from.srcline));
+		if (he->br.to.srcline && he->br.to.srcline_compared)
+			col_len_max(h, HISTC_SRCLINE_TO, strlen(he->br.to.srcline));
 	}
 }
 
@@ -996,7 +1008,8 @@ struct output_order {
 /* perf's hist_entry__sort: the output sort keys only.  Not always
  * transitive (equal Children compare by depth only within a thread). */
 static int output_cmp(const struct hist_entry *a, const struct hist_entry *b,
-		      const struct output_order *order, bool *srcline_compared)
+		      const struct output_order *order, const struct hist_field **reached,
+		      int *nr_reached)
 {
 	const struct hist_layout *l = &a->hists->opts->layout;
 	int ret;
@@ -1009,8 +1022,8 @@ static int output_cmp(const struct hist_entry *a, const struct hist_entry *b,
 
 		if (l->sort_elided[i])
 			continue;
-		if (f->is_key && !f->sort && f->col == HISTC_SRCLINE)
-			*srcline_compared = true;
+		if (f->is_key && !f->sort)	/* source lines perf computes here */
+			reached[(*nr_reached)++] = f;
 		if (f->is_key)
 			ret = f->sort ? f->sort(a, b) : f->cmp(a, b);
 		else
@@ -1047,13 +1060,14 @@ static void sort_output(struct hist_entry **v, size_t n, struct hists *widths,
 		while (*link) {
 			struct out_node *it = (struct out_node *)*link;
 
-			bool srcline = false;
+			const struct hist_field *reached[HIST_MAX_FIELDS];
+			int nr_reached = 0;
 
 			parent = *link;
-			link = output_cmp(v[i], it->he, order, &srcline) < 0 ? &parent->left :
-									       &parent->right;
-			if (srcline)
-				v[i]->srcline_compared = it->he->srcline_compared = true;
+			link = output_cmp(v[i], it->he, order, reached, &nr_reached) < 0 ?
+			       &parent->left : &parent->right;
+			for (int k = 0; k < nr_reached; k++)
+				hist_field__mark_srclines(reached[k], v[i], it->he);
 		}
 		rb_insert(&root, &nodes[i].rb, parent, link);
 		/* perf sizes the columns entry by entry, as it inserts them */

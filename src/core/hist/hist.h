@@ -82,6 +82,8 @@ struct hist_branch_end {
 	struct dso *dso;		/* NULL: no map */
 	struct symbol *sym;		/* NULL: no symbol */
 	char level;			/* [k], [.], or [H] when nothing covers it */
+	const char *srcline;		/* interned, with srcline_from/to */
+	bool srcline_compared;		/* perf computed it (see hist_entry's) */
 };
 
 /* A branch stack entry (perf's branch_info): an entry of branch mode is

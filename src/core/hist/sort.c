@@ -924,6 +924,105 @@ static uint64_t abort_hash(const struct hist_entry *he)
 	return he->br.flags & BRANCH_FLAG_MASK_ABORT;
 }
 
+/* the ends' source lines, as the srcline key's ("(null)" where perf
+ * never computed one: an entry it never compared) */
+static int srcline_from_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return str_cmp(a->br.from.srcline, b->br.from.srcline);
+}
+
+static int srcline_to_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return str_cmp(a->br.to.srcline, b->br.to.srcline);
+}
+
+static void srcline_end_print(struct strbuf *sb, unsigned int width,
+			      const struct hist_branch_end *e)
+{
+	strbuf_addf(sb, "%-*.*s", (int)width, (int)width,
+		    e->srcline && e->srcline_compared ? e->srcline : "(null)");
+}
+
+static void srcline_from_print(const struct hist_entry *he, struct strbuf *sb,
+			       unsigned int width)
+{
+	srcline_end_print(sb, width, &he->br.from);
+}
+
+static void srcline_to_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	srcline_end_print(sb, width, &he->br.to);
+}
+
+static uint64_t srcline_from_hash(const struct hist_entry *he)
+{
+	return (uintptr_t)he->br.from.srcline;
+}
+
+static uint64_t srcline_to_hash(const struct hist_entry *he)
+{
+	return (uintptr_t)he->br.to.srcline;
+}
+
+/* addr_from, addr_to: by DSO (the ends' order), then by address */
+static int addr_end_cmp(const struct hist_entry *a, const struct hist_branch_end *ea,
+			const struct hist_entry *b, const struct hist_branch_end *eb)
+{
+	int ret = dso_cmp_of(b, eb->dso, a, ea->dso);
+
+	return ret ? ret : cmp_addr(ea->addr, eb->addr);
+}
+
+static int addr_from_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return addr_end_cmp(a, &a->br.from, b, &b->br.from);
+}
+
+static int addr_to_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return addr_end_cmp(a, &a->br.to, b, &b->br.to);
+}
+
+/* "[level] symbol+0xoff" with the sample's level, the name cut to what the
+ * width leaves, never padded; the address without a symbol */
+static void addr_end_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width,
+			   const struct hist_branch_end *e)
+{
+	strbuf_add(sb, (const char[]){ '[', he->level, ']', ' ' }, 4);
+	if (e->sym && e->dso && e->sym->object) {
+		strbuf_addf(sb, "%s+0x%" PRIx64, e->sym->name, e->al_addr - e->sym->start);
+	} else if (e->sym && e->dso) {
+		uint64_t off = e->al_addr - e->sym->start;
+
+		/* perf's precision, an unsigned difference passed as an int */
+		strbuf_addf(sb, "%.*s", (int)(width - 4), e->sym->name);
+		if (off)
+			strbuf_addf(sb, "+0x%" PRIx64, off);
+	} else {
+		strbuf_addf(sb, "%-#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, e->al_addr);
+	}
+}
+
+static void addr_from_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	addr_end_print(he, sb, width, &he->br.from);
+}
+
+static void addr_to_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	addr_end_print(he, sb, width, &he->br.to);
+}
+
+static uint64_t addr_from_hash(const struct hist_entry *he)
+{
+	return he->br.from.addr;
+}
+
+static uint64_t addr_to_hash(const struct hist_entry *he)
+{
+	return he->br.to.addr;
+}
+
 /* more cycles first */
 static int cycles_cmp(const struct hist_entry *a, const struct hist_entry *b)
 {
@@ -993,9 +1092,7 @@ static const struct hist_field key_fields[] = {
 	KEY("tid", "    Tid:Command", HISTC_THREAD, pid_cmp, NULL, pid_print, pid_hash),
 };
 
-/* perf's branch dimensions, valid in branch mode only; srcline_from,
- * srcline_to, addr_from and addr_to pcl does not have yet */
-#define BRANCH_KEY(n) KEY(n, NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL)
+/* perf's branch dimensions, valid in branch mode only */
 static const struct hist_field branch_fields[] = {
 	KEY("dso_from", "Source Shared Object", HISTC_DSO_FROM, dso_from_cmp, NULL, dso_from_print,
 	    dso_from_hash),
@@ -1014,8 +1111,14 @@ static const struct hist_field branch_fields[] = {
 	    cycles_hash),
 	/* compared as symbols, as ipc_null */
 	KEY("ipc_lbr", "IPC   [IPC Coverage]", HISTC_IPC, sym_cmp, NULL, ipc_lbr_print, sym_hash),
-	BRANCH_KEY("srcline_from"), BRANCH_KEY("srcline_to"),
-	BRANCH_KEY("addr_from"), BRANCH_KEY("addr_to"),
+	KEY("srcline_from", "From Source:Line", HISTC_SRCLINE_FROM, srcline_from_cmp, NULL,
+	    srcline_from_print, srcline_from_hash),
+	KEY("srcline_to", "To Source:Line", HISTC_SRCLINE_TO, srcline_to_cmp, NULL,
+	    srcline_to_print, srcline_to_hash),
+	KEY("addr_from", "Source Address", HISTC_ADDR_FROM, addr_from_cmp, NULL, addr_from_print,
+	    addr_from_hash),
+	KEY("addr_to", "Target Address", HISTC_ADDR_TO, addr_to_cmp, NULL, addr_to_print,
+	    addr_to_hash),
 };
 
 /* perf's memory dimensions: looked up last, and only in --mem-mode */
@@ -1302,6 +1405,7 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		l->has_srcline |= f->col == HISTC_SRCLINE;
 		l->has_trace |= f->col == HISTC_TRACE;
 		l->has_srcfile |= f->col == HISTC_SRCFILE;
+		l->has_branch_srcline |= f->col == HISTC_SRCLINE_FROM || f->col == HISTC_SRCLINE_TO;
 		l->has_sample_keys |= f->col == HISTC_TIME || f->col == HISTC_WEIGHT ||
 				      f->col == HISTC_LOCAL_WEIGHT || f->col == HISTC_SOCKET ||
 				      f->col == HISTC_TRANSACTION || f->col == HISTC_CODE_PAGE_SIZE;
@@ -1378,14 +1482,24 @@ bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f
 	return false;
 }
 
+void hist_field__mark_srclines(const struct hist_field *f, struct hist_entry *a,
+			       struct hist_entry *b)
+{
+	if (f->col == HISTC_SRCLINE)
+		a->srcline_compared = b->srcline_compared = true;
+	else if (f->col == HISTC_SRCLINE_FROM)
+		a->br.from.srcline_compared = b->br.from.srcline_compared = true;
+	else if (f->col == HISTC_SRCLINE_TO)
+		a->br.to.srcline_compared = b->br.to.srcline_compared = true;
+}
+
 int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
 			  struct hist_entry *b)
 {
 	for (int i = 0; i < l->nr_keys; i++) {
 		int ret;
 
-		if (l->keys[i]->col == HISTC_SRCLINE)
-			a->srcline_compared = b->srcline_compared = true;
+		hist_field__mark_srclines(l->keys[i], a, b);
 		ret = l->keys[i]->cmp(a, b);
 		if (ret)
 			return ret;

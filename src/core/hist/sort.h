@@ -66,6 +66,10 @@ enum hist_column {
 	HISTC_IN_TX,
 	HISTC_ABORT,
 	HISTC_CYCLES,
+	HISTC_SRCLINE_FROM,
+	HISTC_SRCLINE_TO,
+	HISTC_ADDR_FROM,
+	HISTC_ADDR_TO,
 	HISTC_NR_COLS,
 };
 
@@ -127,6 +131,7 @@ struct hist_layout {
 	int nr_keys;
 	bool has_srcline, has_trace;	/* shown or sorted by */
 	bool has_srcfile;
+	bool has_branch_srcline;	/* srcline_from or srcline_to */
 	bool has_sample_keys;		/* time, weight, socket, transaction, code page
 					 * size (see add_cumulative) */
 	/* perf's hists__has() flags: set by -s (or the default order) only */
@@ -194,6 +199,10 @@ const char *sort_default_order(bool tracepoints_only);
  * (where perf computes their source lines). */
 int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
 			  struct hist_entry *b);
+/* Marks both entries' source lines of f's column computed, as perf
+ * computes them when it compares by them (srcline, srcline_from/to). */
+void hist_field__mark_srclines(const struct hist_field *f, struct hist_entry *a,
+			       struct hist_entry *b);
 /* The collapse pass's order: hist_layout__cmp_mark() but for symbols
  * taken by name with sym_by_name. */
 int hist_layout__collapse_cmp(const struct hist_layout *l, struct hist_entry *a,
