@@ -856,10 +856,23 @@ static uint64_t sym_to_hash(const struct hist_entry *he)
 #define BRANCH_FLAG_MASK_IN_TX		4u
 #define BRANCH_FLAG_MASK_ABORT		8u
 
-static int mispredict_cmp(const struct hist_entry *a, const struct hist_entry *b)
-{
-	return ((a->br.flags ^ b->br.flags) & BRANCH_FLAG_MASK_MISPREDICT) != 0;
+#define FLAG_KEY(name, mask) \
+static int name##_cmp(const struct hist_entry *a, const struct hist_entry *b) \
+{ \
+	return ((a->br.flags ^ b->br.flags) & (mask)) != 0; \
+} \
+static int name##_sort(const struct hist_entry *a, const struct hist_entry *b) \
+{ \
+	return -name##_cmp(a, b); \
+} \
+static uint64_t name##_hash(const struct hist_entry *he) \
+{ \
+	return he->br.flags & (mask); \
 }
+
+FLAG_KEY(mispredict, BRANCH_FLAG_MASK_MISPREDICT)
+FLAG_KEY(in_tx, BRANCH_FLAG_MASK_IN_TX)
+FLAG_KEY(abort, BRANCH_FLAG_MASK_ABORT)
 
 /* perf keeps the last answer in a static: a branch neither predicted nor
  * mispredicted shows what the entry printed before it showed */
@@ -874,54 +887,14 @@ static void mispredict_print(const struct hist_entry *he, struct strbuf *sb, uns
 	strbuf_addf(sb, "%-*.*s", (int)width, (int)width, last);
 }
 
-static int mispredict_sort(const struct hist_entry *a, const struct hist_entry *b)
-{
-	return -mispredict_cmp(a, b);
-}
-
-static uint64_t mispredict_hash(const struct hist_entry *he)
-{
-	return he->br.flags & BRANCH_FLAG_MASK_MISPREDICT;
-}
-
-static int in_tx_cmp(const struct hist_entry *a, const struct hist_entry *b)
-{
-	return ((a->br.flags ^ b->br.flags) & BRANCH_FLAG_MASK_IN_TX) != 0;
-}
-
 static void in_tx_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
 	strbuf_addf(sb, "%-*s", (int)width, BRANCH_IN_TX(he->br.flags) ? "T" : ".");
 }
 
-static int in_tx_sort(const struct hist_entry *a, const struct hist_entry *b)
-{
-	return -in_tx_cmp(a, b);
-}
-
-static uint64_t in_tx_hash(const struct hist_entry *he)
-{
-	return he->br.flags & BRANCH_FLAG_MASK_IN_TX;
-}
-
-static int abort_cmp(const struct hist_entry *a, const struct hist_entry *b)
-{
-	return ((a->br.flags ^ b->br.flags) & BRANCH_FLAG_MASK_ABORT) != 0;
-}
-
 static void abort_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
 {
 	strbuf_addf(sb, "%-*s", (int)width, BRANCH_ABORT(he->br.flags) ? "A" : ".");
-}
-
-static int abort_sort(const struct hist_entry *a, const struct hist_entry *b)
-{
-	return -abort_cmp(a, b);
-}
-
-static uint64_t abort_hash(const struct hist_entry *he)
-{
-	return he->br.flags & BRANCH_FLAG_MASK_ABORT;
 }
 
 /* the ends' source lines, as the srcline key's ("(null)" where perf
