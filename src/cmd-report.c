@@ -1339,7 +1339,7 @@ static int report_main(int argc, const char **argv, char **switch_input)
 	if (!unusable && o.branch_history) {
 		/* perf 6.1 crashes here on a file without branch stacks */
 		ret = report_error(sample_type & PERF_SAMPLE_BRANCH_STACK ?
-				   "pcl report does not show branch stacks yet" :
+				   "pcl report does not show --branch-history yet" :
 				   "Selected --branch-history but no branch data. Did you call perf "
 				   "record without -b?");
 		unusable = true;
