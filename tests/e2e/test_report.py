@@ -545,6 +545,8 @@ BRANCH_MODE_ARGS = [
     ["-b", "--mem-mode"], ["-s", "addr_from"], ["-s", "addr_from,addr_to", "-n"],
     ["-F", "overhead,srcline_to"], ["-s", "srcline_from,srcline_to"],
     ["-s", "dso,addr_to,srcline_from"], ["-s", "srcline,srcline_to", "-t", ","],
+    ["-s", "local_weight"], ["-s", "weight,dso_to"], ["-s", "time,mispredict"], ["-s", "addr"],
+    ["-s", "srcfile,in_tx"], ["-s", "dso_size"], ["-s", "parent"],
 ]
 
 
