@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import fixture, pcl, perf, perf_killed_by_addr2line, unified
+from conftest import PERF, fixture, pcl, perf, perf_killed_by_addr2line, unified
 from perfdata_branches import add_branch_stacks
 from report_corpus import SYSTEM_COMMS, SYSTEM_WIDE, report_data  # noqa: F401 (fixture)
 
@@ -564,6 +564,25 @@ def test_branch_mode(branch_mode_files, kind, args):
 def test_branch_mode_asked_for(branch_mode_files, args):
     """Without HEADER_BRANCH_STACK perf shows samples unless -b."""
     compare_with_refusal(branch_mode_files["bare"], *args)
+
+
+@pytest.mark.parametrize("args", [[], ["-b"], ["-b", "-s", "dso_to,abort"]], ids=name)
+def test_branch_mode_from_a_pipe(branch_mode_files, tmp_path, args):
+    """A pipe tells its features only as it goes: perf decides on branch
+    mode before, from -b alone."""
+    piped = tmp_path / "piped.data"
+    with open(piped, "wb") as out:
+        r = subprocess.run([PERF, "inject", "-i", branch_mode_files["feature"], "-o", "-"],
+                           stdout=out, stderr=subprocess.DEVNULL, timeout=120)
+    assert r.returncode == 0
+    with open(piped) as f:
+        want = perf("report", "--stdio", "-i", "-", *args, stdin=f)
+    with open(piped) as f:
+        got = pcl("report", "--stdio", "-i", "-", *args, stdin=f)
+    a, b = normalize(want.stdout), normalize(got.stdout)
+    if a != b:
+        pytest.fail(f"pcl report {' '.join(args)} differs:\n" + unified(a, b), pytrace=False)
+    assert got.returncode == want.returncode, got.stderr
 
 
 @pytest.mark.parametrize("kind", ["fp", "system", "dwarf"])
