@@ -21,6 +21,7 @@
 
 #include "builtin.h"
 #include "itrace-opts.h"
+#include "core/hist/branch.h"
 #include "core/hist/callchain.h"
 #include "core/data/evswitch.h"
 #include "core/hist/hist.h"
@@ -75,6 +76,8 @@ struct report {
 	bool exclude_other;		/* -x: only entries with a parent */
 	bool hide_unresolved;		/* -U: samples without a symbol dropped */
 	bool mem_mode;			/* --mem-mode: entries of memory accesses */
+	bool branch_mode;		/* -b: entries of branches (branch.h) */
+	struct branch_type_stat brtype_stat;
 	bool stats_mode, tasks_mode;	/* --stats, --tasks: counts, thread tree */
 	bool mmaps_mode;		/* --mmaps: --tasks with each thread's maps */
 	bool skip_empty;		/* events without samples left out (perf's default) */
@@ -115,7 +118,8 @@ struct report_opts {
 	bool hierarchy, nanosecs;
 	bool full_source_path, demangle, demangle_kernel;
 	bool stdio, tui, quiet, force;
-	bool branch_stack, show_inline;
+	int branch_stack;		/* -b 1, --no-branch-stack 0; -1: the file's */
+	bool show_inline;
 	int max_stack;
 	int verbose;
 };
@@ -305,6 +309,36 @@ static void resolve_mem(struct report *r, const struct perf_sample *sample,
 	hs->period = sample->weight ? sample->weight : 1;
 }
 
+/* Branch mode: an entry for each branch of the stack, of period 1 (the
+ * percentages are of branches, not samples), located at the branch's
+ * target; perf weighs each with the first branch's cycles */
+static void add_branches(struct report *r, struct evsel *evsel, const struct perf_sample *sample,
+			 struct hist_sample *hs)
+{
+	struct hists *h = report__hists(r, evsel);
+	uint64_t first_cycles = 0;
+
+	hs->cursor = NULL;
+	hs->period = 1;
+	for (uint64_t i = 0; sample->branch_entries && i < sample->branch_nr; i++) {
+		struct hist_branch *b = &hs->br;
+		struct hist_entry *he;
+
+		hist_branch__resolve(b, r->session->machine, hs->thread, sample, i);
+		if (!i)
+			first_cycles = BRANCH_CYCLES(b->flags);
+		if (r->hide_unresolved && !(b->from.sym && b->to.sym))
+			continue;
+		hs->dso = b->to.dso;
+		hs->sym = b->to.sym;
+		/* perf: the sym key shows it unresolved; the level stays the sample's */
+		hs->addr = b->to.addr;
+		hs->weight = first_cycles ? first_cycles : 1;
+		he = hists__add_sample(h, hs);
+		branch_type_stat__count(&r->brtype_stat, &he->br);
+	}
+}
+
 static void process_sample(struct report *r, struct evsel *evsel, const struct perf_sample *sample)
 {
 	struct addr_location al;
@@ -345,6 +379,10 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 	hs.filtered = filtered;
 	if (r->mem_mode)
 		resolve_mem(r, sample, &hs);
+	if (r->branch_mode) {
+		add_branches(r, evsel, sample, &hs);
+		return;
+	}
 	if (r->hopts.layout.has_trace)
 		hs.trace = trace_output(r, evsel, sample);
 	if (r->need_cursor && sample->callchain) {
@@ -802,6 +840,8 @@ static void print_report(struct report *r, const struct report_opts *o)
 	}
 	if (!o->quiet)
 		printf("#\n# (Tip: %s)\n#\n", tip(r));
+	if (r->branch_mode)
+		report_stdio__branch_stats(stdout, &r->brtype_stat);
 	if (r->show_threads)
 		read_values__print(stdout, &r->thread_values, o->pretty && !strcmp(o->pretty, "raw"));
 }
@@ -921,7 +961,7 @@ static int callchain_config(struct callchain_param *cc)
 static int report_main(int argc, const char **argv, char **switch_input)
 {
 	struct report r = { .skip_empty = true };
-	struct report_opts o = { .children = -1, .group = -1, .socket_filter = -1, .demangle = true,
+	struct report_opts o = { .children = -1, .group = -1, .branch_stack = -1, .socket_filter = -1, .demangle = true,
 				 .source = true, .max_stack = callchain_max_stack_default(),
 				 .show_inline = true };
 	char max_stack_help[192];
@@ -996,8 +1036,8 @@ static int report_main(int argc, const char **argv, char **switch_input)
 			    "Only display entries resolved to a symbol"),
 		OPT_BOOLEAN(0, "raw-trace", &r.raw_trace,
 			    "Show raw trace event output (do not use print fmt or plugins)"),
-		OPT_BOOLEAN('b', "branch-stack", &o.branch_stack,
-			    "use branch records for per branch histogram filling"),
+		OPT_SET_INT('b', "branch-stack", &o.branch_stack,
+			    "use branch records for per branch histogram filling", 1),
 		OPT_STRING(0, "ignore-callees", &o.ignore_callees, "regex",
 			   "ignore callees of these functions in call graphs"),
 		OPT_STRING('w', "column-widths", &o.column_widths, "width[,width...]",
@@ -1093,7 +1133,7 @@ static int report_main(int argc, const char **argv, char **switch_input)
 		fputs("--prefix-strip requires --prefix\n", stderr);
 		return PCL_EXIT_EINVAL;
 	}
-	if (o.mem_mode && o.branch_stack) {
+	if (o.mem_mode && o.branch_stack == 1) {
 		fputs("branch and mem mode incompatible\n", stderr);
 		return 0;
 	}
@@ -1175,6 +1215,18 @@ static int report_main(int argc, const char **argv, char **switch_input)
 		ret = 0;
 		goto out;
 	}
+	/* perf's branch mode: asked for, or the file was recorded with -b
+	 * (though not with a user stack); --branch-history is not it */
+	r.branch_mode = (o.branch_stack == 1 ||
+			 (o.branch_stack == -1 &&
+			  perf_header__has_feat(&r.session->header, HEADER_BRANCH_STACK) &&
+			  !(combined_sample_type(r.session) & PERF_SAMPLE_STACK_USER))) &&
+			!o.branch_history;
+	if (r.branch_mode && o.mem_mode) {
+		fputs("branch and mem mode incompatible\n", stderr);
+		ret = 0;
+		goto out;
+	}
 	user_sort = o.sort_order != NULL;
 	/* perf takes no ipc key from -s (only -F): the -s help, and success */
 	if (o.sort_order && strstr(o.sort_order, "ipc")) {
@@ -1183,19 +1235,20 @@ static int report_main(int argc, const char **argv, char **switch_input)
 		goto out;
 	}
 	if (o.sort_order && strstr(o.sort_order, "symbol"))
-		o.sort_order = sort_tmp = xasprintf("%s,ipc_null", o.sort_order);
+		o.sort_order = sort_tmp = xasprintf("%s,%s", o.sort_order,
+						    r.branch_mode ? "ipc_lbr" : "ipc_null");
 	/* as perf: the columns first (bad keys stop here), the header next,
 	 * then what the file holds decides the rest */
 	ss.sort_order = o.sort_order;
 	ss.field_order = o.field_order;
 	ss.tracepoints_only = tracepoints_only(r.session);
-	ss.cumulate = o.children != 0 && !o.hierarchy && !o.mem_mode;
+	ss.cumulate = o.children != 0 && !o.hierarchy && !o.mem_mode && !r.branch_mode;
 	ss.show_cpu_utilization = o.show_cpu_utilization;
 	ss.show_nr_samples = o.show_nr_samples;
 	ss.show_total_period = o.show_total_period;
 	ss.hierarchy = o.hierarchy;
 	ss.mem_mode = o.mem_mode;
-	ss.branch_mode = o.branch_stack;
+	ss.branch_mode = r.branch_mode;
 	if (o.mem_mode && !o.sort_order && !o.field_order)
 		ss.sort_order = SORT_MEM_DEFAULT_ORDER;
 	if (o.parent_pattern && strcmp(o.parent_pattern, DEFAULT_PARENT_PATTERN)) {
@@ -1241,7 +1294,7 @@ static int report_main(int argc, const char **argv, char **switch_input)
 	}
 	/* a pipe has told nothing yet: call graphs, but no --children */
 	sample_type = r.session->is_pipe ? 0 : combined_sample_type(r.session);
-	r.hopts.cumulate = o.children != 0 && !o.mem_mode;
+	r.hopts.cumulate = o.children != 0 && !o.mem_mode && !r.branch_mode;
 	if (o.inverted)
 		r.hopts.cc.order = ORDER_CALLER;
 	if (r.hopts.cumulate && !r.hopts.cc.order_set)
@@ -1266,12 +1319,10 @@ static int report_main(int argc, const char **argv, char **switch_input)
 			unusable = true;
 		}
 	}
-	if (!unusable && o.branch_stack) {
-		if (!r.session->is_pipe && !(sample_type & PERF_SAMPLE_BRANCH_STACK))
-			ret = report_error("Selected -b but no branch data. Did you call perf "
-					   "record without -b?");
-		else
-			ret = report_error("pcl report does not show branch stacks yet");
+	if (!unusable && r.branch_mode && !r.session->is_pipe &&
+	    !(sample_type & PERF_SAMPLE_BRANCH_STACK)) {
+		ret = report_error("Selected -b but no branch data. Did you call perf "
+				   "record without -b?");
 		unusable = true;
 	}
 	if (!unusable && o.mem_mode && !r.session->is_pipe &&
@@ -1283,7 +1334,7 @@ static int report_main(int argc, const char **argv, char **switch_input)
 	if (!unusable && o.branch_history) {
 		/* perf 6.1 crashes here on a file without branch stacks */
 		ret = report_error(sample_type & PERF_SAMPLE_BRANCH_STACK ?
-				   "pcl report does not show branch stacks yet" :
+				   "pcl report does not show --branch-history yet" :
 				   "Selected --branch-history but no branch data. Did you call perf "
 				   "record without -b?");
 		unusable = true;

@@ -2,6 +2,7 @@
 #include "ui/report-stdio.h"
 #include "ui/percent-color.h"
 #include "core/events/evsel.h"
+#include "core/hist/branch.h"
 #include "util/strbuf.h"
 
 #include <inttypes.h>
@@ -532,4 +533,30 @@ void report_stdio__callchain(FILE *fp, const struct hist_entry *he, const struct
 	if (h->opts->use_callchain && (!h->opts->layout.hierarchy || he->leaf))
 		callchain_print_entry(fp, he, callchain_total(h), &cp);
 	strbuf_release(&names);
+}
+
+static void branch_stat_line(FILE *fp, const char *name, uint64_t n, uint64_t total)
+{
+	if (n)
+		fprintf(fp, "\n%8s: %5.1f%%", name, 100.0 * (double)n / (double)total);
+}
+
+void report_stdio__branch_stats(FILE *fp, const struct branch_type_stat *st)
+{
+	uint64_t total = 0;
+
+	for (int i = 0; i < BRANCH_TYPE_MAX; i++)
+		total += st->counts[i];
+	if (!total)
+		return;
+	fputs("\n#\n# Branch Statistics:\n#", fp);
+	branch_stat_line(fp, "COND_FWD", st->cond_fwd, total);
+	branch_stat_line(fp, "COND_BWD", st->cond_bwd, total);
+	branch_stat_line(fp, "CROSS_4K", st->cross_4k, total);
+	branch_stat_line(fp, "CROSS_2M", st->cross_2m, total);
+	for (unsigned i = 1; i < BRANCH_TYPE_MAX; i++) {
+		const char *name = hist_branch__type_name((uint64_t)i << 20);
+
+		branch_stat_line(fp, name ? name : "", st->counts[i], total);
+	}
 }

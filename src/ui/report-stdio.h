@@ -43,6 +43,12 @@ void report_stdio__nr_samples(FILE *fp, const struct hists *h, const char *evnam
 void report_stdio__hists(FILE *fp, const struct hists *h, const struct report_stdio *r,
 			 bool show_header);
 
+struct branch_type_stat;
+
+/* Branch mode's "# Branch Statistics:", each kind's share of the typed
+ * branches (nothing when none had a type); no newline after the last. */
+void report_stdio__branch_stats(FILE *fp, const struct branch_type_stat *st);
+
 /* A column's width as perf sizes it (keys: their entries' widest). */
 int report_stdio__column_width(const struct hists *h, const struct hist_column_cfg *c);
 

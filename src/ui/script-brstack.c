@@ -1,6 +1,7 @@
 /* script-brstack: perf script's brstack, brstacksym and brstackoff fields,
  * one " from/to/flags" group per branch stack entry (perf 6.1's layout). */
 #include "ui/script-print.h"
+#include "core/hist/branch.h"
 #include "core/symbols/insn.h"
 #include "util/util.h"
 
@@ -8,44 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The flags word after from and to (struct perf_branch_entry). */
-#define BR_MISPRED(f)	((f) & 1)
-#define BR_PREDICTED(f)	((f) >> 1 & 1)
-#define BR_IN_TX(f)	((f) >> 2 & 1)
-#define BR_ABORT(f)	((f) >> 3 & 1)
-#define BR_CYCLES(f)	((unsigned)((f) >> 4 & 0xffff))
-#define BR_TYPE(f)	((unsigned)((f) >> 20 & 0xf))
-#define BR_NEW_TYPE(f)	((unsigned)((f) >> 26 & 0xf))
-#define BR_EXTEND_ABI	15
-
 struct br_entry {
 	uint64_t from, to, flags;
 };
 
+/* perf passes the NULL of an unnamed new type to printf */
 static const char *branch_type(uint64_t flags)
 {
-	static const char *const types[] = {
-		"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL", "SYSRET",
-		"COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX",
-	};
-	static const char *const new_types[] = {
-		"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4",
-		"ARCH_5",
-	};
+	const char *name = hist_branch__type_name(flags);
 
-	if (BR_TYPE(flags) != BR_EXTEND_ABI)
-		return types[BR_TYPE(flags)];
-	/* perf passes the NULL of an unnamed one to printf */
-	return BR_NEW_TYPE(flags) < ARRAY_SIZE(new_types) ? new_types[BR_NEW_TYPE(flags)] :
-							      "(null)";
+	return name ? name : "(null)";
 }
 
 static void print_flags(FILE *fp, uint64_t f)
 {
-	char pred = BR_PREDICTED(f) ? 'P' : BR_MISPRED(f) ? 'M' : '-';
+	char pred = BRANCH_PREDICTED(f) ? 'P' : BRANCH_MISPRED(f) ? 'M' : '-';
 
-	fprintf(fp, "/%c/%c/%c/%u/%s ", pred, BR_IN_TX(f) ? 'X' : '-', BR_ABORT(f) ? 'A' : '-',
-		BR_CYCLES(f), branch_type(f));
+	fprintf(fp, "/%c/%c/%c/%u/%s ", pred, BRANCH_IN_TX(f) ? 'X' : '-', BRANCH_ABORT(f) ? 'A' : '-',
+		BRANCH_CYCLES(f), branch_type(f));
 }
 
 static void print_dso(FILE *fp, const struct addr_location *al)
@@ -223,14 +204,14 @@ static void print_bb_jump(struct bb_walk *w, uint64_t ip, uint64_t flags, const 
 	fprintf(w->fp, "\t%016" PRIx64 "\t%-30s\t", ip, dump_insn(w, buf, len, &ilen));
 	if (w->fields & SF_BRSTACKINSNLEN)
 		fprintf(w->fp, "ilen: %d\t", ilen);
-	fprintf(w->fp, "#%s%s%s%s", BR_PREDICTED(flags) ? " PRED" : "",
-		BR_MISPRED(flags) ? " MISPRED" : "", BR_IN_TX(flags) ? " INTX" : "",
-		BR_ABORT(flags) ? " ABORT" : "");
-	if (BR_CYCLES(flags)) {
-		w->total_cycles += (int)BR_CYCLES(flags);
-		fprintf(w->fp, " %u cycles [%d]", BR_CYCLES(flags), w->total_cycles);
+	fprintf(w->fp, "#%s%s%s%s", BRANCH_PREDICTED(flags) ? " PRED" : "",
+		BRANCH_MISPRED(flags) ? " MISPRED" : "", BRANCH_IN_TX(flags) ? " INTX" : "",
+		BRANCH_ABORT(flags) ? " ABORT" : "");
+	if (BRANCH_CYCLES(flags)) {
+		w->total_cycles += (int)BRANCH_CYCLES(flags);
+		fprintf(w->fp, " %u cycles [%d]", BRANCH_CYCLES(flags), w->total_cycles);
 		if (insn)
-			fprintf(w->fp, " %.2f IPC", (double)((float)insn / (float)BR_CYCLES(flags)));
+			fprintf(w->fp, " %.2f IPC", (double)((float)insn / (float)BRANCH_CYCLES(flags)));
 	}
 	fputc('\n', w->fp);
 }
@@ -302,7 +283,7 @@ void script_print_brstackinsn(FILE *fp, struct script_config *c, uint64_t fields
 			fputs("\tmismatch of LBR data and executable\n", fp);
 	}
 	/* the last block, up to the sample, unless the sample is its branch */
-	if (e[0].from != sample->ip && !BR_ABORT(e[0].flags)) {
+	if (e[0].from != sample->ip && !BRANCH_ABORT(e[0].flags)) {
 		start = e[0].to;
 		end = sample->ip;
 		if (end < start)	/* a branch is missing: look 128 bytes on */

@@ -8,7 +8,12 @@ code from them, not the middle of instructions).  With call_stack=True
 they are LBR call stacks (branch_sample_type USER|CALL_STACK, as perf
 record --call-graph lbr sets) built from the sample's user call chain.
 Samples may carry IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD and
-CALLCHAIN; the feature sections move behind the new data."""
+CALLCHAIN; the feature sections move behind the new data.  With cross=True
+each entry jumps from one of the thread's earlier sampled ips (another
+function, often) to the sample's ip or just before it, with every flag
+and a few distinct cycle counts.  feature=True adds HEADER_BRANCH_STACK,
+the feature perf record -b writes, which puts perf report in branch mode
+by default."""
 import struct
 
 SAMPLE = 9
@@ -42,6 +47,19 @@ def _boundary_entries(history):
     return out
 
 
+def _cross_entries(ip, history, k):
+    froms = history[-1 - k % 4:] if history else [ip - 0x40]
+    out = struct.pack("<Q", len(froms))
+    for i, frm in enumerate(reversed(froms)):
+        j = i + k
+        flags = (1 if j % 3 == 0 else 2 if j % 3 == 1 else 0)   # mispredicted / predicted
+        flags |= (4 if j % 7 == 2 else 0) | (8 if j % 11 == 3 else 0)   # in_tx, abort
+        flags |= (j % 5 * 3 & 0xffff) << 4                        # cycles: 0 to 12
+        flags |= (j % 3) << 20                                    # type
+        out += struct.pack("<QQQ", frm, ip - 4 * (i % 2), flags)
+    return out
+
+
 def _call_stack(chain):
     """An LBR call stack from the chain's user part: the branch into the
     sample's function, then the calls from each caller (one entry at
@@ -53,7 +71,11 @@ def _call_stack(chain):
         struct.pack("<QQQ", frm, to, 0) for frm, to in calls)
 
 
-def add_branch_stacks(src, dst, every_type=False, boundaries=False, call_stack=False):
+HEADER_BRANCH_STACK = 15
+
+
+def add_branch_stacks(src, dst, every_type=False, boundaries=False, call_stack=False,
+                      cross=False, feature=False):
     d = bytearray(open(src, "rb").read())
     attr_size, = struct.unpack_from("<Q", d, 16)
     a_off, a_size, d_off, d_size = struct.unpack_from("<QQQQ", d, 24)
@@ -87,6 +109,10 @@ def add_branch_stacks(src, dst, every_type=False, boundaries=False, call_stack=F
             k += 1
             if call_stack:
                 stack = _call_stack(chain)
+            elif cross:
+                seen = history.setdefault(tid, [])
+                stack = _cross_entries(ip, seen, k)
+                seen.append(ip)
             elif boundaries:
                 seen = history.setdefault(tid, [])
                 stack = _boundary_entries(seen)
@@ -99,6 +125,13 @@ def add_branch_stacks(src, dst, every_type=False, boundaries=False, call_stack=F
         pos += size
     nfeat = sum(bin(f).count("1") for f in features)
     table = [struct.unpack_from("<QQ", d, d_off + d_size + 16 * i) for i in range(nfeat)]
+    bits = [b for b in range(256) if features[b // 64] >> (b % 64) & 1]
+    if feature and HEADER_BRANCH_STACK not in bits:
+        # an empty section, as perf writes it, in its place by bit
+        at = sum(1 for b in bits if b < HEADER_BRANCH_STACK)
+        table.insert(at, (0, 0))
+        nfeat += 1
+        struct.pack_into("<Q", d, 72, features[0] | 1 << HEADER_BRANCH_STACK)
     out = d[:d_off] + data
     blob_start = len(out) + 16 * nfeat
     blobs = bytearray()

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import fixture, pcl, perf, perf_killed_by_addr2line, unified
+from conftest import PERF, fixture, pcl, perf, perf_killed_by_addr2line, unified
 from perfdata_branches import add_branch_stacks
 from report_corpus import SYSTEM_COMMS, SYSTEM_WIDE, report_data  # noqa: F401 (fixture)
 
@@ -513,6 +513,76 @@ def test_sort_keys_on_branch_stacks(branch_file, args):
     """Samples with branch stacks outside branch mode: the branch keys are
     perf's "Invalid" ones, ipc_null shows its dashes."""
     compare_with_refusal(branch_file, *args)
+
+
+@pytest.fixture(scope="module")
+def branch_mode_files(report_data, tmp_path_factory):
+    """Branch mode's inputs (perfdata_branches.py, cross=True): branches
+    between the functions sampled, with every flag and a few cycle counts.
+    "feature" and "chains" carry HEADER_BRANCH_STACK, as perf record -b
+    writes it, which makes branch mode the default; "bare" lacks it.
+    "near" has the short backward branches of the default synthesis, some
+    into addresses no symbol covers."""
+    d = tmp_path_factory.mktemp("branch-mode")
+    out = {k: str(d / (k + ".data")) for k in ("feature", "bare", "chains", "near")}
+    add_branch_stacks(report_data["plain"], out["near"], feature=True)
+    add_branch_stacks(report_data["plain"], out["feature"], cross=True, feature=True)
+    add_branch_stacks(report_data["plain"], out["bare"], cross=True)
+    add_branch_stacks(report_data["fp"], out["chains"], cross=True, feature=True)
+    return out
+
+
+# No -s naming a symbol key: perf then adds ipc_lbr, whose numbers come
+# from its annotation (uninitialized ones, or a crash, on these files)
+BRANCH_MODE_ARGS = [
+    [], ["-b"], ["--no-branch-stack"], ["-s", "dso_from,dso_to"], ["-s", "mispredict"],
+    ["-s", "mispredict,sym"], ["-s", "in_tx,abort"], ["-s", "abort,in_tx,mispredict,cycles"],
+    ["-s", "cycles"], ["-s", "dso,sym"], ["-s", "cpu,mispredict"], ["-s", "pid,dso_from"],
+    ["-F", "overhead,symbol_from,symbol_to"], ["-F", "overhead,sample,period,dso_from"],
+    ["-F", "overhead,dso_to,cycles,mispredict"], ["-n"], ["--show-total-period"], ["-q"],
+    ["-t", ","], ["--percent-limit", "2"], ["--comms", "report_work"], ["--dsos", "libc.so.6"],
+    ["-U"], ["--hierarchy"], ["-s", "comm,dso_to,sym,in_tx", "-n"], ["-v", "-s", "dso_from"],
+    ["-b", "--mem-mode"], ["-s", "addr_from"], ["-s", "addr_from,addr_to", "-n"],
+    ["-F", "overhead,srcline_to"], ["-s", "srcline_from,srcline_to"],
+    ["-s", "dso,addr_to,srcline_from"], ["-s", "srcline,srcline_to", "-t", ","],
+    ["-s", "local_weight"], ["-s", "weight,dso_to"], ["-s", "time,mispredict"], ["-s", "addr"],
+    ["-s", "srcfile,in_tx"], ["-s", "dso_size"], ["-s", "parent"],
+]
+
+
+@pytest.mark.parametrize("args", BRANCH_MODE_ARGS, ids=name)
+@pytest.mark.parametrize("kind", ["feature", "chains", "near"])
+def test_branch_mode(branch_mode_files, kind, args):
+    """An entry per branch (period 1), branch keys and perf's branch type
+    statistics after the table."""
+    compare_with_refusal(branch_mode_files[kind], *args)
+
+
+@pytest.mark.parametrize("args", [
+    [], ["-b"], ["-b", "-s", "mispredict,cycles"], ["-b", "-F", "overhead,dso_from,dso_to"],
+], ids=name)
+def test_branch_mode_asked_for(branch_mode_files, args):
+    """Without HEADER_BRANCH_STACK perf shows samples unless -b."""
+    compare_with_refusal(branch_mode_files["bare"], *args)
+
+
+@pytest.mark.parametrize("args", [[], ["-b"], ["-b", "-s", "dso_to,abort"]], ids=name)
+def test_branch_mode_from_a_pipe(branch_mode_files, tmp_path, args):
+    """A pipe tells its features only as it goes: perf decides on branch
+    mode before, from -b alone."""
+    piped = tmp_path / "piped.data"
+    with open(piped, "wb") as out:
+        r = subprocess.run([PERF, "inject", "-i", branch_mode_files["feature"], "-o", "-"],
+                           stdout=out, stderr=subprocess.DEVNULL, timeout=120)
+    assert r.returncode == 0
+    with open(piped) as f:
+        want = perf("report", "--stdio", "-i", "-", *args, stdin=f)
+    with open(piped) as f:
+        got = pcl("report", "--stdio", "-i", "-", *args, stdin=f)
+    a, b = normalize(want.stdout), normalize(got.stdout)
+    if a != b:
+        pytest.fail(f"pcl report {' '.join(args)} differs:\n" + unified(a, b), pytrace=False)
+    assert got.returncode == want.returncode, got.stderr
 
 
 @pytest.mark.parametrize("kind", ["fp", "system", "dwarf"])

@@ -313,6 +313,7 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 			.code_page_size = s->code_page_size,
 			.cgroup = s->cgroup,
 			.mem = s->mem,
+			.br = s->br,
 			.filtered = s->filtered,
 		};
 		struct callchain_node *leaf = NULL;
@@ -461,7 +462,7 @@ struct hist_sample hist_sample__resolved(struct thread *thread, const struct add
 	};
 }
 
-void hists__add_sample(struct hists *h, const struct hist_sample *s)
+struct hist_entry *hists__add_sample(struct hists *h, const struct hist_sample *s)
 {
 	struct memo_record *rec = s->cursor && !h->opts->layout.has_sample_keys ? &h->memo_rec : NULL;
 	struct stack_memo *slot = NULL;
@@ -478,7 +479,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		if (memo_match(slot, hash, s, h->nr_entries)) {
 			memo_replay(h, slot, s->period);
 			h->stats.nr_non_filtered_samples += !slot->targets[0].he->filtered;
-			return;
+			return slot->targets[0].he;
 		}
 		rec->nr = 0;
 	}
@@ -502,6 +503,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		.code_page_size = s->code_page_size,
 		.cgroup = s->cgroup,
 		.mem = s->mem,
+		.br = s->br,
 		.level = s->level,
 		.filtered = s->filtered,
 	};
@@ -509,6 +511,11 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		tmpl.srcline = entry_srcline(h, s->dso, s->sym, s->addr);
 	if (h->opts->layout.has_srcfile)
 		tmpl.srcfile = entry_srcfile(h, s->dso, s->sym, s->addr);
+	if (h->opts->layout.has_branch_srcline && s->br.present) {
+		tmpl.br.from.srcline = entry_srcline(h, s->br.from.dso, s->br.from.sym,
+						     s->br.from.al_addr);
+		tmpl.br.to.srcline = entry_srcline(h, s->br.to.dso, s->br.to.sym, s->br.to.al_addr);
+	}
 	tmpl.hash = hist_layout__hash(&h->opts->layout, &tmpl);
 	he = findnew(h, &tmpl, true, s->period, s->cpumode);
 	/* an entry stays as filtered as the sample that made it (perf) */
@@ -521,6 +528,7 @@ void hists__add_sample(struct hists *h, const struct hist_sample *s)
 		add_cumulative(h, s, he, rec);
 	if (slot)
 		memo_store(slot, hash, &tmpl, s->cpumode, s->cursor, rec, h->nr_entries);
+	return he;
 }
 
 void he_stat__merge(struct he_stat *into, const struct he_stat *st)
@@ -861,6 +869,27 @@ static void calc_mem_col_len(struct hists *h, const struct hist_entry *he)
 	col_len_max(h, HISTC_INS_LAT, 13);
 }
 
+/* A branch end's symbol, DSO and address widths: perf measures the DSO
+ * only when a symbol covers the address, the address only when none does */
+static void calc_branch_end_len(struct hists *h, const struct hist_branch_end *e,
+				enum hist_column sym_col, enum hist_column dso_col,
+				enum hist_column addr_col)
+{
+	if (e->sym) {
+		col_len_max(h, sym_col, strlen(e->sym->name) + 4 +
+			    (h->opts->verbose ? VERBOSE_ADDR_WIDTH + 3 : 0));
+		if (e->dso)
+			col_len_max(h, dso_col, strlen(h->opts->verbose ?
+						       dso__shown_long_name(e->dso) :
+						       e->dso->short_name));
+	} else {
+		col_len_max(h, sym_col, UNRESOLVED_ADDR_WIDTH + 4 + 2);
+		col_len_max(h, addr_col, UNRESOLVED_ADDR_WIDTH + 4 + 2);
+		if (!h->opts->field_sep && !h->opts->dso_filter && !h->opts->user_widths)
+			col_len_max(h, dso_col, UNRESOLVED_ADDR_WIDTH);
+	}
+}
+
 /* perf's hists__calc_col_len: widths from what entries will show. */
 void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 {
@@ -902,6 +931,15 @@ void hists__calc_col_len(struct hists *h, const struct hist_entry *he)
 	col_len_max(h, HISTC_LOCAL_WEIGHT, 12);
 	col_len_max(h, HISTC_ADDR, UNRESOLVED_ADDR_WIDTH + 2);
 	calc_mem_col_len(h, he);
+	if (he->br.present) {
+		calc_branch_end_len(h, &he->br.from, HISTC_SYMBOL_FROM, HISTC_DSO_FROM,
+				    HISTC_ADDR_FROM);
+		calc_branch_end_len(h, &he->br.to, HISTC_SYMBOL_TO, HISTC_DSO_TO, HISTC_ADDR_TO);
+		if (he->br.from.srcline && he->br.from.srcline_compared)
+			col_len_max(h, HISTC_SRCLINE_FROM, strlen(he->br.from.srcline));
+		if (he->br.to.srcline && he->br.to.srcline_compared)
+			col_len_max(h, HISTC_SRCLINE_TO, strlen(he->br.to.srcline));
+	}
 }
 
 /* A group member's value of an entry (0: the leader's own), 0 without. */
@@ -976,7 +1014,8 @@ struct output_order {
 /* perf's hist_entry__sort: the output sort keys only.  Not always
  * transitive (equal Children compare by depth only within a thread). */
 static int output_cmp(const struct hist_entry *a, const struct hist_entry *b,
-		      const struct output_order *order, bool *srcline_compared)
+		      const struct output_order *order, const struct hist_field **reached,
+		      int *nr_reached)
 {
 	const struct hist_layout *l = &a->hists->opts->layout;
 	int ret;
@@ -989,8 +1028,8 @@ static int output_cmp(const struct hist_entry *a, const struct hist_entry *b,
 
 		if (l->sort_elided[i])
 			continue;
-		if (f->is_key && !f->sort && f->col == HISTC_SRCLINE)
-			*srcline_compared = true;
+		if (f->is_key && !f->sort)	/* source lines perf computes here */
+			reached[(*nr_reached)++] = f;
 		if (f->is_key)
 			ret = f->sort ? f->sort(a, b) : f->cmp(a, b);
 		else
@@ -1027,13 +1066,14 @@ static void sort_output(struct hist_entry **v, size_t n, struct hists *widths,
 		while (*link) {
 			struct out_node *it = (struct out_node *)*link;
 
-			bool srcline = false;
+			const struct hist_field *reached[HIST_MAX_FIELDS];
+			int nr_reached = 0;
 
 			parent = *link;
-			link = output_cmp(v[i], it->he, order, &srcline) < 0 ? &parent->left :
-									       &parent->right;
-			if (srcline)
-				v[i]->srcline_compared = it->he->srcline_compared = true;
+			link = output_cmp(v[i], it->he, order, reached, &nr_reached) < 0 ?
+			       &parent->left : &parent->right;
+			for (int k = 0; k < nr_reached; k++)
+				hist_field__mark_srclines(reached[k], v[i], it->he);
 		}
 		rb_insert(&root, &nodes[i].rb, parent, link);
 		/* perf sizes the columns entry by entry, as it inserts them */

@@ -75,6 +75,34 @@ struct hist_mem {
 	uint64_t sym_unmapped;		/* sym's start in the address space */
 };
 
+/* One end of a branch (branch mode): where its address resolved. */
+struct hist_branch_end {
+	uint64_t addr;			/* as the branch stack holds it */
+	uint64_t al_addr;		/* DSO-relative (the address without a map) */
+	struct dso *dso;		/* NULL: no map */
+	struct symbol *sym;		/* NULL: no symbol */
+	char level;			/* [k], [.], or [H] when nothing covers it */
+	const char *srcline;		/* interned, with srcline_from/to */
+	bool srcline_compared;		/* perf computed it (see hist_entry's) */
+};
+
+/* A branch stack entry (perf's branch_info): an entry of branch mode is
+ * one branch, from and to, with the flags word of perf_branch_entry. */
+struct hist_branch {
+	bool present;
+	struct hist_branch_end from, to;
+	uint64_t flags;
+};
+
+/* The fields of the flags word */
+#define BRANCH_MISPRED(f)	((f) & 1)
+#define BRANCH_PREDICTED(f)	((f) >> 1 & 1)
+#define BRANCH_IN_TX(f)		((f) >> 2 & 1)
+#define BRANCH_ABORT(f)		((f) >> 3 & 1)
+#define BRANCH_CYCLES(f)	((unsigned)((f) >> 4 & 0xffff))
+#define BRANCH_TYPE(f)		((unsigned)((f) >> 20 & 0xf))
+#define BRANCH_NEW_TYPE(f)	((unsigned)((f) >> 26 & 0xf))
+
 struct hist_entry {
 	struct hists *hists;
 	uint64_t hash;			/* of the keys: spares comparisons */
@@ -103,6 +131,7 @@ struct hist_entry {
 	uint64_t code_page_size;	/* the sample's, 0 unknown */
 	struct hist_cgroup cgroup;	/* cgroup, cgroup_id keys */
 	struct hist_mem mem;		/* the memory keys (mem, snoop, tlb, ...) */
+	struct hist_branch br;		/* the branch keys (branch mode) */
 	const char *srcfile;		/* interned, with the srcfile key */
 	char level;			/* 'k', '.', 'H' ... as [k] [.] */
 	bool inlined;			/* sym is an inlined function (DWARF stacks) */
@@ -212,6 +241,7 @@ struct hist_sample {
 	uint64_t transaction, code_page_size;
 	struct hist_cgroup cgroup;
 	struct hist_mem mem;
+	struct hist_branch br;		/* branch mode: the branch, period 1 */
 	uint64_t period;
 	uint8_t filtered;		/* enum hist_filter bits */
 	const char *trace;		/* interned trace output (trace key) */
@@ -230,7 +260,8 @@ struct hists *hists__new(const struct hist_opts *opts, struct evsel *evsel,
 			 struct strset *strings, struct callchain_store *store);
 void hists__delete(struct hists *h);
 
-void hists__add_sample(struct hists *h, const struct hist_sample *s);
+/* Returns the entry the sample went to (its Self entry). */
+struct hist_entry *hists__add_sample(struct hists *h, const struct hist_sample *s);
 
 /* perf's collapse pass: re-sorts entries when a key needs it (comm,
  * srcline).  Call once after the last sample, before linking groups. */

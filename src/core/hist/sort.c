@@ -148,24 +148,27 @@ static int sym_sort(const struct hist_entry *a, const struct hist_entry *b)
 	return strcmp(a->sym->name, b->sym->name);
 }
 
-static void sym_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+/* perf's symbol print: -v's address and origin, "[level] ", then the
+ * name cut to the width left (a data object whole, with its offset), or
+ * the address when no symbol covers it */
+static void sym_print_of(const struct hist_entry *he, struct strbuf *sb, unsigned int width,
+			 const struct dso *dso, const struct symbol *sym, uint64_t ip, char level)
 {
 	if (he->hists->opts->verbose) {
 		size_t start = sb->len, n;
 
 		strbuf_addf(sb, "%-#*" PRIx64 " %c ", VERBOSE_ADDR_WIDTH,
-			    he->dso ? dso__shown_addr(he->dso, he->ip) : he->ip,
-			    he->dso ? dso__symtab_origin(he->dso) : '!');
+			    dso ? dso__shown_addr(dso, ip) : ip, dso ? dso__symtab_origin(dso) : '!');
 		n = sb->len - start;
 		width = width > n ? width - (unsigned int)n : 0;
 	}
-	strbuf_add(sb, (const char[]){ '[', he->level, ']', ' ' }, 4);
+	strbuf_add(sb, (const char[]){ '[', level, ']', ' ' }, 4);
 
 	/* what the width leaves (a -w narrower than the prefix: the whole name) */
-	if (he->sym && he->sym->object)	/* perf: data objects whole, with the offset */
-		strbuf_addf(sb, "%s+0x%" PRIx64, he->sym->name, he->object_off);
-	else if (he->sym) {
-		const char *name = he->sym->name;
+	if (sym && sym->object)	/* perf: data objects whole, with the offset */
+		strbuf_addf(sb, "%s+0x%" PRIx64, sym->name, he->object_off);
+	else if (sym) {
+		const char *name = sym->name;
 
 		strbuf_add(sb, name, (int)width - 4 < 0 ? strlen(name) :
 				     strnlen(name, (size_t)width - 4));
@@ -173,7 +176,12 @@ static void sym_print(const struct hist_entry *he, struct strbuf *sb, unsigned i
 			strbuf_addstr(sb, " (inlined)");
 	}
 	else
-		strbuf_addf(sb, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, he->ip);
+		strbuf_addf(sb, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, ip);
+}
+
+static void sym_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	sym_print_of(he, sb, width, he->dso, he->sym, he->ip, he->level);
 }
 
 static uint64_t sym_hash(const struct hist_entry *he)
@@ -639,6 +647,13 @@ static void ipc_null_print(const struct hist_entry *he, struct strbuf *sb, unsig
 	strbuf_addf(sb, "%-*s", (int)width, "-      -");
 }
 
+/* ipc_lbr: perf's IPC and coverage come from annotating the symbol, which
+ * its --stdio report never does: zeros for a symbol, a dash without */
+static void ipc_lbr_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	strbuf_addf(sb, "%-*s", (int)width, he->sym ? "0.00  [  0.0%]" : "-");
+}
+
 /* --- transaction, code_page_size, addr -------------------------------------- */
 
 /* perf orders transactions by the flags word, larger first */
@@ -748,6 +763,268 @@ static uint64_t p_stage_cyc_hash(const struct hist_entry *he)
 
 /* --- the tables ------------------------------------------------------------ */
 
+/* --- branch mode's keys: a branch's two ends and its flags ------------------ */
+
+/* perf compares the ends' DSOs the other way round from the dso key */
+static int dso_from_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return dso_cmp_of(b, b->br.from.dso, a, a->br.from.dso);
+}
+
+static int dso_to_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return dso_cmp_of(b, b->br.to.dso, a, a->br.to.dso);
+}
+
+static void dso_end_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width,
+			  const struct dso *dso)
+{
+	strbuf_addf(sb, "%-*.*s", (int)width, (int)width,
+		    dso ? dso_name_of(he, dso) : "[unknown]");
+}
+
+static void dso_from_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	dso_end_print(he, sb, width, he->br.from.dso);
+}
+
+static void dso_to_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	dso_end_print(he, sb, width, he->br.to.dso);
+}
+
+static uint64_t dso_from_hash(const struct hist_entry *he)
+{
+	return dso_name_hash(he->br.from.dso);
+}
+
+static uint64_t dso_to_hash(const struct hist_entry *he)
+{
+	return dso_name_hash(he->br.to.dso);
+}
+
+/* the symbol key's order without its DSO part: by address without symbols */
+static int sym_end_cmp(const struct hist_branch_end *a, const struct hist_branch_end *b)
+{
+	if (!a->sym && !b->sym)
+		return cmp_addr(a->addr, b->addr);
+	if (!a->sym || !b->sym)
+		return cmp_null(a->sym, b->sym);
+	if (a->sym == b->sym)
+		return 0;
+	if (a->sym->start != b->sym->start)
+		return cmp_addr(a->sym->start, b->sym->start);
+	return cmp_addr(a->sym->end, b->sym->end);
+}
+
+static int sym_from_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return sym_end_cmp(&a->br.from, &b->br.from);
+}
+
+static int sym_to_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return sym_end_cmp(&a->br.to, &b->br.to);
+}
+
+static void sym_from_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	const struct hist_branch_end *e = &he->br.from;
+
+	sym_print_of(he, sb, width, e->dso, e->sym, e->al_addr, e->level);
+}
+
+static void sym_to_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	const struct hist_branch_end *e = &he->br.to;
+
+	sym_print_of(he, sb, width, e->dso, e->sym, e->al_addr, e->level);
+}
+
+static uint64_t sym_end_hash(const struct hist_branch_end *e)
+{
+	return e->sym ? e->sym->start ^ e->sym->end : e->addr;
+}
+
+static uint64_t sym_from_hash(const struct hist_entry *he)
+{
+	return sym_end_hash(&he->br.from);
+}
+
+static uint64_t sym_to_hash(const struct hist_entry *he)
+{
+	return sym_end_hash(&he->br.to);
+}
+
+/* perf's flag keys only tell "same" from "different" (no order): 1 for
+ * different, so that perf's entry tree looks further right, and its
+ * output tree further left (hence the _sort twins) */
+#define BRANCH_FLAG_MASK_MISPREDICT	3u	/* mispredicted, predicted */
+#define BRANCH_FLAG_MASK_IN_TX		4u
+#define BRANCH_FLAG_MASK_ABORT		8u
+
+#define FLAG_KEY(name, mask) \
+static int name##_cmp(const struct hist_entry *a, const struct hist_entry *b) \
+{ \
+	return ((a->br.flags ^ b->br.flags) & (mask)) != 0; \
+} \
+static int name##_sort(const struct hist_entry *a, const struct hist_entry *b) \
+{ \
+	return -name##_cmp(a, b); \
+} \
+static uint64_t name##_hash(const struct hist_entry *he) \
+{ \
+	return he->br.flags & (mask); \
+}
+
+FLAG_KEY(mispredict, BRANCH_FLAG_MASK_MISPREDICT)
+FLAG_KEY(in_tx, BRANCH_FLAG_MASK_IN_TX)
+FLAG_KEY(abort, BRANCH_FLAG_MASK_ABORT)
+
+/* perf keeps the last answer in a static: a branch neither predicted nor
+ * mispredicted shows what the entry printed before it showed */
+static void mispredict_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	static const char *last = "N/A";
+
+	if (BRANCH_PREDICTED(he->br.flags))
+		last = "N";
+	else if (BRANCH_MISPRED(he->br.flags))
+		last = "Y";
+	strbuf_addf(sb, "%-*.*s", (int)width, (int)width, last);
+}
+
+static void in_tx_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	strbuf_addf(sb, "%-*s", (int)width, BRANCH_IN_TX(he->br.flags) ? "T" : ".");
+}
+
+static void abort_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	strbuf_addf(sb, "%-*s", (int)width, BRANCH_ABORT(he->br.flags) ? "A" : ".");
+}
+
+/* the ends' source lines, as the srcline key's ("(null)" where perf
+ * never computed one: an entry it never compared) */
+static int srcline_from_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return str_cmp(a->br.from.srcline, b->br.from.srcline);
+}
+
+static int srcline_to_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return str_cmp(a->br.to.srcline, b->br.to.srcline);
+}
+
+static void srcline_end_print(struct strbuf *sb, unsigned int width,
+			      const struct hist_branch_end *e)
+{
+	strbuf_addf(sb, "%-*.*s", (int)width, (int)width,
+		    e->srcline && e->srcline_compared ? e->srcline : "(null)");
+}
+
+static void srcline_from_print(const struct hist_entry *he, struct strbuf *sb,
+			       unsigned int width)
+{
+	srcline_end_print(sb, width, &he->br.from);
+}
+
+static void srcline_to_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	srcline_end_print(sb, width, &he->br.to);
+}
+
+static uint64_t srcline_from_hash(const struct hist_entry *he)
+{
+	return (uintptr_t)he->br.from.srcline;
+}
+
+static uint64_t srcline_to_hash(const struct hist_entry *he)
+{
+	return (uintptr_t)he->br.to.srcline;
+}
+
+/* addr_from, addr_to: by DSO (the ends' order), then by address */
+static int addr_end_cmp(const struct hist_entry *a, const struct hist_branch_end *ea,
+			const struct hist_entry *b, const struct hist_branch_end *eb)
+{
+	int ret = dso_cmp_of(b, eb->dso, a, ea->dso);
+
+	return ret ? ret : cmp_addr(ea->addr, eb->addr);
+}
+
+static int addr_from_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return addr_end_cmp(a, &a->br.from, b, &b->br.from);
+}
+
+static int addr_to_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return addr_end_cmp(a, &a->br.to, b, &b->br.to);
+}
+
+/* "[level] symbol+0xoff" with the sample's level, the name cut to what the
+ * width leaves, never padded; the address without a symbol */
+static void addr_end_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width,
+			   const struct hist_branch_end *e)
+{
+	strbuf_add(sb, (const char[]){ '[', he->level, ']', ' ' }, 4);
+	if (e->sym && e->dso && e->sym->object) {
+		strbuf_addf(sb, "%s+0x%" PRIx64, e->sym->name, e->al_addr - e->sym->start);
+	} else if (e->sym && e->dso) {
+		uint64_t off = e->al_addr - e->sym->start;
+
+		/* perf's precision, an unsigned difference passed as an int */
+		strbuf_addf(sb, "%.*s", (int)(width - 4), e->sym->name);
+		if (off)
+			strbuf_addf(sb, "+0x%" PRIx64, off);
+	} else {
+		strbuf_addf(sb, "%-#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, e->al_addr);
+	}
+}
+
+static void addr_from_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	addr_end_print(he, sb, width, &he->br.from);
+}
+
+static void addr_to_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	addr_end_print(he, sb, width, &he->br.to);
+}
+
+static uint64_t addr_from_hash(const struct hist_entry *he)
+{
+	return he->br.from.addr;
+}
+
+static uint64_t addr_to_hash(const struct hist_entry *he)
+{
+	return he->br.to.addr;
+}
+
+/* more cycles first */
+static int cycles_cmp(const struct hist_entry *a, const struct hist_entry *b)
+{
+	return int_cmp(BRANCH_CYCLES(b->br.flags), BRANCH_CYCLES(a->br.flags));
+}
+
+/* perf prints the count as a short */
+static void cycles_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
+{
+	unsigned cycles = BRANCH_CYCLES(he->br.flags);
+
+	if (!cycles)
+		strbuf_addf(sb, "%-*s", (int)width, "-");
+	else
+		strbuf_addf(sb, "%-*hd", (int)width, (short)cycles);
+}
+
+static uint64_t cycles_hash(const struct hist_entry *he)
+{
+	return BRANCH_CYCLES(he->br.flags);
+}
+
 #define KEY(n, h, c, cmpf, sortf, printf_, hashf) \
 	{ .name = (n), .header = (h), .is_key = true, .col = (c), .cmp = (cmpf), \
 	  .sort = (sortf), .print = (printf_), .hash = (hashf) }
@@ -795,14 +1072,33 @@ static const struct hist_field key_fields[] = {
 	KEY("tid", "    Tid:Command", HISTC_THREAD, pid_cmp, NULL, pid_print, pid_hash),
 };
 
-/* perf's branch dimensions, valid in branch mode only (which pcl lacks) */
-#define BRANCH_KEY(n) KEY(n, NULL, HISTC_NR_COLS, NULL, NULL, NULL, NULL)
+/* perf's branch dimensions, valid in branch mode only */
 static const struct hist_field branch_fields[] = {
-	BRANCH_KEY("dso_from"), BRANCH_KEY("dso_to"), BRANCH_KEY("symbol_from"),
-	BRANCH_KEY("symbol_to"), BRANCH_KEY("mispredict"), BRANCH_KEY("abort"),
-	BRANCH_KEY("in_tx"), BRANCH_KEY("cycles"), BRANCH_KEY("srcline_from"),
-	BRANCH_KEY("srcline_to"), BRANCH_KEY("ipc_lbr"), BRANCH_KEY("addr_from"),
-	BRANCH_KEY("addr_to"),
+	KEY("dso_from", "Source Shared Object", HISTC_DSO_FROM, dso_from_cmp, NULL, dso_from_print,
+	    dso_from_hash),
+	KEY("dso_to", "Target Shared Object", HISTC_DSO_TO, dso_to_cmp, NULL, dso_to_print,
+	    dso_to_hash),
+	KEY("symbol_from", "Source Symbol", HISTC_SYMBOL_FROM, sym_from_cmp, NULL, sym_from_print,
+	    sym_from_hash),
+	KEY("symbol_to", "Target Symbol", HISTC_SYMBOL_TO, sym_to_cmp, NULL, sym_to_print,
+	    sym_to_hash),
+	KEY("mispredict", "Branch Mispredicted", HISTC_MISPREDICT, mispredict_cmp, mispredict_sort,
+	    mispredict_print, mispredict_hash),
+	KEY("abort", "Transaction abort", HISTC_ABORT, abort_cmp, abort_sort, abort_print, abort_hash),
+	KEY("in_tx", "Branch in transaction", HISTC_IN_TX, in_tx_cmp, in_tx_sort, in_tx_print,
+	    in_tx_hash),
+	KEY("cycles", "Basic Block Cycles", HISTC_CYCLES, cycles_cmp, NULL, cycles_print,
+	    cycles_hash),
+	/* compared as symbols, as ipc_null */
+	KEY("ipc_lbr", "IPC   [IPC Coverage]", HISTC_IPC, sym_cmp, NULL, ipc_lbr_print, sym_hash),
+	KEY("srcline_from", "From Source:Line", HISTC_SRCLINE_FROM, srcline_from_cmp, NULL,
+	    srcline_from_print, srcline_from_hash),
+	KEY("srcline_to", "To Source:Line", HISTC_SRCLINE_TO, srcline_to_cmp, NULL,
+	    srcline_to_print, srcline_to_hash),
+	KEY("addr_from", "Source Address", HISTC_ADDR_FROM, addr_from_cmp, NULL, addr_from_print,
+	    addr_from_hash),
+	KEY("addr_to", "Target Address", HISTC_ADDR_TO, addr_to_cmp, NULL, addr_to_print,
+	    addr_to_hash),
 };
 
 /* perf's memory dimensions: looked up last, and only in --mem-mode */
@@ -888,6 +1184,8 @@ static const struct hist_field *find_field(const char *tok, bool output, const s
 			return &value_fields[i];
 	for (size_t i = 0; i < ARRAY_SIZE(branch_fields); i++)
 		if (!strncasecmp(tok, branch_fields[i].name, n)) {
+			if (s->branch_mode && branch_fields[i].cmp)
+				return &branch_fields[i];
 			*miss = s->branch_mode ? FIELD_UNSUPPORTED : FIELD_INVALID;
 			return NULL;
 		}
@@ -1031,7 +1329,8 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 	memset(l, 0, sizeof(*l));
 	*err = NULL;
 	if (!keys && !strict)
-		keys = sort_default_order(s->tracepoints_only);
+		keys = s->branch_mode ? SORT_BRANCH_DEFAULT_ORDER :
+		       sort_default_order(s->tracepoints_only);
 	if (!keys && s->diff)
 		keys = "dso,sym";
 	if (keys) {
@@ -1087,6 +1386,7 @@ int hist_layout__setup(struct hist_layout *l, const struct sort_setup *s, char *
 		l->has_srcline |= f->col == HISTC_SRCLINE;
 		l->has_trace |= f->col == HISTC_TRACE;
 		l->has_srcfile |= f->col == HISTC_SRCFILE;
+		l->has_branch_srcline |= f->col == HISTC_SRCLINE_FROM || f->col == HISTC_SRCLINE_TO;
 		l->has_sample_keys |= f->col == HISTC_TIME || f->col == HISTC_WEIGHT ||
 				      f->col == HISTC_LOCAL_WEIGHT || f->col == HISTC_SOCKET ||
 				      f->col == HISTC_TRANSACTION || f->col == HISTC_CODE_PAGE_SIZE;
@@ -1163,14 +1463,24 @@ bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f
 	return false;
 }
 
+void hist_field__mark_srclines(const struct hist_field *f, struct hist_entry *a,
+			       struct hist_entry *b)
+{
+	if (f->col == HISTC_SRCLINE)
+		a->srcline_compared = b->srcline_compared = true;
+	else if (f->col == HISTC_SRCLINE_FROM)
+		a->br.from.srcline_compared = b->br.from.srcline_compared = true;
+	else if (f->col == HISTC_SRCLINE_TO)
+		a->br.to.srcline_compared = b->br.to.srcline_compared = true;
+}
+
 int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
 			  struct hist_entry *b)
 {
 	for (int i = 0; i < l->nr_keys; i++) {
 		int ret;
 
-		if (l->keys[i]->col == HISTC_SRCLINE)
-			a->srcline_compared = b->srcline_compared = true;
+		hist_field__mark_srclines(l->keys[i], a, b);
 		ret = l->keys[i]->cmp(a, b);
 		if (ret)
 			return ret;

@@ -58,6 +58,19 @@ enum hist_column {
 	HISTC_MEM_PHYS_DADDR,
 	HISTC_MEM_DATA_PAGE_SIZE,
 	HISTC_MEM_IADDR_SYMBOL,
+	/* branch mode's */
+	HISTC_SYMBOL_FROM,
+	HISTC_SYMBOL_TO,
+	HISTC_DSO_FROM,
+	HISTC_DSO_TO,
+	HISTC_MISPREDICT,
+	HISTC_IN_TX,
+	HISTC_ABORT,
+	HISTC_CYCLES,
+	HISTC_SRCLINE_FROM,
+	HISTC_SRCLINE_TO,
+	HISTC_ADDR_FROM,
+	HISTC_ADDR_TO,
 	HISTC_NR_COLS,
 };
 
@@ -119,6 +132,7 @@ struct hist_layout {
 	int nr_keys;
 	bool has_srcline, has_trace;	/* shown or sorted by */
 	bool has_srcfile;
+	bool has_branch_srcline;	/* srcline_from or srcline_to */
 	bool has_sample_keys;		/* time, weight, socket, transaction, code page
 					 * size (see add_cumulative) */
 	/* perf's hists__has() flags: set by -s (or the default order) only */
@@ -174,6 +188,9 @@ bool hist_layout__elided(const struct hist_layout *l, const struct hist_field *f
 /* The default sort order perf uses for the file. */
 const char *sort_default_order(bool tracepoints_only);
 
+/* perf's default order of branch mode. */
+#define SORT_BRANCH_DEFAULT_ORDER "comm,dso_from,symbol_from,symbol_to,cycles"
+
 /* perf's default order of --mem-mode. */
 #define SORT_MEM_DEFAULT_ORDER "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb," \
 			       "locked,blocked,local_ins_lat,local_p_stage_cyc"
@@ -183,6 +200,10 @@ const char *sort_default_order(bool tracepoints_only);
  * (where perf computes their source lines). */
 int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
 			  struct hist_entry *b);
+/* Marks both entries' source lines of f's column computed, as perf
+ * computes them when it compares by them (srcline, srcline_from/to). */
+void hist_field__mark_srclines(const struct hist_field *f, struct hist_entry *a,
+			       struct hist_entry *b);
 /* The collapse pass's order: hist_layout__cmp_mark() but for symbols
  * taken by name with sym_by_name. */
 int hist_layout__collapse_cmp(const struct hist_layout *l, struct hist_entry *a,

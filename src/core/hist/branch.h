@@ -1,0 +1,43 @@
+/* branch: what branch mode (report -b) makes of a sample's branch stack.
+ *
+ * In branch mode every entry of a sample's branch stack is a sample of
+ * its own, of period 1, whose keys are the branch's two ends (dso_from,
+ * symbol_to, ...) and its flags (mispredict, cycles, ...).  The report
+ * also counts the branches by type (perf's "Branch Statistics").
+ */
+#ifndef PCL_BRANCH_H
+#define PCL_BRANCH_H
+
+#include <stdint.h>
+
+#include "core/hist/hist.h"
+
+struct machine;
+struct perf_sample;
+struct thread;
+
+/* PERF_BR_*: the types of the flags word, and the one that says the
+ * type is in its new_type field */
+#define BRANCH_TYPE_MAX		16
+#define BRANCH_TYPE_EXTEND_ABI	15
+
+/* The name perf gives a branch's type ("COND", "IND_CALL", ...; "" for
+ * an unknown one); NULL for a new type without a name. */
+const char *hist_branch__type_name(uint64_t flags);
+
+/* Entry i of the sample's branch stack, both ends resolved the way perf
+ * resolves them in report: in user space first, then in the kernel's. */
+void hist_branch__resolve(struct hist_branch *b, struct machine *m, struct thread *thread,
+			  const struct perf_sample *sample, uint64_t i);
+
+/* perf's branch type statistics. */
+struct branch_type_stat {
+	uint64_t counts[BRANCH_TYPE_MAX];
+	uint64_t cond_fwd, cond_bwd, cross_4k, cross_2m;
+};
+
+/* Counts a branch added to an entry: perf counts the entry's own branch
+ * (the first one that made it), whatever branch was just added. */
+void branch_type_stat__count(struct branch_type_stat *st, const struct hist_branch *b);
+
+#endif
