@@ -235,8 +235,10 @@ static void build_graph(struct browser *b, struct entry_view *e)
 {
 	e->nr_chain = 0;
 	e->chain_built = true;
+	/* (--hierarchy: a leaf's graph starts a level below the leaf's) */
 	if (e->he->callchain)
-		graph_level(b, e, &e->he->callchain->node, entry_period(e->he), 1, true);
+		graph_level(b, e, &e->he->callchain->node, entry_period(e->he),
+			    1 + e->he->depth, true);
 }
 
 /* Unfolds (folds) every frame of the graph below n. */
@@ -920,6 +922,23 @@ static FILE *open_dump(char *name, size_t size)
 	return NULL;
 }
 
+/* perf prints a --hierarchy entry to perf.hist.N without the blank
+ * after its fold sign, nor the blanks after its last column. */
+static void hierarchy_dump_row(const struct browser *b, const struct row *r, struct strbuf *line)
+{
+	size_t blank = b->entries[r->entry].he->depth * (size_t)REPORT_HIERARCHY_INDENT + 1;
+	char *text = line->buf;
+	size_t len = line->len;
+
+	if (len > blank && text[blank] == ' ') {
+		memmove(text + blank, text + blank + 1, len - blank);
+		len--;
+	}
+	while (len && text[len - 1] == ' ')
+		len--;
+	strbuf_setlen(line, len);
+}
+
 /* 'P': every row as the screen shows it (unfolded graphs included). */
 static void dump_rows(struct browser *b)
 {
@@ -932,7 +951,11 @@ static void dump_rows(struct browser *b)
 		return;
 	}
 	for (size_t i = 0; i < b->nr_rows; i++) {
-		row_text(b, &b->rows[i], &line, false);
+		const struct row *r = &b->rows[i];
+
+		row_text(b, r, &line, false);
+		if (b->hists->opts->layout.hierarchy && r->line < 0)
+			hierarchy_dump_row(b, r, &line);
 		fprintf(fp, "%s\n", strbuf_str(&line));
 	}
 	fclose(fp);
@@ -1379,7 +1402,7 @@ static enum leave browse_event(const struct hist_browser_event *event,
 		.show_headers = opts->show_headers,
 		.socket = -1,
 		.sb = STRBUF_INIT,
-		.graph = event->hists->opts->use_callchain && !event->hists->opts->layout.hierarchy &&
+		.graph = event->hists->opts->use_callchain &&
 			 (event->hists->opts->cc.mode == CHAIN_GRAPH_ABS ||
 			  event->hists->opts->cc.mode == CHAIN_GRAPH_REL),
 		.percent_limit = event->hists->opts->percent_limit,

@@ -117,11 +117,13 @@ def perf_screen(t):
     return lines[:-1]
 
 
-def test_screen_equals_perfs_browser(data):
+@pytest.mark.parametrize("args", [[], ["-g", "none"]], ids=["graph", "flat"])
+def test_screen_equals_perfs_browser(data, args):
     """perf report's own browser on the same file: title, header and rows
-    (the bottom line holds a random tip in both)."""
-    theirs_stdio = without_vdso(stdio_entries(stdio("-i", data["g"], tool=perf)))
-    theirs = browse(PERF, data["g"])
+    (the bottom line holds a random tip in both), with call graphs and
+    without (-g none: no fold signs)."""
+    theirs_stdio = without_vdso(stdio_entries(stdio("-i", data["g"], *args, tool=perf)))
+    theirs = browse(PERF, data["g"], *args)
     # perf draws its bottom line first
     theirs.wait_for(lambda text: len(without_vdso(entry_rows(theirs))) >= min(
         ROWS - 8, len(theirs_stdio)))
@@ -129,7 +131,7 @@ def test_screen_equals_perfs_browser(data):
     theirs.send("q")
     theirs.wait_exit()
     theirs.close()
-    t = browse(PCL, data["g"])
+    t = browse(PCL, data["g"], *args)
     got = without_vdso(screen_lines(t)[:ROWS - 1])
     # a [vdso] row fewer on one screen lets one more row in at its bottom
     shown = min(len(got), len(want))
@@ -157,12 +159,12 @@ def test_hierarchy_as_perfs_browser(data):
     assert screens[1] == screens[0]
 
 
-def keys_then_dump(argv0, path, keys, cwd):
+def keys_then_dump(argv0, path, keys, cwd, *args):
     """The perf.hist.0 dump after keys sent to a browser on the report_work
     process's entries (no [vdso]), and the screen (but its status line)
     when pcl's "written!" shows (perf, reading keys ahead, may skip that
     message: its dump is read once it has exited)."""
-    t = browse(argv0, path, "--comms", "report_work", cwd=str(cwd))
+    t = browse(argv0, path, "--comms", "report_work", *args, cwd=str(cwd))
     dump = cwd / "perf.hist.0"
     for key in keys:
         t.send(key)
@@ -231,6 +233,29 @@ def test_call_graph_levels_as_perfs_browser(data, tmp_path, keys):
     height = ROWS - 2
     assert bar == ["\u25c6" if h == index * (height - 1) // (len(rows) - 1) else "\u2592"
                    for h in range(height)]
+
+
+HIERARCHY_GRAPHS = {
+    "expand-all": ([], ["E"]),
+    "branches": (["-s", "comm,dso", "-g", "graph,0,callee"], ["E"]),
+    "fractal": (["-s", "comm,sym", "-g", "fractal,0"], ["E"]),
+    "levels": ([], ["+", "down", "+", "down", "+", "down", "+"]),
+}
+
+
+@pytest.mark.parametrize("args,keys", HIERARCHY_GRAPHS.values(), ids=HIERARCHY_GRAPHS.keys())
+def test_hierarchy_graphs_as_perfs_browser(data, tmp_path, args, keys):
+    """--hierarchy: a leaf's call graph unfolds in perf's browser layout a
+    level below the leaf; the P dump (perf prints its entries there
+    without the blank after the fold sign) equals perf's."""
+    dumps = []
+    for argv0 in (PERF, PCL):
+        cwd = tmp_path / os.path.basename(argv0)
+        cwd.mkdir()
+        _, dump = keys_then_dump(argv0, data["g"], keys, cwd, "--hierarchy", *args)
+        dumps.append(dump)
+    assert dumps[1] == dumps[0]
+    assert len(dumps[1].splitlines()) > 4
 
 
 def test_expanded_graph_lines(data, tmp_path):
