@@ -836,7 +836,8 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 					.show_headers = show_headers,
 					.annotate = browse_annotation, .annotate_ctx = r->annotate,
 					.header = browse_header, .header_ctx = r->session,
-					.switch_input = switch_input };
+					.switch_input = switch_input,
+					.filter_relative = &r->hopts.filter_relative };
 	int n = 0, ret;
 
 	evlist__for_each(&r->session->evlist, pos) {

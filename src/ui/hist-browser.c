@@ -382,6 +382,24 @@ static uint8_t zoom_bits(const struct browser *b, const struct hist_entry *he)
 	return bits;
 }
 
+/* The totals of the entries a zoom leaves, which relative percentages
+ * ('F', --percentage relative) and the title then take, as perf counts
+ * them after a zoom: the top level's entries with --hierarchy. */
+static void count_shown(struct browser *b)
+{
+	struct hists_stats *st = &b->hists->stats;
+
+	st->nr_non_filtered_samples = st->total_non_filtered_period = 0;
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		const struct hist_entry *he = b->entries[i].he;
+
+		if (he->filtered || he->depth)
+			continue;
+		st->nr_non_filtered_samples += he->stat.nr_events;
+		st->total_non_filtered_period += he->stat.period;
+	}
+}
+
 /* Filters the entries again and sizes the columns for those left, as
  * perf does after a zoom. */
 static void filter_entries(struct browser *b)
@@ -391,6 +409,7 @@ static void filter_entries(struct browser *b)
 
 		e->he->filtered = e->filtered | zoom_bits(b, e->he);
 	}
+	count_shown(b);
 	if (b->nr_zooms && !b->hists->opts->layout.hierarchy)
 		hists__recalc_col_len(b->hists, SIZE_MAX);
 	else
@@ -986,6 +1005,7 @@ static void help(const struct browser *b)
 		"d             Zoom into current DSO",
 		"e             Expand/Collapse main entry callchains",
 		"E             Expand all callchains",
+		"F             Toggle percentage of filtered entries",
 		"H             Display column headers",
 		"k             Zoom into the kernel map",
 		"L             Change percent limit",
@@ -1321,6 +1341,10 @@ static enum leave browse(struct browser *b)
 			break;
 		case 'i':
 			header_info(b);
+			break;
+		case 'F':
+			if (b->opts->filter_relative)
+				*b->opts->filter_relative = !*b->opts->filter_relative;
 			break;
 		case 'V':
 			b->verbose = (b->verbose + 1) % 4;

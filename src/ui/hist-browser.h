@@ -57,6 +57,9 @@ struct hist_browser_opts {
 	 * none offered */
 	void (*header)(void *ctx, FILE *fp);
 	void *header_ctx;
+	/* 'F': the setting of every histogram's percentages (--percentage
+	 * relative) it toggles; NULL: not offered */
+	bool *filter_relative;
 	/* 's': where the perf.data file chosen in the current directory goes
 	 * (malloc'ed; the browser leaves then); NULL: no switching offered */
 	char **switch_input;

@@ -299,6 +299,39 @@ def test_zoom_filters(data, key, sort, column):
     quit_ok(t)
 
 
+@pytest.mark.parametrize("keys", [["F", "E"], ["t", "F", "E"], ["t", "F", "F", "E"]],
+                         ids=["comms", "zoom", "back"])
+def test_filtered_percentages_as_perfs_browser(data, tmp_path, keys):
+    """F: percentages (call graphs' too) of what --comms and the zooms
+    leave, or of everything again; the P dump equals perf's."""
+    dumps = []
+    for argv0 in (PERF, PCL):
+        cwd = tmp_path / os.path.basename(argv0)
+        cwd.mkdir()
+        _, dump = keys_then_dump(argv0, data["g"], keys, cwd)
+        dumps.append(dump)
+    assert dumps[1] == dumps[0]
+    first = float(dumps[1].split("%")[0].strip(" +-"))
+    assert first > 50 if keys.count("F") == 1 else first < 50
+
+
+def test_filtered_totals_in_title(data):
+    """F after a zoom: the title counts the entries left, as perf's."""
+    titles = []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, data["g"], "--no-children")
+        whole = screen_lines(t)[0]
+        t.send("t")
+        t.send("F")
+        t.wait_for(lambda text: ", Thread: " in screen_lines(t)[0] and
+                   screen_lines(t)[0].split(",")[0] != whole.split(",")[0])
+        titles.append(screen_lines(t)[0])
+        t.send("q")
+        assert t.wait_exit() == 0
+        t.close()
+    assert titles[1] == titles[0]
+
+
 def test_symbol_filter(data):
     t = browse(PCL, data["g"], "--no-children")
     t.send("/")
@@ -500,7 +533,7 @@ def both(args, keys, title):
 def test_help_lists_perfs_keys_pcl_has(data):
     """h: perf's help box, without the lines of the keys pcl lacks."""
     theirs, ours = both([data["g"]], ["h"], "Help")
-    lacking = ("F ", "r ", "s ", "0-9 ")
+    lacking = ("r ", "s ", "0-9 ")
     assert ours == [line for line in theirs if not line[1:].startswith(lacking)]
     assert len(ours) > 30
 
