@@ -837,7 +837,8 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 					.annotate = browse_annotation, .annotate_ctx = r->annotate,
 					.header = browse_header, .header_ctx = r->session,
 					.switch_input = switch_input,
-					.filter_relative = &r->hopts.filter_relative };
+					.filter_relative = &r->hopts.filter_relative,
+					.group_sort_idx = &r->hopts.group_sort_idx };
 	int n = 0, ret;
 
 	evlist__for_each(&r->session->evlist, pos) {

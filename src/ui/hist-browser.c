@@ -37,6 +37,7 @@ enum leave {
 	LEAVE_BACK,		/* to the menu of events */
 	LEAVE_NEXT,		/* TAB: the next event */
 	LEAVE_PREV,		/* shift-TAB */
+	LEAVE_RELOAD,		/* the event's browser again, from scratch */
 };
 
 /* perf's browser indents a call graph's levels by this many columns. */
@@ -982,7 +983,7 @@ static void dump_rows(struct browser *b)
 	snprintf(b->message, sizeof(b->message), "%s written!", name);
 }
 
-/* perf's help, its lines for the keys pcl has (top's own before the last). */
+/* perf's help, its lines for the keys pcl has (top's own before '/'). */
 static void help(const struct browser *b)
 {
 	static const char *const keys[] = {
@@ -1016,6 +1017,7 @@ static void help(const struct browser *b)
 		"t             Zoom into current Thread",
 		"V             Verbose (DSO names in callchains, etc)",
 		"/             Filter symbol by name",
+		"0-9           Sort by event n in group",
 	};
 	const struct hist_browser_live *live = b->opts->live;
 	int nr_live = live ? live->nr_help : 0;
@@ -1026,7 +1028,7 @@ static void help(const struct browser *b)
 		/* no header to show in top, whose keys come before perf's last */
 		if (!b->opts->header && keys[i][0] == 'i')
 			continue;
-		if (i == ARRAY_SIZE(keys) - 1)
+		if (keys[i][0] == '/')
 			for (int k = 0; k < nr_live; k++)
 				text[n++] = live->help[k];
 		text[n++] = keys[i];
@@ -1283,6 +1285,35 @@ static bool is_move_key(int key)
 	       key == ' ' || key == KEY_HOME || key == KEY_END;
 }
 
+/* A digit: the entries sort by that group member's column first, and
+ * the browser starts again on them (perf reloads the report); true then.
+ * A live histogram sorts so at its refreshes, the first one now. */
+static bool sort_by_member(struct browser *b, int idx)
+{
+	int *current = b->opts->group_sort_idx;
+	int nr = b->event->hists->nr_members;
+
+	if (!current || !b->event->leads_group || nr < 2) {
+		snprintf(b->message, sizeof(b->message),
+			 "Sort by index only available with group events!");
+		return false;
+	}
+	if (idx == *current)
+		return false;
+	*current = idx;
+	if (idx >= nr) {
+		snprintf(b->message, sizeof(b->message),
+			 "Max event group index to sort is %d (index from 0 to %d)", nr - 1, nr - 1);
+		return false;
+	}
+	if (b->opts->live) {
+		reload(b);
+		return false;
+	}
+	hists__sort_again(b->event->hists);
+	return true;
+}
+
 /* ESC or the left arrow: zooms out of the last zoom; true when there
  * was none. */
 static bool zoom_out_last(struct browser *b)
@@ -1350,9 +1381,8 @@ static enum leave browse(struct browser *b)
 			b->verbose = (b->verbose + 1) % 4;
 			break;
 		case '0' ... '9':
-			if (!b->event->leads_group)
-				snprintf(b->message, sizeof(b->message),
-					 "Sort by index only available with group events!");
+			if (sort_by_member(b, key - '0'))
+				return LEAVE_RELOAD;
 			break;
 		case 'a':
 			if (selected_entry(b) && selected_entry(b)->sym)
@@ -1495,9 +1525,11 @@ int hist_browser__run(const struct hist_browser_event *events, int nr_events,
 			current = chosen;
 		}
 		how = browse_event(&events[current], opts, nr_events > 1);
-		while (how == LEAVE_NEXT || how == LEAVE_PREV) {
-			current = (current + (how == LEAVE_NEXT ? 1 : nr_events - 1)) % nr_events;
-			how = browse_event(&events[current], opts, true);
+		while (how == LEAVE_NEXT || how == LEAVE_PREV || how == LEAVE_RELOAD) {
+			if (how != LEAVE_RELOAD)
+				current = (current + (how == LEAVE_NEXT ? 1 : nr_events - 1)) %
+					  nr_events;
+			how = browse_event(&events[current], opts, nr_events > 1);
 		}
 		if (how == LEAVE_EXIT || nr_events == 1)
 			break;

@@ -60,6 +60,9 @@ struct hist_browser_opts {
 	/* 'F': the setting of every histogram's percentages (--percentage
 	 * relative) it toggles; NULL: not offered */
 	bool *filter_relative;
+	/* '0'-'9': the group member the entries sort by (--group-sort-idx)
+	 * the digit sets; NULL: not offered */
+	int *group_sort_idx;
 	/* 's': where the perf.data file chosen in the current directory goes
 	 * (malloc'ed; the browser leaves then); NULL: no switching offered */
 	char **switch_input;
