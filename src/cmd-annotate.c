@@ -56,6 +56,7 @@ struct annotate_cmd {
 	struct annotate_browser_opts *browser;	/* the TUI, or NULL */
 	double percent_limit;		/* --percent-limit */
 	bool dump;			/* -D: the records, then their counts */
+	struct script_menu scripts;	/* the browser's 'r' */
 };
 
 static bool dso_listed(const char *list, const struct dso *dso)
@@ -222,6 +223,7 @@ static enum annotate_browser_exit browse_entry(struct annotate_cmd *c, struct an
 		.samples = &c->samples, .file = f, .dis = &c->dis, .evidx = members,
 		.nr_events = nr, .totals = totals, .title = title,
 		.event_name = name ? name : evsel->name, .cpuid = c->session->header.cpuid,
+		.scripts = &c->scripts,
 	};
 	enum annotate_browser_exit ret = annotate_browser__run(as->dso, as->sym, &src, c->browser);
 
@@ -370,6 +372,7 @@ static bool annotate_config(struct annotate_browser_opts *bo, struct annotate_pr
 int cmd_annotate(int argc, const char **argv)
 {
 	const char *input = NULL, *percent_type = NULL, *style = NULL, *kallsyms = NULL;
+	const char **event_names = NULL;
 	const char *symfs = NULL, *cpu_list = NULL, *stdio_color = NULL, *percent_limit = NULL;
 	const char *vmlinux = NULL, *prefix = NULL, *prefix_strip = NULL, *itrace = NULL;
 	bool force = false, asm_raw = false, source = true, demangle = true;
@@ -524,6 +527,11 @@ int cmd_annotate(int argc, const char **argv)
 	annotate_samples__init(&c.samples);
 	hashmap_init(&c.files, sizeof(void *));
 	hashmap_init(&c.warned, sizeof(void *));
+	c.scripts.input = input;
+	c.scripts.events = event_names = xcalloc((size_t)c.session->evlist.nr_entries + 1,
+						 sizeof(*event_names));
+	evlist__for_each(&c.session->evlist, pos)
+		event_names[c.scripts.nr_events++] = pos->name;
 	c.tool.sample = annotate_sample;
 	c.tool.record = c.dump ? annotate_dump : NULL;
 	c.tool.ordered = true;
@@ -562,6 +570,7 @@ out_hists:
 	free(c.hists);
 	callchain_store__exit(&c.store);
 	strset_release(&c.strings);
+	free(event_names);
 out:
 	cpu_map__delete(c.cpus);
 	perf_session__delete(c.session);

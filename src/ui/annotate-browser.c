@@ -605,10 +605,10 @@ static void search(struct annotate_browser *b, bool backwards)
 	free(s);
 }
 
-/* perf's help, its lines for the keys pcl has. */
-static void show_help(void)
+/* perf's help, its lines for the keys pcl has ('r' where offered). */
+static void show_help(const struct annotate_browser *b)
 {
-	static const char *const text[] = {
+	static const char *const keys[] = {
 		"UP/DOWN/PGUP",
 		"PGDN/SPACE    Navigate",
 		"q/ESC/CTRL+C  Exit",
@@ -624,10 +624,12 @@ static void show_help(void)
 		"O             Bump offset level (jump targets -> +call -> all -> cycle thru)",
 		"s             Toggle source code view",
 		"t             Circulate percent, total period, samples view",
+		"c             Show min/max cycle",
 		"/             Search string",
 		"k             Toggle line numbers",
 		"l             Show full source file location",
 		"P             Print to [symbol_name].annotation file.",
+		"r             Run available scripts",
 		"p             Toggle percent type [local/global]",
 		"b             Toggle percent base [period/hits]",
 		"?             Search string backwards",
@@ -635,8 +637,13 @@ static void show_help(void)
 		"",
 		"Press any key...",
 	};
+	const char *text[ARRAY_SIZE(keys)];
+	int n = 0;
 
-	tui__message("Help", text, (int)ARRAY_SIZE(text));
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (keys[i][0] != 'r' || b->src->scripts)
+			text[n++] = keys[i];
+	tui__message("Help", text, n);
 }
 
 /* 'l': where the selected source line comes from, on the help line. */
@@ -766,7 +773,16 @@ static enum annotate_browser_exit run(struct annotate_browser *b)
 			break;
 		case KEY_F(1):
 		case 'h':
-			show_help();
+			show_help(b);
+			break;
+		case 'c':
+			/* perf toggles its min/max cycle columns, shown from
+			 * branch stacks' cycles, which pcl never has */
+			help(b, "No min/max cycles: pcl's annotations have no branch cycles data");
+			break;
+		case 'r':
+			if (b->src->scripts)
+				script_menu__run(b->src->scripts, NULL);
 			break;
 		case 'k':
 			b->o->show_linenr = !b->o->show_linenr;

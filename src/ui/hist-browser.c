@@ -1014,6 +1014,8 @@ static void help(const struct browser *b)
 		"S             Zoom into current Processor Socket",
 		"i             Show header information",
 		"P             Print histograms to perf.hist.N",
+		"r             Run available scripts",
+		"s             Switch to another data file in PWD",
 		"t             Zoom into current Thread",
 		"V             Verbose (DSO names in callchains, etc)",
 		"/             Filter symbol by name",
@@ -1025,8 +1027,10 @@ static void help(const struct browser *b)
 	int n = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		/* no header to show in top, whose keys come before perf's last */
-		if (!b->opts->header && keys[i][0] == 'i')
+		/* top has no header, scripts nor files to show */
+		if ((!b->opts->header && keys[i][0] == 'i') ||
+		    (!b->opts->scripts && keys[i][0] == 'r') ||
+		    (!b->opts->switch_input && keys[i][0] == 's'))
 			continue;
 		if (keys[i][0] == '/')
 			for (int k = 0; k < nr_live; k++)
@@ -1397,6 +1401,10 @@ static enum leave browse(struct browser *b)
 		case 's':
 			if (b->opts->switch_input && switch_data_file(b))
 				return LEAVE_EXIT;
+			break;
+		case 'r':
+			if (b->opts->scripts)
+				script_menu__run(b->opts->scripts, NULL);
 			break;
 		case 'S':
 			toggle_zoom(b, ZOOM_SOCKET);

@@ -14,6 +14,7 @@
 
 #include "core/hist/hist.h"
 #include "ui/report-stdio.h"
+#include "ui/script-menu.h"
 #include "util/strbuf.h"
 
 /* Histograms that keep changing (top): while waiting for keys the browser
@@ -63,6 +64,8 @@ struct hist_browser_opts {
 	/* '0'-'9': the group member the entries sort by (--group-sort-idx)
 	 * the digit sets; NULL: not offered */
 	int *group_sort_idx;
+	/* 'r': perf's menu of scripts on the report's file; NULL: not offered */
+	const struct script_menu *scripts;
 	/* 's': where the perf.data file chosen in the current directory goes
 	 * (malloc'ed; the browser leaves then); NULL: no switching offered */
 	char **switch_input;
