@@ -782,7 +782,7 @@ static enum annotate_browser_exit run(struct annotate_browser *b)
 			break;
 		case 'r':
 			if (b->src->scripts)
-				script_menu__run(b->src->scripts, NULL);
+				script_menu__run(b->src->scripts, NULL, NULL);
 			break;
 		case 'k':
 			b->o->show_linenr = !b->o->show_linenr;

@@ -1144,7 +1144,21 @@ static void header_info(struct browser *b)
 	free(text);
 }
 
-enum menu_action { ACT_ANNOTATE, ACT_THREAD, ACT_DSO, ACT_FOLD, ACT_MAP, ACT_EXIT };
+enum menu_action {
+	ACT_ANNOTATE, ACT_THREAD, ACT_DSO, ACT_FOLD, ACT_MAP,
+	ACT_SCRIPTS_THREAD, ACT_SCRIPTS_SYMBOL, ACT_SCRIPTS_ALL, ACT_SWITCH, ACT_EXIT
+};
+
+/* The symbol of the selected row: its entry's, or its graph line's frame's. */
+static const struct symbol *selected_symbol(const struct browser *b)
+{
+	const struct row *r = &b->rows[b->selected];
+	const struct entry_view *e = &b->entries[r->entry];
+
+	if (r->line >= 0 && b->graph)
+		return e->graph[r->line].frame->frame->sym;
+	return e->he->sym;
+}
 
 /* The name of what the selected row folds: its entry's symbol or (perf's
  * graph layout) its frame's; NULL when it folds nothing. */
@@ -1194,7 +1208,8 @@ static bool options_menu(struct browser *b)
 			free(label);
 		actions[n++] = ACT_THREAD;
 	}
-	if (he->dso) {
+	/* perf offers the DSO's zoom and map with the dso key only */
+	if (he->dso && sorted_by(b->hists, HISTC_DSO)) {
 		bool out = zoom_index(b, ZOOM_DSO) >= 0;
 		const struct dso *dso = out ? b->dso : he->dso;
 
@@ -1209,9 +1224,26 @@ static bool options_menu(struct browser *b)
 				    fold_open(b) ? "Collapse" : "Expand", fold_name(b, &b->sb));
 		actions[n++] = ACT_FOLD;
 	}
-	if (he->dso) {
+	if (he->dso && sorted_by(b->hists, HISTC_DSO)) {
 		text[n] = xstrdup("Browse map details");
 		actions[n++] = ACT_MAP;
+	}
+	if (b->opts->scripts && he->thread && sorted_by(b->hists, HISTC_THREAD)) {
+		text[n] = xasprintf("Run scripts for samples of thread [%s]", comm_of(he->thread));
+		actions[n++] = ACT_SCRIPTS_THREAD;
+	}
+	if (b->opts->scripts && selected_symbol(b)) {
+		text[n] = xasprintf("Run scripts for samples of symbol [%s]",
+				    selected_symbol(b)->name);
+		actions[n++] = ACT_SCRIPTS_SYMBOL;
+	}
+	if (b->opts->scripts) {
+		text[n] = xstrdup("Run scripts for all samples");
+		actions[n++] = ACT_SCRIPTS_ALL;
+	}
+	if (b->opts->switch_input) {
+		text[n] = xstrdup("Switch to another data file in PWD");
+		actions[n++] = ACT_SWITCH;
 	}
 	text[n] = xstrdup("Exit");
 	actions[n++] = ACT_EXIT;
@@ -1237,6 +1269,18 @@ static bool options_menu(struct browser *b)
 		break;
 	case ACT_MAP:
 		browse_map(he);
+		break;
+	case ACT_SCRIPTS_THREAD:
+		script_menu__run(b->opts->scripts, comm_of(he->thread), NULL);
+		break;
+	case ACT_SCRIPTS_SYMBOL:
+		script_menu__run(b->opts->scripts, NULL, selected_symbol(b)->name);
+		break;
+	case ACT_SCRIPTS_ALL:
+		script_menu__run(b->opts->scripts, NULL, NULL);
+		break;
+	case ACT_SWITCH:
+		leave = switch_data_file(b);
 		break;
 	case ACT_EXIT:
 		leave = true;
@@ -1404,7 +1448,7 @@ static enum leave browse(struct browser *b)
 			break;
 		case 'r':
 			if (b->opts->scripts)
-				script_menu__run(b->opts->scripts, NULL);
+				script_menu__run(b->opts->scripts, NULL, NULL);
 			break;
 		case 'S':
 			toggle_zoom(b, ZOOM_SOCKET);

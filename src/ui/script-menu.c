@@ -58,7 +58,7 @@ static void add_quoted(struct strbuf *sb, const char *word)
 	strbuf_addch(sb, '\'');
 }
 
-void script_menu__run(const struct script_menu *m, const char *filter)
+void script_menu__run(const struct script_menu *m, const char *comm, const char *symbol)
 {
 	enum { NR_PRESETS = ARRAY_SIZE(presets) };
 	size_t nr_builtins;
@@ -94,7 +94,10 @@ void script_menu__run(const struct script_menu *m, const char *filter)
 		strbuf_addstr(&cmd, custom);
 	else
 		strbuf_addf(&cmd, "-s %s", scripts[chosen - NR_PRESETS - 1]->name);
-	strbuf_addf(&cmd, " %s", filter ? filter : "");
+	if (comm || symbol) {
+		strbuf_addstr(&cmd, comm ? " -c " : " -S ");
+		add_quoted(&cmd, comm ? comm : symbol);
+	}
 	if (m->input) {
 		strbuf_addstr(&cmd, " -i ");
 		add_quoted(&cmd, m->input);

@@ -14,8 +14,8 @@ struct script_menu {
 	int nr_events;
 };
 
-/* The menu, then the chosen script; filter: pcl script options that
- * narrow the samples (" -c comm", " -S sym"), or NULL. */
-void script_menu__run(const struct script_menu *m, const char *filter);
+/* The menu, then the chosen script on the samples of that comm or that
+ * symbol (-c, -S; NULL: all). */
+void script_menu__run(const struct script_menu *m, const char *comm, const char *symbol);
 
 #endif

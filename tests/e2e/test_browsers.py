@@ -635,19 +635,24 @@ def test_verbose_and_group_keys(data):
     assert lines[1].split()[-1] in ("libc.so.6", "report_work")
 
 
-def test_menu_as_perfs(data):
-    """Enter: perf's options for the selected row, in its order, but the
-    scripts and file switching perf adds there (pcl has them on keys or
-    not at all); on an unfolded graph's line, its level's."""
+@pytest.mark.parametrize("args,keys", [([], ["+", "down", "down"]),
+                                       (["--no-children", "-s", "pid,sym"], [])],
+                         ids=["graph-line", "thread"])
+def test_menu_as_perfs(data, args, keys):
+    """Enter: perf's options for the selected row, in its order (on an
+    unfolded graph's line, its level's and its frame's symbol): the
+    scripts of a thread (with the pid key), of a symbol, of all samples,
+    the file switch."""
     menus = []
     for argv0 in (PERF, PCL):
-        t = browse(argv0, data["g"])
-        t.send("+")
-        t.wait_for(lambda text: screen_lines(t)[2].startswith("- "))
-        for key in ("down", "down", "\r"):
+        t = browse(argv0, data["g"], *args)
+        if keys:
+            t.send(keys[0])
+            t.wait_for(lambda text: screen_lines(t)[2].startswith("- "))
+        for key in keys[1:] + ["\r"]:
             t.send(key)
         t.wait_for(lambda text: "Select option" in text and "Exit" in screen_lines(t) and
-                   "Browse map details" in screen_lines(t))
+                   "Run scripts for all samples" in screen_lines(t))
         lines = screen_lines(t)[1:ROWS - 1]
         menus.append(lines[:lines.index("Exit") + 1])
         t.send("esc")
@@ -655,9 +660,38 @@ def test_menu_as_perfs(data):
         t.send("q")
         assert t.wait_exit() == 0
         t.close()
-    assert menus[1] == [line for line in menus[0] if not line.startswith(("Run scripts",
-                                                                          "Switch to"))]
-    assert "Browse map details" in menus[1]
+    assert menus[1] == menus[0]
+    assert "Switch to another data file in PWD" in menus[1]
+    assert any(line.startswith("Run scripts for samples of symbol [") for line in menus[1])
+    if args:
+        assert any(line.startswith("Run scripts for samples of thread [") for line in menus[1])
+    else:
+        assert "Browse map details" in menus[1]
+
+
+def test_menu_runs_scripts_of_a_symbol(data):
+    """Enter, "Run scripts for samples of symbol [...]", then the plain
+    samples: perf script -S of that symbol pages through less."""
+    t = browse(PCL, data["g"], "--no-children")
+    t.send("\r")
+    t.wait_for(lambda text: "Select option" in text and "Exit" in screen_lines(t))
+    lines = screen_lines(t)[1:ROWS - 1]
+    choice = next(i for i, line in enumerate(lines)
+                  if line.startswith("Run scripts for samples of symbol ["))
+    symbol = lines[choice].split("[", 1)[1].rstrip("]")
+    for _ in range(choice):
+        t.send("down")
+    t.send("\r")
+    script_menu(t)
+    t.send("\r")
+    r = perf("script", "-F", "+metric", "--inline", "-S", symbol, "-i", data["g"],
+             env=dict(os.environ, **BROWSER_ENV))
+    want = [line.expandtabs().rstrip() for line in r.stdout.splitlines()[:10]]
+    assert len(want) == 10
+    assert less_screen(t)[:10] == want
+    t.send("q")
+    t.wait_for(lambda text: screen_lines(t)[0].startswith("Samples:") and entry_rows(t))
+    quit_ok(t)
 
 
 def test_switch_data_file(data, tmp_path):
