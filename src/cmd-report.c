@@ -838,7 +838,8 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 					.header = browse_header, .header_ctx = r->session,
 					.switch_input = switch_input,
 					.filter_relative = &r->hopts.filter_relative,
-					.group_sort_idx = &r->hopts.group_sort_idx };
+					.group_sort_idx = &r->hopts.group_sort_idx,
+					.verbose = &r->hopts.verbose };
 	const char **names = xcalloc((size_t)r->session->evlist.nr_entries + 1, sizeof(*names));
 	struct script_menu scripts = { .input = o->input, .events = names };
 	int n = 0, ret;

@@ -1427,6 +1427,8 @@ static enum leave browse(struct browser *b)
 			break;
 		case 'V':
 			b->verbose = (b->verbose + 1) % 4;
+			if (b->opts->verbose)
+				*b->opts->verbose = b->verbose > 0;
 			break;
 		case '0' ... '9':
 			if (sort_by_member(b, key - '0'))

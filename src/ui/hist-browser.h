@@ -64,6 +64,9 @@ struct hist_browser_opts {
 	/* '0'-'9': the group member the entries sort by (--group-sort-idx)
 	 * the digit sets; NULL: not offered */
 	int *group_sort_idx;
+	/* 'V': the setting of every histogram's verbose rows (-v: DSO paths,
+	 * addresses) it turns on from level 1; NULL: the rows stay */
+	bool *verbose;
 	/* 'r': perf's menu of scripts on the report's file; NULL: not offered */
 	const struct script_menu *scripts;
 	/* 's': where the perf.data file chosen in the current directory goes

@@ -635,6 +635,23 @@ def test_verbose_and_group_keys(data):
     assert lines[1].split()[-1] in ("libc.so.6", "report_work")
 
 
+@pytest.mark.parametrize("args,keys", [([], ["V"]), ([], ["V", "E"]), ([], ["V"] * 4),
+                                       (["--hierarchy"], ["V", "E"])],
+                         ids=["rows", "graphs", "round", "hierarchy"])
+def test_verbose_rows_as_perfs_browser(data, tmp_path, args, keys):
+    """V: from level 1 the rows show the DSO's path and the address with
+    the symbols' origin (as -v), in the widths the columns had; a fourth V
+    goes back to level 0.  The P dump equals perf's."""
+    dumps = []
+    for argv0 in (PERF, PCL):
+        cwd = tmp_path / os.path.basename(argv0)
+        cwd.mkdir()
+        _, dump = keys_then_dump(argv0, data["g"], keys, cwd, *args)
+        dumps.append(dump)
+    assert dumps[1] == dumps[0]
+    assert (" 0x" in dumps[1]) == (keys.count("V") % 4 != 0)
+
+
 @pytest.mark.parametrize("args,keys", [([], ["+", "down", "down"]),
                                        (["--no-children", "-s", "pid,sym"], [])],
                          ids=["graph-line", "thread"])
