@@ -216,14 +216,15 @@ static char *stdio2_title(const struct annotate_cmd *c, const struct evsel *evse
 static enum annotate_browser_exit browse_entry(struct annotate_cmd *c, struct annotated_sym *as,
 					       struct disasm_file *f, const struct evsel *evsel,
 					       const int *members, int nr, const char *name,
-					       const struct annotate_totals *totals)
+					       const struct annotate_totals *totals,
+					       uint64_t unmap_shift)
 {
 	char *title = stdio2_title(c, evsel, members, nr, name);
 	struct annotate_browser_source src = {
 		.samples = &c->samples, .file = f, .dis = &c->dis, .evidx = members,
 		.nr_events = nr, .totals = totals, .title = title,
 		.event_name = name ? name : evsel->name, .cpuid = c->session->header.cpuid,
-		.scripts = &c->scripts,
+		.scripts = &c->scripts, .unmap_shift = unmap_shift,
 	};
 	enum annotate_browser_exit ret = annotate_browser__run(as->dso, as->sym, &src, c->browser);
 
@@ -270,7 +271,7 @@ static enum annotate_browser_exit annotate_entry(struct annotate_cmd *c,
 	for (int i = 0; i < c->nr_hists; i++)
 		totals[i].period = c->hists[i] ? c->hists[i]->stats.total_period : 0;
 	if (c->browser) {
-		ret = browse_entry(c, as, f, evsel, members, nr, name, totals);
+		ret = browse_entry(c, as, f, evsel, members, nr, name, totals, he->unmap_shift);
 		free(totals);
 		goto out;
 	}

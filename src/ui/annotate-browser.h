@@ -57,6 +57,7 @@ struct annotate_browser_source {
 	const char *cpuid;	/* the recording's "vendor,family,model,...": which
 				 * instructions fuse with a jump (or NULL) */
 	const struct script_menu *scripts;	/* 'r': perf's menu of scripts, or NULL */
+	uint64_t unmap_shift;	/* 'f': what the sampled map adds to objdump's addresses */
 };
 
 /* Opens the browser on sym of dso until the user leaves it. */
