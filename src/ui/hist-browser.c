@@ -51,6 +51,7 @@ struct graph_line {
 	int offset;
 	bool value;		/* the node's value before the name */
 	char sign;		/* '+' folded, '-' unfolded, ' ' nothing to fold */
+	uint64_t level_total;	/* its level's parent's hits: fractal's 100% */
 };
 
 struct entry_view {
@@ -216,7 +217,7 @@ static void graph_level(struct browser *b, struct entry_view *e,
 			       is_unfolded(b, n) ? '-' : '+';
 			add_graph_line(e, (struct graph_line){ n, kids[k],
 				       level * GRAPH_LEVEL_STEP + extra, n == kids[k] && values,
-				       sign });
+				       sign, parent_total });
 			if (sign == '+' || n == last)
 				break;
 		}
@@ -644,7 +645,7 @@ static void graph_line_text(struct browser *b, const struct entry_view *e,
 	const struct callchain_param *cc = &b->hists->opts->cc;
 	const struct cc_frame *f = g->frame->frame;
 	uint64_t period = callchain_node__cumul_hits(g->node);
-	uint64_t total = cc->mode == CHAIN_GRAPH_REL ? entry_period(e->he) :
+	uint64_t total = cc->mode == CHAIN_GRAPH_REL ? g->level_total :
 			 hists__total_period(b->hists);
 
 	strbuf_addf(out, "%*s%c ", g->offset, "", g->sign);

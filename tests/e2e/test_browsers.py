@@ -180,6 +180,17 @@ def keys_then_dump(argv0, path, keys, cwd, *args):
     return screen, dump.read_text()
 
 
+def both_dumps(path, keys, tmp_path, *args):
+    """keys_then_dump()'s dumps of perf's browser and pcl's, each in a
+    directory of its own under tmp_path."""
+    dumps = []
+    for argv0 in (PERF, PCL):
+        cwd = tmp_path / os.path.basename(argv0)
+        cwd.mkdir()
+        dumps.append(keys_then_dump(argv0, path, keys, cwd, *args)[1])
+    return dumps
+
+
 def selected_row(screen):
     """The row drawn in the cursor's colours, or None."""
     for y in range(2, ROWS - 1):
@@ -248,14 +259,21 @@ def test_hierarchy_graphs_as_perfs_browser(data, tmp_path, args, keys):
     """--hierarchy: a leaf's call graph unfolds in perf's browser layout a
     level below the leaf; the P dump (perf prints its entries there
     without the blank after the fold sign) equals perf's."""
-    dumps = []
-    for argv0 in (PERF, PCL):
-        cwd = tmp_path / os.path.basename(argv0)
-        cwd.mkdir()
-        _, dump = keys_then_dump(argv0, data["g"], keys, cwd, "--hierarchy", *args)
-        dumps.append(dump)
+    dumps = both_dumps(data["g"], keys, tmp_path, "--hierarchy", *args)
     assert dumps[1] == dumps[0]
     assert len(dumps[1].splitlines()) > 4
+
+
+@pytest.mark.parametrize("args", [["-g", "fractal,0"], ["--no-children", "-g", "fractal,0.5,callee"]],
+                         ids=["children", "self-callee"])
+def test_fractal_graphs_as_perfs_browser(data, tmp_path, args):
+    """-g fractal: each level's percentages of its parent's hits, as
+    perf's browser draws them; the P dump after E equals perf's."""
+    dumps = both_dumps(data["g"], ["E"], tmp_path, *args)
+    assert dumps[1] == dumps[0]
+    # (report_work's own graphs with Self alone can all be single paths)
+    if "--no-children" not in args:
+        assert re.search(r"[+-] \d+\.\d+% ", dumps[1])
 
 
 def test_expanded_graph_lines(data, tmp_path):
@@ -304,12 +322,7 @@ def test_zoom_filters(data, key, sort, column):
 def test_filtered_percentages_as_perfs_browser(data, tmp_path, keys):
     """F: percentages (call graphs' too) of what --comms and the zooms
     leave, or of everything again; the P dump equals perf's."""
-    dumps = []
-    for argv0 in (PERF, PCL):
-        cwd = tmp_path / os.path.basename(argv0)
-        cwd.mkdir()
-        _, dump = keys_then_dump(argv0, data["g"], keys, cwd)
-        dumps.append(dump)
+    dumps = both_dumps(data["g"], keys, tmp_path)
     assert dumps[1] == dumps[0]
     first = float(dumps[1].split("%")[0].strip(" +-"))
     assert first > 50 if keys.count("F") == 1 else first < 50
@@ -568,12 +581,7 @@ def test_percent_limit(data, tmp_path):
     an answer out of 0-100 is refused in perf's warning box."""
     theirs, ours = both([data["g"]], ["L"], "Percent Limit")
     assert ours == theirs
-    dumps = []
-    for argv0 in (PERF, PCL):
-        cwd = tmp_path / os.path.basename(argv0)
-        cwd.mkdir()
-        _, dump = keys_then_dump(argv0, data["g"], ["E", "L", "3", "\r", "E"], cwd)
-        dumps.append(dump)
+    dumps = both_dumps(data["g"], ["E", "L", "3", "\r", "E"], tmp_path)
     assert dumps[1] == dumps[0]
     rows = [line for line in dumps[1].splitlines() if ENTRY.match(line)]
     assert rows and all(float(re.split(r"%", row[1:])[0]) >= 3 for row in rows)
@@ -642,14 +650,11 @@ def test_verbose_rows_as_perfs_browser(data, tmp_path, args, keys):
     """V: from level 1 the rows show the DSO's path and the address with
     the symbols' origin (as -v), in the widths the columns had; a fourth V
     goes back to level 0.  The P dump equals perf's."""
-    dumps = []
-    for argv0 in (PERF, PCL):
-        cwd = tmp_path / os.path.basename(argv0)
-        cwd.mkdir()
-        _, dump = keys_then_dump(argv0, data["g"], keys, cwd, *args)
-        dumps.append(dump)
+    dumps = both_dumps(data["g"], keys, tmp_path, *args)
     assert dumps[1] == dumps[0]
-    assert (" 0x" in dumps[1]) == (keys.count("V") % 4 != 0)
+    # the address and the symbols' origin before the symbol's level
+    verbose = re.search(r" 0x[0-9a-f]+ +\S \[[.k]\] ", dumps[1]) is not None
+    assert verbose == (keys.count("V") % 4 != 0)
 
 
 @pytest.mark.parametrize("args,keys", [([], ["+", "down", "down"]),
