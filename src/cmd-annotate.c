@@ -56,6 +56,7 @@ struct annotate_cmd {
 	struct annotate_browser_opts *browser;	/* the TUI, or NULL */
 	double percent_limit;		/* --percent-limit */
 	bool dump;			/* -D: the records, then their counts */
+	struct script_menu scripts;	/* the browser's 'r' */
 };
 
 static bool dso_listed(const char *list, const struct dso *dso)
@@ -210,13 +211,15 @@ static char *stdio2_title(const struct annotate_cmd *c, const struct evsel *evse
 static enum annotate_browser_exit browse_entry(struct annotate_cmd *c, struct annotated_sym *as,
 					       struct disasm_file *f, const struct evsel *evsel,
 					       const int *members, int nr, const char *name,
-					       const struct annotate_totals *totals)
+					       const struct annotate_totals *totals,
+					       uint64_t unmap_shift)
 {
 	char *title = stdio2_title(c, evsel, members, nr, name);
 	struct annotate_browser_source src = {
 		.samples = &c->samples, .file = f, .dis = &c->dis, .evidx = members,
 		.nr_events = nr, .totals = totals, .title = title,
 		.event_name = name ? name : evsel->name, .cpuid = c->session->header.cpuid,
+		.scripts = &c->scripts, .unmap_shift = unmap_shift,
 	};
 	enum annotate_browser_exit ret = annotate_browser__run(as->dso, as->sym, &src, c->browser);
 
@@ -263,7 +266,7 @@ static enum annotate_browser_exit annotate_entry(struct annotate_cmd *c,
 	for (int i = 0; i < c->nr_hists; i++)
 		totals[i].period = c->hists[i] ? c->hists[i]->stats.total_period : 0;
 	if (c->browser) {
-		ret = browse_entry(c, as, f, evsel, members, nr, name, totals);
+		ret = browse_entry(c, as, f, evsel, members, nr, name, totals, he->unmap_shift);
 		free(totals);
 		goto out;
 	}
@@ -365,6 +368,7 @@ static bool annotate_config(struct annotate_browser_opts *bo, struct annotate_pr
 int cmd_annotate(int argc, const char **argv)
 {
 	const char *input = NULL, *percent_type = NULL, *style = NULL, *kallsyms = NULL;
+	const char **event_names = NULL;
 	const char *symfs = NULL, *cpu_list = NULL, *stdio_color = NULL, *percent_limit = NULL;
 	const char *vmlinux = NULL, *prefix = NULL, *prefix_strip = NULL, *itrace = NULL;
 	bool force = false, asm_raw = false, source = true, demangle = true;
@@ -519,6 +523,11 @@ int cmd_annotate(int argc, const char **argv)
 	annotate_samples__init(&c.samples);
 	hashmap_init(&c.files, sizeof(void *));
 	hashmap_init(&c.warned, sizeof(void *));
+	c.scripts.input = input;
+	c.scripts.events = event_names = xcalloc((size_t)c.session->evlist.nr_entries + 1,
+						 sizeof(*event_names));
+	evlist__for_each(&c.session->evlist, pos)
+		event_names[c.scripts.nr_events++] = pos->name;
 	c.tool.sample = annotate_sample;
 	c.tool.record = c.dump ? annotate_dump : NULL;
 	c.tool.ordered = true;
@@ -557,6 +566,7 @@ out_hists:
 	free(c.hists);
 	callchain_store__exit(&c.store);
 	strset_release(&c.strings);
+	free(event_names);
 out:
 	cpu_map__delete(c.cpus);
 	perf_session__delete(c.session);

@@ -871,9 +871,19 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 					.show_headers = show_headers,
 					.annotate = browse_annotation, .annotate_ctx = r->annotate,
 					.header = browse_header, .header_ctx = r->session,
-					.switch_input = switch_input };
+					.switch_input = switch_input,
+					.filter_relative = &r->hopts.filter_relative,
+					.group_sort_idx = &r->hopts.group_sort_idx,
+					.verbose = &r->hopts.verbose };
+	const char **names = xcalloc((size_t)r->session->evlist.nr_entries + 1, sizeof(*names));
+	struct script_menu scripts = { .input = o->input, .events = names };
 	int n = 0, ret;
 
+	evlist__for_each(&r->session->evlist, pos)
+		names[scripts.nr_events++] = pos->name;
+	bo.scripts = &scripts;
+	if (r->annotate)
+		r->annotate->scripts = &scripts;
 	evlist__for_each(&r->session->evlist, pos) {
 		struct hists *h = report__hists(r, pos);
 
@@ -887,6 +897,9 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 		n++;
 	}
 	ret = hist_browser__run(events, n, &bo);
+	if (r->annotate)
+		r->annotate->scripts = NULL;
+	free(names);
 	for (int i = 0; i < n; i++)
 		free(descs[i]);
 	free(descs);

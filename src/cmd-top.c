@@ -1082,6 +1082,8 @@ static int browse(struct top *t)
 		.stdio = &rs, .show_headers = true,
 		.helpline = "For a higher level overview, try: pcl top --sort comm,dso",
 		.annotate = browse_annotation, .annotate_ctx = &launcher, .live = &live,
+		.filter_relative = &t->hopts.filter_relative,
+		.group_sort_idx = &t->hopts.group_sort_idx,
 	};
 	int ret;
 

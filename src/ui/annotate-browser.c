@@ -50,6 +50,7 @@ struct annotate_browser {
 	char search[128];
 	bool search_backwards;
 	char helpline[256];
+	bool full_addr;		/* 'f': addresses where the map puts them */
 };
 
 void annotate_browser_opts__init(struct annotate_browser_opts *o)
@@ -224,10 +225,18 @@ static int pcnt_width(const struct annotate_browser *b)
 	return (b->o->show_total_period ? 12 : 7) * b->a.nr_data;
 }
 
+/* The address of the symbol's start that 'o' shows: objdump's, or ('f')
+ * where the sampled process's map put it. */
+static uint64_t shown_start(const struct annotate_browser *b)
+{
+	return b->a.start + (b->full_addr ? b->src->unmap_shift : 0);
+}
+
 /* The address column: offsets by default, objdump's addresses after 'o'. */
 static int addr_width(const struct annotate_browser *b)
 {
-	int w = b->o->use_offset ? b->v.addr_width :
+	/* (perf gives full addresses a 64-bit address's width) */
+	int w = b->o->use_offset ? b->v.addr_width : b->full_addr ? 16 :
 		annotate_hex_width(b->a.start + (b->sym->end - b->sym->start));
 
 	return w + (b->o->show_nr_jumps ? max_jump_width(b) + 1 : 0);
@@ -245,7 +254,7 @@ static void draw_instruction(struct annotate_browser *b, struct row *r, size_t i
 	const char *arrow;
 
 	if (!o->use_offset) {
-		putf(r, addr_color, "%" PRIx64 ": ", b->a.start + (uint64_t)l->offset);
+		putf(r, addr_color, "%" PRIx64 ": ", shown_start(b) + (uint64_t)l->offset);
 	} else if ((b->v.jump_sources[i] && o->offset_level >= 1) ||
 		   (in->kind == INSN_CALL && o->offset_level >= 2) || o->offset_level >= 3) {
 		int nr = b->v.jump_sources[i];
@@ -605,10 +614,10 @@ static void search(struct annotate_browser *b, bool backwards)
 	free(s);
 }
 
-/* perf's help, its lines for the keys pcl has. */
-static void show_help(void)
+/* perf's help, its lines for the keys pcl has ('r' where offered). */
+static void show_help(const struct annotate_browser *b)
 {
-	static const char *const text[] = {
+	static const char *const keys[] = {
 		"UP/DOWN/PGUP",
 		"PGDN/SPACE    Navigate",
 		"q/ESC/CTRL+C  Exit",
@@ -624,19 +633,27 @@ static void show_help(void)
 		"O             Bump offset level (jump targets -> +call -> all -> cycle thru)",
 		"s             Toggle source code view",
 		"t             Circulate percent, total period, samples view",
+		"c             Show min/max cycle",
 		"/             Search string",
 		"k             Toggle line numbers",
 		"l             Show full source file location",
 		"P             Print to [symbol_name].annotation file.",
+		"r             Run available scripts",
 		"p             Toggle percent type [local/global]",
 		"b             Toggle percent base [period/hits]",
 		"?             Search string backwards",
+		"f             Toggle showing offsets to full address",
 		"",
 		"",
 		"Press any key...",
 	};
+	const char *text[ARRAY_SIZE(keys)];
+	int n = 0;
 
-	tui__message("Help", text, (int)ARRAY_SIZE(text));
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (keys[i][0] != 'r' || b->src->scripts)
+			text[n++] = keys[i];
+	tui__message("Help", text, n);
 }
 
 /* 'l': where the selected source line comes from, on the help line. */
@@ -766,7 +783,19 @@ static enum annotate_browser_exit run(struct annotate_browser *b)
 			break;
 		case KEY_F(1):
 		case 'h':
-			show_help();
+			show_help(b);
+			break;
+		case 'c':
+			/* perf toggles its min/max cycle columns, shown from
+			 * branch stacks' cycles, which pcl never has */
+			help(b, "No min/max cycles: pcl's annotations have no branch cycles data");
+			break;
+		case 'f':
+			b->full_addr = !b->full_addr;
+			break;
+		case 'r':
+			if (b->src->scripts)
+				script_menu__run(b->src->scripts, NULL, NULL);
 			break;
 		case 'k':
 			b->o->show_linenr = !b->o->show_linenr;

@@ -14,6 +14,7 @@
 #include "core/analysis/annotate.h"
 #include "core/symbols/disasm.h"
 #include "core/symbols/dso.h"
+#include "ui/script-menu.h"
 
 /* How the user left the browser. */
 enum annotate_browser_exit {
@@ -55,6 +56,8 @@ struct annotate_browser_source {
 	const char *event_name;	/* for 'P' (the event, or the group's description) */
 	const char *cpuid;	/* the recording's "vendor,family,model,...": which
 				 * instructions fuse with a jump (or NULL) */
+	const struct script_menu *scripts;	/* 'r': perf's menu of scripts, or NULL */
+	uint64_t unmap_shift;	/* 'f': what the sampled map adds to objdump's addresses */
 };
 
 /* Opens the browser on sym of dso until the user leaves it. */

@@ -100,7 +100,7 @@ const char *annotate_launcher__browse(struct annotate_launcher *l, const struct 
 	struct annotate_browser_source src = {
 		.samples = &l->samples, .file = f, .dis = &l->dis, .evidx = &evidx,
 		.nr_events = 1, .totals = totals, .title = title, .event_name = evsel->name,
-		.cpuid = l->cpuid,
+		.cpuid = l->cpuid, .scripts = l->scripts, .unmap_shift = he->unmap_shift,
 	};
 
 	annotate_browser__run(as->dso, as->sym, &src, &l->opts);

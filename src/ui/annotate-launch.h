@@ -11,6 +11,7 @@
 #include "core/hist/hist.h"
 #include "core/symbols/disasm.h"
 #include "ui/annotate-browser.h"
+#include "ui/script-menu.h"
 #include "util/hashmap.h"
 
 /* The file a DSO's symbols are disassembled from, opened on first use and
@@ -37,6 +38,7 @@ struct annotate_launcher {
 	struct disasm_opts dis;
 	struct annotate_browser_opts opts;
 	const char *cpuid;		/* the recording's, for fused instructions */
+	const struct script_menu *scripts;	/* the browser's 'r', or NULL */
 };
 
 void annotate_launcher__init(struct annotate_launcher *l, const char *cpuid);

@@ -37,6 +37,7 @@ enum leave {
 	LEAVE_BACK,		/* to the menu of events */
 	LEAVE_NEXT,		/* TAB: the next event */
 	LEAVE_PREV,		/* shift-TAB */
+	LEAVE_RELOAD,		/* the event's browser again, from scratch */
 };
 
 /* perf's browser indents a call graph's levels by this many columns. */
@@ -50,6 +51,7 @@ struct graph_line {
 	int offset;
 	bool value;		/* the node's value before the name */
 	char sign;		/* '+' folded, '-' unfolded, ' ' nothing to fold */
+	uint64_t level_total;	/* its level's parent's hits: fractal's 100% */
 };
 
 struct entry_view {
@@ -215,7 +217,7 @@ static void graph_level(struct browser *b, struct entry_view *e,
 			       is_unfolded(b, n) ? '-' : '+';
 			add_graph_line(e, (struct graph_line){ n, kids[k],
 				       level * GRAPH_LEVEL_STEP + extra, n == kids[k] && values,
-				       sign });
+				       sign, parent_total });
 			if (sign == '+' || n == last)
 				break;
 		}
@@ -235,8 +237,10 @@ static void build_graph(struct browser *b, struct entry_view *e)
 {
 	e->nr_chain = 0;
 	e->chain_built = true;
+	/* (--hierarchy: a leaf's graph starts a level below the leaf's) */
 	if (e->he->callchain)
-		graph_level(b, e, &e->he->callchain->node, entry_period(e->he), 1, true);
+		graph_level(b, e, &e->he->callchain->node, entry_period(e->he),
+			    1 + e->he->depth, true);
 }
 
 /* Unfolds (folds) every frame of the graph below n. */
@@ -380,6 +384,24 @@ static uint8_t zoom_bits(const struct browser *b, const struct hist_entry *he)
 	return bits;
 }
 
+/* The totals of the entries a zoom leaves, which relative percentages
+ * ('F', --percentage relative) and the title then take, as perf counts
+ * them after a zoom: the top level's entries with --hierarchy. */
+static void count_shown(struct browser *b)
+{
+	struct hists_stats *st = &b->hists->stats;
+
+	st->nr_non_filtered_samples = st->total_non_filtered_period = 0;
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		const struct hist_entry *he = b->entries[i].he;
+
+		if (he->filtered || he->depth)
+			continue;
+		st->nr_non_filtered_samples += he->stat.nr_events;
+		st->total_non_filtered_period += he->stat.period;
+	}
+}
+
 /* Filters the entries again and sizes the columns for those left, as
  * perf does after a zoom. */
 static void filter_entries(struct browser *b)
@@ -389,6 +411,7 @@ static void filter_entries(struct browser *b)
 
 		e->he->filtered = e->filtered | zoom_bits(b, e->he);
 	}
+	count_shown(b);
 	if (b->nr_zooms && !b->hists->opts->layout.hierarchy)
 		hists__recalc_col_len(b->hists, SIZE_MAX);
 	else
@@ -622,7 +645,7 @@ static void graph_line_text(struct browser *b, const struct entry_view *e,
 	const struct callchain_param *cc = &b->hists->opts->cc;
 	const struct cc_frame *f = g->frame->frame;
 	uint64_t period = callchain_node__cumul_hits(g->node);
-	uint64_t total = cc->mode == CHAIN_GRAPH_REL ? entry_period(e->he) :
+	uint64_t total = cc->mode == CHAIN_GRAPH_REL ? g->level_total :
 			 hists__total_period(b->hists);
 
 	strbuf_addf(out, "%*s%c ", g->offset, "", g->sign);
@@ -920,6 +943,23 @@ static FILE *open_dump(char *name, size_t size)
 	return NULL;
 }
 
+/* perf prints a --hierarchy entry to perf.hist.N without the blank
+ * after its fold sign, nor the blanks after its last column. */
+static void hierarchy_dump_row(const struct browser *b, const struct row *r, struct strbuf *line)
+{
+	size_t blank = b->entries[r->entry].he->depth * (size_t)REPORT_HIERARCHY_INDENT + 1;
+	char *text = line->buf;
+	size_t len = line->len;
+
+	if (len > blank && text[blank] == ' ') {
+		memmove(text + blank, text + blank + 1, len - blank);
+		len--;
+	}
+	while (len && text[len - 1] == ' ')
+		len--;
+	strbuf_setlen(line, len);
+}
+
 /* 'P': every row as the screen shows it (unfolded graphs included). */
 static void dump_rows(struct browser *b)
 {
@@ -932,7 +972,11 @@ static void dump_rows(struct browser *b)
 		return;
 	}
 	for (size_t i = 0; i < b->nr_rows; i++) {
-		row_text(b, &b->rows[i], &line, false);
+		const struct row *r = &b->rows[i];
+
+		row_text(b, r, &line, false);
+		if (b->hists->opts->layout.hierarchy && r->line < 0)
+			hierarchy_dump_row(b, r, &line);
 		fprintf(fp, "%s\n", strbuf_str(&line));
 	}
 	fclose(fp);
@@ -940,7 +984,7 @@ static void dump_rows(struct browser *b)
 	snprintf(b->message, sizeof(b->message), "%s written!", name);
 }
 
-/* perf's help, its lines for the keys pcl has (top's own before the last). */
+/* perf's help, its lines for the keys pcl has (top's own before '/'). */
 static void help(const struct browser *b)
 {
 	static const char *const keys[] = {
@@ -963,6 +1007,7 @@ static void help(const struct browser *b)
 		"d             Zoom into current DSO",
 		"e             Expand/Collapse main entry callchains",
 		"E             Expand all callchains",
+		"F             Toggle percentage of filtered entries",
 		"H             Display column headers",
 		"k             Zoom into the kernel map",
 		"L             Change percent limit",
@@ -970,9 +1015,12 @@ static void help(const struct browser *b)
 		"S             Zoom into current Processor Socket",
 		"i             Show header information",
 		"P             Print histograms to perf.hist.N",
+		"r             Run available scripts",
+		"s             Switch to another data file in PWD",
 		"t             Zoom into current Thread",
 		"V             Verbose (DSO names in callchains, etc)",
 		"/             Filter symbol by name",
+		"0-9           Sort by event n in group",
 	};
 	const struct hist_browser_live *live = b->opts->live;
 	int nr_live = live ? live->nr_help : 0;
@@ -980,10 +1028,12 @@ static void help(const struct browser *b)
 	int n = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		/* no header to show in top, whose keys come before perf's last */
-		if (!b->opts->header && keys[i][0] == 'i')
+		/* top has no header, scripts nor files to show */
+		if ((!b->opts->header && keys[i][0] == 'i') ||
+		    (!b->opts->scripts && keys[i][0] == 'r') ||
+		    (!b->opts->switch_input && keys[i][0] == 's'))
 			continue;
-		if (i == ARRAY_SIZE(keys) - 1)
+		if (keys[i][0] == '/')
 			for (int k = 0; k < nr_live; k++)
 				text[n++] = live->help[k];
 		text[n++] = keys[i];
@@ -1095,7 +1145,21 @@ static void header_info(struct browser *b)
 	free(text);
 }
 
-enum menu_action { ACT_ANNOTATE, ACT_THREAD, ACT_DSO, ACT_FOLD, ACT_MAP, ACT_EXIT };
+enum menu_action {
+	ACT_ANNOTATE, ACT_THREAD, ACT_DSO, ACT_FOLD, ACT_MAP,
+	ACT_SCRIPTS_THREAD, ACT_SCRIPTS_SYMBOL, ACT_SCRIPTS_ALL, ACT_SWITCH, ACT_EXIT
+};
+
+/* The symbol of the selected row: its entry's, or its graph line's frame's. */
+static const struct symbol *selected_symbol(const struct browser *b)
+{
+	const struct row *r = &b->rows[b->selected];
+	const struct entry_view *e = &b->entries[r->entry];
+
+	if (r->line >= 0 && b->graph)
+		return e->graph[r->line].frame->frame->sym;
+	return e->he->sym;
+}
 
 /* The name of what the selected row folds: its entry's symbol or (perf's
  * graph layout) its frame's; NULL when it folds nothing. */
@@ -1145,7 +1209,8 @@ static bool options_menu(struct browser *b)
 			free(label);
 		actions[n++] = ACT_THREAD;
 	}
-	if (he->dso) {
+	/* perf offers the DSO's zoom and map with the dso key only */
+	if (he->dso && sorted_by(b->hists, HISTC_DSO)) {
 		bool out = zoom_index(b, ZOOM_DSO) >= 0;
 		const struct dso *dso = out ? b->dso : he->dso;
 
@@ -1160,9 +1225,26 @@ static bool options_menu(struct browser *b)
 				    fold_open(b) ? "Collapse" : "Expand", fold_name(b, &b->sb));
 		actions[n++] = ACT_FOLD;
 	}
-	if (he->dso) {
+	if (he->dso && sorted_by(b->hists, HISTC_DSO)) {
 		text[n] = xstrdup("Browse map details");
 		actions[n++] = ACT_MAP;
+	}
+	if (b->opts->scripts && he->thread && sorted_by(b->hists, HISTC_THREAD)) {
+		text[n] = xasprintf("Run scripts for samples of thread [%s]", comm_of(he->thread));
+		actions[n++] = ACT_SCRIPTS_THREAD;
+	}
+	if (b->opts->scripts && selected_symbol(b)) {
+		text[n] = xasprintf("Run scripts for samples of symbol [%s]",
+				    selected_symbol(b)->name);
+		actions[n++] = ACT_SCRIPTS_SYMBOL;
+	}
+	if (b->opts->scripts) {
+		text[n] = xstrdup("Run scripts for all samples");
+		actions[n++] = ACT_SCRIPTS_ALL;
+	}
+	if (b->opts->switch_input) {
+		text[n] = xstrdup("Switch to another data file in PWD");
+		actions[n++] = ACT_SWITCH;
 	}
 	text[n] = xstrdup("Exit");
 	actions[n++] = ACT_EXIT;
@@ -1188,6 +1270,18 @@ static bool options_menu(struct browser *b)
 		break;
 	case ACT_MAP:
 		browse_map(he);
+		break;
+	case ACT_SCRIPTS_THREAD:
+		script_menu__run(b->opts->scripts, comm_of(he->thread), NULL);
+		break;
+	case ACT_SCRIPTS_SYMBOL:
+		script_menu__run(b->opts->scripts, NULL, selected_symbol(b)->name);
+		break;
+	case ACT_SCRIPTS_ALL:
+		script_menu__run(b->opts->scripts, NULL, NULL);
+		break;
+	case ACT_SWITCH:
+		leave = switch_data_file(b);
 		break;
 	case ACT_EXIT:
 		leave = true;
@@ -1238,6 +1332,35 @@ static bool is_move_key(int key)
 {
 	return key == KEY_UP || key == KEY_DOWN || key == KEY_PPAGE || key == KEY_NPAGE ||
 	       key == ' ' || key == KEY_HOME || key == KEY_END;
+}
+
+/* A digit: the entries sort by that group member's column first, and
+ * the browser starts again on them (perf reloads the report); true then.
+ * A live histogram sorts so at its refreshes, the first one now. */
+static bool sort_by_member(struct browser *b, int idx)
+{
+	int *current = b->opts->group_sort_idx;
+	int nr = b->event->hists->nr_members;
+
+	if (!current || !b->event->leads_group || nr < 2) {
+		snprintf(b->message, sizeof(b->message),
+			 "Sort by index only available with group events!");
+		return false;
+	}
+	if (idx == *current)
+		return false;
+	*current = idx;
+	if (idx >= nr) {
+		snprintf(b->message, sizeof(b->message),
+			 "Max event group index to sort is %d (index from 0 to %d)", nr - 1, nr - 1);
+		return false;
+	}
+	if (b->opts->live) {
+		reload(b);
+		return false;
+	}
+	hists__sort_again(b->event->hists);
+	return true;
 }
 
 /* ESC or the left arrow: zooms out of the last zoom; true when there
@@ -1299,13 +1422,18 @@ static enum leave browse(struct browser *b)
 		case 'i':
 			header_info(b);
 			break;
+		case 'F':
+			if (b->opts->filter_relative)
+				*b->opts->filter_relative = !*b->opts->filter_relative;
+			break;
 		case 'V':
 			b->verbose = (b->verbose + 1) % 4;
+			if (b->opts->verbose)
+				*b->opts->verbose = b->verbose > 0;
 			break;
 		case '0' ... '9':
-			if (!b->event->leads_group)
-				snprintf(b->message, sizeof(b->message),
-					 "Sort by index only available with group events!");
+			if (sort_by_member(b, key - '0'))
+				return LEAVE_RELOAD;
 			break;
 		case 'a':
 			if (selected_entry(b) && selected_entry(b)->sym)
@@ -1320,6 +1448,10 @@ static enum leave browse(struct browser *b)
 		case 's':
 			if (b->opts->switch_input && switch_data_file(b))
 				return LEAVE_EXIT;
+			break;
+		case 'r':
+			if (b->opts->scripts)
+				script_menu__run(b->opts->scripts, NULL, NULL);
 			break;
 		case 'S':
 			toggle_zoom(b, ZOOM_SOCKET);
@@ -1379,7 +1511,7 @@ static enum leave browse_event(const struct hist_browser_event *event,
 		.show_headers = opts->show_headers,
 		.socket = -1,
 		.sb = STRBUF_INIT,
-		.graph = event->hists->opts->use_callchain && !event->hists->opts->layout.hierarchy &&
+		.graph = event->hists->opts->use_callchain &&
 			 (event->hists->opts->cc.mode == CHAIN_GRAPH_ABS ||
 			  event->hists->opts->cc.mode == CHAIN_GRAPH_REL),
 		.percent_limit = event->hists->opts->percent_limit,
@@ -1448,9 +1580,11 @@ int hist_browser__run(const struct hist_browser_event *events, int nr_events,
 			current = chosen;
 		}
 		how = browse_event(&events[current], opts, nr_events > 1);
-		while (how == LEAVE_NEXT || how == LEAVE_PREV) {
-			current = (current + (how == LEAVE_NEXT ? 1 : nr_events - 1)) % nr_events;
-			how = browse_event(&events[current], opts, true);
+		while (how == LEAVE_NEXT || how == LEAVE_PREV || how == LEAVE_RELOAD) {
+			if (how != LEAVE_RELOAD)
+				current = (current + (how == LEAVE_NEXT ? 1 : nr_events - 1)) %
+					  nr_events;
+			how = browse_event(&events[current], opts, nr_events > 1);
 		}
 		if (how == LEAVE_EXIT || nr_events == 1)
 			break;

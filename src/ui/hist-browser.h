@@ -14,6 +14,7 @@
 
 #include "core/hist/hist.h"
 #include "ui/report-stdio.h"
+#include "ui/script-menu.h"
 #include "util/strbuf.h"
 
 /* Histograms that keep changing (top): while waiting for keys the browser
@@ -57,6 +58,17 @@ struct hist_browser_opts {
 	 * none offered */
 	void (*header)(void *ctx, FILE *fp);
 	void *header_ctx;
+	/* 'F': the setting of every histogram's percentages (--percentage
+	 * relative) it toggles; NULL: not offered */
+	bool *filter_relative;
+	/* '0'-'9': the group member the entries sort by (--group-sort-idx)
+	 * the digit sets; NULL: not offered */
+	int *group_sort_idx;
+	/* 'V': the setting of every histogram's verbose rows (-v: DSO paths,
+	 * addresses) it turns on from level 1; NULL: the rows stay */
+	bool *verbose;
+	/* 'r': perf's menu of scripts on the report's file; NULL: not offered */
+	const struct script_menu *scripts;
 	/* 's': where the perf.data file chosen in the current directory goes
 	 * (malloc'ed; the browser leaves then); NULL: no switching offered */
 	char **switch_input;

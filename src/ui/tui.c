@@ -137,6 +137,20 @@ void tui__stop(void)
 	fflush(stdout);
 }
 
+void tui__shell(const char *command)
+{
+	int status;
+
+	def_prog_mode();
+	endwin();
+	fflush(stdout);
+	status = system(command);
+	(void)status;	/* what it said is on the screen it had */
+	reset_prog_mode();
+	clear();
+	refresh();
+}
+
 int tui__rows(void)
 {
 	return LINES;

@@ -96,4 +96,8 @@ void tui__message(const char *title, const char *const *text_lines, int nr_text_
  * when cancelled with ESC. */
 char *tui__input(const char *title, const char *prompt);
 
+/* Runs a shell command on the terminal, the screen handed over to it
+ * meanwhile and taken back after (cleared: the caller draws it again). */
+void tui__shell(const char *command);
+
 #endif

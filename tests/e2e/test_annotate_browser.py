@@ -125,7 +125,8 @@ def test_first_screen_as_perf_and_stdio(data):
 
 KEY_CASES = {
     "cursor": ["down"], "tab": ["tab", "tab"], "source": ["s"],
-    "addresses": ["o"], "period": ["t"], "samples": ["t", "t"], "line-numbers": ["k"],
+    "addresses": ["o"], "full-addresses": ["o", "f"], "full-then-addresses": ["f", "o"],
+    "full-and-back": ["o", "f", "f"], "period": ["t"], "samples": ["t", "t"], "line-numbers": ["k"],
     "nr-jumps": ["J"], "source-from-a-source-line": ["down"] * 6 + ["s"],
     "end-pgup": ["end", "end", "pgup"], "fused-jump": ["down"] * 4 + ["enter", "down"],
     "global": ["p"], "hits": ["b"], "search": ["/", "shr\r", "n"],
@@ -278,7 +279,7 @@ def test_config_hides_source(data, tmp_path):
 
 
 def test_help_lists_perfs_keys_pcl_has(data):
-    """h: perf's help box, without the lines of the keys pcl lacks (c, r, f)."""
+    """h: perf's help box."""
     boxes = []
     for tool in (PERF, PCL):
         term = open_browser(tool, data, "hot_mix")
@@ -293,8 +294,7 @@ def test_help_lists_perfs_keys_pcl_has(data):
         term.send("x")
         term.wait_for(lambda text: "Press any key..." not in text)
         close(term)
-    lacking = ("c ", "r ", "f ")
-    assert boxes[1] == [line for line in boxes[0] if not line[1:].startswith(lacking)]
+    assert boxes[1] == boxes[0]
 
 
 @pytest.mark.parametrize("keys", [[], ["down"]], ids=["hot-lines", "cursor"])
@@ -316,3 +316,37 @@ def test_percent_colours_as_perf(data, keys):
     finally:
         for term in (ours, theirs):
             term.close()
+
+
+def test_script_menu_and_back(data):
+    """r: perf's menu of scripts, the same as perf annotate's (its scripts
+    in pcl's order); ESC comes back to the annotation."""
+    menus = []
+    for tool in (PERF, PCL):
+        term = open_browser(tool, data, "hot_mix")
+        first = settle(term)
+        term.send("r")
+        term.wait_for(lambda text: "Select option" in term.line(ROWS - 1) and
+                      "export-to-postgresql" in text and "stackcollapse" in text and
+                      "\u2502" not in text)
+        # (without the scroll bar in the last column)
+        menus.append([line.rstrip("\u25c6\u2592 ") for line in term.screen.display[:ROWS - 1]
+                      if line.strip("\u25c6\u2592 ")])
+        term.send("esc")
+        term.wait_for(lambda text: text == first)
+        close(term)
+    assert menus[1][:4] == menus[0][:4] == [
+        "Show individual samples", "Show individual samples with assembler",
+        "Show individual samples with source", "Show samples with custom perf script arguments"]
+    assert sorted(menus[1][4:]) == sorted(menus[0][4:])
+
+
+def test_cycles_key_says_there_are_none(data):
+    """c: perf toggles its min/max cycles columns, which need branch
+    cycles no pcl file has: the help line says so, the rows stay."""
+    term = open_browser(PCL, data, "hot_mix")
+    rows = list_rows(term)
+    term.send("c")
+    term.wait_for("No min/max cycles")
+    assert list_rows(term) == rows
+    close(term)

@@ -117,11 +117,13 @@ def perf_screen(t):
     return lines[:-1]
 
 
-def test_screen_equals_perfs_browser(data):
+@pytest.mark.parametrize("args", [[], ["-g", "none"]], ids=["graph", "flat"])
+def test_screen_equals_perfs_browser(data, args):
     """perf report's own browser on the same file: title, header and rows
-    (the bottom line holds a random tip in both)."""
-    theirs_stdio = without_vdso(stdio_entries(stdio("-i", data["g"], tool=perf)))
-    theirs = browse(PERF, data["g"])
+    (the bottom line holds a random tip in both), with call graphs and
+    without (-g none: no fold signs)."""
+    theirs_stdio = without_vdso(stdio_entries(stdio("-i", data["g"], *args, tool=perf)))
+    theirs = browse(PERF, data["g"], *args)
     # perf draws its bottom line first
     theirs.wait_for(lambda text: len(without_vdso(entry_rows(theirs))) >= min(
         ROWS - 8, len(theirs_stdio)))
@@ -129,7 +131,7 @@ def test_screen_equals_perfs_browser(data):
     theirs.send("q")
     theirs.wait_exit()
     theirs.close()
-    t = browse(PCL, data["g"])
+    t = browse(PCL, data["g"], *args)
     got = without_vdso(screen_lines(t)[:ROWS - 1])
     # a [vdso] row fewer on one screen lets one more row in at its bottom
     shown = min(len(got), len(want))
@@ -157,12 +159,12 @@ def test_hierarchy_as_perfs_browser(data):
     assert screens[1] == screens[0]
 
 
-def keys_then_dump(argv0, path, keys, cwd):
+def keys_then_dump(argv0, path, keys, cwd, *args):
     """The perf.hist.0 dump after keys sent to a browser on the report_work
     process's entries (no [vdso]), and the screen (but its status line)
     when pcl's "written!" shows (perf, reading keys ahead, may skip that
     message: its dump is read once it has exited)."""
-    t = browse(argv0, path, "--comms", "report_work", cwd=str(cwd))
+    t = browse(argv0, path, "--comms", "report_work", *args, cwd=str(cwd))
     dump = cwd / "perf.hist.0"
     for key in keys:
         t.send(key)
@@ -176,6 +178,17 @@ def keys_then_dump(argv0, path, keys, cwd):
     assert t.wait_exit() == 0
     t.close()
     return screen, dump.read_text()
+
+
+def both_dumps(path, keys, tmp_path, *args):
+    """keys_then_dump()'s dumps of perf's browser and pcl's, each in a
+    directory of its own under tmp_path."""
+    dumps = []
+    for argv0 in (PERF, PCL):
+        cwd = tmp_path / os.path.basename(argv0)
+        cwd.mkdir()
+        dumps.append(keys_then_dump(argv0, path, keys, cwd, *args)[1])
+    return dumps
 
 
 def selected_row(screen):
@@ -233,6 +246,36 @@ def test_call_graph_levels_as_perfs_browser(data, tmp_path, keys):
                    for h in range(height)]
 
 
+HIERARCHY_GRAPHS = {
+    "expand-all": ([], ["E"]),
+    "branches": (["-s", "comm,dso", "-g", "graph,0,callee"], ["E"]),
+    "fractal": (["-s", "comm,sym", "-g", "fractal,0"], ["E"]),
+    "levels": ([], ["+", "down", "+", "down", "+", "down", "+"]),
+}
+
+
+@pytest.mark.parametrize("args,keys", HIERARCHY_GRAPHS.values(), ids=HIERARCHY_GRAPHS.keys())
+def test_hierarchy_graphs_as_perfs_browser(data, tmp_path, args, keys):
+    """--hierarchy: a leaf's call graph unfolds in perf's browser layout a
+    level below the leaf; the P dump (perf prints its entries there
+    without the blank after the fold sign) equals perf's."""
+    dumps = both_dumps(data["g"], keys, tmp_path, "--hierarchy", *args)
+    assert dumps[1] == dumps[0]
+    assert len(dumps[1].splitlines()) > 4
+
+
+@pytest.mark.parametrize("args", [["-g", "fractal,0"], ["--no-children", "-g", "fractal,0.5,callee"]],
+                         ids=["children", "self-callee"])
+def test_fractal_graphs_as_perfs_browser(data, tmp_path, args):
+    """-g fractal: each level's percentages of its parent's hits, as
+    perf's browser draws them; the P dump after E equals perf's."""
+    dumps = both_dumps(data["g"], ["E"], tmp_path, *args)
+    assert dumps[1] == dumps[0]
+    # (report_work's own graphs with Self alone can all be single paths)
+    if "--no-children" not in args:
+        assert re.search(r"[+-] \d+\.\d+% ", dumps[1])
+
+
 def test_expanded_graph_lines(data, tmp_path):
     """E unfolds every graph as perf's browser draws it: under its entry,
     levels three columns apart, each line a fold sign and a frame, a value
@@ -272,6 +315,34 @@ def test_zoom_filters(data, key, sort, column):
     t.send("esc")
     t.wait_for(lambda text: title not in screen_lines(t)[0])
     quit_ok(t)
+
+
+@pytest.mark.parametrize("keys", [["F", "E"], ["t", "F", "E"], ["t", "F", "F", "E"]],
+                         ids=["comms", "zoom", "back"])
+def test_filtered_percentages_as_perfs_browser(data, tmp_path, keys):
+    """F: percentages (call graphs' too) of what --comms and the zooms
+    leave, or of everything again; the P dump equals perf's."""
+    dumps = both_dumps(data["g"], keys, tmp_path)
+    assert dumps[1] == dumps[0]
+    first = float(dumps[1].split("%")[0].strip(" +-"))
+    assert first > 50 if keys.count("F") == 1 else first < 50
+
+
+def test_filtered_totals_in_title(data):
+    """F after a zoom: the title counts the entries left, as perf's."""
+    titles = []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, data["g"], "--no-children")
+        whole = screen_lines(t)[0]
+        t.send("t")
+        t.send("F")
+        t.wait_for(lambda text: ", Thread: " in screen_lines(t)[0] and
+                   screen_lines(t)[0].split(",")[0] != whole.split(",")[0])
+        titles.append(screen_lines(t)[0])
+        t.send("q")
+        assert t.wait_exit() == 0
+        t.close()
+    assert titles[1] == titles[0]
 
 
 def test_symbol_filter(data):
@@ -396,6 +467,31 @@ def test_group_as_perfs_browser(data):
     assert shown >= want_rows and screens[1][:shown] == screens[0][:shown]
 
 
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_sort_by_group_member(data, argv0):
+    """0-9 with --group: past the members perf's message; a member's index
+    sorts the rows by its column first, as --group-sort-idx does (the
+    order perf's browser and --stdio show)."""
+    def rows(lines):
+        return without_vdso([line.strip() for line in lines])
+
+    want = rows(stdio_entries(stdio("-i", data["two"], "--group", "--group-sort-idx", "1")))
+    assert want == rows(stdio_entries(stdio("-i", data["two"], "--group", "--group-sort-idx",
+                                            "1", tool=perf)))
+    assert want != rows(stdio_entries(stdio("-i", data["two"], "--group")))
+    shown = min(ROWS - 8, len(want))
+    t = browse(argv0, data["two"], "--group")
+    t.send("5")
+    t.wait_for("Max event group index to sort is 1 (index from 0 to 1)")
+    t.send("1")
+    t.wait_for(lambda text: rows(entry_rows(t))[:shown] == want[:shown])
+    t.send("0")
+    t.wait_for(lambda text: rows(entry_rows(t))[:shown] != want[:shown])
+    t.send("q")
+    assert t.wait_exit() == 0
+    t.close()
+
+
 def test_annotate_key_and_header_toggle(data):
     """a: the annotate browser on the selected entry's symbol, the screen
     pcl annotate's browser shows for it; q comes back to the entries.  An
@@ -473,10 +569,9 @@ def both(args, keys, title):
 
 
 def test_help_lists_perfs_keys_pcl_has(data):
-    """h: perf's help box, without the lines of the keys pcl lacks."""
+    """h: perf's help box."""
     theirs, ours = both([data["g"]], ["h"], "Help")
-    lacking = ("F ", "r ", "s ", "0-9 ")
-    assert ours == [line for line in theirs if not line[1:].startswith(lacking)]
+    assert ours == theirs
     assert len(ours) > 30
 
 
@@ -486,12 +581,7 @@ def test_percent_limit(data, tmp_path):
     an answer out of 0-100 is refused in perf's warning box."""
     theirs, ours = both([data["g"]], ["L"], "Percent Limit")
     assert ours == theirs
-    dumps = []
-    for argv0 in (PERF, PCL):
-        cwd = tmp_path / os.path.basename(argv0)
-        cwd.mkdir()
-        _, dump = keys_then_dump(argv0, data["g"], ["E", "L", "3", "\r", "E"], cwd)
-        dumps.append(dump)
+    dumps = both_dumps(data["g"], ["E", "L", "3", "\r", "E"], tmp_path)
     assert dumps[1] == dumps[0]
     rows = [line for line in dumps[1].splitlines() if ENTRY.match(line)]
     assert rows and all(float(re.split(r"%", row[1:])[0]) >= 3 for row in rows)
@@ -553,19 +643,38 @@ def test_verbose_and_group_keys(data):
     assert lines[1].split()[-1] in ("libc.so.6", "report_work")
 
 
-def test_menu_as_perfs(data):
-    """Enter: perf's options for the selected row, in its order, but the
-    scripts and file switching perf adds there (pcl has them on keys or
-    not at all); on an unfolded graph's line, its level's."""
+@pytest.mark.parametrize("args,keys", [([], ["V"]), ([], ["V", "E"]), ([], ["V"] * 4),
+                                       (["--hierarchy"], ["V", "E"])],
+                         ids=["rows", "graphs", "round", "hierarchy"])
+def test_verbose_rows_as_perfs_browser(data, tmp_path, args, keys):
+    """V: from level 1 the rows show the DSO's path and the address with
+    the symbols' origin (as -v), in the widths the columns had; a fourth V
+    goes back to level 0.  The P dump equals perf's."""
+    dumps = both_dumps(data["g"], keys, tmp_path, *args)
+    assert dumps[1] == dumps[0]
+    # the address and the symbols' origin before the symbol's level
+    verbose = re.search(r" 0x[0-9a-f]+ +\S \[[.k]\] ", dumps[1]) is not None
+    assert verbose == (keys.count("V") % 4 != 0)
+
+
+@pytest.mark.parametrize("args,keys", [([], ["+", "down", "down"]),
+                                       (["--no-children", "-s", "pid,sym"], [])],
+                         ids=["graph-line", "thread"])
+def test_menu_as_perfs(data, args, keys):
+    """Enter: perf's options for the selected row, in its order (on an
+    unfolded graph's line, its level's and its frame's symbol): the
+    scripts of a thread (with the pid key), of a symbol, of all samples,
+    the file switch."""
     menus = []
     for argv0 in (PERF, PCL):
-        t = browse(argv0, data["g"])
-        t.send("+")
-        t.wait_for(lambda text: screen_lines(t)[2].startswith("- "))
-        for key in ("down", "down", "\r"):
+        t = browse(argv0, data["g"], *args)
+        if keys:
+            t.send(keys[0])
+            t.wait_for(lambda text: screen_lines(t)[2].startswith("- "))
+        for key in keys[1:] + ["\r"]:
             t.send(key)
         t.wait_for(lambda text: "Select option" in text and "Exit" in screen_lines(t) and
-                   "Browse map details" in screen_lines(t))
+                   "Run scripts for all samples" in screen_lines(t))
         lines = screen_lines(t)[1:ROWS - 1]
         menus.append(lines[:lines.index("Exit") + 1])
         t.send("esc")
@@ -573,9 +682,38 @@ def test_menu_as_perfs(data):
         t.send("q")
         assert t.wait_exit() == 0
         t.close()
-    assert menus[1] == [line for line in menus[0] if not line.startswith(("Run scripts",
-                                                                          "Switch to"))]
-    assert "Browse map details" in menus[1]
+    assert menus[1] == menus[0]
+    assert "Switch to another data file in PWD" in menus[1]
+    assert any(line.startswith("Run scripts for samples of symbol [") for line in menus[1])
+    if args:
+        assert any(line.startswith("Run scripts for samples of thread [") for line in menus[1])
+    else:
+        assert "Browse map details" in menus[1]
+
+
+def test_menu_runs_scripts_of_a_symbol(data):
+    """Enter, "Run scripts for samples of symbol [...]", then the plain
+    samples: perf script -S of that symbol pages through less."""
+    t = browse(PCL, data["g"], "--no-children")
+    t.send("\r")
+    t.wait_for(lambda text: "Select option" in text and "Exit" in screen_lines(t))
+    lines = screen_lines(t)[1:ROWS - 1]
+    choice = next(i for i, line in enumerate(lines)
+                  if line.startswith("Run scripts for samples of symbol ["))
+    symbol = lines[choice].split("[", 1)[1].rstrip("]")
+    for _ in range(choice):
+        t.send("down")
+    t.send("\r")
+    script_menu(t)
+    t.send("\r")
+    r = perf("script", "-F", "+metric", "--inline", "-S", symbol, "-i", data["g"],
+             env=dict(os.environ, **BROWSER_ENV))
+    want = [line.expandtabs().rstrip() for line in r.stdout.splitlines()[:10]]
+    assert len(want) == 10
+    assert less_screen(t)[:10] == want
+    t.send("q")
+    t.wait_for(lambda text: screen_lines(t)[0].startswith("Samples:") and entry_rows(t))
+    quit_ok(t)
 
 
 def test_switch_data_file(data, tmp_path):
@@ -600,3 +738,60 @@ def test_switch_data_file(data, tmp_path):
     t.wait_for(lambda text: screen_lines(t)[0] == samples_line(want) and entry_rows(t) and
                entry_rows(t)[0].strip() == stdio_entries(want)[0].strip())
     quit_ok(t)
+
+
+PRESETS = ["Show individual samples", "Show individual samples with assembler",
+           "Show individual samples with source", "Show samples with custom perf script arguments"]
+
+
+def script_menu(t):
+    """perf's menu of scripts, once drawn: its presets, then the scripts."""
+    t.wait_for(lambda text: "Select option" in screen_lines(t)[ROWS - 1] and
+               "stackcollapse" in text and "export-to-postgresql" in text and
+               not any("%" in line for line in screen_lines(t)))
+    return [line for line in screen_lines(t)[:ROWS - 1] if line]
+
+
+def less_screen(t):
+    """The first screen of less, once its prompt shows."""
+    t.wait_for(lambda text: screen_lines(t)[ROWS - 1] == ":")
+    return screen_lines(t)[:ROWS - 1]
+
+
+@pytest.mark.parametrize("choice,typed,script", [
+    (0, None, ["-F", "+metric", "--inline"]),
+    (3, "-F comm,tid,period", ["-F", "comm,tid,period"])], ids=["samples", "custom"])
+def test_run_script(data, choice, typed, script):
+    """r: perf's menu of scripts (the scripts that fit the recording in
+    pcl's list order, perf's in its directory's); the chosen view of the
+    samples pages through less (its first lines perf script's, perf's
+    screen there keeping bits of its browser after them), and q there
+    comes back to the browser."""
+    r = perf("script", *script, "-i", data["g"], env=dict(os.environ, **BROWSER_ENV))
+    want = [line.expandtabs().rstrip() for line in r.stdout.splitlines()[:10]]
+    assert len(want) == 10 and all(len(line) < COLS for line in want)
+    menus, screens = [], []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, data["g"], "--no-children")
+        t.send("r")
+        menus.append(script_menu(t))
+        for _ in range(choice):
+            t.send("down")
+        t.send("\r")
+        if typed:
+            t.wait_for("Enter perf script command line (without perf script prefix)")
+            t.send(typed)
+            t.send("\r")
+        screens.append(less_screen(t))
+        t.send("q")
+        t.wait_for(lambda text: screen_lines(t)[0].startswith("Samples:") and entry_rows(t))
+        t.send("q")
+        assert t.wait_exit() == 0
+        if argv0 == PCL:
+            t.assert_restored()
+        t.close()
+    assert menus[1][:4] == menus[0][:4] == PRESETS
+    assert sorted(menus[1][4:]) == sorted(menus[0][4:])
+    for screen in screens:
+        assert all(line.startswith(w) for line, w in zip(screen, want))
+    assert screens[1][:10] == want

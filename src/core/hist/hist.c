@@ -1117,6 +1117,11 @@ static void output_resort(struct hists *h, const struct output_order *order,
 	sort_output(h->sorted, h->nr_sorted, h, order);
 }
 
+void hists__sort_again(struct hists *h)
+{
+	sort_output(h->sorted, h->nr_sorted, NULL, NULL);
+}
+
 void hists__output_resort(struct hists *h)
 {
 	hists__collapse(h);

@@ -329,6 +329,11 @@ void hists__delete_entries(struct hists *h);
 void hists__retire_entries(struct hists *h);
 void hists__release_retired(struct hists *h);
 
+/* The sorted entries in output order again, after a setting that order
+ * reads changed (the browser's group member to sort by); not for
+ * --hierarchy. */
+void hists__sort_again(struct hists *h);
+
 /* perf top's column widths: from the first max_rows entries in output order. */
 void hists__recalc_col_len(struct hists *h, size_t max_rows);
 
