@@ -1202,6 +1202,10 @@ static int run_suite(void)
 
 int bench_numa_mem(int argc, const char **argv)
 {
+	/* perf's lines reach a file or pipe one by one, the workers' interleaved with the
+	 * parent's, and none is left in a buffer a fork would copy */
+	fflush(stdout);
+	setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
 	reset_options("main,", argc, argv);
 	argc = parse_options(argc, argv, numa_options, numa_options_usage, 0);
 	if (argc)
