@@ -337,108 +337,72 @@ static void parse_token(const char *tok, struct list_token *t, bool with_len)
 		t->step = 1;
 }
 
-/* -C: the first tasks bound, in order, to the CPUs (or CPU ranges of _len) listed. */
-static int setup_cpu_list(void)
+/* -C (cpus) or -M: the first tasks bound, in order, to the CPUs (or CPU ranges of _len) or
+ * memory nodes listed; -1 when the list names one the machine lacks. */
+static int setup_bind_list(bool cpus)
 {
+	const char *list = cpus ? g->p.cpu_list : g->p.node_list;
+	const char *kind = cpus ? "CPU" : "NODE";
+	int limit = cpus ? g->p.nr_cpus : g->p.nr_nodes;
 	char *copy, *cursor, *tok;
 	int t = 0;
 
-	if (!g->p.cpu_list)
+	if (!list)
 		return 0;
 	dprintf_("g->p.nr_tasks: %d\n", g->p.nr_tasks);
-	cursor = copy = strdup(g->p.cpu_list);
-	tprintf("# binding tasks to CPUs:\n");
-	tprintf("#  ");
+	cursor = copy = strdup(list);
+	tprintf("# binding tasks to %ss:\n", kind);
+	tprintf(cpus ? "#  " : "# ");
 	while ((tok = strsep(&cursor, ","))) {
+		const char *dash = strchr(tok, '-');
 		struct list_token lt;
 
-		dprintf_("\ntoken: {%s}, end: {%s}\n", tok, strchr(tok, '-') ? strchr(tok, '-')
-								: "(null)");
-		parse_token(tok, &lt, true);
-		dprintf_("CPUs: %d_%d-%d#%dx%d\n", lt.first, lt.len, lt.last, lt.step, lt.mul);
-		if (lt.first >= g->p.nr_cpus || lt.last >= g->p.nr_cpus) {
-			printf("\nTest not applicable, system has only %d CPUs.\n", g->p.nr_cpus);
+		dprintf_("\ntoken: {%s}, end: {%s}\n", tok, dash ? dash : "(null)");
+		parse_token(tok, &lt, cpus);
+		if (cpus)
+			dprintf_("CPUs: %d_%d-%d#%dx%d\n", lt.first, lt.len, lt.last, lt.step, lt.mul);
+		else
+			dprintf_("NODEs: %d-%d #%d\n", lt.first, lt.last, lt.step);
+		if (lt.first >= limit || lt.last >= limit) {
+			printf("\nTest not applicable, system has only %d %s.\n", limit,
+			       cpus ? "CPUs" : "nodes");
 			free(copy);
 			return -1;
 		}
-		if (cpu_online(lt.first) != 1 || cpu_online(lt.last) != 1) {
+		if (cpus && (cpu_online(lt.first) != 1 || cpu_online(lt.last) != 1)) {
 			printf("\nTest not applicable, bind_cpu_0 or bind_cpu_1 is offline\n");
 			free(copy);
 			return -1;
 		}
-		for (int cpu = lt.first; cpu <= lt.last; cpu += lt.step) {
+		for (int n = lt.first; n <= lt.last; n += lt.step) {
 			for (int i = 0; i < lt.mul; i++) {
 				struct numa_task *td;
 
-				if (t >= g->p.nr_tasks) {
-					printf("\n# NOTE: ignoring bind CPUs starting at CPU#%d\n #",
-					       cpu);
+				if (t >= g->p.nr_tasks || (!cpus && !node_has_cpus(n))) {
+					printf("\n# NOTE: ignoring bind %ss starting at %s#%d\n%s", kind,
+					       kind, n, cpus ? " #" : "");
 					goto out;
 				}
-				td = g->tasks + t;
-				if (t)
-					tprintf(",");
+				tprintf(t ? ",%2d" : cpus ? "%2d" : " %2d", n);
+				td = g->tasks + t++;
+				if (!cpus) {
+					td->bind_node = n;
+					continue;
+				}
 				if (lt.len > 1)
-					tprintf("%2d/%d", cpu, lt.len);
-				else
-					tprintf("%2d", cpu);
+					tprintf("/%d", lt.len);
 				CPU_ZERO(&td->bind_cpus);
-				for (int c = cpu; c < cpu + lt.len; c++)
+				for (int c = n; c < n + lt.len; c++)
 					if (c >= 0 && c < g->p.nr_cpus && c < CPU_SETSIZE)
 						CPU_SET(c, &td->bind_cpus);
-				t++;
 			}
 		}
 	}
 out:
 	tprintf("\n");
 	if (t < g->p.nr_tasks)
-		printf("# NOTE: %d tasks bound, %d tasks unbound\n", t, g->p.nr_tasks - t);
-	free(copy);
-	return 0;
-}
-
-/* -M: the first tasks' memory bound, in order, to the nodes listed. */
-static int setup_node_list(void)
-{
-	char *copy, *cursor, *tok;
-	int t = 0;
-
-	if (!g->p.node_list)
-		return 0;
-	dprintf_("g->p.nr_tasks: %d\n", g->p.nr_tasks);
-	cursor = copy = strdup(g->p.node_list);
-	tprintf("# binding tasks to NODEs:\n");
-	tprintf("# ");
-	while ((tok = strsep(&cursor, ","))) {
-		struct list_token lt;
-
-		dprintf_("\ntoken: {%s}, end: {%s}\n", tok, strchr(tok, '-') ? strchr(tok, '-')
-								: "(null)");
-		parse_token(tok, &lt, false);
-		dprintf_("NODEs: %d-%d #%d\n", lt.first, lt.last, lt.step);
-		if (lt.first >= g->p.nr_nodes || lt.last >= g->p.nr_nodes) {
-			printf("\nTest not applicable, system has only %d nodes.\n", g->p.nr_nodes);
-			free(copy);
-			return -1;
-		}
-		for (int node = lt.first; node <= lt.last; node += lt.step) {
-			for (int i = 0; i < lt.mul; i++) {
-				if (t >= g->p.nr_tasks || !node_has_cpus(node)) {
-					printf("\n# NOTE: ignoring bind NODEs starting at NODE#%d\n",
-					       node);
-					goto out;
-				}
-				tprintf(t ? ",%2d" : " %2d", node);
-				g->tasks[t].bind_node = node;
-				t++;
-			}
-		}
-	}
-out:
-	tprintf("\n");
-	if (t < g->p.nr_tasks)
-		printf("# NOTE: %d tasks mem-bound, %d tasks unbound\n", t, g->p.nr_tasks - t);
+		printf("# NOTE: %d tasks %s, %d tasks unbound\n", t, cpus ? "bound" : "mem-bound",
+		       g->p.nr_tasks - t);
 	free(copy);
 	return 0;
 }
@@ -877,7 +841,7 @@ static int numa_init(void)
 		all_cpus(&g->tasks[t].bind_cpus);
 	}
 	tprintf("#\n");
-	if (setup_cpu_list() || setup_node_list())
+	if (setup_bind_list(true) || setup_bind_list(false))
 		return -1;
 	tprintf("#\n");
 	print_plan();
