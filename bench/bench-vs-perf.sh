@@ -20,6 +20,7 @@ value() {
 		/^Wokeup .* ms/ { v = $(NF - 2) }			# futex wake
 		/^Requeued .* ms/ { v = $(NF - 2) }			# futex requeue
 		/^[0-9.]+$/ { if (v == "") v = $1 }			# -f simple: time, bytes/sec
+		/^ main, .* total-speed$/ { v = $2; sub(",", "", v) }	# numa mem
 		END { print v }'
 }
 
@@ -62,3 +63,4 @@ case_ "futex wake -t 2" ms futex wake -t 2 -s
 case_ "futex requeue -t 4" ms futex requeue -t 4 -s
 case_ "futex lock-pi -r 1 -t 2" ops/s futex lock-pi -r 1 -t 2 -s
 case_ "epoll wait -r 1 -t 1" ops/s epoll wait -r 1 -t 1
+case_ "numa mem -p 2 -P 32 -s 2" GB/s numa mem -p 2 -P 32 -s 2

@@ -196,13 +196,25 @@ static void print_benches(const struct bench_collection *c)
 	printf("\n");
 }
 
+/* A benchmark runs under the name "collection-benchmark", its argv[0] as in perf (numa mem
+ * prints it). */
+static int call_bench(const struct bench_collection *c, const struct bench *b, int argc,
+		      const char **argv)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s-%s", c->name, b->name);
+	argv[0] = name;
+	return b->fn(argc, argv);
+}
+
 static int run_bench(const struct bench_collection *c, const struct bench *b, int argc,
 		     const char **argv)
 {
 	if (bench_format == BENCH_FORMAT_DEFAULT)
 		printf("# Running '%s/%s' benchmark:\n", c->name, b->name);
 	fflush(stdout);
-	return b->fn(argc, argv);
+	return call_bench(c, b, argc, argv);
 }
 
 /* "all": every benchmark with its defaults, each under perf's "Running ..." line */
@@ -213,7 +225,7 @@ static void run_collection(const struct bench_collection *c)
 
 		printf("# Running %s/%s benchmark...\n", c->name, b->name);
 		fflush(stdout);
-		b->fn(1, argv);
+		call_bench(c, b, 1, argv);
 		printf("\n");
 	}
 }
@@ -301,16 +313,4 @@ static int bench_kallsyms_parse(int argc, const char **argv)
 	printf("  Average kallsyms__parse took: %.3f ms (+- %.3f ms)\n", stats.mean / 1e3,
 	       bench_stats_stddev(&stats) / 1e3);
 	return PCL_EXIT_OK;
-}
-
-/* numa mem: perf's NUMA placement harness is not reproduced; without NUMA it is moot */
-int bench_numa_mem(int argc, const char **argv)
-{
-	(void)argc;
-	(void)argv;
-	if (access("/sys/devices/system/node/node0", F_OK))
-		fprintf(stderr, "pcl bench numa mem: NUMA is not available on this system\n");
-	else
-		fprintf(stderr, "pcl bench numa mem: not implemented in pcl\n");
-	return PCL_EXIT_FAILURE;
 }

@@ -191,9 +191,95 @@ def test_breakpoint(args):
     assert all(v > 0 for v in measured(mine.stdout, "usecs/op"))
 
 
-def test_numa_mem_not_run_says_so():
-    mine = pcl("bench", "numa", "mem")
-    assert mine.returncode == 1 and "pcl bench" in mine.stderr
+NUMA_PROGRESS = re.compile(
+    r"^ #  +\d+\.\d%  \[\d+\.\d mins\]"
+    r"(?:(?: +\d+/\d+)+ +\[ *\d+/\d+ *\] l: *\d+-\d+ +\( *\d+\)(?: \[ *\d+\.\d%\])?"
+    r"(?: \{\d+-\d+\})?(?: \( +\d+\.\ds (?:de-)?converged\))?)?$\n?", re.M)
+
+
+def numa_masked(text):
+    """numa mem's layout without its progress lines (\\r-led, read here as lines: one per
+    wall-clock second the run crosses, so their number is timing's) and without the blank
+    lines they displace."""
+    return re.sub(r"\n\n+", "\n", masked(NUMA_PROGRESS.sub("", text)))
+
+
+def numa_results(text):
+    """metric -> value of the "main, value, unit, metric" lines."""
+    return {m: float(v) for v, m in re.findall(r"^ main, +([-\d.]+|inf), \S+ +(\S+)$", text,
+                                                re.M)}
+
+
+def numa_same_layout(args):
+    theirs, mine = perf("bench", *args), pcl("bench", *args)
+    assert mine.returncode == theirs.returncode, mine.stderr
+    assert numa_masked(mine.stdout) == numa_masked(theirs.stdout), \
+        unified(numa_masked(theirs.stdout), numa_masked(mine.stdout))
+    assert mine.stderr == theirs.stderr.replace("perf", "pcl")
+    return mine
+
+
+NUMA_ERRORS = [["-h"], ["--bogus"], ["extra"], ["-p", "abc"], ["-C", "5", "-l", "1"],
+               ["-M", "3", "-l", "1"], ["-C", "0-7", "-l", "1"]]
+
+
+@pytest.mark.parametrize("args", NUMA_ERRORS, ids=" ".join)
+def test_numa_mem_errors_as_perf(args):
+    numa_same_layout(["numa", "mem", *args])
+
+
+# (processes, threads, MB options, loops): the data walked is then known to the byte
+NUMA_LOOPS = [("1", "1", ["-P", "2"], 3), ("2", "1", ["-G", "2", "-P", "4", "-T", "1"], 4),
+              ("1", "2", ["-P", "8", "-L", "4", "-T", "2"], 5),
+              ("2", "2", ["-G", "0", "-P", "3", "-T", "1"], 2)]
+
+
+@pytest.mark.parametrize("procs,threads,mem,loops", NUMA_LOOPS, ids=lambda v: str(v))
+def test_numa_mem_loops(procs, threads, mem, loops):
+    mine = numa_same_layout(["numa", "mem", "-p", procs, "-t", threads, "-l", str(loops),
+                             *mem])
+    res = numa_results(mine.stdout)
+    sizes = dict(zip(mem[::2], map(float, mem[1::2])))
+    per_loop = sum(sizes.get(o, 1.0 if o == "-G" else 0.0) for o in "-G -P -L -T".split())
+    tasks = int(procs) * int(threads)
+    assert f"# {tasks} task{'s' if tasks > 1 else ''} will execute" in mine.stdout
+    assert f"#      {loops:5d}x" in mine.stdout
+    assert res["data/thread"] == round(loops * per_loop * 2**20 / 1e9, 3)
+    assert abs(res["data-total"] - tasks * res["data/thread"]) <= 0.0005 * (tasks + 1)
+    assert res["runtime-min/thread"] <= res["runtime-avg/thread"] <= res["runtime-max/thread"]
+
+
+@pytest.mark.parametrize("args", [["-q"], ["-q", "--no-serialize-startup", "-p", "2"],
+                                  ["--no-serialize-startup", "-t", "2"],
+                                  ["-R", "-Z", "-r", "-z", "-0", "-H", "1", "-u", "10"],
+                                  ["--no-data_reads", "-B", "--no-init_random", "-H", "-1",
+                                   "--no-data_rand_walk"],
+                                  ["-C", "0", "-M", "0"], ["-C", "0_2,1x3", "-M", "0x2", "-p", "3"],
+                                  ["-C", "1", "-M", "0", "-p", "2", "-t", "2"]], ids=" ".join)
+def test_numa_mem_options(args):
+    mine = numa_same_layout(["numa", "mem", "-l", "3", "-P", "2", *args])
+    if "-q" in args:
+        assert not re.search("^ main,", mine.stdout, re.M) and "GB data processed, total" in mine.stdout
+
+
+def test_numa_mem_simple_format():
+    mine = numa_same_layout(["-f", "simple", "numa", "mem", "-l", "2", "-P", "1"])
+    assert "# Running 'numa/mem'" not in mine.stdout
+
+
+@pytest.mark.parametrize("args", [["-p", "1", "-t", "2", "-P", "16"],
+                                  ["-p", "2", "-t", "1", "-P", "4", "-c", "-m"],
+                                  ["-p", "1", "-t", "2", "-P", "4", "-c"]], ids=" ".join)
+def test_numa_mem_timed(args):
+    """-s 1: a run for a second, its progress lines well formed, the rates consistent."""
+    mine = numa_same_layout(["numa", "mem", "-s", "1", *args])
+    res = numa_results(mine.stdout)
+    tasks = int(args[1]) * int(args[3])
+    assert abs(res["data-total"] - tasks * res["data/thread"]) <= 0.0005 * (tasks + 1)
+    assert abs(res["total-speed"] - tasks * res["thread-speed"]) <= 0.0005 * (tasks + 1)
+    assert res["data/thread"] > 0 and res["runtime-max/thread"] >= res["runtime-avg/thread"]
+    if "-m" in args:
+        assert res["NUMA-convergence-latency"] == res["runtime-max/thread"]
 
 
 @pytest.mark.parametrize("args", [["-i", "20"], ["-s", "-i", "5"], ["-t", "-I", "2", "-M", "2"],
