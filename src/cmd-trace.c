@@ -17,6 +17,7 @@
 #include "core/events/cgroup.h"
 #include "core/data/session.h"
 #include "core/events/parse-events.h"
+#include "core/hist/callchain.h"
 #include "core/live/drain.h"
 #include "core/live/record.h"
 #include "core/live/synthesize.h"
@@ -73,8 +74,8 @@ struct syscall_tp {
 
 /* perf's default --max-stack for a file */
 #define TRACE_MAX_STACK 127
-/* the frames of a chain shown: a kernel and a user budget of them */
-#define TRACE_CHAIN_FRAMES (2 * TRACE_MAX_STACK)
+/* the most user frames unwound, whatever --max-stack says */
+#define TRACE_MAX_UNWIND 1024
 
 /* How the exit lines' call chains are made. */
 struct chain_ctx {
@@ -84,6 +85,8 @@ struct chain_ctx {
 	bool kernel_notes;		/* -v: perf's notes on the kernel's symbols, due
 					 * when a chain first needs them */
 	FILE *out;			/* where the lines go */
+	struct callchain_frame *frames;	/* a chain's frames, grown as needed */
+	size_t nr_frames;
 };
 
 struct trace_replay {
@@ -98,10 +101,14 @@ struct trace_replay {
 /* --max-stack not given */
 #define MAX_STACK_UNSET UINT_MAX
 
-/* --max-stack, perf's default without it */
+/* --max-stack as given, above the kernel's limit too (a dwarf chain is
+ * unwound that deep); perf's default without it: 127 for a file, the
+ * kernel's perf_event_max_stack live. */
 static int max_stack(const struct trace_opts *o)
 {
-	return o->max_stack < TRACE_MAX_STACK ? (int)o->max_stack : TRACE_MAX_STACK;
+	if (o->max_stack == MAX_STACK_UNSET)
+		return o->input ? TRACE_MAX_STACK : callchain_max_stack_default();
+	return o->max_stack < INT_MAX ? (int)o->max_stack : INT_MAX;
 }
 
 /* Whether id is in a comma-separated list of numbers. */
@@ -151,23 +158,34 @@ static uint64_t raw_u64(const struct perf_sample *sample, int off)
  * --call-graph dwarf unwound; its frames.  As perf, each part has its own
  * --max-stack budget, and the unwinder's counts unwound frames, however
  * many inlined functions each of them adds. */
-static int resolve_callchain(struct machine *m, struct thread *thread,
-			     const struct perf_sample *sample, int max_stack, bool unwind,
-			     struct callchain_frame *frames)
+static int resolve_callchain(struct chain_ctx *cc, struct thread *thread,
+			     const struct perf_sample *sample)
 {
-	bool user_stack = unwind && sample->user_regs.regs && sample->user_stack.dyn_size;
-	int n;
+	bool user_stack = cc->unwind && sample->user_regs.regs && sample->user_stack.dyn_size;
+	size_t kernel = sample->callchain_nr, user = 0;
+	int max_stack = cc->max_stack, n;
 
 	if (user_stack && !max_stack)
 		return CHAIN_REFUSED;
-	n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr, false,
-				       frames, max_stack);
+	if (kernel > (size_t)max_stack)
+		kernel = max_stack;
+	if (user_stack) {	/* room for inlined functions too, more than 1 a frame */
+		user = max_stack < TRACE_MAX_UNWIND ? max_stack : TRACE_MAX_UNWIND;
+		user = 2 * (user > TRACE_MAX_STACK ? user : TRACE_MAX_STACK);
+	}
+	if (kernel + user > cc->nr_frames) {
+		cc->nr_frames = kernel + user;
+		cc->frames = xrealloc(cc->frames, cc->nr_frames * sizeof(*cc->frames));
+	}
+	n = machine__resolve_callchain(cc->machine, thread, sample->callchain,
+				       sample->callchain_nr, false, cc->frames, (int)kernel);
 	if (n < 0)
 		n = 0;	/* a corrupt chain: nothing of it, as perf */
 	if (user_stack)
-		n += machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
-				     sample->user_stack.data, sample->user_stack.dyn_size,
-				     max_stack, frames + n, TRACE_CHAIN_FRAMES - n);
+		n += machine__unwind(cc->machine, thread, sample->user_regs.mask,
+				     sample->user_regs.regs, sample->user_stack.data,
+				     sample->user_stack.dyn_size, max_stack, cc->frames + n,
+				     (int)user);
 	return n;
 }
 
@@ -229,7 +247,6 @@ static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct 
 {
 	long id = (long)raw_u64(sample, tp->id_off);
 	uint64_t args[SYSCALL_MAX_ARGS];
-	struct callchain_frame frames[TRACE_CHAIN_FRAMES];
 	bool chain = sample->callchain || (cc->unwind && sample->user_stack.size);
 	int depth = CHAIN_UNRESOLVED;
 
@@ -247,20 +264,18 @@ static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct 
 	if (sample->callchain && cc->kernel_notes)
 		kernel_notes(cc, thread, sample);
 	if (chain && t->cfg.min_stack)
-		depth = resolve_callchain(cc->machine, thread, sample, cc->max_stack, cc->unwind,
-					  frames);
+		depth = resolve_callchain(cc, thread, sample);
 	if (!trace__sys_exit(t, thread, sample->time, id, (long)raw_u64(sample, tp->data_off),
 			     depth < 0 ? -1 : depth) || !chain)
 		return;
 	if (depth == CHAIN_UNRESOLVED)
-		depth = resolve_callchain(cc->machine, thread, sample, cc->max_stack, cc->unwind,
-					  frames);
+		depth = resolve_callchain(cc, thread, sample);
 	if (depth == CHAIN_REFUSED) {	/* perf's complaint, after the line */
 		write_lines(t, cc->out);
 		fprintf(stderr, "Problem processing %s callchain, skipping...\n", tp->evsel->name);
 		return;
 	}
-	trace__callchain(t, frames, depth);
+	trace__callchain(t, cc->frames, depth);
 }
 
 static int replay_sample(struct perf_tool *tool, struct perf_session *s,
@@ -346,6 +361,7 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 	else if (cfg->summary)
 		trace_summary__print(out, &r.trace);
 	trace__exit(&r.trace);
+	free(r.chains.frames);
 	perf_session__delete(s);
 	return ret < 0 ? PCL_EXIT_FAILURE : 0;
 }
@@ -748,6 +764,7 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	if (!err && o->tool_stats)
 		trace_summary__print_tool_stats(out, &l.trace);
 	trace__exit(&l.trace);
+	free(l.chains.frames);
 	machine__delete(l.machine);
 	record_round__exit(&l.round);
 	free(l.formats);

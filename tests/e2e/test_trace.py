@@ -385,6 +385,31 @@ def test_live_callchains_as_perf(args):
         assert " __libc_start_call_main (/usr/lib/x86_64-linux-gnu/libc.so.6)\n" in got.stderr
 
 
+@pytest.mark.parametrize("callgraph,frames", [("dwarf", 200), ("fp", 127)])
+def test_live_max_stack_above_kernel_limit(callgraph, frames):
+    """--max-stack 200 on a 300 calls deep stack: perf unwinds a dwarf chain
+    that deep, the kernel's perf_event_max_stack (127) cuts an fp one."""
+    cmd = ["--call-graph", callgraph, "--max-stack", "200", "-e", "getppid", "--",
+           fixture("deep_stack"), "300"]
+    want, got = perf("trace", *cmd), pcl("trace", *cmd)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert normalize(got.stderr) == normalize(want.stderr), unified(want.stderr, got.stderr)
+    if int(open("/proc/sys/kernel/perf_event_max_stack").read()) == 127:
+        assert len(got.stderr.splitlines()) == 1 + frames, got.stderr
+
+
+def test_replay_max_stack_above_default(tmp_path):
+    """A file's chains: 127 frames by default, --max-stack 200 more."""
+    path = str(tmp_path / "deep.data")
+    r = perf("trace", "record", "--call-graph", "dwarf", "-o", path, "--",
+             fixture("deep_stack"), "300", stdout=open(os.devnull, "w"))
+    assert r.returncode == 0, r.stderr
+    for args in ([], ["--max-stack", "200"]):
+        want, got = perf("trace", "-i", path, *args), pcl("trace", "-i", path, *args)
+        assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    assert got.stderr.count("descend (") > 127
+
+
 def test_live_pagefaults():
     """-F: perf's fault lines (where the ip is, what the address is) and the
     summary's fault counts."""
