@@ -518,6 +518,28 @@ static void live_synthesize(struct trace_live *l, const struct target *target,
 	synth__exit(&s);
 }
 
+/* The names of the tasks of -p/-t as tracing begins, as perf learns them:
+ * a task that is gone by the time its lines are made keeps its name. */
+static void live_name_tasks(struct trace_live *l, const struct thread_map *threads,
+			    const struct evsel *first)
+{
+	struct synth s;
+
+	synth__init(&s, &first->attr, false, live_take, l->machine);
+	for (int i = 0; i < threads->nr; i++)
+		if (threads->map[i].pid > 0)
+			synth__thread(&s, threads->map[i].pid, false);
+	synth__exit(&s);
+}
+
+/* perf shows each line's comm/tid only when more than one task may be
+ * traced: system wide, several tasks given, or the children of those
+ * inheriting the events. */
+static bool live_one_task(const struct thread_map *threads, bool inherit)
+{
+	return threads && threads->nr == 1 && threads->map[0].pid != -1 && !inherit;
+}
+
 /* perf's -v notes as a live trace sets up: the CPU, and module maps it
  * cannot make without /proc/modules. */
 static void print_setup_notes(void)
@@ -619,7 +641,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	ropts.raw_samples = true;
 	/* before -D's delay, perf trace learns nothing of the tasks */
 	ropts.no_tracking_dummy = true;
-	ropts.no_inherit = o->no_inherit;
+	/* perf follows no task that those of -p/-t start */
+	ropts.no_inherit = o->no_inherit || o->target.pid || o->target.tid;
 	/* the faults' data addresses and maps (dwarf chains ask for them too) */
 	ropts.sample_address = ropts.sample_address || o->pf != NULL;
 	ropts.freq = 0;
@@ -728,9 +751,12 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	l.chains = (struct chain_ctx){ .machine = l.machine, .max_stack = max_stack(o),
 				       .unwind = true, .kernel_notes = o->verbose, .out = out };
 	trace__init(&l.trace, cfg, l.machine);
+	l.trace.cfg.hide_thread = live_one_task(threads, !ropts.no_inherit);
 	if (o->call_graph || o->pf)
 		live_synthesize(&l, &ropts.target, threads, evlist.first, o->pf != NULL,
 				o->proc_map_timeout);
+	else if (ropts.target.pid || ropts.target.tid)
+		live_name_tasks(&l, threads, evlist.first);
 	l.formats = xcalloc(evlist.nr_entries, sizeof(*l.formats));
 	evlist__for_each(&evlist, e) {
 		struct syscall_tp *tp = !strcmp(e->name, "raw_syscalls:sys_enter") ? &l.enter :

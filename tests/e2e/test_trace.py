@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import PCL, SANITIZED, fixture, pcl, perf, unified
+from conftest import PCL, PERF, SANITIZED, fixture, pcl, perf, unified
 
 PYTHON_WORKLOAD = """
 import fcntl, os, select, signal, socket, threading, time
@@ -250,6 +250,68 @@ def test_live_pid(tmp_path):
         proc.wait()
     assert tracer.returncode == 0, err
     assert summary_row(err, "write")[1] == "1000"
+
+
+PID_WORKLOAD = """
+import os, sys, threading, time
+def until_flag():
+    while not os.path.exists("{flag}"):
+        os.getppid()
+        time.sleep(0.01)
+def calls():
+    for _ in range(20):
+        os.getpid()
+threads = [threading.Thread(target=until_flag) for _ in range({threads} - 1)]
+for t in threads:
+    t.start()
+print(flush=True)  # every thread is there
+until_flag()
+late = threading.Thread(target=calls)  # -p does not follow it
+late.start()
+for t in threads + [late]:
+    t.join()
+"""
+
+
+def trace_pid(tool, tmp_path, threads, *args):
+    """tool (a binary) trace -p of a process with that many threads, until
+    a while after its events are open: its lines."""
+    flag = tmp_path / f"go-{os.path.basename(tool)}"
+    proc = subprocess.Popen([sys.executable, "-c",
+                             PID_WORKLOAD.format(threads=threads, flag=flag)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        proc.stdout.readline()
+        tracer = subprocess.Popen([tool, "trace", "-p", str(proc.pid), "-e", "getppid,getpid",
+                                   *args], stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while not perf_event_fds(tracer.pid) and time.time() < deadline:
+            time.sleep(0.05)
+        time.sleep(1)  # from open to enabled rings, and calls made
+        flag.write_text("")
+        err = tracer.communicate(timeout=120)[1]
+    finally:
+        proc.wait()
+    assert tracer.returncode == 0, err
+    return err
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("args", [[], ["--call-graph", "fp"]], ids=lambda a: " ".join(a) or "plain")
+def test_live_pid_tasks_as_perf(tmp_path, threads, args):
+    """-p: as perf, a lone task's lines have no comm/tid, several tasks'
+    have them, each named from /proc as tracing began (however long the
+    lines wait); a thread started later is not traced (perf's -p does not
+    inherit)."""
+    want = trace_pid(PERF, tmp_path, threads, *args)
+    got = trace_pid(PCL, tmp_path, threads, *args)
+
+    def heads(text):
+        return {re.sub(r"/\d+", "/N", m) for m in re.findall(r"\): (.*?)get", text)}
+    assert heads(got) == heads(want) == ({"python3/N "} if threads > 1 else {""}), \
+        unified(want, got)
+    assert len(set(re.findall(r"python3/(\d+) ", got))) == (threads if threads > 1 else 0)
+    assert "getpid(" not in got and "getpid(" not in want, got
 
 
 def test_bad_syscall_name():

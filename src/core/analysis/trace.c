@@ -191,6 +191,8 @@ static const char *ctx_pid_comm(void *priv, pid_t pid)
 
 static void print_comm_tid(struct trace *t, const struct thread *thread)
 {
+	if (t->cfg.hide_thread)
+		return;
 	if (!t->cfg.hide_comm)
 		strbuf_addf(&t->out, "%.14s/", thread->comm);
 	strbuf_addf(&t->out, "%d ", thread->tid);
