@@ -17,12 +17,14 @@
 #include "core/events/cgroup.h"
 #include "core/data/session.h"
 #include "core/events/parse-events.h"
+#include "core/hist/callchain.h"
 #include "core/live/drain.h"
 #include "core/live/record.h"
 #include "core/live/synthesize.h"
 #include "core/live/target.h"
 #include "core/symbols/buildid-cache.h"
 #include "core/symbols/buildid.h"
+#include "core/symbols/kernel-maps.h"
 #include "ui/session-warnings.h"
 #include "ui/trace-summary.h"
 #include "util/exit-codes.h"
@@ -73,8 +75,8 @@ struct syscall_tp {
 
 /* perf's default --max-stack for a file */
 #define TRACE_MAX_STACK 127
-/* the frames of a chain shown: a kernel and a user budget of them */
-#define TRACE_CHAIN_FRAMES (2 * TRACE_MAX_STACK)
+/* the most user frames unwound, whatever --max-stack says */
+#define TRACE_MAX_UNWIND 1024
 
 /* How the exit lines' call chains are made. */
 struct chain_ctx {
@@ -84,6 +86,8 @@ struct chain_ctx {
 	bool kernel_notes;		/* -v: perf's notes on the kernel's symbols, due
 					 * when a chain first needs them */
 	FILE *out;			/* where the lines go */
+	struct callchain_frame *frames;	/* a chain's frames, grown as needed */
+	size_t nr_frames;
 };
 
 struct trace_replay {
@@ -98,10 +102,14 @@ struct trace_replay {
 /* --max-stack not given */
 #define MAX_STACK_UNSET UINT_MAX
 
-/* --max-stack, perf's default without it */
+/* --max-stack as given, above the kernel's limit too (a dwarf chain is
+ * unwound that deep); perf's default without it: 127 for a file, the
+ * kernel's perf_event_max_stack live. */
 static int max_stack(const struct trace_opts *o)
 {
-	return o->max_stack < TRACE_MAX_STACK ? (int)o->max_stack : TRACE_MAX_STACK;
+	if (o->max_stack == MAX_STACK_UNSET)
+		return o->input ? TRACE_MAX_STACK : callchain_max_stack_default();
+	return o->max_stack < INT_MAX ? (int)o->max_stack : INT_MAX;
 }
 
 /* Whether id is in a comma-separated list of numbers. */
@@ -151,23 +159,34 @@ static uint64_t raw_u64(const struct perf_sample *sample, int off)
  * --call-graph dwarf unwound; its frames.  As perf, each part has its own
  * --max-stack budget, and the unwinder's counts unwound frames, however
  * many inlined functions each of them adds. */
-static int resolve_callchain(struct machine *m, struct thread *thread,
-			     const struct perf_sample *sample, int max_stack, bool unwind,
-			     struct callchain_frame *frames)
+static int resolve_callchain(struct chain_ctx *cc, struct thread *thread,
+			     const struct perf_sample *sample)
 {
-	bool user_stack = unwind && sample->user_regs.regs && sample->user_stack.dyn_size;
-	int n;
+	bool user_stack = cc->unwind && sample->user_regs.regs && sample->user_stack.dyn_size;
+	size_t kernel = sample->callchain_nr, user = 0;
+	int max_stack = cc->max_stack, n;
 
 	if (user_stack && !max_stack)
 		return CHAIN_REFUSED;
-	n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr, false,
-				       frames, max_stack);
+	if (kernel > (size_t)max_stack)
+		kernel = max_stack;
+	if (user_stack) {	/* room for inlined functions too, more than 1 a frame */
+		user = max_stack < TRACE_MAX_UNWIND ? max_stack : TRACE_MAX_UNWIND;
+		user = 2 * (user > TRACE_MAX_STACK ? user : TRACE_MAX_STACK);
+	}
+	if (kernel + user > cc->nr_frames) {
+		cc->nr_frames = kernel + user;
+		cc->frames = xrealloc(cc->frames, cc->nr_frames * sizeof(*cc->frames));
+	}
+	n = machine__resolve_callchain(cc->machine, thread, sample->callchain,
+				       sample->callchain_nr, false, cc->frames, (int)kernel);
 	if (n < 0)
 		n = 0;	/* a corrupt chain: nothing of it, as perf */
 	if (user_stack)
-		n += machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
-				     sample->user_stack.data, sample->user_stack.dyn_size,
-				     max_stack, frames + n, TRACE_CHAIN_FRAMES - n);
+		n += machine__unwind(cc->machine, thread, sample->user_regs.mask,
+				     sample->user_regs.regs, sample->user_stack.data,
+				     sample->user_stack.dyn_size, max_stack, cc->frames + n,
+				     (int)user);
 	return n;
 }
 
@@ -180,6 +199,43 @@ static void write_lines(struct trace *t, FILE *out)
 	}
 }
 
+
+static int add_module_name(const char *name, const char *path, uint64_t start, uint64_t size,
+			   void *arg)
+{
+	strbuf_addf(arg, "[%s]\n", name);
+	return 0;
+}
+
+/* perf's -v note on each symbol of /proc/kallsyms in a module it has no
+ * map for (with no /proc/modules, any; ftrace's trampolines and BPF
+ * programs are listed under modules that are never loaded). */
+static void print_kallsyms_module_notes(void)
+{
+	struct strbuf loaded = { 0 }, want = { 0 };
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+
+	if (!f)
+		return;
+	strbuf_addch(&loaded, '\n');
+	running_modules__for_each(add_module_name, &loaded);
+	while (fgets(line, sizeof(line), f)) {
+		char *module = strchr(line, '\t');
+
+		if (!module++)
+			continue;
+		strrtrim(module);
+		strbuf_reset(&want);
+		strbuf_addf(&want, "\n%s\n", module);
+		if (!strstr(loaded.buf, want.buf))
+			fprintf(stderr, "/proc/{kallsyms,modules} inconsistency while looking "
+				"for \"%s\" module!\n", module);
+	}
+	fclose(f);
+	strbuf_release(&loaded);
+	strbuf_release(&want);
+}
 
 /* perf's -v notes as it loads the kernel's symbols: its vmlinux path
  * (seven places and the build-id cache, whose kallsyms copy it tries as an
@@ -203,6 +259,7 @@ static void print_kernel_notes(struct dso *kernel)
 		free(copy);
 		free(dir);
 	}
+	print_kallsyms_module_notes();
 	fprintf(stderr, "Using /proc/kallsyms for symbols\n");
 }
 
@@ -229,7 +286,6 @@ static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct 
 {
 	long id = (long)raw_u64(sample, tp->id_off);
 	uint64_t args[SYSCALL_MAX_ARGS];
-	struct callchain_frame frames[TRACE_CHAIN_FRAMES];
 	bool chain = sample->callchain || (cc->unwind && sample->user_stack.size);
 	int depth = CHAIN_UNRESOLVED;
 
@@ -247,20 +303,18 @@ static void syscall_sample(struct trace *t, const struct syscall_tp *tp, struct 
 	if (sample->callchain && cc->kernel_notes)
 		kernel_notes(cc, thread, sample);
 	if (chain && t->cfg.min_stack)
-		depth = resolve_callchain(cc->machine, thread, sample, cc->max_stack, cc->unwind,
-					  frames);
+		depth = resolve_callchain(cc, thread, sample);
 	if (!trace__sys_exit(t, thread, sample->time, id, (long)raw_u64(sample, tp->data_off),
 			     depth < 0 ? -1 : depth) || !chain)
 		return;
 	if (depth == CHAIN_UNRESOLVED)
-		depth = resolve_callchain(cc->machine, thread, sample, cc->max_stack, cc->unwind,
-					  frames);
+		depth = resolve_callchain(cc, thread, sample);
 	if (depth == CHAIN_REFUSED) {	/* perf's complaint, after the line */
 		write_lines(t, cc->out);
 		fprintf(stderr, "Problem processing %s callchain, skipping...\n", tp->evsel->name);
 		return;
 	}
-	trace__callchain(t, frames, depth);
+	trace__callchain(t, cc->frames, depth);
 }
 
 static int replay_sample(struct perf_tool *tool, struct perf_session *s,
@@ -346,6 +400,7 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 	else if (cfg->summary)
 		trace_summary__print(out, &r.trace);
 	trace__exit(&r.trace);
+	free(r.chains.frames);
 	perf_session__delete(s);
 	return ret < 0 ? PCL_EXIT_FAILURE : 0;
 }
@@ -502,6 +557,28 @@ static void live_synthesize(struct trace_live *l, const struct target *target,
 	synth__exit(&s);
 }
 
+/* The names of the tasks of -p/-t as tracing begins, as perf learns them:
+ * a task that is gone by the time its lines are made keeps its name. */
+static void live_name_tasks(struct trace_live *l, const struct thread_map *threads,
+			    const struct evsel *first)
+{
+	struct synth s;
+
+	synth__init(&s, &first->attr, false, live_take, l->machine);
+	for (int i = 0; i < threads->nr; i++)
+		if (threads->map[i].pid > 0)
+			synth__thread(&s, threads->map[i].pid, false);
+	synth__exit(&s);
+}
+
+/* perf shows each line's comm/tid only when more than one task may be
+ * traced: system wide, several tasks given, or the children of those
+ * inheriting the events. */
+static bool live_one_task(const struct thread_map *threads, bool inherit)
+{
+	return threads && threads->nr == 1 && threads->map[0].pid != -1 && !inherit;
+}
+
 /* perf's -v notes as a live trace sets up: the CPU, and module maps it
  * cannot make without /proc/modules. */
 static void print_setup_notes(void)
@@ -603,7 +680,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	ropts.raw_samples = true;
 	/* before -D's delay, perf trace learns nothing of the tasks */
 	ropts.no_tracking_dummy = true;
-	ropts.no_inherit = o->no_inherit;
+	/* perf follows no task that those of -p/-t start */
+	ropts.no_inherit = o->no_inherit || o->target.pid || o->target.tid;
 	/* the faults' data addresses and maps (dwarf chains ask for them too) */
 	ropts.sample_address = ropts.sample_address || o->pf != NULL;
 	ropts.freq = 0;
@@ -712,9 +790,12 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	l.chains = (struct chain_ctx){ .machine = l.machine, .max_stack = max_stack(o),
 				       .unwind = true, .kernel_notes = o->verbose, .out = out };
 	trace__init(&l.trace, cfg, l.machine);
+	l.trace.cfg.hide_thread = live_one_task(threads, !ropts.no_inherit);
 	if (o->call_graph || o->pf)
 		live_synthesize(&l, &ropts.target, threads, evlist.first, o->pf != NULL,
 				o->proc_map_timeout);
+	else if (ropts.target.pid || ropts.target.tid)
+		live_name_tasks(&l, threads, evlist.first);
 	l.formats = xcalloc(evlist.nr_entries, sizeof(*l.formats));
 	evlist__for_each(&evlist, e) {
 		struct syscall_tp *tp = !strcmp(e->name, "raw_syscalls:sys_enter") ? &l.enter :
@@ -748,6 +829,7 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	if (!err && o->tool_stats)
 		trace_summary__print_tool_stats(out, &l.trace);
 	trace__exit(&l.trace);
+	free(l.chains.frames);
 	machine__delete(l.machine);
 	record_round__exit(&l.round);
 	free(l.formats);

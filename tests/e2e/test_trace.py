@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import PCL, SANITIZED, fixture, pcl, perf, unified
+from conftest import PCL, PERF, SANITIZED, fixture, pcl, perf, unified
 
 PYTHON_WORKLOAD = """
 import fcntl, os, select, signal, socket, threading, time
@@ -252,6 +252,68 @@ def test_live_pid(tmp_path):
     assert summary_row(err, "write")[1] == "1000"
 
 
+PID_WORKLOAD = """
+import os, sys, threading, time
+def until_flag():
+    while not os.path.exists("{flag}"):
+        os.getppid()
+        time.sleep(0.01)
+def calls():
+    for _ in range(20):
+        os.getpid()
+threads = [threading.Thread(target=until_flag) for _ in range({threads} - 1)]
+for t in threads:
+    t.start()
+print(flush=True)  # every thread is there
+until_flag()
+late = threading.Thread(target=calls)  # -p does not follow it
+late.start()
+for t in threads + [late]:
+    t.join()
+"""
+
+
+def trace_pid(tool, tmp_path, threads, *args):
+    """tool (a binary) trace -p of a process with that many threads, until
+    a while after its events are open: its lines."""
+    flag = tmp_path / f"go-{os.path.basename(tool)}"
+    proc = subprocess.Popen([sys.executable, "-c",
+                             PID_WORKLOAD.format(threads=threads, flag=flag)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        proc.stdout.readline()
+        tracer = subprocess.Popen([tool, "trace", "-p", str(proc.pid), "-e", "getppid,getpid",
+                                   *args], stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while not perf_event_fds(tracer.pid) and time.time() < deadline:
+            time.sleep(0.05)
+        time.sleep(1)  # from open to enabled rings, and calls made
+        flag.write_text("")
+        err = tracer.communicate(timeout=120)[1]
+    finally:
+        proc.wait()
+    assert tracer.returncode == 0, err
+    return err
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("args", [[], ["--call-graph", "fp"]], ids=lambda a: " ".join(a) or "plain")
+def test_live_pid_tasks_as_perf(tmp_path, threads, args):
+    """-p: as perf, a lone task's lines have no comm/tid, several tasks'
+    have them, each named from /proc as tracing began (however long the
+    lines wait); a thread started later is not traced (perf's -p does not
+    inherit)."""
+    want = trace_pid(PERF, tmp_path, threads, *args)
+    got = trace_pid(PCL, tmp_path, threads, *args)
+
+    def heads(text):
+        return {re.sub(r"/\d+", "/N", m) for m in re.findall(r"\): (.*?)get", text)}
+    assert heads(got) == heads(want) == ({"python3/N "} if threads > 1 else {""}), \
+        unified(want, got)
+    assert len(set(re.findall(r"python3/(\d+) ", got))) == (threads if threads > 1 else 0)
+    assert "getpid(" not in got and "getpid(" not in want, got
+
+
 def test_bad_syscall_name():
     got = pcl("trace", "-e", "nosuchcall", "--", "true")
     want = perf("trace", "-e", "nosuchcall", "--", "true")
@@ -383,6 +445,31 @@ def test_live_callchains_as_perf(args):
     assert normalize(ours) == normalize(theirs), unified(theirs, ours)
     if "--max-stack" not in args:
         assert " __libc_start_call_main (/usr/lib/x86_64-linux-gnu/libc.so.6)\n" in got.stderr
+
+
+@pytest.mark.parametrize("callgraph,frames", [("dwarf", 200), ("fp", 127)])
+def test_live_max_stack_above_kernel_limit(callgraph, frames):
+    """--max-stack 200 on a 300 calls deep stack: perf unwinds a dwarf chain
+    that deep, the kernel's perf_event_max_stack (127) cuts an fp one."""
+    cmd = ["--call-graph", callgraph, "--max-stack", "200", "-e", "getppid", "--",
+           fixture("deep_stack"), "300"]
+    want, got = perf("trace", *cmd), pcl("trace", *cmd)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert normalize(got.stderr) == normalize(want.stderr), unified(want.stderr, got.stderr)
+    if int(open("/proc/sys/kernel/perf_event_max_stack").read()) == 127:
+        assert len(got.stderr.splitlines()) == 1 + frames, got.stderr
+
+
+def test_replay_max_stack_above_default(tmp_path):
+    """A file's chains: 127 frames by default, --max-stack 200 more."""
+    path = str(tmp_path / "deep.data")
+    r = perf("trace", "record", "--call-graph", "dwarf", "-o", path, "--",
+             fixture("deep_stack"), "300", stdout=open(os.devnull, "w"))
+    assert r.returncode == 0, r.stderr
+    for args in ([], ["--max-stack", "200"]):
+        want, got = perf("trace", "-i", path, *args), pcl("trace", "-i", path, *args)
+        assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    assert got.stderr.count("descend (") > 127
 
 
 def test_live_pagefaults():
@@ -620,7 +707,8 @@ def test_replay_zeros_and_arg_names(recordings, tmp_path, name, conf):
         assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
 
 
-@pytest.mark.parametrize("conf", ZERO_CONFS[:2], ids=lambda c: c.replace("\n\t", " "))
+@pytest.mark.parametrize("conf", ZERO_CONFS[:2] + ZERO_CONFS[3:4],
+                         ids=lambda c: c.replace("\n\t", " "))
 def test_live_tracepoint_zeros_and_arg_names(tmp_path, conf):
     """Tracepoint fields follow the two keys too (digits compared as N)."""
     cmd = ["trace", "-e", "sched:sched_process_exec,sched:sched_process_exit", "--",
@@ -628,7 +716,26 @@ def test_live_tracepoint_zeros_and_arg_names(tmp_path, conf):
     env = config_env(tmp_path, conf)
     want, got = perf(*cmd, env=env), pcl(*cmd, env=env)
     assert got.returncode == want.returncode == 0, got.stderr
-    assert re.sub(r"\d+", "N", got.stderr) == re.sub(r"\d+", "N", want.stderr)
+    # a timestamp's width (digits compared as N) varies from run to run
+    assert re.sub(r"\d+", "N", re.sub(r"^ +", "", got.stderr, flags=re.M)) == \
+        re.sub(r"\d+", "N", re.sub(r"^ +", "", want.stderr, flags=re.M))
+
+
+@pytest.mark.parametrize("conf", [None] + ZERO_CONFS[3:6], ids=lambda c: (c or "plain").replace("\n\t", " "))
+def test_live_syscall_tracepoints_as_perf(tmp_path, conf):
+    """syscalls:sys_enter_* tracepoints: their arguments decoded as the
+    syscall's line decodes them (with trace.show_prefix, O_RDONLY...), user
+    strings empty, as perf shows them without its BPF augmenter."""
+    cmd = ["trace", "-e", "syscalls:sys_enter_openat,syscalls:sys_enter_mmap,"
+           "syscalls:sys_enter_access,syscalls:sys_enter_write,syscalls:sys_enter_close", "--",
+           fixture("syscalls"), "2"]
+    env = config_env(tmp_path, conf) if conf else None
+    want, got = perf(*cmd, env=env), pcl(*cmd, env=env)
+    assert got.returncode == want.returncode == 0, got.stderr
+    ours, theirs = without_fd_paths(got.stderr), without_fd_paths(want.stderr)
+    assert normalize(ours) == normalize(theirs), unified(theirs, ours)
+    if not conf:
+        assert re.search(r"sys_enter_openat\(dfd: CWD, filename: \"\", flags: ", got.stderr)
 
 
 AUGMENTER = "/usr/share/doc/linux-perf/examples/bpf/augmented_raw_syscalls.c"

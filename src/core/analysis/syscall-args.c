@@ -933,7 +933,10 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 			strbuf_addstr(out, "NULL");
 		break;
 	case SCA_FILENAME:
-		strbuf_addf(out, "%#x", (unsigned int)val);
+		if (ctx->empty_strings)
+			strbuf_addstr(out, "\"\"");
+		else
+			strbuf_addf(out, "%#x", (unsigned int)val);
 		break;
 	case SCA_FDAT:
 		if ((int)val == AT_FDCWD) {

@@ -157,6 +157,9 @@ struct syscall_args_ctx {
 	/* perfconfig's trace.show_zeros, trace.show_arg_names = false and
 	 * trace.show_prefix (names with their C prefix: O_RDONLY) */
 	bool show_zeros, hide_names, show_prefix;
+	/* a syscalls:sys_enter_* tracepoint's line: perf shows its user
+	 * strings empty, not their addresses */
+	bool empty_strings;
 };
 
 /* Appends sc's arguments from the six raw values, as perf trace shows them

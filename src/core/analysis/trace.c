@@ -189,8 +189,21 @@ static const char *ctx_pid_comm(void *priv, pid_t pid)
 	return th && th->comm_set ? th->comm : NULL;
 }
 
+/* How arguments are shown: from the thread's fds and the tasks' comms,
+ * after perfconfig's trace.* keys. */
+static struct syscall_args_ctx args_ctx(struct trace *t, struct args_ctx *c)
+{
+	return (struct syscall_args_ctx){ .fd_path = ctx_fd_path, .fd_closed = ctx_fd_closed,
+					  .pid_comm = ctx_pid_comm, .priv = c,
+					  .show_zeros = t->cfg.show_zeros,
+					  .hide_names = t->cfg.hide_arg_names,
+					  .show_prefix = t->cfg.show_prefix };
+}
+
 static void print_comm_tid(struct trace *t, const struct thread *thread)
 {
+	if (t->cfg.hide_thread)
+		return;
 	if (!t->cfg.hide_comm)
 		strbuf_addf(&t->out, "%.14s/", thread->comm);
 	strbuf_addf(&t->out, "%d ", thread->tid);
@@ -247,9 +260,7 @@ void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, lon
 {
 	const struct syscall *sc = syscall_table__get(t->table, (int)id);
 	struct args_ctx c = { t, thread };
-	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c,
-					t->cfg.show_zeros, t->cfg.hide_arg_names,
-					t->cfg.show_prefix };
+	struct syscall_args_ctx ctx = args_ctx(t, &c);
 	struct trace_thread *tt;
 	bool quiet = t->cfg.duration_ms > 0 || t->cfg.summary_only || t->cfg.min_stack;
 
@@ -321,9 +332,7 @@ static void print_ret(struct trace *t, struct thread *thread, struct trace_threa
 		      const struct syscall *sc, long ret)
 {
 	struct args_ctx c = { t, thread };
-	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c,
-					t->cfg.show_zeros, t->cfg.hide_arg_names,
-					t->cfg.show_prefix };
+	struct syscall_args_ctx ctx = args_ctx(t, &c);
 	struct strbuf *o = &t->out;
 
 	if (ret < 0) {
@@ -424,13 +433,42 @@ out:
 	return shown;
 }
 
+/* A syscalls:sys_enter_* tracepoint: its arguments as the syscall's line
+ * shows them (fds, flags, pids decoded), as perf does; false for another
+ * event. */
+static bool sys_enter_tp_format(struct trace *t, const struct tep_event *format, const void *raw,
+				size_t raw_size, struct syscall_args_ctx *ctx, struct strbuf *o)
+{
+	const struct tep_format_field *nr_field;
+	const struct syscall *sc;
+	uint64_t args[SYSCALL_MAX_ARGS] = { 0 };
+	int n = 0;
+
+	if (!format->system || strcmp(format->system, "syscalls") ||
+	    strncmp(format->name, "sys_enter_", 10) ||
+	    !(nr_field = tep_find_field((struct tep_event *)format, "__syscall_nr")) ||
+	    (size_t)nr_field->offset + 4 > raw_size)
+		return false;
+	sc = syscall_table__get(t->table, *(const int *)((const char *)raw + nr_field->offset));
+	if (!sc || !sc->name)
+		return false;
+	for (const struct tep_format_field *f = nr_field->next; f && n < SYSCALL_MAX_ARGS;
+	     f = f->next) {
+		if (f->size == 8 && (size_t)f->offset + 8 <= raw_size)
+			memcpy(&args[n], (const char *)raw + f->offset, 8);
+		n++;
+	}
+	ctx->fd_closed = NULL;	/* the syscall's own lines track its fds */
+	ctx->empty_strings = true;
+	syscall_args__format(sc, args, ctx, o);
+	return true;
+}
+
 void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, const char *name,
 		     const struct tep_event *format, const void *raw, size_t raw_size)
 {
 	struct args_ctx c = { t, thread };
-	struct syscall_args_ctx ctx = { ctx_fd_path, ctx_fd_closed, ctx_pid_comm, &c,
-					t->cfg.show_zeros, t->cfg.hide_arg_names,
-					t->cfg.show_prefix };
+	struct syscall_args_ctx ctx = args_ctx(t, &c);
 	struct strbuf *o = &t->out;
 
 	if (t->cfg.summary_only || t->done)
@@ -451,7 +489,7 @@ void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, cons
 		trace_seq_terminate(&seq);
 		strbuf_addstr(o, seq.buffer);
 		trace_seq_destroy(&seq);
-	} else if (format) {
+	} else if (format && !sys_enter_tp_format(t, format, raw, raw_size, &ctx, o)) {
 		tp_fields__format(format, raw, raw_size, &ctx, o);
 	}
 	strbuf_addstr(o, ")\n");

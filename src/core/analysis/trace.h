@@ -32,6 +32,7 @@ struct trace_config {
 	bool live;		/* fd paths may be read from /proc */
 	bool no_syscalls;	/* only tracepoint events: lines have no duration */
 	bool hide_comm;		/* --no-comm: tids alone */
+	bool hide_thread;	/* one task traced, none it starts: no comm/tid */
 	bool sched;		/* --sched: threads' CPU time in the summary */
 	bool print_sample;	/* --print-sample: a line per raw syscall sample */
 	bool tep_print;		/* --libtraceevent_print: events' own print format */

@@ -127,9 +127,13 @@ char *cpuinfo_cpuid(char sep)
 {
 	char *vendor = cpuinfo_value("vendor_id"), *family = cpuinfo_value("cpu family");
 	char *model = cpuinfo_value("model"), *stepping = cpuinfo_value("stepping");
-	char *id = vendor && family && model && stepping
-		   ? xasprintf("%s%c%s%c%s%c%s", vendor, sep, family, sep, model, sep, stepping)
-		   : NULL;
+	char *id = NULL;
+
+	if (vendor && family && model && stepping && sep == '-')
+		id = xasprintf("%s-%s-%lX-%lX", vendor, family, strtoul(model, NULL, 10),
+			       strtoul(stepping, NULL, 10));
+	else if (vendor && family && model && stepping)
+		id = xasprintf("%s%c%s%c%s%c%s", vendor, sep, family, sep, model, sep, stepping);
 
 	free(vendor);
 	free(family);

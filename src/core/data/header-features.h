@@ -48,8 +48,9 @@ struct header_env {
  * Returns 0 or -errno (only for the tracing data, which a reader needs). */
 int header_features__write(struct perf_data_writer *w, const struct header_env *env);
 
-/* "AuthenticAMD,25,1,1": vendor, family, model and stepping joined by sep
- * (perf's CPUID feature and the key of its event tables); NULL if unknown. */
+/* "AuthenticAMD,25,17,1": vendor, family, model and stepping joined by sep
+ * (perf's CPUID feature); with '-' the key of perf's event tables, whose
+ * model and stepping are hex: "AuthenticAMD-25-11-1".  NULL if unknown. */
 char *cpuinfo_cpuid(char sep);
 
 /* Payload helpers: u32/u64 in host order; strings as u32 len (aligned to
