@@ -201,21 +201,18 @@ static int dump_record(struct perf_tool *tool, struct perf_session *s,
 		       const struct perf_event_header *rec, struct perf_sample *sample,
 		       struct evsel *evsel, uint64_t off)
 {
+	enum raw_dump_end end = RAW_DUMP_HANDLED;
+
 	/* timehist's LOST handler prints its own line, not the details */
 	if (((struct sched_cmd *)tool)->th && rec->type == PERF_RECORD_LOST) {
 		raw_dump_record_head(stdout, s, rec, sample, off);
 		return 0;
 	}
-	if (unhandled_record((struct sched_cmd *)tool, rec->type)) {
-		if (raw_dump_record_head(stdout, s, rec, sample, off))
-			fputs(": unhandled!\n", stdout);
-		return 0;
-	}
-	raw_dump_record(stdout, s, s->machine, rec, sample, evsel, off);
-	if (rec->type == PERF_RECORD_FINISHED_ROUND)
-		fputc('\n', stdout);
+	if (unhandled_record((struct sched_cmd *)tool, rec->type))
+		end = RAW_DUMP_STUB;
 	else if (rec->type == PERF_RECORD_THREAD_MAP || rec->type == PERF_RECORD_CPU_MAP)
-		fputs(": unhandled!\n", stdout);	/* printed, then left to a stub */
+		end = RAW_DUMP_STUB_AFTER_DETAILS;
+	raw_dump_record_as(stdout, s, rec, sample, evsel, off, end);
 	return 0;
 }
 

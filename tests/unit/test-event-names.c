@@ -24,10 +24,10 @@ static void test_name_for_attr(void **state)
 {
 	/* perf's modifier suffix: the exclude bits, precision, then guest/host */
 	expect_name((struct perf_event_attr){ .type = PERF_TYPE_HARDWARE, .exclude_guest = 1 },
-		    "cpu-cycles");
+		    "cycles");
 	expect_name((struct perf_event_attr){ .type = PERF_TYPE_HARDWARE, .exclude_guest = 1,
 					      .exclude_kernel = 1, .exclude_hv = 1 },
-		    "cpu-cycles:uH");
+		    "cycles:uH");
 	expect_name((struct perf_event_attr){ .type = PERF_TYPE_SOFTWARE, .config = 0,
 					      .exclude_user = 1, .exclude_hv = 1 },
 		    "cpu-clock:k");

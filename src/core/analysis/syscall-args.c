@@ -933,7 +933,7 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 			strbuf_addstr(out, "NULL");
 		break;
 	case SCA_FILENAME:
-		if (ctx->empty_strings)
+		if (ctx && ctx->empty_strings)
 			strbuf_addstr(out, "\"\"");
 		else
 			strbuf_addf(out, "%#x", (unsigned int)val);
