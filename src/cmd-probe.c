@@ -145,6 +145,13 @@ static void print_msgs(struct probe_msgs *msgs, const struct probe_opts *o)
 	strbuf_reset(&msgs->text);
 }
 
+/* A definition the parser refused; an empty one has no words in perf. */
+static void semantic_error(const char *err)
+{
+	if (*err)
+		fprintf(stderr, "Semantic error :%s\n", err);
+}
+
 static char *resolve_exec(const char *exec)
 {
 	char real[PATH_MAX];
@@ -355,7 +362,7 @@ static int show_vars(const struct probe_opts *o)
 		return PCL_EXIT_ENOENT;
 	}
 	if (probe_spec__parse(&spec, o->vars, err, sizeof(err))) {
-		fprintf(stderr, "Semantic error :%s\n", err);
+		semantic_error(err);
 		parse_options_usage(probe_usage, o->table, "V", true);
 		probe_debug__close(dbg);
 		return PCL_EXIT_USAGE;
@@ -379,6 +386,9 @@ static int show_vars(const struct probe_opts *o)
 }
 
 /* --- -a ------------------------------------------------------------------- */
+
+/* perf's room for an event name, its terminating NUL included */
+#define MAX_EVENT_NAME_LEN 64
 
 /* An event added (or, with -n, that would be): what the summary lists. */
 struct added {
@@ -426,7 +436,7 @@ static char *event_name(const struct probe_spec *spec, const char *function)
 
 	strbuf_addstr(&sb, spec->event ? spec->event : function);
 	if (!spec->event && pp->function && pp->has_line && pp->line)
-		strbuf_addf(&sb, "_L%u", pp->line);
+		strbuf_addf(&sb, "_L%d", pp->line);
 	if (pp->retprobe)
 		strbuf_addstr(&sb, "__return");
 	return strbuf_detach(&sb);
@@ -444,7 +454,7 @@ static void event_exists(const char *event)
 
 /* The event of one site: sites of one function share it; a name taken
  * before is refused, or with -f numbered (_1, _2, ...). */
-static char *site_event(const struct add_run *r, int first, const struct probe_spec *spec,
+static char *site_event(struct add_run *r, int first, const struct probe_spec *spec,
 			const char *group, const struct probe_site *sites, int site, char **chosen,
 			int *err)
 {
@@ -453,6 +463,13 @@ static char *site_event(const struct add_run *r, int first, const struct probe_s
 			return xstrdup(chosen[i]);
 	char *base = event_name(spec, sites[site].function), *event = NULL;
 
+	/* perf makes the name in a buffer of 64 and gives up past it */
+	if (strlen(base) >= MAX_EVENT_NAME_LEN) {
+		probe_msg(&r->msgs, true, "snprintf() failed: %d\n", -E2BIG);
+		free(base);
+		*err = -E2BIG;
+		return NULL;
+	}
 	if (!name_taken_before(r, first, group, base))
 		return base;
 	if (!r->o->force) {
@@ -464,6 +481,12 @@ static char *site_event(const struct add_run *r, int first, const struct probe_s
 	for (int k = 1; !event || name_taken(r, group, event); k++) {
 		free(event);
 		event = xasprintf("%s_%d", base, k);
+	}
+	if (strlen(event) >= MAX_EVENT_NAME_LEN) {
+		probe_msg(&r->msgs, true, "snprintf() failed: %d\n", -E2BIG);
+		free(event);
+		event = NULL;
+		*err = -E2BIG;
 	}
 	free(base);
 	return event;
@@ -490,32 +513,28 @@ static bool spec_has_c_args(const struct probe_spec *spec)
 	return false;
 }
 
-/* The sites from symbols alone: FUNC[+OFF] and its raw arguments. */
+/* The sites from symbols alone: FUNC[+OFF] and its raw arguments, as
+ * perf finds them in the binary's symbol table. */
 static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spec,
-			struct probe_msgs *msgs, struct probe_site **sites)
+			const char *binary, struct probe_msgs *msgs, struct probe_site **sites)
 {
-	/* a function in a given file is the debug information's to find */
-	const struct probe_sym *sym = spec->point.function && !spec->point.file
-					      ? probe_elf__find_function(pe, spec->point.function)
-					      : NULL;
+	const char *function = spec->point.function;
+	const struct probe_sym *sym = function ? probe_elf__find_function(pe, function) : NULL;
 
-	/* perf falls back to the symbol when the debug information has no
-	 * site, even for a line or a lazy pattern: the function's entry */
-	if (!sym || spec_has_c_args(spec)) {
-		char *point = probe_spec__point_text(spec);
-
-		/* with variables to fetch, perf only says the add failed */
-		if (!spec_has_c_args(spec))
-			probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
-		else
-			probe_msg(msgs, true, "An error occurred in debuginfo analysis (-2).\n");
-		free(point);
+	if (!sym) {
+		/* a symbol of data is found, and silently no place to probe */
+		if (!function || !probe_elf__find_data(pe, function))
+			probe_msg(msgs, false, "Failed to find symbol %s in %s\n",
+				  function ? function : "(null)", binary);
+		return -ENOENT;
+	}
+	if (spec->point.offset > sym->size) {
+		probe_msg(msgs, false, "Offset %ld is bigger than the size of %s\n",
+			  (long)spec->point.offset, sym->name);
 		return -ENOENT;
 	}
 	struct probe_site *site = xcalloc(1, sizeof(*site));
 
-	probe_msg(msgs, true, "Symbol %s address found : %lx\n", sym->name,
-		  (unsigned long)sym->addr);
 	site->addr = sym->addr + spec->point.offset;
 	site->function = xstrdup(sym->name);
 	for (int i = 0; i < spec->nr_args; i++) {
@@ -526,6 +545,82 @@ static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spe
 	}
 	*sites = site;
 	return 1;
+}
+
+static void point_not_found(const struct probe_spec *spec, struct probe_msgs *msgs)
+{
+	char *point = probe_spec__point_text(spec);
+
+	probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
+	free(point);
+}
+
+/* A function the debug information does not name: perf looks for its
+ * symbol, and for the debug information at the symbol's address, where
+ * the function is known by another name (libc's malloc is
+ * __libc_malloc); without any there, the point is not found. */
+static int alternative_sites(const struct probe_opts *o, struct probe_elf *pe,
+			     struct probe_debug *dbg, const struct probe_spec *spec,
+			     const char *binary, struct probe_msgs *msgs, struct probe_site **sites)
+{
+	const char *function = spec->point.function;
+	char *note = NULL;
+	uint64_t addr = function && !spec->point.file ? symbol_address(o, function, dbg, &note)
+						      : 0;
+	int ret = -ENOENT;
+
+	probe_debug__set_symbol_note(dbg, NULL);
+	free(note);
+	char *name = NULL;
+
+	if (addr) {
+		probe_msg(msgs, true, "Symbol %s address found : %lx\n", function,
+			  (unsigned long)addr);
+		name = probe_debug__function_at(dbg, addr, msgs);
+	}
+	if (name) {
+		/* perf looks again, by the name the debug information gives */
+		struct probe_spec alt = *spec;
+
+		alt.point.function = name;
+		alt.point.lazy = NULL;	/* perf's second look keeps no lazy pattern */
+		ret = probe_debug__find_sites(dbg, &alt, msgs, sites);
+		if (!ret)
+			point_not_found(&alt, msgs);
+		/* the events are named after the symbol asked for */
+		for (int i = 0; i < ret; i++) {
+			free((*sites)[i].function);
+			(*sites)[i].function = xstrdup(function);
+		}
+		free(name);
+		return ret ? ret : -ENOENT;
+	}
+	point_not_found(spec, msgs);
+	return ret;
+}
+
+/* The sites of a definition on -x's binary: from the debug information,
+ * else from the symbols where perf falls back to them. */
+static int uprobe_sites(const struct probe_opts *o, struct probe_elf *pe, struct probe_debug *dbg,
+			const struct probe_spec *spec, const char *binary, struct probe_msgs *msgs,
+			struct probe_site **sites)
+{
+	int nr;
+
+	/* a return probe is placed by its symbol alone */
+	if (!dbg || spec->point.retprobe)
+		return symbol_sites(pe, spec, binary, msgs, sites);
+	nr = probe_debug__find_sites(dbg, spec, msgs, sites);
+	if (nr > 0)
+		return nr;
+	if (!nr && spec->nr_args) {
+		/* perf has no site to give the arguments to: an error */
+		probe_msg(msgs, true, "An error occurred in debuginfo analysis (%d).\n", -ENOENT);
+		nr = -ENOENT;
+	}
+	if (!nr)
+		return alternative_sites(o, pe, dbg, spec, binary, msgs, sites);
+	return probe_spec__needs_dwarf(spec) ? nr : symbol_sites(pe, spec, binary, msgs, sites);
 }
 
 static void forget_added(struct add_run *r, int from)
@@ -599,22 +694,24 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 	struct probe_spec spec;
 	struct probe_site *sites = NULL;
 	char err[256];
+	uint8_t id[20];
 	int nr, ret = 0, first = r->nr_added;
 
 	r->def_first = first;
 
 	if (probe_spec__parse(&spec, def, err, sizeof(err))) {
-		fprintf(stderr, "Semantic error :%s\n", err);
+		semantic_error(err);
 		parse_options_usage(probe_usage, o->table, "a", true);
 		r->semantic_error = true;
 		return -EINVAL;
 	}
 	probe_msg(&r->msgs, true, "probe-definition(0): %s\n", def);
+	if (elf_file__read_build_id(o->read_exec, id, sizeof(id)) <= 0)
+		probe_msg(&r->msgs, true, "Failed to get build-id from %s.\n", binary);
 	if (o->cache && !o->definition)
 		free(cache_probes_file(o, binary));
-	if (!dbg && !spec.point.retprobe)
-		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
 	if (!dbg && probe_spec__needs_dwarf(&spec)) {
+		print_msgs(&r->msgs, o);
 		fprintf(stderr,
 			"The %s file has no debug information.\n"
 			"Rebuild with -g, or install an appropriate debuginfo package.\n",
@@ -622,9 +719,9 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 		probe_spec__exit(&spec);
 		return -ENOENT;
 	}
-	nr = dbg ? probe_debug__find_sites(dbg, &spec, &r->msgs, &sites) : 0;
-	if (!nr)
-		nr = symbol_sites(pe, &spec, &r->msgs, &sites);
+	if (!dbg && !spec.point.retprobe)
+		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
+	nr = uprobe_sites(o, pe, dbg, &spec, binary, &r->msgs, &sites);
 	if (nr > o->max_probes) {
 		probe_msg(&r->msgs, false, "Too many( > %d) probe point found.\n", o->max_probes);
 		probe_sites__free(sites, nr);
@@ -1104,7 +1201,7 @@ static int kprobe_definitions(const struct probe_opts *o)
 		char err[256];
 
 		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
-			fprintf(stderr, "Semantic error :%s\n", err);
+			semantic_error(err);
 			parse_options_usage(probe_usage, o->table, o->definition ? "D" : "a",
 					    true);
 			ret = PCL_EXIT_USAGE;

@@ -837,7 +837,7 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 			probe_msg(msgs, true, "converting %s in %s\n", field->name,
 				  i ? arg->fields[i - 1].name : arg->var);
 		else
-			probe_msg(msgs, true, "converting [%ld] in %s\n", field->index, arg->var);
+			probe_msg(msgs, true, "converting %s in %s\n", field->text, arg->var);
 		if (field->name && field->ref != through_pointer) {
 			probe_msg(msgs, false, "Semantic error: %s must be referred by '%s'\n",
 				  field->name, through_pointer ? "->" : ".");
@@ -1151,17 +1151,15 @@ static void site__clear(struct probe_site *site)
 /* perf gives up on a site whose function's frame base is the CFA when
  * the call frame information there cannot be found (a module's .eh_frame
  * is read unrelocated). */
-static int check_call_frame(struct site_search *s, Dwarf_Die *cu, Dwarf_Addr addr)
+static int check_frame_of(struct site_search *s, Dwarf_Die *func, Dwarf_Addr addr)
 {
 	struct probe_debug *dbg = s->dbg;
 	Dwarf_Attribute attr;
 	Dwarf_Frame *frame = NULL;
-	Dwarf_Die func;
 	Dwarf_Op *ops;
 	size_t nops;
 
-	if ((!dbg->cfi && !dbg->cfi_debug) || !function_at(cu, addr, &func) ||
-	    !dwarf_attr(&func, DW_AT_frame_base, &attr) ||
+	if ((!dbg->cfi && !dbg->cfi_debug) || !dwarf_attr(func, DW_AT_frame_base, &attr) ||
 	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || nops != 1 ||
 	    ops[0].atom != DW_OP_call_frame_cfa)
 		return 0;
@@ -1172,6 +1170,28 @@ static int check_call_frame(struct site_search *s, Dwarf_Die *cu, Dwarf_Addr add
 	}
 	probe_msg(s->msgs, false, "Failed to get call frame on 0x%lx\n", (unsigned long)addr);
 	return -ENOENT;
+}
+
+static int check_call_frame(struct site_search *s, Dwarf_Die *cu, Dwarf_Addr addr)
+{
+	Dwarf_Die func;
+
+	return function_at(cu, addr, &func) ? check_frame_of(s, &func, addr) : 0;
+}
+
+/* FUNC+OFF past the function's code: perf looks for the call frame with
+ * the function's frame base, then finds the address out of it. */
+static int check_offset(struct site_search *s, Dwarf_Die *func, Dwarf_Addr addr)
+{
+	int ret;
+
+	if (dwarf_tag(func) != DW_TAG_subprogram || dwarf_haspc(func, addr) > 0)
+		return 0;
+	ret = check_frame_of(s, func, addr);
+	if (ret)
+		return ret;
+	probe_msg(s->msgs, false, "Specified offset is out of %s\n", dwarf_diename(func));
+	return -EINVAL;
 }
 
 static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr addr)
@@ -1378,7 +1398,9 @@ static int function_sites(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 			  (unsigned long)addr);
 		addr = skip_prologue(cu, func, addr);
 	}
-	return add_site(s, cu, func, addr + pp->offset);
+	int ret = pp->offset ? check_offset(s, func, addr + pp->offset) : 0;
+
+	return ret ? ret : add_site(s, cu, func, addr + pp->offset);
 }
 
 static int file_line_sites(struct site_search *s)
@@ -1426,8 +1448,10 @@ static int search_sites(struct site_search *s)
 	}
 	if (pp->function)
 		ret = for_each_function(s->dbg, pp->function, pp->file, function_sites, s);
-	else
+	else if (pp->file)
 		ret = file_line_sites(s);
+	else
+		ret = 0;	/* ":LINE" names no place (perf reads garbage there) */
 	if (ret)
 		return ret;
 	/* -V: perf looks for no symbol of a function in a given file */
@@ -1442,6 +1466,20 @@ static int search_sites(struct site_search *s)
 		return -ENOENT;
 	}
 	return s->nr;
+}
+
+char *probe_debug__function_at(struct probe_debug *dbg, uint64_t addr, struct probe_msgs *msgs)
+{
+	Dwarf_Die cu, func;
+
+	if (!dwarf_addrdie(dbg->dw, addr, &cu)) {
+		probe_msg(msgs, false, "Failed to find debug information for address %lx\n",
+			  (unsigned long)addr);
+		return NULL;
+	}
+	return function_in_any_cu(dbg, addr, &cu, &func) && dwarf_diename(&func)
+		       ? xstrdup(dwarf_diename(&func))
+		       : NULL;
 }
 
 int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *spec,

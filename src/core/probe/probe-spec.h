@@ -18,6 +18,7 @@ struct probe_field {
 	char *name;	/* member name; NULL for an index */
 	bool ref;   /* reached through "->" */
 	long index;	/* for "[IDX]" */
+	char *text;	/* "[IDX]" as written ("[0x1]"); NULL for a member */
 };
 
 struct probe_arg {
@@ -34,8 +35,8 @@ struct probe_point {
 	char *function;
 	char *file;    /* @SRC, or SRC of SRC:ALN / SRC;LAZY */
 	char *lazy;    /* ;LAZY pattern */
-	unsigned line;	/* :RLN (relative, with function) or :ALN (absolute) */
-	bool has_line;
+	int line;	/* :RLN (relative, with function) or :ALN (absolute) */
+	bool has_line;	/* a line other than 0 */
 	unsigned long offset;	/* +OFF */
 	bool retprobe;	      /* %return */
 };
