@@ -434,7 +434,12 @@ static char *event_name(const struct probe_spec *spec, const char *function)
 	const struct probe_point *pp = &spec->point;
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addstr(&sb, spec->event ? spec->event : function);
+	if (spec->event)
+		strbuf_addstr(&sb, spec->event);
+	else if (pp->absolute)
+		strbuf_addf(&sb, "abs_%llx", pp->address);
+	else
+		strbuf_addstr(&sb, function);
 	if (!spec->event && pp->function && pp->has_line && pp->line)
 		strbuf_addf(&sb, "_L%d", pp->line);
 	if (pp->retprobe)
@@ -599,6 +604,22 @@ static int alternative_sites(const struct probe_opts *o, struct probe_elf *pe,
 	return ret;
 }
 
+/* 0xADDR: the address as given (perf writes it unconverted, any offset
+ * dropped), with the raw arguments. */
+static int absolute_site(const struct probe_spec *spec, struct probe_site **sites)
+{
+	struct probe_site *site = xcalloc(1, sizeof(*site));
+
+	site->addr = spec->point.address;
+	site->function = xstrdup(spec->point.function);
+	for (int i = 0; i < spec->nr_args; i++) {
+		site->args = xrealloc(site->args, (site->nr_args + 1) * sizeof(char *));
+		site->args[site->nr_args++] = probe_arg__as_written(&spec->args[i]);
+	}
+	*sites = site;
+	return 1;
+}
+
 /* The sites of a definition on -x's binary: from the debug information,
  * else from the symbols where perf falls back to them. */
 static int uprobe_sites(const struct probe_opts *o, struct probe_elf *pe, struct probe_debug *dbg,
@@ -706,6 +727,19 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 		return -EINVAL;
 	}
 	probe_msg(&r->msgs, true, "probe-definition(0): %s\n", def);
+	char *group = spec.group ? xstrdup(spec.group) : probe_default_group(binary);
+
+	if (!spec.group && strlen(group) >= MAX_EVENT_NAME_LEN) {
+		/* perf makes the group's name in a buffer of 64 too */
+		probe_msg(&r->msgs, false, "Failed to make a group name.\n");
+		nr = -E2BIG;
+		goto fail;
+	}
+	/* an address needs no symbol: perf takes it before anything else */
+	if (spec.point.absolute && !probe_spec__needs_dwarf(&spec)) {
+		nr = absolute_site(&spec, &sites);
+		goto found;
+	}
 	if (elf_file__read_build_id(o->read_exec, id, sizeof(id)) <= 0)
 		probe_msg(&r->msgs, true, "Failed to get build-id from %s.\n", binary);
 	if (o->cache && !o->definition)
@@ -717,22 +751,25 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 			"Rebuild with -g, or install an appropriate debuginfo package.\n",
 			binary);
 		probe_spec__exit(&spec);
+		free(group);
 		return -ENOENT;
 	}
 	if (!dbg && !spec.point.retprobe)
 		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
 	nr = uprobe_sites(o, pe, dbg, &spec, binary, &r->msgs, &sites);
+found:
 	if (nr > o->max_probes) {
 		probe_msg(&r->msgs, false, "Too many( > %d) probe point found.\n", o->max_probes);
 		probe_sites__free(sites, nr);
 		sites = NULL;
 		nr = -ERANGE;
 	}
+fail:
 	if (nr < 0) {
 		ret = nr;
+		free(group);
 		goto out;
 	}
-	char *group = spec.group ? xstrdup(spec.group) : probe_default_group(binary);
 	char *point = probe_spec__point_text(&spec);
 	char *with = with_text(&spec);
 	char **events = xcalloc(nr, sizeof(*events));
@@ -746,7 +783,9 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 
 		strbuf_addf(&line, "%c:%s/%s %s:0x%lx", spec.point.retprobe ? 'r' : 'p', group,
 			    events[i], binary,
-			    (unsigned long)probe_elf__file_offset(pe, sites[i].addr));
+			    (unsigned long)(spec.point.absolute && !probe_spec__needs_dwarf(&spec)
+						    ? sites[i].addr
+						    : probe_elf__file_offset(pe, sites[i].addr)));
 		for (int k = 0; k < sites[i].nr_args; k++)
 			strbuf_addf(&line, " %s", sites[i].args[k]);
 		print_msgs(&r->msgs, o);

@@ -26,6 +26,10 @@ SPECS = [
     "g" * 90 + ":e=work", "work 1n=n", "work =n", "work +8(%sp)=x", "work x=+8(%sp)",
     "work a=b=c", "work n:u8:u16", "work vals[-1]", "work p->.x", "work p..x", "work p-x",
     "work p->x-y", "work p->name.a-b", "work vals[1]-x",
+    # absolute addresses: written as given, named abs_ADDR; any need of
+    # debug information makes them a function name again
+    "0x1149", "0x1149+4", "0x1149%return", "0x1149 n", "0x1149 %di", "e=0x1149", "0x0", "0x",
+    "0x1149:3", "0x1149;x", "0x1149@a.c", "0x11zz", "0x1149 $vars",
 ]
 
 
@@ -106,3 +110,27 @@ def test_symbol_alternative_libc(definition):
     assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
         unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))
     assert q.returncode == p.returncode
+
+
+@pytest.mark.parametrize("name", ["my-prog.x", "l" * 57, "l" * 58])
+def test_group_from_binary(tmp_path, name):
+    """The group is probe_ and the binary's name up to its first character
+    no C name has; 64 characters or more is perf's failure to make it."""
+    path = str(tmp_path / name)
+    r = run(["cp", fixture("probe_prog_O0"), path])
+    assert r.returncode == 0, r.stderr
+    for args in (["-n", "-a", "work"], ["-n", "-a", "g:e=work"], ["-n", "-a", "0x1149"]):
+        assert_same(*both("-x", path, *args))
+        p, q = both("-x", path, "-v", *args)
+        assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
+            unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))
+
+
+@pytest.mark.skipif(not os.path.exists(LIBC), reason="no libc.so.6 here")
+@pytest.mark.parametrize("func", ["abort", "malloc", "fclose", "qsort", "free", "pthread_create"])
+@pytest.mark.parametrize("options", [["--externs"], ["--externs", "--range"]], ids=" ".join)
+def test_vars_externs_libc(func, options):
+    """-V --externs (with --range: [EXT]) lists what perf lists: whatever
+    is marked external (declarations too), variables at a fixed address
+    without looking for their symbols, and the file's constants."""
+    assert_same(*both("-x", LIBC, "-V", func, *options))

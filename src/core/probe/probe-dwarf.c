@@ -1598,6 +1598,10 @@ static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr ad
 	size_t nops;
 	struct fetch f;
 
+	/* perf lists what is marked external as it stands (a declaration
+	 * too), before any location */
+	if (dwarf_attr(var, DW_AT_external, &attr))
+		return VAR_VAL;
 	if (v->range && !dwarf_attr_integrate(var, DW_AT_location, &attr))
 		return VAR_NONE;	/* constants have no range to show */
 	if (v->range && dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0) {
@@ -1622,6 +1626,11 @@ static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr ad
 		free(f.base);
 		return VAR_INV;
 	}
+	/* a variable at a fixed address is listed without its symbol */
+	if (dwarf_attr_integrate(var, DW_AT_location, &attr) &&
+	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) > 0 && nops &&
+	    ops[0].atom == DW_OP_addr)
+		return VAR_VAL;
 	if (var_location(v->dbg, v->func, var, addr, &f, msgs))
 		return VAR_NONE;
 	free(f.base);
@@ -1642,7 +1651,10 @@ static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
 
 	if (!dwarf_diename(var) || !probe_strfilter_match(sv->v->filter, dwarf_diename(var)))
 		return false;
-	state = var_state(sv->v, var, sv->addr, sv->msgs);
+	/* perf lists a constant of the file's scope as it lists an extern */
+	state = sv->global && dwarf_hasattr(var, DW_AT_const_value)
+			? VAR_VAL
+			: var_state(sv->v, var, sv->addr, sv->msgs);
 	if (state != VAR_NONE)
 		add_var_line(sv->v, var, scope,
 			     sv->global		? "[EXT]"

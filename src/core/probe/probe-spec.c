@@ -91,6 +91,14 @@ static int parse_point(struct probe_spec *spec, const char *text, char *err, siz
 		else
 			pp->function = xstrndup(text, len);
 	}
+	if (pp->function && str_starts_with(pp->function, "0x")) {
+		char *stop;
+
+		pp->address = strtoull(pp->function, &stop, 0);
+		if (*stop)
+			return fail(err, errlen, "Invalid absolute address.");
+		pp->absolute = true;
+	}
 	bool has_offset = false;
 
 	while (sep) {

@@ -39,6 +39,8 @@ struct probe_point {
 	bool has_line;	/* a line other than 0 */
 	unsigned long offset;	/* +OFF */
 	bool retprobe;	      /* %return */
+	bool absolute;	/* FUNC is "0xADDR": an address in the binary */
+	unsigned long long address;
 };
 
 struct probe_spec {
