@@ -291,6 +291,9 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 	return dbg;
 }
 
+/* Where libdwfl puts a relocatable file (a module) it reads offline */
+#define LIBDWFL_REL_BASE 0x10000
+
 /* Where the function named at the start of text ("malloc:3") has its
  * symbol in -x's binary, 0 when it has none; perf takes a symbol of data
  * too, at its offset in the file.  An indirect function gets perf's
@@ -312,8 +315,12 @@ static uint64_t symbol_address(const struct probe_opts *o, const char *text,
 					  "at run time and set the probe directly on that.\n",
 					  name);
 		probe_debug__set_symbol_note(dbg, *note);
+		uint64_t rel = sym ? 0 : probe_elf__rel_data_offset(&pe, name);
+
 		if (sym)
 			addr = sym->addr;
+		else if (rel)	/* a module's: where libdwfl places the file, on */
+			addr = LIBDWFL_REL_BASE + rel;
 		else if ((data = probe_elf__find_data(&pe, name)))
 			addr = probe_elf__section_offset(&pe, data->addr);
 		probe_elf__close(&pe);
@@ -1111,6 +1118,26 @@ static int module_dwarf_sites(const struct probe_opts *o, struct probe_debug *db
 	return nr;
 }
 
+/* A module's symbol of data named as a function: perf's second look
+ * finds no code at its address (and says so when no debug information
+ * covers it). */
+static void module_data_symbol(const char *path, struct probe_debug *dbg, const char *name,
+			       struct probe_msgs *msgs)
+{
+	struct probe_elf pe;
+	uint64_t rel;
+
+	if (probe_elf__open(&pe, path))
+		return;
+	rel = probe_elf__rel_data_offset(&pe, name);
+	if (rel) {
+		probe_msg(msgs, true, "Symbol %s address found : %lx\n", name,
+			  (unsigned long)(LIBDWFL_REL_BASE + rel));
+		free(probe_debug__function_at(dbg, LIBDWFL_REL_BASE + rel, msgs));
+	}
+	probe_elf__close(&pe);
+}
+
 /* The sites of one -D definition from kallsyms (perf's way without a
  * vmlinux), or from a module file; 0, or -errno after perf's message. */
 static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
@@ -1144,6 +1171,8 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
 	    : o->module ? module_has_function(o->module, function, &offsets)
 			: probe_kallsyms__offsets(NULL, function, &offsets);
 	if (n <= 0 && o->module) {
+		if (dbg && function && !spec->point.file && !spec->nr_args)
+			module_data_symbol(o->module, dbg, function, msgs);
 		char *point = probe_spec__point_text(spec);
 
 		probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
@@ -1230,7 +1259,7 @@ static int write_kprobes(const struct probe_opts *o, const char *lines)
 static int kprobe_definitions(const struct probe_opts *o)
 {
 	struct strbuf out = STRBUF_INIT;
-	struct probe_msgs msgs = { STRBUF_INIT, false };
+	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
 	struct kprobe_site *sites = NULL;
 	struct probe_debug *dbg = o->module ? probe_debug__open(o->module) : NULL;
 	int nr = 0, ret = 0;
@@ -1248,6 +1277,11 @@ static int kprobe_definitions(const struct probe_opts *o)
 		}
 		if (o->bootconfig && spec.group && !o->quiet)
 			fprintf(stderr, "WARN: Group name %s is ignored\n", spec.group);
+		uint8_t id[20];
+
+		/* perf looks for a module file's probe cache by its build id */
+		if (o->module && elf_file__read_build_id(o->module, id, sizeof(id)) <= 0)
+			probe_msg(&msgs, true, "Failed to get build-id from %s.\n", o->module);
 		ret = kprobe_sites(o, dbg, &spec, &sites, &nr, &out, &msgs);
 		print_msgs(&msgs, o);
 		probe_spec__exit(&spec);
@@ -1258,7 +1292,10 @@ static int kprobe_definitions(const struct probe_opts *o)
 	} else if (!ret) {
 		ret = write_kprobes(o, strbuf_str(&out));
 	} else if (ret != PCL_EXIT_USAGE) {
-		if (!o->quiet)
+		if (!o->quiet && o->verbose)
+			fprintf(stderr, "  Error: Failed to add events. Reason: %s (Code: %d)\n",
+				strerror(-ret), ret);
+		else if (!o->quiet)
 			fputs("  Error: Failed to add events.\n", stderr);
 		ret = exit_of(ret);
 	}

@@ -414,3 +414,33 @@ uint64_t probe_elf__section_offset(const struct probe_elf *pe, uint64_t addr)
 	}
 	return addr;
 }
+
+uint64_t probe_elf__rel_data_offset(const struct probe_elf *pe, const char *name)
+{
+	Elf *elf = pe->elf;
+	GElf_Ehdr ehdr;
+
+	if (!elf || !gelf_getehdr(elf, &ehdr) || ehdr.e_type != ET_REL)
+		return 0;
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr shdr, home;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *sname;
+
+			if (!gelf_getsym(data, (int)i, &sym) ||
+			    GELF_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_shndx == SHN_UNDEF ||
+			    sym.st_shndx >= SHN_LORESERVE ||
+			    !(sname = elf_strptr(elf, shdr.sh_link, sym.st_name)) ||
+			    strcmp(sname, name) || !gelf_getshdr(elf_getscn(elf, sym.st_shndx), &home))
+				continue;
+			return home.sh_offset + sym.st_value;
+		}
+	}
+	return 0;
+}

@@ -59,6 +59,11 @@ uint64_t probe_elf__file_offset(const struct probe_elf *pe, uint64_t addr);
  * (.bss too, which has none), as perf places symbols. */
 uint64_t probe_elf__section_offset(const struct probe_elf *pe, uint64_t addr);
 
+/* A relocatable file's (a module's) object symbol: its section's offset
+ * in the file plus its value, as perf's symbol map places it; 0 when the
+ * file is not relocatable or has no such symbol. */
+uint64_t probe_elf__rel_data_offset(const struct probe_elf *pe, const char *name);
+
 /* The virtual address of a file offset (the inverse of the above). */
 uint64_t probe_elf__vaddr(const struct probe_elf *pe, uint64_t offset);
 
