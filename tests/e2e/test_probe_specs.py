@@ -30,6 +30,11 @@ SPECS = [
     # debug information makes them a function name again
     "0x1149", "0x1149+4", "0x1149%return", "0x1149 n", "0x1149 %di", "e=0x1149", "0x0", "0x",
     "0x1149:3", "0x1149;x", "0x1149@a.c", "0x11zz", "0x1149 $vars",
+    # "@user": the dereferences read user memory ("+uOFF(")
+    "work p->x@user", "work p->name:string@user", "work n@user", "work pp=p->x@user",
+    "work %di@user", "work p->x@usr", "main pt.name:string@user", "work vals[1]@user",
+    "main pt.y@user", "main vals[1]@user", "work p->name@user", "take v.c@user",
+    "main pt.y:u8@user",
 ]
 
 

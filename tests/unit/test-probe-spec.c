@@ -355,6 +355,14 @@ static void test_arg_names(void **state)
 	assert_string_equal(text, "vals=vals[0x1]");
 	free(text);
 	probe_arg__exit(&arg);
+	arg = arg_ok("p->x@user");
+	assert_true(arg.user_access);
+	assert_string_equal(arg.var, "p");
+	assert_string_equal(arg.fields[0].name, "x");
+	probe_arg__exit(&arg);
+	arg = arg_ok("p->x@usr");
+	assert_false(arg.user_access);
+	probe_arg__exit(&arg);
 }
 
 int main(void)

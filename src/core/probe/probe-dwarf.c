@@ -606,6 +606,8 @@ struct fetch {
 	bool in_mem;
 	long off;
 	char *base;
+	bool user;	/* in_mem through a pointer into user memory ("+uOFF(") */
+	bool user_access;	/* "@user": the dereferences made are user ones */
 };
 
 static char *fetch_text(const struct fetch *f)
@@ -613,6 +615,8 @@ static char *fetch_text(const struct fetch *f)
 	/* a static variable is "@name+OFF" */
 	if (f->in_mem && f->base[0] == '@')
 		return xasprintf("%s%+ld", f->base, f->off);
+	if (f->in_mem && f->user)
+		return xasprintf("+u%ld(%s)", f->off, f->base);
 	return f->in_mem ? xasprintf("%+ld(%s)", f->off, f->base) : xstrdup(f->base);
 }
 
@@ -898,8 +902,11 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 			f->base = base;
 			f->in_mem = true;
 			f->off = off;
+			f->user = f->user_access;
 		} else if (f->in_mem) {
 			f->off += off;
+			/* perf marks the reference a member is read through */
+			f->user = f->user || f->user_access;
 		} else {
 			probe_msg(msgs, false, "Structure on a register is not supported yet.\n");
 			return -EOPNOTSUPP;
@@ -954,7 +961,7 @@ static int type_suffix(const char *cast, Dwarf_Die *holder, Dwarf_Die *type, str
 			char *base = fetch_text(f);
 
 			free(f->base);
-			*f = (struct fetch){ true, 0, base };
+			*f = (struct fetch){ true, 0, base, f->user_access, f->user_access };
 		}
 		strbuf_addf(out, ":%s", cast);
 		return 0;
@@ -1022,6 +1029,7 @@ static int convert_arg(const struct site_ctx *c, const struct probe_arg *arg, ch
 		ret = -ENOENT;
 		goto out;
 	}
+	f.user_access = arg->user_access;
 	ret = walk_fields(arg, &f, &type, &holder, c->msgs);
 	if (ret)
 		goto out;

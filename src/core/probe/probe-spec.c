@@ -199,6 +199,8 @@ static int parse_fields(struct probe_arg *arg, const char *expr, const char *s, 
 	return 0;
 }
 
+static int parse_expression(struct probe_arg *arg, const char *s, char *err, size_t errlen);
+
 int probe_arg__parse(struct probe_arg *arg, const char *text, char *err, size_t errlen)
 {
 	const char *s = text;
@@ -211,6 +213,23 @@ int probe_arg__parse(struct probe_arg *arg, const char *text, char *err, size_t 
 		arg->named = true;
 		s = eq + 1;
 	}
+	/* "EXPR@user": what it points to is in user memory */
+	const char *at = strchr(s, '@');
+	char *plain = NULL;
+
+	if (at && at != s && !strcmp(at + 1, "user")) {
+		arg->user_access = true;
+		s = plain = xstrndup(s, at - s);
+	}
+	int ret = parse_expression(arg, s, err, errlen);
+
+	free(plain);
+	return ret;
+}
+
+/* An argument's expression, after its name and "@user". */
+static int parse_expression(struct probe_arg *arg, const char *s, char *err, size_t errlen)
+{
 	if (!(isalpha((unsigned char)*s) || *s == '_' || *s == '$')) {
 		/* a raw fetch argument keeps its type in its text */
 		arg->raw = true;

@@ -29,6 +29,7 @@ struct probe_arg {
 	int nr_fields;
 	bool raw;   /* not a C expression: passed to tracefs as written */
 	bool named;	/* NAME= was written */
+	bool user_access;	/* "@user": dereferences read user memory */
 };
 
 struct probe_point {
