@@ -139,3 +139,15 @@ def test_vars_externs_libc(func, options):
     is marked external (declarations too), variables at a fixed address
     without looking for their symbols, and the file's constants."""
     assert_same(*both("-x", LIBC, "-V", func, *options))
+
+
+@pytest.mark.parametrize("binary,args", [
+    ("burner", ["-V", "completed.0"]), ("report_work", ["-V", "buf.0"]),
+    ("report_work", ["-L", "completed.0"]), ("report_work", ["-n", "-a", "buf.0"]),
+    ("inline_ties", ["-V", "aa_side_10"]), ("inline_ties", ["-V", "aa_side_10", "--range"]),
+    ("inline_ties", ["-V", "aa_side_10", "--externs", "--range"])], ids=str)
+def test_vars_places(binary, args):
+    """A symbol of .bss is placed through its loadable segment, as perf
+    places it; a variable in a register no fetch names (xmm0) is listed
+    by -V all the same."""
+    assert_same(*both("-x", fixture(binary), *args))

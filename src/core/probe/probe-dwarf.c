@@ -1598,6 +1598,25 @@ enum var_state {
 	VAR_INV
 };
 
+/* Whether -V lists the variable at addr from its location's first
+ * operation alone, as perf does: a fixed address (no symbol looked up)
+ * or a register, whatever its number (xmm0 too, which no fetch names). */
+static bool listed_as_is(Dwarf_Die *var, Dwarf_Addr addr)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	unsigned atom;
+
+	if (!dwarf_attr_integrate(var, DW_AT_location, &attr) ||
+	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || !nops)
+		return false;
+	atom = ops[0].atom;
+	return atom == DW_OP_addr || atom == DW_OP_regx || atom == DW_OP_bregx ||
+	       (atom >= DW_OP_reg0 && atom <= DW_OP_reg31) ||
+	       (atom >= DW_OP_breg0 && atom <= DW_OP_breg31);
+}
+
 static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr addr,
 				struct probe_msgs *msgs)
 {
@@ -1628,16 +1647,16 @@ static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr ad
 		/* within the function's own [entry, high_pc] (none for one
 		 * split in parts), as perf searches */
 		if (next == (Dwarf_Addr)-1 || dwarf_entrypc(v->func, &entry) ||
-		    dwarf_highpc(v->func, &high) || next > high ||
-		    var_location(v->dbg, v->func, var, next, &f, msgs))
+		    dwarf_highpc(v->func, &high) || next > high)
+			return VAR_NONE;
+		if (listed_as_is(var, next))
+			return VAR_INV;
+		if (var_location(v->dbg, v->func, var, next, &f, msgs))
 			return VAR_NONE;
 		free(f.base);
 		return VAR_INV;
 	}
-	/* a variable at a fixed address is listed without its symbol */
-	if (dwarf_attr_integrate(var, DW_AT_location, &attr) &&
-	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) > 0 && nops &&
-	    ops[0].atom == DW_OP_addr)
+	if (listed_as_is(var, addr))
 		return VAR_VAL;
 	if (var_location(v->dbg, v->func, var, addr, &f, msgs))
 		return VAR_NONE;

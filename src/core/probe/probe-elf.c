@@ -404,6 +404,18 @@ char *probe_elf__module_name(const struct probe_elf *pe)
 uint64_t probe_elf__section_offset(const struct probe_elf *pe, uint64_t addr)
 {
 	Elf *elf = pe->elf;
+	size_t nphdr;
+
+	/* perf places a symbol by the loadable segment holding it (memory
+	 * size: .bss too), by its section only when none does */
+	if (elf && !elf_getphdrnum(elf, &nphdr))
+		for (size_t i = 0; i < nphdr; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+			    addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_memsz)
+				return addr - ph.p_vaddr + ph.p_offset;
+		}
 
 	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
 		GElf_Shdr shdr;

@@ -55,8 +55,9 @@ const struct probe_sym *probe_elf__function_at(const struct probe_elf *pe, uint6
 /* The file offset of a virtual address (through the PT_LOAD holding it). */
 uint64_t probe_elf__file_offset(const struct probe_elf *pe, uint64_t addr);
 
-/* The offset of a virtual address in its section's place in the file
- * (.bss too, which has none), as perf places symbols. */
+/* Where perf places a symbol's virtual address in the file: through the
+ * loadable segment whose memory holds it (.bss too, which has no bytes in
+ * the file), else through its section. */
 uint64_t probe_elf__section_offset(const struct probe_elf *pe, uint64_t addr);
 
 /* A relocatable file's (a module's) object symbol: its section's offset
