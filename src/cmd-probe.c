@@ -1163,6 +1163,8 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
 			return -ENOENT;
 		}
 	}
+	if (!dbg && !o->module && !probe_spec__needs_dwarf(spec) && !spec->point.retprobe)
+		probe_msg(msgs, true, "Could not open debuginfo. Try to use symbols.\n");
 	if (!o->module && (probe_spec__needs_dwarf(spec) || !function)) {
 		probe_msg(msgs, false, "Failed to find the path for the kernel: Invalid ELF file\n");
 		return -ENOENT;
@@ -1312,11 +1314,9 @@ static int kprobe_definitions(const struct probe_opts *o)
 
 static int add_kprobes(const struct probe_opts *o)
 {
-	/* a module file's probes are made first; else perf opens
-	 * kprobe_events before anything else, even for -n */
-	if (o->definition || o->module)
-		return kprobe_definitions(o);
-	return write_kprobes(o, NULL);
+	/* perf makes every definition first (from kallsyms or a module
+	 * file), and opens kprobe_events only then, even for -n */
+	return kprobe_definitions(o);
 }
 
 static bool is_sdt(const char *def)

@@ -151,3 +151,15 @@ def test_vars_places(binary, args):
     places it; a variable in a register no fetch names (xmm0) is listed
     by -V all the same."""
     assert_same(*both("-x", fixture(binary), *args))
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or os.path.exists("/sys/kernel/tracing/kprobe_events"),
+                    reason="needs root and a kernel without kprobe_events")
+@pytest.mark.parametrize("definition", ["nosuch_xyz", "vfs_read:3", "do_sys_open",
+                                        "do_sys_open %di", "vfs_read n", "g:e=vfs_read",
+                                        "vfs_read%return $retval", "work;x"])
+def test_kprobe_order(definition):
+    """perf makes a kernel definition (from kallsyms) before it opens
+    kprobe_events: an unknown function or a line without the kernel's
+    debug information fails first, with perf's words."""
+    assert_same(*both("-n", "-a", definition))
