@@ -1690,28 +1690,24 @@ static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
 	return false;
 }
 
+static bool function_holding(const GElf_Sym *sym, const char *name, void *addr)
+{
+	Dwarf_Addr a = *(Dwarf_Addr *)addr;
+
+	return GELF_ST_TYPE(sym->st_info) == STT_FUNC && a >= sym->st_value &&
+	       a < sym->st_value + sym->st_size;
+}
+
 /* The symbol of the debug file's table holding addr: its name and addr's
  * offset in it; NULL when none does. */
 static const char *symbol_holding(Elf *elf, Dwarf_Addr addr, Dwarf_Addr *offset)
 {
-	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
-		GElf_Shdr shdr;
-		Elf_Data *data;
+	GElf_Sym sym;
+	const char *name = probe_elf__symtab_find(elf, function_holding, &addr, &sym);
 
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize ||
-		    !(data = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; i++) {
-			GElf_Sym sym;
-
-			if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
-			    addr >= sym.st_value && addr < sym.st_value + sym.st_size) {
-				*offset = addr - sym.st_value;
-				return elf_strptr(elf, shdr.sh_link, sym.st_name);
-			}
-		}
-	}
-	return NULL;
+	if (name)
+		*offset = addr - sym.st_value;
+	return name;
 }
 
 /* -V's "@<FUNC+OFF>" of a site.  perf names a function without an entry

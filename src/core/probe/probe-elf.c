@@ -427,32 +427,47 @@ uint64_t probe_elf__section_offset(const struct probe_elf *pe, uint64_t addr)
 	return addr;
 }
 
-uint64_t probe_elf__rel_data_offset(const struct probe_elf *pe, const char *name)
+const char *probe_elf__symtab_find(void *elf_handle,
+				   bool (*match)(const GElf_Sym *sym, const char *name, void *arg),
+				   void *arg, GElf_Sym *found)
 {
-	Elf *elf = pe->elf;
-	GElf_Ehdr ehdr;
+	Elf *elf = elf_handle;
 
-	if (!elf || !gelf_getehdr(elf, &ehdr) || ehdr.e_type != ET_REL)
-		return 0;
-	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
-		GElf_Shdr shdr, home;
+	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr shdr;
 		Elf_Data *data;
 
 		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize ||
 		    !(data = elf_getdata(scn, NULL)))
 			continue;
 		for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *sname;
+			const char *name;
 
-			if (!gelf_getsym(data, (int)i, &sym) ||
-			    GELF_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_shndx == SHN_UNDEF ||
-			    sym.st_shndx >= SHN_LORESERVE ||
-			    !(sname = elf_strptr(elf, shdr.sh_link, sym.st_name)) ||
-			    strcmp(sname, name) || !gelf_getshdr(elf_getscn(elf, sym.st_shndx), &home))
-				continue;
-			return home.sh_offset + sym.st_value;
+			if (gelf_getsym(data, (int)i, found) &&
+			    (name = elf_strptr(elf, shdr.sh_link, found->st_name)) &&
+			    match(found, name, arg))
+				return name;
 		}
 	}
-	return 0;
+	return NULL;
+}
+
+static bool object_named(const GElf_Sym *sym, const char *name, void *wanted)
+{
+	return GELF_ST_TYPE(sym->st_info) == STT_OBJECT && sym->st_shndx != SHN_UNDEF &&
+	       sym->st_shndx < SHN_LORESERVE && !strcmp(name, wanted);
+}
+
+uint64_t probe_elf__rel_data_offset(const struct probe_elf *pe, const char *name)
+{
+	Elf *elf = pe->elf;
+	GElf_Ehdr ehdr;
+	GElf_Shdr home;
+	GElf_Sym sym;
+
+	if (!elf || !gelf_getehdr(elf, &ehdr) || ehdr.e_type != ET_REL ||
+	    !probe_elf__symtab_find(elf, object_named, (void *)name, &sym) ||
+	    !gelf_getshdr(elf_getscn(elf, sym.st_shndx), &home))
+		return 0;
+	return home.sh_offset + sym.st_value;
 }

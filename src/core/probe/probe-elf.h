@@ -5,6 +5,7 @@
 #ifndef PCL_PROBE_ELF_H
 #define PCL_PROBE_ELF_H
 
+#include <gelf.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -64,6 +65,12 @@ uint64_t probe_elf__section_offset(const struct probe_elf *pe, uint64_t addr);
  * in the file plus its value, as perf's symbol map places it; 0 when the
  * file is not relocatable or has no such symbol. */
 uint64_t probe_elf__rel_data_offset(const struct probe_elf *pe, const char *name);
+
+/* The first symbol of an Elf's (an Elf *'s) .symtab that match takes:
+ * its name, the symbol in *found; NULL when none. */
+const char *probe_elf__symtab_find(void *elf,
+				   bool (*match)(const GElf_Sym *sym, const char *name, void *arg),
+				   void *arg, GElf_Sym *found);
 
 /* The virtual address of a file offset (the inverse of the above). */
 uint64_t probe_elf__vaddr(const struct probe_elf *pe, uint64_t offset);
