@@ -64,7 +64,7 @@ static void log_probe_point(const char *line)
 		fprintf(stderr, "symbol:%.*s file:(null) line:0 offset:0 return:0 lazy:(null)\n",
 			(int)strcspn(colon + 1, "= "), colon + 1);
 	} else if (line[0] == '#' && !probe_spec__parse(&spec, line + 1, err, sizeof(err))) {
-		fprintf(stderr, "symbol:%s file:%s line:%u offset:%lu return:%d lazy:%s\n",
+		fprintf(stderr, "symbol:%s file:%s line:%d offset:%lu return:%d lazy:%s\n",
 			or_null(spec.point.function), or_null(spec.point.file), spec.point.line,
 			spec.point.offset, spec.point.retprobe, or_null(spec.point.lazy));
 		probe_spec__exit(&spec);

@@ -145,6 +145,13 @@ static void print_msgs(struct probe_msgs *msgs, const struct probe_opts *o)
 	strbuf_reset(&msgs->text);
 }
 
+/* A definition the parser refused; an empty one has no words in perf. */
+static void semantic_error(const char *err)
+{
+	if (*err)
+		fprintf(stderr, "Semantic error :%s\n", err);
+}
+
 static char *resolve_exec(const char *exec)
 {
 	char real[PATH_MAX];
@@ -284,6 +291,9 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 	return dbg;
 }
 
+/* Where libdwfl puts a relocatable file (a module) it reads offline */
+#define LIBDWFL_REL_BASE 0x10000
+
 /* Where the function named at the start of text ("malloc:3") has its
  * symbol in -x's binary, 0 when it has none; perf takes a symbol of data
  * too, at its offset in the file.  An indirect function gets perf's
@@ -305,8 +315,12 @@ static uint64_t symbol_address(const struct probe_opts *o, const char *text,
 					  "at run time and set the probe directly on that.\n",
 					  name);
 		probe_debug__set_symbol_note(dbg, *note);
+		uint64_t rel = sym ? 0 : probe_elf__rel_data_offset(&pe, name);
+
 		if (sym)
 			addr = sym->addr;
+		else if (rel)	/* a module's: where libdwfl places the file, on */
+			addr = LIBDWFL_REL_BASE + rel;
 		else if ((data = probe_elf__find_data(&pe, name)))
 			addr = probe_elf__section_offset(&pe, data->addr);
 		probe_elf__close(&pe);
@@ -355,7 +369,7 @@ static int show_vars(const struct probe_opts *o)
 		return PCL_EXIT_ENOENT;
 	}
 	if (probe_spec__parse(&spec, o->vars, err, sizeof(err))) {
-		fprintf(stderr, "Semantic error :%s\n", err);
+		semantic_error(err);
 		parse_options_usage(probe_usage, o->table, "V", true);
 		probe_debug__close(dbg);
 		return PCL_EXIT_USAGE;
@@ -379,6 +393,9 @@ static int show_vars(const struct probe_opts *o)
 }
 
 /* --- -a ------------------------------------------------------------------- */
+
+/* perf's room for an event name, its terminating NUL included */
+#define MAX_EVENT_NAME_LEN 64
 
 /* An event added (or, with -n, that would be): what the summary lists. */
 struct added {
@@ -424,9 +441,14 @@ static char *event_name(const struct probe_spec *spec, const char *function)
 	const struct probe_point *pp = &spec->point;
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addstr(&sb, spec->event ? spec->event : function);
+	if (spec->event)
+		strbuf_addstr(&sb, spec->event);
+	else if (pp->absolute)
+		strbuf_addf(&sb, "abs_%llx", pp->address);
+	else
+		strbuf_addstr(&sb, function);
 	if (!spec->event && pp->function && pp->has_line && pp->line)
-		strbuf_addf(&sb, "_L%u", pp->line);
+		strbuf_addf(&sb, "_L%d", pp->line);
 	if (pp->retprobe)
 		strbuf_addstr(&sb, "__return");
 	return strbuf_detach(&sb);
@@ -444,7 +466,7 @@ static void event_exists(const char *event)
 
 /* The event of one site: sites of one function share it; a name taken
  * before is refused, or with -f numbered (_1, _2, ...). */
-static char *site_event(const struct add_run *r, int first, const struct probe_spec *spec,
+static char *site_event(struct add_run *r, int first, const struct probe_spec *spec,
 			const char *group, const struct probe_site *sites, int site, char **chosen,
 			int *err)
 {
@@ -453,6 +475,13 @@ static char *site_event(const struct add_run *r, int first, const struct probe_s
 			return xstrdup(chosen[i]);
 	char *base = event_name(spec, sites[site].function), *event = NULL;
 
+	/* perf makes the name in a buffer of 64 and gives up past it */
+	if (strlen(base) >= MAX_EVENT_NAME_LEN) {
+		probe_msg(&r->msgs, true, "snprintf() failed: %d\n", -E2BIG);
+		free(base);
+		*err = -E2BIG;
+		return NULL;
+	}
 	if (!name_taken_before(r, first, group, base))
 		return base;
 	if (!r->o->force) {
@@ -464,6 +493,12 @@ static char *site_event(const struct add_run *r, int first, const struct probe_s
 	for (int k = 1; !event || name_taken(r, group, event); k++) {
 		free(event);
 		event = xasprintf("%s_%d", base, k);
+	}
+	if (strlen(event) >= MAX_EVENT_NAME_LEN) {
+		probe_msg(&r->msgs, true, "snprintf() failed: %d\n", -E2BIG);
+		free(event);
+		event = NULL;
+		*err = -E2BIG;
 	}
 	free(base);
 	return event;
@@ -490,32 +525,28 @@ static bool spec_has_c_args(const struct probe_spec *spec)
 	return false;
 }
 
-/* The sites from symbols alone: FUNC[+OFF] and its raw arguments. */
+/* The sites from symbols alone: FUNC[+OFF] and its raw arguments, as
+ * perf finds them in the binary's symbol table. */
 static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spec,
-			struct probe_msgs *msgs, struct probe_site **sites)
+			const char *binary, struct probe_msgs *msgs, struct probe_site **sites)
 {
-	/* a function in a given file is the debug information's to find */
-	const struct probe_sym *sym = spec->point.function && !spec->point.file
-					      ? probe_elf__find_function(pe, spec->point.function)
-					      : NULL;
+	const char *function = spec->point.function;
+	const struct probe_sym *sym = function ? probe_elf__find_function(pe, function) : NULL;
 
-	/* perf falls back to the symbol when the debug information has no
-	 * site, even for a line or a lazy pattern: the function's entry */
-	if (!sym || spec_has_c_args(spec)) {
-		char *point = probe_spec__point_text(spec);
-
-		/* with variables to fetch, perf only says the add failed */
-		if (!spec_has_c_args(spec))
-			probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
-		else
-			probe_msg(msgs, true, "An error occurred in debuginfo analysis (-2).\n");
-		free(point);
+	if (!sym) {
+		/* a symbol of data is found, and silently no place to probe */
+		if (!function || !probe_elf__find_data(pe, function))
+			probe_msg(msgs, false, "Failed to find symbol %s in %s\n",
+				  function ? function : "(null)", binary);
+		return -ENOENT;
+	}
+	if (spec->point.offset > sym->size) {
+		probe_msg(msgs, false, "Offset %ld is bigger than the size of %s\n",
+			  (long)spec->point.offset, sym->name);
 		return -ENOENT;
 	}
 	struct probe_site *site = xcalloc(1, sizeof(*site));
 
-	probe_msg(msgs, true, "Symbol %s address found : %lx\n", sym->name,
-		  (unsigned long)sym->addr);
 	site->addr = sym->addr + spec->point.offset;
 	site->function = xstrdup(sym->name);
 	for (int i = 0; i < spec->nr_args; i++) {
@@ -526,6 +557,98 @@ static int symbol_sites(const struct probe_elf *pe, const struct probe_spec *spe
 	}
 	*sites = site;
 	return 1;
+}
+
+static void point_not_found(const struct probe_spec *spec, struct probe_msgs *msgs)
+{
+	char *point = probe_spec__point_text(spec);
+
+	probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
+	free(point);
+}
+
+/* A function the debug information does not name: perf looks for its
+ * symbol, and for the debug information at the symbol's address, where
+ * the function is known by another name (libc's malloc is
+ * __libc_malloc); without any there, the point is not found. */
+static int alternative_sites(const struct probe_opts *o, struct probe_elf *pe,
+			     struct probe_debug *dbg, const struct probe_spec *spec,
+			     const char *binary, struct probe_msgs *msgs, struct probe_site **sites)
+{
+	const char *function = spec->point.function;
+	char *note = NULL;
+	uint64_t addr = function && !spec->point.file ? symbol_address(o, function, dbg, &note)
+						      : 0;
+	int ret = -ENOENT;
+
+	probe_debug__set_symbol_note(dbg, NULL);
+	free(note);
+	char *name = NULL;
+
+	if (addr) {
+		probe_msg(msgs, true, "Symbol %s address found : %lx\n", function,
+			  (unsigned long)addr);
+		name = probe_debug__function_at(dbg, addr, msgs);
+	}
+	if (name) {
+		/* perf looks again, by the name the debug information gives */
+		struct probe_spec alt = *spec;
+
+		alt.point.function = name;
+		alt.point.lazy = NULL;	/* perf's second look keeps no lazy pattern */
+		ret = probe_debug__find_sites(dbg, &alt, msgs, sites);
+		if (!ret)
+			point_not_found(&alt, msgs);
+		/* the events are named after the symbol asked for */
+		for (int i = 0; i < ret; i++) {
+			free((*sites)[i].function);
+			(*sites)[i].function = xstrdup(function);
+		}
+		free(name);
+		return ret ? ret : -ENOENT;
+	}
+	point_not_found(spec, msgs);
+	return ret;
+}
+
+/* 0xADDR: the address as given (perf writes it unconverted, any offset
+ * dropped), with the raw arguments. */
+static int absolute_site(const struct probe_spec *spec, struct probe_site **sites)
+{
+	struct probe_site *site = xcalloc(1, sizeof(*site));
+
+	site->addr = spec->point.address;
+	site->function = xstrdup(spec->point.function);
+	for (int i = 0; i < spec->nr_args; i++) {
+		site->args = xrealloc(site->args, (site->nr_args + 1) * sizeof(char *));
+		site->args[site->nr_args++] = probe_arg__as_written(&spec->args[i]);
+	}
+	*sites = site;
+	return 1;
+}
+
+/* The sites of a definition on -x's binary: from the debug information,
+ * else from the symbols where perf falls back to them. */
+static int uprobe_sites(const struct probe_opts *o, struct probe_elf *pe, struct probe_debug *dbg,
+			const struct probe_spec *spec, const char *binary, struct probe_msgs *msgs,
+			struct probe_site **sites)
+{
+	int nr;
+
+	/* a return probe is placed by its symbol alone */
+	if (!dbg || spec->point.retprobe)
+		return symbol_sites(pe, spec, binary, msgs, sites);
+	nr = probe_debug__find_sites(dbg, spec, msgs, sites);
+	if (nr > 0)
+		return nr;
+	if (!nr && spec->nr_args) {
+		/* perf has no site to give the arguments to: an error */
+		probe_msg(msgs, true, "An error occurred in debuginfo analysis (%d).\n", -ENOENT);
+		nr = -ENOENT;
+	}
+	if (!nr)
+		return alternative_sites(o, pe, dbg, spec, binary, msgs, sites);
+	return probe_spec__needs_dwarf(spec) ? nr : symbol_sites(pe, spec, binary, msgs, sites);
 }
 
 static void forget_added(struct add_run *r, int from)
@@ -599,43 +722,61 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 	struct probe_spec spec;
 	struct probe_site *sites = NULL;
 	char err[256];
+	uint8_t id[20];
 	int nr, ret = 0, first = r->nr_added;
 
 	r->def_first = first;
 
 	if (probe_spec__parse(&spec, def, err, sizeof(err))) {
-		fprintf(stderr, "Semantic error :%s\n", err);
+		semantic_error(err);
 		parse_options_usage(probe_usage, o->table, "a", true);
 		r->semantic_error = true;
 		return -EINVAL;
 	}
 	probe_msg(&r->msgs, true, "probe-definition(0): %s\n", def);
+	char *group = spec.group ? xstrdup(spec.group) : probe_default_group(binary);
+
+	if (!spec.group && strlen(group) >= MAX_EVENT_NAME_LEN) {
+		/* perf makes the group's name in a buffer of 64 too */
+		probe_msg(&r->msgs, false, "Failed to make a group name.\n");
+		nr = -E2BIG;
+		goto fail;
+	}
+	/* an address needs no symbol: perf takes it before anything else */
+	if (spec.point.absolute && !probe_spec__needs_dwarf(&spec)) {
+		nr = absolute_site(&spec, &sites);
+		goto found;
+	}
+	if (elf_file__read_build_id(o->read_exec, id, sizeof(id)) <= 0)
+		probe_msg(&r->msgs, true, "Failed to get build-id from %s.\n", binary);
 	if (o->cache && !o->definition)
 		free(cache_probes_file(o, binary));
-	if (!dbg && !spec.point.retprobe)
-		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
 	if (!dbg && probe_spec__needs_dwarf(&spec)) {
+		print_msgs(&r->msgs, o);
 		fprintf(stderr,
 			"The %s file has no debug information.\n"
 			"Rebuild with -g, or install an appropriate debuginfo package.\n",
 			binary);
 		probe_spec__exit(&spec);
+		free(group);
 		return -ENOENT;
 	}
-	nr = dbg ? probe_debug__find_sites(dbg, &spec, &r->msgs, &sites) : 0;
-	if (!nr)
-		nr = symbol_sites(pe, &spec, &r->msgs, &sites);
+	if (!dbg && !spec.point.retprobe)
+		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
+	nr = uprobe_sites(o, pe, dbg, &spec, binary, &r->msgs, &sites);
+found:
 	if (nr > o->max_probes) {
 		probe_msg(&r->msgs, false, "Too many( > %d) probe point found.\n", o->max_probes);
 		probe_sites__free(sites, nr);
 		sites = NULL;
 		nr = -ERANGE;
 	}
+fail:
 	if (nr < 0) {
 		ret = nr;
+		free(group);
 		goto out;
 	}
-	char *group = spec.group ? xstrdup(spec.group) : probe_default_group(binary);
 	char *point = probe_spec__point_text(&spec);
 	char *with = with_text(&spec);
 	char **events = xcalloc(nr, sizeof(*events));
@@ -649,7 +790,9 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 
 		strbuf_addf(&line, "%c:%s/%s %s:0x%lx", spec.point.retprobe ? 'r' : 'p', group,
 			    events[i], binary,
-			    (unsigned long)probe_elf__file_offset(pe, sites[i].addr));
+			    (unsigned long)(spec.point.absolute && !probe_spec__needs_dwarf(&spec)
+						    ? sites[i].addr
+						    : probe_elf__file_offset(pe, sites[i].addr)));
 		for (int k = 0; k < sites[i].nr_args; k++)
 			strbuf_addf(&line, " %s", sites[i].args[k]);
 		print_msgs(&r->msgs, o);
@@ -975,6 +1118,26 @@ static int module_dwarf_sites(const struct probe_opts *o, struct probe_debug *db
 	return nr;
 }
 
+/* A module's symbol of data named as a function: perf's second look
+ * finds no code at its address (and says so when no debug information
+ * covers it). */
+static void module_data_symbol(const char *path, struct probe_debug *dbg, const char *name,
+			       struct probe_msgs *msgs)
+{
+	struct probe_elf pe;
+	uint64_t rel;
+
+	if (probe_elf__open(&pe, path))
+		return;
+	rel = probe_elf__rel_data_offset(&pe, name);
+	if (rel) {
+		probe_msg(msgs, true, "Symbol %s address found : %lx\n", name,
+			  (unsigned long)(LIBDWFL_REL_BASE + rel));
+		free(probe_debug__function_at(dbg, LIBDWFL_REL_BASE + rel, msgs));
+	}
+	probe_elf__close(&pe);
+}
+
 /* The sites of one -D definition from kallsyms (perf's way without a
  * vmlinux), or from a module file; 0, or -errno after perf's message. */
 static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
@@ -1000,6 +1163,8 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
 			return -ENOENT;
 		}
 	}
+	if (!dbg && !o->module && !probe_spec__needs_dwarf(spec) && !spec->point.retprobe)
+		probe_msg(msgs, true, "Could not open debuginfo. Try to use symbols.\n");
 	if (!o->module && (probe_spec__needs_dwarf(spec) || !function)) {
 		probe_msg(msgs, false, "Failed to find the path for the kernel: Invalid ELF file\n");
 		return -ENOENT;
@@ -1008,6 +1173,8 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
 	    : o->module ? module_has_function(o->module, function, &offsets)
 			: probe_kallsyms__offsets(NULL, function, &offsets);
 	if (n <= 0 && o->module) {
+		if (dbg && function && !spec->point.file && !spec->nr_args)
+			module_data_symbol(o->module, dbg, function, msgs);
 		char *point = probe_spec__point_text(spec);
 
 		probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
@@ -1094,7 +1261,7 @@ static int write_kprobes(const struct probe_opts *o, const char *lines)
 static int kprobe_definitions(const struct probe_opts *o)
 {
 	struct strbuf out = STRBUF_INIT;
-	struct probe_msgs msgs = { STRBUF_INIT, false };
+	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
 	struct kprobe_site *sites = NULL;
 	struct probe_debug *dbg = o->module ? probe_debug__open(o->module) : NULL;
 	int nr = 0, ret = 0;
@@ -1104,7 +1271,7 @@ static int kprobe_definitions(const struct probe_opts *o)
 		char err[256];
 
 		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
-			fprintf(stderr, "Semantic error :%s\n", err);
+			semantic_error(err);
 			parse_options_usage(probe_usage, o->table, o->definition ? "D" : "a",
 					    true);
 			ret = PCL_EXIT_USAGE;
@@ -1112,6 +1279,11 @@ static int kprobe_definitions(const struct probe_opts *o)
 		}
 		if (o->bootconfig && spec.group && !o->quiet)
 			fprintf(stderr, "WARN: Group name %s is ignored\n", spec.group);
+		uint8_t id[20];
+
+		/* perf looks for a module file's probe cache by its build id */
+		if (o->module && elf_file__read_build_id(o->module, id, sizeof(id)) <= 0)
+			probe_msg(&msgs, true, "Failed to get build-id from %s.\n", o->module);
 		ret = kprobe_sites(o, dbg, &spec, &sites, &nr, &out, &msgs);
 		print_msgs(&msgs, o);
 		probe_spec__exit(&spec);
@@ -1122,7 +1294,10 @@ static int kprobe_definitions(const struct probe_opts *o)
 	} else if (!ret) {
 		ret = write_kprobes(o, strbuf_str(&out));
 	} else if (ret != PCL_EXIT_USAGE) {
-		if (!o->quiet)
+		if (!o->quiet && o->verbose)
+			fprintf(stderr, "  Error: Failed to add events. Reason: %s (Code: %d)\n",
+				strerror(-ret), ret);
+		else if (!o->quiet)
 			fputs("  Error: Failed to add events.\n", stderr);
 		ret = exit_of(ret);
 	}
@@ -1139,11 +1314,9 @@ static int kprobe_definitions(const struct probe_opts *o)
 
 static int add_kprobes(const struct probe_opts *o)
 {
-	/* a module file's probes are made first; else perf opens
-	 * kprobe_events before anything else, even for -n */
-	if (o->definition || o->module)
-		return kprobe_definitions(o);
-	return write_kprobes(o, NULL);
+	/* perf makes every definition first (from kallsyms or a module
+	 * file), and opens kprobe_events only then, even for -n */
+	return kprobe_definitions(o);
 }
 
 static bool is_sdt(const char *def)

@@ -200,12 +200,13 @@ DEFINITIONS = [
 ]
 
 # perf -v's lines of its own machinery (files opened, symbol loading,
-# parsing traces) that pcl does not print
+# parsing traces, the end of a parsing line its opening of README broke)
+# that pcl does not print
 PERF_ONLY = re.compile(r"^(Open|Looking|Try|symsrc|parsing arg|\d+ arguments|symbol:|.* type is|"
                        r"Found \d+ probe_trace|Probe point found|Matched function|Converting|"
                        r"Searching|Reversed|probe-definition|Symbol .* address|"
                        r"No kprobe blacklist|Problems creating module maps|Parsing probe_events|"
-                       r"Group:\S+ Event:|Failed to open cache|Cache open error)")
+                       r"Group:\S+ Event:|Failed to open cache|Cache open error|user_access)")
 
 
 def verbose_text(text):

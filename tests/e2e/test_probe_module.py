@@ -234,3 +234,39 @@ def test_cache_failed_add(homes):
         p, q = both_in(homes, "-x", prog, "--cache", "-n", "-a", definition)
         assert (q.stdout, q.stderr, q.returncode) == (p.stdout, as_pcl(p.stderr), p.returncode)
         assert tree(pcl_home / ".debug") == tree(perf_home / ".debug")
+
+
+@pytest.mark.parametrize("args", [
+    ["-n", "-a", "mod_open"], ["-n", "-a", "mod_open k"], ["-n", "-a", "helper d"],
+    ["-n", "-a", "nosuch"], ["-n", "-a", "mod_open+4"], ["-n", "-a", "mod_open%return"],
+    ["-n", "-a", "mod_open:4 r i"], ["-n", "-a", "mod_count"], ["-n", "-a", "mod_open nosuch"],
+    ["-D", "mod_open"], ["-D", "helper d"], ["-D", "nosuch"], ["-D", "mod_count"],
+    ["-D", "pclmod.c:21"]], ids=" ".join)
+def test_module_verbose(built, args):
+    """-v on a module file: perf's notes and debug lines that matter (no
+    build id, the analysis' failures) and its reason for a failure."""
+    p, q = both("-m", built["KO"], "-v", *args)
+    assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
+        unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))
+    assert (q.stdout, q.returncode) == (p.stdout, p.returncode)
+
+
+MODULE_DATA = r"""
+int pad_a = 5;
+int pad_b = 7;
+int second_var = 9;
+static int zz[8];
+int use(int k) { zz[k & 7]++; return pad_a + pad_b + second_var + k; }
+"""
+
+
+@pytest.mark.parametrize("args", [["-V", "second_var"], ["-V", "pad_b"], ["-V", "zz"],
+                                  ["-L", "pad_b"], ["-V", "pad_a", "--externs"],
+                                  ["-D", "pad_b"], ["-n", "-a", "zz"]], ids=" ".join)
+def test_module_data_symbols(tmp_path, args):
+    """A module's symbol of data is where perf's map puts it (libdwfl's
+    base, its section's offset in the file, its value): no code there."""
+    (tmp_path / "m.c").write_text(MODULE_DATA)
+    ko = str(tmp_path / "m.ko")
+    subprocess.run(["gcc", "-g", *KBUILD_FLAGS, str(tmp_path / "m.c"), "-o", ko], check=True)
+    assert_same(*both("-m", ko, *args))

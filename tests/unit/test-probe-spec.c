@@ -182,7 +182,33 @@ static void test_point_errors(void **state)
 	assert_error("work@a.c@b.c", "SRC@SRC is not allowed.");
 	assert_error("@probe_prog.c", "File always requires line number or lazy pattern.");
 	assert_error("work%return n", "You can't specify local variable for kretprobe.");
-	assert_error("", "Probe point is empty.");
+	/* an empty definition: perf has no words but its usage */
+	assert_error("", "");
+	assert_error("sdt_a:b+4", "sdt_a:b+4 must be an SDT name.");
+	assert_error("%return+4", "return+4 must be an SDT name.");
+}
+
+/* Lines and offsets as strtoul reads them: base 0, 0 or nothing is none
+ * (no exclusion applies then), a negative line is an int. */
+static void test_point_numbers(void **state)
+{
+	struct probe_spec spec = parse_ok("work:0x3");
+
+	assert_int_equal(spec.point.line, 3);
+	assert_true(spec.point.has_line);
+	probe_spec__exit(&spec);
+	spec = parse_ok("work:");
+	assert_false(spec.point.has_line);
+	probe_spec__exit(&spec);
+	spec = parse_ok("work:-1");
+	assert_int_equal(spec.point.line, -1);
+	probe_spec__exit(&spec);
+	spec = parse_ok("work+0x10");
+	assert_int_equal(spec.point.offset, 16);
+	probe_spec__exit(&spec);
+	probe_spec__exit((spec = parse_ok("work+4:0"), &spec));
+	probe_spec__exit((spec = parse_ok("work+0;x"), &spec));
+	probe_spec__exit((spec = parse_ok("work+0%return"), &spec));
 }
 
 static struct probe_arg arg_ok(const char *text)
@@ -303,6 +329,40 @@ static void test_arg_errors(void **state)
 	assert_string_equal(err, "Array index must be a number.");
 	probe_arg__exit(&arg);
 	assert_error("work a[x]", "Array index must be a number.");
+	/* perf quotes the expression from the component at fault */
+	assert_error("work p-x", "Argument parse error: p-x");
+	assert_error("work p->x-y", "Argument parse error: x-y");
+	assert_error("work a[1]-x", "Argument parse error: [1]-x");
+}
+
+/* Whatever stands before '=' names an argument; an index keeps its
+ * text. */
+static void test_arg_names(void **state)
+{
+	struct probe_arg arg = arg_ok("+8(%sp)=x");
+
+	assert_string_equal(arg.name, "+8(%sp)");
+	assert_string_equal(arg.var, "x");
+	assert_false(arg.raw);
+	probe_arg__exit(&arg);
+	arg = arg_ok("=n");
+	assert_string_equal(arg.name, "");
+	probe_arg__exit(&arg);
+	arg = arg_ok("vals[0x1]");
+	assert_int_equal(arg.fields[0].index, 1);
+	char *text = probe_arg__text(&arg);
+
+	assert_string_equal(text, "vals=vals[0x1]");
+	free(text);
+	probe_arg__exit(&arg);
+	arg = arg_ok("p->x@user");
+	assert_true(arg.user_access);
+	assert_string_equal(arg.var, "p");
+	assert_string_equal(arg.fields[0].name, "x");
+	probe_arg__exit(&arg);
+	arg = arg_ok("p->x@usr");
+	assert_false(arg.user_access);
+	probe_arg__exit(&arg);
 }
 
 int main(void)
@@ -318,10 +378,12 @@ int main(void)
 		cmocka_unit_test(test_event_names),
 		cmocka_unit_test(test_sdt),
 		cmocka_unit_test(test_point_errors),
+		cmocka_unit_test(test_point_numbers),
 		cmocka_unit_test(test_arg_variables),
 		cmocka_unit_test(test_arg_raw),
 		cmocka_unit_test(test_arg_special),
 		cmocka_unit_test(test_arg_errors),
+		cmocka_unit_test(test_arg_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

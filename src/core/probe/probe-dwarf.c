@@ -606,6 +606,8 @@ struct fetch {
 	bool in_mem;
 	long off;
 	char *base;
+	bool user;	/* in_mem through a pointer into user memory ("+uOFF(") */
+	bool user_access;	/* "@user": the dereferences made are user ones */
 };
 
 static char *fetch_text(const struct fetch *f)
@@ -613,6 +615,8 @@ static char *fetch_text(const struct fetch *f)
 	/* a static variable is "@name+OFF" */
 	if (f->in_mem && f->base[0] == '@')
 		return xasprintf("%s%+ld", f->base, f->off);
+	if (f->in_mem && f->user)
+		return xasprintf("+u%ld(%s)", f->off, f->base);
 	return f->in_mem ? xasprintf("%+ld(%s)", f->off, f->base) : xstrdup(f->base);
 }
 
@@ -837,7 +841,7 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 			probe_msg(msgs, true, "converting %s in %s\n", field->name,
 				  i ? arg->fields[i - 1].name : arg->var);
 		else
-			probe_msg(msgs, true, "converting [%ld] in %s\n", field->index, arg->var);
+			probe_msg(msgs, true, "converting %s in %s\n", field->text, arg->var);
 		if (field->name && field->ref != through_pointer) {
 			probe_msg(msgs, false, "Semantic error: %s must be referred by '%s'\n",
 				  field->name, through_pointer ? "->" : ".");
@@ -898,8 +902,11 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 			f->base = base;
 			f->in_mem = true;
 			f->off = off;
+			f->user = f->user_access;
 		} else if (f->in_mem) {
 			f->off += off;
+			/* perf marks the reference a member is read through */
+			f->user = f->user || f->user_access;
 		} else {
 			probe_msg(msgs, false, "Structure on a register is not supported yet.\n");
 			return -EOPNOTSUPP;
@@ -954,7 +961,7 @@ static int type_suffix(const char *cast, Dwarf_Die *holder, Dwarf_Die *type, str
 			char *base = fetch_text(f);
 
 			free(f->base);
-			*f = (struct fetch){ true, 0, base };
+			*f = (struct fetch){ true, 0, base, f->user_access, f->user_access };
 		}
 		strbuf_addf(out, ":%s", cast);
 		return 0;
@@ -1022,6 +1029,7 @@ static int convert_arg(const struct site_ctx *c, const struct probe_arg *arg, ch
 		ret = -ENOENT;
 		goto out;
 	}
+	f.user_access = arg->user_access;
 	ret = walk_fields(arg, &f, &type, &holder, c->msgs);
 	if (ret)
 		goto out;
@@ -1151,17 +1159,15 @@ static void site__clear(struct probe_site *site)
 /* perf gives up on a site whose function's frame base is the CFA when
  * the call frame information there cannot be found (a module's .eh_frame
  * is read unrelocated). */
-static int check_call_frame(struct site_search *s, Dwarf_Die *cu, Dwarf_Addr addr)
+static int check_frame_of(struct site_search *s, Dwarf_Die *func, Dwarf_Addr addr)
 {
 	struct probe_debug *dbg = s->dbg;
 	Dwarf_Attribute attr;
 	Dwarf_Frame *frame = NULL;
-	Dwarf_Die func;
 	Dwarf_Op *ops;
 	size_t nops;
 
-	if ((!dbg->cfi && !dbg->cfi_debug) || !function_at(cu, addr, &func) ||
-	    !dwarf_attr(&func, DW_AT_frame_base, &attr) ||
+	if ((!dbg->cfi && !dbg->cfi_debug) || !dwarf_attr(func, DW_AT_frame_base, &attr) ||
 	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || nops != 1 ||
 	    ops[0].atom != DW_OP_call_frame_cfa)
 		return 0;
@@ -1172,6 +1178,28 @@ static int check_call_frame(struct site_search *s, Dwarf_Die *cu, Dwarf_Addr add
 	}
 	probe_msg(s->msgs, false, "Failed to get call frame on 0x%lx\n", (unsigned long)addr);
 	return -ENOENT;
+}
+
+static int check_call_frame(struct site_search *s, Dwarf_Die *cu, Dwarf_Addr addr)
+{
+	Dwarf_Die func;
+
+	return function_at(cu, addr, &func) ? check_frame_of(s, &func, addr) : 0;
+}
+
+/* FUNC+OFF past the function's code: perf looks for the call frame with
+ * the function's frame base, then finds the address out of it. */
+static int check_offset(struct site_search *s, Dwarf_Die *func, Dwarf_Addr addr)
+{
+	int ret;
+
+	if (dwarf_tag(func) != DW_TAG_subprogram || dwarf_haspc(func, addr) > 0)
+		return 0;
+	ret = check_frame_of(s, func, addr);
+	if (ret)
+		return ret;
+	probe_msg(s->msgs, false, "Specified offset is out of %s\n", dwarf_diename(func));
+	return -EINVAL;
 }
 
 static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr addr)
@@ -1378,7 +1406,9 @@ static int function_sites(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 			  (unsigned long)addr);
 		addr = skip_prologue(cu, func, addr);
 	}
-	return add_site(s, cu, func, addr + pp->offset);
+	int ret = pp->offset ? check_offset(s, func, addr + pp->offset) : 0;
+
+	return ret ? ret : add_site(s, cu, func, addr + pp->offset);
 }
 
 static int file_line_sites(struct site_search *s)
@@ -1426,8 +1456,10 @@ static int search_sites(struct site_search *s)
 	}
 	if (pp->function)
 		ret = for_each_function(s->dbg, pp->function, pp->file, function_sites, s);
-	else
+	else if (pp->file)
 		ret = file_line_sites(s);
+	else
+		ret = 0;	/* ":LINE" names no place (perf reads garbage there) */
 	if (ret)
 		return ret;
 	/* -V: perf looks for no symbol of a function in a given file */
@@ -1442,6 +1474,20 @@ static int search_sites(struct site_search *s)
 		return -ENOENT;
 	}
 	return s->nr;
+}
+
+char *probe_debug__function_at(struct probe_debug *dbg, uint64_t addr, struct probe_msgs *msgs)
+{
+	Dwarf_Die cu, func;
+
+	if (!dwarf_addrdie(dbg->dw, addr, &cu)) {
+		probe_msg(msgs, false, "Failed to find debug information for address %lx\n",
+			  (unsigned long)addr);
+		return NULL;
+	}
+	return function_in_any_cu(dbg, addr, &cu, &func) && dwarf_diename(&func)
+		       ? xstrdup(dwarf_diename(&func))
+		       : NULL;
 }
 
 int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *spec,
@@ -1552,6 +1598,25 @@ enum var_state {
 	VAR_INV
 };
 
+/* Whether -V lists the variable at addr from its location's first
+ * operation alone, as perf does: a fixed address (no symbol looked up)
+ * or a register, whatever its number (xmm0 too, which no fetch names). */
+static bool listed_as_is(Dwarf_Die *var, Dwarf_Addr addr)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t nops;
+	unsigned atom;
+
+	if (!dwarf_attr_integrate(var, DW_AT_location, &attr) ||
+	    dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0 || !nops)
+		return false;
+	atom = ops[0].atom;
+	return atom == DW_OP_addr || atom == DW_OP_regx || atom == DW_OP_bregx ||
+	       (atom >= DW_OP_reg0 && atom <= DW_OP_reg31) ||
+	       (atom >= DW_OP_breg0 && atom <= DW_OP_breg31);
+}
+
 static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr addr,
 				struct probe_msgs *msgs)
 {
@@ -1560,6 +1625,10 @@ static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr ad
 	size_t nops;
 	struct fetch f;
 
+	/* perf lists what is marked external as it stands (a declaration
+	 * too), before any location */
+	if (dwarf_attr(var, DW_AT_external, &attr))
+		return VAR_VAL;
 	if (v->range && !dwarf_attr_integrate(var, DW_AT_location, &attr))
 		return VAR_NONE;	/* constants have no range to show */
 	if (v->range && dwarf_getlocation_addr(&attr, addr, &ops, &nops, 1) <= 0) {
@@ -1578,12 +1647,17 @@ static enum var_state var_state(struct vars_at *v, Dwarf_Die *var, Dwarf_Addr ad
 		/* within the function's own [entry, high_pc] (none for one
 		 * split in parts), as perf searches */
 		if (next == (Dwarf_Addr)-1 || dwarf_entrypc(v->func, &entry) ||
-		    dwarf_highpc(v->func, &high) || next > high ||
-		    var_location(v->dbg, v->func, var, next, &f, msgs))
+		    dwarf_highpc(v->func, &high) || next > high)
+			return VAR_NONE;
+		if (listed_as_is(var, next))
+			return VAR_INV;
+		if (var_location(v->dbg, v->func, var, next, &f, msgs))
 			return VAR_NONE;
 		free(f.base);
 		return VAR_INV;
 	}
+	if (listed_as_is(var, addr))
+		return VAR_VAL;
 	if (var_location(v->dbg, v->func, var, addr, &f, msgs))
 		return VAR_NONE;
 	free(f.base);
@@ -1604,7 +1678,10 @@ static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
 
 	if (!dwarf_diename(var) || !probe_strfilter_match(sv->v->filter, dwarf_diename(var)))
 		return false;
-	state = var_state(sv->v, var, sv->addr, sv->msgs);
+	/* perf lists a constant of the file's scope as it lists an extern */
+	state = sv->global && dwarf_hasattr(var, DW_AT_const_value)
+			? VAR_VAL
+			: var_state(sv->v, var, sv->addr, sv->msgs);
 	if (state != VAR_NONE)
 		add_var_line(sv->v, var, scope,
 			     sv->global		? "[EXT]"
@@ -1613,28 +1690,24 @@ static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
 	return false;
 }
 
+static bool function_holding(const GElf_Sym *sym, const char *name, void *addr)
+{
+	Dwarf_Addr a = *(Dwarf_Addr *)addr;
+
+	return GELF_ST_TYPE(sym->st_info) == STT_FUNC && a >= sym->st_value &&
+	       a < sym->st_value + sym->st_size;
+}
+
 /* The symbol of the debug file's table holding addr: its name and addr's
  * offset in it; NULL when none does. */
 static const char *symbol_holding(Elf *elf, Dwarf_Addr addr, Dwarf_Addr *offset)
 {
-	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
-		GElf_Shdr shdr;
-		Elf_Data *data;
+	GElf_Sym sym;
+	const char *name = probe_elf__symtab_find(elf, function_holding, &addr, &sym);
 
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize ||
-		    !(data = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; i++) {
-			GElf_Sym sym;
-
-			if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
-			    addr >= sym.st_value && addr < sym.st_value + sym.st_size) {
-				*offset = addr - sym.st_value;
-				return elf_strptr(elf, shdr.sh_link, sym.st_name);
-			}
-		}
-	}
-	return NULL;
+	if (name)
+		*offset = addr - sym.st_value;
+	return name;
 }
 
 /* -V's "@<FUNC+OFF>" of a site.  perf names a function without an entry

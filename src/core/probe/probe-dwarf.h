@@ -50,6 +50,10 @@ int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *sp
 			    struct probe_msgs *msgs, struct probe_site **sites);
 void probe_sites__free(struct probe_site *sites, int nr);
 
+/* The name the debug information gives the function holding addr, NULL
+ * when none (after perf's words when it covers no code there). */
+char *probe_debug__function_at(struct probe_debug *dbg, uint64_t addr, struct probe_msgs *msgs);
+
 /* -L: the source of FUNC[:RLN[+NUM|-RLN2]][@SRC] or SRC[:ALN[+NUM|-ALN2]] with
  * probe-able lines numbered, as perf shows it; symbol_addr as for -V. */
 int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t symbol_addr,

@@ -404,6 +404,18 @@ char *probe_elf__module_name(const struct probe_elf *pe)
 uint64_t probe_elf__section_offset(const struct probe_elf *pe, uint64_t addr)
 {
 	Elf *elf = pe->elf;
+	size_t nphdr;
+
+	/* perf places a symbol by the loadable segment holding it (memory
+	 * size: .bss too), by its section only when none does */
+	if (elf && !elf_getphdrnum(elf, &nphdr))
+		for (size_t i = 0; i < nphdr; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+			    addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_memsz)
+				return addr - ph.p_vaddr + ph.p_offset;
+		}
 
 	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
 		GElf_Shdr shdr;
@@ -413,4 +425,49 @@ uint64_t probe_elf__section_offset(const struct probe_elf *pe, uint64_t addr)
 			return addr - shdr.sh_addr + shdr.sh_offset;
 	}
 	return addr;
+}
+
+const char *probe_elf__symtab_find(void *elf_handle,
+				   bool (*match)(const GElf_Sym *sym, const char *name, void *arg),
+				   void *arg, GElf_Sym *found)
+{
+	Elf *elf = elf_handle;
+
+	for (Elf_Scn *scn = elf ? elf_nextscn(elf, NULL) : NULL; scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr shdr;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < shdr.sh_size / shdr.sh_entsize; i++) {
+			const char *name;
+
+			if (gelf_getsym(data, (int)i, found) &&
+			    (name = elf_strptr(elf, shdr.sh_link, found->st_name)) &&
+			    match(found, name, arg))
+				return name;
+		}
+	}
+	return NULL;
+}
+
+static bool object_named(const GElf_Sym *sym, const char *name, void *wanted)
+{
+	return GELF_ST_TYPE(sym->st_info) == STT_OBJECT && sym->st_shndx != SHN_UNDEF &&
+	       sym->st_shndx < SHN_LORESERVE && !strcmp(name, wanted);
+}
+
+uint64_t probe_elf__rel_data_offset(const struct probe_elf *pe, const char *name)
+{
+	Elf *elf = pe->elf;
+	GElf_Ehdr ehdr;
+	GElf_Shdr home;
+	GElf_Sym sym;
+
+	if (!elf || !gelf_getehdr(elf, &ehdr) || ehdr.e_type != ET_REL ||
+	    !probe_elf__symtab_find(elf, object_named, (void *)name, &sym) ||
+	    !gelf_getshdr(elf_getscn(elf, sym.st_shndx), &home))
+		return 0;
+	return home.sh_offset + sym.st_value;
 }

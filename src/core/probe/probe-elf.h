@@ -5,6 +5,7 @@
 #ifndef PCL_PROBE_ELF_H
 #define PCL_PROBE_ELF_H
 
+#include <gelf.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -55,9 +56,21 @@ const struct probe_sym *probe_elf__function_at(const struct probe_elf *pe, uint6
 /* The file offset of a virtual address (through the PT_LOAD holding it). */
 uint64_t probe_elf__file_offset(const struct probe_elf *pe, uint64_t addr);
 
-/* The offset of a virtual address in its section's place in the file
- * (.bss too, which has none), as perf places symbols. */
+/* Where perf places a symbol's virtual address in the file: through the
+ * loadable segment whose memory holds it (.bss too, which has no bytes in
+ * the file), else through its section. */
 uint64_t probe_elf__section_offset(const struct probe_elf *pe, uint64_t addr);
+
+/* A relocatable file's (a module's) object symbol: its section's offset
+ * in the file plus its value, as perf's symbol map places it; 0 when the
+ * file is not relocatable or has no such symbol. */
+uint64_t probe_elf__rel_data_offset(const struct probe_elf *pe, const char *name);
+
+/* The first symbol of an Elf's (an Elf *'s) .symtab that match takes:
+ * its name, the symbol in *found; NULL when none. */
+const char *probe_elf__symtab_find(void *elf,
+				   bool (*match)(const GElf_Sym *sym, const char *name, void *arg),
+				   void *arg, GElf_Sym *found);
 
 /* The virtual address of a file offset (the inverse of the above). */
 uint64_t probe_elf__vaddr(const struct probe_elf *pe, uint64_t offset);

@@ -34,15 +34,17 @@ static bool is_c_name(const char *s, size_t len)
 	return true;
 }
 
-/* A decimal number filling [s, end): perf accepts nothing else. */
-static bool parse_number(const char *s, const char *end, unsigned long *value, int base)
+/* A number filling [s, end) as strtoul reads it (base 0: "0x10" too; an
+ * empty one is 0, a negative one wraps), as perf takes lines and offsets. */
+static bool parse_number(const char *s, const char *end, unsigned long *value)
 {
-	char *stop;
+	char *copy = xstrndup(s, end - s), *stop;
+	bool ok;
 
-	if (s == end)
-		return false;
-	*value = strtoul(s, &stop, base);
-	return stop == end;
+	*value = strtoul(copy, &stop, 0);
+	ok = !*stop;
+	free(copy);
+	return ok;
 }
 
 /* "[[GROUP:]EVENT=]" at the start of text: returns where the point starts. */
@@ -89,6 +91,14 @@ static int parse_point(struct probe_spec *spec, const char *text, char *err, siz
 		else
 			pp->function = xstrndup(text, len);
 	}
+	if (pp->function && str_starts_with(pp->function, "0x")) {
+		char *stop;
+
+		pp->address = strtoull(pp->function, &stop, 0);
+		if (*stop)
+			return fail(err, errlen, "Invalid absolute address.");
+		pp->absolute = true;
+	}
 	bool has_offset = false;
 
 	while (sep) {
@@ -103,16 +113,18 @@ static int parse_point(struct probe_spec *spec, const char *text, char *err, siz
 			end = sep + strlen(sep);
 			break;
 		case ':':
-			if (!parse_number(sep, end, &value, 10))
+			if (!parse_number(sep, end, &value))
 				return fail(err, errlen, "There is non-digit char in line number.");
-			pp->line = value;
-			pp->has_line = true;
+			/* perf keeps an int: line 0 is no line at all */
+			pp->line = (int)value;
+			pp->has_line = pp->line != 0;
 			break;
 		case '+':
-			if (!parse_number(sep, end, &value, 0))
+			if (!parse_number(sep, end, &value))
 				return fail(err, errlen, "There is non-digit character in offset.");
+			/* an offset of 0 is none, as for perf */
 			pp->offset = value;
-			has_offset = true;
+			has_offset = value != 0;
 			break;
 		case '@':
 			if (pp->file)
@@ -146,18 +158,25 @@ static int parse_point(struct probe_spec *spec, const char *text, char *err, siz
 	return 0;
 }
 
-/* "VAR->a.b[2]": the chain after the variable name. */
-static int parse_fields(struct probe_arg *arg, const char *s, char *err, size_t errlen)
+/* "VAR->a.b[2]": the chain after the variable name (expr is the whole
+ * expression: perf's errors quote it from the component at fault). */
+static int parse_fields(struct probe_arg *arg, const char *expr, const char *s, char *err,
+			size_t errlen)
 {
+	const char *component = expr;	/* where the last component started */
+
 	while (*s) {
 		struct probe_field field = { 0 };
 
 		if (*s == '[') {
 			char *stop;
 
-			field.index = strtol(s + 1, &stop, 10);
+			/* perf reads the index as strtol does, and shows it as written */
+			field.index = strtol(s + 1, &stop, 0);
 			if (stop == s + 1 || *stop != ']')
 				return fail(err, errlen, "Array index must be a number.");
+			field.text = xstrndup(s, stop + 1 - s);
+			component = s;
 			s = stop + 1;
 		} else {
 			if (s[0] == '-' && s[1] == '>') {
@@ -166,10 +185,11 @@ static int parse_fields(struct probe_arg *arg, const char *s, char *err, size_t 
 			} else if (*s == '.') {
 				s++;
 			} else {
-				return fail(err, errlen, "Argument parse error: %s", s);
+				return fail(err, errlen, "Argument parse error: %s", component);
 			}
 			size_t len = strcspn(s, ".-[");
 
+			component = s;
 			field.name = xstrndup(s, len);
 			s += len;
 		}
@@ -179,18 +199,37 @@ static int parse_fields(struct probe_arg *arg, const char *s, char *err, size_t 
 	return 0;
 }
 
+static int parse_expression(struct probe_arg *arg, const char *s, char *err, size_t errlen);
+
 int probe_arg__parse(struct probe_arg *arg, const char *text, char *err, size_t errlen)
 {
 	const char *s = text;
 	const char *eq = strchr(s, '=');
 
 	memset(arg, 0, sizeof(*arg));
-	/* "NAME=" only when NAME is a C name: "+8(%sp)" has no name */
-	if (eq && is_c_name(s, eq - s)) {
+	/* perf takes whatever stands before the first '=' for the name */
+	if (eq) {
 		arg->name = xstrndup(s, eq - s);
 		arg->named = true;
 		s = eq + 1;
 	}
+	/* "EXPR@user": what it points to is in user memory */
+	const char *at = strchr(s, '@');
+	char *plain = NULL;
+
+	if (at && at != s && !strcmp(at + 1, "user")) {
+		arg->user_access = true;
+		s = plain = xstrndup(s, at - s);
+	}
+	int ret = parse_expression(arg, s, err, errlen);
+
+	free(plain);
+	return ret;
+}
+
+/* An argument's expression, after its name and "@user". */
+static int parse_expression(struct probe_arg *arg, const char *s, char *err, size_t errlen)
+{
 	if (!(isalpha((unsigned char)*s) || *s == '_' || *s == '$')) {
 		/* a raw fetch argument keeps its type in its text */
 		arg->raw = true;
@@ -202,15 +241,16 @@ int probe_arg__parse(struct probe_arg *arg, const char *text, char *err, size_t 
 
 	if (colon)
 		arg->type = xstrdup(colon + 1);
-	size_t var_len = strcspn(s, ".-[:");
+	/* "$name" is no C variable: no members, as in perf */
+	size_t var_len = *s == '$' ? expr_len : strcspn(s, ".-[:");
 
 	if (var_len > expr_len)
 		var_len = expr_len;
 	arg->var = xstrndup(s, var_len);
-	char *chain = xstrndup(s + var_len, expr_len - var_len);
-	int ret = parse_fields(arg, chain, err, errlen);
+	char *expr = xstrndup(s, expr_len);
+	int ret = parse_fields(arg, expr, expr + var_len, err, errlen);
 
-	free(chain);
+	free(expr);
 	if (ret)
 		return ret;
 	/* perf names a member access after its last member */
@@ -227,8 +267,10 @@ int probe_arg__parse(struct probe_arg *arg, const char *text, char *err, size_t 
 
 void probe_arg__exit(struct probe_arg *arg)
 {
-	for (int i = 0; i < arg->nr_fields; i++)
+	for (int i = 0; i < arg->nr_fields; i++) {
 		free(arg->fields[i].name);
+		free(arg->fields[i].text);
+	}
 	free(arg->fields);
 	free(arg->name);
 	free(arg->var);
@@ -261,14 +303,20 @@ int probe_spec__parse(struct probe_spec *spec, const char *text, char *err, size
 	int ret = -1;
 
 	if (!point) {
-		fail(err, errlen, "Probe point is empty.");
+		/* perf says nothing of an empty definition but its usage */
+		fail(err, errlen, "%s", "");
 		goto out;
 	}
-	if (point[0] == '%') {
-		ret = parse_sdt(spec, point + 1);
-	} else if (str_starts_with(point, "sdt_") && strchr(point, ':') &&
-		   !strpbrk(point, ";=@+%")) {
-		ret = parse_sdt(spec, point);
+	if (point[0] == '%' || (str_starts_with(point, "sdt_") && strchr(point, ':') &&
+				!strchr(point, '='))) {
+		const char *name = point + (point[0] == '%');
+		const char *bad = strpbrk(name, ";=@+%");
+
+		/* "@TARGET" may follow a marker's name, nothing else */
+		if (bad && *bad != '@')
+			fail(err, errlen, "%s must be an SDT name.", name);
+		else
+			ret = parse_sdt(spec, name);
 	} else {
 		const char *rest = parse_event_name(spec, point, err, errlen);
 
@@ -347,7 +395,7 @@ char *probe_spec__point_text(const struct probe_spec *spec)
 		if (pp->offset)
 			strbuf_addf(&sb, "+%lu", pp->offset);
 		else if (pp->line)
-			strbuf_addf(&sb, ":%u", pp->line);
+			strbuf_addf(&sb, ":%d", pp->line);
 		if (pp->retprobe)
 			strbuf_addstr(&sb, "%return");
 		if (pp->file)
@@ -355,7 +403,7 @@ char *probe_spec__point_text(const struct probe_spec *spec)
 	} else if (pp->file) {
 		strbuf_addf(&sb, "@%s", pp->file);
 		if (pp->has_line)
-			strbuf_addf(&sb, ":%u", pp->line);
+			strbuf_addf(&sb, ":%d", pp->line);
 	}
 	/* perf leaves the lazy pattern out */
 	return strbuf_detach(&sb);
@@ -369,7 +417,7 @@ static void add_expression(struct strbuf *sb, const struct probe_arg *arg)
 		const struct probe_field *f = &arg->fields[i];
 
 		if (!f->name)
-			strbuf_addf(sb, "[%ld]", f->index);
+			strbuf_addstr(sb, f->text);
 		else
 			strbuf_addf(sb, "%s%s", f->ref ? "->" : ".", f->name);
 	}

@@ -18,6 +18,7 @@ struct probe_field {
 	char *name;	/* member name; NULL for an index */
 	bool ref;   /* reached through "->" */
 	long index;	/* for "[IDX]" */
+	char *text;	/* "[IDX]" as written ("[0x1]"); NULL for a member */
 };
 
 struct probe_arg {
@@ -28,16 +29,19 @@ struct probe_arg {
 	int nr_fields;
 	bool raw;   /* not a C expression: passed to tracefs as written */
 	bool named;	/* NAME= was written */
+	bool user_access;	/* "@user": dereferences read user memory */
 };
 
 struct probe_point {
 	char *function;
 	char *file;    /* @SRC, or SRC of SRC:ALN / SRC;LAZY */
 	char *lazy;    /* ;LAZY pattern */
-	unsigned line;	/* :RLN (relative, with function) or :ALN (absolute) */
-	bool has_line;
+	int line;	/* :RLN (relative, with function) or :ALN (absolute) */
+	bool has_line;	/* a line other than 0 */
 	unsigned long offset;	/* +OFF */
 	bool retprobe;	      /* %return */
+	bool absolute;	/* FUNC is "0xADDR": an address in the binary */
+	unsigned long long address;
 };
 
 struct probe_spec {

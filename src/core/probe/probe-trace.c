@@ -204,10 +204,12 @@ char *probe_default_group(const char *binary)
 	const char *base = strrchr(binary, '/');
 	char *group;
 
+	size_t len = 0;
+
 	base = base ? base + 1 : binary;
-	group = xasprintf("probe_%.*s", (int)strcspn(base, "."), base);
-	for (char *p = group; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '_')
-			*p = '_';
+	/* perf ends the name at the first character no C name has */
+	while (isalnum((unsigned char)base[len]) || base[len] == '_')
+		len++;
+	group = xasprintf("probe_%.*s", (int)len, base);
 	return group;
 }
