@@ -18,9 +18,9 @@
 
 struct oe_chunk;
 
+/* A queued record: kept in a chunk, in front of its copy. */
 struct oe_event {
 	uint64_t timestamp;
-	uint64_t seq;		/* arrival order breaks timestamp ties */
 	uint64_t file_offset;
 	struct perf_event_header *rec;
 	void *owner;		/* the queuer's note (the record's event) */
@@ -28,20 +28,26 @@ struct oe_event {
 	struct oe_chunk *chunk;
 };
 
+/* What the queue sorts: small, so that merging moves little.  Equal
+ * timestamps keep their arrival order (the merges are stable). */
+struct oe_slot {
+	uint64_t timestamp;
+	struct oe_event *ev;
+};
+
 struct ordered_events;
 typedef int (*oe_deliver_fn)(struct ordered_events *oe, const struct oe_event *ev, void *arg);
 
 struct ordered_events {
-	struct oe_event *pending;
+	struct oe_slot *pending;
 	size_t nr, alloc;
 	size_t sorted;		/* pending[0..sorted) is in order */
-	struct oe_event *scratch;	/* the merges' other buffer */
+	struct oe_slot *scratch;	/* the merges' other buffer */
 	size_t scratch_alloc;
 	size_t *runs, runs_alloc;	/* where each ascending run starts */
 	struct oe_chunk *cur, *spare;
 	size_t bytes;		/* record bytes held */
 	size_t max_bytes;
-	uint64_t seq;
 	uint64_t max_timestamp;	/* newest queued so far */
 	uint64_t next_flush;	/* a round flush delivers up to here */
 	uint64_t last_flush;	/* newest delivered */

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#define READ_BUF	(4u << 20)	/* streaming window */
+#define READ_BUF	(256u << 10)	/* streaming window */
 #define DIR_FILE_BUF	(256u << 10)	/* a data.N file's window: one per ring, and
 					 * a big machine has hundreds */
 #define MAX_RECORD	(1u << 16)
@@ -76,6 +76,21 @@ static void recompute_id_pos(struct perf_session *s)
 	s->is_pos = first ? perf_sample__is_pos(first->attr.sample_type) : -1;
 }
 
+/* Where records of attr carry their time (record_time() reads it). */
+static void time_positions(const struct perf_event_attr *attr, struct session_event *se)
+{
+	uint64_t st = attr->sample_type;
+
+	se->sample_time_pos = se->trailer_time_back = 0;
+	if (!(st & PERF_SAMPLE_TIME))
+		return;
+	se->sample_time_pos = (uint32_t)(sizeof(struct perf_event_header) +
+		8 * (size_t)__builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+						       PERF_SAMPLE_TID)));
+	if (se->id_hdr_size)
+		se->trailer_time_back = (uint32_t)(se->id_hdr_size - 8 * !!(st & PERF_SAMPLE_TID));
+}
+
 static struct evsel *add_event(struct perf_session *s, const struct perf_data_attr *da)
 {
 	char *name = da->name ? xstrdup(da->name) : perf_session__attr_name(s, &da->attr);
@@ -89,6 +104,7 @@ static struct evsel *add_event(struct perf_session *s, const struct perf_data_at
 	se = &s->events[evsel->idx];
 	memset(se, 0, sizeof(*se));
 	se->id_hdr_size = perf_sample__id_hdr_size(&evsel->attr);
+	time_positions(&evsel->attr, se);
 	for (uint32_t i = 0; i < da->nr_ids; i++)
 		id_hash_insert(s, da->ids[i], evsel);
 	recompute_id_pos(s);
@@ -569,22 +585,19 @@ static int handle_user_record(struct perf_session *s, struct perf_event_header *
 
 /* The timestamp a record is ordered by (~0 when it has none), read without
  * decoding the whole sample: the queue needs only that, delivery decodes. */
-static uint64_t record_time(const struct perf_event_attr *attr, const struct perf_event_header *rec)
+static uint64_t record_time(const struct session_event *se, const struct perf_event_header *rec)
 {
-	uint64_t st = attr->sample_type, time;
+	uint64_t time;
 	size_t pos;
 
-	if (!(st & PERF_SAMPLE_TIME))
-		return ~0ULL;
 	if (rec->type == PERF_RECORD_SAMPLE) {
-		pos = sizeof(*rec) + 8 * (size_t)__builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER |
-			PERF_SAMPLE_IP | PERF_SAMPLE_TID));
-	} else {
-		size_t trailer = perf_sample__id_hdr_size(attr);
-
-		if (!trailer || rec->size < sizeof(*rec) + trailer)
+		pos = se->sample_time_pos;
+		if (!pos)
 			return ~0ULL;
-		pos = rec->size - trailer + 8 * !!(st & PERF_SAMPLE_TID);
+	} else {
+		if (!se->trailer_time_back || rec->size < sizeof(*rec) + se->id_hdr_size)
+			return ~0ULL;
+		pos = rec->size - se->trailer_time_back;
 	}
 	if (pos + 8 > rec->size)
 		return ~0ULL;
@@ -634,7 +647,7 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 		return fail(s, "%s record at offset %#llx: %s", perf_record_name(rec->type),
 			    (unsigned long long)off, why);
 	if (s->tool->ordered && evsel) {
-		uint64_t time = record_time(&evsel->attr, rec);
+		uint64_t time = record_time(&s->events[evsel->idx], rec);
 
 		if (time && time != ~0ULL) {
 			s->last_queued = time;

@@ -109,6 +109,9 @@ struct perf_tool {
 /* Per-event data the session keeps beside struct evsel (by evsel->idx). */
 struct session_event {
 	size_t id_hdr_size;
+	/* where a record's time is: in a sample, bytes from its start; in
+	 * another record's trailer, bytes from its end (0: none) */
+	uint32_t sample_time_pos, trailer_time_back;
 	struct tep_event *tp_format;		/* tracepoints, when tracing data exists */
 };
 
