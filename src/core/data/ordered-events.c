@@ -7,6 +7,7 @@
 
 #define CHUNK_BYTES	(1u << 20)
 #define DEFAULT_MAX	(256u << 20)
+#define PREFETCH_AHEAD	4	/* records */
 
 struct oe_chunk {
 	size_t used;
@@ -160,6 +161,17 @@ static int flush_upto(struct ordered_events *oe, uint64_t limit, size_t max_coun
 	oe->sorted = oe->nr;
 	while (n < oe->nr && n < max_count && oe->pending[n].timestamp <= limit) {
 		struct oe_event *ev = oe->pending[n++].ev;
+
+		/* records come out of the chunks in time order, not memory
+		 * order: ask for one a few ahead (its description and the
+		 * start of its sample) while this one is delivered */
+		if (n + PREFETCH_AHEAD < oe->nr) {
+			const char *ahead = (const char *)oe->pending[n + PREFETCH_AHEAD].ev;
+
+			__builtin_prefetch(ahead);
+			__builtin_prefetch(ahead + 64);
+			__builtin_prefetch(ahead + 128);
+		}
 
 		oe->last_flush = ev->timestamp;
 		if (!ret)

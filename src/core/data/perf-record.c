@@ -505,6 +505,8 @@ const char *perf_record__check(const struct perf_event_header *rec, size_t id_hd
 
 	if (rec->size < sizeof(*rec))
 		return "record size smaller than its header";
+	if (rec->type == PERF_RECORD_SAMPLE)
+		return NULL;	/* no fixed part, strings or arrays: parsing checks it */
 	if (rec->size < fixed)
 		return "record too small for its type";
 	if (rec->type < PERF_RECORD_USER_TYPE_START && rec->type != PERF_RECORD_SAMPLE) {

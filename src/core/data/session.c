@@ -47,11 +47,29 @@ static int fail(struct perf_session *s, const char *fmt, ...)
 
 static void id_hash_insert(struct perf_session *s, uint64_t id, struct evsel *evsel)
 {
+	uint32_t i;
+
 	hashmap_u64_put(&s->id_hash, id, evsel);
+	for (i = 0; i < s->nr_few && s->few_ids[i] != id; i++)
+		;
+	if (i == ARRAY_SIZE(s->few_ids)) {
+		s->many_ids = true;
+		return;
+	}
+	s->few_ids[i] = id;
+	s->few_evsels[i] = evsel;
+	if (i == s->nr_few)
+		s->nr_few++;
 }
 
 static struct evsel *id_hash_find(struct perf_session *s, uint64_t id)
 {
+	if (!s->many_ids) {
+		for (uint32_t i = 0; i < s->nr_few; i++)
+			if (s->few_ids[i] == id)
+				return s->few_evsels[i];
+		return NULL;
+	}
 	return hashmap_u64_get(&s->id_hash, id);
 }
 
@@ -518,9 +536,15 @@ static int dispatch(struct perf_session *s, const struct perf_event_header *rec,
 		fn = NULL;	/* a pipe's sample before any event */
 	if (fn && early && (ret = fn(t, s, rec, sample, evsel)))
 		return ret;
-	if (s->machine && !t->machine_ignores[rec->type])
-		session_machine__take(perf_session__machine_of(s, rec->misc &
-							       PERF_RECORD_MISC_CPUMODE_MASK), rec);
+	if (s->machine && !t->machine_ignores[rec->type]) {
+		struct machine *m = perf_session__machine_of(s, rec->misc &
+							     PERF_RECORD_MISC_CPUMODE_MASK);
+
+		/* a guest's first sample makes its machine; else samples
+		 * tell the machine nothing */
+		if (rec->type != PERF_RECORD_SAMPLE)
+			session_machine__take(m, rec);
+	}
 	return fn && !early ? fn(t, s, rec, sample, evsel) : 0;
 }
 

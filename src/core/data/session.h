@@ -171,6 +171,12 @@ struct perf_session {
 
 	/* id -> evsel hash */
 	struct hashmap id_hash;		/* sample id -> struct evsel * */
+	/* the same while there are few ids (an event per CPU or so): looked
+	 * up for every record, a short scan beats hashing */
+	uint64_t few_ids[16];
+	struct evsel *few_evsels[16];
+	uint32_t nr_few;
+	bool many_ids;			/* more than few_ids holds: the hash only */
 	int id_pos, is_pos;	/* -1 when samples carry no id */
 
 	struct session_inflate *inflate;	/* the COMPRESSED stream being read */
