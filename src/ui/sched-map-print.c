@@ -30,10 +30,12 @@ void sched_map__print_row(FILE *fp, const struct map_row *row, const struct map_
 			linebuf_ch(&lb, '*');
 		if (cell->shortname) {
 			/* short names are two characters: "%2s " */
-			linebuf_str(&lb, task_on);
+			if (colors->on)
+				linebuf_str(&lb, task_on);
 			linebuf_str(&lb, cell->shortname);
 			linebuf_ch(&lb, ' ');
-			linebuf_str(&lb, off);
+			if (colors->on)
+				linebuf_str(&lb, off);
 		} else {
 			linebuf_put(&lb, "   ", 3);
 		}

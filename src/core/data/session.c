@@ -910,7 +910,8 @@ static int input_next(struct perf_session *s, struct input *in, bool *end)
 	s->label = in->label;
 	s->oe.source = in->source;
 	s->inflate = &in->inflate;
-	if ((ret = input_fill(s, in, sizeof(h))) < 0)
+	/* the window holds most records whole: no call for those */
+	if (in->end - in->start < sizeof(h) && (ret = input_fill(s, in, sizeof(h))) < 0)
 		return ret;
 	if (in->end - in->start == 0)
 		return 0;
@@ -932,7 +933,7 @@ static int input_next(struct perf_session *s, struct input *in, bool *end)
 		return fail(s, "record at offset %#llx has an invalid size %u (type %u)",
 			    (unsigned long long)off, h.size, h.type);
 	}
-	if ((ret = input_fill(s, in, h.size)) < 0)
+	if (in->end - in->start < h.size && (ret = input_fill(s, in, h.size)) < 0)
 		return ret;
 	if (in->end - in->start < h.size) {
 		warn_truncated(s, off, "torn last record");
