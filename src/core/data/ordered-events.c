@@ -186,10 +186,10 @@ static int flush_upto(struct ordered_events *oe, uint64_t limit, size_t max_coun
 	return ret;
 }
 
-int ordered_events__queue(struct ordered_events *oe, const struct perf_event_header *rec,
-			  uint64_t timestamp, uint64_t file_offset, void *owner)
+/* A description of size bytes (with room for a copy of the record, or
+ * not) in the current chunk, counted live there, and a pending slot. */
+static struct oe_event *append(struct ordered_events *oe, size_t size, uint64_t timestamp)
 {
-	size_t size = sizeof(struct oe_event) + ((rec->size + 7u) & ~7u);
 	struct oe_event *ev;
 	struct oe_chunk *c = oe->cur;
 
@@ -209,11 +209,16 @@ int ordered_events__queue(struct ordered_events *oe, const struct perf_event_hea
 		oe->pending = xrealloc(oe->pending, oe->alloc * sizeof(*oe->pending));
 	}
 	ev = (struct oe_event *)(void *)((char *)c->data + c->used);
-	ev->rec = (struct perf_event_header *)(ev + 1);
-	memcpy(ev->rec, rec, rec->size);
 	c->used += size;
 	c->live++;
 	ev->chunk = c;
+	return ev;
+}
+
+/* Makes ev (its record set) pending. */
+static int commit(struct ordered_events *oe, struct oe_event *ev, uint64_t timestamp,
+		  uint64_t file_offset, void *owner)
+{
 	ev->timestamp = timestamp;
 	ev->file_offset = file_offset;
 	ev->owner = owner;
@@ -224,12 +229,31 @@ int ordered_events__queue(struct ordered_events *oe, const struct perf_event_hea
 	oe->pending[oe->nr].timestamp = timestamp;
 	oe->pending[oe->nr].ev = ev;
 	oe->nr++;
-	oe->bytes += rec->size;
+	oe->bytes += ev->rec->size;
 	if (timestamp > oe->max_timestamp)
 		oe->max_timestamp = timestamp;
 	if (oe->bytes > oe->max_bytes)
 		return flush_upto(oe, ~0ULL, oe->nr / 2);
 	return 0;
+}
+
+int ordered_events__queue(struct ordered_events *oe, const struct perf_event_header *rec,
+			  uint64_t timestamp, uint64_t file_offset, void *owner)
+{
+	struct oe_event *ev = append(oe, sizeof(*ev) + ((rec->size + 7u) & ~7u), timestamp);
+
+	ev->rec = (struct perf_event_header *)(ev + 1);
+	memcpy(ev->rec, rec, rec->size);
+	return commit(oe, ev, timestamp, file_offset, owner);
+}
+
+int ordered_events__queue_ref(struct ordered_events *oe, struct perf_event_header *rec,
+			      uint64_t timestamp, uint64_t file_offset, void *owner)
+{
+	struct oe_event *ev = append(oe, sizeof(*ev), timestamp);
+
+	ev->rec = rec;
+	return commit(oe, ev, timestamp, file_offset, owner);
 }
 
 int ordered_events__flush_round(struct ordered_events *oe)

@@ -6,8 +6,9 @@
  * but never older than anything seen before round N started.  So at each
  * FINISHED_ROUND we deliver everything up to the newest timestamp of the
  * previous round, and keep the rest.  Records are copied into reference-
- * counted chunks; memory is bounded by max_bytes (beyond it the oldest half
- * is delivered early, with a count of what may come out of order).
+ * counted chunks (or, from a mapped file, referred to where they are);
+ * memory is bounded by max_bytes (beyond it the oldest half is delivered
+ * early, with a count of what may come out of order).
  */
 #ifndef PCL_ORDERED_EVENTS_H
 #define PCL_ORDERED_EVENTS_H
@@ -18,7 +19,8 @@
 
 struct oe_chunk;
 
-/* A queued record: kept in a chunk, in front of its copy. */
+/* A queued record: kept in a chunk, in front of its copy (or, queued by
+ * reference, pointing to where the caller keeps it). */
 struct oe_event {
 	uint64_t timestamp;
 	uint64_t file_offset;
@@ -66,6 +68,10 @@ void ordered_events__exit(struct ordered_events *oe);
 int ordered_events__queue(struct ordered_events *oe, const struct perf_event_header *rec,
 			  uint64_t timestamp, uint64_t file_offset, void *owner);
 
+/* The same without the copy: rec itself is delivered, and must stay valid
+ * and unchanged until then. */
+int ordered_events__queue_ref(struct ordered_events *oe, struct perf_event_header *rec,
+			      uint64_t timestamp, uint64_t file_offset, void *owner);
 /* FINISHED_ROUND: delivers up to the previous round's newest timestamp. */
 int ordered_events__flush_round(struct ordered_events *oe);
 /* Delivers everything older than timestamp (inputs each in time order,

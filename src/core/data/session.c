@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -21,6 +22,9 @@
 #define DIR_FILE_BUF	(256u << 10)	/* a data.N file's window: one per ring, and
 					 * a big machine has hundreds */
 #define MAX_RECORD	(1u << 16)
+/* A mapped file's pages behind every queued record are dropped from the
+ * mapping in steps of this many bytes, which bounds the resident set. */
+#define MAP_RELEASE	(4u << 20)
 /* Of a directory's files, each is read this many bytes in turn before the
  * next one, as perf reads them: which records tie in time is then ordered
  * the way perf orders them. */
@@ -414,11 +418,17 @@ struct input {
 	uint64_t last_time;	/* of the last record it queued */
 	bool done;
 	struct session_inflate inflate;
+	/* A regular file in our byte order is mapped whole: buf points into
+	 * the mapping, where records are queued without a copy. */
+	uint8_t *map;
+	size_t map_len;
+	uint8_t *released;	/* the mapping below it is dropped */
+	uint8_t *release_at;	/* look for pages to drop when reading here */
 };
 
 static int input_fill(struct perf_session *s, struct input *in, size_t want)
 {
-	if (in->end - in->start >= want)
+	if (in->end - in->start >= want || in->map)
 		return 0;
 	if (in->start) {
 		memmove(in->buf, in->buf + in->start, in->end - in->start);
@@ -607,6 +617,27 @@ static int deliver_queued(struct ordered_events *oe, const struct oe_event *ev, 
 static int handle_user_record(struct perf_session *s, struct perf_event_header *rec,
 			      uint64_t off, struct input *in);
 
+/* Drops the pages of a mapped input that nothing refers to any more: below
+ * the next record and every record queued from the mapping. */
+static void input_release(struct perf_session *s, struct input *in)
+{
+	uint8_t *low = in->buf + in->start;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	in->release_at = low + MAP_RELEASE;
+	for (size_t i = 0; i < s->oe.nr; i++) {
+		uint8_t *rec = (uint8_t *)s->oe.pending[i].ev->rec;
+
+		if (rec >= in->map && rec < low)
+			low = rec;
+	}
+	low = in->map + ((size_t)(low - in->map) & ~(page - 1));
+	if (low - in->released < (ptrdiff_t)MAP_RELEASE)
+		return;
+	madvise(in->released, (size_t)(low - in->released), MADV_DONTNEED);
+	in->released = low;
+}
+
 /* The timestamp a record is ordered by (~0 when it has none), read without
  * decoding the whole sample: the queue needs only that, delivery decodes. */
 static uint64_t record_time(const struct session_event *se, const struct perf_event_header *rec)
@@ -675,6 +706,9 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 
 		if (time && time != ~0ULL) {
 			s->last_queued = time;
+			/* in a mapped file (not its scratch copy) it stays put */
+			if (in && in->map && rec != (void *)in->scratch)
+				return ordered_events__queue_ref(&s->oe, rec, time, off, evsel);
 			return ordered_events__queue(&s->oe, rec, time, off, evsel);
 		}
 	}
@@ -946,11 +980,14 @@ static int input_next(struct perf_session *s, struct input *in, bool *end)
 		memcpy(in->scratch, rec, h.size);
 		rec = (struct perf_event_header *)(void *)in->scratch;
 	}
-	memcpy(rec, &h, sizeof(h));
+	if (s->header.needs_swap)
+		memcpy(rec, &h, sizeof(h));	/* the header in our byte order */
 	in->start += h.size;
 	in->pos += h.size;
 	in->turn += h.size;
 	s->last_queued = in->last_time;
+	if (in->map && (uint8_t *)rec >= in->release_at)
+		input_release(s, in);
 	ret = process_record(s, rec, off, in);
 	in->last_time = s->last_queued;
 	if (ret && !s->err) {
@@ -1013,6 +1050,32 @@ static int read_inputs(struct perf_session *s, struct input *inputs, uint32_t nr
 	return 0;
 }
 
+/* Maps a regular file's data section [pos, limit) as in's buffer; false
+ * when it cannot be mapped. */
+static bool input_map(struct input *in, int fd, uint64_t pos, uint64_t limit)
+{
+	uint64_t base = pos & ~((uint64_t)sysconf(_SC_PAGESIZE) - 1);
+	void *map;
+
+	if (limit <= pos || limit - base > SIZE_MAX)
+		return false;
+	map = mmap(NULL, (size_t)(limit - base), PROT_READ | PROT_WRITE, MAP_PRIVATE, fd,
+		   (off_t)base);
+	if (map == MAP_FAILED)
+		return false;
+	in->fd = fd;
+	in->map = in->released = map;
+	in->release_at = in->map + MAP_RELEASE;
+	in->map_len = (size_t)(limit - base);
+	in->buf = in->map + (pos - base);
+	in->size = in->end = (size_t)(limit - pos);
+	in->eof = true;
+	in->scratch = xmalloc(MAX_RECORD);
+	in->pos = pos;
+	in->limit = limit;
+	return true;
+}
+
 static void input_init(struct input *in, int fd, size_t size, uint64_t pos, uint64_t limit)
 {
 	in->fd = fd;
@@ -1033,8 +1096,10 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool)
 
 	s->tool = tool;
 	ordered_events__init(&s->oe, deliver_queued, s);
-	input_init(in, s->fd, READ_BUF, s->is_pipe ? 0 : s->data_offset,
-		   s->is_pipe ? UINT64_MAX : s->data_end);
+	if (s->is_pipe || s->is_dir || s->header.needs_swap ||
+	    !input_map(in, s->fd, s->data_offset, s->data_end))
+		input_init(in, s->fd, READ_BUF, s->is_pipe ? 0 : s->data_offset,
+			   s->is_pipe ? UINT64_MAX : s->data_end);
 	in->is_pipe = s->is_pipe;
 	in->killed = killed;
 	in->label = source_label(s, 0);
@@ -1070,7 +1135,10 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool)
 		if (z->zstd)
 			ZSTD_freeDStream(z->zstd);
 		free(z->buf);
-		free(inputs[i].buf);
+		if (inputs[i].map)
+			munmap(inputs[i].map, inputs[i].map_len);
+		else
+			free(inputs[i].buf);
 		free(inputs[i].scratch);
 	}
 	s->inflate = NULL;

@@ -1,8 +1,10 @@
 /* session: reads a perf.data (file or pipe) and delivers its records.
  *
  * The one way in for every command that reads perf.data.  The session
- * decodes the header and events, streams the data section (bounded
- * buffers, never the whole file), inflates PERF_RECORD_COMPRESSED,
+ * decodes the header and events, streams the data section (a regular
+ * file in our byte order mapped, its pages dropped behind the queued
+ * records; else read in bounded buffers; never the whole file resident),
+ * inflates PERF_RECORD_COMPRESSED,
  * byte-swaps foreign-endian files, routes records to their event by sample
  * id, puts kernel records back in time order (ordered-events), keeps the
  * address-space model (the machine: threads, maps, DSOs, build ids) up to
