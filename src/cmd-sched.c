@@ -353,6 +353,14 @@ static void timehist_emit(const struct th_row *row, void *arg)
 	th_print_row(arg, row);
 }
 
+/* map and timehist write a line per switch: into a pipe or a file in 64 KB
+ * writes rather than stdio's 4 KB ones (a terminal still gets its lines) */
+static void buffer_rows(void)
+{
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+}
+
 static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 {
 	bool with_summary = false;
@@ -392,6 +400,7 @@ static int sched_timehist(struct sched_cmd *c, int argc, const char **argv)
 	c->max_stack = 5;
 	if (parse_options(argc, argv, opts, timehist_usage, 0))
 		usage_with_options(timehist_usage, opts);
+	buffer_rows();
 	if ((p->wakeups || p->next) && o.summary_only) {
 		fprintf(stderr, " Error: -s and -[n|w] are mutually exclusive.\n");
 		usage_with_options(timehist_usage, opts);
@@ -510,6 +519,7 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 
 	if (parse_options(argc, argv, opts, map_usage, 0))
 		usage_with_options(map_usage, opts);
+	buffer_rows();
 	if ((cpus && !(o.cpus = cpu_map__parse(cpus))) ||
 	    (color_cpus && !(colors.cpus = cpu_map__parse(color_cpus)))) {
 		fprintf(stderr, "Invalid cpu_list\n");

@@ -1,10 +1,12 @@
 /* sched-map-print: a map line: a column per CPU ('*' marks the switching
  * one), then the time and, for a new or renamed task, its short name.
- * Colours only on a terminal, as perf.  Cells go out a few characters at a
- * time: the _unlocked stdio calls skip a lock per call. */
+ * Colours only on a terminal, as perf.  A line per switch: put together in
+ * a linebuf and written with one call. */
 #include "ui/sched-map-print.h"
 
 #include <inttypes.h>
+
+#include "util/linebuf.h"
 
 #define COLOR_TASK "\033[34m"
 #define COLOR_CPU "\033[41m"
@@ -13,26 +15,29 @@
 void sched_map__print_row(FILE *fp, const struct map_row *row, const struct map_colors *colors)
 {
 	const char *task_on = colors->on ? COLOR_TASK : "", *off = colors->on ? COLOR_RESET : "";
+	struct linebuf lb = { .fp = fp };
 	char stamp[32];
 
-	fputs_unlocked("  ", fp);
+	linebuf_put(&lb, "  ", 2);
 	for (int i = 0; i < row->nr_cells; i++) {
 		const struct map_cell *cell = &row->cells[i];
 
 		if (cell->cpu != row->cpu)
-			putc_unlocked(' ', fp);
+			linebuf_ch(&lb, ' ');
 		else if (colors->on && colors->cpus && cpu_map__idx(colors->cpus, cell->cpu) >= 0)
-			fputs_unlocked(COLOR_CPU "*" COLOR_RESET, fp);
+			linebuf_str(&lb, COLOR_CPU "*" COLOR_RESET);
 		else
-			putc_unlocked('*', fp);
+			linebuf_ch(&lb, '*');
 		if (cell->shortname) {
 			/* short names are two characters: "%2s " */
-			fputs_unlocked(task_on, fp);
-			fputs_unlocked(cell->shortname, fp);
-			putc_unlocked(' ', fp);
-			fputs_unlocked(off, fp);
+			if (colors->on)
+				linebuf_str(&lb, task_on);
+			linebuf_str(&lb, cell->shortname);
+			linebuf_ch(&lb, ' ');
+			if (colors->on)
+				linebuf_str(&lb, off);
 		} else {
-			fputs_unlocked("   ", fp);
+			linebuf_put(&lb, "   ", 3);
 		}
 	}
 	if (row->shown) {
@@ -47,16 +52,18 @@ void sched_map__print_row(FILE *fp, const struct map_row *row, const struct map_
 			*--p = (char)('0' + sec % 10);
 			sec /= 10;
 		} while (sec);
-		fputs_unlocked("  ", fp);
-		for (long i = end - p; i < 12; i++)
-			putc_unlocked(' ', fp);
-		fwrite_unlocked(p, 1, (size_t)(end - p), fp);
-		fputs_unlocked(" secs ", fp);
+		linebuf_put(&lb, "  ", 2);
+		linebuf_spaces(&lb, 12 - (int)(end - p));
+		linebuf_put(&lb, p, (size_t)(end - p));
+		linebuf_put(&lb, " secs ", 6);
+		if (row->announce || row->new_cpu)
+			linebuf_flush(&lb);	/* the rare parts: printf's */
 		if (row->announce)
 			fprintf(fp, "%s%s => %s:%d%s", task_on, row->shortname, row->comm, row->tid,
 				off);
 		if (row->new_cpu)
 			fprintf(fp, " (CPU %d)", row->cpu);
 	}
-	putc_unlocked('\n', fp);
+	linebuf_ch(&lb, '\n');
+	linebuf_flush(&lb);
 }

@@ -1,8 +1,7 @@
 /* sched-timehist-print: the timehist table in perf's layout.  perf widens
  * the name column whenever it formats a longer "comm[tid/pid]", so the
- * width is state carried from row to row.  A row a sample, written a few
- * characters at a time: the _unlocked stdio calls skip a lock per call
- * (once another thread ran, glibc takes it even in a single thread). */
+ * width is state carried from row to row.  A row a sample, put together in
+ * a linebuf and written with one call. */
 #include "ui/sched-timehist-print.h"
 
 #include <inttypes.h>
@@ -13,6 +12,7 @@
 #include "core/symbols/dso.h"
 
 #include "core/symbols/thread.h"
+#include "util/linebuf.h"
 
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_USEC 1000ULL
@@ -23,24 +23,6 @@ static const char dashes[] = "--------------------------------------------------
 void th_printer__init(struct th_printer *p, FILE *fp)
 {
 	*p = (struct th_printer){ .fp = fp, .comm_width = 30 };
-}
-
-static const char *name_str(struct th_printer *p, struct th_name n)
-{
-	static char buf[32];
-	int len;
-
-	if (n.pid == 0)
-		len = snprintf(buf, sizeof(buf), "%s", n.comm);
-	else if (n.tid != n.pid)
-		len = snprintf(buf, sizeof(buf), "%s[%d/%d]", n.comm, n.tid, n.pid);
-	else
-		len = snprintf(buf, sizeof(buf), "%s[%d]", n.comm, n.tid);
-	if (len > (int)sizeof(buf) - 1)
-		len = (int)sizeof(buf) - 1;
-	if (len > p->comm_width)
-		p->comm_width = len;
-	return buf;
 }
 
 /* Digits of v ending at end (written backwards), at least min_digits
@@ -56,16 +38,60 @@ static char *digits(char *end, uint64_t v, int min_digits)
 	return end;
 }
 
-/* s right-aligned in width columns */
-static void put_right(FILE *fp, const char *s, size_t len, int width)
+/* "%d" backwards, as digits() */
+static char *int_digits(char *end, int v)
 {
-	for (int i = (int)len; i < width; i++)
-		putc_unlocked(' ', fp);
-	fwrite_unlocked(s, 1, len, fp);
+	char *p = digits(end, v < 0 ? -(uint64_t)(int64_t)v : (uint64_t)v, 1);
+
+	if (v < 0)
+		*--p = '-';
+	return p;
+}
+
+static void lb_int(struct linebuf *r, int v)
+{
+	char buf[16], *end = buf + sizeof(buf), *p = int_digits(end, v);
+
+	linebuf_put(r, p, (size_t)(end - p));
+}
+
+/* perf's "comm[tid/pid]", "comm[tid]" or "comm" (pid 0) into buf, cut to
+ * 31 characters; the name column widens to it.  Returns its length. */
+static size_t name_str(struct th_printer *p, struct th_name n, char buf[32])
+{
+	char ids[32], *end = ids + sizeof(ids), *q = end;
+	size_t len = strnlen(n.comm, 31), idlen;
+
+	memcpy(buf, n.comm, len);
+	if (n.pid != 0) {
+		*--q = ']';
+		if (n.tid != n.pid) {
+			q = int_digits(q, n.pid);
+			*--q = '/';
+		}
+		q = int_digits(q, n.tid);
+		*--q = '[';
+		idlen = (size_t)(end - q);
+		if (idlen > 31 - len)
+			idlen = 31 - len;
+		memcpy(buf + len, q, idlen);
+		len += idlen;
+	}
+	buf[len] = 0;
+	if ((int)len > p->comm_width)
+		p->comm_width = (int)len;
+	return len;
+}
+
+/* s right-aligned in width columns */
+static void put_right(struct linebuf *r, const char *s, size_t len, int width)
+{
+	linebuf_spaces(r, width - (int)len);
+	linebuf_put(r, s, len);
 }
 
 /* msec.usec, truncated, right-aligned ("%*lu.%03lu ") */
-static void print_time(FILE *fp, uint64_t ns, int width)
+static void lb_time(struct linebuf *r, uint64_t ns, int width)
 {
 	char buf[32], *end = buf + sizeof(buf), *p;
 	uint64_t ms = ns / NSEC_PER_MSEC;
@@ -73,36 +99,44 @@ static void print_time(FILE *fp, uint64_t ns, int width)
 	p = digits(end, (ns - ms * NSEC_PER_MSEC) / NSEC_PER_USEC, 3);
 	*--p = '.';
 	p = digits(p, ms, 1);
-	put_right(fp, p, (size_t)(end - p) - 4, width);
-	fwrite_unlocked(end - 4, 1, 4, fp);
-	putc_unlocked(' ', fp);
+	put_right(r, p, (size_t)(end - p) - 4, width);
+	linebuf_put(r, end - 4, 4);
+	linebuf_ch(r, ' ');
+}
+
+static void print_time(FILE *fp, uint64_t ns, int width)
+{
+	struct linebuf r = { .fp = fp };
+
+	lb_time(&r, ns, width);
+	linebuf_flush(&r);
 }
 
 /* "%15s [%04d] " of the time as sec.usec */
-static void print_stamp(FILE *fp, uint64_t ns, int cpu)
+static void lb_stamp(struct linebuf *r, uint64_t ns, int cpu)
 {
 	char buf[48], *end = buf + sizeof(buf), *p;
 
 	p = digits(end, ns % 1000000000 / 1000, 6);
 	*--p = '.';
 	p = digits(p, ns / 1000000000, 1);
-	put_right(fp, p, (size_t)(end - p), 15);
-	fputs_unlocked(" [", fp);
+	put_right(r, p, (size_t)(end - p), 15);
+	linebuf_put(r, " [", 2);
 	p = digits(end, (uint64_t)cpu, 4);
-	fwrite_unlocked(p, 1, (size_t)(end - p), fp);
-	fputs_unlocked("] ", fp);
+	linebuf_put(r, p, (size_t)(end - p));
+	linebuf_put(r, "] ", 2);
 }
 
-/* " %-*s " */
-static void print_name(FILE *fp, const char *name, int width)
+/* " %-*s ": the name, then the column as wide as it is now */
+static void lb_name(struct th_printer *p, struct linebuf *r, struct th_name n)
 {
-	size_t len = strlen(name);
+	char buf[32];
+	size_t len = name_str(p, n, buf);
 
-	putc_unlocked(' ', fp);
-	fwrite_unlocked(name, 1, len, fp);
-	for (int i = (int)len; i < width; i++)
-		putc_unlocked(' ', fp);
-	putc_unlocked(' ', fp);
+	linebuf_ch(r, ' ');
+	linebuf_put(r, buf, len);
+	linebuf_spaces(r, p->comm_width - (int)len);
+	linebuf_ch(r, ' ');
 }
 
 void th_print_header(struct th_printer *p)
@@ -193,21 +227,31 @@ static void print_callchain(struct th_printer *p)
 	}
 }
 
-static void print_switch(struct th_printer *p, const struct th_row *row)
+static void print_switch(struct th_printer *p, struct linebuf *r, const struct th_row *row)
 {
 	FILE *fp = p->fp;
 	const struct th_task *t = row->task;
+	int width = p->comm_width;	/* the task's own name widens the next rows only */
+	char buf[32];
+	size_t len;
 
 	if (p->cpu_visual) {
-		putc_unlocked(' ', fp);
+		linebuf_ch(r, ' ');
 		for (int i = 0; i <= p->max_cpu; i++)
-			putc_unlocked(i == row->cpu ? (row->idle ? 'i' : 's') : ' ', fp);
-		putc_unlocked(' ', fp);
+			linebuf_ch(r, i == row->cpu ? (row->idle ? 'i' : 's') : ' ');
+		linebuf_ch(r, ' ');
 	}
-	print_name(fp, name_str(p, row->who), p->comm_width);
-	print_time(fp, t->dt_sleep + t->dt_iowait + t->dt_preempt, 6);
-	print_time(fp, t->dt_delay, 6);
-	print_time(fp, t->dt_run, 6);
+	len = name_str(p, row->who, buf);
+	linebuf_ch(r, ' ');
+	linebuf_put(r, buf, len);
+	linebuf_spaces(r, width - (int)len);
+	linebuf_ch(r, ' ');
+	lb_time(r, t->dt_sleep + t->dt_iowait + t->dt_preempt, 6);
+	lb_time(r, t->dt_delay, 6);
+	lb_time(r, t->dt_run, 6);
+	if (!p->state && !p->next && !p->wakeups && (row->idle || !p->callchain))
+		return;
+	linebuf_flush(r);	/* the options' columns: printf's */
 	if (p->state)
 		fprintf(fp, " %5c ", row->idle ? 'I' : state_char(row->state));
 	if (p->next) {
@@ -228,32 +272,46 @@ static void print_switch(struct th_printer *p, const struct th_row *row)
 
 void th_print_row(struct th_printer *p, const struct th_row *row)
 {
-	FILE *fp = p->fp;
+	struct linebuf r = { .fp = p->fp };
+	char buf[32];
+	size_t len;
 
-	print_stamp(fp, row->time, row->cpu);
+	lb_stamp(&r, row->time, row->cpu);
 	if (row->kind == TH_ROW_SWITCH) {
-		print_switch(p, row);
-		putc_unlocked('\n', fp);
+		print_switch(p, &r, row);
+		linebuf_ch(&r, '\n');
+		linebuf_flush(&r);
 		return;
 	}
 	if (p->cpu_visual) {
 		if (row->kind == TH_ROW_WAKEUP) {
-			fprintf(fp, " %*s ", p->max_cpu + 1, "");
+			linebuf_ch(&r, ' ');
+			linebuf_spaces(&r, p->max_cpu + 1);
+			linebuf_ch(&r, ' ');
 		} else {
-			fputs_unlocked("  ", fp);
+			linebuf_put(&r, "  ", 2);
 			for (int i = 0; i <= p->max_cpu; i++)
-				putc_unlocked(i == row->cpu ? 'm' : ' ', fp);
-			fputs_unlocked("  ", fp);
+				linebuf_ch(&r, i == row->cpu ? 'm' : ' ');
+			linebuf_put(&r, "  ", 2);
 		}
 	}
-	fprintf(fp, " %-*s ", p->comm_width, name_str(p, row->who));
-	fprintf(fp, "  %9s  %9s  %9s ", "", "", "");
+	lb_name(p, &r, row->who);
+	/* "  %9s  %9s  %9s " of empty strings */
+	linebuf_str(&r, "                                  ");
+	len = name_str(p, row->target, buf);
 	if (row->kind == TH_ROW_WAKEUP) {
-		fprintf(fp, "awakened: %s\n", name_str(p, row->target));
+		linebuf_str(&r, "awakened: ");
+		linebuf_put(&r, buf, len);
 	} else {
-		fprintf(fp, "migrated: %s", name_str(p, row->target));
-		fprintf(fp, " cpu %d => %d\n", row->orig_cpu, row->dest_cpu);
+		linebuf_str(&r, "migrated: ");
+		linebuf_put(&r, buf, len);
+		linebuf_str(&r, " cpu ");
+		lb_int(&r, row->orig_cpu);
+		linebuf_str(&r, " => ");
+		lb_int(&r, row->dest_cpu);
 	}
+	linebuf_ch(&r, '\n');
+	linebuf_flush(&r);
 }
 
 static void print_task(struct th_printer *p, const struct th_task *r)
@@ -261,8 +319,11 @@ static void print_task(struct th_printer *p, const struct th_task *r)
 	FILE *fp = p->fp;
 	const struct thread *t = r->thread;
 
-	fprintf(fp, "%*s   %5d  %9" PRIu64 " ", p->comm_width,
-		name_str(p, sched_timehist__name(r)), t->ppid, (uint64_t)r->run_stats.n);
+	char name[32];
+
+	name_str(p, sched_timehist__name(r), name);
+	fprintf(fp, "%*s   %5d  %9" PRIu64 " ", p->comm_width, name, t->ppid,
+		(uint64_t)r->run_stats.n);
 	print_time(fp, r->total_run, 8);
 	if (p->state) {
 		print_time(fp, r->total_sleep, 6);

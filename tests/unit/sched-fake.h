@@ -43,6 +43,7 @@ static inline struct sched_event fake_wakeup(const char *name, uint32_t pid)
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = strcmp(name, "sched:sched_wakeup_new") ? SCHED_EV_WAKEUP : SCHED_EV_WAKEUP_NEW;
 	ev.name = name;
+	ev.waking = !strcmp(name, "sched:sched_waking");	/* as the decoder says */
 	ev.pid = pid;
 	strcpy(ev.comm, "woken");
 	return ev;

@@ -32,6 +32,7 @@ static const unsigned kind_fields[] = {
 
 struct event_fields {
 	bool known;
+	bool waking;		/* sched_waking, not sched_wakeup */
 	enum sched_kind kind;
 	struct tep_format_field *field[NR_FIELDS];
 };
@@ -60,28 +61,32 @@ void sched_decoder__delete(struct sched_decoder *d)
 	free(d);
 }
 
-static enum sched_kind kind_of(const char *name)
-{
-	static const struct { const char *name; enum sched_kind kind; } kinds[] = {
-		{ "sched:sched_switch", SCHED_EV_SWITCH },
-		{ "sched:sched_stat_runtime", SCHED_EV_RUNTIME },
-		{ "sched:sched_wakeup", SCHED_EV_WAKEUP },
-		{ "sched:sched_waking", SCHED_EV_WAKEUP },
-		{ "sched:sched_wakeup_new", SCHED_EV_WAKEUP_NEW },
-		{ "sched:sched_migrate_task", SCHED_EV_MIGRATE },
-		{ "sched:sched_process_fork", SCHED_EV_FORK },
-	};
+static const struct { const char *name; enum sched_kind kind; } kinds[] = {
+	{ "sched:sched_switch", SCHED_EV_SWITCH },
+	{ "sched:sched_stat_runtime", SCHED_EV_RUNTIME },
+	{ "sched:sched_wakeup", SCHED_EV_WAKEUP },
+	{ "sched:sched_waking", SCHED_EV_WAKEUP },
+	{ "sched:sched_wakeup_new", SCHED_EV_WAKEUP_NEW },
+	{ "sched:sched_migrate_task", SCHED_EV_MIGRATE },
+	{ "sched:sched_process_fork", SCHED_EV_FORK },
+};
 
+#define WAKING_KIND	3	/* kinds[] index of sched_waking */
+
+/* The kinds[] entry of an event name, or -1. */
+static int kind_index(const char *name)
+{
 	for (size_t i = 0; name && i < ARRAY_SIZE(kinds); i++)
 		if (!strcmp(name, kinds[i].name))
-			return kinds[i].kind;
-	return SCHED_EV_OTHER;
+			return (int)i;
+	return -1;
 }
 
 static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evsel)
 {
 	struct event_fields *ef;
 	struct session_event *se;
+	int k;
 
 	if (evsel->idx >= d->nr_events) {
 		int n = evsel->idx + 8;
@@ -95,7 +100,9 @@ static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evs
 	if (ef->known)
 		return ef;
 	ef->known = true;
-	ef->kind = evsel->attr.type == PERF_TYPE_TRACEPOINT ? kind_of(evsel->name) : SCHED_EV_OTHER;
+	k = evsel->attr.type == PERF_TYPE_TRACEPOINT ? kind_index(evsel->name) : -1;
+	ef->kind = k < 0 ? SCHED_EV_OTHER : kinds[k].kind;
+	ef->waking = k == WAKING_KIND;
 	se = perf_session__event(d->session, evsel);
 	if (ef->kind == SCHED_EV_OTHER || !se || !se->tp_format) {
 		ef->kind = SCHED_EV_OTHER;
@@ -111,7 +118,7 @@ static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evs
 	return ef;
 }
 
-static uint64_t read_field(const struct sched_decoder *d, const struct event_fields *ef,
+static inline uint64_t read_field(const struct sched_decoder *d, const struct event_fields *ef,
 			   enum sched_field f, const struct perf_sample *sample)
 {
 	const struct tep_format_field *field = ef->field[f];
@@ -167,24 +174,44 @@ static void read_string(const struct event_fields *ef, enum sched_field f,
 bool sched_decoder__decode(struct sched_decoder *d, struct evsel *evsel,
 			   const struct perf_sample *sample, struct sched_event *ev)
 {
-	const struct event_fields *ef = fields_of(d, evsel);
+	const struct event_fields *ef = evsel->idx < d->nr_events && d->events[evsel->idx].known ?
+					&d->events[evsel->idx] : fields_of(d, evsel);
 
 	memset(ev, 0, sizeof(*ev));
 	ev->kind = ef->kind;
 	ev->name = evsel->name;
+	ev->waking = ef->waking;
 	if (ef->kind == SCHED_EV_OTHER || !sample->raw_data)
 		return false;
-	ev->prev_pid = (uint32_t)read_field(d, ef, F_PREV_PID, sample);
-	ev->prev_state = read_field(d, ef, F_PREV_STATE, sample);
-	ev->next_pid = (uint32_t)read_field(d, ef, F_NEXT_PID, sample);
-	ev->pid = (uint32_t)read_field(d, ef, F_PID, sample);
-	ev->runtime = read_field(d, ef, F_RUNTIME, sample);
-	ev->orig_cpu = (int)read_field(d, ef, F_ORIG_CPU, sample);
-	ev->dest_cpu = (int)read_field(d, ef, F_DEST_CPU, sample);
-	ev->parent_pid = (uint32_t)read_field(d, ef, F_PARENT_PID, sample);
-	ev->child_pid = (uint32_t)read_field(d, ef, F_CHILD_PID, sample);
-	read_string(ef, F_NEXT_COMM, sample, ev->next_comm, sizeof(ev->next_comm));
-	read_string(ef, F_PREV_COMM, sample, ev->prev_comm, sizeof(ev->prev_comm));
-	read_string(ef, F_COMM, sample, ev->comm, sizeof(ev->comm));
+	/* only the fields of the kind (kind_fields): the others stay 0 */
+	switch (ef->kind) {
+	case SCHED_EV_SWITCH:
+		ev->prev_pid = (uint32_t)read_field(d, ef, F_PREV_PID, sample);
+		ev->prev_state = read_field(d, ef, F_PREV_STATE, sample);
+		ev->next_pid = (uint32_t)read_field(d, ef, F_NEXT_PID, sample);
+		read_string(ef, F_NEXT_COMM, sample, ev->next_comm, sizeof(ev->next_comm));
+		read_string(ef, F_PREV_COMM, sample, ev->prev_comm, sizeof(ev->prev_comm));
+		break;
+	case SCHED_EV_RUNTIME:
+		ev->pid = (uint32_t)read_field(d, ef, F_PID, sample);
+		ev->runtime = read_field(d, ef, F_RUNTIME, sample);
+		break;
+	case SCHED_EV_WAKEUP:
+	case SCHED_EV_WAKEUP_NEW:
+		ev->pid = (uint32_t)read_field(d, ef, F_PID, sample);
+		read_string(ef, F_COMM, sample, ev->comm, sizeof(ev->comm));
+		break;
+	case SCHED_EV_MIGRATE:
+		ev->pid = (uint32_t)read_field(d, ef, F_PID, sample);
+		ev->orig_cpu = (int)read_field(d, ef, F_ORIG_CPU, sample);
+		ev->dest_cpu = (int)read_field(d, ef, F_DEST_CPU, sample);
+		break;
+	case SCHED_EV_FORK:
+		ev->parent_pid = (uint32_t)read_field(d, ef, F_PARENT_PID, sample);
+		ev->child_pid = (uint32_t)read_field(d, ef, F_CHILD_PID, sample);
+		break;
+	default:
+		break;
+	}
 	return true;
 }

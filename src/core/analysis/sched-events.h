@@ -27,6 +27,7 @@ enum sched_kind {
 struct sched_event {
 	enum sched_kind kind;
 	const char *name;	/* the event's name ("sched:sched_waking") */
+	bool waking;		/* the event is sched_waking (not sched_wakeup) */
 	uint32_t prev_pid, next_pid;	/* switch */
 	uint64_t prev_state;		/* switch */
 	char next_comm[17];		/* switch */

@@ -217,7 +217,7 @@ int sched_latency__event(struct sched_latency *lat, struct machine *m,
 	case SCHED_EV_WAKEUP:
 		/* perf 6.1's latency reads sched_wakeup, not sched_waking,
 		 * although its record asks for sched_waking */
-		if (!strcmp(ev->name, "sched:sched_waking"))
+		if (ev->waking)
 			break;
 		/* fall through */
 	case SCHED_EV_WAKEUP_NEW:

@@ -257,7 +257,7 @@ int sched_replay__event(struct sched_replay *r, const struct sched_event *ev,
 	}
 	case SCHED_EV_WAKEUP:
 		/* perf 6.1's replay, like its latency, leaves sched_waking out */
-		if (!strcmp(ev->name, "sched:sched_waking"))
+		if (ev->waking)
 			break;
 		/* fall through */
 	case SCHED_EV_WAKEUP_NEW: {

@@ -7,6 +7,7 @@
 
 #define CHUNK_BYTES	(1u << 20)
 #define DEFAULT_MAX	(256u << 20)
+#define PREFETCH_AHEAD	4	/* records */
 
 struct oe_chunk {
 	size_t used;
@@ -36,7 +37,7 @@ void ordered_events__exit(struct ordered_events *oe)
 {
 	/* chunks with live records are only reachable through pending */
 	for (size_t i = 0; i < oe->nr; i++) {
-		struct oe_chunk *c = oe->pending[i].chunk;
+		struct oe_chunk *c = oe->pending[i].ev->chunk;
 
 		if (c != oe->cur && --c->live == 0)
 			free(c);
@@ -79,20 +80,12 @@ static void release(struct ordered_events *oe, struct oe_chunk *c)
 	}
 }
 
-static int cmp_event(const void *a, const void *b)
-{
-	const struct oe_event *x = a, *y = b;
-
-	if (x->timestamp != y->timestamp)
-		return x->timestamp < y->timestamp ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static void merge(const struct oe_event *l, size_t nl, const struct oe_event *r, size_t nr,
-		  struct oe_event *out)
+/* Stable: on equal timestamps the left (earlier) run's slot goes first. */
+static void merge(const struct oe_slot *l, size_t nl, const struct oe_slot *r, size_t nr,
+		  struct oe_slot *out)
 {
 	while (nl && nr) {
-		if (cmp_event(r, l) < 0) {
+		if (r->timestamp < l->timestamp) {
 			*out++ = *r++;
 			nr--;
 		} else {
@@ -111,7 +104,7 @@ static void merge(const struct oe_event *l, size_t nl, const struct oe_event *r,
  */
 static void sort_pending(struct ordered_events *oe)
 {
-	struct oe_event *src = oe->pending, *dst, *swap;
+	struct oe_slot *src = oe->pending, *dst, *swap;
 	size_t n = oe->nr, nr_runs = 0;
 
 	if (oe->scratch_alloc < oe->alloc) {
@@ -121,7 +114,7 @@ static void sort_pending(struct ordered_events *oe)
 	}
 	/* runs[i] is where run i starts; runs[nr_runs] == n */
 	for (size_t i = 0; i <= n; i++) {
-		if (i && i < n && cmp_event(&src[i - 1], &src[i]) <= 0)
+		if (i && i < n && src[i - 1].timestamp <= src[i].timestamp)
 			continue;
 		if (nr_runs == oe->runs_alloc) {
 			oe->runs_alloc = oe->runs_alloc ? oe->runs_alloc * 2 : 64;
@@ -167,7 +160,18 @@ static int flush_upto(struct ordered_events *oe, uint64_t limit, size_t max_coun
 		sort_pending(oe);
 	oe->sorted = oe->nr;
 	while (n < oe->nr && n < max_count && oe->pending[n].timestamp <= limit) {
-		struct oe_event *ev = &oe->pending[n++];
+		struct oe_event *ev = oe->pending[n++].ev;
+
+		/* records come out of the chunks in time order, not memory
+		 * order: ask for one a few ahead (its description and the
+		 * start of its sample) while this one is delivered */
+		if (n + PREFETCH_AHEAD < oe->nr) {
+			const char *ahead = (const char *)oe->pending[n + PREFETCH_AHEAD].ev;
+
+			__builtin_prefetch(ahead);
+			__builtin_prefetch(ahead + 64);
+			__builtin_prefetch(ahead + 128);
+		}
 
 		oe->last_flush = ev->timestamp;
 		if (!ret)
@@ -182,10 +186,10 @@ static int flush_upto(struct ordered_events *oe, uint64_t limit, size_t max_coun
 	return ret;
 }
 
-int ordered_events__queue(struct ordered_events *oe, const struct perf_event_header *rec,
-			  uint64_t timestamp, uint64_t file_offset, void *owner)
+/* A description of size bytes (with room for a copy of the record, or
+ * not) in the current chunk, counted live there, and a pending slot. */
+static struct oe_event *append(struct ordered_events *oe, size_t size, uint64_t timestamp)
 {
-	size_t size = (rec->size + 7u) & ~7u;
 	struct oe_event *ev;
 	struct oe_chunk *c = oe->cur;
 
@@ -204,27 +208,52 @@ int ordered_events__queue(struct ordered_events *oe, const struct perf_event_hea
 		oe->alloc = oe->alloc ? oe->alloc * 2 : 1024;
 		oe->pending = xrealloc(oe->pending, oe->alloc * sizeof(*oe->pending));
 	}
-	ev = &oe->pending[oe->nr];
-	ev->rec = (struct perf_event_header *)(void *)((char *)c->data + c->used);
-	memcpy(ev->rec, rec, rec->size);
+	ev = (struct oe_event *)(void *)((char *)c->data + c->used);
 	c->used += size;
 	c->live++;
 	ev->chunk = c;
+	return ev;
+}
+
+/* Makes ev (its record set) pending. */
+static int commit(struct ordered_events *oe, struct oe_event *ev, uint64_t timestamp,
+		  uint64_t file_offset, void *owner)
+{
 	ev->timestamp = timestamp;
-	ev->seq = oe->seq++;
 	ev->file_offset = file_offset;
 	ev->owner = owner;
 	ev->source = oe->source;
 	/* appending in order keeps the sorted prefix */
-	if (oe->sorted == oe->nr && (!oe->nr || cmp_event(&oe->pending[oe->nr - 1], ev) <= 0))
+	if (oe->sorted == oe->nr && (!oe->nr || oe->pending[oe->nr - 1].timestamp <= timestamp))
 		oe->sorted++;
+	oe->pending[oe->nr].timestamp = timestamp;
+	oe->pending[oe->nr].ev = ev;
 	oe->nr++;
-	oe->bytes += rec->size;
+	oe->bytes += ev->rec->size;
 	if (timestamp > oe->max_timestamp)
 		oe->max_timestamp = timestamp;
 	if (oe->bytes > oe->max_bytes)
 		return flush_upto(oe, ~0ULL, oe->nr / 2);
 	return 0;
+}
+
+int ordered_events__queue(struct ordered_events *oe, const struct perf_event_header *rec,
+			  uint64_t timestamp, uint64_t file_offset, void *owner)
+{
+	struct oe_event *ev = append(oe, sizeof(*ev) + ((rec->size + 7u) & ~7u), timestamp);
+
+	ev->rec = (struct perf_event_header *)(ev + 1);
+	memcpy(ev->rec, rec, rec->size);
+	return commit(oe, ev, timestamp, file_offset, owner);
+}
+
+int ordered_events__queue_ref(struct ordered_events *oe, struct perf_event_header *rec,
+			      uint64_t timestamp, uint64_t file_offset, void *owner)
+{
+	struct oe_event *ev = append(oe, sizeof(*ev), timestamp);
+
+	ev->rec = rec;
+	return commit(oe, ev, timestamp, file_offset, owner);
 }
 
 int ordered_events__flush_round(struct ordered_events *oe)

@@ -6,8 +6,9 @@
  * but never older than anything seen before round N started.  So at each
  * FINISHED_ROUND we deliver everything up to the newest timestamp of the
  * previous round, and keep the rest.  Records are copied into reference-
- * counted chunks; memory is bounded by max_bytes (beyond it the oldest half
- * is delivered early, with a count of what may come out of order).
+ * counted chunks (or, from a mapped file, referred to where they are);
+ * memory is bounded by max_bytes (beyond it the oldest half is delivered
+ * early, with a count of what may come out of order).
  */
 #ifndef PCL_ORDERED_EVENTS_H
 #define PCL_ORDERED_EVENTS_H
@@ -18,9 +19,10 @@
 
 struct oe_chunk;
 
+/* A queued record: kept in a chunk, in front of its copy (or, queued by
+ * reference, pointing to where the caller keeps it). */
 struct oe_event {
 	uint64_t timestamp;
-	uint64_t seq;		/* arrival order breaks timestamp ties */
 	uint64_t file_offset;
 	struct perf_event_header *rec;
 	void *owner;		/* the queuer's note (the record's event) */
@@ -28,20 +30,26 @@ struct oe_event {
 	struct oe_chunk *chunk;
 };
 
+/* What the queue sorts: small, so that merging moves little.  Equal
+ * timestamps keep their arrival order (the merges are stable). */
+struct oe_slot {
+	uint64_t timestamp;
+	struct oe_event *ev;
+};
+
 struct ordered_events;
 typedef int (*oe_deliver_fn)(struct ordered_events *oe, const struct oe_event *ev, void *arg);
 
 struct ordered_events {
-	struct oe_event *pending;
+	struct oe_slot *pending;
 	size_t nr, alloc;
 	size_t sorted;		/* pending[0..sorted) is in order */
-	struct oe_event *scratch;	/* the merges' other buffer */
+	struct oe_slot *scratch;	/* the merges' other buffer */
 	size_t scratch_alloc;
 	size_t *runs, runs_alloc;	/* where each ascending run starts */
 	struct oe_chunk *cur, *spare;
 	size_t bytes;		/* record bytes held */
 	size_t max_bytes;
-	uint64_t seq;
 	uint64_t max_timestamp;	/* newest queued so far */
 	uint64_t next_flush;	/* a round flush delivers up to here */
 	uint64_t last_flush;	/* newest delivered */
@@ -60,6 +68,10 @@ void ordered_events__exit(struct ordered_events *oe);
 int ordered_events__queue(struct ordered_events *oe, const struct perf_event_header *rec,
 			  uint64_t timestamp, uint64_t file_offset, void *owner);
 
+/* The same without the copy: rec itself is delivered, and must stay valid
+ * and unchanged until then. */
+int ordered_events__queue_ref(struct ordered_events *oe, struct perf_event_header *rec,
+			      uint64_t timestamp, uint64_t file_offset, void *owner);
 /* FINISHED_ROUND: delivers up to the previous round's newest timestamp. */
 int ordered_events__flush_round(struct ordered_events *oe);
 /* Delivers everything older than timestamp (inputs each in time order,

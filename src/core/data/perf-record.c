@@ -288,6 +288,61 @@ static const char *parse_sample_body(const struct perf_event_attr *attr, struct 
 	return NULL;
 }
 
+/* The sample types a tracepoint recording has (perf sched record: IP, TID,
+ * TIME, CPU, PERIOD, RAW, IDENTIFIER): the words of sample_head, then RAW. */
+#define SIMPLE_SAMPLE	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |	\
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
+			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |	\
+			 PERF_SAMPLE_RAW)
+
+/* Such a sample read word by word without the tables: false when it does
+ * not fit its record (the general parser then says why). */
+static bool parse_simple(uint64_t st, const struct perf_event_header *rec, struct perf_sample *s)
+{
+	const uint8_t *p = (const uint8_t *)(rec + 1), *end = (const uint8_t *)rec + rec->size;
+	uint32_t raw;
+
+#define NEED_WORD()	do { if (end - p < 8) return false; } while (0)
+#define WORD(bit, dst)	do {					\
+		if (st & PERF_SAMPLE_##bit) {			\
+			NEED_WORD();				\
+			memcpy(&(dst), p, 8);			\
+			p += 8;					\
+		}						\
+	} while (0)
+	WORD(IDENTIFIER, s->id);
+	WORD(IP, s->ip);
+	if (st & PERF_SAMPLE_TID) {
+		NEED_WORD();
+		memcpy(&s->pid, p, 4);
+		memcpy(&s->tid, p + 4, 4);
+		p += 8;
+	}
+	WORD(TIME, s->time);
+	WORD(ADDR, s->addr);
+	WORD(ID, s->id);
+	WORD(STREAM_ID, s->stream_id);
+	if (st & PERF_SAMPLE_CPU) {
+		NEED_WORD();
+		memcpy(&s->cpu, p, 4);
+		p += 8;
+	}
+	WORD(PERIOD, s->period);
+#undef WORD
+#undef NEED_WORD
+	if (!(st & PERF_SAMPLE_RAW))
+		return true;
+	if (end - p < 4)
+		return false;
+	memcpy(&raw, p, 4);
+	/* the kernel pads size so that u32 + data ends on a u64 */
+	if ((raw + 4u) % 8 || (size_t)(end - p) - 4 < raw)
+		return false;
+	s->raw_size = raw;
+	s->raw_data = p + 4;
+	return true;
+}
+
 int perf_sample__parse(const struct perf_event_attr *attr, const struct perf_event_header *rec,
 		       struct perf_sample *s, const char **err)
 {
@@ -303,6 +358,12 @@ int perf_sample__parse(const struct perf_event_attr *attr, const struct perf_eve
 	}
 	if (rec->type != PERF_RECORD_SAMPLE)
 		return parse_trailer(attr, rec, s, err);
+	if (!(st & ~SIMPLE_SAMPLE)) {
+		if (parse_simple(st, rec, s))
+			return 0;
+		sample_defaults(s, rec);	/* what it read, read again */
+		s->period = attr->sample_period;
+	}
 
 	data_cursor__init(&c, rec + 1, rec->size - sizeof(*rec), false);
 	READ_SAMPLE_FIELDS(&c, sample_head, st, s);
@@ -444,6 +505,8 @@ const char *perf_record__check(const struct perf_event_header *rec, size_t id_hd
 
 	if (rec->size < sizeof(*rec))
 		return "record size smaller than its header";
+	if (rec->type == PERF_RECORD_SAMPLE)
+		return NULL;	/* no fixed part, strings or arrays: parsing checks it */
 	if (rec->size < fixed)
 		return "record too small for its type";
 	if (rec->type < PERF_RECORD_USER_TYPE_START && rec->type != PERF_RECORD_SAMPLE) {

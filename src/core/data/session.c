@@ -13,14 +13,18 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
-#define READ_BUF	(4u << 20)	/* streaming window */
+#define READ_BUF	(256u << 10)	/* streaming window */
 #define DIR_FILE_BUF	(256u << 10)	/* a data.N file's window: one per ring, and
 					 * a big machine has hundreds */
 #define MAX_RECORD	(1u << 16)
+/* A mapped file's pages behind every queued record are dropped from the
+ * mapping in steps of this many bytes, which bounds the resident set. */
+#define MAP_RELEASE	(4u << 20)
 /* Of a directory's files, each is read this many bytes in turn before the
  * next one, as perf reads them: which records tie in time is then ordered
  * the way perf orders them. */
@@ -47,11 +51,29 @@ static int fail(struct perf_session *s, const char *fmt, ...)
 
 static void id_hash_insert(struct perf_session *s, uint64_t id, struct evsel *evsel)
 {
+	uint32_t i;
+
 	hashmap_u64_put(&s->id_hash, id, evsel);
+	for (i = 0; i < s->nr_few && s->few_ids[i] != id; i++)
+		;
+	if (i == ARRAY_SIZE(s->few_ids)) {
+		s->many_ids = true;
+		return;
+	}
+	s->few_ids[i] = id;
+	s->few_evsels[i] = evsel;
+	if (i == s->nr_few)
+		s->nr_few++;
 }
 
 static struct evsel *id_hash_find(struct perf_session *s, uint64_t id)
 {
+	if (!s->many_ids) {
+		for (uint32_t i = 0; i < s->nr_few; i++)
+			if (s->few_ids[i] == id)
+				return s->few_evsels[i];
+		return NULL;
+	}
 	return hashmap_u64_get(&s->id_hash, id);
 }
 
@@ -76,6 +98,21 @@ static void recompute_id_pos(struct perf_session *s)
 	s->is_pos = first ? perf_sample__is_pos(first->attr.sample_type) : -1;
 }
 
+/* Where records of attr carry their time (record_time() reads it). */
+static void time_positions(const struct perf_event_attr *attr, struct session_event *se)
+{
+	uint64_t st = attr->sample_type;
+
+	se->sample_time_pos = se->trailer_time_back = 0;
+	if (!(st & PERF_SAMPLE_TIME))
+		return;
+	se->sample_time_pos = (uint32_t)(sizeof(struct perf_event_header) +
+		8 * (size_t)__builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+						       PERF_SAMPLE_TID)));
+	if (se->id_hdr_size)
+		se->trailer_time_back = (uint32_t)(se->id_hdr_size - 8 * !!(st & PERF_SAMPLE_TID));
+}
+
 static struct evsel *add_event(struct perf_session *s, const struct perf_data_attr *da)
 {
 	char *name = da->name ? xstrdup(da->name) : perf_session__attr_name(s, &da->attr);
@@ -89,6 +126,7 @@ static struct evsel *add_event(struct perf_session *s, const struct perf_data_at
 	se = &s->events[evsel->idx];
 	memset(se, 0, sizeof(*se));
 	se->id_hdr_size = perf_sample__id_hdr_size(&evsel->attr);
+	time_positions(&evsel->attr, se);
 	for (uint32_t i = 0; i < da->nr_ids; i++)
 		id_hash_insert(s, da->ids[i], evsel);
 	recompute_id_pos(s);
@@ -380,11 +418,17 @@ struct input {
 	uint64_t last_time;	/* of the last record it queued */
 	bool done;
 	struct session_inflate inflate;
+	/* A regular file in our byte order is mapped whole: buf points into
+	 * the mapping, where records are queued without a copy. */
+	uint8_t *map;
+	size_t map_len;
+	uint8_t *released;	/* the mapping below it is dropped */
+	uint8_t *release_at;	/* look for pages to drop when reading here */
 };
 
 static int input_fill(struct perf_session *s, struct input *in, size_t want)
 {
-	if (in->end - in->start >= want)
+	if (in->end - in->start >= want || in->map)
 		return 0;
 	if (in->start) {
 		memmove(in->buf, in->buf + in->start, in->end - in->start);
@@ -502,9 +546,15 @@ static int dispatch(struct perf_session *s, const struct perf_event_header *rec,
 		fn = NULL;	/* a pipe's sample before any event */
 	if (fn && early && (ret = fn(t, s, rec, sample, evsel)))
 		return ret;
-	if (s->machine && !t->machine_ignores[rec->type])
-		session_machine__take(perf_session__machine_of(s, rec->misc &
-							       PERF_RECORD_MISC_CPUMODE_MASK), rec);
+	if (s->machine && !t->machine_ignores[rec->type]) {
+		struct machine *m = perf_session__machine_of(s, rec->misc &
+							     PERF_RECORD_MISC_CPUMODE_MASK);
+
+		/* a guest's first sample makes its machine; else samples
+		 * tell the machine nothing */
+		if (rec->type != PERF_RECORD_SAMPLE)
+			session_machine__take(m, rec);
+	}
 	return fn && !early ? fn(t, s, rec, sample, evsel) : 0;
 }
 
@@ -567,24 +617,42 @@ static int deliver_queued(struct ordered_events *oe, const struct oe_event *ev, 
 static int handle_user_record(struct perf_session *s, struct perf_event_header *rec,
 			      uint64_t off, struct input *in);
 
+/* Drops the pages of a mapped input that nothing refers to any more: below
+ * the next record and every record queued from the mapping. */
+static void input_release(struct perf_session *s, struct input *in)
+{
+	uint8_t *low = in->buf + in->start;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	in->release_at = low + MAP_RELEASE;
+	for (size_t i = 0; i < s->oe.nr; i++) {
+		uint8_t *rec = (uint8_t *)s->oe.pending[i].ev->rec;
+
+		if (rec >= in->map && rec < low)
+			low = rec;
+	}
+	low = in->map + ((size_t)(low - in->map) & ~(page - 1));
+	if (low - in->released < (ptrdiff_t)MAP_RELEASE)
+		return;
+	madvise(in->released, (size_t)(low - in->released), MADV_DONTNEED);
+	in->released = low;
+}
+
 /* The timestamp a record is ordered by (~0 when it has none), read without
  * decoding the whole sample: the queue needs only that, delivery decodes. */
-static uint64_t record_time(const struct perf_event_attr *attr, const struct perf_event_header *rec)
+static uint64_t record_time(const struct session_event *se, const struct perf_event_header *rec)
 {
-	uint64_t st = attr->sample_type, time;
+	uint64_t time;
 	size_t pos;
 
-	if (!(st & PERF_SAMPLE_TIME))
-		return ~0ULL;
 	if (rec->type == PERF_RECORD_SAMPLE) {
-		pos = sizeof(*rec) + 8 * (size_t)__builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER |
-			PERF_SAMPLE_IP | PERF_SAMPLE_TID));
-	} else {
-		size_t trailer = perf_sample__id_hdr_size(attr);
-
-		if (!trailer || rec->size < sizeof(*rec) + trailer)
+		pos = se->sample_time_pos;
+		if (!pos)
 			return ~0ULL;
-		pos = rec->size - trailer + 8 * !!(st & PERF_SAMPLE_TID);
+	} else {
+		if (!se->trailer_time_back || rec->size < sizeof(*rec) + se->id_hdr_size)
+			return ~0ULL;
+		pos = rec->size - se->trailer_time_back;
 	}
 	if (pos + 8 > rec->size)
 		return ~0ULL;
@@ -634,10 +702,13 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 		return fail(s, "%s record at offset %#llx: %s", perf_record_name(rec->type),
 			    (unsigned long long)off, why);
 	if (s->tool->ordered && evsel) {
-		uint64_t time = record_time(&evsel->attr, rec);
+		uint64_t time = record_time(&s->events[evsel->idx], rec);
 
 		if (time && time != ~0ULL) {
 			s->last_queued = time;
+			/* in a mapped file (not its scratch copy) it stays put */
+			if (in && in->map && rec != (void *)in->scratch)
+				return ordered_events__queue_ref(&s->oe, rec, time, off, evsel);
 			return ordered_events__queue(&s->oe, rec, time, off, evsel);
 		}
 	}
@@ -873,7 +944,8 @@ static int input_next(struct perf_session *s, struct input *in, bool *end)
 	s->label = in->label;
 	s->oe.source = in->source;
 	s->inflate = &in->inflate;
-	if ((ret = input_fill(s, in, sizeof(h))) < 0)
+	/* the window holds most records whole: no call for those */
+	if (in->end - in->start < sizeof(h) && (ret = input_fill(s, in, sizeof(h))) < 0)
 		return ret;
 	if (in->end - in->start == 0)
 		return 0;
@@ -895,7 +967,7 @@ static int input_next(struct perf_session *s, struct input *in, bool *end)
 		return fail(s, "record at offset %#llx has an invalid size %u (type %u)",
 			    (unsigned long long)off, h.size, h.type);
 	}
-	if ((ret = input_fill(s, in, h.size)) < 0)
+	if (in->end - in->start < h.size && (ret = input_fill(s, in, h.size)) < 0)
 		return ret;
 	if (in->end - in->start < h.size) {
 		warn_truncated(s, off, "torn last record");
@@ -908,11 +980,14 @@ static int input_next(struct perf_session *s, struct input *in, bool *end)
 		memcpy(in->scratch, rec, h.size);
 		rec = (struct perf_event_header *)(void *)in->scratch;
 	}
-	memcpy(rec, &h, sizeof(h));
+	if (s->header.needs_swap)
+		memcpy(rec, &h, sizeof(h));	/* the header in our byte order */
 	in->start += h.size;
 	in->pos += h.size;
 	in->turn += h.size;
 	s->last_queued = in->last_time;
+	if (in->map && (uint8_t *)rec >= in->release_at)
+		input_release(s, in);
 	ret = process_record(s, rec, off, in);
 	in->last_time = s->last_queued;
 	if (ret && !s->err) {
@@ -975,6 +1050,32 @@ static int read_inputs(struct perf_session *s, struct input *inputs, uint32_t nr
 	return 0;
 }
 
+/* Maps a regular file's data section [pos, limit) as in's buffer; false
+ * when it cannot be mapped. */
+static bool input_map(struct input *in, int fd, uint64_t pos, uint64_t limit)
+{
+	uint64_t base = pos & ~((uint64_t)sysconf(_SC_PAGESIZE) - 1);
+	void *map;
+
+	if (limit <= pos || limit - base > SIZE_MAX)
+		return false;
+	map = mmap(NULL, (size_t)(limit - base), PROT_READ | PROT_WRITE, MAP_PRIVATE, fd,
+		   (off_t)base);
+	if (map == MAP_FAILED)
+		return false;
+	in->fd = fd;
+	in->map = in->released = map;
+	in->release_at = in->map + MAP_RELEASE;
+	in->map_len = (size_t)(limit - base);
+	in->buf = in->map + (pos - base);
+	in->size = in->end = (size_t)(limit - pos);
+	in->eof = true;
+	in->scratch = xmalloc(MAX_RECORD);
+	in->pos = pos;
+	in->limit = limit;
+	return true;
+}
+
 static void input_init(struct input *in, int fd, size_t size, uint64_t pos, uint64_t limit)
 {
 	in->fd = fd;
@@ -995,8 +1096,10 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool)
 
 	s->tool = tool;
 	ordered_events__init(&s->oe, deliver_queued, s);
-	input_init(in, s->fd, READ_BUF, s->is_pipe ? 0 : s->data_offset,
-		   s->is_pipe ? UINT64_MAX : s->data_end);
+	if (s->is_pipe || s->is_dir || s->header.needs_swap ||
+	    !input_map(in, s->fd, s->data_offset, s->data_end))
+		input_init(in, s->fd, READ_BUF, s->is_pipe ? 0 : s->data_offset,
+			   s->is_pipe ? UINT64_MAX : s->data_end);
 	in->is_pipe = s->is_pipe;
 	in->killed = killed;
 	in->label = source_label(s, 0);
@@ -1032,7 +1135,10 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool)
 		if (z->zstd)
 			ZSTD_freeDStream(z->zstd);
 		free(z->buf);
-		free(inputs[i].buf);
+		if (inputs[i].map)
+			munmap(inputs[i].map, inputs[i].map_len);
+		else
+			free(inputs[i].buf);
 		free(inputs[i].scratch);
 	}
 	s->inflate = NULL;

@@ -1,8 +1,10 @@
 /* session: reads a perf.data (file or pipe) and delivers its records.
  *
  * The one way in for every command that reads perf.data.  The session
- * decodes the header and events, streams the data section (bounded
- * buffers, never the whole file), inflates PERF_RECORD_COMPRESSED,
+ * decodes the header and events, streams the data section (a regular
+ * file in our byte order mapped, its pages dropped behind the queued
+ * records; else read in bounded buffers; never the whole file resident),
+ * inflates PERF_RECORD_COMPRESSED,
  * byte-swaps foreign-endian files, routes records to their event by sample
  * id, puts kernel records back in time order (ordered-events), keeps the
  * address-space model (the machine: threads, maps, DSOs, build ids) up to
@@ -109,6 +111,9 @@ struct perf_tool {
 /* Per-event data the session keeps beside struct evsel (by evsel->idx). */
 struct session_event {
 	size_t id_hdr_size;
+	/* where a record's time is: in a sample, bytes from its start; in
+	 * another record's trailer, bytes from its end (0: none) */
+	uint32_t sample_time_pos, trailer_time_back;
 	struct tep_event *tp_format;		/* tracepoints, when tracing data exists */
 };
 
@@ -168,6 +173,12 @@ struct perf_session {
 
 	/* id -> evsel hash */
 	struct hashmap id_hash;		/* sample id -> struct evsel * */
+	/* the same while there are few ids (an event per CPU or so): looked
+	 * up for every record, a short scan beats hashing */
+	uint64_t few_ids[16];
+	struct evsel *few_evsels[16];
+	uint32_t nr_few;
+	bool many_ids;			/* more than few_ids holds: the hash only */
 	int id_pos, is_pos;	/* -1 when samples carry no id */
 
 	struct session_inflate *inflate;	/* the COMPRESSED stream being read */
