@@ -21,8 +21,9 @@ struct symbol {
 	uint64_t start, end;
 	const char *name;	/* demangled as perf shows it */
 	bool object;		/* data (STT_OBJECT): report shows name+0xoffset */
-	/* name not demangled yet: the dso demangles it before handing the
-	 * symbol out (most of a big DSO's names are never shown) */
+	/* name not demangled yet (maybe not mangled at all): the dso asks
+	 * the demangler before handing the symbol out (most of a big DSO's
+	 * names are never shown, so never read) */
 	bool mangled;
 	uint8_t binding;	/* STB_LOCAL, STB_GLOBAL or STB_WEAK */
 };
