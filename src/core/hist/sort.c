@@ -95,7 +95,7 @@ static void dso_print(const struct hist_entry *he, struct strbuf *sb, unsigned i
 /* Entries of equally named DSOs are one entry, as perf compares names. */
 static uint64_t dso_name_hash(const struct dso *dso)
 {
-	return dso ? hash_string(dso->short_name, strlen(dso->short_name)) : 0;
+	return dso ? dso->short_name_hash : 0;
 }
 
 static uint64_t dso_hash(const struct hist_entry *he)
@@ -180,8 +180,11 @@ static uint64_t sym_hash(const struct hist_entry *he)
 {
 	if (!he->sym)
 		return he->ip;
-	/* by name: an inlined function equals another symbol of its name */
-	return hash_add(dso_name_hash(he->dso), hash_string(he->sym->name, strlen(he->sym->name)));
+	/* by name: an inlined function equals another symbol of its name
+	 * (hashed once per symbol: a report hashes each frame's) */
+	if (!he->sym->name_hash)
+		he->sym->name_hash = (uint32_t)hash_string(he->sym->name, strlen(he->sym->name)) | 1;
+	return hash_add(dso_name_hash(he->dso), he->sym->name_hash);
 }
 
 /* --- parent --------------------------------------------------------------- */
