@@ -1188,6 +1188,38 @@ int hist_layout__collapse_cmp(const struct hist_layout *l, struct hist_entry *a,
 	return 0;
 }
 
+bool hist_layout__total_order(const struct hist_layout *l)
+{
+	bool dso_seen = false;
+
+	for (int i = 0; i < l->nr_keys; i++) {
+		int (*cmp)(const struct hist_entry *, const struct hist_entry *) = l->keys[i]->cmp;
+
+		if (cmp == dso_cmp)
+			dso_seen = true;
+		else if (cmp == sym_cmp && !dso_seen)
+			return false;	/* unresolved ones compare across DSOs */
+		else if (cmp != comm_cmp && cmp != pid_cmp && cmp != sym_cmp)
+			return false;
+	}
+	return true;
+}
+
+bool hist_entry__order_addrs(const struct hist_entry *he, int64_t *lo, int64_t *hi)
+{
+	if (he->inlined)
+		return false;
+	*lo = (int64_t)(he->sym ? he->sym->start : he->ip);
+	*hi = (int64_t)(he->sym ? he->sym->end : he->ip);
+	if (*lo > *hi) {
+		int64_t t = *lo;
+
+		*lo = *hi;
+		*hi = t;
+	}
+	return true;
+}
+
 /* Equal entries, equal hash: it only spares comparisons, so the keys'
  * raw values, folded in, do (no mixing per sample and frame). */
 uint64_t hist_layout__hash(const struct hist_layout *l, const struct hist_entry *he)
