@@ -1129,8 +1129,7 @@ static int take(void *ctx, const struct perf_event_header *rec)
 static void name_kernel(struct dso *dso, void *arg)
 {
 	if (dso->kernel && !strcmp(dso->short_name, "[kernel.kallsyms]")) {
-		free(dso->short_name);
-		dso->short_name = xstrdup("[kernel]");
+		dso__set_short_name(dso, xstrdup("[kernel]"));
 		dso__find_symbol(dso, 0);
 	}
 }

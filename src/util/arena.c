@@ -27,23 +27,28 @@ static char *arena_take(struct arena *a, size_t size, size_t align)
 
 		a->chunk_size = !a->chunk_size ? ARENA_FIRST_CHUNK :
 				a->chunk_size < ARENA_MAX_CHUNK ? a->chunk_size * 2 : ARENA_MAX_CHUNK;
-		n = size > a->chunk_size ? size : a->chunk_size;
+		n = size + align > a->chunk_size ? size + align : a->chunk_size;
 		c = xmalloc(sizeof(*c) + n);
 		c->next = a->chunks;
 		a->chunks = c;
-		p = (char *)c->data;
-		a->end = p + n;
+		a->end = (char *)c->data + n;
+		p = (char *)(((uintptr_t)c->data + align - 1) & ~(uintptr_t)(align - 1));
 	}
 	a->cur = p + size;
 	return p;
 }
 
-void *arena_alloc(struct arena *a, size_t size)
+void *arena_alloc_aligned(struct arena *a, size_t size, size_t align)
 {
-	char *p = arena_take(a, size, 16);
+	char *p = arena_take(a, size, align);
 
 	memset(p, 0, size);
 	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	return arena_alloc_aligned(a, size, 16);
 }
 
 const char *arena_strndup(struct arena *a, const char *s, size_t len)

@@ -14,6 +14,8 @@ struct arena {
 
 /* Zeroed, 16-byte aligned memory. */
 void *arena_alloc(struct arena *a, size_t size);
+/* The same, aligned to align (a power of two), e.g. a cache line. */
+void *arena_alloc_aligned(struct arena *a, size_t size, size_t align);
 /* A NUL-terminated copy of the len bytes at s (packed: no alignment). */
 const char *arena_strndup(struct arena *a, const char *s, size_t len);
 void arena_release(struct arena *a);

@@ -43,6 +43,8 @@ void hists__delete(struct hists *h)
 	free(h->members);
 	free(h->spare);
 	free(h->retired);
+	hashmap_release(&h->by_hash);
+	hashmap_release(&h->index_names);
 	arena_release(&h->arena);
 	strbuf_release(&h->scratch);
 	free(h);
@@ -120,11 +122,91 @@ static struct hist_entry *tree_find(const struct hist_layout *l, struct rb_root 
 	return NULL;
 }
 
+struct index_key {
+	const struct hist_layout *l;
+	struct hist_entry *he;
+};
+
+static bool index_eq(const void *value, const void *key)
+{
+	const struct index_key *k = key;
+
+	return !hist_layout__cmp_mark(k->l, k->he, *(struct hist_entry *const *)value);
+}
+
+/* The addresses of one DSO name's entries: while they span less than
+ * 2^63 and none is inlined, the index answers for that name. */
+struct index_span {
+	int64_t lo, hi;
+	bool used, broken;
+};
+
+static void index_off(struct hists *h)
+{
+	hashmap_release(&h->by_hash);
+	hashmap_release(&h->index_names);
+	h->index = HIST_INDEX_OFF;
+}
+
+static struct index_span *index_span(struct hists *h, const struct hist_entry *he, bool add)
+{
+	uint64_t name = he->dso ? he->dso->short_name_hash >> 1 : 0;	/* not UINT64_MAX */
+
+	return add ? hashmap_u64_findnew(&h->index_names, name, NULL) :
+		     hashmap_u64_find(&h->index_names, name);
+}
+
+/* Whether h->by_hash may answer for h->in's search. */
+static bool index_on(struct hists *h)
+{
+	if (h->index == HIST_INDEX_UNKNOWN) {
+		h->index = !h->nr_entries && !h->opts->layout.hierarchy &&
+			   hist_layout__total_order(&h->opts->layout) ? HIST_INDEX_ON :
+									HIST_INDEX_OFF;
+		hashmap_init(&h->index_names, sizeof(struct index_span));
+	}
+	return h->index == HIST_INDEX_ON && !h->is_collapsed;
+}
+
+/* A new entry of h->in indexed, or the index given up when the entry
+ * breaks the total order (or, which that order rules out, equals one). */
+static void index_add(struct hists *h, struct hist_entry *he)
+{
+	struct index_key k = { &h->opts->layout, he };
+	bool added;
+	struct hist_entry **slot;
+	struct index_span *span;
+	int64_t lo, hi;
+
+	span = index_span(h, he, true);
+	if (span->broken)
+		return;
+	if (!hist_entry__order_addrs(he, &lo, &hi)) {
+		span->broken = true;
+		return;
+	}
+	if (!span->used || lo < span->lo)
+		span->lo = lo;
+	if (!span->used || hi > span->hi)
+		span->hi = hi;
+	span->used = true;
+	if ((uint64_t)span->hi - (uint64_t)span->lo >= (uint64_t)1 << 63) {
+		span->broken = true;
+		return;
+	}
+	slot = hashmap_findnew(&h->by_hash, he->hash, index_eq, &k, &added);
+	if (!added) {
+		index_off(h);
+		return;
+	}
+	*slot = he;
+}
+
 static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tmpl,
 				    struct rb_node *parent, struct rb_node **link)
 {
 	struct hist_entry *he = h->nr_spare ? h->spare[--h->nr_spare] :
-				arena_alloc(&h->arena, sizeof(*he));
+				arena_alloc_aligned(&h->arena, sizeof(*he), 64);
 	struct hist_entry **pairs = he->pairs;	/* a reused entry's, for --group */
 	size_t off;
 	struct rb_root *root = hists__entry_tree(h, &off);
@@ -140,17 +222,34 @@ static struct hist_entry *entry_new(struct hists *h, const struct hist_entry *tm
 			arena_alloc(&h->arena, (size_t)(h->nr_members - 1) * sizeof(*he->pairs));
 	rb_insert(root, entry_node(he, off), parent, link);
 	h->nr_entries++;
+	if (h->index == HIST_INDEX_ON && !h->is_collapsed)
+		index_add(h, he);
 	return he;
 }
 
-/* perf's findnew: the entry of tmpl's keys, created when the walk finds none. */
+/* perf's findnew: the entry of tmpl's keys, created when the walk finds
+ * none (tmpl->hash set).  While the keys order entries totally, the one
+ * equal entry is the one the walk would find, so the index answers. */
 static struct hist_entry *entry_findnew(struct hists *h, struct hist_entry *tmpl)
 {
 	struct rb_node **link, *parent;
 	size_t off;
 	struct rb_root *root = hists__entry_tree(h, &off);
-	struct hist_entry *he = tree_find(&h->opts->layout, root, off, tmpl, &link, &parent);
+	bool indexed = index_on(h);
+	struct hist_entry *he;
 
+	/* (an entry equal to tmpl has its addresses: only an inlined tmpl
+	 * may equal an entry it would not find) */
+	if (indexed && !tmpl->inlined) {
+		struct index_span *span = index_span(h, tmpl, false);
+		struct index_key k = { &h->opts->layout, tmpl };
+		struct hist_entry **found = span && !span->broken ?
+			hashmap_find(&h->by_hash, tmpl->hash, index_eq, &k) : NULL;
+
+		if (found)
+			return *found;
+	}
+	he = tree_find(&h->opts->layout, root, off, tmpl, &link, &parent);
 	return he ? he : entry_new(h, tmpl, parent, link);
 }
 
@@ -607,6 +706,7 @@ static void unlink_entries_if(struct hists *h, bool (*drop)(struct hist_entry *h
 	struct rb_node *nd = rb_first(root);
 
 	memo_release(h);
+	index_off(h);
 	if (!retire) {
 		free(h->sorted);
 		h->sorted = NULL;

@@ -21,6 +21,7 @@
 #include "core/hist/callchain.h"
 #include "core/symbols/machine.h"
 #include "core/hist/sort.h"
+#include "util/hashmap.h"
 #include "util/rbtree.h"
 #include "util/strbuf.h"
 #include "util/strset.h"
@@ -104,15 +105,21 @@ struct hist_branch {
 #define BRANCH_NEW_TYPE(f)	((unsigned)((f) >> 26 & 0xf))
 
 struct hist_entry {
-	struct hists *hists;
-	uint64_t hash;			/* of the keys: spares comparisons */
-	/* perf's entry trees, whose shapes decide the order of equals */
-	struct rb_node rb_in, rb_collapsed;
+	/* perf's entry tree, whose shape decides the order of equals, and
+	 * what the default keys compare, in the one cache line a step of
+	 * the tree's search reads (entry_new() aligns entries to it) */
+	struct rb_node rb_in;
 	/* the keys, as the first sample of the entry resolved them */
-	struct thread *thread;
 	const char *comm;		/* interned; the thread's comm then */
 	struct dso *dso;		/* NULL: no map */
 	struct symbol *sym;
+	bool inlined;			/* sym is an inlined function (DWARF stacks) */
+	char level;			/* 'k', '.', 'H' ... as [k] [.] */
+	uint8_t filtered;		/* enum hist_filter bits: hidden */
+	struct rb_node rb_collapsed;	/* the tree after the collapse pass */
+	struct hists *hists;
+	uint64_t hash;			/* of the keys: spares comparisons */
+	struct thread *thread;
 	uint64_t ip;			/* DSO-relative; absolute for stack entries */
 	uint64_t object_off;		/* a stack entry's offset into a data-object sym */
 	struct symbol *parent;
@@ -133,9 +140,6 @@ struct hist_entry {
 	struct hist_mem mem;		/* the memory keys (mem, snoop, tlb, ...) */
 	struct hist_branch br;		/* the branch keys (branch mode) */
 	const char *srcfile;		/* interned, with the srcfile key */
-	char level;			/* 'k', '.', 'H' ... as [k] [.] */
-	bool inlined;			/* sym is an inlined function (DWARF stacks) */
-	uint8_t filtered;		/* enum hist_filter bits: hidden */
 	struct he_stat stat;		/* Self */
 	struct he_stat stat_acc;	/* Children */
 	struct callchain_root *callchain;	/* NULL without callchains */
@@ -200,6 +204,11 @@ struct hists {
 	struct rb_root in;		/* entries in identity order, as created */
 	struct rb_root collapsed;	/* ... re-inserted (keys that collapse) */
 	bool is_collapsed;
+	/* h->in's entries by hash, for the DSO names whose entries the keys
+	 * order totally (see hist_layout__total_order): a lookup instead of
+	 * a tree search; index_names: per name hash, a struct index_span */
+	struct hashmap by_hash, index_names;
+	enum { HIST_INDEX_UNKNOWN, HIST_INDEX_ON, HIST_INDEX_OFF } index;
 	struct hist_entry **sorted;	/* after output_resort (--hierarchy: */
 	size_t nr_sorted;		/* the top level's entries) */
 	struct rb_root hroot;		/* --hierarchy: the top level's entries */

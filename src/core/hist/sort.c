@@ -95,7 +95,7 @@ static void dso_print(const struct hist_entry *he, struct strbuf *sb, unsigned i
 /* Entries of equally named DSOs are one entry, as perf compares names. */
 static uint64_t dso_name_hash(const struct dso *dso)
 {
-	return dso ? hash_string(dso->short_name, strlen(dso->short_name)) : 0;
+	return dso ? dso->short_name_hash : 0;
 }
 
 static uint64_t dso_hash(const struct hist_entry *he)
@@ -188,8 +188,11 @@ static uint64_t sym_hash(const struct hist_entry *he)
 {
 	if (!he->sym)
 		return he->ip;
-	/* by name: an inlined function equals another symbol of its name */
-	return hash_add(dso_name_hash(he->dso), hash_string(he->sym->name, strlen(he->sym->name)));
+	/* by name: an inlined function equals another symbol of its name
+	 * (hashed once per symbol: a report hashes each frame's) */
+	if (!he->sym->name_hash)
+		he->sym->name_hash = (uint32_t)hash_string(he->sym->name, strlen(he->sym->name)) | 1;
+	return hash_add(dso_name_hash(he->dso), he->sym->name_hash);
 }
 
 /* --- parent --------------------------------------------------------------- */
@@ -1501,6 +1504,38 @@ int hist_layout__collapse_cmp(const struct hist_layout *l, struct hist_entry *a,
 			return ret;
 	}
 	return 0;
+}
+
+bool hist_layout__total_order(const struct hist_layout *l)
+{
+	bool dso_seen = false;
+
+	for (int i = 0; i < l->nr_keys; i++) {
+		int (*cmp)(const struct hist_entry *, const struct hist_entry *) = l->keys[i]->cmp;
+
+		if (cmp == dso_cmp)
+			dso_seen = true;
+		else if (cmp == sym_cmp && !dso_seen)
+			return false;	/* unresolved ones compare across DSOs */
+		else if (cmp != comm_cmp && cmp != pid_cmp && cmp != sym_cmp)
+			return false;
+	}
+	return true;
+}
+
+bool hist_entry__order_addrs(const struct hist_entry *he, int64_t *lo, int64_t *hi)
+{
+	if (he->inlined)
+		return false;
+	*lo = (int64_t)(he->sym ? he->sym->start : he->ip);
+	*hi = (int64_t)(he->sym ? he->sym->end : he->ip);
+	if (*lo > *hi) {
+		int64_t t = *lo;
+
+		*lo = *hi;
+		*hi = t;
+	}
+	return true;
 }
 
 /* Equal entries, equal hash: it only spares comparisons, so the keys'

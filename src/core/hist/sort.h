@@ -209,6 +209,20 @@ void hist_field__mark_srclines(const struct hist_field *f, struct hist_entry *a,
 int hist_layout__collapse_cmp(const struct hist_layout *l, struct hist_entry *a,
 			      struct hist_entry *b);
 uint64_t hist_layout__hash(const struct hist_layout *l, const struct hist_entry *he);
+/* Whether the keys order the entries of one DSO name totally (the keys
+ * before the symbol order entries of different names) as long as none of
+ * them is an inlined function and the addresses hist_entry__order_addrs()
+ * gives span less than 2^63 (perf orders addresses by the sign of their
+ * difference, which wraps beyond, as garbage ips of broken stacks do).
+ * Then an entry tree has at most one entry equal to a key of such a DSO
+ * name, the one its search finds, and a hash index may stand in for the
+ * search.  Not so for inlined functions (compared by name, others by
+ * address), unresolved symbols across DSOs (-s sym without dso), or where
+ * comparing marks entries (srcline). */
+bool hist_layout__total_order(const struct hist_layout *l);
+/* The lowest and highest address (as signed) he's symbol key compares by;
+ * false for an inlined function. */
+bool hist_entry__order_addrs(const struct hist_entry *he, int64_t *lo, int64_t *hi);
 
 /* The header perf prints for a key column: "Shared Object", ... */
 const char *hist_field__header(const struct hist_column_cfg *c);

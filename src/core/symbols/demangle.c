@@ -56,6 +56,7 @@ void symbol__demangle(struct symbol *sym, struct arena *pool)
 	demangled = sym_demangle(sym->name);
 	if (demangled)
 		sym->name = arena_strndup(pool, demangled, strlen(demangled));
+	sym->name_hash = 0;
 	free(demangled);
 	sym->mangled = false;
 }

@@ -4,6 +4,7 @@
  */
 #include "core/symbols/symbols-int.h"
 #include "core/symbols/symtree.h"
+#include "util/hashmap.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -29,9 +30,11 @@ struct dso *dso__new(struct machine *m, const char *long_name, enum dso_kind kin
 	/* perf keeps "[vdso]", "[kernel.kallsyms]" and "[module]" whole, and
 	 * calls a JIT's /tmp/perf-PID.map "[JIT] tid PID". */
 	if (kind == DSO_PERF_MAP)
-		dso->short_name = xasprintf("[JIT] tid %d", atoi(long_name + strlen("/tmp/perf-")));
+		dso__set_short_name(dso, xasprintf("[JIT] tid %d",
+						   atoi(long_name + strlen("/tmp/perf-"))));
 	else
-		dso->short_name = xstrdup(slash && long_name[0] != '[' ? slash + 1 : long_name);
+		dso__set_short_name(dso, xstrdup(slash && long_name[0] != '[' ? slash + 1 :
+									       long_name));
 	dso->kernel = kind == DSO_KERNEL || kind == DSO_MODULE || kind == DSO_KERNEL_SECTION;
 	return dso;
 }
@@ -149,6 +152,13 @@ void *dso__cache(const struct dso *dso, const struct cache_kind *kind)
 void dso__set_cache(struct dso *dso, const struct cache_kind *kind, void *cache)
 {
 	cache_slots__set(&dso__priv(dso)->caches, kind, cache);
+}
+
+void dso__set_short_name(struct dso *dso, char *name)
+{
+	free(dso->short_name);
+	dso->short_name = name;
+	dso->short_name_hash = hash_string(name, strlen(name));
 }
 
 void dso__set_build_id(struct dso *dso, const uint8_t *id, int size)

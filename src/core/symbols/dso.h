@@ -21,15 +21,21 @@ struct symbol {
 	uint64_t start, end;
 	const char *name;	/* demangled as perf shows it */
 	bool object;		/* data (STT_OBJECT): report shows name+0xoffset */
-	/* name not demangled yet: the dso demangles it before handing the
-	 * symbol out (most of a big DSO's names are never shown) */
+	/* name not demangled yet (maybe not mangled at all): the dso asks
+	 * the demangler before handing the symbol out (most of a big DSO's
+	 * names are never shown, so never read) */
 	bool mangled;
 	uint8_t binding;	/* STB_LOCAL, STB_GLOBAL or STB_WEAK */
+	/* of name, for the hist keys that hash it (0: not computed yet);
+	 * kept in what was padding */
+	uint32_t name_hash;
 };
 
 struct dso {
 	char *long_name;	/* path as in the MMAP record, or "[kernel.kallsyms]" */
-	char *short_name;	/* basename, what perf prints in (dso) */
+	char *short_name;	/* basename, what perf prints in (dso): set by
+				 * dso__set_short_name() */
+	uint64_t short_name_hash;	/* hash_string() of short_name */
 	uint8_t build_id[20];
 	int build_id_size;	/* 0 when unknown */
 	bool kernel;		/* kernel or module */
@@ -78,6 +84,9 @@ uint64_t dso__shown_addr(const struct dso *dso, uint64_t addr);
  * path.debug or path, l a debuglink, d the file itself, v a vmlinux,
  * ! none. */
 char dso__symtab_origin(const struct dso *dso);
+
+/* Takes name (malloced) as dso's short name, freeing the old one. */
+void dso__set_short_name(struct dso *dso, char *name);
 
 /* Fills dso->build_id from the DSO's file (ELF note, or /sys/kernel/notes
  * for the kernel) when unknown; returns build_id_size (0: none found). */

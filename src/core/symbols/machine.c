@@ -222,8 +222,7 @@ void machine__set_build_id(struct machine *m, const char *filename,
 	struct dso *d = machine__findnew_dso(m, filename, module);
 
 	if (module && filename[0] != '[') {
-		free(d->short_name);
-		d->short_name = module_name(filename);
+		dso__set_short_name(d, module_name(filename));
 	}
 	dso__set_build_id(d, build_id, size);
 }
@@ -263,8 +262,7 @@ static int machine__process_kernel_mmap(struct machine *m, uint64_t start, uint6
 		dso = machine__find_module_dso(m, name);
 		if (!dso) {
 			dso = machine__findnew_dso(m, filename, true);
-			free(dso->short_name);
-			dso->short_name = xstrdup(name);
+			dso__set_short_name(dso, xstrdup(name));
 		}
 		free(name);
 		pgoff = 0;

@@ -431,8 +431,9 @@ static void read_symbols(struct symtab_builder *b, struct dso_priv *p, struct sy
 		raw = strtab ? symtab_add_ref(b, start, sym.st_size, GELF_ST_BIND(sym.st_info), name) :
 			       symtab_add(b, start, sym.st_size, GELF_ST_BIND(sym.st_info), name,
 					  strlen(name));
-		/* demangled when shown: most names of a big DSO never are */
-		raw->mangled = p->config->demangle && sym_maybe_mangled(name);
+		/* demangled when shown: most names of a big DSO never are, nor
+		 * read (sym_demangle() looks at the name then: a C name stays) */
+		raw->mangled = p->config->demangle;
 		raw->object = GELF_ST_TYPE(sym.st_info) == STT_OBJECT;
 	}
 	free(segs);
