@@ -437,7 +437,8 @@ def test_annotate_key_and_header_toggle(data):
 
 def box(t, title):
     """The box whose top line holds title, as lines (its frame included),
-    once drawn to its bottom line."""
+    once drawn to its bottom line's right corner: the terminal may hand a
+    box over in pieces, its bottom line half drawn."""
     def lines():
         display = t.screen.display
         top = next((y for y, line in enumerate(display) if "\u250c\u2500" + title in line), None)
@@ -449,7 +450,7 @@ def box(t, title):
         for line in display[top:]:
             rows.append(line[left:right + 1])
             if line[left] == "\u2514":
-                return rows
+                return rows if line[right] == "\u2518" else None
         return None
     t.wait_for(lambda text: lines() is not None)
     return lines()
