@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from conftest import PCL, PERF, fixture, pcl, perf, unified
+from conftest import (PCL, PERF, catches, child_runs, fixture, pcl, perf, runs, unified,
+                      wait_until)
 
 WARN = re.compile(r"warning|error|failed|unexpected|invalid|bogus", re.I)
 
@@ -222,7 +223,7 @@ def test_system_wide(tmp):
 def test_no_command_is_system_wide_until_interrupted(tmp):
     out = str(tmp / "sw.data")
     p = subprocess.Popen([PCL, "record", "-o", out], stderr=subprocess.PIPE, text=True)
-    time.sleep(1)
+    wait_until(lambda: catches(p.pid, signal.SIGINT), "pcl record's SIGINT handler")
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
     assert p.returncode == -signal.SIGINT, err
@@ -232,7 +233,7 @@ def test_no_command_is_system_wide_until_interrupted(tmp):
 
 def spawn_burner(ms=8000):
     p = subprocess.Popen(burner(ms))
-    time.sleep(0.3)
+    wait_until(lambda: runs(p.pid, "burner"), "the burner's exec")
     return p
 
 
@@ -386,7 +387,9 @@ def test_switch_output_on_signal(tmp):
     out = str(tmp / "sw.data")
     p = subprocess.Popen([PCL, "record", "--switch-output", "-o", out, "--", *burner(2500)],
                          stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)
+    # the first file, switched by the signal, must hold samples
+    wait_until(lambda: catches(p.pid, signal.SIGUSR2) and written(out, {9}),
+               "samples in the first file")
     p.send_signal(signal.SIGUSR2)
     _, err = p.communicate(timeout=60)
     assert p.returncode == 0, err
@@ -418,27 +421,46 @@ def test_max_size_stops_the_session(tmp):
     report(out)
 
 
+def whole_records(path, pipe=False):
+    """A recording's bytes, where its whole records end (at a torn last
+    record, or at a size below a record header's, which the caller asserts
+    against) and their types."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if pipe:
+        p = 16
+    else:
+        p = struct.unpack_from("<Q", raw, 0x28)[0] if len(raw) >= 0x30 else len(raw)
+    types = set()
+    while p + 8 <= len(raw):
+        t, _, s = struct.unpack_from("<IHH", raw, p)
+        if s < 8 or p + s > len(raw):
+            break
+        types.add(t)
+        p += s
+    return raw, p, types
+
+
+def written(path, want, pipe=False):
+    """Whether a recording being written holds records of the types want."""
+    return os.path.exists(path) and want <= whole_records(path, pipe)[2]
+
+
 def test_killed_recording_keeps_whole_records(tmp):
     out = str(tmp / "k.data")
     p = subprocess.Popen([PCL, "record", "-m", "1", "-o", out, "--", *burner(5000)],
                          stderr=subprocess.DEVNULL)
-    time.sleep(1.5)
+    # killed once FINISHED_INIT and samples are in the file
+    wait_until(lambda: written(out, {82, 9}), "samples in the file")
     p.kill()
     p.wait()
     subprocess.run(["pkill", "-f", "burner 5000"])
-    raw = open(out, "rb").read()
+    raw, p, types = whole_records(out)
     assert raw[:8] == b"PERFILE2"
     off, size = struct.unpack_from("<QQ", raw, 0x28)
     assert size == 0                       # never finished: the reader walks to EOF
-    p, n, types = off, 0, set()
-    while p + 8 <= len(raw):
-        t, _, s = struct.unpack_from("<IHH", raw, p)
-        assert s >= 8
-        if p + s > len(raw):
-            break                          # a torn last record at most
-        types.add(t)
-        p, n = p + s, n + 1
-    assert len(raw) - p < 65536
+    assert len(raw) - p < 65536 and (len(raw) - p < 8 or
+                                     struct.unpack_from("<IHH", raw, p)[2] >= 8)
     assert 82 in types and 9 in types      # FINISHED_INIT and samples made it
     # pcl's reader walks such a file to its end
     r = pcl("script", "-i", out)
@@ -461,10 +483,8 @@ def stopped_by(tool, tmp, sig, args):
     out = tmp / ("%s-%d.data" % (os.path.basename(tool), sig))
     p = subprocess.Popen([tool, "record", "-o", str(out), *args], stderr=subprocess.PIPE,
                          text=True)
-    deadline = time.time() + 60
-    while not out.exists() and time.time() < deadline:
-        time.sleep(0.05)
-    time.sleep(1)       # past the point where the signal handlers are in place
+    wait_until(lambda: out.exists() and catches(p.pid, sig),
+               "%s record's file and signal handler" % tool)
     p.send_signal(sig)
     _, err = p.communicate(timeout=120)
     return p.returncode, "Captured and wrote" in err
@@ -729,7 +749,8 @@ def test_killed_pipe_recording_is_readable(tmp):
     with open(out, "wb") as f:
         p = subprocess.Popen([PCL, "record", "-m", "1", "-o", "-", "--", *burner(5000)],
                              stdout=f, stderr=subprocess.DEVNULL)
-        time.sleep(1.5)
+        # killed once samples are in the pipe (after its 16-byte header)
+        wait_until(lambda: written(str(out), {9}, pipe=True), "samples in the pipe")
         p.kill()
         p.wait()
     subprocess.run(["pkill", "-f", "burner 5000"])
@@ -999,7 +1020,8 @@ def test_switch_output_event_switches_the_file(tmp):
     p = subprocess.Popen([PCL, "record", "-e", "cpu-clock", "-o", out, "--switch-output-event",
                           "syscalls:sys_enter_getppid", "--", "sleep", "1.5"],
                          stderr=subprocess.PIPE, text=True)
-    time.sleep(0.7)
+    # the side-band event is open and enabled before the workload's exec
+    wait_until(lambda: child_runs(p.pid, "sleep"), "the workload's exec")
     os.getppid()
     _, err = p.communicate(timeout=60)
     assert p.returncode == 0, err
