@@ -57,14 +57,18 @@ def runs(pid, comm):
         return False
 
 
-def child_runs(pid, comm):
-    """Whether a child of process pid has exec'd the program named comm."""
+def children(pid):
+    """The pids of process pid's children."""
     try:
         with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
-            children = f.read().split()
+            return [int(child) for child in f.read().split()]
     except FileNotFoundError:
-        return False
-    return any(runs(child, comm) for child in children)
+        return []
+
+
+def child_runs(pid, comm):
+    """Whether a child of process pid has exec'd the program named comm."""
+    return any(runs(child, comm) for child in children(pid))
 
 
 def run(argv, **kw):

@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from conftest import (PCL, PERF, catches, child_runs, fixture, pcl, perf, runs, unified,
-                      wait_until)
+from conftest import (PCL, PERF, catches, child_runs, children, fixture, pcl, perf, runs,
+                      unified, wait_until)
 
 WARN = re.compile(r"warning|error|failed|unexpected|invalid|bogus", re.I)
 
@@ -446,15 +446,26 @@ def written(path, want, pipe=False):
     return os.path.exists(path) and want <= whole_records(path, pipe)[2]
 
 
+def kill_with_workload(p):
+    """SIGKILLs a recording and its workload, by pid: a pkill by name would
+    also kill the burners of tests running alongside."""
+    workload = children(p.pid)
+    p.kill()
+    p.wait()
+    for pid in workload:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def test_killed_recording_keeps_whole_records(tmp):
     out = str(tmp / "k.data")
     p = subprocess.Popen([PCL, "record", "-m", "1", "-o", out, "--", *burner(5000)],
                          stderr=subprocess.DEVNULL)
     # killed once FINISHED_INIT and samples are in the file
     wait_until(lambda: written(out, {82, 9}), "samples in the file")
-    p.kill()
-    p.wait()
-    subprocess.run(["pkill", "-f", "burner 5000"])
+    kill_with_workload(p)
     raw, p, types = whole_records(out)
     assert raw[:8] == b"PERFILE2"
     off, size = struct.unpack_from("<QQ", raw, 0x28)
@@ -749,11 +760,12 @@ def test_killed_pipe_recording_is_readable(tmp):
     with open(out, "wb") as f:
         p = subprocess.Popen([PCL, "record", "-m", "1", "-o", "-", "--", *burner(5000)],
                              stdout=f, stderr=subprocess.DEVNULL)
-        # killed once samples are in the pipe (after its 16-byte header)
-        wait_until(lambda: written(str(out), {9}, pipe=True), "samples in the pipe")
-        p.kill()
-        p.wait()
-    subprocess.run(["pkill", "-f", "burner 5000"])
+        # killed once samples of the burner's leaf_spin are in the pipe
+        # (after its 16-byte header), which perf script then finds
+        wait_until(lambda: written(str(out), {9}, pipe=True) and
+                   "leaf_spin" in from_stdin(str(out), PERF, "script", "-i", "-").stdout,
+                   "leaf_spin's samples in the pipe")
+        kill_with_workload(p)
     r = from_stdin(str(out), PERF, "script", "-i", "-")
     assert "burner" in r.stdout and "leaf_spin" in r.stdout
     r = pcl("script", "-i", str(out))
