@@ -404,7 +404,7 @@ def test_annotate_key_and_header_toggle(data):
     6.1's H does."""
     ann = Terminal([PCL, "annotate", "-i", data["g"], "hot_spin"], rows=ROWS, cols=COLS,
                    env=BROWSER_ENV)
-    ann.wait_for("Percent\u2502")
+    ann.wait_for("Percent\u2502", frame=True)
     want = screen_lines(ann)
     ann.send("q")
     assert ann.wait_exit() == 0
