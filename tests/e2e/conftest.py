@@ -58,11 +58,11 @@ def runs(pid, comm):
 
 
 def children(pid):
-    """The pids of process pid's children."""
+    """The pids of process pid's children (a recording's workload)."""
     try:
         with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
             return [int(child) for child in f.read().split()]
-    except FileNotFoundError:
+    except OSError:
         return []
 
 
