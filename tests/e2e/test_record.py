@@ -383,13 +383,27 @@ def test_pipes_without_file_names(tmp, reader, shows):
     assert shows in got
 
 
+def cpu_ms(pid):
+    """The CPU time process pid has used, in ms (in clock ticks' steps)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 def test_switch_output_on_signal(tmp):
     out = str(tmp / "sw.data")
-    p = subprocess.Popen([PCL, "record", "--switch-output", "-o", out, "--", *burner(2500)],
-                         stderr=subprocess.PIPE, text=True)
-    # the first file, switched by the signal, must hold samples
-    wait_until(lambda: catches(p.pid, signal.SIGUSR2) and written(out, {9}),
-               "samples in the first file")
+    # 2.5 s of the burner's CPU time, however loaded the machine
+    p = subprocess.Popen([PCL, "record", "--switch-output", "-o", out, "--",
+                          *burner(2500, cpu=True)], stderr=subprocess.PIPE, text=True)
+    # the first file, switched by the signal, must hold samples: the
+    # burner has run 30 ms (120 samples at 4000 Hz) in the rings, which
+    # the switch drains first
+    wait_until(lambda: catches(p.pid, signal.SIGUSR2) and
+               any(runs(pid, "burner") and cpu_ms(pid) >= 30 for pid in children(p.pid)),
+               "the burner's first 30 ms")
     p.send_signal(signal.SIGUSR2)
     _, err = p.communicate(timeout=60)
     assert p.returncode == 0, err
