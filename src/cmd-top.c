@@ -755,12 +755,15 @@ static void print_mapped_keys(struct top *t)
 	fputs("\t[qQ]    quit.\n", out);
 }
 
-/* A prompt's answer is read as a line, echoed, as perf reads it. */
+/* A prompt's answer is read as a line, echoed, as perf reads it.  The
+ * terminal reads lines before the prompt shows: an answer typed as soon
+ * as it shows, and a key typed after it, would else come in raw mode and
+ * read as one line, the key lost in the answer. */
 static void prompt(struct top *t, int key, const char *msg)
 {
+	tcsetattr(STDIN_FILENO, TCSANOW, &t->saved_tty);
 	fprintf(t->out, "\n%s: ", msg);
 	fflush(t->out);
-	tcsetattr(STDIN_FILENO, TCSANOW, &t->saved_tty);
 	t->key_state = KEYS_LINE;
 	t->prompt_key = key;
 }

@@ -58,6 +58,10 @@ struct entry_view {
 	struct hist_entry *he;
 	uint8_t filtered;	/* its filter bits before the browser's zooms */
 	bool expanded;		/* its call graph, or (--hierarchy) the level below, shown */
+	/* drawn, or folded by E or C: as perf's browser, which looks whether
+	 * an entry has something to unfold only then, it shows the entry's
+	 * fold sign from then on, in perf.hist.N too */
+	bool seen;
 	bool chain_built;
 	int nr_chain;
 	/* graph modes: the lines its unfolded levels show (rebuilt with the
@@ -687,7 +691,8 @@ static void row_text(struct browser *b, const struct row *r, struct strbuf *out,
 	}
 	strbuf_addf(out, "%.*s", (int)lead, b->sb.buf);
 	if (folds(b->hists))
-		strbuf_addstr(out, !has_chain(b, e) ? "  " : e->expanded ? "- " : "+ ");
+		strbuf_addstr(out, !e->seen || !has_chain(b, e) ? "  " :
+				   e->expanded ? "- " : "+ ");
 	strbuf_addstr(out, b->sb.buf + lead + 2);
 }
 
@@ -734,6 +739,7 @@ static void draw(struct browser *b)
 	for (int i = 0; i < visible && b->top + (size_t)i < b->nr_rows; i++) {
 		size_t at = b->top + (size_t)i;
 
+		b->entries[b->rows[at].entry].seen = true;
 		row_text(b, &b->rows[at], &line, true);
 		tui__write_colored(first + i, 0, at == b->selected && b->navkeypressed ?
 				   TUI_SELECTED : TUI_NORMAL, true, strbuf_str(&line));
@@ -836,7 +842,8 @@ static void reload(struct browser *b)
 
 		e->he->browser_marks = (uint8_t)((e->expanded ? HIST_MARK_UNFOLDED : 0) |
 						 (e->he == selected ? HIST_MARK_SELECTED : 0) |
-						 (levels ? HIST_MARK_LEVELS : 0));
+						 (levels ? HIST_MARK_LEVELS : 0) |
+						 (e->seen ? HIST_MARK_SEEN : 0));
 	}
 	release_entries(b);
 	forget_unfolded(b);
@@ -849,6 +856,7 @@ static void reload(struct browser *b)
 		uint8_t marks = e->he->browser_marks;
 
 		e->he->browser_marks = 0;
+		e->seen = marks & HIST_MARK_SEEN;
 		if (marks & HIST_MARK_SELECTED)
 			was.entry = i;
 		if (marks & HIST_MARK_LEVELS)
@@ -874,6 +882,7 @@ static void expand_all(struct browser *b, bool expanded)
 	for (size_t i = 0; i < b->nr_entries; i++) {
 		struct entry_view *e = &b->entries[i];
 
+		e->seen = true;		/* filtered out or not, as perf's */
 		if (!entry_shown(b, e->he))
 			continue;
 		set_expanded(b, e, expanded);

@@ -3,6 +3,7 @@ import difflib
 import os
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -23,6 +24,51 @@ def fixture(name):
         subprocess.run(["make", "-C", ROOT, "fixtures"], check=True,
                        stdout=subprocess.DEVNULL)
     return path
+
+
+def wait_until(cond, what, timeout=120):
+    """Polls cond until it holds: a live test waits on what a process has
+    done, never for a fixed time (a loaded machine makes any one wrong)."""
+    deadline = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < deadline, "gave up waiting %d s for %s" % (timeout, what)
+        time.sleep(0.02)
+
+
+def catches(pid, sig):
+    """Whether process pid has a handler in place for signal sig (its
+    SigCgt mask): a signal sent then is handled, not fatal."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    except FileNotFoundError:
+        pass
+    return False
+
+
+def runs(pid, comm):
+    """Whether process pid has exec'd the program named comm."""
+    try:
+        with open("/proc/%s/comm" % pid) as f:
+            return f.read().strip() == comm
+    except FileNotFoundError:
+        return False
+
+
+def children(pid):
+    """The pids of process pid's children (a recording's workload)."""
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(child) for child in f.read().split()]
+    except OSError:
+        return []
+
+
+def child_runs(pid, comm):
+    """Whether a child of process pid has exec'd the program named comm."""
+    return any(runs(child, comm) for child in children(pid))
 
 
 def run(argv, **kw):

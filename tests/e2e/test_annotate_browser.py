@@ -148,13 +148,13 @@ def test_hottest_line(data):
     try:
         hottest = max(float(pct) for pct, _, _ in stdio_hot_lines(pcl, data, "hot_mix"))
         term.send("down")	# shows the cursor: on the hottest line at start
-        term.wait_for(lambda t: selected_row(term) is not None)
+        term.wait_for(lambda t: selected_row(term) is not None, frame=True)
         assert float(HOT_ROW.match(selected_row(term)).group(1)) == hottest
         term.send("home")
-        term.wait_for(lambda t: selected_row(term) == term.line(2))
+        term.wait_for(lambda t: selected_row(term) == term.line(2), frame=True)
         assert not HOT_ROW.match(selected_row(term))
         term.send("H")
-        term.wait_for(lambda t: HOT_ROW.match(selected_row(term) or ""))
+        term.wait_for(lambda t: HOT_ROW.match(selected_row(term) or ""), frame=True)
         assert float(HOT_ROW.match(selected_row(term)).group(1)) == hottest
     finally:
         close(term)
@@ -166,7 +166,7 @@ def test_source_lines_toggle(data):
         source = "return x ^ (x >> 15);"	# next to the hottest line
         assert source in term.text()
         term.send("s")
-        text = term.wait_for(lambda t: source not in t)
+        text = term.wait_for(lambda t: source not in t, frame=True)
         # what stays is the instructions: each row has an address column
         rows = [r for r in list_rows(term) if r.strip()]
         hot = stdio_hot_lines(pcl, data, "hot_mix")
@@ -182,7 +182,7 @@ def test_addresses(data):
     try:
         term.send("o")
         hot = stdio_hot_lines(pcl, data, "hot_mix")
-        text = term.wait_for(f"{hot[0][1]}: ")
+        text = term.wait_for(f"{hot[0][1]}: ", frame=True)
         for pct, addr, insn in hot:
             # objdump's own text after the address, as --stdio shows it
             row = next(r for r in list_rows(term) if f"│{addr}: " in r)

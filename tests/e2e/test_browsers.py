@@ -500,7 +500,7 @@ def test_annotate_key_and_header_toggle(data):
     6.1's H does."""
     ann = Terminal([PCL, "annotate", "-i", data["g"], "hot_spin"], rows=ROWS, cols=COLS,
                    env=BROWSER_ENV)
-    ann.wait_for("Percent\u2502")
+    ann.wait_for("Percent\u2502", frame=True)
     want = screen_lines(ann)
     ann.send("q")
     assert ann.wait_exit() == 0
@@ -533,7 +533,8 @@ def test_annotate_key_and_header_toggle(data):
 
 def box(t, title):
     """The box whose top line holds title, as lines (its frame included),
-    once drawn to its bottom line."""
+    once drawn to its bottom line's right corner: the terminal may hand a
+    box over in pieces, its bottom line half drawn."""
     def lines():
         display = t.screen.display
         top = next((y for y, line in enumerate(display) if "\u250c\u2500" + title in line), None)
@@ -545,7 +546,7 @@ def box(t, title):
         for line in display[top:]:
             rows.append(line[left:right + 1])
             if line[left] == "\u2514":
-                return rows
+                return rows if line[right] == "\u2518" else None
         return None
     t.wait_for(lambda text: lines() is not None)
     return lines()

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from conftest import PCL, fixture, pcl, perf, unified
+from conftest import PCL, children, fixture, pcl, perf, unified
 
 
 def no_tip(text):
@@ -138,15 +138,6 @@ def test_evlist_equals_perfs_own_threads_recording(recordings):
     want = perf("evlist", "-v", "-i", recordings["perf"]).stdout
     got = perf("evlist", "-v", "-i", recordings["pcl"]).stdout
     assert got == want, unified(want, got)
-
-
-def children(pid):
-    """The processes pid started (its workload)."""
-    try:
-        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
-            return [int(c) for c in f.read().split()]
-    except OSError:
-        return []
 
 
 def test_writer_thread_per_group(tmp_path):

@@ -1138,6 +1138,14 @@ def test_html_inverted_and_flamechart(tmp, phases_data):
             assert mean_x(a, hit) < mean_x(z, hit)
 
 
+def to_fixed(x, digits):
+    """JavaScript's x.toFixed(digits): the exact binary value rounded, a tie
+    (0.125 to two digits) up, where Python's format rounds it to even."""
+    import decimal
+    return str(decimal.Decimal(x).quantize(decimal.Decimal(1).scaleb(-digits),
+                                           rounding=decimal.ROUND_HALF_UP))
+
+
 @needs_chromium
 def test_html_top_functions_table(tmp, cpu_data):
     html = flamegraph(tmp, "top.html", "-i", cpu_data)
@@ -1164,7 +1172,7 @@ def test_html_top_functions_table(tmp, cpu_data):
         self_w[names[-1]] += v
         for n in set(names):       # once per stack, however often it recurses
             total_w[n] += v
-    cell = lambda v: "{:,} ({:.2f}%)".format(v, 100 * v / root)
+    cell = lambda v: "{:,} ({}%)".format(v, to_fixed(100 * v / root, 2))
     for rows, first, second in ((by_self, self_w, total_w), (by_total, total_w, self_w)):
         order = sorted(total_w, key=lambda n: (-first[n], -second[n], n))[:100]
         assert [r[2] for r in rows] == order

@@ -429,8 +429,11 @@ def test_html_data_matches_the_cells(tmp, sleeps):
 
 def test_html_lists_a_bounded_number_per_cell(tmp, sleeps):
     """--cell-events N: the page lists at most N events per cell (the first
-    ones), while the flame graph's per-cell stack counts cover them all."""
-    args = ["-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep", "--stepsec", "0.05",
+    ones), while the flame graph's per-cell stack counts cover them all.
+    One column for the whole run: in 0.05 s ones, a loaded machine spread
+    the sleeps (a fork and exec each) one a column; in latency rows 1/20
+    of the longest sleep high, the nine short ones still share rows."""
+    args = ["-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep", "--stepsec", "1000",
             "--rows", "20"]
     full = html_data(heatmap(tmp, "all.html", *args))
     some = html_data(heatmap(tmp, "some.html", *args, "--cell-events", "1"))
@@ -469,10 +472,7 @@ def test_html_click_lists_the_events(tmp, sleeps):
     with Browser(tmp) as b:
         b.open(html)
         b.wait("document.documentElement.getAttribute('data-pcl-ready')", "the page's script")
-        drawn = b.js("Array.from(document.querySelectorAll('rect.cell')).map(function (r) {"
-                     " var b = r.getBoundingClientRect(); return [+r.dataset.col,"
-                     " +r.dataset.row, +r.dataset.count, b.left + b.width / 2,"
-                     " b.top + b.height / 2]; })")
+        drawn = drawn_cells(b)
         assert {(c, r): n for c, r, n, _, _ in drawn} == want
         for col, row, n, x, y in sorted(drawn, key=lambda c: -c[2])[:3]:
             click(b, x, y)
@@ -502,13 +502,17 @@ def test_html_click_lists_the_events(tmp, sleeps):
             "%d events in 2 cells" % (n1 + n2)
         assert b.errors == []
 
-    # one event listed per cell: the caption and the flame graph still count all
+    # one event listed per cell: the caption and the flame graph still count
+    # all; one column for the whole run, where the short sleeps share rows
+    # (a loaded machine can spread the sleeps one per 0.05 s column)
     html = heatmap(tmp, "one.html", "-i", sleeps, "--start", "syscalls:sys_enter_clock_nanosleep",
-                   "--stepsec", "0.05", "--rows", "20", "--boxsize", "12", "--cell-events", "1")
+                   "--stepsec", "1000", "--rows", "20", "--boxsize", "12", "--cell-events", "1")
     with Browser(tmp) as b:
         b.open(html)
         b.wait("document.documentElement.getAttribute('data-pcl-ready')", "the page's script")
+        drawn = drawn_cells(b)
         _, _, n, x, y = max(drawn, key=lambda c: c[2])
+        assert n > 1, drawn
         click(b, x, y)
         b.wait("document.getElementById('listing-caption') !== null", "the listing")
         assert b.js("document.querySelectorAll('#listing tr').length") == 2
@@ -516,6 +520,14 @@ def test_html_click_lists_the_events(tmp, sleeps):
         assert caption.startswith("%d events at" % n) and caption.endswith("(1 listed)"), caption
         assert flame_frames(b)["all"] == n
         assert b.errors == []
+
+
+def drawn_cells(b):
+    """The page's cells: column, row, count and the middle of each on screen."""
+    return b.js("Array.from(document.querySelectorAll('rect.cell')).map(function (r) {"
+                " var b = r.getBoundingClientRect(); return [+r.dataset.col,"
+                " +r.dataset.row, +r.dataset.count, b.left + b.width / 2,"
+                " b.top + b.height / 2]; })")
 
 
 def click(b, x, y, modifiers=0):

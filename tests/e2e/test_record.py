@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from conftest import PCL, PERF, fixture, pcl, perf, unified
+from conftest import (PCL, PERF, catches, child_runs, children, fixture, pcl, perf, runs,
+                      unified, wait_until)
 
 WARN = re.compile(r"warning|error|failed|unexpected|invalid|bogus", re.I)
 
@@ -222,7 +223,7 @@ def test_system_wide(tmp):
 def test_no_command_is_system_wide_until_interrupted(tmp):
     out = str(tmp / "sw.data")
     p = subprocess.Popen([PCL, "record", "-o", out], stderr=subprocess.PIPE, text=True)
-    time.sleep(1)
+    wait_until(lambda: catches(p.pid, signal.SIGINT), "pcl record's SIGINT handler")
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
     assert p.returncode == -signal.SIGINT, err
@@ -232,7 +233,7 @@ def test_no_command_is_system_wide_until_interrupted(tmp):
 
 def spawn_burner(ms=8000):
     p = subprocess.Popen(burner(ms))
-    time.sleep(0.3)
+    wait_until(lambda: runs(p.pid, "burner"), "the burner's exec")
     return p
 
 
@@ -382,11 +383,27 @@ def test_pipes_without_file_names(tmp, reader, shows):
     assert shows in got
 
 
+def cpu_ms(pid):
+    """The CPU time process pid has used, in ms (in clock ticks' steps)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
 def test_switch_output_on_signal(tmp):
     out = str(tmp / "sw.data")
-    p = subprocess.Popen([PCL, "record", "--switch-output", "-o", out, "--", *burner(2500)],
-                         stderr=subprocess.PIPE, text=True)
-    time.sleep(1.0)
+    # 2.5 s of the burner's CPU time, however loaded the machine
+    p = subprocess.Popen([PCL, "record", "--switch-output", "-o", out, "--",
+                          *burner(2500, cpu=True)], stderr=subprocess.PIPE, text=True)
+    # the first file, switched by the signal, must hold samples: the
+    # burner has run 30 ms (120 samples at 4000 Hz) in the rings, which
+    # the switch drains first
+    wait_until(lambda: catches(p.pid, signal.SIGUSR2) and
+               any(runs(pid, "burner") and cpu_ms(pid) >= 30 for pid in children(p.pid)),
+               "the burner's first 30 ms")
     p.send_signal(signal.SIGUSR2)
     _, err = p.communicate(timeout=60)
     assert p.returncode == 0, err
@@ -418,27 +435,57 @@ def test_max_size_stops_the_session(tmp):
     report(out)
 
 
+def whole_records(path, pipe=False):
+    """A recording's bytes, where its whole records end (at a torn last
+    record, or at a size below a record header's, which the caller asserts
+    against) and their types."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if pipe:
+        p = 16
+    else:
+        p = struct.unpack_from("<Q", raw, 0x28)[0] if len(raw) >= 0x30 else len(raw)
+    types = set()
+    while p + 8 <= len(raw):
+        t, _, s = struct.unpack_from("<IHH", raw, p)
+        if s < 8 or p + s > len(raw):
+            break
+        types.add(t)
+        p += s
+    return raw, p, types
+
+
+def written(path, want, pipe=False):
+    """Whether a recording being written holds records of the types want."""
+    return os.path.exists(path) and want <= whole_records(path, pipe)[2]
+
+
+def kill_with_workload(p):
+    """SIGKILLs a recording and its workload, by pid: a pkill by name would
+    also kill the burners of tests running alongside."""
+    workload = children(p.pid)
+    p.kill()
+    p.wait()
+    for pid in workload:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def test_killed_recording_keeps_whole_records(tmp):
     out = str(tmp / "k.data")
     p = subprocess.Popen([PCL, "record", "-m", "1", "-o", out, "--", *burner(5000)],
                          stderr=subprocess.DEVNULL)
-    time.sleep(1.5)
-    p.kill()
-    p.wait()
-    subprocess.run(["pkill", "-f", "burner 5000"])
-    raw = open(out, "rb").read()
+    # killed once FINISHED_INIT and samples are in the file
+    wait_until(lambda: written(out, {82, 9}), "samples in the file")
+    kill_with_workload(p)
+    raw, p, types = whole_records(out)
     assert raw[:8] == b"PERFILE2"
     off, size = struct.unpack_from("<QQ", raw, 0x28)
     assert size == 0                       # never finished: the reader walks to EOF
-    p, n, types = off, 0, set()
-    while p + 8 <= len(raw):
-        t, _, s = struct.unpack_from("<IHH", raw, p)
-        assert s >= 8
-        if p + s > len(raw):
-            break                          # a torn last record at most
-        types.add(t)
-        p, n = p + s, n + 1
-    assert len(raw) - p < 65536
+    assert len(raw) - p < 65536 and (len(raw) - p < 8 or
+                                     struct.unpack_from("<IHH", raw, p)[2] >= 8)
     assert 82 in types and 9 in types      # FINISHED_INIT and samples made it
     # pcl's reader walks such a file to its end
     r = pcl("script", "-i", out)
@@ -461,10 +508,8 @@ def stopped_by(tool, tmp, sig, args):
     out = tmp / ("%s-%d.data" % (os.path.basename(tool), sig))
     p = subprocess.Popen([tool, "record", "-o", str(out), *args], stderr=subprocess.PIPE,
                          text=True)
-    deadline = time.time() + 60
-    while not out.exists() and time.time() < deadline:
-        time.sleep(0.05)
-    time.sleep(1)       # past the point where the signal handlers are in place
+    wait_until(lambda: out.exists() and catches(p.pid, sig),
+               "%s record's file and signal handler" % tool)
     p.send_signal(sig)
     _, err = p.communicate(timeout=120)
     return p.returncode, "Captured and wrote" in err
@@ -729,10 +774,12 @@ def test_killed_pipe_recording_is_readable(tmp):
     with open(out, "wb") as f:
         p = subprocess.Popen([PCL, "record", "-m", "1", "-o", "-", "--", *burner(5000)],
                              stdout=f, stderr=subprocess.DEVNULL)
-        time.sleep(1.5)
-        p.kill()
-        p.wait()
-    subprocess.run(["pkill", "-f", "burner 5000"])
+        # killed once samples of the burner's leaf_spin are in the pipe
+        # (after its 16-byte header), which perf script then finds
+        wait_until(lambda: written(str(out), {9}, pipe=True) and
+                   "leaf_spin" in from_stdin(str(out), PERF, "script", "-i", "-").stdout,
+                   "leaf_spin's samples in the pipe")
+        kill_with_workload(p)
     r = from_stdin(str(out), PERF, "script", "-i", "-")
     assert "burner" in r.stdout and "leaf_spin" in r.stdout
     r = pcl("script", "-i", str(out))
@@ -999,7 +1046,8 @@ def test_switch_output_event_switches_the_file(tmp):
     p = subprocess.Popen([PCL, "record", "-e", "cpu-clock", "-o", out, "--switch-output-event",
                           "syscalls:sys_enter_getppid", "--", "sleep", "1.5"],
                          stderr=subprocess.PIPE, text=True)
-    time.sleep(0.7)
+    # the side-band event is open and enabled before the workload's exec
+    wait_until(lambda: child_runs(p.pid, "sleep"), "the workload's exec")
     os.getppid()
     _, err = p.communicate(timeout=60)
     assert p.returncode == 0, err

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from conftest import PCL, PERF, fixture, pcl, perf
+from conftest import PCL, PERF, catches, child_runs, fixture, pcl, perf, runs, wait_until
 
 NUM = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
 RATE = re.compile(r"\b[KMG]?/sec\b")
@@ -193,9 +193,33 @@ def test_repeat_csv_noise_column():
     assert fb[3].endswith("%")
 
 
+def asleep(seconds):
+    """A `sleep` process, once past its exec and start-up and asleep in
+    its nanosleep: from then on it uses no CPU time to count."""
+    sleeper = subprocess.Popen(["sleep", seconds])
+
+    def sleeping():
+        try:
+            with open("/proc/%d/wchan" % sleeper.pid) as f:
+                return runs(sleeper.pid, "sleep") and "nanosleep" in f.read()
+        except FileNotFoundError:
+            return False
+    wait_until(sleeping, "sleep to sleep")
+    return sleeper
+
+
+def counting(pid):
+    """Whether process pid has perf events open."""
+    fds = "/proc/%d/fd" % pid
+    try:
+        return any(os.readlink(os.path.join(fds, fd)) == "anon_inode:[perf_event]"
+                   for fd in os.listdir(fds))
+    except FileNotFoundError:
+        return False
+
+
 def test_headers():
-    sleeper = subprocess.Popen(["sleep", "5"])
-    time.sleep(0.2)  # past its exec: it sleeps, never counted
+    sleeper = asleep("5")  # never counted
     try:
         pid = str(sleeper.pid)
         for args, head in ((["-p", pid], f"process id '{pid}'"),
@@ -211,8 +235,7 @@ def test_headers():
 
 
 def test_per_thread():
-    sleeper = subprocess.Popen(["sleep", "5"])
-    time.sleep(0.2)
+    sleeper = asleep("5")
     try:
         a, b = both("-p", str(sleeper.pid), "--per-thread", "-e", "task-clock", "sleep", "0.05")
         assert_same_text(a, b)
@@ -316,7 +339,8 @@ def test_workload_not_found():
 def test_ctrl_c_still_prints():
     p = subprocess.Popen([PCL, "stat", "-e", "task-clock", "sleep", "10"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(0.5)
+    # counting: the workload's exec comes after the handlers and the events
+    wait_until(lambda: child_runs(p.pid, "sleep"), "the workload's exec")
     start = time.time()
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=20)
@@ -329,7 +353,7 @@ def test_ctrl_c_still_prints():
 def test_ctrl_c_system_wide():
     p = subprocess.Popen([PCL, "stat", "-a", "-e", "cpu-clock"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, start_new_session=True)
-    time.sleep(0.5)
+    wait_until(lambda: catches(p.pid, signal.SIGINT) and counting(p.pid), "counting")
     os.killpg(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=20)
     assert " Performance counter stats for 'system wide':" in err

@@ -367,28 +367,37 @@ def test_hierarchy(burner):
     assert tops and subs, table
 
 
-def drive_keys(argv, keys, settle=3.0, gap=0.7):
-    """Runs argv with a pseudo-terminal for stdin, types keys after the first
-    screens, then stops it with SIGINT; returns stdout and stderr."""
+def drive_keys(argv, steps, timeout=90, quits=False):
+    """Runs argv with a pseudo-terminal for stdin; once its second screen is
+    out (its key reader runs), types each step's key and waits for the text
+    that shows the key was taken in what it printed since (None: the next
+    step's text shows it, keys being read in order); then, unless the last
+    key quits, stops it with SIGINT.  Returns stdout, stderr and the status."""
     master, slave = pty.openpty()
     p = subprocess.Popen(argv, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     os.close(slave)
     out = b""
 
-    def pump(secs):
+    def wait(done, what):
         nonlocal out
-        end = time.monotonic() + secs
-        while time.monotonic() < end:
+        deadline = time.monotonic() + timeout
+        while not done():
+            assert time.monotonic() < deadline, "no %s in:\n%s" % (what, out[-2000:].decode(
+                errors="replace"))
             ready, _, _ = select.select([p.stdout], [], [], 0.1)
             if ready:
-                out += os.read(p.stdout.fileno(), 1 << 16)
+                chunk = os.read(p.stdout.fileno(), 1 << 16)
+                assert chunk, "exited before %s:\n%s" % (what, out[-2000:].decode(
+                    errors="replace"))
+                out += chunk
 
-    pump(settle)
-    for k in keys:
-        os.write(master, k.encode())
-        pump(gap)
-    pump(1.5)
-    if p.poll() is None:
+    wait(lambda: out.count(CLEAR.encode()) >= 2, "second screen")
+    for key, text in steps:
+        since = len(out)
+        os.write(master, key.encode())
+        if text is not None:
+            wait(lambda: text.encode() in out[since:], repr(text))
+    if not quits:
         p.send_signal(signal.SIGINT)
     rest, err = p.communicate(timeout=60)
     os.close(master)
@@ -406,8 +415,10 @@ def test_key_menu_as_perf(burner):
     """An unmapped key on a terminal: perf's "Mapped keys:" menu, the same
     text; a second unmapped key goes back to the table."""
     args = ["top", "--stdio", "-e", "cpu-clock", "-d", "1", "-E", "7", "-z"]
-    pcl_out, _, status = drive_keys([PCL, *args], "xx")
-    perf_out, _, _ = drive_keys([PERF, *args], "xx")
+    # the second key is taken once the table's screens come again
+    steps = [("x", "unmapped key to continue: "), ("x", CLEAR)]
+    pcl_out, _, status = drive_keys([PCL, *args], steps)
+    perf_out, _, _ = drive_keys([PERF, *args], steps)
     assert status == 0
     assert menu_of(pcl_out) == menu_of(perf_out)
     assert "(1)\n" in menu_of(pcl_out) and "(7)\n" in menu_of(pcl_out)
@@ -419,7 +430,10 @@ def test_keys_change_settings():
     """d and e prompt for a number (shown in the menu after), K toggles, q
     quits with perf's "exiting." and -D dumps the DSOs' symbols."""
     out, err, status = drive_keys([PCL, "top", "--stdio", "-e", "cpu-clock", "-d", "1", "-D"],
-                                  ["d", "3\n", "e", "9\n", "K", "x", "q"], gap=1.0)
+                                  [("d", "Enter display delay: "), ("3\n", None),
+                                   ("e", "Enter display entries (lines): "), ("9\n", None),
+                                   ("K", None), ("x", "unmapped key to continue: "),
+                                   ("q", None)], quits=True)
     assert status == 0, err
     assert "Enter display delay: " in out and "Enter display entries (lines): " in out
     menu = menu_of(out)

@@ -45,7 +45,7 @@ def top(burner, *args, cwd=None):
     t = Terminal([PCL, "top", "-e", "cpu-clock", "-F", "4000", "-d", "1", "-p", str(burner.pid),
                   *args], rows=ROWS, cols=COLS, cwd=cwd,
                  env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
-    t.wait_for(lambda text: "leaf_spin" in text and lines(t)[ROWS - 1])
+    t.wait_for(lambda text: "leaf_spin" in text and lines(t)[ROWS - 1], frame=True)
     return t
 
 
@@ -113,9 +113,9 @@ def cursor_on(t, sign, name):
 
 
 def refreshed(t):
-    """Waits for the next refresh (the title's counts change)."""
+    """Waits for the next refresh (the title's counts change) drawn whole."""
     before = lines(t)[0]
-    t.wait_for(lambda text: lines(t)[0] != before)
+    t.wait_for(lambda text: lines(t)[0] != before, frame=True)
 
 
 def test_move_and_unfold(burner):
@@ -123,46 +123,46 @@ def test_move_and_unfold(burner):
     # as perf's, the cursor shows from the first move key on, which moves nothing
     assert selected_row(t) is None
     t.send("down")
-    t.wait_for(lambda text: selected_row(t) == 2)
+    t.wait_for(lambda text: selected_row(t) == 2, frame=True)
     t.send("down")
-    t.wait_for(lambda text: selected_row(t) == 3)
+    t.wait_for(lambda text: selected_row(t) == 3, frame=True)
     t.send("up")
-    t.wait_for(lambda text: selected_row(t) == 2)
+    t.wait_for(lambda text: selected_row(t) == 2, frame=True)
     assert all(row[0] == "+" for row in entries(t)[:3])
     # refreshes may re-sort entries of near-equal children periods (main,
     # outer, ...): the cursor follows its entry and frame, so the tests
     # find them by name and by the cursor, not by row
     entry = frame_name(lines(t)[2])
     t.send("+")
-    t.wait_for(lambda text: unfolded_at(t, entry) is not None)
+    t.wait_for(lambda text: unfolded_at(t, entry) is not None, frame=True)
     # the unfolded graph, a level unfolded in it and the cursor on that
     # level stay so over the refreshes to come
     t.send("down")
     t.wait_for(lambda text: selected_row(t) is not None and
-               is_graph_line(lines(t)[selected_row(t)]))
+               is_graph_line(lines(t)[selected_row(t)]), frame=True)
 
-    # a folded level shows once the graph is drawn whole (a refresh may be
-    # drawing it): wait for one rather than read a screen mid-redraw
+    # the screens read below are whole frames: a refresh drawing the graph
+    # over the last one may show it half drawn
     def folded_below(y):
         return next((k - y for k in range(y, ROWS - 1) if is_graph_line(lines(t)[k]) and
                      lines(t)[k].lstrip().startswith("+ ")), None)
 
-    t.wait_for(lambda text: folded_below(selected_row(t)) is not None)
+    t.wait_for(lambda text: folded_below(selected_row(t)) is not None, frame=True)
     y = selected_row(t)
     name = frame_name(lines(t)[y + folded_below(y)])
     for _ in range(folded_below(y)):
         t.send("down")
-    t.wait_for(lambda text: cursor_on(t, "+ ", name))
+    t.wait_for(lambda text: cursor_on(t, "+ ", name), frame=True)
     t.send("+")
-    t.wait_for(lambda text: cursor_on(t, "- ", name))
+    t.wait_for(lambda text: cursor_on(t, "- ", name), frame=True)
     for _ in range(2):
         refreshed(t)
     assert unfolded_at(t, entry) is not None
     assert cursor_on(t, "- ", name)
     t.send("C")
-    t.wait_for(lambda text: all(row[0] != "-" for row in entries(t)))
+    t.wait_for(lambda text: all(row[0] != "-" for row in entries(t)), frame=True)
     t.send("E")
-    t.wait_for(lambda text: all(row[0] != "+" for row in entries(t)))
+    t.wait_for(lambda text: all(row[0] != "+" for row in entries(t)), frame=True)
     quit_ok(t)
 
 

@@ -85,14 +85,28 @@ class Terminal:
     def line(self, row):
         return self.screen.display[row]
 
-    def wait_for(self, what, timeout=60):
+    def at_frame_end(self):
+        """Whether the output read so far ends a whole frame.  ncurses
+        draws a frame's changed lines from the top down, then moves the
+        cursor to where the program left it; pcl's browsers leave it at
+        the end of their status line, the bottom-right corner, which the
+        drawing reaches only once the lines above are drawn.  Output read
+        mid-frame (a pseudo-terminal hands it over in pieces) shows the
+        rows below the cursor still from the frame before.  A frame whose
+        last cell drawn is the corner's (the scroll bar's end) leaves the
+        cursor there, which pyte counts one column past the last."""
+        return self.screen.cursor.y == self.rows - 1 and self.screen.cursor.x >= self.cols - 1
+
+    def wait_for(self, what, timeout=60, frame=False):
         """Waits until `what` (a string, or a predicate on the screen text)
-        shows; returns the screen text, or raises with the screen shown."""
+        shows; returns the screen text, or raises with the screen shown.
+        With frame, `what` is checked only on whole frames (at_frame_end:
+        the browsers' screens, not their boxes, which keep the cursor)."""
         check = what if callable(what) else (lambda text: what in text)
         deadline = time.monotonic() + timeout
         while True:
             text = self.text()
-            if check(text):
+            if (not frame or self.at_frame_end()) and check(text):
                 return text
             if self.status is not None or time.monotonic() > deadline:
                 raise AssertionError(f"screen never showed {what!r}:\n{text}")

@@ -164,6 +164,7 @@ enum hist_browser_mark {
 	HIST_MARK_UNFOLDED = 1 << 0,	/* its call graph is shown */
 	HIST_MARK_SELECTED = 1 << 1,	/* the cursor is on it */
 	HIST_MARK_LEVELS = 1 << 2,	/* nodes of its call graph are marked */
+	HIST_MARK_SEEN = 1 << 3,	/* drawn: its fold sign is shown */
 };
 
 /* Settings shared by every histogram of a report. */
