@@ -108,28 +108,53 @@ static __attribute__((noinline)) int unwind_a(int x)
 	return r * 3;
 }
 
+/* This process's file mappings as the loader made them, read once before
+ * anything is unwound: libdw (and the DSO reads) map the files they open
+ * into this very process, so a later /proc/self/maps also lists, say,
+ * libc.so.6 or libcmocka read-only at pgoff 0 below where they were
+ * loaded.  perf's unwinder takes the lowest map of a file as its base
+ * (see test_unwind_lower_stale_mapping_hides_cfi) and would rightly find
+ * no CFI there; a recorded process has no such maps. */
+static struct self_map {
+	unsigned long start, end, pgoff;
+	bool exec;
+	char path[512];
+} self_maps[512];
+static int nr_self_maps;
+
+static void snapshot_self_maps(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024];
+
+	while (f && fgets(line, sizeof(line), f) && nr_self_maps < 512) {
+		struct self_map *sm = &self_maps[nr_self_maps];
+		char perms[8];
+
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %511s", &sm->start, &sm->end, perms,
+			   &sm->pgoff, sm->path) < 5 || sm->path[0] != '/')
+			continue;
+		sm->exec = perms[2] == 'x';
+		nr_self_maps++;
+	}
+	if (f)
+		fclose(f);
+}
+
 /* This process's file mappings, as the MMAP2 records of a --call-graph
  * dwarf recording give them (perf's unwinder needs the whole file's). */
 static struct machine *self_machine(struct thread **t)
 {
 	struct machine *m = machine__new();
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[1024];
 	pid_t pid = getpid();
 
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long start, end, pgoff;
-		char perms[8], path[512] = "";
+	for (int i = 0; i < nr_self_maps; i++) {
+		const struct self_map *sm = &self_maps[i];
 
-		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %511s", &start, &end, perms, &pgoff,
-			   path) < 4 || path[0] != '/')
-			continue;
-		machine__process_mmap2(m, pid, pid, start, end - start, pgoff, path,
-				       PERF_RECORD_MISC_USER, NULL, 0,
-				       PROT_READ | (perms[2] == 'x' ? PROT_EXEC : 0), MAP_PRIVATE);
+		machine__process_mmap2(m, pid, pid, sm->start, sm->end - sm->start, sm->pgoff,
+				       sm->path, PERF_RECORD_MISC_USER, NULL, 0,
+				       PROT_READ | (sm->exec ? PROT_EXEC : 0), MAP_PRIVATE);
 	}
-	if (f)
-		fclose(f);
 	*t = machine__findnew_thread(m, pid, pid);
 	return m;
 }
@@ -528,5 +553,6 @@ int main(void)
 		cmocka_unit_test(test_unwind_unmentioned_register_is_kept),
 	};
 
+	snapshot_self_maps();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
