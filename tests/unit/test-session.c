@@ -501,7 +501,7 @@ static char *make_dir(bool compressed)
 	for (uint64_t t = 10; t <= 50; t += 10)
 		sample(&ring[(t / 10 + 1) % 2], t, 100);
 	for (int i = 0; i < 3; i++) {
-		char name[16];
+		char name[32];
 		struct buf z = { 0 };
 
 		snprintf(name, sizeof(name), "data.%d", i);
