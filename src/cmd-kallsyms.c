@@ -7,6 +7,7 @@
 #include "builtin.h"
 #include "core/symbols/kernel-maps.h"
 #include "core/symbols/machine.h"
+#include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 
@@ -46,6 +47,8 @@ int cmd_kallsyms(int argc, const char **argv)
 	}
 	if (no_modules && verbose)
 		fprintf(stderr, "Problems creating module maps, continuing anyway...\n");
+	if (verbose)
+		session_warnings__kallsyms_modules();
 	for (int i = 0; i < argc; i++) {
 		struct map *map;
 		struct symbol *sym = machine__find_kernel_symbol_by_name(m, argv[i], &map);

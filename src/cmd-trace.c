@@ -200,43 +200,6 @@ static void write_lines(struct trace *t, FILE *out)
 }
 
 
-static int add_module_name(const char *name, const char *path, uint64_t start, uint64_t size,
-			   void *arg)
-{
-	strbuf_addf(arg, "[%s]\n", name);
-	return 0;
-}
-
-/* perf's -v note on each symbol of /proc/kallsyms in a module it has no
- * map for (with no /proc/modules, any; ftrace's trampolines and BPF
- * programs are listed under modules that are never loaded). */
-static void print_kallsyms_module_notes(void)
-{
-	struct strbuf loaded = { 0 }, want = { 0 };
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512];
-
-	if (!f)
-		return;
-	strbuf_addch(&loaded, '\n');
-	running_modules__for_each(add_module_name, &loaded);
-	while (fgets(line, sizeof(line), f)) {
-		char *module = strchr(line, '\t');
-
-		if (!module++)
-			continue;
-		strrtrim(module);
-		strbuf_reset(&want);
-		strbuf_addf(&want, "\n%s\n", module);
-		if (!strstr(loaded.buf, want.buf))
-			fprintf(stderr, "/proc/{kallsyms,modules} inconsistency while looking "
-				"for \"%s\" module!\n", module);
-	}
-	fclose(f);
-	strbuf_release(&loaded);
-	strbuf_release(&want);
-}
-
 /* perf's -v notes as it loads the kernel's symbols: its vmlinux path
  * (seven places and the build-id cache, whose kallsyms copy it tries as an
  * ELF file), then where the symbols came from. */
@@ -259,7 +222,7 @@ static void print_kernel_notes(struct dso *kernel)
 		free(copy);
 		free(dir);
 	}
-	print_kallsyms_module_notes();
+	session_warnings__kallsyms_modules();
 	fprintf(stderr, "Using /proc/kallsyms for symbols\n");
 }
 

@@ -1,8 +1,15 @@
 /* session-warnings: what perf says at the end of reading a file about
- * what the recording lost and what the reader had to skip. */
+ * what the recording lost and what the reader had to skip, and its notes
+ * and warnings about the kernel's maps. */
 #include "ui/session-warnings.h"
 
 #include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/symbols/kernel-maps.h"
+#include "util/strbuf.h"
+#include "util/util.h"
 
 void session_warnings__print(FILE *fp, const struct session_stats *st, bool lost_shown)
 {
@@ -48,4 +55,38 @@ void session_warnings__map_timeout(pid_t pid, pid_t tid)
 {
 	fprintf(stderr, "Reading /proc/%d/task/%d/maps time out. You may want to increase "
 		"the time limit by --proc-map-timeout\n", (int)pid, (int)tid);
+}
+
+static int add_module_name(const char *name, const char *path, uint64_t start, uint64_t size,
+			   void *arg)
+{
+	strbuf_addf(arg, "[%s]\n", name);
+	return 0;
+}
+
+void session_warnings__kallsyms_modules(void)
+{
+	struct strbuf loaded = { 0 }, want = { 0 };
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+
+	if (!f)
+		return;
+	strbuf_addch(&loaded, '\n');
+	running_modules__for_each(add_module_name, &loaded);
+	while (fgets(line, sizeof(line), f)) {
+		char *module = strchr(line, '\t');
+
+		if (!module++)
+			continue;
+		strrtrim(module);
+		strbuf_reset(&want);
+		strbuf_addf(&want, "\n%s\n", module);
+		if (!strstr(loaded.buf, want.buf))
+			fprintf(stderr, "/proc/{kallsyms,modules} inconsistency while looking "
+				"for \"%s\" module!\n", module);
+	}
+	fclose(f);
+	strbuf_release(&loaded);
+	strbuf_release(&want);
 }

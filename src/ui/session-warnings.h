@@ -1,6 +1,8 @@
 /* session-warnings: perf's end-of-run warnings of the commands that read
  * perf.data (script, report): lost chunks and samples, unknown records,
- * samples of no known event, undecodable and out-of-order records. */
+ * samples of no known event, undecodable and out-of-order records; and
+ * its words about the kernel's maps and /proc reading (report, trace,
+ * kallsyms, record). */
 #ifndef PCL_SESSION_WARNINGS_H
 #define PCL_SESSION_WARNINGS_H
 
@@ -22,5 +24,10 @@ void session_warnings__map_timeout(pid_t pid, pid_t tid);
 /* perf report's warning, on stderr, for a kernel its addresses could not
  * place (machine__kernel_unplaced()). */
 void session_warnings__kernel_unplaced(bool has_symbols);
+
+/* perf's -v note, on stderr, for each symbol of /proc/kallsyms in a module
+ * it has no map for (with no /proc/modules, any; ftrace's trampolines and
+ * BPF programs are listed under modules never loaded): trace, kallsyms. */
+void session_warnings__kallsyms_modules(void);
 
 #endif
