@@ -9,6 +9,7 @@
 #include "core/symbols/machine.h"
 #include "core/data/session.h"
 #include "core/symbols/buildid.h"
+#include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/util.h"
@@ -234,7 +235,7 @@ int cmd_buildid_list(int argc, const char **argv)
 		return show_kernel_maps();
 	s = perf_session__open(input, force, &err);
 	if (!s) {
-		fprintf(stderr, "pcl buildid-list: %s\n", err);
+		session_warnings__open_failed(input, err);
 		free(err);
 		return PCL_EXIT_ERROR;	/* perf's status for a file it cannot read */
 	}

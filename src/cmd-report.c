@@ -1108,7 +1108,7 @@ static int report_main(int argc, const char **argv, char **switch_input)
 	char *err = NULL, *sort_tmp = NULL;
 	bool user_sort;		/* -s given: its usage follows a bad key */
 	bool unusable = false;	/* the file lacks what the options ask for */
-	const char *bad_file;
+	const char *bad_file, *input;
 	uint64_t sample_type;
 	struct machine *machine;
 	size_t nr_entries;
@@ -1204,12 +1204,10 @@ static int report_main(int argc, const char **argv, char **switch_input)
 		fprintf(stderr, "Invalid file: %s\n", bad_file);
 		return PCL_EXIT_EINVAL;
 	}
-	r.session = perf_session__open(o.input ? o.input : perf_data__default_path(false), o.force,
-				       &err);
+	input = o.input ? o.input : perf_data__default_path(false);
+	r.session = perf_session__open(input, o.force, &err);
 	if (!r.session) {
-		/* perf's hint for the default file */
-		fprintf(stderr, "failed to open %s%s\n", err,
-			!o.input && strstr(err, strerror(ENOENT)) ? "  (try 'perf record' first)" : "");
+		session_warnings__open_failed(input, err);
 		free(err);
 		return PCL_EXIT_ERROR;
 	}

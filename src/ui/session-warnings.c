@@ -3,6 +3,7 @@
  * and warnings about the kernel's maps. */
 #include "ui/session-warnings.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +50,13 @@ void session_warnings__kernel_unplaced(bool has_symbols)
 			      "misresolved."
 			    : "As no suitable kallsyms nor vmlinux was found, kernel samples\n"
 			      "can't be resolved.");
+}
+
+void session_warnings__open_failed(const char *path, const char *err)
+{
+	fprintf(stderr, "failed to open %s%s\n", err,
+		!strcmp(path, "perf.data") && strstr(err, strerror(ENOENT)) ?
+		"  (try 'perf record' first)" : "");
 }
 
 void session_warnings__map_timeout(pid_t pid, pid_t tid)

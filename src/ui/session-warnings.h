@@ -25,6 +25,11 @@ void session_warnings__map_timeout(pid_t pid, pid_t tid);
  * place (machine__kernel_unplaced()). */
 void session_warnings__kernel_unplaced(bool has_symbols);
 
+/* perf's words, on stderr, for a perf.data it cannot open (err: the
+ * session's "PATH: reason"), with its hint where a missing file is
+ * named "perf.data". */
+void session_warnings__open_failed(const char *path, const char *err);
+
 /* perf's -v note, on stderr, for each symbol of /proc/kallsyms in a module
  * it has no map for (with no /proc/modules, any; ftrace's trampolines and
  * BPF programs are listed under modules never loaded): trace, kallsyms. */
