@@ -487,7 +487,7 @@ int cmd_annotate(int argc, const char **argv)
 		input = perf_data__default_path(false);
 	c.session = perf_session__open(input, force, &err);
 	if (!c.session) {
-		fprintf(stderr, "failed to open %s\n", err);
+		session_warnings__open_failed(input, err);
 		free(err);
 		return PCL_EXIT_ERROR;
 	}

@@ -13,6 +13,7 @@
 #include "core/events/evsel.h"
 #include "core/symbols/machine.h"
 #include "ui/c2c-print.h"
+#include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/strset.h"
@@ -197,7 +198,7 @@ static int c2c_report(int argc, const char **argv, int verbose)
 	}
 	s = perf_session__open(c.input ? c.input : "perf.data", c.force, &err);
 	if (!s) {
-		fprintf(stderr, "failed to open %s\n", err);
+		session_warnings__open_failed(c.input ? c.input : "perf.data", err);
 		free(err);
 		ret = PCL_EXIT_ERROR;
 		goto out_keys;

@@ -12,6 +12,7 @@
 #include "ui/export-ctf.h"
 #include "ui/export-pprof.h"
 #include "ui/export-speedscope.h"
+#include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 
@@ -78,7 +79,8 @@ static int convert(const struct convert_opts *o, const struct convert_format *fo
 	s = perf_session__open(o->input, o->force, &err);
 	if (!s) {
 		/* err is "path: reason": perf's two lines for a missing file */
-		fprintf(stderr, "failed to open %s\nError creating perf session!\n", err);
+		session_warnings__open_failed(o->input, err);
+		fputs("Error creating perf session!\n", stderr);
 		free(err);
 		return PCL_EXIT_ERROR;
 	}

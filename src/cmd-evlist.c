@@ -7,6 +7,7 @@
 #include "builtin.h"
 #include "core/data/session.h"
 #include "ui/attr-print.h"
+#include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 
@@ -97,7 +98,7 @@ int cmd_evlist(int argc, const char **argv)
 		input = perf_data__default_path(false);
 	s = perf_session__open(input, o.force, &err);
 	if (!s) {
-		fprintf(stderr, "pcl evlist: %s\n", err);
+		session_warnings__open_failed(input, err);
 		free(err);
 		return PCL_EXIT_ERROR;	/* perf's status for a file it cannot read */
 	}

@@ -132,7 +132,8 @@ static int stat_read(void)
 
 	s = perf_session__open(kc.file, sr.force, &err);
 	if (!s) {
-		fprintf(stderr, "failed to open %s\nInitializing perf session failed\n", err);
+		session_warnings__open_failed(kc.file, err);
+		fputs("Initializing perf session failed\n", stderr);
 		free(err);
 		return PCL_EXIT_ERROR;
 	}

@@ -306,11 +306,13 @@ static int lock_analyse(enum lock_mode mode)
 	struct machine *m;
 	char *err = NULL;
 	int ret = PCL_EXIT_EINVAL;
+	const char *input;
 
-	s = perf_session__open(lo.input ? lo.input : perf_data__default_path(false), lo.force,
-			       &err);
+	input = lo.input ? lo.input : perf_data__default_path(false);
+	s = perf_session__open(input, lo.force, &err);
 	if (!s) {
-		fprintf(stderr, "failed to open %s\nInitializing perf session failed\n", err);
+		session_warnings__open_failed(input, err);
+		fputs("Initializing perf session failed\n", stderr);
 		free(err);
 		return PCL_EXIT_ERROR;
 	}

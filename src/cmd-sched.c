@@ -26,6 +26,7 @@
 #include "ui/sched-latency-print.h"
 #include "ui/sched-map-print.h"
 #include "ui/sched-timehist-print.h"
+#include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
@@ -152,12 +153,12 @@ static int latency_sample(struct perf_tool *tool, struct perf_session *s,
 /* Opens the input with a machine and the decoder. */
 static int open_input(struct sched_cmd *c)
 {
+	const char *input = c->input ? c->input : perf_data__default_path(false);
 	char *err = NULL;
 
-	c->session = perf_session__open(c->input ? c->input : perf_data__default_path(false),
-					c->force, &err);
+	c->session = perf_session__open(input, c->force, &err);
 	if (!c->session) {
-		fprintf(stderr, "pcl sched: %s\n", err);
+		session_warnings__open_failed(input, err);
 		free(err);
 		return -1;
 	}

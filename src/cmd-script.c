@@ -416,7 +416,7 @@ static int gen_script(const struct script_opts *o)
 	}
 	s = perf_session__open(o->input ? o->input : "perf.data", o->force, &err);
 	if (!s) {
-		fprintf(stderr, "pcl script: %s\n", err);
+		session_warnings__open_failed(o->input ? o->input : "perf.data", err);
 		free(err);
 		return PCL_EXIT_ERROR;
 	}
@@ -771,7 +771,7 @@ int cmd_script(int argc, const char **argv)
 		o.input = perf_data__default_path(false);
 	sc.session = perf_session__open(o.input, o.force, &err);
 	if (!sc.session) {
-		fprintf(stderr, "pcl script: %s\n", err);
+		session_warnings__open_failed(o.input, err);
 		free(err);
 		ret = PCL_EXIT_ERROR;
 		goto out;

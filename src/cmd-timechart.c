@@ -344,7 +344,7 @@ static int chart(void)
 		tcc.input = perf_data__default_path(false);
 	s = perf_session__open(tcc.input, tcc.force, &err);
 	if (!s) {
-		fprintf(stderr, "failed to open %s\n", err);
+		session_warnings__open_failed(tcc.input, err);
 		free(err);
 		return PCL_EXIT_ERROR;
 	}

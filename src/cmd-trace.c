@@ -342,7 +342,7 @@ static int trace_replay(const struct trace_opts *o, const struct trace_config *c
 	int ret;
 
 	if (!s) {
-		fprintf(stderr, "failed to open %s\n", err);	/* perf's words and status */
+		session_warnings__open_failed(o->input, err);	/* perf's words and status */
 		free(err);
 		return PCL_EXIT_ERROR;
 	}

@@ -55,7 +55,7 @@ void session_warnings__kernel_unplaced(bool has_symbols)
 void session_warnings__open_failed(const char *path, const char *err)
 {
 	fprintf(stderr, "failed to open %s%s\n", err,
-		!strcmp(path, "perf.data") && strstr(err, strerror(ENOENT)) ?
+		path && !strcmp(path, "perf.data") && strstr(err, strerror(ENOENT)) ?
 		"  (try 'perf record' first)" : "");
 }
 

@@ -57,15 +57,3 @@ def test_with_hits_lists_a_jit_map_like_perf(tmp_path):
             if os.path.exists(f"/tmp/perf-{pid}.map"):
                 os.unlink(f"/tmp/perf-{pid}.map")
 
-
-@pytest.mark.parametrize("cmd", [["buildid-list"], ["buildid-list", "-i", "perf.data"],
-                                 ["buildid-list", "-i", "./perf.data"],
-                                 ["buildid-list", "-i", "missing.data"],
-                                 ["report", "--stdio"], ["report", "--stdio", "-i", "perf.data"],
-                                 ["report", "--stdio", "-i", "./perf.data"]], ids=" ".join)
-def test_missing_file_as_perf(tmp_path, cmd):
-    """perf's words for a file it cannot open, and its hint where the
-    missing file is called perf.data (given or not)."""
-    want, got = perf(*cmd, cwd=str(tmp_path)), pcl(*cmd, cwd=str(tmp_path))
-    assert (got.returncode, got.stdout, got.stderr) == (want.returncode, want.stdout,
-                                                        want.stderr)
