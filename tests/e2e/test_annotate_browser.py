@@ -67,11 +67,13 @@ def close(term):
 
 def settle(term):
     """Waits until the browser has taken every key sent: a search box
-    opened and cancelled after them closes only then."""
+    opened and cancelled after them closes only then.  Its text goes
+    first; the rest of the box only once the frame is all read."""
     term.send("/")
     term.wait_for("String: ")
     term.send("esc")
-    return term.wait_for(lambda t: "String: " not in t)
+    term.wait_for(lambda t: "String: " not in t)
+    return term.quiet()
 
 
 def wait_same(ours, theirs, timeout=30):

@@ -73,6 +73,16 @@ class Terminal:
         self.stream.feed(data)
         return True
 
+    def quiet(self, idle=0.5):
+        """Reads until the program has written nothing for `idle` seconds:
+        for a screen whose frames cannot be told apart (perf's browsers
+        leave the cursor anywhere), the frame begun is then drawn whole,
+        since a frame's pieces follow each other at once.  Returns the
+        screen text."""
+        while self._pump(idle):
+            pass
+        return self.text()
+
     def _reap(self, block=False):
         if self.status is None:
             pid, status = os.waitpid(self.pid, 0 if block else os.WNOHANG)
