@@ -23,7 +23,7 @@ struct bid_entry {
 	uint8_t id[BUILD_ID_MAX];
 	int size;
 	bool hit;
-	bool guest;	/* in the guest's machine: perf lists those after the host's */
+	bool guest;	/* in a guest's machine: perf lists those after the host's */
 };
 
 struct bid_list {
@@ -60,7 +60,7 @@ static const char *map_dso_name(struct perf_session *s, const struct perf_event_
 {
 	static const char *const kernels[] = { "[kernel.kallsyms]", "[guest.kernel.kallsyms]" };
 	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct machine *m = perf_session__machine_of(s, cpumode);
+	struct machine *m = perf_session__machine_of(s, cpumode, (pid_t)pid);
 	struct addr_location al;
 	struct thread *thread;
 
@@ -99,8 +99,8 @@ static struct bid_entry *map_entry(struct perf_tool *tool, struct perf_session *
 	struct bid_entry *e = find_or_add(bid_list_of(tool),
 					  map_dso_name(s, rec, filename, pid, tid, start));
 
-	e->guest = perf_session__machine_of(s, rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
-		   s->guest && s->guest;
+	e->guest = perf_session__machine_of(s, rec->misc & PERF_RECORD_MISC_CPUMODE_MASK,
+					    (pid_t)pid) != s->machine;
 	return e;
 }
 

@@ -525,7 +525,8 @@ int cmd_kvm(int argc, const char **argv)
 	if (!kc.file)
 		kc.file = default_file();
 	perf_session__guest_symbols(&(struct guest_symbols){ kc.guestkallsyms, kc.guestvmlinux,
-							     kc.guestmodules, kc.guestmount });
+							     kc.guestmodules, kc.guestmount,
+							     kc.guest_code });
 
 	if (is_cmd(argv[0], "record"))
 		return run_with_file(cmd_record, "record", "-o", argc, argv);

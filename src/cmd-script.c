@@ -13,7 +13,9 @@
 #include "cmd-script-builtins.h"
 #include "core/analysis/py-script.h"
 #include "core/analysis/script-builtins.h"
+#include "core/events/parse-events.h"
 #include "core/hist/callchain.h"
+#include "core/hist/hist.h"
 #include "core/data/dlfilter.h"
 #include "core/data/evswitch.h"
 #include "core/symbols/machine.h"
@@ -98,6 +100,9 @@ static void process_sample(struct script *sc, struct evsel *evsel,
 	thread = al.thread;
 	if (sc->dump)
 		raw_dump_sample_location(stdout, thread, &al);
+	/* a guest's samples only with --guest-code, the host's always */
+	if (hist_filter__host_guest(sample->cpumode))
+		return;
 	if (sample_filter__thread(&sc->filter, thread) || sample_filter__dso(&sc->filter, &al) ||
 	    sample_filter__symbol(&sc->filter, &al))
 		return;
@@ -769,6 +774,8 @@ int cmd_script(int argc, const char **argv)
 	}
 	if (!o.input)
 		o.input = perf_data__default_path(false);
+	parse_events__guest = o.guest_code;
+	perf_session__guest_symbols(&(struct guest_symbols){ .in_hypervisor = o.guest_code });
 	sc.session = perf_session__open(o.input, o.force, &err);
 	if (!sc.session) {
 		session_warnings__open_failed(o.input, err);

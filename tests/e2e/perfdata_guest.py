@@ -34,17 +34,22 @@ SAMPLES = [(GUEST_KERNEL, TEXT + 0x1010), (GUEST_KERNEL, TEXT + 0x2020),
            (GUEST_KERNEL, TEXT - 0x100), (USER, 0x55d0c0de1234), (HYPERVISOR, 0xfffff000),
            (GUEST_KERNEL, TEXT + 0x1010), (GUEST_KERNEL, TEXT + 0x8008)]
 THREADS = [(4242, 4243, "CPU 0/KVM"), (4242, 4244, "CPU 1/KVM"), (5353, 5354, "CPU 0/KVM")]
+GUEST_CODE = 0x400000  # where guest_code maps its binary: 0x401234 is in it
 
 
 def _trailer(pid, tid, time, cpu):
     return struct.pack("<IIQQIIQ", pid, tid, time, SID, cpu, 0, SID)
 
 
-def write(path, nr=140, seed=0):
+def write(path, nr=140, seed=0, guest_code=None, unnamed=False):
     """Writes the file; seed shifts which samples each thread takes (for
-    a second file to diff)."""
+    a second file to diff).  guest_code: a binary the first QEMU process
+    maps at GUEST_CODE, where its guest user samples land, as KVM test
+    programs run their own code in their guests (perf's --guest-code).
+    unnamed: samples of a third process too, which no record names."""
     st = IDENTIFIER | IP | TID | TIME | ID | CPU | PERIOD
     t0 = 3000000000
+    threads = THREADS + [(6000, 6001, None)] if unnamed else THREADS
     recs = [_record(COMM, 0, struct.pack("<II", pid, pid) + b"qemu-system-x86\0" +
                     _trailer(pid, pid, t0, 0)) for pid in (4242, 5353)]
     recs += [_record(COMM, 0, struct.pack("<II", pid, tid) +
@@ -60,10 +65,15 @@ def write(path, nr=140, seed=0):
                                                         (1 << 64) - 1 - TEXT, TEXT) +
                         name.ljust(32, b"\0") +
                         _trailer(0, 0, t0, 0)))
+    if guest_code:
+        name = guest_code.encode() + b"\0"
+        recs.append(_record(MMAP, USER, struct.pack("<IIQQQ", 4242, 4242, GUEST_CODE, 0x10000, 0) +
+                            name.ljust((len(name) + 7) // 8 * 8, b"\0") +
+                            _trailer(4242, 4242, t0, 0)))
     t = t0 + 1000
     for k in range(nr):
         mode, ip = SAMPLES[(k * 5 + seed + k // 7) % len(SAMPLES)]
-        pid, tid, _ = THREADS[(k + seed) % len(THREADS)]
+        pid, tid, _ = threads[(k + seed) % len(threads)]
         body = struct.pack("<QQIIQQIIQ", SID, ip, pid, tid, t, SID, k % 4, 0, 1000 + 37 * (k % 9))
         recs.append(_record(SAMPLE, mode, body))
         t += 997

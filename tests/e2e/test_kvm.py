@@ -300,6 +300,69 @@ def test_guest_samples_were_resolved(guest_files):
     assert "[g] start_kernel" in r.stdout and "[u] 0x" in r.stdout
 
 
+# ---- --guest-code: the guest's code is the hypervisor process's own ---------
+
+@pytest.fixture(scope="module")
+def guest_code_files(tmp_path_factory):
+    import perfdata_guest
+    d = tmp_path_factory.mktemp("guest-code")
+    perfdata_guest.write(str(d / "perf.data.guest"), guest_code=fixture("annotate_work"))
+    perfdata_guest.write(str(d / "unnamed.data"), guest_code=fixture("annotate_work"),
+                         unnamed=True)
+    return str(d)
+
+
+GUEST_CODE_ARGS = [
+    ["kvm", "--guest-code", "-i", "perf.data.guest", "report", "--stdio"],
+    ["kvm", "--guest-code", "--guest", "-i", "perf.data.guest", "report", "--stdio", "-s",
+     "pid,comm"],
+    ["kvm", "--guest-code", "-i", "perf.data.guest", "report", "--stdio", "-s", "dso,sym"],
+    ["kvm", "--guest-code", "-i", "perf.data.guest", "report", "--stdio", "-s", "sym",
+     "--no-children", "-n"],
+    ["kvm", "--guest-code", "--host", "-i", "perf.data.guest", "report", "--stdio"],
+    ["kvm", "--guest-code", "-i", "perf.data.guest", "report", "--stdio", "--comms",
+     "[guest/4242]"],
+    ["script", "--guest-code", "-i", "perf.data.guest"],
+    ["script", "--guest-code", "-i", "perf.data.guest", "-F", "comm,pid,tid,ip,sym,symoff,dso"],
+    ["script", "-i", "perf.data.guest"],
+    ["script", "-i", "perf.data.guest", "-F", "comm,tid,cpu,ip,sym"],
+]
+
+
+@pytest.mark.parametrize("args", GUEST_CODE_ARGS, ids=" ".join)
+def test_guest_code_matches_perf(guest_code_files, args):
+    """--guest-code: a guest machine per QEMU process, its samples all in
+    one thread "[guest/PID]" whose maps are the process's own (the guest
+    user sample at 0x401234 lands in the binary it maps there), no guest
+    kernel symbols.  Without it script shows only the host's samples."""
+    got, want = pcl(*args, cwd=guest_code_files), perf(*args, cwd=guest_code_files)
+    same(want, got, strip_tip=True)
+
+
+def test_guest_code_resolves_the_hypervisors_binary(guest_code_files):
+    r = pcl("script", "--guest-code", "-i", "perf.data.guest", "-F", "comm,ip,sym,dso",
+            cwd=guest_code_files)
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"\[guest/4242\] +401234 \S+ \(.*annotate_work\)", r.stdout), r.stdout
+    assert "[guest/5353]" in r.stdout
+
+
+@pytest.mark.parametrize("args", [["script", "--guest-code", "-i", "unnamed.data"],
+                                  ["kvm", "--guest-code", "-i", "unnamed.data", "report",
+                                   "--stdio"]], ids=" ".join)
+def test_guest_code_of_an_unknown_process_fails(guest_code_files, args):
+    """A guest sample of a process the file never named: perf stops at
+    it, with what it printed so far ("problem processing 9 event" in
+    script, "failed to process sample" in report); pcl too, naming the
+    process.  perf kvm report then exits 0, pcl 1."""
+    got, want = pcl(*args, cwd=guest_code_files), perf(*args, cwd=guest_code_files)
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+    assert ("problem processing 9 event" if args[0] == "script" else
+            "failed to process sample") in want.stderr
+    assert "failed to process sample" in got.stderr and "process 6000" in got.stderr
+    assert got.returncode == (want.returncode if args[0] == "script" else 1)
+
+
 def guest_maps(path):
     """The guest kernel MMAP records of a recording, as perf dumps them."""
     r = perf("script", "-D", "-i", path)

@@ -6,6 +6,7 @@
 #include "core/data/session.h"
 #include "core/data/session-int.h"
 #include "core/events/parse-events.h"
+#include "util/util.h"
 
 #include <string.h>
 
@@ -140,13 +141,32 @@ const struct guest_symbols *perf_session__guests(void)
 	return &guest_symbols;
 }
 
-struct machine *perf_session__machine_of(struct perf_session *s, uint8_t cpumode)
+/* --guest-code: the guest machine of a hypervisor process, made when new
+ * (no kernel symbols: its code is the process's). */
+static struct machine *code_guest(struct perf_session *s, pid_t pid)
+{
+	struct session_code_guest *g;
+
+	for (size_t i = 0; i < s->nr_code_guests; i++)
+		if (s->code_guests[i].pid == pid)
+			return s->code_guests[i].m;
+	s->code_guests = xrealloc(s->code_guests, (s->nr_code_guests + 1) * sizeof(*g));
+	g = &s->code_guests[s->nr_code_guests++];
+	g->pid = pid;
+	g->m = machine__new_guest();
+	machine__symbols_config(g->m)->force = machine__symbols_config(s->machine)->force;
+	return g->m;
+}
+
+struct machine *perf_session__machine_of(struct perf_session *s, uint8_t cpumode, pid_t pid)
 {
 	struct symbols_config *config;
 
-	if (!s->machine || !parse_events__guest ||
+	if (!s->machine || !(parse_events__guest || guest_symbols.in_hypervisor) ||
 	    (cpumode != PERF_RECORD_MISC_GUEST_KERNEL && cpumode != PERF_RECORD_MISC_GUEST_USER))
 		return s->machine;
+	if (guest_symbols.in_hypervisor)
+		return code_guest(s, pid);
 	if (!s->guest) {
 		s->guest = machine__new_guest();
 		config = machine__symbols_config(s->guest);
@@ -161,8 +181,14 @@ struct machine *perf_session__machine_of(struct perf_session *s, uint8_t cpumode
 bool perf_session__resolve_sample(struct perf_session *s, const struct perf_sample *sample,
 				  struct addr_location *al)
 {
-	struct machine *m = perf_session__machine_of(s, sample->cpumode);
-	struct thread *thread = machine__findnew_thread(m, (pid_t)sample->pid, (pid_t)sample->tid);
+	struct machine *m = perf_session__machine_of(s, sample->cpumode, (pid_t)sample->pid);
+	struct thread *thread = NULL;
+
+	/* (the session stops on a guest code sample without its process) */
+	if (m != s->machine && guest_symbols.in_hypervisor)
+		thread = machine__findnew_guest_code(m, s->machine, (pid_t)sample->pid);
+	if (!thread)
+		thread = machine__findnew_thread(m, (pid_t)sample->pid, (pid_t)sample->tid);
 	bool found;
 
 	memset(al, 0, sizeof(*al));
@@ -253,6 +279,7 @@ int perf_session__resolve_callchain(struct perf_session *s, const struct evsel *
 	struct callchain_request req = { .max_stack = max_stack };
 
 	return perf_sample__resolve_callchain(sample, &evsel->attr,
-					      perf_session__machine_of(s, sample->cpumode), thread,
+					      perf_session__machine_of(s, sample->cpumode,
+								       (pid_t)sample->pid), thread,
 					      &req, frames, max_frames);
 }

@@ -387,6 +387,10 @@ void perf_session__delete(struct perf_session *s)
 	ordered_events__exit(&s->oe);
 	evlist__exit(&s->evlist);
 	perf_header__exit(&s->header);
+	/* before the host's machine: their maps are copies of its maps */
+	for (size_t i = 0; i < s->nr_code_guests; i++)
+		machine__delete(s->code_guests[i].m);
+	free(s->code_guests);
 	if (s->machine)
 		machine__delete(s->machine);
 	machine__delete(s->guest);
@@ -530,6 +534,28 @@ static perf_tool_fn kind_callback(const struct perf_tool *t, uint32_t type)
 	}
 }
 
+/* The process whose machine takes the record: an MMAP's own pid, else the
+ * sample's (perf's choice of a guest's machine). */
+static pid_t record_pid(const struct perf_event_header *rec, const struct perf_sample *sample)
+{
+	if (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2)
+		return (pid_t)((const struct perf_rec_mmap *)(const void *)rec)->pid;
+	return (pid_t)sample->pid;
+}
+
+/* --guest-code: a guest's sample needs its hypervisor process (perf gives
+ * up on the file without it). */
+static bool guest_code_found(struct perf_session *s, const struct perf_sample *sample)
+{
+	struct machine *m;
+
+	if (!perf_session__guests()->in_hypervisor || !s->machine)
+		return true;
+	m = perf_session__machine_of(s, sample->cpumode, (pid_t)sample->pid);
+	return m == s->machine ||
+	       machine__findnew_guest_code(m, s->machine, (pid_t)sample->pid) != NULL;
+}
+
 /* The raw view, the machine and the kind's callback, in the order session.h
  * promises. */
 static int dispatch(struct perf_session *s, const struct perf_event_header *rec,
@@ -544,11 +570,15 @@ static int dispatch(struct perf_session *s, const struct perf_event_header *rec,
 		return ret;
 	if (rec->type == PERF_RECORD_SAMPLE && !evsel)
 		fn = NULL;	/* a pipe's sample before any event */
+	if (fn && rec->type == PERF_RECORD_SAMPLE && !guest_code_found(s, sample))
+		return fail(s, "failed to process sample: its guest code is the process %d's, "
+			    "which the recording never showed", (int)sample->pid);
 	if (fn && early && (ret = fn(t, s, rec, sample, evsel)))
 		return ret;
 	if (s->machine && !t->machine_ignores[rec->type]) {
 		struct machine *m = perf_session__machine_of(s, rec->misc &
-							     PERF_RECORD_MISC_CPUMODE_MASK);
+							     PERF_RECORD_MISC_CPUMODE_MASK,
+							     record_pid(rec, sample));
 
 		/* a guest's first sample makes its machine; else samples
 		 * tell the machine nothing */

@@ -166,6 +166,10 @@ struct perf_session {
 	struct perf_tool *tool;
 	struct machine *machine;	/* fed by the session, or NULL (owned) */
 	struct machine *guest;	/* the guests' records and samples (pcl kvm), or NULL */
+	/* --guest-code: a guest machine per hypervisor pid, made on its
+	 * first guest record or sample (owned) */
+	struct session_code_guest { pid_t pid; struct machine *m; } *code_guests;
+	size_t nr_code_guests;
 	struct ordered_events oe;
 	struct tep_handle *tep;	/* from the tracing data, or NULL */
 	bool truncated;		/* stopped at a torn record / killed recording */
@@ -224,15 +228,19 @@ struct machine *perf_session__new_machine(struct perf_session *s, const char *ka
  * samples of GUEST_KERNEL/GUEST_USER mode go to one guest machine, perf's
  * default guest, made on the first of them; its kernel's symbols come from
  * these files only (perf kvm's --guestkallsyms, --guestvmlinux), none
- * without them.  Else, and for every other mode, the session's machine. */
+ * without them.  With in_hypervisor (--guest-code, which profiles guests
+ * too) they go to the machine of their process (pid: an MMAP's, else the
+ * sample's): machine__findnew_guest_code().
+ * Else, and for every other mode, the session's machine. */
 struct guest_symbols {
 	const char *kallsyms, *vmlinux, *modules;	/* the default guest's kernel */
 	const char *mount;	/* DIR/PID/proc/kallsyms: a guest's per QEMU pid
 				 * (perf record's guest maps; reading ignores it) */
+	bool in_hypervisor;	/* --guest-code: the code is the hypervisor's */
 };
 void perf_session__guest_symbols(const struct guest_symbols *g);
 const struct guest_symbols *perf_session__guests(void);
-struct machine *perf_session__machine_of(struct perf_session *s, uint8_t cpumode);
+struct machine *perf_session__machine_of(struct perf_session *s, uint8_t cpumode, pid_t pid);
 
 /* What a sample's ip is: its thread (made when new), map, DSO, symbol and
  * cpumode, in *al (al->thread set).  False when no map covers the ip.

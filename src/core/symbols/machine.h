@@ -139,6 +139,13 @@ size_t machine__prune_threads(struct machine *m,
 struct thread *machine__findnew_thread(struct machine *m, pid_t pid, pid_t tid);
 /* Finds the thread, or NULL. */
 struct thread *machine__find_thread(struct machine *m, pid_t pid, pid_t tid);
+/* perf's --guest-code: a guest whose code is the hypervisor process's own
+ * (KVM test programs load it at the same addresses).  All of pid's guest
+ * samples go to one thread of the guest machine, "[guest/PID]", whose maps
+ * are a copy of the host process's, taken while it has none.  NULL when
+ * the host machine never saw the process. */
+struct thread *machine__findnew_guest_code(struct machine *guest, struct machine *host,
+					   pid_t pid);
 
 /* Resolves ip in thread's address space for the given cpumode. Returns
  * false when no map covers it (al still filled with thread/level).

@@ -107,6 +107,23 @@ static void machine__forget_thread(struct machine *m, struct thread *t)
 		hashmap_u64_put(&m->threads, (uint64_t)(uint32_t)t->tid, NULL);
 }
 
+struct thread *machine__findnew_guest_code(struct machine *guest, struct machine *host,
+					   pid_t pid)
+{
+	struct thread *t = machine__findnew_thread(guest, pid, pid);
+	struct thread *hypervisor = machine__find_thread(host, -1, pid);
+	char comm[32];
+
+	if (thread__maps(t)->nr)
+		return t;
+	if (!hypervisor)
+		return NULL;
+	snprintf(comm, sizeof(comm), "[guest/%d]", (int)pid);
+	thread__set_comm(t, comm);
+	maps__clone(thread__maps(t), thread__maps(hypervisor), guest);
+	return t;
+}
+
 int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *comm, bool exec)
 {
 	struct thread *t = machine__findnew_thread(m, pid, tid);
