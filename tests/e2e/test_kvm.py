@@ -363,6 +363,21 @@ def test_guest_code_of_an_unknown_process_fails(guest_code_files, args):
     assert got.returncode == (want.returncode if args[0] == "script" else 1)
 
 
+def test_folding_leaves_guests_out(guest_code_files):
+    """collapse/flamegraph fold what perf script prints: the host's
+    samples only (their periods by comm, the stacks one frame deep)."""
+    got = pcl("collapse", "-i", "perf.data.guest", cwd=guest_code_files)
+    want = perf("script", "-i", "perf.data.guest", "-F", "comm,period", cwd=guest_code_files)
+    assert got.returncode == want.returncode == 0, got.stderr
+    periods = {}
+    for line in want.stdout.splitlines():
+        comm, period = line.rsplit(None, 1)
+        key = comm.strip().replace(" ", "_")
+        periods[key] = periods.get(key, 0) + int(period)
+    folded = {line.split(";")[0]: int(line.rsplit(" ", 1)[1]) for line in got.stdout.splitlines()}
+    assert folded == periods and len(periods) == 2
+
+
 def guest_maps(path):
     """The guest kernel MMAP records of a recording, as perf dumps them."""
     r = perf("script", "-D", "-i", path)

@@ -26,6 +26,7 @@
 #include "core/symbols/machine.h"
 #include "core/data/sample-filter.h"
 #include "core/data/session.h"
+#include "core/hist/hist.h"
 #include "core/hist/stacks.h"
 #include "util/hashmap.h"
 #include "util/strbuf.h"
@@ -385,10 +386,12 @@ static int process_sample(struct stack_builder *b, struct evsel *evsel,
 	}
 	perf_session__resolve_sample(b->session, sample, &al);
 	thread = al.thread;
-	if (o->filter && (sample_filter__skip_time(o->filter, sample->time) ||
+	/* perf script does not print a guest's samples (hist_filter__host_guest) */
+	if (hist_filter__host_guest(sample->cpumode) ||
+	    (o->filter && (sample_filter__skip_time(o->filter, sample->time) ||
 			  sample_filter__skip_cpu(o->filter, sample->cpu) ||
 			  sample_filter__thread(o->filter, thread) ||
-			  sample_filter__dso(o->filter, &al))) {
+			  sample_filter__dso(o->filter, &al)))) {
 		b->stats->nr_filtered++;
 		return 0;
 	}
