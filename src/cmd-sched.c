@@ -150,6 +150,28 @@ static int latency_sample(struct perf_tool *tool, struct perf_session *s,
 	return sched_latency__event(c->lat, s->machine, &ev, sample);
 }
 
+/* Samples latency never reads, left in the file: sched_waking (perf 6.1's
+ * latency reads sched_wakeup only), forks, other events, and migrations
+ * unless one CPU is profiled. */
+static bool latency_ignores(struct perf_tool *tool, struct perf_session *s, struct evsel *evsel)
+{
+	struct sched_cmd *c = (struct sched_cmd *)tool;
+	bool waking;
+
+	switch (sched_decoder__kind(c->decoder, evsel, &waking)) {
+	case SCHED_EV_SWITCH:
+	case SCHED_EV_RUNTIME:
+	case SCHED_EV_WAKEUP_NEW:
+		return false;
+	case SCHED_EV_WAKEUP:
+		return waking;
+	case SCHED_EV_MIGRATE:
+		return c->profile_cpu == -1;
+	default:
+		return true;
+	}
+}
+
 /* Opens the input with a machine and the decoder. */
 static int open_input(struct sched_cmd *c)
 {
@@ -285,6 +307,7 @@ static int sched_latency(struct sched_cmd *c, int argc, const char **argv)
 		return PCL_EXIT_ERROR;
 	c->lat = sched_latency__new(c->profile_cpu);
 	c->tool.sample = latency_sample;
+	c->tool.ignores_samples = latency_ignores;
 	if (has_tracepoints(c) && process(c)) {
 		ret = PCL_EXIT_ERROR;
 	} else {
@@ -483,6 +506,15 @@ static int map_sample(struct perf_tool *tool, struct perf_session *s,
 	return sched_map__switch(c->map, s->machine, &ev, sample);
 }
 
+/* map draws switches only */
+static bool map_ignores(struct perf_tool *tool, struct perf_session *s, struct evsel *evsel)
+{
+	bool waking;
+
+	return sched_decoder__kind(((struct sched_cmd *)tool)->decoder, evsel, &waking) !=
+	       SCHED_EV_SWITCH;
+}
+
 /* perf marks the COMM's task (by the record's sample id) to be named again */
 static int map_comm(struct perf_tool *tool, struct perf_session *s,
 		    const struct perf_event_header *rec, struct perf_sample *sample,
@@ -536,6 +568,7 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	}
 	c->map = sched_map__new(&o);
 	c->tool.sample = map_sample;
+	c->tool.ignores_samples = map_ignores;
 	c->tool.comm = map_comm;
 	if (has_tracepoints(c) && process(c)) {
 		ret = PCL_EXIT_ERROR;

@@ -118,6 +118,14 @@ static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evs
 	return ef;
 }
 
+enum sched_kind sched_decoder__kind(struct sched_decoder *d, struct evsel *evsel, bool *waking)
+{
+	const struct event_fields *ef = fields_of(d, evsel);
+
+	*waking = ef->waking;
+	return ef->kind;
+}
+
 static inline uint64_t read_field(const struct sched_decoder *d, const struct event_fields *ef,
 			   enum sched_field f, const struct perf_sample *sample)
 {

@@ -660,6 +660,18 @@ static uint64_t record_time(const struct session_event *se, const struct perf_ev
 	return time;
 }
 
+/* Whether the tool said it ignores evsel's samples (asking it once). */
+static bool samples_ignored(struct perf_session *s, struct evsel *evsel)
+{
+	struct session_event *se = &s->events[evsel->idx];
+
+	if (se->samples == SAMPLES_UNASKED)
+		se->samples = s->tool->ignores_samples && !s->tool->record &&
+			      s->tool->ignores_samples(s->tool, s, evsel) ? SAMPLES_IGNORED
+									: SAMPLES_WANTED;
+	return se->samples == SAMPLES_IGNORED;
+}
+
 /* Takes a host-order record; routes it.  swap says the body still needs
  * swapping.  Returns 0, a tool's return, or -1 on a malformed record. */
 static int process_record(struct perf_session *s, struct perf_event_header *rec, uint64_t off,
@@ -701,6 +713,8 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 	if ((why = perf_record__check(rec, evsel ? s->events[evsel->idx].id_hdr_size : 0)))
 		return fail(s, "%s record at offset %#llx: %s", perf_record_name(rec->type),
 			    (unsigned long long)off, why);
+	if (rec->type == PERF_RECORD_SAMPLE && evsel && samples_ignored(s, evsel))
+		return 0;
 	if (s->tool->ordered && evsel) {
 		uint64_t time = record_time(&s->events[evsel->idx], rec);
 
@@ -1095,6 +1109,8 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool)
 	int ret = 0;
 
 	s->tool = tool;
+	for (int i = 0; i < s->evlist.nr_entries; i++)
+		s->events[i].samples = SAMPLES_UNASKED;	/* a new tool: ask again */
 	ordered_events__init(&s->oe, deliver_queued, s);
 	if (s->is_pipe || s->is_dir || s->header.needs_swap ||
 	    !input_map(in, s->fd, s->data_offset, s->data_end))
