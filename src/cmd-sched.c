@@ -530,7 +530,7 @@ static int map_comm(struct perf_tool *tool, struct perf_session *s,
 
 static void map_emit(const struct map_row *row, void *arg)
 {
-	sched_map__print_row(stdout, row, arg);
+	sched_map__print_row(arg, row);
 }
 
 static int sched_map(struct sched_cmd *c, int argc, const char **argv)
@@ -538,7 +538,7 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	/* --color-pids changes nothing: perf 6.1 colours every task already */
 	const char *cpus = NULL, *color_pids = NULL, *color_cpus = NULL;
 	struct map_opts o = { .emit = map_emit };
-	struct map_colors colors = { .on = isatty(STDOUT_FILENO) };
+	struct map_printer printer = { .colors = isatty(STDOUT_FILENO), .out.fp = stdout };
 	const struct option opts[] = {
 		OPT_BOOLEAN(0, "compact", &o.compact, "map output in compact mode"),
 		OPT_STRING(0, "color-pids", &color_pids, "pids", "highlight given pids in map"),
@@ -549,17 +549,19 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	};
 	const struct sched_lat_counts none = { 0 };
 	int ret = PCL_EXIT_OK;
+	bool failed;
 
 	if (parse_options(argc, argv, opts, map_usage, 0))
 		usage_with_options(map_usage, opts);
 	buffer_rows();
 	if ((cpus && !(o.cpus = cpu_map__parse(cpus))) ||
-	    (color_cpus && !(colors.cpus = cpu_map__parse(color_cpus)))) {
+	    (color_cpus && !(printer.color_cpus = cpu_map__parse(color_cpus)))) {
 		fprintf(stderr, "Invalid cpu_list\n");
 		ret = PCL_EXIT_ERROR;
 		goto out_cpus;
 	}
-	o.arg = &colors;
+	printer.each_row = printer.colors || c->dump;
+	o.arg = &printer;
 	o.verbose = c->verbose;
 	o.nr_cpus_conf = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (open_input(c)) {
@@ -570,7 +572,9 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	c->tool.sample = map_sample;
 	c->tool.ignores_samples = map_ignores;
 	c->tool.comm = map_comm;
-	if (has_tracepoints(c) && process(c)) {
+	failed = has_tracepoints(c) && process(c);
+	sched_map__print_flush(&printer);
+	if (failed) {
 		ret = PCL_EXIT_ERROR;
 	} else {
 		struct sched_lat_info info = lost_info(c);
@@ -581,7 +585,7 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	close_input(c);
 out_cpus:
 	cpu_map__delete((struct cpu_map *)o.cpus);
-	cpu_map__delete((struct cpu_map *)colors.cpus);
+	cpu_map__delete((struct cpu_map *)printer.color_cpus);
 	return ret;
 }
 
