@@ -22,6 +22,7 @@
 #define DIR_FILE_BUF	(256u << 10)	/* a data.N file's window: one per ring, and
 					 * a big machine has hundreds */
 #define MAX_RECORD	(1u << 16)
+#define SESSION_DENSE_IDS	1024	/* widest span of ids in the dense table */
 /* A mapped file's pages behind every queued record are dropped from the
  * mapping in steps of this many bytes, which bounds the resident set. */
 #define MAP_RELEASE	(4u << 20)
@@ -49,11 +50,33 @@ static int fail(struct perf_session *s, const char *fmt, ...)
 
 /* ---- events and ids ---- */
 
+/* The dense table anew, when the ids fit one. */
+static void id_dense_update(struct perf_session *s, uint64_t id)
+{
+	if (s->id_hash.used == 1) {
+		s->id_min = s->id_max = id;
+	} else {
+		s->id_min = id < s->id_min ? id : s->id_min;
+		s->id_max = id > s->id_max ? id : s->id_max;
+	}
+	free(s->dense);
+	s->dense = NULL;
+	s->nr_dense = 0;
+	if (s->id_max - s->id_min >= SESSION_DENSE_IDS)
+		return;
+	s->dense_base = s->id_min;
+	s->nr_dense = s->id_max - s->id_min + 1;
+	s->dense = xcalloc(s->nr_dense, sizeof(*s->dense));
+	for (void **v = NULL; (v = hashmap_next(&s->id_hash, v));)
+		s->dense[hashmap_u64_key(v) - s->dense_base] = *v;
+}
+
 static void id_hash_insert(struct perf_session *s, uint64_t id, struct evsel *evsel)
 {
 	uint32_t i;
 
 	hashmap_u64_put(&s->id_hash, id, evsel);
+	id_dense_update(s, id);
 	for (i = 0; i < s->nr_few && s->few_ids[i] != id; i++)
 		;
 	if (i == ARRAY_SIZE(s->few_ids)) {
@@ -68,6 +91,8 @@ static void id_hash_insert(struct perf_session *s, uint64_t id, struct evsel *ev
 
 static struct evsel *id_hash_find(struct perf_session *s, uint64_t id)
 {
+	if (s->nr_dense)
+		return id - s->dense_base < s->nr_dense ? s->dense[id - s->dense_base] : NULL;
 	if (!s->many_ids) {
 		for (uint32_t i = 0; i < s->nr_few; i++)
 			if (s->few_ids[i] == id)
@@ -392,6 +417,7 @@ void perf_session__delete(struct perf_session *s)
 	machine__delete(s->guest);
 	free(s->events);
 	hashmap_release(&s->id_hash);
+	free(s->dense);
 	if (s->tep)
 		tep_free(s->tep);
 	free(s->err);

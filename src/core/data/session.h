@@ -188,6 +188,11 @@ struct perf_session {
 	struct evsel *few_evsels[16];
 	uint32_t nr_few;
 	bool many_ids;			/* more than few_ids holds: the hash only */
+	/* and while all ids are less than SESSION_DENSE_IDS apart (the kernel
+	 * numbers a recording's events in turn): evsels by id - dense_base */
+	struct evsel **dense;
+	uint64_t dense_base, nr_dense;	/* nr_dense 0: no such table */
+	uint64_t id_min, id_max;
 	int id_pos, is_pos;	/* -1 when samples carry no id */
 
 	struct session_inflate *inflate;	/* the COMPRESSED stream being read */
