@@ -652,7 +652,7 @@ static void input_release(struct perf_session *s, struct input *in)
 
 	in->release_at = low + MAP_RELEASE;
 	for (size_t i = 0; i < s->oe.nr; i++) {
-		uint8_t *rec = (uint8_t *)s->oe.pending[i].ev->rec;
+		uint8_t *rec = (uint8_t *)ordered_events__slot_rec(&s->oe.pending[i]);
 
 		if (rec >= in->map && rec < low)
 			low = rec;
@@ -748,7 +748,7 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 			s->last_queued = time;
 			/* in a mapped file (not its scratch copy) it stays put */
 			if (in && in->map && rec != (void *)in->scratch)
-				return ordered_events__queue_ref(&s->oe, rec, time, off, evsel);
+				return ordered_events__queue_ref(&s->oe, rec, time);
 			return ordered_events__queue(&s->oe, rec, time, off, evsel);
 		}
 	}
@@ -1142,6 +1142,12 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool)
 	    !input_map(in, s->fd, s->data_offset, s->data_end))
 		input_init(in, s->fd, READ_BUF, s->is_pipe ? 0 : s->data_offset,
 			   s->is_pipe ? UINT64_MAX : s->data_end);
+	if (in->map) {
+		/* queued by reference: delivered with offsets in the file */
+		s->oe.ref_base = in->buf;
+		s->oe.ref_offset = in->pos;
+		s->oe.ref_source = in->source;
+	}
 	in->is_pipe = s->is_pipe;
 	in->killed = killed;
 	in->label = source_label(s, 0);
