@@ -6,7 +6,8 @@
  * but never older than anything seen before round N started.  So at each
  * FINISHED_ROUND we deliver everything up to the newest timestamp of the
  * previous round, and keep the rest.  Records are copied into reference-
- * counted chunks (or, from a mapped file, referred to where they are);
+ * counted chunks (or, from a mapped file, referred to where they are,
+ * from the sorted slot itself);
  * memory is bounded by max_bytes (beyond it the oldest half is delivered
  * early, with a count of what may come out of order).
  */
