@@ -150,6 +150,28 @@ static int latency_sample(struct perf_tool *tool, struct perf_session *s,
 	return sched_latency__event(c->lat, s->machine, &ev, sample);
 }
 
+/* Samples latency never reads, left in the file: sched_waking (perf 6.1's
+ * latency reads sched_wakeup only), forks, other events, and migrations
+ * unless one CPU is profiled. */
+static bool latency_ignores(struct perf_tool *tool, struct perf_session *s, struct evsel *evsel)
+{
+	struct sched_cmd *c = (struct sched_cmd *)tool;
+	bool waking;
+
+	switch (sched_decoder__kind(c->decoder, evsel, &waking)) {
+	case SCHED_EV_SWITCH:
+	case SCHED_EV_RUNTIME:
+	case SCHED_EV_WAKEUP_NEW:
+		return false;
+	case SCHED_EV_WAKEUP:
+		return waking;
+	case SCHED_EV_MIGRATE:
+		return c->profile_cpu == -1;
+	default:
+		return true;
+	}
+}
+
 /* Opens the input with a machine and the decoder. */
 static int open_input(struct sched_cmd *c)
 {
@@ -285,6 +307,7 @@ static int sched_latency(struct sched_cmd *c, int argc, const char **argv)
 		return PCL_EXIT_ERROR;
 	c->lat = sched_latency__new(c->profile_cpu);
 	c->tool.sample = latency_sample;
+	c->tool.ignores_samples = latency_ignores;
 	if (has_tracepoints(c) && process(c)) {
 		ret = PCL_EXIT_ERROR;
 	} else {
@@ -483,6 +506,15 @@ static int map_sample(struct perf_tool *tool, struct perf_session *s,
 	return sched_map__switch(c->map, s->machine, &ev, sample);
 }
 
+/* map draws switches only */
+static bool map_ignores(struct perf_tool *tool, struct perf_session *s, struct evsel *evsel)
+{
+	bool waking;
+
+	return sched_decoder__kind(((struct sched_cmd *)tool)->decoder, evsel, &waking) !=
+	       SCHED_EV_SWITCH;
+}
+
 /* perf marks the COMM's task (by the record's sample id) to be named again */
 static int map_comm(struct perf_tool *tool, struct perf_session *s,
 		    const struct perf_event_header *rec, struct perf_sample *sample,
@@ -498,7 +530,7 @@ static int map_comm(struct perf_tool *tool, struct perf_session *s,
 
 static void map_emit(const struct map_row *row, void *arg)
 {
-	sched_map__print_row(stdout, row, arg);
+	sched_map__print_row(arg, row);
 }
 
 static int sched_map(struct sched_cmd *c, int argc, const char **argv)
@@ -506,7 +538,7 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	/* --color-pids changes nothing: perf 6.1 colours every task already */
 	const char *cpus = NULL, *color_pids = NULL, *color_cpus = NULL;
 	struct map_opts o = { .emit = map_emit };
-	struct map_colors colors = { .on = isatty(STDOUT_FILENO) };
+	struct map_printer printer = { .colors = isatty(STDOUT_FILENO), .out.fp = stdout };
 	const struct option opts[] = {
 		OPT_BOOLEAN(0, "compact", &o.compact, "map output in compact mode"),
 		OPT_STRING(0, "color-pids", &color_pids, "pids", "highlight given pids in map"),
@@ -517,17 +549,19 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	};
 	const struct sched_lat_counts none = { 0 };
 	int ret = PCL_EXIT_OK;
+	bool failed;
 
 	if (parse_options(argc, argv, opts, map_usage, 0))
 		usage_with_options(map_usage, opts);
 	buffer_rows();
 	if ((cpus && !(o.cpus = cpu_map__parse(cpus))) ||
-	    (color_cpus && !(colors.cpus = cpu_map__parse(color_cpus)))) {
+	    (color_cpus && !(printer.color_cpus = cpu_map__parse(color_cpus)))) {
 		fprintf(stderr, "Invalid cpu_list\n");
 		ret = PCL_EXIT_ERROR;
 		goto out_cpus;
 	}
-	o.arg = &colors;
+	printer.each_row = printer.colors || c->dump;
+	o.arg = &printer;
 	o.verbose = c->verbose;
 	o.nr_cpus_conf = (int)sysconf(_SC_NPROCESSORS_CONF);
 	if (open_input(c)) {
@@ -536,8 +570,11 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	}
 	c->map = sched_map__new(&o);
 	c->tool.sample = map_sample;
+	c->tool.ignores_samples = map_ignores;
 	c->tool.comm = map_comm;
-	if (has_tracepoints(c) && process(c)) {
+	failed = has_tracepoints(c) && process(c);
+	sched_map__print_flush(&printer);
+	if (failed) {
 		ret = PCL_EXIT_ERROR;
 	} else {
 		struct sched_lat_info info = lost_info(c);
@@ -548,7 +585,7 @@ static int sched_map(struct sched_cmd *c, int argc, const char **argv)
 	close_input(c);
 out_cpus:
 	cpu_map__delete((struct cpu_map *)o.cpus);
-	cpu_map__delete((struct cpu_map *)colors.cpus);
+	cpu_map__delete((struct cpu_map *)printer.color_cpus);
 	return ret;
 }
 

@@ -30,10 +30,19 @@ static const unsigned kind_fields[] = {
 	[SCHED_EV_FORK] = 1u << F_PARENT_PID | 1u << F_CHILD_PID,
 };
 
+/* Where a field is in the raw data, copied out of its tep_format_field:
+ * decoding reads these, a cache line an event, not a field struct each. */
+struct field_loc {
+	uint16_t offset, size;
+};
+
 struct event_fields {
 	bool known;
 	bool waking;		/* sched_waking, not sched_wakeup */
+	bool fast;		/* our byte order, fields where field_loc can say */
 	enum sched_kind kind;
+	uint32_t span;		/* raw data this long holds every field of the kind */
+	struct field_loc loc[NR_FIELDS];
 	struct tep_format_field *field[NR_FIELDS];
 };
 
@@ -108,38 +117,48 @@ static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evs
 		ef->kind = SCHED_EV_OTHER;
 		return ef;
 	}
+	ef->fast = !d->swap;
 	for (int f = 0; f < NR_FIELDS; f++) {
+		const struct tep_format_field *field;
+
 		if (!(kind_fields[ef->kind] & (1u << f)))
 			continue;
-		ef->field[f] = tep_find_field(se->tp_format, field_names[f]);
-		if (!ef->field[f])
+		field = ef->field[f] = tep_find_field(se->tp_format, field_names[f]);
+		if (!field) {
 			ef->kind = SCHED_EV_OTHER;
+			continue;
+		}
+		if (field->offset < 0 || field->size < 0 || field->offset > UINT16_MAX ||
+		    field->size > UINT16_MAX) {
+			ef->fast = false;
+			continue;
+		}
+		ef->loc[f].offset = (uint16_t)field->offset;
+		ef->loc[f].size = (uint16_t)field->size;
+		if ((uint32_t)field->offset + (uint32_t)field->size > ef->span)
+			ef->span = (uint32_t)field->offset + (uint32_t)field->size;
 	}
 	return ef;
 }
 
-static inline uint64_t read_field(const struct sched_decoder *d, const struct event_fields *ef,
-			   enum sched_field f, const struct perf_sample *sample)
+enum sched_kind sched_decoder__kind(struct sched_decoder *d, struct evsel *evsel, bool *waking)
 {
-	const struct tep_format_field *field = ef->field[f];
-	const uint8_t *p;
+	const struct event_fields *ef = fields_of(d, evsel);
+
+	*waking = ef->waking;
+	return ef->kind;
+}
+
+/* A number of size bytes in our byte order (0 for odd sizes). */
+static inline uint64_t load_number(const uint8_t *p, unsigned size)
+{
 	uint8_t u8;
 	uint16_t u16;
 	uint32_t u32;
 	uint64_t u64;
 
-	/* a torn sample reads as zeros, not past its end */
-	if (!field || (uint64_t)field->offset + (uint64_t)field->size > sample->raw_size)
-		return 0;
-	p = (const uint8_t *)sample->raw_data + field->offset;
-	if (d->swap) {
-		unsigned long long v = 0;
-
-		tep_read_number_field((struct tep_format_field *)field, sample->raw_data, &v);
-		return v;
-	}
-	/* our byte order: what tep_read_number_field() does, without the call */
-	switch (field->size) {
+	/* what tep_read_number_field() does, without the call */
+	switch (size) {
 	case 1:
 		memcpy(&u8, p, 1);
 		return u8;
@@ -157,16 +176,47 @@ static inline uint64_t read_field(const struct sched_decoder *d, const struct ev
 	}
 }
 
-/* A char[] field into buf, NUL-terminated (left empty when absent). */
-static void read_string(const struct event_fields *ef, enum sched_field f,
-			const struct perf_sample *sample, char *buf, size_t size)
+/*
+ * fast: the sample holds every field of its kind (raw_size >= span) in
+ * our byte order, read through ef->loc without a check each; else through
+ * the tep field, a torn sample's missing fields reading as zeros.
+ */
+static inline uint64_t read_field(const struct event_fields *ef, bool fast, enum sched_field f,
+				  const struct perf_sample *sample)
+{
+	const struct tep_format_field *field = ef->field[f];
+	unsigned long long v = 0;
+
+	if (fast)
+		return load_number((const uint8_t *)sample->raw_data + ef->loc[f].offset,
+				   ef->loc[f].size);
+	if (!field || (uint64_t)field->offset + (uint64_t)field->size > sample->raw_size)
+		return 0;
+	if (ef->fast)
+		return load_number((const uint8_t *)sample->raw_data + field->offset,
+				   (unsigned)field->size);
+	tep_read_number_field((struct tep_format_field *)field, sample->raw_data, &v);
+	return v;
+}
+
+/* A char[] field into buf of COMM_SIZE, NUL-terminated (left empty when
+ * absent). */
+#define COMM_SIZE 17
+
+static inline void read_string(const struct event_fields *ef, bool fast, enum sched_field f,
+			       const struct perf_sample *sample, char *buf)
 {
 	const struct tep_format_field *field = ef->field[f];
 	size_t len;
 
+	if (fast && ef->loc[f].size >= COMM_SIZE - 1) {
+		/* the usual char[16]: one fixed copy */
+		memcpy(buf, (const char *)sample->raw_data + ef->loc[f].offset, COMM_SIZE - 1);
+		return;
+	}
 	if (!field)
 		return;
-	len = (size_t)field->size < size - 1 ? (size_t)field->size : size - 1;
+	len = (size_t)field->size < COMM_SIZE - 1 ? (size_t)field->size : COMM_SIZE - 1;
 	if ((uint64_t)field->offset + len <= sample->raw_size)
 		memcpy(buf, (const char *)sample->raw_data + field->offset, len);
 }
@@ -176,6 +226,7 @@ bool sched_decoder__decode(struct sched_decoder *d, struct evsel *evsel,
 {
 	const struct event_fields *ef = evsel->idx < d->nr_events && d->events[evsel->idx].known ?
 					&d->events[evsel->idx] : fields_of(d, evsel);
+	bool fast;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->kind = ef->kind;
@@ -183,32 +234,33 @@ bool sched_decoder__decode(struct sched_decoder *d, struct evsel *evsel,
 	ev->waking = ef->waking;
 	if (ef->kind == SCHED_EV_OTHER || !sample->raw_data)
 		return false;
+	fast = ef->fast && sample->raw_size >= ef->span;
 	/* only the fields of the kind (kind_fields): the others stay 0 */
 	switch (ef->kind) {
 	case SCHED_EV_SWITCH:
-		ev->prev_pid = (uint32_t)read_field(d, ef, F_PREV_PID, sample);
-		ev->prev_state = read_field(d, ef, F_PREV_STATE, sample);
-		ev->next_pid = (uint32_t)read_field(d, ef, F_NEXT_PID, sample);
-		read_string(ef, F_NEXT_COMM, sample, ev->next_comm, sizeof(ev->next_comm));
-		read_string(ef, F_PREV_COMM, sample, ev->prev_comm, sizeof(ev->prev_comm));
+		ev->prev_pid = (uint32_t)read_field(ef, fast, F_PREV_PID, sample);
+		ev->prev_state = read_field(ef, fast, F_PREV_STATE, sample);
+		ev->next_pid = (uint32_t)read_field(ef, fast, F_NEXT_PID, sample);
+		read_string(ef, fast, F_NEXT_COMM, sample, ev->next_comm);
+		read_string(ef, fast, F_PREV_COMM, sample, ev->prev_comm);
 		break;
 	case SCHED_EV_RUNTIME:
-		ev->pid = (uint32_t)read_field(d, ef, F_PID, sample);
-		ev->runtime = read_field(d, ef, F_RUNTIME, sample);
+		ev->pid = (uint32_t)read_field(ef, fast, F_PID, sample);
+		ev->runtime = read_field(ef, fast, F_RUNTIME, sample);
 		break;
 	case SCHED_EV_WAKEUP:
 	case SCHED_EV_WAKEUP_NEW:
-		ev->pid = (uint32_t)read_field(d, ef, F_PID, sample);
-		read_string(ef, F_COMM, sample, ev->comm, sizeof(ev->comm));
+		ev->pid = (uint32_t)read_field(ef, fast, F_PID, sample);
+		read_string(ef, fast, F_COMM, sample, ev->comm);
 		break;
 	case SCHED_EV_MIGRATE:
-		ev->pid = (uint32_t)read_field(d, ef, F_PID, sample);
-		ev->orig_cpu = (int)read_field(d, ef, F_ORIG_CPU, sample);
-		ev->dest_cpu = (int)read_field(d, ef, F_DEST_CPU, sample);
+		ev->pid = (uint32_t)read_field(ef, fast, F_PID, sample);
+		ev->orig_cpu = (int)read_field(ef, fast, F_ORIG_CPU, sample);
+		ev->dest_cpu = (int)read_field(ef, fast, F_DEST_CPU, sample);
 		break;
 	case SCHED_EV_FORK:
-		ev->parent_pid = (uint32_t)read_field(d, ef, F_PARENT_PID, sample);
-		ev->child_pid = (uint32_t)read_field(d, ef, F_CHILD_PID, sample);
+		ev->parent_pid = (uint32_t)read_field(ef, fast, F_PARENT_PID, sample);
+		ev->child_pid = (uint32_t)read_field(ef, fast, F_CHILD_PID, sample);
 		break;
 	default:
 		break;

@@ -44,6 +44,10 @@ struct sched_decoder;
 struct sched_decoder *sched_decoder__new(struct perf_session *s);
 void sched_decoder__delete(struct sched_decoder *d);
 
+/* The kind of evsel's samples (SCHED_EV_OTHER when the file lacks a field
+ * the kind needs); *waking says it is sched_waking. */
+enum sched_kind sched_decoder__kind(struct sched_decoder *d, struct evsel *evsel, bool *waking);
+
 /* Decodes sample of evsel into *ev; false (kind SCHED_EV_OTHER) for other
  * events, or when the file lacks a field the kind needs. */
 bool sched_decoder__decode(struct sched_decoder *d, struct evsel *evsel,

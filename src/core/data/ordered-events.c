@@ -37,8 +37,11 @@ void ordered_events__exit(struct ordered_events *oe)
 {
 	/* chunks with live records are only reachable through pending */
 	for (size_t i = 0; i < oe->nr; i++) {
-		struct oe_chunk *c = oe->pending[i].ev->chunk;
+		struct oe_chunk *c;
 
+		if (oe->pending[i].ref & 1)
+			continue;	/* by reference: in no chunk */
+		c = ((struct oe_event *)oe->pending[i].ref)->chunk;
 		if (c != oe->cur && --c->live == 0)
 			free(c);
 	}
@@ -150,6 +153,13 @@ static void sort_pending(struct ordered_events *oe)
 	}
 }
 
+struct perf_event_header *ordered_events__slot_rec(const struct oe_slot *slot)
+{
+	if (slot->ref & 1)
+		return (struct perf_event_header *)(slot->ref & ~(uintptr_t)1);
+	return ((struct oe_event *)slot->ref)->rec;
+}
+
 /* Delivers pending events with timestamp <= limit, in order. */
 static int flush_upto(struct ordered_events *oe, uint64_t limit, size_t max_count)
 {
@@ -160,24 +170,36 @@ static int flush_upto(struct ordered_events *oe, uint64_t limit, size_t max_coun
 		sort_pending(oe);
 	oe->sorted = oe->nr;
 	while (n < oe->nr && n < max_count && oe->pending[n].timestamp <= limit) {
-		struct oe_event *ev = oe->pending[n++].ev;
+		const struct oe_slot *slot = &oe->pending[n++];
+		struct oe_event by_ref;
+		const struct oe_event *ev = (const struct oe_event *)slot->ref;
 
-		/* records come out of the chunks in time order, not memory
-		 * order: ask for one a few ahead (its description and the
+		/* records come out in time order, not memory order: ask for
+		 * one a few ahead (the record, or its description and the
 		 * start of its sample) while this one is delivered */
 		if (n + PREFETCH_AHEAD < oe->nr) {
-			const char *ahead = (const char *)oe->pending[n + PREFETCH_AHEAD].ev;
+			uintptr_t ahead = oe->pending[n + PREFETCH_AHEAD].ref & ~(uintptr_t)1;
 
-			__builtin_prefetch(ahead);
-			__builtin_prefetch(ahead + 64);
-			__builtin_prefetch(ahead + 128);
+			__builtin_prefetch((const char *)ahead);
+			__builtin_prefetch((const char *)ahead + 64);
+			__builtin_prefetch((const char *)ahead + 128);
 		}
-
-		oe->last_flush = ev->timestamp;
+		if (slot->ref & 1) {
+			by_ref.timestamp = slot->timestamp;
+			by_ref.rec = ordered_events__slot_rec(slot);
+			by_ref.file_offset = oe->ref_offset +
+					     (uint64_t)((const uint8_t *)by_ref.rec - oe->ref_base);
+			by_ref.owner = NULL;
+			by_ref.source = oe->ref_source;
+			by_ref.chunk = NULL;
+			ev = &by_ref;
+		}
+		oe->last_flush = slot->timestamp;
 		if (!ret)
 			ret = oe->deliver(oe, ev, oe->arg);
 		oe->bytes -= ev->rec->size;
-		release(oe, ev->chunk);
+		if (ev->chunk)
+			release(oe, ev->chunk);
 	}
 	if (n && n < oe->nr)
 		memmove(oe->pending, oe->pending + n, (oe->nr - n) * sizeof(*oe->pending));
@@ -186,15 +208,13 @@ static int flush_upto(struct ordered_events *oe, uint64_t limit, size_t max_coun
 	return ret;
 }
 
-/* A description of size bytes (with room for a copy of the record, or
- * not) in the current chunk, counted live there, and a pending slot. */
-static struct oe_event *append(struct ordered_events *oe, size_t size, uint64_t timestamp)
+/* A description of size bytes (with room for a copy of the record) in the
+ * current chunk, counted live there. */
+static struct oe_event *append(struct ordered_events *oe, size_t size)
 {
 	struct oe_event *ev;
 	struct oe_chunk *c = oe->cur;
 
-	if (timestamp < oe->last_flush)
-		oe->nr_unordered++;
 	if (!c || CHUNK_BYTES - c->used < size) {
 		if (c && !c->live) {
 			c->used = 0;	/* everything in it was delivered */
@@ -204,10 +224,6 @@ static struct oe_event *append(struct ordered_events *oe, size_t size, uint64_t 
 			oe->cur = c;
 		}
 	}
-	if (oe->nr == oe->alloc) {
-		oe->alloc = oe->alloc ? oe->alloc * 2 : 1024;
-		oe->pending = xrealloc(oe->pending, oe->alloc * sizeof(*oe->pending));
-	}
 	ev = (struct oe_event *)(void *)((char *)c->data + c->used);
 	c->used += size;
 	c->live++;
@@ -215,21 +231,22 @@ static struct oe_event *append(struct ordered_events *oe, size_t size, uint64_t 
 	return ev;
 }
 
-/* Makes ev (its record set) pending. */
-static int commit(struct ordered_events *oe, struct oe_event *ev, uint64_t timestamp,
-		  uint64_t file_offset, void *owner)
+/* Makes ref (a slot's) pending, with size bytes of record. */
+static int push(struct ordered_events *oe, uint64_t timestamp, uintptr_t ref, size_t size)
 {
-	ev->timestamp = timestamp;
-	ev->file_offset = file_offset;
-	ev->owner = owner;
-	ev->source = oe->source;
+	if (timestamp < oe->last_flush)
+		oe->nr_unordered++;
+	if (oe->nr == oe->alloc) {
+		oe->alloc = oe->alloc ? oe->alloc * 2 : 1024;
+		oe->pending = xrealloc(oe->pending, oe->alloc * sizeof(*oe->pending));
+	}
 	/* appending in order keeps the sorted prefix */
 	if (oe->sorted == oe->nr && (!oe->nr || oe->pending[oe->nr - 1].timestamp <= timestamp))
 		oe->sorted++;
 	oe->pending[oe->nr].timestamp = timestamp;
-	oe->pending[oe->nr].ev = ev;
+	oe->pending[oe->nr].ref = ref;
 	oe->nr++;
-	oe->bytes += ev->rec->size;
+	oe->bytes += size;
 	if (timestamp > oe->max_timestamp)
 		oe->max_timestamp = timestamp;
 	if (oe->bytes > oe->max_bytes)
@@ -240,20 +257,21 @@ static int commit(struct ordered_events *oe, struct oe_event *ev, uint64_t times
 int ordered_events__queue(struct ordered_events *oe, const struct perf_event_header *rec,
 			  uint64_t timestamp, uint64_t file_offset, void *owner)
 {
-	struct oe_event *ev = append(oe, sizeof(*ev) + ((rec->size + 7u) & ~7u), timestamp);
+	struct oe_event *ev = append(oe, sizeof(*ev) + ((rec->size + 7u) & ~7u));
 
 	ev->rec = (struct perf_event_header *)(ev + 1);
 	memcpy(ev->rec, rec, rec->size);
-	return commit(oe, ev, timestamp, file_offset, owner);
+	ev->timestamp = timestamp;
+	ev->file_offset = file_offset;
+	ev->owner = owner;
+	ev->source = oe->source;
+	return push(oe, timestamp, (uintptr_t)ev, rec->size);
 }
 
 int ordered_events__queue_ref(struct ordered_events *oe, struct perf_event_header *rec,
-			      uint64_t timestamp, uint64_t file_offset, void *owner)
+			      uint64_t timestamp)
 {
-	struct oe_event *ev = append(oe, sizeof(*ev), timestamp);
-
-	ev->rec = rec;
-	return commit(oe, ev, timestamp, file_offset, owner);
+	return push(oe, timestamp, (uintptr_t)rec | 1, rec->size);
 }
 
 int ordered_events__flush_round(struct ordered_events *oe)

@@ -6,7 +6,8 @@
  * but never older than anything seen before round N started.  So at each
  * FINISHED_ROUND we deliver everything up to the newest timestamp of the
  * previous round, and keep the rest.  Records are copied into reference-
- * counted chunks (or, from a mapped file, referred to where they are);
+ * counted chunks (or, from a mapped file, referred to where they are,
+ * from the sorted slot itself);
  * memory is bounded by max_bytes (beyond it the oldest half is delivered
  * early, with a count of what may come out of order).
  */
@@ -31,10 +32,12 @@ struct oe_event {
 };
 
 /* What the queue sorts: small, so that merging moves little.  Equal
- * timestamps keep their arrival order (the merges are stable). */
+ * timestamps keep their arrival order (the merges are stable).  ref is
+ * the struct oe_event *, or, with its low bit set, the record queued by
+ * reference (which then needs no description: see queue_ref). */
 struct oe_slot {
 	uint64_t timestamp;
-	struct oe_event *ev;
+	uintptr_t ref;
 };
 
 struct ordered_events;
@@ -56,6 +59,11 @@ struct ordered_events {
 	uint64_t nr_unordered;	/* arrived older than last_flush */
 	uint32_t source;	/* stamped on what is queued next: which of several
 				 * inputs (a directory's files) it is read from */
+	/* records queued by reference are delivered with file_offset
+	 * ref_offset + (rec - ref_base), source ref_source, owner NULL */
+	const uint8_t *ref_base;
+	uint64_t ref_offset;
+	uint32_t ref_source;
 	oe_deliver_fn deliver;
 	void *arg;
 };
@@ -68,10 +76,13 @@ void ordered_events__exit(struct ordered_events *oe);
 int ordered_events__queue(struct ordered_events *oe, const struct perf_event_header *rec,
 			  uint64_t timestamp, uint64_t file_offset, void *owner);
 
-/* The same without the copy: rec itself is delivered, and must stay valid
- * and unchanged until then. */
+/* The same without the copy or a description: rec itself (8-aligned, in
+ * the block at ref_base) is delivered, and must stay valid and unchanged
+ * until then. */
 int ordered_events__queue_ref(struct ordered_events *oe, struct perf_event_header *rec,
-			      uint64_t timestamp, uint64_t file_offset, void *owner);
+			      uint64_t timestamp);
+/* The record of a pending slot. */
+struct perf_event_header *ordered_events__slot_rec(const struct oe_slot *slot);
 /* FINISHED_ROUND: delivers up to the previous round's newest timestamp. */
 int ordered_events__flush_round(struct ordered_events *oe);
 /* Delivers everything older than timestamp (inputs each in time order,

@@ -22,6 +22,7 @@
 #define DIR_FILE_BUF	(256u << 10)	/* a data.N file's window: one per ring, and
 					 * a big machine has hundreds */
 #define MAX_RECORD	(1u << 16)
+#define SESSION_DENSE_IDS	1024	/* widest span of ids in the dense table */
 /* A mapped file's pages behind every queued record are dropped from the
  * mapping in steps of this many bytes, which bounds the resident set. */
 #define MAP_RELEASE	(4u << 20)
@@ -49,11 +50,33 @@ static int fail(struct perf_session *s, const char *fmt, ...)
 
 /* ---- events and ids ---- */
 
+/* The dense table anew, when the ids fit one. */
+static void id_dense_update(struct perf_session *s, uint64_t id)
+{
+	if (s->id_hash.used == 1) {
+		s->id_min = s->id_max = id;
+	} else {
+		s->id_min = id < s->id_min ? id : s->id_min;
+		s->id_max = id > s->id_max ? id : s->id_max;
+	}
+	free(s->dense);
+	s->dense = NULL;
+	s->nr_dense = 0;
+	if (s->id_max - s->id_min >= SESSION_DENSE_IDS)
+		return;
+	s->dense_base = s->id_min;
+	s->nr_dense = s->id_max - s->id_min + 1;
+	s->dense = xcalloc(s->nr_dense, sizeof(*s->dense));
+	for (void **v = NULL; (v = hashmap_next(&s->id_hash, v));)
+		s->dense[hashmap_u64_key(v) - s->dense_base] = *v;
+}
+
 static void id_hash_insert(struct perf_session *s, uint64_t id, struct evsel *evsel)
 {
 	uint32_t i;
 
 	hashmap_u64_put(&s->id_hash, id, evsel);
+	id_dense_update(s, id);
 	for (i = 0; i < s->nr_few && s->few_ids[i] != id; i++)
 		;
 	if (i == ARRAY_SIZE(s->few_ids)) {
@@ -68,6 +91,8 @@ static void id_hash_insert(struct perf_session *s, uint64_t id, struct evsel *ev
 
 static struct evsel *id_hash_find(struct perf_session *s, uint64_t id)
 {
+	if (s->nr_dense)
+		return id - s->dense_base < s->nr_dense ? s->dense[id - s->dense_base] : NULL;
 	if (!s->many_ids) {
 		for (uint32_t i = 0; i < s->nr_few; i++)
 			if (s->few_ids[i] == id)
@@ -396,6 +421,7 @@ void perf_session__delete(struct perf_session *s)
 	machine__delete(s->guest);
 	free(s->events);
 	hashmap_release(&s->id_hash);
+	free(s->dense);
 	if (s->tep)
 		tep_free(s->tep);
 	free(s->err);
@@ -656,7 +682,7 @@ static void input_release(struct perf_session *s, struct input *in)
 
 	in->release_at = low + MAP_RELEASE;
 	for (size_t i = 0; i < s->oe.nr; i++) {
-		uint8_t *rec = (uint8_t *)s->oe.pending[i].ev->rec;
+		uint8_t *rec = (uint8_t *)ordered_events__slot_rec(&s->oe.pending[i]);
 
 		if (rec >= in->map && rec < low)
 			low = rec;
@@ -688,6 +714,18 @@ static uint64_t record_time(const struct session_event *se, const struct perf_ev
 		return ~0ULL;
 	memcpy(&time, (const char *)rec + pos, sizeof(time));
 	return time;
+}
+
+/* Whether the tool said it ignores evsel's samples (asking it once). */
+static bool samples_ignored(struct perf_session *s, struct evsel *evsel)
+{
+	struct session_event *se = &s->events[evsel->idx];
+
+	if (se->samples == SAMPLES_UNASKED)
+		se->samples = s->tool->ignores_samples && !s->tool->record &&
+			      s->tool->ignores_samples(s->tool, s, evsel) ? SAMPLES_IGNORED
+									: SAMPLES_WANTED;
+	return se->samples == SAMPLES_IGNORED;
 }
 
 /* Takes a host-order record; routes it.  swap says the body still needs
@@ -731,6 +769,8 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 	if ((why = perf_record__check(rec, evsel ? s->events[evsel->idx].id_hdr_size : 0)))
 		return fail(s, "%s record at offset %#llx: %s", perf_record_name(rec->type),
 			    (unsigned long long)off, why);
+	if (rec->type == PERF_RECORD_SAMPLE && evsel && samples_ignored(s, evsel))
+		return 0;
 	if (s->tool->ordered && evsel) {
 		uint64_t time = record_time(&s->events[evsel->idx], rec);
 
@@ -738,7 +778,7 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 			s->last_queued = time;
 			/* in a mapped file (not its scratch copy) it stays put */
 			if (in && in->map && rec != (void *)in->scratch)
-				return ordered_events__queue_ref(&s->oe, rec, time, off, evsel);
+				return ordered_events__queue_ref(&s->oe, rec, time);
 			return ordered_events__queue(&s->oe, rec, time, off, evsel);
 		}
 	}
@@ -1125,11 +1165,19 @@ int perf_session__process(struct perf_session *s, struct perf_tool *tool)
 	int ret = 0;
 
 	s->tool = tool;
+	for (int i = 0; i < s->evlist.nr_entries; i++)
+		s->events[i].samples = SAMPLES_UNASKED;	/* a new tool: ask again */
 	ordered_events__init(&s->oe, deliver_queued, s);
 	if (s->is_pipe || s->is_dir || s->header.needs_swap ||
 	    !input_map(in, s->fd, s->data_offset, s->data_end))
 		input_init(in, s->fd, READ_BUF, s->is_pipe ? 0 : s->data_offset,
 			   s->is_pipe ? UINT64_MAX : s->data_end);
+	if (in->map) {
+		/* queued by reference: delivered with offsets in the file */
+		s->oe.ref_base = in->buf;
+		s->oe.ref_offset = in->pos;
+		s->oe.ref_source = in->source;
+	}
 	in->is_pipe = s->is_pipe;
 	in->killed = killed;
 	in->label = source_label(s, 0);

@@ -106,6 +106,13 @@ struct perf_tool {
 	bool machine_ignores[PERF_RECORD_HEADER_MAX];
 	bool ordered;		/* deliver kernel records in time order; false: the
 				 * file's order (--dump-unsorted-raw-trace, rounds) */
+	/*
+	 * Whether the tool ignores every sample of evsel (asked at its first
+	 * sample, not at all when record is set): they are counted in the
+	 * stats, checked, and neither queued nor delivered.
+	 */
+	bool (*ignores_samples)(struct perf_tool *tool, struct perf_session *session,
+				struct evsel *evsel);
 };
 
 /* Per-event data the session keeps beside struct evsel (by evsel->idx). */
@@ -114,6 +121,8 @@ struct session_event {
 	/* where a record's time is: in a sample, bytes from its start; in
 	 * another record's trailer, bytes from its end (0: none) */
 	uint32_t sample_time_pos, trailer_time_back;
+	enum { SAMPLES_UNASKED, SAMPLES_WANTED, SAMPLES_IGNORED } samples;	/* the tool's
+				 * ignores_samples() answer */
 	struct tep_event *tp_format;		/* tracepoints, when tracing data exists */
 };
 
@@ -183,6 +192,11 @@ struct perf_session {
 	struct evsel *few_evsels[16];
 	uint32_t nr_few;
 	bool many_ids;			/* more than few_ids holds: the hash only */
+	/* and while all ids are less than SESSION_DENSE_IDS apart (the kernel
+	 * numbers a recording's events in turn): evsels by id - dense_base */
+	struct evsel **dense;
+	uint64_t dense_base, nr_dense;	/* nr_dense 0: no such table */
+	uint64_t id_min, id_max;
 	int id_pos, is_pos;	/* -1 when samples carry no id */
 
 	struct session_inflate *inflate;	/* the COMPRESSED stream being read */
