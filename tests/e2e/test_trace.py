@@ -2,6 +2,7 @@
 pcl trace record's files read by perf, live tracing's shapes and counts."""
 import os
 import re
+import select
 import subprocess
 import sys
 import time
@@ -168,6 +169,34 @@ def test_live_lines_are_perfs_shape():
     assert calls(got.stderr) == calls(want.stderr)
     assert "openat(dfd: CWD, filename: 0x" in got.stderr
     assert re.search(r"write\(fd: 3, buf: 0x[0-9a-f]+, count: 64\) += 64$", got.stderr, re.M)
+
+
+@pytest.mark.parametrize("tool", [PERF, PCL])
+def test_live_line_shows_while_the_task_waits(tool):
+    """A call's line reaches stderr while its task still runs: the shell
+    makes one umask call, then blocks reading stdin, which the test feeds
+    only after it has read that line.  A tracer that waits for its rings to
+    fill never prints it, and the guard below fails the test."""
+    proc = subprocess.Popen([tool, "trace", "-e", "umask", "--", "sh", "-c",
+                             "umask 027; read x; umask 022"],
+                            stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    seen = b""
+    try:
+        while b"umask(mask: 23)" not in seen:
+            # a guard against hanging forever, not a timing: the line
+            # comes within a beat when all is well
+            ready, _, _ = select.select([proc.stderr], [], [], 60)
+            assert ready, f"no line while the task waits: {seen!r}"
+            chunk = os.read(proc.stderr.fileno(), 4096)
+            assert chunk, f"the tracer ended first: {seen!r}"
+            seen += chunk
+    finally:
+        proc.stdin.write(b"go\n")
+        proc.stdin.close()
+        rest = proc.stderr.read()
+        proc.wait()
+    assert proc.returncode == 0, seen + rest
+    assert b"umask(mask: 18)" in rest, seen + rest
 
 
 def summary_row(text, name):
