@@ -171,32 +171,56 @@ def test_live_lines_are_perfs_shape():
     assert re.search(r"write\(fd: 3, buf: 0x[0-9a-f]+, count: 64\) += 64$", got.stderr, re.M)
 
 
-@pytest.mark.parametrize("tool", [PERF, PCL])
-def test_live_line_shows_while_the_task_waits(tool):
-    """A call's line reaches stderr while its task still runs: the shell
-    makes one umask call, then blocks reading stdin, which the test feeds
-    only after it has read that line.  A tracer that waits for its rings to
-    fill never prints it, and the guard below fails the test."""
-    proc = subprocess.Popen([tool, "trace", "-e", "umask", "--", "sh", "-c",
-                             "umask 027; read x; umask 022"],
+def trace_while_waiting(tool, args, script, marker):
+    """Runs `tool trace ARGS -- sh -c SCRIPT`, the script blocking on a
+    read of its stdin, which is fed only once marker (bytes) showed on the
+    tracer's stderr: what is shown then is shown while the task still runs.
+    Returns the whole stderr after checking the tracer's status."""
+    proc = subprocess.Popen([tool, "trace", *args, "--", "sh", "-c", script],
                             stdin=subprocess.PIPE, stderr=subprocess.PIPE)
     seen = b""
     try:
-        while b"umask(mask: 23)" not in seen:
+        while marker not in seen:
             # a guard against hanging forever, not a timing: the line
             # comes within a beat when all is well
             ready, _, _ = select.select([proc.stderr], [], [], 60)
-            assert ready, f"no line while the task waits: {seen!r}"
+            assert ready, f"{marker!r} not shown while the task waits: {seen!r}"
             chunk = os.read(proc.stderr.fileno(), 4096)
             assert chunk, f"the tracer ended first: {seen!r}"
             seen += chunk
     finally:
         proc.stdin.write(b"go\n")
         proc.stdin.close()
-        rest = proc.stderr.read()
+        seen += proc.stderr.read()
         proc.wait()
-    assert proc.returncode == 0, seen + rest
-    assert b"umask(mask: 18)" in rest, seen + rest
+    assert proc.returncode == 0, seen
+    return seen.decode()
+
+
+@pytest.mark.parametrize("tool", [PERF, PCL])
+def test_live_line_shows_while_the_task_waits(tool):
+    """A call's line reaches stderr while its task still runs, as perf's
+    does: a tracer that waits for its rings to fill never shows the umask
+    call the shell makes before it blocks."""
+    out = trace_while_waiting(tool, ["-e", "umask"], "umask 027; read x; umask 022",
+                              b"umask(mask: 23)")
+    assert "umask(mask: 18)" in out, out
+
+
+def test_live_sys_exit_ret_as_perf():
+    """syscalls:sys_exit_* tracepoints: ret shown with the beautifier of the
+    syscall's first argument, as perf lays its table over the fields: an
+    openat's fd with its path while the task holds it open (once a
+    sys_enter_* event of the thread was seen: perf shows none before)."""
+    cmd = ["-e", "syscalls:sys_enter_openat,syscalls:sys_exit_openat,"
+           "syscalls:sys_exit_rt_sigprocmask,syscalls:sys_exit_brk,syscalls:sys_exit_dup2"]
+    # the shell's fd 4 is the file: ld.so's opens get 3 and close it
+    line = b"syscalls:sys_exit_openat(__syscall_nr: 257, ret: 4</etc/hostname>)"
+    want, got = (trace_while_waiting(tool, cmd, "exec 3</dev/null 4</etc/hostname; read x",
+                                     line) for tool in (PERF, PCL))
+    ours, theirs = (re.sub(r"(ret: -?\d+)<[^>]*>", r"\1", t) for t in (got, want))
+    assert normalize(ours) == normalize(theirs), unified(theirs, ours)
+    assert re.search(r"sys_exit_brk\(__syscall_nr: 12, ret: 0x[0-9a-f]+\)", got), got
 
 
 def summary_row(text, name):

@@ -436,8 +436,9 @@ out:
 /* A syscalls:sys_enter_* tracepoint: its arguments as the syscall's line
  * shows them (fds, flags, pids decoded), as perf does; false for another
  * event. */
-static bool sys_enter_tp_format(struct trace *t, const struct tep_event *format, const void *raw,
-				size_t raw_size, struct syscall_args_ctx *ctx, struct strbuf *o)
+static bool sys_enter_tp_format(struct trace *t, struct thread *thread,
+				const struct tep_event *format, const void *raw, size_t raw_size,
+				struct syscall_args_ctx *ctx, struct strbuf *o)
 {
 	const struct tep_format_field *nr_field;
 	const struct syscall *sc;
@@ -458,10 +459,46 @@ static bool sys_enter_tp_format(struct trace *t, const struct tep_event *format,
 			memcpy(&args[n], (const char *)raw + f->offset, 8);
 		n++;
 	}
+	/* perf counts it as one of the thread's events, and from then on
+	 * knows the thread's fd paths */
+	thread__trace(t, thread);
 	ctx->fd_closed = NULL;	/* the syscall's own lines track its fds */
 	ctx->empty_strings = true;
 	syscall_args__format(sc, args, ctx, o);
 	return true;
+}
+
+/* A syscalls:sys_exit_* tracepoint: how its ret is shown (see struct
+ * syscall's exit_ret), or NULL for another event.  A new fd it returns
+ * replaces what was known of its number. */
+static const struct syscall_arg_fmt *sys_exit_tp_ret(struct trace *t, struct thread *thread,
+						      const struct tep_event *format,
+						      const void *raw, size_t raw_size,
+						      struct syscall_args_ctx *ctx)
+{
+	const struct tep_format_field *nr_field, *ret_field;
+	const struct syscall *sc;
+	int64_t ret;
+
+	if (!format->system || strcmp(format->system, "syscalls") ||
+	    strncmp(format->name, "sys_exit_", 9) ||
+	    !(nr_field = tep_find_field((struct tep_event *)format, "__syscall_nr")) ||
+	    (size_t)nr_field->offset + 4 > raw_size)
+		return NULL;
+	sc = syscall_table__get(t->table, *(const int *)((const char *)raw + nr_field->offset));
+	if (!sc || !sc->name)
+		return NULL;
+	/* perf shows no paths for a thread none of whose syscalls it saw */
+	if (!trace__thread(t, thread))
+		ctx->fd_path = NULL;
+	ret_field = tep_find_field((struct tep_event *)format, "ret");
+	if (sc->returns_fd && ret_field && ret_field->size == 8 &&
+	    (size_t)ret_field->offset + 8 <= raw_size) {
+		memcpy(&ret, (const char *)raw + ret_field->offset, 8);
+		if (ret >= 0)
+			fd_forget(t, thread->pid, (int)ret);
+	}
+	return &sc->exit_ret;
 }
 
 void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, const char *name,
@@ -489,8 +526,10 @@ void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, cons
 		trace_seq_terminate(&seq);
 		strbuf_addstr(o, seq.buffer);
 		trace_seq_destroy(&seq);
-	} else if (format && !sys_enter_tp_format(t, format, raw, raw_size, &ctx, o)) {
-		tp_fields__format(format, raw, raw_size, &ctx, o);
+	} else if (format && !sys_enter_tp_format(t, thread, format, raw, raw_size, &ctx, o)) {
+		ctx.fd_closed = NULL;	/* the syscall's own lines track its fds */
+		tp_fields__format(format, raw, raw_size, &ctx,
+				  sys_exit_tp_ret(t, thread, format, raw, raw_size, &ctx), o);
 	}
 	strbuf_addstr(o, ")\n");
 	if (++t->nr_printed == t->cfg.max_events && t->cfg.max_events)
