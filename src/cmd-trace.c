@@ -646,8 +646,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	ropts.raw_samples = true;
 	/* before -D's delay, perf trace learns nothing of the tasks */
 	ropts.no_tracking_dummy = true;
-	/* perf follows no task that those of -p/-t start */
-	ropts.no_inherit = o->no_inherit || o->target.pid || o->target.tid;
+	/* perf follows no task that those of -p, -t or -u start */
+	ropts.no_inherit = o->no_inherit || target__has_task(&o->target);
 	/* the faults' data addresses and maps (dwarf chains ask for them too) */
 	ropts.sample_address = ropts.sample_address || o->pf != NULL;
 	ropts.freq = 0;
@@ -818,6 +818,31 @@ out:
 	if (err)
 		return err == -EINVAL ? PCL_EXIT_USAGE : switch_missing ? PCL_EXIT_ENOENT :
 		       PCL_EXIT_FAILURE;
+	return 0;
+}
+
+/* Conflicting targets and -u's user, checked as perf trace checks them
+ * (a replay too): its words, without a newline, on the trace's output and
+ * its status (its error number's low byte); 0 when all is well. */
+static int check_target(struct target *t, FILE *out)
+{
+	struct target copy = *t;	/* validating drops the overridden ones */
+	enum target_conflict conflict = target__validate(&copy);
+	int err;
+
+	if (conflict != TARGET_OK) {
+		fprintf(out, "%s", target__conflict_str(conflict));
+		return 239 + (int)conflict;
+	}
+	err = target__parse_uid(t);
+	if (err == -1) {
+		fprintf(out, "Invalid User: %s", t->uid_str);
+		return 250;
+	}
+	if (err) {
+		fprintf(out, "Problems obtaining information for user %s", t->uid_str);
+		return 251;
+	}
 	return 0;
 }
 
@@ -1110,9 +1135,10 @@ int cmd_trace(int argc, const char **argv)
 			return PCL_EXIT_FAILURE;
 		}
 	}
-	if (o.input)
+	ret = check_target(&o.target, out);
+	if (!ret && o.input)
 		ret = trace_replay(&o, &cfg, out);
-	else
+	else if (!ret)
 		ret = trace_live(&o, &cfg, out, on, tp_events, argv, argc);
 	if (out != stderr)
 		fclose(out);

@@ -370,6 +370,69 @@ def test_live_pid_tasks_as_perf(tmp_path, threads, args):
     assert "getpid(" not in got and "getpid(" not in want, got
 
 
+@pytest.mark.parametrize("args", [["-u", "nosuchuser", "--", "true"], ["-u", "54321"],
+                                  ["-p", "1", "-u", "root"], ["-u", "root", "-a"],
+                                  ["-u", "root", "-C", "0"], ["-t", "1", "-a"],
+                                  ["-p", "1", "-a", "-C", "0"],
+                                  ["-u", "nosuchuser", "-i", "/nonexistent.data"]],
+                         ids=lambda a: " ".join(a))
+def test_target_errors_as_perf(args):
+    """An unknown user, a uid no user has and targets that override each
+    other: perf's words (no newline) and status, a replay too."""
+    want, got = perf("trace", *args), pcl("trace", *args)
+    assert (got.returncode, got.stderr) == (want.returncode, want.stderr)
+    assert got.returncode != 0
+
+
+UID_WORKLOAD = """
+import os, select, sys
+print(flush=True)
+while not select.select([sys.stdin], [], [], 0.02)[0]:
+    os.getppid()
+for _ in range(3):
+    os.getpid()
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/setpriv"), reason="no setpriv")
+def test_live_uid_as_perf(tmp_path):
+    """-u: the user's processes running when tracing starts, until they
+    end, their lines without comm/tid as perf shows a lone task's.  The
+    process goes on to its last calls once its first line showed."""
+    results = []
+    for tool in (PERF, PCL):
+        proc = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup",
+                                 "--clear-groups", "/usr/bin/python3", "-c", UID_WORKLOAD],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        tracer = None
+        try:
+            proc.stdout.readline()  # it runs: tracing starts with it in the list
+            tracer = subprocess.Popen([tool, "trace", "-u", "nobody", "-e", "getppid,getpid"],
+                                      stderr=subprocess.PIPE)
+            seen = b""
+            while b"getppid()" not in seen:
+                ready, _, _ = select.select([tracer.stderr], [], [], 60)  # a hang guard
+                assert ready, seen
+                chunk = os.read(tracer.stderr.fileno(), 4096)
+                assert chunk, seen
+                seen += chunk
+            proc.stdin.write(b"go\n")
+            proc.stdin.close()
+            seen += tracer.communicate(timeout=120)[1]
+        finally:
+            if tracer and tracer.poll() is None:
+                tracer.kill()
+            proc.kill()
+            proc.wait()
+        assert tracer.returncode == 0, seen
+        results.append(seen.decode().replace(str(proc.pid), "PID"))
+    for out in results:
+        assert re.search(r"^ +\d+\.\d{3} \( *\d+\.\d{3} ms\): getppid\(\) +=\s*$", out,
+                         re.M), out
+    want, got = (re.findall(r"\): (getpid\(\) += PID)$", out, re.M) for out in results)
+    assert got == want == ["getpid()" + want[0][8:]] * 3, results[1]
+
+
 def test_bad_syscall_name():
     got = pcl("trace", "-e", "nosuchcall", "--", "true")
     want = perf("trace", "-e", "nosuchcall", "--", "true")
