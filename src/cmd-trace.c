@@ -655,6 +655,13 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	ropts.user_interval = true;
 	ropts.mmap_pages = o->mmap_pages ? o->mmap_pages : 1024;
 	evlist__init(&evlist);
+	/* -e's tracepoints come first, as in perf: opened before the syscalls'
+	 * they fire first, a syscalls:sys_enter_* one before the call's entry */
+	if (events && parse_events(&evlist, events, &perr)) {
+		parse_events_error__print(&perr, events);
+		err = -EINVAL;
+		goto out;
+	}
 	if (!cfg->no_syscalls) {
 		if (parse_events(&evlist, "raw_syscalls:sys_enter,raw_syscalls:sys_exit", &perr)) {
 			parse_events_error__print(&perr, "raw_syscalls:sys_enter");
@@ -662,17 +669,13 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 			goto out;
 		}
 		evlist__for_each(&evlist, e)
-			e->filter = xstrdup(filter);
+			if (!strncmp(e->name, "raw_syscalls:", 13))
+				e->filter = xstrdup(filter);
 	}
 	if (o->pf && parse_events(&evlist, !strcmp(o->pf, "maj") ? "major-faults" :
 				  !strcmp(o->pf, "min") ? "minor-faults" :
 				  "major-faults,minor-faults", &perr)) {
 		parse_events_error__print(&perr, o->pf);
-		err = -EINVAL;
-		goto out;
-	}
-	if (events && parse_events(&evlist, events, &perr)) {
-		parse_events_error__print(&perr, events);
 		err = -EINVAL;
 		goto out;
 	}
@@ -1122,6 +1125,7 @@ int cmd_trace(int argc, const char **argv)
 		tp_events = all;
 	}
 	cfg.sched = o.sched;
+	cfg.tp_events = tp_events != NULL;
 	cfg.print_sample = o.print_sample;
 	cfg.tep_print = o.tep_print;
 	cfg.hide_comm = !o.comm;

@@ -473,6 +473,22 @@ def test_live_tracepoints_as_perf():
     assert 'sched:sched_process_exec(filename: "/bin/true", pid: ' in got.stderr
 
 
+@pytest.mark.parametrize("args", [["-s", "-e", "sched:sched_process_exec,syscalls:sys_enter_umask,"
+                                   "umask,execve"],
+                                  ["-S", "-e", "syscalls:sys_enter_umask,umask"],
+                                  ["-s", "--max-events", "2", "-e", "sched:sched_process_exec,umask"]],
+                         ids=lambda a: " ".join(a))
+def test_live_summary_with_tracepoints_as_perf(args):
+    """Tracepoints show under -s as perf's do, with the calls they
+    interrupt; a syscalls:sys_enter_* one fires before the call's entry (so
+    interrupts none) and counts among the thread's events."""
+    cmd = ["trace", *args, "--", "sh", "-c", "umask 022; /bin/true"]
+    want, got = perf(*cmd, preexec_fn=on_cpu0), pcl(*cmd, preexec_fn=on_cpu0)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert normalize(got.stderr) == normalize(want.stderr), unified(want.stderr, got.stderr)
+    assert "sys_enter_umask(mask: " in got.stderr or "sched_process_exec(" in got.stderr
+
+
 def test_live_syscalls_and_tracepoints():
     got = pcl("trace", "-e", "write,sched:sched_process_exit", "--", "sh", "-c", "echo hi")
     assert got.returncode == 0, got.stderr

@@ -272,8 +272,9 @@ void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, lon
 	tt->entry_time = time;
 	strbuf_reset(&tt->entry_str);
 	tt->ret_kind = SCR_DEFAULT;
-	/* -s shows no call: its arguments are never formatted */
-	if (!t->cfg.summary_only) {
+	/* -s shows no call but one a tracepoint interrupts: without
+	 * tracepoints its arguments are never formatted */
+	if (!t->cfg.summary_only || t->cfg.tp_events) {
 		strbuf_addf(&tt->entry_str, "%s(", sc->name);
 		tt->ret_kind = syscall_args__format(sc, args, &ctx, &tt->entry_str);
 	}
@@ -508,7 +509,8 @@ void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, cons
 	struct syscall_args_ctx ctx = args_ctx(t, &c);
 	struct strbuf *o = &t->out;
 
-	if (t->cfg.summary_only || t->done)
+	/* perf shows tracepoints under -s too: only syscalls are summed up */
+	if (t->done)
 		return;
 	print_interrupted_entry(t);
 	if (!t->cfg.hide_timestamp)
