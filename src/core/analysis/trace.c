@@ -437,22 +437,33 @@ out:
 /* A syscalls:sys_enter_* tracepoint: its arguments as the syscall's line
  * shows them (fds, flags, pids decoded), as perf does; false for another
  * event. */
+/* The syscall of a syscalls:PREFIXcall tracepoint's sample (its
+ * __syscall_nr field in *nr_field), or NULL for another event. */
+static const struct syscall *syscall_tp(struct trace *t, const struct tep_event *format,
+					const char *prefix, const void *raw, size_t raw_size,
+					const struct tep_format_field **nr_field)
+{
+	const struct syscall *sc;
+
+	if (!format->system || strcmp(format->system, "syscalls") ||
+	    strncmp(format->name, prefix, strlen(prefix)) ||
+	    !(*nr_field = tep_find_field((struct tep_event *)format, "__syscall_nr")) ||
+	    (size_t)(*nr_field)->offset + 4 > raw_size)
+		return NULL;
+	sc = syscall_table__get(t->table, *(const int *)((const char *)raw + (*nr_field)->offset));
+	return sc && sc->name ? sc : NULL;
+}
+
 static bool sys_enter_tp_format(struct trace *t, struct thread *thread,
 				const struct tep_event *format, const void *raw, size_t raw_size,
 				struct syscall_args_ctx *ctx, struct strbuf *o)
 {
 	const struct tep_format_field *nr_field;
-	const struct syscall *sc;
+	const struct syscall *sc = syscall_tp(t, format, "sys_enter_", raw, raw_size, &nr_field);
 	uint64_t args[SYSCALL_MAX_ARGS] = { 0 };
 	int n = 0;
 
-	if (!format->system || strcmp(format->system, "syscalls") ||
-	    strncmp(format->name, "sys_enter_", 10) ||
-	    !(nr_field = tep_find_field((struct tep_event *)format, "__syscall_nr")) ||
-	    (size_t)nr_field->offset + 4 > raw_size)
-		return false;
-	sc = syscall_table__get(t->table, *(const int *)((const char *)raw + nr_field->offset));
-	if (!sc || !sc->name)
+	if (!sc)
 		return false;
 	for (const struct tep_format_field *f = nr_field->next; f && n < SYSCALL_MAX_ARGS;
 	     f = f->next) {
@@ -478,16 +489,10 @@ static const struct syscall_arg_fmt *sys_exit_tp_ret(struct trace *t, struct thr
 						      struct syscall_args_ctx *ctx)
 {
 	const struct tep_format_field *nr_field, *ret_field;
-	const struct syscall *sc;
+	const struct syscall *sc = syscall_tp(t, format, "sys_exit_", raw, raw_size, &nr_field);
 	int64_t ret;
 
-	if (!format->system || strcmp(format->system, "syscalls") ||
-	    strncmp(format->name, "sys_exit_", 9) ||
-	    !(nr_field = tep_find_field((struct tep_event *)format, "__syscall_nr")) ||
-	    (size_t)nr_field->offset + 4 > raw_size)
-		return NULL;
-	sc = syscall_table__get(t->table, *(const int *)((const char *)raw + nr_field->offset));
-	if (!sc || !sc->name)
+	if (!sc)
 		return NULL;
 	/* perf shows no paths for a thread none of whose syscalls it saw */
 	if (!trace__thread(t, thread))
