@@ -384,6 +384,9 @@ struct trace_live {
 	FILE *out;
 };
 
+/* How late at most a live line shows after its record was written */
+#define TRACE_LIVE_BEAT_MS 50
+
 static int live_collect(void *ctx, int cpu, const struct perf_event_header *rec)
 {
 	struct trace_live *l = ctx;
@@ -643,8 +646,8 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	ropts.raw_samples = true;
 	/* before -D's delay, perf trace learns nothing of the tasks */
 	ropts.no_tracking_dummy = true;
-	/* perf follows no task that those of -p/-t start */
-	ropts.no_inherit = o->no_inherit || o->target.pid || o->target.tid;
+	/* perf follows no task that those of -p, -t or -u start */
+	ropts.no_inherit = o->no_inherit || target__has_task(&o->target);
 	/* the faults' data addresses and maps (dwarf chains ask for them too) */
 	ropts.sample_address = ropts.sample_address || o->pf != NULL;
 	ropts.freq = 0;
@@ -652,6 +655,13 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	ropts.user_interval = true;
 	ropts.mmap_pages = o->mmap_pages ? o->mmap_pages : 1024;
 	evlist__init(&evlist);
+	/* -e's tracepoints come first, as in perf: opened before the syscalls'
+	 * they fire first, a syscalls:sys_enter_* one before the call's entry */
+	if (events && parse_events(&evlist, events, &perr)) {
+		parse_events_error__print(&perr, events);
+		err = -EINVAL;
+		goto out;
+	}
 	if (!cfg->no_syscalls) {
 		if (parse_events(&evlist, "raw_syscalls:sys_enter,raw_syscalls:sys_exit", &perr)) {
 			parse_events_error__print(&perr, "raw_syscalls:sys_enter");
@@ -659,17 +669,13 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 			goto out;
 		}
 		evlist__for_each(&evlist, e)
-			e->filter = xstrdup(filter);
+			if (!strncmp(e->name, "raw_syscalls:", 13))
+				e->filter = xstrdup(filter);
 	}
 	if (o->pf && parse_events(&evlist, !strcmp(o->pf, "maj") ? "major-faults" :
 				  !strcmp(o->pf, "min") ? "minor-faults" :
 				  "major-faults,minor-faults", &perr)) {
 		parse_events_error__print(&perr, o->pf);
-		err = -EINVAL;
-		goto out;
-	}
-	if (events && parse_events(&evlist, events, &perr)) {
-		parse_events_error__print(&perr, events);
 		err = -EINVAL;
 		goto out;
 	}
@@ -778,6 +784,12 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 		free(sys);
 	}
 	l.rs.drain.opts.workload = wl.pid > 0 ? &wl : NULL;
+	/* perf trace asks the kernel for a wake-up per record, so a line shows
+	 * as soon as its call returns, and pays a wake-up per syscall under a
+	 * storm (ten times pcl's cost on bench/trace.sh).  Waking on a short
+	 * beat as well as at the rings' watermark shows a quiet task's calls
+	 * as promptly to a reader and costs nothing under a storm. */
+	l.rs.drain.opts.tick_ms = TRACE_LIVE_BEAT_MS;
 	err = drain__run(&l.rs.drain, &c);
 	live_round(&l, 0);
 	if (wl.pid > 0) {
@@ -809,6 +821,31 @@ out:
 	if (err)
 		return err == -EINVAL ? PCL_EXIT_USAGE : switch_missing ? PCL_EXIT_ENOENT :
 		       PCL_EXIT_FAILURE;
+	return 0;
+}
+
+/* Conflicting targets and -u's user, checked as perf trace checks them
+ * (a replay too): its words, without a newline, on the trace's output and
+ * its status (its error number's low byte); 0 when all is well. */
+static int check_target(struct target *t, FILE *out)
+{
+	struct target copy = *t;	/* validating drops the overridden ones */
+	enum target_conflict conflict = target__validate(&copy);
+	int err;
+
+	if (conflict != TARGET_OK) {
+		fprintf(out, "%s", target__conflict_str(conflict));
+		return 239 + (int)conflict;
+	}
+	err = target__parse_uid(t);
+	if (err == -1) {
+		fprintf(out, "Invalid User: %s", t->uid_str);
+		return 250;
+	}
+	if (err) {
+		fprintf(out, "Problems obtaining information for user %s", t->uid_str);
+		return 251;
+	}
 	return 0;
 }
 
@@ -1088,6 +1125,7 @@ int cmd_trace(int argc, const char **argv)
 		tp_events = all;
 	}
 	cfg.sched = o.sched;
+	cfg.tp_events = tp_events != NULL;
 	cfg.print_sample = o.print_sample;
 	cfg.tep_print = o.tep_print;
 	cfg.hide_comm = !o.comm;
@@ -1101,9 +1139,10 @@ int cmd_trace(int argc, const char **argv)
 			return PCL_EXIT_FAILURE;
 		}
 	}
-	if (o.input)
+	ret = check_target(&o.target, out);
+	if (!ret && o.input)
 		ret = trace_replay(&o, &cfg, out);
-	else
+	else if (!ret)
 		ret = trace_live(&o, &cfg, out, on, tp_events, argv, argc);
 	if (out != stderr)
 		fclose(out);

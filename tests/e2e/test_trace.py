@@ -2,6 +2,7 @@
 pcl trace record's files read by perf, live tracing's shapes and counts."""
 import os
 import re
+import select
 import subprocess
 import sys
 import time
@@ -170,6 +171,58 @@ def test_live_lines_are_perfs_shape():
     assert re.search(r"write\(fd: 3, buf: 0x[0-9a-f]+, count: 64\) += 64$", got.stderr, re.M)
 
 
+def trace_while_waiting(tool, args, script, marker):
+    """Runs `tool trace ARGS -- sh -c SCRIPT`, the script blocking on a
+    read of its stdin, which is fed only once marker (bytes) showed on the
+    tracer's stderr: what is shown then is shown while the task still runs.
+    Returns the whole stderr after checking the tracer's status."""
+    proc = subprocess.Popen([tool, "trace", *args, "--", "sh", "-c", script],
+                            stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    seen = b""
+    try:
+        while marker not in seen:
+            # a guard against hanging forever, not a timing: the line
+            # comes within a beat when all is well
+            ready, _, _ = select.select([proc.stderr], [], [], 60)
+            assert ready, f"{marker!r} not shown while the task waits: {seen!r}"
+            chunk = os.read(proc.stderr.fileno(), 4096)
+            assert chunk, f"the tracer ended first: {seen!r}"
+            seen += chunk
+    finally:
+        proc.stdin.write(b"go\n")
+        proc.stdin.close()
+        seen += proc.stderr.read()
+        proc.wait()
+    assert proc.returncode == 0, seen
+    return seen.decode()
+
+
+@pytest.mark.parametrize("tool", [PERF, PCL])
+def test_live_line_shows_while_the_task_waits(tool):
+    """A call's line reaches stderr while its task still runs, as perf's
+    does: a tracer that waits for its rings to fill never shows the umask
+    call the shell makes before it blocks."""
+    out = trace_while_waiting(tool, ["-e", "umask"], "umask 027; read x; umask 022",
+                              b"umask(mask: 23)")
+    assert "umask(mask: 18)" in out, out
+
+
+def test_live_sys_exit_ret_as_perf():
+    """syscalls:sys_exit_* tracepoints: ret shown with the beautifier of the
+    syscall's first argument, as perf lays its table over the fields: an
+    openat's fd with its path while the task holds it open (once a
+    sys_enter_* event of the thread was seen: perf shows none before)."""
+    cmd = ["-e", "syscalls:sys_enter_openat,syscalls:sys_exit_openat,"
+           "syscalls:sys_exit_rt_sigprocmask,syscalls:sys_exit_brk,syscalls:sys_exit_dup2"]
+    # the shell's fd 4 is the file: ld.so's opens get 3 and close it
+    line = b"syscalls:sys_exit_openat(__syscall_nr: 257, ret: 4</etc/hostname>)"
+    want, got = (trace_while_waiting(tool, cmd, "exec 3</dev/null 4</etc/hostname; read x",
+                                     line) for tool in (PERF, PCL))
+    ours, theirs = (re.sub(r"(ret: -?\d+)<[^>]*>", r"\1", t) for t in (got, want))
+    assert normalize(ours) == normalize(theirs), unified(theirs, ours)
+    assert re.search(r"sys_exit_brk\(__syscall_nr: 12, ret: 0x[0-9a-f]+\)", got), got
+
+
 def summary_row(text, name):
     rows = [line.split() for line in text.splitlines() if line.startswith(f"   {name} ")]
     assert len(rows) == 1, text
@@ -317,6 +370,69 @@ def test_live_pid_tasks_as_perf(tmp_path, threads, args):
     assert "getpid(" not in got and "getpid(" not in want, got
 
 
+@pytest.mark.parametrize("args", [["-u", "nosuchuser", "--", "true"], ["-u", "54321"],
+                                  ["-p", "1", "-u", "root"], ["-u", "root", "-a"],
+                                  ["-u", "root", "-C", "0"], ["-t", "1", "-a"],
+                                  ["-p", "1", "-a", "-C", "0"],
+                                  ["-u", "nosuchuser", "-i", "/nonexistent.data"]],
+                         ids=lambda a: " ".join(a))
+def test_target_errors_as_perf(args):
+    """An unknown user, a uid no user has and targets that override each
+    other: perf's words (no newline) and status, a replay too."""
+    want, got = perf("trace", *args), pcl("trace", *args)
+    assert (got.returncode, got.stderr) == (want.returncode, want.stderr)
+    assert got.returncode != 0
+
+
+UID_WORKLOAD = """
+import os, select, sys
+print(flush=True)
+while not select.select([sys.stdin], [], [], 0.02)[0]:
+    os.getppid()
+for _ in range(3):
+    os.getpid()
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/setpriv"), reason="no setpriv")
+def test_live_uid_as_perf(tmp_path):
+    """-u: the user's processes running when tracing starts, until they
+    end, their lines without comm/tid as perf shows a lone task's.  The
+    process goes on to its last calls once its first line showed."""
+    results = []
+    for tool in (PERF, PCL):
+        proc = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup",
+                                 "--clear-groups", "/usr/bin/python3", "-c", UID_WORKLOAD],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        tracer = None
+        try:
+            proc.stdout.readline()  # it runs: tracing starts with it in the list
+            tracer = subprocess.Popen([tool, "trace", "-u", "nobody", "-e", "getppid,getpid"],
+                                      stderr=subprocess.PIPE)
+            seen = b""
+            while b"getppid()" not in seen:
+                ready, _, _ = select.select([tracer.stderr], [], [], 60)  # a hang guard
+                assert ready, seen
+                chunk = os.read(tracer.stderr.fileno(), 4096)
+                assert chunk, seen
+                seen += chunk
+            proc.stdin.write(b"go\n")
+            proc.stdin.close()
+            seen += tracer.communicate(timeout=120)[1]
+        finally:
+            if tracer and tracer.poll() is None:
+                tracer.kill()
+            proc.kill()
+            proc.wait()
+        assert tracer.returncode == 0, seen
+        results.append(seen.decode().replace(str(proc.pid), "PID"))
+    for out in results:
+        assert re.search(r"^ +\d+\.\d{3} \( *\d+\.\d{3} ms\): getppid\(\) +=\s*$", out,
+                         re.M), out
+    want, got = (re.findall(r"\): (getpid\(\) += PID)$", out, re.M) for out in results)
+    assert got == want == ["getpid()" + want[0][8:]] * 3, results[1]
+
+
 def test_bad_syscall_name():
     got = pcl("trace", "-e", "nosuchcall", "--", "true")
     want = perf("trace", "-e", "nosuchcall", "--", "true")
@@ -355,6 +471,22 @@ def test_live_tracepoints_as_perf():
     assert sorted(normalize(got.stderr).splitlines()) == \
         sorted(normalize(want.stderr).splitlines()), unified(want.stderr, got.stderr)
     assert 'sched:sched_process_exec(filename: "/bin/true", pid: ' in got.stderr
+
+
+@pytest.mark.parametrize("args", [["-s", "-e", "sched:sched_process_exec,syscalls:sys_enter_umask,"
+                                   "umask,execve"],
+                                  ["-S", "-e", "syscalls:sys_enter_umask,umask"],
+                                  ["-s", "--max-events", "2", "-e", "sched:sched_process_exec,umask"]],
+                         ids=lambda a: " ".join(a))
+def test_live_summary_with_tracepoints_as_perf(args):
+    """Tracepoints show under -s as perf's do, with the calls they
+    interrupt; a syscalls:sys_enter_* one fires before the call's entry (so
+    interrupts none) and counts among the thread's events."""
+    cmd = ["trace", *args, "--", "sh", "-c", "umask 022; /bin/true"]
+    want, got = perf(*cmd, preexec_fn=on_cpu0), pcl(*cmd, preexec_fn=on_cpu0)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert normalize(got.stderr) == normalize(want.stderr), unified(want.stderr, got.stderr)
+    assert "sys_enter_umask(mask: " in got.stderr or "sched_process_exec(" in got.stderr
 
 
 def test_live_syscalls_and_tracepoints():

@@ -276,6 +276,11 @@ static void uids(void **state)
 	assert_int_equal(target__parse_uid(&t), 0);
 	t.uid_str = "no-such-user-here";
 	assert_int_equal(target__parse_uid(&t), -1);
+	/* a number, but no user's: perf words it apart */
+	t.uid_str = "4000000000";
+	assert_int_equal(target__parse_uid(&t), -2);
+	t.uid_str = "-3";
+	assert_int_equal(target__parse_uid(&t), -2);
 }
 
 static void maps(void **state)

@@ -1147,7 +1147,8 @@ static uint64_t field_value(const struct tep_format_field *f, const unsigned cha
 }
 
 void tp_fields__format(const struct tep_event *ev, const void *raw, size_t raw_size,
-		       const struct syscall_args_ctx *ctx, struct strbuf *out)
+		       const struct syscall_args_ctx *ctx, const struct syscall_arg_fmt *ret_fmt,
+		       struct strbuf *out)
 {
 	const unsigned char *data = raw;
 	size_t start = out->len;
@@ -1159,6 +1160,9 @@ void tp_fields__format(const struct tep_event *ev, const void *raw, size_t raw_s
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next, idx++) {
 		struct syscall_arg_fmt a = { .name = f->name, .kind = syscall_arg__kind(f) };
 		uint64_t args[SYSCALL_MAX_ARGS] = { 0 };
+
+		if (ret_fmt && !strcmp(f->name, "ret"))
+			a = *ret_fmt;
 
 		if ((size_t)f->offset + f->size > raw_size)
 			continue;
@@ -1187,7 +1191,8 @@ void tp_fields__format(const struct tep_event *ev, const void *raw, size_t raw_s
 		if (f->flags & TEP_FIELD_IS_ARRAY)
 			continue;
 		args[0] = field_value(f, data);
-		if (!args[0] && !(ctx && ctx->show_zeros))
+		/* zeros are left out unless they have a name */
+		if (!args[0] && !a.show_zero && a.kind != SCA_STRARRAY && !(ctx && ctx->show_zeros))
 			continue;
 		if (out->len > start)
 			strbuf_addstr(out, ", ");

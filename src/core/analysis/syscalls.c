@@ -388,6 +388,12 @@ static bool syscall__load(struct syscall_table *t, int nr, struct syscall *sc)
 		sc->errpid = fmt->errpid;
 		sc->timeout = fmt->timeout;
 	}
+	sc->exit_ret = (struct syscall_arg_fmt){ .name = "ret" };
+	if (fmt && fmt->arg[0].kind != SCA_LONG) {
+		sc->exit_ret.kind = fmt->arg[0].kind;
+		sc->exit_ret.strarray = fmt->arg[0].strarray;
+		sc->exit_ret.show_zero = fmt->arg[0].show_zero;
+	}
 	f = ev->format.fields;
 	if (f && (!strcmp(f->name, "__syscall_nr") || !strcmp(f->name, "nr")))
 		f = f->next;

@@ -100,6 +100,11 @@ struct syscall {
 	bool has_fmt;			/* perf has a table entry: its ret rules apply */
 	bool hexret, errpid, timeout;
 	struct syscall_arg_fmt args[SYSCALL_MAX_ARGS];
+	/* the ret field of its syscalls:sys_exit_* tracepoint: perf lays its
+	 * table's arguments over the fields after __syscall_nr, so ret gets
+	 * the first argument's beautifier (openat's "ret: 3</etc/passwd>",
+	 * brk's hex, clone's flags); a number when the table has none */
+	struct syscall_arg_fmt exit_ret;
 };
 
 /* A list of names for consecutive values starting at offset; next is
@@ -174,9 +179,11 @@ void syscall_ret__format(enum syscall_ret_kind kind, long ret, const struct sysc
 
 /* Appends the fields of a tracepoint sample (raw payload) the way perf
  * trace shows them: "name: value" pairs, zeros left out, char arrays as
- * strings; other arrays are left out. */
+ * strings; other arrays are left out.  A field named "ret" is shown as
+ * ret_fmt says when it is not NULL (a syscall's exit tracepoint). */
 void tp_fields__format(const struct tep_event *ev, const void *raw, size_t raw_size,
-		       const struct syscall_args_ctx *ctx, struct strbuf *out);
+		       const struct syscall_args_ctx *ctx, const struct syscall_arg_fmt *ret_fmt,
+		       struct strbuf *out);
 
 /*
  * -e/--expr: which syscalls to trace, from "name,glob*,!name": names and

@@ -272,8 +272,9 @@ void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, lon
 	tt->entry_time = time;
 	strbuf_reset(&tt->entry_str);
 	tt->ret_kind = SCR_DEFAULT;
-	/* -s shows no call: its arguments are never formatted */
-	if (!t->cfg.summary_only) {
+	/* -s shows no call but one a tracepoint interrupts: without
+	 * tracepoints its arguments are never formatted */
+	if (!t->cfg.summary_only || t->cfg.tp_events) {
 		strbuf_addf(&tt->entry_str, "%s(", sc->name);
 		tt->ret_kind = syscall_args__format(sc, args, &ctx, &tt->entry_str);
 	}
@@ -436,21 +437,33 @@ out:
 /* A syscalls:sys_enter_* tracepoint: its arguments as the syscall's line
  * shows them (fds, flags, pids decoded), as perf does; false for another
  * event. */
-static bool sys_enter_tp_format(struct trace *t, const struct tep_event *format, const void *raw,
-				size_t raw_size, struct syscall_args_ctx *ctx, struct strbuf *o)
+/* The syscall of a syscalls:PREFIXcall tracepoint's sample (its
+ * __syscall_nr field in *nr_field), or NULL for another event. */
+static const struct syscall *syscall_tp(struct trace *t, const struct tep_event *format,
+					const char *prefix, const void *raw, size_t raw_size,
+					const struct tep_format_field **nr_field)
+{
+	const struct syscall *sc;
+
+	if (!format->system || strcmp(format->system, "syscalls") ||
+	    strncmp(format->name, prefix, strlen(prefix)) ||
+	    !(*nr_field = tep_find_field((struct tep_event *)format, "__syscall_nr")) ||
+	    (size_t)(*nr_field)->offset + 4 > raw_size)
+		return NULL;
+	sc = syscall_table__get(t->table, *(const int *)((const char *)raw + (*nr_field)->offset));
+	return sc && sc->name ? sc : NULL;
+}
+
+static bool sys_enter_tp_format(struct trace *t, struct thread *thread,
+				const struct tep_event *format, const void *raw, size_t raw_size,
+				struct syscall_args_ctx *ctx, struct strbuf *o)
 {
 	const struct tep_format_field *nr_field;
-	const struct syscall *sc;
+	const struct syscall *sc = syscall_tp(t, format, "sys_enter_", raw, raw_size, &nr_field);
 	uint64_t args[SYSCALL_MAX_ARGS] = { 0 };
 	int n = 0;
 
-	if (!format->system || strcmp(format->system, "syscalls") ||
-	    strncmp(format->name, "sys_enter_", 10) ||
-	    !(nr_field = tep_find_field((struct tep_event *)format, "__syscall_nr")) ||
-	    (size_t)nr_field->offset + 4 > raw_size)
-		return false;
-	sc = syscall_table__get(t->table, *(const int *)((const char *)raw + nr_field->offset));
-	if (!sc || !sc->name)
+	if (!sc)
 		return false;
 	for (const struct tep_format_field *f = nr_field->next; f && n < SYSCALL_MAX_ARGS;
 	     f = f->next) {
@@ -458,10 +471,40 @@ static bool sys_enter_tp_format(struct trace *t, const struct tep_event *format,
 			memcpy(&args[n], (const char *)raw + f->offset, 8);
 		n++;
 	}
+	/* perf counts it as one of the thread's events, and from then on
+	 * knows the thread's fd paths */
+	thread__trace(t, thread);
 	ctx->fd_closed = NULL;	/* the syscall's own lines track its fds */
 	ctx->empty_strings = true;
 	syscall_args__format(sc, args, ctx, o);
 	return true;
+}
+
+/* A syscalls:sys_exit_* tracepoint: how its ret is shown (see struct
+ * syscall's exit_ret), or NULL for another event.  A new fd it returns
+ * replaces what was known of its number. */
+static const struct syscall_arg_fmt *sys_exit_tp_ret(struct trace *t, struct thread *thread,
+						      const struct tep_event *format,
+						      const void *raw, size_t raw_size,
+						      struct syscall_args_ctx *ctx)
+{
+	const struct tep_format_field *nr_field, *ret_field;
+	const struct syscall *sc = syscall_tp(t, format, "sys_exit_", raw, raw_size, &nr_field);
+	int64_t ret;
+
+	if (!sc)
+		return NULL;
+	/* perf shows no paths for a thread none of whose syscalls it saw */
+	if (!trace__thread(t, thread))
+		ctx->fd_path = NULL;
+	ret_field = tep_find_field((struct tep_event *)format, "ret");
+	if (sc->returns_fd && ret_field && ret_field->size == 8 &&
+	    (size_t)ret_field->offset + 8 <= raw_size) {
+		memcpy(&ret, (const char *)raw + ret_field->offset, 8);
+		if (ret >= 0)
+			fd_forget(t, thread->pid, (int)ret);
+	}
+	return &sc->exit_ret;
 }
 
 void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, const char *name,
@@ -471,7 +514,8 @@ void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, cons
 	struct syscall_args_ctx ctx = args_ctx(t, &c);
 	struct strbuf *o = &t->out;
 
-	if (t->cfg.summary_only || t->done)
+	/* perf shows tracepoints under -s too: only syscalls are summed up */
+	if (t->done)
 		return;
 	print_interrupted_entry(t);
 	if (!t->cfg.hide_timestamp)
@@ -489,8 +533,10 @@ void trace__tp_event(struct trace *t, struct thread *thread, uint64_t time, cons
 		trace_seq_terminate(&seq);
 		strbuf_addstr(o, seq.buffer);
 		trace_seq_destroy(&seq);
-	} else if (format && !sys_enter_tp_format(t, format, raw, raw_size, &ctx, o)) {
-		tp_fields__format(format, raw, raw_size, &ctx, o);
+	} else if (format && !sys_enter_tp_format(t, thread, format, raw, raw_size, &ctx, o)) {
+		ctx.fd_closed = NULL;	/* the syscall's own lines track its fds */
+		tp_fields__format(format, raw, raw_size, &ctx,
+				  sys_exit_tp_ret(t, thread, format, raw, raw_size, &ctx), o);
 	}
 	strbuf_addstr(o, ")\n");
 	if (++t->nr_printed == t->cfg.max_events && t->cfg.max_events)

@@ -25,7 +25,9 @@
 
 struct trace_config {
 	bool summary;		/* -s/-S: keep statistics */
-	bool summary_only;	/* -s: no lines */
+	bool summary_only;	/* -s: no syscall lines */
+	bool tp_events;		/* tracepoints too: -s shows them and the calls they
+				 * interrupt, as perf's does */
 	bool errno_summary;	/* --errno-summary: failures by errno */
 	bool failure_only;	/* --failure */
 	bool full_time;		/* -T: absolute timestamps */

@@ -101,10 +101,10 @@ int target__parse_uid(struct target *t)
 	}
 	errno = 0;
 	v = strtol(t->uid_str, &end, 10);
-	if (errno || *end || end == t->uid_str || v < 0)
+	if (errno || *end || end == t->uid_str)
 		return -1;
-	if (getpwuid_r((uid_t)v, &pwd, buf, sizeof(buf), &result) != 0 || !result)
-		return -1;
+	if (v < 0 || getpwuid_r((uid_t)v, &pwd, buf, sizeof(buf), &result) != 0 || !result)
+		return -2;
 	t->uid = (unsigned int)v;
 	return 0;
 }

@@ -54,7 +54,8 @@ enum target_conflict target__validate(struct target *target);
 /* The warning perf prints for a conflict ("PID/TID switch overriding CPU"). */
 const char *target__conflict_str(enum target_conflict c);
 
-/* Resolves uid_str (a name or a number) into uid; -1 if unknown. */
+/* Resolves uid_str (a name or a number) into uid; -1 when it is neither
+ * a user's name nor a number, -2 for a number no user has. */
 int target__parse_uid(struct target *target);
 
 bool target__has_task(const struct target *target);
