@@ -22,6 +22,9 @@ struct callchain_print {
 	const char *field_sep;		/* folded: between frames (";" if NULL) */
 	bool skip_first_sym;		/* -s starting with "sym": the entry is the frame */
 	bool color;			/* percentages coloured (perf's terminal colours) */
+	/* --branch-history on a file recorded with -b: each graph frame
+	 * followed by what its branches add up to, or "(calltrace)" */
+	bool branch_counts;
 	struct strbuf *names;		/* scratch for frames' names, reused by all entries */
 };
 

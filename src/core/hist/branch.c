@@ -63,17 +63,23 @@ static bool cross_area(uint64_t a, uint64_t b, uint64_t size)
 	return (a & ~(size - 1)) != (b & ~(size - 1));
 }
 
-void branch_type_stat__count(struct branch_type_stat *st, const struct hist_branch *b)
+void branch_type_stat__add(struct branch_type_stat *st, uint64_t flags, uint64_t from,
+			   uint64_t to)
 {
-	unsigned type = BRANCH_TYPE(b->flags);
+	unsigned type = BRANCH_TYPE(flags);
 
-	if (!type || !b->from.addr)	/* unknown, or no source */
+	if (!type || !from)	/* unknown, or no source */
 		return;
 	st->counts[type]++;
 	if (type == 1)	/* PERF_BR_COND */
-		b->to.addr > b->from.addr ? st->cond_fwd++ : st->cond_bwd++;
-	if (cross_area(b->from.addr, b->to.addr, 2u << 20))
+		to > from ? st->cond_fwd++ : st->cond_bwd++;
+	if (cross_area(from, to, 2u << 20))
 		st->cross_2m++;
-	else if (cross_area(b->from.addr, b->to.addr, 4096))
+	else if (cross_area(from, to, 4096))
 		st->cross_4k++;
+}
+
+void branch_type_stat__count(struct branch_type_stat *st, const struct hist_branch *b)
+{
+	branch_type_stat__add(st, b->flags, b->from.addr, b->to.addr);
 }
