@@ -585,6 +585,64 @@ def test_branch_mode_from_a_pipe(branch_mode_files, tmp_path, args):
     assert got.returncode == want.returncode, got.stderr
 
 
+@pytest.fixture(scope="module")
+def history_files(report_data, tmp_path_factory):
+    """--branch-history's inputs (perfdata_branches.py): call chains with
+    branches between the functions sampled ("chains"; "cross" without
+    HEADER_BRANCH_STACK, so without perf's notes on the branches), short
+    branches some of which repeat ("near"), every branch type ("every"),
+    LBR call stacks ("lbr") and branches without call chains
+    ("nochain")."""
+    d = tmp_path_factory.mktemp("branch-history")
+    out = {k: str(d / (k + ".data"))
+           for k in ("chains", "cross", "near", "every", "lbr", "nochain")}
+    add_branch_stacks(report_data["fp"], out["chains"], cross=True, feature=True)
+    add_branch_stacks(report_data["fp"], out["cross"], cross=True)
+    add_branch_stacks(report_data["fp"], out["near"], feature=True)
+    add_branch_stacks(report_data["fp"], out["every"], every_type=True, feature=True)
+    add_branch_stacks(report_data["fp"], out["lbr"], call_stack=True, feature=True)
+    add_branch_stacks(report_data["plain"], out["nochain"], cross=True, feature=True)
+    return out
+
+
+HISTORY_ARGS = [
+    [], ["--no-children"], ["-G"], ["--no-children", "-G"], ["-g", "caller"],
+    ["-g", "callee"], ["-s", "sym"], ["--no-children", "-s", "sym"], ["-g", "fractal"],
+    ["-g", "flat", "--no-children"], ["-g", "folded"], ["--max-stack", "3"],
+    ["-n", "--no-children", "-g", "callee,0.1"], ["-g", "function,callee"],
+    ["--stitch-lbr"], ["-b", "--no-children"], ["--hierarchy"],
+    ["-s", "parent,sym", "-p", "^hot_"], ["--ignore-callees", "recurse", "--no-children"],
+    ["-U", "--percent-limit", "5"],
+]
+
+
+@pytest.mark.parametrize("args", HISTORY_ARGS, ids=name)
+@pytest.mark.parametrize("kind", ["chains", "cross", "near", "every", "lbr", "nochain"])
+def test_branch_history(history_files, kind, args):
+    """The branches before each call chain (loops folded), call-graph
+    nodes by address, and on files recorded with -b perf's notes on the
+    branches each frame stands for ("(cycles:5 iter:1 avg_cycles:6)",
+    "(COND_BWD UNCOND predicted:50.0% abort:12.5%)", "(calltrace)")."""
+    compare_with_refusal(history_files[kind], "--branch-history", *args)
+
+
+def test_branch_history_from_a_pipe(history_files, tmp_path):
+    """Read from a pipe, the file's features come too late for the notes."""
+    piped = tmp_path / "piped.data"
+    with open(piped, "wb") as out:
+        r = subprocess.run([PERF, "inject", "-i", history_files["chains"], "-o", "-"],
+                           stdout=out, stderr=subprocess.DEVNULL, timeout=120)
+    assert r.returncode == 0
+    with open(piped) as f:
+        want = perf("report", "--stdio", "-i", "-", "--branch-history", stdin=f)
+    with open(piped) as f:
+        got = pcl("report", "--stdio", "-i", "-", "--branch-history", stdin=f)
+    a, b = normalize(want.stdout), normalize(got.stdout)
+    if a != b:
+        pytest.fail("pcl report --branch-history differs:\n" + unified(a, b), pytrace=False)
+    assert got.returncode == want.returncode, got.stderr
+
+
 @pytest.mark.parametrize("kind", ["fp", "system", "dwarf"])
 @pytest.mark.parametrize("args", [
     ["--no-children", "-g", "callee", "--ignore-callees", "recurse"],

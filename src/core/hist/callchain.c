@@ -692,7 +692,7 @@ static void count_branch(struct callchain_store *s, struct callchain_node *n, ui
 		c->branch_to = true;
 		c->predicted_count += BRANCH_PREDICTED(b->flags);
 		c->abort_count += BRANCH_ABORT(b->flags);
-		branch_type_stat__add(&c->types, b->flags, b->from, ip);
+		branch_type_stat__add_apart(&c->types, b->flags, b->from, ip);
 	} else {
 		c->branch_to = false;
 		c->cycles_count += BRANCH_CYCLES(b->flags);
