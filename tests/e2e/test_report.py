@@ -566,13 +566,11 @@ def test_branch_mode_asked_for(branch_mode_files, args):
     compare_with_refusal(branch_mode_files["bare"], *args)
 
 
-@pytest.mark.parametrize("args", [[], ["-b"], ["-b", "-s", "dso_to,abort"]], ids=name)
-def test_branch_mode_from_a_pipe(branch_mode_files, tmp_path, args):
-    """A pipe tells its features only as it goes: perf decides on branch
-    mode before, from -b alone."""
+def compare_piped(path, tmp_path, *args):
+    """perf and pcl report reading path as perf inject pipes it."""
     piped = tmp_path / "piped.data"
     with open(piped, "wb") as out:
-        r = subprocess.run([PERF, "inject", "-i", branch_mode_files["feature"], "-o", "-"],
+        r = subprocess.run([PERF, "inject", "-i", path, "-o", "-"],
                            stdout=out, stderr=subprocess.DEVNULL, timeout=120)
     assert r.returncode == 0
     with open(piped) as f:
@@ -583,6 +581,13 @@ def test_branch_mode_from_a_pipe(branch_mode_files, tmp_path, args):
     if a != b:
         pytest.fail(f"pcl report {' '.join(args)} differs:\n" + unified(a, b), pytrace=False)
     assert got.returncode == want.returncode, got.stderr
+
+
+@pytest.mark.parametrize("args", [[], ["-b"], ["-b", "-s", "dso_to,abort"]], ids=name)
+def test_branch_mode_from_a_pipe(branch_mode_files, tmp_path, args):
+    """A pipe tells its features only as it goes: perf decides on branch
+    mode before, from -b alone."""
+    compare_piped(branch_mode_files["feature"], tmp_path, *args)
 
 
 @pytest.fixture(scope="module")
@@ -628,19 +633,7 @@ def test_branch_history(history_files, kind, args):
 
 def test_branch_history_from_a_pipe(history_files, tmp_path):
     """Read from a pipe, the file's features come too late for the notes."""
-    piped = tmp_path / "piped.data"
-    with open(piped, "wb") as out:
-        r = subprocess.run([PERF, "inject", "-i", history_files["chains"], "-o", "-"],
-                           stdout=out, stderr=subprocess.DEVNULL, timeout=120)
-    assert r.returncode == 0
-    with open(piped) as f:
-        want = perf("report", "--stdio", "-i", "-", "--branch-history", stdin=f)
-    with open(piped) as f:
-        got = pcl("report", "--stdio", "-i", "-", "--branch-history", stdin=f)
-    a, b = normalize(want.stdout), normalize(got.stdout)
-    if a != b:
-        pytest.fail("pcl report --branch-history differs:\n" + unified(a, b), pytrace=False)
-    assert got.returncode == want.returncode, got.stderr
+    compare_piped(history_files["chains"], tmp_path, "--branch-history")
 
 
 @pytest.mark.parametrize("kind", ["fp", "system", "dwarf"])
