@@ -148,21 +148,10 @@ static void source_notes(struct strbuf *sb, const struct cc_branch_counts *c)
 		strbuf_addstr(sb, ")");
 }
 
-/* perf formats the notes in a buffer of 64 bytes for a graph's branch
- * lines, of 256 for the lines of a lone chain */
-#define NOTES_MAX_BRANCH	63
-#define NOTES_MAX_CHAIN		255
-
-/* A graph frame's name, and with branch counts on, perf's notes on them
- * (" (calltrace)" for a frame no branch reached), cut to max. */
-static const char *node_name(struct graph *g, const struct callchain_node *n, size_t max)
+void callchain_print__branch_notes(struct strbuf *sb, const struct callchain_node *n, size_t max)
 {
-	const char *name = frame_name(g, n->frame);
-	struct strbuf *sb = g->p->names;
 	size_t len = sb->len;
 
-	if (!g->p->branch_counts)
-		return name;
 	if (!n->branch || !n->branch->branch_count)
 		strbuf_addstr(sb, " (calltrace)");
 	else if (n->branch->branch_to)
@@ -173,7 +162,18 @@ static const char *node_name(struct graph *g, const struct callchain_node *n, si
 		sb->len = len + max;
 		sb->buf[sb->len] = '\0';
 	}
-	return strbuf_str(sb);
+}
+
+/* A graph frame's name, and with branch counts on, perf's notes on them
+ * cut to max. */
+static const char *node_name(struct graph *g, const struct callchain_node *n, size_t max)
+{
+	const char *name = frame_name(g, n->frame);
+
+	if (!g->p->branch_counts)
+		return name;
+	callchain_print__branch_notes(g->p->names, n, max);
+	return strbuf_str(g->p->names);
 }
 
 static void graph_line(struct graph *g, int depth, uint32_t mask, int margin)

@@ -34,6 +34,17 @@ struct callchain_print {
 uint64_t callchain_graph__min_hit(const struct callchain_param *param, double min_percent,
 				  uint64_t min_hit, const struct callchain_node *n);
 
+/* perf formats --branch-history's notes in a buffer of 64 bytes for a
+ * graph's branch lines, of 256 for the lines of a lone chain */
+#define NOTES_MAX_BRANCH	63
+#define NOTES_MAX_CHAIN		255
+
+/* Appends perf's notes on the branches call-graph node n stands for to sb
+ * (" (cycles:5 iter:1 avg_cycles:6)", " (calltrace)" where none reached
+ * it), at most max characters. */
+void callchain_print__branch_notes(struct strbuf *sb, const struct callchain_node *n,
+				   size_t max);
+
 /* Prints he's call graph; total is the event's total period. */
 void callchain_print_entry(FILE *fp, const struct hist_entry *he, uint64_t total,
 			   const struct callchain_print *p);
