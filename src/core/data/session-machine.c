@@ -266,9 +266,9 @@ static int lbr_callchain(const struct perf_sample *sample, struct machine *m,
 			/* perf takes every entry for a branch target in callee
 			 * order, and only the first one in caller order */
 			req->branches[n] = (struct callchain_branch){
-				.branch = true, .flags = e.flags,
-				.from = !i || !req->keep_outermost ?
-					branch_entry(sample, 0).from : 0,
+				.branch = true,
+				.flags = e.flags,
+				.from = !i || !req->keep_outermost ? branch_entry(sample, 0).from : 0,
 			};
 		}
 	}
@@ -369,10 +369,12 @@ static int chain_after_branches(const struct perf_sample *sample, struct machine
 	uint64_t *ips, len = 0;
 	int n;
 
-	if (!req->keep_outermost)
-		return end > (int64_t)first ?
-		       machine__resolve_callchain(m, thread, sample->callchain + first,
-						  (uint64_t)end - first, false, frames, max) : 0;
+	if (!req->keep_outermost) {
+		if (end <= (int64_t)first)
+			return 0;
+		return machine__resolve_callchain(m, thread, sample->callchain + first,
+						  (uint64_t)end - first, false, frames, max);
+	}
 	if (end <= 0)
 		return 0;
 	ips = xmalloc(((uint64_t)end + 1) * sizeof(*ips));
