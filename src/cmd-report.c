@@ -385,7 +385,7 @@ static void process_sample(struct report *r, struct evsel *evsel, const struct p
 	}
 	if (r->hopts.layout.has_trace)
 		hs.trace = trace_output(r, evsel, sample);
-	if (r->need_cursor && sample->callchain) {
+	if (r->need_cursor && (sample->callchain || r->hopts.branch_counts)) {
 		callchain_cursor__resolve(&r->cursor, &r->resolver, thread, &evsel->attr, sample);
 		hs.cursor = &r->cursor;
 		if (r->cursor.root) {
@@ -1175,6 +1175,9 @@ static int report_main(int argc, const char **argv, char **switch_input)
 		}
 		o.call_graph_set = true;
 	}
+	/* --branch-history: call-graph nodes are addresses, whatever -g said */
+	if (o.branch_history)
+		r.hopts.cc.key = CCKEY_ADDRESS;
 	if (o.percentage) {
 		if (!strcmp(o.percentage, "relative"))
 			r.hopts.filter_relative = true;
@@ -1239,6 +1242,12 @@ static int report_main(int argc, const char **argv, char **switch_input)
 		goto out;
 	}
 	user_sort = o.sort_order != NULL;
+	if (o.branch_history && !o.sort_order)
+		o.sort_order = "srcline,symbol,dso";
+	/* perf notes the branches' counts on the graph's frames when the
+	 * file says it was recorded with -b */
+	r.hopts.branch_counts = o.branch_history &&
+				perf_header__has_feat(&r.session->header, HEADER_BRANCH_STACK);
 	/* perf takes no ipc key from -s (only -F): the -s help, and success */
 	if (o.sort_order && strstr(o.sort_order, "ipc")) {
 		parse_options_usage(report_usage, opts, "s", true);
@@ -1324,7 +1333,7 @@ static int report_main(int argc, const char **argv, char **switch_input)
 			ret = report_error("Selected --sort parent, but no callchain data. Did you "
 					   "call 'perf record' without -g?");
 			unusable = true;
-		} else if (r.hopts.use_callchain || o.branch_history) {
+		} else if ((r.hopts.use_callchain || o.branch_history) && !r.hopts.branch_counts) {
 			ret = report_error("Selected -g or --branch-history.\nBut no callchain or "
 					   "branch data.\nDid you call 'perf record' without -g or -b?");
 			unusable = true;
@@ -1342,12 +1351,11 @@ static int report_main(int argc, const char **argv, char **switch_input)
 				   "without -d?");
 		unusable = true;
 	}
-	if (!unusable && o.branch_history) {
-		/* perf 6.1 crashes here on a file without branch stacks */
-		ret = report_error(sample_type & PERF_SAMPLE_BRANCH_STACK ?
-				   "pcl report does not show --branch-history yet" :
-				   "Selected --branch-history but no branch data. Did you call perf "
-				   "record without -b?");
+	if (!unusable && o.branch_history && !r.session->is_pipe &&
+	    !(sample_type & PERF_SAMPLE_BRANCH_STACK)) {
+		/* perf 6.1 crashes here */
+		ret = report_error("Selected --branch-history but no branch data. Did you call "
+				   "perf record without -b?");
 		unusable = true;
 	}
 	/* perf reads call chains from branch stacks when it shows chains
@@ -1422,6 +1430,7 @@ static int report_main(int argc, const char **argv, char **switch_input)
 	r.resolver.max_stack = o.max_stack;
 	r.resolver.parent_regex = r.parent_regex_set ? &r.parent_regex : NULL;
 	r.resolver.hide_unresolved = r.hide_unresolved;
+	r.resolver.branch_history = o.branch_history;
 	r.mem_mode = o.mem_mode;
 	r.resolver.ignore_callees = r.ignore_callees_set ? &r.ignore_callees_regex : NULL;
 	r.need_cursor = r.hopts.use_callchain || r.hopts.cumulate || r.hopts.layout.has_parent;

@@ -1,6 +1,7 @@
 /* callchain-print: perf's stdio call graphs (see callchain-print.h). */
 #include "ui/callchain-print.h"
 #include "ui/percent-color.h"
+#include "core/hist/branch.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -71,6 +72,110 @@ static const char *frame_name(struct graph *g, const struct cc_frame *f)
 	return name->buf;
 }
 
+/* One note of a frame's branch counts: " (" opens the first. */
+static void note(struct strbuf *sb, int *nr, const char *text)
+{
+	strbuf_addf(sb, "%s%s", (*nr)++ ? " " : " (", text);
+}
+
+static void note_percent(struct strbuf *sb, int *nr, const char *what, uint64_t part,
+			 uint64_t whole, float threshold)
+{
+	/* perf computes these in single precision, and skips one below the
+	 * threshold though it counts it as a note */
+	float pct = (float)(part * 100.0 / whole);
+
+	if (threshold != 0.0f && pct < threshold) {
+		(*nr)++;
+		return;
+	}
+	strbuf_addf(sb, "%s%s:%.1f%%", (*nr)++ ? " " : " (", what, pct);
+}
+
+static void note_count(struct strbuf *sb, int *nr, const char *what, uint64_t value)
+{
+	strbuf_addf(sb, "%s%s:%" PRId64, (*nr)++ ? " " : " (", what, (int64_t)value);
+}
+
+/* A branch target: its types, how often predicted, how often aborted. */
+static void target_notes(struct strbuf *sb, const struct cc_branch_counts *c)
+{
+	const struct branch_type_stat *t = &c->types;
+	uint64_t typed = 0;
+	int nr = 0;
+
+	/* perf 6.1 keeps the extended types apart and names none of them */
+	for (int i = 0; i < BRANCH_TYPE_EXTEND_ABI; i++)
+		typed += t->counts[i];
+	if (typed) {
+		if (t->cond_fwd)
+			note(sb, &nr, "COND_FWD");
+		if (t->cond_bwd)
+			note(sb, &nr, "COND_BWD");
+		for (unsigned i = 0; i < BRANCH_TYPE_EXTEND_ABI; i++) {
+			const char *name = hist_branch__type_name((uint64_t)i << 20);
+
+			if (i != 1 && t->counts[i])	/* COND: by direction above */
+				note(sb, &nr, name ? name : "");
+		}
+		if (t->cross_4k)
+			note(sb, &nr, "CROSS_4K");
+		if (t->cross_2m)
+			note(sb, &nr, "CROSS_2M");
+	}
+	if (c->predicted_count < c->branch_count)
+		note_percent(sb, &nr, "predicted", c->predicted_count, c->branch_count, 0.0f);
+	if (c->abort_count)
+		note_percent(sb, &nr, "abort", c->abort_count, c->branch_count, 0.1f);
+	if (nr)
+		strbuf_addstr(sb, ")");
+}
+
+/* A branch source: its average cycles, and of the loops folded into it
+ * how many on average and their cycles. */
+static void source_notes(struct strbuf *sb, const struct cc_branch_counts *c)
+{
+	uint64_t cycles = c->cycles_count / c->branch_count;
+	int nr = 0;
+
+	if (cycles)
+		note_count(sb, &nr, "cycles", cycles);
+	if (c->iter_count && c->from_count && c->iter_count / c->from_count) {
+		note_count(sb, &nr, "iter", c->iter_count / c->from_count);
+		note_count(sb, &nr, "avg_cycles", c->iter_cycles / c->iter_count);
+	}
+	if (nr)
+		strbuf_addstr(sb, ")");
+}
+
+void callchain_print__branch_notes(struct strbuf *sb, const struct callchain_node *n, size_t max)
+{
+	size_t len = sb->len;
+
+	if (!n->branch || !n->branch->branch_count)
+		strbuf_addstr(sb, " (calltrace)");
+	else if (n->branch->branch_to)
+		target_notes(sb, n->branch);
+	else
+		source_notes(sb, n->branch);
+	if (sb->len - len > max) {
+		sb->len = len + max;
+		sb->buf[sb->len] = '\0';
+	}
+}
+
+/* A graph frame's name, and with branch counts on, perf's notes on them
+ * cut to max. */
+static const char *node_name(struct graph *g, const struct callchain_node *n, size_t max)
+{
+	const char *name = frame_name(g, n->frame);
+
+	if (!g->p->branch_counts)
+		return name;
+	callchain_print__branch_notes(g->p->names, n, max);
+	return strbuf_str(g->p->names);
+}
+
 static void graph_line(struct graph *g, int depth, uint32_t mask, int margin)
 {
 	left_margin(g->fp, margin);
@@ -137,7 +242,8 @@ static bool graph_level(struct graph *g, const struct callchain_node *parent, ui
 			new_mask &= ~bit(depth - 1);
 		graph_line(g, depth, depth_mask, margin);
 		for (const struct callchain_node *n = child;; n = n->child) {
-			graph_frame(g, frame_name(g, n->frame), depth, new_mask, first, cumul,
+			graph_frame(g, node_name(g, n, NOTES_MAX_BRANCH), depth, new_mask, first,
+				    cumul,
 				    callchain_node__cumul_counts(child), total, margin);
 			first = false;
 			if (n == end)
@@ -159,8 +265,9 @@ static bool graph_level(struct graph *g, const struct callchain_node *parent, ui
 			}
 		}
 		new_mask &= ~bit(depth - 1);
-		graph_frame(g, "[...]", depth, new_mask, true, remaining, (uint32_t)count, total,
-			    margin);
+		/* with branch counts, a frame none reached */
+		graph_frame(g, g->p->branch_counts ? "[...] (calltrace)" : "[...]", depth, new_mask,
+			    true, remaining, (uint32_t)count, total, margin);
 		any = true;
 	}
 	free(kids);
@@ -202,7 +309,7 @@ static void print_graph(FILE *fp, const struct hist_entry *he, uint64_t total,
 				} else {
 					left_margin(fp, margin);
 				}
-				fprintf(fp, "%s\n", frame_name(&g, n->frame));
+				fprintf(fp, "%s\n", node_name(&g, n, NOTES_MAX_CHAIN));
 				printed_any = true;
 				if (++entries == p->param->print_limit)
 					break;

@@ -22,6 +22,9 @@ struct callchain_print {
 	const char *field_sep;		/* folded: between frames (";" if NULL) */
 	bool skip_first_sym;		/* -s starting with "sym": the entry is the frame */
 	bool color;			/* percentages coloured (perf's terminal colours) */
+	/* --branch-history on a file recorded with -b: each graph frame
+	 * followed by what its branches add up to, or "(calltrace)" */
+	bool branch_counts;
 	struct strbuf *names;		/* scratch for frames' names, reused by all entries */
 };
 
@@ -30,6 +33,17 @@ struct callchain_print {
  * report's browser changes with its percent limit). */
 uint64_t callchain_graph__min_hit(const struct callchain_param *param, double min_percent,
 				  uint64_t min_hit, const struct callchain_node *n);
+
+/* perf formats --branch-history's notes in a buffer of 64 bytes for a
+ * graph's branch lines, of 256 for the lines of a lone chain */
+#define NOTES_MAX_BRANCH	63
+#define NOTES_MAX_CHAIN		255
+
+/* Appends perf's notes on the branches call-graph node n stands for to sb
+ * (" (cycles:5 iter:1 avg_cycles:6)", " (calltrace)" where none reached
+ * it), at most max characters. */
+void callchain_print__branch_notes(struct strbuf *sb, const struct callchain_node *n,
+				   size_t max);
 
 /* Prints he's call graph; total is the event's total period. */
 void callchain_print_entry(FILE *fp, const struct hist_entry *he, uint64_t total,

@@ -662,6 +662,9 @@ static void graph_line_text(struct browser *b, const struct entry_view *e,
 	strbuf_addstr(out, cc_frame__name(f, cc->key, &b->sb));
 	if (b->verbose)
 		strbuf_addf(out, " %s", f->dso ? f->dso->short_name : "unknown");
+	/* perf 6.1's browser crashes on these graphs: stdio's notes */
+	if (b->hists->opts->branch_counts)
+		callchain_print__branch_notes(out, g->frame, NOTES_MAX_BRANCH);
 }
 
 /* A screen line's text (with perf's colour escapes when color). */

@@ -277,6 +277,7 @@ static struct callchain_print callchain_setup(const struct hists *h, const struc
 		.field_sep = o->field_sep,
 		.skip_first_sym = r->skip_first_sym,
 		.color = color,
+		.branch_counts = o->branch_counts,
 		.names = names,
 	};
 }

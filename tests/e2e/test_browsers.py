@@ -10,6 +10,7 @@ import termios
 import pytest
 
 from conftest import PCL, PERF, fixture, pcl, perf
+from perfdata_branches import add_branch_stacks
 from tui_screen import Terminal
 
 ROWS, COLS = 40, 160
@@ -244,6 +245,20 @@ def test_call_graph_levels_as_perfs_browser(data, tmp_path, keys):
     height = ROWS - 2
     assert bar == ["\u25c6" if h == index * (height - 1) // (len(rows) - 1) else "\u2592"
                    for h in range(height)]
+
+
+def test_branch_history_notes(data, tmp_path):
+    """perf 6.1's browser crashes unfolding --branch-history graphs; pcl's
+    unfolds them with the notes on each frame's branches that perf's
+    --stdio prints (the same nodes, in another layout)."""
+    path = str(tmp_path / "history.data")
+    add_branch_stacks(data["g"], path, cross=True, feature=True)
+    want = perf("report", "--stdio", "--branch-history", "--comms", "report_work",
+                "-i", path).stdout
+    dump = keys_then_dump(PCL, path, ["E"], tmp_path, "--branch-history")[1]
+    noted = re.findall(r"[-+ ]\s*(?:[\d.]+% )?(\S+ \S+ \([^()]*\))$", dump, re.M)
+    assert any("(calltrace)" in n for n in noted) and any("(cycles:" in n for n in noted)
+    assert [n for n in noted if n not in want] == []
 
 
 HIERARCHY_GRAPHS = {

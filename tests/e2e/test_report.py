@@ -566,13 +566,12 @@ def test_branch_mode_asked_for(branch_mode_files, args):
     compare_with_refusal(branch_mode_files["bare"], *args)
 
 
-@pytest.mark.parametrize("args", [[], ["-b"], ["-b", "-s", "dso_to,abort"]], ids=name)
-def test_branch_mode_from_a_pipe(branch_mode_files, tmp_path, args):
-    """A pipe tells its features only as it goes: perf decides on branch
-    mode before, from -b alone."""
+def compare_piped(path, tmp_path, *args, ties=False):
+    """perf and pcl report reading path as perf inject pipes it.  ties:
+    the same lines in another order are a known deviation (below)."""
     piped = tmp_path / "piped.data"
     with open(piped, "wb") as out:
-        r = subprocess.run([PERF, "inject", "-i", branch_mode_files["feature"], "-o", "-"],
+        r = subprocess.run([PERF, "inject", "-i", path, "-o", "-"],
                            stdout=out, stderr=subprocess.DEVNULL, timeout=120)
     assert r.returncode == 0
     with open(piped) as f:
@@ -580,9 +579,70 @@ def test_branch_mode_from_a_pipe(branch_mode_files, tmp_path, args):
     with open(piped) as f:
         got = pcl("report", "--stdio", "-i", "-", *args, stdin=f)
     a, b = normalize(want.stdout), normalize(got.stdout)
+    def frames(text):  # the lines without the graph's drawing, in any order
+        return sorted(line.lstrip(" |-") for line in text.splitlines())
+
+    if a != b and ties and frames(a) == frames(b):
+        # Read from a pipe, perf sometimes puts a kernel frame before a
+        # user frame of the same total under one parent where pcl puts it
+        # after (perf orders such siblings by its DSOs' addresses)
+        pytest.xfail("order of equal kernel and user siblings from a pipe (known deviation)")
     if a != b:
         pytest.fail(f"pcl report {' '.join(args)} differs:\n" + unified(a, b), pytrace=False)
     assert got.returncode == want.returncode, got.stderr
+
+
+@pytest.mark.parametrize("args", [[], ["-b"], ["-b", "-s", "dso_to,abort"]], ids=name)
+def test_branch_mode_from_a_pipe(branch_mode_files, tmp_path, args):
+    """A pipe tells its features only as it goes: perf decides on branch
+    mode before, from -b alone."""
+    compare_piped(branch_mode_files["feature"], tmp_path, *args)
+
+
+@pytest.fixture(scope="module")
+def history_files(report_data, tmp_path_factory):
+    """--branch-history's inputs (perfdata_branches.py): call chains with
+    branches between the functions sampled ("chains"; "cross" without
+    HEADER_BRANCH_STACK, so without perf's notes on the branches), short
+    branches some of which repeat ("near"), every branch type ("every"),
+    LBR call stacks ("lbr") and branches without call chains
+    ("nochain")."""
+    d = tmp_path_factory.mktemp("branch-history")
+    out = {k: str(d / (k + ".data"))
+           for k in ("chains", "cross", "near", "every", "lbr", "nochain")}
+    add_branch_stacks(report_data["fp"], out["chains"], cross=True, feature=True)
+    add_branch_stacks(report_data["fp"], out["cross"], cross=True)
+    add_branch_stacks(report_data["fp"], out["near"], feature=True)
+    add_branch_stacks(report_data["fp"], out["every"], every_type=True, feature=True)
+    add_branch_stacks(report_data["fp"], out["lbr"], call_stack=True, feature=True)
+    add_branch_stacks(report_data["plain"], out["nochain"], cross=True, feature=True)
+    return out
+
+
+HISTORY_ARGS = [
+    [], ["--no-children"], ["-G"], ["--no-children", "-G"], ["-g", "caller"],
+    ["-g", "callee"], ["-s", "sym"], ["--no-children", "-s", "sym"], ["-g", "fractal"],
+    ["-g", "flat", "--no-children"], ["-g", "folded"], ["--max-stack", "3"],
+    ["-n", "--no-children", "-g", "callee,0.1"], ["-g", "function,callee"],
+    ["--stitch-lbr"], ["-b", "--no-children"], ["--hierarchy"],
+    ["-s", "parent,sym", "-p", "^hot_"], ["--ignore-callees", "recurse", "--no-children"],
+    ["-U", "--percent-limit", "5"],
+]
+
+
+@pytest.mark.parametrize("args", HISTORY_ARGS, ids=name)
+@pytest.mark.parametrize("kind", ["chains", "cross", "near", "every", "lbr", "nochain"])
+def test_branch_history(history_files, kind, args):
+    """The branches before each call chain (loops folded), call-graph
+    nodes by address, and on files recorded with -b perf's notes on the
+    branches each frame stands for ("(cycles:5 iter:1 avg_cycles:6)",
+    "(COND_BWD UNCOND predicted:50.0% abort:12.5%)", "(calltrace)")."""
+    compare_with_refusal(history_files[kind], "--branch-history", *args)
+
+
+def test_branch_history_from_a_pipe(history_files, tmp_path):
+    """Read from a pipe, the file's features come too late for the notes."""
+    compare_piped(history_files["chains"], tmp_path, "--branch-history", ties=True)
 
 
 @pytest.mark.parametrize("kind", ["fp", "system", "dwarf"])

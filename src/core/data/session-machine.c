@@ -8,6 +8,7 @@
 #include "core/events/parse-events.h"
 #include "util/util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void session_machine__take(struct machine *m, const struct perf_event_header *rec)
@@ -197,6 +198,35 @@ bool perf_session__resolve_sample(struct perf_session *s, const struct perf_samp
 	return found;
 }
 
+/* A branch stack entry: from, to, flags (the entries may be unaligned). */
+struct branch_entry {
+	uint64_t from, to, flags;
+};
+
+static struct branch_entry branch_entry(const struct perf_sample *sample, uint64_t i)
+{
+	struct branch_entry e;
+
+	memcpy(&e, (const char *)sample->branch_entries + i * sizeof(e), sizeof(e));
+	return e;
+}
+
+static void reverse_frames(struct callchain_frame *f, struct callchain_branch *b, int nr)
+{
+	for (int i = 0, j = nr - 1; i < j; i++, j--) {
+		struct callchain_frame t = f[i];
+
+		f[i] = f[j];
+		f[j] = t;
+		if (b) {
+			struct callchain_branch u = b[i];
+
+			b[i] = b[j];
+			b[j] = u;
+		}
+	}
+}
+
 /* An LBR call stack (perf record --call-graph lbr): the sample's branch
  * stack holds the user part of its call chain. */
 static bool lbr_call_stack(const struct perf_sample *sample, const struct perf_event_attr *attr)
@@ -226,11 +256,26 @@ static int lbr_callchain(const struct perf_sample *sample, struct machine *m,
 		user++;
 	if (user == end)
 		return -1;
-	n = machine__resolve_callchain(m, thread, sample->callchain, user, false, frames,
-				       max_frames);
+	if (!req->keep_outermost) {
+		n = machine__resolve_callchain(m, thread, sample->callchain, user, false, frames,
+					       max_frames);
+	} else {
+		/* perf's caller order walks the kernel part backwards from the
+		 * user marker: each entry in the mode of the marker after it */
+		uint64_t *rev = xmalloc((user + 1) * sizeof(*rev));
+
+		for (uint64_t i = 0; i <= user; i++)
+			rev[i] = sample->callchain[user - i];
+		n = machine__resolve_callchain(m, thread, rev, user + 1, false, frames, max_frames);
+		free(rev);
+		if (n > 0)
+			reverse_frames(frames, NULL, n);
+	}
 	req->corrupt = n < 0;
 	if (n < 0)
 		n = 0;
+	if (req->branches)
+		memset(req->branches, 0, (size_t)n * sizeof(*req->branches));
 	for (uint64_t i = 0; i <= sample->branch_nr && n < max_frames; i++, n++) {
 		uint64_t ip = i ? sample->branch_entries[i - 1].from : sample->branch_entries[0].to;
 
@@ -240,9 +285,208 @@ static int lbr_callchain(const struct perf_sample *sample, struct machine *m,
 		/* perf looks in the user's maps first, then the kernel's */
 		if (!machine__lookup(m, thread, PERF_RECORD_MISC_USER, ip, &frames[n].al))
 			machine__lookup(m, thread, PERF_RECORD_MISC_KERNEL, ip, &frames[n].al);
+		if (req->branches) {
+			struct branch_entry e = branch_entry(sample, i ? i - 1 : 0);
+
+			/* perf takes every entry for a branch target in callee
+			 * order, and only the first one in caller order */
+			req->branches[n] = (struct callchain_branch){
+				.branch = true,
+				.flags = e.flags,
+				.from = !i || !req->keep_outermost ? branch_entry(sample, 0).from : 0,
+			};
+		}
 	}
 	req->nr_chain = n;
 	return n;
+}
+
+/* --- --branch-history ---------------------------------------------------- */
+
+struct loop_iterations {
+	uint32_t nr;		/* loops folded into the entry */
+	uint64_t cycles;	/* the cycles of the last one */
+};
+
+/* perf's table of the first entry seen per hashed source address: 127
+ * slots, no collision handling (a slot keeps its first entry) */
+#define LOOP_SLOTS	127
+#define LOOP_NONE	0xff
+#define MAX_BRANCH_DEPTH 127	/* longer stacks are taken as corrupt */
+
+static unsigned loop_slot(uint64_t from)
+{
+	/* the kernel's 64-bit golden-ratio hash to 7 bits */
+	return (unsigned)((from * 0x61C8864680B583EBull) >> (64 - 7)) % LOOP_SLOTS;
+}
+
+/*
+ * Folds repeated runs of branches the way perf's remove_loops does: when
+ * an entry's source was seen before (by its slot) and the run since then
+ * repeats right here, the repetition goes, its cycles and a loop count
+ * noted on the entry that follows it.  The slots keep the positions of
+ * before any folding, as perf's do.  Returns the entries left.
+ */
+static int fold_loops(struct branch_entry *l, struct loop_iterations *iter, int nr)
+{
+	unsigned char first[LOOP_SLOTS];
+
+	memset(first, LOOP_NONE, sizeof(first));
+	for (int i = 0; i < nr; i++) {
+		unsigned h = loop_slot(l[i].from);
+		int j, off = 0;
+		bool repeats = true;
+
+		if (first[h] == LOOP_NONE) {
+			first[h] = (unsigned char)i;
+			continue;
+		}
+		if (l[first[h]].from != l[i].from)
+			continue;
+		for (j = first[h]; j < i && i + off < nr; j++, off++)
+			if (l[j].from != l[i + off].from) {
+				repeats = false;
+				break;
+			}
+		if (!repeats)
+			continue;
+		j = nr - (i + off);
+		if (j > 0) {
+			struct loop_iterations *it = &iter[i + off];
+
+			it->nr++;
+			it->cycles = 0;
+			for (int k = 0; k < off; k++)
+				it->cycles += l[i + k].flags >> 4 & 0xffff;	/* its cycles */
+			memmove(iter + i, iter + i + off, (size_t)j * sizeof(*iter));
+			memmove(l + i, l + i + off, (size_t)j * sizeof(*l));
+		}
+		nr -= off;
+	}
+	return nr;
+}
+
+static void branch_end(struct machine *m, struct thread *thread, uint64_t ip,
+		       struct callchain_frame *f)
+{
+	f->ip = ip;
+	f->inlined = false;
+	f->srcline = NULL;
+	/* perf looks in the user's maps first, then the kernel's */
+	if (!machine__lookup(m, thread, PERF_RECORD_MISC_USER, ip, &f->al) || !f->al.map)
+		machine__lookup(m, thread, PERF_RECORD_MISC_KERNEL, ip, &f->al);
+}
+
+/*
+ * The call chain's part perf keeps after the branches: callee order
+ * walks it from first on (user mode at first, whatever was skipped) and
+ * stops where the chain ends less one entry per branch; caller order
+ * keeps what lies past the first nr_branches entries, each in the mode
+ * of the marker before it.  Frames innermost first.
+ */
+static int chain_after_branches(const struct perf_sample *sample, struct machine *m,
+				struct thread *thread, const struct callchain_request *req,
+				uint64_t first, int nr_branches, struct callchain_frame *frames,
+				int max_frames)
+{
+	int64_t end = (int64_t)sample->callchain_nr - nr_branches;
+	int max = req->max_stack < max_frames ? req->max_stack : max_frames;
+	uint64_t *ips, len = 0;
+	int n;
+
+	if (!req->keep_outermost) {
+		if (end <= (int64_t)first)
+			return 0;
+		return machine__resolve_callchain(m, thread, sample->callchain + first,
+						  (uint64_t)end - first, false, frames, max);
+	}
+	if (end <= 0)
+		return 0;
+	ips = xmalloc(((uint64_t)end + 1) * sizeof(*ips));
+	for (int i = nr_branches - 1; i >= 0; i--)
+		if (sample->callchain[i] >= PERF_CONTEXT_MAX) {
+			ips[len++] = sample->callchain[i];
+			break;
+		}
+	memcpy(ips + len, sample->callchain + nr_branches, (uint64_t)end * sizeof(*ips));
+	n = machine__resolve_callchain(m, thread, ips, len + (uint64_t)end, true, frames, max);
+	free(ips);
+	return n;
+}
+
+static void note_branch(struct callchain_branch *b, const struct branch_entry *e, bool target,
+			const struct loop_iterations *it)
+{
+	*b = (struct callchain_branch){ .branch = true, .flags = e->flags };
+	if (target) {
+		b->from = e->from;
+	} else {
+		b->nr_loop_iter = it->nr;
+		b->iter_cycles = it->cycles;
+	}
+}
+
+/* perf's branch history: see struct callchain_request.  Returns the
+ * frames written, or -1 when perf would read the chain as usual. */
+static int branch_history(const struct perf_sample *sample, struct machine *m,
+			  struct thread *thread, struct callchain_request *req,
+			  struct callchain_frame *frames, int max_frames)
+{
+	bool callee = !req->keep_outermost;
+	uint64_t total = sample->branch_nr, first = 0;
+	int nr = total < (uint64_t)req->max_stack ? (int)total : req->max_stack, n = 0, k;
+	struct callchain_branch *b = req->branches;
+	struct branch_entry *be;
+	struct loop_iterations *iter;
+
+	if (!sample->branch_entries || total > MAX_BRANCH_DEPTH || nr <= 0)
+		return -1;
+	be = xmalloc((size_t)nr * sizeof(*be));
+	iter = xcalloc((size_t)nr, sizeof(*iter));
+	for (int i = 0; i < nr; i++) {
+		be[i] = branch_entry(sample, callee ? (uint64_t)i : total - 1 - (uint64_t)i);
+		if (!callee || !sample->callchain || first >= sample->callchain_nr)
+			continue;
+		/* a branch that made the call of the chain's next entry
+		 * stands for it (a call is at most 8 bytes before its
+		 * return address), as does a context marker */
+		if (sample->callchain[first] >= PERF_CONTEXT_MAX ||
+		    (be[i].from < sample->callchain[first] &&
+		     be[i].from >= sample->callchain[first] - 8))
+			first++;
+	}
+	nr = fold_loops(be, iter, nr);
+	for (int i = 0; i < nr && n + 2 <= max_frames; i++) {
+		branch_end(m, thread, be[i].to, &frames[n]);
+		if (b)
+			note_branch(&b[n], &be[i], true, &iter[i]);
+		n++;
+		branch_end(m, thread, be[i].from, &frames[n]);
+		if (b)
+			note_branch(&b[n], &be[i], false, &iter[i]);
+		n++;
+	}
+	free(be);
+	free(iter);
+	if (!sample->callchain || !sample->callchain_nr) {
+		k = 0;
+	} else {
+		k = chain_after_branches(sample, m, thread, req, first, nr, frames + n,
+					 max_frames - n);
+		if (k < 0) {	/* a corrupt marker: perf drops the lot */
+			req->corrupt = true;
+			return 0;
+		}
+	}
+	if (b)
+		memset(b + n, 0, (size_t)k * sizeof(*b));
+	if (!callee) {
+		/* perf's caller order is the branches, then the chain outermost
+		 * first: the chain (innermost first) and the branches last first */
+		reverse_frames(frames, b, n + k);
+		reverse_frames(frames, b, k);
+	}
+	return n + k;
 }
 
 int perf_sample__resolve_callchain(const struct perf_sample *sample,
@@ -254,21 +498,34 @@ int perf_sample__resolve_callchain(const struct perf_sample *sample,
 	int n = lbr_call_stack(sample, attr) ?
 		lbr_callchain(sample, m, thread, req, frames, max_frames) : -1;
 
+	req->corrupt = false;
 	if (n >= 0)
 		return n;
-	n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
-				       req->keep_outermost, frames,
-				       req->max_stack < max_frames ? req->max_stack : max_frames);
-	req->corrupt = n < 0;
-	if (n < 0)
-		n = 0;
+	if (req->branch_history)
+		n = branch_history(sample, m, thread, req, frames, max_frames);
+	if (n < 0) {
+		n = machine__resolve_callchain(m, thread, sample->callchain, sample->callchain_nr,
+					       req->keep_outermost, frames,
+					       req->max_stack < max_frames ? req->max_stack :
+					       max_frames);
+		req->corrupt = n < 0;
+		if (n < 0)
+			n = 0;
+		if (req->branches)
+			memset(req->branches, 0, (size_t)n * sizeof(*req->branches));
+	}
 	req->nr_chain = n;
 	/* --call-graph dwarf: the user part is unwound from registers + stack */
 	if ((attr->sample_type & dwarf) == dwarf && sample->user_regs.regs &&
-	    sample->user_stack.size && thread)
-		n += machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
-				     sample->user_stack.data, sample->user_stack.dyn_size,
-				     req->max_stack, frames + n, max_frames - n);
+	    sample->user_stack.size && thread) {
+		int k = machine__unwind(m, thread, sample->user_regs.mask, sample->user_regs.regs,
+					sample->user_stack.data, sample->user_stack.dyn_size,
+					req->max_stack, frames + n, max_frames - n);
+
+		if (req->branches)
+			memset(req->branches + n, 0, (size_t)k * sizeof(*req->branches));
+		n += k;
+	}
 	return n;
 }
 

@@ -263,10 +263,29 @@ bool perf_session__resolve_sample(struct perf_session *s, const struct perf_samp
 				  struct addr_location *al);
 
 /* How much of a sample's stack to resolve, and what came of it. */
+/* perf report --branch-history: what a frame taken from the sample's
+ * branch stack tells besides its address. */
+struct callchain_branch {
+	bool branch;		/* an end of a sampled branch (else a call frame) */
+	uint64_t flags;		/* the branch entry's flags word */
+	uint64_t from;		/* the target end: where the branch came from;
+				 * 0 for the source end */
+	uint32_t nr_loop_iter;	/* the source end: loops folded into it ... */
+	uint64_t iter_cycles;	/* ... and the cycles of the last one */
+};
+
 struct callchain_request {
 	int max_stack;		/* in: entries kept of each part (chain, unwound) */
 	bool keep_outermost;	/* in: a longer chain keeps its outermost entries
 				 * (perf's caller order), not its innermost */
+	/* in: perf's --branch-history: the sample's branch stack (loops
+	 * folded) goes before its call chain, both ends of each branch, and
+	 * the chain loses as many entries as there are branches.  As the
+	 * others, these frames come in caller order (keep_outermost) last
+	 * first: the report reverses them */
+	bool branch_history;
+	/* in, optional: filled with one entry per frame written */
+	struct callchain_branch *branches;
 	int nr_chain;		/* out: frames from PERF_SAMPLE_CALLCHAIN (the rest
 				 * were unwound) */
 	bool corrupt;		/* out: an invalid context marker dropped the chain */

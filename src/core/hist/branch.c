@@ -63,17 +63,47 @@ static bool cross_area(uint64_t a, uint64_t b, uint64_t size)
 	return (a & ~(size - 1)) != (b & ~(size - 1));
 }
 
+/* apart: the extended types as perf 6.1 counts them for a call-graph
+ * entry (see branch_type_stat__add_apart) */
+static void type_stat_add(struct branch_type_stat *st, uint64_t flags, uint64_t from, uint64_t to,
+			  bool apart)
+{
+	unsigned type = BRANCH_TYPE(flags);
+
+	if (!type || !from)	/* unknown, or no source */
+		return;
+	if (!apart || type != BRANCH_TYPE_EXTEND_ABI) {
+		st->counts[type]++;
+	} else {
+		/* perf's table of the 8 named new types is followed by these
+		 * four counters, which higher new types land in */
+		uint64_t *past[] = { &st->cond_fwd, &st->cond_bwd, &st->cross_4k, &st->cross_2m };
+		unsigned new_type = BRANCH_NEW_TYPE(flags);
+
+		if (new_type >= 8 && new_type < 8 + ARRAY_SIZE(past))
+			(*past[new_type - 8])++;
+	}
+	if (type == 1)	/* PERF_BR_COND */
+		to > from ? st->cond_fwd++ : st->cond_bwd++;
+	if (cross_area(from, to, 2u << 20))
+		st->cross_2m++;
+	else if (cross_area(from, to, 4096))
+		st->cross_4k++;
+}
+
+void branch_type_stat__add(struct branch_type_stat *st, uint64_t flags, uint64_t from,
+			   uint64_t to)
+{
+	type_stat_add(st, flags, from, to, false);
+}
+
+void branch_type_stat__add_apart(struct branch_type_stat *st, uint64_t flags, uint64_t from,
+				 uint64_t to)
+{
+	type_stat_add(st, flags, from, to, true);
+}
+
 void branch_type_stat__count(struct branch_type_stat *st, const struct hist_branch *b)
 {
-	unsigned type = BRANCH_TYPE(b->flags);
-
-	if (!type || !b->from.addr)	/* unknown, or no source */
-		return;
-	st->counts[type]++;
-	if (type == 1)	/* PERF_BR_COND */
-		b->to.addr > b->from.addr ? st->cond_fwd++ : st->cond_bwd++;
-	if (cross_area(b->from.addr, b->to.addr, 2u << 20))
-		st->cross_2m++;
-	else if (cross_area(b->from.addr, b->to.addr, 4096))
-		st->cross_4k++;
+	branch_type_stat__add(st, b->flags, b->from.addr, b->to.addr);
 }

@@ -10,16 +10,12 @@
 
 #include <stdint.h>
 
+#include "core/hist/branch-type.h"
 #include "core/hist/hist.h"
 
 struct machine;
 struct perf_sample;
 struct thread;
-
-/* PERF_BR_*: the types of the flags word, and the one that says the
- * type is in its new_type field */
-#define BRANCH_TYPE_MAX		16
-#define BRANCH_TYPE_EXTEND_ABI	15
 
 /* The name perf gives a branch's type ("COND", "IND_CALL", ...; "" for
  * an unknown one); NULL for a new type without a name. */
@@ -29,12 +25,6 @@ const char *hist_branch__type_name(uint64_t flags);
  * resolves them in report: in user space first, then in the kernel's. */
 void hist_branch__resolve(struct hist_branch *b, struct machine *m, struct thread *thread,
 			  const struct perf_sample *sample, uint64_t i);
-
-/* perf's branch type statistics. */
-struct branch_type_stat {
-	uint64_t counts[BRANCH_TYPE_MAX];
-	uint64_t cond_fwd, cond_bwd, cross_4k, cross_2m;
-};
 
 /* Counts a branch added to an entry: perf counts the entry's own branch
  * (the first one that made it), whatever branch was just added. */

@@ -222,6 +222,7 @@ void cc_resolver__exit(struct cc_resolver *r)
 	hashmap_release(&r->frames);
 	hashmap_release(&r->ranks);
 	free(r->resolved);
+	free(r->resolved_branches);
 	arena_release(&r->arena);
 	strbuf_release(&r->scratch);
 	memset(r, 0, sizeof(*r));
@@ -234,6 +235,7 @@ void cc_resolver__init_like(struct cc_resolver *fresh, const struct cc_resolver 
 	fresh->max_stack = r->max_stack;
 	fresh->hide_unresolved = r->hide_unresolved;
 	fresh->ignore_callees = r->ignore_callees;
+	fresh->branch_history = r->branch_history;
 }
 
 /* Forgets cached resolutions when the machine's maps changed (MMAP, exec). */
@@ -341,22 +343,34 @@ static const char *frame_srcline(struct cc_resolver *r, struct dso *dso, struct 
 void callchain_cursor__exit(struct callchain_cursor *c)
 {
 	free(c->frames);
+	free(c->branches);
 	memset(c, 0, sizeof(*c));
 }
 
-static void cursor_push(struct callchain_cursor *c, const struct cc_frame *f)
+static void cursor_grow(struct callchain_cursor *c, uint32_t nr)
 {
-	if (c->nr == c->alloc) {
+	while (c->alloc < nr) {
 		c->alloc = c->alloc ? c->alloc * 2 : 64;
 		c->frames = xrealloc(c->frames, c->alloc * sizeof(*c->frames));
+		if (c->branches)
+			c->branches = xrealloc(c->branches, c->alloc * sizeof(*c->branches));
 	}
+}
+
+/* b: the frame's branch, for a cursor that keeps them */
+static void cursor_push(struct callchain_cursor *c, const struct cc_frame *f,
+			const struct callchain_branch *b)
+{
+	cursor_grow(c, c->nr + 1);
+	if (c->branches)
+		c->branches[c->nr] = *b;
 	c->frames[c->nr++] = f;
 }
 
 /* from_chain: a PERF_SAMPLE_CALLCHAIN frame, where perf looks for the
  * parent (-p) and --ignore-callees (not among DWARF-unwound frames) */
 static void cursor_add(struct callchain_cursor *c, struct cc_resolver *r, const struct cc_frame *f,
-		       bool from_chain)
+		       const struct callchain_branch *b, bool from_chain)
 {
 	if (r->hide_unresolved && !f->sym)
 		return;
@@ -369,7 +383,7 @@ static void cursor_add(struct callchain_cursor *c, struct cc_resolver *r, const 
 		c->nr = 0;
 		c->root = f;
 	}
-	cursor_push(c, f);
+	cursor_push(c, f, b);
 }
 
 /* A resolved frame as the trie compares it. */
@@ -404,12 +418,22 @@ static void add_frames(struct callchain_cursor *c, struct cc_resolver *r, struct
 		       const struct perf_event_attr *attr, const struct perf_sample *sample)
 {
 	bool callee = r->param->order == ORDER_CALLEE;
-	struct callchain_request req = { .max_stack = r->max_stack, .keep_outermost = !callee };
-	int n, max = r->max_stack * 9 + 64;	/* unwound inline lists add entries */
+	struct callchain_request req = { .max_stack = r->max_stack, .keep_outermost = !callee,
+					 .branch_history = r->branch_history };
+	/* unwound inline lists add entries, and branches two each */
+	int n, max = r->max_stack * (r->branch_history ? 11 : 9) + 64;
 
 	if (r->resolved_cap < max) {
 		r->resolved_cap = max;
 		r->resolved = xrealloc(r->resolved, (size_t)max * sizeof(*r->resolved));
+		if (r->branch_history)
+			r->resolved_branches = xrealloc(r->resolved_branches,
+							(size_t)max * sizeof(*r->resolved_branches));
+	}
+	req.branches = r->resolved_branches;
+	if (r->branch_history && !c->branches) {
+		c->branches = xmalloc((c->alloc ? c->alloc : 1) * sizeof(*c->branches));
+		cursor_grow(c, 1);
 	}
 	n = perf_sample__resolve_callchain(sample, attr, r->machine, thread, &req, r->resolved,
 					   max);
@@ -421,7 +445,8 @@ static void add_frames(struct callchain_cursor *c, struct cc_resolver *r, struct
 	for (int k = 0; k < n; k++) {
 		int i = callee ? k : n - 1 - k;
 
-		cursor_add(c, r, intern_frame(r, &r->resolved[i]), i < req.nr_chain);
+		cursor_add(c, r, intern_frame(r, &r->resolved[i]),
+			   req.branches ? &req.branches[i] : NULL, i < req.nr_chain);
 	}
 }
 
@@ -525,13 +550,11 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 	c->nr = 0;
 	c->parent = NULL;
 	c->root = NULL;
-	if ((attr->sample_type & dwarf) != dwarf && sample->callchain) {
+	/* the branches' flags are the sample's own: not cached */
+	if ((attr->sample_type & dwarf) != dwarf && sample->callchain && !r->branch_history) {
 		st = stack_slot(r, thread, sample, &hash);
 		if (stack_hit(r, st, thread, hash, sample)) {
-			while (c->alloc < st->nr_frames) {
-				c->alloc = c->alloc ? c->alloc * 2 : 64;
-				c->frames = xrealloc(c->frames, c->alloc * sizeof(*c->frames));
-			}
+			cursor_grow(c, st->nr_frames);
 			if (st->nr_frames)
 				memcpy(c->frames, st->frames, st->nr_frames * sizeof(*c->frames));
 			c->nr = st->nr_frames;
@@ -544,7 +567,11 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 		}
 	}
 	add_frames(c, r, thread, attr, sample);
-	check_bottom(c, r->param->order == ORDER_CALLEE);
+	/* branches head the stack: where it ends says nothing of its frames */
+	if (r->branch_history)
+		c->has_user = c->broken = false;
+	else
+		check_bottom(c, r->param->order == ORDER_CALLEE);
 	if (st) {
 		stack_store(r, st, thread, hash, sample, c);
 		c->hash = hash;
@@ -647,21 +674,64 @@ static const struct callchain_node *kid_node(const struct rb_node *n)
 	for (const struct rb_node *kid_ = rb_first(&(node)->kids);			\
 	     kid_ && ((c) = kid_node(kid_), 1); kid_ = rb_next(kid_))
 
-struct callchain_node *callchain_root__append(struct callchain_store *s,
-					      struct callchain_root *root,
-					      const struct cc_frame *const *frames, uint32_t nr,
-					      uint64_t period)
+/*
+ * A branch end reaching node n (perf's counts as its tree's nodes take
+ * their entries): the node that it made starts its counts there, one
+ * that it joined adds to them, and only a join counts a source end in
+ * from_count (what averages its loops).
+ */
+static void count_branch(struct callchain_store *s, struct callchain_node *n, uint64_t ip,
+			 const struct callchain_branch *b, bool made)
+{
+	struct cc_branch_counts *c = n->branch;
+
+	if (!c)
+		c = n->branch = arena_alloc(&s->arena, sizeof(*c));	/* zeroed */
+	c->branch_count++;
+	if (b->from) {
+		c->branch_to = true;
+		c->predicted_count += BRANCH_PREDICTED(b->flags);
+		c->abort_count += BRANCH_ABORT(b->flags);
+		branch_type_stat__add_apart(&c->types, b->flags, b->from, ip);
+	} else {
+		c->branch_to = false;
+		c->cycles_count += BRANCH_CYCLES(b->flags);
+		c->iter_count += b->nr_loop_iter;
+		c->iter_cycles += b->iter_cycles;
+		c->from_count += !made;
+	}
+}
+
+struct callchain_node *callchain_root__append_branches(struct callchain_store *s,
+						       struct callchain_root *root,
+						       const struct cc_frame *const *frames,
+						       const struct callchain_branch *branches,
+						       uint32_t nr, uint64_t period)
 {
 	struct callchain_node *node = &root->node;
 
 	if (!nr)
 		return NULL;
-	for (uint32_t i = 0; i < nr; i++)
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t had = node->nr_children;
+
 		node = child_for(s, node, frames[i]);
+		if (branches && branches[i].branch)
+			count_branch(s, node, frames[i]->ip, &branches[i],
+				     node->parent->nr_children != had);
+	}
 	callchain_node__add(node, period);
 	if (nr > root->max_depth)
 		root->max_depth = nr;
 	return node;
+}
+
+struct callchain_node *callchain_root__append(struct callchain_store *s,
+					      struct callchain_root *root,
+					      const struct cc_frame *const *frames, uint32_t nr,
+					      uint64_t period)
+{
+	return callchain_root__append_branches(s, root, frames, NULL, nr, period);
 }
 
 struct merge_path {

@@ -21,6 +21,8 @@
 
 #include "core/symbols/machine.h"
 #include "core/data/perf-record.h"
+#include "core/data/session.h"
+#include "core/hist/branch-type.h"
 #include "util/arena.h"
 #include "util/hashmap.h"
 #include "util/rbtree.h"
@@ -92,6 +94,9 @@ struct cc_resolver {
 	int max_stack;
 	bool hide_unresolved;		/* -U: frames without a symbol left out */
 	regex_t *ignore_callees;	/* --ignore-callees, or NULL */
+	/* --branch-history: the sample's branches head its stack, their
+	 * flags kept in the cursor (callchain_request.branch_history) */
+	bool branch_history;
 	struct hashmap frames;		/* the frames, each once */
 	struct arena arena;
 	struct hashmap ranks;		/* DSO -> creation rank */
@@ -100,6 +105,7 @@ struct cc_resolver {
 	struct cc_stack *stacks;	/* resolved stacks by addresses */
 	/* a sample's frames as the session resolves them */
 	struct callchain_frame *resolved;
+	struct callchain_branch *resolved_branches;	/* --branch-history */
 	int resolved_cap;
 	struct strbuf scratch;		/* a srcline built before interning */
 };
@@ -117,6 +123,9 @@ const struct cc_frame *cc_resolver__adopt(struct cc_resolver *r, const struct cc
 
 struct callchain_cursor {
 	const struct cc_frame **frames;
+	/* --branch-history: what each frame tells of its branch (NULL
+	 * otherwise) */
+	struct callchain_branch *branches;
 	uint32_t nr, alloc;
 	struct symbol *parent;		/* first frame matching the parent regex */
 	/* --ignore-callees: the last frame that matched, where the stack now
@@ -142,6 +151,17 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 
 /* --- the trie ----------------------------------------------------------- */
 
+/* What the branch ends a call-graph node stands for add up to (perf's
+ * counts of a callchain_list): a branch target counts prediction, aborts
+ * and types; a source its cycles and the loops folded into it.
+ * branch_to says which of the two the node was last. */
+struct cc_branch_counts {
+	uint64_t branch_count, predicted_count, abort_count, cycles_count;
+	uint64_t iter_count, iter_cycles, from_count;
+	bool branch_to;
+	struct branch_type_stat types;
+};
+
 struct callchain_node {
 	struct callchain_node *parent;
 	struct callchain_node *child;	/* first child, then via sibling */
@@ -157,6 +177,7 @@ struct callchain_node {
 	uint64_t children_hit;		/* after finalize: the children's total */
 	uint32_t count, children_count;	/* the same in number of stacks */
 	uint32_t nr_children;
+	struct cc_branch_counts *branch;	/* NULL: no branch reached it */
 	/* enum hist_browser_mark bits a browser leaves on the node while top
 	 * ages and moves the call graphs: callchain_root__copy() keeps them */
 	uint8_t browser_marks;
@@ -184,6 +205,14 @@ struct callchain_node *callchain_root__append(struct callchain_store *s,
 					      struct callchain_root *root,
 					      const struct cc_frame *const *frames, uint32_t nr,
 					      uint64_t period);
+
+/* The same with what each frame tells of its branch (NULL: nothing, as
+ * callchain_root__append). */
+struct callchain_node *callchain_root__append_branches(struct callchain_store *s,
+						       struct callchain_root *root,
+						       const struct cc_frame *const *frames,
+						       const struct callchain_branch *branches,
+						       uint32_t nr, uint64_t period);
 
 static inline void callchain_node__add(struct callchain_node *n, uint64_t period)
 {

@@ -453,8 +453,10 @@ static void add_cumulative(struct hists *h, const struct hist_sample *s, struct 
 		he = findnew(h, &tmpl, false, s->period, cpumode);
 		seen[nr_seen++] = he;
 		if (he->callchain)
-			leaf = callchain_root__append(h->store, he->callchain, c->frames + i,
-						      c->nr - i, s->period);
+			leaf = callchain_root__append_branches(h->store, he->callchain,
+							       c->frames + i,
+							       c->branches ? c->branches + i : NULL,
+							       c->nr - i, s->period);
 		record_target(rec, he, leaf, cpumode);
 	}
 	if (seen != seen_stack)
@@ -563,7 +565,9 @@ struct hist_sample hist_sample__resolved(struct thread *thread, const struct add
 
 struct hist_entry *hists__add_sample(struct hists *h, const struct hist_sample *s)
 {
-	struct memo_record *rec = s->cursor && !h->opts->layout.has_sample_keys ? &h->memo_rec : NULL;
+	/* a replay would not count the branches of --branch-history */
+	struct memo_record *rec = s->cursor && !s->cursor->branches &&
+				  !h->opts->layout.has_sample_keys ? &h->memo_rec : NULL;
 	struct stack_memo *slot = NULL;
 	struct callchain_node *leaf = NULL;
 	struct hist_entry *he, tmpl;
@@ -620,8 +624,9 @@ struct hist_entry *hists__add_sample(struct hists *h, const struct hist_sample *
 	/* an entry stays as filtered as the sample that made it (perf) */
 	h->stats.nr_non_filtered_samples += !he->filtered;
 	if (he->callchain && s->cursor)
-		leaf = callchain_root__append(h->store, he->callchain, s->cursor->frames,
-					      s->cursor->nr, s->period);
+		leaf = callchain_root__append_branches(h->store, he->callchain, s->cursor->frames,
+						       s->cursor->branches, s->cursor->nr,
+						       s->period);
 	record_target(rec, he, leaf, s->cpumode);
 	if (h->opts->cumulate && s->cursor)
 		add_cumulative(h, s, he, rec);

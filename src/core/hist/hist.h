@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/hist/branch-type.h"
 #include "core/hist/callchain.h"
 #include "core/symbols/machine.h"
 #include "core/hist/sort.h"
@@ -95,15 +96,6 @@ struct hist_branch {
 	uint64_t flags;
 };
 
-/* The fields of the flags word */
-#define BRANCH_MISPRED(f)	((f) & 1)
-#define BRANCH_PREDICTED(f)	((f) >> 1 & 1)
-#define BRANCH_IN_TX(f)		((f) >> 2 & 1)
-#define BRANCH_ABORT(f)		((f) >> 3 & 1)
-#define BRANCH_CYCLES(f)	((unsigned)((f) >> 4 & 0xffff))
-#define BRANCH_TYPE(f)		((unsigned)((f) >> 20 & 0xf))
-#define BRANCH_NEW_TYPE(f)	((unsigned)((f) >> 26 & 0xf))
-
 struct hist_entry {
 	/* perf's entry tree, whose shape decides the order of equals, and
 	 * what the default keys compare, in the one cache line a step of
@@ -173,6 +165,7 @@ struct hist_opts {
 	struct callchain_param cc;
 	bool cumulate;			/* --children */
 	bool use_callchain;		/* keep call graphs */
+	bool branch_counts;		/* --branch-history's notes on graph frames */
 	bool filter_relative;		/* --percentage relative */
 	bool event_group;		/* --group */
 	int group_sort_idx;		/* --group-sort-idx: the member sorting first */
