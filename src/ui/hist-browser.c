@@ -1345,7 +1345,8 @@ static bool is_move_key(int key)
 
 /* A digit: the entries sort by that group member's column first, and
  * the browser starts again on them (perf reloads the report); true then.
- * A live histogram sorts so at its refreshes, the first one now. */
+ * A live histogram sorts so at its refreshes, the first one now, after
+ * telling its owner (perf top zeroes its samples from then on). */
 static bool sort_by_member(struct browser *b, int idx)
 {
 	int *current = b->opts->group_sort_idx;
@@ -1365,6 +1366,8 @@ static bool sort_by_member(struct browser *b, int idx)
 		return false;
 	}
 	if (b->opts->live) {
+		if (b->opts->live->sort_changed)
+			b->opts->live->sort_changed(b->opts->live->ctx);
 		reload(b);
 		return false;
 	}

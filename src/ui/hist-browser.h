@@ -32,6 +32,9 @@ struct hist_browser_live {
 	void (*title_tail)(void *ctx, struct strbuf *sb);
 	/* a key the browser has no use for (top's z and f) */
 	void (*key)(void *ctx, int key);
+	/* a digit changed the group member the entries sort by: perf top
+	 * starts its browser again with its samples zeroed from then on */
+	void (*sort_changed)(void *ctx);
 	/* the help lines of those keys */
 	const char *const *help;
 	int nr_help;
