@@ -855,6 +855,7 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 	struct hist_browser_opts bo = { .stdio = &rs, .helpline = helpline,
 					.show_headers = show_headers,
 					.annotate = browse_annotation, .annotate_ctx = r->annotate,
+					.has_samples = annotate_launcher__has_samples,
 					.header = browse_header, .header_ctx = r->session,
 					.switch_input = switch_input,
 					.filter_relative = &r->hopts.filter_relative,

@@ -1094,6 +1094,7 @@ static int browse(struct top *t)
 		.stdio = &rs, .show_headers = true,
 		.helpline = "For a higher level overview, try: pcl top --sort comm,dso",
 		.annotate = browse_annotation, .annotate_ctx = &launcher, .live = &live,
+		.has_samples = annotate_launcher__has_samples,
 		.filter_relative = &t->hopts.filter_relative,
 		.group_sort_idx = &t->hopts.group_sort_idx,
 		.verbose = &t->hopts.verbose,
