@@ -383,3 +383,15 @@ def test_filtered_percentages(burner, argv0):
     t.send("F")
     t.wait_for(lambda text: entries(t) and total() < 90, frame=frame)
     quit_ok(t)
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_sym_annotate_keeps_the_rows(burner, argv0):
+    """--sym-annotate: perf top's browser shows its rows as without it (the
+    option's annotation is --stdio's, below the table); so does pcl's."""
+    t = top(burner, "--sym-annotate=leaf_spin", argv0=argv0)
+    t.wait_for(lambda text: lines(t)[1].startswith("Overhead  Shared Ob") and
+               row_of(t, r"\[\.\] leaf_spin$") and row_of(t, r"\[\.\] leaf_math$"),
+               frame=argv0 == PCL)
+    assert "Percent" not in t.text()
+    quit_ok(t)
