@@ -633,21 +633,6 @@ static void setup_groups(struct report *r, bool forced)
 	}
 }
 
-/* "anon group { a, b }", or "a, b" for a group --group made up. */
-static char *group_desc(struct report *r, const struct hists *h, bool forced)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!forced)
-		strbuf_addf(&sb, "%s { ", h->evsel->group_name ? h->evsel->group_name : "anon group");
-	strbuf_addstr(&sb, h->evsel->name);
-	for (int i = 0; i < h->nr_members - 1; i++)
-		strbuf_addf(&sb, ", %s", h->members[i]->evsel->name);
-	if (!forced)
-		strbuf_addstr(&sb, " }");
-	return strbuf_detach(&sb);
-}
-
 static void print_elided(const struct hist_layout *l, const struct sample_filter *f,
 			 const char *only[HISTC_NR_COLS])
 {
@@ -830,7 +815,7 @@ static void print_report(struct report *r, const struct report_opts *o)
 		if (!event_shown(r, h))
 			continue;
 		if (r->hopts.event_group && h->nr_members > 1)
-			desc = group_desc(r, h, forced_group(r, o));
+			desc = hists__group_desc(h, !forced_group(r, o));
 		if (!o->quiet)
 			report_stdio__nr_samples(stdout, h, desc ? desc : pos->name,
 						 leads_group(r, o, pos), &rs);
@@ -870,6 +855,7 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 	struct hist_browser_opts bo = { .stdio = &rs, .helpline = helpline,
 					.show_headers = show_headers,
 					.annotate = browse_annotation, .annotate_ctx = r->annotate,
+					.has_samples = annotate_launcher__has_samples,
 					.header = browse_header, .header_ctx = r->session,
 					.switch_input = switch_input,
 					.filter_relative = &r->hopts.filter_relative,
@@ -890,7 +876,7 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 		if (!event_shown(r, h))
 			continue;
 		if (r->hopts.event_group && h->nr_members > 1)
-			descs[n] = group_desc(r, h, forced_group(r, o));
+			descs[n] = hists__group_desc(h, !forced_group(r, o));
 		events[n] = (struct hist_browser_event){ .hists = h,
 			.name = descs[n] ? descs[n] : pos->name,
 			.leads_group = leads_group(r, o, pos) };

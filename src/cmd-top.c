@@ -1057,6 +1057,15 @@ static void browser_key(void *ctx, int key)
 	}
 }
 
+/* A digit sorting a group by another member: perf top leaves its browser
+ * to open it again, and zeroes the samples from then on (its " [z]"). */
+static void browser_sort_changed(void *ctx)
+{
+	struct top *t = ctx;
+
+	t->o->zero = true;
+}
+
 static const char *browse_annotation(void *launcher, const struct hist_entry *he)
 {
 	return annotate_launcher__browse(launcher, he);
@@ -1076,7 +1085,7 @@ static int browse(struct top *t)
 	struct hist_browser_live live = {
 		.ctx = t, .interval_ms = 100, .due = browser_due, .resort = browser_resort,
 		.title_tail = browser_title_tail, .key = browser_key,
-		.help = help, .nr_help = ARRAY_SIZE(help),
+		.sort_changed = browser_sort_changed, .help = help, .nr_help = ARRAY_SIZE(help),
 	};
 	/* --group: the leader's entries, with the members' columns */
 	int nr_events = t->hopts.event_group ? 1 : t->nr_user_events;
@@ -1085,9 +1094,12 @@ static int browse(struct top *t)
 		.stdio = &rs, .show_headers = true,
 		.helpline = "For a higher level overview, try: pcl top --sort comm,dso",
 		.annotate = browse_annotation, .annotate_ctx = &launcher, .live = &live,
+		.has_samples = annotate_launcher__has_samples,
 		.filter_relative = &t->hopts.filter_relative,
 		.group_sort_idx = &t->hopts.group_sort_idx,
+		.verbose = &t->hopts.verbose,
 	};
+	char *group = NULL;
 	int ret;
 
 	annotate_launcher__init(&launcher, NULL);
@@ -1102,7 +1114,13 @@ static int browse(struct top *t)
 	for (int i = 0; i < nr_events; i++)
 		events[i] = (struct hist_browser_event){ .hists = t->hists[i],
 							 .name = t->hists[i]->evsel->name };
+	if (t->hopts.event_group) {
+		group = hists__group_desc(t->hists[0], true);
+		events[0].name = group;
+		events[0].leads_group = true;
+	}
 	ret = hist_browser__run(events, nr_events, &bo);
+	free(group);
 	free(events);
 	tui__set_idle(NULL, NULL, 0);
 	evlist__disable(t->rs.evlist);
@@ -1713,7 +1731,9 @@ int cmd_top(int argc, const char **argv)
 	only[HISTC_COMM] = t.filter.comms.n == 1 ? t.filter.comms.v[0] : NULL;
 	if (!o.hierarchy)
 		hist_layout__elide(&t.hopts.layout, only);
-	t.hopts.event_group = o.group && t.nr_user_events > 1;
+	/* --group, or one {...} group of all the events: perf top shows it so */
+	t.hopts.event_group = t.nr_user_events > 1 &&
+			      (o.group || t.evlist.first->nr_members == t.nr_user_events);
 	if (o.hierarchy) {
 		/* the entries stay flat; each refresh shows a view of them by level */
 		t.view_opts = t.hopts;

@@ -73,6 +73,13 @@ void annotate_launcher__exit(struct annotate_launcher *l)
 	annotate_samples__release(&l->samples);
 }
 
+bool annotate_launcher__has_samples(void *launcher, const struct symbol *sym)
+{
+	struct annotate_launcher *l = launcher;
+
+	return annotate_samples__find(&l->samples, sym) != NULL;
+}
+
 const char *annotate_launcher__browse(struct annotate_launcher *l, const struct hist_entry *he)
 {
 	const struct evsel *evsel = he->hists->evsel;

@@ -43,6 +43,9 @@ struct annotate_launcher {
 
 void annotate_launcher__init(struct annotate_launcher *l, const char *cpuid);
 void annotate_launcher__exit(struct annotate_launcher *l);
+/* Whether sym has samples of its own to annotate (perf offers no
+ * annotation of a symbol that only shows in call chains). */
+bool annotate_launcher__has_samples(void *launcher, const struct symbol *sym);
 /* Browses he's symbol (the terminal already taken over); NULL, or perf's
  * reason why it cannot be annotated. */
 const char *annotate_launcher__browse(struct annotate_launcher *l, const struct hist_entry *he);

@@ -922,6 +922,17 @@ static void annotate(struct browser *b, const struct hist_entry *he)
 {
 	const char *why = "no annotation here";
 
+	if (he && he->sym && b->opts->annotate && b->opts->has_samples &&
+	    !b->opts->has_samples(b->opts->annotate_ctx, he->sym)) {
+		char line[512];
+		const char *warning[] = { line, "", "Probably appeared just in a callchain", "",
+					  "Press any key..." };
+
+		snprintf(line, sizeof(line), "No samples for the \"%s\" symbol.", he->sym->name);
+		tui__message("Warning!", warning, ARRAY_SIZE(warning));
+		clear();
+		return;
+	}
 	if (he && he->sym && b->opts->annotate)
 		why = b->opts->annotate(b->opts->annotate_ctx, he);
 	if (why)
@@ -1173,6 +1184,26 @@ static const struct symbol *selected_symbol(const struct browser *b)
 	return e->he->sym;
 }
 
+/* What 'a' and the menu's Annotate take on the selected row: its entry,
+ * or on a graph line (perf's graph layout) the entry with the frame's
+ * symbol in tmp: perf annotates the symbol of the line selected. */
+static const struct hist_entry *annotate_target(const struct browser *b, struct hist_entry *tmp)
+{
+	const struct row *r = &b->rows[b->selected];
+	const struct entry_view *e = &b->entries[r->entry];
+	const struct cc_frame *f;
+
+	if (r->line < 0 || !b->graph)
+		return e->he;
+	f = e->graph[r->line].frame->frame;
+	*tmp = *e->he;
+	tmp->sym = f->sym;
+	tmp->dso = f->dso;
+	tmp->ip = f->addr;
+	tmp->unmap_shift = f->unmap_shift;
+	return tmp;
+}
+
 /* The name of what the selected row folds: its entry's symbol or (perf's
  * graph layout) its frame's; NULL when it folds nothing. */
 static const char *fold_name(struct browser *b, struct strbuf *sb)
@@ -1199,7 +1230,8 @@ static bool fold_open(const struct browser *b)
  * leave. */
 static bool options_menu(struct browser *b)
 {
-	const struct hist_entry *he = selected_entry(b);
+	const struct hist_entry *he = selected_entry(b), *target;
+	struct hist_entry frame;
 	char *text[ACT_EXIT + 1];
 	const char *entries[ACT_EXIT + 1];
 	enum menu_action actions[ACT_EXIT + 1];
@@ -1208,8 +1240,11 @@ static bool options_menu(struct browser *b)
 
 	if (!he)
 		return false;
-	if (he->sym && he->stat.nr_events) {
-		text[n] = xasprintf("Annotate %s", he->sym->name);
+	target = annotate_target(b, &frame);
+	if (target != he ? target->sym && b->opts->has_samples &&
+			   b->opts->has_samples(b->opts->annotate_ctx, target->sym) :
+			   he->sym && he->stat.nr_events) {
+		text[n] = xasprintf("Annotate %s", target->sym->name);
 		actions[n++] = ACT_ANNOTATE;
 	}
 	if (he->thread) {
@@ -1278,7 +1313,7 @@ static bool options_menu(struct browser *b)
 		fold_level(b, true);
 		break;
 	case ACT_ANNOTATE:
-		annotate(b, he);
+		annotate(b, target);
 		break;
 	case ACT_MAP:
 		browse_map(he);
@@ -1348,7 +1383,8 @@ static bool is_move_key(int key)
 
 /* A digit: the entries sort by that group member's column first, and
  * the browser starts again on them (perf reloads the report); true then.
- * A live histogram sorts so at its refreshes, the first one now. */
+ * A live histogram sorts so at its refreshes, the first one now, after
+ * telling its owner (perf top zeroes its samples from then on). */
 static bool sort_by_member(struct browser *b, int idx)
 {
 	int *current = b->opts->group_sort_idx;
@@ -1368,6 +1404,8 @@ static bool sort_by_member(struct browser *b, int idx)
 		return false;
 	}
 	if (b->opts->live) {
+		if (b->opts->live->sort_changed)
+			b->opts->live->sort_changed(b->opts->live->ctx);
 		reload(b);
 		return false;
 	}
@@ -1448,8 +1486,13 @@ static enum leave browse(struct browser *b)
 				return LEAVE_RELOAD;
 			break;
 		case 'a':
-			if (selected_entry(b) && selected_entry(b)->sym)
-				annotate(b, selected_entry(b));
+			if (b->nr_rows) {
+				struct hist_entry frame;
+				const struct hist_entry *target = annotate_target(b, &frame);
+
+				if (target->sym)
+					annotate(b, target);
+			}
 			break;
 		case 'd':
 			toggle_zoom(b, ZOOM_DSO);

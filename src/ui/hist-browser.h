@@ -32,6 +32,9 @@ struct hist_browser_live {
 	void (*title_tail)(void *ctx, struct strbuf *sb);
 	/* a key the browser has no use for (top's z and f) */
 	void (*key)(void *ctx, int key);
+	/* a digit changed the group member the entries sort by: perf top
+	 * starts its browser again with its samples zeroed from then on */
+	void (*sort_changed)(void *ctx);
 	/* the help lines of those keys */
 	const char *const *help;
 	int nr_help;
@@ -53,6 +56,9 @@ struct hist_browser_opts {
 	 * annotation offered */
 	const char *(*annotate)(void *ctx, const struct hist_entry *he);
 	void *annotate_ctx;
+	/* whether a symbol has samples to annotate (a call graph's frame may
+	 * have none: perf's warning then); NULL: annotate() says */
+	bool (*has_samples)(void *ctx, const struct symbol *sym);
 	const struct hist_browser_live *live;	/* NULL: a report's, fixed */
 	/* 'i': writes the file's header lines as report --header-only; NULL:
 	 * none offered */

@@ -510,8 +510,8 @@ def test_sort_by_group_member(data, argv0):
 def test_annotate_key_and_header_toggle(data):
     """a: the annotate browser on the selected entry's symbol, the screen
     pcl annotate's browser shows for it; q comes back to the entries.  An
-    entry without samples of its own has nothing to annotate (perf ignores
-    the key there).  H hides and shows the column header line as perf
+    entry without samples of its own has nothing to annotate: perf's
+    warning box.  H hides and shows the column header line as perf
     6.1's H does."""
     ann = Terminal([PCL, "annotate", "-i", data["g"], "hot_spin"], rows=ROWS, cols=COLS,
                    env=BROWSER_ENV)
@@ -541,9 +541,66 @@ def test_annotate_key_and_header_toggle(data):
     t.send("main\r")
     # the first row: a caller of main or main itself, without samples of its own
     t.wait_for(lambda text: re.search(r" 0\.00% .*main$", screen_lines(t)[2]))
+    name = screen_lines(t)[2].split()[-1]
     t.send("a")
-    t.wait_for(lambda text: "No samples for this symbol" in screen_lines(t)[ROWS - 1])
+    t.wait_for(f'No samples for the "{name}" symbol.')
+    t.send("x")
+    t.wait_for(lambda text: "Press any key..." not in text)
     quit_ok(t)
+
+
+def graph_rows(t):
+    """The first entry's graph lines' screen rows (below its row 2)."""
+    rows = []
+    for y in range(3, ROWS - 1):
+        line = screen_lines(t)[y]
+        if not line.startswith("   ") or re.search(r"\[[.k]\] ", line):
+            break
+        rows.append(y)
+    return rows
+
+
+def frame_of(line):
+    """A graph line's frame name, without its branch's percentage."""
+    return re.sub(r"^.*--", "", line.split()[-1])
+
+
+@pytest.mark.parametrize("target", ["worker", "__memset_avx512_unaligned_erms"],
+                         ids=["callee", "leaf"])
+def test_annotate_on_a_graph_line(data, target):
+    """a on a call graph's line annotates that line's frame's symbol, not
+    its entry's, as perf's a does: in start_thread's graph (the fixture's
+    worker thread), worker (no samples of its own: perf's warning box)
+    and the memset it calls (sampled: its annotation).  The screens equal
+    perf's."""
+    screens = []
+    for argv0 in (PERF, PCL):
+        t = browse(argv0, data["g"], "--symbol-filter=start_thread", "--comms=rw-worker")
+        t.wait_for(lambda text: entry_rows(t) and "start_thread" in entry_rows(t)[0])
+        t.send("E")
+        t.wait_for(lambda text: any(frame_of(screen_lines(t)[y]) == target
+                                    for y in graph_rows(t)), frame=argv0 == PCL)
+        y = next(y for y in graph_rows(t) if frame_of(screen_lines(t)[y]) == target)
+        for _ in range(y - 1):
+            t.send("down")
+        t.wait_for(lambda text: selected_row(t.screen) == y, frame=argv0 == PCL)
+        t.send("a")
+        # (boxes keep the cursor: no whole frames to wait on; the screen is
+        # read once nothing more comes)
+        t.wait_for(lambda text: "Percent\u2502" in text or "Press any key..." in text)
+        t.quiet(1.0)
+        # (the report's random tip left out, under a box)
+        screens.append([line for line in screen_lines(t) if not line.startswith("Tip: ")])
+        if "Press any key..." in t.text():
+            t.send("x")
+        t.send("q")
+        t.wait_for(lambda text: "Children" in screen_lines(t)[1])
+        quit_ok(t)
+    assert screens[1] == screens[0]
+    if target == "worker":
+        assert 'No samples for the "worker" symbol.' in "\n".join(screens[1])
+    else:
+        assert screens[1][1].startswith(target + " ")
 
 
 def box(t, title):

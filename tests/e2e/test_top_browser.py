@@ -10,7 +10,7 @@ import signal
 
 import pytest
 
-from conftest import PCL
+from conftest import PCL, PERF, fixture
 from test_top import burner  # noqa: F401 (fixture)
 from tui_screen import Terminal
 
@@ -40,12 +40,14 @@ def entries(t):
     return [line for line in lines(t)[2:ROWS - 1] if ENTRY.match(line)]
 
 
-def top(burner, *args, cwd=None):
-    """pcl top on the burner, once its rows show."""
-    t = Terminal([PCL, "top", "-e", "cpu-clock", "-F", "4000", "-d", "1", "-p", str(burner.pid),
+def top(burner, *args, cwd=None, argv0=PCL, events=("-e", "cpu-clock")):
+    """pcl top (or perf top) on the burner, once its rows show.  perf's
+    frames cannot be told apart (tui_screen): its screens are waited on
+    for what they show only."""
+    t = Terminal([argv0, "top", *events, "-F", "4000", "-d", "1", "-p", str(burner.pid),
                   *args], rows=ROWS, cols=COLS, cwd=cwd,
                  env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
-    t.wait_for(lambda text: "leaf_spin" in text and lines(t)[ROWS - 1], frame=True)
+    t.wait_for(lambda text: "leaf_spin" in text and lines(t)[ROWS - 1], frame=argv0 == PCL)
     return t
 
 
@@ -300,4 +302,96 @@ def test_thread_zoom(burner):
     t.wait_for(lambda text: lines(t)[0].split(" lost:")[0].endswith(", Thread: burner"))
     t.send("t")
     t.wait_for(lambda text: ", Thread:" not in lines(t)[0])
+    quit_ok(t)
+
+
+def row_of(t, pattern):
+    """The first entry row matching pattern (a regex), or None."""
+    return next((row for row in entries(t) if re.search(pattern, row)), None)
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_verbose_rows(burner, argv0):
+    """V: the rows as -v prints them from the next refresh on (the DSO's
+    path, the address and the symbols' origin), as perf top's; a fourth
+    V gives the plain rows back.  Run on perf top too: the screens'
+    shapes are what both show."""
+    path = re.escape(os.path.realpath(fixture("burner")))
+    verbose = rf"^ +\d+\.\d\d%  {path} +0x[0-9a-f]+ +d \[\.\] leaf_spin$"
+    t = top(burner, argv0=argv0)
+    t.send("V")
+    t.wait_for(lambda text: row_of(t, verbose) and
+               re.match(r"^Overhead  Shared Object {2,}Symbol$", lines(t)[1]) and
+               lines(t)[1].index("Symbol") == row_of(t, verbose).index("0x"),
+               frame=argv0 == PCL)
+    for _ in range(3):
+        t.send("V")
+    t.wait_for(lambda text: row_of(t, r"^ +\d+\.\d\d%  burner +\[\.\] leaf_spin$") and
+               not row_of(t, r" 0x[0-9a-f]+ "), frame=argv0 == PCL)
+    quit_ok(t)
+
+
+GROUPS = [["-e", "cpu-clock,task-clock", "--group"], ["-e", "{cpu-clock,task-clock}"]]
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+@pytest.mark.parametrize("events", GROUPS, ids=["group", "braces"])
+def test_group_sort_keys(burner, argv0, events):
+    """A group (--group, or {a,b}) shows as one, titled perf's way; a
+    digit sorts its entries by that member, which perf top does by
+    opening its browser again with its samples zeroed from then on (the
+    title's [z]); a digit past the members: perf's message."""
+    t = top(burner, argv0=argv0, events=events)
+    frame = argv0 == PCL
+    assert " of events 'anon group { cpu-clock, task-clock }', 4000 Hz," in lines(t)[0]
+    assert not lines(t)[0].endswith(" [z]")
+    t.send("2")
+    t.wait_for("Max event group index to sort is 1 (index from 0 to 1)", frame=frame)
+    t.send("1")
+    t.wait_for(lambda text: lines(t)[0].endswith(" [z]") and entries(t), frame=frame)
+    if argv0 == PCL:
+        # from the refresh on, the second member's column orders the rows
+        refreshed(t)
+        seconds = [float(row.split("%")[1]) for row in entries(t)]
+        assert seconds == sorted(seconds, reverse=True)
+    quit_ok(t)
+
+
+def test_digit_without_group(burner):
+    t = top(burner)
+    t.send("1")
+    t.wait_for("Sort by index only available with group events!")
+    quit_ok(t)
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_filtered_percentages(burner, argv0):
+    """F, zoomed into a DSO: the entries' percentages of the DSO's samples
+    (they add up to 100%) instead of all's, and back, as perf top's."""
+    frame = argv0 == PCL
+
+    def total():
+        return sum(float(row.split("%")[0].lstrip("+- ")) for row in entries(t))
+
+    t = top(burner, argv0=argv0)
+    # the first entry's DSO (libm's or the burner's, each near half the samples)
+    t.send("d")
+    t.wait_for(lambda text: ", DSO: " in lines(t)[0] and entries(t) and total() < 90,
+               frame=frame)
+    t.send("F")
+    t.wait_for(lambda text: entries(t) and abs(total() - 100) < 0.5, frame=frame)
+    t.send("F")
+    t.wait_for(lambda text: entries(t) and total() < 90, frame=frame)
+    quit_ok(t)
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_sym_annotate_keeps_the_rows(burner, argv0):
+    """--sym-annotate: perf top's browser shows its rows as without it (the
+    option's annotation is --stdio's, below the table); so does pcl's."""
+    t = top(burner, "--sym-annotate=leaf_spin", argv0=argv0)
+    t.wait_for(lambda text: lines(t)[1].startswith("Overhead  Shared Ob") and
+               row_of(t, r"\[\.\] leaf_spin$") and row_of(t, r"\[\.\] leaf_math$"),
+               frame=argv0 == PCL)
+    assert "Percent" not in t.text()
     quit_ok(t)

@@ -6,6 +6,7 @@
 #include "core/events/parse-events.h"
 #include "core/symbols/srcline-text.h"
 #include "util/rbtree.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -878,6 +879,21 @@ void hists__link(struct hists *leader, struct hists *member, int member_idx)
 			twin = entry_new(leader, pos, parent, link);
 		twin->pairs[slot] = pos;
 	}
+}
+
+char *hists__group_desc(const struct hists *leader, bool braces)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (braces)
+		strbuf_addf(&sb, "%s { ", leader->evsel->group_name ? leader->evsel->group_name :
+			    "anon group");
+	strbuf_addstr(&sb, leader->evsel->name);
+	for (int i = 0; i < leader->nr_members - 1; i++)
+		strbuf_addf(&sb, ", %s", leader->members[i]->evsel->name);
+	if (braces)
+		strbuf_addstr(&sb, " }");
+	return strbuf_detach(&sb);
 }
 
 void hists__link_group(struct hists *leader, struct hists *member, int member_idx)

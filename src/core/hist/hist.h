@@ -274,6 +274,11 @@ void hists__collapse(struct hists *h);
  * leader entries for those only the member has). */
 void hists__link_group(struct hists *leader, struct hists *member, int member_idx);
 
+/* perf's name of a leader's group, its members linked: "anon group { a,
+ * b }" (the group's own name for a named one), or "a, b" without braces
+ * (a group --group makes up of a file's ungrouped events).  Malloc'ed. */
+char *hists__group_desc(const struct hists *leader, bool braces);
+
 /* The two halves of linking (perf's hists__match and hists__link): the
  * leader's entries get the member's equal entry as pairs[member_idx - 1];
  * then the member's entries left unpaired get an empty twin in the leader
