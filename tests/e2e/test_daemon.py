@@ -5,11 +5,10 @@ and whatever it left running killed, even when a test fails."""
 import os
 import re
 import signal
-import time
 
 import pytest
 
-from conftest import PCL, PERF, fixture, run, unified
+from conftest import PCL, PERF, fixture, run, unified, wait_until
 
 SESSIONS = {
     "plain": "-e cpu-clock -- sleep 1000",
@@ -37,10 +36,7 @@ def alive(pid):
 
 
 def wait_for(cond, what):
-    deadline = time.monotonic() + TIMEOUT
-    while not cond():
-        assert time.monotonic() < deadline, "timed out waiting for " + what
-        time.sleep(0.1)
+    wait_until(cond, what, TIMEOUT)
 
 
 class Daemon:
