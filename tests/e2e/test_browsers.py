@@ -500,7 +500,9 @@ def test_sort_by_group_member(data, argv0):
     want = rows(stdio_entries(stdio("-i", data["two"], "--group", "--group-sort-idx", "1")))
     assert want == rows(stdio_entries(stdio("-i", data["two"], "--group", "--group-sort-idx",
                                             "1", tool=perf)))
-    assert want != rows(stdio_entries(stdio("-i", data["two"], "--group")))
+    # (the two clocks sample the same code: on some recordings the orders
+    # agree, and the keys are then checked on what they keep)
+    first = rows(stdio_entries(stdio("-i", data["two"], "--group")))
     shown = min(ROWS - 8, len(want))
     t = browse(argv0, data["two"], "--group")
     t.send("5")
@@ -508,7 +510,7 @@ def test_sort_by_group_member(data, argv0):
     t.send("1")
     t.wait_for(lambda text: rows(entry_rows(t))[:shown] == want[:shown])
     t.send("0")
-    t.wait_for(lambda text: rows(entry_rows(t))[:shown] != want[:shown])
+    t.wait_for(lambda text: rows(entry_rows(t))[:shown] == first[:shown])
     t.send("q")
     assert t.wait_exit() == 0
     t.close()
