@@ -827,10 +827,15 @@ PRESETS = ["Show individual samples", "Show individual samples with assembler",
 
 
 def script_menu(t):
-    """perf's menu of scripts, once drawn: its presets, then the scripts."""
+    """perf's menu of scripts, once drawn: its presets, then the scripts.
+    perf draws its help line first, then each row but the parts equal to
+    the screen before: a row is whole once its scroll bar shows (the
+    entries had none; with the "%" gone, a row could still end in the
+    entry drawn there before)."""
     t.wait_for(lambda text: "Select option" in screen_lines(t)[ROWS - 1] and
                "stackcollapse" in text and "export-to-postgresql" in text and
-               not any("%" in line for line in screen_lines(t)))
+               not any("%" in line for line in screen_lines(t)) and
+               all(line[-1] in SCROLLBAR for line in t.screen.display[1:ROWS - 1]))
     return [line for line in screen_lines(t)[:ROWS - 1] if line]
 
 
