@@ -337,7 +337,9 @@ def test_zoom_filters(data, key, sort, column):
     else:
         title, option = f", DSO: {what}", ["--dsos", what]
     t.send(key)
-    t.wait_for(lambda text: title in text and all(what in row for row in entry_rows(t)))
+    # (whole frames: a row half drawn may already hold what)
+    t.wait_for(lambda text: title in text and all(what in row for row in entry_rows(t)),
+               frame=True)
     rows = entry_rows(t)
     want = stdio_entries(stdio("-i", data["g"], "--no-children", "-s", sort, *option))
     assert rows and [fields(r, what) for r in rows] == [fields(w, what) for w in want][:len(rows)]
@@ -391,8 +393,9 @@ def test_symbol_filter(data):
     t.wait_for("Symbol to show")
     t.send("hot")
     t.send("enter")
+    # (whole frames: "hot_" of a half drawn row holds "hot")
     t.wait_for(lambda text: "Symbol filter: hot" in text and all(
-        "hot" in row for row in entry_rows(t)))
+        "hot" in row for row in entry_rows(t)), frame=True)
     rows = entry_rows(t)
     assert rows and all("hot" in row.split("] ")[-1] for row in rows)
     want = stdio_entries(stdio("-i", data["g"], "--no-children", "--symbol-filter", "hot"))
