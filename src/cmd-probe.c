@@ -1138,41 +1138,31 @@ static void module_data_symbol(const char *path, struct probe_debug *dbg, const 
 	probe_elf__close(&pe);
 }
 
-/* The sites of one -D definition from kallsyms (perf's way without a
- * vmlinux), or from a module file; 0, or -errno after perf's message. */
-static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
-			const struct probe_spec *spec, struct kprobe_site **sites, int *nr,
-			struct strbuf *lines, struct probe_msgs *msgs)
+/* The fetch arguments of a definition without debug information, each
+ * after a space as written; caller frees. */
+static char *written_args(const struct probe_spec *spec)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < spec->nr_args; i++) {
+		char *a = probe_arg__as_written(&spec->args[i]);
+
+		strbuf_addf(&sb, " %s", a);
+		free(a);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* A module file's probe on a symbol (no debug information for it): perf
+ * names it "MODULE:FUNC+OFF". */
+static int module_symbol_sites(const struct probe_opts *o, struct probe_debug *dbg,
+			       const struct probe_spec *spec, struct kprobe_site **sites,
+			       int *nr, struct strbuf *lines, struct probe_msgs *msgs)
 {
 	const char *function = spec->point.function;
 	uint64_t *offsets;
-	int n;
 
-	if (dbg) {
-		n = module_dwarf_sites(o, dbg, spec, sites, nr, lines, msgs);
-		if (n > 0)
-			return 0;
-		/* with variables to fetch, perf only says the add failed */
-		if (spec_has_c_args(spec) || (n < 0 && probe_spec__needs_dwarf(spec)))
-			return n < 0 ? n : -ENOENT;
-		if (probe_spec__needs_dwarf(spec)) {
-			char *point = probe_spec__point_text(spec);
-
-			probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
-			free(point);
-			return -ENOENT;
-		}
-	}
-	if (!dbg && !o->module && !probe_spec__needs_dwarf(spec) && !spec->point.retprobe)
-		probe_msg(msgs, true, "Could not open debuginfo. Try to use symbols.\n");
-	if (!o->module && (probe_spec__needs_dwarf(spec) || !function)) {
-		probe_msg(msgs, false, "Failed to find the path for the kernel: Invalid ELF file\n");
-		return -ENOENT;
-	}
-	n = !function ? 0
-	    : o->module ? module_has_function(o->module, function, &offsets)
-			: probe_kallsyms__offsets(NULL, function, &offsets);
-	if (n <= 0 && o->module) {
+	if (!function || module_has_function(o->module, function, &offsets) <= 0) {
 		if (dbg && function && !spec->point.file && !spec->nr_args)
 			module_data_symbol(o->module, dbg, function, msgs);
 		char *point = probe_spec__point_text(spec);
@@ -1181,36 +1171,97 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
 		free(point);
 		return -ENOENT;
 	}
-	if (n <= 0) {
-		probe_msg(msgs, false, "Failed to find symbol %s in kernel\n", function);
-		return -ENOENT;
-	}
-	char *event = event_name(spec, function);
-	char *args = xstrdup(""), *module = o->module ? module_name(o->module) : NULL;
+	char *event = event_name(spec, function), *args = written_args(spec);
+	char *module = module_name(o->module);
 
-	for (int i = 0; i < spec->nr_args; i++) {
-		char *a = probe_arg__as_written(&spec->args[i]), *t = xasprintf("%s %s", args, a);
-
-		free(a);
-		free(args);
-		args = t;
-	}
-	for (int i = 0; i < n; i++) {
-		/* a return probe is placed on the symbol, an entry on _text */
-		char *target = module ? xasprintf("%s:%s+%lu%s", module, function,
-						  spec->point.offset, args)
-			       : spec->point.retprobe
-				       ? xasprintf("%s+%lu%s", function, spec->point.offset, args)
-				       : xasprintf("_text+%lu%s", (unsigned long)(offsets[i] +
-								spec->point.offset), args);
-
-		add_kprobe(o, spec, event, target, sites, nr, lines);
-	}
+	add_kprobe(o, spec, event,
+		   xasprintf("%s:%s+%lu%s", module, function, spec->point.offset, args), sites,
+		   nr, lines);
+	free(module);
 	free(args);
 	free(event);
-	free(module);
 	free(offsets);
 	return 0;
+}
+
+/* An address in the kernel: perf takes it before anything else when it
+ * lies in the text ("0xADDR", event abs_ADDR), else warns and goes on to
+ * look for a symbol of that name.  Whether it was taken. */
+static bool kernel_address_site(const struct probe_opts *o, struct probe_kernel *k,
+				const struct probe_spec *spec, struct kprobe_site **sites, int *nr,
+				struct strbuf *lines, struct probe_msgs *msgs)
+{
+	unsigned long long addr = spec->point.address;
+
+	if (probe_kernel__out_of_text(k, addr)) {
+		probe_msg(msgs, false, "0x%llx is out of .text, skip it.\n", addr);
+		return false;
+	}
+	char *event = event_name(spec, NULL), *args = written_args(spec);
+
+	add_kprobe(o, spec, event, xasprintf("0x%llx%s", addr, args), sites, nr, lines);
+	free(args);
+	free(event);
+	return true;
+}
+
+/* The sites of one -D definition from kallsyms (perf's way without a
+ * vmlinux), or from a module file; 0, or -errno after perf's message. */
+static int kprobe_sites(const struct probe_opts *o, struct probe_kernel *k,
+			struct probe_debug *dbg, const struct probe_spec *spec,
+			struct kprobe_site **sites, int *nr, struct strbuf *lines,
+			struct probe_msgs *msgs)
+{
+	const char *function = spec->point.function;
+	bool needs_dwarf = probe_spec__needs_dwarf(spec);
+	int n;
+
+	if (!o->module && spec->point.absolute && !needs_dwarf &&
+	    kernel_address_site(o, k, spec, sites, nr, lines, msgs))
+		return 0;
+	if (dbg) {
+		n = module_dwarf_sites(o, dbg, spec, sites, nr, lines, msgs);
+		if (n > 0)
+			return 0;
+		/* with variables to fetch, perf only says the add failed */
+		if (spec_has_c_args(spec) || (n < 0 && needs_dwarf))
+			return n < 0 ? n : -ENOENT;
+		if (needs_dwarf) {
+			char *point = probe_spec__point_text(spec);
+
+			probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
+			free(point);
+			return -ENOENT;
+		}
+	}
+	if (!dbg && !o->module && !needs_dwarf && !spec->point.retprobe)
+		probe_msg(msgs, true, "Could not open debuginfo. Try to use symbols.\n");
+	if (!o->module && (needs_dwarf || !function)) {
+		probe_msg(msgs, false, "Failed to find the path for the kernel: Invalid ELF file\n");
+		return -ENOENT;
+	}
+	if (o->module)
+		return module_symbol_sites(o, dbg, spec, sites, nr, lines, msgs);
+
+	struct probe_kernel_site *ks;
+	char *args = written_args(spec);
+
+	n = probe_kernel__function_sites(k, function, spec->point.offset, o->max_probes, msgs,
+					 &ks);
+	for (int i = 0; i < n; i++) {
+		char *event = event_name(spec, ks[i].name);
+
+		/* a return probe is placed on the symbol, an entry on _text */
+		add_kprobe(o, spec, event,
+			   spec->point.retprobe
+				   ? xasprintf("%s+%lu%s", ks[i].name, spec->point.offset, args)
+				   : xasprintf("_text+%lu%s", (unsigned long)ks[i].offset, args),
+			   sites, nr, lines);
+		free(event);
+	}
+	free(args);
+	free(ks);
+	return n < 0 ? n : 0;
 }
 
 /* bootconfig: one line per event, its sites joined. */
@@ -1238,6 +1289,8 @@ static void add_bootconfig(struct strbuf *out, const struct kprobe_site *sites, 
 static int write_kprobes(const struct probe_opts *o, const char *lines)
 {
 	if (!probe_tracefs_has("kprobe_events")) {
+		if (o->quiet)	/* perf's -q silences this too */
+			return PCL_EXIT_ENOENT;
 		fprintf(stderr,
 			"%s//kprobe_events does not exist.\n"
 			"Please rebuild kernel with CONFIG_KPROBE_EVENTS=y.\n",
@@ -1264,7 +1317,11 @@ static int kprobe_definitions(const struct probe_opts *o)
 	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
 	struct kprobe_site *sites = NULL;
 	struct probe_debug *dbg = o->module ? probe_debug__open(o->module) : NULL;
+	struct probe_kernel kernel = { 0 };
 	int nr = 0, ret = 0;
+
+	if (!o->module)
+		probe_kernel__init(&kernel, NULL);
 
 	for (int i = 0; i < o->adds.nr && !ret; i++) {
 		struct probe_spec spec;
@@ -1284,7 +1341,7 @@ static int kprobe_definitions(const struct probe_opts *o)
 		/* perf looks for a module file's probe cache by its build id */
 		if (o->module && elf_file__read_build_id(o->module, id, sizeof(id)) <= 0)
 			probe_msg(&msgs, true, "Failed to get build-id from %s.\n", o->module);
-		ret = kprobe_sites(o, dbg, &spec, &sites, &nr, &out, &msgs);
+		ret = kprobe_sites(o, &kernel, dbg, &spec, &sites, &nr, &out, &msgs);
 		print_msgs(&msgs, o);
 		probe_spec__exit(&spec);
 	}
@@ -1309,6 +1366,7 @@ static int kprobe_definitions(const struct probe_opts *o)
 	strbuf_release(&out);
 	strbuf_release(&msgs.text);
 	probe_debug__close(dbg);
+	probe_kernel__exit(&kernel);
 	return ret;
 }
 
