@@ -22,6 +22,7 @@
 #include "core/symbols/kernel-maps.h"
 #include "core/symbols/machine.h"
 #include "core/symbols/sdt-events.h"
+#include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/glob.h"
 #include "util/parse-options.h"
@@ -1138,6 +1139,55 @@ static void module_data_symbol(const char *path, struct probe_debug *dbg, const 
 	probe_elf__close(&pe);
 }
 
+/* Where perf reads the functions kprobes refuse (none here). */
+#define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
+
+/* perf -v's lines for the i-th definition as it parses it. */
+static void log_definition(int i, const char *def, const struct probe_spec *spec,
+			   struct probe_msgs *msgs)
+{
+	char *point = probe_point__debug_text(&spec->point);
+
+	probe_msg(msgs, true, "probe-definition(%d): %s\n%s\n", i, def, point);
+	free(point);
+	/* each argument as written: the words after the probe point */
+	const char *word = def + strcspn(def, " \t");
+
+	for (int k = 0; k < spec->nr_args; k++) {
+		word += strspn(word, " \t");
+		int len = (int)strcspn(word, " \t");
+		char *parsed = probe_arg__debug_text(&spec->args[k]);
+
+		probe_msg(msgs, true, "parsing arg: %.*s into %s\n", len, word, parsed);
+		free(parsed);
+		word += len;
+	}
+	probe_msg(msgs, true, "%d arguments\n", spec->nr_args);
+}
+
+/* perf -v's note as it reads what the kernel's tracefs supports (once). */
+static void log_readme(struct probe_msgs *msgs)
+{
+	static bool read;
+
+	if (!read)
+		probe_msg(msgs, true, "Opening %s//README write=0\n",
+			  probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
+	read = true;
+}
+
+/* perf -v's notes as it looks for the kernel's image (for its debug
+ * information, or its symbols before it settles for kallsyms). */
+static void log_vmlinux_path(const struct probe_opts *o, struct probe_msgs *msgs)
+{
+	uint8_t id[20];
+	int size = sysfs__read_kernel_build_id(id, sizeof(id));
+
+	print_msgs(msgs, o);
+	if (o->verbose > 0 && !o->quiet)
+		session_warnings__vmlinux_path(id, size);
+}
+
 /* The fetch arguments of a definition without debug information, each
  * after a space as written; caller frees. */
 static char *written_args(const struct probe_spec *spec)
@@ -1234,6 +1284,9 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_kernel *k,
 			return -ENOENT;
 		}
 	}
+	/* a return probe on a symbol needs no debug information */
+	if (!o->module && (needs_dwarf || !spec->point.retprobe))
+		log_vmlinux_path(o, msgs);
 	if (!dbg && !o->module && !needs_dwarf && !spec->point.retprobe)
 		probe_msg(msgs, true, "Could not open debuginfo. Try to use symbols.\n");
 	if (!o->module && (needs_dwarf || !function)) {
@@ -1246,8 +1299,18 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_kernel *k,
 	struct probe_kernel_site *ks;
 	char *args = written_args(spec);
 
+	if (!k->spanned) {
+		/* perf reads the kernel's symbols at its first function */
+		log_vmlinux_path(o, msgs);
+		if (o->verbose > 0 && !o->quiet) {
+			session_warnings__kallsyms_modules();
+			fputs("Using /proc/kallsyms for symbols\n", stderr);
+		}
+	}
 	n = probe_kernel__function_sites(k, function, spec->point.offset, o->max_probes, msgs,
 					 &ks);
+	if (spec->point.retprobe && k->nr_matched > 0 && k->nr_matched <= o->max_probes)
+		log_readme(msgs);
 	for (int i = 0; i < n; i++) {
 		char *event = event_name(spec, ks[i].name);
 
@@ -1288,6 +1351,9 @@ static void add_bootconfig(struct strbuf *out, const struct kprobe_site *sites, 
  * words where the kernel has none. */
 static int write_kprobes(const struct probe_opts *o, const char *lines)
 {
+	if (o->verbose > 0 && !o->quiet)
+		fprintf(stderr, "Opening %s//kprobe_events write=1\n",
+			probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
 	if (!probe_tracefs_has("kprobe_events")) {
 		if (o->quiet)	/* perf's -q silences this too */
 			return PCL_EXIT_ENOENT;
@@ -1316,41 +1382,65 @@ static int kprobe_definitions(const struct probe_opts *o)
 	struct strbuf out = STRBUF_INIT;
 	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
 	struct kprobe_site *sites = NULL;
-	struct probe_debug *dbg = o->module ? probe_debug__open(o->module) : NULL;
 	struct probe_kernel kernel = { 0 };
-	int nr = 0, ret = 0;
+	struct probe_spec *specs = xcalloc(o->adds.nr, sizeof(*specs));
+	int nr = 0, ret = 0, nr_specs = 0;
 
-	if (!o->module)
-		probe_kernel__init(&kernel, NULL);
-
-	for (int i = 0; i < o->adds.nr && !ret; i++) {
-		struct probe_spec spec;
+	/* perf parses (and -v logs) every definition before anything else */
+	for (; nr_specs < o->adds.nr; nr_specs++) {
 		char err[256];
 
-		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
+		if (probe_spec__parse(&specs[nr_specs], o->adds.items[nr_specs], err,
+				      sizeof(err))) {
+			/* perf's log of a definition it refuses (at its point) */
+			probe_msg(&msgs, true, "probe-definition(%d): %s\n", nr_specs,
+				  o->adds.items[nr_specs]);
+			print_msgs(&msgs, o);
 			semantic_error(err);
+			probe_msg(&msgs, true, "0 arguments\n");
+			print_msgs(&msgs, o);
 			parse_options_usage(probe_usage, o->table, o->definition ? "D" : "a",
 					    true);
 			ret = PCL_EXIT_USAGE;
-			break;
+			goto out;
 		}
-		if (o->bootconfig && spec.group && !o->quiet)
-			fprintf(stderr, "WARN: Group name %s is ignored\n", spec.group);
+		log_definition(nr_specs, o->adds.items[nr_specs], &specs[nr_specs], &msgs);
+	}
+	struct probe_debug *dbg = o->module ? probe_debug__open(o->module) : NULL;
+
+	if (!o->module) {
+		probe_kernel__init(&kernel, NULL);
+		if (access("/proc/modules", R_OK))
+			probe_msg(&msgs, true, "Problems creating module maps, continuing anyway...\n");
+	}
+	for (int i = 0; i < nr_specs && !ret; i++) {
+		const struct probe_spec *spec = &specs[i];
+
+		if (o->bootconfig && spec->group && !o->quiet)
+			fprintf(stderr, "WARN: Group name %s is ignored\n", spec->group);
 		uint8_t id[20];
 
 		/* perf looks for a module file's probe cache by its build id */
 		if (o->module && elf_file__read_build_id(o->module, id, sizeof(id)) <= 0)
 			probe_msg(&msgs, true, "Failed to get build-id from %s.\n", o->module);
-		ret = kprobe_sites(o, &kernel, dbg, &spec, &sites, &nr, &out, &msgs);
+		if (!o->module && access(KPROBE_BLACKLIST, R_OK))
+			probe_msg(&msgs, true, "No kprobe blacklist support, ignored\n");
+		ret = kprobe_sites(o, &kernel, dbg, spec, &sites, &nr, &out, &msgs);
 		print_msgs(&msgs, o);
-		probe_spec__exit(&spec);
 	}
+	probe_debug__close(dbg);
+	/* perf reads what tracefs supports as it writes out arguments (or
+	 * bootconfig's lines) */
+	for (int i = 0; i < nr_specs && !ret && o->definition && !o->module; i++)
+		if (o->bootconfig || specs[i].nr_args)
+			log_readme(&msgs);
+	print_msgs(&msgs, o);
 	if (!ret && o->definition) {
 		add_bootconfig(&out, sites, nr);
 		fputs(strbuf_str(&out), stdout);
 	} else if (!ret) {
 		ret = write_kprobes(o, strbuf_str(&out));
-	} else if (ret != PCL_EXIT_USAGE) {
+	} else {
 		if (!o->quiet && o->verbose)
 			fprintf(stderr, "  Error: Failed to add events. Reason: %s (Code: %d)\n",
 				strerror(-ret), ret);
@@ -1358,6 +1448,10 @@ static int kprobe_definitions(const struct probe_opts *o)
 			fputs("  Error: Failed to add events.\n", stderr);
 		ret = exit_of(ret);
 	}
+out:
+	for (int i = 0; i < nr_specs; i++)
+		probe_spec__exit(&specs[i]);
+	free(specs);
 	for (int i = 0; i < nr; i++) {
 		free(sites[i].event);
 		free(sites[i].target);
@@ -1365,8 +1459,8 @@ static int kprobe_definitions(const struct probe_opts *o)
 	free(sites);
 	strbuf_release(&out);
 	strbuf_release(&msgs.text);
-	probe_debug__close(dbg);
-	probe_kernel__exit(&kernel);
+	if (!o->module)
+		probe_kernel__exit(&kernel);
 	return ret;
 }
 

@@ -36,6 +36,7 @@ static void span_symbols(struct probe_kernel *k)
 {
 	k->start = k->syms.v[0].start;
 	k->end = k->syms.v[k->syms.nr - 1].end;
+	k->spanned = true;
 }
 
 int probe_kernel__function_sites(struct probe_kernel *k, const char *pattern,
@@ -54,6 +55,7 @@ int probe_kernel__function_sites(struct probe_kernel *k, const char *pattern,
 		matched = xrealloc(matched, (nr_matched + 1) * sizeof(*matched));
 		matched[nr_matched++] = &k->syms.v[i];
 	}
+	k->nr_matched = nr_matched;
 	if (!nr_matched) {
 		probe_msg(msgs, false, "Failed to find symbol %s in kernel\n", pattern);
 		return -ENOENT;
@@ -93,6 +95,7 @@ int probe_kernel__function_sites(struct probe_kernel *k, const char *pattern,
 							     sym->name };
 	}
 	free(matched);
+	k->nr_matched = nr_matched;
 	if (!nr) {
 		/* perf fails without a word when no function was left */
 		free(*sites);

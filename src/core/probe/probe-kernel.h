@@ -18,6 +18,8 @@ struct probe_kernel {
 	struct kallsyms_table syms;
 	uint64_t text, start, end;	/* _text; the map's bounds now */
 	bool loaded, have_text;
+	bool spanned;		/* a function was looked up: the map spans the symbols */
+	int nr_matched;		/* symbols the last lookup matched */
 };
 
 /* Reads _text and _etext of path (NULL: /proc/kallsyms). */
