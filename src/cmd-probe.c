@@ -1234,6 +1234,34 @@ static int module_symbol_sites(const struct probe_opts *o, struct probe_debug *d
 	return 0;
 }
 
+/* -m NAME: a module perf looks for among the loaded ones (none here);
+ * -m PATH is a file, read offline. */
+static bool module_by_name(const struct probe_opts *o)
+{
+	return o->module && !strchr(o->module, '/');
+}
+
+/* A definition on a module not loaded: perf finds no probe cache, no
+ * module for debug information (which only a line or variable needs) and
+ * no map for its symbols. */
+static int unloaded_module(const struct probe_opts *o, const struct probe_spec *spec,
+			   struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "Failed to get build-id from %s.\nCache open error: -1\n",
+		  o->module);
+	if (spec->point.retprobe && !probe_spec__needs_dwarf(spec))
+		return -EINVAL;
+	probe_msg(msgs, true, "Failed to find module %s.\n", o->module);
+	if (probe_spec__needs_dwarf(spec)) {
+		probe_msg(msgs, false,
+			  "Module %s is not loaded, please specify its full path name.\n",
+			  o->module);
+		return -ENOENT;
+	}
+	probe_msg(msgs, true, "Could not open debuginfo. Try to use symbols.\n");
+	return -EINVAL;
+}
+
 /* An address in the kernel: perf takes it before anything else when it
  * lies in the text ("0xADDR", event abs_ADDR), else warns and goes on to
  * look for a symbol of that name.  Whether it was taken. */
@@ -1249,7 +1277,11 @@ static bool kernel_address_site(const struct probe_opts *o, struct probe_kernel 
 	}
 	char *event = event_name(spec, NULL), *args = written_args(spec);
 
-	add_kprobe(o, spec, event, xasprintf("0x%llx%s", addr, args), sites, nr, lines);
+	/* a module's is named after it (a loaded one perf did not find) */
+	add_kprobe(o, spec, event,
+		   xasprintf("%s%s0x%llx%s", o->module ? o->module : "", o->module ? ":" : "",
+			     addr, args),
+		   sites, nr, lines);
 	free(args);
 	free(event);
 	return true;
@@ -1266,9 +1298,11 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_kernel *k,
 	bool needs_dwarf = probe_spec__needs_dwarf(spec);
 	int n;
 
-	if (!o->module && spec->point.absolute && !needs_dwarf &&
+	if ((!o->module || module_by_name(o)) && spec->point.absolute && !needs_dwarf &&
 	    kernel_address_site(o, k, spec, sites, nr, lines, msgs))
 		return 0;
+	if (module_by_name(o))
+		return unloaded_module(o, spec, msgs);
 	if (dbg) {
 		n = module_dwarf_sites(o, dbg, spec, sites, nr, lines, msgs);
 		if (n > 0)
@@ -1385,6 +1419,7 @@ static int kprobe_definitions(const struct probe_opts *o)
 	struct probe_kernel kernel = { 0 };
 	struct probe_spec *specs = xcalloc(o->adds.nr, sizeof(*specs));
 	int nr = 0, ret = 0, nr_specs = 0;
+	bool offline = o->module && !module_by_name(o);	/* a module file */
 
 	/* perf parses (and -v logs) every definition before anything else */
 	for (; nr_specs < o->adds.nr; nr_specs++) {
@@ -1406,9 +1441,9 @@ static int kprobe_definitions(const struct probe_opts *o)
 		}
 		log_definition(nr_specs, o->adds.items[nr_specs], &specs[nr_specs], &msgs);
 	}
-	struct probe_debug *dbg = o->module ? probe_debug__open(o->module) : NULL;
+	struct probe_debug *dbg = offline ? probe_debug__open(o->module) : NULL;
 
-	if (!o->module) {
+	if (!offline) {
 		probe_kernel__init(&kernel, NULL);
 		if (access("/proc/modules", R_OK))
 			probe_msg(&msgs, true, "Problems creating module maps, continuing anyway...\n");
@@ -1421,9 +1456,9 @@ static int kprobe_definitions(const struct probe_opts *o)
 		uint8_t id[20];
 
 		/* perf looks for a module file's probe cache by its build id */
-		if (o->module && elf_file__read_build_id(o->module, id, sizeof(id)) <= 0)
+		if (offline && elf_file__read_build_id(o->module, id, sizeof(id)) <= 0)
 			probe_msg(&msgs, true, "Failed to get build-id from %s.\n", o->module);
-		if (!o->module && access(KPROBE_BLACKLIST, R_OK))
+		if (!offline && access(KPROBE_BLACKLIST, R_OK))
 			probe_msg(&msgs, true, "No kprobe blacklist support, ignored\n");
 		ret = kprobe_sites(o, &kernel, dbg, spec, &sites, &nr, &out, &msgs);
 		print_msgs(&msgs, o);
@@ -1431,8 +1466,8 @@ static int kprobe_definitions(const struct probe_opts *o)
 	probe_debug__close(dbg);
 	/* perf reads what tracefs supports as it writes out arguments (or
 	 * bootconfig's lines) */
-	for (int i = 0; i < nr_specs && !ret && o->definition && !o->module; i++)
-		if (o->bootconfig || specs[i].nr_args)
+	for (int i = 0; i < nr_specs && !ret && o->definition && !offline; i++)
+		if (o->bootconfig || specs[i].nr_args || specs[i].point.absolute)
 			log_readme(&msgs);
 	print_msgs(&msgs, o);
 	if (!ret && o->definition) {
@@ -1459,7 +1494,7 @@ out:
 	free(sites);
 	strbuf_release(&out);
 	strbuf_release(&msgs.text);
-	if (!o->module)
+	if (!offline)
 		probe_kernel__exit(&kernel);
 	return ret;
 }
@@ -1761,20 +1796,34 @@ static int del_caches(const struct probe_opts *o)
 /* -m NAME: perf looks for a loaded module, and none is (no kprobes here). */
 static int module_not_loaded(const struct probe_opts *o)
 {
+	bool verbose = o->verbose > 0 && !o->quiet;
+	struct probe_spec spec;
+	char err[256];
+
+	/* -V's point is parsed (and logged) first */
+	if (verbose && o->vars && !probe_spec__parse(&spec, o->vars, err, sizeof(err))) {
+		struct probe_msgs msgs = { STRBUF_INIT, true };
+
+		log_definition(0, o->vars, &spec, &msgs);
+		print_msgs(&msgs, o);
+		strbuf_release(&msgs.text);
+		probe_spec__exit(&spec);
+	}
+	if (verbose && access("/proc/modules", R_OK))
+		fputs("Problems creating module maps, continuing anyway...\n", stderr);
 	if (o->funcs) {
-		fprintf(stderr, "Failed to get a map for %s\n  Error: Failed to show functions.\n",
-			o->module);
+		fprintf(stderr, "Failed to get a map for %s\n  Error: Failed to show functions.%s\n",
+			o->module, verbose ? " Reason: Invalid argument (Code: -22)" : "");
 		return PCL_EXIT_EINVAL;
 	}
-	if (o->line || o->vars) {
-		fprintf(stderr,
-			"Module %s is not loaded, please specify its full path name.\n"
-			"  Error: Failed to show %s.\n",
-			o->module, o->line ? "lines" : "vars");
-		return PCL_EXIT_ENOENT;
-	}
-	fputs("  Error: Failed to add events.\n", stderr);
-	return PCL_EXIT_EINVAL;
+	if (verbose)
+		fprintf(stderr, "Failed to find module %s.\n", o->module);
+	fprintf(stderr,
+		"Module %s is not loaded, please specify its full path name.\n"
+		"  Error: Failed to show %s.%s\n",
+		o->module, o->line ? "lines" : "vars",
+		verbose ? " Reason: No such file or directory (Code: -2)" : "");
+	return PCL_EXIT_ENOENT;
 }
 
 /* Whether -k's file is an ELF image (a directory or a text is not). */
@@ -1931,6 +1980,27 @@ int cmd_probe(int argc, const char **argv)
 		free_lists(&o);
 		return PCL_EXIT_USAGE;
 	}
+	if (o.quiet && o.verbose) {
+		/* perf refuses the pair once it has parsed (and logged) the
+		 * definitions */
+		struct probe_msgs msgs = { STRBUF_INIT, true };
+
+		o.quiet = false;
+		for (int i = 0; i < o.adds.nr; i++) {
+			struct probe_spec spec;
+			char err[256];
+
+			if (probe_spec__parse(&spec, o.adds.items[i], err, sizeof(err)))
+				break;
+			log_definition(i, o.adds.items[i], &spec, &msgs);
+			probe_spec__exit(&spec);
+		}
+		print_msgs(&msgs, &o);
+		strbuf_release(&msgs.text);
+		fputs("  Error: -v and -q are exclusive.\n", stderr);
+		free_lists(&o);
+		return PCL_EXIT_EINVAL;
+	}
 	if (o.list && o.exec) {
 		fputs("  Error: Don't use --list with --exec.\n", stderr);
 		parse_options_usage(probe_usage, opts, "l", true);
@@ -1969,7 +2039,7 @@ int cmd_probe(int argc, const char **argv)
 	bool adding = !o.funcs && !o.line && !o.vars && !o.list && !o.dels.nr && o.adds.nr;
 	bool kernel_cmd = o.funcs || o.line || o.vars || (adding && !all_cached(&o));
 
-	if (o.module && !exec && (o.funcs || o.line || o.vars || adding))
+	if (o.module && !exec && (o.funcs || o.line || o.vars))
 		ret = module_not_loaded(&o);
 	else if (o.vmlinux && !target && kernel_cmd && !is_elf_file(o.vmlinux))
 		ret = vmlinux_unusable(&o);

@@ -163,3 +163,18 @@ def test_verbose(definitions, mode):
     for d in definitions:
         args += [mode[-1], d.replace("0xADDR", addr)]
     assert_same_v(*both(*mode[:-1], *args))
+
+
+@pytest.mark.parametrize("args", [
+    ["-D", "vfs_read"], ["-n", "-a", "vfs_read"], ["-q", "-D", "vfs_read"], ["-D", "vfs_read:3"],
+    ["-q", "-D", "vfs_read:3"], ["-D", "vfs_read%return"], ["-D", "vfs_read+100000"],
+    ["-D", "0xADDR"], ["-D", "e=0xADDR %di"], ["-n", "-a", "0xADDR"], ["-D", "0x1000"],
+    ["-D", "0xADDR", "-D", "vfs_read"], ["--bootconfig", "-D", "vfs_read"],
+    ["-D", "1bad=vfs_read"], ["-F"], ["-L", "vfs_read"], ["-V", "vfs_read"]], ids=" ".join)
+@pytest.mark.parametrize("verbose", [[], ["-v"]], ids=["", "-v"])
+def test_module_not_loaded(args, verbose):
+    """-m NAME: no module is loaded here.  perf takes an address in the
+    kernel's text as the module's ("ext4:0xADDR"), finds no module for the
+    debug information a line needs, and no map for a symbol."""
+    addr = "%#x" % address_of("vfs_read")
+    assert_same_v(*both("-m", "ext4", *verbose, *[a.replace("0xADDR", addr) for a in args]))
