@@ -250,8 +250,9 @@ static int show_funcs(const struct probe_opts *o)
 		fprintf(stderr,
 			"Failed to load symbols in %s\n  Error: Failed to show functions.\n",
 			o->exec);
-		/* perf finds no file under --symfs as it finds no symbols: -1 */
-		return o->symfs ? PCL_EXIT_ERROR : exit_of(ret);
+		/* perf finds no file under --symfs (or no ELF file) as it finds
+		 * no symbols: -1 */
+		return o->symfs || ret == -EINVAL ? PCL_EXIT_ERROR : exit_of(ret);
 	}
 	if (!pe.nr_table_syms) {
 		fprintf(stderr,
@@ -273,6 +274,19 @@ static int show_funcs(const struct probe_opts *o)
 
 /* --- -L and -V ------------------------------------------------------------ */
 
+/* perf's words for a file without debug information: a module (".ko")
+ * wants the kernel's build option. */
+static void no_debug_info(const char *path)
+{
+	size_t len = strlen(path);
+	bool module = len >= 3 && !strcmp(path + len - 3, ".ko");
+
+	fprintf(stderr,
+		"The %s file has no debug information.\n"
+		"Rebuild with %s, or install an appropriate debuginfo package.\n",
+		path, module ? "CONFIG_DEBUG_INFO=y" : "-g");
+}
+
 static struct probe_debug *open_debug(const struct probe_opts *o)
 {
 	struct probe_debug *dbg = o->exec ? probe_debug__open(o->read_exec) : NULL;
@@ -282,10 +296,7 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 		probe_debug__set_source_prefix(dbg, o->source);
 	}
 	if (!dbg && o->exec)
-		fprintf(stderr,
-			"The %s file has no debug information.\n"
-			"Rebuild with -g, or install an appropriate debuginfo package.\n",
-			o->exec);
+		no_debug_info(o->exec);
 	else if (!dbg)
 		fprintf(stderr,
 			"Failed to find the path for the kernel: No such file or directory\n");
@@ -754,10 +765,7 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 		free(cache_probes_file(o, binary));
 	if (!dbg && probe_spec__needs_dwarf(&spec)) {
 		print_msgs(&r->msgs, o);
-		fprintf(stderr,
-			"The %s file has no debug information.\n"
-			"Rebuild with -g, or install an appropriate debuginfo package.\n",
-			binary);
+		no_debug_info(binary);
 		probe_spec__exit(&spec);
 		free(group);
 		return -ENOENT;
@@ -1212,7 +1220,28 @@ static int module_symbol_sites(const struct probe_opts *o, struct probe_debug *d
 	const char *function = spec->point.function;
 	uint64_t *offsets;
 
+	struct probe_elf pe;
+
+	if (!dbg && function) {
+		/* no debug information: perf goes to the file's symbols */
+		bool symbols = !probe_elf__open(&pe, o->module);
+
+		if (symbols && !pe.nr_table_syms)
+			probe_elf__close(&pe);
+		if (!symbols || !pe.nr_table_syms) {
+			probe_msg(msgs, false,
+				  "Failed to load symbols from %s\nPlease ensure the file is not "
+				  "stripped.\n", o->module);
+			return -ENOENT;
+		}
+		probe_elf__close(&pe);
+	}
 	if (!function || module_has_function(o->module, function, &offsets) <= 0) {
+		if (!dbg && function) {
+			probe_msg(msgs, false, "Failed to find symbol %s in %s\n", function,
+				  o->module);
+			return -ENOENT;
+		}
 		if (dbg && function && !spec->point.file && !spec->nr_args)
 			module_data_symbol(o->module, dbg, function, msgs);
 		char *point = probe_spec__point_text(spec);
@@ -1298,11 +1327,17 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_kernel *k,
 	bool needs_dwarf = probe_spec__needs_dwarf(spec);
 	int n;
 
-	if ((!o->module || module_by_name(o)) && spec->point.absolute && !needs_dwarf &&
+	if (spec->point.absolute && !needs_dwarf &&
 	    kernel_address_site(o, k, spec, sites, nr, lines, msgs))
 		return 0;
 	if (module_by_name(o))
 		return unloaded_module(o, spec, msgs);
+	if (o->module && !dbg && needs_dwarf) {
+		print_msgs(msgs, o);
+		if (!o->quiet)
+			no_debug_info(o->module);
+		return -ENOENT;
+	}
 	if (dbg) {
 		n = module_dwarf_sites(o, dbg, spec, sites, nr, lines, msgs);
 		if (n > 0)
@@ -1443,8 +1478,8 @@ static int kprobe_definitions(const struct probe_opts *o)
 	}
 	struct probe_debug *dbg = offline ? probe_debug__open(o->module) : NULL;
 
+	probe_kernel__init(&kernel, NULL);
 	if (!offline) {
-		probe_kernel__init(&kernel, NULL);
 		if (access("/proc/modules", R_OK))
 			probe_msg(&msgs, true, "Problems creating module maps, continuing anyway...\n");
 	}
@@ -1494,8 +1529,7 @@ out:
 	free(sites);
 	strbuf_release(&out);
 	strbuf_release(&msgs.text);
-	if (!offline)
-		probe_kernel__exit(&kernel);
+	probe_kernel__exit(&kernel);
 	return ret;
 }
 
@@ -1528,6 +1562,14 @@ static int add_uprobes(struct add_run *r, const char *exec)
 	char *binary = exec ? resolve_exec(exec) : NULL;
 	int ret = binary ? probe_elf__open(&pe, o->read_exec) : 0;
 
+	if (ret == -EINVAL) {
+		/* no ELF file: perf finds no symbols in it */
+		fprintf(stderr,
+			"Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
+			binary);
+		ret = -ENOENT;
+		goto out;
+	}
 	if (ret) {
 		fprintf(stderr, "Failed to open %s: %s\n", binary, strerror(-ret));
 		goto out;

@@ -6,6 +6,7 @@ data symbols, addresses inside and outside the text, -q and -v.  -D shows
 the definitions; -n -a ends at the missing kprobe_events after the same
 checks.  The offsets and addresses are read from this kernel's kallsyms."""
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -178,3 +179,32 @@ def test_module_not_loaded(args, verbose):
     debug information a line needs, and no map for a symbol."""
     addr = "%#x" % address_of("vfs_read")
     assert_same_v(*both("-m", "ext4", *verbose, *[a.replace("0xADDR", addr) for a in args]))
+
+
+@pytest.fixture(scope="module")
+def ko_files(tmp_path_factory):
+    """A text file named like a module, and an ELF file without debug
+    information (ls, stripped) named so."""
+    d = tmp_path_factory.mktemp("ko")
+    text = d / "text.ko"
+    text.write_text("not an ELF file\n")
+    elf = d / "nodebug.ko"
+    shutil.copy("/bin/ls", elf)
+    return {"TEXT": str(text), "NODEBUG": str(elf)}
+
+
+@pytest.mark.parametrize("args", [
+    ["-m", "TEXT", "-D", "foo"], ["-m", "TEXT", "-n", "-a", "foo"], ["-m", "TEXT", "-F"],
+    ["-m", "TEXT", "-L", "foo"], ["-m", "TEXT", "-V", "foo"], ["-m", "TEXT", "-D", "foo:3"],
+    ["-m", "TEXT", "-D", "0xADDR"], ["-m", "NODEBUG", "-D", "nosuch"],
+    ["-m", "NODEBUG", "-D", "foo:3"], ["-m", "NODEBUG", "-q", "-D", "foo:3"],
+    ["-m", "NODEBUG", "-L", "foo"], ["-m", "NODEBUG", "-D", "0x1000"],
+    ["-x", "NODEBUG", "-L", "foo"], ["-x", "TEXT", "-D", "foo"], ["-x", "TEXT", "-F"],
+    ["-x", "TEXT", "-n", "-a", "foo"]], ids=" ".join)
+def test_module_files(ko_files, args):
+    """-m PATH of a file that is no module: perf's words for a file it
+    finds no symbols in, or no debug information (a ".ko" wants the
+    kernel's CONFIG_DEBUG_INFO), and an address in the kernel's text taken
+    as the file's ("PATH:0xADDR")."""
+    addr = "%#x" % address_of("vfs_read")
+    assert_same(*both(*[ko_files.get(a, a).replace("0xADDR", addr) for a in args]))
