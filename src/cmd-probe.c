@@ -516,12 +516,15 @@ static char *site_event(struct add_run *r, int first, const struct probe_spec *s
 	return event;
 }
 
-static char *with_text(const struct probe_spec *spec)
+/* The arguments of a definition, each after a space, in a form text
+ * gives (as listed after "with", or as written for tracefs); caller
+ * frees. */
+static char *joined_args(const struct probe_spec *spec, char *(*text)(const struct probe_arg *))
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	for (int i = 0; i < spec->nr_args; i++) {
-		char *t = probe_arg__text(&spec->args[i]);
+		char *t = text(&spec->args[i]);
 
 		strbuf_addf(&sb, " %s", t);
 		free(t);
@@ -787,7 +790,7 @@ fail:
 		goto out;
 	}
 	char *point = probe_spec__point_text(&spec);
-	char *with = with_text(&spec);
+	char *with = joined_args(&spec, probe_arg__text);
 	char **events = xcalloc(nr, sizeof(*events));
 	char **written = xcalloc(nr, sizeof(*written));
 
@@ -1196,21 +1199,6 @@ static void log_vmlinux_path(const struct probe_opts *o, struct probe_msgs *msgs
 		session_warnings__vmlinux_path(id, size);
 }
 
-/* The fetch arguments of a definition without debug information, each
- * after a space as written; caller frees. */
-static char *written_args(const struct probe_spec *spec)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	for (int i = 0; i < spec->nr_args; i++) {
-		char *a = probe_arg__as_written(&spec->args[i]);
-
-		strbuf_addf(&sb, " %s", a);
-		free(a);
-	}
-	return strbuf_detach(&sb);
-}
-
 /* A module file's probe on a symbol (no debug information for it): perf
  * names it "MODULE:FUNC+OFF". */
 static int module_symbol_sites(const struct probe_opts *o, struct probe_debug *dbg,
@@ -1250,7 +1238,7 @@ static int module_symbol_sites(const struct probe_opts *o, struct probe_debug *d
 		free(point);
 		return -ENOENT;
 	}
-	char *event = event_name(spec, function), *args = written_args(spec);
+	char *event = event_name(spec, function), *args = joined_args(spec, probe_arg__as_written);
 	char *module = module_name(o->module);
 
 	add_kprobe(o, spec, event,
@@ -1304,7 +1292,7 @@ static bool kernel_address_site(const struct probe_opts *o, struct probe_kernel 
 		probe_msg(msgs, false, "0x%llx is out of .text, skip it.\n", addr);
 		return false;
 	}
-	char *event = event_name(spec, NULL), *args = written_args(spec);
+	char *event = event_name(spec, NULL), *args = joined_args(spec, probe_arg__as_written);
 
 	/* a module's is named after it (a loaded one perf did not find) */
 	add_kprobe(o, spec, event,
@@ -1366,7 +1354,7 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_kernel *k,
 		return module_symbol_sites(o, dbg, spec, sites, nr, lines, msgs);
 
 	struct probe_kernel_site *ks;
-	char *args = written_args(spec);
+	char *args = joined_args(spec, probe_arg__as_written);
 
 	if (!k->spanned) {
 		/* perf reads the kernel's symbols at its first function */

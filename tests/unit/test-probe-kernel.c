@@ -46,124 +46,136 @@ static const char kallsyms[] = "ffffffff81000000 T _text\n"
 			       "ffffffff83000000 T late_fn\n"
 			       "ffffffffc0203000 t tramp\t[__builtin__ftrace]\n";
 
-static int sites_of(struct probe_kernel *k, const char *pattern, unsigned long offset,
-		    struct probe_kernel_site **sites, struct probe_msgs *msgs)
+struct fixture {
+	struct probe_msgs msgs;
+	struct probe_kernel k;
+};
+
+static int setup(void **state)
 {
-	strbuf_reset(&msgs->text);
-	return probe_kernel__function_sites(k, pattern, offset, 128, msgs, sites);
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	write_kallsyms(kallsyms);
+	f->msgs = (struct probe_msgs){ STRBUF_INIT, true };
+	probe_kernel__init(&f->k, path);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	probe_kernel__exit(&f->k);
+	strbuf_release(&f->msgs.text);
+	free(f);
+	unlink(path);
+	return 0;
+}
+
+/* The sites of pattern+offset, the messages afresh in f->msgs. */
+static int sites_of(struct fixture *f, const char *pattern, unsigned long offset,
+		    struct probe_kernel_site **sites)
+{
+	strbuf_reset(&f->msgs.text);
+	return probe_kernel__function_sites(&f->k, pattern, offset, 128, &f->msgs, sites);
+}
+
+static const char *msgs_of(struct fixture *f)
+{
+	return strbuf_str(&f->msgs.text);
 }
 
 static void test_sites(void **state)
 {
-	struct probe_msgs msgs = { STRBUF_INIT, true };
-	struct probe_kernel k;
+	struct fixture *f = *state;
 	struct probe_kernel_site *sites;
 
-	(void)state;
-	write_kallsyms(kallsyms);
-	probe_kernel__init(&k, path);
-	assert_int_equal(sites_of(&k, "vfs_read", 0, &sites, &msgs), 1);
+	assert_int_equal(sites_of(f, "vfs_read", 0, &sites), 1);
 	assert_int_equal(sites[0].offset, 7166832);
 	free(sites);
 	/* every function of the name, in address order, at the offset */
-	assert_int_equal(sites_of(&k, "PageHuge", 0x10, &sites, &msgs), 2);
+	assert_int_equal(sites_of(f, "PageHuge", 0x10, &sites), 2);
 	assert_int_equal(sites[0].offset, 6251888 + 0x10);
 	assert_int_equal(sites[1].offset, 6873536 + 0x10);
 	free(sites);
 	/* a glob, each site named by its symbol */
-	assert_int_equal(sites_of(&k, "vfs_*", 0, &sites, &msgs), 1);
+	assert_int_equal(sites_of(f, "vfs_*", 0, &sites), 1);
 	assert_string_equal(sites[0].name, "vfs_read");
 	free(sites);
 	/* data is no function, and perf says nothing of it */
-	assert_int_equal(sites_of(&k, "vfs_write", 0, &sites, &msgs), -ENOENT);
-	assert_string_equal(strbuf_str(&msgs.text), "");
-	assert_int_equal(sites_of(&k, "nosuch", 0, &sites, &msgs), -ENOENT);
-	assert_string_equal(strbuf_str(&msgs.text), "Failed to find symbol nosuch in kernel\n");
-	probe_kernel__exit(&k);
-	unlink(path);
+	assert_int_equal(sites_of(f, "vfs_write", 0, &sites), -ENOENT);
+	assert_string_equal(msgs_of(f), "");
+	assert_int_equal(sites_of(f, "nosuch", 0, &sites), -ENOENT);
+	assert_string_equal(msgs_of(f), "Failed to find symbol nosuch in kernel\n");
 }
 
 static void test_sizes(void **state)
 {
-	struct probe_msgs msgs = { STRBUF_INIT, true };
-	struct probe_kernel k;
+	struct fixture *f = *state;
 	struct probe_kernel_site *sites;
 
-	(void)state;
-	write_kallsyms(kallsyms);
-	probe_kernel__init(&k, path);
 	/* a symbol ends where the next kept one starts (a read-only one is
 	 * not kept): the second PageHuge is 0x40 long, and the offset of the
 	 * whole definition checked against each */
-	assert_int_equal(sites_of(&k, "PageHuge", 0x40, &sites, &msgs), 2);
+	assert_int_equal(sites_of(f, "PageHuge", 0x40, &sites), 2);
 	free(sites);
-	assert_int_equal(sites_of(&k, "PageHuge", 0x41, &sites, &msgs), -ENOENT);
-	assert_string_equal(strbuf_str(&msgs.text),
-			    "Offset 65 is bigger than the size of PageHuge\n");
-	assert_int_equal(sites_of(&k, "next", 0x70500, &sites, &msgs), 1);
+	assert_int_equal(sites_of(f, "PageHuge", 0x41, &sites), -ENOENT);
+	assert_string_equal(msgs_of(f), "Offset 65 is bigger than the size of PageHuge\n");
+	assert_int_equal(sites_of(f, "next", 0x70500, &sites), 1);
 	free(sites);
 	/* an alias followed by another at its address has no size */
-	assert_int_equal(sites_of(&k, "irq_entries_start", 1, &sites, &msgs), -ENOENT);
-	assert_int_equal(sites_of(&k, "__irqentry_text_start", 0x660, &sites, &msgs), 1);
+	assert_int_equal(sites_of(f, "irq_entries_start", 1, &sites), -ENOENT);
+	assert_int_equal(sites_of(f, "__irqentry_text_start", 0x660, &sites), 1);
 	free(sites);
 	/* the map's first address is out of the text; a later alias there
 	 * counts once */
-	assert_int_equal(sites_of(&k, "_text", 0, &sites, &msgs), -ENOENT);
-	assert_string_equal(strbuf_str(&msgs.text), "_text is out of .text, skip it.\n");
-	assert_int_equal(sites_of(&k, "*", 0, &sites, &msgs), 9);
-	assert_non_null(strstr(strbuf_str(&msgs.text),
+	assert_int_equal(sites_of(f, "_text", 0, &sites), -ENOENT);
+	assert_string_equal(msgs_of(f), "_text is out of .text, skip it.\n");
+	assert_int_equal(sites_of(f, "*", 0, &sites), 9);
+	assert_non_null(strstr(msgs_of(f),
 			       "Found duplicated symbol first_alias @ ffffffff81000000\n"));
 	free(sites);
-	probe_kernel__exit(&k);
-	strbuf_release(&msgs.text);
-	unlink(path);
 }
 
 static void test_text(void **state)
 {
-	struct probe_msgs msgs = { STRBUF_INIT, true };
-	struct probe_kernel k;
+	struct fixture *f = *state;
 	struct probe_kernel_site *sites;
 
-	(void)state;
-	write_kallsyms(kallsyms);
-	probe_kernel__init(&k, path);
 	/* before any symbol is looked up: (_text, _etext] */
-	assert_true(probe_kernel__out_of_text(&k, 0xffffffff81000000));
-	assert_false(probe_kernel__out_of_text(&k, 0xffffffff81000001));
-	assert_false(probe_kernel__out_of_text(&k, 0xffffffff82000000));
-	assert_true(probe_kernel__out_of_text(&k, 0xffffffff82000001));
+	assert_true(probe_kernel__out_of_text(&f->k, 0xffffffff81000000));
+	assert_false(probe_kernel__out_of_text(&f->k, 0xffffffff81000001));
+	assert_false(probe_kernel__out_of_text(&f->k, 0xffffffff82000000));
+	assert_true(probe_kernel__out_of_text(&f->k, 0xffffffff82000001));
 	/* then the symbols' span, up to the page after the last one's */
-	assert_int_equal(sites_of(&k, "late_fn", 0, &sites, &msgs), 1);
+	assert_int_equal(sites_of(f, "late_fn", 0, &sites), 1);
 	free(sites);
-	assert_false(probe_kernel__out_of_text(&k, 0xffffffff83001000));
-	assert_true(probe_kernel__out_of_text(&k, 0xffffffff83002001));
-	probe_kernel__exit(&k);
-	strbuf_release(&msgs.text);
-	unlink(path);
+	assert_false(probe_kernel__out_of_text(&f->k, 0xffffffff83001000));
+	assert_true(probe_kernel__out_of_text(&f->k, 0xffffffff83002001));
 }
 
 static void test_unreadable(void **state)
 {
-	struct probe_msgs msgs = { STRBUF_INIT, true };
-	struct probe_kernel k;
+	struct fixture f;
 	struct probe_kernel_site *sites;
 
 	(void)state;
-	probe_kernel__init(&k, "/nonexistent");
-	assert_true(probe_kernel__out_of_text(&k, 0xffffffff81000001));
-	assert_int_equal(sites_of(&k, "vfs_read", 0, &sites, &msgs), -ENOENT);
+	f.msgs = (struct probe_msgs){ STRBUF_INIT, true };
+	probe_kernel__init(&f.k, "/nonexistent");
+	assert_true(probe_kernel__out_of_text(&f.k, 0xffffffff81000001));
+	assert_int_equal(sites_of(&f, "vfs_read", 0, &sites), -ENOENT);
 	assert_null(sites);
-	probe_kernel__exit(&k);
-	strbuf_release(&msgs.text);
+	probe_kernel__exit(&f.k);
+	strbuf_release(&f.msgs.text);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sites),
-		cmocka_unit_test(test_sizes),
-		cmocka_unit_test(test_text),
+		cmocka_unit_test_setup_teardown(test_sites, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sizes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text, setup, teardown),
 		cmocka_unit_test(test_unreadable),
 	};
 
