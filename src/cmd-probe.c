@@ -1216,6 +1216,10 @@ static int module_symbol_sites(const struct probe_opts *o, struct probe_debug *d
 
 		if (symbols && !pe.nr_table_syms)
 			probe_elf__close(&pe);
+		if (!symbols)
+			probe_msg(msgs, true,
+				  "symsrc__init: cannot get elf header.\n"
+				  "Failed to open %s, continuing without symbols\n", o->module);
 		if (!symbols || !pe.nr_table_syms) {
 			probe_msg(msgs, false,
 				  "Failed to load symbols from %s\nPlease ensure the file is not "
@@ -1249,6 +1253,28 @@ static int module_symbol_sites(const struct probe_opts *o, struct probe_debug *d
 	free(event);
 	free(offsets);
 	return 0;
+}
+
+/* perf -v's notes as it opens a module file's probe cache (which it
+ * finds by build id, and creates the file of where the entry is). */
+static void log_module_cache(const char *path, struct probe_msgs *msgs)
+{
+	uint8_t id[20];
+	int size = elf_file__read_build_id(path, id, sizeof(id));
+
+	if (size <= 0) {
+		probe_msg(msgs, true, "Failed to get build-id from %s.\nCache open error: -1\n",
+			  path);
+		return;
+	}
+	char *dir = build_id_cache__dir(), *entry = build_id_cache__entry(dir, path, id, size);
+	struct stat st;
+
+	if (stat(entry, &st))
+		probe_msg(msgs, true, "Failed to open cache(-1): %s/probes\nCache open error: -1\n",
+			  entry);
+	free(entry);
+	free(dir);
 }
 
 /* -m NAME: a module perf looks for among the loaded ones (none here);
@@ -1320,6 +1346,11 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_kernel *k,
 		return 0;
 	if (module_by_name(o))
 		return unloaded_module(o, spec, msgs);
+	/* perf looks for a module file's probe cache by its build id */
+	if (o->module)
+		log_module_cache(o->module, msgs);
+	if (o->module && !dbg && !needs_dwarf && !spec->point.retprobe)
+		probe_msg(msgs, true, "Could not open debuginfo. Try to use symbols.\n");
 	if (o->module && !dbg && needs_dwarf) {
 		print_msgs(msgs, o);
 		if (!o->quiet)
@@ -1467,21 +1498,15 @@ static int kprobe_definitions(const struct probe_opts *o)
 	struct probe_debug *dbg = offline ? probe_debug__open(o->module) : NULL;
 
 	probe_kernel__init(&kernel, NULL);
-	if (!offline) {
-		if (access("/proc/modules", R_OK))
-			probe_msg(&msgs, true, "Problems creating module maps, continuing anyway...\n");
-	}
+	if (access("/proc/modules", R_OK))
+		probe_msg(&msgs, true, "Problems creating module maps, continuing anyway...\n");
 	for (int i = 0; i < nr_specs && !ret; i++) {
 		const struct probe_spec *spec = &specs[i];
 
 		if (o->bootconfig && spec->group && !o->quiet)
 			fprintf(stderr, "WARN: Group name %s is ignored\n", spec->group);
-		uint8_t id[20];
 
-		/* perf looks for a module file's probe cache by its build id */
-		if (offline && elf_file__read_build_id(o->module, id, sizeof(id)) <= 0)
-			probe_msg(&msgs, true, "Failed to get build-id from %s.\n", o->module);
-		if (!offline && access(KPROBE_BLACKLIST, R_OK))
+		if (access(KPROBE_BLACKLIST, R_OK))
 			probe_msg(&msgs, true, "No kprobe blacklist support, ignored\n");
 		ret = kprobe_sites(o, &kernel, dbg, spec, &sites, &nr, &out, &msgs);
 		print_msgs(&msgs, o);
@@ -1489,7 +1514,7 @@ static int kprobe_definitions(const struct probe_opts *o)
 	probe_debug__close(dbg);
 	/* perf reads what tracefs supports as it writes out arguments (or
 	 * bootconfig's lines) */
-	for (int i = 0; i < nr_specs && !ret && o->definition && !offline; i++)
+	for (int i = 0; i < nr_specs && !ret && o->definition; i++)
 		if (o->bootconfig || specs[i].nr_args || specs[i].point.absolute)
 			log_readme(&msgs);
 	print_msgs(&msgs, o);

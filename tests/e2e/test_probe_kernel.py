@@ -193,14 +193,17 @@ def ko_files(tmp_path_factory):
     return {"TEXT": str(text), "NODEBUG": str(elf)}
 
 
-@pytest.mark.parametrize("args", [
-    ["-m", "TEXT", "-D", "foo"], ["-m", "TEXT", "-n", "-a", "foo"], ["-m", "TEXT", "-F"],
-    ["-m", "TEXT", "-L", "foo"], ["-m", "TEXT", "-V", "foo"], ["-m", "TEXT", "-D", "foo:3"],
+MODULE_FILE_DEFINITIONS = [
+    ["-m", "TEXT", "-D", "foo"], ["-m", "TEXT", "-n", "-a", "foo"], ["-m", "TEXT", "-D", "foo:3"],
     ["-m", "TEXT", "-D", "0xADDR"], ["-m", "NODEBUG", "-D", "nosuch"],
     ["-m", "NODEBUG", "-D", "foo:3"], ["-m", "NODEBUG", "-q", "-D", "foo:3"],
-    ["-m", "NODEBUG", "-L", "foo"], ["-m", "NODEBUG", "-D", "0x1000"],
-    ["-x", "NODEBUG", "-L", "foo"], ["-x", "TEXT", "-D", "foo"], ["-x", "TEXT", "-F"],
-    ["-x", "TEXT", "-n", "-a", "foo"]], ids=" ".join)
+    ["-m", "NODEBUG", "-D", "0x1000"]]
+
+
+@pytest.mark.parametrize("args", MODULE_FILE_DEFINITIONS + [
+    ["-m", "TEXT", "-F"], ["-m", "TEXT", "-L", "foo"], ["-m", "TEXT", "-V", "foo"],
+    ["-m", "NODEBUG", "-L", "foo"], ["-x", "NODEBUG", "-L", "foo"], ["-x", "TEXT", "-D", "foo"],
+    ["-x", "TEXT", "-F"], ["-x", "TEXT", "-n", "-a", "foo"]], ids=" ".join)
 def test_module_files(ko_files, args):
     """-m PATH of a file that is no module: perf's words for a file it
     finds no symbols in, or no debug information (a ".ko" wants the
@@ -208,3 +211,11 @@ def test_module_files(ko_files, args):
     as the file's ("PATH:0xADDR")."""
     addr = "%#x" % address_of("vfs_read")
     assert_same(*both(*[ko_files.get(a, a).replace("0xADDR", addr) for a in args]))
+
+
+@pytest.mark.parametrize("args", MODULE_FILE_DEFINITIONS, ids=" ".join)
+def test_module_files_verbose(ko_files, args):
+    """-v on definitions of such a file: also the probe cache perf could
+    not open and the symbols it could not read."""
+    addr = "%#x" % address_of("vfs_read")
+    assert_same_v(*both("-v", *[ko_files.get(a, a).replace("0xADDR", addr) for a in args]))
