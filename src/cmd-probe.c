@@ -1910,15 +1910,8 @@ static int vmlinux_unusable(const struct probe_opts *o)
 		return PCL_EXIT_ENOENT;
 	}
 	/* perf falls back to kallsyms, and fails there too */
-	fputs("Failed to load symbols from /proc/kallsyms\n"
-	      "Please ensure you can read the /proc/kallsyms symbol addresses.\n"
-	      "If /proc/sys/kernel/kptr_restrict is '2', you can not read\n"
-	      "kernel symbol addresses even if you are a superuser. Please change\n"
-	      "it to '1'. If kptr_restrict is '1', the superuser can read the\n"
-	      "symbol addresses.\n"
-	      "In that case, please run this command again with sudo.\n"
-	      "  Error: Failed to add events.\n",
-	      stderr);
+	fprintf(stderr, "Failed to load symbols from /proc/kallsyms\n%s  Error: Failed to add events.\n",
+		probe_kallsyms_access_error);
 	return PCL_EXIT_ENOENT;
 }
 

@@ -11,6 +11,7 @@ import subprocess
 
 import pytest
 
+from conftest import PCL, PERF, run
 from test_probe import assert_same, both
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="kallsyms addresses need root")
@@ -219,3 +220,17 @@ def test_module_files_verbose(ko_files, args):
     not open and the symbols it could not read."""
     addr = "%#x" % address_of("vfs_read")
     assert_same_v(*both("-v", *[ko_files.get(a, a).replace("0xADDR", addr) for a in args]))
+
+
+@pytest.mark.parametrize("args", [
+    ["-D", "vfs_read"], ["-D", "vfs_read+4"], ["-D", "0xADDR"], ["-D", "0x1000"],
+    ["-n", "-a", "vfs_read"], ["-D", "vfs_read%return"], ["-D", "vfs_rea*"],
+    ["-m", "ext4", "-D", "0x1000"]], ids=" ".join)
+def test_hidden_addresses(args):
+    """As nobody kallsyms hides its addresses: perf's kernel map then spans
+    every address (any 0xADDR is taken) and a function finds perf's words
+    about kptr_restrict."""
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    addr = "%#x" % address_of("vfs_read")
+    args = [a.replace("0xADDR", addr) for a in args]
+    assert_same(run(nobody + [PERF, "probe", *args]), run(nobody + [PCL, "probe", *args]))

@@ -11,8 +11,13 @@
 void probe_kernel__init(struct probe_kernel *k, const char *path)
 {
 	memset(k, 0, sizeof(*k));
-	/* perf's kernel map before it reads the symbols: _text to _etext */
-	k->have_text = !kernel_text__range(path, &k->start, &k->end);
+	/* perf's kernel map before it reads the symbols: _text to _etext;
+	 * where kallsyms hides the addresses, all of them */
+	k->have_text = !kernel_text__range(path, &k->start, &k->end) && k->start;
+	if (!k->have_text) {
+		k->start = 0;
+		k->end = UINT64_MAX;
+	}
 	k->text = k->start;
 	if (k->have_text && kallsyms_table__load(&k->syms, path) == 0 && k->syms.nr) {
 		/* once they are read, it spans them (map__fixup_start/end) */
@@ -25,9 +30,17 @@ void probe_kernel__exit(struct probe_kernel *k)
 	kallsyms_table__exit(&k->syms);
 }
 
+const char probe_kallsyms_access_error[] =
+	"Please ensure you can read the /proc/kallsyms symbol addresses.\n"
+	"If /proc/sys/kernel/kptr_restrict is '2', you can not read\n"
+	"kernel symbol addresses even if you are a superuser. Please change\n"
+	"it to '1'. If kptr_restrict is '1', the superuser can read the\n"
+	"symbol addresses.\n"
+	"In that case, please run this command again with sudo.\n";
+
 bool probe_kernel__out_of_text(const struct probe_kernel *k, uint64_t addr)
 {
-	return !k->have_text || addr <= k->start || k->end < addr;
+	return addr <= k->start || k->end < addr;
 }
 
 /* perf reads the symbols when it first looks a function up: its map then
@@ -47,9 +60,13 @@ int probe_kernel__function_sites(struct probe_kernel *k, const char *pattern,
 	int nr_matched = 0, nr = 0;
 
 	*sites = NULL;
-	if (k->loaded)
-		span_symbols(k);
-	for (size_t i = 0; k->loaded && i < k->syms.nr; i++) {
+	if (!k->loaded) {
+		probe_msg(msgs, false, "Failed to load symbols from /proc/kallsyms\n%s",
+			  probe_kallsyms_access_error);
+		return -ENOENT;
+	}
+	span_symbols(k);
+	for (size_t i = 0; i < k->syms.nr; i++) {
 		if (!glob_match(pattern, k->syms.v[i].name))
 			continue;
 		matched = xrealloc(matched, (nr_matched + 1) * sizeof(*matched));

@@ -26,7 +26,11 @@ struct probe_kernel {
 void probe_kernel__init(struct probe_kernel *k, const char *path);
 void probe_kernel__exit(struct probe_kernel *k);
 
-/* Whether addr is outside the kernel's text, perf's "out of .text". */
+/* perf's words after "Failed to load symbols from /proc/kallsyms". */
+extern const char probe_kallsyms_access_error[];
+
+/* Whether addr is outside the kernel's text, perf's "out of .text" (where
+ * kallsyms hides the addresses, nothing is). */
 bool probe_kernel__out_of_text(const struct probe_kernel *k, uint64_t addr);
 
 /* A site: its offset from _text and the symbol it is in. */
@@ -40,7 +44,8 @@ struct probe_kernel_site {
  * address already found counts once, a function shorter than offset fails
  * the definition, one outside the text is skipped (with perf's warnings in
  * msgs).  Returns their count (*sites to free), or -errno after perf's
- * message: no such symbol, more than max_probes, none left. */
+ * message: symbols unreadable, no such symbol, more than max_probes, none
+ * left. */
 int probe_kernel__function_sites(struct probe_kernel *k, const char *pattern,
 				 unsigned long offset, int max_probes, struct probe_msgs *msgs,
 				 struct probe_kernel_site **sites);
