@@ -48,11 +48,6 @@ static void log_cpuid(struct list_opts *o)
 	free(id);
 }
 
-static const char *or_null(const char *s)
-{
-	return s ? s : "(null)";
-}
-
 /* A probe cache line as perf's debug log shows its probe point. */
 static void log_probe_point(const char *line)
 {
@@ -64,9 +59,10 @@ static void log_probe_point(const char *line)
 		fprintf(stderr, "symbol:%.*s file:(null) line:0 offset:0 return:0 lazy:(null)\n",
 			(int)strcspn(colon + 1, "= "), colon + 1);
 	} else if (line[0] == '#' && !probe_spec__parse(&spec, line + 1, err, sizeof(err))) {
-		fprintf(stderr, "symbol:%s file:%s line:%d offset:%lu return:%d lazy:%s\n",
-			or_null(spec.point.function), or_null(spec.point.file), spec.point.line,
-			spec.point.offset, spec.point.retprobe, or_null(spec.point.lazy));
+		char *point = probe_point__debug_text(&spec.point);
+
+		fprintf(stderr, "%s\n", point);
+		free(point);
 		probe_spec__exit(&spec);
 	}
 }

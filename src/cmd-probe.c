@@ -22,6 +22,7 @@
 #include "core/symbols/kernel-maps.h"
 #include "core/symbols/machine.h"
 #include "core/symbols/sdt-events.h"
+#include "ui/session-warnings.h"
 #include "util/exit-codes.h"
 #include "util/glob.h"
 #include "util/parse-options.h"
@@ -249,8 +250,9 @@ static int show_funcs(const struct probe_opts *o)
 		fprintf(stderr,
 			"Failed to load symbols in %s\n  Error: Failed to show functions.\n",
 			o->exec);
-		/* perf finds no file under --symfs as it finds no symbols: -1 */
-		return o->symfs ? PCL_EXIT_ERROR : exit_of(ret);
+		/* perf finds no file under --symfs (or no ELF file) as it finds
+		 * no symbols: -1 */
+		return o->symfs || ret == -EINVAL ? PCL_EXIT_ERROR : exit_of(ret);
 	}
 	if (!pe.nr_table_syms) {
 		fprintf(stderr,
@@ -272,6 +274,19 @@ static int show_funcs(const struct probe_opts *o)
 
 /* --- -L and -V ------------------------------------------------------------ */
 
+/* perf's words for a file without debug information: a module (".ko")
+ * wants the kernel's build option. */
+static void no_debug_info(const char *path)
+{
+	size_t len = strlen(path);
+	bool module = len >= 3 && !strcmp(path + len - 3, ".ko");
+
+	fprintf(stderr,
+		"The %s file has no debug information.\n"
+		"Rebuild with %s, or install an appropriate debuginfo package.\n",
+		path, module ? "CONFIG_DEBUG_INFO=y" : "-g");
+}
+
 static struct probe_debug *open_debug(const struct probe_opts *o)
 {
 	struct probe_debug *dbg = o->exec ? probe_debug__open(o->read_exec) : NULL;
@@ -281,10 +296,7 @@ static struct probe_debug *open_debug(const struct probe_opts *o)
 		probe_debug__set_source_prefix(dbg, o->source);
 	}
 	if (!dbg && o->exec)
-		fprintf(stderr,
-			"The %s file has no debug information.\n"
-			"Rebuild with -g, or install an appropriate debuginfo package.\n",
-			o->exec);
+		no_debug_info(o->exec);
 	else if (!dbg)
 		fprintf(stderr,
 			"Failed to find the path for the kernel: No such file or directory\n");
@@ -504,12 +516,15 @@ static char *site_event(struct add_run *r, int first, const struct probe_spec *s
 	return event;
 }
 
-static char *with_text(const struct probe_spec *spec)
+/* The arguments of a definition, each after a space, in a form text
+ * gives (as listed after "with", or as written for tracefs); caller
+ * frees. */
+static char *joined_args(const struct probe_spec *spec, char *(*text)(const struct probe_arg *))
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	for (int i = 0; i < spec->nr_args; i++) {
-		char *t = probe_arg__text(&spec->args[i]);
+		char *t = text(&spec->args[i]);
 
 		strbuf_addf(&sb, " %s", t);
 		free(t);
@@ -753,10 +768,7 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 		free(cache_probes_file(o, binary));
 	if (!dbg && probe_spec__needs_dwarf(&spec)) {
 		print_msgs(&r->msgs, o);
-		fprintf(stderr,
-			"The %s file has no debug information.\n"
-			"Rebuild with -g, or install an appropriate debuginfo package.\n",
-			binary);
+		no_debug_info(binary);
 		probe_spec__exit(&spec);
 		free(group);
 		return -ENOENT;
@@ -778,7 +790,7 @@ fail:
 		goto out;
 	}
 	char *point = probe_spec__point_text(&spec);
-	char *with = with_text(&spec);
+	char *with = joined_args(&spec, probe_arg__text);
 	char **events = xcalloc(nr, sizeof(*events));
 	char **written = xcalloc(nr, sizeof(*written));
 
@@ -1138,41 +1150,90 @@ static void module_data_symbol(const char *path, struct probe_debug *dbg, const 
 	probe_elf__close(&pe);
 }
 
-/* The sites of one -D definition from kallsyms (perf's way without a
- * vmlinux), or from a module file; 0, or -errno after perf's message. */
-static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
-			const struct probe_spec *spec, struct kprobe_site **sites, int *nr,
-			struct strbuf *lines, struct probe_msgs *msgs)
+/* Where perf reads the functions kprobes refuse (none here). */
+#define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
+
+/* perf -v's lines for the i-th definition as it parses it. */
+static void log_definition(int i, const char *def, const struct probe_spec *spec,
+			   struct probe_msgs *msgs)
+{
+	char *point = probe_point__debug_text(&spec->point);
+
+	probe_msg(msgs, true, "probe-definition(%d): %s\n%s\n", i, def, point);
+	free(point);
+	/* each argument as written: the words after the probe point */
+	const char *word = def + strcspn(def, " \t");
+
+	for (int k = 0; k < spec->nr_args; k++) {
+		word += strspn(word, " \t");
+		int len = (int)strcspn(word, " \t");
+		char *parsed = probe_arg__debug_text(&spec->args[k]);
+
+		probe_msg(msgs, true, "parsing arg: %.*s into %s\n", len, word, parsed);
+		free(parsed);
+		word += len;
+	}
+	probe_msg(msgs, true, "%d arguments\n", spec->nr_args);
+}
+
+/* perf -v's note as it reads what the kernel's tracefs supports (once). */
+static void log_readme(struct probe_msgs *msgs)
+{
+	static bool read;
+
+	if (!read)
+		probe_msg(msgs, true, "Opening %s//README write=0\n",
+			  probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
+	read = true;
+}
+
+/* perf -v's notes as it looks for the kernel's image (for its debug
+ * information, or its symbols before it settles for kallsyms). */
+static void log_vmlinux_path(const struct probe_opts *o, struct probe_msgs *msgs)
+{
+	uint8_t id[20];
+	int size = sysfs__read_kernel_build_id(id, sizeof(id));
+
+	print_msgs(msgs, o);
+	if (o->verbose > 0 && !o->quiet)
+		session_warnings__vmlinux_path(id, size);
+}
+
+/* A module file's probe on a symbol (no debug information for it): perf
+ * names it "MODULE:FUNC+OFF". */
+static int module_symbol_sites(const struct probe_opts *o, struct probe_debug *dbg,
+			       const struct probe_spec *spec, struct kprobe_site **sites,
+			       int *nr, struct strbuf *lines, struct probe_msgs *msgs)
 {
 	const char *function = spec->point.function;
 	uint64_t *offsets;
-	int n;
 
-	if (dbg) {
-		n = module_dwarf_sites(o, dbg, spec, sites, nr, lines, msgs);
-		if (n > 0)
-			return 0;
-		/* with variables to fetch, perf only says the add failed */
-		if (spec_has_c_args(spec) || (n < 0 && probe_spec__needs_dwarf(spec)))
-			return n < 0 ? n : -ENOENT;
-		if (probe_spec__needs_dwarf(spec)) {
-			char *point = probe_spec__point_text(spec);
+	struct probe_elf pe;
 
-			probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
-			free(point);
+	if (!dbg && function) {
+		/* no debug information: perf goes to the file's symbols */
+		bool symbols = !probe_elf__open(&pe, o->module);
+
+		if (symbols && !pe.nr_table_syms)
+			probe_elf__close(&pe);
+		if (!symbols)
+			probe_msg(msgs, true,
+				  "symsrc__init: cannot get elf header.\n"
+				  "Failed to open %s, continuing without symbols\n", o->module);
+		if (!symbols || !pe.nr_table_syms) {
+			probe_msg(msgs, false,
+				  "Failed to load symbols from %s\nPlease ensure the file is not "
+				  "stripped.\n", o->module);
 			return -ENOENT;
 		}
+		probe_elf__close(&pe);
 	}
-	if (!dbg && !o->module && !probe_spec__needs_dwarf(spec) && !spec->point.retprobe)
-		probe_msg(msgs, true, "Could not open debuginfo. Try to use symbols.\n");
-	if (!o->module && (probe_spec__needs_dwarf(spec) || !function)) {
-		probe_msg(msgs, false, "Failed to find the path for the kernel: Invalid ELF file\n");
-		return -ENOENT;
-	}
-	n = !function ? 0
-	    : o->module ? module_has_function(o->module, function, &offsets)
-			: probe_kallsyms__offsets(NULL, function, &offsets);
-	if (n <= 0 && o->module) {
+	if (!function || module_has_function(o->module, function, &offsets) <= 0) {
+		if (!dbg && function) {
+			probe_msg(msgs, false, "Failed to find symbol %s in %s\n", function,
+				  o->module);
+			return -ENOENT;
+		}
 		if (dbg && function && !spec->point.file && !spec->nr_args)
 			module_data_symbol(o->module, dbg, function, msgs);
 		char *point = probe_spec__point_text(spec);
@@ -1181,36 +1242,177 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_debug *dbg,
 		free(point);
 		return -ENOENT;
 	}
-	if (n <= 0) {
-		probe_msg(msgs, false, "Failed to find symbol %s in kernel\n", function);
-		return -ENOENT;
-	}
-	char *event = event_name(spec, function);
-	char *args = xstrdup(""), *module = o->module ? module_name(o->module) : NULL;
+	char *event = event_name(spec, function), *args = joined_args(spec, probe_arg__as_written);
+	char *module = module_name(o->module);
 
-	for (int i = 0; i < spec->nr_args; i++) {
-		char *a = probe_arg__as_written(&spec->args[i]), *t = xasprintf("%s %s", args, a);
-
-		free(a);
-		free(args);
-		args = t;
-	}
-	for (int i = 0; i < n; i++) {
-		/* a return probe is placed on the symbol, an entry on _text */
-		char *target = module ? xasprintf("%s:%s+%lu%s", module, function,
-						  spec->point.offset, args)
-			       : spec->point.retprobe
-				       ? xasprintf("%s+%lu%s", function, spec->point.offset, args)
-				       : xasprintf("_text+%lu%s", (unsigned long)(offsets[i] +
-								spec->point.offset), args);
-
-		add_kprobe(o, spec, event, target, sites, nr, lines);
-	}
+	add_kprobe(o, spec, event,
+		   xasprintf("%s:%s+%lu%s", module, function, spec->point.offset, args), sites,
+		   nr, lines);
+	free(module);
 	free(args);
 	free(event);
-	free(module);
 	free(offsets);
 	return 0;
+}
+
+/* perf -v's notes as it opens a module file's probe cache (which it
+ * finds by build id, and creates the file of where the entry is). */
+static void log_module_cache(const char *path, struct probe_msgs *msgs)
+{
+	uint8_t id[20];
+	int size = elf_file__read_build_id(path, id, sizeof(id));
+
+	if (size <= 0) {
+		probe_msg(msgs, true, "Failed to get build-id from %s.\nCache open error: -1\n",
+			  path);
+		return;
+	}
+	char *dir = build_id_cache__dir(), *entry = build_id_cache__entry(dir, path, id, size);
+	struct stat st;
+
+	if (stat(entry, &st))
+		probe_msg(msgs, true, "Failed to open cache(-1): %s/probes\nCache open error: -1\n",
+			  entry);
+	free(entry);
+	free(dir);
+}
+
+/* -m NAME: a module perf looks for among the loaded ones (none here);
+ * -m PATH is a file, read offline. */
+static bool module_by_name(const struct probe_opts *o)
+{
+	return o->module && !strchr(o->module, '/');
+}
+
+/* A definition on a module not loaded: perf finds no probe cache, no
+ * module for debug information (which only a line or variable needs) and
+ * no map for its symbols. */
+static int unloaded_module(const struct probe_opts *o, const struct probe_spec *spec,
+			   struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "Failed to get build-id from %s.\nCache open error: -1\n",
+		  o->module);
+	if (spec->point.retprobe && !probe_spec__needs_dwarf(spec))
+		return -EINVAL;
+	probe_msg(msgs, true, "Failed to find module %s.\n", o->module);
+	if (probe_spec__needs_dwarf(spec)) {
+		probe_msg(msgs, false,
+			  "Module %s is not loaded, please specify its full path name.\n",
+			  o->module);
+		return -ENOENT;
+	}
+	probe_msg(msgs, true, "Could not open debuginfo. Try to use symbols.\n");
+	return -EINVAL;
+}
+
+/* An address in the kernel: perf takes it before anything else when it
+ * lies in the text ("0xADDR", event abs_ADDR), else warns and goes on to
+ * look for a symbol of that name.  Whether it was taken. */
+static bool kernel_address_site(const struct probe_opts *o, struct probe_kernel *k,
+				const struct probe_spec *spec, struct kprobe_site **sites, int *nr,
+				struct strbuf *lines, struct probe_msgs *msgs)
+{
+	unsigned long long addr = spec->point.address;
+
+	if (probe_kernel__out_of_text(k, addr)) {
+		probe_msg(msgs, false, "0x%llx is out of .text, skip it.\n", addr);
+		return false;
+	}
+	char *event = event_name(spec, NULL), *args = joined_args(spec, probe_arg__as_written);
+
+	/* a module's is named after it (a loaded one perf did not find) */
+	add_kprobe(o, spec, event,
+		   xasprintf("%s%s0x%llx%s", o->module ? o->module : "", o->module ? ":" : "",
+			     addr, args),
+		   sites, nr, lines);
+	free(args);
+	free(event);
+	return true;
+}
+
+/* The sites of one -D definition from kallsyms (perf's way without a
+ * vmlinux), or from a module file; 0, or -errno after perf's message. */
+static int kprobe_sites(const struct probe_opts *o, struct probe_kernel *k,
+			struct probe_debug *dbg, const struct probe_spec *spec,
+			struct kprobe_site **sites, int *nr, struct strbuf *lines,
+			struct probe_msgs *msgs)
+{
+	const char *function = spec->point.function;
+	bool needs_dwarf = probe_spec__needs_dwarf(spec);
+	int n;
+
+	if (spec->point.absolute && !needs_dwarf &&
+	    kernel_address_site(o, k, spec, sites, nr, lines, msgs))
+		return 0;
+	if (module_by_name(o))
+		return unloaded_module(o, spec, msgs);
+	/* perf looks for a module file's probe cache by its build id */
+	if (o->module)
+		log_module_cache(o->module, msgs);
+	if (o->module && !dbg && !needs_dwarf && !spec->point.retprobe)
+		probe_msg(msgs, true, "Could not open debuginfo. Try to use symbols.\n");
+	if (o->module && !dbg && needs_dwarf) {
+		print_msgs(msgs, o);
+		if (!o->quiet)
+			no_debug_info(o->module);
+		return -ENOENT;
+	}
+	if (dbg) {
+		n = module_dwarf_sites(o, dbg, spec, sites, nr, lines, msgs);
+		if (n > 0)
+			return 0;
+		/* with variables to fetch, perf only says the add failed */
+		if (spec_has_c_args(spec) || (n < 0 && needs_dwarf))
+			return n < 0 ? n : -ENOENT;
+		if (needs_dwarf) {
+			char *point = probe_spec__point_text(spec);
+
+			probe_msg(msgs, false, "Probe point '%s' not found.\n", point);
+			free(point);
+			return -ENOENT;
+		}
+	}
+	/* a return probe on a symbol needs no debug information */
+	if (!o->module && (needs_dwarf || !spec->point.retprobe))
+		log_vmlinux_path(o, msgs);
+	if (!dbg && !o->module && !needs_dwarf && !spec->point.retprobe)
+		probe_msg(msgs, true, "Could not open debuginfo. Try to use symbols.\n");
+	if (!o->module && (needs_dwarf || !function)) {
+		probe_msg(msgs, false, "Failed to find the path for the kernel: Invalid ELF file\n");
+		return -ENOENT;
+	}
+	if (o->module)
+		return module_symbol_sites(o, dbg, spec, sites, nr, lines, msgs);
+
+	struct probe_kernel_site *ks;
+	char *args = joined_args(spec, probe_arg__as_written);
+
+	if (!k->spanned) {
+		/* perf reads the kernel's symbols at its first function */
+		log_vmlinux_path(o, msgs);
+		if (o->verbose > 0 && !o->quiet) {
+			session_warnings__kallsyms_modules();
+			fputs("Using /proc/kallsyms for symbols\n", stderr);
+		}
+	}
+	n = probe_kernel__function_sites(k, function, spec->point.offset, o->max_probes, msgs,
+					 &ks);
+	if (spec->point.retprobe && k->nr_matched > 0 && k->nr_matched <= o->max_probes)
+		log_readme(msgs);
+	for (int i = 0; i < n; i++) {
+		char *event = event_name(spec, ks[i].name);
+
+		/* a return probe is placed on the symbol, an entry on _text */
+		add_kprobe(o, spec, event,
+			   spec->point.retprobe
+				   ? xasprintf("%s+%lu%s", ks[i].name, spec->point.offset, args)
+				   : xasprintf("_text+%lu%s", (unsigned long)ks[i].offset, args),
+			   sites, nr, lines);
+		free(event);
+	}
+	free(args);
+	free(ks);
+	return n < 0 ? n : 0;
 }
 
 /* bootconfig: one line per event, its sites joined. */
@@ -1237,7 +1439,12 @@ static void add_bootconfig(struct strbuf *out, const struct kprobe_site *sites, 
  * words where the kernel has none. */
 static int write_kprobes(const struct probe_opts *o, const char *lines)
 {
+	if (o->verbose > 0 && !o->quiet)
+		fprintf(stderr, "Opening %s//kprobe_events write=1\n",
+			probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
 	if (!probe_tracefs_has("kprobe_events")) {
+		if (o->quiet)	/* perf's -q silences this too */
+			return PCL_EXIT_ENOENT;
 		fprintf(stderr,
 			"%s//kprobe_events does not exist.\n"
 			"Please rebuild kernel with CONFIG_KPROBE_EVENTS=y.\n",
@@ -1263,37 +1470,60 @@ static int kprobe_definitions(const struct probe_opts *o)
 	struct strbuf out = STRBUF_INIT;
 	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
 	struct kprobe_site *sites = NULL;
-	struct probe_debug *dbg = o->module ? probe_debug__open(o->module) : NULL;
-	int nr = 0, ret = 0;
+	struct probe_kernel kernel = { 0 };
+	struct probe_spec *specs = xcalloc(o->adds.nr, sizeof(*specs));
+	int nr = 0, ret = 0, nr_specs = 0;
+	bool offline = o->module && !module_by_name(o);	/* a module file */
 
-	for (int i = 0; i < o->adds.nr && !ret; i++) {
-		struct probe_spec spec;
+	/* perf parses (and -v logs) every definition before anything else */
+	for (; nr_specs < o->adds.nr; nr_specs++) {
 		char err[256];
 
-		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
+		if (probe_spec__parse(&specs[nr_specs], o->adds.items[nr_specs], err,
+				      sizeof(err))) {
+			/* perf's log of a definition it refuses (at its point) */
+			probe_msg(&msgs, true, "probe-definition(%d): %s\n", nr_specs,
+				  o->adds.items[nr_specs]);
+			print_msgs(&msgs, o);
 			semantic_error(err);
+			probe_msg(&msgs, true, "0 arguments\n");
+			print_msgs(&msgs, o);
 			parse_options_usage(probe_usage, o->table, o->definition ? "D" : "a",
 					    true);
 			ret = PCL_EXIT_USAGE;
-			break;
+			goto out;
 		}
-		if (o->bootconfig && spec.group && !o->quiet)
-			fprintf(stderr, "WARN: Group name %s is ignored\n", spec.group);
-		uint8_t id[20];
-
-		/* perf looks for a module file's probe cache by its build id */
-		if (o->module && elf_file__read_build_id(o->module, id, sizeof(id)) <= 0)
-			probe_msg(&msgs, true, "Failed to get build-id from %s.\n", o->module);
-		ret = kprobe_sites(o, dbg, &spec, &sites, &nr, &out, &msgs);
-		print_msgs(&msgs, o);
-		probe_spec__exit(&spec);
+		log_definition(nr_specs, o->adds.items[nr_specs], &specs[nr_specs], &msgs);
 	}
+	struct probe_debug *dbg = offline ? probe_debug__open(o->module) : NULL;
+
+	probe_kernel__init(&kernel, NULL);
+	if (access("/proc/modules", R_OK))
+		probe_msg(&msgs, true, "Problems creating module maps, continuing anyway...\n");
+	for (int i = 0; i < nr_specs && !ret; i++) {
+		const struct probe_spec *spec = &specs[i];
+
+		if (o->bootconfig && spec->group && !o->quiet)
+			fprintf(stderr, "WARN: Group name %s is ignored\n", spec->group);
+
+		if (access(KPROBE_BLACKLIST, R_OK))
+			probe_msg(&msgs, true, "No kprobe blacklist support, ignored\n");
+		ret = kprobe_sites(o, &kernel, dbg, spec, &sites, &nr, &out, &msgs);
+		print_msgs(&msgs, o);
+	}
+	probe_debug__close(dbg);
+	/* perf reads what tracefs supports as it writes out arguments (or
+	 * bootconfig's lines) */
+	for (int i = 0; i < nr_specs && !ret && o->definition; i++)
+		if (o->bootconfig || specs[i].nr_args || specs[i].point.absolute)
+			log_readme(&msgs);
+	print_msgs(&msgs, o);
 	if (!ret && o->definition) {
 		add_bootconfig(&out, sites, nr);
 		fputs(strbuf_str(&out), stdout);
 	} else if (!ret) {
 		ret = write_kprobes(o, strbuf_str(&out));
-	} else if (ret != PCL_EXIT_USAGE) {
+	} else {
 		if (!o->quiet && o->verbose)
 			fprintf(stderr, "  Error: Failed to add events. Reason: %s (Code: %d)\n",
 				strerror(-ret), ret);
@@ -1301,6 +1531,10 @@ static int kprobe_definitions(const struct probe_opts *o)
 			fputs("  Error: Failed to add events.\n", stderr);
 		ret = exit_of(ret);
 	}
+out:
+	for (int i = 0; i < nr_specs; i++)
+		probe_spec__exit(&specs[i]);
+	free(specs);
 	for (int i = 0; i < nr; i++) {
 		free(sites[i].event);
 		free(sites[i].target);
@@ -1308,7 +1542,7 @@ static int kprobe_definitions(const struct probe_opts *o)
 	free(sites);
 	strbuf_release(&out);
 	strbuf_release(&msgs.text);
-	probe_debug__close(dbg);
+	probe_kernel__exit(&kernel);
 	return ret;
 }
 
@@ -1341,6 +1575,14 @@ static int add_uprobes(struct add_run *r, const char *exec)
 	char *binary = exec ? resolve_exec(exec) : NULL;
 	int ret = binary ? probe_elf__open(&pe, o->read_exec) : 0;
 
+	if (ret == -EINVAL) {
+		/* no ELF file: perf finds no symbols in it */
+		fprintf(stderr,
+			"Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
+			binary);
+		ret = -ENOENT;
+		goto out;
+	}
 	if (ret) {
 		fprintf(stderr, "Failed to open %s: %s\n", binary, strerror(-ret));
 		goto out;
@@ -1609,20 +1851,34 @@ static int del_caches(const struct probe_opts *o)
 /* -m NAME: perf looks for a loaded module, and none is (no kprobes here). */
 static int module_not_loaded(const struct probe_opts *o)
 {
+	bool verbose = o->verbose > 0 && !o->quiet;
+	struct probe_spec spec;
+	char err[256];
+
+	/* -V's point is parsed (and logged) first */
+	if (verbose && o->vars && !probe_spec__parse(&spec, o->vars, err, sizeof(err))) {
+		struct probe_msgs msgs = { STRBUF_INIT, true };
+
+		log_definition(0, o->vars, &spec, &msgs);
+		print_msgs(&msgs, o);
+		strbuf_release(&msgs.text);
+		probe_spec__exit(&spec);
+	}
+	if (verbose && access("/proc/modules", R_OK))
+		fputs("Problems creating module maps, continuing anyway...\n", stderr);
 	if (o->funcs) {
-		fprintf(stderr, "Failed to get a map for %s\n  Error: Failed to show functions.\n",
-			o->module);
+		fprintf(stderr, "Failed to get a map for %s\n  Error: Failed to show functions.%s\n",
+			o->module, verbose ? " Reason: Invalid argument (Code: -22)" : "");
 		return PCL_EXIT_EINVAL;
 	}
-	if (o->line || o->vars) {
-		fprintf(stderr,
-			"Module %s is not loaded, please specify its full path name.\n"
-			"  Error: Failed to show %s.\n",
-			o->module, o->line ? "lines" : "vars");
-		return PCL_EXIT_ENOENT;
-	}
-	fputs("  Error: Failed to add events.\n", stderr);
-	return PCL_EXIT_EINVAL;
+	if (verbose)
+		fprintf(stderr, "Failed to find module %s.\n", o->module);
+	fprintf(stderr,
+		"Module %s is not loaded, please specify its full path name.\n"
+		"  Error: Failed to show %s.%s\n",
+		o->module, o->line ? "lines" : "vars",
+		verbose ? " Reason: No such file or directory (Code: -2)" : "");
+	return PCL_EXIT_ENOENT;
 }
 
 /* Whether -k's file is an ELF image (a directory or a text is not). */
@@ -1654,15 +1910,8 @@ static int vmlinux_unusable(const struct probe_opts *o)
 		return PCL_EXIT_ENOENT;
 	}
 	/* perf falls back to kallsyms, and fails there too */
-	fputs("Failed to load symbols from /proc/kallsyms\n"
-	      "Please ensure you can read the /proc/kallsyms symbol addresses.\n"
-	      "If /proc/sys/kernel/kptr_restrict is '2', you can not read\n"
-	      "kernel symbol addresses even if you are a superuser. Please change\n"
-	      "it to '1'. If kptr_restrict is '1', the superuser can read the\n"
-	      "symbol addresses.\n"
-	      "In that case, please run this command again with sudo.\n"
-	      "  Error: Failed to add events.\n",
-	      stderr);
+	fprintf(stderr, "Failed to load symbols from /proc/kallsyms\n%s  Error: Failed to add events.\n",
+		probe_kallsyms_access_error);
 	return PCL_EXIT_ENOENT;
 }
 
@@ -1779,6 +2028,27 @@ int cmd_probe(int argc, const char **argv)
 		free_lists(&o);
 		return PCL_EXIT_USAGE;
 	}
+	if (o.quiet && o.verbose) {
+		/* perf refuses the pair once it has parsed (and logged) the
+		 * definitions */
+		struct probe_msgs msgs = { STRBUF_INIT, true };
+
+		o.quiet = false;
+		for (int i = 0; i < o.adds.nr; i++) {
+			struct probe_spec spec;
+			char err[256];
+
+			if (probe_spec__parse(&spec, o.adds.items[i], err, sizeof(err)))
+				break;
+			log_definition(i, o.adds.items[i], &spec, &msgs);
+			probe_spec__exit(&spec);
+		}
+		print_msgs(&msgs, &o);
+		strbuf_release(&msgs.text);
+		fputs("  Error: -v and -q are exclusive.\n", stderr);
+		free_lists(&o);
+		return PCL_EXIT_EINVAL;
+	}
 	if (o.list && o.exec) {
 		fputs("  Error: Don't use --list with --exec.\n", stderr);
 		parse_options_usage(probe_usage, opts, "l", true);
@@ -1817,7 +2087,7 @@ int cmd_probe(int argc, const char **argv)
 	bool adding = !o.funcs && !o.line && !o.vars && !o.list && !o.dels.nr && o.adds.nr;
 	bool kernel_cmd = o.funcs || o.line || o.vars || (adding && !all_cached(&o));
 
-	if (o.module && !exec && (o.funcs || o.line || o.vars || adding))
+	if (o.module && !exec && (o.funcs || o.line || o.vars))
 		ret = module_not_loaded(&o);
 	else if (o.vmlinux && !target && kernel_cmd && !is_elf_file(o.vmlinux))
 		ret = vmlinux_unusable(&o);

@@ -205,23 +205,15 @@ static void write_lines(struct trace *t, FILE *out)
  * ELF file), then where the symbols came from. */
 static void print_kernel_notes(struct dso *kernel)
 {
-	char hex[2 * BUILD_ID_MAX + 1];
-
-	fprintf(stderr, "Looking at the vmlinux_path (8 entries long)\n");
 	if (dso__symtab_origin(kernel) == 'v') {
-		fprintf(stderr, "Using %s for symbols\n", dso__shown_long_name(kernel));
+		fprintf(stderr, "Looking at the vmlinux_path (8 entries long)\n"
+				"Using %s for symbols\n", dso__shown_long_name(kernel));
 		return;
 	}
-	if (kernel->build_id_size || dso__read_build_id(kernel)) {
-		char *dir = build_id_cache__dir(), *copy;
-
-		build_id__hex(kernel->build_id, kernel->build_id_size, hex);
-		copy = xasprintf("%s/.build-id/%.2s/%s/kallsyms", dir, hex, hex + 2);
-		if (!access(copy, R_OK))
-			fprintf(stderr, "symsrc__init: cannot get elf header.\n");
-		free(copy);
-		free(dir);
-	}
+	if (kernel->build_id_size || dso__read_build_id(kernel))
+		session_warnings__vmlinux_path(kernel->build_id, kernel->build_id_size);
+	else
+		session_warnings__vmlinux_path(NULL, 0);
 	session_warnings__kallsyms_modules();
 	fprintf(stderr, "Using /proc/kallsyms for symbols\n");
 }

@@ -6,8 +6,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/symbols/buildid-cache.h"
+#include "core/symbols/buildid.h"
 #include "core/symbols/kernel-maps.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -97,4 +101,21 @@ void session_warnings__kallsyms_modules(void)
 	fclose(f);
 	strbuf_release(&loaded);
 	strbuf_release(&want);
+}
+
+void session_warnings__vmlinux_path(const uint8_t *build_id, int size)
+{
+	char hex[2 * BUILD_ID_MAX + 1];
+
+	fprintf(stderr, "Looking at the vmlinux_path (8 entries long)\n");
+	if (size <= 0)
+		return;
+	char *dir = build_id_cache__dir(), *copy;
+
+	build_id__hex(build_id, size, hex);
+	copy = xasprintf("%s/.build-id/%.2s/%s/kallsyms", dir, hex, hex + 2);
+	if (!access(copy, R_OK))
+		fprintf(stderr, "symsrc__init: cannot get elf header.\n");
+	free(copy);
+	free(dir);
 }

@@ -7,6 +7,7 @@
 #define PCL_SESSION_WARNINGS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -34,5 +35,11 @@ void session_warnings__open_failed(const char *path, const char *err);
  * it has no map for (with no /proc/modules, any; ftrace's trampolines and
  * BPF programs are listed under modules never loaded): trace, kallsyms. */
 void session_warnings__kallsyms_modules(void);
+
+/* perf's -v notes, on stderr, as it looks for the kernel's image on its
+ * vmlinux path and finds none: the seven places and the build-id cache,
+ * whose kallsyms copy for the kernel of build id (size 0: none known) it
+ * tries as an ELF file (trace, probe). */
+void session_warnings__vmlinux_path(const uint8_t *build_id, int size);
 
 #endif

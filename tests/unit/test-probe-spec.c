@@ -365,6 +365,40 @@ static void test_arg_names(void **state)
 	probe_arg__exit(&arg);
 }
 
+/* perf -v's log of a parsed definition: the point, then each argument
+ * with its name, type, variable and fields (an index counts as a
+ * dereference); a raw argument's type parsed apart. */
+static void test_debug_text(void **state)
+{
+	static const struct {
+		const char *arg, *text;
+	} args[] = {
+		{ "a=p->x:u32", "name:a type:u32 p, x(1)" },
+		{ "b->c.d[2]", "b, c(1), d(0), [2](1)" },
+		{ "$retval", "$retval" },
+		{ "+8(%sp):string", "type:string +8(%sp)" },
+		{ "x=%si:u32", "name:x type:u32 %si" },
+		{ "n:x64", "type:x64 n" },
+	};
+	(void)state;
+	struct probe_spec spec = parse_ok("vfs_read+4");
+	char *text = probe_point__debug_text(&spec.point);
+
+	assert_string_equal(text, "symbol:vfs_read file:(null) line:0 offset:4 return:0 "
+				  "lazy:(null)");
+	free(text);
+	probe_spec__exit(&spec);
+	for (size_t i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		struct probe_arg arg = { 0 };
+
+		assert_int_equal(probe_arg__parse(&arg, args[i].arg, err, sizeof(err)), 0);
+		text = probe_arg__debug_text(&arg);
+		assert_string_equal(text, args[i].text);
+		free(text);
+		probe_arg__exit(&arg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_arg_special),
 		cmocka_unit_test(test_arg_errors),
 		cmocka_unit_test(test_arg_names),
+		cmocka_unit_test(test_debug_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -385,6 +385,37 @@ bool probe_spec__needs_dwarf(const struct probe_spec *spec)
 	return false;
 }
 
+static const char *or_null(const char *s)
+{
+	return s ? s : "(null)";
+}
+
+char *probe_point__debug_text(const struct probe_point *pp)
+{
+	return xasprintf("symbol:%s file:%s line:%d offset:%lu return:%d lazy:%s",
+			 or_null(pp->function), or_null(pp->file), pp->line, pp->offset,
+			 pp->retprobe, or_null(pp->lazy));
+}
+
+char *probe_arg__debug_text(const struct probe_arg *arg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	/* a raw argument's type is in its text: perf parsed it apart */
+	const char *colon = arg->raw ? strchr(arg->var, ':') : NULL;
+
+	if (arg->named)
+		strbuf_addf(&sb, "name:%s ", arg->name);
+	if (arg->type || colon)
+		strbuf_addf(&sb, "type:%s ", colon ? colon + 1 : arg->type);
+	strbuf_add(&sb, arg->var, colon ? (size_t)(colon - arg->var) : strlen(arg->var));
+	/* an index counts as a dereference */
+	for (int i = 0; i < arg->nr_fields; i++)
+		strbuf_addf(&sb, ", %s(%d)",
+			    arg->fields[i].name ? arg->fields[i].name : arg->fields[i].text,
+			    arg->fields[i].name ? arg->fields[i].ref : 1);
+	return strbuf_detach(&sb);
+}
+
 char *probe_spec__point_text(const struct probe_spec *spec)
 {
 	const struct probe_point *pp = &spec->point;

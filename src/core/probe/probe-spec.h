@@ -79,6 +79,13 @@ bool probe_spec__needs_dwarf(const struct probe_spec *spec);
 /* The probe point as perf writes it after "on " ("work%return",
  * "work+4", "@probe_prog.c:21", "work@probe_prog.c"); caller frees. */
 char *probe_spec__point_text(const struct probe_spec *spec);
+/* The probe point as perf -v logs it once parsed ("symbol:work
+ * file:(null) line:0 offset:4 return:0 lazy:(null)"); caller frees. */
+char *probe_point__debug_text(const struct probe_point *pp);
+/* One argument as perf -v logs it once parsed ("name:a type:u32 p, x(1)":
+ * each field with whether it is reached through a pointer); caller
+ * frees. */
+char *probe_arg__debug_text(const struct probe_arg *arg);
 /* One argument as perf lists it after "with " ("x=p->x", "n:u8"); caller
  * frees. */
 char *probe_arg__text(const struct probe_arg *arg);

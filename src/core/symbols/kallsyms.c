@@ -5,6 +5,7 @@
  * to its map.  When the kernel was relocated (KASLR) since the recording,
  * the _text address in the kernel MMAP record gives the shift.
  */
+#include "core/symbols/kernel-maps.h"
 #include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
@@ -183,10 +184,11 @@ static int hex_digit(char c)
 }
 
 /* Parses kallsyms lines into b; sets *text to the _text address (0 if
- * absent). Returns the number of symbols or -1 when unreadable.  The file
- * is read whole and parsed in place: /proc/kallsyms has 100K+ lines. */
-static int kallsyms__parse(const char *path, bool running_copy, struct symtab_builder *b,
-			   uint64_t *text)
+ * absent); objects: data symbols (D, B) are marked so.  Returns the number
+ * of symbols or -1 when unreadable.  The file is read whole and parsed in
+ * place: /proc/kallsyms has 100K+ lines. */
+static int kallsyms__parse(const char *path, bool running_copy, bool objects,
+			   struct symtab_builder *b, uint64_t *text)
 {
 	char *buf = prefetched(path), *line, *next;
 	int n = 0;
@@ -198,7 +200,7 @@ static int kallsyms__parse(const char *path, bool running_copy, struct symtab_bu
 		return -1;
 	if (running_copy && !kallsyms_modules_current(buf)) {
 		free(buf);
-		return kallsyms__parse("/proc/kallsyms", false, b, text);
+		return kallsyms__parse("/proc/kallsyms", false, objects, b, text);
 	}
 	for (line = buf; *line; line = next) {
 		char *p = line, *name, *eol = strchr(line, '\n');
@@ -225,8 +227,10 @@ static int kallsyms__parse(const char *path, bool running_copy, struct symtab_bu
 			*text = addr;
 		if (!kallsyms_type_wanted(type) || len >= 512)
 			continue;
-		symtab_add(b, addr, 0, kallsyms_bind(type), name, len)->module_sym =
-			memchr(name, '[', len) != NULL;
+		struct sym_raw *s = symtab_add(b, addr, 0, kallsyms_bind(type), name, len);
+
+		s->module_sym = memchr(name, '[', len) != NULL;
+		s->object = objects && strchr("DdBb", type);
 		n++;
 	}
 	free(buf);
@@ -295,7 +299,7 @@ int dso__load_kallsyms(struct dso *kernel, const struct symbols_config *config)
 	char *path = kallsyms_for(kernel, config, &running_copy);
 	uint64_t text, delta = 0;
 
-	if (kallsyms__parse(path, running_copy, &all, &text) < 0) {
+	if (kallsyms__parse(path, running_copy, false, &all, &text) < 0) {
 		free(path);
 		return -1;
 	}
@@ -351,4 +355,32 @@ int dso__load_kallsyms(struct dso *kernel, const struct symbols_config *config)
 	if (kmap)
 		kmap__cover_symbols(kmaps, kmap, p);
 	return 0;
+}
+
+int kallsyms_table__load(struct kallsyms_table *t, const char *path)
+{
+	struct symtab_builder b = { .pool = &t->pool };
+	uint64_t text;
+
+	t->v = NULL;
+	t->nr = 0;
+	if (kallsyms__parse(path ? path : "/proc/kallsyms", false, true, &b, &text) < 0)
+		return -1;
+	/* perf probe keeps aliases: only the ends are fixed */
+	symtab_fix_ends(&b, true);
+	t->v = xmalloc((b.nr + 1) * sizeof(*t->v));
+	for (size_t i = 0; i < b.nr; i++)
+		if (!b.v[i].module_sym)
+			t->v[t->nr++] = (struct kallsyms_entry){ b.v[i].start, b.v[i].end,
+								 b.v[i].name, !b.v[i].object };
+	free(b.v);
+	return 0;
+}
+
+void kallsyms_table__exit(struct kallsyms_table *t)
+{
+	free(t->v);
+	t->v = NULL;
+	t->nr = 0;
+	arena_release(&t->pool);
 }

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/arena.h"
+
 struct machine;
 struct map;
 struct symbol;
@@ -15,6 +17,27 @@ struct symbol;
  * the file cannot be read, else what fn returned last (0: every line). */
 typedef int (*kallsyms_fn)(uint64_t addr, char type, const char *name, void *arg);
 int kallsyms__for_each(const char *path, kallsyms_fn fn, void *arg);
+
+/* The kernel's own symbols of a kallsyms-format file as perf probe holds
+ * them: text and data (types T W D B, either case) in address order,
+ * aliases kept; each ends where the next one starts (so an alias followed
+ * by another at its address has no size), the last before the modules' on
+ * the page after the next.  Module symbols are left out. */
+struct kallsyms_entry {
+	uint64_t start, end;
+	const char *name;
+	bool function;		/* text (T, W), not data */
+};
+
+struct kallsyms_table {
+	struct kallsyms_entry *v;
+	size_t nr;
+	struct arena pool;	/* the names; zeroed before the first load */
+};
+
+/* Loads path (NULL: /proc/kallsyms) into t; 0, or -1 when unreadable. */
+int kallsyms_table__load(struct kallsyms_table *t, const char *path);
+void kallsyms_table__exit(struct kallsyms_table *t);
 
 /* Looks up a symbol's address in a kallsyms-format file (path NULL:
  * /proc/kallsyms); 0 and *addr set, or -1. */
