@@ -337,6 +337,35 @@ static void test_guest_machine(void **state)
 	assert_int_equal(al.level, 'H');
 }
 
+/* --guest-code: the guest's thread takes a copy of the hypervisor's maps
+ * (while it has none) and its name; no hypervisor, no thread. */
+static void test_guest_code_copies_hypervisor_maps(void **state)
+{
+	struct machine *g = machine__new_guest();
+	struct thread *t;
+	struct addr_location al;
+
+	(void)state;
+	assert_null(machine__findnew_guest_code(g, m, 70));
+	machine__process_comm(m, 70, 70, "qemu", false);
+	t = machine__findnew_guest_code(g, m, 70);
+	assert_non_null(t);
+	assert_string_equal(t->comm, "[guest/70]");
+	assert_false(machine__resolve(g, t, PERF_RECORD_MISC_GUEST_USER, 0x401000, &al));
+	/* maps the hypervisor gains later reach an empty copy at the next sample */
+	machine__process_mmap(m, 70, 70, 0x400000, 0x10000, 0, "/code/kvm_test", USER, NULL, 0);
+	assert_ptr_equal(machine__findnew_guest_code(g, m, 70), t);
+	assert_true(machine__resolve(g, t, PERF_RECORD_MISC_GUEST_USER, 0x401000, &al));
+	assert_string_equal(al.dso->long_name, "/code/kvm_test");
+	assert_int_equal(al.level, 'u');
+	assert_int_equal(al.addr, 0x1000);
+	/* ... but not a copy that has maps already */
+	machine__process_mmap(m, 70, 70, 0x500000, 0x10000, 0, "/code/later", USER, NULL, 0);
+	machine__findnew_guest_code(g, m, 70);
+	assert_false(machine__resolve(g, t, PERF_RECORD_MISC_GUEST_USER, 0x500000, &al));
+	machine__delete(g);
+}
+
 static void test_callchain_markers(void **state)
 {
 	struct thread *t = machine__findnew_thread(m, 70, 70);
@@ -423,6 +452,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_special_mappings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_and_other_cpumodes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_guest_machine, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_guest_code_copies_hypervisor_maps, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_callchain_markers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_attached_caches_released_once,
 						setup, teardown),
