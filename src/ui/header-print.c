@@ -1,6 +1,7 @@
 /* header-print: feature sections as perf prints them. */
 #include "ui/header-print.h"
 #include "ui/attr-print.h"
+#include "core/data/bpf-info.h"
 #include "util/util.h"
 
 #include <inttypes.h>
@@ -128,6 +129,32 @@ static const char *clockid_name(uint32_t id)
 	};
 
 	return id < ARRAY_SIZE(names) ? names[id] : "(unknown)";
+}
+
+/* The programs loaded when the recording began, perf's lines for each:
+ * one with its only function, else a line per function. */
+static void print_bpf_progs(FILE *fp, const struct perf_header *h)
+{
+	char name[256];
+
+	for (uint32_t i = 0; i < h->nr_bpf_progs; i++) {
+		const struct bpf_prog_desc *p = &h->bpf_progs[i];
+
+		if (p->inconsistent)
+			continue;
+		if (p->nr_funcs == 1) {
+			bpf_prog_desc__func_name(p, 0, h->bpf_btfs, h->nr_bpf_btfs, name, sizeof(name));
+			fprintf(fp, "# bpf_prog_info %u: %s addr 0x%" PRIx64 " size %u\n", p->id, name,
+				p->addrs[0], p->lens[0]);
+			continue;
+		}
+		fprintf(fp, "# bpf_prog_info %u:\n", p->id);
+		for (uint32_t f = 0; f < p->nr_funcs; f++) {
+			bpf_prog_desc__func_name(p, f, h->bpf_btfs, h->nr_bpf_btfs, name, sizeof(name));
+			fprintf(fp, "# \tsub_prog %u: %s addr 0x%" PRIx64 " size %u\n", f, name,
+				p->addrs[f], p->lens[f]);
+		}
+	}
 }
 
 static void print_clock_data(FILE *fp, const struct perf_header *h)
@@ -305,7 +332,14 @@ void header_print_feature(FILE *fp, struct perf_session *s, int feat, bool full)
 			print_caps(fp, h->pmu_caps[i].pmu_name, h->pmu_caps[i].caps,
 				   h->pmu_caps[i].nr_caps);
 		break;
-	default:	/* TRACING_DATA, BUILD_ID, BPF: nothing to show */
+	case HEADER_BPF_PROG_INFO:
+		print_bpf_progs(fp, h);
+		break;
+	case HEADER_BPF_BTF:
+		for (uint32_t i = 0; i < h->nr_bpf_btfs; i++)
+			fprintf(fp, "# btf info of id %u\n", h->bpf_btfs[i].id);
+		break;
+	default:	/* TRACING_DATA, BUILD_ID: nothing to show */
 		break;
 	}
 }

@@ -187,6 +187,43 @@ def test_headers(report_data, kind, args):
     compare(report_data, kind, *args)
 
 
+@pytest.fixture(scope="module")
+def bpf_data(tmp_path_factory):
+    """A recording made while four BPF programs are loaded: one function,
+    two (a bpf-to-bpf call), and each of those with BTF names."""
+    import bpf_progs
+    fds = []
+    try:
+        fds += bpf_progs.load("pcl_hdr_one")
+        fds += bpf_progs.load("pcl_hdr_two", bpf_progs.TWO_FUNCS)
+        fds += bpf_progs.load("pcl_hdr_btf", btf_funcs=["pcl_btf_main"])
+        fds += bpf_progs.load("pcl_hdr_btf2", bpf_progs.TWO_FUNCS, ["pcl_main", "pcl_sub"],
+                              (0, 3))
+        path = str(tmp_path_factory.mktemp("bpf") / "bpf.data")
+        r = perf("record", "-q", "-o", path, "--", "true")
+        assert r.returncode == 0, r.stderr
+    finally:
+        for fd in fds:
+            os.close(fd)
+    return path
+
+
+@pytest.mark.parametrize("args", [["--header-only"], ["--header-only", "-I"]], ids=name)
+def test_bpf_programs_in_header(bpf_data, args):
+    """The programs loaded as perf recorded, in perf's lines: a lone
+    function's name (bpf_prog_TAG_NAME), a line per function of the others
+    (_F, or their BTF names), then the BTF ids."""
+    want = perf("report", "--stdio", "-i", bpf_data, *args)
+    got = pcl("report", "--stdio", "-i", bpf_data, *args)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+    assert re.search(r"^# bpf_prog_info \d+: bpf_prog_[0-9a-f]{16}_pcl_hdr_one addr 0x",
+                     got.stdout, re.M)
+    assert re.search(r"^# \tsub_prog 1: bpf_prog_[0-9a-f]{16}_F addr", got.stdout, re.M)
+    assert re.search(r"^# \tsub_prog 1: bpf_prog_[0-9a-f]{16}_pcl_sub addr", got.stdout, re.M)
+    assert re.search(r"^# btf info of id \d+$", got.stdout, re.M)
+
+
 @pytest.mark.parametrize("args", [[], ["-s", "trace,comm"], ["--no-children", "-s", "sym"],
                                   ["--group"], ["-F", "overhead,trace"]],
                          ids=name)

@@ -4,6 +4,7 @@
  * yields an error naming the offset, never a read outside the buffer.
  */
 #include "core/data/perf-data.h"
+#include "core/data/bpf-info.h"
 #include "core/data/data-cursor.h"
 #include "util/util.h"
 
@@ -485,6 +486,32 @@ static void clear_pmu_caps(struct perf_header *h)
 	h->nr_pmu_caps = 0;
 }
 
+/* A byte-swapped file's BPF programs are not read: perf shows them only
+ * from a file of its own byte order. */
+static void parse_bpf_progs(struct perf_header *h, struct data_cursor *c)
+{
+	bpf_prog_descs__parse(c, &h->bpf_progs, &h->nr_bpf_progs);
+}
+
+static void clear_bpf_progs(struct perf_header *h)
+{
+	bpf_prog_descs__free(h->bpf_progs, h->nr_bpf_progs);
+	h->bpf_progs = NULL;
+	h->nr_bpf_progs = 0;
+}
+
+static void parse_bpf_btfs(struct perf_header *h, struct data_cursor *c)
+{
+	bpf_btf_descs__parse(c, &h->bpf_btfs, &h->nr_bpf_btfs);
+}
+
+static void clear_bpf_btfs(struct perf_header *h)
+{
+	bpf_btf_descs__free(h->bpf_btfs, h->nr_bpf_btfs);
+	h->bpf_btfs = NULL;
+	h->nr_bpf_btfs = 0;
+}
+
 /* BRANCH_STACK and STAT have no payload; the AUXTRACE index is not used. */
 static const struct feat_layout feat_layouts[HEADER_LAST_FEATURE] = {
 	[HEADER_TRACING_DATA] = { .parse = parse_tracing_data, .clear = clear_tracing_data },
@@ -527,8 +554,8 @@ static const struct feat_layout feat_layouts[HEADER_LAST_FEATURE] = {
 		.list = LIST(mem_nodes, FIELD(OWNED, struct perf_mem_node, set)) },
 	[HEADER_CLOCKID] = { .fields = FIELDS(HDR(U64, clockid_res_ns)) },
 	[HEADER_DIR_FORMAT] = { .fields = FIELDS(HDR(U64, dir_format_version)) },
-	[HEADER_BPF_PROG_INFO] = { .fields = FIELDS(HDR(U32, nr_bpf_prog_info)) },
-	[HEADER_BPF_BTF] = { .fields = FIELDS(HDR(U32, nr_bpf_btf)) },
+	[HEADER_BPF_PROG_INFO] = { .parse = parse_bpf_progs, .clear = clear_bpf_progs },
+	[HEADER_BPF_BTF] = { .parse = parse_bpf_btfs, .clear = clear_bpf_btfs },
 	[HEADER_COMPRESSED] = { .fields = FIELDS(HDR(U32, comp_ver), HDR(U32, comp_type),
 		HDR(U32, comp_level), HDR(U32, comp_ratio), HDR(U32, comp_mmap_len)) },
 	[HEADER_CPU_PMU_CAPS] = { .parse = parse_cpu_pmu_caps, .clear = clear_cpu_pmu_caps },

@@ -230,7 +230,10 @@ struct perf_header {
 	 * (tracing data, auxtrace index, BPF info). */
 	void *tracing_data;
 	size_t tracing_data_size;
-	uint32_t nr_bpf_prog_info, nr_bpf_btf;
+	struct bpf_prog_desc *bpf_progs;	/* HEADER_BPF_PROG_INFO, by id */
+	uint32_t nr_bpf_progs;
+	struct bpf_btf_desc *bpf_btfs;		/* HEADER_BPF_BTF, by id */
+	uint32_t nr_bpf_btfs;
 	void *pcl_symbols;	/* HEADER_PCL_SYMBOLS, raw */
 	size_t pcl_symbols_size;
 };

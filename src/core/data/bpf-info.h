@@ -1,0 +1,51 @@
+/* bpf-info: the BPF programs and BTF a recording describes (perf.data's
+ * HEADER_BPF_PROG_INFO and HEADER_BPF_BTF features: what was loaded when
+ * perf record started), and the names perf gives their functions.
+ */
+#ifndef PCL_BPF_INFO_H
+#define PCL_BPF_INFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BPF_PROG_TAG_LEN 8
+
+struct bpf_prog_desc {
+	uint32_t id, btf_id;
+	char name[17];			/* the program's own, 16 bytes at most */
+	uint32_t nr_funcs;		/* its functions (sub-programs) */
+	uint64_t *addrs;		/* where each was JITed */
+	uint32_t *lens;			/* and its length */
+	uint8_t (*tags)[BPF_PROG_TAG_LEN];
+	uint32_t *func_types;		/* each one's BTF FUNC type id, or NULL */
+	/* the arrays disagree on the functions' number: perf shows nothing */
+	bool inconsistent;
+};
+
+struct bpf_btf_desc {
+	uint32_t id;
+	uint32_t size;
+	uint8_t *data;			/* raw BTF (header, types, strings) */
+};
+
+struct data_cursor;
+
+/* Reads a feature's payload (host byte order only: false, nothing kept,
+ * for the other order) into a table sorted by id, as perf keeps them. */
+bool bpf_prog_descs__parse(struct data_cursor *c, struct bpf_prog_desc **progs, uint32_t *nr);
+bool bpf_btf_descs__parse(struct data_cursor *c, struct bpf_btf_desc **btfs, uint32_t *nr);
+void bpf_prog_descs__free(struct bpf_prog_desc *progs, uint32_t nr);
+void bpf_btf_descs__free(struct bpf_btf_desc *btfs, uint32_t nr);
+
+/* perf's symbol name of function i: bpf_prog_TAG, then _NAME: the
+ * function's BTF name when the program's BTF is among btfs, else the
+ * program's own name for a lone function (none when empty), else "F". */
+void bpf_prog_desc__func_name(const struct bpf_prog_desc *p, uint32_t i,
+			      const struct bpf_btf_desc *btfs, uint32_t nr_btfs,
+			      char *buf, size_t size);
+
+/* The name of BTF type id in raw BTF data, or NULL. */
+const char *btf__type_name(const uint8_t *data, size_t size, uint32_t id);
+
+#endif
