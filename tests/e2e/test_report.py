@@ -202,6 +202,8 @@ def bpf_data(tmp_path_factory):
         path = str(tmp_path_factory.mktemp("bpf") / "bpf.data")
         r = perf("record", "-q", "-o", path, "--", "true")
         assert r.returncode == 0, r.stderr
+    except OSError as e:
+        pytest.skip(f"BPF programs cannot be loaded here: {e}")
     finally:
         for fd in fds:
             os.close(fd)
