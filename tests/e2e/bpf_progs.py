@@ -70,3 +70,33 @@ def load(name, insns=R0_ZERO + EXIT, btf_funcs=None, func_offsets=(0,)):
                        8 if btf_funcs else 0, finfo, len(func_offsets) if btf_funcs else 0)
     fds.append(_bpf(_PROG_LOAD, attr.ljust(128, b"\0")))
     return fds
+
+
+def attach_to_sys_enter(prog_fd):
+    """Runs the program at each of this process's syscalls (a
+    raw_syscalls:sys_enter perf event of its own); returns the event's fd."""
+    import fcntl
+    with open("/sys/kernel/tracing/events/raw_syscalls/sys_enter/id") as f:
+        tp = int(f.read())
+    # PERF_TYPE_TRACEPOINT, size 128, config tp, sample_period 1, disabled 0
+    attr = ctypes.create_string_buffer(struct.pack("<IIQQ", 2, 128, tp, 1).ljust(128, b"\0"))
+    fd = _libc.syscall(298, attr, 0, -1, -1, 0)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    fcntl.ioctl(fd, 0x40042408, prog_fd)    # PERF_EVENT_IOC_SET_BPF
+    fcntl.ioctl(fd, 0x2400, 0)              # PERF_EVENT_IOC_ENABLE
+    return fd
+
+
+if __name__ == "__main__":
+    # bpf_progs.py SECONDS: syscalls, each running a long BPF program
+    # ("pcl_busy", 400 instructions), so that samples land in BPF code
+    import sys
+    import time
+    busy = _insn(0xb7, 0) + _insn(0x07, 0, 0, 0, 1) * 400 + EXIT
+    prog = load("pcl_busy", busy)[-1]
+    attach_to_sys_enter(prog)
+    end = time.monotonic() + float(sys.argv[1])
+    while time.monotonic() < end:
+        for _ in range(1000):
+            os.getppid()

@@ -7,6 +7,7 @@ import os
 import re
 import struct
 import subprocess
+import sys
 
 import pytest
 
@@ -224,6 +225,38 @@ def test_bpf_programs_in_header(bpf_data, args):
     assert re.search(r"^# \tsub_prog 1: bpf_prog_[0-9a-f]{16}_F addr", got.stdout, re.M)
     assert re.search(r"^# \tsub_prog 1: bpf_prog_[0-9a-f]{16}_pcl_sub addr", got.stdout, re.M)
     assert re.search(r"^# btf info of id \d+$", got.stdout, re.M)
+
+
+@pytest.fixture(scope="module")
+def bpf_code_data(tmp_path_factory):
+    """A recording of a program whose syscalls run a BPF program: samples
+    in JIT code that only the KSYMBOL records name."""
+    path = str(tmp_path_factory.mktemp("bpfcode") / "bpf.data")
+    script = os.path.join(os.path.dirname(__file__), "bpf_progs.py")
+    r = perf("record", "-q", "-e", "cpu-clock", "-g", "-o", path, "--",
+             sys.executable, script, "1")
+    if r.returncode != 0 and "Operation not permitted" in r.stderr:
+        pytest.skip("BPF programs cannot be loaded here")
+    assert r.returncode == 0, r.stderr
+    return path
+
+
+@pytest.mark.parametrize("args", [["report", "--stdio", "-s", "dso,sym"],
+                                  ["report", "--stdio", "--no-children", "-s", "sym", "-g",
+                                   "none"],
+                                  ["report", "--stdio", "-g", "caller"],
+                                  ["script", "-F", "comm,tid,ip,sym,symoff,dso"]],
+                         ids=name)
+def test_samples_in_bpf_programs(bpf_code_data, args):
+    """KSYMBOL records map a BPF program's JIT code: its samples are named
+    bpf_prog_TAG_NAME (DSO and symbol), with offsets, as perf names them."""
+    want = perf(*args, "-i", bpf_code_data)
+    got = pcl(*args, "-i", bpf_code_data)
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert "bpf_prog_" in want.stdout, "no sample landed in the BPF program"
+    a, b = normalize(want.stdout), normalize(got.stdout)
+    assert a == b, unified(a, b)
+    assert re.search(r"bpf_prog_[0-9a-f]{16}_pcl_busy", got.stdout)
 
 
 @pytest.mark.parametrize("args", [[], ["-s", "trace,comm"], ["--no-children", "-s", "sym"],

@@ -366,6 +366,28 @@ static void test_guest_code_copies_hypervisor_maps(void **state)
 	machine__delete(g);
 }
 
+/* KSYMBOL: a BPF program's code gets a map, DSO and symbol of its name;
+ * unregistering takes the map away, and a mapped address keeps its map. */
+static void test_ksymbols(void **state)
+{
+	struct thread *t = machine__findnew_thread(m, 80, 80);
+	struct addr_location al;
+
+	(void)state;
+	machine__process_ksymbol(m, 0xffffffffc0020000, 0x40, false, "bpf_prog_0123_x");
+	assert_true(machine__resolve(m, t, KERNEL, 0xffffffffc0020010, &al));
+	assert_string_equal(al.dso->long_name, "bpf_prog_0123_x");
+	assert_non_null(al.sym);
+	assert_string_equal(al.sym->name, "bpf_prog_0123_x");
+	assert_int_equal(al.addr, 0x10);
+	assert_false(machine__resolve(m, t, KERNEL, 0xffffffffc0020040, &al));
+	machine__process_ksymbol(m, 0xffffffffc0020020, 0x40, false, "bpf_prog_4567_y");
+	assert_true(machine__resolve(m, t, KERNEL, 0xffffffffc0020030, &al));
+	assert_string_equal(al.dso->long_name, "bpf_prog_0123_x");
+	machine__process_ksymbol(m, 0xffffffffc0020000, 0x40, true, "bpf_prog_0123_x");
+	assert_false(machine__resolve(m, t, KERNEL, 0xffffffffc0020010, &al));
+}
+
 static void test_callchain_markers(void **state)
 {
 	struct thread *t = machine__findnew_thread(m, 70, 70);
@@ -452,6 +474,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_special_mappings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_and_other_cpumodes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_guest_machine, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ksymbols, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_guest_code_copies_hypervisor_maps, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_callchain_markers, setup, teardown),

@@ -69,6 +69,14 @@ void session_machine__take(struct machine *m, const struct perf_event_header *re
 		machine__maps_changed(m);
 		break;
 	}
+	case PERF_RECORD_KSYMBOL: {
+		const struct perf_rec_ksymbol *k = (const void *)rec;
+
+		machine__process_ksymbol(m, k->addr, k->len,
+					 k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER, k->name);
+		machine__maps_changed(m);
+		break;
+	}
 	case PERF_RECORD_CGROUP: {
 		const struct perf_rec_cgroup *c = (const void *)rec;
 

@@ -277,6 +277,37 @@ static int machine__process_kernel_mmap(struct machine *m, uint64_t start, uint6
 	return 0;
 }
 
+void machine__process_ksymbol(struct machine *m, uint64_t addr, uint32_t len, bool unregister,
+			      const char *name)
+{
+	struct map *map = maps__find(m->kmaps, addr);
+	struct symtab_builder b = { 0 };
+	struct dso_priv *p;
+
+	if (unregister) {
+		if (map && map->ksymbol)
+			maps__remove(m->kmaps, map);
+		return;
+	}
+	if (map || !len || addr + len < addr)
+		return;
+	map = machine__new_map(m);
+	map->start = addr;
+	map->end = addr + len;
+	map->prot = PROT_EXEC | PROT_READ;
+	map->ksymbol = true;
+	map->dso = machine__findnew_dso(m, name, true);
+	p = dso__priv(map->dso);
+	p->kind = DSO_NONE;	/* its symbol is the record's, nothing to read */
+	if (!p->loaded) {
+		p->loaded = true;
+		b.pool = &p->pool;
+		symtab_add(&b, 0, len, STB_GLOBAL, name, strlen(name));
+		dso__install_symbols_raw(map->dso, &b, NULL);
+	}
+	maps__insert(m->kmaps, map, m);
+}
+
 int machine__process_mmap2(struct machine *m, pid_t pid, pid_t tid, uint64_t start,
 			   uint64_t len, uint64_t pgoff, const char *filename,
 			   uint8_t cpumode, const uint8_t *build_id, int build_id_size,

@@ -115,6 +115,12 @@ int machine__process_mmap2(struct machine *m, pid_t pid, pid_t tid, uint64_t sta
 			   uint64_t len, uint64_t pgoff, const char *filename,
 			   uint8_t cpumode, const uint8_t *build_id, int build_id_size,
 			   uint32_t prot, uint32_t flags);
+/* KSYMBOL: kernel code outside the kernel's and modules' maps (BPF
+ * programs, trampolines): registered, a map of its own in the kernel's
+ * maps whose DSO and only symbol bear its name, as perf makes them (an
+ * address already mapped keeps its map); unregistered, that map goes. */
+void machine__process_ksymbol(struct machine *m, uint64_t addr, uint32_t len, bool unregister,
+			      const char *name);
 /* CGROUP: the path (under the cgroup mount) of the cgroup id samples name. */
 void machine__process_cgroup(struct machine *m, uint64_t id, const char *path);
 /* The path of cgroup id, or NULL when no CGROUP record named it. */

@@ -22,6 +22,7 @@ struct map {
 	uint32_t maj, min;	/* ... and device, likewise */
 	uint64_t ino_generation;
 	bool identity;		/* ip is the DSO address (kernel, anon/JIT maps) */
+	bool ksymbol;		/* a KSYMBOL's (a BPF program's) */
 };
 
 /* Address -> DSO-relative address through a map (perf's map__map_ip). */
