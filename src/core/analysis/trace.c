@@ -255,6 +255,14 @@ static void print_interrupted_entry(struct trace *t)
 	t->nr_printed++;
 }
 
+static bool has_filename(const struct syscall *sc)
+{
+	for (int i = 0; i < sc->nr_args; i++)
+		if (sc->args[i].kind == SCA_FILENAME)
+			return true;
+	return false;
+}
+
 void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, long id,
 		      const uint64_t args[SYSCALL_MAX_ARGS])
 {
@@ -275,6 +283,11 @@ void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, lon
 	/* -s shows no call but one a tracepoint interrupts: without
 	 * tracepoints its arguments are never formatted */
 	if (!t->cfg.summary_only || t->cfg.tp_events) {
+		const char *strs[SYSCALL_MAX_ARGS];
+
+		if (t->user_strings && has_filename(sc) &&
+		    t->user_strings(t->user_strings_priv, thread->tid, id, args, strs))
+			ctx.strings = strs;
 		strbuf_addf(&tt->entry_str, "%s(", sc->name);
 		tt->ret_kind = syscall_args__format(sc, args, &ctx, &tt->entry_str);
 	}

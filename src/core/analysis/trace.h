@@ -84,6 +84,12 @@ struct trace {
 	unsigned long proc_getname;	/* fd paths read from /proc (--tool_stats) */
 	bool done;			/* --max-events reached */
 	struct strbuf out;		/* lines not yet written */
+	/* live: the strings of thread tid's call id's pathname arguments
+	 * (strs[i] for argument i, NULL when unread); false when it has none.
+	 * NULL: pathnames are shown as pointers. */
+	bool (*user_strings)(void *priv, pid_t tid, long id, const uint64_t args[SYSCALL_MAX_ARGS],
+			     const char *strs[SYSCALL_MAX_ARGS]);
+	void *user_strings_priv;
 };
 
 void trace__init(struct trace *t, const struct trace_config *cfg, struct machine *m);

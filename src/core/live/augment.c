@@ -1,0 +1,446 @@
+/* augment: pathname strings of syscalls from a BPF program (see augment.h) */
+#include "core/live/augment.h"
+
+#include <errno.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "util/hashmap.h"
+#include "util/util.h"
+
+/* The record the program writes (all little-endian host words) */
+#define REC_PID_TGID	0
+#define REC_ID		8
+#define REC_ARGS	16
+#define REC_SPEC	64
+#define REC_LEN0	68
+#define REC_LEN1	72
+#define REC_STR		80
+#define REC_SIZE	(REC_STR + 2 * AUGMENT_STR_MAX)
+
+/* raw_syscalls:sys_enter's payload: common fields, "long id", "args[6]" */
+#define TP_ID		8
+#define TP_ARGS		16
+
+/* the BPF ring: records of up to a few thousand calls between two drains */
+#define RING_SIZE	(8u << 20)
+
+/* A record kept for its thread until a sys_enter takes it. */
+struct rec {
+	long id;
+	uint64_t args[AUGMENT_NR_ARGS];
+	int idx[2];		/* argument indexes, -1: none */
+	char *str[2];
+};
+
+struct queue {
+	struct rec *items[AUGMENT_QUEUE_MAX];
+	unsigned int head, n;
+};
+
+struct augment {
+	int table_fd, ring_fd, prog_fd;
+	void *cons_page;		/* the consumer position, ours to write */
+	void *prod;			/* the producer position page, then the data twice */
+	size_t page;
+	struct hashmap queues;		/* tid -> struct queue * */
+	struct rec *taken;		/* what the last take returned */
+	unsigned long nr_taken, nr_dropped;
+};
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static int map_create(unsigned int type, unsigned int key, unsigned int value,
+		      unsigned int entries)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = type;
+	attr.key_size = key;
+	attr.value_size = value;
+	attr.max_entries = entries;
+	return (int)sys_bpf(BPF_MAP_CREATE, &attr);
+}
+
+static int map_update(int fd, uint32_t key, uint32_t value)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = (uint32_t)fd;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)&value;
+	attr.flags = BPF_ANY;
+	return (int)sys_bpf(BPF_MAP_UPDATE_ELEM, &attr);
+}
+
+/* The instruction builder: one slot per instruction, jumps to the exit
+ * patched once its place is known. */
+struct prog {
+	struct bpf_insn insn[96];
+	int n;
+	int to_out[16], nr_out;
+};
+
+static void emit(struct prog *p, uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
+{
+	p->insn[p->n++] = (struct bpf_insn){ .code = code, .dst_reg = dst, .src_reg = src,
+					     .off = off, .imm = imm };
+}
+
+#define MOV_REG(p, d, s)	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define MOV_IMM(p, d, i)	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define ALU_IMM(p, op, d, i)	emit(p, BPF_ALU64 | (op) | BPF_K, d, 0, 0, i)
+#define ALU_REG(p, op, d, s)	emit(p, BPF_ALU64 | (op) | BPF_X, d, s, 0, 0)
+#define LDX(p, sz, d, s, o)	emit(p, BPF_LDX | BPF_MEM | (sz), d, s, o, 0)
+#define STX(p, sz, d, s, o)	emit(p, BPF_STX | BPF_MEM | (sz), d, s, o, 0)
+#define ST(p, sz, d, o, i)	emit(p, BPF_ST | BPF_MEM | (sz), d, 0, o, i)
+#define CALL(p, fn)		emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, fn)
+
+/* "if dst op imm goto out" */
+static void jump_out(struct prog *p, uint8_t op, uint8_t dst, int32_t imm)
+{
+	p->to_out[p->nr_out++] = p->n;
+	emit(p, BPF_JMP | op | BPF_K, dst, 0, 0, imm);
+}
+
+static void load_map(struct prog *p, uint8_t dst, int fd)
+{
+	emit(p, BPF_LD | BPF_DW | BPF_IMM, dst, BPF_PSEUDO_MAP_FD, 0, fd);
+	emit(p, 0, 0, 0, 0, 0);
+}
+
+/* r6: the tracepoint's payload, r7: the record, r8: the spec, r9: pid_tgid */
+static void build(struct prog *p, int table_fd, int ring_fd, pid_t self, int nr_specs)
+{
+	MOV_REG(p, 6, 1);
+	LDX(p, BPF_DW, 1, 6, TP_ID);
+	jump_out(p, BPF_JGE, 1, nr_specs);		/* unsigned: -1 too */
+	STX(p, BPF_W, 10, 1, -4);
+	load_map(p, 1, table_fd);
+	MOV_REG(p, 2, 10);
+	ALU_IMM(p, BPF_ADD, 2, -4);
+	CALL(p, BPF_FUNC_map_lookup_elem);
+	jump_out(p, BPF_JEQ, 0, 0);
+	LDX(p, BPF_W, 8, 0, 0);
+	jump_out(p, BPF_JEQ, 8, 0);
+	CALL(p, BPF_FUNC_get_current_pid_tgid);
+	MOV_REG(p, 9, 0);
+	MOV_REG(p, 1, 0);
+	ALU_IMM(p, BPF_RSH, 1, 32);
+	jump_out(p, BPF_JEQ, 1, self);
+	load_map(p, 1, ring_fd);
+	MOV_IMM(p, 2, REC_SIZE);
+	MOV_IMM(p, 3, 0);
+	CALL(p, BPF_FUNC_ringbuf_reserve);
+	jump_out(p, BPF_JEQ, 0, 0);
+	MOV_REG(p, 7, 0);
+	STX(p, BPF_DW, 7, 9, REC_PID_TGID);
+	LDX(p, BPF_DW, 1, 6, TP_ID);
+	STX(p, BPF_DW, 7, 1, REC_ID);
+	for (int i = 0; i < AUGMENT_NR_ARGS; i++) {
+		LDX(p, BPF_DW, 1, 6, TP_ARGS + 8 * i);
+		STX(p, BPF_DW, 7, 1, REC_ARGS + 8 * i);
+	}
+	STX(p, BPF_W, 7, 8, REC_SPEC);
+	ST(p, BPF_W, 7, REC_LEN0, 0);
+	ST(p, BPF_W, 7, REC_LEN1, 0);
+	ST(p, BPF_W, 7, REC_LEN1 + 4, 0);
+	for (int s = 0; s < 2; s++) {
+		int skip;
+
+		MOV_REG(p, 1, 8);
+		ALU_IMM(p, BPF_RSH, 1, 8 * s);
+		ALU_IMM(p, BPF_AND, 1, 0xff);
+		skip = p->n;
+		emit(p, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0, 0);
+		ALU_IMM(p, BPF_SUB, 1, 1);
+		ALU_IMM(p, BPF_AND, 1, 7);		/* bounded for the verifier */
+		ALU_IMM(p, BPF_LSH, 1, 3);
+		MOV_REG(p, 2, 7);
+		ALU_REG(p, BPF_ADD, 2, 1);
+		LDX(p, BPF_DW, 3, 2, REC_ARGS);
+		MOV_REG(p, 1, 7);
+		ALU_IMM(p, BPF_ADD, 1, REC_STR + s * AUGMENT_STR_MAX);
+		MOV_IMM(p, 2, AUGMENT_STR_MAX);
+		CALL(p, BPF_FUNC_probe_read_user_str);
+		STX(p, BPF_W, 7, 0, s ? REC_LEN1 : REC_LEN0);
+		p->insn[skip].off = (int16_t)(p->n - skip - 1);
+	}
+	MOV_REG(p, 1, 7);
+	MOV_IMM(p, 2, 0);
+	CALL(p, BPF_FUNC_ringbuf_submit);
+	/* out: 1 keeps the tracepoint's samples for every perf event on it */
+	for (int i = 0; i < p->nr_out; i++)
+		p->insn[p->to_out[i]].off = (int16_t)(p->n - p->to_out[i] - 1);
+	MOV_IMM(p, 0, 1);
+	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+}
+
+static void why_errno(char *why, size_t size, const char *what)
+{
+	snprintf(why, size, "%s: %s", what, strerror(errno));
+}
+
+static struct augment *augment__alloc(void)
+{
+	struct augment *a = xcalloc(1, sizeof(*a));
+
+	a->table_fd = a->ring_fd = a->prog_fd = -1;
+	return a;
+}
+
+struct augment *augment__new_unloaded(void)
+{
+	return augment__alloc();
+}
+
+struct augment *augment__new(const uint32_t *specs, int nr_specs, pid_t self, char *why,
+			     size_t why_size)
+{
+	struct augment *a = augment__alloc();
+	static char log[1 << 16];
+	union bpf_attr attr;
+	struct prog p = { .n = 0 };
+
+	a->page = (size_t)sysconf(_SC_PAGESIZE);
+	a->table_fd = map_create(BPF_MAP_TYPE_ARRAY, 4, 4, (unsigned int)nr_specs);
+	if (a->table_fd < 0) {
+		why_errno(why, why_size, "BPF map");
+		goto fail;
+	}
+	for (int i = 0; i < nr_specs; i++)
+		if (specs[i] && map_update(a->table_fd, (uint32_t)i, specs[i])) {
+			why_errno(why, why_size, "BPF map update");
+			goto fail;
+		}
+	a->ring_fd = map_create(BPF_MAP_TYPE_RINGBUF, 0, 0, RING_SIZE);
+	if (a->ring_fd < 0) {
+		why_errno(why, why_size, "BPF ring buffer");
+		goto fail;
+	}
+	a->cons_page = mmap(NULL, a->page, PROT_READ | PROT_WRITE, MAP_SHARED, a->ring_fd, 0);
+	a->prod = a->cons_page == MAP_FAILED ? MAP_FAILED :
+		  mmap(NULL, a->page + 2 * (size_t)RING_SIZE, PROT_READ, MAP_SHARED, a->ring_fd,
+		       (off_t)a->page);
+	if (a->cons_page == MAP_FAILED || a->prod == MAP_FAILED) {
+		why_errno(why, why_size, "BPF ring buffer mmap");
+		goto fail;
+	}
+	build(&p, a->table_fd, a->ring_fd, self, nr_specs);
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_TRACEPOINT;
+	attr.insns = (uintptr_t)p.insn;
+	attr.insn_cnt = (uint32_t)p.n;
+	/* bpf_probe_read_user_str() is for GPL programs */
+	attr.license = (uintptr_t)"GPL";
+	memcpy(attr.prog_name, "pcl_augment", sizeof("pcl_augment"));
+	a->prog_fd = (int)sys_bpf(BPF_PROG_LOAD, &attr);
+	if (a->prog_fd < 0) {	/* again, for the verifier's words */
+		int err = errno;
+
+		attr.log_buf = (uintptr_t)log;
+		attr.log_size = sizeof(log);
+		attr.log_level = 1;
+		log[0] = '\0';
+		a->prog_fd = (int)sys_bpf(BPF_PROG_LOAD, &attr);
+		errno = a->prog_fd < 0 ? err : errno;
+	}
+	if (a->prog_fd < 0) {
+		size_t len = strlen(log);
+		char *last;
+
+		why_errno(why, why_size, "BPF program");
+		/* the verifier's last line says what it refused */
+		while (len && log[len - 1] == '\n')
+			log[--len] = '\0';
+		last = strrchr(log, '\n');
+		if (len) {
+			size_t at = strlen(why);
+
+			snprintf(why + at, why_size - at, " (%s)", last ? last + 1 : log);
+		}
+		goto fail;
+	}
+	return a;
+fail:
+	augment__delete(a);
+	return NULL;
+}
+
+static void rec_free(struct rec *r)
+{
+	if (!r)
+		return;
+	free(r->str[0]);
+	free(r->str[1]);
+	free(r);
+}
+
+void augment__delete(struct augment *a)
+{
+	struct queue **q = NULL;
+
+	if (!a)
+		return;
+	while ((q = hashmap_next(&a->queues, q))) {
+		for (unsigned int i = 0; i < (*q)->n; i++)
+			rec_free((*q)->items[((*q)->head + i) % AUGMENT_QUEUE_MAX]);
+		free(*q);
+	}
+	hashmap_release(&a->queues);
+	rec_free(a->taken);
+	if (a->prod && a->prod != MAP_FAILED)
+		munmap(a->prod, a->page + 2 * (size_t)RING_SIZE);
+	if (a->cons_page && a->cons_page != MAP_FAILED)
+		munmap(a->cons_page, a->page);
+	if (a->prog_fd >= 0)
+		close(a->prog_fd);
+	if (a->ring_fd >= 0)
+		close(a->ring_fd);
+	if (a->table_fd >= 0)
+		close(a->table_fd);
+	free(a);
+}
+
+int augment__attach(struct augment *a, int perf_fd)
+{
+	return ioctl(perf_fd, PERF_EVENT_IOC_SET_BPF, a->prog_fd) ? -errno : 0;
+}
+
+static char *rec_string(const unsigned char *rec, size_t size, int s)
+{
+	int32_t len;
+	size_t off = REC_STR + (size_t)s * AUGMENT_STR_MAX;
+
+	memcpy(&len, rec + (s ? REC_LEN1 : REC_LEN0), sizeof(len));
+	if (len <= 0 || off + (size_t)len > size)
+		return NULL;
+	/* the helper's count has the NUL: a cut string ends at the limit */
+	return xstrndup((const char *)rec + off, (size_t)len - 1);
+}
+
+bool augment__feed(struct augment *a, const void *data, size_t size)
+{
+	const unsigned char *rec = data;
+	uint64_t pid_tgid, id;
+	uint32_t spec;
+	struct queue **qp, *q;
+	struct rec *r;
+
+	if (size < REC_STR)
+		return false;
+	memcpy(&pid_tgid, rec + REC_PID_TGID, 8);
+	memcpy(&id, rec + REC_ID, 8);
+	memcpy(&spec, rec + REC_SPEC, 4);
+	r = xcalloc(1, sizeof(*r));
+	r->id = (long)id;
+	memcpy(r->args, rec + REC_ARGS, sizeof(r->args));
+	for (int s = 0; s < 2; s++) {
+		unsigned int arg = (spec >> (8 * s)) & 0xff;
+
+		r->idx[s] = arg >= 1 && arg <= AUGMENT_NR_ARGS ? (int)arg - 1 : -1;
+		r->str[s] = r->idx[s] >= 0 ? rec_string(rec, size, s) : NULL;
+	}
+	qp = hashmap_u64_findnew(&a->queues, (uint32_t)pid_tgid, NULL);
+	if (!*qp)
+		*qp = xcalloc(1, sizeof(**qp));
+	q = *qp;
+	if (q->n == AUGMENT_QUEUE_MAX) {	/* the oldest never matched */
+		rec_free(q->items[q->head]);
+		q->head = (q->head + 1) % AUGMENT_QUEUE_MAX;
+		q->n--;
+		a->nr_dropped++;
+	}
+	q->items[(q->head + q->n++) % AUGMENT_QUEUE_MAX] = r;
+	return true;
+}
+
+void augment__drain(struct augment *a)
+{
+	uint64_t mask = RING_SIZE - 1, cons, prod;
+	const unsigned char *data;
+
+	if (!a->prod)
+		return;
+	data = (const unsigned char *)a->prod + a->page;
+	cons = __atomic_load_n((uint64_t *)a->cons_page, __ATOMIC_ACQUIRE);
+	prod = __atomic_load_n((uint64_t *)a->prod, __ATOMIC_ACQUIRE);
+	while (cons < prod) {
+		const unsigned char *hdr = data + (cons & mask);
+		uint32_t len = __atomic_load_n((const uint32_t *)hdr, __ATOMIC_ACQUIRE);
+
+		if (len & BPF_RINGBUF_BUSY_BIT)
+			break;
+		if (!(len & BPF_RINGBUF_DISCARD_BIT))
+			augment__feed(a, hdr + BPF_RINGBUF_HDR_SZ, len);
+		len &= ~(uint32_t)(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
+		cons += (len + BPF_RINGBUF_HDR_SZ + 7) & ~7u;
+		__atomic_store_n((uint64_t *)a->cons_page, cons, __ATOMIC_RELEASE);
+	}
+}
+
+static bool rec_matches(const struct rec *r, long id, const uint64_t args[AUGMENT_NR_ARGS])
+{
+	return r->id == id && !memcmp(r->args, args, sizeof(r->args));
+}
+
+static struct rec *queue_take(struct augment *a, struct queue *q, long id,
+			      const uint64_t args[AUGMENT_NR_ARGS])
+{
+	for (unsigned int i = 0; q && i < q->n; i++) {
+		struct rec *r = q->items[(q->head + i) % AUGMENT_QUEUE_MAX];
+
+		if (!rec_matches(r, id, args))
+			continue;
+		/* the ones before it are calls no sample asked for */
+		for (unsigned int j = 0; j < i; j++)
+			rec_free(q->items[(q->head + j) % AUGMENT_QUEUE_MAX]);
+		a->nr_dropped += i;
+		q->head = (q->head + i + 1) % AUGMENT_QUEUE_MAX;
+		q->n -= i + 1;
+		return r;
+	}
+	return NULL;
+}
+
+bool augment__take(struct augment *a, pid_t tid, long id, const uint64_t args[AUGMENT_NR_ARGS],
+		   const char *strs[AUGMENT_NR_ARGS])
+{
+	struct queue **q = hashmap_u64_find(&a->queues, (uint32_t)tid);
+	struct rec *r = queue_take(a, q ? *q : NULL, id, args);
+
+	if (!r && a->prod) {	/* written after the last drain */
+		augment__drain(a);
+		q = hashmap_u64_find(&a->queues, (uint32_t)tid);
+		r = queue_take(a, q ? *q : NULL, id, args);
+	}
+	for (int i = 0; i < AUGMENT_NR_ARGS; i++)
+		strs[i] = NULL;
+	rec_free(a->taken);
+	a->taken = r;
+	if (!r)
+		return false;
+	a->nr_taken++;
+	for (int s = 0; s < 2; s++)
+		if (r->idx[s] >= 0)
+			strs[r->idx[s]] = r->str[s];
+	return true;
+}
+
+void augment__stats(const struct augment *a, unsigned long *taken, unsigned long *dropped)
+{
+	*taken = a->nr_taken;
+	*dropped = a->nr_dropped;
+}
