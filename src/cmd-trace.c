@@ -480,6 +480,8 @@ static int live_round(void *ctx, size_t bytes)
 	record_round__sort(&l->round);
 	for (size_t i = 0; i < l->round.nr && !l->trace.done; i++)
 		live_dispatch(l, record_round__at(&l->round, i));
+	if (l->augment)
+		augment__round_end(l->augment);
 	record_round__reset(&l->round);
 	write_lines(&l->trace, l->out);
 	fflush(l->out);
@@ -1054,8 +1056,9 @@ int cmd_trace(int argc, const char **argv)
 			    "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &o.target.cpu_list, "cpu", "list of cpus to monitor"),
 		OPT_BOOLEAN(0, "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
-		OPT_BOOLEAN(0, "no-augment", &o.no_augment,
-			    "show pathname arguments as pointers (no BPF string reader)"),
+		/* pcl's own: out of -h, whose text stays perf's */
+		{ .type = OPT_BOOL_T, .long_name = "no-augment", .value = &o.no_augment,
+		  .help = "show pathname arguments as pointers", .flags = OPTF_HIDDEN },
 		{ .type = OPT_UINT_T, .short_name = 'm', .long_name = "mmap-pages",
 		  .value = &o.mmap_pages, .argh = "pages", .help = "number of mmap data pages" },
 		OPT_STRING('u', "uid", &o.target.uid_str, "user", "user to profile"),

@@ -38,11 +38,13 @@ struct rec {
 	uint64_t args[AUGMENT_NR_ARGS];
 	int idx[2];		/* argument indexes, -1: none */
 	char *str[2];
+	unsigned long gen;	/* the round it was drained in */
 };
 
+/* A thread's records, oldest first: items[start .. n) */
 struct queue {
-	struct rec *items[AUGMENT_QUEUE_MAX];
-	unsigned int head, n;
+	struct rec **items;
+	size_t start, n, cap;
 };
 
 struct augment {
@@ -52,6 +54,7 @@ struct augment {
 	size_t page;
 	struct hashmap queues;		/* tid -> struct queue * */
 	struct rec *taken;		/* what the last take returned */
+	unsigned long gen;		/* rounds ended */
 	unsigned long nr_taken, nr_dropped;
 };
 
@@ -288,6 +291,33 @@ static void rec_free(struct rec *r)
 	free(r);
 }
 
+/* Frees the records before items[end] */
+static size_t queue_drop(struct queue *q, size_t end)
+{
+	size_t dropped = end - q->start;
+
+	for (size_t i = q->start; i < end; i++)
+		rec_free(q->items[i]);
+	q->start = end;
+	if (q->start == q->n)
+		q->start = q->n = 0;
+	return dropped;
+}
+
+static void queue_push(struct queue *q, struct rec *r)
+{
+	if (q->n == q->cap && q->start) {	/* slide the live ones down */
+		memmove(q->items, q->items + q->start, (q->n - q->start) * sizeof(*q->items));
+		q->n -= q->start;
+		q->start = 0;
+	}
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 16;
+		q->items = xrealloc(q->items, q->cap * sizeof(*q->items));
+	}
+	q->items[q->n++] = r;
+}
+
 void augment__delete(struct augment *a)
 {
 	struct queue **q = NULL;
@@ -295,8 +325,8 @@ void augment__delete(struct augment *a)
 	if (!a)
 		return;
 	while ((q = hashmap_next(&a->queues, q))) {
-		for (unsigned int i = 0; i < (*q)->n; i++)
-			rec_free((*q)->items[((*q)->head + i) % AUGMENT_QUEUE_MAX]);
+		queue_drop(*q, (*q)->n);
+		free((*q)->items);
 		free(*q);
 	}
 	hashmap_release(&a->queues);
@@ -357,13 +387,8 @@ bool augment__feed(struct augment *a, const void *data, size_t size)
 	if (!*qp)
 		*qp = xcalloc(1, sizeof(**qp));
 	q = *qp;
-	if (q->n == AUGMENT_QUEUE_MAX) {	/* the oldest never matched */
-		rec_free(q->items[q->head]);
-		q->head = (q->head + 1) % AUGMENT_QUEUE_MAX;
-		q->n--;
-		a->nr_dropped++;
-	}
-	q->items[(q->head + q->n++) % AUGMENT_QUEUE_MAX] = r;
+	r->gen = a->gen;
+	queue_push(q, r);
 	return true;
 }
 
@@ -399,20 +424,32 @@ static bool rec_matches(const struct rec *r, long id, const uint64_t args[AUGMEN
 static struct rec *queue_take(struct augment *a, struct queue *q, long id,
 			      const uint64_t args[AUGMENT_NR_ARGS])
 {
-	for (unsigned int i = 0; q && i < q->n; i++) {
-		struct rec *r = q->items[(q->head + i) % AUGMENT_QUEUE_MAX];
+	for (size_t i = q ? q->start : 0; q && i < q->n; i++) {
+		struct rec *r = q->items[i];
 
 		if (!rec_matches(r, id, args))
 			continue;
 		/* the ones before it are calls no sample asked for */
-		for (unsigned int j = 0; j < i; j++)
-			rec_free(q->items[(q->head + j) % AUGMENT_QUEUE_MAX]);
-		a->nr_dropped += i;
-		q->head = (q->head + i + 1) % AUGMENT_QUEUE_MAX;
-		q->n -= i + 1;
+		q->items[i] = NULL;
+		a->nr_dropped += queue_drop(q, i);
+		queue_drop(q, i + 1);
 		return r;
 	}
 	return NULL;
+}
+
+void augment__round_end(struct augment *a)
+{
+	struct queue **q = NULL;
+
+	while ((q = hashmap_next(&a->queues, q))) {
+		size_t end = (*q)->start;
+
+		while (end < (*q)->n && (*q)->items[end]->gen < a->gen)
+			end++;
+		a->nr_dropped += queue_drop(*q, end);
+	}
+	a->gen++;
 }
 
 bool augment__take(struct augment *a, pid_t tid, long id, const uint64_t args[AUGMENT_NR_ARGS],

@@ -15,7 +15,10 @@
  * time) and loaded with the bpf(2) syscall itself.  Records are kept per
  * thread in their order; augment__take() matches a sys_enter to the oldest
  * record of its thread with the same id and arguments and drops the older
- * ones (calls whose samples were filtered out or lost).
+ * ones (calls whose samples were filtered out or lost).  A record is
+ * written before its sample, so one drained before a round of samples was
+ * read has its sample in that round if it has one: augment__round_end()
+ * drops those still unmatched (calls of tasks not traced, samples lost).
  */
 #ifndef PCL_AUGMENT_H
 #define PCL_AUGMENT_H
@@ -28,8 +31,6 @@
 #define AUGMENT_NR_ARGS 6
 /* bytes copied per string, its NUL included: longer strings are cut */
 #define AUGMENT_STR_MAX 4096
-/* a thread's records not yet matched: older ones are dropped */
-#define AUGMENT_QUEUE_MAX 64
 
 /* What the table says of a syscall: the indexes of its (up to two) pathname
  * arguments, each plus one in a byte, 0 for none. */
@@ -55,6 +56,9 @@ int augment__attach(struct augment *a, int perf_fd);
 
 /* Moves the BPF ring's records to the threads' queues. */
 void augment__drain(struct augment *a);
+/* After a round of samples (read from the rings before the round's first
+ * drain) was taken: drops what was drained before that round. */
+void augment__round_end(struct augment *a);
 
 /* One record as the program writes it: pid_tgid, id, args[6], spec, the
  * two strings' lengths (helper results: bytes with the NUL, or -errno),
