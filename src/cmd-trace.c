@@ -481,7 +481,7 @@ static int live_round(void *ctx, size_t bytes)
 	for (size_t i = 0; i < l->round.nr && !l->trace.done; i++)
 		live_dispatch(l, record_round__at(&l->round, i));
 	if (l->augment)
-		augment__round_end(l->augment);
+		augment__prune(l->augment);
 	record_round__reset(&l->round);
 	write_lines(&l->trace, l->out);
 	fflush(l->out);
@@ -491,6 +491,12 @@ static int live_round(void *ctx, size_t bytes)
 static int live_tick(void *ctx, bool stopping)
 {
 	struct trace_live *l = ctx;
+
+	/* every task's pathname calls fill the BPF ring, quiet rings or not */
+	if (l->augment) {
+		augment__drain(l->augment);
+		augment__prune(l->augment);
+	}
 
 	return l->trace.done ? 1 : 0;
 }
@@ -572,9 +578,9 @@ static bool live_user_strings(void *priv, pid_t tid, long id,
 static struct augment *live_augment(struct syscall_table *table, const bool *on,
 				    const struct evsel *enter, bool verbose)
 {
-	int nr = syscall__max_nr() + 1, fd = -1, err;
+	int nr = syscall__max_nr() + 1, err;
 	uint32_t *specs = xcalloc((size_t)nr, sizeof(*specs));
-	struct augment *a = NULL;
+	struct augment *a;
 	char why[512] = "";
 
 	for (int i = 0; i < nr; i++) {
@@ -589,13 +595,8 @@ static struct augment *live_augment(struct syscall_table *table, const bool *on,
 		if (n)
 			specs[i] = augment__spec(arg[0], arg[1]);
 	}
-	for (int i = 0; enter->fds && i < enter->nr_cpus * enter->nr_threads && fd < 0; i++)
-		fd = enter->fds[i];
-	if (fd < 0)
-		snprintf(why, sizeof(why), "no raw_syscalls:sys_enter event open");
-	else
-		a = augment__new(specs, nr, getpid(), why, sizeof(why));
-	if (a && (err = augment__attach(a, fd))) {
+	a = augment__new(specs, nr, getpid(), why, sizeof(why));
+	if (a && (err = augment__attach(a, enter->attr.config))) {
 		snprintf(why, sizeof(why), "attaching the BPF program: %s", strerror(-err));
 		augment__delete(a);
 		a = NULL;

@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/hashmap.h"
@@ -38,7 +39,7 @@ struct rec {
 	uint64_t args[AUGMENT_NR_ARGS];
 	int idx[2];		/* argument indexes, -1: none */
 	char *str[2];
-	unsigned long gen;	/* the round it was drained in */
+	uint64_t drained_ms;	/* when it was read from the BPF ring */
 };
 
 /* A thread's records, oldest first: items[start .. n) */
@@ -48,15 +49,24 @@ struct queue {
 };
 
 struct augment {
-	int table_fd, ring_fd, prog_fd;
+	int table_fd, ring_fd, prog_fd, perf_fd;
 	void *cons_page;		/* the consumer position, ours to write */
 	void *prod;			/* the producer position page, then the data twice */
 	size_t page;
 	struct hashmap queues;		/* tid -> struct queue * */
 	struct rec *taken;		/* what the last take returned */
-	unsigned long gen;		/* rounds ended */
+	uint64_t now_ms;		/* the last drain's time */
+	uint64_t pruned_ms;		/* the last prune's */
 	unsigned long nr_taken, nr_dropped;
 };
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
 
 static long sys_bpf(int cmd, union bpf_attr *attr)
 {
@@ -182,7 +192,7 @@ static void build(struct prog *p, int table_fd, int ring_fd, pid_t self, int nr_
 		p->insn[skip].off = (int16_t)(p->n - skip - 1);
 	}
 	MOV_REG(p, 1, 7);
-	MOV_IMM(p, 2, 0);
+	MOV_IMM(p, 2, BPF_RB_NO_WAKEUP);	/* read on pcl's beat, never polled */
 	CALL(p, BPF_FUNC_ringbuf_submit);
 	/* out: 1 keeps the tracepoint's samples for every perf event on it */
 	for (int i = 0; i < p->nr_out; i++)
@@ -200,7 +210,7 @@ static struct augment *augment__alloc(void)
 {
 	struct augment *a = xcalloc(1, sizeof(*a));
 
-	a->table_fd = a->ring_fd = a->prog_fd = -1;
+	a->table_fd = a->ring_fd = a->prog_fd = a->perf_fd = -1;
 	return a;
 }
 
@@ -335,6 +345,8 @@ void augment__delete(struct augment *a)
 		munmap(a->prod, a->page + 2 * (size_t)RING_SIZE);
 	if (a->cons_page && a->cons_page != MAP_FAILED)
 		munmap(a->cons_page, a->page);
+	if (a->perf_fd >= 0)
+		close(a->perf_fd);
 	if (a->prog_fd >= 0)
 		close(a->prog_fd);
 	if (a->ring_fd >= 0)
@@ -344,9 +356,23 @@ void augment__delete(struct augment *a)
 	free(a);
 }
 
-int augment__attach(struct augment *a, int perf_fd)
+int augment__attach(struct augment *a, uint64_t tp_id)
 {
-	return ioctl(perf_fd, PERF_EVENT_IOC_SET_BPF, a->prog_fd) ? -errno : 0;
+	struct perf_event_attr attr;
+
+	/* an event of pcl's own, counting, never inherited: the program
+	 * leaves the tracepoint when the event that brought it is freed, and
+	 * an inherited copy of a traced task's event is freed as that task
+	 * exits */
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = tp_id;
+	attr.disabled = 1;
+	a->perf_fd = (int)syscall(__NR_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (a->perf_fd < 0)
+		return -errno;
+	return ioctl(a->perf_fd, PERF_EVENT_IOC_SET_BPF, a->prog_fd) ? -errno : 0;
 }
 
 static char *rec_string(const unsigned char *rec, size_t size, int s)
@@ -387,7 +413,11 @@ bool augment__feed(struct augment *a, const void *data, size_t size)
 	if (!*qp)
 		*qp = xcalloc(1, sizeof(**qp));
 	q = *qp;
-	r->gen = a->gen;
+	r->drained_ms = a->now_ms;
+	if (q->n - q->start == AUGMENT_QUEUE_MAX) {	/* the oldest never matched */
+		queue_drop(q, q->start + 1);
+		a->nr_dropped++;
+	}
 	queue_push(q, r);
 	return true;
 }
@@ -399,6 +429,7 @@ void augment__drain(struct augment *a)
 
 	if (!a->prod)
 		return;
+	a->now_ms = now_ms();
 	data = (const unsigned char *)a->prod + a->page;
 	cons = __atomic_load_n((uint64_t *)a->cons_page, __ATOMIC_ACQUIRE);
 	prod = __atomic_load_n((uint64_t *)a->prod, __ATOMIC_ACQUIRE);
@@ -438,18 +469,21 @@ static struct rec *queue_take(struct augment *a, struct queue *q, long id,
 	return NULL;
 }
 
-void augment__round_end(struct augment *a)
+void augment__prune(struct augment *a)
 {
 	struct queue **q = NULL;
+	uint64_t now = a->prod ? now_ms() : a->now_ms;
 
+	if (now - a->pruned_ms < AUGMENT_KEEP_MS / 4)
+		return;
+	a->pruned_ms = now;
 	while ((q = hashmap_next(&a->queues, q))) {
 		size_t end = (*q)->start;
 
-		while (end < (*q)->n && (*q)->items[end]->gen < a->gen)
+		while (end < (*q)->n && (*q)->items[end]->drained_ms + AUGMENT_KEEP_MS < now)
 			end++;
 		a->nr_dropped += queue_drop(*q, end);
 	}
-	a->gen++;
 }
 
 bool augment__take(struct augment *a, pid_t tid, long id, const uint64_t args[AUGMENT_NR_ARGS],

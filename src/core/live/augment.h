@@ -15,10 +15,11 @@
  * time) and loaded with the bpf(2) syscall itself.  Records are kept per
  * thread in their order; augment__take() matches a sys_enter to the oldest
  * record of its thread with the same id and arguments and drops the older
- * ones (calls whose samples were filtered out or lost).  A record is
- * written before its sample, so one drained before a round of samples was
- * read has its sample in that round if it has one: augment__round_end()
- * drops those still unmatched (calls of tasks not traced, samples lost).
+ * ones (calls whose samples were filtered out or lost).  The program
+ * sees every task's calls: records of tasks not traced are dropped once
+ * AUGMENT_KEEP_MS old (augment__prune()), and a thread keeps at most
+ * AUGMENT_QUEUE_MAX (samples read from the rings lag the records by a few
+ * rounds at most, far less than either).
  */
 #ifndef PCL_AUGMENT_H
 #define PCL_AUGMENT_H
@@ -31,6 +32,9 @@
 #define AUGMENT_NR_ARGS 6
 /* bytes copied per string, its NUL included: longer strings are cut */
 #define AUGMENT_STR_MAX 4096
+/* how long a record waits for its sample, and how many a thread keeps */
+#define AUGMENT_KEEP_MS 10000
+#define AUGMENT_QUEUE_MAX 8192
 
 /* What the table says of a syscall: the indexes of its (up to two) pathname
  * arguments, each plus one in a byte, 0 for none. */
@@ -50,15 +54,15 @@ struct augment *augment__new(const uint32_t *specs, int nr_specs, pid_t self, ch
 struct augment *augment__new_unloaded(void);
 void augment__delete(struct augment *a);
 
-/* Attaches the program to the tracepoint of perf event fd (an open
- * raw_syscalls:sys_enter event); 0 or -errno. */
-int augment__attach(struct augment *a, int perf_fd);
+/* Attaches the program to the tracepoint of id tp_id (raw_syscalls:
+ * sys_enter's) through a perf event of its own; 0 or -errno. */
+int augment__attach(struct augment *a, uint64_t tp_id);
 
 /* Moves the BPF ring's records to the threads' queues. */
 void augment__drain(struct augment *a);
-/* After a round of samples (read from the rings before the round's first
- * drain) was taken: drops what was drained before that round. */
-void augment__round_end(struct augment *a);
+/* Drops the records older than AUGMENT_KEEP_MS (at most every quarter of
+ * that: call it as often as is convenient). */
+void augment__prune(struct augment *a);
 
 /* One record as the program writes it: pid_tgid, id, args[6], spec, the
  * two strings' lengths (helper results: bytes with the NUL, or -errno),
