@@ -16,16 +16,6 @@
 #include "util/hashmap.h"
 #include "util/util.h"
 
-/* The record the program writes (all little-endian host words) */
-#define REC_PID_TGID	0
-#define REC_ID		8
-#define REC_ARGS	16
-#define REC_SPEC	64
-#define REC_LEN0	68
-#define REC_LEN1	72
-#define REC_STR		80
-#define REC_SIZE	(REC_STR + 2 * AUGMENT_STR_MAX)
-
 /* raw_syscalls:sys_enter's payload: common fields, "long id", "args[6]" */
 #define TP_ID		8
 #define TP_ARGS		16
@@ -154,22 +144,22 @@ static void build(struct prog *p, int table_fd, int ring_fd, pid_t self, int nr_
 	ALU_IMM(p, BPF_RSH, 1, 32);
 	jump_out(p, BPF_JEQ, 1, self);
 	load_map(p, 1, ring_fd);
-	MOV_IMM(p, 2, REC_SIZE);
+	MOV_IMM(p, 2, AUGMENT_REC_SIZE);
 	MOV_IMM(p, 3, 0);
 	CALL(p, BPF_FUNC_ringbuf_reserve);
 	jump_out(p, BPF_JEQ, 0, 0);
 	MOV_REG(p, 7, 0);
-	STX(p, BPF_DW, 7, 9, REC_PID_TGID);
+	STX(p, BPF_DW, 7, 9, AUGMENT_REC_PID_TGID);
 	LDX(p, BPF_DW, 1, 6, TP_ID);
-	STX(p, BPF_DW, 7, 1, REC_ID);
+	STX(p, BPF_DW, 7, 1, AUGMENT_REC_ID);
 	for (int i = 0; i < AUGMENT_NR_ARGS; i++) {
 		LDX(p, BPF_DW, 1, 6, TP_ARGS + 8 * i);
-		STX(p, BPF_DW, 7, 1, REC_ARGS + 8 * i);
+		STX(p, BPF_DW, 7, 1, AUGMENT_REC_ARGS + 8 * i);
 	}
-	STX(p, BPF_W, 7, 8, REC_SPEC);
-	ST(p, BPF_W, 7, REC_LEN0, 0);
-	ST(p, BPF_W, 7, REC_LEN1, 0);
-	ST(p, BPF_W, 7, REC_LEN1 + 4, 0);
+	STX(p, BPF_W, 7, 8, AUGMENT_REC_SPEC);
+	ST(p, BPF_W, 7, AUGMENT_REC_LEN0, 0);
+	ST(p, BPF_W, 7, AUGMENT_REC_LEN1, 0);
+	ST(p, BPF_W, 7, AUGMENT_REC_LEN1 + 4, 0);
 	for (int s = 0; s < 2; s++) {
 		int skip;
 
@@ -183,12 +173,12 @@ static void build(struct prog *p, int table_fd, int ring_fd, pid_t self, int nr_
 		ALU_IMM(p, BPF_LSH, 1, 3);
 		MOV_REG(p, 2, 7);
 		ALU_REG(p, BPF_ADD, 2, 1);
-		LDX(p, BPF_DW, 3, 2, REC_ARGS);
+		LDX(p, BPF_DW, 3, 2, AUGMENT_REC_ARGS);
 		MOV_REG(p, 1, 7);
-		ALU_IMM(p, BPF_ADD, 1, REC_STR + s * AUGMENT_STR_MAX);
+		ALU_IMM(p, BPF_ADD, 1, AUGMENT_REC_STR + s * AUGMENT_STR_MAX);
 		MOV_IMM(p, 2, AUGMENT_STR_MAX);
 		CALL(p, BPF_FUNC_probe_read_user_str);
-		STX(p, BPF_W, 7, 0, s ? REC_LEN1 : REC_LEN0);
+		STX(p, BPF_W, 7, 0, s ? AUGMENT_REC_LEN1 : AUGMENT_REC_LEN0);
 		p->insn[skip].off = (int16_t)(p->n - skip - 1);
 	}
 	MOV_REG(p, 1, 7);
@@ -378,9 +368,9 @@ int augment__attach(struct augment *a, uint64_t tp_id)
 static char *rec_string(const unsigned char *rec, size_t size, int s)
 {
 	int32_t len;
-	size_t off = REC_STR + (size_t)s * AUGMENT_STR_MAX;
+	size_t off = AUGMENT_REC_STR + (size_t)s * AUGMENT_STR_MAX;
 
-	memcpy(&len, rec + (s ? REC_LEN1 : REC_LEN0), sizeof(len));
+	memcpy(&len, rec + (s ? AUGMENT_REC_LEN1 : AUGMENT_REC_LEN0), sizeof(len));
 	if (len <= 0 || off + (size_t)len > size)
 		return NULL;
 	/* the helper's count has the NUL: a cut string ends at the limit */
@@ -395,14 +385,14 @@ bool augment__feed(struct augment *a, const void *data, size_t size)
 	struct queue **qp, *q;
 	struct rec *r;
 
-	if (size < REC_STR)
+	if (size < AUGMENT_REC_STR)
 		return false;
-	memcpy(&pid_tgid, rec + REC_PID_TGID, 8);
-	memcpy(&id, rec + REC_ID, 8);
-	memcpy(&spec, rec + REC_SPEC, 4);
+	memcpy(&pid_tgid, rec + AUGMENT_REC_PID_TGID, 8);
+	memcpy(&id, rec + AUGMENT_REC_ID, 8);
+	memcpy(&spec, rec + AUGMENT_REC_SPEC, 4);
 	r = xcalloc(1, sizeof(*r));
 	r->id = (long)id;
-	memcpy(r->args, rec + REC_ARGS, sizeof(r->args));
+	memcpy(r->args, rec + AUGMENT_REC_ARGS, sizeof(r->args));
 	for (int s = 0; s < 2; s++) {
 		unsigned int arg = (spec >> (8 * s)) & 0xff;
 

@@ -64,9 +64,18 @@ void augment__drain(struct augment *a);
  * that: call it as often as is convenient). */
 void augment__prune(struct augment *a);
 
-/* One record as the program writes it: pid_tgid, id, args[6], spec, the
- * two strings' lengths (helper results: bytes with the NUL, or -errno),
- * padding, then the strings.  False when it is too short. */
+/* One record as the program writes it (host byte order): pid_tgid, id,
+ * args[6], spec, the two strings' lengths (helper results: bytes with the
+ * NUL, or -errno), padding, then the strings.  False when it is too short. */
+#define AUGMENT_REC_PID_TGID	0
+#define AUGMENT_REC_ID		8
+#define AUGMENT_REC_ARGS	16
+#define AUGMENT_REC_SPEC	64
+#define AUGMENT_REC_LEN0	68
+#define AUGMENT_REC_LEN1	72
+#define AUGMENT_REC_STR		80
+#define AUGMENT_REC_SIZE	(AUGMENT_REC_STR + 2 * AUGMENT_STR_MAX)
+
 bool augment__feed(struct augment *a, const void *rec, size_t size);
 
 /* The strings of thread tid's call id with args: strs[i] is argument i's
