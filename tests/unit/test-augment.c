@@ -35,9 +35,10 @@ static size_t build(pid_t tid, long id, const uint64_t args[AUGMENT_NR_ARGS], ui
 	memcpy(rec + AUGMENT_REC_LEN1, &len1, 4);
 	if (s0)
 		memcpy(rec + AUGMENT_REC_STR, s0, strlen(s0) + 1);
+	/* packed: the second string after the first, a failed read no room */
 	if (s1)
-		memcpy(rec + AUGMENT_REC_STR + AUGMENT_STR_MAX, s1, strlen(s1) + 1);
-	return sizeof(rec);
+		memcpy(rec + AUGMENT_REC_STR + (len0 > 0 ? len0 : 0), s1, strlen(s1) + 1);
+	return AUGMENT_REC_STR + (size_t)(len0 > 0 ? len0 : 0) + (size_t)len1;
 }
 
 static void spec_packs_two_indexes(void **state)
@@ -115,6 +116,11 @@ static void two_strings_and_failures(void **state)
 	assert_true(augment__take(a, 9, 316, args, strs));
 	assert_null(strs[1]);
 	assert_string_equal(strs[3], "new");
+	/* a string past the record's end is not read */
+	augment__feed(a, rec, build(9, 316, args, augment__spec(1, 3), "old", "new", 0) - 1);
+	assert_true(augment__take(a, 9, 316, args, strs));
+	assert_string_equal(strs[1], "old");
+	assert_null(strs[3]);
 	/* too short to be a record */
 	assert_false(augment__feed(a, rec, AUGMENT_REC_STR - 1));
 	augment__delete(a);
@@ -130,7 +136,7 @@ static void cut_string_ends_at_the_limit(void **state)
 	/* the kernel copies STR_MAX - 1 bytes and a NUL */
 	memset(rec + AUGMENT_REC_STR, 'a', AUGMENT_STR_MAX - 1);
 	rec[AUGMENT_REC_STR + AUGMENT_STR_MAX - 1] = '\0';
-	augment__feed(a, rec, sizeof(rec));
+	augment__feed(a, rec, AUGMENT_REC_STR + AUGMENT_STR_MAX);
 	assert_true(augment__take(a, 3, 2, args, strs));
 	assert_int_equal(strlen(strs[0]), AUGMENT_STR_MAX - 1);
 	augment__delete(a);

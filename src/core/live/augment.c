@@ -39,7 +39,7 @@ struct queue {
 };
 
 struct augment {
-	int table_fd, ring_fd, prog_fd, perf_fd;
+	int table_fd, scratch_fd, ring_fd, prog_fd, perf_fd;
 	void *cons_page;		/* the consumer position, ours to write */
 	void *prod;			/* the producer position page, then the data twice */
 	size_t page;
@@ -124,14 +124,24 @@ static void load_map(struct prog *p, uint8_t dst, int fd)
 	emit(p, 0, 0, 0, 0, 0);
 }
 
-/* r6: the tracepoint's payload, r7: the record, r8: the spec, r9: pid_tgid */
-static void build(struct prog *p, int table_fd, int ring_fd, pid_t self, int nr_specs)
+/* r4 = r4 when it is a string's length (0 .. AUGMENT_STR_MAX), else 0 (a
+ * failed read's -errno): the bound the verifier needs too */
+static void bound_len(struct prog *p, uint8_t reg)
+{
+	emit(p, BPF_JMP | BPF_JLE | BPF_K, reg, 0, 1, AUGMENT_STR_MAX);
+	MOV_IMM(p, reg, 0);
+}
+
+/* r6: the tracepoint's payload, r7: the record (a per-CPU scratch value),
+ * r8: the spec, r9: pid_tgid.  The strings are packed, the second one
+ * right after the first, and only the bytes used go to the ring. */
+static void build(struct prog *p, const int fds[3], pid_t self, int nr_specs)
 {
 	MOV_REG(p, 6, 1);
 	LDX(p, BPF_DW, 1, 6, TP_ID);
 	jump_out(p, BPF_JGE, 1, nr_specs);		/* unsigned: -1 too */
 	STX(p, BPF_W, 10, 1, -4);
-	load_map(p, 1, table_fd);
+	load_map(p, 1, fds[0]);
 	MOV_REG(p, 2, 10);
 	ALU_IMM(p, BPF_ADD, 2, -4);
 	CALL(p, BPF_FUNC_map_lookup_elem);
@@ -143,10 +153,11 @@ static void build(struct prog *p, int table_fd, int ring_fd, pid_t self, int nr_
 	MOV_REG(p, 1, 0);
 	ALU_IMM(p, BPF_RSH, 1, 32);
 	jump_out(p, BPF_JEQ, 1, self);
-	load_map(p, 1, ring_fd);
-	MOV_IMM(p, 2, AUGMENT_REC_SIZE);
-	MOV_IMM(p, 3, 0);
-	CALL(p, BPF_FUNC_ringbuf_reserve);
+	ST(p, BPF_W, 10, -8, 0);
+	load_map(p, 1, fds[1]);
+	MOV_REG(p, 2, 10);
+	ALU_IMM(p, BPF_ADD, 2, -8);
+	CALL(p, BPF_FUNC_map_lookup_elem);
 	jump_out(p, BPF_JEQ, 0, 0);
 	MOV_REG(p, 7, 0);
 	STX(p, BPF_DW, 7, 9, AUGMENT_REC_PID_TGID);
@@ -175,15 +186,27 @@ static void build(struct prog *p, int table_fd, int ring_fd, pid_t self, int nr_
 		ALU_REG(p, BPF_ADD, 2, 1);
 		LDX(p, BPF_DW, 3, 2, AUGMENT_REC_ARGS);
 		MOV_REG(p, 1, 7);
-		ALU_IMM(p, BPF_ADD, 1, AUGMENT_REC_STR + s * AUGMENT_STR_MAX);
+		if (s) {	/* after the first string */
+			LDX(p, BPF_W, 4, 7, AUGMENT_REC_LEN0);
+			bound_len(p, 4);
+			ALU_REG(p, BPF_ADD, 1, 4);
+		}
+		ALU_IMM(p, BPF_ADD, 1, AUGMENT_REC_STR);
 		MOV_IMM(p, 2, AUGMENT_STR_MAX);
 		CALL(p, BPF_FUNC_probe_read_user_str);
 		STX(p, BPF_W, 7, 0, s ? AUGMENT_REC_LEN1 : AUGMENT_REC_LEN0);
 		p->insn[skip].off = (int16_t)(p->n - skip - 1);
 	}
-	MOV_REG(p, 1, 7);
-	MOV_IMM(p, 2, BPF_RB_NO_WAKEUP);	/* read on pcl's beat, never polled */
-	CALL(p, BPF_FUNC_ringbuf_submit);
+	LDX(p, BPF_W, 3, 7, AUGMENT_REC_LEN0);
+	bound_len(p, 3);
+	LDX(p, BPF_W, 4, 7, AUGMENT_REC_LEN1);
+	bound_len(p, 4);
+	ALU_REG(p, BPF_ADD, 3, 4);
+	ALU_IMM(p, BPF_ADD, 3, AUGMENT_REC_STR);
+	load_map(p, 1, fds[2]);
+	MOV_REG(p, 2, 7);
+	MOV_IMM(p, 4, BPF_RB_NO_WAKEUP);	/* read on pcl's beat, never polled */
+	CALL(p, BPF_FUNC_ringbuf_output);
 	/* out: 1 keeps the tracepoint's samples for every perf event on it */
 	for (int i = 0; i < p->nr_out; i++)
 		p->insn[p->to_out[i]].off = (int16_t)(p->n - p->to_out[i] - 1);
@@ -200,7 +223,7 @@ static struct augment *augment__alloc(void)
 {
 	struct augment *a = xcalloc(1, sizeof(*a));
 
-	a->table_fd = a->ring_fd = a->prog_fd = a->perf_fd = -1;
+	a->table_fd = a->scratch_fd = a->ring_fd = a->prog_fd = a->perf_fd = -1;
 	return a;
 }
 
@@ -241,7 +264,12 @@ struct augment *augment__new(const uint32_t *specs, int nr_specs, pid_t self, ch
 		why_errno(why, why_size, "BPF ring buffer mmap");
 		goto fail;
 	}
-	build(&p, a->table_fd, a->ring_fd, self, nr_specs);
+	a->scratch_fd = map_create(BPF_MAP_TYPE_PERCPU_ARRAY, 4, AUGMENT_REC_SIZE, 1);
+	if (a->scratch_fd < 0) {
+		why_errno(why, why_size, "BPF scratch map");
+		goto fail;
+	}
+	build(&p, (const int[3]){ a->table_fd, a->scratch_fd, a->ring_fd }, self, nr_specs);
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = BPF_PROG_TYPE_TRACEPOINT;
 	attr.insns = (uintptr_t)p.insn;
@@ -343,6 +371,8 @@ void augment__delete(struct augment *a)
 		close(a->ring_fd);
 	if (a->table_fd >= 0)
 		close(a->table_fd);
+	if (a->scratch_fd >= 0)
+		close(a->scratch_fd);
 	free(a);
 }
 
@@ -365,13 +395,22 @@ int augment__attach(struct augment *a, uint64_t tp_id)
 	return ioctl(a->perf_fd, PERF_EVENT_IOC_SET_BPF, a->prog_fd) ? -errno : 0;
 }
 
+/* A string's length as the program bounds it: failures take no room */
+static size_t used_len(int32_t len)
+{
+	return len > 0 && len <= AUGMENT_STR_MAX ? (size_t)len : 0;
+}
+
 static char *rec_string(const unsigned char *rec, size_t size, int s)
 {
-	int32_t len;
-	size_t off = AUGMENT_REC_STR + (size_t)s * AUGMENT_STR_MAX;
+	int32_t len, len0;
+	size_t off = AUGMENT_REC_STR;
 
+	memcpy(&len0, rec + AUGMENT_REC_LEN0, sizeof(len0));
 	memcpy(&len, rec + (s ? AUGMENT_REC_LEN1 : AUGMENT_REC_LEN0), sizeof(len));
-	if (len <= 0 || off + (size_t)len > size)
+	if (s)
+		off += used_len(len0);
+	if (!used_len(len) || off + (size_t)len > size)
 		return NULL;
 	/* the helper's count has the NUL: a cut string ends at the limit */
 	return xstrndup((const char *)rec + off, (size_t)len - 1);

@@ -66,7 +66,8 @@ void augment__prune(struct augment *a);
 
 /* One record as the program writes it (host byte order): pid_tgid, id,
  * args[6], spec, the two strings' lengths (helper results: bytes with the
- * NUL, or -errno), padding, then the strings.  False when it is too short. */
+ * NUL, or -errno), padding, then the strings, the second right after the
+ * first (a failed read takes no room).  False when it is too short. */
 #define AUGMENT_REC_PID_TGID	0
 #define AUGMENT_REC_ID		8
 #define AUGMENT_REC_ARGS	16
@@ -74,6 +75,7 @@ void augment__prune(struct augment *a);
 #define AUGMENT_REC_LEN0	68
 #define AUGMENT_REC_LEN1	72
 #define AUGMENT_REC_STR		80
+/* the most a record takes */
 #define AUGMENT_REC_SIZE	(AUGMENT_REC_STR + 2 * AUGMENT_STR_MAX)
 
 bool augment__feed(struct augment *a, const void *rec, size_t size);
