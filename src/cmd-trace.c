@@ -572,15 +572,16 @@ static bool live_user_strings(void *priv, pid_t tid, long id,
 }
 
 /* The BPF reader of pathname arguments, for the syscalls traced (on: NULL
- * for all) that have some: attached to the sys_enter event, or NULL with
- * -v's note why (pathnames then show as pointers, as perf's do without its
- * augmenter). */
+ * for all) that have some, attached to enter's tracepoint; NULL when none
+ * has, or with -v's note why it could not load (pathnames then show as
+ * pointers, as perf's do without its augmenter). */
 static struct augment *live_augment(struct syscall_table *table, const bool *on,
 				    const struct evsel *enter, bool verbose)
 {
 	int nr = syscall__max_nr() + 1, err;
 	uint32_t *specs = xcalloc((size_t)nr, sizeof(*specs));
-	struct augment *a;
+	struct augment *a = NULL;
+	bool any = false;
 	char why[512] = "";
 
 	for (int i = 0; i < nr; i++) {
@@ -594,6 +595,11 @@ static struct augment *live_augment(struct syscall_table *table, const bool *on,
 				arg[n++] = j;
 		if (n)
 			specs[i] = augment__spec(arg[0], arg[1]);
+		any = any || n;
+	}
+	if (!any) {	/* none of the calls traced has a pathname */
+		free(specs);
+		return NULL;
 	}
 	a = augment__new(specs, nr, getpid(), why, sizeof(why));
 	if (a && (err = augment__attach(a, enter->attr.config))) {
