@@ -565,10 +565,10 @@ static void print_setup_notes(void)
 }
 
 static bool live_user_strings(void *priv, pid_t tid, long id,
-			      const uint64_t args[SYSCALL_MAX_ARGS],
+			      const uint64_t args[SYSCALL_MAX_ARGS], bool at_exit,
 			      const char *strs[SYSCALL_MAX_ARGS])
 {
-	return augment__take(priv, tid, id, args, strs);
+	return augment__take(priv, tid, id, args, at_exit, strs);
 }
 
 /* The BPF reader of pathname arguments, for the syscalls traced (on: NULL
@@ -576,7 +576,8 @@ static bool live_user_strings(void *priv, pid_t tid, long id,
  * has, or with -v's note why it could not load (pathnames then show as
  * pointers, as perf's do without its augmenter). */
 static struct augment *live_augment(struct syscall_table *table, const bool *on,
-				    const struct evsel *enter, bool verbose)
+				    const struct evsel *enter, const struct evsel *exit,
+				    bool verbose)
 {
 	int nr = syscall__max_nr() + 1, err;
 	uint32_t *specs = xcalloc((size_t)nr, sizeof(*specs));
@@ -595,6 +596,9 @@ static struct augment *live_augment(struct syscall_table *table, const bool *on,
 				arg[n++] = j;
 		if (n)
 			specs[i] = augment__spec(arg[0], arg[1]);
+		/* after an exec the pointer is the new program's */
+		if (n && (i == syscall__id("execve") || i == syscall__id("execveat")))
+			specs[i] |= AUGMENT_SPEC_NO_LATE;
 		any = any || n;
 	}
 	if (!any) {	/* none of the calls traced has a pathname */
@@ -602,7 +606,7 @@ static struct augment *live_augment(struct syscall_table *table, const bool *on,
 		return NULL;
 	}
 	a = augment__new(specs, nr, getpid(), why, sizeof(why));
-	if (a && (err = augment__attach(a, enter->attr.config))) {
+	if (a && (err = augment__attach(a, enter->attr.config, exit->attr.config))) {
 		snprintf(why, sizeof(why), "attaching the BPF program: %s", strerror(-err));
 		augment__delete(a);
 		a = NULL;
@@ -839,8 +843,10 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 		free(sys);
 	}
 	/* -s formats no call's arguments: no strings to read */
-	if (!o->no_augment && l.enter.evsel && (!cfg->summary_only || cfg->tp_events)) {
-		l.augment = live_augment(l.trace.table, on, l.enter.evsel, o->verbose);
+	if (!o->no_augment && l.enter.evsel && l.exit.evsel &&
+	    (!cfg->summary_only || cfg->tp_events)) {
+		l.augment = live_augment(l.trace.table, on, l.enter.evsel, l.exit.evsel,
+					 o->verbose);
 		l.trace.user_strings = l.augment ? live_user_strings : NULL;
 		l.trace.user_strings_priv = l.augment;
 	}

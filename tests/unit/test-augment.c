@@ -57,18 +57,18 @@ static void takes_matching_record(void **state)
 	assert_true(augment__feed(a, rec, build(7, 257, args, augment__spec(1, -1),
 						 "/etc/hostname", NULL, 0)));
 	/* another thread, another id, other arguments: no match */
-	assert_false(augment__take(a, 8, 257, args, strs));
-	assert_false(augment__take(a, 7, 2, args, strs));
+	assert_false(augment__take(a, 8, 257, args, false, strs));
+	assert_false(augment__take(a, 7, 2, args, false, strs));
 	args[1] = 0x2000;
-	assert_false(augment__take(a, 7, 257, args, strs));
+	assert_false(augment__take(a, 7, 257, args, false, strs));
 	for (int i = 0; i < AUGMENT_NR_ARGS; i++)
 		assert_null(strs[i]);
 	args[1] = 0x1000;
-	assert_true(augment__take(a, 7, 257, args, strs));
+	assert_true(augment__take(a, 7, 257, args, false, strs));
 	assert_string_equal(strs[1], "/etc/hostname");
 	assert_null(strs[0]);
 	/* taken once only */
-	assert_false(augment__take(a, 7, 257, args, strs));
+	assert_false(augment__take(a, 7, 257, args, false, strs));
 	augment__delete(a);
 }
 
@@ -88,12 +88,12 @@ static void older_records_are_dropped(void **state)
 		augment__feed(a, rec, build(5, 2, args, augment__spec(0, -1), name, NULL, 0));
 	}
 	args[0] = 2;
-	assert_true(augment__take(a, 5, 2, args, strs));
+	assert_true(augment__take(a, 5, 2, args, false, strs));
 	assert_string_equal(strs[0], "/f2");
 	args[0] = 1;		/* dropped with the match after it */
-	assert_false(augment__take(a, 5, 2, args, strs));
+	assert_false(augment__take(a, 5, 2, args, false, strs));
 	args[0] = 3;
-	assert_true(augment__take(a, 5, 2, args, strs));
+	assert_true(augment__take(a, 5, 2, args, false, strs));
 	assert_string_equal(strs[0], "/f3");
 	augment__stats(a, &taken, &dropped);
 	assert_int_equal(taken, 2);
@@ -108,21 +108,42 @@ static void two_strings_and_failures(void **state)
 	const char *strs[AUGMENT_NR_ARGS];
 
 	augment__feed(a, rec, build(9, 316, args, augment__spec(1, 3), "old", "new", 0));
-	assert_true(augment__take(a, 9, 316, args, strs));
+	assert_true(augment__take(a, 9, 316, args, false, strs));
 	assert_string_equal(strs[1], "old");
 	assert_string_equal(strs[3], "new");
 	/* the helper failed (a page not in memory): the pointer is shown */
 	augment__feed(a, rec, build(9, 316, args, augment__spec(1, 3), NULL, "new", -EFAULT));
-	assert_true(augment__take(a, 9, 316, args, strs));
+	assert_true(augment__take(a, 9, 316, args, false, strs));
 	assert_null(strs[1]);
 	assert_string_equal(strs[3], "new");
 	/* a string past the record's end is not read */
 	augment__feed(a, rec, build(9, 316, args, augment__spec(1, 3), "old", "new", 0) - 1);
-	assert_true(augment__take(a, 9, 316, args, strs));
+	assert_true(augment__take(a, 9, 316, args, false, strs));
 	assert_string_equal(strs[1], "old");
 	assert_null(strs[3]);
 	/* too short to be a record */
 	assert_false(augment__feed(a, rec, AUGMENT_REC_STR - 1));
+	augment__delete(a);
+}
+
+static void late_records_match_late_takes(void **state)
+{
+	struct augment *a = augment__new_unloaded();
+	uint64_t args[AUGMENT_NR_ARGS] = { (uint64_t)-100, 0x40 };
+	const char *strs[AUGMENT_NR_ARGS];
+
+	/* the entry's read failed; the exit's, after the kernel's, did not */
+	augment__feed(a, rec, build(6, 257, args, augment__spec(1, -1), NULL, NULL, -EFAULT));
+	augment__feed(a, rec, build(6, 257, args, augment__spec(1, -1) | AUGMENT_SPEC_LATE,
+				    "/usr/lib/locale/locale-archive", NULL, 0));
+	assert_true(augment__take(a, 6, 257, args, false, strs));
+	assert_null(strs[1]);
+	assert_true(augment__take(a, 6, 257, args, true, strs));
+	assert_string_equal(strs[1], "/usr/lib/locale/locale-archive");
+	/* a late record is not an entry's */
+	augment__feed(a, rec, build(6, 257, args, augment__spec(1, -1) | AUGMENT_SPEC_LATE,
+				    "/x", NULL, 0));
+	assert_false(augment__take(a, 6, 257, args, false, strs));
 	augment__delete(a);
 }
 
@@ -137,7 +158,7 @@ static void cut_string_ends_at_the_limit(void **state)
 	memset(rec + AUGMENT_REC_STR, 'a', AUGMENT_STR_MAX - 1);
 	rec[AUGMENT_REC_STR + AUGMENT_STR_MAX - 1] = '\0';
 	augment__feed(a, rec, AUGMENT_REC_STR + AUGMENT_STR_MAX);
-	assert_true(augment__take(a, 3, 2, args, strs));
+	assert_true(augment__take(a, 3, 2, args, false, strs));
 	assert_int_equal(strlen(strs[0]), AUGMENT_STR_MAX - 1);
 	augment__delete(a);
 }
@@ -154,9 +175,9 @@ static void queue_keeps_the_newest(void **state)
 		augment__feed(a, rec, build(4, 2, args, augment__spec(0, -1), "/x", NULL, 0));
 	}
 	args[0] = 5;
-	assert_false(augment__take(a, 4, 2, args, strs));
+	assert_false(augment__take(a, 4, 2, args, false, strs));
 	args[0] = AUGMENT_QUEUE_MAX + 9;
-	assert_true(augment__take(a, 4, 2, args, strs));
+	assert_true(augment__take(a, 4, 2, args, false, strs));
 	augment__stats(a, &taken, &dropped);
 	assert_int_equal(dropped, AUGMENT_QUEUE_MAX + 9);
 	augment__delete(a);
@@ -187,6 +208,7 @@ int main(void)
 		cmocka_unit_test(takes_matching_record),
 		cmocka_unit_test(older_records_are_dropped),
 		cmocka_unit_test(two_strings_and_failures),
+		cmocka_unit_test(late_records_match_late_takes),
 		cmocka_unit_test(cut_string_ends_at_the_limit),
 		cmocka_unit_test(queue_keeps_the_newest),
 		cmocka_unit_test(program_loads),

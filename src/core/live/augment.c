@@ -30,6 +30,7 @@ struct rec {
 	int idx[2];		/* argument indexes, -1: none */
 	char *str[2];
 	uint64_t drained_ms;	/* when it was read from the BPF ring */
+	bool late;		/* read again at the call's exit */
 };
 
 /* A thread's records, oldest first: items[start .. n) */
@@ -39,7 +40,7 @@ struct queue {
 };
 
 struct augment {
-	int table_fd, scratch_fd, ring_fd, prog_fd, perf_fd;
+	int table_fd, scratch_fd, stash_fd, ring_fd, prog_fd, exit_prog_fd, perf_fd[2];
 	void *cons_page;		/* the consumer position, ours to write */
 	void *prod;			/* the producer position page, then the data twice */
 	size_t page;
@@ -91,7 +92,7 @@ static int map_update(int fd, uint32_t key, uint32_t value)
 /* The instruction builder: one slot per instruction, jumps to the exit
  * patched once its place is known. */
 struct prog {
-	struct bpf_insn insn[96];
+	struct bpf_insn insn[192];
 	int n;
 	int to_out[16], nr_out;
 };
@@ -132,52 +133,23 @@ static void bound_len(struct prog *p, uint8_t reg)
 	MOV_IMM(p, reg, 0);
 }
 
-/* r6: the tracepoint's payload, r7: the record (a per-CPU scratch value),
- * r8: the spec, r9: pid_tgid.  The strings are packed, the second one
- * right after the first, and only the bytes used go to the ring. */
-static void build(struct prog *p, const int fds[3], pid_t self, int nr_specs)
-{
-	MOV_REG(p, 6, 1);
-	LDX(p, BPF_DW, 1, 6, TP_ID);
-	jump_out(p, BPF_JGE, 1, nr_specs);		/* unsigned: -1 too */
-	STX(p, BPF_W, 10, 1, -4);
-	load_map(p, 1, fds[0]);
-	MOV_REG(p, 2, 10);
-	ALU_IMM(p, BPF_ADD, 2, -4);
-	CALL(p, BPF_FUNC_map_lookup_elem);
-	jump_out(p, BPF_JEQ, 0, 0);
-	LDX(p, BPF_W, 8, 0, 0);
-	jump_out(p, BPF_JEQ, 8, 0);
-	CALL(p, BPF_FUNC_get_current_pid_tgid);
-	MOV_REG(p, 9, 0);
-	MOV_REG(p, 1, 0);
-	ALU_IMM(p, BPF_RSH, 1, 32);
-	jump_out(p, BPF_JEQ, 1, self);
-	ST(p, BPF_W, 10, -8, 0);
-	load_map(p, 1, fds[1]);
-	MOV_REG(p, 2, 10);
-	ALU_IMM(p, BPF_ADD, 2, -8);
-	CALL(p, BPF_FUNC_map_lookup_elem);
-	jump_out(p, BPF_JEQ, 0, 0);
-	MOV_REG(p, 7, 0);
-	STX(p, BPF_DW, 7, 9, AUGMENT_REC_PID_TGID);
-	LDX(p, BPF_DW, 1, 6, TP_ID);
-	STX(p, BPF_DW, 7, 1, AUGMENT_REC_ID);
-	for (int i = 0; i < AUGMENT_NR_ARGS; i++) {
-		LDX(p, BPF_DW, 1, 6, TP_ARGS + 8 * i);
-		STX(p, BPF_DW, 7, 1, AUGMENT_REC_ARGS + 8 * i);
-	}
-	STX(p, BPF_W, 7, 8, AUGMENT_REC_SPEC);
-	ST(p, BPF_W, 7, AUGMENT_REC_LEN0, 0);
-	ST(p, BPF_W, 7, AUGMENT_REC_LEN1, 0);
-	ST(p, BPF_W, 7, AUGMENT_REC_LEN1 + 4, 0);
-	for (int s = 0; s < 2; s++) {
-		int skip;
+enum { FD_TABLE, FD_SCRATCH, FD_RING, FD_STASH, NR_FDS };
 
+/* The tail both programs share.  r6: the tracepoint's payload, r7: the
+ * record (a per-CPU scratch value, its header filled), r8: the spec, r9:
+ * pid_tgid.  Reads the strings, packed, the second right after the first;
+ * at the entry (stash), keeps the header of a call whose read failed for
+ * its exit; outputs only the bytes used, then returns 1, which keeps the
+ * tracepoint's samples for every perf event on it. */
+static void strings_and_output(struct prog *p, const int fds[NR_FDS], bool stash)
+{
+	int skip[2];
+
+	for (int s = 0; s < 2; s++) {
 		MOV_REG(p, 1, 8);
 		ALU_IMM(p, BPF_RSH, 1, 8 * s);
 		ALU_IMM(p, BPF_AND, 1, 0xff);
-		skip = p->n;
+		skip[0] = p->n;
 		emit(p, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0, 0);
 		ALU_IMM(p, BPF_SUB, 1, 1);
 		ALU_IMM(p, BPF_AND, 1, 7);		/* bounded for the verifier */
@@ -195,7 +167,28 @@ static void build(struct prog *p, const int fds[3], pid_t self, int nr_specs)
 		MOV_IMM(p, 2, AUGMENT_STR_MAX);
 		CALL(p, BPF_FUNC_probe_read_user_str);
 		STX(p, BPF_W, 7, 0, s ? AUGMENT_REC_LEN1 : AUGMENT_REC_LEN0);
-		p->insn[skip].off = (int16_t)(p->n - skip - 1);
+		p->insn[skip[0]].off = (int16_t)(p->n - skip[0] - 1);
+	}
+	if (stash) {	/* a page not in memory yet: the exit reads again */
+		MOV_REG(p, 1, 8);
+		ALU_IMM(p, BPF_AND, 1, AUGMENT_SPEC_NO_LATE);
+		skip[0] = p->n;
+		emit(p, BPF_JMP | BPF_JNE | BPF_K, 1, 0, 0, 0);
+		LDX(p, BPF_W, 1, 7, AUGMENT_REC_LEN0);
+		LDX(p, BPF_W, 2, 7, AUGMENT_REC_LEN1);
+		ALU_REG(p, BPF_OR, 1, 2);
+		ALU_IMM(p, BPF_RSH, 1, 31);		/* a negative one */
+		skip[1] = p->n;
+		emit(p, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0, 0);
+		STX(p, BPF_W, 10, 9, -12);		/* the tid */
+		load_map(p, 1, fds[FD_STASH]);
+		MOV_REG(p, 2, 10);
+		ALU_IMM(p, BPF_ADD, 2, -12);
+		MOV_REG(p, 3, 7);
+		MOV_IMM(p, 4, BPF_ANY);
+		CALL(p, BPF_FUNC_map_update_elem);
+		for (int k = 0; k < 2; k++)
+			p->insn[skip[k]].off = (int16_t)(p->n - skip[k] - 1);
 	}
 	LDX(p, BPF_W, 3, 7, AUGMENT_REC_LEN0);
 	bound_len(p, 3);
@@ -203,15 +196,89 @@ static void build(struct prog *p, const int fds[3], pid_t self, int nr_specs)
 	bound_len(p, 4);
 	ALU_REG(p, BPF_ADD, 3, 4);
 	ALU_IMM(p, BPF_ADD, 3, AUGMENT_REC_STR);
-	load_map(p, 1, fds[2]);
+	load_map(p, 1, fds[FD_RING]);
 	MOV_REG(p, 2, 7);
 	MOV_IMM(p, 4, BPF_RB_NO_WAKEUP);	/* read on pcl's beat, never polled */
 	CALL(p, BPF_FUNC_ringbuf_output);
-	/* out: 1 keeps the tracepoint's samples for every perf event on it */
 	for (int i = 0; i < p->nr_out; i++)
 		p->insn[p->to_out[i]].off = (int16_t)(p->n - p->to_out[i] - 1);
 	MOV_IMM(p, 0, 1);
 	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+}
+
+/* r7 = the per-CPU scratch value, or out */
+static void scratch(struct prog *p, const int fds[NR_FDS])
+{
+	ST(p, BPF_W, 10, -8, 0);
+	load_map(p, 1, fds[FD_SCRATCH]);
+	MOV_REG(p, 2, 10);
+	ALU_IMM(p, BPF_ADD, 2, -8);
+	CALL(p, BPF_FUNC_map_lookup_elem);
+	jump_out(p, BPF_JEQ, 0, 0);
+	MOV_REG(p, 7, 0);
+}
+
+/* raw_syscalls:sys_enter's: the calls of the table, pcl's own left out */
+static void build_enter(struct prog *p, const int fds[NR_FDS], pid_t self, int nr_specs)
+{
+	MOV_REG(p, 6, 1);
+	LDX(p, BPF_DW, 1, 6, TP_ID);
+	jump_out(p, BPF_JGE, 1, nr_specs);		/* unsigned: -1 too */
+	STX(p, BPF_W, 10, 1, -4);
+	load_map(p, 1, fds[FD_TABLE]);
+	MOV_REG(p, 2, 10);
+	ALU_IMM(p, BPF_ADD, 2, -4);
+	CALL(p, BPF_FUNC_map_lookup_elem);
+	jump_out(p, BPF_JEQ, 0, 0);
+	LDX(p, BPF_W, 8, 0, 0);
+	jump_out(p, BPF_JEQ, 8, 0);
+	CALL(p, BPF_FUNC_get_current_pid_tgid);
+	MOV_REG(p, 9, 0);
+	MOV_REG(p, 1, 0);
+	ALU_IMM(p, BPF_RSH, 1, 32);
+	jump_out(p, BPF_JEQ, 1, self);
+	scratch(p, fds);
+	STX(p, BPF_DW, 7, 9, AUGMENT_REC_PID_TGID);
+	LDX(p, BPF_DW, 1, 6, TP_ID);
+	STX(p, BPF_DW, 7, 1, AUGMENT_REC_ID);
+	for (int i = 0; i < AUGMENT_NR_ARGS; i++) {
+		LDX(p, BPF_DW, 1, 6, TP_ARGS + 8 * i);
+		STX(p, BPF_DW, 7, 1, AUGMENT_REC_ARGS + 8 * i);
+	}
+	STX(p, BPF_W, 7, 8, AUGMENT_REC_SPEC);
+	ST(p, BPF_W, 7, AUGMENT_REC_LEN0, 0);
+	ST(p, BPF_W, 7, AUGMENT_REC_LEN1, 0);
+	ST(p, BPF_W, 7, AUGMENT_REC_LEN1 + 4, 0);
+	strings_and_output(p, fds, true);
+}
+
+/* raw_syscalls:sys_exit's: the calls whose entry kept their header, read
+ * again now that the kernel brought their strings' pages in, marked late */
+static void build_exit(struct prog *p, const int fds[NR_FDS])
+{
+	MOV_REG(p, 6, 1);
+	CALL(p, BPF_FUNC_get_current_pid_tgid);
+	MOV_REG(p, 9, 0);
+	STX(p, BPF_W, 10, 9, -4);
+	load_map(p, 1, fds[FD_STASH]);
+	MOV_REG(p, 2, 10);
+	ALU_IMM(p, BPF_ADD, 2, -4);
+	CALL(p, BPF_FUNC_map_lookup_elem);
+	jump_out(p, BPF_JEQ, 0, 0);
+	MOV_REG(p, 8, 0);
+	scratch(p, fds);
+	for (int off = 0; off < AUGMENT_REC_STR; off += 8) {
+		LDX(p, BPF_DW, 1, 8, (int16_t)off);
+		STX(p, BPF_DW, 7, 1, (int16_t)off);
+	}
+	load_map(p, 1, fds[FD_STASH]);
+	MOV_REG(p, 2, 10);
+	ALU_IMM(p, BPF_ADD, 2, -4);
+	CALL(p, BPF_FUNC_map_delete_elem);
+	LDX(p, BPF_W, 8, 7, AUGMENT_REC_SPEC);
+	ALU_IMM(p, BPF_OR, 8, AUGMENT_SPEC_LATE);
+	STX(p, BPF_W, 7, 8, AUGMENT_REC_SPEC);
+	strings_and_output(p, fds, false);
 }
 
 static void why_errno(char *why, size_t size, const char *what)
@@ -223,7 +290,8 @@ static struct augment *augment__alloc(void)
 {
 	struct augment *a = xcalloc(1, sizeof(*a));
 
-	a->table_fd = a->scratch_fd = a->ring_fd = a->prog_fd = a->perf_fd = -1;
+	a->table_fd = a->scratch_fd = a->stash_fd = a->ring_fd = -1;
+	a->prog_fd = a->exit_prog_fd = a->perf_fd[0] = a->perf_fd[1] = -1;
 	return a;
 }
 
@@ -232,13 +300,55 @@ struct augment *augment__new_unloaded(void)
 	return augment__alloc();
 }
 
+/* A program's fd, or -1 with why (the verifier's last words if it spoke) */
+static int load_prog(const struct prog *p, const char *name, char *why, size_t why_size)
+{
+	static char log[1 << 16];
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_TRACEPOINT;
+	attr.insns = (uintptr_t)p->insn;
+	attr.insn_cnt = (uint32_t)p->n;
+	/* bpf_probe_read_user_str() is for GPL programs */
+	attr.license = (uintptr_t)"GPL";
+	snprintf(attr.prog_name, sizeof(attr.prog_name), "%s", name);
+	fd = (int)sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd < 0) {	/* again, for the verifier's words */
+		int err = errno;
+
+		attr.log_buf = (uintptr_t)log;
+		attr.log_size = sizeof(log);
+		attr.log_level = 1;
+		log[0] = '\0';
+		fd = (int)sys_bpf(BPF_PROG_LOAD, &attr);
+		errno = fd < 0 ? err : errno;
+	}
+	if (fd < 0) {
+		size_t len = strlen(log);
+		char *last;
+
+		why_errno(why, why_size, "BPF program");
+		/* the verifier's last line says what it refused */
+		while (len && log[len - 1] == '\n')
+			log[--len] = '\0';
+		last = strrchr(log, '\n');
+		if (len) {
+			size_t at = strlen(why);
+
+			snprintf(why + at, why_size - at, " (%s)", last ? last + 1 : log);
+		}
+	}
+	return fd;
+}
+
 struct augment *augment__new(const uint32_t *specs, int nr_specs, pid_t self, char *why,
 			     size_t why_size)
 {
 	struct augment *a = augment__alloc();
-	static char log[1 << 16];
-	union bpf_attr attr;
 	struct prog p = { .n = 0 };
+	int fds[NR_FDS];
 
 	a->page = (size_t)sysconf(_SC_PAGESIZE);
 	a->table_fd = map_create(BPF_MAP_TYPE_ARRAY, 4, 4, (unsigned int)nr_specs);
@@ -269,41 +379,24 @@ struct augment *augment__new(const uint32_t *specs, int nr_specs, pid_t self, ch
 		why_errno(why, why_size, "BPF scratch map");
 		goto fail;
 	}
-	build(&p, (const int[3]){ a->table_fd, a->scratch_fd, a->ring_fd }, self, nr_specs);
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_TRACEPOINT;
-	attr.insns = (uintptr_t)p.insn;
-	attr.insn_cnt = (uint32_t)p.n;
-	/* bpf_probe_read_user_str() is for GPL programs */
-	attr.license = (uintptr_t)"GPL";
-	memcpy(attr.prog_name, "pcl_augment", sizeof("pcl_augment"));
-	a->prog_fd = (int)sys_bpf(BPF_PROG_LOAD, &attr);
-	if (a->prog_fd < 0) {	/* again, for the verifier's words */
-		int err = errno;
-
-		attr.log_buf = (uintptr_t)log;
-		attr.log_size = sizeof(log);
-		attr.log_level = 1;
-		log[0] = '\0';
-		a->prog_fd = (int)sys_bpf(BPF_PROG_LOAD, &attr);
-		errno = a->prog_fd < 0 ? err : errno;
-	}
-	if (a->prog_fd < 0) {
-		size_t len = strlen(log);
-		char *last;
-
-		why_errno(why, why_size, "BPF program");
-		/* the verifier's last line says what it refused */
-		while (len && log[len - 1] == '\n')
-			log[--len] = '\0';
-		last = strrchr(log, '\n');
-		if (len) {
-			size_t at = strlen(why);
-
-			snprintf(why + at, why_size - at, " (%s)", last ? last + 1 : log);
-		}
+	a->stash_fd = map_create(BPF_MAP_TYPE_LRU_HASH, 4, AUGMENT_REC_STR, 4096);
+	if (a->stash_fd < 0) {
+		why_errno(why, why_size, "BPF stash map");
 		goto fail;
 	}
+	fds[FD_TABLE] = a->table_fd;
+	fds[FD_SCRATCH] = a->scratch_fd;
+	fds[FD_RING] = a->ring_fd;
+	fds[FD_STASH] = a->stash_fd;
+	build_enter(&p, fds, self, nr_specs);
+	a->prog_fd = load_prog(&p, "pcl_augment", why, why_size);
+	if (a->prog_fd < 0)
+		goto fail;
+	p = (struct prog){ .n = 0 };
+	build_exit(&p, fds);
+	a->exit_prog_fd = load_prog(&p, "pcl_augment_x", why, why_size);
+	if (a->exit_prog_fd < 0)
+		goto fail;
 	return a;
 fail:
 	augment__delete(a);
@@ -363,10 +456,15 @@ void augment__delete(struct augment *a)
 		munmap(a->prod, a->page + 2 * (size_t)RING_SIZE);
 	if (a->cons_page && a->cons_page != MAP_FAILED)
 		munmap(a->cons_page, a->page);
-	if (a->perf_fd >= 0)
-		close(a->perf_fd);
+	for (int i = 0; i < 2; i++)
+		if (a->perf_fd[i] >= 0)
+			close(a->perf_fd[i]);
 	if (a->prog_fd >= 0)
 		close(a->prog_fd);
+	if (a->exit_prog_fd >= 0)
+		close(a->exit_prog_fd);
+	if (a->stash_fd >= 0)
+		close(a->stash_fd);
 	if (a->ring_fd >= 0)
 		close(a->ring_fd);
 	if (a->table_fd >= 0)
@@ -376,23 +474,28 @@ void augment__delete(struct augment *a)
 	free(a);
 }
 
-int augment__attach(struct augment *a, uint64_t tp_id)
+int augment__attach(struct augment *a, uint64_t enter_id, uint64_t exit_id)
 {
 	struct perf_event_attr attr;
+	const uint64_t ids[2] = { enter_id, exit_id };
+	const int progs[2] = { a->prog_fd, a->exit_prog_fd };
 
-	/* an event of pcl's own, counting, never inherited: the program
-	 * leaves the tracepoint when the event that brought it is freed, and
-	 * an inherited copy of a traced task's event is freed as that task
+	/* events of pcl's own, counting, never inherited: a program leaves
+	 * the tracepoint when the event that brought it is freed, and an
+	 * inherited copy of a traced task's event is freed as that task
 	 * exits */
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_TRACEPOINT;
-	attr.size = sizeof(attr);
-	attr.config = tp_id;
-	attr.disabled = 1;
-	a->perf_fd = (int)syscall(__NR_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (a->perf_fd < 0)
-		return -errno;
-	return ioctl(a->perf_fd, PERF_EVENT_IOC_SET_BPF, a->prog_fd) ? -errno : 0;
+	for (int i = 0; i < 2; i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.type = PERF_TYPE_TRACEPOINT;
+		attr.size = sizeof(attr);
+		attr.config = ids[i];
+		attr.disabled = 1;
+		a->perf_fd[i] = (int)syscall(__NR_perf_event_open, &attr, 0, -1, -1,
+					     PERF_FLAG_FD_CLOEXEC);
+		if (a->perf_fd[i] < 0 || ioctl(a->perf_fd[i], PERF_EVENT_IOC_SET_BPF, progs[i]))
+			return -errno;
+	}
+	return 0;
 }
 
 /* A string's length as the program bounds it: failures take no room */
@@ -443,6 +546,7 @@ bool augment__feed(struct augment *a, const void *data, size_t size)
 		*qp = xcalloc(1, sizeof(**qp));
 	q = *qp;
 	r->drained_ms = a->now_ms;
+	r->late = spec & AUGMENT_SPEC_LATE;
 	if (q->n - q->start == AUGMENT_QUEUE_MAX) {	/* the oldest never matched */
 		queue_drop(q, q->start + 1);
 		a->nr_dropped++;
@@ -476,18 +580,19 @@ void augment__drain(struct augment *a)
 	}
 }
 
-static bool rec_matches(const struct rec *r, long id, const uint64_t args[AUGMENT_NR_ARGS])
+static bool rec_matches(const struct rec *r, long id, const uint64_t args[AUGMENT_NR_ARGS],
+			bool late)
 {
-	return r->id == id && !memcmp(r->args, args, sizeof(r->args));
+	return r->id == id && r->late == late && !memcmp(r->args, args, sizeof(r->args));
 }
 
 static struct rec *queue_take(struct augment *a, struct queue *q, long id,
-			      const uint64_t args[AUGMENT_NR_ARGS])
+			      const uint64_t args[AUGMENT_NR_ARGS], bool late)
 {
 	for (size_t i = q ? q->start : 0; q && i < q->n; i++) {
 		struct rec *r = q->items[i];
 
-		if (!rec_matches(r, id, args))
+		if (!rec_matches(r, id, args, late))
 			continue;
 		/* the ones before it are calls no sample asked for */
 		q->items[i] = NULL;
@@ -516,15 +621,15 @@ void augment__prune(struct augment *a)
 }
 
 bool augment__take(struct augment *a, pid_t tid, long id, const uint64_t args[AUGMENT_NR_ARGS],
-		   const char *strs[AUGMENT_NR_ARGS])
+		   bool late, const char *strs[AUGMENT_NR_ARGS])
 {
 	struct queue **q = hashmap_u64_find(&a->queues, (uint32_t)tid);
-	struct rec *r = queue_take(a, q ? *q : NULL, id, args);
+	struct rec *r = queue_take(a, q ? *q : NULL, id, args, late);
 
 	if (!r && a->prod) {	/* written after the last drain */
 		augment__drain(a);
 		q = hashmap_u64_find(&a->queues, (uint32_t)tid);
-		r = queue_take(a, q ? *q : NULL, id, args);
+		r = queue_take(a, q ? *q : NULL, id, args, late);
 	}
 	for (int i = 0; i < AUGMENT_NR_ARGS; i++)
 		strs[i] = NULL;

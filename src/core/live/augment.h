@@ -11,7 +11,13 @@
  * before the sample, so a sample read from a ring always finds its record
  * already in the BPF ring.
  *
- * The program is raw BPF instructions built here (no compiler at build
+ * bpf_probe_read_user_str() cannot fault a page in: when a read fails at
+ * the entry, the record's header is kept per thread in a BPF map and a
+ * second program, on raw_syscalls:sys_exit, reads the strings again (the
+ * kernel brought their pages in) and writes a record marked late; the
+ * trace asks for it at the call's exit (not for execve: AUGMENT_SPEC_NO_LATE).
+ *
+ * The programs are raw BPF instructions built here (no compiler at build
  * time) and loaded with the bpf(2) syscall itself.  Records are kept per
  * thread in their order; augment__take() matches a sys_enter to the oldest
  * record of its thread with the same id and arguments and drops the older
@@ -38,6 +44,11 @@
 
 /* What the table says of a syscall: the indexes of its (up to two) pathname
  * arguments, each plus one in a byte, 0 for none. */
+/* in a spec: no second read at the exit (execve: another address space) */
+#define AUGMENT_SPEC_NO_LATE	(1u << 16)
+/* in a record's spec: read at the exit */
+#define AUGMENT_SPEC_LATE	(1u << 17)
+
 static inline uint32_t augment__spec(int first_arg, int second_arg)
 {
 	return (uint32_t)(first_arg + 1) | (second_arg >= 0 ? (uint32_t)(second_arg + 1) << 8 : 0);
@@ -54,9 +65,10 @@ struct augment *augment__new(const uint32_t *specs, int nr_specs, pid_t self, ch
 struct augment *augment__new_unloaded(void);
 void augment__delete(struct augment *a);
 
-/* Attaches the program to the tracepoint of id tp_id (raw_syscalls:
- * sys_enter's) through a perf event of its own; 0 or -errno. */
-int augment__attach(struct augment *a, uint64_t tp_id);
+/* Attaches the programs to the tracepoints of ids enter_id and exit_id
+ * (raw_syscalls:sys_enter's and sys_exit's) through perf events of their
+ * own; 0 or -errno. */
+int augment__attach(struct augment *a, uint64_t enter_id, uint64_t exit_id);
 
 /* Moves the BPF ring's records to the threads' queues. */
 void augment__drain(struct augment *a);
@@ -80,11 +92,12 @@ void augment__prune(struct augment *a);
 
 bool augment__feed(struct augment *a, const void *rec, size_t size);
 
-/* The strings of thread tid's call id with args: strs[i] is argument i's
- * string or NULL.  They stay valid until the next take.  False when no
- * record matches (the BPF ring drained once more before giving up). */
+/* The strings of thread tid's call id with args, read at its entry or,
+ * late, at its exit: strs[i] is argument i's string or NULL.  They stay
+ * valid until the next take.  False when no record matches (the BPF ring
+ * drained once more before giving up). */
 bool augment__take(struct augment *a, pid_t tid, long id, const uint64_t args[AUGMENT_NR_ARGS],
-		   const char *strs[AUGMENT_NR_ARGS]);
+		   bool late, const char *strs[AUGMENT_NR_ARGS]);
 
 /* Records taken, and records dropped unmatched (statistics for -v). */
 void augment__stats(const struct augment *a, unsigned long *taken, unsigned long *dropped);
