@@ -206,15 +206,27 @@ static void strings_and_output(struct prog *p, const int fds[NR_FDS], bool stash
 	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 }
 
+/* Calls map helper fn on map fd with the key at the stack's key_off */
+static void map_call(struct prog *p, int fd, int16_t key_off, int32_t fn)
+{
+	load_map(p, 1, fd);
+	MOV_REG(p, 2, 10);
+	ALU_IMM(p, BPF_ADD, 2, key_off);
+	CALL(p, fn);
+}
+
+/* r0 = the value of the key at the stack's key_off, or out */
+static void lookup(struct prog *p, int fd, int16_t key_off)
+{
+	map_call(p, fd, key_off, BPF_FUNC_map_lookup_elem);
+	jump_out(p, BPF_JEQ, 0, 0);
+}
+
 /* r7 = the per-CPU scratch value, or out */
 static void scratch(struct prog *p, const int fds[NR_FDS])
 {
 	ST(p, BPF_W, 10, -8, 0);
-	load_map(p, 1, fds[FD_SCRATCH]);
-	MOV_REG(p, 2, 10);
-	ALU_IMM(p, BPF_ADD, 2, -8);
-	CALL(p, BPF_FUNC_map_lookup_elem);
-	jump_out(p, BPF_JEQ, 0, 0);
+	lookup(p, fds[FD_SCRATCH], -8);
 	MOV_REG(p, 7, 0);
 }
 
@@ -225,11 +237,7 @@ static void build_enter(struct prog *p, const int fds[NR_FDS], pid_t self, int n
 	LDX(p, BPF_DW, 1, 6, TP_ID);
 	jump_out(p, BPF_JGE, 1, nr_specs);		/* unsigned: -1 too */
 	STX(p, BPF_W, 10, 1, -4);
-	load_map(p, 1, fds[FD_TABLE]);
-	MOV_REG(p, 2, 10);
-	ALU_IMM(p, BPF_ADD, 2, -4);
-	CALL(p, BPF_FUNC_map_lookup_elem);
-	jump_out(p, BPF_JEQ, 0, 0);
+	lookup(p, fds[FD_TABLE], -4);
 	LDX(p, BPF_W, 8, 0, 0);
 	jump_out(p, BPF_JEQ, 8, 0);
 	CALL(p, BPF_FUNC_get_current_pid_tgid);
@@ -260,21 +268,14 @@ static void build_exit(struct prog *p, const int fds[NR_FDS])
 	CALL(p, BPF_FUNC_get_current_pid_tgid);
 	MOV_REG(p, 9, 0);
 	STX(p, BPF_W, 10, 9, -4);
-	load_map(p, 1, fds[FD_STASH]);
-	MOV_REG(p, 2, 10);
-	ALU_IMM(p, BPF_ADD, 2, -4);
-	CALL(p, BPF_FUNC_map_lookup_elem);
-	jump_out(p, BPF_JEQ, 0, 0);
+	lookup(p, fds[FD_STASH], -4);
 	MOV_REG(p, 8, 0);
 	scratch(p, fds);
 	for (int off = 0; off < AUGMENT_REC_STR; off += 8) {
 		LDX(p, BPF_DW, 1, 8, (int16_t)off);
 		STX(p, BPF_DW, 7, 1, (int16_t)off);
 	}
-	load_map(p, 1, fds[FD_STASH]);
-	MOV_REG(p, 2, 10);
-	ALU_IMM(p, BPF_ADD, 2, -4);
-	CALL(p, BPF_FUNC_map_delete_elem);
+	map_call(p, fds[FD_STASH], -4, BPF_FUNC_map_delete_elem);
 	LDX(p, BPF_W, 8, 7, AUGMENT_REC_SPEC);
 	ALU_IMM(p, BPF_OR, 8, AUGMENT_SPEC_LATE);
 	STX(p, BPF_W, 7, 8, AUGMENT_REC_SPEC);
