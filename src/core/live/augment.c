@@ -262,9 +262,17 @@ static void build_enter(struct prog *p, const int fds[NR_FDS], pid_t self, int n
 
 /* raw_syscalls:sys_exit's: the calls whose entry kept their header, read
  * again now that the kernel brought their strings' pages in, marked late */
-static void build_exit(struct prog *p, const int fds[NR_FDS])
+static void build_exit(struct prog *p, const int fds[NR_FDS], int nr_specs)
 {
+	/* first the table (an array: its lookup is cheap), so a call
+	 * without pathnames, most of them, costs no hash lookup */
 	MOV_REG(p, 6, 1);
+	LDX(p, BPF_DW, 1, 6, TP_ID);
+	jump_out(p, BPF_JGE, 1, nr_specs);
+	STX(p, BPF_W, 10, 1, -16);
+	lookup(p, fds[FD_TABLE], -16);
+	LDX(p, BPF_W, 1, 0, 0);
+	jump_out(p, BPF_JEQ, 1, 0);
 	CALL(p, BPF_FUNC_get_current_pid_tgid);
 	MOV_REG(p, 9, 0);
 	STX(p, BPF_W, 10, 9, -4);
@@ -394,7 +402,7 @@ struct augment *augment__new(const uint32_t *specs, int nr_specs, pid_t self, ch
 	if (a->prog_fd < 0)
 		goto fail;
 	p = (struct prog){ .n = 0 };
-	build_exit(&p, fds);
+	build_exit(&p, fds, nr_specs);
 	a->exit_prog_fd = load_prog(&p, "pcl_augment_x", why, why_size);
 	if (a->exit_prog_fd < 0)
 		goto fail;
