@@ -1,7 +1,7 @@
 /* augment: the user strings of syscalls' pathname arguments, read in the
  * kernel by a small BPF program of pcl's own (pcl trace).
  *
- * raw_syscalls:sys_enter carries a pathname as a pointer only.  The program,
+ * raw_syscalls:sys_enter carries a pathname as a pointer only.  A program,
  * attached to that tracepoint, looks the syscall id up in a table of which
  * arguments (at most two) are pathnames, copies them with
  * bpf_probe_read_user_str() (up to AUGMENT_STR_MAX bytes each, as perf's
@@ -42,13 +42,13 @@
 #define AUGMENT_KEEP_MS 10000
 #define AUGMENT_QUEUE_MAX 8192
 
-/* What the table says of a syscall: the indexes of its (up to two) pathname
- * arguments, each plus one in a byte, 0 for none. */
 /* in a spec: no second read at the exit (execve: another address space) */
 #define AUGMENT_SPEC_NO_LATE	(1u << 16)
 /* in a record's spec: read at the exit */
 #define AUGMENT_SPEC_LATE	(1u << 17)
 
+/* What the table says of a syscall: the indexes of its (up to two) pathname
+ * arguments, each plus one in a byte, 0 for none. */
 static inline uint32_t augment__spec(int first_arg, int second_arg)
 {
 	return (uint32_t)(first_arg + 1) | (second_arg >= 0 ? (uint32_t)(second_arg + 1) << 8 : 0);
@@ -56,7 +56,7 @@ static inline uint32_t augment__spec(int first_arg, int second_arg)
 
 struct augment;
 
-/* Creates the maps and loads the program: specs[nr] for syscall ids 0 ..
+/* Creates the maps and loads the programs: specs[nr] for syscall ids 0 ..
  * nr_specs - 1, records of task group self left out.  NULL on failure, with
  * why (the error, the verifier's first words) in why[why_size]. */
 struct augment *augment__new(const uint32_t *specs, int nr_specs, pid_t self, char *why,
