@@ -18,6 +18,7 @@
 #include "core/data/session.h"
 #include "core/events/parse-events.h"
 #include "core/hist/callchain.h"
+#include "core/live/augment.h"
 #include "core/live/drain.h"
 #include "core/live/record.h"
 #include "core/live/synthesize.h"
@@ -47,6 +48,7 @@ struct trace_opts {
 	const char *expr;		/* -e: syscalls and events to trace */
 	const char *filter;		/* --filter for the tracepoint events */
 	bool syscalls, comm, no_inherit;
+	bool no_augment;		/* --no-augment: pathnames as pointers */
 	bool sched;			/* --sched: sched_stat_runtime per thread */
 	bool tool_stats, print_sample, tep_print;
 	const char *filter_pids;	/* --filter-pids: left out in the kernel */
@@ -373,6 +375,7 @@ struct trace_live {
 	struct evswitch *evswitch;
 	struct evsel *sched_runtime;		/* --sched: sched_stat_runtime */
 	bool workload;				/* a command's tasks are traced */
+	struct augment *augment;		/* pathnames' strings, or NULL */
 	FILE *out;
 };
 
@@ -471,9 +474,14 @@ static int live_round(void *ctx, size_t bytes)
 {
 	struct trace_live *l = ctx;
 
+	/* the round's pathname records were written before its samples */
+	if (l->augment)
+		augment__drain(l->augment);
 	record_round__sort(&l->round);
 	for (size_t i = 0; i < l->round.nr && !l->trace.done; i++)
 		live_dispatch(l, record_round__at(&l->round, i));
+	if (l->augment)
+		augment__prune(l->augment);
 	record_round__reset(&l->round);
 	write_lines(&l->trace, l->out);
 	fflush(l->out);
@@ -483,6 +491,12 @@ static int live_round(void *ctx, size_t bytes)
 static int live_tick(void *ctx, bool stopping)
 {
 	struct trace_live *l = ctx;
+
+	/* every task's pathname calls fill the BPF ring, quiet rings or not */
+	if (l->augment) {
+		augment__drain(l->augment);
+		augment__prune(l->augment);
+	}
 
 	return l->trace.done ? 1 : 0;
 }
@@ -548,6 +562,59 @@ static void print_setup_notes(void)
 	free(cpuid);
 	if (access("/proc/modules", R_OK))
 		fprintf(stderr, "Problems creating module maps, continuing anyway...\n");
+}
+
+static bool live_user_strings(void *priv, pid_t tid, long id,
+			      const uint64_t args[SYSCALL_MAX_ARGS], bool at_exit,
+			      const char *strs[SYSCALL_MAX_ARGS])
+{
+	return augment__take(priv, tid, id, args, at_exit, strs);
+}
+
+/* The BPF reader of pathname arguments, for the syscalls traced (on: NULL
+ * for all) that have some, attached to enter's tracepoint; NULL when none
+ * has, or with -v's note why it could not load (pathnames then show as
+ * pointers, as perf's do without its augmenter). */
+static struct augment *live_augment(struct syscall_table *table, const bool *on,
+				    const struct evsel *enter, const struct evsel *exit,
+				    bool verbose)
+{
+	int nr = syscall__max_nr() + 1, err;
+	uint32_t *specs = xcalloc((size_t)nr, sizeof(*specs));
+	struct augment *a = NULL;
+	bool any = false;
+	char why[512] = "";
+
+	for (int i = 0; i < nr; i++) {
+		const struct syscall *sc;
+		int arg[2] = { -1, -1 }, n = 0;
+
+		if ((on && !on[i]) || !syscall__name(i) || !(sc = syscall_table__get(table, i)))
+			continue;
+		for (int j = 0; j < sc->nr_args && n < 2; j++)
+			if (sc->args[j].kind == SCA_FILENAME)
+				arg[n++] = j;
+		if (n)
+			specs[i] = augment__spec(arg[0], arg[1]);
+		/* after an exec the pointer is the new program's */
+		if (n && (i == syscall__id("execve") || i == syscall__id("execveat")))
+			specs[i] |= AUGMENT_SPEC_NO_LATE;
+		any = any || n;
+	}
+	if (!any) {	/* none of the calls traced has a pathname */
+		free(specs);
+		return NULL;
+	}
+	a = augment__new(specs, nr, getpid(), why, sizeof(why));
+	if (a && (err = augment__attach(a, enter->attr.config, exit->attr.config))) {
+		snprintf(why, sizeof(why), "attaching the BPF program: %s", strerror(-err));
+		augment__delete(a);
+		a = NULL;
+	}
+	if (!a && verbose)
+		fprintf(stderr, "pathnames shown as pointers: %s\n", why);
+	free(specs);
+	return a;
 }
 
 /* perf's -v note on its syscall filter: the ids of -e, or those it left
@@ -775,6 +842,14 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 		}
 		free(sys);
 	}
+	/* -s formats no call's arguments: no strings to read */
+	if (!o->no_augment && l.enter.evsel && l.exit.evsel &&
+	    (!cfg->summary_only || cfg->tp_events)) {
+		l.augment = live_augment(l.trace.table, on, l.enter.evsel, l.exit.evsel,
+					 o->verbose);
+		l.trace.user_strings = l.augment ? live_user_strings : NULL;
+		l.trace.user_strings_priv = l.augment;
+	}
 	l.rs.drain.opts.workload = wl.pid > 0 ? &wl : NULL;
 	/* perf trace asks the kernel for a wake-up per record, so a line shows
 	 * as soon as its call returns, and pays a wake-up per syscall under a
@@ -796,6 +871,7 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 	if (!err && o->tool_stats)
 		trace_summary__print_tool_stats(out, &l.trace);
 	trace__exit(&l.trace);
+	augment__delete(l.augment);
 	free(l.chains.frames);
 	machine__delete(l.machine);
 	record_round__exit(&l.round);
@@ -993,6 +1069,9 @@ int cmd_trace(int argc, const char **argv)
 			    "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &o.target.cpu_list, "cpu", "list of cpus to monitor"),
 		OPT_BOOLEAN(0, "no-inherit", &o.no_inherit, "child tasks do not inherit counters"),
+		/* pcl's own: out of -h, whose text stays perf's */
+		{ .type = OPT_BOOL_T, .long_name = "no-augment", .value = &o.no_augment,
+		  .help = "show pathname arguments as pointers", .flags = OPTF_HIDDEN },
 		{ .type = OPT_UINT_T, .short_name = 'm', .long_name = "mmap-pages",
 		  .value = &o.mmap_pages, .argh = "pages", .help = "number of mmap data pages" },
 		OPT_STRING('u', "uid", &o.target.uid_str, "user", "user to profile"),

@@ -935,6 +935,8 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 	case SCA_FILENAME:
 		if (ctx && ctx->empty_strings)
 			strbuf_addstr(out, "\"\"");
+		else if (ctx && ctx->strings && idx < SYSCALL_MAX_ARGS && ctx->strings[idx])
+			strbuf_addf(out, "\"%s\"", ctx->strings[idx]);
 		else
 			strbuf_addf(out, "%#x", (unsigned int)val);
 		break;

@@ -28,7 +28,8 @@ enum syscall_arg_kind {
 	SCA_INT,		/* %d */
 	SCA_HEX,		/* %#lx */
 	SCA_PTR,		/* a pointer: %#lx, NULL for zero */
-	SCA_FILENAME,		/* a user pointer we cannot read: %#x, as perf without BPF */
+	SCA_FILENAME,		/* a user string: quoted when the caller read it,
+				 * else the pointer (%#x, as perf without BPF) */
 	SCA_FD,			/* fd, with its path when known */
 	SCA_FDAT,		/* dirfd: CWD for AT_FDCWD */
 	SCA_CLOSE_FD,		/* an fd that stops being open */
@@ -165,6 +166,9 @@ struct syscall_args_ctx {
 	/* a syscalls:sys_enter_* tracepoint's line: perf shows its user
 	 * strings empty, not their addresses */
 	bool empty_strings;
+	/* the strings of the call's pathname arguments by argument index
+	 * (NULL: not read, the pointer is shown), or NULL */
+	const char *const *strings;
 };
 
 /* Appends sc's arguments from the six raw values, as perf trace shows them

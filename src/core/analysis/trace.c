@@ -255,6 +255,43 @@ static void print_interrupted_entry(struct trace *t)
 	t->nr_printed++;
 }
 
+static bool has_filename(const struct syscall *sc)
+{
+	for (int i = 0; i < sc->nr_args; i++)
+		if (sc->args[i].kind == SCA_FILENAME)
+			return true;
+	return false;
+}
+
+/* Whether a pathname argument (not NULL) has no string */
+static bool strings_missing(const struct syscall *sc, const uint64_t *args,
+			    const char *const *strs)
+{
+	for (int i = 0; i < sc->nr_args; i++)
+		if (sc->args[i].kind == SCA_FILENAME && args[i] && (!strs || !strs[i]))
+			return true;
+	return false;
+}
+
+/* The pending call's line again, with the strings read at its exit (their
+ * pages were not in memory at its entry), when there are some. */
+static void late_strings(struct trace *t, struct thread *thread, const struct syscall *sc,
+			 struct trace_thread *tt)
+{
+	const char *strs[SYSCALL_MAX_ARGS];
+	struct args_ctx c = { t, thread };
+	struct syscall_args_ctx ctx = args_ctx(t, &c);
+
+	tt->strings_late = false;
+	if (!t->user_strings(t->user_strings_priv, thread->tid, tt->entry_id, tt->entry_args, true,
+			     strs))
+		return;
+	ctx.strings = strs;
+	strbuf_reset(&tt->entry_str);
+	strbuf_addf(&tt->entry_str, "%s(", sc->name);
+	tt->ret_kind = syscall_args__format(sc, tt->entry_args, &ctx, &tt->entry_str);
+}
+
 void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, long id,
 		      const uint64_t args[SYSCALL_MAX_ARGS])
 {
@@ -274,7 +311,19 @@ void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, lon
 	tt->ret_kind = SCR_DEFAULT;
 	/* -s shows no call but one a tracepoint interrupts: without
 	 * tracepoints its arguments are never formatted */
+	tt->strings_late = false;
 	if (!t->cfg.summary_only || t->cfg.tp_events) {
+		const char *strs[SYSCALL_MAX_ARGS];
+
+		if (t->user_strings && has_filename(sc)) {
+			bool got = t->user_strings(t->user_strings_priv, thread->tid, id, args,
+						   false, strs);
+
+			ctx.strings = got ? strs : NULL;
+			tt->strings_late = strings_missing(sc, args, ctx.strings);
+			tt->entry_id = id;
+			memcpy(tt->entry_args, args, sizeof(tt->entry_args));
+		}
 		strbuf_addf(&tt->entry_str, "%s(", sc->name);
 		tt->ret_kind = syscall_args__format(sc, args, &ctx, &tt->entry_str);
 	}
@@ -414,6 +463,8 @@ bool trace__sys_exit(struct trace *t, struct thread *thread, uint64_t time, long
 	if (chain_depth >= 0 && chain_depth < (int)t->cfg.min_stack)
 		goto out;
 
+	if (tt->entry_pending && tt->strings_late && tt->entry_id == id)
+		late_strings(t, thread, sc, tt);
 	print_head(t, thread, duration, duration_known, tt->entry_time);
 	if (tt->entry_pending) {
 		strbuf_addstr(&t->out, strbuf_str(&tt->entry_str));

@@ -68,6 +68,11 @@ struct trace_thread {
 	double runtime_ms;		/* --sched: sched_stat_runtime's sum */
 	struct strbuf entry_str;	/* "name(args" of the pending call */
 	enum syscall_ret_kind ret_kind;	/* what its arguments say of its result */
+	/* the pending call's pathnames were not all read at its entry: its
+	 * id and arguments, to ask again at its exit */
+	bool strings_late;
+	long entry_id;
+	uint64_t entry_args[SYSCALL_MAX_ARGS];
 	struct syscall_stats **stats;	/* [syscall__max_nr() + 1], NULL until seen */
 };
 
@@ -84,6 +89,13 @@ struct trace {
 	unsigned long proc_getname;	/* fd paths read from /proc (--tool_stats) */
 	bool done;			/* --max-events reached */
 	struct strbuf out;		/* lines not yet written */
+	/* live: the strings of thread tid's call id's pathname arguments
+	 * (strs[i] for argument i, NULL when unread), read as it began or,
+	 * asked again when some were not, as it ended; false when it has
+	 * none.  NULL: pathnames are shown as pointers. */
+	bool (*user_strings)(void *priv, pid_t tid, long id, const uint64_t args[SYSCALL_MAX_ARGS],
+			     bool at_exit, const char *strs[SYSCALL_MAX_ARGS]);
+	void *user_strings_priv;
 };
 
 void trace__init(struct trace *t, const struct trace_config *cfg, struct machine *m);
