@@ -401,9 +401,12 @@ def test_live_uid_as_perf(tmp_path):
     process goes on to its last calls once its first line showed."""
     results = []
     for tool in (PERF, PCL):
+        # (on one CPU: perf prints each CPU's buffer in turn, so a call whose
+        # task moved between CPUs would show as "... [continued]")
         proc = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup",
                                  "--clear-groups", "/usr/bin/python3", "-c", UID_WORKLOAD],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                preexec_fn=on_cpu0)
         tracer = None
         try:
             proc.stdout.readline()  # it runs: tracing starts with it in the list
