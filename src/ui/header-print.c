@@ -140,7 +140,7 @@ static void print_bpf_progs(FILE *fp, const struct perf_header *h)
 	for (uint32_t i = 0; i < h->nr_bpf_progs; i++) {
 		const struct bpf_prog_desc *p = &h->bpf_progs[i];
 
-		if (p->inconsistent)
+		if (!p->nr_funcs)
 			continue;
 		if (p->nr_funcs == 1) {
 			bpf_prog_desc__func_name(p, 0, h->bpf_btfs, h->nr_bpf_btfs, name, sizeof(name));

@@ -124,7 +124,7 @@ static void test_names_as_perf(void **state)
 	assert_string_equal(name, "bpf_prog_abcd000000000000_lone");
 	bpf_prog_desc__func_name(&p[1], 1, b, nb, name, sizeof(name));
 	assert_string_equal(name, "bpf_prog_abcd000000000001_F");
-	assert_true(p[2].inconsistent);	/* 2 functions, 1 tag: perf shows none */
+	assert_int_equal(p[2].nr_funcs, 0);	/* 2 functions, 1 tag: perf shows none */
 	assert_int_equal(p[3].id, 9);
 	bpf_prog_desc__func_name(&p[3], 1, b, nb, name, sizeof(name));
 	assert_string_equal(name, "bpf_prog_abcd000000000001_sub_fn");
@@ -163,7 +163,7 @@ static void test_damaged(void **state)
 	data_cursor__init(&c, progs.buf, progs.len, false);
 	assert_true(bpf_prog_descs__parse(&c, &p, &np));
 	assert_int_equal(np, 1);
-	assert_true(p[0].inconsistent);
+	assert_int_equal(p[0].nr_funcs, 0);
 	bpf_prog_descs__free(p, np);
 	strbuf_release(&progs);
 }

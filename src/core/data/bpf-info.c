@@ -54,9 +54,8 @@ static void prog_desc__read(struct bpf_prog_desc *p, const struct bpf_prog_info 
 	p->btf_id = info->btf_id;
 	memcpy(p->name, info->name, sizeof(info->name));
 	p->name[sizeof(info->name)] = '\0';
-	p->inconsistent = n != info->nr_prog_tags || n != info->nr_jited_func_lens || !n ||
-			  !addrs || !lens || !tags;
-	if (p->inconsistent)
+	if (!n || n != info->nr_prog_tags || n != info->nr_jited_func_lens || !addrs || !lens ||
+	    !tags)
 		return;
 	p->nr_funcs = n;
 	p->addrs = copy_of(addrs, n * sizeof(uint64_t));

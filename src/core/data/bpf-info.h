@@ -14,13 +14,13 @@
 struct bpf_prog_desc {
 	uint32_t id, btf_id;
 	char name[17];			/* the program's own, 16 bytes at most */
-	uint32_t nr_funcs;		/* its functions (sub-programs) */
+	/* its functions (sub-programs); 0 when the arrays disagree on
+	 * their number or lie outside the data: perf shows nothing then */
+	uint32_t nr_funcs;
 	uint64_t *addrs;		/* where each was JITed */
 	uint32_t *lens;			/* and its length */
 	uint8_t (*tags)[BPF_PROG_TAG_LEN];
 	uint32_t *func_types;		/* each one's BTF FUNC type id, or NULL */
-	/* the arrays disagree on the functions' number: perf shows nothing */
-	bool inconsistent;
 };
 
 struct bpf_btf_desc {
