@@ -230,16 +230,25 @@ static void scratch(struct prog *p, const int fds[NR_FDS])
 	MOV_REG(p, 7, 0);
 }
 
-/* raw_syscalls:sys_enter's: the calls of the table, pcl's own left out */
-static void build_enter(struct prog *p, const int fds[NR_FDS], pid_t self, int nr_specs)
+/* r6 = the tracepoint's context; reg = the call's entry in the table (its
+ * pathname arguments), through the stack slot at key_off; out for a call
+ * past the table or without pathnames (shared by both programs) */
+static void table_entry(struct prog *p, const int fds[NR_FDS], int nr_specs, int16_t key_off,
+			uint8_t reg)
 {
 	MOV_REG(p, 6, 1);
 	LDX(p, BPF_DW, 1, 6, TP_ID);
 	jump_out(p, BPF_JGE, 1, nr_specs);		/* unsigned: -1 too */
-	STX(p, BPF_W, 10, 1, -4);
-	lookup(p, fds[FD_TABLE], -4);
-	LDX(p, BPF_W, 8, 0, 0);
-	jump_out(p, BPF_JEQ, 8, 0);
+	STX(p, BPF_W, 10, 1, key_off);
+	lookup(p, fds[FD_TABLE], key_off);
+	LDX(p, BPF_W, reg, 0, 0);
+	jump_out(p, BPF_JEQ, reg, 0);
+}
+
+/* raw_syscalls:sys_enter's: the calls of the table, pcl's own left out */
+static void build_enter(struct prog *p, const int fds[NR_FDS], pid_t self, int nr_specs)
+{
+	table_entry(p, fds, nr_specs, -4, 8);
 	CALL(p, BPF_FUNC_get_current_pid_tgid);
 	MOV_REG(p, 9, 0);
 	MOV_REG(p, 1, 0);
@@ -266,13 +275,7 @@ static void build_exit(struct prog *p, const int fds[NR_FDS], int nr_specs)
 {
 	/* first the table (an array: its lookup is cheap), so a call
 	 * without pathnames, most of them, costs no hash lookup */
-	MOV_REG(p, 6, 1);
-	LDX(p, BPF_DW, 1, 6, TP_ID);
-	jump_out(p, BPF_JGE, 1, nr_specs);
-	STX(p, BPF_W, 10, 1, -16);
-	lookup(p, fds[FD_TABLE], -16);
-	LDX(p, BPF_W, 1, 0, 0);
-	jump_out(p, BPF_JEQ, 1, 0);
+	table_entry(p, fds, nr_specs, -16, 1);
 	CALL(p, BPF_FUNC_get_current_pid_tgid);
 	MOV_REG(p, 9, 0);
 	STX(p, BPF_W, 10, 9, -4);
