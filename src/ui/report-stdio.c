@@ -152,7 +152,7 @@ void report_stdio__add_value(struct strbuf *sb, const struct hist_field *f, uint
 		if (c)
 			strbuf_addstr(sb, c);
 		strbuf_addch(sb, ' ');
-		strbuf_add_fixed2(sb, len - 2, pct);
+		strbuf_add_fixed(sb, len - 2, 2, pct);
 		strbuf_addch(sb, '%');
 		if (c)
 			strbuf_addstr(sb, COLOR_RESET);

@@ -60,46 +60,196 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	sb->len += (size_t)n;
 }
 
-/* Whether long double arithmetic keeps 64 significand bits here: not
- * where long double is double, nor under valgrind's x87 emulation. */
-static bool long_double_exact(void)
+/*
+ * printf's "%.Nf" rounds the exact decimal value of v to nearest, ties to
+ * even.  The double product v * 10^N is within half a unit in its last
+ * place of the exact one, so its rounding is printf's unless its fraction
+ * lies about that close to a half: those cases, and the values too large
+ * for a fraction to mean anything, are left to printf.
+ */
+static bool fixed_digits(double v, int prec, uint64_t *scaled)
 {
-	static int exact = -1;
-	volatile double tenth = 0.1;	/* computed at run time, not folded */
+	static const double powers[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+	double p, frac;
+	uint64_t whole;
 
-	if (exact < 0)
-		exact = (long double)tenth * 100.0L != 10.0L;
-	return exact;
+	if (prec < 0 || prec > 9 || !(v >= 0 && v < 1e15))
+		return false;
+	p = v * powers[prec];
+	if (p >= 0x1p52)
+		return false;
+	whole = (uint64_t)p;
+	frac = p - (double)whole;
+	if (fabs(frac - 0.5) <= p * 0x1p-51)
+		return false;
+	*scaled = whole + (frac > 0.5);
+	return true;
 }
 
-/*
- * v * 100 is exact in long double (53 + 7 bits of significand fit in 64),
- * and nearbyintl rounds it as printf rounds the exact decimal value of v:
- * to nearest, ties to even, in the default rounding mode.
- */
-void strbuf_add_fixed2(struct strbuf *sb, int width, double v)
+void strbuf_add_fixed(struct strbuf *sb, int width, int prec, double v)
 {
-	char digits[24], *p = digits + sizeof(digits);
-	uint64_t hundredths;
+	char digits[40], *p = digits + sizeof(digits);
+	bool negative = signbit(v);
+	uint64_t scaled;
 	int len;
 
-	if (!(v >= 0 && v < 1e15) || signbit(v) || !long_double_exact()) {
-		strbuf_addf(sb, "%*.2f", width, v);
+	if (!fixed_digits(negative ? -v : v, prec, &scaled)) {
+		strbuf_addf(sb, "%*.*f", width, prec, v);
 		return;
 	}
-	hundredths = (uint64_t)nearbyintl((long double)v * 100.0L);
-	*--p = (char)('0' + hundredths % 10);
-	*--p = (char)('0' + hundredths / 10 % 10);
-	*--p = '.';
-	hundredths /= 100;
+	if (prec) {
+		/* the fraction's digits in 32-bit arithmetic, cheaper than 64 */
+		static const uint32_t tens[] = {
+			1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+		};
+		uint32_t fraction = (uint32_t)(scaled % tens[prec]);
+
+		scaled /= tens[prec];
+		for (int i = 0; i < prec; i++, fraction /= 10)
+			*--p = (char)('0' + fraction % 10);
+		*--p = '.';
+	}
 	do
-		*--p = (char)('0' + hundredths % 10);
-	while (hundredths /= 10);
+		*--p = (char)('0' + scaled % 10);
+	while (scaled /= 10);
+	if (negative)
+		*--p = '-';
 	len = (int)(digits + sizeof(digits) - p);
 	strbuf_grow(sb, (size_t)(width > len ? width : len));
 	for (; width > len; width--)
 		sb->buf[sb->len++] = ' ';
 	strbuf_add(sb, p, (size_t)len);
+}
+
+static void add_decimal(struct strbuf *sb, uint64_t v)
+{
+	char digits[20], *p = digits + sizeof(digits);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	strbuf_add(sb, p, (size_t)(digits + sizeof(digits) - p));
+}
+
+/* A format strbuf_addf_fast was not made for: a bug in its caller. */
+static _Noreturn void bad_format(const char *at)
+{
+	fprintf(stderr, "pcl: internal error: strbuf_addf_fast cannot format \"%s\"\n", at);
+	abort();
+}
+
+/*
+ * One conversion of a strbuf_addf_fast format, spec its text ("%-8lu"):
+ * the argument taken with the type its length modifier and conversion
+ * name, then formatted by printf, or by strbuf_add_fixed for a "%.Nf".
+ */
+static void add_conversion(struct strbuf *sb, const char *spec, size_t len, va_list *ap)
+{
+	char conv = spec[len - 1], mod = len > 2 ? spec[len - 2] : 0;
+	char fmt[32];
+
+	if (len >= sizeof(fmt))
+		bad_format(spec);
+	memcpy(fmt, spec, len);
+	fmt[len] = '\0';
+	if (len == 2 && conv == 's') {
+		strbuf_addstr(sb, va_arg(*ap, const char *));
+		return;
+	}
+	if (len == 2 && (conv == 'd' || conv == 'i')) {
+		int v = va_arg(*ap, int);
+
+		if (v < 0)
+			strbuf_addch(sb, '-');
+		add_decimal(sb, v < 0 ? -(uint64_t)v : (uint64_t)v);
+		return;
+	}
+	if (len == 3 && mod == 'l' && conv == 'u') {
+		add_decimal(sb, va_arg(*ap, unsigned long));
+		return;
+	}
+	switch (conv) {
+	case 'd': case 'i':
+		if (mod == 'l')
+			strbuf_addf(sb, fmt, va_arg(*ap, long));
+		else if (mod == 'z')
+			strbuf_addf(sb, fmt, va_arg(*ap, ssize_t));
+		else
+			strbuf_addf(sb, fmt, va_arg(*ap, int));
+		break;
+	case 'u': case 'x': case 'X':
+		if (mod == 'l')
+			strbuf_addf(sb, fmt, va_arg(*ap, unsigned long));
+		else if (mod == 'z')
+			strbuf_addf(sb, fmt, va_arg(*ap, size_t));
+		else
+			strbuf_addf(sb, fmt, va_arg(*ap, unsigned int));
+		break;
+	case 'f': {
+		double v = va_arg(*ap, double);
+
+		if (len == 4 && spec[1] == '.' && spec[2] >= '0' && spec[2] <= '9')
+			strbuf_add_fixed(sb, 0, spec[2] - '0', v);
+		else
+			strbuf_addf(sb, fmt, v);
+		break;
+	}
+	case 's':
+		strbuf_addf(sb, fmt, va_arg(*ap, const char *));
+		break;
+	case 'c':
+		strbuf_addf(sb, fmt, va_arg(*ap, int));
+		break;
+	default:
+		bad_format(fmt);
+	}
+}
+
+/* flags, width, precision and length modifiers: what comes between a
+ * conversion's '%' and its letter */
+static bool is_spec_char(char c)
+{
+	return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == ' ' ||
+	       c == '#' || c == 'l' || c == 'z';
+}
+
+void strbuf_addf_fast(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf_fast(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_vaddf_fast(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+
+	va_copy(cp, ap);
+	while (*fmt) {
+		const char *pct = strchr(fmt, '%');
+		size_t len;
+
+		if (!pct) {
+			strbuf_addstr(sb, fmt);
+			break;
+		}
+		strbuf_add(sb, fmt, (size_t)(pct - fmt));
+		if (pct[1] == '%') {
+			strbuf_addch(sb, '%');
+			fmt = pct + 2;
+			continue;
+		}
+		len = 1;
+		while (is_spec_char(pct[len]))
+			len++;
+		if (!pct[len])
+			bad_format(pct);
+		add_conversion(sb, pct, len + 1, &cp);
+		fmt = pct + len + 1;
+	}
+	va_end(cp);
 }
 
 void strbuf_add_column(struct strbuf *sb, const char *s, int width)

@@ -19,9 +19,16 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
-/* printf's "%*.2f" of v, byte for byte, without printf's cost for the
- * usual case (a finite v in [0, 1e15)): reports print one per column. */
-void strbuf_add_fixed2(struct strbuf *sb, int width, double v);
+/* printf's "%*.*f" of v with precision prec, byte for byte, without
+ * printf's cost for the usual case (a finite |v| < 1e15, prec <= 9):
+ * reports print one per column, charts one per coordinate. */
+void strbuf_add_fixed(struct strbuf *sb, int width, int prec, double v);
+/* strbuf_addf for formats whose conversions are d i u x X f s c with
+ * flags, widths, precisions and the l or z modifier (PRIu64 and the like;
+ * no '*'): the same text, with each "%.Nf" by strbuf_add_fixed.  For
+ * writers of many numbers with few digits: SVG coordinates. */
+void strbuf_addf_fast(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vaddf_fast(struct strbuf *sb, const char *fmt, va_list ap);
 /* printf's "%-*.*s" of s with width and precision both width: s cut at
  * width bytes, padded to it (a negative width: s whole, padded to -width). */
 void strbuf_add_column(struct strbuf *sb, const char *s, int width);

@@ -4,10 +4,12 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <math.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 #include <cmocka.h>
 
 #include "util/strbuf.h"
@@ -70,51 +72,77 @@ static void test_addf_many_appends(void **state)
 	strbuf_release(&sb);
 }
 
-/* printf's text for v, next to strbuf_add_fixed2's */
-static void check_fixed2(int width, double v)
+/* printf's text for v, next to strbuf_add_fixed's */
+static void check_fixed(int width, int prec, double v)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char want[512];
 
-	snprintf(want, sizeof(want), "%*.2f", width, v);
+	snprintf(want, sizeof(want), "%*.*f", width, prec, v);
 	strbuf_addstr(&sb, "<");
-	strbuf_add_fixed2(&sb, width, v);
+	strbuf_add_fixed(&sb, width, prec, v);
 	if (strcmp(sb.buf + 1, want))
-		fail_msg("%%*.2f of %.17g (width %d): \"%s\", printf \"%s\"", v, width,
+		fail_msg("%%*.%df of %.17g (width %d): \"%s\", printf \"%s\"", prec, v, width,
 			 sb.buf + 1, want);
 	strbuf_release(&sb);
 }
 
-static void test_fixed2_as_printf(void **state)
+static void test_fixed_as_printf(void **state)
 {
+	static const double odd[] = {
+		0.0, -0.0, -1.005, 99.995, 0.5, 1.5, 2.5, 0.125, 0.001953125, 1e15,
+		1e15 - 0.125, 4503599627370495.5, 1e300, -1e300, 5e-324, HUGE_VAL, -HUGE_VAL, NAN,
+	};
 	uint64_t seed = 42;
 
 	(void)state;
-	/* exact halves round to even, as printf does: 0.125 -> 0.12 */
-	for (int i = 0; i < 4096; i++)
-		check_fixed2(6, i / 8.0);
+	for (int prec = 0; prec <= 10; prec++) {
+		/* exact halves round to even, as printf does: 0.125 -> 0.12 */
+		for (int i = -4096; i < 4096; i++)
+			check_fixed(6, prec, i / 512.0);
+		for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+			check_fixed(6, prec, odd[i]);
+	}
 	/* the percentages reports print: 100 * part / total */
 	for (uint64_t total = 1; total < 3000; total += 7)
 		for (uint64_t part = 0; part <= total; part += 1 + total / 97)
-			check_fixed2(6, 100.0 * (double)part / (double)total);
-	/* any bits, any width; huge, negative and odd values fall back */
-	for (int i = 0; i < 200000; i++) {
+			check_fixed(6, 2, 100.0 * (double)part / (double)total);
+	/* any bits, any width and precision, any size a chart draws */
+	for (int i = 0; i < 300000; i++) {
+		static const double scale[] = { 1.0, 200.0, 1e6, 1e9, 1e12 };
 		double v;
 
 		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-		v = (double)(seed >> 11) / (double)(1ULL << 53) * (i % 3 ? 200.0 : 1e6);
-		check_fixed2(i % 12, v);
+		v = (double)(seed >> 11) / (double)(1ULL << 53) * scale[i % 5];
+		check_fixed(i % 12, i % 10, i & 1 ? v : -v);
 	}
-	check_fixed2(6, 0.0);
-	check_fixed2(6, -0.0);
-	check_fixed2(6, -1.005);
-	check_fixed2(6, 99.995);
-	check_fixed2(6, 1e15);
-	check_fixed2(6, 1e15 - 0.125);
-	check_fixed2(6, 1e300);
-	check_fixed2(6, 5e-324);
-	check_fixed2(6, HUGE_VAL);
-	check_fixed2(6, NAN);
+}
+
+/* strbuf_addf_fast's text next to printf's for the same arguments */
+#define CHECK_FAST(fmt, ...) do {						\
+	struct strbuf sb_ = STRBUF_INIT;					\
+	char want_[256];							\
+										\
+	snprintf(want_, sizeof(want_), fmt, __VA_ARGS__);			\
+	strbuf_addf_fast(&sb_, fmt, __VA_ARGS__);				\
+	assert_string_equal(strbuf_str(&sb_), want_);				\
+	strbuf_release(&sb_);							\
+} while (0)
+
+static void test_addf_fast_as_printf(void **state)
+{
+	(void)state;
+	CHECK_FAST("<rect x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" class=\"%s\"/>\n",
+		   1234.56789012345, 0.000000005, 90.25, "sample");
+	CHECK_FAST("%d %i %s|%5d|%-5i|%05d", -7, 2147483647, "", 42, -3, 9);
+	CHECK_FAST("%" PRIu64 " %" PRIu64 " %9" PRIu64 " %-6" PRIu64 "|", (uint64_t)0,
+		   UINT64_MAX, (uint64_t)12345, (uint64_t)7);
+	CHECK_FAST("%x %X %#x %08x %u", 255u, 255u, 255u, 48879u, 4000000000u);
+	CHECK_FAST("%ld %lx %zu %zd", -5L, 0xdeadbeefUL, (size_t)99, (ssize_t)-99);
+	CHECK_FAST("100%% %c%c %3.1f %6.2f %2.2f %.3f %f", 'o', 'k', 2.25, -0.125, 100.0, 1e-9,
+		   3.0);
+	CHECK_FAST("%.0f %.9f %+.2f % .2f", 2.5, 1.0 / 3.0, 1.005, 0.5);
+	CHECK_FAST("%s", "no conversions after this");
 }
 
 static void test_column_as_printf(void **state)
@@ -141,7 +169,8 @@ int main(void)
 		cmocka_unit_test(test_addf_fits_and_grows),
 		cmocka_unit_test(test_addf_exactly_the_room_left),
 		cmocka_unit_test(test_addf_many_appends),
-		cmocka_unit_test(test_fixed2_as_printf),
+		cmocka_unit_test(test_fixed_as_printf),
+		cmocka_unit_test(test_addf_fast_as_printf),
 		cmocka_unit_test(test_column_as_printf),
 	};
 
