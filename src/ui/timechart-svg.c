@@ -1,5 +1,6 @@
 /* timechart-svg: perf's timechart SVG (see timechart-svg.h). */
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,8 @@ static const char html_script[] =
 
 struct svg {
 	FILE *f;
+	struct strbuf buf;	/* output not yet written to f */
+	struct strbuf duration;	/* duration_text's */
 	uint64_t first, last;	/* the time range, its start down to 100 ms */
 	int width;
 	uint64_t height;
@@ -27,6 +30,31 @@ struct svg {
 	uint64_t max_freq, turbo_freq;
 	const struct timechart_svg_opts *o;
 };
+
+/* A chart has a few numbers per element and up to millions of elements:
+ * they are formatted without printf's cost and written in large blocks. */
+static void flush_output(struct svg *s)
+{
+	fwrite_unlocked(s->buf.buf, 1, s->buf.len, s->f);
+	strbuf_reset(&s->buf);
+}
+
+static void out(struct svg *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out(struct svg *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf_fast(&s->buf, fmt, ap);
+	va_end(ap);
+	if (s->buf.len >= 65536)
+		flush_output(s);
+}
+
+static void out_str(struct svg *s, const char *text)
+{
+	out(s, "%s", text);
+}
 
 static double px(const struct svg *s, uint64_t t)
 {
@@ -55,14 +83,18 @@ static double round_text_size(double size)
 	return size;
 }
 
-static const char *duration_text(char *buf, size_t len, uint64_t ns)
+/* "1.5 ms", "3.0 us" or "" for an interval; valid until the next call */
+static const char *duration_text(struct svg *s, uint64_t ns)
 {
-	buf[0] = '\0';
-	if (ns >= 1000000)
-		snprintf(buf, len, "%.1f ms", ns / 1000000.0);
-	else if (ns >= 1000)
-		snprintf(buf, len, "%.1f us", ns / 1000.0);
-	return buf;
+	strbuf_reset(&s->duration);
+	if (ns >= 1000000) {
+		strbuf_add_fixed(&s->duration, 0, 1, ns / 1000000.0);
+		strbuf_addstr(&s->duration, " ms");
+	} else if (ns >= 1000) {
+		strbuf_add_fixed(&s->duration, 0, 1, ns / 1000.0);
+		strbuf_addstr(&s->duration, " us");
+	}
+	return strbuf_str(&s->duration);
 }
 
 static void header(struct svg *s, int cpus, int rows)
@@ -112,14 +144,14 @@ static void header(struct svg *s, int cpus, int rows)
 	if (wide > s->width)
 		s->width = wide;
 	s->height = (uint64_t)((1 + rows + (2 * cpus + 1)) * ROW);
-	fputs("<?xml version=\"1.0\" standalone=\"no\"?> \n"
-	      "<!DOCTYPE svg SYSTEM \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n", s->f);
-	fprintf(s->f, "<svg width=\"%i\" height=\"%" PRIu64 "\" version=\"1.1\" "
+	out_str(s, "<?xml version=\"1.0\" standalone=\"no\"?> \n"
+	      "<!DOCTYPE svg SYSTEM \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n");
+	out(s, "<svg width=\"%i\" height=\"%" PRIu64 "\" version=\"1.1\" "
 		"xmlns=\"http://www.w3.org/2000/svg\">\n", s->width, s->height);
-	fputs("<defs>\n  <style type=\"text/css\">\n    <![CDATA[\n", s->f);
+	out_str(s, "<defs>\n  <style type=\"text/css\">\n    <![CDATA[\n");
 	for (size_t i = 0; i < sizeof(styles) / sizeof(styles[0]); i++)
-		fprintf(s->f, "      %s", styles[i]);
-	fputs("    ]]>\n   </style>\n</defs>\n", s->f);
+		out(s, "      %s", styles[i]);
+	out_str(s, "    ]]>\n   </style>\n</defs>\n");
 }
 
 /* A line every 10 ms, stronger each 100 ms and each second. */
@@ -139,7 +171,7 @@ static void time_grid(struct svg *s, double min_thickness)
 		}
 		if (thickness < min_thickness)
 			continue;
-		fprintf(s->f, "<line x1=\"%.8f\" y1=\"%.2f\" x2=\"%.8f\" y2=\"%" PRIu64 "\" "
+		out(s, "<line x1=\"%.8f\" y1=\"%.2f\" x2=\"%.8f\" y2=\"%" PRIu64 "\" "
 			"style=\"stroke:rgb(%i,%i,%i);stroke-width:%.3f\"/>\n",
 			px(s, t), ROW / 2, px(s, t), s->height, grey, grey, grey, thickness);
 	}
@@ -150,40 +182,40 @@ static void legend(struct svg *s, const int *x, const char *const *text,
 {
 	double box = BAR / 2;
 
-	fputs("<g>\n", s->f);
+	out_str(s, "<g>\n");
 	for (size_t i = 0; i < n; i++) {
-		fprintf(s->f, "<rect x=\"%i\" width=\"%.8f\" y=\"0\" height=\"%.1f\" "
+		out(s, "<rect x=\"%i\" width=\"%.8f\" y=\"0\" height=\"%.1f\" "
 			"class=\"%s\"/>\n", x[i], box, box, style[i]);
-		fprintf(s->f, "<text transform=\"translate(%.8f, %.8f)\" "
+		out(s, "<text transform=\"translate(%.8f, %.8f)\" "
 			"font-size=\"%.8fpt\">%s</text>\n",
 			x[i] + box + 5, box, 0.8 * box, text[i]);
 	}
-	fputs("</g>\n", s->f);
+	out_str(s, "</g>\n");
 }
 
 static void box(struct svg *s, int row, uint64_t start, uint64_t end, const char *style)
 {
-	fprintf(s->f, "<rect x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" height=\"%.1f\" class=\"%s\"/>\n",
+	out(s, "<rect x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" height=\"%.1f\" class=\"%s\"/>\n",
 		px(s, start), px(s, end) - px(s, start), row * ROW, BAR, style);
 }
 
 static void row_text(struct svg *s, int row, uint64_t start, const char *text)
 {
-	fprintf(s->f, "<text x=\"%.8f\" y=\"%.8f\">%s</text>\n", px(s, start), row * ROW + BAR / 2,
+	out(s, "<text x=\"%.8f\" y=\"%.8f\">%s</text>\n", px(s, start), row * ROW + BAR / 2,
 		text);
 }
 
 static void cpu_box(struct svg *s, int cpu)
 {
-	fputs("<g>\n", s->f);
-	fprintf(s->f, "<rect x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" height=\"%.1f\" "
+	out_str(s, "<g>\n");
+	out(s, "<rect x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" height=\"%.1f\" "
 		"class=\"cpu\"/>\n", px(s, s->first), px(s, s->last) - px(s, s->first),
 		cpu_y(s, cpu), ROW + BAR);
-	fprintf(s->f, "<text x=\"%.8f\" y=\"%.8f\">CPU %i</text>\n", 10 + px(s, s->first),
+	out(s, "<text x=\"%.8f\" y=\"%.8f\">CPU %i</text>\n", 10 + px(s, s->first),
 		cpu_y(s, cpu) + BAR / 2, cpu);
-	fprintf(s->f, "<text transform=\"translate(%.8f,%.8f)\" font-size=\"1.25pt\">%s</text>\n",
+	out(s, "<text transform=\"translate(%.8f,%.8f)\" font-size=\"1.25pt\">%s</text>\n",
 		10 + px(s, s->first), cpu_y(s, cpu) + ROW + BAR - 4, s->o->cpu_model);
-	fputs("</g>\n", s->f);
+	out_str(s, "</g>\n");
 }
 
 /* A task's run in its CPU's box. */
@@ -192,79 +224,71 @@ static void cpu_run(struct svg *s, const struct tc_interval *i, int pid, const c
 	const struct timechart_svg_opts *o = s->o;
 	const char *style = "sample";
 	double w = px(s, i->end) - px(s, i->start), size;
-	char buf[64];
-
 	if ((o->highlight_ns && i->end - i->start >= o->highlight_ns) ||
 	    (o->highlight_name && name && strstr(name, o->highlight_name)))
 		style = "sample_hi";
 	if (!name)
 		name = "(null)";
-	fprintf(s->f, "<g transform=\"translate(%.8f,%.8f)\">\n", px(s, i->start),
+	out(s, "<g transform=\"translate(%.8f,%.8f)\">\n", px(s, i->start),
 		cpu_y(s, i->cpu));
-	fprintf(s->f, "<title>%d %s running %s</title>\n", pid, name,
-		duration_text(buf, sizeof(buf), i->end - i->start));
+	out(s, "<title>%d %s running %s</title>\n", pid, name,
+		duration_text(s, i->end - i->start));
 	if (i->backtrace)
-		fprintf(s->f, "<desc>Switched because:\n%s</desc>\n", i->backtrace);
-	fprintf(s->f, "<rect x=\"0\" width=\"%.8f\" y=\"0\" height=\"%.1f\" class=\"%s\"/>\n", w,
+		out(s, "<desc>Switched because:\n%s</desc>\n", i->backtrace);
+	out(s, "<rect x=\"0\" width=\"%.8f\" y=\"0\" height=\"%.1f\" class=\"%s\"/>\n", w,
 		ROW + BAR, style);
 	size = round_text_size(w > 6 ? 6 : w);
 	if (size > MIN_TEXT)
-		fprintf(s->f, "<text transform=\"rotate(90)\" font-size=\"%.8fpt\">%s</text>\n",
+		out(s, "<text transform=\"rotate(90)\" font-size=\"%.8fpt\">%s</text>\n",
 			size, name);
-	fputs("</g>\n", s->f);
+	out_str(s, "</g>\n");
 }
 
 static void task_running(struct svg *s, int row, const struct tc_interval *i)
 {
 	double size = px(s, i->end) - px(s, i->start);
-	char buf[64];
-
-	fputs("<g>\n", s->f);
-	fprintf(s->f, "<title>#%d running %s</title>\n", i->cpu,
-		duration_text(buf, sizeof(buf), i->end - i->start));
+	out_str(s, "<g>\n");
+	out(s, "<title>#%d running %s</title>\n", i->cpu,
+		duration_text(s, i->end - i->start));
 	if (i->backtrace)
-		fprintf(s->f, "<desc>Switched because:\n%s</desc>\n", i->backtrace);
+		out(s, "<desc>Switched because:\n%s</desc>\n", i->backtrace);
 	box(s, row, i->start, i->end,
 	    s->o->highlight_ns && i->end - i->start > s->o->highlight_ns ? "sample_hi" : "sample");
 	if (i->cpu > 9)		/* two digits */
 		size /= 2;
 	size = round_text_size(size > 1.25 ? 1.25 : size);
 	if (size > MIN_TEXT)
-		fprintf(s->f, "<text x=\"%.8f\" y=\"%.8f\" font-size=\"%.8fpt\">%i</text>\n",
+		out(s, "<text x=\"%.8f\" y=\"%.8f\" font-size=\"%.8fpt\">%i</text>\n",
 			px(s, i->start), row * ROW + BAR - 1, size, i->cpu + 1);
-	fputs("</g>\n", s->f);
+	out_str(s, "</g>\n");
 }
 
 static void task_blocked(struct svg *s, int row, const struct tc_interval *i)
 {
-	char buf[64];
-
-	fputs("<g>\n", s->f);
-	fprintf(s->f, "<title>#%d blocked %s</title>\n", i->cpu,
-		duration_text(buf, sizeof(buf), i->end - i->start));
+	out_str(s, "<g>\n");
+	out(s, "<title>#%d blocked %s</title>\n", i->cpu,
+		duration_text(s, i->end - i->start));
 	if (i->backtrace)
-		fprintf(s->f, "<desc>Blocked on:\n%s</desc>\n", i->backtrace);
+		out(s, "<desc>Blocked on:\n%s</desc>\n", i->backtrace);
 	box(s, row, i->start, i->end, "blocked");
-	fputs("</g>\n", s->f);
+	out_str(s, "</g>\n");
 }
 
 static void task_waiting(struct svg *s, int row, const struct tc_interval *i)
 {
 	double w = px(s, i->end) - px(s, i->start);
 	double size = round_text_size(w > 3 ? 3 : w);
-	char buf[64];
-
-	duration_text(buf, sizeof(buf), i->end - i->start);
-	fprintf(s->f, "<g transform=\"translate(%.8f,%.8f)\">\n", px(s, i->start), row * ROW);
-	fprintf(s->f, "<title>#%d waiting %s</title>\n", i->cpu, buf);
+	const char *duration = duration_text(s, i->end - i->start);
+	out(s, "<g transform=\"translate(%.8f,%.8f)\">\n", px(s, i->start), row * ROW);
+	out(s, "<title>#%d waiting %s</title>\n", i->cpu, duration);
 	if (i->backtrace)
-		fprintf(s->f, "<desc>Waiting on:\n%s</desc>\n", i->backtrace);
-	fprintf(s->f, "<rect x=\"0\" width=\"%.8f\" y=\"0\" height=\"%.1f\" class=\"%s\"/>\n",
+		out(s, "<desc>Waiting on:\n%s</desc>\n", i->backtrace);
+	out(s, "<rect x=\"0\" width=\"%.8f\" y=\"0\" height=\"%.1f\" class=\"%s\"/>\n",
 		w, BAR, i->end - i->start > 10000000 ? "WAITING" : "waiting");
 	if (size > MIN_TEXT)
-		fprintf(s->f, "<text transform=\"rotate(90)\" font-size=\"%.8fpt\"> %s</text>\n",
-			size, buf);
-	fputs("</g>\n", s->f);
+		out(s, "<text transform=\"rotate(90)\" font-size=\"%.8fpt\"> %s</text>\n",
+			size, duration);
+	out_str(s, "</g>\n");
 }
 
 static void cstate(struct svg *s, const struct tc_power *p)
@@ -273,13 +297,13 @@ static void cstate(struct svg *s, const struct tc_power *p)
 	double w = px(s, p->end) - px(s, p->start);
 	double size = round_text_size(w / 2.0 > 6 ? 6 : w / 2.0);
 
-	fputs("<g>\n", s->f);
-	fprintf(s->f, "<rect class=\"c%i\" x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" "
+	out_str(s, "<g>\n");
+	out(s, "<rect class=\"c%i\" x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" "
 		"height=\"%.1f\"/>\n", type, px(s, p->start), w, cpu_y(s, p->cpu), ROW + BAR);
 	if (size > MIN_TEXT)
-		fprintf(s->f, "<text x=\"%.8f\" y=\"%.8f\" font-size=\"%.8fpt\">C%i</text>\n",
+		out(s, "<text x=\"%.8f\" y=\"%.8f\" font-size=\"%.8fpt\">C%i</text>\n",
 			px(s, p->start), cpu_y(s, p->cpu) + size, size, type);
-	fputs("</g>\n", s->f);
+	out_str(s, "</g>\n");
 }
 
 static void pstate(struct svg *s, const struct tc_power *p, uint64_t freq)
@@ -298,29 +322,29 @@ static void pstate(struct svg *s, const struct tc_power *p, uint64_t freq)
 		snprintf(text, sizeof(text), " %6lli Mhz", (long long)((freq + 500) / 1000));
 	else
 		snprintf(text, sizeof(text), "%9lli", (long long)freq);
-	fputs("<g>\n", s->f);
-	fprintf(s->f, "<line x1=\"%.8f\" x2=\"%.8f\" y1=\"%.1f\" y2=\"%.1f\" class=\"pstate\"/>\n",
+	out_str(s, "<g>\n");
+	out(s, "<line x1=\"%.8f\" x2=\"%.8f\" y1=\"%.1f\" y2=\"%.1f\" class=\"pstate\"/>\n",
 		px(s, p->start), px(s, p->end), y, y);
-	fprintf(s->f, "<text x=\"%.8f\" y=\"%.8f\" font-size=\"0.25pt\">%s</text>\n",
+	out(s, "<text x=\"%.8f\" y=\"%.8f\" font-size=\"0.25pt\">%s</text>\n",
 		px(s, p->start), y + 0.9, text);
-	fputs("</g>\n", s->f);
+	out_str(s, "</g>\n");
 }
 
 static void wake_line(struct svg *s, double x, double y1, double y2)
 {
-	fprintf(s->f, "<line x1=\"%.8f\" y1=\"%.2f\" x2=\"%.8f\" y2=\"%.2f\" "
+	out(s, "<line x1=\"%.8f\" y1=\"%.2f\" x2=\"%.8f\" y2=\"%.2f\" "
 		"style=\"stroke:rgb(32,255,32);stroke-width:0.009\"/>\n", x, y1, x, y2);
 }
 
 static void wake_label(struct svg *s, double x, double y, const char *name, const char *arrow)
 {
-	fprintf(s->f, "<g transform=\"translate(%.8f,%.8f)\"><text transform=\"rotate(90)\" "
+	out(s, "<g transform=\"translate(%.8f,%.8f)\"><text transform=\"rotate(90)\" "
 		"font-size=\"0.02pt\">%s %s</text></g>\n", x, y, name, arrow);
 }
 
 static void wake_dot(struct svg *s, double x, double y, const char *rgb)
 {
-	fprintf(s->f, "<circle  cx=\"%.8f\" cy=\"%.2f\" r = \"0.01\"  style=\"fill:rgb(%s)\"/>\n",
+	out(s, "<circle  cx=\"%.8f\" cy=\"%.2f\" r = \"0.01\"  style=\"fill:rgb(%s)\"/>\n",
 		x, y, rgb);
 }
 
@@ -330,10 +354,10 @@ static void partial_wakeline(struct svg *s, const struct tc_wakeup *w, int from,
 {
 	double x = px(s, w->time), y = from * ROW;
 
-	fputs("<g>\n", s->f);
-	fprintf(s->f, "<title>%s wakes up %s</title>\n", from_name, to_name);
+	out_str(s, "<g>\n");
+	out(s, "<title>%s wakes up %s</title>\n", from_name, to_name);
 	if (w->backtrace)
-		fprintf(s->f, "<desc>%s</desc>\n", w->backtrace);
+		out(s, "<desc>%s</desc>\n", w->backtrace);
 	if (from < to) {
 		if (from) {
 			wake_line(s, x, from * ROW + BAR, from * ROW + BAR + ROW / 32);
@@ -357,16 +381,16 @@ static void partial_wakeline(struct svg *s, const struct tc_wakeup *w, int from,
 		y += BAR;
 	if (from)
 		wake_dot(s, x, y, "32,255,32");
-	fputs("</g>\n", s->f);
+	out_str(s, "</g>\n");
 }
 
 static void wakeline(struct svg *s, const struct tc_wakeup *w, int from, int to)
 {
 	double x = px(s, w->time), y = from * ROW;
 
-	fputs("<g>\n", s->f);
+	out_str(s, "<g>\n");
 	if (w->backtrace)
-		fprintf(s->f, "<desc>%s</desc>\n", w->backtrace);
+		out(s, "<desc>%s</desc>\n", w->backtrace);
 	if (from < to)
 		wake_line(s, x, from * ROW + BAR, to * ROW);
 	else
@@ -374,18 +398,18 @@ static void wakeline(struct svg *s, const struct tc_wakeup *w, int from, int to)
 	if (to > from)
 		y += BAR;
 	wake_dot(s, x, y, "32,255,32");
-	fputs("</g>\n", s->f);
+	out_str(s, "</g>\n");
 }
 
 static void interrupt(struct svg *s, const struct tc_wakeup *w, int row)
 {
-	fputs("<g>\n", s->f);
-	fputs("<title>Wakeup from interrupt</title>\n", s->f);
+	out_str(s, "<g>\n");
+	out_str(s, "<title>Wakeup from interrupt</title>\n");
 	if (w->backtrace)
-		fprintf(s->f, "<desc>%s</desc>\n", w->backtrace);
+		out(s, "<desc>%s</desc>\n", w->backtrace);
 	wake_dot(s, px(s, w->time), row * ROW, "255,128,128");
 	wake_dot(s, px(s, w->time), row * ROW + BAR, "255,128,128");
-	fputs("</g>\n", s->f);
+	out_str(s, "</g>\n");
 }
 
 /* The row of pid at time: a name drawn then, else any of its names. */
@@ -493,11 +517,11 @@ static void io_box(struct svg *s, int row, const struct tc_io *io, double share,
 		height = BAR * h;
 		break;
 	}
-	fputs("<g>\n", s->f);
-	fprintf(s->f, "<title>fd=%d error=%d merges=%d</title>\n", io->fd, io->err, io->merges);
-	fprintf(s->f, "<rect x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" height=\"%.1f\" class=\"%s\"/>\n",
+	out_str(s, "<g>\n");
+	out(s, "<title>fd=%d error=%d merges=%d</title>\n", io->fd, io->err, io->merges);
+	out(s, "<rect x=\"%.8f\" width=\"%.8f\" y=\"%.1f\" height=\"%.1f\" class=\"%s\"/>\n",
 		px(s, io->start), px(s, io->end) - px(s, io->start), y, height, style);
-	fputs("</g>\n", s->f);
+	out_str(s, "</g>\n");
 }
 
 static void draw_io_rows(struct svg *s, struct timechart *tc)
@@ -541,7 +565,7 @@ static void draw_io_rows(struct svg *s, struct timechart *tc)
 	}
 }
 
-void timechart_svg__write(FILE *f, struct timechart *tc, const struct timechart_svg_opts *o)
+static void draw_chart(struct svg *s, struct timechart *tc)
 {
 	static const int x[] = { 0, 100, 200, 350, 550, 650, 800 };
 	static const char *const text[] = {
@@ -554,52 +578,63 @@ void timechart_svg__write(FILE *f, struct timechart *tc, const struct timechart_
 	static const int io_x[] = { 0, 100, 200, 300, 400 };
 	static const char *const io_text[] = { "Disk", "Network", "Sync", "Poll", "Error" };
 	static const char *const io_style[] = { "disk", "net", "sync", "poll", "error" };
-	struct svg s = {
-		.f = f, .first = tc->first_time / 100000000 * 100000000, .last = tc->last_time,
-		.width = o->width, .cpu_position = o->cpu_position, .o = o,
-	};
+	const struct timechart_svg_opts *o = s->o;
 
 	if (tc->io_events) {
-		header(&s, 0, o->rows);
-		time_grid(&s, 0.5);
-		legend(&s, io_x, io_text, io_style, 5);
-		draw_io_rows(&s, tc);
-		fputs("</svg>\n", f);
+		header(s, 0, o->rows);
+		time_grid(s, 0.5);
+		legend(s, io_x, io_text, io_style, 5);
+		draw_io_rows(s, tc);
+		out_str(s, "</svg>\n");
 		return;
 	}
-	header(&s, (int)tc->nr_cpus, o->rows);
-	time_grid(&s, 0);
-	legend(&s, x, text, style, 7);
+	header(s, (int)tc->nr_cpus, o->rows);
+	time_grid(s, 0);
+	legend(s, x, text, style, 7);
 	if (tc->nr_cpus) {
 		/* the file's highest frequency, or the machine's if higher */
-		s.max_freq = tc->max_freq > o->sysfs_max_freq ? tc->max_freq : o->sysfs_max_freq;
-		s.turbo_freq = tc->turbo_freq;
+		s->max_freq = tc->max_freq > o->sysfs_max_freq ? tc->max_freq : o->sysfs_max_freq;
+		s->turbo_freq = tc->turbo_freq;
 	}
 	for (unsigned int cpu = 0; cpu < tc->nr_cpus; cpu++)
-		cpu_box(&s, (int)cpu);
+		cpu_box(s, (int)cpu);
 	for (const struct tc_task *t = tc->tasks; t; t = t->next)
 		for (const struct tc_comm *c = t->comms; c; c = c->next)
 			for (const struct tc_interval *i = c->intervals; i; i = i->next)
 				if (i->type == TC_RUNNING)
-					cpu_run(&s, i, t->pid, c->comm);
+					cpu_run(s, i, t->pid, c->comm);
 	if (o->draw_tasks)
-		draw_task_rows(&s, tc);
+		draw_task_rows(s, tc);
 	if (!o->tasks_only) {
 		/* two passes: the P-state lines over the C-state boxes */
 		for (const struct tc_power *p = tc->power; p; p = p->next)
 			if (p->type == TC_CSTATE)
-				cstate(&s, p);
+				cstate(s, p);
 		for (struct tc_power *p = tc->power; p; p = p->next) {
 			if (p->type != TC_PSTATE)
 				continue;
 			if (!p->state)
 				p->state = (int)tc->min_freq;
-			pstate(&s, p, (uint64_t)(int64_t)p->state);
+			pstate(s, p, (uint64_t)(int64_t)p->state);
 		}
 	}
 	if (o->draw_tasks)
-		draw_wakeups(&s, tc);
-	fputs("</svg>\n", f);
+		draw_wakeups(s, tc);
+	out_str(s, "</svg>\n");
+}
+
+void timechart_svg__write(FILE *f, struct timechart *tc, const struct timechart_svg_opts *o)
+{
+	struct svg s = {
+		.f = f, .buf = STRBUF_INIT, .duration = STRBUF_INIT,
+		.first = tc->first_time / 100000000 * 100000000, .last = tc->last_time,
+		.width = o->width, .cpu_position = o->cpu_position, .o = o,
+	};
+
+	draw_chart(&s, tc);
+	flush_output(&s);
+	strbuf_release(&s.buf);
+	strbuf_release(&s.duration);
 }
 
 void timechart_svg__write_html(FILE *f, struct timechart *tc, const struct timechart_svg_opts *o,

@@ -131,10 +131,23 @@ enum tc_event timechart__event_kind(const char *name)
 
 /* A field of the event proper, unsigned as its size reads; 0 when absent
  * (perf's reader does not look at the common_* fields). */
-static uint64_t field_value(struct tep_event *tp, const struct perf_sample *sample,
-			    const char *name)
+static struct tep_format_field *find_field(struct timechart *tc, struct tep_event *tp,
+					   const char *name)
 {
-	struct tep_format_field *f = tp ? tep_find_field(tp, name) : NULL;
+	struct tc_field_slot *slot;
+
+	for (size_t i = 0; i < ARRAY_SIZE(tc->fields); i++)
+		if (tc->fields[i].tp == tp && tc->fields[i].name == name)
+			return tc->fields[i].field;
+	slot = &tc->fields[tc->next_field++ % ARRAY_SIZE(tc->fields)];
+	*slot = (struct tc_field_slot){ tp, name, tp ? tep_find_field(tp, name) : NULL };
+	return slot->field;
+}
+
+static uint64_t field_value(struct timechart *tc, struct tep_event *tp,
+			    const struct perf_sample *sample, const char *name)
+{
+	struct tep_format_field *f = find_field(tc, tp, name);
 	const uint8_t *p;
 
 	if (!f || !sample->raw_data || (size_t)f->offset + (size_t)f->size > sample->raw_size)
@@ -430,11 +443,11 @@ int timechart__sample(struct timechart *tc, enum tc_event ev, struct tep_event *
 	case TC_EV_CPU_FREQUENCY:
 	case TC_EV_POWER_START:
 	case TC_EV_POWER_FREQUENCY:
-		cpu_id = (uint32_t)field_value(tp, sample, "cpu_id");
+		cpu_id = (uint32_t)field_value(tc, tp, sample, "cpu_id");
 		if (cpu_id >= TIMECHART_MAX_CPUS)
 			return -1;
 		if (ev == TC_EV_CPU_IDLE) {
-			uint32_t state = (uint32_t)field_value(tp, sample, "state");
+			uint32_t state = (uint32_t)field_value(tc, tp, sample, "state");
 
 			if (state == PWR_EVENT_EXIT) {
 				add_power(tc, TC_CSTATE, (int)cpu_id, tc->cstate[cpu_id],
@@ -445,13 +458,13 @@ int timechart__sample(struct timechart *tc, enum tc_event ev, struct tep_event *
 			}
 		} else if (ev == TC_EV_CPU_FREQUENCY) {
 			pstate_change(tc, (int)cpu_id, sample->time,
-				      (uint32_t)field_value(tp, sample, "state"));
+				      (uint32_t)field_value(tc, tp, sample, "state"));
 		} else if (ev == TC_EV_POWER_START) {
-			tc->cstate[cpu_id] = (int)field_value(tp, sample, "value");
+			tc->cstate[cpu_id] = (int)field_value(tc, tp, sample, "value");
 			tc->cstate_since[cpu_id] = sample->time;
 		} else {
 			pstate_change(tc, (int)cpu_id, sample->time,
-				      field_value(tp, sample, "value"));
+				      field_value(tc, tp, sample, "value"));
 		}
 		return 0;
 	case TC_EV_POWER_END:
@@ -459,23 +472,23 @@ int timechart__sample(struct timechart *tc, enum tc_event ev, struct tep_event *
 			  sample->time);
 		return 0;
 	case TC_EV_WAKEUP:
-		sched_wakeup(tc, cpu, sample->time, (int)field_value(tp, sample, "common_pid"),
-			     (int)field_value(tp, sample, "pid"),
-			     (unsigned int)field_value(tp, sample, "common_flags"), backtrace);
+		sched_wakeup(tc, cpu, sample->time, (int)field_value(tc, tp, sample, "common_pid"),
+			     (int)field_value(tc, tp, sample, "pid"),
+			     (unsigned int)field_value(tc, tp, sample, "common_flags"), backtrace);
 		return 0;
 	case TC_EV_SWITCH:
-		sched_switch(tc, cpu, sample->time, (int)field_value(tp, sample, "prev_pid"),
-			     (int)field_value(tp, sample, "next_pid"),
-			     field_value(tp, sample, "prev_state"), backtrace);
+		sched_switch(tc, cpu, sample->time, (int)field_value(tc, tp, sample, "prev_pid"),
+			     (int)field_value(tc, tp, sample, "next_pid"),
+			     field_value(tc, tp, sample, "prev_state"), backtrace);
 		return 0;
 	default:
 		break;
 	}
 	if (ev >= TC_EV_IO_EXIT)
 		return io_end(tc, tid, (enum tc_io_type)(ev - TC_EV_IO_EXIT), sample->time,
-			      (long)field_value(tp, sample, "ret"));
+			      (long)field_value(tc, tp, sample, "ret"));
 	io_begin(tc, tid, (enum tc_io_type)(ev - TC_EV_IO_ENTER), sample->time,
-		 (int)(long)field_value(tp, sample, "fd"));
+		 (int)(long)field_value(tc, tp, sample, "fd"));
 	return 0;
 }
 

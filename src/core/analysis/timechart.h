@@ -22,6 +22,7 @@
 struct perf_header;
 struct perf_sample;
 struct tep_event;
+struct tep_format_field;
 
 #define TIMECHART_MAX_CPUS 4096
 
@@ -110,6 +111,14 @@ struct timechart {
 	/* per CPU: the C-state entered and when, the P-state and since when */
 	uint64_t *cstate_since, *pstate_since, *pstate;
 	int *cstate;
+	/* fields found in tracepoint formats, by event and name (a literal):
+	 * a search by name per field of every sample costs a tenth of a run */
+	struct tc_field_slot {
+		const struct tep_event *tp;
+		const char *name;
+		struct tep_format_field *field;
+	} fields[16];
+	unsigned int next_field;	/* the slot a new one takes */
 };
 
 void timechart__init(struct timechart *tc);
