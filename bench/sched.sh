@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench/sched.sh [perf.data]: `pcl sched latency`, `map` and `timehist`
-# against perf's on the same sched recording.  Without an argument it
+# bench/sched.sh [perf.data]: `pcl sched latency`, `map`, `timehist` and
+# `pcl timechart` against perf's on the same sched recording.  Without an argument it
 # records the pingpong fixture with perf sched record until the file
 # passes 50 MB.  Prints the best of three runs of each (wall time and peak
 # RSS) and their ratios (targets: wall <= 0.3, RSS <= 0.5).
@@ -46,12 +46,21 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b ? a / b : 0 }'; }
 
 printf 'date:       %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
 printf 'perf.data:  %s MB\n' "$(($(stat -c %s "$data") / 1048576))"
-for sub in latency map timehist; do
-	set -- $(best "'$PERF' sched -i '$data' $sub > '$dir/perf.txt' 2>/dev/null")
+# "TOOL TIME RSS" lines' command: the analysis SUB of $data by TOOL, its
+# output in $dir/TOOL.out
+run_sub() {
+	case $2 in
+	timechart) echo "'$1' timechart -i '$data' -o '$dir/$3.out' >/dev/null 2>&1" ;;
+	*) echo "'$1' sched -i '$data' $2 > '$dir/$3.out' 2>/dev/null" ;;
+	esac
+}
+
+for sub in latency map timehist timechart; do
+	set -- $(best "$(run_sub "$PERF" $sub perf)")
 	perf_t=$1 perf_rss=$2
-	set -- $(best "./pcl sched -i '$data' $sub > '$dir/pcl.txt' 2>/dev/null")
+	set -- $(best "$(run_sub ./pcl $sub pcl)")
 	pcl_t=$1 pcl_rss=$2
-	cmp -s "$dir/perf.txt" "$dir/pcl.txt" && same=same || same=DIFFERENT
+	cmp -s "$dir/perf.out" "$dir/pcl.out" && same=same || same=DIFFERENT
 	printf '%-9s perf %.3f s %s KB, pcl %.3f s %s KB: wall %s, RSS %s (output %s)\n' \
 		"$sub" "$perf_t" "$perf_rss" "$pcl_t" "$pcl_rss" \
 		"$(ratio "$pcl_t" "$perf_t")" "$(ratio "$pcl_rss" "$perf_rss")" "$same"
