@@ -517,28 +517,11 @@ def test_more_sort_keys(report_data, kind, children, args):
     compare(report_data, kind, *args, *children)
 
 
-# An LBR call stack's return address just past a function's last byte:
-# perf's addr2line names the function before it and no line ("??:0"), pcl
-# finds nothing and shows "dso[addr]" (an open deviation, seen on some
-# recordings only).
-LINELESS_END = re.compile(r"(?<=  )\S+\[[0-9a-f]+\](?= )")
-
-
-def lineless_end_only(a, b):
-    """Whether b is a with some "??:0" srclines spelled "dso[addr]"."""
-    def fix(text):
-        return sorted(LINELESS_END.sub(lambda m: "??:0".ljust(len(m.group(0))), line)
-                      for line in text.splitlines())
-    return fix(a) == fix(b) and fix(a) != sorted(b.splitlines())
-
-
 def compare_with_refusal(path, *args):
     """Same stdout and rc; where perf prints no table, the same complaint."""
     want = perf("report", "--stdio", "-i", path, *args)
     got = pcl("report", "--stdio", "-i", path, *args)
     a, b = normalize(want.stdout), normalize(got.stdout)
-    if a != b and "--branch-history" in args and lineless_end_only(a, b):
-        pytest.xfail("a return address at a function's end: perf's ??:0, pcl's dso[addr]")
     if a != b:
         pytest.fail(f"pcl report {' '.join(args)} differs:\n" + unified(a, b), pytrace=False)
     assert got.returncode == want.returncode, got.stderr

@@ -325,8 +325,7 @@ static const char *frame_srcline(struct cc_resolver *r, struct dso *dso, struct 
 	if (!dso || r->param->key == CCKEY_FUNCTION)
 		return NULL;
 	line = srcline_known(dso, addr);
-	/* "??:0" (a function without a line) shows with a symbol only */
-	if (line && (sym || !srcline_lineless(line)))
+	if (line)
 		return strset_intern(r->strings, line);
 	if (r->param->key != CCKEY_ADDRESS)
 		return NULL;
