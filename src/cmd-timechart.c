@@ -230,13 +230,20 @@ static int timechart_sample(struct perf_tool *tool, struct perf_session *s,
 	(void)tool, (void)rec;
 	if (!(evsel->attr.sample_type & PERF_SAMPLE_TIME))
 		return 0;
-	if (kind == TC_EV_OTHER)
-		return timechart__sample(&tcc.tc, kind, NULL, sample, NULL);
 	bt = timechart__backtrace(sample);
 	ret = timechart__sample(&tcc.tc, kind, perf_session__event(s, evsel)->tp_format, sample,
 				bt);
 	free(bt);
 	return ret;
+}
+
+/* Samples of other events only widen the time range: the session notes
+ * their times without delivering them.  (When a sample stops the reading,
+ * no chart is drawn, so times read past it do not matter.) */
+static bool timechart_ignores(struct perf_tool *tool, struct perf_session *s, struct evsel *evsel)
+{
+	(void)tool, (void)s;
+	return tcc.kinds[evsel->idx] == TC_EV_OTHER;
 }
 
 static int timechart_comm(struct perf_tool *tool, struct perf_session *s,
@@ -376,6 +383,8 @@ static int chart(void)
 		ret = ret < 0 ? ret & 0xff : PCL_EXIT_ERROR;
 		goto out;
 	}
+	if (s->stats.ignored_first_time)
+		timechart__widen(tc, s->stats.ignored_first_time, s->stats.ignored_last_time);
 	timechart__finish(tc);
 	if (tcc.power_only)
 		tcc.proc_num = 0;
@@ -413,7 +422,7 @@ int cmd_timechart(int argc, const char **argv)
 	timechart__init(&tcc.tc);
 	tcc.tool = (struct perf_tool){
 		.sample = timechart_sample, .comm = timechart_comm, .fork = timechart_fork,
-		.exit = timechart_exit, .ordered = true,
+		.exit = timechart_exit, .ignores_samples = timechart_ignores, .ordered = true,
 	};
 	argc = parse_options(argc, argv, options, timechart_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (tcc.power_only && tcc.tasks_only) {

@@ -148,10 +148,10 @@ static void add_conversion(struct strbuf *sb, const char *spec, size_t len, va_l
 	char conv = spec[len - 1], mod = len > 2 ? spec[len - 2] : 0;
 	char fmt[32];
 
-	if (len >= sizeof(fmt))
-		bad_format(spec);
-	memcpy(fmt, spec, len);
-	fmt[len] = '\0';
+	if (len == 4 && conv == 'f' && spec[1] == '.' && spec[2] >= '0' && spec[2] <= '9') {
+		strbuf_add_fixed(sb, 0, spec[2] - '0', va_arg(*ap, double));
+		return;
+	}
 	if (len == 2 && conv == 's') {
 		strbuf_addstr(sb, va_arg(*ap, const char *));
 		return;
@@ -168,6 +168,10 @@ static void add_conversion(struct strbuf *sb, const char *spec, size_t len, va_l
 		add_decimal(sb, va_arg(*ap, unsigned long));
 		return;
 	}
+	if (len >= sizeof(fmt))
+		bad_format(spec);
+	memcpy(fmt, spec, len);
+	fmt[len] = '\0';
 	switch (conv) {
 	case 'd': case 'i':
 		if (mod == 'l')
@@ -185,15 +189,9 @@ static void add_conversion(struct strbuf *sb, const char *spec, size_t len, va_l
 		else
 			strbuf_addf(sb, fmt, va_arg(*ap, unsigned int));
 		break;
-	case 'f': {
-		double v = va_arg(*ap, double);
-
-		if (len == 4 && spec[1] == '.' && spec[2] >= '0' && spec[2] <= '9')
-			strbuf_add_fixed(sb, 0, spec[2] - '0', v);
-		else
-			strbuf_addf(sb, fmt, v);
+	case 'f':
+		strbuf_addf(sb, fmt, va_arg(*ap, double));
 		break;
-	}
 	case 's':
 		strbuf_addf(sb, fmt, va_arg(*ap, const char *));
 		break;

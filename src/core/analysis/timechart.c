@@ -425,16 +425,21 @@ static int io_end(struct timechart *tc, int pid, enum tc_io_type type, uint64_t 
 	return 0;
 }
 
+void timechart__widen(struct timechart *tc, uint64_t first, uint64_t last)
+{
+	if (!tc->first_time || tc->first_time > first)
+		tc->first_time = first;
+	if (tc->last_time < last)
+		tc->last_time = last;
+}
+
 int timechart__sample(struct timechart *tc, enum tc_event ev, struct tep_event *tp,
 		      const struct perf_sample *sample, const char *backtrace)
 {
 	uint32_t cpu_id;
 	int tid = (int)sample->tid, cpu = (int)sample->cpu;
 
-	if (!tc->first_time || tc->first_time > sample->time)
-		tc->first_time = sample->time;
-	if (tc->last_time < sample->time)
-		tc->last_time = sample->time;
+	timechart__widen(tc, sample->time, sample->time);
 
 	switch (ev) {
 	case TC_EV_OTHER:

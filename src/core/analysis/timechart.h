@@ -137,6 +137,9 @@ void timechart__exit_task(struct timechart *tc, int pid, uint64_t time);
  * call's exit in a task never seen before. */
 int timechart__sample(struct timechart *tc, enum tc_event ev, struct tep_event *tp,
 		      const struct perf_sample *sample, const char *backtrace);
+/* The time range takes in [first, last]: the times of samples of other
+ * events, which only widen it (the session need not deliver them). */
+void timechart__widen(struct timechart *tc, uint64_t first, uint64_t last);
 
 /* The sample's call chain as the chart's tooltips show it: a line
  * "..... ADDRESS" per frame, callee first (perf's timechart resolves no

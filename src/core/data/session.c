@@ -728,6 +728,17 @@ static bool samples_ignored(struct perf_session *s, struct evsel *evsel)
 	return se->samples == SAMPLES_IGNORED;
 }
 
+/* A chart's time range takes in samples it does not otherwise read. */
+static void note_ignored_time(struct perf_session *s, uint64_t time)
+{
+	if (!time || time == ~0ULL)
+		return;
+	if (!s->stats.ignored_first_time || time < s->stats.ignored_first_time)
+		s->stats.ignored_first_time = time;
+	if (time > s->stats.ignored_last_time)
+		s->stats.ignored_last_time = time;
+}
+
 /* Takes a host-order record; routes it.  swap says the body still needs
  * swapping.  Returns 0, a tool's return, or -1 on a malformed record. */
 static int process_record(struct perf_session *s, struct perf_event_header *rec, uint64_t off,
@@ -769,8 +780,10 @@ static int process_record(struct perf_session *s, struct perf_event_header *rec,
 	if ((why = perf_record__check(rec, evsel ? s->events[evsel->idx].id_hdr_size : 0)))
 		return fail(s, "%s record at offset %#llx: %s", perf_record_name(rec->type),
 			    (unsigned long long)off, why);
-	if (rec->type == PERF_RECORD_SAMPLE && evsel && samples_ignored(s, evsel))
+	if (rec->type == PERF_RECORD_SAMPLE && evsel && samples_ignored(s, evsel)) {
+		note_ignored_time(s, record_time(&s->events[evsel->idx], rec));
 		return 0;
+	}
 	if (s->tool->ordered && evsel) {
 		uint64_t time = record_time(&s->events[evsel->idx], rec);
 

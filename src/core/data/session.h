@@ -134,6 +134,9 @@ struct session_stats {
 	uint64_t total_lost_samples;	/* summed from LOST_SAMPLES records */
 	uint64_t nr_unordered;
 	uint64_t nr_bad_samples;
+	/* the first and last times of the samples the tool ignored (see
+	 * perf_tool.ignores_samples), 0 when none had a time */
+	uint64_t ignored_first_time, ignored_last_time;
 };
 
 /* A file's COMPRESSED records: one zstd stream (each data.N file of a
