@@ -662,6 +662,7 @@ struct kinds {
 	int nr_frames;
 	struct callchain_frame frames[8];
 	int max_stack;
+	struct session_stats stats;	/* the session's, once read */
 };
 
 static struct kinds *kinds_of(struct perf_tool *tool)
@@ -855,6 +856,7 @@ static void run_worker(struct kinds *k, bool with_machine)
 	if (with_machine)
 		assert_non_null(perf_session__new_machine(s, NULL, NULL, false));
 	assert_int_equal(perf_session__process(s, &k->tool), 0);
+	k->stats = s->stats;
 	perf_session__delete(s);
 	unlink(path);
 	free(path);
@@ -940,6 +942,30 @@ static void unordered_mode_keeps_the_file_order(void **state)
 	assert_int_equal(k.nr_samples, 2);
 	assert_int_equal(k.sample_times[0], 30);
 	assert_int_equal(k.sample_times[1], 10);
+}
+
+static bool ignore_all(struct perf_tool *tool, struct perf_session *s, struct evsel *evsel)
+{
+	return true;
+}
+
+/* Ignored samples are counted, not delivered, and their times noted. */
+static void ignored_samples_leave_their_time_range(void **state)
+{
+	struct kinds k = { .tool = { .sample = count_sample, .ignores_samples = ignore_all,
+				     .ordered = true } };
+
+	run_worker(&k, false);
+	assert_int_equal(k.nr_samples, 0);
+	assert_int_equal(k.stats.nr_records[PERF_RECORD_SAMPLE], 2);
+	assert_int_equal(k.stats.ignored_first_time, 10);
+	assert_int_equal(k.stats.ignored_last_time, 30);
+
+	k = (struct kinds){ .tool = { .sample = count_sample, .ordered = true } };
+	run_worker(&k, false);
+	assert_int_equal(k.nr_samples, 2);
+	assert_int_equal(k.stats.ignored_first_time, 0);
+	assert_int_equal(k.stats.ignored_last_time, 0);
 }
 
 static void resolve_sample_and_callchain(void **state)
@@ -1063,6 +1089,7 @@ int main(void)
 		cmocka_unit_test(machine_takes_records_before_the_callback),
 		cmocka_unit_test(raw_callback_sees_every_record_in_file_order),
 		cmocka_unit_test(unordered_mode_keeps_the_file_order),
+		cmocka_unit_test(ignored_samples_leave_their_time_range),
 		cmocka_unit_test(resolve_sample_and_callchain),
 		cmocka_unit_test(lbr_call_stack_chain),
 		cmocka_unit_test(another_users_file_needs_force),
