@@ -1009,6 +1009,13 @@ def test_live_expr_as_perf(expr):
     assert sorted(names[0]) == sorted(names[1]) and names[1], got.stderr
 
 
+def verbose_notes(text):
+    """-v's notes: what is not a line of the trace, nor a ring's size (pcl's
+    rings are bigger than perf's)."""
+    return [line for line in text.splitlines()
+            if not line.startswith(" ") and not line.startswith("mmap size ")]
+
+
 @pytest.mark.parametrize("args", [[], ["-e", "getpid,write"], ["-e", "!write,getpid"],
                                   ["--call-graph", "fp", "-e", "getpid"]],
                          ids=lambda a: " ".join(a) or "plain")
@@ -1016,13 +1023,23 @@ def test_live_verbose_notes(args):
     """-v live: perf's notes on the CPU, the module maps, its syscall
     filter, the call-graph mode and the kernel's symbols, in its order
     (pcl's rings are bigger than perf's: their size is left out)."""
+    import bpf_progs
     cmd = ["trace", "-v", *args, "--", fixture("syscalls"), "1"]
-    # pcl's pathname reader, loaded, puts a "[bpf]" module in kallsyms:
-    # one more note as the kernel's symbols load
-    want, got = perf(*cmd), pcl("trace", "--no-augment", *cmd[1:])
+    want, got = bpf_progs.while_programs_stay(lambda: perf(*cmd), lambda: pcl(*cmd))
     assert got.returncode == want.returncode == 0, got.stderr
+    assert verbose_notes(got.stderr) == verbose_notes(want.stderr), \
+        unified(want.stderr, got.stderr)
 
-    def notes(text):
-        return [line for line in text.splitlines()
-                if not line.startswith(" ") and not line.startswith("mmap size ")]
-    assert notes(got.stderr) == notes(want.stderr), unified(want.stderr, got.stderr)
+
+def test_live_verbose_notes_bpf_loaded():
+    """-v live with other BPF programs loaded: perf's note for each of their
+    functions as the kernel's symbols load, in address order, and none for
+    pcl's own pathname reader (perf has no such program loaded)."""
+    import bpf_progs
+    cmd = ["trace", "-v", "--call-graph", "fp", "-e", "getpid", "--", fixture("syscalls"), "1"]
+    with bpf_progs.some_loaded():
+        want, got = bpf_progs.while_programs_stay(lambda: perf(*cmd), lambda: pcl(*cmd))
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert verbose_notes(got.stderr) == verbose_notes(want.stderr), \
+        unified(want.stderr, got.stderr)
+    assert got.stderr.count('looking for "[bpf]" module!') >= 3, got.stderr

@@ -415,6 +415,38 @@ fail:
 	return NULL;
 }
 
+/* The kernel addresses of program fd's functions, appended to addrs[*nr <
+ * max]. */
+static void prog_ksyms(int fd, uint64_t *addrs, size_t *nr, size_t max)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+
+	if (fd < 0 || *nr >= max)
+		return;
+	memset(&info, 0, sizeof(info));
+	info.nr_jited_ksyms = (uint32_t)(max - *nr);
+	info.jited_ksyms = (uintptr_t)(addrs + *nr);
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (uint32_t)fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uintptr_t)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		return;
+	*nr += info.nr_jited_ksyms < max - *nr ? info.nr_jited_ksyms : max - *nr;
+}
+
+size_t augment__ksyms(const struct augment *a, uint64_t *addrs, size_t max)
+{
+	size_t nr = 0;
+
+	if (a) {
+		prog_ksyms(a->prog_fd, addrs, &nr, max);
+		prog_ksyms(a->exit_prog_fd, addrs, &nr, max);
+	}
+	return nr;
+}
+
 static void rec_free(struct rec *r)
 {
 	if (!r)

@@ -65,6 +65,10 @@ struct augment *augment__new(const uint32_t *specs, int nr_specs, pid_t self, ch
 struct augment *augment__new_unloaded(void);
 void augment__delete(struct augment *a);
 
+/* The kernel addresses of the programs' functions (as /proc/kallsyms lists
+ * them, under "[bpf]"), at most max of them in addrs; how many. */
+size_t augment__ksyms(const struct augment *a, uint64_t *addrs, size_t max);
+
 /* Attaches the programs to the tracepoints of ids enter_id and exit_id
  * (raw_syscalls:sys_enter's and sys_exit's) through perf events of their
  * own; 0 or -errno. */
