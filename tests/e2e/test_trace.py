@@ -139,6 +139,33 @@ def test_missing_file():
         "failed to open /nonexistent/perf.data: No such file or directory\n"
 
 
+FD_TRACEPOINTS = ("syscalls:sys_enter_read,syscalls:sys_exit_read,syscalls:sys_enter_openat,"
+                  "syscalls:sys_exit_openat,syscalls:sys_enter_dup2,syscalls:sys_exit_dup2,"
+                  "syscalls:sys_enter_close")
+
+
+@pytest.mark.parametrize("recorder", ["perf", "pcl"])
+def test_replay_with_fd_tracepoints(tmp_path, recorder):
+    """A file with syscalls:sys_enter_*/sys_exit_* events whose arguments
+    or results are fds, recorded by either tool: perf's replay shows
+    neither their lines nor any fd's path (it reads paths from /proc live
+    only), whatever -e asks; pcl's prints the same bytes."""
+    path = str(tmp_path / "fds.data")
+    workload = ["sh", "-c", f"echo hi > {tmp_path}/x; exec 3<{tmp_path}/x; exec 4<&3; "
+                "read -r v <&4; cat <&3"]
+    tool = perf if recorder == "perf" else pcl
+    r = tool("trace", "record", "-e", FD_TRACEPOINTS, "-o", path, "--", *workload)
+    assert r.returncode == 0, r.stderr
+    for args in ([], ["-S"], ["-e", "syscalls:sys_exit_openat"], ["--no-syscalls"],
+                 ["-e", "openat,dup2,syscalls:sys_exit_dup2"], ["-s"]):
+        want, got = perf("trace", "-i", path, *args), pcl("trace", "-i", path, *args)
+        assert got.returncode == want.returncode == 0, got.stderr
+        assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    plain = perf("trace", "-i", path).stderr
+    assert "dup2(oldfd: 3, newfd: 4)" in plain and "syscalls:" not in plain, plain
+    assert not re.search(r"fd: \d+<", plain), plain
+
+
 def test_file_without_syscalls(tmp_path):
     """A recording of other events: nothing to show, an empty summary."""
     path = str(tmp_path / "plain.data")
