@@ -602,6 +602,12 @@ static struct augment *live_augment(struct syscall_table *table, const bool *on,
 				arg[n++] = j;
 		if (n)
 			specs[i] = augment__spec(arg[0], arg[1]);
+		/* a sockaddr's length is the argument after it */
+		for (int j = 0; !n && j + 1 < sc->nr_args; j++)
+			if (sc->args[j].kind == SCA_SOCKADDR) {
+				specs[i] = augment__spec(j, j + 1) | AUGMENT_SPEC_SOCKADDR;
+				n = 1;
+			}
 		/* after an exec the pointer is the new program's */
 		if (n && (i == syscall__id("execve") || i == syscall__id("execveat")))
 			specs[i] |= AUGMENT_SPEC_NO_LATE;
