@@ -975,6 +975,50 @@ def test_live_no_augment_as_perf():
     assert 'filename: "/etc/hostname"' in got.stderr
 
 
+SOCKADDR_WORKLOAD = """
+import os, socket
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+u.connect(("127.0.0.1", 9))
+u.sendto(b"x", ("127.0.0.1", 9))
+s6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s6.connect(("::1", 9))
+if os.path.exists("{tmp}/s.sock"):
+    os.unlink("{tmp}/s.sock")
+for name in ("{tmp}/s.sock", "\\0{tmp}/abstract"):
+    x = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    x.bind(name)
+"""
+
+
+def without_sockaddrs(text):
+    """The socket addresses pcl read, as pointers (normalize() makes them X)."""
+    return re.sub(r"\{ \.family: [^}]*\}", "0x0", text)
+
+
+def test_live_sockaddrs(tmp_path):
+    """connect's, sendto's and bind's socket address, read by pcl's BPF
+    program, decoded in the form of perf's augmenter; perf 6.1 here (no
+    augmenter) shows the pointers, and so does --no-augment."""
+    cmd = ["-e", "connect,sendto,bind", "--", sys.executable, "-c",
+           SOCKADDR_WORKLOAD.format(tmp=tmp_path)]
+    want = perf("trace", *cmd, preexec_fn=on_cpu0)
+    plain = pcl("trace", "--no-augment", *cmd, preexec_fn=on_cpu0)
+    got = pcl("trace", *cmd, preexec_fn=on_cpu0)
+    assert got.returncode == plain.returncode == want.returncode == 0, got.stderr
+    theirs = normalize(want.stderr)
+    assert normalize(plain.stderr) == theirs, unified(want.stderr, plain.stderr)
+    assert "{" not in plain.stderr
+    assert normalize(without_sockaddrs(got.stderr)) == theirs, unified(want.stderr, got.stderr)
+    for decoded in ["connect(fd: 3, uservaddr: { .family: INET, port: 9, addr: 127.0.0.1 }, "
+                    "addrlen: 16)",
+                    "addr: { .family: INET, port: 9, addr: 127.0.0.1 }, addr_len: 0x10)",
+                    "connect(fd: 4, uservaddr: { .family: INET6, port: 9, addr: ::1 }, "
+                    "addrlen: 28)",
+                    f"umyaddr: {{ .family: LOCAL, path: {tmp_path}/s.sock }}",
+                    f"umyaddr: {{ .family: LOCAL, path: @{tmp_path}/abstract }}"]:
+        assert decoded in got.stderr, got.stderr
+
+
 AUGMENTER = "/usr/share/doc/linux-perf/examples/bpf/augmented_raw_syscalls.c"
 
 
