@@ -48,7 +48,7 @@ int cmd_kallsyms(int argc, const char **argv)
 	if (no_modules && verbose)
 		fprintf(stderr, "Problems creating module maps, continuing anyway...\n");
 	if (verbose)
-		session_warnings__kallsyms_modules();
+		session_warnings__kallsyms_modules(NULL, 0);
 	for (int i = 0; i < argc; i++) {
 		struct map *map;
 		struct symbol *sym = machine__find_kernel_symbol_by_name(m, argv[i], &map);

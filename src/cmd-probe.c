@@ -1391,7 +1391,7 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_kernel *k,
 		/* perf reads the kernel's symbols at its first function */
 		log_vmlinux_path(o, msgs);
 		if (o->verbose > 0 && !o->quiet) {
-			session_warnings__kallsyms_modules();
+			session_warnings__kallsyms_modules(NULL, 0);
 			fputs("Using /proc/kallsyms for symbols\n", stderr);
 		}
 	}

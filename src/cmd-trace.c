@@ -88,6 +88,8 @@ struct chain_ctx {
 	bool kernel_notes;		/* -v: perf's notes on the kernel's symbols, due
 					 * when a chain first needs them */
 	FILE *out;			/* where the lines go */
+	const struct augment *augment;	/* pcl's own BPF programs, left out
+					 * of the notes: perf has none */
 	struct callchain_frame *frames;	/* a chain's frames, grown as needed */
 	size_t nr_frames;
 };
@@ -205,8 +207,11 @@ static void write_lines(struct trace *t, FILE *out)
 /* perf's -v notes as it loads the kernel's symbols: its vmlinux path
  * (seven places and the build-id cache, whose kallsyms copy it tries as an
  * ELF file), then where the symbols came from. */
-static void print_kernel_notes(struct dso *kernel)
+static void print_kernel_notes(struct dso *kernel, const struct augment *own)
 {
+	uint64_t own_ksyms[16];
+	size_t nr_own;
+
 	if (dso__symtab_origin(kernel) == 'v') {
 		fprintf(stderr, "Looking at the vmlinux_path (8 entries long)\n"
 				"Using %s for symbols\n", dso__shown_long_name(kernel));
@@ -216,7 +221,8 @@ static void print_kernel_notes(struct dso *kernel)
 		session_warnings__vmlinux_path(kernel->build_id, kernel->build_id_size);
 	else
 		session_warnings__vmlinux_path(NULL, 0);
-	session_warnings__kallsyms_modules();
+	nr_own = augment__ksyms(own, own_ksyms, ARRAY_SIZE(own_ksyms));
+	session_warnings__kallsyms_modules(own_ksyms, nr_own);
 	fprintf(stderr, "Using /proc/kallsyms for symbols\n");
 }
 
@@ -229,7 +235,7 @@ static void kernel_notes(struct chain_ctx *cc, struct thread *thread,
 
 	if (machine__lookup(cc->machine, thread, sample->cpumode, sample->ip, &al) &&
 	    al.map && al.map->dso && al.map->dso->kernel) {
-		print_kernel_notes(al.map->dso);
+		print_kernel_notes(al.map->dso, cc->augment);
 		cc->kernel_notes = false;
 	}
 }
@@ -596,6 +602,12 @@ static struct augment *live_augment(struct syscall_table *table, const bool *on,
 				arg[n++] = j;
 		if (n)
 			specs[i] = augment__spec(arg[0], arg[1]);
+		/* a sockaddr's length is the argument after it */
+		for (int j = 0; !n && j + 1 < sc->nr_args; j++)
+			if (sc->args[j].kind == SCA_SOCKADDR) {
+				specs[i] = augment__spec(j, j + 1) | AUGMENT_SPEC_SOCKADDR;
+				n = 1;
+			}
 		/* after an exec the pointer is the new program's */
 		if (n && (i == syscall__id("execve") || i == syscall__id("execveat")))
 			specs[i] |= AUGMENT_SPEC_NO_LATE;
@@ -849,6 +861,7 @@ static int trace_live(struct trace_opts *o, const struct trace_config *cfg, FILE
 					 o->verbose);
 		l.trace.user_strings = l.augment ? live_user_strings : NULL;
 		l.trace.user_strings_priv = l.augment;
+		l.chains.augment = l.augment;
 	}
 	l.rs.drain.opts.workload = wl.pid > 0 ? &wl : NULL;
 	/* perf trace asks the kernel for a wake-up per record, so a line shows

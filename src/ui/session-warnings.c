@@ -3,6 +3,7 @@
  * and warnings about the kernel's maps. */
 #include "ui/session-warnings.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -76,9 +77,37 @@ static int add_module_name(const char *name, const char *path, uint64_t start, u
 	return 0;
 }
 
-void session_warnings__kallsyms_modules(void)
+/* A symbol of a module without a map, and its place in /proc/kallsyms. */
+struct unmapped_sym {
+	uint64_t addr;
+	size_t line;
+	char *module;
+};
+
+static int unmapped_sym__cmp(const void *a, const void *b)
+{
+	const struct unmapped_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static bool is_skipped(uint64_t addr, const uint64_t *skip, size_t nr_skip)
+{
+	for (size_t i = 0; i < nr_skip; i++)
+		if (skip[i] == addr)
+			return true;
+	return false;
+}
+
+/* perf splits the symbols it keeps (text and data: T W D B, either case)
+ * by module in address order, so its notes come in that order too. */
+void session_warnings__kallsyms_modules(const uint64_t *skip, size_t nr_skip)
 {
 	struct strbuf loaded = { 0 }, want = { 0 };
+	struct unmapped_sym *syms = NULL;
+	size_t nr = 0, alloc = 0, line_nr = 0;
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char line[512];
 
@@ -87,18 +116,34 @@ void session_warnings__kallsyms_modules(void)
 	strbuf_addch(&loaded, '\n');
 	running_modules__for_each(add_module_name, &loaded);
 	while (fgets(line, sizeof(line), f)) {
-		char *module = strchr(line, '\t');
+		char *module = strchr(line, '\t'), type;
+		unsigned long long addr;
 
-		if (!module++)
+		line_nr++;
+		if (!module++ || sscanf(line, "%llx %c", &addr, &type) != 2 ||
+		    !strchr("TWDB", toupper((unsigned char)type)) ||
+		    is_skipped(addr, skip, nr_skip))
 			continue;
 		strrtrim(module);
 		strbuf_reset(&want);
 		strbuf_addf(&want, "\n%s\n", module);
-		if (!strstr(loaded.buf, want.buf))
-			fprintf(stderr, "/proc/{kallsyms,modules} inconsistency while looking "
-				"for \"%s\" module!\n", module);
+		if (strstr(loaded.buf, want.buf))
+			continue;
+		if (nr == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			syms = xrealloc(syms, alloc * sizeof(*syms));
+		}
+		syms[nr++] = (struct unmapped_sym){ addr, line_nr, xstrdup(module) };
 	}
 	fclose(f);
+	if (nr)
+		qsort(syms, nr, sizeof(*syms), unmapped_sym__cmp);
+	for (size_t i = 0; i < nr; i++) {
+		fprintf(stderr, "/proc/{kallsyms,modules} inconsistency while looking "
+			"for \"%s\" module!\n", syms[i].module);
+		free(syms[i].module);
+	}
+	free(syms);
 	strbuf_release(&loaded);
 	strbuf_release(&want);
 }

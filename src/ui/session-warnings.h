@@ -33,8 +33,10 @@ void session_warnings__open_failed(const char *path, const char *err);
 
 /* perf's -v note, on stderr, for each symbol of /proc/kallsyms in a module
  * it has no map for (with no /proc/modules, any; ftrace's trampolines and
- * BPF programs are listed under modules never loaded): trace, kallsyms. */
-void session_warnings__kallsyms_modules(void);
+ * BPF programs are listed under modules never loaded), in address order:
+ * trace, kallsyms, probe.  Symbols at the nr_skip addresses of skip (pcl's
+ * own BPF programs, which perf would not have loaded) are passed over. */
+void session_warnings__kallsyms_modules(const uint64_t *skip, size_t nr_skip);
 
 /* perf's -v notes, on stderr, as it looks for the kernel's image on its
  * vmlinux path and finds none: the seven places and the build-id cache,

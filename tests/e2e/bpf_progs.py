@@ -2,6 +2,7 @@
 library) so that a recording made meanwhile describes them in its header
 (HEADER_BPF_PROG_INFO, HEADER_BPF_BTF).  Each one stays loaded while its
 file descriptor is open."""
+import contextlib
 import ctypes
 import os
 import struct
@@ -86,6 +87,51 @@ def attach_to_sys_enter(prog_fd):
     fcntl.ioctl(fd, 0x40042408, prog_fd)    # PERF_EVENT_IOC_SET_BPF
     fcntl.ioctl(fd, 0x2400, 0)              # PERF_EVENT_IOC_ENABLE
     return fd
+
+
+@contextlib.contextmanager
+def some_loaded():
+    """Two programs loaded (the second of two functions) while in the
+    block; pytest.skip where they cannot be."""
+    import pytest
+    fds = []
+    try:
+        fds += load("pcl_some_one")
+        fds += load("pcl_some_two", TWO_FUNCS, ["pcl_some_main", "pcl_some_sub"], (0, 3))
+    except OSError as e:
+        for fd in fds:
+            os.close(fd)
+        pytest.skip(f"BPF programs cannot be loaded here: {e}")
+    try:
+        yield
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
+def kallsyms_bpf():
+    """The "[bpf]" lines of /proc/kallsyms: the programs loaded now."""
+    with open("/proc/kallsyms") as f:
+        return sorted(line for line in f if line.rstrip().endswith("\t[bpf]"))
+
+
+def while_programs_stay(*runs, tries=5, settle=10.0):
+    """Each of runs called in turn while the system's set of BPF programs
+    stays as it was before (other tests load and unload theirs; a program
+    closed by a run leaves kallsyms a little later): retried a few times;
+    the last try's results."""
+    import time
+    for _ in range(tries):
+        before, steady, outs = kallsyms_bpf(), True, []
+        for run in runs:
+            outs.append(run())
+            end = time.monotonic() + settle
+            while kallsyms_bpf() != before and time.monotonic() < end:
+                time.sleep(0.05)
+            steady = steady and kallsyms_bpf() == before
+        if steady:
+            break
+    return outs
 
 
 if __name__ == "__main__":

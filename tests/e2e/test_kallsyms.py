@@ -35,6 +35,19 @@ def test_verbose_matches_perf():
                                                         want.stderr)
 
 
+def test_verbose_bpf_programs_as_perf():
+    """-v with BPF programs loaded: a note per function of each (the
+    "[bpf]" module has no map), in address order among the others, as
+    perf's."""
+    import bpf_progs
+    cmd = ["kallsyms", "-v", "vfs_read"]
+    with bpf_progs.some_loaded():
+        want, got = bpf_progs.while_programs_stay(lambda: perf(*cmd), lambda: pcl(*cmd))
+    assert got.returncode == want.returncode == 0, got.stderr
+    assert got.stderr == want.stderr, unified(want.stderr, got.stderr)
+    assert got.stderr.count('looking for "[bpf]" module!') >= 3, got.stderr
+
+
 @pytest.mark.parametrize("args", [[], ["-x", "vfs_read"]], ids=["none", "unknown"])
 def test_usage_matches_perf(args):
     want = perf("kallsyms", *args)

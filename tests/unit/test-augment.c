@@ -183,6 +183,35 @@ static void queue_keeps_the_newest(void **state)
 	augment__delete(a);
 }
 
+/* A sockaddr record: its bytes (as many as its length argument said, no
+ * NUL of their own) come back zero-padded; a failed read, none. */
+static void sockaddr_bytes(void **state)
+{
+	struct augment *a = augment__new_unloaded();
+	uint64_t args[AUGMENT_NR_ARGS] = { 3, 0x7000, 16 };
+	uint32_t spec = augment__spec(1, 2) | AUGMENT_SPEC_SOCKADDR;
+	const unsigned char sa[16] = { 2, 0, 0, 80, 127, 0, 0, 1 };
+	const char *strs[AUGMENT_NR_ARGS];
+	int32_t len = sizeof(sa);
+
+	build(5, 42, args, spec, NULL, NULL, 0);
+	memcpy(rec + AUGMENT_REC_LEN0, &len, 4);
+	memcpy(rec + AUGMENT_REC_STR, sa, sizeof(sa));
+	memset(rec + AUGMENT_REC_STR + sizeof(sa), 0x55, 8);	/* not part of it */
+	assert_true(augment__feed(a, rec, AUGMENT_REC_STR + sizeof(sa)));
+	assert_true(augment__take(a, 5, 42, args, false, strs));
+	assert_memory_equal(strs[1], sa, sizeof(sa));
+	for (int i = (int)sizeof(sa); i < AUGMENT_SOCKADDR_MAX; i++)
+		assert_int_equal(strs[1][i], 0);
+	/* the length argument is no string */
+	assert_null(strs[2]);
+	build(5, 42, args, spec, NULL, NULL, -EFAULT);
+	assert_true(augment__feed(a, rec, AUGMENT_REC_STR));
+	assert_true(augment__take(a, 5, 42, args, false, strs));
+	assert_null(strs[1]);
+	augment__delete(a);
+}
+
 /* The program as built must pass the verifier (where BPF is allowed). */
 static void program_loads(void **state)
 {
@@ -192,6 +221,7 @@ static void program_loads(void **state)
 
 	specs[257] = augment__spec(1, -1);
 	specs[82] = augment__spec(0, 1);
+	specs[42] = augment__spec(1, 2) | AUGMENT_SPEC_SOCKADDR;
 	a = augment__new(specs, 300, getpid(), why, sizeof(why));
 	if (!a && (strstr(why, "not permitted") || strstr(why, "Function not implemented"))) {
 		fprintf(stderr, "no BPF here: %s\n", why);
@@ -211,6 +241,7 @@ int main(void)
 		cmocka_unit_test(late_records_match_late_takes),
 		cmocka_unit_test(cut_string_ends_at_the_limit),
 		cmocka_unit_test(queue_keeps_the_newest),
+		cmocka_unit_test(sockaddr_bytes),
 		cmocka_unit_test(program_loads),
 	};
 	return cmocka_run_group_tests_name("augment", tests, NULL, NULL);

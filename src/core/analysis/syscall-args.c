@@ -1,9 +1,12 @@
 /* syscall-args: the argument beautifiers of pcl trace, each printing a value
  * the way perf 6.1's trace shows it. */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/sched.h>
+#include <netinet/in.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -723,6 +727,57 @@ static void print_fd(struct strbuf *out, int fd, const struct syscall_args_ctx *
 		strbuf_addf(out, "<%s>", path);
 }
 
+/* A struct sockaddr of len bytes (sa: a sockaddr_storage's worth, zero
+ * past them) in perf's augmented form: "{ .family: INET, port: 80, addr:
+ * 127.0.0.1 }".  An abstract unix socket's name is shown after an '@'. */
+static void print_sockaddr(struct strbuf *out, const unsigned char *sa, unsigned long len,
+			   const struct strarray *families, const struct syscall_args_ctx *ctx)
+{
+	struct sockaddr_storage ss;
+	size_t start;
+	char addr[INET6_ADDRSTRLEN];
+
+	memcpy(&ss, sa, sizeof(ss));
+	if (len > sizeof(ss))
+		len = sizeof(ss);
+	strbuf_addstr(out, "{ .family: ");
+	start = out->len;
+	print_strarray(out, families, ss.ss_family);
+	if (ctx->show_prefix && !isdigit((unsigned char)out->buf[start])) {
+		char *name = xstrdup(out->buf + start);
+
+		strbuf_setlen(out, start);
+		strbuf_addf(out, "%s%s", families->prefix, name);
+		free(name);
+	}
+	if (ss.ss_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)&ss;
+
+		strbuf_addf(out, ", port: %d, addr: %s", ntohs(in->sin_port),
+			    inet_ntop(AF_INET, &in->sin_addr, addr, sizeof(addr)));
+	} else if (ss.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&ss;
+
+		strbuf_addf(out, ", port: %d, addr: %s", ntohs(in6->sin6_port),
+			    inet_ntop(AF_INET6, &in6->sin6_addr, addr, sizeof(addr)));
+		if (in6->sin6_flowinfo)
+			strbuf_addf(out, ", flowinfo: %u", ntohl(in6->sin6_flowinfo));
+		if (in6->sin6_scope_id)
+			strbuf_addf(out, ", scope_id: %u", in6->sin6_scope_id);
+	} else if (ss.ss_family == AF_UNIX) {
+		const struct sockaddr_un *un = (const struct sockaddr_un *)&ss;
+		size_t path_len = len > offsetof(struct sockaddr_un, sun_path) ?
+				  len - offsetof(struct sockaddr_un, sun_path) : 0;
+		bool abstract = path_len && !un->sun_path[0];
+
+		if (path_len > sizeof(un->sun_path))
+			path_len = sizeof(un->sun_path);
+		strbuf_addf(out, ", path: %s%.*s", abstract ? "@" : "", (int)(path_len - abstract),
+			    un->sun_path + abstract);
+	}
+	strbuf_addstr(out, " }");
+}
+
 static void print_pid(struct strbuf *out, pid_t pid, const struct syscall_args_ctx *ctx)
 {
 	const char *comm = ctx && ctx->pid_comm ? ctx->pid_comm(ctx->priv, pid) : NULL;
@@ -922,6 +977,14 @@ static void print_value(const struct syscall_arg_fmt *a, unsigned long val,
 		break;
 	case SCA_INT:
 		strbuf_addf(out, "%d", (int)val);
+		break;
+	case SCA_SOCKADDR:
+		if (ctx && ctx->strings && idx + 1 < SYSCALL_MAX_ARGS && ctx->strings[idx]) {
+			print_sockaddr(out, (const unsigned char *)ctx->strings[idx], args[idx + 1],
+				       a->strarray, ctx);
+			break;
+		}
+		strbuf_addf(out, "%#lx", val);
 		break;
 	case SCA_HEX:
 		strbuf_addf(out, "%#lx", val);

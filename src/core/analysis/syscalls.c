@@ -136,12 +136,13 @@ struct syscall_fmt {
 #define K(k) { .kind = (k) }
 #define SA(a) { .kind = SCA_STRARRAY, .strarray = &(a) }
 #define BITS(a) { .kind = SCA_BITS, .strarray = &(a) }
+#define SOCKADDR { .kind = SCA_SOCKADDR, .strarray = &sa_socket_families }
 
 static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "access", .arg = { [1] = K(SCA_ACCMODE) } },
 	{ .name = "arch_prctl", .arg = { [0] = K(SCA_ARCH_PRCTL), [1] = K(SCA_PTR) } },
 	/* sockaddrs: perf's hex, with no NULL */
-	{ .name = "bind", .arg = { [0] = K(SCA_INT), [1] = K(SCA_HEX), [2] = K(SCA_INT) } },
+	{ .name = "bind", .arg = { [0] = K(SCA_INT), [1] = SOCKADDR, [2] = K(SCA_INT) } },
 	{ .name = "bpf", .arg = { [0] = SA(sa_bpf_cmd) } },
 	{ .name = "brk", .hexret = true, .arg = { [0] = K(SCA_PTR) } },
 	{ .name = "clock_gettime", .arg = { [0] = SA(sa_clockid) } },
@@ -149,7 +150,7 @@ static const struct syscall_fmt syscall_fmts[] = {
 	  .arg = { [0] = K(SCA_CLONE_FLAGS), [1] = K(SCA_HEX), [2] = K(SCA_HEX),
 		   [3] = K(SCA_HEX), [4] = K(SCA_HEX) } },
 	{ .name = "close", .arg = { [0] = K(SCA_CLOSE_FD) } },
-	{ .name = "connect", .arg = { [0] = K(SCA_INT), [1] = K(SCA_HEX), [2] = K(SCA_INT) } },
+	{ .name = "connect", .arg = { [0] = K(SCA_INT), [1] = SOCKADDR, [2] = K(SCA_INT) } },
 	{ .name = "epoll_ctl", .arg = { [1] = SA(sa_epoll_ctl_ops) } },
 	{ .name = "eventfd2", .arg = { [1] = K(SCA_EFD_FLAGS) } },
 	{ .name = "fchmodat", .arg = { [0] = K(SCA_FDAT) } },
@@ -234,7 +235,7 @@ static const struct syscall_fmt syscall_fmts[] = {
 	{ .name = "sendfile", .alias = "sendfile64" },
 	{ .name = "sendmmsg", .arg = { [3] = K(SCA_MSG_FLAGS) } },
 	{ .name = "sendmsg", .arg = { [2] = K(SCA_MSG_FLAGS) } },
-	{ .name = "sendto", .arg = { [3] = K(SCA_MSG_FLAGS), [4] = K(SCA_HEX) } },
+	{ .name = "sendto", .arg = { [3] = K(SCA_MSG_FLAGS), [4] = SOCKADDR } },
 	{ .name = "set_tid_address", .errpid = true },
 	{ .name = "setitimer", .arg = { [0] = SA(sa_itimers) } },
 	{ .name = "setrlimit", .arg = { [0] = SA(sa_rlimits) } },

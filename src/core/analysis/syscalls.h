@@ -71,6 +71,9 @@ enum syscall_arg_kind {
 	SCA_KCMP_TYPE,		/* hides the indexes of all but KCMP_FILE */
 	SCA_MOUNT_FLAGS,	/* without the MS_MGC_VAL magic */
 	SCA_FSMOUNT_ATTR,
+	SCA_SOCKADDR,		/* a struct sockaddr (its length the next argument):
+				 * decoded when the caller read it, else %#lx;
+				 * strarray names its families */
 	SCA_CHAR_ARRAY,		/* a tracepoint's char[] field, as a quoted string */
 	SCA_EMPTY,		/* perf 6.1 prints statx's flags and mask as nothing */
 };
@@ -167,7 +170,8 @@ struct syscall_args_ctx {
 	 * strings empty, not their addresses */
 	bool empty_strings;
 	/* the strings of the call's pathname arguments by argument index
-	 * (NULL: not read, the pointer is shown), or NULL */
+	 * (NULL: not read, the pointer is shown), or NULL; a sockaddr's is
+	 * its bytes, a struct sockaddr_storage's worth, zero past those read */
 	const char *const *strings;
 };
 

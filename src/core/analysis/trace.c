@@ -255,10 +255,16 @@ static void print_interrupted_entry(struct trace *t)
 	t->nr_printed++;
 }
 
-static bool has_filename(const struct syscall *sc)
+/* An argument whose user memory the caller may have read */
+static bool is_user_data(enum syscall_arg_kind kind)
+{
+	return kind == SCA_FILENAME || kind == SCA_SOCKADDR;
+}
+
+static bool has_user_data(const struct syscall *sc)
 {
 	for (int i = 0; i < sc->nr_args; i++)
-		if (sc->args[i].kind == SCA_FILENAME)
+		if (is_user_data(sc->args[i].kind))
 			return true;
 	return false;
 }
@@ -268,7 +274,7 @@ static bool strings_missing(const struct syscall *sc, const uint64_t *args,
 			    const char *const *strs)
 {
 	for (int i = 0; i < sc->nr_args; i++)
-		if (sc->args[i].kind == SCA_FILENAME && args[i] && (!strs || !strs[i]))
+		if (is_user_data(sc->args[i].kind) && args[i] && (!strs || !strs[i]))
 			return true;
 	return false;
 }
@@ -315,7 +321,7 @@ void trace__sys_enter(struct trace *t, struct thread *thread, uint64_t time, lon
 	if (!t->cfg.summary_only || t->cfg.tp_events) {
 		const char *strs[SYSCALL_MAX_ARGS];
 
-		if (t->user_strings && has_filename(sc)) {
+		if (t->user_strings && has_user_data(sc)) {
 			bool got = t->user_strings(t->user_strings_priv, thread->tid, id, args,
 						   false, strs);
 

@@ -92,13 +92,18 @@ static int map_update(int fd, uint32_t key, uint32_t value)
 /* The instruction builder: one slot per instruction, jumps to the exit
  * patched once its place is known. */
 struct prog {
-	struct bpf_insn insn[192];
+	struct bpf_insn insn[256];
 	int n;
+	bool full;			/* instructions past insn[] were lost */
 	int to_out[16], nr_out;
 };
 
 static void emit(struct prog *p, uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
 {
+	if (p->n == (int)ARRAY_SIZE(p->insn)) {	/* refused at the load */
+		p->full = true;
+		return;
+	}
 	p->insn[p->n++] = (struct bpf_insn){ .code = code, .dst_reg = dst, .src_reg = src,
 					     .off = off, .imm = imm };
 }
@@ -141,22 +146,62 @@ enum { FD_TABLE, FD_SCRATCH, FD_RING, FD_STASH, NR_FDS };
  * at the entry (stash), keeps the header of a call whose read failed for
  * its exit; outputs only the bytes used, then returns 1, which keeps the
  * tracepoint's samples for every perf event on it. */
+/* r1 = the spec's byte at shift (r8: the spec): an argument's index plus
+ * one, 0 for none */
+static void spec_byte(struct prog *p, int shift)
+{
+	MOV_REG(p, 1, 8);
+	ALU_IMM(p, BPF_RSH, 1, shift);
+	ALU_IMM(p, BPF_AND, 1, 0xff);
+}
+
+/* dst = the record's (r7) argument of index r1 - 1 (not 0) */
+static void arg_at(struct prog *p, uint8_t dst)
+{
+	ALU_IMM(p, BPF_SUB, 1, 1);
+	ALU_IMM(p, BPF_AND, 1, 7);		/* bounded for the verifier */
+	ALU_IMM(p, BPF_LSH, 1, 3);
+	ALU_REG(p, BPF_ADD, 1, 7);
+	LDX(p, BPF_DW, dst, 1, AUGMENT_REC_ARGS);
+}
+
+/* A sockaddr spec's struct: as many bytes as its length argument says, up
+ * to AUGMENT_SOCKADDR_MAX, their count in the first length (or the read's
+ * -errno); then on to the output, past the strings (at *past). */
+static void sockaddr_bytes(struct prog *p, int *past)
+{
+	spec_byte(p, 8);
+	arg_at(p, 4);
+	emit(p, BPF_JMP | BPF_JLE | BPF_K, 4, 0, 1, AUGMENT_SOCKADDR_MAX);
+	MOV_IMM(p, 4, AUGMENT_SOCKADDR_MAX);
+	STX(p, BPF_W, 7, 4, AUGMENT_REC_LEN0);
+	spec_byte(p, 0);
+	arg_at(p, 3);
+	MOV_REG(p, 2, 4);
+	MOV_REG(p, 1, 7);
+	ALU_IMM(p, BPF_ADD, 1, AUGMENT_REC_STR);
+	CALL(p, BPF_FUNC_probe_read_user);
+	emit(p, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1, 0);
+	STX(p, BPF_W, 7, 0, AUGMENT_REC_LEN0);
+	*past = p->n;
+	emit(p, BPF_JMP | BPF_JA, 0, 0, 0, 0);
+}
+
 static void strings_and_output(struct prog *p, const int fds[NR_FDS], bool stash)
 {
-	int skip[2];
+	int skip[2], to_strings, past_strings;
 
+	MOV_REG(p, 1, 8);
+	ALU_IMM(p, BPF_AND, 1, AUGMENT_SPEC_SOCKADDR);
+	to_strings = p->n;
+	emit(p, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0, 0);
+	sockaddr_bytes(p, &past_strings);
+	p->insn[to_strings].off = (int16_t)(p->n - to_strings - 1);
 	for (int s = 0; s < 2; s++) {
-		MOV_REG(p, 1, 8);
-		ALU_IMM(p, BPF_RSH, 1, 8 * s);
-		ALU_IMM(p, BPF_AND, 1, 0xff);
+		spec_byte(p, 8 * s);
 		skip[0] = p->n;
 		emit(p, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0, 0);
-		ALU_IMM(p, BPF_SUB, 1, 1);
-		ALU_IMM(p, BPF_AND, 1, 7);		/* bounded for the verifier */
-		ALU_IMM(p, BPF_LSH, 1, 3);
-		MOV_REG(p, 2, 7);
-		ALU_REG(p, BPF_ADD, 2, 1);
-		LDX(p, BPF_DW, 3, 2, AUGMENT_REC_ARGS);
+		arg_at(p, 3);
 		MOV_REG(p, 1, 7);
 		if (s) {	/* after the first string */
 			LDX(p, BPF_W, 4, 7, AUGMENT_REC_LEN0);
@@ -169,6 +214,7 @@ static void strings_and_output(struct prog *p, const int fds[NR_FDS], bool stash
 		STX(p, BPF_W, 7, 0, s ? AUGMENT_REC_LEN1 : AUGMENT_REC_LEN0);
 		p->insn[skip[0]].off = (int16_t)(p->n - skip[0] - 1);
 	}
+	p->insn[past_strings].off = (int16_t)(p->n - past_strings - 1);
 	if (stash) {	/* a page not in memory yet: the exit reads again */
 		MOV_REG(p, 1, 8);
 		ALU_IMM(p, BPF_AND, 1, AUGMENT_SPEC_NO_LATE);
@@ -319,6 +365,10 @@ static int load_prog(const struct prog *p, const char *name, char *why, size_t w
 	union bpf_attr attr;
 	int fd;
 
+	if (p->full) {
+		snprintf(why, why_size, "BPF program %s: too long", name);
+		return -1;
+	}
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = BPF_PROG_TYPE_TRACEPOINT;
 	attr.insns = (uintptr_t)p->insn;
@@ -413,6 +463,38 @@ struct augment *augment__new(const uint32_t *specs, int nr_specs, pid_t self, ch
 fail:
 	augment__delete(a);
 	return NULL;
+}
+
+/* The kernel addresses of program fd's functions, appended to addrs[*nr <
+ * max]. */
+static void prog_ksyms(int fd, uint64_t *addrs, size_t *nr, size_t max)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+
+	if (fd < 0 || *nr >= max)
+		return;
+	memset(&info, 0, sizeof(info));
+	info.nr_jited_ksyms = (uint32_t)(max - *nr);
+	info.jited_ksyms = (uintptr_t)(addrs + *nr);
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (uint32_t)fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uintptr_t)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		return;
+	*nr += info.nr_jited_ksyms < max - *nr ? info.nr_jited_ksyms : max - *nr;
+}
+
+size_t augment__ksyms(const struct augment *a, uint64_t *addrs, size_t max)
+{
+	size_t nr = 0;
+
+	if (a) {
+		prog_ksyms(a->prog_fd, addrs, &nr, max);
+		prog_ksyms(a->exit_prog_fd, addrs, &nr, max);
+	}
+	return nr;
 }
 
 static void rec_free(struct rec *r)
@@ -531,6 +613,20 @@ static char *rec_string(const unsigned char *rec, size_t size, int s)
 	return xstrndup((const char *)rec + off, (size_t)len - 1);
 }
 
+/* A sockaddr's bytes, zero past those read, or NULL */
+static char *rec_sockaddr(const unsigned char *rec, size_t size)
+{
+	int32_t len;
+	char *sa;
+
+	memcpy(&len, rec + AUGMENT_REC_LEN0, sizeof(len));
+	if (len <= 0 || len > AUGMENT_SOCKADDR_MAX || AUGMENT_REC_STR + (size_t)len > size)
+		return NULL;
+	sa = xcalloc(1, AUGMENT_SOCKADDR_MAX + 1);
+	memcpy(sa, rec + AUGMENT_REC_STR, (size_t)len);
+	return sa;
+}
+
 bool augment__feed(struct augment *a, const void *data, size_t size)
 {
 	const unsigned char *rec = data;
@@ -550,8 +646,16 @@ bool augment__feed(struct augment *a, const void *data, size_t size)
 	for (int s = 0; s < 2; s++) {
 		unsigned int arg = (spec >> (8 * s)) & 0xff;
 
+		/* a sockaddr's second byte is its length's argument */
+		if (s && (spec & AUGMENT_SPEC_SOCKADDR))
+			arg = 0;
 		r->idx[s] = arg >= 1 && arg <= AUGMENT_NR_ARGS ? (int)arg - 1 : -1;
-		r->str[s] = r->idx[s] >= 0 ? rec_string(rec, size, s) : NULL;
+		if (r->idx[s] < 0)
+			r->str[s] = NULL;
+		else if (spec & AUGMENT_SPEC_SOCKADDR)
+			r->str[s] = rec_sockaddr(rec, size);
+		else
+			r->str[s] = rec_string(rec, size, s);
 	}
 	qp = hashmap_u64_findnew(&a->queues, (uint32_t)pid_tgid, NULL);
 	if (!*qp)

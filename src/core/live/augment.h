@@ -17,6 +17,10 @@
  * kernel brought their pages in) and writes a record marked late; the
  * trace asks for it at the call's exit (not for execve: AUGMENT_SPEC_NO_LATE).
  *
+ * A syscall whose spec has AUGMENT_SPEC_SOCKADDR (connect, bind, sendto)
+ * has a struct sockaddr instead: its length argument's worth of bytes (up
+ * to AUGMENT_SOCKADDR_MAX) copied with bpf_probe_read_user().
+ *
  * The programs are raw BPF instructions built here (no compiler at build
  * time) and loaded with the bpf(2) syscall itself.  Records are kept per
  * thread in their order; augment__take() matches a sys_enter to the oldest
@@ -46,6 +50,11 @@
 #define AUGMENT_SPEC_NO_LATE	(1u << 16)
 /* in a record's spec: read at the exit */
 #define AUGMENT_SPEC_LATE	(1u << 17)
+/* in a spec: the first argument is a struct sockaddr, the second its
+ * length; up to AUGMENT_SOCKADDR_MAX bytes of it are copied */
+#define AUGMENT_SPEC_SOCKADDR	(1u << 18)
+/* a struct sockaddr_storage */
+#define AUGMENT_SOCKADDR_MAX	128
 
 /* What the table says of a syscall: the indexes of its (up to two) pathname
  * arguments, each plus one in a byte, 0 for none. */
@@ -64,6 +73,10 @@ struct augment *augment__new(const uint32_t *specs, int nr_specs, pid_t self, ch
 /* No BPF: records come from augment__feed() alone (unit tests). */
 struct augment *augment__new_unloaded(void);
 void augment__delete(struct augment *a);
+
+/* The kernel addresses of the programs' functions (as /proc/kallsyms lists
+ * them, under "[bpf]"), at most max of them in addrs; how many. */
+size_t augment__ksyms(const struct augment *a, uint64_t *addrs, size_t max);
 
 /* Attaches the programs to the tracepoints of ids enter_id and exit_id
  * (raw_syscalls:sys_enter's and sys_exit's) through perf events of their
@@ -93,8 +106,9 @@ void augment__prune(struct augment *a);
 bool augment__feed(struct augment *a, const void *rec, size_t size);
 
 /* The strings of thread tid's call id with args, read at its entry or,
- * late, at its exit: strs[i] is argument i's string or NULL.  They stay
- * valid until the next take.  False when no record matches (the BPF ring
+ * late, at its exit: strs[i] is argument i's string or NULL (a sockaddr:
+ * AUGMENT_SOCKADDR_MAX bytes, those not read zero).  They stay valid until
+ * the next take.  False when no record matches (the BPF ring
  * drained once more before giving up). */
 bool augment__take(struct augment *a, pid_t tid, long id, const uint64_t args[AUGMENT_NR_ARGS],
 		   bool late, const char *strs[AUGMENT_NR_ARGS]);
