@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/data/guest-inject.h"
 #include "core/data/header-features.h"
 #include "core/data/jit-inject.h"
 #include "core/data/perf-data-write.h"
@@ -39,6 +40,8 @@ struct injector {
 	struct known_build_id *known;	/* --known-build-ids */
 	size_t nr_known;
 	struct hashmap last_switch;	/* -s: tid -> its last sched_switch record */
+	struct guest_inject *guest;	/* --guest-data */
+	char *guest_err;		/* perf's words for why merging it failed */
 };
 
 /* "BUILD-ID PATH": an even number (at most BUILD_ID_MAX * 2) of hex digits,
@@ -264,6 +267,94 @@ static int sched_stat_record(struct injector *in, struct perf_session *s,
 	return perf_data_writer__write(&in->w, sw, sw->size) ? -1 : 1;
 }
 
+struct comm_peek {
+	struct perf_tool tool;
+	struct guest_inject *gi;
+	char *err;
+};
+
+static int peek_comm(struct perf_tool *tool, struct perf_session *s,
+		     const struct perf_event_header *rec, struct perf_sample *sample,
+		     struct evsel *evsel, uint64_t file_offset)
+{
+	struct comm_peek *p = (struct comm_peek *)tool;
+
+	(void)s;
+	(void)sample;
+	(void)evsel;
+	(void)file_offset;
+	if (rec->type != PERF_RECORD_COMM)
+		return 0;
+	return guest_inject__host_comm(p->gi, (const struct perf_rec_comm *)rec, &p->err);
+}
+
+/* The host's VCPU threads: every COMM of the file, in the file's order, as
+ * perf peeks at them when its FINISHED_INIT comes. */
+static int peek_vcpus(struct injector *in, struct perf_session *host)
+{
+	struct comm_peek p = { .tool = { .record = peek_comm }, .gi = in->guest };
+	struct perf_session *s;
+	char *why = NULL;
+	int ret;
+
+	if (host->is_pipe) {
+		in->guest_err = xstrdup("--guest-data needs the host's perf.data in a file: "
+					"its COMM records are read ahead\n");
+		return -EPERM;
+	}
+	s = perf_session__open(host->path, true, &why);
+	if (!s) {
+		in->guest_err = xasprintf("%s\n", why);
+		free(why);
+		return -EIO;
+	}
+	ret = perf_session__process(s, &p.tool);
+	if (p.err)
+		in->guest_err = p.err;
+	perf_session__delete(s);
+	return ret;
+}
+
+/* --guest-data: the guest's records go in before the host's side-band ones
+ * (and FINISHED_ROUNDs) that are not older, as perf's host tool puts them;
+ * FINISHED_INIT sets the merge up. */
+static int guest_record(struct injector *in, struct perf_session *s,
+			const struct perf_event_header *rec, const struct perf_sample *sample)
+{
+	struct guest_inject *gi = in->guest;
+	uint64_t until;
+
+	switch (rec->type) {
+	case PERF_RECORD_FINISHED_INIT: {
+		int ret = peek_vcpus(in, s);
+
+		return ret ? ret : guest_inject__ready(gi, s, &in->guest_err);
+	}
+	case PERF_RECORD_FINISHED_ROUND:
+		until = s->oe.last_flush;
+		break;
+	case PERF_RECORD_TIME_CONV:
+		guest_inject__host_time_conv(gi, rec);
+		return 0;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE: {
+		int ret = guest_inject__host_switch(gi, rec, sample, &in->guest_err);
+
+		if (ret)
+			return ret;
+	}
+		/* fall through */
+	case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2: case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK: case PERF_RECORD_EXIT: case PERF_RECORD_LOST:
+	case PERF_RECORD_KSYMBOL: case PERF_RECORD_TEXT_POKE:
+		until = sample->time;
+		break;
+	default:
+		return 0;
+	}
+	return guest_inject__until(gi, until, &in->guest_err);
+}
+
 static int repipe(struct perf_tool *tool, struct perf_session *s,
 		  const struct perf_event_header *rec, struct perf_sample *sample,
 		  struct evsel *evsel, uint64_t file_offset)
@@ -280,6 +371,8 @@ static int repipe(struct perf_tool *tool, struct perf_session *s,
 			"tracing data in a pipe stream is not supported yet";
 		return -ENOTSUP;
 	}
+	if (in->guest && (err = guest_record(in, s, rec, sample)))
+		return err;
 	if (in->opts->jit) {
 		int taken = jit_inject__record(&in->jit, rec);
 
@@ -421,6 +514,71 @@ static void add_jit_build_ids(struct injector *in)
 	free(dir);
 }
 
+static void *read_feature(struct perf_session *s, int feat, size_t *size)
+{
+	const struct perf_file_section *sec = &s->header.feat_sec[feat];
+	void *buf;
+
+	*size = 0;
+	if (!perf_header__has_feat(&s->header, feat) || !sec->size)
+		return NULL;
+	buf = xmalloc(sec->size);
+	if (pread(s->fd, buf, sec->size, (off_t)sec->offset) != (ssize_t)sec->size) {
+		free(buf);
+		return NULL;
+	}
+	*size = sec->size;
+	return buf;
+}
+
+/* --guest-data into a file: the guest's events join the host's in the
+ * attrs and EVENT_DESC, and the build ids are what perf writes (the vdsos
+ * of both machines: nothing else is marked hit). */
+static int add_guest_header(struct injector *in, struct perf_session *s)
+{
+	const struct perf_header *h = &s->header;
+	size_t nr = guest_inject__nr_events(in->guest), size;
+	struct perf_data_writer_attr *attrs = xcalloc(h->nr_attrs + nr + 1, sizeof(*attrs));
+	struct strbuf sb = STRBUF_INIT;
+	void *feat;
+	int err;
+
+	for (uint32_t i = 0; i < h->nr_attrs; i++) {
+		attrs[i].attr = &h->attrs[i].attr;
+		attrs[i].ids = h->attrs[i].ids;
+		attrs[i].nr_ids = h->attrs[i].nr_ids;
+	}
+	for (size_t i = 0; i < nr; i++)
+		attrs[h->nr_attrs + i].attr = guest_inject__attr(in->guest, i,
+								 &attrs[h->nr_attrs + i].ids,
+								 &attrs[h->nr_attrs + i].nr_ids);
+	err = perf_data_writer__rewrite_attrs(&in->w, attrs, h->nr_attrs + nr);
+	free(attrs);
+	if ((feat = read_feature(s, HEADER_EVENT_DESC, &size))) {
+		guest_inject__event_desc(in->guest, s, feat, size, &sb);
+		set_feature(in, HEADER_EVENT_DESC, &sb);
+		free(feat);
+	}
+	feat = read_feature(s, HEADER_BUILD_ID, &size);
+	guest_inject__build_ids(in->guest, feat, size, &sb);
+	set_feature(in, HEADER_BUILD_ID, &sb);
+	free(feat);
+	return err;
+}
+
+/* Where perf starts the data with --guest-data: after room for the host's
+ * events and the guest's header, at a page boundary. */
+static uint64_t guest_data_offset(const struct injector *in, const struct perf_session *s)
+{
+	uint64_t off = sizeof(struct perf_file_header);
+
+	for (uint32_t i = 0; i < s->header.nr_attrs; i++)
+		off += s->header.attrs[i].nr_ids * sizeof(uint64_t) +
+		       sizeof(struct perf_event_attr) + sizeof(struct perf_file_section);
+	off += guest_inject__header_room(in->guest);
+	return (off + 4095) / 4096 * 4096;
+}
+
 /* Opens the output and writes the input's events into its header. */
 static int open_output(struct injector *in, struct perf_session *s, bool pipe_out)
 {
@@ -432,6 +590,8 @@ static int open_output(struct injector *in, struct perf_session *s, bool pipe_ou
 		err = perf_data_writer__open(&in->w, in->opts->output);
 		if (err)
 			return err;
+		if (in->guest)
+			in->w.min_data_offset = guest_data_offset(in, s);
 	} else {
 		fd = strcmp(in->opts->output, "-") ?
 			open(in->opts->output, O_WRONLY | O_CREAT | O_TRUNC, 0600) : 1;
@@ -463,6 +623,8 @@ static void free_injector(struct injector *in)
 	for (void **v = hashmap_next(&in->last_switch, NULL); v; v = hashmap_next(&in->last_switch, v))
 		free(*v);
 	hashmap_release(&in->last_switch);
+	guest_inject__delete(in->guest);
+	free(in->guest_err);
 }
 
 int perf_inject(const struct inject_opts *opts, char **err)
@@ -475,7 +637,7 @@ int perf_inject(const struct inject_opts *opts, char **err)
 		.opts = opts,
 	};
 	struct perf_session *s;
-	bool pipe_out;
+	bool pipe_out, guest_failed = false;
 	int rc;
 
 	hashmap_init(&in.last_switch, sizeof(void *));
@@ -487,6 +649,17 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	if (!s) {
 		free_injector(&in);
 		return -1;
+	}
+	/* perf merges a guest only when inject has nothing else to do */
+	if (opts->guest_data && !opts->build_ids && !opts->buildid_all && !opts->sched_stat &&
+	    !opts->itrace) {
+		in.guest = guest_inject__open(opts->guest_data, opts->force, emit_record, &in, err);
+		if (!in.guest) {
+			free_injector(&in);
+			perf_session__delete(s);
+			return -1;
+		}
+		in.tool.ordered = in.tool.round_after_flush = true;
 	}
 	perf_session__new_machine(s, opts->kallsyms, NULL, opts->force);
 	jit_inject__init(&in.jit, s, emit_record, &in, stderr);
@@ -508,7 +681,17 @@ int perf_inject(const struct inject_opts *opts, char **err)
 		return -1;
 	}
 	rc = perf_session__process(s, &in.tool);
-	if (in.unsupported)
+	if (!rc && in.guest && guest_inject__until(in.guest, ~0ULL, &in.guest_err)) {
+		*err = xasprintf("%sFailed to flush guest events\n", in.guest_err);
+		rc = -EINVAL;
+		guest_failed = true;
+	} else if (rc < 0 && in.guest_err) {
+		*err = s->failed_rec.size ?
+			xasprintf("%s%#llx [%#x]: failed to process type: %u [%s]\n", in.guest_err,
+				  (unsigned long long)s->failed_offset, s->failed_rec.size,
+				  s->failed_rec.type, strerror(-rc)) : xstrdup(in.guest_err);
+		guest_failed = true;
+	} else if (in.unsupported)
 		*err = xasprintf("%s: %s", opts->input, in.unsupported);
 	else if (in.jit.err)
 		*err = xstrdup(in.jit.err);
@@ -517,6 +700,8 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	if (!rc && !pipe_out) {
 		add_build_id_feature(&in, s);
 		add_jit_build_ids(&in);
+		if (in.guest)
+			rc = add_guest_header(&in, s);
 	}
 	if (!rc)
 		rc = perf_data_writer__finish(&in.w);
@@ -527,5 +712,7 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	free_injector(&in);
 	jit_inject__exit(&in.jit);
 	perf_session__delete(s);
+	if (guest_failed)
+		return rc;
 	return rc ? -1 : 0;
 }
