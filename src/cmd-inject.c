@@ -54,7 +54,7 @@ static int inject_failed(int rc, char *err)
 	if (len && err[len - 1] == '\n') {
 		fputs(err, stderr);
 		free(err);
-		return rc == -1 ? PCL_EXIT_ERROR : -rc & 0xff;
+		return rc & 0xff;	/* perf exits with the low byte of its -errno */
 	}
 	fprintf(stderr, "pcl inject: %s\n", err);
 	free(err);
