@@ -670,7 +670,10 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	if (!rc && !s->is_pipe) {
 		struct strbuf sb = STRBUF_INIT;
 
-		feat_build_cmdline(&sb, opts->argc, opts->argv);
+		/* perf rewrites the features the input has: a file without a
+		 * command line gets none */
+		if (perf_header__has_feat(&s->header, HEADER_CMDLINE))
+			feat_build_cmdline(&sb, opts->argc, opts->argv);
 		set_feature(&in, HEADER_CMDLINE, &sb);
 		if (pipe_out)
 			rc = perf_data_writer__write_pipe_features(&in.w);
