@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from conftest import PCL, PERF, fixture, pcl, perf, unified
+from conftest import PCL, PERF, fixture, pcl, perf, run, unified
 
 
 def home_env(tmp_path, name):
@@ -326,3 +326,145 @@ def test_unreadable_symbol_files_refused_as_perf(recording, tmp_path, args):
     got = pcl("inject", "-b", *args, "-i", recording, "-o", str(tmp_path / "g.data"))
     assert got.returncode == want.returncode == 255
     assert got.stderr == want.stderr == "Invalid file: /nonexistent\n"
+
+
+# --guest-data: a guest's side-band records merged into a host recording.
+# There is no VM here, so the host is a process whose threads take QEMU's
+# VCPU thread names (perf finds the VCPUs by them) and the guest any
+# recording made at the same time, per CPU, with --sample-identifier.
+
+VM = r'''
+import ctypes, threading, time
+libc = ctypes.CDLL(None)
+def vcpu(n):
+    libc.prctl(15, ("CPU %d/KVM" % n).encode(), 0, 0, 0)   # PR_SET_NAME
+    for _ in range(20):
+        time.sleep(0.002)
+        sum(range(20000))
+threads = [threading.Thread(target=vcpu, args=(n,)) for n in range(2)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+'''
+
+GUEST_DATA_ERR = ("--guest-data option requires guest perf.data file name, guest machine PID, "
+                  "and optionally guest timestamp offset, and guest timestamp scale factor, "
+                  "separated by commas.\n")
+
+
+@pytest.fixture(scope="module")
+def guest_pair(tmp_path_factory):
+    """(host, guest, QEMU pid) recorded as perf's man page asks: the host
+    with switch events and CPUs, the guest with sample identifiers."""
+    d = tmp_path_factory.mktemp("guest-data")
+    vm = d / "vm.py"
+    vm.write_text(VM)
+    host, guest = str(d / "host.data"), str(d / "guest.data")
+    r = perf("record", "-q", "--sample-identifier", "--sample-cpu", "--switch-events",
+             "-e", "task-clock", "-c", "200000", "-o", host, "python3", str(vm))
+    assert r.returncode == 0, r.stderr
+    r = perf("record", "-q", "--sample-identifier", "--sample-cpu", "-e", "task-clock",
+             "-c", "200000", "-o", guest, fixture("burner"))
+    assert r.returncode == 0, r.stderr
+    m = re.search(r"PERF_RECORD_COMM: CPU 0/KVM:(\d+)/", perf("report", "-D", "-i", host).stdout)
+    assert m
+    return host, guest, m.group(1)
+
+
+@pytest.fixture(scope="module")
+def synthetic_pair(tmp_path_factory):
+    """A host and guest with TIME_CONV records (TSC clocks), VCPUs 0, 1, 3
+    switched in on host CPUs, every record kind perf merges, over rounds."""
+    import perfdata_guestdata
+    d = tmp_path_factory.mktemp("guest-synth")
+    host, guest = str(d / "host.data"), str(d / "guest.data")
+    perfdata_guestdata.write(host, guest)
+    return host, guest, str(perfdata_guestdata.HOST_PID)
+
+
+VIEWS = [("report", "-D"), ("script",),
+         ("script", "--show-mmap-events", "--show-task-events", "--show-switch-events"),
+         ("report", "--stdio"), ("report", "--header-only")]
+
+
+def view(tool, args, path):
+    """What TOOL shows of path, the file's name and run-dependent lines out."""
+    out = run([tool] + list(args) + ["-i", path]).stdout.replace(path, "FILE")
+    return re.sub(r"^# (captured on|cmdline) .*\n", "", no_tip(out), flags=re.M)
+
+
+def inject_both(tmp_path, host, spec):
+    outs = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        out = str(tmp_path / (name + ".data"))
+        r = run([tool, "inject", "-i", host, "-o", out, "--guest-data=" + spec])
+        assert r.returncode == 0, r.stderr
+        outs.append(out)
+    return outs
+
+
+@pytest.mark.parametrize("times", ["", ",1000000,1.5", ",0x100,0.5"])
+def test_guest_data_matches_perf(guest_pair, tmp_path, times):
+    """perf shows both results alike: the guest's records in the same
+    places, ids, cpus and times, the same header (events, build ids)."""
+    host, guest, pid = guest_pair
+    want, got = inject_both(tmp_path, host, "%s,%s%s" % (guest, pid, times))
+    for args in VIEWS:
+        w, g = view(PERF, args, want), view(PERF, args, got)
+        assert g == w, (args, unified(w, g))
+    assert "machine_pid: %s" % pid in view(PERF, ("report", "-D"), got)
+
+
+def test_guest_data_pcl_reads_it_as_perf(guest_pair, tmp_path):
+    host, guest, pid = guest_pair
+    want, got = inject_both(tmp_path, host, "%s,%s" % (guest, pid))
+    for args in VIEWS[:3]:
+        w, g = view(PERF, args, want), view(PCL, args, got)
+        assert g == w, (args, unified(w, g))
+
+
+@pytest.mark.parametrize("times", ["", ",1000000,1.5", ",0x10000", ",0,2"])
+def test_guest_data_tsc_times_match_perf(synthetic_pair, tmp_path, times):
+    """Both sides with TIME_CONV: guest time to guest TSC, offset and
+    scale, host TSC to host time, as perf computes it."""
+    host, guest, pid = synthetic_pair
+    want, got = inject_both(tmp_path, host, "%s,%s%s" % (guest, pid, times))
+    for args in VIEWS:
+        w, g = view(PERF, args, want), view(PERF, args, got)
+        assert g == w, (args, unified(w, g))
+    dump = view(PERF, ("report", "-D"), got)
+    assert "PERF_RECORD_KSYMBOL" in dump and "type 1 " not in dump   # BPF ones left out
+
+
+@pytest.mark.parametrize("spec", ["{g}", "{g},0", "{g},{p},5,0", "{g},abc", "{g},{p},x,y",
+                                  None])
+def test_guest_data_malformed(guest_pair, tmp_path, spec):
+    host, guest, pid = guest_pair
+    arg = "--guest-data" + ("=" + spec.format(g=guest, p=pid) if spec else "")
+    want = perf("inject", "-i", host, "-o", str(tmp_path / "w.data"), arg)
+    got = pcl("inject", "-i", host, "-o", str(tmp_path / "g.data"), arg)
+    assert got.returncode == want.returncode == 129
+    assert got.stderr.startswith(GUEST_DATA_ERR)
+    assert got.stderr.replace("pcl inject", "perf inject") == want.stderr
+
+
+@pytest.mark.parametrize("case", ["missing", "no-vcpu", "two-threads"])
+def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
+    """perf's words and status: a guest file that is not there, a pid with
+    no VCPU thread, two threads named after one VCPU."""
+    import perfdata_guestdata
+    host, guest, pid = guest_pair
+    if case == "missing":
+        guest = str(tmp_path / "nope.data")
+    elif case == "no-vcpu":
+        pid = "1"
+    else:
+        host, guest = str(tmp_path / "h.data"), str(tmp_path / "g.data")
+        perfdata_guestdata.write(host, guest, vcpus=((4243, "CPU 0/KVM"), (4244, "CPU 0/KVM")))
+        pid = str(perfdata_guestdata.HOST_PID)
+    arg = "--guest-data=%s,%s" % (guest, pid)
+    want = perf("inject", "-i", host, "-o", str(tmp_path / "w.data"), arg)
+    got = pcl("inject", "-i", host, "-o", str(tmp_path / "g.data"), arg)
+    assert (got.returncode, got.stderr) == (want.returncode, want.stderr)
+    assert want.returncode in (234, 255)
