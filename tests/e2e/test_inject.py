@@ -449,10 +449,11 @@ def test_guest_data_malformed(guest_pair, tmp_path, spec):
     assert got.stderr.replace("pcl inject", "perf inject") == want.stderr
 
 
-@pytest.mark.parametrize("case", ["missing", "no-vcpu", "two-threads"])
+@pytest.mark.parametrize("case", ["missing", "no-vcpu", "two-threads", "pipe-in"])
 def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
     """perf's words and status: a guest file that is not there, a pid with
-    no VCPU thread, two threads named after one VCPU."""
+    no VCPU thread, two threads named after one VCPU, a host in pipe format
+    (perf cannot read its COMMs ahead)."""
     import perfdata_guestdata
     host, guest, pid = guest_pair
     if case == "missing":
@@ -463,8 +464,26 @@ def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
         host, guest = str(tmp_path / "h.data"), str(tmp_path / "g.data")
         perfdata_guestdata.write(host, guest, vcpus=((4243, "CPU 0/KVM"), (4244, "CPU 0/KVM")))
         pid = str(perfdata_guestdata.HOST_PID)
+    if case == "pipe-in":
+        with open(tmp_path / "pipe.data", "wb") as f:
+            assert subprocess.run([PERF, "inject", "-i", host, "-o", "-"], stdout=f).returncode == 0
+        host = str(tmp_path / "pipe.data")
     arg = "--guest-data=%s,%s" % (guest, pid)
     want = perf("inject", "-i", host, "-o", str(tmp_path / "w.data"), arg)
     got = pcl("inject", "-i", host, "-o", str(tmp_path / "g.data"), arg)
     assert (got.returncode, got.stderr) == (want.returncode, want.stderr)
     assert want.returncode in (234, 255)
+
+
+def test_guest_data_to_a_pipe(synthetic_pair, tmp_path):
+    """Into a pipe (perf's stream format) as perf writes it."""
+    host, guest, pid = synthetic_pair
+    dumps = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        out = tmp_path / (name + ".pipe")
+        with open(out, "wb") as f:
+            r = subprocess.run([tool, "inject", "-i", host, "--guest-data=%s,%s" % (guest, pid)],
+                               stdout=f, stderr=subprocess.PIPE, timeout=120)
+        assert r.returncode == 0, r.stderr
+        dumps.append(view(PERF, ("report", "-D"), str(out)))
+    assert dumps[1] == dumps[0], unified(dumps[0], dumps[1])

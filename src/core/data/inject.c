@@ -297,10 +297,9 @@ static int peek_vcpus(struct injector *in, struct perf_session *host)
 	char *why = NULL;
 	int ret;
 
-	if (host->is_pipe) {
-		in->guest_err = xstrdup("--guest-data needs the host's perf.data in a file: "
-					"its COMM records are read ahead\n");
-		return -EPERM;
+	if (host->is_pipe) {	/* perf cannot peek into a pipe: it just fails */
+		in->guest_err = xstrdup("");
+		return -EINVAL;
 	}
 	s = perf_session__open(host->path, true, &why);
 	if (!s) {
@@ -686,6 +685,13 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	rc = perf_session__process(s, &in.tool);
 	if (!rc && in.guest && guest_inject__until(in.guest, ~0ULL, &in.guest_err)) {
 		*err = xasprintf("%sFailed to flush guest events\n", in.guest_err);
+		rc = -EINVAL;
+		guest_failed = true;
+	} else if (rc < 0 && in.guest_err && s->is_pipe) {
+		/* perf's pipe reader names no reason, and fails with -EINVAL */
+		*err = xasprintf("%s%#llx [%#x]: failed to process type: %u\n", in.guest_err,
+				 (unsigned long long)s->failed_offset, s->failed_rec.size,
+				 s->failed_rec.type);
 		rc = -EINVAL;
 		guest_failed = true;
 	} else if (rc < 0 && in.guest_err) {
