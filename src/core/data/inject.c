@@ -42,6 +42,7 @@ struct injector {
 	struct hashmap last_switch;	/* -s: tid -> its last sched_switch record */
 	struct guest_inject *guest;	/* --guest-data */
 	char *guest_err;		/* perf's words for why merging it failed */
+	bool guest_err_said;		/* and they name the failing record already */
 };
 
 /* "BUILD-ID PATH": an even number (at most BUILD_ID_MAX * 2) of hex digits,
@@ -270,7 +271,11 @@ static int sched_stat_record(struct injector *in, struct perf_session *s,
 struct comm_peek {
 	struct perf_tool tool;
 	struct guest_inject *gi;
+	int fd;
 	char *err;
+	bool after_init;	/* FINISHED_INIT seen */
+	struct perf_event_header first;	/* the first kernel record after it */
+	uint64_t first_offset;
 };
 
 static int peek_comm(struct perf_tool *tool, struct perf_session *s,
@@ -278,14 +283,36 @@ static int peek_comm(struct perf_tool *tool, struct perf_session *s,
 		     struct evsel *evsel, uint64_t file_offset)
 {
 	struct comm_peek *p = (struct comm_peek *)tool;
+	struct perf_event_header h;
 
 	(void)s;
 	(void)sample;
 	(void)evsel;
-	(void)file_offset;
-	if (rec->type != PERF_RECORD_COMM)
+	if (rec->type == PERF_RECORD_FINISHED_INIT)
+		p->after_init = true;
+	else if (p->after_init && !p->first.size && rec->type < PERF_RECORD_USER_TYPE_START) {
+		p->first = *rec;
+		p->first_offset = file_offset;
+	}
+	/* perf peeks at the records as they are in the file: not inside
+	 * COMPRESSED ones */
+	if (rec->type != PERF_RECORD_COMM ||
+	    pread(p->fd, &h, sizeof(h), (off_t)file_offset) != sizeof(h) || h.type != rec->type)
 		return 0;
 	return guest_inject__host_comm(p->gi, (const struct perf_rec_comm *)rec, &p->err);
+}
+
+/* Whether perf can still tell the host's records' events apart once the
+ * guest's are added: its first event's samples and trailers must carry an
+ * id (else perf reads one from a wrong place, finds no event and fails
+ * with -EFAULT on the first such record it reads after FINISHED_INIT). */
+static bool host_ids_readable(const struct perf_session *host, const struct perf_event_header *rec)
+{
+	const struct perf_event_attr *first = &host->header.attrs[0].attr;
+
+	if (first->sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER))
+		return true;
+	return rec->type != PERF_RECORD_SAMPLE && !first->sample_id_all;
 }
 
 /* The host's VCPU threads: every COMM of the file, in the file's order, as
@@ -307,10 +334,21 @@ static int peek_vcpus(struct injector *in, struct perf_session *host)
 		free(why);
 		return -EIO;
 	}
+	p.fd = s->fd;
 	ret = perf_session__process(s, &p.tool);
 	if (p.err)
 		in->guest_err = p.err;
 	perf_session__delete(s);
+	if (ret)
+		return ret;
+	ret = guest_inject__ready(in->guest, host, &in->guest_err);
+	if (!ret && host->header.nr_attrs && p.first.size && !host_ids_readable(host, &p.first)) {
+		in->guest_err = xasprintf("%#llx [%#x]: failed to process type: %u [%s]\n",
+					  (unsigned long long)p.first_offset, p.first.size,
+					  p.first.type, strerror(EFAULT));
+		in->guest_err_said = true;
+		ret = -EFAULT;
+	}
 	return ret;
 }
 
@@ -324,11 +362,8 @@ static int guest_record(struct injector *in, struct perf_session *s,
 	uint64_t until;
 
 	switch (rec->type) {
-	case PERF_RECORD_FINISHED_INIT: {
-		int ret = peek_vcpus(in, s);
-
-		return ret ? ret : guest_inject__ready(gi, s, &in->guest_err);
-	}
+	case PERF_RECORD_FINISHED_INIT:
+		return peek_vcpus(in, s);
 	case PERF_RECORD_FINISHED_ROUND:
 		until = s->oe.last_flush;
 		break;
@@ -693,6 +728,9 @@ int perf_inject(const struct inject_opts *opts, char **err)
 				 (unsigned long long)s->failed_offset, s->failed_rec.size,
 				 s->failed_rec.type);
 		rc = -EINVAL;
+		guest_failed = true;
+	} else if (rc < 0 && in.guest_err_said) {
+		*err = xstrdup(in.guest_err);
 		guest_failed = true;
 	} else if (rc < 0 && in.guest_err) {
 		*err = s->failed_rec.size ?
