@@ -12,6 +12,7 @@ perf's errors (no VCPU, two threads with one VCPU).
 """
 import struct
 
+from perfdata_guest import perf_file
 from perfdata_mem import _record, _string
 
 IP, TID, TIME, ID, CPU, IDENTIFIER = 1, 2, 4, 64, 128, 1 << 16
@@ -50,29 +51,11 @@ def _time_conv(shift, mult, zero):
 
 def _file(path, attrs, records, build_ids):
     """attrs: [(attr, name, ids)]"""
-    hdr = 104
-    ids = b"".join(struct.pack("<%dQ" % len(i), *i) for _, _, i in attrs)
-    attr_sec, pos = b"", hdr
-    for attr, _, i in attrs:
-        attr_sec += attr + struct.pack("<QQ", pos, 8 * len(i))
-        pos += 8 * len(i)
-    attrs_off = hdr + len(ids)
-    data_off = attrs_off + len(attr_sec)
-    data = b"".join(records)
     desc = struct.pack("<II", len(attrs), ATTR_SIZE) + b"".join(
         attr + struct.pack("<I", len(i)) + _string(name) + struct.pack("<%dQ" % len(i), *i)
         for attr, name, i in attrs)
-    sections = [(HEADER_BUILD_ID, b"".join(build_ids)), (HEADER_EVENT_DESC, desc)]
-    index, pos, features = b"", data_off + len(data) + 16 * len(sections), 0
-    for bit, blob in sections:
-        index += struct.pack("<QQ", pos, len(blob))
-        pos += len(blob)
-        features |= 1 << bit
-    header = b"PERFILE2" + struct.pack("<QQ", hdr, ATTR_SIZE + 16)
-    header += struct.pack("<QQQQQQ", attrs_off, len(attr_sec), data_off, len(data), 0, 0)
-    header += struct.pack("<4Q", features, 0, 0, 0)
-    with open(path, "wb") as f:
-        f.write(header + ids + attr_sec + data + index + b"".join(b for _, b in sections))
+    perf_file(path, [(attr, i) for attr, _, i in attrs], b"".join(records),
+              [(HEADER_BUILD_ID, b"".join(build_ids)), (HEADER_EVENT_DESC, desc)])
 
 
 def _comm(pid, tid, name, time, cpu, sid, misc=0):
