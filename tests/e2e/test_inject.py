@@ -450,18 +450,20 @@ def test_guest_data_malformed(guest_pair, tmp_path, spec):
 
 
 @pytest.mark.parametrize("case", ["missing", "no-vcpu", "two-threads", "pipe-in", "host-no-ids",
-                                  "host-no-cpu"])
+                                  "host-no-cpu", "host-compressed"])
 def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
     """perf's words and status: a guest file that is not there, a pid with
     no VCPU thread, two threads named after one VCPU, a host in pipe format
     (perf cannot read its COMMs ahead), a host whose records carry no id
     (perf cannot tell them from the guest's events) or no CPU (where its
-    VCPUs run is unknown)."""
+    VCPUs run is unknown), a compressed host (perf looks for the VCPU
+    threads' COMMs in the file as it is, not inside COMPRESSED records)."""
     import perfdata_guestdata
     host, guest, pid = guest_pair
     if case.startswith("host-"):
         host = str(tmp_path / "host.data")
-        extra = ["--sample-identifier"] if case == "host-no-cpu" else []
+        extra = {"host-no-ids": [], "host-no-cpu": ["--sample-identifier"],
+                 "host-compressed": ["-z", "--sample-identifier", "--sample-cpu"]}[case]
         r = perf("record", "-q", "--switch-events", "-e", "dummy", "-o", host, *extra,
                  "python3", os.path.join(os.path.dirname(guest), "vm.py"))
         assert r.returncode == 0, r.stderr
@@ -498,3 +500,16 @@ def test_guest_data_to_a_pipe(synthetic_pair, tmp_path):
         assert r.returncode == 0, r.stderr
         dumps.append(view(PERF, ("report", "-D"), str(out)))
     assert dumps[1] == dumps[0], unified(dumps[0], dumps[1])
+
+
+def test_guest_data_compressed_guest(guest_pair, tmp_path):
+    """A guest recorded with -z is read inflated, as perf reads it."""
+    host, _, pid = guest_pair
+    guest = str(tmp_path / "guest-z.data")
+    r = perf("record", "-q", "-z", "--sample-identifier", "--sample-cpu", "-e", "task-clock",
+             "-c", "200000", "-o", guest, fixture("burner"))
+    assert r.returncode == 0, r.stderr
+    want, got = inject_both(tmp_path, host, "%s,%s" % (guest, pid))
+    for args in VIEWS[:2]:
+        w, g = view(PERF, args, want), view(PERF, args, got)
+        assert g == w, (args, unified(w, g))
