@@ -513,3 +513,17 @@ def test_guest_data_compressed_guest(guest_pair, tmp_path):
     for args in VIEWS[:2]:
         w, g = view(PERF, args, want), view(PERF, args, got)
         assert g == w, (args, unified(w, g))
+
+
+def test_plain_copy_keeps_what_perf_keeps(guest_pair, tmp_path):
+    """No option but -i/-o: perf marks no DSO hit, so its build-id table
+    keeps only the vdso; pcl's the same."""
+    host = guest_pair[0]
+    assert len(perf("buildid-list", "-i", host).stdout.splitlines()) > 1
+    want, got = str(tmp_path / "perf.data"), str(tmp_path / "pcl.data")
+    assert perf("inject", "-i", host, "-o", want).returncode == 0
+    assert pcl("inject", "-i", host, "-o", got).returncode == 0
+    w, g = perf("buildid-list", "-i", want).stdout, perf("buildid-list", "-i", got).stdout
+    assert g == w, unified(w, g)
+    assert view(PERF, ("report", "--header-only"), got) == \
+        view(PERF, ("report", "--header-only"), want)

@@ -619,33 +619,21 @@ void guest_inject__event_desc(const struct guest_inject *gi, struct perf_session
 	}
 }
 
-static bool is_vdso(const char *name)
-{
-	return !strcmp(name, "[vdso]") || !strcmp(name, "[vdso32]") || !strcmp(name, "[vdsox32]");
-}
-
 void guest_inject__build_ids(const struct guest_inject *gi, const void *host_feat, size_t size,
 			     struct strbuf *out)
 {
-	const char *p = host_feat, *end = p + size;
 	const struct perf_header *gh = &gi->s->header;
 
-	while (p + sizeof(struct perf_rec_build_id) <= end) {
-		const struct perf_rec_build_id *b = (const void *)p;
-
-		if (b->header.size < sizeof(*b) || p + b->header.size > end)
-			break;
-		if (is_vdso(b->filename))
-			strbuf_add(out, p, b->header.size);
-		p += b->header.size;
-	}
+	feat_keep_vdso_build_ids(out, host_feat, size);
+	if (!gi->ready)
+		return;
 	for (uint32_t i = 0; i < gh->nr_build_ids; i++) {
 		const struct perf_build_id_entry *e = &gh->build_ids[i];
 		struct hit_dso d = { .filename = e->filename, .build_id_size = e->size };
 		struct perf_rec_build_id *b;
 		size_t at = out->len;
 
-		if (e->pid != -1 || !is_vdso(e->filename) || e->size <= 0)
+		if (e->pid != -1 || !build_id_is_vdso(e->filename) || e->size <= 0)
 			continue;
 		memcpy(d.build_id, e->build_id, (size_t)e->size);
 		feat_build_build_ids(out, &d, 1);

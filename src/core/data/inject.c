@@ -565,6 +565,23 @@ static void *read_feature(struct perf_session *s, int feat, size_t *size)
 	return buf;
 }
 
+/* Nothing but a copy (no -b, --buildid-all, -j, -s, --itrace): perf marks
+ * no DSO hit, so of the input's build ids only the vdso's stay. */
+static void add_plain_build_ids(struct injector *in, struct perf_session *s)
+{
+	const struct inject_opts *o = in->opts;
+	struct strbuf sb = STRBUF_INIT;
+	size_t size;
+	void *feat;
+
+	if (o->build_ids || o->buildid_all || o->jit || o->sched_stat || o->itrace || in->guest)
+		return;
+	feat = read_feature(s, HEADER_BUILD_ID, &size);
+	feat_keep_vdso_build_ids(&sb, feat, size);
+	set_feature(in, HEADER_BUILD_ID, &sb);
+	free(feat);
+}
+
 /* --guest-data into a file: the guest's events join the host's in the
  * attrs and EVENT_DESC, and the build ids are what perf writes (the vdsos
  * of both machines: nothing else is marked hit). */
@@ -747,6 +764,7 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	if (!rc && !pipe_out) {
 		add_build_id_feature(&in, s);
 		add_jit_build_ids(&in);
+		add_plain_build_ids(&in, s);
 		if (in.guest)
 			rc = add_guest_header(&in, s);
 	}
