@@ -7,8 +7,8 @@ merges, and samples and a BPF ksymbol it leaves out, over several rounds.
 Both carry a TIME_CONV (TSC clocks with different parameters), so guest
 times go through perf's TSC arithmetic.
 
-write(host, guest, vcpus=...) — vcpus: the names the host gives, to make
-perf's errors (no VCPU, two threads with one VCPU).
+write(host, guest, vcpus=..., cpu_shift=0) — vcpus: the names the host
+gives, cpu_shift: moves the guest's CPUs, to make perf's errors.
 """
 import struct
 
@@ -106,7 +106,7 @@ def _host(path, vcpus):
     _file(path, attrs, recs, bids)
 
 
-def _guest(path):
+def _guest(path, cpu_shift):
     flags = 1 << 0 | 1 << 1 | 1 << 18 | 1 << 8 | 1 << 9
     sids = [5, 6]       # per guest CPU (VCPU)
     recs = [_time_conv(9, 500, 77)]
@@ -124,8 +124,8 @@ def _guest(path):
     t = 7142871000     # about the host's 5000010000
     for rnd in range(4):
         for k in range(5):
-            cpu = k % 2
-            sid = sids[cpu]
+            sid = sids[k % 2]
+            cpu = k % 2 + cpu_shift
             pid = 100 + k
             kind = (k + rnd) % 5
             if kind == 0:
@@ -157,6 +157,9 @@ def _guest(path):
     _file(path, attrs, recs, bids)
 
 
-def write(host, guest, vcpus=((4243, "CPU 0/KVM"), (4244, "CPU 1/KVM"), (4246, "CPU 3/KVM"))):
+def write(host, guest, vcpus=((4243, "CPU 0/KVM"), (4244, "CPU 1/KVM"), (4246, "CPU 3/KVM")),
+          cpu_shift=0):
+    """cpu_shift: added to the guest records' CPUs (past the host's VCPUs:
+    perf's unknown VCPU error)."""
     _host(host, list(vcpus))
-    _guest(guest)
+    _guest(guest, cpu_shift)

@@ -425,11 +425,16 @@ def test_guest_data_pcl_reads_it_as_perf(guest_pair, tmp_path):
         assert g == w, (args, unified(w, g))
 
 
-@pytest.mark.parametrize("times", ["", ",1000000,1.5", ",0x10000", ",0,2"])
+@pytest.mark.parametrize("times", ["", ",1000000,1.5", ",0x10000", ",0,2", "cpus+7"])
 def test_guest_data_tsc_times_match_perf(synthetic_pair, tmp_path, times):
     """Both sides with TIME_CONV: guest time to guest TSC, offset and
-    scale, host TSC to host time, as perf computes it."""
+    scale, host TSC to host time, as perf computes it.  cpus+7: guest CPUs
+    7 and 8, past the named VCPUs but inside perf's table: host CPU 0."""
     host, guest, pid = synthetic_pair
+    if times == "cpus+7":
+        import perfdata_guestdata
+        host, guest, times = str(tmp_path / "h.data"), str(tmp_path / "g.data"), ""
+        perfdata_guestdata.write(host, guest, cpu_shift=7)
     want, got = inject_both(tmp_path, host, "%s,%s%s" % (guest, pid, times))
     for args in VIEWS:
         w, g = view(PERF, args, want), view(PERF, args, got)
@@ -451,14 +456,15 @@ def test_guest_data_malformed(guest_pair, tmp_path, spec):
 
 
 @pytest.mark.parametrize("case", ["missing", "no-vcpu", "two-threads", "pipe-in", "host-no-ids",
-                                  "host-no-cpu", "host-compressed"])
+                                  "host-no-cpu", "host-compressed", "unknown-vcpu"])
 def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
     """perf's words and status: a guest file that is not there, a pid with
     no VCPU thread, two threads named after one VCPU, a host in pipe format
     (perf cannot read its COMMs ahead), a host whose records carry no id
     (perf cannot tell them from the guest's events) or no CPU (where its
     VCPUs run is unknown), a compressed host (perf looks for the VCPU
-    threads' COMMs in the file as it is, not inside COMPRESSED records)."""
+    threads' COMMs in the file as it is, not inside COMPRESSED records), a
+    guest record on a CPU past perf's VCPU table (64 entries)."""
     import perfdata_guestdata
     host, guest, pid = guest_pair
     if case.startswith("host-"):
@@ -474,9 +480,13 @@ def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
         guest = str(tmp_path / "nope.data")
     elif case == "no-vcpu":
         pid = "1"
-    else:
+    elif case in ("two-threads", "unknown-vcpu"):
         host, guest = str(tmp_path / "h.data"), str(tmp_path / "g.data")
-        perfdata_guestdata.write(host, guest, vcpus=((4243, "CPU 0/KVM"), (4244, "CPU 0/KVM")))
+        if case == "two-threads":
+            perfdata_guestdata.write(host, guest,
+                                     vcpus=((4243, "CPU 0/KVM"), (4244, "CPU 0/KVM")))
+        else:
+            perfdata_guestdata.write(host, guest, cpu_shift=63)
         pid = str(perfdata_guestdata.HOST_PID)
     if case == "pipe-in":
         with open(tmp_path / "pipe.data", "wb") as f:

@@ -87,7 +87,7 @@ struct guest_inject {
 	size_t nr_index;
 	struct perf_rec_time_conv guest_tc, host_tc;
 
-	struct guest_vcpu *vcpus;	/* grown as perf grows it: 8, 16, 32 ... */
+	struct guest_vcpu *vcpus;	/* grown as perf grows it: 64, 128, ... */
 	size_t nr_vcpus;
 	struct { uint32_t tid, vcpu; } *tids;
 	size_t nr_tids;
@@ -258,9 +258,9 @@ int guest_inject__host_comm(struct guest_inject *gi, const struct perf_rec_comm 
 		*err = xasprintf("Invalid VCPU %u\n", vcpu);
 		return -EINVAL;
 	}
-	/* perf's array of VCPUs starts with 8 and doubles: what is past the
+	/* perf's array of VCPUs starts with 64 and doubles: what is past the
 	 * last named one still counts as a VCPU (running on CPU 0) */
-	for (n = gi->nr_vcpus ? gi->nr_vcpus : 8; vcpu >= n; n *= 2)
+	for (n = gi->nr_vcpus ? gi->nr_vcpus : 64; vcpu >= n; n *= 2)
 		;
 	if (n != gi->nr_vcpus) {
 		gi->vcpus = xrealloc(gi->vcpus, n * sizeof(*gi->vcpus));
