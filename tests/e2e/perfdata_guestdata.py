@@ -134,10 +134,10 @@ def _guest(path, cpu_shift):
                 recs.append(_mmap(pid, pid, 0x500000 + rnd * 0x1000, "/bin/g%d" % rnd, t, cpu,
                                   sid))
             elif kind == 2:
-                recs.append(_record(FORK, 0, struct.pack("<IIIIQ", pid, pid, 1, 1, t) +
+                recs.append(_record(FORK, 0, struct.pack("<IIIIQ", pid, 1, pid, 1, t) +
                                     _trailer(pid, pid, t, cpu, sid)))
             elif kind == 3:
-                recs.append(_record(EXIT, 0, struct.pack("<IIIIQ", pid, pid, 1, 1, t) +
+                recs.append(_record(EXIT, 0, struct.pack("<IIIIQ", pid, 1, pid, 1, t) +
                                     _trailer(pid, pid, t, cpu, sid)))
             else:
                 name = b"guest_ool_fn\0".ljust(16, b"\0")

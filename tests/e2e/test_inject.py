@@ -420,7 +420,7 @@ def test_guest_data_matches_perf(guest_pair, tmp_path, times):
 def test_guest_data_pcl_reads_it_as_perf(guest_pair, tmp_path):
     host, guest, pid = guest_pair
     want, got = inject_both(tmp_path, host, "%s,%s" % (guest, pid))
-    for args in VIEWS[:3]:
+    for args in VIEWS[:4]:
         w, g = view(PERF, args, want), view(PCL, args, got)
         assert g == w, (args, unified(w, g))
 
@@ -438,6 +438,9 @@ def test_guest_data_tsc_times_match_perf(synthetic_pair, tmp_path, times):
     want, got = inject_both(tmp_path, host, "%s,%s%s" % (guest, pid, times))
     for args in VIEWS:
         w, g = view(PERF, args, want), view(PERF, args, got)
+        assert g == w, (args, unified(w, g))
+    for args in VIEWS[:4]:      # and pcl reads it as perf
+        w, g = view(PERF, args, want), view(PCL, args, got)
         assert g == w, (args, unified(w, g))
     dump = view(PERF, ("report", "-D"), got)
     assert "PERF_RECORD_KSYMBOL" in dump and "type 1 " not in dump   # BPF ones left out
