@@ -541,3 +541,31 @@ def test_plain_copy_keeps_what_perf_keeps(guest_pair, tmp_path):
     assert g == w, unified(w, g)
     assert view(PERF, ("report", "--header-only"), got) == \
         view(PERF, ("report", "--header-only"), want)
+
+
+@pytest.mark.parametrize("kcore", [True, False])
+def test_guest_data_directory(synthetic_pair, tmp_path, kcore):
+    """A guest recorded with --kcore is a directory: the output becomes one,
+    DIR/data and the guest's kcore_dir copied in as kcore_dir__PID.  perf
+    takes any directory for one: without kcore_dir the copy fails, with
+    perf's message and status 0."""
+    import shutil
+    host, guest_file, pid = synthetic_pair
+    guest = tmp_path / "guest"
+    guest.mkdir()
+    shutil.copy(guest_file, guest / "data")
+    if kcore:
+        (guest / "kcore_dir").mkdir()
+        for name in ("kcore", "kallsyms", "modules"):
+            (guest / "kcore_dir" / name).write_text(name + "\n")
+    results = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        out = tmp_path / name
+        r = run([tool, "inject", "-i", host, "-o", str(out), "--guest-data=%s,%s" % (guest, pid)])
+        tree = sorted(os.path.relpath(os.path.join(d, f), out)
+                      for d, _, files in os.walk(out) for f in files)
+        results.append((r.returncode, r.stderr, tree,
+                        view(PERF, ("report", "-D"), str(out)).replace(str(out), "OUT")))
+    assert results[1] == results[0]
+    assert results[0][0] == 0
+    assert ("kcore_dir__%s/kcore" % pid in results[0][2]) == kcore

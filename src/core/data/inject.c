@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/data/guest-inject.h"
@@ -41,6 +42,8 @@ struct injector {
 	size_t nr_known;
 	struct hashmap last_switch;	/* -s: tid -> its last sched_switch record */
 	struct guest_inject *guest;	/* --guest-data */
+	char *out_dir_data;		/* a guest directory: the output is a
+					 * directory, its records in DIR/data */
 	char *guest_err;		/* perf's words for why merging it failed */
 	bool guest_err_said;		/* and they name the failing record already */
 };
@@ -630,6 +633,50 @@ static uint64_t guest_data_offset(const struct injector *in, const struct perf_s
 	return (off + 4095) / 4096 * 4096;
 }
 
+/* A guest recorded with --kcore is a directory; perf's test for one takes
+ * any directory (it looks for an entry not named kcore_dir*: "." is one).
+ * The output then is a directory too, its records in DIR/data. */
+static int make_output_dir(struct injector *in)
+{
+	struct stat st;
+
+	if (stat(in->opts->guest_data->path, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	if (mkdir(in->opts->output, 0700) && errno != EEXIST)
+		return -errno;
+	in->out_dir_data = xasprintf("%s/data", in->opts->output);
+	return 0;
+}
+
+/* perf copies the guest's kcore_dir beside the data as kcore_dir__PID
+ * (cp -r -n, quietly); when that fails it says so, and its status is the
+ * low byte of cp's wait status (0 for a plain failure). */
+static int copy_guest_kcore(struct injector *in, char **err)
+{
+	char *from = xasprintf("%s/kcore_dir", in->opts->guest_data->path);
+	char *to = xasprintf("%s/kcore_dir__%u", in->opts->output,
+			     in->opts->guest_data->machine_pid);
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execlp("cp", "cp", "-r", "-n", from, to, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		status = -1;
+	free(from);
+	free(to);
+	if (!status)
+		return 0;
+	*err = xstrdup("Failed to copy guest kcore\n");
+	return status;
+}
+
 /* Opens the output and writes the input's events into its header. */
 static int open_output(struct injector *in, struct perf_session *s, bool pipe_out)
 {
@@ -638,7 +685,8 @@ static int open_output(struct injector *in, struct perf_session *s, bool pipe_ou
 	int fd, err;
 
 	if (!pipe_out) {
-		err = perf_data_writer__open(&in->w, in->opts->output);
+		err = perf_data_writer__open(&in->w, in->out_dir_data ? in->out_dir_data
+									  : in->opts->output);
 		if (err)
 			return err;
 		if (in->guest)
@@ -676,6 +724,7 @@ static void free_injector(struct injector *in)
 	hashmap_release(&in->last_switch);
 	guest_inject__delete(in->guest);
 	free(in->guest_err);
+	free(in->out_dir_data);
 }
 
 int perf_inject(const struct inject_opts *opts, char **err)
@@ -712,9 +761,15 @@ int perf_inject(const struct inject_opts *opts, char **err)
 		}
 		in.tool.ordered = in.tool.round_after_flush = true;
 	}
+	pipe_out = s->is_pipe || !strcmp(opts->output, "-");
+	if (in.guest && !pipe_out && (rc = make_output_dir(&in))) {
+		*err = xasprintf("%s: %s", opts->output, strerror(-rc));
+		free_injector(&in);
+		perf_session__delete(s);
+		return -1;
+	}
 	perf_session__new_machine(s, opts->kallsyms, NULL, opts->force);
 	jit_inject__init(&in.jit, s, emit_record, &in, stderr);
-	pipe_out = s->is_pipe || !strcmp(opts->output, "-");
 	rc = open_output(&in, s, pipe_out);
 	if (!rc && !s->is_pipe)
 		rc = copy_features(&in, s);
@@ -772,6 +827,8 @@ int perf_inject(const struct inject_opts *opts, char **err)
 		rc = perf_data_writer__finish(&in.w);
 	else
 		perf_data_writer__close(&in.w);
+	if (!rc && in.out_dir_data && (rc = copy_guest_kcore(&in, err)))
+		guest_failed = true;
 	if (rc && !*err)
 		*err = xasprintf("%s: %s", opts->output, rc < 0 ? strerror(-rc) : "failed");
 	free_injector(&in);
