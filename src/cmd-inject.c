@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "core/data/guest-inject.h"
 #include "core/data/inject.h"
 #include "core/symbols/machine.h"
 #include "itrace-opts.h"
@@ -29,6 +30,37 @@ static int vm_time_correlation_only(const struct inject_opts *o, const char *how
 	return 0;
 }
 
+static struct guest_data_spec guest_data;
+
+static int parse_guest_data(const struct option *opt, const char *arg, bool unset)
+{
+	(void)opt;
+	guest_data_spec__release(&guest_data);
+	if (unset)
+		return 0;
+	if (guest_data_spec__parse(&guest_data, arg))
+		return 0;
+	fputs("--guest-data option requires guest perf.data file name, guest machine PID, and "
+	      "optionally guest timestamp offset, and guest timestamp scale factor, separated by "
+	      "commas.\n", stderr);
+	return -1;
+}
+
+/* perf_inject()'s failure: perf's own lines as they are, else ours. */
+static int inject_failed(int rc, char *err)
+{
+	size_t len = strlen(err);
+
+	if (len && err[len - 1] == '\n') {
+		fputs(err, stderr);
+		free(err);
+		return rc & 0xff;	/* perf exits with the low byte of its -errno */
+	}
+	fprintf(stderr, "pcl inject: %s\n", err);
+	free(err);
+	return PCL_EXIT_ERROR;
+}
+
 int cmd_inject(int argc, const char **argv)
 {
 	/* parse_options() compacts argv: the command line is kept first */
@@ -36,7 +68,7 @@ int cmd_inject(int argc, const char **argv)
 				      (size_t)argc * sizeof(*argv));
 	struct inject_opts o = { .input = "-", .output = "-", .argc = argc, .argv = cmdline };
 	const char *itrace = NULL, *vm_time_correlation = NULL, *guestmount = NULL, *bad_file;
-	int verbose = 0;
+	int verbose = 0, rc;
 	char *err = NULL;
 	const struct option opts[] = {
 		OPT_BOOLEAN('b', "build-ids", &o.build_ids,
@@ -64,6 +96,9 @@ int cmd_inject(int argc, const char **argv)
 		OPT_BOOLEAN(0, "strip", &o.strip, "strip non-synthesized events (use with --itrace)"),
 		OPT_STRING_OPTARG(0, "vm-time-correlation", &vm_time_correlation, "opts",
 				  "correlate time between VM guests and the host", ""),
+		OPT_CALLBACK_OPTARG(0, "guest-data", NULL, "opts",
+				    "inject events from a guest perf.data file", parse_guest_data,
+				    NULL),
 		OPT_END()
 	};
 
@@ -90,12 +125,9 @@ int cmd_inject(int argc, const char **argv)
 		return PCL_EXIT_ERROR;
 	}
 	o.verbose = verbose ? stderr : NULL;
-	if (perf_inject(&o, &err)) {
-		fprintf(stderr, "pcl inject: %s\n", err);
-		free(err);
-		free(cmdline);
-		return PCL_EXIT_ERROR;
-	}
+	o.guest_data = guest_data.path ? &guest_data : NULL;
+	rc = perf_inject(&o, &err);
+	guest_data_spec__release(&guest_data);
 	free(cmdline);
-	return 0;
+	return rc ? inject_failed(rc, err) : 0;
 }

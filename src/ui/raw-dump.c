@@ -468,11 +468,21 @@ static void dump_user_record(FILE *fp, const struct perf_event_header *rec)
 	case PERF_RECORD_ID_INDEX: {
 		const struct perf_rec_id_index *ix = (const void *)rec;
 
+		/* a guest's ids (inject --guest-data) have a machine pid and VCPU
+		 * each, after all the entries */
+		const uint64_t *e2 = rec->size >= sizeof(*ix) + ix->nr * (sizeof(ix->entries[0]) + 16) ?
+			(const uint64_t *)(const void *)&ix->entries[ix->nr] : NULL;
+
 		fprintf(fp, " nr: %u\n", (unsigned)ix->nr);
-		for (uint64_t i = 0; i < ix->nr; i++)
+		for (uint64_t i = 0; i < ix->nr; i++) {
 			fprintf(fp, " ... id: %" PRIu64 "  idx: %" PRIu64 "  cpu: %" PRId64
-				"  tid: %" PRId64 "\n", ix->entries[i].id, ix->entries[i].idx,
+				"  tid: %" PRId64, ix->entries[i].id, ix->entries[i].idx,
 				(int64_t)ix->entries[i].cpu, (int64_t)ix->entries[i].tid);
+			if (e2)
+				fprintf(fp, "  machine_pid: %" PRId64 "  vcpu: %" PRIu64,
+					(int64_t)e2[2 * i], e2[2 * i + 1]);
+			fputc('\n', fp);
+		}
 		break;
 	}
 	case PERF_RECORD_THREAD_MAP: {

@@ -85,12 +85,21 @@ def write(path, nr=140, seed=0, guest_code=None, unnamed=False):
     attr = attr.ljust(ATTR_SIZE, b"\0")
     desc = struct.pack("<II", 1, ATTR_SIZE) + attr + struct.pack("<I", 1) + \
         _string("cycles:G") + struct.pack("<Q", SID)
+    perf_file(path, [(attr, [SID])], data,
+              [(HEADER_NRCPUS, struct.pack("<II", 4, 4)), (HEADER_EVENT_DESC, desc)])
+
+
+def perf_file(path, attrs, data, sections):
+    """A perf.data file of attrs [(attr bytes, [ids])], the data section's
+    bytes and feature sections [(bit, payload)], laid out as perf does."""
     hdr = 104
-    ids = struct.pack("<Q", SID)
-    attr_sec = attr + struct.pack("<QQ", hdr, len(ids))
+    ids = b"".join(struct.pack("<%dQ" % len(i), *i) for _, i in attrs)
+    attr_sec, pos = b"", hdr
+    for attr, i in attrs:
+        attr_sec += attr + struct.pack("<QQ", pos, 8 * len(i))
+        pos += 8 * len(i)
     attrs_off = hdr + len(ids)
     data_off = attrs_off + len(attr_sec)
-    sections = [(HEADER_NRCPUS, struct.pack("<II", 4, 4)), (HEADER_EVENT_DESC, desc)]
     index, pos, features = b"", data_off + len(data) + 16 * len(sections), 0
     for bit, blob in sections:
         index += struct.pack("<QQ", pos, len(blob))

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from conftest import PCL, PERF, fixture, pcl, perf, unified
+from conftest import PCL, PERF, fixture, pcl, perf, run, unified
 
 
 def home_env(tmp_path, name):
@@ -326,3 +326,246 @@ def test_unreadable_symbol_files_refused_as_perf(recording, tmp_path, args):
     got = pcl("inject", "-b", *args, "-i", recording, "-o", str(tmp_path / "g.data"))
     assert got.returncode == want.returncode == 255
     assert got.stderr == want.stderr == "Invalid file: /nonexistent\n"
+
+
+# --guest-data: a guest's side-band records merged into a host recording.
+# There is no VM here, so the host is a process whose threads take QEMU's
+# VCPU thread names (perf finds the VCPUs by them) and the guest any
+# recording made at the same time, per CPU, with --sample-identifier.
+
+VM = r'''
+import ctypes, threading, time
+libc = ctypes.CDLL(None)
+def vcpu(n):
+    libc.prctl(15, ("CPU %d/KVM" % n).encode(), 0, 0, 0)   # PR_SET_NAME
+    for _ in range(20):
+        time.sleep(0.002)
+        sum(range(20000))
+threads = [threading.Thread(target=vcpu, args=(n,)) for n in range(2)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+'''
+
+GUEST_DATA_ERR = ("--guest-data option requires guest perf.data file name, guest machine PID, "
+                  "and optionally guest timestamp offset, and guest timestamp scale factor, "
+                  "separated by commas.\n")
+
+
+@pytest.fixture(scope="module")
+def guest_pair(tmp_path_factory):
+    """(host, guest, QEMU pid) recorded as perf's man page asks: the host
+    with switch events and CPUs, the guest with sample identifiers (two
+    events: two new host events)."""
+    d = tmp_path_factory.mktemp("guest-data")
+    vm = d / "vm.py"
+    vm.write_text(VM)
+    host, guest = str(d / "host.data"), str(d / "guest.data")
+    r = perf("record", "-q", "--sample-identifier", "--sample-cpu", "--switch-events",
+             "-e", "task-clock", "-c", "200000", "-o", host, "python3", str(vm))
+    assert r.returncode == 0, r.stderr
+    r = perf("record", "-q", "--sample-identifier", "--sample-cpu", "-e", "task-clock",
+             "-e", "dummy", "-c", "200000", "-o", guest, fixture("burner"))
+    assert r.returncode == 0, r.stderr
+    m = re.search(r"PERF_RECORD_COMM: CPU 0/KVM:(\d+)/", perf("report", "-D", "-i", host).stdout)
+    assert m
+    return host, guest, m.group(1)
+
+
+@pytest.fixture(scope="module")
+def synthetic_pair(tmp_path_factory):
+    """A host and guest with TIME_CONV records (TSC clocks), VCPUs 0, 1, 3
+    switched in on host CPUs, every record kind perf merges, over rounds."""
+    import perfdata_guestdata
+    d = tmp_path_factory.mktemp("guest-synth")
+    host, guest = str(d / "host.data"), str(d / "guest.data")
+    perfdata_guestdata.write(host, guest)
+    return host, guest, str(perfdata_guestdata.HOST_PID)
+
+
+VIEWS = [("report", "-D"), ("script",),
+         ("script", "--show-mmap-events", "--show-task-events", "--show-switch-events"),
+         ("report", "--stdio"), ("report", "--header-only")]
+
+
+def view(tool, args, path):
+    """What TOOL shows of path, the file's name and run-dependent lines out."""
+    out = run([tool] + list(args) + ["-i", path]).stdout.replace(path, "FILE")
+    return re.sub(r"^# (captured on|cmdline) .*\n", "", no_tip(out), flags=re.M)
+
+
+def inject_both(tmp_path, host, spec):
+    outs = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        out = str(tmp_path / (name + ".data"))
+        r = run([tool, "inject", "-i", host, "-o", out, "--guest-data=" + spec])
+        assert r.returncode == 0, r.stderr
+        outs.append(out)
+    return outs
+
+
+@pytest.mark.parametrize("times", ["", ",1000000,1.5", ",0x100,0.5"])
+def test_guest_data_matches_perf(guest_pair, tmp_path, times):
+    """perf shows both results alike: the guest's records in the same
+    places, ids, cpus and times, the same header (events, build ids)."""
+    host, guest, pid = guest_pair
+    want, got = inject_both(tmp_path, host, "%s,%s%s" % (guest, pid, times))
+    for args in VIEWS:
+        w, g = view(PERF, args, want), view(PERF, args, got)
+        assert g == w, (args, unified(w, g))
+    assert "machine_pid: %s" % pid in view(PERF, ("report", "-D"), got)
+
+
+def test_guest_data_pcl_reads_it_as_perf(guest_pair, tmp_path):
+    host, guest, pid = guest_pair
+    want, got = inject_both(tmp_path, host, "%s,%s" % (guest, pid))
+    for args in VIEWS[:4]:
+        w, g = view(PERF, args, want), view(PCL, args, got)
+        assert g == w, (args, unified(w, g))
+
+
+@pytest.mark.parametrize("times", ["", ",1000000,1.5", ",0x10000", ",0,2", "cpus+7"])
+def test_guest_data_tsc_times_match_perf(synthetic_pair, tmp_path, times):
+    """Both sides with TIME_CONV: guest time to guest TSC, offset and
+    scale, host TSC to host time, as perf computes it.  cpus+7: guest CPUs
+    7 and 8, past the named VCPUs but inside perf's table: host CPU 0."""
+    host, guest, pid = synthetic_pair
+    if times == "cpus+7":
+        import perfdata_guestdata
+        host, guest, times = str(tmp_path / "h.data"), str(tmp_path / "g.data"), ""
+        perfdata_guestdata.write(host, guest, cpu_shift=7)
+    want, got = inject_both(tmp_path, host, "%s,%s%s" % (guest, pid, times))
+    for args in VIEWS:
+        w, g = view(PERF, args, want), view(PERF, args, got)
+        assert g == w, (args, unified(w, g))
+    for args in VIEWS[:4]:      # and pcl reads it as perf
+        w, g = view(PERF, args, want), view(PCL, args, got)
+        assert g == w, (args, unified(w, g))
+    dump = view(PERF, ("report", "-D"), got)
+    assert "PERF_RECORD_KSYMBOL" in dump and "type 1 " not in dump   # BPF ones left out
+
+
+@pytest.mark.parametrize("spec", ["{g}", "{g},0", "{g},{p},5,0", "{g},abc", "{g},{p},x,y",
+                                  None])
+def test_guest_data_malformed(guest_pair, tmp_path, spec):
+    host, guest, pid = guest_pair
+    arg = "--guest-data" + ("=" + spec.format(g=guest, p=pid) if spec else "")
+    want = perf("inject", "-i", host, "-o", str(tmp_path / "w.data"), arg)
+    got = pcl("inject", "-i", host, "-o", str(tmp_path / "g.data"), arg)
+    assert got.returncode == want.returncode == 129
+    assert got.stderr.startswith(GUEST_DATA_ERR)
+    assert got.stderr.replace("pcl inject", "perf inject") == want.stderr
+
+
+@pytest.mark.parametrize("case", ["missing", "no-vcpu", "two-threads", "pipe-in", "host-no-ids",
+                                  "host-no-cpu", "host-compressed", "unknown-vcpu"])
+def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
+    """perf's words and status: a guest file that is not there, a pid with
+    no VCPU thread, two threads named after one VCPU, a host in pipe format
+    (perf cannot read its COMMs ahead), a host whose records carry no id
+    (perf cannot tell them from the guest's events) or no CPU (where its
+    VCPUs run is unknown), a compressed host (perf looks for the VCPU
+    threads' COMMs in the file as it is, not inside COMPRESSED records), a
+    guest record on a CPU past perf's VCPU table (64 entries)."""
+    import perfdata_guestdata
+    host, guest, pid = guest_pair
+    if case.startswith("host-"):
+        host = str(tmp_path / "host.data")
+        extra = {"host-no-ids": [], "host-no-cpu": ["--sample-identifier"],
+                 "host-compressed": ["-z", "--sample-identifier", "--sample-cpu"]}[case]
+        r = perf("record", "-q", "--switch-events", "-e", "dummy", "-o", host, *extra,
+                 "python3", os.path.join(os.path.dirname(guest), "vm.py"))
+        assert r.returncode == 0, r.stderr
+        pid = re.search(r"PERF_RECORD_COMM: CPU 0/KVM:(\d+)/",
+                        perf("report", "-D", "-i", host).stdout).group(1)
+    if case == "missing":
+        guest = str(tmp_path / "nope.data")
+    elif case == "no-vcpu":
+        pid = "1"
+    elif case in ("two-threads", "unknown-vcpu"):
+        host, guest = str(tmp_path / "h.data"), str(tmp_path / "g.data")
+        if case == "two-threads":
+            perfdata_guestdata.write(host, guest,
+                                     vcpus=((4243, "CPU 0/KVM"), (4244, "CPU 0/KVM")))
+        else:
+            perfdata_guestdata.write(host, guest, cpu_shift=63)
+        pid = str(perfdata_guestdata.HOST_PID)
+    if case == "pipe-in":
+        with open(tmp_path / "pipe.data", "wb") as f:
+            assert subprocess.run([PERF, "inject", "-i", host, "-o", "-"], stdout=f).returncode == 0
+        host = str(tmp_path / "pipe.data")
+    arg = "--guest-data=%s,%s" % (guest, pid)
+    want = perf("inject", "-i", host, "-o", str(tmp_path / "w.data"), arg)
+    got = pcl("inject", "-i", host, "-o", str(tmp_path / "g.data"), arg)
+    assert (got.returncode, got.stderr) == (want.returncode, want.stderr)
+    assert want.returncode in (234, 242, 255)
+
+
+def test_guest_data_to_a_pipe(synthetic_pair, tmp_path):
+    """Into a pipe (perf's stream format) as perf writes it."""
+    host, guest, pid = synthetic_pair
+    dumps = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        out = tmp_path / (name + ".pipe")
+        with open(out, "wb") as f:
+            r = subprocess.run([tool, "inject", "-i", host, "--guest-data=%s,%s" % (guest, pid)],
+                               stdout=f, stderr=subprocess.PIPE, timeout=120)
+        assert r.returncode == 0, r.stderr
+        dumps.append(view(PERF, ("report", "-D"), str(out)))
+    assert dumps[1] == dumps[0], unified(dumps[0], dumps[1])
+
+
+def test_guest_data_compressed_guest(guest_pair, tmp_path):
+    """A guest recorded with -z is read inflated, as perf reads it."""
+    host, _, pid = guest_pair
+    guest = str(tmp_path / "guest-z.data")
+    r = perf("record", "-q", "-z", "--sample-identifier", "--sample-cpu", "-e", "task-clock",
+             "-c", "200000", "-o", guest, fixture("burner"))
+    assert r.returncode == 0, r.stderr
+    want, got = inject_both(tmp_path, host, "%s,%s" % (guest, pid))
+    for args in VIEWS[:2]:
+        w, g = view(PERF, args, want), view(PERF, args, got)
+        assert g == w, (args, unified(w, g))
+
+
+def test_plain_copy_keeps_what_perf_keeps(guest_pair, tmp_path):
+    """No option but -i/-o: perf marks no DSO hit, so its build-id table
+    keeps only the vdso; pcl's the same."""
+    host = guest_pair[0]
+    assert len(perf("buildid-list", "-i", host).stdout.splitlines()) > 1
+    want, got = str(tmp_path / "perf.data"), str(tmp_path / "pcl.data")
+    assert perf("inject", "-i", host, "-o", want).returncode == 0
+    assert pcl("inject", "-i", host, "-o", got).returncode == 0
+    w, g = perf("buildid-list", "-i", want).stdout, perf("buildid-list", "-i", got).stdout
+    assert g == w, unified(w, g)
+    assert view(PERF, ("report", "--header-only"), got) == \
+        view(PERF, ("report", "--header-only"), want)
+
+
+@pytest.mark.parametrize("kcore", [True, False])
+def test_guest_data_directory(synthetic_pair, tmp_path, kcore):
+    """A guest recorded with --kcore is a directory: the output becomes one,
+    DIR/data and the guest's kcore_dir copied in as kcore_dir__PID.  perf
+    takes any directory for one: without kcore_dir the copy fails, with
+    perf's message and status 0."""
+    import shutil
+    host, guest_file, pid = synthetic_pair
+    guest = tmp_path / "guest"
+    guest.mkdir()
+    shutil.copy(guest_file, guest / "data")
+    if kcore:
+        (guest / "kcore_dir").mkdir()
+        for name in ("kcore", "kallsyms", "modules"):
+            (guest / "kcore_dir" / name).write_text(name + "\n")
+    results = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        out = tmp_path / name
+        r = run([tool, "inject", "-i", host, "-o", str(out), "--guest-data=%s,%s" % (guest, pid)])
+        tree = sorted(os.path.relpath(os.path.join(d, f), out)
+                      for d, _, files in os.walk(out) for f in files)
+        results.append((r.returncode, r.stderr, tree,
+                        view(PERF, ("report", "-D"), str(out)).replace(str(out), "OUT")))
+    assert results[1] == results[0]
+    assert results[0][0] == 0
+    assert ("kcore_dir__%s/kcore" % pid in results[0][2]) == kcore

@@ -174,6 +174,35 @@ static void build_id_entries(void **state)
 	strbuf_release(&sb);
 }
 
+static void only_vdso_entries_kept(void **state)
+{
+	static const struct hit_dso dsos[] = {
+		{ .filename = "[kernel.kallsyms]", .kernel = true, .build_id = { 1 },
+		  .build_id_size = 20 },
+		{ .filename = "[vdso]", .build_id = { 2 }, .build_id_size = 20 },
+		{ .filename = "/usr/lib/libc.so.6", .build_id = { 3 }, .build_id_size = 20 },
+		{ .filename = "[vdso32]", .build_id = { 4 }, .build_id_size = 20 },
+	};
+	struct strbuf all = STRBUF_INIT, kept = STRBUF_INIT, want = STRBUF_INIT;
+
+	(void)state;
+	feat_build_build_ids(&all, dsos, 4);
+	feat_build_build_ids(&want, &dsos[1], 1);
+	feat_build_build_ids(&want, &dsos[3], 1);
+	feat_keep_vdso_build_ids(&kept, all.buf, all.len);
+	assert_int_equal(kept.len, want.len);
+	assert_memory_equal(kept.buf, want.buf, want.len);
+	strbuf_reset(&kept);
+	feat_keep_vdso_build_ids(&kept, all.buf, all.len - 1);	/* a torn last entry */
+	assert_true(kept.len < want.len);
+	strbuf_reset(&kept);
+	feat_keep_vdso_build_ids(&kept, NULL, 0);
+	assert_int_equal(kept.len, 0);
+	strbuf_release(&all);
+	strbuf_release(&kept);
+	strbuf_release(&want);
+}
+
 static void all_features_written(void **state)
 {
 	struct evlist el;
@@ -216,6 +245,7 @@ int main(void)
 		cmocka_unit_test(event_desc_layout),
 		cmocka_unit_test(group_desc_only_real_groups),
 		cmocka_unit_test(build_id_entries),
+		cmocka_unit_test(only_vdso_entries_kept),
 		cmocka_unit_test(all_features_written),
 	};
 	return cmocka_run_group_tests_name("header-features", tests, NULL, NULL);

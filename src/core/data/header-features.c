@@ -620,6 +620,26 @@ void feat_build_build_ids(struct strbuf *sb, const struct hit_dso *dsos, size_t 
 	}
 }
 
+bool build_id_is_vdso(const char *name)
+{
+	return !strcmp(name, "[vdso]") || !strcmp(name, "[vdso32]") || !strcmp(name, "[vdsox32]");
+}
+
+void feat_keep_vdso_build_ids(struct strbuf *sb, const void *feat, size_t size)
+{
+	const char *p = feat, *end = p + size;
+
+	while (p && p + sizeof(struct perf_rec_build_id) <= end) {
+		const struct perf_rec_build_id *b = (const void *)p;
+
+		if (b->header.size < sizeof(*b) || p + b->header.size > end)
+			break;
+		if (build_id_is_vdso(b->filename))
+			strbuf_add(sb, p, b->header.size);
+		p += b->header.size;
+	}
+}
+
 static uint64_t timespec_ns(const struct timespec *t)
 {
 	return (uint64_t)t->tv_sec * 1000000000ULL + (uint64_t)t->tv_nsec;

@@ -64,6 +64,11 @@ void feat_build_cmdline(struct strbuf *sb, int argc, const char **argv);
 void feat_build_event_desc(struct strbuf *sb, const struct evlist *evlist);
 int feat_build_group_desc(struct strbuf *sb, const struct evlist *evlist);
 void feat_build_build_ids(struct strbuf *sb, const struct hit_dso *dsos, size_t nr);
+/* The vdso entries of a BUILD_ID feature's payload, as they are: what perf
+ * inject writes of its input's table when it marks no DSO hit (the vdso is
+ * always written). */
+void feat_keep_vdso_build_ids(struct strbuf *sb, const void *feat, size_t size);
+bool build_id_is_vdso(const char *name);
 /* Number of ids an opened event has (one per cpu x thread fd). */
 size_t evsel__nr_ids(const struct evsel *evsel);
 

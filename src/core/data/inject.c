@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/data/guest-inject.h"
 #include "core/data/header-features.h"
 #include "core/data/jit-inject.h"
 #include "core/data/perf-data-write.h"
@@ -39,6 +41,11 @@ struct injector {
 	struct known_build_id *known;	/* --known-build-ids */
 	size_t nr_known;
 	struct hashmap last_switch;	/* -s: tid -> its last sched_switch record */
+	struct guest_inject *guest;	/* --guest-data */
+	char *out_dir_data;		/* a guest directory: the output is a
+					 * directory, its records in DIR/data */
+	char *guest_err;		/* perf's words for why merging it failed */
+	bool guest_err_said;		/* and they name the failing record already */
 };
 
 /* "BUILD-ID PATH": an even number (at most BUILD_ID_MAX * 2) of hex digits,
@@ -264,6 +271,127 @@ static int sched_stat_record(struct injector *in, struct perf_session *s,
 	return perf_data_writer__write(&in->w, sw, sw->size) ? -1 : 1;
 }
 
+struct comm_peek {
+	struct perf_tool tool;
+	struct guest_inject *gi;
+	int fd;
+	char *err;
+	bool after_init;	/* FINISHED_INIT seen */
+	struct perf_event_header first;	/* the first kernel record after it */
+	uint64_t first_offset;
+};
+
+static int peek_comm(struct perf_tool *tool, struct perf_session *s,
+		     const struct perf_event_header *rec, struct perf_sample *sample,
+		     struct evsel *evsel, uint64_t file_offset)
+{
+	struct comm_peek *p = (struct comm_peek *)tool;
+	struct perf_event_header h;
+
+	(void)s;
+	(void)sample;
+	(void)evsel;
+	if (rec->type == PERF_RECORD_FINISHED_INIT)
+		p->after_init = true;
+	else if (p->after_init && !p->first.size && rec->type < PERF_RECORD_USER_TYPE_START) {
+		p->first = *rec;
+		p->first_offset = file_offset;
+	}
+	/* perf peeks at the records as they are in the file: not inside
+	 * COMPRESSED ones */
+	if (rec->type != PERF_RECORD_COMM ||
+	    pread(p->fd, &h, sizeof(h), (off_t)file_offset) != sizeof(h) || h.type != rec->type)
+		return 0;
+	return guest_inject__host_comm(p->gi, (const struct perf_rec_comm *)rec, &p->err);
+}
+
+/* Whether perf can still tell the host's records' events apart once the
+ * guest's are added: its first event's samples and trailers must carry an
+ * id (else perf reads one from a wrong place, finds no event and fails
+ * with -EFAULT on the first such record it reads after FINISHED_INIT). */
+static bool host_ids_readable(const struct perf_session *host, const struct perf_event_header *rec)
+{
+	const struct perf_event_attr *first = &host->header.attrs[0].attr;
+
+	if (first->sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER))
+		return true;
+	return rec->type != PERF_RECORD_SAMPLE && !first->sample_id_all;
+}
+
+/* The host's VCPU threads: every COMM of the file, in the file's order, as
+ * perf peeks at them when its FINISHED_INIT comes. */
+static int peek_vcpus(struct injector *in, struct perf_session *host)
+{
+	struct comm_peek p = { .tool = { .record = peek_comm }, .gi = in->guest };
+	struct perf_session *s;
+	char *why = NULL;
+	int ret;
+
+	if (host->is_pipe) {	/* perf cannot peek into a pipe: it just fails */
+		in->guest_err = xstrdup("");
+		return -EINVAL;
+	}
+	s = perf_session__open(host->path, true, &why);
+	if (!s) {
+		in->guest_err = xasprintf("%s\n", why);
+		free(why);
+		return -EIO;
+	}
+	p.fd = s->fd;
+	ret = perf_session__process(s, &p.tool);
+	if (p.err)
+		in->guest_err = p.err;
+	perf_session__delete(s);
+	if (ret)
+		return ret;
+	ret = guest_inject__ready(in->guest, host, &in->guest_err);
+	if (!ret && host->header.nr_attrs && p.first.size && !host_ids_readable(host, &p.first)) {
+		in->guest_err = xasprintf("%#llx [%#x]: failed to process type: %u [%s]\n",
+					  (unsigned long long)p.first_offset, p.first.size,
+					  p.first.type, strerror(EFAULT));
+		in->guest_err_said = true;
+		ret = -EFAULT;
+	}
+	return ret;
+}
+
+/* --guest-data: the guest's records go in before the host's side-band ones
+ * (and FINISHED_ROUNDs) that are not older, as perf's host tool puts them;
+ * FINISHED_INIT sets the merge up. */
+static int guest_record(struct injector *in, struct perf_session *s,
+			const struct perf_event_header *rec, const struct perf_sample *sample)
+{
+	struct guest_inject *gi = in->guest;
+	uint64_t until;
+
+	switch (rec->type) {
+	case PERF_RECORD_FINISHED_INIT:
+		return peek_vcpus(in, s);
+	case PERF_RECORD_FINISHED_ROUND:
+		until = s->oe.last_flush;
+		break;
+	case PERF_RECORD_TIME_CONV:
+		guest_inject__host_time_conv(gi, rec);
+		return 0;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE: {
+		int ret = guest_inject__host_switch(gi, rec, sample, &in->guest_err);
+
+		if (ret)
+			return ret;
+	}
+		/* fall through */
+	case PERF_RECORD_MMAP: case PERF_RECORD_MMAP2: case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK: case PERF_RECORD_EXIT: case PERF_RECORD_LOST:
+	case PERF_RECORD_KSYMBOL: case PERF_RECORD_TEXT_POKE:
+		until = sample->time;
+		break;
+	default:
+		return 0;
+	}
+	return guest_inject__until(gi, until, &in->guest_err);
+}
+
 static int repipe(struct perf_tool *tool, struct perf_session *s,
 		  const struct perf_event_header *rec, struct perf_sample *sample,
 		  struct evsel *evsel, uint64_t file_offset)
@@ -280,6 +408,8 @@ static int repipe(struct perf_tool *tool, struct perf_session *s,
 			"tracing data in a pipe stream is not supported yet";
 		return -ENOTSUP;
 	}
+	if (in->guest && (err = guest_record(in, s, rec, sample)))
+		return err;
 	if (in->opts->jit) {
 		int taken = jit_inject__record(&in->jit, rec);
 
@@ -421,6 +551,132 @@ static void add_jit_build_ids(struct injector *in)
 	free(dir);
 }
 
+static void *read_feature(struct perf_session *s, int feat, size_t *size)
+{
+	const struct perf_file_section *sec = &s->header.feat_sec[feat];
+	void *buf;
+
+	*size = 0;
+	if (!perf_header__has_feat(&s->header, feat) || !sec->size)
+		return NULL;
+	buf = xmalloc(sec->size);
+	if (pread(s->fd, buf, sec->size, (off_t)sec->offset) != (ssize_t)sec->size) {
+		free(buf);
+		return NULL;
+	}
+	*size = sec->size;
+	return buf;
+}
+
+/* Nothing but a copy (no -b, --buildid-all, -j, -s, --itrace): perf marks
+ * no DSO hit, so of the input's build ids only the vdso's stay. */
+static void add_plain_build_ids(struct injector *in, struct perf_session *s)
+{
+	const struct inject_opts *o = in->opts;
+	struct strbuf sb = STRBUF_INIT;
+	size_t size;
+	void *feat;
+
+	if (o->build_ids || o->buildid_all || o->jit || o->sched_stat || o->itrace || in->guest)
+		return;
+	feat = read_feature(s, HEADER_BUILD_ID, &size);
+	feat_keep_vdso_build_ids(&sb, feat, size);
+	set_feature(in, HEADER_BUILD_ID, &sb);
+	free(feat);
+}
+
+/* --guest-data into a file: the guest's events join the host's in the
+ * attrs and EVENT_DESC, and the build ids are what perf writes (the vdsos
+ * of both machines: nothing else is marked hit). */
+static int add_guest_header(struct injector *in, struct perf_session *s)
+{
+	const struct perf_header *h = &s->header;
+	size_t nr = guest_inject__nr_events(in->guest), size;
+	struct perf_data_writer_attr *attrs = xcalloc(h->nr_attrs + nr + 1, sizeof(*attrs));
+	struct strbuf sb = STRBUF_INIT;
+	void *feat;
+	int err;
+
+	for (uint32_t i = 0; i < h->nr_attrs; i++) {
+		attrs[i].attr = &h->attrs[i].attr;
+		attrs[i].ids = h->attrs[i].ids;
+		attrs[i].nr_ids = h->attrs[i].nr_ids;
+	}
+	for (size_t i = 0; i < nr; i++)
+		attrs[h->nr_attrs + i].attr = guest_inject__attr(in->guest, i,
+								 &attrs[h->nr_attrs + i].ids,
+								 &attrs[h->nr_attrs + i].nr_ids);
+	err = perf_data_writer__rewrite_attrs(&in->w, attrs, h->nr_attrs + nr);
+	free(attrs);
+	if ((feat = read_feature(s, HEADER_EVENT_DESC, &size))) {
+		guest_inject__event_desc(in->guest, s, feat, size, &sb);
+		set_feature(in, HEADER_EVENT_DESC, &sb);
+		free(feat);
+	}
+	feat = read_feature(s, HEADER_BUILD_ID, &size);
+	guest_inject__build_ids(in->guest, feat, size, &sb);
+	set_feature(in, HEADER_BUILD_ID, &sb);
+	free(feat);
+	return err;
+}
+
+/* Where perf starts the data with --guest-data: after room for the host's
+ * events and the guest's header, at a page boundary. */
+static uint64_t guest_data_offset(const struct injector *in, const struct perf_session *s)
+{
+	uint64_t off = sizeof(struct perf_file_header);
+
+	for (uint32_t i = 0; i < s->header.nr_attrs; i++)
+		off += s->header.attrs[i].nr_ids * sizeof(uint64_t) +
+		       sizeof(struct perf_event_attr) + sizeof(struct perf_file_section);
+	off += guest_inject__header_room(in->guest);
+	return (off + 4095) / 4096 * 4096;
+}
+
+/* A guest recorded with --kcore is a directory; perf's test for one takes
+ * any directory (it looks for an entry not named kcore_dir*: "." is one).
+ * The output then is a directory too, its records in DIR/data. */
+static int make_output_dir(struct injector *in)
+{
+	struct stat st;
+
+	if (stat(in->opts->guest_data->path, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	if (mkdir(in->opts->output, 0700) && errno != EEXIST)
+		return -errno;
+	in->out_dir_data = xasprintf("%s/data", in->opts->output);
+	return 0;
+}
+
+/* perf copies the guest's kcore_dir beside the data as kcore_dir__PID
+ * (cp -r -n, quietly); when that fails it says so, and its status is the
+ * low byte of cp's wait status (0 for a plain failure). */
+static int copy_guest_kcore(struct injector *in, char **err)
+{
+	char *from = xasprintf("%s/kcore_dir", in->opts->guest_data->path);
+	char *to = xasprintf("%s/kcore_dir__%u", in->opts->output,
+			     in->opts->guest_data->machine_pid);
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execlp("cp", "cp", "-r", "-n", from, to, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		status = -1;
+	free(from);
+	free(to);
+	if (!status)
+		return 0;
+	*err = xstrdup("Failed to copy guest kcore\n");
+	return status;
+}
+
 /* Opens the output and writes the input's events into its header. */
 static int open_output(struct injector *in, struct perf_session *s, bool pipe_out)
 {
@@ -429,9 +685,12 @@ static int open_output(struct injector *in, struct perf_session *s, bool pipe_ou
 	int fd, err;
 
 	if (!pipe_out) {
-		err = perf_data_writer__open(&in->w, in->opts->output);
+		err = perf_data_writer__open(&in->w, in->out_dir_data ? in->out_dir_data
+									  : in->opts->output);
 		if (err)
 			return err;
+		if (in->guest)
+			in->w.min_data_offset = guest_data_offset(in, s);
 	} else {
 		fd = strcmp(in->opts->output, "-") ?
 			open(in->opts->output, O_WRONLY | O_CREAT | O_TRUNC, 0600) : 1;
@@ -463,6 +722,9 @@ static void free_injector(struct injector *in)
 	for (void **v = hashmap_next(&in->last_switch, NULL); v; v = hashmap_next(&in->last_switch, v))
 		free(*v);
 	hashmap_release(&in->last_switch);
+	guest_inject__delete(in->guest);
+	free(in->guest_err);
+	free(in->out_dir_data);
 }
 
 int perf_inject(const struct inject_opts *opts, char **err)
@@ -475,7 +737,7 @@ int perf_inject(const struct inject_opts *opts, char **err)
 		.opts = opts,
 	};
 	struct perf_session *s;
-	bool pipe_out;
+	bool pipe_out, guest_failed = false;
 	int rc;
 
 	hashmap_init(&in.last_switch, sizeof(void *));
@@ -488,16 +750,36 @@ int perf_inject(const struct inject_opts *opts, char **err)
 		free_injector(&in);
 		return -1;
 	}
+	/* perf merges a guest only when inject has nothing else to do */
+	if (opts->guest_data && !opts->build_ids && !opts->buildid_all && !opts->sched_stat &&
+	    !opts->itrace) {
+		in.guest = guest_inject__open(opts->guest_data, opts->force, emit_record, &in, err);
+		if (!in.guest) {
+			free_injector(&in);
+			perf_session__delete(s);
+			return -1;
+		}
+		in.tool.ordered = in.tool.round_after_flush = true;
+	}
+	pipe_out = s->is_pipe || !strcmp(opts->output, "-");
+	if (in.guest && !pipe_out && (rc = make_output_dir(&in))) {
+		*err = xasprintf("%s: %s", opts->output, strerror(-rc));
+		free_injector(&in);
+		perf_session__delete(s);
+		return -1;
+	}
 	perf_session__new_machine(s, opts->kallsyms, NULL, opts->force);
 	jit_inject__init(&in.jit, s, emit_record, &in, stderr);
-	pipe_out = s->is_pipe || !strcmp(opts->output, "-");
 	rc = open_output(&in, s, pipe_out);
 	if (!rc && !s->is_pipe)
 		rc = copy_features(&in, s);
 	if (!rc && !s->is_pipe) {
 		struct strbuf sb = STRBUF_INIT;
 
-		feat_build_cmdline(&sb, opts->argc, opts->argv);
+		/* perf rewrites the features the input has: a file without a
+		 * command line gets none */
+		if (perf_header__has_feat(&s->header, HEADER_CMDLINE))
+			feat_build_cmdline(&sb, opts->argc, opts->argv);
 		set_feature(&in, HEADER_CMDLINE, &sb);
 		if (pipe_out)
 			rc = perf_data_writer__write_pipe_features(&in.w);
@@ -508,7 +790,27 @@ int perf_inject(const struct inject_opts *opts, char **err)
 		return -1;
 	}
 	rc = perf_session__process(s, &in.tool);
-	if (in.unsupported)
+	if (!rc && in.guest && guest_inject__until(in.guest, ~0ULL, &in.guest_err)) {
+		*err = xasprintf("%sFailed to flush guest events\n", in.guest_err);
+		rc = -EINVAL;
+		guest_failed = true;
+	} else if (rc < 0 && in.guest_err && s->is_pipe) {
+		/* perf's pipe reader names no reason, and fails with -EINVAL */
+		*err = xasprintf("%s%#llx [%#x]: failed to process type: %u\n", in.guest_err,
+				 (unsigned long long)s->failed_offset, s->failed_rec.size,
+				 s->failed_rec.type);
+		rc = -EINVAL;
+		guest_failed = true;
+	} else if (rc < 0 && in.guest_err_said) {
+		*err = xstrdup(in.guest_err);
+		guest_failed = true;
+	} else if (rc < 0 && in.guest_err) {
+		*err = s->failed_rec.size ?
+			xasprintf("%s%#llx [%#x]: failed to process type: %u [%s]\n", in.guest_err,
+				  (unsigned long long)s->failed_offset, s->failed_rec.size,
+				  s->failed_rec.type, strerror(-rc)) : xstrdup(in.guest_err);
+		guest_failed = true;
+	} else if (in.unsupported)
 		*err = xasprintf("%s: %s", opts->input, in.unsupported);
 	else if (in.jit.err)
 		*err = xstrdup(in.jit.err);
@@ -517,15 +819,22 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	if (!rc && !pipe_out) {
 		add_build_id_feature(&in, s);
 		add_jit_build_ids(&in);
+		add_plain_build_ids(&in, s);
+		if (in.guest)
+			rc = add_guest_header(&in, s);
 	}
 	if (!rc)
 		rc = perf_data_writer__finish(&in.w);
 	else
 		perf_data_writer__close(&in.w);
+	if (!rc && in.out_dir_data && (rc = copy_guest_kcore(&in, err)))
+		guest_failed = true;
 	if (rc && !*err)
 		*err = xasprintf("%s: %s", opts->output, rc < 0 ? strerror(-rc) : "failed");
 	free_injector(&in);
 	jit_inject__exit(&in.jit);
 	perf_session__delete(s);
+	if (guest_failed)
+		return rc;
 	return rc ? -1 : 0;
 }

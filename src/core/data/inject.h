@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct guest_data_spec;
+
 struct inject_opts {
 	const char *input;	/* "-": stdin */
 	const char *output;	/* "-": stdout, in pipe format */
@@ -44,9 +46,18 @@ struct inject_opts {
 	int argc;		/* the command line for the CMDLINE feature */
 	const char **argv;
 	FILE *verbose;		/* -v: one line per injected build id, or NULL */
+	/* --guest-data: a guest's side-band records merged in (guest-inject.h);
+	 * ignored with -b, --buildid-all, -s or --itrace, as perf ignores it.
+	 * A guest directory (record --kcore) makes the output a directory with
+	 * the guest's kcore_dir copied in as kcore_dir__PID. */
+	const struct guest_data_spec *guest_data;
 };
 
-/* Returns 0, or -1 with *err set (caller frees). */
+/* Returns 0, or -1 with *err set (caller frees).  A message ending with a
+ * newline is perf's own (lines to print as they are), and then the return
+ * is perf's status: -1, a negative errno for a failed merge of a guest, or
+ * the wait status of a failed copy of its kcore_dir (perf exits with the
+ * low byte: 0 for cp's plain failure). */
 int perf_inject(const struct inject_opts *opts, char **err);
 
 #endif

@@ -110,17 +110,9 @@ static bool is_anon_map(const char *filename)
 
 static uint64_t record_time(const struct dump_reader *r, uint64_t timestamp)
 {
-	const struct perf_rec_time_conv *tc = &r->ji->time_conv;
-	uint64_t quot, rem;
-
 	if (!(r->jd.flags & JITDUMP_FLAGS_ARCH_TIMESTAMP))
 		return timestamp;
-	/* the kernel's conversion (struct perf_event_mmap_page) */
-	if (tc->cap_user_time_short)
-		timestamp = tc->time_cycles + ((timestamp - tc->time_cycles) & tc->time_mask);
-	quot = timestamp >> tc->time_shift;
-	rem = timestamp & ((1ull << tc->time_shift) - 1);
-	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> tc->time_shift);
+	return time_conv__to_perf(&r->ji->time_conv, timestamp);
 }
 
 /*

@@ -101,24 +101,16 @@ static int write_pipe_header(struct perf_data_writer *w,
 	return err;
 }
 
-int perf_data_writer__write_header(struct perf_data_writer *w,
-				   const struct perf_data_writer_attr *attrs, size_t nr_attrs)
+/* The id arrays then the attrs, right after the file header, as perf lays
+ * them out; *end gets where they end. */
+static int write_attrs(struct perf_data_writer *w, const struct perf_data_writer_attr *attrs,
+		       size_t nr_attrs, uint64_t *end)
 {
 	struct perf_file_header *h = &w->header;
-	struct perf_file_attr *fattrs;
+	struct perf_file_attr *fattrs = xcalloc(nr_attrs, sizeof(*fattrs));
 	uint64_t off = sizeof(*h);
-	int err;
+	int err = 0;
 
-	if (w->pipe)
-		return write_pipe_header(w, attrs, nr_attrs);
-	fattrs = xcalloc(nr_attrs, sizeof(*fattrs));
-	memset(h, 0, sizeof(*h));
-	h->magic = PERF_MAGIC2;
-	h->size = sizeof(*h);
-	h->attr_size = sizeof(struct perf_file_attr);
-
-	/* Layout like perf: header, every event's ids, the attrs, the data. */
-	err = write_full(w->fd, h, sizeof(*h), 0);
 	for (size_t i = 0; i < nr_attrs && !err; i++) {
 		size_t n = attrs[i].nr_ids * sizeof(uint64_t);
 
@@ -135,7 +127,30 @@ int perf_data_writer__write_header(struct perf_data_writer *w,
 	if (!err)
 		err = write_full(w->fd, fattrs, h->attrs.size, (off_t)off);
 	free(fattrs);
-	off += h->attrs.size;
+	*end = off + h->attrs.size;
+	return err;
+}
+
+int perf_data_writer__write_header(struct perf_data_writer *w,
+				   const struct perf_data_writer_attr *attrs, size_t nr_attrs)
+{
+	struct perf_file_header *h = &w->header;
+	uint64_t off = 0;
+	int err;
+
+	if (w->pipe)
+		return write_pipe_header(w, attrs, nr_attrs);
+	memset(h, 0, sizeof(*h));
+	h->magic = PERF_MAGIC2;
+	h->size = sizeof(*h);
+	h->attr_size = sizeof(struct perf_file_attr);
+
+	/* Layout like perf: header, every event's ids, the attrs, the data. */
+	err = write_full(w->fd, h, sizeof(*h), 0);
+	if (!err)
+		err = write_attrs(w, attrs, nr_attrs, &off);
+	if (off < w->min_data_offset)
+		off = w->min_data_offset;
 	h->data.offset = off;
 	h->data.size = 0;
 	if (!err)
@@ -144,6 +159,23 @@ int perf_data_writer__write_header(struct perf_data_writer *w,
 		err = -errno;
 	w->data_offset = off;
 	w->data_size = 0;
+	if (err)
+		w->err = err;
+	return err;
+}
+
+int perf_data_writer__rewrite_attrs(struct perf_data_writer *w,
+				    const struct perf_data_writer_attr *attrs, size_t nr_attrs)
+{
+	uint64_t need = sizeof(struct perf_file_header);
+	uint64_t end;
+	int err;
+
+	for (size_t i = 0; i < nr_attrs; i++)
+		need += attrs[i].nr_ids * sizeof(uint64_t) + sizeof(struct perf_file_attr);
+	if (w->pipe || need > w->data_offset)
+		return -ENOSPC;
+	err = write_attrs(w, attrs, nr_attrs, &end);
 	if (err)
 		w->err = err;
 	return err;

@@ -46,6 +46,8 @@ struct perf_data_writer {
 	uint64_t data_size;	/* bytes of the data section written so far */
 	uint64_t raw_size;	/* bytes handed in (before compression) */
 	int err;		/* first errno, sticky */
+	uint64_t min_data_offset;	/* set before write_header: the data starts
+					 * no sooner (room for attrs added later) */
 
 	char *buf;		/* pending records, whole ones only */
 	size_t buf_len;
@@ -71,6 +73,11 @@ void perf_data_writer__open_pipe(struct perf_data_writer *w, int fd);
  * header and one HEADER_ATTR record per event.  Returns 0 or -errno. */
 int perf_data_writer__write_header(struct perf_data_writer *w,
 				   const struct perf_data_writer_attr *attrs, size_t nr_attrs);
+
+/* Writes the id arrays and attrs again (events added since write_header);
+ * they must fit before the data (min_data_offset).  0, -ENOSPC or -errno. */
+int perf_data_writer__rewrite_attrs(struct perf_data_writer *w,
+				    const struct perf_data_writer_attr *attrs, size_t nr_attrs);
 
 /* Turns on zstd compression of the records written from now on. */
 int perf_data_writer__set_compression(struct perf_data_writer *w, int level);

@@ -839,3 +839,25 @@ int perf_rec_build_id__size(const struct perf_rec_build_id *b)
 
 	return size > BUILD_ID_MAX ? BUILD_ID_MAX : size;
 }
+
+uint64_t time_conv__to_perf(const struct perf_rec_time_conv *tc, uint64_t cycles)
+{
+	uint64_t quot, rem;
+
+	if (tc->cap_user_time_short)
+		cycles = tc->time_cycles + ((cycles - tc->time_cycles) & tc->time_mask);
+	quot = cycles >> tc->time_shift;
+	rem = cycles & ((1ull << tc->time_shift) - 1);
+	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> tc->time_shift);
+}
+
+uint64_t time_conv__to_tsc(const struct perf_rec_time_conv *tc, uint64_t ns)
+{
+	uint64_t t = ns - tc->time_zero, quot, rem;
+
+	if (!tc->time_mult)
+		return ns;
+	quot = t / tc->time_mult;
+	rem = t % tc->time_mult;
+	return (quot << tc->time_shift) + (rem << tc->time_shift) / tc->time_mult;
+}

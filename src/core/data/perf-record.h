@@ -318,4 +318,9 @@ const char *perf_record__swap(struct perf_event_header *rec, const struct perf_e
 /* Build id size of a HEADER_BUILD_ID record. */
 int perf_rec_build_id__size(const struct perf_rec_build_id *b);
 
+/* TSC <-> perf time with a TIME_CONV record's parameters (the kernel's
+ * perf_event_mmap_page arithmetic). */
+uint64_t time_conv__to_perf(const struct perf_rec_time_conv *tc, uint64_t cycles);
+uint64_t time_conv__to_tsc(const struct perf_rec_time_conv *tc, uint64_t ns);
+
 #endif

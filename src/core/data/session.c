@@ -998,6 +998,10 @@ static int handle_user_record(struct perf_session *s, struct perf_event_header *
 	case PERF_RECORD_COMPRESSED:
 		return process_compressed(s, rec, off);
 	case PERF_RECORD_FINISHED_ROUND:
+		if (s->tool->ordered && s->tool->round_after_flush) {
+			ret = ordered_events__flush_round(&s->oe);
+			return ret ? ret : deliver(s, rec, off, NULL);
+		}
 		ret = deliver(s, rec, off, NULL);
 		if (ret)
 			return ret;

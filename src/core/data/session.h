@@ -106,6 +106,9 @@ struct perf_tool {
 	bool machine_ignores[PERF_RECORD_HEADER_MAX];
 	bool ordered;		/* deliver kernel records in time order; false: the
 				 * file's order (--dump-unsorted-raw-trace, rounds) */
+	bool round_after_flush;	/* ordered: a FINISHED_ROUND is delivered after
+				 * the records it releases (inject --guest-data
+				 * writes what it merges in between) */
 	/*
 	 * Whether the tool ignores every sample of evsel (asked at its first
 	 * sample, not at all when record is set): they are counted in the
