@@ -236,6 +236,7 @@ void cc_resolver__init_like(struct cc_resolver *fresh, const struct cc_resolver 
 	fresh->hide_unresolved = r->hide_unresolved;
 	fresh->ignore_callees = r->ignore_callees;
 	fresh->branch_history = r->branch_history;
+	fresh->lbr_depth = r->lbr_depth;
 }
 
 /* Forgets cached resolutions when the machine's maps changed (MMAP, exec). */
@@ -418,7 +419,8 @@ static void add_frames(struct callchain_cursor *c, struct cc_resolver *r, struct
 {
 	bool callee = r->param->order == ORDER_CALLEE;
 	struct callchain_request req = { .max_stack = r->max_stack, .keep_outermost = !callee,
-					 .branch_history = r->branch_history };
+					 .branch_history = r->branch_history,
+					 .lbr_depth = r->lbr_depth };
 	/* unwound inline lists add entries, and branches two each */
 	int n, max = r->max_stack * (r->branch_history ? 11 : 9) + 64;
 
