@@ -11,6 +11,7 @@ its functions, the space past its last one and the space before _text.
 """
 import struct
 
+import perfdata_file
 from perfdata_mem import _record, _string  # the layout every synthesized file shares
 
 IP, TID, TIME, ID, CPU, PERIOD, IDENTIFIER = 1, 2, 4, 64, 128, 256, 1 << 16
@@ -85,19 +86,5 @@ def write(path, nr=140, seed=0, guest_code=None, unnamed=False):
     attr = attr.ljust(ATTR_SIZE, b"\0")
     desc = struct.pack("<II", 1, ATTR_SIZE) + attr + struct.pack("<I", 1) + \
         _string("cycles:G") + struct.pack("<Q", SID)
-    hdr = 104
-    ids = struct.pack("<Q", SID)
-    attr_sec = attr + struct.pack("<QQ", hdr, len(ids))
-    attrs_off = hdr + len(ids)
-    data_off = attrs_off + len(attr_sec)
     sections = [(HEADER_NRCPUS, struct.pack("<II", 4, 4)), (HEADER_EVENT_DESC, desc)]
-    index, pos, features = b"", data_off + len(data) + 16 * len(sections), 0
-    for bit, blob in sections:
-        index += struct.pack("<QQ", pos, len(blob))
-        pos += len(blob)
-        features |= 1 << bit
-    header = b"PERFILE2" + struct.pack("<QQ", hdr, ATTR_SIZE + 16)
-    header += struct.pack("<QQQQQQ", attrs_off, len(attr_sec), data_off, len(data), 0, 0)
-    header += struct.pack("<4Q", features, 0, 0, 0)
-    with open(path, "wb") as f:
-        f.write(header + ids + attr_sec + data + index + b"".join(b for _, b in sections))
+    perfdata_file.write(path, [(attr, struct.pack("<Q", SID))], data, sections)
