@@ -79,6 +79,17 @@ def test_script(lbr_files, kind, args):
     assert pcl("script", "-i", lbr_files[kind], "--stitch-lbr", *args).stderr == want.stderr
 
 
+@pytest.mark.parametrize("cmd,args", [
+    ("report", ["--stdio", "--cpu", "1"]), ("report", ["--stdio", "--comms", "rw-worker"]),
+    ("report", ["--stdio", "--time", "1.000003,1.000008", "-g", "caller"]),
+    ("script", ["--cpu", "1"]), ("script", ["--time", "1.000003,1.000008"]),
+], ids=lambda a: a if isinstance(a, str) else " ".join(a))
+def test_filtered_samples(lbr_files, cmd, args):
+    """Samples left out by CPU, comm or time: stitched around as perf
+    does."""
+    compare(cmd, lbr_files["kernel"], "--stitch-lbr", *args)
+
+
 @pytest.mark.parametrize("args", [["-g", "none"], ["-g", "none", "--no-children"]],
                          ids=lambda a: " ".join(a))
 def test_without_call_graphs(lbr_files, args):
