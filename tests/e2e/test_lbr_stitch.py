@@ -125,3 +125,16 @@ def test_from_a_pipe(lbr_files, tmp_path):
 def test_ignore_callees(lbr_files):
     compare("report", lbr_files["deep"], "--stdio", "--stitch-lbr", "--no-children",
             "--ignore-callees", "recurse")
+
+
+def test_python_scripts_get_unstitched_chains(lbr_files, tmp_path):
+    """perf stitches the chains it prints, not those it hands a script."""
+    script = tmp_path / "chains.py"
+    script.write_text("def process_event(param_dict):\n"
+                      "    print(param_dict['sample']['tid'],\n"
+                      "          [f.get('sym', {}).get('name') for f in param_dict['callchain']])\n")
+    want = perf("script", "-i", lbr_files["two"], "--stitch-lbr", "-s", str(script))
+    got = pcl("script", "-i", lbr_files["two"], "--stitch-lbr", "-s", str(script))
+    assert want.returncode == 0, want.stderr
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+    assert want.stdout == perf("script", "-i", lbr_files["two"], "-s", str(script)).stdout
