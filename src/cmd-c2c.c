@@ -210,11 +210,12 @@ static int c2c_report(int argc, const char **argv, int verbose)
 		goto out_session;
 	}
 	/* perf stitches LBR call stacks only: without them it says so and
-	 * goes on (pcl reads LBR call stacks but never stitches them, as perf
-	 * does not when the file gives no LBR depth) */
-	if (c.stitch_lbr && !lbr_callchain_mode(s))
+	 * goes on without stitching */
+	if (c.stitch_lbr && !lbr_callchain_mode(s)) {
 		fputs("Warning:\nCan't find LBR callchain. Switch off --stitch-lbr.\n"
 		      "Please apply --call-graph lbr when recording.\n", stderr);
+		c.stitch_lbr = false;
+	}
 	c.print.node_info = c.node_info > 2 ? 2 : (unsigned)c.node_info;
 	c.print.verbose = cfg.long_dso_names = c.verbose > 0;
 	cfg.display = d->display;
@@ -232,6 +233,7 @@ static int c2c_report(int argc, const char **argv, int verbose)
 			  &c.strings);
 	machine__symbols_config(s->machine)->vmlinux = c.vmlinux;
 	c.resolver.max_stack = callchain_max_stack_default();
+	c.resolver.lbr_depth = c.stitch_lbr ? perf_header__lbr_depth(&s->header) : 0;
 	c2c__init(&c.c2c, &cfg);
 	ret = perf_session__process(s, &c.tool) < 0 ? PCL_EXIT_ERROR : 0;
 	if (!ret) {

@@ -1349,9 +1349,11 @@ static int report_main(int argc, const char **argv, char **switch_input)
 	 * anything else has no LBR chain to stitch */
 	if (!unusable && o.stitch_lbr && !((r.hopts.use_callchain || r.hopts.cumulate) &&
 			      (sample_type & PERF_SAMPLE_BRANCH_STACK) &&
-			      (~sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))))
+			      (~sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))) {
 		fputs("Warning:\nCan't find LBR callchain. Switch off --stitch-lbr.\n"
 		      "Please apply --call-graph lbr when recording.\n", stderr);
+		o.stitch_lbr = false;
+	}
 	/* perf's header comes after these complaints, and even with them */
 	if (o.header && !o.quiet) {
 		r.print_features = true;
@@ -1417,6 +1419,7 @@ static int report_main(int argc, const char **argv, char **switch_input)
 	r.resolver.parent_regex = r.parent_regex_set ? &r.parent_regex : NULL;
 	r.resolver.hide_unresolved = r.hide_unresolved;
 	r.resolver.branch_history = o.branch_history;
+	r.resolver.lbr_depth = o.stitch_lbr ? perf_header__lbr_depth(&r.session->header) : 0;
 	r.mem_mode = o.mem_mode;
 	r.resolver.ignore_callees = r.ignore_callees_set ? &r.ignore_callees_regex : NULL;
 	r.need_cursor = r.hopts.use_callchain || r.hopts.cumulate || r.hopts.layout.has_parent;

@@ -570,6 +570,8 @@ static int script_prepare(struct script *sc, struct script_opts *o)
 	if (o->stitch_lbr && !has_lbr_callstack(s))
 		fprintf(stderr, "Can't find LBR callchain. Switch off --stitch-lbr.\n"
 			"Please apply --call-graph lbr when recording.\n");
+	else if (o->stitch_lbr && !sc->py_path)	/* perf stitches what it prints only */
+		s->lbr_depth = perf_header__lbr_depth(&s->header);
 	if (o->xed && start_xed() < 0)
 		return PCL_EXIT_ERROR;
 	return 0;

@@ -84,6 +84,7 @@ struct top_opts {
 	bool browser;			/* a terminal without --stdio */
 	bool stdio, tui, zero, hide_kernel, hide_user, show_nr_samples, show_total_period;
 	bool overwrite, namespaces, no_inherit, callgraph_fp, no_bpf_event, ignore_vmlinux;
+	bool stitch_lbr;
 	const char *timeout;		/* --timeout seconds (pcl's, for scripts) */
 	struct target target;
 };
@@ -1542,6 +1543,7 @@ int cmd_top(int argc, const char **argv)
 		OPT_STRING(0, "call-graph", &o.call_graph,
 			   "record_mode[,record_size],print_type,threshold[,print_limit],order,sort_key",
 			   "sample call graphs this way and show them so"),
+		OPT_BOOLEAN(0, "stitch-lbr", &o.stitch_lbr, "Enable LBR callgraph stitching approach"),
 		OPT_SET_INT(0, "children", &o.children,
 			    "add the callees' periods to their callers (Children column)", 1),
 		OPT_INTEGER(0, "max-stack", &o.max_stack, "frames of a call graph kept at most"),
@@ -1651,6 +1653,13 @@ int cmd_top(int argc, const char **argv)
 	}
 	if (o.call_graph && parse_call_graph(&t, o.call_graph) < 0)
 		goto out_events;
+	/* perf's refusal, with its exit code 0; live LBR stacks (which this
+	 * machine cannot sample) are not stitched */
+	if (o.stitch_lbr && t.ropts.call_graph != CALLGRAPH_LBR) {
+		fputs("Error: --stitch-lbr must be used with --call-graph lbr\n", stderr);
+		ret = 0;
+		goto out_events;
+	}
 	if (t.ropts.call_graph != CALLGRAPH_NONE && t.hopts.cc.mode != CHAIN_NONE)
 		t.hopts.use_callchain = true;
 	if (o.percent_limit) {

@@ -11,6 +11,7 @@ its functions, the space past its last one and the space before _text.
 """
 import struct
 
+import perfdata_file
 from perfdata_mem import _record, _string  # the layout every synthesized file shares
 
 IP, TID, TIME, ID, CPU, PERIOD, IDENTIFIER = 1, 2, 4, 64, 128, 256, 1 << 16
@@ -85,28 +86,5 @@ def write(path, nr=140, seed=0, guest_code=None, unnamed=False):
     attr = attr.ljust(ATTR_SIZE, b"\0")
     desc = struct.pack("<II", 1, ATTR_SIZE) + attr + struct.pack("<I", 1) + \
         _string("cycles:G") + struct.pack("<Q", SID)
-    perf_file(path, [(attr, [SID])], data,
-              [(HEADER_NRCPUS, struct.pack("<II", 4, 4)), (HEADER_EVENT_DESC, desc)])
-
-
-def perf_file(path, attrs, data, sections):
-    """A perf.data file of attrs [(attr bytes, [ids])], the data section's
-    bytes and feature sections [(bit, payload)], laid out as perf does."""
-    hdr = 104
-    ids = b"".join(struct.pack("<%dQ" % len(i), *i) for _, i in attrs)
-    attr_sec, pos = b"", hdr
-    for attr, i in attrs:
-        attr_sec += attr + struct.pack("<QQ", pos, 8 * len(i))
-        pos += 8 * len(i)
-    attrs_off = hdr + len(ids)
-    data_off = attrs_off + len(attr_sec)
-    index, pos, features = b"", data_off + len(data) + 16 * len(sections), 0
-    for bit, blob in sections:
-        index += struct.pack("<QQ", pos, len(blob))
-        pos += len(blob)
-        features |= 1 << bit
-    header = b"PERFILE2" + struct.pack("<QQ", hdr, ATTR_SIZE + 16)
-    header += struct.pack("<QQQQQQ", attrs_off, len(attr_sec), data_off, len(data), 0, 0)
-    header += struct.pack("<4Q", features, 0, 0, 0)
-    with open(path, "wb") as f:
-        f.write(header + ids + attr_sec + data + index + b"".join(b for _, b in sections))
+    sections = [(HEADER_NRCPUS, struct.pack("<II", 4, 4)), (HEADER_EVENT_DESC, desc)]
+    perfdata_file.write(path, [(attr, struct.pack("<Q", SID))], data, sections)

@@ -12,7 +12,7 @@ gives, cpu_shift: moves the guest's CPUs, to make perf's errors.
 """
 import struct
 
-from perfdata_guest import perf_file
+import perfdata_file
 from perfdata_mem import _record, _string
 
 IP, TID, TIME, ID, CPU, IDENTIFIER = 1, 2, 4, 64, 128, 1 << 16
@@ -54,8 +54,9 @@ def _file(path, attrs, records, build_ids):
     desc = struct.pack("<II", len(attrs), ATTR_SIZE) + b"".join(
         attr + struct.pack("<I", len(i)) + _string(name) + struct.pack("<%dQ" % len(i), *i)
         for attr, name, i in attrs)
-    perf_file(path, [(attr, i) for attr, _, i in attrs], b"".join(records),
-              [(HEADER_BUILD_ID, b"".join(build_ids)), (HEADER_EVENT_DESC, desc)])
+    ids = [(attr, struct.pack("<%dQ" % len(i), *i)) for attr, _, i in attrs]
+    perfdata_file.write(path, ids, b"".join(records),
+                        [(HEADER_BUILD_ID, b"".join(build_ids)), (HEADER_EVENT_DESC, desc)])
 
 
 def _comm(pid, tid, name, time, cpu, sid, misc=0):

@@ -14,6 +14,7 @@ thread has no COMM.
 import random
 import struct
 
+import perfdata_file
 from perfdata_mem import _record, _string  # the layout every synthesized file shares
 
 IP, TID, TIME, ID, CPU, PERIOD, RAW, IDENTIFIER = 1, 2, 4, 64, 128, 256, 1024, 1 << 16
@@ -203,25 +204,10 @@ def write(path, seed=1, rounds=60, broken=True):
     desc = struct.pack("<II", len(EVENTS), ATTR_SIZE)
     for a, e in zip(attrs, EVENTS):
         desc += a + struct.pack("<I", 1) + _string("lock:" + e[0]) + struct.pack("<Q", e[2])
-    hdr_size = 104
-    ids_blob = b"".join(struct.pack("<Q", e[2]) for e in EVENTS)
-    attrs_off = hdr_size + len(ids_blob)
-    attr_sec = b"".join(a + struct.pack("<QQ", hdr_size + 8 * i, 8) for i, a in enumerate(attrs))
-    data_off = attrs_off + len(attr_sec)
     sections = [(HEADER_TRACING_DATA, tracing_data()),
                 (HEADER_NRCPUS, struct.pack("<II", 4, 4)), (HEADER_EVENT_DESC, desc)]
-    feat_index, pos = b"", data_off + len(data) + 16 * len(sections)
-    features = 0
-    for bit, blob in sections:
-        feat_index += struct.pack("<QQ", pos, len(blob))
-        pos += len(blob)
-        features |= 1 << bit
-    header = b"PERFILE2" + struct.pack("<QQ", hdr_size, ATTR_SIZE + 16)
-    header += struct.pack("<QQQQQQ", attrs_off, len(attr_sec), data_off, len(data), 0, 0)
-    header += struct.pack("<4Q", features, 0, 0, 0)
-    with open(path, "wb") as f:
-        f.write(header + ids_blob + attr_sec + data + feat_index +
-                b"".join(blob for _, blob in sections))
+    perfdata_file.write(path, [(a, struct.pack("<Q", e[2])) for a, e in zip(attrs, EVENTS)],
+                        data, sections)
 
 
 def _drop_broken(seq):

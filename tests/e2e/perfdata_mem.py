@@ -12,11 +12,12 @@ lock, dtlb, lvl_num, remote, snoopx, blk, hops), alone and combined.
 import struct
 
 IP, TID, TIME, ADDR, ID, CPU, PERIOD, CALLCHAIN = 1, 2, 4, 8, 64, 128, 256, 32
-WEIGHT, DATA_SRC, IDENTIFIER = 1 << 14, 1 << 15, 1 << 16
+WEIGHT, DATA_SRC, IDENTIFIER, BRANCH_STACK = 1 << 14, 1 << 15, 1 << 16, 1 << 11
 PHYS_ADDR, DATA_PAGE_SIZE, WEIGHT_STRUCT = 1 << 19, 1 << 22, 1 << 24
 
 MMAP, MMAP2, COMM, SAMPLE, FINISHED_ROUND = 1, 10, 3, 9, 68
 HEADER_NRCPUS, HEADER_EVENT_DESC, HEADER_NUMA_TOPOLOGY, HEADER_MEM_TOPOLOGY = 7, 12, 14, 22
+HEADER_CPU_PMU_CAPS = 28
 MEM_BLOCK = 0x8000000
 ATTR_SIZE = 128
 BASE = 0x55d0c0de0000
@@ -62,13 +63,13 @@ def _sources():
     return out
 
 
-def _attr(config, config1, sample_type, name_period, freq=False):
+def _attr(config, config1, sample_type, name_period, freq=False, branch_sample_type=0):
     flags = (1 << 0 | 1 << 1 | 1 << 8 | 1 << 9 | 1 << 12 | 1 << 13 | 1 << 17 | 1 << 18 |
              1 << 23 | 1 << 24 | 3 << 15)
     if freq:
         flags |= 1 << 10
-    a = struct.pack("<IIQQQQQIIQQ", 4, ATTR_SIZE, config, name_period, sample_type, 0, flags,
-                    0, 0, config1, 0)
+    a = struct.pack("<IIQQQQQIIQQQ", 4, ATTR_SIZE, config, name_period, sample_type, 0, flags,
+                    0, 0, config1, 0, branch_sample_type)
     return a.ljust(ATTR_SIZE, b"\0")
 
 
@@ -97,7 +98,7 @@ HEAP, SHM, LONG = 0x55d0c1000000, 0x7f0000200000, 0x55d0c2001000
 
 def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
           weight_struct=False, nr=None, more_maps=False, numa=False, long_names=None,
-          mem_topology=False, callchains=False, kernel=None, kernel_placed=True):
+          mem_topology=False, callchains=False, kernel=None, kernel_placed=True, lbr=None):
     """Writes the file; returns nothing.  binary: the report_work fixture.
     more_maps: a heap (anonymous) and a shared file mapping too, and a
     second process, for the data cache lines perf tells apart by them.
@@ -111,13 +112,22 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
     machine's /proc/kallsyms has them: a kernel text map, and every fifth
     sample in the kernel, in the function, touching the object.
     kernel_placed=False: the map's pgoff is 0, as perf record writes it
-    where kptr_restrict hides _text."""
+    where kptr_restrict hides _text.
+    lbr=N (with callchains): the user chains are LBR call stacks instead,
+    as record --call-graph lbr gives them, from an N-entry ring per thread
+    with hardware indexes (perfdata_lbr.Lbr): each thread's samples in
+    recurse depths going up and down, and N in the CPU PMU capabilities
+    (the LBR depth --stitch-lbr needs)."""
     st = IDENTIFIER | IP | TID | TIME | ADDR | ID | CPU | PERIOD | DATA_SRC
     st |= WEIGHT_STRUCT if weight_struct else WEIGHT
     if phys:
         st |= PHYS_ADDR
     if callchains:
         st |= CALLCHAIN
+    if callchains and lbr:
+        import perfdata_lbr     # (it imports this module)
+        st |= BRANCH_STACK
+        sym, rings = perfdata_lbr.symbols(binary), {}
     if page_size:
         st |= DATA_PAGE_SIZE
     events = []
@@ -179,7 +189,16 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
             misc, ip, addr = 1, kernel[1] + 0x10 * (k % 3), kernel[2] + 8 * (k % 17)
         body = struct.pack("<QQIIQQQII", sid, ip, pid, tid, t, addr, sid, cpu, 0)
         body += struct.pack("<Q", 1 if k % 5 else 10007)          # period
-        if callchains:      # the IP, called from main (now and then by way of worker)
+        if callchains and lbr:     # recursing deeper and back, by thread
+            ring = rings.setdefault(tid, perfdata_lbr.Lbr(lbr))
+            depth = 1 + (len(ring.calls) + 3) % 13
+            ring.move_to(perfdata_lbr.call_stack(sym, tid % 2, depth, "hot_math")[0])
+            hw_idx, entries = ring.stack()
+            chain = [0xfffffffffffffe00, ip]
+            body += struct.pack("<Q", len(chain)) + b"".join(struct.pack("<Q", a) for a in chain)
+            body += struct.pack("<QQ", len(entries), hw_idx)
+            body += b"".join(struct.pack("<QQQ", *e) for e in entries)
+        elif callchains:      # the IP, called from main (now and then by way of worker)
             chain = [0xfffffffffffffe00, ip, BASE + 0x1440 + 4 * (k % 3)]
             if k % 4 == 1:
                 chain.insert(2, BASE + 0x1310)
@@ -205,7 +224,8 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
     desc = struct.pack("<II", len(events), ATTR_SIZE)
     attrs = b""
     for name, config, config1, sid in events:
-        a = _attr(config, config1, st, 4000, freq=True)
+        a = _attr(config, config1, st, 4000, freq=True,
+                  branch_sample_type=(1 | 1 << 11 | 1 << 14 | 1 << 15 | 1 << 17) if lbr else 0)
         attrs += a
         desc += a + struct.pack("<I", 1) + _string(name) + struct.pack("<Q", sid)
         ids[sid] = None
@@ -232,6 +252,9 @@ def write(path, binary, stores=True, loads=True, phys=False, page_size=False,
         for node in (0, 1):
             topo += struct.pack("<QQQQ", node, 64, 64, 1 << (52 + node))
         sections.append((HEADER_MEM_TOPOLOGY, topo))
+    if lbr:     # after the topologies: sections go in bit order
+        sections.append((HEADER_CPU_PMU_CAPS, struct.pack("<I", 1) + _string("branches") +
+                         _string(str(lbr))))
     feat_index, pos = b"", feat_off + 16 * len(sections)
     features = [0, 0, 0, 0]
     for bit, blob in sections:

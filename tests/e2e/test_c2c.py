@@ -225,6 +225,28 @@ def test_c2c_lbr_call_stacks_match_perf(lbr_files, kind, args):
     assert lbr_warning(got.stderr) == lbr_warning(want.stderr)
 
 
+@pytest.fixture(scope="module")
+def stitch_file(tmp_path_factory):
+    """The "chains" samples with LBR call stacks of a 4-entry ring, recursing
+    deeper than it, and the depth in the file: what --stitch-lbr mends."""
+    path = str(tmp_path_factory.mktemp("stitch") / "lbr.data")
+    perfdata_mem.write(path, fixture("report_work"), lbr=4, **TABLES["chains"])
+    return path
+
+
+@pytest.mark.parametrize("args", [[], ["--stitch-lbr"], ["--stitch-lbr", "-g", "caller"],
+                                  ["--stitch-lbr", "-g", "callee,0.5,2"],
+                                  ["--stitch-lbr", "-c", "tid,iaddr"]], ids=" ".join)
+def test_c2c_stitch_lbr_matches_perf(stitch_file, args):
+    """Stacks cut at the LBR depth get what the thread's earlier stacks
+    held below them, as in perf (which stitches here: the graphs differ
+    from those without the option)."""
+    same_as_perf(stitch_file, ["--stdio"] + args)
+    if args:
+        plain = perf("c2c", "report", "--stdio", "-i", stitch_file).stdout
+        assert perf("c2c", "report", "--stdio", *args, "-i", stitch_file).stdout != plain
+
+
 def test_c2c_lbr_call_stacks_are_used(files, lbr_files):
     fp = perf("c2c", "report", "--stdio", "-i", files["chains"]).stdout
     assert perf("c2c", "report", "--stdio", "-i", lbr_files["callstack"]).stdout != fp

@@ -291,16 +291,18 @@ def run_both(args, timeout=60):
 
 
 @pytest.mark.parametrize("args", [["-k", "/pcl-no-such-vmlinux"], ["-G", "pcl-no-such-cgroup"],
-                                  ["-j", "pcl-no-such-filter"], ["-b"], ["-j", "any_call,u"]],
+                                  ["-j", "pcl-no-such-filter"], ["-b"], ["-j", "any_call,u"],
+                                  ["--stitch-lbr"], ["--stitch-lbr", "-g"]],
                          ids=["vmlinux", "cgroup", "bad-branch-filter", "branch-any",
-                              "branch-filter"])
+                              "branch-filter", "stitch-lbr", "stitch-lbr-fp"])
 def test_option_errors_as_perf(args):
-    """No vmlinux, no such cgroup, a bad branch filter, and branch stacks on
-    a PMU without them (no LBR here): perf's words on stderr."""
+    """No vmlinux, no such cgroup, a bad branch filter, branch stacks on a
+    PMU without them (no LBR here), and --stitch-lbr without LBR call
+    graphs: perf's words on stderr."""
     (perf_err, perf_status), (pcl_err, pcl_status) = run_both(["-e", "task-clock", *args])
     first_lines = perf_err.split("\n\n")[0]
     assert pcl_err.startswith(first_lines), (pcl_err, perf_err)
-    if args[0] in ("-k", "-G", "-j") and "no-such" in args[1]:
+    if (args[0] in ("-k", "-G", "-j") and "no-such" in args[1]) or args[0] == "--stitch-lbr":
         assert pcl_err == perf_err
         assert pcl_status == perf_status
     else:	# perf waits for ^C after that error; pcl stops

@@ -595,6 +595,25 @@ static void attr_swap_roundtrip(void **state)
 	assert_memory_equal(&a, &b, sizeof(a));
 }
 
+/* The LBR depth is the CPU PMU's last "branches" capability, read as
+ * atoi reads it; none without one. */
+static void lbr_depth_from_pmu_caps(void **state)
+{
+	char *caps[] = { "max_precise=3", "branches=16", "pmu_name=skylake", "branches=32" };
+	char *bad[] = { "branches_x=8", "branches=deep" };
+	struct perf_header h = { .cpu_pmu_caps = caps, .nr_cpu_pmu_caps = 3 };
+
+	(void)state;
+	assert_int_equal(perf_header__lbr_depth(&h), 16);
+	h.nr_cpu_pmu_caps = 4;
+	assert_int_equal(perf_header__lbr_depth(&h), 32);
+	h.cpu_pmu_caps = bad;
+	h.nr_cpu_pmu_caps = 2;
+	assert_int_equal(perf_header__lbr_depth(&h), 0);
+	h.nr_cpu_pmu_caps = 0;
+	assert_int_equal(perf_header__lbr_depth(&h), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -615,6 +634,7 @@ int main(void)
 		cmocka_unit_test(record_checks),
 		cmocka_unit_test(swap_sample_matches_native),
 		cmocka_unit_test(attr_swap_roundtrip),
+		cmocka_unit_test(lbr_depth_from_pmu_caps),
 	};
 	return cmocka_run_group_tests_name("perf-data", tests, NULL, NULL);
 }

@@ -1036,6 +1036,81 @@ static void lbr_call_stack_chain(void **state)
 	machine__delete(m);
 }
 
+/* Call i of the stitching tests' stacks: from 0x401000 + 0x100 * i. */
+static struct perf_branch_entry call_entry(int i)
+{
+	return (struct perf_branch_entry){ .from = 0x401000 + 0x100 * (uint64_t)i,
+					   .to = 0x401080 + 0x100 * (uint64_t)i };
+}
+
+/* An LBR stack of calls first..last (newest first), its hardware index
+ * last's ring slot, resolved with --stitch-lbr for a ring of depth 4. */
+static int stitch_sample(struct machine *m, struct thread *t, int first, int last,
+			 uint64_t hw_idx, struct callchain_frame *frames)
+{
+	const uint64_t chain[] = { PERF_CONTEXT_USER, 0x409000 };
+	struct perf_branch_entry lbr[8];
+	struct perf_sample sample = {
+		.callchain = chain, .callchain_nr = 2, .branch_nr = (uint64_t)(last - first + 1),
+		.branch_entries = lbr, .branch_hw_idx = hw_idx, .branch_has_hw_idx = true,
+	};
+	struct perf_event_attr attr = {
+		.sample_type = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_BRANCH_STACK,
+		.branch_sample_type = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+				      PERF_SAMPLE_BRANCH_HW_INDEX,
+	};
+	struct callchain_request req = { .max_stack = 127, .lbr_depth = 4 };
+
+	for (int i = last; i >= first; i--)
+		lbr[last - i] = call_entry(i);
+	return perf_sample__resolve_callchain(&sample, &attr, m, t, &req, frames, 16);
+}
+
+/* --stitch-lbr: a stack cut at the LBR depth that goes on from its
+ * thread's last one gets the frames that one held below it, and keeps
+ * them while the stacks go on; another thread's stacks are its own; a
+ * stack that does not go on (perf's sums say so) drops them. */
+static void lbr_stitching(void **state)
+{
+	struct machine *m = machine__new();
+	struct thread *t, *u;
+	struct callchain_frame f[16];
+	int n;
+
+	(void)state;
+	machine__process_mmap(m, 10, 10, 0x400000, 0x10000, 0, "/nonexistent/lbr", 2, NULL, 0);
+	t = machine__findnew_thread(m, 10, 10);
+	u = machine__findnew_thread(m, 10, 11);
+	/* calls 1-4 fill the ring: slots 0-3 */
+	assert_int_equal(stitch_sample(m, t, 1, 4, 3, f), 5);
+	/* another thread in between, a stack of its own */
+	assert_int_equal(stitch_sample(m, u, 1, 2, 1, f), 3);
+	/* calls 1-6: 5 and 6 took the slots of 1 and 2, which come back */
+	n = stitch_sample(m, t, 3, 6, 1, f);
+	assert_int_equal(n, 7);
+	assert_int_equal(f[0].ip, call_entry(6).to);
+	for (int i = 1; i < n; i++)
+		assert_int_equal(f[i].ip, call_entry(7 - i).from);
+	assert_non_null(f[6].al.map);
+	/* calls 1-8: 3 and 4 from the last stack, 1 and 2 kept */
+	n = stitch_sample(m, t, 5, 8, 3, f);
+	assert_int_equal(n, 9);
+	for (int i = 1; i < n; i++)
+		assert_int_equal(f[i].ip, call_entry(9 - i).from);
+	/* u's stack went on from its own: nothing of t's */
+	assert_int_equal(stitch_sample(m, u, 1, 3, 2, f), 4);
+	/* calls 5-8 returned, then 9-12 made, in the same slots: nothing
+	 * the same where the last stack had it, nothing stitched */
+	assert_int_equal(stitch_sample(m, t, 9, 12, 3, f), 5);
+	/* calls 9-11 of that (stitched, nothing to add), then 12-14 over
+	 * them: the stack's oldest is the last one's newest (11, slot 2),
+	 * just above its own newest (14, slot 1), which perf's sums take for
+	 * a whole ring away: not stitched */
+	assert_int_equal(stitch_sample(m, t, 9, 11, 2, f), 4);
+	assert_int_equal(stitch_sample(m, t, 11, 14, 1, f), 5);
+	machine__delete(m);
+}
+
 /* perf reads someone else's recording only with -f (force). */
 static void another_users_file_needs_force(void **state)
 {
@@ -1092,6 +1167,7 @@ int main(void)
 		cmocka_unit_test(ignored_samples_leave_their_time_range),
 		cmocka_unit_test(resolve_sample_and_callchain),
 		cmocka_unit_test(lbr_call_stack_chain),
+		cmocka_unit_test(lbr_stitching),
 		cmocka_unit_test(another_users_file_needs_force),
 	};
 	return cmocka_run_group_tests_name("session", tests, NULL, NULL);

@@ -826,6 +826,17 @@ int perf_header__read(struct perf_header *h, int fd, bool is_pipe, uint64_t file
 	return 0;
 }
 
+uint32_t perf_header__lbr_depth(const struct perf_header *h)
+{
+	uint32_t depth = 0;
+
+	/* the last one, as perf reads them in turn */
+	for (uint32_t i = 0; i < h->nr_cpu_pmu_caps; i++)
+		if (!strncmp(h->cpu_pmu_caps[i], "branches=", 9))
+			depth = (uint32_t)atoi(h->cpu_pmu_caps[i] + 9);
+	return depth;
+}
+
 void perf_header__exit(struct perf_header *h)
 {
 	for (uint32_t i = 0; i < h->nr_attrs; i++) {

@@ -277,6 +277,10 @@ struct perf_data_attr *perf_header__add_attr(struct perf_header *h,
 
 void perf_header__exit(struct perf_header *h);
 
+/* The LBR depth the file gives: its "branches" CPU PMU capability, read as
+ * perf reads it (atoi), 0 without one.  perf's --stitch-lbr needs it. */
+uint32_t perf_header__lbr_depth(const struct perf_header *h);
+
 /* Converts a perf_event_attr of the other byte order in place; only the
  * first `size` bytes are touched. */
 void perf_event_attr__swap(struct perf_event_attr *attr, size_t size);

@@ -246,11 +246,92 @@ static bool lbr_call_stack(const struct perf_sample *sample, const struct perf_e
 	       (attr->sample_type & dwarf) != dwarf && sample->branch_nr && sample->branch_entries;
 }
 
-/* perf's LBR call chain: the chain's kernel part, then where the last
+/* --- --stitch-lbr -------------------------------------------------------- */
+
+static struct lbr_stitch *lbr_stitch_of(struct thread *thread)
+{
+	if (!thread->lbr_stitch)
+		thread->lbr_stitch = xcalloc(1, sizeof(*thread->lbr_stitch));
+	return thread->lbr_stitch;
+}
+
+static void stitch_push(struct lbr_stitch *st, const struct lbr_frame *f)
+{
+	if (st->nr_stitched == st->alloc_stitched) {
+		st->alloc_stitched = st->alloc_stitched ? st->alloc_stitched * 2 : 16;
+		st->stitched = xrealloc(st->stitched, st->alloc_stitched * sizeof(*st->stitched));
+	}
+	st->stitched[st->nr_stitched++] = *f;
+}
+
+/*
+ * Whether the sample's LBR call stack goes on from the thread's last one,
+ * perf's way; if so the last stack's entries older than this one's oldest
+ * join the stitched frames.  The hardware index is the ring slot of the
+ * newest entry.  Where this stack's oldest entry sits and how far the last
+ * stack's newest is above it are perf's unsigned sums, unreduced: when
+ * this stack fills the ring and the last one's newest entry is in the
+ * slot of its oldest (one above its newest), that counts as a whole ring
+ * away, and nothing is stitched.  From that slot up both stacks must hold
+ * the same entry (from, to, flags) once at least.
+ */
+static bool lbr_stack_goes_on(struct lbr_stitch *st, const struct perf_sample *sample,
+			      uint64_t depth)
+{
+	uint64_t nr = sample->branch_nr, oldest, distance;
+	int64_t i, j;
+	int same = 0;
+
+	if (!st->nr)
+		return false;
+	oldest = depth - nr + sample->branch_hw_idx + 1;
+	distance = st->hw_idx > oldest ? st->hw_idx - oldest : depth + st->hw_idx - oldest;
+	if (distance + 1 > st->nr)
+		return false;
+	for (i = (int)distance, j = (int64_t)nr - 1; i >= 0 && j >= 0; i--, j--) {
+		struct branch_entry e = branch_entry(sample, (uint64_t)j);
+
+		if (memcmp(&e, st->entries + 3 * i, sizeof(e)))
+			break;
+		same++;
+	}
+	if (!same)
+		return false;
+	for (i = (int64_t)st->nr - 1; i > (int)distance; i--)
+		if (st->frames[i].valid)
+			stitch_push(st, &st->frames[i]);
+	return true;
+}
+
+/* Remembers the sample's stack as the thread's last (its frames are
+ * noted as they are made). */
+static void lbr_stack_keep(struct lbr_stitch *st, const struct perf_sample *sample)
+{
+	if (sample->branch_nr > st->alloc) {
+		st->alloc = sample->branch_nr;
+		st->entries = xrealloc(st->entries, st->alloc * 3 * sizeof(*st->entries));
+		st->frames = xrealloc(st->frames, st->alloc * sizeof(*st->frames));
+	}
+	st->nr = sample->branch_nr;
+	st->hw_idx = sample->branch_hw_idx;
+	memcpy(st->entries, sample->branch_entries, st->nr * 3 * sizeof(*st->entries));
+	for (uint64_t i = 0; i < st->nr; i++)
+		st->frames[i].valid = false;
+}
+
+/* --- LBR call stacks ----------------------------------------------------- */
+
+/*
+ * perf's LBR call chain: the chain's kernel part, then where the last
  * branch went (the sample's function) and where each branch came from (the
  * callers).  No chain with a user part: -1, the chain is read as usual.
- * Without the maximum LBR depth in the file's PMU capabilities, perf's
- * --stitch-lbr adds nothing to this, and pcl never stitches. */
+ *
+ * With req->lbr_depth (--stitch-lbr, the file's LBR depth) and hardware
+ * indexes in the samples, a stack that goes on from the thread's last one
+ * (see lbr_stack_goes_on) gets, after its callers, the frames stitched
+ * so far: what earlier stacks held below it.  A stack that does not drops
+ * them.  Each stack is remembered with the frames its sources gave.
+ */
 static int lbr_callchain(const struct perf_sample *sample, struct machine *m,
 			 struct thread *thread, struct callchain_request *req,
 			 struct callchain_frame *frames, int max_frames)
@@ -258,12 +339,21 @@ static int lbr_callchain(const struct perf_sample *sample, struct machine *m,
 	uint64_t end = sample->callchain_nr < (uint64_t)req->max_stack ? sample->callchain_nr
 								     : (uint64_t)req->max_stack;
 	uint64_t user = 0;
+	struct lbr_stitch *st = NULL;
+	bool stitched = false;
 	int n;
 
 	while (user < end && sample->callchain[user] != PERF_CONTEXT_USER)
 		user++;
 	if (user == end)
 		return -1;
+	if (req->lbr_depth && sample->branch_has_hw_idx && thread) {
+		st = lbr_stitch_of(thread);
+		stitched = lbr_stack_goes_on(st, sample, req->lbr_depth);
+		if (!stitched)
+			st->nr_stitched = 0;
+		lbr_stack_keep(st, sample);
+	}
 	if (!req->keep_outermost) {
 		n = machine__resolve_callchain(m, thread, sample->callchain, user, false, frames,
 					       max_frames);
@@ -286,6 +376,10 @@ static int lbr_callchain(const struct perf_sample *sample, struct machine *m,
 		memset(req->branches, 0, (size_t)n * sizeof(*req->branches));
 	for (uint64_t i = 0; i <= sample->branch_nr && n < max_frames; i++, n++) {
 		uint64_t ip = i ? sample->branch_entries[i - 1].from : sample->branch_entries[0].to;
+		struct branch_entry e = branch_entry(sample, i ? i - 1 : 0);
+		/* perf takes every entry for a branch target in callee
+		 * order, and only the first one in caller order */
+		uint64_t from = !i || !req->keep_outermost ? branch_entry(sample, 0).from : 0;
 
 		frames[n].ip = ip;
 		frames[n].inlined = false;
@@ -293,19 +387,28 @@ static int lbr_callchain(const struct perf_sample *sample, struct machine *m,
 		/* perf looks in the user's maps first, then the kernel's */
 		if (!machine__lookup(m, thread, PERF_RECORD_MISC_USER, ip, &frames[n].al))
 			machine__lookup(m, thread, PERF_RECORD_MISC_KERNEL, ip, &frames[n].al);
-		if (req->branches) {
-			struct branch_entry e = branch_entry(sample, i ? i - 1 : 0);
-
-			/* perf takes every entry for a branch target in callee
-			 * order, and only the first one in caller order */
+		if (req->branches)
 			req->branches[n] = (struct callchain_branch){
-				.branch = true,
-				.flags = e.flags,
-				.from = !i || !req->keep_outermost ? branch_entry(sample, 0).from : 0,
+				.branch = true, .flags = e.flags, .from = from,
 			};
-		}
+		/* the sources are what a later stack may stitch */
+		if (st && i)
+			st->frames[i - 1] = (struct lbr_frame){
+				.frame = frames[n], .flags = e.flags, .from = from, .valid = true,
+			};
 	}
+	/* the stitched frames, innermost first: perf adds them as they are,
+	 * not matched against the parent or --ignore-callees patterns */
 	req->nr_chain = n;
+	for (uint64_t i = st && stitched ? st->nr_stitched : 0; i > 0 && n < max_frames; i--, n++) {
+		const struct lbr_frame *f = &st->stitched[i - 1];
+
+		frames[n] = f->frame;
+		if (req->branches)
+			req->branches[n] = (struct callchain_branch){
+				.branch = true, .flags = f->flags, .from = f->from,
+			};
+	}
 	return n;
 }
 
@@ -541,7 +644,7 @@ int perf_session__resolve_callchain(struct perf_session *s, const struct evsel *
 				    const struct perf_sample *sample, struct thread *thread,
 				    int max_stack, struct callchain_frame *frames, int max_frames)
 {
-	struct callchain_request req = { .max_stack = max_stack };
+	struct callchain_request req = { .max_stack = max_stack, .lbr_depth = s->lbr_depth };
 
 	return perf_sample__resolve_callchain(sample, &evsel->attr,
 					      perf_session__machine_of(s, sample->cpumode,

@@ -213,6 +213,9 @@ struct perf_session {
 	struct perf_event_header failed_rec;
 	uint64_t failed_offset;
 	FILE *warn;		/* warnings go here (stderr) */
+	/* --stitch-lbr for perf_session__resolve_callchain(): the LBR depth
+	 * (callchain_request.lbr_depth); 0, the default, stitches nothing */
+	uint32_t lbr_depth;
 };
 
 /*
@@ -292,6 +295,11 @@ struct callchain_request {
 	bool branch_history;
 	/* in, optional: filled with one entry per frame written */
 	struct callchain_branch *branches;
+	/* in: --stitch-lbr: the file's LBR depth (perf_header__lbr_depth()),
+	 * 0 for none.  An LBR call stack that goes on from its thread's last
+	 * one gets the frames the earlier stacks held below it, as perf's
+	 * stitching does; the thread remembers its stacks (thread.h) */
+	uint32_t lbr_depth;
 	int nr_chain;		/* out: frames from PERF_SAMPLE_CALLCHAIN (the rest
 				 * were unwound) */
 	bool corrupt;		/* out: an invalid context marker dropped the chain */
@@ -309,7 +317,7 @@ int perf_sample__resolve_callchain(const struct perf_sample *sample,
 				   struct callchain_frame *frames, int max_frames);
 
 /* The same in the session's machine, innermost max_stack entries kept (as
- * perf script prints them). */
+ * perf script prints them), LBR call stacks stitched as s->lbr_depth says. */
 int perf_session__resolve_callchain(struct perf_session *s, const struct evsel *evsel,
 				    const struct perf_sample *sample, struct thread *thread,
 				    int max_stack, struct callchain_frame *frames, int max_frames);

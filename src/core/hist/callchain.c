@@ -236,6 +236,7 @@ void cc_resolver__init_like(struct cc_resolver *fresh, const struct cc_resolver 
 	fresh->hide_unresolved = r->hide_unresolved;
 	fresh->ignore_callees = r->ignore_callees;
 	fresh->branch_history = r->branch_history;
+	fresh->lbr_depth = r->lbr_depth;
 }
 
 /* Forgets cached resolutions when the machine's maps changed (MMAP, exec). */
@@ -418,7 +419,8 @@ static void add_frames(struct callchain_cursor *c, struct cc_resolver *r, struct
 {
 	bool callee = r->param->order == ORDER_CALLEE;
 	struct callchain_request req = { .max_stack = r->max_stack, .keep_outermost = !callee,
-					 .branch_history = r->branch_history };
+					 .branch_history = r->branch_history,
+					 .lbr_depth = r->lbr_depth };
 	/* unwound inline lists add entries, and branches two each */
 	int n, max = r->max_stack * (r->branch_history ? 11 : 9) + 64;
 
@@ -537,6 +539,13 @@ static void stack_store(struct cc_resolver *r, struct cc_stack *st, const struct
 	st->broken = c->broken;
 }
 
+/* Samples whose user stack is their branch stack (record --call-graph lbr). */
+static bool lbr_call_stacks(const struct perf_event_attr *attr)
+{
+	return (attr->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	       (attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK);
+}
+
 void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r,
 			       struct thread *thread, const struct perf_event_attr *attr,
 			       const struct perf_sample *sample)
@@ -549,8 +558,10 @@ void callchain_cursor__resolve(struct callchain_cursor *c, struct cc_resolver *r
 	c->nr = 0;
 	c->parent = NULL;
 	c->root = NULL;
-	/* the branches' flags are the sample's own: not cached */
-	if ((attr->sample_type & dwarf) != dwarf && sample->callchain && !r->branch_history) {
+	/* the branches' flags are the sample's own, and an LBR call stack's
+	 * frames its branch stack's: not cached */
+	if ((attr->sample_type & dwarf) != dwarf && sample->callchain && !r->branch_history &&
+	    !lbr_call_stacks(attr)) {
 		st = stack_slot(r, thread, sample, &hash);
 		if (stack_hit(r, st, thread, hash, sample)) {
 			cursor_grow(c, st->nr_frames);

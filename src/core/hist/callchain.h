@@ -97,6 +97,8 @@ struct cc_resolver {
 	/* --branch-history: the sample's branches head its stack, their
 	 * flags kept in the cursor (callchain_request.branch_history) */
 	bool branch_history;
+	/* --stitch-lbr: the file's LBR depth (callchain_request.lbr_depth) */
+	uint32_t lbr_depth;
 	struct hashmap frames;		/* the frames, each once */
 	struct arena arena;
 	struct hashmap ranks;		/* DSO -> creation rank */

@@ -195,6 +195,30 @@ struct callchain_frame {
 	const char *srcline;
 };
 
+/*
+ * What a thread keeps of its LBR call stacks for --stitch-lbr (the
+ * stitching is perf_sample__resolve_callchain's, in core/data): the last
+ * stack's entries and hardware index, the frame each entry's source gave
+ * and what it tells of its branch, and the frames carried over from
+ * earlier stacks, the outermost first.  The machine frees it with the
+ * thread.
+ */
+struct lbr_frame {
+	struct callchain_frame frame;
+	uint64_t flags;		/* its branch's flags word */
+	uint64_t from;		/* where the stack's last branch came from, or 0 */
+	bool valid;
+};
+
+struct lbr_stitch {
+	uint64_t nr, hw_idx;		/* the last stack: entries (0: none yet), index */
+	uint64_t *entries;		/* its (from, to, flags) triples */
+	struct lbr_frame *frames;	/* one per entry */
+	uint64_t alloc;			/* room in entries and frames */
+	struct lbr_frame *stitched;	/* carried over, outermost first */
+	uint64_t nr_stitched, alloc_stitched;
+};
+
 /* The cpumode a PERF_CONTEXT_* marker switches a callchain walk to; false
  * for one perf does not know (it drops such a chain). */
 bool perf_context__cpumode(uint64_t marker, uint8_t *cpumode);

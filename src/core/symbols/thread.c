@@ -56,6 +56,12 @@ void thread__delete(struct thread *t)
 
 	maps__put(p->maps);
 	free(p);
+	if (t->lbr_stitch) {
+		free(t->lbr_stitch->entries);
+		free(t->lbr_stitch->frames);
+		free(t->lbr_stitch->stitched);
+		free(t->lbr_stitch);
+	}
 	free(t->comm);
 	free(t);
 }

@@ -13,6 +13,8 @@
 
 #include "core/symbols/map.h"
 
+struct lbr_stitch;
+
 struct thread {
 	pid_t pid, tid;
 	pid_t ppid;		/* parent tid from FORK, -1 when unknown */
@@ -20,6 +22,8 @@ struct thread {
 	bool comm_set;		/* a COMM (or an inherited one) was seen */
 	bool dead;		/* EXIT seen; kept for late samples, like perf */
 	uint64_t cgroup_ns_dev, cgroup_ns_ino;	/* its cgroup namespace (NAMESPACES) */
+	/* --stitch-lbr: its last LBR call stack (machine.h), or NULL */
+	struct lbr_stitch *lbr_stitch;
 	void *priv;
 };
 
