@@ -736,7 +736,9 @@ static int synth_guest_kernels(struct synth *s)
 	return err;
 }
 
-static int write_event_updates(struct record_session *rs)
+/* EVENT_UPDATEs: a clock event's unit and scale, into files as into
+ * pipes; every event's name too with names (a pipe has no EVENT_DESC). */
+static int write_event_updates(struct record_session *rs, bool names)
 {
 	static const double msec_scale = 1e-6;
 	int err = 0;
@@ -750,7 +752,7 @@ static int write_event_updates(struct record_session *rs)
 				err = write_event_update(rs, e, EVENT_UPDATE_SCALE, &msec_scale,
 							 sizeof(msec_scale));
 		}
-		if (!err)
+		if (!err && names)
 			err = write_event_update(rs, e, EVENT_UPDATE_NAME, e->name,
 						 strlen(e->name) + 1);
 		if (err)
@@ -812,18 +814,19 @@ static int synthesize_system(struct record_session *rs, struct synth *s, bool na
 	}
 	err = synth__id_index(s, ids, n);
 	free(ids);
-	/* Without kallsyms there is no kernel map: kernel samples stay unresolved. */
-	if (!err) {
+	/* Without kallsyms there is no kernel map: kernel samples stay
+	 * unresolved.  No event watching the kernel: perf leaves it out. */
+	if (!err && !evlist__exclude_kernel(rs->evlist)) {
 		err = synth__kernel_mmap(s, NULL);
 		if (err == -ENOENT)
 			err = 0;
+		if (!err)
+			err = synth__modules(s);
 	}
 	if (!err)
-		err = synth__modules(s);
-	if (!err)
 		err = synth_guest_kernels(s);
-	if (!err && names_too && rs->writer.pipe)
-		err = write_event_updates(rs);
+	if (!err)
+		err = write_event_updates(rs, names_too && rs->writer.pipe);
 
 	tids = xcalloc((size_t)rs->threads->nr + 1, sizeof(*tids));
 	for (int i = 0; i < rs->threads->nr; i++)
@@ -880,7 +883,7 @@ static int synthesize_head(struct record_session *rs, pid_t workload_pid)
 		err = synthesize_system(rs, &s, true);
 	/* a pipe's readers need the names before the first sample */
 	else if (!err && rs->writer.pipe)
-		err = write_event_updates(rs);
+		err = write_event_updates(rs, true);
 	/* The forked workload has not exec'd yet: its name only, the one perf
 	 * gives it, which tools filtering out the exec stub look for. */
 	if (!err && workload_pid > 0)
