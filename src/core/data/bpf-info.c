@@ -233,32 +233,47 @@ bool bpf_env__has_btf(const struct bpf_env *env, uint32_t id)
 	return i < env->nr_btfs && env->btfs[i].id == id;
 }
 
+/* Room for id in a vector sorted by id (items of stride bytes, the id
+ * their first u32): the new item, zeroed, or NULL when id is there. */
+static void *sorted_insert(void *vec, uint32_t *n, size_t stride, uint32_t id)
+{
+	void **v = vec;
+	uint32_t i = slot_of(*v, *n, stride, id), at;
+	char *base;
+
+	if (i < *n) {
+		memcpy(&at, (char *)*v + i * stride, sizeof(at));
+		if (at == id)
+			return NULL;
+	}
+	*v = xrealloc(*v, (*n + 1) * stride);
+	base = *v;
+	memmove(base + (i + 1) * stride, base + i * stride, (*n - i) * stride);
+	memset(base + i * stride, 0, stride);
+	(*n)++;
+	return base + i * stride;
+}
+
 void bpf_env__add_prog(struct bpf_env *env, uint32_t id, uint8_t *bytes, uint32_t len)
 {
-	uint32_t i = slot_of(env->progs, env->nr_progs, sizeof(*env->progs), id);
+	struct bpf_prog_entry *e = sorted_insert(&env->progs, &env->nr_progs, sizeof(*e), id);
 
-	if (i < env->nr_progs && env->progs[i].id == id) {
+	if (!e) {
 		free(bytes);
 		return;
 	}
-	env->progs = xrealloc(env->progs, (env->nr_progs + 1) * sizeof(*env->progs));
-	memmove(&env->progs[i + 1], &env->progs[i], (env->nr_progs - i) * sizeof(*env->progs));
-	env->progs[i] = (struct bpf_prog_entry){ .id = id, .len = len, .bytes = bytes };
-	env->nr_progs++;
+	*e = (struct bpf_prog_entry){ .id = id, .len = len, .bytes = bytes };
 }
 
 void bpf_env__add_btf(struct bpf_env *env, uint32_t id, uint8_t *data, uint32_t size)
 {
-	uint32_t i = slot_of(env->btfs, env->nr_btfs, sizeof(*env->btfs), id);
+	struct bpf_btf_desc *b = sorted_insert(&env->btfs, &env->nr_btfs, sizeof(*b), id);
 
-	if (i < env->nr_btfs && env->btfs[i].id == id) {
+	if (!b) {
 		free(data);
 		return;
 	}
-	env->btfs = xrealloc(env->btfs, (env->nr_btfs + 1) * sizeof(*env->btfs));
-	memmove(&env->btfs[i + 1], &env->btfs[i], (env->nr_btfs - i) * sizeof(*env->btfs));
-	env->btfs[i] = (struct bpf_btf_desc){ .id = id, .size = size, .data = data };
-	env->nr_btfs++;
+	*b = (struct bpf_btf_desc){ .id = id, .size = size, .data = data };
 }
 
 void bpf_env__write_progs(const struct bpf_env *env, struct strbuf *sb)
