@@ -91,11 +91,12 @@ def our_ksymbols(text):
 
 
 def synthesized_order(text):
-    """The kinds of records before the first sample or round, repeats
-    merged, tasks left out: where the BPF records stand."""
+    """The kinds of records up to FINISHED_INIT (after it, what other
+    processes load shows up), repeats merged, tasks left out: where the
+    BPF records stand."""
     kinds = []
     for kind, _ in RECORD.findall(text):
-        if kind in ("SAMPLE", "FINISHED_ROUND"):
+        if kind in ("SAMPLE", "FINISHED_ROUND", "FINISHED_INIT"):
             break
         if kind in ("FORK", "COMM", "MMAP2") or (kinds and kinds[-1] == kind):
             continue
