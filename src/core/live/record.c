@@ -825,7 +825,8 @@ static int synthesize_system(struct record_session *rs, struct synth *s, bool na
 	}
 	if (!err)
 		err = synth_guest_kernels(s);
-	if (!err)
+	/* (a pipe's tail: its head told them already) */
+	if (!err && (names_too || !rs->writer.pipe))
 		err = write_event_updates(rs, names_too && rs->writer.pipe);
 
 	tids = xcalloc((size_t)rs->threads->nr + 1, sizeof(*tids));
