@@ -73,6 +73,23 @@ def load(name, insns=R0_ZERO + EXIT, btf_funcs=None, func_offsets=(0,)):
     return fds
 
 
+def _obj_id(fd, info_len, id_offset):
+    info = ctypes.create_string_buffer(info_len)
+    attr = struct.pack("<IIQ", fd, info_len, ctypes.addressof(info)).ljust(128, b"\0")
+    _bpf(15, attr)      # BPF_OBJ_GET_INFO_BY_FD
+    return struct.unpack_from("<I", info.raw, id_offset)[0]
+
+
+def prog_id(fd):
+    """The id of the program open as fd (struct bpf_prog_info's id)."""
+    return _obj_id(fd, 232, 4)
+
+
+def btf_id(fd):
+    """The id of the BTF open as fd (struct bpf_btf_info's id)."""
+    return _obj_id(fd, 32, 12)
+
+
 def attach_to_sys_enter(prog_fd):
     """Runs the program at each of this process's syscalls (a
     raw_syscalls:sys_enter perf event of its own); returns the event's fd."""
@@ -135,13 +152,15 @@ def while_programs_stay(*runs, tries=5, settle=10.0):
 
 
 if __name__ == "__main__":
-    # bpf_progs.py SECONDS: syscalls, each running a long BPF program
-    # ("pcl_busy", 400 instructions), so that samples land in BPF code
+    # bpf_progs.py SECONDS [NAME]: syscalls, each running a long BPF program
+    # (NAME, "pcl_busy" by default, 400 instructions), so that samples land
+    # in BPF code; "ready" on stdout once it runs
     import sys
     import time
     busy = _insn(0xb7, 0) + _insn(0x07, 0, 0, 0, 1) * 400 + EXIT
-    prog = load("pcl_busy", busy)[-1]
+    prog = load(sys.argv[2] if len(sys.argv) > 2 else "pcl_busy", busy)[-1]
     attach_to_sys_enter(prog)
+    print("ready", flush=True)
     end = time.monotonic() + float(sys.argv[1])
     while time.monotonic() < end:
         for _ in range(1000):

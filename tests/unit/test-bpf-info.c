@@ -168,11 +168,88 @@ static void test_damaged(void **state)
 	strbuf_release(&progs);
 }
 
+static void add_prog(struct bpf_env *env, uint32_t id, const char *name)
+{
+	struct strbuf one = STRBUF_INIT;
+	uint32_t len;
+
+	put_prog(&one, id, name, 1, 0, 1);
+	len = (uint32_t)one.len;
+	bpf_env__add_prog(env, id, (uint8_t *)strbuf_detach(&one), len);
+}
+
+/* What record gathers (programs and BTF in any order, twice some) is
+ * written by id, one of each, and reads back as perf would read it. */
+static void test_env_written_by_id(void **state)
+{
+	static const char *const funcs[] = { "main_fn" };
+	struct strbuf one = STRBUF_INIT, sb = STRBUF_INIT;
+	struct bpf_env env = { 0 };
+	struct bpf_prog_desc *p, d;
+	struct bpf_btf_desc *b;
+	struct data_cursor c;
+	uint32_t np, nb, len;
+
+	(void)state;
+	bpf_env__write_progs(NULL, &sb);
+	bpf_env__write_btfs(&env, &sb);
+	assert_int_equal(sb.len, 8);	/* two zero counts */
+	assert_memory_equal(sb.buf, "\0\0\0\0\0\0\0\0", 8);
+	strbuf_reset(&sb);
+	for (uint32_t id = 9; id >= 3; id -= 3)
+		add_prog(&env, id, "lone");
+	add_prog(&env, 6, "again");	/* known: dropped */
+	assert_true(bpf_env__has_prog(&env, 3));
+	assert_false(bpf_env__has_prog(&env, 4));
+	put_btf(&one, funcs, 1);
+	len = (uint32_t)one.len;
+	bpf_env__add_btf(&env, 12, (uint8_t *)strbuf_detach(&one), len);
+	put_btf(&one, funcs, 1);
+	bpf_env__add_btf(&env, 2, (uint8_t *)strbuf_detach(&one), 24);	/* its header only */
+	assert_true(bpf_env__has_btf(&env, 12));
+	assert_false(bpf_env__has_btf(&env, 7));
+
+	bpf_env__write_progs(&env, &sb);
+	data_cursor__init(&c, sb.buf, sb.len, false);
+	assert_true(bpf_prog_descs__parse(&c, &p, &np));
+	assert_int_equal(data_cursor__left(&c), 0);
+	assert_int_equal(np, 3);
+	assert_int_equal(p[0].id, 3);
+	assert_int_equal(p[1].id, 6);
+	assert_string_equal(p[1].name, "lone");
+	assert_int_equal(p[2].id, 9);
+	assert_int_equal(p[2].nr_funcs, 1);
+	bpf_prog_descs__free(p, np);
+	assert_true(bpf_prog_desc__from_entry(env.progs[0].bytes, env.progs[0].len, &d));
+	assert_int_equal(d.id, 3);
+	assert_int_equal(d.tag[0], 0);
+	assert_true(d.addrs[0] == 0xffffffffc0001000ull);
+	bpf_prog_desc__release(&d);
+	assert_false(bpf_prog_desc__from_entry(env.progs[0].bytes, 20, &d));
+	assert_int_equal(d.nr_funcs, 0);
+
+	strbuf_reset(&sb);
+	bpf_env__write_btfs(&env, &sb);
+	data_cursor__init(&c, sb.buf, sb.len, false);
+	assert_true(bpf_btf_descs__parse(&c, &b, &nb));
+	assert_int_equal(nb, 2);
+	assert_int_equal(b[0].id, 2);
+	assert_int_equal(b[0].size, 24);
+	assert_int_equal(b[1].id, 12);
+	assert_string_equal(btf__type_name(b[1].data, b[1].size, 4), "main_fn");
+	bpf_btf_descs__free(b, nb);
+	bpf_env__free(&env);
+	assert_int_equal(env.nr_progs, 0);
+	strbuf_release(&sb);
+	strbuf_release(&one);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_as_perf),
 		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_env_written_by_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

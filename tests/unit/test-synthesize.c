@@ -426,10 +426,108 @@ static void symbol_lookup(void **state)
 	free(ks);
 }
 
+/* A program of two functions as bpf-info describes one: KSYMBOLs named
+ * bpf_prog_TAG_F (no BTF), each a zero sample_id trailer, then its
+ * BPF_EVENT with the program's id and tag; byte sizes as perf's. */
+static void bpf_prog_records(void **state)
+{
+	uint64_t addrs[2] = { 0xffffffffc0022098ULL, 0xffffffffc00220e0ULL };
+	uint32_t lens[2] = { 25, 20 };
+	uint8_t tags[2][BPF_PROG_TAG_LEN] = { { 0xc3, 0xd6, 0x97, 0xc9, 0x8f, 0x3b, 0x60, 0xee },
+					      { 0x59, 0xf4, 0xa9, 0x31, 0x74, 0x4d, 0xcd, 0xc6 } };
+	struct bpf_prog_desc p = { .id = 745, .nr_funcs = 2, .addrs = addrs, .lens = lens,
+				   .tags = tags, .tag = { 1, 2, 3, 4, 5, 6, 7, 8 } };
+	const struct perf_rec_ksymbol *k;
+	const struct perf_rec_bpf_event *b;
+	const uint8_t *trailer;
+	struct synth s;
+	size_t off = 0;
+
+	synth__init(&s, attr_of(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER), false, collect, NULL);
+	assert_int_equal(synth__bpf_prog(&s, &p, NULL, 0, true), 0);
+	for (int i = 0; i < 2; i++) {
+		k = (const void *)rec_at(&off);
+		assert_non_null(k);
+		assert_int_equal(k->header.type, PERF_RECORD_KSYMBOL);
+		assert_int_equal(k->header.misc, 0);
+		/* 24 + "bpf_prog_<16 hex>_F\0" (28, padded to 32) + 32 of sample_id */
+		assert_int_equal(k->header.size, 0x58);
+		assert_true(k->addr == addrs[i]);
+		assert_int_equal(k->len, lens[i]);
+		assert_int_equal(k->ksym_type, PERF_RECORD_KSYMBOL_TYPE_BPF);
+		assert_int_equal(k->flags, 0);
+		assert_string_equal(k->name, i ? "bpf_prog_59f4a931744dcdc6_F" :
+						 "bpf_prog_c3d697c98f3b60ee_F");
+		trailer = (const uint8_t *)k + k->header.size - 32;
+		for (int j = 0; j < 32; j++)
+			assert_int_equal(trailer[j], 0);
+	}
+	b = (const void *)rec_at(&off);
+	assert_non_null(b);
+	assert_int_equal(b->header.type, PERF_RECORD_BPF_EVENT);
+	assert_int_equal(b->header.size, 0x38);
+	assert_int_equal(b->type, PERF_BPF_EVENT_PROG_LOAD);
+	assert_int_equal(b->flags, 0);
+	assert_int_equal(b->id, 745);
+	assert_memory_equal(b->tag, p.tag, 8);
+	assert_null(rec_at(&off));
+
+	/* --no-bpf-event: the KSYMBOLs only; a lone function takes the
+	 * program's name, an unnamed one none */
+	out_len = off = 0;
+	p.nr_funcs = 1;
+	memcpy(p.name, "pcl_one", 8);
+	assert_int_equal(synth__bpf_prog(&s, &p, NULL, 0, false), 0);
+	p.name[0] = '\0';
+	assert_int_equal(synth__bpf_prog(&s, &p, NULL, 0, false), 0);
+	k = (const void *)rec_at(&off);
+	assert_string_equal(k->name, "bpf_prog_c3d697c98f3b60ee_pcl_one");
+	k = (const void *)rec_at(&off);
+	assert_string_equal(k->name, "bpf_prog_c3d697c98f3b60ee");
+	assert_null(rec_at(&off));
+	synth__exit(&s);
+}
+
+/* Trampolines and dispatchers of kallsyms' [bpf] pseudo-module, a page
+ * each; programs and other modules' symbols are not images. */
+static void bpf_images_from_kallsyms(void **state)
+{
+	char *ks = xasprintf("%s/kallsyms-bpf", root);
+	const struct perf_rec_ksymbol *k;
+	struct synth s;
+	size_t off = 0;
+
+	put("kallsyms-bpf", "ffffffff81000000 T _text\n"
+			    "ffffffffc0001000 t bpf_trampoline_6442\t[bpf]\n"
+			    "ffffffffc0002000 t bpf_prog_59f4a931744dcdc6_x\t[bpf]\n"
+			    "ffffffffc0003000 t bpf_dispatcher_xdp\t[bpf]\n"
+			    "ffffffffc0004000 t bpf_trampoline_x\t[bpf]\n"
+			    "ffffffffc0005000 t bpf_dispatcher_xdp\t[bpfx]\n"
+			    "ffffffffc0006000 t bpf_trampoline_7\t[other]\n");
+	synth__init(&s, attr_of(PERF_SAMPLE_TID), false, collect, NULL);
+	assert_int_equal(synth__bpf_images(&s, ks), 0);
+	k = (const void *)rec_at(&off);
+	assert_int_equal(k->header.type, PERF_RECORD_KSYMBOL);
+	assert_true(k->addr == 0xffffffffc0001000ULL);
+	assert_int_equal(k->len, (uint32_t)sysconf(_SC_PAGESIZE));
+	assert_int_equal(k->ksym_type, PERF_RECORD_KSYMBOL_TYPE_BPF);
+	assert_string_equal(k->name, "bpf_trampoline_6442");
+	k = (const void *)rec_at(&off);
+	assert_true(k->addr == 0xffffffffc0003000ULL);
+	assert_string_equal(k->name, "bpf_dispatcher_xdp");
+	assert_null(rec_at(&off));
+	assert_true(synth__bpf_images(&s, "/nonexistent/kallsyms") < 0);
+	synth__exit(&s);
+	free(ks);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(kernel_map, setup, teardown),
+		cmocka_unit_test_setup_teardown(bpf_prog_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(bpf_images_from_kallsyms, setup, teardown),
 		cmocka_unit_test_setup_teardown(thread_with_maps, setup, teardown),
 		cmocka_unit_test_setup_teardown(data_maps_with_d, setup, teardown),
 		cmocka_unit_test_setup_teardown(maps_with_build_ids, setup, teardown),

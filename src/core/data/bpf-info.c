@@ -7,6 +7,7 @@
  */
 #include "core/data/bpf-info.h"
 #include "core/data/data-cursor.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 #include <linux/bpf.h>
@@ -52,6 +53,7 @@ static void prog_desc__read(struct bpf_prog_desc *p, const struct bpf_prog_info 
 
 	p->id = info->id;
 	p->btf_id = info->btf_id;
+	memcpy(p->tag, info->tag, sizeof(p->tag));
 	memcpy(p->name, info->name, sizeof(info->name));
 	p->name[sizeof(info->name)] = '\0';
 	if (!n || n != info->nr_prog_tags || n != info->nr_jited_func_lens || !addrs || !lens ||
@@ -83,12 +85,43 @@ static int by_btf_id(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void prog_desc__release(struct bpf_prog_desc *p)
+void bpf_prog_desc__release(struct bpf_prog_desc *p)
 {
 	free(p->addrs);
 	free(p->lens);
 	free(p->tags);
 	free(p->func_types);
+	p->addrs = NULL;
+	p->lens = NULL;
+	p->tags = NULL;
+	p->func_types = NULL;
+}
+
+/* One program's entry at c into p; false (c bad) when it does not fit. */
+static bool read_entry(struct data_cursor *c, struct bpf_prog_desc *p)
+{
+	struct bpf_prog_info info = { 0 };
+	uint32_t info_len = data_cursor__u32(c), data_len = data_cursor__u32(c);
+	uint64_t mask = data_cursor__u64(c);
+	const void *raw = info_len <= sizeof(info) ? data_cursor__skip(c, info_len) : NULL;
+	const uint8_t *data = raw ? data_cursor__skip(c, data_len) : NULL;
+
+	memset(p, 0, sizeof(*p));
+	if (!data) {
+		c->bad = true;
+		return false;
+	}
+	memcpy(&info, raw, info_len);
+	prog_desc__read(p, &info, mask, data, data_len);
+	return true;
+}
+
+bool bpf_prog_desc__from_entry(const uint8_t *bytes, size_t len, struct bpf_prog_desc *p)
+{
+	struct data_cursor c;
+
+	data_cursor__init(&c, bytes, len, false);
+	return read_entry(&c, p);
 }
 
 bool bpf_prog_descs__parse(struct data_cursor *c, struct bpf_prog_desc **progs, uint32_t *nr)
@@ -103,25 +136,16 @@ bool bpf_prog_descs__parse(struct data_cursor *c, struct bpf_prog_desc **progs, 
 		return false;
 	v = xcalloc(n ? n : 1, sizeof(*v));
 	for (uint32_t i = 0; i < n; i++) {
-		struct bpf_prog_info info = { 0 };
-		uint32_t info_len = data_cursor__u32(c), data_len = data_cursor__u32(c);
-		uint64_t mask = data_cursor__u64(c);
-		const void *raw = info_len <= sizeof(info) ? data_cursor__skip(c, info_len) : NULL;
-		const uint8_t *data = raw ? data_cursor__skip(c, data_len) : NULL;
-
-		if (!data) {	/* perf stops reading the feature there too */
+		if (!read_entry(c, &v[i])) {	/* perf stops reading the feature there too */
 			bpf_prog_descs__free(v, i);
-			c->bad = true;
 			return false;
 		}
-		memcpy(&info, raw, info_len);
-		prog_desc__read(&v[i], &info, mask, data, data_len);
 	}
 	/* by id, one of each (perf keeps them so; a file has no twins) */
 	qsort(v, n, sizeof(*v), by_prog_id);
 	for (uint32_t i = 0; i < n; i++) {
 		if (*nr && v[*nr - 1].id == v[i].id)
-			prog_desc__release(&v[i]);
+			bpf_prog_desc__release(&v[i]);
 		else
 			v[(*nr)++] = v[i];
 	}
@@ -166,7 +190,7 @@ bool bpf_btf_descs__parse(struct data_cursor *c, struct bpf_btf_desc **btfs, uin
 void bpf_prog_descs__free(struct bpf_prog_desc *progs, uint32_t nr)
 {
 	for (uint32_t i = 0; i < nr; i++)
-		prog_desc__release(&progs[i]);
+		bpf_prog_desc__release(&progs[i]);
 	free(progs);
 }
 
@@ -175,6 +199,111 @@ void bpf_btf_descs__free(struct bpf_btf_desc *btfs, uint32_t nr)
 	for (uint32_t i = 0; i < nr; i++)
 		free(btfs[i].data);
 	free(btfs);
+}
+
+/* The index where id is, or belongs, in an array sorted by id whose ids
+ * are at stride bytes from each other. */
+static uint32_t slot_of(const void *v, uint32_t n, size_t stride, uint32_t id)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2, at;
+
+		memcpy(&at, (const char *)v + mid * stride, sizeof(at));
+		if (at < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool bpf_env__has_prog(const struct bpf_env *env, uint32_t id)
+{
+	uint32_t i = slot_of(env->progs, env->nr_progs, sizeof(*env->progs), id);
+
+	return i < env->nr_progs && env->progs[i].id == id;
+}
+
+bool bpf_env__has_btf(const struct bpf_env *env, uint32_t id)
+{
+	uint32_t i = slot_of(env->btfs, env->nr_btfs, sizeof(*env->btfs), id);
+
+	return i < env->nr_btfs && env->btfs[i].id == id;
+}
+
+/* Room for id in a vector sorted by id (items of stride bytes, the id
+ * their first u32): the new item, zeroed, or NULL when id is there. */
+static void *sorted_insert(void *vec, uint32_t *n, size_t stride, uint32_t id)
+{
+	void **v = vec;
+	uint32_t i = slot_of(*v, *n, stride, id), at;
+	char *base;
+
+	if (i < *n) {
+		memcpy(&at, (char *)*v + i * stride, sizeof(at));
+		if (at == id)
+			return NULL;
+	}
+	*v = xrealloc(*v, (*n + 1) * stride);
+	base = *v;
+	memmove(base + (i + 1) * stride, base + i * stride, (*n - i) * stride);
+	memset(base + i * stride, 0, stride);
+	(*n)++;
+	return base + i * stride;
+}
+
+void bpf_env__add_prog(struct bpf_env *env, uint32_t id, uint8_t *bytes, uint32_t len)
+{
+	struct bpf_prog_entry *e = sorted_insert(&env->progs, &env->nr_progs, sizeof(*e), id);
+
+	if (!e) {
+		free(bytes);
+		return;
+	}
+	*e = (struct bpf_prog_entry){ .id = id, .len = len, .bytes = bytes };
+}
+
+void bpf_env__add_btf(struct bpf_env *env, uint32_t id, uint8_t *data, uint32_t size)
+{
+	struct bpf_btf_desc *b = sorted_insert(&env->btfs, &env->nr_btfs, sizeof(*b), id);
+
+	if (!b) {
+		free(data);
+		return;
+	}
+	*b = (struct bpf_btf_desc){ .id = id, .size = size, .data = data };
+}
+
+void bpf_env__write_progs(const struct bpf_env *env, struct strbuf *sb)
+{
+	uint32_t n = env ? env->nr_progs : 0;
+
+	strbuf_add(sb, &n, sizeof(n));
+	for (uint32_t i = 0; i < n; i++)
+		strbuf_add(sb, env->progs[i].bytes, env->progs[i].len);
+}
+
+void bpf_env__write_btfs(const struct bpf_env *env, struct strbuf *sb)
+{
+	uint32_t n = env ? env->nr_btfs : 0;
+
+	strbuf_add(sb, &n, sizeof(n));
+	for (uint32_t i = 0; i < n; i++) {
+		strbuf_add(sb, &env->btfs[i].id, sizeof(env->btfs[i].id));
+		strbuf_add(sb, &env->btfs[i].size, sizeof(env->btfs[i].size));
+		strbuf_add(sb, env->btfs[i].data, env->btfs[i].size);
+	}
+}
+
+void bpf_env__free(struct bpf_env *env)
+{
+	for (uint32_t i = 0; i < env->nr_progs; i++)
+		free(env->progs[i].bytes);
+	free(env->progs);
+	bpf_btf_descs__free(env->btfs, env->nr_btfs);
+	memset(env, 0, sizeof(*env));
 }
 
 static uint32_t le32(const uint8_t *p)

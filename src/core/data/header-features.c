@@ -1,5 +1,6 @@
 /* header-features: feature section payloads (see header-features.h). */
 #include "core/data/header-features.h"
+#include "core/data/bpf-info.h"
 #include "core/data/perf-data-write.h"
 #include "core/data/perf-record.h"
 #include "core/data/trace-data-write.h"
@@ -473,6 +474,20 @@ static int build_empty_count(struct strbuf *sb, const struct header_env *env, in
 	return 1;
 }
 
+/* The BPF programs and their BTF perf record saw loaded (none told: a
+ * zero count, which perf writes too). */
+static int build_bpf_progs(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	bpf_env__write_progs(env->bpf, sb);
+	return 1;
+}
+
+static int build_bpf_btfs(struct strbuf *sb, const struct header_env *env, int feat)
+{
+	bpf_env__write_btfs(env->bpf, sb);
+	return 1;
+}
+
 static int build_pmu_mappings(struct strbuf *sb, const struct header_env *env, int feat)
 {
 	DIR *d = opendir("/sys/bus/event_source/devices");
@@ -778,9 +793,9 @@ static int (*const builders[HEADER_LAST_FEATURE])(struct strbuf *sb,
 	[HEADER_DIR_FORMAT] = build_dir_format,
 	[HEADER_COMPRESSED] = build_compressed,
 	[HEADER_CLOCK_DATA] = build_clock_data,
-	/* no BPF programs or PMU capabilities to describe */
-	[HEADER_BPF_PROG_INFO] = build_empty_count,
-	[HEADER_BPF_BTF] = build_empty_count,
+	[HEADER_BPF_PROG_INFO] = build_bpf_progs,
+	[HEADER_BPF_BTF] = build_bpf_btfs,
+	/* no PMU capabilities to describe */
 	[HEADER_PMU_CAPS] = build_empty_count,
 };
 

@@ -18,6 +18,7 @@
 #define PERF_NAME_ALIGN	64
 
 struct perf_data_writer;
+struct bpf_env;
 
 /* A DSO samples hit, for the BUILD_ID feature. */
 struct hit_dso {
@@ -42,6 +43,7 @@ struct header_env {
 	const struct hit_dso *dsos;
 	size_t nr_dsos;
 	const char *tracefs;		/* NULL: find it */
+	const struct bpf_env *bpf;	/* the BPF programs and BTF seen; NULL: none */
 };
 
 /* Sets every feature perf record writes that applies to env on w.

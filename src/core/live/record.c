@@ -6,6 +6,7 @@
 #include "core/events/event-names.h"
 #include "core/events/evlist.h"
 #include "core/events/parse-events.h"
+#include "core/live/bpf-progs.h"
 #include "core/data/header-features.h"
 #include "core/data/perf-record.h"
 #include "core/data/session.h"
@@ -735,7 +736,9 @@ static int synth_guest_kernels(struct synth *s)
 	return err;
 }
 
-static int write_event_updates(struct record_session *rs)
+/* EVENT_UPDATEs: a clock event's unit and scale, into files as into
+ * pipes; every event's name too with names (a pipe has no EVENT_DESC). */
+static int write_event_updates(struct record_session *rs, bool names)
 {
 	static const double msec_scale = 1e-6;
 	int err = 0;
@@ -749,7 +752,7 @@ static int write_event_updates(struct record_session *rs)
 				err = write_event_update(rs, e, EVENT_UPDATE_SCALE, &msec_scale,
 							 sizeof(msec_scale));
 		}
-		if (!err)
+		if (!err && names)
 			err = write_event_update(rs, e, EVENT_UPDATE_NAME, e->name,
 						 strlen(e->name) + 1);
 		if (err)
@@ -758,8 +761,35 @@ static int write_event_updates(struct record_session *rs)
 	return 0;
 }
 
+/* Every loaded BPF program's KSYMBOLs and BPF_EVENT, by id, then the BPF
+ * trampolines and dispatchers, as perf does: the programs go to the
+ * header too (unless --no-bpf-event), with the BTF naming their
+ * functions.  Without the privilege to list them there are none; a
+ * program whose description is inconsistent ends the list, as in perf. */
+static int synthesize_bpf(struct record_session *rs, struct synth *s)
+{
+	bool bpf_events = !rs->opts->no_bpf_event;
+	uint32_t id = 0;
+	int err = 0;
+
+	while (!err && !bpf_progs__next_id(id, &id)) {
+		struct bpf_prog_desc p;
+		int ret = bpf_progs__read(&rs->bpf, id, bpf_events, &p);
+
+		if (!ret)
+			err = synth__bpf_prog(s, &p, rs->bpf.btfs, rs->bpf.nr_btfs, bpf_events);
+		bpf_prog_desc__release(&p);
+		if (ret && ret != -ENOENT)
+			break;
+	}
+	if (!err)
+		synth__bpf_images(s, NULL);
+	return err;
+}
+
 /* What perf synthesizes of the machine and the target: the ids, the kernel
- * and its modules, the thread and cpu maps, the cgroups, the tasks already
+ * and its modules, the thread and cpu maps, the BPF programs, the cgroups,
+ * the tasks already
  * running.  At the start of a file, or at its end with --tail-synthesize.
  * A pipe's event names go out with them at the start (names_too). */
 static int synthesize_system(struct record_session *rs, struct synth *s, bool names_too)
@@ -784,18 +814,20 @@ static int synthesize_system(struct record_session *rs, struct synth *s, bool na
 	}
 	err = synth__id_index(s, ids, n);
 	free(ids);
-	/* Without kallsyms there is no kernel map: kernel samples stay unresolved. */
-	if (!err) {
+	/* Without kallsyms there is no kernel map: kernel samples stay
+	 * unresolved.  No event watching the kernel: perf leaves it out. */
+	if (!err && !evlist__exclude_kernel(rs->evlist)) {
 		err = synth__kernel_mmap(s, NULL);
 		if (err == -ENOENT)
 			err = 0;
+		if (!err)
+			err = synth__modules(s);
 	}
 	if (!err)
-		err = synth__modules(s);
-	if (!err)
 		err = synth_guest_kernels(s);
-	if (!err && names_too && rs->writer.pipe)
-		err = write_event_updates(rs);
+	/* (a pipe's tail: its head told them already) */
+	if (!err && (names_too || !rs->writer.pipe))
+		err = write_event_updates(rs, names_too && rs->writer.pipe);
 
 	tids = xcalloc((size_t)rs->threads->nr + 1, sizeof(*tids));
 	for (int i = 0; i < rs->threads->nr; i++)
@@ -805,6 +837,8 @@ static int synthesize_system(struct record_session *rs, struct synth *s, bool na
 	free(tids);
 	if (!err)
 		err = synth__cpu_map(s, rs->cpus->map, (size_t)rs->cpus->nr);
+	if (!err)
+		err = synthesize_bpf(rs, s);
 	if (!err && rs->opts->all_cgroups) {
 		char *mnt = cgroup__mountpoint();
 
@@ -850,7 +884,7 @@ static int synthesize_head(struct record_session *rs, pid_t workload_pid)
 		err = synthesize_system(rs, &s, true);
 	/* a pipe's readers need the names before the first sample */
 	else if (!err && rs->writer.pipe)
-		err = write_event_updates(rs);
+		err = write_event_updates(rs, true);
 	/* The forked workload has not exec'd yet: its name only, the one perf
 	 * gives it, which tools filtering out the exec stub look for. */
 	if (!err && workload_pid > 0)
@@ -900,6 +934,7 @@ static void describe(const struct record_session *rs, const struct record_finish
 	}
 	env->use_clockid = rs->opts->use_clockid;
 	env->clockid = rs->opts->clockid;
+	env->bpf = &rs->bpf;
 }
 
 /* A pipe's features go out before the data, as perf writes them: sample
@@ -1052,6 +1087,19 @@ static void note_sample(struct record_session *rs, const struct perf_event_heade
 		dso_hits__sample(rs->hits, (int32_t)pid, ip, kernel);
 }
 
+/* A program loaded while recording goes to the header too, as perf's
+ * side-band thread adds it (unless --no-bpf-event). */
+static void note_bpf_event(struct record_session *rs, const struct perf_event_header *rec)
+{
+	struct perf_rec_bpf_event b;
+
+	if (rs->opts->no_bpf_event || rec->size < sizeof(b))
+		return;
+	memcpy(&b, rec, sizeof(b));
+	if (b.type == PERF_BPF_EVENT_PROG_LOAD)
+		bpf_progs__note_load(&rs->bpf, b.id);
+}
+
 /* What the file's features need to know about the records on their way out. */
 static void note_records(struct record_session *rs, const unsigned char *data, size_t len)
 {
@@ -1067,6 +1115,9 @@ static void note_records(struct record_session *rs, const unsigned char *data, s
 		case PERF_RECORD_FORK:
 			if (rs->hits)
 				dso_hits__record(rs->hits, rec);
+			break;
+		case PERF_RECORD_BPF_EVENT:
+			note_bpf_event(rs, rec);
 			break;
 		default:
 			break;
@@ -1412,6 +1463,7 @@ void record_session__close(struct record_session *rs)
 	rs->writing = false;
 	dso_hits__delete(rs->hits);
 	rs->hits = NULL;
+	bpf_env__free(&rs->bpf);
 	evlist__close(rs->evlist);
 }
 

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "core/events/cpumap.h"
+#include "core/data/bpf-info.h"
 #include "core/live/dso-hits.h"
 #include "core/live/drain.h"
 #include "core/live/off-cpu.h"
@@ -188,6 +189,8 @@ struct record_session {
 	const struct record_thread_masks *dir_masks;
 	struct record_threads *dir_writers;	/* while a directory is written */
 	struct dso_hits *hits;
+	/* the BPF programs and BTF seen loaded, for the header */
+	struct bpf_env bpf;
 	pid_t workload_pid;		/* the forked command, or -1 */
 
 	/* id -> event, for samples of several events */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #define REC_MAX		65536
 #define ALIGN8(x)	(((x) + 7) & ~(size_t)7)
@@ -243,6 +244,82 @@ int synth__kernel_mmap(struct synth *s, const char *kallsyms)
 	if (kernel_text__range(kallsyms, &text, &etext) < 0)
 		return -ENOENT;
 	return emit_kernel_map(s, "[kernel.kallsyms]_text", text, etext - text, text, NULL);
+}
+
+/* KSYMBOL names are cut where perf cuts them (its KSYM_NAME_LEN). */
+#define KSYM_NAME_MAX	256
+
+static int emit_ksymbol(struct synth *s, uint64_t addr, uint32_t len, const char *name)
+{
+	struct perf_rec_ksymbol *k = rec_begin(s, PERF_RECORD_KSYMBOL, 0);
+	size_t n = strnlen(name, KSYM_NAME_MAX - 1);
+
+	k->addr = addr;
+	k->len = len;
+	k->ksym_type = PERF_RECORD_KSYMBOL_TYPE_BPF;
+	memcpy(k->name, name, n);
+	return rec_emit(s, sizeof(*k) + n + 1, true);
+}
+
+int synth__bpf_prog(struct synth *s, const struct bpf_prog_desc *p,
+		    const struct bpf_btf_desc *btfs, uint32_t nr_btfs, bool bpf_event)
+{
+	char name[KSYM_NAME_MAX];
+	struct perf_rec_bpf_event *b;
+	int err = 0;
+
+	for (uint32_t i = 0; i < p->nr_funcs && !err; i++) {
+		bpf_prog_desc__func_name(p, i, btfs, nr_btfs, name, sizeof(name));
+		err = emit_ksymbol(s, p->addrs[i], p->lens[i], name);
+	}
+	if (err || !bpf_event)
+		return err;
+	b = rec_begin(s, PERF_RECORD_BPF_EVENT, 0);
+	b->type = PERF_BPF_EVENT_PROG_LOAD;
+	b->id = p->id;
+	memcpy(b->tag, p->tag, sizeof(b->tag));
+	return rec_emit(s, sizeof(*b), true);
+}
+
+/* "bpf_trampoline_<number>", "bpf_dispatcher_<name>" */
+static bool is_bpf_image(const char *name)
+{
+	static const char tramp[] = "bpf_trampoline_", disp[] = "bpf_dispatcher_";
+
+	if (!strncmp(name, tramp, sizeof(tramp) - 1))
+		return isdigit((unsigned char)name[sizeof(tramp) - 1]);
+	return !strncmp(name, disp, sizeof(disp) - 1) && name[sizeof(disp) - 1] &&
+	       !isspace((unsigned char)name[sizeof(disp) - 1]);
+}
+
+int synth__bpf_images(struct synth *s, const char *kallsyms)
+{
+	FILE *f = fopen(kallsyms ? kallsyms : "/proc/kallsyms", "r");
+	uint32_t page = (uint32_t)sysconf(_SC_PAGESIZE);
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	while (!err && getline(&line, &cap, f) > 0) {
+		char *tab = strchr(line, '\t'), *name, *end;
+		unsigned long long addr;
+
+		/* "addr type name\t[bpf]": only the [bpf] pseudo-module's */
+		if (!tab || strncmp(tab + 1, "[bpf]", 5) || (tab[6] && tab[6] != '\n'))
+			continue;
+		*tab = '\0';
+		addr = strtoull(line, &end, 16);
+		if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+			continue;
+		name = end + 3;
+		if (is_bpf_image(name))
+			err = emit_ksymbol(s, addr, page, name);
+	}
+	free(line);
+	fclose(f);
+	return err;
 }
 
 struct guest_module {

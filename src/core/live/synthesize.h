@@ -3,7 +3,8 @@
  * existed before the recording started:
  *
  *   TIME_CONV, ID_INDEX, kernel MMAP "[kernel.kallsyms]_text", module MMAPs,
- *   THREAD_MAP, CPU_MAP, per thread FORK/COMM/MMAP2, FINISHED_INIT.
+ *   THREAD_MAP, CPU_MAP, KSYMBOL/BPF_EVENT per loaded BPF program, per
+ *   thread FORK/COMM/MMAP2, FINISHED_INIT.
  *
  * Every non-sample record carries a zeroed sample_id_all trailer of the
  * size the events' sample_type implies.  Records go to an emit callback
@@ -19,6 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/data/bpf-info.h"
 #include "core/data/perf-record.h"
 
 /* CPU_MAP payload kinds. */
@@ -104,6 +106,17 @@ int synth__all_threads(struct synth *s, bool with_mmaps);
 
 /* MMAP2s of process pid from /proc/pid/maps. */
 int synth__mmaps(struct synth *s, pid_t pid, pid_t tid);
+
+/* A BPF program's KSYMBOLs, one per function (named as perf names them,
+ * by their BTF names when its BTF is among btfs), then with bpf_event its
+ * BPF_EVENT (PROG_LOAD, id and tag). */
+int synth__bpf_prog(struct synth *s, const struct bpf_prog_desc *p,
+		    const struct bpf_btf_desc *btfs, uint32_t nr_btfs, bool bpf_event);
+
+/* A KSYMBOL (a page long) per BPF trampoline and dispatcher in kallsyms
+ * (the "[bpf]" pseudo-module's bpf_trampoline_N and bpf_dispatcher_NAME;
+ * path NULL: /proc/kallsyms). */
+int synth__bpf_images(struct synth *s, const char *kallsyms);
 
 /* A bare tool record (FINISHED_INIT, FINISHED_ROUND). */
 int synth__header_only(struct synth *s, uint32_t type);
