@@ -35,7 +35,7 @@
 struct elf_func {		/* the debug file's function symbols, bfd's view */
 	uint64_t value, size;
 	uint64_t section_end;	/* bfd never names an address outside its section */
-	const char *name;
+	const char *name;	/* in the file's string table (see drop_read_input) */
 	const char *file;	/* the STT_FILE bfd credits it to, or NULL */
 };
 
@@ -167,7 +167,9 @@ static Elf_Scn *next_symbol_table(Elf *elf, Elf_Scn *scn)
 }
 
 /* FUNC and NOTYPE symbols in table order (qsort is not stable: ties are
- * resolved when the table is built). */
+ * resolved when the table is built).  Their names stay in the mapped
+ * string table, whose pages are then handed back: only the few names
+ * looked up are read again. */
 static void read_elf_funcs(struct srcline_cache *c)
 {
 	GElf_Addr bias;
@@ -199,7 +201,7 @@ static void read_elf_funcs(struct srcline_cache *c)
 				continue;
 			if (type == STT_FILE) {
 				name = elf_strptr(elf, shdr.sh_link, sym.st_name);
-				file = name ? arena_strndup(&c->names, name, strlen(name)) : NULL;
+				file = name;
 				file_after_sym = sym_seen;
 				continue;
 			}
@@ -220,7 +222,7 @@ static void read_elf_funcs(struct srcline_cache *c)
 			c->funcs[c->nr_funcs].value = sym.st_value;
 			c->funcs[c->nr_funcs].size = sym.st_size;
 			c->funcs[c->nr_funcs].section_end = secshdr.sh_addr + secshdr.sh_size;
-			c->funcs[c->nr_funcs].name = arena_strndup(&c->names, name, strlen(name));
+			c->funcs[c->nr_funcs].name = name;
 			c->funcs[c->nr_funcs].file =
 				GELF_ST_BIND(sym.st_info) == STB_LOCAL || !file_after_sym ? file : NULL;
 			c->nr_funcs++;
@@ -248,6 +250,7 @@ static void read_elf_funcs(struct srcline_cache *c)
 	}
 	for (size_t i = 0; i < c->nr_funcs; i++)
 		c->funcs[i].size >>= 20;
+	c->funcs = xrealloc(c->funcs, c->nr_funcs * sizeof(*c->funcs));
 }
 
 /* The ELF symbol bfd names the function at vaddr with: the closest one
@@ -293,8 +296,9 @@ static void drop_file_pages(char *image, uint64_t lo, uint64_t hi)
  *   DWARF (10 MB out of 4 MB for libc's), and the compressed bytes are
  *   not read again: only whole pages inside a compressed section's
  *   contents (never headers, which libelf rewrites);
- * - read_elf_funcs() copied what it keeps of the symbol table and its
- *   strings (0.3 MB of libc's debug file, 0.8 MB of libstdc++).
+ * - read_elf_funcs() has read the symbol table and its strings (0.3 MB
+ *   of libc's debug file, 0.8 MB of libstdc++; the names of the
+ *   functions looked up come back later, a page each).
  */
 static void drop_read_input(struct srcline_cache *c)
 {
