@@ -15,10 +15,79 @@
 #include <dis-asm.h>
 #include <libiberty/demangle.h>
 
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* libopcodes, and libbfd with it, are opened on the first disassembly,
+ * not linked: mapping and relocating them cost every other command 1.5
+ * MB of memory.  OPCODES_SONAME comes from the Makefile. */
+#ifndef OPCODES_SONAME
+#define OPCODES_SONAME "libopcodes.so"
+#endif
+#define BINUTILS_FUNCTIONS(X) X(bfd_check_format) X(bfd_close) X(bfd_demangle) \
+	X(bfd_errmsg) X(bfd_follow_build_id_debuglink) X(bfd_follow_gnu_debuglink) \
+	X(bfd_get_arch) X(bfd_get_error) X(bfd_get_mach) X(bfd_init) \
+	X(bfd_malloc_and_get_section) X(bfd_openr) X(bfd_printable_arch_mach) \
+	X(bfd_sprintf_vma) X(disassemble_free_target) X(disassemble_init_for_target) \
+	X(disassembler) X(init_disassemble_info)
+#define BINUTILS_POINTER(name) __typeof__(name) *name;
+
+static struct {
+	BINUTILS_FUNCTIONS(BINUTILS_POINTER)
+	asection *std_section;	/* _bfd_std_section, of bfd.h's section macros */
+} binutils;
+
+static char *load_binutils(void)
+{
+	static void *lib;
+	const char *missing = NULL;
+
+	if (lib)
+		return NULL;
+	lib = dlopen(OPCODES_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!lib)
+		return xasprintf("cannot load libopcodes (the GNU disassembler): %s", dlerror());
+#define BINUTILS_LOAD(name) \
+	if (!(binutils.name = (__typeof__(name) *)dlsym(lib, #name))) \
+		missing = #name;
+	BINUTILS_FUNCTIONS(BINUTILS_LOAD)
+#undef BINUTILS_LOAD
+	if (!(binutils.std_section = dlsym(lib, "_bfd_std_section")))
+		missing = "_bfd_std_section";
+	if (!missing) {
+		binutils.bfd_init();
+		return NULL;
+	}
+	dlclose(lib);
+	lib = NULL;
+	return xasprintf("%s lacks %s", OPCODES_SONAME, missing);
+}
+
+/* Every call below goes through the pointers loaded. */
+#define bfd_check_format (*binutils.bfd_check_format)
+#define bfd_close (*binutils.bfd_close)
+#define bfd_demangle (*binutils.bfd_demangle)
+#define bfd_errmsg (*binutils.bfd_errmsg)
+#define bfd_follow_build_id_debuglink (*binutils.bfd_follow_build_id_debuglink)
+#define bfd_follow_gnu_debuglink (*binutils.bfd_follow_gnu_debuglink)
+#define bfd_get_arch (*binutils.bfd_get_arch)
+#define bfd_get_error (*binutils.bfd_get_error)
+#define bfd_get_mach (*binutils.bfd_get_mach)
+#define bfd_malloc_and_get_section (*binutils.bfd_malloc_and_get_section)
+#define bfd_openr (*binutils.bfd_openr)
+#define bfd_printable_arch_mach (*binutils.bfd_printable_arch_mach)
+#define bfd_sprintf_vma (*binutils.bfd_sprintf_vma)
+#define disassemble_free_target (*binutils.disassemble_free_target)
+#define disassemble_init_for_target (*binutils.disassemble_init_for_target)
+#define disassembler (*binutils.disassembler)
+#define init_disassemble_info (*binutils.init_disassemble_info)
+#define _bfd_std_section (binutils.std_section)
+/* bfd.h's inline tests, whose bodies name the linked array */
+#define bfd_is_und_section(sec) ((sec) == bfd_und_section_ptr)
+#define bfd_is_abs_section(sec) ((sec) == bfd_abs_section_ptr)
 
 /* The leading part of bfd 2.40's elf_symbol_type (elf-bfd.h, not
  * installed): objdump breaks ties between symbols by their ELF size. */
@@ -422,14 +491,11 @@ static void print_address(bfd_vma vma, struct disassemble_info *info)
 
 struct disasm_file *disasm_file__open(const char *path, bool source, char **err)
 {
-	static bool bfd_ready;
 	struct disasm_file *f;
 	bfd *abfd;
 
-	if (!bfd_ready) {
-		bfd_init();
-		bfd_ready = true;
-	}
+	if ((*err = load_binutils()))
+		return NULL;
 	abfd = bfd_openr(path, NULL);
 	if (!abfd || !bfd_check_format(abfd, bfd_object)) {
 		*err = xasprintf("%s: %s", path, bfd_errmsg(bfd_get_error()));
