@@ -13,10 +13,10 @@ CFLAGS  ?= -O2 -g
 BASEFLAGS = -std=gnu11 $(WARN) -Isrc -Ibuild/gen -D_GNU_SOURCE \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # libpq is opened when an export to PostgreSQL starts (src/ui/pgsql-export.c): its header only.
-# libbabeltrace-ctf without pkg-config: its .pc wants popt's and uuid's, which it does not use
-# libopcodes (and libbfd) are opened on the first disassembly (src/core/symbols/disasm.c), by
-# the soname the linker would have recorded.
-LIBS     = $(shell pkg-config --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) -lbabeltrace-ctf \
+# So are libbabeltrace-ctf on a conversion to CTF (src/ui/export-ctf.c), and libopcodes (with
+# libbfd) on the first disassembly (src/core/symbols/disasm.c), by the soname the linker would
+# have recorded.
+LIBS     = $(shell pkg-config --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) \
 	   -liberty -lm -lpthread
 OPCODES_SONAME := $(shell objdump -p "$$($(CC) -print-file-name=libopcodes.so)" 2>/dev/null | \
 	awk '$$1 == "SONAME" { print $$2 }')
