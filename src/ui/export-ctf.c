@@ -15,7 +15,6 @@
  * FLUSH_EVERY events and at the end.
  */
 #include <ctype.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +29,7 @@
 
 #include "core/data/session.h"
 #include "ui/export-ctf.h"
+#include "util/util.h"
 
 /* libbabeltrace-ctf (and glib with it) is opened on the first conversion,
  * not linked: every other command mapped, relocated and initialised them
@@ -62,26 +62,18 @@ static struct {
 
 static int load_babeltrace(void)
 {
+#define BABELTRACE_NAME(name) #name,
+#define BABELTRACE_SLOT(name) (void **)&bt.name,
+	static const char *const names[] = { BABELTRACE_FUNCTIONS(BABELTRACE_NAME) };
+	void **const slots[] = { BABELTRACE_FUNCTIONS(BABELTRACE_SLOT) };
 	static void *lib;
-	const char *missing = NULL;
+	char *err = dl_load_symbols("libbabeltrace-ctf.so.1", "libbabeltrace-ctf (the CTF writer)",
+				    names, slots, ARRAY_SIZE(names), &lib);
 
-	if (lib)
+	if (!err)
 		return 0;
-	lib = dlopen("libbabeltrace-ctf.so.1", RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		fprintf(stderr, "cannot load libbabeltrace-ctf (the CTF writer): %s\n", dlerror());
-		return -1;
-	}
-#define BABELTRACE_LOAD(name) \
-	if (!(bt.name = (__typeof__(name) *)dlsym(lib, #name))) \
-		missing = #name;
-	BABELTRACE_FUNCTIONS(BABELTRACE_LOAD)
-#undef BABELTRACE_LOAD
-	if (!missing)
-		return 0;
-	fprintf(stderr, "libbabeltrace-ctf.so.1 lacks %s\n", missing);
-	dlclose(lib);
-	lib = NULL;
+	fprintf(stderr, "%s\n", err);
+	free(err);
 	return -1;
 }
 

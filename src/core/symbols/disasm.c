@@ -15,7 +15,6 @@
 #include <dis-asm.h>
 #include <libiberty/demangle.h>
 
-#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,28 +41,22 @@ static struct {
 
 static char *load_binutils(void)
 {
+#define BINUTILS_NAME(name) #name,
+#define BINUTILS_SLOT(name) (void **)&binutils.name,
+	static const char *const names[] = {
+		BINUTILS_FUNCTIONS(BINUTILS_NAME) "_bfd_std_section"
+	};
+	void **const slots[] = {
+		BINUTILS_FUNCTIONS(BINUTILS_SLOT) (void **)&binutils.std_section
+	};
 	static void *lib;
-	const char *missing = NULL;
+	bool first = !lib;
+	char *err = dl_load_symbols(OPCODES_SONAME, "libopcodes (the GNU disassembler)", names,
+				    slots, ARRAY_SIZE(names), &lib);
 
-	if (lib)
-		return NULL;
-	lib = dlopen(OPCODES_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!lib)
-		return xasprintf("cannot load libopcodes (the GNU disassembler): %s", dlerror());
-#define BINUTILS_LOAD(name) \
-	if (!(binutils.name = (__typeof__(name) *)dlsym(lib, #name))) \
-		missing = #name;
-	BINUTILS_FUNCTIONS(BINUTILS_LOAD)
-#undef BINUTILS_LOAD
-	if (!(binutils.std_section = dlsym(lib, "_bfd_std_section")))
-		missing = "_bfd_std_section";
-	if (!missing) {
+	if (!err && first)
 		binutils.bfd_init();
-		return NULL;
-	}
-	dlclose(lib);
-	lib = NULL;
-	return xasprintf("%s lacks %s", OPCODES_SONAME, missing);
+	return err;
 }
 
 /* Every call below goes through the pointers loaded. */
