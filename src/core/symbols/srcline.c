@@ -15,6 +15,7 @@
  * code without line rows gets the ELF symbol's STT_FILE name and line 0
  * (":0" after the empty FILE symbol of linker-made locals).
  */
+#include "core/symbols/dwarf-aranges.h"
 #include "core/symbols/dwarf-lines.h"
 #include "core/symbols/dwarf-scopes.h"
 #include "core/symbols/symbols-int.h"
@@ -70,10 +71,8 @@ struct srcline_cache {
 	struct cu_range *cu_ranges;	/* without .debug_aranges (clang): CUs by address */
 	size_t nr_cu_ranges;
 	bool cu_ranges_read;
-	struct arange_run *runs;	/* .debug_aranges as libdwfl searches it */
-	size_t nr_runs;
-	Dwarf_Addr aranges_end;	/* where the last arange ends */
-	enum { ARANGES_UNREAD, ARANGES_OWN, ARANGES_LIBDW } aranges;
+	struct dwarf_aranges *aranges;	/* NULL: libdwfl's lookup answers */
+	bool aranges_read;
 	struct hashmap records;	/* addr -> struct a2l_record* */
 	struct hashmap fallback;	/* addr -> "dso[vaddr]" */
 	const struct symbols_config *config;	/* the dso's */
@@ -701,190 +700,6 @@ static void read_cu_ranges(struct srcline_cache *c)
 		qsort(c->cu_ranges, c->nr_cu_ranges, sizeof(*c->cu_ranges), cu_range_cmp);
 }
 
-/*
- * dwfl_module_addrdie() finds units through libdw's .debug_aranges table,
- * whose reading builds libdw's record of every unit up to the last (3.6
- * MB for libc's 2,000).  The same answers come from the section read
- * here: the ranges sorted by address (ties in file order), runs of
- * consecutive ranges of one unit merged into one that reaches the next
- * run (libdwfl counts the gaps between a unit's ranges as its own), and
- * nothing past the end of the last range.  libdw's record of a unit is
- * then made only for the units looked up (and those before them).
- */
-struct arange_run {
-	Dwarf_Addr start;
-	Dwarf_Off die;		/* the unit's DIE */
-};
-
-struct arange {
-	Dwarf_Addr addr, len;
-	Dwarf_Off cu;		/* the unit's header */
-	size_t order;		/* in the section */
-};
-
-static int arange_cmp(const void *a, const void *b)
-{
-	const struct arange *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
-static uint64_t read_le(const unsigned char *p, unsigned size)
-{
-	uint64_t v = 0;
-
-	while (size--)
-		v = v << 8 | p[size];
-	return v;
-}
-
-/* The ranges of .debug_aranges, as libdw 0.188 reads them; false where
- * libdw would refuse the section (then its own lookup answers). */
-static bool read_aranges(Dwarf *dw, struct arange **out, size_t *nr)
-{
-	Elf *elf = dwarf_getelf(dw);
-	Elf_Scn *scn = NULL;
-	Elf_Data *data = NULL;
-	size_t shstrndx, alloc = 0;
-	const unsigned char *p, *end;
-
-	*out = NULL;
-	*nr = 0;
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx) ||
-	    elf_getident(elf, NULL)[EI_DATA] != ELFDATA2LSB)
-		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr shdr;
-		const char *name;
-
-		if (gelf_getshdr(scn, &shdr) && shdr.sh_type != SHT_NOBITS &&
-		    (name = elf_strptr(elf, shstrndx, shdr.sh_name)) &&
-		    !strcmp(name, ".debug_aranges")) {
-			/* libdw inflated it when it opened the file */
-			if (shdr.sh_flags & SHF_COMPRESSED)
-				return false;
-			data = elf_getdata(scn, NULL);
-			break;
-		}
-	}
-	if (!scn)
-		return true;	/* no table: libdw finds no unit either */
-	if (!data || !data->d_buf)
-		return false;
-	p = data->d_buf;
-	end = p + data->d_size;
-	while (p < end) {
-		const unsigned char *set = p, *set_end;
-		uint64_t length, cu;
-		unsigned offset_size = 4, addr_size;
-		Dwarf_Off next;
-		size_t hsize;
-
-		if (end - p < 4)
-			goto bad;
-		length = read_le(p, 4);
-		p += 4;
-		if (length == 0xffffffff) {
-			if (end - p < 8)
-				goto bad;
-			length = read_le(p, 8);
-			p += 8;
-			offset_size = 8;
-		} else if (length >= 0xfffffff0) {
-			goto bad;
-		}
-		if (length > (uint64_t)(end - p) || end - p < 2 + offset_size + 2)
-			goto bad;
-		set_end = p + length;
-		if (read_le(p, 2) != 2)
-			goto bad;
-		p += 2;
-		cu = read_le(p, offset_size);
-		p += offset_size;
-		addr_size = *p++;
-		if ((addr_size != 4 && addr_size != 8) || *p++ != 0)
-			goto bad;
-		/* the unit must be there, as libdw's record of it */
-		if (dwarf_nextcu(dw, cu, &next, &hsize, NULL, NULL, NULL))
-			goto bad;
-		p += (2 * addr_size - (size_t)(p - set) % (2 * addr_size)) % (2 * addr_size);
-		for (;;) {
-			uint64_t addr, len;
-
-			if ((size_t)(end - p) < 2 * addr_size)
-				goto bad;
-			addr = read_le(p, addr_size);
-			len = read_le(p + addr_size, addr_size);
-			p += 2 * addr_size;
-			if (!addr && !len) {
-				if (p >= set_end)
-					break;
-				continue;
-			}
-			if (*nr == alloc) {
-				alloc = alloc ? alloc * 2 : 256;
-				*out = xrealloc(*out, alloc * sizeof(**out));
-			}
-			(*out)[*nr] = (struct arange){ addr, len, cu + hsize, *nr };
-			(*nr)++;
-		}
-	}
-	return true;
-bad:
-	free(*out);
-	*out = NULL;
-	*nr = 0;
-	return false;
-}
-
-static void read_arange_runs(struct srcline_cache *c, Dwarf *dw)
-{
-	struct arange *ranges;
-	size_t nr;
-
-	c->aranges = ARANGES_LIBDW;
-	if (!read_aranges(dw, &ranges, &nr))
-		return;
-	c->aranges = ARANGES_OWN;
-	if (!nr)
-		return;
-	qsort(ranges, nr, sizeof(*ranges), arange_cmp);
-	c->runs = xmalloc(nr * sizeof(*c->runs));
-	for (size_t i = 0; i < nr; i++)
-		if (!i || ranges[i].cu != ranges[i - 1].cu)
-			c->runs[c->nr_runs++] = (struct arange_run){ ranges[i].addr, ranges[i].cu };
-	c->runs = xrealloc(c->runs, c->nr_runs * sizeof(*c->runs));
-	c->aranges_end = ranges[nr - 1].addr + ranges[nr - 1].len;
-	free(ranges);
-}
-
-/* The run holding addr (a DWARF address) as libdwfl's search finds it. */
-static const struct arange_run *arange_run_at(const struct srcline_cache *c, Dwarf_Addr addr)
-{
-	size_t lo = 0, hi = c->nr_runs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (addr < c->runs[mid].start) {
-			hi = mid;
-			continue;
-		}
-		if (addr > c->runs[mid].start) {
-			if (mid + 1 < c->nr_runs && addr >= c->runs[mid + 1].start) {
-				lo = mid + 1;
-				continue;
-			}
-			if (mid + 1 == c->nr_runs && addr > c->aranges_end)
-				return NULL;
-		}
-		return &c->runs[mid];
-	}
-	return NULL;
-}
-
 /* The unit DIE covering pc (a module address) and its bias. */
 static Dwarf_Die *unit_at(struct srcline_cache *c, Dwarf_Addr pc, Dwarf_Die *buf,
 			  Dwarf_Addr *bias)
@@ -895,14 +710,17 @@ static Dwarf_Die *unit_at(struct srcline_cache *c, Dwarf_Addr pc, Dwarf_Die *buf
 
 	if (!dw)
 		return NULL;
-	if (c->aranges == ARANGES_UNREAD)
-		read_arange_runs(c, dw);
-	if (c->aranges == ARANGES_LIBDW) {
+	if (!c->aranges_read) {
+		c->aranges = dwarf_aranges__read(dw);
+		c->aranges_read = true;
+	}
+	if (!c->aranges) {
 		cu = dwfl_module_addrdie(c->mod, pc, bias);
 	} else {
-		const struct arange_run *run = arange_run_at(c, pc - *bias);
+		Dwarf_Off die;
 
-		cu = run ? dwarf_offdie(dw, run->die, buf) : NULL;
+		cu = dwarf_aranges__find(c->aranges, pc - *bias, &die) ?
+		     dwarf_offdie(dw, die, buf) : NULL;
 	}
 	if (cu)
 		return cu;
@@ -1157,7 +975,7 @@ static void srcline_cache__free(void *cache)
 	}
 	hashmap_release(&c->units);
 	free(c->cu_ranges);
-	free(c->runs);
+	dwarf_aranges__delete(c->aranges);
 	arena_release(&c->names);
 	free(c->funcs);
 	if (c->dwfl)
