@@ -197,6 +197,32 @@ def test_cpu_filter(tmp, o2_data):
     same(o2_data, "-C", "0")    # a file without CPUs: perf's message
 
 
+def shared_object_name(dev_name):
+    """The soname a program linked with -lNAME would record (libopcodes'
+    carries binutils' version), as the Makefile finds it."""
+    path = subprocess.run(["cc", "-print-file-name=" + dev_name], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    dump = subprocess.run(["objdump", "-p", path], capture_output=True, text=True,
+                          check=True).stdout
+    return re.search(r"^\s*SONAME\s+(\S+)", dump, re.M).group(1)
+
+
+def test_no_disassembler(tmp, o1_data):
+    """libopcodes is opened on the first disassembly: where it cannot be
+    loaded (a file that is no library found first), pcl says why, once,
+    and annotates nothing, as perf without objdump."""
+    fake = os.path.join(tmp, "no-opcodes")
+    os.makedirs(fake, exist_ok=True)
+    open(os.path.join(fake, shared_object_name("libopcodes.so")), "w").close()
+    got = pcl("annotate", "-i", o1_data, "--stdio",
+              env=dict(os.environ, LD_LIBRARY_PATH=fake))
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == ""
+    assert got.stderr.startswith("Error:\nCouldn't annotate ")
+    assert got.stderr.count("cannot load libopcodes (the GNU disassembler; Debian package "
+                            "libbinutils): " + fake) == 1, got.stderr
+
+
 def test_pcl_recording(tmp):
     """A file pcl record wrote reads the same in both."""
     path = os.path.join(tmp, "pcl.data")

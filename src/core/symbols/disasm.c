@@ -39,7 +39,7 @@ static struct {
 	asection *std_section;	/* _bfd_std_section, of bfd.h's section macros */
 } binutils;
 
-static char *load_binutils(void)
+const char *disasm_unavailable(void)
 {
 #define BINUTILS_NAME(name) #name,
 #define BINUTILS_SLOT(name) (void **)&binutils.name,
@@ -50,13 +50,17 @@ static char *load_binutils(void)
 		BINUTILS_FUNCTIONS(BINUTILS_SLOT) (void **)&binutils.std_section
 	};
 	static void *lib;
-	bool first = !lib;
-	char *err = dl_load_symbols(OPCODES_SONAME, "libopcodes (the GNU disassembler)", names,
-				    slots, ARRAY_SIZE(names), &lib);
+	static bool tried;
+	static char *why;
 
-	if (!err && first)
+	if (tried)
+		return why;
+	tried = true;
+	why = dl_load_symbols(OPCODES_SONAME, "libopcodes (the GNU disassembler; Debian "
+			      "package libbinutils)", names, slots, ARRAY_SIZE(names), &lib);
+	if (!why)
 		binutils.bfd_init();
-	return err;
+	return why;
 }
 
 /* Every call below goes through the pointers loaded. */
@@ -487,8 +491,10 @@ struct disasm_file *disasm_file__open(const char *path, bool source, char **err)
 	struct disasm_file *f;
 	bfd *abfd;
 
-	if ((*err = load_binutils()))
+	if (disasm_unavailable()) {
+		*err = xstrdup(disasm_unavailable());
 		return NULL;
+	}
 	abfd = bfd_openr(path, NULL);
 	if (!abfd || !bfd_check_format(abfd, bfd_object)) {
 		*err = xasprintf("%s: %s", path, bfd_errmsg(bfd_get_error()));
