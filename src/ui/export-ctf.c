@@ -67,7 +67,8 @@ static int load_babeltrace(void)
 	static const char *const names[] = { BABELTRACE_FUNCTIONS(BABELTRACE_NAME) };
 	void **const slots[] = { BABELTRACE_FUNCTIONS(BABELTRACE_SLOT) };
 	static void *lib;
-	char *err = dl_load_symbols("libbabeltrace-ctf.so.1", "libbabeltrace-ctf (the CTF writer)",
+	char *err = dl_load_symbols("libbabeltrace-ctf.so.1", "libbabeltrace-ctf (the CTF "
+				    "writer; Debian package libbabeltrace1)",
 				    names, slots, ARRAY_SIZE(names), &lib);
 
 	if (!err)

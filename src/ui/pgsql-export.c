@@ -32,7 +32,8 @@ static char *load_libpq(void)
 	void **const slots[] = { LIBPQ_FUNCTIONS(LIBPQ_SLOT) };
 	static void *lib;
 
-	return dl_load_symbols("libpq.so.5", "libpq (the PostgreSQL client library)", names, slots,
+	return dl_load_symbols("libpq.so.5", "libpq (the PostgreSQL client "
+			       "library; Debian package libpq5)", names, slots,
 			       ARRAY_SIZE(names), &lib);
 }
 
