@@ -15,10 +15,10 @@ BASEFLAGS = -std=gnu11 $(WARN) -Isrc -Ibuild/gen -D_GNU_SOURCE \
 # libpq is opened when an export to PostgreSQL starts (src/ui/pgsql-export.c): its header only.
 # So are libbabeltrace-ctf on a conversion to CTF (src/ui/export-ctf.c), and libopcodes (with
 # libbfd) on the first disassembly (src/core/symbols/disasm.c), by the soname the linker would
-# have recorded.
+# have recorded (read when disasm.o is compiled, once deps.sh has installed binutils-dev).
 LIBS     = $(shell pkg-config --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) \
 	   -liberty -lm -lpthread
-OPCODES_SONAME := $(shell objdump -p "$$($(CC) -print-file-name=libopcodes.so)" 2>/dev/null | \
+OPCODES_SONAME = $(shell objdump -p "$$($(CC) -print-file-name=libopcodes.so)" 2>/dev/null | \
 	awk '$$1 == "SONAME" { print $$2 }')
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
