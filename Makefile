@@ -13,9 +13,13 @@ CFLAGS  ?= -O2 -g
 BASEFLAGS = -std=gnu11 $(WARN) -Isrc -Ibuild/gen -D_GNU_SOURCE \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # libpq is opened when an export to PostgreSQL starts (src/ui/pgsql-export.c): its header only.
-# libbabeltrace-ctf without pkg-config: its .pc wants popt's and uuid's, which it does not use
-LIBS     = $(shell pkg-config --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) -lbabeltrace-ctf \
-	   -lopcodes -lbfd -liberty -lm -lpthread
+# So are libbabeltrace-ctf on a conversion to CTF (src/ui/export-ctf.c), and libopcodes (with
+# libbfd) on the first disassembly (src/core/symbols/disasm.c), by the soname the linker would
+# have recorded (read when disasm.o is compiled, once deps.sh has installed binutils-dev).
+LIBS     = $(shell pkg-config --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) \
+	   -liberty -lm -lpthread
+OPCODES_SONAME = $(shell objdump -p "$$($(CC) -print-file-name=libopcodes.so)" 2>/dev/null | \
+	awk '$$1 == "SONAME" { print $$2 }')
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 LIB_SRC  = $(sort $(wildcard src/core/*.c src/core/*/*.c src/ui/*.c src/util/*.c) $(filter-out src/pcl.c,$(wildcard src/*.c)))
@@ -65,6 +69,8 @@ build/fuzz-obj/core/data/dlfilter.o: build/.dlfilter-header
 VECTOR_CLEAR := $(shell opt=-mmemset-strategy=vector_loop:1024:noalign,libcall:-1:noalign; \
 	$(CC) $$opt -E -x c /dev/null >/dev/null 2>&1 && echo $$opt)
 build/obj/%.o: BASEFLAGS += $(VECTOR_CLEAR)
+build/obj/core/symbols/disasm.o build/asan/core/symbols/disasm.o: \
+	BASEFLAGS += $(if $(OPCODES_SONAME),-DOPCODES_SONAME='"$(OPCODES_SONAME)"')
 
 build/obj/%.o: src/%.c | $(DEPS)
 	@mkdir -p $(dir $@)

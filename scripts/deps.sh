@@ -9,7 +9,9 @@ set -e
 # compiler and the libraries pcl links with (enough to build ./pcl and the fixtures);
 # libdrm-dev's headers only name DRM's ioctls for pcl trace; python3.11-dev embeds CPython
 # for pcl script -s FILE.py; libbabeltrace-dev: the CTF writer of data convert --to-ctf;
-# libncurses-dev: the full-screen browsers of report, top and annotate
+# libncurses-dev: the full-screen browsers of report, top and annotate.  binutils-dev,
+# libbabeltrace-dev and libpq-dev bring the libraries pcl opens with dlopen on first use
+# (libbinutils' libopcodes and libbfd, libbabeltrace1, libpq5), by the sonames built against
 BUILD="build-essential pkg-config
 libtraceevent-dev libtracefs-dev libelf-dev libdw-dev libzstd-dev liblzma-dev zlib1g-dev libiberty-dev binutils-dev
 libdrm-dev libsqlite3-dev libpq-dev python3.11-dev libbabeltrace-dev libncurses-dev"

@@ -53,6 +53,7 @@ struct annotate_cmd {
 	bool group;			/* --group: a group's events side by side */
 	bool stdio2;			/* --stdio2: perf's browser lines as text */
 	bool skip_missing;		/* --skip-missing */
+	bool no_disassembler;		/* said that libopcodes cannot be loaded */
 	struct annotate_browser_opts *browser;	/* the TUI, or NULL */
 	double percent_limit;		/* --percent-limit */
 	bool dump;			/* -D: the records, then their counts */
@@ -165,6 +166,19 @@ static void no_vmlinux(struct dso *dso, const struct symbol *sym)
 	      stderr);
 }
 
+/* Without libopcodes nothing can be disassembled: why, once, in the words
+ * perf has for a symbol it cannot annotate. */
+static void no_disassembler(struct annotate_cmd *c, const struct symbol *sym)
+{
+	const char *why = disasm_unavailable();
+
+	if (!why || c->no_disassembler)
+		return;
+	c->no_disassembler = true;
+	tui__stop();
+	fprintf(stderr, "Error:\nCouldn't annotate %s:\n%s\n", sym->name, why);
+}
+
 /* --group: the events shown with leader's (a file without groups is one
  * group, as perf forces it), their indexes in evidx; and perf's name of
  * the group in *desc (caller frees). */
@@ -256,8 +270,10 @@ static enum annotate_browser_exit annotate_entry(struct annotate_cmd *c,
 	/* modules are relocatable objects, whose disassembly needs their
 	 * relocations: not done yet, they are left out */
 	f = dso__symtab_origin(as->dso) == 'K' ? NULL : disasm_files__get(&c->files, as->dso, c->dis.source);
-	if (!f)
+	if (!f) {
+		no_disassembler(c, as->sym);
 		goto out;
+	}
 	if (c->group)
 		nr = group_members(c, evsel, members, &name);
 	totals = xcalloc((size_t)c->nr_hists, sizeof(*totals));

@@ -549,9 +549,11 @@ static bool show_details(struct top *t, int max_lines)
 	if (!path)
 		return false;
 	f = disasm_file__open(path, false, &err);
+	if (!f && disasm_unavailable())	/* why, in place of the annotation */
+		fprintf(t->out, "Couldn't annotate %s: %s\n", sym->name, err);
 	free(err);
 	if (!f)
-		return false;
+		return disasm_unavailable() != NULL;
 	fprintf(t->out, "Showing %s for %s\n", t->sym_evsel->name, sym->name);
 	fprintf(t->out, "  Events  Pcnt (>=%d%%)\n", t->annotate_min_pcnt);
 	annotation__build(&a, f, &dis, as, &evidx, 1, &totals);

@@ -13,7 +13,10 @@
 #include "util/util.h"
 
 /* perf 6.1's x86 mnemonics with an operand parser, sorted; a name not
- * here is looked up again without a b/w/l/q size suffix. */
+ * here is looked up again without a b/w/l/q size suffix.  Of the
+ * extending moves 6.1 knows only movslq, movzbl and movzwl (whole):
+ * movswl, movsbl, movzbw... stay objdump's text, "# addr <sym>" and all
+ * (later perfs know movs and movz of every size). */
 static const struct { const char *name; enum annotate_insn_kind kind; } known_insns[] = {
 	{ "adc", INSN_MOV }, { "add", INSN_MOV }, { "addsd", INSN_MOV }, { "and", INSN_MOV },
 	{ "andpd", INSN_MOV }, { "andps", INSN_MOV }, { "bsr", INSN_MOV }, { "bt", INSN_MOV },
@@ -31,10 +34,9 @@ static const struct { const char *name; enum annotate_insn_kind kind; } known_in
 	{ "jp", INSN_JUMP }, { "jpe", INSN_JUMP }, { "jpo", INSN_JUMP }, { "jrcxz", INSN_JUMP },
 	{ "js", INSN_JUMP }, { "jz", INSN_JUMP }, { "lea", INSN_MOV }, { "lock", INSN_LOCK },
 	{ "mov", INSN_MOV }, { "movapd", INSN_MOV }, { "movaps", INSN_MOV },
-	{ "movdqa", INSN_MOV }, { "movdqu", INSN_MOV }, { "movsb", INSN_MOV },
-	{ "movsd", INSN_MOV }, { "movsl", INSN_MOV }, { "movss", INSN_MOV },
-	{ "movsw", INSN_MOV }, { "movupd", INSN_MOV }, { "movups", INSN_MOV },
-	{ "movzb", INSN_MOV }, { "movzl", INSN_MOV }, { "movzw", INSN_MOV },
+	{ "movdqa", INSN_MOV }, { "movdqu", INSN_MOV }, { "movsd", INSN_MOV },
+	{ "movslq", INSN_MOV }, { "movss", INSN_MOV }, { "movupd", INSN_MOV },
+	{ "movups", INSN_MOV }, { "movzbl", INSN_MOV }, { "movzwl", INSN_MOV },
 	{ "mulsd", INSN_MOV }, { "mulss", INSN_MOV }, { "nop", INSN_NOP }, { "or", INSN_MOV },
 	{ "orps", INSN_MOV }, { "paddq", INSN_MOV }, { "pand", INSN_MOV },
 	{ "pcmpeqb", INSN_MOV }, { "por", INSN_MOV }, { "rcl", INSN_MOV }, { "ret", INSN_RET },

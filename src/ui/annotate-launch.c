@@ -97,7 +97,8 @@ const char *annotate_launcher__browse(struct annotate_launcher *l, const struct 
 	f = dso__symtab_origin(as->dso) == 'K' ? NULL :
 		disasm_files__get(&l->files, as->dso, l->dis.source);
 	if (!f)
-		return "Couldn't annotate: the symbol's file cannot be read";
+		return disasm_unavailable() ? disasm_unavailable() :
+		       "Couldn't annotate: the symbol's file cannot be read";
 	totals = xcalloc((size_t)evidx + 1, sizeof(*totals));
 	totals[evidx].period = he->hists->stats.total_period;
 	title = annotate_title((unsigned long)he->hists->stats.nr_samples,

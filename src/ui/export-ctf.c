@@ -29,6 +29,54 @@
 
 #include "core/data/session.h"
 #include "ui/export-ctf.h"
+#include "util/util.h"
+
+/* libbabeltrace-ctf (and glib with it) is opened on the first conversion,
+ * not linked: every other command mapped, relocated and initialised them
+ * (0.9 MB of memory). */
+#define BABELTRACE_FUNCTIONS(X) X(bt_ctf_clock_create) X(bt_ctf_clock_put) \
+	X(bt_ctf_clock_set_description) X(bt_ctf_clock_set_frequency) X(bt_ctf_clock_set_is_absolute) \
+	X(bt_ctf_clock_set_offset) X(bt_ctf_clock_set_offset_s) X(bt_ctf_clock_set_precision) \
+	X(bt_ctf_clock_set_time) X(bt_ctf_event_class_add_field) X(bt_ctf_event_class_create) \
+	X(bt_ctf_event_class_get_field_by_name) X(bt_ctf_event_class_put) X(bt_ctf_event_create) \
+	X(bt_ctf_event_put) X(bt_ctf_event_set_payload) X(bt_ctf_field_array_get_field) \
+	X(bt_ctf_field_create) X(bt_ctf_field_put) X(bt_ctf_field_sequence_get_field) \
+	X(bt_ctf_field_sequence_set_length) X(bt_ctf_field_signed_integer_set_value) \
+	X(bt_ctf_field_string_set_value) X(bt_ctf_field_structure_get_field) \
+	X(bt_ctf_field_type_array_create) X(bt_ctf_field_type_integer_create) \
+	X(bt_ctf_field_type_integer_set_base) X(bt_ctf_field_type_integer_set_signed) \
+	X(bt_ctf_field_type_put) X(bt_ctf_field_type_sequence_create) \
+	X(bt_ctf_field_type_set_byte_order) X(bt_ctf_field_type_string_create) \
+	X(bt_ctf_field_type_string_set_encoding) X(bt_ctf_field_type_structure_add_field) \
+	X(bt_ctf_field_unsigned_integer_set_value) X(bt_ctf_stream_append_event) \
+	X(bt_ctf_stream_class_add_event_class) X(bt_ctf_stream_class_create) \
+	X(bt_ctf_stream_class_get_packet_context_type) X(bt_ctf_stream_class_put) \
+	X(bt_ctf_stream_class_set_clock) X(bt_ctf_stream_flush) X(bt_ctf_stream_get_packet_context) \
+	X(bt_ctf_stream_put) X(bt_ctf_writer_add_clock) X(bt_ctf_writer_add_environment_field) \
+	X(bt_ctf_writer_create) X(bt_ctf_writer_create_stream) X(bt_ctf_writer_put)
+#define BABELTRACE_POINTER(name) __typeof__(name) *name;
+
+static struct {
+	BABELTRACE_FUNCTIONS(BABELTRACE_POINTER)
+} bt;
+
+static int load_babeltrace(void)
+{
+#define BABELTRACE_NAME(name) #name,
+#define BABELTRACE_SLOT(name) (void **)&bt.name,
+	static const char *const names[] = { BABELTRACE_FUNCTIONS(BABELTRACE_NAME) };
+	void **const slots[] = { BABELTRACE_FUNCTIONS(BABELTRACE_SLOT) };
+	static void *lib;
+	char *err = dl_load_symbols("libbabeltrace-ctf.so.1", "libbabeltrace-ctf (the CTF "
+				    "writer; Debian package libbabeltrace1)",
+				    names, slots, ARRAY_SIZE(names), &lib);
+
+	if (!err)
+		return 0;
+	fprintf(stderr, "%s\n", err);
+	free(err);
+	return -1;
+}
 
 /* events a stream holds before it is flushed into a packet, as perf */
 #define FLUSH_EVERY 100000
@@ -83,14 +131,14 @@ const char *ctf_field_name(const char *name, char *buf, size_t size)
 
 static struct bt_ctf_field_type *int_type(unsigned int bits, bool is_signed, bool hex)
 {
-	struct bt_ctf_field_type *t = bt_ctf_field_type_integer_create(bits);
+	struct bt_ctf_field_type *t = bt.bt_ctf_field_type_integer_create(bits);
 
 	if (!t)
 		return NULL;
-	if ((is_signed && bt_ctf_field_type_integer_set_signed(t, 1)) ||
-	    (hex && bt_ctf_field_type_integer_set_base(t, BT_CTF_INTEGER_BASE_HEXADECIMAL)) ||
-	    bt_ctf_field_type_set_byte_order(t, BT_CTF_BYTE_ORDER_LITTLE_ENDIAN)) {
-		bt_ctf_field_type_put(t);
+	if ((is_signed && bt.bt_ctf_field_type_integer_set_signed(t, 1)) ||
+	    (hex && bt.bt_ctf_field_type_integer_set_base(t, BT_CTF_INTEGER_BASE_HEXADECIMAL)) ||
+	    bt.bt_ctf_field_type_set_byte_order(t, BT_CTF_BYTE_ORDER_LITTLE_ENDIAN)) {
+		bt.bt_ctf_field_type_put(t);
 		return NULL;
 	}
 	return t;
@@ -103,8 +151,8 @@ static int make_types(struct ctf_types *t)
 	t->u64 = int_type(64, false, false);
 	t->s64 = int_type(64, true, false);
 	t->u64_hex = int_type(64, false, true);
-	t->string = bt_ctf_field_type_string_create();
-	if (t->string && bt_ctf_field_type_string_set_encoding(t->string,
+	t->string = bt.bt_ctf_field_type_string_create();
+	if (t->string && bt.bt_ctf_field_type_string_set_encoding(t->string,
 							       CTF_STRING_UTF8))
 		return -1;
 	return t->u32 && t->s32 && t->u64 && t->s64 && t->u64_hex && t->string ? 0 : -1;
@@ -116,7 +164,7 @@ static void put_types(struct ctf_types *t)
 
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (all[i])
-			bt_ctf_field_type_put(all[i]);
+			bt.bt_ctf_field_type_put(all[i]);
 }
 
 /* The type perf gives a tracepoint field (an array's elements for arrays):
@@ -144,7 +192,7 @@ static bool tp_field_is_array(const struct tep_format_field *f)
 static int add_field(struct bt_ctf_event_class *cls, struct bt_ctf_field_type *type,
 		     const char *name)
 {
-	return bt_ctf_event_class_add_field(cls, type, name);
+	return bt.bt_ctf_event_class_add_field(cls, type, name);
 }
 
 static int add_tp_fields(struct ctf_export *w, struct bt_ctf_event_class *cls,
@@ -159,10 +207,10 @@ static int add_tp_fields(struct ctf_export *w, struct bt_ctf_event_class *cls,
 		const char *name = ctf_field_name(f->name, buf, sizeof(buf));
 
 		if (tp_field_is_array(f)) {
-			type = bt_ctf_field_type_array_create(type, f->arraylen);
+			type = bt.bt_ctf_field_type_array_create(type, f->arraylen);
 			ret = type ? add_field(cls, type, name) : -1;
 			if (type)
-				bt_ctf_field_type_put(type);
+				bt.bt_ctf_field_type_put(type);
 		} else {
 			ret = add_field(cls, type, name);
 		}
@@ -197,17 +245,17 @@ static int add_sample_fields(struct ctf_export *w, struct bt_ctf_event_class *cl
 		ret |= add_field(cls, w->t.u64, "perf_transaction");
 	if (type & PERF_SAMPLE_CALLCHAIN) {
 		ret |= add_field(cls, w->t.u32, "perf_callchain_size");
-		chain = bt_ctf_field_type_sequence_create(w->t.u64_hex, "perf_callchain_size");
+		chain = bt.bt_ctf_field_type_sequence_create(w->t.u64_hex, "perf_callchain_size");
 		ret |= chain ? add_field(cls, chain, "perf_callchain") : -1;
 		if (chain)
-			bt_ctf_field_type_put(chain);
+			bt.bt_ctf_field_type_put(chain);
 	}
 	return ret;
 }
 
 static struct bt_ctf_event_class *new_class(const char *name)
 {
-	struct bt_ctf_event_class *cls = bt_ctf_event_class_create(name);
+	struct bt_ctf_event_class *cls = bt.bt_ctf_event_class_create(name);
 
 	if (!cls)
 		fprintf(stderr, "Failed to create event class.\n");
@@ -235,7 +283,7 @@ static int add_event_classes(struct ctf_export *w, struct perf_session *s)
 			if (!ret)
 				ret = add_tp_fields(w, cls, tep_event_fields(se->tp_format));
 		}
-		if (ret || bt_ctf_stream_class_add_event_class(w->stream_class, cls)) {
+		if (ret || bt.bt_ctf_stream_class_add_event_class(w->stream_class, cls)) {
 			fprintf(stderr, "Failed to add event class into stream.\n");
 			return -1;
 		}
@@ -277,7 +325,7 @@ static int add_record_classes(struct ctf_export *w)
 			ret |= add_field(cls, t->string, "filename");
 			break;
 		}
-		if (ret || bt_ctf_stream_class_add_event_class(w->stream_class, cls)) {
+		if (ret || bt.bt_ctf_stream_class_add_event_class(w->stream_class, cls)) {
 			fprintf(stderr, "Failed to add event class into stream.\n");
 			return -1;
 		}
@@ -312,12 +360,12 @@ static int setup_clock(struct ctf_export *w, const struct perf_header *h, bool t
 		what = clock_name(h->clockid);
 		offset = (int64_t)(h->clock_tod_ns - h->clock_clockid_ns);
 	}
-	if (bt_ctf_clock_set_description(w->clock, what) ||
-	    bt_ctf_clock_set_frequency(w->clock, 1000000000) ||
-	    bt_ctf_clock_set_offset_s(w->clock, 0) ||
-	    bt_ctf_clock_set_offset(w->clock, offset) ||
-	    bt_ctf_clock_set_precision(w->clock, 10) ||
-	    bt_ctf_clock_set_is_absolute(w->clock, 0)) {
+	if (bt.bt_ctf_clock_set_description(w->clock, what) ||
+	    bt.bt_ctf_clock_set_frequency(w->clock, 1000000000) ||
+	    bt.bt_ctf_clock_set_offset_s(w->clock, 0) ||
+	    bt.bt_ctf_clock_set_offset(w->clock, offset) ||
+	    bt.bt_ctf_clock_set_precision(w->clock, 10) ||
+	    bt.bt_ctf_clock_set_is_absolute(w->clock, 0)) {
 		fprintf(stderr, "Failed to setup CTF clock.\n");
 		return -1;
 	}
@@ -337,7 +385,7 @@ static int setup_env(struct ctf_export *w, const struct perf_header *h)
 
 	for (size_t i = 0; i < sizeof(env) / sizeof(env[0]); i++)
 		if (!env[i][1] ||
-		    bt_ctf_writer_add_environment_field(w->writer, env[i][0], env[i][1]))
+		    bt.bt_ctf_writer_add_environment_field(w->writer, env[i][0], env[i][1]))
 			return -1;
 	return 0;
 }
@@ -347,27 +395,27 @@ static int setup_writer(struct ctf_export *w, const char *dir, struct perf_sessi
 	struct bt_ctf_field_type *pkt;
 	int ret;
 
-	w->writer = bt_ctf_writer_create(dir);
+	w->writer = bt.bt_ctf_writer_create(dir);
 	if (!w->writer)
 		return -1;
-	w->clock = bt_ctf_clock_create("perf_clock");
+	w->clock = bt.bt_ctf_clock_create("perf_clock");
 	if (!w->clock) {
 		fprintf(stderr, "Failed to create CTF clock.\n");
 		return -1;
 	}
 	if (setup_clock(w, &s->header, tod))
 		return -1;
-	w->stream_class = bt_ctf_stream_class_create("perf_stream");
-	if (!w->stream_class || bt_ctf_stream_class_set_clock(w->stream_class, w->clock) ||
+	w->stream_class = bt.bt_ctf_stream_class_create("perf_stream");
+	if (!w->stream_class || bt.bt_ctf_stream_class_set_clock(w->stream_class, w->clock) ||
 	    make_types(&w->t))
 		return -1;
 	/* the CPU of a stream's events, in each of its packets */
-	pkt = bt_ctf_stream_class_get_packet_context_type(w->stream_class);
+	pkt = bt.bt_ctf_stream_class_get_packet_context_type(w->stream_class);
 	if (!pkt)
 		return -1;
-	ret = bt_ctf_field_type_structure_add_field(pkt, w->t.u32, "cpu_id");
-	bt_ctf_field_type_put(pkt);
-	if (ret || bt_ctf_writer_add_clock(w->writer, w->clock))
+	ret = bt.bt_ctf_field_type_structure_add_field(pkt, w->t.u32, "cpu_id");
+	bt.bt_ctf_field_type_put(pkt);
+	if (ret || bt.bt_ctf_writer_add_clock(w->writer, w->clock))
 		return -1;
 	w->nr_streams = s->header.nr_cpus_avail;
 	w->streams = calloc(w->nr_streams + 1, sizeof(*w->streams));
@@ -388,21 +436,21 @@ static struct ctf_stream *stream_of(struct ctf_export *w, unsigned int cpu)
 	cs = &w->streams[cpu];
 	if (cs->stream)
 		return cs;
-	cs->stream = bt_ctf_writer_create_stream(w->writer, w->stream_class);
+	cs->stream = bt.bt_ctf_writer_create_stream(w->writer, w->stream_class);
 	if (!cs->stream) {
 		fprintf(stderr, "Failed to create CTF stream\n");
 		return NULL;
 	}
-	ctx = bt_ctf_stream_get_packet_context(cs->stream);
-	cpu_id = ctx ? bt_ctf_field_structure_get_field(ctx, "cpu_id") : NULL;
-	ret = cpu_id ? bt_ctf_field_unsigned_integer_set_value(cpu_id, cpu) : -1;
+	ctx = bt.bt_ctf_stream_get_packet_context(cs->stream);
+	cpu_id = ctx ? bt.bt_ctf_field_structure_get_field(ctx, "cpu_id") : NULL;
+	ret = cpu_id ? bt.bt_ctf_field_unsigned_integer_set_value(cpu_id, cpu) : -1;
 	if (cpu_id)
-		bt_ctf_field_put(cpu_id);
+		bt.bt_ctf_field_put(cpu_id);
 	if (ctx)
-		bt_ctf_field_put(ctx);
+		bt.bt_ctf_field_put(ctx);
 	if (ret) {
 		fprintf(stderr, "Failed to update CPU number\n");
-		bt_ctf_stream_put(cs->stream);
+		bt.bt_ctf_stream_put(cs->stream);
 		cs->stream = NULL;
 		return NULL;
 	}
@@ -416,7 +464,7 @@ static int flush(struct ctf_export *w, unsigned int cpu)
 	struct ctf_stream *cs = &w->streams[cpu];
 
 	cs->count = 0;
-	if (!bt_ctf_stream_flush(cs->stream))
+	if (!bt.bt_ctf_stream_flush(cs->stream))
 		return 0;
 	fprintf(stderr, "CTF stream %u flush failed\n", cpu);
 	w->flush_failed = true;
@@ -432,22 +480,22 @@ static int append(struct ctf_export *w, unsigned int cpu, struct bt_ctf_event *e
 	if (cs->count >= FLUSH_EVERY)
 		flush(w, (unsigned int)(cs - w->streams));
 	cs->count++;
-	return bt_ctf_stream_append_event(cs->stream, event);
+	return bt.bt_ctf_stream_append_event(cs->stream, event);
 }
 
 /* Sets event's integer field name to value, of type's signedness. */
 static int set_int(struct bt_ctf_event *event, struct bt_ctf_field_type *type, const char *name,
 		   uint64_t value, bool is_signed)
 {
-	struct bt_ctf_field *f = bt_ctf_field_create(type);
+	struct bt_ctf_field *f = bt.bt_ctf_field_create(type);
 	int ret;
 
 	if (!f)
 		return -1;
-	ret = is_signed ? bt_ctf_field_signed_integer_set_value(f, (int64_t)value)
-			: bt_ctf_field_unsigned_integer_set_value(f, value);
-	ret = ret ? ret : bt_ctf_event_set_payload(event, name, f);
-	bt_ctf_field_put(f);
+	ret = is_signed ? bt.bt_ctf_field_signed_integer_set_value(f, (int64_t)value)
+			: bt.bt_ctf_field_unsigned_integer_set_value(f, value);
+	ret = ret ? ret : bt.bt_ctf_event_set_payload(event, name, f);
+	bt.bt_ctf_field_put(f);
 	return ret;
 }
 
@@ -474,7 +522,7 @@ static int set_string_value(struct bt_ctf_field *f, const char *str, size_t max)
 	if (!buf)
 		return -1;
 	ctf_printable(buf, str, max);
-	ret = bt_ctf_field_string_set_value(f, buf);
+	ret = bt.bt_ctf_field_string_set_value(f, buf);
 	free(buf);
 	return ret;
 }
@@ -482,47 +530,47 @@ static int set_string_value(struct bt_ctf_field *f, const char *str, size_t max)
 static int set_string(struct bt_ctf_event *event, struct bt_ctf_field_type *type,
 		      const char *name, const char *str, size_t max)
 {
-	struct bt_ctf_field *f = bt_ctf_field_create(type);
+	struct bt_ctf_field *f = bt.bt_ctf_field_create(type);
 	int ret;
 
 	if (!f)
 		return -1;
 	ret = set_string_value(f, str, max);
-	ret = ret ? ret : bt_ctf_event_set_payload(event, name, f);
-	bt_ctf_field_put(f);
+	ret = ret ? ret : bt.bt_ctf_event_set_payload(event, name, f);
+	bt.bt_ctf_field_put(f);
 	return ret;
 }
 
 static int set_callchain(struct ctf_export *w, struct bt_ctf_event *event,
 			 struct bt_ctf_event_class *cls, const struct perf_sample *sample)
 {
-	struct bt_ctf_field_type *type = bt_ctf_event_class_get_field_by_name(cls,
+	struct bt_ctf_field_type *type = bt.bt_ctf_event_class_get_field_by_name(cls,
 									      "perf_callchain");
-	struct bt_ctf_field *len = bt_ctf_field_create(w->t.u32);
-	struct bt_ctf_field *seq = type ? bt_ctf_field_create(type) : NULL;
+	struct bt_ctf_field *len = bt.bt_ctf_field_create(w->t.u32);
+	struct bt_ctf_field *seq = type ? bt.bt_ctf_field_create(type) : NULL;
 	int ret = -1;
 
-	if (!len || !seq || bt_ctf_field_unsigned_integer_set_value(len, sample->callchain_nr) ||
-	    bt_ctf_field_sequence_set_length(seq, len))
+	if (!len || !seq || bt.bt_ctf_field_unsigned_integer_set_value(len, sample->callchain_nr) ||
+	    bt.bt_ctf_field_sequence_set_length(seq, len))
 		goto out;
 	ret = 0;
 	for (uint64_t i = 0; i < sample->callchain_nr && !ret; i++) {
-		struct bt_ctf_field *elem = bt_ctf_field_sequence_get_field(seq, i);
+		struct bt_ctf_field *elem = bt.bt_ctf_field_sequence_get_field(seq, i);
 
-		ret = elem ? bt_ctf_field_unsigned_integer_set_value(elem, sample->callchain[i])
+		ret = elem ? bt.bt_ctf_field_unsigned_integer_set_value(elem, sample->callchain[i])
 			   : -1;
 		if (elem)
-			bt_ctf_field_put(elem);
+			bt.bt_ctf_field_put(elem);
 	}
-	ret = ret ? ret : bt_ctf_event_set_payload(event, "perf_callchain_size", len);
-	ret = ret ? ret : bt_ctf_event_set_payload(event, "perf_callchain", seq);
+	ret = ret ? ret : bt.bt_ctf_event_set_payload(event, "perf_callchain_size", len);
+	ret = ret ? ret : bt.bt_ctf_event_set_payload(event, "perf_callchain", seq);
 out:
 	if (len)
-		bt_ctf_field_put(len);
+		bt.bt_ctf_field_put(len);
 	if (seq)
-		bt_ctf_field_put(seq);
+		bt.bt_ctf_field_put(seq);
 	if (type)
-		bt_ctf_field_type_put(type);
+		bt.bt_ctf_field_type_put(type);
 	return ret;
 }
 
@@ -577,9 +625,9 @@ static int set_tp_value(struct bt_ctf_field *f, const struct tep_format_field *t
 	if (tf->flags & TEP_FIELD_IS_STRING)
 		return set_string_value(f, (const char *)raw + offset, len);
 	if (tf->flags & TEP_FIELD_IS_SIGNED)
-		return bt_ctf_field_signed_integer_set_value(f,
+		return bt.bt_ctf_field_signed_integer_set_value(f,
 			(int64_t)ctf_read_number(tf->event->tep, raw + offset, len, true));
-	return bt_ctf_field_unsigned_integer_set_value(f,
+	return bt.bt_ctf_field_unsigned_integer_set_value(f,
 		ctf_read_number(tf->event->tep, raw + offset, len, false));
 }
 
@@ -609,27 +657,27 @@ static int set_tp_field(struct ctf_export *w, struct bt_ctf_event *event,
 			offset += tf->offset + tf->size;
 	}
 	if (!tp_field_is_array(tf)) {
-		f = bt_ctf_field_create(tp_field_type(&w->t, tf));
+		f = bt.bt_ctf_field_create(tp_field_type(&w->t, tf));
 		ret = f ? set_tp_value(f, tf, raw, sample->raw_size, offset, len) : -1;
 	} else {
-		type = bt_ctf_event_class_get_field_by_name(cls, name);
-		f = type ? bt_ctf_field_create(type) : NULL;
+		type = bt.bt_ctf_event_class_get_field_by_name(cls, name);
+		f = type ? bt.bt_ctf_field_create(type) : NULL;
 		if (type)
-			bt_ctf_field_type_put(type);
+			bt.bt_ctf_field_type_put(type);
 		len = tf->arraylen ? tf->size / tf->arraylen : 0;
 		for (unsigned int i = 0; f && i < tf->arraylen && !ret; i++) {
-			struct bt_ctf_field *elem = bt_ctf_field_array_get_field(f, i);
+			struct bt_ctf_field *elem = bt.bt_ctf_field_array_get_field(f, i);
 
 			ret = elem ? set_tp_value(elem, tf, raw, sample->raw_size,
 						  offset + i * len, len) : -1;
 			if (elem)
-				bt_ctf_field_put(elem);
+				bt.bt_ctf_field_put(elem);
 		}
 		ret = f ? ret : -1;
 	}
-	ret = ret ? ret : bt_ctf_event_set_payload(event, name, f);
+	ret = ret ? ret : bt.bt_ctf_event_set_payload(event, name, f);
 	if (f)
-		bt_ctf_field_put(f);
+		bt.bt_ctf_field_put(f);
 	return ret;
 }
 
@@ -664,7 +712,7 @@ static int start(struct ctf_export *w, struct perf_session *s)
 fail:
 	fprintf(stderr, "Error during conversion setup.\n");
 	if (w->writer)
-		bt_ctf_writer_put(w->writer);
+		bt.bt_ctf_writer_put(w->writer);
 	w->writer = NULL;
 	return -1;
 }
@@ -687,12 +735,12 @@ static int ctf_sample(struct perf_tool *tool, struct perf_session *s,
 	cls = w->classes[evsel->idx];
 	w->sum->nr_samples++;
 	w->sum->bytes += rec->size;
-	event = bt_ctf_event_create(cls);
+	event = bt.bt_ctf_event_create(cls);
 	if (!event) {
 		fprintf(stderr, "Failed to create an CTF event\n");
 		return -1;
 	}
-	bt_ctf_clock_set_time(w->clock, (int64_t)sample->time);
+	bt.bt_ctf_clock_set_time(w->clock, (int64_t)sample->time);
 	ret = set_sample_fields(w, event, cls, type, sample);
 	if (!ret && evsel->attr.type == PERF_TYPE_TRACEPOINT && se && se->tp_format &&
 	    sample->raw_data) {
@@ -703,7 +751,7 @@ static int ctf_sample(struct perf_tool *tool, struct perf_session *s,
 	}
 	if (!ret)
 		ret = append(w, type & PERF_SAMPLE_CPU ? sample->cpu : 0, event);
-	bt_ctf_event_put(event);
+	bt.bt_ctf_event_put(event);
 	return ret ? -1 : 0;
 }
 
@@ -744,12 +792,12 @@ static int ctf_record(struct perf_tool *tool, struct perf_session *s,
 		return -1;
 	w->sum->nr_non_samples++;
 	w->sum->bytes += rec->size;
-	event = bt_ctf_event_create(w->records[kind]);
+	event = bt.bt_ctf_event_create(w->records[kind]);
 	if (!event) {
 		fprintf(stderr, "Failed to create an CTF event\n");
 		return -1;
 	}
-	bt_ctf_clock_set_time(w->clock, (int64_t)sample->time);
+	bt.bt_ctf_clock_set_time(w->clock, (int64_t)sample->time);
 	if (kind == REC_COMM) {
 		const struct perf_rec_comm *c = (const void *)rec;
 
@@ -777,7 +825,7 @@ static int ctf_record(struct perf_tool *tool, struct perf_session *s,
 	}
 	if (!ret)
 		ret = append(w, 0, event);
-	bt_ctf_event_put(event);
+	bt.bt_ctf_event_put(event);
 	return ret ? -1 : 0;
 }
 
@@ -785,22 +833,22 @@ static void ctf_export_exit(struct ctf_export *w)
 {
 	for (unsigned int i = 0; w->streams && i <= w->nr_streams; i++)
 		if (w->streams[i].stream)
-			bt_ctf_stream_put(w->streams[i].stream);
+			bt.bt_ctf_stream_put(w->streams[i].stream);
 	free(w->streams);
 	for (int i = 0; i < NR_REC_CLASSES; i++)
 		if (w->records[i])
-			bt_ctf_event_class_put(w->records[i]);
+			bt.bt_ctf_event_class_put(w->records[i]);
 	for (int i = 0; w->classes && i < w->nr_classes; i++)
 		if (w->classes[i])
-			bt_ctf_event_class_put(w->classes[i]);
+			bt.bt_ctf_event_class_put(w->classes[i]);
 	free(w->classes);
 	put_types(&w->t);
 	if (w->stream_class)
-		bt_ctf_stream_class_put(w->stream_class);
+		bt.bt_ctf_stream_class_put(w->stream_class);
 	if (w->clock)
-		bt_ctf_clock_put(w->clock);
+		bt.bt_ctf_clock_put(w->clock);
 	if (w->writer)
-		bt_ctf_writer_put(w->writer);
+		bt.bt_ctf_writer_put(w->writer);
 }
 
 int ctf_write(const char *dir, struct perf_session *s, const struct ctf_opts *o,
@@ -814,6 +862,8 @@ int ctf_write(const char *dir, struct perf_session *s, const struct ctf_opts *o,
 	};
 	int ret;
 
+	if (load_babeltrace())
+		return -1;
 	if (o->all) {
 		w.tool.comm = w.tool.exit = w.tool.fork = ctf_record;
 		w.tool.mmap = w.tool.mmap2 = ctf_record;

@@ -2,7 +2,6 @@
  * stores them: each table's rows gathered in a temporary file, then sent
  * with COPY FROM STDIN (text format) once the recording is read, before
  * the keys are added. */
-#include <dlfcn.h>
 #include <errno.h>
 #include <libpq-fe.h>
 #include <inttypes.h>
@@ -27,24 +26,15 @@ static struct {
 
 static char *load_libpq(void)
 {
+#define LIBPQ_NAME(name) #name,
+#define LIBPQ_SLOT(name) (void **)&pq.name,
+	static const char *const names[] = { LIBPQ_FUNCTIONS(LIBPQ_NAME) };
+	void **const slots[] = { LIBPQ_FUNCTIONS(LIBPQ_SLOT) };
 	static void *lib;
-	const char *missing = NULL;
 
-	if (lib)
-		return NULL;
-	lib = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL);
-	if (!lib)
-		return xasprintf("cannot load libpq (the PostgreSQL client library): %s", dlerror());
-#define LIBPQ_LOAD(name) \
-	if (!(pq.name = (__typeof__(name) *)dlsym(lib, #name))) \
-		missing = #name;
-	LIBPQ_FUNCTIONS(LIBPQ_LOAD)
-#undef LIBPQ_LOAD
-	if (!missing)
-		return NULL;
-	dlclose(lib);
-	lib = NULL;
-	return xasprintf("libpq.so.5 lacks %s", missing);
+	return dl_load_symbols("libpq.so.5", "libpq (the PostgreSQL client "
+			       "library; Debian package libpq5)", names, slots,
+			       ARRAY_SIZE(names), &lib);
 }
 
 struct pgsql_writer {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <unistd.h>
 
@@ -167,4 +168,22 @@ const char **pcl_invocation(int *argc)
 {
 	*argc = invocation.argc;
 	return invocation.argv;
+}
+
+char *dl_load_symbols(const char *soname, const char *what, const char *const *names,
+		      void **const *slots, size_t n, void **handle)
+{
+	if (*handle)
+		return NULL;
+	*handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	if (!*handle)
+		return xasprintf("cannot load %s: %s", what, dlerror());
+	for (size_t i = 0; i < n; i++) {
+		if (!(*slots[i] = dlsym(*handle, names[i]))) {
+			dlclose(*handle);
+			*handle = NULL;
+			return xasprintf("%s lacks %s", soname, names[i]);
+		}
+	}
+	return NULL;
 }

@@ -28,6 +28,15 @@ char *read_file_str(const char *path);
 int read_full(int fd, void *buf, size_t len, off_t off);
 int write_full(int fd, const void *buf, size_t len, off_t off);
 
+/* Opens the shared library soname (once: *handle keeps it) and stores
+ * the address of each of the n symbols names[i] in *slots[i] (POSIX's
+ * way to fill a function pointer from dlsym).  NULL when all are there;
+ * else a malloced message, "cannot load WHAT: ..." or "SONAME lacks
+ * NAME", and nothing stays open.  For libraries only a few commands
+ * use, opened when first needed rather than linked into every run. */
+char *dl_load_symbols(const char *soname, const char *what, const char *const *names,
+		      void **const *slots, size_t n, void **handle);
+
 /* Trims trailing whitespace in place; returns s. */
 char *strrtrim(char *s);
 

@@ -31,6 +31,41 @@ int main() {
 """
 
 
+# Sign- and zero-extending loads of globals, rip-relative: "# 402a <sc>"
+# after each, which perf's mov parser turns into the symbol's name for the
+# mnemonics perf 6.1 knows as moves
+EXTEND_WORK = r"""
+#include <stdio.h>
+#include <time.h>
+volatile signed char sc = -3;
+volatile short ss = -7;
+volatile int si = -11;
+volatile unsigned char uc = 3;
+volatile unsigned short us = 7;
+__attribute__((noinline)) long widen(long acc)
+{
+	int i = sc + ss + uc + us;
+	long l = (long)sc + (long)ss + (long)si;
+	short w = sc;
+	return acc * 31 + i + l + w;
+}
+static double cpu_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+int main(void)
+{
+	long acc = 0;
+	for (double until = cpu_ms() + 300; cpu_ms() < until;)
+		for (int k = 0; k < 100000; k++)
+			acc = widen(acc);
+	printf("%ld\n", acc);
+	return 0;
+}
+"""
+
 @pytest.fixture(scope="module")
 def tmp():
     with tempfile.TemporaryDirectory(prefix="pcl-annotate-") as d:
@@ -195,6 +230,46 @@ def test_cpu_filter(tmp, o2_data):
     same(data, "-C", "0")
     same(data, "-C", "1")
     same(o2_data, "-C", "0")    # a file without CPUs: perf's message
+
+
+def test_extending_moves(tmp):
+    """perf 6.1 parses movslq, movzbl and movzwl as moves (the operand named
+    by objdump's comment) but leaves movsbl, movswl, movsbq and movswq as
+    objdump wrote them: libc's mutex lock has a movswl of a global."""
+    exe = os.path.join(tmp, "extend")
+    subprocess.run(["gcc", "-O2", "-g", "-x", "c", "-", "-o", exe], input=EXTEND_WORK,
+                   text=True, check=True)
+    data = record(tmp, "extend.data", [exe], "-e", "cpu-clock")
+    out = same(data, "--stdio2", "-s", "widen").stdout
+    assert "movslq si," in out
+    assert re.search(r"movswl 0x[0-9a-f]+\(%rip\),%\w+ +# [0-9a-f]+ <ss>", out), out
+    same(data, "-s", "widen")
+
+
+def shared_object_name(dev_name):
+    """The soname a program linked with -lNAME would record (libopcodes'
+    carries binutils' version), as the Makefile finds it."""
+    path = subprocess.run(["cc", "-print-file-name=" + dev_name], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    dump = subprocess.run(["objdump", "-p", path], capture_output=True, text=True,
+                          check=True).stdout
+    return re.search(r"^\s*SONAME\s+(\S+)", dump, re.M).group(1)
+
+
+def test_no_disassembler(tmp, o1_data):
+    """libopcodes is opened on the first disassembly: where it cannot be
+    loaded (a file that is no library found first), pcl says why, once,
+    and annotates nothing, as perf without objdump."""
+    fake = os.path.join(tmp, "no-opcodes")
+    os.makedirs(fake, exist_ok=True)
+    open(os.path.join(fake, shared_object_name("libopcodes.so")), "w").close()
+    got = pcl("annotate", "-i", o1_data, "--stdio",
+              env=dict(os.environ, LD_LIBRARY_PATH=fake))
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == ""
+    assert got.stderr.startswith("Error:\nCouldn't annotate ")
+    assert got.stderr.count("cannot load libopcodes (the GNU disassembler; Debian package "
+                            "libbinutils): " + fake) == 1, got.stderr
 
 
 def test_pcl_recording(tmp):

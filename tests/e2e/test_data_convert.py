@@ -295,6 +295,19 @@ def ctf_errors_match(tmp_path, data, *args, want_dir=None, got_dir=None):
     assert got.stderr == want.stderr.replace(want_dir, got_dir)
 
 
+def test_ctf_without_babeltrace(perf_data, tmp_path):
+    """libbabeltrace-ctf is opened when a conversion starts: where it cannot
+    be loaded (a file that is no library found first), pcl says why."""
+    fake = tmp_path / "no-babeltrace"
+    fake.mkdir()
+    (fake / "libbabeltrace-ctf.so.1").write_bytes(b"")
+    got = pcl("data", "convert", "-i", perf_data["nocallchain"], "--to-ctf",
+              str(tmp_path / "pcl-ctf"), env=dict(os.environ, LD_LIBRARY_PATH=str(fake)))
+    assert got.returncode == 255
+    assert got.stderr.startswith("cannot load libbabeltrace-ctf (the CTF writer; Debian "
+                                 "package libbabeltrace1): %s/" % fake), got.stderr
+
+
 def test_ctf_missing_input(tmp_path):
     ctf_errors_match(tmp_path, str(tmp_path / "missing.data"))
 

@@ -20,6 +20,72 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* libopcodes, and libbfd with it, are opened on the first disassembly,
+ * not linked: mapping and relocating them cost every other command 1.5
+ * MB of memory.  OPCODES_SONAME comes from the Makefile. */
+#ifndef OPCODES_SONAME
+#define OPCODES_SONAME "libopcodes.so"
+#endif
+#define BINUTILS_FUNCTIONS(X) X(bfd_check_format) X(bfd_close) X(bfd_demangle) \
+	X(bfd_errmsg) X(bfd_follow_build_id_debuglink) X(bfd_follow_gnu_debuglink) \
+	X(bfd_get_arch) X(bfd_get_error) X(bfd_get_mach) X(bfd_init) \
+	X(bfd_malloc_and_get_section) X(bfd_openr) X(bfd_printable_arch_mach) \
+	X(bfd_sprintf_vma) X(disassemble_free_target) X(disassemble_init_for_target) \
+	X(disassembler) X(init_disassemble_info)
+#define BINUTILS_POINTER(name) __typeof__(name) *name;
+
+static struct {
+	BINUTILS_FUNCTIONS(BINUTILS_POINTER)
+	asection *std_section;	/* _bfd_std_section, of bfd.h's section macros */
+} binutils;
+
+const char *disasm_unavailable(void)
+{
+#define BINUTILS_NAME(name) #name,
+#define BINUTILS_SLOT(name) (void **)&binutils.name,
+	static const char *const names[] = {
+		BINUTILS_FUNCTIONS(BINUTILS_NAME) "_bfd_std_section"
+	};
+	void **const slots[] = {
+		BINUTILS_FUNCTIONS(BINUTILS_SLOT) (void **)&binutils.std_section
+	};
+	static void *lib;
+	static bool tried;
+	static char *why;
+
+	if (tried)
+		return why;
+	tried = true;
+	why = dl_load_symbols(OPCODES_SONAME, "libopcodes (the GNU disassembler; Debian "
+			      "package libbinutils)", names, slots, ARRAY_SIZE(names), &lib);
+	if (!why)
+		binutils.bfd_init();
+	return why;
+}
+
+/* Every call below goes through the pointers loaded. */
+#define bfd_check_format (*binutils.bfd_check_format)
+#define bfd_close (*binutils.bfd_close)
+#define bfd_demangle (*binutils.bfd_demangle)
+#define bfd_errmsg (*binutils.bfd_errmsg)
+#define bfd_follow_build_id_debuglink (*binutils.bfd_follow_build_id_debuglink)
+#define bfd_follow_gnu_debuglink (*binutils.bfd_follow_gnu_debuglink)
+#define bfd_get_arch (*binutils.bfd_get_arch)
+#define bfd_get_error (*binutils.bfd_get_error)
+#define bfd_get_mach (*binutils.bfd_get_mach)
+#define bfd_malloc_and_get_section (*binutils.bfd_malloc_and_get_section)
+#define bfd_openr (*binutils.bfd_openr)
+#define bfd_printable_arch_mach (*binutils.bfd_printable_arch_mach)
+#define bfd_sprintf_vma (*binutils.bfd_sprintf_vma)
+#define disassemble_free_target (*binutils.disassemble_free_target)
+#define disassemble_init_for_target (*binutils.disassemble_init_for_target)
+#define disassembler (*binutils.disassembler)
+#define init_disassemble_info (*binutils.init_disassemble_info)
+#define _bfd_std_section (binutils.std_section)
+/* bfd.h's inline tests, whose bodies name the linked array */
+#define bfd_is_und_section(sec) ((sec) == bfd_und_section_ptr)
+#define bfd_is_abs_section(sec) ((sec) == bfd_abs_section_ptr)
+
 /* The leading part of bfd 2.40's elf_symbol_type (elf-bfd.h, not
  * installed): objdump breaks ties between symbols by their ELF size. */
 struct elf_symbol_head {
@@ -422,13 +488,12 @@ static void print_address(bfd_vma vma, struct disassemble_info *info)
 
 struct disasm_file *disasm_file__open(const char *path, bool source, char **err)
 {
-	static bool bfd_ready;
 	struct disasm_file *f;
 	bfd *abfd;
 
-	if (!bfd_ready) {
-		bfd_init();
-		bfd_ready = true;
+	if (disasm_unavailable()) {
+		*err = xstrdup(disasm_unavailable());
+		return NULL;
 	}
 	abfd = bfd_openr(path, NULL);
 	if (!abfd || !bfd_check_format(abfd, bfd_object)) {

@@ -27,6 +27,11 @@ struct disasm_opts {
 	int prefix_strip;
 };
 
+/* NULL when the disassembler's libraries (libopcodes and libbfd, opened
+ * with dlopen on first use) are there; else why they cannot be loaded, a
+ * message kept for the run.  disasm_file__open() fails with it. */
+const char *disasm_unavailable(void);
+
 /* Opens an ELF file for disassembly, for dumps with source lines (-S: the
  * symbols of a separate debug file name addresses too) or without; NULL
  * (and *err, which the caller frees) when bfd cannot read it. */

@@ -15,6 +15,7 @@
  * code without line rows gets the ELF symbol's STT_FILE name and line 0
  * (":0" after the empty FILE symbol of linker-made locals).
  */
+#include "core/symbols/dwarf-aranges.h"
 #include "core/symbols/dwarf-lines.h"
 #include "core/symbols/dwarf-scopes.h"
 #include "core/symbols/symbols-int.h"
@@ -35,7 +36,7 @@
 struct elf_func {		/* the debug file's function symbols, bfd's view */
 	uint64_t value, size;
 	uint64_t section_end;	/* bfd never names an address outside its section */
-	const char *name;
+	const char *name;	/* in the file's string table (see drop_read_input) */
 	const char *file;	/* the STT_FILE bfd credits it to, or NULL */
 };
 
@@ -70,6 +71,8 @@ struct srcline_cache {
 	struct cu_range *cu_ranges;	/* without .debug_aranges (clang): CUs by address */
 	size_t nr_cu_ranges;
 	bool cu_ranges_read;
+	struct dwarf_aranges *aranges;	/* NULL: libdwfl's lookup answers */
+	bool aranges_read;
 	struct hashmap records;	/* addr -> struct a2l_record* */
 	struct hashmap fallback;	/* addr -> "dso[vaddr]" */
 	const struct symbols_config *config;	/* the dso's */
@@ -163,7 +166,9 @@ static Elf_Scn *next_symbol_table(Elf *elf, Elf_Scn *scn)
 }
 
 /* FUNC and NOTYPE symbols in table order (qsort is not stable: ties are
- * resolved when the table is built). */
+ * resolved when the table is built).  Their names stay in the mapped
+ * string table, whose pages are then handed back: only the few names
+ * looked up are read again. */
 static void read_elf_funcs(struct srcline_cache *c)
 {
 	GElf_Addr bias;
@@ -195,7 +200,7 @@ static void read_elf_funcs(struct srcline_cache *c)
 				continue;
 			if (type == STT_FILE) {
 				name = elf_strptr(elf, shdr.sh_link, sym.st_name);
-				file = name ? arena_strndup(&c->names, name, strlen(name)) : NULL;
+				file = name;
 				file_after_sym = sym_seen;
 				continue;
 			}
@@ -216,7 +221,7 @@ static void read_elf_funcs(struct srcline_cache *c)
 			c->funcs[c->nr_funcs].value = sym.st_value;
 			c->funcs[c->nr_funcs].size = sym.st_size;
 			c->funcs[c->nr_funcs].section_end = secshdr.sh_addr + secshdr.sh_size;
-			c->funcs[c->nr_funcs].name = arena_strndup(&c->names, name, strlen(name));
+			c->funcs[c->nr_funcs].name = name;
 			c->funcs[c->nr_funcs].file =
 				GELF_ST_BIND(sym.st_info) == STB_LOCAL || !file_after_sym ? file : NULL;
 			c->nr_funcs++;
@@ -244,6 +249,7 @@ static void read_elf_funcs(struct srcline_cache *c)
 	}
 	for (size_t i = 0; i < c->nr_funcs; i++)
 		c->funcs[i].size >>= 20;
+	c->funcs = xrealloc(c->funcs, c->nr_funcs * sizeof(*c->funcs));
 }
 
 /* The ELF symbol bfd names the function at vaddr with: the closest one
@@ -268,29 +274,45 @@ static const struct elf_func *elf_func_at(const struct srcline_cache *c, uint64_
 	return &c->funcs[lo - 1];
 }
 
+/* Hands the whole pages of file bytes [lo, hi) of the mapped image back
+ * to the kernel: the mapping is private and never written, so a later
+ * read just faults them in again from the file. */
+static void drop_file_pages(char *image, uint64_t lo, uint64_t hi)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)image + lo + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)image + hi) & ~(page - 1);
+
+	if (to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
 /*
- * libdw inflates every compressed debug section when it opens the DWARF
- * (10 MB out of 4 MB for libc's), and the compressed bytes, read through
- * libelf's private file mapping, then stay resident for nothing.  They
- * are handed back to the kernel once inflated: only whole pages inside a
- * compressed section's contents (never headers, which libelf rewrites),
- * of a file mapped whole, so a later read would just fault them in again.
+ * Once read, some of the file's bytes stay resident for nothing, through
+ * libelf's private mapping of the file (a file libelf read into memory
+ * instead, its image not page-aligned, is left alone):
+ * - libdw inflates every compressed debug section when it opens the
+ *   DWARF (10 MB out of 4 MB for libc's), and the compressed bytes are
+ *   not read again: only whole pages inside a compressed section's
+ *   contents (never headers, which libelf rewrites);
+ * - read_elf_funcs() has read the symbol table and its strings (0.3 MB
+ *   of libc's debug file, 0.8 MB of libstdc++; the names of the
+ *   functions looked up come back later, a page each).
  */
-static void drop_inflated_input(struct srcline_cache *c)
+static void drop_read_input(struct srcline_cache *c)
 {
 	GElf_Addr bias;
 	Dwarf_Addr dwbias;
 	Elf *elf = dwfl_module_getelf(c->mod, &bias);
-	Elf_Scn *scn = NULL;
+	Elf_Scn *scn = NULL, *symtab;
 	size_t file_size, nr = 0, page = (size_t)sysconf(_SC_PAGESIZE);
 	char *image = elf ? elf_rawfile(elf, &file_size) : NULL;
 	uint64_t (*spans)[2] = NULL;
+	GElf_Shdr shdr;
 
-	if (!image || elf_kind(elf) != ELF_K_ELF)
+	if (!image || elf_kind(elf) != ELF_K_ELF || (uintptr_t)image % page)
 		return;
 	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr shdr;
-
 		if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_COMPRESSED) ||
 		    shdr.sh_type == SHT_NOBITS || shdr.sh_offset + shdr.sh_size > file_size)
 			continue;
@@ -301,15 +323,64 @@ static void drop_inflated_input(struct srcline_cache *c)
 	/* the same Elf holds the DWARF (the debug file was reported): inflate now */
 	if (nr && dwfl_module_getdwarf(c->mod, &dwbias) &&
 	    dwarf_getelf(dwfl_module_getdwarf(c->mod, &dwbias)) == elf) {
-		for (size_t i = 0; i < nr; i++) {
-			uintptr_t lo = ((uintptr_t)image + spans[i][0] + page - 1) & ~(uintptr_t)(page - 1);
-			uintptr_t hi = ((uintptr_t)image + spans[i][1]) & ~(uintptr_t)(page - 1);
-
-			if (hi > lo)
-				madvise((void *)lo, hi - lo, MADV_DONTNEED);
-		}
+		for (size_t i = 0; i < nr; i++)
+			drop_file_pages(image, spans[i][0], spans[i][1]);
 	}
 	free(spans);
+	symtab = next_symbol_table(elf, NULL);
+	for (int i = 0; symtab && i < 2 && gelf_getshdr(symtab, &shdr); i++) {
+		if (shdr.sh_type != SHT_NOBITS && !(shdr.sh_flags & SHF_COMPRESSED) &&
+		    shdr.sh_offset + shdr.sh_size <= file_size)
+			drop_file_pages(image, shdr.sh_offset, shdr.sh_offset + shdr.sh_size);
+		symtab = elf_getscn(elf, shdr.sh_link);	/* then its strings */
+	}
+}
+
+/* Debug sections libdw would inflate when it opens the DWARF but no
+ * source-line lookup reads: location and macro lists, call frames and
+ * the name indexes (1.4 MB of libc's 10 MB are its .debug_loclists). */
+static bool section_unread(const char *name)
+{
+	static const char *const unread[] = {
+		"debug_loc", "debug_loclists", "debug_macro", "debug_macinfo",
+		"debug_frame", "debug_pubnames", "debug_pubtypes", "debug_gnu_pubnames",
+		"debug_gnu_pubtypes", "debug_names", "debug_cu_index", "debug_tu_index",
+	};
+
+	if (!strncmp(name, ".zdebug_", 8))
+		name += 2;	/* the old GNU compression, inflated alike */
+	else if (!strncmp(name, ".debug_", 7))
+		name += 1;
+	else
+		return false;
+	for (size_t i = 0; i < sizeof(unread) / sizeof(*unread); i++)
+		if (!strcmp(name, unread[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Hide those sections from libdw before it opens the DWARF: libdw skips
+ * SHT_NOBITS sections, and libelf keeps its own copy of the section
+ * headers, so marking them so changes nothing in the file or the map.
+ */
+static void hide_unread_sections(Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type == SHT_NOBITS ||
+		    !(name = elf_strptr(elf, shstrndx, shdr.sh_name)) || !section_unread(name))
+			continue;
+		shdr.sh_type = SHT_NOBITS;
+		gelf_update_shdr(scn, &shdr);
+	}
 }
 
 static void srcline_cache__free(void *cache);
@@ -344,7 +415,8 @@ static struct srcline_cache *dso__srcline_cache(struct dso *dso)
 		return c;
 	}
 	read_elf_funcs(c);
-	drop_inflated_input(c);
+	hide_unread_sections(dwfl_module_getelf(c->mod, &c->bias));
+	drop_read_input(c);
 	return c;
 }
 
@@ -587,15 +659,21 @@ static int cu_range_cmp(const void *a, const void *b)
 }
 
 /* Every unit's ranges, sorted: libdw finds units through .debug_aranges
- * only, which clang does not write (binutils reads the units' ranges). */
+ * only, which clang does not write (binutils reads the units' ranges).
+ * Read through a second handle on the DWARF, dropped after: libdw keeps
+ * a record and the abbreviations of each unit it reads (1.5 MB for
+ * libc's), and the sections, inflated already, are shared. */
 static void read_cu_ranges(struct srcline_cache *c)
 {
 	Dwarf_Addr dwbias;
-	Dwarf *dw = dwfl_module_getdwarf(c->mod, &dwbias);
+	Dwarf *mod_dw = dwfl_module_getdwarf(c->mod, &dwbias);
+	Dwarf *dw = mod_dw ? dwarf_begin_elf(dwarf_getelf(mod_dw), DWARF_C_READ, NULL) : NULL;
 	Dwarf_Off off = 0, next;
 	size_t hsize, alloc = 0;
 
 	c->cu_ranges_read = true;
+	if (!dw)
+		dw = mod_dw;	/* cannot happen: libdw opened it once */
 	while (dw && !dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
 		Dwarf_Die cu;
 		Dwarf_Addr base, lo, hi;
@@ -616,6 +694,8 @@ static void read_cu_ranges(struct srcline_cache *c)
 		}
 		off = next;
 	}
+	if (dw != mod_dw)
+		dwarf_end(dw);
 	if (c->nr_cu_ranges)
 		qsort(c->cu_ranges, c->nr_cu_ranges, sizeof(*c->cu_ranges), cu_range_cmp);
 }
@@ -624,17 +704,28 @@ static void read_cu_ranges(struct srcline_cache *c)
 static Dwarf_Die *unit_at(struct srcline_cache *c, Dwarf_Addr pc, Dwarf_Die *buf,
 			  Dwarf_Addr *bias)
 {
-	Dwarf_Die *cu = dwfl_module_addrdie(c->mod, pc, bias);
-	Dwarf *dw;
+	Dwarf_Die *cu = NULL;
+	Dwarf *dw = dwfl_module_getdwarf(c->mod, bias);
 	size_t lo = 0, hi;
 
+	if (!dw)
+		return NULL;
+	if (!c->aranges_read) {
+		c->aranges = dwarf_aranges__read(dw);
+		c->aranges_read = true;
+	}
+	if (!c->aranges) {
+		cu = dwfl_module_addrdie(c->mod, pc, bias);
+	} else {
+		Dwarf_Off die;
+
+		cu = dwarf_aranges__find(c->aranges, pc - *bias, &die) ?
+		     dwarf_offdie(dw, die, buf) : NULL;
+	}
 	if (cu)
 		return cu;
 	if (!c->cu_ranges_read)
 		read_cu_ranges(c);
-	dw = dwfl_module_getdwarf(c->mod, bias);
-	if (!dw)
-		return NULL;
 	hi = c->nr_cu_ranges;
 	while (lo < hi) {	/* the last range starting at or below pc */
 		size_t mid = lo + (hi - lo) / 2;
@@ -884,6 +975,7 @@ static void srcline_cache__free(void *cache)
 	}
 	hashmap_release(&c->units);
 	free(c->cu_ranges);
+	dwarf_aranges__delete(c->aranges);
 	arena_release(&c->names);
 	free(c->funcs);
 	if (c->dwfl)
