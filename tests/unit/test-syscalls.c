@@ -224,7 +224,8 @@ static void test_format_sockaddr(void **state)
 				    .sin6_flowinfo = htonl(5), .sin6_scope_id = 2 };
 	struct sockaddr_un un = { .sun_family = AF_UNIX, .sun_path = "/run/x.sock" };
 	struct sockaddr_un abstract = { .sun_family = AF_UNIX, .sun_path = "\0pcl" };
-	uint16_t netlink = AF_NETLINK, odd = 200;
+	struct sockaddr_storage netlink = { .ss_family = AF_NETLINK };
+	uint16_t odd = 200;
 
 	expect_sockaddr(t, "connect", args, NULL, 16, false,
 			"fd: 3, uservaddr: 0x7ffd4334b140, addrlen: 16");
