@@ -653,17 +653,21 @@ static int uprobe_sites(const struct probe_opts *o, struct probe_elf *pe, struct
 	/* a return probe is placed by its symbol alone */
 	if (!dbg || spec->point.retprobe)
 		return symbol_sites(pe, spec, binary, msgs, sites);
+	probe_debug__log_search(o->read_exec, spec, msgs);
 	nr = probe_debug__find_sites(dbg, spec, msgs, sites);
-	if (nr > 0)
-		return nr;
 	if (!nr && spec->nr_args) {
 		/* perf has no site to give the arguments to: an error */
 		probe_msg(msgs, true, "An error occurred in debuginfo analysis (%d).\n", -ENOENT);
-		nr = -ENOENT;
+		return -ENOENT;
 	}
+	if (nr < 0)	/* perf falls back to the symbols where it may */
+		return probe_spec__needs_dwarf(spec) ? nr
+						     : symbol_sites(pe, spec, binary, msgs, sites);
 	if (!nr)
-		return alternative_sites(o, pe, dbg, spec, binary, msgs, sites);
-	return probe_spec__needs_dwarf(spec) ? nr : symbol_sites(pe, spec, binary, msgs, sites);
+		nr = alternative_sites(o, pe, dbg, spec, binary, msgs, sites);
+	if (nr > 0)
+		probe_debug__log_found(nr, msgs);
+	return nr;
 }
 
 static void forget_added(struct add_run *r, int from)
@@ -737,7 +741,6 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 	struct probe_spec spec;
 	struct probe_site *sites = NULL;
 	char err[256];
-	uint8_t id[20];
 	int nr, ret = 0, first = r->nr_added;
 
 	r->def_first = first;
@@ -748,7 +751,6 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 		r->semantic_error = true;
 		return -EINVAL;
 	}
-	probe_msg(&r->msgs, true, "probe-definition(0): %s\n", def);
 	char *group = spec.group ? xstrdup(spec.group) : probe_default_group(binary);
 
 	if (!spec.group && strlen(group) >= MAX_EVENT_NAME_LEN) {
@@ -762,8 +764,8 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 		nr = absolute_site(&spec, &sites);
 		goto found;
 	}
-	if (elf_file__read_build_id(o->read_exec, id, sizeof(id)) <= 0)
-		probe_msg(&r->msgs, true, "Failed to get build-id from %s.\n", binary);
+	/* perf looks for the definition in the binary's probe cache first */
+	free(probe_cache__open_probes(binary, o->read_exec, &r->msgs));
 	if (o->cache && !o->definition)
 		free(cache_probes_file(o, binary));
 	if (!dbg && probe_spec__needs_dwarf(&spec)) {
@@ -807,6 +809,11 @@ fail:
 						    : probe_elf__file_offset(pe, sites[i].addr)));
 		for (int k = 0; k < sites[i].nr_args; k++)
 			strbuf_addf(&line, " %s", sites[i].args[k]);
+		/* perf opens the events file once per definition, and learns
+		 * what the tracer supports as it writes the first */
+		if (!i && !o->definition)
+			probe_trace__log_open(&r->msgs, "uprobe_events", true);
+		probe_trace__log_readme(&r->msgs);
 		print_msgs(&r->msgs, o);
 		if (o->definition) {
 			/* -D: the definition is the output */
@@ -1176,17 +1183,6 @@ static void log_definition(int i, const char *def, const struct probe_spec *spec
 	probe_msg(msgs, true, "%d arguments\n", spec->nr_args);
 }
 
-/* perf -v's note as it reads what the kernel's tracefs supports (once). */
-static void log_readme(struct probe_msgs *msgs)
-{
-	static bool read;
-
-	if (!read)
-		probe_msg(msgs, true, "Opening %s//README write=0\n",
-			  probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
-	read = true;
-}
-
 /* perf -v's notes as it looks for the kernel's image (for its debug
  * information, or its symbols before it settles for kallsyms). */
 static void log_vmlinux_path(const struct probe_opts *o, struct probe_msgs *msgs)
@@ -1398,7 +1394,7 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_kernel *k,
 	n = probe_kernel__function_sites(k, function, spec->point.offset, o->max_probes, msgs,
 					 &ks);
 	if (spec->point.retprobe && k->nr_matched > 0 && k->nr_matched <= o->max_probes)
-		log_readme(msgs);
+		probe_trace__log_readme(msgs);
 	for (int i = 0; i < n; i++) {
 		char *event = event_name(spec, ks[i].name);
 
@@ -1516,7 +1512,7 @@ static int kprobe_definitions(const struct probe_opts *o)
 	 * bootconfig's lines) */
 	for (int i = 0; i < nr_specs && !ret && o->definition; i++)
 		if (o->bootconfig || specs[i].nr_args || specs[i].point.absolute)
-			log_readme(&msgs);
+			probe_trace__log_readme(&msgs);
 	print_msgs(&msgs, o);
 	if (!ret && o->definition) {
 		add_bootconfig(&out, sites, nr);
@@ -1566,6 +1562,22 @@ static bool is_sdt(const char *def)
 	return sdt;
 }
 
+/* perf -v's lines as it parses the definitions, all before it looks for
+ * any (up to one it refuses, which the add reports). */
+static void log_definitions(const struct probe_opts *o, struct probe_msgs *msgs)
+{
+	for (int i = 0; i < o->adds.nr; i++) {
+		struct probe_spec spec;
+		char err[256];
+
+		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err)))
+			break;
+		if (!spec.sdt)
+			log_definition(i, o->adds.items[i], &spec, msgs);
+		probe_spec__exit(&spec);
+	}
+}
+
 /* The uprobes of -x's binary, or SDT markers from the build-id cache. */
 static int add_uprobes(struct add_run *r, const char *exec)
 {
@@ -1575,6 +1587,8 @@ static int add_uprobes(struct add_run *r, const char *exec)
 	char *binary = exec ? resolve_exec(exec) : NULL;
 	int ret = binary ? probe_elf__open(&pe, o->read_exec) : 0;
 
+	log_definitions(o, &r->msgs);
+	print_msgs(&r->msgs, o);
 	if (ret == -EINVAL) {
 		/* no ELF file: perf finds no symbols in it */
 		fprintf(stderr,

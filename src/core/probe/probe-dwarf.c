@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/probe/probe-elf.h"
+#include "core/probe/probe-trace.h"
 #include "util/glob.h"
 #include "util/util.h"
 
@@ -937,6 +938,8 @@ static int type_suffix(const char *cast, Dwarf_Die *holder, Dwarf_Die *type, str
 		strbuf_addf(out, ":b%d@%d/%d", bits, offset, total * 8);
 		return 0;
 	}
+	probe_msg(msgs, true, "%s type is %s.\n", vname ? vname : "(null)",
+		  dwarf_diename(type) ? dwarf_diename(type) : "(null)");
 	if (cast && (!strcmp(cast, "string") || !strcmp(cast, "ustring"))) {
 		int tag = dwarf_tag(type);
 		Dwarf_Die elem;
@@ -1202,6 +1205,40 @@ static int check_offset(struct site_search *s, Dwarf_Die *func, Dwarf_Addr addr)
 	return -EINVAL;
 }
 
+static bool function_holding(const GElf_Sym *sym, const char *name, void *addr)
+{
+	Dwarf_Addr a = *(Dwarf_Addr *)addr;
+
+	return GELF_ST_TYPE(sym->st_info) == STT_FUNC && a >= sym->st_value &&
+	       a < sym->st_value + sym->st_size;
+}
+
+/* The symbol of the debug file's table holding addr: its name and addr's
+ * offset in it; NULL when none does. */
+static const char *symbol_holding(Elf *elf, Dwarf_Addr addr, Dwarf_Addr *offset)
+{
+	GElf_Sym sym;
+	const char *name = probe_elf__symtab_find(elf, function_holding, &addr, &sym);
+
+	if (name)
+		*offset = addr - sym.st_value;
+	return name;
+}
+
+/* perf -v's note of a site: the symbol holding it (from the symbol
+ * table, else the function of the debug information) and the offset. */
+static void log_site(struct site_search *s, Dwarf_Die *func, Dwarf_Addr addr)
+{
+	Dwarf_Addr offset;
+	const char *name = symbol_holding(dwarf_getelf(s->dbg->dw), addr, &offset);
+
+	if (!name) {
+		name = dwarf_diename(func);
+		offset = addr - entry_of(func);
+	}
+	probe_msg(s->msgs, true, "Probe point found: %s+%lu\n", name, (unsigned long)offset);
+}
+
 static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr addr)
 {
 	struct probe_site site = { .addr = addr,
@@ -1220,6 +1257,7 @@ static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf
 			return 0;
 		}
 	if (s->convert) {
+		log_site(s, func, addr);
 		ret = convert_args(&c, s->spec, &site);
 		if (ret) {
 			site__clear(&site);
@@ -1508,6 +1546,21 @@ int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *sp
 	return ret;
 }
 
+void probe_debug__log_search(const char *path, const struct probe_spec *spec,
+			     struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "Open Debuginfo file: %s\nTry to find probe point from debuginfo.\n",
+		  path);
+	/* perf learns what the tracer supports before converting arguments */
+	if (spec->nr_args)
+		probe_trace__log_readme(msgs);
+}
+
+void probe_debug__log_found(int nr, struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "Found %d probe_trace_events.\n", nr);
+}
+
 void probe_sites__free(struct probe_site *sites, int nr)
 {
 	for (int i = 0; i < nr; i++)
@@ -1688,26 +1741,6 @@ static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
 			     : state == VAR_VAL ? "[VAL]"
 						: "[INV]");
 	return false;
-}
-
-static bool function_holding(const GElf_Sym *sym, const char *name, void *addr)
-{
-	Dwarf_Addr a = *(Dwarf_Addr *)addr;
-
-	return GELF_ST_TYPE(sym->st_info) == STT_FUNC && a >= sym->st_value &&
-	       a < sym->st_value + sym->st_size;
-}
-
-/* The symbol of the debug file's table holding addr: its name and addr's
- * offset in it; NULL when none does. */
-static const char *symbol_holding(Elf *elf, Dwarf_Addr addr, Dwarf_Addr *offset)
-{
-	GElf_Sym sym;
-	const char *name = probe_elf__symtab_find(elf, function_holding, &addr, &sym);
-
-	if (name)
-		*offset = addr - sym.st_value;
-	return name;
 }
 
 /* -V's "@<FUNC+OFF>" of a site.  perf names a function without an entry

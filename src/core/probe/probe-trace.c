@@ -1,5 +1,6 @@
 /* probe-trace: tracefs's dynamic probe files, read and written. */
 #include "core/probe/probe-trace.h"
+#include "core/probe/probe-dwarf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -212,4 +213,21 @@ char *probe_default_group(const char *binary)
 		len++;
 	group = xasprintf("probe_%.*s", (int)len, base);
 	return group;
+}
+
+void probe_trace__log_open(struct probe_msgs *msgs, const char *file, bool write)
+{
+	const char *dir = probe_tracefs_dir();
+
+	probe_msg(msgs, true, "Opening %s//%s write=%d\n", dir ? dir : "/sys/kernel/tracing", file,
+		  write);
+}
+
+void probe_trace__log_readme(struct probe_msgs *msgs)
+{
+	static bool read;
+
+	if (!read && msgs->verbose)
+		probe_trace__log_open(msgs, "README", false);
+	read |= msgs->verbose;
 }

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct probe_msgs;
+
 struct probe_event {
 	bool uprobe;
 	bool retprobe;
@@ -27,6 +29,12 @@ int probe_tracefs_access(const char *file, bool write);
 
 /* Whether the control file of the kind exists ("uprobe_events"). */
 bool probe_tracefs_has(const char *file);
+
+/* perf -v's note as it opens a tracefs file ("uprobe_events"). */
+void probe_trace__log_open(struct probe_msgs *msgs, const char *file, bool write);
+/* The same for README, which perf reads once a run, when it first needs
+ * to know what the kernel's tracer supports. */
+void probe_trace__log_readme(struct probe_msgs *msgs);
 
 /* The events defined in uprobe_events and kprobe_events. */
 int probe_events__read(struct probe_event **events);
