@@ -423,6 +423,7 @@ struct add_run {
 	struct probe_msgs msgs;
 	bool semantic_error;	/* reported with the usage already */
 	int def_first;	/* the first of added made by the definition at hand */
+	int def_index;	/* the definition's, among -a's */
 };
 
 /* Whether an event defined before this run, or one of the first nr_added
@@ -733,6 +734,68 @@ static void cache_definition(const struct probe_opts *o, const char *binary, con
 	free(probes);
 }
 
+/* perf -v's lines for the i-th definition as it parses it. */
+static void log_definition(int i, const char *def, const struct probe_spec *spec,
+			   struct probe_msgs *msgs)
+{
+	char *point = probe_point__debug_text(&spec->point);
+
+	probe_msg(msgs, true, "probe-definition(%d): %s\n%s\n", i, def, point);
+	free(point);
+	/* each argument as written: the words after the probe point */
+	const char *word = def + strcspn(def, " \t");
+
+	for (int k = 0; k < spec->nr_args; k++) {
+		word += strspn(word, " \t");
+		int len = (int)strcspn(word, " \t");
+		char *parsed = probe_arg__debug_text(&spec->args[k]);
+
+		probe_msg(msgs, true, "parsing arg: %.*s into %s\n", len, word, parsed);
+		free(parsed);
+		word += len;
+	}
+	probe_msg(msgs, true, "%d arguments\n", spec->nr_args);
+}
+
+/* perf -v's lines for a definition it refuses: its point and the
+ * arguments it parsed before the error.  Returns the count of arguments
+ * perf gives after the error (0 when the point was refused). */
+static int log_refused(int i, const char *def, struct probe_msgs *msgs)
+{
+	char *copy = xstrdup(def), *save = NULL, *word = strtok_r(copy, " \t", &save);
+	struct probe_spec spec;
+	char err[256];
+	int nargs = 0;
+	bool parsing = true;
+
+	probe_msg(msgs, true, "probe-definition(%d): %s\n", i, def);
+	if (!word || probe_spec__parse(&spec, word, err, sizeof(err))) {
+		free(copy);
+		return 0;
+	}
+	char *point = probe_point__debug_text(&spec.point);
+
+	probe_msg(msgs, true, "%s\n", point);
+	free(point);
+	for (; (word = strtok_r(NULL, " \t", &save)); nargs++) {
+		struct probe_arg arg;
+
+		if (!parsing)
+			continue;
+		parsing = !probe_arg__parse(&arg, word, err, sizeof(err));
+		if (parsing) {
+			char *parsed = probe_arg__debug_text(&arg);
+
+			probe_msg(msgs, true, "parsing arg: %s into %s\n", word, parsed);
+			free(parsed);
+		}
+		probe_arg__exit(&arg);
+	}
+	probe_spec__exit(&spec);
+	free(copy);
+	return nargs;
+}
+
 /* Adds the uprobes of one definition; a failure removes what it added. */
 static int add_uprobe(struct add_run *r, const char *def, const char *binary, struct probe_elf *pe,
 		      struct probe_debug *dbg)
@@ -746,7 +809,12 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 	r->def_first = first;
 
 	if (probe_spec__parse(&spec, def, err, sizeof(err))) {
+		int nargs = log_refused(r->def_index, def, &r->msgs);
+
+		print_msgs(&r->msgs, o);
 		semantic_error(err);
+		probe_msg(&r->msgs, true, "%d arguments\n", nargs);
+		print_msgs(&r->msgs, o);
 		parse_options_usage(probe_usage, o->table, "a", true);
 		r->semantic_error = true;
 		return -EINVAL;
@@ -1160,29 +1228,6 @@ static void module_data_symbol(const char *path, struct probe_debug *dbg, const 
 /* Where perf reads the functions kprobes refuse (none here). */
 #define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
 
-/* perf -v's lines for the i-th definition as it parses it. */
-static void log_definition(int i, const char *def, const struct probe_spec *spec,
-			   struct probe_msgs *msgs)
-{
-	char *point = probe_point__debug_text(&spec->point);
-
-	probe_msg(msgs, true, "probe-definition(%d): %s\n%s\n", i, def, point);
-	free(point);
-	/* each argument as written: the words after the probe point */
-	const char *word = def + strcspn(def, " \t");
-
-	for (int k = 0; k < spec->nr_args; k++) {
-		word += strspn(word, " \t");
-		int len = (int)strcspn(word, " \t");
-		char *parsed = probe_arg__debug_text(&spec->args[k]);
-
-		probe_msg(msgs, true, "parsing arg: %.*s into %s\n", len, word, parsed);
-		free(parsed);
-		word += len;
-	}
-	probe_msg(msgs, true, "%d arguments\n", spec->nr_args);
-}
-
 /* perf -v's notes as it looks for the kernel's image (for its debug
  * information, or its symbols before it settles for kallsyms). */
 static void log_vmlinux_path(const struct probe_opts *o, struct probe_msgs *msgs)
@@ -1571,7 +1616,7 @@ static void log_definitions(const struct probe_opts *o, struct probe_msgs *msgs)
 		char err[256];
 
 		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err)))
-			break;
+			break;	/* the add refuses it, and logs it then */
 		if (!spec.sdt)
 			log_definition(i, o->adds.items[i], &spec, msgs);
 		probe_spec__exit(&spec);
@@ -1629,6 +1674,7 @@ static int add_uprobes(struct add_run *r, const char *exec)
 			ret = add_sdt(r, &spec);
 			probe_spec__exit(&spec);
 		} else if (binary) {
+			r->def_index = i;
 			ret = add_uprobe(r, o->adds.items[i], binary, &pe, dbg);
 		}
 	}

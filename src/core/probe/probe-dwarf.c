@@ -893,6 +893,8 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 			int size = dwarf_bytesize(&target);
 
 			off = field->index * (size > 0 ? size : 1);
+			/* perf names an element by its array's (nameless) type */
+			*holder = *type;
 			*type = target;
 		}
 		if (through_pointer) {
@@ -1018,6 +1020,7 @@ static int convert_arg(const struct site_ctx *c, const struct probe_arg *arg, ch
 		missing_var(c->msgs, arg->var);
 		return -ENOENT;
 	}
+	probe_msg(c->msgs, true, "Converting variable %s into trace event.\n", arg->var);
 	ret = var_location(c->dbg, c->func, &var, c->addr, &f, c->msgs);
 	if (ret == -ENOENT)
 		missing_var(c->msgs, arg->var);
@@ -1025,7 +1028,6 @@ static int convert_arg(const struct site_ctx *c, const struct probe_arg *arg, ch
 		probe_msg(c->msgs, false, "Sorry, we don't support this variable location yet.\n");
 	if (ret)
 		return ret;
-	probe_msg(c->msgs, true, "Converting variable %s into trace event.\n", arg->var);
 	holder = var;
 	if (!real_type(&var, &type)) {
 		probe_msg(c->msgs, false, "Failed to get a type information of %s.\n", arg->var);
