@@ -226,6 +226,7 @@ struct func_walk {
 	bool no_inlines;	/* functions with code only */
 	Dwarf_Off *visited;	/* out-of-line copies reached as instances */
 	int nr_visited;
+	struct probe_msgs *msgs;	/* perf -v's note of each match; NULL: none */
 };
 
 /* A function's entry: its entry_pc or low_pc, else (a function split in
@@ -315,27 +316,34 @@ static int func_walk_cb(Dwarf_Die *func, void *arg)
 		return DWARF_CB_OK;
 	if (w->file && (!(file = dwarf_decl_file(func)) || !tail_matches(file, w->file)))
 		return DWARF_CB_OK;
+	/* perf notes every definition matched, an inline one's (whose
+	 * instances it walks) and an out-of-line copy's seen before too */
+	if (w->msgs && !dwarf_hasattr(func, DW_AT_declaration))
+		probe_msg(w->msgs, true, "Matched function: %s [%lx]\n", name,
+			  (unsigned long)dwarf_dieoffset(func));
 	if (!has_entry(func)) {
 		/* an inline function: its instances are the places, the
 		 * inlined ones and an out-of-line copy, in their order */
 		if (!w->no_inlines && dwarf_func_inline(func))
 			walk_instances(w, w->cu, func);
-		return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+	} else if (!visited_before(w, func)) {
+		w->ret = w->fn(w->cu, func, w->arg);
 	}
-	if (visited_before(w, func))
-		return DWARF_CB_OK;
-	w->ret = w->fn(w->cu, func, w->arg);
-	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+	/* perf's search for probe points takes a name's first match in a
+	 * CU, a glob's every match */
+	return w->ret || (w->msgs && w->name && !is_glob(w->name)) ? DWARF_CB_ABORT
+								  : DWARF_CB_OK;
 }
 
 /* Calls fn on each function with code named name (a glob; NULL: any) and
  * declared in file (NULL: any), CU by CU; stops at a non-zero return. */
 static int for_each_function(struct probe_debug *dbg, const char *name, const char *file,
-			     int (*fn)(Dwarf_Die *cu, Dwarf_Die *func, void *arg), void *arg)
+			     int (*fn)(Dwarf_Die *cu, Dwarf_Die *func, void *arg), void *arg,
+			     struct probe_msgs *msgs)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
-	struct func_walk w = { name, file, fn, arg, NULL, 0, dbg->no_inlines, NULL, 0 };
+	struct func_walk w = { name, file, fn, arg, NULL, 0, dbg->no_inlines, NULL, 0, msgs };
 
 	while (!w.ret && dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
@@ -1229,16 +1237,23 @@ static const char *symbol_holding(Elf *elf, Dwarf_Addr addr, Dwarf_Addr *offset)
 
 /* perf -v's note of a site: the symbol holding it (from the symbol
  * table, else the function of the debug information) and the offset. */
-static void log_site(struct site_search *s, Dwarf_Die *func, Dwarf_Addr addr)
+static void log_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Addr addr)
 {
-	Dwarf_Addr offset;
-	const char *name = symbol_holding(dwarf_getelf(s->dbg->dw), addr, &offset);
+	Dwarf_Die real;
+	Dwarf_Addr offset, entry;
+	const char *name = NULL;
 
-	if (!name) {
-		name = dwarf_diename(func);
-		offset = addr - entry_of(func);
+	/* perf names the function holding the site by its entry when it
+	 * has one, else by the symbol table */
+	if (function_at(cu, addr, &real) && !dwarf_entrypc(&real, &entry)) {
+		name = dwarf_diename(&real);
+		offset = addr - entry;
 	}
-	probe_msg(s->msgs, true, "Probe point found: %s+%lu\n", name, (unsigned long)offset);
+	if (!name)
+		name = symbol_holding(dwarf_getelf(s->dbg->dw), addr, &offset);
+	if (name)
+		probe_msg(s->msgs, true, "Probe point found: %s+%lu\n", name,
+			  (unsigned long)offset);
 }
 
 static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr addr)
@@ -1259,7 +1274,7 @@ static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf
 			return 0;
 		}
 	if (s->convert) {
-		log_site(s, func, addr);
+		log_site(s, cu, addr);
 		ret = convert_args(&c, s->spec, &site);
 		if (ret) {
 			site__clear(&site);
@@ -1428,12 +1443,10 @@ static int function_sites(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 	const struct probe_point *pp = &s->spec->point;
 	Dwarf_Addr addr = entry_of(func);
 
-	/* perf's words for instances of inline functions, out-of-line too */
+	/* perf's words for instances of inline functions, out-of-line too
+	 * (the walk notes the functions it matches) */
 	if (dwarf_hasattr(func, DW_AT_abstract_origin))
 		probe_msg(s->msgs, true, "found inline addr: 0x%lx\n", (unsigned long)addr);
-	else
-		probe_msg(s->msgs, true, "Matched function: %s [%lx]\n", dwarf_diename(func),
-			  (unsigned long)dwarf_dieoffset(func));
 	if (pp->lazy)
 		return lazy_sites(s, cu, func);
 	if (pp->has_line && pp->line)
@@ -1495,7 +1508,7 @@ static int search_sites(struct site_search *s)
 		return -EOPNOTSUPP;
 	}
 	if (pp->function)
-		ret = for_each_function(s->dbg, pp->function, pp->file, function_sites, s);
+		ret = for_each_function(s->dbg, pp->function, pp->file, function_sites, s, s->msgs);
 	else if (pp->file)
 		ret = file_line_sites(s);
 	else
@@ -2042,7 +2055,7 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
 	if (lr.function) {
 		Dwarf_Die cu, func;
 
-		for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr);
+		for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr, NULL);
 		found = lr.path != NULL;
 		/* a function the debug information names otherwise */
 		if (!found && lr.file)
