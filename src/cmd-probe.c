@@ -845,6 +845,15 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 	}
 	if (!dbg && !spec.point.retprobe)
 		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
+	if (!dbg && !pe->nr_table_syms) {
+		probe_msg(&r->msgs, true, "no symbols found in %s, maybe install a debug package?\n",
+			  binary);
+		probe_msg(&r->msgs, false,
+			  "Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
+			  binary);
+		nr = -ENOENT;
+		goto fail;
+	}
 	nr = uprobe_sites(o, pe, dbg, &spec, binary, &r->msgs, &sites);
 found:
 	if (nr > o->max_probes) {
@@ -1657,13 +1666,6 @@ static int add_uprobes(struct add_run *r, const char *exec)
 	dbg = binary ? probe_debug__open(o->read_exec) : NULL;
 	if (dbg)
 		probe_debug__set_no_inlines(dbg, o->no_inlines);
-	if (binary && !dbg && !pe.nr_table_syms) {
-		fprintf(stderr,
-			"Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
-			binary);
-		ret = -ENOENT;
-		goto out;
-	}
 	r->nr_existing = probe_events__read(&r->existing);
 	for (int i = 0; i < o->adds.nr && !ret; i++) {
 		struct probe_spec spec;
