@@ -225,6 +225,59 @@ def test_dry_run(binary, definition):
     assert q.returncode == p.returncode
 
 
+VERBOSE_DEFINITIONS = [
+    ("probe_prog_O0", "work n"), ("probe_prog_O0", "work%return $retval"),
+    ("probe_prog_O0", "work:6 sum i"), ("probe_prog_O0", "probe_prog.c:22"),
+    ("probe_prog_O0", "work;sum*"), ("probe_prog_O0", "work+4"),
+    ("probe_prog_O0", "work@probe_prog.c"), ("probe_prog_O0", "work $params"),
+    ("probe_prog_O0", "work $vars"),
+    ("probe_prog_O0", "work p->x p->name:string vals[2] n:u8 n:x32 nn=n +8(%sp):s16 %di"),
+    ("probe_prog_O0", "main pt.name:string pt.y"), ("probe_prog_O0", "work nosuchvar"),
+    ("probe_prog_O0", "nosuch"), ("probe_prog_O0", "work%return n"),
+    ("probe_prog_O0", "work:3+4"), ("probe_prog", "work n"), ("probe_prog", "work i"),
+    ("probe_prog_O2", "scale v shift r"), ("probe_prog_O2", "*a*"), ("probe_prog_O2", "atoi"),
+    ("nodebug", "work+4 %di"), ("nodebug", "work n"), ("nodebug", "work%return $retval"),
+    ("stripped", "work"), ("stripped", "work n"), ("copy", "work n"),
+]
+
+
+@pytest.fixture(scope="module")
+def verbose_binaries(tmp_path_factory):
+    """The fixtures, a program without debug information, one stripped of
+    its symbols and build id, and a copy of a fixture whose build id the
+    cache knows by the fixture's path."""
+    d = tmp_path_factory.mktemp("verbose")
+    source = os.path.join(os.path.dirname(fixture("probe_prog_O0")), "..", "..", "tests",
+                          "fixtures", "probe_prog.c")
+    paths = {b: fixture(b) for b in BINARIES}
+    paths["nodebug"] = str(d / "nodebug")
+    assert run(["cc", "-O0", "-o", paths["nodebug"], source]).returncode == 0
+    paths["stripped"] = str(d / "stripped")
+    assert run(["strip", "--remove-section=.note.gnu.build-id", "-o", paths["stripped"],
+                fixture("probe_prog_O0")]).returncode == 0
+    paths["copy"] = str(d / "copy")
+    shutil.copy(fixture("probe_prog_O0"), paths["copy"])
+    return paths
+
+
+@pytest.mark.parametrize("binary,definition", VERBOSE_DEFINITIONS,
+                         ids=["%s %s" % c for c in VERBOSE_DEFINITIONS])
+def test_dry_run_verbose(homes, verbose_binaries, binary, definition):
+    """-n -v: every line perf prints, in its order, each tool with a
+    build-id cache of its own (which the copy's build id is in, by
+    another path: perf fails to open its probe cache then)."""
+    perf_home, perf_env, pcl_home, pcl_env = homes
+    path = verbose_binaries[binary]
+    if binary == "copy":
+        for env in (perf_env, pcl_env):
+            assert perf("buildid-cache", "-a", fixture("probe_prog_O0"), env=env).returncode == 0
+    p, q = both_in(homes, "-x", path, "-n", "-v", "-a", definition)
+    expected = as_pcl(p.stderr).replace(str(perf_home), "HOME")
+    assert q.stderr.replace(str(pcl_home), "HOME") == expected, \
+        unified(expected, q.stderr.replace(str(pcl_home), "HOME"))
+    assert q.returncode == p.returncode
+
+
 def test_list_nothing():
     for filters in (["pcl_nothing_here:*"], ["nothing_here"]):
         assert_same(*both("-l", *filters))
