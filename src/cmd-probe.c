@@ -1531,12 +1531,11 @@ static int kprobe_definitions(const struct probe_opts *o)
 
 		if (probe_spec__parse(&specs[nr_specs], o->adds.items[nr_specs], err,
 				      sizeof(err))) {
-			/* perf's log of a definition it refuses (at its point) */
-			probe_msg(&msgs, true, "probe-definition(%d): %s\n", nr_specs,
-				  o->adds.items[nr_specs]);
+			int nargs = log_refused(nr_specs, o->adds.items[nr_specs], &msgs);
+
 			print_msgs(&msgs, o);
 			semantic_error(err);
-			probe_msg(&msgs, true, "0 arguments\n");
+			probe_msg(&msgs, true, "%d arguments\n", nargs);
 			print_msgs(&msgs, o);
 			parse_options_usage(probe_usage, o->table, o->definition ? "D" : "a",
 					    true);
