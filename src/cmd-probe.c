@@ -423,7 +423,6 @@ struct add_run {
 	struct probe_msgs msgs;
 	bool semantic_error;	/* reported with the usage already */
 	int def_first;	/* the first of added made by the definition at hand */
-	int def_index;	/* the definition's, among -a's */
 };
 
 /* Whether an event defined before this run, or one of the first nr_added
@@ -796,54 +795,52 @@ static int log_refused(int i, const char *def, struct probe_msgs *msgs)
 	return nargs;
 }
 
-/* Adds the uprobes of one definition; a failure removes what it added. */
-static int add_uprobe(struct add_run *r, const char *def, const char *binary, struct probe_elf *pe,
-		      struct probe_debug *dbg)
+/* A definition of -x's binary as parsed, and its sites once found. */
+struct uprobe_def {
+	struct probe_spec spec;
+	char *group;
+	struct probe_site *sites;
+	int nr;
+};
+
+static void uprobe_def__exit(struct uprobe_def *d)
+{
+	probe_spec__exit(&d->spec);
+	free(d->group);
+	probe_sites__free(d->sites, d->nr);
+}
+
+/* Finds the sites of a definition (perf finds every definition's before
+ * it writes any); 0 or -errno after perf's message. */
+static int find_uprobe(struct add_run *r, struct uprobe_def *d, const char *binary,
+		       struct probe_elf *pe, struct probe_debug *dbg)
 {
 	const struct probe_opts *o = r->o;
-	struct probe_spec spec;
-	struct probe_site *sites = NULL;
-	char err[256];
-	int nr, ret = 0, first = r->nr_added;
+	const struct probe_spec *spec = &d->spec;
+	int nr;
 
-	r->def_first = first;
-
-	if (probe_spec__parse(&spec, def, err, sizeof(err))) {
-		int nargs = log_refused(r->def_index, def, &r->msgs);
-
-		print_msgs(&r->msgs, o);
-		semantic_error(err);
-		probe_msg(&r->msgs, true, "%d arguments\n", nargs);
-		print_msgs(&r->msgs, o);
-		parse_options_usage(probe_usage, o->table, "a", true);
-		r->semantic_error = true;
-		return -EINVAL;
-	}
-	char *group = spec.group ? xstrdup(spec.group) : probe_default_group(binary);
-
-	if (!spec.group && strlen(group) >= MAX_EVENT_NAME_LEN) {
+	d->group = spec->group ? xstrdup(spec->group) : probe_default_group(binary);
+	if (!spec->group && strlen(d->group) >= MAX_EVENT_NAME_LEN) {
 		/* perf makes the group's name in a buffer of 64 too */
 		probe_msg(&r->msgs, false, "Failed to make a group name.\n");
 		nr = -E2BIG;
-		goto fail;
+		goto out;
 	}
 	/* an address needs no symbol: perf takes it before anything else */
-	if (spec.point.absolute && !probe_spec__needs_dwarf(&spec)) {
-		nr = absolute_site(&spec, &sites);
+	if (spec->point.absolute && !probe_spec__needs_dwarf(spec)) {
+		nr = absolute_site(spec, &d->sites);
 		goto found;
 	}
 	/* perf looks for the definition in the binary's probe cache first */
 	free(probe_cache__open_probes(binary, o->read_exec, &r->msgs));
 	if (o->cache && !o->definition)
 		free(cache_probes_file(o, binary));
-	if (!dbg && probe_spec__needs_dwarf(&spec)) {
+	if (!dbg && probe_spec__needs_dwarf(spec)) {
 		print_msgs(&r->msgs, o);
 		no_debug_info(binary);
-		probe_spec__exit(&spec);
-		free(group);
 		return -ENOENT;
 	}
-	if (!dbg && !spec.point.retprobe)
+	if (!dbg && !spec->point.retprobe)
 		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
 	if (!dbg && !pe->nr_table_syms) {
 		probe_msg(&r->msgs, true, "no symbols found in %s, maybe install a debug package?\n",
@@ -852,36 +849,50 @@ static int add_uprobe(struct add_run *r, const char *def, const char *binary, st
 			  "Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
 			  binary);
 		nr = -ENOENT;
-		goto fail;
+		goto out;
 	}
-	nr = uprobe_sites(o, pe, dbg, &spec, binary, &r->msgs, &sites);
+	nr = uprobe_sites(o, pe, dbg, spec, binary, &r->msgs, &d->sites);
 found:
 	if (nr > o->max_probes) {
 		probe_msg(&r->msgs, false, "Too many( > %d) probe point found.\n", o->max_probes);
-		probe_sites__free(sites, nr);
-		sites = NULL;
+		probe_sites__free(d->sites, nr);
+		d->sites = NULL;
 		nr = -ERANGE;
 	}
-fail:
-	if (nr < 0) {
-		ret = nr;
-		free(group);
-		goto out;
-	}
-	char *point = probe_spec__point_text(&spec);
-	char *with = joined_args(&spec, probe_arg__text);
+out:
+	print_msgs(&r->msgs, o);
+	if (nr < 0)
+		return nr;
+	d->nr = nr;
+	return 0;
+}
+
+/* Writes the uprobes of one definition found; a failure removes what it
+ * added. */
+static int write_uprobe(struct add_run *r, const struct uprobe_def *d, const char *binary,
+			struct probe_elf *pe)
+{
+	const struct probe_opts *o = r->o;
+	const struct probe_spec *spec = &d->spec;
+	const struct probe_site *sites = d->sites;
+	const char *group = d->group;
+	int nr = d->nr, ret = 0, first = r->nr_added;
+
+	r->def_first = first;
+	char *point = probe_spec__point_text(spec);
+	char *with = joined_args(spec, probe_arg__text);
 	char **events = xcalloc(nr, sizeof(*events));
 	char **written = xcalloc(nr, sizeof(*written));
 
 	for (int i = 0; i < nr && !ret; i++) {
-		events[i] = site_event(r, first, &spec, group, sites, i, events, &ret);
+		events[i] = site_event(r, first, spec, group, sites, i, events, &ret);
 		if (ret)
 			break;
 		struct strbuf line = STRBUF_INIT;
 
-		strbuf_addf(&line, "%c:%s/%s %s:0x%lx", spec.point.retprobe ? 'r' : 'p', group,
+		strbuf_addf(&line, "%c:%s/%s %s:0x%lx", spec->point.retprobe ? 'r' : 'p', group,
 			    events[i], binary,
-			    (unsigned long)(spec.point.absolute && !probe_spec__needs_dwarf(&spec)
+			    (unsigned long)(spec->point.absolute && !probe_spec__needs_dwarf(spec)
 						    ? sites[i].addr
 						    : probe_elf__file_offset(pe, sites[i].addr)));
 		for (int k = 0; k < sites[i].nr_args; k++)
@@ -912,7 +923,7 @@ fail:
 							  xstrdup(binary) };
 	}
 	if (!ret && o->cache && !o->definition) {
-		char *spev = spec.event ? xasprintf("%s:%s=%s%s", group, spec.event, point, with)
+		char *spev = spec->event ? xasprintf("%s:%s=%s%s", group, spec->event, point, with)
 					: xasprintf("%s%s", point, with);
 
 		cache_definition(o, binary, spev, written, nr);
@@ -932,13 +943,9 @@ fail:
 	}
 	free(events);
 	free(written);
-	free(group);
 	free(point);
 	free(with);
-out:
 	print_msgs(&r->msgs, o);
-	probe_sites__free(sites, nr > 0 ? nr : 0);
-	probe_spec__exit(&spec);
 	return ret;
 }
 
@@ -1615,20 +1622,32 @@ static bool is_sdt(const char *def)
 	return sdt;
 }
 
-/* perf -v's lines as it parses the definitions, all before it looks for
- * any (up to one it refuses, which the add reports). */
-static void log_definitions(const struct probe_opts *o, struct probe_msgs *msgs)
+/* Parses the definitions, all before perf looks for any, with -v's log
+ * of each; 0, or -EINVAL after perf's semantic error and usage. */
+static int parse_definitions(struct add_run *r, struct uprobe_def *defs)
 {
+	const struct probe_opts *o = r->o;
+
 	for (int i = 0; i < o->adds.nr; i++) {
-		struct probe_spec spec;
+		const char *def = o->adds.items[i];
 		char err[256];
 
-		if (probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err)))
-			break;	/* the add refuses it, and logs it then */
-		if (!spec.sdt)
-			log_definition(i, o->adds.items[i], &spec, msgs);
-		probe_spec__exit(&spec);
+		if (probe_spec__parse(&defs[i].spec, def, err, sizeof(err))) {
+			int nargs = log_refused(i, def, &r->msgs);
+
+			print_msgs(&r->msgs, o);
+			semantic_error(err);
+			probe_msg(&r->msgs, true, "%d arguments\n", nargs);
+			print_msgs(&r->msgs, o);
+			parse_options_usage(probe_usage, o->table, "a", true);
+			r->semantic_error = true;
+			return -EINVAL;
+		}
+		if (!defs[i].spec.sdt)
+			log_definition(i, def, &defs[i].spec, &r->msgs);
 	}
+	print_msgs(&r->msgs, o);
+	return 0;
 }
 
 /* The uprobes of -x's binary, or SDT markers from the build-id cache. */
@@ -1637,11 +1656,13 @@ static int add_uprobes(struct add_run *r, const char *exec)
 	const struct probe_opts *o = r->o;
 	struct probe_elf pe = { .fd = -1 };
 	struct probe_debug *dbg = NULL;
+	struct uprobe_def *defs = xcalloc(o->adds.nr, sizeof(*defs));
 	char *binary = exec ? resolve_exec(exec) : NULL;
-	int ret = binary ? probe_elf__open(&pe, o->read_exec) : 0;
+	int ret = parse_definitions(r, defs);
 
-	log_definitions(o, &r->msgs);
-	print_msgs(&r->msgs, o);
+	if (ret)
+		goto out;
+	ret = binary ? probe_elf__open(&pe, o->read_exec) : 0;
 	if (ret == -EINVAL) {
 		/* no ELF file: perf finds no symbols in it */
 		fprintf(stderr,
@@ -1666,20 +1687,20 @@ static int add_uprobes(struct add_run *r, const char *exec)
 	if (dbg)
 		probe_debug__set_no_inlines(dbg, o->no_inlines);
 	r->nr_existing = probe_events__read(&r->existing);
+	/* perf finds the sites of every definition, then writes them */
+	for (int i = 0; i < o->adds.nr && !ret; i++)
+		if (!defs[i].spec.sdt && binary)
+			ret = find_uprobe(r, &defs[i], binary, &pe, dbg);
 	for (int i = 0; i < o->adds.nr && !ret; i++) {
-		struct probe_spec spec;
-		char err[256];
-
-		if (is_sdt(o->adds.items[i]) &&
-		    !probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
-			ret = add_sdt(r, &spec);
-			probe_spec__exit(&spec);
-		} else if (binary) {
-			r->def_index = i;
-			ret = add_uprobe(r, o->adds.items[i], binary, &pe, dbg);
-		}
+		if (defs[i].spec.sdt)
+			ret = add_sdt(r, &defs[i].spec);
+		else if (binary)
+			ret = write_uprobe(r, &defs[i], binary, &pe);
 	}
 out:
+	for (int i = 0; i < o->adds.nr; i++)
+		uprobe_def__exit(&defs[i]);
+	free(defs);
 	probe_debug__close(dbg);
 	if (binary)
 		probe_elf__close(&pe);

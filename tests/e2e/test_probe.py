@@ -238,6 +238,10 @@ VERBOSE_DEFINITIONS = [
     ("probe_prog_O2", "scale v shift r"), ("probe_prog_O2", "*a*"), ("probe_prog_O2", "atoi"),
     ("nodebug", "work+4 %di"), ("nodebug", "work n"), ("nodebug", "work%return $retval"),
     ("stripped", "work"), ("stripped", "work n"), ("copy", "work n"),
+    # several definitions: all parsed, then all found, then all written
+    ("probe_prog_O0", ("work n", "main", "work%return $retval")),
+    ("probe_prog_O0", ("work", "nosuch")), ("probe_prog_O0", ("work", "work:3+4")),
+    ("probe_prog_O0", ("-f", "work", "work")), ("probe_prog_O0", ("w1=work", "w1=main")),
 ]
 
 
@@ -261,7 +265,8 @@ def verbose_binaries(tmp_path_factory):
 
 
 @pytest.mark.parametrize("binary,definition", VERBOSE_DEFINITIONS,
-                         ids=["%s %s" % c for c in VERBOSE_DEFINITIONS])
+                         ids=["%s %s" % (b, d if isinstance(d, str) else " -a ".join(d))
+                              for b, d in VERBOSE_DEFINITIONS])
 def test_dry_run_verbose(homes, verbose_binaries, binary, definition):
     """-n -v: every line perf prints, in its order, each tool with a
     build-id cache of its own (which the copy's build id is in, by
@@ -271,7 +276,10 @@ def test_dry_run_verbose(homes, verbose_binaries, binary, definition):
     if binary == "copy":
         for env in (perf_env, pcl_env):
             assert perf("buildid-cache", "-a", fixture("probe_prog_O0"), env=env).returncode == 0
-    p, q = both_in(homes, "-x", path, "-n", "-v", "-a", definition)
+    args = ["-x", path, "-n", "-v"]
+    for d in [definition] if isinstance(definition, str) else definition:
+        args += [d] if d.startswith("-") else ["-a", d]
+    p, q = both_in(homes, *args)
     expected = as_pcl(p.stderr).replace(str(perf_home), "HOME")
     assert q.stderr.replace(str(pcl_home), "HOME") == expected, \
         unified(expected, q.stderr.replace(str(pcl_home), "HOME"))
