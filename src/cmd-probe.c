@@ -1748,6 +1748,16 @@ static int add_probes(const struct probe_opts *o)
 
 /* --- -l and -d ------------------------------------------------------------ */
 
+/* perf -v's notes as it opens the events files to read (-l) or to
+ * delete from (-d), after the kernel's module maps it could not make. */
+static void log_events_opened(bool write, struct probe_msgs *msgs)
+{
+	if (!write && access("/proc/modules", R_OK))
+		probe_msg(msgs, true, "Problems creating module maps, continuing anyway...\n");
+	probe_trace__log_open(msgs, "kprobe_events", write);
+	probe_trace__log_open(msgs, "uprobe_events", write);
+}
+
 static bool matches_any(const struct probe_event *ev, const struct strlist *filters)
 {
 	if (!filters->nr)
@@ -1760,9 +1770,13 @@ static bool matches_any(const struct probe_event *ev, const struct strlist *filt
 
 /* Where a listed uprobe is: "work:2@/src.c" from the binary's debug
  * information, else its offset. */
-static char *uprobe_point(const struct probe_event *ev)
+static char *uprobe_point(const struct probe_event *ev, bool log_open, struct probe_msgs *msgs)
 {
 	struct probe_debug *dbg = probe_debug__open(ev->target);
+
+	probe_event__log_lookup(ev, msgs);
+	if (dbg && log_open)
+		probe_debug__log_open(ev->target, msgs);
 	struct probe_elf pe;
 	char *point = NULL;
 
@@ -1789,17 +1803,31 @@ static int list_probes(const struct probe_opts *o)
 {
 	struct probe_event *events;
 
+	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
+	const char *last_binary = NULL;
+
 	if (no_permission("uprobe_events", false, "show event list"))
 		return exit_of(-EACCES);
+	log_events_opened(false, &msgs);
 	int nr = probe_events__read(&events);
 
 	for (int i = 0; i < nr; i++) {
 		const struct probe_event *ev = &events[i];
 
-		if (!matches_any(ev, &o->lists))
+		probe_event__log_parse(ev, &msgs);
+		if (!matches_any(ev, &o->lists)) {
+			print_msgs(&msgs, o);
 			continue;
+		}
 		char *name = xasprintf("%s:%s", ev->group, ev->event);
-		char *point = ev->uprobe ? uprobe_point(ev) : xstrdup(ev->target);
+		/* perf keeps the debug information of the last binary open */
+		bool log_open = !last_binary || strcmp(last_binary, ev->target);
+		char *point = ev->uprobe ? uprobe_point(ev, log_open, &msgs) : xstrdup(ev->target);
+
+		if (ev->uprobe)
+			last_binary = ev->target;
+
+		print_msgs(&msgs, o);
 
 		printf("  %-20s (on %s", name, point);
 		if (ev->uprobe)
@@ -1811,52 +1839,9 @@ static int list_probes(const struct probe_opts *o)
 		free(point);
 	}
 	probe_events__free(events, nr);
+	strbuf_release(&msgs.text);
 	return 0;	/* perf lists nothing without complaint */
 }
-
-static int del_probes(const struct probe_opts *o)
-{
-	struct probe_event *events;
-
-	if (no_permission("uprobe_events", true, "delete events"))
-		return exit_of(-EACCES);
-	int nr = probe_events__read(&events), ret = 0;
-
-	for (int f = 0; f < o->dels.nr && !ret; f++) {
-		struct strlist one = { &o->dels.items[f], 1 };
-		bool hit = false;
-
-		for (int i = 0; i < nr && !ret; i++) {
-			const struct probe_event *ev = &events[i];
-			bool done = false;
-
-			if (!matches_any(ev, &one))
-				continue;
-			/* the probes of one event share its name: delete it once */
-			for (int k = 0; k < i; k++)
-				done |= !strcmp(events[k].group, ev->group) &&
-					!strcmp(events[k].event, ev->event) &&
-					matches_any(&events[k], &one);
-			hit = true;
-			if (done)
-				continue;
-			ret = probe_events__delete(ev->uprobe ? "uprobe_events" : "kprobe_events",
-						   ev->group, ev->event);
-			if (!ret && !o->quiet)
-				printf("Removed event: %s:%s\n", ev->group, ev->event);
-		}
-		if (!hit) {
-			fprintf(stderr, "\"%s\" does not hit any event.\n", o->dels.items[f]);
-			ret = -ENOENT;
-		}
-	}
-	if (ret)
-		fprintf(stderr, "  Error: Failed to delete events.\n");
-	probe_events__free(events, nr);
-	return exit_of(ret);
-}
-
-/* --- --cache ------------------------------------------------------------- */
 
 /* The filters of -l or -d as one strfilter: any of them. */
 static char *joined_filter(const struct strlist *filters)
@@ -1867,6 +1852,74 @@ static char *joined_filter(const struct strlist *filters)
 		strbuf_addf(&sb, "%s%s", i ? "|" : "", filters->items[i]);
 	return filters->nr ? strbuf_detach(&sb) : NULL;
 }
+
+static int cmp_event_names(const void *a, const void *b)
+{
+	const struct probe_event *x = *(const struct probe_event *const *)a;
+	const struct probe_event *y = *(const struct probe_event *const *)b;
+	int c = strcmp(x->group, y->group);
+
+	return c ? c : strcmp(x->event, y->event);
+}
+
+/* perf deletes the events any filter matches, as one filter: it names
+ * them all, by name, then deletes each. */
+static int del_probes(const struct probe_opts *o)
+{
+	struct probe_event *events;
+	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
+	char *filter = joined_filter(&o->dels);
+
+	if (no_permission("uprobe_events", true, "delete events")) {
+		free(filter);
+		return exit_of(-EACCES);
+	}
+	probe_msg(&msgs, true, "Delete filter: '%s'\n", filter);
+	log_events_opened(true, &msgs);
+	int nr = probe_events__read(&events), ret = 0, nr_hits = 0;
+	const struct probe_event **hits = xcalloc(nr ? nr : 1, sizeof(*hits));
+
+	for (int i = 0; i < nr; i++) {
+		const struct probe_event *ev = &events[i];
+		bool seen = false;
+
+		probe_event__log_parse(ev, &msgs);
+		if (!matches_any(ev, &o->dels))
+			continue;
+		/* the probes of one event share its name: delete it once */
+		for (int k = 0; k < nr_hits; k++)
+			seen |= !strcmp(hits[k]->group, ev->group) && !strcmp(hits[k]->event, ev->event);
+		if (!seen)
+			hits[nr_hits++] = ev;
+	}
+	print_msgs(&msgs, o);
+	qsort(hits, nr_hits, sizeof(*hits), cmp_event_names);
+	for (int i = 0; i < nr_hits && !o->quiet; i++)
+		fprintf(stderr, "Removed event: %s:%s\n", hits[i]->group, hits[i]->event);
+	for (int i = 0; i < nr_hits && !ret; i++) {
+		ret = probe_events__delete(hits[i]->uprobe ? "uprobe_events" : "kprobe_events",
+					   hits[i]->group, hits[i]->event);
+		if (!ret)
+			probe_event__log_delete(hits[i], &msgs);
+		print_msgs(&msgs, o);
+	}
+	if (!nr_hits) {
+		fprintf(stderr, "\"%s\" does not hit any event.\n", filter);
+		ret = -ENOENT;
+	}
+	if (ret && o->verbose)
+		fprintf(stderr, "  Error: Failed to delete events. Reason: %s (Code: %d)\n",
+			strerror(-ret), ret);
+	else if (ret)
+		fprintf(stderr, "  Error: Failed to delete events.\n");
+	free(hits);
+	free(filter);
+	strbuf_release(&msgs.text);
+	probe_events__free(events, nr);
+	return exit_of(ret);
+}
+
+/* --- --cache ------------------------------------------------------------- */
 
 /* --cache -l: every cached binary with entries, then its entries. */
 static int list_caches(const struct probe_opts *o)

@@ -380,6 +380,42 @@ def test_failed_add_leaves_nothing(group):
         assert group + "/" not in open(UPROBE_EVENTS).read()
 
 
+def own_events(text, group):
+    """-v's log without the events of other groups (other tests' probes,
+    which may come and go between perf's run and pcl's)."""
+    out = []
+    for line in text.splitlines(True):
+        m = re.match(r"Parsing probe_events: [pr]:([^/]+)/|Group:(\S+) Event:", line)
+        if m and (m.group(1) or m.group(2)) != group:
+            continue
+        out.append(line)
+    return "".join(out)
+
+
+@needs_uprobes
+@pytest.mark.parametrize("args", [["-l", "{g}:*"], ["-l", "{g}:m"], ["-d", "{g}:*"],
+                                  ["-d", "{g}:w", "-d", "{g}:r*"], ["-d", "{g}:nothing"]],
+                         ids=" ".join)
+def test_list_delete_verbose(group, args):
+    """-v -l and -v -d: the events files opened, every event parsed, the
+    debug information opened (once a binary) and the events deleted
+    (named first, by name, then each written out), as perf logs them."""
+    path = fixture("probe_prog_O0")
+    args = [a.format(g=group) for a in args]
+    runs = []
+    for tool in (perf, pcl):
+        r = perf("probe", "-q", "-x", path, "-a", group + ":w=work n", "-a", group + ":m=main",
+                 "-a", group + ":r=work%return $retval")
+        assert r.returncode == 0, r.stderr
+        runs.append(tool("probe", "-v", *args))
+        perf("probe", "-q", "-d", group + ":*")
+    p, q = runs
+    assert q.stdout == p.stdout, unified(p.stdout, q.stdout)
+    expected = own_events(as_pcl(p.stderr), group)
+    assert own_events(q.stderr, group) == expected, unified(expected, own_events(q.stderr, group))
+    assert q.returncode == p.returncode
+
+
 @needs_uprobes
 def test_without_debug_info(group, tmp_path):
     """A program built without -g: symbols only, for -a, -n -v and -l."""

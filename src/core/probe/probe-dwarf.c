@@ -1561,11 +1561,16 @@ int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *sp
 	return ret;
 }
 
+void probe_debug__log_open(const char *path, struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "Open Debuginfo file: %s\n", path);
+}
+
 void probe_debug__log_search(const char *path, const struct probe_spec *spec,
 			     struct probe_msgs *msgs)
 {
-	probe_msg(msgs, true, "Open Debuginfo file: %s\nTry to find probe point from debuginfo.\n",
-		  path);
+	probe_debug__log_open(path, msgs);
+	probe_msg(msgs, true, "Try to find probe point from debuginfo.\n");
 	/* perf learns what the tracer supports before converting arguments */
 	if (spec->nr_args)
 		probe_trace__log_readme(msgs);

@@ -54,6 +54,8 @@ void probe_sites__free(struct probe_site *sites, int nr);
 void probe_debug__log_search(const char *path, const struct probe_spec *spec,
 			     struct probe_msgs *msgs);
 void probe_debug__log_found(int nr, struct probe_msgs *msgs);
+/* perf -v's note as it opens the debug information of path. */
+void probe_debug__log_open(const char *path, struct probe_msgs *msgs);
 
 /* The name the debug information gives the function holding addr, NULL
  * when none (after perf's words when it covers no code there). */

@@ -130,8 +130,12 @@ static void read_file_events(const char *file, bool uprobe, struct probe_event *
 		qsort(lines, nr_lines, sizeof(*lines), cmp_lines);
 	for (int i = 0; i < nr_lines; i++) {
 		struct probe_event ev;
+		char *text = xstrndup(lines[i], strcspn(lines[i], "\n"));
 
-		if (parse_line(lines[i], uprobe, &ev)) {
+		if (!parse_line(lines[i], uprobe, &ev)) {
+			free(text);
+		} else {
+			ev.line = text;
 			*events = xrealloc(*events, (*nr + 1) * sizeof(**events));
 			(*events)[(*nr)++] = ev;
 		}
@@ -159,6 +163,7 @@ void probe_events__free(struct probe_event *events, int nr)
 		free(events[i].group);
 		free(events[i].event);
 		free(events[i].target);
+		free(events[i].line);
 	}
 	free(events);
 }
@@ -230,4 +235,21 @@ void probe_trace__log_readme(struct probe_msgs *msgs)
 	if (!read && msgs->verbose)
 		probe_trace__log_open(msgs, "README", false);
 	read |= msgs->verbose;
+}
+
+void probe_event__log_parse(const struct probe_event *ev, struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "Parsing probe_events: %s\nGroup:%s Event:%s probe:%c\n", ev->line,
+		  ev->group, ev->event, ev->retprobe ? 'r' : 'p');
+}
+
+void probe_event__log_lookup(const struct probe_event *ev, struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "try to find information at %lx in %s\n", (unsigned long)ev->offset,
+		  ev->target);
+}
+
+void probe_event__log_delete(const struct probe_event *ev, struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "Writing event: -:%s/%s\n", ev->group, ev->event);
 }
