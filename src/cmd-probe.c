@@ -653,16 +653,20 @@ static int uprobe_sites(const struct probe_opts *o, struct probe_elf *pe, struct
 	/* a return probe is placed by its symbol alone */
 	if (!dbg || spec->point.retprobe)
 		return symbol_sites(pe, spec, binary, msgs, sites);
-	probe_debug__log_search(o->read_exec, spec, msgs);
+	probe_debug__log_search(dbg, spec, msgs);
 	nr = probe_debug__find_sites(dbg, spec, msgs, sites);
 	if (!nr && spec->nr_args) {
 		/* perf has no site to give the arguments to: an error */
 		probe_msg(msgs, true, "An error occurred in debuginfo analysis (%d).\n", -ENOENT);
-		return -ENOENT;
+		nr = -ENOENT;
 	}
-	if (nr < 0)	/* perf falls back to the symbols where it may */
-		return probe_spec__needs_dwarf(spec) ? nr
-						     : symbol_sites(pe, spec, binary, msgs, sites);
+	if (nr < 0 && probe_spec__needs_dwarf(spec))
+		return nr;
+	if (nr < 0) {
+		/* perf falls back to the symbols where it may */
+		probe_msg(msgs, true, "Trying to use symbols.\n");
+		return symbol_sites(pe, spec, binary, msgs, sites);
+	}
 	if (!nr)
 		nr = alternative_sites(o, pe, dbg, spec, binary, msgs, sites);
 	if (nr > 0)
@@ -1776,7 +1780,7 @@ static char *uprobe_point(const struct probe_event *ev, bool log_open, struct pr
 
 	probe_event__log_lookup(ev, msgs);
 	if (dbg && log_open)
-		probe_debug__log_open(ev->target, msgs);
+		probe_debug__log_open(probe_debug__path(dbg), msgs);
 	struct probe_elf pe;
 	char *point = NULL;
 

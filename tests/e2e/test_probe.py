@@ -238,6 +238,8 @@ VERBOSE_DEFINITIONS = [
     ("probe_prog_O2", "scale v shift r"), ("probe_prog_O2", "*a*"), ("probe_prog_O2", "atoi"),
     ("nodebug", "work+4 %di"), ("nodebug", "work n"), ("nodebug", "work%return $retval"),
     ("stripped", "work"), ("stripped", "work n"), ("copy", "work n"),
+    ("probe_prog_O0", "nosuch %di"), ("probe_prog_O0", "_start %di"),
+    ("libc", "malloc"), ("libc", "malloc+4"),
     # several definitions: all parsed, then all found, then all written
     ("probe_prog_O0", ("work n", "main", "work%return $retval")),
     ("probe_prog_O0", ("work", "nosuch")), ("probe_prog_O0", ("work", "work:3+4")),
@@ -259,6 +261,7 @@ def verbose_binaries(tmp_path_factory):
     paths["stripped"] = str(d / "stripped")
     assert run(["strip", "--remove-section=.note.gnu.build-id", "-o", paths["stripped"],
                 fixture("probe_prog_O0")]).returncode == 0
+    paths["libc"] = LIBC
     paths["copy"] = str(d / "copy")
     shutil.copy(fixture("probe_prog_O0"), paths["copy"])
     return paths

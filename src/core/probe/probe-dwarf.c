@@ -40,6 +40,7 @@ struct probe_debug {
 	Dwarf_CFI *cfi_debug;	/* its .debug_frame */
 	bool separate;	/* the DWARF is a separate debug file's */
 	const char *symbol_note;	/* said when the symbol stands in */
+	char *path;	/* the file the DWARF is read from */
 };
 
 static bool has_eh_frame(Elf *elf)
@@ -124,8 +125,11 @@ struct probe_debug *probe_debug__open(const char *path)
 		close(fd);
 		fd = debug ? open(debug, O_RDONLY | O_CLOEXEC) : -1;
 		dw = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
-		free(debug);
 		dbg->separate = dw != NULL;
+		if (dw)
+			dbg->path = debug;
+		else
+			free(debug);
 	}
 	if (!dw) {
 		if (fd >= 0)
@@ -137,6 +141,8 @@ struct probe_debug *probe_debug__open(const char *path)
 	dbg->fd = fd;
 	dbg->image_fd = image_fd;
 	dbg->dw = dw;
+	if (!dbg->path)
+		dbg->path = xstrdup(path);
 	dbg->image = elf_begin(image_fd, ELF_C_READ_MMAP, NULL);
 	/* a module's .eh_frame as libdwfl relocated it; perf reads a debug
 	 * file's call frames only (its .eh_frame is no data there) */
@@ -181,6 +187,7 @@ void probe_debug__close(struct probe_debug *dbg)
 	if (dbg->fd >= 0)
 		close(dbg->fd);
 	close(dbg->image_fd);
+	free(dbg->path);
 	free(dbg);
 }
 
@@ -1566,10 +1573,15 @@ void probe_debug__log_open(const char *path, struct probe_msgs *msgs)
 	probe_msg(msgs, true, "Open Debuginfo file: %s\n", path);
 }
 
-void probe_debug__log_search(const char *path, const struct probe_spec *spec,
+const char *probe_debug__path(const struct probe_debug *dbg)
+{
+	return dbg->path;
+}
+
+void probe_debug__log_search(const struct probe_debug *dbg, const struct probe_spec *spec,
 			     struct probe_msgs *msgs)
 {
-	probe_debug__log_open(path, msgs);
+	probe_debug__log_open(dbg->path, msgs);
 	probe_msg(msgs, true, "Try to find probe point from debuginfo.\n");
 	/* perf learns what the tracer supports before converting arguments */
 	if (spec->nr_args)
