@@ -737,6 +737,22 @@ static void cache_definition(const struct probe_opts *o, const char *binary, con
 	free(probes);
 }
 
+/* perf -v's line for an argument (len bytes of word) as parsed: perf
+ * learns whether the tracer reads user memory (README) in its middle. */
+static void log_parsed_arg(const char *word, int len, const struct probe_arg *arg,
+			   struct probe_msgs *msgs)
+{
+	char *parsed = probe_arg__debug_text(arg);
+	int head = arg->user_access ? (arg->named ? (int)strlen(arg->name) + 6 : 0)
+				    : (int)strlen(parsed);
+
+	probe_msg(msgs, true, "parsing arg: %.*s into %.*s", len, word, head, parsed);
+	if (arg->user_access)
+		probe_trace__log_readme(msgs);
+	probe_msg(msgs, true, "%s\n", parsed + head);
+	free(parsed);
+}
+
 /* perf -v's lines for the i-th definition as it parses it. */
 static void log_definition(int i, const char *def, const struct probe_spec *spec,
 			   struct probe_msgs *msgs)
@@ -751,10 +767,8 @@ static void log_definition(int i, const char *def, const struct probe_spec *spec
 	for (int k = 0; k < spec->nr_args; k++) {
 		word += strspn(word, " \t");
 		int len = (int)strcspn(word, " \t");
-		char *parsed = probe_arg__debug_text(&spec->args[k]);
 
-		probe_msg(msgs, true, "parsing arg: %.*s into %s\n", len, word, parsed);
-		free(parsed);
+		log_parsed_arg(word, len, &spec->args[k], msgs);
 		word += len;
 	}
 	probe_msg(msgs, true, "%d arguments\n", spec->nr_args);
@@ -786,12 +800,8 @@ static int log_refused(int i, const char *def, struct probe_msgs *msgs)
 		if (!parsing)
 			continue;
 		parsing = !probe_arg__parse(&arg, word, err, sizeof(err));
-		if (parsing) {
-			char *parsed = probe_arg__debug_text(&arg);
-
-			probe_msg(msgs, true, "parsing arg: %s into %s\n", word, parsed);
-			free(parsed);
-		}
+		if (parsing)
+			log_parsed_arg(word, (int)strlen(word), &arg, msgs);
 		probe_arg__exit(&arg);
 	}
 	probe_spec__exit(&spec);
