@@ -898,6 +898,10 @@ static int write_uprobe(struct add_run *r, const struct uprobe_def *d, const cha
 	char **events = xcalloc(nr, sizeof(*events));
 	char **written = xcalloc(nr, sizeof(*written));
 
+	/* perf opens the events file once per definition, before it names
+	 * the events */
+	if (!o->definition)
+		probe_trace__log_open(&r->msgs, "uprobe_events", true);
 	for (int i = 0; i < nr && !ret; i++) {
 		events[i] = site_event(r, first, spec, group, sites, i, events, &ret);
 		if (ret)
@@ -911,10 +915,7 @@ static int write_uprobe(struct add_run *r, const struct uprobe_def *d, const cha
 						    : probe_elf__file_offset(pe, sites[i].addr)));
 		for (int k = 0; k < sites[i].nr_args; k++)
 			strbuf_addf(&line, " %s", sites[i].args[k]);
-		/* perf opens the events file once per definition, and learns
-		 * what the tracer supports as it writes the first */
-		if (!i && !o->definition)
-			probe_trace__log_open(&r->msgs, "uprobe_events", true);
+		/* perf learns what the tracer supports as it writes the first */
 		probe_trace__log_readme(&r->msgs);
 		print_msgs(&r->msgs, o);
 		if (o->definition) {
@@ -1659,6 +1660,9 @@ static int parse_definitions(struct add_run *r, struct uprobe_def *defs)
 		}
 		if (!defs[i].spec.sdt)
 			log_definition(i, def, &defs[i].spec, &r->msgs);
+		else	/* perf parses a marker's name with no point to log */
+			probe_msg(&r->msgs, true, "probe-definition(%d): %s\n%d arguments\n", i, def,
+				  defs[i].spec.nr_args);
 	}
 	print_msgs(&r->msgs, o);
 	return 0;

@@ -238,7 +238,8 @@ VERBOSE_DEFINITIONS = [
     ("nodebug", "work+4 %di"), ("nodebug", "work n"), ("nodebug", "work%return $retval"),
     ("stripped", "work"), ("stripped", "work n"), ("copy", "work n"),
     ("probe_prog_O0", "nosuch %di"), ("probe_prog_O0", "_start %di"),
-    ("libc", "malloc"), ("libc", "malloc+4"),
+    ("libc", "malloc"), ("libc", "malloc+4"), ("probe_prog_O0", "work n p->x@user vals[1]@user"),
+    ("probe_prog_O0", "e" * 64 + "=work"), ("probe_prog_O0", "%return"),
     # several definitions: all parsed, then all found, then all written
     ("probe_prog_O0", ("work n", "main", "work%return $retval")),
     ("probe_prog_O0", ("work", "nosuch")), ("probe_prog_O0", ("work", "work:3+4")),
