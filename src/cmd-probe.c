@@ -653,7 +653,7 @@ static int uprobe_sites(const struct probe_opts *o, struct probe_elf *pe, struct
 	/* a return probe is placed by its symbol alone */
 	if (!dbg || spec->point.retprobe)
 		return symbol_sites(pe, spec, binary, msgs, sites);
-	probe_debug__log_search(dbg, spec, msgs);
+	probe_debug__log_search(dbg, binary, spec, msgs);
 	nr = probe_debug__find_sites(dbg, spec, msgs, sites);
 	if (!nr && spec->nr_args) {
 		/* perf has no site to give the arguments to: an error */

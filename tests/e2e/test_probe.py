@@ -380,7 +380,7 @@ def test_failed_add_leaves_nothing(group):
     for args in (["-a"], ["-v", "-a"]):
         p = perf("probe", "-x", path, *args, group + ":w=work:5 %bogus")
         q = pcl("probe", "-x", path, *args, group + ":w=work:5 %bogus")
-        assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr))
+        assert q.stderr == as_pcl(p.stderr), unified(as_pcl(p.stderr), q.stderr)
         assert q.returncode == p.returncode == 234
         assert group + "/" not in open(UPROBE_EVENTS).read()
 
@@ -431,7 +431,7 @@ def test_without_debug_info(group, tmp_path):
     definitions = ["work", "work+4", "work%return $retval", "main %di", "work n"]
     for d in definitions:
         p, q = both("-x", binary, "-n", "-v", "-a", d)
-        assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr))
+        assert q.stderr == as_pcl(p.stderr), unified(as_pcl(p.stderr), q.stderr)
         assert q.returncode == p.returncode
     args = ["-x", binary]
     for d in ["w=work", "w4=work+4", "r=work%return $retval", "m=main %di"]:
@@ -740,8 +740,7 @@ def test_target_ns(other_namespace, args):
 def test_target_ns_add(other_namespace):
     pid, path = other_namespace
     p, q = both("--target-ns", str(pid), "-x", path, "-n", "-v", "-a", "leaf_spin")
-    assert verbose_text(q.stderr) == as_pcl(verbose_text(p.stderr)), \
-        unified(as_pcl(verbose_text(p.stderr)), verbose_text(q.stderr))
+    assert q.stderr == as_pcl(p.stderr), unified(as_pcl(p.stderr), q.stderr)
     assert q.returncode == p.returncode
 
 

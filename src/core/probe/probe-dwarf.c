@@ -1578,10 +1578,10 @@ const char *probe_debug__path(const struct probe_debug *dbg)
 	return dbg->path;
 }
 
-void probe_debug__log_search(const struct probe_debug *dbg, const struct probe_spec *spec,
-			     struct probe_msgs *msgs)
+void probe_debug__log_search(const struct probe_debug *dbg, const char *binary,
+			     const struct probe_spec *spec, struct probe_msgs *msgs)
 {
-	probe_debug__log_open(dbg->path, msgs);
+	probe_debug__log_open(dbg->separate ? dbg->path : binary, msgs);
 	probe_msg(msgs, true, "Try to find probe point from debuginfo.\n");
 	/* perf learns what the tracer supports before converting arguments */
 	if (spec->nr_args)
