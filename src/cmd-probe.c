@@ -653,17 +653,25 @@ static int uprobe_sites(const struct probe_opts *o, struct probe_elf *pe, struct
 	/* a return probe is placed by its symbol alone */
 	if (!dbg || spec->point.retprobe)
 		return symbol_sites(pe, spec, binary, msgs, sites);
+	probe_debug__log_search(dbg, binary, spec, msgs);
 	nr = probe_debug__find_sites(dbg, spec, msgs, sites);
-	if (nr > 0)
-		return nr;
 	if (!nr && spec->nr_args) {
 		/* perf has no site to give the arguments to: an error */
 		probe_msg(msgs, true, "An error occurred in debuginfo analysis (%d).\n", -ENOENT);
 		nr = -ENOENT;
 	}
+	if (nr < 0 && probe_spec__needs_dwarf(spec))
+		return nr;
+	if (nr < 0) {
+		/* perf falls back to the symbols where it may */
+		probe_msg(msgs, true, "Trying to use symbols.\n");
+		return symbol_sites(pe, spec, binary, msgs, sites);
+	}
 	if (!nr)
-		return alternative_sites(o, pe, dbg, spec, binary, msgs, sites);
-	return probe_spec__needs_dwarf(spec) ? nr : symbol_sites(pe, spec, binary, msgs, sites);
+		nr = alternative_sites(o, pe, dbg, spec, binary, msgs, sites);
+	if (nr > 0)
+		probe_debug__log_found(nr, msgs);
+	return nr;
 }
 
 static void forget_added(struct add_run *r, int from)
@@ -729,84 +737,186 @@ static void cache_definition(const struct probe_opts *o, const char *binary, con
 	free(probes);
 }
 
-/* Adds the uprobes of one definition; a failure removes what it added. */
-static int add_uprobe(struct add_run *r, const char *def, const char *binary, struct probe_elf *pe,
-		      struct probe_debug *dbg)
+/* perf -v's line for an argument (len bytes of word) as parsed: perf
+ * learns whether the tracer reads user memory (README) in its middle. */
+static void log_parsed_arg(const char *word, int len, const struct probe_arg *arg,
+			   struct probe_msgs *msgs)
+{
+	char *parsed = probe_arg__debug_text(arg);
+	int head = arg->user_access ? (arg->named ? (int)strlen(arg->name) + 6 : 0)
+				    : (int)strlen(parsed);
+
+	probe_msg(msgs, true, "parsing arg: %.*s into %.*s", len, word, head, parsed);
+	if (arg->user_access)
+		probe_trace__log_readme(msgs);
+	probe_msg(msgs, true, "%s\n", parsed + head);
+	free(parsed);
+}
+
+/* perf -v's lines for the i-th definition as it parses it. */
+static void log_definition(int i, const char *def, const struct probe_spec *spec,
+			   struct probe_msgs *msgs)
+{
+	char *point = probe_point__debug_text(&spec->point);
+
+	probe_msg(msgs, true, "probe-definition(%d): %s\n%s\n", i, def, point);
+	free(point);
+	/* each argument as written: the words after the probe point */
+	const char *word = def + strcspn(def, " \t");
+
+	for (int k = 0; k < spec->nr_args; k++) {
+		word += strspn(word, " \t");
+		int len = (int)strcspn(word, " \t");
+
+		log_parsed_arg(word, len, &spec->args[k], msgs);
+		word += len;
+	}
+	probe_msg(msgs, true, "%d arguments\n", spec->nr_args);
+}
+
+/* perf -v's lines for a definition it refuses: its point and the
+ * arguments it parsed before the error.  Returns the count of arguments
+ * perf gives after the error (0 when the point was refused). */
+static int log_refused(int i, const char *def, struct probe_msgs *msgs)
+{
+	char *copy = xstrdup(def), *save = NULL, *word = strtok_r(copy, " \t", &save);
+	struct probe_spec spec;
+	char err[256];
+	int nargs = 0;
+	bool parsing = true;
+
+	probe_msg(msgs, true, "probe-definition(%d): %s\n", i, def);
+	if (!word || probe_spec__parse(&spec, word, err, sizeof(err))) {
+		free(copy);
+		return 0;
+	}
+	char *point = probe_point__debug_text(&spec.point);
+
+	probe_msg(msgs, true, "%s\n", point);
+	free(point);
+	for (; (word = strtok_r(NULL, " \t", &save)); nargs++) {
+		struct probe_arg arg;
+
+		if (!parsing)
+			continue;
+		parsing = !probe_arg__parse(&arg, word, err, sizeof(err));
+		if (parsing)
+			log_parsed_arg(word, (int)strlen(word), &arg, msgs);
+		probe_arg__exit(&arg);
+	}
+	probe_spec__exit(&spec);
+	free(copy);
+	return nargs;
+}
+
+/* A definition of -x's binary as parsed, and its sites once found. */
+struct uprobe_def {
+	struct probe_spec spec;
+	char *group;
+	struct probe_site *sites;
+	int nr;
+};
+
+static void uprobe_def__exit(struct uprobe_def *d)
+{
+	probe_spec__exit(&d->spec);
+	free(d->group);
+	probe_sites__free(d->sites, d->nr);
+}
+
+/* Finds the sites of a definition (perf finds every definition's before
+ * it writes any); 0 or -errno after perf's message. */
+static int find_uprobe(struct add_run *r, struct uprobe_def *d, const char *binary,
+		       struct probe_elf *pe, struct probe_debug *dbg)
 {
 	const struct probe_opts *o = r->o;
-	struct probe_spec spec;
-	struct probe_site *sites = NULL;
-	char err[256];
-	uint8_t id[20];
-	int nr, ret = 0, first = r->nr_added;
+	const struct probe_spec *spec = &d->spec;
+	int nr;
 
-	r->def_first = first;
-
-	if (probe_spec__parse(&spec, def, err, sizeof(err))) {
-		semantic_error(err);
-		parse_options_usage(probe_usage, o->table, "a", true);
-		r->semantic_error = true;
-		return -EINVAL;
-	}
-	probe_msg(&r->msgs, true, "probe-definition(0): %s\n", def);
-	char *group = spec.group ? xstrdup(spec.group) : probe_default_group(binary);
-
-	if (!spec.group && strlen(group) >= MAX_EVENT_NAME_LEN) {
+	d->group = spec->group ? xstrdup(spec->group) : probe_default_group(binary);
+	if (!spec->group && strlen(d->group) >= MAX_EVENT_NAME_LEN) {
 		/* perf makes the group's name in a buffer of 64 too */
 		probe_msg(&r->msgs, false, "Failed to make a group name.\n");
 		nr = -E2BIG;
-		goto fail;
+		goto out;
 	}
 	/* an address needs no symbol: perf takes it before anything else */
-	if (spec.point.absolute && !probe_spec__needs_dwarf(&spec)) {
-		nr = absolute_site(&spec, &sites);
+	if (spec->point.absolute && !probe_spec__needs_dwarf(spec)) {
+		nr = absolute_site(spec, &d->sites);
 		goto found;
 	}
-	if (elf_file__read_build_id(o->read_exec, id, sizeof(id)) <= 0)
-		probe_msg(&r->msgs, true, "Failed to get build-id from %s.\n", binary);
+	/* perf looks for the definition in the binary's probe cache first */
+	free(probe_cache__open_probes(binary, o->read_exec, &r->msgs));
 	if (o->cache && !o->definition)
 		free(cache_probes_file(o, binary));
-	if (!dbg && probe_spec__needs_dwarf(&spec)) {
+	if (!dbg && probe_spec__needs_dwarf(spec)) {
 		print_msgs(&r->msgs, o);
 		no_debug_info(binary);
-		probe_spec__exit(&spec);
-		free(group);
 		return -ENOENT;
 	}
-	if (!dbg && !spec.point.retprobe)
+	if (!dbg && !spec->point.retprobe)
 		probe_msg(&r->msgs, true, "Could not open debuginfo. Try to use symbols.\n");
-	nr = uprobe_sites(o, pe, dbg, &spec, binary, &r->msgs, &sites);
+	if (!dbg && !pe->nr_table_syms) {
+		probe_msg(&r->msgs, true, "no symbols found in %s, maybe install a debug package?\n",
+			  binary);
+		probe_msg(&r->msgs, false,
+			  "Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
+			  binary);
+		nr = -ENOENT;
+		goto out;
+	}
+	nr = uprobe_sites(o, pe, dbg, spec, binary, &r->msgs, &d->sites);
 found:
 	if (nr > o->max_probes) {
 		probe_msg(&r->msgs, false, "Too many( > %d) probe point found.\n", o->max_probes);
-		probe_sites__free(sites, nr);
-		sites = NULL;
+		probe_sites__free(d->sites, nr);
+		d->sites = NULL;
 		nr = -ERANGE;
 	}
-fail:
-	if (nr < 0) {
-		ret = nr;
-		free(group);
-		goto out;
-	}
-	char *point = probe_spec__point_text(&spec);
-	char *with = joined_args(&spec, probe_arg__text);
+out:
+	print_msgs(&r->msgs, o);
+	if (nr < 0)
+		return nr;
+	d->nr = nr;
+	return 0;
+}
+
+/* Writes the uprobes of one definition found; a failure removes what it
+ * added. */
+static int write_uprobe(struct add_run *r, const struct uprobe_def *d, const char *binary,
+			struct probe_elf *pe)
+{
+	const struct probe_opts *o = r->o;
+	const struct probe_spec *spec = &d->spec;
+	const struct probe_site *sites = d->sites;
+	const char *group = d->group;
+	int nr = d->nr, ret = 0, first = r->nr_added;
+
+	r->def_first = first;
+	char *point = probe_spec__point_text(spec);
+	char *with = joined_args(spec, probe_arg__text);
 	char **events = xcalloc(nr, sizeof(*events));
 	char **written = xcalloc(nr, sizeof(*written));
 
+	/* perf opens the events file once per definition, before it names
+	 * the events */
+	if (!o->definition)
+		probe_trace__log_open(&r->msgs, "uprobe_events", true);
 	for (int i = 0; i < nr && !ret; i++) {
-		events[i] = site_event(r, first, &spec, group, sites, i, events, &ret);
+		events[i] = site_event(r, first, spec, group, sites, i, events, &ret);
 		if (ret)
 			break;
 		struct strbuf line = STRBUF_INIT;
 
-		strbuf_addf(&line, "%c:%s/%s %s:0x%lx", spec.point.retprobe ? 'r' : 'p', group,
+		strbuf_addf(&line, "%c:%s/%s %s:0x%lx", spec->point.retprobe ? 'r' : 'p', group,
 			    events[i], binary,
-			    (unsigned long)(spec.point.absolute && !probe_spec__needs_dwarf(&spec)
+			    (unsigned long)(spec->point.absolute && !probe_spec__needs_dwarf(spec)
 						    ? sites[i].addr
 						    : probe_elf__file_offset(pe, sites[i].addr)));
 		for (int k = 0; k < sites[i].nr_args; k++)
 			strbuf_addf(&line, " %s", sites[i].args[k]);
+		/* perf learns what the tracer supports as it writes the first */
+		probe_trace__log_readme(&r->msgs);
 		print_msgs(&r->msgs, o);
 		if (o->definition) {
 			/* -D: the definition is the output */
@@ -828,7 +938,7 @@ fail:
 							  xstrdup(binary) };
 	}
 	if (!ret && o->cache && !o->definition) {
-		char *spev = spec.event ? xasprintf("%s:%s=%s%s", group, spec.event, point, with)
+		char *spev = spec->event ? xasprintf("%s:%s=%s%s", group, spec->event, point, with)
 					: xasprintf("%s%s", point, with);
 
 		cache_definition(o, binary, spev, written, nr);
@@ -848,13 +958,9 @@ fail:
 	}
 	free(events);
 	free(written);
-	free(group);
 	free(point);
 	free(with);
-out:
 	print_msgs(&r->msgs, o);
-	probe_sites__free(sites, nr > 0 ? nr : 0);
-	probe_spec__exit(&spec);
 	return ret;
 }
 
@@ -1153,40 +1259,6 @@ static void module_data_symbol(const char *path, struct probe_debug *dbg, const 
 /* Where perf reads the functions kprobes refuse (none here). */
 #define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
 
-/* perf -v's lines for the i-th definition as it parses it. */
-static void log_definition(int i, const char *def, const struct probe_spec *spec,
-			   struct probe_msgs *msgs)
-{
-	char *point = probe_point__debug_text(&spec->point);
-
-	probe_msg(msgs, true, "probe-definition(%d): %s\n%s\n", i, def, point);
-	free(point);
-	/* each argument as written: the words after the probe point */
-	const char *word = def + strcspn(def, " \t");
-
-	for (int k = 0; k < spec->nr_args; k++) {
-		word += strspn(word, " \t");
-		int len = (int)strcspn(word, " \t");
-		char *parsed = probe_arg__debug_text(&spec->args[k]);
-
-		probe_msg(msgs, true, "parsing arg: %.*s into %s\n", len, word, parsed);
-		free(parsed);
-		word += len;
-	}
-	probe_msg(msgs, true, "%d arguments\n", spec->nr_args);
-}
-
-/* perf -v's note as it reads what the kernel's tracefs supports (once). */
-static void log_readme(struct probe_msgs *msgs)
-{
-	static bool read;
-
-	if (!read)
-		probe_msg(msgs, true, "Opening %s//README write=0\n",
-			  probe_tracefs_dir() ? probe_tracefs_dir() : "/sys/kernel/tracing");
-	read = true;
-}
-
 /* perf -v's notes as it looks for the kernel's image (for its debug
  * information, or its symbols before it settles for kallsyms). */
 static void log_vmlinux_path(const struct probe_opts *o, struct probe_msgs *msgs)
@@ -1398,7 +1470,7 @@ static int kprobe_sites(const struct probe_opts *o, struct probe_kernel *k,
 	n = probe_kernel__function_sites(k, function, spec->point.offset, o->max_probes, msgs,
 					 &ks);
 	if (spec->point.retprobe && k->nr_matched > 0 && k->nr_matched <= o->max_probes)
-		log_readme(msgs);
+		probe_trace__log_readme(msgs);
 	for (int i = 0; i < n; i++) {
 		char *event = event_name(spec, ks[i].name);
 
@@ -1481,12 +1553,11 @@ static int kprobe_definitions(const struct probe_opts *o)
 
 		if (probe_spec__parse(&specs[nr_specs], o->adds.items[nr_specs], err,
 				      sizeof(err))) {
-			/* perf's log of a definition it refuses (at its point) */
-			probe_msg(&msgs, true, "probe-definition(%d): %s\n", nr_specs,
-				  o->adds.items[nr_specs]);
+			int nargs = log_refused(nr_specs, o->adds.items[nr_specs], &msgs);
+
 			print_msgs(&msgs, o);
 			semantic_error(err);
-			probe_msg(&msgs, true, "0 arguments\n");
+			probe_msg(&msgs, true, "%d arguments\n", nargs);
 			print_msgs(&msgs, o);
 			parse_options_usage(probe_usage, o->table, o->definition ? "D" : "a",
 					    true);
@@ -1516,7 +1587,7 @@ static int kprobe_definitions(const struct probe_opts *o)
 	 * bootconfig's lines) */
 	for (int i = 0; i < nr_specs && !ret && o->definition; i++)
 		if (o->bootconfig || specs[i].nr_args || specs[i].point.absolute)
-			log_readme(&msgs);
+			probe_trace__log_readme(&msgs);
 	print_msgs(&msgs, o);
 	if (!ret && o->definition) {
 		add_bootconfig(&out, sites, nr);
@@ -1566,15 +1637,50 @@ static bool is_sdt(const char *def)
 	return sdt;
 }
 
+/* Parses the definitions, all before perf looks for any, with -v's log
+ * of each; 0, or -EINVAL after perf's semantic error and usage. */
+static int parse_definitions(struct add_run *r, struct uprobe_def *defs)
+{
+	const struct probe_opts *o = r->o;
+
+	for (int i = 0; i < o->adds.nr; i++) {
+		const char *def = o->adds.items[i];
+		char err[256];
+
+		if (probe_spec__parse(&defs[i].spec, def, err, sizeof(err))) {
+			int nargs = log_refused(i, def, &r->msgs);
+
+			print_msgs(&r->msgs, o);
+			semantic_error(err);
+			probe_msg(&r->msgs, true, "%d arguments\n", nargs);
+			print_msgs(&r->msgs, o);
+			parse_options_usage(probe_usage, o->table, "a", true);
+			r->semantic_error = true;
+			return -EINVAL;
+		}
+		if (!defs[i].spec.sdt)
+			log_definition(i, def, &defs[i].spec, &r->msgs);
+		else	/* perf parses a marker's name with no point to log */
+			probe_msg(&r->msgs, true, "probe-definition(%d): %s\n%d arguments\n", i, def,
+				  defs[i].spec.nr_args);
+	}
+	print_msgs(&r->msgs, o);
+	return 0;
+}
+
 /* The uprobes of -x's binary, or SDT markers from the build-id cache. */
 static int add_uprobes(struct add_run *r, const char *exec)
 {
 	const struct probe_opts *o = r->o;
 	struct probe_elf pe = { .fd = -1 };
 	struct probe_debug *dbg = NULL;
+	struct uprobe_def *defs = xcalloc(o->adds.nr, sizeof(*defs));
 	char *binary = exec ? resolve_exec(exec) : NULL;
-	int ret = binary ? probe_elf__open(&pe, o->read_exec) : 0;
+	int ret = parse_definitions(r, defs);
 
+	if (ret)
+		goto out;
+	ret = binary ? probe_elf__open(&pe, o->read_exec) : 0;
 	if (ret == -EINVAL) {
 		/* no ELF file: perf finds no symbols in it */
 		fprintf(stderr,
@@ -1598,27 +1704,21 @@ static int add_uprobes(struct add_run *r, const char *exec)
 	dbg = binary ? probe_debug__open(o->read_exec) : NULL;
 	if (dbg)
 		probe_debug__set_no_inlines(dbg, o->no_inlines);
-	if (binary && !dbg && !pe.nr_table_syms) {
-		fprintf(stderr,
-			"Failed to load symbols from %s\nPlease ensure the file is not stripped.\n",
-			binary);
-		ret = -ENOENT;
-		goto out;
-	}
 	r->nr_existing = probe_events__read(&r->existing);
+	/* perf finds the sites of every definition, then writes them */
+	for (int i = 0; i < o->adds.nr && !ret; i++)
+		if (!defs[i].spec.sdt && binary)
+			ret = find_uprobe(r, &defs[i], binary, &pe, dbg);
 	for (int i = 0; i < o->adds.nr && !ret; i++) {
-		struct probe_spec spec;
-		char err[256];
-
-		if (is_sdt(o->adds.items[i]) &&
-		    !probe_spec__parse(&spec, o->adds.items[i], err, sizeof(err))) {
-			ret = add_sdt(r, &spec);
-			probe_spec__exit(&spec);
-		} else if (binary) {
-			ret = add_uprobe(r, o->adds.items[i], binary, &pe, dbg);
-		}
+		if (defs[i].spec.sdt)
+			ret = add_sdt(r, &defs[i].spec);
+		else if (binary)
+			ret = write_uprobe(r, &defs[i], binary, &pe);
 	}
 out:
+	for (int i = 0; i < o->adds.nr; i++)
+		uprobe_def__exit(&defs[i]);
+	free(defs);
 	probe_debug__close(dbg);
 	if (binary)
 		probe_elf__close(&pe);
@@ -1666,6 +1766,16 @@ static int add_probes(const struct probe_opts *o)
 
 /* --- -l and -d ------------------------------------------------------------ */
 
+/* perf -v's notes as it opens the events files to read (-l) or to
+ * delete from (-d), after the kernel's module maps it could not make. */
+static void log_events_opened(bool write, struct probe_msgs *msgs)
+{
+	if (!write && access("/proc/modules", R_OK))
+		probe_msg(msgs, true, "Problems creating module maps, continuing anyway...\n");
+	probe_trace__log_open(msgs, "kprobe_events", write);
+	probe_trace__log_open(msgs, "uprobe_events", write);
+}
+
 static bool matches_any(const struct probe_event *ev, const struct strlist *filters)
 {
 	if (!filters->nr)
@@ -1678,9 +1788,13 @@ static bool matches_any(const struct probe_event *ev, const struct strlist *filt
 
 /* Where a listed uprobe is: "work:2@/src.c" from the binary's debug
  * information, else its offset. */
-static char *uprobe_point(const struct probe_event *ev)
+static char *uprobe_point(const struct probe_event *ev, bool log_open, struct probe_msgs *msgs)
 {
 	struct probe_debug *dbg = probe_debug__open(ev->target);
+
+	probe_event__log_lookup(ev, msgs);
+	if (dbg && log_open)
+		probe_debug__log_open(probe_debug__path(dbg), msgs);
 	struct probe_elf pe;
 	char *point = NULL;
 
@@ -1707,17 +1821,31 @@ static int list_probes(const struct probe_opts *o)
 {
 	struct probe_event *events;
 
+	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
+	const char *last_binary = NULL;
+
 	if (no_permission("uprobe_events", false, "show event list"))
 		return exit_of(-EACCES);
+	log_events_opened(false, &msgs);
 	int nr = probe_events__read(&events);
 
 	for (int i = 0; i < nr; i++) {
 		const struct probe_event *ev = &events[i];
 
-		if (!matches_any(ev, &o->lists))
+		probe_event__log_parse(ev, &msgs);
+		if (!matches_any(ev, &o->lists)) {
+			print_msgs(&msgs, o);
 			continue;
+		}
 		char *name = xasprintf("%s:%s", ev->group, ev->event);
-		char *point = ev->uprobe ? uprobe_point(ev) : xstrdup(ev->target);
+		/* perf keeps the debug information of the last binary open */
+		bool log_open = !last_binary || strcmp(last_binary, ev->target);
+		char *point = ev->uprobe ? uprobe_point(ev, log_open, &msgs) : xstrdup(ev->target);
+
+		if (ev->uprobe)
+			last_binary = ev->target;
+
+		print_msgs(&msgs, o);
 
 		printf("  %-20s (on %s", name, point);
 		if (ev->uprobe)
@@ -1729,52 +1857,9 @@ static int list_probes(const struct probe_opts *o)
 		free(point);
 	}
 	probe_events__free(events, nr);
+	strbuf_release(&msgs.text);
 	return 0;	/* perf lists nothing without complaint */
 }
-
-static int del_probes(const struct probe_opts *o)
-{
-	struct probe_event *events;
-
-	if (no_permission("uprobe_events", true, "delete events"))
-		return exit_of(-EACCES);
-	int nr = probe_events__read(&events), ret = 0;
-
-	for (int f = 0; f < o->dels.nr && !ret; f++) {
-		struct strlist one = { &o->dels.items[f], 1 };
-		bool hit = false;
-
-		for (int i = 0; i < nr && !ret; i++) {
-			const struct probe_event *ev = &events[i];
-			bool done = false;
-
-			if (!matches_any(ev, &one))
-				continue;
-			/* the probes of one event share its name: delete it once */
-			for (int k = 0; k < i; k++)
-				done |= !strcmp(events[k].group, ev->group) &&
-					!strcmp(events[k].event, ev->event) &&
-					matches_any(&events[k], &one);
-			hit = true;
-			if (done)
-				continue;
-			ret = probe_events__delete(ev->uprobe ? "uprobe_events" : "kprobe_events",
-						   ev->group, ev->event);
-			if (!ret && !o->quiet)
-				printf("Removed event: %s:%s\n", ev->group, ev->event);
-		}
-		if (!hit) {
-			fprintf(stderr, "\"%s\" does not hit any event.\n", o->dels.items[f]);
-			ret = -ENOENT;
-		}
-	}
-	if (ret)
-		fprintf(stderr, "  Error: Failed to delete events.\n");
-	probe_events__free(events, nr);
-	return exit_of(ret);
-}
-
-/* --- --cache ------------------------------------------------------------- */
 
 /* The filters of -l or -d as one strfilter: any of them. */
 static char *joined_filter(const struct strlist *filters)
@@ -1785,6 +1870,74 @@ static char *joined_filter(const struct strlist *filters)
 		strbuf_addf(&sb, "%s%s", i ? "|" : "", filters->items[i]);
 	return filters->nr ? strbuf_detach(&sb) : NULL;
 }
+
+static int cmp_event_names(const void *a, const void *b)
+{
+	const struct probe_event *x = *(const struct probe_event *const *)a;
+	const struct probe_event *y = *(const struct probe_event *const *)b;
+	int c = strcmp(x->group, y->group);
+
+	return c ? c : strcmp(x->event, y->event);
+}
+
+/* perf deletes the events any filter matches, as one filter: it names
+ * them all, by name, then deletes each. */
+static int del_probes(const struct probe_opts *o)
+{
+	struct probe_event *events;
+	struct probe_msgs msgs = { STRBUF_INIT, o->verbose > 0 };
+	char *filter = joined_filter(&o->dels);
+
+	if (no_permission("uprobe_events", true, "delete events")) {
+		free(filter);
+		return exit_of(-EACCES);
+	}
+	probe_msg(&msgs, true, "Delete filter: '%s'\n", filter);
+	log_events_opened(true, &msgs);
+	int nr = probe_events__read(&events), ret = 0, nr_hits = 0;
+	const struct probe_event **hits = xcalloc(nr ? nr : 1, sizeof(*hits));
+
+	for (int i = 0; i < nr; i++) {
+		const struct probe_event *ev = &events[i];
+		bool seen = false;
+
+		probe_event__log_parse(ev, &msgs);
+		if (!matches_any(ev, &o->dels))
+			continue;
+		/* the probes of one event share its name: delete it once */
+		for (int k = 0; k < nr_hits; k++)
+			seen |= !strcmp(hits[k]->group, ev->group) && !strcmp(hits[k]->event, ev->event);
+		if (!seen)
+			hits[nr_hits++] = ev;
+	}
+	print_msgs(&msgs, o);
+	qsort(hits, nr_hits, sizeof(*hits), cmp_event_names);
+	for (int i = 0; i < nr_hits && !o->quiet; i++)
+		fprintf(stderr, "Removed event: %s:%s\n", hits[i]->group, hits[i]->event);
+	for (int i = 0; i < nr_hits && !ret; i++) {
+		ret = probe_events__delete(hits[i]->uprobe ? "uprobe_events" : "kprobe_events",
+					   hits[i]->group, hits[i]->event);
+		if (!ret)
+			probe_event__log_delete(hits[i], &msgs);
+		print_msgs(&msgs, o);
+	}
+	if (!nr_hits) {
+		fprintf(stderr, "\"%s\" does not hit any event.\n", filter);
+		ret = -ENOENT;
+	}
+	if (ret && o->verbose)
+		fprintf(stderr, "  Error: Failed to delete events. Reason: %s (Code: %d)\n",
+			strerror(-ret), ret);
+	else if (ret)
+		fprintf(stderr, "  Error: Failed to delete events.\n");
+	free(hits);
+	free(filter);
+	strbuf_release(&msgs.text);
+	probe_events__free(events, nr);
+	return exit_of(ret);
+}
+
+/* --- --cache ------------------------------------------------------------- */
 
 /* --cache -l: every cached binary with entries, then its entries. */
 static int list_caches(const struct probe_opts *o)

@@ -1,16 +1,21 @@
 /* probe-cache: the probes files of the build-id cache, read and written as
  * perf 6.1 does. */
 #include "core/probe/probe-cache.h"
+#include "core/probe/probe-dwarf.h"
 #include "core/probe/probe-elf.h"
+#include "core/symbols/buildid-cache.h"
+#include "core/symbols/buildid.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void entry_free(struct probe_cache_entry *e)
@@ -219,4 +224,48 @@ int probe_cache__save(const struct probe_cache *pc, const char *path)
 		ret = -errno;
 	free(text);
 	return ret;
+}
+
+char *probe_cache__open_probes(const char *name, const char *source, struct probe_msgs *msgs)
+{
+	uint8_t id[20];
+	int size = elf_file__read_build_id(source, id, sizeof(id)), ret = 0, fd = -1;
+	char *dir = build_id_cache__dir(), *entry = NULL, *probes = NULL;
+
+	if (size <= 0) {
+		probe_msg(msgs, true, "Failed to get build-id from %s.\nCache open error: -1\n",
+			  name);
+		free(dir);
+		return NULL;
+	}
+	if (dir)
+		entry = build_id_cache__entry(dir, name, id, size);
+	if (entry) {
+		/* the entry's last component is the build id, as its link's */
+		const char *hex = strrchr(entry, '/') + 1;
+		char *link = xasprintf("%s/.build-id/%.2s/%s", dir, hex, hex + 2);
+		struct stat st;
+
+		if (lstat(link, &st))
+			ret = build_id_cache__add_from(dir, name, source, id, size);
+		free(link);
+	}
+	if (ret) {
+		probe_msg(msgs, true, "Failed to add build-id cache: %s\nCache open error: %d\n",
+			  name, ret);
+	} else if (entry) {
+		probes = xasprintf("%s/probes", entry);
+		fd = open(probes, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			probe_msg(msgs, true, "Failed to open cache(-1): %s\nCache open error: -1\n",
+				  probes);
+			free(probes);
+			probes = NULL;
+		} else {
+			close(fd);
+		}
+	}
+	free(entry);
+	free(dir);
+	return probes;
 }

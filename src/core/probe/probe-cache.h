@@ -56,4 +56,14 @@ void probe_caches__free(struct probe_cache_ref *refs, int n);
 int probe_cache__load(struct probe_cache *pc, const char *path);
 int probe_cache__save(const struct probe_cache *pc, const char *path);
 
+struct probe_msgs;
+
+/* The probes file of binary name (its bytes read from source) in the
+ * build-id cache, opened as perf opens it before it looks for a cached
+ * definition: the binary added to the cache when its build id is not
+ * there yet, the file made in its entry.  The path (caller frees), or
+ * NULL after perf's -v notes on why not (an entry cached under another
+ * path has no directory for this one: perf fails to open it). */
+char *probe_cache__open_probes(const char *name, const char *source, struct probe_msgs *msgs);
+
 #endif

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/probe/probe-elf.h"
+#include "core/probe/probe-trace.h"
 #include "util/glob.h"
 #include "util/util.h"
 
@@ -39,6 +40,7 @@ struct probe_debug {
 	Dwarf_CFI *cfi_debug;	/* its .debug_frame */
 	bool separate;	/* the DWARF is a separate debug file's */
 	const char *symbol_note;	/* said when the symbol stands in */
+	char *path;	/* the file the DWARF is read from */
 };
 
 static bool has_eh_frame(Elf *elf)
@@ -123,8 +125,11 @@ struct probe_debug *probe_debug__open(const char *path)
 		close(fd);
 		fd = debug ? open(debug, O_RDONLY | O_CLOEXEC) : -1;
 		dw = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
-		free(debug);
 		dbg->separate = dw != NULL;
+		if (dw)
+			dbg->path = debug;
+		else
+			free(debug);
 	}
 	if (!dw) {
 		if (fd >= 0)
@@ -136,6 +141,8 @@ struct probe_debug *probe_debug__open(const char *path)
 	dbg->fd = fd;
 	dbg->image_fd = image_fd;
 	dbg->dw = dw;
+	if (!dbg->path)
+		dbg->path = xstrdup(path);
 	dbg->image = elf_begin(image_fd, ELF_C_READ_MMAP, NULL);
 	/* a module's .eh_frame as libdwfl relocated it; perf reads a debug
 	 * file's call frames only (its .eh_frame is no data there) */
@@ -180,6 +187,7 @@ void probe_debug__close(struct probe_debug *dbg)
 	if (dbg->fd >= 0)
 		close(dbg->fd);
 	close(dbg->image_fd);
+	free(dbg->path);
 	free(dbg);
 }
 
@@ -225,6 +233,7 @@ struct func_walk {
 	bool no_inlines;	/* functions with code only */
 	Dwarf_Off *visited;	/* out-of-line copies reached as instances */
 	int nr_visited;
+	struct probe_msgs *msgs;	/* perf -v's note of each match; NULL: none */
 };
 
 /* A function's entry: its entry_pc or low_pc, else (a function split in
@@ -314,27 +323,34 @@ static int func_walk_cb(Dwarf_Die *func, void *arg)
 		return DWARF_CB_OK;
 	if (w->file && (!(file = dwarf_decl_file(func)) || !tail_matches(file, w->file)))
 		return DWARF_CB_OK;
+	/* perf notes every definition matched, an inline one's (whose
+	 * instances it walks) and an out-of-line copy's seen before too */
+	if (w->msgs && !dwarf_hasattr(func, DW_AT_declaration))
+		probe_msg(w->msgs, true, "Matched function: %s [%lx]\n", name,
+			  (unsigned long)dwarf_dieoffset(func));
 	if (!has_entry(func)) {
 		/* an inline function: its instances are the places, the
 		 * inlined ones and an out-of-line copy, in their order */
 		if (!w->no_inlines && dwarf_func_inline(func))
 			walk_instances(w, w->cu, func);
-		return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+	} else if (!visited_before(w, func)) {
+		w->ret = w->fn(w->cu, func, w->arg);
 	}
-	if (visited_before(w, func))
-		return DWARF_CB_OK;
-	w->ret = w->fn(w->cu, func, w->arg);
-	return w->ret ? DWARF_CB_ABORT : DWARF_CB_OK;
+	/* perf's search for probe points takes a name's first match in a
+	 * CU, a glob's every match */
+	return w->ret || (w->msgs && w->name && !is_glob(w->name)) ? DWARF_CB_ABORT
+								  : DWARF_CB_OK;
 }
 
 /* Calls fn on each function with code named name (a glob; NULL: any) and
  * declared in file (NULL: any), CU by CU; stops at a non-zero return. */
 static int for_each_function(struct probe_debug *dbg, const char *name, const char *file,
-			     int (*fn)(Dwarf_Die *cu, Dwarf_Die *func, void *arg), void *arg)
+			     int (*fn)(Dwarf_Die *cu, Dwarf_Die *func, void *arg), void *arg,
+			     struct probe_msgs *msgs)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
-	struct func_walk w = { name, file, fn, arg, NULL, 0, dbg->no_inlines, NULL, 0 };
+	struct func_walk w = { name, file, fn, arg, NULL, 0, dbg->no_inlines, NULL, 0, msgs };
 
 	while (!w.ret && dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
@@ -892,6 +908,8 @@ static int walk_fields(const struct probe_arg *arg, struct fetch *f, Dwarf_Die *
 			int size = dwarf_bytesize(&target);
 
 			off = field->index * (size > 0 ? size : 1);
+			/* perf names an element by its array's (nameless) type */
+			*holder = *type;
 			*type = target;
 		}
 		if (through_pointer) {
@@ -937,6 +955,8 @@ static int type_suffix(const char *cast, Dwarf_Die *holder, Dwarf_Die *type, str
 		strbuf_addf(out, ":b%d@%d/%d", bits, offset, total * 8);
 		return 0;
 	}
+	probe_msg(msgs, true, "%s type is %s.\n", vname ? vname : "(null)",
+		  dwarf_diename(type) ? dwarf_diename(type) : "(null)");
 	if (cast && (!strcmp(cast, "string") || !strcmp(cast, "ustring"))) {
 		int tag = dwarf_tag(type);
 		Dwarf_Die elem;
@@ -1015,6 +1035,7 @@ static int convert_arg(const struct site_ctx *c, const struct probe_arg *arg, ch
 		missing_var(c->msgs, arg->var);
 		return -ENOENT;
 	}
+	probe_msg(c->msgs, true, "Converting variable %s into trace event.\n", arg->var);
 	ret = var_location(c->dbg, c->func, &var, c->addr, &f, c->msgs);
 	if (ret == -ENOENT)
 		missing_var(c->msgs, arg->var);
@@ -1022,7 +1043,6 @@ static int convert_arg(const struct site_ctx *c, const struct probe_arg *arg, ch
 		probe_msg(c->msgs, false, "Sorry, we don't support this variable location yet.\n");
 	if (ret)
 		return ret;
-	probe_msg(c->msgs, true, "Converting variable %s into trace event.\n", arg->var);
 	holder = var;
 	if (!real_type(&var, &type)) {
 		probe_msg(c->msgs, false, "Failed to get a type information of %s.\n", arg->var);
@@ -1202,6 +1222,47 @@ static int check_offset(struct site_search *s, Dwarf_Die *func, Dwarf_Addr addr)
 	return -EINVAL;
 }
 
+static bool function_holding(const GElf_Sym *sym, const char *name, void *addr)
+{
+	Dwarf_Addr a = *(Dwarf_Addr *)addr;
+
+	return GELF_ST_TYPE(sym->st_info) == STT_FUNC && a >= sym->st_value &&
+	       a < sym->st_value + sym->st_size;
+}
+
+/* The symbol of the debug file's table holding addr: its name and addr's
+ * offset in it; NULL when none does. */
+static const char *symbol_holding(Elf *elf, Dwarf_Addr addr, Dwarf_Addr *offset)
+{
+	GElf_Sym sym;
+	const char *name = probe_elf__symtab_find(elf, function_holding, &addr, &sym);
+
+	if (name)
+		*offset = addr - sym.st_value;
+	return name;
+}
+
+/* perf -v's note of a site: the symbol holding it (from the symbol
+ * table, else the function of the debug information) and the offset. */
+static void log_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Addr addr)
+{
+	Dwarf_Die real;
+	Dwarf_Addr offset, entry;
+	const char *name = NULL;
+
+	/* perf names the function holding the site by its entry when it
+	 * has one, else by the symbol table */
+	if (function_at(cu, addr, &real) && !dwarf_entrypc(&real, &entry)) {
+		name = dwarf_diename(&real);
+		offset = addr - entry;
+	}
+	if (!name)
+		name = symbol_holding(dwarf_getelf(s->dbg->dw), addr, &offset);
+	if (name)
+		probe_msg(s->msgs, true, "Probe point found: %s+%lu\n", name,
+			  (unsigned long)offset);
+}
+
 static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf_Addr addr)
 {
 	struct probe_site site = { .addr = addr,
@@ -1220,6 +1281,7 @@ static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf
 			return 0;
 		}
 	if (s->convert) {
+		log_site(s, cu, addr);
 		ret = convert_args(&c, s->spec, &site);
 		if (ret) {
 			site__clear(&site);
@@ -1388,12 +1450,10 @@ static int function_sites(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 	const struct probe_point *pp = &s->spec->point;
 	Dwarf_Addr addr = entry_of(func);
 
-	/* perf's words for instances of inline functions, out-of-line too */
+	/* perf's words for instances of inline functions, out-of-line too
+	 * (the walk notes the functions it matches) */
 	if (dwarf_hasattr(func, DW_AT_abstract_origin))
 		probe_msg(s->msgs, true, "found inline addr: 0x%lx\n", (unsigned long)addr);
-	else
-		probe_msg(s->msgs, true, "Matched function: %s [%lx]\n", dwarf_diename(func),
-			  (unsigned long)dwarf_dieoffset(func));
 	if (pp->lazy)
 		return lazy_sites(s, cu, func);
 	if (pp->has_line && pp->line)
@@ -1455,7 +1515,7 @@ static int search_sites(struct site_search *s)
 		return -EOPNOTSUPP;
 	}
 	if (pp->function)
-		ret = for_each_function(s->dbg, pp->function, pp->file, function_sites, s);
+		ret = for_each_function(s->dbg, pp->function, pp->file, function_sites, s, s->msgs);
 	else if (pp->file)
 		ret = file_line_sites(s);
 	else
@@ -1506,6 +1566,31 @@ int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *sp
 	}
 	*sites = s.sites;
 	return ret;
+}
+
+void probe_debug__log_open(const char *path, struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "Open Debuginfo file: %s\n", path);
+}
+
+const char *probe_debug__path(const struct probe_debug *dbg)
+{
+	return dbg->path;
+}
+
+void probe_debug__log_search(const struct probe_debug *dbg, const char *binary,
+			     const struct probe_spec *spec, struct probe_msgs *msgs)
+{
+	probe_debug__log_open(dbg->separate ? dbg->path : binary, msgs);
+	probe_msg(msgs, true, "Try to find probe point from debuginfo.\n");
+	/* perf learns what the tracer supports before converting arguments */
+	if (spec->nr_args)
+		probe_trace__log_readme(msgs);
+}
+
+void probe_debug__log_found(int nr, struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "Found %d probe_trace_events.\n", nr);
 }
 
 void probe_sites__free(struct probe_site *sites, int nr)
@@ -1688,26 +1773,6 @@ static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
 			     : state == VAR_VAL ? "[VAL]"
 						: "[INV]");
 	return false;
-}
-
-static bool function_holding(const GElf_Sym *sym, const char *name, void *addr)
-{
-	Dwarf_Addr a = *(Dwarf_Addr *)addr;
-
-	return GELF_ST_TYPE(sym->st_info) == STT_FUNC && a >= sym->st_value &&
-	       a < sym->st_value + sym->st_size;
-}
-
-/* The symbol of the debug file's table holding addr: its name and addr's
- * offset in it; NULL when none does. */
-static const char *symbol_holding(Elf *elf, Dwarf_Addr addr, Dwarf_Addr *offset)
-{
-	GElf_Sym sym;
-	const char *name = probe_elf__symtab_find(elf, function_holding, &addr, &sym);
-
-	if (name)
-		*offset = addr - sym.st_value;
-	return name;
 }
 
 /* -V's "@<FUNC+OFF>" of a site.  perf names a function without an entry
@@ -2007,7 +2072,7 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
 	if (lr.function) {
 		Dwarf_Die cu, func;
 
-		for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr);
+		for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr, NULL);
 		found = lr.path != NULL;
 		/* a function the debug information names otherwise */
 		if (!found && lr.file)

@@ -49,6 +49,17 @@ void probe_debug__set_no_inlines(struct probe_debug *dbg, bool no_inlines);
 int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *spec,
 			    struct probe_msgs *msgs, struct probe_site **sites);
 void probe_sites__free(struct probe_site *sites, int nr);
+/* The file the debug information is read from (a separate debug file's
+ * path when it is one). */
+const char *probe_debug__path(const struct probe_debug *dbg);
+/* perf -v's notes as it opens the debug information of binary (as the
+ * user names it) to look for a spec's sites, and as it has found nr of
+ * them. */
+void probe_debug__log_search(const struct probe_debug *dbg, const char *binary,
+			     const struct probe_spec *spec, struct probe_msgs *msgs);
+void probe_debug__log_found(int nr, struct probe_msgs *msgs);
+/* perf -v's note as it opens the debug information of path. */
+void probe_debug__log_open(const char *path, struct probe_msgs *msgs);
 
 /* The name the debug information gives the function holding addr, NULL
  * when none (after perf's words when it covers no code there). */

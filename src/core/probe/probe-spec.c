@@ -405,6 +405,8 @@ char *probe_arg__debug_text(const struct probe_arg *arg)
 
 	if (arg->named)
 		strbuf_addf(&sb, "name:%s ", arg->name);
+	if (arg->user_access)
+		strbuf_addstr(&sb, "user_access ");
 	if (arg->type || colon)
 		strbuf_addf(&sb, "type:%s ", colon ? colon + 1 : arg->type);
 	strbuf_add(&sb, arg->var, colon ? (size_t)(colon - arg->var) : strlen(arg->var));

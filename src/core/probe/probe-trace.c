@@ -1,5 +1,6 @@
 /* probe-trace: tracefs's dynamic probe files, read and written. */
 #include "core/probe/probe-trace.h"
+#include "core/probe/probe-dwarf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -129,8 +130,12 @@ static void read_file_events(const char *file, bool uprobe, struct probe_event *
 		qsort(lines, nr_lines, sizeof(*lines), cmp_lines);
 	for (int i = 0; i < nr_lines; i++) {
 		struct probe_event ev;
+		char *text = xstrndup(lines[i], strcspn(lines[i], "\n"));
 
-		if (parse_line(lines[i], uprobe, &ev)) {
+		if (!parse_line(lines[i], uprobe, &ev)) {
+			free(text);
+		} else {
+			ev.line = text;
 			*events = xrealloc(*events, (*nr + 1) * sizeof(**events));
 			(*events)[(*nr)++] = ev;
 		}
@@ -158,6 +163,7 @@ void probe_events__free(struct probe_event *events, int nr)
 		free(events[i].group);
 		free(events[i].event);
 		free(events[i].target);
+		free(events[i].line);
 	}
 	free(events);
 }
@@ -212,4 +218,38 @@ char *probe_default_group(const char *binary)
 		len++;
 	group = xasprintf("probe_%.*s", (int)len, base);
 	return group;
+}
+
+void probe_trace__log_open(struct probe_msgs *msgs, const char *file, bool write)
+{
+	const char *dir = probe_tracefs_dir();
+
+	probe_msg(msgs, true, "Opening %s//%s write=%d\n", dir ? dir : "/sys/kernel/tracing", file,
+		  write);
+}
+
+void probe_trace__log_readme(struct probe_msgs *msgs)
+{
+	static bool read;
+
+	if (!read && msgs->verbose)
+		probe_trace__log_open(msgs, "README", false);
+	read |= msgs->verbose;
+}
+
+void probe_event__log_parse(const struct probe_event *ev, struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "Parsing probe_events: %s\nGroup:%s Event:%s probe:%c\n", ev->line,
+		  ev->group, ev->event, ev->retprobe ? 'r' : 'p');
+}
+
+void probe_event__log_lookup(const struct probe_event *ev, struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "try to find information at %lx in %s\n", (unsigned long)ev->offset,
+		  ev->target);
+}
+
+void probe_event__log_delete(const struct probe_event *ev, struct probe_msgs *msgs)
+{
+	probe_msg(msgs, true, "Writing event: -:%s/%s\n", ev->group, ev->event);
 }

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct probe_msgs;
+
 struct probe_event {
 	bool uprobe;
 	bool retprobe;
@@ -17,6 +19,7 @@ struct probe_event {
 	uint64_t offset;  /* uprobes: file offset */
 	char **arg_names;	/* the names before '=' */
 	int nr_args;
+	char *line;	/* the definition as tracefs gives it */
 };
 
 /* The tracefs directory (mounted if needed), NULL when there is none. */
@@ -27,6 +30,18 @@ int probe_tracefs_access(const char *file, bool write);
 
 /* Whether the control file of the kind exists ("uprobe_events"). */
 bool probe_tracefs_has(const char *file);
+
+/* perf -v's note as it opens a tracefs file ("uprobe_events"). */
+void probe_trace__log_open(struct probe_msgs *msgs, const char *file, bool write);
+/* The same for README, which perf reads once a run, when it first needs
+ * to know what the kernel's tracer supports. */
+void probe_trace__log_readme(struct probe_msgs *msgs);
+
+/* perf -v's notes as it parses an event's definition, as it looks for
+ * where a uprobe is (-l), and as it deletes an event. */
+void probe_event__log_parse(const struct probe_event *ev, struct probe_msgs *msgs);
+void probe_event__log_lookup(const struct probe_event *ev, struct probe_msgs *msgs);
+void probe_event__log_delete(const struct probe_event *ev, struct probe_msgs *msgs);
 
 /* The events defined in uprobe_events and kprobe_events. */
 int probe_events__read(struct probe_event **events);
