@@ -1320,6 +1320,7 @@ static int run(struct top *t, struct evlist *evlist)
 	machine__symbols_config(t->machine)->vmlinux = o->vmlinux;
 	machine__symbols_config(t->machine)->ignore_vmlinux = o->ignore_vmlinux;
 	machine__symbols_config(t->machine)->kallsyms = o->kallsyms;
+	machine__symbols_config(t->machine)->vdso_copy = true;
 	cc_resolver__init(&t->resolver, t->machine, &t->hopts.cc, &t->strings);
 	t->resolver.max_stack = o->max_stack;
 	t->hists = xcalloc((size_t)t->nr_user_events, sizeof(*t->hists));

@@ -7,6 +7,7 @@ Every wait is on the screen's contents, never on time alone."""
 import os
 import re
 import signal
+import subprocess
 
 import pytest
 
@@ -370,6 +371,34 @@ def test_verbose_rows(burner, argv0):
     t.wait_for(lambda text: row_of(t, r"^ +\d+\.\d\d%  burner +\[\.\] leaf_spin$") and
                not row_of(t, r" 0x[0-9a-f]+ "), frame=argv0 == PCL)
     quit_ok(t)
+
+
+@pytest.fixture
+def clock_loop():
+    """A process reading the clock through the vdso until the test ends."""
+    p = subprocess.Popen([fixture("clock_loop"), "600000"])
+    yield p
+    p.kill()
+    p.wait()
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_verbose_vdso_row(clock_loop, argv0):
+    """V on a live vdso: as perf top, the [vdso] row names the copy of the
+    running vdso its symbols were read from, /tmp/perf-vdso.so-XXXXXX,
+    with the origin d (a file by its path); pcl removes the copy when it
+    leaves."""
+    vdso = r"^ +\d+\.\d\d%  (/tmp/perf-vdso\.so-\w{6}) +0x[0-9a-f]+ +d \[\.\] __vdso_clock_gettime$"
+    t = Terminal([argv0, "top", "-e", "cpu-clock", "-F", "4000", "-d", "1", "-p",
+                  str(clock_loop.pid)], rows=ROWS, cols=COLS,
+                 env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
+    t.wait_for(lambda text: "__vdso_clock_gettime" in text, frame=argv0 == PCL)
+    t.send("V")
+    t.wait_for(lambda text: row_of(t, vdso), frame=argv0 == PCL)
+    copy = re.match(vdso, row_of(t, vdso)).group(1)
+    quit_ok(t)
+    if argv0 == PCL:
+        assert not os.path.exists(copy)
 
 
 GROUPS = [["-e", "cpu-clock,task-clock", "--group"], ["-e", "{cpu-clock,task-clock}"]]
