@@ -1598,7 +1598,8 @@ static enum leave browse_event(const struct hist_browser_event *event,
 	return how;
 }
 
-/* perf's menu of events: "1K cycles" lines. */
+/* perf's menu of events: "1K cycles" lines, a group's by its name alone
+ ("anon group" when it has none) and the samples of all its events. */
 static int choose_event(const struct hist_browser_event *events, int nr_events, int selected)
 {
 	char **text = xcalloc((size_t)nr_events, sizeof(*text));
@@ -1612,7 +1613,9 @@ static int choose_event(const struct hist_browser_event *events, int nr_events, 
 		report_stdio__totals(events[i].hists, &nr_samples, &nr_period);
 		shown = convert_unit((unsigned long)nr_samples, &unit);
 		text[i] = xasprintf("%lu%c%s%s", shown, unit, unit == ' ' ? "" : " ",
-				    events[i].name);
+				    !events[i].leads_group ? events[i].name :
+				    events[i].hists->evsel->group_name ?
+				    events[i].hists->evsel->group_name : "anon group");
 	}
 	chosen = tui__list("Available samples", (const char *const *)text, nr_events,
 			   "ESC: exit, ENTER|->: Browse histograms", selected);

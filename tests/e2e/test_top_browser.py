@@ -405,6 +405,33 @@ GROUPS = [["-e", "cpu-clock,task-clock", "--group"], ["-e", "{cpu-clock,task-clo
 
 
 @pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_several_groups(burner, argv0):
+    """Several {...} groups: perf's menu of events names each by its
+    group's name ("anon group"), Enter browses one with its members'
+    columns, TAB (pcl's) the next group: perf 6.1's TAB goes to the next
+    event, the group's member, shown alone."""
+    t = Terminal([argv0, "top", "-e", "{cpu-clock,task-clock},{page-faults,cs}", "-d", "1",
+                  "-p", str(burner.pid)], rows=ROWS, cols=COLS,
+                 env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
+    menu = re.compile(r"^\d+[KMG]? ?anon group$")
+
+    def menu_shown(text):
+        shown = [line[:COLS - 1].rstrip() for line in lines(t)]
+        return shown[0] == "Available samples" and all(menu.match(line) for line in shown[1:3])
+
+    t.wait_for(menu_shown)
+    for key, group in (("enter", "cpu-clock, task-clock"), ("\t", "page-faults, cs")):
+        if argv0 == PERF and key == "\t":
+            break
+        t.send(key)
+        title = f" of events 'anon group {{ {group} }}', "
+        t.wait_for(lambda text: title in lines(t)[0] and
+                   re.match(r"^ +Overhead  S", lines(t)[1]) and
+                   re.match(r"^ +\d+\.\d\d% +\d+\.\d\d%  \S", lines(t)[2]))
+    quit_ok(t)
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
 @pytest.mark.parametrize("events", GROUPS, ids=["group", "braces"])
 def test_group_sort_keys(burner, argv0, events):
     """A group (--group, or {a,b}) shows as one, titled perf's way; a
