@@ -1090,9 +1090,10 @@ static int browse(struct top *t)
 		.title_tail = browser_title_tail, .key = browser_key,
 		.sort_changed = browser_sort_changed, .help = help, .nr_help = ARRAY_SIZE(help),
 	};
-	/* --group: the leader's entries, with the members' columns */
-	int nr_events = t->hopts.event_group ? 1 : t->nr_user_events;
-	struct hist_browser_event *events = xcalloc((size_t)nr_events, sizeof(*events));
+	/* groups: each leader's entries, with its members' columns */
+	int nr_events = 0;
+	struct hist_browser_event *events = xcalloc((size_t)t->nr_user_events, sizeof(*events));
+	char **groups = xcalloc((size_t)t->nr_user_events, sizeof(*groups));
 	struct hist_browser_opts bo = {
 		.stdio = &rs, .show_headers = true,
 		.helpline = "For a higher level overview, try: pcl top --sort comm,dso",
@@ -1102,7 +1103,6 @@ static int browse(struct top *t)
 		.group_sort_idx = &t->hopts.group_sort_idx,
 		.verbose = &t->hopts.verbose,
 	};
-	char *group = NULL;
 	int ret;
 
 	annotate_launcher__init(&launcher, NULL);
@@ -1114,16 +1114,23 @@ static int browse(struct top *t)
 	t->next_refresh.tv_sec += t->o->delay_secs;
 	evlist__enable(t->rs.evlist);
 	tui__set_idle(browser_read, t, live.interval_ms);
-	for (int i = 0; i < nr_events; i++)
-		events[i] = (struct hist_browser_event){ .hists = t->hists[i],
-							 .name = t->hists[i]->evsel->name };
-	if (t->hopts.event_group) {
-		group = hists__group_desc(t->hists[0], true);
-		events[0].name = group;
-		events[0].leads_group = true;
+	for (int i = 0; i < t->nr_user_events; i++) {
+		struct hists *h = t->hists[i];
+
+		if (t->hopts.event_group && h->leader != h)
+			continue;
+		events[nr_events] = (struct hist_browser_event){ .hists = h,
+								 .name = h->evsel->name };
+		if (h->nr_members > 1) {
+			events[nr_events].name = groups[i] = hists__group_desc(h, true);
+			events[nr_events].leads_group = true;
+		}
+		nr_events++;
 	}
 	ret = hist_browser__run(events, nr_events, &bo);
-	free(group);
+	for (int i = 0; i < t->nr_user_events; i++)
+		free(groups[i]);
+	free(groups);
 	free(events);
 	tui__set_idle(NULL, NULL, 0);
 	evlist__disable(t->rs.evlist);
@@ -1268,18 +1275,29 @@ static void keys_stop(struct top *t)
 		tcsetattr(STDIN_FILENO, TCSAFLUSH, &t->saved_tty);
 }
 
-/* --group: the other events' histograms are the first one's members, so
- * that its entries have room for their pairs from the start. */
-static void link_members(struct top *t)
+/* The histogram leading an event's group: its {...} group's leader's, or
+ * with --group and no {...} groups the first event's. */
+static struct hists *group_leader(const struct top *t, const struct evlist *evlist,
+				  const struct evsel *e)
 {
-	struct hists *leader = t->hists[0];
+	return t->hists[evlist->nr_groups ? e->leader->idx : 0];
+}
 
-	leader->members = xcalloc((size_t)t->nr_user_events - 1, sizeof(*leader->members));
-	for (int i = 1; i < t->nr_user_events; i++) {
-		leader->members[i - 1] = t->hists[i];
-		t->hists[i]->leader = leader;
+/* Groups: the other events' histograms are their leader's members, so
+ * that its entries have room for their pairs from the start. */
+static void link_members(struct top *t, struct evlist *evlist)
+{
+	evlist__for_each(evlist, e) {
+		struct hists *leader;
+
+		if (e->idx >= t->nr_user_events || (leader = group_leader(t, evlist, e)) == t->hists[e->idx])
+			continue;
+		leader->members = xrealloc(leader->members,
+					   (size_t)leader->nr_members * sizeof(*leader->members));
+		leader->members[leader->nr_members - 1] = t->hists[e->idx];
+		leader->nr_members++;
+		t->hists[e->idx]->leader = leader;
 	}
-	leader->nr_members = t->nr_user_events;
 }
 
 static int run(struct top *t, struct evlist *evlist)
@@ -1323,6 +1341,7 @@ static int run(struct top *t, struct evlist *evlist)
 	machine__symbols_config(t->machine)->vmlinux = o->vmlinux;
 	machine__symbols_config(t->machine)->ignore_vmlinux = o->ignore_vmlinux;
 	machine__symbols_config(t->machine)->kallsyms = o->kallsyms;
+	machine__symbols_config(t->machine)->vdso_copy = true;
 	cc_resolver__init(&t->resolver, t->machine, &t->hopts.cc, &t->strings);
 	t->resolver.max_stack = o->max_stack;
 	t->hists = xcalloc((size_t)t->nr_user_events, sizeof(*t->hists));
@@ -1330,7 +1349,7 @@ static int run(struct top *t, struct evlist *evlist)
 		if (e->idx < t->nr_user_events)
 			t->hists[e->idx] = hists__new(&t->hopts, e, &t->strings, t->store);
 	if (t->hopts.event_group)
-		link_members(t);
+		link_members(t, evlist);
 	synthesize(t, threads);
 	if (o->browser && !browse(t)) {
 		err = 0;
@@ -1742,9 +1761,8 @@ int cmd_top(int argc, const char **argv)
 	only[HISTC_COMM] = t.filter.comms.n == 1 ? t.filter.comms.v[0] : NULL;
 	if (!o.hierarchy)
 		hist_layout__elide(&t.hopts.layout, only);
-	/* --group, or one {...} group of all the events: perf top shows it so */
-	t.hopts.event_group = t.nr_user_events > 1 &&
-			      (o.group || t.evlist.first->nr_members == t.nr_user_events);
+	/* --group, or {...} groups: perf top shows each group as one */
+	t.hopts.event_group = t.nr_user_events > 1 && (o.group || t.evlist.nr_groups);
 	if (o.hierarchy) {
 		/* the entries stay flat; each refresh shows a view of them by level */
 		t.view_opts = t.hopts;

@@ -96,6 +96,7 @@ struct browser {
 	uint64_t min_hit;	/* the graph threshold's period */
 	int verbose;		/* 'V': frames show their DSO from 1 */
 	uint16_t col_len[HISTC_NR_COLS];	/* the widths before any zoom */
+	bool refiltered;	/* zoomed into or out of something since opened */
 	enum zoom zooms[ZOOM_NR];
 	int nr_zooms;
 	const struct thread *thread;
@@ -359,6 +360,14 @@ static void build_rows(struct browser *b)
 
 /* --- zooms ----------------------------------------------------------------- */
 
+static int zoom_index(const struct browser *b, enum zoom z)
+{
+	for (int i = 0; i < b->nr_zooms; i++)
+		if (b->zooms[i] == z)
+			return i;
+	return -1;
+}
+
 static uint8_t zoom_bits(const struct browser *b, const struct hist_entry *he)
 {
 	uint8_t bits = 0;
@@ -416,7 +425,16 @@ static void filter_entries(struct browser *b)
 		e->he->filtered = e->filtered | zoom_bits(b, e->he);
 	}
 	count_shown(b);
-	if (b->nr_zooms && !b->hists->opts->layout.hierarchy)
+	if (b->hists->opts->layout.hierarchy) {
+		memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
+		return;
+	}
+	/* perf's browser hides the Shared Object column in a DSO, and sizes
+	 * the columns for the rows alone, cutting the headers to fit, from
+	 * its first filtering (top's at every refresh) on */
+	b->hists->hidden_cols = zoom_index(b, ZOOM_DSO) >= 0 ? 1ull << HISTC_DSO : 0;
+	b->hists->exact_widths = b->refiltered || b->opts->live;
+	if (b->hists->exact_widths)
 		hists__recalc_col_len(b->hists, SIZE_MAX);
 	else
 		memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
@@ -424,16 +442,9 @@ static void filter_entries(struct browser *b)
 
 static void apply_zooms(struct browser *b)
 {
+	b->refiltered = true;
 	filter_entries(b);
 	build_rows(b);
-}
-
-static int zoom_index(const struct browser *b, enum zoom z)
-{
-	for (int i = 0; i < b->nr_zooms; i++)
-		if (b->zooms[i] == z)
-			return i;
-	return -1;
 }
 
 static void zoom_out_of(struct browser *b, enum zoom z)
@@ -564,11 +575,16 @@ static void filter_by_name(struct browser *b)
 
 	if (!text)
 		return;
-	zoom_out_of(b, ZOOM_NAME);
 	if (!*text) {
 		free(text);
+		/* no filter: the rows filtered again all the same */
+		if (zoom_index(b, ZOOM_NAME) >= 0)
+			zoom_out_of(b, ZOOM_NAME);
+		else
+			apply_zooms(b);
 		return;
 	}
+	zoom_out_of(b, ZOOM_NAME);
 	b->name_filter = text;
 	zoom_into(b, ZOOM_NAME);
 }
@@ -597,24 +613,13 @@ static void title_line(struct browser *b, struct strbuf *sb)
 	if (b->opts->live && evsel->attr.freq)
 		strbuf_addf(sb, " %" PRIu64 " Hz,", (uint64_t)evsel->attr.sample_freq);
 	strbuf_addf(sb, " Event count (approx.): %" PRIu64, nr_events);
-	for (int i = 0; i < b->nr_zooms; i++) {
-		switch (b->zooms[i]) {
-		case ZOOM_THREAD:
-			strbuf_addf(sb, ", Thread: %s", b->thread_label);
-			break;
-		case ZOOM_DSO:
-			strbuf_addf(sb, ", DSO: %s", b->dso->short_name);
-			break;
-		case ZOOM_SOCKET:
-			strbuf_addf(sb, ", Processor Socket: %d", b->socket);
-			break;
-		case ZOOM_NAME:
-			strbuf_addf(sb, ", Symbol filter: %s", b->name_filter);
-			break;
-		case ZOOM_NR:
-			break;
-		}
-	}
+	/* in this order whatever the zooms' (the symbol filter shows none) */
+	if (zoom_index(b, ZOOM_THREAD) >= 0)
+		strbuf_addf(sb, ", Thread: %s", b->thread_label);
+	if (zoom_index(b, ZOOM_DSO) >= 0)
+		strbuf_addf(sb, ", DSO: %s", b->dso->short_name);
+	if (zoom_index(b, ZOOM_SOCKET) >= 0)
+		strbuf_addf(sb, ", Processor Socket: %d", b->socket);
 	if (b->opts->live && b->opts->live->title_tail)
 		b->opts->live->title_tail(b->opts->live->ctx, sb);
 }
@@ -1417,10 +1422,14 @@ static bool sort_by_member(struct browser *b, int idx)
  * was none. */
 static bool zoom_out_last(struct browser *b)
 {
-	if (!b->nr_zooms)
-		return true;
-	zoom_out_of(b, b->zooms[b->nr_zooms - 1]);
-	return false;
+	/* the symbol filter stays: only '/' and an empty text end it */
+	for (int i = b->nr_zooms - 1; i >= 0; i--) {
+		if (b->zooms[i] != ZOOM_NAME) {
+			zoom_out_of(b, b->zooms[i]);
+			return false;
+		}
+	}
+	return true;
 }
 
 static enum leave browse(struct browser *b)
@@ -1589,7 +1598,8 @@ static enum leave browse_event(const struct hist_browser_event *event,
 	return how;
 }
 
-/* perf's menu of events: "1K cycles" lines. */
+/* perf's menu of events: "1K cycles" lines, a group's by its name alone
+ ("anon group" when it has none) and the samples of all its events. */
 static int choose_event(const struct hist_browser_event *events, int nr_events, int selected)
 {
 	char **text = xcalloc((size_t)nr_events, sizeof(*text));
@@ -1603,7 +1613,9 @@ static int choose_event(const struct hist_browser_event *events, int nr_events, 
 		report_stdio__totals(events[i].hists, &nr_samples, &nr_period);
 		shown = convert_unit((unsigned long)nr_samples, &unit);
 		text[i] = xasprintf("%lu%c%s%s", shown, unit, unit == ' ' ? "" : " ",
-				    events[i].name);
+				    !events[i].leads_group ? events[i].name :
+				    events[i].hists->evsel->group_name ?
+				    events[i].hists->evsel->group_name : "anon group");
 	}
 	chosen = tui__list("Available samples", (const char *const *)text, nr_events,
 			   "ESC: exit, ENTER|->: Browse histograms", selected);

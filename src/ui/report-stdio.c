@@ -74,6 +74,13 @@ void report_stdio__nr_samples(FILE *fp, const struct hists *h, const char *evnam
 
 /* --- columns --------------------------------------------------------------- */
 
+/* Whether a column is hidden: a filter of one value (--dsos, ...) or a
+ * browser's zoom leaves it nothing to say. */
+static bool column_hidden(const struct hists *h, const struct hist_column_cfg *c)
+{
+	return c->elide || (c->field->is_key && (h->hidden_cols >> c->field->col & 1));
+}
+
 static int field_width(const struct hists *h, const struct hist_column_cfg *c)
 {
 	const struct hist_field *f = c->field;
@@ -84,6 +91,8 @@ static int field_width(const struct hists *h, const struct hist_column_cfg *c)
 
 		if (c->user_len)
 			return c->user_len;
+		if (h->exact_widths)
+			return h->col_len[f->col];
 		return h->col_len[f->col] > hl ? h->col_len[f->col] : (int)hl;
 	}
 	len = c->user_len ? c->user_len : f->len;
@@ -110,7 +119,7 @@ static void print_headers(FILE *fp, const struct hists *h)
 		const struct hist_column_cfg *c = &l->fields[i];
 		int w = field_width(h, c);
 
-		if (c->elide)
+		if (column_hidden(h, c))
 			continue;
 		if (!first)
 			fputs(sep ? sep : "  ", fp);
@@ -131,7 +140,7 @@ static void print_headers(FILE *fp, const struct hists *h)
 	for (int i = 0; i < l->nr_fields; i++) {
 		const struct hist_column_cfg *c = &l->fields[i];
 
-		if (c->elide)
+		if (column_hidden(h, c))
 			continue;
 		if (!first)
 			fputs("  ", fp);
@@ -203,7 +212,7 @@ static int line_width(const struct hists *h)
 	bool sym = false;
 
 	for (int i = 0; i < l->nr_fields; i++) {
-		if (l->fields[i].elide)
+		if (column_hidden(h, &l->fields[i]))
 			continue;
 		w += field_width(h, &l->fields[i]) + (n++ ? 2 : 0);
 	}
@@ -228,7 +237,7 @@ static void format_row(struct strbuf *sb, const struct hist_entry *he, bool colo
 		int w = field_width(h, c);
 		size_t start;
 
-		if (c->elide)
+		if (column_hidden(h, c))
 			continue;
 		if (!sep || !first)
 			strbuf_addstr(sb, sep ? sep : "  ");

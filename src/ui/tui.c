@@ -590,7 +590,7 @@ bool tui__confirm(const char *question)
 	if (!win)
 		return false;
 	for (int i = 0; i < 3; i++)
-		mvwaddnstr(win, i + 1, 2, text[i], COLS - 4);
+		mvwaddnstr(win, i + 1, 1, text[i], COLS - 2);
 	wrefresh(win);
 	do
 		key = wgetch(win);

@@ -337,15 +337,18 @@ def test_zoom_filters(data, key, sort, column):
     else:
         title, option = f", DSO: {what}", ["--dsos", what]
     t.send(key)
-    # (whole frames: a row half drawn may already hold what)
-    t.wait_for(lambda text: title in text and all(what in row for row in entry_rows(t)),
-               frame=True)
+    # (whole frames: a row half drawn may already hold what; in a DSO
+    # the rows lose their Shared Object column, as perf's)
+    t.wait_for(lambda text: title in text and (
+        "Shared Object" not in screen_lines(t)[1] if key == "d" else
+        all(what in row for row in entry_rows(t))), frame=True)
     rows = entry_rows(t)
     want = stdio_entries(stdio("-i", data["g"], "--no-children", "-s", sort, *option))
     assert rows and [fields(r, what) for r in rows] == [fields(w, what) for w in want][:len(rows)]
-    # ESC zooms out again
+    # ESC zooms out again (the column back)
     t.send("esc")
-    t.wait_for(lambda text: title not in screen_lines(t)[0])
+    t.wait_for(lambda text: title not in screen_lines(t)[0] and
+               "Shared Object" in screen_lines(t)[1], frame=True)
     quit_ok(t)
 
 
@@ -394,13 +397,61 @@ def test_symbol_filter(data):
     t.send("hot")
     t.send("enter")
     # (whole frames: "hot_" of a half drawn row holds "hot")
-    t.wait_for(lambda text: "Symbol filter: hot" in text and all(
-        "hot" in row for row in entry_rows(t)), frame=True)
+    t.wait_for(lambda text: entry_rows(t) and all("hot" in row for row in entry_rows(t)),
+               frame=True)
     rows = entry_rows(t)
     assert rows and all("hot" in row.split("] ")[-1] for row in rows)
+    # (the columns as wide as these rows need: the widths differ)
     want = stdio_entries(stdio("-i", data["g"], "--no-children", "--symbol-filter", "hot"))
-    assert [r[2:] for r in rows] == want
+    assert [fields(r, None) for r in rows] == [fields(w, None) for w in want]
+    # as perf's, the title does not name the filter
+    assert "hot" not in screen_lines(t)[0]
     quit_ok(t)
+
+
+# perf's browser hides the Shared Object column in a DSO (the thread's
+# columns stay in a thread), names the zooms in one order, cuts the
+# headers to the widths of the rows a filter leaves, and ESC leaves the
+# symbol filter
+ZOOM_SCREENS = {
+    "dso": ([], ["d"]),
+    "dso-out": ([], ["d", "esc"]),
+    "thread-dso": ([], ["t", "d"]),
+    "dso-thread": ([], ["d", "t"]),
+    "kernel": ([], ["k"]),
+    "symbol": ([], ["/", "hot", "enter"]),
+    "symbol-thread-esc": ([], ["/", "hot", "enter", "t", "esc"]),
+    "nothing-left": ([], ["t", "/", "hot", "enter"]),
+    "thread-keys": (["-s", "pid,comm,dso,sym"], ["t"]),
+    "dso-keys": (["-s", "pid,comm,dso,sym"], ["d"]),
+    "dso-first": (["-s", "dso,sym"], ["d"]),
+    "narrow-out": (["--dsos", "report_work,libm.so.6"], ["t", "t"]),
+}
+
+
+@pytest.mark.parametrize("args,keys", ZOOM_SCREENS.values(), ids=ZOOM_SCREENS.keys())
+def test_zoom_screens_as_perfs_browser(data, tmp_path, args, keys):
+    """Title, header and rows after zooms equal perf's browser's: pcl's
+    screen once P's message shows (every key before handled), then perf's
+    until it shows the same ([vdso] rows aside: perf resolves them in
+    its browser run by run)."""
+    t = browse(PCL, data["g"], "--no-children", *args, cwd=str(tmp_path))
+    for key in keys:
+        t.send(key)
+    t.send("P")
+    t.wait_for("perf.hist.0 written!", frame=True)
+    want = without_vdso(screen_lines(t)[:ROWS - 1])
+    quit_ok(t)
+    assert len(want) >= 2
+    theirs = browse(PERF, data["g"], "--no-children", *args)
+    for key in keys:
+        theirs.send(key)
+    try:
+        theirs.wait_for(lambda text: without_vdso(screen_lines(theirs)[:ROWS - 1]) == want)
+    except AssertionError:
+        raise AssertionError(unified("\n".join(without_vdso(screen_lines(theirs)[:ROWS - 1])) +
+                                     "\n", "\n".join(want) + "\n"))
+    quit_ok(theirs)
 
 
 def test_q_restores_the_terminal(data):

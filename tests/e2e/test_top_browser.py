@@ -7,6 +7,7 @@ Every wait is on the screen's contents, never on time alone."""
 import os
 import re
 import signal
+import subprocess
 
 import pytest
 
@@ -16,7 +17,7 @@ from tui_screen import Terminal
 
 ROWS, COLS = 40, 160
 TITLE = re.compile(r"^Samples: \d+[KMG ] of event 'cpu-clock', 4000 Hz, "
-                   r"Event count \(approx\.\): \d+(, Symbol filter: \S+)? "
+                   r"Event count \(approx\.\): \d+ "
                    r"lost: \d+/\d+ drop: \d+/\d+( \[z\])?$")
 ENTRY = re.compile(r"^[+\- ]? *\d+\.\d\d% ")
 
@@ -62,7 +63,8 @@ def test_title_header_and_rows(burner):
     t = top(burner)
     screen = lines(t)
     assert TITLE.match(screen[0]), screen[0]
-    assert re.match(r"^Overhead  Shared Object +Symbol$", screen[1]), screen[1]
+    # (the Shared Object column as wide as its names: its header cut)
+    assert re.match(r"^Overhead  Shared[ a-zA-Z]* +Symbol$", screen[1]), screen[1]
     rows = entries(t)
     assert rows and all(re.search(r"\[[.k]\] ", row) for row in rows)
     assert any(row.endswith("[.] leaf_spin") for row in rows)
@@ -207,12 +209,50 @@ def test_filter_and_annotate(burner):
     t.wait_for("Symbol to show")
     t.send("leaf_spin")
     t.send("enter")
-    t.wait_for(lambda text: ", Symbol filter: leaf_spin" in lines(t)[0])
-    t.wait_for(lambda text: [row.split()[-1] for row in entries(t)] == ["leaf_spin"])
+    t.wait_for(lambda text: [row.split()[-1] for row in entries(t)] == ["leaf_spin"],
+               frame=True)
+    # as perf's, the title does not name the filter
+    assert TITLE.match(lines(t)[0]), lines(t)[0]
     t.send("a")
     t.wait_for(lambda text: lines(t)[1].startswith("leaf_spin ") and "Percent" in text)
     t.send("q")
     t.wait_for(lambda text: lines(t)[1].startswith("Overhead"))
+    quit_ok(t)
+
+
+def test_columns_as_wide_as_rows(burner, tmp_path):
+    """As perf top's browser, the key columns are as wide as the rows
+    need (all of them, shown or not), the headers cut to that: "Shared Ob"
+    over libm.so.6, an address's 16 columns when a row has no symbol.  (f first: no samples come to change the rows between
+    the P dump and the screen.)"""
+    t = top(burner, cwd=str(tmp_path))
+    t.send("f")
+    t.wait_for("Press 'f' again", frame=True)
+    t.send("P")
+    t.wait_for("perf.hist.0 written!", frame=True)
+    header = lines(t)[1]
+    with open(tmp_path / "perf.hist.0") as f:
+        rows = f.read().splitlines()
+    widest = max(len(row.split()[1]) for row in rows)
+    # (as perf's, a row without a symbol widens the column to an address's)
+    if any(re.search(r"\[[.k]\] 0x[0-9a-f]+$", row) for row in rows):
+        widest = max(widest, 16)
+    assert header == "Overhead  " + "Shared Object"[:widest].ljust(widest) + "  Symbol"
+    quit_ok(t)
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_dso_zoom_hides_its_column(burner, argv0):
+    """d: the rows of the first entry's DSO without their Shared Object
+    column, as perf top's; ESC brings it back."""
+    t = top(burner, argv0=argv0)
+    t.send("d")
+    t.wait_for(lambda text: ", DSO: " in lines(t)[0] and lines(t)[1] == "Overhead  Symbol" and
+               entries(t) and all(re.match(r"^ *\d+\.\d\d%  \[[.k]\] ", row)
+                                  for row in entries(t)), frame=argv0 == PCL)
+    t.send("esc")
+    t.wait_for(lambda text: ", DSO: " not in lines(t)[0] and
+               lines(t)[1].startswith("Overhead  Shared"), frame=argv0 == PCL)
     quit_ok(t)
 
 
@@ -275,7 +315,9 @@ def test_kernel_zoom(burner):
     t.wait_for(lambda text: "[kernel]" in text)
     t.send("k")
     t.wait_for(lambda text: lines(t)[0].split(" lost:")[0].endswith(", DSO: [kernel]"))
-    t.wait_for(lambda text: entries(t) and all("[kernel]" in row for row in entries(t)))
+    # (the kernel's rows, without their Shared Object column, as perf's)
+    t.wait_for(lambda text: lines(t)[1] == "Overhead  Symbol" and entries(t) and
+               all("[k] " in row for row in entries(t)), frame=True)
     t.send("k")
     t.wait_for(lambda text: ", DSO:" not in lines(t)[0] and "leaf_spin" in text)
     quit_ok(t)
@@ -333,7 +375,62 @@ def test_verbose_rows(burner, argv0):
     quit_ok(t)
 
 
+@pytest.fixture
+def clock_loop():
+    """A process reading the clock through the vdso until the test ends."""
+    p = subprocess.Popen([fixture("clock_loop"), "600000"])
+    yield p
+    p.kill()
+    p.wait()
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_verbose_vdso_row(clock_loop, argv0):
+    """V on a live vdso: as perf top, the [vdso] row names the copy of the
+    running vdso its symbols were read from, /tmp/perf-vdso.so-XXXXXX,
+    with the origin d (a file by its path); pcl removes the copy when it
+    leaves."""
+    vdso = r"^ +\d+\.\d\d%  (/tmp/perf-vdso\.so-\w{6}) +0x[0-9a-f]+ +d \[\.\] __vdso_clock_gettime$"
+    t = Terminal([argv0, "top", "-e", "cpu-clock", "-F", "4000", "-d", "1", "-p",
+                  str(clock_loop.pid)], rows=ROWS, cols=COLS,
+                 env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
+    t.wait_for(lambda text: "__vdso_clock_gettime" in text, frame=argv0 == PCL)
+    t.send("V")
+    t.wait_for(lambda text: row_of(t, vdso), frame=argv0 == PCL)
+    copy = re.match(vdso, row_of(t, vdso)).group(1)
+    quit_ok(t)
+    if argv0 == PCL:
+        assert not os.path.exists(copy)
+
+
 GROUPS = [["-e", "cpu-clock,task-clock", "--group"], ["-e", "{cpu-clock,task-clock}"]]
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_several_groups(burner, argv0):
+    """Several {...} groups: perf's menu of events names each by its
+    group's name ("anon group"), Enter browses one with its members'
+    columns, TAB (pcl's) the next group: perf 6.1's TAB goes to the next
+    event, the group's member, shown alone."""
+    t = Terminal([argv0, "top", "-e", "{cpu-clock,task-clock},{page-faults,cs}", "-d", "1",
+                  "-p", str(burner.pid)], rows=ROWS, cols=COLS,
+                 env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
+    menu = re.compile(r"^\d+[KMG]? ?anon group$")
+
+    def menu_shown(text):
+        shown = [line[:COLS - 1].rstrip() for line in lines(t)]
+        return shown[0] == "Available samples" and all(menu.match(line) for line in shown[1:3])
+
+    t.wait_for(menu_shown)
+    for key, group in (("enter", "cpu-clock, task-clock"), ("\t", "page-faults, cs")):
+        if argv0 == PERF and key == "\t":
+            break
+        t.send(key)
+        title = f" of events 'anon group {{ {group} }}', "
+        t.wait_for(lambda text: title in lines(t)[0] and
+                   re.match(r"^ +Overhead  S", lines(t)[1]) and
+                   re.match(r"^ +\d+\.\d\d% +\d+\.\d\d%  \S", lines(t)[2]))
+    quit_ok(t)
 
 
 @pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])

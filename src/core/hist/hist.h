@@ -210,6 +210,11 @@ struct hists {
 	int socket_filter;		/* --socket-filter, or -1 */
 	struct hists_stats stats;
 	uint16_t col_len[HISTC_NR_COLS];
+	/* a browser's view: the key columns a zoom hides (1 << enum
+	 * hist_column), and whether the widths are the shown rows' alone,
+	 * headers cut to them (perf's once its browser filters the rows) */
+	uint64_t hidden_cols;
+	bool exact_widths;
 	struct arena arena;
 	struct stack_memo *memo;	/* recent stacks, replayed (hist.c) */
 	struct memo_record {		/* scratch: what one sample touched */

@@ -130,6 +130,8 @@ char dso__symtab_origin(const struct dso *dso)
 	}
 	if (!path)
 		return '!';
+	if (!strcmp(path, dso__shown_long_name(dso)))	/* top's copy of the vdso */
+		return 'd';
 	if (cache && *cache && !strncmp(path, cache, strlen(cache)))
 		return str_ends_with(path, "/debug") ? 'D' : 'B';
 	if (!strncmp(path, "/usr/lib/debug/.build-id/", 25))

@@ -76,6 +76,10 @@ struct symbols_config {
 	/* symbols sharing an address all kept (perf probe's allow_aliases);
 	 * vmlinux images only so far */
 	bool allow_aliases;
+	/* a live session's (top's): the running vdso, copied to
+	 * /tmp/perf-vdso.so-XXXXXX as perf top does, gives [vdso] its
+	 * symbols when the build-id cache has none; -v names the copy */
+	bool vdso_copy;
 };
 struct symbols_config *machine__symbols_config(struct machine *m);
 /* perf's check of -k FILE and --kallsyms FILE before anything loads: the

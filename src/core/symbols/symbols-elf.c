@@ -179,6 +179,8 @@ static char *debuglink_target(struct dso *dso, const char *symfs, const char *se
 	return found;
 }
 
+static const char *write_vdso_copy(void);
+
 /* The files perf tries, in its order, for a DSO's symbols. */
 static size_t dso__candidates(struct dso *dso, const struct symbols_config *config,
 			      char **out, size_t max)
@@ -191,7 +193,12 @@ static size_t dso__candidates(struct dso *dso, const struct symbols_config *conf
 
 #define ADD(expr) do { char *s_ = (expr); if (s_ && n < max) out[n++] = s_; else free(s_); } while (0)
 	if (p->kind == DSO_VDSO) {
+		/* top's: the copy, by its build id in the cache, else itself */
+		if (config->vdso_copy && write_vdso_copy())
+			dso__read_build_id(dso);
 		ADD(build_id__cache_path(config, dso->build_id, dso->build_id_size, "vdso"));
+		if (vdso__copy_path())
+			ADD(xstrdup(vdso__copy_path()));
 		free(self);
 		return n;
 	}
@@ -239,6 +246,45 @@ static void *running_vdso(size_t *size)
 	}
 	fclose(f);
 	return copy;
+}
+
+/* perf top's copy of the running vdso, made once and removed at exit. */
+static char vdso_copy[] = "/tmp/perf-vdso.so-XXXXXX";
+static bool vdso_copied;
+
+static void remove_vdso_copy(void)
+{
+	unlink(vdso_copy);
+}
+
+const char *vdso__copy_path(void)
+{
+	return vdso_copied ? vdso_copy : NULL;
+}
+
+/* The copy's path, written at the first call; NULL when it cannot be. */
+static const char *write_vdso_copy(void)
+{
+	static bool tried;
+	size_t size = 0;
+	void *image;
+	int fd;
+
+	if (tried)
+		return vdso__copy_path();
+	tried = true;
+	image = running_vdso(&size);
+	fd = image ? mkstemp(vdso_copy) : -1;
+	if (fd >= 0) {
+		vdso_copied = write_full(fd, image, size, 0) == 0;
+		close(fd);
+		if (vdso_copied)
+			atexit(remove_vdso_copy);
+		else
+			unlink(vdso_copy);
+	}
+	free(image);
+	return vdso__copy_path();
 }
 
 /* .gnu_debugdata: an xz-compressed ELF holding the .symtab that was

@@ -70,6 +70,9 @@ void dso__install_symbols(struct dso *dso, struct symtab_builder *b,
 void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
 			      struct symtab_builder *late);
 
+/* The running vdso's copy symbols_config.vdso_copy made, or NULL. */
+const char *vdso__copy_path(void);
+
 /* --- dso internals ------------------------------------------------------ */
 enum dso_kind {
 	DSO_USER,	/* an ELF file by path */

@@ -464,9 +464,14 @@ char *running_kernel__vmlinux(const char *vmlinux)
 
 const char *dso__shown_long_name(const struct dso *dso)
 {
-	const char *vmlinux = dso__priv(dso)->vmlinux_path;
+	const struct dso_priv *p = dso__priv(dso);
 
-	return vmlinux ? vmlinux : dso->long_name;
+	if (p->vmlinux_path)
+		return p->vmlinux_path;
+	/* perf top's [vdso] is its copy of the running one */
+	if (p->kind == DSO_VDSO && p->config->vdso_copy && vdso__copy_path())
+		return vdso__copy_path();
+	return dso->long_name;
 }
 
 const char *symbol_files__unreadable(const char *vmlinux, const char *kallsyms)
