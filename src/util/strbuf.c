@@ -86,6 +86,11 @@ static bool fixed_digits(double v, int prec, uint64_t *scaled)
 	return true;
 }
 
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 void strbuf_add_fixed(struct strbuf *sb, int width, int prec, double v)
 {
 	char digits[40], *p = digits + sizeof(digits);
@@ -103,9 +108,15 @@ void strbuf_add_fixed(struct strbuf *sb, int width, int prec, double v)
 			1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
 		};
 		uint32_t fraction = (uint32_t)(scaled % tens[prec]);
+		int left = prec;
 
 		scaled /= tens[prec];
-		for (int i = 0; i < prec; i++, fraction /= 10)
+		/* two digits a division */
+		for (; left >= 2; left -= 2, fraction /= 100) {
+			p -= 2;
+			memcpy(p, digit_pairs + 2 * (fraction % 100), 2);
+		}
+		if (left)
 			*--p = (char)('0' + fraction % 10);
 		*--p = '.';
 	}
