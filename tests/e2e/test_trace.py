@@ -564,7 +564,14 @@ def test_live_summary_matches_perf(args):
     """Live -s: the same threads, event counts, percentages, calls and errors
     as perf trace -s (durations aside)."""
     cmd = ["-s", *args, "--", fixture("syscalls"), "20"]
-    want, got = perf("trace", *cmd), pcl("trace", *cmd)
+    got = pcl("trace", *cmd)
+    # perf now and then misses the dynamic loader's read, the first call
+    # after the exec (20 reads where strace and pcl count 21): it gets
+    # three tries to count them all
+    for _ in range(3):
+        want = perf("trace", *cmd)
+        if summary_counts(got.stderr) == summary_counts(want.stderr):
+            break
     assert summary_counts(got.stderr) == summary_counts(want.stderr), \
         unified(want.stderr, got.stderr)
     assert len(summary_counts(got.stderr)) == 1
