@@ -255,6 +255,31 @@ def test_script_prints_what_perf_prints(files, script, data):
     assert_same(want, got, f"-s {script} on {data}")
 
 
+NO_LINES = r"""
+static volatile unsigned long x;
+static void __attribute__((noinline)) spin_local(void)
+{ for (unsigned long i = 0; i < 60000000; i++) x += i; }
+void __attribute__((noinline)) spin_global(void)
+{ for (unsigned long i = 0; i < 60000000; i++) x ^= i; }
+int main(void) { spin_local(); spin_global(); return 0; }
+"""
+
+
+def test_source_of_functions_without_line_rows(files, tmp_path):
+    """A program built without -g: addr2line names a local function's
+    STT_FILE and line 0 ("nolines.c:?"), a global one "??:?"; perf hands
+    both to the script as (file, 0), not None."""
+    exe = str(tmp_path / "nolines")
+    (tmp_path / "nolines.c").write_text(NO_LINES)
+    subprocess.run(["gcc", "-O1", str(tmp_path / "nolines.c"), "-o", exe], check=True)
+    data = str(tmp_path / "nolines.data")
+    r = perf("record", "-q", "-o", data, "-e", "cpu-clock", "-c", "1000000", "--", exe)
+    assert r.returncode == 0, r.stderr
+    want, got = run_both(dict(files, nolines=data), "context.py", "nolines")
+    assert "('??', 0)" in want and "('nolines.c', 0)" in want, want
+    assert_same(want, got, "-s context.py on functions without line rows")
+
+
 @pytest.mark.parametrize("data", ["sched", "sched_g", "cpu", "branches", "regs", "faults"])
 def test_every_argument_as_perf_hands_it(files, data):
     def capsule(text):

@@ -102,7 +102,8 @@ char *sym_demangle(const char *name);
  */
 const char *dso__srcline(struct dso *dso, uint64_t addr);
 /* The source file of a DSO-relative address with its directories, as
- * addr2line names it, and its line; NULL (line 0) when unknown. */
+ * addr2line names it, and its line; "??" (line 0) for a function with
+ * neither line rows nor STT_FILE, NULL when unknown. */
 const char *dso__srcfile(struct dso *dso, uint64_t addr, unsigned *line);
 
 /* Caches other modules keep per DSO or per address space (srcline's

@@ -879,7 +879,10 @@ const char *dso__srcfile(struct dso *dso, uint64_t addr, unsigned *line)
 	struct a2l_record *r = dso ? dso__a2l(dso, addr, &c) : NULL;
 
 	*line = r && r->file ? r->line : 0;
-	return r ? r->file : NULL;
+	if (!r || !r->nr)
+		return NULL;
+	/* a function without a line row: addr2line prints "??:?" */
+	return r->file ? r->file : "??";
 }
 
 const char *dso__srcline(struct dso *dso, uint64_t addr)
