@@ -6,6 +6,8 @@
 
 #include <inttypes.h>
 
+#include "util/strbuf.h"
+
 #define COLOR_TASK "\033[34m"
 #define COLOR_CPU "\033[41m"
 #define COLOR_RESET "\033[m"
@@ -48,13 +50,9 @@ void sched_map__print_row(struct map_printer *p, const struct map_row *row)
 		uint64_t usec = row->time % 1000000000 / 1000, sec = row->time / 1000000000;
 
 		/* "  %12s secs " of sec.usec, without printf: a line per switch */
-		for (int i = 0; i < 6; i++, usec /= 10)
-			*--s = (char)('0' + usec % 10);
+		s = decimal_digits(s, usec, 6);
 		*--s = '.';
-		do {
-			*--s = (char)('0' + sec % 10);
-			sec /= 10;
-		} while (sec);
+		s = decimal_digits(s, sec, 1);
 		linebuf_put(lb, "  ", 2);
 		linebuf_spaces(lb, 12 - (int)(end - s));
 		linebuf_put(lb, s, (size_t)(end - s));

@@ -13,6 +13,7 @@
 
 #include "core/symbols/thread.h"
 #include "util/linebuf.h"
+#include "util/strbuf.h"
 
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_USEC 1000ULL
@@ -25,23 +26,11 @@ void th_printer__init(struct th_printer *p, FILE *fp)
 	*p = (struct th_printer){ .fp = fp, .comm_width = 30 };
 }
 
-/* Digits of v ending at end (written backwards), at least min_digits
- * of them (zero-padded); returns where they start.  The rows are
- * printed by the million: this is printf's "%0*lu" without printf. */
-static char *digits(char *end, uint64_t v, int min_digits)
-{
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-		min_digits--;
-	} while (v || min_digits > 0);
-	return end;
-}
-
-/* "%d" backwards, as digits() */
+/* "%d" backwards, as decimal_digits(): the rows are printed by the
+ * million */
 static char *int_digits(char *end, int v)
 {
-	char *p = digits(end, v < 0 ? -(uint64_t)(int64_t)v : (uint64_t)v, 1);
+	char *p = decimal_digits(end, v < 0 ? -(uint64_t)(int64_t)v : (uint64_t)v, 1);
 
 	if (v < 0)
 		*--p = '-';
@@ -96,9 +85,9 @@ static void lb_time(struct linebuf *r, uint64_t ns, int width)
 	char buf[32], *end = buf + sizeof(buf), *p;
 	uint64_t ms = ns / NSEC_PER_MSEC;
 
-	p = digits(end, (ns - ms * NSEC_PER_MSEC) / NSEC_PER_USEC, 3);
+	p = decimal_digits(end, (ns - ms * NSEC_PER_MSEC) / NSEC_PER_USEC, 3);
 	*--p = '.';
-	p = digits(p, ms, 1);
+	p = decimal_digits(p, ms, 1);
 	put_right(r, p, (size_t)(end - p) - 4, width);
 	linebuf_put(r, end - 4, 4);
 	linebuf_ch(r, ' ');
@@ -117,12 +106,12 @@ static void lb_stamp(struct linebuf *r, uint64_t ns, int cpu)
 {
 	char buf[48], *end = buf + sizeof(buf), *p;
 
-	p = digits(end, ns % 1000000000 / 1000, 6);
+	p = decimal_digits(end, ns % 1000000000 / 1000, 6);
 	*--p = '.';
-	p = digits(p, ns / 1000000000, 1);
+	p = decimal_digits(p, ns / 1000000000, 1);
 	put_right(r, p, (size_t)(end - p), 15);
 	linebuf_put(r, " [", 2);
-	p = digits(end, (uint64_t)cpu, 4);
+	p = decimal_digits(end, (uint64_t)cpu, 4);
 	linebuf_put(r, p, (size_t)(end - p));
 	linebuf_put(r, "] ", 2);
 }

@@ -120,9 +120,7 @@ void strbuf_add_fixed(struct strbuf *sb, int width, int prec, double v)
 			*--p = (char)('0' + fraction % 10);
 		*--p = '.';
 	}
-	do
-		*--p = (char)('0' + scaled % 10);
-	while (scaled /= 10);
+	p = decimal_digits(p, scaled, 1);
 	if (negative)
 		*--p = '-';
 	len = (int)(digits + sizeof(digits) - p);
@@ -134,12 +132,9 @@ void strbuf_add_fixed(struct strbuf *sb, int width, int prec, double v)
 
 static void add_decimal(struct strbuf *sb, uint64_t v)
 {
-	char digits[20], *p = digits + sizeof(digits);
+	char digits[20], *end = digits + sizeof(digits), *p = decimal_digits(end, v, 1);
 
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	strbuf_add(sb, p, (size_t)(digits + sizeof(digits) - p));
+	strbuf_add(sb, p, (size_t)(end - p));
 }
 
 /* A format strbuf_addf_fast was not made for: a bug in its caller. */

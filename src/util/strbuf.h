@@ -23,6 +23,18 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
  * printf's cost for the usual case (a finite |v| < 1e15, prec <= 9):
  * reports print one per column, charts one per coordinate. */
 void strbuf_add_fixed(struct strbuf *sb, int width, int prec, double v);
+/* The decimal digits of v written backwards so that they end at end, at
+ * least min_digits of them (zero-padded): printf's "%0*lu" without
+ * printf, for writers of a number per line.  Returns where they start. */
+static inline char *decimal_digits(char *end, unsigned long long v, int min_digits)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+		min_digits--;
+	} while (v || min_digits > 0);
+	return end;
+}
 /* strbuf_addf for formats whose conversions are d i u x X f s c with
  * flags, widths, precisions and the l or z modifier (PRIu64 and the like;
  * no '*'): the same text, with each "%.Nf" by strbuf_add_fixed.  For

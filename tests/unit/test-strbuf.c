@@ -145,6 +145,25 @@ static void test_addf_fast_as_printf(void **state)
 	CHECK_FAST("%s", "no conversions after this");
 }
 
+static void test_decimal_digits_as_printf(void **state)
+{
+	static const unsigned long long values[] = {
+		0, 1, 9, 10, 99, 100, 123456, 999999, 1000000, 18446744073709551615ULL,
+	};
+	char buf[32], want[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		for (int min = 1; min <= 8; min++) {
+			char *end = buf + sizeof(buf), *p = decimal_digits(end, values[i], min);
+
+			snprintf(want, sizeof(want), "%0*llu", min, values[i]);
+			assert_int_equal(end - p, (long)strlen(want));
+			assert_memory_equal(p, want, strlen(want));
+		}
+	}
+}
+
 static void test_column_as_printf(void **state)
 {
 	static const char *const texts[] = { "", "a", "perf", "[kernel.kallsyms]" };
@@ -172,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_fixed_as_printf),
 		cmocka_unit_test(test_addf_fast_as_printf),
 		cmocka_unit_test(test_column_as_printf),
+		cmocka_unit_test(test_decimal_digits_as_printf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
