@@ -1492,6 +1492,8 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 			goto out_maps;
 		}
 		r.have_workload = true;
+		/* perf names it at the end from /proc, before reaping it */
+		r.workload.keep_zombie = rec.opts.tail_synthesize;
 		if (target__none(&rec.opts.target)) {
 			thread_map__delete(threads);
 			threads = thread_map__new_pid(r.workload.pid);
@@ -1574,7 +1576,6 @@ static int run_record(int argc, const char **argv, const char **cmd_argv, int cm
 		if (!workload__poll_exit(&r.workload))
 			kill(r.workload.pid, SIGTERM);
 		workload__wait(&r.workload);
-		status = r.workload.status;
 		if (r.workload.exec_errno) {
 			fprintf(stderr, "Failed to collect '%s' for the '%s' workload: %s\n",
 				rec.evlist.first->name, cmd_argv[0], strerror(r.workload.exec_errno));
@@ -1617,6 +1618,11 @@ out_kill:
 	close_switch_events(&r);
 	record_session__close(&r.rs);
 out_maps:
+	if (r.have_workload) {
+		r.workload.keep_zombie = false;
+		workload__wait(&r.workload);
+		status = r.workload.status;
+	}
 	workload__close(&r.workload);
 	thread_map__delete(threads);
 	cpu_map__delete(cpus);

@@ -893,6 +893,24 @@ def test_tail_synthesize_writes_the_tasks_last(tmp, target):
         assert "burner" in out and "leaf_spin" in out
 
 
+def test_tail_synthesize_names_the_exited_workload(tmp):
+    """--tail-synthesize -- true: the workload has exited when the file
+    ends; perf reads its name from /proc before reaping it, so a COMM
+    "true" follows FINISHED_INIT.  pcl keeps the zombie as long."""
+    tails = {}
+    for tool in (PERF, PCL):
+        path = str(tmp / (os.path.basename(tool) + ".data"))
+        r = subprocess.run([tool, "record", "-q", "-o", path, "--tail-synthesize", "--", "true"],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        order = file_order(path)
+        tails[tool] = order[order.index("82"):][:3]
+        dump = perf_clean("report", "-D", "-i", path)
+        assert re.search(r"^0 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_COMM: true:\d+/\d+$",
+                         dump, flags=re.M), dump
+    assert tails[PCL] == tails[PERF] == ["82", "3", "69"]
+
+
 @pytest.mark.parametrize("what", ["no", "task", "mmap", "all"])
 def test_synth_describes_running_tasks_as_perf(tmp, what):
     """--synth no|task|mmap|all on a running process: the same COMM and

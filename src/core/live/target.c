@@ -264,12 +264,29 @@ int workload__wait_exec(struct workload *w)
 	return w->exec_errno;
 }
 
+/* Whether the child has exited, leaving it unreaped. */
+static bool exited_unreaped(struct workload *w, int flags)
+{
+	siginfo_t si = { .si_pid = 0 };
+	int r;
+
+	do {
+		r = waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOWAIT | flags);
+	} while (r < 0 && errno == EINTR);
+	if (r || si.si_pid != w->pid)
+		return false;
+	read_exec_errno(w);
+	return true;
+}
+
 bool workload__poll_exit(struct workload *w)
 {
 	pid_t r;
 
 	if (w->pid < 0)
 		return true;
+	if (w->keep_zombie)
+		return exited_unreaped(w, WNOHANG);
 	r = wait4(w->pid, &w->status, WNOHANG, &w->rusage);
 	if (r != w->pid)
 		return false;
@@ -284,6 +301,8 @@ int workload__wait(struct workload *w)
 
 	if (w->pid < 0)
 		return 0;
+	if (w->keep_zombie)
+		return exited_unreaped(w, 0) ? 0 : -errno;
 	do {
 		r = wait4(w->pid, &w->status, 0, &w->rusage);
 	} while (r < 0 && errno == EINTR);
@@ -305,6 +324,7 @@ void workload__kill(struct workload *w, int sig)
 		w->go_fd = -1;
 	}
 	kill(w->pid, sig);
+	w->keep_zombie = false;
 	workload__wait(w);
 }
 

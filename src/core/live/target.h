@@ -93,6 +93,10 @@ struct workload {
 	int exec_errno;		/* set by workload__wait() */
 	int status;		/* wait status */
 	struct rusage rusage;
+	/* poll_exit/wait leave the exited child a zombie, its /proc entries
+	 * readable (record --tail-synthesize names it from them): status and
+	 * rusage come once it is reaped with the flag cleared */
+	bool keep_zombie;
 };
 
 /*
@@ -107,11 +111,12 @@ int workload__start(struct workload *w);
  * exec_errno), for a command that must know before it reads what the workload does.
  */
 int workload__wait_exec(struct workload *w);
-/* Non-blocking: true once the child has exited (status/rusage filled). */
+/* Non-blocking: true once the child has exited (status/rusage filled
+ * unless keep_zombie). */
 bool workload__poll_exit(struct workload *w);
 /* Waits for the child (status, rusage, exec_errno).  Returns 0 or -errno. */
 int workload__wait(struct workload *w);
-/* Kills a still-running child (SIGTERM) and reaps it. */
+/* Kills a still-running child (SIGTERM) and reaps it, zombie or not. */
 void workload__kill(struct workload *w, int sig);
 void workload__close(struct workload *w);
 
