@@ -496,8 +496,9 @@ def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
             assert subprocess.run([PERF, "inject", "-i", host, "-o", "-"], stdout=f).returncode == 0
         host = str(tmp_path / "pipe.data")
     arg = "--guest-data=%s,%s" % (guest, pid)
-    want = perf("inject", "-i", host, "-o", str(tmp_path / "w.data"), arg)
-    got = pcl("inject", "-i", host, "-o", str(tmp_path / "g.data"), arg)
+    # (outputs not named as inputs: an existing output is moved to FILE.old)
+    want = perf("inject", "-i", host, "-o", str(tmp_path / "perf-out.data"), arg)
+    got = pcl("inject", "-i", host, "-o", str(tmp_path / "pcl-out.data"), arg)
     assert (got.returncode, got.stderr) == (want.returncode, want.stderr)
     assert want.returncode in (234, 242, 255)
 
@@ -569,3 +570,71 @@ def test_guest_data_directory(synthetic_pair, tmp_path, kcore):
     assert results[1] == results[0]
     assert results[0][0] == 0
     assert ("kcore_dir__%s/kcore" % pid in results[0][2]) == kcore
+
+
+def test_no_guest_data_keeps_the_earlier_one(synthetic_pair, tmp_path):
+    """perf's --guest-data callback ignores its negation: an earlier
+    --guest-data stays in force after --no-guest-data."""
+    host, guest, pid = synthetic_pair
+    outs = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        out = str(tmp_path / (name + ".data"))
+        r = run([tool, "inject", "-i", host, "-o", out, "--guest-data=%s,%s" % (guest, pid),
+                 "--no-guest-data"])
+        assert r.returncode == 0, r.stderr
+        outs.append(view(PERF, ("report", "-D"), out))
+    assert outs[1] == outs[0], unified(outs[0], outs[1])
+    assert "machine_pid: %s" % pid in outs[1]
+
+
+def tree(d):
+    return sorted(os.listdir(d))
+
+
+def test_output_kept_as_old(recording, tmp_path):
+    """perf keeps an output that exists as FILE.old (replacing an earlier
+    one), from a file input or a pipe, and even when the input then cannot
+    be read."""
+    stream = subprocess.run([PERF, "inject", "-i", recording, "-o", "-"], capture_output=True,
+                            timeout=120).stdout
+    trees = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        d = tmp_path / name
+        d.mkdir()
+        out = str(d / "out.data")
+        with open(out, "w") as f:
+            f.write("first\n")
+        assert run([tool, "inject", "-i", recording, "-o", out]).returncode == 0
+        with open(out + ".old") as f:
+            assert f.read() == "first\n"
+        with open(out, "rb") as f:
+            second = f.read()
+        r = subprocess.run([tool, "inject", "-o", out], input=stream, capture_output=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr
+        with open(out + ".old", "rb") as f:
+            assert f.read() == second
+        r = run([tool, "inject", "-i", str(d / "missing.data"), "-o", str(d / "x.data")])
+        assert r.returncode == 255
+        (d / "x.data").write_text("x\n")
+        r = run([tool, "inject", "-i", str(d / "missing.data"), "-o", str(d / "x.data")])
+        assert r.returncode == 255
+        assert (d / "x.data.old").read_text() == "x\n"
+        trees.append([n for n in tree(d) if n != "x.data"])   # perf leaves it empty
+    assert trees[1] == trees[0] == ["out.data", "out.data.old", "x.data.old"]
+
+
+def test_output_old_not_removable_as_perf(recording, tmp_path):
+    """A FILE.old directory holding anything but perf data files stays,
+    and nothing is written: perf's words and status."""
+    results = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        d = tmp_path / name
+        (d / "out.data.old").mkdir(parents=True)
+        (d / "out.data.old" / "notes.txt").write_text("mine\n")
+        (d / "out.data").write_text("first\n")
+        r = run([tool, "inject", "-i", recording, "-o", str(d / "out.data")])
+        results.append((r.returncode, r.stderr.replace(str(d), "D"),
+                        (d / "out.data").read_text(), tree(d / "out.data.old")))
+    assert results[1] == results[0]
+    assert results[0][0] == 255
