@@ -459,7 +459,8 @@ def test_guest_data_malformed(guest_pair, tmp_path, spec):
 
 
 @pytest.mark.parametrize("case", ["missing", "no-vcpu", "two-threads", "pipe-in", "host-no-ids",
-                                  "host-no-cpu", "host-compressed", "unknown-vcpu"])
+                                  "host-no-cpu", "host-compressed", "unknown-vcpu",
+                                  "guest-pipe"])
 def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
     """perf's words and status: a guest file that is not there, a pid with
     no VCPU thread, two threads named after one VCPU, a host in pipe format
@@ -467,7 +468,8 @@ def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
     (perf cannot tell them from the guest's events) or no CPU (where its
     VCPUs run is unknown), a compressed host (perf looks for the VCPU
     threads' COMMs in the file as it is, not inside COMPRESSED records), a
-    guest record on a CPU past perf's VCPU table (64 entries)."""
+    guest record on a CPU past perf's VCPU table (64 entries), a guest in
+    pipe format (perf looks for its sample ids in a header it lacks)."""
     import perfdata_guestdata
     host, guest, pid = guest_pair
     if case.startswith("host-"):
@@ -495,6 +497,11 @@ def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
         with open(tmp_path / "pipe.data", "wb") as f:
             assert subprocess.run([PERF, "inject", "-i", host, "-o", "-"], stdout=f).returncode == 0
         host = str(tmp_path / "pipe.data")
+    if case == "guest-pipe":
+        with open(tmp_path / "guest-pipe.data", "wb") as f:
+            r = subprocess.run([PERF, "inject", "-i", guest, "-o", "-"], stdout=f)
+            assert r.returncode == 0
+        guest = str(tmp_path / "guest-pipe.data")
     arg = "--guest-data=%s,%s" % (guest, pid)
     # (outputs not named as inputs: an existing output is moved to FILE.old)
     want = perf("inject", "-i", host, "-o", str(tmp_path / "perf-out.data"), arg)

@@ -170,7 +170,7 @@ static int take_guest_record(struct perf_tool *tool, struct perf_session *s,
 }
 
 struct guest_inject *guest_inject__open(const struct guest_data_spec *spec, bool force,
-					guest_emit_fn emit, void *ctx, char **err)
+					guest_emit_fn emit, void *ctx, int *ret, char **err)
 {
 	struct guest_tool t = {
 		.tool = { .record = take_guest_record, .ordered = true },
@@ -179,6 +179,7 @@ struct guest_inject *guest_inject__open(const struct guest_data_spec *spec, bool
 	int fd = open(spec->path, O_RDONLY);
 	char *why = NULL;
 
+	*ret = -1;
 	if (fd < 0) {
 		*err = xasprintf("failed to open %s: %s\nFailed to process %s, error -1\n",
 				 spec->path, strerror(errno), spec->path);
@@ -206,6 +207,7 @@ struct guest_inject *guest_inject__open(const struct guest_data_spec *spec, bool
 	if (!gi->dflt_id) {
 		*err = xasprintf("Guest data has no sample IDsFailed to process %s, error %d\n",
 				 spec->path, -EINVAL);
+		*ret = -EINVAL;
 		guest_inject__delete(gi);
 		return NULL;
 	}

@@ -51,9 +51,11 @@ typedef int (*guest_emit_fn)(void *ctx, const struct perf_event_header *rec);
 
 struct guest_inject;
 
-/* Reads the guest file; NULL with *err set. */
+/* Reads the guest file; NULL with *err set and *ret perf's status: -1, or
+ * -EINVAL for a guest without sample ids (a pipe stream has none in its
+ * header, as perf looks for them). */
 struct guest_inject *guest_inject__open(const struct guest_data_spec *spec, bool force,
-					guest_emit_fn emit, void *ctx, char **err);
+					guest_emit_fn emit, void *ctx, int *ret, char **err);
 void guest_inject__delete(struct guest_inject *gi);
 
 /* The bytes before the guest file's data: perf leaves that much more room

@@ -753,11 +753,12 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	/* perf merges a guest only when inject has nothing else to do */
 	if (opts->guest_data && !opts->build_ids && !opts->buildid_all && !opts->sched_stat &&
 	    !opts->itrace) {
-		in.guest = guest_inject__open(opts->guest_data, opts->force, emit_record, &in, err);
+		in.guest = guest_inject__open(opts->guest_data, opts->force, emit_record, &in, &rc,
+					      err);
 		if (!in.guest) {
 			free_injector(&in);
 			perf_session__delete(s);
-			return -1;
+			return rc;
 		}
 		in.tool.ordered = in.tool.round_after_flush = true;
 	}
