@@ -5,7 +5,9 @@
  * time order, first: its MMAP, MMAP2, COMM, FORK, EXIT, LOST, SWITCH,
  * SWITCH_CPU_WIDE, out-of-line KSYMBOL and TEXT_POKE records are kept (not
  * its samples), with its events, sample ids (the CPU of each from its
- * ID_INDEX), build ids and TIME_CONV.
+ * ID_INDEX), build ids and TIME_CONV.  The kept records go to an unlinked
+ * temporary file, as perf spools them, and are read back one at a time as
+ * they are merged: memory does not grow with the guest's side-band.
  *
  * The host file names the VCPU threads of the hypervisor process: COMMs of
  * machine_pid whose name reads "CPU N/KVM" (QEMU's -name debug-threads=on).
