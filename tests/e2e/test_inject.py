@@ -645,3 +645,47 @@ def test_output_old_not_removable_as_perf(recording, tmp_path):
                         (d / "out.data").read_text(), tree(d / "out.data.old")))
     assert results[1] == results[0]
     assert results[0][0] == 255
+
+
+def build_id_table(path):
+    """The BUILD_ID feature's entries: (misc, pid, build id, name)."""
+    import struct
+    with open(path, "rb") as f:
+        d = f.read()
+    data_off, data_size, feats = *struct.unpack_from("<QQ", d, 40), struct.unpack_from("<Q", d, 72)[0]
+    pos, out = data_off + data_size, []
+    for bit in range(64):
+        if not feats >> bit & 1:
+            continue
+        off, size = struct.unpack_from("<QQ", d, pos)
+        pos += 16
+        p = off
+        while bit == 2 and p < off + size:
+            _, misc, sz = struct.unpack_from("<IHH", d, p)
+            pid = struct.unpack_from("<i", d, p + 8)[0]
+            out.append((misc, pid, d[p + 12:p + 12 + d[p + 32]].hex(),
+                        d[p + 36:p + sz].split(b"\0")[0].decode()))
+            p += sz
+    return out
+
+
+@pytest.mark.parametrize("kind", ["--buildid-mmap", "inject -b"])
+def test_guest_data_build_ids_from_the_header_only(guest_pair, tmp_path, kind):
+    """perf takes the guest's vdso build id from the guest's BUILD_ID
+    feature only: not from its MMAP2 records (a guest recorded with
+    --buildid-mmap has no such feature: no guest entry) nor from the
+    BUILD_ID records in its data (a guest inject -b rewrote)."""
+    host, guest, pid = guest_pair
+    new_guest = str(tmp_path / "guest2.data")
+    if kind == "--buildid-mmap":
+        r = perf("record", "-q", "--buildid-mmap", "--sample-identifier", "--sample-cpu",
+                 "-e", "task-clock", "-e", "dummy", "-c", "200000", "-o", new_guest,
+                 fixture("burner"))
+    else:
+        r = perf("inject", "-b", "-i", guest, "-o", new_guest)
+    assert r.returncode == 0, r.stderr
+    want, got = inject_both(tmp_path, host, "%s,%s" % (new_guest, pid))
+    assert build_id_table(got) == build_id_table(want)
+    guest_entries = [e for e in build_id_table(want) if e[1] == int(pid)]
+    assert bool(guest_entries) == (kind == "inject -b")
+    assert perf("buildid-list", "-i", got).stdout == perf("buildid-list", "-i", want).stdout

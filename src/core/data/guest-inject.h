@@ -95,7 +95,9 @@ void guest_inject__event_desc(const struct guest_inject *gi, struct perf_session
 			      const void *desc, size_t size, struct strbuf *out);
 /* The BUILD_ID feature perf writes: the host's vdso entries, then the
  * guest's vdso ones in its machine (GUEST_USER, pid machine_pid); other
- * DSOs are not hit by an inject that resolves nothing. */
+ * DSOs are not hit by an inject that resolves nothing.  The guest's come
+ * from its BUILD_ID feature only: perf's guest tool does not take build
+ * ids from MMAP2 or HEADER_BUILD_ID records. */
 void guest_inject__build_ids(const struct guest_inject *gi, const void *host_feat,
 			     size_t size, struct strbuf *out);
 
