@@ -1,5 +1,4 @@
 /* pcl inject: a perf.data stream rewritten with build ids added (core/data/inject.h). */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +6,6 @@
 #include "builtin.h"
 #include "core/data/guest-inject.h"
 #include "core/data/inject.h"
-#include "core/data/perf-data-write.h"
 #include "core/symbols/machine.h"
 #include "itrace-opts.h"
 #include "util/exit-codes.h"
@@ -48,26 +46,6 @@ static int parse_guest_data(const struct option *opt, const char *arg, bool unse
 	      "optionally guest timestamp offset, and guest timestamp scale factor, separated by "
 	      "commas.\n", stderr);
 	return -1;
-}
-
-/* perf opens its output before it reads anything: an existing one is kept
- * as FILE.old first (core/data/perf-data-write.h), even when the input then
- * proves unreadable. */
-static int keep_old_output(const char *output)
-{
-	char *why = NULL;
-	int err;
-
-	if (!strcmp(output, "-"))
-		return 0;
-	err = perf_data__keep_old(output, &why);
-	if (!err)
-		return 0;
-	/* perf's perror() then shows the errno its removal left behind */
-	fprintf(stderr, "%s\nfailed to create output file: %s\n", why,
-		strerror(err == -ENOTEMPTY ? ENOTDIR : -err));
-	free(why);
-	return PCL_EXIT_ERROR;
 }
 
 /* perf_inject()'s failure: perf's own lines as they are, else ours. */
@@ -147,12 +125,6 @@ int cmd_inject(int argc, const char **argv)
 		fprintf(stderr, "Invalid file: %s\n", bad_file);
 		free(cmdline);
 		return PCL_EXIT_ERROR;
-	}
-	rc = keep_old_output(o.output);
-	if (rc) {
-		guest_data_spec__release(&guest_data);
-		free(cmdline);
-		return rc;
 	}
 	o.verbose = verbose ? stderr : NULL;
 	o.guest_data = guest_data.path ? &guest_data : NULL;

@@ -627,8 +627,9 @@ def test_output_kept_as_old(recording, tmp_path):
         r = run([tool, "inject", "-i", str(d / "missing.data"), "-o", str(d / "x.data")])
         assert r.returncode == 255
         assert (d / "x.data.old").read_text() == "x\n"
-        trees.append([n for n in tree(d) if n != "x.data"])   # perf leaves it empty
-    assert trees[1] == trees[0] == ["out.data", "out.data.old", "x.data.old"]
+        assert (d / "x.data").stat().st_size == 0       # opened before the input
+        trees.append(tree(d))
+    assert trees[1] == trees[0] == ["out.data", "out.data.old", "x.data", "x.data.old"]
 
 
 def test_output_old_not_removable_as_perf(recording, tmp_path):
@@ -646,6 +647,15 @@ def test_output_old_not_removable_as_perf(recording, tmp_path):
     assert results[1] == results[0]
     assert results[0][0] == 255
 
+
+
+def test_output_not_creatable_as_perf(tmp_path):
+    """An output that cannot be created is said before the input is read."""
+    out = str(tmp_path / "no-such-dir" / "out.data")
+    want = perf("inject", "-i", str(tmp_path / "missing.data"), "-o", out)
+    got = pcl("inject", "-i", str(tmp_path / "missing.data"), "-o", out)
+    assert (got.returncode, got.stderr) == (want.returncode, want.stderr)
+    assert want.returncode == 255
 
 def build_id_table(path):
     """The BUILD_ID feature's entries: (misc, pid, build id, name)."""
