@@ -546,6 +546,7 @@ int cmd_annotate(int argc, const char **argv)
 		event_names[c.scripts.nr_events++] = pos->name;
 	c.tool.sample = annotate_sample;
 	c.tool.record = c.dump ? annotate_dump : NULL;
+	c.tool.stale_parent = c.dump ? raw_dump_stale_parent : NULL;
 	c.tool.ordered = true;
 	if (perf_session__process(c.session, &c.tool) < 0) {
 		fprintf(stderr, "%s\n", c.session->err);

@@ -35,9 +35,11 @@ static struct guest_data_spec guest_data;
 static int parse_guest_data(const struct option *opt, const char *arg, bool unset)
 {
 	(void)opt;
-	guest_data_spec__release(&guest_data);
+	/* perf's callback ignores the negation: --no-guest-data leaves an
+	 * earlier --guest-data in force */
 	if (unset)
 		return 0;
+	guest_data_spec__release(&guest_data);
 	if (guest_data_spec__parse(&guest_data, arg))
 		return 0;
 	fputs("--guest-data option requires guest perf.data file name, guest machine PID, and "

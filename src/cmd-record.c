@@ -1,7 +1,6 @@
 /* pcl record: sample a command, processes, threads or the whole system into
  * perf.data (options, messages and the poll loop; the engine is core/record). */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "core/data/perf-data-write.h"
 #include "core/events/evlist.h"
 #include "core/events/parse-events.h"
 #include "core/hist/callchain.h"
@@ -851,73 +851,16 @@ static int add_default_event(void)
 
 /* --- the output file --- */
 
-/* Whether name is one of the files of perf's directory format ("data",
- * "data.*"): the only entries perf removes with a FILE.old directory. */
-static bool is_perf_data_entry(const char *name)
-{
-	return !strcmp(name, "data") || !strncmp(name, "data.", 5);
-}
-
-/* Removes FILE.old as perf does before moving FILE there: a file or
- * link goes; a directory only when it holds nothing but perf data files.
- * Returns 0, -errno, or -ENOTEMPTY for an entry perf would not remove. */
-static int remove_old(const char *old)
-{
-	struct dirent *ent;
-	struct stat st;
-	int err = 0;
-	DIR *dir;
-
-	if (lstat(old, &st))
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(old) ? -errno : 0;
-	dir = opendir(old);
-	if (!dir)
-		return -errno;
-	while (!err && (ent = readdir(dir))) {
-		char *entry;
-
-		if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
-			continue;
-		if (!is_perf_data_entry(ent->d_name)) {
-			err = -ENOTEMPTY;
-			break;
-		}
-		entry = xasprintf("%s/%s", old, ent->d_name);
-		if (unlink(entry))
-			err = -errno;
-		free(entry);
-	}
-	closedir(dir);
-	if (!err && rmdir(old))
-		err = -errno;
-	return err;
-}
-
 /* perf keeps the previous recording as FILE.old.  Where that cannot be
  * done the recording is refused, so that no earlier profile is lost. */
 static int rotate_old(const char *path)
 {
-	struct stat st;
-	char *old;
-	int err;
+	char *why = NULL;
+	int err = perf_data__keep_old(path, &why);
 
-	/* a directory (--threads) goes too, as perf moves it */
-	if (stat(path, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) || !st.st_size)
-		return 0;
-	old = xasprintf("%s.old", path);
-	err = remove_old(old);
 	if (err && !rec.quiet)
-		fprintf(stderr, "Can't remove old data: %s (%s)\nPerf session creation failed.\n",
-			err == -ENOTEMPTY ? "Unknown file found" : strerror(-err), old);
-	else if (!err && rename(path, old)) {
-		err = -errno;
-		if (!rec.quiet)
-			fprintf(stderr, "Can't move data: %s (%s to %s)\n"
-				"Perf session creation failed.\n", strerror(-err), path, old);
-	}
-	free(old);
+		fprintf(stderr, "%s\nPerf session creation failed.\n", why);
+	free(why);
 	return err;
 }
 

@@ -537,6 +537,8 @@ static void report_tool(struct report *r)
 	bool counting = r->stats_mode || r->tasks_mode;
 
 	r->tool.record = report_each;
+	/* perf's --stats tool leaves FORKs to a stub: no thread is looked at */
+	r->tool.stale_parent = r->dump && !r->stats_mode ? raw_dump_stale_parent : NULL;
 	r->tool.attr = report_attr;
 	r->tool.ordered = !r->stats_mode;	/* perf counts records as they come */
 	if (r->header_only)

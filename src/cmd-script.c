@@ -280,6 +280,7 @@ static void script_tool(struct script *sc)
 	struct perf_tool *t = &sc->tool;
 
 	t->record = sc->dump ? script_dump : NULL;
+	t->stale_parent = sc->dump ? raw_dump_stale_parent : NULL;
 	t->sample = script_sample;
 	t->attr = script_attr;
 	if (sc->show_task) {

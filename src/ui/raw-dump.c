@@ -614,3 +614,10 @@ void raw_dump_record_counts(FILE *fp, const uint64_t *counts, size_t n, uint64_t
 			fprintf(fp, "%16s events: %10" PRIu64 "\n", name, counts[type]);
 	}
 }
+
+void raw_dump_stale_parent(struct perf_tool *tool, struct perf_session *s, int pid, int tid)
+{
+	(void)tool;
+	(void)s;
+	printf("removing erroneous parent thread %d/%d\n", pid, tid);
+}

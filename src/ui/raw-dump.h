@@ -50,6 +50,10 @@ void raw_dump_record_as(FILE *fp, struct perf_session *s, const struct perf_even
 void raw_dump_details(FILE *fp, struct machine *m, const struct perf_event_header *rec,
 		      const struct perf_sample *sample, const struct evsel *evsel);
 
+/* A perf_tool's stale_parent for -D: the line perf's FORK handling adds
+ * under a FORK whose parent's tid held a thread of another pid. */
+void raw_dump_stale_parent(struct perf_tool *tool, struct perf_session *s, int pid, int tid);
+
 /* The two lines perf's sample resolution adds under a sample's dump:
  * its thread, and the path of the DSO its address is in. */
 void raw_dump_sample_location(FILE *fp, const struct thread *thread,

@@ -334,3 +334,49 @@ def test_internals_evlist_open_close(args):
         theirs = perf("bench", "internals", "evlist-open-close", "-i", "2", *args)
         counts = re.compile(r"^  Number of .*$", re.M)
         assert counts.findall(mine.stdout) == counts.findall(theirs.stdout)
+
+
+def suite_prefix(tool, stop, timeout=300):
+    """The output of `TOOL bench numa mem -a` up to and with the line holding stop, the run
+    then ended: the suite's cases take their own run times (-s 20, ...) whatever the
+    command line says, and all of them would take many minutes."""
+    import os
+    import signal
+    import subprocess
+    import threading
+    from conftest import PCL, PERF
+
+    proc = subprocess.Popen([{"perf": PERF, "pcl": PCL}[tool], "bench", "numa", "mem", "-a"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+    lines = []
+
+    def read():
+        for line in proc.stdout:
+            lines.append(line)
+            if stop in line:
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout)
+    os.killpg(proc.pid, signal.SIGKILL)     # its own session: the suite's workers too
+    proc.wait()
+    assert lines and stop in lines[-1], "".join(lines)
+    return "".join(lines)
+
+
+def test_numa_mem_all_as_perf():
+    """-a: perf's suite, its cases run one after another in perf's layout: the bandwidth
+    ones, those this machine cannot bind ("Test not applicable, ..."), a convergence one.
+    (Only the suite's start: its cases run 20 to 100 seconds each, as perf's.  perf and pcl
+    run at the same time, which changes the numbers but not the lines.)"""
+    from concurrent.futures import ThreadPoolExecutor
+
+    stop = "# Running  1x4-convergence,"
+    with ThreadPoolExecutor(2) as pool:
+        theirs, mine = pool.map(lambda t: suite_prefix(t, stop), ["perf", "pcl"])
+    assert numa_masked(mine) == numa_masked(theirs), \
+        unified(numa_masked(theirs), numa_masked(mine))
+    assert "# Running RAM-bw-local-NOTHP," in mine and "latency to NUMA-converge" in mine
+    assert "Test not applicable" in mine

@@ -459,7 +459,8 @@ def test_guest_data_malformed(guest_pair, tmp_path, spec):
 
 
 @pytest.mark.parametrize("case", ["missing", "no-vcpu", "two-threads", "pipe-in", "host-no-ids",
-                                  "host-no-cpu", "host-compressed", "unknown-vcpu"])
+                                  "host-no-cpu", "host-compressed", "unknown-vcpu",
+                                  "guest-pipe"])
 def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
     """perf's words and status: a guest file that is not there, a pid with
     no VCPU thread, two threads named after one VCPU, a host in pipe format
@@ -467,7 +468,8 @@ def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
     (perf cannot tell them from the guest's events) or no CPU (where its
     VCPUs run is unknown), a compressed host (perf looks for the VCPU
     threads' COMMs in the file as it is, not inside COMPRESSED records), a
-    guest record on a CPU past perf's VCPU table (64 entries)."""
+    guest record on a CPU past perf's VCPU table (64 entries), a guest in
+    pipe format (perf looks for its sample ids in a header it lacks)."""
     import perfdata_guestdata
     host, guest, pid = guest_pair
     if case.startswith("host-"):
@@ -495,9 +497,15 @@ def test_guest_data_errors_as_perf(guest_pair, tmp_path, case):
         with open(tmp_path / "pipe.data", "wb") as f:
             assert subprocess.run([PERF, "inject", "-i", host, "-o", "-"], stdout=f).returncode == 0
         host = str(tmp_path / "pipe.data")
+    if case == "guest-pipe":
+        with open(tmp_path / "guest-pipe.data", "wb") as f:
+            r = subprocess.run([PERF, "inject", "-i", guest, "-o", "-"], stdout=f)
+            assert r.returncode == 0
+        guest = str(tmp_path / "guest-pipe.data")
     arg = "--guest-data=%s,%s" % (guest, pid)
-    want = perf("inject", "-i", host, "-o", str(tmp_path / "w.data"), arg)
-    got = pcl("inject", "-i", host, "-o", str(tmp_path / "g.data"), arg)
+    # (outputs not named as inputs: an existing output is moved to FILE.old)
+    want = perf("inject", "-i", host, "-o", str(tmp_path / "perf-out.data"), arg)
+    got = pcl("inject", "-i", host, "-o", str(tmp_path / "pcl-out.data"), arg)
     assert (got.returncode, got.stderr) == (want.returncode, want.stderr)
     assert want.returncode in (234, 242, 255)
 
@@ -569,3 +577,125 @@ def test_guest_data_directory(synthetic_pair, tmp_path, kcore):
     assert results[1] == results[0]
     assert results[0][0] == 0
     assert ("kcore_dir__%s/kcore" % pid in results[0][2]) == kcore
+
+
+def test_no_guest_data_keeps_the_earlier_one(synthetic_pair, tmp_path):
+    """perf's --guest-data callback ignores its negation: an earlier
+    --guest-data stays in force after --no-guest-data."""
+    host, guest, pid = synthetic_pair
+    outs = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        out = str(tmp_path / (name + ".data"))
+        r = run([tool, "inject", "-i", host, "-o", out, "--guest-data=%s,%s" % (guest, pid),
+                 "--no-guest-data"])
+        assert r.returncode == 0, r.stderr
+        outs.append(view(PERF, ("report", "-D"), out))
+    assert outs[1] == outs[0], unified(outs[0], outs[1])
+    assert "machine_pid: %s" % pid in outs[1]
+
+
+def tree(d):
+    return sorted(os.listdir(d))
+
+
+def test_output_kept_as_old(recording, tmp_path):
+    """perf keeps an output that exists as FILE.old (replacing an earlier
+    one), from a file input or a pipe, and even when the input then cannot
+    be read."""
+    stream = subprocess.run([PERF, "inject", "-i", recording, "-o", "-"], capture_output=True,
+                            timeout=120).stdout
+    trees = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        d = tmp_path / name
+        d.mkdir()
+        out = str(d / "out.data")
+        with open(out, "w") as f:
+            f.write("first\n")
+        assert run([tool, "inject", "-i", recording, "-o", out]).returncode == 0
+        with open(out + ".old") as f:
+            assert f.read() == "first\n"
+        with open(out, "rb") as f:
+            second = f.read()
+        r = subprocess.run([tool, "inject", "-o", out], input=stream, capture_output=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr
+        with open(out + ".old", "rb") as f:
+            assert f.read() == second
+        r = run([tool, "inject", "-i", str(d / "missing.data"), "-o", str(d / "x.data")])
+        assert r.returncode == 255
+        (d / "x.data").write_text("x\n")
+        r = run([tool, "inject", "-i", str(d / "missing.data"), "-o", str(d / "x.data")])
+        assert r.returncode == 255
+        assert (d / "x.data.old").read_text() == "x\n"
+        assert (d / "x.data").stat().st_size == 0       # opened before the input
+        trees.append(tree(d))
+    assert trees[1] == trees[0] == ["out.data", "out.data.old", "x.data", "x.data.old"]
+
+
+def test_output_old_not_removable_as_perf(recording, tmp_path):
+    """A FILE.old directory holding anything but perf data files stays,
+    and nothing is written: perf's words and status."""
+    results = []
+    for name, tool in (("perf", PERF), ("pcl", PCL)):
+        d = tmp_path / name
+        (d / "out.data.old").mkdir(parents=True)
+        (d / "out.data.old" / "notes.txt").write_text("mine\n")
+        (d / "out.data").write_text("first\n")
+        r = run([tool, "inject", "-i", recording, "-o", str(d / "out.data")])
+        results.append((r.returncode, r.stderr.replace(str(d), "D"),
+                        (d / "out.data").read_text(), tree(d / "out.data.old")))
+    assert results[1] == results[0]
+    assert results[0][0] == 255
+
+
+
+def test_output_not_creatable_as_perf(tmp_path):
+    """An output that cannot be created is said before the input is read."""
+    out = str(tmp_path / "no-such-dir" / "out.data")
+    want = perf("inject", "-i", str(tmp_path / "missing.data"), "-o", out)
+    got = pcl("inject", "-i", str(tmp_path / "missing.data"), "-o", out)
+    assert (got.returncode, got.stderr) == (want.returncode, want.stderr)
+    assert want.returncode == 255
+
+def build_id_table(path):
+    """The BUILD_ID feature's entries: (misc, pid, build id, name)."""
+    import struct
+    with open(path, "rb") as f:
+        d = f.read()
+    data_off, data_size, feats = *struct.unpack_from("<QQ", d, 40), struct.unpack_from("<Q", d, 72)[0]
+    pos, out = data_off + data_size, []
+    for bit in range(64):
+        if not feats >> bit & 1:
+            continue
+        off, size = struct.unpack_from("<QQ", d, pos)
+        pos += 16
+        p = off
+        while bit == 2 and p < off + size:
+            _, misc, sz = struct.unpack_from("<IHH", d, p)
+            pid = struct.unpack_from("<i", d, p + 8)[0]
+            out.append((misc, pid, d[p + 12:p + 12 + d[p + 32]].hex(),
+                        d[p + 36:p + sz].split(b"\0")[0].decode()))
+            p += sz
+    return out
+
+
+@pytest.mark.parametrize("kind", ["--buildid-mmap", "inject -b"])
+def test_guest_data_build_ids_from_the_header_only(guest_pair, tmp_path, kind):
+    """perf takes the guest's vdso build id from the guest's BUILD_ID
+    feature only: not from its MMAP2 records (a guest recorded with
+    --buildid-mmap has no such feature: no guest entry) nor from the
+    BUILD_ID records in its data (a guest inject -b rewrote)."""
+    host, guest, pid = guest_pair
+    new_guest = str(tmp_path / "guest2.data")
+    if kind == "--buildid-mmap":
+        r = perf("record", "-q", "--buildid-mmap", "--sample-identifier", "--sample-cpu",
+                 "-e", "task-clock", "-e", "dummy", "-c", "200000", "-o", new_guest,
+                 fixture("burner"))
+    else:
+        r = perf("inject", "-b", "-i", guest, "-o", new_guest)
+    assert r.returncode == 0, r.stderr
+    want, got = inject_both(tmp_path, host, "%s,%s" % (new_guest, pid))
+    assert build_id_table(got) == build_id_table(want)
+    guest_entries = [e for e in build_id_table(want) if e[1] == int(pid)]
+    assert bool(guest_entries) == (kind == "inject -b")
+    assert perf("buildid-list", "-i", got).stdout == perf("buildid-list", "-i", want).stdout

@@ -1122,3 +1122,44 @@ def test_stats_count_lost_samples_per_event(tmp_path):
         pytest.skip("the one-page rings lost nothing this time")
     got = pcl("report", "--stats", "-i", path)
     assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+
+
+def stale_parent_recording(path):
+    """A FORK naming as parent a tid that a thread of another pid held
+    (its EXIT lost, or its tid reused), twice: perf forgets that thread and
+    says so in its -D dump."""
+    import perfdata_file
+    sample_type = 1 | 2 | 4 | 256       # IP, TID, TIME, PERIOD
+
+    def rec(typ, body, pid, tid, time):
+        body += struct.pack("<IIQ", pid, tid, time)     # sample_id_all trailer
+        return struct.pack("<IHH", typ, 0, 8 + len(body)) + body
+
+    def task(typ, pid, ppid, tid, ptid, time):
+        return rec(typ, struct.pack("<IIIIQ", pid, ppid, tid, ptid, time), pid, tid, time)
+
+    data = rec(3, struct.pack("<II", 100, 101) + b"old\0\0\0\0\0", 100, 101, 1000)
+    data += task(7, 300, 101, 300, 101, 2000)
+    data += rec(3, struct.pack("<II", 300, 300) + b"new\0\0\0\0\0", 300, 300, 2500)
+    data += task(4, 300, 300, 300, 300, 2600)
+    data += task(7, 401, 400, 402, 101, 3000)
+    data += struct.pack("<IHHQIIQQ", 9, 2, 40, 0x1000, 300, 300, 3500, 1)
+    attr = struct.pack("<IIQQQQQIIQQ", 1, 128, 0, 1, sample_type, 0, 1 << 18,
+                       0, 0, 0, 0).ljust(128, b"\0")
+    perfdata_file.write(path, [(attr, b"")], data, [])
+
+
+@pytest.mark.parametrize("args", [["report", "-D"], ["report", "-D", "--tasks"],
+                                  ["report", "-D", "--stats"], ["annotate", "-D"],
+                                  ["script", "-D"]], ids=name)
+def test_dump_stale_parent(tmp_path, args):
+    """-D: "removing erroneous parent thread PID/TID" after such a FORK's
+    line, where perf's tool handles FORKs (not --stats)."""
+    path = str(tmp_path / "stale.data")
+    stale_parent_recording(path)
+    want = perf(*args, "-i", path)
+    got = pcl(*args, "-i", path)
+    assert got.returncode == want.returncode
+    assert got.stdout == want.stdout, unified(want.stdout, got.stdout)
+    assert ("removing erroneous parent thread 101/101\n" in got.stdout) == \
+        ("--stats" not in args)

@@ -124,6 +124,7 @@ static void merges_a_guest_comm(void **state)
 	struct perf_rec_switch sw = { { PERF_RECORD_SWITCH_CPU_WIDE, 0, sizeof(sw) }, QEMU, 4244 };
 	struct perf_sample on_cpu5 = { .cpu = 5 };
 	char *host_path, *guest_path, *err = NULL;
+	int status;
 	struct perf_session *host;
 	struct guest_inject *gi;
 	size_t r;
@@ -144,7 +145,7 @@ static void merges_a_guest_comm(void **state)
 	guest_path = write_file(guest_ids, 2, &gb);
 
 	spec.path = guest_path;
-	gi = guest_inject__open(&spec, true, keep, &e, &err);
+	gi = guest_inject__open(&spec, true, keep, &e, &status, &err);
 	assert_non_null(gi);
 	host = perf_session__open(host_path, true, &err);
 	assert_non_null(host);
@@ -203,6 +204,7 @@ static void no_vcpu_thread(void **state)
 	struct guest_data_spec spec = { .machine_pid = QEMU, .time_scale = 1 };
 	struct emitted e = { .nr = 0 };
 	char *guest_path, *err = NULL;
+	int status;
 	struct guest_inject *gi;
 	struct perf_rec_comm *c;
 
@@ -210,7 +212,7 @@ static void no_vcpu_thread(void **state)
 	comm_rec(&gb, 0, 1, 1, "init", 0, 0, 0);
 	guest_path = write_file(ids, 1, &gb);
 	spec.path = guest_path;
-	gi = guest_inject__open(&spec, true, keep, &e, &err);
+	gi = guest_inject__open(&spec, true, keep, &e, &status, &err);
 	assert_non_null(gi);
 	/* another process's VCPU names do not count */
 	comm_rec(&hb, 0, QEMU + 1, QEMU + 2, "CPU 0/KVM", 0, 0, 0);

@@ -88,7 +88,7 @@ static void test_fork_copies_maps_and_comm(void **state)
 
 	machine__process_comm(m, 10, 10, "parent", false);
 	machine__process_mmap(m, 10, 10, 0x1000, 0x1000, 0, "/no/p", USER, NULL, 0);
-	machine__process_fork(m, 20, 10, 20, 10, true);
+	machine__process_fork(m, 20, 10, 20, 10, true, NULL);
 	child = machine__find_thread(m, 20, 20);
 	assert_non_null(child);
 	assert_string_equal(child->comm, "parent");
@@ -115,7 +115,7 @@ static void test_synthesized_fork_of_execd_process_copies_no_maps(void **state)
 
 	machine__process_comm(m, 10, 10, "parent", false);
 	machine__process_mmap(m, 10, 10, 0x1000, 0x1000, 0, "/no/p", USER, NULL, 0);
-	machine__process_fork(m, 20, 10, 20, 10, false);
+	machine__process_fork(m, 20, 10, 20, 10, false, NULL);
 	child = machine__find_thread(m, 20, 20);
 	assert_non_null(child);
 	assert_int_equal(child->ppid, 10);
@@ -128,7 +128,7 @@ static void test_fork_of_thread_shares_maps(void **state)
 	uint64_t addr;
 
 	machine__findnew_thread(m, 10, 10);
-	machine__process_fork(m, 10, 10, 12, 10, true);	/* pthread_create */
+	machine__process_fork(m, 10, 10, 12, 10, true, NULL);	/* pthread_create */
 	machine__process_mmap(m, 10, 10, 0x1000, 0x1000, 0, "/no/late", USER, NULL, 0);
 	t = machine__find_thread(m, 10, 12);
 	assert_string_equal(where(t, 0x1000, &addr), "/no/late");
@@ -145,11 +145,31 @@ static void test_exit_keeps_thread_and_tid_reuse_replaces(void **state)
 
 	/* A FORK that reuses the tid makes a new thread; the old pointer
 	 * stays valid for whoever still holds it. */
-	machine__process_fork(m, 30, 1, 30, 1, true);
+	machine__process_fork(m, 30, 1, 30, 1, true, NULL);
 	fresh = machine__find_thread(m, 30, 30);
 	assert_ptr_not_equal(fresh, old);
 	assert_false(fresh->dead);
 	assert_string_equal(old->comm, "first");
+}
+
+/* A FORK naming as parent a tid that a thread of another pid holds (its
+ * EXIT lost, or the tid reused): that thread is forgotten and named. */
+static void test_fork_forgets_stale_parent(void **state)
+{
+	struct thread *stale = machine__findnew_thread(m, 100, 101), *parent;
+	struct thread_ids gone = { -1, -1 };
+
+	machine__process_fork(m, 300, 101, 300, 101, true, &gone);
+	assert_int_equal(gone.pid, 100);
+	assert_int_equal(gone.tid, 101);
+	parent = machine__find_thread(m, 101, 101);
+	assert_ptr_not_equal(parent, stale);
+	assert_int_equal(parent->pid, 101);
+	/* a parent of the right pid is left alone */
+	gone = (struct thread_ids){ -1, -1 };
+	machine__process_fork(m, 301, 101, 301, 101, true, &gone);
+	assert_int_equal(gone.tid, -1);
+	assert_ptr_equal(machine__find_thread(m, 101, 101), parent);
 }
 
 static bool claimed(const struct thread *t, void *arg)
@@ -166,8 +186,8 @@ static void test_prune_threads(void **state)
 	uint64_t addr;
 
 	machine__process_mmap(m, 50, 50, 0x1000, 0x1000, 0, "/no/live", USER, NULL, 0);
-	machine__process_fork(m, 51, 50, 51, 50, true);
-	machine__process_fork(m, 52, 50, 52, 50, true);
+	machine__process_fork(m, 51, 50, 51, 50, true, NULL);
+	machine__process_fork(m, 52, 50, 52, 50, true, NULL);
 	kept = machine__find_thread(m, 52, 52);
 	machine__process_exit(m, 51, 51);
 	machine__process_exit(m, 52, 52);
@@ -470,6 +490,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exit_keeps_thread_and_tid_reuse_replaces,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dsos_are_interned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fork_forgets_stale_parent, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prune_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_special_mappings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_and_other_cpumodes, setup, teardown),

@@ -51,11 +51,17 @@ void guest_data_spec__release(struct guest_data_spec *spec)
 	spec->path = NULL;
 }
 
-/* A kept guest record and what its trailer said. */
-struct guest_rec {
-	struct perf_event_header *rec;
+/* What a kept guest record's trailer said; in the spool, each record
+ * follows its own. */
+struct guest_rec_meta {
 	uint64_t time, id;
-	uint32_t pid, tid, cpu;
+	uint32_t pid, tid, cpu, pad;
+};
+
+/* The next guest record to merge, read back from the spool. */
+struct guest_rec {
+	struct guest_rec_meta meta;
+	struct perf_event_header *rec;	/* in a buffer of the largest size */
 };
 
 /* A guest sample id and the host one it becomes. */
@@ -81,8 +87,10 @@ struct guest_inject {
 	guest_emit_fn emit;
 	void *ctx;
 
-	struct guest_rec *recs;
-	size_t nr_recs, next;
+	FILE *spool;			/* the kept records in time order (an
+					 * unlinked temporary file, as perf's) */
+	struct guest_rec cur;
+	bool have_cur;
 	struct { uint64_t id; uint32_t cpu; } *index;	/* the guest's ID_INDEX */
 	size_t nr_index;
 	struct perf_rec_time_conv guest_tc, host_tc;
@@ -138,6 +146,7 @@ static int take_guest_record(struct perf_tool *tool, struct perf_session *s,
 			     struct evsel *evsel, uint64_t file_offset)
 {
 	struct guest_inject *gi = ((struct guest_tool *)tool)->gi;
+	struct guest_rec_meta meta;
 
 	(void)s;
 	(void)evsel;
@@ -160,17 +169,32 @@ static int take_guest_record(struct perf_tool *tool, struct perf_session *s,
 	}
 	if (rec->type >= PERF_RECORD_MAX || !kept_type(rec))
 		return 0;
-	gi->recs = xrealloc(gi->recs, (gi->nr_recs + 1) * sizeof(*gi->recs));
-	gi->recs[gi->nr_recs++] = (struct guest_rec){
-		.rec = memcpy(xmalloc(rec->size), rec, rec->size),
+	meta = (struct guest_rec_meta){
 		.time = sample->time, .id = sample->id,
 		.pid = sample->pid, .tid = sample->tid, .cpu = sample->cpu,
 	};
+	if (fwrite(&meta, sizeof(meta), 1, gi->spool) != 1 ||
+	    fwrite(rec, rec->size, 1, gi->spool) != 1)
+		return -errno;
 	return 0;
 }
 
+/* The next record of the spool into gi->cur; false at its end.  (The
+ * spool was written whole before: a short read is its end.) */
+static bool fetch(struct guest_inject *gi)
+{
+	struct perf_event_header *rec = gi->cur.rec;
+
+	gi->have_cur = fread(&gi->cur.meta, sizeof(gi->cur.meta), 1, gi->spool) == 1 &&
+		       fread(rec, sizeof(*rec), 1, gi->spool) == 1 &&
+		       rec->size >= sizeof(*rec) &&
+		       fread(rec + 1, rec->size - sizeof(*rec), 1, gi->spool) ==
+		       (rec->size > sizeof(*rec));
+	return gi->have_cur;
+}
+
 struct guest_inject *guest_inject__open(const struct guest_data_spec *spec, bool force,
-					guest_emit_fn emit, void *ctx, char **err)
+					guest_emit_fn emit, void *ctx, int *ret, char **err)
 {
 	struct guest_tool t = {
 		.tool = { .record = take_guest_record, .ordered = true },
@@ -179,6 +203,7 @@ struct guest_inject *guest_inject__open(const struct guest_data_spec *spec, bool
 	int fd = open(spec->path, O_RDONLY);
 	char *why = NULL;
 
+	*ret = -1;
 	if (fd < 0) {
 		*err = xasprintf("failed to open %s: %s\nFailed to process %s, error -1\n",
 				 spec->path, strerror(errno), spec->path);
@@ -191,6 +216,13 @@ struct guest_inject *guest_inject__open(const struct guest_data_spec *spec, bool
 	gi->emit = emit;
 	gi->ctx = ctx;
 	t.gi = gi;
+	gi->spool = tmpfile();
+	if (!gi->spool) {
+		*err = xasprintf("failed to create a temporary file for the guest events: %s\n"
+				 "Failed to process %s, error -1\n", strerror(errno), spec->path);
+		guest_inject__delete(gi);
+		return NULL;
+	}
 	gi->s = perf_session__open(spec->path, force, &why);
 	if (!gi->s) {
 		*err = xasprintf("%s\nFailed to process %s, error -1\n", why, spec->path);
@@ -206,16 +238,20 @@ struct guest_inject *guest_inject__open(const struct guest_data_spec *spec, bool
 	if (!gi->dflt_id) {
 		*err = xasprintf("Guest data has no sample IDsFailed to process %s, error %d\n",
 				 spec->path, -EINVAL);
+		*ret = -EINVAL;
 		guest_inject__delete(gi);
 		return NULL;
 	}
-	if (perf_session__process(gi->s, &t.tool)) {
+	if (perf_session__process(gi->s, &t.tool) || fflush(gi->spool) ||
+	    fseeko(gi->spool, 0, SEEK_SET)) {
 		*err = xasprintf("%s\nFailed to process %s, error -1\n",
-				 gi->s->err ? gi->s->err : "cannot read the guest data", spec->path);
+				 gi->s->err ? gi->s->err : "cannot spool the guest data", spec->path);
 		guest_inject__delete(gi);
 		return NULL;
 	}
 	gi->buf = xmalloc(65536 + 64);
+	gi->cur.rec = xmalloc(65536 + 64);
+	fetch(gi);
 	return gi;
 }
 
@@ -223,9 +259,9 @@ void guest_inject__delete(struct guest_inject *gi)
 {
 	if (!gi)
 		return;
-	for (size_t i = 0; i < gi->nr_recs; i++)
-		free(gi->recs[i].rec);
-	free(gi->recs);
+	if (gi->spool)
+		fclose(gi->spool);
+	free(gi->cur.rec);
 	free(gi->index);
 	free(gi->vcpus);
 	free(gi->tids);
@@ -500,9 +536,9 @@ static int emit_guest_record(struct guest_inject *gi, const struct guest_rec *g,
 			     char **err)
 {
 	struct perf_event_header *rec = (void *)gi->buf;
-	uint64_t id = g->id;
+	uint64_t id = g->meta.id;
 	size_t id_hdr_size;
-	uint32_t cpu = g->cpu;
+	uint32_t cpu = g->meta.cpu;
 	const struct guest_id *map;
 	const struct guest_event *e;
 	uint16_t mode;
@@ -550,7 +586,7 @@ static int emit_guest_record(struct guest_inject *gi, const struct guest_rec *g,
 	e = event_of_host_id(gi, map->host_id);
 	rec->size = (uint16_t)(rec->size +
 			       write_trailer((uint64_t *)(void *)((char *)rec + rec->size),
-					     e->attr.sample_type, g->pid, g->tid, time,
+					     e->attr.sample_type, g->meta.pid, g->meta.tid, time,
 					     map->host_id, cpu));
 	return gi->emit(gi->ctx, rec);
 }
@@ -559,17 +595,16 @@ int guest_inject__until(struct guest_inject *gi, uint64_t time, char **err)
 {
 	if (!gi->ready)
 		return 0;
-	while (gi->next < gi->nr_recs) {
-		const struct guest_rec *g = &gi->recs[gi->next];
-		uint64_t t = host_time(gi, g->time);
+	while (gi->have_cur) {
+		uint64_t t = host_time(gi, gi->cur.meta.time);
 		int ret;
 
 		if (t > time)
 			return 0;
-		ret = emit_guest_record(gi, g, t, err);
+		ret = emit_guest_record(gi, &gi->cur, t, err);
 		if (ret)
 			return ret;
-		gi->next++;
+		fetch(gi);
 	}
 	return 0;
 }

@@ -5,7 +5,9 @@
  * time order, first: its MMAP, MMAP2, COMM, FORK, EXIT, LOST, SWITCH,
  * SWITCH_CPU_WIDE, out-of-line KSYMBOL and TEXT_POKE records are kept (not
  * its samples), with its events, sample ids (the CPU of each from its
- * ID_INDEX), build ids and TIME_CONV.
+ * ID_INDEX), build ids and TIME_CONV.  The kept records go to an unlinked
+ * temporary file, as perf spools them, and are read back one at a time as
+ * they are merged: memory does not grow with the guest's side-band.
  *
  * The host file names the VCPU threads of the hypervisor process: COMMs of
  * machine_pid whose name reads "CPU N/KVM" (QEMU's -name debug-threads=on).
@@ -51,9 +53,11 @@ typedef int (*guest_emit_fn)(void *ctx, const struct perf_event_header *rec);
 
 struct guest_inject;
 
-/* Reads the guest file; NULL with *err set. */
+/* Reads the guest file; NULL with *err set and *ret perf's status: -1, or
+ * -EINVAL for a guest without sample ids (a pipe stream has none in its
+ * header, as perf looks for them). */
 struct guest_inject *guest_inject__open(const struct guest_data_spec *spec, bool force,
-					guest_emit_fn emit, void *ctx, char **err);
+					guest_emit_fn emit, void *ctx, int *ret, char **err);
 void guest_inject__delete(struct guest_inject *gi);
 
 /* The bytes before the guest file's data: perf leaves that much more room
@@ -91,7 +95,9 @@ void guest_inject__event_desc(const struct guest_inject *gi, struct perf_session
 			      const void *desc, size_t size, struct strbuf *out);
 /* The BUILD_ID feature perf writes: the host's vdso entries, then the
  * guest's vdso ones in its machine (GUEST_USER, pid machine_pid); other
- * DSOs are not hit by an inject that resolves nothing. */
+ * DSOs are not hit by an inject that resolves nothing.  The guest's come
+ * from its BUILD_ID feature only: perf's guest tool does not take build
+ * ids from MMAP2 or HEADER_BUILD_ID records. */
 void guest_inject__build_ids(const struct guest_inject *gi, const void *host_feat,
 			     size_t size, struct strbuf *out);
 

@@ -727,6 +727,40 @@ static void free_injector(struct injector *in)
 	free(in->out_dir_data);
 }
 
+/* perf opens its output before it reads the input: an existing one is
+ * kept as FILE.old first (perf_data__keep_old()), and the file is created
+ * (left empty when the input then proves unreadable).  A guest directory
+ * (--guest-data of a --kcore recording) makes the output a directory later
+ * instead.  0, or -1 with *err perf's lines. */
+static int open_output_first(const struct inject_opts *opts, char **err)
+{
+	struct stat st;
+	char *why = NULL;
+	int ret, fd;
+
+	if (!strcmp(opts->output, "-"))
+		return 0;
+	ret = perf_data__keep_old(opts->output, &why);
+	if (ret) {
+		/* perf's perror() then shows the errno its removal left behind */
+		*err = xasprintf("%s\nfailed to create output file: %s\n", why,
+				 strerror(ret == -ENOTEMPTY ? ENOTDIR : -ret));
+		free(why);
+		return -1;
+	}
+	if (opts->guest_data && !stat(opts->guest_data->path, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	fd = open(opts->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = errno;
+		*err = xasprintf("failed to open %s : %s\nfailed to create output file: %s\n",
+				 opts->output, strerror(ret), strerror(ret));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 int perf_inject(const struct inject_opts *opts, char **err)
 {
 	/* -b sees the samples in time order, as perf's inject does */
@@ -741,7 +775,9 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	int rc;
 
 	hashmap_init(&in.last_switch, sizeof(void *));
-	if (opts->known_build_ids && load_known_build_ids(&in, err)) {
+	/* (pcl refuses bad pairs before it writes anything) */
+	if ((opts->known_build_ids && load_known_build_ids(&in, err)) ||
+	    open_output_first(opts, err)) {
 		free_injector(&in);
 		return -1;
 	}
@@ -753,11 +789,12 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	/* perf merges a guest only when inject has nothing else to do */
 	if (opts->guest_data && !opts->build_ids && !opts->buildid_all && !opts->sched_stat &&
 	    !opts->itrace) {
-		in.guest = guest_inject__open(opts->guest_data, opts->force, emit_record, &in, err);
+		in.guest = guest_inject__open(opts->guest_data, opts->force, emit_record, &in, &rc,
+					      err);
 		if (!in.guest) {
 			free_injector(&in);
 			perf_session__delete(s);
-			return -1;
+			return rc;
 		}
 		in.tool.ordered = in.tool.round_after_flush = true;
 	}

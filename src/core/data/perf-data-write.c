@@ -3,8 +3,10 @@
 #include "core/data/perf-record.h"
 #include "util/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,6 +37,71 @@ static int data_out(struct perf_data_writer *w, const void *buf, size_t len)
 		return w->err = err;
 	w->data_size += len;
 	return 0;
+}
+
+/* Whether name is one of the files of perf's directory format ("data",
+ * "data.*"): the only entries perf removes with a FILE.old directory. */
+static bool is_perf_data_entry(const char *name)
+{
+	return !strcmp(name, "data") || !strncmp(name, "data.", 5);
+}
+
+/* Removes FILE.old as perf does before moving FILE there.  Returns 0,
+ * -errno, or -ENOTEMPTY for an entry perf would not remove. */
+static int remove_old(const char *old)
+{
+	struct dirent *ent;
+	struct stat st;
+	int err = 0;
+	DIR *dir;
+
+	if (lstat(old, &st))
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(old) ? -errno : 0;
+	dir = opendir(old);
+	if (!dir)
+		return -errno;
+	while (!err && (ent = readdir(dir))) {
+		char *entry;
+
+		if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
+			continue;
+		if (!is_perf_data_entry(ent->d_name)) {
+			err = -ENOTEMPTY;
+			break;
+		}
+		entry = xasprintf("%s/%s", old, ent->d_name);
+		if (unlink(entry))
+			err = -errno;
+		free(entry);
+	}
+	closedir(dir);
+	if (!err && rmdir(old))
+		err = -errno;
+	return err;
+}
+
+int perf_data__keep_old(const char *path, char **why)
+{
+	struct stat st;
+	char *old;
+	int err;
+
+	/* a directory (record --threads) goes too, as perf moves it */
+	if (stat(path, &st) || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) || !st.st_size)
+		return 0;
+	old = xasprintf("%s.old", path);
+	err = remove_old(old);
+	if (err)
+		*why = xasprintf("Can't remove old data: %s (%s)",
+				 err == -ENOTEMPTY ? "Unknown file found" : strerror(-err), old);
+	else if (rename(path, old)) {
+		err = -errno;
+		*why = xasprintf("Can't move data: %s (%s to %s)", strerror(-err), path, old);
+	}
+	free(old);
+	return err;
 }
 
 int perf_data_writer__open(struct perf_data_writer *w, const char *path)

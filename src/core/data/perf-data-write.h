@@ -62,6 +62,13 @@ struct perf_data_writer {
 /* The writer's flush unit; compressed records never decompress to more. */
 #define PERF_DATA_WRITE_BUF	(256 * 1024)
 
+/* perf keeps an existing non-empty output (a file, or a directory) as
+ * PATH.old, replacing an earlier PATH.old: a file or link, or a directory
+ * holding only perf data files ("data", "data.*").  0, or -errno with *why
+ * set to perf's line (no newline): -ENOTEMPTY for a PATH.old perf would not
+ * remove. */
+int perf_data__keep_old(const char *path, char **why);
+
 /* Creates (truncates) path with mode 0600.  Returns 0 or -errno. */
 int perf_data_writer__open(struct perf_data_writer *w, const char *path);
 

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void session_machine__take(struct machine *m, const struct perf_event_header *rec)
+void session_machine__take(struct machine *m, const struct perf_event_header *rec,
+			   struct thread_ids *stale)
 {
 	uint8_t cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
@@ -29,7 +30,8 @@ void session_machine__take(struct machine *m, const struct perf_event_header *re
 		const struct perf_rec_fork *f = (const void *)rec;
 
 		machine__process_fork(m, (pid_t)f->pid, (pid_t)f->ppid, (pid_t)f->tid,
-				      (pid_t)f->ptid, !(rec->misc & PERF_RECORD_MISC_FORK_EXEC));
+				      (pid_t)f->ptid, !(rec->misc & PERF_RECORD_MISC_FORK_EXEC),
+				      stale);
 		machine__maps_changed(m);
 		break;
 	}
@@ -105,7 +107,7 @@ void session_machine__take(struct machine *m, const struct perf_event_header *re
 
 void machine__take_record(struct machine *m, const struct perf_event_header *rec)
 {
-	session_machine__take(m, rec);
+	session_machine__take(m, rec, NULL);
 }
 
 /* Tells the machine the build ids of the header's table. */

@@ -605,11 +605,14 @@ static int dispatch(struct perf_session *s, const struct perf_event_header *rec,
 		struct machine *m = perf_session__machine_of(s, rec->misc &
 							     PERF_RECORD_MISC_CPUMODE_MASK,
 							     record_pid(rec, sample));
+		struct thread_ids stale = { -1, -1 };
 
 		/* a guest's first sample makes its machine; else samples
 		 * tell the machine nothing */
 		if (rec->type != PERF_RECORD_SAMPLE)
-			session_machine__take(m, rec);
+			session_machine__take(m, rec, t->stale_parent ? &stale : NULL);
+		if (stale.tid != -1)
+			t->stale_parent(t, s, stale.pid, stale.tid);
 	}
 	return fn && !early ? fn(t, s, rec, sample, evsel) : 0;
 }

@@ -94,6 +94,11 @@ struct perf_tool {
 	perf_tool_fn build_id, finished_round, finished_init, event_update, tracing_data;
 	perf_tool_fn id_index, stat, stat_round, stat_config, time_conv, thread_map, cpu_map;
 	perf_tool_fn feature, auxtrace_info, auxtrace, auxtrace_error;
+	/* A FORK named a parent whose tid a thread of another pid held (its
+	 * EXIT lost, or the tid reused): that thread, forgotten (perf's -D
+	 * dumps say so after the FORK's line). */
+	void (*stale_parent)(struct perf_tool *tool, struct perf_session *session, int pid,
+			     int tid);
 	/* A pipe's HEADER_ATTR added evsel (after the record was delivered,
 	 * so that a dump still sees the events before it). */
 	int (*attr)(struct perf_tool *tool, struct perf_session *session, struct evsel *evsel);

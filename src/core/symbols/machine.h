@@ -101,9 +101,14 @@ int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *c
 bool machine__kernel_unplaced(struct machine *m, bool *has_symbols);
 /* clone_maps: a new process copies its parent's maps, as the kernel did;
  * not for a FORK perf record synthesized (PERF_RECORD_MISC_FORK_EXEC),
- * whose maps come next as MMAP records. */
+ * whose maps come next as MMAP records.  A thread found under the parent's
+ * tid with another pid (its EXIT lost, or its tid reused) is forgotten:
+ * stale (may be NULL) then gets its pid and tid, else is left alone. */
+struct thread_ids {
+	pid_t pid, tid;
+};
 int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid,
-			  bool clone_maps);
+			  bool clone_maps, struct thread_ids *stale);
 
 /* perf's own misc bit of the FORK records it synthesizes. */
 #define PERF_RECORD_MISC_FORK_EXEC (1 << 13)

@@ -141,13 +141,15 @@ int machine__process_comm(struct machine *m, pid_t pid, pid_t tid, const char *c
 }
 
 int machine__process_fork(struct machine *m, pid_t pid, pid_t ppid, pid_t tid, pid_t ptid,
-			  bool clone_maps)
+			  bool clone_maps, struct thread_ids *stale)
 {
 	struct thread *t = machine__find_thread(m, pid, tid);
 	struct thread *parent = machine__findnew_thread(m, ppid, ptid);
 
 	/* A stale thread under the parent's tid (lost EXIT) is replaced. */
 	if (parent->pid != ppid) {
+		if (stale)
+			*stale = (struct thread_ids){ parent->pid, parent->tid };
 		machine__forget_thread(m, parent);
 		parent = machine__findnew_thread(m, ppid, ptid);
 	}
