@@ -184,7 +184,8 @@ static int kmem_sample(struct perf_tool *tool, struct perf_session *s,
 		       struct evsel *evsel)
 {
 	(void)tool, (void)rec;
-	machine__findnew_thread(s->machine, (pid_t)sample->pid, (pid_t)sample->tid);
+	/* no thread is looked up here: only the page allocator's call sites
+	 * need one (kmem.c finds it then) */
 	if (sample_filter__skip_time(&kc.filter, sample->time))
 		return 0;
 	return kmem__sample(&kc.k, s, evsel, sample);
