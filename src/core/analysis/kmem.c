@@ -136,21 +136,28 @@ static void default_sort(struct kmem_sort *sort, bool page)
 	free(copy);
 }
 
-/* perf asks sysfs which node each CPU of this machine is on. */
+/* perf asks sysfs which node each CPU of this machine is on: the node
+ * directories listed once (probing node0..node1023 by name cost a
+ * thousand failed path lookups). */
 static void read_cpu_nodes(struct kmem *k)
 {
-	char path[64];
-	DIR *dir;
-	struct dirent *de;
+	static const char nodes_dir[] = "/sys/devices/system/node";
+	DIR *nodes = opendir(nodes_dir), *dir;
+	struct dirent *nd, *de;
+	char path[300];
 
-	for (int node = 0; node < 1024; node++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", node);
+	while (nodes && (nd = readdir(nodes))) {
+		int node;
+		char tail;
+
+		if (sscanf(nd->d_name, "node%d%c", &node, &tail) != 1 || node < 0 || node >= 1024)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", nodes_dir, nd->d_name);
 		dir = opendir(path);
 		if (!dir)
 			continue;
 		while ((de = readdir(dir))) {
 			unsigned int cpu;
-			char tail;
 
 			if (sscanf(de->d_name, "cpu%u%c", &cpu, &tail) == 1 &&
 			    cpu < ARRAY_SIZE(k->cpu_node))
@@ -158,6 +165,8 @@ static void read_cpu_nodes(struct kmem *k)
 		}
 		closedir(dir);
 	}
+	if (nodes)
+		closedir(nodes);
 }
 
 static struct evsel *find_tracepoint(struct perf_session *s, const char *name)
