@@ -218,7 +218,9 @@ static int kmem_stat(struct perf_session *s, const char *subcmd)
 		usage_with_options(kmem_usage, options);
 	setlocale(LC_ALL, "");	/* perf groups thousands as the locale says */
 	machine = perf_session__new_machine(s, NULL, NULL, kc.force);
-	machine__prefetch_kallsyms(machine);
+	/* only call sites are named (the slab caller table, page chains) */
+	if (kc.caller_flag || kc.page_flag)
+		machine__prefetch_kallsyms(machine);
 	kmem__setup(&kc.k, s);
 	ret = perf_session__process(s, &tool);
 	if (ret < 0 && s->err) {
