@@ -241,15 +241,7 @@ static const struct kmem_event *event_of(struct kmem *k, struct perf_session *s,
 	struct kmem_event *e;
 	struct tep_event *tp;
 
-	if (evsel->idx >= k->nr_events) {
-		int n = evsel->idx + 1;
-
-		k->events = xrealloc(k->events, (size_t)n * sizeof(*k->events));
-		memset(k->events + k->nr_events, 0,
-		       (size_t)(n - k->nr_events) * sizeof(*k->events));
-		k->nr_events = n;
-	}
-	e = &k->events[evsel->idx];
+	e = tp_event_slot(&k->events, &k->nr_events, evsel->idx, sizeof(*e));
 	if (e->known)
 		return e;
 	e->known = true;

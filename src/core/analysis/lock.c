@@ -146,19 +146,11 @@ static const struct lock_event *event_of(struct lock_analysis *la, struct perf_s
 	struct lock_event *e;
 	struct tep_event *tp;
 
-	if (evsel->idx >= la->nr_events) {
-		int n = evsel->idx + 8;
-
-		la->events = xrealloc(la->events, (size_t)n * sizeof(*la->events));
-		memset(la->events + la->nr_events, 0,
-		       (size_t)(n - la->nr_events) * sizeof(*la->events));
-		la->nr_events = n;
-		la->swap = tp_swapped(s->tep);
-	}
-	e = &la->events[evsel->idx];
+	e = tp_event_slot(&la->events, &la->nr_events, evsel->idx, sizeof(*e));
 	if (e->known)
 		return e;
 	e->known = true;
+	la->swap = tp_swapped(s->tep);
 	for (size_t i = 0; evsel->attr.type == PERF_TYPE_TRACEPOINT && i < ARRAY_SIZE(names); i++)
 		if (!strcmp(evsel->name, names[i]))
 			e->kind = KIND_BEGIN + (int)i;

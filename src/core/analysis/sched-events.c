@@ -98,15 +98,7 @@ static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evs
 	struct session_event *se;
 	int k;
 
-	if (evsel->idx >= d->nr_events) {
-		int n = evsel->idx + 8;
-
-		d->events = xrealloc(d->events, (size_t)n * sizeof(*d->events));
-		memset(d->events + d->nr_events, 0,
-		       (size_t)(n - d->nr_events) * sizeof(*d->events));
-		d->nr_events = n;
-	}
-	ef = &d->events[evsel->idx];
+	ef = tp_event_slot(&d->events, &d->nr_events, evsel->idx, sizeof(*ef));
 	if (ef->known)
 		return ef;
 	ef->known = true;

@@ -24,6 +24,11 @@ int64_t tp_value(struct tep_event *tp, const struct perf_sample *sample, const c
 /* A newly allocated copy of the string field, "" when there is none. */
 char *tp_string(struct tep_event *tp, const struct perf_sample *sample, const char *name);
 
+/* The idx-th entry (of size bytes) of a per-event array *entries of *nr,
+ * grown with zeroed entries to hold it: where the analyses cache what each
+ * event is to them, by evsel->idx. */
+void *tp_event_slot(void *entries, int *nr, int idx, size_t size);
+
 /* A number of size bytes at p in our byte order (0 for odd sizes): what
  * tep_read_number_field() does for a file of our byte order, without the
  * call; for the analyses that read millions of samples. */
