@@ -1,42 +1,48 @@
 #!/bin/sh
-# pcl kmem stat vs perf kmem stat on the same large slab recording
-# (recorded here with perf kmem record): wall time and peak RSS side by
-# side, ratios, and whether the outputs are identical.  (Large page
-# recordings are not used: perf 6.1 gives up on them at the first page
-# freed with another order than it was allocated with, and so does pcl.)
-# Usage: bench/kmem.sh [perf.data]   (default: record one in a temp dir)
+# pcl kmem stat vs perf kmem stat on the same large recordings: CPU time
+# (user + sys) and peak RSS, medians of REPEAT pairs (default 7) run in
+# turn, the median of the pair-by-pair ratios pcl/perf, and whether the
+# outputs are identical.
+#   slab: perf kmem --slab record (system-wide) of threads mapping memory
+#         and two directory walks: about 100 MB, a million samples
+#   page: perf kmem --page record (call chains) of the threads: about
+#         10 MB (perf 6.1 gives up on larger page recordings at the first
+#         page freed with another order than it was allocated with, and so
+#         does pcl)
+# Usage: bench/kmem.sh [slab.data [page.data]]   (default: record them in a
+# temp dir; needs root or perf_event_paranoid <= 0)
 set -e
 cd "$(dirname "$0")/.."
 make -s pcl fixtures >/dev/null
 PERF=${PERF:-/usr/bin/perf}
 PCL=./pcl
+REPEAT=${REPEAT:-7}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. bench/lib.sh
 
-data=$1
-if [ -z "$data" ]; then
-	data=$tmp/kmem.data
-	$PERF kmem --slab record -q -o "$data" -- \
-		sh -c 'build/fixtures/lock_contend 4 400; ls -R /usr/share/doc >/dev/null' \
+slab=$1 page=$2
+if [ -z "$slab" ]; then
+	slab=$tmp/slab.data
+	$PERF kmem --slab record -q -o "$slab" -- sh -c 'build/fixtures/lock_contend 4 2000;
+		ls -R /usr/share/doc /usr/lib >/dev/null' >/dev/null 2>&1
+fi
+if [ -z "$page" ]; then
+	page=$tmp/page.data
+	$PERF kmem --page record -q -o "$page" -- build/fixtures/lock_contend 4 200 \
 		>/dev/null 2>&1
 fi
-echo "input: $data ($(du -h "$data" | cut -f1))"
-cat "$data" >/dev/null
+echo "slab: $slab ($(du -h "$slab" | cut -f1)), page: $page ($(du -h "$page" | cut -f1))"
+cat "$slab" "$page" >/dev/null
 
-# run NAME ARGS... -> "seconds maxrss_kb"; output kept in $tmp/out.NAME
-run() {
-	name=$1
-	shift
-	/usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >"$tmp/out.$name" 2>"$tmp/err.$name" || true
-	cat "$tmp/time"
-}
-args="-i $data --caller --alloc"
-set -- $(run perf $PERF kmem $args stat); perf_s=$1 perf_kb=$2
-set -- $(run pcl $PCL kmem $args stat); pcl_s=$1 pcl_kb=$2
-if cmp -s "$tmp/out.perf" "$tmp/out.pcl"; then same=identical; else same=DIFFERENT; fi
-
-printf '%-16s %10s %12s\n' tool "wall (s)" "peak RSS (MB)"
-printf '%-16s %10s %12.1f\n' "perf kmem stat" "$perf_s" "$(echo "$perf_kb / 1024" | bc -l)"
-printf '%-16s %10s %12.1f\n' "pcl kmem stat" "$pcl_s" "$(echo "$pcl_kb / 1024" | bc -l)"
-printf 'ratio pcl/perf: time %.2f, RSS %.2f (output %s)\n' \
-	"$(echo "$pcl_s / ($perf_s + 0.001)" | bc -l)" "$(echo "$pcl_kb / $perf_kb" | bc -l)" "$same"
+printf '%-34s %9s %9s %7s %8s %8s %s\n' case "pcl cpu" "perf cpu" ratio "pcl MB" \
+	"perf MB" output
+for opts in "-i $slab stat" "-i $slab --caller --alloc stat" \
+	"-i $page --page --caller --alloc stat"; do
+	set -- $(paired_cpu "$PCL kmem $opts" "$PERF kmem $opts")
+	if cmp -s "$tmp/out.perf" "$tmp/out.pcl"; then same=identical; else same=DIFFERENT; fi
+	case "$opts" in *--page*) name=page ;; *) name=slab ;; esac
+	printf '%-34s %9.3f %9.3f %7.2f %8.1f %8.1f %s\n' \
+		"$name $(echo "$opts" | sed 's/^-i [^ ]* //')" "$1" "$2" "$3" "$4" "$5" "$same"
+done
+echo "(CPU seconds and MB: medians of $REPEAT pairs; ratio: median of the pairs' pcl/perf)"

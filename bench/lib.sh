@@ -27,3 +27,34 @@ same_output() {
 		echo DIFFERENT
 	fi
 }
+
+# median of the numbers on stdin, one a line
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# paired_cpu "PCL COMMAND" "PERF COMMAND" -> "pcl_cpu perf_cpu ratio pcl_mb perf_mb":
+# the two run in turn $REPEAT times after a warm-up each, CPU seconds (user
+# + sys) and peak RSS of each; the medians of each, and of the pair-by-pair
+# ratios pcl/perf, which hold when the machine's speed drifts between
+# pairs.  The commands are split at blanks (no quoting); the last run's
+# stdout and stderr are kept in $tmp/out.pcl, $tmp/err.pcl, $tmp/out.perf
+# and $tmp/err.perf.
+paired_cpu() {
+	: >"$tmp/pairs"
+	for i in 0 $(seq "$REPEAT"); do
+		for who in pcl perf; do
+			cmd=$1
+			[ $who = perf ] && cmd=$2
+			/usr/bin/time -f "%U %S %M" -o "$tmp/time.$who" $cmd \
+				>"$tmp/out.$who" 2>"$tmp/err.$who" || true
+		done
+		[ "$i" = 0 ] && continue	# the warm-up
+		paste -d' ' "$tmp/time.pcl" "$tmp/time.perf" >>"$tmp/pairs"
+	done
+	echo "$(awk '{ print $1 + $2 }' "$tmp/pairs" | median)" \
+		"$(awk '{ print $4 + $5 }' "$tmp/pairs" | median)" \
+		"$(awk '{ print ($1 + $2) / ($4 + $5 + 0.0001) }' "$tmp/pairs" | median)" \
+		"$(awk '{ print $3 / 1024 }' "$tmp/pairs" | median)" \
+		"$(awk '{ print $6 / 1024 }' "$tmp/pairs" | median)"
+}

@@ -1,40 +1,37 @@
 #!/bin/sh
 # pcl lock report/contention vs perf lock on the same large contention
-# recording (perf lock record -a of threads contending on their mmap
-# lock): wall time and peak RSS side by side, ratios, identical output?
-# Usage: bench/lock.sh [perf.data]   (default: record one in a temp dir)
+# recording (perf lock record -a of 8 threads contending on their mmap
+# lock, 150000 rounds each: about 20 MB, a minute or two to record): CPU
+# time (user + sys) and peak RSS, medians of REPEAT pairs (default 7) run
+# in turn, the median of the pair-by-pair ratios pcl/perf, and whether the
+# tables (stderr) are identical.
+# Usage: bench/lock.sh [perf.data]   (default: record one in a temp dir;
+# needs root or perf_event_paranoid <= 0)
 set -e
 cd "$(dirname "$0")/.."
 make -s pcl fixtures >/dev/null
 PERF=${PERF:-/usr/bin/perf}
 PCL=./pcl
+REPEAT=${REPEAT:-7}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. bench/lib.sh
 
 data=$1
 if [ -z "$data" ]; then
 	data=$tmp/lock.data
-	$PERF lock record -q -a -o "$data" -- build/fixtures/lock_contend 8 20000 \
+	$PERF lock record -q -a -o "$data" -- build/fixtures/lock_contend 8 150000 \
 		>/dev/null 2>&1
 fi
 echo "input: $data ($(du -h "$data" | cut -f1))"
 cat "$data" >/dev/null
 
-# run NAME ARGS... -> "seconds maxrss_kb"; the tables (stderr) kept in $tmp/out.NAME
-run() {
-	name=$1
-	shift
-	/usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/out.$name" || true
-	cat "$tmp/time"
-}
-printf '%-22s %10s %10s %12s %12s %7s %7s %s\n' sub-command "perf (s)" "pcl (s)" \
-	"perf RSS MB" "pcl RSS MB" "time" "RSS" output
+printf '%-18s %9s %9s %7s %8s %8s %s\n' sub-command "pcl cpu" "perf cpu" ratio "pcl MB" \
+	"perf MB" output
 for sub in report contention; do
-	set -- $(run perf $PERF lock -i "$data" $sub); perf_s=$1 perf_kb=$2
-	set -- $(run pcl $PCL lock -i "$data" $sub); pcl_s=$1 pcl_kb=$2
-	if cmp -s "$tmp/out.perf" "$tmp/out.pcl"; then same=identical; else same=DIFFERENT; fi
-	printf '%-22s %10s %10s %12.1f %12.1f %7.2f %7.2f %s\n' "lock $sub" "$perf_s" "$pcl_s" \
-		"$(echo "$perf_kb / 1024" | bc -l)" "$(echo "$pcl_kb / 1024" | bc -l)" \
-		"$(echo "$pcl_s / ($perf_s + 0.001)" | bc -l)" "$(echo "$pcl_kb / $perf_kb" | bc -l)" \
+	set -- $(paired_cpu "$PCL lock -i $data $sub" "$PERF lock -i $data $sub")
+	if cmp -s "$tmp/err.perf" "$tmp/err.pcl"; then same=identical; else same=DIFFERENT; fi
+	printf '%-18s %9.3f %9.3f %7.2f %8.1f %8.1f %s\n' "lock $sub" "$1" "$2" "$3" "$4" "$5" \
 		"$same"
 done
+echo "(CPU seconds and MB: medians of $REPEAT pairs; ratio: median of the pairs' pcl/perf)"

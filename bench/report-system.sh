@@ -74,11 +74,6 @@ EOF
 	$PERF record -q -g -o "$1" -- "$tmp/tmpl" >/dev/null 2>&1
 }
 
-# median of the numbers on stdin
-median() {
-	sort -n | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # measure NAME TOOL ARGS... -> "wall cpu rss_mb" medians; output kept
 measure() {
 	name=$1

@@ -184,7 +184,8 @@ static int kmem_sample(struct perf_tool *tool, struct perf_session *s,
 		       struct evsel *evsel)
 {
 	(void)tool, (void)rec;
-	machine__findnew_thread(s->machine, (pid_t)sample->pid, (pid_t)sample->tid);
+	/* no thread is looked up here: only the page allocator's call sites
+	 * need one (kmem.c finds it then) */
 	if (sample_filter__skip_time(&kc.filter, sample->time))
 		return 0;
 	return kmem__sample(&kc.k, s, evsel, sample);
@@ -217,7 +218,9 @@ static int kmem_stat(struct perf_session *s, const char *subcmd)
 		usage_with_options(kmem_usage, options);
 	setlocale(LC_ALL, "");	/* perf groups thousands as the locale says */
 	machine = perf_session__new_machine(s, NULL, NULL, kc.force);
-	machine__prefetch_kallsyms(machine);
+	/* only call sites are named (the slab caller table, page chains) */
+	if (kc.caller_flag || kc.page_flag)
+		machine__prefetch_kallsyms(machine);
 	kmem__setup(&kc.k, s);
 	ret = perf_session__process(s, &tool);
 	if (ret < 0 && s->err) {

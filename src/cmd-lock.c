@@ -340,6 +340,13 @@ static int lock_analyse(enum lock_mode mode)
 	machine__symbols_config(m)->vmlinux = lo.vmlinux;
 	machine__prefetch_kallsyms(m);
 	po.machine = m;
+	/* perf lock leaves these to stubs: its machine never learns user
+	 * mappings or threads from them (on a system-wide recording they
+	 * were a third of the time), and only kernel frames are looked up */
+	r.tool.machine_ignores[PERF_RECORD_MMAP2] = true;
+	r.tool.machine_ignores[PERF_RECORD_FORK] = true;
+	r.tool.machine_ignores[PERF_RECORD_EXIT] = true;
+	r.tool.machine_ignores[PERF_RECORD_CGROUP] = true;
 	if (lo.dump)
 		r.tool.record = lock_dump;
 	if (perf_session__process(s, &r.tool) < 0) {

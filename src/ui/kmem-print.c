@@ -4,6 +4,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "util/strbuf.h"
+
 #define RULE "-----------------------------------------------------------------------" \
 	     "----------------------------------"
 
@@ -34,33 +36,45 @@ static bool ellipsis(int lines, size_t nr)
 static void slab_table(FILE *fp, const struct kmem_slab_stat *const *rows, size_t nr,
 		       int lines, bool is_caller, struct machine *m, bool raw_ip)
 {
+	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
 	fprintf(fp, "%s\n", RULE);
 	fprintf(fp, " %-34s |", is_caller ? "Callsite" : "Alloc Ptr");
 	fputs(" Total_alloc/Per | Total_req/Per   | Hit      | Ping-pong | Frag\n", fp);
 	fprintf(fp, "%s\n", RULE);
+	/* tens of thousands of rows on a large recording: built without printf */
 	for (i = 0; i < nr && (lines < 0 || i < (size_t)lines); i++) {
 		const struct kmem_slab_stat *st = rows[i];
 		uint64_t addr = is_caller ? st->call_site : st->ptr;
 		struct addr_location al;
 		const struct symbol *sym =
 			is_caller && !raw_ip ? kernel_symbol(m, addr, &al) : NULL;
-		char name[256];
+		size_t start = sb.len;
 
+		strbuf_addch(&sb, ' ');
 		if (sym)
-			snprintf(name, sizeof(name), "%s+%" PRIx64, sym->name,
-				 al.addr - sym->start);
+			strbuf_addf_fast(&sb, "%s+%lx", sym->name,
+					 (unsigned long)(al.addr - sym->start));
 		else
-			snprintf(name, sizeof(name), "%#" PRIx64, addr);
-		fprintf(fp, " %-34s |", name);
-		fprintf(fp, " %9llu/%-5lu | %9llu/%-5lu | %8lu | %9lu | %6.3f%%\n",
-			(unsigned long long)st->bytes_alloc,
-			(unsigned long)(st->bytes_alloc / st->hit),
-			(unsigned long long)st->bytes_req, (unsigned long)(st->bytes_req / st->hit),
-			(unsigned long)st->hit, (unsigned long)st->pingpong,
-			kmem__fragmentation(st->bytes_req, st->bytes_alloc));
+			strbuf_addf_fast(&sb, "%#lx", (unsigned long)addr);
+		if (sb.len - start < 35)
+			strbuf_add_column(&sb, "", (int)(35 - (sb.len - start)));
+		strbuf_addf_fast(&sb, " | %9lu/%-5lu | %9lu/%-5lu | %8lu | %9lu | ",
+				 (unsigned long)st->bytes_alloc,
+				 (unsigned long)(st->bytes_alloc / st->hit),
+				 (unsigned long)st->bytes_req, (unsigned long)(st->bytes_req / st->hit),
+				 (unsigned long)st->hit, (unsigned long)st->pingpong);
+		strbuf_add_fixed(&sb, 6, 3, kmem__fragmentation(st->bytes_req, st->bytes_alloc));
+		strbuf_addstr(&sb, "%\n");
+		if (sb.len >= 1 << 16) {
+			fwrite(sb.buf, 1, sb.len, fp);
+			strbuf_reset(&sb);
+		}
 	}
+	if (sb.len)
+		fwrite(sb.buf, 1, sb.len, fp);
+	strbuf_release(&sb);
 	if (ellipsis(lines, nr))
 		fputs(" ...                                | ...             | ...             "
 		      "| ...      | ...       | ...   \n", fp);

@@ -137,6 +137,63 @@ static void add_decimal(struct strbuf *sb, uint64_t v)
 	strbuf_add(sb, p, (size_t)(end - p));
 }
 
+/*
+ * "%[-][#][width][l](d|i|u|x)" (spec, len bytes) of the next argument,
+ * padded with spaces, without printf; false, the argument left, for any
+ * other conversion.
+ */
+static bool add_integer(struct strbuf *sb, const char *spec, size_t len, va_list *ap)
+{
+	char conv = spec[len - 1], digits[24], *p = digits + sizeof(digits);
+	bool left = false, alt = false, is_long = false, negative = false;
+	size_t i = 1, n, width = 0;
+	uint64_t v;
+
+	for (; spec[i] == '-' || spec[i] == '#'; i++)
+		*(spec[i] == '-' ? &left : &alt) = true;
+	if (spec[i] == '0')
+		return false;	/* zero padding */
+	for (; spec[i] >= '0' && spec[i] <= '9'; i++)
+		width = width * 10 + (size_t)(spec[i] - '0');
+	if (spec[i] == 'l')
+		is_long = true, i++;
+	if (i != len - 1 || (conv != 'u' && conv != 'd' && conv != 'i' && conv != 'x') ||
+	    (alt && conv != 'x'))
+		return false;
+	if (conv == 'd' || conv == 'i') {
+		long sv = is_long ? va_arg(*ap, long) : va_arg(*ap, int);
+
+		negative = sv < 0;
+		v = negative ? -(uint64_t)sv : (uint64_t)sv;
+	} else {
+		v = is_long ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned int);
+	}
+	if (conv == 'x') {
+		do
+			*--p = "0123456789abcdef"[v & 15];
+		while (v >>= 4);
+		if (alt && !(p[0] == '0' && p + 1 == digits + sizeof(digits)))
+			*--p = 'x', *--p = '0';
+	} else {
+		do
+			*--p = (char)('0' + v % 10);
+		while (v /= 10);
+		if (negative)
+			*--p = '-';
+	}
+	n = (size_t)(digits + sizeof(digits) - p);
+	strbuf_grow(sb, width > n ? width : n);
+	if (!left)
+		for (; width > n; width--)
+			sb->buf[sb->len++] = ' ';
+	memcpy(sb->buf + sb->len, p, n);
+	sb->len += n;
+	for (; width > n; width--)
+		sb->buf[sb->len++] = ' ';
+	sb->buf[sb->len] = '\0';
+	return true;
+}
+
 /* A format strbuf_addf_fast was not made for: a bug in its caller. */
 static _Noreturn void bad_format(const char *at)
 {
@@ -174,6 +231,8 @@ static void add_conversion(struct strbuf *sb, const char *spec, size_t len, va_l
 		add_decimal(sb, va_arg(*ap, unsigned long));
 		return;
 	}
+	if (add_integer(sb, spec, len, ap))
+		return;
 	if (len >= sizeof(fmt))
 		bad_format(spec);
 	memcpy(fmt, spec, len);

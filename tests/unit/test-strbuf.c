@@ -143,6 +143,12 @@ static void test_addf_fast_as_printf(void **state)
 		   3.0);
 	CHECK_FAST("%.0f %.9f %+.2f % .2f", 2.5, 1.0 / 3.0, 1.005, 0.5);
 	CHECK_FAST("%s", "no conversions after this");
+	/* the padded integers written without printf */
+	CHECK_FAST("|%9lu/%-5lu|%8u|%-3d|%4d|%-4ld|%12ld|", 0UL, 123456UL, 4294967295u, -1, -42,
+		   -9L, -9223372036854775807L - 1);
+	CHECK_FAST("|%#lx|%#x|%#18lx|%-#8x|%6x|%-6lx|", 0xffff888100000000UL, 0u, 0x1UL, 0xabu,
+		   0u, 0xfUL);
+	CHECK_FAST("|%1u|%1d|%20lu|", 12345u, -12345, 18446744073709551615UL);
 }
 
 static void test_decimal_digits_as_printf(void **state)

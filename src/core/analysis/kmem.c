@@ -1,5 +1,6 @@
 /* kmem: slab and page allocator statistics from kmem:* tracepoints (see kmem.h). */
 #include "core/analysis/kmem.h"
+#include "core/analysis/tp-fields.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -135,21 +136,28 @@ static void default_sort(struct kmem_sort *sort, bool page)
 	free(copy);
 }
 
-/* perf asks sysfs which node each CPU of this machine is on. */
+/* perf asks sysfs which node each CPU of this machine is on: the node
+ * directories listed once (probing node0..node1023 by name cost a
+ * thousand failed path lookups). */
 static void read_cpu_nodes(struct kmem *k)
 {
-	char path[64];
-	DIR *dir;
-	struct dirent *de;
+	static const char nodes_dir[] = "/sys/devices/system/node";
+	DIR *nodes = opendir(nodes_dir), *dir;
+	struct dirent *nd, *de;
+	char path[300];
 
-	for (int node = 0; node < 1024; node++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", node);
+	while (nodes && (nd = readdir(nodes))) {
+		int node;
+		char tail;
+
+		if (sscanf(nd->d_name, "node%d%c", &node, &tail) != 1 || node < 0 || node >= 1024)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", nodes_dir, nd->d_name);
 		dir = opendir(path);
 		if (!dir)
 			continue;
 		while ((de = readdir(dir))) {
 			unsigned int cpu;
-			char tail;
 
 			if (sscanf(de->d_name, "cpu%u%c", &cpu, &tail) == 1 &&
 			    cpu < ARRAY_SIZE(k->cpu_node))
@@ -157,6 +165,8 @@ static void read_cpu_nodes(struct kmem *k)
 		}
 		closedir(dir);
 	}
+	if (nodes)
+		closedir(nodes);
 }
 
 static struct evsel *find_tracepoint(struct perf_session *s, const char *name)
@@ -180,6 +190,7 @@ void kmem__setup(struct kmem *k, struct perf_session *s)
 	if (s->tep && tep_get_page_size(s->tep) > 0)
 		k->page_size = (uint64_t)tep_get_page_size(s->tep);
 	k->use_pfn = tp && tep_find_field(tp, "pfn");
+	k->swap = tp_swapped(s->tep);
 	k->seq = xmalloc(sizeof(*k->seq));
 	trace_seq_init(k->seq);
 }
@@ -230,15 +241,7 @@ static const struct kmem_event *event_of(struct kmem *k, struct perf_session *s,
 	struct kmem_event *e;
 	struct tep_event *tp;
 
-	if (evsel->idx >= k->nr_events) {
-		int n = evsel->idx + 1;
-
-		k->events = xrealloc(k->events, (size_t)n * sizeof(*k->events));
-		memset(k->events + k->nr_events, 0,
-		       (size_t)(n - k->nr_events) * sizeof(*k->events));
-		k->nr_events = n;
-	}
-	e = &k->events[evsel->idx];
+	e = tp_event_slot(&k->events, &k->nr_events, evsel->idx, sizeof(*e));
 	if (e->known)
 		return e;
 	e->known = true;
@@ -249,18 +252,12 @@ static const struct kmem_event *event_of(struct kmem *k, struct perf_session *s,
 	return e;
 }
 
-static uint64_t field(const struct kmem_event *e, const struct perf_sample *sample,
-		      enum kmem_field which, bool *found)
+static inline uint64_t field(const struct kmem *k, const struct kmem_event *e,
+			     const struct perf_sample *sample, enum kmem_field which, bool *found)
 {
-	const struct tep_format_field *f = e->fields[which];
-	unsigned long long v = 0;
-
 	if (found)
-		*found = f != NULL;
-	if (!f || !sample->raw_data || f->offset + f->size > (int)sample->raw_size)
-		return 0;
-	tep_read_number_field((struct tep_format_field *)f, sample->raw_data, &v);
-	return v;
+		*found = e->fields[which] != NULL;
+	return tp_read_number(e->fields[which], sample, k->swap);
 }
 
 double kmem__fragmentation(uint64_t req, uint64_t alloc)
@@ -291,11 +288,11 @@ static struct kmem_slab_stat *slab_find(struct kmem_stat_vec *vec, struct hashma
 static int slab_alloc(struct kmem *k, const struct kmem_event *e,
 		      const struct perf_sample *sample)
 {
-	uint64_t ptr = field(e, sample, F_PTR, NULL);
-	uint64_t call_site = field(e, sample, F_CALL_SITE, NULL);
+	uint64_t ptr = field(k, e, sample, F_PTR, NULL);
+	uint64_t call_site = field(k, e, sample, F_CALL_SITE, NULL);
 	/* perf keeps the sizes in ints */
-	int bytes_req = (int)field(e, sample, F_BYTES_REQ, NULL);
-	int bytes_alloc = (int)field(e, sample, F_BYTES_ALLOC, NULL);
+	int bytes_req = (int)field(k, e, sample, F_BYTES_REQ, NULL);
+	int bytes_alloc = (int)field(k, e, sample, F_BYTES_ALLOC, NULL);
 	struct kmem_slab_stat *st;
 	bool added, has_node;
 	int node;
@@ -325,7 +322,7 @@ static int slab_alloc(struct kmem *k, const struct kmem_event *e,
 
 	/* the allocation is cross-node when the tracepoint names a node
 	 * (not NUMA_NO_NODE) other than the CPU's */
-	node = (int)field(e, sample, F_NODE, &has_node);
+	node = (int)field(k, e, sample, F_NODE, &has_node);
 	if (has_node && node != -1) {
 		int cpu_node = sample->cpu < ARRAY_SIZE(k->cpu_node) ?
 			       k->cpu_node[sample->cpu] : -1;
@@ -339,7 +336,7 @@ static int slab_alloc(struct kmem *k, const struct kmem_event *e,
 static int slab_free(struct kmem *k, const struct kmem_event *e,
 		     const struct perf_sample *sample)
 {
-	uint64_t ptr = field(e, sample, F_PTR, NULL);
+	uint64_t ptr = field(k, e, sample, F_PTR, NULL);
 	struct kmem_slab_stat *st = slab_find(&k->slab_allocs, &k->slab_alloc_idx, ptr);
 
 	if (!st)
@@ -516,10 +513,10 @@ static struct kmem_page_stat *live_page(struct kmem *k, uint64_t page)
 static int page_alloc(struct kmem *k, const struct kmem_event *e, struct perf_session *s,
 		      struct evsel *evsel, const struct perf_sample *sample)
 {
-	int order = (int)field(e, sample, F_ORDER, NULL);
-	uint32_t gfp = (uint32_t)field(e, sample, F_GFP, NULL);
-	uint32_t migrate_type = (uint32_t)field(e, sample, F_MIGRATE, NULL);
-	uint64_t page = field(e, sample, F_PAGE, NULL);
+	int order = (int)field(k, e, sample, F_ORDER, NULL);
+	uint32_t gfp = (uint32_t)field(k, e, sample, F_GFP, NULL);
+	uint32_t migrate_type = (uint32_t)field(k, e, sample, F_MIGRATE, NULL);
+	uint64_t page = field(k, e, sample, F_PAGE, NULL);
 	uint64_t bytes = k->page_size << order, callsite;
 	struct group_key key = { page, order, migrate_type, gfp, 0 };
 	struct kmem_page_stat *st;
@@ -575,8 +572,8 @@ static int page_alloc(struct kmem *k, const struct kmem_event *e, struct perf_se
 static int page_free(struct kmem *k, const struct kmem_event *e,
 		     const struct perf_sample *sample)
 {
-	int order = (int)field(e, sample, F_ORDER, NULL);
-	uint64_t page = field(e, sample, F_PAGE, NULL);
+	int order = (int)field(k, e, sample, F_ORDER, NULL);
+	uint64_t page = field(k, e, sample, F_PAGE, NULL);
 	uint64_t bytes = k->page_size << order;
 	struct kmem_page_stat *st = live_page(k, page);
 	struct group_key key;
@@ -646,23 +643,32 @@ int kmem__sample(struct kmem *k, struct perf_session *s, struct evsel *evsel,
 
 static const struct kmem_sort *sort_keys;
 
-static int slab_key_cmp(enum kmem_key key, const struct kmem_slab_stat *a,
-			const struct kmem_slab_stat *b)
+/* A slab key's value as a number whose unsigned order is the key's. */
+static uint64_t slab_key_value(enum kmem_key key, const struct kmem_slab_stat *st)
 {
+	double frag;
+	uint64_t bits;
+
 	switch (key) {
 	case KMEM_KEY_PTR:
-		return CMP(a->ptr, b->ptr);
+		return st->ptr;
 	case KMEM_KEY_CALLSITE:
-		return CMP(a->call_site, b->call_site);
+		return st->call_site;
 	case KMEM_KEY_HIT:
-		return CMP(a->hit, b->hit);
+		return st->hit;
 	case KMEM_KEY_BYTES:
-		return CMP(a->bytes_alloc, b->bytes_alloc);
+		return st->bytes_alloc;
 	case KMEM_KEY_FRAG:
-		return CMP(kmem__fragmentation(a->bytes_req, a->bytes_alloc),
-			   kmem__fragmentation(b->bytes_req, b->bytes_alloc));
+		/* IEEE doubles order as sign-magnitude integers: flip them
+		 * into unsigned order (a zero is +0, as the comparison of
+		 * doubles has -0 equal to it) */
+		frag = kmem__fragmentation(st->bytes_req, st->bytes_alloc);
+		if (frag == 0)
+			frag = 0;
+		memcpy(&bits, &frag, sizeof(bits));
+		return bits >> 63 ? ~bits : bits | 1ULL << 63;
 	case KMEM_KEY_PINGPONG:
-		return CMP(a->pingpong, b->pingpong);
+		return st->pingpong;
 	default:
 		return 0;
 	}
@@ -696,17 +702,18 @@ static int page_key_cmp(enum kmem_key key, const struct kmem_page_stat *a,
 static const enum kmem_key *tie_keys;
 static int nr_tie_keys;
 
-static int slab_sorted_cmp(const void *pa, const void *pb)
-{
-	const struct kmem_slab_stat *a = *(const void *const *)pa, *b = *(const void *const *)pb;
-	int c;
+/* The slab tables are sorted as records of their keys' values, made once,
+ * so that a comparison reads no stats scattered in memory: the user's keys
+ * inverted (descending), the filing key, the stat's address. */
+static size_t record_keys;
 
-	for (int i = 0; i < sort_keys->nr; i++)
-		if ((c = slab_key_cmp(sort_keys->keys[i], b, a)))
-			return c;
-	for (int i = 0; i < nr_tie_keys; i++)
-		if ((c = slab_key_cmp(tie_keys[i], a, b)))
-			return c;
+static int record_cmp(const void *pa, const void *pb)
+{
+	const uint64_t *a = pa, *b = pb;
+
+	for (size_t i = 0; i < record_keys; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
 	return 0;
 }
 
@@ -743,11 +750,25 @@ static size_t collect(const struct kmem_stat_vec *vec, size_t size, const void *
 static void sort_slab(const struct kmem_stat_vec *vec, const struct kmem_sort *sort,
 		      enum kmem_key filed_by, const struct kmem_slab_stat ***out, size_t *nr)
 {
-	*nr = collect(vec, sizeof(struct kmem_slab_stat), (const void ***)out, false);
-	sort_keys = sort;
-	tie_keys = &filed_by;
-	nr_tie_keys = 1;
-	qsort(*out, *nr, sizeof(**out), slab_sorted_cmp);
+	size_t width = (size_t)sort->nr + 2;
+	uint64_t *records = xmalloc((vec->nr + 1) * width * sizeof(*records));
+
+	for (size_t i = 0; i < vec->nr; i++) {
+		const struct kmem_slab_stat *st = SLAB_AT(vec, i);
+		uint64_t *r = records + i * width;
+
+		for (int k = 0; k < sort->nr; k++)
+			r[k] = ~slab_key_value(sort->keys[k], st);
+		r[sort->nr] = slab_key_value(filed_by, st);
+		r[sort->nr + 1] = (uint64_t)(uintptr_t)st;
+	}
+	record_keys = width - 1;
+	qsort(records, vec->nr, width * sizeof(*records), record_cmp);
+	*nr = vec->nr;
+	*out = xmalloc((vec->nr + 1) * sizeof(**out));
+	for (size_t i = 0; i < vec->nr; i++)
+		(*out)[i] = (const struct kmem_slab_stat *)(uintptr_t)records[i * width + width - 1];
+	free(records);
 }
 
 static void sort_page(const struct kmem_stat_vec *vec, const struct kmem_sort *sort,

@@ -70,6 +70,7 @@ struct kmem {
 	int cpu_node[4096];		/* NUMA node of each CPU, -1 unknown */
 	uint64_t page_size;
 	bool use_pfn;
+	bool swap;			/* the file's byte order is not ours */
 
 	/* slab */
 	struct kmem_stat_vec slab_allocs, slab_callers;	/* struct kmem_slab_stat */

@@ -68,6 +68,7 @@ void lock_analysis__exit(struct lock_analysis *la)
 	for (void *p = hashmap_next(&la->comms, NULL); p; p = hashmap_next(&la->comms, p))
 		free(*(char **)p);
 	hashmap_release(&la->comms);
+	free(la->events);
 }
 
 void lock_analysis__comm(struct lock_analysis *la, uint64_t tid, const char *comm)
@@ -123,17 +124,42 @@ static struct lock_stat *stat_new(struct lock_analysis *la, uint64_t key, const 
 	return ls;
 }
 
-static uint64_t field(struct perf_session *s, struct evsel *evsel,
-		      const struct perf_sample *sample, const char *name)
-{
-	struct tep_event *tp = perf_session__event(s, evsel)->tp_format;
-	struct tep_format_field *f = tp ? tep_find_field(tp, name) : NULL;
-	unsigned long long v = 0;
+/* What an event is to the analysis, looked up at its first sample. */
+enum lock_kind {
+	KIND_NONE, KIND_BEGIN, KIND_END,
+	KIND_LOCKDEP	/* + enum lockdep_event */
+};
 
-	if (!f || !sample->raw_data || f->offset + f->size > (int)sample->raw_size)
-		return 0;
-	tep_read_number_field(f, sample->raw_data, &v);
-	return v;
+struct lock_event {
+	bool known;
+	int kind;
+	struct tep_format_field *addr, *flags;	/* lock_addr or lockdep_addr; flags */
+};
+
+static const struct lock_event *event_of(struct lock_analysis *la, struct perf_session *s,
+					 struct evsel *evsel)
+{
+	static const char *const names[] = {
+		"lock:contention_begin", "lock:contention_end", "lock:lock_acquire",
+		"lock:lock_acquired", "lock:lock_contended", "lock:lock_release",
+	};
+	struct lock_event *e;
+	struct tep_event *tp;
+
+	e = tp_event_slot(&la->events, &la->nr_events, evsel->idx, sizeof(*e));
+	if (e->known)
+		return e;
+	e->known = true;
+	la->swap = tp_swapped(s->tep);
+	for (size_t i = 0; evsel->attr.type == PERF_TYPE_TRACEPOINT && i < ARRAY_SIZE(names); i++)
+		if (!strcmp(evsel->name, names[i]))
+			e->kind = KIND_BEGIN + (int)i;
+	tp = e->kind ? perf_session__event(s, evsel)->tp_format : NULL;
+	if (tp) {
+		e->addr = tep_find_field(tp, e->kind < KIND_LOCKDEP ? "lock_addr" : "lockdep_addr");
+		e->flags = tep_find_field(tp, "flags");
+	}
+	return e;
 }
 
 /* Mutexes and rwsems live in the scheduler's text, spinlocks in the
@@ -292,9 +318,9 @@ static int broken_seq(struct lock_analysis *la, struct lock_stat *ls, struct seq
 }
 
 static int contention_begin(struct lock_analysis *la, struct perf_session *s,
-			    struct evsel *evsel, const struct perf_sample *sample)
+			    const struct lock_event *e, const struct perf_sample *sample)
 {
-	uint64_t addr = field(s, evsel, sample, "lock_addr");
+	uint64_t addr = tp_read_number(e->addr, sample, la->swap);
 	uint64_t key = aggr_key(la, s, sample, addr);
 	struct lock_stat *ls = stat_find(la, key);
 	struct seq_entry *seq;
@@ -304,7 +330,7 @@ static int contention_begin(struct lock_analysis *la, struct perf_session *s,
 
 		if (la->thread_names || !chain_caller(la, s, sample, name, sizeof(name)))
 			snprintf(name, sizeof(name), "Unknown");
-		ls = stat_new(la, key, name, (uint32_t)field(s, evsel, sample, "flags"));
+		ls = stat_new(la, key, name, (uint32_t)tp_read_number(e->flags, sample, la->swap));
 	}
 	if (la->keep_callstacks && !ls->callstack && la->max_stack > 0) {
 		struct chain_frame frames[256];
@@ -328,9 +354,9 @@ static int contention_begin(struct lock_analysis *la, struct perf_session *s,
 }
 
 static int contention_end(struct lock_analysis *la, struct perf_session *s,
-			  struct evsel *evsel, const struct perf_sample *sample)
+			  const struct lock_event *e, const struct perf_sample *sample)
 {
-	uint64_t addr = field(s, evsel, sample, "lock_addr");
+	uint64_t addr = tp_read_number(e->addr, sample, la->swap);
 	struct lock_stat *ls = stat_find(la, aggr_key(la, s, sample, addr));
 	struct seq_entry *seq;
 	uint64_t term;
@@ -457,10 +483,11 @@ static void lockdep_release(struct lock_analysis *la, struct lock_stat *ls,
 }
 
 static int lockdep_event(struct lock_analysis *la, struct perf_session *s, struct evsel *evsel,
-			 const struct perf_sample *sample, enum lockdep_event event)
+			 const struct lock_event *e, const struct perf_sample *sample,
+			 enum lockdep_event event)
 {
 	struct tep_event *tp = perf_session__event(s, evsel)->tp_format;
-	uint64_t addr = field(s, evsel, sample, "lockdep_addr");
+	uint64_t addr = tp_read_number(e->addr, sample, la->swap);
 	uint64_t key = la->aggr == LOCK_AGGR_TASK ? sample->tid : addr;
 	struct lock_stat *ls = stat_find(la, key);
 	struct seq_entry *seq;
@@ -478,7 +505,7 @@ static int lockdep_event(struct lock_analysis *la, struct perf_session *s, struc
 	seq = get_seq(la, sample->tid, addr);
 	switch (event) {
 	case LOCKDEP_ACQUIRE:
-		lockdep_acquire(la, ls, seq, (uint32_t)field(s, evsel, sample, "flags"),
+		lockdep_acquire(la, ls, seq, (uint32_t)tp_read_number(e->flags, sample, la->swap),
 				sample->time);
 		break;
 	case LOCKDEP_ACQUIRED:
@@ -497,22 +524,19 @@ static int lockdep_event(struct lock_analysis *la, struct perf_session *s, struc
 int lock_analysis__sample(struct lock_analysis *la, struct perf_session *s,
 			  struct evsel *evsel, const struct perf_sample *sample)
 {
-	static const char *const lockdep[] = {
-		[LOCKDEP_ACQUIRE] = "lock:lock_acquire", [LOCKDEP_ACQUIRED] = "lock:lock_acquired",
-		[LOCKDEP_CONTENDED] = "lock:lock_contended",
-		[LOCKDEP_RELEASE] = "lock:lock_release",
-	};
+	const struct lock_event *e = event_of(la, s, evsel);
 
-	if (evsel->attr.type != PERF_TYPE_TRACEPOINT)
+	switch (e->kind) {
+	case KIND_NONE:
 		return 0;
-	if (!strcmp(evsel->name, "lock:contention_begin"))
-		return contention_begin(la, s, evsel, sample);
-	if (!strcmp(evsel->name, "lock:contention_end"))
-		return contention_end(la, s, evsel, sample);
-	for (size_t i = 0; i < ARRAY_SIZE(lockdep); i++)
-		if (!strcmp(evsel->name, lockdep[i]))
-			return lockdep_event(la, s, evsel, sample, (enum lockdep_event)i);
-	return 0;
+	case KIND_BEGIN:
+		return contention_begin(la, s, e, sample);
+	case KIND_END:
+		return contention_end(la, s, e, sample);
+	default:
+		return lockdep_event(la, s, evsel, e, sample,
+				     (enum lockdep_event)(e->kind - KIND_LOCKDEP));
+	}
 }
 
 /* ---- perf's orders ---------------------------------------------------- */

@@ -54,10 +54,17 @@ struct lock_analysis {
 	struct hashmap comms;		/* tid -> the last COMM's name (malloced) */
 	int bad_hist[LOCK_BROKEN_MAX];
 
+	/* per evsel idx: which event it is, its fields looked up once */
+	struct lock_event *events;
+	int nr_events;
+	bool swap;		/* the tracepoint data's byte order is not ours */
+
 	/* the kernel's lock and scheduler text: callers are looked for past it */
 	bool bounds_loaded, have_bounds;
 	uint64_t sched_start, sched_end, lock_start, lock_end;
 };
+
+struct lock_event;
 
 void lock_analysis__init(struct lock_analysis *la);
 void lock_analysis__exit(struct lock_analysis *la);

@@ -1,6 +1,7 @@
 /* sched-events: finds the scheduler tracepoints' fields once per event
  * and decodes samples through them. */
 #include "core/analysis/sched-events.h"
+#include "core/analysis/tp-fields.h"
 
 #include <event-parse.h>
 #include <stdlib.h>
@@ -58,7 +59,7 @@ struct sched_decoder *sched_decoder__new(struct perf_session *s)
 	struct sched_decoder *d = xcalloc(1, sizeof(*d));
 
 	d->session = s;
-	d->swap = s->tep && tep_is_file_bigendian(s->tep) != tep_is_local_bigendian(s->tep);
+	d->swap = tp_swapped(s->tep);
 	return d;
 }
 
@@ -97,15 +98,7 @@ static struct event_fields *fields_of(struct sched_decoder *d, struct evsel *evs
 	struct session_event *se;
 	int k;
 
-	if (evsel->idx >= d->nr_events) {
-		int n = evsel->idx + 8;
-
-		d->events = xrealloc(d->events, (size_t)n * sizeof(*d->events));
-		memset(d->events + d->nr_events, 0,
-		       (size_t)(n - d->nr_events) * sizeof(*d->events));
-		d->nr_events = n;
-	}
-	ef = &d->events[evsel->idx];
+	ef = tp_event_slot(&d->events, &d->nr_events, evsel->idx, sizeof(*ef));
 	if (ef->known)
 		return ef;
 	ef->known = true;
@@ -149,33 +142,6 @@ enum sched_kind sched_decoder__kind(struct sched_decoder *d, struct evsel *evsel
 	return ef->kind;
 }
 
-/* A number of size bytes in our byte order (0 for odd sizes). */
-static inline uint64_t load_number(const uint8_t *p, unsigned size)
-{
-	uint8_t u8;
-	uint16_t u16;
-	uint32_t u32;
-	uint64_t u64;
-
-	/* what tep_read_number_field() does, without the call */
-	switch (size) {
-	case 1:
-		memcpy(&u8, p, 1);
-		return u8;
-	case 2:
-		memcpy(&u16, p, 2);
-		return u16;
-	case 4:
-		memcpy(&u32, p, 4);
-		return u32;
-	case 8:
-		memcpy(&u64, p, 8);
-		return u64;
-	default:
-		return 0;
-	}
-}
-
 /*
  * fast: the sample holds every field of its kind (raw_size >= span) in
  * our byte order, read through ef->loc without a check each; else through
@@ -188,12 +154,12 @@ static inline uint64_t read_field(const struct event_fields *ef, bool fast, enum
 	unsigned long long v = 0;
 
 	if (fast)
-		return load_number((const uint8_t *)sample->raw_data + ef->loc[f].offset,
+		return tp_load_number((const uint8_t *)sample->raw_data + ef->loc[f].offset,
 				   ef->loc[f].size);
 	if (!field || (uint64_t)field->offset + (uint64_t)field->size > sample->raw_size)
 		return 0;
 	if (ef->fast)
-		return load_number((const uint8_t *)sample->raw_data + field->offset,
+		return tp_load_number((const uint8_t *)sample->raw_data + field->offset,
 				   (unsigned)field->size);
 	tep_read_number_field((struct tep_format_field *)field, sample->raw_data, &v);
 	return v;

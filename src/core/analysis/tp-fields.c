@@ -49,3 +49,21 @@ char *tp_string(struct tep_event *tp, const struct perf_sample *sample, const ch
 		return xstrdup("");
 	return xstrndup(s, strnlen(s, (size_t)len));
 }
+
+void *tp_event_slot(void *entries, int *nr, int idx, size_t size)
+{
+	char *array;
+
+	/* entries is the address of a pointer of the caller's type: its
+	 * value copied in and out, not accessed through a void ** */
+	memcpy(&array, entries, sizeof(array));
+	if (idx >= *nr) {
+		int n = idx + 8;
+
+		array = xrealloc(array, (size_t)n * size);
+		memset(array + (size_t)*nr * size, 0, (size_t)(n - *nr) * size);
+		*nr = n;
+		memcpy(entries, &array, sizeof(array));
+	}
+	return array + (size_t)idx * size;
+}
