@@ -13,6 +13,7 @@
 
 struct arena_chunk {
 	struct arena_chunk *next;
+	void *owned;	/* arena_own()'s buffer; such a chunk has no data */
 	max_align_t data[];
 };
 
@@ -29,6 +30,7 @@ static char *arena_take(struct arena *a, size_t size, size_t align)
 				a->chunk_size < ARENA_MAX_CHUNK ? a->chunk_size * 2 : ARENA_MAX_CHUNK;
 		n = size + align > a->chunk_size ? size + align : a->chunk_size;
 		c = xmalloc(sizeof(*c) + n);
+		c->owned = NULL;
 		c->next = a->chunks;
 		a->chunks = c;
 		a->end = (char *)c->data + n;
@@ -60,11 +62,21 @@ const char *arena_strndup(struct arena *a, const char *s, size_t len)
 	return p;
 }
 
+void arena_own(struct arena *a, void *buf)
+{
+	struct arena_chunk *c = xmalloc(sizeof(*c));
+
+	c->owned = buf;
+	c->next = a->chunks;
+	a->chunks = c;
+}
+
 void arena_release(struct arena *a)
 {
 	while (a->chunks) {
 		struct arena_chunk *next = a->chunks->next;
 
+		free(a->chunks->owned);
 		free(a->chunks);
 		a->chunks = next;
 	}
