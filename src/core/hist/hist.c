@@ -1160,6 +1160,7 @@ static int output_cmp(const struct hist_entry *a, const struct hist_entry *b,
 		      int *nr_reached)
 {
 	const struct hist_layout *l = &a->hists->opts->layout;
+	bool mark = l->has_srcline || l->has_branch_srcline;
 	int ret;
 
 	if (order && (ret = order->first(a, b, order->arg)))
@@ -1170,7 +1171,7 @@ static int output_cmp(const struct hist_entry *a, const struct hist_entry *b,
 
 		if (l->sort_elided[i])
 			continue;
-		if (f->is_key && !f->sort)	/* source lines perf computes here */
+		if (mark && f->is_key && !f->sort)	/* source lines perf computes here */
 			reached[(*nr_reached)++] = f;
 		if (f->is_key)
 			ret = f->sort ? f->sort(a, b) : f->cmp(a, b);

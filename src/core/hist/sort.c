@@ -1480,10 +1480,13 @@ void hist_field__mark_srclines(const struct hist_field *f, struct hist_entry *a,
 int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
 			  struct hist_entry *b)
 {
+	bool mark = l->has_srcline || l->has_branch_srcline;
+
 	for (int i = 0; i < l->nr_keys; i++) {
 		int ret;
 
-		hist_field__mark_srclines(l->keys[i], a, b);
+		if (mark)
+			hist_field__mark_srclines(l->keys[i], a, b);
 		ret = l->keys[i]->cmp(a, b);
 		if (ret)
 			return ret;
