@@ -18,6 +18,9 @@ void *arena_alloc(struct arena *a, size_t size);
 void *arena_alloc_aligned(struct arena *a, size_t size, size_t align);
 /* A NUL-terminated copy of the len bytes at s (packed: no alignment). */
 const char *arena_strndup(struct arena *a, const char *s, size_t len);
+/* Hands buf (from malloc) to the arena: freed by arena_release(), e.g. a
+ * file read whole whose strings the arena's users point into. */
+void arena_own(struct arena *a, void *buf);
 void arena_release(struct arena *a);
 
 #endif

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void *oom(size_t n)
@@ -88,10 +89,15 @@ char *read_file_str(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	size_t cap = 4096, len = 0, n;
+	struct stat st;
 	char *buf;
 
 	if (!f)
 		return NULL;
+	/* a regular file's size spares the doubling copies (a kallsyms copy
+	 * is megabytes); /proc files say 0 and grow as they are read */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (size_t)st.st_size + 2;
 	buf = xmalloc(cap);
 	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
 		len += n;

@@ -5,11 +5,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "util/arena.h"
 #include "util/hashmap.h"
 #include "util/strset.h"
+#include "util/util.h"
 
 #define MANY 100000
 
@@ -203,6 +205,37 @@ static void test_arena_strings_and_blocks(void **state)
 	arena_release(&a);
 }
 
+/* Past the cap, chunks are mapped on their own (huge pages); blocks of
+ * every size stay zeroed, aligned and apart; an owned buffer is freed
+ * with the arena (ASan tells a leak). */
+static void test_arena_big_chunks_and_owned(void **state)
+{
+	struct arena a = { 0 };
+	char *prev = NULL;
+
+	(void)state;
+	arena_own(&a, xstrdup("owned"));
+	for (int i = 0; i < 12000; i++) {	/* 12 MB: several capped chunks */
+		char *p = arena_alloc_aligned(&a, 1000, i % 2 ? 8 : 64);
+
+		assert_int_equal((uintptr_t)p % (i % 2 ? 8 : 64), 0);
+		assert_int_equal(p[0] | p[999], 0);
+		memset(p, 0xff, 1000);
+		if (prev)
+			assert_int_equal((unsigned char)prev[999], 0xff);
+		prev = p;
+	}
+	for (size_t size = (2u << 20) - 64; size <= (2u << 20) + 64; size += 16) {
+		char *p = arena_alloc(&a, size);	/* about a chunk: a chunk of its own */
+
+		assert_int_equal(p[0] | p[size - 1], 0);
+		memset(p, 1, size);
+	}
+	arena_own(&a, xstrdup("owned too"));
+	arena_release(&a);
+	assert_null(a.chunks);
+}
+
 static void test_strset_interns(void **state)
 {
 	struct strset set = { 0 };
@@ -226,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_string_keys),
 		cmocka_unit_test(test_iteration_visits_all),
 		cmocka_unit_test(test_arena_strings_and_blocks),
+		cmocka_unit_test(test_arena_big_chunks_and_owned),
 		cmocka_unit_test(test_strset_interns),
 	};
 

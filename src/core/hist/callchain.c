@@ -663,7 +663,8 @@ static struct callchain_node *child_for(struct callchain_store *s, struct callch
 		parent = *link;
 		link = cmp < 0 ? &parent->left : &parent->right;
 	}
-	c = arena_alloc(&s->arena, sizeof(*c));
+	/* packed: 16-byte alignment made the 120-byte nodes 128 */
+	c = arena_alloc_aligned(&s->arena, sizeof(*c), _Alignof(struct callchain_node));
 	c->parent = node;
 	c->frame = f;
 	c->sibling = node->child;

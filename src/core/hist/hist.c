@@ -671,13 +671,34 @@ void hists__collapse(struct hists *h)
 		h->is_collapsed = true;
 		return;
 	}
+	/* While the index is on, the keys up to the DSO's order entries
+	 * totally, and past them so do those of every DSO name whose span is
+	 * whole: h->in's walk has such an entry after every one before it and
+	 * equal to none, so its search here would only go right.  It goes
+	 * under the last node without comparisons. */
+	bool ordered = h->index == HIST_INDEX_ON && !l->sym_by_name;
+	struct rb_node *last = NULL;	/* the tree's rightmost node */
+
 	for (struct rb_node *nd = rb_first(&h->in); nd; nd = rb_next(nd)) {
 		struct hist_entry *he = node_entry(nd, in_off), *into;
 		struct rb_node **link, *parent;
+		const struct index_span *span = ordered ? index_span(h, he, false) : NULL;
 
-		into = tree_find(l, &h->collapsed, off, he, &link, &parent);
+		if (span && !span->broken && !he->inlined) {
+			into = NULL;
+			parent = last;
+			link = last ? &last->right : &h->collapsed.node;
+		} else {
+			into = tree_find(l, &h->collapsed, off, he, &link, &parent);
+		}
 		if (!into) {
 			rb_insert(&h->collapsed, entry_node(he, off), parent, link);
+			/* (rotations keep the greatest node rightmost) */
+			if (link == (last ? &last->right : &h->collapsed.node))
+				last = entry_node(he, off);
+			else
+				for (last = h->collapsed.node; last->right; last = last->right)
+					;
 			hists__apply_ui_filters(h, he);
 			continue;
 		}
@@ -1139,6 +1160,7 @@ static int output_cmp(const struct hist_entry *a, const struct hist_entry *b,
 		      int *nr_reached)
 {
 	const struct hist_layout *l = &a->hists->opts->layout;
+	bool mark = l->has_srcline || l->has_branch_srcline;
 	int ret;
 
 	if (order && (ret = order->first(a, b, order->arg)))
@@ -1149,7 +1171,7 @@ static int output_cmp(const struct hist_entry *a, const struct hist_entry *b,
 
 		if (l->sort_elided[i])
 			continue;
-		if (f->is_key && !f->sort)	/* source lines perf computes here */
+		if (mark && f->is_key && !f->sort)	/* source lines perf computes here */
 			reached[(*nr_reached)++] = f;
 		if (f->is_key)
 			ret = f->sort ? f->sort(a, b) : f->cmp(a, b);

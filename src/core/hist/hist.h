@@ -113,6 +113,11 @@ struct hist_entry {
 	uint64_t hash;			/* of the keys: spares comparisons */
 	struct thread *thread;
 	uint64_t ip;			/* DSO-relative; absolute for stack entries */
+	/* what the output sort compares first, in the third cache line
+	 * (Children, the call graph's depth, then Self) */
+	struct callchain_root *callchain;	/* NULL without callchains */
+	struct he_stat stat_acc;	/* Children */
+	struct he_stat stat;		/* Self */
 	uint64_t object_off;		/* a stack entry's offset into a data-object sym */
 	struct symbol *parent;
 	const char *srcline;		/* interned, with the srcline key */
@@ -132,9 +137,6 @@ struct hist_entry {
 	struct hist_mem mem;		/* the memory keys (mem, snoop, tlb, ...) */
 	struct hist_branch br;		/* the branch keys (branch mode) */
 	const char *srcfile;		/* interned, with the srcfile key */
-	struct he_stat stat;		/* Self */
-	struct he_stat stat_acc;	/* Children */
-	struct callchain_root *callchain;	/* NULL without callchains */
 	/* --group: the members' entries (index = member position - 1) */
 	struct hist_entry **pairs;
 	bool paired;			/* a member's entry some leader's pairs */

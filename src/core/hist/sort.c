@@ -151,6 +151,23 @@ static int sym_sort(const struct hist_entry *a, const struct hist_entry *b)
 /* perf's symbol print: -v's address and origin, "[level] ", then the
  * name cut to the width left (a data object whole, with its offset), or
  * the address when no symbol covers it */
+/* printf's "%#.16" PRIx64 (no 0x for 0), without printf: a system-wide
+ * report shows thousands of unresolved addresses. */
+static void add_unresolved_addr(struct strbuf *sb, uint64_t ip)
+{
+	char buf[2 + UNRESOLVED_ADDR_WIDTH], *p = buf + sizeof(buf);
+	bool zero = !ip;
+
+	_Static_assert(UNRESOLVED_ADDR_WIDTH == 16, "all of a 64-bit address's digits");
+	for (int i = 0; i < UNRESOLVED_ADDR_WIDTH; i++, ip >>= 4)
+		*--p = "0123456789abcdef"[ip & 15];
+	if (!zero) {
+		*--p = 'x';
+		*--p = '0';
+	}
+	strbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 static void sym_print_of(const struct hist_entry *he, struct strbuf *sb, unsigned int width,
 			 const struct dso *dso, const struct symbol *sym, uint64_t ip, char level)
 {
@@ -176,7 +193,7 @@ static void sym_print_of(const struct hist_entry *he, struct strbuf *sb, unsigne
 			strbuf_addstr(sb, " (inlined)");
 	}
 	else
-		strbuf_addf(sb, "%#.*" PRIx64, UNRESOLVED_ADDR_WIDTH, ip);
+		add_unresolved_addr(sb, ip);
 }
 
 static void sym_print(const struct hist_entry *he, struct strbuf *sb, unsigned int width)
@@ -1480,10 +1497,13 @@ void hist_field__mark_srclines(const struct hist_field *f, struct hist_entry *a,
 int hist_layout__cmp_mark(const struct hist_layout *l, struct hist_entry *a,
 			  struct hist_entry *b)
 {
+	bool mark = l->has_srcline || l->has_branch_srcline;
+
 	for (int i = 0; i < l->nr_keys; i++) {
 		int ret;
 
-		hist_field__mark_srclines(l->keys[i], a, b);
+		if (mark)
+			hist_field__mark_srclines(l->keys[i], a, b);
 		ret = l->keys[i]->cmp(a, b);
 		if (ret)
 			return ret;

@@ -9,7 +9,6 @@
 #include "core/symbols/symbols-int.h"
 #include "util/util.h"
 
-#include <ctype.h>
 #include <elf.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -164,7 +163,7 @@ void kallsyms_prefetch_end(void)
 
 static bool kallsyms_type_wanted(char type)
 {
-	type = (char)toupper((unsigned char)type);
+	type = (char)(type & ~0x20);	/* upper case, for letters */
 	return type == 'T' || type == 'W' || type == 'D' || type == 'B';
 }
 
@@ -172,25 +171,26 @@ static uint8_t kallsyms_bind(char type)
 {
 	if (type == 'W' || type == 'w')
 		return STB_WEAK;
-	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
+	return type >= 'A' && type <= 'Z' ? STB_GLOBAL : STB_LOCAL;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)(c | 0x20);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
+/* A hex digit's value plus one; 0 for every other byte. */
+static const uint8_t hex_value1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
 /* Parses kallsyms lines into b; sets *text to the _text address (0 if
  * absent); objects: data symbols (D, B) are marked so.  Returns the number
  * of symbols or -1 when unreadable.  The file is read whole and parsed in
- * place: /proc/kallsyms has 100K+ lines. */
+ * place: /proc/kallsyms has 100K+ lines, so the names stay in the buffer
+ * (cut at their line ends), which b's pool then owns. */
 static int kallsyms__parse(const char *path, bool running_copy, bool objects,
 			   struct symtab_builder *b, uint64_t *text)
 {
-	char *buf = prefetched(path), *line, *next;
+	char *buf = prefetched(path), *line, *next, *end;
 	int n = 0;
 
 	*text = 0;
@@ -202,20 +202,23 @@ static int kallsyms__parse(const char *path, bool running_copy, bool objects,
 		free(buf);
 		return kallsyms__parse("/proc/kallsyms", false, objects, b, text);
 	}
-	for (line = buf; *line; line = next) {
-		char *p = line, *name, *eol = strchr(line, '\n');
+	end = buf + strlen(buf);
+	/* a line is at least "0 T x\n" and 64-bit addresses make it 21+ */
+	symtab_reserve(b, (size_t)(end - buf) / 20 + 16);
+	for (line = buf; line < end; line = next) {
+		char *p = line, *name, *eol = memchr(line, '\n', (size_t)(end - line));
 		uint64_t addr = 0;
 		size_t len;
 		char type;
 		int d;
 
-		next = eol ? eol + 1 : line + strlen(line);
+		next = eol ? eol + 1 : end;
 		if (!eol)
-			eol = next;
+			eol = end;
 		while (eol > line && eol[-1] == '\r')
 			eol--;
-		while ((d = hex_digit(*p)) >= 0) {
-			addr = addr << 4 | (uint64_t)d;
+		while ((d = hex_value1[(unsigned char)*p])) {
+			addr = addr << 4 | (uint64_t)(d - 1);
 			p++;
 		}
 		if (p == line || p + 3 >= eol || p[0] != ' ' || p[2] != ' ')
@@ -227,13 +230,14 @@ static int kallsyms__parse(const char *path, bool running_copy, bool objects,
 			*text = addr;
 		if (!kallsyms_type_wanted(type) || len >= 512)
 			continue;
-		struct sym_raw *s = symtab_add(b, addr, 0, kallsyms_bind(type), name, len);
+		*eol = '\0';
+		struct sym_raw *s = symtab_add_ref(b, addr, 0, kallsyms_bind(type), name);
 
 		s->module_sym = memchr(name, '[', len) != NULL;
 		s->object = objects && strchr("DdBb", type);
 		n++;
 	}
-	free(buf);
+	arena_own(b->pool, buf);
 	return n;
 }
 
@@ -291,7 +295,7 @@ int dso__load_kallsyms(struct dso *kernel, const struct symbols_config *config)
 	struct dso_priv *p = dso__priv(kernel);
 	struct machine *m = p->machine;
 	struct maps *kmaps = machine__kmaps(m);
-	struct symtab_builder all = { .pool = &p->pool }, ksyms = { .pool = &p->pool };
+	struct symtab_builder all = { .pool = &p->pool };
 	struct module_syms *mods = NULL;
 	size_t nmods = 0;
 	struct map *kmap = kmaps__find_dso(kmaps, kernel);
@@ -309,6 +313,9 @@ int dso__load_kallsyms(struct dso *kernel, const struct symbols_config *config)
 		delta = text - kmap->pgoff;
 	symtab_fixup(&all, true);
 
+	/* the kernel's symbols stay in all, moved down over the modules' */
+	size_t nr_kernel = 0;
+
 	for (size_t i = 0; i < all.nr; i++) {
 		struct sym_raw s = all.v[i];
 		char *tab = s.module_sym ? strchr(s.name, '\t') : NULL;
@@ -318,7 +325,8 @@ int dso__load_kallsyms(struct dso *kernel, const struct symbols_config *config)
 		if (!tab) {
 			s.start -= delta;
 			s.end -= delta;
-			symtab_push(&ksyms, &s);
+			s.seq = (uint32_t)nr_kernel;
+			all.v[nr_kernel++] = s;
 			continue;
 		}
 		/* "name\t[module]": the pool string is ours to cut. */
@@ -350,8 +358,8 @@ int dso__load_kallsyms(struct dso *kernel, const struct symbols_config *config)
 		dso__install_symbols(mods[j].dso, &mods[j].b, NULL, true);
 	}
 	free(mods);
-	free(all.v);
-	dso__install_symbols(kernel, &ksyms, NULL, true);
+	all.nr = nr_kernel;
+	dso__install_symbols(kernel, &all, NULL, true);
 	if (kmap)
 		kmap__cover_symbols(kmaps, kmap, p);
 	return 0;

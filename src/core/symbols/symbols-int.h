@@ -55,6 +55,8 @@ struct sym_raw *symtab_add(struct symtab_builder *b, uint64_t start, uint64_t si
 /* The same with name kept as it is (it outlives the table). */
 struct sym_raw *symtab_add_ref(struct symtab_builder *b, uint64_t start, uint64_t size,
 			       uint8_t bind, const char *name);
+/* Room for at least n symbols in all (a big table's one allocation). */
+void symtab_reserve(struct symtab_builder *b, size_t n);
 /* Appends a copy of s (a later seq than every symbol so far). */
 void symtab_push(struct symtab_builder *b, const struct sym_raw *s);
 /* Sorts and gives zero-size symbols an end. */

@@ -18,6 +18,14 @@ static struct sym_raw *symtab_slot(struct symtab_builder *b)
 	return &b->v[b->nr];
 }
 
+void symtab_reserve(struct symtab_builder *b, size_t n)
+{
+	if (n > b->alloc) {
+		b->alloc = n;
+		b->v = xrealloc(b->v, b->alloc * sizeof(*b->v));
+	}
+}
+
 void symtab_push(struct symtab_builder *b, const struct sym_raw *s)
 {
 	struct sym_raw *slot = symtab_slot(b);
@@ -279,16 +287,24 @@ void dso__install_symbols_raw(struct dso *dso, struct symtab_builder *b,
 	free(p->syms);
 	symtree__delete(p->symtree);
 	p->symtree = NULL;
-	p->syms = xcalloc(n ? n : 1, sizeof(*p->syms));
+	/* the symbols take the builder's array over, slot by slot (kallsyms'
+	 * is megabytes: a second one cost its page faults) */
+	_Static_assert(sizeof(struct symbol) == sizeof(struct sym_raw), "one array for both");
+	if (!b->v)
+		b->v = xmalloc(sizeof(*b->v));
 	for (size_t i = 0; i < n; i++) {
-		p->syms[i].start = b->v[i].start;
-		p->syms[i].end = b->v[i].end;
-		p->syms[i].name = b->v[i].name;
-		p->syms[i].object = b->v[i].object;
-		p->syms[i].mangled = b->v[i].mangled;
-		p->syms[i].binding = b->v[i].bind;
+		struct sym_raw r;
+		struct symbol sym;
+
+		memcpy(&r, &b->v[i], sizeof(r));
+		sym = (struct symbol){ .start = r.start, .end = r.end, .name = r.name,
+				       .object = r.object, .mangled = r.mangled,
+				       .binding = r.bind };
+		memcpy((char *)b->v + i * sizeof(sym), &sym, sizeof(sym));
 	}
+	p->syms = (struct symbol *)(void *)b->v;
 	p->nr_syms = n;
 	hashmap_release(&p->addr_cache);
-	symtab_release(b);
+	b->v = NULL;
+	b->nr = b->alloc = 0;
 }
