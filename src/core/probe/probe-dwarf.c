@@ -202,6 +202,44 @@ void probe_msg(struct probe_msgs *msgs, bool debug, const char *fmt, ...)
 	va_end(ap);
 }
 
+void probe_msgs__flush(struct probe_msgs *msgs)
+{
+	if (msgs->out && !msgs->quiet && msgs->text.len)
+		msgs->out(PROBE_OUT_NOTE, strbuf_str(&msgs->text), msgs->ctx);
+	if (msgs->out)
+		strbuf_reset(&msgs->text);
+}
+
+static void say(struct probe_msgs *msgs, enum probe_out kind, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	if (msgs->out)
+		msgs->out(kind, strbuf_str(&sb), msgs->ctx);
+	else if (kind == PROBE_OUT_NOTE)
+		strbuf_addstr(&msgs->text, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+void probe_say(struct probe_msgs *msgs, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(msgs, PROBE_OUT_NOTE, fmt, ap);
+	va_end(ap);
+}
+
+void probe_result(struct probe_msgs *msgs, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(msgs, PROBE_OUT_RESULT, fmt, ap);
+	va_end(ap);
+}
+
 static const char *const x86_64_regs[] = {
 	"%ax", "%dx",  "%cx",  "%bx",  "%si",  "%di",  "%bp",  "%sp", "%r8",
 	"%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15", "%ip",

@@ -14,15 +14,32 @@
 
 struct probe_debug;
 
+/* What the messages are: perf's notes and log lines (stderr), results. */
+enum probe_out { PROBE_OUT_NOTE, PROBE_OUT_RESULT };
+
 /* What perf prints along the way, in order: notes always, debug lines
  * (perf's pr_debug) only when verbose. */
 struct probe_msgs {
 	struct strbuf text;
 	bool verbose;
+	/* Where a caller that shows messages as they come (the definition
+	 * loop, probe-add) has them go: out gets the text gathered so far
+	 * at each flush (unless quiet), perf's notes said at once whatever
+	 * quiet says, and results (-D's definitions).  NULL: they stay in
+	 * text. */
+	bool quiet;
+	void (*out)(enum probe_out kind, const char *text, void *ctx);
+	void *ctx;
 };
 
 void probe_msg(struct probe_msgs *msgs, bool debug, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Hands the text gathered to out (dropped when quiet), and empties it. */
+void probe_msgs__flush(struct probe_msgs *msgs);
+/* A note perf prints at once even with -q (its errors), and a result. */
+void probe_say(struct probe_msgs *msgs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void probe_result(struct probe_msgs *msgs, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* One place to probe and its fetch arguments ("n=-20(%bp):s32"). */
 struct probe_site {
