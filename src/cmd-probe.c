@@ -41,6 +41,9 @@ static const char *const probe_usage[] = {
 	NULL,
 };
 
+/* perf's default of --max-probes */
+#define MAX_PROBES 128
+
 struct strlist {
 	const char **items;
 	int nr;
@@ -759,7 +762,7 @@ static void free_lists(struct probe_opts *o)
 
 int cmd_probe(int argc, const char **argv)
 {
-	struct probe_opts o = { .max_probes = 128, .demangle = true };
+	struct probe_opts o = { .max_probes = MAX_PROBES, .demangle = true };
 	const struct option opts[] = {
 		OPT_INCR('v', "verbose", &o.verbose,
 			 "be more verbose (show parsed arguments, etc)"),
@@ -839,6 +842,9 @@ int cmd_probe(int argc, const char **argv)
 	int nargs = parse_options(argc, argv, opts, probe_usage, 0);
 
 	o.table = opts;
+	/* perf takes 0 for "not given": the default */
+	if (!o.max_probes)
+		o.max_probes = MAX_PROBES;
 	/* perf names the binary (and a module given by path) by its real path */
 	const char *target = o.exec ? o.exec : o.module && strchr(o.module, '/') ? o.module : NULL;
 	char real[PATH_MAX], *exec = NULL;

@@ -163,3 +163,15 @@ def test_kprobe_order(definition):
     kprobe_events: an unknown function or a line without the kernel's
     debug information fails first, with perf's words."""
     assert_same(*both("-n", "-a", definition))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root for kallsyms' addresses")
+@pytest.mark.parametrize("args", [["-x", "probe_prog_O2", "-n", "-a", "*a*"],
+                                  ["-x", "probe_prog_O2", "-n", "-v", "-a", "*a*"],
+                                  ["-x", "probe_prog_O0", "-n", "-a", "work"],
+                                  ["-D", "do_nano*"], ["-D", "vfs_*"]], ids=" ".join)
+def test_max_probes_zero(args):
+    """--max-probes 0 is perf's "not given": the default of 128 sites."""
+    args = [fixture(a) if a.startswith("probe_prog") else a for a in args]
+    assert_same(*both("--max-probes", "0", *args))
+    assert_same(*both("--max-probes=0", *args))

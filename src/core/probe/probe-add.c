@@ -121,6 +121,15 @@ static bool name_taken(const struct add_run *r, const char *group, const char *e
 	return name_taken_before(r, r->nr_added, group, event);
 }
 
+/* How much of a function's name an event takes: perf cuts it at a '.'
+ * or '@' ("vfs_get_tree.cold", "memcpy@GLIBC") that does not start it. */
+static size_t base_len(const char *function)
+{
+	const char *cut = strpbrk(function, ".@");
+
+	return cut && cut != function ? (size_t)(cut - function) : strlen(function);
+}
+
 /* The event name of a spec's site: EVENT=, else the function with
  * "_L<line>" for a line and "__return" for a return probe. */
 static char *event_name(const struct probe_spec *spec, const char *function)
@@ -133,7 +142,7 @@ static char *event_name(const struct probe_spec *spec, const char *function)
 	else if (pp->absolute)
 		strbuf_addf(&sb, "abs_%llx", pp->address);
 	else
-		strbuf_addstr(&sb, function);
+		strbuf_add(&sb, function, base_len(function));
 	if (!spec->event && pp->function && pp->has_line && pp->line)
 		strbuf_addf(&sb, "_L%d", pp->line);
 	if (pp->retprobe)
