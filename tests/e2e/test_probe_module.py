@@ -251,6 +251,19 @@ def test_module_verbose(built, args):
     assert (q.stdout, q.returncode) == (p.stdout, p.returncode)
 
 
+@pytest.mark.parametrize("args", [
+    ["-n", "-a", "mod_open"], ["-n", "-a", "mod_open k"], ["-n", "-a", "nosuch"],
+    ["-n", "-a", "mod_open%return"], ["-D", "mod_open"], ["-D", "nosuch"], ["-D", "mod_count"],
+    ["-D", "pclmod.c:21"], ["-D", "mod_open k", "-D", "helper"], ["-D", "mod_open%return"],
+    ["-D", "mod_open%return $retval"], ["-D", "nosuch%return"], ["-D", "mod_count%return"],
+    ["-n", "-a", "helper%return"]], ids=" ".join)
+def test_module_verbose_lines(built, args):
+    """-v on a module file, every line: the debug information opened and
+    searched, the sites found, a data symbol's offset in the file; a
+    return probe placed by its symbol alone, as perf places it."""
+    assert_same(*both("-m", built["KO"], "-v", *args))
+
+
 MODULE_DATA = r"""
 int pad_a = 5;
 int pad_b = 7;

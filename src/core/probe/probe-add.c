@@ -822,6 +822,19 @@ static int module_has_function(const char *path, const char *function, uint64_t 
 	return n;
 }
 
+/* Whether a module file has a symbol of data by the name. */
+static bool module_has_data(const char *path, const char *name)
+{
+	struct probe_elf pe;
+	bool found = false;
+
+	if (!probe_elf__open(&pe, path)) {
+		found = probe_elf__find_data(&pe, name) != NULL;
+		probe_elf__close(&pe);
+	}
+	return found;
+}
+
 /* One kprobe: into the bootconfig list, or a definition line. */
 static void add_kprobe(const struct probe_add_opts *o, const struct probe_spec *spec,
 		       const char *event, char *target, struct kprobe_site **sites, int *nr,
@@ -859,8 +872,12 @@ static int module_dwarf_sites(const struct probe_add_opts *o, struct probe_debug
 			      struct strbuf *lines, struct probe_msgs *msgs)
 {
 	struct probe_site *sites;
+
+	probe_debug__log_search(dbg, o->module, spec, msgs);
 	int nr = probe_debug__find_sites(dbg, spec, msgs, &sites);
 
+	if (nr > 0)
+		probe_debug__log_found(nr, msgs);
 	if (nr > o->max_probes) {
 		probe_msg(msgs, false, "Too many( > %d) probe point found.\n", o->max_probes);
 		probe_sites__free(sites, nr);
@@ -914,8 +931,8 @@ static void module_data_symbol(const char *path, struct probe_debug *dbg, const 
 		return;
 	rel = probe_elf__rel_data_offset(&pe, name);
 	if (rel) {
-		probe_msg(msgs, true, "Symbol %s address found : %lx\n", name,
-			  (unsigned long)(LIBDWFL_REL_BASE + rel));
+		/* perf logs its offset in the file, and looks where libdwfl put it */
+		probe_msg(msgs, true, "Symbol %s address found : %lx\n", name, (unsigned long)rel);
 		free(probe_debug__function_at(dbg, LIBDWFL_REL_BASE + rel, msgs));
 	}
 	probe_elf__close(&pe);
@@ -963,6 +980,13 @@ static int module_symbol_sites(const struct probe_add_opts *o, struct probe_debu
 		probe_elf__close(&pe);
 	}
 	if (!function || module_has_function(o->module, function, &offsets) <= 0) {
+		/* a return probe's symbol: one of data is silently no place */
+		if (function && dbg && spec->point.retprobe) {
+			if (!module_has_data(o->module, function))
+				probe_msg(msgs, false, "Failed to find symbol %s in %s\n", function,
+					  o->module);
+			return -ENOENT;
+		}
 		if (!dbg && function) {
 			probe_msg(msgs, false, "Failed to find symbol %s in %s\n", function,
 				  o->module);
@@ -1091,7 +1115,8 @@ static int kprobe_sites(const struct probe_add_opts *o, struct probe_kernel *k,
 			no_debug_info(msgs, o->module);
 		return -ENOENT;
 	}
-	if (dbg) {
+	/* a return probe is placed by its symbol alone, as for uprobes */
+	if (dbg && (needs_dwarf || !spec->point.retprobe)) {
 		n = module_dwarf_sites(o, dbg, spec, sites, nr, lines, msgs);
 		if (n > 0)
 			return 0;
@@ -1255,7 +1280,7 @@ static int kprobe_definitions(const struct probe_add_opts *o, struct probe_msgs 
 	/* perf reads what tracefs supports as it writes out arguments (or
 	 * bootconfig's lines) */
 	for (int i = 0; i < nr_specs && !ret && o->definition; i++)
-		if (o->bootconfig || specs[i].nr_args || specs[i].point.absolute)
+		if (o->bootconfig || specs[i].nr_args || specs[i].point.absolute || offline)
 			probe_trace__log_readme(msgs);
 	probe_msgs__flush(msgs);
 	if (!ret && o->definition) {
