@@ -57,6 +57,7 @@ static void strlist_add(struct strlist *l, const char *s)
 
 struct probe_opts {
 	struct strlist adds, dels, lists;
+	bool *logged;		/* per definition: whether -v came before it */
 	bool list, funcs, dry_run, force, quiet, externs, no_inlines, range;
 	bool demangle;			/* -F: C++/Rust names demangled */
 	bool demangle_kernel;		/* kernel names: pcl lists none (-F needs -x) */
@@ -74,9 +75,18 @@ struct probe_opts {
 	const struct option *table;	/* for the usage after a semantic error */
 };
 
+/* perf parses (and -v logs) a definition as it meets its option: only a
+ * -v before it counts. */
+static void add_definition(struct probe_opts *o, const char *def)
+{
+	o->logged = xrealloc(o->logged, (o->adds.nr + 1) * sizeof(*o->logged));
+	o->logged[o->adds.nr] = o->verbose > 0;
+	strlist_add(&o->adds, def);
+}
+
 static int opt_add(const struct option *opt, const char *arg, bool unset)
 {
-	strlist_add(&((struct probe_opts *)opt->value)->adds, arg);
+	add_definition(opt->value, arg);
 	return 0;
 }
 
@@ -405,7 +415,7 @@ static void kernel_notes(bool kallsyms)
 static int add_probes(const struct probe_opts *o)
 {
 	struct probe_add_opts ao = {
-		.defs = o->adds.items, .nr_defs = o->adds.nr,
+		.defs = o->adds.items, .logged = o->logged, .nr_defs = o->adds.nr,
 		.exec = o->exec, .read_exec = o->read_exec, .module = o->module,
 		.dry_run = o->dry_run, .force = o->force, .quiet = o->quiet,
 		.definition = o->definition, .cache = o->cache, .bootconfig = o->bootconfig,
@@ -685,7 +695,7 @@ static int module_not_loaded(const struct probe_opts *o)
 	if (verbose && o->vars) {
 		struct probe_msgs msgs = { .text = STRBUF_INIT, .verbose = true };
 
-		probe_defs__log(&o->vars, 1, &msgs);
+		probe_defs__log(&o->vars, NULL, 1, &msgs);
 		print_msgs(&msgs, o);
 		strbuf_release(&msgs.text);
 	}
@@ -756,6 +766,7 @@ static char *path_in_namespace(int pid, const char *path)
 static void free_lists(struct probe_opts *o)
 {
 	free(o->adds.items);
+	free(o->logged);
 	free(o->dels.items);
 	free(o->lists.items);
 }
@@ -862,7 +873,7 @@ int cmd_probe(int argc, const char **argv)
 		struct probe_msgs msgs = { .text = STRBUF_INIT, .verbose = true };
 
 		o.quiet = false;
-		probe_defs__log(o.adds.items, o.adds.nr, &msgs);
+		probe_defs__log(o.adds.items, o.logged, o.adds.nr, &msgs);
 		print_msgs(&msgs, &o);
 		strbuf_release(&msgs.text);
 		fputs("  Error: -v and -q are exclusive.\n", stderr);
@@ -893,9 +904,10 @@ int cmd_probe(int argc, const char **argv)
 	if (nargs) {
 		struct strbuf def = STRBUF_INIT;
 
+		/* each followed by a space, as perf joins them */
 		for (int i = 0; i < nargs; i++)
-			strbuf_addf(&def, "%s%s", i ? " " : "", argv[i]);
-		strlist_add(&o.adds, strbuf_detach(&def));
+			strbuf_addf(&def, "%s ", argv[i]);
+		add_definition(&o, strbuf_detach(&def));
 	}
 	/* a module file is read as -x's would be; its probes are kprobes */
 	struct probe_opts readers = o;

@@ -86,6 +86,9 @@ uint64_t probe_symbol_address(const char *path, const char *text, struct probe_d
 
 /* --- uprobes ------------------------------------------------------------------ */
 
+/* Where perf reads the functions kprobes refuse (none here). */
+#define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
+
 /* perf's room for an event name, its terminating NUL included */
 #define MAX_EVENT_NAME_LEN 64
 
@@ -422,10 +425,11 @@ static void cache_definition(const struct probe_add_opts *o, struct probe_msgs *
 	free(probes);
 }
 
-/* perf -v's line for an argument (len bytes of word) as parsed: perf
- * learns whether the tracer reads user memory (README) in its middle. */
-static void log_parsed_arg(const char *word, int len, const struct probe_arg *arg,
-			   struct probe_msgs *msgs)
+/* perf -v's line for an argument (len bytes of word) as parsed, ended by
+ * end: perf learns whether the tracer reads user memory (README) in its
+ * middle. */
+static void log_arg(const char *word, int len, const struct probe_arg *arg, const char *end,
+		    struct probe_msgs *msgs)
 {
 	char *parsed = probe_arg__debug_text(arg);
 	int head = arg->user_access ? (arg->named ? (int)strlen(arg->name) + 6 : 0)
@@ -434,18 +438,19 @@ static void log_parsed_arg(const char *word, int len, const struct probe_arg *ar
 	probe_msg(msgs, true, "parsing arg: %.*s into %.*s", len, word, head, parsed);
 	if (arg->user_access)
 		probe_trace__log_readme(msgs);
-	probe_msg(msgs, true, "%s\n", parsed + head);
+	probe_msg(msgs, true, "%s%s", parsed + head, end);
 	free(parsed);
 }
 
-/* perf -v's lines for the i-th definition as it parses it. */
-static void log_definition(int i, const char *def, const struct probe_spec *spec,
+static void log_parsed_arg(const char *word, int len, const struct probe_arg *arg,
 			   struct probe_msgs *msgs)
 {
-	char *point = probe_point__debug_text(&spec->point);
+	log_arg(word, len, arg, "\n", msgs);
+}
 
-	probe_msg(msgs, true, "probe-definition(%d): %s\n%s\n", i, def, point);
-	free(point);
+/* perf -v's lines for the arguments of a definition as it parses them. */
+static void log_args(const char *def, const struct probe_spec *spec, struct probe_msgs *msgs)
+{
 	/* each argument as written: the words after the probe point */
 	const char *word = def + strcspn(def, " \t");
 
@@ -456,12 +461,24 @@ static void log_definition(int i, const char *def, const struct probe_spec *spec
 		log_parsed_arg(word, len, &spec->args[k], msgs);
 		word += len;
 	}
+}
+
+/* perf -v's lines for the i-th definition as it parses it. */
+static void log_definition(int i, const char *def, const struct probe_spec *spec,
+			   struct probe_msgs *msgs)
+{
+	char *point = probe_point__debug_text(&spec->point);
+
+	probe_msg(msgs, true, "probe-definition(%d): %s\n%s\n", i, def, point);
+	free(point);
+	log_args(def, spec, msgs);
 	probe_msg(msgs, true, "%d arguments\n", spec->nr_args);
 }
 
 /* perf -v's lines for a definition it refuses: its point and the
- * arguments it parsed before the error.  Returns the count of arguments
- * perf gives after the error (0 when the point was refused). */
+ * arguments it parsed before the error, the one refused up to where perf
+ * stopped.  Returns the count of arguments perf gives after the error (0
+ * when the point was refused). */
 static int log_refused(int i, const char *def, struct probe_msgs *msgs)
 {
 	char *copy = xstrdup(def), *save = NULL, *word = strtok_r(copy, " \t", &save);
@@ -485,8 +502,9 @@ static int log_refused(int i, const char *def, struct probe_msgs *msgs)
 		if (!parsing)
 			continue;
 		parsing = !probe_arg__parse(&arg, word, err, sizeof(err));
-		if (parsing)
-			log_parsed_arg(word, (int)strlen(word), &arg, msgs);
+		/* refused among its fields: perf's line stops there, its
+		 * semantic error following on it */
+		log_arg(word, (int)strlen(word), &arg, parsing ? "\n" : ", ", msgs);
 		probe_arg__exit(&arg);
 	}
 	probe_spec__exit(&spec);
@@ -500,10 +518,15 @@ struct uprobe_def {
 	char *group;
 	struct probe_site *sites;
 	int nr;
+	char **cached;	/* a marker's (or stored event's) uprobes from the cache */
+	int nr_cached;
 };
 
 static void uprobe_def__exit(struct uprobe_def *d)
 {
+	for (int i = 0; i < d->nr_cached; i++)
+		free(d->cached[i]);
+	free(d->cached);
 	probe_spec__exit(&d->spec);
 	free(d->group);
 	probe_sites__free(d->sites, d->nr);
@@ -682,73 +705,125 @@ static bool group_matches(const char *glob, const char *group)
 	return hit;
 }
 
-/* The definitions --cache stored under a GROUP:EVENT matching the spec's
- * globs, every cache in build-id order. */
-static int stored_definitions(const struct probe_spec *spec, char ***defs)
+/* perf -v's lines for a cache entry as perf parses it on loading the
+ * cache: its point, and a stored definition's arguments. */
+static void log_cache_entry(const struct probe_cache_entry *e, struct probe_msgs *msgs)
 {
-	char *dir = build_id_cache__dir();
-	struct probe_cache_ref *refs;
-	int n = dir ? probe_caches__list(dir, &refs) : 0, nr = 0;
+	struct probe_spec spec;
+	char err[256];
+
+	if (!msgs->verbose || probe_spec__parse(&spec, e->spev, err, sizeof(err)))
+		return;
+	char *point = probe_point__debug_text(&spec.point);
+
+	probe_msg(msgs, true, "%s\n", point);
+	free(point);
+	log_args(e->spev, &spec, msgs);
+	probe_spec__exit(&spec);
+}
+
+/* Whether a cache entry is %[GROUP:]EVENT's: a marker, or a definition
+ * stored under its GROUP:EVENT. */
+static bool entry_matches(const struct probe_cache_entry *e, const struct probe_spec *spec)
+{
+	char *key = probe_cache_entry__key(e), *colon = strchr(key, ':');
+	bool hit = colon && (e->sdt || strcmp(key, e->spev));
+
+	if (hit) {
+		*colon = '\0';
+		hit = group_matches(spec->group, key) && glob_match(spec->event, colon + 1);
+	}
+	free(key);
+	return hit;
+}
+
+/* The uprobes of the cache's entries matching the spec, with perf -v's
+ * lines as it loads the cache and parses what it takes; an entry named
+ * twice counts once. */
+static void scan_cache(const char *probes, const struct probe_spec *spec, char ***defs, int *nr,
+		       struct probe_msgs *msgs)
+{
+	struct probe_cache pc;
+
+	probe_cache__load(&pc, probes);
+	for (int k = 0; k < pc.nr; k++)
+		log_cache_entry(&pc.entries[k], msgs);
+	for (int k = 0; k < pc.nr; k++) {
+		const struct probe_cache_entry *e = &pc.entries[k];
+		bool seen = false;
+
+		for (int i = 0; i < k; i++)
+			seen |= !strcmp(pc.entries[i].spev, e->spev);
+		if (seen || !entry_matches(e, spec))
+			continue;
+		for (int d = 0; d < e->nr_defs; d++) {
+			char *group, *event, *path;
+
+			if (split_definition(e->defs[d], &group, &event, &path)) {
+				probe_msg(msgs, true,
+					  "Parsing probe_events: %s\nGroup:%s Event:%s probe:%c\n",
+					  e->defs[d], group, event, e->defs[d][0]);
+				free(group);
+				free(event);
+				free(path);
+			}
+			add_definition(defs, nr, xstrdup(e->defs[d]));
+		}
+	}
+	probe_cache__exit(&pc);
+}
+
+/* The cached uprobes of %[GROUP:]EVENT as perf finds them: -x's binary's
+ * cache, else every cache in build-id order. */
+static int cached_definitions(const struct add_run *r, const struct probe_spec *spec,
+			      const char *binary, char ***defs)
+{
+	int nr = 0;
 
 	*defs = NULL;
-	for (int i = 0; i < n; i++) {
-		struct probe_cache pc;
+	if (binary) {
+		char *probes = probe_cache__open_probes(binary, r->o->read_exec, r->msgs);
 
-		probe_cache__load(&pc, refs[i].probes);
-		for (int k = 0; k < pc.nr; k++) {
-			const struct probe_cache_entry *e = &pc.entries[k];
-			char *key = probe_cache_entry__key(e), *colon = strchr(key, ':');
-			/* only entries naming their event ("GROUP:EVENT=...") */
-			bool hit = colon && !e->sdt && strcmp(key, e->spev);
-
-			if (hit) {
-				*colon = '\0';
-				hit = group_matches(spec->group, key) &&
-				      glob_match(spec->event, colon + 1);
-			}
-			for (int d = 0; hit && d < e->nr_defs; d++)
-				add_definition(defs, &nr, xstrdup(e->defs[d]));
-			free(key);
-		}
-		probe_cache__exit(&pc);
+		if (probes)
+			scan_cache(probes, spec, defs, &nr, r->msgs);
+		free(probes);
+		return nr;
 	}
+	char *dir = build_id_cache__dir();
+	struct probe_cache_ref *refs;
+	int n = dir ? probe_caches__list(dir, &refs) : 0;
+
+	for (int i = 0; i < n; i++)
+		scan_cache(refs[i].probes, spec, defs, &nr, r->msgs);
 	if (n)
 		probe_caches__free(refs, n);
 	free(dir);
 	return nr;
 }
 
-/* The cached uprobes of %[GROUP:]EVENT: an SDT marker's (each binary that
- * has it), else definitions stored by --cache. */
-static int cached_definitions(const struct probe_spec *spec, char ***defs)
+/* Finds the cached uprobes of a marker (or of an event --cache stored);
+ * none is an error that perf says no more of. */
+static int find_cached(struct add_run *r, struct uprobe_def *d, const char *binary)
 {
-	struct sdt_event *evs;
-	int n = sdt_events__by_binary(spec->group, spec->event, &evs), nr = 0;
-
-	*defs = NULL;
-	for (int i = 0; i < n; i++) {
-		char **more;
-		int k = sdt_event__definitions(&evs[i], &more);
-
-		for (int d = 0; d < k; d++)
-			add_definition(defs, &nr, more[d]);
-		free(more);
-	}
-	sdt_events__free(evs, n);
-	if (!nr) {
-		free(*defs);
-		nr = stored_definitions(spec, defs);
-	}
-	return nr;
+	if (!binary && access(KPROBE_BLACKLIST, R_OK))
+		probe_msg(r->msgs, true, "No kprobe blacklist support, ignored\n");
+	d->nr_cached = cached_definitions(r, &d->spec, binary, &d->cached);
+	probe_msgs__flush(r->msgs);
+	return d->nr_cached ? 0 : -ENOENT;
 }
 
 /* Adds cached uprobes as the cache defines them (SDT markers with their
  * semaphore: the kernel counts it up, so guarded markers fire). */
-static int add_sdt(struct add_run *r, const struct probe_spec *spec)
+static int add_sdt(struct add_run *r, struct uprobe_def *d)
 {
 	const struct probe_add_opts *o = r->o;
-	char **defs;
-	int nr = cached_definitions(spec, &defs), ret = 0;
+	const struct probe_spec *spec = &d->spec;
+	char **defs = d->cached;
+	int nr = d->nr_cached, ret = 0;
+
+	/* perf opens the events file once per definition */
+	if (!o->definition)
+		probe_trace__log_open(r->msgs, "uprobe_events", true);
 
 	for (int k = 0; k < nr; k++) {
 		char *group, *event, *path;
@@ -770,6 +845,9 @@ static int add_sdt(struct add_run *r, const struct probe_spec *spec)
 				event_exists(r->msgs, event);
 				ret = -EEXIST;
 			}
+			/* perf learns what the tracer supports as it writes the first */
+			probe_trace__log_readme(r->msgs);
+			probe_msgs__flush(r->msgs);
 			if (o->definition)
 				probe_result(r->msgs, "%s\n", defs[k]);	/* -D: the output */
 			else
@@ -793,11 +871,7 @@ static int add_sdt(struct add_run *r, const struct probe_spec *spec)
 			free(event);
 			free(path);
 		}
-		free(defs[k]);
 	}
-	free(defs);
-	if (!nr)
-		ret = -ENOENT;	/* not cached: perf says no more than that */
 	probe_msgs__flush(r->msgs);
 	return ret;
 }
@@ -938,8 +1012,6 @@ static void module_data_symbol(const char *path, struct probe_debug *dbg, const 
 	probe_elf__close(&pe);
 }
 
-/* Where perf reads the functions kprobes refuse (none here). */
-#define KPROBE_BLACKLIST "/sys/kernel/debug/kprobes/blacklist"
 
 /* perf -v's notes as it looks for the kernel's image (for its debug
  * information, or its symbols before it settles for kallsyms). */
@@ -1234,6 +1306,28 @@ static void refused(int i, const char *def, const char *err, struct probe_msgs *
 	probe_msgs__flush(msgs);
 }
 
+/* Parses the i-th definition with perf -v's log of it (when a -v came
+ * before it); -EINVAL after perf's semantic error. */
+static int parse_definition(const struct probe_add_opts *o, int i, struct probe_spec *spec,
+			    struct probe_msgs *msgs)
+{
+	const char *def = o->defs[i];
+	bool verbose = msgs->verbose;
+	char err[256];
+	int ret = probe_spec__parse(spec, def, err, sizeof(err)) ? -EINVAL : 0;
+
+	msgs->verbose = verbose && (!o->logged || o->logged[i]);
+	if (ret)
+		refused(i, def, err, msgs);
+	else if (!spec->sdt)
+		log_definition(i, def, spec, msgs);
+	else	/* perf parses a marker's name with no point to log */
+		probe_msg(msgs, true, "probe-definition(%d): %s\n%d arguments\n", i, def,
+			  spec->nr_args);
+	msgs->verbose = verbose;
+	return ret;
+}
+
 /* Kprobe definitions of kernel functions (kallsyms) or of a module file:
  * printed for -D, all or nothing, as perf prints them; otherwise written
  * to kprobe_events, which perf opens only once they are all made. */
@@ -1249,16 +1343,11 @@ static int kprobe_definitions(const struct probe_add_opts *o, struct probe_msgs 
 
 	/* perf parses (and -v logs) every definition before anything else */
 	for (; nr_specs < o->nr_defs; nr_specs++) {
-		char err[256];
-
-		if (probe_spec__parse(&specs[nr_specs], o->defs[nr_specs], err,
-				      sizeof(err))) {
-			refused(nr_specs, o->defs[nr_specs], err, msgs);
+		if (parse_definition(o, nr_specs, &specs[nr_specs], msgs)) {
 			res->semantic_error = o->definition ? "D" : "a";
 			ret = -EINVAL;
 			goto out;
 		}
-		log_definition(nr_specs, o->defs[nr_specs], &specs[nr_specs], msgs);
 	}
 	struct probe_debug *dbg = offline ? probe_debug__open(o->module) : NULL;
 
@@ -1324,19 +1413,10 @@ static int parse_definitions(struct add_run *r, struct uprobe_def *defs)
 	const struct probe_add_opts *o = r->o;
 
 	for (int i = 0; i < o->nr_defs; i++) {
-		const char *def = o->defs[i];
-		char err[256];
-
-		if (probe_spec__parse(&defs[i].spec, def, err, sizeof(err))) {
-			refused(i, def, err, r->msgs);
+		if (parse_definition(o, i, &defs[i].spec, r->msgs)) {
 			r->semantic_error = "a";
 			return -EINVAL;
 		}
-		if (!defs[i].spec.sdt)
-			log_definition(i, def, &defs[i].spec, r->msgs);
-		else	/* perf parses a marker's name with no point to log */
-			probe_msg(r->msgs, true, "probe-definition(%d): %s\n%d arguments\n", i, def,
-				  defs[i].spec.nr_args);
 	}
 	probe_msgs__flush(r->msgs);
 	return 0;
@@ -1380,12 +1460,16 @@ static int add_uprobes(struct add_run *r, const char *exec)
 		probe_debug__set_no_inlines(dbg, o->no_inlines);
 	r->nr_existing = probe_events__read(&r->existing);
 	/* perf finds the sites of every definition, then writes them */
+	if (!binary && access("/proc/modules", R_OK))
+		probe_msg(r->msgs, true, "Problems creating module maps, continuing anyway...\n");
 	for (int i = 0; i < o->nr_defs && !ret; i++)
-		if (!defs[i].spec.sdt && binary)
+		if (defs[i].spec.sdt)
+			ret = find_cached(r, &defs[i], binary);
+		else if (binary)
 			ret = find_uprobe(r, &defs[i], binary, &pe, dbg);
 	for (int i = 0; i < o->nr_defs && !ret; i++) {
 		if (defs[i].spec.sdt)
-			ret = add_sdt(r, &defs[i].spec);
+			ret = add_sdt(r, &defs[i]);
 		else if (binary)
 			ret = write_uprobe(r, &defs[i], binary, &pe);
 	}
@@ -1409,15 +1493,20 @@ bool probe_defs__all_cached(const char *const *defs, int nr)
 	return all;
 }
 
-void probe_defs__log(const char *const *defs, int nr, struct probe_msgs *msgs)
+void probe_defs__log(const char *const *defs, const bool *logged, int nr,
+		     struct probe_msgs *msgs)
 {
+	bool verbose = msgs->verbose;
+
 	for (int i = 0; i < nr; i++) {
 		struct probe_spec spec;
 		char err[256];
 
 		if (probe_spec__parse(&spec, defs[i], err, sizeof(err)))
 			break;
+		msgs->verbose = verbose && (!logged || logged[i]);
 		log_definition(i, defs[i], &spec, msgs);
+		msgs->verbose = verbose;
 		probe_spec__exit(&spec);
 	}
 }

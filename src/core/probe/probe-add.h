@@ -16,6 +16,9 @@
 
 struct probe_add_opts {
 	const char *const *defs;	/* the definitions, as written */
+	/* per definition: whether perf -v logs its parsing (a -v before it
+	 * on the command line); NULL: all */
+	const bool *logged;
 	int nr_defs;
 	const char *exec;	/* -x's binary by its real path; NULL: the kernel */
 	const char *read_exec;	/* where its bytes are read (through --target-ns) */
@@ -52,9 +55,10 @@ void probe_add_result__exit(struct probe_add_result *res);
  * kprobes then, even without -x. */
 bool probe_defs__all_cached(const char *const *defs, int nr);
 
-/* perf -v's lines for the definitions it parses, up to the first it
- * refuses (what it logs before it refuses -v with -q). */
-void probe_defs__log(const char *const *defs, int nr, struct probe_msgs *msgs);
+/* perf -v's lines for the definitions it parses (those logged, as above),
+ * up to the first it refuses (what it logs before it refuses -v with -q). */
+void probe_defs__log(const char *const *defs, const bool *logged, int nr,
+		     struct probe_msgs *msgs);
 
 /* perf's words for a file without debug information; caller frees. */
 char *probe_no_debug_info_text(const char *path);
