@@ -58,6 +58,7 @@ static void strlist_add(struct strlist *l, const char *s)
 struct probe_opts {
 	struct strlist adds, dels, lists;
 	bool *logged;		/* per definition: whether -v came before it */
+	bool vars_logged;	/* whether -v came before -V */
 	bool list, funcs, dry_run, force, quiet, externs, no_inlines, range;
 	bool demangle;			/* -F: C++/Rust names demangled */
 	bool demangle_kernel;		/* kernel names: pcl lists none (-F needs -x) */
@@ -94,6 +95,16 @@ static int opt_definition(const struct option *opt, const char *arg, bool unset)
 {
 	((struct probe_opts *)opt->value)->definition = true;
 	return opt_add(opt, arg, unset);
+}
+
+/* -V's point is parsed (and -v logged) as its option is met, as -a's */
+static int opt_vars(const struct option *opt, const char *arg, bool unset)
+{
+	struct probe_opts *o = opt->value;
+
+	o->vars = arg;
+	o->vars_logged = o->verbose > 0;
+	return 0;
 }
 
 static int opt_del(const struct option *opt, const char *arg, bool unset)
@@ -349,6 +360,12 @@ static int show_vars(const struct probe_opts *o)
 		probe_debug__close(dbg);
 		return PCL_EXIT_USAGE;
 	}
+	/* perf -v's lines as it parses the point and opens the debug
+	 * information */
+	probe_defs__log(&o->vars, &o->vars_logged, 1, &msgs);
+	if (o->module && access("/proc/modules", R_OK))
+		probe_msg(&msgs, true, "Problems creating module maps, continuing anyway...\n");
+	probe_debug__log_open(probe_debug__path(dbg), &msgs);
 	char *note = NULL;
 	uint64_t symbol_addr =
 		spec.point.function
@@ -360,7 +377,10 @@ static int show_vars(const struct probe_opts *o)
 	free(note);
 	fputs(strbuf_str(&out), stdout);
 	print_msgs(&msgs, o);
-	if (ret)
+	if (ret && o->verbose)
+		fprintf(stderr, "  Error: Failed to show vars. Reason: %s (Code: %d)\n",
+			strerror(-ret), ret);
+	else if (ret)
 		fputs("  Error: Failed to show vars.\n", stderr);
 	strbuf_release(&msgs.text);
 	strbuf_release(&out);
@@ -695,7 +715,7 @@ static int module_not_loaded(const struct probe_opts *o)
 	if (verbose && o->vars) {
 		struct probe_msgs msgs = { .text = STRBUF_INIT, .verbose = true };
 
-		probe_defs__log(&o->vars, NULL, 1, &msgs);
+		probe_defs__log(&o->vars, &o->vars_logged, 1, &msgs);
 		print_msgs(&msgs, o);
 		strbuf_release(&msgs.text);
 	}
@@ -811,8 +831,8 @@ int cmd_probe(int argc, const char **argv)
 		OPT_BOOLEAN('f', "force", &o.force, "forcibly add events with existing name"),
 		OPT_STRING('L', "line", &o.line, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
 			   "Show source code lines."),
-		OPT_STRING('V', "vars", &o.vars, "FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
-			   "Show accessible variables on PROBEDEF"),
+		OPT_CALLBACK('V', "vars", &o, "FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
+			     "Show accessible variables on PROBEDEF", opt_vars),
 		OPT_BOOLEAN(0, "externs", &o.externs,
 			    "Show external variables too (with --vars only)"),
 		OPT_BOOLEAN(0, "range", &o.range, "Show variables location range in scope (with --vars only)"),

@@ -235,6 +235,31 @@ def test_verbose_order(args):
     assert_same(p, q)
 
 
+VARS_VERBOSE = [("probe_prog", "work"), ("probe_prog", "nosuch"), ("probe_prog", "counter"),
+                ("probe_prog", "work:2"), ("probe_prog_O0", "main"),
+                ("probe_prog_O0", "probe_prog.c:22"), ("probe_prog_O0", "work;sum*"),
+                ("probe_prog_O2", "take"), ("probe_prog_O2", "work")]
+
+
+@pytest.mark.parametrize("binary,point", VARS_VERBOSE)
+@pytest.mark.parametrize("extra", [[], ["--range", "--externs"]], ids=["", "range"])
+def test_vars_verbose(binary, point, extra):
+    """-V -v: the point as parsed, the debug information opened, each site
+    found with the variables it lists (site by site, as perf walks them),
+    a failure's reason."""
+    assert_same(*both("-x", fixture(binary), "-v", "-V", point, *extra))
+    assert_same(*both("-x", fixture(binary), "-V", point, "-v", *extra))
+
+
+@pytest.mark.skipif(not os.path.exists(LIBC), reason="no libc.so.6 here")
+@pytest.mark.parametrize("func", ["malloc", "strlen", "fclose", "puts", "getpid", "qsort",
+                                  "pthread_create"])
+def test_vars_verbose_libc(func):
+    """libc's functions known by other names in its debug file, named as
+    perf names their sites."""
+    assert_same(*both("-x", LIBC, "-v", "-V", func))
+
+
 VERBOSE_DEFINITIONS = [
     ("probe_prog_O0", "work n"), ("probe_prog_O0", "work%return $retval"),
     ("probe_prog_O0", "work:6 sum i"), ("probe_prog_O0", "probe_prog.c:22"),

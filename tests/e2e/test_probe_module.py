@@ -256,7 +256,8 @@ def test_module_verbose(built, args):
     ["-n", "-a", "mod_open%return"], ["-D", "mod_open"], ["-D", "nosuch"], ["-D", "mod_count"],
     ["-D", "pclmod.c:21"], ["-D", "mod_open k", "-D", "helper"], ["-D", "mod_open%return"],
     ["-D", "mod_open%return $retval"], ["-D", "nosuch%return"], ["-D", "mod_count%return"],
-    ["-n", "-a", "helper%return"]], ids=" ".join)
+    ["-n", "-a", "helper%return"], ["-V", "mod_open"], ["-V", "mod_count"], ["-V", "nosuch"],
+    ["-V", "mod_open:4", "--range"], ["-V", "pclmod.c:21"]], ids=" ".join)
 def test_module_verbose_lines(built, args):
     """-v on a module file, every line: the debug information opened and
     searched, the sites found, a data symbol's offset in the file; a

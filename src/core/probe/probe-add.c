@@ -48,8 +48,6 @@ static void no_debug_info(struct probe_msgs *msgs, const char *path)
 	free(text);
 }
 
-/* Where libdwfl puts a relocatable file (a module) it reads offline */
-#define LIBDWFL_REL_BASE 0x10000
 
 /* perf takes a symbol of data too, at its offset in the file.  An
  * indirect function gets perf's warning for when its symbol is used. */

@@ -1196,6 +1196,7 @@ struct site_search {
 	bool convert;	      /* false for -V: addresses only */
 	bool not_found;	      /* no site at all */
 	uint64_t symbol_addr;	/* where the function's symbol is, 0: unknown */
+	size_t logged;	/* -V: how much of the messages earlier sites took */
 };
 
 static bool spec_has_vars(const struct probe_spec *spec)
@@ -1212,6 +1213,7 @@ static void site__clear(struct probe_site *site)
 		free(site->args[k]);
 	free(site->args);
 	free(site->function);
+	free(site->log);
 }
 
 /* perf gives up on a site whose function's frame base is the CFA when
@@ -1325,6 +1327,11 @@ static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf
 			site__clear(&site);
 			return ret;
 		}
+	} else if (s->msgs->text.len > s->logged) {
+		/* -V: perf lists a site's variables as it finds it, after
+		 * what it said finding it */
+		site.log = xstrdup(s->msgs->text.buf + s->logged);
+		strbuf_setlen(&s->msgs->text, s->logged);
 	}
 	s->sites = xrealloc(s->sites, (s->nr + 1) * sizeof(*s->sites));
 	s->sites[s->nr++] = site;
@@ -1533,6 +1540,15 @@ static int symbol_site(struct site_search *s)
 
 	if (s->dbg->symbol_note)
 		probe_msg(s->msgs, false, "%s", s->dbg->symbol_note);
+	/* perf logs a module's symbol by its offset in the file (libdwfl
+	 * places a relocatable file at LIBDWFL_REL_BASE) */
+	GElf_Ehdr ehdr;
+	Elf *elf = dwarf_getelf(s->dbg->dw);
+	bool rel = elf && gelf_getehdr(elf, &ehdr) && ehdr.e_type == ET_REL &&
+		   s->symbol_addr >= LIBDWFL_REL_BASE;
+
+	probe_msg(s->msgs, true, "Symbol %s address found : %lx\n", s->spec->point.function,
+		  (unsigned long)(s->symbol_addr - (rel ? LIBDWFL_REL_BASE : 0)));
 	if (!dwarf_addrdie(s->dbg->dw, s->symbol_addr, &cu)) {
 		probe_msg(s->msgs, false, "Failed to find debug information for address %lx\n",
 			  (unsigned long)s->symbol_addr);
@@ -1540,6 +1556,9 @@ static int symbol_site(struct site_search *s)
 	}
 	if (!function_in_any_cu(s->dbg, s->symbol_addr, &cu, &func))
 		return 0;
+	/* perf looks again, by the name the debug information gives */
+	probe_msg(s->msgs, true, "Matched function: %s [%lx]\n", dwarf_diename(&func),
+		  (unsigned long)dwarf_dieoffset(&func));
 	return add_site(s, &cu, &func, s->symbol_addr + s->spec->point.offset);
 }
 
@@ -1591,7 +1610,7 @@ char *probe_debug__function_at(struct probe_debug *dbg, uint64_t addr, struct pr
 int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *spec,
 			    struct probe_msgs *msgs, struct probe_site **sites)
 {
-	struct site_search s = { dbg, spec, msgs, NULL, 0, true, false, 0 };
+	struct site_search s = { dbg, spec, msgs, NULL, 0, true, false, 0, 0 };
 	int ret = search_sites(&s);
 
 	if (s.not_found)
@@ -1689,7 +1708,8 @@ static void add_ranges(struct strbuf *sb, Dwarf_Die *var, Dwarf_Die *scope, Dwar
 }
 
 /* One -V line; with --range, its kind and (but for globals) its ranges. */
-static void add_var_line(struct vars_at *v, Dwarf_Die *var, Dwarf_Die *scope, const char *kind)
+static void add_var_line(struct vars_at *v, Dwarf_Die *var, Dwarf_Die *scope, const char *kind,
+			 struct probe_msgs *msgs)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *prefix = v->range ? kind : "";
@@ -1697,6 +1717,7 @@ static void add_var_line(struct vars_at *v, Dwarf_Die *var, Dwarf_Die *scope, co
 
 	strbuf_addf(&sb, "\t\t%s%s", prefix, sep);
 	if (!add_type_name(&sb, var)) {
+		probe_msg(msgs, true, "Failed to get type, make it unknown.\n");
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "\t\t%s%s(unknown_type)", prefix, sep);
 	}
@@ -1805,11 +1826,17 @@ static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
 	state = sv->global && dwarf_hasattr(var, DW_AT_const_value)
 			? VAR_VAL
 			: var_state(sv->v, var, sv->addr, sv->msgs);
+	int nr = sv->v->nr;
+
 	if (state != VAR_NONE)
 		add_var_line(sv->v, var, scope,
 			     sv->global		? "[EXT]"
 			     : state == VAR_VAL ? "[VAL]"
-						: "[INV]");
+						: "[INV]",
+			     sv->msgs);
+	/* perf -v logs each variable it lists ("TYPE\tNAME") */
+	if (sv->v->nr > nr)
+		probe_msg(sv->msgs, true, "Add new var: %s", sv->v->lines[nr] + 2);
 	return false;
 }
 
@@ -1818,7 +1845,7 @@ static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
  * symbol lookup, which it asks without the bias libdwfl gave a shared
  * object (0x10000): the symbol that far below, as perf shows it. */
 static void add_site_label(struct strbuf *out, struct probe_debug *dbg, Dwarf_Die *func,
-			   Dwarf_Addr addr)
+			   Dwarf_Addr addr, struct probe_msgs *msgs)
 {
 	Dwarf_Addr pc, offset = 0;
 	Elf *elf = dwarf_getelf(dbg->dw);
@@ -1827,20 +1854,36 @@ static void add_site_label(struct strbuf *out, struct probe_debug *dbg, Dwarf_Di
 
 	if (dwarf_entrypc(func, &pc) && elf && gelf_getehdr(elf, &ehdr))
 		name = symbol_holding(elf, addr - (ehdr.e_type == ET_DYN ? 0x10000 : 0), &offset);
-	if (name)
-		strbuf_addf(out, "\t@<%s+%lu>\n", name, (unsigned long)offset);
-	else
-		strbuf_addf(out, "\t@<%s+%lu>\n", dwarf_diename(func),
-			    (unsigned long)(addr - entry_of(func)));
+	if (!name) {
+		name = dwarf_diename(func);
+		offset = addr - entry_of(func);
+	}
+	/* perf -v names the site as it labels it */
+	probe_msg(msgs, true, "Probe point found: %s+%lu\n", name, (unsigned long)offset);
+	strbuf_addf(out, "\t@<%s+%lu>\n", name, (unsigned long)offset);
 }
 
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
 			   bool range, const char *filter, uint64_t symbol_addr,
 			   struct strbuf *out, struct probe_msgs *msgs)
 {
-	struct site_search s = { dbg, spec, msgs, NULL, 0, false, false, symbol_addr };
-	int ret = search_sites(&s);
+	struct site_search s = { dbg, spec, msgs, NULL, 0, false, false, symbol_addr, 0 };
 	char *point = probe_spec__point_text(spec);
+
+	probe_msg(msgs, true, "Searching variables at %s\n", point);
+	s.logged = msgs->text.len;
+	int ret = search_sites(&s);
+	/* what was said after the last site comes after its variables */
+	char *after = xstrdup(strbuf_str(&msgs->text) + s.logged);
+
+	strbuf_setlen(&msgs->text, s.logged);
+	for (int i = 0; i < s.nr && ret < 0; i++)
+		if (s.sites[i].log)
+			strbuf_addstr(&msgs->text, s.sites[i].log);
+	if (ret < 0) {
+		strbuf_addstr(&msgs->text, after);
+		free(after);
+	}
 
 	if (ret == -ENOENT)
 		probe_msg(msgs, false, "Failed to find the address of %s\n", point);
@@ -1862,6 +1905,8 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 		Dwarf_Die cu;
 		bool found = false;
 
+		if (s.sites[i].log)
+			strbuf_addstr(&msgs->text, s.sites[i].log);
 		while (!found && dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 			found = dwarf_offdie(dbg->dw, off + hsize, &cu) &&
 				function_at(&cu, s.sites[i].addr, &func);
@@ -1878,7 +1923,7 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 		/* a function is named as matched (an alias at its address
 		 * too), an inlined instance by the function holding it */
 		add_site_label(out, dbg, dwarf_tag(&scope) == DW_TAG_subprogram ? &scope : &func,
-			       s.sites[i].addr);
+			       s.sites[i].addr, msgs);
 		walk_vars(&scope, s.sites[i].addr, true, show_var, &sv);
 		sv.global = true;
 		if (externs)
@@ -1893,6 +1938,8 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 		}
 		free(v.lines);
 	}
+	strbuf_addstr(&msgs->text, after);
+	free(after);
 	probe_sites__free(s.sites, s.nr);
 	return 0;
 }

@@ -14,6 +14,9 @@
 
 struct probe_debug;
 
+/* Where libdwfl puts a relocatable file (a module) it reads offline */
+#define LIBDWFL_REL_BASE 0x10000
+
 /* What the messages are: perf's notes and log lines (stderr), results. */
 enum probe_out { PROBE_OUT_NOTE, PROBE_OUT_RESULT };
 
@@ -48,6 +51,7 @@ struct probe_site {
 	uint64_t scope;	/* the DIE of that function or inlined instance */
 	char **args;
 	int nr_args;
+	char *log;	/* -V: the messages said while finding it, NULL: none */
 };
 
 /* Opens the debug information of path: NULL when it has none. */
