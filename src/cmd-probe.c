@@ -59,6 +59,7 @@ struct probe_opts {
 	struct strlist adds, dels, lists;
 	bool *logged;		/* per definition: whether -v came before it */
 	bool vars_logged;	/* whether -v came before -V */
+	bool line_logged;	/* whether -v came before -L */
 	bool list, funcs, dry_run, force, quiet, externs, no_inlines, range;
 	bool demangle;			/* -F: C++/Rust names demangled */
 	bool demangle_kernel;		/* kernel names: pcl lists none (-F needs -x) */
@@ -104,6 +105,15 @@ static int opt_vars(const struct option *opt, const char *arg, bool unset)
 
 	o->vars = arg;
 	o->vars_logged = o->verbose > 0;
+	return 0;
+}
+
+static int opt_line(const struct option *opt, const char *arg, bool unset)
+{
+	struct probe_opts *o = opt->value;
+
+	o->line = arg;
+	o->line_logged = o->verbose > 0;
 	return 0;
 }
 
@@ -326,6 +336,11 @@ static int show_lines(const struct probe_opts *o)
 		fputs("  Error: Failed to show lines.\n", stderr);
 		return PCL_EXIT_ENOENT;
 	}
+	/* perf -v's lines as it parses the range and makes its maps */
+	if (o->line_logged)
+		probe_line_range__log(o->line, &msgs);
+	if (o->module && access("/proc/modules", R_OK))
+		probe_msg(&msgs, true, "Problems creating module maps, continuing anyway...\n");
 	char *note;
 	uint64_t symbol_addr = probe_symbol_address(o->read_exec, o->line, dbg, &note);
 
@@ -333,7 +348,10 @@ static int show_lines(const struct probe_opts *o)
 	free(note);
 	fputs(strbuf_str(&out), stdout);
 	print_msgs(&msgs, o);
-	if (ret)
+	if (ret && o->verbose)
+		fprintf(stderr, "  Error: Failed to show lines. Reason: %s (Code: %d)\n",
+			strerror(-ret), ret);
+	else if (ret)
 		fputs("  Error: Failed to show lines.\n", stderr);
 	strbuf_release(&msgs.text);
 	strbuf_release(&out);
@@ -711,11 +729,14 @@ static int module_not_loaded(const struct probe_opts *o)
 {
 	bool verbose = o->verbose > 0 && !o->quiet;
 
-	/* -V's point is parsed (and logged) first */
-	if (verbose && o->vars) {
+	/* -V's point and -L's range are parsed (and logged) first */
+	if (verbose && (o->vars || o->line)) {
 		struct probe_msgs msgs = { .text = STRBUF_INIT, .verbose = true };
 
-		probe_defs__log(&o->vars, &o->vars_logged, 1, &msgs);
+		if (o->vars)
+			probe_defs__log(&o->vars, &o->vars_logged, 1, &msgs);
+		if (o->line && o->line_logged)
+			probe_line_range__log(o->line, &msgs);
 		print_msgs(&msgs, o);
 		strbuf_release(&msgs.text);
 	}
@@ -829,8 +850,8 @@ int cmd_probe(int argc, const char **argv)
 			"Show trace event definition of given traceevent for k/uprobe_events.",
 			opt_definition),
 		OPT_BOOLEAN('f', "force", &o.force, "forcibly add events with existing name"),
-		OPT_STRING('L', "line", &o.line, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
-			   "Show source code lines."),
+		OPT_CALLBACK('L', "line", &o, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
+			     "Show source code lines.", opt_line),
 		OPT_CALLBACK('V', "vars", &o, "FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
 			     "Show accessible variables on PROBEDEF", opt_vars),
 		OPT_BOOLEAN(0, "externs", &o.externs,

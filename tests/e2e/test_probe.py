@@ -256,8 +256,22 @@ def test_vars_verbose(binary, point, extra):
                                   "pthread_create"])
 def test_vars_verbose_libc(func):
     """libc's functions known by other names in its debug file, named as
-    perf names their sites."""
+    perf names their sites; -L's lookup of them."""
     assert_same(*both("-x", LIBC, "-v", "-V", func))
+    if func != "getpid":	# perf 6.1 crashes on getpid's range, no declared file
+        assert_same(*both("-x", LIBC, "-v", "-L", func))
+
+
+@pytest.mark.parametrize("binary", BINARIES)
+@pytest.mark.parametrize("lines", ["work", "work:2-4", "work:2+3", "probe_prog.c:10-12",
+                                   "probe_prog.c", "nosuch", "main:3", "work@probe_prog.c",
+                                   "counter", "probe_prog.c:20-24"])
+def test_lines_verbose(binary, lines):
+    """-L -v: the range as parsed (only with -v before -L), the debug
+    information opened, the function's range, the source's path, perf's
+    second look from the symbol and the failure's reason."""
+    assert_same(*both("-x", fixture(binary), "-v", "-L", lines))
+    assert_same(*both("-x", fixture(binary), "-L", lines, "-v"))
 
 
 VERBOSE_DEFINITIONS = [

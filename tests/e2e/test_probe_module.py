@@ -257,7 +257,9 @@ def test_module_verbose(built, args):
     ["-D", "pclmod.c:21"], ["-D", "mod_open k", "-D", "helper"], ["-D", "mod_open%return"],
     ["-D", "mod_open%return $retval"], ["-D", "nosuch%return"], ["-D", "mod_count%return"],
     ["-n", "-a", "helper%return"], ["-V", "mod_open"], ["-V", "mod_count"], ["-V", "nosuch"],
-    ["-V", "mod_open:4", "--range"], ["-V", "pclmod.c:21"]], ids=" ".join)
+    ["-V", "mod_open:4", "--range"], ["-V", "pclmod.c:21"], ["-L", "mod_open"],
+    ["-L", "mod_open:3-5"], ["-L", "pclmod.c:16-19"], ["-L", "mod_count"], ["-L", "nosuch"]],
+    ids=" ".join)
 def test_module_verbose_lines(built, args):
     """-v on a module file, every line: the debug information opened and
     searched, the sites found, a data symbol's offset in the file; a

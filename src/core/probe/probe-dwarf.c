@@ -1532,6 +1532,20 @@ static int file_line_sites(struct site_search *s)
 	return ret;
 }
 
+/* perf -v's line for the symbol it falls back to (a module's by its
+ * offset in the file). */
+static void log_symbol(struct probe_debug *dbg, const char *name, uint64_t addr,
+		       struct probe_msgs *msgs)
+{
+	GElf_Ehdr ehdr;
+	Elf *elf = dwarf_getelf(dbg->dw);
+	bool rel = elf && gelf_getehdr(elf, &ehdr) && ehdr.e_type == ET_REL &&
+		   addr >= LIBDWFL_REL_BASE;
+
+	probe_msg(msgs, true, "Symbol %s address found : %lx\n", name,
+		  (unsigned long)(addr - (rel ? LIBDWFL_REL_BASE : 0)));
+}
+
 /* A function known by another name in the debug information (libc's
  * malloc is __libc_malloc): the one holding its symbol's address. */
 static int symbol_site(struct site_search *s)
@@ -1540,15 +1554,7 @@ static int symbol_site(struct site_search *s)
 
 	if (s->dbg->symbol_note)
 		probe_msg(s->msgs, false, "%s", s->dbg->symbol_note);
-	/* perf logs a module's symbol by its offset in the file (libdwfl
-	 * places a relocatable file at LIBDWFL_REL_BASE) */
-	GElf_Ehdr ehdr;
-	Elf *elf = dwarf_getelf(s->dbg->dw);
-	bool rel = elf && gelf_getehdr(elf, &ehdr) && ehdr.e_type == ET_REL &&
-		   s->symbol_addr >= LIBDWFL_REL_BASE;
-
-	probe_msg(s->msgs, true, "Symbol %s address found : %lx\n", s->spec->point.function,
-		  (unsigned long)(s->symbol_addr - (rel ? LIBDWFL_REL_BASE : 0)));
+	log_symbol(s->dbg, s->spec->point.function, s->symbol_addr, s->msgs);
 	if (!dwarf_addrdie(s->dbg->dw, s->symbol_addr, &cu)) {
 		probe_msg(s->msgs, false, "Failed to find debug information for address %lx\n",
 			  (unsigned long)s->symbol_addr);
@@ -1947,6 +1953,7 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 /* --- -L -------------------------------------------------------------------- */
 
 struct line_range {
+	struct probe_msgs *msgs;	/* perf -v's lines as the range is found */
 	char *function;
 	char *file;
 	int start, end;	/* relative to offset; end INT_MAX: open */
@@ -2010,6 +2017,17 @@ static bool entry_names_declaration(Dwarf_Die *cu, Dwarf_Die *func)
 
 /* Marks the lines of a function, or of every instance of an inline one
  * (perf takes them all). */
+/* perf -v's lines as it takes a function's range, offset from base */
+static void log_new_range(const struct line_range *lr, int base)
+{
+	if (!lr->msgs)
+		return;
+	probe_msg(lr->msgs, true, "fname: %s, lineno:%d\n", *lr->path ? lr->path : "(null)",
+		  lr->offset);
+	probe_msg(lr->msgs, true, "New line range: %d to %d\n", base + lr->start,
+		  lr->end == INT_MAX ? INT_MAX : base + lr->end);
+}
+
 static int range_function_cb(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 {
 	struct line_range *lr = arg;
@@ -2019,6 +2037,7 @@ static int range_function_cb(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 		lr->path = xstrdup(dwarf_decl_file(func) ? dwarf_decl_file(func) : "");
 		lr->shown = source_path(cu, lr->path);
 		lr->offset = decl_line_of(func);
+		log_new_range(lr, lr->offset);
 	}
 	if (in_range(lr, lr->offset) && (!instance || entry_names_declaration(cu, func)))
 		mark_line(lr, lr->offset);
@@ -2143,10 +2162,37 @@ static void print_source(const struct line_range *lr, FILE *src, struct strbuf *
 	free(line);
 }
 
+static bool range_numbered(const struct line_range *lr)
+{
+	bool numbered = false;
+
+	for (int l = 0; l < lr->nr_lines; l++)
+		numbered |= lr->numbered[l];
+	return numbered;
+}
+
+/* perf -v's line once it has looked for the range: the source's path,
+ * "(null)" when no line was found there. */
+static void log_range_path(const struct line_range *lr, bool found)
+{
+	probe_msg(lr->msgs, true, "path: %s\n",
+		  found && range_numbered(lr) && lr->path ? lr->path : "(null)");
+}
+
+void probe_line_range__log(const char *range, struct probe_msgs *msgs)
+{
+	struct line_range lr = { 0 };
+
+	if (!parse_range(&lr, range) && strchr(range, ':'))
+		probe_msg(msgs, true, "Line range is %d to %d\n", lr.start, lr.end);
+	free(lr.function);
+	free(lr.file);
+}
+
 int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t symbol_addr,
 			    struct strbuf *out, struct probe_msgs *msgs)
 {
-	struct line_range lr = { 0 };
+	struct line_range lr = { .msgs = msgs };
 	bool found;
 	int ret = 0;
 
@@ -2154,16 +2200,27 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
 		ret = -EINVAL;
 		goto out;
 	}
+	probe_debug__log_open(probe_debug__path(dbg), msgs);
 	if (lr.function) {
 		Dwarf_Die cu, func;
 
 		for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr, NULL);
 		found = lr.path != NULL;
+		log_range_path(&lr, found);
+		if (found && !range_numbered(&lr) && !lr.file && symbol_addr) {
+			/* perf looks again from the symbol, offsetting the
+			 * range by the declaration's line once more */
+			log_symbol(dbg, lr.function, symbol_addr, msgs);
+			log_new_range(&lr, 2 * lr.offset);
+			log_range_path(&lr, false);
+		}
 		/* a function the debug information names otherwise */
 		if (!found && lr.file)
 			symbol_addr = 0;	/* perf looks for no symbol then */
 		if (!found && symbol_addr && dbg->symbol_note)
 			probe_msg(msgs, false, "%s", dbg->symbol_note);
+		if (!found && symbol_addr)
+			log_symbol(dbg, lr.function, symbol_addr, msgs);
 		if (!found && symbol_addr && !dwarf_addrdie(dbg->dw, symbol_addr, &cu)) {
 			probe_msg(msgs, false,
 				  "Failed to find debug information for address %lx\n"
@@ -2175,14 +2232,14 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
 		if (!found && symbol_addr && function_in_any_cu(dbg, symbol_addr, &cu, &func)) {
 			range_function_cb(&cu, &func, &lr);
 			found = true;
+			log_range_path(&lr, found);
 		}
 	} else {
 		found = range_file(dbg, &lr);
+		log_range_path(&lr, found);
 	}
-	bool numbered = false;
+	bool numbered = range_numbered(&lr);
 
-	for (int l = 0; l < lr.nr_lines; l++)
-		numbered |= lr.numbered[l];
 	if ((!found || !numbered) && lr.file) {
 		/* perf looks no further for a file's lines: its analysis fails */
 		probe_msg(msgs, false, "Debuginfo analysis failed.\n");

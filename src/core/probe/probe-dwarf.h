@@ -86,6 +86,9 @@ void probe_debug__log_open(const char *path, struct probe_msgs *msgs);
  * when none (after perf's words when it covers no code there). */
 char *probe_debug__function_at(struct probe_debug *dbg, uint64_t addr, struct probe_msgs *msgs);
 
+/* perf -v's line for -L's range as it parses the option ("Line range
+ * is 2 to 4"), when lines are given. */
+void probe_line_range__log(const char *range, struct probe_msgs *msgs);
 /* -L: the source of FUNC[:RLN[+NUM|-RLN2]][@SRC] or SRC[:ALN[+NUM|-ALN2]] with
  * probe-able lines numbered, as perf shows it; symbol_addr as for -V. */
 int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t symbol_addr,
