@@ -172,7 +172,8 @@ def test_verbose(definitions, mode):
     ["-q", "-D", "vfs_read:3"], ["-D", "vfs_read%return"], ["-D", "vfs_read+100000"],
     ["-D", "0xADDR"], ["-D", "e=0xADDR %di"], ["-n", "-a", "0xADDR"], ["-D", "0x1000"],
     ["-D", "0xADDR", "-D", "vfs_read"], ["--bootconfig", "-D", "vfs_read"],
-    ["-D", "1bad=vfs_read"], ["-F"], ["-L", "vfs_read"], ["-V", "vfs_read"]], ids=" ".join)
+    ["-D", "1bad=vfs_read"], ["-F"], ["-L", "vfs_read"], ["-V", "vfs_read"],
+    ["-L", "vfs_read:2"], ["-L", "vfs_read:2", "-v"], ["-V", "vfs_read", "-v"]], ids=" ".join)
 @pytest.mark.parametrize("verbose", [[], ["-v"]], ids=["", "-v"])
 def test_module_not_loaded(args, verbose):
     """-m NAME: no module is loaded here.  perf takes an address in the

@@ -251,6 +251,22 @@ def test_module_verbose(built, args):
     assert (q.stdout, q.returncode) == (p.stdout, p.returncode)
 
 
+@pytest.mark.parametrize("args", [
+    ["-n", "-a", "mod_open"], ["-n", "-a", "mod_open k"], ["-n", "-a", "nosuch"],
+    ["-n", "-a", "mod_open%return"], ["-D", "mod_open"], ["-D", "nosuch"], ["-D", "mod_count"],
+    ["-D", "pclmod.c:21"], ["-D", "mod_open k", "-D", "helper"], ["-D", "mod_open%return"],
+    ["-D", "mod_open%return $retval"], ["-D", "nosuch%return"], ["-D", "mod_count%return"],
+    ["-n", "-a", "helper%return"], ["-V", "mod_open"], ["-V", "mod_count"], ["-V", "nosuch"],
+    ["-V", "mod_open:4", "--range"], ["-V", "pclmod.c:21"], ["-L", "mod_open"],
+    ["-L", "mod_open:3-5"], ["-L", "pclmod.c:16-19"], ["-L", "mod_count"], ["-L", "nosuch"]],
+    ids=" ".join)
+def test_module_verbose_lines(built, args):
+    """-v on a module file, every line: the debug information opened and
+    searched, the sites found, a data symbol's offset in the file; a
+    return probe placed by its symbol alone, as perf places it."""
+    assert_same(*both("-m", built["KO"], "-v", *args))
+
+
 MODULE_DATA = r"""
 int pad_a = 5;
 int pad_b = 7;

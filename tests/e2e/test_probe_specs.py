@@ -47,11 +47,9 @@ def test_spec_errors(binary, definition):
     assert_same(*both("-x", path, "-n", "-a", definition))
     p, q = both("-x", path, "-n", "-v", "-a", definition)
     assert q.returncode == p.returncode
-    # perf's semantic error of an argument ends that argument's debug line
-    # (its text parsed so far), which pcl does not print: the run without
-    # -v compared the error
-    if "Semantic error" not in p.stderr:
-        assert q.stderr == as_pcl(p.stderr), unified(as_pcl(p.stderr), q.stderr)
+    # an argument refused among its fields: perf's debug line stops where
+    # it stopped, its semantic error following on that line
+    assert q.stderr == as_pcl(p.stderr), unified(as_pcl(p.stderr), q.stderr)
 
 
 @pytest.mark.parametrize("args", [["-d", "pcl_nosuch_group_xyz:nosuch"], ["-d", "nosuch_event_xyz"],
@@ -163,3 +161,15 @@ def test_kprobe_order(definition):
     kprobe_events: an unknown function or a line without the kernel's
     debug information fails first, with perf's words."""
     assert_same(*both("-n", "-a", definition))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root for kallsyms' addresses")
+@pytest.mark.parametrize("args", [["-x", "probe_prog_O2", "-n", "-a", "*a*"],
+                                  ["-x", "probe_prog_O2", "-n", "-v", "-a", "*a*"],
+                                  ["-x", "probe_prog_O0", "-n", "-a", "work"],
+                                  ["-D", "do_nano*"], ["-D", "vfs_*"]], ids=" ".join)
+def test_max_probes_zero(args):
+    """--max-probes 0 is perf's "not given": the default of 128 sites."""
+    args = [fixture(a) if a.startswith("probe_prog") else a for a in args]
+    assert_same(*both("--max-probes", "0", *args))
+    assert_same(*both("--max-probes=0", *args))

@@ -56,7 +56,7 @@ static int setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	write_kallsyms(kallsyms);
-	f->msgs = (struct probe_msgs){ STRBUF_INIT, true };
+	f->msgs = (struct probe_msgs){ .text = STRBUF_INIT, .verbose = true };
 	probe_kernel__init(&f->k, path);
 	*state = f;
 	return 0;
@@ -161,7 +161,7 @@ static void test_unreadable(void **state)
 	struct probe_kernel_site *sites;
 
 	(void)state;
-	f.msgs = (struct probe_msgs){ STRBUF_INIT, true };
+	f.msgs = (struct probe_msgs){ .text = STRBUF_INIT, .verbose = true };
 	/* perf's map then covers every address, and no symbol is found */
 	probe_kernel__init(&f.k, "/nonexistent");
 	assert_false(probe_kernel__out_of_text(&f.k, 0x1000));

@@ -202,6 +202,44 @@ void probe_msg(struct probe_msgs *msgs, bool debug, const char *fmt, ...)
 	va_end(ap);
 }
 
+void probe_msgs__flush(struct probe_msgs *msgs)
+{
+	if (msgs->out && !msgs->quiet && msgs->text.len)
+		msgs->out(PROBE_OUT_NOTE, strbuf_str(&msgs->text), msgs->ctx);
+	if (msgs->out)
+		strbuf_reset(&msgs->text);
+}
+
+static void say(struct probe_msgs *msgs, enum probe_out kind, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	if (msgs->out)
+		msgs->out(kind, strbuf_str(&sb), msgs->ctx);
+	else if (kind == PROBE_OUT_NOTE)
+		strbuf_addstr(&msgs->text, strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+void probe_say(struct probe_msgs *msgs, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(msgs, PROBE_OUT_NOTE, fmt, ap);
+	va_end(ap);
+}
+
+void probe_result(struct probe_msgs *msgs, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(msgs, PROBE_OUT_RESULT, fmt, ap);
+	va_end(ap);
+}
+
 static const char *const x86_64_regs[] = {
 	"%ax", "%dx",  "%cx",  "%bx",  "%si",  "%di",  "%bp",  "%sp", "%r8",
 	"%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15", "%ip",
@@ -1158,6 +1196,7 @@ struct site_search {
 	bool convert;	      /* false for -V: addresses only */
 	bool not_found;	      /* no site at all */
 	uint64_t symbol_addr;	/* where the function's symbol is, 0: unknown */
+	size_t logged;	/* -V: how much of the messages earlier sites took */
 };
 
 static bool spec_has_vars(const struct probe_spec *spec)
@@ -1174,6 +1213,7 @@ static void site__clear(struct probe_site *site)
 		free(site->args[k]);
 	free(site->args);
 	free(site->function);
+	free(site->log);
 }
 
 /* perf gives up on a site whose function's frame base is the CFA when
@@ -1287,6 +1327,11 @@ static int add_site(struct site_search *s, Dwarf_Die *cu, Dwarf_Die *func, Dwarf
 			site__clear(&site);
 			return ret;
 		}
+	} else if (s->msgs->text.len > s->logged) {
+		/* -V: perf lists a site's variables as it finds it, after
+		 * what it said finding it */
+		site.log = xstrdup(s->msgs->text.buf + s->logged);
+		strbuf_setlen(&s->msgs->text, s->logged);
 	}
 	s->sites = xrealloc(s->sites, (s->nr + 1) * sizeof(*s->sites));
 	s->sites[s->nr++] = site;
@@ -1487,6 +1532,20 @@ static int file_line_sites(struct site_search *s)
 	return ret;
 }
 
+/* perf -v's line for the symbol it falls back to (a module's by its
+ * offset in the file). */
+static void log_symbol(struct probe_debug *dbg, const char *name, uint64_t addr,
+		       struct probe_msgs *msgs)
+{
+	GElf_Ehdr ehdr;
+	Elf *elf = dwarf_getelf(dbg->dw);
+	bool rel = elf && gelf_getehdr(elf, &ehdr) && ehdr.e_type == ET_REL &&
+		   addr >= LIBDWFL_REL_BASE;
+
+	probe_msg(msgs, true, "Symbol %s address found : %lx\n", name,
+		  (unsigned long)(addr - (rel ? LIBDWFL_REL_BASE : 0)));
+}
+
 /* A function known by another name in the debug information (libc's
  * malloc is __libc_malloc): the one holding its symbol's address. */
 static int symbol_site(struct site_search *s)
@@ -1495,6 +1554,7 @@ static int symbol_site(struct site_search *s)
 
 	if (s->dbg->symbol_note)
 		probe_msg(s->msgs, false, "%s", s->dbg->symbol_note);
+	log_symbol(s->dbg, s->spec->point.function, s->symbol_addr, s->msgs);
 	if (!dwarf_addrdie(s->dbg->dw, s->symbol_addr, &cu)) {
 		probe_msg(s->msgs, false, "Failed to find debug information for address %lx\n",
 			  (unsigned long)s->symbol_addr);
@@ -1502,6 +1562,9 @@ static int symbol_site(struct site_search *s)
 	}
 	if (!function_in_any_cu(s->dbg, s->symbol_addr, &cu, &func))
 		return 0;
+	/* perf looks again, by the name the debug information gives */
+	probe_msg(s->msgs, true, "Matched function: %s [%lx]\n", dwarf_diename(&func),
+		  (unsigned long)dwarf_dieoffset(&func));
 	return add_site(s, &cu, &func, s->symbol_addr + s->spec->point.offset);
 }
 
@@ -1553,7 +1616,7 @@ char *probe_debug__function_at(struct probe_debug *dbg, uint64_t addr, struct pr
 int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *spec,
 			    struct probe_msgs *msgs, struct probe_site **sites)
 {
-	struct site_search s = { dbg, spec, msgs, NULL, 0, true, false, 0 };
+	struct site_search s = { dbg, spec, msgs, NULL, 0, true, false, 0, 0 };
 	int ret = search_sites(&s);
 
 	if (s.not_found)
@@ -1651,7 +1714,8 @@ static void add_ranges(struct strbuf *sb, Dwarf_Die *var, Dwarf_Die *scope, Dwar
 }
 
 /* One -V line; with --range, its kind and (but for globals) its ranges. */
-static void add_var_line(struct vars_at *v, Dwarf_Die *var, Dwarf_Die *scope, const char *kind)
+static void add_var_line(struct vars_at *v, Dwarf_Die *var, Dwarf_Die *scope, const char *kind,
+			 struct probe_msgs *msgs)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *prefix = v->range ? kind : "";
@@ -1659,6 +1723,7 @@ static void add_var_line(struct vars_at *v, Dwarf_Die *var, Dwarf_Die *scope, co
 
 	strbuf_addf(&sb, "\t\t%s%s", prefix, sep);
 	if (!add_type_name(&sb, var)) {
+		probe_msg(msgs, true, "Failed to get type, make it unknown.\n");
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "\t\t%s%s(unknown_type)", prefix, sep);
 	}
@@ -1767,11 +1832,17 @@ static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
 	state = sv->global && dwarf_hasattr(var, DW_AT_const_value)
 			? VAR_VAL
 			: var_state(sv->v, var, sv->addr, sv->msgs);
+	int nr = sv->v->nr;
+
 	if (state != VAR_NONE)
 		add_var_line(sv->v, var, scope,
 			     sv->global		? "[EXT]"
 			     : state == VAR_VAL ? "[VAL]"
-						: "[INV]");
+						: "[INV]",
+			     sv->msgs);
+	/* perf -v logs each variable it lists ("TYPE\tNAME") */
+	if (sv->v->nr > nr)
+		probe_msg(sv->msgs, true, "Add new var: %s", sv->v->lines[nr] + 2);
 	return false;
 }
 
@@ -1780,7 +1851,7 @@ static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
  * symbol lookup, which it asks without the bias libdwfl gave a shared
  * object (0x10000): the symbol that far below, as perf shows it. */
 static void add_site_label(struct strbuf *out, struct probe_debug *dbg, Dwarf_Die *func,
-			   Dwarf_Addr addr)
+			   Dwarf_Addr addr, struct probe_msgs *msgs)
 {
 	Dwarf_Addr pc, offset = 0;
 	Elf *elf = dwarf_getelf(dbg->dw);
@@ -1789,20 +1860,36 @@ static void add_site_label(struct strbuf *out, struct probe_debug *dbg, Dwarf_Di
 
 	if (dwarf_entrypc(func, &pc) && elf && gelf_getehdr(elf, &ehdr))
 		name = symbol_holding(elf, addr - (ehdr.e_type == ET_DYN ? 0x10000 : 0), &offset);
-	if (name)
-		strbuf_addf(out, "\t@<%s+%lu>\n", name, (unsigned long)offset);
-	else
-		strbuf_addf(out, "\t@<%s+%lu>\n", dwarf_diename(func),
-			    (unsigned long)(addr - entry_of(func)));
+	if (!name) {
+		name = dwarf_diename(func);
+		offset = addr - entry_of(func);
+	}
+	/* perf -v names the site as it labels it */
+	probe_msg(msgs, true, "Probe point found: %s+%lu\n", name, (unsigned long)offset);
+	strbuf_addf(out, "\t@<%s+%lu>\n", name, (unsigned long)offset);
 }
 
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
 			   bool range, const char *filter, uint64_t symbol_addr,
 			   struct strbuf *out, struct probe_msgs *msgs)
 {
-	struct site_search s = { dbg, spec, msgs, NULL, 0, false, false, symbol_addr };
-	int ret = search_sites(&s);
+	struct site_search s = { dbg, spec, msgs, NULL, 0, false, false, symbol_addr, 0 };
 	char *point = probe_spec__point_text(spec);
+
+	probe_msg(msgs, true, "Searching variables at %s\n", point);
+	s.logged = msgs->text.len;
+	int ret = search_sites(&s);
+	/* what was said after the last site comes after its variables */
+	char *after = xstrdup(strbuf_str(&msgs->text) + s.logged);
+
+	strbuf_setlen(&msgs->text, s.logged);
+	for (int i = 0; i < s.nr && ret < 0; i++)
+		if (s.sites[i].log)
+			strbuf_addstr(&msgs->text, s.sites[i].log);
+	if (ret < 0) {
+		strbuf_addstr(&msgs->text, after);
+		free(after);
+	}
 
 	if (ret == -ENOENT)
 		probe_msg(msgs, false, "Failed to find the address of %s\n", point);
@@ -1824,6 +1911,8 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 		Dwarf_Die cu;
 		bool found = false;
 
+		if (s.sites[i].log)
+			strbuf_addstr(&msgs->text, s.sites[i].log);
 		while (!found && dwarf_nextcu(dbg->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 			found = dwarf_offdie(dbg->dw, off + hsize, &cu) &&
 				function_at(&cu, s.sites[i].addr, &func);
@@ -1840,7 +1929,7 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 		/* a function is named as matched (an alias at its address
 		 * too), an inlined instance by the function holding it */
 		add_site_label(out, dbg, dwarf_tag(&scope) == DW_TAG_subprogram ? &scope : &func,
-			       s.sites[i].addr);
+			       s.sites[i].addr, msgs);
 		walk_vars(&scope, s.sites[i].addr, true, show_var, &sv);
 		sv.global = true;
 		if (externs)
@@ -1855,6 +1944,8 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 		}
 		free(v.lines);
 	}
+	strbuf_addstr(&msgs->text, after);
+	free(after);
 	probe_sites__free(s.sites, s.nr);
 	return 0;
 }
@@ -1862,6 +1953,7 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 /* --- -L -------------------------------------------------------------------- */
 
 struct line_range {
+	struct probe_msgs *msgs;	/* perf -v's lines as the range is found */
 	char *function;
 	char *file;
 	int start, end;	/* relative to offset; end INT_MAX: open */
@@ -1925,6 +2017,17 @@ static bool entry_names_declaration(Dwarf_Die *cu, Dwarf_Die *func)
 
 /* Marks the lines of a function, or of every instance of an inline one
  * (perf takes them all). */
+/* perf -v's lines as it takes a function's range, offset from base */
+static void log_new_range(const struct line_range *lr, int base)
+{
+	if (!lr->msgs)
+		return;
+	probe_msg(lr->msgs, true, "fname: %s, lineno:%d\n", *lr->path ? lr->path : "(null)",
+		  lr->offset);
+	probe_msg(lr->msgs, true, "New line range: %d to %d\n", base + lr->start,
+		  lr->end == INT_MAX ? INT_MAX : base + lr->end);
+}
+
 static int range_function_cb(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 {
 	struct line_range *lr = arg;
@@ -1934,6 +2037,7 @@ static int range_function_cb(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 		lr->path = xstrdup(dwarf_decl_file(func) ? dwarf_decl_file(func) : "");
 		lr->shown = source_path(cu, lr->path);
 		lr->offset = decl_line_of(func);
+		log_new_range(lr, lr->offset);
 	}
 	if (in_range(lr, lr->offset) && (!instance || entry_names_declaration(cu, func)))
 		mark_line(lr, lr->offset);
@@ -2058,10 +2162,37 @@ static void print_source(const struct line_range *lr, FILE *src, struct strbuf *
 	free(line);
 }
 
+static bool range_numbered(const struct line_range *lr)
+{
+	bool numbered = false;
+
+	for (int l = 0; l < lr->nr_lines; l++)
+		numbered |= lr->numbered[l];
+	return numbered;
+}
+
+/* perf -v's line once it has looked for the range: the source's path,
+ * "(null)" when no line was found there. */
+static void log_range_path(const struct line_range *lr, bool found)
+{
+	probe_msg(lr->msgs, true, "path: %s\n",
+		  found && range_numbered(lr) && lr->path ? lr->path : "(null)");
+}
+
+void probe_line_range__log(const char *range, struct probe_msgs *msgs)
+{
+	struct line_range lr = { 0 };
+
+	if (!parse_range(&lr, range) && strchr(range, ':'))
+		probe_msg(msgs, true, "Line range is %d to %d\n", lr.start, lr.end);
+	free(lr.function);
+	free(lr.file);
+}
+
 int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t symbol_addr,
 			    struct strbuf *out, struct probe_msgs *msgs)
 {
-	struct line_range lr = { 0 };
+	struct line_range lr = { .msgs = msgs };
 	bool found;
 	int ret = 0;
 
@@ -2069,16 +2200,27 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
 		ret = -EINVAL;
 		goto out;
 	}
+	probe_debug__log_open(probe_debug__path(dbg), msgs);
 	if (lr.function) {
 		Dwarf_Die cu, func;
 
 		for_each_function(dbg, lr.function, lr.file, range_function_cb, &lr, NULL);
 		found = lr.path != NULL;
+		log_range_path(&lr, found);
+		if (found && !range_numbered(&lr) && !lr.file && symbol_addr) {
+			/* perf looks again from the symbol, offsetting the
+			 * range by the declaration's line once more */
+			log_symbol(dbg, lr.function, symbol_addr, msgs);
+			log_new_range(&lr, 2 * lr.offset);
+			log_range_path(&lr, false);
+		}
 		/* a function the debug information names otherwise */
 		if (!found && lr.file)
 			symbol_addr = 0;	/* perf looks for no symbol then */
 		if (!found && symbol_addr && dbg->symbol_note)
 			probe_msg(msgs, false, "%s", dbg->symbol_note);
+		if (!found && symbol_addr)
+			log_symbol(dbg, lr.function, symbol_addr, msgs);
 		if (!found && symbol_addr && !dwarf_addrdie(dbg->dw, symbol_addr, &cu)) {
 			probe_msg(msgs, false,
 				  "Failed to find debug information for address %lx\n"
@@ -2090,14 +2232,14 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
 		if (!found && symbol_addr && function_in_any_cu(dbg, symbol_addr, &cu, &func)) {
 			range_function_cb(&cu, &func, &lr);
 			found = true;
+			log_range_path(&lr, found);
 		}
 	} else {
 		found = range_file(dbg, &lr);
+		log_range_path(&lr, found);
 	}
-	bool numbered = false;
+	bool numbered = range_numbered(&lr);
 
-	for (int l = 0; l < lr.nr_lines; l++)
-		numbered |= lr.numbered[l];
 	if ((!found || !numbered) && lr.file) {
 		/* perf looks no further for a file's lines: its analysis fails */
 		probe_msg(msgs, false, "Debuginfo analysis failed.\n");

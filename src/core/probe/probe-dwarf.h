@@ -14,15 +14,35 @@
 
 struct probe_debug;
 
+/* Where libdwfl puts a relocatable file (a module) it reads offline */
+#define LIBDWFL_REL_BASE 0x10000
+
+/* What the messages are: perf's notes and log lines (stderr), results. */
+enum probe_out { PROBE_OUT_NOTE, PROBE_OUT_RESULT };
+
 /* What perf prints along the way, in order: notes always, debug lines
  * (perf's pr_debug) only when verbose. */
 struct probe_msgs {
 	struct strbuf text;
 	bool verbose;
+	/* Where a caller that shows messages as they come (the definition
+	 * loop, probe-add) has them go: out gets the text gathered so far
+	 * at each flush (unless quiet), perf's notes said at once whatever
+	 * quiet says, and results (-D's definitions).  NULL: they stay in
+	 * text. */
+	bool quiet;
+	void (*out)(enum probe_out kind, const char *text, void *ctx);
+	void *ctx;
 };
 
 void probe_msg(struct probe_msgs *msgs, bool debug, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Hands the text gathered to out (dropped when quiet), and empties it. */
+void probe_msgs__flush(struct probe_msgs *msgs);
+/* A note perf prints at once even with -q (its errors), and a result. */
+void probe_say(struct probe_msgs *msgs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void probe_result(struct probe_msgs *msgs, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* One place to probe and its fetch arguments ("n=-20(%bp):s32"). */
 struct probe_site {
@@ -31,6 +51,7 @@ struct probe_site {
 	uint64_t scope;	/* the DIE of that function or inlined instance */
 	char **args;
 	int nr_args;
+	char *log;	/* -V: the messages said while finding it, NULL: none */
 };
 
 /* Opens the debug information of path: NULL when it has none. */
@@ -65,6 +86,9 @@ void probe_debug__log_open(const char *path, struct probe_msgs *msgs);
  * when none (after perf's words when it covers no code there). */
 char *probe_debug__function_at(struct probe_debug *dbg, uint64_t addr, struct probe_msgs *msgs);
 
+/* perf -v's line for -L's range as it parses the option ("Line range
+ * is 2 to 4"), when lines are given. */
+void probe_line_range__log(const char *range, struct probe_msgs *msgs);
 /* -L: the source of FUNC[:RLN[+NUM|-RLN2]][@SRC] or SRC[:ALN[+NUM|-ALN2]] with
  * probe-able lines numbered, as perf shows it; symbol_addr as for -V. */
 int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t symbol_addr,
