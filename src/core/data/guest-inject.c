@@ -654,6 +654,18 @@ void guest_inject__event_desc(const struct guest_inject *gi, struct perf_session
 	}
 }
 
+/* Whether an earlier entry names the same file: the guest's machine has
+ * one DSO per name (an inject -b'd guest lists its vdso again from the
+ * BUILD_ID records in its data). */
+static bool seen_before(const struct perf_header *h, uint32_t i)
+{
+	for (uint32_t j = 0; j < i; j++)
+		if (h->build_ids[j].pid == h->build_ids[i].pid &&
+		    !strcmp(h->build_ids[j].filename, h->build_ids[i].filename))
+			return true;
+	return false;
+}
+
 void guest_inject__build_ids(const struct guest_inject *gi, const void *host_feat, size_t size,
 			     struct strbuf *out)
 {
@@ -668,7 +680,8 @@ void guest_inject__build_ids(const struct guest_inject *gi, const void *host_fea
 		struct perf_rec_build_id *b;
 		size_t at = out->len;
 
-		if (e->pid != -1 || !build_id_is_vdso(e->filename) || e->size <= 0)
+		if (e->pid != -1 || !build_id_is_vdso(e->filename) || e->size <= 0 ||
+		    seen_before(gh, i))
 			continue;
 		memcpy(d.build_id, e->build_id, (size_t)e->size);
 		feat_build_build_ids(out, &d, 1);
