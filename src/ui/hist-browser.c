@@ -57,6 +57,7 @@ struct graph_line {
 struct entry_view {
 	struct hist_entry *he;
 	uint8_t filtered;	/* its filter bits before the browser's zooms */
+	struct he_stat stat;	/* (--hierarchy) its stat before them */
 	bool expanded;		/* its call graph, or (--hierarchy) the level below, shown */
 	/* drawn, or folded by E or C: as perf's browser, which looks whether
 	 * an entry has something to unfold only then, it shows the entry's
@@ -99,6 +100,8 @@ struct browser {
 	bool refiltered;	/* zoomed into or out of something since opened */
 	enum zoom zooms[ZOOM_NR];
 	int nr_zooms;
+	enum zoom last_zoom;	/* the zoom last gone into or out of */
+	bool fold_passed;	/* (--hierarchy) a zoom folds the entries it leaves */
 	const struct thread *thread;
 	/* its name when zoomed into: top may free an exited thread meanwhile */
 	char *thread_label;
@@ -133,8 +136,10 @@ static void collect_entries(struct browser *b)
 		for (size_t i = 0; i < h->nr_sorted; i++)
 			b->entries[i].he = h->sorted[i];
 	}
-	for (size_t i = 0; i < b->nr_entries; i++)
+	for (size_t i = 0; i < b->nr_entries; i++) {
 		b->entries[i].filtered = b->entries[i].he->filtered;
+		b->entries[i].stat = b->entries[i].he->stat;
+	}
 }
 
 static void free_chain(struct entry_view *e)
@@ -368,32 +373,43 @@ static int zoom_index(const struct browser *b, enum zoom z)
 	return -1;
 }
 
+static uint8_t zoom_bit(enum zoom z)
+{
+	static const uint8_t bits[ZOOM_NR] = {
+		[ZOOM_THREAD] = HIST_FILTER_THREAD,
+		[ZOOM_DSO] = HIST_FILTER_DSO,
+		[ZOOM_SOCKET] = HIST_FILTER_SOCKET,
+		[ZOOM_NAME] = HIST_FILTER_SYMBOL,
+	};
+
+	return z < ZOOM_NR ? bits[z] : 0;
+}
+
+/* Whether the zoom z leaves he out. */
+static bool zoom_misses(const struct browser *b, enum zoom z, const struct hist_entry *he)
+{
+	switch (z) {
+	case ZOOM_THREAD:
+		return he->thread != b->thread;
+	case ZOOM_DSO:
+		return he->dso != b->dso;
+	case ZOOM_SOCKET:
+		return he->socket != b->socket;
+	case ZOOM_NAME:
+		return !he->sym || !strstr(he->sym->name, b->name_filter);
+	case ZOOM_NR:
+		break;
+	}
+	return false;
+}
+
 static uint8_t zoom_bits(const struct browser *b, const struct hist_entry *he)
 {
 	uint8_t bits = 0;
 
-	for (int i = 0; i < b->nr_zooms; i++) {
-		switch (b->zooms[i]) {
-		case ZOOM_THREAD:
-			if (he->thread != b->thread)
-				bits |= HIST_FILTER_THREAD;
-			break;
-		case ZOOM_DSO:
-			if (he->dso != b->dso)
-				bits |= HIST_FILTER_DSO;
-			break;
-		case ZOOM_SOCKET:
-			if (he->socket != b->socket)
-				bits |= HIST_FILTER_SOCKET;
-			break;
-		case ZOOM_NAME:
-			if (!he->sym || !strstr(he->sym->name, b->name_filter))
-				bits |= HIST_FILTER_SYMBOL;
-			break;
-		case ZOOM_NR:
-			break;
-		}
-	}
+	for (int i = 0; i < b->nr_zooms; i++)
+		if (zoom_misses(b, b->zooms[i], he))
+			bits |= zoom_bit(b->zooms[i]);
 	return bits;
 }
 
@@ -415,20 +431,135 @@ static void count_shown(struct browser *b)
 	}
 }
 
-/* Filters the entries again and sizes the columns for those left, as
- * perf does after a zoom. */
-static void filter_entries(struct browser *b)
+/* --- zooms of a --hierarchy --------------------------------------------- */
+
+/* One zoom's pass over the levels, and the entries' views by address. */
+struct refilter {
+	struct browser *b;
+	enum zoom z;
+	bool fold;
+	struct entry_view **by_he;
+};
+
+static int view_cmp(const void *a, const void *b)
 {
+	const struct hist_entry *x = (*(struct entry_view *const *)a)->he;
+	const struct hist_entry *y = (*(struct entry_view *const *)b)->he;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct entry_view *view_of(const struct refilter *r, const struct hist_entry *he)
+{
+	struct entry_view key = { .he = (struct hist_entry *)he }, *k = &key, **v;
+
+	v = bsearch(&k, r->by_he, r->b->nr_entries, sizeof(*r->by_he), view_cmp);
+	return v ? *v : NULL;
+}
+
+static bool refilter_misses(const struct hist_entry *he, void *arg)
+{
+	const struct refilter *r = arg;
+
+	return zoom_misses(r->b, r->z, he);
+}
+
+/* perf folds an entry the zoom leaves, and those above it shown again. */
+static void refilter_passed(struct hist_entry *he, void *arg)
+{
+	const struct refilter *r = arg;
+
+	if (!r->fold)
+		return;
+	for (; he; he = he->parent_he) {
+		struct entry_view *e = view_of(r, he);
+
+		if (e && !he->filtered)
+			e->expanded = false;
+	}
+}
+
+static void refilter_by(struct refilter *r, enum zoom z)
+{
+	bool active = zoom_index(r->b, z) >= 0;
+	struct hierarchy_filter f = {
+		.bit = zoom_bit(z),
+		.misses = active ? refilter_misses : NULL,
+		.passed = refilter_passed,
+		.arg = r,
+	};
+
+	r->z = z;
+	hists__hierarchy_refilter(r->b->hists, &f);
+}
+
+/* The entries' views in the levels' (new) order; keep's entry follows. */
+static void reorder_views(struct refilter *r, struct row *keep)
+{
+	struct browser *b = r->b;
+	struct entry_view *v = xmalloc((b->nr_entries ? b->nr_entries : 1) * sizeof(*v));
+	size_t *moved = xmalloc((b->nr_entries ? b->nr_entries : 1) * sizeof(*moved));
+	size_t n = 0;
+
+	for (const struct hist_entry *he = b->hists->nr_sorted ? b->hists->sorted[0] : NULL;
+	     he && n < b->nr_entries; he = hist_entry__hierarchy_next(he)) {
+		struct entry_view *e = view_of(r, he);
+
+		moved[e - b->entries] = n;
+		v[n++] = *e;
+	}
+	if (keep->entry < n)
+		keep->entry = moved[keep->entry];
+	free(b->entries);
+	free(moved);
+	b->entries = v;
+}
+
+/* perf filters a hierarchy zoom by zoom, each on what the last left: the
+ * stats as they were, each zoom's pass, then the pass of the zoom last
+ * gone into or out of, whose entries set the widths (and fold). */
+static void refilter_hierarchy(struct browser *b, struct row *keep)
+{
+	struct refilter r = { .b = b };
+
+	r.by_he = xmalloc((b->nr_entries ? b->nr_entries : 1) * sizeof(*r.by_he));
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		struct entry_view *e = &b->entries[i];
+
+		e->he->stat = e->stat;
+		e->he->filtered = e->filtered;
+		r.by_he[i] = e;
+	}
+	qsort(r.by_he, b->nr_entries, sizeof(*r.by_he), view_cmp);
+	for (int i = 0; i < b->nr_zooms; i++)
+		if (b->zooms[i] != b->last_zoom)
+			refilter_by(&r, b->zooms[i]);
+	r.fold = b->fold_passed;
+	refilter_by(&r, b->last_zoom);
+	reorder_views(&r, keep);
+	free(r.by_he);
+}
+
+/* Filters the entries again and sizes the columns for those left, as
+ * perf does after a zoom; keep (an entry's row) follows its entry. */
+static void filter_entries(struct browser *b, struct row *keep)
+{
+	if (b->hists->opts->layout.hierarchy) {
+		b->hists->exact_widths = b->refiltered;
+		if (b->refiltered) {
+			refilter_hierarchy(b, keep);
+			return;
+		}
+		count_shown(b);
+		memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
+		return;
+	}
 	for (size_t i = 0; i < b->nr_entries; i++) {
 		struct entry_view *e = &b->entries[i];
 
 		e->he->filtered = e->filtered | zoom_bits(b, e->he);
 	}
 	count_shown(b);
-	if (b->hists->opts->layout.hierarchy) {
-		memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
-		return;
-	}
 	/* perf's browser hides the Shared Object column in a DSO, and sizes
 	 * the columns for the rows alone, cutting the headers to fit, from
 	 * its first filtering (top's at every refresh) on */
@@ -440,11 +571,16 @@ static void filter_entries(struct browser *b)
 		memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
 }
 
-static void apply_zooms(struct browser *b)
+static void apply_zooms(struct browser *b, enum zoom z)
 {
+	struct row was = b->nr_rows ? b->rows[b->selected] : (struct row){ SIZE_MAX, -1 };
+
 	b->refiltered = true;
-	filter_entries(b);
-	build_rows(b);
+	b->last_zoom = z;
+	b->fold_passed = true;
+	filter_entries(b, &was);
+	b->fold_passed = false;
+	layout_rows(b, was);
 }
 
 static void zoom_out_of(struct browser *b, enum zoom z)
@@ -459,14 +595,14 @@ static void zoom_out_of(struct browser *b, enum zoom z)
 		free(b->name_filter);
 		b->name_filter = NULL;
 	}
-	apply_zooms(b);
+	apply_zooms(b, z);
 }
 
 static void zoom_into(struct browser *b, enum zoom z)
 {
 	if (zoom_index(b, z) < 0)
 		b->zooms[b->nr_zooms++] = z;
-	apply_zooms(b);
+	apply_zooms(b, z);
 }
 
 static const struct hist_entry *selected_entry(const struct browser *b)
@@ -581,7 +717,7 @@ static void filter_by_name(struct browser *b)
 		if (zoom_index(b, ZOOM_NAME) >= 0)
 			zoom_out_of(b, ZOOM_NAME);
 		else
-			apply_zooms(b);
+			apply_zooms(b, ZOOM_NAME);
 		return;
 	}
 	zoom_out_of(b, ZOOM_NAME);
@@ -774,8 +910,12 @@ static void release_entries(struct browser *b)
 {
 	for (size_t i = 0; i < b->nr_entries; i++) {
 		b->entries[i].he->filtered = b->entries[i].filtered;
+		if (b->hists->opts->layout.hierarchy)
+			b->entries[i].he->stat = b->entries[i].stat;
 		free_chain(&b->entries[i]);
 	}
+	if (b->hists->opts->layout.hierarchy && b->refiltered)
+		hists__hierarchy_sort_again(b->hists);
 	memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
 	free(b->entries);
 	b->entries = NULL;
@@ -876,7 +1016,7 @@ static void reload(struct browser *b)
 		was.line = -1;
 	else if (b->graph && was.line >= 0)
 		was.line = cursor ? graph_line_of(b, &b->entries[was.entry], cursor) : -1;
-	filter_entries(b);
+	filter_entries(b, &was);
 	layout_rows(b, was);
 }
 

@@ -376,6 +376,9 @@ static void hierarchy_headers(FILE *fp, const struct hists *h, bool browser)
 				hdr++;
 			for (len = strlen(hdr); len && hdr[len - 1] == ' '; len--)
 				;
+			/* (perf's browser after a zoom: cut to the rows' width) */
+			if (browser && h->exact_widths && len > h->col_len[lv->keys[k]->col])
+				len = h->col_len[lv->keys[k]->col];
 			header_width += fprintf(fp, "%s%.*s", k ? "+" : "", (int)len, hdr);
 		}
 	}

@@ -426,6 +426,12 @@ ZOOM_SCREENS = {
     "dso-keys": (["-s", "pid,comm,dso,sym"], ["d"]),
     "dso-first": (["-s", "dso,sym"], ["d"]),
     "narrow-out": (["--dsos", "report_work,libm.so.6"], ["t", "t"]),
+    # --hierarchy: the levels above the DSO's count (and the total of the
+    # top level) only what the zoom leaves, the widths those of its rows
+    "hierarchy-dso": (["--hierarchy"], ["d"]),
+    "hierarchy-dso-unfolded": (["--hierarchy"], ["E", "d"]),
+    "hierarchy-dso-thread-out": (["--hierarchy"], ["d", "t", "t"]),
+    "hierarchy-dso-first": (["--hierarchy", "-s", "dso,sym"], ["d"]),
 }
 
 
