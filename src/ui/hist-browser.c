@@ -781,11 +781,20 @@ static void header_line(struct browser *b, struct strbuf *sb)
 	free(text);
 }
 
+/* Whether perf's browser marks a frame with an arrow: from verbosity
+ * level 1 on the screen, a symbol with samples of its own to annotate. */
+static bool frame_annotated(const struct browser *b, const struct cc_frame *f)
+{
+	return b->verbose && f->sym && b->opts->has_samples &&
+	       b->opts->has_samples(b->opts->annotate_ctx, f->sym);
+}
+
 /* A graph line: the offset, the fold sign, the node's value (as --stdio
  * shows it) before the first frame of a node, the frame's name and, from
- * verbosity level 1, its DSO's. */
+ * verbosity level 1, its DSO's; on the screen (not perf.hist.N) the blank
+ * after the sign is an arrow on an annotated frame (frame_annotated()). */
 static void graph_line_text(struct browser *b, const struct entry_view *e,
-			    const struct graph_line *g, struct strbuf *out)
+			    const struct graph_line *g, struct strbuf *out, bool screen)
 {
 	const struct callchain_param *cc = &b->hists->opts->cc;
 	const struct cc_frame *f = g->frame->frame;
@@ -793,7 +802,8 @@ static void graph_line_text(struct browser *b, const struct entry_view *e,
 	uint64_t total = cc->mode == CHAIN_GRAPH_REL ? g->level_total :
 			 hists__total_period(b->hists);
 
-	strbuf_addf(out, "%*s%c ", g->offset, "", g->sign);
+	strbuf_addf(out, "%*s%c%s", g->offset, "", g->sign,
+		    screen && frame_annotated(b, f) ? tui__glyph("→") : " ");
 	if (g->value && cc->value == CCVAL_PERIOD)
 		strbuf_addf(out, "%" PRIu64 " ", period);
 	else if (g->value && cc->value == CCVAL_COUNT)
@@ -816,7 +826,7 @@ static void row_text(struct browser *b, const struct row *r, struct strbuf *out,
 
 	strbuf_reset(out);
 	if (r->line >= 0 && b->graph) {
-		graph_line_text(b, e, &e->graph[r->line], out);
+		graph_line_text(b, e, &e->graph[r->line], out, color);
 		return;
 	}
 	if (r->line >= 0) {

@@ -817,6 +817,35 @@ def test_verbose_rows_as_perfs_browser(data, tmp_path, args, keys):
     assert verbose == (keys.count("V") % 4 != 0)
 
 
+@pytest.mark.parametrize("args", [[], ["--no-children", "-G"]], ids=["children", "caller"])
+def test_verbose_arrows_as_perfs_browser(data, tmp_path, args):
+    """V: on the screen (not in perf.hist.N) a graph line whose frame's
+    symbol has samples of its own to annotate shows an arrow after its
+    fold sign, as perf's browser: pcl's screen once P's message shows,
+    then perf's until it shows the same."""
+    keys = ["V", "E"]
+    t = browse(PCL, data["g"], *args, cwd=str(tmp_path))
+    for key in keys:
+        t.send(key)
+    t.send("P")
+    t.wait_for("perf.hist.0 written!", frame=True)
+    want = without_vdso(screen_lines(t)[:ROWS - 1])
+    quit_ok(t)
+    graph = [line for line in want[2:] if not ENTRY.match(line)]
+    assert any("\u2192" in line for line in graph)
+    assert any(re.match(r"^ +[-+ ] ", line) for line in graph)
+    assert "\u2192" not in (tmp_path / "perf.hist.0").read_text()
+    theirs = browse(PERF, data["g"], *args)
+    for key in keys:
+        theirs.send(key)
+    try:
+        theirs.wait_for(lambda text: without_vdso(screen_lines(theirs)[:ROWS - 1]) == want)
+    except AssertionError:
+        raise AssertionError(unified("\n".join(without_vdso(screen_lines(theirs)[:ROWS - 1])) +
+                                     "\n", "\n".join(want) + "\n"))
+    quit_ok(theirs)
+
+
 @pytest.mark.parametrize("args,keys", [([], ["+", "down", "down"]),
                                        (["--no-children", "-s", "pid,sym"], [])],
                          ids=["graph-line", "thread"])
