@@ -1696,12 +1696,17 @@ static enum leave browse(struct browser *b)
 				return LEAVE_PREV;
 			break;
 		case KEY_LEFT:
-			if (zoom_out_last(b) && b->multiple_events)
-				return LEAVE_BACK;
+		case KEY_RIGHT:
+			/* perf's browser scrolls its columns sideways with these
+			 * (pcl's does not): they neither zoom out nor leave, the
+			 * first only shows the cursor as a move key */
+			b->navkeypressed = true;
 			break;
 		case TUI_KEY_ESC:
-			if (zoom_out_last(b) && tui__confirm("Do you really want to exit?"))
-				return LEAVE_EXIT;
+			/* several events: back to their menu, without asking */
+			if (zoom_out_last(b) &&
+			    (b->multiple_events || tui__confirm("Do you really want to exit?")))
+				return b->multiple_events ? LEAVE_BACK : LEAVE_EXIT;
 			break;
 		case 'q':
 		case TUI_KEY_CTRL('c'):
@@ -1748,45 +1753,98 @@ static enum leave browse_event(const struct hist_browser_event *event,
 	return how;
 }
 
-/* perf's menu of events: "1K cycles" lines, a group's by its name alone
- ("anon group" when it has none) and the samples of all its events. */
-static int choose_event(const struct hist_browser_event *events, int nr_events, int selected)
-{
-	char **text = xcalloc((size_t)nr_events, sizeof(*text));
-	int chosen;
+/* The menu of events of choose_event(), and (top) what refreshes it. */
+struct event_menu {
+	const struct hist_browser_event **events;	/* the menu's, members left out */
+	int nr_events;
+	const struct hist_browser_live *live;
+	char **text;
+};
 
-	for (int i = 0; i < nr_events; i++) {
+static void event_menu_text(struct event_menu *m)
+{
+	for (int i = 0; i < m->nr_events; i++) {
+		const struct hist_browser_event *ev = m->events[i];
 		uint64_t nr_samples, nr_period;
 		unsigned long shown;
 		char unit;
 
-		report_stdio__totals(events[i].hists, &nr_samples, &nr_period);
+		report_stdio__totals(ev->hists, &nr_samples, &nr_period);
 		shown = convert_unit((unsigned long)nr_samples, &unit);
-		text[i] = xasprintf("%lu%c%s%s", shown, unit, unit == ' ' ? "" : " ",
-				    !events[i].leads_group ? events[i].name :
-				    events[i].hists->evsel->group_name ?
-				    events[i].hists->evsel->group_name : "anon group");
+		free(m->text[i]);
+		m->text[i] = xasprintf("%lu%c%s%s", shown, unit, unit == ' ' ? "" : " ",
+				       !ev->leads_group ? ev->name :
+				       ev->hists->evsel->group_name ?
+				       ev->hists->evsel->group_name : "anon group");
 	}
-	chosen = tui__list("Available samples", (const char *const *)text, nr_events,
-			   "ESC: exit, ENTER|->: Browse histograms", selected);
-	for (int i = 0; i < nr_events; i++)
-		free(text[i]);
-	free(text);
+}
+
+/* perf top's menu: the samples read meanwhile, shown again at every
+ * refresh (the first event's histogram sorted then, as perf's timer). */
+static bool event_menu_update(void *ctx)
+{
+	struct event_menu *m = ctx;
+
+	if (!m->live->due(m->live->ctx))
+		return false;
+	m->live->resort(m->live->ctx, m->events[0]->hists);
+	event_menu_text(m);
+	return true;
+}
+
+/* perf's menu of events: "1K cycles" lines, a group's by its name alone
+ ("anon group" when it has none) and the samples of all its events; the
+ left arrow does nothing there (perf's).  Returns an index of events
+ (selected is one: a member's selects its leader), or TUI_LIST_*. */
+static int choose_event(const struct hist_browser_event *events, int nr_events, int selected,
+			const struct hist_browser_live *live)
+{
+	struct event_menu m = { xcalloc((size_t)nr_events, sizeof(*m.events)), 0, live,
+				xcalloc((size_t)nr_events, sizeof(*m.text)) };
+	struct tui_list_opts lo = { .left_stays = true };
+	int chosen, at = 0;
+
+	for (int i = 0; i < nr_events; i++) {
+		if (events[i].member)
+			continue;
+		if (i <= selected)
+			at = m.nr_events;
+		m.events[m.nr_events++] = &events[i];
+	}
+
+	if (live) {
+		lo.period_ms = live->interval_ms;
+		lo.update = event_menu_update;
+		lo.ctx = &m;
+	}
+	event_menu_text(&m);
+	chosen = tui__list_with("Available samples", (const char *const *)m.text, m.nr_events,
+				"ESC: exit, ENTER|->: Browse histograms", at, &lo);
+	if (chosen >= 0)
+		chosen = (int)(m.events[chosen] - events);
+	for (int i = 0; i < m.nr_events; i++)
+		free(m.text[i]);
+	free(m.text);
+	free(m.events);
 	return chosen;
 }
 
 int hist_browser__run(const struct hist_browser_event *events, int nr_events,
 		      const struct hist_browser_opts *opts)
 {
-	int current = 0;
+	int current = 0, nr_menu = 0, at = 0;
 
+	/* (one entry in the menu: no menu, and TAB stays, as perf's) */
+	for (int i = 0; i < nr_events; i++)
+		nr_menu += !events[i].member;
 	if (tui__start() < 0)
 		return -1;
 	for (;;) {
 		enum leave how;
 
-		if (nr_events > 1) {
-			int chosen = choose_event(events, nr_events, current);
+		if (nr_menu > 1) {
+			/* (the menu's cursor where it was: TAB does not move it) */
+			int chosen = choose_event(events, nr_events, at, opts->live);
 
 			if (chosen == TUI_LIST_QUIT)
 				break;
@@ -1794,16 +1852,17 @@ int hist_browser__run(const struct hist_browser_event *events, int nr_events,
 				break;
 			if (chosen < 0)
 				continue;
-			current = chosen;
+			current = at = chosen;
 		}
-		how = browse_event(&events[current], opts, nr_events > 1);
+		/* TAB: the next event, a group's member too (shown alone) */
+		how = browse_event(&events[current], opts, nr_menu > 1);
 		while (how == LEAVE_NEXT || how == LEAVE_PREV || how == LEAVE_RELOAD) {
 			if (how != LEAVE_RELOAD)
 				current = (current + (how == LEAVE_NEXT ? 1 : nr_events - 1)) %
 					  nr_events;
-			how = browse_event(&events[current], opts, nr_events > 1);
+			how = browse_event(&events[current], opts, nr_menu > 1);
 		}
-		if (how == LEAVE_EXIT || nr_events == 1)
+		if (how == LEAVE_EXIT || nr_menu == 1)
 			break;
 	}
 	tui__stop();

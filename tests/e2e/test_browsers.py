@@ -497,12 +497,39 @@ def test_menu_of_events(data):
     t.send("enter")
     t.wait_for("of event 'task-clock'")
     assert screen_lines(t)[0] == samples_line(stdio("-i", data["two"]), 1)
-    # TAB goes to the next event, the left arrow back to the menu
+    # TAB goes to the next event
     t.send("\t")
     t.wait_for("of event 'cpu-clock'")
-    t.send("left")
+    quit_ok(t)
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_left_and_esc_with_events(data, argv0):
+    """Several events: the left arrow neither leaves a browser nor zooms
+    out (perf's scrolls the columns sideways) and does nothing in the
+    menu; ESC goes back to the menu without asking, and asks there.  Had
+    a key left, Enter would answer the question and exit."""
+    t = Terminal([argv0, "report", "-i", data["two"]], rows=ROWS, cols=COLS, env=BROWSER_ENV)
+    t.wait_for(lambda text: "Available samples" in text and "task-clock" in text)
+    t.send("enter")
+    t.wait_for("of event 'cpu-clock'")
+    t.send("d")
+    t.wait_for(lambda text: ", DSO: " in screen_lines(t)[0])
+    for key in ("left", "left", "\r"):
+        t.send(key)
+    t.wait_for("Select option")
+    t.send("esc")
+    t.wait_for(lambda text: "Select option" not in text and ", DSO: " in screen_lines(t)[0])
+    t.send("esc")
+    t.wait_for(lambda text: "Samples:" in screen_lines(t)[0] and
+               ", DSO: " not in screen_lines(t)[0])
+    t.send("esc")
     t.wait_for("Available samples")
-    # ESC asks first there too
+    t.send("left")
+    t.send("enter")
+    t.wait_for("of event 'cpu-clock'")
+    t.send("esc")
+    t.wait_for("Available samples")
     t.send("esc")
     t.wait_for("Do you really want to exit?")
     t.send("enter")
