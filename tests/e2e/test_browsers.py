@@ -34,6 +34,8 @@ def data(tmp_path_factory):
     files = {}
     for name, args, workload in (("g", ["-g", "-e", "cpu-clock"], [work, "300"]),
                                  ("two", ["-e", "cpu-clock", "-e", "task-clock"],
+                                  [work, "200"]),
+                                 ("groups", ["-e", "{cpu-clock,task-clock},{page-faults,cs}"],
                                   [work, "200"])):
         path = str(d / (name + ".data"))
         r = perf("record", "-q", *args, "-o", path, "--", *workload,
@@ -435,21 +437,23 @@ ZOOM_SCREENS = {
 }
 
 
-@pytest.mark.parametrize("args,keys", ZOOM_SCREENS.values(), ids=ZOOM_SCREENS.keys())
-def test_zoom_screens_as_perfs_browser(data, tmp_path, args, keys):
-    """Title, header and rows after zooms equal perf's browser's: pcl's
-    screen once P's message shows (every key before handled), then perf's
-    until it shows the same ([vdso] rows aside: perf resolves them in
-    its browser run by run)."""
-    t = browse(PCL, data["g"], "--no-children", *args, cwd=str(tmp_path))
+def pcl_screen(cwd, keys, path, *args):
+    """pcl's browser's screen but its status line ([vdso]'s lines left
+    out) after keys, once P's message shows it has handled them all."""
+    t = browse(PCL, path, *args, cwd=str(cwd))
     for key in keys:
         t.send(key)
     t.send("P")
     t.wait_for("perf.hist.0 written!", frame=True)
     want = without_vdso(screen_lines(t)[:ROWS - 1])
     quit_ok(t)
-    assert len(want) >= 2
-    theirs = browse(PERF, data["g"], "--no-children", *args)
+    return want
+
+
+def perf_shows(want, keys, path, *args):
+    """perf's browser on path, after keys, shows want (the lines of a
+    screen but its status line, [vdso]'s left out) in the end."""
+    theirs = browse(PERF, path, *args)
     for key in keys:
         theirs.send(key)
     try:
@@ -458,6 +462,17 @@ def test_zoom_screens_as_perfs_browser(data, tmp_path, args, keys):
         raise AssertionError(unified("\n".join(without_vdso(screen_lines(theirs)[:ROWS - 1])) +
                                      "\n", "\n".join(want) + "\n"))
     quit_ok(theirs)
+
+
+@pytest.mark.parametrize("args,keys", ZOOM_SCREENS.values(), ids=ZOOM_SCREENS.keys())
+def test_zoom_screens_as_perfs_browser(data, tmp_path, args, keys):
+    """Title, header and rows after zooms equal perf's browser's: pcl's
+    screen once P's message shows (every key before handled), then perf's
+    until it shows the same ([vdso] rows aside: perf resolves them in
+    its browser run by run)."""
+    want = pcl_screen(tmp_path, keys, data["g"], "--no-children", *args)
+    assert len(want) >= 2
+    perf_shows(want, keys, data["g"], "--no-children", *args)
 
 
 def test_q_restores_the_terminal(data):
@@ -501,6 +516,32 @@ def test_menu_of_events(data):
     t.send("\t")
     t.wait_for("of event 'cpu-clock'")
     quit_ok(t)
+
+
+def test_tab_reaches_group_members(data):
+    """Several groups: the menu names the groups; TAB goes to the next
+    event, a group's member too, shown alone (its own title and columns),
+    then the next group, and round: the titles and headers as perf's."""
+    seen = []
+    for argv0 in (PERF, PCL):
+        t = Terminal([argv0, "report", "-i", data["groups"]], rows=ROWS, cols=COLS,
+                     env=BROWSER_ENV)
+        t.wait_for(lambda text: "Available samples" in text and
+                   screen_lines(t)[2].endswith("anon group"))
+        steps = []
+        for key, title in (("enter", "events 'anon group { cpu-clock, task-clock }'"),
+                           ("\t", "event 'task-clock'"),
+                           ("\t", "events 'anon group { page-faults, cs }'"),
+                           ("\t", "event 'cs'"),
+                           ("\t", "events 'anon group { cpu-clock, task-clock }'")):
+            t.send(key)
+            # (the first row drawn: the header is)
+            t.wait_for(lambda text: f" of {title}," in screen_lines(t)[0] and
+                       re.match(r"^ +\d+\.\d\d% ", screen_lines(t)[2]))
+            steps.append(screen_lines(t)[:2])
+        quit_ok(t)
+        seen.append(steps)
+    assert seen[1] == seen[0]
 
 
 @pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
@@ -851,26 +892,12 @@ def test_verbose_arrows_as_perfs_browser(data, tmp_path, args):
     fold sign, as perf's browser: pcl's screen once P's message shows,
     then perf's until it shows the same."""
     keys = ["V", "E"]
-    t = browse(PCL, data["g"], *args, cwd=str(tmp_path))
-    for key in keys:
-        t.send(key)
-    t.send("P")
-    t.wait_for("perf.hist.0 written!", frame=True)
-    want = without_vdso(screen_lines(t)[:ROWS - 1])
-    quit_ok(t)
+    want = pcl_screen(tmp_path, keys, data["g"], *args)
     graph = [line for line in want[2:] if not ENTRY.match(line)]
     assert any("\u2192" in line for line in graph)
     assert any(re.match(r"^ +[-+ ] ", line) for line in graph)
     assert "\u2192" not in (tmp_path / "perf.hist.0").read_text()
-    theirs = browse(PERF, data["g"], *args)
-    for key in keys:
-        theirs.send(key)
-    try:
-        theirs.wait_for(lambda text: without_vdso(screen_lines(theirs)[:ROWS - 1]) == want)
-    except AssertionError:
-        raise AssertionError(unified("\n".join(without_vdso(screen_lines(theirs)[:ROWS - 1])) +
-                                     "\n", "\n".join(want) + "\n"))
-    quit_ok(theirs)
+    perf_shows(want, keys, data["g"], *args)
 
 
 @pytest.mark.parametrize("args,keys", [([], ["+", "down", "down"]),
