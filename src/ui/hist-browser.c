@@ -96,6 +96,7 @@ struct browser {
 	double graph_percent;	/* graph nodes below it are hidden ('L' too) */
 	uint64_t min_hit;	/* the graph threshold's period */
 	int verbose;		/* 'V': frames show their DSO from 1 */
+	int horiz_scroll;	/* LEFT/RIGHT: the first columns scrolled away */
 	uint16_t col_len[HISTC_NR_COLS];	/* the widths before any zoom */
 	bool refiltered;	/* zoomed into or out of something since opened */
 	enum zoom zooms[ZOOM_NR];
@@ -886,6 +887,8 @@ static void draw(struct browser *b)
 	erase();
 	title_line(b, &line);
 	tui__title("%s", strbuf_str(&line));
+	/* (on the screen only: perf.hist.N has every column) */
+	b->hists->skip_cols = b->horiz_scroll;
 	if (b->show_headers) {
 		header_line(b, &line);
 		tui__write(1, 0, TUI_ROOT, true, strbuf_str(&line));
@@ -898,6 +901,7 @@ static void draw(struct browser *b)
 		tui__write_colored(first + i, 0, at == b->selected && b->navkeypressed ?
 				   TUI_SELECTED : TUI_NORMAL, true, strbuf_str(&line));
 	}
+	b->hists->skip_cols = 0;
 	tui__status("%s", b->message[0] ? b->message : b->opts->helpline ? b->opts->helpline : "");
 	/* perf's bar runs as many rows as the screen has but the title and
 	 * status lines, from below the header line (into the status line) */
@@ -1536,6 +1540,24 @@ static bool is_move_key(int key)
 	       key == ' ' || key == KEY_HOME || key == KEY_END;
 }
 
+/* LEFT and RIGHT once the cursor shows: all columns but the last can be
+ * scrolled away (with --hierarchy, whose keys make one column, the
+ * values). */
+static void scroll_sideways(struct browser *b, int step)
+{
+	const struct hist_layout *l = &b->hists->opts->layout;
+	int last = l->nr_fields - 1;
+
+	if (l->hierarchy) {
+		last = 0;
+		for (int i = 0; i < l->nr_fields; i++)
+			last += !l->fields[i].field->is_key;
+	}
+
+	if (b->horiz_scroll + step >= 0 && b->horiz_scroll + step <= (last > 0 ? last : 0))
+		b->horiz_scroll += step;
+}
+
 /* A digit: the entries sort by that group member's column first, and
  * the browser starts again on them (perf reloads the report); true then.
  * A live histogram sorts so at its refreshes, the first one now, after
@@ -1698,8 +1720,10 @@ static enum leave browse(struct browser *b)
 		case KEY_LEFT:
 		case KEY_RIGHT:
 			/* perf's browser scrolls its columns sideways with these
-			 * (pcl's does not): they neither zoom out nor leave, the
-			 * first only shows the cursor as a move key */
+			 * (all but the last can go): they neither zoom out nor
+			 * leave; the first only shows the cursor, as a move key */
+			if (b->navkeypressed)
+				scroll_sideways(b, key == KEY_RIGHT ? 1 : -1);
 			b->navkeypressed = true;
 			break;
 		case TUI_KEY_ESC:

@@ -434,6 +434,13 @@ ZOOM_SCREENS = {
     "hierarchy-dso-unfolded": (["--hierarchy"], ["E", "d"]),
     "hierarchy-dso-thread-out": (["--hierarchy"], ["d", "t", "t"]),
     "hierarchy-dso-first": (["--hierarchy", "-s", "dso,sym"], ["d"]),
+    # LEFT and RIGHT scroll the columns sideways (the first only shows the
+    # cursor), all but the last can go; a DSO zoom's hidden column too
+    "sideways": ([], ["down", "right", "right"]),
+    "sideways-back": (["--children"], ["right", "right", "right", "right", "right", "right",
+                                       "left"]),
+    "sideways-dso": ([], ["d", "down", "right"]),
+    "sideways-hierarchy": (["--hierarchy"], ["down", "right", "right", "left", "E"]),
 }
 
 

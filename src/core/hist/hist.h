@@ -215,6 +215,9 @@ struct hists {
 	 * headers cut to them (perf's once its browser filters the rows) */
 	uint64_t hidden_cols;
 	bool exact_widths;
+	/* a browser's screen scrolled sideways: its first shown columns
+	 * left out of the rows and the header (not --hierarchy's) */
+	int skip_cols;
 	struct arena arena;
 	struct stack_memo *memo;	/* recent stacks, replayed (hist.c) */
 	struct memo_record {		/* scratch: what one sample touched */
