@@ -621,6 +621,12 @@ static bool sorted_by(const struct hists *h, enum hist_column col)
 	return false;
 }
 
+/* perf zooms into a thread (key or menu) only with a thread or comm key. */
+static bool thread_zoomable(const struct hists *h)
+{
+	return sorted_by(h, HISTC_THREAD) || sorted_by(h, HISTC_COMM);
+}
+
 static const char *comm_of(const struct thread *t)
 {
 	return t->comm_set ? t->comm : "";
@@ -665,7 +671,7 @@ static void toggle_zoom(struct browser *b, enum zoom z)
 		return;
 	switch (z) {
 	case ZOOM_THREAD:
-		if (!he->thread)
+		if (!he->thread || !thread_zoomable(b->hists))
 			return;
 		b->thread = he->thread;
 		free(b->thread_label);
@@ -1406,7 +1412,7 @@ static bool options_menu(struct browser *b)
 		text[n] = xasprintf("Annotate %s", target->sym->name);
 		actions[n++] = ACT_ANNOTATE;
 	}
-	if (he->thread) {
+	if (he->thread && thread_zoomable(b->hists)) {
 		bool out = zoom_index(b, ZOOM_THREAD) >= 0;
 		char *label = out ? b->thread_label : thread_label(b, he->thread);
 

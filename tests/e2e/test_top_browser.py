@@ -357,11 +357,31 @@ def test_events_menu_and_tab(burner, argv0):
 
 
 def test_thread_zoom(burner):
-    t = top(burner)
+    t = top(burner, "-s", "comm,dso,sym")
     t.send("t")
     t.wait_for(lambda text: lines(t)[0].split(" lost:")[0].endswith(", Thread: burner"))
     t.send("t")
     t.wait_for(lambda text: ", Thread:" not in lines(t)[0])
+    quit_ok(t)
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_no_thread_zoom_without_its_keys(burner, argv0):
+    """Without a pid or comm sort key (top's dso,sym) 't' zooms into
+    nothing and Enter's menu offers no thread, as perf's: had 't'
+    zoomed, the title would name the thread before the menu shows."""
+    t = top(burner, argv0=argv0)
+    t.send("t")
+    t.send("\r")
+    def menu():
+        # (without the scroll bar's column)
+        return [line[:COLS - 1].rstrip() for line in lines(t)]
+
+    t.wait_for(lambda text: "Exit" in menu() and "Browse map details" in menu())
+    assert not any(" thread" in line for line in menu()[1:ROWS - 1])
+    t.send("esc")
+    t.wait_for(lambda text: "Samples:" in lines(t)[0])
+    assert ", Thread:" not in lines(t)[0]
     quit_ok(t)
 
 
