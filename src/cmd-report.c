@@ -872,16 +872,18 @@ static int browse_report(struct report *r, const struct report_opts *o, bool sho
 	bo.scripts = &scripts;
 	if (r->annotate)
 		r->annotate->scripts = &scripts;
+	/* a group's members too, after it: TAB reaches them, as perf's */
 	evlist__for_each(&r->session->evlist, pos) {
 		struct hists *h = report__hists(r, pos);
+		bool member = r->hopts.event_group && h->leader != h;
 
-		if (!event_shown(r, h))
+		if (!member && !event_shown(r, h))
 			continue;
 		if (r->hopts.event_group && h->nr_members > 1)
 			descs[n] = hists__group_desc(h, !forced_group(r, o));
 		events[n] = (struct hist_browser_event){ .hists = h,
 			.name = descs[n] ? descs[n] : pos->name,
-			.leads_group = leads_group(r, o, pos) };
+			.leads_group = leads_group(r, o, pos), .member = member };
 		n++;
 	}
 	ret = hist_browser__run(events, n, &bo);

@@ -1114,13 +1114,12 @@ static int browse(struct top *t)
 	t->next_refresh.tv_sec += t->o->delay_secs;
 	evlist__enable(t->rs.evlist);
 	tui__set_idle(browser_read, t, live.interval_ms);
+	/* a group's members too, after it: TAB reaches them, as perf top's */
 	for (int i = 0; i < t->nr_user_events; i++) {
 		struct hists *h = t->hists[i];
 
-		if (t->hopts.event_group && h->leader != h)
-			continue;
 		events[nr_events] = (struct hist_browser_event){ .hists = h,
-								 .name = h->evsel->name };
+			.name = h->evsel->name, .member = t->hopts.event_group && h->leader != h };
 		if (h->nr_members > 1) {
 			events[nr_events].name = groups[i] = hists__group_desc(h, true);
 			events[nr_events].leads_group = true;

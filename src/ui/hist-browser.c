@@ -57,6 +57,7 @@ struct graph_line {
 struct entry_view {
 	struct hist_entry *he;
 	uint8_t filtered;	/* its filter bits before the browser's zooms */
+	struct he_stat stat;	/* (--hierarchy) its stat before them */
 	bool expanded;		/* its call graph, or (--hierarchy) the level below, shown */
 	/* drawn, or folded by E or C: as perf's browser, which looks whether
 	 * an entry has something to unfold only then, it shows the entry's
@@ -95,10 +96,13 @@ struct browser {
 	double graph_percent;	/* graph nodes below it are hidden ('L' too) */
 	uint64_t min_hit;	/* the graph threshold's period */
 	int verbose;		/* 'V': frames show their DSO from 1 */
+	int horiz_scroll;	/* LEFT/RIGHT: the first columns scrolled away */
 	uint16_t col_len[HISTC_NR_COLS];	/* the widths before any zoom */
 	bool refiltered;	/* zoomed into or out of something since opened */
 	enum zoom zooms[ZOOM_NR];
 	int nr_zooms;
+	enum zoom last_zoom;	/* the zoom last gone into or out of */
+	bool fold_passed;	/* (--hierarchy) a zoom folds the entries it leaves */
 	const struct thread *thread;
 	/* its name when zoomed into: top may free an exited thread meanwhile */
 	char *thread_label;
@@ -133,8 +137,10 @@ static void collect_entries(struct browser *b)
 		for (size_t i = 0; i < h->nr_sorted; i++)
 			b->entries[i].he = h->sorted[i];
 	}
-	for (size_t i = 0; i < b->nr_entries; i++)
+	for (size_t i = 0; i < b->nr_entries; i++) {
 		b->entries[i].filtered = b->entries[i].he->filtered;
+		b->entries[i].stat = b->entries[i].he->stat;
+	}
 }
 
 static void free_chain(struct entry_view *e)
@@ -368,32 +374,43 @@ static int zoom_index(const struct browser *b, enum zoom z)
 	return -1;
 }
 
+static uint8_t zoom_bit(enum zoom z)
+{
+	static const uint8_t bits[ZOOM_NR] = {
+		[ZOOM_THREAD] = HIST_FILTER_THREAD,
+		[ZOOM_DSO] = HIST_FILTER_DSO,
+		[ZOOM_SOCKET] = HIST_FILTER_SOCKET,
+		[ZOOM_NAME] = HIST_FILTER_SYMBOL,
+	};
+
+	return z < ZOOM_NR ? bits[z] : 0;
+}
+
+/* Whether the zoom z leaves he out. */
+static bool zoom_misses(const struct browser *b, enum zoom z, const struct hist_entry *he)
+{
+	switch (z) {
+	case ZOOM_THREAD:
+		return he->thread != b->thread;
+	case ZOOM_DSO:
+		return he->dso != b->dso;
+	case ZOOM_SOCKET:
+		return he->socket != b->socket;
+	case ZOOM_NAME:
+		return !he->sym || !strstr(he->sym->name, b->name_filter);
+	case ZOOM_NR:
+		break;
+	}
+	return false;
+}
+
 static uint8_t zoom_bits(const struct browser *b, const struct hist_entry *he)
 {
 	uint8_t bits = 0;
 
-	for (int i = 0; i < b->nr_zooms; i++) {
-		switch (b->zooms[i]) {
-		case ZOOM_THREAD:
-			if (he->thread != b->thread)
-				bits |= HIST_FILTER_THREAD;
-			break;
-		case ZOOM_DSO:
-			if (he->dso != b->dso)
-				bits |= HIST_FILTER_DSO;
-			break;
-		case ZOOM_SOCKET:
-			if (he->socket != b->socket)
-				bits |= HIST_FILTER_SOCKET;
-			break;
-		case ZOOM_NAME:
-			if (!he->sym || !strstr(he->sym->name, b->name_filter))
-				bits |= HIST_FILTER_SYMBOL;
-			break;
-		case ZOOM_NR:
-			break;
-		}
-	}
+	for (int i = 0; i < b->nr_zooms; i++)
+		if (zoom_misses(b, b->zooms[i], he))
+			bits |= zoom_bit(b->zooms[i]);
 	return bits;
 }
 
@@ -415,20 +432,135 @@ static void count_shown(struct browser *b)
 	}
 }
 
-/* Filters the entries again and sizes the columns for those left, as
- * perf does after a zoom. */
-static void filter_entries(struct browser *b)
+/* --- zooms of a --hierarchy --------------------------------------------- */
+
+/* One zoom's pass over the levels, and the entries' views by address. */
+struct refilter {
+	struct browser *b;
+	enum zoom z;
+	bool fold;
+	struct entry_view **by_he;
+};
+
+static int view_cmp(const void *a, const void *b)
 {
+	const struct hist_entry *x = (*(struct entry_view *const *)a)->he;
+	const struct hist_entry *y = (*(struct entry_view *const *)b)->he;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct entry_view *view_of(const struct refilter *r, const struct hist_entry *he)
+{
+	struct entry_view key = { .he = (struct hist_entry *)he }, *k = &key, **v;
+
+	v = bsearch(&k, r->by_he, r->b->nr_entries, sizeof(*r->by_he), view_cmp);
+	return v ? *v : NULL;
+}
+
+static bool refilter_misses(const struct hist_entry *he, void *arg)
+{
+	const struct refilter *r = arg;
+
+	return zoom_misses(r->b, r->z, he);
+}
+
+/* perf folds an entry the zoom leaves, and those above it shown again. */
+static void refilter_passed(struct hist_entry *he, void *arg)
+{
+	const struct refilter *r = arg;
+
+	if (!r->fold)
+		return;
+	for (; he; he = he->parent_he) {
+		struct entry_view *e = view_of(r, he);
+
+		if (e && !he->filtered)
+			e->expanded = false;
+	}
+}
+
+static void refilter_by(struct refilter *r, enum zoom z)
+{
+	bool active = zoom_index(r->b, z) >= 0;
+	struct hierarchy_filter f = {
+		.bit = zoom_bit(z),
+		.misses = active ? refilter_misses : NULL,
+		.passed = refilter_passed,
+		.arg = r,
+	};
+
+	r->z = z;
+	hists__hierarchy_refilter(r->b->hists, &f);
+}
+
+/* The entries' views in the levels' (new) order; keep's entry follows. */
+static void reorder_views(struct refilter *r, struct row *keep)
+{
+	struct browser *b = r->b;
+	struct entry_view *v = xmalloc((b->nr_entries ? b->nr_entries : 1) * sizeof(*v));
+	size_t *moved = xmalloc((b->nr_entries ? b->nr_entries : 1) * sizeof(*moved));
+	size_t n = 0;
+
+	for (const struct hist_entry *he = b->hists->nr_sorted ? b->hists->sorted[0] : NULL;
+	     he && n < b->nr_entries; he = hist_entry__hierarchy_next(he)) {
+		struct entry_view *e = view_of(r, he);
+
+		moved[e - b->entries] = n;
+		v[n++] = *e;
+	}
+	if (keep->entry < n)
+		keep->entry = moved[keep->entry];
+	free(b->entries);
+	free(moved);
+	b->entries = v;
+}
+
+/* perf filters a hierarchy zoom by zoom, each on what the last left: the
+ * stats as they were, each zoom's pass, then the pass of the zoom last
+ * gone into or out of, whose entries set the widths (and fold). */
+static void refilter_hierarchy(struct browser *b, struct row *keep)
+{
+	struct refilter r = { .b = b };
+
+	r.by_he = xmalloc((b->nr_entries ? b->nr_entries : 1) * sizeof(*r.by_he));
+	for (size_t i = 0; i < b->nr_entries; i++) {
+		struct entry_view *e = &b->entries[i];
+
+		e->he->stat = e->stat;
+		e->he->filtered = e->filtered;
+		r.by_he[i] = e;
+	}
+	qsort(r.by_he, b->nr_entries, sizeof(*r.by_he), view_cmp);
+	for (int i = 0; i < b->nr_zooms; i++)
+		if (b->zooms[i] != b->last_zoom)
+			refilter_by(&r, b->zooms[i]);
+	r.fold = b->fold_passed;
+	refilter_by(&r, b->last_zoom);
+	reorder_views(&r, keep);
+	free(r.by_he);
+}
+
+/* Filters the entries again and sizes the columns for those left, as
+ * perf does after a zoom; keep (an entry's row) follows its entry. */
+static void filter_entries(struct browser *b, struct row *keep)
+{
+	if (b->hists->opts->layout.hierarchy) {
+		b->hists->exact_widths = b->refiltered;
+		if (b->refiltered) {
+			refilter_hierarchy(b, keep);
+			return;
+		}
+		count_shown(b);
+		memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
+		return;
+	}
 	for (size_t i = 0; i < b->nr_entries; i++) {
 		struct entry_view *e = &b->entries[i];
 
 		e->he->filtered = e->filtered | zoom_bits(b, e->he);
 	}
 	count_shown(b);
-	if (b->hists->opts->layout.hierarchy) {
-		memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
-		return;
-	}
 	/* perf's browser hides the Shared Object column in a DSO, and sizes
 	 * the columns for the rows alone, cutting the headers to fit, from
 	 * its first filtering (top's at every refresh) on */
@@ -440,11 +572,16 @@ static void filter_entries(struct browser *b)
 		memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
 }
 
-static void apply_zooms(struct browser *b)
+static void apply_zooms(struct browser *b, enum zoom z)
 {
+	struct row was = b->nr_rows ? b->rows[b->selected] : (struct row){ SIZE_MAX, -1 };
+
 	b->refiltered = true;
-	filter_entries(b);
-	build_rows(b);
+	b->last_zoom = z;
+	b->fold_passed = true;
+	filter_entries(b, &was);
+	b->fold_passed = false;
+	layout_rows(b, was);
 }
 
 static void zoom_out_of(struct browser *b, enum zoom z)
@@ -459,14 +596,14 @@ static void zoom_out_of(struct browser *b, enum zoom z)
 		free(b->name_filter);
 		b->name_filter = NULL;
 	}
-	apply_zooms(b);
+	apply_zooms(b, z);
 }
 
 static void zoom_into(struct browser *b, enum zoom z)
 {
 	if (zoom_index(b, z) < 0)
 		b->zooms[b->nr_zooms++] = z;
-	apply_zooms(b);
+	apply_zooms(b, z);
 }
 
 static const struct hist_entry *selected_entry(const struct browser *b)
@@ -482,6 +619,12 @@ static bool sorted_by(const struct hists *h, enum hist_column col)
 		if (l->keys[i]->col == col)
 			return true;
 	return false;
+}
+
+/* perf zooms into a thread (key or menu) only with a thread or comm key. */
+static bool thread_zoomable(const struct hists *h)
+{
+	return sorted_by(h, HISTC_THREAD) || sorted_by(h, HISTC_COMM);
 }
 
 static const char *comm_of(const struct thread *t)
@@ -528,7 +671,7 @@ static void toggle_zoom(struct browser *b, enum zoom z)
 		return;
 	switch (z) {
 	case ZOOM_THREAD:
-		if (!he->thread)
+		if (!he->thread || !thread_zoomable(b->hists))
 			return;
 		b->thread = he->thread;
 		free(b->thread_label);
@@ -581,7 +724,7 @@ static void filter_by_name(struct browser *b)
 		if (zoom_index(b, ZOOM_NAME) >= 0)
 			zoom_out_of(b, ZOOM_NAME);
 		else
-			apply_zooms(b);
+			apply_zooms(b, ZOOM_NAME);
 		return;
 	}
 	zoom_out_of(b, ZOOM_NAME);
@@ -645,11 +788,20 @@ static void header_line(struct browser *b, struct strbuf *sb)
 	free(text);
 }
 
+/* Whether perf's browser marks a frame with an arrow: from verbosity
+ * level 1 on the screen, a symbol with samples of its own to annotate. */
+static bool frame_annotated(const struct browser *b, const struct cc_frame *f)
+{
+	return b->verbose && f->sym && b->opts->has_samples &&
+	       b->opts->has_samples(b->opts->annotate_ctx, f->sym);
+}
+
 /* A graph line: the offset, the fold sign, the node's value (as --stdio
  * shows it) before the first frame of a node, the frame's name and, from
- * verbosity level 1, its DSO's. */
+ * verbosity level 1, its DSO's; on the screen (not perf.hist.N) the blank
+ * after the sign is an arrow on an annotated frame (frame_annotated()). */
 static void graph_line_text(struct browser *b, const struct entry_view *e,
-			    const struct graph_line *g, struct strbuf *out)
+			    const struct graph_line *g, struct strbuf *out, bool screen)
 {
 	const struct callchain_param *cc = &b->hists->opts->cc;
 	const struct cc_frame *f = g->frame->frame;
@@ -657,7 +809,8 @@ static void graph_line_text(struct browser *b, const struct entry_view *e,
 	uint64_t total = cc->mode == CHAIN_GRAPH_REL ? g->level_total :
 			 hists__total_period(b->hists);
 
-	strbuf_addf(out, "%*s%c ", g->offset, "", g->sign);
+	strbuf_addf(out, "%*s%c%s", g->offset, "", g->sign,
+		    screen && frame_annotated(b, f) ? tui__glyph("→") : " ");
 	if (g->value && cc->value == CCVAL_PERIOD)
 		strbuf_addf(out, "%" PRIu64 " ", period);
 	else if (g->value && cc->value == CCVAL_COUNT)
@@ -680,7 +833,7 @@ static void row_text(struct browser *b, const struct row *r, struct strbuf *out,
 
 	strbuf_reset(out);
 	if (r->line >= 0 && b->graph) {
-		graph_line_text(b, e, &e->graph[r->line], out);
+		graph_line_text(b, e, &e->graph[r->line], out, color);
 		return;
 	}
 	if (r->line >= 0) {
@@ -740,6 +893,8 @@ static void draw(struct browser *b)
 	erase();
 	title_line(b, &line);
 	tui__title("%s", strbuf_str(&line));
+	/* (on the screen only: perf.hist.N has every column) */
+	b->hists->skip_cols = b->horiz_scroll;
 	if (b->show_headers) {
 		header_line(b, &line);
 		tui__write(1, 0, TUI_ROOT, true, strbuf_str(&line));
@@ -752,6 +907,7 @@ static void draw(struct browser *b)
 		tui__write_colored(first + i, 0, at == b->selected && b->navkeypressed ?
 				   TUI_SELECTED : TUI_NORMAL, true, strbuf_str(&line));
 	}
+	b->hists->skip_cols = 0;
 	tui__status("%s", b->message[0] ? b->message : b->opts->helpline ? b->opts->helpline : "");
 	/* perf's bar runs as many rows as the screen has but the title and
 	 * status lines, from below the header line (into the status line) */
@@ -774,8 +930,12 @@ static void release_entries(struct browser *b)
 {
 	for (size_t i = 0; i < b->nr_entries; i++) {
 		b->entries[i].he->filtered = b->entries[i].filtered;
+		if (b->hists->opts->layout.hierarchy)
+			b->entries[i].he->stat = b->entries[i].stat;
 		free_chain(&b->entries[i]);
 	}
+	if (b->hists->opts->layout.hierarchy && b->refiltered)
+		hists__hierarchy_sort_again(b->hists);
 	memcpy(b->hists->col_len, b->col_len, sizeof(b->col_len));
 	free(b->entries);
 	b->entries = NULL;
@@ -876,7 +1036,7 @@ static void reload(struct browser *b)
 		was.line = -1;
 	else if (b->graph && was.line >= 0)
 		was.line = cursor ? graph_line_of(b, &b->entries[was.entry], cursor) : -1;
-	filter_entries(b);
+	filter_entries(b, &was);
 	layout_rows(b, was);
 }
 
@@ -1252,7 +1412,7 @@ static bool options_menu(struct browser *b)
 		text[n] = xasprintf("Annotate %s", target->sym->name);
 		actions[n++] = ACT_ANNOTATE;
 	}
-	if (he->thread) {
+	if (he->thread && thread_zoomable(b->hists)) {
 		bool out = zoom_index(b, ZOOM_THREAD) >= 0;
 		char *label = out ? b->thread_label : thread_label(b, he->thread);
 
@@ -1384,6 +1544,24 @@ static bool is_move_key(int key)
 {
 	return key == KEY_UP || key == KEY_DOWN || key == KEY_PPAGE || key == KEY_NPAGE ||
 	       key == ' ' || key == KEY_HOME || key == KEY_END;
+}
+
+/* LEFT and RIGHT once the cursor shows: all columns but the last can be
+ * scrolled away (with --hierarchy, whose keys make one column, the
+ * values). */
+static void scroll_sideways(struct browser *b, int step)
+{
+	const struct hist_layout *l = &b->hists->opts->layout;
+	int last = l->nr_fields - 1;
+
+	if (l->hierarchy) {
+		last = 0;
+		for (int i = 0; i < l->nr_fields; i++)
+			last += !l->fields[i].field->is_key;
+	}
+
+	if (b->horiz_scroll + step >= 0 && b->horiz_scroll + step <= (last > 0 ? last : 0))
+		b->horiz_scroll += step;
 }
 
 /* A digit: the entries sort by that group member's column first, and
@@ -1546,12 +1724,19 @@ static enum leave browse(struct browser *b)
 				return LEAVE_PREV;
 			break;
 		case KEY_LEFT:
-			if (zoom_out_last(b) && b->multiple_events)
-				return LEAVE_BACK;
+		case KEY_RIGHT:
+			/* perf's browser scrolls its columns sideways with these
+			 * (all but the last can go): they neither zoom out nor
+			 * leave; the first only shows the cursor, as a move key */
+			if (b->navkeypressed)
+				scroll_sideways(b, key == KEY_RIGHT ? 1 : -1);
+			b->navkeypressed = true;
 			break;
 		case TUI_KEY_ESC:
-			if (zoom_out_last(b) && tui__confirm("Do you really want to exit?"))
-				return LEAVE_EXIT;
+			/* several events: back to their menu, without asking */
+			if (zoom_out_last(b) &&
+			    (b->multiple_events || tui__confirm("Do you really want to exit?")))
+				return b->multiple_events ? LEAVE_BACK : LEAVE_EXIT;
 			break;
 		case 'q':
 		case TUI_KEY_CTRL('c'):
@@ -1598,45 +1783,98 @@ static enum leave browse_event(const struct hist_browser_event *event,
 	return how;
 }
 
-/* perf's menu of events: "1K cycles" lines, a group's by its name alone
- ("anon group" when it has none) and the samples of all its events. */
-static int choose_event(const struct hist_browser_event *events, int nr_events, int selected)
-{
-	char **text = xcalloc((size_t)nr_events, sizeof(*text));
-	int chosen;
+/* The menu of events of choose_event(), and (top) what refreshes it. */
+struct event_menu {
+	const struct hist_browser_event **events;	/* the menu's, members left out */
+	int nr_events;
+	const struct hist_browser_live *live;
+	char **text;
+};
 
-	for (int i = 0; i < nr_events; i++) {
+static void event_menu_text(struct event_menu *m)
+{
+	for (int i = 0; i < m->nr_events; i++) {
+		const struct hist_browser_event *ev = m->events[i];
 		uint64_t nr_samples, nr_period;
 		unsigned long shown;
 		char unit;
 
-		report_stdio__totals(events[i].hists, &nr_samples, &nr_period);
+		report_stdio__totals(ev->hists, &nr_samples, &nr_period);
 		shown = convert_unit((unsigned long)nr_samples, &unit);
-		text[i] = xasprintf("%lu%c%s%s", shown, unit, unit == ' ' ? "" : " ",
-				    !events[i].leads_group ? events[i].name :
-				    events[i].hists->evsel->group_name ?
-				    events[i].hists->evsel->group_name : "anon group");
+		free(m->text[i]);
+		m->text[i] = xasprintf("%lu%c%s%s", shown, unit, unit == ' ' ? "" : " ",
+				       !ev->leads_group ? ev->name :
+				       ev->hists->evsel->group_name ?
+				       ev->hists->evsel->group_name : "anon group");
 	}
-	chosen = tui__list("Available samples", (const char *const *)text, nr_events,
-			   "ESC: exit, ENTER|->: Browse histograms", selected);
-	for (int i = 0; i < nr_events; i++)
-		free(text[i]);
-	free(text);
+}
+
+/* perf top's menu: the samples read meanwhile, shown again at every
+ * refresh (the first event's histogram sorted then, as perf's timer). */
+static bool event_menu_update(void *ctx)
+{
+	struct event_menu *m = ctx;
+
+	if (!m->live->due(m->live->ctx))
+		return false;
+	m->live->resort(m->live->ctx, m->events[0]->hists);
+	event_menu_text(m);
+	return true;
+}
+
+/* perf's menu of events: "1K cycles" lines, a group's by its name alone
+ ("anon group" when it has none) and the samples of all its events; the
+ left arrow does nothing there (perf's).  Returns an index of events
+ (selected is one: a member's selects its leader), or TUI_LIST_*. */
+static int choose_event(const struct hist_browser_event *events, int nr_events, int selected,
+			const struct hist_browser_live *live)
+{
+	struct event_menu m = { xcalloc((size_t)nr_events, sizeof(*m.events)), 0, live,
+				xcalloc((size_t)nr_events, sizeof(*m.text)) };
+	struct tui_list_opts lo = { .left_stays = true };
+	int chosen, at = 0;
+
+	for (int i = 0; i < nr_events; i++) {
+		if (events[i].member)
+			continue;
+		if (i <= selected)
+			at = m.nr_events;
+		m.events[m.nr_events++] = &events[i];
+	}
+
+	if (live) {
+		lo.period_ms = live->interval_ms;
+		lo.update = event_menu_update;
+		lo.ctx = &m;
+	}
+	event_menu_text(&m);
+	chosen = tui__list_with("Available samples", (const char *const *)m.text, m.nr_events,
+				"ESC: exit, ENTER|->: Browse histograms", at, &lo);
+	if (chosen >= 0)
+		chosen = (int)(m.events[chosen] - events);
+	for (int i = 0; i < m.nr_events; i++)
+		free(m.text[i]);
+	free(m.text);
+	free(m.events);
 	return chosen;
 }
 
 int hist_browser__run(const struct hist_browser_event *events, int nr_events,
 		      const struct hist_browser_opts *opts)
 {
-	int current = 0;
+	int current = 0, nr_menu = 0, at = 0;
 
+	/* (one entry in the menu: no menu, and TAB stays, as perf's) */
+	for (int i = 0; i < nr_events; i++)
+		nr_menu += !events[i].member;
 	if (tui__start() < 0)
 		return -1;
 	for (;;) {
 		enum leave how;
 
-		if (nr_events > 1) {
-			int chosen = choose_event(events, nr_events, current);
+		if (nr_menu > 1) {
+			/* (the menu's cursor where it was: TAB does not move it) */
+			int chosen = choose_event(events, nr_events, at, opts->live);
 
 			if (chosen == TUI_LIST_QUIT)
 				break;
@@ -1644,16 +1882,17 @@ int hist_browser__run(const struct hist_browser_event *events, int nr_events,
 				break;
 			if (chosen < 0)
 				continue;
-			current = chosen;
+			current = at = chosen;
 		}
-		how = browse_event(&events[current], opts, nr_events > 1);
+		/* TAB: the next event, a group's member too (shown alone) */
+		how = browse_event(&events[current], opts, nr_menu > 1);
 		while (how == LEAVE_NEXT || how == LEAVE_PREV || how == LEAVE_RELOAD) {
 			if (how != LEAVE_RELOAD)
 				current = (current + (how == LEAVE_NEXT ? 1 : nr_events - 1)) %
 					  nr_events;
-			how = browse_event(&events[current], opts, nr_events > 1);
+			how = browse_event(&events[current], opts, nr_menu > 1);
 		}
-		if (how == LEAVE_EXIT || nr_events == 1)
+		if (how == LEAVE_EXIT || nr_menu == 1)
 			break;
 	}
 	tui__stop();

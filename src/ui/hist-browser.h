@@ -45,6 +45,9 @@ struct hist_browser_event {
 	struct hists *hists;
 	const char *name;		/* the event's, or its group's description */
 	bool leads_group;		/* "of events" */
+	/* a group's member after its leader: not in the menu of events, TAB
+	 * reaches it (shown alone), as perf's */
+	bool member;
 };
 
 struct hist_browser_opts {

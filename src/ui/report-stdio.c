@@ -113,13 +113,14 @@ static void print_headers(FILE *fp, const struct hists *h)
 	const struct hist_layout *l = &h->opts->layout;
 	const char *sep = h->opts->field_sep;
 	bool first = true;
+	int skip = h->skip_cols;
 
 	fputs("# ", fp);
 	for (int i = 0; i < l->nr_fields; i++) {
 		const struct hist_column_cfg *c = &l->fields[i];
 		int w = field_width(h, c);
 
-		if (column_hidden(h, c))
+		if (column_hidden(h, c) || skip-- > 0)
 			continue;
 		if (!first)
 			fputs(sep ? sep : "  ", fp);
@@ -230,6 +231,7 @@ static void format_row(struct strbuf *sb, const struct hist_entry *he, bool colo
 	const struct hist_layout *l = &h->opts->layout;
 	const char *sep = h->opts->field_sep;
 	bool first = true;
+	int skip = h->skip_cols;
 
 	strbuf_reset(sb);
 	for (int i = 0; i < l->nr_fields; i++) {
@@ -237,7 +239,7 @@ static void format_row(struct strbuf *sb, const struct hist_entry *he, bool colo
 		int w = field_width(h, c);
 		size_t start;
 
-		if (column_hidden(h, c))
+		if (column_hidden(h, c) || skip-- > 0)
 			continue;
 		if (!sep || !first)
 			strbuf_addstr(sb, sep ? sep : "  ");
@@ -356,6 +358,8 @@ static void hierarchy_headers(FILE *fp, const struct hists *h, bool browser)
 	int nr_vals = value_columns(l, vals), indent = hierarchy_indent(h, hierarchy_nodes(h));
 	int header_width = 0;
 
+	if (browser && h->skip_cols)	/* scrolled sideways: as hierarchy_row() */
+		nr_vals = indent = 0;
 	if (!browser)
 		fprintf(fp, "# %*s", indent, "");
 	for (int i = 0; i < nr_vals; i++)
@@ -376,6 +380,9 @@ static void hierarchy_headers(FILE *fp, const struct hists *h, bool browser)
 				hdr++;
 			for (len = strlen(hdr); len && hdr[len - 1] == ' '; len--)
 				;
+			/* (perf's browser after a zoom: cut to the rows' width) */
+			if (browser && h->exact_widths && len > h->col_len[lv->keys[k]->col])
+				len = h->col_len[lv->keys[k]->col];
 			header_width += fprintf(fp, "%s%.*s", k ? "+" : "", (int)len, hdr);
 		}
 	}
@@ -409,7 +416,9 @@ static void hierarchy_row(struct strbuf *sb, const struct hist_entry *he, bool c
 	const struct hist_level *lv = &l->levels[he->depth];
 	const char *sep = h->opts->field_sep;
 	const struct hist_column_cfg *vals[HIST_MAX_FIELDS];
-	int nr_vals = value_columns(l, vals);
+	/* (a browser scrolled sideways: perf's leaves the values and the
+	 * indent after them out, the keys stay) */
+	int nr_vals = h->skip_cols ? 0 : value_columns(l, vals);
 
 	strbuf_reset(sb);
 	strbuf_addf(sb, "%*s", he->depth * REPORT_HIERARCHY_INDENT, "");
@@ -424,7 +433,7 @@ static void hierarchy_row(struct strbuf *sb, const struct hist_entry *he, bool c
 		if (sb->len - start < (size_t)w)
 			strbuf_addf(sb, "%-*s", (int)(w - (sb->len - start)), " ");
 	}
-	if (!sep)
+	if (!sep && !h->skip_cols)
 		strbuf_addf(sb, "%*s", hierarchy_indent(h, hierarchy_nodes(h)), "");
 	for (int k = 0; k < lv->nr_keys; k++) {
 		size_t start, blanks = 0;

@@ -525,7 +525,16 @@ void tui__scroll_bar(int first_row, int height, size_t index, size_t nr)
 int tui__list(const char *title, const char *const *entries, int nr_entries, const char *status,
 	      int selected)
 {
+	static const struct tui_list_opts plain;
+
+	return tui__list_with(title, entries, nr_entries, status, selected, &plain);
+}
+
+int tui__list_with(const char *title, const char *const *entries, int nr_entries,
+		   const char *status, int selected, const struct tui_list_opts *o)
+{
 	int top = 0;
+	bool draw = true;
 
 	if (selected < 0 || selected >= nr_entries)
 		selected = 0;
@@ -536,15 +545,24 @@ int tui__list(const char *title, const char *const *entries, int nr_entries, con
 			top = selected;
 		if (visible > 0 && selected >= top + visible)
 			top = selected - visible + 1;
-		erase();
-		tui__title("%s", title ? title : "");
-		for (int i = 0; i < visible && top + i < nr_entries; i++)
-			tui__write(i + 1, 0, top + i == selected ? TUI_SELECTED : TUI_NORMAL, true,
-				   entries[top + i]);
-		tui__status("%s", status ? status : "");
-		tui__scroll_bar(1, visible, (size_t)selected, (size_t)nr_entries);
-		refresh();
-		key = tui__getkey(-1);
+		if (draw) {
+			erase();
+			tui__title("%s", title ? title : "");
+			for (int i = 0; i < visible && top + i < nr_entries; i++)
+				tui__write(i + 1, 0, top + i == selected ? TUI_SELECTED : TUI_NORMAL,
+					   true, entries[top + i]);
+			tui__status("%s", status ? status : "");
+			tui__scroll_bar(1, visible, (size_t)selected, (size_t)nr_entries);
+			refresh();
+		}
+		draw = true;
+		key = tui__getkey(o->update ? o->period_ms : -1);
+		if (key == TUI_KEY_TIMEOUT) {
+			draw = o->update(o->ctx);
+			continue;
+		}
+		if (key == KEY_LEFT && o->left_stays)
+			continue;
 		if (list_move(key, &selected, nr_entries))
 			continue;
 		switch (key) {

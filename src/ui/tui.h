@@ -86,6 +86,18 @@ int tui__menu(const char *title, const char *const *entries, int nr_entries);
 int tui__list(const char *title, const char *const *entries, int nr_entries, const char *status,
 	      int selected);
 
+/* tui__list() with more: every period_ms without a key, update(ctx) may
+ * rewrite the entries' texts in place (true: they are drawn again);
+ * left_stays: the left arrow does nothing (perf's menu of events). */
+struct tui_list_opts {
+	int period_ms;
+	bool (*update)(void *ctx);
+	void *ctx;
+	bool left_stays;
+};
+int tui__list_with(const char *title, const char *const *entries, int nr_entries,
+		   const char *status, int selected, const struct tui_list_opts *o);
+
 /* Asks a yes/no question in a box: true for Enter (or y). */
 bool tui__confirm(const char *question);
 

@@ -34,6 +34,8 @@ def data(tmp_path_factory):
     files = {}
     for name, args, workload in (("g", ["-g", "-e", "cpu-clock"], [work, "300"]),
                                  ("two", ["-e", "cpu-clock", "-e", "task-clock"],
+                                  [work, "200"]),
+                                 ("groups", ["-e", "{cpu-clock,task-clock},{page-faults,cs}"],
                                   [work, "200"])):
         path = str(d / (name + ".data"))
         r = perf("record", "-q", *args, "-o", path, "--", *workload,
@@ -426,24 +428,39 @@ ZOOM_SCREENS = {
     "dso-keys": (["-s", "pid,comm,dso,sym"], ["d"]),
     "dso-first": (["-s", "dso,sym"], ["d"]),
     "narrow-out": (["--dsos", "report_work,libm.so.6"], ["t", "t"]),
+    # --hierarchy: the levels above the DSO's count (and the total of the
+    # top level) only what the zoom leaves, the widths those of its rows
+    "hierarchy-dso": (["--hierarchy"], ["d"]),
+    "hierarchy-dso-unfolded": (["--hierarchy"], ["E", "d"]),
+    "hierarchy-dso-thread-out": (["--hierarchy"], ["d", "t", "t"]),
+    "hierarchy-dso-first": (["--hierarchy", "-s", "dso,sym"], ["d"]),
+    # LEFT and RIGHT scroll the columns sideways (the first only shows the
+    # cursor), all but the last can go; a DSO zoom's hidden column too
+    "sideways": ([], ["down", "right", "right"]),
+    "sideways-back": (["--children"], ["right", "right", "right", "right", "right", "right",
+                                       "left"]),
+    "sideways-dso": ([], ["d", "down", "right"]),
+    "sideways-hierarchy": (["--hierarchy"], ["down", "right", "right", "left", "E"]),
 }
 
 
-@pytest.mark.parametrize("args,keys", ZOOM_SCREENS.values(), ids=ZOOM_SCREENS.keys())
-def test_zoom_screens_as_perfs_browser(data, tmp_path, args, keys):
-    """Title, header and rows after zooms equal perf's browser's: pcl's
-    screen once P's message shows (every key before handled), then perf's
-    until it shows the same ([vdso] rows aside: perf resolves them in
-    its browser run by run)."""
-    t = browse(PCL, data["g"], "--no-children", *args, cwd=str(tmp_path))
+def pcl_screen(cwd, keys, path, *args):
+    """pcl's browser's screen but its status line ([vdso]'s lines left
+    out) after keys, once P's message shows it has handled them all."""
+    t = browse(PCL, path, *args, cwd=str(cwd))
     for key in keys:
         t.send(key)
     t.send("P")
     t.wait_for("perf.hist.0 written!", frame=True)
     want = without_vdso(screen_lines(t)[:ROWS - 1])
     quit_ok(t)
-    assert len(want) >= 2
-    theirs = browse(PERF, data["g"], "--no-children", *args)
+    return want
+
+
+def perf_shows(want, keys, path, *args):
+    """perf's browser on path, after keys, shows want (the lines of a
+    screen but its status line, [vdso]'s left out) in the end."""
+    theirs = browse(PERF, path, *args)
     for key in keys:
         theirs.send(key)
     try:
@@ -452,6 +469,17 @@ def test_zoom_screens_as_perfs_browser(data, tmp_path, args, keys):
         raise AssertionError(unified("\n".join(without_vdso(screen_lines(theirs)[:ROWS - 1])) +
                                      "\n", "\n".join(want) + "\n"))
     quit_ok(theirs)
+
+
+@pytest.mark.parametrize("args,keys", ZOOM_SCREENS.values(), ids=ZOOM_SCREENS.keys())
+def test_zoom_screens_as_perfs_browser(data, tmp_path, args, keys):
+    """Title, header and rows after zooms equal perf's browser's: pcl's
+    screen once P's message shows (every key before handled), then perf's
+    until it shows the same ([vdso] rows aside: perf resolves them in
+    its browser run by run)."""
+    want = pcl_screen(tmp_path, keys, data["g"], "--no-children", *args)
+    assert len(want) >= 2
+    perf_shows(want, keys, data["g"], "--no-children", *args)
 
 
 def test_q_restores_the_terminal(data):
@@ -491,12 +519,65 @@ def test_menu_of_events(data):
     t.send("enter")
     t.wait_for("of event 'task-clock'")
     assert screen_lines(t)[0] == samples_line(stdio("-i", data["two"]), 1)
-    # TAB goes to the next event, the left arrow back to the menu
+    # TAB goes to the next event
     t.send("\t")
     t.wait_for("of event 'cpu-clock'")
-    t.send("left")
+    quit_ok(t)
+
+
+def test_tab_reaches_group_members(data):
+    """Several groups: the menu names the groups; TAB goes to the next
+    event, a group's member too, shown alone (its own title and columns),
+    then the next group, and round: the titles and headers as perf's."""
+    seen = []
+    for argv0 in (PERF, PCL):
+        t = Terminal([argv0, "report", "-i", data["groups"]], rows=ROWS, cols=COLS,
+                     env=BROWSER_ENV)
+        t.wait_for(lambda text: "Available samples" in text and
+                   screen_lines(t)[2].endswith("anon group"))
+        steps = []
+        for key, title in (("enter", "events 'anon group { cpu-clock, task-clock }'"),
+                           ("\t", "event 'task-clock'"),
+                           ("\t", "events 'anon group { page-faults, cs }'"),
+                           ("\t", "event 'cs'"),
+                           ("\t", "events 'anon group { cpu-clock, task-clock }'")):
+            t.send(key)
+            # (the first row drawn: the header is)
+            t.wait_for(lambda text: f" of {title}," in screen_lines(t)[0] and
+                       re.match(r"^ +\d+\.\d\d% ", screen_lines(t)[2]))
+            steps.append(screen_lines(t)[:2])
+        quit_ok(t)
+        seen.append(steps)
+    assert seen[1] == seen[0]
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_left_and_esc_with_events(data, argv0):
+    """Several events: the left arrow neither leaves a browser nor zooms
+    out (perf's scrolls the columns sideways) and does nothing in the
+    menu; ESC goes back to the menu without asking, and asks there.  Had
+    a key left, Enter would answer the question and exit."""
+    t = Terminal([argv0, "report", "-i", data["two"]], rows=ROWS, cols=COLS, env=BROWSER_ENV)
+    t.wait_for(lambda text: "Available samples" in text and "task-clock" in text)
+    t.send("enter")
+    t.wait_for("of event 'cpu-clock'")
+    t.send("d")
+    t.wait_for(lambda text: ", DSO: " in screen_lines(t)[0])
+    for key in ("left", "left", "\r"):
+        t.send(key)
+    t.wait_for("Select option")
+    t.send("esc")
+    t.wait_for(lambda text: "Select option" not in text and ", DSO: " in screen_lines(t)[0])
+    t.send("esc")
+    t.wait_for(lambda text: "Samples:" in screen_lines(t)[0] and
+               ", DSO: " not in screen_lines(t)[0])
+    t.send("esc")
     t.wait_for("Available samples")
-    # ESC asks first there too
+    t.send("left")
+    t.send("enter")
+    t.wait_for("of event 'cpu-clock'")
+    t.send("esc")
+    t.wait_for("Available samples")
     t.send("esc")
     t.wait_for("Do you really want to exit?")
     t.send("enter")
@@ -809,6 +890,21 @@ def test_verbose_rows_as_perfs_browser(data, tmp_path, args, keys):
     # the address and the symbols' origin before the symbol's level
     verbose = re.search(r" 0x[0-9a-f]+ +\S \[[.k]\] ", dumps[1]) is not None
     assert verbose == (keys.count("V") % 4 != 0)
+
+
+@pytest.mark.parametrize("args", [[], ["--no-children", "-G"]], ids=["children", "caller"])
+def test_verbose_arrows_as_perfs_browser(data, tmp_path, args):
+    """V: on the screen (not in perf.hist.N) a graph line whose frame's
+    symbol has samples of its own to annotate shows an arrow after its
+    fold sign, as perf's browser: pcl's screen once P's message shows,
+    then perf's until it shows the same."""
+    keys = ["V", "E"]
+    want = pcl_screen(tmp_path, keys, data["g"], *args)
+    graph = [line for line in want[2:] if not ENTRY.match(line)]
+    assert any("\u2192" in line for line in graph)
+    assert any(re.match(r"^ +[-+ ] ", line) for line in graph)
+    assert "\u2192" not in (tmp_path / "perf.hist.0").read_text()
+    perf_shows(want, keys, data["g"], *args)
 
 
 @pytest.mark.parametrize("args,keys", [([], ["+", "down", "down"]),

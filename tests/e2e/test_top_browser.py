@@ -323,29 +323,65 @@ def test_kernel_zoom(burner):
     quit_ok(t)
 
 
-def test_events_menu_and_tab(burner):
-    """Several events: perf's menu of events first, TAB to the next one."""
-    t = Terminal([PCL, "top", "-e", "cpu-clock", "-e", "task-clock", "-d", "1", "-p",
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_events_menu_and_tab(burner, argv0):
+    """Several events: perf's menu of events first, with the samples read
+    meanwhile (refreshed while it shows); TAB to the next event; the left
+    arrow does not leave a browser (had it, Enter would open the event
+    under the menu's cursor instead of the options menu); ESC goes back
+    to the menu without asking."""
+    t = Terminal([argv0, "top", "-e", "cpu-clock", "-e", "task-clock", "-d", "1", "-p",
                   str(burner.pid)], rows=ROWS, cols=COLS,
                  env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
-    t.wait_for("Available samples")
+    counted = re.compile(r"^[1-9]\d*[KMG]? ?(cpu|task)-clock$")
+
+    def menu_counts(text):
+        shown = [line[:COLS - 1].rstrip() for line in lines(t)]
+        return shown[0] == "Available samples" and all(counted.match(line) for line in shown[1:3])
+
+    t.wait_for(menu_counts)
     t.send("enter")
     t.wait_for(lambda text: " of event 'cpu-clock'," in lines(t)[0] and "leaf_spin" in text)
     t.send("\t")
     t.wait_for(lambda text: " of event 'task-clock'," in lines(t)[0] and "leaf_spin" in text)
     t.send("left")
-    t.wait_for("Available samples")
+    t.send("enter")
+    t.wait_for("Zoom into")
+    t.send("esc")
+    t.wait_for(lambda text: " of event 'task-clock'," in lines(t)[0] and "Zoom into" not in text)
+    t.send("esc")
+    t.wait_for(menu_counts)
     t.send("q")
     assert t.wait_exit() == 0
     t.close()
 
 
 def test_thread_zoom(burner):
-    t = top(burner)
+    t = top(burner, "-s", "comm,dso,sym")
     t.send("t")
     t.wait_for(lambda text: lines(t)[0].split(" lost:")[0].endswith(", Thread: burner"))
     t.send("t")
     t.wait_for(lambda text: ", Thread:" not in lines(t)[0])
+    quit_ok(t)
+
+
+@pytest.mark.parametrize("argv0", [PERF, PCL], ids=["perf", "pcl"])
+def test_no_thread_zoom_without_its_keys(burner, argv0):
+    """Without a pid or comm sort key (top's dso,sym) 't' zooms into
+    nothing and Enter's menu offers no thread, as perf's: had 't'
+    zoomed, the title would name the thread before the menu shows."""
+    t = top(burner, argv0=argv0)
+    t.send("t")
+    t.send("\r")
+    def menu():
+        # (without the scroll bar's column)
+        return [line[:COLS - 1].rstrip() for line in lines(t)]
+
+    t.wait_for(lambda text: "Exit" in menu() and "Browse map details" in menu())
+    assert not any(" thread" in line for line in menu()[1:ROWS - 1])
+    t.send("esc")
+    t.wait_for(lambda text: "Samples:" in lines(t)[0])
+    assert ", Thread:" not in lines(t)[0]
     quit_ok(t)
 
 
@@ -410,8 +446,8 @@ GROUPS = [["-e", "cpu-clock,task-clock", "--group"], ["-e", "{cpu-clock,task-clo
 def test_several_groups(burner, argv0):
     """Several {...} groups: perf's menu of events names each by its
     group's name ("anon group"), Enter browses one with its members'
-    columns, TAB (pcl's) the next group: perf 6.1's TAB goes to the next
-    event, the group's member, shown alone."""
+    columns, TAB the next event: the group's member, shown alone, then
+    the next group."""
     t = Terminal([argv0, "top", "-e", "{cpu-clock,task-clock},{page-faults,cs}", "-d", "1",
                   "-p", str(burner.pid)], rows=ROWS, cols=COLS,
                  env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
@@ -422,10 +458,14 @@ def test_several_groups(burner, argv0):
         return shown[0] == "Available samples" and all(menu.match(line) for line in shown[1:3])
 
     t.wait_for(menu_shown)
-    for key, group in (("enter", "cpu-clock, task-clock"), ("\t", "page-faults, cs")):
-        if argv0 == PERF and key == "\t":
-            break
+    for key, group in (("enter", "cpu-clock, task-clock"), ("\t", None),
+                       ("\t", "page-faults, cs")):
         t.send(key)
+        if group is None:
+            t.wait_for(lambda text: " of event 'task-clock', " in lines(t)[0] and
+                       lines(t)[1].startswith("Overhead  S") and
+                       re.match(r"^ *\d+\.\d\d%  \S", lines(t)[2]))
+            continue
         title = f" of events 'anon group {{ {group} }}', "
         t.wait_for(lambda text: title in lines(t)[0] and
                    re.match(r"^ +Overhead  S", lines(t)[1]) and

@@ -16,6 +16,23 @@
 
 static const size_t IN_OFF = offsetof(struct hist_entry, rb_in);
 
+/* Whether one of the level's keys is what the filter (a bit) looks at. */
+static bool level_filters(const struct hist_level *lv, uint8_t bit)
+{
+	switch (bit) {
+	case HIST_FILTER_THREAD:
+		return hist_level__has(lv, HISTC_THREAD) || hist_level__has(lv, HISTC_COMM);
+	case HIST_FILTER_DSO:
+		return hist_level__has(lv, HISTC_DSO);
+	case HIST_FILTER_SYMBOL:
+		return hist_level__has(lv, HISTC_SYMBOL);
+	case HIST_FILTER_SOCKET:
+		return hist_level__has(lv, HISTC_SOCKET);
+	default:
+		return false;
+	}
+}
+
 /* The filters a level's own keys decide (perf's check_and_remove_filter):
  * a level showing the key keeps the entry's own bit and clears it on the
  * way up when not set; one without takes it from the level above (the top
@@ -63,10 +80,9 @@ static struct hist_entry *level_new(struct hists *h, const struct hist_level *lv
 		he->srcfile = NULL;
 	if (!hist_level__has(lv, HISTC_TRACE))
 		he->trace = NULL;
-	apply_filter(he, HIST_FILTER_THREAD, o->thread_filter,
-		     hist_level__has(lv, HISTC_THREAD) || hist_level__has(lv, HISTC_COMM));
-	apply_filter(he, HIST_FILTER_DSO, o->dso_filter, hist_level__has(lv, HISTC_DSO));
-	apply_filter(he, HIST_FILTER_SYMBOL, o->sym_filter, hist_level__has(lv, HISTC_SYMBOL));
+	apply_filter(he, HIST_FILTER_THREAD, o->thread_filter, level_filters(lv, HIST_FILTER_THREAD));
+	apply_filter(he, HIST_FILTER_DSO, o->dso_filter, level_filters(lv, HIST_FILTER_DSO));
+	apply_filter(he, HIST_FILTER_SYMBOL, o->sym_filter, level_filters(lv, HIST_FILTER_SYMBOL));
 	hists__apply_ui_filters(h, he);
 	h->nr_entries++;
 	return he;
@@ -297,4 +313,72 @@ const struct hist_entry *hist_entry__hierarchy_next(const struct hist_entry *he)
 			return v[he->sibling_idx + 1];
 	}
 	return NULL;
+}
+
+/* --- refiltering (perf's browser zooms) ------------------------------------ */
+
+static void sort_level(struct hist_entry **v, size_t n)
+{
+	hist_entries__sort_output(v, n, NULL);
+	for (size_t i = 0; i < n; i++) {
+		v[i]->sibling_idx = (uint32_t)i;
+		if (!v[i]->leaf)
+			sort_level(v[i]->children, v[i]->nr_children);
+	}
+}
+
+void hists__hierarchy_sort_again(struct hists *h)
+{
+	h->stats.total_period = h->stats.total_non_filtered_period = 0;
+	for (size_t i = 0; i < h->nr_sorted; i++) {
+		h->stats.total_period += h->sorted[i]->stat.period;
+		if (!h->sorted[i]->filtered)
+			h->stats.total_non_filtered_period += h->sorted[i]->stat.period;
+	}
+	sort_level(h->sorted, h->nr_sorted);
+}
+
+/* An entry that passes: unmarked, its stat added to the entries above it,
+ * which pass too. */
+static void refilter_pass(struct hists *h, struct hist_entry *he,
+			  const struct hierarchy_filter *f)
+{
+	he->filtered &= (uint8_t)~f->bit;
+	for (struct hist_entry *p = he->parent_he; p; p = p->parent_he) {
+		he_stat__merge(&p->stat, &he->stat);
+		p->filtered &= (uint8_t)~f->bit;
+	}
+	if (!he->filtered) {
+		h->stats.nr_non_filtered_samples += he->stat.nr_events;
+		hists__calc_col_len(h, he);
+	}
+	if (f->passed)
+		f->passed(he, f->arg);
+}
+
+static void refilter_level(struct hists *h, struct hist_entry **v, size_t n,
+			   const struct hierarchy_filter *f)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct hist_entry *he = v[i];
+
+		if (!level_filters(&h->opts->layout.levels[he->depth], f->bit)) {
+			memset(&he->stat, 0, sizeof(he->stat));
+			he->filtered |= f->bit;
+			if (!he->leaf)
+				refilter_level(h, he->children, he->nr_children, f);
+		} else if (f->misses && f->misses(he, f->arg)) {
+			he->filtered |= f->bit;
+		} else {
+			refilter_pass(h, he, f);
+		}
+	}
+}
+
+void hists__hierarchy_refilter(struct hists *h, const struct hierarchy_filter *f)
+{
+	h->stats.nr_non_filtered_samples = 0;
+	memset(h->col_len, 0, sizeof(h->col_len));
+	refilter_level(h, h->sorted, h->nr_sorted, f);
+	hists__hierarchy_sort_again(h);
 }

@@ -217,6 +217,9 @@ struct hists {
 	 * headers cut to them (perf's once its browser filters the rows) */
 	uint64_t hidden_cols;
 	bool exact_widths;
+	/* a browser's screen scrolled sideways: its first shown columns
+	 * left out of the rows and the header (not --hierarchy's) */
+	int skip_cols;
 	struct arena arena;
 	struct stack_memo *memo;	/* recent stacks, replayed (hist.c) */
 	struct memo_record {		/* scratch: what one sample touched */
@@ -315,6 +318,27 @@ void hists__build_hierarchy(struct hists *h);
  * keys) gets the levels of flat's entries, which stay as they are: the
  * view is printed, then deleted. */
 void hists__hierarchy_view(struct hists *view, struct hists *flat);
+
+/* --hierarchy: perf's browser filtering the nested entries again by one
+ * filter (a zoom, or its end).  From the top, an entry of a level without
+ * the filter's keys is emptied and marked (bit), and the level below it
+ * looked at; one of a level with them is marked when misses() says so
+ * (misses NULL: none is), else it passes: unmarked, its stat added to
+ * every entry above it, which are unmarked too, and passed() told.  The
+ * column widths are those of the entries that pass and are shown, the
+ * shown samples theirs; the totals are the top level's again, each level
+ * sorted again by the new stats. */
+struct hierarchy_filter {
+	uint8_t bit;
+	bool (*misses)(const struct hist_entry *he, void *arg);
+	void (*passed)(struct hist_entry *he, void *arg);
+	void *arg;
+};
+void hists__hierarchy_refilter(struct hists *h, const struct hierarchy_filter *f);
+
+/* --hierarchy: the top level's totals counted and every level sorted
+ * again, after the entries' stats changed. */
+void hists__hierarchy_sort_again(struct hists *h);
 
 /* --hierarchy: the next entry in output order (depth first), or NULL. */
 const struct hist_entry *hist_entry__hierarchy_next(const struct hist_entry *he);
