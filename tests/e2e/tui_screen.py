@@ -2,10 +2,12 @@
 fixed size, feeds its output to a pyte screen, and lets a test send keys and
 wait until some text shows.  Waits are on screen contents, never on time
 alone, so the tests hold on a loaded machine."""
+import fcntl
 import os
 import pty
 import select
 import signal
+import struct
 import termios
 import time
 
@@ -124,6 +126,33 @@ class Terminal:
 
     def send(self, keys):
         os.write(self.fd, KEYS.get(keys, keys).encode())
+        if keys == "esc":
+            self._gap_after_escape()
+
+    def _unread_input(self):
+        """Bytes sent that the program has not read yet (0 once it left)."""
+        try:
+            fd = os.open(os.readlink(f"/proc/{self.pid}/fd/0"), os.O_RDONLY | os.O_NOCTTY)
+        except OSError:
+            return 0
+        try:
+            return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+        except OSError:
+            return 0
+        finally:
+            os.close(fd)
+
+    def _gap_after_escape(self):
+        """A lone ESC is told from the first byte of a key's sequence by
+        the gap after it (ncurses' ESCDELAY, S-Lang's wait): once the
+        program has read it, the next key comes a typist's pause later,
+        not glued to it."""
+        deadline = time.monotonic() + 30
+        while self.status is None and self._unread_input() and time.monotonic() < deadline:
+            self._pump(0.02)
+        until = time.monotonic() + 0.3
+        while self.status is None and time.monotonic() < until:
+            self._pump(until - time.monotonic())
 
     def wait_exit(self, timeout=60):
         """Waits for the program to end; returns its exit status (or the
