@@ -67,6 +67,8 @@ struct probe_opts {
 	bool definition;	/* -D: print the definitions instead of writing them */
 	bool cache;		/* --cache: -a also stores, -l and -d work on the cache */
 	bool bootconfig;	/* --bootconfig: -D in bootconfig's format (kprobes only) */
+	char command;		/* the last command option's letter: words after the
+				 * options are a definition only for 'a' or none */
 	int verbose;
 	const char *exec, *line, *vars, *funcs_filter, *source;
 	const char *module;	/* -m NAME: a kernel module (none is loaded here) */
@@ -89,13 +91,18 @@ static void add_definition(struct probe_opts *o, const char *def)
 static int opt_add(const struct option *opt, const char *arg, bool unset)
 {
 	add_definition(opt->value, arg);
+	((struct probe_opts *)opt->value)->command = 'a';
 	return 0;
 }
 
 static int opt_definition(const struct option *opt, const char *arg, bool unset)
 {
-	((struct probe_opts *)opt->value)->definition = true;
-	return opt_add(opt, arg, unset);
+	struct probe_opts *o = opt->value;
+
+	add_definition(o, arg);
+	o->definition = true;
+	o->command = 'D';
+	return 0;
 }
 
 /* -V's point is parsed (and -v logged) as its option is met, as -a's */
@@ -105,6 +112,7 @@ static int opt_vars(const struct option *opt, const char *arg, bool unset)
 
 	o->vars = arg;
 	o->vars_logged = o->verbose > 0;
+	o->command = 'V';
 	return 0;
 }
 
@@ -114,12 +122,14 @@ static int opt_line(const struct option *opt, const char *arg, bool unset)
 
 	o->line = arg;
 	o->line_logged = o->verbose > 0;
+	o->command = 'L';
 	return 0;
 }
 
 static int opt_del(const struct option *opt, const char *arg, bool unset)
 {
 	strlist_add(&((struct probe_opts *)opt->value)->dels, arg);
+	((struct probe_opts *)opt->value)->command = 'd';
 	return 0;
 }
 
@@ -128,6 +138,7 @@ static int opt_list(const struct option *opt, const char *arg, bool unset)
 	struct probe_opts *o = opt->value;
 
 	o->list = true;
+	o->command = 'l';
 	if (arg)
 		strlist_add(&o->lists, arg);
 	return 0;
@@ -139,6 +150,7 @@ static int opt_funcs(const struct option *opt, const char *arg, bool unset)
 
 	o->funcs = true;
 	o->funcs_filter = arg;
+	o->command = 'F';
 	return 0;
 }
 
@@ -826,9 +838,9 @@ int cmd_probe(int argc, const char **argv)
 		  .argh = "[GROUP:]EVENT",
 		  .help = "list up probe events",
 		  .callback = opt_list,
-		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT },
-		OPT_CALLBACK('d', "del", &o, "[GROUP:]EVENT", "delete a probe event.", opt_del),
-		OPT_CALLBACK(
+		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT | OPTF_EXCLUSIVE },
+		OPT_CALLBACK_EXCLUSIVE('d', "del", &o, "[GROUP:]EVENT", "delete a probe event.", opt_del),
+		OPT_CALLBACK_EXCLUSIVE(
 			'a', "add", &o,
 			"[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
 			"probe point definition, where\n"
@@ -844,15 +856,15 @@ int cmd_probe(int argc, const char **argv)
 			"\t\tARG:\tProbe argument (local variable name or\n"
 			"\t\t\tkprobe-tracer argument format.)\n",
 			opt_add),
-		OPT_CALLBACK(
+		OPT_CALLBACK_EXCLUSIVE(
 			'D', "definition", &o,
 			"[EVENT=]FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT [[NAME=]ARG ...]",
 			"Show trace event definition of given traceevent for k/uprobe_events.",
 			opt_definition),
 		OPT_BOOLEAN('f', "force", &o.force, "forcibly add events with existing name"),
-		OPT_CALLBACK('L', "line", &o, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
+		OPT_CALLBACK_EXCLUSIVE('L', "line", &o, "FUNC[:RLN[+NUM|-RLN2]]|SRC:ALN[+NUM|-ALN2]",
 			     "Show source code lines.", opt_line),
-		OPT_CALLBACK('V', "vars", &o, "FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
+		OPT_CALLBACK_EXCLUSIVE('V', "vars", &o, "FUNC[@SRC][+OFF|%return|:RL|;PT]|SRC:AL|SRC;PT",
 			     "Show accessible variables on PROBEDEF", opt_vars),
 		OPT_BOOLEAN(0, "externs", &o.externs,
 			    "Show external variables too (with --vars only)"),
@@ -870,7 +882,7 @@ int cmd_probe(int argc, const char **argv)
 		  .argh = "[FILTER]",
 		  .help = "Show potential probe-able functions.",
 		  .callback = opt_funcs,
-		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT },
+		  .flags = OPTF_OPTARG | OPTF_LASTARG_DEFAULT | OPTF_EXCLUSIVE },
 		OPT_STRING(0, "filter", &o.filter, "[!]FILTER",
 			   "Set a filter (with --vars/funcs only)\n"
 			   "\t\t\t(default: \"!__k???tab_* & !__crc_*\" for --vars,\n"
@@ -892,6 +904,14 @@ int cmd_probe(int argc, const char **argv)
 		OPT_END(),
 	};
 	int nargs = parse_options(argc, argv, opts, probe_usage, 0);
+
+	if (nargs && (!strcmp(argv[0], "-") || (o.command && o.command != 'a'))) {
+		fprintf(stderr, "  Error: %s\n\n", !strcmp(argv[0], "-") ? "'-' is not supported." :
+			"another command except --add is set.");
+		usage_with_options_msg(probe_usage, opts);
+		free_lists(&o);
+		return PCL_EXIT_USAGE;
+	}
 
 	o.table = opts;
 	/* perf takes 0 for "not given": the default */

@@ -67,6 +67,8 @@ struct option {
 #define OPT_STRING(s, l, v, a, h) { .type = OPT_STRING_T, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
 #define OPT_STRING_OPTARG(s, l, v, a, h, d) { .type = OPT_STRING_T, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .flags = OPTF_OPTARG, .defstr = (d) }
 #define OPT_CALLBACK(s, l, v, a, h, f) { .type = OPT_CALLBACK_T, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f) }
+/* an OPT_CALLBACK refused after another OPTF_EXCLUSIVE option (perf's commands of a command) */
+#define OPT_CALLBACK_EXCLUSIVE(s, l, v, a, h, f) { .type = OPT_CALLBACK_T, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f), .flags = OPTF_EXCLUSIVE }
 #define OPT_CALLBACK_NOOPT(s, l, v, h, f) { .type = OPT_CALLBACK_T, .short_name = (s), .long_name = (l), .value = (v), .help = (h), .callback = (f), .flags = OPTF_NOARG }
 #define OPT_CALLBACK_OPTARG(s, l, v, a, h, f, d) { .type = OPT_CALLBACK_T, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f), .flags = OPTF_OPTARG, .defstr = (d) }
 #define OPT_SET_INT(s, l, v, h, i) { .type = OPT_SET_INT_T, .short_name = (s), .long_name = (l), .value = (v), .help = (h), .defval = (i) }

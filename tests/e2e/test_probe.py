@@ -118,6 +118,20 @@ def test_source_prefix(tmp_path):
         assert_same(*both("-x", path, "-s", prefix, "-L", rng))
 
 
+@pytest.mark.parametrize("args", [
+    "-D helper d", "-- -", "-l x y", "-d x y", "-V helper x", "-F x y", "-L helper x",
+    "-D helper -a work x", "-a helper -D work", "-l -d x", "-V helper -L work", "-F -l",
+    "--add helper --del x", "--funcs --vars helper", "-a helper -F",
+], ids=str)
+def test_commands_exclusive(args):
+    """-a, -D, -d, -l, -L, -V and -F are commands: one kind a line (a
+    second of the same kind adds to it), and words after the options are
+    a definition only for -a or none, as perf refuses them."""
+    p, q = both("-n", "-x", fixture("probe_prog"), *args.split())
+    assert p.returncode == 129
+    assert_same(p, q)
+
+
 def test_missing_binary():
     p, q = both("-x", "/nonexistent/prog", "-a", "work")
     assert_same(p, q)
