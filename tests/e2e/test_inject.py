@@ -136,9 +136,16 @@ def test_pipe_build_ids_match_perf(pipe_recording, tmp_path):
 
 
 def test_missing_input_fails(tmp_path):
-    got = pcl("inject", "-b", "-i", str(tmp_path / "nope.data"), "-o", str(tmp_path / "o"))
-    assert got.returncode != 0
-    assert got.stderr.startswith("pcl inject: ")
+    """perf's line and status; on a file that is no perf.data pcl says why
+    where perf only says "incompatible file format"."""
+    args = ["inject", "-b", "-i", str(tmp_path / "nope.data"), "-o", str(tmp_path / "o")]
+    want, got = perf(*args), pcl(*args)
+    assert got.returncode == want.returncode == 255
+    assert got.stderr == want.stderr == "failed to open %s: No such file or directory\n" % args[3]
+    (tmp_path / "junk.data").write_bytes(b"not a recording" * 64)
+    got = pcl("inject", "-i", str(tmp_path / "junk.data"), "-o", str(tmp_path / "o"))
+    assert got.returncode == 255
+    assert got.stderr.startswith("failed to open %s: not a perf.data file" % (tmp_path / "junk.data"))
 
 
 def test_tracepoint_file_keeps_its_tracing_data(tmp_path):

@@ -783,6 +783,11 @@ int perf_inject(const struct inject_opts *opts, char **err)
 	}
 	s = perf_session__open(opts->input, opts->force, err);
 	if (!s) {
+		char *why = *err;
+
+		/* perf's line, as every reader's (a line of its own: as is) */
+		*err = xasprintf("failed to open %s\n", why);
+		free(why);
 		free_injector(&in);
 		return -1;
 	}
