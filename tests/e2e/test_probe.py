@@ -92,7 +92,8 @@ def test_funcs_stripped_library(filt):
 
 
 @pytest.mark.skipif(not os.path.exists(LIBC), reason="no libc.so.6 here")
-@pytest.mark.parametrize("func", ["malloc", "free", "fopen", "read"])
+@pytest.mark.parametrize("func", ["malloc", "free", "fopen", "read", "malloc:2", "malloc:3",
+                                  "malloc+4"])
 def test_vars_library(func):
     """libc's functions by their symbols' names (malloc is __libc_malloc in
     its debug information), when libc6-dbg is installed; perf's error when
@@ -187,7 +188,9 @@ def test_lines(binary, rng):
 
 
 VAR_POINTS = ["work", "main", "scale", "atoi", "take", "main:3", "main:5", "work:5", "work:6", "work%return", "probe_prog.c:22", "work+4",
-              "nosuch", "main:8"]
+              "nosuch", "main:8",
+              # lines without code: no site (no fallback to the symbol)
+              "work:3", "work:4"]
 
 
 @pytest.mark.parametrize("binary", BINARIES)

@@ -1197,6 +1197,7 @@ struct site_search {
 	bool not_found;	      /* no site at all */
 	uint64_t symbol_addr;	/* where the function's symbol is, 0: unknown */
 	size_t logged;	/* -V: how much of the messages earlier sites took */
+	bool matched;	/* the debug information has the function by its name */
 };
 
 static bool spec_has_vars(const struct probe_spec *spec)
@@ -1495,6 +1496,7 @@ static int function_sites(Dwarf_Die *cu, Dwarf_Die *func, void *arg)
 	const struct probe_point *pp = &s->spec->point;
 	Dwarf_Addr addr = entry_of(func);
 
+	s->matched = true;
 	/* perf's words for instances of inline functions, out-of-line too
 	 * (the walk notes the functions it matches) */
 	if (dwarf_hasattr(func, DW_AT_abstract_origin))
@@ -1565,7 +1567,7 @@ static int symbol_site(struct site_search *s)
 	/* perf looks again, by the name the debug information gives */
 	probe_msg(s->msgs, true, "Matched function: %s [%lx]\n", dwarf_diename(&func),
 		  (unsigned long)dwarf_dieoffset(&func));
-	return add_site(s, &cu, &func, s->symbol_addr + s->spec->point.offset);
+	return function_sites(&cu, &func, s);
 }
 
 static int search_sites(struct site_search *s)
@@ -1588,7 +1590,9 @@ static int search_sites(struct site_search *s)
 	/* -V: perf looks for no symbol of a function in a given file */
 	if (!s->nr && pp->function && pp->file && !s->convert)
 		return -EOPNOTSUPP;
-	if (!s->nr && pp->function && s->symbol_addr)
+	/* only a function the debug information does not name by its
+	 * symbol's name: a line of one it has with no code is no site */
+	if (!s->nr && pp->function && s->symbol_addr && !s->matched)
 		ret = symbol_site(s);
 	if (ret)
 		return ret;
@@ -1616,7 +1620,7 @@ char *probe_debug__function_at(struct probe_debug *dbg, uint64_t addr, struct pr
 int probe_debug__find_sites(struct probe_debug *dbg, const struct probe_spec *spec,
 			    struct probe_msgs *msgs, struct probe_site **sites)
 {
-	struct site_search s = { dbg, spec, msgs, NULL, 0, true, false, 0, 0 };
+	struct site_search s = { .dbg = dbg, .spec = spec, .msgs = msgs, .convert = true };
 	int ret = search_sites(&s);
 
 	if (s.not_found)
@@ -1873,7 +1877,8 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 			   bool range, const char *filter, uint64_t symbol_addr,
 			   struct strbuf *out, struct probe_msgs *msgs)
 {
-	struct site_search s = { dbg, spec, msgs, NULL, 0, false, false, symbol_addr, 0 };
+	struct site_search s = { .dbg = dbg, .spec = spec, .msgs = msgs,
+				 .symbol_addr = symbol_addr };
 	char *point = probe_spec__point_text(spec);
 
 	probe_msg(msgs, true, "Searching variables at %s\n", point);
