@@ -403,7 +403,7 @@ static int show_vars(const struct probe_opts *o)
 				       : 0;
 
 	ret = probe_debug__show_vars(dbg, &spec, o->externs, o->range, o->filter, symbol_addr,
-				     &out, &msgs);
+				     o->max_probes, &out, &msgs);
 	free(note);
 	fputs(strbuf_str(&out), stdout);
 	print_msgs(&msgs, o);

@@ -173,3 +173,16 @@ def test_max_probes_zero(args):
     args = [fixture(a) if a.startswith("probe_prog") else a for a in args]
     assert_same(*both("--max-probes", "0", *args))
     assert_same(*both("--max-probes=0", *args))
+
+
+@pytest.mark.parametrize("args", [["-D", "work"], ["-D", "work%return"], ["-D", "work n"],
+                                  ["-D", "work p->x"], ["-D", "0x1139"], ["-V", "work"],
+                                  ["-V", "work:3"]], ids=" ".join)
+@pytest.mark.parametrize("verbose", [[], ["-v"]], ids=["", "-v"])
+def test_max_probes_negative(args, verbose):
+    """perf makes room for --max-probes sites before it searches: a
+    negative count fails there (-ENOMEM, after its notes of the search);
+    an address needs no room."""
+    p, q = both(*verbose, "-x", fixture("probe_prog"), "--max-probes", "-1", *args)
+    assert p.returncode == (0 if args[1] == "0x1139" else 244)
+    assert_same(p, q)

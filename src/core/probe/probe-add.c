@@ -336,6 +336,18 @@ static int uprobe_sites(const struct probe_add_opts *o, struct probe_elf *pe, st
 {
 	int nr;
 
+	/* perf makes room for --max-probes sites before it searches the
+	 * debug information or the symbols: a negative count fails there */
+	if (o->max_probes < 0) {
+		if (dbg && !spec->point.retprobe) {
+			probe_debug__log_search_start(dbg, binary, msgs);
+			probe_msg(msgs, true, "An error occurred in debuginfo analysis (%d).\n",
+				  -ENOMEM);
+			if (!probe_spec__needs_dwarf(spec))
+				probe_msg(msgs, true, "Trying to use symbols.\n");
+		}
+		return -ENOMEM;
+	}
 	/* a return probe is placed by its symbol alone */
 	if (!dbg || spec->point.retprobe)
 		return symbol_sites(pe, spec, binary, msgs, sites);
@@ -549,7 +561,7 @@ static int find_uprobe(struct add_run *r, struct uprobe_def *d, const char *bina
 	/* an address needs no symbol: perf takes it before anything else */
 	if (spec->point.absolute && !probe_spec__needs_dwarf(spec)) {
 		nr = absolute_site(spec, &d->sites);
-		goto found;
+		goto out;	/* one site: perf counts none */
 	}
 	/* perf looks for the definition in the binary's probe cache first */
 	free(probe_cache__open_probes(binary, o->read_exec, r->msgs));
@@ -572,7 +584,6 @@ static int find_uprobe(struct add_run *r, struct uprobe_def *d, const char *bina
 		goto out;
 	}
 	nr = uprobe_sites(o, pe, dbg, spec, binary, r->msgs, &d->sites);
-found:
 	if (nr > o->max_probes) {
 		probe_msg(r->msgs, false, "Too many( > %d) probe point found.\n", o->max_probes);
 		probe_sites__free(d->sites, nr);

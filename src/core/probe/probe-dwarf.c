@@ -1645,11 +1645,17 @@ const char *probe_debug__path(const struct probe_debug *dbg)
 	return dbg->path;
 }
 
-void probe_debug__log_search(const struct probe_debug *dbg, const char *binary,
-			     const struct probe_spec *spec, struct probe_msgs *msgs)
+void probe_debug__log_search_start(const struct probe_debug *dbg, const char *binary,
+				   struct probe_msgs *msgs)
 {
 	probe_debug__log_open(dbg->separate ? dbg->path : binary, msgs);
 	probe_msg(msgs, true, "Try to find probe point from debuginfo.\n");
+}
+
+void probe_debug__log_search(const struct probe_debug *dbg, const char *binary,
+			     const struct probe_spec *spec, struct probe_msgs *msgs)
+{
+	probe_debug__log_search_start(dbg, binary, msgs);
 	/* perf learns what the tracer supports before converting arguments */
 	if (spec->nr_args)
 		probe_trace__log_readme(msgs);
@@ -1874,7 +1880,7 @@ static void add_site_label(struct strbuf *out, struct probe_debug *dbg, Dwarf_Di
 }
 
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
-			   bool range, const char *filter, uint64_t symbol_addr,
+			   bool range, const char *filter, uint64_t symbol_addr, int max_probes,
 			   struct strbuf *out, struct probe_msgs *msgs)
 {
 	struct site_search s = { .dbg = dbg, .spec = spec, .msgs = msgs,
@@ -1883,7 +1889,8 @@ int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spe
 
 	probe_msg(msgs, true, "Searching variables at %s\n", point);
 	s.logged = msgs->text.len;
-	int ret = search_sites(&s);
+	/* perf makes room for max_probes sites first: a negative count fails */
+	int ret = max_probes < 0 ? -ENOMEM : search_sites(&s);
 	/* what was said after the last site comes after its variables */
 	char *after = xstrdup(strbuf_str(&msgs->text) + s.logged);
 

@@ -79,6 +79,10 @@ const char *probe_debug__path(const struct probe_debug *dbg);
 void probe_debug__log_search(const struct probe_debug *dbg, const char *binary,
 			     const struct probe_spec *spec, struct probe_msgs *msgs);
 void probe_debug__log_found(int nr, struct probe_msgs *msgs);
+/* The first of them: the file opened and the search begun (what perf
+ * says before it makes room for the sites, then reads tracefs' README) */
+void probe_debug__log_search_start(const struct probe_debug *dbg, const char *binary,
+				   struct probe_msgs *msgs);
 /* perf -v's note as it opens the debug information of path. */
 void probe_debug__log_open(const char *path, struct probe_msgs *msgs);
 
@@ -98,9 +102,10 @@ int probe_debug__show_lines(struct probe_debug *dbg, const char *range, uint64_t
  * externs, with the ranges of their locations with range) whose names pass
  * filter (perf's strfilter syntax; NULL: perf's default); symbol_addr
  * (0: none) is where the function's symbol is, for functions the debug
- * information names otherwise. */
+ * information names otherwise; a negative max_probes fails (-ENOMEM) as
+ * perf's room for that many sites does. */
 int probe_debug__show_vars(struct probe_debug *dbg, const struct probe_spec *spec, bool externs,
-			   bool range, const char *filter, uint64_t symbol_addr,
+			   bool range, const char *filter, uint64_t symbol_addr, int max_probes,
 			   struct strbuf *out, struct probe_msgs *msgs);
 
 /* For -l: "work:2@/path/src.c" (or "work%return@...") of an address;
