@@ -255,7 +255,10 @@ def test_verbose_order(args):
 VARS_VERBOSE = [("probe_prog", "work"), ("probe_prog", "nosuch"), ("probe_prog", "counter"),
                 ("probe_prog", "work:2"), ("probe_prog_O0", "main"),
                 ("probe_prog_O0", "probe_prog.c:22"), ("probe_prog_O0", "work;sum*"),
-                ("probe_prog_O2", "take"), ("probe_prog_O2", "work")]
+                ("probe_prog_O2", "take"), ("probe_prog_O2", "work"),
+                # a clone's constant parameter (shift): README read, left
+                # out with --range after a note with an empty range
+                ("probe_prog_O2", "scale"), ("probe_prog_O2", "*a*")]
 
 
 @pytest.mark.parametrize("binary,point", VARS_VERBOSE)

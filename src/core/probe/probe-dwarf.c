@@ -1838,6 +1838,27 @@ static bool show_var(Dwarf_Die *var, Dwarf_Die *scope, void *arg)
 
 	if (!dwarf_diename(var) || !probe_strfilter_match(sv->v->filter, dwarf_diename(var)))
 		return false;
+	/* a local constant (the parameter a clone was specialized on): perf
+	 * asks the tracer about immediates (README); with --range it has no
+	 * range to show, notes so and leaves it out */
+	bool constant = !sv->global && dwarf_hasattr(var, DW_AT_const_value) &&
+			!dwarf_hasattr(var, DW_AT_location);
+
+	if (constant)
+		probe_trace__log_readme(sv->msgs);
+	if (constant && sv->v->range) {
+		if (sv->msgs->verbose) {
+			struct strbuf sb = STRBUF_INIT;
+
+			strbuf_addstr(&sb, "[VAL]\t");
+			if (!add_type_name(&sb, var))
+				strbuf_addstr(&sb, "(unknown_type)");
+			probe_msg(sv->msgs, true, "Add new var: %s\t%s\t\n", sb.buf,
+				  dwarf_diename(var));
+			strbuf_release(&sb);
+		}
+		return false;
+	}
 	/* perf lists a constant of the file's scope as it lists an extern */
 	state = sv->global && dwarf_hasattr(var, DW_AT_const_value)
 			? VAR_VAL
