@@ -999,10 +999,8 @@ static void prune_annotations(struct top *t)
 static struct hists *browser_resort(void *ctx, struct hists *event)
 {
 	struct top *t = ctx;
-	struct hists *shown;
+	struct hists *shown, *old_view = t->view;
 
-	if (t->view)
-		hists__delete(t->view);
 	t->view = NULL;
 	for (int i = 0; i < t->nr_user_events; i++)
 		hists__release_retired(t->hists[i]);
@@ -1017,7 +1015,12 @@ static struct hists *browser_resort(void *ctx, struct hists *event)
 		shown->stats.nr_samples = flat->nr_samples;
 		shown->stats.nr_non_filtered_samples = flat->nr_non_filtered_samples;
 		t->view = shown;
+		/* the browser marked the old view's entries (unfolded, cursor) */
+		if (old_view)
+			hists__hierarchy_carry_marks(shown, old_view);
 	}
+	if (old_view)
+		hists__delete(old_view);
 	/* -z: the entries shown leave the tree to the samples to come */
 	for (int i = 0; t->o->zero && i < t->nr_user_events; i++)
 		hists__retire_entries(t->hists[i]);

@@ -170,6 +170,36 @@ def test_move_and_unfold(burner):
     quit_ok(t)
 
 
+def test_hierarchy_unfolded_over_refreshes(burner):
+    """--hierarchy: top builds its levels again at every refresh; a level
+    unfolded stays unfolded, and the cursor on it, as perf's browser keeps
+    them."""
+    t = Terminal([PCL, "top", "-e", "cpu-clock", "-F", "4000", "-d", "1", "-p", str(burner.pid),
+                  "--hierarchy"], rows=ROWS, cols=COLS,
+                 env={"PERF_CONFIG": "/dev/null", "HOME": "/nonexistent"})
+    t.wait_for(lambda text: "burner" in text and lines(t)[ROWS - 1], frame=True)
+
+    def level_row(name):
+        return next((y for y in range(2, ROWS - 2) if ENTRY.match(lines(t)[y]) and
+                     lines(t)[y][:COLS - 1].split()[-1] == name), None)
+
+    def unfolded(name):
+        y = level_row(name)
+        return y is not None and lines(t)[y].startswith("-") and \
+            re.match(r"^ {5,}\d+\.\d\d% +\[", lines(t)[y + 1]) is not None
+
+    t.send("down")
+    t.wait_for(lambda text: selected_row(t) == 2, frame=True)
+    name = lines(t)[2][:COLS - 1].split()[-1]
+    t.send("+")
+    t.wait_for(lambda text: unfolded(name), frame=True)
+    for _ in range(2):
+        refreshed(t)
+    assert unfolded(name), "\n".join(lines(t))
+    assert selected_row(t) == level_row(name)
+    quit_ok(t)
+
+
 def test_zero_key(burner):
     t = top(burner)
     t.send("z")

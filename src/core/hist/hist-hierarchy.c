@@ -152,6 +152,34 @@ void hists__hierarchy_view(struct hists *view, struct hists *flat)
 	view->is_collapsed = true;
 }
 
+static void carry_level(const struct hist_layout *l, struct rb_root *to,
+			const struct rb_root *from, int depth)
+{
+	for (struct rb_node *nd = rb_first(to); nd; nd = rb_next(nd)) {
+		struct hist_entry *pos = node_entry(nd, IN_OFF), *old = NULL;
+
+		for (struct rb_node *n = from->node; n && !old;) {
+			struct hist_entry *iter = node_entry(n, IN_OFF);
+			int cmp = hist_level__cmp(&l->levels[depth], pos, iter);
+
+			if (!cmp)
+				old = iter;
+			else
+				n = cmp < 0 ? n->left : n->right;
+		}
+		if (!old)
+			continue;
+		pos->browser_marks = old->browser_marks;
+		if (!pos->leaf && !old->leaf)
+			carry_level(l, &pos->hroot, &old->hroot, depth + 1);
+	}
+}
+
+void hists__hierarchy_carry_marks(struct hists *view, const struct hists *old)
+{
+	carry_level(&view->opts->layout, &view->hroot, &old->hroot, 0);
+}
+
 /* --- groups ---------------------------------------------------------------- */
 
 /* The member's entries become pairs of the leader's equal ones, level by

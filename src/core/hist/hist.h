@@ -318,6 +318,10 @@ void hists__build_hierarchy(struct hists *h);
  * keys) gets the levels of flat's entries, which stay as they are: the
  * view is printed, then deleted. */
 void hists__hierarchy_view(struct hists *view, struct hists *flat);
+/* The entries of a view rebuilt from scratch take the browser_marks of an
+ * older view's equal ones, level by level (top rebuilds its --hierarchy
+ * view at every refresh: the levels unfolded and the cursor stay). */
+void hists__hierarchy_carry_marks(struct hists *view, const struct hists *old);
 
 /* --hierarchy: perf's browser filtering the nested entries again by one
  * filter (a zoom, or its end).  From the top, an entry of a level without
