@@ -476,6 +476,47 @@ static void test_hierarchy_entries(void **state)
 	world_free(w);
 }
 
+/* top rebuilds its --hierarchy view at every refresh: the new view's
+ * entries take the browser's marks of the old view's equal ones. */
+static void test_hierarchy_carry_marks(void **state)
+{
+	struct world *w = hierarchy_world("overhead,comm,sym", false);
+	struct hists *old = w->h;
+	const struct hist_entry *prog = NULL, *helper = NULL;
+
+	sample(w, &w->t1, &w->exe, &w->work, 100, NULL, 0);
+	sample(w, &w->t1, &w->libc, &w->memcpy_sym, 50, NULL, 0);
+	hists__collapse(old);
+	hists__output_resort(old);
+	assert_int_equal(old->nr_sorted, 1);
+	old->sorted[0]->browser_marks = HIST_MARK_UNFOLDED;
+	assert_string_equal(old->sorted[0]->children[1]->sym->name, "memcpy");
+	old->sorted[0]->children[1]->browser_marks = HIST_MARK_SELECTED;
+
+	w->h = hists__new(&w->opts, NULL, &w->strings, &w->store);
+	sample(w, &w->t2, &w->exe, &w->work, 500, NULL, 0);
+	sample(w, &w->t1, &w->libc, &w->memcpy_sym, 60, NULL, 0);
+	sample(w, &w->t1, &w->exe, &w->main_sym, 10, NULL, 0);
+	hists__collapse(w->h);
+	hists__output_resort(w->h);
+	hists__hierarchy_carry_marks(w->h, old);
+	hists__delete(old);
+	for (size_t i = 0; i < w->h->nr_sorted; i++) {
+		if (!strcmp(w->h->sorted[i]->comm, "prog"))
+			prog = w->h->sorted[i];
+		else
+			helper = w->h->sorted[i];
+	}
+	assert_non_null(prog);
+	assert_non_null(helper);
+	assert_int_equal(prog->browser_marks, HIST_MARK_UNFOLDED);
+	assert_int_equal(helper->browser_marks, 0);
+	for (uint32_t i = 0; i < prog->nr_children; i++)
+		assert_int_equal(prog->children[i]->browser_marks,
+				 !strcmp(prog->children[i]->sym->name, "memcpy") ? HIST_MARK_SELECTED : 0);
+	world_free(w);
+}
+
 /* C++ names run to thousands of characters: entries keyed by the
  * "sym+offset" srcline of code without lines stay apart however long
  * their common prefix, and the keys print whole. */
@@ -664,6 +705,7 @@ int main(void)
 		cmocka_unit_test(test_group_pairs),
 		cmocka_unit_test(test_hierarchy_levels),
 		cmocka_unit_test(test_hierarchy_entries),
+		cmocka_unit_test(test_hierarchy_carry_marks),
 		cmocka_unit_test(test_hierarchy_filters),
 		cmocka_unit_test(test_long_names_stay_apart),
 		cmocka_unit_test(test_decay_and_zero),
