@@ -350,12 +350,29 @@ static void print_flat(FILE *fp, const struct hist_entry *he, uint64_t total,
 	uint32_t nr = callchain_root__flat(he->callchain, p->min_hit, &nodes);
 	const char *sep = p->field_sep ? p->field_sep : ";";
 	struct graph g = { fp, p };
+	/* perf's browser shows the values when there are several chains or
+	 * one that is not the whole entry */
+	bool values = nr > 1 || (nr && callchain_node__cumul_hits(nodes[0]) != he->stat.period);
 
 	for (uint32_t k = 0; k < nr; k++) {
 		const struct cc_frame **path;
 		uint32_t depth = path_of(nodes[k], &path);
 
-		if (!folded) {
+		if (p->browser) {
+			/* an offset of 3, a fold sign and a graph column; the
+			 * frames after a value line 3 further in */
+			fputs("     ", fp);
+			if (values) {
+				node_value(fp, p, nodes[k], total);
+				fputc(' ', fp);
+			}
+			for (uint32_t i = 0; i < depth; i++) {
+				if (!folded && i)
+					fprintf(fp, "\n%s", values ? "        " : "     ");
+				fprintf(fp, "%s%s", folded && i ? sep : "", frame_name(&g, path[i]));
+			}
+			fputc('\n', fp);
+		} else if (!folded) {
 			fputs("           ", fp);
 			node_value(fp, p, nodes[k], total);
 			fputc('\n', fp);

@@ -26,6 +26,10 @@ struct callchain_print {
 	 * followed by what its branches add up to, or "(calltrace)" */
 	bool branch_counts;
 	struct strbuf *names;		/* scratch for frames' names, reused by all entries */
+	/* flat, folded without --children: the lines of perf's report
+	 * browser (the value only where it tells chains apart, indented as
+	 * the browser draws them) */
+	bool browser;
 };
 
 /* The smallest period of n's children a graph shows: min_hit, or in

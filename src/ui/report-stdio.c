@@ -549,6 +549,9 @@ void report_stdio__callchain(FILE *fp, const struct hist_entry *he, const struct
 	struct strbuf names = STRBUF_INIT;
 	struct callchain_print cp = callchain_setup(h, r, color, &names);
 
+	/* (with --children perf's browser folds each chain on its own:
+	 * --stdio's lines there still) */
+	cp.browser = !h->opts->cumulate;
 	if (h->opts->use_callchain && (!h->opts->layout.hierarchy || he->leaf))
 		callchain_print_entry(fp, he, callchain_total(h), &cp);
 	strbuf_release(&names);

@@ -70,6 +70,8 @@ void report_stdio__browser_header(FILE *fp, const struct hists *h);
 void report_stdio__row(struct strbuf *sb, const struct hist_entry *he, bool color);
 /* The smallest period of a call graph node shown at threshold min_percent. */
 uint64_t report_stdio__callchain_min_hit(const struct hists *h, double min_percent);
+/* The lines report's browser shows of an entry's call graph (flat and
+ * folded without --children: perf's browser's; else --stdio's). */
 void report_stdio__callchain(FILE *fp, const struct hist_entry *he, const struct report_stdio *r,
 			     bool color);
 

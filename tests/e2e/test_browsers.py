@@ -483,6 +483,20 @@ def test_zoom_screens_as_perfs_browser(data, tmp_path, args, keys):
     perf_shows(want, keys, data["g"], "--no-children", *args)
 
 
+@pytest.mark.parametrize("args", [["--no-children", "-g", "flat"], ["--no-children", "-g", "folded"],
+                                  ["--no-children", "-g", "folded,0.5,caller"],
+                                  ["--no-children", "-g", "flat,0.5,caller,function,count"]],
+                         ids=" ".join)
+def test_flat_and_folded_graphs_as_perfs_browser(data, tmp_path, args):
+    """-g flat and folded, every entry unfolded: perf's browser's lines
+    (a chain's value only where there are several or one is not the
+    whole entry; flat frames after a value line indented further).
+    With --children perf folds each chain on its own: not yet pcl."""
+    want = pcl_screen(tmp_path, ["E"], data["g"], *args)
+    assert any(re.match(r"^ {5}\S", line) for line in want), want
+    perf_shows(want, ["E"], data["g"], *args)
+
+
 def test_q_restores_the_terminal(data):
     t = browse(PCL, data["g"])
     t.send("q")
