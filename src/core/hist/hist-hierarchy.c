@@ -152,21 +152,28 @@ void hists__hierarchy_view(struct hists *view, struct hists *flat)
 	view->is_collapsed = true;
 }
 
+/* The entry of a level's tree equal to he at that level, or NULL. */
+static struct hist_entry *level_find(const struct hist_level *lv, const struct rb_root *root,
+				     struct hist_entry *he)
+{
+	for (struct rb_node *n = root->node; n;) {
+		struct hist_entry *iter = node_entry(n, IN_OFF);
+		int cmp = hist_level__cmp(lv, he, iter);
+
+		if (!cmp)
+			return iter;
+		n = cmp < 0 ? n->left : n->right;
+	}
+	return NULL;
+}
+
 static void carry_level(const struct hist_layout *l, struct rb_root *to,
 			const struct rb_root *from, int depth)
 {
 	for (struct rb_node *nd = rb_first(to); nd; nd = rb_next(nd)) {
-		struct hist_entry *pos = node_entry(nd, IN_OFF), *old = NULL;
+		struct hist_entry *pos = node_entry(nd, IN_OFF);
+		struct hist_entry *old = level_find(&l->levels[depth], from, pos);
 
-		for (struct rb_node *n = from->node; n && !old;) {
-			struct hist_entry *iter = node_entry(n, IN_OFF);
-			int cmp = hist_level__cmp(&l->levels[depth], pos, iter);
-
-			if (!cmp)
-				old = iter;
-			else
-				n = cmp < 0 ? n->left : n->right;
-		}
 		if (!old)
 			continue;
 		pos->browser_marks = old->browser_marks;
@@ -188,17 +195,9 @@ static void match_level(const struct hist_layout *l, struct rb_root *leader, str
 			int depth, int slot)
 {
 	for (struct rb_node *nd = rb_first(leader); nd; nd = rb_next(nd)) {
-		struct hist_entry *pos = node_entry(nd, IN_OFF), *pair = NULL;
+		struct hist_entry *pos = node_entry(nd, IN_OFF);
+		struct hist_entry *pair = level_find(&l->levels[depth], member, pos);
 
-		for (struct rb_node *n = member->node; n && !pair;) {
-			struct hist_entry *iter = node_entry(n, IN_OFF);
-			int cmp = hist_level__cmp(&l->levels[depth], pos, iter);
-
-			if (!cmp)
-				pair = iter;
-			else
-				n = cmp < 0 ? n->left : n->right;
-		}
 		if (!pair)
 			continue;
 		pos->pairs[slot] = pair;
